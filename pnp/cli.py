@@ -1,0 +1,168 @@
+"""The pnp command line: validate, build, list. No logic here beyond wiring and printing."""
+
+import sys
+
+import click
+
+from . import __version__, project as project_mod
+from .errors import PnpError
+from .report import Report
+
+EPILOG = "Exit status: 0 ok, 1 invalid data or failed build, 2 usage error (unknown game, bad option)."
+
+
+def _print_report(report, what):
+    for d in report.sorted():
+        click.echo(str(d), err=True)
+    click.echo(report.summary(what), err=True)
+
+
+@click.group(epilog=EPILOG)
+@click.version_option(__version__, prog_name="pnp")
+@click.option("--root", type=click.Path(file_okay=False), default=None,
+              help="The game project folder holding cards/ and layouts/ (default: the current folder).")
+@click.pass_context
+def cli(ctx, root):
+    """pnp turns a game's YAML card data and layouts into validated, print-ready PDFs.
+
+    \b
+    Typical use, in a folder holding cards/ and layouts/:
+      pnp list                 the games found and what is in each box
+      pnp validate             check the data of every game
+      pnp build                build every game: output/<game>/*.pdf + manifest.json
+      pnp build evo --paper letter --bleed 3
+    """
+    ctx.obj = root
+
+
+def _project(ctx):
+    return project_mod.find(ctx.obj)
+
+
+@cli.command(epilog=EPILOG)
+@click.argument("games", nargs=-1)
+@click.pass_context
+def validate(ctx, games):
+    """Check games' data against their rules model and layouts (all games when none are named).
+
+    Prints one line per problem as path:line:col: error: message, then a summary.
+    """
+    from .build import validate_game
+
+    project = _project(ctx)
+    selected = project.select(games)
+    report = Report(project.root)
+    for game_id in selected:
+        validate_game(project, game_id, report)
+    _print_report(report, f"validated {len(selected)} game{'s' * (len(selected) != 1)}")
+    ctx.exit(report.exit_code)
+
+
+@cli.command(epilog=EPILOG)
+@click.argument("games", nargs=-1)
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
+              show_default=True, help="Paper size of the printable PDFs.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Write to DIR/<game>/ instead of output/<game>/.")
+@click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True,
+              help="Bleed in mm printed around each card (3 for most print shops; 0 for home printing).")
+@click.pass_context
+def build(ctx, games, paper, out_dir, bleed):
+    """Validate, then build games' PDFs (all games when none are named).
+
+    \b
+    Writes output/<game>/ (or --out DIR/<game>/):
+      <game>-<paper>.pdf          everything: rulebook, cards, tokens, boards, aids, dice
+      <game>-<kind>-<paper>.pdf   one file per kind of component
+      <game>-boards-fullsize.pdf  boards on one page each, for a print shop
+      manifest.json               components, counts, sizes, pages and file checksums
+    A game whose data is invalid is not built, and its previous output is left as it was.
+    """
+    from pathlib import Path
+
+    from .build import render_game, validate_game, write_outputs
+    from .units import MM
+
+    project = _project(ctx)
+    selected = project.select(games)
+    paper = paper.lower()
+    out_root = Path(out_dir) if out_dir else project.root / "output"
+    report = Report(project.root)
+    progress = _progress()
+    written = []
+    with progress:
+        for game_id in selected:
+            before = len(report.errors)
+            game, studio = validate_game(project, game_id, report, paper, bleed * MM)
+            if studio is None or len(report.errors) > before:
+                report.error(f"{game_id}: not built (fix the errors above)")
+                continue
+            task = progress.add_task(f"{game_id}", total=None)
+            try:
+                result = render_game(game, studio, paper, on_page=lambda t=task: progress.advance(t))
+                files = write_outputs(result, out_root / game_id, paper)
+            except (ValueError, OSError) as e:
+                report.error(f"{game_id}: build failed: {e}; previous output left intact")
+                continue
+            finally:
+                progress.remove_task(task)
+            written.append((game_id, files, result))
+    for game_id, files, result in written:
+        pages = result.pages[result.all_name]
+        click.echo(f"{game_id}: {len(files)} files, {pages} pages in {project.rel(files[0].parent)}/{result.all_name}")
+    _print_report(report, f"built {len(written)} of {len(selected)} game{'s' * (len(selected) != 1)}")
+    ctx.exit(report.exit_code)
+
+
+@cli.command("list", epilog=EPILOG)
+@click.argument("games", nargs=-1)
+@click.pass_context
+def list_games(ctx, games):
+    """Show the games found and their components with counts."""
+    from .model.game import load_game
+
+    project = _project(ctx)
+    report = Report(project.root)
+    for game_id in project.select(games):
+        game = load_game(project, game_id, report)
+        meta = game.meta or {}
+        click.echo(f"{game_id}: {game.title} ({meta.get('players', '?')} players, {meta.get('time', '?')})")
+        for c in game.components:
+            click.echo(f"  {c.count:>4} × {c.name} [{c.kind}]")
+    if report.errors:
+        click.echo(f"({len(report.errors)} data errors: run 'pnp validate')", err=True)
+
+
+class _NoProgress:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def add_task(self, *a, **k):
+        return 0
+
+    def advance(self, *a, **k):
+        pass
+
+    def remove_task(self, *a, **k):
+        pass
+
+
+def _progress():
+    """A rich progress bar on a terminal; nothing when output is piped or in CI."""
+    if not sys.stderr.isatty():
+        return _NoProgress()
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    return Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
+                    TextColumn("{task.completed} pages"), TimeElapsedColumn(), transient=True)
+
+
+def main():
+    try:
+        cli.main(standalone_mode=True)
+    except PnpError as e:  # pragma: no cover - click handles ClickException itself
+        e.show()
+        sys.exit(e.exit_code)

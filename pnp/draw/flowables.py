@@ -1,0 +1,110 @@
+"""Platypus flowables built on pnp's own text engine, so rulebooks and cards share fonts and inline icons."""
+
+from reportlab.lib import colors
+from reportlab.platypus import Flowable
+
+from . import text as rtext
+from .paint import colour
+
+
+class RichText(Flowable):
+    """A paragraph of pnp markup (**bold**, *italic*, :icon:) that wraps and splits across frames."""
+
+    def __init__(self, markup, fonts, draw_icon, family="Body", size=10.0, leading=1.35, color="#222222",
+                 align="left", space_before=0.0, space_after=4.0, indent=0.0, lines=None):
+        super().__init__()
+        self.markup, self.fonts, self.draw_icon = markup, fonts, draw_icon
+        self.family, self.size, self.leading_factor = family, size, leading
+        self.color, self.align, self.indent = color, align, indent
+        self.spaceBefore, self.spaceAfter = space_before, space_after
+        self._lines = lines
+        self._width = None
+
+    @property
+    def leading(self):
+        return self.size * self.leading_factor
+
+    def _layout(self, width):
+        if self._lines is None or self._width != width:
+            if self._lines is not None and self._width is None:
+                return self._lines  # a split part keeps its lines
+            self._lines, _ = rtext.layout(rtext.parse(self.markup), self.fonts, self.family, self.size,
+                                          width - self.indent)
+            self._width = width
+        return self._lines
+
+    def wrap(self, avail_width, avail_height):
+        lines = self._layout(avail_width)
+        self.width, self.height = avail_width, len(lines) * self.leading
+        return self.width, self.height
+
+    def split(self, avail_width, avail_height):
+        lines = self._layout(avail_width)
+        fit = int(avail_height // self.leading)
+        if fit <= 0 or fit >= len(lines):
+            return [] if fit <= 0 else [self]
+        if fit == 1 and len(lines) > 2:  # avoid a lone first line at the foot of a page
+            return []
+        head = self._copy(lines[:fit], space_after=0.0)
+        tail = self._copy(lines[fit:], space_before=0.0)
+        return [head, tail]
+
+    def _copy(self, lines, **kw):
+        part = RichText(self.markup, self.fonts, self.draw_icon, self.family, self.size, self.leading_factor,
+                        self.color, self.align, kw.get("space_before", self.spaceBefore),
+                        kw.get("space_after", self.spaceAfter), self.indent, lines=lines)
+        return part
+
+    def draw(self):
+        fitted = rtext.Fitted(self.size, self.leading, self._lines, False)
+        top = self.height - (self.leading - self.size) / 2
+        rtext.draw_lines(self.canv, fitted, self.indent, top, self.width - self.indent, self.align,
+                         colour(self.color) or colors.black, self.fonts, self.family, self.draw_icon)
+
+
+class Heading(RichText):
+    """A heading that records its page for the table of contents when it is drawn."""
+
+    def __init__(self, markup, level, registry, **kw):
+        super().__init__(markup, **kw)
+        self.level, self.registry = level, registry
+        self.keepWithNext = True
+
+    def draw(self):
+        super().draw()
+        self.registry.append((self.level, self.markup, self.canv.getPageNumber()))
+
+
+class Picture(Flowable):
+    """A component drawn by the same renderer as the printed one, scaled to a width, with a caption."""
+
+    def __init__(self, draw, natural_size, width, caption, caption_flowable=None):
+        super().__init__()
+        self._draw, self.natural = draw, natural_size
+        self.scale = min(1.0, width / natural_size[0])
+        self.caption = caption_flowable
+        self.spaceBefore, self.spaceAfter = 4, 6
+
+    def wrap(self, aw, ah):
+        self.scale = min(self.scale, aw / self.natural[0])
+        w, h = self.natural[0] * self.scale, self.natural[1] * self.scale
+        self.pic_h = h
+        ch = self.caption.wrap(aw, ah)[1] if self.caption else 0
+        self.width, self.height = aw, h + ch + 3
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        w = self.natural[0] * self.scale
+        c.saveState()
+        c.translate((self.width - w) / 2, self.height - self.pic_h)
+        c.scale(self.scale, self.scale)
+        self._draw(c)
+        c.restoreState()
+        c.saveState()
+        c.setStrokeColor(colors.Color(0.75, 0.75, 0.75))
+        c.setLineWidth(0.4)
+        c.rect((self.width - w) / 2, self.height - self.pic_h, w, self.pic_h, stroke=1, fill=0)
+        c.restoreState()
+        if self.caption:
+            self.caption.drawOn(c, 0, 0)

@@ -1,0 +1,51 @@
+"""SVG icons drawn with svglib: parsed once per process, stored once per PDF as a form XObject per colour."""
+
+import copy
+import functools
+import hashlib
+
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Group, Shape
+from svglib.svglib import svg2rlg
+
+
+@functools.lru_cache(maxsize=None)
+def _drawing(path):
+    drawing = svg2rlg(str(path))
+    if drawing is None or not drawing.width:
+        raise ValueError(f"{path}: not a drawable SVG")
+    return drawing
+
+
+def _recolour(node, colour):
+    if isinstance(node, Group):
+        for child in node.contents:
+            _recolour(child, colour)
+    elif isinstance(node, Shape):
+        if getattr(node, "fillColor", None) is not None:
+            node.fillColor = colour
+        if getattr(node, "strokeColor", None) is not None:
+            node.strokeColor = colour
+
+
+def draw_icon(canvas, path, x, y, w, h, colour):
+    """Draw the icon at `path` fitted (aspect kept, centred) in the box (x, y, w, h) in `colour`."""
+    forms = canvas.__dict__.setdefault("_pnp_icon_forms", {})
+    key = (str(path), colour.hexval() if hasattr(colour, "hexval") else str(colour))
+    drawing = _drawing(path)
+    name = forms.get(key)
+    if name is None:
+        name = "icon" + hashlib.sha1(repr(key).encode()).hexdigest()[:12]
+        tinted = copy.deepcopy(drawing)
+        for child in tinted.contents:
+            _recolour(child, colour)
+        canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
+        renderPDF.draw(tinted, canvas, 0, 0, showBoundary=False)
+        canvas.endForm()
+        forms[key] = name
+    scale = min(w / drawing.width, h / drawing.height)
+    canvas.saveState()
+    canvas.translate(x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2)
+    canvas.scale(scale, scale)
+    canvas.doForm(name)
+    canvas.restoreState()

@@ -1,0 +1,182 @@
+"""Rich text for cards and rulebooks: **bold**, *italic*, :icon: inline, wrapping, shrink-to-fit."""
+
+import functools
+import re
+from dataclasses import dataclass
+
+from reportlab.pdfbase.pdfmetrics import getAscent, stringWidth
+
+_TOKEN = re.compile(r"(\\\*|\*\*|\*|:[a-z0-9][a-z0-9-]*:|\n| +)")
+ICON_SCALE = 1.15  # an inline icon is a little larger than the text's cap height so it reads at small sizes
+
+
+@dataclass(frozen=True)
+class Run:
+    kind: str  # "text" | "icon" | "space" | "br"
+    text: str = ""
+    bold: bool = False
+    italic: bool = False
+
+
+@functools.lru_cache(maxsize=4096)
+def parse(markup):
+    """Markup -> runs. Unknown markers are kept as text; '\\*' is a literal star."""
+    runs, bold, italic = [], False, False
+    for piece in _TOKEN.split(markup):
+        if not piece:
+            continue
+        if piece == "**":
+            bold = not bold
+        elif piece == "*":
+            italic = not italic
+        elif piece == "\\*":
+            runs.append(Run("text", "*", bold, italic))
+        elif piece == "\n":
+            runs.append(Run("br"))
+        elif piece.startswith(" "):
+            runs.append(Run("space", " ", bold, italic))
+        elif piece.startswith(":") and piece.endswith(":") and len(piece) > 2:
+            runs.append(Run("icon", piece[1:-1], bold, italic))
+        else:
+            runs.append(Run("text", piece, bold, italic))
+    return tuple(runs)
+
+
+@functools.lru_cache(maxsize=65536)
+def _width1(text, font):
+    return stringWidth(text, font, 1.0)
+
+
+@dataclass
+class Line:
+    items: list  # (x, run, font) with x from the line start
+    width: float
+
+
+@dataclass
+class Fitted:
+    size: float
+    leading: float
+    lines: list
+    overflow: bool  # True when the text does not fit even at `size`
+
+
+def _boxes(runs):
+    """Group runs into unbreakable boxes separated by spaces; a 'br' is its own box."""
+    boxes, current = [], []
+    for run in runs:
+        if run.kind == "space":
+            if current:
+                boxes.append(current)
+                current = []
+            boxes.append(None)
+        elif run.kind == "br":
+            if current:
+                boxes.append(current)
+                current = []
+            boxes.append("br")
+        else:
+            current.append(run)
+    if current:
+        boxes.append(current)
+    return boxes
+
+
+def layout(runs, fonts, family, size, width):
+    """Break runs into lines at `size` within `width`. Returns (lines, overflow)."""
+    def font_of(run):
+        return fonts.name(family, run.bold, run.italic)
+
+    def run_width(run):
+        if run.kind == "icon":
+            return size * ICON_SCALE
+        return _width1(run.text, font_of(run)) * size
+
+    space = _width1(" ", fonts.name(family)) * size
+    lines, items, x, overflow, pending_space = [], [], 0.0, False, False
+    for box in _boxes(runs):
+        if box is None:
+            pending_space = bool(items)
+            continue
+        if box == "br":
+            lines.append(Line(items, x))
+            items, x, pending_space = [], 0.0, False
+            continue
+        w = sum(run_width(r) for r in box)
+        start = x + (space if pending_space else 0.0)
+        if items and start + w > width + 0.01:
+            lines.append(Line(items, x))
+            items, x, start = [], 0.0, 0.0
+        if w > width + 0.01:
+            overflow = True
+        for r in box:
+            items.append((start, r, font_of(r)))
+            start += run_width(r)
+        x, pending_space = start, False
+    if items or not lines:
+        lines.append(Line(items, x))
+    return lines, overflow
+
+
+def fit(markup, fonts, family, width, height, max_size, min_size=None, leading=1.2):
+    """The largest size between min and max (0.25 pt steps) at which the text fits the box."""
+    runs = parse(markup)
+    min_size = max_size if min_size is None else min_size
+
+    def attempt(size):
+        lines, overflow = layout(runs, fonts, family, size, width)
+        too_tall = len(lines) * size * leading - (size * leading - size) > height + 0.01
+        return Fitted(size, size * leading, lines, overflow or too_tall)
+
+    best = attempt(max_size)
+    if not best.overflow or min_size >= max_size:
+        return best
+    lo, hi = 0, int((max_size - min_size) / 0.25)  # steps down from max
+    smallest = attempt(min_size)
+    if smallest.overflow:
+        return smallest
+    result = smallest
+    while lo + 1 < hi:  # invariant: max - lo*0.25 overflows, max - hi*0.25 fits
+        mid = (lo + hi) // 2
+        trial = attempt(max_size - mid * 0.25)
+        if trial.overflow:
+            lo = mid
+        else:
+            hi, result = mid, trial
+    return result
+
+
+def draw_lines(canvas, fitted, x, top, width, align, colour, fonts, family, draw_icon):
+    """Draw fitted lines with the first line's cap at `top`; returns the height used."""
+    size, leading = fitted.size, fitted.leading
+    ascent = getAscent(fonts.name(family)) / 1000 * size
+    baseline = top - ascent
+    canvas.setFillColor(colour)
+    for line in fitted.lines:
+        dx = {"center": (width - line.width) / 2, "right": width - line.width}.get(align, 0.0)
+        text_run, run_x, run_font = [], None, None
+
+        def flush():
+            if text_run:
+                canvas.setFont(run_font, size)
+                canvas.drawString(x + dx + run_x, baseline, "".join(text_run))
+
+        for ix, run, font in line.items:
+            if run.kind == "icon":
+                flush()
+                text_run, run_x, run_font = [], None, None
+                s = size * ICON_SCALE
+                draw_icon(canvas, run.text, x + dx + ix, baseline - size * 0.22, s, s, colour)
+                continue
+            if font == run_font and text_run:
+                gap = ix - expected_x
+                if gap > 0.01:
+                    text_run.append(" ")
+                text_run.append(run.text)
+            else:
+                flush()
+                text_run, run_x, run_font = [run.text], ix, font
+            expected_x = ix + _width1(run.text, font) * size
+        flush()
+        baseline -= leading
+    return len(fitted.lines) * leading

@@ -1,0 +1,147 @@
+"""Sheet geometry: how many items fit a page, where each goes, crop marks, and mirrored duplex backs."""
+
+import math
+from dataclasses import dataclass
+
+from ..units import MM
+
+MARGIN = 8 * MM       # the least paper left around the cut block for printer grip and crop marks
+MARK_GAP = 1.5 * MM   # crop marks start this far from the cut block so they never touch the art
+MARK_MAX = 6 * MM
+EDGE_SAFE = 3 * MM    # most home printers cannot print closer to the paper edge
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One item's trim box on a page (points, PDF coordinates: bottom-left origin)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    col: int
+    row: int
+
+
+@dataclass(frozen=True)
+class Grid:
+    paper: tuple  # (w, h) points
+    cols: int
+    rows: int
+    item: tuple  # trim (w, h)
+    bleed: float
+    gap: float
+    origin: tuple  # bottom-left of the whole block, including bleed
+
+    @property
+    def per_page(self):
+        return self.cols * self.rows
+
+    @property
+    def pitch(self):
+        return self.item[0] + 2 * self.bleed + self.gap, self.item[1] + 2 * self.bleed + self.gap
+
+    def slot(self, index, mirrored=False):
+        """Slot of item `index` on its page, counted left to right, top to bottom.
+        A mirrored slot swaps columns: the back of a card printed long-edge duplex."""
+        i = index % self.per_page
+        row, col = divmod(i, self.cols)
+        if mirrored:
+            col = self.cols - 1 - col
+        px, py = self.pitch
+        x = self.origin[0] + col * px + self.bleed
+        y = self.origin[1] + (self.rows - 1 - row) * py + self.bleed
+        return Slot(x, y, self.item[0], self.item[1], col, row)
+
+    def block(self):
+        px, py = self.pitch
+        return (self.origin[0], self.origin[1], self.cols * px - self.gap, self.rows * py - self.gap)
+
+    def cut_lines(self):
+        """x positions of vertical cuts and y positions of horizontal cuts (deduplicated, sorted)."""
+        xs, ys = set(), set()
+        for c in range(self.cols):
+            s = self.slot(c)
+            xs.update((round(s.x, 3), round(s.x + s.w, 3)))
+        for r in range(self.rows):
+            s = self.slot(r * self.cols)
+            ys.update((round(s.y, 3), round(s.y + s.h, 3)))
+        return sorted(xs), sorted(ys)
+
+    def crop_marks(self):
+        """Line segments ((x1, y1), (x2, y2)) in the margins, continuing each cut line outside the block."""
+        bx, by, bw, bh = self.block()
+        pw, ph = self.paper
+        xs, ys = self.cut_lines()
+        room_v = min(by, ph - by - bh) - MARK_GAP - EDGE_SAFE
+        room_h = min(bx, pw - bx - bw) - MARK_GAP - EDGE_SAFE
+        lv, lh = min(MARK_MAX, room_v), min(MARK_MAX, room_h)
+        marks = []
+        if lv > 1 * MM:
+            for x in xs:
+                marks.append(((x, by - MARK_GAP), (x, by - MARK_GAP - lv)))
+                marks.append(((x, by + bh + MARK_GAP), (x, by + bh + MARK_GAP + lv)))
+        if lh > 1 * MM:
+            for y in ys:
+                marks.append(((bx - MARK_GAP, y), (bx - MARK_GAP - lh, y)))
+                marks.append(((bx + bw + MARK_GAP, y), (bx + bw + MARK_GAP + lh, y)))
+        return marks
+
+
+def grid(paper, item, bleed=0.0, gap=0.0, margin=MARGIN):
+    """The largest grid of `item`-sized boxes (plus bleed) that fits the paper, centred; None if none fits."""
+    pw, ph = paper
+    w, h = item[0] + 2 * bleed, item[1] + 2 * bleed
+    cols = int((pw - 2 * margin + gap) // (w + gap) + 1e-9)
+    rows = int((ph - 2 * margin + gap) // (h + gap) + 1e-9)
+    if cols < 1 or rows < 1:
+        return None
+    bw, bh = cols * (w + gap) - gap, rows * (h + gap) - gap
+    return Grid(paper, cols, rows, item, bleed, gap, ((pw - bw) / 2, (ph - bh) / 2))
+
+
+def pages_needed(count, per_page):
+    return max(1, math.ceil(count / per_page))
+
+
+@dataclass(frozen=True)
+class Placed:
+    index: int
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+def shelves(paper, sizes, gap=3 * MM, margin=MARGIN):
+    """Pack boxes of mixed sizes in rows (shelves), in order; returns pages of Placed (PDF coords)."""
+    pw, ph = paper
+    left, right, top, bottom = margin, pw - margin, ph - margin, margin
+    pages, page, x, y, shelf_h = [], [], left, top, 0.0
+    for i, (w, h) in enumerate(sizes):
+        if w > right - left or h > top - bottom:
+            raise ValueError(f"a {w / MM:.0f} x {h / MM:.0f} mm item does not fit on the paper")
+        if x + w > right + 0.01:  # next shelf
+            x, y, shelf_h = left, y - shelf_h - gap, 0.0
+        if y - h < bottom - 0.01:  # next page
+            pages.append(page)
+            page, x, y, shelf_h = [], left, top, 0.0
+        page.append(Placed(i, x, y - h, w, h))
+        x += w + gap
+        shelf_h = max(shelf_h, h)
+    if page:
+        pages.append(page)
+    return _centre(pages, paper, margin)
+
+
+def _centre(pages, paper, margin):
+    """Centre each page's packed block horizontally so the sheet looks intended."""
+    out = []
+    for page in pages:
+        if not page:
+            out.append(page)
+            continue
+        right = max(p.x + p.w for p in page)
+        dx = (paper[0] - margin - right - (min(p.x for p in page) - margin)) / 2
+        out.append([Placed(p.index, p.x + dx, p.y, p.w, p.h) for p in page])
+    return out

@@ -1,0 +1,339 @@
+"""A game: metadata, rules model, data tables and component manifest, loaded and validated."""
+
+from dataclasses import dataclass, field
+from difflib import get_close_matches
+
+from ..report import Mark
+from ..template import ExprError, evaluate, render
+from .icons import IconIndex
+from .load import LoadError, MarkedList, Record, load_file
+from .schema import Schema, did_you_mean
+
+TOP_KEYS = {"title", "subtitle", "players", "ages", "time", "credits", "icons", "enums", "tables",
+            "constraints", "components", "version", "description", "rules"}
+TABLE_KEYS = {"file", "files", "fields", "derived", "unique", "doc"}
+COMPONENT_KEYS = {"id", "name", "kind", "description", "items", "quantity", "copies", "count", "parts",
+                  "layout", "back", "per_sheet", "doc"}
+CONSTRAINT_KEYS = {"expr", "message", "each", "where", "field", "doc"}
+KINDS = ("deck", "tokens", "board", "aid", "die", "rulebook")
+META_REQUIRED = ("title", "players", "ages", "time", "credits")
+
+
+@dataclass
+class Component:
+    id: str
+    name: str
+    kind: str
+    spec: Record
+    count: int = 0
+    items: list = field(default_factory=list)  # the data items, each repeated by its quantity
+
+    @property
+    def description(self):
+        return self.spec.get("description", "")
+
+
+@dataclass
+class Game:
+    id: str
+    project: object
+    meta: Record = None
+    enums: dict = field(default_factory=dict)
+    tables: dict = field(default_factory=dict)
+    components: list = field(default_factory=list)
+    icons: IconIndex = None
+    _ref: dict = None
+    _ref_key: int = -1
+
+    @property
+    def title(self):
+        return self.meta.get("title", self.id) if self.meta else self.id
+
+    @property
+    def folder(self):
+        return self.project.cards / self.id
+
+    @property
+    def layout_folder(self):
+        return self.project.layouts / self.id
+
+    def component(self, cid):
+        return next((c for c in self.components if c.id == cid), None)
+
+    def context(self, **extra):
+        """What templates see: game metadata, data tables, `ref` (table -> id -> item), components, enums."""
+        if self._ref is None or self._ref_key != len(self.tables):
+            self._ref = {name: {it.get("id"): it for it in items if isinstance(it, Record) and "id" in it}
+                         for name, items in self.tables.items()}
+            self._ref_key = len(self.tables)
+        return {"game": self.meta, "data": self.tables, "ref": self._ref, "components": self.components,
+                "enums": self.enums, **extra}
+
+    def refresh(self):
+        """Forget cached lookups after tables change (derived fields were added)."""
+        self._ref = None
+
+
+class _Checker:
+    """Collects problems while the game is loaded, so one run reports all of them."""
+
+    def __init__(self, game, report):
+        self.game, self.report = game, report
+
+    def ids(self, table):
+        items = self.game.tables.get(table)
+        return None if items is None else [it.get("id") for it in items]
+
+    def icon_exists(self, name):
+        return self.game.icons.exists(name)
+
+    def icon_names(self):
+        return self.game.icons.names()
+
+    def error(self, message, mark):
+        self.report.error(message, mark)
+
+
+def load_game(project, game_id, report):
+    """Load and validate one game; problems go to `report`. Returns the Game (possibly partial)."""
+    game = Game(game_id, project)
+    rel = project.rel
+    path = game.folder / "game.yaml"
+    try:
+        meta = load_file(path, rel(path))
+    except LoadError as e:
+        report.error(e.message, e.mark)
+        return game
+    if not isinstance(meta, Record):
+        report.error("game.yaml must be a mapping of title, players, ..., tables, components", Mark(rel(path), 1, 1))
+        return game
+    game.meta = meta
+    chk = _Checker(game, report)
+
+    for key in meta:
+        if key not in TOP_KEYS:
+            chk.error(f"unknown key '{key}' in game.yaml{did_you_mean(key, TOP_KEYS)}", meta.key_mark(key))
+    for key in META_REQUIRED:
+        if key not in meta:
+            chk.error(f"game.yaml is missing '{key}'", Mark(rel(path), 1, 1))
+
+    icon_aliases = meta.get("icons") or {}
+    game.icons = IconIndex([game.layout_folder / "icons", project.shared_layouts / "icons"], icon_aliases)
+    for alias, target in icon_aliases.items():
+        if not game.icons.exists(target):
+            chk.error(f"icon alias '{alias}' points to unknown icon '{target}'"
+                      f"{did_you_mean(target, game.icons.names())}", icon_aliases.mark_of(alias))
+
+    game.enums = dict(meta.get("enums") or {})
+    schemas = _load_tables(game, meta.get("tables") or Record(), chk)
+    _check_tables(game, schemas, chk)
+    _derive(game, meta.get("tables") or Record(), chk)
+    _check_constraints(game, meta.get("constraints") or [], chk)
+    _load_components(game, meta.get("components") or [], chk)
+    return game
+
+
+def _load_tables(game, tables, chk):
+    rel = game.project.rel
+    schemas = {}
+    for name, spec in tables.items():
+        if not isinstance(spec, Record):
+            chk.error(f"table '{name}' must be a mapping with 'file' and 'fields'", tables.mark_of(name))
+            continue
+        for key in spec:
+            if key not in TABLE_KEYS:
+                chk.error(f"unknown key '{key}' in table '{name}'{did_you_mean(key, TABLE_KEYS)}", spec.key_mark(key))
+        schema = Schema(spec.get("fields"), game.enums)
+        for message, mark in schema.problems:
+            chk.error(message, mark)
+        for derived in spec.get("derived") or {}:  # derived values may be typed in; they are then checked
+            schema.fields.setdefault(derived, None)
+        schemas[name] = schema
+        files = spec.get("files") or [spec.get("file", f"{name}.yaml")]
+        items = MarkedList()
+        items.marks, items.mark = [], spec.mark
+        for fname in files:
+            path = game.folder / fname
+            try:
+                data = load_file(path, rel(path))
+            except LoadError as e:
+                chk.error(e.message, e.mark)
+                continue
+            if data is None:
+                data = MarkedList()
+                data.marks, data.mark = [], Mark(rel(path), 1, 1)
+            if not isinstance(data, MarkedList):
+                chk.error(f"expected a list of {name} (one '- ' entry each)", getattr(data, "mark", Mark(rel(path), 1, 1)))
+                continue
+            for i, item in enumerate(data):
+                if not isinstance(item, Record):
+                    chk.error(f"each entry of {name} must be a mapping of fields", data.mark_of(i))
+                    continue
+                items.append(item)
+                items.marks.append(item.mark)
+            if items.mark is spec.mark:
+                items.mark = data.mark
+        game.tables[name] = items
+    game.refresh()
+    return schemas
+
+
+def _check_tables(game, schemas, chk):
+    for name, items in game.tables.items():
+        schema = schemas[name]
+        real = {k: f for k, f in schema.fields.items() if f is not None}
+        typed = Schema.__new__(Schema)
+        typed.fields, typed.problems = real, []
+        derived = [k for k, f in schema.fields.items() if f is None]
+        for i, item in enumerate(items):
+            for message, mark in typed.check(item, chk):
+                if message.startswith("unknown field") and any(f"'{d}'" in message.split("(")[0] for d in derived):
+                    continue
+                chk.error(message, mark)
+            items[i] = typed.with_defaults(item)
+        game.refresh()
+        unique = ["id"] if "id" in real else []
+        unique += list(game.meta["tables"][name].get("unique") or [])
+        for key in unique:
+            seen = {}
+            for item in items:
+                value = item.get(key)
+                if value is None or isinstance(value, (Record, list)):
+                    continue
+                if value in seen:
+                    chk.error(f"duplicate {key} '{value}' (first at {seen[value]})", item.mark_of(key))
+                else:
+                    seen[value] = item.mark_of(key)
+
+
+def _same(a, b):
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return abs(a - b) < 1e-9
+    return a == b
+
+
+def _derive(game, tables, chk):
+    """Computed fields (a goal tile's share, a size class...): filled in, or checked where typed by hand."""
+    for name, spec in tables.items():
+        derived = spec.get("derived") if isinstance(spec, Record) else None
+        if not derived or name not in game.tables:
+            continue
+        items = game.tables[name]
+        for i, item in enumerate(items):
+            values = {}
+            for fname, expr in derived.items():
+                try:
+                    value = evaluate(expr, game.context(item=item.with_values(values)))
+                except ExprError as e:
+                    chk.error(f"derived field '{fname}': {e.message}", derived.mark_of(fname))
+                    return
+                if fname in item and not _same(item[fname], value):
+                    chk.error(f"{fname} is {item[fname]!r} here but the data gives {value!r} "
+                              f"(it is computed: remove it or correct it)", item.mark_of(fname))
+                values[fname] = value
+            computed = {k: v for k, v in values.items() if k not in item}
+            items[i] = item.with_values(computed, derived.mark)
+        game.refresh()
+
+
+def _check_constraints(game, constraints, chk):
+    for n, c in enumerate(constraints):
+        mark = constraints.mark_of(n) if isinstance(constraints, MarkedList) else None
+        if not isinstance(c, Record) or "expr" not in c:
+            chk.error("a constraint is a mapping with 'expr' (and 'message')", mark)
+            continue
+        for key in c:
+            if key not in CONSTRAINT_KEYS:
+                chk.error(f"unknown key '{key}' in constraint{did_you_mean(key, CONSTRAINT_KEYS)}", c.key_mark(key))
+        each = c.get("each")
+        if each is not None and each not in game.tables:
+            chk.error(f"constraint 'each: {each}' names no table{did_you_mean(each, game.tables)}", c.mark_of("each"))
+            continue
+        cases = [(item, item) for item in game.tables[each]] if each else [(None, None)]
+        for item, _ in cases:
+            ctx = game.context(item=item) if item is not None else game.context()
+            try:
+                ok = evaluate(c["expr"], ctx)
+            except ExprError as e:
+                chk.error(f"constraint failed to evaluate: {e.message}", c.mark_of("expr"))
+                break
+            if ok:
+                continue
+            try:
+                message = render(str(c.get("message", "constraint not met: " + c["expr"])), ctx)
+            except ExprError as e:
+                message = f"constraint not met: {c['expr']} (its message failed: {e.message})"
+            chk.error(message, _where(game, c, item))
+
+
+def _where(game, c, item):
+    """Point a broken constraint at the data it is about: the item's field, the item, or the table's file."""
+    if item is not None:
+        return item.mark_of(c["field"]) if c.get("field") else item.mark
+    where = c.get("where")
+    if where in game.tables:
+        items = game.tables[where]
+        if c.get("field") and items:
+            return items[0].mark_of(c["field"])
+        mark = items.mark
+        return Mark(mark.file, 1, 1) if mark else None
+    return c.mark_of("expr")
+
+
+def _load_components(game, components, chk):
+    ids = set()
+    for n, spec in enumerate(components):
+        mark = components.mark_of(n) if isinstance(components, MarkedList) else None
+        if not isinstance(spec, Record):
+            chk.error("a component is a mapping with id, name, kind", mark)
+            continue
+        for key in spec:
+            if key not in COMPONENT_KEYS:
+                chk.error(f"unknown key '{key}' in component{did_you_mean(key, COMPONENT_KEYS)}", spec.key_mark(key))
+        cid, kind = spec.get("id"), spec.get("kind")
+        if not cid:
+            chk.error("component needs an 'id'", spec.mark)
+            continue
+        if cid in ids:
+            chk.error(f"duplicate component id '{cid}'", spec.mark_of("id"))
+        ids.add(cid)
+        if kind not in KINDS:
+            chk.error(f"component kind '{kind}' is not one of {', '.join(KINDS)}{did_you_mean(kind, KINDS)}",
+                      spec.mark_of("kind"))
+            continue
+        comp = Component(cid, spec.get("name", cid), kind, spec)
+        copies = spec.get("copies", 1)
+        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
+            chk.error(f"copies must be a whole number >= 1, got {copies!r}", spec.mark_of("copies"))
+            copies = 1
+        table = spec.get("items")
+        if table is not None:
+            if table not in game.tables:
+                chk.error(f"component '{cid}': no table '{table}'{did_you_mean(table, game.tables)}", spec.mark_of("items"))
+                continue
+            qty = spec.get("quantity")
+            for item in game.tables[table]:
+                times = item.get(qty, 1) if qty else 1
+                if not isinstance(times, int) or isinstance(times, bool) or times < 0:
+                    chk.error(f"{qty} must be a whole number, got {times!r}", item.mark_of(qty))
+                    times = 1
+                comp.items.extend([item] * times)
+            comp.items *= copies
+            comp.count = len(comp.items)
+        else:
+            comp.count = copies
+        if kind == "rulebook":
+            comp.count = copies
+        typed = spec.get("count")
+        if typed is not None and typed != comp.count:
+            chk.error(f"component '{cid}' says count {typed} but the data gives {comp.count}", spec.mark_of("count"))
+        parts = spec.get("parts")
+        if parts:
+            total = sum(p.get("count", 0) for p in parts if isinstance(p, Record))
+            if total != comp.count:
+                chk.error(f"the parts of '{cid}' add up to {total}, not {comp.count}", spec.mark_of("parts"))
+        game.components.append(comp)
+
+
+def close(word, choices):
+    return get_close_matches(word, choices, n=1)

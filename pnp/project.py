@@ -1,0 +1,69 @@
+"""Finds the game project (cards/, layouts/, fonts/, output/) and the games in it."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import UsageError
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+
+    @property
+    def cards(self):
+        return self.root / "cards"
+
+    @property
+    def layouts(self):
+        return self.root / "layouts"
+
+    @property
+    def fonts(self):
+        return self.root / "fonts"
+
+    @property
+    def shared_layouts(self):
+        return self.layouts / "shared"
+
+    def games(self):
+        """Game ids: folders of cards/ holding a game.yaml, sorted."""
+        if not self.cards.is_dir():
+            return []
+        return sorted(p.name for p in self.cards.iterdir() if (p / "game.yaml").is_file())
+
+    def select(self, names):
+        """The games to work on: all when none are named; unknown names are a usage error."""
+        games = self.games()
+        if not names:
+            if not games:
+                raise UsageError(f"no games found: expected cards/<game>/game.yaml under {self.root}")
+            return games
+        unknown = [n for n in names if n not in games]
+        if unknown:
+            from difflib import get_close_matches
+
+            hints = []
+            for n in unknown:
+                close = get_close_matches(n, games, n=1)
+                hints.append(f"'{n}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
+            raise UsageError(
+                f"unknown game {', '.join(hints)}; games here: {', '.join(games) or 'none'}"
+            )
+        return list(dict.fromkeys(names))
+
+    def rel(self, path):
+        """A path as shown in messages: relative to the project root when inside it."""
+        path = Path(path)
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return str(path)
+
+
+def find(root=None):
+    """The project at --root, or the current directory."""
+    base = Path(root) if root else Path.cwd()
+    if not base.is_dir():
+        raise UsageError(f"--root {base}: not a folder")
+    return Project(base.resolve())

@@ -1,0 +1,70 @@
+"""Collects diagnostics (errors, warnings) with their file:line:col and owns the exit code."""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, order=True)
+class Mark:
+    """Where a value came from: file, 1-based line and column."""
+
+    file: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self):
+        if self.line:
+            return f"{self.file}:{self.line}:{self.col}"
+        return self.file
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: str  # "error" | "warning"
+    message: str
+    mark: Mark | None = None
+
+    def __str__(self):
+        where = f"{self.mark}: " if self.mark else ""
+        return f"{where}{self.severity}: {self.message}"
+
+
+@dataclass
+class Report:
+    """Everything a command found; `exit_code` is 0 when there is no error, else 1."""
+
+    root: Path = field(default_factory=Path.cwd)
+    diagnostics: list = field(default_factory=list)
+
+    def error(self, message, mark=None):
+        self.diagnostics.append(Diagnostic("error", message, mark))
+
+    def warning(self, message, mark=None):
+        self.diagnostics.append(Diagnostic("warning", message, mark))
+
+    @property
+    def errors(self):
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def warnings(self):
+        return [d for d in self.diagnostics if d.severity == "warning"]
+
+    @property
+    def exit_code(self):
+        return 1 if self.errors else 0
+
+    def sorted(self):
+        """Diagnostics in file order, then in the order they were found, without repeats."""
+        seen, out = set(), []
+        for d in sorted(self.diagnostics, key=lambda d: (d.mark is None, d.mark or Mark(""))):
+            if str(d) not in seen:
+                seen.add(str(d))
+                out.append(d)
+        return out
+
+    def summary(self, what):
+        e, w = len(self.errors), len(self.warnings)
+        if not e:
+            return f"{what}: ok" + (f" ({w} warning{'s' * (w != 1)})" if w else "")
+        return f"{what}: {e} error{'s' * (e != 1)}" + (f", {w} warning{'s' * (w != 1)}" if w else "")

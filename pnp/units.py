@@ -1,0 +1,50 @@
+"""Lengths: "63mm", "0.5in", "10pt" or a bare number (millimetres) -> points. The only unit parser."""
+
+import re
+
+MM = 72 / 25.4
+_UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0}
+_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?\s*$")
+
+# Named card sizes, width x height in millimetres (portrait).
+CARD_SIZES = {
+    "poker": (63, 88),
+    "bridge": (57, 89),
+    "mini": (44, 63),
+    "tarot": (70, 120),
+    "square": (70, 70),
+}
+
+PAPER_SIZES = {"a4": (210, 297), "letter": (215.9, 279.4)}
+
+
+def length(value, default_unit="mm"):
+    """Return points for a length; raise ValueError with a readable message otherwise."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a length like '3mm', got {value!r}")
+    if isinstance(value, (int, float)):
+        return float(value) * _UNITS[default_unit]
+    m = _LENGTH.match(str(value))
+    if not m:
+        raise ValueError(f"expected a length like '3mm', '0.5in' or '10pt', got {value!r}")
+    return float(m.group(1)) * _UNITS[m.group(2) or default_unit]
+
+
+def size(value):
+    """A component size: a named card size or [w, h] -> (w_pt, h_pt)."""
+    if isinstance(value, str):
+        key = value.strip().lower()
+        if key in CARD_SIZES:
+            w, h = CARD_SIZES[key]
+            return w * MM, h * MM
+        m = re.match(r"^(.+?)\s*x\s*(.+)$", key)
+        if m:
+            return length(m.group(1)), length(m.group(2))
+        raise ValueError(f"unknown size {value!r}: use one of {', '.join(CARD_SIZES)} or [w, h]")
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        return length(value[0]), length(value[1])
+    raise ValueError(f"expected a size name or [width, height], got {value!r}")
+
+
+def to_mm(points):
+    return round(points / MM, 2)
