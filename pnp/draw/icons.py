@@ -5,6 +5,7 @@ import functools
 import hashlib
 
 from reportlab.graphics import renderPDF
+from reportlab.graphics import shapes
 from reportlab.graphics.shapes import Group, Shape
 from svglib.svglib import svg2rlg
 
@@ -31,7 +32,7 @@ def _recolour(node, colour):
 def draw_icon(canvas, path, x, y, w, h, colour):
     """Draw the icon at `path` fitted (aspect kept, centred) in the box (x, y, w, h) in `colour`."""
     forms = canvas.__dict__.setdefault("_pnp_icon_forms", {})
-    key = (str(path), colour.hexval() if hasattr(colour, "hexval") else str(colour))
+    key = (path.stem, colour.hexval() if hasattr(colour, "hexval") else str(colour))  # no folder: same bytes anywhere
     drawing = _drawing(path)
     name = forms.get(key)
     if name is None:
@@ -40,6 +41,9 @@ def draw_icon(canvas, path, x, y, w, h, colour):
         for child in tinted.contents:
             _recolour(child, colour)
         canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
+        # renderPDF starts every drawing by selecting its default font (Helvetica), which would put an
+        # unembedded base-14 font in the PDF; icons draw no text, so point the default at our own font.
+        shapes.STATE_DEFAULTS["fontName"] = canvas._initialFontName
         renderPDF.draw(tinted, canvas, 0, 0, showBoundary=False)
         canvas.endForm()
         forms[key] = name

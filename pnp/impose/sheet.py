@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from ..units import MM
 
-MARGIN = 8 * MM       # the least paper left around the cut block for printer grip and crop marks
+MARGIN = 7 * MM       # the least paper left around the cut block for printer grip and crop marks
 MARK_GAP = 1.5 * MM   # crop marks start this far from the cut block so they never touch the art
 MARK_MAX = 6 * MM
 EDGE_SAFE = 3 * MM    # most home printers cannot print closer to the paper edge

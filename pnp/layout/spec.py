@@ -110,6 +110,11 @@ class LayoutSet:
             if key not in LAYOUT_KEYS:
                 problems.append((f"unknown layout key '{key}'{did_you_mean(key, LAYOUT_KEYS)}", spec.key_mark(key)))
         check_elements(spec.get("elements"), problems)
+        if "size" in spec:
+            try:
+                units.size(spec["size"])
+            except ValueError as e:
+                problems.append((str(e), spec.mark_of("size")))
         if problems:
             error = LayoutError(problems[0][0], problems[0][1])
             error.all = problems

@@ -44,6 +44,8 @@ class Game:
     icons: IconIndex = None
     _ref: dict = None
     _ref_key: int = -1
+    broken: set = field(default_factory=set)  # tables whose files could not be read
+    dirty: set = field(default_factory=set)  # (table, index) of records with schema errors
 
     @property
     def title(self):
@@ -128,7 +130,8 @@ def load_game(project, game_id, report):
     schemas = _load_tables(game, meta.get("tables") or Record(), chk)
     _check_tables(game, schemas, chk)
     _derive(game, meta.get("tables") or Record(), chk)
-    _check_constraints(game, meta.get("constraints") or [], chk)
+    if not game.broken:  # counts over a table that did not load would only repeat the load error
+        _check_constraints(game, meta.get("constraints") or [], chk)
     _load_components(game, meta.get("components") or [], chk)
     return game
 
@@ -158,12 +161,14 @@ def _load_tables(game, tables, chk):
                 data = load_file(path, rel(path))
             except LoadError as e:
                 chk.error(e.message, e.mark)
+                game.broken.add(name)
                 continue
             if data is None:
                 data = MarkedList()
                 data.marks, data.mark = [], Mark(rel(path), 1, 1)
             if not isinstance(data, MarkedList):
                 chk.error(f"expected a list of {name} (one '- ' entry each)", getattr(data, "mark", Mark(rel(path), 1, 1)))
+                game.broken.add(name)
                 continue
             for i, item in enumerate(data):
                 if not isinstance(item, Record):
@@ -190,6 +195,7 @@ def _check_tables(game, schemas, chk):
                 if message.startswith("unknown field") and any(f"'{d}'" in message.split("(")[0] for d in derived):
                     continue
                 chk.error(message, mark)
+                game.dirty.add((name, i))
             items[i] = typed.with_defaults(item)
         game.refresh()
         unique = ["id"] if "id" in real else []
@@ -225,6 +231,8 @@ def _derive(game, tables, chk):
                 try:
                     value = evaluate(expr, game.context(item=item.with_values(values)))
                 except ExprError as e:
+                    if (name, i) in game.dirty:  # the item's own errors are already reported
+                        continue
                     chk.error(f"derived field '{fname}': {e.message}", derived.mark_of(fname))
                     return
                 if fname in item and not _same(item[fname], value):
@@ -255,7 +263,8 @@ def _check_constraints(game, constraints, chk):
             try:
                 ok = evaluate(c["expr"], ctx)
             except ExprError as e:
-                chk.error(f"constraint failed to evaluate: {e.message}", c.mark_of("expr"))
+                if not game.dirty:  # with bad records it is their errors that matter
+                    chk.error(f"constraint failed to evaluate: {e.message}", c.mark_of("expr"))
                 break
             if ok:
                 continue
@@ -325,7 +334,9 @@ def _load_components(game, components, chk):
         if kind == "rulebook":
             comp.count = copies
         typed = spec.get("count")
-        if typed is not None and typed != comp.count:
+        if table in game.broken:
+            pass
+        elif typed is not None and typed != comp.count:
             chk.error(f"component '{cid}' says count {typed} but the data gives {comp.count}", spec.mark_of("count"))
         parts = spec.get("parts")
         if parts:

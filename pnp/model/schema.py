@@ -227,6 +227,8 @@ class Schema:
             except SpecError as e:
                 mark = fields.mark_of(name) if isinstance(fields, Record) else None
                 self.problems.append((f"field '{name}': {e}", mark))
+                # keep the name known, so every record using it does not repeat the problem
+                self.fields[name] = Field(Record({"required": False}), enums)
 
     def check(self, record, ctx):
         for key in record:

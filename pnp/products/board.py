@@ -19,14 +19,28 @@ def draw_boards(canvas, studio, component, on_page=None):
         layout = studio.layouts.get(name)
         size = (layout.width, layout.height)
         form = _board_form(canvas, studio, name, item, f"{component.id}-{n}")
-        parts = tiling.tiles(studio.paper, size)
-        for tile in parts:
-            _draw_tile(canvas, studio, component, form, tile, size, n)
-            canvas.showPage()
-            pages += 1
-            if on_page:
-                on_page()
+        paper = _best_orientation(studio.paper, size)
+        parts = tiling.tiles(paper, size)
+        portrait = studio.paper
+        studio.paper = paper  # page furniture (footer, tile map) follows the page's orientation
+        try:
+            for tile in parts:
+                canvas.setPageSize(paper)
+                _draw_tile(canvas, studio, component, form, tile, size, n)
+                canvas.showPage()
+                pages += 1
+                if on_page:
+                    on_page()
+        finally:
+            studio.paper = portrait
+            canvas.setPageSize(portrait)
     return pages
+
+
+def _best_orientation(paper, size):
+    """Portrait or landscape pages, whichever needs fewer tiles (portrait on a tie)."""
+    landscape = (paper[1], paper[0])
+    return landscape if len(tiling.tiles(landscape, size)) < len(tiling.tiles(paper, size)) else paper
 
 
 def _board_form(canvas, studio, name, item, key):

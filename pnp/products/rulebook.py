@@ -8,6 +8,7 @@ from reportlab.lib import colors
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus import Frame, KeepTogether, Spacer, Table, TableStyle
 
+from ..draw import text as rtext
 from ..draw.flowables import Heading, Picture, RichText
 from ..template import ENV
 from ..units import MM
@@ -70,6 +71,14 @@ def _inline(children):
             out.append(t.content)
     text = re.sub(r"[ ]{2,}", " ", "".join(out)).strip()
     return text, images
+
+
+def _table(rows, commands, fonts, **kw):
+    """A Platypus Table whose cell font is ours: Table sets its default (Helvetica) even for flowable cells,
+    which would put an unembedded base-14 font into the PDF."""
+    table = Table(rows, **kw)
+    table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), fonts.name("Body"), 9)] + list(commands)))
+    return table
 
 
 class Rulebook:
@@ -155,10 +164,9 @@ class Rulebook:
         bullet = (f"{number}." if ordered else "•") if first else ""
         item = self.para(text, indent=0, space_after=2.5)
         label = self.para(bullet, space_after=0, align="right", color=ACCENT)
-        table = Table([[label, item]], colWidths=[6 * MM * depth, None])
-        table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+        table = _table([[label, item]], colWidths=[6 * MM * depth, None], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                    ("RIGHTPADDING", (0, 0), (0, 0), 2 * MM), ("RIGHTPADDING", (1, 0), (1, 0), 0),
-                                   ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
+                                   ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)])
         return table
 
     def table(self, tokens):
@@ -177,15 +185,32 @@ class Rulebook:
             elif t.type == "inline" and row is not None:
                 text, _ = _inline(t.children)
                 row.append(self.para(f"**{text}**" if in_head else text, size=9, space_after=0, leading=1.25))
-        table = Table(rows, repeatRows=header_rows, hAlign="LEFT")
-        table.setStyle(TableStyle([
+        table = _table(rows, repeatRows=header_rows, hAlign="LEFT", colWidths=self._column_widths(rows), fonts=self.fonts, commands=[
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.Color(0.7, 0.7, 0.7)),
             ("BACKGROUND", (0, 0), (-1, header_rows - 1), colors.HexColor("#dfe8e2")) if header_rows else
             ("BACKGROUND", (0, 0), (0, 0), colors.white),
             ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-        ]))
+        ])
         return KeepTogether([Spacer(1, 3), table, Spacer(1, 6)]) if len(rows) < 14 else table
+
+    def _column_widths(self, rows, padding=12):
+        """Narrow columns keep their natural width; the rest of the text width goes to the wide ones."""
+        avail = self.studio.paper[0] - 2 * MARGIN
+        ncols = max(len(r) for r in rows)
+        natural = [0.0] * ncols
+        for r in rows:
+            for k, cell in enumerate(r):
+                lines, _ = rtext.layout(rtext.parse(cell.markup), self.fonts, cell.family, cell.size, 1e6)
+                natural[k] = max(natural[k], max(line.width for line in lines) + padding)
+        if sum(natural) <= avail:
+            return natural
+        fair = avail / ncols
+        narrow = [w for w in natural if w <= fair]
+        wide = [k for k, w in enumerate(natural) if w > fair]
+        spare = avail - sum(narrow)
+        total_wide = sum(natural[k] for k in wide)
+        return [natural[k] if natural[k] <= fair else spare * natural[k] / total_wide for k in range(ncols)]
 
     def tip(self, tokens):
         inner = []
@@ -193,19 +218,17 @@ class Rulebook:
             if t.type == "inline":
                 text, _ = _inline(t.children)
                 inner.append(self.para(text, size=9.5, space_after=3))
-        box = Table([[inner]], hAlign="LEFT")
-        box.setStyle(TableStyle([("BACKGROUND", (0, 0), (-1, -1), TIP),
+        box = _table([[inner]], hAlign="LEFT", fonts=self.fonts, commands=[("BACKGROUND", (0, 0), (-1, -1), TIP),
                                  ("LINEBEFORE", (0, 0), (0, -1), 2, colors.HexColor(ACCENT)),
                                  ("LEFTPADDING", (0, 0), (-1, -1), 4 * MM), ("RIGHTPADDING", (0, 0), (-1, -1), 4 * MM),
-                                 ("TOPPADDING", (0, 0), (-1, -1), 3 * MM), ("BOTTOMPADDING", (0, 0), (-1, -1), 2 * MM)]))
+                                 ("TOPPADDING", (0, 0), (-1, -1), 3 * MM), ("BOTTOMPADDING", (0, 0), (-1, -1), 2 * MM)])
         return KeepTogether([Spacer(1, 2), box, Spacer(1, 6)])
 
     def pictures(self, images):
         cells = [self.picture(src, caption, title) for src, caption, title in images]
         if len(cells) == 1:
             return cells[0]
-        table = Table([cells])
-        table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "BOTTOM")]))
+        table = _table([cells], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "BOTTOM")])
         return table
 
     def picture(self, src, caption, title):
@@ -246,13 +269,12 @@ class Rulebook:
         for level, text, page in entries:
             if level > 2:
                 continue
-            row = Table([[self.para(("**" + text + "**") if level == 1 else text, size=10.5 if level == 1 else 9.5,
+            row = _table([[self.para(("**" + text + "**") if level == 1 else text, size=10.5 if level == 1 else 9.5,
                                     space_after=0, indent=0 if level == 1 else 5 * MM),
                           self.para(str(page), size=10, align="right", space_after=0)]],
-                        colWidths=[None, 14 * MM])
-            row.setStyle(TableStyle([("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                        colWidths=[None, 14 * MM], fonts=self.fonts, commands=[("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                                      ("TOPPADDING", (0, 0), (-1, -1), 1.5 if level == 1 else 0.5),
-                                     ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5)]))
+                                     ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5)])
             flow.append(row)
         return flow
 

@@ -1,0 +1,112 @@
+"""Reading back what a PDF really draws: stroked line segments, clip rectangles, text positions, fonts."""
+
+from pypdf import PdfReader
+from pypdf.generic import IndirectObject
+
+MM = 72 / 25.4
+
+
+def _mul(a, b):
+    """PDF matrix product a x b, matrices as [a b c d e f]."""
+    return [
+        a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+        a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
+        a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
+
+
+def _apply(m, x, y):
+    return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
+
+
+def page_geometry(page):
+    """Top-level drawing of a page (forms are not entered): line segments and clip rectangles in page
+    coordinates, with the current transformation matrix applied."""
+    ops = page.get_contents().operations
+    ctm, stack = [1, 0, 0, 1, 0, 0], []
+    segments, clips, pending_rect, start = [], [], None, None
+    for operands, op in ops:
+        op = op.decode() if isinstance(op, bytes) else op
+        if op == "q":
+            stack.append(ctm)
+        elif op == "Q":
+            ctm = stack.pop()
+        elif op == "cm":
+            ctm = _mul([float(v) for v in operands], ctm)
+        elif op == "m":
+            start = _apply(ctm, float(operands[0]), float(operands[1]))
+        elif op == "l" and start is not None:
+            end = _apply(ctm, float(operands[0]), float(operands[1]))
+            segments.append((start, end))
+            start = end
+        elif op == "re":
+            x, y, w, h = (float(v) for v in operands)
+            (x1, y1), (x2, y2) = _apply(ctm, x, y), _apply(ctm, x + w, y + h)
+            pending_rect = (min(x1, x2), min(y1, y2), abs(x2 - x1), abs(y2 - y1))
+        elif op in ("W", "W*") and pending_rect:
+            clips.append(pending_rect)
+        elif op in ("S", "f", "B", "n", "b", "f*", "B*"):
+            pending_rect = None if op != "n" else pending_rect
+    return segments, clips
+
+
+def texts(page):
+    """(text, x, y) of every string shown on the page."""
+    found = []
+
+    def visit(text, cm, tm, font_dict, font_size):
+        if text.strip():
+            m = _mul(tm, cm)
+            found.append((text.strip(), m[4], m[5]))
+
+    page.extract_text(visitor_text=visit)
+    return found
+
+
+def fonts(reader):
+    """{font name: embedded?} for every font object in the file, forms included."""
+    out = {}
+    for num in range(1, int(reader.trailer["/Size"])):
+        try:
+            obj = reader.get_object(num)
+        except Exception:
+            continue
+        if isinstance(obj, IndirectObject):
+            obj = obj.get_object()
+        if hasattr(obj, "get") and obj.get("/Type") == "/Font":
+            desc = obj.get("/FontDescriptor")
+            if desc is None and obj.get("/DescendantFonts"):
+                desc = obj["/DescendantFonts"][0].get_object().get("/FontDescriptor")
+            desc = desc.get_object() if desc is not None else None
+            embedded = bool(desc) and any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+            out[str(obj.get("/BaseFont"))] = embedded
+    return out
+
+
+def read(path):
+    return PdfReader(str(path))
+
+
+def placed_forms(page):
+    """(form name, x, y, texts inside the form) for each form XObject drawn at the top level of a page."""
+    ops = page.get_contents().operations
+    xobjects = page["/Resources"].get("/XObject", {})
+    ctm, stack, out = [1, 0, 0, 1, 0, 0], [], []
+    for operands, op in ops:
+        op = op.decode() if isinstance(op, bytes) else op
+        if op == "q":
+            stack.append(ctm)
+        elif op == "Q":
+            ctm = stack.pop()
+        elif op == "cm":
+            ctm = _mul([float(v) for v in operands], ctm)
+        elif op == "Do":
+            name = str(operands[0])
+            form = xobjects[name].get_object()
+            found = []
+            content = form.get_data().decode("latin-1")
+            for chunk in content.split("Tj")[:-1]:
+                start = chunk.rfind("(")
+                if start >= 0:
+                    found.append(chunk[start + 1:chunk.rfind(")")])
+            out.append((name, ctm[4], ctm[5], found))
+    return out

@@ -1,0 +1,167 @@
+"""What a designer gets from `pnp build`: geometry read back from the PDFs, fonts, manifest, determinism."""
+
+import json
+
+import pytest
+
+import pnp.products.tokens
+from conftest import make_project, run
+from pdfread import MM, fonts, page_geometry, placed_forms, read, texts
+
+PAPERS = {"a4": (210, 297), "letter": (215.9, 279.4)}
+
+
+def build(root, *args):
+    result = run(root, "build", *args)
+    assert result.exit_code == 0, result.output
+    return root / "output" / "mini"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The mini game built once on each paper (module-scoped: building is the slow part)."""
+    out = {}
+    for paper in PAPERS:
+        root = make_project(tmp_path_factory.mktemp(paper) / "proj")
+        out[paper] = build(root, "--paper", paper)
+    return out
+
+
+def card_pages(folder, paper):
+    reader = read(folder / f"mini-cards-{paper}.pdf")
+    return reader, reader.pages[0], reader.pages[1]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_card_trim_size_is_poker_within_a_tenth_of_a_mm(built, paper):
+    _, front, _ = card_pages(built[paper], paper)
+    _, clips = page_geometry(front)
+    cards = [c for c in clips if c[2] < 100 * MM]
+    assert len(cards) == 4  # the mini deck: four cards on one sheet
+    for x, y, w, h in cards:
+        assert abs(w / MM - 63) < 0.1 and abs(h / MM - 88) < 0.1
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_crop_marks_continue_the_cut_lines_outside_the_cards(built, paper):
+    _, front, _ = card_pages(built[paper], paper)
+    segments, clips = page_geometry(front)
+    pw, ph = (v * MM for v in PAPERS[paper])
+    cards = [c for c in clips if c[2] < 100 * MM]
+    left = min(c[0] for c in cards)
+    bottom = min(c[1] for c in cards)
+    top = max(c[1] + c[3] for c in cards)
+    vertical = sorted({round(a[0] / MM, 2) for a, b in segments if abs(a[0] - b[0]) < 1e-6})
+    horizontal = sorted({round(a[1] / MM, 2) for a, b in segments if abs(a[1] - b[1]) < 1e-6})
+    # 3 columns of 63 mm: 4 cut lines 63 mm apart; 3 rows of 88 mm (a 4-card deck still fills a 3x3 grid)
+    steps_x = [b - a for a, b in zip(vertical, vertical[1:])]
+    steps_y = [b - a for a, b in zip(horizontal, horizontal[1:])]
+    assert len(vertical) == 4 and all(abs(s - 63) < 0.1 for s in steps_x), vertical
+    assert len(horizontal) == 4 and all(abs(s - 88) < 0.1 for s in steps_y), horizontal
+    assert abs(vertical[0] - left / MM) < 0.1
+    # every mark lies in the margin, outside the block of cards, and on the paper
+    for (x1, y1), (x2, y2) in segments:
+        if abs(x1 - x2) < 1e-6:
+            assert max(y1, y2) <= bottom + 0.01 or min(y1, y2) >= top - 0.01
+        for x, y in ((x1, y1), (x2, y2)):
+            assert 0 < x < pw and 0 < y < ph
+
+
+def test_backs_are_mirrored_for_long_edge_duplex(built):
+    reader, front, back = card_pages(built["a4"], "a4")
+    pw = 210 * MM
+    ids = {"lion", "fern", "wolf", "moss"}
+    fronts = {t: (x, y) for t, x, y in texts(front) if t in ids}
+    # each back is a form XObject placed with its trim corner at (x, y); the text is drawn inside it
+    backs = {t: (x, y) for _, x, y, inner in placed_forms(back) for t in inner if t in ids}
+    assert set(fronts) == set(backs) == ids
+    offsets = set()
+    for card, (fx, fy) in fronts.items():
+        bx, by = backs[card]
+        # the front's text starts at its card's left trim edge; the back sits in the mirrored column
+        assert abs(fx + bx - (pw - 63 * MM)) < 0.1 * MM, card
+        offsets.add(round(fy - by, 2))
+    # same row: the text's height above its back's bottom edge is one constant for every card
+    assert len(offsets) == 1 and 0 < offsets.pop() < 88 * MM
+
+
+def test_every_font_in_every_pdf_is_embedded(built):
+    for pdf in sorted(built["a4"].glob("*.pdf")):
+        found = fonts(read(pdf))
+        assert found, pdf.name
+        assert all(found.values()), (pdf.name, found)
+        assert not any("Helvetica" in name or "Times" in name for name in found), found
+
+
+def test_manifest_counts_equal_the_data(built):
+    manifest = json.loads((built["a4"] / "manifest.json").read_text())
+    comps = {c["id"]: c for c in manifest["components"]}
+    assert comps["deck"]["count"] == 4 and comps["deck"]["kind"] == "deck"
+    assert comps["deck"]["size_mm"] == [63.0, 88.0]
+    assert comps["board"]["count"] == 1
+    files = {f["path"]: f for f in manifest["files"]}
+    assert {"mini-a4.pdf", "mini-cards-a4.pdf", "mini-rulebook-a4.pdf", "mini-boards-a4.pdf",
+            "mini-boards-fullsize.pdf"} <= set(files)
+    for f in manifest["files"]:
+        assert len(read(built["a4"] / f["path"]).pages) == f["pages"]
+    first, last = comps["deck"]["pages"]
+    assert (first, last) == (1, 2)  # fronts then backs
+    everything = len(read(built["a4"] / "mini-a4.pdf").pages)
+    assert comps["board"]["all_in_one"]["pages"][1] == everything
+
+
+def test_board_bigger_than_the_paper_is_tiled_with_matching_targets(built):
+    reader = read(built["a4"] / "mini-boards-a4.pdf")
+    assert len(reader.pages) == 4  # 400 x 300 mm: 2 x 2 tiles on landscape A4 (portrait would need 3 x 2)
+    assert float(reader.pages[0].mediabox[2]) > float(reader.pages[0].mediabox[3])
+    full = read(built["a4"] / "mini-boards-fullsize.pdf")
+    w, h = (float(v) / MM for v in full.pages[0].mediabox[2:])
+    assert abs(w - (400 + 24)) < 0.1 and abs(h - (300 + 24)) < 0.1
+
+
+def test_two_builds_are_byte_identical(tmp_path):
+    a = build(make_project(tmp_path / "a"))
+    b = build(make_project(tmp_path / "b"))
+    names = sorted(p.name for p in a.iterdir())
+    assert names == sorted(p.name for p in b.iterdir())
+    for name in names:
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+def test_failed_build_leaves_previous_output_intact(tmp_path, monkeypatch):
+    root = make_project(tmp_path / "p")
+    out = build(root)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    # invalid data: nothing is built, nothing is touched
+    (root / "cards/mini/cards.yaml").write_text("- {id: lion, name: Lion, kind: beest, power: 4}\n")
+    result = run(root, "build")
+    assert result.exit_code == 1 and "not built" in result.output
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+    # a failure half-way through drawing: the old files stay, no temporary file is left behind
+    make_project(tmp_path / "p2")
+    (root / "cards/mini/cards.yaml").write_text((tmp_path / "p2/cards/mini/cards.yaml").read_text())
+    (root / "cards/mini/cards.yaml").write_text((tmp_path / "p2/cards/mini/cards.yaml").read_text()
+                                                .replace("Lion", "Lioness"))
+
+    def boom(*args, **kwargs):
+        raise ValueError("simulated failure while drawing")
+
+    monkeypatch.setattr("pnp.build.board.draw_boards", boom)
+    result = run(root, "build")
+    assert result.exit_code == 1 and "previous output left intact" in result.output
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_out_option_and_bleed(tmp_path):
+    root = make_project(tmp_path / "p")
+    result = run(root, "build", "--out", str(tmp_path / "elsewhere"), "--bleed", "3")
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "elsewhere" / "mini"
+    _, clips = page_geometry(read(folder / "mini-cards-a4.pdf").pages[0])
+    cards = [c for c in clips if c[2] < 100 * MM]
+    for x, y, w, h in cards:  # each card is clipped to its trim plus 3 mm of bleed all round
+        assert abs(w / MM - 69) < 0.1 and abs(h / MM - 94) < 0.1
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["bleed_mm"] == 3.0

@@ -1,0 +1,63 @@
+"""Every kind of bad input gives path:line:col messages, exit 1 and never a traceback.
+
+Each case is tests/data/bad/<case>.yaml (files to change in the base mini game) beside
+<case>.errors (the exact diagnostic lines expected). Refresh with --update-golden and review the diff.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA, load_case, make_project, run
+
+CASES = sorted(p.stem for p in (DATA / "bad").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_bad_data_is_reported_with_file_and_line(case, tmp_path, request):
+    files, images = load_case(DATA / "bad" / f"{case}.yaml")
+    root = make_project(tmp_path / "proj", files, images)
+    result = run(root, "validate")
+    out = result.stderr
+    assert "Traceback" not in result.output
+    assert result.exit_code == 1, result.output
+    lines = [ln for ln in out.splitlines() if ": error: " in ln or ": warning: " in ln or ln.startswith("error:")]
+    golden = DATA / "bad" / f"{case}.errors"
+    if request.config.getoption("--update-golden"):
+        golden.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    expected = golden.read_text(encoding="utf-8").splitlines()
+    assert lines == expected
+    assert out.splitlines()[-1].startswith("validated 1 game: ")
+    for line in lines:  # every message points at a file, and a line within it where the data has one
+        assert line.split(":", 1)[0].endswith((".yaml", ".j2")), line
+
+
+def test_valid_project_passes(project):
+    result = run(project, "validate")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.strip().endswith("validated 1 game: ok")
+
+
+def test_unknown_game_is_a_usage_error(project):
+    result = run(project, "validate", "mini-gmae")
+    assert result.exit_code == 2
+    assert "unknown game 'mini-gmae' (did you mean 'mini'?)" in result.output
+
+
+def test_bad_option_is_a_usage_error(project):
+    result = run(project, "build", "--paper", "a5")
+    assert result.exit_code == 2
+    assert "'a5' is not one of 'a4', 'letter'" in result.output
+
+
+def test_no_games_is_a_usage_error(tmp_path):
+    result = run(tmp_path, "validate")
+    assert result.exit_code == 2
+    assert "no games found" in result.output
+
+
+def test_list_shows_components_with_counts(project):
+    result = run(project, "list")
+    assert result.exit_code == 0
+    assert "mini: Mini Game (2-3 players, 10 minutes)" in result.stdout
+    assert "4 × Cards [deck]" in result.stdout
