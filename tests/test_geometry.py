@@ -1,0 +1,78 @@
+"""Pure geometry: units, sheet grids, board tiles and die nets."""
+
+import math
+
+import pytest
+
+from pnp import units
+from pnp.impose import nets, sheet, tiles
+from pnp.units import MM
+
+A4 = (210 * MM, 297 * MM)
+LETTER = (215.9 * MM, 279.4 * MM)
+
+
+@pytest.mark.parametrize("text, mm", [("63mm", 63), ("2.5cm", 25), ("1in", 25.4), ("72pt", 25.4), (10, 10)])
+def test_lengths(text, mm):
+    assert abs(units.length(text) / MM - mm) < 1e-9
+
+
+def test_bad_length_says_what_it_wanted():
+    with pytest.raises(ValueError, match="expected a length like '3mm'"):
+        units.length("three mm")
+
+
+@pytest.mark.parametrize("paper", [A4, LETTER])
+def test_poker_cards_go_three_by_three(paper):
+    grid = sheet.grid(paper, (63 * MM, 88 * MM))
+    assert (grid.cols, grid.rows) == (3, 3)
+
+
+def test_mirrored_slot_is_the_same_row_in_the_opposite_column():
+    grid = sheet.grid(A4, (63 * MM, 88 * MM))
+    for i in range(9):
+        front, back = grid.slot(i), grid.slot(i, mirrored=True)
+        assert back.row == front.row and back.col == 2 - front.col
+        assert abs((front.x + front.w / 2) + (back.x + back.w / 2) - A4[0]) < 1e-6
+
+
+def test_tiles_cover_the_board_and_neighbours_share_their_targets():
+    size = (600 * MM, 420 * MM)
+    parts = tiles.tiles(A4, size)
+    assert min(t.bx for t in parts) == 0 and abs(max(t.bx + t.bw for t in parts) - size[0]) < 1e-6
+    assert abs(min(t.by for t in parts)) < 1e-6 and abs(max(t.by + t.bh for t in parts) - size[1]) < 1e-6
+    for t in parts:  # each tile's window fits the paper inside the margins
+        assert t.bw <= A4[0] - 2 * tiles.MARGIN + 1e-6 and t.bh <= A4[1] - 2 * tiles.MARGIN + 1e-6
+    by_pos = {(t.row, t.col): t for t in parts}
+    for (r, c), t in by_pos.items():
+        right = by_pos.get((r, c + 1))
+        if right:
+            shared = set(map(_round, tiles.alignment_marks(t))) & set(map(_round, tiles.alignment_marks(right)))
+            assert len(shared) == 2  # two targets in the overlap, printed on both tiles
+            for x, y in shared:
+                assert right.bx <= x <= t.bx + t.bw  # inside the overlap strip
+
+
+def _round(p):
+    return (round(p[0], 3), round(p[1], 3))
+
+
+@pytest.mark.parametrize("make, faces, edges", [(nets.d6, 6, 14), (nets.d12, 12, 38)])
+def test_die_nets_have_the_right_faces_and_half_their_outer_edges_tabbed(make, faces, edges):
+    net = make()
+    assert len(net) == faces
+    assert len(nets.outer_edges(net)) == edges
+    assert len(nets.tabbed_edges(net)) == edges // 2
+    for face in net:  # unit edge length everywhere
+        for k in range(len(face)):
+            (x1, y1), (x2, y2) = face[k], face[(k + 1) % len(face)]
+            assert abs(math.hypot(x2 - x1, y2 - y1) - 1) < 1e-9
+
+
+def test_d12_faces_do_not_overlap():
+    net = nets.d12()
+    centres = [(sum(x for x, _ in f) / 5, sum(y for _, y in f) / 5) for f in net]
+    inradius = 1 / (2 * math.tan(math.pi / 5))
+    for i, a in enumerate(centres):
+        for b in centres[i + 1:]:
+            assert math.dist(a, b) >= 2 * inradius - 1e-9
