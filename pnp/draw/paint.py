@@ -29,8 +29,9 @@ def colour(value):
 class Painter:
     """Draws primitives of one game: fonts, icons and images resolved through the game's folders."""
 
-    def __init__(self, canvas, fonts, icons, image_folder):
+    def __init__(self, canvas, fonts, icons, image_folder, fit_cache=None):
         self.c, self.fonts, self.icons, self.image_folder = canvas, fonts, icons, image_folder
+        self.fit_cache = {} if fit_cache is None else fit_cache
 
     def icon(self, canvas, name, x, y, w, h, col):
         path = self.icons.path(name)
@@ -117,7 +118,12 @@ class Painter:
 
     def fit_text(self, p):
         s = p.style
-        return rtext.fit(p.text, self.fonts, s["font"], p.w, p.h, s["size"], s["min_size"], s["leading"])
+        key = (p.text, s["font"], round(p.w, 3), round(p.h, 3), s["size"], s["min_size"], s["leading"])
+        fitted = self.fit_cache.get(key)
+        if fitted is None:
+            fitted = self.fit_cache[key] = rtext.fit(p.text, self.fonts, s["font"], p.w, p.h, s["size"],
+                                                     s["min_size"], s["leading"])
+        return fitted
 
     def _text(self, p, x0, top):
         s = p.style

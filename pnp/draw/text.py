@@ -147,36 +147,46 @@ def fit(markup, fonts, family, width, height, max_size, min_size=None, leading=1
 
 
 def draw_lines(canvas, fitted, x, top, width, align, colour, fonts, family, draw_icon):
-    """Draw fitted lines with the first line's cap at `top`; returns the height used."""
+    """Draw fitted lines with the first line's cap at `top`, as one PDF text object (icons after it);
+    returns the height used."""
     size, leading = fitted.size, fitted.leading
     ascent = getAscent(fonts.name(family)) / 1000 * size
     baseline = top - ascent
-    canvas.setFillColor(colour)
+    text = canvas.beginText()
+    text.setFillColor(colour)
+    current_font, icons = None, []
     for line in fitted.lines:
         dx = {"center": (width - line.width) / 2, "right": width - line.width}.get(align, 0.0)
-        text_run, run_x, run_font = [], None, None
+        pieces, start, run_font, expected_x = [], None, None, 0.0
 
         def flush():
-            if text_run:
-                canvas.setFont(run_font, size)
-                canvas.drawString(x + dx + run_x, baseline, "".join(text_run))
+            nonlocal current_font
+            if pieces:
+                if run_font != current_font:
+                    text.setFont(run_font, size)
+                    current_font = run_font
+                text.setTextOrigin(x + dx + start, baseline)
+                text.textOut("".join(pieces))
 
         for ix, run, font in line.items:
             if run.kind == "icon":
                 flush()
-                text_run, run_x, run_font = [], None, None
+                pieces, run_font = [], None
                 s = size * ICON_SCALE
-                draw_icon(canvas, run.text, x + dx + ix, baseline - size * 0.22, s, s, colour)
+                icons.append((run.text, x + dx + ix, baseline - size * 0.22, s))
                 continue
-            if font == run_font and text_run:
-                gap = ix - expected_x
-                if gap > 0.01:
-                    text_run.append(" ")
-                text_run.append(run.text)
+            if font == run_font and pieces:
+                if ix - expected_x > 0.01:
+                    pieces.append(" ")
+                pieces.append(run.text)
             else:
                 flush()
-                text_run, run_x, run_font = [run.text], ix, font
+                pieces, start, run_font = [run.text], ix, font
             expected_x = ix + _width1(run.text, font) * size
         flush()
         baseline -= leading
+    if current_font is not None:
+        canvas.drawText(text)
+    for name, ix, iy, s in icons:
+        draw_icon(canvas, name, ix, iy, s, s, colour)
     return len(fitted.lines) * leading

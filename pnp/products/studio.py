@@ -21,6 +21,8 @@ class Studio:
         self.layouts = LayoutSet(game.project, game.id)
         self.fonts = load_fonts(game.project.fonts)
         self._resolvers = {}
+        self._resolved = {}  # (layout, item, extras) -> primitives: each PDF of a build draws the same items
+        self.fit_cache = {}  # text fitting results, shared by every painter of the build
         self.rulebook_markdown = None
 
     def resolver(self, name):
@@ -36,12 +38,19 @@ class Studio:
         return render(str(value), self.game.context(item=item, card=item))
 
     def painter(self, canvas):
-        return Painter(canvas, self.fonts, self.game.icons, self.game.layout_folder)
+        return Painter(canvas, self.fonts, self.game.icons, self.game.layout_folder, self.fit_cache)
+
+    def resolve(self, layout_name, item, **extra):
+        key = (layout_name, id(item), tuple(sorted(extra.items())))
+        prims = self._resolved.get(key)
+        if prims is None:
+            prims = self._resolved[key] = self.resolver(layout_name).resolve(item, **extra)
+        return prims
 
     def draw_item(self, canvas, layout_name, item, x, y, clip_bleed=None, **extra):
         """Draw one item with its trim box's bottom-left corner at (x, y), clipped to trim + bleed."""
         layout = self.layouts.get(layout_name)
-        prims = self.resolver(layout_name).resolve(item, **extra)
+        prims = self.resolve(layout_name, item, **extra)
         bleed = self.bleed if clip_bleed is None else clip_bleed
         canvas.saveState()
         path = canvas.beginPath()
@@ -53,7 +62,7 @@ class Studio:
     def draw_shared(self, canvas, layout_name, item, x, y, **extra):
         """Like draw_item, but identical results (a card back) are stored once as a form XObject."""
         layout = self.layouts.get(layout_name)
-        prims = self.resolver(layout_name).resolve(item, **extra)
+        prims = self.resolve(layout_name, item, **extra)
         forms = canvas.__dict__.setdefault("_pnp_forms", {})
         key = hashlib.sha1(repr((layout_name, self.bleed, prims)).encode()).hexdigest()[:16]
         name = forms.get(key)
