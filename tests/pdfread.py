@@ -18,13 +18,10 @@ def _apply(m, x, y):
     return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
 
 
-def page_geometry(page):
-    """Top-level drawing of a page (forms are not entered): line segments and clip rectangles in page
-    coordinates, with the current transformation matrix applied."""
-    ops = page.get_contents().operations
+def _walk(page):
+    """(operator, operands, current transformation matrix) for each top-level operator of a page."""
     ctm, stack = [1, 0, 0, 1, 0, 0], []
-    segments, clips, pending_rect, start = [], [], None, None
-    for operands, op in ops:
+    for operands, op in page.get_contents().operations:
         op = op.decode() if isinstance(op, bytes) else op
         if op == "q":
             stack.append(ctm)
@@ -32,7 +29,16 @@ def page_geometry(page):
             ctm = stack.pop()
         elif op == "cm":
             ctm = _mul([float(v) for v in operands], ctm)
-        elif op == "m":
+        else:
+            yield op, operands, ctm
+
+
+def page_geometry(page):
+    """Top-level drawing of a page (forms are not entered): line segments and clip rectangles in page
+    coordinates, with the current transformation matrix applied."""
+    segments, clips, pending_rect, start = [], [], None, None
+    for op, operands, ctm in _walk(page):
+        if op == "m":
             start = _apply(ctm, float(operands[0]), float(operands[1]))
         elif op == "l" and start is not None:
             end = _apply(ctm, float(operands[0]), float(operands[1]))
@@ -88,18 +94,10 @@ def read(path):
 
 def placed_forms(page):
     """(form name, x, y, texts inside the form) for each form XObject drawn at the top level of a page."""
-    ops = page.get_contents().operations
     xobjects = page["/Resources"].get("/XObject", {})
-    ctm, stack, out = [1, 0, 0, 1, 0, 0], [], []
-    for operands, op in ops:
-        op = op.decode() if isinstance(op, bytes) else op
-        if op == "q":
-            stack.append(ctm)
-        elif op == "Q":
-            ctm = stack.pop()
-        elif op == "cm":
-            ctm = _mul([float(v) for v in operands], ctm)
-        elif op == "Do":
+    out = []
+    for op, operands, ctm in _walk(page):
+        if op == "Do":
             name = str(operands[0])
             form = xobjects[name].get_object()
             found = []
