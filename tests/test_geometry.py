@@ -76,3 +76,14 @@ def test_d12_faces_do_not_overlap():
     for i, a in enumerate(centres):
         for b in centres[i + 1:]:
             assert math.dist(a, b) >= 2 * inradius - 1e-9
+
+
+@pytest.mark.parametrize("make, total", [(nets.d6, 7), (nets.d12, 13)])
+def test_folded_nets_pair_every_outer_edge_and_put_opposites_summing_like_real_dice(make, total):
+    net = make()
+    pairs = nets.glue_pairs(net)
+    assert all(len(p) == 2 for p in pairs) and len(pairs) * 2 == len(nets.outer_edges(net))
+    values = nets.assign_values(net, list(range(1, len(net) + 1)))
+    opposite = nets.opposite_faces(net)
+    assert sorted(values) == list(range(1, len(net) + 1))
+    assert all(values[f] + values[opposite[f]] == total for f in range(len(net)))

@@ -63,7 +63,7 @@ def _draw_net(canvas, studio, name, layout, item, faces, values, edge, component
         _polygon(canvas, poly, fill=TAB, stroke=colors.Color(0.3, 0.3, 0.3))
     resolver = Resolver(layout, studio.game.context())
     fill = layout.vars.get("face_fill", "#ffffff")
-    for face, value in zip(faces, values):
+    for face, value in zip(faces, nets.assign_values(faces, values)):
         poly = [pt(p) for p in face]
         _polygon(canvas, poly, fill=colors.toColor(fill), stroke=None)
         cx = sum(x for x, _ in poly) / len(poly)
