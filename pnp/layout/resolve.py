@@ -30,8 +30,9 @@ class Prim:
 class Resolver:
     """Resolve `layout` for an item (any Record or None) in the game's template context."""
 
-    def __init__(self, layout, base_context):
+    def __init__(self, layout, base_context, resolver_for=None):
         self.layout = layout
+        self.resolver_for = resolver_for  # name -> Resolver, for `use` elements
         self.base = {**base_context, "vars": layout.vars, **layout.vars,
                      "W": units.to_mm(layout.width), "H": units.to_mm(layout.height),
                      "B": units.to_mm(layout.bleed)}
@@ -163,8 +164,26 @@ class Resolver:
             self._icon_row(el, ctx, ox, oy, out, style)
         elif kind == "grid":
             self._grid(el, ctx, ox, oy, out)
+        elif kind == "use":
+            self._use(el, ctx, ox, oy, out)
         elif kind == "track":
             self._track(el, ctx, ox, oy, out)
+
+    def _use(self, el, ctx, ox, oy, out):
+        """Another layout drawn inside this one (a card in an anatomy diagram), scaled to width `w`."""
+        name = str(self._raw(el, "layout", ctx))
+        if self.resolver_for is None:
+            raise LayoutError("'use' elements need a build context", el.mark_of("layout"))
+        try:
+            inner = self.resolver_for(name)
+        except LayoutError as e:
+            raise LayoutError(f"use: {e.message}", el.mark_of("layout")) from None
+        item = self._expr(el, "item", ctx) if "item" in el else None
+        width = self._len(el, "w", ctx, inner.layout.width)
+        scale = width / inner.layout.width
+        x, y = ox + self._len(el, "x", ctx), oy + self._len(el, "y", ctx)
+        for p in inner.resolve(item):
+            out.append(_scaled(p, x, y, scale))
 
     def _text(self, el, ctx, ox, oy, out, rotate):
         text = self._raw(el, "text", ctx, "")
@@ -245,6 +264,19 @@ class Resolver:
         cells = [(cx - cell / 2, cy - cell / 2, cell, cell, {"n": start + k, "i": k, "last": k == count - 1})
                  for k, (cx, cy) in enumerate(centres)]
         self._cells(el, ctx, cells, out)
+
+
+def _scaled(p, x, y, s):
+    """A copy of a primitive scaled by s about the origin, then moved by (x, y)."""
+    style = dict(p.style)
+    for key in ("size", "min_size"):
+        if key in style:
+            style[key] = style[key] * s
+    for key in ("stroke_width", "radius"):
+        if key in style:
+            style[key] = style[key] * s
+    return Prim(p.kind, x + p.x * s, y + p.y * s, p.w * s, p.h * s,
+                tuple((x + px * s, y + py * s) for px, py in p.points), style, p.text, p.rotate, p.mark)
 
 
 def _around(x, y, w, h, count):

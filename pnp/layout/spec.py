@@ -23,6 +23,7 @@ ELEMENT_KEYS = {
               "font", "color", "shape"} | STROKE,
     "icons": {"icon", "count", "x", "y", "size", "gap", "direction", "color"},
     "group": {"x", "y", "elements"},
+    "use": {"layout", "item", "x", "y", "w"},
 }
 LAYOUT_KEYS = {"extends", "size", "bleed", "safe", "radius", "vars", "elements", "net", "faces", "edge",
                "shape", "doc", "back_mirror"}

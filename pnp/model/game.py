@@ -4,7 +4,9 @@ from dataclasses import dataclass, field
 from difflib import get_close_matches
 
 from ..report import Mark
-from ..template import ExprError, evaluate, render
+from jinja2 import TemplateError
+
+from ..template import ENV, ExprError, evaluate, render
 from .icons import IconIndex
 from .load import LoadError, MarkedList, Record, load_file
 from .schema import Schema, did_you_mean
@@ -12,8 +14,8 @@ from .schema import Schema, did_you_mean
 TOP_KEYS = {"title", "subtitle", "players", "ages", "time", "credits", "icons", "enums", "tables",
             "constraints", "components", "version", "description", "rules"}
 TABLE_KEYS = {"file", "files", "fields", "derived", "unique", "doc"}
-COMPONENT_KEYS = {"id", "name", "kind", "description", "items", "quantity", "copies", "count", "parts",
-                  "layout", "back", "per_sheet", "doc"}
+COMPONENT_KEYS = {"id", "name", "kind", "description", "items", "filter", "quantity", "copies", "count", "parts",
+                  "layout", "back", "doc"}
 CONSTRAINT_KEYS = {"expr", "message", "each", "where", "field", "doc"}
 KINDS = ("deck", "tokens", "board", "aid", "die", "rulebook")
 META_REQUIRED = ("title", "players", "ages", "time", "credits")
@@ -44,6 +46,7 @@ class Game:
     icons: IconIndex = None
     _ref: dict = None
     _ref_key: int = -1
+    macros: object = None  # layouts/<game>/macros.j2 as a module, when the game has one
     broken: set = field(default_factory=set)  # tables whose files could not be read
     dirty: set = field(default_factory=set)  # (table, index) of records with schema errors
 
@@ -69,7 +72,7 @@ class Game:
                          for name, items in self.tables.items()}
             self._ref_key = len(self.tables)
         return {"game": self.meta, "data": self.tables, "ref": self._ref, "components": self.components,
-                "enums": self.enums, **extra}
+                "enums": self.enums, "macros": self.macros, **extra}
 
     def refresh(self):
         """Forget cached lookups after tables change (derived fields were added)."""
@@ -129,6 +132,7 @@ def load_game(project, game_id, report):
     game.enums = dict(meta.get("enums") or {})
     schemas = _load_tables(game, meta.get("tables") or Record(), chk)
     _check_tables(game, schemas, chk)
+    _load_macros(game, chk)
     _derive(game, meta.get("tables") or Record(), chk)
     if not game.broken:  # counts over a table that did not load would only repeat the load error
         _check_constraints(game, meta.get("constraints") or [], chk)
@@ -216,6 +220,18 @@ def _same(a, b):
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
         return abs(a - b) < 1e-9
     return a == b
+
+
+def _load_macros(game, chk):
+    """layouts/<game>/macros.j2: Jinja macros every template and expression can call as macros.NAME(...),
+    so one definition (say, how an ability reads) serves cards, aids and the rulebook."""
+    path = game.layout_folder / "macros.j2"
+    if not path.is_file():
+        return
+    try:
+        game.macros = ENV.from_string(path.read_text(encoding="utf-8")).make_module(game.context())
+    except TemplateError as e:
+        chk.error(f"macros: {e}", Mark(game.project.rel(path), getattr(e, "lineno", 0) or 0, 1))
 
 
 def _derive(game, tables, chk):
@@ -321,7 +337,14 @@ def _load_components(game, components, chk):
                 chk.error(f"component '{cid}': no table '{table}'{did_you_mean(table, game.tables)}", spec.mark_of("items"))
                 continue
             qty = spec.get("quantity")
-            for item in game.tables[table]:
+            rows = game.tables[table]
+            if spec.get("filter") is not None:  # e.g. one deck per era from one table of cards
+                try:
+                    rows = [it for it in rows if evaluate(spec["filter"], game.context(item=it))]
+                except ExprError as e:
+                    chk.error(f"component '{cid}' filter: {e.message}", spec.mark_of("filter"))
+                    continue
+            for item in rows:
                 times = item.get(qty, 1) if qty else 1
                 if not isinstance(times, int) or isinstance(times, bool) or times < 0:
                     chk.error(f"{qty} must be a whole number, got {times!r}", item.mark_of(qty))

@@ -372,9 +372,20 @@ def _fill(frame, flow, canvas):
 
 
 def resolve_picture(game, studio, src):
-    """'component:ID[/ITEM]' -> (component, item, layout name); ValueError with a clear message otherwise."""
+    """'component:ID[/ITEM]' or 'layout:NAME[/TABLE/ITEM]' -> (component, item, layout name);
+    ValueError with a clear message otherwise."""
+    if src.startswith("layout:"):
+        name, _, rest = src[len("layout:"):].partition("/")
+        table, _, item_id = rest.partition("/")
+        item = None
+        if table:
+            item = game.context()["ref"].get(table, {}).get(item_id)
+            if item is None:
+                raise ValueError(f"picture '{src}': no item '{item_id}' in table '{table}'")
+        studio.layouts.get(name)  # raises LayoutError if missing
+        return None, item, name
     if not src.startswith("component:"):
-        raise ValueError(f"picture '{src}': use component:<id> or component:<id>/<item id>")
+        raise ValueError(f"picture '{src}': use component:<id>[/<item id>] or layout:<name>[/<table>/<item id>]")
     ref = src[len("component:"):]
     cid, _, item_id = ref.partition("/")
     component = game.component(cid)

@@ -27,7 +27,7 @@ class Studio:
 
     def resolver(self, name):
         if name not in self._resolvers:
-            self._resolvers[name] = Resolver(self.layouts.get(name), self.game.context())
+            self._resolvers[name] = Resolver(self.layouts.get(name), self.game.context(), self.resolver)
         return self._resolvers[name]
 
     def layout_name(self, component, key, item):
