@@ -27,9 +27,14 @@ def _count(items, attribute, value):
     return sum(1 for it in items if it.get(attribute) == value)
 
 
+def _lookup(keys, mapping):
+    """A list of ids -> the items they name, e.g. scenario.goals | lookup(ref.goals)."""
+    return [mapping[k] for k in keys]
+
+
 ENV = _Env(undefined=StrictUndefined, autoescape=False,
            keep_trailing_newline=True)
-ENV.filters.update(percent=_percent, count=_count)
+ENV.filters.update(percent=_percent, count=_count, lookup=_lookup)
 ENV.globals.update(max=max, min=min, abs=abs, round=round, sorted=sorted, len=len, sum=sum)
 
 

@@ -118,11 +118,12 @@ class Painter:
 
     def fit_text(self, p):
         s = p.style
-        key = (p.text, s["font"], round(p.w, 3), round(p.h, 3), s["size"], s["min_size"], s["leading"])
+        key = (p.text, s["font"], round(p.w, 3), round(p.h, 3), s["size"], s["min_size"], s["leading"],
+               s.get("max_lines", 0))
         fitted = self.fit_cache.get(key)
         if fitted is None:
             fitted = self.fit_cache[key] = rtext.fit(p.text, self.fonts, s["font"], p.w, p.h, s["size"],
-                                                     s["min_size"], s["leading"])
+                                                     s["min_size"], s["leading"], s.get("max_lines", 0))
         return fitted
 
     def _text(self, p, x0, top):

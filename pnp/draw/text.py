@@ -118,14 +118,16 @@ def layout(runs, fonts, family, size, width):
     return lines, overflow
 
 
-def fit(markup, fonts, family, width, height, max_size, min_size=None, leading=1.2):
-    """The largest size between min and max (0.25 pt steps) at which the text fits the box."""
+def fit(markup, fonts, family, width, height, max_size, min_size=None, leading=1.2, max_lines=0):
+    """The largest size between min and max (0.25 pt steps) at which the text fits the box
+    (and, when max_lines is set, takes no more lines than that)."""
     runs = parse(markup)
     min_size = max_size if min_size is None else min_size
 
     def attempt(size):
         lines, overflow = layout(runs, fonts, family, size, width)
         too_tall = len(lines) * size * leading - (size * leading - size) > height + 0.01
+        too_tall = too_tall or bool(max_lines and len(lines) > max_lines)
         return Fitted(size, size * leading, lines, overflow or too_tall)
 
     best = attempt(max_size)

@@ -119,6 +119,9 @@ class Resolver:
             for child in el.get("elements") or []:
                 self._element(child, ctx, gx, gy, out)
             return
+        if kind in ("grid", "track"):  # their colours and labels are templates per cell
+            (self._grid if kind == "grid" else self._track)(el, ctx, ox, oy, out)
+            return
         style = self._style(el, ctx)
         if kind == "rect":
             x, y, w, h = ox + L("x"), oy + L("y"), L("w", self.layout.width), L("h", self.layout.height)
@@ -199,6 +202,7 @@ class Resolver:
             "align": self._raw(el, "align", ctx, "left"),
             "valign": self._raw(el, "valign", ctx, "top"),
             "color": self._raw(el, "color", ctx, "#000000"),
+            "max_lines": int(self._num(el, "max_lines", ctx, 0)),
         }
         out.append(Prim("text", ox + self._len(el, "x", ctx), oy + self._len(el, "y", ctx),
                         self._len(el, "w", ctx, self.layout.width), self._len(el, "h", ctx, 10 * MM),
@@ -233,7 +237,8 @@ class Resolver:
                     out.append(Prim("text", x, y + (h - size * 1.0) / 2, w, size * 1.3, text=str(label),
                                     style={"font": self._raw(el, "font", cctx, "Display"), "size": size,
                                            "min_size": size * 0.6, "leading": 1.0, "align": "center",
-                                           "valign": "top", "color": self._raw(el, "color", cctx, "#000000")},
+                                           "valign": "top", "color": self._raw(el, "color", cctx, "#000000"),
+                                           "max_lines": 1},
                                     mark=el.mark_of("label")))
 
     def _grid(self, el, ctx, ox, oy, out):

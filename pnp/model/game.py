@@ -45,7 +45,6 @@ class Game:
     components: list = field(default_factory=list)
     icons: IconIndex = None
     _ref: dict = None
-    _ref_key: int = -1
     macros: object = None  # layouts/<game>/macros.j2 as a module, when the game has one
     broken: set = field(default_factory=set)  # tables whose files could not be read
     dirty: set = field(default_factory=set)  # (table, index) of records with schema errors
@@ -67,16 +66,20 @@ class Game:
 
     def context(self, **extra):
         """What templates see: game metadata, data tables, `ref` (table -> id -> item), components, enums."""
-        if self._ref is None or self._ref_key != len(self.tables):
-            self._ref = {name: {it.get("id"): it for it in items if isinstance(it, Record) and "id" in it}
-                         for name, items in self.tables.items()}
-            self._ref_key = len(self.tables)
+        if self._ref is None:
+            self._ref = {}
+            self.refresh()
         return {"game": self.meta, "data": self.tables, "ref": self._ref, "components": self.components,
                 "enums": self.enums, "macros": self.macros, **extra}
 
     def refresh(self):
-        """Forget cached lookups after tables change (derived fields were added)."""
-        self._ref = None
+        """Rebuild the id lookups after tables change (derived fields were added). The dict is updated in
+        place, so macros that captured it see the new items."""
+        if self._ref is None:
+            self._ref = {}
+        self._ref.clear()
+        self._ref.update({name: {it.get("id"): it for it in items if isinstance(it, Record) and "id" in it}
+                          for name, items in self.tables.items()})
 
 
 class _Checker:

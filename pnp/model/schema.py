@@ -38,6 +38,10 @@ class Field:
     def check(self, value, mark, ctx):
         return iter(())
 
+    def fill(self, value):
+        """The value with defaults filled in, for nested records (plain values come back unchanged)."""
+        return value
+
 
 class Str(Field):
     KEYS = Field.KEYS | {"max_len", "pattern"}
@@ -113,6 +117,10 @@ class Enum(Field):
 
     def check(self, value, mark, ctx):
         if value not in self.values:
+            if len(self.values) > 8 and self.label != "these values":  # a long list reads better by name
+                shown = f"a known {self.label} (see enums.{self.label} in game.yaml)"
+                yield f"'{value}' is not {shown}{did_you_mean(value, self.values)}", mark
+                return
             shown = ", ".join(str(v) for v in self.values)
             yield f"'{value}' is not one of {shown}{did_you_mean(value, self.values)}", mark
 
@@ -154,6 +162,13 @@ class List(Field):
         for i, item in enumerate(value):
             yield from self.item.check(item, value.mark_of(i) if isinstance(value, MarkedList) else mark, ctx)
 
+    def fill(self, value):
+        if not isinstance(value, MarkedList):
+            return value
+        filled = MarkedList(self.item.fill(v) for v in value)
+        filled.marks, filled.mark = value.marks, value.mark
+        return filled
+
 
 class Map(Field):
     """A mapping from enum keys to values, e.g. a cost {plants: 2, mammals: 1}."""
@@ -194,6 +209,9 @@ class Nested(Field):
             yield f"expected a mapping, got {_type_name(value)}", mark
             return
         yield from self.schema.check(value, ctx)
+
+    def fill(self, value):
+        return self.schema.with_defaults(value) if isinstance(value, Record) else value
 
 
 TYPES = {"str": Str, "text": Text, "id": Id, "int": Int, "number": Number, "bool": Bool, "enum": Enum,
@@ -241,5 +259,15 @@ class Schema:
                 yield f"missing required field '{name}'", record.mark
 
     def with_defaults(self, record):
-        missing = {n: f.default for n, f in self.fields.items() if n not in record and not f.required}
-        return record.with_values(missing) if missing else record
+        """The record with every optional field present (its default, or None), nested records included."""
+        values = {n: f.default for n, f in self.fields.items() if n not in record and not f.required}
+        for n, f in self.fields.items():
+            if n in record:
+                filled = f.fill(record[n])
+                if filled is not record[n]:
+                    values[n] = filled
+        if not values:
+            return record
+        data = {**record._data, **values}
+        marks = {**{k: record.mark for k in values}, **record._marks}
+        return Record(data, marks, record._key_marks, record.mark)

@@ -234,7 +234,8 @@ class Rulebook:
     def picture(self, src, caption, title):
         component, item, layout_name = resolve_picture(self.game, self.studio, src)
         layout = self.studio.layouts.get(layout_name)
-        width = 48 * MM
+        # a component is shown at card size; a diagram (layout:) at its own size, up to the text width
+        width = 48 * MM if component is not None else min(layout.width, self.studio.paper[0] - 2 * MARGIN)
         if title.strip():
             from ..units import length
             width = length(title.strip())
