@@ -34,7 +34,7 @@ def _lookup(keys, mapping):
 
 ENV = _Env(undefined=StrictUndefined, autoescape=False,
            keep_trailing_newline=True)
-ENV.filters.update(percent=_percent, count=_count, lookup=_lookup)
+ENV.filters.update(percent=_percent, count=_count, lookup=_lookup, split=lambda s, sep=None: str(s).split(sep))
 ENV.globals.update(max=max, min=min, abs=abs, round=round, sorted=sorted, len=len, sum=sum)
 
 

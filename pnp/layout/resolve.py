@@ -93,10 +93,9 @@ class Resolver:
 
     # -- elements -----------------------------------------------------------
     def _element(self, el, ctx, ox, oy, out):
-        if "when" in el and not self._expr(el, "when", ctx):
-            return
         if "repeat" not in el:
-            self._one(el, ctx, ox, oy, out)
+            if "when" not in el or self._expr(el, "when", ctx):
+                self._one(el, ctx, ox, oy, out)
             return
         values = self._expr(el, "repeat", ctx)
         if isinstance(values, int):
@@ -107,8 +106,10 @@ class Resolver:
         except (ValueError, IndexError, TypeError):
             raise LayoutError("step: expected [dx, dy]", el.mark_of("step")) from None
         name = el.get("as", "it")
-        for i, value in enumerate(values):
-            self._one(el, {**ctx, name: value, "i": i}, ox + i * dx, oy + i * dy, out)
+        for i, value in enumerate(values):  # `i` is this repeat's index; `<as>_i` survives nested repeats
+            each = {**ctx, name: value, "i": i, f"{name}_i": i}
+            if "when" not in el or self._expr(el, "when", each):  # `when` may test the repeated value
+                self._one(el, each, ox + i * dx, oy + i * dy, out)
 
     def _one(self, el, ctx, ox, oy, out):
         kind = el["type"]
@@ -185,7 +186,8 @@ class Resolver:
         width = self._len(el, "w", ctx, inner.layout.width)
         scale = width / inner.layout.width
         x, y = ox + self._len(el, "x", ctx), oy + self._len(el, "y", ctx)
-        for p in inner.resolve(item):
+        extra = {k: (render(v, ctx) if is_template(v) else v) for k, v in (el.get("with") or {}).items()}
+        for p in inner.resolve(item, **extra):
             out.append(_scaled(p, x, y, scale))
 
     def _text(self, el, ctx, ox, oy, out, rotate):

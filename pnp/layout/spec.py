@@ -19,12 +19,12 @@ ELEMENT_KEYS = {
              "max_lines"},
     "icon": {"icon", "x", "y", "w", "h", "color"},
     "image": {"src", "x", "y", "w", "h", "min_dpi"},
-    "grid": {"x", "y", "cols", "rows", "cell_w", "cell_h", "label", "label_size", "font", "color"} | STROKE,
+    "grid": {"x", "y", "cols", "rows", "cell_w", "cell_h", "label", "label_size", "font", "color", "shape"} | STROKE,
     "track": {"x", "y", "w", "h", "x1", "y1", "x2", "y2", "count", "start", "cell", "label", "label_size",
               "font", "color", "shape"} | STROKE,
     "icons": {"icon", "count", "x", "y", "size", "gap", "direction", "color"},
     "group": {"x", "y", "elements"},
-    "use": {"layout", "item", "x", "y", "w"},
+    "use": {"layout", "item", "x", "y", "w", "with"},
 }
 LAYOUT_KEYS = {"extends", "size", "bleed", "safe", "radius", "vars", "elements", "net", "faces", "edge",
                "shape", "doc", "back_mirror"}

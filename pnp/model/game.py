@@ -132,14 +132,22 @@ def load_game(project, game_id, report):
             chk.error(f"icon alias '{alias}' points to unknown icon '{target}'"
                       f"{did_you_mean(target, game.icons.names())}", icon_aliases.mark_of(alias))
 
+    if isinstance(meta.get("rules"), str):  # rules: rules.yaml -- a game's rule numbers in a file of their own
+        rpath = game.folder / meta["rules"]
+        try:
+            rules = load_file(rpath, rel(rpath))
+        except LoadError as e:
+            chk.error(e.message, e.mark)
+            rules = Record()
+        meta = game.meta = meta.with_values({"rules": rules if isinstance(rules, Record) else Record()})
     game.enums = dict(meta.get("enums") or {})
     schemas = _load_tables(game, meta.get("tables") or Record(), chk)
     _check_tables(game, schemas, chk)
     _load_macros(game, chk)
     _derive(game, meta.get("tables") or Record(), chk)
+    _load_components(game, meta.get("components") or [], chk)
     if not game.broken:  # counts over a table that did not load would only repeat the load error
         _check_constraints(game, meta.get("constraints") or [], chk)
-    _load_components(game, meta.get("components") or [], chk)
     return game
 
 
