@@ -6,7 +6,7 @@ import pytest
 
 import pnp.products.tokens
 from conftest import make_project, run
-from pdfread import MM, fonts, page_geometry, placed_forms, read, texts
+from pdfread import MM, fonts, page_geometry, placed_forms, read, texts, tile_targets
 
 PAPERS = {"a4": (210, 297), "letter": (215.9, 279.4)}
 
@@ -114,6 +114,14 @@ def test_board_bigger_than_the_paper_is_tiled_with_matching_targets(built):
     reader = read(built["a4"] / "mini-boards-a4.pdf")
     assert len(reader.pages) == 4  # 400 x 300 mm: 2 x 2 tiles on landscape A4 (portrait would need 3 x 2)
     assert float(reader.pages[0].mediabox[2]) > float(reader.pages[0].mediabox[3])
+    # every registration target sits in an overlap, so it is printed on exactly two tiles at the same
+    # board point: read back from the pages, each board point must come up exactly twice
+    seen = {}
+    for page in reader.pages:
+        for point in tile_targets(page):
+            seen[point] = seen.get(point, 0) + 1
+    assert seen and all(n == 2 for n in seen.values()), seen
+    assert len(seen) == 8  # 2 x 2 tiles have four seams (two across, two down), two targets on each
     full = read(built["a4"] / "mini-boards-fullsize.pdf")
     w, h = (float(v) / MM for v in full.pages[0].mediabox[2:])
     assert abs(w - (400 + 24)) < 0.1 and abs(h - (300 + 24)) < 0.1

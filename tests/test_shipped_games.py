@@ -6,10 +6,11 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, run
-from pdfread import fonts, read
+from pdfread import fonts, placed_forms, read, texts, tile_targets
 from pnp.model.game import load_game
 from pnp.project import find
 from pnp.report import Report
+from pnp.template import evaluate
 
 GAMES = find(REPO).games()
 
@@ -43,6 +44,8 @@ def test_manifest_counts_equal_the_data(built, game):
         assert entry["kind"] == component.kind
         if component.spec.get("items"):
             table = data.tables[component.spec["items"]]
+            if component.spec.get("filter"):
+                table = [it for it in table if evaluate(component.spec["filter"], data.context(item=it))]
             per_item = component.spec.get("quantity")
             expected = sum(it.get(per_item, 1) if per_item else 1 for it in table) * component.spec.get("copies", 1)
             assert entry["count"] == expected
@@ -58,3 +61,60 @@ def test_diamonds_and_dinosaurs_box(built):
     manifest = json.loads((built / "diamonds-and-dinosaurs" / "manifest.json").read_text())
     counts = {c["id"]: c["count"] for c in manifest["components"]}
     assert counts["deck"] == 52 and counts["tokens"] == 46 and counts["d12"] == 1
+
+
+def test_dinospan_box(built):
+    manifest = json.loads((built / "dinospan" / "manifest.json").read_text())
+    counts = {c["id"]: c["count"] for c in manifest["components"]}
+    assert (counts["deck-triassic"], counts["deck-jurassic"], counts["deck-cretaceous"]) == (16, 54, 70)
+    assert counts["goals"] == 14 and counts["paleo-atlas"] == 5 and counts["player-aid"] == 5
+
+
+def test_every_goal_tile_prints_the_share_computed_from_the_cards(built):
+    manifest = json.loads((built / "dinospan" / "manifest.json").read_text())
+    goals = next(c for c in manifest["components"] if c["id"] == "goals")
+    reader = read(built / "dinospan" / goals["file"])
+    first, last = goals["pages"]
+    printed_shares, printed_counts = [], []
+    for number in range(first, last + 1, 2):  # fronts; every other page holds the backs
+        for text, _, _ in texts(reader.pages[number - 1]):
+            if text.endswith("%") and text[:-1].isdigit():
+                printed_shares.append(int(text[:-1]))
+            if text.endswith("species") and " of " in text:
+                printed_counts.append(int(text.split()[0]))
+    game = load_game(find(REPO), "dinospan", Report())
+    cards = game.tables["dinosaurs"]
+    computed = []
+    for goal in game.tables["goals"]:
+        category = game.context()["ref"]["centres"][goal["centre"]]["category"]
+        matches = sum(1 for card in cards if card[category] == goal["value"])
+        computed.append((matches, int(matches * 100 / len(cards) + 0.5)))
+    assert sorted(printed_counts) == sorted(m for m, _ in computed)
+    assert sorted(printed_shares) == sorted(s for _, s in computed)
+
+
+def test_evo_box(built):
+    manifest = json.loads((built / "evo" / "manifest.json").read_text())
+    counts = {c["id"]: c["count"] for c in manifest["components"]}
+    assert counts["events"] == 26 and counts["genes"] == 62 and counts["portraits"] == 5
+    assert counts["map"] == 4 and counts["information-board"] == 1 and counts["bidding-board"] == 1
+    assert counts["tokens"] == 62
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tiled_boards_meet_at_their_targets(built, game):
+    """Every registration target read back from the tile pages marks one board point on exactly two tiles."""
+    manifest = json.loads((built / game / "manifest.json").read_text())
+    for component in manifest["components"]:
+        if component["kind"] != "board":
+            continue
+        reader = read(built / game / component["file"])
+        first, last = component["pages"]
+        by_form = {}
+        for number in range(first, last + 1):
+            page = reader.pages[number - 1]
+            names = [name for name, *_ in placed_forms(page) if "board" in name]
+            for point in tile_targets(page):
+                key = (names[0], point)
+                by_form[key] = by_form.get(key, 0) + 1
+        assert all(n == 2 for n in by_form.values()), (component["id"], by_form)

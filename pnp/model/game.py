@@ -307,6 +307,14 @@ def _where(game, c, item):
     if item is not None:
         return item.mark_of(c["field"]) if c.get("field") else item.mark
     where = c.get("where")
+    if isinstance(where, str) and where.startswith("rules."):  # a value in the rules: its own line
+        node, mark = game.meta.get("rules"), None
+        for key in where.split(".")[1:]:
+            if not isinstance(node, Record) or key not in node:
+                break
+            mark, node = node.mark_of(key), node[key]
+        if mark is not None:
+            return mark
     if where in game.tables:
         items = game.tables[where]
         if c.get("field") and items:

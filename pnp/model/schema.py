@@ -117,7 +117,7 @@ class Enum(Field):
 
     def check(self, value, mark, ctx):
         if value not in self.values:
-            if len(self.values) > 8 and self.label != "these values":  # a long list reads better by name
+            if len(self.values) > 12 and self.label != "these values":  # a long list reads better by name
                 shown = f"a known {self.label} (see enums.{self.label} in game.yaml)"
                 yield f"'{value}' is not {shown}{did_you_mean(value, self.values)}", mark
                 return

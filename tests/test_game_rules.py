@@ -1,0 +1,160 @@
+"""The shipped games' rules models catch what a designer gets wrong, with file:line:col.
+
+Each test copies one shipped game into a throw-away project, makes one realistic mistake in its data
+and checks the message `pnp validate` prints and where it points.
+"""
+
+import re
+import shutil
+
+import pytest
+
+from conftest import REPO, run
+
+
+def shipped(tmp_path, game):
+    root = tmp_path / "proj"
+    shutil.copytree(REPO / "cards" / game, root / "cards" / game)
+    shutil.copytree(REPO / "layouts" / game, root / "layouts" / game)
+    (root / "layouts" / "shared").symlink_to(REPO / "layouts" / "shared", target_is_directory=True)
+    (root / "fonts").symlink_to(REPO / "fonts", target_is_directory=True)
+    return root
+
+
+def edit(root, rel, old, new, count=1):
+    """Replace `old` by `new` in a data file; returns the 1-based line of the first change."""
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {rel}"
+    line = text[: text.index(old)].count("\n") + 1
+    path.write_text(text.replace(old, new, count), encoding="utf-8")
+    return line
+
+
+def errors(root, game):
+    result = run(root, "validate", game)
+    assert "Traceback" not in result.output
+    assert result.exit_code == 1, result.output
+    return [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+
+
+def find(lines, where, fragment):
+    hits = [ln for ln in lines if ln.startswith(where) and fragment in ln]
+    assert hits, f"no error at {where} containing {fragment!r} in:\n" + "\n".join(lines)
+    return hits[0]
+
+
+# --- DinoSpan ---------------------------------------------------------------------------------------
+
+def test_dinospan_wrong_era_count(tmp_path):
+    root = shipped(tmp_path, "dinospan")
+    block = "  era: Triassic\n"
+    edit(root, "cards/dinospan/dinosaurs-triassic.yaml", block, "  era: Jurassic\n")
+    lines = errors(root, "dinospan")
+    find(lines, "cards/dinospan/dinosaurs-triassic.yaml:1:1:", "the Triassic deck needs 16 cards, the data has 15")
+    find(lines, "cards/dinospan/game.yaml:", "component 'deck-triassic' says count 16 but the data gives 15")
+
+
+def test_dinospan_hemisphere_contradicting_continent(tmp_path):
+    root = shipped(tmp_path, "dinospan")
+    text = (root / "cards/dinospan/dinosaurs-triassic.yaml").read_text()
+    m = re.search(r"  continent: South America\n  hemisphere: Gondwana\n", text)
+    line = text[: m.start()].count("\n") + 2
+    edit(root, "cards/dinospan/dinosaurs-triassic.yaml", m.group(0), "  continent: South America\n  hemisphere: Laurasia\n")
+    lines = errors(root, "dinospan")
+    find(lines, f"cards/dinospan/dinosaurs-triassic.yaml:{line}:15:", "South America, which is in Gondwana, not Laurasia")
+
+
+def test_dinospan_family_without_a_basal_parent(tmp_path):
+    root = shipped(tmp_path, "dinospan")
+    # make every Basal theropod a coelophysoid: no theropod family has a Basal parent left
+    for f in ("dinosaurs-triassic.yaml", "dinosaurs-jurassic.yaml", "dinosaurs-cretaceous.yaml"):
+        path = root / "cards/dinospan" / f
+        path.write_text(path.read_text().replace("  order: Theropod\n  family: Basal\n",
+                                                 "  order: Theropod\n  family: Coelophysoidea\n"))
+    lines = errors(root, "dinospan")
+    text = (root / "cards/dinospan/families.yaml").read_text()
+    line = text[: text.index("- {id: Tyrannosauroidea")].count("\n") + 1
+    find(lines, f"cards/dinospan/families.yaml:{line}:", "family Tyrannosauroidea has no Basal Theropod to evolve from")
+
+
+def test_dinospan_scenario_goals_out_of_order(tmp_path):
+    root = shipped(tmp_path, "dinospan")
+    old = "goals: [ground-plant-feeders, giants-of-the-new-world, giants-in-motion, complex-dentition]"
+    line = edit(root, "cards/dinospan/scenarios.yaml", old,
+                "goals: [giants-of-the-new-world, ground-plant-feeders, giants-in-motion, complex-dentition]")
+    lines = errors(root, "dinospan")
+    find(lines, f"cards/dinospan/scenarios.yaml:{line}:", "goals must be in descending order of share; the cards give 45, 47, 23, 19 %")
+
+
+def test_dinospan_goal_share_typed_by_hand_must_agree(tmp_path):
+    root = shipped(tmp_path, "dinospan")
+    old = "name: Ground-Plant Feeders, value: ground,"
+    line = edit(root, "cards/dinospan/goals.yaml", old, "name: Ground-Plant Feeders, share: 50, value: ground,")
+    lines = errors(root, "dinospan")
+    find(lines, f"cards/dinospan/goals.yaml:{line}:", "share is 50 here but the data gives 47")
+
+
+def test_dinospan_ability_that_is_not_well_formed(tmp_path):
+    root = shipped(tmp_path, "dinospan")
+    text = (root / "cards/dinospan/abilities.yaml").read_text()
+    m = re.search(r"\{do: reveal, from: footprint, n: 2, keep: 1\}", text)
+    line = text[: m.start()].count("\n") + 1
+    edit(root, "cards/dinospan/abilities.yaml", m.group(0), "{do: reveal, from: footprint, n: 2, keep: 3}")
+    lines = errors(root, "dinospan")
+    assert any(f"abilities.yaml:{line}:" in ln and "3 is out of range" in ln or "reveal keeps 1 to 2 cards" in ln
+               for ln in lines), lines
+
+
+# --- EVO --------------------------------------------------------------------------------------------
+
+def test_evo_gene_count_off_by_one(tmp_path):
+    root = shipped(tmp_path, "evo")
+    text = (root / "cards/evo/genes.yaml").read_text()
+    m = re.search(r"- id: horn\n  name: Horn\n  count: 8\n", text)
+    line = text[: m.start()].count("\n") + 3
+    edit(root, "cards/evo/genes.yaml", m.group(0), "- id: horn\n  name: Horn\n  count: 9\n")
+    lines = errors(root, "evo")
+    find(lines, f"cards/evo/genes.yaml:{line}:10:", "the box holds 8 Horn genes, the data has 9")
+    find(lines, "cards/evo/game.yaml:", "component 'genes' says count 62 but the data gives 63")
+
+
+def test_evo_event_with_an_unknown_phase(tmp_path):
+    root = shipped(tmp_path, "evo")
+    text = (root / "cards/evo/events.yaml").read_text()
+    m = re.search(r"  phase: 3\n", text)
+    line = text[: m.start()].count("\n") + 1
+    edit(root, "cards/evo/events.yaml", m.group(0), "  phase: 7\n")
+    lines = errors(root, "evo")
+    find(lines, f"cards/evo/events.yaml:{line}:10:", "'7' is not one of 1, 2, 3, 4, 5, 6, any, end, reaction")
+
+
+@pytest.mark.parametrize("old, new, stars", [
+    ('    - "P H M H P H M P"\n    - "P P H P P H P P"\n- id: a-large', '    - "P H M H P H M P"\n    - "B* P H P P H P P"\n- id: a-large', 3),
+    ('    - ". B* B P B B* B ."', '    - ". B* B P B B B ."', 1),
+])
+def test_evo_map_side_with_too_many_or_too_few_starred_beaches(tmp_path, old, new, stars):
+    root = shipped(tmp_path, "evo")
+    edit(root, "cards/evo/map.yaml", old, new)
+    lines = errors(root, "evo")
+    text = (root / "cards/evo/setups.yaml").read_text()
+    line = text[: text.index("- {id: three-players")].count("\n") + 1
+    find(lines, f"cards/evo/setups.yaml:{line}:", f"a-small + b-small have {stars + 1} starred beaches for 3 players")
+
+
+def test_evo_starred_beach_must_touch_the_sea(tmp_path):
+    root = shipped(tmp_path, "evo")
+    edit(root, "cards/evo/map.yaml", '    - "B P P H P P H B"', '    - "B P B* H P P H B"')
+    edit(root, "cards/evo/map.yaml", '    - ". B* B P B B* B ."', '    - ". B* B P B B B ."')
+    lines = errors(root, "evo")
+    find(lines, "cards/evo/map.yaml:", "a-small: the starred beach in row 2, space 3 does not touch the sea")
+
+
+def test_evo_broken_climate_cycle(tmp_path):
+    root = shipped(tmp_path, "evo")
+    edit(root, "cards/evo/rules.yaml", "cycle: [beach, plain, hill, mountain, hill, plain]",
+         "cycle: [beach, plain, mountain, hill, hill, plain]")
+    lines = errors(root, "evo")
+    text = (root / "cards/evo/rules.yaml").read_text()
+    line = text[: text.index("cycle: [beach")].count("\n") + 1
+    find(lines, f"cards/evo/rules.yaml:{line}:", "climate chart: plain next to mountain breaks the chart")
