@@ -155,7 +155,7 @@ class Rulebook:
             elif t.type == "hr":
                 flow.append(Spacer(1, 8))
             i += 1
-        return flow
+        return _keep_headings_with_next(flow)
 
     def _list_item(self, text, stack, tokens, i):
         ordered, number = stack[-1]
@@ -342,6 +342,22 @@ class Rulebook:
         canvas.setFillColor(colors.Color(0.4, 0.4, 0.4))
         canvas.drawCentredString(pw / 2, 10 * MM, f"{self.game.title} · {page}")
         canvas.restoreState()
+
+
+def _keep_headings_with_next(flow):
+    """A heading never ends a page: it travels with the block that follows it (and a run of headings
+    with the first block after them)."""
+    out, pending = [], []
+    for f in flow:
+        if isinstance(f, Heading):
+            pending.append(f)
+            continue
+        if pending:
+            out.append(KeepTogether(pending + [f]))
+            pending = []
+        else:
+            out.append(f)
+    return out + pending
 
 
 def _fill(frame, flow, canvas):
