@@ -31,6 +31,21 @@ def edit(root, rel, old, new, count=1):
     return line
 
 
+def edit_match(root, rel, pattern, new, line_offset=0):
+    """Replace the first match of a regex in a data file; returns the line of the match (+ offset)."""
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    m = re.search(pattern, text)
+    assert m, f"{pattern!r} not in {rel}"
+    path.write_text(text[: m.start()] + new + text[m.end():], encoding="utf-8")
+    return text[: m.start()].count("\n") + 1 + line_offset
+
+
+def line_of(root, rel, fragment):
+    text = (root / rel).read_text(encoding="utf-8")
+    return text[: text.index(fragment)].count("\n") + 1
+
+
 def errors(root, game):
     result = run(root, "validate", game)
     assert "Traceback" not in result.output
@@ -57,10 +72,8 @@ def test_dinospan_wrong_era_count(tmp_path):
 
 def test_dinospan_hemisphere_contradicting_continent(tmp_path):
     root = shipped(tmp_path, "dinospan")
-    text = (root / "cards/dinospan/dinosaurs-triassic.yaml").read_text()
-    m = re.search(r"  continent: South America\n  hemisphere: Gondwana\n", text)
-    line = text[: m.start()].count("\n") + 2
-    edit(root, "cards/dinospan/dinosaurs-triassic.yaml", m.group(0), "  continent: South America\n  hemisphere: Laurasia\n")
+    line = edit_match(root, "cards/dinospan/dinosaurs-triassic.yaml", r"  continent: South America\n  hemisphere: Gondwana\n",
+                      "  continent: South America\n  hemisphere: Laurasia\n", line_offset=1)
     lines = errors(root, "dinospan")
     find(lines, f"cards/dinospan/dinosaurs-triassic.yaml:{line}:15:", "South America, which is in Gondwana, not Laurasia")
 
@@ -73,8 +86,7 @@ def test_dinospan_family_without_a_basal_parent(tmp_path):
         path.write_text(path.read_text().replace("  order: Theropod\n  family: Basal\n",
                                                  "  order: Theropod\n  family: Coelophysoidea\n"))
     lines = errors(root, "dinospan")
-    text = (root / "cards/dinospan/families.yaml").read_text()
-    line = text[: text.index("- {id: Tyrannosauroidea")].count("\n") + 1
+    line = line_of(root, "cards/dinospan/families.yaml", "- {id: Tyrannosauroidea")
     find(lines, f"cards/dinospan/families.yaml:{line}:", "family Tyrannosauroidea has no Basal Theropod to evolve from")
 
 
@@ -97,10 +109,8 @@ def test_dinospan_goal_share_typed_by_hand_must_agree(tmp_path):
 
 def test_dinospan_ability_that_is_not_well_formed(tmp_path):
     root = shipped(tmp_path, "dinospan")
-    text = (root / "cards/dinospan/abilities.yaml").read_text()
-    m = re.search(r"\{do: reveal, from: footprint, n: 2, keep: 1\}", text)
-    line = text[: m.start()].count("\n") + 1
-    edit(root, "cards/dinospan/abilities.yaml", m.group(0), "{do: reveal, from: footprint, n: 2, keep: 3}")
+    line = edit_match(root, "cards/dinospan/abilities.yaml", r"\{do: reveal, from: footprint, n: 2, keep: 1\}",
+                      "{do: reveal, from: footprint, n: 2, keep: 3}")
     lines = errors(root, "dinospan")
     assert any(f"abilities.yaml:{line}:" in ln and "3 is out of range" in ln or "reveal keeps 1 to 2 cards" in ln
                for ln in lines), lines
@@ -110,10 +120,8 @@ def test_dinospan_ability_that_is_not_well_formed(tmp_path):
 
 def test_evo_gene_count_off_by_one(tmp_path):
     root = shipped(tmp_path, "evo")
-    text = (root / "cards/evo/genes.yaml").read_text()
-    m = re.search(r"- id: horn\n  name: Horn\n  count: 8\n", text)
-    line = text[: m.start()].count("\n") + 3
-    edit(root, "cards/evo/genes.yaml", m.group(0), "- id: horn\n  name: Horn\n  count: 9\n")
+    line = edit_match(root, "cards/evo/genes.yaml", r"- id: horn\n  name: Horn\n  count: 8\n",
+                      "- id: horn\n  name: Horn\n  count: 9\n", line_offset=2)
     lines = errors(root, "evo")
     find(lines, f"cards/evo/genes.yaml:{line}:10:", "the box holds 8 Horn genes, the data has 9")
     find(lines, "cards/evo/game.yaml:", "component 'genes' says count 62 but the data gives 63")
@@ -121,10 +129,7 @@ def test_evo_gene_count_off_by_one(tmp_path):
 
 def test_evo_event_with_an_unknown_phase(tmp_path):
     root = shipped(tmp_path, "evo")
-    text = (root / "cards/evo/events.yaml").read_text()
-    m = re.search(r"  phase: 3\n", text)
-    line = text[: m.start()].count("\n") + 1
-    edit(root, "cards/evo/events.yaml", m.group(0), "  phase: 7\n")
+    line = edit_match(root, "cards/evo/events.yaml", r"  phase: 3\n", "  phase: 7\n")
     lines = errors(root, "evo")
     find(lines, f"cards/evo/events.yaml:{line}:10:", "'7' is not one of 1, 2, 3, 4, 5, 6, any, end, reaction")
 
@@ -137,8 +142,7 @@ def test_evo_map_side_with_too_many_or_too_few_starred_beaches(tmp_path, old, ne
     root = shipped(tmp_path, "evo")
     edit(root, "cards/evo/map.yaml", old, new)
     lines = errors(root, "evo")
-    text = (root / "cards/evo/setups.yaml").read_text()
-    line = text[: text.index("- {id: three-players")].count("\n") + 1
+    line = line_of(root, "cards/evo/setups.yaml", "- {id: three-players")
     find(lines, f"cards/evo/setups.yaml:{line}:", f"a-small + b-small have {stars + 1} starred beaches for 3 players")
 
 
@@ -155,6 +159,5 @@ def test_evo_broken_climate_cycle(tmp_path):
     edit(root, "cards/evo/rules.yaml", "cycle: [beach, plain, hill, mountain, hill, plain]",
          "cycle: [beach, plain, mountain, hill, hill, plain]")
     lines = errors(root, "evo")
-    text = (root / "cards/evo/rules.yaml").read_text()
-    line = text[: text.index("cycle: [beach")].count("\n") + 1
+    line = line_of(root, "cards/evo/rules.yaml", "cycle: [beach")
     find(lines, f"cards/evo/rules.yaml:{line}:", "climate chart: plain next to mountain breaks the chart")
