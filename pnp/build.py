@@ -60,25 +60,33 @@ def _canvas(buf, studio, what):
     return c
 
 
-def _draw(canvas, studio, component, book, on_page):
+def _draw(canvas, studio, component, book):
     kind = component.kind
     if kind == "rulebook":
-        return book.draw(canvas, on_page)
+        return book.draw(canvas)
     if kind in ("deck", "aid"):
         if sheets.fits_sheet(studio, component):
-            return sheets.draw_sheets(canvas, studio, component, on_page)
-        return board.draw_boards(canvas, studio, component, on_page)
+            return sheets.draw_sheets(canvas, studio, component)
+        return board.draw_boards(canvas, studio, component)
     if kind == "tokens":
-        return tokens.draw_tokens(canvas, studio, component, on_page)
+        return tokens.draw_tokens(canvas, studio, component)
     if kind == "board":
-        return board.draw_boards(canvas, studio, component, on_page)
+        return board.draw_boards(canvas, studio, component)
     if kind == "die":
-        return die.draw_dice(canvas, studio, component, on_page)
+        return die.draw_dice(canvas, studio, component)
     raise ValueError(f"unknown kind {kind}")
 
 
-def render_game(game, studio, paper_name, on_page=None):
-    """Draw every PDF of one game into memory. Nothing touches the output folder here."""
+def steps(game):
+    """How many drawing steps render_game reports: each component into its kind's PDF and into the
+    all-in-one PDF, plus the full-size boards file."""
+    return 2 * len(game.components) + (1 if any(c.kind == "board" for c in game.components) else 0)
+
+
+def render_game(game, studio, paper_name, on_step=None):
+    """Draw every PDF of one game into memory; `on_step(label)` after each step. Nothing touches the
+    output folder here."""
+    on_step = on_step or (lambda label: None)
     result = GameBuild(game, studio)
     slug = game.id
     ordered = sorted(game.components, key=lambda c: KIND_ORDER.index(c.kind))
@@ -98,8 +106,10 @@ def render_game(game, studio, paper_name, on_page=None):
         page = 1
         for component in by_kind[kind]:
             all_first = all_canvas.getPageNumber()
-            n = _draw(canvas, studio, component, book, None)
-            n_all = _draw(all_canvas, studio, component, book, on_page)
+            n = _draw(canvas, studio, component, book)
+            on_step(f"{component.name} ({KIND_FILE[kind]} PDF)")
+            n_all = _draw(all_canvas, studio, component, book)
+            on_step(f"{component.name} (all-in-one PDF)")
             result.placements[component.id] = {"file": name, "pages": [page, page + n - 1],
                                                 "all_pages": [all_first, all_first + n_all - 1]}
             page += n
@@ -117,6 +127,7 @@ def render_game(game, studio, paper_name, on_page=None):
         canvas = _canvas(buf, studio, "boards at full size")
         n = sum(board.draw_full_size(canvas, studio, c) for c in boards)
         canvas.save()
+        on_step("full-size boards")
         result.files[name] = buf.getvalue()
         result.pages[name] = n
     result.all_name = all_name

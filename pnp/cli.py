@@ -80,7 +80,7 @@ def build(ctx, games, paper, out_dir, bleed):
     """
     from pathlib import Path
 
-    from .build import render_game, validate_game, write_outputs
+    from .build import render_game, steps, validate_game, write_outputs
     from .units import MM
 
     project = _project(ctx)
@@ -97,9 +97,10 @@ def build(ctx, games, paper, out_dir, bleed):
             if studio is None or len(report.errors) > before:
                 report.error(f"{game_id}: not built (fix the errors above)")
                 continue
-            task = progress.add_task(f"{game_id}", total=None)
+            task = progress.add_task(game_id, total=steps(game))
             try:
-                result = render_game(game, studio, paper, on_page=lambda t=task: progress.advance(t))
+                result = render_game(game, studio, paper, on_step=lambda label, t=task, g=game_id:
+                                     progress.update(t, advance=1, description=f"{g}: {label}"))
                 files = write_outputs(result, out_root / game_id, paper)
             except (ValueError, OSError) as e:
                 report.error(f"{game_id}: build failed: {e}; previous output left intact")
@@ -143,7 +144,7 @@ class _NoProgress:
     def add_task(self, *a, **k):
         return 0
 
-    def advance(self, *a, **k):
+    def update(self, *a, **k):
         pass
 
     def remove_task(self, *a, **k):
@@ -156,8 +157,8 @@ def _progress():
         return _NoProgress()
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-    return Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
-                    TextColumn("{task.completed} pages"), TimeElapsedColumn(), transient=True)
+    return Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeElapsedColumn(), transient=True)
 
 
 def main():

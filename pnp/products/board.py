@@ -10,9 +10,9 @@ from .sheets import draw_sheets, fits_sheet, items_of
 GUIDE = colors.Color(0.3, 0.3, 0.3)
 
 
-def draw_boards(canvas, studio, component, on_page=None):
+def draw_boards(canvas, studio, component):
     if fits_sheet(studio, component):
-        return draw_sheets(canvas, studio, component, on_page)
+        return draw_sheets(canvas, studio, component)
     pages = 0
     for n, item in enumerate(items_of(component)):
         name = studio.layout_name(component, "layout", item)
@@ -29,8 +29,6 @@ def draw_boards(canvas, studio, component, on_page=None):
                 _draw_tile(canvas, studio, component, form, tile, size, n)
                 canvas.showPage()
                 pages += 1
-                if on_page:
-                    on_page()
         finally:
             studio.paper = portrait
             canvas.setPageSize(portrait)
@@ -114,7 +112,7 @@ def _tile_map(canvas, studio, tile):
     canvas.restoreState()
 
 
-def draw_full_size(canvas, studio, component, on_page=None):
+def draw_full_size(canvas, studio, component):
     """Each board on one page of its own size plus a margin with corner crop marks, for a print shop."""
     from ..impose.sheet import Grid
 
@@ -130,6 +128,4 @@ def draw_full_size(canvas, studio, component, on_page=None):
         studio.marks(canvas, grid.crop_marks())
         canvas.showPage()
         pages += 1
-        if on_page:
-            on_page()
     return pages

@@ -31,7 +31,7 @@ def faces_of(layout, context):
     return list(faces or [])
 
 
-def draw_dice(canvas, studio, component, on_page=None):
+def draw_dice(canvas, studio, component):
     pages = 0
     for item in items_of(component):
         name = studio.layout_name(component, "layout", item)
@@ -44,8 +44,6 @@ def draw_dice(canvas, studio, component, on_page=None):
         _draw_net(canvas, studio, name, layout, item, faces, values, edge, component)
         canvas.showPage()
         pages += 1
-        if on_page:
-            on_page()
     return pages
 
 

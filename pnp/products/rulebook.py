@@ -295,7 +295,7 @@ class Rulebook:
             + ", ".join(used) + ".", space_after=3))
         return flow
 
-    def draw(self, canvas, on_page=None):
+    def draw(self, canvas):
         """Lay the rulebook out until the table of contents' page numbers settle; returns the page count."""
         entries = []
         for _ in range(4):
@@ -305,10 +305,10 @@ class Rulebook:
                 break
             entries = registry
         registry = []
-        pages = self._layout_pass(canvas, entries, registry, dry=False, on_page=on_page)
+        pages = self._layout_pass(canvas, entries, registry, dry=False)
         return pages
 
-    def _layout_pass(self, canvas, entries, registry, dry, on_page=None):
+    def _layout_pass(self, canvas, entries, registry, dry):
         from reportlab.pdfgen.canvas import Canvas
         import io
 
@@ -328,8 +328,6 @@ class Rulebook:
                 if page > 1:
                     self._furniture(target, page)
                 target.showPage()
-                if on_page and not dry:
-                    on_page()
         self._registry_offset = first_page
         if first_page != 1:
             registry[:] = [(lv, tx, pg - first_page + 1) for lv, tx, pg in registry]

@@ -8,7 +8,7 @@ def items_of(component):
     return component.items or [None] * component.count
 
 
-def draw_sheets(canvas, studio, component, on_page=None):
+def draw_sheets(canvas, studio, component):
     """Fronts page, then (if the component has a back) the mirrored backs page, for each sheet of items."""
     items = items_of(component)
     first = studio.layout_name(component, "layout", items[0])
@@ -29,8 +29,6 @@ def draw_sheets(canvas, studio, component, on_page=None):
         side = " · fronts" if has_back else ""
         studio.footer(canvas, f"{studio.game.title} · {component.name}{side} · sheet {p + 1} of {pages}")
         canvas.showPage()
-        if on_page:
-            on_page()
         if has_back:
             for i, item in enumerate(chunk):
                 s = grid.slot(i, mirrored=True)
@@ -39,8 +37,6 @@ def draw_sheets(canvas, studio, component, on_page=None):
             studio.footer(canvas, f"{studio.game.title} · {component.name} · backs of sheet {p + 1} "
                                   "(print double-sided, flip on the long edge)")
             canvas.showPage()
-            if on_page:
-                on_page()
     return pages * (2 if has_back else 1)
 
 

@@ -21,7 +21,7 @@ def _cut_line(canvas, layout, x, y):
     canvas.restoreState()
 
 
-def draw_tokens(canvas, studio, component, on_page=None):
+def draw_tokens(canvas, studio, component):
     items = items_of(component)
     names = [studio.layout_name(component, "layout", it) for it in items]
     layouts = [studio.layouts.get(n) for n in names]
@@ -35,8 +35,6 @@ def draw_tokens(canvas, studio, component, on_page=None):
         studio.footer(canvas, f"{studio.game.title} · {component.name} · sheet {p + 1} of {len(pages)}"
                               " · cut along the grey lines")
         canvas.showPage()
-        if on_page:
-            on_page()
         if has_back:
             for placed in page:
                 i = placed.index
@@ -44,6 +42,4 @@ def draw_tokens(canvas, studio, component, on_page=None):
                 studio.draw_shared(canvas, studio.layout_name(component, "back", items[i]), items[i], x, placed.y)
             studio.footer(canvas, f"{studio.game.title} · {component.name} · backs of sheet {p + 1}")
             canvas.showPage()
-            if on_page:
-                on_page()
     return len(pages) * (2 if has_back else 1)
