@@ -81,6 +81,8 @@ def build(ctx, games, paper, out_dir, bleed):
     from pathlib import Path
 
     from .build import render_game, steps, validate_game, write_outputs
+    from .layout.spec import LayoutError
+    from .template import ExprError
     from .units import MM
 
     project = _project(ctx)
@@ -102,8 +104,9 @@ def build(ctx, games, paper, out_dir, bleed):
                 result = render_game(game, studio, paper, on_step=lambda label, t=task, g=game_id:
                                      progress.update(t, advance=1, description=f"{g}: {label}"))
                 files = write_outputs(result, out_root / game_id, paper)
-            except (ValueError, OSError) as e:
-                report.error(f"{game_id}: build failed: {e}; previous output left intact")
+            except (ValueError, OSError, LayoutError, ExprError) as e:
+                report.error(f"{game_id}: build failed: {getattr(e, 'message', e)}; previous output left intact",
+                             getattr(e, "mark", None))
                 continue
             finally:
                 progress.remove_task(task)
