@@ -56,11 +56,14 @@ def check_layouts(studio, report):
     for component in game.components:
         if component.kind != "rulebook" and not component.spec.get("layout"):
             once(f"component '{component.id}' needs a 'layout'", component.spec.mark)
+    warned = set()
     try:
         for component, name, item, prims in walk(studio):
             label = f" ({item.get('id')})" if item is not None and item.get("id") else ""
             for p in prims:
                 _check_prim(p, painter, game, once, label, studio)
+            if component.kind in ("deck", "aid"):  # cut with a blade: keep words clear of the cut
+                _check_safe_area(studio.layouts.get(name), prims, report, warned)
     except LayoutError as e:
         for message, mark in getattr(e, "all", [(e.message, e.mark)]):
             once(message, mark)
@@ -91,6 +94,19 @@ def _check_prim(p, painter, game, once, label, studio):
                  f"{label}: '{_short(p.text)}'", p.mark)
     elif p.kind == "image":
         _check_image(p, game, once)
+
+
+def _check_safe_area(layout, prims, report, warned):
+    """Text must stay inside the safe area (`safe:` in from the trim), where a slightly off cut cannot
+    reach it. Reported once per layout element, as a warning: the print still works."""
+    s = layout.safe
+    for p in prims:
+        if p.kind != "text" or p.mark in warned:
+            continue
+        if p.x < s - 0.01 or p.y < s - 0.01 or p.x + p.w > layout.width - s + 0.01 or p.y + p.h > layout.height - s + 0.01:
+            warned.add(p.mark)
+            report.warning(f"text box reaches within {min(p.x, p.y, layout.width - p.x - p.w, layout.height - p.y - p.h) / MM:.1f} mm "
+                           f"of the trim, inside the {s / MM:g} mm safe area", p.mark)
 
 
 def _check_image(p, game, once):

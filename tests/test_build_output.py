@@ -78,8 +78,9 @@ def test_backs_are_mirrored_for_long_edge_duplex(built):
     offsets = set()
     for card, (fx, fy) in fronts.items():
         bx, by = backs[card]
-        # the front's text starts at its card's left trim edge; the back sits in the mirrored column
-        assert abs(fx + bx - (pw - 63 * MM)) < 0.1 * MM, card
+        # the front's text starts 5 mm inside its card's left trim edge; the back sits in the mirrored
+        # column: front trim x + back trim x = paper width - card width
+        assert abs((fx - 5 * MM) + bx - (pw - 63 * MM)) < 0.1 * MM, card
         offsets.add(round(fy - by, 2))
     # same row: the text's height above its back's bottom edge is one constant for every card
     assert len(offsets) == 1 and 0 < offsets.pop() < 88 * MM

@@ -61,3 +61,14 @@ def test_list_shows_components_with_counts(project):
     assert result.exit_code == 0
     assert "mini: Mini Game (2-3 players, 10 minutes)" in result.stdout
     assert "4 × Cards [deck]" in result.stdout
+
+
+def test_text_inside_the_safe_area_is_a_warning_not_an_error(tmp_path):
+    # a card whose id text starts at the trim line: closer to the cut than the default 3 mm safe margin
+    card = (DATA / "base/layouts/mini/card.yaml").read_text().replace("x: 5, y: 5, w: 53", "x: 0, y: 5, w: 58")
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    result = run(root, "validate")
+    assert result.exit_code == 0
+    assert ("layouts/mini/card.yaml:4:50: warning: text box reaches within 0.0 mm of the trim, "
+            "inside the 3 mm safe area") in result.stderr
+    assert result.stderr.strip().endswith("validated 1 game: ok (1 warning)")

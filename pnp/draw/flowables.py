@@ -68,7 +68,6 @@ class Heading(RichText):
     def __init__(self, markup, level, registry, **kw):
         super().__init__(markup, **kw)
         self.level, self.registry = level, registry
-        self.keepWithNext = True
 
     def draw(self):
         super().draw()

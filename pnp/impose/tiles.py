@@ -26,9 +26,6 @@ class Tile:
         return f"{chr(ord('A') + self.row)}{self.col + 1}"
 
 
-def fits(paper, size, margin=MARGIN):
-    return size[0] <= paper[0] - 2 * margin + 0.01 and size[1] <= paper[1] - 2 * margin + 0.01
-
 
 def tiles(paper, size, overlap=OVERLAP, margin=MARGIN):
     """Split a board of `size` over pages: rows top to bottom (A, B, ...), columns left to right (1, 2, ...)."""

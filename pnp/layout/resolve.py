@@ -4,7 +4,6 @@ import math
 from dataclasses import dataclass, field
 
 from .. import units
-from ..model.load import Record
 from ..template import ExprError, evaluate, is_template, render
 from .spec import LayoutError
 
@@ -290,10 +289,8 @@ def _around(x, y, w, h, count):
     """`count` points evenly spaced clockwise around a rectangle's perimeter, from its top-left corner."""
     if count <= 0:
         return []
-    per_side_x = w / max(1, round(count * w / (2 * (w + h))))
-    perimeter = 2 * (w + h)
-    step = perimeter / count
-    if step <= 0 or per_side_x <= 0:
+    step = 2 * (w + h) / count
+    if step <= 0:
         return None
     points = []
     for k in range(count):
@@ -307,9 +304,3 @@ def _around(x, y, w, h, count):
         else:
             points.append((x, y + h - (d - 2 * w - h)))
     return points
-
-
-def item_label(item):
-    if isinstance(item, Record):
-        return str(item.get("id") or item.get("name") or "")
-    return ""

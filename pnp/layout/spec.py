@@ -27,7 +27,7 @@ ELEMENT_KEYS = {
     "use": {"layout", "item", "x", "y", "w", "with"},
 }
 LAYOUT_KEYS = {"extends", "size", "bleed", "safe", "radius", "vars", "elements", "net", "faces", "edge",
-               "shape", "doc", "back_mirror"}
+               "shape", "doc"}
 
 
 class LayoutError(Exception):
@@ -152,13 +152,9 @@ class LayoutSet:
             safe=pick("safe", units.length, units.length("3mm")),
             radius=pick("radius", units.length, 0.0),
             vars={**(parent.vars if parent else {}), **dict(spec.get("vars") or {})},
-            elements=(parent.elements if parent else []) + list(_with_marks(spec.get("elements"))),
+            elements=(parent.elements if parent else []) + list(spec.get("elements") or []),
             spec=merged,
             chain=[shown] + (parent.chain if parent else []),
         )
         self._cache[name] = layout
         return layout
-
-
-def _with_marks(elements):
-    return list(elements or [])

@@ -1,7 +1,6 @@
 """A game: metadata, rules model, data tables and component manifest, loaded and validated."""
 
 from dataclasses import dataclass, field
-from difflib import get_close_matches
 
 from ..report import Mark
 from jinja2 import TemplateError
@@ -164,8 +163,6 @@ def _load_tables(game, tables, chk):
         schema = Schema(spec.get("fields"), game.enums)
         for message, mark in schema.problems:
             chk.error(message, mark)
-        for derived in spec.get("derived") or {}:  # derived values may be typed in; they are then checked
-            schema.fields.setdefault(derived, None)
         schemas[name] = schema
         files = spec.get("files") or [spec.get("file", f"{name}.yaml")]
         items = MarkedList()
@@ -201,19 +198,14 @@ def _load_tables(game, tables, chk):
 def _check_tables(game, schemas, chk):
     for name, items in game.tables.items():
         schema = schemas[name]
-        real = {k: f for k, f in schema.fields.items() if f is not None}
-        typed = Schema.__new__(Schema)
-        typed.fields, typed.problems = real, []
-        derived = [k for k, f in schema.fields.items() if f is None]
+        derived = tuple(game.meta["tables"][name].get("derived") or ())  # may be typed in; checked later
         for i, item in enumerate(items):
-            for message, mark in typed.check(item, chk):
-                if message.startswith("unknown field") and any(f"'{d}'" in message.split("(")[0] for d in derived):
-                    continue
+            for message, mark in schema.check(item, chk, derived):
                 chk.error(message, mark)
                 game.dirty.add((name, i))
-            items[i] = typed.with_defaults(item)
+            items[i] = schema.with_defaults(item)
         game.refresh()
-        unique = ["id"] if "id" in real else []
+        unique = ["id"] if "id" in schema.fields else []
         unique += list(game.meta["tables"][name].get("unique") or [])
         for key in unique:
             seen = {}
@@ -386,7 +378,3 @@ def _load_components(game, components, chk):
             if total != comp.count:
                 chk.error(f"the parts of '{cid}' add up to {total}, not {comp.count}", spec.mark_of("parts"))
         game.components.append(comp)
-
-
-def close(word, choices):
-    return get_close_matches(word, choices, n=1)

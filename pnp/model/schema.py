@@ -248,9 +248,10 @@ class Schema:
                 # keep the name known, so every record using it does not repeat the problem
                 self.fields[name] = Field(Record({"required": False}), enums)
 
-    def check(self, record, ctx):
+    def check(self, record, ctx, computed=()):
+        """Problems of one record; `computed` names derived fields, which a record may also type in."""
         for key in record:
-            if key not in self.fields:
+            if key not in self.fields and key not in computed:
                 yield f"unknown field '{key}'{did_you_mean(key, self.fields)}", record.key_mark(key)
         for name, field in self.fields.items():
             if name in record:

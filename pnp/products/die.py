@@ -1,7 +1,5 @@
 """Die nets (d6 cube, d12 dodecahedron): faces drawn from the layout, fold lines, cut outline, glue tabs."""
 
-import math
-
 from reportlab.lib import colors
 
 from ..impose import nets
@@ -104,10 +102,3 @@ def _polygon(canvas, points, fill, stroke):
     if stroke is not None:
         canvas.setStrokeColor(stroke)
     canvas.drawPath(path, stroke=int(stroke is not None), fill=int(fill is not None))
-
-
-def face_size(edge, kind):
-    """The square a face's layout should use: the pentagon's inscribed circle, or the square itself."""
-    if kind == "d12":
-        return 2 * edge / (2 * math.tan(math.pi / 5))
-    return edge

@@ -87,8 +87,6 @@ class Rulebook:
     def __init__(self, studio):
         self.studio, self.game = studio, studio.game
         self.fonts = studio.fonts
-        self.painter = None
-        self.toc_entries = []
         self.markdown = render_markdown(self.game)
         studio.rulebook_markdown = self.markdown
 
@@ -328,7 +326,6 @@ class Rulebook:
                 if page > 1:
                     self._furniture(target, page)
                 target.showPage()
-        self._registry_offset = first_page
         if first_page != 1:
             registry[:] = [(lv, tx, pg - first_page + 1) for lv, tx, pg in registry]
         return page

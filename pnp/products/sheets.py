@@ -50,5 +50,4 @@ def fits_sheet(studio, component):
     return grid_for(studio, component) is not None
 
 
-CUT_GREY = 0.55
 TOKEN_GAP = 3 * MM
