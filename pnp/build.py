@@ -13,7 +13,7 @@ from . import __version__, units
 from .check import check_layouts
 from .layout.spec import LayoutError
 from .model.game import load_game
-from .products import board, die, rulebook, sheets, tokens
+from .products import board, die, rulebook, tokens
 from .products.studio import Studio
 
 # print order in the all-in-one PDF, with each kind's file name part
@@ -64,14 +64,10 @@ def _draw(canvas, studio, component, book):
     kind = component.kind
     if kind == "rulebook":
         return book.draw(canvas)
-    if kind in ("deck", "aid"):
-        if sheets.fits_sheet(studio, component):
-            return sheets.draw_sheets(canvas, studio, component)
+    if kind in ("deck", "aid", "board"):  # imposed as sheets when they fit the paper, tiled when not
         return board.draw_boards(canvas, studio, component)
     if kind == "tokens":
         return tokens.draw_tokens(canvas, studio, component)
-    if kind == "board":
-        return board.draw_boards(canvas, studio, component)
     if kind == "die":
         return die.draw_dice(canvas, studio, component)
     raise ValueError(f"unknown kind {kind}")

@@ -28,9 +28,9 @@ def walk(studio):
                 layout = studio.layouts.get(name)
                 if component.kind == "die" and key == "layout":
                     for value in die.faces_of(layout, studio.game.context(item=item)):
-                        yield component, name, item, studio.resolver(name).resolve(item, face=value)
-                else:
-                    yield component, name, item, studio.resolver(name).resolve(item)
+                        yield component, name, item, studio.resolve(name, item, face=value)
+                else:  # through the studio's cache: the build draws what validation resolved
+                    yield component, name, item, studio.resolve(name, item)
 
 
 def _distinct(items):

@@ -87,8 +87,9 @@ class Rulebook:
     def __init__(self, studio):
         self.studio, self.game = studio, studio.game
         self.fonts = studio.fonts
-        self.markdown = render_markdown(self.game)
-        studio.rulebook_markdown = self.markdown
+        if studio.rulebook_markdown is None:  # validation has usually rendered it already
+            studio.rulebook_markdown = render_markdown(self.game)
+        self.markdown = studio.rulebook_markdown
 
     # -- text helpers --------------------------------------------------------
     def _icon(self, canvas, name, x, y, w, h, col):

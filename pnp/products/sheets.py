@@ -11,12 +11,9 @@ def items_of(component):
 def draw_sheets(canvas, studio, component):
     """Fronts page, then (if the component has a back) the mirrored backs page, for each sheet of items."""
     items = items_of(component)
-    first = studio.layout_name(component, "layout", items[0])
-    layout = studio.layouts.get(first)
-    grid = sheet.grid(studio.paper, (layout.width, layout.height), studio.bleed)
+    grid = grid_for(studio, component)
     if grid is None:
-        raise ValueError(f"{component.id}: a {layout.size_mm[0]} x {layout.size_mm[1]} mm item does not fit "
-                         "the paper; use kind 'board' to tile it")
+        raise ValueError(f"{component.id}: its items do not fit the paper; use kind 'board' to tile them")
     pages = sheet.pages_needed(len(items), grid.per_page)
     has_back = component.spec.get("back") is not None
     marks = grid.crop_marks()
