@@ -1,157 +1,168 @@
-"""Validation beyond the data: every layout resolves for every item, text fits, icons and images exist."""
+"""Validation: the game's data against its rules model, then every printable resolved exactly as the build
+will draw it, reporting what would print wrong (with file:line): text that does not fit, unknown icons and
+fonts, unreadable images, words too close to the cut, and each kind's own rules."""
 
-import re
+from PIL import Image, UnidentifiedImageError
 
-from PIL import Image
-
-from .draw.paint import ColourError, colour
-from .layout.spec import LayoutError
+from .errors import DataError, LayoutError
+from .model.game import load_game
 from .model.schema import did_you_mean
-from .products import die, rulebook
-from .products.sheets import items_of
-from .report import Mark
-from .units import MM
+from .printables import ICON_IN_TEXT, Studio
+from .products import KINDS, component_keys
+from .units import MM, PAPER_SIZES
 
-ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
-
-
-def walk(studio):
-    """(component, layout name, item, primitives) for everything printed, fronts and backs."""
-    for component in studio.game.components:
-        if component.kind == "rulebook":
-            continue
-        for key in ("layout", "back"):
-            if component.spec.get(key) is None:
-                continue
-            for item in _distinct(items_of(component)):
-                name = studio.layout_name(component, key, item)
-                layout = studio.layouts.get(name)
-                if component.kind == "die" and key == "layout":
-                    for value in die.faces_of(layout, studio.game.context(item=item)):
-                        yield component, name, item, studio.resolve(name, item, face=value)
-                else:  # through the studio's cache: the build draws what validation resolved
-                    yield component, name, item, studio.resolve(name, item)
+MAX_IMAGE_PIXELS = 100_000_000  # a 10,000 x 10,000 picture; more is a mistake or a decompression bomb
 
 
-def _distinct(items):
-    seen, out = set(), []
-    for it in items:
-        if id(it) not in seen:
-            seen.add(id(it))
-            out.append(it)
-    return out
+def load(project, game_id, report):
+    """A game's data, checked against its rules model and the component kinds pnp knows."""
+    return load_game(project, game_id, report, component_keys())
 
 
-def check_layouts(studio, report):
-    """Resolve every layout for every item and report what would print wrong, with file:line."""
-    game = studio.game
-    painter = studio.painter(None)
-    reported = set()
-
-    def once(message, mark):
-        if (message, mark) not in reported:
-            reported.add((message, mark))
-            report.error(message, mark)
-
-    for component in game.components:
-        if component.kind != "rulebook" and not component.spec.get("layout"):
-            once(f"component '{component.id}' needs a 'layout'", component.spec.mark)
-    warned = set()
+def validate_game(project, game_id, report, paper="a4", bleed=0.0):
+    """Load the data and check every printable; returns (game, studio), studio None when the data or the
+    fonts are too broken to go on."""
+    before = len(report.errors)
+    game = load(project, game_id, report)
+    if game.meta is None or len(report.errors) > before:
+        return game, None
     try:
-        for component, name, item, prims in walk(studio):
-            label = f" ({item.get('id')})" if item is not None and item.get("id") else ""
-            for p in prims:
-                _check_prim(p, painter, game, once, label, studio)
-            if component.kind in ("deck", "aid"):  # cut with a blade: keep words clear of the cut
-                _check_safe_area(studio.layouts.get(name), prims, report, warned)
-    except LayoutError as e:
-        for message, mark in getattr(e, "all", [(e.message, e.mark)]):
-            once(message, mark)
-    except ValueError as e:
-        once(str(e), None)
-    _check_rulebook(studio, report)
+        studio = Studio(game, paper_size(paper), bleed)
+    except DataError as e:
+        report.add(e)
+        return game, None
+    Checks(studio, report).run()
+    return game, studio
 
 
-def _check_prim(p, painter, game, once, label, studio):
-    for key in ("fill", "stroke", "color"):
-        if key in p.style:
+def paper_size(name):
+    w, h = PAPER_SIZES[name]
+    return (w * MM, h * MM)
+
+
+class Checks:
+    """Everything checked on what a game prints; each message is reported once, however many items share it."""
+
+    def __init__(self, studio, report):
+        self.studio, self.report, self.game = studio, report, studio.game
+        self.painter = studio.painter(None)
+        self.seen, self.warned, self.images = set(), set(), {}
+
+    def error(self, message, mark=None, where=""):
+        """Report once per message and place; `where` (the first printable it was found on) is shown."""
+        if (message, mark) not in self.seen:
+            self.seen.add((message, mark))
+            self.report.error(message + where, mark)
+
+    def run(self):
+        for component in self.game.components:
             try:
-                colour(p.style[key])
-            except ColourError as e:
-                once(str(e), p.mark)
-    if p.kind == "icon" and not game.icons.exists(p.text):
-        once(f"unknown icon '{p.text}'{did_you_mean(p.text, game.icons.names())}", p.mark)
-    elif p.kind == "text":
-        for name in ICON_IN_TEXT.findall(p.text):
-            if not game.icons.exists(name):
-                once(f"unknown icon ':{name}:' in text{label}{did_you_mean(name, game.icons.names())}", p.mark)
-        if not studio.fonts.has(p.style["font"]):
-            once(f"unknown font '{p.style['font']}' (fonts.yaml has {', '.join(studio.fonts.families)})", p.mark)
+                KINDS[component.kind].check(component, self.studio, self)
+            except (DataError, LayoutError) as e:
+                for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
+                    self.error(message, mark)
+        for p in self.studio.printables():
+            self.printable(p)
+        for message, mark in self.studio.problems:
+            self.error(message, mark)
+
+    def printable(self, p):
+        problems = []
+        try:
+            layout = self.studio.layouts.get(p.layout, p.mark)
+            prims = self.studio.resolve(p, problems)
+        except LayoutError as e:  # the layout file itself is wrong: its problems, once
+            for message, mark in e.problems:
+                self.error(message, mark)
             return
-        fitted = painter.fit_text(p)
+        for message, mark in problems:
+            self.error(message, mark, f" (printing {p.label})" if p.item is not None or p.extra else "")
+        label = f" ({p.item.get('id')})" if p.item is not None and p.item.get("id") else ""
+        for prim in prims:
+            self.prim(prim, label)
+        if KINDS[p.component.kind].cut_with_blade:
+            self.safe_area(layout, prims)
+
+    def prim(self, prim, label):
+        icons = self.game.icons
+        if prim.kind == "icon" and not icons.exists(prim.text):
+            self.error(f"unknown icon '{prim.text}'{did_you_mean(prim.text, icons.names())}", prim.mark)
+        elif prim.kind == "text":
+            self.text(prim, label)
+        elif prim.kind == "image":
+            self.image(prim)
+
+    def text(self, prim, label):
+        icons = self.game.icons
+        for name in ICON_IN_TEXT.findall(prim.text):
+            if not icons.exists(name):
+                self.error(f"unknown icon ':{name}:' in text{label}{did_you_mean(name, icons.names())}", prim.mark)
+        font = prim.style["font"]
+        if not self.studio.fonts.has(font):
+            self.error(f"unknown font '{font}' (fonts.yaml has {', '.join(self.studio.fonts.families)})", prim.mark)
+            return
+        fitted = self.painter.fit_text(prim)
         if fitted.overflow:
-            once(f"text overflows its {p.w / MM:.1f} x {p.h / MM:.1f} mm box even at {p.style['min_size']:g} pt"
-                 f"{label}: '{_short(p.text)}'", p.mark)
-    elif p.kind == "image":
-        _check_image(p, game, once)
+            self.error(f"text overflows its {prim.w / MM:.1f} x {prim.h / MM:.1f} mm box even at "
+                       f"{prim.style['min_size']:g} pt{label}: '{_short(prim.text)}'", prim.mark)
+
+    def safe_area(self, layout, prims):
+        """Text on a component cut with a blade must stay inside the safe area (`safe:` in from the trim),
+        where a slightly off cut cannot reach it. A warning, once per layout element: the print still works."""
+        s = layout.safe
+        for p in prims:
+            if p.kind != "text" or p.mark in self.warned:
+                continue
+            margin = min(p.x, p.y, layout.width - p.x - p.w, layout.height - p.y - p.h)
+            if margin < s - 0.01:
+                self.warned.add(p.mark)
+                self.report.warning(f"text box reaches within {margin / MM:.1f} mm of the trim, inside the "
+                                    f"{s / MM:g} mm safe area", p.mark)
+
+    def image(self, prim):
+        """An image must be a file inside the project that decodes completely, at enough dpi for its size."""
+        key = prim.text
+        if key not in self.images:
+            self.images[key] = self._read_image(prim)
+        size = self.images[key]
+        if size is None:
+            return
+        px_w, px_h = size
+        dpi = min(px_w / (prim.w / 72), px_h / (prim.h / 72)) if prim.w and prim.h else 1e9
+        need = prim.style.get("min_dpi", 150)
+        if dpi < need:
+            self.error(f"image '{prim.text}' is {px_w}x{px_h} px: {dpi:.0f} dpi at its printed size "
+                       f"{prim.w / MM:.0f}x{prim.h / MM:.0f} mm, below the {need:g} dpi minimum", prim.mark)
+
+    def _read_image(self, prim):
+        folder = self.game.layout_folder
+        path = folder / prim.text
+        if not path.exists() and not path.is_symlink():
+            self.error(f"image '{prim.text}' not found (looked in {self.game.project.rel(folder)}/)", prim.mark)
+            return None
+        try:
+            real = self.game.project.inside(path, prim.mark, "image", shown=prim.text)
+        except DataError as e:
+            self.error(e.message, e.mark)
+            return None
+        Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
+        try:
+            with Image.open(real) as im:
+                im.load()  # decode every pixel: a truncated file fails here, not half-way through a build
+                return im.size
+        except (UnidentifiedImageError, Image.DecompressionBombError) as e:
+            self.error(f"image '{prim.text}' cannot be used: {_image_problem(e)}", prim.mark)
+        except (OSError, ValueError, SyntaxError) as e:  # Pillow's errors for damaged files
+            self.error(f"image '{prim.text}' cannot be read: {_image_problem(e)}", prim.mark)
+        return None
 
 
-def _check_safe_area(layout, prims, report, warned):
-    """Text must stay inside the safe area (`safe:` in from the trim), where a slightly off cut cannot
-    reach it. Reported once per layout element, as a warning: the print still works."""
-    s = layout.safe
-    for p in prims:
-        if p.kind != "text" or p.mark in warned:
-            continue
-        if p.x < s - 0.01 or p.y < s - 0.01 or p.x + p.w > layout.width - s + 0.01 or p.y + p.h > layout.height - s + 0.01:
-            warned.add(p.mark)
-            report.warning(f"text box reaches within {min(p.x, p.y, layout.width - p.x - p.w, layout.height - p.y - p.h) / MM:.1f} mm "
-                           f"of the trim, inside the {s / MM:g} mm safe area", p.mark)
-
-
-def _check_image(p, game, once):
-    path = game.layout_folder / p.text
-    if not path.is_file():
-        once(f"image '{p.text}' not found (looked in {game.project.rel(game.layout_folder)}/)", p.mark)
-        return
-    try:
-        with Image.open(path) as im:
-            px_w, px_h = im.size
-    except Exception as e:  # Pillow raises several types for bad files
-        once(f"image '{p.text}' cannot be read: {e}", p.mark)
-        return
-    dpi = min(px_w / (p.w / 72), px_h / (p.h / 72)) if p.w and p.h else 1e9
-    need = p.style.get("min_dpi", 150)
-    if dpi < need:
-        once(f"image '{p.text}' is {px_w}x{px_h} px: {dpi:.0f} dpi at its printed size "
-             f"{p.w / MM:.0f}x{p.h / MM:.0f} mm, below the {need:g} dpi minimum", p.mark)
-
-
-def _check_rulebook(studio, report):
-    game = studio.game
-    path = rulebook.template_path(game)
-    if not any(c.kind == "rulebook" for c in game.components):
-        return
-    shown = game.project.rel(path)
-    if not path.is_file():
-        report.error("rulebook template not found", Mark(shown))
-        return
-    try:
-        markdown = rulebook.render_markdown(game)
-    except rulebook.RulebookError as e:
-        report.error(e.message, Mark(shown, e.line or 0, 1 if e.line else 0))
-        return
-    studio.rulebook_markdown = markdown
-    for n, line in enumerate(markdown.splitlines(), 1):
-        for name in ICON_IN_TEXT.findall(line):
-            if not game.icons.exists(name):
-                report.error(f"unknown icon ':{name}:' in the rendered rulebook line {n}"
-                             f"{did_you_mean(name, game.icons.names())}", Mark(shown))
-        for src in re.findall(r"!\[[^\]]*\]\(([^)\s]+)", line):
-            try:
-                rulebook.resolve_picture(game, studio, src)
-            except (ValueError, LayoutError) as e:
-                report.error(str(getattr(e, "message", e)), Mark(shown))
+def _image_problem(error):
+    if isinstance(error, UnidentifiedImageError):
+        return "not an image Pillow can read (PNG or JPEG)"
+    if isinstance(error, Image.DecompressionBombError):
+        return f"more than {MAX_IMAGE_PIXELS:,} pixels"
+    return str(error).split(" (")[0] or type(error).__name__
 
 
 def _short(text, n=40):

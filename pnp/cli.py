@@ -17,7 +17,20 @@ def _print_report(report, what):
     click.echo(report.summary(what), err=True)
 
 
-@click.group(epilog=EPILOG)
+class _Group(click.Group):
+    """Shows a PnpError that escapes a command as click shows its own: one line, exit code 2 for a usage
+    error and 1 otherwise (pnp's errors know nothing of click)."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except PnpError as e:
+            error = click.ClickException(str(e))
+            error.exit_code = e.exit_code
+            raise error from None
+
+
+@click.group(cls=_Group, epilog=EPILOG)
 @click.version_option(__version__, prog_name="pnp")
 @click.option("--root", type=click.Path(file_okay=False), default=None,
               help="The game project folder holding cards/ and layouts/ (default: the current folder).")
@@ -47,7 +60,7 @@ def validate(ctx, games):
 
     Prints one line per problem as path:line:col: error: message, then a summary.
     """
-    from .build import validate_game
+    from .build import validate as validate_game
 
     project = _project(ctx)
     selected = project.select(games)
@@ -80,9 +93,7 @@ def build(ctx, games, paper, out_dir, bleed):
     """
     from pathlib import Path
 
-    from .build import render_game, steps, validate_game, write_outputs
-    from .layout.spec import LayoutError
-    from .template import ExprError
+    from .build import render_game, steps, validate as validate_game, write_outputs
     from .units import MM
 
     project = _project(ctx)
@@ -104,9 +115,12 @@ def build(ctx, games, paper, out_dir, bleed):
                 result = render_game(game, studio, paper, on_step=lambda label, t=task, g=game_id:
                                      progress.update(t, advance=1, description=f"{g}: {label}"))
                 files = write_outputs(result, out_root / game_id, paper)
-            except (ValueError, OSError, LayoutError, ExprError) as e:
-                report.error(f"{game_id}: build failed: {getattr(e, 'message', e)}; previous output left intact",
-                             getattr(e, "mark", None))
+            except PnpError as e:
+                report.error(f"{game_id}: build failed: {e.message}; previous output left intact", e.mark)
+                continue
+            except OSError as e:
+                report.error(f"{game_id}: build failed: cannot write {e.filename or ''}: {e.strerror}; previous "
+                             "output left intact")
                 continue
             finally:
                 progress.remove_task(task)
@@ -123,12 +137,12 @@ def build(ctx, games, paper, out_dir, bleed):
 @click.pass_context
 def list_games(ctx, games):
     """Show the games found and their components with counts."""
-    from .model.game import load_game
+    from .check import load
 
     project = _project(ctx)
     report = Report(project.root)
     for game_id in project.select(games):
-        game = load_game(project, game_id, report)
+        game = load(project, game_id, report)
         meta = game.meta or {}
         click.echo(f"{game_id}: {game.title} ({meta.get('players', '?')} players, {meta.get('time', '?')})")
         for c in game.components:
@@ -165,8 +179,4 @@ def _progress():
 
 
 def main():
-    try:
-        cli.main(standalone_mode=True)
-    except PnpError as e:  # pragma: no cover - click handles ClickException itself
-        e.show()
-        sys.exit(e.exit_code)
+    cli.main()

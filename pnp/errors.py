@@ -1,15 +1,48 @@
-"""Error types: every user-facing problem is a PnpError, never a traceback."""
-
-import click
+"""Every exception pnp raises for a user's mistake. None of them knows the command line: cli shows them."""
 
 
-class PnpError(click.ClickException):
+class PnpError(Exception):
+    """A problem shown to the user as one line; `mark` (file:line:col) says where, when it is known."""
+
     exit_code = 1
+
+    def __init__(self, message, mark=None):
+        super().__init__(message)
+        self.message, self.mark = message, mark
+
+    def __str__(self):
+        return f"{self.mark}: {self.message}" if self.mark else self.message
 
 
 class UsageError(PnpError):
+    """The command itself is wrong: an unknown game, a bad option, no project."""
+
     exit_code = 2
 
 
-class BuildError(PnpError):
-    pass
+class DataError(PnpError):
+    """A problem in one of the game's files: its data, layouts, templates, fonts or images."""
+
+
+class LoadError(DataError):
+    """A file cannot be read as pnp data (missing, not UTF-8, malformed or hostile YAML)."""
+
+
+class LayoutError(DataError):
+    """A layout is wrong; `problems` holds every (message, mark) found when there are several."""
+
+    def __init__(self, message, mark=None, problems=None):
+        super().__init__(message, mark)
+        self.problems = problems or [(message, mark)]
+
+
+class ExprError(PnpError):
+    """A template or expression failed; `line` is the line inside the template when known."""
+
+    def __init__(self, message, line=None):
+        super().__init__(message)
+        self.line = line
+
+
+class LimitError(ExprError):
+    """A template or layout asked for more than pnp allows (size, count, depth or time)."""

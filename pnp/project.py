@@ -1,9 +1,12 @@
-"""Finds the game project (cards/, layouts/, fonts/, output/) and the games in it."""
+"""Finds the game project (cards/, layouts/, fonts/, output/) and the games in it, and keeps every file a
+game names inside the project folder."""
 
 from dataclasses import dataclass
+from difflib import get_close_matches
 from pathlib import Path
 
-from .errors import UsageError
+from .errors import DataError, UsageError
+from .report import Mark
 
 
 @dataclass(frozen=True)
@@ -41,8 +44,6 @@ class Project:
             return games
         unknown = [n for n in names if n not in games]
         if unknown:
-            from difflib import get_close_matches
-
             hints = []
             for n in unknown:
                 close = get_close_matches(n, games, n=1)
@@ -56,9 +57,24 @@ class Project:
         """A path as shown in messages: relative to the project root when inside it."""
         path = Path(path)
         try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix()
+            return path.absolute().relative_to(self.root).as_posix()
         except ValueError:
             return str(path)
+
+    def inside(self, path, mark=None, what="file", shown=None):
+        """`path` after following every symbolic link, if that is inside the project; otherwise a DataError
+        naming it (as `shown`, the name the game wrote). A game someone sent you must not make pnp read, or
+        embed in a PDF, any other file of yours."""
+        path = Path(path)
+        shown = shown or self.rel(path)
+        try:
+            real = path.resolve()
+        except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a symbolic link loop
+            raise DataError(f"{what} '{shown}' is a symbolic link loop", mark or Mark(self.rel(path))) from None
+        if not real.is_relative_to(self.root):
+            raise DataError(f"{what} '{shown}' is outside the project folder (pnp reads only files inside it, "
+                            "following links)", mark or Mark(self.rel(path)))
+        return real
 
 
 def find(root=None):

@@ -20,6 +20,8 @@ class Mark:
 
 @dataclass(frozen=True)
 class Diagnostic:
+    """One problem found: an error stops the build, a warning does not."""
+
     severity: str  # "error" | "warning"
     message: str
     mark: Mark | None = None
@@ -41,6 +43,11 @@ class Report:
 
     def warning(self, message, mark=None):
         self.diagnostics.append(Diagnostic("warning", message, mark))
+
+    def add(self, error):
+        """Record a raised PnpError (every problem it carries, for a LayoutError with several)."""
+        for message, mark in getattr(error, "problems", None) or [(error.message, error.mark)]:
+            self.error(message, mark)
 
     @property
     def errors(self):

@@ -1,19 +1,300 @@
-"""The one sandboxed Jinja environment: data constraints, derived fields and layouts all use it."""
+"""The one sandboxed Jinja environment, bounded in size, depth and time: every template and expression of a
+game (constraints, derived fields, macros, layouts, the rulebook) is evaluated here and nowhere else."""
 
-import functools
+import contextlib
+import re
+import resource
+import sys
+import threading
+import time
+from collections.abc import Mapping
 
-from jinja2 import StrictUndefined, TemplateError
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2 import StrictUndefined, TemplateError, nodes
+from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.utils import missing
 
-from .model.load import Record
+from .errors import ExprError, LimitError
+
+# What one template may build. Generous for any real card game, small enough that a mistake (or a hostile
+# file) ends as a message in well under a second instead of a hang or a machine out of memory.
+MAX_STRING = 1_000_000  # characters in one text, and in a template's whole output
+MAX_ITEMS = 100_000  # items in a range or a list built by repetition
+MAX_NUMBER_BITS = 4096  # about 1200 decimal digits
+MAX_CALL_DEPTH = 100  # macros calling macros
+SECONDS_PER_EVALUATION = 2.0
+SECONDS_PER_GAME = 30.0  # all of a game's template evaluations together (see `budget`)
+MAX_MEMORY_GROWTH = 2 << 30  # bytes of peak memory one evaluation may add
+_CHECK_EVERY = 256  # loop steps between two looks at the clock
+
+# Internal class names that would otherwise leak into messages from Python's own errors.
+_FRIENDLY = {"Record": "mapping", "MarkedList": "list", "_Guarded": "list", "dict object": "mapping",
+             "list object": "list", "str object": "text"}
 
 
-class _Env(SandboxedEnvironment):
+class _Budget(threading.local):
+    """Deadlines of the evaluation in progress on this thread (each thread evaluates on its own)."""
+
+    game_deadline = None  # set by `budget()` for one game
+    deadline = None  # this evaluation's, the earlier of its own and the game's
+    memory_ceiling = None
+    depth = 0  # nested render/evaluate calls: the outermost one owns the deadline
+    call_depth = 0  # calls in progress inside templates (macros calling macros)
+    steps = 0
+
+
+_budget = _Budget()
+
+
+def _peak_memory():
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024  # Linux reports KiB, macOS bytes
+
+
+def tick():
+    """One step of a loop: every few hundred steps, stop the evaluation if it is over its time or memory."""
+    _budget.steps += 1
+    if _budget.steps % _CHECK_EVERY:
+        return
+    if _budget.deadline is not None and time.monotonic() > _budget.deadline:
+        if _budget.game_deadline is not None and time.monotonic() > _budget.game_deadline:
+            raise LimitError(f"the game's templates took longer than {SECONDS_PER_GAME:g} s in all; "
+                             "pnp stops there (a loop that does far too much?)")
+        raise LimitError(f"took longer than {SECONDS_PER_EVALUATION:g} s; pnp stops a template there "
+                         "(a loop that never ends, or loops nested too deep?)")
+    if _budget.memory_ceiling is not None and _peak_memory() > _budget.memory_ceiling:
+        raise LimitError("used too much memory; pnp stops a template there")
+
+
+@contextlib.contextmanager
+def budget(seconds=SECONDS_PER_GAME):
+    """Bound the total time of every evaluation inside the block (one game's validation and build)."""
+    previous = _budget.game_deadline
+    _budget.game_deadline = time.monotonic() + seconds
+    try:
+        yield
+    finally:
+        _budget.game_deadline = previous
+
+
+@contextlib.contextmanager
+def _evaluation():
+    """The outermost render or evaluate sets the deadlines that every loop step inside it checks."""
+    outer = _budget.depth == 0
+    if outer:
+        deadline = time.monotonic() + SECONDS_PER_EVALUATION
+        if _budget.game_deadline is not None:
+            deadline = min(deadline, _budget.game_deadline)
+        _budget.deadline, _budget.call_depth, _budget.steps = deadline, 0, 0
+        _budget.memory_ceiling = _peak_memory() + MAX_MEMORY_GROWTH
+    _budget.depth += 1
+    try:
+        yield
+    finally:
+        _budget.depth -= 1
+        if outer:
+            _budget.deadline = _budget.memory_ceiling = None
+
+
+# -- bounded operations -------------------------------------------------------------------------------------
+
+def _size(value):
+    return len(value) if isinstance(value, (str, list, tuple, bytes)) else None
+
+
+def _check_int(value, what):
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_STRING:
+        raise LimitError(f"{what} {value} is too large (at most {MAX_STRING:,})")
+
+
+def _check_result(value):
+    size = _size(value)
+    if size is not None and size > MAX_STRING:
+        raise LimitError(f"a template built a value of {size:,} items or characters (at most {MAX_STRING:,})")
+    return value
+
+
+_FORMAT_WIDTH = re.compile(r"%[-#0 +]*(\*|\d+)(?:\.(\*|\d+))?|\{[^{}]*:[^{}]*?(\d{5,})")
+
+
+def _check_format(fmt):
+    """Widths in a %-format or str.format string: '%999999999d' would build a gigabyte of spaces."""
+    for m in _FORMAT_WIDTH.finditer(fmt):
+        for group in m.groups():
+            if group and group != "*" and int(group) > MAX_STRING:
+                raise LimitError(f"a format width of {group} is too large (at most {MAX_STRING:,})")
+            if group == "*":
+                raise LimitError("'*' widths are not allowed in formats")
+
+
+def _multiply(left, right):
+    for seq, n in ((left, right), (right, left)):
+        size = _size(seq)
+        if size is not None and isinstance(n, int):
+            if size * max(n, 0) > MAX_STRING:
+                raise LimitError(f"repeating {size:,} items {n:,} times is too large (at most {MAX_STRING:,})")
+            return left * right
+    if isinstance(left, int) and isinstance(right, int) and \
+            left.bit_length() + right.bit_length() > MAX_NUMBER_BITS:
+        raise LimitError("a number too large to compute")
+    return left * right
+
+
+def _power(left, right):
+    if isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right > 0 and \
+            right * max(left.bit_length() - 1, 1) > MAX_NUMBER_BITS:
+        raise LimitError(f"{left} ** {right} is too large to compute")
+    return left ** right
+
+
+def _modulo(left, right):
+    if isinstance(left, str):
+        _check_format(left)
+    return left % right
+
+
+def _add(left, right):
+    size_l, size_r = _size(left), _size(right)
+    if size_l is not None and size_r is not None and size_l + size_r > MAX_STRING:
+        raise LimitError(f"joining values of {size_l + size_r:,} characters or items (at most {MAX_STRING:,})")
+    return left + right
+
+
+_BINOPS = {"*": _multiply, "**": _power, "%": _modulo, "+": _add}
+
+
+class _Guarded:
+    """A loop's iterable that checks the time budget as it goes (wrapped round every `{% for %}`)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items):
+        self.items = items
+
+    def __len__(self):
+        return len(self.items)
+
+    def __iter__(self):
+        for value in self.items:
+            tick()
+            yield value
+
+
+def _bounded_range(*args):
+    numbers = range(*args)
+    if len(numbers) > MAX_ITEMS:
+        raise LimitError(f"range of {len(numbers):,} numbers is too long (at most {MAX_ITEMS:,})")
+    return numbers
+
+
+def _guard_filter(function):
+    """A built-in filter with its number arguments and its result kept within the limits."""
+
+    skip = 1 if hasattr(function, "jinja_pass_arg") else 0  # the context Jinja passes first
+
+    def guarded(*args, **kwargs):
+        value, params = args[skip] if len(args) > skip else None, args[skip + 1:]
+        for param in list(params) + list(kwargs.values()):  # a width, a count: center(10**10)
+            _check_int(param, "the number")
+        if function.__name__ == "do_replace" and len(params) >= 2:  # s | replace(old, new) can multiply s
+            grows = len(str(params[1])) // max(len(str(params[0])), 1)
+            if len(str(value)) * max(grows, 1) > MAX_STRING:
+                raise LimitError("this replace would build too long a text")
+        if function.__name__ == "do_format":
+            _check_format(str(value))
+        return _check_result(function(*args, **kwargs))
+
+    for attr in ("jinja_pass_arg", "__name__", "__doc__"):
+        if hasattr(function, attr):
+            setattr(guarded, attr, getattr(function, attr))
+    return guarded
+
+
+class _Undefined(StrictUndefined):
+    """Undefined values whose messages say what was missing in the designer's terms."""
+
+    __slots__ = ()
+
+    @property
+    def _undefined_message(self):
+        if self._undefined_hint:
+            return self._undefined_hint
+        name, obj = self._undefined_name, self._undefined_obj
+        if obj is missing:
+            return f"'{name}' is not defined"
+        if isinstance(obj, Mapping):
+            keys = [str(k) for k in obj]
+            from difflib import get_close_matches
+
+            close = get_close_matches(str(name), keys, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            shown = ", ".join(sorted(keys)[:12]) + (", ..." if len(keys) > 12 else "")
+            return f"no field '{name}'{hint}; the fields here are: {shown or 'none'}"
+        if obj is None:
+            return f"no field '{name}': the value is none here (is there no item for this template?)"
+        return f"{_describe_value(obj)} has no attribute '{name}'"
+
+
+def _describe_value(value):
+    if value is None:
+        return "nothing (none)"
+    kinds = {str: "text", int: "a number", float: "a number", bool: "true/false", list: "a list",
+             tuple: "a list"}
+    for t, word in kinds.items():
+        if isinstance(value, t):
+            return f"{word} ({_short(repr(value))})" if t in (str, int, float) else word
+    return "a value"
+
+
+def _short(text, n=30):
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+class _Env(ImmutableSandboxedEnvironment):
+    """Templates read the game; they cannot change it (no list.append) nor reach Python internals."""
+
+    intercepted_binops = frozenset(_BINOPS)
+
     def getattr(self, obj, attribute):
-        # A Record's fields win over Mapping methods, so `card.items` or `goal.values` mean the data.
-        if isinstance(obj, Record) and attribute in obj:
+        # A mapping's fields win over its methods, so `card.items` or `goal.values` mean the data.
+        if isinstance(obj, Mapping) and attribute in obj:
             return obj[attribute]
         return super().getattr(obj, attribute)
+
+    def call_binop(self, context, operator, left, right):
+        tick()
+        return _BINOPS[operator](left, right)
+
+    def call(self, __context, __obj, *args, **kwargs):
+        tick()
+        if getattr(__obj, "__self__", None) is not None and isinstance(__obj.__self__, (str, list, bytes)):
+            for value in list(args) + list(kwargs.values()):  # 'x'.ljust(10**10)
+                _check_int(value, "the number")
+        _budget.call_depth += 1
+        try:
+            if _budget.call_depth > MAX_CALL_DEPTH:
+                raise LimitError(f"macros call each other more than {MAX_CALL_DEPTH} deep "
+                                 "(a macro that calls itself forever?)")
+            return _check_result(super().call(__context, __obj, *args, **kwargs))
+        finally:
+            _budget.call_depth -= 1
+
+    def wrap_str_format(self, value):
+        wrapped = super().wrap_str_format(value)
+        if wrapped is not None:  # '{:>999999999}'.format(1): refuse the width before formatting
+            _check_format(value.__self__)
+        return wrapped
+
+    def _parse(self, source, name, filename):
+        """Every `{% for %}` loop steps through a guard that watches the time budget."""
+        tree = super()._parse(source, name, filename)
+        for loop in tree.find_all(nodes.For):
+            loop.iter = nodes.Filter(loop.iter, "_pnp_loop", [], [], None, None, lineno=loop.lineno)
+        return tree
+
+
+ENV = _Env(undefined=_Undefined, autoescape=False, keep_trailing_newline=True)
+ENV.filters = {name: _guard_filter(f) for name, f in ENV.filters.items()}
 
 
 def _percent(part, whole):
@@ -32,34 +313,98 @@ def _lookup(keys, mapping):
     return [mapping[k] for k in keys]
 
 
-ENV = _Env(undefined=StrictUndefined, autoescape=False,
-           keep_trailing_newline=True)
-ENV.filters.update(percent=_percent, count=_count, lookup=_lookup, split=lambda s, sep=None: str(s).split(sep))
-ENV.globals.update(max=max, min=min, abs=abs, round=round, sorted=sorted, len=len, sum=sum)
+def _split(text, sep=None):
+    return str(text).split(sep)
 
 
-class ExprError(Exception):
-    """A template or expression failed; `message` says why, without a traceback."""
+ENV.filters.update(percent=_percent, count=_count, lookup=_lookup, split=_split, _pnp_loop=_Guarded)
+ENV.globals.update(max=max, min=min, abs=abs, round=round, sorted=sorted, len=len, sum=sum,
+                   range=_bounded_range)
+ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
 
-    def __init__(self, message):
-        super().__init__(message)
-        self.message = message
+# -- the public surface -------------------------------------------------------------------------------------
 
-
-def _describe(e):
-    if hasattr(e, "lineno") and e.__class__.__name__ == "TemplateSyntaxError":
-        return f"template syntax error: {e.message}"
-    return f"{type(e).__name__.replace('Error', ' error').lower()}: {e}"
+_TEMPLATE_FILES = ("<template>", "<unknown>")
 
 
-@functools.lru_cache(maxsize=None)
+def _template_line(error):
+    """The template line a failure happened on, from Jinja's error or from the traceback."""
+    line = getattr(error, "lineno", None)
+    tb = error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename in _TEMPLATE_FILES:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def _describe(error):
+    if isinstance(error, LimitError):
+        return error.message
+    if isinstance(error, TemplateSyntaxError):
+        return f"template syntax error: {error.message}"
+    if isinstance(error, UndefinedError):
+        return _friendly(str(error.message))
+    if isinstance(error, SecurityError):
+        return "not allowed in a template (pnp templates cannot reach Python internals)"
+    if isinstance(error, RecursionError):
+        return "nested too deeply (a macro or loop that calls itself forever?)"
+    if isinstance(error, MemoryError):
+        return "ran out of memory"
+    if isinstance(error, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(error, OverflowError):
+        return "a number too large to compute"
+    return _friendly(str(error) or type(error).__name__)
+
+
+def _friendly(message):
+    for internal, word in _FRIENDLY.items():
+        message = message.replace(f"'{internal}'", word).replace(internal, word)
+    return message
+
+
+# What evaluating a template may raise besides Jinja's own errors: a designer's mistake in an expression,
+# or our limits. Anything else is a bug in pnp and should surface as one.
+_EXPECTED = (TemplateError, LimitError, TypeError, ValueError, ArithmeticError, AttributeError, KeyError,
+             IndexError, RecursionError, MemoryError)
+
+
+def _failure(error):
+    return ExprError(_describe(error), _template_line(error))
+
+
+def compile_template(source):
+    """A compiled template (cached); ExprError with its line for a syntax error."""
+    try:
+        return _compile_template(source)
+    except TemplateError as e:
+        raise _failure(e) from None
+
+
+_TEMPLATES, _EXPRESSIONS = {}, {}
+
+
 def _compile_template(source):
-    return ENV.from_string(source)
+    template = _TEMPLATES.get(source)
+    if template is None:
+        template = _TEMPLATES[source] = ENV.from_string(source)
+    return template
 
 
-@functools.lru_cache(maxsize=None)
 def _compile_expression(source):
-    return ENV.compile_expression(source, undefined_to_none=False)
+    expression = _EXPRESSIONS.get(source)
+    if expression is None:
+        expression = _EXPRESSIONS[source] = ENV.compile_expression(source, undefined_to_none=False)
+    return expression
+
+
+def compile_expression(source):
+    """Check an expression's syntax once (cached); ExprError for a syntax error."""
+    try:
+        return _compile_expression(str(source))
+    except TemplateError as e:
+        raise _failure(e) from None
 
 
 def is_template(value):
@@ -71,18 +416,32 @@ def render(source, context):
     if not is_template(source):
         return source
     try:
-        return _compile_template(source).render(context)
-    except TemplateError as e:
-        raise ExprError(_describe(e)) from None
-    except (TypeError, ValueError, ZeroDivisionError, AttributeError, KeyError) as e:
-        raise ExprError(f"template failed: {e}") from None
+        with _evaluation():
+            template = _compile_template(source)
+            out, size = [], 0
+            for piece in template.generate(context):
+                size += len(piece)
+                if size > MAX_STRING:
+                    raise LimitError(f"the template's text is longer than {MAX_STRING:,} characters")
+                out.append(piece)
+            return "".join(out)
+    except _EXPECTED as e:
+        raise _failure(e) from None
 
 
 def evaluate(source, context):
     """Evaluate a Jinja expression (no braces) to a Python value."""
     try:
-        return _compile_expression(str(source))(**context)
-    except TemplateError as e:
-        raise ExprError(_describe(e)) from None
-    except (TypeError, ValueError, ZeroDivisionError, AttributeError, KeyError) as e:
-        raise ExprError(f"expression failed: {e}") from None
+        with _evaluation():
+            return _compile_expression(str(source))(**context)
+    except _EXPECTED as e:
+        raise _failure(e) from None
+
+
+def module(source, context):
+    """A template of macros (macros.j2) as a module whose macros other templates call."""
+    try:
+        with _evaluation():
+            return _compile_template(source).make_module(context)
+    except _EXPECTED as e:
+        raise _failure(e) from None

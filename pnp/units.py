@@ -23,7 +23,10 @@ def length(value, default_unit="mm"):
     if isinstance(value, bool):
         raise ValueError(f"expected a length like '3mm', got {value!r}")
     if isinstance(value, (int, float)):
-        return float(value) * _UNITS[default_unit]
+        try:
+            return float(value) * _UNITS[default_unit]
+        except OverflowError:
+            raise ValueError(f"{value} is too large for a length") from None
     m = _LENGTH.match(str(value))
     if not m:
         raise ValueError(f"expected a length like '3mm', '0.5in' or '10pt', got {value!r}")
@@ -43,7 +46,8 @@ def size(value):
         raise ValueError(f"unknown size {value!r}: use one of {', '.join(CARD_SIZES)} or [w, h]")
     if isinstance(value, (list, tuple)) and len(value) == 2:
         return length(value[0]), length(value[1])
-    raise ValueError(f"expected a size name or [width, height], got {value!r}")
+    shown = "a mapping" if hasattr(value, "keys") else repr(value)
+    raise ValueError(f"expected a size name or [width, height], got {shown}")
 
 
 def to_mm(points):

@@ -1,5 +1,6 @@
 """Fixtures: a throw-away game project in tmp_path, built from tests/data/base plus per-test changes."""
 
+import os
 import shutil
 from pathlib import Path
 
@@ -19,22 +20,70 @@ def pytest_addoption(parser):
                      help="rewrite tests/data/bad/*.errors from the current output (review the diff!)")
 
 
-def make_project(root, changes=None, images=None):
-    """Copy the base mini game to `root`, share the repo's fonts and icons, apply file changes."""
+def _link_or_copy(src, dst):
+    """Hard links where the file system allows them (fast, no space), else copies: either way the files
+    really are inside the project, as pnp requires of every file a game names."""
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def _write(path, data):
+    """Write a file of the throw-away project, never through a hard link into the repository's own."""
+    if path.exists() and path.stat().st_nlink > 1:
+        path.unlink()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+
+
+def share_repo_assets(root):
+    """Give a throw-away project the repository's fonts and shared icons."""
+    for rel in ("fonts", "layouts/shared"):
+        shutil.copytree(REPO / rel, root / rel, copy_function=_link_or_copy, dirs_exist_ok=True)
+
+
+def make_project(root, changes=None, images=None, case=None):
+    """Copy the base mini game to `root` with the repo's fonts and icons, then apply a case's changes:
+    files (text; None deletes), replace (path -> [[old, new], ...]), images (path -> [w, h] or
+    {size: [w, h], truncate: bytes kept}), bytes (path -> latin-1 text) and symlinks (path -> target;
+    '{outside}' is a folder beside the project)."""
     shutil.copytree(DATA / "base", root, dirs_exist_ok=True)
-    (root / "fonts").symlink_to(REPO / "fonts", target_is_directory=True)
-    (root / "layouts" / "shared").symlink_to(REPO / "layouts" / "shared", target_is_directory=True)
-    for rel, content in (changes or {}).items():
+    share_repo_assets(root)
+    case = dict(case or {})
+    outside = root.parent / "outside"
+    for rel, content in {**(changes or {}), **case.get("files", {})}.items():
         path = root / rel
         if content is None:
             path.unlink()
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(content, encoding="utf-8")
-    for rel, (w, h) in (images or {}).items():
+            continue
+        _write(path, content.encode("utf-8"))
+    for rel, pairs in case.get("replace", {}).items():
+        path = root / rel
+        text = path.read_text(encoding="utf-8")
+        for old, new in pairs:
+            assert old in text, f"{old!r} not in {rel}"
+            text = text.replace(old, new, 1)
+        _write(path, text.encode("utf-8"))
+    for rel, raw in case.get("bytes", {}).items():
+        _write(root / rel, raw.encode("latin-1"))
+    for rel, spec in {**(images or {}), **case.get("images", {})}.items():
         path = root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        Image.new("RGB", (w, h), "#888888").save(path)
+        size = spec["size"] if isinstance(spec, dict) else spec
+        Image.new("RGB", tuple(size), "#888888").save(path)
+        if isinstance(spec, dict) and spec.get("truncate"):
+            path.write_bytes(path.read_bytes()[: spec["truncate"]])
+    for rel, target in case.get("symlinks", {}).items():
+        path = root / rel
+        if "{outside}" in target:
+            outside.mkdir(exist_ok=True)
+            target = target.replace("{outside}", str(outside))
+            Path(target).write_text("secret: 1\n")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists() or path.is_symlink():
+            path.unlink()
+        path.symlink_to(target)
     return root
 
 
@@ -49,5 +98,5 @@ def run(root, *args):
 
 
 def load_case(path):
-    spec = yaml.safe_load(path.read_text(encoding="utf-8"))
-    return spec.get("files") or {}, {k: tuple(v) for k, v in (spec.get("images") or {}).items()}
+    """A bad-input case: what to change in the base mini game, and the command to run (validate)."""
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}

@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-import pnp.products.tokens
+from pnp.errors import DataError
+from pnp.products import KINDS
 from conftest import make_project, run
 from pdfread import MM, fonts, page_geometry, placed_forms, read, texts, tile_targets
 
@@ -155,9 +156,9 @@ def test_failed_build_leaves_previous_output_intact(tmp_path, monkeypatch):
                                                 .replace("Lion", "Lioness"))
 
     def boom(*args, **kwargs):
-        raise ValueError("simulated failure while drawing")
+        raise DataError("simulated failure while drawing")
 
-    monkeypatch.setattr("pnp.build.board.draw_boards", boom)
+    monkeypatch.setattr(KINDS["board"], "draw", boom)
     result = run(root, "build")
     assert result.exit_code == 1 and "previous output left intact" in result.output
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before

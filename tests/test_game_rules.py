@@ -9,15 +9,14 @@ import shutil
 
 import pytest
 
-from conftest import REPO, run
+from conftest import REPO, run, share_repo_assets
 
 
 def shipped(tmp_path, game):
     root = tmp_path / "proj"
     shutil.copytree(REPO / "cards" / game, root / "cards" / game)
     shutil.copytree(REPO / "layouts" / game, root / "layouts" / game)
-    (root / "layouts" / "shared").symlink_to(REPO / "layouts" / "shared", target_is_directory=True)
-    (root / "fonts").symlink_to(REPO / "fonts", target_is_directory=True)
+    share_repo_assets(root)
     return root
 
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from pnp.model.load import LoadError, load_text
+from pnp.errors import LoadError
+from pnp.model.load import load_text
 
 
 def test_values_keep_their_line_and_column():

@@ -15,9 +15,9 @@ CASES = sorted(p.stem for p in (DATA / "bad").glob("*.yaml"))
 
 @pytest.mark.parametrize("case", CASES)
 def test_bad_data_is_reported_with_file_and_line(case, tmp_path, request):
-    files, images = load_case(DATA / "bad" / f"{case}.yaml")
-    root = make_project(tmp_path / "proj", files, images)
-    result = run(root, "validate")
+    spec = load_case(DATA / "bad" / f"{case}.yaml")
+    root = make_project(tmp_path / "proj", case=spec)
+    result = run(root, spec.get("command", "validate"))
     out = result.stderr
     assert "Traceback" not in result.output
     assert result.exit_code == 1, result.output
@@ -27,8 +27,12 @@ def test_bad_data_is_reported_with_file_and_line(case, tmp_path, request):
         golden.write_text("\n".join(lines) + "\n", encoding="utf-8")
     expected = golden.read_text(encoding="utf-8").splitlines()
     assert lines == expected
-    assert out.splitlines()[-1].startswith("validated 1 game: ")
+    summary = "built 0 of 1 game: " if spec.get("command") == "build" else "validated 1 game: "
+    assert out.splitlines()[-1].startswith(summary)
     for line in lines:  # every message points at a file, and a line within it where the data has one
+        if line.startswith("error: "):  # a build's closing word on a game it could not build
+            assert line.endswith(": not built (fix the errors above)"), line
+            continue
         assert line.split(":", 1)[0].endswith((".yaml", ".j2")), line
 
 

@@ -1,22 +1,25 @@
-"""Registers the project's TTF fonts (fonts/fonts.yaml) once per process; every PDF embeds them."""
+"""The project's TTF fonts (fonts/fonts.yaml), registered once per process; every PDF embeds them."""
 
-import functools
+import hashlib
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from ..errors import BuildError
-from ..model.load import LoadError, load_file
+from ..errors import DataError, LoadError
+from ..model.load import Record, load_file
+from ..report import Mark
 
 STYLES = ("regular", "bold", "italic", "bold_italic")
+FAMILY_KEYS = set(STYLES) | {"name", "license"}
+_LOADED = {}  # fonts.yaml path -> (its bytes' digest, FontSet)
 
 
 class FontSet:
     """Family name (e.g. 'Body', 'Display') -> the registered ReportLab font name of each style."""
 
-    def __init__(self, families):
+    def __init__(self, families, licences):
         self.families = families  # {family: {style: registered name}}
-        self.licences = {}
+        self.licences = licences  # {family: (name, licence file)}
 
     def name(self, family, bold=False, italic=False):
         styles = self.families.get(family) or self.families[next(iter(self.families))]
@@ -27,30 +30,56 @@ class FontSet:
         return family in self.families
 
 
-@functools.lru_cache(maxsize=None)
-def load_fonts(folder):
-    """Read fonts.yaml in `folder` and register each font file (cached: parsed once per process)."""
-    path = folder / "fonts.yaml"
+def load_fonts(project):
+    """Read fonts/fonts.yaml and register each font file (once per process while the file is unchanged).
+    Raises DataError with the file and line of whatever is wrong."""
+    path = project.fonts / "fonts.yaml"
+    shown = project.rel(path)
     try:
-        spec = load_file(path, str(path))
+        raw = project.inside(path, Mark(shown), "fonts file").read_bytes()
+    except OSError:
+        raise DataError("pnp needs fonts/fonts.yaml listing the TTF fonts to embed (see README)", Mark(shown)) \
+            from None
+    digest = hashlib.sha1(raw).hexdigest()
+    cached = _LOADED.get(path)
+    if cached and cached[0] == digest:
+        return cached[1]
+    try:
+        spec = load_file(path, shown)
     except LoadError as e:
-        raise BuildError(f"{e.mark}: {e.message} (pnp needs fonts/fonts.yaml listing TTF fonts)") from None
-    families = {}
-    for family, styles in (spec.get("families") or {}).items():
-        names = {}
-        for style in STYLES:
-            file = styles.get(style) or styles.get("regular")
-            reg = f"{family}-{style}"
-            try:
-                pdfmetrics.registerFont(TTFont(reg, str(folder / file)))
-            except Exception as e:  # a bad or missing font file: say which, no traceback
-                raise BuildError(f"{path}: font {family} {style} ({file}) cannot be loaded: {e}") from None
-            names[style] = reg
-        pdfmetrics.registerFontFamily(names["regular"], normal=names["regular"], bold=names["bold"],
-                                      italic=names["italic"], boldItalic=names["bold_italic"])
-        families[family] = names
-    if not families:
-        raise BuildError(f"{path}: no font families defined")
-    fonts = FontSet(families)
-    fonts.licences = {f: (s.get("name", f), s.get("license", "")) for f, s in spec["families"].items()}
+        raise DataError(e.message, e.mark) from None
+    families = spec.get("families") if isinstance(spec, Record) else None
+    if not isinstance(families, Record) or not families:
+        raise DataError("fonts.yaml needs 'families:', each with regular/bold/italic/bold_italic font files",
+                        getattr(spec, "mark", None) or Mark(shown, 1, 1))
+    fonts = FontSet({}, {})
+    for family, styles in families.items():
+        fonts.families[family] = _register(project, path, family, styles, families.mark_of(family))
+        fonts.licences[family] = (styles.get("name", family), styles.get("license", ""))
+    _LOADED[path] = (digest, fonts)
     return fonts
+
+
+def _register(project, path, family, styles, mark):
+    if not isinstance(styles, Record) or "regular" not in styles:
+        raise DataError(f"font family '{family}' needs at least a 'regular' font file", mark)
+    for key in styles:
+        if key not in FAMILY_KEYS:
+            raise DataError(f"font family '{family}' does not take '{key}'; it takes {', '.join(sorted(FAMILY_KEYS))}",
+                            styles.key_mark(key))
+    names = {}
+    for style in STYLES:
+        key = style if style in styles else "regular"
+        file, where = styles[key], styles.mark_of(key)
+        if not isinstance(file, str):
+            raise DataError(f"font file for '{family}' {style} must be a file name", where)
+        real = project.inside(path.parent / file, where, "font file", shown=file)
+        # the file's own path in the name: two projects in one process never share a registration
+        reg = f"{family}-{style}-{hashlib.sha1(str(real).encode()).hexdigest()[:6]}"
+        if reg not in pdfmetrics.getRegisteredFontNames():
+            try:
+                pdfmetrics.registerFont(TTFont(reg, str(real)))
+            except Exception as e:  # noqa: BLE001 - a font parser meeting any broken file: say which, no traceback
+                raise DataError(f"font {family} {style} ({file}) cannot be loaded: {e}", where) from None
+        names[style] = reg
+    return names

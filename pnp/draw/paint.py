@@ -1,29 +1,12 @@
 """Paints layout primitives onto a ReportLab canvas; the only place primitives meet PDF coordinates."""
 
-import functools
-
 from reportlab.lib import colors
 
 from . import text as rtext
+from .colour import ColourError, colour
 from .icons import draw_icon
 
-
-class ColourError(ValueError):
-    pass
-
-
-@functools.lru_cache(maxsize=1024)
-def colour(value):
-    """'#rrggbb', '#rgb', a CSS/ReportLab colour name, or none/transparent -> Color or None."""
-    if value is None:
-        return None
-    s = str(value).strip()
-    if s.lower() in ("", "none", "transparent"):
-        return None
-    try:
-        return colors.toColor(s)
-    except (ValueError, AttributeError, TypeError):
-        raise ColourError(f"unknown colour {value!r}: use '#rrggbb' or a colour name") from None
+__all__ = ["Painter", "colour", "ColourError"]
 
 
 class Painter:
@@ -44,7 +27,7 @@ class Painter:
         c = self.c
         top = y0 + height
         for p in prims:
-            if p.rotate:
+            if p.rotate:  # clockwise on the page about the centre of the primitive's box
                 c.saveState()
                 cx, cy = x0 + p.x + p.w / 2, top - p.y - p.h / 2
                 c.translate(cx, cy)
@@ -63,56 +46,57 @@ class Painter:
         if stroke is not None:
             c.setStrokeColor(stroke)
             c.setLineWidth(s.get("stroke_width", 0.5))
-            dash = s.get("dash")
-            c.setDash([float(v) for v in str(dash).split()] if dash else [])
-        if "opacity" in s:
-            c.setFillAlpha(s["opacity"])
+            c.setDash(list(s.get("dash") or ()))
+        opacity = s.get("opacity", 1)
+        if opacity != 1:
+            c.setFillAlpha(opacity)
         return int(fill is not None), int(stroke is not None)
+
+    def _reset_opacity(self, p):
+        if p.style.get("opacity", 1) != 1:
+            self.c.setFillAlpha(1)
 
     def _rect(self, p, x0, top):
         fill, stroke = self._stroke_fill(p)
-        if not (fill or stroke):
-            return
-        r = p.style.get("radius", 0)
-        y = top - p.y - p.h
-        if r:
-            self.c.roundRect(x0 + p.x, y, p.w, p.h, r, stroke=stroke, fill=fill)
-        else:
-            self.c.rect(x0 + p.x, y, p.w, p.h, stroke=stroke, fill=fill)
-        if "opacity" in p.style:
-            self.c.setFillAlpha(1)
+        if fill or stroke:
+            r = p.style.get("radius", 0)
+            y = top - p.y - p.h
+            if r:
+                self.c.roundRect(x0 + p.x, y, p.w, p.h, r, stroke=stroke, fill=fill)
+            else:
+                self.c.rect(x0 + p.x, y, p.w, p.h, stroke=stroke, fill=fill)
+        self._reset_opacity(p)
 
     def _circle(self, p, x0, top):
         fill, stroke = self._stroke_fill(p)
         if fill or stroke:
             self.c.ellipse(x0 + p.x, top - p.y - p.h, x0 + p.x + p.w, top - p.y, stroke=stroke, fill=fill)
+        self._reset_opacity(p)
 
     def _line(self, p, x0, top):
-        stroke = colour(p.style.get("stroke", "#000000"))
-        if stroke is None:
-            return
-        self._stroke_fill(p) if "stroke" in p.style else self.c.setStrokeColor(stroke)
-        (x1, y1), (x2, y2) = p.points
-        self.c.line(x0 + x1, top - y1, x0 + x2, top - y2)
+        _, stroke = self._stroke_fill(p)
+        if stroke:
+            (x1, y1), (x2, y2) = p.points
+            self.c.line(x0 + x1, top - y1, x0 + x2, top - y2)
 
     def _polygon(self, p, x0, top):
         fill, stroke = self._stroke_fill(p)
-        if not (fill or stroke) or not p.points:
-            return
-        path = self.c.beginPath()
-        (fx, fy), rest = p.points[0], p.points[1:]
-        path.moveTo(x0 + fx, top - fy)
-        for x, y in rest:
-            path.lineTo(x0 + x, top - y)
-        path.close()
-        self.c.drawPath(path, stroke=stroke, fill=fill)
+        if (fill or stroke) and p.points:
+            path = self.c.beginPath()
+            (fx, fy), rest = p.points[0], p.points[1:]
+            path.moveTo(x0 + fx, top - fy)
+            for x, y in rest:
+                path.lineTo(x0 + x, top - y)
+            path.close()
+            self.c.drawPath(path, stroke=stroke, fill=fill)
+        self._reset_opacity(p)
 
     def _icon(self, p, x0, top):
         self.icon(self.c, p.text, x0 + p.x, top - p.y - p.h, p.w, p.h, colour(p.style.get("color", "#000000")))
 
     def _image(self, p, x0, top):
         path = self.image_folder / p.text
-        if path.is_file():
+        if path.is_file():  # validation has checked it is a readable image inside the project
             self.c.drawImage(str(path), x0 + p.x, top - p.y - p.h, p.w, p.h, preserveAspectRatio=True,
                              anchor="c", mask="auto")
 

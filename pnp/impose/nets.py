@@ -1,5 +1,7 @@
 """Die nets: face polygons (in units of one edge length) and which outer edges carry glue tabs."""
 
+import functools
+import itertools
 import math
 
 
@@ -41,6 +43,37 @@ def d6():
     cells = [(1, 0), (0, 1), (1, 1), (2, 1), (1, 2), (1, 3)]
     faces = [[(x, -y), (x + 1, -y), (x + 1, -y - 1), (x, -y - 1)] for x, y in cells]
     return _normalise(faces)
+
+
+H = math.sqrt(3) / 2  # height of a triangle of edge 1
+
+
+def _triangle(col, row, up):
+    """Triangle `col` of strip `row` in a triangular lattice of edge 1 (pointing up or down)."""
+    x, y = col * 0.5 + row * 0.5, row * H
+    return [(x, y), (x + 1, y), (x + 0.5, y + H)] if up else [(x, y + H), (x + 0.5, y), (x + 1, y + H)]
+
+
+def d4():
+    """A tetrahedron: one big triangle cut into four."""
+    return _normalise([_triangle(0, 0, True), _triangle(2, 0, True), _triangle(1, 0, False), _triangle(0, 1, True)])
+
+
+def d8():
+    """An octahedron: a strip of six triangles with one more above its second and one below its fifth."""
+    strip = [_triangle(k, 0, k % 2 == 0) for k in range(6)]
+    return _normalise(strip + [_triangle(0, 1, True), _triangle(3, -1, False)])
+
+
+def d20():
+    """An icosahedron: a strip of ten triangles with five more along its top and five along its bottom."""
+    strip = [_triangle(k, 0, k % 2 == 0) for k in range(10)]
+    top = [_triangle(2 * k, 1, True) for k in range(5)]
+    bottom = [_triangle(2 * k + 1, -1, False) for k in range(5)]
+    return _normalise(strip + top + bottom)
+
+
+NETS = {"d4": d4, "d6": d6, "d8": d8, "d12": d12, "d20": d20}
 
 
 def _normalise(faces):
@@ -102,35 +135,74 @@ def tab(a, b, centre, depth=0.22, inset=0.25):
 
 
 PHI = (1 + 5 ** 0.5) / 2
+_SIGNS = (-1, 1)
 
 
+def _cyclic(x, y, z):
+    """The three cyclic permutations of (x, y, z) with every choice of signs (duplicates removed)."""
+    out = []
+    for a in _SIGNS:
+        for b in _SIGNS:
+            for c in _SIGNS:
+                for p in ((a * x, b * y, c * z), (c * z, a * x, b * y), (b * y, c * z, a * x)):
+                    if p not in out:
+                        out.append(p)
+    return out
+
+
+def _vertices(faces):
+    """The vertices of the Platonic solid with this many faces."""
+    cube = [(x, y, z) for x in _SIGNS for y in _SIGNS for z in _SIGNS]
+    vertices = {4: [(1, 1, 1), (1, -1, -1), (-1, 1, -1), (-1, -1, 1)], 6: cube, 8: _cyclic(1, 0, 0),
+                12: cube + _cyclic(0, 1 / PHI, PHI), 20: _cyclic(0, 1, PHI)}
+    if faces not in vertices:
+        raise ValueError(f"no die has {faces} faces")
+    return vertices[faces]
+
+
+def _sub(a, b):
+    return tuple(x - y for x, y in zip(a, b))
+
+
+def _cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _dot(a, b):
+    return sum(x * y for x, y in zip(a, b))
+
+
+@functools.lru_cache(maxsize=None)
 def _solid(kind):
-    """Vertices and faces (vertex indices, in cyclic order) of the cube or the regular dodecahedron."""
-    if kind == 6:
-        verts = [(x, y, z) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
-        normals = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)]
-    else:
-        verts = [(x, y, z) for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]
-        for a in (-1, 1):
-            for b in (-1, 1):
-                verts += [(0, a / PHI, b * PHI), (a / PHI, b * PHI, 0), (a * PHI, 0, b / PHI)]
-        # face centres: the cyclic permutations of (0, ±φ, ±1)
-        normals = [(0, a * PHI, b) for a in (-1, 1) for b in (-1, 1)]
-        normals += [(b, 0, a * PHI) for a in (-1, 1) for b in (-1, 1)]
-        normals += [(a * PHI, b, 0) for a in (-1, 1) for b in (-1, 1)]
-    faces = []
-    for n in normals:
-        dots = [sum(c * d for c, d in zip(v, n)) for v in verts]
-        top = max(dots)
-        ring = [k for k, d in enumerate(dots) if abs(d - top) < 1e-9]
-        # order the ring around the face normal
-        cx = [sum(verts[k][j] for k in ring) / len(ring) for j in range(3)]
-        u = [verts[ring[0]][j] - cx[j] for j in range(3)]
-        w = [n[1] * u[2] - n[2] * u[1], n[2] * u[0] - n[0] * u[2], n[0] * u[1] - n[1] * u[0]]
-        ring.sort(key=lambda k: math.atan2(sum((verts[k][j] - cx[j]) * w[j] for j in range(3)),
-                                           sum((verts[k][j] - cx[j]) * u[j] for j in range(3))))
-        faces.append((ring, n))
+    """Vertices and faces (vertex indices in cyclic order, outward normal) of the Platonic solid with `kind`
+    faces. A face is a plane through three vertices with every other vertex on the inner side of it."""
+    verts = _vertices(kind)
+    faces, seen = [], set()
+    for i, j, k in itertools.combinations(range(len(verts)), 3):
+        n = _cross(_sub(verts[j], verts[i]), _sub(verts[k], verts[i]))
+        if _dot(n, n) < 1e-12:
+            continue
+        if _dot(n, verts[i]) < 0:
+            n = tuple(-c for c in n)
+        top = _dot(n, verts[i])
+        if any(_dot(n, v) > top + 1e-9 for v in verts):
+            continue
+        ring = tuple(sorted(m for m, v in enumerate(verts) if abs(_dot(n, v) - top) < 1e-9))
+        if ring in seen:
+            continue
+        seen.add(ring)
+        faces.append((_cyclic_order(verts, list(ring), n), n))
+    if len(faces) != kind:  # pragma: no cover - a wrong vertex list
+        raise ValueError(f"the solid has {len(faces)} faces, not {kind}")
     return verts, faces
+
+
+def _cyclic_order(verts, ring, n):
+    """A face's vertices in order around its normal."""
+    cx = [sum(verts[k][j] for k in ring) / len(ring) for j in range(3)]
+    u = _sub(verts[ring[0]], cx)
+    w = _cross(n, u)
+    return sorted(ring, key=lambda k: math.atan2(_dot(_sub(verts[k], cx), w), _dot(_sub(verts[k], cx), u)))
 
 
 def fold(faces):
@@ -195,16 +267,23 @@ def _locate(faces, a, b):
 
 
 def opposite_faces(faces):
-    """For each net face, the net face that ends up opposite it on the solid."""
+    """For each net face, the net face that ends up opposite it on the solid (None on a tetrahedron,
+    where a face is opposite a corner)."""
     _, which, solid = fold(faces)
     normal_of = [solid[w][1] for w in which]
-    return [next(g for g in range(len(faces)) if all(abs(x + y) < 1e-9 for x, y in zip(normal_of[f], normal_of[g])))
+    def opposite(a, b):
+        return abs(_dot(a, b) + math.sqrt(_dot(a, a) * _dot(b, b))) < 1e-6
+
+    return [next((g for g in range(len(faces)) if opposite(normal_of[f], normal_of[g])), None)
             for f in range(len(faces))]
 
 
 def assign_values(faces, values):
-    """Place values so that values[i] and values[-1 - i] sit on opposite faces (a d12 1..12 sums to 13)."""
+    """Place values so that values[i] and values[-1 - i] sit on opposite faces (a d12 1..12 sums to 13);
+    a d4's faces simply take the values in order."""
     opposite = opposite_faces(faces)
+    if None in opposite:
+        return list(values)
     out, i = [None] * len(faces), 0
     for f in range(len(faces)):
         if out[f] is None:

@@ -1,37 +1,41 @@
-"""A game: metadata, rules model, data tables and component manifest, loaded and validated."""
+"""A game: game.yaml's metadata, rules model, data tables and component manifest, loaded and validated."""
 
 from dataclasses import dataclass, field
 
+from ..errors import DataError, LoadError
 from ..report import Mark
-from jinja2 import TemplateError
-
-from ..template import ENV, ExprError, evaluate, render
+from ..template import ExprError, module
+from .components import COMPONENT_FIELDS, Component, load_components
+from .constraints import CONSTRAINT_FIELDS, check_constraints
 from .icons import IconIndex
-from .load import LoadError, MarkedList, Record, load_file
-from .schema import Schema, did_you_mean
+from .load import MarkedList, Record, load_file
+from .schema import INVALID, Schema, did_you_mean
+from .tables import TABLE_FIELDS, check_tables, derive, load_tables
 
-TOP_KEYS = {"title", "subtitle", "players", "ages", "time", "credits", "icons", "enums", "tables",
-            "constraints", "components", "version", "description", "rules"}
-TABLE_KEYS = {"file", "files", "fields", "derived", "unique", "doc"}
-COMPONENT_KEYS = {"id", "name", "kind", "description", "items", "filter", "quantity", "copies", "count", "parts",
-                  "layout", "back", "doc"}
-CONSTRAINT_KEYS = {"expr", "message", "each", "where", "field", "doc"}
-KINDS = ("deck", "tokens", "board", "aid", "die", "rulebook")
-META_REQUIRED = ("title", "players", "ages", "time", "credits")
-
-
-@dataclass
-class Component:
-    id: str
-    name: str
-    kind: str
-    spec: Record
-    count: int = 0
-    items: list = field(default_factory=list)  # the data items, each repeated by its quantity
-
-    @property
-    def description(self):
-        return self.spec.get("description", "")
+# The shape of game.yaml, written in the rules model's own field types (and listed by `pnp reference`).
+GAME_FILE = {
+    "title": {"type": "scalar", "doc": "the game's name, on the rulebook's title page and every PDF"},
+    "subtitle": {"type": "scalar", "required": False, "doc": "a line under the title"},
+    "players": {"type": "scalar", "doc": "how many play, e.g. 2-5"},
+    "ages": {"type": "scalar", "doc": "e.g. 10+"},
+    "time": {"type": "scalar", "doc": "how long a game takes, e.g. 30-45 minutes"},
+    "credits": {"type": "map", "values": "scalar", "doc": "role: name, e.g. design: Ada Lovelace"},
+    "version": {"type": "scalar", "required": False, "doc": "the edition of the rules and cards"},
+    "description": {"type": "scalar", "required": False, "doc": "a sentence about the game"},
+    "icons": {"type": "map", "values": "str", "default": {},
+              "doc": "icon aliases: a name used in data and layouts -> an icon file's name"},
+    "enums": {"type": "map", "values": {"type": "list", "of": "scalar"}, "default": {},
+              "doc": "named lists of values, used by `enum` fields and in templates as `enums.NAME`"},
+    "rules": {"type": "any", "required": False,
+              "doc": "the game's rule numbers (a mapping, or the name of a YAML file holding one), "
+                     "seen by templates as `game.rules`"},
+    "tables": {"type": "map", "values": {"type": "record", "fields": TABLE_FIELDS}, "default": {},
+               "doc": "the data tables: name -> its file and fields (see Tables)"},
+    "constraints": {"type": "list", "of": {"type": "record", "fields": CONSTRAINT_FIELDS}, "default": [],
+                    "doc": "rules the data must keep, as Jinja expressions (see Constraints)"},
+    "components": {"type": "any", "default": [],
+                   "doc": "what is in the box: each component with its kind, items and layouts (see Components)"},
+}
 
 
 @dataclass
@@ -45,12 +49,13 @@ class Game:
     icons: IconIndex = None
     _ref: dict = None
     macros: object = None  # layouts/<game>/macros.j2 as a module, when the game has one
-    broken: set = field(default_factory=set)  # tables whose files could not be read
+    broken: set = field(default_factory=set)  # tables whose files could not be read ("*": game.yaml's tables)
     dirty: set = field(default_factory=set)  # (table, index) of records with schema errors
+    dropped: set = field(default_factory=set)  # keys of game.yaml left out because their value was wrong
 
     @property
     def title(self):
-        return self.meta.get("title", self.id) if self.meta else self.id
+        return str(self.meta.get("title", self.id)) if self.meta else self.id
 
     @property
     def folder(self):
@@ -66,7 +71,6 @@ class Game:
     def context(self, **extra):
         """What templates see: game metadata, data tables, `ref` (table -> id -> item), components, enums."""
         if self._ref is None:
-            self._ref = {}
             self.refresh()
         return {"game": self.meta, "data": self.tables, "ref": self._ref, "components": self.components,
                 "enums": self.enums, "macros": self.macros, **extra}
@@ -80,9 +84,15 @@ class Game:
         self._ref.update({name: {it.get("id"): it for it in items if isinstance(it, Record) and "id" in it}
                           for name, items in self.tables.items()})
 
+    def file(self, name, mark, what="file"):
+        """A file of this game's cards/ folder named in game.yaml: it must be inside the project."""
+        if not isinstance(name, str) or not name:
+            raise DataError(f"{what} name must be text, got {name!r}", mark)
+        return self.project.inside(self.folder / name, mark, what, shown=name)
 
-class _Checker:
-    """Collects problems while the game is loaded, so one run reports all of them."""
+
+class Checker:
+    """What field checks ask about the game while it loads; collects problems so one run reports all."""
 
     def __init__(self, game, report):
         self.game, self.report = game, report
@@ -101,280 +111,99 @@ class _Checker:
         self.report.error(message, mark)
 
 
-def load_game(project, game_id, report):
-    """Load and validate one game; problems go to `report`. Returns the Game (possibly partial)."""
+def load_game(project, game_id, report, kinds=None):
+    """Load and validate one game; problems go to `report`. Returns the Game (possibly partial).
+    `kinds` maps each component kind to what its components accept (see products); None skips kind checks."""
     game = Game(game_id, project)
-    rel = project.rel
     path = game.folder / "game.yaml"
+    shown = project.rel(path)
     try:
-        meta = load_file(path, rel(path))
-    except LoadError as e:
-        report.error(e.message, e.mark)
+        meta = load_file(project.inside(path), shown)
+    except (LoadError, DataError) as e:
+        report.add(e)
         return game
     if not isinstance(meta, Record):
-        report.error("game.yaml must be a mapping of title, players, ..., tables, components", Mark(rel(path), 1, 1))
+        report.error("game.yaml must be a mapping of title, players, ..., tables, components", Mark(shown, 1, 1))
         return game
-    game.meta = meta
-    chk = _Checker(game, report)
-
-    for key in meta:
-        if key not in TOP_KEYS:
-            chk.error(f"unknown key '{key}' in game.yaml{did_you_mean(key, TOP_KEYS)}", meta.key_mark(key))
-    for key in META_REQUIRED:
-        if key not in meta:
-            chk.error(f"game.yaml is missing '{key}'", Mark(rel(path), 1, 1))
-
-    icon_aliases = meta.get("icons") or {}
-    game.icons = IconIndex([game.layout_folder / "icons", project.shared_layouts / "icons"], icon_aliases)
-    for alias, target in icon_aliases.items():
-        if not game.icons.exists(target):
-            chk.error(f"icon alias '{alias}' points to unknown icon '{target}'"
-                      f"{did_you_mean(target, game.icons.names())}", icon_aliases.mark_of(alias))
-
-    if isinstance(meta.get("rules"), str):  # rules: rules.yaml -- a game's rule numbers in a file of their own
-        rpath = game.folder / meta["rules"]
-        try:
-            rules = load_file(rpath, rel(rpath))
-        except LoadError as e:
-            chk.error(e.message, e.mark)
-            rules = Record()
-        meta = game.meta = meta.with_values({"rules": rules if isinstance(rules, Record) else Record()})
-    game.enums = dict(meta.get("enums") or {})
-    schemas = _load_tables(game, meta.get("tables") or Record(), chk)
-    _check_tables(game, schemas, chk)
+    chk = Checker(game, report)
+    game.icons = IconIndex(project, [game.layout_folder / "icons", project.shared_layouts / "icons"])
+    game.meta = meta = _checked_meta(meta, chk, shown, game.dropped)
+    if "tables" in game.dropped:
+        game.broken.add("*")  # tables: was written but wrong: what depends on the tables would only repeat it
+    game.icons.set_aliases(meta["icons"], chk)
+    game.meta = meta = _load_rules(game, meta, chk)
+    game.enums = dict(meta["enums"])
+    load_tables(game, meta["tables"], chk)
+    check_tables(game, meta["tables"], chk)
     _load_macros(game, chk)
-    _derive(game, meta.get("tables") or Record(), chk)
-    _load_components(game, meta.get("components") or [], chk)
+    derive(game, meta["tables"], chk)
+    load_components(game, meta["components"], kinds, chk)
     if not game.broken:  # counts over a table that did not load would only repeat the load error
-        _check_constraints(game, meta.get("constraints") or [], chk)
+        check_constraints(game, meta["constraints"], chk)
     return game
 
 
-def _load_tables(game, tables, chk):
-    rel = game.project.rel
-    schemas = {}
-    for name, spec in tables.items():
-        if not isinstance(spec, Record):
-            chk.error(f"table '{name}' must be a mapping with 'file' and 'fields'", tables.mark_of(name))
-            continue
-        for key in spec:
-            if key not in TABLE_KEYS:
-                chk.error(f"unknown key '{key}' in table '{name}'{did_you_mean(key, TABLE_KEYS)}", spec.key_mark(key))
-        schema = Schema(spec.get("fields"), game.enums)
-        for message, mark in schema.problems:
-            chk.error(message, mark)
-        schemas[name] = schema
-        files = spec.get("files") or [spec.get("file", f"{name}.yaml")]
-        items = MarkedList()
-        items.marks, items.mark = [], spec.mark
-        for fname in files:
-            path = game.folder / fname
-            try:
-                data = load_file(path, rel(path))
-            except LoadError as e:
-                chk.error(e.message, e.mark)
-                game.broken.add(name)
-                continue
-            if data is None:
-                data = MarkedList()
-                data.marks, data.mark = [], Mark(rel(path), 1, 1)
-            if not isinstance(data, MarkedList):
-                chk.error(f"expected a list of {name} (one '- ' entry each)", getattr(data, "mark", Mark(rel(path), 1, 1)))
-                game.broken.add(name)
-                continue
-            for i, item in enumerate(data):
-                if not isinstance(item, Record):
-                    chk.error(f"each entry of {name} must be a mapping of fields", data.mark_of(i))
-                    continue
-                items.append(item)
-                items.marks.append(item.mark)
-            if items.mark is spec.mark:
-                items.mark = data.mark
-        game.tables[name] = items
-    game.refresh()
-    return schemas
+def _checked_meta(meta, chk, shown, dropped):
+    """game.yaml checked against GAME_FILE: every problem reported, every bad part left out, so the rest of
+    loading can trust the shapes it reads."""
+    schema = Schema(GAME_FILE, {}, word="key")
+    for message, mark in schema.check(meta, chk):
+        if "unknown key" in message:
+            message = message.replace("unknown key", "unknown key in game.yaml:", 1)
+        chk.error(message, mark)
+    cleaned = {}
+    for name, spec in schema.fields.items():
+        value = spec.clean(meta[name], meta.mark_of(name), chk) if name in meta else INVALID
+        if value is INVALID and name in meta:
+            dropped.add(name)
+        cleaned[name] = spec.default if value is INVALID else value
+    cleaned = {k: v for k, v in cleaned.items() if v is not None or k in meta}
+    record = Record(cleaned, meta._marks, meta._key_marks, meta.mark or Mark(shown, 1, 1))
+    for key in ("icons", "enums", "tables"):  # defaults are plain; the rest of loading reads marks
+        if not isinstance(record[key], Record):
+            record = record.with_values({key: Record({}, mark=record.mark)})
+    if not isinstance(record["constraints"], MarkedList):
+        record = record.with_values({"constraints": MarkedList(mark=record.mark)})
+    return record
 
 
-def _check_tables(game, schemas, chk):
-    for name, items in game.tables.items():
-        schema = schemas[name]
-        derived = tuple(game.meta["tables"][name].get("derived") or ())  # may be typed in; checked later
-        for i, item in enumerate(items):
-            for message, mark in schema.check(item, chk, derived):
-                chk.error(message, mark)
-                game.dirty.add((name, i))
-            items[i] = schema.with_defaults(item)
-        game.refresh()
-        unique = ["id"] if "id" in schema.fields else []
-        unique += list(game.meta["tables"][name].get("unique") or [])
-        for key in unique:
-            seen = {}
-            for item in items:
-                value = item.get(key)
-                if value is None or isinstance(value, (Record, list)):
-                    continue
-                if value in seen:
-                    chk.error(f"duplicate {key} '{value}' (first at {seen[value]})", item.mark_of(key))
-                else:
-                    seen[value] = item.mark_of(key)
-
-
-def _same(a, b):
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
-        return abs(a - b) < 1e-9
-    return a == b
+def _load_rules(game, meta, chk):
+    """rules: a mapping, or the name of a YAML file holding one (a game's rule numbers in a file of their own)."""
+    rules = meta.get("rules")
+    if rules is None or isinstance(rules, Record):
+        return meta
+    if not isinstance(rules, str):
+        chk.error(f"rules is a mapping or the name of a YAML file, got {rules!r}", meta.mark_of("rules"))
+        return meta.with_values({"rules": Record()})
+    try:
+        path = game.file(rules, meta.mark_of("rules"), "rules file")
+        loaded = load_file(path, game.project.rel(game.folder / rules))
+    except (LoadError, DataError) as e:
+        chk.report.add(e)
+        loaded = Record()
+    if not isinstance(loaded, Record):
+        chk.error("a rules file holds a mapping of rule names to values",
+                  getattr(loaded, "mark", None) or Mark(game.project.rel(game.folder / rules), 1, 1))
+        loaded = Record()
+    return meta.with_values({"rules": loaded})
 
 
 def _load_macros(game, chk):
     """layouts/<game>/macros.j2: Jinja macros every template and expression can call as macros.NAME(...),
     so one definition (say, how an ability reads) serves cards, aids and the rulebook."""
     path = game.layout_folder / "macros.j2"
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         return
+    shown = game.project.rel(path)
     try:
-        game.macros = ENV.from_string(path.read_text(encoding="utf-8")).make_module(game.context())
-    except TemplateError as e:
-        chk.error(f"macros: {e}", Mark(game.project.rel(path), getattr(e, "lineno", 0) or 0, 1))
+        source = game.project.inside(path, Mark(shown), "macros file").read_text(encoding="utf-8")
+        game.macros = module(source, game.context())
+    except DataError as e:
+        chk.report.add(e)
+    except (OSError, UnicodeDecodeError) as e:
+        chk.error(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown))
+    except ExprError as e:
+        chk.error(f"macros: {e.message}", Mark(shown, e.line or 0, 1 if e.line else 0))
 
 
-def _derive(game, tables, chk):
-    """Computed fields (a goal tile's share, a size class...): filled in, or checked where typed by hand."""
-    for name, spec in tables.items():
-        derived = spec.get("derived") if isinstance(spec, Record) else None
-        if not derived or name not in game.tables:
-            continue
-        items = game.tables[name]
-        for i, item in enumerate(items):
-            values = {}
-            for fname, expr in derived.items():
-                try:
-                    value = evaluate(expr, game.context(item=item.with_values(values)))
-                except ExprError as e:
-                    if (name, i) in game.dirty:  # the item's own errors are already reported
-                        continue
-                    chk.error(f"derived field '{fname}': {e.message}", derived.mark_of(fname))
-                    return
-                if fname in item and not _same(item[fname], value):
-                    chk.error(f"{fname} is {item[fname]!r} here but the data gives {value!r} "
-                              f"(it is computed: remove it or correct it)", item.mark_of(fname))
-                values[fname] = value
-            computed = {k: v for k, v in values.items() if k not in item}
-            items[i] = item.with_values(computed, derived.mark)
-        game.refresh()
-
-
-def _check_constraints(game, constraints, chk):
-    for n, c in enumerate(constraints):
-        mark = constraints.mark_of(n) if isinstance(constraints, MarkedList) else None
-        if not isinstance(c, Record) or "expr" not in c:
-            chk.error("a constraint is a mapping with 'expr' (and 'message')", mark)
-            continue
-        for key in c:
-            if key not in CONSTRAINT_KEYS:
-                chk.error(f"unknown key '{key}' in constraint{did_you_mean(key, CONSTRAINT_KEYS)}", c.key_mark(key))
-        each = c.get("each")
-        if each is not None and each not in game.tables:
-            chk.error(f"constraint 'each: {each}' names no table{did_you_mean(each, game.tables)}", c.mark_of("each"))
-            continue
-        cases = [(item, item) for item in game.tables[each]] if each else [(None, None)]
-        for item, _ in cases:
-            ctx = game.context(item=item) if item is not None else game.context()
-            try:
-                ok = evaluate(c["expr"], ctx)
-            except ExprError as e:
-                if not game.dirty:  # with bad records it is their errors that matter
-                    chk.error(f"constraint failed to evaluate: {e.message}", c.mark_of("expr"))
-                break
-            if ok:
-                continue
-            try:
-                message = render(str(c.get("message", "constraint not met: " + c["expr"])), ctx)
-            except ExprError as e:
-                message = f"constraint not met: {c['expr']} (its message failed: {e.message})"
-            chk.error(message, _where(game, c, item))
-
-
-def _where(game, c, item):
-    """Point a broken constraint at the data it is about: the item's field, the item, or the table's file."""
-    if item is not None:
-        return item.mark_of(c["field"]) if c.get("field") else item.mark
-    where = c.get("where")
-    if isinstance(where, str) and where.startswith("rules."):  # a value in the rules: its own line
-        node, mark = game.meta.get("rules"), None
-        for key in where.split(".")[1:]:
-            if not isinstance(node, Record) or key not in node:
-                break
-            mark, node = node.mark_of(key), node[key]
-        if mark is not None:
-            return mark
-    if where in game.tables:
-        items = game.tables[where]
-        if c.get("field") and items:
-            return items[0].mark_of(c["field"])
-        mark = items.mark
-        return Mark(mark.file, 1, 1) if mark else None
-    return c.mark_of("expr")
-
-
-def _load_components(game, components, chk):
-    ids = set()
-    for n, spec in enumerate(components):
-        mark = components.mark_of(n) if isinstance(components, MarkedList) else None
-        if not isinstance(spec, Record):
-            chk.error("a component is a mapping with id, name, kind", mark)
-            continue
-        for key in spec:
-            if key not in COMPONENT_KEYS:
-                chk.error(f"unknown key '{key}' in component{did_you_mean(key, COMPONENT_KEYS)}", spec.key_mark(key))
-        cid, kind = spec.get("id"), spec.get("kind")
-        if not cid:
-            chk.error("component needs an 'id'", spec.mark)
-            continue
-        if cid in ids:
-            chk.error(f"duplicate component id '{cid}'", spec.mark_of("id"))
-        ids.add(cid)
-        if kind not in KINDS:
-            chk.error(f"component kind '{kind}' is not one of {', '.join(KINDS)}{did_you_mean(kind, KINDS)}",
-                      spec.mark_of("kind"))
-            continue
-        comp = Component(cid, spec.get("name", cid), kind, spec)
-        copies = spec.get("copies", 1)
-        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
-            chk.error(f"copies must be a whole number >= 1, got {copies!r}", spec.mark_of("copies"))
-            copies = 1
-        table = spec.get("items")
-        if table is not None:
-            if table not in game.tables:
-                chk.error(f"component '{cid}': no table '{table}'{did_you_mean(table, game.tables)}", spec.mark_of("items"))
-                continue
-            qty = spec.get("quantity")
-            rows = game.tables[table]
-            if spec.get("filter") is not None:  # e.g. one deck per era from one table of cards
-                try:
-                    rows = [it for it in rows if evaluate(spec["filter"], game.context(item=it))]
-                except ExprError as e:
-                    chk.error(f"component '{cid}' filter: {e.message}", spec.mark_of("filter"))
-                    continue
-            for item in rows:
-                times = item.get(qty, 1) if qty else 1
-                if not isinstance(times, int) or isinstance(times, bool) or times < 0:
-                    chk.error(f"{qty} must be a whole number, got {times!r}", item.mark_of(qty))
-                    times = 1
-                comp.items.extend([item] * times)
-            comp.items *= copies
-            comp.count = len(comp.items)
-        else:
-            comp.count = copies
-        if kind == "rulebook":
-            comp.count = copies
-        typed = spec.get("count")
-        if table in game.broken:
-            pass
-        elif typed is not None and typed != comp.count:
-            chk.error(f"component '{cid}' says count {typed} but the data gives {comp.count}", spec.mark_of("count"))
-        parts = spec.get("parts")
-        if parts:
-            total = sum(p.get("count", 0) for p in parts if isinstance(p, Record))
-            if total != comp.count:
-                chk.error(f"the parts of '{cid}' add up to {total}, not {comp.count}", spec.mark_of("parts"))
-        game.components.append(comp)
+__all__ = ["Component", "Game", "load_game", "GAME_FILE", "COMPONENT_FIELDS", "did_you_mean"]

@@ -1,25 +1,46 @@
 """Which icon names exist: a game's aliases, its own icons/ folder, then layouts/shared/icons/."""
 
-from pathlib import Path
+from ..errors import DataError
+from .schema import did_you_mean
 
 
 class IconIndex:
-    def __init__(self, folders, aliases=None):
-        self.folders = [Path(f) for f in folders]
-        self.aliases = dict(aliases or {})
+    def __init__(self, project, folders):
+        self.project = project
+        self.folders = list(folders)
+        self.aliases = {}
+        self.problems = []  # DataErrors of icon files that point outside the project
         self._files = {}
         for folder in reversed(self.folders):  # earlier folders win
             if folder.is_dir():
-                for svg in folder.glob("*.svg"):
-                    self._files[svg.stem] = svg
+                for svg in sorted(folder.glob("*.svg")):
+                    try:
+                        self._files[svg.stem] = project.inside(svg, what="icon file")
+                    except DataError as e:
+                        self.problems.append(e)
 
-    def path(self, name):
-        """The SVG file for an icon name or alias, or None."""
+    def set_aliases(self, aliases, chk):
+        """game.yaml's `icons:` (name -> icon); an alias naming nothing, or itself through others, is reported."""
+        self.aliases = dict(aliases)
+        for problem in self.problems:
+            chk.report.add(problem)
+        for alias in aliases:
+            if self._resolve(alias) not in self._files:
+                chk.error(f"icon alias '{alias}' points to unknown icon '{aliases[alias]}'"
+                          f"{did_you_mean(aliases[alias], self.names())}", aliases.mark_of(alias))
+
+    def _resolve(self, name):
+        """Follow aliases to an icon name; an alias to itself (d12: d12) names the file, and a circle of
+        aliases stops where it comes round (the file of that name, if any, else an unknown icon)."""
         seen = set()
         while name in self.aliases and name not in seen:
             seen.add(name)
             name = self.aliases[name]
-        return self._files.get(name)
+        return name
+
+    def path(self, name):
+        """The SVG file for an icon name or alias, or None."""
+        return self._files.get(self._resolve(name))
 
     def exists(self, name):
         return self.path(name) is not None

@@ -1,12 +1,14 @@
-"""Safe YAML loading that keeps the file:line:col of every value and refuses object tags and alias bombs."""
+"""Safe YAML loading that keeps the file:line:col of every value and refuses object tags, alias bombs,
+deep nesting, huge numbers and huge files."""
 
 from collections.abc import Mapping
 
 import yaml
 
+from ..errors import LoadError
 from ..report import Mark
 
-try:  # the C loader is ~5x faster and keeps marks just the same
+try:  # the C parser is several times faster and gives the same events and marks
     _Loader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover
     _Loader = yaml.SafeLoader
@@ -16,13 +18,10 @@ _ALLOWED_TAGS = {
     "tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")
 }
 _MERGE = "tag:yaml.org,2002:merge"
-MAX_EXPANDED_NODES = 1_000_000
-
-
-class LoadError(Exception):
-    def __init__(self, message, mark):
-        super().__init__(message)
-        self.message, self.mark = message, mark
+_MERGE_KEY = object()  # stands for '<<' while a mapping is built
+MAX_EXPANDED_VALUES = 1_000_000  # values after aliases are expanded: refuses a "billion laughs"
+MAX_DEPTH = 100  # nesting of lists and mappings (the parser itself would crash far deeper)
+MAX_FILE_BYTES = 20 * 1024 * 1024
 
 
 class Record(Mapping):
@@ -46,7 +45,7 @@ class Record(Mapping):
         return len(self._data)
 
     def __getattr__(self, name):
-        # card.name in Python and in Jinja templates; fields win over nothing else (slots are real attributes)
+        # card.name in Python and in Jinja templates (slots are real attributes, so they are not shadowed)
         try:
             return self._data[name]
         except KeyError:
@@ -68,11 +67,21 @@ class Record(Mapping):
         marks = {**{k: mark or self.mark for k in extra}, **self._marks}
         return Record(data, marks, self._key_marks, self.mark)
 
+    def merged_over(self, base):
+        """This mapping's keys over `base`'s, each keeping the mark of the file it came from."""
+        return Record({**base._data, **self._data}, {**base._marks, **self._marks},
+                      {**base._key_marks, **self._key_marks}, self.mark)
+
 
 class MarkedList(list):
     """A YAML sequence that remembers where each item was written."""
 
     __slots__ = ("marks", "mark")
+
+    def __init__(self, items=(), marks=None, mark=None):
+        super().__init__(items)
+        self.marks = list(marks or [])
+        self.mark = mark
 
     def mark_of(self, index):
         return self.marks[index] if index < len(self.marks) else self.mark
@@ -82,109 +91,169 @@ def _mark(file, m):
     return Mark(file, m.line + 1, m.column + 1)
 
 
-def _check_size(root, file):
-    """Refuse alias bombs (billion laughs) and recursive aliases before anything walks the tree."""
-    sizes, active = {}, set()
+class _Collection:
+    """A list or mapping being built from parser events."""
 
-    def size(node):
-        key = id(node)
-        if key in sizes:
-            return sizes[key]
-        if key in active:
-            raise LoadError("recursive YAML alias: a value contains itself", _mark(file, node.start_mark))
-        active.add(key)
-        total = 1
-        if isinstance(node, yaml.SequenceNode):
-            for child in node.value:
-                total += size(child)
-        elif isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                total += size(k) + size(v)
-        active.discard(key)
-        if total > MAX_EXPANDED_NODES:
-            raise LoadError(
-                f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} values (an alias bomb?); "
-                "refusing to load",
-                _mark(file, node.start_mark),
-            )
-        sizes[key] = total
-        return total
+    __slots__ = ("is_map", "mark", "anchor", "size", "items", "marks", "data", "key_marks", "key",
+                 "key_mark", "merges")
 
-    size(root)
+    def __init__(self, is_map, mark, anchor):
+        self.is_map, self.mark, self.anchor, self.size = is_map, mark, anchor, 1
+        self.items, self.marks = [], ({} if is_map else [])
+        self.data, self.key_marks, self.key, self.key_mark, self.merges = {}, {}, None, None, []
 
 
 class _Builder:
+    """Turns the parser's event stream into Records and MarkedLists without recursion, so no nesting can
+    overflow a stack; counts every value an alias expands to."""
+
     def __init__(self, loader, file):
-        self.loader, self.file, self.done = loader, file, {}
+        self.loader, self.file = loader, file
+        self.anchors = {}  # name -> (value, expanded size); value None while it is still being built
+        self.stack, self.expanded, self.root, self.documents = [], 0, None, 0
 
-    def build(self, node):
-        if id(node) in self.done:  # an alias: share the value, never copy it
-            return self.done[id(node)]
-        if node.tag not in _ALLOWED_TAGS and node.tag != _MERGE:
-            raise LoadError(
-                f"YAML tag '{node.tag}' is not allowed: pnp data is plain text, numbers, lists and mappings",
-                _mark(self.file, node.start_mark),
-            )
-        if isinstance(node, yaml.ScalarNode):
+    def build(self):
+        while True:
+            event = self.loader.get_event()
+            if event is None or isinstance(event, yaml.StreamEndEvent):
+                return self.root
+            handler = _HANDLERS.get(type(event))
+            if handler is not None:
+                handler(self, event)
+
+    def document(self, event):
+        self.documents += 1
+        if self.documents > 1:
+            raise LoadError("a file holds one YAML document; found a second one ('---')",
+                            _mark(self.file, event.start_mark))
+
+    def scalar(self, event):
+        mark = _mark(self.file, event.start_mark)
+        tag = event.tag if event.tag not in (None, "!") else \
+            self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+        if event.tag == "!":
+            tag = "tag:yaml.org,2002:str"
+        if tag == _MERGE and self.stack and self.stack[-1].is_map and self.stack[-1].key is None:
+            self.add(_MERGE_KEY, 1, mark)
+            return
+        self.allowed(tag, mark)
+        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+        try:
             value = self.loader.construct_object(node, deep=True)
-        elif isinstance(node, yaml.SequenceNode):
-            value = MarkedList()
-            value.mark = _mark(self.file, node.start_mark)
-            value.marks = [_mark(self.file, n.start_mark) for n in node.value]
-            self.done[id(node)] = value
-            value.extend(self.build(n) for n in node.value)
-        else:
-            value = self.mapping(node)
-        self.done[id(node)] = value
-        return value
+        except ValueError:  # Python refuses to read an int of more than 4300 digits
+            raise LoadError("a number of more than 4,300 digits cannot be read", mark) from None
+        except yaml.YAMLError as e:
+            raise LoadError(f"malformed value: {getattr(e, 'problem', e)}", mark) from None
+        self.anchor(event.anchor, value, 1)
+        self.add(value, 1, mark)
 
-    def mapping(self, node):
-        data, marks, key_marks = {}, {}, {}
-        merged = []
-        for key_node, value_node in node.value:
-            if key_node.tag == _MERGE:
-                merged.append(value_node)
-                continue
-            key = self.build(key_node)
-            if isinstance(key, (Record, list)):
-                raise LoadError("a mapping key must be plain text or a number", _mark(self.file, key_node.start_mark))
-            if key in data:
-                raise LoadError(
-                    f"duplicate key '{key}' (first at line {key_marks[key].line})",
-                    _mark(self.file, key_node.start_mark),
-                )
-            key_marks[key] = _mark(self.file, key_node.start_mark)
-            marks[key] = _mark(self.file, value_node.start_mark)
-            data[key] = self.build(value_node)
-        for value_node in merged:  # '<<: *base' fills in keys the mapping does not set itself
-            sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
-            for source in sources:
-                base = self.build(source)
-                if not isinstance(base, Record):
-                    raise LoadError("'<<' merges a mapping (or a list of them)", _mark(self.file, source.start_mark))
-                for k in base:
-                    if k not in data:
-                        data[k], marks[k], key_marks[k] = base[k], base.mark_of(k), base.key_mark(k)
-        return Record(data, marks, key_marks, _mark(self.file, node.start_mark))
+    def alias(self, event):
+        mark = _mark(self.file, event.start_mark)
+        if event.anchor not in self.anchors:
+            raise LoadError(f"alias '*{event.anchor}' names no anchor '&{event.anchor}' above it", mark)
+        value, size = self.anchors[event.anchor]
+        if value is None:
+            raise LoadError("recursive YAML alias: a value contains itself", mark)
+        self.add(value, size, mark)
+
+    def start(self, event):
+        mark = _mark(self.file, event.start_mark)
+        tag = event.tag or ("tag:yaml.org,2002:map" if isinstance(event, yaml.MappingStartEvent)
+                            else "tag:yaml.org,2002:seq")
+        self.allowed(tag, mark)
+        if len(self.stack) >= MAX_DEPTH:
+            raise LoadError(f"lists and mappings nested more than {MAX_DEPTH} deep", mark)
+        if event.anchor is not None:
+            self.anchors[event.anchor] = (None, 0)
+        self.stack.append(_Collection(isinstance(event, yaml.MappingStartEvent), mark, event.anchor))
+
+    def end(self, event):
+        done = self.stack.pop()
+        if done.is_map:
+            value = Record(done.data, done.marks, done.key_marks, done.mark)
+            for base, base_mark in done.merges:  # '<<: *base' fills in keys the mapping does not set itself
+                self.merge(value, base, base_mark)
+        else:
+            value = MarkedList(done.items, done.marks, done.mark)
+        self.anchor(done.anchor, value, done.size)
+        self.add(value, done.size, done.mark)
+
+    def anchor(self, name, value, size):
+        if name is not None:
+            self.anchors[name] = (value, size)
+
+    def allowed(self, tag, mark):
+        if tag not in _ALLOWED_TAGS:
+            raise LoadError(f"YAML tag '{tag}' is not allowed: pnp data is plain text, numbers, lists and "
+                            "mappings", mark)
+
+    def add(self, value, size, mark):
+        self.expanded += size
+        if self.expanded > MAX_EXPANDED_VALUES:
+            raise LoadError(f"YAML aliases expand to more than {MAX_EXPANDED_VALUES:,} values (an alias bomb?); "
+                            "refusing to load", mark)
+        if not self.stack:
+            self.root = value
+            return
+        parent = self.stack[-1]
+        parent.size += size
+        if not parent.is_map:
+            parent.items.append(value)
+            parent.marks.append(mark)
+        elif parent.key is None:
+            self.key(parent, value, mark)
+        else:
+            self.value(parent, value, mark)
+
+    def key(self, parent, key, mark):
+        if isinstance(key, (Record, list)):
+            raise LoadError("a mapping key must be plain text or a number", mark)
+        if key in parent.data:
+            raise LoadError(f"duplicate key '{key}' (first at line {parent.key_marks[key].line})", mark)
+        parent.key, parent.key_mark = key, mark
+
+    def value(self, parent, value, mark):
+        key, parent.key = parent.key, None
+        if key is _MERGE_KEY:
+            parent.merges.append((value, mark))
+            return
+        parent.data[key], parent.marks[key], parent.key_marks[key] = value, mark, parent.key_mark
+
+    @staticmethod
+    def merge(record, base, mark):
+        bases = base if isinstance(base, list) else [base]
+        for one in bases:
+            if not isinstance(one, Record):
+                raise LoadError("'<<' merges a mapping (or a list of them)", mark)
+            for k in one:
+                if k not in record._data:
+                    record._data[k], record._marks[k], record._key_marks[k] = one[k], one.mark_of(k), one.key_mark(k)
+
+
+_HANDLERS = {
+    yaml.DocumentStartEvent: _Builder.document,
+    yaml.ScalarEvent: _Builder.scalar,
+    yaml.AliasEvent: _Builder.alias,
+    yaml.SequenceStartEvent: _Builder.start,
+    yaml.MappingStartEvent: _Builder.start,
+    yaml.SequenceEndEvent: _Builder.end,
+    yaml.MappingEndEvent: _Builder.end,
+}
 
 
 def load_text(text, file):
     """Parse YAML text; `file` is the name used in marks. Raises LoadError with a mark."""
+    if len(text) > MAX_FILE_BYTES:
+        raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Mark(file))
     loader = _Loader(text)
     try:
-        root = loader.get_single_node()
-        if root is None:
-            return None
-        _check_size(root, file)
-        return _Builder(loader, file).build(root)
+        return _Builder(loader, file).build()
     except yaml.MarkedYAMLError as e:
         m = e.problem_mark or e.context_mark
         problem = " ".join(p for p in (e.context, e.problem) if p)
         raise LoadError(f"malformed YAML: {problem}", _mark(file, m) if m else Mark(file)) from None
     except yaml.YAMLError as e:
         raise LoadError(f"malformed YAML: {e}", Mark(file)) from None
-    except RecursionError:
-        raise LoadError("YAML nested too deeply", Mark(file)) from None
     finally:
         loader.dispose()
 
@@ -192,6 +261,8 @@ def load_text(text, file):
 def load_file(path, shown_as):
     """Load a YAML file; raises LoadError (a missing or unreadable file included)."""
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Mark(shown_as))
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise LoadError("file not found", Mark(shown_as)) from None

@@ -1,12 +1,16 @@
-"""Field types of a card schema, each checking its own values; specs come from game.yaml."""
+"""Field types of the rules model, each checking its own values. A table's fields in game.yaml are made of
+them, and so is the shape of game.yaml itself (see game.GAME_FILE)."""
 
+import math
 import re
+from collections.abc import Mapping
 from difflib import get_close_matches
 
 from .load import MarkedList, Record
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
+INVALID = object()  # what `clean` gives for a value that failed its check
 
 
 def did_you_mean(word, choices):
@@ -14,62 +18,104 @@ def did_you_mean(word, choices):
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def _type_name(value):
+def type_name(value):
+    """How a value's type reads in a message."""
     return {bool: "true/false", int: "a whole number", float: "a number", str: "text",
-            Record: "a mapping", MarkedList: "a list", type(None): "nothing"}.get(type(value), type(value).__name__)
+            Record: "a mapping", MarkedList: "a list", type(None): "nothing"}.get(type(value), "a value")
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 class SpecError(Exception):
-    """A schema in game.yaml is itself wrong."""
+    """A field's spec in game.yaml is itself wrong."""
 
 
 class Field:
-    """One field of a record. `check(value, mark, ctx)` yields (message, mark) for each problem."""
+    """Every field takes these options."""
 
-    #: the spec keys each field type understands (anything else in game.yaml is reported)
-    KEYS = {"type", "required", "default", "doc"}
+    #: option -> what it means; the reference lists them (each type adds its own)
+    OPTIONS = {"type": "the field type", "required": "true if every item must give it (default: true unless "
+               "there is a default)", "default": "the value used when an item leaves the field out",
+               "doc": "what the field means, for people reading game.yaml"}
+    name = ""
 
     def __init__(self, spec, enums):
         self.spec = spec
         self.required = spec.get("required", "default" not in spec)
+        if not isinstance(self.required, bool):
+            raise SpecError("'required' is true or false")
         self.default = spec.get("default")
         self.doc = spec.get("doc", "")
 
     def check(self, value, mark, ctx):
+        """(message, mark) for each problem of `value`."""
         return iter(())
 
     def fill(self, value):
         """The value with defaults filled in, for nested records (plain values come back unchanged)."""
         return value
 
+    def clean(self, value, mark, ctx):
+        """The value if it passes its check, else INVALID (lists and records drop only their bad parts)."""
+        return INVALID if next(iter(self.check(value, mark, ctx)), None) else value
+
+    def refs(self):
+        """(table name, where it is named) for every table this field refers to."""
+        return iter(())
+
+    def _number_option(self, key):
+        value = self.spec.get(key)
+        if value is not None and not _is_number(value):
+            raise SpecError(f"'{key}' is a number, got {type_name(value)} {value!r}")
+        return value
+
 
 class Str(Field):
-    KEYS = Field.KEYS | {"max_len", "pattern"}
+    """Plain text (a number written in the data is an error: quote it)."""
+
+    name = "str"
+    OPTIONS = {**Field.OPTIONS, "max_len": "the most characters allowed",
+               "pattern": "a regular expression the whole text must match"}
+
+    def __init__(self, spec, enums):
+        super().__init__(spec, enums)
+        self.max_len = self._number_option("max_len")
+        pattern = spec.get("pattern")
+        try:
+            self.pattern = re.compile(pattern) if pattern is not None else None
+        except (re.error, TypeError) as e:
+            raise SpecError(f"'pattern' is not a regular expression: {e}") from None
 
     def check(self, value, mark, ctx):
         if not isinstance(value, str):
-            yield f"expected text, got {_type_name(value)} {value!r}", mark
+            yield f"expected text, got {type_name(value)} {value!r}", mark
             return
-        limit = self.spec.get("max_len")
-        if limit and len(value) > limit:
-            yield f"text is {len(value)} characters long, at most {limit} allowed", mark
-        pattern = self.spec.get("pattern")
-        if pattern and not re.fullmatch(pattern, value):
-            yield f"'{value}' does not match the pattern {pattern}", mark
+        if self.max_len is not None and len(value) > self.max_len:
+            yield f"text is {len(value)} characters long, at most {self.max_len} allowed", mark
+        if self.pattern is not None and not self.pattern.fullmatch(value):
+            yield f"'{value}' does not match the pattern {self.pattern.pattern}", mark
 
 
 class Text(Str):
-    """Rich text: **bold**, *italic*, :icon: — icon names must exist."""
+    """Rich text: **bold**, *italic* and :icon: names, which must exist."""
+
+    name = "text"
 
     def check(self, value, mark, ctx):
         yield from super().check(value, mark, ctx)
         if isinstance(value, str):
-            for name in ICON_IN_TEXT.findall(value):
-                if not ctx.icon_exists(name):
-                    yield f"unknown icon ':{name}:'{did_you_mean(name, ctx.icon_names())}", mark
+            for icon in ICON_IN_TEXT.findall(value):
+                if not ctx.icon_exists(icon):
+                    yield f"unknown icon ':{icon}:'{did_you_mean(icon, ctx.icon_names())}", mark
 
 
 class Id(Str):
+    """An identifier: lowercase letters, digits and hyphens; unique within its table."""
+
+    name = "id"
+
     def check(self, value, mark, ctx):
         yield from super().check(value, mark, ctx)
         if isinstance(value, str) and not ID_PATTERN.match(value):
@@ -77,187 +123,324 @@ class Id(Str):
 
 
 class Int(Field):
-    KEYS = Field.KEYS | {"min", "max"}
+    """A whole number."""
+
+    name = "int"
+    OPTIONS = {**Field.OPTIONS, "min": "the smallest value allowed", "max": "the largest value allowed"}
     types = (int,)
     what = "a whole number"
 
+    def __init__(self, spec, enums):
+        super().__init__(spec, enums)
+        self.min, self.max = self._number_option("min"), self._number_option("max")
+
     def check(self, value, mark, ctx):
         if isinstance(value, bool) or not isinstance(value, self.types):
-            yield f"expected {self.what}, got {_type_name(value)} {value!r}", mark
+            yield f"expected {self.what}, got {type_name(value)} {value!r}", mark
             return
-        lo, hi = self.spec.get("min"), self.spec.get("max")
-        if lo is not None and value < lo or hi is not None and value > hi:
-            yield f"{value} is out of range (expected {lo if lo is not None else '…'} to {hi if hi is not None else '…'})", mark
+        if isinstance(value, float) and not math.isfinite(value):
+            yield f"expected {self.what}, got {value!r}", mark
+            return
+        if self.min is not None and value < self.min or self.max is not None and value > self.max:
+            lo = self.min if self.min is not None else "…"
+            hi = self.max if self.max is not None else "…"
+            yield f"{value} is out of range (expected {lo} to {hi})", mark
 
 
 class Number(Int):
+    """A number, whole or decimal."""
+
+    name = "number"
     types = (int, float)
     what = "a number"
 
 
 class Bool(Field):
+    """true or false."""
+
+    name = "bool"
+
     def check(self, value, mark, ctx):
         if not isinstance(value, bool):
             yield f"expected true or false, got {value!r}", mark
 
 
 class Enum(Field):
-    KEYS = Field.KEYS | {"values", "enum"}
+    """One of a list of values: given here with `values`, or named with `enum` from game.yaml's enums."""
+
+    name = "enum"
+    OPTIONS = {**Field.OPTIONS, "values": "the allowed values, listed here",
+               "enum": "the name of a list in game.yaml's `enums`"}
 
     def __init__(self, spec, enums):
         super().__init__(spec, enums)
         if "values" in spec:
-            self.values = list(spec["values"])
-            self.label = "these values"
-        elif spec.get("enum") in enums:
-            self.values = list(enums[spec["enum"]])
-            self.label = spec["enum"]
+            values = spec["values"]
+            if not isinstance(values, list):
+                raise SpecError(f"'values' is a list, got {type_name(values)}")
+            self.values, self.label = list(values), "these values"
+        elif isinstance(spec.get("enum"), str) and spec["enum"] in enums:
+            self.values, self.label = list(enums[spec["enum"]]), spec["enum"]
+        elif "enum" in spec:
+            raise SpecError(f"enum '{spec['enum']}' is not among game.yaml's enums ({', '.join(enums) or 'none'})"
+                            f"{did_you_mean(spec['enum'], enums)}")
         else:
-            raise SpecError(f"enum field needs 'values' or 'enum' naming one of: {', '.join(enums) or 'none defined'}")
+            raise SpecError("an enum field needs 'values' (a list) or 'enum' (the name of one of game.yaml's "
+                            "enums)")
 
     def check(self, value, mark, ctx):
-        if value not in self.values:
-            if len(self.values) > 12 and self.label != "these values":  # a long list reads better by name
-                shown = f"a known {self.label} (see enums.{self.label} in game.yaml)"
-                yield f"'{value}' is not {shown}{did_you_mean(value, self.values)}", mark
-                return
-            shown = ", ".join(str(v) for v in self.values)
-            yield f"'{value}' is not one of {shown}{did_you_mean(value, self.values)}", mark
+        if value in self.values:
+            return
+        if len(self.values) > 12 and self.label != "these values":  # a long list reads better by name
+            yield f"'{value}' is not a known {self.label} (see enums.{self.label} in game.yaml)" \
+                  f"{did_you_mean(value, self.values)}", mark
+            return
+        shown = ", ".join(str(v) for v in self.values)
+        yield f"'{value}' is not one of {shown}{did_you_mean(value, self.values)}", mark
 
 
 class Ref(Field):
     """The id of an item in another table (or this one)."""
 
-    KEYS = Field.KEYS | {"table"}
+    name = "ref"
+    OPTIONS = {**Field.OPTIONS, "table": "the table whose ids are allowed"}
+
+    def __init__(self, spec, enums):
+        super().__init__(spec, enums)
+        self.table = spec.get("table")
+        if not isinstance(self.table, str):
+            raise SpecError("a ref field needs 'table: <table name>'")
+
+    def refs(self):
+        yield self.table, getattr(self.spec, "mark_of", lambda k: None)("table")
 
     def check(self, value, mark, ctx):
-        table = self.spec.get("table")
-        ids = ctx.ids(table)
+        ids = ctx.ids(self.table)
         if ids is None:
             return  # the missing table is reported once, where it is declared
         if value not in ids:
-            yield f"'{value}' is not an id in table '{table}'{did_you_mean(value, ids)}", mark
+            yield f"'{value}' is not an id in table '{self.table}'{did_you_mean(value, ids)}", mark
 
 
 class Icon(Field):
+    """The name of an icon: a file in layouts/<game>/icons or layouts/shared/icons, or an alias."""
+
+    name = "icon"
+
     def check(self, value, mark, ctx):
         if not isinstance(value, str) or not ctx.icon_exists(value):
             yield f"unknown icon '{value}'{did_you_mean(value, ctx.icon_names())}", mark
 
 
 class List(Field):
-    KEYS = Field.KEYS | {"of", "min_items", "max_items"}
+    """A list of values, each checked as the field type `of` says."""
+
+    name = "list"
+    OPTIONS = {**Field.OPTIONS, "of": "the field type of each item (default: str)",
+               "min_items": "the fewest items allowed", "max_items": "the most items allowed"}
 
     def __init__(self, spec, enums):
         super().__init__(spec, enums)
         self.item = make_field(spec.get("of", {"type": "str"}), enums)
+        self.min_items, self.max_items = self._number_option("min_items"), self._number_option("max_items")
+
+    def refs(self):
+        return self.item.refs()
 
     def check(self, value, mark, ctx):
         if not isinstance(value, list):
-            yield f"expected a list, got {_type_name(value)}", mark
+            yield f"expected a list, got {type_name(value)}", mark
             return
-        lo, hi = self.spec.get("min_items"), self.spec.get("max_items")
+        lo, hi = self.min_items, self.max_items
         if lo is not None and len(value) < lo or hi is not None and len(value) > hi:
             yield f"{len(value)} items, expected {lo or 0} to {hi if hi is not None else 'any number'}", mark
         for i, item in enumerate(value):
-            yield from self.item.check(item, value.mark_of(i) if isinstance(value, MarkedList) else mark, ctx)
+            yield from self.item.check(item, _item_mark(value, i, mark), ctx)
 
     def fill(self, value):
         if not isinstance(value, MarkedList):
             return value
-        filled = MarkedList(self.item.fill(v) for v in value)
-        filled.marks, filled.mark = value.marks, value.mark
-        return filled
+        return MarkedList((self.item.fill(v) for v in value), value.marks, value.mark)
+
+    def clean(self, value, mark, ctx):
+        if not isinstance(value, list):
+            return INVALID
+        kept = [(self.item.clean(v, _item_mark(value, i, mark), ctx), _item_mark(value, i, mark))
+                for i, v in enumerate(value)]
+        kept = [(v, m) for v, m in kept if v is not INVALID]
+        return MarkedList([v for v, _ in kept], [m for _, m in kept], getattr(value, "mark", mark))
+
+
+def _item_mark(value, index, default):
+    return value.mark_of(index) if isinstance(value, MarkedList) else default
 
 
 class Map(Field):
-    """A mapping from enum keys to values, e.g. a cost {plants: 2, mammals: 1}."""
+    """A mapping, e.g. a cost {plants: 2, mammals: 1}: keys from `keys` (any text when it is left out),
+    each value checked as `values` says."""
 
-    KEYS = Field.KEYS | {"keys", "values", "min_total", "max_total"}
+    name = "map"
+    OPTIONS = {**Field.OPTIONS, "keys": "the allowed keys: a list, or the name of an enum (any key if left out)",
+               "values": "the field type of each value (default: int)",
+               "min_total": "the smallest sum of the values", "max_total": "the largest sum of the values"}
 
     def __init__(self, spec, enums):
         super().__init__(spec, enums)
-        self.keys = Enum({"type": "enum", **({"enum": spec["keys"]} if isinstance(spec.get("keys"), str)
-                                            else {"values": spec.get("keys", [])})}, enums)
+        keys = spec.get("keys")
+        if keys is None:
+            self.keys = None
+        else:
+            self.keys = Enum({"type": "enum", **({"enum": keys} if isinstance(keys, str) else {"values": keys})},
+                             enums)
         self.value = make_field(spec.get("values", {"type": "int"}), enums)
+        self.min_total, self.max_total = self._number_option("min_total"), self._number_option("max_total")
+
+    def refs(self):
+        return self.value.refs()
 
     def check(self, value, mark, ctx):
-        if not isinstance(value, Record):
-            yield f"expected a mapping, got {_type_name(value)}", mark
+        if not isinstance(value, Mapping):
+            yield f"expected a mapping, got {type_name(value)}", mark
             return
         for k, v in value.items():
-            yield from self.keys.check(k, value.key_mark(k), ctx)
-            yield from self.value.check(v, value.mark_of(k), ctx)
-        numbers = [v for v in value.values() if isinstance(v, (int, float)) and not isinstance(v, bool)]
-        total = sum(numbers)
-        lo, hi = self.spec.get("min_total"), self.spec.get("max_total")
+            key_mark = value.key_mark(k) if isinstance(value, Record) else mark
+            if self.keys is not None:
+                yield from self.keys.check(k, key_mark, ctx)
+            yield from self.value.check(v, value.mark_of(k) if isinstance(value, Record) else mark, ctx)
+        lo, hi = self.min_total, self.max_total
+        if lo is None and hi is None:
+            return
+        total = sum(v for v in value.values() if _is_number(v))
         if lo is not None and total < lo or hi is not None and total > hi:
-            yield f"total {total} is out of range (expected {lo if lo is not None else '…'} to {hi if hi is not None else '…'})", mark
+            yield f"total {total} is out of range (expected {lo if lo is not None else '…'} to " \
+                  f"{hi if hi is not None else '…'})", mark
+
+    def clean(self, value, mark, ctx):
+        if not isinstance(value, Record):
+            return INVALID
+        kept = {}
+        for k, v in value.items():
+            if self.keys is not None and self.keys.clean(k, mark, ctx) is INVALID:
+                continue
+            v = self.value.clean(v, value.mark_of(k), ctx)
+            if v is not INVALID:
+                kept[k] = v
+        return Record(kept, value._marks, value._key_marks, value.mark)
 
 
 class Nested(Field):
-    """A mapping with its own fields."""
+    """A mapping with fields of its own (`fields`, written like a table's)."""
 
-    KEYS = Field.KEYS | {"fields"}
+    name = "record"
+    OPTIONS = {**Field.OPTIONS, "fields": "the record's own fields, each a field type"}
 
     def __init__(self, spec, enums):
         super().__init__(spec, enums)
         self.schema = Schema(spec.get("fields", {}), enums)
+        if self.schema.problems:
+            raise SpecError(self.schema.problems[0][0])
+
+    def refs(self):
+        return self.schema.refs()
 
     def check(self, value, mark, ctx):
         if not isinstance(value, Record):
-            yield f"expected a mapping, got {_type_name(value)}", mark
+            yield f"expected a mapping, got {type_name(value)}", mark
             return
         yield from self.schema.check(value, ctx)
 
     def fill(self, value):
         return self.schema.with_defaults(value) if isinstance(value, Record) else value
 
+    def clean(self, value, mark, ctx):
+        return self.schema.clean(value, ctx) if isinstance(value, Record) else INVALID
 
-TYPES = {"str": Str, "text": Text, "id": Id, "int": Int, "number": Number, "bool": Bool, "enum": Enum,
-         "ref": Ref, "icon": Icon, "list": List, "map": Map, "record": Nested}
+
+class Scalar(Field):
+    """Text or a number, as written ('players: 2-5' or 'players: 4'). Used for game.yaml's own keys."""
+
+    name = "scalar"
+
+    def check(self, value, mark, ctx):
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            yield f"expected text or a number, got {type_name(value)}", mark
+
+
+class Anything(Field):
+    """Any value (checked by the code that reads it)."""
+
+    name = "any"
+
+
+TYPES = {cls.name: cls for cls in (Str, Text, Id, Int, Number, Bool, Enum, Ref, Icon, List, Map, Nested)}
+_INTERNAL = {cls.name: cls for cls in (Scalar, Anything)}
 
 
 def make_field(spec, enums):
     if isinstance(spec, str):
-        spec = Record({"type": spec})
-    if not isinstance(spec, Record):
-        raise SpecError(f"a field spec is a type name or a mapping with 'type', got {spec!r}")
+        spec = {"type": spec}
+    if not isinstance(spec, Mapping):
+        raise SpecError(f"a field spec is a type name or a mapping with 'type', got {type_name(spec)}")
     kind = spec.get("type", "str")
-    if kind not in TYPES:
+    if not isinstance(kind, str):
+        raise SpecError(f"a field type is a name such as int or text, got {type_name(kind)}")
+    if kind not in TYPES and kind not in _INTERNAL:
         raise SpecError(f"unknown field type '{kind}'{did_you_mean(kind, TYPES)}; types: {', '.join(TYPES)}")
-    cls = TYPES[kind]
-    unknown = [k for k in spec if k not in cls.KEYS]
+    cls = TYPES.get(kind) or _INTERNAL[kind]
+    unknown = [k for k in spec if k not in cls.OPTIONS]
     if unknown:
-        raise SpecError(f"'{kind}' field does not take {', '.join(map(repr, unknown))}{did_you_mean(unknown[0], cls.KEYS)}")
+        raise SpecError(f"'{kind}' field does not take {', '.join(map(repr, unknown))}"
+                        f"{did_you_mean(unknown[0], cls.OPTIONS)}")
     return cls(spec, enums)
 
 
 class Schema:
-    """The fields of one card type."""
+    """The fields of one record type (a table's items, or a mapping in game.yaml)."""
 
-    def __init__(self, fields, enums):
-        self.fields = {}
+    def __init__(self, fields, enums, word="field"):
+        self.fields, self.word = {}, word
         self.problems = []  # (message, mark) for bad specs
-        for name, spec in (fields or {}).items():
+        if not isinstance(fields, Mapping):
+            self.problems.append((f"fields are a mapping of name: type, got {type_name(fields)}",
+                                  getattr(fields, "mark", None)))
+            fields = {}
+        for name, spec in fields.items():
             try:
                 self.fields[name] = make_field(spec, enums)
             except SpecError as e:
                 mark = fields.mark_of(name) if isinstance(fields, Record) else None
                 self.problems.append((f"field '{name}': {e}", mark))
                 # keep the name known, so every record using it does not repeat the problem
-                self.fields[name] = Field(Record({"required": False}), enums)
+                self.fields[name] = Anything({"required": False}, enums)
+
+    def refs(self):
+        for field in self.fields.values():
+            yield from field.refs()
 
     def check(self, record, ctx, computed=()):
         """Problems of one record; `computed` names derived fields, which a record may also type in."""
         for key in record:
             if key not in self.fields and key not in computed:
-                yield f"unknown field '{key}'{did_you_mean(key, self.fields)}", record.key_mark(key)
+                yield f"unknown {self.word} '{key}'{did_you_mean(key, self.fields)}", record.key_mark(key)
         for name, field in self.fields.items():
             if name in record:
-                yield from field.check(record[name], record.mark_of(name), ctx)
+                for message, mark in field.check(record[name], record.mark_of(name), ctx):
+                    yield (message if message.startswith(f"{name}") else f"{name}: {message}"), mark
             elif field.required:
-                yield f"missing required field '{name}'", record.mark
+                yield f"missing required {self.word} '{name}'", record.mark
+
+    def clean(self, record, ctx):
+        """The record without its unknown or bad keys; INVALID when a required one is missing or bad."""
+        kept = {}
+        for name, field in self.fields.items():
+            if name in record:
+                value = field.clean(record[name], record.mark_of(name), ctx)
+                if value is not INVALID:
+                    kept[name] = value
+                    continue
+            if field.required:
+                return INVALID
+        return Record(kept, record._marks, record._key_marks, record.mark)
 
     def with_defaults(self, record):
         """The record with every optional field present (its default, or None), nested records included."""
@@ -269,6 +452,4 @@ class Schema:
                     values[n] = filled
         if not values:
             return record
-        data = {**record._data, **values}
-        marks = {**{k: record.mark for k in values}, **record._marks}
-        return Record(data, marks, record._key_marks, record.mark)
+        return record.with_values(values)

@@ -1,104 +1,99 @@
-"""Die nets (d6 cube, d12 dodecahedron): faces drawn from the layout, fold lines, cut outline, glue tabs."""
+"""Paper dice: a net of the solid (d4, d6, d8, d12 or d20) with each face drawn from the layout, fold lines,
+the cut outline and one glue tab per seam."""
 
-from reportlab.lib import colors
-
+from ..draw import sheet as paper
+from ..errors import LayoutError
 from ..impose import nets
-from ..layout.resolve import Resolver
+from ..layout import params as P
+from ..model.components import ITEM_FIELDS
 from ..template import ExprError, evaluate
-from ..units import MM, length
-from .sheets import items_of
-
-NETS = {"d6": nets.d6, "d12": nets.d12}
-TAB = colors.Color(0.88, 0.88, 0.88)
+from ..units import MM
+from .base import LAYOUT_KEY, Kind, Printable, distinct
 
 
-def net_of(layout):
-    kind = layout.spec.get("net")
-    if kind not in NETS:
-        raise ValueError(f"{layout.file}: die layout needs 'net: d6' or 'net: d12'")
-    return kind, NETS[kind]()
+class Die(Kind):
+    """A die to cut, fold and glue: its layout is one face, drawn once per value in `faces`, centred on each
+    face of the net; values i and n-1-i land on opposite faces, so a d6 of 1-6 sums to 7 like a real die."""
+
+    name = "die"
+    file_part = "dice"
+    order = 5
+    component_keys = {**ITEM_FIELDS, "layout": LAYOUT_KEY}
+    layout_options = {
+        "net": P.Choice(tuple(nets.NETS), "d6", "the solid the die folds into"),
+        "faces": P.Anything(P.REQUIRED, "the value on each face: a list, or an expression giving one, e.g. "
+                                        "`range(1, 7) | list`; each face's templates see its value as `face`"),
+        "edge": P.Length("20mm", "the length of one edge of the solid", minimum=5, maximum=100),
+    }
+
+    def printables(self, component, studio):
+        """One printable per face of each die, its value in the template variable `face`."""
+        out = []
+        for index, (item, copies) in enumerate(distinct(component.items or [None] * component.count)):
+            name = self.layout_name(component, "layout", item, studio)
+            layout = studio.layouts.get(name, component.spec.mark_of("layout"))
+            for value in dict.fromkeys(face_values(layout, studio.context(item=item))):  # each value once
+                out.append(Printable(component, "face", index, item, name, (("face", value),), copies,
+                                     component.spec.mark_of("layout")))
+        return out
+
+    def check(self, component, studio, report):
+        super().check(component, studio, report)
+        for item, _ in distinct(component.items or [None] * component.count):
+            layout = studio.layouts.get(self.layout_name(component, "layout", item, studio))
+            net = layout.options.get("net", "d6")
+            values = face_values(layout, studio.context(item=item))
+            faces = len(nets.NETS[net]())
+            if len(values) != faces:
+                report.error(f"a {net} has {faces} faces, 'faces' gives {len(values)}",
+                             layout.spec.mark_of("faces"))
+
+    def draw(self, canvas, component, studio):
+        pages = 0
+        dice = {}
+        for p in studio.of(component):
+            dice.setdefault(p.index, []).append(p)
+        for die_faces in dice.values():
+            layout = studio.layouts.get(die_faces[0].layout)
+            values = face_values(layout, studio.context(item=die_faces[0].item))
+            for _ in range(die_faces[0].copies):
+                _draw_net(canvas, studio, component, layout, die_faces, values)
+                canvas.showPage()
+                pages += 1
+        return pages
 
 
-def faces_of(layout, context):
-    faces = layout.spec.get("faces")
+def face_values(layout, context):
+    """The values of a die's faces from its layout's `faces` (a list, or an expression giving one)."""
+    faces = layout.options.get("faces")
     if isinstance(faces, str):
         try:
             faces = evaluate(faces, context)
         except ExprError as e:
-            raise ValueError(f"{layout.file}: faces: {e.message}") from None
-    return list(faces or [])
+            raise LayoutError(f"faces: {e.message}", layout.spec.mark_of("faces")) from None
+    if not isinstance(faces, (list, tuple, range)):
+        raise LayoutError(f"faces: expected a list of face values, got {faces!r}", layout.spec.mark_of("faces"))
+    return list(faces)
 
 
-def draw_dice(canvas, studio, component):
-    pages = 0
-    for item in items_of(component):
-        name = studio.layout_name(component, "layout", item)
-        layout = studio.layouts.get(name)
-        kind, faces = net_of(layout)
-        edge = length(layout.spec.get("edge", "20mm"))
-        values = faces_of(layout, studio.game.context(item=item))
-        if len(values) != len(faces):
-            raise ValueError(f"{layout.file}: a {kind} net has {len(faces)} faces, 'faces' gives {len(values)}")
-        _draw_net(canvas, studio, name, layout, item, faces, values, edge, component)
-        canvas.showPage()
-        pages += 1
-    return pages
-
-
-def _draw_net(canvas, studio, name, layout, item, faces, values, edge, component):
-    w, h = nets.bounds(faces)
+def _draw_net(canvas, studio, component, layout, die_faces, values):
+    net = nets.NETS[layout.options.get("net", "d6")]()
+    edge = layout.options.get("edge") or 20 * MM
+    w, h = nets.bounds(net)
     pw, ph = studio.paper
-    scale = edge
-    ox, oy = (pw - w * scale) / 2, (ph - h * scale) / 2 + 6 * MM
-    pt = lambda p: (ox + p[0] * scale, oy + p[1] * scale)  # noqa: E731
+    ox, oy = (pw - w * edge) / 2, (ph - h * edge) / 2 + 6 * MM
 
-    canvas.saveState()
-    canvas.setLineWidth(0.4)
-    for a, b, centre in nets.tabbed_edges(faces):
-        poly = [pt(p) for p in nets.tab(a, b, centre)]
-        _polygon(canvas, poly, fill=TAB, stroke=colors.Color(0.3, 0.3, 0.3))
-    resolver = Resolver(layout, studio.game.context())
-    fill = layout.vars.get("face_fill", "#ffffff")
-    for face, value in zip(faces, nets.assign_values(faces, values)):
+    def pt(p):
+        return ox + p[0] * edge, oy + p[1] * edge
+
+    tabs = [[pt(p) for p in nets.tab(a, b, centre)] for a, b, centre in nets.tabbed_edges(net)]
+    by_value = {repr(dict(p.extra)["face"]): p for p in die_faces}
+    drawn = []
+    for face, value in zip(net, nets.assign_values(net, values)):
         poly = [pt(p) for p in face]
-        _polygon(canvas, poly, fill=colors.toColor(fill), stroke=None)
-        cx = sum(x for x, _ in poly) / len(poly)
-        cy = sum(y for _, y in poly) / len(poly)
-        # each face is a small layout of the die's own size, centred on the face
-        canvas.saveState()
-        path = canvas.beginPath()
-        path.moveTo(*poly[0])
-        for p in poly[1:]:
-            path.lineTo(*p)
-        path.close()
-        canvas.clipPath(path, stroke=0, fill=0)
-        prims = resolver.resolve(item, face=value)
-        studio.painter(canvas).paint(prims, cx - layout.width / 2, cy - layout.height / 2, layout.height)
-        canvas.restoreState()
-    # fold lines dashed (inner edges), cut outline solid
-    canvas.setStrokeColor(colors.Color(0.3, 0.3, 0.3))
-    canvas.setDash([2, 2])
-    for face in faces:
-        poly = [pt(p) for p in face]
-        _polygon(canvas, poly, fill=None, stroke=colors.Color(0.4, 0.4, 0.4))
-    canvas.setDash([])
-    for a, b, _ in nets.outer_edges(faces):
-        canvas.setStrokeColor(colors.black)
-        (x1, y1), (x2, y2) = pt(a), pt(b)
-        canvas.line(x1, y1, x2, y2)
-    canvas.restoreState()
-    studio.footer(canvas, f"{studio.game.title} · {component.name} · cut the solid outline, fold every dashed "
-                          "line, glue the grey tabs inside")
-
-
-def _polygon(canvas, points, fill, stroke):
-    path = canvas.beginPath()
-    path.moveTo(*points[0])
-    for p in points[1:]:
-        path.lineTo(*p)
-    path.close()
-    if fill is not None:
-        canvas.setFillColor(fill)
-    if stroke is not None:
-        canvas.setStrokeColor(stroke)
-    canvas.drawPath(path, stroke=int(stroke is not None), fill=int(fill is not None))
+        centre = (sum(x for x, _ in poly) / len(poly), sum(y for _, y in poly) / len(poly))
+        drawn.append((poly, centre, studio.resolve(by_value[repr(value)]), (layout.width, layout.height)))
+    outline = [(pt(a), pt(b)) for a, b, _ in nets.outer_edges(net)]
+    paper.die_net(canvas, studio.painter(canvas), drawn, tabs, outline, layout.vars.get("face_fill", "#ffffff"))
+    paper.footer(canvas, studio.fonts, studio.paper, f"{studio.game.title} · {component.name} · cut the solid "
+                                                     "outline, fold every dashed line, glue the grey tabs inside")

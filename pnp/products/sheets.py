@@ -1,50 +1,60 @@
-"""Card-like components (decks, aids, boards that fit the paper): imposed in a grid with crop marks and backs."""
+"""Card-like faces imposed in a grid on the paper, with crop marks and mirrored backs: what decks and aids
+print, and boards small enough for one sheet."""
 
+from ..draw import sheet as paper
 from ..impose import sheet
 from ..units import MM
 
-
-def items_of(component):
-    return component.items or [None] * component.count
+TOKEN_GAP = 3 * MM
 
 
-def draw_sheets(canvas, studio, component):
-    """Fronts page, then (if the component has a back) the mirrored backs page, for each sheet of items."""
-    items = items_of(component)
-    grid = grid_for(studio, component)
-    if grid is None:
-        raise ValueError(f"{component.id}: its items do not fit the paper; use kind 'board' to tile them")
-    pages = sheet.pages_needed(len(items), grid.per_page)
-    has_back = component.spec.get("back") is not None
-    marks = grid.crop_marks()
-    for p in range(pages):
-        chunk = items[p * grid.per_page:(p + 1) * grid.per_page]
-        for i, item in enumerate(chunk):
-            s = grid.slot(i)
-            studio.draw_item(canvas, studio.layout_name(component, "layout", item), item, s.x, s.y)
-        studio.marks(canvas, marks)
-        side = " · fronts" if has_back else ""
-        studio.footer(canvas, f"{studio.game.title} · {component.name}{side} · sheet {p + 1} of {pages}")
-        canvas.showPage()
-        if has_back:
-            for i, item in enumerate(chunk):
-                s = grid.slot(i, mirrored=True)
-                studio.draw_shared(canvas, studio.layout_name(component, "back", item), item, s.x, s.y)
-            studio.marks(canvas, marks)
-            studio.footer(canvas, f"{studio.game.title} · {component.name} · backs of sheet {p + 1} "
-                                  "(print double-sided, flip on the long edge)")
-            canvas.showPage()
-    return pages * (2 if has_back else 1)
-
-
-def grid_for(studio, component):
-    items = items_of(component)
-    layout = studio.layouts.get(studio.layout_name(component, "layout", items[0]))
+def grid_for(component, studio):
+    """The grid of the component's first face on the paper, or None if one face does not fit a page."""
+    faces = studio.of(component)
+    layout = studio.layouts.get(faces[0].layout)
     return sheet.grid(studio.paper, (layout.width, layout.height), studio.bleed)
 
 
-def fits_sheet(studio, component):
-    return grid_for(studio, component) is not None
+def fits_sheet(component, studio):
+    return bool(studio.of(component)) and grid_for(component, studio) is not None
 
 
-TOKEN_GAP = 3 * MM
+def by_side(component, studio):
+    """(fronts, backs) in print order: each printed copy of each item, with its back (or None)."""
+    faces = studio.of(component)
+    fronts = {p.index: p for p in faces if p.side == "front"}
+    backs = {p.index: p for p in faces if p.side == "back"}
+    order = []
+    for p in faces:
+        if p.side == "front":
+            order.extend([p.index] * p.copies)
+    return [fronts[i] for i in order], [backs.get(i) for i in order]
+
+
+def draw_sheets(canvas, component, studio):
+    """Fronts page, then (if the component has backs) the mirrored backs page, for each sheet of items."""
+    fronts, backs = by_side(component, studio)
+    grid = grid_for(component, studio)
+    pages = sheet.pages_needed(len(fronts), grid.per_page)
+    has_back = any(b is not None for b in backs)
+    crop = grid.crop_marks()
+    painter, title = studio.painter(canvas), studio.game.title
+    for p in range(pages):
+        chunk = range(p * grid.per_page, min((p + 1) * grid.per_page, len(fronts)))
+        for slot_index, i in enumerate(chunk):
+            s = grid.slot(slot_index)
+            studio.draw(canvas, painter, fronts[i], s.x, s.y)
+        paper.marks(canvas, crop)
+        side = " · fronts" if has_back else ""
+        paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name}{side} · sheet {p + 1} of {pages}")
+        canvas.showPage()
+        if has_back:
+            for slot_index, i in enumerate(chunk):
+                if backs[i] is not None:
+                    s = grid.slot(slot_index, mirrored=True)
+                    studio.draw(canvas, painter, backs[i], s.x, s.y, shared=True)
+            paper.marks(canvas, crop)
+            paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · backs of sheet {p + 1} "
+                                                             "(print double-sided, flip on the long edge)")
+            canvas.showPage()
+    return pages * (2 if has_back else 1)

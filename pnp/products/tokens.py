@@ -1,45 +1,73 @@
-"""Token sheets: mixed-size counters packed in rows, each with its cut line; optional mirrored backs."""
+"""Token sheets: counters of mixed sizes packed in rows, each with the outline it is cut along; optional
+mirrored backs."""
 
-from reportlab.lib import colors
-
+from ..draw import sheet as paper
 from ..impose import sheet
-from .sheets import TOKEN_GAP, items_of
+from ..layout import params as P
+from ..units import MM
+from .base import Kind
+from .sheets import TOKEN_GAP, by_side
 
-CUT = colors.Color(0.35, 0.35, 0.35)
-
-
-def _cut_line(canvas, layout, x, y):
-    shape = layout.spec.get("shape", "rect")
-    canvas.saveState()
-    canvas.setStrokeColor(CUT)
-    canvas.setLineWidth(0.4)
-    if shape == "circle":
-        canvas.ellipse(x, y, x + layout.width, y + layout.height, stroke=1, fill=0)
-    elif shape != "none":
-        canvas.roundRect(x, y, layout.width, layout.height, layout.radius, stroke=1, fill=0) if layout.radius \
-            else canvas.rect(x, y, layout.width, layout.height, stroke=1, fill=0)
-    canvas.restoreState()
+ROUNDED_DEFAULT = 2 * MM
 
 
-def draw_tokens(canvas, studio, component):
-    items = items_of(component)
-    names = [studio.layout_name(component, "layout", it) for it in items]
-    layouts = [studio.layouts.get(n) for n in names]
-    pages = sheet.shelves(studio.paper, [(lay.width, lay.height) for lay in layouts], gap=TOKEN_GAP)
-    has_back = component.spec.get("back") is not None
-    for p, page in enumerate(pages):
-        for placed in page:
-            i = placed.index
-            studio.draw_shared(canvas, names[i], items[i], placed.x, placed.y)
-            _cut_line(canvas, layouts[i], placed.x, placed.y)
-        studio.footer(canvas, f"{studio.game.title} · {component.name} · sheet {p + 1} of {len(pages)}"
-                              " · cut along the grey lines")
-        canvas.showPage()
-        if has_back:
+class Tokens(Kind):
+    """Counters, markers and standees: packed in rows on as few sheets as fit, each with its cut line
+    (the layout's `shape`); backs, if any, on the following page mirrored for long-edge duplex."""
+
+    name = "tokens"
+    file_part = "tokens"
+    order = 2
+    layout_options = {
+        "shape": P.Choice(("square", "rounded", "circle", "hex", "none"), "square",
+                          "the line a token is cut along: its box, the box with rounded corners (the "
+                          "layout's `radius`, else 2 mm), the circle or the hexagon inside its box, or none"),
+    }
+
+    def draw(self, canvas, component, studio):
+        fronts, backs = by_side(component, studio)
+        layouts = [studio.layouts.get(p.layout) for p in fronts]
+        pages = sheet.shelves(studio.paper, [(lay.width, lay.height) for lay in layouts], gap=TOKEN_GAP)
+        has_back = any(b is not None for b in backs)
+        painter, title = studio.painter(canvas), studio.game.title
+        for n, page in enumerate(pages):
             for placed in page:
                 i = placed.index
-                x = studio.paper[0] - placed.x - placed.w  # long-edge duplex mirrors left and right
-                studio.draw_shared(canvas, studio.layout_name(component, "back", items[i]), items[i], x, placed.y)
-            studio.footer(canvas, f"{studio.game.title} · {component.name} · backs of sheet {p + 1}")
+                studio.draw(canvas, painter, fronts[i], placed.x, placed.y, shared=True)
+                cut_line(canvas, layouts[i], placed.x, placed.y)
+            paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · sheet {n + 1} of "
+                                                             f"{len(pages)} · cut along the grey lines")
             canvas.showPage()
-    return len(pages) * (2 if has_back else 1)
+            if has_back:
+                for placed in page:
+                    if backs[placed.index] is not None:  # long-edge duplex mirrors left and right
+                        x = studio.paper[0] - placed.x - placed.w
+                        studio.draw(canvas, painter, backs[placed.index], x, placed.y, shared=True)
+                paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · backs of sheet {n + 1}")
+                canvas.showPage()
+        return len(pages) * (2 if has_back else 1)
+
+
+def cut_line(canvas, layout, x, y):
+    shape, w, h = layout.options.get("shape", "square"), layout.width, layout.height
+    if shape == "none":
+        return
+    if shape == "circle":
+        paper.cut_outline(canvas, x=x, y=y, w=w, h=h, ellipse=True)
+    elif shape == "hex":
+        paper.cut_outline(canvas, points=hexagon(x, y, w, h))
+    elif shape == "rounded":
+        paper.cut_outline(canvas, x=x, y=y, w=w, h=h, radius=layout.radius or ROUNDED_DEFAULT)
+    else:
+        paper.cut_outline(canvas, x=x, y=y, w=w, h=h, radius=layout.radius)
+
+
+def hexagon(x, y, w, h):
+    """The hexagon touching the box's four sides: corners left and right with flat top and bottom in a wide
+    box, corners top and bottom in a tall one (regular when the box has a regular hexagon's proportions)."""
+    cx, cy, a, b = x + w / 2, y + h / 2, w / 2, h / 2
+    if w >= h:
+        return [(cx + a, cy), (cx + a / 2, cy + b), (cx - a / 2, cy + b), (cx - a, cy), (cx - a / 2, cy - b),
+                (cx + a / 2, cy - b)]
+    return [(cx, cy + b), (cx - a, cy + b / 2), (cx - a, cy - b / 2), (cx, cy - b), (cx + a, cy - b / 2),
+            (cx + a, cy + b / 2)]

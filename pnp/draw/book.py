@@ -1,0 +1,371 @@
+"""A rulebook laid out with Platypus: Markdown (markdown-it tokens) to flowables, a title page, a table of
+contents whose page numbers settle, page numbers, tables, tip boxes, inline icons and pictures of real
+components. What the book says comes from products.rulebook; this module only sets it in type."""
+
+import io
+import re
+from dataclasses import dataclass, field
+
+from markdown_it import MarkdownIt
+from reportlab.lib import colors
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Frame, KeepTogether, Spacer, Table, TableStyle
+from reportlab.platypus.doctemplate import ActionFlowable
+
+from ..errors import DataError
+from ..units import MM
+from . import text as rtext
+from .flowables import Heading, Picture, RichText
+
+MARGIN = 18 * MM
+INK = "#222222"
+ACCENT = "#2f5d50"
+TIP = colors.HexColor("#eef3ea")
+COMPONENT_PICTURE_WIDTH = 48 * MM  # a card or token shown in the rules
+
+
+@dataclass
+class BookContent:
+    """Everything a rulebook says: its Markdown and the words of its title page and credits."""
+
+    title: str
+    markdown: str
+    subtitle: str = ""
+    facts: str = ""  # players, ages, time
+    credits: list = field(default_factory=list)  # (role, who)
+    note: str = ""  # a line at the foot of the title page
+    fonts_line: str = ""
+    icons_line: str = ""
+
+
+class BookError(DataError):
+    """The rulebook cannot be set: a block too large for a page, a picture that cannot be drawn."""
+
+
+def _inline(children):
+    """markdown-it inline tokens -> pnp markup, plus any images found."""
+    out, images = [], []
+    for t in children or []:
+        if t.type == "text":
+            out.append(t.content.replace("*", "\\*"))
+        elif t.type in ("strong_open", "strong_close"):
+            out.append("**")
+        elif t.type in ("em_open", "em_close"):
+            out.append("*")
+        elif t.type == "softbreak":
+            out.append(" ")
+        elif t.type == "hardbreak":
+            out.append("\n")
+        elif t.type == "code_inline":
+            out.append(t.content)
+        elif t.type == "image":
+            images.append((t.attrGet("src") or "", "".join(c.content for c in t.children or []),
+                           t.attrGet("title") or ""))
+        elif t.type in ("link_open", "link_close"):
+            continue
+        else:
+            out.append(t.content)
+    text = re.sub(r"[ ]{2,}", " ", "".join(out)).strip()
+    return text, images
+
+
+def _table(rows, commands, fonts, **kw):
+    """A Platypus Table whose cell font is ours: Table sets its default (Helvetica) even for flowable cells,
+    which would put an unembedded base-14 font into the PDF."""
+    table = Table(rows, **kw)
+    table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), fonts.name("Body"), 9)] + list(commands)))
+    return table
+
+
+class Book:
+    """Builds the flowables of one rulebook; `draw(canvas)` lays them out page by page.
+    `picture(src)` gives (draw(canvas), natural size, is a component) for an image's source, or raises
+    DataError; `draw_icon(canvas, name, x, y, w, h, colour)` draws an inline icon."""
+
+    def __init__(self, content, fonts, paper, picture, draw_icon):
+        self.content, self.fonts, self.paper = content, fonts, paper
+        self.markdown, self._picture, self._draw_icon = content.markdown, picture, draw_icon
+
+    # -- text helpers --------------------------------------------------------
+    def _icon(self, canvas, name, x, y, w, h, col):
+        self._draw_icon(canvas, name, x, y, w, h, col)
+
+    def para(self, markup, **kw):
+        style = dict(fonts=self.fonts, draw_icon=self._icon, color=INK)
+        style.update(kw)
+        return RichText(markup, **style)
+
+    # -- markdown -> flowables -------------------------------------------------
+    def story(self, registry):
+        md = MarkdownIt("commonmark").enable("table")
+        tokens = md.parse(self.markdown)
+        flow, i = [], 0
+        list_stack = []
+        while i < len(tokens):
+            t = tokens[i]
+            if t.type == "heading_open":
+                level = int(t.tag[1])
+                text, _ = _inline(tokens[i + 1].children)
+                size = {1: 20, 2: 14, 3: 11.5}[min(level, 3)]
+                flow.append(Heading(text, level, registry, fonts=self.fonts, draw_icon=self._icon,
+                                    family="Display", size=size, leading=1.2,
+                                    color=ACCENT if level < 3 else INK,
+                                    space_before={1: 14, 2: 10, 3: 6}[min(level, 3)], space_after=4))
+                i += 3
+                continue
+            if t.type == "paragraph_open":
+                text, images = _inline(tokens[i + 1].children)
+                if images:
+                    flow.append(self.pictures(images))
+                if text:
+                    indent = 4 * MM * len(list_stack)
+                    flow.append(self.para(text, indent=0, space_after=5 if not list_stack else 2)
+                                if not list_stack else self._list_item(text, list_stack, tokens, i))
+                i += 3
+                continue
+            if t.type in ("bullet_list_open", "ordered_list_open"):
+                list_stack.append([t.type.startswith("ordered"), int(t.attrGet("start") or 1)])
+            elif t.type in ("bullet_list_close", "ordered_list_close"):
+                list_stack.pop()
+                if not list_stack:
+                    flow.append(Spacer(1, 3))
+            elif t.type == "list_item_close" and list_stack:
+                list_stack[-1][1] += 1
+            elif t.type == "table_open":
+                end = next(j for j in range(i, len(tokens)) if tokens[j].type == "table_close")
+                flow.append(self.table(tokens[i:end]))
+                i = end + 1
+                continue
+            elif t.type == "blockquote_open":
+                end, depth = i, 0
+                for j in range(i, len(tokens)):
+                    depth += {"blockquote_open": 1, "blockquote_close": -1}.get(tokens[j].type, 0)
+                    if depth == 0:
+                        end = j
+                        break
+                flow.append(self.tip(tokens[i + 1:end]))
+                i = end + 1
+                continue
+            elif t.type == "hr":
+                flow.append(Spacer(1, 8))
+            i += 1
+        return _keep_headings_with_next(flow)
+
+    def _list_item(self, text, stack, tokens, i):
+        ordered, number = stack[-1]
+        depth = len(stack)
+        first = tokens[i - 1].type == "list_item_open"
+        bullet = (f"{number}." if ordered else "•") if first else ""
+        item = self.para(text, indent=0, space_after=2.5)
+        label = self.para(bullet, space_after=0, align="right", color=ACCENT)
+        table = _table([[label, item]], colWidths=[6 * MM * depth, None], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                   ("RIGHTPADDING", (0, 0), (0, 0), 2 * MM), ("RIGHTPADDING", (1, 0), (1, 0), 0),
+                                   ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)])
+        return table
+
+    def table(self, tokens):
+        rows, row, header_rows = [], None, 0
+        in_head = False
+        for t in tokens:
+            if t.type == "thead_open":
+                in_head = True
+            elif t.type == "thead_close":
+                in_head = False
+            elif t.type == "tr_open":
+                row = []
+            elif t.type == "tr_close":
+                rows.append(row)
+                header_rows += in_head
+            elif t.type == "inline" and row is not None:
+                text, _ = _inline(t.children)
+                row.append(self.para(f"**{text}**" if in_head else text, size=9, space_after=0, leading=1.25))
+        table = _table(rows, repeatRows=header_rows, hAlign="LEFT", colWidths=self._column_widths(rows), fonts=self.fonts, commands=[
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.Color(0.7, 0.7, 0.7)),
+            ("BACKGROUND", (0, 0), (-1, header_rows - 1), colors.HexColor("#dfe8e2")) if header_rows else
+            ("BACKGROUND", (0, 0), (0, 0), colors.white),
+            ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+        ])
+        return KeepTogether([Spacer(1, 3), table, Spacer(1, 6)]) if len(rows) < 14 else table
+
+    def _column_widths(self, rows, padding=12):
+        """Narrow columns keep their natural width; the rest of the text width goes to the wide ones."""
+        avail = self.paper[0] - 2 * MARGIN
+        ncols = max(len(r) for r in rows)
+        natural = [0.0] * ncols
+        for r in rows:
+            for k, cell in enumerate(r):
+                lines, _ = rtext.layout(rtext.parse(cell.markup), self.fonts, cell.family, cell.size, 1e6)
+                natural[k] = max(natural[k], max(line.width for line in lines) + padding)
+        if sum(natural) <= avail:
+            return natural
+        fair = avail / ncols
+        narrow = [w for w in natural if w <= fair]
+        wide = [k for k, w in enumerate(natural) if w > fair]
+        spare = avail - sum(narrow)
+        total_wide = sum(natural[k] for k in wide)
+        return [natural[k] if natural[k] <= fair else spare * natural[k] / total_wide for k in range(ncols)]
+
+    def tip(self, tokens):
+        inner = []
+        for k, t in enumerate(tokens):
+            if t.type == "inline":
+                text, _ = _inline(t.children)
+                inner.append(self.para(text, size=9.5, space_after=3))
+        box = _table([[inner]], hAlign="LEFT", fonts=self.fonts, commands=[("BACKGROUND", (0, 0), (-1, -1), TIP),
+                                 ("LINEBEFORE", (0, 0), (0, -1), 2, colors.HexColor(ACCENT)),
+                                 ("LEFTPADDING", (0, 0), (-1, -1), 4 * MM), ("RIGHTPADDING", (0, 0), (-1, -1), 4 * MM),
+                                 ("TOPPADDING", (0, 0), (-1, -1), 3 * MM), ("BOTTOMPADDING", (0, 0), (-1, -1), 2 * MM)])
+        return KeepTogether([Spacer(1, 2), box, Spacer(1, 6)])
+
+    def pictures(self, images):
+        cells = [self.picture(src, caption, title) for src, caption, title in images]
+        if len(cells) == 1:
+            return cells[0]
+        table = _table([cells], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "BOTTOM")])
+        return table
+
+    def picture(self, src, caption, title):
+        draw, size, is_component = self._picture(src, title.strip())
+        # a component is shown at card size; a diagram (layout:) at its own size, up to the text width
+        width = COMPONENT_PICTURE_WIDTH if is_component else min(size[0], self.paper[0] - 2 * MARGIN)
+        if title.strip():
+            width = _length(title.strip(), src)
+        cap = self.para(f"*{caption}*", size=8.5, align="center", space_after=0) if caption else None
+        return Picture(draw, size, width, caption, cap)
+
+    # -- pages ------------------------------------------------------------------
+    def title_page(self):
+        c = self.content
+        flow = [Spacer(1, 40 * MM),
+                self.para(c.title, family="Display", size=34, leading=1.1, align="center", color=ACCENT,
+                          space_after=6)]
+        if c.subtitle:
+            flow.append(self.para(f"*{c.subtitle}*", size=14, align="center", space_after=10))
+        flow.append(self.para(c.facts, size=12, align="center", space_after=18))
+        for role, who in c.credits:
+            flow.append(self.para(f"**{role}:** {who}", size=10, align="center", space_after=3))
+        flow.append(Spacer(1, 12 * MM))
+        flow.append(self.para(c.note, size=8.5, align="center", color="#666666"))
+        return flow
+
+    def toc(self, entries):
+        flow = [self.para("Contents", family="Display", size=20, color=ACCENT, space_after=8)]
+        for level, text, page in entries:
+            if level > 2:
+                continue
+            row = _table([[self.para(("**" + text + "**") if level == 1 else text, size=10.5 if level == 1 else 9.5,
+                                    space_after=0, indent=0 if level == 1 else 5 * MM),
+                          self.para(str(page), size=10, align="right", space_after=0)]],
+                        colWidths=[None, 14 * MM], fonts=self.fonts, commands=[("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                                     ("TOPPADDING", (0, 0), (-1, -1), 1.5 if level == 1 else 0.5),
+                                     ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5)])
+            flow.append(row)
+        return flow
+
+    def credits(self, registry):
+        c = self.content
+        flow = [Heading("Credits", 1, registry, fonts=self.fonts, draw_icon=self._icon, family="Display",
+                        size=20, color=ACCENT, space_before=14, space_after=4)]
+        for role, who in c.credits:
+            flow.append(self.para(f"**{role}:** {who}", space_after=3))
+        flow.append(self.para(c.fonts_line, space_after=3))
+        flow.append(self.para(c.icons_line, space_after=3))
+        return flow
+
+    def draw(self, canvas):
+        """Lay the rulebook out until the table of contents' page numbers settle; returns the page count."""
+        entries = []
+        for _ in range(4):
+            registry = []
+            pages = self._layout_pass(canvas, entries, registry, dry=True)
+            if registry == entries:
+                break
+            entries = registry
+        registry = []
+        pages = self._layout_pass(canvas, entries, registry, dry=False)
+        return pages
+
+    def _layout_pass(self, canvas, entries, registry, dry):
+        target = Canvas(io.BytesIO(), pagesize=self.paper, invariant=1,
+                        initialFontName=self.fonts.name("Body")) if dry else canvas
+        first_page = target.getPageNumber()
+        parts = [self.title_page(), self.toc(entries or [(1, "…", 0)]), self.story(registry) + self.credits(registry)]
+        pw, ph = self.paper
+        page = 0
+        for part in parts:
+            flow = list(part)
+            while flow:
+                page += 1
+                frame = Frame(MARGIN, MARGIN, pw - 2 * MARGIN, ph - 2 * MARGIN - 4 * MM, leftPadding=0,
+                              rightPadding=0, topPadding=0, bottomPadding=0, showBoundary=0)
+                _fill(frame, flow, target)
+                if page > 1:
+                    self._furniture(target, page)
+                target.showPage()
+        if first_page != 1:
+            registry[:] = [(lv, tx, pg - first_page + 1) for lv, tx, pg in registry]
+        return page
+
+    def _furniture(self, canvas, page):
+        pw, _ = self.paper
+        canvas.saveState()
+        canvas.setFont(self.fonts.name("Body"), 8)
+        canvas.setFillColor(colors.Color(0.4, 0.4, 0.4))
+        canvas.drawCentredString(pw / 2, 10 * MM, f"{self.content.title} · {page}")
+        canvas.restoreState()
+
+
+def _keep_headings_with_next(flow):
+    """A heading never ends a page: it travels with the block that follows it (and a run of headings
+    with the first block after them)."""
+    out, pending = [], []
+    for f in flow:
+        if isinstance(f, Heading):
+            pending.append(f)
+            continue
+        if pending:
+            out.append(KeepTogether(pending + [f]))
+            pending = []
+        else:
+            out.append(f)
+    return out + pending
+
+
+def _fill(frame, flow, canvas):
+    """Add flowables to the frame, splitting the one that does not fit; stops when the frame is full."""
+    placed = 0
+    while flow:
+        head = flow[0]
+        if isinstance(head, ActionFlowable):  # a frame or page break from KeepTogether: start a new page
+            del flow[0]
+            if placed:
+                return
+            continue
+        if frame.add(head, canvas, trySplit=0):
+            del flow[0]
+            placed += 1
+            continue
+        parts = frame.split(head, canvas)
+        if parts and not (len(parts) == 1 and parts[0] is head):
+            flow[0:1] = parts
+            if isinstance(parts[0], ActionFlowable):
+                continue
+            if frame.add(flow[0], canvas, trySplit=0):
+                del flow[0]
+                placed += 1
+                continue
+        if placed == 0:  # nothing fits on an empty page: never loop forever
+            raise BookError("a block of the rulebook (a table or picture) is too large for a page")
+        return
+
+
+
+
+def _length(text, src):
+    from ..units import length
+
+    try:
+        return length(text)
+    except ValueError as e:
+        raise BookError(f"picture '{src}': its width {e}") from None

@@ -1,0 +1,179 @@
+"""Putting things on paper: items clipped to trim and bleed, shared forms, crop marks, cut outlines, tile
+windows and targets, die nets, page footers. Geometry comes in from impose/ and products/; this module only
+draws it."""
+
+import hashlib
+
+from reportlab.lib import colors
+
+from ..units import MM
+from .colour import colour
+
+FOOTER_GREY = colors.Color(0.45, 0.45, 0.45)
+GUIDE = colors.Color(0.3, 0.3, 0.3)
+CUT = colors.Color(0.35, 0.35, 0.35)
+TAB = colors.Color(0.88, 0.88, 0.88)
+
+
+def item(canvas, painter, prims, x, y, width, height, bleed):
+    """One item with its trim box's bottom-left corner at (x, y), clipped to trim + bleed."""
+    canvas.saveState()
+    path = canvas.beginPath()
+    path.rect(x - bleed, y - bleed, width + 2 * bleed, height + 2 * bleed)
+    canvas.clipPath(path, stroke=0, fill=0)
+    painter.paint(prims, x, y, height)
+    canvas.restoreState()
+
+
+def shared_item(canvas, painter, prims, x, y, width, height, bleed, key):
+    """Like `item`, but identical items (every card back) are stored once in the PDF as a form XObject;
+    `key` names what is drawn (its layout and primitives), so the same bytes come out on every build."""
+    forms = canvas.__dict__.setdefault("_pnp_forms", {})
+    digest = hashlib.sha1(repr((key, bleed, prims)).encode()).hexdigest()[:16]
+    name = forms.get(digest)
+    if name is None:
+        name = forms[digest] = f"item{digest}"
+        canvas.beginForm(name, 0, 0, width + 2 * bleed, height + 2 * bleed)
+        path = canvas.beginPath()
+        path.rect(0, 0, width + 2 * bleed, height + 2 * bleed)
+        canvas.clipPath(path, stroke=0, fill=0)
+        painter.paint(prims, bleed, bleed, height)
+        canvas.endForm()
+    canvas.saveState()
+    canvas.translate(x - bleed, y - bleed)
+    canvas.doForm(name)
+    canvas.restoreState()
+
+
+def form(canvas, painter, prims, name, width, height):
+    """A whole item drawn once as a named form (a board that several tiles show part of)."""
+    canvas.beginForm(name, 0, 0, width, height)
+    painter.paint(prims, 0, 0, height)
+    canvas.endForm()
+
+
+def footer(canvas, fonts, paper, text):
+    """A small grey line at the bottom of a page: which game, component and side it is."""
+    canvas.saveState()
+    canvas.setFillColor(FOOTER_GREY)
+    canvas.setFont(fonts.name("Body"), 6.5)
+    canvas.drawCentredString(paper[0] / 2, 3.6 * MM, text)
+    canvas.restoreState()
+
+
+def marks(canvas, segments, width=0.25):
+    """Crop marks: thin black segments ((x1, y1), (x2, y2))."""
+    canvas.saveState()
+    canvas.setStrokeColor(colors.black)
+    canvas.setLineWidth(width)
+    for (x1, y1), (x2, y2) in segments:
+        canvas.line(x1, y1, x2, y2)
+    canvas.restoreState()
+
+
+def cut_outline(canvas, points=None, x=0, y=0, w=0, h=0, radius=0.0, ellipse=False):
+    """The grey line a token is cut along: a polygon, an ellipse in the box, or a (rounded) rectangle."""
+    canvas.saveState()
+    canvas.setStrokeColor(CUT)
+    canvas.setLineWidth(0.4)
+    if points:
+        polygon(canvas, points, fill=None, stroke=CUT)
+    elif ellipse:
+        canvas.ellipse(x, y, x + w, y + h, stroke=1, fill=0)
+    elif radius:
+        canvas.roundRect(x, y, w, h, radius, stroke=1, fill=0)
+    else:
+        canvas.rect(x, y, w, h, stroke=1, fill=0)
+    canvas.restoreState()
+
+
+def polygon(canvas, points, fill, stroke):
+    """A closed path through `points` (PDF coordinates), filled and/or stroked with ReportLab colours."""
+    path = canvas.beginPath()
+    path.moveTo(*points[0])
+    for p in points[1:]:
+        path.lineTo(*p)
+    path.close()
+    if fill is not None:
+        canvas.setFillColor(fill)
+    if stroke is not None:
+        canvas.setStrokeColor(stroke)
+    canvas.drawPath(path, stroke=int(stroke is not None), fill=int(fill is not None))
+
+
+def tile_window(canvas, form_name, offset, window, seams, targets):
+    """One tile of a board: the part `window` (x, y, w, h on the page) of the board form placed at `offset`,
+    its outline, the dashed `seams` ((x1, y1), (x2, y2)) to trim along, and registration `targets`."""
+    ox, oy = offset
+    wx, wy, ww, wh = window
+    canvas.saveState()
+    path = canvas.beginPath()
+    path.rect(wx, wy, ww, wh)
+    canvas.clipPath(path, stroke=0, fill=0)
+    canvas.translate(ox, oy)
+    canvas.doForm(form_name)
+    canvas.restoreState()
+    canvas.saveState()
+    canvas.setStrokeColor(GUIDE)
+    canvas.setLineWidth(0.3)
+    canvas.rect(wx, wy, ww, wh, stroke=1, fill=0)
+    canvas.setDash([2, 2])
+    for (x1, y1), (x2, y2) in seams:
+        canvas.line(x1, y1, x2, y2)
+    canvas.setDash([])
+    for tx, ty in targets:
+        target(canvas, tx, ty)
+    canvas.restoreState()
+
+
+def target(canvas, x, y, r=2.2 * MM):
+    """A registration target: a circle with a cross; both neighbouring tiles print it at the same board point."""
+    canvas.setStrokeColor(colors.black)
+    canvas.setLineWidth(0.35)
+    canvas.circle(x, y, r * 0.6, stroke=1, fill=0)
+    canvas.line(x - r, y, x + r, y)
+    canvas.line(x, y - r, x, y + r)
+
+
+def tile_map(canvas, fonts, cells, label, label_at):
+    """A small map of all tiles, this one filled: `cells` are (x, y, size, is_this_tile)."""
+    canvas.saveState()
+    canvas.setLineWidth(0.3)
+    canvas.setStrokeColor(GUIDE)
+    for x, y, size, this in cells:
+        canvas.setFillColor(colors.black if this else colors.white)
+        canvas.rect(x, y, size, size, stroke=1, fill=1)
+    canvas.setFillColor(GUIDE)
+    canvas.setFont(fonts.name("Body", bold=True), 7)
+    canvas.drawRightString(label_at[0], label_at[1], label)
+    canvas.restoreState()
+
+
+def die_net(canvas, painter, faces, tabs, outline, face_fill):
+    """A die net: glue `tabs` (polygons) in grey, each face (polygon, centre, primitives, layout size)
+    filled and drawn clipped to its shape, fold lines dashed, the cut `outline` (segments) solid."""
+    canvas.saveState()
+    canvas.setLineWidth(0.4)
+    for tab in tabs:
+        polygon(canvas, tab, fill=TAB, stroke=colors.Color(0.3, 0.3, 0.3))
+    fill = colour(face_fill) or colors.white
+    for poly, (cx, cy), prims, (w, h) in faces:
+        polygon(canvas, poly, fill=fill, stroke=None)
+        canvas.saveState()
+        path = canvas.beginPath()
+        path.moveTo(*poly[0])
+        for p in poly[1:]:
+            path.lineTo(*p)
+        path.close()
+        canvas.clipPath(path, stroke=0, fill=0)
+        painter.paint(prims, cx - w / 2, cy - h / 2, h)
+        canvas.restoreState()
+    canvas.setDash([2, 2])
+    for poly, *_ in faces:
+        polygon(canvas, poly, fill=None, stroke=colors.Color(0.4, 0.4, 0.4))
+    canvas.setDash([])
+    canvas.setStrokeColor(colors.black)
+    for (x1, y1), (x2, y2) in outline:
+        canvas.line(x1, y1, x2, y2)
+    canvas.restoreState()
+

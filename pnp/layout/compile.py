@@ -1,0 +1,160 @@
+"""A layout's elements checked once when the file is read: unknown keys, missing ones and constant values
+are reported with file:line; what is left to do per item is rendering the templates."""
+
+from ..errors import ExprError, LayoutError
+from ..model.load import MarkedList, Record
+from ..model.schema import did_you_mean, type_name
+from ..template import compile_expression, compile_template, evaluate, is_template, render
+from . import params as P
+from .elements import ELEMENTS
+
+MAX_ELEMENTS = 5_000  # elements in one layout file, groups included
+
+
+class Compiled:
+    """One element of a layout, checked: constant values converted once, templates kept to render per item."""
+
+    __slots__ = ("element", "spec", "params", "consts", "templates", "children", "when", "repeat", "name",
+                 "step", "mark")
+
+    def __init__(self, element, spec):
+        self.element, self.spec, self.mark = element, spec, spec.mark
+        self.params = element.all_params()
+        self.consts, self.templates, self.children = {}, {}, []
+
+    def mark_of(self, key):
+        return self.spec.mark_of(key)
+
+    def has(self, key):
+        return key in self.spec
+
+    def is_templated(self, names):
+        return any(n in self.templates for n in names)
+
+    def values(self, ctx, later=()):
+        """Every parameter's value for one item: constants as converted at load, templates rendered now
+        (except those named in `later`, which a grid renders per cell). The dict may be shared between
+        items: read it, never change it."""
+        if not self.templates:
+            return self.consts
+        out = dict(self.consts)
+        for name, source in self.templates.items():
+            if name not in later:
+                out[name] = self._rendered(name, source, ctx)
+        return out
+
+    def _rendered(self, name, source, ctx):
+        param = self.params[name]
+        try:
+            text = render(source, ctx)
+        except ExprError as e:
+            raise LayoutError(f"{name}: {e.message}", self.mark_of(name)) from None
+        if not text.strip() and not isinstance(param, P.Text):  # a template that gives nothing: the default
+            if param.required:
+                raise LayoutError(f"{name}: the template gave nothing, and '{name}' is needed", self.mark_of(name))
+            return self.consts[name]
+        try:
+            return param.convert(text)
+        except ValueError as e:
+            raise LayoutError(f"{name}: {e}", self.mark_of(name)) from None
+
+    def evaluate(self, key, ctx):
+        try:
+            return evaluate(self.spec[key], ctx)
+        except ExprError as e:
+            raise LayoutError(f"{key}: {e.message}", self.mark_of(key)) from None
+
+
+class _Compiler:
+    def __init__(self, styles, problems):
+        self.styles, self.problems, self.count = styles, problems, 0
+
+    def elements(self, specs, mark):
+        if not isinstance(specs, list):
+            self.problems.append((f"elements is a list (one '- type: ...' each), got {type_name(specs)}", mark))
+            return []
+        out = []
+        for i, spec in enumerate(specs):
+            compiled = self.element(spec, specs.mark_of(i) if isinstance(specs, MarkedList) else mark)
+            if compiled is not None:
+                out.append(compiled)
+        return out
+
+    def element(self, spec, mark):
+        self.count += 1
+        if self.count > MAX_ELEMENTS:
+            if self.count == MAX_ELEMENTS + 1:
+                self.problems.append((f"more than {MAX_ELEMENTS:,} elements in one layout", mark))
+            return None
+        if not isinstance(spec, Record):
+            self.problems.append((f"an element is a mapping with 'type', got {type_name(spec)}", mark))
+            return None
+        kind = spec.get("type")
+        element = ELEMENTS.get(kind) if isinstance(kind, str) else None
+        if element is None:
+            self.problems.append((f"unknown element type '{kind}'{did_you_mean(kind, ELEMENTS)}; "
+                                  f"types: {', '.join(ELEMENTS)}", spec.mark_of("type")))
+            return None
+        spec = self._styled(spec)
+        compiled = Compiled(element, spec)
+        self._check_keys(compiled)
+        for name, param in compiled.params.items():
+            self._value(compiled, name, param)
+        compiled.when, compiled.repeat = spec.get("when"), spec.get("repeat")
+        compiled.name, compiled.step = compiled.consts["as"], compiled.consts["step"]
+        if kind == "group" and compiled.consts.get("elements"):
+            compiled.children = self.elements(compiled.consts["elements"], spec.mark_of("elements"))
+        return compiled
+
+    def _styled(self, spec):
+        """The element's settings over those of its named text style."""
+        name = spec.get("style")
+        if name is None or "style" not in ELEMENTS[spec["type"]].params:
+            return spec
+        style = self.styles.get(name) if isinstance(name, str) else None
+        if style is None:
+            known = self.styles.names()
+            self.problems.append((f"unknown text style '{name}'{did_you_mean(name, known)}; styles: "
+                                  f"{', '.join(known) or 'none (declare them in styles.yaml)'}", spec.mark_of("style")))
+            return spec
+        return spec.merged_over(style)
+
+    def _check_keys(self, compiled):
+        kind, spec = compiled.element.type, compiled.spec
+        for key in spec:
+            if key in compiled.params:
+                continue
+            if key == "rotate":
+                message = f"'{kind}' elements do not rotate"
+            else:
+                message = f"'{kind}' element does not take '{key}'{did_you_mean(key, compiled.params)}"
+            self.problems.append((message, spec.key_mark(key)))
+        for name, param in compiled.params.items():
+            if param.required and name not in spec:
+                self.problems.append((f"'{kind}' element needs '{name}' ({param.doc})", spec.mark))
+
+    def _value(self, compiled, name, param):
+        spec = compiled.spec
+        if name not in spec:
+            compiled.consts[name] = param.initial()
+            return
+        value = spec[name]
+        try:
+            if isinstance(param, P.Expression):
+                compile_expression(param.convert(value))
+                compiled.consts[name] = value
+            elif param.templated and is_template(value):
+                compile_template(value)
+                compiled.templates[name] = value
+                compiled.consts[name] = param.initial()
+            else:
+                compiled.consts[name] = param.convert(value)
+        except (ValueError, ExprError) as e:
+            self.problems.append((f"{name}: {getattr(e, 'message', e)}", spec.mark_of(name)))
+            compiled.consts[name] = param.initial()
+
+
+def compile_elements(specs, mark, styles, problems):
+    """The compiled elements of a layout file; problems found are appended as (message, mark)."""
+    return _Compiler(styles, problems).elements(specs, mark)
+

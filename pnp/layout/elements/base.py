@@ -1,0 +1,62 @@
+"""What every layout element shares: the base class and the parameters common to all (or many) types."""
+
+from .. import params as P
+
+# Every element takes these.
+COMMON = {
+    "type": P.Name(doc="the element type"),
+    "when": P.Expression(None, "draw the element only when this expression is true, e.g. `card.cost > 2`"),
+    "repeat": P.Expression(None, "draw the element once per value of this expression (a list, or a number n "
+                                 "for 0 to n-1); each copy sees its value as `it` (or the `as` name) and its "
+                                 "index as `i`"),
+    "as": P.Name("it", "the name under which a repeated copy sees its value"),
+    "step": P.Lengths(2, [0, 0], "how far each repeated copy moves from the one before: [dx, dy]"),
+    "name": P.Name(None, "a name for the element, for people reading the layout"),
+    "doc": P.Text(None, "a note for people reading the layout"),
+}
+
+# Elements that can turn take this.
+ROTATE = {"rotate": P.Number(0, "turn the element clockwise about the centre of its box", unit="degrees")}
+
+# Filled and outlined shapes.
+PAINT = {
+    "fill": P.Colour(None, "the fill colour"),
+    "stroke": P.Colour(None, "the outline colour"),
+    "stroke_width": P.Length("0.5pt", "the outline's width", minimum=0, maximum=50),
+    "dash": P.Lengths(None, None, "dash and gap lengths of a dashed outline, e.g. `[1, 0.7]`"),
+    "opacity": P.Number(1, "the fill's opacity, from 0 (invisible) to 1", minimum=0, maximum=1),
+}
+
+# How text looks: what a text style (styles.yaml) may set.
+TEXT_STYLE = {
+    "font": P.Text("Body", "the font family, as named in fonts/fonts.yaml"),
+    "size": P.FontSize(9, "the largest font size"),
+    "min_size": P.FontSize("=the size", "the smallest size the text may shrink to so that it fits its box"),
+    "leading": P.Number(1.2, "line spacing as a multiple of the font size", minimum=0.5, maximum=5),
+    "align": P.Choice(("left", "center", "right"), "left", "horizontal alignment"),
+    "valign": P.Choice(("top", "middle", "bottom"), "top", "vertical alignment in the box"),
+    "color": P.Colour("#000000", "the text colour"),
+    "max_lines": P.Int(0, "the most lines the text may take (0: as many as fit)", minimum=0, maximum=1000),
+}
+
+
+def paint_style(v):
+    """The primitive style of a filled or outlined shape from its resolved values."""
+    return {"fill": v["fill"], "stroke": v["stroke"], "stroke_width": v["stroke_width"], "dash": v["dash"],
+            "opacity": v["opacity"]}
+
+
+class Element:
+    """A layout element type. Subclasses set `type`, their `params` and `resolve`; the class docstring is
+    its one-line description in the reference."""
+
+    type = ""
+    params = {}
+    rotates = False  # whether `rotate` applies (it is refused where it would be ignored)
+
+    def all_params(self):
+        return {**COMMON, **(ROTATE if self.rotates else {}), **self.params}
+
+    def resolve(self, el, ctx, ox, oy, out, resolver):
+        """Append the primitives of compiled element `el` for template context `ctx`, offset by (ox, oy)."""
+        raise NotImplementedError

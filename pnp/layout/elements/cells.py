@@ -1,0 +1,33 @@
+"""What grids and tracks share: cells drawn as shapes with an optional label, templated per cell."""
+
+from .. import params as P
+from ..prims import Prim
+from .base import PAINT, paint_style
+
+CELL = {
+    "shape": P.Choice(("rect", "circle"), "rect", "the shape of each cell"),
+    **PAINT,
+    "label": P.Text("", "text centred in each cell (a template: it sees the cell's numbers)"),
+    "label_size": P.FontSize("=about half the cell", "the label's font size"),
+    "font": P.Text("Display", "the label's font family"),
+    "color": P.Colour("#000000", "the label's colour"),
+}
+PER_CELL = tuple(CELL)
+
+
+def draw_cells(el, ctx, cells, out):
+    """Each cell (x, y, w, h, cell variables) as a shape plus its label; every CELL parameter is a template
+    evaluated with the cell's variables, so colours and labels can change from cell to cell."""
+    per_cell = el.is_templated(PER_CELL)
+    v = None if per_cell else el.values(ctx)
+    for x, y, w, h, cell_vars in cells:
+        if per_cell:
+            v = el.values({**ctx, **cell_vars})
+        out.append(Prim("circle" if v["shape"] == "circle" else "rect", x, y, w, h, style=paint_style(v)))
+        if v["label"] in (None, ""):
+            continue
+        size = v["label_size"] or min(w, h) / 2.2
+        out.append(Prim("text", x, y + (h - size) / 2, w, size * 1.3, text=v["label"],
+                        style={"font": v["font"], "size": size, "min_size": size * 0.6, "leading": 1.0,
+                               "align": "center", "valign": "top", "color": v["color"], "max_lines": 1},
+                        mark=el.mark_of("label")))

@@ -1,0 +1,21 @@
+"""circle: a circle by its centre and radius."""
+
+from .. import params as P
+from ..prims import Prim
+from .base import PAINT, Element, paint_style
+
+
+class Circle(Element):
+    """A circle."""
+
+    type = "circle"
+    params = {
+        "cx": P.Length(0, "centre, from the trim's left"), "cy": P.Length(0, "centre, from the trim's top"),
+        "r": P.Length(doc="radius", minimum=0),
+        **PAINT,
+    }
+
+    def resolve(self, el, ctx, ox, oy, out, resolver):
+        v = el.values(ctx)
+        r = v["r"]
+        out.append(Prim("circle", ox + v["cx"] - r, oy + v["cy"] - r, 2 * r, 2 * r, style=paint_style(v)))

@@ -1,0 +1,24 @@
+"""image: a picture file fitted in a box."""
+
+from .. import params as P
+from ..prims import Prim
+from .base import Element
+
+
+class Image(Element):
+    """A PNG or JPEG picture from layouts/<game>/, fitted (aspect kept) and centred in its box."""
+
+    type = "image"
+    rotates = True
+    params = {
+        "src": P.Text(doc="the file, relative to layouts/<game>/ (it must be inside the project)"),
+        "x": P.Length(0, "left edge of the box"), "y": P.Length(0, "top edge of the box"),
+        "w": P.Length(doc="width of the box", minimum=0), "h": P.Length(doc="height of the box", minimum=0),
+        "min_dpi": P.Number(150, "the least resolution accepted at the printed size", minimum=1, maximum=2400,
+                            unit="dpi"),
+    }
+
+    def resolve(self, el, ctx, ox, oy, out, resolver):
+        v = el.values(ctx)
+        out.append(Prim("image", ox + v["x"], oy + v["y"], v["w"], v["h"], text=v["src"],
+                        style={"min_dpi": v["min_dpi"]}, rotate=v["rotate"], mark=el.mark_of("src")))

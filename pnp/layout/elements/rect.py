@@ -1,0 +1,38 @@
+"""rect: a rectangle, optionally rounded, that may run out into the bleed."""
+
+from .. import params as P
+from ..prims import Prim
+from .base import PAINT, Element, paint_style
+
+
+class Rect(Element):
+    """A rectangle, optionally with rounded corners."""
+
+    type = "rect"
+    rotates = True
+    params = {
+        "x": P.Length(0, "left edge, from the trim's left"),
+        "y": P.Length(0, "top edge, from the trim's top"),
+        "w": P.Length("=the layout's width", "width", minimum=0),
+        "h": P.Length("=the layout's height", "height", minimum=0),
+        "radius": P.Length(0, "corner radius", minimum=0),
+        "bleed": P.Bool(False, "sides that lie on the trim line run on into the bleed, so a cut a little "
+                               "off still shows no white edge"),
+        **PAINT,
+    }
+
+    def resolve(self, el, ctx, ox, oy, out, resolver):
+        v = el.values(ctx)
+        lay = resolver.layout
+        w = lay.width if v["w"] is None else v["w"]
+        h = lay.height if v["h"] is None else v["h"]
+        x, y = ox + v["x"], oy + v["y"]
+        if v["bleed"]:  # sides lying on the trim line run out into the bleed
+            b, W, H = lay.bleed, lay.width, lay.height
+            x2, y2 = x + w, y + h
+            x, y = (x - b if x <= 0.01 else x), (y - b if y <= 0.01 else y)
+            x2, y2 = (x2 + b if x2 >= W - 0.01 else x2), (y2 + b if y2 >= H - 0.01 else y2)
+            w, h = x2 - x, y2 - y
+        style = paint_style(v)
+        style["radius"] = v["radius"]
+        out.append(Prim("rect", x, y, w, h, style=style, rotate=v["rotate"]))

@@ -1,0 +1,29 @@
+"""use: another layout drawn inside this one, scaled to a width."""
+
+from ...template import render
+from .. import params as P
+from ..prims import scaled
+from .base import Element
+
+
+class Use(Element):
+    """Another layout drawn inside this one (a card in a diagram), scaled to width `w`."""
+
+    type = "use"
+    params = {
+        "layout": P.Text(doc="the layout's name"),
+        "item": P.Expression(None, "the item it is drawn for, e.g. `ref.cards['lion']`"),
+        "x": P.Length(0, "left edge"), "y": P.Length(0, "top edge"),
+        "w": P.Length("=the used layout's own width", "width it is drawn at", minimum=0),
+        "with": P.Variables({}, "more template variables for it: name -> value (values are templates)"),
+    }
+
+    def resolve(self, el, ctx, ox, oy, out, resolver):
+        v = el.values(ctx)
+        item = el.evaluate("item", ctx) if el.has("item") else None
+        extra = {k: render(val, ctx) if isinstance(val, str) else val for k, val in v["with"].items()}
+        inner, prims = resolver.use(v["layout"], item, extra, el)
+        width = inner.width if v["w"] is None else v["w"]
+        scale = width / inner.width if inner.width else 1.0
+        x, y = ox + v["x"], oy + v["y"]
+        out.extend(scaled(p, x, y, scale) for p in prims)

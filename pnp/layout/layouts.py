@@ -1,0 +1,169 @@
+"""Layout files: size, bleed, safe area, vars and elements, with `extends:` followed and every key checked.
+A layout is found as layouts/<game>/NAME.yaml, then layouts/shared/NAME.yaml."""
+
+import re
+from dataclasses import dataclass, field
+
+from .. import units
+from ..errors import DataError, LayoutError, LoadError
+from ..model.load import Record, load_file
+from ..model.schema import did_you_mean, type_name
+from ..report import Mark
+from . import params as P
+from .compile import compile_elements
+from .resolve import Resolver
+from .styles import StyleSet
+
+NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$")
+
+
+class Size(P.Param):
+    """A component size: a named size, [width, height], or 'W x H'."""
+
+    kind = "size"
+    unit = "a name (" + ", ".join(units.CARD_SIZES) + "), `[w, h]` or `'w x h'`"
+
+    def convert(self, value):
+        w, h = units.size(value)
+        for side in (w, h):
+            if not 0 < side <= 2000 * units.MM:
+                raise ValueError(f"each side is more than 0 and at most 2000 mm, got {units.to_mm(side):g} mm")
+        return w, h
+
+
+# The keys of a layout file. Component kinds add their own (a die's `net`, a token's `shape`).
+LAYOUT_PARAMS = {
+    "extends": P.Name(None, "another layout this one builds on: its settings, vars and elements come first"),
+    "size": Size("=the extended layout's", "the trim size"),
+    "bleed": P.Length("3mm", "art beyond the trim that the layout provides (rects with `bleed: true` reach it)",
+                      minimum=0, maximum=25),
+    "safe": P.Length("3mm", "text on cut components must stay this far inside the trim (a warning)", minimum=0,
+                     maximum=500),
+    "radius": P.Length(0, "corner radius of the cut (rounded cards and tokens)", minimum=0),
+    "vars": P.Variables({}, "names every template of the layout sees (also as `vars.NAME`): colours, lookups"),
+    "elements": P.Elements([], "what is drawn, in order, later elements over earlier ones"),
+    "doc": P.Text(None, "a note for people reading the layout"),
+}
+
+
+@dataclass
+class Layout:
+    name: str
+    file: str
+    width: float  # points
+    height: float
+    bleed: float  # points of art beyond the trim line the layout provides
+    safe: float
+    radius: float
+    vars: dict
+    elements: list  # compiled
+    spec: Record  # the file's keys over its parents'
+    options: dict = field(default_factory=dict)  # converted values of the keys component kinds add
+    chain: list = field(default_factory=list)  # files, child first
+
+    @property
+    def size_mm(self):
+        return [units.to_mm(self.width), units.to_mm(self.height)]
+
+
+class LayoutSet:
+    """A game's layouts, read and checked once each; `resolver(name)` evaluates one for items."""
+
+    def __init__(self, project, game_id, context, options=None):
+        self.project, self.game_id, self.context = project, game_id, context
+        self.folders = [project.layouts / game_id, project.shared_layouts]
+        self.options = dict(options or {})  # kind-specific layout keys: name -> Param
+        self.styles = StyleSet(project, game_id)
+        self._layouts, self._resolvers = {}, {}
+        self.using = []  # layouts being resolved through `use`, to refuse one that uses itself
+
+    def path(self, name, mark=None):
+        if not isinstance(name, str) or not NAME.match(name) or ".." in name.split("/"):
+            raise LayoutError(f"'{name}' is not a layout name (letters, digits, '-', '_' and '/' between "
+                              "folders)", mark)
+        for folder in self.folders:
+            candidate = folder / f"{name}.yaml"
+            if candidate.exists() or candidate.is_symlink():
+                try:
+                    self.project.inside(candidate, mark, "layout")
+                except DataError as e:
+                    raise LayoutError(e.message, e.mark) from None
+                return candidate
+        where = " or ".join(self.project.rel(f / f"{name}.yaml") for f in self.folders)
+        raise LayoutError(f"layout '{name}' not found (looked for {where})", mark)
+
+    def get(self, name, mark=None, _stack=()):
+        """The layout, or a LayoutError listing every problem of its file (remembered: said once)."""
+        if name in _stack:
+            raise LayoutError(f"layouts extend each other in a circle: {' -> '.join(_stack + (name,))}", mark)
+        found = self._layouts.get(name)
+        if found is None:
+            self.path(name, mark)  # a name that finds no file is the asker's mistake: said at the asker's mark
+            try:
+                found = self._read(name, _stack, mark)
+            except LayoutError as e:
+                found = e
+            self._layouts[name] = found
+        if isinstance(found, LayoutError):
+            raise found
+        return found
+
+    def resolver(self, name, mark=None):
+        if name not in self._resolvers:
+            self._resolvers[name] = Resolver(self.get(name, mark), self, self.context)
+        return self._resolvers[name]
+
+    def _read(self, name, stack, mark):
+        path = self.path(name, mark)
+        shown = self.project.rel(path)
+        try:
+            spec = load_file(path, shown)
+        except LoadError as e:
+            raise LayoutError(e.message, e.mark) from None
+        if not isinstance(spec, Record):
+            raise LayoutError(f"a layout is a mapping with size and elements, got {type_name(spec)}", Mark(shown, 1, 1))
+        problems = []
+        values = self._values(spec, problems)
+        parent = None
+        if values.get("extends"):
+            try:
+                parent = self.get(values["extends"], spec.mark_of("extends"), stack + (name,))
+            except LayoutError as e:
+                problems.extend(e.problems)
+        if "size" not in spec and parent is None and not problems:
+            problems.append(("layout needs a 'size' (poker, bridge, mini, tarot, square or [w, h])", Mark(shown, 1, 1)))
+        elements = compile_elements(values.get("elements", []), spec.mark_of("elements"), self.styles, problems)
+        if problems:
+            raise LayoutError(problems[0][0], problems[0][1], problems)
+        return self._layout(name, shown, spec, values, parent, elements)
+
+    def _values(self, spec, problems):
+        """The file's own keys, checked and converted."""
+        known = {**LAYOUT_PARAMS, **self.options}
+        values = {}
+        for key in spec:
+            if key not in known:
+                problems.append((f"unknown layout key '{key}'{did_you_mean(key, known)}", spec.key_mark(key)))
+                continue
+            try:
+                values[key] = known[key].convert(spec[key])
+            except ValueError as e:
+                problems.append((f"{key}: {e}", spec.mark_of(key)))
+        return values
+
+    def _layout(self, name, shown, spec, values, parent, elements):
+        def pick(key):
+            if key in values:
+                return values[key]
+            return getattr(parent, key) if parent else LAYOUT_PARAMS[key].initial()
+
+        width, height = values["size"] if "size" in values else (parent.width, parent.height)
+        options = {**(parent.options if parent else {}),
+                   **{k: v for k, v in values.items() if k in self.options}}
+        return Layout(
+            name=name, file=shown, width=width, height=height, bleed=pick("bleed"), safe=pick("safe"),
+            radius=pick("radius"), vars={**(parent.vars if parent else {}), **dict(values.get("vars") or {})},
+            elements=(parent.elements if parent else []) + elements,
+            spec=spec.merged_over(parent.spec) if parent else spec, options=options,
+            chain=[shown] + (parent.chain if parent else []),
+        )

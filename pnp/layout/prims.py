@@ -1,0 +1,39 @@
+"""Drawing primitives: what a layout resolves to for one item, in points from the trim's top-left corner."""
+
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class Prim:
+    """One thing to draw, in points, x/y from the trim box's top-left corner, y downwards.
+    `rotate` turns it clockwise (degrees) about the centre of its box (x, y, w, h)."""
+
+    kind: str  # rect line circle polygon text icon image
+    x: float = 0.0
+    y: float = 0.0
+    w: float = 0.0
+    h: float = 0.0
+    points: tuple = ()
+    style: dict = field(default_factory=dict)
+    text: str = ""
+    rotate: float = 0.0
+    mark: object = None
+
+
+def polygon(points, style, rotate=0.0, mark=None):
+    """A polygon primitive whose box is the points' bounding box (so it turns about its own centre)."""
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    return Prim("polygon", min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys), tuple(points), style,
+                rotate=rotate, mark=mark)
+
+
+def scaled(p, x, y, s):
+    """A copy of a primitive scaled by s about the origin, then moved by (x, y)."""
+    style = dict(p.style)
+    for key in ("size", "min_size", "stroke_width", "radius"):
+        if key in style and style[key] is not None:
+            style[key] = style[key] * s
+    if style.get("dash"):
+        style["dash"] = tuple(d * s for d in style["dash"])
+    return Prim(p.kind, x + p.x * s, y + p.y * s, p.w * s, p.h * s,
+                tuple((x + px * s, y + py * s) for px, py in p.points), style, p.text, p.rotate, p.mark)

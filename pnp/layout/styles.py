@@ -1,0 +1,82 @@
+"""Named text styles: layouts/<game>/styles.yaml and layouts/shared/styles.yaml, used by `style: name`,
+so a layout says what a text is (a title, a rule) rather than its five settings again."""
+
+from ..errors import DataError, LoadError
+from ..model.load import Record, load_file
+from ..model.schema import did_you_mean
+from ..report import Mark
+from ..template import is_template
+from .elements.base import TEXT_STYLE
+
+STYLE_KEYS = {**TEXT_STYLE}
+OWN_KEYS = ("extends", "doc")
+
+
+class StyleSet:
+    """The styles a game's layouts may use: its own first, then the shared ones. `problems` lists what is
+    wrong in the files, as (message, mark)."""
+
+    def __init__(self, project, game_id):
+        self.project = project
+        self.problems = []
+        self.raw, self.where = {}, {}
+        for folder in (project.shared_layouts, project.layouts / game_id):  # the game's own win
+            self._read(folder / "styles.yaml")
+        self.styles = {}
+        for name in self.raw:
+            self._resolve(name, ())
+
+    def _read(self, path):
+        if not path.exists() and not path.is_symlink():
+            return
+        shown = self.project.rel(path)
+        try:
+            data = load_file(self.project.inside(path, Mark(shown), "styles file"), shown)
+        except (LoadError, DataError) as e:
+            self.problems.append((e.message, e.mark))
+            return
+        if data is None:
+            return
+        if not isinstance(data, Record):
+            self.problems.append(("styles.yaml is a mapping of style name -> settings", Mark(shown, 1, 1)))
+            return
+        for name, spec in data.items():
+            if not isinstance(spec, Record):
+                self.problems.append((f"style '{name}' is a mapping of text settings", data.mark_of(name)))
+                continue
+            for key in spec:
+                if key not in STYLE_KEYS and key not in OWN_KEYS:
+                    allowed = list(STYLE_KEYS) + list(OWN_KEYS)
+                    self.problems.append((f"a text style does not take '{key}'{did_you_mean(key, allowed)}; it "
+                                          f"sets {', '.join(allowed)}", spec.key_mark(key)))
+                elif key in STYLE_KEYS and not is_template(spec[key]):
+                    try:
+                        STYLE_KEYS[key].convert(spec[key])
+                    except ValueError as e:
+                        self.problems.append((f"{key}: {e}", spec.mark_of(key)))
+            self.raw[name], self.where[name] = spec, data.mark_of(name)
+
+    def _resolve(self, name, stack):
+        """A style with the styles it extends folded in (theirs first)."""
+        if name in self.styles:
+            return self.styles[name]
+        spec = self.raw[name]
+        parent = spec.get("extends")
+        merged = Record({k: v for k, v in spec.items() if k in STYLE_KEYS}, spec._marks, spec._key_marks, spec.mark)
+        if parent is not None:
+            if parent in stack or parent == name:
+                self.problems.append((f"styles extend each other in a circle: {' -> '.join(stack + (name, parent))}",
+                                      spec.mark_of("extends")))
+            elif parent not in self.raw:
+                self.problems.append((f"style '{name}' extends unknown style '{parent}'"
+                                      f"{did_you_mean(parent, self.raw)}", spec.mark_of("extends")))
+            else:
+                merged = merged.merged_over(self._resolve(parent, stack + (name,)))
+        self.styles[name] = merged
+        return merged
+
+    def get(self, name):
+        return self.styles.get(name)
+
+    def names(self):
+        return sorted(self.styles)

@@ -1,0 +1,157 @@
+"""The component manifest: what is in the box, each component's items in print order and its count.
+What a kind of component prints and how is the products' business; here only what every kind shares."""
+
+from dataclasses import dataclass, field
+
+from ..template import ExprError, evaluate
+from .load import MarkedList, Record
+from .schema import INVALID, Schema, did_you_mean, type_name
+
+MAX_COUNT = 10_000  # printed items in one component: far beyond any box, small enough to build in seconds
+
+COMPONENT_FIELDS = {
+    "id": {"type": "id", "doc": "the component's id, unique in the game (used in file names and pictures)"},
+    "name": {"type": "scalar", "required": False, "doc": "its name as printed (default: the id)"},
+    "kind": {"type": "str", "doc": "what sort of thing it is (see Component kinds)"},
+    "description": {"type": "str", "required": False, "doc": "what it is for, shown in the rulebook's list"},
+    "copies": {"type": "int", "min": 1, "max": MAX_COUNT, "default": 1,
+               "doc": "how many times the whole component is printed"},
+    "count": {"type": "int", "min": 0, "required": False,
+              "doc": "the count you expect; pnp checks it against what the data gives"},
+    "parts": {"type": "list", "required": False,
+              "of": {"type": "record", "fields": {"name": {"type": "scalar"}, "count": {"type": "int", "min": 0}}},
+              "doc": "a breakdown of the count (name and count each), which must add up to it"},
+    "doc": {"type": "str", "required": False, "doc": "a note for people reading game.yaml"},
+}
+
+# The keys of components that print one face per data item; kinds that do include them in their own keys.
+ITEM_FIELDS = {
+    "items": {"type": "str", "required": False, "doc": "the table whose items this component prints"},
+    "filter": {"type": "str", "required": False,
+               "doc": "a Jinja expression over `item`: only the items for which it is true"},
+    "quantity": {"type": "str", "required": False,
+                 "doc": "the field of each item saying how many copies of it to print"},
+}
+
+
+@dataclass
+class Component:
+    """One entry of the manifest: what kind of thing it is and the items it prints, in print order."""
+
+    id: str
+    name: str
+    kind: str
+    spec: Record
+    count: int = 0
+    items: list = field(default_factory=list)  # the data items, each repeated by its quantity and copies
+
+    @property
+    def description(self):
+        return self.spec.get("description", "")
+
+
+def load_components(game, components, kinds, chk):
+    """Check the manifest and fill game.components; `kinds` maps a kind name to its accepted keys."""
+    if not isinstance(components, list):
+        chk.error(f"components is a list of mappings (one '- id: ...' each), got {type_name(components)}",
+                  getattr(components, "mark", None) or game.meta.mark_of("components"))
+        return
+    extra = {}
+    for keys in (kinds or {}).values():
+        extra.update(keys)
+    schema = Schema({**COMPONENT_FIELDS, **ITEM_FIELDS, **extra}, game.enums, word="key")
+    ids = set()
+    for n, spec in enumerate(components):
+        mark = components.mark_of(n) if isinstance(components, MarkedList) else None
+        if not isinstance(spec, Record):
+            chk.error(f"a component is a mapping with id, name and kind, got {type_name(spec)}", mark)
+            continue
+        for message, where in schema.check(spec, chk):
+            chk.error(message.replace("unknown key", "unknown key in component", 1), where)
+        spec = schema.clean(spec, chk)
+        if spec is INVALID:
+            continue
+        if spec["id"] in ids:
+            chk.error(f"duplicate component id '{spec['id']}'", spec.mark_of("id"))
+        ids.add(spec["id"])
+        if kinds is not None and not _kind_ok(spec, kinds, chk):
+            continue
+        component = _component(game, spec, chk)
+        if component is not None:
+            game.components.append(component)
+
+
+def _kind_ok(spec, kinds, chk):
+    kind = spec["kind"]
+    if kind not in kinds:
+        chk.error(f"component kind '{kind}' is not one of {', '.join(kinds)}{did_you_mean(kind, kinds)}",
+                  spec.mark_of("kind"))
+        return False
+    shared = set(COMPONENT_FIELDS)
+    for key in spec:
+        if key not in shared and key not in kinds[kind]:
+            chk.error(f"a '{kind}' component does not take '{key}'", spec.key_mark(key))
+    return True
+
+
+def _component(game, spec, chk):
+    component = Component(spec["id"], str(spec.get("name", spec["id"])), spec["kind"], spec)
+    copies = spec.get("copies", 1)
+    table = spec.get("items")
+    if table is None:
+        component.count = copies
+    else:
+        if table not in game.tables:
+            if "*" in game.broken:
+                return None
+            chk.error(f"component '{component.id}': no table '{table}'{did_you_mean(table, game.tables)}",
+                      spec.mark_of("items"))
+            return None
+        items = _items(game, component, game.tables[table], chk)
+        if items is None:
+            return None
+        if len(items) * copies > MAX_COUNT:
+            chk.error(f"component '{component.id}' would print {len(items) * copies:,} items; pnp prints at most "
+                      f"{MAX_COUNT:,} of one component", spec.mark_of("copies"))
+            copies = max(1, MAX_COUNT // max(len(items), 1))
+        component.items = items * copies
+        component.count = len(component.items)
+    _check_count(game, component, spec, table, chk)
+    return component
+
+
+def _items(game, component, rows, chk):
+    """The rows the component prints (filtered), each repeated by its quantity; None if the filter fails."""
+    spec = component.spec
+    if spec.get("filter") is not None:  # e.g. one deck per era from one table of cards
+        try:
+            rows = [it for it in rows if evaluate(spec["filter"], game.context(item=it))]
+        except ExprError as e:
+            chk.error(f"component '{component.id}' filter: {e.message}", spec.mark_of("filter"))
+            return None
+    qty, items = spec.get("quantity"), []
+    for item in rows:
+        times = item.get(qty, 1) if qty else 1
+        if not isinstance(times, int) or isinstance(times, bool) or times < 0:
+            chk.error(f"{qty} must be a whole number, got {times!r}", item.mark_of(qty))
+            times = 1
+        if len(items) + times > MAX_COUNT:
+            chk.error(f"component '{component.id}' would print more than {MAX_COUNT:,} items; pnp prints at "
+                      f"most {MAX_COUNT:,} of one component", item.mark_of(qty) if qty else spec.mark)
+            return None
+        items.extend([item] * times)
+    return items
+
+
+def _check_count(game, component, spec, table, chk):
+    typed = spec.get("count")
+    if table in game.broken:
+        return
+    if typed is not None and typed != component.count:
+        chk.error(f"component '{component.id}' says count {typed} but the data gives {component.count}",
+                  spec.mark_of("count"))
+    parts = spec.get("parts")
+    if parts:
+        total = sum(p["count"] for p in parts)
+        if total != component.count:
+            chk.error(f"the parts of '{component.id}' add up to {total}, not {component.count}", spec.mark_of("parts"))

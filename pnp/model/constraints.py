@@ -1,0 +1,63 @@
+"""Constraints: rules the data must keep, written as Jinja expressions over the whole game or each item."""
+
+from ..template import ExprError, evaluate, render
+from .load import Record
+from .schema import did_you_mean
+
+CONSTRAINT_FIELDS = {
+    "expr": {"type": "str", "doc": "a Jinja expression that must be true, e.g. data.cards | length == 52"},
+    "message": {"type": "str", "required": False,
+                "doc": "what to print when it is false (a template: it may show the numbers)"},
+    "each": {"type": "str", "required": False,
+             "doc": "a table: the expression is checked once per item, which it sees as `item`"},
+    "where": {"type": "str", "required": False,
+              "doc": "where the message points: a table's file, or a value in the rules as rules.KEY.KEY"},
+    "field": {"type": "str", "required": False,
+              "doc": "with `each` or `where`: the field whose line the message points at"},
+    "doc": {"type": "str", "required": False, "doc": "why the rule exists"},
+}
+
+
+def check_constraints(game, constraints, chk):
+    for c in constraints:
+        each = c.get("each")
+        if each is not None and each not in game.tables:
+            chk.error(f"constraint 'each: {each}' names no table{did_you_mean(each, game.tables)}", c.mark_of("each"))
+            continue
+        for item in (game.tables[each] if each else [None]):
+            ctx = game.context(item=item) if item is not None else game.context()
+            try:
+                ok = evaluate(c["expr"], ctx)
+            except ExprError as e:
+                if not game.dirty:  # with bad records it is their errors that matter
+                    chk.error(f"constraint failed to evaluate: {e.message}", c.mark_of("expr"))
+                break
+            if ok:
+                continue
+            try:
+                message = render(str(c.get("message", "constraint not met: " + c["expr"])), ctx)
+            except ExprError as e:
+                message = f"constraint not met: {c['expr']} (its message failed: {e.message})"
+            chk.error(message, _where(game, c, item))
+
+
+def _where(game, c, item):
+    """Point a broken constraint at the data it is about: the item's field, the item, or the table's file."""
+    if item is not None:
+        return item.mark_of(c["field"]) if c.get("field") else item.mark
+    where = c.get("where")
+    if isinstance(where, str) and where.startswith("rules."):  # a value in the rules: its own line
+        node, mark = game.meta.get("rules"), None
+        for key in where.split(".")[1:]:
+            if not isinstance(node, Record) or key not in node:
+                break
+            mark, node = node.mark_of(key), node[key]
+        if mark is not None:
+            return mark
+    if where in game.tables:
+        items = game.tables[where]
+        if c.get("field") and items:
+            return items[0].mark_of(c["field"])
+        if items.mark is not None:
+            return items.mark.__class__(items.mark.file, 1, 1)
+    return c.mark_of("expr")

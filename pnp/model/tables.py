@@ -1,0 +1,140 @@
+"""Data tables: their files read, every item checked against its table's fields, derived fields computed."""
+
+from collections.abc import Mapping
+
+from ..errors import DataError, LoadError
+from ..report import Mark
+from ..template import ExprError, evaluate
+from .load import MarkedList, Record, load_file
+from .schema import Schema, did_you_mean
+
+TABLE_FIELDS = {
+    "file": {"type": "str", "required": False,
+             "doc": "the YAML file (a list of items) in cards/<game>/; default: <table name>.yaml"},
+    "files": {"type": "list", "of": "str", "required": False,
+              "doc": "several files whose items make one table, in this order"},
+    "fields": {"type": "any", "doc": "each field's name and its type (see Field types)"},
+    "derived": {"type": "map", "values": "str", "required": False,
+                "doc": "computed fields: name -> a Jinja expression over `item` and the game; an item may type "
+                       "the value too, and it must then agree"},
+    "unique": {"type": "list", "of": "str", "required": False,
+               "doc": "fields besides `id` whose values must differ from item to item"},
+    "doc": {"type": "str", "required": False, "doc": "what the table holds"},
+}
+
+
+def load_tables(game, tables, chk):
+    """Read every table's files into game.tables (a MarkedList of Records per table)."""
+    for name, spec in tables.items():
+        items = MarkedList(mark=spec.mark)
+        for fname in spec.get("files") or [spec.get("file", f"{name}.yaml")]:
+            data = _read(game, spec, name, fname, chk)
+            if data is None:
+                continue
+            for i, item in enumerate(data):
+                if not isinstance(item, Record):
+                    chk.error(f"each entry of {name} must be a mapping of fields", data.mark_of(i))
+                    continue
+                items.append(item)
+                items.marks.append(item.mark)
+            if items.mark is spec.mark:
+                items.mark = data.mark
+        game.tables[name] = items
+    game.refresh()
+
+
+def _read(game, spec, name, fname, chk):
+    """One file of a table as a MarkedList, or None (reported) when it cannot be read."""
+    mark = spec.mark_of("files" if "files" in spec else "file")
+    shown = game.project.rel(game.folder / fname)
+    try:
+        data = load_file(game.file(fname, mark, "table file"), shown)
+    except (LoadError, DataError) as e:
+        chk.report.add(e)
+        game.broken.add(name)
+        return None
+    if data is None:
+        return MarkedList(mark=Mark(shown, 1, 1))
+    if not isinstance(data, MarkedList):
+        chk.error(f"expected a list of {name} (one '- ' entry each)", getattr(data, "mark", None) or Mark(shown, 1, 1))
+        game.broken.add(name)
+        return None
+    return data
+
+
+def check_tables(game, tables, chk):
+    """Check every item against its table's schema (defaults filled in) and the unique fields.
+    Returns the schemas, by table name."""
+    schemas = {}
+    for name, spec in tables.items():
+        schema = Schema(spec.get("fields"), game.enums)
+        for message, mark in schema.problems:
+            chk.error(message, mark or spec.mark_of("fields"))
+        for table, mark in schema.refs():  # a ref to a table that does not exist: said once, where declared
+            if table not in tables:
+                chk.error(f"field refers to table '{table}', which game.yaml does not declare"
+                          f"{did_you_mean(table, tables)}", mark or spec.mark_of("fields"))
+        schemas[name] = schema
+        if not isinstance(spec.get("fields"), Mapping):  # no fields to check against: said once above
+            game.broken.add(name)
+    for name, items in game.tables.items():
+        schema, spec = schemas[name], tables[name]
+        if name in game.broken and not schema.fields:
+            continue
+        derived = tuple(spec.get("derived") or ())  # may be typed in; checked by derive()
+        for i, item in enumerate(items):
+            for message, mark in schema.check(item, chk, derived):
+                chk.error(message, mark)
+                game.dirty.add((name, i))
+            items[i] = schema.with_defaults(item)
+        _check_unique(items, (["id"] if "id" in schema.fields else []) + list(spec.get("unique") or []), chk)
+    game.refresh()
+    return schemas
+
+
+def _check_unique(items, keys, chk):
+    for key in keys:
+        seen = {}
+        for item in items:
+            value = item.get(key)
+            if value is None or isinstance(value, (Record, list)):
+                continue
+            if value in seen:
+                chk.error(f"duplicate {key} '{value}' (first at {seen[value]})", item.mark_of(key))
+            else:
+                seen[value] = item.mark_of(key)
+
+
+def _same(a, b):
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return abs(a - b) < 1e-9
+    return a == b
+
+
+def derive(game, tables, chk):
+    """Computed fields (a goal tile's share, a size class...): filled in, or checked where typed by hand.
+    A field that fails is reported once and skipped; the other fields and tables are still computed."""
+    for name, spec in tables.items():
+        derived = spec.get("derived")
+        if not derived or name not in game.tables:
+            continue
+        failed = set()
+        items = game.tables[name]
+        for i, item in enumerate(items):
+            values = {}
+            for fname, expr in derived.items():
+                if fname in failed:
+                    continue
+                try:
+                    value = evaluate(expr, game.context(item=item.with_values(values)))
+                except ExprError as e:
+                    if (name, i) not in game.dirty:  # a dirty item's own errors are already reported
+                        chk.error(f"derived field '{fname}': {e.message}", derived.mark_of(fname))
+                        failed.add(fname)
+                    continue
+                if fname in item and not _same(item[fname], value):
+                    chk.error(f"{fname} is {item[fname]!r} here but the data gives {value!r} "
+                              f"(it is computed: remove it or correct it)", item.mark_of(fname))
+                values[fname] = value
+            items[i] = item.with_values({k: v for k, v in values.items() if k not in item}, derived.mark)
+        game.refresh()

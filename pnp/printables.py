@@ -1,0 +1,96 @@
+"""The one walk over everything a game prints. A Studio holds one game's layouts, fonts and paper, asks each
+component's kind for its printables, resolves each printable once (validation and build share the result)
+and draws it. Validation, build, the manifest, the rulebook's pictures and credits all go through it."""
+
+import re
+
+from .draw import sheet as paper
+from .draw.fonts import load_fonts
+from .draw.paint import Painter
+from .errors import DataError, LayoutError
+from .layout.layouts import LayoutSet
+from .model.schema import did_you_mean
+from .products import KINDS, layout_options
+
+ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
+
+
+class Studio:
+    """One game's printing context for one paper size and bleed."""
+
+    def __init__(self, game, paper_size, bleed):
+        self.game, self.paper, self.bleed = game, paper_size, bleed
+        self.project, self.icons = game.project, game.icons
+        self.layouts = LayoutSet(game.project, game.id, game.context(), layout_options())
+        self.fonts = load_fonts(game.project)  # DataError when fonts.yaml is wrong
+        self.cache = {}  # products keep per-build results here (the rulebook's Markdown)
+        self.fit_cache = {}  # text fitting, shared by every painter of the build
+        self._faces = None  # component id -> its printables
+        self._resolved = {}  # printable key -> primitives
+        self.problems = []  # (message, mark) found while walking
+
+    def kind(self, component):
+        return KINDS[component.kind]
+
+    def context(self, **extra):
+        return self.game.context(**extra)
+
+    # -- the walk ----------------------------------------------------------------------------------------
+    def printables(self):
+        """Every printable of the game, component by component in manifest order."""
+        return [p for c in self.game.components for p in self.of(c)]
+
+    def of(self, component):
+        """The printables of one component (computed once; a component whose printables cannot be worked
+        out prints nothing, and why is in `problems`)."""
+        if self._faces is None:
+            self._faces = {}
+            for c in self.game.components:
+                try:
+                    self._faces[c.id] = self.kind(c).printables(c, self)
+                except (DataError, LayoutError) as e:
+                    self._faces[c.id] = []
+                    self.problems.extend(getattr(e, "problems", None) or [(e.message, e.mark)])
+        return self._faces.get(component.id, [])
+
+    def resolve(self, printable, problems=None):
+        """The primitives of a printable, resolved once per build. With a `problems` list, failing elements
+        are reported there and left out; without, the first failure raises LayoutError."""
+        prims = self._resolved.get(printable.key)
+        if prims is None:
+            resolver = self.layouts.resolver(printable.layout, printable.mark)
+            before = len(problems) if problems is not None else 0
+            prims = resolver.resolve(printable.item, problems, **dict(printable.extra))
+            if problems is None or len(problems) == before:  # keep only what resolved whole
+                self._resolved[printable.key] = prims
+        return prims
+
+    def icons_used(self):
+        """Icon files (aliases resolved) that the printed components and the rulebook really draw."""
+        names = set()
+        for p in self.printables():
+            for prim in self._resolved.get(p.key) or self.resolve(p):
+                if prim.kind == "icon":
+                    names.add(prim.text)
+                elif prim.kind == "text":
+                    names.update(ICON_IN_TEXT.findall(prim.text))
+        names.update(ICON_IN_TEXT.findall(self.cache.get("rulebook") or ""))
+        return {self.icons.path(n).stem for n in names if self.icons.path(n) is not None}
+
+    def did_you_mean_icon(self, name):
+        return did_you_mean(name, self.icons.names())
+
+    # -- drawing -----------------------------------------------------------------------------------------
+    def painter(self, canvas):
+        return Painter(canvas, self.fonts, self.icons, self.game.layout_folder, self.fit_cache)
+
+    def draw(self, canvas, painter, printable, x, y, shared=False, bleed=None):
+        """A printable with its trim's bottom-left corner at (x, y), clipped to trim plus bleed. `shared`
+        stores identical faces (every card back) once in the PDF."""
+        layout = self.layouts.get(printable.layout)
+        prims = self.resolve(printable)
+        bleed = self.bleed if bleed is None else bleed
+        if shared:
+            paper.shared_item(canvas, painter, prims, x, y, layout.width, layout.height, bleed, printable.layout)
+        else:
+            paper.item(canvas, painter, prims, x, y, layout.width, layout.height, bleed)

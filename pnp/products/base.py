@@ -1,0 +1,104 @@
+"""What every component kind shares: the Printable (one face that gets printed) and the Kind base class.
+
+A kind says what its components print (`printables`), what else must hold for them (`check`) and how they
+are laid out on paper (`draw`). Products receive the game's studio (pnp.printables.Studio) as an argument:
+it resolves printables to primitives, holds the layouts and fonts, and knows the paper."""
+
+from dataclasses import dataclass
+
+from ..errors import LayoutError
+from ..model.components import ITEM_FIELDS
+from ..template import ExprError, render
+
+
+@dataclass(frozen=True, eq=False)
+class Printable:
+    """One face that gets printed: a component's item, one side of it, drawn with a layout."""
+
+    component: object  # model.components.Component
+    side: str  # "front", "back", "face" (of a die), "picture" (in a rulebook)
+    index: int  # the item's position among the component's distinct items
+    item: object  # the data item (a Record), or None
+    layout: str  # the layout's name
+    extra: tuple = ()  # more template variables, as (name, value) pairs: a die face's ('face', 6)
+    copies: int = 1  # how many times it is printed
+    mark: object = None  # where it is asked for: the component's layout key in game.yaml, a rulebook line
+
+    @property
+    def key(self):
+        """Stable across builds: what the printable is, not where it sits in memory."""
+        return (self.component.id, self.side, self.index, self.extra)
+
+    @property
+    def label(self):
+        item_id = self.item.get("id") if self.item is not None else None
+        what = f" '{item_id}'" if item_id is not None else f" #{self.index + 1}" if self.component.count > 1 else ""
+        return f"{self.component.id}{what} {self.side}" + "".join(f" {value}" for _, value in self.extra)
+
+
+def distinct(items):
+    """The distinct items of a component in first-printed order, each with how often it is printed."""
+    counts, order = {}, []
+    for it in items:
+        if id(it) not in counts:
+            counts[id(it)] = 0
+            order.append(it)
+        counts[id(it)] += 1
+    return [(it, counts[id(it)]) for it in order]
+
+
+LAYOUT_KEY = {"type": "str", "required": False,
+              "doc": "the layout of each item's front (a template: `{{ item.layout }}` picks one per item)"}
+BACK_KEY = {"type": "str", "required": False,
+            "doc": "the layout of each item's back; printed on the following page, mirrored for long-edge duplex"}
+
+
+class Kind:
+    """A kind of component. Subclasses set the class attributes and override what differs."""
+
+    name = ""  # `kind:` in game.yaml
+    file_part = ""  # <game>-<file_part>-<paper>.pdf holds every component of this kind
+    order = 0  # place in the all-in-one PDF
+    component_keys = {**ITEM_FIELDS, "layout": LAYOUT_KEY, "back": BACK_KEY}  # accepted in game.yaml
+    layout_options = {}  # keys this kind reads from its layout files: name -> layout.params.Param
+    sides = (("front", "layout"), ("back", "back"))  # (side, the component key naming its layout)
+    cut_with_blade = False  # text must keep clear of the cut (the safe area is checked)
+
+    def layout_name(self, component, key, item, studio):
+        """A component's layout name for one item: the key's value, rendered when it is a template."""
+        value = component.spec.get(key)
+        if value is None:
+            return None
+        try:
+            return render(str(value), studio.context(item=item, card=item))
+        except ExprError as e:
+            raise LayoutError(f"{key}: {e.message}", component.spec.mark_of(key)) from None
+
+    def printables(self, component, studio):
+        """Every face the component prints: for each distinct item, each side that has a layout."""
+        out = []
+        for index, (item, copies) in enumerate(distinct(component.items or [None] * component.count)):
+            for side, key in self.sides:
+                name = self.layout_name(component, key, item, studio)
+                if name is not None:
+                    out.append(Printable(component, side, index, item, name, copies=copies,
+                                         mark=component.spec.mark_of(key)))
+        return out
+
+    def check(self, component, studio, report):
+        """Problems of this kind beyond what resolving its printables finds (reported into `report`)."""
+        if component.spec.get("layout") is None:
+            report.error(f"component '{component.id}' needs a 'layout'", component.spec.mark)
+
+    def draw(self, canvas, component, studio):
+        """Draw the component onto the canvas, page by page; returns the number of pages."""
+        raise NotImplementedError
+
+    def size_mm(self, component, studio):
+        """The trim size of the component's first face, for the manifest."""
+        faces = studio.of(component)
+        return studio.layouts.get(faces[0].layout).size_mm if faces else None
+
+    def extra_files(self):
+        """(file part, draw function) of PDFs this kind adds beside its own, e.g. boards at full size."""
+        return ()

@@ -1,0 +1,29 @@
+"""Decks and player aids: cards imposed 9-up (poker) with crop marks and mirrored backs."""
+
+from .base import Kind
+from .board import draw_tiled
+from .sheets import draw_sheets, fits_sheet
+
+
+class Deck(Kind):
+    """Cards: one per item (times its quantity and the copies), with fronts and optional backs,
+    imposed as many to a sheet as fit, with crop marks; backs mirrored for long-edge duplex."""
+
+    name = "deck"
+    file_part = "cards"
+    order = 1
+    cut_with_blade = True
+
+    def draw(self, canvas, component, studio):
+        if fits_sheet(component, studio):
+            return draw_sheets(canvas, component, studio)
+        return draw_tiled(canvas, component, studio)
+
+
+class Aid(Deck):
+    """Player aids and other cards that are handed out rather than played: imposed like a deck, in a PDF
+    of their own."""
+
+    name = "aid"
+    file_part = "aids"
+    order = 4
