@@ -38,6 +38,17 @@ class BookContent:
     icons_line: str = ""
 
 
+@dataclass
+class _Story:
+    """Where the Markdown walk is: its tokens, the position, open lists and the flowables so far."""
+
+    tokens: list
+    registry: list
+    i: int = 0
+    lists: list = field(default_factory=list)  # [ordered?, next number] per open list
+    flow: list = field(default_factory=list)
+
+
 class BookError(DataError):
     """The rulebook cannot be set: a block too large for a page, a picture that cannot be drawn."""
 
@@ -97,59 +108,69 @@ class Book:
 
     # -- markdown -> flowables -------------------------------------------------
     def story(self, registry):
-        md = MarkdownIt("commonmark").enable("table")
-        tokens = md.parse(self.markdown)
-        flow, i = [], 0
-        list_stack = []
-        while i < len(tokens):
-            t = tokens[i]
-            if t.type == "heading_open":
-                level = int(t.tag[1])
-                text, _ = _inline(tokens[i + 1].children)
-                size = {1: 20, 2: 14, 3: 11.5}[min(level, 3)]
-                flow.append(Heading(text, level, registry, fonts=self.fonts, draw_icon=self._icon,
-                                    family="Display", size=size, leading=1.2,
-                                    color=ACCENT if level < 3 else INK,
-                                    space_before={1: 14, 2: 10, 3: 6}[min(level, 3)], space_after=4))
-                i += 3
-                continue
-            if t.type == "paragraph_open":
-                text, images = _inline(tokens[i + 1].children)
-                if images:
-                    flow.append(self.pictures(images))
-                if text:
-                    indent = 4 * MM * len(list_stack)
-                    flow.append(self.para(text, indent=0, space_after=5 if not list_stack else 2)
-                                if not list_stack else self._list_item(text, list_stack, tokens, i))
-                i += 3
-                continue
-            if t.type in ("bullet_list_open", "ordered_list_open"):
-                list_stack.append([t.type.startswith("ordered"), int(t.attrGet("start") or 1)])
-            elif t.type in ("bullet_list_close", "ordered_list_close"):
-                list_stack.pop()
-                if not list_stack:
-                    flow.append(Spacer(1, 3))
-            elif t.type == "list_item_close" and list_stack:
-                list_stack[-1][1] += 1
-            elif t.type == "table_open":
-                end = next(j for j in range(i, len(tokens)) if tokens[j].type == "table_close")
-                flow.append(self.table(tokens[i:end]))
-                i = end + 1
-                continue
-            elif t.type == "blockquote_open":
-                end, depth = i, 0
-                for j in range(i, len(tokens)):
-                    depth += {"blockquote_open": 1, "blockquote_close": -1}.get(tokens[j].type, 0)
-                    if depth == 0:
-                        end = j
-                        break
-                flow.append(self.tip(tokens[i + 1:end]))
-                i = end + 1
-                continue
-            elif t.type == "hr":
-                flow.append(Spacer(1, 8))
-            i += 1
-        return _keep_headings_with_next(flow)
+        """The Markdown as flowables: each block token handled by the method named after it."""
+        tokens = MarkdownIt("commonmark").enable("table").parse(self.markdown)
+        state = _Story(tokens, registry)
+        while state.i < len(tokens):
+            handler = getattr(self, "_md_" + tokens[state.i].type, None)
+            state.i = handler(state) if handler else state.i + 1
+        return _keep_headings_with_next(state.flow)
+
+    def _md_heading_open(self, st):
+        level = min(int(st.tokens[st.i].tag[1]), 3)
+        text, _ = _inline(st.tokens[st.i + 1].children)
+        st.flow.append(Heading(text, level, st.registry, fonts=self.fonts, draw_icon=self._icon, family="Display",
+                               size={1: 20, 2: 14, 3: 11.5}[level], leading=1.2, color=ACCENT if level < 3 else INK,
+                               space_before={1: 14, 2: 10, 3: 6}[level], space_after=4))
+        return st.i + 3
+
+    def _md_paragraph_open(self, st):
+        text, images = _inline(st.tokens[st.i + 1].children)
+        if images:
+            st.flow.append(self.pictures(images))
+        if text:
+            st.flow.append(self._list_item(text, st.lists, st.tokens, st.i) if st.lists
+                           else self.para(text, indent=0, space_after=5))
+        return st.i + 3
+
+    def _md_bullet_list_open(self, st):
+        t = st.tokens[st.i]
+        st.lists.append([t.type.startswith("ordered"), int(t.attrGet("start") or 1)])
+        return st.i + 1
+
+    _md_ordered_list_open = _md_bullet_list_open
+
+    def _md_bullet_list_close(self, st):
+        st.lists.pop()
+        if not st.lists:
+            st.flow.append(Spacer(1, 3))
+        return st.i + 1
+
+    _md_ordered_list_close = _md_bullet_list_close
+
+    def _md_list_item_close(self, st):
+        if st.lists:
+            st.lists[-1][1] += 1
+        return st.i + 1
+
+    def _md_table_open(self, st):
+        end = next(j for j in range(st.i, len(st.tokens)) if st.tokens[j].type == "table_close")
+        st.flow.append(self.table(st.tokens[st.i:end]))
+        return end + 1
+
+    def _md_blockquote_open(self, st):
+        end, depth = st.i, 0
+        for j in range(st.i, len(st.tokens)):
+            depth += {"blockquote_open": 1, "blockquote_close": -1}.get(st.tokens[j].type, 0)
+            if depth == 0:
+                end = j
+                break
+        st.flow.append(self.tip(st.tokens[st.i + 1:end]))
+        return end + 1
+
+    def _md_hr(self, st):
+        st.flow.append(Spacer(1, 8))
+        return st.i + 1
 
     def _list_item(self, text, stack, tokens, i):
         ordered, number = stack[-1]

@@ -89,29 +89,35 @@ def bounds(faces):
     return max(xs) - min(xs), max(ys) - min(ys)
 
 
+def _key(p):
+    return (round(p[0], 6), round(p[1], 6))
+
+
+def _edge(face, k):
+    """The k-th edge of a net face as a key that is the same from either face sharing it."""
+    return frozenset((_key(face[k]), _key(face[(k + 1) % len(face)])))
+
+
 def outer_edges(faces):
     """Edges used by one face only, in order around the outline."""
-    def key(p):
-        return (round(p[0], 6), round(p[1], 6))
-
     count = {}
     for f in faces:
         for a, b in _edges(f):
-            k = frozenset((key(a), key(b)))
+            k = frozenset((_key(a), _key(b)))
             count[k] = count.get(k, 0) + 1
     outer = [(a, b, _centroid(f)) for f in faces for a, b in _edges(f)
-             if count[frozenset((key(a), key(b)))] == 1]
+             if count[frozenset((_key(a), _key(b)))] == 1]
     # chain them into the outline so alternating tabs really alternate
     by_start = {}
     for e in outer:  # faces may run either way round after reflection: index both ends
-        by_start.setdefault(key(e[0]), []).append(e)
-        by_start.setdefault(key(e[1]), []).append((e[1], e[0], e[2]))
+        by_start.setdefault(_key(e[0]), []).append(e)
+        by_start.setdefault(_key(e[1]), []).append((e[1], e[0], e[2]))
     chain, current, used = [], outer[0], set()
     for _ in range(len(outer)):
         chain.append(current)
-        used.add(frozenset((key(current[0]), key(current[1]))))
-        options = [e for e in by_start.get(key(current[1]), [])
-                   if frozenset((key(e[0]), key(e[1]))) not in used]
+        used.add(frozenset((_key(current[0]), _key(current[1]))))
+        options = [e for e in by_start.get(_key(current[1]), [])
+                   if frozenset((_key(e[0]), _key(e[1]))) not in used]
         if not options:
             break
         current = options[0]
@@ -209,41 +215,39 @@ def fold(faces):
     """Fold a net onto its solid: for each net face, the solid's face it becomes and the solid's vertex at
     each of its corners. Returns (corner vertex ids per net face, solid face index per net face, solid faces)."""
     _, solid = _solid(len(faces))
-
-    def key(p):
-        return (round(p[0], 6), round(p[1], 6))
-
     edge_faces = {}
     for f, face in enumerate(faces):
         for k in range(len(face)):
-            edge_faces.setdefault(frozenset((key(face[k]), key(face[(k + 1) % len(face)]))), []).append((f, k))
+            edge_faces.setdefault(_edge(face, k), []).append((f, k))
     corners, which = {0: list(solid[0][0])}, {0: 0}
     queue = [0]
-    while queue:
+    while queue:  # walk the net outwards from face 0, across each fold line
         f = queue.pop(0)
-        face = faces[f]
-        for k in range(len(face)):
-            for g, gk in edge_faces[frozenset((key(face[k]), key(face[(k + 1) % len(face)])))]:
-                if g in corners:
-                    continue
-                va, vb = corners[f][k], corners[f][(k + 1) % len(face)]
-                # the solid's other face on edge (va, vb)
-                G = next(i for i, (ring, _) in enumerate(solid) if i != which[f] and va in ring and vb in ring)
-                ring = solid[G][0]
-                m = len(ring)
-                # net face g has the shared edge as its corners gk -> gk+1 (matching b -> a or a -> b)
-                ga = key(faces[g][gk])
-                start_v = va if ga == key(face[k]) else vb
-                other_v = vb if start_v == va else va
-                pos = ring.index(start_v)
-                step = 1 if ring[(pos + 1) % m] == other_v else -1
-                corners[g] = [ring[(pos + step * j) % m] for j in range(m)]
-                corners[g] = corners[g][-gk:] + corners[g][:-gk] if gk else corners[g]
-                which[g] = G
-                queue.append(g)
+        for k in range(len(faces[f])):
+            for g, gk in edge_faces[_edge(faces[f], k)]:
+                if g not in corners:
+                    which[g], corners[g] = _across(faces, solid, corners, which, f, k, g, gk)
+                    queue.append(g)
     if len(set(which.values())) != len(faces):  # two net faces landing on one face: not a net of this solid
         raise ValueError("the net does not fold into its solid")
     return [corners[f] for f in range(len(faces))], [which[f] for f in range(len(faces))], solid
+
+
+def _across(faces, solid, corners, which, f, k, g, gk):
+    """Net face g, folded across edge k of net face f (its own edge gk): the solid face it lands on and the
+    solid vertex at each of its corners."""
+    face = faces[f]
+    va, vb = corners[f][k], corners[f][(k + 1) % len(face)]
+    landed = next(i for i, (ring, _) in enumerate(solid) if i != which[f] and va in ring and vb in ring)
+    ring = solid[landed][0]
+    m = len(ring)
+    # net face g has the shared edge as its corners gk -> gk+1 (matching b -> a or a -> b)
+    start_v = va if _key(faces[g][gk]) == _key(face[k]) else vb
+    other_v = vb if start_v == va else va
+    pos = ring.index(start_v)
+    step = 1 if ring[(pos + 1) % m] == other_v else -1
+    ordered = [ring[(pos + step * j) % m] for j in range(m)]
+    return landed, (ordered[-gk:] + ordered[:-gk] if gk else ordered)
 
 
 def glue_pairs(faces):

@@ -28,6 +28,14 @@ def _is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _outside(value, lo, hi):
+    return lo is not None and value < lo or hi is not None and value > hi
+
+
+def _out_of_range(value, lo, hi):
+    return f"{value} is out of range (expected {lo if lo is not None else '…'} to {hi if hi is not None else '…'})"
+
+
 class SpecError(Exception):
     """A field's spec in game.yaml is itself wrong."""
 
@@ -141,10 +149,8 @@ class Int(Field):
         if isinstance(value, float) and not math.isfinite(value):
             yield f"expected {self.what}, got {value!r}", mark
             return
-        if self.min is not None and value < self.min or self.max is not None and value > self.max:
-            lo = self.min if self.min is not None else "…"
-            hi = self.max if self.max is not None else "…"
-            yield f"{value} is out of range (expected {lo} to {hi})", mark
+        if _outside(value, self.min, self.max):
+            yield _out_of_range(value, self.min, self.max), mark
 
 
 class Number(Int):
@@ -299,21 +305,17 @@ class Map(Field):
         return self.value.refs()
 
     def check(self, value, mark, ctx):
-        if not isinstance(value, Mapping):
+        if not isinstance(value, Record):
             yield f"expected a mapping, got {type_name(value)}", mark
             return
         for k, v in value.items():
-            key_mark = value.key_mark(k) if isinstance(value, Record) else mark
             if self.keys is not None:
-                yield from self.keys.check(k, key_mark, ctx)
-            yield from self.value.check(v, value.mark_of(k) if isinstance(value, Record) else mark, ctx)
-        lo, hi = self.min_total, self.max_total
-        if lo is None and hi is None:
-            return
-        total = sum(v for v in value.values() if _is_number(v))
-        if lo is not None and total < lo or hi is not None and total > hi:
-            yield f"total {total} is out of range (expected {lo if lo is not None else '…'} to " \
-                  f"{hi if hi is not None else '…'})", mark
+                yield from self.keys.check(k, value.key_mark(k), ctx)
+            yield from self.value.check(v, value.mark_of(k), ctx)
+        if self.min_total is not None or self.max_total is not None:
+            total = sum(v for v in value.values() if _is_number(v))
+            if _outside(total, self.min_total, self.max_total):
+                yield f"total {_out_of_range(total, self.min_total, self.max_total)}", mark
 
     def clean(self, value, mark, ctx):
         if not isinstance(value, Record):
@@ -394,6 +396,11 @@ def make_field(spec, enums):
     return cls(spec, enums)
 
 
+def _named(name, message):
+    """A field's problem with the field's name in front (once, for nested records)."""
+    return message if message.startswith(f"{name}") else f"{name}: {message}"
+
+
 class Schema:
     """The fields of one record type (a table's items, or a mapping in game.yaml)."""
 
@@ -425,7 +432,7 @@ class Schema:
         for name, field in self.fields.items():
             if name in record:
                 for message, mark in field.check(record[name], record.mark_of(name), ctx):
-                    yield (message if message.startswith(f"{name}") else f"{name}: {message}"), mark
+                    yield _named(name, message), mark
             elif field.required:
                 yield f"missing required {self.word} '{name}'", record.mark
 

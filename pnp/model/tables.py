@@ -65,18 +65,7 @@ def _read(game, spec, name, fname, chk):
 def check_tables(game, tables, chk):
     """Check every item against its table's schema (defaults filled in) and the unique fields.
     Returns the schemas, by table name."""
-    schemas = {}
-    for name, spec in tables.items():
-        schema = Schema(spec.get("fields"), game.enums)
-        for message, mark in schema.problems:
-            chk.error(message, mark or spec.mark_of("fields"))
-        for table, mark in schema.refs():  # a ref to a table that does not exist: said once, where declared
-            if table not in tables:
-                chk.error(f"field refers to table '{table}', which game.yaml does not declare"
-                          f"{did_you_mean(table, tables)}", mark or spec.mark_of("fields"))
-        schemas[name] = schema
-        if not isinstance(spec.get("fields"), Mapping):  # no fields to check against: said once above
-            game.broken.add(name)
+    schemas = {name: _schema(game, name, spec, tables, chk) for name, spec in tables.items()}
     for name, items in game.tables.items():
         schema, spec = schemas[name], tables[name]
         if name in game.broken and not schema.fields:
@@ -90,6 +79,20 @@ def check_tables(game, tables, chk):
         _check_unique(items, (["id"] if "id" in schema.fields else []) + list(spec.get("unique") or []), chk)
     game.refresh()
     return schemas
+
+
+def _schema(game, name, spec, tables, chk):
+    """A table's schema, its problems reported (a ref to a table that does not exist: once, where declared)."""
+    schema = Schema(spec.get("fields"), game.enums)
+    for message, mark in schema.problems:
+        chk.error(message, mark or spec.mark_of("fields"))
+    for table, mark in schema.refs():
+        if table not in tables:
+            chk.error(f"field refers to table '{table}', which game.yaml does not declare"
+                      f"{did_you_mean(table, tables)}", mark or spec.mark_of("fields"))
+    if not isinstance(spec.get("fields"), Mapping):  # no fields to check items against: said once above
+        game.broken.add(name)
+    return schema
 
 
 def _check_unique(items, keys, chk):

@@ -99,16 +99,11 @@ def _diagram(studio, src):
 
 
 def picture(studio, src):
-    """The printable a rulebook picture shows: 'component:ID[/ITEM]' (the component's front for that item)
-    or 'layout:NAME[/TABLE/ITEM]' (a diagram); DataError with a clear message otherwise."""
+    """The printable a rulebook picture shows, and whether it is a component (shown at card size):
+    'component:ID[/ITEM]' (that component's front for the item) or 'layout:NAME[/TABLE/ITEM]' (a diagram).
+    DataError with a clear message otherwise."""
     if src.startswith("layout:"):
-        name, item = _diagram(studio, src)
-        for component in studio.game.components:
-            for p in studio.of(component):
-                if p.side == "picture" and p.layout == name and p.item is item:
-                    studio.layouts.get(name, p.mark)  # a layout that cannot be read says so here
-                    return p, False
-        raise DataError(f"picture '{src}' is not among the rulebook's pictures")
+        return _diagram_printable(studio, src), False
     if not src.startswith("component:"):
         raise DataError(f"picture '{src}': use component:<id>[/<item id>] or layout:<name>[/<table>/<item id>]")
     cid, _, item_id = src[len("component:"):].partition("/")
@@ -118,11 +113,20 @@ def picture(studio, src):
     fronts = [p for p in studio.of(component) if p.side in ("front", "face")]
     if item_id:
         fronts = [p for p in fronts if p.item is not None and p.item.get("id") == item_id]
-        if not fronts:
-            raise DataError(f"picture '{src}': component '{cid}' has no item '{item_id}'")
     if not fronts:
-        raise DataError(f"picture '{src}': component '{cid}' prints nothing to show")
+        raise DataError(f"picture '{src}': component '{cid}' has no item '{item_id}'" if item_id else
+                        f"picture '{src}': component '{cid}' prints nothing to show")
     return fronts[0], True
+
+
+def _diagram_printable(studio, src):
+    name, item = _diagram(studio, src)
+    for component in studio.game.components:
+        for p in studio.of(component):
+            if p.side == "picture" and p.layout == name and p.item is item:
+                studio.layouts.get(name, p.mark)  # a layout that cannot be read says so here
+                return p
+    raise DataError(f"picture '{src}' is not among the rulebook's pictures")
 
 
 def _drawer(studio, src):
