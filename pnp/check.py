@@ -63,7 +63,7 @@ class Checks:
                     self.error(message, mark)
         for p in self.studio.printables():
             self.printable(p)
-        for message, mark in self.studio.problems:
+        for message, mark in self.studio.problems + self.studio.layouts.styles.problems:
             self.error(message, mark)
 
     def printable(self, p):

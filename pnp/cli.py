@@ -44,6 +44,7 @@ def cli(ctx, root):
       pnp validate             check the data of every game
       pnp build                build every game: output/<game>/*.pdf + manifest.json
       pnp build evo --paper letter --bleed 3
+      pnp reference            everything a layout or game.yaml can say
     """
     ctx.obj = root
 
@@ -149,6 +150,15 @@ def list_games(ctx, games):
             click.echo(f"  {c.count:>4} × {c.name} [{c.kind}]")
     if report.errors:
         click.echo(f"({len(report.errors)} data errors: run 'pnp validate')", err=True)
+
+
+@cli.command(epilog=EPILOG)
+def reference():
+    """Print the reference: units, game.yaml, field types, component kinds, layout files, text styles,
+    every element with its parameters, and what templates see (docs/reference.md is this output)."""
+    from .reference import reference as text
+
+    click.echo(text(), nl=False)
 
 
 class _NoProgress:

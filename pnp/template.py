@@ -298,26 +298,29 @@ ENV.filters = {name: _guard_filter(f) for name, f in ENV.filters.items()}
 
 
 def _percent(part, whole):
-    """Whole-number percentage, rounding halves up (Python's round() would round 22.5 to 22)."""
+    """A whole-number percentage, halves rounded up: matches | percent(data.cards | length)."""
     if not whole:
         return 0
     return int(part * 100 / whole + 0.5)
 
 
 def _count(items, attribute, value):
+    """How many items have `attribute` equal to `value`: data.cards | count('suit', 'red')."""
     return sum(1 for it in items if it.get(attribute) == value)
 
 
 def _lookup(keys, mapping):
-    """A list of ids -> the items they name, e.g. scenario.goals | lookup(ref.goals)."""
+    """A list of ids as the items they name: scenario.goals | lookup(ref.goals)."""
     return [mapping[k] for k in keys]
 
 
 def _split(text, sep=None):
+    """Text cut into a list at `sep` (at spaces when none is given)."""
     return str(text).split(sep)
 
 
-ENV.filters.update(percent=_percent, count=_count, lookup=_lookup, split=_split, _pnp_loop=_Guarded)
+OWN_FILTERS = {"percent": _percent, "count": _count, "lookup": _lookup, "split": _split}
+ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded)
 ENV.globals.update(max=max, min=min, abs=abs, round=round, sorted=sorted, len=len, sum=sum,
                    range=_bounded_range)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text

@@ -115,7 +115,7 @@ class _Compiler:
         if style is None:
             known = self.styles.names()
             self.problems.append((f"unknown text style '{name}'{did_you_mean(name, known)}; styles: "
-                                  f"{', '.join(known) or 'none (declare them in styles.yaml)'}", spec.mark_of("style")))
+                                  f"{', '.join(known) or 'none (declare them in text-styles.yaml)'}", spec.mark_of("style")))
             return spec
         return spec.merged_over(style)
 
@@ -132,6 +132,7 @@ class _Compiler:
         for name, param in compiled.params.items():
             if param.required and name not in spec:
                 self.problems.append((f"'{kind}' element needs '{name}' ({param.doc})", spec.mark))
+        self.problems.extend(compiled.element.check(spec))
 
     def _value(self, compiled, name, param):
         spec = compiled.spec

@@ -38,6 +38,8 @@ class Param:
             return "required"
         if self.default is None:
             return "none"
+        if self.default == "":
+            return "empty"
         if isinstance(self.default, str) and self.default.startswith("="):
             return self.default[1:]  # a default described in words, e.g. '=the layout's width'
         return f"`{self.default}`" if not isinstance(self.default, bool) else f"`{str(self.default).lower()}`"

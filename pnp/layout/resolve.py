@@ -7,6 +7,15 @@ MAX_REPEAT = 10_000  # copies of one repeated element
 MAX_PRIMS = 100_000  # primitives one layout may resolve to for one item
 MAX_USE_DEPTH = 8  # layouts inside layouts inside layouts...
 
+# What a layout's templates see besides the game's own variables (the reference lists these).
+CONTEXT = {
+    "item, card": "the item being printed (none for a component without items)",
+    "vars, NAME": "the layout's `vars`, each also by its own name",
+    "W, H, B": "the layout's width, height and bleed in mm",
+    "it (or the `as` name), i, it_i": "in a repeated element: the value, its index from 0, and the index under "
+                                      "the value's name (which nested repeats keep)",
+}
+
 
 class Resolver:
     """Resolve `layout` for an item (any Record or None) in the game's template context."""

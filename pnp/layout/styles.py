@@ -1,4 +1,4 @@
-"""Named text styles: layouts/<game>/styles.yaml and layouts/shared/styles.yaml, used by `style: name`,
+"""Named text styles: layouts/<game>/text-styles.yaml and layouts/shared/text-styles.yaml, used by `style: name`,
 so a layout says what a text is (a title, a rule) rather than its five settings again."""
 
 from ..errors import DataError, LoadError
@@ -21,7 +21,7 @@ class StyleSet:
         self.problems = []
         self.raw, self.where = {}, {}
         for folder in (project.shared_layouts, project.layouts / game_id):  # the game's own win
-            self._read(folder / "styles.yaml")
+            self._read(folder / "text-styles.yaml")
         self.styles = {}
         for name in self.raw:
             self._resolve(name, ())
@@ -38,7 +38,7 @@ class StyleSet:
         if data is None:
             return
         if not isinstance(data, Record):
-            self.problems.append(("styles.yaml is a mapping of style name -> settings", Mark(shown, 1, 1)))
+            self.problems.append(("text-styles.yaml is a mapping of style name -> settings", Mark(shown, 1, 1)))
             return
         for name, spec in data.items():
             if not isinstance(spec, Record):

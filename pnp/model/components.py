@@ -56,9 +56,9 @@ def load_components(game, components, kinds, chk):
         chk.error(f"components is a list of mappings (one '- id: ...' each), got {type_name(components)}",
                   getattr(components, "mark", None) or game.meta.mark_of("components"))
         return
-    extra = {}
+    extra = {}  # every kind's keys, optional here: which kind needs which is checked per component
     for keys in (kinds or {}).values():
-        extra.update(keys)
+        extra.update({name: {**spec, "required": False} for name, spec in keys.items()})
     schema = Schema({**COMPONENT_FIELDS, **ITEM_FIELDS, **extra}, game.enums, word="key")
     ids = set()
     for n, spec in enumerate(components):
@@ -91,7 +91,11 @@ def _kind_ok(spec, kinds, chk):
     for key in spec:
         if key not in shared and key not in kinds[kind]:
             chk.error(f"a '{kind}' component does not take '{key}'", spec.key_mark(key))
-    return True
+    missing = [key for key, field in kinds[kind].items() if field.get("required", "default" not in field)
+               and key not in spec]
+    for key in missing:
+        chk.error(f"a '{kind}' component needs '{key}' ({kinds[kind][key]['doc']})", spec.mark)
+    return not missing
 
 
 def _component(game, spec, chk):

@@ -38,6 +38,18 @@ GAME_FILE = {
 }
 
 
+# What every template and expression of a game sees (the reference lists these).
+CONTEXT = {
+    "game": "game.yaml's keys: `game.title`, `game.players`, `game.rules.NAME`...",
+    "data": "every table as a list of items: `data.cards | length`",
+    "ref": "every table by id: `ref.cards['lion'].power`",
+    "components": "the manifest: each component's `id`, `name`, `kind`, `count` and `items`",
+    "enums": "game.yaml's enums: `enums.suit`",
+    "macros": "the macros of layouts/<game>/macros.j2: `macros.NAME(...)`",
+    "item": "in a constraint with `each`, a derived field or a filter: the item being checked",
+}
+
+
 @dataclass
 class Game:
     id: str

@@ -47,7 +47,7 @@ def distinct(items):
     return [(it, counts[id(it)]) for it in order]
 
 
-LAYOUT_KEY = {"type": "str", "required": False,
+LAYOUT_KEY = {"type": "str",
               "doc": "the layout of each item's front (a template: `{{ item.layout }}` picks one per item)"}
 BACK_KEY = {"type": "str", "required": False,
             "doc": "the layout of each item's back; printed on the following page, mirrored for long-edge duplex"}
@@ -87,8 +87,6 @@ class Kind:
 
     def check(self, component, studio, report):
         """Problems of this kind beyond what resolving its printables finds (reported into `report`)."""
-        if component.spec.get("layout") is None:
-            report.error(f"component '{component.id}' needs a 'layout'", component.spec.mark)
 
     def draw(self, canvas, component, studio):
         """Draw the component onto the canvas, page by page; returns the number of pages."""

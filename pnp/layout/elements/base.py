@@ -57,6 +57,11 @@ class Element:
     def all_params(self):
         return {**COMMON, **(ROTATE if self.rotates else {}), **self.params}
 
+    def check(self, spec):
+        """(message, mark) for each problem of how the element is written, beyond each parameter's own
+        check: parameters that exclude or need each other."""
+        return iter(())
+
     def resolve(self, el, ctx, ox, oy, out, resolver):
         """Append the primitives of compiled element `el` for template context `ctx`, offset by (ox, oy)."""
         raise NotImplementedError

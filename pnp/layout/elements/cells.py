@@ -15,6 +15,17 @@ CELL = {
 PER_CELL = tuple(CELL)
 
 
+LABEL_ONLY = ("label_size", "font", "color")
+
+
+def check_cells(kind, spec):
+    """The label's settings apply only to a label."""
+    if "label" not in spec:
+        for key in LABEL_ONLY:
+            if key in spec:
+                yield f"'{key}' sets how a label looks, and this {kind} has no 'label'", spec.key_mark(key)
+
+
 def draw_cells(el, ctx, cells, out):
     """Each cell (x, y, w, h, cell variables) as a shape plus its label; every CELL parameter is a template
     evaluated with the cell's variables, so colours and labels can change from cell to cell."""

@@ -2,7 +2,7 @@
 
 from .. import params as P
 from .base import Element
-from .cells import CELL, PER_CELL, draw_cells
+from .cells import CELL, PER_CELL, check_cells, draw_cells
 
 
 class Grid(Element):
@@ -18,6 +18,9 @@ class Grid(Element):
         **CELL,
     }
     MAX_CELLS = 10_000
+
+    def check(self, spec):
+        return check_cells(self.type, spec)
 
     def resolve(self, el, ctx, ox, oy, out, resolver):
         v = el.values(ctx, later=PER_CELL)

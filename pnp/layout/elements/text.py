@@ -20,7 +20,7 @@ class Text(Element):
         "w": P.Length("=the layout's width", "width of the box", minimum=0),
         "h": P.Length("10mm", "height of the box", minimum=0),
         "text": P.Text("", "the text (a template: `{{ card.name }}`)"),
-        "style": P.Name(None, "a named text style from styles.yaml; the element's own settings win over it"),
+        "style": P.Name(None, "a named text style from text-styles.yaml; the element's own settings win over it"),
         **TEXT_STYLE,
     }
 

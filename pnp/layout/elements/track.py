@@ -4,7 +4,7 @@ from ...errors import LayoutError
 from ... import units
 from .. import params as P
 from .base import Element
-from .cells import CELL, PER_CELL, draw_cells
+from .cells import CELL, PER_CELL, check_cells, draw_cells
 
 
 class Track(Element):
@@ -24,6 +24,17 @@ class Track(Element):
         "cell": P.Length("10mm", "width and height of each space", minimum=0),
         **CELL,
     }
+
+    LINE, BOX = ("x1", "y1", "x2", "y2"), ("x", "y", "w", "h")
+
+    def check(self, spec):
+        yield from check_cells(self.type, spec)
+        form, other = (self.LINE, self.BOX) if "x1" in spec else (self.BOX, self.LINE)
+        for key in other:
+            if key in spec:
+                yield (f"'{key}' does not apply: a track runs along a line (x1, y1, x2, y2) or around a box "
+                       f"(x, y, w, h), and this one {'has x1' if form is self.LINE else 'has no x1'}",
+                       spec.key_mark(key))
 
     def resolve(self, el, ctx, ox, oy, out, resolver):
         v = el.values(ctx, later=PER_CELL)

@@ -1,0 +1,165 @@
+"""The reference of everything a designer writes, generated from the classes that define it: the unit rule,
+game.yaml, field types, component kinds, layout files, text styles, elements and what templates see.
+`pnp reference` prints it; docs/reference.md is its output, kept current by a test. It sits beside the
+command line at the top: it reads every layer and nothing imports it but cli."""
+
+import inspect
+
+from . import template
+from .layout.elements import ELEMENTS
+from .layout.elements.base import COMMON, ROTATE, TEXT_STYLE
+from .layout.layouts import LAYOUT_PARAMS
+from .layout.resolve import CONTEXT as LAYOUT_CONTEXT, MAX_PRIMS, MAX_REPEAT
+from .layout.styles import OWN_KEYS
+from .model.components import COMPONENT_FIELDS, ITEM_FIELDS, MAX_COUNT
+from .model.constraints import CONSTRAINT_FIELDS
+from .model.game import CONTEXT as GAME_CONTEXT, GAME_FILE
+from .model.schema import Field, TYPES
+from .model.tables import TABLE_FIELDS
+from .products import KINDS
+from .units import CARD_SIZES
+
+INTRO = """# pnp reference
+
+Everything a designer writes for pnp, generated from pnp's own code (`pnp reference` prints it), so it is
+always the truth for this version. A game is `cards/<game>/game.yaml` plus one YAML file per table, and
+`layouts/<game>/`: one layout file per printed face, optional `text-styles.yaml` and `macros.j2`, and
+`rulebook.md.j2`.
+
+## Units
+
+Every length is in **millimetres** unless a unit is written: `3`, `'3mm'`, `'0.5in'`, `'1cm'` and `'10pt'`
+are all lengths. **Font sizes are in points.** Angles are in degrees, clockwise. Positions are measured from
+the trim's top-left corner, x to the right and y down. No length is over 2000 mm.
+
+Every string value in a layout may be a Jinja template (`"{{ card.name }}"`), rendered for each item and then
+read as its parameter's type; a template that gives nothing means the parameter's default.
+"""
+
+
+def _doc(obj):
+    return " ".join(inspect.getdoc(obj).split()) if inspect.getdoc(obj) else ""
+
+
+def _row(*cells):
+    return "| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |"
+
+
+LENGTH_LIMIT = 2000  # every length's own limit, said once in Units rather than in every row
+TYPE_WORDS = {"scalar": "text or number", "any": "see its meaning"}
+
+
+def _field_table(fields):
+    """A table of game.yaml keys given as field specs (the rules model's own types)."""
+    lines = [_row("key", "type", "required", "meaning"), _row("---", "---", "---", "---")]
+    for name, spec in fields.items():
+        spec = {"type": spec} if isinstance(spec, str) else spec
+        kind = TYPE_WORDS.get(spec.get("type", "str"), spec.get("type", "str"))
+        if kind == "list" and isinstance(spec.get("of"), dict):
+            kind = f"list of {spec['of'].get('type', 'str')}"
+        required = "yes" if spec.get("required", "default" not in spec) else \
+            (f"no (default `{spec['default']}`)" if spec.get("default") not in (None, {}, []) else "no")
+        lines.append(_row(f"`{name}`", kind, required, spec.get("doc", "")))
+    return "\n".join(lines)
+
+
+def _param_table(params):
+    lines = [_row("parameter", "type", "default", "meaning"), _row("---", "---", "---", "---")]
+    for name, param in params.items():
+        kind = param.kind + (f" ({param.unit})" if param.unit else "")
+        limits = []
+        if getattr(param, "minimum", None) is not None:
+            limits.append(f"at least {param.minimum:g}")
+        if getattr(param, "maximum", None) not in (None, LENGTH_LIMIT):
+            limits.append(f"at most {param.maximum:,g}")
+        doc = param.doc + (f" ({', '.join(limits)})" if limits else "")
+        lines.append(_row(f"`{name}`", kind, param.default_text(), doc))
+    return "\n".join(lines)
+
+
+def _game_file():
+    out = ["## game.yaml", "", "The game's metadata, rules model and manifest. Its own shape is checked like the "
+           "data: a wrong key or value is an error with its line.", "", _field_table(GAME_FILE), "",
+           "### Tables", "", "Each entry of `tables:` names a table and says where its items are and what they hold.",
+           "", _field_table(TABLE_FIELDS), "", "### Constraints", "",
+           "Rules the data must keep. The expression sees the whole game (see Templates); with `each` it is "
+           "checked once per item.", "", _field_table(CONSTRAINT_FIELDS), "", "### Components", "",
+           f"What is in the box, in order. Every component takes these keys (a component prints at most "
+           f"{MAX_COUNT:,} items):", "", _field_table(COMPONENT_FIELDS), "",
+           "Components whose kind prints one face per item take these too:", "", _field_table(ITEM_FIELDS), "",
+           "Each kind's own keys are listed under Component kinds."]
+    return "\n".join(out)
+
+
+def _field_types():
+    out = ["## Field types", "", "The type of each field of a table (`fields:` in game.yaml), with the options "
+           "it takes besides those every field takes:", "",
+           _row("option", "meaning"), _row("---", "---")]
+    out += [_row(f"`{k}`", v) for k, v in Field.OPTIONS.items()]
+    for name, cls in TYPES.items():
+        own = {k: v for k, v in cls.OPTIONS.items() if k not in Field.OPTIONS}
+        out += ["", f"### `{name}`", "", _doc(cls)]
+        if own:
+            out += ["", _row("option", "meaning"), _row("---", "---")] + [_row(f"`{k}`", v) for k, v in own.items()]
+    return "\n".join(out)
+
+
+def _kinds():
+    out = ["## Component kinds", "", "`kind:` of a component, in the order the all-in-one PDF prints them. Each "
+           "kind's PDF is `<game>-<part>-<paper>.pdf`."]
+    for name, kind in KINDS.items():
+        out += ["", f"### `{name}`", "", _doc(type(kind)), "", f"PDF part: `{kind.file_part}`."]
+        own = {k: v for k, v in kind.component_keys.items() if k not in ITEM_FIELDS}
+        if set(ITEM_FIELDS) <= set(kind.component_keys):
+            out += ["", "Takes `items`, `filter` and `quantity`."]
+        if own:
+            out += ["", "Its own keys in game.yaml:", "", _field_table(own)]
+        if kind.layout_options:
+            out += ["", "Its layouts also take:", "", _param_table(kind.layout_options)]
+        for part, title, _ in kind.extra_files():
+            out += ["", f"Also writes `<game>-{part}.pdf`: {title}."]
+    return "\n".join(out)
+
+
+def _layouts():
+    sizes = ", ".join(f"`{n}` {w} x {h} mm" for n, (w, h) in CARD_SIZES.items())
+    return "\n".join([
+        "## Layout files", "", "A layout is `layouts/<game>/NAME.yaml` (or `layouts/shared/NAME.yaml`): one printed "
+        f"face. Named sizes: {sizes}.", "", _param_table(LAYOUT_PARAMS), "",
+        "## Text styles", "", "`layouts/<game>/text-styles.yaml` (and `layouts/shared/text-styles.yaml`, which a game's own "
+        "styles override) names text styles: `title: {font: Display, size: 12, color: '#222'}`. A text element "
+        f"uses one with `style: title`; its own settings win. A style may set {', '.join(f'`{k}`' for k in TEXT_STYLE)}, "
+        f"and {' and '.join(f'`{k}`' for k in OWN_KEYS)} (`extends: other` builds on another style)."])
+
+
+def _elements():
+    out = ["## Elements", "", "Each entry of a layout's `elements:` has a `type`. Every element takes these:", "",
+           _param_table(COMMON), "", f"A repeated element makes at most {MAX_REPEAT:,} copies, and one layout draws "
+           f"at most {MAX_PRIMS:,} shapes for an item. Elements that can turn also take:", "", _param_table(ROTATE),
+           "", "A parameter an element does not take, or that does not apply to how it is written, is an error."]
+    for name, element in ELEMENTS.items():
+        turns = " It can turn (`rotate`)." if element.rotates else ""
+        out += ["", f"### `{name}`", "", _doc(type(element)) + turns, "", _param_table(element.params)]
+    return "\n".join(out)
+
+
+def _templates():
+    filters = [_row(f"`{name}`", _doc(f)) for name, f in template.OWN_FILTERS.items()]
+    out = ["## Templates", "", "Templates are Jinja, in a sandbox: they read the game and cannot change it or "
+           "reach Python. Every template and expression sees:", "", _row("name", "what"), _row("---", "---")]
+    out += [_row(f"`{k}`", v) for k, v in GAME_CONTEXT.items()]
+    out += ["", "A layout's templates also see:", "", _row("name", "what"), _row("---", "---")]
+    out += [_row(f"`{k}`", v) for k, v in LAYOUT_CONTEXT.items()]
+    out += ["", "Besides Jinja's own filters, pnp adds:", "", _row("filter", "what"), _row("---", "---")] + filters
+    out += ["", "and the functions `max`, `min`, `abs`, `round`, `sorted`, `len`, `sum` and `range`.", "",
+            "Limits, so that no mistake hangs a build: a text or list of at most "
+            f"{template.MAX_STRING:,} characters or items, a `range` of at most {template.MAX_ITEMS:,} numbers, "
+            f"macros nested at most {template.MAX_CALL_DEPTH} deep, {template.SECONDS_PER_EVALUATION:g} s for one "
+            f"template and {template.SECONDS_PER_GAME:g} s for all of a game's."]
+    return "\n".join(out)
+
+
+def reference():
+    """The whole reference as Markdown."""
+    return "\n\n".join([INTRO.strip(), _game_file(), _field_types(), _kinds(), _layouts(), _elements(),
+                        _templates()]) + "\n"

@@ -1,0 +1,22 @@
+"""docs/reference.md is what `pnp reference` prints: generated from the classes, so it cannot drift."""
+
+from conftest import REPO, run
+from pnp.layout.elements import ELEMENTS
+from pnp.model.schema import TYPES
+from pnp.products import KINDS
+
+
+def test_reference_is_current():
+    result = run(REPO, "reference")
+    assert result.exit_code == 0
+    written = (REPO / "docs" / "reference.md").read_text(encoding="utf-8")
+    assert result.stdout == written, "docs/reference.md is stale: run `pnp reference > docs/reference.md`"
+
+
+def test_reference_covers_every_element_kind_and_field_type():
+    text = run(REPO, "reference").stdout
+    for name in [*ELEMENTS, *KINDS, *TYPES]:
+        assert f"### `{name}`" in text, name
+    for name, element in ELEMENTS.items():  # every parameter of every element, with its default
+        for param in element.params:
+            assert f"| `{param}` |" in text, (name, param)
