@@ -80,8 +80,14 @@ class Checks:
         label = f" ({p.item.get('id')})" if p.item is not None and p.item.get("id") else ""
         for prim in prims:
             self.prim(prim, label)
-        if KINDS[p.component.kind].cut_with_blade:
+        kind = KINDS[p.component.kind]
+        if kind.cut_with_blade:
             self.safe_area(layout, prims)
+        for key in layout.options:  # a die's `net` on a card's layout would be silently ignored
+            if key not in kind.layout_options:
+                users = [k.name for k in KINDS.values() if key in k.layout_options]
+                self.error(f"'{key}' applies to {' and '.join(users)} layouts; this layout prints a "
+                           f"{kind.name}", layout.spec.key_mark(key))
 
     def prim(self, prim, label):
         icons = self.game.icons

@@ -18,10 +18,17 @@ CARD_SIZES = {
 PAPER_SIZES = {"a4": (210, 297), "letter": (215.9, 279.4)}
 
 
+def _shown(value):
+    """A value as a message quotes it (this module sits below the data model, so it only knows shapes)."""
+    if hasattr(value, "keys"):
+        return "a mapping"
+    return repr(list(value)) if isinstance(value, list) else repr(value)
+
+
 def length(value, default_unit="mm"):
     """Return points for a length; raise ValueError with a readable message otherwise."""
     if isinstance(value, bool):
-        raise ValueError(f"expected a length like '3mm', got {value!r}")
+        raise ValueError(f"expected a length like '3mm', got {_shown(value)}")
     if isinstance(value, (int, float)):
         try:
             return float(value) * _UNITS[default_unit]
@@ -29,7 +36,7 @@ def length(value, default_unit="mm"):
             raise ValueError(f"{value} is too large for a length") from None
     m = _LENGTH.match(str(value))
     if not m:
-        raise ValueError(f"expected a length like '3mm', '0.5in' or '10pt', got {value!r}")
+        raise ValueError(f"expected a length like '3mm', '0.5in' or '10pt', got {_shown(value)}")
     return float(m.group(1)) * _UNITS[m.group(2) or default_unit]
 
 
@@ -43,11 +50,10 @@ def size(value):
         m = re.match(r"^(.+?)\s*x\s*(.+)$", key)
         if m:
             return length(m.group(1)), length(m.group(2))
-        raise ValueError(f"unknown size {value!r}: use one of {', '.join(CARD_SIZES)} or [w, h]")
+        raise ValueError(f"unknown size {_shown(value)}: use one of {', '.join(CARD_SIZES)} or [w, h]")
     if isinstance(value, (list, tuple)) and len(value) == 2:
         return length(value[0]), length(value[1])
-    shown = "a mapping" if hasattr(value, "keys") else repr(value)
-    raise ValueError(f"expected a size name or [width, height], got {shown}")
+    raise ValueError(f"expected a size name or [width, height], got {_shown(value)}")
 
 
 def to_mm(points):

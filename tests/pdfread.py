@@ -18,10 +18,11 @@ def _apply(m, x, y):
     return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
 
 
-def _walk(page):
-    """(operator, operands, current transformation matrix) for each top-level operator of a page."""
-    ctm, stack = [1, 0, 0, 1, 0, 0], []
-    for operands, op in page.get_contents().operations:
+def _operations(content, ctm=(1, 0, 0, 1, 0, 0)):
+    """(operator, operands, current transformation matrix) for each operator of a content stream, the
+    graphics state (q, Q, cm) followed."""
+    ctm, stack = list(ctm), []
+    for operands, op in content.operations:
         op = op.decode() if isinstance(op, bytes) else op
         if op == "q":
             stack.append(ctm)
@@ -31,6 +32,11 @@ def _walk(page):
             ctm = _mul([float(v) for v in operands], ctm)
         else:
             yield op, operands, ctm
+
+
+def _walk(page):
+    """The top-level operators of a page (forms are not entered)."""
+    return _operations(page.get_contents())
 
 
 def page_geometry(page):
@@ -123,3 +129,61 @@ def tile_targets(page, arm=2.2 * MM):
     vertical = {(round(a[0], 2), round((a[1] + b[1]) / 2, 2)) for a, b in segments
                 if abs(a[0] - b[0]) < 1e-6 and abs(abs(a[1] - b[1]) - 2 * arm) < 0.01}
     return {(round(x - ox, 1), round(y - oy, 1)) for x, y in horizontal & vertical}
+
+
+def drawn(page):
+    """Everything a page draws, forms entered, in page coordinates: ('text', string, x, y, matrix, size) for
+    each string shown, ('form', name, x, y, matrix) for each form placed, and ('path', points, paint) for
+    each painted path (points are the path's vertices; 're' gives its four corners)."""
+    out = []
+    _walk_content(page.get_contents(), page["/Resources"], [1, 0, 0, 1, 0, 0], out, page.pdf)
+    return out
+
+
+def _walk_content(content, resources, ctm, out, pdf):
+    from pypdf.generic import ContentStream
+
+    if content is None:
+        return
+    if not isinstance(content, ContentStream):
+        content = ContentStream(content, pdf)
+    tm, size, path = [1, 0, 0, 1, 0, 0], 0.0, []
+    for op, operands, ctm in _operations(content, ctm):
+        if op == "BT":
+            tm = [1, 0, 0, 1, 0, 0]
+        elif op == "Tf":
+            size = float(operands[1])
+        elif op == "Tm":
+            tm = [float(v) for v in operands]
+        elif op == "Td":
+            tm = _mul([1, 0, 0, 1, float(operands[0]), float(operands[1])], tm)
+        elif op in ("Tj", "TJ"):
+            text = operands[0] if op == "Tj" else "".join(p for p in operands[0] if isinstance(p, str))
+            m = _mul(tm, ctm)
+            out.append(("text", str(text), m[4], m[5], m, size))
+        elif op in ("m", "l"):
+            path.append(_apply(ctm, float(operands[0]), float(operands[1])))
+        elif op == "c":
+            path.append(_apply(ctm, float(operands[4]), float(operands[5])))
+        elif op == "re":
+            x, y, w, h = (float(v) for v in operands)
+            path += [_apply(ctm, x, y), _apply(ctm, x + w, y), _apply(ctm, x + w, y + h), _apply(ctm, x, y + h)]
+        elif op in ("S", "s", "f", "F", "f*", "B", "B*", "b", "b*"):
+            out.append(("path", path, op))
+            path = []
+        elif op == "n":
+            path = []
+        elif op == "Do":
+            _form(str(operands[0]), resources, ctm, out, pdf)
+
+
+def _form(name, resources, ctm, out, pdf):
+    xobject = resources["/XObject"][name].get_object()
+    if xobject.get("/Subtype") != "/Form":
+        out.append(("image", name, ctm[4], ctm[5], ctm))
+        return
+    matrix = [float(v) for v in xobject.get("/Matrix", [1, 0, 0, 1, 0, 0])]
+    placed = _mul(matrix, ctm)
+    out.append(("form", name, placed[4], placed[5], placed))
+    inner = xobject.get("/Resources", resources)
+    _walk_content(xobject, inner.get_object() if hasattr(inner, "get_object") else inner, placed, out, pdf)

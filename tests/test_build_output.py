@@ -6,8 +6,8 @@ import pytest
 
 from pnp.errors import DataError
 from pnp.products import KINDS
-from conftest import make_project, run
-from pdfread import MM, fonts, page_geometry, placed_forms, read, texts, tile_targets
+from conftest import DATA, make_project, run
+from pdfread import MM, drawn, fonts, page_geometry, placed_forms, read, texts, tile_targets
 
 PAPERS = {"a4": (210, 297), "letter": (215.9, 279.4)}
 
@@ -175,3 +175,48 @@ def test_out_option_and_bleed(tmp_path):
         assert abs(w / MM - 69) < 0.1 and abs(h / MM - 94) < 0.1
     manifest = json.loads((folder / "manifest.json").read_text())
     assert manifest["bleed_mm"] == 3.0
+
+
+DIE_GAME = """- id: die
+    name: Die
+    kind: die
+    layout: die
+"""
+
+
+@pytest.mark.parametrize("net, faces", [("d4", 4), ("d6", 6), ("d8", 8), ("d12", 12), ("d20", 20)])
+def test_every_die_net_builds_with_each_face_value_once(tmp_path, net, faces):
+    base = (DATA / "base/cards/mini/game.yaml").read_text()
+    die = (f"net: {net}\nedge: 18mm\nsize: [14mm, 14mm]\nfaces: range(1, {faces + 1}) | list\n"
+           "elements:\n  - {type: text, y: 4, w: 14, h: 6, text: '{{ face }}', size: 9, align: center}\n")
+    root = make_project(tmp_path / "p", {"cards/mini/game.yaml": base.replace("components:\n", "components:\n  " + DIE_GAME),
+                                         "layouts/mini/die.yaml": die})
+    folder = build(root)
+    page = read(folder / "mini-dice-a4.pdf").pages[0]
+    values = sorted(int(t) for kind, t, *_ in drawn(page) if kind == "text" and t.isdigit())
+    assert values == list(range(1, faces + 1))  # every face drawn once, with its own value
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert next(c for c in manifest["components"] if c["id"] == "die")["pages"] == [1, 1]
+
+
+def test_token_cut_lines_follow_each_shape(tmp_path):
+    base = (DATA / "base/cards/mini/game.yaml").read_text()
+    tokens = base.replace("components:\n", "components:\n  - {id: chits, name: Chits, kind: tokens, items: shapes, "
+                                           "layout: '{{ item.id }}'}\n")
+    tokens = tokens.replace("tables:\n", "tables:\n  shapes:\n    fields: {id: {type: id}}\n")
+    files = {"cards/mini/game.yaml": tokens, "cards/mini/shapes.yaml": "- {id: square}\n- {id: rounded}\n"
+             "- {id: circle}\n- {id: hex}\n"}
+    for shape in ("square", "rounded", "circle", "hex"):  # 30 x 26 mm: a regular hexagon's proportions
+        files[f"layouts/mini/{shape}.yaml"] = f"size: [30mm, 26mm]\nshape: {shape}\nbleed: 0\nelements: []\n"
+    folder = build(make_project(tmp_path / "p", files))
+    outlines = [e[1] for e in drawn(read(folder / "mini-tokens-a4.pdf").pages[0]) if e[0] == "path" and e[2] == "S"]
+    assert len(outlines) == 4
+    square, rounded, circle, hexagon = outlines  # packed in order
+    for points in outlines:  # each outline spans its token's box exactly
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        assert (max(xs) - min(xs)) / MM == pytest.approx(30, abs=0.01)
+        assert (max(ys) - min(ys)) / MM == pytest.approx(26, abs=0.01)
+    assert len(square) == 4 and len(hexagon) == 6
+    mid = (min(y for _, y in hexagon) + max(y for _, y in hexagon)) / 2  # corners left and right, flat top
+    assert sum(1 for _, y in hexagon if abs(y - mid) < 0.01) == 2
+    assert len(rounded) > 4 and len(circle) > 4  # curves: corners rounded, and the circle itself

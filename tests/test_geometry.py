@@ -57,7 +57,11 @@ def _round(p):
     return (round(p[0], 3), round(p[1], 3))
 
 
-@pytest.mark.parametrize("make, faces, edges", [(nets.d6, 6, 14), (nets.d12, 12, 38)])
+# faces, and outer edges of the net: every solid edge that is not a fold shows twice on the outline
+DICE = [(nets.d4, 4, 6), (nets.d6, 6, 14), (nets.d8, 8, 10), (nets.d12, 12, 38), (nets.d20, 20, 22)]
+
+
+@pytest.mark.parametrize("make, faces, edges", DICE)
 def test_die_nets_have_the_right_faces_and_half_their_outer_edges_tabbed(make, faces, edges):
     net = make()
     assert len(net) == faces
@@ -78,7 +82,24 @@ def test_d12_faces_do_not_overlap():
             assert math.dist(a, b) >= 2 * inradius - 1e-9
 
 
-@pytest.mark.parametrize("make, total", [(nets.d6, 7), (nets.d12, 13)])
+@pytest.mark.parametrize("make, faces", [(make, faces) for make, faces, _ in DICE])
+def test_every_net_folds_onto_its_solid_each_face_once(make, faces):
+    corners, which, solid = nets.fold(make())
+    assert sorted(which) == list(range(faces))  # each solid face covered by exactly one net face
+    for f, face in enumerate(corners):  # each net face's corners are the corners of the face it lands on
+        assert sorted(face) == sorted(solid[which[f]][0])
+
+
+def test_net_faces_do_not_overlap():
+    for make, _, _ in DICE:
+        net = make()
+        centres = [(sum(x for x, _ in f) / len(f), sum(y for _, y in f) / len(f)) for f in net]
+        for i, a in enumerate(centres):  # at unit edge no two face centres are closer than a triangle's
+            for b in centres[i + 1:]:  # inradius twice over
+                assert math.dist(a, b) > 2 * (math.sqrt(3) / 6) - 1e-9, make.__name__
+
+
+@pytest.mark.parametrize("make, total", [(nets.d6, 7), (nets.d8, 9), (nets.d12, 13), (nets.d20, 21)])
 def test_folded_nets_pair_every_outer_edge_and_put_opposites_summing_like_real_dice(make, total):
     net = make()
     pairs = nets.glue_pairs(net)
@@ -87,3 +108,10 @@ def test_folded_nets_pair_every_outer_edge_and_put_opposites_summing_like_real_d
     opposite = nets.opposite_faces(net)
     assert sorted(values) == list(range(1, len(net) + 1))
     assert all(values[f] + values[opposite[f]] == total for f in range(len(net)))
+
+
+def test_a_d4_has_no_opposite_faces_and_takes_its_values_in_order():
+    net = nets.d4()
+    assert nets.opposite_faces(net) == [None] * 4
+    assert nets.assign_values(net, [1, 2, 3, 4]) == [1, 2, 3, 4]
+    assert len(nets.glue_pairs(net)) == 3

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from .. import units
 from ..draw.colour import ColourError, colour
-from ..model.load import Record
+from ..model.load import Record, shown
 
 REQUIRED = object()  # the default of a parameter that must be given
 
@@ -61,13 +61,13 @@ def _finite(number, what):
 
 def _number(value, what):
     if isinstance(value, bool):
-        raise ValueError(f"expected {what}, got {value!r}")
+        raise ValueError(f"expected {what}, got {shown(value)}")
     if isinstance(value, (int, float)):
         return _finite(float(value), what)
     try:
         return _finite(float(str(value).strip()), what)
     except ValueError:
-        raise ValueError(f"expected {what}, got {value!r}") from None
+        raise ValueError(f"expected {what}, got {shown(value)}") from None
 
 
 class Length(Param):
@@ -132,7 +132,7 @@ class Int(Number):
     def convert(self, value):
         number = super().convert(value)
         if number != int(number):
-            raise ValueError(f"expected a whole number, got {value!r}")
+            raise ValueError(f"expected a whole number, got {shown(value)}")
         return int(number)
 
 
@@ -147,7 +147,7 @@ class Bool(Param):
             return True
         if text in ("false", "no", "0", ""):
             return False
-        raise ValueError(f"expected true or false, got {value!r}")
+        raise ValueError(f"expected true or false, got {shown(value)}")
 
 
 class Text(Param):
@@ -212,7 +212,7 @@ class Lengths(Param):
         parts = value.split() if isinstance(value, str) else value
         if not isinstance(parts, list) or (self.count and len(parts) != self.count):
             shape = f"{self.count} lengths like [1, 2]" if self.count else "a list of lengths like [1, 0.5]"
-            raise ValueError(f"expected {shape}, got {value!r}")
+            raise ValueError(f"expected {shape}, got {shown(value)}")
         return tuple(Length(maximum=2000).convert(p) for p in parts)
 
 
@@ -228,7 +228,7 @@ class Points(Param):
         out = []
         for p in value:
             if not isinstance(p, list) or len(p) != 2:
-                raise ValueError(f"each point is [x, y], got {p!r}")
+                raise ValueError(f"each point is [x, y], got {shown(p)}")
             out.append((units.length(p[0]), units.length(p[1])))
         return tuple(out)
 
@@ -241,7 +241,7 @@ class Expression(Param):
 
     def convert(self, value):
         if isinstance(value, (Mapping, list)) or value is None:
-            raise ValueError(f"expected an expression, got {value!r}")
+            raise ValueError(f"expected an expression, got {_what(value)}")
         return value
 
 

@@ -2,6 +2,7 @@
 
 from .. import units
 from ..errors import ExprError, LayoutError, LimitError
+from ..model.load import shown
 
 MAX_REPEAT = 10_000  # copies of one repeated element
 MAX_PRIMS = 100_000  # primitives one layout may resolve to for one item
@@ -56,7 +57,7 @@ class Resolver:
         values = el.evaluate("repeat", ctx)
         if isinstance(values, bool) or not isinstance(values, (int, list, tuple, range)) and \
                 not hasattr(values, "__iter__"):
-            raise LayoutError(f"repeat: expected a number or a list, got {values!r}", el.mark_of("repeat"))
+            raise LayoutError(f"repeat: expected a number or a list, got {shown(values)}", el.mark_of("repeat"))
         if isinstance(values, int):
             values = range(max(values, 0))
         values = list(values) if not isinstance(values, (list, tuple, range)) else values

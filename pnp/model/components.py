@@ -4,7 +4,7 @@ What a kind of component prints and how is the products' business; here only wha
 from dataclasses import dataclass, field
 
 from ..template import ExprError, evaluate
-from .load import MarkedList, Record
+from .load import MarkedList, Record, shown
 from .schema import INVALID, Schema, did_you_mean, type_name
 
 MAX_COUNT = 10_000  # printed items in one component: far beyond any box, small enough to build in seconds
@@ -94,7 +94,7 @@ def _kind_ok(spec, kinds, chk):
     missing = [key for key, field in kinds[kind].items() if field.get("required", "default" not in field)
                and key not in spec]
     for key in missing:
-        chk.error(f"a '{kind}' component needs '{key}' ({kinds[kind][key]['doc']})", spec.mark)
+        chk.error(f"a '{kind}' component needs '{key}': {kinds[kind][key]['doc']}", spec.mark)
     return not missing
 
 
@@ -137,7 +137,7 @@ def _items(game, component, rows, chk):
     for item in rows:
         times = item.get(qty, 1) if qty else 1
         if not isinstance(times, int) or isinstance(times, bool) or times < 0:
-            chk.error(f"{qty} must be a whole number, got {times!r}", item.mark_of(qty))
+            chk.error(f"{qty} must be a whole number, got {shown(times)}", item.mark_of(qty))
             times = 1
         if len(items) + times > MAX_COUNT:
             chk.error(f"component '{component.id}' would print more than {MAX_COUNT:,} items; pnp prints at "

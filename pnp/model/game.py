@@ -8,7 +8,7 @@ from ..template import ExprError, module
 from .components import COMPONENT_FIELDS, Component, load_components
 from .constraints import CONSTRAINT_FIELDS, check_constraints
 from .icons import IconIndex
-from .load import MarkedList, Record, load_file
+from .load import MarkedList, Record, load_file, shown
 from .schema import INVALID, Schema, did_you_mean
 from .tables import TABLE_FIELDS, check_tables, derive, load_tables
 
@@ -93,14 +93,19 @@ class Game:
         if self._ref is None:
             self._ref = {}
         self._ref.clear()
-        self._ref.update({name: {it.get("id"): it for it in items if isinstance(it, Record) and "id" in it}
+        self._ref.update({name: {it["id"]: it for it in items if isinstance(it, Record) and _is_key(it.get("id"))}
                           for name, items in self.tables.items()})
 
     def file(self, name, mark, what="file"):
         """A file of this game's cards/ folder named in game.yaml: it must be inside the project."""
         if not isinstance(name, str) or not name:
-            raise DataError(f"{what} name must be text, got {name!r}", mark)
+            raise DataError(f"{what} name must be text, got {shown(name)}", mark)
         return self.project.inside(self.folder / name, mark, what, shown=name)
+
+
+def _is_key(value):
+    """An id that can name an item: text or a number (a list typed as an id is reported by its field)."""
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
 
 
 class Checker:
@@ -185,7 +190,7 @@ def _load_rules(game, meta, chk):
     if rules is None or isinstance(rules, Record):
         return meta
     if not isinstance(rules, str):
-        chk.error(f"rules is a mapping or the name of a YAML file, got {rules!r}", meta.mark_of("rules"))
+        chk.error(f"rules is a mapping or the name of a YAML file, got {shown(rules)}", meta.mark_of("rules"))
         return meta.with_values({"rules": Record()})
     try:
         path = game.file(rules, meta.mark_of("rules"), "rules file")

@@ -87,6 +87,19 @@ class MarkedList(list):
         return self.marks[index] if index < len(self.marks) else self.mark
 
 
+def shown(value, limit=60):
+    """A value as a message quotes it: the data as written (no class names), cut short when long."""
+    def plain(v):
+        if isinstance(v, Record):
+            return {k: plain(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [plain(x) for x in v]
+        return v
+
+    text = repr(plain(value))
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _mark(file, m):
     return Mark(file, m.line + 1, m.column + 1)
 

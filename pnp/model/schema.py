@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from difflib import get_close_matches
 
-from .load import MarkedList, Record
+from .load import MarkedList, Record, shown
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
@@ -76,7 +76,7 @@ class Field:
     def _number_option(self, key):
         value = self.spec.get(key)
         if value is not None and not _is_number(value):
-            raise SpecError(f"'{key}' is a number, got {type_name(value)} {value!r}")
+            raise SpecError(f"'{key}' is a number, got {type_name(value)} {shown(value)}")
         return value
 
 
@@ -98,7 +98,7 @@ class Str(Field):
 
     def check(self, value, mark, ctx):
         if not isinstance(value, str):
-            yield f"expected text, got {type_name(value)} {value!r}", mark
+            yield f"expected text, got {type_name(value)} {shown(value)}", mark
             return
         if self.max_len is not None and len(value) > self.max_len:
             yield f"text is {len(value)} characters long, at most {self.max_len} allowed", mark
@@ -144,10 +144,10 @@ class Int(Field):
 
     def check(self, value, mark, ctx):
         if isinstance(value, bool) or not isinstance(value, self.types):
-            yield f"expected {self.what}, got {type_name(value)} {value!r}", mark
+            yield f"expected {self.what}, got {type_name(value)} {shown(value)}", mark
             return
         if isinstance(value, float) and not math.isfinite(value):
-            yield f"expected {self.what}, got {value!r}", mark
+            yield f"expected {self.what}, got {shown(value)}", mark
             return
         if _outside(value, self.min, self.max):
             yield _out_of_range(value, self.min, self.max), mark
@@ -168,7 +168,7 @@ class Bool(Field):
 
     def check(self, value, mark, ctx):
         if not isinstance(value, bool):
-            yield f"expected true or false, got {value!r}", mark
+            yield f"expected true or false, got {shown(value)}", mark
 
 
 class Enum(Field):

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from ..errors import DataError, LoadError
 from ..report import Mark
 from ..template import ExprError, evaluate
-from .load import MarkedList, Record, load_file
+from .load import MarkedList, Record, load_file, shown
 from .schema import Schema, did_you_mean
 
 TABLE_FIELDS = {
@@ -136,7 +136,7 @@ def derive(game, tables, chk):
                         failed.add(fname)
                     continue
                 if fname in item and not _same(item[fname], value):
-                    chk.error(f"{fname} is {item[fname]!r} here but the data gives {value!r} "
+                    chk.error(f"{fname} is {shown(item[fname])} here but the data gives {shown(value)} "
                               f"(it is computed: remove it or correct it)", item.mark_of(fname))
                 values[fname] = value
             items[i] = item.with_values({k: v for k, v in values.items() if k not in item}, derived.mark)

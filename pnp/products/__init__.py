@@ -6,21 +6,10 @@ import pkgutil
 
 from .base import Kind, Printable
 
+for _module in pkgutil.iter_modules(__path__):  # each kind's module registers its class as it is imported
+    importlib.import_module(f"{__name__}.{_module.name}")
 
-def _all_subclasses(cls):
-    for sub in cls.__subclasses__():
-        yield sub
-        yield from _all_subclasses(sub)
-
-
-def _discover():
-    for info in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{info.name}")
-    kinds = [cls() for cls in _all_subclasses(Kind) if cls.name]
-    return {k.name: k for k in sorted(kinds, key=lambda k: (k.order, k.name))}
-
-
-KINDS = _discover()  # `kind:` name -> the kind, in print order
+KINDS = dict(sorted(Kind.registry.items(), key=lambda pair: (pair[1].order, pair[0])))  # in print order
 
 
 def component_keys():

@@ -48,7 +48,7 @@ def distinct(items):
 
 
 LAYOUT_KEY = {"type": "str",
-              "doc": "the layout of each item's front (a template: `{{ item.layout }}` picks one per item)"}
+              "doc": "the layout of each item's front; a template such as `{{ item.layout }}` picks one per item"}
 BACK_KEY = {"type": "str", "required": False,
             "doc": "the layout of each item's back; printed on the following page, mirrored for long-edge duplex"}
 
@@ -63,6 +63,12 @@ class Kind:
     layout_options = {}  # keys this kind reads from its layout files: name -> layout.params.Param
     sides = (("front", "layout"), ("back", "back"))  # (side, the component key naming its layout)
     cut_with_blade = False  # text must keep clear of the cut (the safe area is checked)
+    registry = {}  # `kind:` name -> an instance of each kind class
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.name:
+            Kind.registry[cls.name] = cls()
 
     def layout_name(self, component, key, item, studio):
         """A component's layout name for one item: the key's value, rendered when it is a template."""

@@ -6,8 +6,12 @@ from ..errors import LayoutError
 from ..impose import nets
 from ..layout import params as P
 from ..model.components import ITEM_FIELDS
+from ..model.load import shown
 from ..template import ExprError, evaluate
-from ..units import MM
+from ..impose.sheet import MARGIN
+from ..units import MM, to_mm
+
+EDGE = 20 * MM
 from .base import LAYOUT_KEY, Kind, Printable, distinct
 
 
@@ -43,10 +47,18 @@ class Die(Kind):
             layout = studio.layouts.get(self.layout_name(component, "layout", item, studio))
             net = layout.options.get("net", "d6")
             values = face_values(layout, studio.context(item=item))
-            faces = len(nets.NETS[net]())
-            if len(values) != faces:
-                report.error(f"a {net} has {faces} faces, 'faces' gives {len(values)}",
+            faces = nets.NETS[net]()
+            if len(values) != len(faces):
+                report.error(f"a {net} has {len(faces)} faces, 'faces' gives {len(values)}",
                              layout.spec.mark_of("faces"))
+            edge = layout.options.get("edge") or EDGE
+            w, h = (side * edge for side in nets.bounds(faces))
+            room = [side - 2 * MARGIN for side in studio.paper]
+            if w > room[0] or h > room[1]:
+                largest = min(room[0] / (w / edge), room[1] / (h / edge))
+                report.error(f"a {net} net with {to_mm(edge):g} mm edges is {to_mm(w):.0f} x {to_mm(h):.0f} mm, "
+                             f"more than the paper holds; edges of at most {int(to_mm(largest))} mm fit",
+                             layout.spec.mark_of("edge"))
 
     def draw(self, canvas, component, studio):
         pages = 0
@@ -72,13 +84,13 @@ def face_values(layout, context):
         except ExprError as e:
             raise LayoutError(f"faces: {e.message}", layout.spec.mark_of("faces")) from None
     if not isinstance(faces, (list, tuple, range)):
-        raise LayoutError(f"faces: expected a list of face values, got {faces!r}", layout.spec.mark_of("faces"))
+        raise LayoutError(f"faces: expected a list of face values, got {shown(faces)}", layout.spec.mark_of("faces"))
     return list(faces)
 
 
 def _draw_net(canvas, studio, component, layout, die_faces, values):
     net = nets.NETS[layout.options.get("net", "d6")]()
-    edge = layout.options.get("edge") or 20 * MM
+    edge = layout.options.get("edge") or EDGE
     w, h = nets.bounds(net)
     pw, ph = studio.paper
     ox, oy = (pw - w * edge) / 2, (ph - h * edge) / 2 + 6 * MM

@@ -4,7 +4,7 @@ mirrored backs."""
 from ..draw import sheet as paper
 from ..impose import sheet
 from ..layout import params as P
-from ..units import MM
+from ..units import MM, to_mm
 from .base import Kind
 from .sheets import TOKEN_GAP, by_side
 
@@ -23,6 +23,16 @@ class Tokens(Kind):
                           "the line a token is cut along: its box, the box with rounded corners (the "
                           "layout's `radius`, else 2 mm), the circle or the hexagon inside its box, or none"),
     }
+
+    def check(self, component, studio, report):
+        """Every token must fit on the paper inside its margins (a bigger one is a board)."""
+        room = [side - 2 * sheet.MARGIN for side in studio.paper]
+        for p in studio.of(component):
+            layout = studio.layouts.get(p.layout)
+            if layout.width > room[0] + 0.01 or layout.height > room[1] + 0.01:
+                report.error(f"a {layout.size_mm[0]:g} x {layout.size_mm[1]:g} mm token does not fit on the paper "
+                             f"(at most {to_mm(room[0]):g} x {to_mm(room[1]):g} mm); make it a board, which is tiled",
+                             layout.spec.mark_of("size"))
 
     def draw(self, canvas, component, studio):
         fronts, backs = by_side(component, studio)

@@ -6,21 +6,7 @@ import pkgutil
 
 from .base import Element
 
+for _module in pkgutil.iter_modules(__path__):  # each element module registers its class as it is imported
+    importlib.import_module(f"{__name__}.{_module.name}")
 
-def _all_subclasses(cls):
-    for sub in cls.__subclasses__():
-        yield sub
-        yield from _all_subclasses(sub)
-
-
-def _discover():
-    for info in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{info.name}")
-    found = {}
-    for cls in _all_subclasses(Element):
-        if cls.type:
-            found[cls.type] = cls()
-    return dict(sorted(found.items()))
-
-
-ELEMENTS = _discover()  # `type:` name -> the element
+ELEMENTS = dict(sorted(Element.registry.items()))  # `type:` name -> the element

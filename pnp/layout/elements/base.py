@@ -40,6 +40,13 @@ TEXT_STYLE = {
 }
 
 
+def box(w=P.REQUIRED, h=P.REQUIRED):
+    """x, y, w and h of an element drawn in a box (the defaults of w and h vary by element)."""
+    return {"x": P.Length(0, "left edge of the box, from the trim's left"),
+            "y": P.Length(0, "top edge of the box, from the trim's top"),
+            "w": P.Length(w, "width of the box", minimum=0), "h": P.Length(h, "height of the box", minimum=0)}
+
+
 def paint_style(v):
     """The primitive style of a filled or outlined shape from its resolved values."""
     return {"fill": v["fill"], "stroke": v["stroke"], "stroke_width": v["stroke_width"], "dash": v["dash"],
@@ -53,6 +60,12 @@ class Element:
     type = ""
     params = {}
     rotates = False  # whether `rotate` applies (it is refused where it would be ignored)
+    registry = {}  # `type:` name -> an instance of each element class
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.type:
+            Element.registry[cls.type] = cls()
 
     def all_params(self):
         return {**COMMON, **(ROTATE if self.rotates else {}), **self.params}

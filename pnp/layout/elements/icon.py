@@ -2,7 +2,7 @@
 
 from .. import params as P
 from ..prims import Prim
-from .base import Element
+from .base import Element, box
 
 
 class Icon(Element):
@@ -12,9 +12,7 @@ class Icon(Element):
     rotates = True
     params = {
         "icon": P.Text(doc="the icon's name (or an alias from game.yaml's `icons`)"),
-        "x": P.Length(0, "left edge of the box"), "y": P.Length(0, "top edge of the box"),
-        "w": P.Length(doc="width of the box", minimum=0),
-        "h": P.Length("=the width", "height of the box", minimum=0),
+        **box(h="=the width"),
         "color": P.Colour("#000000", "the icon's colour"),
     }
 

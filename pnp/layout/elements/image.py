@@ -2,7 +2,7 @@
 
 from .. import params as P
 from ..prims import Prim
-from .base import Element
+from .base import Element, box
 
 
 class Image(Element):
@@ -12,8 +12,7 @@ class Image(Element):
     rotates = True
     params = {
         "src": P.Text(doc="the file, relative to layouts/<game>/ (it must be inside the project)"),
-        "x": P.Length(0, "left edge of the box"), "y": P.Length(0, "top edge of the box"),
-        "w": P.Length(doc="width of the box", minimum=0), "h": P.Length(doc="height of the box", minimum=0),
+        **box(),
         "min_dpi": P.Number(150, "the least resolution accepted at the printed size", minimum=1, maximum=2400,
                             unit="dpi"),
     }

@@ -2,7 +2,7 @@
 
 from .. import params as P
 from ..prims import Prim
-from .base import PAINT, Element, paint_style
+from .base import PAINT, Element, box, paint_style
 
 
 class Rect(Element):
@@ -11,10 +11,7 @@ class Rect(Element):
     type = "rect"
     rotates = True
     params = {
-        "x": P.Length(0, "left edge, from the trim's left"),
-        "y": P.Length(0, "top edge, from the trim's top"),
-        "w": P.Length("=the layout's width", "width", minimum=0),
-        "h": P.Length("=the layout's height", "height", minimum=0),
+        **box("=the layout's width", "=the layout's height"),
         "radius": P.Length(0, "corner radius", minimum=0),
         "bleed": P.Bool(False, "sides that lie on the trim line run on into the bleed, so a cut a little "
                                "off still shows no white edge"),

@@ -3,7 +3,7 @@
 from ...errors import LimitError
 from .. import params as P
 from ..prims import Prim
-from .base import TEXT_STYLE, Element
+from .base import TEXT_STYLE, Element, box
 
 MAX_TEXT = 20_000  # characters in one text box: a rulebook page, many times over
 
@@ -15,10 +15,7 @@ class Text(Element):
     type = "text"
     rotates = True
     params = {
-        "x": P.Length(0, "left edge of the box, from the trim's left"),
-        "y": P.Length(0, "top edge of the box, from the trim's top"),
-        "w": P.Length("=the layout's width", "width of the box", minimum=0),
-        "h": P.Length("10mm", "height of the box", minimum=0),
+        **box("=the layout's width", "10mm"),
         "text": P.Text("", "the text (a template: `{{ card.name }}`)"),
         "style": P.Name(None, "a named text style from text-styles.yaml; the element's own settings win over it"),
         **TEXT_STYLE,

@@ -1,0 +1,91 @@
+"""Property: whatever is done to a game's YAML, `pnp validate` reports problems as messages, never a
+traceback, and finishes in seconds. Hypothesis mutates the files of a shipped game and of the test game
+(lines deleted, duplicated or moved, characters changed, values swapped for other types) and validates.
+
+PNP_FUZZ_EXAMPLES sets how many cases run (500 by default, derandomized so CI is repeatable);
+PNP_FUZZ_RANDOM=1 draws new cases each run, to go looking for new failures."""
+
+import os
+import shutil
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import REPO, make_project, share_repo_assets
+from pnp.build import validate
+from pnp.errors import PnpError
+from pnp.project import find
+from pnp.report import Report
+
+EXAMPLES = int(os.environ.get("PNP_FUZZ_EXAMPLES", "500"))
+HANG = 20.0  # seconds: a validation this long is a hang, whatever the machine (real ones take well under 1 s)
+GAME = "diamonds-and-dinosaurs"
+SWAPS = ["[1, 2]", "{a: 1}", "null", "99999999999999999999999", "-1", "0", "'{{ 1 / 0 }}'", "''", "yes",
+         ".nan", "'{% for a in range(99999) %}{% for b in range(99) %}{% endfor %}{% endfor %}'",
+         "'{{ card.__class__ }}'", "*nothing", "!!python/name:os.system", "'x'", "[[[[[]]]]]", "3.5"]
+CHARS = list(":{}[]-,\"'!&*#%|>\n\t 0a.{{}}")
+
+
+@pytest.fixture(scope="module")
+def targets(tmp_path_factory):
+    """(project root, game id, file) for every YAML file of the two games, in throw-away copies."""
+    mini = make_project(tmp_path_factory.mktemp("fuzz") / "mini")
+    shipped = tmp_path_factory.mktemp("fuzz") / "shipped"
+    for part in ("cards", "layouts"):
+        shutil.copytree(REPO / part / GAME, shipped / part / GAME)
+    share_repo_assets(shipped)
+    found = []
+    for root, game in ((mini, "mini"), (shipped, GAME)):
+        for folder in (root / "cards" / game, root / "layouts" / game):
+            found += [(root, game, path) for path in sorted(folder.glob("*.yaml"))]
+    return found
+
+
+def _lines(text):
+    return text.splitlines(keepends=True) or [""]
+
+
+@st.composite
+def mutated(draw, text):
+    """The text with one to three random edits."""
+    lines = _lines(text)
+    for _ in range(draw(st.integers(1, 3))):
+        i = draw(st.integers(0, max(len(lines) - 1, 0)))
+        how = draw(st.sampled_from(["delete", "duplicate", "move", "char", "swap", "swap"]))
+        if how == "delete" and len(lines) > 1:
+            del lines[i]
+        elif how == "duplicate":
+            lines.insert(i, lines[i])
+        elif how == "move":
+            lines.insert(draw(st.integers(0, len(lines))), lines.pop(i))
+        elif how == "char" and lines[i]:
+            j = draw(st.integers(0, len(lines[i]) - 1))
+            lines[i] = lines[i][:j] + draw(st.sampled_from(CHARS)) + lines[i][j + draw(st.integers(0, 1)):]
+        elif ": " in lines[i]:  # a value of another type
+            key = lines[i].split(": ", 1)[0]
+            lines[i] = f"{key}: {draw(st.sampled_from(SWAPS))}\n"
+    return "".join(lines)
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("PNP_FUZZ_RANDOM"),
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                 HealthCheck.data_too_large])
+@given(data=st.data())
+def test_mutated_yaml_gives_messages_never_a_traceback_or_a_hang(targets, data):
+    root, game, path = data.draw(st.sampled_from(targets), label="file")
+    original = path.read_text(encoding="utf-8")
+    path.write_text(data.draw(mutated(original), label="mutated"), encoding="utf-8")
+    try:
+        report = Report(root)
+        start = time.monotonic()
+        try:
+            validate(find(root), game, report)
+        except PnpError:
+            pass  # a problem pnp describes (a font file it cannot read): a message, as promised
+        assert time.monotonic() - start < HANG
+        for diagnostic in report.diagnostics:  # every message names the file it is about
+            assert diagnostic.mark is not None and diagnostic.mark.file, str(diagnostic)
+    finally:
+        path.write_text(original, encoding="utf-8")
