@@ -60,7 +60,7 @@ class Studio:
         if prims is None:
             resolver = self.layouts.resolver(printable.layout, printable.mark)
             before = len(problems) if problems is not None else 0
-            prims = resolver.resolve(printable.item, problems, **dict(printable.extra))
+            prims = resolver.resolve(printable.item, problems, dict(printable.extra))
             if problems is None or len(problems) == before:  # keep only what resolved whole
                 self._resolved[printable.key] = prims
         return prims

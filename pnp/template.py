@@ -23,7 +23,7 @@ MAX_ITEMS = 100_000  # items in a range or a list built by repetition
 MAX_NUMBER_BITS = 4096  # about 1200 decimal digits
 MAX_CALL_DEPTH = 100  # macros calling macros
 SECONDS_PER_EVALUATION = 2.0
-SECONDS_PER_GAME = 30.0  # all of a game's template evaluations together (see `budget`)
+SECONDS_PER_GAME = 10.0  # all of a game's template evaluations together (see `budget`)
 MAX_MEMORY_GROWTH = 2 << 30  # bytes of peak memory one evaluation may add
 _CHECK_EVERY = 256  # loop steps between two looks at the clock
 
@@ -51,6 +51,15 @@ def _peak_memory():
     return peak if sys.platform == "darwin" else peak * 1024  # Linux reports KiB, macOS bytes
 
 
+class _Timeout(LimitError):
+    """One evaluation ran out of its own time (the same template would for the next item too)."""
+
+
+def _over_game_budget():
+    return LimitError(f"the game's templates took longer than {SECONDS_PER_GAME:g} s in all; pnp stops there "
+                      "(a loop that does far too much?)")
+
+
 def tick():
     """One step of a loop: every few hundred steps, stop the evaluation if it is over its time or memory."""
     _budget.steps += 1
@@ -58,19 +67,18 @@ def tick():
         return
     if _budget.deadline is not None and time.monotonic() > _budget.deadline:
         if _budget.game_deadline is not None and time.monotonic() > _budget.game_deadline:
-            raise LimitError(f"the game's templates took longer than {SECONDS_PER_GAME:g} s in all; "
-                             "pnp stops there (a loop that does far too much?)")
-        raise LimitError(f"took longer than {SECONDS_PER_EVALUATION:g} s; pnp stops a template there "
-                         "(a loop that never ends, or loops nested too deep?)")
+            raise _over_game_budget()
+        raise _Timeout(f"took longer than {SECONDS_PER_EVALUATION:g} s; pnp stops a template there "
+                       "(a loop that never ends, or loops nested too deep?)")
     if _budget.memory_ceiling is not None and _peak_memory() > _budget.memory_ceiling:
         raise LimitError("used too much memory; pnp stops a template there")
 
 
 @contextlib.contextmanager
-def budget(seconds=SECONDS_PER_GAME):
+def budget(seconds=None):
     """Bound the total time of every evaluation inside the block (one game's validation and build)."""
     previous = _budget.game_deadline
-    _budget.game_deadline = time.monotonic() + seconds
+    _budget.game_deadline = time.monotonic() + (SECONDS_PER_GAME if seconds is None else seconds)
     try:
         yield
     finally:
@@ -82,7 +90,10 @@ def _evaluation():
     """The outermost render or evaluate sets the deadlines that every loop step inside it checks."""
     outer = _budget.depth == 0
     if outer:
-        deadline = time.monotonic() + SECONDS_PER_EVALUATION
+        now = time.monotonic()
+        if _budget.game_deadline is not None and now > _budget.game_deadline:
+            raise _over_game_budget()
+        deadline = now + SECONDS_PER_EVALUATION
         if _budget.game_deadline is not None:
             deadline = min(deadline, _budget.game_deadline)
         _budget.deadline, _budget.call_depth, _budget.steps = deadline, 0, 0
@@ -386,6 +397,7 @@ def compile_template(source):
 
 
 _TEMPLATES, _EXPRESSIONS = {}, {}
+_TOO_SLOW = {}  # source -> the LimitError it ran into: a template that ran out of time once is not run again
 
 
 def _compile_template(source):
@@ -418,6 +430,8 @@ def render(source, context):
     """Render a string template; plain strings come back untouched (the fast path for most values)."""
     if not is_template(source):
         return source
+    if source in _TOO_SLOW:
+        raise _TOO_SLOW[source]
     try:
         with _evaluation():
             template = _compile_template(source)
@@ -429,16 +443,28 @@ def render(source, context):
                 out.append(piece)
             return "".join(out)
     except _EXPECTED as e:
-        raise _failure(e) from None
+        raise _remember(source, e) from None
 
 
 def evaluate(source, context):
     """Evaluate a Jinja expression (no braces) to a Python value."""
+    source = str(source)
+    if source in _TOO_SLOW:
+        raise _TOO_SLOW[source]
     try:
         with _evaluation():
-            return _compile_expression(str(source))(**context)
+            return _compile_expression(source)(**context)
     except _EXPECTED as e:
-        raise _failure(e) from None
+        raise _remember(source, e) from None
+
+
+def _remember(source, error):
+    """The ExprError for a failure; a template stopped for taking too long would take as long for the next
+    item, so it is not run again: later renders raise the same error at once."""
+    failure = _failure(error)
+    if isinstance(error, _Timeout):
+        _TOO_SLOW[source] = failure
+    return failure
 
 
 def module(source, context):

@@ -26,10 +26,11 @@ class Resolver:
         self.base = {**base_context, "vars": layout.vars, **layout.vars, "W": units.to_mm(layout.width),
                      "H": units.to_mm(layout.height), "B": units.to_mm(layout.bleed)}
 
-    def resolve(self, item=None, problems=None, **extra):
-        """The primitives for `item`. With a `problems` list, an element that fails is reported there as
-        (message, mark) and left out, so one run finds every failing element; without one it raises."""
-        ctx = {**self.base, "item": item, "card": item, **extra}
+    def resolve(self, item=None, problems=None, extra=None):
+        """The primitives for `item`, with `extra` template variables (a die face's value). With a `problems`
+        list, an element that fails is reported there as (message, mark) and left out, so one run finds
+        every failing element; without one it raises."""
+        ctx = {**self.base, "item": item, "card": item, **(extra or {})}
         out = []
         for el in self.layout.elements:
             try:
@@ -78,7 +79,7 @@ class Resolver:
         inner = self.layouts.resolver(name, el.mark_of("layout"))  # its own file's problems, if any
         stack.append(name)
         try:
-            return inner.layout, inner.resolve(item, **extra)
+            return inner.layout, inner.resolve(item, extra=extra)
         finally:
             stack.pop()
 

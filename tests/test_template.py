@@ -1,0 +1,49 @@
+"""The sandbox's bounds, directly: each refusal is an ExprError with a plain message, never a hang."""
+
+import pytest
+
+from pnp import template
+from pnp.errors import ExprError
+
+
+@pytest.mark.parametrize("source, message", [
+    ("{{ range(10**9) | list }}", "range of 1,000,000,000 numbers is too long"),
+    ("{{ 'x' * 10**10 }}", "repeating 1 items 10,000,000,000 times is too large"),
+    ("{{ 7 ** 100000 }}", "7 ** 100000 is too large to compute"),
+    ("{{ 'x'.ljust(10**10) }}", "the number 10000000000 is too large"),
+    ("{{ '{:>999999999}'.format(1) }}", "a format width of 999999999 is too large"),
+    ("{{ '%999999999d' % 1 }}", "a format width of 999999999 is too large"),
+    ("{{ [1, 2].append(3) }}", "not allowed in a template"),
+    ("{{ card.__class__ }}", "not allowed in a template"),
+    ("{{ card.nothing }}", "no field 'nothing'; the fields here are: name"),
+    ("{{ lipsum(10) }}", "'lipsum' is not defined"),
+    ("{% for a in range(99999) %}{{ 'x' * 99999 }}{% endfor %}", "text is longer than 1,000,000 characters"),
+])
+def test_refused_with_a_message(source, message):
+    with pytest.raises(ExprError) as e:
+        template.render(source, {"card": {"name": "Lion"}})
+    assert message in e.value.message
+
+
+def test_a_loop_that_never_ends_is_stopped_at_the_time_limit(monkeypatch):
+    monkeypatch.setattr(template, "SECONDS_PER_EVALUATION", 0.2)
+    with pytest.raises(ExprError, match="took longer than 0.2 s"):
+        template.render("{% for a in range(99999) %}{% for b in range(99999) %}{% endfor %}{% endfor %}", {})
+
+
+def test_a_macro_calling_itself_is_stopped_by_depth():
+    macros = template.module("{% macro down(n) %}{{ down(n + 1) }}{% endmacro %}", {})
+    with pytest.raises(ExprError, match="macros call each other more than 100 deep"):
+        template.render("{{ m.down(0) }}", {"m": macros})
+
+
+def test_the_game_budget_covers_all_its_evaluations_together(monkeypatch):
+    monkeypatch.setattr(template, "SECONDS_PER_GAME", 0.0)
+    with template.budget(0.0):
+        with pytest.raises(ExprError, match="the game's templates took longer than"):
+            template.evaluate("1 + 1", {})
+    assert template.evaluate("1 + 1", {}) == 2  # outside the game's budget, evaluation goes on
+
+
+def test_fields_win_over_mapping_methods():
+    assert template.render("{{ card.items }}", {"card": {"items": 3}}) == "3"
