@@ -58,9 +58,9 @@ class Checks:
         for component in self.game.components:
             try:
                 KINDS[component.kind].check(component, self.studio, self)
-            except (DataError, LayoutError) as e:
+            except (DataError, LayoutError) as e:  # said at the component when the problem has no place
                 for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
-                    self.error(message, mark)
+                    self.error(message, mark or component.spec.mark)
         for p in self.studio.printables():
             self.printable(p)
         for message, mark in self.studio.problems + self.studio.layouts.styles.problems:

@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Mapping
 
-from jinja2 import StrictUndefined, TemplateError, nodes
+from jinja2 import StrictUndefined, TemplateError, Undefined, nodes
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import missing
@@ -453,9 +453,23 @@ def evaluate(source, context):
         raise _TOO_SLOW[source]
     try:
         with _evaluation():
-            return _compile_expression(source)(**context)
+            return _defined(_compile_expression(source)(**context))
     except _EXPECTED as e:
         raise _remember(source, e) from None
+
+
+def _defined(value):
+    """An expression's value, refused if it is (or holds) something undefined: `game.rules.missing` must fail
+    here, with its message, not later in code that only then tries to use it."""
+    if isinstance(value, Undefined):
+        value._fail_with_undefined_error()
+    if type(value) in (list, tuple):  # made by the expression (data's own lists and records hold no Undefined)
+        for item in value:
+            _defined(item)
+    elif type(value) is dict:
+        for item in value.values():
+            _defined(item)
+    return value
 
 
 def _remember(source, error):

@@ -3,7 +3,8 @@ traceback, and finishes in seconds. Hypothesis mutates the files of a shipped ga
 (lines deleted, duplicated or moved, characters changed, values swapped for other types) and validates.
 
 PNP_FUZZ_EXAMPLES sets how many cases run (500 by default, derandomized so CI is repeatable);
-PNP_FUZZ_RANDOM=1 draws new cases each run, to go looking for new failures."""
+PNP_FUZZ_RANDOM=1 draws new cases each run, to go looking for new failures; PNP_FUZZ_GAME picks the
+shipped game whose files are mutated."""
 
 import os
 import shutil
@@ -14,14 +15,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, make_project, share_repo_assets
-from pnp.build import validate
+from pnp.build import render_game, validate
 from pnp.errors import PnpError
 from pnp.project import find
 from pnp.report import Report
 
 EXAMPLES = int(os.environ.get("PNP_FUZZ_EXAMPLES", "500"))
 HANG = 20.0  # seconds: a validation this long is a hang, whatever the machine (real ones take well under 1 s)
-GAME = "diamonds-and-dinosaurs"
+GAME = os.environ.get("PNP_FUZZ_GAME", "diamonds-and-dinosaurs")  # the smallest shipped game validates fastest
 SWAPS = ["[1, 2]", "{a: 1}", "null", "99999999999999999999999", "-1", "0", "'{{ 1 / 0 }}'", "''", "yes",
          ".nan", "'{% for a in range(99999) %}{% for b in range(99) %}{% endfor %}{% endfor %}'",
          "'{{ card.__class__ }}'", "*nothing", "!!python/name:os.system", "'x'", "[[[[[]]]]]", "3.5"]
@@ -81,11 +82,13 @@ def test_mutated_yaml_gives_messages_never_a_traceback_or_a_hang(targets, data):
         report = Report(root)
         start = time.monotonic()
         try:
-            validate(find(root), game, report)
+            checked, studio = validate(find(root), game, report)
         except PnpError:
-            pass  # a problem pnp describes (a font file it cannot read): a message, as promised
+            studio = None  # a problem pnp describes (a font file it cannot read): a message, as promised
         assert time.monotonic() - start < HANG
         for diagnostic in report.diagnostics:  # every message names the file it is about
             assert diagnostic.mark is not None and diagnostic.mark.file, str(diagnostic)
+        if game == "mini" and studio is not None and not report.errors:
+            render_game(checked, studio, "a4")  # what validates also builds (the small game draws fast)
     finally:
         path.write_text(original, encoding="utf-8")

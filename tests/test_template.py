@@ -47,3 +47,9 @@ def test_the_game_budget_covers_all_its_evaluations_together(monkeypatch):
 
 def test_fields_win_over_mapping_methods():
     assert template.render("{{ card.items }}", {"card": {"items": 3}}) == "3"
+
+
+@pytest.mark.parametrize("expression", ["game.missing", "[1, game.missing]", "{'a': game.missing}"])
+def test_an_expression_that_names_nothing_fails_where_it_is_evaluated(expression):
+    with pytest.raises(ExprError, match="no field 'missing'"):
+        template.evaluate(expression, {"game": {"title": "T"}})

@@ -1,5 +1,7 @@
 """Evaluates a layout for one item: `when`, `repeat` and each element's templates -> drawing primitives."""
 
+import itertools
+
 from .. import units
 from ..errors import ExprError, LayoutError, LimitError
 from ..model.load import shown
@@ -56,14 +58,15 @@ class Resolver:
 
     def _repeated(self, el, ctx, ox, oy, out):
         values = el.evaluate("repeat", ctx)
-        if isinstance(values, bool) or not isinstance(values, (int, list, tuple, range)) and \
-                not hasattr(values, "__iter__"):
+        if isinstance(values, bool) or not isinstance(values, (int, str)) and not hasattr(values, "__iter__"):
             raise LayoutError(f"repeat: expected a number or a list, got {shown(values)}", el.mark_of("repeat"))
         if isinstance(values, int):
+            if values > MAX_REPEAT:
+                raise LayoutError(f"repeat: {values:,} copies; at most {MAX_REPEAT:,}", el.mark_of("repeat"))
             values = range(max(values, 0))
-        values = list(values) if not isinstance(values, (list, tuple, range)) else values
+        values = list(itertools.islice(values, MAX_REPEAT + 1))
         if len(values) > MAX_REPEAT:
-            raise LayoutError(f"repeat: {len(values):,} copies; at most {MAX_REPEAT:,}", el.mark_of("repeat"))
+            raise LayoutError(f"repeat: more than {MAX_REPEAT:,} copies", el.mark_of("repeat"))
         dx, dy = el.step
         for i, value in enumerate(values):  # `i` is this repeat's index; `<as>_i` survives nested repeats
             each = {**ctx, el.name: value, "i": i, f"{el.name}_i": i}

@@ -44,7 +44,8 @@ class Die(Kind):
     def check(self, component, studio, report):
         super().check(component, studio, report)
         for item, _ in distinct(component.items or [None] * component.count):
-            layout = studio.layouts.get(self.layout_name(component, "layout", item, studio))
+            layout = studio.layouts.get(self.layout_name(component, "layout", item, studio),
+                                        component.spec.mark_of("layout"))
             net = layout.options.get("net", "d6")
             values = face_values(layout, studio.context(item=item))
             faces = nets.NETS[net]()
@@ -83,8 +84,10 @@ def face_values(layout, context):
             faces = evaluate(faces, context)
         except ExprError as e:
             raise LayoutError(f"faces: {e.message}", layout.spec.mark_of("faces")) from None
-    if not isinstance(faces, (list, tuple, range)):
-        raise LayoutError(f"faces: expected a list of face values, got {shown(faces)}", layout.spec.mark_of("faces"))
+    if not isinstance(faces, (list, tuple, range)) or \
+            not all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in faces):
+        raise LayoutError(f"faces: expected a list of face values (numbers or text), got {shown(faces)}",
+                          layout.spec.mark_of("faces"))
     return list(faces)
 
 
