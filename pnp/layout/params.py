@@ -99,6 +99,8 @@ class FontSize(Param):
     unit = "pt"
 
     def convert(self, value):
+        if isinstance(value, str) and value.strip().endswith("pt"):  # '9pt' says the unit it already has
+            value = value.strip()[:-2]
         size = _number(value, "a font size in points")
         if not 0.5 <= size <= 500:
             raise ValueError(f"a font size of {size:g} pt is outside 0.5 to 500 pt")
