@@ -47,6 +47,8 @@ class Checks:
         self.studio, self.report, self.game = studio, report, studio.game
         self.painter = studio.painter(None)
         self.seen, self.warned, self.images = set(), set(), {}
+        self.min_size = self.game.meta.get("min_text_size", 6)
+        self.smallest = {}  # text element's mark -> (printed size, its set size, item label, text)
 
     def error(self, message, mark=None, where=""):
         """Report once per message and place; `where` (the first printable it was found on) is shown."""
@@ -65,6 +67,7 @@ class Checks:
             self.printable(p)
         for message, mark in self.studio.problems + self.studio.layouts.styles.problems:
             self.error(message, mark)
+        self.small_text()
 
     def printable(self, p):
         problems = []
@@ -78,8 +81,9 @@ class Checks:
         for message, mark in problems:
             self.error(message, mark, f" (printing {p.label})" if p.item is not None or p.extra else "")
         label = f" ({p.item.get('id')})" if p.item is not None and p.item.get("id") else ""
+        handled = p.side != "picture"  # a diagram in the rulebook is read on the page, not at arm's length
         for prim in prims:
-            self.prim(prim, label)
+            self.prim(prim, label, handled)
         kind = KINDS[p.component.kind]
         if kind.cut_with_blade:
             self.safe_area(layout, prims)
@@ -89,16 +93,16 @@ class Checks:
                 self.error(f"'{key}' applies to {' and '.join(users)} layouts; this layout prints a "
                            f"{kind.name}", layout.spec.key_mark(key))
 
-    def prim(self, prim, label):
+    def prim(self, prim, label, handled):
         icons = self.game.icons
         if prim.kind == "icon" and not icons.exists(prim.text):
             self.error(f"unknown icon '{prim.text}'{did_you_mean(prim.text, icons.names())}", prim.mark)
         elif prim.kind == "text":
-            self.text(prim, label)
+            self.text(prim, label, handled)
         elif prim.kind == "image":
             self.image(prim)
 
-    def text(self, prim, label):
+    def text(self, prim, label, handled):
         icons = self.game.icons
         for name in ICON_IN_TEXT.findall(prim.text):
             if not icons.exists(name):
@@ -111,6 +115,17 @@ class Checks:
         if fitted.overflow:
             self.error(f"text overflows its {prim.w / MM:.1f} x {prim.h / MM:.1f} mm box even at "
                        f"{prim.style['min_size']:g} pt{label}: '{_short(prim.text)}'", prim.mark)
+        elif handled and not prim.thumbnail and fitted.size < self.min_size - 0.01:
+            seen = self.smallest.get(prim.mark)
+            if seen is None or fitted.size < seen[0]:
+                self.smallest[prim.mark] = (fitted.size, prim.style["size"], label, prim.text)
+
+    def small_text(self):
+        """Text under the game's minimum size, after shrinking to fit: once per element, at its smallest."""
+        for mark, (size, set_size, label, text) in self.smallest.items():
+            how = f"is set at {set_size:g} pt" if size == set_size else f"shrinks to {size:g} pt to fit{label}"
+            self.error(f"text {how} ('{_short(text, 30)}'): players need at least {self.min_size:g} pt to read "
+                       "it at the table; make it larger or give it more room", mark)
 
     def safe_area(self, layout, prims):
         """Text on a component cut with a blade must stay inside the safe area (`safe:` in from the trim),

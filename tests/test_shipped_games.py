@@ -1,12 +1,13 @@
 """The games we ship validate and build, and what the manifest says matches their data."""
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 
 from conftest import REPO, run
-from pdfread import fonts, placed_forms, read, texts, tile_targets
+from pdfread import drawn, fonts, placed_forms, read, texts, tile_targets
 from pnp.model.game import load_game
 from pnp.project import find
 from pnp.report import Report
@@ -118,3 +119,18 @@ def test_tiled_boards_meet_at_their_targets(built, game):
                 key = (names[0], point)
                 by_form[key] = by_form.get(key, 0) + 1
         assert all(n == 2 for n in by_form.values()), (component["id"], by_form)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_text_a_player_handles_prints_under_6_pt(built, game):
+    """Read back from every per-kind PDF but the rulebook: the size of each string as printed (font size
+    times the scale it is drawn at, inside forms too)."""
+    smallest = []
+    for pdf in sorted((built / game).glob(f"{game}-*-a4.pdf")):
+        if "rulebook" in pdf.name:
+            continue
+        for number, page in enumerate(read(pdf).pages, 1):
+            for kind, text, x, y, matrix, size in (e for e in drawn(page) if e[0] == "text"):
+                printed = size * math.hypot(matrix[0], matrix[1])
+                smallest.append((round(printed, 2), pdf.name, number, text))
+    assert smallest and min(smallest)[0] >= 6, min(smallest)

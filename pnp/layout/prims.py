@@ -18,6 +18,7 @@ class Prim:
     text: str = ""
     rotate: float = 0.0
     mark: object = None
+    thumbnail: bool = False  # drawn smaller than its layout makes it (a card pictured on another card)
 
 
 def polygon(points, style, rotate=0.0, mark=None):
@@ -36,4 +37,5 @@ def scaled(p, x, y, s):
     if style.get("dash"):
         style["dash"] = tuple(d * s for d in style["dash"])
     return Prim(p.kind, x + p.x * s, y + p.y * s, p.w * s, p.h * s,
-                tuple((x + px * s, y + py * s) for px, py in p.points), style, p.text, p.rotate, p.mark)
+                tuple((x + px * s, y + py * s) for px, py in p.points), style, p.text, p.rotate, p.mark,
+                p.thumbnail or s < 0.999)
