@@ -54,11 +54,12 @@ def test_crop_marks_continue_the_cut_lines_outside_the_cards(built, paper):
     top = max(c[1] + c[3] for c in cards)
     vertical = sorted({round(a[0] / MM, 2) for a, b in segments if abs(a[0] - b[0]) < 1e-6})
     horizontal = sorted({round(a[1] / MM, 2) for a, b in segments if abs(a[1] - b[1]) < 1e-6})
-    # 3 columns of 63 mm: 4 cut lines 63 mm apart; 3 rows of 88 mm (a 4-card deck still fills a 3x3 grid)
+    # the 4-card deck fills a row of 3 and one slot of the next: 4 cut lines 63 mm apart across, and the
+    # 3 lines of those two 88 mm rows down; the empty third row gets no marks
     steps_x = [b - a for a, b in zip(vertical, vertical[1:])]
     steps_y = [b - a for a, b in zip(horizontal, horizontal[1:])]
     assert len(vertical) == 4 and all(abs(s - 63) < 0.1 for s in steps_x), vertical
-    assert len(horizontal) == 4 and all(abs(s - 88) < 0.1 for s in steps_y), horizontal
+    assert len(horizontal) == 3 and all(abs(s - 88) < 0.1 for s in steps_y), horizontal
     assert abs(vertical[0] - left / MM) < 0.1
     # every mark lies in the margin, outside the block of cards, and on the paper
     for (x1, y1), (x2, y2) in segments:
@@ -207,11 +208,17 @@ def test_token_cut_lines_follow_each_shape(tmp_path):
     files = {"cards/mini/game.yaml": tokens, "cards/mini/shapes.yaml": "- {id: square}\n- {id: rounded}\n"
              "- {id: circle}\n- {id: hex}\n"}
     for shape in ("square", "rounded", "circle", "hex"):  # 30 x 26 mm: a regular hexagon's proportions
-        files[f"layouts/mini/{shape}.yaml"] = f"size: [30mm, 26mm]\nshape: {shape}\nbleed: 0\nelements: []\n"
+        files[f"layouts/mini/{shape}.yaml"] = f"size: [30mm, 26mm]\nshape: {shape}\nbleed: 1mm\nelements: []\n"
     folder = build(make_project(tmp_path / "p", files))
-    outlines = [e[1] for e in drawn(read(folder / "mini-tokens-a4.pdf").pages[0]) if e[0] == "path" and e[2] == "S"]
-    assert len(outlines) == 4
+    strokes = [e[1] for e in drawn(read(folder / "mini-tokens-a4.pdf").pages[0]) if e[0] == "path" and e[2] == "S"]
+    assert len(strokes) == 8  # each cut line twice: a light line under a dark one, to show on any colour
+    assert strokes[0::2] == strokes[1::2]
+    outlines = strokes[1::2]
     square, rounded, circle, hexagon = outlines  # packed in order
+    lefts = [min(x for x, _ in p) for p in outlines]
+    rights = [max(x for x, _ in p) for p in outlines]
+    for right, left in zip(rights, lefts[1:]):  # 2 mm of paper between the 1 mm bleeds of two neighbours
+        assert (left - right) / MM == pytest.approx(4, abs=0.01)
     for points in outlines:  # each outline spans its token's box exactly
         xs, ys = [x for x, _ in points], [y for _, y in points]
         assert (max(xs) - min(xs)) / MM == pytest.approx(30, abs=0.01)

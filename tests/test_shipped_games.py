@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, run
-from pdfread import drawn, fonts, placed_forms, read, texts, tile_targets
+from pdfread import MM, drawn, fonts, page_geometry, placed_forms, read, texts, tile_targets
 from pnp.model.game import load_game
 from pnp.project import find
 from pnp.report import Report
@@ -115,10 +115,46 @@ def test_tiled_boards_meet_at_their_targets(built, game):
         for number in range(first, last + 1):
             page = reader.pages[number - 1]
             names = [name for name, *_ in placed_forms(page) if "board" in name]
+            if not names:
+                continue  # a board small enough for one sheet
+            kept = kept_part(page)
             for point in tile_targets(page):
                 key = (names[0], point)
                 by_form[key] = by_form.get(key, 0) + 1
+            for x, y in page_targets(page):  # each target whole inside what the tile keeps once trimmed
+                assert kept[0] <= x - ARM and x + ARM <= kept[2] and kept[1] <= y - ARM and y + ARM <= kept[3], \
+                    (component["id"], number, (x, y), kept)
         assert all(n == 2 for n in by_form.values()), (component["id"], by_form)
+
+
+ARM = 2.2 * MM  # a target's cross reaches this far from its centre
+
+
+def kept_part(page):
+    """What a tile keeps once trimmed, read back from its page: its window (the clip the board is drawn
+    in) cut back to the dashed trim lines, the lines inside the window that are not a target's cross."""
+    segments, clips = page_geometry(page)
+    x0, y0, w, h = max(clips, key=lambda c: c[2] * c[3])
+    x1, y1 = x0 + w, y0 + h
+    for (ax, ay), (bx, by) in segments:
+        length = math.hypot(bx - ax, by - ay)
+        if abs(length - 2 * ARM) < 0.01:
+            continue  # a target's arm
+        if abs(ax - bx) < 1e-6 and x0 + 1 < ax < x1 - 1 and abs(length - h) < 0.01:
+            x0 = ax  # trimmed along a vertical line: keeps what is right of it
+        elif abs(ay - by) < 1e-6 and y0 + 1 < ay < y1 - 1 and abs(length - w) < 0.01:
+            y1 = ay  # trimmed along a horizontal line: keeps what is below it
+    return x0, y0, x1, y1
+
+
+def page_targets(page):
+    """Target centres on a tile page, in page coordinates (where horizontal and vertical arms cross)."""
+    segments, _ = page_geometry(page)
+    across = {((a[0] + b[0]) / 2, a[1]) for a, b in segments if abs(a[1] - b[1]) < 1e-6 and
+              abs(abs(a[0] - b[0]) - 2 * ARM) < 0.01}
+    down = {(a[0], (a[1] + b[1]) / 2) for a, b in segments if abs(a[0] - b[0]) < 1e-6 and
+            abs(abs(a[1] - b[1]) - 2 * ARM) < 0.01}
+    return [(x, y) for x, y in across if any(abs(x - dx) < 0.01 and abs(y - dy) < 0.01 for dx, dy in down)]
 
 
 @pytest.mark.parametrize("game", GAMES)

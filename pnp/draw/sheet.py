@@ -6,6 +6,7 @@ import hashlib
 
 from reportlab.lib import colors
 
+from ..impose.sheet import EDGE_SAFE
 from ..units import MM
 from .colour import colour
 
@@ -57,7 +58,7 @@ def footer(canvas, fonts, paper, text):
     canvas.saveState()
     canvas.setFillColor(FOOTER_GREY)
     canvas.setFont(fonts.name("Body"), 6.5)
-    canvas.drawCentredString(paper[0] / 2, 3.6 * MM, text)
+    canvas.drawCentredString(paper[0] / 2, EDGE_SAFE + 0.6 * MM, text)  # descenders stay clear of the edge
     canvas.restoreState()
 
 
@@ -71,20 +72,36 @@ def marks(canvas, segments, width=0.25):
     canvas.restoreState()
 
 
-def cut_outline(canvas, points=None, x=0, y=0, w=0, h=0, radius=0.0, ellipse=False):
-    """The grey line a token is cut along: a polygon, an ellipse in the box, or a (rounded) rectangle."""
-    canvas.saveState()
-    canvas.setStrokeColor(CUT)
-    canvas.setLineWidth(0.4)
-    if points:
-        polygon(canvas, points, fill=None, stroke=CUT)
-    elif ellipse:
-        canvas.ellipse(x, y, x + w, y + h, stroke=1, fill=0)
-    elif radius:
-        canvas.roundRect(x, y, w, h, radius, stroke=1, fill=0)
+def _outline_path(canvas, outline):
+    path = canvas.beginPath()
+    if outline.kind == "polygon":
+        path.moveTo(*outline.points[0])
+        for p in outline.points[1:]:
+            path.lineTo(*p)
+        path.close()
+    elif outline.kind == "ellipse":
+        path.ellipse(outline.x, outline.y, outline.w, outline.h)
+    elif outline.radius:
+        path.roundRect(outline.x, outline.y, outline.w, outline.h, outline.radius)
     else:
-        canvas.rect(x, y, w, h, stroke=1, fill=0)
+        path.rect(outline.x, outline.y, outline.w, outline.h)
+    return path
+
+
+def cut_outline(canvas, outline):
+    """The line a token is cut along, drawn twice, a wide light line under a thin dark one, so that it shows
+    on dark art and on light art alike."""
+    canvas.saveState()
+    for colour_, width in ((colors.white, 1.3), (CUT, 0.45)):
+        canvas.setStrokeColor(colour_)
+        canvas.setLineWidth(width)
+        canvas.drawPath(_outline_path(canvas, outline), stroke=1, fill=0)
     canvas.restoreState()
+
+
+def clipped(canvas, outline):
+    """Clip what follows to `outline` (call inside saveState/restoreState)."""
+    canvas.clipPath(_outline_path(canvas, outline), stroke=0, fill=0)
 
 
 def polygon(canvas, points, fill, stroke):

@@ -8,7 +8,7 @@ from ..units import MM
 MARGIN = 7 * MM       # the least paper left around the cut block for printer grip and crop marks
 MARK_GAP = 1.5 * MM   # crop marks start this far from the cut block so they never touch the art
 MARK_MAX = 6 * MM
-EDGE_SAFE = 3 * MM    # most home printers cannot print closer to the paper edge
+EDGE_SAFE = 5 * MM    # nothing is printed closer to the paper's edge: many home printers clip 4-5 mm
 
 
 @dataclass(frozen=True)
@@ -57,22 +57,23 @@ class Grid:
         px, py = self.pitch
         return (self.origin[0], self.origin[1], self.cols * px - self.gap, self.rows * py - self.gap)
 
-    def cut_lines(self):
-        """x positions of vertical cuts and y positions of horizontal cuts (deduplicated, sorted)."""
+    def cut_lines(self, filled=None, mirrored=False):
+        """x positions of vertical cuts and y positions of horizontal cuts (deduplicated, sorted) of the
+        first `filled` slots (all of them when not given)."""
         xs, ys = set(), set()
-        for c in range(self.cols):
-            s = self.slot(c)
+        for i in range(self.per_page if filled is None else min(filled, self.per_page)):
+            s = self.slot(i, mirrored)
             xs.update((round(s.x, 3), round(s.x + s.w, 3)))
-        for r in range(self.rows):
-            s = self.slot(r * self.cols)
             ys.update((round(s.y, 3), round(s.y + s.h, 3)))
         return sorted(xs), sorted(ys)
 
-    def crop_marks(self):
-        """Line segments ((x1, y1), (x2, y2)) in the margins, continuing each cut line outside the block."""
+    def crop_marks(self, filled=None, mirrored=False):
+        """Line segments ((x1, y1), (x2, y2)) in the margins, continuing each cut line outside the block;
+        with `filled` (how many slots hold an item) only the lines that bound a filled slot (on a backs
+        page, `mirrored`, the slots are the mirrored ones)."""
         bx, by, bw, bh = self.block()
         pw, ph = self.paper
-        xs, ys = self.cut_lines()
+        xs, ys = self.cut_lines(filled, mirrored)
         room_v = min(by, ph - by - bh) - MARK_GAP - EDGE_SAFE
         room_h = min(bx, pw - bx - bw) - MARK_GAP - EDGE_SAFE
         lv, lh = min(MARK_MAX, room_v), min(MARK_MAX, room_h)

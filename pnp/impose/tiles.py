@@ -1,4 +1,11 @@
-"""Tiling a board bigger than the paper: tiles with overlap, alignment marks and a map of the tiles."""
+"""Tiling a board bigger than the paper: tiles that overlap, a trim line on one side of each seam, and
+registration targets that stay on both tiles once that side is trimmed.
+
+How a tiled board goes together: a tile right of or below another is trimmed along its dashed line (its
+left or top edge) and laid over its neighbour, so the seam falls in the middle of the overlap; the targets
+sit between the trim line and the end of the overlap, so both tiles keep them (pin through a target, or
+hold the pair to the light, to line the two up). Seams are moved, where the paper leaves room, so that no
+text is cut in two."""
 
 import math
 from dataclasses import dataclass
@@ -7,6 +14,8 @@ from ..units import MM
 
 OVERLAP = 12 * MM
 MARGIN = 10 * MM
+TARGET_ARM = 2.2 * MM  # half the length of a target's cross (its circle is 0.6 of that)
+SEAM_STEP = 1 * MM  # how finely a seam is moved off text
 
 
 @dataclass(frozen=True)
@@ -22,44 +31,101 @@ class Tile:
     bh: float
 
     @property
+    def number(self):
+        """1, 2, ... reading left to right, top to bottom."""
+        return self.row * self.cols + self.col + 1
+
+    @property
     def label(self):
-        return f"{chr(ord('A') + self.row)}{self.col + 1}"
+        return f"tile {self.number} of {self.rows * self.cols} (row {self.row + 1}, column {self.col + 1})"
+
+    def trim_lines(self, overlap=OVERLAP):
+        """Board segments ((x1, y1), (x2, y2)) this tile is trimmed along: the middle of its overlap with the
+        tile to its left, and with the tile above it."""
+        lines = []
+        if self.col > 0:
+            x = self.bx + overlap / 2
+            lines.append(((x, self.by), (x, self.by + self.bh)))
+        if self.row > 0:
+            y = self.by + self.bh - overlap / 2
+            lines.append(((self.bx, y), (self.bx + self.bw, y)))
+        return lines
+
+    def kept(self, overlap=OVERLAP):
+        """The part of the board this tile keeps once trimmed: (x0, y0, x1, y1)."""
+        x0 = self.bx + (overlap / 2 if self.col > 0 else 0)
+        y1 = self.by + self.bh - (overlap / 2 if self.row > 0 else 0)
+        return x0, self.by, self.bx + self.bw, y1
 
 
+def _seams(length, count, room, overlap, avoid):
+    """Where the `count - 1` seams go along a board side of `length`: evenly, each then moved, within what
+    keeps every tile at most `room` long, to the nearest place whose overlap strip crosses none of `avoid`.
+    A tile spans from the seam before it to the seam after it, plus half the overlap at each seam."""
+    seams = []
+    for c in range(count - 1):
+        later = count - 2 - c  # seams still to place after this one
+        if seams:
+            lo, hi = seams[-1] + overlap, seams[-1] + room - overlap
+        else:
+            lo, hi = overlap, room - overlap / 2
+        # the tiles after this seam must still reach the end of the board
+        lo = max(lo, length + overlap / 2 - room - later * (room - overlap))
+        even = min(max(length * (c + 1) / count, lo), hi)
+        seams.append(_clear_spot(even, lo, hi, overlap, avoid))
+    return seams
 
-def tiles(paper, size, overlap=OVERLAP, margin=MARGIN):
-    """Split a board of `size` over pages: rows top to bottom (A, B, ...), columns left to right (1, 2, ...)."""
+
+def _clear_spot(even, lo, hi, overlap, avoid):
+    """The position nearest `even` in [lo, hi] whose strip of `overlap` crosses no interval of `avoid`."""
+    def clear(s):
+        return all(s + overlap / 2 <= a or s - overlap / 2 >= b for a, b in avoid)
+
+    if clear(even) or lo > hi:
+        return even
+    for k in range(1, int((hi - lo) / SEAM_STEP) + 2):
+        for s in (even - k * SEAM_STEP, even + k * SEAM_STEP):
+            if lo <= s <= hi and clear(s):
+                return s
+    return even  # no clear place: the even one
+
+
+def tiles(paper, size, overlap=OVERLAP, margin=MARGIN, avoid_x=(), avoid_y=()):
+    """Split a board of `size` over pages: rows top to bottom, columns left to right. `avoid_x` and
+    `avoid_y` are board intervals (across, and up from the bottom) that a seam should not cut: text."""
     aw, ah = paper[0] - 2 * margin, paper[1] - 2 * margin
     W, H = size
     cols = 1 if W <= aw else math.ceil((W - overlap) / (aw - overlap))
     rows = 1 if H <= ah else math.ceil((H - overlap) / (ah - overlap))
-    # share the board evenly between tiles rather than leaving a thin last strip
-    tw = W if cols == 1 else (W + (cols - 1) * overlap) / cols
-    th = H if rows == 1 else (H + (rows - 1) * overlap) / rows
+    xs = [0.0] + _seams(W, cols, aw, overlap, avoid_x) + [W]  # seams across, left to right
+    # seams down, from the top (a row is counted from the top; board y runs up from the bottom)
+    ys = [H] + [H - s for s in _seams(H, rows, ah, overlap, [(H - b, H - a) for a, b in avoid_y])] + [0.0]
     out = []
     for r in range(rows):
         for c in range(cols):
-            bx = c * (tw - overlap)
-            top = H - r * (th - overlap)
-            out.append(Tile(c, r, cols, rows, bx, top - th, tw, th))
+            x0 = xs[c] - (overlap / 2 if c > 0 else 0)
+            x1 = xs[c + 1] + (overlap / 2 if c < cols - 1 else 0)
+            y1 = ys[r] + (overlap / 2 if r > 0 else 0)
+            y0 = ys[r + 1] - (overlap / 2 if r < rows - 1 else 0)
+            out.append(Tile(c, r, cols, rows, x0, y0, x1 - x0, y1 - y0))
     return out
 
 
 def alignment_marks(tile, overlap=OVERLAP):
-    """Board-coordinate centres of the registration targets in this tile's overlap strips.
-    A target sits in the middle of each overlap, so the same target prints on both neighbouring tiles."""
-    marks = []
-    half = overlap / 2
-    if tile.col > 0:
-        x = tile.bx + half
+    """Board-coordinate centres of the registration targets on this tile: in each overlap, between the trim
+    line (the seam) and the overlap's far edge, where the trimmed tile keeps them and its neighbour, which
+    is not trimmed there, keeps them too."""
+    marks, quarter = [], overlap / 4
+    if tile.col > 0:  # this tile's left overlap: trimmed here at the seam
+        x = tile.bx + overlap / 2 + quarter
         marks += [(x, tile.by + tile.bh * f) for f in (0.25, 0.75)]
-    if tile.col < tile.cols - 1:
-        x = tile.bx + tile.bw - half
+    if tile.col < tile.cols - 1:  # the right overlap: the neighbour is trimmed at the seam
+        x = tile.bx + tile.bw - overlap / 2 + quarter
         marks += [(x, tile.by + tile.bh * f) for f in (0.25, 0.75)]
-    if tile.row > 0:
-        y = tile.by + tile.bh - half
+    if tile.row > 0:  # the top overlap: trimmed here
+        y = tile.by + tile.bh - overlap / 2 - quarter
         marks += [(tile.bx + tile.bw * f, y) for f in (0.25, 0.75)]
-    if tile.row < tile.rows - 1:
-        y = tile.by + half
+    if tile.row < tile.rows - 1:  # the bottom overlap: the tile below is trimmed at the seam
+        y = tile.by + overlap / 2 - quarter
         marks += [(tile.bx + tile.bw * f, y) for f in (0.25, 0.75)]
     return marks

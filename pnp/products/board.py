@@ -37,12 +37,13 @@ def draw_tiled(canvas, component, studio):
     for n, face in enumerate(by_side(component, studio)[0]):
         layout = studio.layouts.get(face.layout)
         size = (layout.width, layout.height)
+        prims = studio.resolve(face)
         name = f"board-{component.id}-{face.index}"
         if name not in drawn:  # the whole face once; every tile shows a clipped window of it
-            paper.form(canvas, painter, studio.resolve(face), name, *size)
+            paper.form(canvas, painter, prims, name, *size)
             drawn.add(name)
-        page = _best_orientation(studio.paper, size)
-        for tile in tiling.tiles(page, size):
+        page, parts = _tiling(studio.paper, size, _text_spans(prims, layout.height))
+        for tile in parts:
             canvas.setPageSize(page)
             _draw_tile(canvas, studio, component, name, tile, page, n)
             canvas.showPage()
@@ -51,34 +52,36 @@ def draw_tiled(canvas, component, studio):
     return pages
 
 
-def _best_orientation(page, size):
-    """Portrait or landscape pages, whichever needs fewer tiles (portrait on a tie)."""
-    landscape = (page[1], page[0])
-    return landscape if len(tiling.tiles(landscape, size)) < len(tiling.tiles(page, size)) else page
+def _text_spans(prims, height):
+    """Where the face's text lies, across and up (board coordinates): seams are kept out of it."""
+    texts = [p for p in prims if p.kind == "text"]
+    return [(p.x, p.x + p.w) for p in texts], [(height - p.y - p.h, height - p.y) for p in texts]
+
+
+def _tiling(page, size, spans):
+    """(page size, tiles) on portrait or landscape pages, whichever needs fewer tiles (portrait on a tie)."""
+    portrait = tiling.tiles(page, size, avoid_x=spans[0], avoid_y=spans[1])
+    landscape_page = (page[1], page[0])
+    landscape = tiling.tiles(landscape_page, size, avoid_x=spans[0], avoid_y=spans[1])
+    return (landscape_page, landscape) if len(landscape) < len(portrait) else (page, portrait)
 
 
 def _draw_tile(canvas, studio, component, form_name, tile, page, n):
     pw, ph = page
     ox, oy = (pw - tile.bw) / 2 - tile.bx, (ph - tile.bh) / 2 - tile.by  # the tile's window centred on the page
     window = (ox + tile.bx, oy + tile.by, tile.bw, tile.bh)
-    ov, seams = tiling.OVERLAP, []
-    if tile.col > 0:  # where the overlap strips begin: trim one side to it
-        x = window[0] + ov
-        seams.append(((x, window[1]), (x, window[1] + tile.bh)))
-    if tile.row > 0:
-        y = window[1] + tile.bh - ov
-        seams.append(((window[0], y), (window[0] + tile.bw, y)))
+    trims = [((ox + x1, oy + y1), (ox + x2, oy + y2)) for (x1, y1), (x2, y2) in tile.trim_lines()]
     targets = [(ox + mx, oy + my) for mx, my in tiling.alignment_marks(tile)]
-    paper.tile_window(canvas, form_name, (ox, oy), window, seams, targets)
+    paper.tile_window(canvas, form_name, (ox, oy), window, trims, targets)
     cell = min(3 * MM, (tiling.MARGIN - EDGE_SAFE - 1.5 * MM) / tile.rows)
     x0, y0 = pw - EDGE_SAFE - 4 * MM - tile.cols * cell, ph - EDGE_SAFE - 1 * MM - tile.rows * cell
     cells = [(x0 + c * cell, y0 + (tile.rows - 1 - r) * cell, cell, (r, c) == (tile.row, tile.col))
              for r in range(tile.rows) for c in range(tile.cols)]
-    paper.tile_map(canvas, studio.fonts, cells, f"Tile {tile.label}", (x0 - 1.5 * MM, y0 + tile.rows * cell - 2.5 * MM))
+    paper.tile_map(canvas, studio.fonts, cells, tile.label.capitalize(), (x0 - 1.5 * MM, y0 + tile.rows * cell - 2.5 * MM))
     number = f" {n + 1}" if component.count > 1 else ""
-    paper.footer(canvas, studio.fonts, page, f"{studio.game.title} · {component.name}{number} · tile {tile.label} of "
-                                             f"{tile.rows * tile.cols} · trim at the dashed line, overlap the "
-                                             "neighbour, match the targets")
+    how = ("trim along the dashed line, lay it over its neighbour, line up the targets" if tile.trim_lines()
+           else "the other tiles are laid over this one")
+    paper.footer(canvas, studio.fonts, page, f"{studio.game.title} · {component.name}{number} · {tile.label} · {how}")
 
 
 def draw_full_size(canvas, component, studio):
@@ -89,6 +92,10 @@ def draw_full_size(canvas, component, studio):
         layout = studio.layouts.get(face.layout)
         page = (layout.width + 2 * margin + 2 * bleed, layout.height + 2 * margin + 2 * bleed)
         canvas.setPageSize(page)
+        # a print shop's software reads where to cut and how far the art runs from these boxes
+        trim = (margin + bleed, margin + bleed, margin + bleed + layout.width, margin + bleed + layout.height)
+        canvas.setTrimBox(trim)
+        canvas.setBleedBox((trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed))
         studio.draw(canvas, painter, face, margin + bleed, margin + bleed)
         grid = Grid(page, 1, 1, (layout.width, layout.height), bleed, 0.0, (margin, margin))
         paper.marks(canvas, grid.crop_marks())

@@ -5,7 +5,7 @@ from ..draw import sheet as paper
 from ..impose import sheet
 from ..units import MM
 
-TOKEN_GAP = 3 * MM
+TOKEN_GAP = 2 * MM  # paper between two tokens' art, so each can be cut with nothing of its neighbour
 
 
 def grid_for(component, studio):
@@ -37,10 +37,10 @@ def draw_sheets(canvas, component, studio):
     grid = grid_for(component, studio)
     pages = sheet.pages_needed(len(fronts), grid.per_page)
     has_back = any(b is not None for b in backs)
-    crop = grid.crop_marks()
     painter, title = studio.painter(canvas), studio.game.title
     for p in range(pages):
         chunk = range(p * grid.per_page, min((p + 1) * grid.per_page, len(fronts)))
+        crop = grid.crop_marks(len(chunk))  # marks for the slots that hold a card, none for empty ones
         for slot_index, i in enumerate(chunk):
             s = grid.slot(slot_index)
             studio.draw(canvas, painter, fronts[i], s.x, s.y)
@@ -53,7 +53,7 @@ def draw_sheets(canvas, component, studio):
                 if backs[i] is not None:
                     s = grid.slot(slot_index, mirrored=True)
                     studio.draw(canvas, painter, backs[i], s.x, s.y, shared=True)
-            paper.marks(canvas, crop)
+            paper.marks(canvas, grid.crop_marks(len(chunk), mirrored=True))
             paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · backs of sheet {p + 1} "
                                                              "(print double-sided, flip on the long edge)")
             canvas.showPage()

@@ -3,12 +3,14 @@ mirrored backs."""
 
 from ..draw import sheet as paper
 from ..impose import sheet
+from ..impose.shapes import cut_shape
 from ..layout import params as P
 from ..units import MM, to_mm
 from .base import Kind
 from .sheets import TOKEN_GAP, by_side
 
 ROUNDED_DEFAULT = 2 * MM
+MAX_TOKEN_BLEED = 2 * MM  # art past a token's cut line: enough for a cut a little off, not so much it crowds
 
 
 class Tokens(Kind):
@@ -37,14 +39,18 @@ class Tokens(Kind):
     def draw(self, canvas, component, studio):
         fronts, backs = by_side(component, studio)
         layouts = [studio.layouts.get(p.layout) for p in fronts]
-        pages = sheet.shelves(studio.paper, [(lay.width, lay.height) for lay in layouts], gap=TOKEN_GAP)
+        bleed = max(min(lay.bleed, MAX_TOKEN_BLEED) for lay in layouts)
+        # 2 mm of paper between neighbours' art, however much art runs past each cut line
+        pages = sheet.shelves(studio.paper, [(lay.width, lay.height) for lay in layouts], gap=TOKEN_GAP + 2 * bleed,
+                              margin=sheet.MARGIN + bleed)  # the bleed stays clear of the footer too
         has_back = any(b is not None for b in backs)
         painter, title = studio.painter(canvas), studio.game.title
         for n, page in enumerate(pages):
             for placed in page:
-                i = placed.index
-                studio.draw(canvas, painter, fronts[i], placed.x, placed.y, shared=True)
-                cut_line(canvas, layouts[i], placed.x, placed.y)
+                outline = _outline(layouts[placed.index], placed.x, placed.y)
+                _draw_token(canvas, studio, painter, fronts[placed.index], placed.x, placed.y, outline, bleed)
+                if outline is not None:
+                    paper.cut_outline(canvas, outline)
             paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · sheet {n + 1} of "
                                                              f"{len(pages)} · cut along the grey lines")
             canvas.showPage()
@@ -52,32 +58,22 @@ class Tokens(Kind):
                 for placed in page:
                     if backs[placed.index] is not None:  # long-edge duplex mirrors left and right
                         x = studio.paper[0] - placed.x - placed.w
-                        studio.draw(canvas, painter, backs[placed.index], x, placed.y, shared=True)
+                        outline = _outline(layouts[placed.index], x, placed.y)
+                        _draw_token(canvas, studio, painter, backs[placed.index], x, placed.y, outline, bleed)
                 paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · backs of sheet {n + 1}")
                 canvas.showPage()
         return len(pages) * (2 if has_back else 1)
 
 
-def cut_line(canvas, layout, x, y):
-    shape, w, h = layout.options.get("shape", "square"), layout.width, layout.height
-    if shape == "none":
-        return
-    if shape == "circle":
-        paper.cut_outline(canvas, x=x, y=y, w=w, h=h, ellipse=True)
-    elif shape == "hex":
-        paper.cut_outline(canvas, points=hexagon(x, y, w, h))
-    elif shape == "rounded":
-        paper.cut_outline(canvas, x=x, y=y, w=w, h=h, radius=layout.radius or ROUNDED_DEFAULT)
-    else:
-        paper.cut_outline(canvas, x=x, y=y, w=w, h=h, radius=layout.radius)
+def _outline(layout, x, y):
+    return cut_shape(layout.options.get("shape", "square"), x, y, layout.width, layout.height, layout.radius,
+                     ROUNDED_DEFAULT)
 
 
-def hexagon(x, y, w, h):
-    """The hexagon touching the box's four sides: corners left and right with flat top and bottom in a wide
-    box, corners top and bottom in a tall one (regular when the box has a regular hexagon's proportions)."""
-    cx, cy, a, b = x + w / 2, y + h / 2, w / 2, h / 2
-    if w >= h:
-        return [(cx + a, cy), (cx + a / 2, cy + b), (cx - a / 2, cy + b), (cx - a, cy), (cx - a / 2, cy - b),
-                (cx + a / 2, cy - b)]
-    return [(cx, cy + b), (cx - a, cy + b / 2), (cx - a, cy - b / 2), (cx, cy - b), (cx + a, cy - b / 2),
-            (cx + a, cy + b / 2)]
+def _draw_token(canvas, studio, painter, printable, x, y, outline, bleed):
+    """A token's art, running `bleed` past its cut line all round and clipped to that grown shape."""
+    canvas.saveState()
+    if outline is not None:
+        paper.clipped(canvas, outline.grown(bleed))
+    studio.draw(canvas, painter, printable, x, y, shared=True, bleed=bleed)
+    canvas.restoreState()
