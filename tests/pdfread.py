@@ -131,16 +131,16 @@ def tile_targets(page, arm=2.2 * MM):
     return {(round(x - ox, 1), round(y - oy, 1)) for x, y in horizontal & vertical}
 
 
-def drawn(page):
-    """Everything a page draws, forms entered, in page coordinates: ('text', string, x, y, matrix, size) for
-    each string shown, ('form', name, x, y, matrix) for each form placed, and ('path', points, paint) for
-    each painted path (points are the path's vertices; 're' gives its four corners)."""
+def drawn(page, enter_forms=True):
+    """Everything a page draws, in page coordinates: ('text', string, x, y, matrix, size) for each string
+    shown, ('form', name, x, y, matrix) for each form placed (and, unless `enter_forms` is false, what it
+    draws), and ('path', points, paint) for each painted path ('re' gives its four corners)."""
     out = []
-    _walk_content(page.get_contents(), page["/Resources"], [1, 0, 0, 1, 0, 0], out, page.pdf)
+    _walk_content(page.get_contents(), page["/Resources"], [1, 0, 0, 1, 0, 0], out, page.pdf, enter_forms)
     return out
 
 
-def _walk_content(content, resources, ctm, out, pdf):
+def _walk_content(content, resources, ctm, out, pdf, enter_forms=True):
     from pypdf.generic import ContentStream
 
     if content is None:
@@ -174,10 +174,10 @@ def _walk_content(content, resources, ctm, out, pdf):
         elif op == "n":
             path = []
         elif op == "Do":
-            _form(str(operands[0]), resources, ctm, out, pdf)
+            _form(str(operands[0]), resources, ctm, out, pdf, enter_forms)
 
 
-def _form(name, resources, ctm, out, pdf):
+def _form(name, resources, ctm, out, pdf, enter_forms):
     xobject = resources["/XObject"][name].get_object()
     if xobject.get("/Subtype") != "/Form":
         out.append(("image", name, ctm[4], ctm[5], ctm))
@@ -185,5 +185,7 @@ def _form(name, resources, ctm, out, pdf):
     matrix = [float(v) for v in xobject.get("/Matrix", [1, 0, 0, 1, 0, 0])]
     placed = _mul(matrix, ctm)
     out.append(("form", name, placed[4], placed[5], placed))
+    if not enter_forms:
+        return
     inner = xobject.get("/Resources", resources)
     _walk_content(xobject, inner.get_object() if hasattr(inner, "get_object") else inner, placed, out, pdf)

@@ -170,3 +170,18 @@ def test_no_text_a_player_handles_prints_under_6_pt(built, game):
                 printed = size * math.hypot(matrix[0], matrix[1])
                 smallest.append((round(printed, 2), pdf.name, number, text))
     assert smallest and min(smallest)[0] >= 6, min(smallest)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_nothing_prints_within_5_mm_of_the_paper_edge(built, game):
+    """Home printers clip the edge: every string and every line drawn on the page itself (crop marks, tile
+    outlines, targets, footers; a board's own art is clipped to its tile) keeps 5 mm from each side."""
+    edge = 5 * MM - 0.01
+    for pdf in sorted((built / game).glob(f"{game}-*-a4.pdf")):
+        for number, page in enumerate(read(pdf).pages, 1):
+            pw, ph = float(page.mediabox[2]), float(page.mediabox[3])
+            segments, _ = page_geometry(page)
+            points = [p for segment in segments for p in segment]
+            points += [(e[2], e[3]) for e in drawn(page, enter_forms=False) if e[0] == "text"]
+            for x, y in points:
+                assert edge <= x <= pw - edge and edge <= y <= ph - edge, (pdf.name, number, x / MM, y / MM)
