@@ -71,7 +71,7 @@ def bench_pnp(root):
     t0 = time.perf_counter()
     game, studio = validate_game(project, "bench", Report())
     t1 = time.perf_counter()
-    result = render_game(game, studio, "a4")
+    result = render_game(game, studio)
     t2 = time.perf_counter()
     return t1 - t0, t2 - t1, result.pages
 

@@ -28,10 +28,10 @@ class GameBuild:
     all_name: str = ""
 
 
-def validate(project, game_id, report, paper="a4", bleed=0.0):
+def validate(project, game_id, report, options=None):
     """Validate one game within its time budget; returns (game, studio) as check.validate_game does."""
     with budget():
-        return validate_game(project, game_id, report, paper, bleed)
+        return validate_game(project, game_id, report, options)
 
 
 def _canvas(buf, studio, what):
@@ -60,12 +60,12 @@ def steps(game):
     return 2 * len(game.components) + extra
 
 
-def render_game(game, studio, paper_name, on_step=None):
+def render_game(game, studio, on_step=None):
     """Draw every PDF of one game into memory; `on_step(label)` after each step. Nothing touches the
     output folder here."""
     on_step = on_step or (lambda label: None)
     result = GameBuild(game, studio)
-    slug = game.id
+    slug, paper_name = game.id, studio.options.paper + studio.options.variant
     everything = io.BytesIO()
     all_canvas = _canvas(everything, studio, "everything")
     with budget():
@@ -86,7 +86,7 @@ def render_game(game, studio, paper_name, on_step=None):
             canvas.save()
             result.files[name], result.pages[name] = buf.getvalue(), page - 1
             for part, title, draw in kind.extra_files():
-                extra = f"{slug}-{part}.pdf"
+                extra = f"{slug}-{part}{studio.options.variant}.pdf"
                 buf = io.BytesIO()
                 canvas = _canvas(buf, studio, title)
                 result.pages[extra] = sum(draw(canvas, c, studio) for c in components)
@@ -100,8 +100,9 @@ def render_game(game, studio, paper_name, on_step=None):
     return result
 
 
-def manifest(result, paper_name):
+def manifest(result):
     game, studio = result.game, result.studio
+    options = studio.options
     components = []
     for c in game.components:
         entry = {"id": c.id, "name": c.name, "kind": c.kind, "count": c.count,
@@ -112,16 +113,24 @@ def manifest(result, paper_name):
         components.append(entry)
     files = [{"path": name, "sha256": hashlib.sha256(data).hexdigest(), "pages": result.pages[name]}
              for name, data in sorted(result.files.items())]
-    return {"game": game.id, "title": game.title, "paper": paper_name, "bleed_mm": units.to_mm(studio.bleed),
+    return {"game": game.id, "title": game.title, "paper": options.paper, "bleed_mm": units.to_mm(studio.bleed),
+            "ink_saver": options.ink_saver, "imposition": options.imposition,
+            "duplex_offset_mm": [units.to_mm(v) for v in options.duplex_offset],
             "pnp": __version__, "components": components, "files": files}
 
 
-def write_outputs(result, folder, paper_name):
+def manifest_name(options):
+    """manifest.json for the standard kit; a variant (ink saver, gutter fold) has its own beside it."""
+    return f"manifest{options.variant}.json"
+
+
+def write_outputs(result, folder):
     """Write every file to a temporary name first, then rename: a failed build leaves old files intact."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     data = dict(result.files)
-    data["manifest.json"] = (json.dumps(manifest(result, paper_name), indent=2, ensure_ascii=False) + "\n").encode()
+    data[manifest_name(result.studio.options)] = \
+        (json.dumps(manifest(result), indent=2, ensure_ascii=False) + "\n").encode()
     temps = []
     try:
         for name, blob in data.items():

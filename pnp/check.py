@@ -7,9 +7,9 @@ from PIL import Image, UnidentifiedImageError
 from .errors import DataError, LayoutError
 from .model.game import load_game
 from .model.schema import did_you_mean
-from .printables import ICON_IN_TEXT, Studio
+from .printables import ICON_IN_TEXT, PrintOptions, Studio
 from .products import KINDS, component_keys
-from .units import MM, PAPER_SIZES
+from .units import MM
 
 MAX_IMAGE_PIXELS = 100_000_000  # a 10,000 x 10,000 picture; more is a mistake or a decompression bomb
 
@@ -19,7 +19,7 @@ def load(project, game_id, report):
     return load_game(project, game_id, report, component_keys())
 
 
-def validate_game(project, game_id, report, paper="a4", bleed=0.0):
+def validate_game(project, game_id, report, options=None):
     """Load the data and check every printable; returns (game, studio), studio None when the data or the
     fonts are too broken to go on."""
     before = len(report.errors)
@@ -27,17 +27,12 @@ def validate_game(project, game_id, report, paper="a4", bleed=0.0):
     if game.meta is None or len(report.errors) > before:
         return game, None
     try:
-        studio = Studio(game, paper_size(paper), bleed)
+        studio = Studio(game, options or PrintOptions())
     except DataError as e:
         report.add(e)
         return game, None
     Checks(studio, report).run()
     return game, studio
-
-
-def paper_size(name):
-    w, h = PAPER_SIZES[name]
-    return (w * MM, h * MM)
 
 
 class Checks:

@@ -80,8 +80,17 @@ def validate(ctx, games):
               help="Write to DIR/<game>/ instead of output/<game>/.")
 @click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True,
               help="Bleed in mm printed around each card (3 for most print shops; 0 for home printing).")
+@click.option("--ink-saver", is_flag=True,
+              help="Print large areas of colour (card backs, boards' backgrounds) as light tints with their "
+                   "outline: at least half the ink. Files get '-inksaver' in their names.")
+@click.option("--imposition", type=click.Choice(["duplex", "gutterfold"]), default="duplex", show_default=True,
+              help="duplex: backs on the following page, for double-sided printing; gutterfold: fronts and "
+                   "backs side by side on one page, to fold together (for single-sided printers).")
+@click.option("--duplex-offset", metavar="X,Y", default="0,0", callback=lambda ctx, param, value: _offset(value),
+              help="Millimetres your printer misplaces the back of a page, as read on `pnp calibrate`'s sheet; "
+                   "back pages are moved to make up for it.")
 @click.pass_context
-def build(ctx, games, paper, out_dir, bleed):
+def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offset):
     """Validate, then build games' PDFs (all games when none are named).
 
     \b
@@ -90,16 +99,19 @@ def build(ctx, games, paper, out_dir, bleed):
       <game>-<kind>-<paper>.pdf   one file per kind of component
       <game>-boards-fullsize.pdf  boards on one page each, for a print shop
       manifest.json               components, counts, sizes, pages and file checksums
-    A game whose data is invalid is not built, and its previous output is left as it was.
+    With --ink-saver or --imposition gutterfold the names say so (evo-a4-inksaver.pdf, manifest-inksaver.json),
+    so the standard kit is never overwritten. A game whose data is invalid is not built, and its previous
+    output is left as it was.
     """
     from pathlib import Path
 
     from .build import render_game, steps, validate as validate_game, write_outputs
+    from .printables import PrintOptions
     from .units import MM
 
     project = _project(ctx)
     selected = project.select(games)
-    paper = paper.lower()
+    options = PrintOptions(paper.lower(), bleed * MM, ink_saver, imposition, tuple(v * MM for v in duplex_offset))
     out_root = Path(out_dir) if out_dir else project.root / "output"
     report = Report(project.root)
     progress = _progress()
@@ -107,15 +119,15 @@ def build(ctx, games, paper, out_dir, bleed):
     with progress:
         for game_id in selected:
             before = len(report.errors)
-            game, studio = validate_game(project, game_id, report, paper, bleed * MM)
+            game, studio = validate_game(project, game_id, report, options)
             if studio is None or len(report.errors) > before:
                 report.error(f"{game_id}: not built (fix the errors above)")
                 continue
             task = progress.add_task(game_id, total=steps(game))
             try:
-                result = render_game(game, studio, paper, on_step=lambda label, t=task, g=game_id:
+                result = render_game(game, studio, on_step=lambda label, t=task, g=game_id:
                                      progress.update(t, advance=1, description=f"{g}: {label}"))
-                files = write_outputs(result, out_root / game_id, paper)
+                files = write_outputs(result, out_root / game_id)
             except PnpError as e:
                 report.error(f"{game_id}: build failed: {e.message}; previous output left intact", e.mark)
                 continue
@@ -159,6 +171,17 @@ def reference():
     from .reference import reference as text
 
     click.echo(text(), nl=False)
+
+
+def _offset(value):
+    """'X,Y' in millimetres -> (x, y); a usage error otherwise."""
+    try:
+        x, y = (float(part) for part in str(value).split(","))
+    except ValueError:
+        raise click.BadParameter(f"expected X,Y in millimetres such as 0.5,-1, got {value!r}") from None
+    if abs(x) > 20 or abs(y) > 20:
+        raise click.BadParameter(f"{x:g},{y:g} mm is more than any printer is out; read it again on the sheet")
+    return x, y
 
 
 class _NoProgress:

@@ -3,25 +3,54 @@ component's kind for its printables, resolves each printable once (validation an
 and draws it. Validation, build, the manifest, the rulebook's pictures and credits all go through it."""
 
 import re
+from dataclasses import dataclass
 
 from .draw import sheet as paper
 from .draw.fonts import load_fonts
+from .draw.ink import ink_saved
 from .draw.paint import Painter
 from .errors import DataError, LayoutError
 from .layout.layouts import LayoutSet
 from .model.schema import did_you_mean
 from .products import KINDS, layout_options
+from .units import MM, PAPER_SIZES
 
 ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
 
 
-class Studio:
-    """One game's printing context for one paper size and bleed."""
+IMPOSITIONS = ("duplex", "gutterfold")
 
-    def __init__(self, game, paper_size, bleed):
-        self.game, self.paper, self.bleed = game, paper_size, bleed
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """How a kit is printed: the paper and bleed, and what a home printer may need besides."""
+
+    paper: str = "a4"
+    bleed: float = 0.0  # points of art printed past each card's trim
+    ink_saver: bool = False  # large floods of colour printed as light tints with their outline
+    imposition: str = "duplex"  # or "gutterfold": fronts and backs side by side, folded together
+    duplex_offset: tuple = (0.0, 0.0)  # points: where the back's cross showed on the calibration sheet
+
+    @property
+    def paper_size(self):
+        w, h = PAPER_SIZES[self.paper]
+        return (w * MM, h * MM)
+
+    @property
+    def variant(self):
+        """What the file names say besides the paper, so a variant never overwrites the standard kit."""
+        return "".join(f"-{part}" for part, on in (("inksaver", self.ink_saver),
+                                                   ("gutterfold", self.imposition == "gutterfold")) if on)
+
+
+class Studio:
+    """One game's printing context for one set of print options."""
+
+    def __init__(self, game, options=None):
+        self.game, self.options = game, options or PrintOptions()
+        self.paper, self.bleed = self.options.paper_size, self.options.bleed
         self.project, self.icons = game.project, game.icons
-        self.layouts = LayoutSet(game.project, game.id, game.context(), layout_options())
+        self.layouts = LayoutSet(game.project, game.id, self.context(), layout_options())
         self.fonts = load_fonts(game.project)  # DataError when fonts.yaml is wrong
         self.cache = {}  # products keep per-build results here (the rulebook's Markdown)
         self.fit_cache = {}  # text fitting, shared by every painter of the build
@@ -33,7 +62,8 @@ class Studio:
         return KINDS[component.kind]
 
     def context(self, **extra):
-        return self.game.context(**extra)
+        """What the game's templates see, and whether the kit is printed to save ink (`ink_saver`)."""
+        return self.game.context(ink_saver=self.options.ink_saver, **extra)
 
     # -- the walk ----------------------------------------------------------------------------------------
     def printables(self):
@@ -65,6 +95,17 @@ class Studio:
                 self._resolved[printable.key] = prims
         return prims
 
+    def printed(self, printable):
+        """The primitives as they go on paper: resolved, and lightened by the ink saver when it is on."""
+        if not self.options.ink_saver:
+            return self.resolve(printable)
+        key = ("ink saver",) + printable.key
+        prims = self._resolved.get(key)
+        if prims is None:
+            layout = self.layouts.get(printable.layout)
+            prims = self._resolved[key] = ink_saved(self.resolve(printable), layout.width, layout.height)
+        return prims
+
     def icons_used(self):
         """Icon files (aliases resolved) that the printed components and the rulebook really draw."""
         names = set()
@@ -88,7 +129,7 @@ class Studio:
         """A printable with its trim's bottom-left corner at (x, y), clipped to trim plus bleed. `shared`
         stores identical faces (every card back) once in the PDF."""
         layout = self.layouts.get(printable.layout)
-        prims = self.resolve(printable)
+        prims = self.printed(printable)
         bleed = self.bleed if bleed is None else bleed
         if shared:
             paper.shared_item(canvas, painter, prims, x, y, layout.width, layout.height, bleed, printable.layout)

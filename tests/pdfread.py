@@ -116,19 +116,24 @@ def placed_forms(page):
     return out
 
 
-def tile_targets(page, arm=2.2 * MM):
-    """Registration targets on a tile page, in the board's own coordinates: the centre of each cross
-    (a horizontal and a vertical line of length 2 * arm) minus where the board form was placed."""
+def targets(page, arm=2.2 * MM):
+    """Registration targets on a tile page, in page coordinates: where a horizontal and a vertical line of
+    length 2 * arm cross at their middles."""
     segments, _ = page_geometry(page)
+    across = [((a[0] + b[0]) / 2, a[1]) for a, b in segments
+              if abs(a[1] - b[1]) < 1e-6 and abs(abs(a[0] - b[0]) - 2 * arm) < 0.01]
+    down = [(a[0], (a[1] + b[1]) / 2) for a, b in segments
+            if abs(a[0] - b[0]) < 1e-6 and abs(abs(a[1] - b[1]) - 2 * arm) < 0.01]
+    return [(x, y) for x, y in across if any(abs(x - dx) < 0.01 and abs(y - dy) < 0.01 for dx, dy in down)]
+
+
+def tile_targets(page, arm=2.2 * MM):
+    """The targets of a tile page in the board's own coordinates (minus where the board form was placed)."""
     forms = [(x, y) for name, x, y, _ in placed_forms(page) if "board" in name]
     if not forms:
         return set()
     ox, oy = forms[0]
-    horizontal = {(round((a[0] + b[0]) / 2, 2), round(a[1], 2)) for a, b in segments
-                  if abs(a[1] - b[1]) < 1e-6 and abs(abs(a[0] - b[0]) - 2 * arm) < 0.01}
-    vertical = {(round(a[0], 2), round((a[1] + b[1]) / 2, 2)) for a, b in segments
-                if abs(a[0] - b[0]) < 1e-6 and abs(abs(a[1] - b[1]) - 2 * arm) < 0.01}
-    return {(round(x - ox, 1), round(y - oy, 1)) for x, y in horizontal & vertical}
+    return {(round(x - ox, 1), round(y - oy, 1)) for x, y in targets(page, arm)}
 
 
 def drawn(page, enter_forms=True):

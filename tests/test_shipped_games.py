@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, run
-from pdfread import MM, drawn, fonts, page_geometry, placed_forms, read, texts, tile_targets
+from pdfread import MM, drawn, fonts, page_geometry, placed_forms, read, targets, texts, tile_targets
 from pnp.model.game import load_game
 from pnp.project import find
 from pnp.report import Report
@@ -121,7 +121,7 @@ def test_tiled_boards_meet_at_their_targets(built, game):
             for point in tile_targets(page):
                 key = (names[0], point)
                 by_form[key] = by_form.get(key, 0) + 1
-            for x, y in page_targets(page):  # each target whole inside what the tile keeps once trimmed
+            for x, y in targets(page):  # each target whole inside what the tile keeps once trimmed
                 assert kept[0] <= x - ARM and x + ARM <= kept[2] and kept[1] <= y - ARM and y + ARM <= kept[3], \
                     (component["id"], number, (x, y), kept)
         assert all(n == 2 for n in by_form.values()), (component["id"], by_form)
@@ -145,16 +145,6 @@ def kept_part(page):
         elif abs(ay - by) < 1e-6 and y0 + 1 < ay < y1 - 1 and abs(length - w) < 0.01:
             y1 = ay  # trimmed along a horizontal line: keeps what is below it
     return x0, y0, x1, y1
-
-
-def page_targets(page):
-    """Target centres on a tile page, in page coordinates (where horizontal and vertical arms cross)."""
-    segments, _ = page_geometry(page)
-    across = {((a[0] + b[0]) / 2, a[1]) for a, b in segments if abs(a[1] - b[1]) < 1e-6 and
-              abs(abs(a[0] - b[0]) - 2 * ARM) < 0.01}
-    down = {(a[0], (a[1] + b[1]) / 2) for a, b in segments if abs(a[0] - b[0]) < 1e-6 and
-            abs(abs(a[1] - b[1]) - 2 * ARM) < 0.01}
-    return [(x, y) for x, y in across if any(abs(x - dx) < 0.01 and abs(y - dy) < 0.01 for dx, dy in down)]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -185,3 +175,36 @@ def test_nothing_prints_within_5_mm_of_the_paper_edge(built, game):
             points += [(e[2], e[3]) for e in drawn(page, enter_forms=False) if e[0] == "text"]
             for x, y in points:
                 assert edge <= x <= pw - edge and edge <= y <= ph - edge, (pdf.name, number, x / MM, y / MM)
+
+
+def _half(page):
+    """A map half read back from its full-size page: its zigzag cut line and the centres of its hexes."""
+    paths = drawn(page)
+    cut = max((e[1] for e in paths if e[0] == "path" and e[2] == "S"), key=len)
+    hexes = [e[1] for e in paths if e[0] == "path" and e[2][0] in "fB" and len(e[1]) == 6]  # filled, outlined
+    centres = [(sum(x for x, _ in h) / 6, sum(y for _, y in h) / 6) for h in hexes]
+    return cut, centres
+
+
+def test_evo_map_halves_interlock_row_into_row(built):
+    """Cut out along their zigzags, half B fits into half A: laid so the cut lines meet, B's first row sits
+    one hex row (1.5 R = 30 mm) below A's last, half a hex across, for every pairing of sides."""
+    manifest = json.loads((built / "evo" / "manifest.json").read_text())
+    full = read(built / "evo" / "evo-boards-fullsize.pdf")
+    sides = {item: _half(full.pages[n]) for n, item in enumerate(["a-small", "a-large", "b-small", "b-large"])}
+    assert next(c for c in manifest["components"] if c["id"] == "map")["count"] == 4
+    for north in ("a-small", "a-large"):
+        for south in ("b-small", "b-large"):
+            cut_a, hexes_a = sides[north]
+            cut_b, hexes_b = sides[south]
+            assert len(cut_a) == len(cut_b) == 19  # the board's two edges and 17 corners along 8 hexes
+            dx, dy = cut_a[0][0] - cut_b[0][0], cut_a[0][1] - cut_b[0][1]
+            for (ax, ay), (bx, by) in zip(cut_a, cut_b):  # the same line: the halves meet along all of it
+                assert abs(ax - (bx + dx)) < 0.05 and abs(ay - (by + dy)) < 0.05
+            last_a = [p for p in hexes_a if abs(p[1] - min(y for _, y in hexes_a)) < 0.5]
+            first_b = [(x + dx, y + dy) for x, y in hexes_b if abs(y - max(y for _, y in hexes_b)) < 0.5]
+            assert len(last_a) == len(first_b) == 8  # the joining rows are land from end to end
+            for x, y in first_b:
+                nearest = min(last_a, key=lambda p: math.dist(p, (x, y)))
+                assert (nearest[1] - y) / MM == pytest.approx(30, abs=0.1)  # one row lower (PDF y runs up)
+                assert abs(nearest[0] - x) / MM == pytest.approx(34.641 / 2, abs=0.1)  # half a hex across

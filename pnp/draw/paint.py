@@ -79,6 +79,16 @@ class Painter:
             (x1, y1), (x2, y2) = p.points
             self.c.line(x0 + x1, top - y1, x0 + x2, top - y2)
 
+    def _polyline(self, p, x0, top):
+        _, stroke = self._stroke_fill(p)
+        if stroke and p.points:
+            path = self.c.beginPath()
+            (fx, fy), rest = p.points[0], p.points[1:]
+            path.moveTo(x0 + fx, top - fy)
+            for x, y in rest:
+                path.lineTo(x0 + x, top - y)
+            self.c.drawPath(path, stroke=1, fill=0)
+
     def _polygon(self, p, x0, top):
         fill, stroke = self._stroke_fill(p)
         if (fill or stroke) and p.points:

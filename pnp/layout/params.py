@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from .. import units
 from ..draw.colour import ColourError, colour
+from ..errors import LoadError
 from ..model.load import Record, shown
 
 REQUIRED = object()  # the default of a parameter that must be given
@@ -219,12 +220,19 @@ class Lengths(Param):
 
 
 class Points(Param):
-    """A list of [x, y] points."""
+    """A list of [x, y] points, written as a list or given by a template as text: '[[0, 0], [10, 5]]'."""
 
     kind = "points"
     unit = "mm"
 
     def convert(self, value):
+        if isinstance(value, str):  # a template's text: read as data with the same safe loader
+            from ..model.load import load_text
+
+            try:
+                value = load_text(value, "points")
+            except LoadError as e:
+                raise ValueError(f"the points are not a list of [x, y]: {e.message}") from None
         if not isinstance(value, list) or len(value) < 2:
             raise ValueError("expected a list of at least two [x, y] points")
         out = []

@@ -37,7 +37,7 @@ def draw_tiled(canvas, component, studio):
     for n, face in enumerate(by_side(component, studio)[0]):
         layout = studio.layouts.get(face.layout)
         size = (layout.width, layout.height)
-        prims = studio.resolve(face)
+        prims = studio.printed(face)
         name = f"board-{component.id}-{face.index}"
         if name not in drawn:  # the whole face once; every tile shows a clipped window of it
             paper.form(canvas, painter, prims, name, *size)

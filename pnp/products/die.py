@@ -107,7 +107,7 @@ def _draw_net(canvas, studio, component, layout, die_faces, values):
     for face, value in zip(net, nets.assign_values(net, values)):
         poly = [pt(p) for p in face]
         centre = (sum(x for x, _ in poly) / len(poly), sum(y for _, y in poly) / len(poly))
-        drawn.append((poly, centre, studio.resolve(by_value[repr(value)]), (layout.width, layout.height)))
+        drawn.append((poly, centre, studio.printed(by_value[repr(value)]), (layout.width, layout.height)))
     outline = [(pt(a), pt(b)) for a, b, _ in nets.outer_edges(net)]
     paper.die_net(canvas, studio.painter(canvas), drawn, tabs, outline, layout.vars.get("face_fill", "#ffffff"))
     paper.footer(canvas, studio.fonts, studio.paper, f"{studio.game.title} · {component.name} · cut the solid "
