@@ -147,3 +147,20 @@ def write_outputs(result, folder):
             if tmp.exists():
                 tmp.unlink()
     return [folder / name for name in data]
+
+
+def write_calibration(project, paper, folder):
+    """The duplex calibration sheet for `paper`, written atomically into `folder`; returns its path."""
+    from .draw.calibrate import calibration_sheet
+    from .draw.fonts import load_fonts
+    from .printables import PrintOptions
+
+    size = PrintOptions(paper).paper_size
+    data = calibration_sheet(size, load_fonts(project), f"pnp duplex calibration ({paper.upper()})")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"calibrate-{paper}.pdf"
+    tmp = folder / f".{path.name}.tmp"
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    return path

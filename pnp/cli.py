@@ -145,6 +145,27 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
     ctx.exit(report.exit_code)
 
 
+@cli.command(epilog=EPILOG)
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
+              show_default=True, help="The paper you will print on.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Write to DIR instead of output/.")
+@click.pass_context
+def calibrate(ctx, paper, out_dir):
+    """Write a duplex calibration sheet: output/calibrate-<paper>.pdf.
+
+    Print it double-sided and hold it to the light; the sheet says how to read your printer's offset
+    between the front and back of a page, for `pnp build --duplex-offset X,Y`.
+    """
+    from pathlib import Path
+
+    from .build import write_calibration
+
+    project = _project(ctx)
+    path = write_calibration(project, paper.lower(), Path(out_dir) if out_dir else project.root / "output")
+    click.echo(f"wrote {project.rel(path)}: print it double-sided (flip on the long edge) and follow its steps")
+
+
 @cli.command("list", epilog=EPILOG)
 @click.argument("games", nargs=-1)
 @click.pass_context

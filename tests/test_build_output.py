@@ -1,6 +1,7 @@
 """What a designer gets from `pnp build`: geometry read back from the PDFs, fonts, manifest, determinism."""
 
 import json
+import math
 
 import pytest
 
@@ -227,3 +228,60 @@ def test_token_cut_lines_follow_each_shape(tmp_path):
     mid = (min(y for _, y in hexagon) + max(y for _, y in hexagon)) / 2  # corners left and right, flat top
     assert sum(1 for _, y in hexagon if abs(y - mid) < 0.01) == 2
     assert len(rounded) > 4 and len(circle) > 4  # curves: corners rounded, and the circle itself
+
+
+def test_gutterfold_puts_each_back_behind_its_front_across_the_fold(tmp_path):
+    folder = build(make_project(tmp_path / "p"), "--imposition", "gutterfold")
+    reader = read(folder / "mini-cards-a4-gutterfold.pdf")
+    assert len(reader.pages) == 1  # four cards, fronts and backs, on one folded sheet
+    page = reader.pages[0]
+    pw, ph = (float(v) for v in page.mediabox[2:])
+    assert pw > ph  # landscape A4, folded up the middle: two columns of two each side
+    ids = {"lion", "fern", "wolf", "moss"}
+    fronts = {e[1]: (e[2], e[3]) for e in drawn(page, enter_forms=False) if e[0] == "text" and e[1] in ids}
+    backs = {t: (x, y) for _, x, y, inner in placed_forms(page) for t in inner if t in ids}
+    assert set(fronts) == set(backs) == ids
+    for card, (fx, fy) in fronts.items():  # mirrored across the fold: the same row, the mirrored column
+        bx, by = backs[card]
+        assert abs((fx - 5 * MM) + bx - (pw - 63 * MM)) < 0.1 * MM, card
+    fold = [(a, b) for a, b in page_geometry(page)[0] if abs(a[0] - pw / 2) < 0.01 and abs(b[0] - pw / 2) < 0.01]
+    assert fold  # the fold line, up the middle of the page
+    manifest = json.loads((folder / "manifest-gutterfold.json").read_text())
+    assert manifest["imposition"] == "gutterfold"
+    assert (folder / "mini-cards-a4.pdf").exists() is False  # a variant never writes the standard names
+
+
+def test_duplex_offset_moves_the_backs_and_only_them(tmp_path):
+    plain = build(make_project(tmp_path / "a"))
+    moved = build(make_project(tmp_path / "b"), "--duplex-offset", "1,2")
+
+    def placements(folder, number):
+        page = read(folder / "mini-cards-a4.pdf").pages[number]
+        return sorted((round(x, 2), round(y, 2)) for _, x, y, inner in placed_forms(page))
+
+    for (x0, y0), (x1, y1) in zip(placements(plain, 1), placements(moved, 1)):
+        # seen from the front, the back's cross was 1 mm right and 2 mm up: the back page moves 1 mm the
+        # same way across (a long-edge flip mirrors left and right) and 2 mm down
+        assert (x1 - x0) / MM == pytest.approx(1, abs=0.01) and (y1 - y0) / MM == pytest.approx(-2, abs=0.01)
+    assert texts(read(plain / "mini-cards-a4.pdf").pages[0]) == texts(read(moved / "mini-cards-a4.pdf").pages[0])
+    assert json.loads((moved / "manifest.json").read_text())["duplex_offset_mm"] == [1.0, 2.0]
+
+
+def test_calibration_sheet_has_scales_on_the_front_and_a_cross_on_the_back(tmp_path):
+    result = run(make_project(tmp_path / "p"), "calibrate", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    reader = read(tmp_path / "out" / "calibrate-a4.pdf")
+    assert len(reader.pages) == 2
+    labels = {t for t, _, _ in texts(reader.pages[0])}
+    assert {"+5", "-5", "+15", "-15", "X", "Y"} <= labels
+    segments, _ = page_geometry(reader.pages[1])
+    long_lines = [(a, b) for a, b in segments if math.dist(a, b) > 100 * MM]
+    assert len(long_lines) == 2  # the back's cross crosses at the centre of the page
+    for a, b in long_lines:
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        assert mid == pytest.approx((105 * MM, 148.5 * MM), abs=0.01)
+
+
+def test_bad_duplex_offset_is_a_usage_error(tmp_path):
+    result = run(make_project(tmp_path / "p"), "build", "--duplex-offset", "left")
+    assert result.exit_code == 2 and "expected X,Y in millimetres" in result.output

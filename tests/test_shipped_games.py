@@ -2,6 +2,7 @@
 
 import json
 import math
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -208,3 +209,19 @@ def test_evo_map_halves_interlock_row_into_row(built):
                 nearest = min(last_a, key=lambda p: math.dist(p, (x, y)))
                 assert (nearest[1] - y) / MM == pytest.approx(30, abs=0.1)  # one row lower (PDF y runs up)
                 assert abs(nearest[0] - x) / MM == pytest.approx(34.641 / 2, abs=0.1)  # half a hex across
+
+
+def _ink(path):
+    """Ghostscript's inkcov: each page's coverage of C, M, Y and K; summed over the pages and colorants."""
+    out = subprocess.run(["gs", "-q", "-o", "-", "-sDEVICE=inkcov", "-r50", str(path)], capture_output=True,
+                         text=True, check=True).stdout
+    return sum(float(v) for line in out.splitlines() if line.strip().endswith("OK") for v in line.split()[:4])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_ink_saver_at_least_halves_a_kits_ink(built, tmp_path, game):
+    result = run(REPO, "build", game, "--ink-saver", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    standard = _ink(built / game / f"{game}-a4.pdf")
+    saved = _ink(tmp_path / game / f"{game}-a4-inksaver.pdf")
+    assert saved <= standard / 2, (game, standard, saved)

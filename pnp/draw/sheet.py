@@ -2,6 +2,7 @@
 windows and targets, die nets, page footers. Geometry comes in from impose/ and products/; this module only
 draws it."""
 
+import contextlib
 import hashlib
 
 from reportlab.lib import colors
@@ -51,6 +52,48 @@ def form(canvas, painter, prims, name, width, height):
     canvas.beginForm(name, 0, 0, width, height)
     painter.paint(prims, 0, 0, height)
     canvas.endForm()
+
+
+@contextlib.contextmanager
+def shifted(canvas, dx, dy):
+    """Everything drawn inside the block moved by (dx, dy) points: a back page made up for the printer."""
+    canvas.saveState()
+    canvas.translate(dx, dy)
+    try:
+        yield
+    finally:
+        canvas.restoreState()
+
+
+@contextlib.contextmanager
+def turned(canvas, x, y, w, h):
+    """Everything drawn inside the block turned half round about the centre of the box (x, y, w, h)."""
+    canvas.saveState()
+    canvas.translate(x + w / 2, y + h / 2)
+    canvas.rotate(180)
+    canvas.translate(-x - w / 2, -y - h / 2)
+    try:
+        yield
+    finally:
+        canvas.restoreState()
+
+
+def fold_line(canvas, fonts, line, label):
+    """A dashed fold line with a small word at each end."""
+    (x1, y1), (x2, y2) = line
+    canvas.saveState()
+    canvas.setStrokeColor(GUIDE)
+    canvas.setLineWidth(0.4)
+    canvas.setDash([4, 3])
+    canvas.line(x1, y1, x2, y2)
+    canvas.setFillColor(GUIDE)
+    canvas.setFont(fonts.name("Body"), 6.5)
+    if x1 == x2:  # up the page: the word beside its top end (the footer is at the bottom)
+        canvas.drawString(x1 + 1 * MM, y2 - 3 * MM, label)
+    else:
+        canvas.drawString(x1 + 1 * MM, y1 + 1 * MM, label)
+        canvas.drawRightString(x2 - 1 * MM, y1 + 1 * MM, label)
+    canvas.restoreState()
 
 
 def footer(canvas, fonts, paper, text):

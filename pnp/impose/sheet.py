@@ -101,6 +101,66 @@ def grid(paper, item, bleed=0.0, gap=0.0, margin=MARGIN):
     return Grid(paper, cols, rows, item, bleed, gap, ((pw - bw) / 2, (ph - bh) / 2))
 
 
+@dataclass(frozen=True)
+class Fold:
+    """A gutter-fold sheet: fronts on one half of the page, each back at the mirror of its front across the
+    fold line, so that folding the sheet (and gluing it) puts every back behind its front. Folded about a
+    vertical line the backs print upright; about a horizontal line they are turned half round."""
+
+    page: tuple  # (w, h) points: the paper, portrait or landscape, whichever holds more
+    half: Grid  # the fronts' grid on their half (the left half, or the top half shifted down to 0)
+    vertical: bool  # the fold line runs up the middle of the page (else across it)
+
+    @property
+    def per_page(self):
+        return self.half.per_page
+
+    def _lift(self):
+        return 0.0 if self.vertical else self.page[1] / 2  # the top half starts halfway up the page
+
+    def front(self, index):
+        s = self.half.slot(index)
+        return Slot(s.x, s.y + self._lift(), s.w, s.h, s.col, s.row)
+
+    def back(self, index):
+        """The back of the item in slot `index`: the front's slot mirrored across the fold."""
+        s, (pw, ph) = self.front(index), self.page
+        if self.vertical:
+            return Slot(pw - s.x - s.w, s.y, s.w, s.h, s.col, s.row)
+        return Slot(s.x, ph - s.y - s.h, s.w, s.h, s.col, s.row)
+
+    def line(self):
+        """The fold line, from edge to edge of the page's printable area."""
+        pw, ph = self.page
+        if self.vertical:
+            return ((pw / 2, EDGE_SAFE), (pw / 2, ph - EDGE_SAFE))
+        return ((EDGE_SAFE, ph / 2), (pw - EDGE_SAFE, ph / 2))
+
+    def crop_marks(self, filled):
+        """Marks for the fronts' cuts (kept within their half), and the same mirrored for the backs."""
+        lift, (pw, ph) = self._lift(), self.page
+        marks = [((x1, y1 + lift), (x2, y2 + lift)) for (x1, y1), (x2, y2) in self.half.crop_marks(filled)]
+        if self.vertical:
+            mirror = [((pw - x1, y1), (pw - x2, y2)) for (x1, y1), (x2, y2) in marks]
+        else:
+            mirror = [((x1, ph - y1), (x2, ph - y2)) for (x1, y1), (x2, y2) in marks]
+        return marks + mirror
+
+
+def gutterfold(paper, item, bleed=0.0):
+    """The best gutter fold for items of `item` size: portrait or landscape paper, folded up the middle or
+    across it, whichever holds most (folded up the middle on a tie, so no back is upside down). Each half
+    keeps the sheet margin on all sides, the fold included, so nothing is printed on the fold."""
+    best = None
+    for page in (paper, (paper[1], paper[0])):
+        pw, ph = page
+        for vertical in (True, False):
+            half = grid((pw / 2, ph) if vertical else (pw, ph / 2), item, bleed)
+            if half is not None and (best is None or half.per_page > best.per_page):
+                best = Fold(page, half, vertical)
+    return best
+
+
 def pages_needed(count, per_page):
     return max(1, math.ceil(count / per_page))
 

@@ -2,6 +2,7 @@
 print, and boards small enough for one sheet."""
 
 from ..draw import sheet as paper
+from ..errors import DataError
 from ..impose import sheet
 from ..units import MM
 
@@ -32,8 +33,11 @@ def by_side(component, studio):
 
 
 def draw_sheets(canvas, component, studio):
-    """Fronts page, then (if the component has backs) the mirrored backs page, for each sheet of items."""
+    """Fronts page, then (if the component has backs) the mirrored backs page, for each sheet of items;
+    or, with the gutter-fold imposition, fronts and backs on one page either side of a fold line."""
     fronts, backs = by_side(component, studio)
+    if studio.options.imposition == "gutterfold" and any(b is not None for b in backs):
+        return draw_folded(canvas, component, studio, fronts, backs)
     grid = grid_for(component, studio)
     pages = sheet.pages_needed(len(fronts), grid.per_page)
     has_back = any(b is not None for b in backs)
@@ -49,12 +53,53 @@ def draw_sheets(canvas, component, studio):
         paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name}{side} · sheet {p + 1} of {pages}")
         canvas.showPage()
         if has_back:
-            for slot_index, i in enumerate(chunk):
-                if backs[i] is not None:
-                    s = grid.slot(slot_index, mirrored=True)
-                    studio.draw(canvas, painter, backs[i], s.x, s.y, shared=True)
-            paper.marks(canvas, grid.crop_marks(len(chunk), mirrored=True))
+            with paper.shifted(canvas, *back_shift(studio)):
+                for slot_index, i in enumerate(chunk):
+                    if backs[i] is not None:
+                        s = grid.slot(slot_index, mirrored=True)
+                        studio.draw(canvas, painter, backs[i], s.x, s.y, shared=True)
+                paper.marks(canvas, grid.crop_marks(len(chunk), mirrored=True))
             paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · backs of sheet {p + 1} "
                                                              "(print double-sided, flip on the long edge)")
             canvas.showPage()
     return pages * (2 if has_back else 1)
+
+
+def back_shift(studio):
+    """How far to move a back page so that it lands behind its front on this printer. The duplex offset is
+    where the back's cross showed on `pnp calibrate`'s sheet, seen from the front (right and up); a long-edge
+    flip mirrors left and right, so the back moves the same way across and the other way up and down."""
+    dx, dy = studio.options.duplex_offset
+    return dx, -dy
+
+
+def draw_folded(canvas, component, studio, fronts, backs):
+    """Gutter fold: each page holds fronts on one half and their backs mirrored on the other; fold on the
+    dashed line, glue the halves together, then cut."""
+    layout = studio.layouts.get(fronts[0].layout)
+    fold = sheet.gutterfold(studio.paper, (layout.width, layout.height), studio.bleed)
+    if fold is None:
+        raise DataError(f"component '{component.id}': its cards do not fit half a page for a gutter fold")
+    pages = sheet.pages_needed(len(fronts), fold.per_page)
+    painter, title = studio.painter(canvas), studio.game.title
+    canvas.setPageSize(fold.page)
+    for p in range(pages):
+        chunk = range(p * fold.per_page, min((p + 1) * fold.per_page, len(fronts)))
+        for slot_index, i in enumerate(chunk):
+            s = fold.front(slot_index)
+            studio.draw(canvas, painter, fronts[i], s.x, s.y)
+            if backs[i] is None:
+                continue
+            b = fold.back(slot_index)
+            if fold.vertical:
+                studio.draw(canvas, painter, backs[i], b.x, b.y, shared=True)
+            else:  # folded across the page: the back is turned half round so it reads upright
+                with paper.turned(canvas, b.x, b.y, b.w, b.h):
+                    studio.draw(canvas, painter, backs[i], b.x, b.y, shared=True)
+        paper.marks(canvas, fold.crop_marks(len(chunk)))
+        paper.fold_line(canvas, studio.fonts, fold.line(), "fold")
+        paper.footer(canvas, studio.fonts, fold.page, f"{title} · {component.name} · sheet {p + 1} of {pages} · "
+                                                      "fold on the dashed line, glue the halves together, then cut")
+        canvas.showPage()
+    canvas.setPageSize(studio.paper)
+    return pages

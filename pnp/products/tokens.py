@@ -7,7 +7,7 @@ from ..impose.shapes import cut_shape
 from ..layout import params as P
 from ..units import MM, to_mm
 from .base import Kind
-from .sheets import TOKEN_GAP, by_side
+from .sheets import TOKEN_GAP, back_shift, by_side
 
 ROUNDED_DEFAULT = 2 * MM
 MAX_TOKEN_BLEED = 2 * MM  # art past a token's cut line: enough for a cut a little off, not so much it crowds
@@ -55,11 +55,12 @@ class Tokens(Kind):
                                                              f"{len(pages)} · cut along the grey lines")
             canvas.showPage()
             if has_back:
-                for placed in page:
-                    if backs[placed.index] is not None:  # long-edge duplex mirrors left and right
-                        x = studio.paper[0] - placed.x - placed.w
-                        outline = _outline(layouts[placed.index], x, placed.y)
-                        _draw_token(canvas, studio, painter, backs[placed.index], x, placed.y, outline, bleed)
+                with paper.shifted(canvas, *back_shift(studio)):
+                    for placed in page:
+                        if backs[placed.index] is not None:  # long-edge duplex mirrors left and right
+                            x = studio.paper[0] - placed.x - placed.w
+                            outline = _outline(layouts[placed.index], x, placed.y)
+                            _draw_token(canvas, studio, painter, backs[placed.index], x, placed.y, outline, bleed)
                 paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · backs of sheet {n + 1}")
                 canvas.showPage()
         return len(pages) * (2 if has_back else 1)
