@@ -96,6 +96,8 @@ class Checks:
             self.text(prim, label, handled)
         elif prim.kind == "image":
             self.image(prim)
+        if prim.style.get("holds"):
+            self.fits(prim)
 
     def text(self, prim, label, handled):
         icons = self.game.icons
@@ -121,6 +123,18 @@ class Checks:
             how = f"is set at {set_size:g} pt" if size == set_size else f"shrinks to {size:g} pt to fit{label}"
             self.error(f"text {how} ('{_short(text, 30)}'): players need at least {self.min_size:g} pt to read "
                        "it at the table; make it larger or give it more room", mark)
+
+    def fits(self, space):
+        """A token or marker declared to sit on a space must fit it: at most the space's width and height."""
+        try:
+            token = self.studio.layouts.get(space.style["holds"], space.mark)
+        except LayoutError as e:
+            self.error(e.message, e.mark)
+            return
+        if token.width > space.w + 0.01 or token.height > space.h + 0.01:
+            self.error(f"the {token.size_mm[0]:g} x {token.size_mm[1]:g} mm '{token.name}' does not fit this "
+                       f"{space.w / MM:.1f} x {space.h / MM:.1f} mm space it sits on; make the space bigger or the "
+                       "token smaller", space.mark)
 
     def safe_area(self, layout, prims):
         """Text on a component cut with a blade must stay inside the safe area (`safe:` in from the trim),

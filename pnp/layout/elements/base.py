@@ -40,6 +40,19 @@ TEXT_STYLE = {
 }
 
 
+# A space a token sits on: validation checks that the token fits.
+HOLDS = {"holds": P.Name(None, "the layout of the token or marker that sits here; validation checks that it "
+                               "fits (its width and height at most this space's)")}
+
+
+def holds(el, style):
+    """A space's style with the token it holds, and the mark to report a misfit at."""
+    name = el.consts.get("holds")
+    if name:
+        style["holds"] = name
+    return el.mark_of("holds") if name else None
+
+
 def box(w=P.REQUIRED, h=P.REQUIRED):
     """x, y, w and h of an element drawn in a box (the defaults of w and h vary by element)."""
     return {"x": P.Length(0, "left edge of the box, from the trim's left"),

@@ -2,7 +2,7 @@
 
 from .. import params as P
 from ..prims import Prim
-from .base import PAINT, paint_style
+from .base import HOLDS, PAINT, holds, paint_style
 
 CELL = {
     "shape": P.Choice(("rect", "circle"), "rect", "the shape of each cell"),
@@ -11,6 +11,7 @@ CELL = {
     "label_size": P.FontSize("=about half the cell", "the label's font size"),
     "font": P.Text("Display", "the label's font family"),
     "color": P.Colour("#000000", "the label's colour"),
+    **HOLDS,
 }
 PER_CELL = tuple(CELL)
 
@@ -34,7 +35,8 @@ def draw_cells(el, ctx, cells, out):
     for x, y, w, h, cell_vars in cells:
         if per_cell:
             v = el.values({**ctx, **cell_vars})
-        out.append(Prim("circle" if v["shape"] == "circle" else "rect", x, y, w, h, style=paint_style(v)))
+        style = paint_style(v)
+        out.append(Prim("circle" if v["shape"] == "circle" else "rect", x, y, w, h, style=style, mark=holds(el, style)))
         if v["label"] in (None, ""):
             continue
         size = v["label_size"] or min(w, h) / 2.2

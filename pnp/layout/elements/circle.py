@@ -2,7 +2,7 @@
 
 from .. import params as P
 from ..prims import Prim
-from .base import PAINT, Element, paint_style
+from .base import HOLDS, PAINT, Element, holds, paint_style
 
 
 class Circle(Element):
@@ -13,9 +13,11 @@ class Circle(Element):
         "cx": P.Length(0, "centre, from the trim's left"), "cy": P.Length(0, "centre, from the trim's top"),
         "r": P.Length(doc="radius", minimum=0),
         **PAINT,
+        **HOLDS,
     }
 
     def resolve(self, el, ctx, ox, oy, out, resolver):
         v = el.values(ctx)
         r = v["r"]
-        out.append(Prim("circle", ox + v["cx"] - r, oy + v["cy"] - r, 2 * r, 2 * r, style=paint_style(v)))
+        style = paint_style(v)
+        out.append(Prim("circle", ox + v["cx"] - r, oy + v["cy"] - r, 2 * r, 2 * r, style=style, mark=holds(el, style)))

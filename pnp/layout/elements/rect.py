@@ -2,7 +2,7 @@
 
 from .. import params as P
 from ..prims import Prim
-from .base import PAINT, Element, box, paint_style
+from .base import HOLDS, PAINT, Element, box, holds, paint_style
 
 
 class Rect(Element):
@@ -16,6 +16,7 @@ class Rect(Element):
         "bleed": P.Bool(False, "sides that lie on the trim line run on into the bleed, so a cut a little "
                                "off still shows no white edge"),
         **PAINT,
+        **HOLDS,
     }
 
     def resolve(self, el, ctx, ox, oy, out, resolver):
@@ -32,4 +33,4 @@ class Rect(Element):
             w, h = x2 - x, y2 - y
         style = paint_style(v)
         style["radius"] = v["radius"]
-        out.append(Prim("rect", x, y, w, h, style=style, rotate=v["rotate"]))
+        out.append(Prim("rect", x, y, w, h, style=style, rotate=v["rotate"], mark=holds(el, style)))

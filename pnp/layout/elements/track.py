@@ -1,5 +1,7 @@
 """track: numbered spaces along a line, or clockwise around a rectangle."""
 
+import math
+
 from ...errors import LayoutError
 from ... import units
 from .. import params as P
@@ -9,7 +11,7 @@ from .cells import CELL, PER_CELL, check_cells, draw_cells
 
 class Track(Element):
     """`count` spaces of size `cell`: evenly along the line (x1, y1) to (x2, y2) when x1 is given, else
-    clockwise around the edge of the box (x, y, w, h) from its top-left corner. Each space's templates see
+    clockwise around the edge of the box (x, y, w, h) from its top-left corner, one on each corner. Each space's templates see
     `n` (its number, from `start`), `i` (from 0) and `last`."""
 
     type = "track"
@@ -43,35 +45,44 @@ class Track(Element):
             x1, y1, x2, y2 = ox + v["x1"], oy + v["y1"], ox + v["x2"], oy + v["y2"]
             steps = max(count - 1, 1)
             centres = [(x1 + (x2 - x1) * k / steps, y1 + (y2 - y1) * k / steps) for k in range(count)]
+            if count > 1 and math.dist((x1, y1), (x2, y2)) / steps < cell - 0.01:
+                raise LayoutError(f"track: {count} spaces of {units.to_mm(cell)} mm overlap along a line of "
+                                  f"{units.to_mm(math.dist((x1, y1), (x2, y2)))} mm", el.mark)
         else:
             lay = resolver.layout
             w = lay.width if v["w"] is None else v["w"]
             h = lay.height if v["h"] is None else v["h"]
-            centres = around(ox + v["x"] + cell / 2, oy + v["y"] + cell / 2, w - cell, h - cell, count)
+            centres = around(ox + v["x"] + cell / 2, oy + v["y"] + cell / 2, w - cell, h - cell, count, cell)
             if centres is None:
                 raise LayoutError(f"track: {count} spaces of {units.to_mm(cell)} mm do not fit around "
-                                  f"{units.to_mm(w)} x {units.to_mm(h)} mm", el.mark)
+                                  f"{units.to_mm(w)} x {units.to_mm(h)} mm without overlapping", el.mark)
         cells = [(cx - cell / 2, cy - cell / 2, cell, cell, {"n": v["start"] + k, "i": k, "last": k == count - 1})
                  for k, (cx, cy) in enumerate(centres)]
         draw_cells(el, ctx, cells, out)
 
 
-def around(x, y, w, h, count):
-    """`count` points evenly spaced clockwise around a rectangle's perimeter, from its top-left corner."""
+def around(x, y, w, h, count, cell):
+    """`count` centres clockwise around a rectangle's edge from its top-left corner, a space on every
+    corner and the rest shared out between the sides by their length, so no two spaces overlap at a corner.
+    None when the spaces do not fit (a side would need them closer than `cell`)."""
     if count <= 0:
         return []
-    step = 2 * (w + h) / count
-    if step <= 0:
+    sides = [w, h, w, h]
+    if count < 4 or min(sides) <= 0:
+        return None if count > 1 else [(x, y)]
+    perimeter = sum(sides)
+    shares = [max(1, round(count * side / perimeter)) for side in sides]
+    while sum(shares) != count:  # rounding: take from (or give to) the side that minds it least
+        k = max(range(4), key=lambda i: sides[i] / shares[i] * (1 if sum(shares) < count else -1))
+        shares[k] += 1 if sum(shares) < count else -1
+        if shares[k] < 1:
+            return None
+    if any(side / n < cell - 0.01 for side, n in zip(sides, shares)):
         return None
+    corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+    directions = [(1, 0), (0, 1), (-1, 0), (0, -1)]
     points = []
-    for k in range(count):
-        d = k * step
-        if d < w:
-            points.append((x + d, y))
-        elif d < w + h:
-            points.append((x + w, y + d - w))
-        elif d < 2 * w + h:
-            points.append((x + w - (d - w - h), y + h))
-        else:
-            points.append((x, y + h - (d - 2 * w - h)))
+    for (cx, cy), (dx, dy), side, n in zip(corners, directions, sides, shares):
+        step = side / n
+        points += [(cx + dx * step * k, cy + dy * step * k) for k in range(n)]
     return points
