@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from ..errors import DataError, LoadError
 from ..report import Mark
 from ..template import ExprError, module
+from .colours import COLOUR_SET_FIELDS, check_colour_sets
 from .components import COMPONENT_FIELDS, Component, load_components
 from .constraints import CONSTRAINT_FIELDS, check_constraints
 from .icons import IconIndex
@@ -36,6 +37,9 @@ GAME_FILE = {
                "doc": "the data tables: name -> its file and fields (see Tables)"},
     "constraints": {"type": "list", "of": {"type": "record", "fields": CONSTRAINT_FIELDS}, "default": [],
                     "doc": "rules the data must keep, as Jinja expressions (see Constraints)"},
+    "colour_sets": {"type": "list", "of": {"type": "record", "fields": COLOUR_SET_FIELDS}, "default": [],
+                    "doc": "colours that tell players or categories apart: checked as colour-blind players see "
+                           "them (see Colour sets)"},
     "components": {"type": "any", "default": [],
                    "doc": "what is in the box: each component with its kind, items and layouts (see Components)"},
 }
@@ -160,6 +164,7 @@ def load_game(project, game_id, report, kinds=None):
     load_components(game, meta["components"], kinds, chk)
     if not game.broken:  # counts over a table that did not load would only repeat the load error
         check_constraints(game, meta["constraints"], chk)
+        check_colour_sets(game, meta["colour_sets"], chk)
     return game
 
 
@@ -182,8 +187,9 @@ def _checked_meta(meta, chk, shown, dropped):
     for key in ("icons", "enums", "tables"):  # defaults are plain; the rest of loading reads marks
         if not isinstance(record[key], Record):
             record = record.with_values({key: Record({}, mark=record.mark)})
-    if not isinstance(record["constraints"], MarkedList):
-        record = record.with_values({"constraints": MarkedList(mark=record.mark)})
+    for key in ("constraints", "colour_sets"):
+        if not isinstance(record[key], MarkedList):
+            record = record.with_values({key: MarkedList(mark=record.mark)})
     return record
 
 

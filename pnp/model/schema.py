@@ -447,6 +447,8 @@ class Schema:
                     continue
             if field.required:
                 return INVALID
+            if field.default is not None:  # what the code reading it may count on
+                kept[name] = field.default
         return Record(kept, record._marks, record._key_marks, record.mark)
 
     def with_defaults(self, record):

@@ -1,0 +1,83 @@
+"""Colours that tell players or categories apart, checked as players with colour-blindness see them: each
+pair is compared under simulated deuteranopia, protanopia and tritanopia (colorspacious, in the CAM02-UCS
+colour space) and flagged when the two look alike, unless every item carries a second cue (a pattern, an
+emblem, a name) that the data declares."""
+
+import itertools
+
+from .load import shown
+
+COLOUR_SET_FIELDS = {
+    "table": {"type": "str", "doc": "the table whose items the colours tell apart (players, terrains...)"},
+    "field": {"type": "str", "default": "colour", "doc": "the field holding each item's colour, '#rrggbb'"},
+    "cue": {"type": "list", "of": "str", "default": [],
+            "doc": "fields holding each item's second cue (a pattern, an emblem, an icon, a name) that its "
+                   "pieces print besides the colour; with one, two colours may look alike"},
+    "doc": {"type": "str", "required": False, "doc": "what the colours mean"},
+}
+# Colour-blindness the check simulates (colorspacious's names), and the words for it.
+DEFICIENCIES = {"deuteranomaly": "deuteranopia (red-green, the most common)", "protanomaly": "protanopia (red-green)",
+                "tritanomaly": "tritanopia (blue-yellow)"}
+MIN_DIFFERENCE = 10  # CAM02-UCS delta E: below it two colours are hard to tell apart at the table
+
+
+def _rgb(value):
+    text = str(value).strip()
+    if len(text) != 7 or not text.startswith("#"):
+        raise ValueError
+    return [int(text[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+
+
+def check_colour_sets(game, sets, chk):
+    for spec in sets:
+        table = game.tables.get(spec["table"])
+        if table is None:
+            from .schema import did_you_mean
+
+            chk.error(f"colour set names no table '{spec['table']}'{did_you_mean(spec['table'], game.tables)}",
+                      spec.mark_of("table"))
+            continue
+        items = [it for it in table if it.get(spec["field"]) is not None]
+        colours = {}
+        for item in items:
+            try:
+                colours[id(item)] = _rgb(item[spec["field"]])
+            except ValueError:
+                chk.error(f"{spec['field']}: a colour that tells {spec['table']} apart is '#rrggbb', got "
+                          f"{shown(item[spec['field']])}", item.mark_of(spec["field"]))
+        _check_cues(spec, items, chk)
+        if not spec["cue"]:
+            _check_pairs(spec, [it for it in items if id(it) in colours], colours, chk)
+
+
+def _check_cues(spec, items, chk):
+    """Each declared cue must exist on every item and differ from item to item."""
+    for cue in spec["cue"]:
+        seen = {}
+        for item in items:
+            value = item.get(cue)
+            if value is None:
+                chk.error(f"{spec['table']} are told apart by '{cue}' too, and this one has none", item.mark)
+            elif repr(value) in seen:
+                chk.error(f"{cue} '{value}' is also {seen[repr(value)]}'s: a second cue must differ from item to "
+                          "item", item.mark_of(cue))
+            else:
+                seen[repr(value)] = item.get("id")
+
+
+def _check_pairs(spec, items, colours, chk):
+    """Two colours that look alike under any simulated colour-blindness, with nothing else to tell them apart."""
+    import colorspacious
+    import numpy
+
+    for deficiency, words in DEFICIENCIES.items():
+        space = {"name": "sRGB1+CVD", "cvd_type": deficiency, "severity": 100}
+        seen = {id(it): numpy.clip(colorspacious.cspace_convert(colours[id(it)], space, "sRGB1"), 0, 1)
+                for it in items}
+        for a, b in itertools.combinations(items, 2):
+            difference = float(colorspacious.deltaE(seen[id(a)], seen[id(b)], input_space="sRGB1"))
+            if difference < MIN_DIFFERENCE:
+                chk.error(f"{spec['table']} '{a.get('id')}' and '{b.get('id')}' look alike to players with {words} "
+                          f"(colour difference {difference:.1f}, at least {MIN_DIFFERENCE} is needed): choose "
+                          "colours further apart, or print a second cue on their pieces and name it in cue:",
+                          b.mark_of(spec["field"]))
