@@ -46,6 +46,13 @@ LAYOUT_PARAMS = {
 }
 
 
+# Names every layout template sees already (resolve.CONTEXT and the game's): a variable must not hide them.
+RESERVED = {"W": "the layout's width", "H": "the layout's height", "B": "the layout's bleed",
+            "item": "the item printed", "card": "the item printed", "vars": "the layout's variables",
+            "game": "game.yaml", "data": "the tables", "ref": "the tables by id", "components": "the manifest",
+            "enums": "the enums", "macros": "macros.j2", "ink_saver": "whether ink is being saved"}
+
+
 @dataclass
 class Layout:
     name: str
@@ -138,7 +145,7 @@ class LayoutSet:
         return self._layout(name, shown, spec, values, parent, elements)
 
     def _values(self, spec, problems):
-        """The file's own keys, checked and converted."""
+        """The file's own keys, checked and converted; a variable may not hide a name templates rely on."""
         known = {**LAYOUT_PARAMS, **self.options}
         values = {}
         for key in spec:
@@ -149,6 +156,10 @@ class LayoutSet:
                 values[key] = known[key].convert(spec[key])
             except ValueError as e:
                 problems.append((f"{key}: {e}", spec.mark_of(key)))
+        for name in values.get("vars", {}):
+            if name in RESERVED:
+                problems.append((f"a variable may not be called '{name}': templates already use that name for "
+                                 f"{RESERVED[name]}", spec["vars"].key_mark(name)))
         return values
 
     def _layout(self, name, shown, spec, values, parent, elements):

@@ -1,5 +1,7 @@
 """use: another layout drawn inside this one, scaled to a width."""
 
+from dataclasses import replace
+
 from ...template import render
 from .. import params as P
 from ..prims import scaled
@@ -26,4 +28,16 @@ class Use(Element):
         width = inner.width if v["w"] is None else v["w"]
         scale = width / inner.width if inner.width else 1.0
         x, y = ox + v["x"], oy + v["y"]
-        out.extend(scaled(p, x, y, scale) for p in prims)
+        out.extend(scaled(_trimmed(p, inner), x, y, scale) for p in prims)
+
+
+def _trimmed(p, layout):
+    """A rectangle cut back to the used layout's trim: a card pictured inside another layout shows as it is
+    once cut, without the art its bleed carries past the edge."""
+    if p.kind != "rect" or p.rotate:
+        return p
+    x0, y0 = max(p.x, 0.0), max(p.y, 0.0)
+    x1, y1 = min(p.x + p.w, layout.width), min(p.y + p.h, layout.height)
+    if (x0, y0, x1, y1) == (p.x, p.y, p.x + p.w, p.y + p.h):
+        return p
+    return replace(p, x=x0, y=y0, w=max(x1 - x0, 0.0), h=max(y1 - y0, 0.0))
