@@ -63,6 +63,7 @@ class Kind:
     layout_options = {}  # keys this kind reads from its layout files: name -> layout.params.Param
     sides = (("front", "layout"), ("back", "back"))  # (side, the component key naming its layout)
     cut_with_blade = False  # text must keep clear of the cut (the safe area is checked)
+    spaced = False  # imposed apart, each with what bleed the paper leaves room for (else butted together)
     registry = {}  # `kind:` name -> an instance of each kind class
 
     def __init_subclass__(cls, **kwargs):

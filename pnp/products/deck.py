@@ -22,8 +22,9 @@ class Deck(Kind):
 
 class Aid(Deck):
     """Player aids and other cards that are handed out rather than played: imposed like a deck, in a PDF
-    of their own."""
+    of their own, but spaced apart with as much bleed as the paper allows."""
 
     name = "aid"
     file_part = "aids"
     order = 4
+    spaced = True  # few to a sheet: they have room for bleed, and each is cut on its own

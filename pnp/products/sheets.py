@@ -9,11 +9,24 @@ from ..units import MM
 TOKEN_GAP = 2 * MM  # paper between two tokens' art, so each can be cut with nothing of its neighbour
 
 
+HOME_BLEEDS = (3 * MM, 2 * MM, 1.5 * MM, 1 * MM)  # tried in turn for kinds that space their items apart
+
+
 def grid_for(component, studio):
-    """The grid of the component's first face on the paper, or None if one face does not fit a page."""
+    """The grid of the component's first face on the paper, or None if one face does not fit a page. A kind
+    that spaces its items (`spaced`) gets the most bleed the paper allows without losing a slot, so a cut
+    a little off shows its own art, not the neighbour's."""
     faces = studio.of(component)
     layout = studio.layouts.get(faces[0].layout)
-    return sheet.grid(studio.paper, (layout.width, layout.height), studio.bleed)
+    size = (layout.width, layout.height)
+    butted = sheet.grid(studio.paper, size, studio.bleed)
+    if butted is None or studio.bleed or not studio.kind(component).spaced:
+        return butted
+    for bleed in HOME_BLEEDS:
+        spaced = sheet.grid(studio.paper, size, min(bleed, layout.bleed))
+        if spaced is not None and spaced.per_page >= butted.per_page:
+            return spaced
+    return butted
 
 
 def fits_sheet(component, studio):
@@ -47,7 +60,7 @@ def draw_sheets(canvas, component, studio):
         crop = grid.crop_marks(len(chunk))  # marks for the slots that hold a card, none for empty ones
         for slot_index, i in enumerate(chunk):
             s = grid.slot(slot_index)
-            studio.draw(canvas, painter, fronts[i], s.x, s.y)
+            studio.draw(canvas, painter, fronts[i], s.x, s.y, bleed=grid.bleed)
         paper.marks(canvas, crop)
         side = " · fronts" if has_back else ""
         paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name}{side} · sheet {p + 1} of {pages}")
@@ -57,7 +70,7 @@ def draw_sheets(canvas, component, studio):
                 for slot_index, i in enumerate(chunk):
                     if backs[i] is not None:
                         s = grid.slot(slot_index, mirrored=True)
-                        studio.draw(canvas, painter, backs[i], s.x, s.y, shared=True)
+                        studio.draw(canvas, painter, backs[i], s.x, s.y, shared=True, bleed=grid.bleed)
                 paper.marks(canvas, grid.crop_marks(len(chunk), mirrored=True))
             paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · backs of sheet {p + 1} "
                                                              "(print double-sided, flip on the long edge)")
