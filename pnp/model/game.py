@@ -183,8 +183,12 @@ def _checked_meta(meta, chk, shown, dropped):
             dropped.add(name)
         cleaned[name] = spec.default if value is INVALID else value
     cleaned = {k: v for k, v in cleaned.items() if v is not None or k in meta}
-    record = Record(cleaned, meta._marks, meta._key_marks, meta.mark or Mark(shown, 1, 1))
-    for key in ("icons", "enums", "tables"):  # defaults are plain; the rest of loading reads marks
+    return _with_marked_defaults(Record(cleaned, meta._marks, meta._key_marks, meta.mark or Mark(shown, 1, 1)))
+
+
+def _with_marked_defaults(record):
+    """Defaults are plain dicts and lists; the rest of loading reads marks, so they become marked empties."""
+    for key in ("icons", "enums", "tables"):
         if not isinstance(record[key], Record):
             record = record.with_values({key: Record({}, mark=record.mark)})
     for key in ("constraints", "colour_sets"):
