@@ -255,28 +255,33 @@ class Expression(Param):
         return value
 
 
-class Elements(Param):
+class _Shaped(Param):
+    """A value that must have one container shape; what is inside is checked by whoever reads it."""
+
+    templated = False
+    shape = object
+    expected = ""
+
+    def convert(self, value):
+        if not isinstance(value, self.shape):
+            raise ValueError(f"expected {self.expected}, got {_what(value)}")
+        return value
+
+
+class Elements(_Shaped):
     """A list of elements (inside a group)."""
 
     kind = "elements"
-    templated = False
-
-    def convert(self, value):
-        if not isinstance(value, list):
-            raise ValueError(f"expected a list of elements, got {_what(value)}")
-        return value
+    shape = list
+    expected = "a list of elements"
 
 
-class Variables(Param):
+class Variables(_Shaped):
     """A mapping of names to values (templates in them are rendered per item)."""
 
     kind = "mapping"
-    templated = False
-
-    def convert(self, value):
-        if not isinstance(value, Mapping):
-            raise ValueError(f"expected a mapping of name: value, got {_what(value)}")
-        return value
+    shape = Mapping
+    expected = "a mapping of name: value"
 
 
 class Anything(Param):
