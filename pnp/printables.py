@@ -125,13 +125,17 @@ class Studio:
     def painter(self, canvas):
         return Painter(canvas, self.fonts, self.icons, self.game.layout_folder, self.fit_cache)
 
-    def draw(self, canvas, painter, printable, x, y, shared=False, bleed=None):
-        """A printable with its trim's bottom-left corner at (x, y), clipped to trim plus bleed. `shared`
-        stores identical faces (every card back) once in the PDF."""
+    def draw(self, canvas, painter, printable, x, y, shared=False, clip=None):
+        """A printable with its trim's bottom-left corner at (x, y), clipped to its trim grown by `clip`: the
+        bleed on every side, or (left, bottom, right, top); the build's bleed when not given. `shared` stores
+        identical faces (every card back) once in the PDF."""
         layout = self.layouts.get(printable.layout)
         prims = self.printed(printable)
-        bleed = self.bleed if bleed is None else bleed
+        clip = self.bleed if clip is None else clip
+        if not isinstance(clip, tuple):
+            clip = (clip,) * 4
         if shared:
-            paper.shared_item(canvas, painter, prims, x, y, layout.width, layout.height, bleed, printable.layout)
+            paper.shared_item(canvas, painter, prims, x, y, layout.width, layout.height, clip, printable.layout,
+                              max(layout.bleed, *clip))
         else:
-            paper.item(canvas, painter, prims, x, y, layout.width, layout.height, bleed)
+            paper.item(canvas, painter, prims, x, y, layout.width, layout.height, clip)

@@ -4,6 +4,7 @@ import json
 import math
 
 import pytest
+import yaml
 
 from pnp.errors import DataError
 from pnp.products import KINDS
@@ -34,14 +35,39 @@ def card_pages(folder, paper):
     return reader, reader.pages[0], reader.pages[1]
 
 
+def cut_lines(segments):
+    """x of the vertical crop marks and y of the horizontal ones (mm): the lines a player cuts along."""
+    return (sorted({round(a[0] / MM, 2) for a, b in segments if abs(a[0] - b[0]) < 1e-6}),
+            sorted({round(a[1] / MM, 2) for a, b in segments if abs(a[1] - b[1]) < 1e-6}))
+
+
 @pytest.mark.parametrize("paper", PAPERS)
-def test_card_trim_size_is_poker_within_a_tenth_of_a_mm(built, paper):
+def test_butted_cards_meet_on_the_cut_line_and_bleed_outwards(built, paper):
     _, front, _ = card_pages(built[paper], paper)
-    _, clips = page_geometry(front)
-    cards = [c for c in clips if c[2] < 100 * MM]
+    segments, clips = page_geometry(front)
+    cards = [tuple(v / MM for v in c) for c in clips if c[2] < 100 * MM]
     assert len(cards) == 4  # the mini deck: four cards on one sheet
+    xs, ys = cut_lines(segments)
+    outward, trims = [], []
     for x, y, w, h in cards:
-        assert abs(w / MM - 63) < 0.1 and abs(h / MM - 88) < 0.1
+        # each card's art is clipped between two neighbouring cut lines each way, 63 x 88 mm apart, or up
+        # to 3 mm (the layout's bleed) past one where no card is next to it
+        left = min(v for v in xs if v >= x - 0.01)
+        right = max(v for v in xs if v <= x + w + 0.01)
+        bottom = min(v for v in ys if v >= y - 0.01)
+        top = max(v for v in ys if v <= y + h + 0.01)
+        assert abs(right - left - 63) < 0.1 and abs(top - bottom - 88) < 0.1
+        trims.append((left, bottom, right - left, top - bottom))
+        past = (left - x, bottom - y, x + w - right, y + h - top)
+        assert all(-0.01 < d < 3.01 for d in past), past
+        outward += [d for d in past if d > 0.01]
+    # no card's art reaches into another card's trim: where two cards meet, both stop at the cut line
+    for i, a in enumerate(cards):
+        for j, b in enumerate(trims):
+            across = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+            up = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+            assert i == j or across < 0.01 or up < 0.01, (a, b)
+    assert outward and max(outward) > 2.9  # the margins leave room for 3 mm of outer bleed on some side
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -61,7 +87,7 @@ def test_crop_marks_continue_the_cut_lines_outside_the_cards(built, paper):
     steps_y = [b - a for a, b in zip(horizontal, horizontal[1:])]
     assert len(vertical) == 4 and all(abs(s - 63) < 0.1 for s in steps_x), vertical
     assert len(horizontal) == 3 and all(abs(s - 88) < 0.1 for s in steps_y), horizontal
-    assert abs(vertical[0] - left / MM) < 0.1
+    assert -0.01 < vertical[0] - left / MM < 3.01  # the first cut line at the first card, its outer bleed past it
     # every mark lies in the margin, outside the block of cards, and on the paper
     for (x1, y1), (x2, y2) in segments:
         if abs(x1 - x2) < 1e-6:
@@ -75,8 +101,9 @@ def test_backs_are_mirrored_for_long_edge_duplex(built):
     pw = 210 * MM
     ids = {"lion", "fern", "wolf", "moss"}
     fronts = {t: (x, y) for t, x, y in texts(front) if t in ids}
-    # each back is a form XObject placed with its trim corner at (x, y); the text is drawn inside it
-    backs = {t: (x, y) for _, x, y, inner in placed_forms(back) for t in inner if t in ids}
+    # each back is a form XObject holding the card and its 3 mm of bleed, placed at (x, y): its trim corner
+    # is 3 mm further in; the text is drawn inside it
+    backs = {t: (x + 3 * MM, y + 3 * MM) for _, x, y, inner in placed_forms(back) for t in inner if t in ids}
     assert set(fronts) == set(backs) == ids
     offsets = set()
     for card, (fx, fy) in fronts.items():
@@ -127,8 +154,13 @@ def test_board_bigger_than_the_paper_is_tiled_with_matching_targets(built):
     assert seen and all(n == 2 for n in seen.values()), seen
     assert len(seen) == 8  # 2 x 2 tiles have four seams (two across, two down), two targets on each
     full = read(built["a4"] / "mini-boards-fullsize.pdf")
-    w, h = (float(v) / MM for v in full.pages[0].mediabox[2:])
-    assert abs(w - (400 + 24)) < 0.1 and abs(h - (300 + 24)) < 0.1
+    page = full.pages[0]
+    w, h = (float(v) / MM for v in page.mediabox[2:])
+    # the board, its layout's 3 mm of bleed all round, and 12 mm of margin for the crop marks
+    assert abs(w - (400 + 6 + 24)) < 0.1 and abs(h - (300 + 6 + 24)) < 0.1
+    trim, bleed = ([float(v) / MM for v in box] for box in (page.trimbox, page.bleedbox))
+    assert all(abs(a - b) < 0.01 for a, b in zip(trim, (15, 15, 415, 315))), trim
+    assert all(abs(a - b) < 0.01 for a, b in zip(bleed, (12, 12, 418, 318))), bleed
 
 
 def test_two_builds_are_byte_identical(tmp_path):
@@ -239,7 +271,8 @@ def test_gutterfold_puts_each_back_behind_its_front_across_the_fold(tmp_path):
     assert pw > ph  # landscape A4, folded up the middle: two columns of two each side
     ids = {"lion", "fern", "wolf", "moss"}
     fronts = {e[1]: (e[2], e[3]) for e in drawn(page, enter_forms=False) if e[0] == "text" and e[1] in ids}
-    backs = {t: (x, y) for _, x, y, inner in placed_forms(page) for t in inner if t in ids}
+    # a back's form holds its 3 mm of bleed too: its trim corner is 3 mm inside where the form is placed
+    backs = {t: (x + 3 * MM, y + 3 * MM) for _, x, y, inner in placed_forms(page) for t in inner if t in ids}
     assert set(fronts) == set(backs) == ids
     for card, (fx, fy) in fronts.items():  # mirrored across the fold: the same row, the mirrored column
         bx, by = backs[card]
@@ -285,3 +318,31 @@ def test_calibration_sheet_has_scales_on_the_front_and_a_cross_on_the_back(tmp_p
 def test_bad_duplex_offset_is_a_usage_error(tmp_path):
     result = run(make_project(tmp_path / "p"), "build", "--duplex-offset", "left")
     assert result.exit_code == 2 and "expected X,Y in millimetres" in result.output
+
+
+def test_each_tile_names_its_board_in_the_footer(tmp_path):
+    base = (DATA / "base/cards/mini/game.yaml").read_text()
+    boards = base.replace("  - id: board\n    name: Board\n    kind: board\n    layout: board\n",
+                          "  - id: board\n    name: Boards\n    kind: board\n    items: cards\n    count: 2\n"
+                          "    filter: item.kind == 'plant'\n    layout: board\n"
+                          "    item_name: \"{{ item.name }}'s meadow\"\n")
+    assert boards != base
+    folder = build(make_project(tmp_path / "p", {"cards/mini/game.yaml": boards}))
+    footers = [" ".join(t for t, *_ in texts(page) if "tile" in t) for page in read(folder / "mini-boards-a4.pdf").pages]
+    plants = [c["name"] for c in yaml.safe_load((DATA / "base/cards/mini/cards.yaml").read_text()) if c["kind"] == "plant"]
+    assert plants and len(footers) == 4 * len(plants)  # each 400 x 300 mm board on 2 x 2 tiles
+    for n, name in enumerate(plants):
+        assert all(f"{name}'s meadow" in f for f in footers[4 * n:4 * n + 4]), footers
+
+
+def test_a_board_that_fits_only_turned_is_one_page_with_crop_marks(tmp_path):
+    folder = build(make_project(tmp_path / "p", {"layouts/mini/board.yaml": "size: [250mm, 180mm]\nelements:\n"
+                                                 "  - {type: rect, x: 0, y: 0, w: 250, h: 180, bleed: true, fill: '#dddddd'}\n"}))
+    reader = read(folder / "mini-boards-a4.pdf")
+    assert len(reader.pages) == 1
+    page = reader.pages[0]
+    assert float(page.mediabox[2]) > float(page.mediabox[3])  # landscape
+    footer = " ".join(t for t, *_ in texts(page))
+    assert "whole board on this page" in footer and "tile" not in footer
+    xs, ys = cut_lines(page_geometry(page)[0])
+    assert len(xs) == 2 and abs(xs[1] - xs[0] - 250) < 0.1 and len(ys) == 2 and abs(ys[1] - ys[0] - 180) < 0.1

@@ -28,7 +28,7 @@ def draw(tmp_path, elements):
     card = studio.of(game.component("deck"))[0]
     buf = io.BytesIO()
     canvas = Canvas(buf, pagesize=(SIZE * MM, SIZE * MM), invariant=1, initialFontName=studio.fonts.name("Body"))
-    studio.draw(canvas, studio.painter(canvas), card, 0, 0, bleed=0)
+    studio.draw(canvas, studio.painter(canvas), card, 0, 0, clip=0)
     canvas.save()
     path = tmp_path / "probe.pdf"
     path.write_bytes(buf.getvalue())

@@ -17,31 +17,37 @@ CUT = colors.Color(0.35, 0.35, 0.35)
 TAB = colors.Color(0.88, 0.88, 0.88)
 
 
-def item(canvas, painter, prims, x, y, width, height, bleed):
-    """One item with its trim box's bottom-left corner at (x, y), clipped to trim + bleed."""
-    canvas.saveState()
+def _clip_to(canvas, x, y, width, height, clip):
+    """Clip to the trim box at (x, y) grown by `clip` = (left, bottom, right, top)."""
+    left, bottom, right, top = clip
     path = canvas.beginPath()
-    path.rect(x - bleed, y - bleed, width + 2 * bleed, height + 2 * bleed)
+    path.rect(x - left, y - bottom, width + left + right, height + bottom + top)
     canvas.clipPath(path, stroke=0, fill=0)
+
+
+def item(canvas, painter, prims, x, y, width, height, clip):
+    """One item with its trim box's bottom-left corner at (x, y), clipped to its trim grown by `clip`
+    (left, bottom, right, top): the bleed it shows on each side."""
+    canvas.saveState()
+    _clip_to(canvas, x, y, width, height, clip)
     painter.paint(prims, x, y, height)
     canvas.restoreState()
 
 
-def shared_item(canvas, painter, prims, x, y, width, height, bleed, key):
-    """Like `item`, but identical items (every card back) are stored once in the PDF as a form XObject;
-    `key` names what is drawn (its layout and primitives), so the same bytes come out on every build."""
+def shared_item(canvas, painter, prims, x, y, width, height, clip, key, bleed):
+    """Like `item`, but identical items (every card back) are stored once in the PDF as a form XObject with
+    `bleed` of art all round, each copy clipped to its own `clip`; `key` names what is drawn (its layout and
+    primitives), so the same bytes come out on every build."""
     forms = canvas.__dict__.setdefault("_pnp_forms", {})
     digest = hashlib.sha1(repr((key, bleed, prims)).encode()).hexdigest()[:16]
     name = forms.get(digest)
     if name is None:
         name = forms[digest] = f"item{digest}"
         canvas.beginForm(name, 0, 0, width + 2 * bleed, height + 2 * bleed)
-        path = canvas.beginPath()
-        path.rect(0, 0, width + 2 * bleed, height + 2 * bleed)
-        canvas.clipPath(path, stroke=0, fill=0)
         painter.paint(prims, bleed, bleed, height)
         canvas.endForm()
     canvas.saveState()
+    _clip_to(canvas, x, y, width, height, clip)
     canvas.translate(x - bleed, y - bleed)
     canvas.doForm(name)
     canvas.restoreState()

@@ -1,13 +1,14 @@
 """Sheet geometry: how many items fit a page, where each goes, crop marks, and mirrored duplex backs."""
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..units import MM
 
 MARGIN = 7 * MM       # the least paper left around the cut block for printer grip and crop marks
 MARK_GAP = 1.5 * MM   # crop marks start this far from the cut block so they never touch the art
 MARK_MAX = 6 * MM
+MARK_MIN = 3 * MM     # a crop mark shorter than this is hard to find and to lay a ruler on
 EDGE_SAFE = 5 * MM    # nothing is printed closer to the paper's edge: many home printers clip 4-5 mm
 
 
@@ -32,6 +33,7 @@ class Grid:
     bleed: float
     gap: float
     origin: tuple  # bottom-left of the whole block, including bleed
+    outer: tuple = (0.0, 0.0)  # art beyond the block's edges, across and up: butted cards' outer bleed
 
     @property
     def per_page(self):
@@ -57,36 +59,69 @@ class Grid:
         px, py = self.pitch
         return (self.origin[0], self.origin[1], self.cols * px - self.gap, self.rows * py - self.gap)
 
+    def _filled(self, filled, mirrored):
+        count = self.per_page if filled is None else min(filled, self.per_page)
+        return [self.slot(i, mirrored) for i in range(count)]
+
+    def clip(self, index, filled=None, mirrored=False):
+        """How far slot `index`'s art may run past its trim: (left, bottom, right, top). Every side gets the
+        grid's bleed; a side with no card next to it also gets the outer bleed, so a cut a little off the
+        line shows the card's own art there, not white paper."""
+        s = self.slot(index, mirrored)
+        taken = {(t.col, t.row) for t in self._filled(filled, mirrored)}
+        ox, oy = self.outer
+        return (self.bleed + (ox if (s.col - 1, s.row) not in taken else 0),
+                self.bleed + (oy if (s.col, s.row + 1) not in taken else 0),
+                self.bleed + (ox if (s.col + 1, s.row) not in taken else 0),
+                self.bleed + (oy if (s.col, s.row - 1) not in taken else 0))
+
     def cut_lines(self, filled=None, mirrored=False):
         """x positions of vertical cuts and y positions of horizontal cuts (deduplicated, sorted) of the
         first `filled` slots (all of them when not given)."""
         xs, ys = set(), set()
-        for i in range(self.per_page if filled is None else min(filled, self.per_page)):
-            s = self.slot(i, mirrored)
+        for s in self._filled(filled, mirrored):
             xs.update((round(s.x, 3), round(s.x + s.w, 3)))
             ys.update((round(s.y, 3), round(s.y + s.h, 3)))
         return sorted(xs), sorted(ys)
 
-    def crop_marks(self, filled=None, mirrored=False):
-        """Line segments ((x1, y1), (x2, y2)) in the margins, continuing each cut line outside the block;
-        with `filled` (how many slots hold an item) only the lines that bound a filled slot (on a backs
-        page, `mirrored`, the slots are the mirrored ones)."""
+    def mark_room(self):
+        """(across, up): the paper left beside the block and its outer bleed for crop marks, keeping clear
+        of the art and of the paper's edge."""
         bx, by, bw, bh = self.block()
         pw, ph = self.paper
+        return (min(bx, pw - bx - bw) - self.outer[0] - MARK_GAP - EDGE_SAFE,
+                min(by, ph - by - bh) - self.outer[1] - MARK_GAP - EDGE_SAFE)
+
+    def crop_marks(self, filled=None, mirrored=False):
+        """Line segments ((x1, y1), (x2, y2)) in the margins, continuing each cut line outside the filled
+        slots (all slots when `filled`, how many hold an item, is not given; on a backs page, `mirrored`,
+        the slots are the mirrored ones): only the lines that bound a filled slot, starting just past its art."""
+        slots = self._filled(filled, mirrored)
+        if not slots:
+            return []
+        (ox, oy), b = self.outer, self.bleed
+        left, right = min(s.x for s in slots) - b - ox, max(s.x + s.w for s in slots) + b + ox
+        bottom, top = min(s.y for s in slots) - b - oy, max(s.y + s.h for s in slots) + b + oy
         xs, ys = self.cut_lines(filled, mirrored)
-        room_v = min(by, ph - by - bh) - MARK_GAP - EDGE_SAFE
-        room_h = min(bx, pw - bx - bw) - MARK_GAP - EDGE_SAFE
-        lv, lh = min(MARK_MAX, room_v), min(MARK_MAX, room_h)
+        room_h, room_v = self.mark_room()
+        lh, lv = min(MARK_MAX, room_h), min(MARK_MAX, room_v)
         marks = []
         if lv > 1 * MM:
             for x in xs:
-                marks.append(((x, by - MARK_GAP), (x, by - MARK_GAP - lv)))
-                marks.append(((x, by + bh + MARK_GAP), (x, by + bh + MARK_GAP + lv)))
+                marks.append(((x, bottom - MARK_GAP), (x, bottom - MARK_GAP - lv)))
+                marks.append(((x, top + MARK_GAP), (x, top + MARK_GAP + lv)))
         if lh > 1 * MM:
             for y in ys:
-                marks.append(((bx - MARK_GAP, y), (bx - MARK_GAP - lh, y)))
-                marks.append(((bx + bw + MARK_GAP, y), (bx + bw + MARK_GAP + lh, y)))
+                marks.append(((left - MARK_GAP, y), (left - MARK_GAP - lh, y)))
+                marks.append(((right + MARK_GAP, y), (right + MARK_GAP + lh, y)))
         return marks
+
+    def with_outer_bleed(self, art):
+        """This butted grid with up to `art` of outer bleed on each axis, as much as leaves crop marks of
+        MARK_MIN or more (none on an axis that would get less than half a millimetre)."""
+        room_h, room_v = self.mark_room()
+        ox, oy = (min(art, room - MARK_MIN) for room in (room_h, room_v))
+        return replace(self, outer=(ox if ox >= 0.5 * MM else 0.0, oy if oy >= 0.5 * MM else 0.0))
 
 
 def grid(paper, item, bleed=0.0, gap=0.0, margin=MARGIN):

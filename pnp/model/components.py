@@ -31,6 +31,9 @@ ITEM_FIELDS = {
                "doc": "a Jinja expression over `item`: only the items for which it is true"},
     "quantity": {"type": "str", "required": False,
                  "doc": "the field of each item saying how many copies of it to print"},
+    "item_name": {"type": "str", "required": False,
+                  "doc": "what one item is called on the pages that show it, such as a board's tiles; a template "
+                         "over `item` (default: the item's `name` or `title`, else its number)"},
 }
 
 

@@ -34,7 +34,7 @@ def draw_tiled(canvas, component, studio):
     pages = 0
     painter = studio.painter(canvas)
     drawn = canvas.__dict__.setdefault("_pnp_board_forms", set())
-    for n, face in enumerate(by_side(component, studio)[0]):
+    for face in by_side(component, studio)[0]:
         layout = studio.layouts.get(face.layout)
         size = (layout.width, layout.height)
         prims = studio.printed(face)
@@ -45,7 +45,7 @@ def draw_tiled(canvas, component, studio):
         page, parts = _tiling(studio.paper, size, _text_spans(prims, layout.height))
         for tile in parts:
             canvas.setPageSize(page)
-            _draw_tile(canvas, studio, component, name, tile, page, n)
+            _draw_tile(canvas, studio, component, name, tile, page, face)
             canvas.showPage()
             pages += 1
         canvas.setPageSize(studio.paper)
@@ -66,37 +66,45 @@ def _tiling(page, size, spans):
     return (landscape_page, landscape) if len(landscape) < len(portrait) else (page, portrait)
 
 
-def _draw_tile(canvas, studio, component, form_name, tile, page, n):
+def _draw_tile(canvas, studio, component, form_name, tile, page, face):
     pw, ph = page
     ox, oy = (pw - tile.bw) / 2 - tile.bx, (ph - tile.bh) / 2 - tile.by  # the tile's window centred on the page
     window = (ox + tile.bx, oy + tile.by, tile.bw, tile.bh)
     trims = [((ox + x1, oy + y1), (ox + x2, oy + y2)) for (x1, y1), (x2, y2) in tile.trim_lines()]
     targets = [(ox + mx, oy + my) for mx, my in tiling.alignment_marks(tile)]
     paper.tile_window(canvas, form_name, (ox, oy), window, trims, targets)
+    which = f" · {studio.kind(component).item_name(component, face, studio)}" if component.count > 1 else ""
+    footer = f"{studio.game.title} · {component.name}{which}"
+    if tile.rows * tile.cols == 1:  # a board that fits the page only turned: cut it out like a card
+        grid = Grid(page, 1, 1, (tile.bw, tile.bh), 0.0, 0.0, window[:2])
+        paper.marks(canvas, grid.crop_marks())
+        paper.footer(canvas, studio.fonts, page, f"{footer} · the whole board on this page, turned to fit")
+        return
     cell = min(3 * MM, (tiling.MARGIN - EDGE_SAFE - 1.5 * MM) / tile.rows)
     x0, y0 = pw - EDGE_SAFE - 4 * MM - tile.cols * cell, ph - EDGE_SAFE - 1 * MM - tile.rows * cell
     cells = [(x0 + c * cell, y0 + (tile.rows - 1 - r) * cell, cell, (r, c) == (tile.row, tile.col))
              for r in range(tile.rows) for c in range(tile.cols)]
     paper.tile_map(canvas, studio.fonts, cells, tile.label.capitalize(), (x0 - 1.5 * MM, y0 + tile.rows * cell - 2.5 * MM))
-    number = f" {n + 1}" if component.count > 1 else ""
     how = ("trim along the dashed line, lay it over its neighbour, line up the targets" if tile.trim_lines()
            else "the other tiles are laid over this one")
-    paper.footer(canvas, studio.fonts, page, f"{studio.game.title} · {component.name}{number} · {tile.label} · {how}")
+    paper.footer(canvas, studio.fonts, page, f"{footer} · {tile.label} · {how}")
 
 
 def draw_full_size(canvas, component, studio):
-    """Each face on one page of its own size plus a margin with corner crop marks, for a print shop."""
+    """Each face on one page of its own size plus a margin with corner crop marks, for a print shop. The art
+    runs into the bleed the layout provides (or the build's `--bleed`): a shop's cut is never exact."""
     pages = 0
-    painter, margin, bleed = studio.painter(canvas), FULL_SIZE_MARGIN, studio.bleed
+    painter, margin = studio.painter(canvas), FULL_SIZE_MARGIN
     for face in by_side(component, studio)[0]:
         layout = studio.layouts.get(face.layout)
+        bleed = studio.bleed or layout.bleed
         page = (layout.width + 2 * margin + 2 * bleed, layout.height + 2 * margin + 2 * bleed)
         canvas.setPageSize(page)
         # a print shop's software reads where to cut and how far the art runs from these boxes
         trim = (margin + bleed, margin + bleed, margin + bleed + layout.width, margin + bleed + layout.height)
         canvas.setTrimBox(trim)
         canvas.setBleedBox((trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed))
-        studio.draw(canvas, painter, face, margin + bleed, margin + bleed)
+        studio.draw(canvas, painter, face, margin + bleed, margin + bleed, clip=bleed)
         grid = Grid(page, 1, 1, (layout.width, layout.height), bleed, 0.0, (margin, margin))
         paper.marks(canvas, grid.crop_marks())
         canvas.showPage()

@@ -134,7 +134,7 @@ def _drawer(studio, src):
     layout = studio.layouts.get(printable.layout)
 
     def draw(canvas):
-        studio.draw(canvas, studio.painter(canvas), printable, 0, 0, bleed=0)
+        studio.draw(canvas, studio.painter(canvas), printable, 0, 0, clip=0)
 
     return draw, (layout.width, layout.height), is_component
 

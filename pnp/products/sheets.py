@@ -14,19 +14,22 @@ HOME_BLEEDS = (3 * MM, 2 * MM, 1.5 * MM, 1 * MM)  # tried in turn for kinds that
 
 def grid_for(component, studio):
     """The grid of the component's first face on the paper, or None if one face does not fit a page. A kind
-    that spaces its items (`spaced`) gets the most bleed the paper allows without losing a slot, so a cut
-    a little off shows its own art, not the neighbour's."""
+    that spaces its items (`spaced`) gets the most bleed the paper allows without losing a slot or its crop
+    marks, so a cut a little off shows its own art, not the neighbour's; butted items get what outer bleed
+    the margins leave room for."""
     faces = studio.of(component)
     layout = studio.layouts.get(faces[0].layout)
     size = (layout.width, layout.height)
     butted = sheet.grid(studio.paper, size, studio.bleed)
-    if butted is None or studio.bleed or not studio.kind(component).spaced:
+    if butted is None or studio.bleed:
         return butted
-    for bleed in HOME_BLEEDS:
-        spaced = sheet.grid(studio.paper, size, min(bleed, layout.bleed))
-        if spaced is not None and spaced.per_page >= butted.per_page:
-            return spaced
-    return butted
+    if studio.kind(component).spaced:
+        for bleed in HOME_BLEEDS:
+            spaced = sheet.grid(studio.paper, size, min(bleed, layout.bleed))
+            if (spaced is not None and spaced.per_page >= butted.per_page
+                    and min(spaced.mark_room()) >= sheet.MARK_MIN):  # never bleed at the cost of crop marks
+                return spaced
+    return butted.with_outer_bleed(layout.bleed)
 
 
 def fits_sheet(component, studio):
@@ -60,7 +63,7 @@ def draw_sheets(canvas, component, studio):
         crop = grid.crop_marks(len(chunk))  # marks for the slots that hold a card, none for empty ones
         for slot_index, i in enumerate(chunk):
             s = grid.slot(slot_index)
-            studio.draw(canvas, painter, fronts[i], s.x, s.y, bleed=grid.bleed)
+            studio.draw(canvas, painter, fronts[i], s.x, s.y, clip=grid.clip(slot_index, len(chunk)))
         paper.marks(canvas, crop)
         side = " · fronts" if has_back else ""
         paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name}{side} · sheet {p + 1} of {pages}")
@@ -70,7 +73,8 @@ def draw_sheets(canvas, component, studio):
                 for slot_index, i in enumerate(chunk):
                     if backs[i] is not None:
                         s = grid.slot(slot_index, mirrored=True)
-                        studio.draw(canvas, painter, backs[i], s.x, s.y, shared=True, bleed=grid.bleed)
+                        studio.draw(canvas, painter, backs[i], s.x, s.y, shared=True,
+                                    clip=grid.clip(slot_index, len(chunk), mirrored=True))
                 paper.marks(canvas, grid.crop_marks(len(chunk), mirrored=True))
             paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · backs of sheet {p + 1} "
                                                              "(print double-sided, flip on the long edge)")

@@ -76,5 +76,5 @@ def _draw_token(canvas, studio, painter, printable, x, y, outline, bleed):
     canvas.saveState()
     if outline is not None:
         paper.clipped(canvas, outline.grown(bleed))
-    studio.draw(canvas, painter, printable, x, y, shared=True, bleed=bleed)
+    studio.draw(canvas, painter, printable, x, y, shared=True, clip=bleed)
     canvas.restoreState()
