@@ -86,6 +86,7 @@ def _draw_tile(canvas, studio, component, form_name, tile, page, face):
              for r in range(tile.rows) for c in range(tile.cols)]
     paper.tile_map(canvas, studio.fonts, cells, tile.label.capitalize(), (x0 - 1.5 * MM, y0 + tile.rows * cell - 2.5 * MM))
     how = ("trim along the dashed line, lay it over its neighbour, line up the targets" if tile.trim_lines()
+           else "the other tile is laid over this one" if tile.rows * tile.cols == 2
            else "the other tiles are laid over this one")
     paper.footer(canvas, studio.fonts, page, f"{footer} · {tile.label} · {how}")
 
