@@ -225,3 +225,19 @@ def test_the_ink_saver_at_least_halves_a_kits_ink(built, tmp_path, game):
     standard = _ink(built / game / f"{game}-a4.pdf")
     saved = _ink(tmp_path / game / f"{game}-a4-inksaver.pdf")
     assert saved <= standard / 2, (game, standard, saved)
+
+
+def test_evo_only_the_climate_cards_say_one_a_turn(built):
+    # the banner sits between a card's title and its effect; a title is the first text of its card
+    data = load_game(find(REPO), "evo", Report())
+    events = {e["id"]: e["title"] for e in data.tables["events"]}
+    climate = {events[i] for i in data.meta["rules"]["event_cards"]["climate_cards"]}
+    titles = set(events.values())
+    marked = set()
+    for page in read(built / "evo" / "evo-cards-a4.pdf").pages:
+        shown = texts(page)
+        for title, x, y in shown:
+            if title in titles and any("Only one climate card a turn" in t and abs(tx - x) < 40 * MM and 0 < y - ty < 30 * MM
+                                       for t, tx, ty in shown):
+                marked.add(title)
+    assert climate and marked == climate, marked
