@@ -22,7 +22,7 @@ class Deck(Kind):
 
 class Aid(Deck):
     """Player aids and other cards that are handed out rather than played: imposed like a deck, in a PDF
-    of their own, but spaced apart with as much bleed as the paper allows."""
+    of their own, spaced apart with their own bleed when the paper leaves room for it and for crop marks."""
 
     name = "aid"
     file_part = "aids"
