@@ -7,7 +7,8 @@ from PIL import Image, UnidentifiedImageError
 from .errors import DataError, LayoutError
 from .model.game import load_game
 from .model.schema import did_you_mean
-from .printables import ICON_IN_TEXT, PrintOptions, Studio
+from .printables import ICON_IN_TEXT, Studio
+from .units import PrintOptions
 from .products import KINDS, component_keys
 from .units import MM
 
@@ -175,6 +176,7 @@ class Checks:
         except DataError as e:
             self.error(e.message, e.mark)
             return None
+        self.game.used_files.add(real)
         Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
         try:
             with Image.open(real) as im:

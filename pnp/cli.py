@@ -89,8 +89,13 @@ def validate(ctx, games):
 @click.option("--duplex-offset", metavar="X,Y", default="0,0", callback=lambda ctx, param, value: _offset(value),
               help="Millimetres your printer misplaces the back of a page, as read on `pnp calibrate`'s sheet; "
                    "back pages are moved to make up for it.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
+              help="Build N games at once, each in its own process [default: the number of cores].")
+@click.option("--force", is_flag=True,
+              help="Rebuild even the games whose data, layouts, fonts, options and pnp itself did not change "
+                   "since their last build.")
 @click.pass_context
-def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offset):
+def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offset, jobs, force):
     """Validate, then build games' PDFs (all games when none are named).
 
     \b
@@ -98,50 +103,32 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
       <game>-<paper>.pdf          everything: rulebook, cards, tokens, boards, aids, dice
       <game>-<kind>-<paper>.pdf   one file per kind of component
       <game>-boards-fullsize.pdf  boards on one page each, for a print shop
-      manifest.json               components, counts, sizes, pages and file checksums
+      manifest.json               components, counts, sizes, pages, file checksums and the inputs built from
     With --ink-saver or --imposition gutterfold the names say so (evo-a4-inksaver.pdf, manifest-inksaver.json),
-    so the standard kit is never overwritten. A game whose data is invalid is not built, and its previous
-    output is left as it was.
+    so the standard kit is never overwritten. A game whose inputs did not change since its last build with the
+    same options is not built again ("up to date"; --force builds it anyway). A game whose data is invalid is
+    not built, and its previous output is left as it was.
     """
     from pathlib import Path
 
-    from .build import render_game, steps, validate as validate_game, write_outputs
-    from .printables import PrintOptions
-    from .units import MM
+    from .build import build_games, default_jobs
+    from .units import MM, PrintOptions
 
     project = _project(ctx)
     selected = project.select(games)
     options = PrintOptions(paper.lower(), bleed * MM, ink_saver, imposition, tuple(v * MM for v in duplex_offset))
     out_root = Path(out_dir) if out_dir else project.root / "output"
+    outcomes = build_games(project, selected, options, out_root, jobs or default_jobs(), force, _progress())
     report = Report(project.root)
-    progress = _progress()
-    written = []
-    with progress:
-        for game_id in selected:
-            before = len(report.errors)
-            game, studio = validate_game(project, game_id, report, options)
-            if studio is None or len(report.errors) > before:
-                report.error(f"{game_id}: not built (fix the errors above)")
-                continue
-            task = progress.add_task(game_id, total=steps(game))
-            try:
-                result = render_game(game, studio, on_step=lambda label, t=task, g=game_id:
-                                     progress.update(t, advance=1, description=f"{g}: {label}"))
-                files = write_outputs(result, out_root / game_id)
-            except PnpError as e:
-                report.error(f"{game_id}: build failed: {e.message}; previous output left intact", e.mark)
-                continue
-            except OSError as e:
-                report.error(f"{game_id}: build failed: cannot write {e.filename or ''}: {e.strerror}; previous "
-                             "output left intact")
-                continue
-            finally:
-                progress.remove_task(task)
-            written.append((game_id, files, result))
-    for game_id, files, result in written:
-        pages = result.pages[result.all_name]
-        click.echo(f"{game_id}: {len(files)} files, {pages} pages in {project.rel(files[0].parent)}/{result.all_name}")
-    _print_report(report, f"built {len(written)} of {len(selected)} game{'s' * (len(selected) != 1)}")
+    built = 0
+    for outcome in outcomes:
+        report.diagnostics += outcome.diagnostics
+        if outcome.status in ("built", "up to date"):
+            built += 1
+            where = f"{project.rel(Path(outcome.files[0]).parent)}/{outcome.all_name}"
+            said = "up to date" if outcome.status == "up to date" else f"{len(outcome.files)} files"
+            click.echo(f"{outcome.game_id}: {said}, {outcome.pages} pages in {where}")
+    _print_report(report, f"built {built} of {len(selected)} game{'s' * (len(selected) != 1)}")
     ctx.exit(report.exit_code)
 
 
@@ -212,24 +199,41 @@ class _NoProgress:
     def __exit__(self, *exc):
         return False
 
-    def add_task(self, *a, **k):
-        return 0
-
-    def update(self, *a, **k):
+    def on_event(self, *event):
         pass
 
-    def remove_task(self, *a, **k):
-        pass
+
+class _Bars:
+    """A rich progress bar per game being built, fed by the build's events."""
+
+    def __init__(self):
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn,
+                                   TimeElapsedColumn)
+
+        self.bars = Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
+                             MofNCompleteColumn(), TimeElapsedColumn(), transient=True)
+        self.tasks = {}
+
+    def __enter__(self):
+        self.bars.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.bars.__exit__(*exc)
+
+    def on_event(self, event, game_id, value):
+        if event == "start":
+            self.tasks[game_id] = self.bars.add_task(game_id, total=value)
+        elif game_id in self.tasks:
+            task = self.tasks[game_id]
+            self.bars.update(task, advance=1, description=f"{game_id}: {value}")
+            if next(t for t in self.bars.tasks if t.id == task).finished:
+                self.bars.remove_task(self.tasks.pop(game_id))
 
 
 def _progress():
-    """A rich progress bar on a terminal; nothing when output is piped or in CI."""
-    if not sys.stderr.isatty():
-        return _NoProgress()
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-    return Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), transient=True)
+    """Progress bars on a terminal; nothing when output is piped or in CI."""
+    return _Bars() if sys.stderr.isatty() else _NoProgress()
 
 
 def main():

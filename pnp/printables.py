@@ -3,7 +3,6 @@ component's kind for its printables, resolves each printable once (validation an
 and draws it. Validation, build, the manifest, the rulebook's pictures and credits all go through it."""
 
 import re
-from dataclasses import dataclass
 
 from .draw import sheet as paper
 from .draw.fonts import load_fonts
@@ -13,34 +12,9 @@ from .errors import DataError, LayoutError
 from .layout.layouts import LayoutSet
 from .model.schema import did_you_mean
 from .products import KINDS, layout_options
-from .units import MM, PAPER_SIZES
+from .units import PrintOptions
 
 ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
-
-
-IMPOSITIONS = ("duplex", "gutterfold")
-
-
-@dataclass(frozen=True)
-class PrintOptions:
-    """How a kit is printed: the paper and bleed, and what a home printer may need besides."""
-
-    paper: str = "a4"
-    bleed: float = 0.0  # points of art printed past each card's trim
-    ink_saver: bool = False  # large floods of colour printed as light tints with their outline
-    imposition: str = "duplex"  # or "gutterfold": fronts and backs side by side, folded together
-    duplex_offset: tuple = (0.0, 0.0)  # points: where the back's cross showed on the calibration sheet
-
-    @property
-    def paper_size(self):
-        w, h = PAPER_SIZES[self.paper]
-        return (w * MM, h * MM)
-
-    @property
-    def variant(self):
-        """What the file names say besides the paper, so a variant never overwrites the standard kit."""
-        return "".join(f"-{part}" for part, on in (("inksaver", self.ink_saver),
-                                                   ("gutterfold", self.imposition == "gutterfold")) if on)
 
 
 class Studio:

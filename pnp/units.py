@@ -1,6 +1,7 @@
 """Lengths: "63mm", "0.5in", "10pt" or a bare number (millimetres) -> points. The only unit parser."""
 
 import re
+from dataclasses import dataclass
 
 MM = 72 / 25.4
 _UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0}
@@ -58,3 +59,34 @@ def size(value):
 
 def to_mm(points):
     return round(points / MM, 2)
+
+
+IMPOSITIONS = ("duplex", "gutterfold")
+
+
+@dataclass(frozen=True)
+class PrintOptions:
+    """How a kit is printed: the paper and bleed, and what a home printer may need besides. It lives here,
+    beside the paper sizes, so a build can tell whether its output is up to date without loading ReportLab."""
+
+    paper: str = "a4"
+    bleed: float = 0.0  # points of art printed past each card's trim
+    ink_saver: bool = False  # large floods of colour printed as light tints with their outline
+    imposition: str = "duplex"  # or "gutterfold": fronts and backs side by side, folded together
+    duplex_offset: tuple = (0.0, 0.0)  # points: where the back's cross showed on the calibration sheet
+
+    @property
+    def paper_size(self):
+        w, h = PAPER_SIZES[self.paper]
+        return (w * MM, h * MM)
+
+    @property
+    def variant(self):
+        """What the file names say besides the paper, so a variant never overwrites the standard kit."""
+        return "".join(f"-{part}" for part, on in (("inksaver", self.ink_saver),
+                                                   ("gutterfold", self.imposition == "gutterfold")) if on)
+
+    def record(self):
+        """The options as the manifest states them (millimetres)."""
+        return {"paper": self.paper, "bleed_mm": to_mm(self.bleed), "ink_saver": self.ink_saver,
+                "imposition": self.imposition, "duplex_offset_mm": [to_mm(v) for v in self.duplex_offset]}

@@ -15,7 +15,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 from ..errors import DataError
 from ..units import MM
 from . import text as rtext
-from .flowables import Heading, Picture, RichText
+from .flowables import Heading, Picture, RichText, layout_only
 
 MARGIN = 18 * MM
 INK = "#222222"
@@ -99,7 +99,8 @@ class Book:
 
     # -- text helpers --------------------------------------------------------
     def _icon(self, canvas, name, x, y, w, h, col):
-        self._draw_icon(canvas, name, x, y, w, h, col)
+        if not layout_only(canvas):
+            self._draw_icon(canvas, name, x, y, w, h, col)
 
     def para(self, markup, **kw):
         style = dict(fonts=self.fonts, draw_icon=self._icon, color=INK)
@@ -308,8 +309,10 @@ class Book:
         return pages
 
     def _layout_pass(self, canvas, entries, registry, dry):
-        target = Canvas(io.BytesIO(), pagesize=self.paper, invariant=1,
-                        initialFontName=self.fonts.name("Body")) if dry else canvas
+        target = canvas
+        if dry:  # a pass that finds the headings' pages: everything is sized, nothing costly is drawn
+            target = Canvas(io.BytesIO(), pagesize=self.paper, invariant=1, initialFontName=self.fonts.name("Body"))
+            target.pnp_layout_only = True
         first_page = target.getPageNumber()
         parts = [self.title_page(), self.toc(entries or [(1, "…", 0)]), self.story(registry) + self.credits(registry)]
         pw, ph = self.paper

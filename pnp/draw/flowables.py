@@ -7,6 +7,12 @@ from . import text as rtext
 from .paint import colour
 
 
+def layout_only(canvas):
+    """True on the canvas of a pass that only finds where things fall (the rulebook's table-of-contents
+    passes): flowables then size themselves as usual but draw nothing costly."""
+    return getattr(canvas, "pnp_layout_only", False)
+
+
 class RichText(Flowable):
     """A paragraph of pnp markup (**bold**, *italic*, :icon:) that wraps and splits across frames."""
 
@@ -56,6 +62,8 @@ class RichText(Flowable):
         return part
 
     def draw(self):
+        if layout_only(self.canv):
+            return
         fitted = rtext.Fitted(self.size, self.leading, self._lines, False)
         top = self.height - (self.leading - self.size) / 2
         rtext.draw_lines(self.canv, fitted, self.indent, top, self.width - self.indent, self.align,
@@ -98,7 +106,8 @@ class Picture(Flowable):
         c.saveState()
         c.translate((self.width - w) / 2, self.height - self.pic_h)
         c.scale(self.scale, self.scale)
-        self._draw(c)
+        if not layout_only(c):
+            self._draw(c)
         c.restoreState()
         c.saveState()
         c.setStrokeColor(colors.Color(0.75, 0.75, 0.75))

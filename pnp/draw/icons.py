@@ -29,6 +29,19 @@ def _recolour(node, colour):
             node.strokeColor = colour
 
 
+_TINTED = {}  # (icon file, colour) -> the drawing in that colour: made once per process, drawn into each PDF
+
+
+def _tinted(path, key, colour):
+    tinted = _TINTED.get((path, key))
+    if tinted is None:
+        tinted = copy.deepcopy(_drawing(path))
+        for child in tinted.contents:
+            _recolour(child, colour)
+        _TINTED[(path, key)] = tinted
+    return tinted
+
+
 def draw_icon(canvas, path, x, y, w, h, colour):
     """Draw the icon at `path` fitted (aspect kept, centred) in the box (x, y, w, h) in `colour`."""
     forms = canvas.__dict__.setdefault("_pnp_icon_forms", {})
@@ -37,9 +50,7 @@ def draw_icon(canvas, path, x, y, w, h, colour):
     name = forms.get(key)
     if name is None:
         name = "icon" + hashlib.sha1(repr(key).encode()).hexdigest()[:12]
-        tinted = copy.deepcopy(drawing)
-        for child in tinted.contents:
-            _recolour(child, colour)
+        tinted = _tinted(path, key[1], colour)
         canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
         # renderPDF starts every drawing by selecting its default font (Helvetica), which would put an
         # unembedded base-14 font in the PDF; icons draw no text, so point the default at our own font.

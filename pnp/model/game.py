@@ -71,6 +71,7 @@ class Game:
     broken: set = field(default_factory=set)  # tables whose files could not be read ("*": game.yaml's tables)
     dirty: set = field(default_factory=set)  # (table, index) of records with schema errors
     dropped: set = field(default_factory=set)  # keys of game.yaml left out because their value was wrong
+    used_files: set = field(default_factory=set)  # files read besides the game's own data (images)
 
     @property
     def title(self):

@@ -10,6 +10,7 @@ class IconIndex:
         self.folders = list(folders)
         self.aliases = {}
         self.problems = []  # DataErrors of icon files that point outside the project
+        self.used = set()  # the files of the icons asked for: what a build of the game depends on
         self._files = {}
         for folder in reversed(self.folders):  # earlier folders win
             if folder.is_dir():
@@ -40,7 +41,10 @@ class IconIndex:
 
     def path(self, name):
         """The SVG file for an icon name or alias, or None."""
-        return self._files.get(self._resolve(name))
+        path = self._files.get(self._resolve(name))
+        if path is not None:
+            self.used.add(path)
+        return path
 
     def exists(self, name):
         return self.path(name) is not None

@@ -1,0 +1,172 @@
+"""pnp's speed and memory, measured; asserts nothing (speed is never a test's pass or fail).
+
+Run: python3 benchmarks/run.py [--runs 5]. Prints one table, with this machine's core count:
+  1. a synthetic 1000-card deck through pnp's whole pipeline (load, validate, fit, draw, impose, write) against
+     its raw ReportLab twin doing the same drawing, timed in turns in this process;
+  2. every shipped kit built cold (`pnp build --force`, --jobs = the cores) as a multiple of the raw deck;
+  3. a rebuild with nothing changed against the cold build, and which games one changed card rebuilds;
+  4. `pnp validate` of 10,000 cards, and the peak memory of `pnp build` of them.
+Figures are medians of --runs runs; ratios are taken between figures measured in this one run.
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(HERE))
+
+from bench_deck import bench_raw, make_project  # noqa: E402
+
+GOALS = {"deck": 1.3, "kits": 4.0, "noop": 0.10, "validate": 1.0, "memory": 150}
+PNP = [sys.executable, "-c", "from pnp.cli import main; main()"]
+
+
+def median_time(fn, runs):
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def pnp(*args, cwd=REPO, check=True):
+    result = subprocess.run(PNP + list(args), cwd=cwd, capture_output=True, text=True)
+    if check and result.returncode != 0:
+        raise SystemExit(f"pnp {' '.join(args)} failed:\n{result.stdout}{result.stderr}")
+    return result
+
+
+def timed_pnp(*args, cwd=REPO):
+    t0 = time.perf_counter()
+    result = pnp(*args, cwd=cwd)
+    return time.perf_counter() - t0, result
+
+
+def deck_pipeline(root, out):
+    """What `pnp build` does to one game, in this process: load, validate, fit, draw, impose, write."""
+    from pnp.build import build_game
+    from pnp.project import find
+    from pnp.units import PrintOptions
+
+    outcome = build_game(find(root), "bench", PrintOptions(), out, force=True)
+    assert outcome.status == "built", outcome.diagnostics
+
+
+def raw_deck(n, fonts, out):
+    bench_raw(n, fonts, out)
+
+
+def measure_deck(tmp, runs):
+    from pnp.draw.fonts import load_fonts
+    from pnp.project import find
+
+    root = tmp / "deck"
+    make_project(root, 1000)
+    fonts = load_fonts(find(root))
+    deck_pipeline(root, tmp / "deck-out")  # warm: fonts registered and icons parsed, for both sides alike
+    raw_deck(1000, fonts, tmp / "raw.pdf")
+    pnp_times, raw_times = [], []
+    for _ in range(runs):  # in turns, so a drift of the machine's speed touches both alike
+        t0 = time.perf_counter()
+        deck_pipeline(root, tmp / "deck-out")
+        t1 = time.perf_counter()
+        raw_deck(1000, fonts, tmp / "raw.pdf")
+        t2 = time.perf_counter()
+        pnp_times.append(t1 - t0)
+        raw_times.append(t2 - t1)
+    ratios = [p / r for p, r in zip(pnp_times, raw_times)]
+    return statistics.median(pnp_times), statistics.median(raw_times), statistics.median(ratios)
+
+
+def copy_project(dest):
+    for rel in ("cards", "layouts", "fonts"):
+        shutil.copytree(REPO / rel, dest / rel)
+    return dest
+
+
+def measure_kits(tmp, runs):
+    project = copy_project(tmp / "kits")
+    out = tmp / "kits-out"
+    cold = statistics.median(timed_pnp("build", "--force", "--out", str(out), cwd=project)[0] for _ in range(runs))
+    noop = statistics.median(timed_pnp("build", "--out", str(out), cwd=project)[0] for _ in range(runs))
+    games = sorted(p.parent.name for p in (project / "cards").glob("*/game.yaml"))
+    # one changed card: a DinoSpan dinosaur's fact gets one more word
+    deck = project / "cards/dinospan/dinosaurs-jurassic.yaml"
+    text = deck.read_text(encoding="utf-8")
+    deck.write_text(text.replace('fact: "', 'fact: "Indeed, ', 1), encoding="utf-8")
+    _, result = timed_pnp("build", "--out", str(out), cwd=project)
+    rebuilt = re.findall(r"^(\S+): \d+ files", result.stdout, re.M)
+    return cold, noop, games, rebuilt
+
+
+def measure_scale(tmp, runs):
+    from pnp.build import validate
+    from pnp.project import find
+    from pnp.report import Report
+
+    root = tmp / "big"
+    make_project(root, 10_000)
+    project = find(root)
+    validate(project, "bench", Report())  # warm
+    in_process = median_time(lambda: validate(project, "bench", Report()), runs)
+    command = statistics.median(timed_pnp("validate", cwd=root)[0] for _ in range(runs))
+    probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
+             "stderr=subprocess.DEVNULL, check=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    peak = subprocess.run([sys.executable, "-c", probe, *PNP, "build", "--force", "--jobs", "1", "--out",
+                           str(tmp / "big-out")], cwd=root, capture_output=True, text=True, check=True)
+    return in_process, command, int(peak.stdout) / 1024
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure; the median is printed")
+    args = parser.parse_args()
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    tmp = Path(tempfile.mkdtemp(prefix="pnp-bench-"))
+    try:
+        deck, raw, ratio = measure_deck(tmp, args.runs)
+        cold, noop, games, rebuilt = measure_kits(tmp, args.runs)
+        validate_s, validate_cmd, peak = measure_scale(tmp, args.runs)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    def verdict(ok):
+        return "met" if ok else "NOT met"
+
+    print(f"pnp benchmarks — {datetime.date.today()}, {cores} cores, Python {platform.python_version()}, "
+          f"medians of {args.runs} runs")
+    rows = [
+        ("1. 1000-card deck, whole pipeline / raw ReportLab", f"{deck:.2f} s / {raw:.2f} s = {ratio:.2f}x",
+         f"<= {GOALS['deck']}x", verdict(ratio <= GOALS["deck"])),
+        (f"2. {len(games)} shipped kits cold / raw deck", f"{cold:.2f} s = {cold / raw:.2f}x",
+         f"<= {GOALS['kits']:g}x", verdict(cold / raw <= GOALS["kits"])),
+        ("3. no-op rebuild / cold build", f"{noop:.2f} s = {100 * noop / cold:.1f}%",
+         f"<= {100 * GOALS['noop']:.0f}%", verdict(noop / cold <= GOALS["noop"])),
+        ("   one DinoSpan card changed: rebuilt", ", ".join(rebuilt) or "nothing", "dinospan only",
+         verdict(rebuilt == ["dinospan"])),
+        ("4. validate 10,000 cards (in process)", f"{validate_s:.2f} s", f"< {GOALS['validate']:g} s",
+         verdict(validate_s < GOALS["validate"])),
+        ("   `pnp validate` of them, whole command", f"{validate_cmd:.2f} s", "", ""),
+        ("   peak memory, `pnp build` of them", f"{peak:.0f} MB", f"< {GOALS['memory']} MB",
+         verdict(peak < GOALS["memory"])),
+    ]
+    width = max(len(r[0]) for r in rows)
+    for name, figure, goal, ok in rows:
+        print(f"{name:<{width}}  {figure:<26} {goal:<14} {ok}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,36 @@
+"""validate -> draw -> output/<game>/: per-kind PDFs, the all-in-one PDF copied from them, each kind's extra
+files and manifest.json, written atomically; a game already built from the same inputs is left as it is.
+
+run.py orders the work (up to date or not, one process per game with jobs), inputs.py says what a kit was
+built from, render.py draws. Importing this package loads no ReportLab: drawing modules load when needed."""
+
+from .run import Outcome, build_game, build_games, default_jobs, validate
+
+__all__ = ["Outcome", "build_game", "build_games", "default_jobs", "validate", "render_game", "write_calibration"]
+
+
+def render_game(game, studio, folder, on_step=None):
+    """Draw one validated game's files into `folder` under temporary names (see render.render_game)."""
+    from .render import render_game as render
+
+    return render(game, studio, folder, on_step)
+
+
+def write_calibration(project, paper, folder):
+    """The duplex calibration sheet for `paper`, written atomically into `folder`; returns its path."""
+    import os
+    from pathlib import Path
+
+    from ..draw.calibrate import calibration_sheet
+    from ..draw.fonts import load_fonts
+    from ..units import PrintOptions
+
+    size = PrintOptions(paper).paper_size
+    data = calibration_sheet(size, load_fonts(project), f"pnp duplex calibration ({paper.upper()})")
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"calibrate-{paper}.pdf"
+    tmp = folder / f".{path.name}.tmp"
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+    return path

@@ -1,0 +1,171 @@
+"""Draw one game's kit into its output folder: each component drawn once, into its kind's PDF; the all-in-one
+PDF is those PDFs' pages copied in print order (qpdf, through pikepdf), never drawn again. Files go to
+temporary names beside the old ones and replace them only when every one is written."""
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+from .. import __version__
+from ..products import KINDS
+from ..template import budget
+from .inputs import manifest_name, sha256
+
+
+@dataclass
+class GameBuild:
+    game: object
+    studio: object
+    folder: Path
+    files: dict = field(default_factory=dict)  # final name -> temporary path holding its bytes
+    pages: dict = field(default_factory=dict)  # name -> page count
+    placements: dict = field(default_factory=dict)  # component id -> {file, pages, all_pages}
+    all_name: str = ""
+    inputs: dict = field(default_factory=dict)  # what the manifest records as the build's inputs
+    warnings: list = field(default_factory=list)  # validation's warnings, replayed when up to date
+
+    def discard(self):
+        """Remove the temporary files: the previous output stays as it was."""
+        for tmp in self.files.values():
+            tmp.unlink(missing_ok=True)
+
+
+def _canvas(target, studio, what):
+    c = Canvas(str(target), pagesize=studio.paper, invariant=1, pageCompression=1,
+               initialFontName=studio.fonts.name("Body"))
+    c.setTitle(f"{studio.game.title} — {what}")
+    c.setAuthor(_author(studio))
+    c.setCreator(f"pnp {__version__}")
+    c.setSubject("Print-and-play kit")
+    return c
+
+
+def _author(studio):
+    credits = studio.game.meta.get("credits") or {}
+    return str(credits.get("design", "")) or "pnp"
+
+
+def _by_kind(game):
+    """Components grouped by kind, kinds in print order."""
+    groups = {}
+    for component in game.components:
+        groups.setdefault(component.kind, []).append(component)
+    return [(KINDS[name], groups[name]) for name in KINDS if name in groups]
+
+
+def steps(game):
+    """How many steps render_game reports: each component, each extra file, and the all-in-one PDF."""
+    extra = sum(len(kind.extra_files()) for kind, _ in _by_kind(game))
+    return len(game.components) + extra + 1
+
+
+def _temporary(folder, name):
+    return folder / f".{name}.tmp"
+
+
+def render_game(game, studio, folder, on_step=None):
+    """Draw every PDF of one game into temporary files in `folder`; `on_step(label)` after each step.
+    Nothing replaces the previous output here: `commit` does, `GameBuild.discard` abandons."""
+    on_step = on_step or (lambda label: None)
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    result = GameBuild(game, studio, folder)
+    slug, paper_name = game.id, studio.options.paper + studio.options.variant
+    in_order = []  # the per-kind PDFs, in the all-in-one PDF's order
+    try:
+        with budget():
+            for kind, components in _by_kind(game):
+                name = f"{slug}-{kind.file_part}-{paper_name}.pdf"
+                result.files[name] = tmp = _temporary(folder, name)
+                canvas = _canvas(tmp, studio, kind.file_part)
+                page = 1
+                for component in components:
+                    n = kind.draw(canvas, component, studio)
+                    result.placements[component.id] = {"file": name, "pages": [page, page + n - 1]}
+                    page += n
+                    on_step(component.name)
+                canvas.save()
+                result.pages[name] = page - 1
+                in_order.append(name)
+                for part, title, draw in kind.extra_files():
+                    extra = f"{slug}-{part}{studio.options.variant}.pdf"
+                    result.files[extra] = tmp = _temporary(folder, extra)
+                    canvas = _canvas(tmp, studio, title)
+                    result.pages[extra] = sum(draw(canvas, c, studio) for c in components)
+                    canvas.save()
+                    on_step(title)
+        result.all_name = f"{slug}-{paper_name}.pdf"
+        result.files[result.all_name] = tmp = _temporary(folder, result.all_name)
+        _assemble(tmp, [result.files[name] for name in in_order], studio)
+    except BaseException:
+        result.discard()
+        raise
+    offsets, first = {}, 1
+    for name in in_order:
+        offsets[name], first = first - 1, first + result.pages[name]
+    result.pages[result.all_name] = first - 1
+    for place in result.placements.values():
+        place["all_pages"] = [p + offsets[place["file"]] for p in place["pages"]]
+    on_step("all-in-one PDF")
+    return result
+
+
+def _assemble(target, parts, studio):
+    """The all-in-one PDF: the per-kind PDFs' pages copied in order. qpdf writes the same bytes for the same
+    pages (its document id is a digest of the content), so rebuilds stay byte-identical."""
+    import pikepdf
+
+    with pikepdf.new() as whole:
+        sources = [pikepdf.open(part) for part in parts]
+        try:
+            for source in sources:
+                whole.pages.extend(source.pages)
+            info = whole.docinfo
+            info["/Title"] = f"{studio.game.title} — everything"
+            info["/Author"] = _author(studio)
+            info["/Creator"] = f"pnp {__version__}"
+            info["/Producer"] = f"pnp {__version__} (ReportLab, qpdf)"
+            info["/Subject"] = "Print-and-play kit"
+            whole.save(target, deterministic_id=True, compress_streams=True,
+                       object_stream_mode=pikepdf.ObjectStreamMode.generate)
+        finally:
+            for source in sources:
+                source.close()
+
+
+def manifest(result):
+    game, studio = result.game, result.studio
+    components = []
+    for c in game.components:
+        entry = {"id": c.id, "name": c.name, "kind": c.kind, "count": c.count,
+                 "size_mm": KINDS[c.kind].size_mm(c, studio)}
+        place = result.placements.get(c.id, {})
+        entry.update(file=place.get("file"), pages=place.get("pages"),
+                     all_in_one={"file": result.all_name, "pages": place.get("all_pages")})
+        components.append(entry)
+    files = [{"path": name, "sha256": sha256(path), "pages": result.pages[name]}
+             for name, path in sorted(result.files.items())]
+    return {"game": game.id, "title": game.title, **studio.options.record(), "pnp": __version__,
+            "components": components, "files": files, "warnings": result.warnings, "inputs": result.inputs}
+
+
+def commit(result):
+    """Write the manifest, make every file durable, then rename them all into place: a build that fails
+    before this point leaves the old files as they were. Returns the final paths."""
+    folder = result.folder
+    name = manifest_name(result.studio.options)
+    tmp = _temporary(folder, name)
+    tmp.write_text(json.dumps(manifest(result), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    result.files[name] = tmp
+    try:
+        for path in result.files.values():
+            with open(path, "rb+") as f:
+                os.fsync(f.fileno())
+        for final, path in result.files.items():
+            os.replace(path, folder / final)
+    finally:
+        result.discard()  # whatever was not renamed
+    return [folder / final for final in result.files]

@@ -1,0 +1,142 @@
+"""Rebuilding only what changed: a game built from the same inputs and options is left alone; a change to a
+game's data, layouts, the fonts, an icon it draws or the options rebuilds exactly the games it touches; the
+bytes do not depend on --jobs or on how a game came to be rebuilt."""
+
+import json
+import re
+import shutil
+
+import pytest
+
+from conftest import _write, make_project, run
+
+GAMES = ("mini", "other")
+
+
+@pytest.fixture
+def two_games(tmp_path):
+    """The mini game and a copy of it named 'other' that draws a different icon for its strong cards."""
+    root = make_project(tmp_path / "proj")
+    for tree in ("cards", "layouts"):
+        shutil.copytree(root / tree / "mini", root / tree / "other")
+    game = root / "cards/other/game.yaml"
+    game.write_text(game.read_text().replace("title: Mini Game", "title: Other Game")
+                    .replace("star: round-star", "star: cut-diamond"))
+    return root
+
+
+def build(root, *args):
+    result = run(root, "build", *args)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def rebuilt(output):
+    """The games a build drew (the others say 'up to date')."""
+    return sorted(re.findall(r"^(\S+): \d+ files", output, re.M))
+
+
+def up_to_date(output):
+    return sorted(re.findall(r"^(\S+): up to date", output, re.M))
+
+
+def snapshot(root):
+    return {p.relative_to(root / "output").as_posix(): p.read_bytes()
+            for p in sorted((root / "output").rglob("*")) if p.is_file()}
+
+
+def test_an_unchanged_game_is_not_built_again(two_games):
+    assert rebuilt(build(two_games)) == sorted(GAMES)
+    before = {p: p.stat().st_mtime_ns for p in (two_games / "output").rglob("*")}
+    output = build(two_games)
+    assert up_to_date(output) == sorted(GAMES) and rebuilt(output) == []
+    assert {p: p.stat().st_mtime_ns for p in (two_games / "output").rglob("*")} == before
+    assert rebuilt(build(two_games, "--force")) == sorted(GAMES)
+
+
+@pytest.mark.parametrize("change, games", [
+    ("cards/other/cards.yaml", ["other"]),  # one game's data
+    ("layouts/mini/card.yaml", ["mini"]),  # one game's layout
+    ("fonts/fonts.yaml", list(GAMES)),  # the fonts every PDF embeds
+    ("layouts/shared/icons/round-star.svg", ["mini"]),  # an icon only mini draws
+])
+def test_a_change_rebuilds_exactly_the_games_that_use_it(two_games, change, games):
+    build(two_games)
+    path = two_games / change
+    text = path.read_text(encoding="utf-8")
+    edited = text.replace("Lion", "Lioness") if path.suffix == ".yaml" and "cards" in change else text + "\n"
+    if change.endswith(".svg"):
+        edited = text.replace("</svg>", "<!-- edited --></svg>")
+    assert edited != text
+    _write(path, edited.encode("utf-8"))  # never through a hard link into the repository's own file
+    output = build(two_games)
+    assert rebuilt(output) == games, output
+    assert up_to_date(output) == sorted(set(GAMES) - set(games))
+
+
+def test_an_option_is_an_input_too(two_games):
+    build(two_games)
+    assert rebuilt(build(two_games, "--bleed", "3")) == sorted(GAMES)  # same files, other options
+    assert up_to_date(build(two_games, "--bleed", "3")) == sorted(GAMES)
+    manifest = json.loads((two_games / "output/mini/manifest.json").read_text())
+    assert manifest["bleed_mm"] == 3.0
+
+
+def test_a_touched_output_file_is_rebuilt(two_games):
+    build(two_games)
+    (two_games / "output/mini/mini-cards-a4.pdf").write_bytes(b"%PDF-1.4 truncated")
+    assert rebuilt(build(two_games)) == ["mini"]
+    (two_games / "output/other/mini-not-here.txt").write_text("a stray file changes nothing")
+    (two_games / "output/other/other-a4.pdf").unlink()
+    assert rebuilt(build(two_games)) == ["other"]
+
+
+def test_manifest_records_the_inputs_it_was_built_from(two_games):
+    build(two_games)
+    inputs = json.loads((two_games / "output/other/manifest.json").read_text())["inputs"]
+    files = inputs["files"]
+    assert "cards/other/cards.yaml" in files and "layouts/other/card.yaml" in files
+    assert "layouts/shared/icons/cut-diamond.svg" in files  # the icon it draws ...
+    assert "layouts/shared/icons/round-star.svg" not in files  # ... and not the one it does not
+    assert not any(f.startswith(("cards/mini/", "layouts/mini/")) for f in files)
+    assert {"pnp", "code", "reportlab"} <= set(inputs["engine"])
+
+
+def test_outputs_do_not_depend_on_jobs_or_on_being_rebuilt_alone(tmp_path, two_games):
+    one = tmp_path / "one"
+    two = tmp_path / "two"
+    build(two_games, "--jobs", "1", "--out", str(one))
+    build(two_games, "--jobs", "2", "--out", str(two))
+    files = sorted(p.relative_to(one).as_posix() for p in one.rglob("*") if p.is_file())
+    assert files and files == sorted(p.relative_to(two).as_posix() for p in two.rglob("*") if p.is_file())
+    for rel in files:
+        assert (one / rel).read_bytes() == (two / rel).read_bytes(), rel
+
+    # change a card and back again: the incremental rebuild of that game gives the cold build's bytes
+    cards = two_games / "cards/other/cards.yaml"
+    original = cards.read_text()
+    cards.write_text(original.replace("Lion", "Lioness"))
+    build(two_games, "--out", str(one))
+    cards.write_text(original)
+    assert rebuilt(build(two_games, "--out", str(one))) == ["other"]
+    for rel in files:
+        assert (one / rel).read_bytes() == (two / rel).read_bytes(), rel
+
+
+def test_a_game_that_fails_is_reported_in_order_and_the_others_are_built(two_games):
+    (two_games / "cards/mini/cards.yaml").write_text("- {id: lion, name: Lion, kind: beest, power: 4}\n")
+    result = run(two_games, "build", "--jobs", "2")
+    assert result.exit_code == 1
+    assert "cards/mini/cards.yaml:1:" in result.output and "mini: not built" in result.output
+    assert rebuilt(result.output) == ["other"]
+    assert not (two_games / "output/mini").exists()
+
+
+def test_up_to_date_repeats_the_warnings_of_the_build(two_games):
+    card = two_games / "layouts/mini/card.yaml"
+    card.write_text(card.read_text().replace("x: 5, y: 5,", "x: 1, y: 5,"))  # text inside the safe area
+    first = build(two_games)
+    warning = "layouts/mini/card.yaml:4:50: warning: text box reaches within 1.0 mm of the trim"
+    assert warning in first
+    again = build(two_games)
+    assert up_to_date(again) == sorted(GAMES) and warning in again and "(1 warning)" in again
