@@ -18,6 +18,7 @@ _ALLOWED_TAGS = {
     "tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")
 }
 _MERGE = "tag:yaml.org,2002:merge"
+_STR, _INT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
 _MERGE_KEY = object()  # stands for '<<' while a mapping is built
 MAX_EXPANDED_VALUES = 1_000_000  # values after aliases are expanded: refuses a "billion laughs"
 MAX_DEPTH = 100  # nesting of lists and mappings (the parser itself would crash far deeper)
@@ -150,15 +151,24 @@ class _Builder:
             self.add(_MERGE_KEY, 1, mark)
             return
         self.allowed(tag, mark)
-        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+        self.anchor(event.anchor, value := self.construct(tag, event, mark), 1)
+        self.add(value, 1, mark)
+
+    def construct(self, tag, event, mark):
+        """The scalar's value. Text and plain decimal numbers, nearly every value of a card file, are read
+        here directly; PyYAML's constructor reads the rest (octal, hex, sexagesimal, floats, dates)."""
+        text = event.value
+        if tag == _STR:
+            return text
+        if tag == _INT and text.isdigit() and (text[0] != "0" or len(text) == 1) and len(text) < 19:
+            return int(text)
+        node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
         try:
-            value = self.loader.construct_object(node, deep=True)
+            return self.loader.construct_object(node, deep=True)
         except ValueError:  # Python refuses to read an int of more than 4300 digits
             raise LoadError("a number of more than 4,300 digits cannot be read", mark) from None
         except yaml.YAMLError as e:
             raise LoadError(f"malformed value: {getattr(e, 'problem', e)}", mark) from None
-        self.anchor(event.anchor, value, 1)
-        self.add(value, 1, mark)
 
     def alias(self, event):
         mark = _mark(self.file, event.start_mark)
