@@ -3,6 +3,7 @@ component's kind for its printables, resolves each printable once (validation an
 and draws it. Validation, build, the manifest, the rulebook's pictures and credits all go through it."""
 
 import re
+from collections import OrderedDict
 
 from .draw import sheet as paper
 from .draw.fonts import load_fonts
@@ -17,6 +18,24 @@ from .units import PrintOptions
 ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
 
 
+RESOLVED_KEPT = 5000  # printables whose primitives (and texts whose fitting) are kept for the drawing
+
+
+class _Recent(OrderedDict):
+    """A dict that keeps only its `size` newest entries. Validation resolves every printable and the build
+    draws the same primitives; beyond `size` the oldest are resolved again when drawn (the same result), so a
+    deck of 10,000 cards needs no more memory than one of 2,500."""
+
+    def __init__(self, size):
+        super().__init__()
+        self.size = size
+
+    def __setitem__(self, key, value):
+        super().__setitem__(key, value)
+        if len(self) > self.size:
+            self.popitem(last=False)
+
+
 class Studio:
     """One game's printing context for one set of print options."""
 
@@ -27,9 +46,9 @@ class Studio:
         self.layouts = LayoutSet(game.project, game.id, self.context(), layout_options())
         self.fonts = load_fonts(game.project)  # DataError when fonts.yaml is wrong
         self.cache = {}  # products keep per-build results here (the rulebook's Markdown)
-        self.fit_cache = {}  # text fitting, shared by every painter of the build
+        self.fit_cache = _Recent(RESOLVED_KEPT)  # text fitting, shared by every painter of the build
         self._faces = None  # component id -> its printables
-        self._resolved = {}  # printable key -> primitives
+        self._resolved = _Recent(RESOLVED_KEPT)  # printable key -> primitives
         self.problems = []  # (message, mark) found while walking
 
     def kind(self, component):

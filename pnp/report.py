@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Mark:
     """Where a value came from: file, 1-based line and column."""
 
@@ -18,7 +18,7 @@ class Mark:
         return self.file
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     """One problem found: an error stops the build, a warning does not."""
 

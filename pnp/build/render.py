@@ -88,6 +88,7 @@ def render_game(game, studio, folder, on_step=None):
                     page += n
                     on_step(component.name)
                 canvas.save()
+                canvas = None  # its pages, held until saved, can go before the next PDF is drawn
                 result.pages[name] = page - 1
                 in_order.append(name)
                 for part, title, draw in kind.extra_files():

@@ -1,6 +1,5 @@
 """SVG icons drawn with svglib: parsed once per process, stored once per PDF as a form XObject per colour."""
 
-import copy
 import functools
 import hashlib
 
@@ -29,17 +28,14 @@ def _recolour(node, colour):
             node.strokeColor = colour
 
 
-_TINTED = {}  # (icon file, colour) -> the drawing in that colour: made once per process, drawn into each PDF
-
-
-def _tinted(path, key, colour):
-    tinted = _TINTED.get((path, key))
-    if tinted is None:
-        tinted = copy.deepcopy(_drawing(path))
-        for child in tinted.contents:
-            _recolour(child, colour)
-        _TINTED[(path, key)] = tinted
-    return tinted
+def _tinted(path, colour):
+    """The icon's drawing with every filled or stroked shape in `colour`. The one parsed drawing is recoloured
+    in place (each form is drawn right after, and every use recolours it whole first): a copy per colour
+    cost more than the drawing itself."""
+    drawing = _drawing(path)
+    for child in drawing.contents:
+        _recolour(child, colour)
+    return drawing
 
 
 def draw_icon(canvas, path, x, y, w, h, colour):
@@ -50,7 +46,7 @@ def draw_icon(canvas, path, x, y, w, h, colour):
     name = forms.get(key)
     if name is None:
         name = "icon" + hashlib.sha1(repr(key).encode()).hexdigest()[:12]
-        tinted = _tinted(path, key[1], colour)
+        tinted = _tinted(path, colour)
         canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
         # renderPDF starts every drawing by selecting its default font (Helvetica), which would put an
         # unembedded base-14 font in the PDF; icons draw no text, so point the default at our own font.

@@ -1,5 +1,6 @@
 """Sheet geometry: how many items fit a page, where each goes, crop marks, and mirrored duplex backs."""
 
+import functools
 import math
 from dataclasses import dataclass, replace
 
@@ -63,12 +64,16 @@ class Grid:
         count = self.per_page if filled is None else min(filled, self.per_page)
         return [self.slot(i, mirrored) for i in range(count)]
 
+    @functools.lru_cache(maxsize=256)  # asked for each card of a sheet, the same answer for the whole sheet
+    def _taken(self, filled, mirrored):
+        return frozenset((t.col, t.row) for t in self._filled(filled, mirrored))
+
     def clip(self, index, filled=None, mirrored=False):
         """How far slot `index`'s art may run past its trim: (left, bottom, right, top). Every side gets the
         grid's bleed; a side with no card next to it also gets the outer bleed, so a cut a little off the
         line shows the card's own art there, not white paper."""
         s = self.slot(index, mirrored)
-        taken = {(t.col, t.row) for t in self._filled(filled, mirrored)}
+        taken = self._taken(filled, mirrored)
         ox, oy = self.outer
         return (self.bleed + (ox if (s.col - 1, s.row) not in taken else 0),
                 self.bleed + (oy if (s.col, s.row + 1) not in taken else 0),
