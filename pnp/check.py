@@ -2,15 +2,16 @@
 will draw it, reporting what would print wrong (with file:line): text that does not fit, unknown icons and
 fonts, unreadable images, words too close to the cut, and each kind's own rules."""
 
+import functools
+
 from PIL import Image, UnidentifiedImageError
 
 from .errors import DataError, LayoutError
 from .model.game import load_game
 from .model.schema import did_you_mean
 from .printables import ICON_IN_TEXT, Studio
-from .units import PrintOptions
 from .products import KINDS, component_keys
-from .units import MM
+from .units import MM, PrintOptions
 
 MAX_IMAGE_PIXELS = 100_000_000  # a 10,000 x 10,000 picture; more is a mistake or a decompression bomb
 
@@ -42,7 +43,8 @@ class Checks:
     def __init__(self, studio, report):
         self.studio, self.report, self.game = studio, report, studio.game
         self.painter = studio.painter(None)
-        self.seen, self.warned, self.images = set(), set(), {}
+        self.seen, self.warned, self.images, self.known_icons = set(), set(), {}, {}
+        self.clean = set()  # (id, handled) of constant layouts' primitive lists checked without a problem
         self.min_size = self.game.meta.get("min_text_size", 6)
         self.smallest = {}  # text element's mark -> (printed size, its set size, item label, text)
 
@@ -78,6 +80,10 @@ class Checks:
             self.error(message, mark, f" (printing {p.label})" if p.item is not None or p.extra else "")
         label = f" ({p.item.get('id')})" if p.item is not None and p.item.get("id") else ""
         handled = p.side != "picture"  # a diagram in the rulebook is read on the page, not at arm's length
+        shared = (id(prims), handled)  # a constant layout's one list (every card back): checked once if clean
+        if shared in self.clean:
+            return
+        before = len(self.report.diagnostics)
         for prim in prims:
             self.prim(prim, label, handled)
         kind = KINDS[p.component.kind]
@@ -88,10 +94,13 @@ class Checks:
                 users = [k.name for k in KINDS.values() if key in k.layout_options]
                 self.error(f"'{key}' applies to {' and '.join(users)} layouts; this layout prints a "
                            f"{kind.name}", layout.spec.key_mark(key))
+        if not problems and len(self.report.diagnostics) == before and \
+                self.studio.layouts.resolver(p.layout).constant:
+            self.clean.add(shared)
 
     def prim(self, prim, label, handled):
         icons = self.game.icons
-        if prim.kind == "icon" and not icons.exists(prim.text):
+        if prim.kind == "icon" and not self.icon_exists(prim.text):
             self.error(f"unknown icon '{prim.text}'{did_you_mean(prim.text, icons.names())}", prim.mark)
         elif prim.kind == "text":
             self.text(prim, label, handled)
@@ -100,10 +109,17 @@ class Checks:
         if prim.style.get("holds"):
             self.fits(prim)
 
+    def icon_exists(self, name):
+        """Whether an icon name is known; each name is looked up once per validation."""
+        known = self.known_icons.get(name)
+        if known is None:
+            known = self.known_icons[name] = self.game.icons.exists(name)
+        return known
+
     def text(self, prim, label, handled):
         icons = self.game.icons
-        for name in ICON_IN_TEXT.findall(prim.text):
-            if not icons.exists(name):
+        for name in _icons_in(prim.text):
+            if not self.icon_exists(name):
                 self.error(f"unknown icon ':{name}:' in text{label}{did_you_mean(name, icons.names())}", prim.mark)
         font = prim.style["font"]
         if not self.studio.fonts.has(font):
@@ -195,6 +211,11 @@ def _image_problem(error):
     if isinstance(error, Image.DecompressionBombError):
         return f"more than {MAX_IMAGE_PIXELS:,} pixels"
     return str(error).split(" (")[0] or type(error).__name__
+
+
+@functools.lru_cache(maxsize=4096)
+def _icons_in(text):
+    return tuple(ICON_IN_TEXT.findall(text))
 
 
 def _short(text, n=40):

@@ -27,20 +27,46 @@ class Resolver:
         self.layout, self.layouts = layout, layouts
         self.base = {**base_context, "vars": layout.vars, **layout.vars, "W": units.to_mm(layout.width),
                      "H": units.to_mm(layout.height), "B": units.to_mm(layout.bleed)}
+        self.item_free = {el for el in layout.elements if _item_free([el])}
+        self.constant = len(self.item_free) == len(layout.elements)
+        self._same_for_all = None  # a constant layout's primitives, shared by every item
+        self._fixed = {}  # item-free element -> its primitives (shared: nobody changes a primitive)
 
     def resolve(self, item=None, problems=None, extra=None):
         """The primitives for `item`, with `extra` template variables (a die face's value). With a `problems`
         list, an element that fails is reported there as (message, mark) and left out, so one run finds
-        every failing element; without one it raises."""
+        every failing element; without one it raises. A layout that reads nothing of the item (a card back)
+        is resolved once: every item gets the same list, which nobody may change."""
+        if not (self.constant and not extra):
+            return self._resolve(item, problems, extra)
+        if self._same_for_all is None:
+            before = len(problems) if problems is not None else 0
+            prims = self._resolve(item, problems, extra)
+            if problems is not None and len(problems) > before:
+                return prims
+            self._same_for_all = prims
+        return self._same_for_all
+
+    def _resolve(self, item, problems, extra):
         ctx = {**self.base, "item": item, "card": item, **(extra or {})}
         out = []
         for el in self.layout.elements:
+            fixed = self._fixed.get(el)
+            if fixed is not None:  # an element that reads nothing of the item: its shapes, made once
+                out.extend(fixed)
+                if len(out) > MAX_PRIMS:
+                    raise LayoutError(f"the layout draws more than {MAX_PRIMS:,} shapes for one item", el.mark)
+                continue
+            start = len(out)
             try:
                 self.element(el, ctx, 0.0, 0.0, out)
             except LayoutError as e:
                 if problems is None:
                     raise
                 problems.extend(e.problems)
+                continue
+            if el in self.item_free:
+                self._fixed[el] = out[start:]
         return out
 
     def element(self, el, ctx, ox, oy, out):
@@ -86,3 +112,10 @@ class Resolver:
         finally:
             stack.pop()
 
+
+
+def _item_free(elements):
+    """True when no element can depend on the item: nothing templated, no `when` or `repeat`, no other
+    layout drawn inside (a `use` evaluates its item)."""
+    return all(not el.templates and el.when is None and el.repeat is None and el.element.type != "use"
+               and _item_free(el.children) for el in elements)

@@ -55,6 +55,13 @@ class Record(Mapping):
     def __repr__(self):
         return f"Record({self._data!r})"
 
+    @classmethod
+    def _made(cls, data, marks, key_marks, mark):
+        """A Record owning the dicts given (the loader's fresh ones): no copies."""
+        record = cls.__new__(cls)
+        record._data, record._marks, record._key_marks, record.mark = data, marks, key_marks, mark
+        return record
+
     def mark_of(self, key):
         """Where the value of `key` was written (or the mapping itself when the key is absent)."""
         return self._marks.get(key) or self.mark
@@ -125,6 +132,7 @@ class _Builder:
         self.loader, self.file = loader, file
         self.anchors = {}  # name -> (value, expanded size); value None while it is still being built
         self.stack, self.expanded, self.root, self.documents = [], 0, None, 0
+        self.tags = {}  # (scalar, implicit) -> tag
 
     def build(self):
         while True:
@@ -143,16 +151,28 @@ class _Builder:
 
     def scalar(self, event):
         mark = _mark(self.file, event.start_mark)
-        tag = event.tag if event.tag not in (None, "!") else \
-            self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
-        if event.tag == "!":
-            tag = "tag:yaml.org,2002:str"
+        tag = event.tag
+        if tag is None:
+            tag = self.resolved(event.value, event.implicit)
+        elif tag == "!":
+            tag = _STR
         if tag == _MERGE and self.stack and self.stack[-1].is_map and self.stack[-1].key is None:
             self.add(_MERGE_KEY, 1, mark)
             return
         self.allowed(tag, mark)
         self.anchor(event.anchor, value := self.construct(tag, event, mark), 1)
         self.add(value, 1, mark)
+
+    def resolved(self, value, implicit):
+        """The tag of an untagged scalar; the same keys and words recur on every card, so each is resolved
+        by PyYAML's patterns once per file."""
+        key = (value, implicit)
+        tag = self.tags.get(key)
+        if tag is None:
+            tag = self.loader.resolve(yaml.ScalarNode, value, implicit)
+            if len(self.tags) < 4096:
+                self.tags[key] = tag
+        return tag
 
     def construct(self, tag, event, mark):
         """The scalar's value. Text and plain decimal numbers, nearly every value of a card file, are read
@@ -193,7 +213,7 @@ class _Builder:
     def end(self, event):
         done = self.stack.pop()
         if done.is_map:
-            value = Record(done.data, done.marks, done.key_marks, done.mark)
+            value = Record._made(done.data, done.marks, done.key_marks, done.mark)
             for base, base_mark in done.merges:  # '<<: *base' fills in keys the mapping does not set itself
                 self.merge(value, base, base_mark)
         else:
