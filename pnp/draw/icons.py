@@ -56,7 +56,6 @@ def draw_icon(canvas, path, x, y, w, h, colour):
         forms[key] = name
     scale = min(w / drawing.width, h / drawing.height)
     canvas.saveState()
-    canvas.translate(x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2)
-    canvas.scale(scale, scale)
+    canvas.transform(scale, 0, 0, scale, x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2)
     canvas.doForm(name)
     canvas.restoreState()
