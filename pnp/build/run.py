@@ -12,7 +12,6 @@ from pathlib import Path
 
 from ..errors import PnpError
 from ..report import Diagnostic, Mark, Report
-from ..template import budget
 from .inputs import manifest_name, record, snapshot, up_to_date
 
 
@@ -44,6 +43,7 @@ def few_collections():
 def validate(project, game_id, report, options=None):
     """Validate one game within its time budget; returns (game, studio) as check.validate_game does."""
     from ..check import validate_game  # ReportLab comes with it: loaded only when a game is really checked
+    from ..template import budget
 
     with budget(), few_collections():
         return validate_game(project, game_id, report, options)
@@ -59,18 +59,27 @@ def _replayed(manifest):
             for w in manifest.get("warnings", [])]
 
 
+def already_built(project, game_id, options, folder):
+    """The 'up to date' Outcome of a game whose kit in `folder` was built from its current inputs and these
+    options; None when it must be built."""
+    manifest = up_to_date(project, game_id, options, folder, manifest_name(options))
+    if manifest is None:
+        return None
+    all_in_one = next(c["all_in_one"] for c in manifest["components"]) if manifest["components"] else {}
+    files = [folder / f["path"] for f in manifest["files"]] + [folder / manifest_name(options)]
+    pages = next((f["pages"] for f in manifest["files"] if f["path"] == all_in_one.get("file")), 0)
+    return Outcome(game_id, "up to date", _replayed(manifest), files, pages, all_in_one.get("file", ""))
+
+
 def build_game(project, game_id, options, folder, force=False, emit=None):
     """Build one game into `folder` unless it is up to date (or `force`). `emit(event, game_id, value)` tells
     progress: ('start', total steps), ('step', label). Returns an Outcome; never raises for bad data."""
     emit = emit or (lambda *event: None)
     folder = Path(folder)
     if not force:
-        manifest = up_to_date(project, game_id, options, folder, manifest_name(options))
-        if manifest is not None:
-            all_in_one = next(c["all_in_one"] for c in manifest["components"]) if manifest["components"] else {}
-            files = [folder / f["path"] for f in manifest["files"]] + [folder / manifest_name(options)]
-            pages = next((f["pages"] for f in manifest["files"] if f["path"] == all_in_one.get("file")), 0)
-            return Outcome(game_id, "up to date", _replayed(manifest), files, pages, all_in_one.get("file", ""))
+        unchanged = already_built(project, game_id, options, folder)
+        if unchanged is not None:
+            return unchanged
     report = Report(project.root)
     trees = snapshot(project, game_id)  # before reading anything: a file edited meanwhile rebuilds next time
     game, studio = validate(project, game_id, report, options)
@@ -112,37 +121,54 @@ def _start_worker(events):
     _EVENTS = events
 
 
-def _in_worker(project, game_id, options, folder, force):
-    return build_game(project, game_id, options, folder, force, emit=lambda *event: _EVENTS.put(event))
+def _in_worker(project, game_id, options, folder):
+    emit = _EVENTS.put
+    try:
+        return build_game(project, game_id, options, folder, True, emit=lambda *event: emit(event))
+    finally:
+        emit(("done", game_id, None))  # after its last step: the parent stops waiting at once
 
 
 def build_games(project, game_ids, options, out_root, jobs=1, force=False, progress=None):
-    """Build each game into out_root/<game>/; returns their Outcomes in the order given. `progress` (a
-    context manager with on_event) is entered once the worker processes exist, never before: a process
-    forked while the progress bar's thread runs could inherit a held lock."""
+    """Build each game into out_root/<game>/; returns their Outcomes in the order given. Which games are up
+    to date is known first, here; only the others are built, in `jobs` processes. `progress` (a context
+    manager with on_event) is entered once the worker processes exist, never before: a process forked while
+    the progress bar's thread runs could inherit a held lock."""
     progress = progress or _Quiet()
-    jobs = max(1, min(jobs, len(game_ids)))
+    outcomes = {g: None if force else already_built(project, g, options, Path(out_root) / g) for g in game_ids}
+    todo = [g for g in game_ids if outcomes[g] is None]
+    jobs = max(1, min(jobs, len(todo)))
     if jobs == 1:
         with progress:
-            return [build_game(project, g, options, Path(out_root) / g, force, progress.on_event) for g in game_ids]
+            for g in todo:
+                outcomes[g] = build_game(project, g, options, Path(out_root) / g, True, progress.on_event)
+        return [outcomes[g] for g in game_ids]
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     events = context.Queue()
     with context.Pool(jobs, initializer=_start_worker, initargs=(events,)) as pool:
-        pending = [pool.apply_async(_in_worker, (project, g, options, Path(out_root) / g, force)) for g in game_ids]
+        pending = {g: pool.apply_async(_in_worker, (project, g, options, Path(out_root) / g)) for g in todo}
         with progress:
-            while not all(p.ready() for p in pending):
-                _drain(events, progress, timeout=0.05)
-            _drain(events, progress, timeout=0)
-        return [p.get() for p in pending]
+            _follow(events, progress, pending.values())
+        outcomes.update((g, p.get()) for g, p in pending.items())
+    return [outcomes[g] for g in game_ids]
 
 
-def _drain(events, progress, timeout):
-    try:
-        while True:
-            progress.on_event(*events.get(timeout=timeout))
-    except queues.Empty:
-        return
+def _follow(events, progress, pending):
+    """Pass the workers' events to `progress` until every game has said it is done (or a worker failed:
+    its error comes out of its result)."""
+    done = 0
+    while done < len(pending):
+        try:
+            event = events.get(timeout=0.5)
+        except queues.Empty:
+            if any(p.ready() and not p.successful() for p in pending):
+                return
+            continue
+        if event[0] == "done":
+            done += 1
+        else:
+            progress.on_event(*event)
 
 
 class _Quiet:
