@@ -80,23 +80,27 @@ class Checks:
             self.error(message, mark, f" (printing {p.label})" if p.item is not None or p.extra else "")
         label = f" ({p.item.get('id')})" if p.item is not None and p.item.get("id") else ""
         handled = p.side != "picture"  # a diagram in the rulebook is read on the page, not at arm's length
-        shared = (id(prims), handled)  # a constant layout's one list (every card back): checked once if clean
-        if shared in self.clean:
+        kind = KINDS[p.component.kind]
+        shared = (id(prims), handled, kind.name)  # a constant layout's one list (every card back) ...
+        if shared in self.clean:  # ... is checked once for a kind when nothing was wrong with it
             return
         before = len(self.report.diagnostics)
         for prim in prims:
             self.prim(prim, label, handled)
-        kind = KINDS[p.component.kind]
         if kind.cut_with_blade:
             self.safe_area(layout, prims)
-        for key in layout.options:  # a die's `net` on a card's layout would be silently ignored
+        self.layout_keys(layout, kind)
+        if not problems and len(self.report.diagnostics) == before and \
+                self.studio.layouts.resolver(p.layout).constant:
+            self.clean.add(shared)
+
+    def layout_keys(self, layout, kind):
+        """A key another kind's layouts read (a die's `net` on a card's layout) would be silently ignored."""
+        for key in layout.options:
             if key not in kind.layout_options:
                 users = [k.name for k in KINDS.values() if key in k.layout_options]
                 self.error(f"'{key}' applies to {' and '.join(users)} layouts; this layout prints a "
                            f"{kind.name}", layout.spec.key_mark(key))
-        if not problems and len(self.report.diagnostics) == before and \
-                self.studio.layouts.resolver(p.layout).constant:
-            self.clean.add(shared)
 
     def prim(self, prim, label, handled):
         icons = self.game.icons
