@@ -118,9 +118,29 @@ def layout(runs, fonts, family, size, width):
     return lines, overflow
 
 
+_PLAIN = re.compile(r"^[^*:\\\n]*$")  # no markup at all: one font, breaks only at spaces
+
+
+def _one_line(markup, fonts, family, width, height, size, leading):
+    """Plain text that fits on one line at `size`, laid out as `layout` would lay it out (the words joined by
+    single spaces in one run, which draw_lines would merge anyway); None when that is not the case. Titles and
+    names, one per card, are nearly all like this."""
+    if not _PLAIN.match(markup):
+        return None
+    text = " ".join(word for word in markup.split(" ") if word)
+    font = fonts.name(family)
+    line_width = _width1(text, font) * size
+    if line_width > width + 0.01 or size > height + 0.01:
+        return None
+    return Fitted(size, size * leading, [Line([(0.0, Run("text", text), font)] if text else [], line_width)], False)
+
+
 def fit(markup, fonts, family, width, height, max_size, min_size=None, leading=1.2, max_lines=0):
     """The largest size between min and max (0.25 pt steps) at which the text fits the box
     (and, when max_lines is set, takes no more lines than that)."""
+    quick = _one_line(markup, fonts, family, width, height, max_size, leading)
+    if quick is not None:
+        return quick
     runs = parse(markup)
     min_size = max_size if min_size is None else min_size
 

@@ -39,6 +39,14 @@ class Record(Mapping):
     def __getitem__(self, key):
         return self._data[key]
 
+    # Mapping would answer these through __getitem__ and an exception; read by the million, they go straight
+    # to the dict
+    def get(self, key, default=None):
+        return self._data.get(key, default)
+
+    def __contains__(self, key):
+        return key in self._data
+
     def __iter__(self):
         return iter(self._data)
 
