@@ -222,13 +222,15 @@ class _Bars:
         return self.bars.__exit__(*exc)
 
     def on_event(self, event, game_id, value):
-        if event == "start":
-            self.tasks[game_id] = self.bars.add_task(game_id, total=value)
-        elif game_id in self.tasks:
+        if event == "check":
+            self.tasks[game_id] = self.bars.add_task(f"{game_id}: checking the data", total=None)
+        elif event == "start" and game_id in self.tasks:
+            self.bars.update(self.tasks[game_id], total=value, description=f"{game_id}: drawing")
+        elif event == "end" and game_id in self.tasks:
+            self.bars.remove_task(self.tasks.pop(game_id))
+        elif event == "step" and game_id in self.tasks:
             task = self.tasks[game_id]
             self.bars.update(task, advance=1, description=f"{game_id}: {value}")
-            if next(t for t in self.bars.tasks if t.id == task).finished:
-                self.bars.remove_task(self.tasks.pop(game_id))
 
 
 def _progress():

@@ -73,13 +73,22 @@ def already_built(project, game_id, options, folder):
 
 def build_game(project, game_id, options, folder, force=False, emit=None):
     """Build one game into `folder` unless it is up to date (or `force`). `emit(event, game_id, value)` tells
-    progress: ('start', total steps), ('step', label). Returns an Outcome; never raises for bad data."""
+    progress: ('check', None) while validating, ('start', total steps) once drawing starts, ('step', label)
+    after each. Returns an Outcome; never raises for bad data."""
     emit = emit or (lambda *event: None)
     folder = Path(folder)
     if not force:
         unchanged = already_built(project, game_id, options, folder)
         if unchanged is not None:
             return unchanged
+    emit("check", game_id, None)
+    try:
+        return _validated_and_drawn(project, game_id, options, folder, emit)
+    finally:
+        emit("end", game_id, None)
+
+
+def _validated_and_drawn(project, game_id, options, folder, emit):
     report = Report(project.root)
     trees = snapshot(project, game_id)  # before reading anything: a file edited meanwhile rebuilds next time
     game, studio = validate(project, game_id, report, options)
