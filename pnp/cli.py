@@ -133,6 +133,56 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
 
 
 @cli.command(epilog=EPILOG)
+@click.argument("games", nargs=-1)
+@click.option("--format", "fmt", type=click.Choice(["png", "tgc", "mpc", "tts"]), required=True,
+              help="png: every face and back as a PNG; tgc / mpc: card faces at The Game Crafter's or "
+                   "MakePlayingCards' template sizes; tts: Tabletop Simulator deck sheets and a saved object.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Write to DIR/<game>/<format>/ instead of output/<game>/export/<format>/.")
+@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
+              help="Resolution of the png format.")
+@click.option("--bleed", type=click.FloatRange(0, 6), default=3.0, show_default=True,
+              help="Millimetres of art around each face in the png format (the print services' formats use "
+                   "their own).")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
+              help="Encode images in N processes [default: the number of cores].")
+@click.pass_context
+def export(ctx, games, fmt, out_dir, dpi, bleed, jobs):
+    """Export games' faces as image files (all games when none are named).
+
+    \b
+    Writes output/<game>/export/<format>/ (or --out DIR/<game>/<format>/), replacing it whole:
+      png   <component>/<nnn>-<id>-front.png and -back.png, at --dpi with --bleed, RGB
+      tgc   <component>/...png at The Game Crafter's template size (poker 825 x 1125 px)
+      mpc   <component>/...png at MakePlayingCards' template size (poker 822 x 1122 px)
+      tts   <deck>-<n>-faces.png sheets (at most 10 x 7 cards, 4096 px), boards and tokens, and
+            <game>.json: copy it to Tabletop Simulator's Saves/Saved Objects folder
+    Every image is rendered from the same drawing as the PDFs and checked (pixel size, RGB) before the old
+    folder is replaced.
+    """
+    from pathlib import Path
+
+    from .build import default_jobs
+    from .export import export_game
+    from .units import MM, PrintOptions
+
+    project = _project(ctx)
+    report = Report(project.root)
+    selected = project.select(games)
+    options = {"print": PrintOptions(), "dpi": dpi, "bleed": bleed * MM}
+    done = 0
+    for game_id in selected:
+        folder = Path(out_dir) / game_id / fmt if out_dir else project.root / "output" / game_id / "export" / fmt
+        result = export_game(project, game_id, fmt, folder, options, jobs or default_jobs())
+        report.diagnostics += result.diagnostics
+        if result.ok:
+            done += 1
+            click.echo(f"{game_id}: {result.files} files in {project.rel(result.folder)}/")
+    _print_report(report, f"exported {done} of {len(selected)} game{'s' * (len(selected) != 1)} as {fmt}")
+    ctx.exit(report.exit_code)
+
+
+@cli.command(epilog=EPILOG)
 @click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
               show_default=True, help="The paper you will print on.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,

@@ -1,0 +1,81 @@
+"""Every face a game prints (cards, tokens, tiles, boards, die faces; not the rulebook), each drawn alone on a
+page of its own size by the same code as the PDFs, so what is exported is what is printed."""
+
+from dataclasses import dataclass
+
+from reportlab.pdfgen.canvas import Canvas
+
+from ..products import KINDS
+from ..units import MM
+
+EXPORTED_KINDS = ("deck", "tokens", "board", "die", "aid")  # a rulebook is a book, not a face
+
+
+@dataclass
+class Face:
+    """One distinct face: where it is in the faces PDF and what the exported files are called."""
+
+    component: object  # model.components.Component
+    kind: str
+    side: str  # front, back, face
+    index: int  # the item's position among the component's distinct items
+    item: object  # the data item, or None
+    name: str  # what players call it (the item's name)
+    stem: str  # file name without extension: 001-lion-front
+    copies: int
+    trim: tuple  # (w, h) in points
+    art_bleed: float  # points of art the layout provides beyond the trim (up to what was asked)
+    shape: str  # a token's cut shape; "square" otherwise
+    page: int = 0  # 0-based page in the faces PDF (faces drawn alike share one)
+
+
+def _slug(value):
+    text = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in str(value).lower())
+    return "-".join(part for part in text.split("-") if part)[:60] or "item"
+
+
+def collect(studio, bleed):
+    """The faces of every exported component, in game order, with the art bleed each can give (at most
+    `bleed` points)."""
+    faces = []
+    for component in studio.game.components:
+        if component.kind not in EXPORTED_KINDS:
+            continue
+        kind = KINDS[component.kind]
+        for p in studio.of(component):
+            layout = studio.layouts.get(p.layout)
+            item_id = p.item.get("id") if p.item is not None else None
+            number = f"{p.index + 1:03d}"
+            parts = [number] + ([_slug(item_id)] if item_id is not None else []) + [p.side]
+            parts += [_slug(value) for _, value in p.extra]
+            name = kind.item_name(component, p, studio) if p.item is not None else component.name
+            faces.append(Face(component, component.kind, p.side, p.index, p.item, name,
+                              "-".join(parts), p.copies, (layout.width, layout.height),
+                              min(bleed, layout.bleed), str(layout.options.get("shape", "square")), 0))
+            faces[-1].printable = p
+    return faces
+
+
+def draw_faces(studio, faces, path):
+    """Draw each distinct face on a page of its trim plus its art bleed, into the PDF at `path`. Faces that
+    resolve to the very same drawing (a deck's one back) share a page. Returns the page count."""
+    canvas = Canvas(str(path), invariant=1, pageCompression=0, initialFontName=studio.fonts.name("Body"))
+    painter = studio.painter(canvas)
+    pages = {}  # (layout, primitives' identity, art bleed) -> page
+    for face in faces:
+        prims = studio.printed(face.printable)
+        same = (face.printable.layout, id(prims), face.art_bleed)
+        if same in pages:
+            face.page = pages[same]
+            continue
+        face.page = pages[same] = len(pages)
+        b = face.art_bleed
+        canvas.setPageSize((face.trim[0] + 2 * b, face.trim[1] + 2 * b))
+        studio.draw(canvas, painter, face.printable, b, b, clip=b)
+        canvas.showPage()
+    canvas.save()
+    return len(pages)
+
+
+def size_mm(face):
+    return (face.trim[0] / MM, face.trim[1] / MM)

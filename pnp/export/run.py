@@ -1,0 +1,125 @@
+"""`pnp export`: validate a game, draw its faces once into a faces PDF, rasterise them for the format,
+check what was written against the format's rules, and put the folder in place of the old one at once."""
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..build.run import few_collections, validate
+from ..errors import PnpError
+from ..report import Report
+from . import formats
+from .faces import collect, draw_faces
+from .raster import write_all
+
+FORMATS = tuple(formats.FORMATS)
+
+
+@dataclass
+class Exported:
+    game_id: str
+    ok: bool
+    diagnostics: list = field(default_factory=list)
+    folder: Path = None
+    files: int = 0
+
+
+def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None):
+    """Export one game in `fmt` into `folder` (replaced whole, only when everything was written and checked).
+    `options`: print options plus 'dpi' and 'bleed' (points) for the png format."""
+    report = Report(project.root)
+    game, studio = validate(project, game_id, report, options["print"])
+    if studio is None or report.errors:
+        report.error(f"{game_id}: not exported (fix the errors above)")
+        return Exported(game_id, False, report.diagnostics)
+    folder = Path(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    try:
+        count = _write(project, studio, fmt, folder, work, options, jobs, on_progress, report)
+        if count is None:
+            return Exported(game_id, False, report.diagnostics)
+        _replace(folder, work)
+    except PnpError as e:
+        report.error(f"{game_id}: export failed: {e.message}", e.mark)
+        return Exported(game_id, False, report.diagnostics)
+    except OSError as e:
+        report.error(f"{game_id}: export failed: cannot write {e.filename or ''}: {e.strerror}; the previous "
+                     "export is left as it was")
+        return Exported(game_id, False, report.diagnostics)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return Exported(game_id, True, report.diagnostics, folder, count)
+
+
+def _write(project, studio, fmt, folder, work, options, jobs, on_progress, report):
+    """Everything the format writes, into `work`, checked; the file count, or None when refused."""
+    game_id = studio.game.id
+    with few_collections():
+        faces = collect(studio, options["bleed"] if fmt == "png" else max(options["bleed"], 0.125 * 72))
+        draw_faces(studio, faces, work / "faces.pdf")
+        plan = formats.FORMATS[fmt](faces, folder, options, studio)
+    for message, mark in plan.problems:
+        report.error(message, mark)
+    for message, mark in plan.skipped:
+        report.warning(message, mark)
+    if report.errors:
+        report.error(f"{game_id}: not exported as {fmt} (see above)")
+        return None
+    shots = [_into(shot, folder, work) for shot in plan.shots]
+    for shot in shots:
+        Path(shot.path).parent.mkdir(parents=True, exist_ok=True)
+    write_all(work / "faces.pdf", shots, jobs, on_progress)
+    for source, target in plan.copies:
+        shutil.copyfile(_moved(source, folder, work), _moved(target, folder, work))
+    if plan.finish:
+        plan.finish(work)
+    (work / "faces.pdf").unlink()
+    for message in preflight(plan, folder, work, project.rel):
+        report.error(message)
+    if report.errors:
+        report.error(f"{game_id}: the {fmt} files fail their preflight; the previous export is left as it was")
+        return None
+    return sum(1 for p in work.rglob("*") if p.is_file())
+
+
+def _moved(path, folder, work):
+    """A path under the final folder, as it is while being written (under the work folder)."""
+    return work / Path(path).relative_to(folder)
+
+
+def _into(shot, folder, work):
+    from dataclasses import replace
+
+    return replace(shot, path=str(_moved(shot.path, folder, work)))
+
+
+def preflight(plan, folder, work, shown_as):
+    """Each image as the format needs it: its exact pixel size, RGB, and nothing missing."""
+    from PIL import Image
+
+    for path, size in sorted(plan.expect.items()):
+        written = _moved(path, folder, work)
+        shown = shown_as(path)
+        if not written.is_file():
+            yield f"{shown}: missing"
+            continue
+        with Image.open(written) as image:
+            if image.size != tuple(size):
+                yield f"{shown}: {image.width} x {image.height} px; the format needs {size[0]} x {size[1]} px"
+            if image.mode != "RGB":
+                yield f"{shown}: colour mode {image.mode}; the format needs RGB"
+
+
+def _replace(folder, work):
+    """Put the new folder where the old one was: the old one is moved aside first, removed last."""
+    old = None
+    if folder.exists():
+        old = folder.with_name(f".{folder.name}-old")
+        shutil.rmtree(old, ignore_errors=True)
+        os.replace(folder, old)
+    os.replace(work, folder)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)

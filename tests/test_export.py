@@ -1,0 +1,141 @@
+"""`pnp export`: images read back from the files: their pixel sizes, colour mode and dpi, Tabletop Simulator's
+sheets and saved object, print services' template sizes, and a failed export leaving the old files."""
+
+import json
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+from PIL import Image
+
+from conftest import REPO, make_project, run
+from pdfread import MM, page_geometry, read
+
+
+@pytest.fixture(scope="module")
+def mini(tmp_path_factory):
+    return make_project(tmp_path_factory.mktemp("export") / "proj")
+
+
+def export(root, *args):
+    result = run(root, "export", *args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def pngs(folder):
+    return sorted(p for p in folder.rglob("*.png"))
+
+
+def test_png_writes_every_face_at_its_size_with_bleed_and_dpi(mini):
+    export(mini, "--format", "png", "--dpi", "150", "--bleed", "2")
+    folder = mini / "output/mini/export/png"
+    names = sorted(p.relative_to(folder).as_posix() for p in pngs(folder))
+    cards = [n for n in names if n.startswith("deck/")]
+    assert len(cards) == 8  # 4 distinct cards, front and back each
+    assert "deck/001-lion-front.png" in names and "deck/001-lion-back.png" in names
+    with Image.open(folder / "deck/001-lion-front.png") as image:
+        # poker 63 x 88 mm at 150 dpi plus 2 mm each side
+        assert image.size == (round(63 / 25.4 * 150) + 2 * round(2 / 25.4 * 150),
+                              round(88 / 25.4 * 150) + 2 * round(2 / 25.4 * 150))
+        assert image.mode == "RGB" and round(image.info["dpi"][0]) == 150
+    assert any(n.startswith("board/") for n in names)  # boards are faces too
+
+
+def test_png_matches_the_pdf_card(mini):
+    """The exported face and the card in the built PDF come from the same drawing: rendered alike, their
+    pixels agree."""
+    import pypdfium2 as pdfium
+
+    export(mini, "--format", "png", "--dpi", "100", "--bleed", "0")
+    assert run(mini, "build", "--bleed", "0").exit_code == 0
+    card = Image.open(mini / "output/mini/export/png/deck/001-lion-front.png").convert("L")
+    pdf = mini / "output/mini/mini-cards-a4.pdf"
+    _, clips = page_geometry(read(pdf).pages[0])
+    # the first card (lion) sits top left: its clip is its trim plus outer bleed on the left and top only
+    cx, cy, cw, ch = clips[0]
+    w, h = 63 * MM, 88 * MM
+    x, y = cx + cw - w, cy
+    page = pdfium.PdfDocument(str(pdf))[0]
+    sheet = page.render(scale=100 / 72).to_pil().convert("L")
+    top = sheet.height - (y + h) * 100 / 72
+    printed = sheet.crop((round(x * 100 / 72), round(top), round((x + w) * 100 / 72), round(top + h * 100 / 72)))
+    a, b = (im.resize((63, 88)) for im in (printed, card))
+    diff = [abs(p - q) for p, q in zip(a.tobytes(), b.tobytes())]
+    # grey levels on average over the card: 0.5 here (edge anti-aliasing); another card of the deck is 4.3 off
+    assert sum(diff) / len(diff) < 1.5, sum(diff) / len(diff)
+
+
+def test_tts_sheets_and_saved_object(mini):
+    export(mini, "--format", "tts")
+    folder = mini / "output/mini/export/tts"
+    save = json.loads((folder / "mini.json").read_text())
+    decks = [o for o in save["ObjectStates"] if o["Name"] == "DeckCustom"]
+    assert len(decks) == 1
+    deck = decks[0]
+    assert len(deck["DeckIDs"]) == 4 and [c["Nickname"] for c in deck["ContainedObjects"]][:1]
+    for card_id in deck["DeckIDs"]:
+        entry = deck["CustomDeck"][str(card_id // 100)]
+        assert card_id % 100 < entry["NumWidth"] * entry["NumHeight"]
+        assert entry["NumWidth"] <= 10 and entry["NumHeight"] <= 7
+        for url in (entry["FaceURL"], entry["BackURL"]):
+            path = Path(unquote(urlparse(url).path))
+            assert path.is_file(), url
+            with Image.open(path) as sheet:
+                assert max(sheet.size) <= 4096 and sheet.mode == "RGB"
+    assert any(o["Name"] == "Custom_Board" for o in save["ObjectStates"])
+
+
+@pytest.mark.parametrize("fmt, size", [("tgc", (825, 1125)), ("mpc", (822, 1122))])
+def test_print_services_get_their_template_size(tmp_path, fmt, size):
+    """Diamonds and Dinosaurs' 52 poker cards, fronts and backs, at the service's poker template size."""
+    result = run(REPO, "export", "diamonds-and-dinosaurs", "--format", fmt, "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "diamonds-and-dinosaurs" / fmt
+    fronts = [p for p in pngs(folder) if p.name.endswith("-front.png")]
+    backs = [p for p in pngs(folder) if p.name.endswith("-back.png")]
+    assert len(fronts) == 52 and backs
+    for path in fronts + backs:
+        with Image.open(path) as image:
+            assert image.size == size and image.mode == "RGB", path
+
+
+def test_a_deck_of_no_service_size_is_left_out_with_a_warning(mini):
+    card = mini / "layouts/mini/card.yaml"
+    original = card.read_text()
+    card.write_text(original.replace("size: poker", "size: [50mm, 50mm]"))
+    try:
+        result = run(mini, "export", "--format", "tgc")
+    finally:
+        card.write_text(original)
+    assert result.exit_code == 0
+    assert "layouts/mini/card.yaml:1:7: warning: Cards left out: 50 x 50 mm cards are none of" in result.output
+
+
+def test_a_failed_export_leaves_the_previous_files(mini, monkeypatch):
+    export(mini, "--format", "png")
+    folder = mini / "output/mini/export/png"
+    before = {p: p.read_bytes() for p in pngs(folder)}
+
+    def broken(*args, **kwargs):
+        raise OSError(28, "No space left on device", str(folder / "deck"))
+
+    monkeypatch.setattr("pnp.export.run.write_all", broken)
+    result = run(mini, "export", "--format", "png")
+    assert result.exit_code == 1 and "export failed" in result.output
+    assert {p: p.read_bytes() for p in pngs(folder)} == before
+    assert not [p for p in folder.parent.iterdir() if p.name.startswith(".")]  # no half-written folder left
+
+
+def test_preflight_names_each_file_outside_the_rules(tmp_path):
+    from pnp.export.formats import Plan
+    from pnp.export.run import preflight
+
+    folder, work = tmp_path / "final", tmp_path / "work"
+    work.mkdir()
+    Image.new("RGB", (10, 10)).save(work / "a.png")
+    Image.new("L", (5, 5)).save(work / "b.png")
+    plan = Plan(expect={str(folder / "a.png"): (10, 11), str(folder / "b.png"): (5, 5), str(folder / "c.png"): (1, 1)})
+    found = list(preflight(plan, folder, work, lambda p: Path(p).name))
+    assert found == ["a.png: 10 x 10 px; the format needs 10 x 11 px", "b.png: colour mode L; the format needs RGB",
+                     "c.png: missing"]
