@@ -134,9 +134,10 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
 
 @cli.command(epilog=EPILOG)
 @click.argument("games", nargs=-1)
-@click.option("--format", "fmt", type=click.Choice(["png", "tgc", "mpc", "tts"]), required=True,
+@click.option("--format", "fmt", type=click.Choice(["png", "tgc", "mpc", "tts", "proof"]), required=True,
               help="png: every face and back as a PNG; tgc / mpc: card faces at The Game Crafter's or "
-                   "MakePlayingCards' template sizes; tts: Tabletop Simulator deck sheets and a saved object.")
+                   "MakePlayingCards' template sizes; tts: Tabletop Simulator deck sheets and a saved object; "
+                   "proof: a PDF per deck with every card small, its id and name beneath.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write to DIR/<game>/<format>/ instead of output/<game>/export/<format>/.")
 @click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
@@ -157,6 +158,7 @@ def export(ctx, games, fmt, out_dir, dpi, bleed, jobs):
       mpc   <component>/...png at MakePlayingCards' template size (poker 822 x 1122 px)
       tts   <deck>-<n>-faces.png sheets (at most 10 x 7 cards, 4096 px), boards and tokens, and
             <game>.json: copy it to Tabletop Simulator's Saves/Saved Objects folder
+      proof <deck>.pdf: every card at half size with its id and name, to check a deck at a glance
     Every image is rendered from the same drawing as the PDFs and checked (pixel size, RGB) before the old
     folder is replaced.
     """

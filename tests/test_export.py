@@ -139,3 +139,14 @@ def test_preflight_names_each_file_outside_the_rules(tmp_path):
     found = list(preflight(plan, folder, work, lambda p: Path(p).name))
     assert found == ["a.png: 10 x 10 px; the format needs 10 x 11 px", "b.png: colour mode L; the format needs RGB",
                      "c.png: missing"]
+
+
+def test_proof_sheet_shows_every_card_with_its_id_and_name(mini):
+    from pdfread import texts
+
+    export(mini, "--format", "proof")
+    pdf = read(mini / "output/mini/export/proof/deck.pdf")
+    shown = [t for page in pdf.pages for t, _, _ in texts(page)]
+    for label in ("lion · Lion", "fern · Fern", "wolf · Wolf", "moss · Moss"):
+        assert label in shown, (label, shown)
+    assert "Mini Game: Cards, 4 cards · proof page 1 of 1" in shown

@@ -36,6 +36,7 @@ class Plan:
     problems: list = field(default_factory=list)  # (message, mark): nothing is exported
     skipped: list = field(default_factory=list)  # (message, mark): those faces are left out, the rest exported
     finish: object = None  # function(folder) run after the images exist (sheets, saved object)
+    pdfs: dict = field(default_factory=dict)  # path -> pages each PDF must have
 
 
 def _px(points, dpi):
@@ -259,4 +260,81 @@ def _other_objects(faces_of, folder, n):
     return out
 
 
-FORMATS = {"png": png, "tgc": _service("tgc"), "mpc": _service("mpc"), "tts": tts}
+PROOF_SCALE, PROOF_MARGIN, PROOF_LABEL = 0.5, 12 * MM, 16  # label: points under each card for id and name
+
+
+def proof(faces, folder, options, studio):
+    """A proof sheet per deck: every card front at half size in a grid on A4, its id and name beneath, drawn
+    by the same code as the kit, for checking a whole deck at a glance."""
+    plan = Plan()
+    decks = {}
+    for face in faces:
+        if face.kind == "deck" and face.side == "front":
+            decks.setdefault(face.component.id, []).append(face)
+    layouts = {}
+    for cid, fronts in decks.items():
+        cols, rows = _proof_grid(fronts[0])
+        layouts[cid] = (cols, rows)
+        plan.pdfs[str(folder / f"{cid}.pdf")] = math.ceil(len(fronts) / (cols * rows))
+    plan.finish = lambda out: [_draw_proof(studio, fronts, layouts[cid], out / f"{cid}.pdf")
+                               for cid, fronts in decks.items()]
+    return plan
+
+
+def _proof_grid(face):
+    from ..units import PAPER_SIZES
+
+    pw, ph = (v * MM for v in PAPER_SIZES["a4"])
+    cw, ch = face.trim[0] * PROOF_SCALE + 4 * MM, face.trim[1] * PROOF_SCALE + PROOF_LABEL + 2 * MM
+    return max(1, int((pw - 2 * PROOF_MARGIN) // cw)), max(1, int((ph - 2 * PROOF_MARGIN - 10 * MM) // ch))
+
+
+def _draw_proof(studio, fronts, grid, path):
+    from reportlab.pdfgen.canvas import Canvas
+
+    from ..units import PAPER_SIZES
+
+    pw, ph = (v * MM for v in PAPER_SIZES["a4"])
+    cols, rows = grid
+    canvas = Canvas(str(path), pagesize=(pw, ph), invariant=1, initialFontName=studio.fonts.name("Body"))
+    painter = studio.painter(canvas)
+    per_page = cols * rows
+    cw, ch = fronts[0].trim[0] * PROOF_SCALE, fronts[0].trim[1] * PROOF_SCALE
+    cell_w, cell_h = (pw - 2 * PROOF_MARGIN) / cols, ch + PROOF_LABEL + 2 * MM
+    pages = math.ceil(len(fronts) / per_page)
+    for n, face in enumerate(fronts):
+        if n % per_page == 0:
+            if n:
+                canvas.showPage()
+            canvas.setFont(studio.fonts.name("Body", bold=True), 10)
+            canvas.drawString(PROOF_MARGIN, ph - PROOF_MARGIN, f"{studio.game.title}: {face.component.name}, "
+                              f"{len(fronts)} cards · proof page {n // per_page + 1} of {pages}")
+        col, row = n % cols, (n % per_page) // cols
+        x = PROOF_MARGIN + col * cell_w + (cell_w - cw) / 2
+        y = ph - PROOF_MARGIN - 10 * MM - (row + 1) * cell_h + PROOF_LABEL
+        canvas.saveState()
+        canvas.scale(PROOF_SCALE, PROOF_SCALE)
+        studio.draw(canvas, painter, face.printable, x / PROOF_SCALE, y / PROOF_SCALE, clip=0)
+        canvas.restoreState()
+        canvas.setStrokeColorRGB(0.7, 0.7, 0.7)
+        canvas.setLineWidth(0.3)
+        canvas.rect(x, y, cw, ch, stroke=1, fill=0)
+        canvas.setFont(studio.fonts.name("Body"), 7)
+        item_id = str(face.item.get("id") if face.item is not None else face.index + 1)
+        label = item_id if face.name in (item_id, str(face.index + 1)) else f"{item_id} · {face.name}"
+        canvas.drawCentredString(x + cw / 2, y - 8, _fit_label(label, cw, studio))
+        if face.copies > 1:
+            canvas.drawCentredString(x + cw / 2, y - 15, f"× {face.copies}")
+    canvas.save()
+
+
+def _fit_label(text, width, studio):
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    font = studio.fonts.name("Body")
+    while len(text) > 4 and stringWidth(text, font, 7) > width:
+        text = text[:-2] + "…"
+    return text
+
+
+FORMATS = {"png": png, "tgc": _service("tgc"), "mpc": _service("mpc"), "tts": tts, "proof": proof}

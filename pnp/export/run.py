@@ -111,6 +111,21 @@ def preflight(plan, folder, work, shown_as):
                 yield f"{shown}: {image.width} x {image.height} px; the format needs {size[0]} x {size[1]} px"
             if image.mode != "RGB":
                 yield f"{shown}: colour mode {image.mode}; the format needs RGB"
+    yield from _pdf_pages(plan, folder, work, shown_as)
+
+
+def _pdf_pages(plan, folder, work, shown_as):
+    import pypdfium2 as pdfium
+
+    for path, pages in sorted(plan.pdfs.items()):
+        written = _moved(path, folder, work)
+        if not written.is_file():
+            yield f"{shown_as(path)}: missing"
+            continue
+        document = pdfium.PdfDocument(str(written))
+        if len(document) != pages:
+            yield f"{shown_as(path)}: {len(document)} pages; {pages} expected"
+        document.close()
 
 
 def _replace(folder, work):
