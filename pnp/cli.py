@@ -134,10 +134,12 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
 
 @cli.command(epilog=EPILOG)
 @click.argument("games", nargs=-1)
-@click.option("--format", "fmt", type=click.Choice(["png", "tgc", "mpc", "tts", "proof"]), required=True,
+@click.option("--format", "fmt", type=click.Choice(["png", "tgc", "mpc", "drivethru", "tts", "proof"]),
+              required=True,
               help="png: every face and back as a PNG; tgc / mpc: card faces at The Game Crafter's or "
-                   "MakePlayingCards' template sizes; tts: Tabletop Simulator deck sheets and a saved object; "
-                   "proof: a PDF per deck with every card small, its id and name beneath.")
+                   "MakePlayingCards' template sizes; drivethru: a CMYK PDF/X-1a per deck for DriveThruCards; "
+                   "tts: Tabletop Simulator deck sheets and a saved object; proof: a PDF per deck with every card "
+                   "small, its id and name beneath.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write to DIR/<game>/<format>/ instead of output/<game>/export/<format>/.")
 @click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
@@ -156,6 +158,7 @@ def export(ctx, games, fmt, out_dir, dpi, bleed, jobs):
       png   <component>/<nnn>-<id>-front.png and -back.png, at --dpi with --bleed, RGB
       tgc   <component>/...png at The Game Crafter's template size (poker 825 x 1125 px)
       mpc   <component>/...png at MakePlayingCards' template size (poker 822 x 1122 px)
+      drivethru  <deck>.pdf: PDF/X-1a, CMYK within 240% ink, front then back of each card (Ghostscript)
       tts   <deck>-<n>-faces.png sheets (at most 10 x 7 cards, 4096 px), boards and tokens, and
             <game>.json: copy it to Tabletop Simulator's Saves/Saved Objects folder
       proof <deck>.pdf: every card at half size with its id and name, to check a deck at a glance

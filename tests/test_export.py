@@ -150,3 +150,22 @@ def test_proof_sheet_shows_every_card_with_its_id_and_name(mini):
     for label in ("lion · Lion", "fern · Fern", "wolf · Wolf", "moss · Moss"):
         assert label in shown, (label, shown)
     assert "Mini Game: Cards, 4 cards · proof page 1 of 1" in shown
+
+
+def test_drivethru_is_cmyk_pdfx_within_240_percent_ink(mini):
+    import pikepdf
+
+    from pnp.export.drivethru import max_ink
+
+    export(mini, "--format", "drivethru")
+    path = mini / "output/mini/export/drivethru/deck.pdf"
+    with pikepdf.open(path) as pdf:
+        assert str(pdf.docinfo["/GTS_PDFXVersion"]) == "PDF/X-1a:2003"
+        assert pdf.Root.OutputIntents[0].S == "/GTS_PDFX"
+        assert len(pdf.pages) == 8  # 4 cards, each front then its back
+        for page in pdf.pages:
+            assert [round(float(v), 2) for v in page.MediaBox] == [0, 0, 198, 270]  # 2.75 x 3.75 in
+            assert [round(float(v), 2) for v in page.TrimBox] == [9, 9, 189, 261]  # 1/8 in of bleed
+            for image in page.get_images().values():
+                assert image.ColorSpace == "/DeviceCMYK" and image.Filter == "/FlateDecode"
+    assert max_ink(path) <= 240.5

@@ -126,10 +126,19 @@ def _pdf_pages(plan, folder, work, shown_as):
         if len(document) != pages:
             yield f"{shown_as(path)}: {len(document)} pages; {pages} expected"
         document.close()
+    for path, limit in sorted(plan.ink.items()):
+        from .drivethru import max_ink
+
+        worst = max_ink(_moved(path, folder, work))
+        if worst > limit + 0.5:
+            yield f"{shown_as(path)}: {worst:.0f}% total ink somewhere; the format allows {limit:g}%"
 
 
 def _replace(folder, work):
     """Put the new folder where the old one was: the old one is moved aside first, removed last."""
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(work, 0o777 & ~mask)  # a temporary folder is private; the export is as any folder made here
     old = None
     if folder.exists():
         old = folder.with_name(f".{folder.name}-old")
