@@ -149,8 +149,9 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
                    "their own).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
               help="Encode images in N processes [default: the number of cores].")
+@click.option("--force", is_flag=True, help="Export even when nothing changed since the last export.")
 @click.pass_context
-def export(ctx, games, fmt, out_dir, dpi, bleed, jobs):
+def export(ctx, games, fmt, out_dir, dpi, bleed, jobs, force):
     """Export games' faces as image files (all games when none are named).
 
     \b
@@ -163,7 +164,8 @@ def export(ctx, games, fmt, out_dir, dpi, bleed, jobs):
             <game>.json: copy it to Tabletop Simulator's Saves/Saved Objects folder
       proof <deck>.pdf: every card at half size with its id and name, to check a deck at a glance
     Every image is rendered from the same drawing as the PDFs and checked (pixel size, RGB) before the old
-    folder is replaced.
+    folder is replaced. export.json records what it was made from: an export whose game files, settings and
+    pnp did not change is not made again ("up to date"; --force makes it anyway).
     """
     from pathlib import Path
 
@@ -178,11 +180,12 @@ def export(ctx, games, fmt, out_dir, dpi, bleed, jobs):
     done = 0
     for game_id in selected:
         folder = Path(out_dir) / game_id / fmt if out_dir else project.root / "output" / game_id / "export" / fmt
-        result = export_game(project, game_id, fmt, folder, options, jobs or default_jobs())
+        result = export_game(project, game_id, fmt, folder, options, jobs or default_jobs(), force=force)
         report.diagnostics += result.diagnostics
         if result.ok:
             done += 1
-            click.echo(f"{game_id}: {result.files} files in {project.rel(result.folder)}/")
+            said = "up to date" if result.up_to_date else f"{result.files} files"
+            click.echo(f"{game_id}: {said} in {project.rel(result.folder)}/")
     _print_report(report, f"exported {done} of {len(selected)} game{'s' * (len(selected) != 1)} as {fmt}")
     ctx.exit(report.exit_code)
 

@@ -121,7 +121,7 @@ def test_a_failed_export_leaves_the_previous_files(mini, monkeypatch):
         raise OSError(28, "No space left on device", str(folder / "deck"))
 
     monkeypatch.setattr("pnp.export.run.write_all", broken)
-    result = run(mini, "export", "--format", "png")
+    result = run(mini, "export", "--format", "png", "--force")
     assert result.exit_code == 1 and "export failed" in result.output
     assert {p: p.read_bytes() for p in pngs(folder)} == before
     assert not [p for p in folder.parent.iterdir() if p.name.startswith(".")]  # no half-written folder left
@@ -169,3 +169,17 @@ def test_drivethru_is_cmyk_pdfx_within_240_percent_ink(mini):
             for image in page.get_images().values():
                 assert image.ColorSpace == "/DeviceCMYK" and image.Filter == "/FlateDecode"
     assert max_ink(path) <= 240.5
+
+
+def test_an_unchanged_export_is_not_made_again(tmp_path):
+    root = make_project(tmp_path / "proj")
+    assert "mini: 10 files" in export(root, "--format", "png").output
+    folder = root / "output/mini/export/png"
+    made = {p: p.stat().st_mtime_ns for p in folder.rglob("*")}
+    assert "mini: up to date" in export(root, "--format", "png").output
+    assert {p: p.stat().st_mtime_ns for p in folder.rglob("*")} == made
+    assert "mini: 10 files" in export(root, "--format", "png", "--dpi", "150").output  # a setting changed
+    cards = root / "cards/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("Roars", "Growls"))
+    assert "mini: 10 files" in export(root, "--format", "png", "--dpi", "150").output  # the data changed
+    assert "mini: 10 files" in export(root, "--format", "png", "--dpi", "150", "--force").output

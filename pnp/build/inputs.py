@@ -94,11 +94,13 @@ def record(project, game_id, tree_digests, used):
 
 def up_to_date(project, game_id, options, folder, manifest_name):
     """The manifest of the kit in `folder` if it was built from exactly the current inputs with these options
-    and its files are untouched since; None when anything differs (or cannot be read)."""
+    and its files are untouched since; None when anything differs (or cannot be read). `options` is the
+    print options, or any dict of the settings the manifest records at its top level."""
+    settings = options if isinstance(options, dict) else options.record()
     try:
         manifest = json.loads((Path(folder) / manifest_name).read_text(encoding="utf-8"))
         inputs = manifest["inputs"]
-        if any(manifest.get(key) != value for key, value in options.record().items()):
+        if any(manifest.get(key) != value for key, value in settings.items()):
             return None
         if inputs["engine"] != engine():
             return None

@@ -1,15 +1,17 @@
 """`pnp export`: validate a game, draw its faces once into a faces PDF, rasterise them for the format,
 check what was written against the format's rules, and put the folder in place of the old one at once."""
 
+import json
 import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..build.inputs import record, sha256, snapshot, up_to_date
 from ..build.run import few_collections, validate
 from ..errors import PnpError
-from ..report import Report
+from ..report import Diagnostic, Mark, Report
 from . import formats
 from .faces import collect, draw_faces
 from .raster import write_all
@@ -24,23 +26,42 @@ class Exported:
     diagnostics: list = field(default_factory=list)
     folder: Path = None
     files: int = 0
+    up_to_date: bool = False
 
 
-def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None):
-    """Export one game in `fmt` into `folder` (replaced whole, only when everything was written and checked).
+MANIFEST = "export.json"
+
+
+def _settings(fmt, options):
+    """What shapes an export besides the game's files: the format, and the png format's dpi and bleed."""
+    return {"format": fmt, "dpi": options["dpi"] if fmt == "png" else None,
+            "bleed_mm": round(options["bleed"] / 72 * 25.4, 3) if fmt == "png" else None}
+
+
+def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None, force=False):
+    """Export one game in `fmt` into `folder` (replaced whole, only when everything was written and checked),
+    unless an export from the same inputs and settings is already there (or `force`).
     `options`: print options plus 'dpi' and 'bleed' (points) for the png format."""
+    folder = Path(folder)
+    if not force:
+        manifest = up_to_date(project, game_id, _settings(fmt, options), folder, MANIFEST)
+        if manifest is not None:
+            warnings = [Diagnostic("warning", w["message"], Mark(w["file"], w["line"], w["col"]) if w["file"] else None)
+                        for w in manifest.get("warnings", [])]
+            return Exported(game_id, True, warnings, folder, len(manifest["files"]) + 1, up_to_date=True)
     report = Report(project.root)
+    trees = snapshot(project, game_id)
     game, studio = validate(project, game_id, report, options["print"])
     if studio is None or report.errors:
         report.error(f"{game_id}: not exported (fix the errors above)")
         return Exported(game_id, False, report.diagnostics)
-    folder = Path(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     try:
         count = _write(project, studio, fmt, folder, work, options, jobs, on_progress, report)
         if count is None:
             return Exported(game_id, False, report.diagnostics)
+        _record(project, game, fmt, options, work, trees, report)
         _replace(folder, work)
     except PnpError as e:
         report.error(f"{game_id}: export failed: {e.message}", e.mark)
@@ -51,7 +72,19 @@ def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None
         return Exported(game_id, False, report.diagnostics)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return Exported(game_id, True, report.diagnostics, folder, count)
+    return Exported(game_id, True, report.diagnostics, folder, count + 1)
+
+
+def _record(project, game, fmt, options, work, trees, report):
+    """export.json: the settings, the inputs (as the build records them), the warnings and each file's sha256,
+    so that the next export of unchanged inputs is skipped."""
+    files = [{"path": p.relative_to(work).as_posix(), "sha256": sha256(p)}
+             for p in sorted(work.rglob("*")) if p.is_file()]
+    warnings = [{"message": d.message, "file": d.mark.file if d.mark else "", "line": d.mark.line if d.mark else 0,
+                 "col": d.mark.col if d.mark else 0} for d in report.warnings]
+    manifest = {"game": game.id, **_settings(fmt, options), "files": files, "warnings": warnings,
+                "inputs": record(project, game.id, trees, game.icons.used | game.used_files)}
+    (work / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def _write(project, studio, fmt, folder, work, options, jobs, on_progress, report):
