@@ -5,7 +5,8 @@ Run: python3 benchmarks/run.py [--runs 5]. Prints one table, with this machine's
      its raw ReportLab twin doing the same drawing, timed in turns in this process;
   2. every shipped kit built cold (`pnp build --force`, --jobs = the cores) as a multiple of the raw deck;
   3. a rebuild with nothing changed against the cold build, and which games one changed card rebuilds;
-  4. `pnp validate` of 10,000 cards, and the peak memory of `pnp build` of them.
+  4. `pnp validate` of 10,000 cards, and the peak memory of `pnp build` of them;
+  5. `pnp export` of Diamonds and Dinosaurs as 300 dpi PNGs, in A4-page equivalents of pixels per second.
 Figures are medians of --runs runs; ratios are taken between figures measured in this one run.
 """
 
@@ -29,7 +30,8 @@ sys.path.insert(0, str(HERE))
 
 from bench_deck import bench_raw, make_project  # noqa: E402
 
-GOALS = {"deck": 1.3, "kits": 4.0, "noop": 0.10, "validate": 1.0, "memory": 150}
+GOALS = {"deck": 1.3, "kits": 4.0, "noop": 0.10, "validate": 1.0, "memory": 150, "export": 8.0}
+A4_AT_300 = 2480 * 3508  # pixels of an A4 page at 300 dpi
 PNP = [sys.executable, "-c", "from pnp.cli import main; main()"]
 
 
@@ -130,6 +132,23 @@ def measure_scale(tmp, runs):
     return in_process, command, int(peak.stdout) / 1024
 
 
+def measure_export(tmp, runs):
+    """`pnp export diamonds-and-dinosaurs --format png` (300 dpi, every face and back): A4-page equivalents
+    of pixels written per second of the whole command."""
+    project = copy_project(tmp / "export")
+    out = tmp / "export-out"
+    pnp("export", "diamonds-and-dinosaurs", "--format", "png", "--out", str(out), cwd=project)  # warm
+    seconds = statistics.median(timed_pnp("export", "diamonds-and-dinosaurs", "--format", "png", "--force", "--out",
+                                          str(out), cwd=project)[0] for _ in range(runs))
+    from PIL import Image
+
+    pixels = 0
+    for path in (out / "diamonds-and-dinosaurs" / "png").rglob("*.png"):
+        with Image.open(path) as image:
+            pixels += image.width * image.height
+    return pixels / A4_AT_300, seconds
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5, help="runs per figure; the median is printed")
@@ -140,6 +159,7 @@ def main():
         deck, raw, ratio = measure_deck(tmp, args.runs)
         cold, noop, games, rebuilt = measure_kits(tmp, args.runs)
         validate_s, validate_cmd, peak = measure_scale(tmp, args.runs)
+        pages, export_s = measure_export(tmp, args.runs)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -162,6 +182,8 @@ def main():
         ("   `pnp validate` of them, whole command", f"{validate_cmd:.2f} s", "", ""),
         ("   peak memory, `pnp build` of them", f"{peak:.0f} MB", f"< {GOALS['memory']} MB",
          verdict(peak < GOALS["memory"])),
+        ("5. export png at 300 dpi, A4 pages / s", f"{pages / export_s:.1f} ({pages:.0f} in {export_s:.2f} s)",
+         f">= {GOALS['export']:g}", verdict(pages / export_s >= GOALS["export"])),
     ]
     width = max(len(r[0]) for r in rows)
     for name, figure, goal, ok in rows:

@@ -38,15 +38,21 @@ def _profile():
     return icc
 
 
-def cmyk(image, icc):
+def to_cmyk(icc):
+    """The colour transform from sRGB to the CMYK profile (made once per deck: making one takes a while)."""
+    from PIL import ImageCms
+
+    return ImageCms.buildTransform(ImageCms.createProfile("sRGB"), ImageCms.getOpenProfile(icc), "RGB", "CMYK",
+                                   renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+
+
+def cmyk(image, transform):
     """RGB image -> CMYK bytes through the CMYK profile that the PDF names as its output intent (littleCMS,
     in Pillow); then every pixel's total ink is held to INK_LIMIT by thinning its cyan, magenta and yellow,
     and the deepest blacks become the rich black C60 M40 Y40 K100."""
     import numpy as np
     from PIL import ImageCms
 
-    transform = ImageCms.buildTransform(ImageCms.createProfile("sRGB"), ImageCms.getOpenProfile(icc), "RGB",
-                                        "CMYK", renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
     rgb = image.convert("RGB")
     ink = np.asarray(ImageCms.applyTransform(rgb, transform), dtype=np.float32) / 255.0
     k = ink[..., 3]
@@ -64,12 +70,12 @@ def raster_pdf(images, path, bleed_pt):
     import pikepdf
     from PIL import Image
 
-    icc = _profile()
+    transform = to_cmyk(_profile())
     pdf = pikepdf.new()
     for image_path in images:
         with Image.open(image_path) as image:
             w_px, h_px = image.size
-            data = cmyk(image, icc)
+            data = cmyk(image, transform)
         w, h = w_px * 72 / 300, h_px * 72 / 300
         xobject = pikepdf.Stream(pdf, zlib.compress(data, 6), Type=pikepdf.Name.XObject,
                                  Subtype=pikepdf.Name.Image, Width=w_px, Height=h_px,
