@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-PNG_LEVEL = 6  # zlib level: 9 is a third slower for 2-3% smaller files of flat card art
+PNG_LEVEL = 3  # zlib level, measured on a poker card: 6 takes 35% longer to encode for files 9% smaller; 1 is no
+# faster than 3 and 3% larger
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,18 @@ def render(pdf_path, shot, document=None):
     art_px = (round(art * tw / shot.trim_pt[0]), round(art * th / shot.trim_pt[1]))
     size = (tw + 2 * art_px[0], th + 2 * art_px[1])
     if image.size != size:
-        image = image.resize(size, Image.LANCZOS)
+        image = _to_size(image, size)
     return _with_bleed(image, art_px, shot.bleed_px)
+
+
+def _to_size(image, size):
+    """The rendering brought to `size`: rendered at the larger of the two scales, it is at most a few pixels
+    too large, which are cropped evenly from both sides (resampling a whole card for that would blur it and
+    cost more than rendering it); anything else is resampled."""
+    dw, dh = image.width - size[0], image.height - size[1]
+    if 0 <= dw <= max(3, size[0] // 100) and 0 <= dh <= max(3, size[1] // 100):
+        return image.crop((dw // 2, dh // 2, dw // 2 + size[0], dh // 2 + size[1]))
+    return image.resize(size, Image.LANCZOS)
 
 
 def _with_bleed(image, art_px, want):
