@@ -4,7 +4,7 @@
 import json
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..units import MM
@@ -139,9 +139,9 @@ def drivethru(faces, folder, options, studio):
     pages = {}
     for cid, cards in decks.items():
         order = [face for index in sorted(cards) for face in sorted(cards[index], key=lambda f: f.side != "front")]
-        pages[cid] = [Path(".rgb") / cid / f"{face.stem}.png" for face in order]
-        for face in order:
-            plan.shots.append(_shot(face, folder, Path(".rgb") / cid / f"{face.stem}.png", trims[id(face)], bleed, dpi))
+        pages[cid] = [Path(".cmyk") / cid / f"{face.stem}.tif" for face in order]
+        for face, rel in zip(order, pages[cid]):
+            plan.shots.append(replace(_shot(face, folder, rel, trims[id(face)], bleed, dpi), encoding="cmyk"))
         plan.pdfs[str(folder / f"{cid}.pdf")] = len(order)
         plan.ink[str(folder / f"{cid}.pdf")] = INK_LIMIT * 100
     bleed_pt = SERVICES["drivethru"]["bleed_in"] * INCH
@@ -151,7 +151,7 @@ def drivethru(faces, folder, options, studio):
 
         for cid, images in pages.items():
             deck_pdf(out, images, f"{cid}.pdf", f"{studio.game.title}: {cid}", bleed_pt)
-        shutil.rmtree(out / ".rgb", ignore_errors=True)
+        shutil.rmtree(out / ".cmyk", ignore_errors=True)
 
     plan.finish = finish
     return plan

@@ -22,6 +22,7 @@ class Shot:
     art_bleed_pt: float  # art beyond the trim on the page
     trim_pt: tuple  # (w, h) of the trim on the page
     dpi: float  # written into the file
+    encoding: str = "png"  # or "cmyk": a CMYK TIFF within the print ink limit (drivethru.cmyk)
 
 
 def render(pdf_path, shot, document=None):
@@ -90,6 +91,17 @@ def save(image, path, dpi):
     image.save(path, "PNG", dpi=(dpi, dpi), compress_level=PNG_LEVEL)
 
 
+_CMYK = []  # this process's colour transform to CMYK, made when first needed
+
+
+def _cmyk(image):
+    from .drivethru import cmyk, profile, to_cmyk
+
+    if not _CMYK:
+        _CMYK.append(to_cmyk(profile()))
+    return Image.frombytes("CMYK", image.size, cmyk(image, _CMYK[0]))
+
+
 def _work(args):
     pdf_path, shots = args
     import pypdfium2 as pdfium
@@ -97,7 +109,11 @@ def _work(args):
     document = pdfium.PdfDocument(str(pdf_path))
     try:
         for shot in shots:
-            save(render(pdf_path, shot, document), shot.path, shot.dpi)
+            image = render(pdf_path, shot, document)
+            if shot.encoding == "cmyk":
+                _cmyk(image).save(shot.path, "TIFF", dpi=(shot.dpi, shot.dpi))
+            else:
+                save(image, shot.path, shot.dpi)
     finally:
         document.close()
     return len(shots)
