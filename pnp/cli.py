@@ -180,7 +180,8 @@ def export(ctx, games, fmt, out_dir, dpi, bleed, jobs, force):
     done = 0
     for game_id in selected:
         folder = Path(out_dir) / game_id / fmt if out_dir else project.root / "output" / game_id / "export" / fmt
-        result = export_game(project, game_id, fmt, folder, options, jobs or default_jobs(), force=force)
+        with _export_bar(game_id) as bar:
+            result = export_game(project, game_id, fmt, folder, options, jobs or default_jobs(), bar, force)
         report.diagnostics += result.diagnostics
         if result.ok:
             done += 1
@@ -289,6 +290,39 @@ class _Bars:
         elif event == "step" and game_id in self.tasks:
             task = self.tasks[game_id]
             self.bars.update(task, advance=1, description=f"{game_id}: {value}")
+
+
+class _ExportBar:
+    """One bar for the images of a game's export, on a terminal only."""
+
+    def __init__(self, game_id):
+        self.game_id, self.bars, self.task = game_id, None, None
+        if sys.stderr.isatty():
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bars = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TimeElapsedColumn(), transient=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.task is not None:
+            self.bars.stop()
+        return False
+
+    def __call__(self, event, value):
+        if not self.bars:
+            return
+        if event == "start":  # started only now: export's worker processes are forked before this thread runs
+            self.bars.start()
+            self.task = self.bars.add_task(f"{self.game_id}: images", total=value)
+        elif self.task is not None:
+            self.bars.update(self.task, advance=value)
+
+
+def _export_bar(game_id):
+    return _ExportBar(game_id)
 
 
 def _progress():

@@ -119,17 +119,20 @@ def _work(args):
     return len(shots)
 
 
-def write_all(pdf_path, shots, jobs=1, on_done=None):
-    """Render and save every shot; `on_done(n)` after each batch. Work is split in page order across `jobs`
-    processes; the files are the same whatever the split."""
+def write_all(pdf_path, shots, jobs=1, on_done=None, on_start=None):
+    """Render and save every shot; `on_start()` once the work begins, `on_done(n)` after each batch. Work is
+    split in page order across `jobs` processes; the files are the same whatever the split."""
     on_done = on_done or (lambda n: None)
+    on_start = on_start or (lambda: None)
     batches = [(pdf_path, shots[i:i + 8]) for i in range(0, len(shots), 8)]
     if jobs <= 1 or len(batches) <= 1:
+        on_start()
         for batch in batches:
             on_done(_work(batch))
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with context.Pool(jobs) as pool:
+        on_start()  # only now may a progress bar start its thread: the workers are forked already
         for n in pool.imap(_work, batches):
             on_done(n)

@@ -41,7 +41,8 @@ def _settings(fmt, options):
 def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None, force=False):
     """Export one game in `fmt` into `folder` (replaced whole, only when everything was written and checked),
     unless an export from the same inputs and settings is already there (or `force`).
-    `options`: print options plus 'dpi' and 'bleed' (points) for the png format."""
+    `options`: print options plus 'dpi' and 'bleed' (points) for the png format. `on_progress(event, value)`:
+    ('start', images to make), then ('advance', images made) as they are written."""
     folder = Path(folder)
     if not force:
         manifest = up_to_date(project, game_id, _settings(fmt, options), folder, MANIFEST)
@@ -104,7 +105,8 @@ def _write(project, studio, fmt, folder, work, options, jobs, on_progress, repor
     shots = [_into(shot, folder, work) for shot in plan.shots]
     for shot in shots:
         Path(shot.path).parent.mkdir(parents=True, exist_ok=True)
-    write_all(work / "faces.pdf", shots, jobs, on_progress)
+    progress = on_progress or (lambda event, value: None)
+    write_all(work / "faces.pdf", shots, jobs, lambda n: progress("advance", n), lambda: progress("start", len(shots)))
     for source, target in plan.copies:
         shutil.copyfile(_moved(source, folder, work), _moved(target, folder, work))
     if plan.finish:
