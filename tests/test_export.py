@@ -66,9 +66,10 @@ def test_png_matches_the_pdf_card(mini):
     assert sum(diff) / len(diff) < 1.5, sum(diff) / len(diff)
 
 
-def test_tts_sheets_and_saved_object(mini):
-    export(mini, "--format", "tts")
-    folder = mini / "output/mini/export/tts"
+def test_tts_sheets_and_saved_object(mini, monkeypatch):
+    monkeypatch.chdir(mini)
+    export(mini, "--format", "tts", "--out", "elsewhere")  # a relative folder: the JSON still names files
+    folder = mini / "elsewhere/mini/tts"
     save = json.loads((folder / "mini.json").read_text())
     decks = [o for o in save["ObjectStates"] if o["Name"] == "DeckCustom"]
     assert len(decks) == 1

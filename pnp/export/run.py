@@ -43,7 +43,7 @@ def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None
     unless an export from the same inputs and settings is already there (or `force`).
     `options`: print options plus 'dpi' and 'bleed' (points) for the png format. `on_progress(event, value)`:
     ('start', images to make), then ('advance', images made) as they are written."""
-    folder = Path(folder)
+    folder = Path(folder).absolute()  # Tabletop Simulator's saved object names its images by absolute path
     if not force:
         manifest = up_to_date(project, game_id, _settings(fmt, options), folder, MANIFEST)
         if manifest is not None:
