@@ -251,17 +251,6 @@ def _offset(value):
     return x, y
 
 
-class _NoProgress:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-    def on_event(self, *event):
-        pass
-
-
 class _Bars:
     """A rich progress bar per game being built, fed by the build's events."""
 
@@ -326,8 +315,8 @@ def _export_bar(game_id):
 
 
 def _progress():
-    """Progress bars on a terminal; nothing when output is piped or in CI."""
-    return _Bars() if sys.stderr.isatty() else _NoProgress()
+    """Progress bars on a terminal; none (the build's own quiet default) when output is piped or in CI."""
+    return _Bars() if sys.stderr.isatty() else None
 
 
 def main():
