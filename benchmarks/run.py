@@ -114,16 +114,30 @@ def measure_kits(tmp, runs):
     return cold, noop, games, rebuilt
 
 
-def measure_scale(tmp, runs):
-    from pnp.build import validate
-    from pnp.project import find
-    from pnp.report import Report
+VALIDATE_IN_PROCESS = """
+import statistics, sys, time
+from pnp.build import validate
+from pnp.project import find
+from pnp.report import Report
+project = find(sys.argv[1])
+validate(project, "bench", Report())  # warm: fonts registered, icons parsed, templates compiled
+times = []
+for _ in range(int(sys.argv[2])):
+    t0 = time.perf_counter()
+    validate(project, "bench", Report())
+    times.append(time.perf_counter() - t0)
+print(statistics.median(times))
+"""
 
+
+def measure_scale(tmp, runs):
+    """Validation of 10,000 cards timed inside a fresh process (after its imports and one warm-up: the
+    work of validating, not of starting Python), the whole `pnp validate` command, and the peak memory of
+    building them."""
     root = tmp / "big"
     make_project(root, 10_000)
-    project = find(root)
-    validate(project, "bench", Report())  # warm
-    in_process = median_time(lambda: validate(project, "bench", Report()), runs)
+    in_process = float(subprocess.run([sys.executable, "-c", VALIDATE_IN_PROCESS, str(root), str(runs)],
+                                      cwd=REPO, capture_output=True, text=True, check=True).stdout)
     command = statistics.median(timed_pnp("validate", cwd=root)[0] for _ in range(runs))
     probe = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, "
              "stderr=subprocess.DEVNULL, check=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
@@ -177,7 +191,7 @@ def main():
          f"<= {100 * GOALS['noop']:.0f}%", verdict(noop / cold <= GOALS["noop"])),
         ("   one DinoSpan card changed: rebuilt", ", ".join(rebuilt) or "nothing", "dinospan only",
          verdict(rebuilt == ["dinospan"])),
-        ("4. validate 10,000 cards (in process)", f"{validate_s:.2f} s", f"< {GOALS['validate']:g} s",
+        ("4. validate 10,000 cards (fresh process)", f"{validate_s:.2f} s", f"< {GOALS['validate']:g} s",
          verdict(validate_s < GOALS["validate"])),
         ("   `pnp validate` of them, whole command", f"{validate_cmd:.2f} s", "", ""),
         ("   peak memory, `pnp build` of them", f"{peak:.0f} MB", f"< {GOALS['memory']} MB",
