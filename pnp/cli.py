@@ -44,6 +44,7 @@ def cli(ctx, root):
       pnp validate             check the data of every game
       pnp build                build every game: output/<game>/*.pdf + manifest.json
       pnp build evo --paper letter --bleed 3
+      pnp export evo --format tts   images for Tabletop Simulator (or png, tgc, mpc, drivethru, proof)
       pnp reference            everything a layout or game.yaml can say
     """
     ctx.obj = root
