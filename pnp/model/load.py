@@ -143,11 +143,16 @@ class _Builder:
         self.tags = {}  # (scalar, implicit) -> tag
 
     def build(self):
+        get_event, handlers, scalar = self.loader.get_event, _HANDLERS, yaml.ScalarEvent
         while True:
-            event = self.loader.get_event()
-            if event is None or isinstance(event, yaml.StreamEndEvent):
+            event = get_event()
+            kind = type(event)
+            if kind is scalar:  # most events: dispatched without the table
+                self.scalar(event)
+                continue
+            if event is None or kind is yaml.StreamEndEvent:
                 return self.root
-            handler = _HANDLERS.get(type(event))
+            handler = handlers.get(kind)
             if handler is not None:
                 handler(self, event)
 
@@ -158,7 +163,8 @@ class _Builder:
                             _mark(self.file, event.start_mark))
 
     def scalar(self, event):
-        mark = _mark(self.file, event.start_mark)
+        start = event.start_mark
+        mark = Mark(self.file, start.line + 1, start.column + 1)
         tag = event.tag
         if tag is None:
             tag = self.resolved(event.value, event.implicit)
@@ -167,8 +173,11 @@ class _Builder:
         if tag == _MERGE and self.stack and self.stack[-1].is_map and self.stack[-1].key is None:
             self.add(_MERGE_KEY, 1, mark)
             return
-        self.allowed(tag, mark)
-        self.anchor(event.anchor, value := self.construct(tag, event, mark), 1)
+        if tag not in _ALLOWED_TAGS:
+            self.allowed(tag, mark)
+        value = event.value if tag == _STR else self.construct(tag, event, mark)
+        if event.anchor is not None:
+            self.anchor(event.anchor, value, 1)
         self.add(value, 1, mark)
 
     def resolved(self, value, implicit):
