@@ -44,7 +44,7 @@ class Checks:
         self.studio, self.report, self.game = studio, report, studio.game
         self.painter = studio.painter(None)
         self.seen, self.warned, self.images, self.known_icons = set(), set(), {}, {}
-        self.clean = set()  # (id, handled) of constant layouts' primitive lists checked without a problem
+        self.clean = set()  # (id, handled, kind) of constant layouts' primitive lists checked without a problem
         self.min_size = self.game.meta.get("min_text_size", 6)
         self.smallest = {}  # text element's mark -> (printed size, its set size, item label, text)
 

@@ -7,6 +7,7 @@ import click
 from . import __version__, project as project_mod
 from .errors import PnpError
 from .report import Report
+from .units import IMPOSITIONS
 
 EPILOG = "Exit status: 0 ok, 1 invalid data or failed build, 2 usage error (unknown game, bad option)."
 
@@ -84,7 +85,7 @@ def validate(ctx, games):
 @click.option("--ink-saver", is_flag=True,
               help="Print large areas of colour (card backs, boards' backgrounds) as light tints with their "
                    "outline: at least half the ink. Files get '-inksaver' in their names.")
-@click.option("--imposition", type=click.Choice(["duplex", "gutterfold"]), default="duplex", show_default=True,
+@click.option("--imposition", type=click.Choice(IMPOSITIONS), default="duplex", show_default=True,
               help="duplex: backs on the following page, for double-sided printing; gutterfold: fronts and "
                    "backs side by side on one page, to fold together (for single-sided printers).")
 @click.option("--duplex-offset", metavar="X,Y", default="0,0", callback=lambda ctx, param, value: _offset(value),

@@ -49,12 +49,14 @@ def validate(project, game_id, report, options=None):
         return validate_game(project, game_id, report, options)
 
 
-def _warning_record(d):
-    mark = d.mark or Mark("")
-    return {"message": d.message, "file": mark.file, "line": mark.line, "col": mark.col}
+def warning_records(report):
+    """The report's warnings as a manifest keeps them, to say again when the output is up to date."""
+    return [{"message": d.message, "file": (d.mark or Mark("")).file, "line": (d.mark or Mark("")).line,
+             "col": (d.mark or Mark("")).col} for d in report.warnings]
 
 
-def _replayed(manifest):
+def replayed(manifest):
+    """The warnings a manifest kept, as diagnostics again."""
     return [Diagnostic("warning", w["message"], Mark(w["file"], w["line"], w["col"]) if w["file"] else None)
             for w in manifest.get("warnings", [])]
 
@@ -68,7 +70,7 @@ def already_built(project, game_id, options, folder):
     all_in_one = next(c["all_in_one"] for c in manifest["components"]) if manifest["components"] else {}
     files = [folder / f["path"] for f in manifest["files"]] + [folder / manifest_name(options)]
     pages = next((f["pages"] for f in manifest["files"] if f["path"] == all_in_one.get("file")), 0)
-    return Outcome(game_id, "up to date", _replayed(manifest), files, pages, all_in_one.get("file", ""))
+    return Outcome(game_id, "up to date", replayed(manifest), files, pages, all_in_one.get("file", ""))
 
 
 def build_game(project, game_id, options, folder, force=False, emit=None):
@@ -101,7 +103,7 @@ def _validated_and_drawn(project, game_id, options, folder, emit):
     try:
         with few_collections():
             result = render_game(game, studio, folder, on_step=lambda label: emit("step", game_id, label))
-        result.warnings = [_warning_record(d) for d in report.warnings]
+        result.warnings = warning_records(report)
         result.inputs = record(project, game_id, trees, game.icons.used | game.used_files)
         files = commit(result)
     except PnpError as e:

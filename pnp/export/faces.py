@@ -6,27 +6,28 @@ from dataclasses import dataclass
 from reportlab.pdfgen.canvas import Canvas
 
 from ..products import KINDS
-from ..units import MM
 
 EXPORTED_KINDS = ("deck", "tokens", "board", "die", "aid")  # a rulebook is a book, not a face
 
 
 @dataclass
 class Face:
-    """One distinct face: where it is in the faces PDF and what the exported files are called."""
+    """One printable as exported: what its files are called and where it is in the faces PDF."""
 
-    component: object  # model.components.Component
-    kind: str
-    side: str  # front, back, face
-    index: int  # the item's position among the component's distinct items
-    item: object  # the data item, or None
+    printable: object  # products.base.Printable: the component, side, item and copies
     name: str  # what players call it (the item's name)
     stem: str  # file name without extension: 001-lion-front
-    copies: int
     trim: tuple  # (w, h) in points
     art_bleed: float  # points of art the layout provides beyond the trim (up to what was asked)
     shape: str  # a token's cut shape; "square" otherwise
     page: int = 0  # 0-based page in the faces PDF (faces drawn alike share one)
+
+    component = property(lambda self: self.printable.component)
+    kind = property(lambda self: self.printable.component.kind)
+    side = property(lambda self: self.printable.side)  # front, back, face
+    index = property(lambda self: self.printable.index)  # the item's place among the distinct items
+    item = property(lambda self: self.printable.item)  # the data item, or None
+    copies = property(lambda self: self.printable.copies)
 
 
 def _slug(value):
@@ -49,10 +50,8 @@ def collect(studio, bleed):
             parts = [number] + ([_slug(item_id)] if item_id is not None else []) + [p.side]
             parts += [_slug(value) for _, value in p.extra]
             name = kind.item_name(component, p, studio) if p.item is not None else component.name
-            faces.append(Face(component, component.kind, p.side, p.index, p.item, name,
-                              "-".join(parts), p.copies, (layout.width, layout.height),
-                              min(bleed, layout.bleed), str(layout.options.get("shape", "square")), 0))
-            faces[-1].printable = p
+            faces.append(Face(p, name, "-".join(parts), (layout.width, layout.height), min(bleed, layout.bleed),
+                              str(layout.options.get("shape", "square"))))
     return faces
 
 
@@ -75,7 +74,3 @@ def draw_faces(studio, faces, path):
         canvas.showPage()
     canvas.save()
     return len(pages)
-
-
-def size_mm(face):
-    return (face.trim[0] / MM, face.trim[1] / MM)

@@ -25,6 +25,7 @@ SERVICES = {
     "drivethru": {"title": "DriveThruCards", "dpi": 300, "bleed_in": 0.125,
                   "products": {"poker": (2.5, 3.5), "tarot": (2.75, 4.75)}},
 }
+SERVICE_BLEED = max(spec["bleed_in"] for spec in SERVICES.values()) * INCH  # points of art the services take
 MATCH = 0.03  # a card within 3% of a product's trim on each side is printed as that product
 TTS_MAX_PX, TTS_COLS, TTS_ROWS = 4096, 10, 7
 

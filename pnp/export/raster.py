@@ -25,21 +25,13 @@ class Shot:
     encoding: str = "png"  # or "cmyk": a CMYK TIFF within the print ink limit (drivethru.cmyk)
 
 
-def render(pdf_path, shot, document=None):
-    """The image of one shot (an RGB PIL image of exactly its size)."""
-    import pypdfium2 as pdfium
-
-    own = document is None
-    document = document or pdfium.PdfDocument(str(pdf_path))
-    try:
-        page = document[shot.page]
-        tw, th = shot.trim_px
-        scale = max(tw / shot.trim_pt[0], th / shot.trim_pt[1])
-        image = page.render(scale=scale, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
-        page.close()
-    finally:
-        if own:
-            document.close()
+def render(document, shot):
+    """The image of one shot from the open faces PDF (an RGB PIL image of exactly its size)."""
+    page = document[shot.page]
+    tw, th = shot.trim_px
+    scale = max(tw / shot.trim_pt[0], th / shot.trim_pt[1])
+    image = page.render(scale=scale, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
+    page.close()
     # the page is trim + art bleed; scale it so the trim is exactly trim_px (a fraction of a pixel's stretch)
     art = shot.art_bleed_pt
     art_px = (round(art * tw / shot.trim_pt[0]), round(art * th / shot.trim_pt[1]))
@@ -109,7 +101,7 @@ def _work(args):
     document = pdfium.PdfDocument(str(pdf_path))
     try:
         for shot in shots:
-            image = render(pdf_path, shot, document)
+            image = render(document, shot)
             if shot.encoding == "cmyk":
                 _cmyk(image).save(shot.path, "TIFF", dpi=(shot.dpi, shot.dpi))
             else:

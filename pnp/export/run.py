@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..build.inputs import record, sha256, snapshot, up_to_date
-from ..build.run import few_collections, validate
+from ..build.run import few_collections, replayed, validate, warning_records
 from ..errors import PnpError
-from ..report import Diagnostic, Mark, Report
+from ..report import Report
+from ..units import to_mm
 from . import formats
 from .faces import collect, draw_faces
 from .raster import write_all
@@ -35,7 +36,7 @@ MANIFEST = "export.json"
 def _settings(fmt, options):
     """What shapes an export besides the game's files: the format, and the png format's dpi and bleed."""
     return {"format": fmt, "dpi": options["dpi"] if fmt == "png" else None,
-            "bleed_mm": round(options["bleed"] / 72 * 25.4, 3) if fmt == "png" else None}
+            "bleed_mm": to_mm(options["bleed"]) if fmt == "png" else None}
 
 
 def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None, force=False):
@@ -47,9 +48,7 @@ def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None
     if not force:
         manifest = up_to_date(project, game_id, _settings(fmt, options), folder, MANIFEST)
         if manifest is not None:
-            warnings = [Diagnostic("warning", w["message"], Mark(w["file"], w["line"], w["col"]) if w["file"] else None)
-                        for w in manifest.get("warnings", [])]
-            return Exported(game_id, True, warnings, folder, len(manifest["files"]) + 1, up_to_date=True)
+            return Exported(game_id, True, replayed(manifest), folder, len(manifest["files"]) + 1, up_to_date=True)
     report = Report(project.root)
     trees = snapshot(project, game_id)
     game, studio = validate(project, game_id, report, options["print"])
@@ -59,10 +58,9 @@ def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None
     folder.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     try:
-        count = _write(project, studio, fmt, folder, work, options, jobs, on_progress, report)
-        if count is None:
+        if not _write(project, studio, fmt, folder, work, options, jobs, on_progress, report):
             return Exported(game_id, False, report.diagnostics)
-        _record(project, game, fmt, options, work, trees, report)
+        count = _record(project, game, fmt, options, work, trees, report)
         _replace(folder, work)
     except PnpError as e:
         report.error(f"{game_id}: export failed: {e.message}", e.mark)
@@ -73,26 +71,25 @@ def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None
         return Exported(game_id, False, report.diagnostics)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return Exported(game_id, True, report.diagnostics, folder, count + 1)
+    return Exported(game_id, True, report.diagnostics, folder, count)
 
 
 def _record(project, game, fmt, options, work, trees, report):
     """export.json: the settings, the inputs (as the build records them), the warnings and each file's sha256,
-    so that the next export of unchanged inputs is skipped."""
+    so that the next export of unchanged inputs is skipped. Returns how many files the export holds."""
     files = [{"path": p.relative_to(work).as_posix(), "sha256": sha256(p)}
              for p in sorted(work.rglob("*")) if p.is_file()]
-    warnings = [{"message": d.message, "file": d.mark.file if d.mark else "", "line": d.mark.line if d.mark else 0,
-                 "col": d.mark.col if d.mark else 0} for d in report.warnings]
-    manifest = {"game": game.id, **_settings(fmt, options), "files": files, "warnings": warnings,
+    manifest = {"game": game.id, **_settings(fmt, options), "files": files, "warnings": warning_records(report),
                 "inputs": record(project, game.id, trees, game.icons.used | game.used_files)}
     (work / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return len(files) + 1
 
 
 def _write(project, studio, fmt, folder, work, options, jobs, on_progress, report):
-    """Everything the format writes, into `work`, checked; the file count, or None when refused."""
+    """Everything the format writes, into `work`, checked; False when refused (the report says why)."""
     game_id = studio.game.id
     with few_collections():
-        faces = collect(studio, options["bleed"] if fmt == "png" else max(options["bleed"], 0.125 * 72))
+        faces = collect(studio, options["bleed"] if fmt == "png" else max(options["bleed"], formats.SERVICE_BLEED))
         draw_faces(studio, faces, work / "faces.pdf")
         plan = formats.FORMATS[fmt](faces, folder, options, studio)
     for message, mark in plan.problems:
@@ -101,7 +98,7 @@ def _write(project, studio, fmt, folder, work, options, jobs, on_progress, repor
         report.warning(message, mark)
     if report.errors:
         report.error(f"{game_id}: not exported as {fmt} (see above)")
-        return None
+        return False
     shots = [_into(shot, folder, work) for shot in plan.shots]
     for shot in shots:
         Path(shot.path).parent.mkdir(parents=True, exist_ok=True)
@@ -116,8 +113,8 @@ def _write(project, studio, fmt, folder, work, options, jobs, on_progress, repor
         report.error(message)
     if report.errors:
         report.error(f"{game_id}: the {fmt} files fail their preflight; the previous export is left as it was")
-        return None
-    return sum(1 for p in work.rglob("*") if p.is_file())
+        return False
+    return True
 
 
 def _moved(path, folder, work):

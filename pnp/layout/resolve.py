@@ -27,7 +27,7 @@ class Resolver:
         self.layout, self.layouts = layout, layouts
         self.base = {**base_context, "vars": layout.vars, **layout.vars, "W": units.to_mm(layout.width),
                      "H": units.to_mm(layout.height), "B": units.to_mm(layout.bleed)}
-        self.item_free = {el for el in layout.elements if _item_free([el])}
+        self.item_free = {el for el in layout.elements if _item_free(el)}
         self.constant = len(self.item_free) == len(layout.elements)
         self._same_for_all = None  # a constant layout's primitives, shared by every item
         self._fixed = {}  # item-free element -> its primitives (shared: nobody changes a primitive)
@@ -113,9 +113,8 @@ class Resolver:
             stack.pop()
 
 
-
-def _item_free(elements):
-    """True when no element can depend on the item: nothing templated, no `when` or `repeat`, no other
-    layout drawn inside (a `use` evaluates its item)."""
-    return all(not el.templates and el.when is None and el.repeat is None and el.element.type != "use"
-               and _item_free(el.children) for el in elements)
+def _item_free(el):
+    """True when the element (with its children) cannot depend on the item: nothing templated, no `when` or
+    `repeat`, no other layout drawn inside (a `use` evaluates its item)."""
+    return (not el.templates and el.when is None and el.repeat is None and el.element.type != "use"
+            and all(_item_free(child) for child in el.children))
