@@ -234,6 +234,31 @@ def list_games(ctx, games):
 
 
 @cli.command(epilog=EPILOG)
+@click.argument("table_file", type=click.Path(dir_okay=False))
+@click.option("--to", "fmt", type=click.Choice(["csv", "xlsx", "yaml"]), required=True,
+              help="The format to write.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="The file to write (default: beside TABLE_FILE, with the new format's extension).")
+@click.option("--force", is_flag=True, help="Replace the file written if it exists.")
+@click.pass_context
+def convert(ctx, table_file, fmt, out, force):
+    """Write a table's file (YAML, CSV or XLSX) in another of those formats.
+
+    \b
+    TABLE_FILE is a file of cards/<game>/ that game.yaml reads a table from. A spreadsheet has a header
+    row of field names and a row per item; a list or map field holds YAML flow text in its cell, such as
+    [a, b] or {plants: 2}. Each cell is read by its field's type, so converting back gives the same data
+    (YAML comments are not carried over). To use the new file, point the table's `file:` at it.
+      pnp convert cards/evo/events.yaml --to xlsx
+    """
+    from .model.convert import convert as write
+
+    project = _project(ctx)
+    target, count = write(project, table_file, fmt, out, force)
+    click.echo(f"wrote {project.rel(target)}: {count} item{'s' * (count != 1)}")
+
+
+@cli.command(epilog=EPILOG)
 def reference():
     """Print the reference: units, game.yaml, field types, component kinds, layout files, text styles,
     every element with its parameters, and what templates see (docs/reference.md is this output)."""

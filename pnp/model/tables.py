@@ -7,10 +7,15 @@ from ..report import Mark
 from ..template import ExprError, evaluate
 from .load import MarkedList, Record, load_file, shown
 from .schema import Schema, did_you_mean
+from .spreadsheet import SPREADSHEETS, read_table
 
 TABLE_FIELDS = {
     "file": {"type": "str", "required": False,
-             "doc": "the YAML file (a list of items) in cards/<game>/; default: <table name>.yaml"},
+             "doc": "the file in cards/<game>/ holding the items: YAML (a list of mappings), or a spreadsheet "
+                    "(.csv, .xlsx: a header row of field names, then a row per item); default: <table name>.yaml, "
+                    "else <table name>.csv or .xlsx, whichever exists"},
+    "sheet": {"type": "str", "required": False,
+              "doc": "for an .xlsx file: the sheet holding the table (default: the first)"},
     "files": {"type": "list", "of": "str", "required": False,
               "doc": "several files whose items make one table, in this order"},
     "fields": {"type": "any", "doc": "each field's name and its type (see Field types)"},
@@ -27,7 +32,7 @@ def load_tables(game, tables, chk):
     """Read every table's files into game.tables (a MarkedList of Records per table)."""
     for name, spec in tables.items():
         items = MarkedList(mark=spec.mark)
-        for fname in spec.get("files") or [spec.get("file", f"{name}.yaml")]:
+        for fname in spec.get("files") or [spec.get("file") or default_file(game, name)]:
             data = _read(game, spec, name, fname, chk)
             if data is None:
                 continue
@@ -43,12 +48,24 @@ def load_tables(game, tables, chk):
     game.refresh()
 
 
+def default_file(game, name):
+    """<name>.yaml, or the spreadsheet of that name when only one of those exists."""
+    for suffix in (".yaml",) + SPREADSHEETS:
+        if (game.folder / f"{name}{suffix}").exists():
+            return f"{name}{suffix}"
+    return f"{name}.yaml"
+
+
 def _read(game, spec, name, fname, chk):
     """One file of a table as a MarkedList, or None (reported) when it cannot be read."""
     mark = spec.mark_of("files" if "files" in spec else "file")
     shown = game.project.rel(game.folder / fname)
     try:
-        data = load_file(game.file(fname, mark, "table file"), shown)
+        path = game.file(fname, mark, "table file")
+        if path.suffix.lower() in SPREADSHEETS:
+            data = read_table(path, shown, Schema(spec.get("fields"), game.enums), spec.get("sheet"))
+        else:
+            data = load_file(path, shown)
     except (LoadError, DataError) as e:
         chk.report.add(e)
         game.broken.add(name)

@@ -1,0 +1,81 @@
+"""`pnp convert`: one table's file written as YAML, CSV or XLSX, so a designer can edit cards in a spreadsheet
+and keep YAML under version control (or the reverse). The table's fields in game.yaml say how to read each
+cell, so a round trip gives back the same data."""
+
+from pathlib import Path
+
+from ..errors import DataError, LoadError, UsageError
+from ..report import Mark
+from .load import MarkedList, Record, load_file
+from .schema import Schema
+from .spreadsheet import SPREADSHEETS, read_table, write_csv, write_xlsx, write_yaml
+from .tables import default_file
+
+FORMATS = ("csv", "xlsx", "yaml")
+
+
+def convert(project, path, fmt, out=None, force=False):
+    """Write the table held in `path` as `fmt` (next to it unless `out` is given). Returns (written path,
+    number of items). Raises UsageError for a file that is no table, DataError/LoadError for unreadable data."""
+    path = Path(path).absolute()
+    game_folder, name = path.parent, path.name
+    if game_folder.parent != project.cards.absolute():
+        raise UsageError(f"{project.rel(path)}: a table file lives in cards/<game>/ of the project "
+                         f"({project.root})")
+    spec, enums, table = _table_of(project, game_folder, name)
+    schema = Schema(spec.get("fields"), enums)
+    shown = project.rel(path)
+    real = project.inside(path, Mark(shown), "table file")
+    items = (read_table(real, shown, schema, spec.get("sheet")) if real.suffix.lower() in SPREADSHEETS
+             else load_file(real, shown))
+    if items is None:
+        items = MarkedList()
+    if not isinstance(items, list) or not all(isinstance(it, Record) for it in items):
+        raise DataError(f"expected a list of {table} (one mapping per item)", getattr(items, "mark", None)
+                        or Mark(shown, 1, 1))
+    target = Path(out) if out else path.with_suffix("." + fmt)
+    if target.absolute() == path:
+        raise UsageError(f"{shown} is already {fmt}")
+    if target.exists() and not force:
+        raise UsageError(f"{project.rel(target)} exists; --force replaces it")
+    data = {"csv": lambda: write_csv(items, schema), "xlsx": lambda: write_xlsx(items, schema, table),
+            "yaml": lambda: write_yaml(items, schema)}[fmt]()
+    tmp = target.with_name(target.name + ".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(target)
+    return target, len(items)
+
+
+def _table_of(project, game_folder, name):
+    """(table spec, enums, table name) of the table game.yaml reads from the file `name`."""
+    game_yaml = game_folder / "game.yaml"
+    shown = project.rel(game_yaml)
+    try:
+        meta = load_file(project.inside(game_yaml, Mark(shown), "game file"), shown)
+    except LoadError as e:
+        raise DataError(e.message, e.mark) from None
+    tables = meta.get("tables") if isinstance(meta, Record) else None
+    enums = meta.get("enums") if isinstance(meta, Record) else None
+    if not isinstance(tables, Record):
+        raise UsageError(f"{shown} declares no tables")
+    game = _Folder(game_folder)
+    for table, spec in tables.items():
+        if not isinstance(spec, Record):
+            continue
+        files = spec.get("files") or [spec.get("file") or default_file(game, table)]
+        # the table's file, or the same file in another of the formats (events.csv for events.yaml)
+        if any(name == f or (isinstance(f, str) and _stem(name) == _stem(f)) for f in files):
+            return spec, enums if isinstance(enums, Record) else {}, table
+    raise UsageError(f"no table of {shown} is read from '{name}'; its tables: {', '.join(tables)}")
+
+
+def _stem(name):
+    path = Path(name)
+    return path.with_suffix("").as_posix() if path.suffix.lower() in (".yaml", ".yml") + SPREADSHEETS else None
+
+
+class _Folder:
+    """What default_file asks of a game: its cards folder."""
+
+    def __init__(self, folder):
+        self.folder = folder
