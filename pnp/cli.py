@@ -234,6 +234,30 @@ def list_games(ctx, games):
 
 
 @cli.command(epilog=EPILOG)
+@click.argument("game")
+@click.option("--from", "start", type=click.Choice(["deck", "board", "tokens"]), default="deck",
+              show_default=True, help="What the new game starts with besides its token sheet and rulebook: a "
+                                      "deck of cards with a back, a board tiled over the paper, or nothing more.")
+@click.option("--title", default=None, help="The game's title (default: made from GAME, e.g. my-game -> My Game).")
+@click.pass_context
+def new(ctx, game, start, title):
+    """Start a new game: cards/GAME/ and layouts/GAME/ with a small game that validates and builds at once.
+
+    \b
+    Every file is commented to say what to change. Never overwrites: an existing game's folders are left
+    alone. Then:
+      pnp validate GAME && pnp build GAME
+    """
+    from .new import new_game
+
+    project = _project(ctx)
+    files = new_game(project, game, start, title)
+    for path in files:
+        click.echo(f"wrote {project.rel(path)}")
+    click.echo(f"next: pnp validate {game} && pnp build {game}   (then edit cards/{game}/game.yaml)")
+
+
+@cli.command(epilog=EPILOG)
 @click.argument("table_file", type=click.Path(dir_okay=False))
 @click.option("--to", "fmt", type=click.Choice(["csv", "xlsx", "yaml"]), required=True,
               help="The format to write.")

@@ -9,6 +9,9 @@ from .errors import DataError, UsageError
 from .report import Mark
 
 
+BUILTIN_FONTS = Path(__file__).resolve().parent / "fonts"  # pnp's own: Source Sans Pro and Averia Serif GWF
+
+
 @dataclass(frozen=True)
 class Project:
     root: Path
@@ -22,8 +25,15 @@ class Project:
         return self.root / "layouts"
 
     @property
-    def fonts(self):
+    def own_fonts(self):
         return self.root / "fonts"
+
+    @property
+    def fonts(self):
+        """The project's fonts/ when it has a fonts.yaml, else the fonts that come with pnp, so a game
+        needs no font files of its own."""
+        own = self.own_fonts / "fonts.yaml"
+        return self.own_fonts if own.exists() or own.is_symlink() else BUILTIN_FONTS
 
     @property
     def shared_layouts(self):

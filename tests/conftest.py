@@ -38,8 +38,8 @@ def _write(path, data):
 
 
 def share_repo_assets(root):
-    """Give a throw-away project the repository's fonts and shared icons."""
-    for rel in ("fonts", "layouts/shared"):
+    """Give a throw-away project the repository's shared icons (fonts come with pnp)."""
+    for rel in ("layouts/shared",):
         shutil.copytree(REPO / rel, root / rel, copy_function=_link_or_copy, dirs_exist_ok=True)
 
 

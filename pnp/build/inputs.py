@@ -4,7 +4,7 @@ the game.
 
 A game's inputs are every file of its own folders (cards/<game>/, layouts/<game>/), the project's fonts
 (every PDF embeds them) and shared layout files, the files it named elsewhere (the shared icons it drew, its
-images), the print options, and the engine itself (pnp's version and a digest of its code)."""
+images), the print options, and the engine itself (pnp's version and a digest of its code and fonts)."""
 
 import hashlib
 import json
@@ -24,7 +24,7 @@ def manifest_name(options):
 
 def _trees(project, game_id):
     """The folders whose every file is an input of the game (shared icons are counted one by one)."""
-    return [project.cards / game_id, project.layouts / game_id, project.fonts, project.shared_layouts]
+    return [project.cards / game_id, project.layouts / game_id, project.own_fonts, project.shared_layouts]
 
 
 def _skipped(project, path):
@@ -63,7 +63,7 @@ def sha256(path):
 def engine():
     """pnp's version, a digest of its own code, and the versions of what draws the bytes."""
     digest = hashlib.sha256()
-    for path in sorted(ENGINE.rglob("*.py")):
+    for path in sorted([*ENGINE.rglob("*.py"), *(ENGINE / "fonts").rglob("*.*")]):  # code and built-in fonts
         digest.update(path.relative_to(ENGINE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     versions = {name: _version(name) for name in ("reportlab", "pikepdf", "svglib")}
     return {"pnp": __version__, "code": digest.hexdigest()[:16], **versions}

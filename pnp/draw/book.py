@@ -292,7 +292,8 @@ class Book:
         for role, who in c.credits:
             flow.append(self.para(f"**{role}:** {who}", space_after=3))
         flow.append(self.para(c.fonts_line, space_after=3))
-        flow.append(self.para(c.icons_line, space_after=3))
+        if c.icons_line:
+            flow.append(self.para(c.icons_line, space_after=3))
         return flow
 
     def draw(self, canvas):

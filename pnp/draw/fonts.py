@@ -1,4 +1,5 @@
-"""The project's TTF fonts (fonts/fonts.yaml), registered once per process; every PDF embeds them."""
+"""The TTF fonts (the project's fonts/fonts.yaml, else pnp's own), registered once per process; every PDF embeds
+them."""
 
 import hashlib
 
@@ -7,6 +8,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from ..errors import DataError, LoadError
 from ..model.load import Record, load_file
+from ..project import BUILTIN_FONTS
 from ..report import Mark
 
 STYLES = ("regular", "bold", "italic", "bold_italic")
@@ -36,7 +38,7 @@ def load_fonts(project):
     path = project.fonts / "fonts.yaml"
     shown = project.rel(path)
     try:
-        raw = project.inside(path, Mark(shown), "fonts file").read_bytes()
+        raw = _inside(project, path, Mark(shown), "fonts file").read_bytes()
     except OSError:
         raise DataError("pnp needs fonts/fonts.yaml listing the TTF fonts to embed (see README)", Mark(shown)) \
             from None
@@ -60,6 +62,16 @@ def load_fonts(project):
     return fonts
 
 
+def _inside(project, path, mark, what, shown=None):
+    """A file of the project's fonts (kept inside the project), or of pnp's own."""
+    if project.fonts == BUILTIN_FONTS:
+        real = path.resolve()
+        if not real.is_relative_to(BUILTIN_FONTS):
+            raise DataError(f"{what} '{shown or path}' is not among pnp's fonts", mark)
+        return real
+    return project.inside(path, mark, what, shown=shown)
+
+
 def _register(project, path, family, styles, mark):
     if not isinstance(styles, Record) or "regular" not in styles:
         raise DataError(f"font family '{family}' needs at least a 'regular' font file", mark)
@@ -73,7 +85,7 @@ def _register(project, path, family, styles, mark):
         file, where = styles[key], styles.mark_of(key)
         if not isinstance(file, str):
             raise DataError(f"font file for '{family}' {style} must be a file name", where)
-        real = project.inside(path.parent / file, where, "font file", shown=file)
+        real = _inside(project, path.parent / file, where, "font file", shown=file)
         # the file's own path in the name: two projects in one process never share a registration
         reg = f"{family}-{style}-{hashlib.sha1(str(real).encode()).hexdigest()[:6]}"
         if reg not in pdfmetrics.getRegisteredFontNames():

@@ -147,10 +147,23 @@ def content(studio):
     credits = [(str(role).replace("_", " ").capitalize(), who) for role, who in (meta.get("credits") or {}).items()]
     fonts = ", ".join(f"{name} ({lic.split('/')[0]}, SIL Open Font License)"
                       for name, lic in studio.fonts.licences.values())
-    icons = ", ".join(sorted(studio.icons_used()))
     return BookContent(
         title=studio.game.title, markdown=markdown(studio), subtitle=str(meta.get("subtitle") or ""), facts=facts,
-        credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.",
-        icons_line="**Icons:** from game-icons.net by Lorc, Delapouite and the other game-icons.net contributors, "
-                   "licensed under CC BY 3.0 (creativecommons.org/licenses/by/3.0). Icons used in this game: "
-                   f"{icons}.")
+        credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.", icons_line=_icons_line(studio))
+
+
+def _icons_line(studio):
+    """Credit for the icons printed: the shared ones are game-icons.net's; a game's own icons/ folder (looked
+    up first) holds the designer's."""
+    own_folder = studio.game.layout_folder / "icons"
+    used = sorted(studio.icons_used())
+    own = [n for n in used if (own_folder / f"{n}.svg").exists()]
+    shared = [n for n in used if n not in own]
+    parts = []
+    if shared:
+        parts.append("from game-icons.net by Lorc, Delapouite and the other game-icons.net contributors, licensed "
+                     "under CC BY 3.0 (creativecommons.org/licenses/by/3.0). Icons used in this game: "
+                     f"{', '.join(shared)}.")
+    if own:
+        parts.append(f"This game's own: {', '.join(own)}.")
+    return "**Icons:** " + " ".join(parts) if parts else ""

@@ -29,7 +29,7 @@ PAINT = {
 
 # How text looks: what a text style (styles.yaml) may set.
 TEXT_STYLE = {
-    "font": P.Text("Body", "the font family, as named in fonts/fonts.yaml"),
+    "font": P.Text("Body", "the font family: Body or Display (pnp's own fonts), or a family of the project's fonts/fonts.yaml"),
     "size": P.FontSize(9, "the largest font size"),
     "min_size": P.FontSize("=the size", "the smallest size the text may shrink to so that it fits its box"),
     "leading": P.Number(1.2, "line spacing as a multiple of the font size", minimum=0.5, maximum=5),

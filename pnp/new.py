@@ -1,0 +1,67 @@
+"""`pnp new`: a small game that validates and builds at once, every file commented, as the start of a
+designer's own. The files are in pnp/scaffold/: `common/` for every game (game.yaml, a token sheet, text
+styles, an icon, the rulebook) and one folder per starting point (`deck`, `board`; `tokens` is common
+alone), whose tables, constraints, components and rulebook lines fill the markers of the common files."""
+
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from .errors import UsageError
+
+SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
+STARTS = ("deck", "board", "tokens")
+GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+MARKERS = {"__TABLES__": "tables.yaml", "__CONSTRAINTS__": "constraints.yaml",
+           "__COMPONENTS__": "components.yaml", "__RULEBOOK__": "rulebook.md"}
+
+
+def new_game(project, game_id, start="deck", title=None):
+    """Write cards/<game_id>/ and layouts/<game_id>/ into the project; returns the files written."""
+    if not GAME_ID.fullmatch(game_id or ""):
+        raise UsageError(f"'{game_id}' cannot name a game: use lowercase letters, digits and hyphens "
+                         "(at most 40), e.g. my-game")
+    if start not in STARTS:
+        raise UsageError(f"--from is one of {', '.join(STARTS)}")
+    targets = [project.cards / game_id, project.layouts / game_id]
+    taken = [t for t in targets if t.exists() or t.is_symlink()]
+    if taken:
+        raise UsageError(f"{project.rel(taken[0])} already exists: pnp new never overwrites a game "
+                         "(choose another name, or delete the folder)")
+    title = title or game_id.replace("-", " ").title()
+    parts = {marker: _part(start, name) for marker, name in MARKERS.items()}
+    written = []
+    project.root.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=project.root, prefix=".pnp-new-") as tmp:
+        staged = Path(tmp)
+        for base in (SCAFFOLD / "common", SCAFFOLD / start):
+            for src in sorted(base.rglob("*")):
+                rel = src.relative_to(base)
+                if src.is_dir() or rel.parts[0] not in ("cards", "layouts"):
+                    continue
+                dst = staged / Path(*(game_id if p == "__GAME__" else p for p in rel.parts))
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                dst.write_text(_filled(src.read_text(encoding="utf-8"), game_id, title, parts), encoding="utf-8")
+                written.append(project.root / dst.relative_to(staged))
+        for folder in ("cards", "layouts"):  # both folders appear, or neither
+            (project.root / folder).mkdir(exist_ok=True)
+        (staged / "cards" / game_id).rename(targets[0])
+        try:
+            (staged / "layouts" / game_id).rename(targets[1])
+        except OSError:
+            shutil.rmtree(targets[0])
+            raise
+    return sorted(written)
+
+
+def _part(start, name):
+    path = SCAFFOLD / start / name
+    return path.read_text(encoding="utf-8").rstrip("\n") if path.is_file() else None
+
+
+def _filled(text, game_id, title, parts):
+    for marker, part in parts.items():
+        line = f"{marker}\n"
+        text = text.replace(line, f"{part}\n" if part else "")
+    return text.replace("__GAME__", game_id).replace("__TITLE__", title)

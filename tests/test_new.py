@@ -1,0 +1,53 @@
+"""`pnp new`: in an empty folder, a new game validates and builds at once, from each starting point, and an
+existing game is never overwritten."""
+
+import json
+
+import pytest
+
+from conftest import run
+
+
+@pytest.mark.parametrize("start, kinds", [
+    ("deck", {"rulebook", "deck", "tokens"}),
+    ("board", {"rulebook", "board", "tokens"}),
+    ("tokens", {"rulebook", "tokens"}),
+])
+def test_a_new_game_validates_and_builds_in_an_empty_folder(tmp_path, start, kinds):
+    root = tmp_path / "empty"
+    root.mkdir()
+    made = run(root, "new", "mygame", "--from", start)
+    assert made.exit_code == 0, made.output
+    assert (root / "cards/mygame/game.yaml").is_file() and not (root / "fonts").exists()
+    checked = run(root, "validate")
+    assert checked.exit_code == 0, checked.output
+    built = run(root, "build")
+    assert built.exit_code == 0, built.output
+    manifest = json.loads((root / "output/mygame/manifest.json").read_text(encoding="utf-8"))
+    assert {c["kind"] for c in manifest["components"]} == kinds
+    assert (root / "output/mygame/mygame-a4.pdf").stat().st_size > 10_000
+
+
+def test_every_file_of_a_new_game_says_what_it_is(tmp_path):
+    run(tmp_path, "new", "mygame")
+    for path in list((tmp_path / "cards/mygame").glob("*.yaml")) + list((tmp_path / "layouts/mygame").glob("*.*")):
+        first = path.read_text(encoding="utf-8").lstrip()
+        assert first.startswith(("#", "{#-", "<svg")), path.name
+    assert "__" not in (tmp_path / "cards/mygame/game.yaml").read_text(encoding="utf-8")
+
+
+def test_new_never_overwrites_a_game(tmp_path):
+    assert run(tmp_path, "new", "mygame").exit_code == 0
+    card = tmp_path / "cards/mygame/cards.yaml"
+    card.write_text("# mine\n", encoding="utf-8")
+    again = run(tmp_path, "new", "mygame", "--from", "board")
+    assert again.exit_code == 2 and "already exists" in again.output
+    assert card.read_text(encoding="utf-8") == "# mine\n"
+    assert not (tmp_path / "layouts/mygame/board.yaml").exists()
+
+
+@pytest.mark.parametrize("name", ["My Game", "../escape", "UPPER", ""])
+def test_new_refuses_a_name_that_cannot_be_a_game_id(tmp_path, name):
+    result = run(tmp_path, "new", name)
+    assert result.exit_code == 2 and "cannot name a game" in result.output
+    assert not (tmp_path / "cards").exists()
