@@ -15,7 +15,7 @@ def test_a_contract_asking_for_a_dinosaur_not_in_the_game(tmp_path):
     line = edit(root, f"{CARDS}/contracts.yaml", "wants: [stegosaurus, stegosaurus, stegosaurus]",
                 "wants: [stegosaurus, pachycephalosaurus, stegosaurus]")
     lines = errors(root, GAME)
-    find(lines, f"{CARDS}/contracts.yaml:{line}:", "pachycephalosaurus")
+    find(lines, f"{CARDS}/contracts.yaml:{line}:", "'pachycephalosaurus' is not an id in table 'species'")
 
 
 def test_a_contract_worth_less_than_its_dinosaurs(tmp_path):
