@@ -50,7 +50,7 @@ def _link_or_copy(src, dst):
 def make_project(root, n):
     (root / "cards/bench").mkdir(parents=True)
     (root / "layouts/bench").mkdir(parents=True)
-    for rel in ("fonts", "layouts/shared"):  # pnp reads only files inside the project: link or copy them in
+    for rel in ("layouts/shared",):  # pnp reads only files inside the project: link or copy them in (fonts come with pnp)
         shutil.copytree(REPO / rel, root / rel, copy_function=_link_or_copy)
     (root / "cards/bench/game.yaml").write_text(GAME)
     rows = [f"- {{id: card-{i}, name: Card number {i}, power: {1 + i % 5}, text: \"{TEXT}\"}}" for i in range(n)]

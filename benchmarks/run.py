@@ -94,7 +94,7 @@ def measure_deck(tmp, runs):
 
 
 def copy_project(dest):
-    for rel in ("cards", "layouts", "fonts"):
+    for rel in ("cards", "layouts"):
         shutil.copytree(REPO / rel, dest / rel)
     return dest
 

@@ -5,7 +5,7 @@ import sys
 import click
 
 from . import __version__, project as project_mod
-from .errors import PnpError
+from .errors import PnpError, UsageError
 from .report import Report
 from .units import IMPOSITIONS
 
@@ -46,6 +46,8 @@ def cli(ctx, root):
       pnp build                build every game: output/<game>/*.pdf + manifest.json
       pnp build evo --paper letter --bleed 3
       pnp export evo --format tts   images for Tabletop Simulator (or png, tgc, mpc, drivethru, proof)
+      pnp changes evo          the cards changed since the last build (--since a commit)
+      pnp new mygame           start a game of your own that builds at once
       pnp reference            everything a layout or game.yaml can say
     """
     ctx.obj = root
@@ -96,8 +98,11 @@ def validate(ctx, games):
 @click.option("--force", is_flag=True,
               help="Rebuild even the games whose data, layouts, fonts, options and pnp itself did not change "
                    "since their last build.")
+@click.option("--changed-since", "since", metavar="MANIFEST|COMMIT", default=None,
+              help="Also write <game>-reprint-<paper>.pdf holding only the cards and components added or changed "
+                   "since that build's manifest.json or that git commit (fronts with their backs).")
 @click.pass_context
-def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offset, jobs, force):
+def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offset, jobs, force, since):
     """Validate, then build games' PDFs (all games when none are named).
 
     \b
@@ -120,6 +125,7 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
     selected = project.select(games)
     options = PrintOptions(paper.lower(), bleed * MM, ink_saver, imposition, tuple(v * MM for v in duplex_offset))
     out_root = Path(out_dir) if out_dir else project.root / "output"
+    before = _states_before(project, selected, since, options, out_root) if since else {}
     outcomes = build_games(project, selected, options, out_root, jobs or default_jobs(), force, _progress())
     report = Report(project.root)
     built = 0
@@ -130,7 +136,89 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
             where = f"{project.rel(Path(outcome.files[0]).parent)}/{outcome.all_name}"
             said = "up to date" if outcome.status == "up to date" else f"{len(outcome.files)} files"
             click.echo(f"{outcome.game_id}: {said}, {outcome.pages} pages in {where}")
+            if outcome.game_id in before:
+                _reprint(project, outcome, before[outcome.game_id], options, report)
     _print_report(report, f"built {built} of {len(selected)} game{'s' * (len(selected) != 1)}")
+    ctx.exit(report.exit_code)
+
+
+def _states_before(project, games, since, options, out_root):
+    """{game: (faces, label)} of the state --changed-since names, read before the build replaces it."""
+    from pathlib import Path
+
+    from .build.changes import faces_since
+
+    if Path(since).is_file() and len(games) != 1:
+        raise UsageError("--changed-since MANIFEST compares one game: name it")
+    return {g: faces_since(project, g, since, options, out_root) for g in games}
+
+
+def _reprint(project, outcome, state, options, report):
+    """Write the game's reprint of what changed since `state`, beside its kit."""
+    from pathlib import Path
+
+    from .build import validate
+    from .build.changes import compare, faces_of, write_selection
+
+    folder = Path(outcome.files[0]).parent
+    target = folder / f"{outcome.game_id}-reprint-{options.paper}{options.variant}.pdf"
+    game, studio = validate(project, outcome.game_id, Report(project.root), options)
+    changes = compare(state[0], faces_of(studio), state[1])
+    keys = changes.reprinted()
+    pages = write_selection(studio, keys, target) if keys else 0
+    if not pages:
+        target.unlink(missing_ok=True)
+        click.echo(f"{outcome.game_id}: nothing added or changed since {state[1]}; no reprint")
+        return
+    n = sum(len(v) for v in keys.values())
+    click.echo(f"{outcome.game_id}: reprint of {n} item{'s' * (n != 1)} changed since {state[1]}, {pages} pages "
+               f"in {project.rel(target)}")
+    for line in changes.lines():
+        click.echo(line)
+
+
+@cli.command(epilog=EPILOG)
+@click.argument("games", nargs=-1)
+@click.option("--since", metavar="MANIFEST|COMMIT", default=None,
+              help="Compare with this build manifest or git commit (default: the game's last build).")
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
+              show_default=True, help="The paper of the build compared with (its manifest).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Where the builds are, if not output/.")
+@click.pass_context
+def changes(ctx, games, since, paper, out_dir):
+    """List the cards and components added, removed and changed since a build or a commit.
+
+    \b
+    Each printed face is compared by what it shows (look) and the data it is made from (data):
+      pnp changes dinospan                  since the last `pnp build dinospan`
+      pnp changes dinospan --since HEAD~3   since a git commit
+    `pnp build GAME --changed-since ...` also writes a PDF of just those faces to reprint.
+    """
+    from pathlib import Path
+
+    from .build.changes import game_changes
+    from .units import PrintOptions
+
+    project = _project(ctx)
+    selected = project.select(games)
+    if since and Path(since).is_file() and len(selected) != 1:
+        raise UsageError("--since MANIFEST compares one game: name it")
+    options = PrintOptions(paper.lower())
+    out_root = Path(out_dir) if out_dir else project.root / "output"
+    report = Report(project.root)
+    for game_id in selected:
+        found, _ = game_changes(project, game_id, since, options, out_root, report)
+        if found is None:
+            continue
+        n = len(found.added) + len(found.removed) + len(found.changed)
+        click.echo(f"{game_id}: {n or 'nothing'} changed since {found.since}" +
+                   (f" ({len(found.changed)} changed, {len(found.added)} added, {len(found.removed)} removed)"
+                    if n else ""))
+        for line in found.lines():
+            click.echo(line)
+    if report.errors:
+        _print_report(report, "changes")
     ctx.exit(report.exit_code)
 
 

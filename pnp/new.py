@@ -19,6 +19,26 @@ MARKERS = {"__TABLES__": "tables.yaml", "__CONSTRAINTS__": "constraints.yaml",
 
 def new_game(project, game_id, start="deck", title=None):
     """Write cards/<game_id>/ and layouts/<game_id>/ into the project; returns the files written."""
+    targets = _checked(project, game_id, start)
+    title = title or game_id.replace("-", " ").title()
+    parts = {marker: _part(start, name) for marker, name in MARKERS.items()}
+    project.root.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=project.root, prefix=".pnp-new-") as tmp:
+        staged = Path(tmp)
+        written = [project.root / rel for rel in _stage(staged, start, game_id, title, parts)]
+        for folder in ("cards", "layouts"):
+            (project.root / folder).mkdir(exist_ok=True)
+        (staged / "cards" / game_id).rename(targets[0])
+        try:  # both folders appear, or neither
+            (staged / "layouts" / game_id).rename(targets[1])
+        except OSError:
+            shutil.rmtree(targets[0])
+            raise
+    return sorted(written)
+
+
+def _checked(project, game_id, start):
+    """The two folders the new game will be, once its name and starting point are known to be good."""
     if not GAME_ID.fullmatch(game_id or ""):
         raise UsageError(f"'{game_id}' cannot name a game: use lowercase letters, digits and hyphens "
                          "(at most 40), e.g. my-game")
@@ -29,30 +49,21 @@ def new_game(project, game_id, start="deck", title=None):
     if taken:
         raise UsageError(f"{project.rel(taken[0])} already exists: pnp new never overwrites a game "
                          "(choose another name, or delete the folder)")
-    title = title or game_id.replace("-", " ").title()
-    parts = {marker: _part(start, name) for marker, name in MARKERS.items()}
-    written = []
-    project.root.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=project.root, prefix=".pnp-new-") as tmp:
-        staged = Path(tmp)
-        for base in (SCAFFOLD / "common", SCAFFOLD / start):
-            for src in sorted(base.rglob("*")):
-                rel = src.relative_to(base)
-                if src.is_dir() or rel.parts[0] not in ("cards", "layouts"):
-                    continue
-                dst = staged / Path(*(game_id if p == "__GAME__" else p for p in rel.parts))
-                dst.parent.mkdir(parents=True, exist_ok=True)
-                dst.write_text(_filled(src.read_text(encoding="utf-8"), game_id, title, parts), encoding="utf-8")
-                written.append(project.root / dst.relative_to(staged))
-        for folder in ("cards", "layouts"):  # both folders appear, or neither
-            (project.root / folder).mkdir(exist_ok=True)
-        (staged / "cards" / game_id).rename(targets[0])
-        try:
-            (staged / "layouts" / game_id).rename(targets[1])
-        except OSError:
-            shutil.rmtree(targets[0])
-            raise
-    return sorted(written)
+    return targets
+
+
+def _stage(staged, start, game_id, title, parts):
+    """Write the scaffold's files, filled in, under `staged`; yields their paths relative to it."""
+    for base in (SCAFFOLD / "common", SCAFFOLD / start):
+        for src in sorted(base.rglob("*")):
+            rel = src.relative_to(base)
+            if src.is_dir() or rel.parts[0] not in ("cards", "layouts"):
+                continue
+            rel = Path(*(game_id if p == "__GAME__" else p for p in rel.parts))
+            (staged / rel).parent.mkdir(parents=True, exist_ok=True)
+            (staged / rel).write_text(_filled(src.read_text(encoding="utf-8"), game_id, title, parts),
+                                      encoding="utf-8")
+            yield rel
 
 
 def _part(start, name):

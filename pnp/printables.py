@@ -2,8 +2,12 @@
 component's kind for its printables, resolves each printable once (validation and build share the result)
 and draws it. Validation, build, the manifest, the rulebook's pictures and credits all go through it."""
 
+import hashlib
+import json
+import marshal
 import re
 from collections import OrderedDict
+from collections.abc import Mapping
 
 from .draw import sheet as paper
 from .draw.fonts import load_fonts
@@ -19,6 +23,14 @@ ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
 
 
 RESOLVED_KEPT = 5000  # printables whose primitives (and texts whose fitting) are kept for the drawing
+
+
+def _plain(value):
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 class _Recent(OrderedDict):
@@ -50,6 +62,7 @@ class Studio:
         self._faces = None  # component id -> its printables
         self._resolved = _Recent(RESOLVED_KEPT)  # printable key -> primitives
         self.problems = []  # (message, mark) found while walking
+        self._fingerprints, self._data_digests = {}, {}  # printable key -> (look, data); item -> data
 
     def kind(self, component):
         return KINDS[component.kind]
@@ -99,6 +112,29 @@ class Studio:
             prims = self._resolved[key] = ink_saved(self.resolve(printable), layout.width, layout.height)
         return prims
 
+    def fingerprint(self, printable, prims=None):
+        """What a face shows and what it is made from, as two short digests: its primitives as drawn
+        (positions, styles, texts; not where in the files they were written) and its item's data. Kept in
+        the manifest, so `pnp changes` can tell which faces a later edit changed. Taken while the face is
+        drawn, when its primitives are at hand, so a large deck is not resolved a second time for it."""
+        found = self._fingerprints.get(printable.key)
+        if found is None:
+            look = hashlib.sha256()
+            for prim in self.printed(printable) if prims is None else prims:
+                fields = (prim.kind, prim.x, prim.y, prim.w, prim.h, prim.points, prim.style, prim.text,
+                          prim.rotate, prim.thumbnail)
+                try:
+                    look.update(marshal.dumps(fields))
+                except ValueError:  # a value marshal cannot write: its text stands in
+                    look.update(repr(fields).encode())
+            data_key = (printable.component.id, printable.index)
+            data = self._data_digests.get(data_key)
+            if data is None:
+                data = self._data_digests[data_key] = hashlib.sha256(
+                    json.dumps(_plain(printable.item), sort_keys=True, default=str).encode()).hexdigest()[:16]
+            found = self._fingerprints[printable.key] = (look.hexdigest()[:16], data)
+        return found  # (look, data)
+
     def icons_used(self):
         """Icon files (aliases resolved) that the printed components and the rulebook really draw."""
         names = set()
@@ -124,6 +160,8 @@ class Studio:
         identical faces (every card back) once in the PDF."""
         layout = self.layouts.get(printable.layout)
         prims = self.printed(printable)
+        if printable.key not in self._fingerprints:
+            self.fingerprint(printable, prims)
         clip = self.bleed if clip is None else clip
         if not isinstance(clip, tuple):
             clip = (clip,) * 4

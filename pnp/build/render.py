@@ -12,6 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 from .. import __version__
 from ..products import KINDS
 from ..template import budget
+from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, sha256
 
 
@@ -33,7 +34,7 @@ class GameBuild:
             tmp.unlink(missing_ok=True)
 
 
-def _canvas(target, studio, what):
+def new_canvas(target, studio, what):
     c = Canvas(str(target), pagesize=studio.paper, invariant=1, pageCompression=1,
                initialFontName=studio.fonts.name("Body"))
     c.setTitle(f"{studio.game.title} — {what}")
@@ -80,7 +81,7 @@ def render_game(game, studio, folder, on_step=None):
             for kind, components in _by_kind(game):
                 name = f"{slug}-{kind.file_part}-{paper_name}.pdf"
                 result.files[name] = tmp = _temporary(folder, name)
-                canvas = _canvas(tmp, studio, kind.file_part)
+                canvas = new_canvas(tmp, studio, kind.file_part)
                 page = 1
                 for component in components:
                     n = kind.draw(canvas, component, studio)
@@ -94,7 +95,7 @@ def render_game(game, studio, folder, on_step=None):
                 for part, title, draw in kind.extra_files():
                     extra = f"{slug}-{part}{studio.options.variant}.pdf"
                     result.files[extra] = tmp = _temporary(folder, extra)
-                    canvas = _canvas(tmp, studio, title)
+                    canvas = new_canvas(tmp, studio, title)
                     result.pages[extra] = sum(draw(canvas, c, studio) for c in components)
                     canvas.save()
                     on_step(title)
@@ -145,12 +146,14 @@ def manifest(result):
                  "size_mm": KINDS[c.kind].size_mm(c, studio)}
         place = result.placements.get(c.id, {})
         entry.update(file=place.get("file"), pages=place.get("pages"),
-                     all_in_one={"file": result.all_name, "pages": place.get("all_pages")})
+                     all_in_one={"file": result.all_name, "pages": place.get("all_pages")},
+                     faces=manifest_faces(studio, c))
         components.append(entry)
     files = [{"path": name, "sha256": sha256(path), "pages": result.pages[name]}
              for name, path in sorted(result.files.items())]
     return {"game": game.id, "title": game.title, **studio.options.record(), "pnp": __version__,
-            "components": components, "files": files, "warnings": result.warnings, "inputs": result.inputs}
+            "components": components, "files": files, "warnings": result.warnings, "inputs": result.inputs,
+            "face_fields": FACE_FIELDS}
 
 
 def commit(result):
@@ -159,7 +162,9 @@ def commit(result):
     folder = result.folder
     name = manifest_name(result.studio.options)
     tmp = _temporary(folder, name)
-    tmp.write_text(json.dumps(manifest(result), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    with open(tmp, "w", encoding="utf-8") as f:  # streamed: a deck of 10,000 faces is never one string
+        json.dump(manifest(result), f, indent=2, ensure_ascii=False)
+        f.write("\n")
     result.files[name] = tmp
     try:
         for path in result.files.values():

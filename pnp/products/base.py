@@ -118,6 +118,10 @@ class Kind:
         faces = studio.of(component)
         return studio.layouts.get(faces[0].layout).size_mm if faces else None
 
+    def text_digest(self, component, studio):
+        """A digest of what the component prints besides its faces (a rulebook's text), or None."""
+        return None
+
     def extra_files(self):
         """(file part, draw function) of PDFs this kind adds beside its own, e.g. boards at full size."""
         return ()

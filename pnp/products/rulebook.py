@@ -1,6 +1,7 @@
 """Rulebooks: layouts/<game>/rulebook.md.j2 (Jinja, then Markdown), with pictures of real components and
 diagrams drawn by the same renderer, a title page and credits naming every font and icon used."""
 
+import hashlib
 import re
 
 from ..draw.book import Book, BookContent
@@ -60,6 +61,9 @@ class Rulebook(Kind):
 
     def size_mm(self, component, studio):
         return [round(v / (72 / 25.4), 2) for v in studio.paper]
+
+    def text_digest(self, component, studio):
+        return hashlib.sha256(markdown(studio).encode()).hexdigest()[:16]
 
 
 def template_path(studio):

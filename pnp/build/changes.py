@@ -1,0 +1,208 @@
+"""What changed in a game, face by face, and a reprint of only that. Every build records a fingerprint of each
+printed face in its manifest (what it shows and the data it is made from); comparing them with the game as
+it is now names the cards added, removed and changed since that build, or since a git commit (whose files
+are validated in a scratch folder). The reprint imposes the changed faces, fronts with their backs, on as
+few sheets as they need, through the same kinds that print the whole kit."""
+
+import json
+import subprocess
+import tarfile
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..errors import UsageError
+from ..products import KINDS
+from ..products.base import distinct
+from ..report import Report
+from .faces import FACE_FIELDS, TEXT, item_key, manifest_faces
+from .inputs import manifest_name
+
+def faces_of(studio):
+    """{component id: {(item, side): fingerprints}} of the game as it is now."""
+    return {c.id: _indexed(manifest_faces(studio, c)) for c in studio.game.components}
+
+
+def _indexed(rows):
+    return {(item, side): {"look": look, "data": data} for item, side, _, look, data in rows}
+
+
+@dataclass
+class Changes:
+    """Faces that differ, as (component id, item) -> sorted list of 'side: look, data' notes."""
+
+    since: str
+    added: dict = field(default_factory=dict)
+    removed: dict = field(default_factory=dict)
+    changed: dict = field(default_factory=dict)
+
+    def __bool__(self):
+        return bool(self.added or self.removed or self.changed)
+
+    def reprinted(self):
+        """{component id: item keys} to print again: what was added or changed."""
+        out = {}
+        for component, item in [*self.added, *self.changed]:
+            out.setdefault(component, set()).add(item)
+        return out
+
+    def lines(self):
+        rows = [("added", k, v) for k, v in self.added.items()] + [("changed", k, v) for k, v in self.changed.items()]
+        rows += [("removed", k, v) for k, v in self.removed.items()]
+        return [f"  {what:<8} {component} {item}  ({'; '.join(notes)})"
+                for what, (component, item), notes in sorted(rows, key=lambda r: (r[1], r[0]))]
+
+
+def compare(old, new, since):
+    """The Changes from the `old` faces to the `new` (both as faces_of gives them)."""
+    changes = Changes(since)
+    for cid in dict.fromkeys([*old, *new]):
+        before, after = old.get(cid, {}), new.get(cid, {})
+        for item, side in dict.fromkeys([*before, *after]):
+            key, a, b = (cid, item), before.get((item, side)), after.get((item, side))
+            if a == b:
+                continue
+            if a is None:
+                target, note = changes.added, side
+            elif b is None:
+                target, note = changes.removed, side
+            else:
+                target = changes.changed
+                note = f"{side}: " + ", ".join(w for w in ("look", "data") if a[w] != b[w])
+            target.setdefault(key, []).append(note)
+    for target in (changes.added, changes.removed):  # an item with some sides kept is changed, not both
+        for key in [k for k in target if k in changes.changed or (k in changes.added and k in changes.removed)]:
+            changes.changed.setdefault(key, []).extend(target.pop(key))
+    return changes
+
+
+# -- the state a game is compared with ----------------------------------------------------------------------
+def faces_since(project, game_id, since, options, out_root):
+    """(faces, what they are) of the state named by `since`: a manifest file, a git commit, or (None) the
+    game's last build in out_root."""
+    if since is None:
+        path = Path(out_root) / game_id / manifest_name(options)
+        if not path.is_file():
+            raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
+                             "build first, or give --since MANIFEST or a git commit")
+        return _manifest_faces(project, path), project.rel(path)
+    path = Path(since)
+    if path.is_file():
+        return _manifest_faces(project, path), project.rel(path)
+    return _commit_faces(project, game_id, since, options), f"commit {since}"
+
+
+def _manifest_faces(project, path):
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        components = manifest["components"]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise UsageError(f"{project.rel(path)} is not a pnp manifest ({e})") from None
+    if manifest.get("face_fields") != FACE_FIELDS or any("faces" not in c for c in components):
+        raise UsageError(f"{project.rel(path)} was written by a pnp that did not record faces; build again with "
+                         "--force to compare later changes with it")
+    return {c["id"]: _indexed(c["faces"]) for c in components}
+
+
+def _git(project, *args):
+    try:
+        return subprocess.run(["git", "-C", str(project.root), *args], capture_output=True, check=True,
+                              timeout=60).stdout
+    except FileNotFoundError:
+        raise UsageError("comparing with a commit needs git, which is not installed") from None
+    except subprocess.CalledProcessError as e:
+        raise UsageError(f"git {args[0]}: {e.stderr.decode(errors='replace').strip()}") from None
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"git {args[0]} took more than 60 s") from None
+
+
+def _commit_faces(project, game_id, ref, options):
+    """The faces of the game as it was at a git commit: its files written to a scratch project, validated
+    and resolved there."""
+    from ..project import Project
+    from .run import validate
+
+    if ref.startswith("-"):
+        raise UsageError(f"--since {ref}: neither a manifest file nor a git commit")
+    try:
+        _git(project, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    except UsageError:
+        raise UsageError(f"--since {ref}: neither a manifest file nor a git commit of {project.root}") from None
+    prefix = _git(project, "rev-parse", "--show-prefix").decode().strip()
+    wanted = [f"cards/{game_id}", f"layouts/{game_id}", "layouts/shared", "fonts"]
+    listed = _git(project, "ls-tree", "-r", "--name-only", f"{ref}:{prefix}", "--", *wanted).decode().splitlines()
+    paths = [p for p in wanted if any(x.startswith(p + "/") for x in listed)]  # git archive refuses absent ones
+    if f"cards/{game_id}" not in paths:
+        raise UsageError(f"{game_id} did not exist at {ref}")
+    with tempfile.TemporaryDirectory(prefix="pnp-since-") as tmp:
+        archive = Path(tmp) / "since.tar"
+        archive.write_bytes(_git(project, "archive", "--format=tar", f"{ref}:{prefix}", "--", *paths))
+        root = Path(tmp) / "project"
+        with tarfile.open(archive) as tar:
+            tar.extractall(root, filter="data")  # no links or paths out of the scratch folder
+        scratch = Project(root.resolve())
+        report = Report(scratch.root)
+        game, studio = validate(scratch, game_id, report, options)
+        if studio is None or report.errors:
+            raise UsageError(f"{game_id} at {ref} does not validate ({len(report.errors)} errors), so its faces "
+                             "cannot be compared; compare with a build's manifest instead")
+        return faces_of(studio)
+
+
+# -- the reprint --------------------------------------------------------------------------------------------
+def selected(game, keys):
+    """A copy of the game whose components keep only the items named in `keys` ({component id: item keys});
+    every copy of a kept item is kept. Components with nothing selected are left out."""
+    components = []
+    for component in game.components:
+        wanted = keys.get(component.id)
+        if not wanted:
+            continue
+        if TEXT in wanted or not component.items:
+            components.append(component)
+            continue
+        kept = {id(item) for index, (item, _) in enumerate(distinct(component.items)) if item_key(item, index) in wanted}
+        items = [item for item in component.items if id(item) in kept]
+        if items:
+            components.append(replace(component, items=items, count=len(items)))
+    return replace(game, components=components)
+
+
+def write_selection(studio, keys, target, what="reprint"):
+    """Print the selected items of the studio's game into one PDF at `target`, each kind as it prints in the
+    kit (fronts with their backs, duplex-correct). Returns its page count; 0, and no file, when nothing is
+    selected. A component kept whole is drawn by the game's own studio (a rulebook sees every component)."""
+    from ..printables import Studio
+    from .render import new_canvas
+
+    subset = selected(studio.game, keys)
+    if not subset.components:
+        Path(target).unlink(missing_ok=True)
+        return 0
+    whole = {id(c) for c in studio.game.components}
+    part = Studio(subset, studio.options)
+    tmp = Path(target).with_name(f".{Path(target).name}.tmp")
+    canvas = new_canvas(tmp, studio, what)
+    pages = 0
+    try:
+        for kind in KINDS.values():
+            for component in subset.components:
+                if component.kind == kind.name:
+                    pages += kind.draw(canvas, component, studio if id(component) in whole else part)
+        canvas.save()
+        tmp.replace(target)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return pages
+
+
+def game_changes(project, game_id, since, options, out_root, report):
+    """(Changes, studio) of one game from the state `since` names to its files now; (None, None) when the
+    game does not validate now (the errors are in `report`)."""
+    from .run import validate
+
+    old, label = faces_since(project, game_id, since, options, out_root)
+    game, studio = validate(project, game_id, report, options)
+    if studio is None or report.errors:
+        return None, None
+    return compare(old, faces_of(studio), label), studio

@@ -1,0 +1,108 @@
+"""What changed: the manifest fingerprints every face, `pnp changes` names exactly the cards edited since a
+build or a git commit, and `pnp build --changed-since` writes a reprint of only their sheets and backs."""
+
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import REPO, run, share_repo_assets
+
+GAME = "dinospan"
+FILE = "cards/dinospan/dinosaurs-triassic.yaml"
+EDITED = {"eodromaeus-murphi": "Eodromaeus murphi", "panphagia-protos": "Panphagia protos"}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("changes") / "proj"
+    shutil.copytree(REPO / "cards" / GAME, root / "cards" / GAME)
+    shutil.copytree(REPO / "layouts" / GAME, root / "layouts" / GAME)
+    share_repo_assets(root)
+    result = run(root, "build", GAME)
+    assert result.exit_code == 0, result.output
+    return root
+
+
+@pytest.fixture
+def proj(built, tmp_path):
+    root = tmp_path / "proj"
+    shutil.copytree(built, root)
+    return root
+
+
+def edit_facts(root):
+    """Give two Triassic dinosaurs a new fact (text printed on their fronts)."""
+    path = root / FILE
+    text = path.read_text(encoding="utf-8")
+    for card in EDITED:
+        block = re.search(rf"- id: {card}\n(?:  .*\n)*?  fact: .*\n", text)
+        assert block, card
+        new = re.sub(r"  fact: .*\n", "  fact: \"A fact rewritten after the playtest.\"\n", block.group(0))
+        text = text.replace(block.group(0), new)
+    path.write_text(text, encoding="utf-8")
+
+
+def changed_items(output):
+    return sorted(line.split()[2] for line in output.splitlines() if line.startswith("  changed"))
+
+
+def test_every_face_is_fingerprinted_in_the_manifest(built):
+    manifest = json.loads((built / "output" / GAME / "manifest.json").read_text(encoding="utf-8"))
+    fields = manifest["face_fields"]
+    deck = next(c for c in manifest["components"] if c["id"] == "deck-triassic")
+    faces = [dict(zip(fields, row)) for row in deck["faces"]]
+    assert len([f for f in faces if f["side"] == "front"]) == deck["count"] == 16
+    assert all(len(f["look"]) == 16 and len(f["data"]) == 16 for f in faces)
+    fronts = {f["look"] for f in faces if f["side"] == "front"}
+    backs = {f["look"] for f in faces if f["side"] == "back"}
+    assert len(fronts) == 16 and len(backs) == 1  # every card looks its own; the era's backs look alike
+
+
+def test_changes_names_exactly_the_two_cards_edited(proj):
+    assert "nothing changed" in run(proj, "changes", GAME).output
+    edit_facts(proj)
+    result = run(proj, "changes", GAME)
+    assert result.exit_code == 0, result.output
+    assert changed_items(result.output) == sorted(EDITED), result.output
+    assert "(front: look, data; back: data)" in result.output
+    assert not [ln for ln in result.output.splitlines() if ln.startswith(("  added", "  removed"))]
+
+
+def test_the_reprint_holds_only_the_changed_cards_and_their_backs(proj):
+    manifest = proj / "before.json"
+    shutil.copy(proj / "output" / GAME / "manifest.json", manifest)
+    kit = {p.name: p.read_bytes() for p in (proj / "output" / GAME).glob("*.pdf")}
+    edit_facts(proj)
+    result = run(proj, "build", GAME, "--changed-since", str(manifest))
+    assert result.exit_code == 0, result.output
+    reprint = proj / "output" / GAME / f"{GAME}-reprint-a4.pdf"
+    pages = PdfReader(reprint).pages
+    assert len(pages) == 2  # one sheet of fronts, one of backs
+    fronts, backs = (page.extract_text() for page in pages)
+    for name in EDITED.values():
+        assert name in fronts
+    others = [n for n in re.findall(r"  name: (.*)", (proj / FILE).read_text(encoding="utf-8"))
+              if n not in EDITED.values()]
+    assert not [n for n in others if n in fronts]
+    assert "Triassic" in backs
+    assert set(kit) <= {p.name for p in (proj / "output" / GAME).glob("*.pdf")}  # the kit is still all there
+
+
+def test_changes_since_a_git_commit(proj):
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    git = ["git", "-C", str(proj), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "cards", "layouts"], check=True)
+    subprocess.run([*git, "commit", "-qm", "playtest 1"], check=True)
+    edit_facts(proj)
+    result = run(proj, "changes", GAME, "--since", "HEAD")
+    assert result.exit_code == 0, result.output
+    assert "since commit HEAD" in result.output
+    assert changed_items(result.output) == sorted(EDITED), result.output
+    bad = run(proj, "changes", GAME, "--since", "no-such-ref")
+    assert bad.exit_code == 2 and "neither a manifest file nor a git commit" in bad.output
