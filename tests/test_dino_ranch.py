@@ -101,3 +101,20 @@ def test_too_few_action_spaces_for_four_players(tmp_path):
          "        - actions: [{do: barriers, amount: 1}")
     lines = errors(root, GAME)
     find(lines, f"{CARDS}/action_mats.yaml:1:1:", "the 3-4 sides have 19 spaces, fewer than the 20 pieces 4 players place from round 4")
+
+
+def test_a_carnivore_token_cut_round_like_the_herbivores(tmp_path):
+    root = shipped(tmp_path, GAME)
+    line = edit(root, f"{CARDS}/species.yaml", 'icon: velociraptor, shape: hex', 'icon: velociraptor, shape: circle')
+    lines = errors(root, GAME)
+    find(lines, f"{CARDS}/species.yaml:{line}:", "Velociraptor: herbivores are round tokens and carnivores hexagons")
+    token = line_of(root, f"{CARDS}/tokens.yaml", "{id: dino-velociraptor")
+    find(lines, f"{CARDS}/tokens.yaml:{token}:", "Velociraptor tokens are cut as a circle: use dino-token")
+
+
+def test_a_research_card_used_in_a_phase_the_round_does_not_have(tmp_path):
+    root = shipped(tmp_path, GAME)
+    line = edit(root, f"{CARDS}/research.yaml", "name: Breeding Center, type: science, vp: 1, when: Breed Dinosaurs",
+                "name: Breeding Center, type: science, vp: 1, when: Hatching")
+    lines = errors(root, GAME)
+    find(lines, f"{CARDS}/research.yaml:{line}:", "Breeding Center: 'Hatching' is not a phase of the round")
