@@ -101,8 +101,18 @@ def validate(ctx, games):
 @click.option("--changed-since", "since", metavar="MANIFEST|COMMIT", default=None,
               help="Also write <game>-reprint-<paper>.pdf holding only the cards and components added or changed "
                    "since that build's manifest.json or that git commit (fronts with their backs).")
+@click.option("--only", metavar="EXPR", default=None,
+              help="Proof only the items for which this expression is true, e.g. \"card.era == 'Triassic'\" "
+                   "(items as layouts see them); writes <game>-selection-<paper>.pdf, not the kit.")
+@click.option("--component", "components", metavar="ID", multiple=True,
+              help="Proof only this component (repeat for more); writes the selection PDF, not the kit.")
+@click.option("--sample", type=click.IntRange(1, 100_000), default=None, metavar="N",
+              help="Proof N items picked at random (among those --only and --component keep).")
+@click.option("--seed", type=int, default=0, show_default=True, help="The random seed of --sample: the same "
+              "seed picks the same items.")
 @click.pass_context
-def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offset, jobs, force, since):
+def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offset, jobs, force, since, only,
+          components, sample, seed):
     """Validate, then build games' PDFs (all games when none are named).
 
     \b
@@ -125,6 +135,11 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
     selected = project.select(games)
     options = PrintOptions(paper.lower(), bleed * MM, ink_saver, imposition, tuple(v * MM for v in duplex_offset))
     out_root = Path(out_dir) if out_dir else project.root / "output"
+    from .build.select import Selection
+
+    selection = Selection(only, tuple(components), sample, seed)
+    if selection:
+        ctx.exit(_build_selection(project, selected, options, out_root, selection))
     before = _states_before(project, selected, since, options, out_root) if since else {}
     outcomes = build_games(project, selected, options, out_root, jobs or default_jobs(), force, _progress())
     report = Report(project.root)
@@ -140,6 +155,24 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
                 _reprint(project, outcome, before[outcome.game_id], options, report)
     _print_report(report, f"built {built} of {len(selected)} game{'s' * (len(selected) != 1)}")
     ctx.exit(report.exit_code)
+
+
+def _build_selection(project, games, options, out_root, selection):
+    """A proof of part of each game, beside its kit; returns the exit code."""
+    from .build import validate
+    from .build.select import write_selected
+
+    report = Report(project.root)
+    for game_id in games:
+        before = len(report.errors)
+        game, studio = validate(project, game_id, report, options)
+        if studio is None or len(report.errors) > before:
+            report.error(f"{game_id}: not built (fix the errors above)")
+            continue
+        pdf, pages, count = write_selected(studio, selection, out_root / game_id)
+        click.echo(f"{game_id}: selection of {count} item{'s' * (count != 1)}, {pages} pages in {project.rel(pdf)}")
+    _print_report(report, f"proofed {len(games)} game{'s' * (len(games) != 1)}")
+    return report.exit_code
 
 
 def _states_before(project, games, since, options, out_root):

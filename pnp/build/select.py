@@ -1,0 +1,105 @@
+"""Proofing a part of a game: `pnp build GAME --only EXPR --component ID --sample N --seed S` picks items
+through one mechanism (the same selection a reprint of changed cards uses, see changes.write_selection)
+and prints them into <game>-selection-<paper>.pdf with a manifest of what was picked, beside the full kit
+and never over it."""
+
+import json
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import UsageError
+from ..products.base import distinct
+from ..template import ExprError, evaluate
+from .faces import item_key
+
+
+@dataclass(frozen=True)
+class Selection:
+    only: str | None = None  # an expression over the item, as layouts see it (`card`, `item`)
+    components: tuple = ()  # component ids; none: every component
+    sample: int | None = None  # this many items, picked at random among the rest
+    seed: int = 0
+
+    def __bool__(self):
+        return bool(self.only or self.components or self.sample is not None)
+
+    def record(self):
+        return {"only": self.only, "components": list(self.components), "sample": self.sample, "seed": self.seed}
+
+
+def picked(studio, selection):
+    """{component id: item keys} that the selection keeps, in print order."""
+    game = studio.game
+    _check_components(game, selection.components)
+    keys, problems, asked = {}, [], 0
+    for component in game.components:
+        if not selection.components or component.id in selection.components:
+            kept, n = _kept(studio, component, selection.only, problems)
+            asked += n
+            if kept:
+                keys[component.id] = kept
+    if problems and len(problems) == asked:  # an expression no item could answer is a mistake
+        raise UsageError(f"--only {selection.only!r}: {problems[0]}")
+    if selection.sample is not None:
+        keys = _sampled(keys, selection.sample, selection.seed)
+    return keys
+
+
+def _check_components(game, ids):
+    unknown = [c for c in ids if game.component(c) is None]
+    if unknown:
+        known = ", ".join(c.id for c in game.components)
+        raise UsageError(f"--component {unknown[0]}: {game.id} has no such component; its components: {known}")
+
+
+def _sampled(keys, n, seed):
+    """n of the items, the same n for the same seed."""
+    pairs = [(cid, key) for cid, items in keys.items() for key in items]
+    chosen = set(random.Random(seed).sample(pairs, min(n, len(pairs))))
+    kept = {cid: [k for k in items if (cid, k) in chosen] for cid, items in keys.items()}
+    return {cid: items for cid, items in kept.items() if items}
+
+
+def _kept(studio, component, only, problems):
+    """(the component's item keys that `only` accepts, how many items were asked). A component without
+    items (a board, a rulebook) is kept whole when there is no expression, left out when there is one."""
+    if not component.items:
+        return ([] if only else [item_key(None, 0)]), 0
+    kept, items = [], distinct(component.items)
+    for index, (item, _) in enumerate(items):
+        if only is None or _accepts(studio, only, item, problems):
+            kept.append(item_key(item, index))
+    return kept, len(items)
+
+
+def _accepts(studio, expression, item, problems):
+    """Whether the expression is true of the item; an item it cannot be asked of (a goal tile has no era)
+    is not selected, and why is kept in `problems`."""
+    try:
+        return bool(evaluate(expression, studio.context(item=item, card=item)))
+    except ExprError as e:
+        problems.append(e.message)
+        return False
+
+
+def write_selected(studio, selection, folder):
+    """Print the selection into `folder`; returns (pdf path, pages, number of items)."""
+    from .changes import write_selection
+
+    keys = picked(studio, selection)
+    if not keys:
+        raise UsageError(f"{studio.game.id}: the selection keeps nothing to print")
+    options = studio.options
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"{studio.game.id}-selection-{options.paper}{options.variant}"
+    pdf = folder / f"{name}.pdf"
+    pages = write_selection(studio, {cid: set(items) for cid, items in keys.items()}, pdf, "selection")
+    record = {"game": studio.game.id, **options.record(), "selection": selection.record(), "file": pdf.name,
+              "pages": pages, "items": keys}
+    manifest = folder / f"manifest-selection{options.variant}.json"
+    tmp = manifest.with_name(f".{manifest.name}.tmp")
+    tmp.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp.replace(manifest)
+    return pdf, pages, sum(len(v) for v in keys.values())

@@ -1,0 +1,77 @@
+"""Proofing part of a game: --only, --component, --sample pick items through one mechanism, print them with
+their backs into <game>-selection-<paper>.pdf and leave the full kit's files untouched."""
+
+import json
+import re
+import shutil
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import REPO, run, share_repo_assets
+
+GAME = "dinospan"
+
+
+@pytest.fixture(scope="module")
+def proj(tmp_path_factory):
+    root = tmp_path_factory.mktemp("select") / "proj"
+    shutil.copytree(REPO / "cards" / GAME, root / "cards" / GAME)
+    shutil.copytree(REPO / "layouts" / GAME, root / "layouts" / GAME)
+    share_repo_assets(root)
+    assert run(root, "build", GAME).exit_code == 0
+    return root
+
+
+def kit(root):
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in (root / "output" / GAME).iterdir()
+            if "selection" not in p.name}
+
+
+def names(root, era):
+    text = (root / "cards" / GAME / f"dinosaurs-{era.lower()}.yaml").read_text(encoding="utf-8")
+    return re.findall(r"^  name: (.*)$", text, re.M)
+
+
+def test_only_prints_exactly_the_triassic_dinosaurs_and_their_backs(proj):
+    before = kit(proj)
+    result = run(proj, "build", GAME, "--only", "card.era == 'Triassic'")
+    assert result.exit_code == 0, result.output
+    assert "selection of 16 items" in result.output
+    pdf = proj / "output" / GAME / f"{GAME}-selection-a4.pdf"
+    pages = PdfReader(pdf).pages
+    assert len(pages) == 4  # 16 poker cards 9-up: two sheets of fronts, each followed by its backs
+    fronts = pages[0].extract_text() + pages[2].extract_text()
+    triassic = names(proj, "Triassic")
+    assert len(triassic) == 16 and all(n in fronts for n in triassic)
+    assert not [n for n in names(proj, "Jurassic") + names(proj, "Cretaceous") if n in fronts]
+    assert "Triassic" in pages[1].extract_text()  # the era's back
+    manifest = json.loads((proj / "output" / GAME / "manifest-selection.json").read_text(encoding="utf-8"))
+    assert manifest["selection"]["only"] == "card.era == 'Triassic'"
+    assert list(manifest["items"]) == ["deck-triassic"] and len(manifest["items"]["deck-triassic"]) == 16
+    assert kit(proj) == before  # the full kit's files: same bytes, not even rewritten
+
+
+def test_a_sample_with_a_seed_picks_the_same_nine_every_time(proj):
+    picks = []
+    for _ in range(2):
+        result = run(proj, "build", GAME, "--component", "deck-jurassic", "--component", "deck-cretaceous",
+                     "--sample", "9", "--seed", "1")
+        assert result.exit_code == 0, result.output
+        manifest = json.loads((proj / "output" / GAME / "manifest-selection.json").read_text(encoding="utf-8"))
+        picks.append((manifest["items"], (proj / "output" / GAME / f"{GAME}-selection-a4.pdf").read_bytes()))
+    assert picks[0] == picks[1]
+    assert sum(len(v) for v in picks[0][0].values()) == 9
+    other = run(proj, "build", GAME, "--component", "deck-jurassic", "--sample", "9", "--seed", "2")
+    assert other.exit_code == 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--only", "card.eraa == 1"], "no field 'eraa' (did you mean 'era'?)"),
+    (["--only", "card.era =="], "template syntax error"),
+    (["--component", "nope"], "has no such component"),
+    (["--only", "card.era == 'Permian'"], "the selection keeps nothing"),
+])
+def test_a_selection_that_cannot_be_made_says_why(proj, args, message):
+    result = run(proj, "build", GAME, *args)
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
