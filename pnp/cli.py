@@ -7,7 +7,7 @@ import click
 from . import __version__, project as project_mod
 from .errors import PnpError, UsageError
 from .report import Report
-from .units import IMPOSITIONS
+from .units import IMPOSITIONS, MARK_STYLES
 
 EPILOG = "Exit status: 0 ok, 1 invalid data or failed build, 2 usage error (unknown game, bad option)."
 
@@ -93,6 +93,11 @@ def validate(ctx, games):
 @click.option("--duplex-offset", metavar="X,Y", default="0,0", callback=lambda ctx, param, value: _offset(value),
               help="Millimetres your printer misplaces the back of a page, as read on `pnp calibrate`'s sheet; "
                    "back pages are moved to make up for it.")
+@click.option("--marks", type=click.Choice(MARK_STYLES), default="lines", show_default=True,
+              help="Crop marks: lines continue every cut into the margins; corners mark each card's corners "
+                   "(between cards too, where they are spaced apart); none for a cutting machine. Outside the "
+                   "cut and 5 mm clear of the paper's edge. Files get '-cornermarks' or '-nomarks' in their "
+                   "names.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
               help="Build N games at once, each in its own process [default: the number of cores].")
 @click.option("--force", is_flag=True,
@@ -111,8 +116,8 @@ def validate(ctx, games):
 @click.option("--seed", type=int, default=0, show_default=True, help="The random seed of --sample: the same "
               "seed picks the same items.")
 @click.pass_context
-def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offset, jobs, force, since, only,
-          components, sample, seed):
+def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offset, marks, jobs, force, since,
+          only, components, sample, seed):
     """Validate, then build games' PDFs (all games when none are named).
 
     \b
@@ -133,7 +138,8 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
 
     project = _project(ctx)
     selected = project.select(games)
-    options = PrintOptions(paper.lower(), bleed * MM, ink_saver, imposition, tuple(v * MM for v in duplex_offset))
+    options = PrintOptions(paper.lower(), bleed * MM, ink_saver, imposition, tuple(v * MM for v in duplex_offset),
+                           marks)
     out_root = Path(out_dir) if out_dir else project.root / "output"
     from .build.select import Selection
 
@@ -410,6 +416,29 @@ def reference():
     from .reference import reference as text
 
     click.echo(text(), nl=False)
+
+
+@cli.command(epilog=EPILOG)
+@click.argument("games", nargs=-1)
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port to listen on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (the default is this computer only).")
+@click.pass_context
+def serve(ctx, games, port, host):
+    """Preview games in a browser, updated on every save (all games when none are named).
+
+    The page shows every card, token, board and aid of the game with its data, the file and line it comes
+    from and its validation messages, errors first; the rulebook as pages; a link to the latest build.
+    Ctrl-C stops it.
+    """
+    from .serve.app import serve as run
+
+    project = _project(ctx)
+    selected = project.select(games)
+    try:
+        run(project, selected, host, port, lambda url: click.echo(f"pnp serve: {url}  (Ctrl-C stops it)"))
+    except OSError as e:
+        raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
 
 
 def _offset(value):

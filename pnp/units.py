@@ -62,6 +62,7 @@ def to_mm(points):
 
 
 IMPOSITIONS = ("duplex", "gutterfold")
+MARK_STYLES = ("lines", "corners", "none")  # crop marks: see impose.sheet.Grid.crop_marks
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class PrintOptions:
     ink_saver: bool = False  # large floods of colour printed as light tints with their outline
     imposition: str = "duplex"  # or "gutterfold": fronts and backs side by side, folded together
     duplex_offset: tuple = (0.0, 0.0)  # points: where the back's cross showed on the calibration sheet
+    marks: str = "lines"  # crop marks: cut lines continued into the margins, "corners" of each item, or "none"
 
     @property
     def paper_size(self):
@@ -84,9 +86,12 @@ class PrintOptions:
     def variant(self):
         """What the file names say besides the paper, so a variant never overwrites the standard kit."""
         return "".join(f"-{part}" for part, on in (("inksaver", self.ink_saver),
-                                                   ("gutterfold", self.imposition == "gutterfold")) if on)
+                                                   ("gutterfold", self.imposition == "gutterfold"),
+                                                   ("cornermarks", self.marks == "corners"),
+                                                   ("nomarks", self.marks == "none")) if on)
 
     def record(self):
         """The options as the manifest states them (millimetres)."""
         return {"paper": self.paper, "bleed_mm": to_mm(self.bleed), "ink_saver": self.ink_saver,
-                "imposition": self.imposition, "duplex_offset_mm": [to_mm(v) for v in self.duplex_offset]}
+                "imposition": self.imposition, "duplex_offset_mm": [to_mm(v) for v in self.duplex_offset],
+                "marks": self.marks}

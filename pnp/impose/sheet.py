@@ -10,6 +10,7 @@ MARGIN = 7 * MM       # the least paper left around the cut block for printer gr
 MARK_GAP = 1.5 * MM   # crop marks start this far from the cut block so they never touch the art
 MARK_MAX = 6 * MM
 MARK_MIN = 3 * MM     # a crop mark shorter than this is hard to find and to lay a ruler on
+CORNER_ARM = 4 * MM   # each arm of a corner mark
 EDGE_SAFE = 5 * MM    # nothing is printed closer to the paper's edge: many home printers clip 4-5 mm
 
 
@@ -97,13 +98,17 @@ class Grid:
         return (min(bx, pw - bx - bw) - self.outer[0] - MARK_GAP - EDGE_SAFE,
                 min(by, ph - by - bh) - self.outer[1] - MARK_GAP - EDGE_SAFE)
 
-    def crop_marks(self, filled=None, mirrored=False):
-        """Line segments ((x1, y1), (x2, y2)) in the margins, continuing each cut line outside the filled
-        slots (all slots when `filled`, how many hold an item, is not given; on a backs page, `mirrored`,
-        the slots are the mirrored ones): only the lines that bound a filled slot, starting just past its art."""
+    def crop_marks(self, filled=None, mirrored=False, style="lines"):
+        """Line segments ((x1, y1), (x2, y2)) marking where to cut the filled slots (all slots when `filled`,
+        how many hold an item, is not given; on a backs page, `mirrored`, the slots are the mirrored ones).
+        `lines`: each cut line continued into the margins, starting just past the art; `corners`: an L at
+        each corner of each item, wherever it clears every item's art; `none`. Never within EDGE_SAFE of
+        the paper's edge."""
         slots = self._filled(filled, mirrored)
-        if not slots:
+        if not slots or style == "none":
             return []
+        if style == "corners":
+            return self._corner_marks(filled, mirrored)
         (ox, oy), b = self.outer, self.bleed
         left, right = min(s.x for s in slots) - b - ox, max(s.x + s.w for s in slots) + b + ox
         bottom, top = min(s.y for s in slots) - b - oy, max(s.y + s.h for s in slots) + b + oy
@@ -121,12 +126,47 @@ class Grid:
                 marks.append(((right + MARK_GAP, y), (right + MARK_GAP + lh, y)))
         return marks
 
+    def _corner_marks(self, filled, mirrored):
+        slots = self._filled(filled, mirrored)
+        arts = []
+        for i, s in enumerate(slots):
+            left, bottom, right, top = self.clip(i, filled, mirrored)
+            arts.append((s.x - left, s.y - bottom, s.x + s.w + right, s.y + s.h + top))
+        pw, ph = self.paper
+        safe = (EDGE_SAFE, EDGE_SAFE, pw - EDGE_SAFE, ph - EDGE_SAFE)
+        marks = []
+        for s, art in zip(slots, arts):
+            for cx, ax, sx in ((s.x, art[0], -1), (s.x + s.w, art[2], 1)):
+                for cy, ay, sy in ((s.y, art[1], -1), (s.y + s.h, art[3], 1)):
+                    start_x, start_y = ax + sx * MARK_GAP, ay + sy * MARK_GAP
+                    for seg in (((start_x, cy), (start_x + sx * CORNER_ARM, cy)),
+                                ((cx, start_y), (cx, start_y + sy * CORNER_ARM))):
+                        if _inside(seg, safe) and not any(_crosses(seg, a) for a in arts):
+                            marks.append(seg)
+        return list(dict.fromkeys(marks))
+
     def with_outer_bleed(self, art):
         """This butted grid with up to `art` of outer bleed on each axis, as much as leaves crop marks of
         MARK_MIN or more (none on an axis that would get less than half a millimetre)."""
         room_h, room_v = self.mark_room()
         ox, oy = (min(art, room - MARK_MIN) for room in (room_h, room_v))
         return replace(self, outer=(ox if ox >= 0.5 * MM else 0.0, oy if oy >= 0.5 * MM else 0.0))
+
+
+def _inside(segment, box):
+    (x1, y1), (x2, y2) = segment
+    return all(box[0] <= x <= box[2] for x in (x1, x2)) and all(box[1] <= y <= box[3] for y in (y1, y2))
+
+
+def _crosses(segment, box):
+    """Whether an axis-parallel segment reaches into the box's inside (running along its edge does not)."""
+    (x1, y1), (x2, y2) = segment
+    return _overlaps(min(x1, x2), max(x1, x2), box[0], box[2]) and _overlaps(min(y1, y2), max(y1, y2), box[1], box[3])
+
+
+def _overlaps(lo, hi, a, b):
+    """[lo, hi] (a point when lo == hi) against the open interval (a, b)."""
+    return a < lo < b if lo == hi else lo < b and hi > a
 
 
 def grid(paper, item, bleed=0.0, gap=0.0, margin=MARGIN):
@@ -176,10 +216,10 @@ class Fold:
             return ((pw / 2, EDGE_SAFE), (pw / 2, ph - EDGE_SAFE))
         return ((EDGE_SAFE, ph / 2), (pw - EDGE_SAFE, ph / 2))
 
-    def crop_marks(self, filled):
+    def crop_marks(self, filled, style="lines"):
         """Marks for the fronts' cuts (kept within their half), and the same mirrored for the backs."""
         lift, (pw, ph) = self._lift(), self.page
-        marks = [((x1, y1 + lift), (x2, y2 + lift)) for (x1, y1), (x2, y2) in self.half.crop_marks(filled)]
+        marks = [((x1, y1 + lift), (x2, y2 + lift)) for (x1, y1), (x2, y2) in self.half.crop_marks(filled, style=style)]
         if self.vertical:
             mirror = [((pw - x1, y1), (pw - x2, y2)) for (x1, y1), (x2, y2) in marks]
         else:

@@ -77,7 +77,7 @@ def _draw_tile(canvas, studio, component, form_name, tile, page, face):
     footer = f"{studio.game.title} · {component.name}{which}"
     if tile.rows * tile.cols == 1:  # a board that fits the page only turned: cut it out like a card
         grid = Grid(page, 1, 1, (tile.bw, tile.bh), 0.0, 0.0, window[:2])
-        paper.marks(canvas, grid.crop_marks())
+        paper.marks(canvas, grid.crop_marks(style=studio.options.marks))
         paper.footer(canvas, studio.fonts, page, f"{footer} · the whole board on this page, turned to fit")
         return
     cell = min(3 * MM, (tiling.MARGIN - EDGE_SAFE - 1.5 * MM) / tile.rows)
@@ -107,7 +107,7 @@ def draw_full_size(canvas, component, studio):
         canvas.setBleedBox((trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed))
         studio.draw(canvas, painter, face, margin + bleed, margin + bleed, clip=bleed)
         grid = Grid(page, 1, 1, (layout.width, layout.height), bleed, 0.0, (margin, margin))
-        paper.marks(canvas, grid.crop_marks())
+        paper.marks(canvas, grid.crop_marks(style=studio.options.marks))
         canvas.showPage()
         pages += 1
     return pages

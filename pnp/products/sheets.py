@@ -60,7 +60,8 @@ def draw_sheets(canvas, component, studio):
     painter, title = studio.painter(canvas), studio.game.title
     for p in range(pages):
         chunk = range(p * grid.per_page, min((p + 1) * grid.per_page, len(fronts)))
-        crop = grid.crop_marks(len(chunk))  # marks for the slots that hold a card, none for empty ones
+        # marks for the slots that hold a card, none for empty ones
+        crop = grid.crop_marks(len(chunk), style=studio.options.marks)
         for slot_index, i in enumerate(chunk):
             s = grid.slot(slot_index)
             studio.draw(canvas, painter, fronts[i], s.x, s.y, clip=grid.clip(slot_index, len(chunk)))
@@ -75,7 +76,7 @@ def draw_sheets(canvas, component, studio):
                         s = grid.slot(slot_index, mirrored=True)
                         studio.draw(canvas, painter, backs[i], s.x, s.y, shared=True,
                                     clip=grid.clip(slot_index, len(chunk), mirrored=True))
-                paper.marks(canvas, grid.crop_marks(len(chunk), mirrored=True))
+                paper.marks(canvas, grid.crop_marks(len(chunk), mirrored=True, style=studio.options.marks))
             paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · backs of sheet {p + 1} "
                                                              "(print double-sided, flip on the long edge)")
             canvas.showPage()
@@ -113,7 +114,7 @@ def draw_folded(canvas, component, studio, fronts, backs):
             else:  # folded across the page: the back is turned half round so it reads upright
                 with paper.turned(canvas, b.x, b.y, b.w, b.h):
                     studio.draw(canvas, painter, backs[i], b.x, b.y, shared=True)
-        paper.marks(canvas, fold.crop_marks(len(chunk)))
+        paper.marks(canvas, fold.crop_marks(len(chunk), style=studio.options.marks))
         paper.fold_line(canvas, studio.fonts, fold.line(), "fold")
         paper.footer(canvas, studio.fonts, fold.page, f"{title} · {component.name} · sheet {p + 1} of {pages} · "
                                                       "fold on the dashed line, glue the halves together, then cut")
