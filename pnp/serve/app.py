@@ -1,0 +1,249 @@
+"""`pnp serve`: the live preview as a Starlette app run by uvicorn. Each served game has a Preview, refreshed in
+a worker thread when the watcher reports a saved input; open pages hear of it through server-sent events and
+fetch the new state. Files are served only from the project's output/, cards/ and layouts/ folders, and
+nothing a request says is ever run."""
+
+import asyncio
+import contextlib
+import html
+import mimetypes
+import re
+from importlib import resources
+from pathlib import PurePosixPath
+
+from starlette.applications import Starlette
+from starlette.responses import (FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse,
+                                 Response, StreamingResponse)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..errors import DataError
+from .preview import Preview
+from .watch import watch
+
+SERVED_FOLDERS = ("output", "cards", "layouts")  # what /files/ and /source/ may read, inside the project
+TEXT_SUFFIXES = {".yaml", ".yml", ".j2", ".md", ".csv", ".txt", ".json"}
+DIGEST = re.compile(r"^(book-)?[0-9a-f]{16,64}$")
+KEEP_ALIVE = 15  # seconds between comments on an idle event stream
+NOT_FOUND = PlainTextResponse("not found", status_code=404)
+
+
+def project_file(project, rel):
+    """The real path of a file of the project that may be served for the request path `rel`, or None: only
+    files under output/, cards/ and layouts/, no hidden part, no '..', and (after following links) inside
+    the project."""
+    if not rel or rel.startswith("/") or "\\" in rel or "\0" in rel or ":" in rel:
+        return None
+    parts = PurePosixPath(rel).parts
+    if not parts or parts[0] not in SERVED_FOLDERS or any(p in ("..", ".") or p.startswith(".") for p in parts):
+        return None
+    try:
+        real = project.inside(project.root.joinpath(*parts))
+    except DataError:
+        return None
+    inside = real.relative_to(project.root).parts
+    if not inside or inside[0] not in SERVED_FOLDERS or not real.is_file():
+        return None
+    return real
+
+
+class Hub:
+    """The previews being served, their refresh loops and the pages listening for updates."""
+
+    def __init__(self, project, games):
+        self.project, self.games = project, list(games)
+        self.previews = {g: Preview(project, g) for g in self.games}
+        self.listeners = {g: set() for g in self.games}
+        self.dirty = {}  # game -> asyncio.Event, once its loop runs
+        self.opened = set()  # games whose page was opened: only those are checked and drawn
+        self.tasks = []
+        self.stop = None
+
+    def start(self):
+        """Start each game's refresh loop and the watcher (inside the server's event loop)."""
+        self.stop = asyncio.Event()
+        for game in self.games:
+            self.dirty[game] = asyncio.Event()
+            self.tasks.append(asyncio.create_task(self._loop(game)))
+        if len(self.games) == 1:
+            self.open(self.games[0])
+        self.tasks.append(asyncio.create_task(watch(self.project, self.games, self.changed, self.stop)))
+
+    async def close(self):
+        if self.stop is not None:
+            self.stop.set()
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def open(self, game):
+        """A page of the game is open: check and draw it now, and from now on whenever its files change."""
+        if game not in self.opened and game in self.dirty:
+            self.opened.add(game)
+            self.dirty[game].set()
+
+    def changed(self, games):
+        for game in games:
+            if game in self.opened:
+                self.dirty[game].set()
+
+    async def _loop(self, game):
+        preview, dirty = self.previews[game], self.dirty[game]
+        while True:
+            await dirty.wait()
+            dirty.clear()
+            await asyncio.to_thread(preview.refresh)
+            self.notify(game)
+            if not dirty.is_set() and await asyncio.to_thread(preview.refresh_book):
+                self.notify(game)
+
+    def notify(self, game):
+        generation = self.previews[game].generation
+        for queue in list(self.listeners[game]):
+            queue.put_nowait(generation)
+
+    async def events(self, game, request):
+        queue = asyncio.Queue()
+        self.listeners[game].add(queue)
+        try:
+            yield f"event: update\ndata: {self.previews[game].generation}\n\n"
+            while not await request.is_disconnected():
+                try:
+                    generation = await asyncio.wait_for(queue.get(), KEEP_ALIVE)
+                except TimeoutError:
+                    yield ": still here\n\n"
+                    continue
+                yield f"event: update\ndata: {generation}\n\n"
+        finally:
+            self.listeners[game].discard(queue)
+
+
+def _static(name):
+    return resources.files("pnp.serve").joinpath("static", name)
+
+
+def create_app(project, games):
+    """The ASGI app previewing `games` of `project`."""
+    hub = Hub(project, games)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        hub.start()
+        try:
+            yield
+        finally:
+            await hub.close()
+
+    def preview_of(request):
+        return hub.previews.get(request.path_params["game"])
+
+    async def index(request):
+        if len(hub.games) == 1:
+            return RedirectResponse(f"/g/{hub.games[0]}/")
+        links = "".join(f'<li><a href="/g/{html.escape(g)}/">{html.escape(hub.previews[g].state["title"])}</a>'
+                        f" <code>{html.escape(g)}</code></li>" for g in hub.games)
+        return HTMLResponse(_static("index.html").read_text(encoding="utf-8").replace("<!--games-->", links))
+
+    async def page(request):
+        if preview_of(request) is None:
+            return NOT_FOUND
+        return HTMLResponse(_static("page.html").read_text(encoding="utf-8"))
+
+    async def state(request):
+        preview = preview_of(request)
+        if preview is None:
+            return NOT_FOUND
+        hub.open(request.path_params["game"])
+        return JSONResponse(preview.state, headers={"Cache-Control": "no-store"})
+
+    async def events(request):
+        if preview_of(request) is None:
+            return NOT_FOUND
+        hub.open(request.path_params["game"])
+        return StreamingResponse(hub.events(request.path_params["game"], request), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    async def image(request):
+        preview, digest = preview_of(request), request.path_params["digest"]
+        found = preview.store.get(digest) if preview is not None and DIGEST.match(digest) else None
+        if found is None:
+            return NOT_FOUND
+        return Response(found.png, media_type="image/png", headers={"Cache-Control": "max-age=31536000, immutable"})
+
+    def book_page(request):  # sync: rasterising runs in Starlette's thread pool
+        preview = preview_of(request)
+        book = preview.book if preview is not None else None
+        n = request.path_params["page"]
+        if book is None or book.digest != request.path_params["digest"] or not 0 <= n < len(book.sizes):
+            return NOT_FOUND
+        found = book.page(n, preview.store)
+        if found is None:
+            return NOT_FOUND
+        return Response(found.png, media_type="image/png", headers={"Cache-Control": "max-age=31536000, immutable"})
+
+    def files(request):
+        real = project_file(project, request.path_params["path"])
+        if real is None:
+            return NOT_FOUND
+        media = "text/plain; charset=utf-8" if real.suffix in TEXT_SUFFIXES else mimetypes.guess_type(real.name)[0]
+        return FileResponse(real, media_type=media or "application/octet-stream")
+
+    def source(request):
+        rel = request.path_params["path"]
+        real = project_file(project, rel)
+        if real is None or real.suffix not in TEXT_SUFFIXES or real.stat().st_size > 5_000_000:
+            return NOT_FOUND
+        return HTMLResponse(_source_page(rel, real.read_text(encoding="utf-8", errors="replace")))
+
+    routes = [
+        Route("/", index),
+        Route("/g/{game}/", page),
+        Route("/g/{game}/state.json", state),
+        Route("/g/{game}/events", events),
+        Route("/g/{game}/img/{digest}.png", image),
+        Route("/g/{game}/book/{digest}/{page:int}.png", book_page),
+        Route("/files/{path:path}", files),
+        Route("/source/{path:path}", source),
+        Mount("/static", StaticFiles(packages=[("pnp.serve", "static")]), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    return app
+
+
+def _source_page(rel, text):
+    """A data or layout file with numbered lines, each line an anchor (#L12) so a message can link to it."""
+    rows = "".join(f'<tr id="L{n}"><td class="n"><a href="#L{n}">{n}</a></td><td><pre>{html.escape(line)}</pre>'
+                   "</td></tr>" for n, line in enumerate(text.splitlines(), 1))
+    return (f"<!doctype html><meta charset=utf-8><title>{html.escape(rel)}</title>"
+            '<link rel="stylesheet" href="/static/page.css"><body class="source">'
+            f"<h1><code>{html.escape(rel)}</code></h1><table>{rows}</table>")
+
+
+def server(project, games, host="127.0.0.1", port=8000):
+    """(uvicorn Server, its listening socket, the page's address) for `games`; `port` 0 picks a free one."""
+    import socket
+
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    config = uvicorn.Config(create_app(project, games), log_level="warning", timeout_graceful_shutdown=1,
+                            lifespan="on")
+    shown = f"[{host}]" if ":" in host else host
+    return uvicorn.Server(config), sock, f"http://{shown}:{sock.getsockname()[1]}/"
+
+
+def serve(project, games, host="127.0.0.1", port=8000, on_ready=None):
+    """Run the preview until Ctrl-C. `on_ready(url)` is called once the socket listens."""
+    running, sock, url = server(project, games, host, port)
+    if on_ready:
+        on_ready(url)
+    running.run(sockets=[sock])

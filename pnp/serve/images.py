@@ -1,0 +1,193 @@
+"""The preview's images: faces drawn by export's faces PDF and rasterised by export's raster module (pnp's own
+drawing through pypdfium2), kept in memory under a digest of what they show, so an edit re-renders only the
+faces whose drawing changed. Also the rulebook, drawn whole into a PDF whose pages are rendered on request."""
+
+import hashlib
+import io
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..export.faces import draw_faces
+from ..export.raster import Shot, render
+from ..products import KINDS
+
+DPI = 200  # a poker card is 496 x 693 px: sharp in the detail view, scaled down in the gallery
+MAX_SIDE = 1600  # pixels of a face's longest side (a board at 200 dpi would be 5,000)
+PAGE_DPI = 110  # rulebook pages: an A4 page is 909 x 1286 px
+PNG_LEVEL = 1  # fast to encode: the preview is read on screen, not stored
+PDFIUM = threading.Lock()  # pdfium is not thread-safe: every use of it holds this
+
+
+@dataclass(frozen=True)
+class Image:
+    """One rendered picture: PNG bytes, its pixel size and the text drawn on it (from the PDF, for alt text)."""
+
+    png: bytes
+    size: tuple
+    text: str
+
+
+class ImageStore:
+    """digest -> Image, of one game's faces and its rulebook's pages ('book-...'); `keep` drops what no state
+    refers to any more."""
+
+    def __init__(self):
+        self._images, self._lock = {}, threading.Lock()
+
+    def get(self, digest):
+        with self._lock:
+            return self._images.get(digest)
+
+    def put(self, digest, image):
+        with self._lock:
+            self._images[digest] = image
+
+    def __contains__(self, digest):
+        with self._lock:
+            return digest in self._images
+
+    def keep(self, digests, book=False):
+        """Forget the faces (or with `book`, the rulebook pages) whose digest is not in `digests`."""
+        with self._lock:
+            for d in [d for d in self._images if d.startswith("book-") == book and d not in digests]:
+                del self._images[d]
+
+
+def assets_digest(project, game):
+    """What a face's primitives do not say but its picture shows: the files of fonts, icons and images
+    (sizes and modification times, read cheaply). An edited icon changes every face's digest."""
+    digest = hashlib.sha256()
+    for folder in (project.fonts, project.shared_layouts, game.layout_folder):
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in (".yaml", ".j2", ".md") or not path.is_file():
+                continue
+            stat = path.stat()
+            digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    return digest.hexdigest()[:16]
+
+
+def face_digest(studio, face, assets):
+    """The cache key of a face's image: what it shows (studio.fingerprint), its size and the assets. Raises
+    what resolving the face raises (a layout error)."""
+    look, _ = studio.fingerprint(face.printable)
+    return hashlib.sha256(f"{look}|{face.trim}|{assets}|{DPI}|{MAX_SIDE}".encode()).hexdigest()[:32]
+
+
+def _scale(trim_pt):
+    """Pixels per point for a face: DPI, less for a face whose longest side would pass MAX_SIDE."""
+    return min(DPI / 72, MAX_SIDE / max(trim_pt[0], trim_pt[1], 1))
+
+
+def _shot(page, trim_pt):
+    scale = _scale(trim_pt)
+    px = (max(1, round(trim_pt[0] * scale)), max(1, round(trim_pt[1] * scale)))
+    return Shot(page, "", px, (0, 0, 0, 0), 0.0, tuple(trim_pt), scale * 72)
+
+
+def _encoded(image, text):
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=PNG_LEVEL)
+    return Image(out.getvalue(), image.size, text)
+
+
+def _page_text(document, page):
+    """The text drawn on a page, as pdfium reads it back (what the picture really shows)."""
+    textpage = document[page].get_textpage()
+    try:
+        return " ".join(textpage.get_text_range().split())
+    finally:
+        textpage.close()
+
+
+def rasterise(document, shots):
+    """{index: Image} of each shot (index -> Shot) from an open pdfium document."""
+    with PDFIUM:
+        return {index: _encoded(render(document, shot), _page_text(document, shot.page))
+                for index, shot in shots.items()}
+
+
+def render_faces(studio, faces, digests):
+    """Draw and rasterise `faces` (export Faces, each with its digest in `digests`, index-aligned). Returns
+    ({digest: Image}, {face index: error message}): a face that fails to draw is reported, and the others
+    are rendered all the same."""
+    if not faces:
+        return {}, {}
+    with tempfile.TemporaryDirectory(prefix="pnp-serve-") as tmp:
+        path = Path(tmp) / "faces.pdf"
+        try:
+            draw_faces(studio, faces, path)
+            return _rendered(path, faces, digests), {}
+        except Exception:  # noqa: BLE001 - one face's failure must not cost the others: draw them one by one
+            pass
+        images, errors = {}, {}
+        for n, face in enumerate(faces):
+            try:
+                draw_faces(studio, [face], path)
+                images.update(_rendered(path, [face], [digests[n]]))
+            except Exception as e:  # noqa: BLE001 - shown on the page beside the card, the server goes on
+                errors[n] = f"{type(e).__name__}: {e}"
+        return images, errors
+
+
+def _rendered(path, faces, digests):
+    import pypdfium2 as pdfium
+
+    with PDFIUM:
+        document = pdfium.PdfDocument(str(path))
+    try:
+        shots = {digests[n]: _shot(face.page, face.trim) for n, face in enumerate(faces)}
+        return rasterise(document, shots)
+    finally:
+        with PDFIUM:
+            document.close()
+
+
+def rulebook_pdf(studio):
+    """The rulebook drawn as the build draws it, as PDF bytes (None when the game has none)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    components = [c for c in studio.game.components if c.kind == "rulebook"]
+    if not components:
+        return None
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=studio.paper, invariant=1, initialFontName=studio.fonts.name("Body"))
+    for component in components:
+        KINDS["rulebook"].draw(canvas, component, studio)
+    canvas.save()
+    return out.getvalue()
+
+
+class Book:
+    """A rulebook PDF whose pages are rasterised when first asked for."""
+
+    def __init__(self, pdf):
+        import pypdfium2 as pdfium
+
+        self.digest, self.closed = hashlib.sha256(pdf).hexdigest()[:32], False
+        with PDFIUM:
+            self.document = pdfium.PdfDocument(pdf)
+            self.sizes = [self.document[n].get_size() for n in range(len(self.document))]
+
+    def close(self):
+        with PDFIUM:
+            self.closed = True
+            self.document.close()
+
+    def page(self, n, store):
+        """Page n (from 0) as an Image, from `store` or rendered now; None once a newer rulebook replaced it."""
+        key = f"book-{self.digest}-{n}"
+        found = store.get(key)
+        if found is None:
+            scale = PAGE_DPI / 72
+            w, h = self.sizes[n]
+            shot = Shot(n, "", (round(w * scale), round(h * scale)), (0, 0, 0, 0), 0.0, (w, h), PAGE_DPI)
+            with PDFIUM:
+                if self.closed:
+                    return None
+                found = _encoded(render(self.document, shot), "")
+            store.put(key, found)
+        return found

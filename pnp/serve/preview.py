@@ -1,0 +1,239 @@
+"""One game as the preview page shows it: validated, every face's image rendered (or taken from the image
+store when its digest is known), each card with its data, the file and line it comes from and its messages.
+A game that fails keeps showing its last good images, marked stale. No web code here: the app serves
+`Preview.state`, a plain dict."""
+
+import bisect
+import threading
+import time
+import traceback
+from collections.abc import Mapping
+from pathlib import Path
+
+from ..build.faces import item_key, side_key
+from ..build.run import validate
+from ..errors import PnpError
+from ..export.faces import collect
+from ..report import Report
+from ..units import PrintOptions
+from .images import Book, ImageStore, assets_digest, face_digest, render_faces, rulebook_pdf
+
+REFRESH = threading.Lock()  # one game is checked and drawn at a time: ReportLab's state is not per thread
+
+
+def _plain(value):
+    """Data as JSON shows it."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+def card_key(component_id, item, index):
+    return f"{component_id}/{item_key(item, index)}"
+
+
+def _where(mark):
+    return {"file": mark.file, "line": mark.line, "col": mark.col, "at": str(mark)} if mark else None
+
+
+class Cards:
+    """Which card a message concerns: by the file and line of its item's data, or the printable it names."""
+
+    def __init__(self):
+        self.lines = {}  # file -> sorted [(line, card key)]
+        self.labels = {}  # "(printing LABEL)" -> card key
+
+    def add(self, key, item, printables):
+        mark = getattr(item, "mark", None)
+        if mark is not None and mark.line:
+            bisect.insort(self.lines.setdefault(mark.file, []), (mark.line, key))
+        for p in printables:
+            self.labels[f"(printing {p.label})"] = key
+
+    def of(self, diagnostic):
+        for label, key in self.labels.items():
+            if label in diagnostic.message:
+                return key
+        mark = diagnostic.mark
+        rows = self.lines.get(mark.file) if mark else None
+        if not rows or not mark.line:
+            return None
+        at = bisect.bisect_right(rows, (mark.line, "\uffff")) - 1
+        return rows[at][1] if at >= 0 else None
+
+
+class Preview:
+    """The preview of one game; `refresh()` re-reads it (from a worker thread), `state` is what was last
+    shown, `generation` counts refreshes."""
+
+    def __init__(self, project, game_id, options=None):
+        self.project, self.game_id, self.store = project, game_id, ImageStore()
+        self.options = options or PrintOptions()
+        self.generation = 0
+        self.good = None  # the last state whose every face was drawn: {components, cards}
+        self.faces = {}  # printable key -> digest of its last good image
+        self.book = None  # the rulebook's Book, when drawn
+        self._studio = None  # the last refresh's studio, while its rulebook is still to be drawn
+        self.seconds = 0.0  # how long the last refresh took
+        self.state = self._state([], "starting", None)
+
+    # -- the refresh ---------------------------------------------------------------------------------------
+    def refresh(self):
+        """Validate the game and render what changed; never raises (a crash is shown as an error)."""
+        started = time.monotonic()
+        with REFRESH:
+            report = Report(self.project.root)
+            try:
+                game, studio = validate(self.project, self.game_id, report, self.options)
+                status = self._gallery(game, studio, report)
+            except Exception as e:  # noqa: BLE001 - a bug or a broken file must not take the server down
+                report.error(f"pnp failed while checking {self.game_id}: {_crash(e)}")
+                game, status = None, "stale"
+            self.generation += 1
+            self.seconds = time.monotonic() - started
+            self.state = self._state(report.sorted(), status, game)
+        return self.state
+
+    def refresh_book(self):
+        """Draw the rulebook of the last refresh's game, if it was valid (after the cards: it takes longer).
+        Returns whether its pages changed."""
+        with REFRESH:
+            studio, self._studio = self._studio, None
+            try:
+                pdf = rulebook_pdf(studio) if studio is not None else None
+            except Exception:  # noqa: BLE001 - the rulebook's errors are validation's to show
+                pdf = None
+            if pdf is None:
+                return False
+            book = Book(pdf)
+            if self.book is not None and self.book.digest == book.digest:
+                book.close()
+                return False
+            if self.book is not None:
+                self.book.close()
+            self.book = book
+            self.store.keep(set(), book=True)
+            self.generation += 1
+            self.state = {**self.state, "generation": self.generation, "rulebook": self._book_state()}
+            return True
+
+    def _gallery(self, game, studio, report):
+        """Render the faces of a game that could be checked; 'ok', 'errors' (drawn, with errors) or 'stale'."""
+        if studio is None:
+            return "stale"
+        assets = assets_digest(self.project, game)
+        faces = collect(studio, 0)
+        digests, todo, problems = {}, [], []
+        for n, face in enumerate(faces):
+            try:
+                digests[n] = face_digest(studio, face, assets)
+            except PnpError:  # the layout fails for this face: its last good image, marked stale
+                continue
+            if digests[n] not in self.store:
+                todo.append(n)
+        images, errors = render_faces(studio, [faces[n] for n in todo], [digests[n] for n in todo])
+        for digest, image in images.items():
+            self.store.put(digest, image)
+        for i, message in errors.items():
+            face = faces[todo[i]]
+            problems.append((f"drawing {face.printable.label} failed: {message}", face.printable.mark))
+            del digests[todo[i]]
+        for message, mark in problems:
+            report.error(message, mark)
+        self._remember(studio, faces, digests)
+        self._studio = studio if not report.errors else None
+        return "ok" if not report.errors else "errors"
+
+    def _remember(self, studio, faces, digests):
+        """The gallery of this refresh: each face's image, or its last good one (stale) when it failed."""
+        components, cards = [], {}
+        by_component = {}
+        for n, face in enumerate(faces):
+            by_component.setdefault(face.component.id, []).append((n, face))
+        index = Cards()
+        for component in studio.game.components:
+            if component.id not in by_component:
+                continue
+            entry = {"id": component.id, "name": str(component.name), "kind": component.kind,
+                     "count": component.count, "cards": []}
+            for key, group in _cards(component, by_component[component.id]):
+                cards[key] = self._card(key, group, digests, studio)
+                entry["cards"].append(key)
+                index.add(key, group[0][1].item, [face.printable for _, face in group])
+            components.append(entry)
+        self.faces = {faces[n].printable.key: d for n, d in digests.items()}
+        self.good = {"components": components, "cards": cards, "index": index}
+        self.store.keep({f["image"] for c in cards.values() for f in c["faces"] if f["image"]})
+
+    def _card(self, key, group, digests, studio):
+        first = group[0][1]
+        item = first.item
+        mark = getattr(item, "mark", None) or first.printable.mark
+        out = {"key": key, "name": str(first.name), "id": item_key(item, first.index), "copies": first.copies,
+               "fields": _plain(item) if item is not None else {}, "source": _where(mark), "faces": []}
+        for n, face in group:
+            digest = digests.get(n)
+            stale = digest is None
+            if stale:
+                digest = self.faces.get(face.printable.key)
+            image = self.store.get(digest) if digest else None
+            out["faces"].append({"side": side_key(face.printable), "image": digest if image else None,
+                                 "stale": stale, "size": list(image.size) if image else None,
+                                 "text": image.text if image else ""})
+        return out
+
+    # -- what the page reads -------------------------------------------------------------------------------
+    def _state(self, diagnostics, status, game):
+        good = self.good or {"components": [], "cards": {}, "index": Cards()}
+        index = good["index"]
+        if game is not None and status == "stale":  # the data as it is now says where each card is
+            index = _index_of(game) or index
+        problems = [{"severity": d.severity, "message": d.message, "where": _where(d.mark), "card": index.of(d)}
+                    for d in diagnostics]
+        problems.sort(key=lambda p: p["severity"] != "error")  # errors first, each in file order
+        build = self.project.root / "output" / self.game_id / f"{self.game_id}-{self.options.paper}.pdf"
+        return {"game": self.game_id, "title": game.title if game is not None and game.meta else self.game_id,
+                "generation": self.generation, "status": status, "stale": status == "stale" and bool(self.good),
+                "problems": problems, "components": good["components"], "cards": good["cards"],
+                "rulebook": self._book_state(), "seconds": round(self.seconds, 3),
+                "build": self.project.rel(build) if build.is_file() else None}
+
+    def _book_state(self):
+        if self.book is None:
+            return None
+        return {"digest": self.book.digest, "pages": [list(s) for s in self.book.sizes]}
+
+
+
+def _cards(component, faces):
+    """(card key, [(n, face)...]) per item of a component, in order: its front, back or die faces."""
+    groups = {}
+    for n, face in faces:
+        groups.setdefault(card_key(component.id, face.item, face.index), []).append((n, face))
+    return groups.items()
+
+
+def _index_of(game):
+    """A Cards index from a game whose data did not validate (its items still know their lines)."""
+    index = Cards()
+    try:
+        for component in game.components:
+            seen = set()
+            for n, item in enumerate(component.items or []):
+                if id(item) not in seen:
+                    seen.add(id(item))
+                    index.add(card_key(component.id, item, len(seen) - 1), item, [])
+    except Exception:  # noqa: BLE001 - half-loaded data: no index, the messages still show
+        return None
+    return index
+
+
+def _crash(error):
+    """An unexpected exception in one line: its type, message and the innermost pnp frame."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if "/pnp/" in f.filename]
+    where = f" ({Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
+    return f"{type(error).__name__}: {error}{where}"

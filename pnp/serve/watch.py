@@ -1,0 +1,59 @@
+"""Which saved files concern which game, and the watcher (watchfiles) that tells the preview. A game's inputs
+are its cards/<game>/ and layouts/<game>/ folders (data, layouts, macros, rulebook, icons, images), the shared
+layouts and icons, and the project's fonts; build output (output/), hidden files and editors' scratch files
+are ignored."""
+
+from pathlib import Path
+
+from watchfiles import DefaultFilter, awatch
+
+SCRATCH_SUFFIXES = (".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload", "~")
+SCRATCH_NAMES = {"4913"}  # vim's test file
+
+
+def watched_folders(project):
+    """The folders to watch: those of cards/, layouts/ and fonts/ that exist (never output/)."""
+    return [p for p in (project.cards, project.layouts, project.own_fonts) if p.is_dir()]
+
+
+def games_of(project, path, games):
+    """The games among `games` that a change to `path` concerns (empty for a file that is no input)."""
+    try:
+        parts = Path(path).absolute().relative_to(project.root).parts
+    except ValueError:
+        return set()
+    if len(parts) < 2 or any(part.startswith(".") for part in parts):
+        return set()
+    name = parts[-1]
+    if name.endswith(SCRATCH_SUFFIXES) or name in SCRATCH_NAMES or name.startswith("#"):
+        return set()
+    if parts[0] == "fonts" or parts[:2] == ("layouts", "shared"):
+        return set(games)
+    if parts[0] in ("cards", "layouts") and len(parts) >= 3:
+        return {parts[1]} & set(games)
+    return set()
+
+
+class InputFilter(DefaultFilter):
+    """watchfiles' filter: only changes to a served game's inputs pass."""
+
+    def __init__(self, project, games):
+        super().__init__()
+        self.project, self.games = project, games
+
+    def __call__(self, change, path):
+        return super().__call__(change, path) and bool(games_of(self.project, path, self.games))
+
+
+async def watch(project, games, on_change, stop_event=None):
+    """Call `on_change(set of game ids)` for each batch of saved inputs, until `stop_event` is set."""
+    folders = watched_folders(project)
+    if not folders:
+        return
+    found = InputFilter(project, games)
+    async for changes in awatch(*folders, watch_filter=found, stop_event=stop_event, debounce=400, step=30):
+        concerned = set()
+        for _, path in changes:
+            concerned |= games_of(project, path, games)
+        if concerned:
+            on_change(concerned)
