@@ -77,6 +77,8 @@ class Hub:
         for task in self.tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        for preview in self.previews.values():
+            preview.close()
 
     def open(self, game):
         """A page of the game is open: check and draw it now, and from now on whenever its files change."""
@@ -232,6 +234,7 @@ def server(project, games, host="127.0.0.1", port=8000):
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen(128)  # connections wait from now on, before uvicorn serves them
     except OSError:
         sock.close()
         raise
@@ -246,4 +249,7 @@ def serve(project, games, host="127.0.0.1", port=8000, on_ready=None):
     running, sock, url = server(project, games, host, port)
     if on_ready:
         on_ready(url)
-    running.run(sockets=[sock])
+    try:
+        running.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn stopped cleanly, then raises Ctrl-C again for the caller: done
+        pass

@@ -121,6 +121,12 @@ class Preview:
             self.state = {**self.state, "generation": self.generation, "rulebook": self._book_state()}
             return True
 
+    def close(self):
+        with REFRESH:
+            if self.book is not None:
+                self.book.close()
+                self.book = None
+
     def _gallery(self, game, studio, report):
         """Render the faces of a game that could be checked; 'ok', 'errors' (drawn, with errors) or 'stale'."""
         if studio is None:
@@ -140,7 +146,7 @@ class Preview:
             self.store.put(digest, image)
         for i, message in errors.items():
             face = faces[todo[i]]
-            problems.append((f"drawing {face.printable.label} failed: {message}", face.printable.mark))
+            problems.append((f"drawing failed: {message} (printing {face.printable.label})", face.printable.mark))
             del digests[todo[i]]
         for message, mark in problems:
             report.error(message, mark)

@@ -1,0 +1,320 @@
+"""`pnp serve`: the preview's state, the files it refuses, the watcher's filter, a crash in one card, a broken
+layout, Ctrl-C; and a browser (Playwright driving Debian's chromium) that watches a card change on save."""
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from conftest import REPO, make_project, share_repo_assets
+from pnp.printables import Studio
+from pnp.project import Project
+from pnp.serve.app import create_app, project_file, server
+from pnp.serve.preview import Preview
+from pnp.serve.watch import InputFilter, games_of
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture
+def mini(tmp_path):
+    return Project(make_project(tmp_path / "proj").resolve())
+
+
+def shipped_copy(root, game):
+    """A project holding a copy of one shipped game (and the shared icons)."""
+    for folder in ("cards", "layouts"):
+        shutil.copytree(REPO / folder / game, root / folder / game)
+    share_repo_assets(root)
+    return Project(root.resolve())
+
+
+def wait_for(predicate, timeout=20.0, step=0.05):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    raise AssertionError("timed out")
+
+
+class Running:
+    """The preview's uvicorn server in a thread of the test, on a free port."""
+
+    def __init__(self, project, games):
+        self.server, sock, self.url = server(project, games, "127.0.0.1", 0)
+        self.hub = self.server.config.app.state.hub
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
+        self.thread.start()
+        wait_for(lambda: self.server.started)
+
+    def stop(self):
+        self.server.should_exit = True
+        self.thread.join(10)
+        assert not self.thread.is_alive()
+
+
+@pytest.fixture
+def running():
+    servers = []
+
+    def start(project, games):
+        servers.append(Running(project, games))
+        return servers[-1]
+
+    yield start
+    for s in servers:
+        s.stop()
+
+
+def _get(url, path):
+    """GET through a raw socket, the path sent exactly as written (no client tidies up '..')."""
+    host, port = url.split("//")[1].rstrip("/").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as conn:
+        conn.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+# -- the preview without a server -------------------------------------------------------------------------
+def test_preview_state_has_every_card_with_its_data_and_source(mini):
+    preview = Preview(mini, "mini")
+    state = preview.refresh()
+    assert state["status"] == "ok" and state["problems"] == []
+    deck = next(c for c in state["components"] if c["kind"] == "deck")
+    card = state["cards"][deck["cards"][0]]
+    assert card["source"]["file"] == "cards/mini/cards.yaml" and card["source"]["line"] > 0
+    assert card["fields"]["id"] == card["id"]
+    assert {f["side"] for f in card["faces"]} == {"front", "back"}
+    assert all(preview.store.get(f["image"]).png.startswith(b"\x89PNG") for f in card["faces"])
+
+
+def test_a_one_card_edit_renders_one_face_again(mini, monkeypatch):
+    preview = Preview(mini, "mini")
+    before = preview.refresh()
+    drawn = []
+    import pnp.serve.preview as module
+
+    original = module.render_faces
+    monkeypatch.setattr(module, "render_faces", lambda studio, faces, digests: (
+        drawn.extend(f.printable.key for f in faces), original(studio, faces, digests))[1])
+    data = mini.cards / "mini" / "cards.yaml"
+    data.write_text(data.read_text().replace("name: Lion", "name: Big Lion", 1))  # not printed on the card
+    assert preview.refresh()["cards"]["deck/lion"]["fields"]["name"] == "Big Lion" and drawn == []
+    data.write_text(data.read_text().replace("Roars :star: loudly.", "Whispers softly.", 1))
+    after = preview.refresh()
+    assert drawn == [("deck", "front", 0, ())]  # one face: the back is unchanged
+    lion = after["cards"]["deck/lion"]
+    assert "Whispers softly." in lion["faces"][0]["text"]
+    assert lion["faces"][0]["image"] != before["cards"]["deck/lion"]["faces"][0]["image"]
+    assert lion["faces"][1]["image"] == before["cards"]["deck/lion"]["faces"][1]["image"]
+
+
+def test_a_crash_drawing_one_card_is_an_error_beside_it_not_a_dead_server(mini, monkeypatch):
+    draw = Studio.draw
+
+    def failing(self, canvas, painter, printable, *args, **kwargs):
+        if printable.item is not None and printable.item.get("id") == "fern" and printable.side == "front":
+            raise ZeroDivisionError("boom")
+        return draw(self, canvas, painter, printable, *args, **kwargs)
+
+    monkeypatch.setattr(Studio, "draw", failing)
+    with TestClient(create_app(mini, ["mini"])) as client:
+        state = wait_for(lambda: (s := client.get("/g/mini/state.json").json())["generation"] and s)
+        assert state["status"] == "errors"
+        problem = next(p for p in state["problems"] if "boom" in p["message"])
+        assert problem["card"] == "deck/fern" and "ZeroDivisionError" in problem["message"]
+        fern = state["cards"]["deck/fern"]
+        assert fern["faces"][0]["image"] is None and fern["faces"][1]["image"]  # its back still drawn
+        others = [c for k, c in state["cards"].items() if k.startswith("deck/") and k != "deck/fern"]
+        assert others and all(f["image"] for c in others for f in c["faces"])
+        assert client.get("/g/mini/").status_code == 200
+
+
+def test_a_broken_layout_is_shown_with_the_last_good_images_marked_stale(mini):
+    preview = Preview(mini, "mini")
+    good = preview.refresh()
+    layout = next((mini.layouts / "mini").glob("*.yaml"))
+    layout.write_text("elements: [unclosed\n")
+    state = preview.refresh()
+    assert state["status"] != "ok" and state["problems"]
+    assert any(p["where"] and p["where"]["file"].startswith("layouts/mini/") for p in state["problems"])
+    images = [f["image"] for c in state["cards"].values() for f in c["faces"]]
+    assert images and all(images)  # the last good images are still there ...
+    assert state["stale"] or any(f["stale"] for c in state["cards"].values() for f in c["faces"])  # ... marked
+    assert set(state["cards"]) == set(good["cards"])
+
+
+def test_a_data_error_names_its_card_and_line(mini):
+    preview = Preview(mini, "mini")
+    preview.refresh()
+    data = mini.cards / "mini" / "cards.yaml"
+    text = data.read_text()
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "fern" in row)
+    data.write_text(text.replace("id: fern", "id: Fern!", 1))
+    state = preview.refresh()
+    assert state["status"] == "stale" and state["stale"]
+    errors = [p for p in state["problems"] if p["severity"] == "error"]
+    assert errors and errors[0]["where"]["file"] == "cards/mini/cards.yaml"
+    assert abs(errors[0]["where"]["line"] - line) <= 3
+
+
+# -- files: only the project's, never outside it --------------------------------------------------------
+def test_request_paths_outside_the_project_are_refused(mini, tmp_path):
+    (mini.root / "output" / "mini").mkdir(parents=True)
+    (mini.root / "output" / "mini" / "mini-a4.pdf").write_bytes(b"%PDF-1.4\n")
+    (tmp_path / "secret.txt").write_text("secret")
+    (mini.root / "layouts" / "mini" / "link.yaml").symlink_to(tmp_path / "secret.txt")
+    (mini.root / "notes.txt").write_text("not served")
+    for rel in ["../secret.txt", "../../etc/passwd", "/etc/passwd", "layouts/mini/link.yaml", "notes.txt",
+                "cards/../../secret.txt", ".git/config", "layouts/../notes.txt", "C:/windows", ""]:
+        assert project_file(mini, rel) is None, rel
+    assert project_file(mini, "output/mini/mini-a4.pdf") is not None
+    assert project_file(mini, "cards/mini/cards.yaml") is not None
+    with TestClient(create_app(mini, ["mini"])) as client:
+        for path in ["/files/..%2f..%2fetc/passwd", "/files/%2e%2e/%2e%2e/etc/passwd", "/files//etc/passwd",
+                     "/files/%2Fetc%2Fpasswd", "/source/..%2fsecret.txt", "/files/layouts/mini/link.yaml",
+                     "/static/..%2fapp.py", "/g/mini/img/..%2f..%2fetc.png", "/g/nope/state.json"]:
+            response = client.get(path)
+            assert response.status_code in (403, 404), path
+            assert b"secret" not in response.content and b"root:" not in response.content
+        assert client.get("/files/output/mini/mini-a4.pdf").headers["content-type"] == "application/pdf"
+        assert client.get("/source/cards/mini/cards.yaml").status_code == 200
+
+
+def test_raw_dot_dot_paths_are_refused_by_the_running_server(mini, running):
+    live = running(mini, ["mini"])
+    for path in ["/files/../../etc/passwd", "/files/../cards/mini/cards.yaml", "/../../etc/passwd",
+                 "/static/../app.py", "/source/../../etc/passwd", "/files/%2e%2e/%2e%2e/etc/passwd"]:
+        status, body = _get(live.url, path)
+        assert status in (400, 403, 404), (path, status)
+        assert b"root:" not in body and b"def create_app" not in body
+    assert _get(live.url, "/files/cards/mini/cards.yaml")[0] == 200
+
+
+# -- the watcher ----------------------------------------------------------------------------------------
+def test_the_watcher_ignores_output_hidden_and_scratch_files(mini):
+    games = ["mini", "other"]
+    root = mini.root
+    assert games_of(mini, root / "cards/mini/cards.yaml", games) == {"mini"}
+    assert games_of(mini, root / "layouts/mini/macros.j2", games) == {"mini"}
+    assert games_of(mini, root / "layouts/mini/rulebook.md.j2", games) == {"mini"}
+    assert games_of(mini, root / "layouts/shared/icons/x.svg", games) == {"mini", "other"}
+    assert games_of(mini, root / "fonts/fonts.yaml", games) == {"mini", "other"}
+    for path in ["output/mini/mini-a4.pdf", "output/mini/manifest.json", "cards/mini/.cards.yaml.swp",
+                 "cards/mini/cards.yaml~", "layouts/mini/4913", ".git/index", "notes.txt", "cards/zzz/game.yaml"]:
+        assert games_of(mini, root / path, games) == set(), path
+    found = InputFilter(mini, games)
+    from watchfiles import Change
+
+    assert not found(Change.modified, str(root / "output/mini/mini-a4.pdf"))
+    assert found(Change.modified, str(root / "cards/mini/cards.yaml"))
+
+
+def test_saving_output_does_not_refresh_but_saving_data_does(mini, running):
+    live = running(mini, ["mini"])
+    preview = live.server.config.app.state.hub.previews["mini"]
+    wait_for(lambda: preview.generation >= 1 and preview.state["status"] == "ok")
+    time.sleep(0.8)  # the rulebook is drawn after the cards
+    settled = preview.generation
+    (mini.root / "output" / "mini").mkdir(parents=True, exist_ok=True)
+    (mini.root / "output" / "mini" / "mini-a4.pdf").write_bytes(b"%PDF-1.4\n")
+    time.sleep(1.0)
+    assert preview.generation == settled
+    data = mini.cards / "mini" / "cards.yaml"
+    data.write_text(data.read_text() + "\n")
+    wait_for(lambda: preview.generation > settled, timeout=10)
+
+
+def test_ctrl_c_stops_the_server_cleanly(mini):
+    process = subprocess.Popen([sys.executable, "-c", "from pnp.cli import main; main()", "--root", str(mini.root),
+                                "serve", "mini", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("pnp serve: http://127.0.0.1:"), line
+        url = line.split()[2]
+        wait_for(lambda: _get(url, "/g/mini/state.json")[0] == 200, timeout=10)
+        process.send_signal(signal.SIGINT)
+        process.wait(timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, process.stderr.read()
+    assert "Traceback" not in process.stderr.read()
+
+
+# -- a browser ------------------------------------------------------------------------------------------
+def _browser():
+    if not CHROMIUM.exists():
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must have Debian's chromium (.ci/run installs it)")
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium) for the browser test")
+    sync_api = pytest.importorskip("playwright.sync_api") if os.environ.get("CI") != "true" else \
+        __import__("playwright.sync_api", fromlist=["sync_playwright"])
+    return sync_api.sync_playwright
+
+
+def test_the_page_follows_edits_in_a_browser(tmp_path, running):
+    sync_playwright = _browser()
+    project = shipped_copy(tmp_path / "proj", "evo")
+    live = running(project, ["evo"])
+    events = project.cards / "evo" / "events.yaml"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(live.url)
+            page.wait_for_selector("section[data-component=events] a.card img", timeout=30000)
+            assert page.locator("section[data-component=events] a.card").count() == 26
+            card = page.locator('a.card[data-key="events/scorching-sun"]')
+            old_src = card.locator("img").get_attribute("src")
+            assert "Scorching Sun" in card.locator("img").get_attribute("alt")
+            card.click()
+            page.wait_for_selector("#detail:not([hidden])")
+            assert page.locator('#detail-fields tr[data-field=title] td').inner_text() == "Scorching Sun"
+            assert "cards/evo/events.yaml:" in page.locator("#detail-source").inner_text()
+
+            started = time.monotonic()
+            events.write_text(events.read_text().replace("title: Scorching Sun", "title: Blazing Heatwave", 1))
+            page.wait_for_function(
+                "document.querySelector('#detail-fields tr[data-field=title] td')?.textContent === 'Blazing Heatwave'",
+                timeout=15000)
+            # the new image, loaded: its alt text is what pdfium reads back from the card as drawn
+            page.wait_for_function("(() => { const img = document.querySelector('#detail-faces img[data-side=front]');"
+                                   " return img && img.alt.includes('Blazing Heatwave') && img.complete"
+                                   " && img.naturalWidth > 0; })()", timeout=15000)
+            seconds = time.monotonic() - started
+            new_src = page.locator('a.card[data-key="events/scorching-sun"] img').get_attribute("src")
+            assert new_src != old_src
+            assert page.locator('a.card[data-key="events/big-predator"] img').get_attribute("src")  # still there
+
+            text = events.read_text()
+            line = next(n for n, row in enumerate(text.splitlines(), 1) if "title: Blazing Heatwave" in row) + 1
+            assert "phase: 2" in text.splitlines()[line - 1]
+            events.write_text(text.replace("title: Blazing Heatwave\n  phase: 2", "title: Blazing Heatwave\n  phase: 9"))
+            problem = page.locator("#problems li.error").first
+            problem.wait_for(timeout=15000)
+            assert f"cards/evo/events.yaml:{line}:" in problem.locator("a.where").inner_text()
+            assert problem.get_attribute("data-card") == "events/scorching-sun"
+            assert page.locator("#stale").is_visible()
+            assert not errors, errors
+        finally:
+            browser.close()
+    print(f"one-card change seen in the browser after {seconds:.2f} s")
