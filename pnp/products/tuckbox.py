@@ -1,0 +1,205 @@
+"""Tuck boxes: a box to cut, fold and glue for one deck, sized from its cards' size, how many it holds and
+how thick they are; the deck's back on the front, the game's title and the deck's name on the back and on
+both spines."""
+
+import hashlib
+
+from ..draw import sheet as paper
+from ..draw import tuckbox as boxes
+from ..errors import DataError
+from ..impose import tuckbox as nets
+from ..impose.sheet import EDGE_SAFE, MARGIN
+from ..model.schema import did_you_mean
+from ..units import MM, to_mm
+from .base import Kind, Printable
+
+THICKNESS = 0.32  # mm: one card of ordinary 300 g/m² card stock, unsleeved
+CLEARANCE = 1.0  # mm of play in width, height and depth, so the deck slides in and out
+FOOTER_ROOM = EDGE_SAFE + 4 * MM  # the net stays clear of the page's footer
+CARD_KINDS = ("deck", "aid")
+TITLE = ("Display", False, 16, 7)  # (family, bold, size, smallest size) of the texts on the box
+NAME = ("Body", True, 12, 6.5)
+SMALL = ("Body", False, 8, 6)
+SPINE = ("Body", True, 10, 6)
+
+
+class TuckBox(Kind):
+    """A box to keep a deck in, cut from one sheet: front, back, two sides as wide as the deck is thick,
+    a lid and a bottom with tuck flaps, dust flaps, a glue tab, fold lines dashed and the cut line solid.
+    It is sized from the deck's cards (`deck`): their layout's size plus `clearance`, and as deep as
+    `holds` cards of `thickness` plus `clearance`. The front shows the deck's back (or `layout`); the back and
+    both spines show the game's title and the deck's name. A net larger than the paper is printed on it
+    turned, when it fits that way, else it is an error: put the deck in several boxes (`holds`, `copies`)."""
+
+    name = "tuckbox"
+    file_part = "tuckboxes"
+    order = 6
+    component_keys = {
+        "deck": {"type": "str", "doc": "the id of the component (a `deck` or an `aid`) whose cards the box holds"},
+        "holds": {"type": "int", "min": 1, "required": False,
+                  "doc": "how many cards one box holds (default: every card the deck prints); with `copies`, a "
+                         "deck too thick for one box goes into several"},
+        "thickness": {"type": "number", "min": 0.05, "max": 5, "required": False,
+                      "doc": f"the thickness of one card in mm (default {THICKNESS:g}: 300 g/m² card stock; about "
+                             "0.5 with sleeves)"},
+        "clearance": {"type": "number", "min": 0, "max": 10, "required": False,
+                      "doc": f"mm of play added to the box's width, height and depth (default {CLEARANCE:g})"},
+        "label": {"type": "str", "required": False,
+                  "doc": "the deck's name as the back and the spines print it (default: the deck's `name`)"},
+        "layout": {"type": "str", "required": False,
+                   "doc": "a layout to show on the front instead of the deck's back (centred, cut to the panel)"},
+    }
+    sides = (("front", "layout"),)
+
+    def check(self, component, studio, report):
+        try:
+            box = Box.of(component, studio)
+        except DataError as e:
+            report.error(e.message, e.mark)
+            return
+        if box is None:  # the deck prints nothing: said where the deck is checked
+            return
+        w, h = box.net.size
+        if nets.placement((w, h), studio.paper, MARGIN, FOOTER_ROOM) is None:
+            (pw, ph), (lw, lh) = nets.room(studio.paper, MARGIN, FOOTER_ROOM)
+            most = _most_cards(box, studio)
+            boxes_needed = -(-box.count // most) if most else 0
+            split = (f"; one box holds at most {most} of these cards: put them in {boxes_needed} boxes with "
+                     f"`holds: {-(-box.count // boxes_needed)}` and `copies: {boxes_needed}`") if most else ""
+            report.error(f"a tuck box for {box.count} cards is {to_mm(w):.0f} x {to_mm(h):.0f} mm flat, more than "
+                         f"the paper holds ({to_mm(pw):.0f} x {to_mm(ph):.0f} mm, or {to_mm(lw):.0f} x "
+                         f"{to_mm(lh):.0f} mm turned){split}",
+                         component.spec.mark_of("holds" if "holds" in component.spec else "deck"))
+
+    def draw(self, canvas, component, studio):
+        box = Box.of(component, studio)
+        if box is None:
+            return 0
+        placed = nets.placement(box.net.size, studio.paper, MARGIN, FOOTER_ROOM)
+        if placed is None:
+            raise DataError(f"component '{component.id}': its tuck box does not fit the paper",
+                            component.spec.mark_of("deck"))
+        page, origin = placed
+        for _ in range(component.count):
+            canvas.setPageSize(page)
+            _draw_box(canvas, studio, component, box, origin)
+            paper.footer(canvas, studio.fonts, page, f"{studio.game.title} · {component.name} · cut the solid line, "
+                                                     "fold every dashed line, glue the grey tab inside the front")
+            canvas.showPage()
+        canvas.setPageSize(studio.paper)
+        return component.count
+
+    def size_mm(self, component, studio):
+        """The box's outside: width, height and depth."""
+        try:
+            box = Box.of(component, studio)
+        except DataError:
+            return None
+        return None if box is None else [round(to_mm(v), 2) for v in (box.net.width, box.net.height, box.net.depth)]
+
+    def text_digest(self, component, studio):
+        """What the box shows besides its own faces: its size, its words and the deck's back."""
+        box = Box.of(component, studio)
+        if box is None:
+            return None
+        look = studio.fingerprint(box.front)[0] if box.front is not None else ""
+        parts = (box.net.width, box.net.height, box.net.depth, studio.game.title, box.label, look)
+        return hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
+class Box:
+    """What one tuck box component holds and shows: the deck, the card count, the net and the front's face."""
+
+    def __init__(self, component, deck, card, count, front):
+        spec = component.spec
+        self.deck, self.count, self.front = deck, count, front
+        self.label = str(spec.get("label") or deck.name)
+        self.thickness = float(spec.get("thickness", THICKNESS)) * MM
+        self.clearance = float(spec.get("clearance", CLEARANCE)) * MM
+        self.card = card
+        self.net = nets.tuck_net(*nets.box_size(card, count, self.thickness, self.clearance))
+
+    @classmethod
+    def of(cls, component, studio):
+        """The box of a tuckbox component; None when its deck prints nothing; DataError with the game.yaml
+        line when the deck is not a deck of this game or its cards are not all one size."""
+        spec = component.spec
+        deck = _deck(component, studio)
+        faces = [p for p in studio.of(deck) if p.side in ("front", "back")]
+        if not faces:
+            return None
+        sizes = sorted({tuple(studio.layouts.get(p.layout).size_mm) for p in faces})
+        if len(sizes) > 1:
+            shown = " and ".join(f"{w:g} x {h:g} mm" for w, h in sizes)
+            raise DataError(f"the cards of '{deck.id}' are not all one size ({shown}): a tuck box holds cards of "
+                            "one size; box each size in a deck of its own", spec.mark_of("deck"))
+        layout = studio.layouts.get(faces[0].layout)
+        own = [p for p in studio.of(component) if p.side == "front"]
+        backs = [p for p in faces if p.side == "back"]
+        front = own[0] if own else backs[0] if backs else None
+        return cls(component, deck, (layout.width, layout.height), spec.get("holds", deck.count), front)
+
+
+def _deck(component, studio):
+    """The component a tuck box holds the cards of; DataError at its `deck:` line when there is none."""
+    spec = component.spec
+    deck = studio.game.component(spec["deck"])
+    if deck is None:
+        known = [c.id for c in studio.game.components if c.kind in CARD_KINDS]
+        raise DataError(f"component '{component.id}': no deck '{spec['deck']}' to box"
+                        f"{did_you_mean(spec['deck'], known)}", spec.mark_of("deck"))
+    if deck.kind not in CARD_KINDS:
+        raise DataError(f"component '{component.id}': '{deck.id}' is a {deck.kind} component, not cards; a tuck box "
+                        "holds a deck or an aid", spec.mark_of("deck"))
+    return deck
+
+
+def _most_cards(box, studio):
+    """The most cards of this box's size and thickness that a box printed on this paper holds."""
+    for count in range(box.count - 1, 0, -1):
+        size = nets.tuck_net(*nets.box_size(box.card, count, box.thickness, box.clearance)).size
+        if nets.placement(size, studio.paper, MARGIN, FOOTER_ROOM) is not None:
+            return count
+    return 0
+
+
+def _draw_box(canvas, studio, component, box, origin):
+    net = box.net
+    canvas.saveState()
+    canvas.translate(*origin)
+    if box.front is not None:
+        layout = studio.layouts.get(box.front.layout)
+        x, y, w, h = net.panels["front"]
+        with boxes.clipped_to(canvas, net.front_cut):  # the art stops at the thumb notch
+            studio.draw(canvas, studio.painter(canvas), box.front, x + (w - layout.width) / 2,
+                        y + (h - layout.height) / 2, clip=max(w, h))
+    else:
+        _words(canvas, studio, box, net.panels["front"])
+    _words(canvas, studio, box, net.panels["back"])
+    for side in ("side", "side-2"):
+        _spine(canvas, studio, box, net.panels[side])
+    boxes.tuck_net(canvas, net)
+    canvas.restoreState()
+
+
+def _words(canvas, studio, box, panel):
+    """The game's title, the deck's name and how many cards, across a panel."""
+    x, y, w, h = panel
+    room, cx = w - 8 * MM, x + w / 2
+    fonts, title = studio.fonts, studio.game.title
+    boxes.fitted_label(canvas, fonts, title, (cx, y + h * 0.62), room, TITLE)
+    boxes.fitted_label(canvas, fonts, box.label, (cx, y + h * 0.62 - 10 * MM), room, NAME)
+    boxes.fitted_label(canvas, fonts, f"{box.count} cards", (cx, y + h * 0.62 - 17 * MM), room, SMALL)
+
+
+def _spine(canvas, studio, box, panel):
+    """The title and the deck's name up a side, as large as its width allows (nothing on a side too narrow
+    for the smallest readable text)."""
+    x, y, w, h = panel
+    size = min(SPINE[2], (w - 2 * MM) / 0.9)
+    if size < SPINE[3]:
+        return
+    style, centre, room = (SPINE[0], SPINE[1], size, SPINE[3]), (x + w / 2, y + h / 2), h - 8 * MM
+    if not boxes.fitted_label(canvas, studio.fonts, f"{studio.game.title} · {box.label}", centre, room, style,
+                              turned=True):
+        boxes.fitted_label(canvas, studio.fonts, box.label, centre, room, style, turned=True)
