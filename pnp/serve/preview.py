@@ -4,6 +4,7 @@ A game that fails keeps showing its last good images, marked stale. No web code 
 `Preview.state`, a plain dict."""
 
 import bisect
+import re
 import threading
 import time
 import traceback
@@ -18,6 +19,7 @@ from ..report import Report
 from ..units import PrintOptions
 from .images import Book, ImageStore, assets_digest, face_digest, render_faces, rulebook_pdf
 
+IN_BRACKETS = re.compile(r"\(([^()]+)\)")
 REFRESH = threading.Lock()  # one game is checked and drawn at a time: ReportLab's state is not per thread
 
 
@@ -41,23 +43,27 @@ def _where(mark):
 
 
 class Cards:
-    """Which card a message concerns: by the file and line of its item's data, or the printable it names."""
+    """Which card a message concerns: the printable or item it names in brackets ("(printing deck 'lion'
+    front)", "(lion)"), else the file and line of its item's data."""
 
     def __init__(self):
         self.lines = {}  # file -> sorted [(line, card key)]
-        self.labels = {}  # "(printing LABEL)" -> card key
+        self.names = {}  # what a message says in brackets -> card key
 
     def add(self, key, item, printables):
         mark = getattr(item, "mark", None)
         if mark is not None and mark.line:
             bisect.insort(self.lines.setdefault(mark.file, []), (mark.line, key))
+        item_id = item.get("id") if item is not None else None
+        if item_id is not None:
+            self.names.setdefault(str(item_id), key)
         for p in printables:
-            self.labels[f"(printing {p.label})"] = key
+            self.names[f"printing {p.label}"] = key
 
     def of(self, diagnostic):
-        for label, key in self.labels.items():
-            if label in diagnostic.message:
-                return key
+        for said in reversed(IN_BRACKETS.findall(diagnostic.message)):
+            if said in self.names:
+                return self.names[said]
         mark = diagnostic.mark
         rows = self.lines.get(mark.file) if mark else None
         if not rows or not mark.line:
@@ -188,6 +194,7 @@ class Preview:
                 digest = self.faces.get(face.printable.key)
             image = self.store.get(digest) if digest else None
             out["faces"].append({"side": side_key(face.printable), "image": digest if image else None,
+                                 "shape": face.shape,
                                  "stale": stale, "size": list(image.size) if image else None,
                                  "text": image.text if image else ""})
         return out

@@ -31,7 +31,7 @@ function imageOf(face, big) {
   if (!face.image) return el("div", { class: "noimage", text: `${face.side}: not drawn` });
   const img = el("img", {
     src: `${base}/img/${face.image}.png`, alt: face.text || face.side, title: face.text || face.side,
-    class: face.stale ? "stale" : null, loading: big ? null : "lazy",
+    class: `shape-${face.shape}${face.stale ? " stale" : ""}`, loading: big ? null : "lazy",
     width: face.size ? face.size[0] : null, height: face.size ? face.size[1] : null,
     "data-side": face.side, "data-image": face.image,
   });
@@ -99,7 +99,9 @@ function drawGallery() {
       }, imageOf(card.faces[0], false),
       el("span", { class: "name", text: card.name }),
       card.copies > 1 ? el("span", { class: "copies", text: `×${card.copies}` }) : null,
-      stale ? el("span", { class: "stale-tag", text: "stale" }) : null);
+      stale && !state.stale ? el("span", { class: "stale-tag", text: "stale" }) : null,
+      bad.length ? el("span", { class: `problem-tag ${bad.some((p) => p.severity === "error") ? "error" : "warning"}`,
+        text: `${bad.length} ${bad.some((p) => p.severity === "error") ? "error" : "warning"}${bad.length > 1 ? "s" : ""}` }) : null);
       grid.append(link);
     }
     section.append(grid);
@@ -132,8 +134,11 @@ function drawDetail() {
   if (!card) return;
   detail.dataset.key = key;
   document.getElementById("detail-name").textContent = card.name + (card.copies > 1 ? ` ×${card.copies}` : "");
+  const stale = state.stale || card.faces.some((f) => f.stale);
   document.getElementById("detail-source").replaceChildren("from ", sourceLink(card.source),
-    state.stale || card.faces.some((f) => f.stale) ? el("span", { class: "stale-tag", text: "stale" }) : "");
+    stale ? el("span", { class: "stale-tag", text: "stale" }) : "",
+    stale ? el("span", { class: "note", text: state.stale ? "the data and images of the last valid version"
+      : "the last image drawn without errors" }) : "");
   const problems = document.getElementById("detail-problems");
   problems.replaceChildren(...problemsOf(key).map((p) => el("li", { class: p.severity },
     el("span", { class: "severity", text: p.severity }), " ", sourceLink(p.where), " ", el("span", { text: p.message }))));
