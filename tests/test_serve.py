@@ -159,6 +159,36 @@ def test_a_broken_layout_is_shown_with_the_last_good_images_marked_stale(mini):
     assert set(state["cards"]) == set(good["cards"])
 
 
+def test_broken_macros_and_rulebook_are_errors_on_the_page(mini):
+    preview = Preview(mini, "mini")
+    preview.refresh()
+    (mini.layouts / "mini" / "macros.j2").write_text("{% macro broken( %}\n")
+    state = preview.refresh()
+    assert state["status"] == "stale" and any("macros.j2" in (p["where"] or {}).get("file", "")
+                                              for p in state["problems"])
+    (mini.layouts / "mini" / "macros.j2").unlink()
+    (mini.layouts / "mini" / "rulebook.md.j2").write_text("# Rules\n{{ 1 / 0 }}\n")
+    state = preview.refresh()
+    assert state["problems"] and all(p["severity"] == "error" for p in state["problems"])
+    assert any("rulebook.md.j2" in (p["where"] or {}).get("file", "") for p in state["problems"])
+    assert state["cards"]  # the gallery stays
+
+
+def test_the_rulebook_is_served_as_pages_and_the_index_lists_the_games(mini):
+    with TestClient(create_app(mini, ["mini"])) as client:
+        book = wait_for(lambda: client.get("/g/mini/state.json").json()["rulebook"])
+        assert len(book["pages"]) >= 2
+        page = client.get(f"/g/mini/book/{book['digest']}/0.png")
+        assert page.status_code == 200 and page.content.startswith(b"\x89PNG")
+        assert client.get(f"/g/mini/book/{book['digest']}/{len(book['pages'])}.png").status_code == 404
+        assert client.get("/", follow_redirects=False).headers["location"] == "/g/mini/"
+    shutil.copytree(mini.cards / "mini", mini.cards / "second")
+    shutil.copytree(mini.layouts / "mini", mini.layouts / "second")
+    with TestClient(create_app(mini, ["mini", "second"])) as client:
+        index = client.get("/").text
+        assert 'href="/g/mini/"' in index and 'href="/g/second/"' in index
+
+
 def test_a_data_error_names_its_card_and_line(mini):
     preview = Preview(mini, "mini")
     preview.refresh()

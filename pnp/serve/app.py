@@ -8,6 +8,7 @@ import contextlib
 import html
 import mimetypes
 import re
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import PurePosixPath
 
@@ -17,7 +18,8 @@ from starlette.responses import (FileResponse, HTMLResponse, JSONResponse, Plain
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import DataError
+from ..errors import DataError, PnpError
+from ..model.load import load_file
 from .preview import Preview
 from .watch import watch
 
@@ -144,7 +146,7 @@ def create_app(project, games):
     async def index(request):
         if len(hub.games) == 1:
             return RedirectResponse(f"/g/{hub.games[0]}/")
-        links = "".join(f'<li><a href="/g/{html.escape(g)}/">{html.escape(hub.previews[g].state["title"])}</a>'
+        links = "".join(f'<li><a href="/g/{html.escape(g)}/">{html.escape(_title(project, g))}</a>'
                         f" <code>{html.escape(g)}</code></li>" for g in hub.games)
         return HTMLResponse(_static("index.html").read_text(encoding="utf-8").replace("<!--games-->", links))
 
@@ -213,6 +215,15 @@ def create_app(project, games):
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.hub = hub
     return app
+
+
+def _title(project, game):
+    """A game's title as game.yaml gives it (its id when that cannot be read)."""
+    try:
+        meta = load_file(project.inside(project.cards / game / "game.yaml"), game)
+        return str(meta.get("title") or game) if isinstance(meta, Mapping) else game
+    except PnpError:
+        return game
 
 
 def _source_page(rel, text):
