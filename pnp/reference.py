@@ -17,7 +17,7 @@ from .model.game import CONTEXT as GAME_CONTEXT, GAME_FILE
 from .model.schema import Field, TYPES
 from .model.tables import TABLE_FIELDS
 from .products import KINDS
-from .units import CARD_SIZES
+from .units import NAMED_SIZES
 
 INTRO = """# pnp reference
 
@@ -121,11 +121,21 @@ def _kinds():
     return "\n".join(out)
 
 
+def _sizes_table():
+    rows = ["### Named sizes", "", "`size:` may name one of these (width x height, portrait; a layout turns one "
+            "by giving `[h, w]`). Decks and aids are imposed as many to a sheet as fit, cards turned a quarter when "
+            "that fits more.", "", "| name | mm | inches | print services | what |", "| --- | --- | --- | --- | --- |"]
+    for name, s in NAMED_SIZES.items():
+        inches = f"{s.inches[0]:g} x {s.inches[1]:g}" if s.inches else ""
+        services = ", ".join(f"{k}: {v}" for k, v in s.services.items())
+        rows.append(f"| `{name}` | {s.w:g} x {s.h:g} | {inches} | {services} | {s.doc} |")
+    return "\n".join(rows)
+
+
 def _layouts():
-    sizes = ", ".join(f"`{n}` {w} x {h} mm" for n, (w, h) in CARD_SIZES.items())
     return "\n".join([
         "## Layout files", "", "A layout is `layouts/<game>/NAME.yaml` (or `layouts/shared/NAME.yaml`): one printed "
-        f"face. Named sizes: {sizes}.", "", _param_table(LAYOUT_PARAMS), "",
+        "face, of a named size (below) or `[w, h]`.", "", _param_table(LAYOUT_PARAMS), "", _sizes_table(), "",
         "## Text styles", "", "`layouts/<game>/text-styles.yaml` (and `layouts/shared/text-styles.yaml`, which a game's own "
         "styles override) names text styles: `title: {font: Display, size: 12, color: '#222'}`. A text element "
         f"uses one with `style: title`; its own settings win. A style may set {', '.join(f'`{k}`' for k in TEXT_STYLE)}, "

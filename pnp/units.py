@@ -1,5 +1,6 @@
 """Lengths: "63mm", "0.5in", "10pt" or a bare number (millimetres) -> points. The only unit parser."""
 
+import difflib
 import re
 from dataclasses import dataclass
 
@@ -7,14 +8,40 @@ MM = 72 / 25.4
 _UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0}
 _LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?\s*$")
 
-# Named card sizes, width x height in millimetres (portrait).
-CARD_SIZES = {
-    "poker": (63, 88),
-    "bridge": (57, 89),
-    "mini": (44, 63),
-    "tarot": (70, 120),
-    "square": (70, 70),
+@dataclass(frozen=True)
+class NamedSize:
+    """A card or tile size a layout can name: its millimetres (portrait), the nominal inch trim print services
+    cut it to (None when they make no such product), and what each service calls its product."""
+
+    w: float
+    h: float
+    inches: tuple | None
+    services: dict
+    doc: str
+
+
+# The one table of named sizes: layouts, imposition, the exporters' print-service products and the reference
+# all read it. Service ids are those of `pnp export --format`.
+NAMED_SIZES = {
+    "poker": NamedSize(63, 88, (2.5, 3.5), {"tgc": "Poker Deck", "mpc": "Poker Size", "drivethru": "Poker Cards"},
+                       "standard playing and game cards"),
+    "bridge": NamedSize(57, 89, (2.25, 3.5), {"tgc": "Bridge Deck", "mpc": "Bridge Size"}, "narrow playing cards"),
+    "mini": NamedSize(44, 63, (1.75, 2.5), {"tgc": "Mini Deck"}, "half a poker card"),
+    "mini-american": NamedSize(41, 63, None, {}, "mini American board-game cards"),
+    "mini-euro": NamedSize(44, 68, None, {}, "mini European board-game cards"),
+    "tarot": NamedSize(70, 120, (2.75, 4.75), {"tgc": "Tarot Deck", "mpc": "Tarot Size", "drivethru": "Tarot Cards"},
+                       "large cards"),
+    "square": NamedSize(70, 70, None, {}, "square cards"),
+    "square-2.5in": NamedSize(63.5, 63.5, (2.5, 2.5), {"tgc": "Square Deck"}, "small square cards (2.5 in)"),
+    "square-3.5in": NamedSize(88.9, 88.9, (3.5, 3.5), {}, "large square cards (3.5 in)"),
+    "business": NamedSize(50.8, 88.9, (2, 3.5), {}, "business cards (2 x 3.5 in)"),
+    "skat": NamedSize(59, 91, None, {}, "skat and other European playing cards"),
+    "jumbo": NamedSize(88.9, 127, (3.5, 5), {}, "jumbo cards (3.5 x 5 in)"),
+    "domino": NamedSize(44.45, 88.9, (1.75, 3.5), {}, "domino cards (1.75 x 3.5 in)"),
+    "hex-2in": NamedSize(58.66, 50.8, None, {}, "hex tile, 2 in from flat side to flat side (flat-topped)"),
+    "hex-3in": NamedSize(87.99, 76.2, None, {}, "hex tile, 3 in from flat side to flat side (flat-topped)"),
 }
+CARD_SIZES = {name: (s.w, s.h) for name, s in NAMED_SIZES.items()}  # name -> (width, height) mm
 
 PAPER_SIZES = {"a4": (210, 297), "letter": (215.9, 279.4)}
 
@@ -51,7 +78,9 @@ def size(value):
         m = re.match(r"^(.+?)\s*x\s*(.+)$", key)
         if m:
             return length(m.group(1)), length(m.group(2))
-        raise ValueError(f"unknown size {_shown(value)}: use one of {', '.join(CARD_SIZES)} or [w, h]")
+        close = difflib.get_close_matches(key, CARD_SIZES, n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else ""
+        raise ValueError(f"unknown size {_shown(value)}{hint}: use a named size ({', '.join(CARD_SIZES)}) or [w, h]")
     if isinstance(value, (list, tuple)) and len(value) == 2:
         return length(value[0]), length(value[1])
     raise ValueError(f"expected a size name or [width, height], got {_shown(value)}")

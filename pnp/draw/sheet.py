@@ -72,6 +72,23 @@ def shifted(canvas, dx, dy):
 
 
 @contextlib.contextmanager
+def quarter_turned(canvas, x, y, w, h, clockwise=False):
+    """Drawing at (0, 0) an item `h` wide and `w` high fills the box (x, y, w, h) turned a quarter round:
+    counter-clockwise (its top to the left) or clockwise (its top to the right)."""
+    canvas.saveState()
+    if clockwise:
+        canvas.translate(x, y + h)
+        canvas.rotate(-90)
+    else:
+        canvas.translate(x + w, y)
+        canvas.rotate(90)
+    try:
+        yield
+    finally:
+        canvas.restoreState()
+
+
+@contextlib.contextmanager
 def turned(canvas, x, y, w, h):
     """Everything drawn inside the block turned half round about the centre of the box (x, y, w, h)."""
     canvas.saveState()

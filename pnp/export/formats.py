@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..units import MM
+from ..units import MM, NAMED_SIZES
 from .raster import Shot
 
 INCH = 72.0
@@ -17,14 +17,13 @@ INCH = 72.0
 # MakePlayingCards' are the trim plus 0.12 in (poker 822 x 1122 px, tarot 897 x 1497 px); DriveThruCards'
 # pages are the trim plus 1/8 in (poker 2.75 x 3.75 in).
 SERVICES = {
-    "tgc": {"title": "The Game Crafter", "dpi": 300, "bleed_in": 0.125,
-            "products": {"poker": (2.5, 3.5), "mini": (1.75, 2.5), "bridge": (2.25, 3.5), "tarot": (2.75, 4.75),
-                         "square": (2.5, 2.5)}},
-    "mpc": {"title": "MakePlayingCards", "dpi": 300, "bleed_in": 0.12,
-            "products": {"poker": (2.5, 3.5), "bridge": (2.25, 3.5), "tarot": (2.75, 4.75)}},
-    "drivethru": {"title": "DriveThruCards", "dpi": 300, "bleed_in": 0.125,
-                  "products": {"poker": (2.5, 3.5), "tarot": (2.75, 4.75)}},
+    "tgc": {"title": "The Game Crafter", "dpi": 300, "bleed_in": 0.125},
+    "mpc": {"title": "MakePlayingCards", "dpi": 300, "bleed_in": 0.12},
+    "drivethru": {"title": "DriveThruCards", "dpi": 300, "bleed_in": 0.125},
 }
+for _service_id, _spec in SERVICES.items():  # each service's card products, from the one table of named sizes
+    _spec["products"] = {size.services[_service_id]: size.inches for size in NAMED_SIZES.values()
+                         if _service_id in size.services}
 SERVICE_BLEED = max(spec["bleed_in"] for spec in SERVICES.values()) * INCH  # points of art the services take
 MATCH = 0.03  # a card within 3% of a product's trim on each side is printed as that product
 TTS_MAX_PX, TTS_COLS, TTS_ROWS = 4096, 10, 7

@@ -36,6 +36,7 @@ class Grid:
     gap: float
     origin: tuple  # bottom-left of the whole block, including bleed
     outer: tuple = (0.0, 0.0)  # art beyond the block's edges, across and up: butted cards' outer bleed
+    turned: bool = False  # items lie a quarter turn round (`item` is then their turned size), as more fit so
 
     @property
     def per_page(self):
@@ -167,6 +168,15 @@ def _crosses(segment, box):
 def _overlaps(lo, hi, a, b):
     """[lo, hi] (a point when lo == hi) against the open interval (a, b)."""
     return a < lo < b if lo == hi else lo < b and hi > a
+
+
+def densest(paper, item, bleed=0.0, gap=0.0, margin=MARGIN):
+    """The grid holding the most items: upright, or turned a quarter round when that holds more."""
+    upright = grid(paper, item, bleed, gap, margin)
+    turned = grid(paper, (item[1], item[0]), bleed, gap, margin)
+    if turned is not None and (upright is None or turned.per_page > upright.per_page):
+        return replace(turned, turned=True)
+    return upright
 
 
 def grid(paper, item, bleed=0.0, gap=0.0, margin=MARGIN):

@@ -64,6 +64,7 @@ class Kind:
     sides = (("front", "layout"), ("back", "back"))  # (side, the component key naming its layout)
     cut_with_blade = False  # text must keep clear of the cut (the safe area is checked)
     spaced = False  # imposed apart, each with what bleed the paper leaves room for (else butted together)
+    turn_to_fit = True  # imposed a quarter turn round when more fit a sheet that way
     registry = {}  # `kind:` name -> an instance of each kind class
 
     def __init_subclass__(cls, **kwargs):

@@ -19,6 +19,7 @@ class Board(Kind):
     name = "board"
     file_part = "boards"
     order = 3
+    turn_to_fit = False  # a board too wide for the page is printed upright on a landscape page instead
 
     def draw(self, canvas, component, studio):
         if fits_sheet(component, studio):

@@ -20,12 +20,13 @@ def grid_for(component, studio):
     faces = studio.of(component)
     layout = studio.layouts.get(faces[0].layout)
     size = (layout.width, layout.height)
-    butted = sheet.grid(studio.paper, size, studio.bleed)
+    impose = sheet.densest if studio.kind(component).turn_to_fit else sheet.grid
+    butted = impose(studio.paper, size, studio.bleed)
     if butted is None or studio.bleed:
         return butted
     if studio.kind(component).spaced:
         for bleed in HOME_BLEEDS:
-            spaced = sheet.grid(studio.paper, size, min(bleed, layout.bleed))
+            spaced = impose(studio.paper, size, min(bleed, layout.bleed))
             if (spaced is not None and spaced.per_page >= butted.per_page
                     and min(spaced.mark_room()) >= sheet.MARK_MIN):  # never bleed at the cost of crop marks
                 return spaced
@@ -63,8 +64,7 @@ def draw_sheets(canvas, component, studio):
         # marks for the slots that hold a card, none for empty ones
         crop = grid.crop_marks(len(chunk), style=studio.options.marks)
         for slot_index, i in enumerate(chunk):
-            s = grid.slot(slot_index)
-            studio.draw(canvas, painter, fronts[i], s.x, s.y, clip=grid.clip(slot_index, len(chunk)))
+            place(canvas, studio, painter, grid, fronts[i], slot_index, len(chunk))
         paper.marks(canvas, crop)
         side = " · fronts" if has_back else ""
         paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name}{side} · sheet {p + 1} of {pages}")
@@ -73,14 +73,26 @@ def draw_sheets(canvas, component, studio):
             with paper.shifted(canvas, *back_shift(studio)):
                 for slot_index, i in enumerate(chunk):
                     if backs[i] is not None:
-                        s = grid.slot(slot_index, mirrored=True)
-                        studio.draw(canvas, painter, backs[i], s.x, s.y, shared=True,
-                                    clip=grid.clip(slot_index, len(chunk), mirrored=True))
+                        place(canvas, studio, painter, grid, backs[i], slot_index, len(chunk), back=True)
                 paper.marks(canvas, grid.crop_marks(len(chunk), mirrored=True, style=studio.options.marks))
             paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · backs of sheet {p + 1} "
                                                              "(print double-sided, flip on the long edge)")
             canvas.showPage()
     return pages * (2 if has_back else 1)
+
+
+def place(canvas, studio, painter, grid, face, slot_index, filled, back=False):
+    """Draw one face into its slot. In a turned grid a front lies with its top to the left and its back with
+    its top to the right, so that after a long-edge flip the back still stands the same way as its front."""
+    s = grid.slot(slot_index, mirrored=back)
+    left, bottom, right, top = grid.clip(slot_index, filled, mirrored=back)
+    if not grid.turned:
+        studio.draw(canvas, painter, face, s.x, s.y, shared=back, clip=(left, bottom, right, top))
+        return
+    with paper.quarter_turned(canvas, s.x, s.y, s.w, s.h, clockwise=back):
+        # the face's own sides, after the turn: its left lies along the slot's bottom (or top), and so on
+        clip = (top, left, bottom, right) if back else (bottom, right, top, left)
+        studio.draw(canvas, painter, face, 0, 0, shared=back, clip=clip)
 
 
 def back_shift(studio):
