@@ -7,8 +7,11 @@ import math
 
 import pytest
 
-from conftest import make_project, run
+from conftest import REPO, make_project, run
 from pdfread import MM, _mul, drawn, read
+from pnp.check import load
+from pnp.project import find
+from pnp.report import Report
 
 GAME = "cards/mini/game.yaml"
 ANCHOR = "    layout: board\n"
@@ -232,3 +235,49 @@ def test_a_box_too_large_for_the_paper_says_how_to_split_the_deck(tmp_path):
     lines = _errors(root)
     hit = [ln for ln in lines if ln.startswith(f"{GAME}:{_line(root, 'holds: 200')}:")]
     assert hit and "more than the paper holds" in hit[0] and "`copies: 2`" in hit[0], lines
+
+
+def test_a_layout_of_its_own_on_the_front(tmp_path):
+    front = ("size: poker\nelements:\n  - {type: rect, x: 0, y: 0, w: 63, h: 88, bleed: true, fill: '#884422'}\n"
+             "  - {type: text, x: 5, y: 40, w: 53, h: 10, text: Our Deck, size: 14}\n")
+    root = project_with(tmp_path, "{id: box, name: Card box, kind: tuckbox, deck: deck, layout: box-front}",
+                        case={"files": {"layouts/mini/box-front.yaml": front}})
+    folder, manifest = build(root)
+    page = box_pages(folder, manifest, "box")[1][0]
+    m = measure(page)
+    ours = [e for e in drawn(page) if e[0] == "text" and e[1] == "Our Deck"]
+    assert len(ours) == 1 and m["x"][0] < ours[0][2] < m["x"][1]
+    assert not any(e[0] == "text" and e[1] == "lion" for e in drawn(page))  # not the deck's back
+
+
+SHIPPED = [g for g in find(REPO).games()
+           if any(c.kind == "tuckbox" for c in load(find(REPO), g, Report()).components)]
+
+
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory):
+    out = tmp_path_factory.mktemp("shipped")
+    result = run(REPO, "build", *SHIPPED, "--out", str(out))
+    assert result.exit_code == 0, result.output
+    return out
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_every_shipped_box_fits_its_deck(shipped, game):
+    """Each shipped tuck box, read back from its page: front and back its deck's card size plus 1 mm, the
+    sides 0.32 mm a card it holds plus 1 mm, all on one page of the paper."""
+    data = load(find(REPO), game, Report())
+    manifest = json.loads((shipped / game / "manifest.json").read_text())
+    by_id = {c["id"]: c for c in manifest["components"]}
+    boxes = [c for c in data.components if c.kind == "tuckbox"]
+    assert SHIPPED and boxes
+    for box in boxes:
+        deck = by_id[box.spec["deck"]]
+        entry, pages = box_pages(shipped / game, manifest, box.id)
+        assert len(pages) == box.count
+        holds = box.spec.get("holds", deck["count"])
+        for page in pages:
+            m = measure(page)
+            w, h = (v * MM + 1 * MM for v in deck["size_mm"])
+            assert near(m["front"], w) and near(m["back"], w) and near(m["height"], h), (box.id, m["front"] / MM)
+            assert near(m["side"], holds * 0.32 * MM + 1 * MM) and near(m["side2"], m["side"]), box.id
