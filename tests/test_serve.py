@@ -145,6 +145,24 @@ def test_a_crash_drawing_one_card_is_an_error_beside_it_not_a_dead_server(mini, 
         assert client.get("/g/mini/").status_code == 200
 
 
+def test_a_card_that_fails_to_draw_keeps_its_last_good_image_marked_stale(mini, monkeypatch):
+    preview = Preview(mini, "mini")
+    good = preview.refresh()["cards"]["deck/fern"]["faces"][0]["image"]
+    draw = Studio.draw
+
+    def failing(self, canvas, painter, printable, *args, **kwargs):
+        if printable.item is not None and printable.item.get("id") == "fern" and printable.side == "front":
+            raise ValueError("no")
+        return draw(self, canvas, painter, printable, *args, **kwargs)
+
+    monkeypatch.setattr(Studio, "draw", failing)
+    data = mini.cards / "mini" / "cards.yaml"
+    data.write_text(data.read_text().replace("name: Fern\n", "name: Fern\n  text: new words\n", 1))
+    for _ in range(2):  # and again after the next save
+        face = preview.refresh()["cards"]["deck/fern"]["faces"][0]
+        assert face["image"] == good and face["stale"]
+
+
 def test_a_broken_layout_is_shown_with_the_last_good_images_marked_stale(mini):
     preview = Preview(mini, "mini")
     good = preview.refresh()

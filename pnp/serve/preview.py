@@ -166,22 +166,23 @@ class Preview:
         by_component = {}
         for n, face in enumerate(faces):
             by_component.setdefault(face.component.id, []).append((n, face))
-        index = Cards()
+        index, shown = Cards(), {}
         for component in studio.game.components:
             if component.id not in by_component:
                 continue
             entry = {"id": component.id, "name": str(component.name), "kind": component.kind,
                      "count": component.count, "cards": []}
             for key, group in _cards(component, by_component[component.id]):
-                cards[key] = self._card(key, group, digests, studio)
+                cards[key] = self._card(key, group, digests, shown)
                 entry["cards"].append(key)
                 index.add(key, group[0][1].item, [face.printable for _, face in group])
             components.append(entry)
-        self.faces = {faces[n].printable.key: d for n, d in digests.items()}
+        self.faces = shown  # a face that fails again next time still has its last good image
         self.good = {"components": components, "cards": cards, "index": index}
         self.store.keep({f["image"] for c in cards.values() for f in c["faces"] if f["image"]})
 
-    def _card(self, key, group, digests, studio):
+    def _card(self, key, group, digests, shown):
+        """A card's entry: its data, source and faces; `shown` collects printable key -> image digest."""
         first = group[0][1]
         item = first.item
         mark = getattr(item, "mark", None) or first.printable.mark
@@ -193,6 +194,8 @@ class Preview:
             if stale:
                 digest = self.faces.get(face.printable.key)
             image = self.store.get(digest) if digest else None
+            if image is not None:
+                shown[face.printable.key] = digest
             out["faces"].append({"side": side_key(face.printable), "image": digest if image else None,
                                  "shape": face.shape,
                                  "stale": stale, "size": list(image.size) if image else None,
