@@ -143,7 +143,8 @@ function drawDetail() {
   problems.replaceChildren(...problemsOf(key).map((p) => el("li", { class: p.severity },
     el("span", { class: "severity", text: p.severity }), " ", sourceLink(p.where), " ", el("span", { text: p.message }))));
   document.getElementById("detail-faces").replaceChildren(...card.faces.map((f) =>
-    el("figure", {}, imageOf(f, true), el("figcaption", { text: f.side + (f.stale ? " (stale)" : "") }))));
+    el("figure", {}, f.image ? el("a", { href: `${base}/img/${f.image}.png`, target: "_blank", title: "full size" },
+      imageOf(f, true)) : imageOf(f, true), el("figcaption", { text: f.side + (f.stale ? " (stale)" : "") }))));
   const rows = Object.entries(card.fields).map(([name, value]) =>
     el("tr", { "data-field": name }, el("th", { text: name }), el("td", { text: fieldValue(value) })));
   document.getElementById("detail-fields").replaceChildren(...rows);
