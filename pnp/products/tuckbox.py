@@ -90,7 +90,7 @@ class TuckBox(Kind):
         return component.count
 
     def size_mm(self, component, studio):
-        """The box's outside: width, height and depth."""
+        """The box's width, height and depth in mm: the cards' plus the clearance."""
         try:
             box = Box.of(component, studio)
         except DataError:
@@ -128,16 +128,21 @@ class Box:
         faces = [p for p in studio.of(deck) if p.side in ("front", "back")]
         if not faces:
             return None
-        sizes = sorted({tuple(studio.layouts.get(p.layout).size_mm) for p in faces})
-        if len(sizes) > 1:
-            shown = " and ".join(f"{w:g} x {h:g} mm" for w, h in sizes)
-            raise DataError(f"the cards of '{deck.id}' are not all one size ({shown}): a tuck box holds cards of "
-                            "one size; box each size in a deck of its own", spec.mark_of("deck"))
-        layout = studio.layouts.get(faces[0].layout)
+        layout = _one_size(component, deck, faces, studio)
         own = [p for p in studio.of(component) if p.side == "front"]
         backs = [p for p in faces if p.side == "back"]
         front = own[0] if own else backs[0] if backs else None
         return cls(component, deck, (layout.width, layout.height), spec.get("holds", deck.count), front)
+
+
+def _one_size(component, deck, faces, studio):
+    """The layout of the deck's cards, all of one size; DataError at the box's `deck:` line otherwise."""
+    sizes = sorted({tuple(studio.layouts.get(p.layout).size_mm) for p in faces})
+    if len(sizes) > 1:
+        shown = " and ".join(f"{w:g} x {h:g} mm" for w, h in sizes)
+        raise DataError(f"the cards of '{deck.id}' are not all one size ({shown}): a tuck box holds cards of one "
+                        "size; box each size in a deck of its own", component.spec.mark_of("deck"))
+    return studio.layouts.get(faces[0].layout)
 
 
 def _deck(component, studio):
