@@ -175,7 +175,7 @@ async function load() {
 
 window.addEventListener("hashchange", () => { if (state) draw(); });
 document.addEventListener("keydown", (e) => {
-  if (e.key === "Escape" && !document.getElementById("detail").hidden) history.back();
+  if (e.key === "Escape" && !document.getElementById("detail").hidden) location.hash = "";
 });
 document.getElementById("detail-close").addEventListener("click", () => { location.hash = ""; });
 document.getElementById("detail").addEventListener("click", (e) => {
