@@ -186,7 +186,10 @@ class Preview:
         first = group[0][1]
         item = first.item
         mark = getattr(item, "mark", None) or first.printable.mark
-        out = {"key": key, "name": str(first.name), "id": item_key(item, first.index), "copies": first.copies,
+        name = str(first.name)
+        if item is not None and item.get("id") is not None and name == str(first.index + 1):
+            name = str(item.get("id"))  # an item with no name of its own: its id says more than its number
+        out = {"key": key, "name": name, "id": item_key(item, first.index), "copies": first.copies,
                "fields": _plain(item) if item is not None else {}, "source": _where(mark), "faces": []}
         for n, face in group:
             digest = digests.get(n)

@@ -87,7 +87,7 @@ function drawGallery() {
     const printed = keys.reduce((n, key) => n + state.cards[key].copies, 0);
     const section = el("section", { class: "component", id: `component-${component.id}`, "data-component": component.id });
     section.append(el("h2", {}, el("span", { text: component.name }),
-      el("small", { text: ` ${component.kind} · ${printed} printed` + (keys.length !== printed ? ` · ${keys.length} designs` : "") })));
+      el("small", { text: ` ${component.kind} · ${printed} printed` + (keys.length !== printed ? ` · ${keys.length} design${keys.length > 1 ? "s" : ""}` : "") })));
     const grid = el("div", { class: `grid kind-${component.kind}` });
     for (const key of keys) {
       const card = state.cards[key];
