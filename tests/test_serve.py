@@ -21,6 +21,7 @@ from pnp.serve.app import create_app, project_file, server
 from pnp.serve.preview import Preview
 from pnp.serve.watch import InputFilter, games_of
 
+LOCAL = "http://127.0.0.1:8000"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -133,7 +134,7 @@ def test_a_crash_drawing_one_card_is_an_error_beside_it_not_a_dead_server(mini, 
         return draw(self, canvas, painter, printable, *args, **kwargs)
 
     monkeypatch.setattr(Studio, "draw", failing)
-    with TestClient(create_app(mini, ["mini"])) as client:
+    with TestClient(create_app(mini, ["mini"]), base_url=LOCAL) as client:
         state = wait_for(lambda: (s := client.get("/g/mini/state.json").json())["generation"] and s)
         assert state["status"] == "errors"
         problem = next(p for p in state["problems"] if "boom" in p["message"])
@@ -193,7 +194,7 @@ def test_broken_macros_and_rulebook_are_errors_on_the_page(mini):
 
 
 def test_the_rulebook_is_served_as_pages_and_the_index_lists_the_games(mini):
-    with TestClient(create_app(mini, ["mini"])) as client:
+    with TestClient(create_app(mini, ["mini"]), base_url=LOCAL) as client:
         book = wait_for(lambda: client.get("/g/mini/state.json").json()["rulebook"])
         assert len(book["pages"]) >= 2
         page = client.get(f"/g/mini/book/{book['digest']}/0.png")
@@ -202,7 +203,7 @@ def test_the_rulebook_is_served_as_pages_and_the_index_lists_the_games(mini):
         assert client.get("/", follow_redirects=False).headers["location"] == "/g/mini/"
     shutil.copytree(mini.cards / "mini", mini.cards / "second")
     shutil.copytree(mini.layouts / "mini", mini.layouts / "second")
-    with TestClient(create_app(mini, ["mini", "second"])) as client:
+    with TestClient(create_app(mini, ["mini", "second"]), base_url=LOCAL) as client:
         index = client.get("/").text
         assert 'href="/g/mini/"' in index and 'href="/g/second/"' in index
 
@@ -233,7 +234,7 @@ def test_request_paths_outside_the_project_are_refused(mini, tmp_path):
         assert project_file(mini, rel) is None, rel
     assert project_file(mini, "output/mini/mini-a4.pdf") is not None
     assert project_file(mini, "cards/mini/cards.yaml") is not None
-    with TestClient(create_app(mini, ["mini"])) as client:
+    with TestClient(create_app(mini, ["mini"]), base_url=LOCAL) as client:
         for path in ["/files/..%2f..%2fetc/passwd", "/files/%2e%2e/%2e%2e/etc/passwd", "/files//etc/passwd",
                      "/files/%2Fetc%2Fpasswd", "/source/..%2fsecret.txt", "/files/layouts/mini/link.yaml",
                      "/static/..%2fapp.py", "/g/mini/img/..%2f..%2fetc.png", "/g/nope/state.json"]:
@@ -252,6 +253,13 @@ def test_raw_dot_dot_paths_are_refused_by_the_running_server(mini, running):
         assert status in (400, 403, 404), (path, status)
         assert b"root:" not in body and b"def create_app" not in body
     assert _get(live.url, "/files/cards/mini/cards.yaml")[0] == 200
+
+
+def test_another_host_name_is_refused(mini):
+    with TestClient(create_app(mini, ["mini"]), base_url="http://evil.example") as client:
+        assert client.get("/g/mini/state.json").status_code == 400
+    with TestClient(create_app(mini, ["mini"]), base_url="http://localhost:8000") as client:
+        assert client.get("/g/mini/state.json").status_code == 200
 
 
 # -- the watcher ----------------------------------------------------------------------------------------

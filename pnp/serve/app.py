@@ -13,6 +13,8 @@ from importlib import resources
 from pathlib import PurePosixPath
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import (FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse,
                                  Response, StreamingResponse)
 from starlette.routing import Mount, Route
@@ -128,8 +130,16 @@ def _static(name):
     return resources.files("pnp.serve").joinpath("static", name)
 
 
-def create_app(project, games):
-    """The ASGI app previewing `games` of `project`."""
+def allowed_hosts(host):
+    """The Host headers the app answers: the address it listens on and this computer's names (a page of
+    another site that renamed itself to 127.0.0.1 through DNS gets nothing); any, when it listens on all."""
+    if host in ("0.0.0.0", "::", ""):
+        return ["*"]
+    return list(dict.fromkeys([host.strip("[]"), "127.0.0.1", "localhost", "::1"]))
+
+
+def create_app(project, games, host="127.0.0.1"):
+    """The ASGI app previewing `games` of `project`, listening on `host`."""
     hub = Hub(project, games)
 
     @contextlib.asynccontextmanager
@@ -212,7 +222,8 @@ def create_app(project, games):
         Route("/source/{path:path}", source),
         Mount("/static", StaticFiles(packages=[("pnp.serve", "static")]), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(host))])
     app.state.hub = hub
     return app
 
@@ -249,7 +260,7 @@ def server(project, games, host="127.0.0.1", port=8000):
     except OSError:
         sock.close()
         raise
-    config = uvicorn.Config(create_app(project, games), log_level="warning", timeout_graceful_shutdown=1,
+    config = uvicorn.Config(create_app(project, games, host), log_level="warning", timeout_graceful_shutdown=1,
                             lifespan="on")
     shown = f"[{host}]" if ":" in host else host
     return uvicorn.Server(config), sock, f"http://{shown}:{sock.getsockname()[1]}/"
