@@ -8,6 +8,7 @@ import contextlib
 import html
 import mimetypes
 import re
+import time
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import PurePosixPath
@@ -54,8 +55,9 @@ def project_file(project, rel):
 class Hub:
     """The previews being served, their refresh loops and the pages listening for updates."""
 
-    def __init__(self, project, games):
+    def __init__(self, project, games, on_refresh=None):
         self.project, self.games = project, list(games)
+        self.on_refresh = on_refresh or (lambda game, state: None)
         self.previews = {g: Preview(project, g) for g in self.games}
         self.listeners = {g: set() for g in self.games}
         self.dirty = {}  # game -> asyncio.Event, once its loop runs
@@ -100,7 +102,7 @@ class Hub:
         while True:
             await dirty.wait()
             dirty.clear()
-            await asyncio.to_thread(preview.refresh)
+            self.on_refresh(game, await asyncio.to_thread(preview.refresh))
             self.notify(game)
             if not dirty.is_set() and await asyncio.to_thread(preview.refresh_book):
                 self.notify(game)
@@ -138,9 +140,10 @@ def allowed_hosts(host):
     return list(dict.fromkeys([host.strip("[]"), "127.0.0.1", "localhost", "::1"]))
 
 
-def create_app(project, games, host="127.0.0.1"):
-    """The ASGI app previewing `games` of `project`, listening on `host`."""
-    hub = Hub(project, games)
+def create_app(project, games, host="127.0.0.1", on_refresh=None):
+    """The ASGI app previewing `games` of `project`, listening on `host`; `on_refresh(game, state)` after
+    each check of a game."""
+    hub = Hub(project, games, on_refresh)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -246,7 +249,19 @@ def _source_page(rel, text):
             f"<h1><code>{html.escape(rel)}</code></h1><table>{rows}</table>")
 
 
-def server(project, games, host="127.0.0.1", port=8000):
+def summary(game, state):
+    """A refresh in one line, for the terminal: the time, the game, errors and the first of them."""
+    errors = [p for p in state["problems"] if p["severity"] == "error"]
+    warnings = len(state["problems"]) - len(errors)
+    said = (f"{len(errors)} error{'s' * (len(errors) != 1)}" if errors else "valid") + \
+        (f", {warnings} warning{'s' * (warnings != 1)}" if warnings else "")
+    first = errors[0] if errors else None
+    where = f"{first['where']['at']}: " if first and first["where"] else ""
+    return (f"{time.strftime('%H:%M:%S')} {game}: {said} ({state['seconds']:.2f} s)" +
+            (f"; {where}{first['message']}" if first else ""))
+
+
+def server(project, games, host="127.0.0.1", port=8000, on_refresh=None):
     """(uvicorn Server, its listening socket, the page's address) for `games`; `port` 0 picks a free one."""
     import socket
 
@@ -260,15 +275,17 @@ def server(project, games, host="127.0.0.1", port=8000):
     except OSError:
         sock.close()
         raise
-    config = uvicorn.Config(create_app(project, games, host), log_level="warning", timeout_graceful_shutdown=1,
+    config = uvicorn.Config(create_app(project, games, host, on_refresh), log_level="warning", timeout_graceful_shutdown=1,
                             lifespan="on")
     shown = f"[{host}]" if ":" in host else host
     return uvicorn.Server(config), sock, f"http://{shown}:{sock.getsockname()[1]}/"
 
 
 def serve(project, games, host="127.0.0.1", port=8000, on_ready=None):
-    """Run the preview until Ctrl-C. `on_ready(url)` is called once the socket listens."""
-    running, sock, url = server(project, games, host, port)
+    """Run the preview until Ctrl-C, saying each check of a game in a line. `on_ready(url)` is called once
+    the socket listens."""
+    running, sock, url = server(project, games, host, port, lambda game, state: print(summary(game, state),
+                                                                                       flush=True))
     if on_ready:
         on_ready(url)
     try:
