@@ -285,8 +285,7 @@ def test_the_watcher_ignores_output_hidden_and_scratch_files(mini):
 def test_saving_output_does_not_refresh_but_saving_data_does(mini, running):
     live = running(mini, ["mini"])
     preview = live.server.config.app.state.hub.previews["mini"]
-    wait_for(lambda: preview.generation >= 1 and preview.state["status"] == "ok")
-    time.sleep(0.8)  # the rulebook is drawn after the cards
+    wait_for(lambda: preview.state["status"] == "ok" and preview.book is not None)  # the rulebook comes last
     settled = preview.generation
     (mini.root / "output" / "mini").mkdir(parents=True, exist_ok=True)
     (mini.root / "output" / "mini" / "mini-a4.pdf").write_bytes(b"%PDF-1.4\n")
