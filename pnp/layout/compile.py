@@ -7,6 +7,7 @@ from ..model.schema import did_you_mean, type_name
 from ..template import compile_expression, compile_template, evaluate, is_template, render
 from . import params as P
 from .elements import ELEMENTS
+from .place import REST
 
 MAX_ELEMENTS = 5_000  # elements in one layout file, groups included
 
@@ -140,6 +141,11 @@ class _Compiler:
             compiled.consts[name] = param.initial()
             return
         value = spec[name]
+        if name == "h" and value == REST:  # the space left: worked out when the element is placed
+            if compiled.element.type not in ("text", "rect"):
+                self.problems.append((f"h: '{REST}' is for text and rect elements", spec.mark_of(name)))
+            compiled.consts[name] = param.initial()
+            return
         try:
             if isinstance(param, P.Expression):
                 compile_expression(param.convert(value))

@@ -11,6 +11,7 @@ from ..model.schema import did_you_mean, type_name
 from ..report import Mark
 from . import params as P
 from .compile import compile_elements
+from .place import plan
 from .resolve import Resolver
 from .styles import StyleSet
 
@@ -67,6 +68,7 @@ class Layout:
     spec: Record  # the file's keys over its parents'
     options: dict = field(default_factory=dict)  # converted values of the keys component kinds add
     chain: list = field(default_factory=list)  # files, child first
+    placement: object = None  # place.Placement when elements are placed against each other
 
     @property
     def size_mm(self):
@@ -83,6 +85,7 @@ class LayoutSet:
         self.styles = StyleSet(project, game_id)
         self._layouts, self._resolvers = {}, {}
         self.using = []  # layouts being resolved through `use`, to refuse one that uses itself
+        self.measure = None  # text primitive -> the height its lines take once fitted (set by the studio)
 
     def path(self, name, mark=None):
         if not isinstance(name, str) or not NAME.match(name) or ".." in name.split("/"):
@@ -142,7 +145,11 @@ class LayoutSet:
         elements = compile_elements(values.get("elements", []), spec.mark_of("elements"), self.styles, problems)
         if problems:
             raise LayoutError(problems[0][0], problems[0][1], problems)
-        return self._layout(name, shown, spec, values, parent, elements)
+        layout = self._layout(name, shown, spec, values, parent, elements)
+        layout.placement = plan(layout.elements, problems)
+        if problems:
+            raise LayoutError(problems[0][0], problems[0][1], problems)
+        return layout
 
     def _values(self, spec, problems):
         """The file's own keys, checked and converted; a variable may not hide a name templates rely on."""

@@ -27,7 +27,8 @@ class Resolver:
         self.layout, self.layouts = layout, layouts
         self.base = {**base_context, "vars": layout.vars, **layout.vars, "W": units.to_mm(layout.width),
                      "H": units.to_mm(layout.height), "B": units.to_mm(layout.bleed)}
-        self.item_free = {el for el in layout.elements if _item_free(el)}
+        # placed elements depend on each other as drawn for the item: none is resolved once for all
+        self.item_free = {el for el in layout.elements if _item_free(el)} if layout.placement is None else set()
         self.constant = len(self.item_free) == len(layout.elements)
         self._same_for_all = None  # a constant layout's primitives, shared by every item
         self._fixed = {}  # item-free element -> its primitives (shared: nobody changes a primitive)
@@ -49,6 +50,8 @@ class Resolver:
 
     def _resolve(self, item, problems, extra):
         ctx = {**self.base, "item": item, "card": item, **(extra or {})}
+        if self.layout.placement is not None:
+            return self._placed(ctx, problems)
         out = []
         for el in self.layout.elements:
             fixed = self._fixed.get(el)
@@ -67,6 +70,26 @@ class Resolver:
                 continue
             if el in self.item_free:
                 self._fixed[el] = out[start:]
+        return out
+
+    def _placed(self, ctx, problems):
+        """A layout whose elements are placed against each other: each resolved after those it is placed
+        against, then all put on paper in the file's order."""
+        placement, per, boxes = self.layout.placement, {}, {}
+        for el in placement.order:
+            prims = []
+            try:
+                self.element(el, ctx, 0.0, 0.0, prims)
+                placement.place(el, prims, boxes, self.layout, self.layouts.measure)
+            except LayoutError as e:
+                if problems is None:
+                    raise
+                problems.extend(e.problems)
+                prims = []
+            per[el] = prims
+        out = [p for el in self.layout.elements for p in per.get(el, ())]
+        if len(out) > MAX_PRIMS:
+            raise LayoutError(f"the layout draws more than {MAX_PRIMS:,} shapes for one item", self.layout.elements[0].mark)
         return out
 
     def element(self, el, ctx, ox, oy, out):

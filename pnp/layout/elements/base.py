@@ -1,6 +1,7 @@
 """What every layout element shares: the base class and the parameters common to all (or many) types."""
 
 from .. import params as P
+from ..place import PLACE
 
 # Every element takes these.
 COMMON = {
@@ -11,8 +12,9 @@ COMMON = {
                                  "index as `i`"),
     "as": P.Name("it", "the name under which a repeated copy sees its value"),
     "step": P.Lengths(2, [0, 0], "how far each repeated copy moves from the one before: [dx, dy]"),
-    "name": P.Name(None, "a name for the element, for people reading the layout"),
+    "name": P.Name(None, "a name for the element: others may be placed against it (`below: NAME`)"),
     "doc": P.Text(None, "a note for people reading the layout"),
+    **PLACE,
 }
 
 # Elements that can turn take this.

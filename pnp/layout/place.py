@@ -1,0 +1,172 @@
+"""Relative placement: an element placed against another element of its layout by name (`below: rules`,
+`above`, `right_of`, `left_of`, with a `gap`), measured on the other element as drawn, after its text has
+shrunk to fit and its `when:` has been decided; and `h: rest`, a text or rectangle that runs down to the
+bottom of the layout's safe area. A layout that uses none of this resolves exactly as before."""
+
+from dataclasses import replace
+
+from ..errors import LayoutError
+from ..units import MM
+from ..model.schema import did_you_mean
+from . import params as P
+
+RELATIONS = {"below": "y", "above": "y", "right_of": "x", "left_of": "x"}
+REST = "rest"  # `h: rest`
+
+# Every element takes these (listed in the reference with the common parameters).
+PLACE = {
+    "below": P.Name(None, "place the element's top `gap` below the bottom of the element of this `name`, as "
+                          "drawn (a text's last line, after shrinking to fit; where it would be, when not drawn)"),
+    "above": P.Name(None, "place the element's bottom `gap` above the top of the named element"),
+    "right_of": P.Name(None, "place the element's left edge `gap` right of the named element's right edge"),
+    "left_of": P.Name(None, "place the element's right edge `gap` left of the named element's left edge"),
+    "gap": P.Length(0, "the space between an element and the one it is placed against"),
+}
+
+
+class Placement:
+    """Which top-level elements are placed against which, and an order that resolves every element after
+    the ones it is placed against (the primitives still go on paper in the file's order)."""
+
+    def __init__(self, anchors, rest, order):
+        self.anchors, self.rest, self.order = anchors, rest, order
+
+    def place(self, el, prims, boxes, layout, measure):
+        """Move an element's primitives to where its relations put them, stretch `h: rest`, check that it
+        stays on the card, and record the box it is drawn in for the elements placed against it."""
+        relations = self.anchors.get(el, ())
+        own = extent(prims)
+        if own is not None and relations:
+            dx, dy = _offset(relations, own, boxes)
+            if dx or dy:
+                prims[:] = [_moved(p, dx, dy) for p in prims]
+        if el in self.rest:
+            bottom = layout.height - layout.safe
+            prims[:] = [replace(p, h=max(0.0, bottom - p.y)) if p.kind in ("text", "rect") else p for p in prims]
+        if relations:
+            _check_on_card(el, relations, extent(prims), layout)
+        boxes[el] = drawn(prims, measure) or _nothing_drawn(relations, boxes)
+
+
+def plan(elements, problems):
+    """The Placement of a layout's top-level elements, or None when none is placed relatively; unknown
+    names and circles of placements are reported into `problems`."""
+    named = {el.consts.get("name"): el for el in elements if el.consts.get("name")}
+    anchors, rest = {}, {el for el in elements if el.spec.get("h") == REST}
+    for el in elements:
+        for relation in RELATIONS:
+            target = el.consts.get(relation)
+            if target is None:
+                continue
+            if target not in named:
+                problems.append((f"{relation}: no element of this layout is named '{target}'"
+                                 f"{did_you_mean(target, named)}", el.mark_of(relation)))
+            elif named[target] is el:
+                problems.append((f"{relation}: an element cannot be placed against itself", el.mark_of(relation)))
+            else:
+                anchors.setdefault(el, []).append((relation, named[target], el.consts["gap"]))
+    if not anchors and not rest:
+        return None
+    for el, relations in anchors.items():
+        axes = [RELATIONS[r] for r, _, _ in relations]
+        if len(axes) != len(set(axes)):
+            problems.append(("place an element against one other at most across (right_of or left_of) and one "
+                             "up and down (below or above)", el.mark))
+    return Placement(anchors, rest, _ordered(elements, anchors, problems))
+
+
+def _ordered(elements, anchors, problems):
+    """The elements, each after those it is placed against; a circle is reported and broken."""
+    order, state = [], {}
+
+    def visit(el, path):
+        if state.get(el) == "done":
+            return
+        if state.get(el) == "visiting":
+            names = [p.consts.get("name") or "?" for p in path[path.index(el):]] + [el.consts.get("name")]
+            problems.append((f"placements go round in a circle: {' -> '.join(names)}", el.mark))
+            return
+        state[el] = "visiting"
+        for _, anchor, _ in anchors.get(el, ()):
+            visit(anchor, path + [el])
+        state[el] = "done"
+        order.append(el)
+
+    for el in elements:
+        visit(el, [])
+    return order
+
+
+def extent(prims):
+    """(left, top, right, bottom) of the primitives' boxes, or None for none."""
+    xs, ys = [], []
+    for p in prims:
+        if p.points:
+            xs += [x for x, _ in p.points]
+            ys += [y for _, y in p.points]
+        else:
+            xs += [p.x, p.x + p.w]
+            ys += [p.y, p.y + p.h]
+    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
+
+
+def drawn(prims, measure):
+    """The box the primitives really take: a text as tall as its lines after shrinking to fit."""
+    boxes = []
+    for p in prims:
+        if p.kind == "text" and measure is not None:
+            used = min(measure(p), p.h)
+            top = p.y + {"middle": (p.h - used) / 2, "bottom": p.h - used}.get(p.style.get("valign"), 0.0)
+            boxes.append(extent([replace(p, y=top, h=used)]))
+        else:
+            boxes.append(extent([p]))
+    if not boxes:
+        return None
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _offset(relations, own, boxes):
+    dx = dy = 0.0
+    for relation, anchor, gap in relations:
+        a = boxes.get(anchor)
+        if a is None:
+            continue
+        if relation == "below":
+            dy = a[3] + gap - own[1]
+        elif relation == "above":
+            dy = a[1] - gap - own[3]
+        elif relation == "right_of":
+            dx = a[2] + gap - own[0]
+        else:
+            dx = a[0] - gap - own[2]
+    return dx, dy
+
+
+def _nothing_drawn(relations, boxes):
+    """Where an element that draws nothing (its `when` false, its text empty) stands for the elements placed
+    against it: no room at all, just past what it is placed against; None (they keep their own places)
+    when it is placed against nothing."""
+    for relation, anchor, gap in relations:
+        a = boxes.get(anchor)
+        if a is not None:
+            x = {"right_of": a[2] + gap, "left_of": a[0] - gap}.get(relation, a[0])
+            y = {"below": a[3] + gap, "above": a[1] - gap}.get(relation, a[1])
+            return (x, y, x, y)
+    return None
+
+
+def _moved(p, dx, dy):
+    return replace(p, x=p.x + dx, y=p.y + dy, points=tuple((x + dx, y + dy) for x, y in p.points))
+
+
+def _check_on_card(el, relations, box, layout):
+    if box is None:
+        return
+    edge = layout.bleed + 0.01
+    past = {"left": -box[0], "top": -box[1], "right": box[2] - layout.width, "bottom": box[3] - layout.height}
+    side, by = max(past.items(), key=lambda kv: kv[1])
+    if by > edge:
+        relation, anchor, _ = relations[0]
+        raise LayoutError(f"placed {relation.replace('_', ' ')} '{anchor.consts.get('name')}', the element runs "
+                          f"{(by - layout.bleed) / MM:.1f} mm past the card's {side} edge (and its bleed)",
+                          el.mark_of(relation))

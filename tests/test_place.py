@@ -1,0 +1,69 @@
+"""Relative placement, read back from the PDF: an element placed below a text moves down by as much as the
+text grows; unknown names, circles and placements off the card are refused with file:line."""
+
+import pytest
+
+from conftest import run
+from pdfread import drawn, read
+
+CARD = """size: poker
+elements:
+  - {type: rect, x: 0, y: 0, w: 63, h: 88, bleed: true, fill: "#eeeeee"}
+  - {type: text, name: title, x: 5, y: 5, w: 53, h: 10, text: "{{ card.id }}", size: 12}
+  - {type: text, name: rules, below: title, gap: 2, x: 5, y: 0, w: 53, h: 40, text: "{{ card.text }}", size: 10}
+  - {type: text, name: footer, below: rules, gap: 3, x: 5, y: 0, w: 53, h: 6, text: "footer of {{ card.id }}", size: 8}
+  - {type: rect, below: footer, gap: 2, x: 5, w: 53, h: rest, stroke: "#ff0000"}
+"""
+
+
+def _footer_y(project, text):
+    path = project / "cards/mini/cards.yaml"
+    original = path.with_suffix(".orig")
+    if not original.exists():
+        original.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+    cards = original.read_text(encoding="utf-8")
+    assert 'text: "Roars :star: loudly."' in cards
+    path.unlink()  # never written through a link into the repository's own file
+    path.write_text(cards.replace('text: "Roars :star: loudly."', f"text: {text}"), encoding="utf-8")
+    (project / "layouts/mini/card.yaml").write_text(CARD, encoding="utf-8")
+    result = run(project, "build", "mini", "--force")
+    assert result.exit_code == 0, result.output
+    page = read(project / "output/mini/mini-cards-a4.pdf").pages[0]
+    return next(e[3] for e in drawn(page) if e[0] == "text" and e[1] == "footer of lion")
+
+
+def test_an_element_below_a_text_moves_down_as_the_text_grows(project, tmp_path):
+    one = _footer_y(project, '"One line."')
+    three = _footer_y(project, '"One line.\\nA second.\\nAnd a third."')
+    assert one - three == pytest.approx(2 * 10 * 1.2, abs=0.05)  # two more lines of 10 pt at 1.2 leading
+
+
+def _errors(project, layout):
+    (project / "layouts/mini/card.yaml").write_text(layout, encoding="utf-8")
+    result = run(project, "validate", "mini")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    return [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+
+
+@pytest.mark.parametrize("change, where, message", [
+    (("below: title", "below: titel"), "layouts/mini/card.yaml:5:", "no element of this layout is named 'titel' "
+                                                                   "(did you mean 'title'?)"),
+    (("name: title, x: 5", "name: title, below: footer, x: 5"), "layouts/mini/card.yaml:", "placements go round in a circle"),
+    (("below: rules, gap: 3", "below: rules, gap: 75"), "layouts/mini/card.yaml:6:", "past the card's bottom edge"),
+    (("x: 5, w: 53, h: rest", "x: 5, w: 53, h: rest, bleed: true"), None, None),
+])
+def test_placements_that_cannot_be_made_are_refused_with_file_and_line(project, change, where, message):
+    layout = CARD.replace(*change)
+    assert layout != CARD
+    if where is None:  # a valid variation: no error at all
+        (project / "layouts/mini/card.yaml").write_text(layout, encoding="utf-8")
+        assert run(project, "validate", "mini").exit_code == 0
+        return
+    found = _errors(project, layout)
+    assert any(ln.startswith(where) and message in ln for ln in found), found
+
+
+def test_rest_is_only_for_text_and_rectangles(project):
+    found = _errors(project, CARD + "  - {type: icon, icon: star, x: 5, y: 70, w: 10, h: rest}\n")
+    assert any("h: 'rest' is for text and rect elements" in ln and ln.startswith("layouts/mini/card.yaml:8:")
+               for ln in found), found
