@@ -47,6 +47,7 @@ def cli(ctx, root):
       pnp build evo --paper letter --bleed 3
       pnp export evo --format tts   images for Tabletop Simulator (or png, tgc, mpc, drivethru, proof)
       pnp changes evo          the cards changed since the last build (--since a commit)
+      pnp serve evo            a live preview in the browser, updated on every save
       pnp new mygame           start a game of your own that builds at once
       pnp reference            everything a layout or game.yaml can say
     """
