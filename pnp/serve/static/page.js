@@ -67,6 +67,7 @@ function drawProblems() {
   box.hidden = state.problems.length === 0;
   if (box.hidden) return;
   const errors = state.problems.filter((p) => p.severity === "error").length;
+  box.className = errors ? "" : "only-warnings";
   box.append(el("h2", { text: errors ? `${errors} error${errors > 1 ? "s" : ""} to fix` : "Warnings" }));
   const list = el("ul", { class: "problems" });
   for (const p of state.problems) {
