@@ -8,6 +8,7 @@ import contextlib
 import html
 import mimetypes
 import re
+import sys
 import time
 from collections.abc import Mapping
 from importlib import resources
@@ -102,10 +103,13 @@ class Hub:
         while True:
             await dirty.wait()
             dirty.clear()
-            self.on_refresh(game, await asyncio.to_thread(preview.refresh))
-            self.notify(game)
-            if not dirty.is_set() and await asyncio.to_thread(preview.refresh_book):
+            try:
+                self.on_refresh(game, await asyncio.to_thread(preview.refresh))
                 self.notify(game)
+                if not dirty.is_set() and await asyncio.to_thread(preview.refresh_book):
+                    self.notify(game)
+            except Exception as e:  # noqa: BLE001 - the next save tries again; the page keeps what it had
+                print(f"pnp serve: {game}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
 
     def notify(self, game):
         generation = self.previews[game].generation
