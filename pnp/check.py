@@ -110,7 +110,7 @@ class Checks:
             self.text(prim, label, handled)
         elif prim.kind == "image":
             self.image(prim)
-        if prim.style.get("holds"):
+        if prim.style.get("holds") and not prim.thumbnail:  # a board pictured small in a diagram holds nothing
             self.fits(prim)
 
     def icon_exists(self, name):

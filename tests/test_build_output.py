@@ -163,6 +163,21 @@ def test_board_bigger_than_the_paper_is_tiled_with_matching_targets(built):
     assert all(abs(a - b) < 0.01 for a, b in zip(bleed, (12, 12, 418, 318))), bleed
 
 
+def test_the_full_size_file_holds_each_boards_back_after_its_front(tmp_path):
+    """A print shop prints the full-size file double-sided: a two-sided mat's back follows its front, on a page
+    of the same size with the same trim."""
+    base = (DATA / "base/cards/mini/game.yaml").read_text()
+    sided = base.replace("    kind: board\n    layout: board\n", "    kind: board\n    layout: board\n    back: board-back\n")
+    assert sided != base
+    back = "size: [400mm, 300mm]\nelements:\n  - {type: rect, x: 0, y: 0, w: 400, h: 300, bleed: true, fill: '#335577'}\n"
+    folder = build(make_project(tmp_path / "p", {"cards/mini/game.yaml": sided, "layouts/mini/board-back.yaml": back}))
+    full = read(folder / "mini-boards-fullsize.pdf")
+    assert len(full.pages) == 2
+    front, rear = full.pages
+    assert [float(v) for v in front.mediabox] == [float(v) for v in rear.mediabox]
+    assert [float(v) for v in front.trimbox] == [float(v) for v in rear.trimbox]
+
+
 def test_two_builds_are_byte_identical(tmp_path):
     a = build(make_project(tmp_path / "a"))
     b = build(make_project(tmp_path / "b"))
@@ -347,3 +362,22 @@ def test_a_board_that_fits_only_turned_is_one_page_with_crop_marks(tmp_path):
     assert "whole board on this page" in footer and "tile" not in footer
     xs, ys = cut_lines(page_geometry(page)[0])
     assert len(xs) == 2 and abs(xs[1] - xs[0] - 250) < 0.1 and len(ys) == 2 and abs(ys[1] - ys[0] - 180) < 0.1
+
+
+def test_a_space_pictured_small_in_a_diagram_still_holds_its_token(tmp_path):
+    """`holds` is checked where the board is printed at its size, not on its small picture in the rulebook."""
+    files = {
+        "layouts/mini/token.yaml": "size: [10, 10]\nelements:\n  - {type: rect, fill: '#884422'}\n",
+        "layouts/mini/board.yaml": "size: [400mm, 300mm]\nelements:\n  - {type: rect, x: 0, y: 0, w: 400, h: 300, "
+                                   "fill: '#ddeeff'}\n  - {type: rect, x: 20, y: 20, w: 12, h: 12, holds: token, "
+                                   "stroke: '#000000'}\n",
+        "layouts/mini/diagram.yaml": "size: [100, 75]\nelements:\n  - {type: use, layout: board, w: 100}\n",
+    }
+    root = make_project(tmp_path / "p", files)
+    rulebook = root / "layouts/mini/rulebook.md.j2"
+    rulebook.write_text(rulebook.read_text() + "\n![The board](layout:diagram)\n")
+    assert run(root, "validate").exit_code == 0
+    small = files["layouts/mini/board.yaml"].replace("w: 12, h: 12", "w: 8, h: 8")
+    (root / "layouts/mini/board.yaml").write_text(small)
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "does not fit this 8.0 x 8.0 mm space" in result.output

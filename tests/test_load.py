@@ -3,7 +3,7 @@
 import pytest
 
 from pnp.errors import LoadError
-from pnp.model.load import load_text
+from pnp.model.load import Record, load_text
 
 
 def test_values_keep_their_line_and_column():
@@ -38,3 +38,17 @@ def test_alias_bomb_is_refused_quickly():
     rows += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 9)]
     with pytest.raises(LoadError, match="alias bomb"):
         load_text("\n".join(rows), "bomb.yaml")
+
+
+def test_a_record_left_out_still_gets_its_fields_defaults():
+    """`stats: {type: record, default: {}}` left out of an item: templates can still read stats.speed."""
+    from pnp.model.schema import Schema
+
+    schema = Schema({"id": {"type": "id"},
+                     "stats": {"type": "record", "default": {}, "fields": {"speed": {"type": "int", "default": 1},
+                                                                            "reach": {"type": "int", "required": False}}}},
+                    {})
+    filled = schema.with_defaults(Record({"id": "x"}))
+    assert filled["stats"].speed == 1 and filled["stats"].get("reach") is None
+    given = schema.with_defaults(Record({"id": "y", "stats": Record({"reach": 2})}))
+    assert given["stats"].speed == 1 and given["stats"].reach == 2

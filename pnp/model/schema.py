@@ -396,6 +396,11 @@ def make_field(spec, enums):
     return cls(spec, enums)
 
 
+def _marked(value, mark):
+    """A default mapping as a Record (so a left-out record still gets its own fields' defaults)."""
+    return Record(dict(value), mark=mark) if isinstance(value, Mapping) and not isinstance(value, Record) else value
+
+
 def _named(name, message):
     """A field's problem with the field's name in front (once, for nested records)."""
     return message if message.startswith(f"{name}") else f"{name}: {message}"
@@ -453,7 +458,8 @@ class Schema:
 
     def with_defaults(self, record):
         """The record with every optional field present (its default, or None), nested records included."""
-        values = {n: f.default for n, f in self.fields.items() if n not in record and not f.required}
+        values = {n: f.fill(_marked(f.default, record.mark)) if isinstance(f, Nested) else f.default
+                  for n, f in self.fields.items() if n not in record and not f.required}
         for n, f in self.fields.items():
             if n in record:
                 filled = f.fill(record[n])

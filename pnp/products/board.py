@@ -14,7 +14,7 @@ FULL_SIZE_MARGIN = 12 * MM
 class Board(Kind):
     """Boards and mats: imposed like cards when they fit the paper, otherwise split into tiles that
     overlap by 12 mm, with registration targets and a map of the tiles; also each on one page of its own
-    size in <game>-boards-fullsize.pdf."""
+    size in <game>-boards-fullsize.pdf, a two-sided board's back on the page after its front."""
 
     name = "board"
     file_part = "boards"
@@ -93,22 +93,30 @@ def _draw_tile(canvas, studio, component, form_name, tile, page, face):
 
 
 def draw_full_size(canvas, component, studio):
-    """Each face on one page of its own size plus a margin with corner crop marks, for a print shop. The art
-    runs into the bleed the layout provides (or the build's `--bleed`): a shop's cut is never exact."""
+    """Each face on one page of its own size plus a margin with corner crop marks, for a print shop, its back
+    (if it has one) on the page after: the shop prints the pair double-sided. The art runs into the bleed the
+    layout provides (or the build's `--bleed`): a shop's cut is never exact."""
     pages = 0
-    painter, margin = studio.painter(canvas), FULL_SIZE_MARGIN
-    for face in by_side(component, studio)[0]:
-        layout = studio.layouts.get(face.layout)
-        bleed = studio.bleed or layout.bleed
-        page = (layout.width + 2 * margin + 2 * bleed, layout.height + 2 * margin + 2 * bleed)
-        canvas.setPageSize(page)
-        # a print shop's software reads where to cut and how far the art runs from these boxes
-        trim = (margin + bleed, margin + bleed, margin + bleed + layout.width, margin + bleed + layout.height)
-        canvas.setTrimBox(trim)
-        canvas.setBleedBox((trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed))
-        studio.draw(canvas, painter, face, margin + bleed, margin + bleed, clip=bleed)
-        grid = Grid(page, 1, 1, (layout.width, layout.height), bleed, 0.0, (margin, margin))
-        paper.marks(canvas, grid.crop_marks(style=studio.options.marks))
-        canvas.showPage()
-        pages += 1
+    painter = studio.painter(canvas)
+    for front, back in zip(*by_side(component, studio)):
+        for face in (front, back):
+            if face is not None:
+                _full_size_page(canvas, studio, painter, face)
+                pages += 1
     return pages
+
+
+def _full_size_page(canvas, studio, painter, face):
+    margin = FULL_SIZE_MARGIN
+    layout = studio.layouts.get(face.layout)
+    bleed = studio.bleed or layout.bleed
+    page = (layout.width + 2 * margin + 2 * bleed, layout.height + 2 * margin + 2 * bleed)
+    canvas.setPageSize(page)
+    # a print shop's software reads where to cut and how far the art runs from these boxes
+    trim = (margin + bleed, margin + bleed, margin + bleed + layout.width, margin + bleed + layout.height)
+    canvas.setTrimBox(trim)
+    canvas.setBleedBox((trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed))
+    studio.draw(canvas, painter, face, margin + bleed, margin + bleed, clip=bleed)
+    grid = Grid(page, 1, 1, (layout.width, layout.height), bleed, 0.0, (margin, margin))
+    paper.marks(canvas, grid.crop_marks(style=studio.options.marks))
+    canvas.showPage()
