@@ -2,14 +2,21 @@
 game (constraints, derived fields, macros, layouts, the rulebook) is evaluated here and nowhere else."""
 
 import contextlib
+import hashlib
+import marshal
+import os
 import re
 import resource
 import sys
 import threading
 import time
 from collections.abc import Mapping
+from pathlib import Path
 
+import jinja2
 from jinja2 import StrictUndefined, TemplateError, Undefined, nodes
+from jinja2.environment import TemplateExpression
+from jinja2.parser import Parser
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import missing
@@ -403,15 +410,84 @@ _TOO_SLOW = {}  # source -> the LimitError it ran into: a template that ran out 
 def _compile_template(source):
     template = _TEMPLATES.get(source)
     if template is None:
-        template = _TEMPLATES[source] = ENV.from_string(source)
+        code = CODE_CACHE.code("template", source, lambda: ENV.compile(source))
+        template = _TEMPLATES[source] = ENV.template_class.from_code(ENV, code, ENV.make_globals(None), None)
     return template
 
 
 def _compile_expression(source):
     expression = _EXPRESSIONS.get(source)
     if expression is None:
-        expression = _EXPRESSIONS[source] = ENV.compile_expression(source, undefined_to_none=False)
+        code = CODE_CACHE.code("expression", source, lambda: _expression_code(source))
+        template = ENV.template_class.from_code(ENV, code, ENV.make_globals(None), None)
+        expression = _EXPRESSIONS[source] = TemplateExpression(template, False)
     return expression
+
+
+def _expression_code(source):
+    """An expression compiled as Jinja's own compile_expression does (`result = EXPR`)."""
+    parser = Parser(ENV, source, state="variable")
+    expr = parser.parse_expression()
+    if not parser.stream.eos:
+        raise TemplateSyntaxError("chunk after expression", parser.stream.current.lineno, None, None)
+    expr.set_environment(ENV)
+    body = [nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)]
+    return ENV.compile(nodes.Template(body, lineno=1))
+
+
+class _CodeCache:
+    """Compiled templates and expressions kept on disk between runs, as Jinja's own bytecode cache does for
+    file templates: compiling is a fifth of building a game, and the same layouts are built again and again.
+    Files are named by a digest of the source, Jinja's and Python's versions and this module's own code (which
+    sets up the sandbox), so a stale or foreign entry is never used. PNP_CACHE_DIR chooses the folder (`off`:
+    none); the folder is private to the user, and a cache that cannot be read or written is simply not used."""
+
+    def __init__(self):
+        self._folder = False  # not looked for yet
+
+    def folder(self):
+        if self._folder is False:
+            self._folder = _cache_folder()
+        return self._folder
+
+    def code(self, kind, source, make):
+        folder = self.folder()
+        if folder is None:
+            return make()
+        path = folder / (hashlib.sha256(f"{kind}\0{source}".encode()).hexdigest() + ".code")
+        try:
+            return marshal.loads(path.read_bytes())
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+        code = make()
+        try:
+            tmp = path.with_name(f".{path.name}.{os.getpid()}")
+            tmp.write_bytes(marshal.dumps(code))
+            os.replace(tmp, path)
+        except OSError:
+            pass
+        return code
+
+
+def _cache_folder():
+    chosen = os.environ.get("PNP_CACHE_DIR")
+    if chosen == "off":
+        return None
+    base = Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp"
+    salt = hashlib.sha256(b"\0".join([jinja2.__version__.encode(), sys.version.encode(),
+                                       Path(__file__).read_bytes()])).hexdigest()[:16]
+    folder = base / f"templates-{salt}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        info = folder.stat()
+        if info.st_uid != os.getuid() or info.st_mode & 0o022:  # someone else could plant code here
+            return None
+    except OSError:
+        return None
+    return folder
+
+
+CODE_CACHE = _CodeCache()
 
 
 def compile_expression(source):
@@ -516,3 +592,68 @@ def module(source, context):
             return _compile_template(source).make_module(context)
     except _EXPECTED as e:
         raise _failure(e) from None
+
+
+# -- the parts of a comparison (the design report's margins) ------------------------------------------------
+
+_OPERATORS = {"eq": "==", "ne": "!=", "lt": "<", "lteq": "<=", "gt": ">", "gteq": ">="}
+_COMPARISONS = {}  # source -> its Comparisons, or None
+
+
+class Side:
+    """One side of a comparison, compiled on its own: `names` are the context's names it reads."""
+
+    def __init__(self, node):
+        from jinja2.environment import TemplateExpression
+
+        self.names = frozenset(n.name for n in node.find_all(nodes.Name)) | (
+            {node.name} if isinstance(node, nodes.Name) else set())
+        body = [nodes.Assign(nodes.Name("result", "store"), node, lineno=1)]
+        self._expression = TemplateExpression(ENV.from_string(nodes.Template(body, lineno=1)), False)
+
+    def value(self, context):
+        """The side's value, bounded like any evaluation; ExprError when it fails."""
+        try:
+            with _evaluation():
+                return _defined(self._expression(**context))
+        except _EXPECTED as e:
+            raise _failure(e) from None
+
+
+def comparisons(source):
+    """The comparisons an expression is made of at its top: `A op B`, a chain `A <= B <= C` (two pairs), or
+    several of those joined by `and`; each as (left Side, operator, right Side). None when the expression is
+    anything else (an `or`, a test, a macro's output...) or cannot be parsed."""
+    source = str(source)
+    if source not in _COMPARISONS:
+        _COMPARISONS[source] = _parse_comparisons(source)
+    return _COMPARISONS[source]
+
+
+def _parse_comparisons(source):
+    from jinja2.parser import Parser
+
+    try:
+        parser = Parser(ENV, source, state="variable")
+        tree = parser.parse_expression()
+        if not parser.stream.eos:
+            return None
+    except TemplateError:
+        return None
+    pairs = []
+    for node in _conjuncts(tree):
+        if not isinstance(node, nodes.Compare) or any(o.op not in _OPERATORS for o in node.ops):
+            return None
+        left = Side(node.expr)
+        for operand in node.ops:
+            right = Side(operand.expr)
+            pairs.append((left, _OPERATORS[operand.op], right))
+            left = right
+    return pairs
+
+
+def _conjuncts(node):
+    """`a and b and c` -> a, b, c (the operands of top-level `and`s)."""
+    if isinstance(node, nodes.And):
+        return _conjuncts(node.left) + _conjuncts(node.right)
+    return [node]

@@ -53,3 +53,44 @@ def test_fields_win_over_mapping_methods():
 def test_an_expression_that_names_nothing_fails_where_it_is_evaluated(expression):
     with pytest.raises(ExprError, match="no field 'missing'"):
         template.evaluate(expression, {"game": {"title": "T"}})
+
+
+def test_compiled_templates_are_kept_on_disk_and_a_damaged_entry_is_compiled_again(tmp_path, monkeypatch):
+    from pnp import template as tm
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    cache = tm._CodeCache()
+    made = []
+
+    def make():
+        made.append(1)
+        return tm.ENV.compile("{{ a * 2 }}")
+
+    code = cache.code("template", "{{ a * 2 }}", make)
+    files = list(cache.folder().glob("*.code"))
+    assert len(files) == 1 and made == [1]
+    again = cache.code("template", "{{ a * 2 }}", make)
+    assert made == [1] and again.co_code == code.co_code  # read back, not compiled
+    template = tm.ENV.template_class.from_code(tm.ENV, again, tm.ENV.make_globals(None), None)
+    assert template.render(a=21) == "42"
+    files[0].write_bytes(b"not marshal data")
+    cache.code("template", "{{ a * 2 }}", make)
+    assert made == [1, 1]  # compiled again, and the entry rewritten
+    assert cache.code("template", "{{ a * 2 }}", make) and made == [1, 1]
+
+
+def test_a_cache_folder_others_can_write_to_is_not_used(tmp_path, monkeypatch):
+    from pnp import template as tm
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "shared"))
+    salt_folder = tm._cache_folder()
+    salt_folder.chmod(0o777)
+    assert tm._CodeCache().folder() is None
+    monkeypatch.setenv("PNP_CACHE_DIR", "off")
+    assert tm._CodeCache().folder() is None
+
+
+def test_syntax_errors_still_say_their_line_with_the_cache():
+    with pytest.raises(ExprError) as e:
+        template.compile_template("ok\n{{ card.name }\n")
+    assert e.value.line == 2

@@ -9,9 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UsageError
-from ..products.base import distinct
 from ..template import ExprError, evaluate
-from .faces import item_key
 
 
 @dataclass(frozen=True)
@@ -64,6 +62,9 @@ def _sampled(keys, n, seed):
 def _kept(studio, component, only, problems):
     """(the component's item keys that `only` accepts, how many items were asked). A component without
     items (a board, a rulebook) is kept whole when there is no expression, left out when there is one."""
+    from ..products.base import distinct  # ReportLab comes with it: `pnp build` of an up-to-date kit needs none
+    from .faces import item_key
+
     if not component.items:
         return ([] if only else [item_key(None, 0)]), 0
     kept, items = [], distinct(component.items)
