@@ -381,3 +381,19 @@ def test_a_space_pictured_small_in_a_diagram_still_holds_its_token(tmp_path):
     (root / "layouts/mini/board.yaml").write_text(small)
     result = run(root, "validate")
     assert result.exit_code == 1 and "does not fit this 8.0 x 8.0 mm space" in result.output
+
+
+def test_the_rulebook_can_picture_a_cards_back(tmp_path):
+    root = make_project(tmp_path / "p")
+
+    def lions():
+        pages = read(build(root) / "mini-rulebook-a4.pdf").pages
+        return sum(1 for page in pages for event in drawn(page) if event[0] == "text" and event[1] == "lion")
+
+    before = lions()  # the rulebook pictures the lion's front, which prints its id
+    rulebook = root / "layouts/mini/rulebook.md.j2"
+    rulebook.write_text(rulebook.read_text() + "\n![Its back](component:deck/lion:back)\n")
+    assert lions() == before + 1  # its back prints the id too
+    rulebook.write_text(rulebook.read_text() + "\n![No such](component:deck/lion:back:back)\n")
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "component 'deck' has no back 'lion:back'" in result.output

@@ -19,7 +19,8 @@ NOTE = ("A print-and-play edition made with pnp. Rules and card text written for
 class Rulebook(Kind):
     """The rules: layouts/<game>/rulebook.md.j2, a Jinja template of Markdown that sees the whole game, so
     every number it prints comes from the data. Pictures: `![caption](component:ID[/ITEM])` shows a real
-    component, `![caption](layout:NAME[/TABLE/ITEM])` a diagram layout; a width in the title, as in
+    component (`component:ID/ITEM:back` its back), `![caption](layout:NAME[/TABLE/ITEM])` a diagram layout;
+    a width in the title, as in
     `![caption](layout:tree "120mm")`, sets its size."""
 
     name = "rulebook"
@@ -104,23 +105,25 @@ def _diagram(studio, src):
 
 def picture(studio, src):
     """The printable a rulebook picture shows, and whether it is a component (shown at card size):
-    'component:ID[/ITEM]' (that component's front for the item) or 'layout:NAME[/TABLE/ITEM]' (a diagram).
-    DataError with a clear message otherwise."""
+    'component:ID[/ITEM][:back]' (that component's front for the item, or its back) or
+    'layout:NAME[/TABLE/ITEM]' (a diagram). DataError with a clear message otherwise."""
     if src.startswith("layout:"):
         return _diagram_printable(studio, src), False
     if not src.startswith("component:"):
         raise DataError(f"picture '{src}': use component:<id>[/<item id>] or layout:<name>[/<table>/<item id>]")
-    cid, _, item_id = src[len("component:"):].partition("/")
+    path, back = (src[:-len(":back")], True) if src.endswith(":back") else (src, False)
+    cid, _, item_id = path[len("component:"):].partition("/")
     component = studio.game.component(cid)
     if component is None:
         raise DataError(f"picture '{src}': no component '{cid}'")
-    fronts = [p for p in studio.of(component) if p.side in ("front", "face")]
+    faces = [p for p in studio.of(component) if p.side in (("back",) if back else ("front", "face"))]
     if item_id:
-        fronts = [p for p in fronts if p.item is not None and p.item.get("id") == item_id]
-    if not fronts:
-        raise DataError(f"picture '{src}': component '{cid}' has no item '{item_id}'" if item_id else
-                        f"picture '{src}': component '{cid}' prints nothing to show")
-    return fronts[0], True
+        faces = [p for p in faces if p.item is not None and p.item.get("id") == item_id]
+    if not faces:
+        what = "back" if back else "item"
+        raise DataError(f"picture '{src}': component '{cid}' has no {what}" + (f" '{item_id}'" if item_id else "")
+                        if item_id or back else f"picture '{src}': component '{cid}' prints nothing to show")
+    return faces[0], True
 
 
 def _diagram_printable(studio, src):
