@@ -33,7 +33,7 @@ ITEM_FIELDS = {
                  "doc": "the field of each item saying how many copies of it to print"},
     "item_name": {"type": "str", "required": False,
                   "doc": "what one item is called on the pages that show it, such as a board's tiles; a template "
-                         "over `item` (default: the item's `name` or `title`, else its number)"},
+                         "over `item` (default: the item's `name`, `title` or `id`, else its number)"},
 }
 
 

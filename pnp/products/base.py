@@ -84,14 +84,14 @@ class Kind:
 
     def item_name(self, component, printable, studio):
         """What players call one item (a board's tiles say which board they belong to): the component's
-        `item_name` template, else the item's own name or title, else its number."""
+        `item_name` template, else the item's own name, title or id, else its number."""
         item = printable.item
         if "item_name" in component.spec:
             try:
                 return render(str(component.spec["item_name"]), studio.context(item=item, card=item))
             except ExprError as e:
                 raise LayoutError(f"item_name: {e.message}", component.spec.mark_of("item_name")) from None
-        for field in ("name", "title"):
+        for field in ("name", "title", "id"):
             if item is not None and isinstance(item.get(field), str) and item.get(field).strip():
                 return item.get(field)
         return str(printable.index + 1)
