@@ -47,6 +47,7 @@ def cli(ctx, root):
       pnp build evo --paper letter --bleed 3
       pnp export evo --format tts   images for Tabletop Simulator (or png, tgc, mpc, drivethru, proof)
       pnp changes evo          the cards changed since the last build (--since a commit)
+      pnp report evo           the design report: every table charted, the game's views, the rules' margins
       pnp serve evo            a live preview in the browser, updated on every save
       pnp new mygame           start a game of your own that builds at once
       pnp reference            everything a layout or game.yaml can say
@@ -321,6 +322,42 @@ def export(ctx, games, fmt, out_dir, dpi, bleed, jobs, force):
     ctx.exit(report.exit_code)
 
 
+@cli.command("report", epilog=EPILOG)
+@click.argument("games", nargs=-1)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Write to DIR/<game>/ instead of output/<game>/.")
+@click.pass_context
+def design_report(ctx, games, out_dir):
+    """Write each game's design report: output/<game>/<game>-report.pdf (all games when none are named).
+
+    \b
+    The report charts the game's numbers from its data:
+      every table    its rows; each number's min, median, max and histogram; each enum, ref and yes/no
+                     field's count per value (a value no row uses shows as 0 and is named)
+      views          the charts game.yaml's report: declares (scatter, counts, histogram, bars)
+      margins        every constraint with the value the data gives, its limit and how far it is from
+                     failing, nearest first
+    A game whose data has errors gets no report.
+    """
+    from pathlib import Path
+
+    from .build.insight import write_game_report
+
+    project = _project(ctx)
+    selected = project.select(games)
+    out_root = Path(out_dir) if out_dir else project.root / "output"
+    report = Report(project.root)
+    written = 0
+    with (_progress() or _NoBars()) as bars:
+        for game_id in selected:
+            path = write_game_report(project, game_id, out_root / game_id, report, bars.on_event)
+            if path is not None:
+                written += 1
+                bars.echo(f"{game_id}: report in {project.rel(path)}")
+    _print_report(report, f"reported on {written} of {len(selected)} game{'s' * (len(selected) != 1)}")
+    ctx.exit(report.exit_code)
+
+
 @cli.command(epilog=EPILOG)
 @click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
               show_default=True, help="The paper you will print on.")
@@ -471,6 +508,9 @@ class _Bars:
     def __exit__(self, *exc):
         return self.bars.__exit__(*exc)
 
+    def echo(self, line):
+        self.bars.console.print(line, markup=False, highlight=False)
+
     def on_event(self, event, game_id, value):
         if event == "check":
             self.tasks[game_id] = self.bars.add_task(f"{game_id}: checking the data", total=None)
@@ -481,6 +521,22 @@ class _Bars:
         elif event == "step" and game_id in self.tasks:
             task = self.tasks[game_id]
             self.bars.update(task, advance=1, description=f"{game_id}: {value}")
+
+
+class _NoBars:
+    """What the report command prints through when there is no terminal for bars."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def on_event(self, *event):
+        pass
+
+    def echo(self, line):
+        click.echo(line)
 
 
 class _ExportBar:

@@ -13,6 +13,7 @@ from .layout.resolve import CONTEXT as LAYOUT_CONTEXT, MAX_PRIMS, MAX_REPEAT
 from .layout.styles import OWN_KEYS
 from .model.components import COMPONENT_FIELDS, ITEM_FIELDS, MAX_COUNT
 from .model.constraints import CONSTRAINT_FIELDS
+from .model.views import VIEW_FIELDS
 from .model.game import CONTEXT as GAME_CONTEXT, GAME_FILE
 from .model.schema import Field, TYPES
 from .model.tables import TABLE_FIELDS
@@ -83,7 +84,11 @@ def _game_file():
            "### Tables", "", "Each entry of `tables:` names a table and says where its items are and what they hold.",
            "", _field_table(TABLE_FIELDS), "", "### Constraints", "",
            "Rules the data must keep. The expression sees the whole game (see Templates); with `each` it is "
-           "checked once per item.", "", _field_table(CONSTRAINT_FIELDS), "", "### Components", "",
+           "checked once per item.", "", _field_table(CONSTRAINT_FIELDS), "", "### Report views", "",
+           "`pnp report` charts every table's fields and lists each constraint's margin; each entry of `report:` "
+           "adds one chart of the designer's choosing. Its table and fields must exist (derived fields count), "
+           "and a field charted as a number must hold numbers.", "", _field_table(VIEW_FIELDS), "",
+           "### Components", "",
            f"What is in the box, in order. Every component takes these keys (a component prints at most "
            f"{MAX_COUNT:,} items):", "", _field_table(COMPONENT_FIELDS), "",
            "Components whose kind prints one face per item take these too:", "", _field_table(ITEM_FIELDS), "",

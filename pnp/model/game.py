@@ -12,6 +12,7 @@ from .icons import IconIndex
 from .load import MarkedList, Record, load_file, shown
 from .schema import INVALID, Schema, did_you_mean
 from .tables import TABLE_FIELDS, check_tables, derive, load_tables
+from .views import VIEW_FIELDS, check_views
 
 # The shape of game.yaml, written in the rules model's own field types (and listed by `pnp reference`).
 GAME_FILE = {
@@ -40,6 +41,9 @@ GAME_FILE = {
     "colour_sets": {"type": "list", "of": {"type": "record", "fields": COLOUR_SET_FIELDS}, "default": [],
                     "doc": "colours that tell players or categories apart: checked as colour-blind players see "
                            "them (see Colour sets)"},
+    "report": {"type": "list", "of": {"type": "record", "fields": VIEW_FIELDS}, "default": [],
+               "doc": "the charts `pnp report` draws besides every table's own: each view one chart (see Report "
+                      "views)"},
     "components": {"type": "any", "default": [],
                    "doc": "what is in the box: each component with its kind, items and layouts (see Components)"},
 }
@@ -166,6 +170,7 @@ def load_game(project, game_id, report, kinds=None):
     if not game.broken:  # counts over a table that did not load would only repeat the load error
         check_constraints(game, meta["constraints"], chk)
         check_colour_sets(game, meta["colour_sets"], chk)
+        check_views(game, meta["report"], chk)
     return game
 
 
@@ -192,7 +197,7 @@ def _with_marked_defaults(record):
     for key in ("icons", "enums", "tables"):
         if not isinstance(record[key], Record):
             record = record.with_values({key: Record({}, mark=record.mark)})
-    for key in ("constraints", "colour_sets"):
+    for key in ("constraints", "colour_sets", "report"):
         if not isinstance(record[key], MarkedList):
             record = record.with_values({key: MarkedList(mark=record.mark)})
     return record

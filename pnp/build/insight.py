@@ -1,0 +1,350 @@
+"""The design report: every table's numbers and values charted, the views game.yaml declares, and each
+constraint's margin, as blocks that draw.charts lays out into a PDF."""
+
+import math
+from collections import Counter
+
+from ..model.margins import HOW, margins
+from ..model.views import default_label, is_number, numeric, table_fields
+
+MAX_BARS = 40  # categories drawn in one chart; the rest are said in a line
+MAX_INT_BARS = 24  # whole numbers spanning at most this many values get one bar each
+BINS = 12
+
+
+def _text(value):
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return "(none)" if value is None else str(value)
+
+
+def median(values):
+    s = sorted(values)
+    n = len(s)
+    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
+
+
+def _nice(step):
+    """The round step (1, 2, 2.5 or 5 times a power of ten) at or above `step`."""
+    power = 10 ** math.floor(math.log10(step))
+    return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= step * (1 - 1e-9))
+
+
+class Bins:
+    """How numbers are grouped into bars: one bar per whole number over a short range, else about BINS bins of
+    a round width (the last one closed)."""
+
+    def __init__(self, values):
+        lo, hi = min(values), max(values)
+        self.whole = all(isinstance(v, int) for v in values) and hi - lo < MAX_INT_BARS
+        if self.whole:
+            self.start, self.width, n = lo, 1, hi - lo + 1
+            self.labels = [str(v) for v in range(lo, hi + 1)]
+            return
+        self.width = _nice((hi - lo) / BINS)
+        self.start = math.floor(lo / self.width) * self.width
+        n = max(1, math.ceil((hi - self.start) / self.width + 1e-9))
+        if self.start + n * self.width <= hi:
+            n += 1
+        self.labels = [f"{_text(self.start + i * self.width)}-{_text(self.start + (i + 1) * self.width)}"
+                       for i in range(n)]
+
+    def index(self, v):
+        return min(len(self.labels) - 1, int((v - self.start) // self.width))
+
+    def counts(self, values):
+        counts = [0] * len(self.labels)
+        for v in values:
+            counts[self.index(v)] += 1
+        return counts
+
+
+def histogram(values):
+    """(labels, counts) of numbers, binned as Bins says."""
+    bins = Bins(values)
+    return bins.labels, bins.counts(values)
+
+
+def _domain(game, name, spec, values):
+    """The values a categorical field may take, in their declared order (enums, a ref's ids, yes/no), then
+    any others the rows hold."""
+    kind = spec.get("type") if hasattr(spec, "get") else spec
+    domain = []
+    if kind == "enum" and hasattr(spec, "get"):
+        domain = list(spec.get("values") or game.enums.get(spec.get("enum"), []))
+    elif kind == "ref" and hasattr(spec, "get"):
+        domain = [it.get("id") for it in game.tables.get(spec.get("table"), ())]
+    elif kind == "bool":
+        domain = [True, False]
+    elif name in game.enums:  # a derived field named after an enum (size_class) takes its values
+        domain = list(game.enums[name])
+    seen = set(domain)
+    return domain + sorted({v for v in values if v not in seen}, key=_text)
+
+
+def _item_spec(spec):
+    """A list field's item spec (`of`)."""
+    of = spec.get("of", "str") if hasattr(spec, "get") else "str"
+    return {"type": of} if isinstance(of, str) else of
+
+
+def _categorical(kind, spec, values):
+    """Whether a field is charted as counts per value: enums, refs, yes/no, lists of those, and derived
+    fields holding text or yes/no with few distinct values."""
+    if kind in ("enum", "ref", "bool"):
+        return True
+    if kind == "list":
+        return (_item_spec(spec).get("type") if hasattr(_item_spec(spec), "get") else None) in ("enum", "ref")
+    if kind == "derived":
+        present = [v for v in values if v is not None]
+        return bool(present) and all(isinstance(v, (str, bool)) for v in present) and len(set(present)) <= MAX_BARS
+    return False
+
+
+def field_block(game, table, name, kind, spec):
+    """The chart (or line) of one field of a table, or None when the field is not charted."""
+    items = game.tables[table]
+    values = [it.get(name) for it in items]
+    if kind in ("int", "number") or (kind == "derived" and numeric(game, table, name, kind)
+                                     and any(is_number(v) for v in values)):
+        return _numeric_block(table, name, [v for v in values if is_number(v)], len(values))
+    if not _categorical(kind, spec, values):
+        return None
+    if kind == "list":
+        spec = _item_spec(spec)
+        values = [v for vs in values if isinstance(vs, list) for v in vs]
+    return _counts_block(f"{table}.{name}", values, _domain(game, name, spec, values))
+
+
+def _numeric_block(table, name, values, rows):
+    title = f"{table}.{name}"
+    if not values:
+        return {"kind": "note", "title": title, "text": f"no row gives {name}"}
+    stats = {"min": min(values), "median": median(values), "max": max(values)}
+    said = f"min {_text(stats['min'])}, median {_text(stats['median'])}, max {_text(stats['max'])}"
+    if len(values) < rows:
+        said += f"; {len(values)} of {rows} rows give it"
+    if stats["min"] == stats["max"]:
+        return {"kind": "note", "title": title, "text": f"all {len(values)} values are {_text(stats['min'])}",
+                "stats": stats}
+    labels, counts = histogram(values)
+    return {"kind": "bars", "title": title, "text": said, "labels": labels, "series": [("rows", counts)],
+            "stats": stats, "axis": name}
+
+
+def _counts_block(title, values, domain):
+    counts = Counter(values)
+    unused = [d for d in domain if counts[d] == 0]
+    if len(set(values)) == 1 and len(domain) <= 1:
+        return {"kind": "note", "title": title, "text": f"all {len(values)} values are {_text(values[0])}"}
+    shown = domain[:MAX_BARS]
+    said = f"{len(domain)} values, {len(values)} uses"
+    if len(domain) > MAX_BARS:
+        said += f"; the first {MAX_BARS} shown"
+    finding = f"used by no row: {', '.join(_text(u) for u in unused[:12])}" + (" ..." if len(unused) > 12 else "") \
+        if unused else ""
+    return {"kind": "bars", "title": title, "text": said, "finding": finding, "labels": [_text(d) for d in shown],
+            "series": [("rows", [counts[d] for d in shown])]}
+
+
+def table_blocks(game, table):
+    """A heading with the row count, then a chart or a line per charted field."""
+    spec = game.meta["tables"][table]
+    items = game.tables[table]
+    blocks = [{"kind": "h2", "text": f"{table}: {len(items)} row{'s' * (len(items) != 1)}", "rows": len(items)}]
+    if not items:
+        return blocks + [{"kind": "p", "text": "The table is empty: nothing to chart."}]
+    fields = spec.get("fields") if hasattr(spec.get("fields"), "items") else {}
+    for name, kind in table_fields(spec).items():
+        block = field_block(game, table, name, kind, fields.get(name, {"type": kind}))
+        if block is not None:
+            blocks.append(block)
+    return blocks
+
+
+# -- declared views --------------------------------------------------------------------------------------------
+
+def _groups(items, by):
+    """[(value of `by`, rows having it)] in first-seen order ([(None, items)] without `by`)."""
+    if by is None:
+        return [(None, list(items))]
+    groups = {}
+    for it in items:
+        groups.setdefault(it.get(by), []).append(it)
+    return list(groups.items())
+
+
+def fit(points):
+    """Least squares (slope, intercept) of [(x, y)]; None for fewer than two distinct x."""
+    n = len(points)
+    if n < 2:
+        return None
+    mx, my = sum(p[0] for p in points) / n, sum(p[1] for p in points) / n
+    sxx = sum((p[0] - mx) ** 2 for p in points)
+    if sxx == 0:
+        return None
+    slope = sum((p[0] - mx) * (p[1] - my) for p in points) / sxx
+    return slope, my - slope * mx
+
+
+def scatter_block(game, view, label):
+    x, y, by = view["x"], view["y"], view.get("by")
+    groups, labelled = [], []
+    for value, rows in _groups(game.tables[view["table"]], by):
+        points = [(it[x], it[y], str(it.get(label) or "")) for it in rows if is_number(it.get(x)) and is_number(it.get(y))]
+        trend = fit([p[:2] for p in points])
+        groups.append({"name": _text(value) if by else "", "points": points, "trend": trend})
+        if trend:
+            labelled += [(abs(p[1] - (trend[0] * p[0] + trend[1])), p) for p in points]
+    far = [p for d, p in sorted(labelled, key=lambda f: (-f[0], f[1][2]))[:4] if d > 0]
+    return {"kind": "scatter", "x": x, "y": y, "groups": groups, "labelled": far}
+
+
+def counts_view(game, view):
+    x, by, weight = view["x"], view.get("by"), view.get("weight")
+    items = game.tables[view["table"]]
+    spec = game.meta["tables"][view["table"]].get("fields") or {}
+
+    def dom(name):
+        return _domain(game, name, spec.get(name, {}) if hasattr(spec, "get") else {}, [it.get(name) for it in items])
+    xs = dom(x)
+    amount = (lambda it: it.get(weight) or 0) if weight else (lambda it: 1)
+    if by is None:
+        totals = Counter()
+        for it in items:
+            totals[it.get(x)] += amount(it)
+        return {"kind": "bars", "labels": [_text(v) for v in xs], "series": [(weight or "rows", [totals[v] for v in xs])],
+                "axis": x}
+    ys = dom(by)
+    cells = Counter()
+    for it in items:
+        cells[(it.get(x), it.get(by))] += amount(it)
+    return {"kind": "grid", "rows": [_text(v) for v in xs], "cols": [_text(v) for v in ys], "row_name": x,
+            "col_name": by, "cells": [[cells[(a, b)] for b in ys] for a in xs]}
+
+
+def histogram_view(game, view):
+    x, by = view["x"], view.get("by")
+    items = game.tables[view["table"]]
+    values = [it[x] for it in items if is_number(it.get(x))]
+    if not values:
+        return {"kind": "note", "text": f"no row gives {x}"}
+    bins = Bins(values)
+    series = [(_text(value) if by else "rows", bins.counts([it[x] for it in rows if is_number(it.get(x))]))
+              for value, rows in _groups(items, by)]
+    return {"kind": "bars", "labels": bins.labels, "series": series, "axis": x}
+
+
+def bars_view(game, view, label):
+    seen, labels, values = set(), [], []
+    for it in game.tables[view["table"]]:
+        key = (str(it.get(label)), it.get(view["x"]))
+        if key in seen or not is_number(key[1]):
+            continue
+        seen.add(key)
+        labels.append(key[0])
+        values.append(key[1])
+    return {"kind": "bars", "labels": labels[:MAX_BARS * 2], "series": [(view["x"], values[:MAX_BARS * 2])],
+            "axis": view["x"], "wide": True}
+
+
+def view_block(game, view):
+    """The chart of one declared view, with its title and doc."""
+    fields = table_fields(game.meta["tables"][view["table"]])
+    label = view.get("label") or default_label(fields)
+    if not game.tables[view["table"]]:
+        block = {"kind": "note", "text": "the table is empty"}
+    elif view["kind"] == "scatter":
+        block = scatter_block(game, view, label)
+    elif view["kind"] == "counts":
+        block = counts_view(game, view)
+    elif view["kind"] == "histogram":
+        block = histogram_view(game, view)
+    else:
+        block = bars_view(game, view, label)
+    words = {"scatter": f"{view.get('y')} against {view['x']}", "counts": f"rows per {view['x']}",
+             "histogram": f"{view['x']}", "bars": f"{view['x']} per {label}"}[view["kind"]]
+    by = f" by {view['by']}" if view.get("by") else ""
+    block.update(title=view.get("title") or f"{view['table']}: {words}{by}", text=view.get("doc") or "",
+                 wide=True)
+    return block
+
+
+# -- the whole report ------------------------------------------------------------------------------------------
+
+def margin_rows(game):
+    rows = []
+    for m in margins(game):
+        where = f" (each {m.each}{': ' + m.row if m.row else ''})" if m.each else ""
+        if m.margin is None:
+            rows.append([m.expr + where, "", "", "", "holds" if m.holds else "FAILS"])
+        else:
+            rows.append([m.expr + where, _text(m.value), f"{m.op} {_text(m.limit)}", _text(m.margin),
+                         "holds" if m.holds else "FAILS"])
+    return rows
+
+
+def report_blocks(game, step=lambda label: None):
+    """Every block of a game's report, in order; `step(label)` after each part (for a progress bar)."""
+    blocks = [{"kind": "h1", "text": f"{game.title}: design report"}]
+    views = game.meta.get("report") or []
+    if views:
+        blocks.append({"kind": "h2", "text": "Views"})
+        for view in views:
+            blocks.append(view_block(game, view))
+            step(f"view of {view['table']}")
+    blocks += [{"kind": "h2", "text": "Rules and their margins"}, {"kind": "p", "text": HOW},
+               {"kind": "table", "header": ["rule", "value", "limit", "margin", ""], "rows": margin_rows(game)}
+               if game.meta["constraints"] else {"kind": "p", "text": "The game has no constraints."}]
+    step("margins")
+    blocks.append({"kind": "h1", "text": "Tables"})
+    for table in game.tables:
+        blocks += table_blocks(game, table)
+        step(f"table {table}")
+    return blocks
+
+
+def steps(game):
+    """How many times report_blocks calls `step`."""
+    return len(game.meta.get("report") or []) + 1 + len(game.tables)
+
+
+def write_game_report(project, game_id, folder, report, emit=lambda *event: None):
+    """Check a game's data and write folder/<game>-report.pdf; returns its path, or None when the data has
+    errors (they are in `report`). `emit(event, game_id, value)` tells progress as the build's does."""
+    import os
+    from pathlib import Path
+
+    from ..check import load
+    from ..draw.charts import write_report
+    from ..draw.fonts import load_fonts
+    from ..errors import DataError
+    from ..template import budget
+
+    emit("check", game_id, None)
+    try:
+        before = len(report.errors)
+        with budget():
+            game = load(project, game_id, report)
+        if game.meta is None or len(report.errors) > before:
+            report.error(f"{game_id}: no report (fix the errors above)")
+            return None
+        try:
+            fonts = load_fonts(project)
+        except DataError as e:
+            report.add(e)
+            return None
+        emit("start", game_id, steps(game) + 1)
+        blocks = report_blocks(game, lambda label: emit("step", game_id, label))
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / f"{game_id}-report.pdf"
+        partial = folder / f".{game_id}-report.pdf.partial"
+        write_report(partial, blocks, fonts, game.title)
+        os.replace(partial, target)
+        emit("step", game_id, "written")
+        return target
+    finally:
+        emit("end", game_id, None)

@@ -1,0 +1,308 @@
+"""The design report drawn: headings, notes, vector charts (reportlab.graphics) and tables, from plain blocks
+of numbers, into an A4 PDF in the game's fonts (same blocks, same bytes)."""
+
+from reportlab.graphics.charts.barcharts import VerticalBarChart
+from reportlab.graphics.charts.legends import Legend
+from reportlab.graphics.charts.lineplots import LinePlot
+from reportlab.graphics.shapes import Drawing, Group, Line, String
+from reportlab.graphics.widgets.markers import makeMarker
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from xml.sax.saxutils import escape
+
+# Okabe and Ito's palette: told apart with every common colour-vision deficiency.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
+MARKERS = ["FilledCircle", "FilledSquare", "FilledTriangle", "FilledDiamond", "Cross", "FilledStarFive", "Circle",
+           "Square"]
+INK, GREY = colors.HexColor("#222222"), colors.HexColor("#777777")
+LABEL = 7  # points: the smallest text in a chart
+FULL, HALF, HEIGHT = 170 * mm, 83 * mm, 58 * mm
+
+
+class Styles:
+    def __init__(self, fonts):
+        body, bold = fonts.name("Body"), fonts.name("Body", bold=True)
+        self.body, self.bold = body, bold
+        self.h1 = ParagraphStyle("h1", fontName=fonts.name("Display", bold=True), fontSize=17, leading=21,
+                                 spaceBefore=6, spaceAfter=8, textColor=INK)
+        self.h2 = ParagraphStyle("h2", fontName=bold, fontSize=12, leading=15, spaceBefore=10, spaceAfter=4,
+                                 textColor=INK)
+        self.h3 = ParagraphStyle("h3", fontName=bold, fontSize=9, leading=11, textColor=INK)
+        self.p = ParagraphStyle("p", fontName=body, fontSize=8.5, leading=11, textColor=INK, spaceAfter=4)
+        self.small = ParagraphStyle("small", fontName=body, fontSize=7.5, leading=9, textColor=INK)
+        self.finding = ParagraphStyle("finding", parent=self.small, textColor=colors.HexColor("#A33B00"))
+
+
+def _short(text, n=20):
+    text = str(text)
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _axis_fonts(chart, font):
+    for axis in (getattr(chart, "categoryAxis", None), getattr(chart, "valueAxis", None),
+                 getattr(chart, "xValueAxis", None), getattr(chart, "yValueAxis", None)):
+        if axis is not None:
+            axis.labels.fontName, axis.labels.fontSize, axis.labels.fillColor = font, LABEL, INK
+            axis.strokeColor = GREY
+
+
+def _crowded(labels, width):
+    """Whether category labels must be turned to fit under their bars."""
+    longest = max((len(s) for s in labels), default=0)
+    return len(labels) > (8 if width < FULL else 16) or longest > 60 / max(len(labels), 1)
+
+
+def _value_axis(axis, series):
+    """From zero to the largest value, whole-number steps for counts."""
+    top = max((max(v) for _, v in series if v), default=1)
+    axis.valueMin, axis.valueMax, axis.forceZero = 0, top if top > 0 else 1, True
+    axis.visibleGrid, axis.gridStrokeColor = True, colors.HexColor("#DDDDDD")
+    if all(isinstance(v, int) for _, vs in series for v in vs):
+        axis.valueStep = max(1, _step(top))
+
+
+def bar_drawing(block, font, width):
+    """Bars per label, one series (or several side by side, with a legend)."""
+    labels, series = block["labels"], block["series"]
+    many = _crowded(labels, width)
+    bottom = 14 + 3.6 * min(20, max(len(_short(s)) for s in labels)) if many else 24
+    legend = len(series) > 1
+    d = Drawing(width, HEIGHT + (bottom - 24))
+    chart = VerticalBarChart()
+    chart.x, chart.y = 26, bottom
+    chart.width, chart.height = width - 34 - (70 if legend else 0), HEIGHT - 34
+    chart.data = [list(values) for _, values in series]
+    chart.categoryAxis.categoryNames = [_short(s) for s in labels]
+    _axis_fonts(chart, font)
+    _value_axis(chart.valueAxis, series)
+    if many:
+        chart.categoryAxis.labels.angle, chart.categoryAxis.labels.boxAnchor = 45, "ne"
+        chart.categoryAxis.labels.dx, chart.categoryAxis.labels.dy = 2, -2
+    chart.barSpacing, chart.groupSpacing = 0.5, 3 if len(labels) < 30 else 1
+    for i in range(len(series)):
+        chart.bars[i].fillColor, chart.bars[i].strokeColor = colors.HexColor(PALETTE[i % 8]), None
+    d.add(chart)
+    if legend:
+        d.add(_legend([(PALETTE[i % 8], name) for i, (name, _) in enumerate(series)], font, width - 64, HEIGHT - 12,
+                      "FilledSquare"))
+    return d
+
+
+def _step(top):
+    """A whole-number grid step giving at most about six lines."""
+    step, i = 1, 0
+    while top / step > 6:
+        step, i = step * (2, 2.5, 2)[i % 3], i + 1
+    return int(step)
+
+
+def _legend(entries, font, x, y, marker):
+    legend = Legend()
+    legend.x, legend.y, legend.fontName, legend.fontSize = x, y, font, LABEL
+    legend.alignment, legend.dx, legend.dy, legend.deltay = "right", 6, 6, 10
+    legend.colorNamePairs = [(colors.HexColor(c), _short(n, 14)) for c, n in entries]
+    return legend
+
+
+def _bounds(values):
+    lo, hi = min(values), max(values)
+    pad = (hi - lo) * 0.06 or 1
+    return lo - pad, hi + pad
+
+
+def _scatter_series(groups, box):
+    """The plot's data and each line's style: a group's points, then its trend (when it has one)."""
+    data, styles = [], []
+    for i, g in enumerate(groups):
+        colour = colors.HexColor(PALETTE[i % 8])
+        data.append([p[:2] for p in g["points"]])
+        styles.append(("points", colour, MARKERS[i % 8]))
+        if g["trend"]:
+            data.append(_clipped(g["trend"], *box))
+            styles.append(("trend", colour, i))
+    return data, styles
+
+
+def _style_lines(plot, styles):
+    for i, (what, colour, extra) in enumerate(styles):
+        line = plot.lines[i]
+        if what == "points":
+            line.strokeWidth, line.symbol = 0, makeMarker(extra, size=4.5, fillColor=colour, strokeColor=colour)
+            line.strokeColor = None
+        else:
+            line.strokeColor = colour
+            line.strokeWidth, line.strokeDashArray = 1, [None, (4, 2), (1, 2), (6, 2, 1, 2)][extra % 4]
+
+
+def scatter_drawing(block, font):
+    """Points per group (colour and marker), each group's fitted trend, the furthest rows named."""
+    groups = [g for g in block["groups"] if g["points"]]
+    d = Drawing(FULL, HEIGHT + 30)
+    plot = LinePlot()
+    plot.x, plot.y, plot.width, plot.height = 36, 26, FULL - 44 - (80 if len(groups) > 1 else 0), HEIGHT
+    (x0, x1) = _bounds([p[0] for g in groups for p in g["points"]] or [0, 1])
+    (y0, y1) = _bounds([p[1] for g in groups for p in g["points"]] or [0, 1])
+    plot.data, styles = _scatter_series(groups, (x0, x1, y0, y1))
+    _axis_fonts(plot, font)
+    plot.xValueAxis.valueMin, plot.xValueAxis.valueMax = x0, x1
+    plot.yValueAxis.valueMin, plot.yValueAxis.valueMax = y0, y1
+    plot.yValueAxis.visibleGrid = plot.xValueAxis.visibleGrid = True
+    plot.yValueAxis.gridStrokeColor = plot.xValueAxis.gridStrokeColor = colors.HexColor("#E4E4E4")
+    _style_lines(plot, styles)
+    d.add(plot)
+    _axis_titles(d, plot, block, font)
+    _labels(d, plot, block["labelled"], (x0, x1, y0, y1), font)
+    for i, g in enumerate(groups if len(groups) > 1 else ()):
+        colour, y = colors.HexColor(PALETTE[i % 8]), HEIGHT + 16 - 11 * i
+        d.add(makeMarker(MARKERS[i % 8], x=FULL - 70, y=y + 2.5, size=5, fillColor=colour, strokeColor=colour))
+        d.add(String(FULL - 62, y, _short(g["name"], 14), fontName=font, fontSize=LABEL, fillColor=INK))
+    return d
+
+
+def _clipped(trend, x0, x1, y0, y1):
+    """The trend line y = a x + b between the plot's edges (cut where it would leave the plot)."""
+    a, b = trend
+    xs = [x0, x1] + ([(y - b) / a for y in (y0, y1)] if a else [])
+    inside = sorted(x for x in xs if x0 - 1e-9 <= x <= x1 + 1e-9 and y0 - 1e-9 <= a * x + b <= y1 + 1e-9)
+    if len(inside) < 2:
+        return [(x0, a * x0 + b), (x0, a * x0 + b)]
+    return [(inside[0], a * inside[0] + b), (inside[-1], a * inside[-1] + b)]
+
+
+def _axis_titles(d, plot, block, font):
+    d.add(String(plot.x + plot.width / 2, 4, block["x"], fontName=font, fontSize=8, fillColor=INK,
+                 textAnchor="middle"))
+    title = Group(String(0, 0, block["y"], fontName=font, fontSize=8, fillColor=INK, textAnchor="middle"))
+    title.translate(10, plot.y + plot.height / 2)
+    title.rotate(90)
+    d.add(title)
+
+
+def _labels(d, plot, labelled, box, font):
+    """The rows furthest from their trend, named beside their points (kept inside the plot)."""
+    x0, x1, y0, y1 = box
+    placed = []
+    for x, y, name in labelled:
+        px = plot.x + (x - x0) / (x1 - x0) * plot.width
+        py = plot.y + (y - y0) / (y1 - y0) * plot.height
+        anchor, dx = ("end", -4) if px > plot.x + plot.width * 0.6 else ("start", 4)
+        text = _short(name, 28)
+        width = stringWidth(text, font, LABEL)
+        left = px + dx - (width if anchor == "end" else 0)
+        ty = py + 3
+        while any(abs(ty - q) < 8.5 and left < r and l < left + width for l, r, q in placed):
+            ty -= 8.5
+        placed.append((left, left + width, ty))
+        d.add(Line(px, py, px + dx * 0.75, ty, strokeColor=GREY, strokeWidth=0.4))
+        d.add(String(px + dx, ty, text, fontName=font, fontSize=LABEL, fillColor=INK, textAnchor=anchor))
+
+
+def grid_table(block, st):
+    """Counts of one field by another: a cell per pair, shaded by its count, the number written in it."""
+    top = max((max(r) for r in block["cells"] if r), default=0) or 1
+    head = [Paragraph(f"{escape(block['row_name'])} \\ {escape(block['col_name'])}", st.small)]
+    rows = [head + [Paragraph(escape(_short(c, 14)), st.small) for c in block["cols"]]]
+    style = [("FONT", (0, 0), (-1, -1), st.body, LABEL + 1), ("GRID", (0, 0), (-1, -1), 0.3, GREY),
+             ("ALIGN", (1, 1), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]
+    for i, (name, cells) in enumerate(zip(block["rows"], block["cells"]), start=1):
+        rows.append([Paragraph(escape(_short(name, 22)), st.small)] + [str(c) for c in cells])
+        for j, c in enumerate(cells, start=1):
+            share = c / top
+            style.append(("BACKGROUND", (j, i), (j, i), colors.linearlyInterpolatedColor(
+                colors.white, colors.HexColor("#0072B2"), 0, 1, share)))
+            if share > 0.55:
+                style.append(("TEXTCOLOR", (j, i), (j, i), colors.white))
+    width = min(20 * mm, (FULL - 32 * mm) / max(1, len(block["cols"])))
+    table = Table(rows, colWidths=[32 * mm] + [width] * len(block["cols"]), repeatRows=1)
+    table.setStyle(TableStyle(style))
+    return table
+
+
+def margins_table(block, st):
+    rows = [[Paragraph(f"<b>{h}</b>", st.small) for h in block["header"]]]
+    for row in block["rows"]:
+        cells = [Paragraph(escape(row[0]), st.small)] + [Paragraph(escape(c), st.small) for c in row[1:4]]
+        cells.append(Paragraph(row[4], st.finding if row[4] != "holds" else st.small))
+        rows.append(cells)
+    table = Table(rows, colWidths=[98 * mm, 20 * mm, 22 * mm, 16 * mm, 14 * mm], repeatRows=1)
+    table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LINEBELOW", (0, 0), (-1, -1), 0.3, GREY),
+                               ("TOPPADDING", (0, 0), (-1, -1), 2), ("BOTTOMPADDING", (0, 0), (-1, -1), 2)]))
+    return table
+
+
+def _chart(block, st, width):
+    """A titled chart (or note) as a list of flowables."""
+    out = [Paragraph(escape(block.get("title", "")), st.h3)]
+    if block.get("text"):
+        out.append(Paragraph(escape(block["text"]), st.small))
+    if block.get("finding"):
+        out.append(Paragraph(escape(block["finding"]), st.finding))
+    if block["kind"] == "bars" and block["labels"]:
+        out.append(bar_drawing(block, st.body, width))
+    elif block["kind"] == "scatter":
+        out.append(scatter_drawing(block, st.body))
+        out += _trend_lines(block, st)
+    elif block["kind"] == "grid":
+        out.append(Spacer(1, 3))
+        out.append(grid_table(block, st))
+    return out
+
+
+def _trend_lines(block, st):
+    lines = []
+    for g in block["groups"]:
+        if g["trend"]:
+            a, b = g["trend"]
+            who = f"{g['name']}: " if g["name"] else ""
+            lines.append(f"{who}{block['y']} = {a:.3g} x {block['x']} {'+' if b >= 0 else '-'} {abs(b):.3g} "
+                         f"({len(g['points'])} rows)")
+    return [Paragraph(escape("; ".join(lines)), st.small)] if lines else []
+
+
+def flowables(blocks, st):
+    """The report's blocks as Platypus flowables; small charts two to a row."""
+    out, pending = [], []
+
+    def flush():
+        if pending:
+            cells = [_chart(b, st, HALF) for b in pending] + ([[]] if len(pending) == 1 else [])
+            table = Table([cells], colWidths=[FULL / 2] * 2)
+            table.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                       ("BOTTOMPADDING", (0, 0), (-1, -1), 8)]))
+            out.append(table)
+            pending.clear()
+    for block in blocks:
+        kind = block["kind"]
+        if kind in ("bars", "note") and not block.get("wide"):
+            pending.append(block)
+            if len(pending) == 2:
+                flush()
+            continue
+        flush()
+        if kind in ("h1", "h2", "p"):
+            out.append(Paragraph(escape(block["text"]), getattr(st, kind)))
+        elif kind == "table":
+            out.append(margins_table(block, st))
+        else:
+            out.append(KeepTogether(_chart(block, st, FULL) + [Spacer(1, 8)]))
+    flush()
+    return out
+
+
+def write_report(path, blocks, fonts, title):
+    """Write the blocks as an A4 PDF at `path` (page numbers in the footer)."""
+    st = Styles(fonts)
+
+    def footer(canvas, doc):
+        canvas.setFont(st.body, 7.5)
+        canvas.setFillColor(GREY)
+        canvas.drawString(20 * mm, 10 * mm, f"{title}: design report")
+        canvas.drawRightString(A4[0] - 20 * mm, 10 * mm, f"page {doc.page}")
+    doc = SimpleDocTemplate(str(path), pagesize=A4, leftMargin=20 * mm, rightMargin=20 * mm, topMargin=16 * mm,
+                            bottomMargin=18 * mm, title=f"{title}: design report", author="pnp", invariant=1,
+                            initialFontName=st.body)
+    doc.build(flowables(blocks, st), onFirstPage=footer, onLaterPages=footer)

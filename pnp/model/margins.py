@@ -1,0 +1,147 @@
+"""How far each constraint of a game is from failing: its comparisons evaluated side by side on the data."""
+
+import operator
+from dataclasses import dataclass
+
+from ..errors import ExprError
+from ..template import comparisons, evaluate
+from .views import is_number
+
+# The names a side reads that make it "the value the data gives"; the other side is the limit.
+DATA_NAMES = frozenset({"data", "item", "ref", "components", "macros"})
+
+HOW = ("The margin is how far the value the data gives may move before the rule fails: limit - value for "
+       "<= and <, value - limit for >= and >, the distance between them for !=, and 0 for == (any change breaks "
+       "it). The limit is the side of the comparison that reads the rules (game.rules...) or no data, the "
+       "value the other; a chain a <= b <= c and comparisons joined by 'and' are each measured and the nearest is shown. "
+       "For a rule checked on each row, the row nearest its limit is named. Rules are listed by the margin "
+       "relative to the limit (margin / the larger of |limit| and 1), nearest to failing first; a rule that is "
+       "not a comparison of numbers is listed as holding, without a margin.")
+
+
+@dataclass
+class Margin:
+    """One constraint's standing: `margin` None when it is not a comparison of numbers."""
+
+    expr: str
+    each: str = None
+    value: float = None
+    op: str = ""
+    limit: float = None
+    margin: float = None
+    row: str = ""  # with `each`: the row nearest its limit
+    holds: bool = True
+    line: int = 0
+
+    @property
+    def relative(self):
+        return self.margin / max(abs(self.limit), 1) if self.margin is not None else float("inf")
+
+
+def _measure(op, value, limit):
+    """The margin of `value op limit` (value and limit as the comparison is read with the value first)."""
+    if op in ("<=", "<"):
+        return limit - value
+    if op in (">=", ">"):
+        return value - limit
+    if op == "!=":
+        return abs(value - limit)
+    return -abs(value - limit)  # ==: 0 when it holds
+
+
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+_HOLDS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
+          "!=": operator.ne}
+
+
+class _Sides:
+    """Each side's value in a context; a side that does not read `item` is the same for every row, so it is
+    evaluated once."""
+
+    def __init__(self):
+        self.fixed = {}
+
+    def value(self, side, context):
+        if "item" in side.names:
+            return side.value(context)
+        if id(side) not in self.fixed:
+            self.fixed[id(side)] = side.value(context)
+        return self.fixed[id(side)]
+
+
+def _pair(left, op, right, values):
+    """(margin, value, op, limit, holds) of one comparison of two numbers; None when they are not."""
+    a, b = values
+    if not (is_number(a) and is_number(b)):
+        return None
+    holds = _HOLDS[op](a, b)
+    if not _limit_like(left) or _limit_like(right):
+        return _measure(op, a, b), a, op, b, holds
+    return _measure(_FLIPPED[op], b, a), b, _FLIPPED[op], a, holds
+
+
+def _limit_like(side):
+    """A side that reads the rules (game.rules...) or no data at all reads as a limit."""
+    return "game" in side.names or not (side.names & DATA_NAMES)
+
+
+def _nearest(pairs, context, sides):
+    """The comparison nearest to failing and whether all hold; None when any is not a comparison of numbers."""
+    best, holds = None, True
+    for left, op, right in pairs:
+        found = _pair(left, op, right, (sides.value(left, context), sides.value(right, context)))
+        if found is None:
+            return None
+        holds = holds and found[4]
+        if best is None or found[0] / max(abs(found[3]), 1) < best[0] / max(abs(best[3]), 1):
+            best = found
+    return best, holds
+
+
+def _label(item):
+    return str(item.get("name") or item.get("id") or "") if hasattr(item, "get") else ""
+
+
+def _measured(game, pairs, items, each):
+    """[(relative margin, row index, measurement, item)] and whether every row holds; None when a row's sides
+    are not numbers."""
+    sides, found, holds = _Sides(), [], True
+    for i, item in enumerate(items):
+        measured = _nearest(pairs, game.context(item=item) if each else game.context(), sides)
+        if measured is None:
+            return None
+        (margin, value, op, limit, _), ok = measured
+        holds = holds and ok
+        found.append((margin / max(abs(limit), 1), i, (margin, value, op, limit), item))
+    return found, holds
+
+
+def constraint_margin(game, c):
+    """The Margin of one constraint (as game.yaml's `constraints:` gives it)."""
+    expr, each = str(c["expr"]), c.get("each")
+    result = Margin(expr, each, line=getattr(c.mark_of("expr"), "line", 0))
+    pairs = comparisons(expr)
+    items = game.tables.get(each, ()) if each else [None]
+    try:
+        measured = _measured(game, pairs, items, each) if pairs else None
+    except ExprError:  # a side that fails alone (the other side of an `and` guarded it): no margin
+        measured = None
+    if measured is None:
+        try:
+            result.holds = all(evaluate(expr, game.context(item=item) if each else game.context()) for item in items)
+        except ExprError:
+            result.holds = False
+        return result
+    found, result.holds = measured
+    if found:
+        _, _, (result.margin, result.value, result.op, result.limit), item = min(found, key=lambda f: f[:2])
+        result.row = _label(item) if each else ""
+    return result
+
+
+def margins(game):
+    """Every constraint's Margin, nearest to failing first (those without a margin last, in file order)."""
+    out = [constraint_margin(game, c) for c in game.meta["constraints"]]
+    return sorted(out, key=lambda m: (m.margin is None, m.relative if m.margin is not None else 0))

@@ -1,0 +1,96 @@
+"""The design report's views: charts a game declares in game.yaml's `report:`, checked against its tables."""
+
+from collections.abc import Mapping
+
+from .schema import did_you_mean
+
+VIEW_KINDS = ("scatter", "counts", "histogram", "bars")
+
+VIEW_FIELDS = {
+    "kind": {"type": "enum", "values": list(VIEW_KINDS),
+             "doc": "scatter: y against x, a trend fitted, the rows furthest from it named; counts: rows per value "
+                    "of x (by a second field `by`: a grid of counts); histogram: how a number is spread (per value "
+                    "of `by`: one series each); bars: each row's number x as a bar named by `label`"},
+    "table": {"type": "str", "doc": "the table whose rows are charted"},
+    "x": {"type": "str", "doc": "a field of the table (typed or derived): across the chart"},
+    "y": {"type": "str", "required": False, "doc": "scatter: the number up the chart"},
+    "by": {"type": "str", "required": False,
+           "doc": "a field whose values split the rows: colours in a scatter or histogram, columns of counts"},
+    "weight": {"type": "str", "required": False,
+               "doc": "counts: add up this number per value instead of counting rows (e.g. copies)"},
+    "label": {"type": "str", "required": False,
+              "doc": "the field naming a row in a scatter or bars (default: name, else id)"},
+    "title": {"type": "str", "required": False, "doc": "the chart's heading (default: made from the fields)"},
+    "doc": {"type": "str", "required": False, "doc": "what the view shows the designer, printed under its title"},
+}
+
+NUMERIC_TYPES = ("int", "number")
+
+
+def field_type(spec):
+    """A table field's type name from its spec in game.yaml ('str' when it is not said)."""
+    if isinstance(spec, str):
+        return spec
+    return spec.get("type", "str") if isinstance(spec, Mapping) else "any"
+
+
+def table_fields(spec):
+    """{field: type} of a table as game.yaml declares it; derived fields have the type 'derived'."""
+    fields = spec.get("fields")
+    out = {name: field_type(f) for name, f in fields.items()} if isinstance(fields, Mapping) else {}
+    for name in spec.get("derived") or ():
+        out.setdefault(name, "derived")
+    return out
+
+
+def is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def numeric(game, table, name, kind):
+    """Whether a field holds numbers: typed int/number, or derived with a number (or nothing) in every row."""
+    if kind in NUMERIC_TYPES:
+        return True
+    if kind != "derived":
+        return False
+    values = [it.get(name) for it in game.tables.get(table, ())]
+    return all(v is None or is_number(v) for v in values)
+
+
+def default_label(fields):
+    return "name" if "name" in fields else "id"
+
+
+def check_views(game, views, chk):
+    """Every view's table and fields must exist, and fields that are charted as numbers must hold numbers."""
+    for view in views:
+        table = view["table"]
+        if table not in game.tables:
+            chk.error(f"report: no table '{table}'{did_you_mean(table, game.tables)}", view.mark_of("table"))
+            continue
+        fields = table_fields(game.meta["tables"][table])
+        for key in ("x", "y", "by", "weight", "label"):
+            name = view.get(key)
+            if name is not None and name not in fields:
+                chk.error(f"report: table '{table}' has no field '{name}'{did_you_mean(name, fields)}",
+                          view.mark_of(key))
+                return
+        for message, key in _shape_problems(game, view, fields):
+            chk.error(f"report: {message}", view.mark_of(key) if key in view else view.mark)
+
+
+def _shape_problems(game, view, fields):
+    """(message, key) for what the view's kind needs and lacks."""
+    kind, table = view["kind"], view["table"]
+    wants_number = {"scatter": ("x", "y"), "histogram": ("x",), "bars": ("x",), "counts": ("weight",)}[kind]
+    if kind == "scatter" and view.get("y") is None:
+        yield "a scatter needs 'y', the number up the chart", "kind"
+    for key in ("weight",) if kind != "counts" else ():
+        if view.get(key) is not None:
+            yield f"'{key}' is for counts only", key
+    if kind == "bars" and view.get("by") is not None:
+        yield "bars take no 'by' (use counts or a histogram)", "by"
+    for key in wants_number:
+        name = view.get(key)
+        if name is not None and not numeric(game, table, name, fields[name]):
+            yield f"a {kind} charts '{name}' as a number, but it is {fields[name]}", key

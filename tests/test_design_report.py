@@ -1,0 +1,137 @@
+"""pnp report: the design report's numbers, read back from the PDF, equal those computed from the data."""
+
+import statistics
+
+from pypdf import PdfReader
+
+from conftest import make_project, run
+
+GAME = """title: Report Test
+players: 2
+ages: 8+
+time: 5 minutes
+credits: {design: Test Designer}
+enums:
+  colour: [red, blue, green]
+tables:
+  cards:
+    fields:
+      id: {type: id}
+      name: {type: str}
+      colour: {type: enum, enum: colour}
+      power: {type: int}
+      weight: {type: number}
+      flat: {type: int}
+      big: {type: bool}
+    derived:
+      double: "item.power * 2"
+  empty:
+    fields:
+      id: {type: id}
+      size: {type: int}
+constraints:
+  - expr: data.cards | length <= 20
+  - each: cards
+    expr: item.power <= 9
+  - expr: data.cards | selectattr('big') | list | length >= 1
+  - each: cards
+    expr: item.name != ''
+report:
+  - {kind: scatter, table: cards, x: power, y: weight, by: colour, title: Weight against power}
+  - {kind: counts, table: cards, x: colour, by: big}
+  - {kind: histogram, table: cards, x: double, by: colour}
+  - {kind: bars, table: cards, x: weight}
+"""
+
+POWERS = [3, 1, 4, 1, 5, 9 - 1, 2, 6]
+WEIGHTS = [2.5, 1.0, 4.25, 0.5, 7.0, 3.5, 2.0, 6.75]
+
+
+def cards_yaml(n=len(POWERS)):
+    rows = []
+    for i in range(n):
+        power, weight = POWERS[i % len(POWERS)], WEIGHTS[i % len(WEIGHTS)]
+        rows.append(f"- {{id: c{i}, name: Card {i}, colour: {'red' if i % 3 else 'blue'}, power: {power}, "
+                    f"weight: {weight}, flat: 3, big: {'true' if i % 2 else 'false'}}}")
+    return "\n".join(rows) + "\n"
+
+
+def game_project(tmp_path, game=GAME, cards=None):
+    return make_project(tmp_path / "proj", {"cards/rt/game.yaml": game, "cards/rt/cards.yaml": cards or cards_yaml(),
+                                            "cards/rt/empty.yaml": ""})
+
+
+def report_text(root):
+    result = run(root, "report", "rt")
+    assert result.exit_code == 0, result.output
+    pdf = root / "output" / "rt" / "rt-report.pdf"
+    return pdf, " ".join(" ".join(page.extract_text().split()) for page in PdfReader(pdf).pages)
+
+
+def _num(v):
+    return f"{v:g}"
+
+
+def test_row_counts_and_numbers_read_back(tmp_path):
+    root = game_project(tmp_path)
+    _, text = report_text(root)
+    assert "cards: 8 rows" in text
+    assert "empty: 0 rows" in text and "The table is empty" in text
+    for name, values in (("power", POWERS), ("weight", WEIGHTS), ("double", [2 * p for p in POWERS])):
+        said = f"cards.{name} min {_num(min(values))}, median {_num(statistics.median(values))}, max {_num(max(values))}"
+        assert said in text, said
+    assert "cards.flat all 8 values are 3" in text  # a flat field says so instead of a chart
+    assert "used by no row: green" in text  # an enum value nobody uses is a finding
+    assert "Weight against power" in text
+
+
+def test_margins_read_back_nearest_first(tmp_path):
+    root = game_project(tmp_path)
+    _, text = report_text(root)
+    rules = text[text.index("Rules and their margins"):]
+    # each: cards -> the row nearest its limit is the strongest card
+    strongest = POWERS.index(max(POWERS))
+    power = f"item.power <= 9 (each cards: Card {strongest}) {max(POWERS)} <= 9 {9 - max(POWERS)}"
+    count = f"data.cards | length <= 20 {len(POWERS)} <= 20 {20 - len(POWERS)}"
+    big = f"data.cards | selectattr('big') | list | length >= 1 {len(POWERS) // 2} >= 1 {len(POWERS) // 2 - 1}"
+    for line in (power, count, big):
+        assert line in rules, line
+    # relative margin: 1/9 (power), 3/1 (big), 12/20 (count); text comparisons hold without a margin
+    assert rules.index(power) < rules.index(count) < rules.index(big) < rules.index("item.name != ''")
+
+
+def test_same_bytes_for_the_same_data(tmp_path):
+    root = game_project(tmp_path)
+    pdf, _ = report_text(root)
+    first = pdf.read_bytes()
+    pdf.unlink()
+    again, _ = report_text(root)
+    assert again.read_bytes() == first
+
+
+def test_a_bad_view_is_an_error_with_its_line(tmp_path):
+    root = game_project(tmp_path, GAME.replace("{kind: bars, table: cards, x: weight}",
+                                               "{kind: bars, table: cards, x: wieght}"))
+    line = GAME.splitlines().index("  - {kind: bars, table: cards, x: weight}") + 1
+    result = run(root, "report", "rt")
+    assert result.exit_code == 1
+    assert f"cards/rt/game.yaml:{line}:" in result.output
+    assert "report: table 'cards' has no field 'wieght' (did you mean 'weight'?)" in result.output
+    assert "rt: no report" in result.output
+    assert not (root / "output" / "rt" / "rt-report.pdf").exists()
+
+
+def test_a_view_of_an_unknown_table_or_a_text_as_number(tmp_path):
+    game = GAME.replace("{kind: histogram, table: cards, x: double, by: colour}",
+                        "{kind: histogram, table: crads, x: double}").replace(
+        "{kind: bars, table: cards, x: weight}", "{kind: bars, table: cards, x: colour}")
+    result = run(game_project(tmp_path, game), "validate", "rt")
+    assert result.exit_code == 1
+    assert "report: no table 'crads' (did you mean 'cards'?)" in result.output
+    assert "report: a bars charts 'colour' as a number, but it is enum" in result.output
+
+
+def test_every_value_equal_and_a_single_row(tmp_path):
+    root = game_project(tmp_path, cards="- {id: c0, name: Only, colour: red, power: 9, weight: 1, flat: 3, big: true}\n")
+    _, text = report_text(root)
+    assert "cards: 1 row" in text and "cards.power all 1 values are 9" in text
