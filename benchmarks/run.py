@@ -6,6 +6,7 @@ Run: python3 benchmarks/run.py [--runs 5]. Prints one table, with this machine's
   2. every shipped kit built cold (`pnp build --force`, --jobs = the cores) as a multiple of the raw deck;
   3. a rebuild with nothing changed against the cold build, and which games one changed card rebuilds;
   4. `pnp validate` of 10,000 cards, and the peak memory of `pnp build` of them;
+     `pnp report` of them (every field charted, every constraint's margin);
   5. `pnp export` of Diamonds and Dinosaurs as 300 dpi PNGs, in A4-page equivalents of pixels per second.
 Figures are medians of --runs runs; ratios are taken between figures measured in this one run.
 """
@@ -143,7 +144,51 @@ def measure_scale(tmp, runs):
              "stderr=subprocess.DEVNULL, check=True); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
     peak = subprocess.run([sys.executable, "-c", probe, *PNP, "build", "--force", "--jobs", "1", "--out",
                            str(tmp / "big-out")], cwd=root, capture_output=True, text=True, check=True)
-    return in_process, command, int(peak.stdout) / 1024
+    report_root = report_project(tmp / "big-report", 10_000)
+    report = statistics.median(timed_pnp("report", cwd=report_root)[0] for _ in range(runs))
+    return in_process, command, int(peak.stdout) / 1024, report
+
+
+REPORT_GAME = """title: Report bench
+players: 2
+ages: 8+
+time: 1 minute
+credits: {design: bench}
+enums: {era: [early, middle, late], kind: [beast, plant, rock, river]}
+tables:
+  cards:
+    fields: {id: {type: id}, name: {type: str}, era: {type: enum, enum: era}, kind: {type: enum, enum: kind},
+             cost: {type: int}, power: {type: int}, weight: {type: number}, rare: {type: bool}}
+    derived: {value: "item.power - item.cost"}
+constraints:
+  - {expr: "data.cards | length <= 20000"}
+  - {each: cards, expr: "item.cost <= 12"}
+  - {each: cards, expr: "(item.power - item.cost) | abs <= 6"}
+report:
+  - {kind: scatter, table: cards, x: cost, y: power, by: era}
+  - {kind: counts, table: cards, x: kind, by: era}
+  - {kind: histogram, table: cards, x: weight, by: era}
+  - {kind: histogram, table: cards, x: value}
+"""
+
+
+def report_project(root, n):
+    """A game of one table of n rows with numbers, enums, a yes/no, a derived field, three constraints (two
+    checked on each row) and four views: what `pnp report` charts, at scale."""
+    import random
+
+    rng = random.Random(1)
+    (root / "cards" / "bench").mkdir(parents=True)
+    (root / "cards" / "bench" / "game.yaml").write_text(REPORT_GAME)
+    rows = []
+    for i in range(n):
+        cost = rng.randint(1, 10)
+        rows.append(f"- {{id: c{i}, name: Card {i}, era: {rng.choice(['early', 'middle', 'late'])}, "
+                    f"kind: {rng.choice(['beast', 'plant', 'rock'])}, cost: {cost}, "
+                    f"power: {cost + rng.randint(-3, 3)}, weight: {rng.gauss(50, 12):.2f}, "
+                    f"rare: {'true' if rng.random() < 0.1 else 'false'}}}")
+    (root / "cards" / "bench" / "cards.yaml").write_text("\n".join(rows) + "\n")
+    return root
 
 
 def measure_export(tmp, runs):
@@ -172,7 +217,7 @@ def main():
     try:
         deck, raw, ratio = measure_deck(tmp, args.runs)
         cold, noop, games, rebuilt = measure_kits(tmp, args.runs)
-        validate_s, validate_cmd, peak = measure_scale(tmp, args.runs)
+        validate_s, validate_cmd, peak, report_s = measure_scale(tmp, args.runs)
         pages, export_s = measure_export(tmp, args.runs)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -196,6 +241,7 @@ def main():
         ("   `pnp validate` of them, whole command", f"{validate_cmd:.2f} s", "", ""),
         ("   peak memory, `pnp build` of them", f"{peak:.0f} MB", f"< {GOALS['memory']} MB",
          verdict(peak < GOALS["memory"])),
+        ("   `pnp report` of them, whole command", f"{report_s:.2f} s", "a few s", ""),
         ("5. export png at 300 dpi, A4 pages / s", f"{pages / export_s:.1f} ({pages:.0f} in {export_s:.2f} s)",
          f">= {GOALS['export']:g}", verdict(pages / export_s >= GOALS["export"])),
     ]
