@@ -64,6 +64,7 @@ class Studio:
         self._resolved = _Recent(RESOLVED_KEPT)  # printable key -> primitives
         self.problems = []  # (message, mark) found while walking
         self._fingerprints, self._data_digests = {}, {}  # printable key -> (look, data); item -> data
+        self._constant_looks = {}  # layout name -> the look of a layout that reads nothing of its item
 
     def _text_height(self, prim):
         """The height a text primitive's lines take, fitted as they will be drawn (the fit is kept)."""
@@ -128,21 +129,33 @@ class Studio:
         drawn, when its primitives are at hand, so a large deck is not resolved a second time for it."""
         found = self._fingerprints.get(printable.key)
         if found is None:
-            look = hashlib.sha256()
-            for prim in self.printed(printable) if prims is None else prims:
-                fields = (prim.kind, prim.x, prim.y, prim.w, prim.h, prim.points, prim.style, prim.text,
-                          prim.rotate, prim.thumbnail)
-                try:
-                    look.update(marshal.dumps(fields))
-                except ValueError:  # a value marshal cannot write: its text stands in
-                    look.update(repr(fields).encode())
+            look = self._look(printable, prims)
             data_key = (printable.component.id, printable.index)
             data = self._data_digests.get(data_key)
             if data is None:
                 data = self._data_digests[data_key] = hashlib.sha256(
                     json.dumps(_plain(printable.item), sort_keys=True, default=str).encode()).hexdigest()[:16]
-            found = self._fingerprints[printable.key] = (look.hexdigest()[:16], data)
+            found = self._fingerprints[printable.key] = (look, data)
         return found  # (look, data)
+
+    def _look(self, printable, prims):
+        """The digest of a face's primitives; a layout that reads nothing of its item (every card back)
+        looks the same for all, and is digested once."""
+        constant = not printable.extra and self.layouts.resolver(printable.layout).constant
+        if constant and printable.layout in self._constant_looks:
+            return self._constant_looks[printable.layout]
+        look = hashlib.sha256()
+        for prim in self.printed(printable) if prims is None else prims:
+            fields = (prim.kind, prim.x, prim.y, prim.w, prim.h, prim.points, prim.style, prim.text,
+                      prim.rotate, prim.thumbnail)
+            try:
+                look.update(marshal.dumps(fields))
+            except ValueError:  # a value marshal cannot write: its text stands in
+                look.update(repr(fields).encode())
+        digest = look.hexdigest()[:16]
+        if constant:
+            self._constant_looks[printable.layout] = digest
+        return digest
 
     def icons_used(self):
         """Icon files (aliases resolved) that the printed components and the rulebook really draw."""
