@@ -115,7 +115,13 @@ def field_block(game, table, name, kind, spec):
     if kind == "list":
         spec = _item_spec(spec)
         values = [v for vs in values if isinstance(vs, list) for v in vs]
-    return _counts_block(f"{table}.{name}", values, _domain(game, name, spec, values))
+    domain = _domain(game, name, spec, values)
+    if len(domain) > MAX_BARS:  # a ref to a long table: too many bars to read; the numbers say it
+        used = len(set(values) & set(domain))
+        return {"kind": "note", "title": f"{table}.{name}",
+                "text": f"{len(domain)} possible values (more than {MAX_BARS}: not charted), {used} used by "
+                        f"{len(values)} rows, {len(domain) - used} used by none"}
+    return _counts_block(f"{table}.{name}", values, domain)
 
 
 def _numeric_block(table, name, values, rows):
@@ -141,8 +147,6 @@ def _counts_block(title, values, domain):
         return {"kind": "note", "title": title, "text": f"all {len(values)} values are {_text(values[0])}"}
     shown = domain[:MAX_BARS]
     said = f"{len(domain)} values, {len(values)} uses"
-    if len(domain) > MAX_BARS:
-        said += f"; the first {MAX_BARS} shown"
     finding = f"used by no row: {', '.join(_text(u) for u in unused[:12])}" + (" ..." if len(unused) > 12 else "") \
         if unused else ""
     return {"kind": "bars", "title": title, "text": said, "finding": finding, "labels": [_text(d) for d in shown],

@@ -1,6 +1,8 @@
 """The design report drawn: headings, notes, vector charts (reportlab.graphics) and tables, from plain blocks
 of numbers, into an A4 PDF in the game's fonts (same blocks, same bytes)."""
 
+from collections import Counter
+
 from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.charts.legends import Legend
 from reportlab.graphics.charts.lineplots import LinePlot
@@ -28,9 +30,9 @@ class Styles:
         body, bold = fonts.name("Body"), fonts.name("Body", bold=True)
         self.body, self.bold = body, bold
         self.h1 = ParagraphStyle("h1", fontName=fonts.name("Display", bold=True), fontSize=17, leading=21,
-                                 spaceBefore=6, spaceAfter=8, textColor=INK)
+                                 spaceBefore=6, spaceAfter=8, textColor=INK, keepWithNext=1)
         self.h2 = ParagraphStyle("h2", fontName=bold, fontSize=12, leading=15, spaceBefore=10, spaceAfter=4,
-                                 textColor=INK)
+                                 textColor=INK, keepWithNext=1)
         self.h3 = ParagraphStyle("h3", fontName=bold, fontSize=9, leading=11, textColor=INK)
         self.p = ParagraphStyle("p", fontName=body, fontSize=8.5, leading=11, textColor=INK, spaceAfter=4)
         self.small = ParagraphStyle("small", fontName=body, fontSize=7.5, leading=9, textColor=INK)
@@ -59,10 +61,13 @@ def _crowded(labels, width):
 def _value_axis(axis, series):
     """From zero to the largest value, whole-number steps for counts."""
     top = max((max(v) for _, v in series if v), default=1)
-    axis.valueMin, axis.valueMax, axis.forceZero = 0, top if top > 0 else 1, True
+    top = top if top > 0 else 1
+    low = min(0, min((min(v) for _, v in series if v), default=0))
+    axis.valueMin, axis.valueMax, axis.forceZero = low, top, True
     axis.visibleGrid, axis.gridStrokeColor = True, colors.HexColor("#DDDDDD")
     if all(isinstance(v, int) for _, vs in series for v in vs):
-        axis.valueStep = max(1, _step(top))
+        step = axis.valueStep = max(1, _step(top))
+        axis.valueMax = -(-top // step) * step  # the tallest bar ends at or under a grid line
 
 
 def bar_drawing(block, font, width):
@@ -79,6 +84,10 @@ def bar_drawing(block, font, width):
     chart.categoryAxis.categoryNames = [_short(s) for s in labels]
     _axis_fonts(chart, font)
     _value_axis(chart.valueAxis, series)
+    if chart.valueAxis.valueMin < 0:  # bars below zero: the names go under the chart, not on the zero line
+        chart.categoryAxis.joinAxisMode = "bottom"
+        chart.categoryAxis.visibleAxis = False
+        chart.valueAxis.gridStrokeColor = GREY
     if many:
         chart.categoryAxis.labels.angle, chart.categoryAxis.labels.boxAnchor = 45, "ne"
         chart.categoryAxis.labels.dx, chart.categoryAxis.labels.dy = 2, -2
@@ -155,6 +164,7 @@ def scatter_drawing(block, font):
     _style_lines(plot, styles)
     d.add(plot)
     _axis_titles(d, plot, block, font)
+    _multiples(d, plot, groups, (x0, x1, y0, y1), font)
     _labels(d, plot, block["labelled"], (x0, x1, y0, y1), font)
     for i, g in enumerate(groups if len(groups) > 1 else ()):
         colour, y = colors.HexColor(PALETTE[i % 8]), HEIGHT + 16 - 11 * i
@@ -180,6 +190,30 @@ def _axis_titles(d, plot, block, font):
     title.translate(10, plot.y + plot.height / 2)
     title.rotate(90)
     d.add(title)
+
+
+MAX_COUNTED = 80  # distinct points up to which a point holding several rows has its count written beside it
+
+
+def _multiples(d, plot, groups, box, font):
+    """Rows on the very same spot would look like one: beside a spot holding several rows, the number of each
+    group's rows there, in the group's colour, when the plot has few enough spots to read them."""
+    x0, x1, y0, y1 = box
+    spots = {}
+    for i, g in enumerate(groups):
+        for (x, y), n in sorted(Counter(p[:2] for p in g["points"]).items()):
+            spots.setdefault((x, y), []).append((i, n))
+    if len(spots) > MAX_COUNTED:
+        return
+    for (x, y), shares in sorted(spots.items()):
+        if sum(n for _, n in shares) < 2:
+            continue
+        px = plot.x + (x - x0) / (x1 - x0) * plot.width + 3.5
+        py = plot.y + (y - y0) / (y1 - y0) * plot.height - 8
+        for i, n in shares:
+            text = f"×{n}"
+            d.add(String(px, py, text, fontName=font, fontSize=LABEL, fillColor=colors.HexColor(PALETTE[i % 8])))
+            px += stringWidth(text, font, LABEL) + 2
 
 
 def _labels(d, plot, labelled, box, font):
