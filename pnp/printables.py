@@ -7,7 +7,6 @@ import json
 import marshal
 import re
 from collections import OrderedDict
-from collections.abc import Mapping
 
 from .draw import sheet as paper
 from .draw.fonts import load_fonts
@@ -15,6 +14,7 @@ from .draw.ink import ink_saved
 from .draw.paint import Painter
 from .errors import DataError, LayoutError
 from .layout.layouts import LayoutSet
+from .model.load import plain
 from .model.schema import did_you_mean
 from .products import KINDS, layout_options
 from .units import PrintOptions
@@ -25,12 +25,13 @@ ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
 RESOLVED_KEPT = 5000  # printables whose primitives (and texts whose fitting) are kept for the drawing
 
 
-def _plain(value):
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
+def _digest_of(item):
+    """A short digest of an item's data (keys of mixed types, which JSON cannot sort, by their text)."""
+    try:
+        text = json.dumps(plain(item), sort_keys=True, default=str)
+    except TypeError:
+        text = repr(sorted((str(k), repr(v)) for k, v in plain(item).items()))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class _Recent(OrderedDict):
@@ -133,8 +134,7 @@ class Studio:
             data_key = (printable.component.id, printable.index)
             data = self._data_digests.get(data_key)
             if data is None:
-                data = self._data_digests[data_key] = hashlib.sha256(
-                    json.dumps(_plain(printable.item), sort_keys=True, default=str).encode()).hexdigest()[:16]
+                data = self._data_digests[data_key] = _digest_of(printable.item)
             found = self._fingerprints[printable.key] = (look, data)
         return found  # (look, data)
 

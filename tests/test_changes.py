@@ -9,7 +9,8 @@ import subprocess
 import pytest
 from pypdf import PdfReader
 
-from conftest import REPO, run, share_repo_assets
+from conftest import run
+from test_game_rules import shipped
 
 GAME = "dinospan"
 FILE = "cards/dinospan/dinosaurs-triassic.yaml"
@@ -18,10 +19,7 @@ EDITED = {"eodromaeus-murphi": "Eodromaeus murphi", "panphagia-protos": "Panphag
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    root = tmp_path_factory.mktemp("changes") / "proj"
-    shutil.copytree(REPO / "cards" / GAME, root / "cards" / GAME)
-    shutil.copytree(REPO / "layouts" / GAME, root / "layouts" / GAME)
-    share_repo_assets(root)
+    root = shipped(tmp_path_factory.mktemp("changes"), GAME)
     result = run(root, "build", GAME)
     assert result.exit_code == 0, result.output
     return root

@@ -8,17 +8,15 @@ import shutil
 import pytest
 from pypdf import PdfReader
 
-from conftest import REPO, run, share_repo_assets
+from conftest import run
+from test_game_rules import shipped
 
 GAME = "dinospan"
 
 
 @pytest.fixture(scope="module")
 def proj(tmp_path_factory):
-    root = tmp_path_factory.mktemp("select") / "proj"
-    shutil.copytree(REPO / "cards" / GAME, root / "cards" / GAME)
-    shutil.copytree(REPO / "layouts" / GAME, root / "layouts" / GAME)
-    share_repo_assets(root)
+    root = shipped(tmp_path_factory.mktemp("select"), GAME)
     assert run(root, "build", GAME).exit_code == 0
     return root
 

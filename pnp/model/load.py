@@ -103,15 +103,17 @@ class MarkedList(list):
         return self.marks[index] if index < len(self.marks) else self.mark
 
 
+def plain(value):
+    """Loaded data as plain dicts and lists (no marks), as YAML, JSON or a spreadsheet writes it."""
+    if isinstance(value, Record):
+        return {k: plain(x) for k, x in value.items()}
+    if isinstance(value, list):
+        return [plain(x) for x in value]
+    return value
+
+
 def shown(value, limit=60):
     """A value as a message quotes it: the data as written (no class names), cut short when long."""
-    def plain(v):
-        if isinstance(v, Record):
-            return {k: plain(x) for k, x in v.items()}
-        if isinstance(v, list):
-            return [plain(x) for x in v]
-        return v
-
     text = repr(plain(value))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

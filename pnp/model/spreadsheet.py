@@ -13,7 +13,7 @@ import yaml
 
 from ..errors import LoadError
 from ..report import Mark
-from .load import MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Record, load_text
+from .load import MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Record, load_text, plain
 from .schema import Bool, Enum, Int, List, Map, Nested, Number, Str
 
 SPREADSHEETS = (".csv", ".xlsx")
@@ -202,14 +202,6 @@ def _remarked(value, mark):
 
 
 # -- writing -------------------------------------------------------------------------------------------------
-def plain(value):
-    if isinstance(value, Record):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    return value
-
-
 def columns(items, schema):
     """The header: the schema's fields in their order (those any item uses), then any other keys."""
     used = list(dict.fromkeys(k for it in items for k in it))
