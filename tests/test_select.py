@@ -3,7 +3,6 @@ their backs into <game>-selection-<paper>.pdf and leave the full kit's files unt
 
 import json
 import re
-import shutil
 
 import pytest
 from pypdf import PdfReader

@@ -116,14 +116,19 @@ def picture(studio, src):
     component = studio.game.component(cid)
     if component is None:
         raise DataError(f"picture '{src}': no component '{cid}'")
-    faces = [p for p in studio.of(component) if p.side in (("back",) if back else ("front", "face"))]
-    if item_id:
-        faces = [p for p in faces if p.item is not None and p.item.get("id") == item_id]
+    faces = _faces(studio, component, item_id, back)
     if not faces:
         what = "back" if back else "item"
         raise DataError(f"picture '{src}': component '{cid}' has no {what}" + (f" '{item_id}'" if item_id else "")
                         if item_id or back else f"picture '{src}': component '{cid}' prints nothing to show")
     return faces[0], True
+
+
+def _faces(studio, component, item_id, back):
+    """The component's fronts (or backs), of the item `item_id` when one is named."""
+    sides = ("back",) if back else ("front", "face")
+    return [p for p in studio.of(component) if p.side in sides
+            and (not item_id or (p.item is not None and p.item.get("id") == item_id))]
 
 
 def _diagram_printable(studio, src):
