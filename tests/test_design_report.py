@@ -82,6 +82,7 @@ def test_row_counts_and_numbers_read_back(tmp_path):
         assert said in text, said
     assert "cards.flat all 8 values are 3" in text  # a flat field says so instead of a chart
     assert "used by no row: green" in text  # an enum value nobody uses is a finding
+    assert "cards.big each of its 2 values is used 4 times: yes, no" in text  # flat counts are said, not charted
     assert "Weight against power" in text
 
 

@@ -135,9 +135,17 @@ def _numeric_block(table, name, values, rows):
     if stats["min"] == stats["max"]:
         return {"kind": "note", "title": title, "text": f"all {len(values)} values are {_text(stats['min'])}",
                 "stats": stats}
-    labels, counts = histogram(values)
+    bins = Bins(values)
+    labels, counts = bins.labels, bins.counts(values)
+    if bins.whole and len(set(counts)) == 1:  # 1, 2, 3... each as often: a flat chart would say only this
+        return {"kind": "note", "title": title, "stats": stats,
+                "text": f"{said}; each whole number from {labels[0]} to {labels[-1]} occurs {_times(counts[0])}"}
     return {"kind": "bars", "title": title, "text": said, "labels": labels, "series": [("rows", counts)],
             "stats": stats, "axis": name}
+
+
+def _times(n):
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
 def _counts_block(title, values, domain):
@@ -145,6 +153,10 @@ def _counts_block(title, values, domain):
     unused = [d for d in domain if counts[d] == 0]
     if len(set(values)) == 1 and len(domain) <= 1:
         return {"kind": "note", "title": title, "text": f"all {len(values)} values are {_text(values[0])}"}
+    if len(domain) > 1 and len({counts[d] for d in domain}) == 1:  # a flat chart would say only this
+        return {"kind": "note", "title": title,
+                "text": f"each of its {len(domain)} values is used {_times(counts[domain[0]])}: "
+                        f"{', '.join(_text(d) for d in domain[:12])}{' ...' if len(domain) > 12 else ''}"}
     shown = domain[:MAX_BARS]
     said = f"{len(domain)} values, {len(values)} uses"
     finding = f"used by no row: {', '.join(_text(u) for u in unused[:12])}" + (" ..." if len(unused) > 12 else "") \

@@ -164,8 +164,8 @@ def scatter_drawing(block, font):
     _style_lines(plot, styles)
     d.add(plot)
     _axis_titles(d, plot, block, font)
-    _multiples(d, plot, groups, (x0, x1, y0, y1), font)
-    _labels(d, plot, block["labelled"], (x0, x1, y0, y1), font)
+    counted = _multiples(d, plot, groups, (x0, x1, y0, y1), font)
+    _labels(d, plot, block["labelled"], (x0, x1, y0, y1), font, counted)
     for i, g in enumerate(groups if len(groups) > 1 else ()):
         colour, y = colors.HexColor(PALETTE[i % 8]), HEIGHT + 16 - 11 * i
         d.add(makeMarker(MARKERS[i % 8], x=FULL - 70, y=y + 2.5, size=5, fillColor=colour, strokeColor=colour))
@@ -199,27 +199,38 @@ def _multiples(d, plot, groups, box, font):
     """Rows on the very same spot would look like one: beside a spot holding several rows, the number of each
     group's rows there, in the group's colour, when the plot has few enough spots to read them."""
     x0, x1, y0, y1 = box
-    spots = {}
+    spots, placed = {}, []
     for i, g in enumerate(groups):
         for (x, y), n in sorted(Counter(p[:2] for p in g["points"]).items()):
             spots.setdefault((x, y), []).append((i, n))
     if len(spots) > MAX_COUNTED:
-        return
+        return placed
     for (x, y), shares in sorted(spots.items()):
         if sum(n for _, n in shares) < 2:
             continue
         px = plot.x + (x - x0) / (x1 - x0) * plot.width + 3.5
         py = plot.y + (y - y0) / (y1 - y0) * plot.height - 8
+        start = px
         for i, n in shares:
             text = f"×{n}"
             d.add(String(px, py, text, fontName=font, fontSize=LABEL, fillColor=colors.HexColor(PALETTE[i % 8])))
             px += stringWidth(text, font, LABEL) + 2
+        placed.append((start, px, py))
+    return placed
 
 
-def _labels(d, plot, labelled, box, font):
-    """The rows furthest from their trend, named beside their points (kept inside the plot)."""
+def _free_line(ty, left, width, placed, step):
+    """The first baseline from `ty`, moving by `step`, where a label from `left` this wide meets no other."""
+    while any(abs(ty - q) < 8.5 and left < r and l < left + width for l, r, q in placed):
+        ty += step
+    return ty
+
+
+def _labels(d, plot, labelled, box, font, placed):
+    """The rows furthest from their trend, named beside their points, clear of one another and of the counts
+    (`placed`: (left, right, baseline) of what is already written)."""
     x0, x1, y0, y1 = box
-    placed = []
+    placed = list(placed)
     for x, y, name in labelled:
         px = plot.x + (x - x0) / (x1 - x0) * plot.width
         py = plot.y + (y - y0) / (y1 - y0) * plot.height
@@ -227,9 +238,9 @@ def _labels(d, plot, labelled, box, font):
         text = _short(name, 28)
         width = stringWidth(text, font, LABEL)
         left = px + dx - (width if anchor == "end" else 0)
-        ty = py + 3
-        while any(abs(ty - q) < 8.5 and left < r and l < left + width for l, r, q in placed):
-            ty -= 8.5
+        ty = _free_line(py + 3, left, width, placed, -8.5)
+        if ty < plot.y + 2:  # would fall under the plot: look upwards instead
+            ty = _free_line(py + 3, left, width, placed, 8.5)
         placed.append((left, left + width, ty))
         d.add(Line(px, py, px + dx * 0.75, ty, strokeColor=GREY, strokeWidth=0.4))
         d.add(String(px + dx, ty, text, fontName=font, fontSize=LABEL, fillColor=INK, textAnchor=anchor))
