@@ -136,3 +136,22 @@ def test_every_value_equal_and_a_single_row(tmp_path):
     root = game_project(tmp_path, cards="- {id: c0, name: Only, colour: red, power: 9, weight: 1, flat: 3, big: true}\n")
     _, text = report_text(root)
     assert "cards: 1 row" in text and "cards.power all 1 values are 9" in text
+
+
+def test_the_preview_serves_the_report(tmp_path):
+    from starlette.testclient import TestClient
+
+    from pnp.project import Project
+    from pnp.serve.app import create_app
+
+    root = game_project(tmp_path)
+    project = Project(root.resolve())
+    with TestClient(create_app(project, ["rt"]), base_url="http://127.0.0.1:8000") as client:
+        assert 'href="report.pdf"' in client.get("/g/rt/").text
+        pdf = client.get("/g/rt/report.pdf")
+        assert pdf.status_code == 200 and pdf.headers["content-type"] == "application/pdf"
+        assert pdf.content == (root / "output" / "rt" / "rt-report.pdf").read_bytes()
+        assert client.get("/g/other/report.pdf").status_code == 404
+        (root / "cards" / "rt" / "cards.yaml").write_text(cards_yaml().replace("power: 3", "power: three", 1))
+        broken = client.get("/g/rt/report.pdf")
+        assert broken.status_code == 409 and "cards/rt/cards.yaml:1:" in broken.text

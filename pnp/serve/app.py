@@ -204,6 +204,22 @@ def create_app(project, games, host="127.0.0.1", on_refresh=None):
             return NOT_FOUND
         return Response(found.png, media_type="image/png", headers={"Cache-Control": "max-age=31536000, immutable"})
 
+    def design_report(request):  # sync: drawing the report runs in Starlette's thread pool
+        """The game's design report (`pnp report`), drawn from its data as it is now."""
+        game = request.path_params["game"]
+        if preview_of(request) is None:
+            return NOT_FOUND
+        from ..build.insight import write_game_report
+        from ..report import Report
+
+        found = Report(project.root)
+        path = write_game_report(project, game, project.root / "output" / game, found)
+        if path is None:
+            first = found.sorted()[0] if found.diagnostics else "the data has errors"
+            return PlainTextResponse(f"no design report while the data has errors; the first:\n{first}",
+                                     status_code=409)
+        return FileResponse(path, media_type="application/pdf", headers={"Cache-Control": "no-store"})
+
     def files(request):
         real = project_file(project, request.path_params["path"])
         if real is None:
@@ -225,6 +241,7 @@ def create_app(project, games, host="127.0.0.1", on_refresh=None):
         Route("/g/{game}/events", events),
         Route("/g/{game}/img/{digest}.png", image),
         Route("/g/{game}/book/{digest}/{page:int}.png", book_page),
+        Route("/g/{game}/report.pdf", design_report),
         Route("/files/{path:path}", files),
         Route("/source/{path:path}", source),
         Mount("/static", StaticFiles(packages=[("pnp.serve", "static")]), name="static"),
