@@ -81,7 +81,14 @@ def _domain(game, name, spec, values):
     elif name in game.enums:  # a derived field named after an enum (size_class) takes its values
         domain = list(game.enums[name])
     seen = set(domain)
-    return domain + sorted({v for v in values if v not in seen}, key=_text)
+    return domain + sorted({v for v in values if v not in seen}, key=_order)
+
+
+def _order(value):
+    """Numbers in numeric order (2 before 10), then text in alphabetical order, then nothing."""
+    if is_number(value):
+        return 0, value, ""
+    return (1, 0, _text(value)) if value is not None else (2, 0, "")
 
 
 def _item_spec(spec):
