@@ -216,7 +216,8 @@ def scatter_block(game, view, label):
     x, y, by = view["x"], view["y"], view.get("by")
     groups, labelled = [], []
     for value, rows in _groups(game.tables[view["table"]], by):
-        points = [(it[x], it[y], str(it.get(label) or "")) for it in rows if is_number(it.get(x)) and is_number(it.get(y))]
+        points = [(it[x], it[y], str(it.get(label) or "")) for it in rows
+                  if is_number(it.get(x)) and is_number(it.get(y))]
         trend = fit([p[:2] for p in points])
         groups.append({"name": _text(value) if by else "", "points": points, "trend": trend})
         if trend:
@@ -238,8 +239,8 @@ def counts_view(game, view):
         totals = Counter()
         for it in items:
             totals[it.get(x)] += amount(it)
-        return {"kind": "bars", "labels": [_text(v) for v in xs], "series": [(weight or "rows", [totals[v] for v in xs])],
-                "axis": x}
+        return {"kind": "bars", "labels": [_text(v) for v in xs],
+                "series": [(weight or "rows", [totals[v] for v in xs])], "axis": x}
     ys = dom(by)
     cells = Counter()
     for it in items:

@@ -12,11 +12,11 @@ DATA_NAMES = frozenset({"data", "item", "ref", "components", "macros"})
 
 HOW = ("The margin is how far the value the data gives may move before the rule fails: limit - value for "
        "<= and <, value - limit for >= and >, the distance between them for !=, and 0 for == (any change breaks "
-       "it). The limit is the side of the comparison that reads the rules (game.rules...) or no data, the "
-       "value the other; a chain a <= b <= c and comparisons joined by 'and' are each measured and the nearest is shown. "
-       "For a rule checked on each row, the row nearest its limit is named. Rules are listed by the margin "
-       "relative to the limit (margin / the larger of |limit| and 1), nearest to failing first; a rule that is "
-       "not a comparison of numbers is listed as holding, without a margin.")
+       "it). The limit is the side of the comparison that reads the rules (game.rules...) or no data, the value "
+       "the other; a chain a <= b <= c and comparisons joined by 'and' are each measured and the nearest is "
+       "shown. For a rule checked on each row, the row with the smallest margin is named. Rules are listed by "
+       "the margin relative to the limit (margin / the larger of |limit| and 1), nearest to failing first; a rule "
+       "that is not a comparison of numbers is listed as holding, without a margin.")
 
 
 @dataclass
@@ -136,7 +136,9 @@ def constraint_margin(game, c):
         return result
     found, result.holds = measured
     if found:
-        _, _, (result.margin, result.value, result.op, result.limit), item = min(found, key=lambda f: f[:2])
+        # rows of one rule share its units: the nearest is the smallest margin (then the relative one)
+        nearest = min(found, key=lambda f: (f[2][0], f[0], f[1]))
+        (result.margin, result.value, result.op, result.limit), item = nearest[2], nearest[3]
         result.row = _label(item) if each else ""
     return result
 
