@@ -144,6 +144,7 @@ def constraint_margin(game, c):
 
 
 def margins(game):
-    """Every constraint's Margin, nearest to failing first (those without a margin last, in file order)."""
+    """Every constraint's Margin, nearest to failing first (at the same margin an inequality before an equality,
+    which is always at 0; those without a margin last, in file order)."""
     out = [constraint_margin(game, c) for c in game.meta["constraints"]]
-    return sorted(out, key=lambda m: (m.margin is None, m.relative if m.margin is not None else 0))
+    return sorted(out, key=lambda m: (m.margin is None, m.relative if m.margin is not None else 0, m.op == "=="))
