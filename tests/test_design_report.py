@@ -155,3 +155,13 @@ def test_the_preview_serves_the_report(tmp_path):
         (root / "cards" / "rt" / "cards.yaml").write_text(cards_yaml().replace("power: 3", "power: three", 1))
         broken = client.get("/g/rt/report.pdf")
         assert broken.status_code == 409 and "cards/rt/cards.yaml:1:" in broken.text
+
+
+def test_a_handful_of_numbers_is_listed_not_charted(tmp_path):
+    root = game_project(tmp_path, game=GAME.replace("data.cards | length <= 20", "data.cards | length <= 3"),
+                        cards=cards_yaml(3))
+    _, text = report_text(root)
+    powers = sorted(POWERS[:3])
+    assert f"cards.power min {powers[0]}, median {powers[1]}, max {powers[2]}; the values: " \
+           f"{', '.join(map(str, powers))}" in text
+    assert "data.cards | length <= 3 3 <= 3 0" in text

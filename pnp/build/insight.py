@@ -10,6 +10,7 @@ from ..model.views import default_label, is_number, numeric, table_fields
 MAX_BARS = 40  # categories drawn in one chart; the rest are said in a line
 MAX_INT_BARS = 24  # whole numbers spanning at most this many values get one bar each
 BINS = 12
+FEW = 5  # numbers up to which a field's values are listed rather than charted
 
 
 def _text(value):
@@ -142,6 +143,9 @@ def _numeric_block(table, name, values, rows):
     if stats["min"] == stats["max"]:
         return {"kind": "note", "title": title, "text": f"all {len(values)} values are {_text(stats['min'])}",
                 "stats": stats}
+    if len(values) <= FEW:  # a histogram of a handful of numbers says less than the numbers
+        return {"kind": "note", "title": title, "stats": stats,
+                "text": f"{said}; the values: {', '.join(_text(v) for v in sorted(values))}"}
     bins = Bins(values)
     labels, counts = bins.labels, bins.counts(values)
     if bins.whole and len(set(counts)) == 1:  # 1, 2, 3... each as often: a flat chart would say only this
