@@ -348,7 +348,7 @@ def design_report(ctx, games, out_dir):
     out_root = Path(out_dir) if out_dir else project.root / "output"
     report = Report(project.root)
     written = 0
-    with (_progress() or _NoBars()) as bars:
+    with (_progress() or _no_bars()) as bars:
         for game_id in selected:
             path = write_game_report(project, game_id, out_root / game_id, report, bars.on_event)
             if path is not None:
@@ -523,20 +523,15 @@ class _Bars:
             self.bars.update(task, advance=1, description=f"{game_id}: {value}")
 
 
-class _NoBars:
+def _no_bars():
     """What the report command prints through when there is no terminal for bars."""
+    from .build.run import Quiet
 
-    def __enter__(self):
-        return self
+    class NoBars(Quiet):
+        def echo(self, line):
+            click.echo(line)
 
-    def __exit__(self, *exc):
-        return False
-
-    def on_event(self, *event):
-        pass
-
-    def echo(self, line):
-        click.echo(line)
+    return NoBars()
 
 
 class _ExportBar:

@@ -145,7 +145,7 @@ def build_games(project, game_ids, options, out_root, jobs=1, force=False, progr
     to date is known first, here; only the others are built, in `jobs` processes. `progress` (a context
     manager with on_event) is entered once the worker processes exist, never before: a process forked while
     the progress bar's thread runs could inherit a held lock."""
-    progress = progress or _Quiet()
+    progress = progress or Quiet()
     outcomes = {g: None if force else already_built(project, g, options, Path(out_root) / g) for g in game_ids}
     todo = [g for g in game_ids if outcomes[g] is None]
     jobs = max(1, min(jobs, len(todo)))
@@ -182,7 +182,9 @@ def _follow(events, progress, pending):
             progress.on_event(*event)
 
 
-class _Quiet:
+class Quiet:
+    """Progress that shows nothing (output piped, or in CI)."""
+
     def __enter__(self):
         return self
 
