@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 import subprocess
 from pathlib import Path
 
@@ -105,19 +106,22 @@ def test_evo_box(built):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_tiled_boards_meet_at_their_targets(built, game):
-    """Every registration target read back from the tile pages marks one board point on exactly two tiles."""
+    """Every registration target read back from the tile pages marks one board point on exactly two tiles
+    (of each printed copy of the board)."""
     manifest = json.loads((built / game / "manifest.json").read_text())
     for component in manifest["components"]:
         if component["kind"] != "board":
             continue
         reader = read(built / game / component["file"])
         first, last = component["pages"]
-        by_form = {}
+        by_form, tiles = {}, {}
         for number in range(first, last + 1):
             page = reader.pages[number - 1]
             names = [name for name, *_ in placed_forms(page) if "board" in name]
             if not names:
                 continue  # a board small enough for one sheet
+            label = re.search(r"tile \d+ of \d+", " ".join(t for t, *_ in texts(page)))
+            tiles.setdefault(names[0], []).append(label.group(0) if label else number)
             kept = kept_part(page)
             for point in tile_targets(page):
                 key = (names[0], point)
@@ -125,7 +129,12 @@ def test_tiled_boards_meet_at_their_targets(built, game):
             for x, y in targets(page):  # each target whole inside what the tile keeps once trimmed
                 assert kept[0] <= x - ARM and x + ARM <= kept[2] and kept[1] <= y - ARM and y + ARM <= kept[3], \
                     (component["id"], number, (x, y), kept)
-        assert all(n == 2 for n in by_form.values()), (component["id"], by_form)
+        for form, labels in tiles.items():  # twice in each printed copy of the board (each tile repeats per copy)
+            if not any(isinstance(label, str) for label in labels):
+                continue  # a board printed whole on one page, turned: no tiles, no targets
+            copies = max(labels.count(label) for label in labels)
+            counts = [n for (name, _), n in by_form.items() if name == form]
+            assert counts and all(n == 2 * copies for n in counts), (component["id"], form, copies, by_form)
 
 
 ARM = 2.2 * MM  # a target's cross reaches this far from its centre
