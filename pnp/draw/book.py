@@ -109,8 +109,11 @@ class Book:
 
     # -- markdown -> flowables -------------------------------------------------
     def story(self, registry):
-        """The Markdown as flowables: each block token handled by the method named after it."""
-        tokens = MarkdownIt("commonmark").enable("table").parse(self.markdown)
+        """The Markdown as flowables: each block token handled by the method named after it. The tokens are
+        parsed once; each layout pass makes its own flowables from them."""
+        tokens = self.__dict__.get("_tokens")
+        if tokens is None:
+            tokens = self._tokens = MarkdownIt("commonmark").enable("table").parse(self.markdown)
         state = _Story(tokens, registry)
         while state.i < len(tokens):
             handler = getattr(self, "_md_" + tokens[state.i].type, None)
