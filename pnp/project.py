@@ -1,6 +1,7 @@
 """Finds the game project (cards/, layouts/, fonts/, output/) and the games in it, and keeps every file a
 game names inside the project folder."""
 
+import os
 from dataclasses import dataclass
 from difflib import get_close_matches
 from pathlib import Path
@@ -85,6 +86,18 @@ class Project:
             raise DataError(f"{what} '{shown}' is outside the project folder (pnp reads only files inside it, "
                             "following links)", mark or Mark(self.rel(path)))
         return real
+
+
+def write_file(path, data):
+    """Write bytes to `path` atomically: a temporary file beside it (named for this process, so two writers
+    never share one), then renamed over it; a reader never sees half a file. OSError when it cannot."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def find(root=None):

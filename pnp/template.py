@@ -22,6 +22,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import missing
 
 from .errors import ExprError, LimitError
+from .project import write_file
 
 # What one template may build. Generous for any real card game, small enough that a mistake (or a hostile
 # file) ends as a message in well under a second instead of a hang or a machine out of memory.
@@ -461,9 +462,7 @@ class _CodeCache:
             pass
         code = make()
         try:
-            tmp = path.with_name(f".{path.name}.{os.getpid()}")
-            tmp.write_bytes(marshal.dumps(code))
-            os.replace(tmp, path)
+            write_file(path, marshal.dumps(code))
         except OSError:
             pass
         return code

@@ -18,11 +18,11 @@ def render_game(game, studio, folder, on_step=None):
 
 def write_calibration(project, paper, folder):
     """The duplex calibration sheet for `paper`, written atomically into `folder`; returns its path."""
-    import os
     from pathlib import Path
 
     from ..draw.calibrate import calibration_sheet
     from ..draw.fonts import load_fonts
+    from ..project import write_file
     from ..units import PrintOptions
 
     size = PrintOptions(paper).paper_size
@@ -30,7 +30,5 @@ def write_calibration(project, paper, folder):
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"calibrate-{paper}.pdf"
-    tmp = folder / f".{path.name}.tmp"
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    write_file(path, data)
     return path

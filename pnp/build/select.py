@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UsageError
+from ..project import write_file
 from ..template import ExprError, evaluate
 
 
@@ -99,8 +100,6 @@ def write_selected(studio, selection, folder):
     pages = write_selection(studio, {cid: set(items) for cid, items in keys.items()}, pdf, "selection")
     record = {"game": studio.game.id, **options.record(), "selection": selection.record(), "file": pdf.name,
               "pages": pages, "items": keys}
-    manifest = folder / f"manifest-selection{options.variant}.json"
-    tmp = manifest.with_name(f".{manifest.name}.tmp")
-    tmp.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(manifest)
+    write_file(folder / f"manifest-selection{options.variant}.json",
+               (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return pdf, pages, sum(len(v) for v in keys.values())

@@ -5,6 +5,7 @@ cell, so a round trip gives back the same data."""
 from pathlib import Path
 
 from ..errors import DataError, LoadError, UsageError
+from ..project import write_file
 from ..report import Mark
 from .load import MarkedList, Record, load_file
 from .schema import Schema
@@ -40,9 +41,7 @@ def convert(project, path, fmt, out=None, force=False):
         raise UsageError(f"{project.rel(target)} exists; --force replaces it")
     data = {"csv": lambda: write_csv(items, schema), "xlsx": lambda: write_xlsx(items, schema, table),
             "yaml": lambda: write_yaml(items, schema)}[fmt]()
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(target)
+    write_file(target, data)
     return target, len(items)
 
 
