@@ -160,7 +160,7 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
             said = "up to date" if outcome.status == "up to date" else f"{len(outcome.files)} files"
             click.echo(f"{outcome.game_id}: {said}, {outcome.pages} pages in {where}")
             if outcome.game_id in before:
-                _reprint(project, outcome, before[outcome.game_id], options, report)
+                _reprint(project, outcome, before[outcome.game_id], options)
     _print_report(report, f"built {built} of {len(selected)} game{'s' * (len(selected) != 1)}")
     ctx.exit(report.exit_code)
 
@@ -194,19 +194,23 @@ def _states_before(project, games, since, options, out_root):
     return {g: faces_since(project, g, since, options, out_root) for g in games}
 
 
-def _reprint(project, outcome, state, options, report):
-    """Write the game's reprint of what changed since `state`, beside its kit."""
+def _reprint(project, outcome, state, options):
+    """Write the game's reprint of what changed since `state`, beside its kit: the build's manifest has the
+    faces as they are now, so the game is validated again only to draw what changed."""
     from pathlib import Path
 
     from .build import validate
-    from .build.changes import compare, faces_of, write_selection
+    from .build.changes import compare, read_faces, write_selection
+    from .build.inputs import manifest_name
 
     folder = Path(outcome.files[0]).parent
     target = folder / f"{outcome.game_id}-reprint-{options.paper}{options.variant}.pdf"
-    game, studio = validate(project, outcome.game_id, Report(project.root), options)
-    changes = compare(state[0], faces_of(studio), state[1])
+    changes = compare(state[0], read_faces(project, folder / manifest_name(options)), state[1])
     keys = changes.reprinted()
-    pages = write_selection(studio, keys, target) if keys else 0
+    pages = 0
+    if keys:
+        game, studio = validate(project, outcome.game_id, Report(project.root), options)
+        pages = write_selection(studio, keys, target)
     if not pages:
         target.unlink(missing_ok=True)
         click.echo(f"{outcome.game_id}: nothing added or changed since {state[1]}; no reprint")

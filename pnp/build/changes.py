@@ -12,7 +12,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import UsageError
-from ..products import KINDS
 from ..products.base import distinct
 from ..report import Report
 from .faces import FACE_FIELDS, TEXT, item_key, manifest_faces
@@ -35,9 +34,6 @@ class Changes:
     added: dict = field(default_factory=dict)
     removed: dict = field(default_factory=dict)
     changed: dict = field(default_factory=dict)
-
-    def __bool__(self):
-        return bool(self.added or self.removed or self.changed)
 
     def reprinted(self):
         """{component id: item keys} to print again: what was added or changed."""
@@ -85,14 +81,15 @@ def faces_since(project, game_id, since, options, out_root):
         if not path.is_file():
             raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
                              "build first, or give --since MANIFEST or a git commit")
-        return _manifest_faces(project, path), project.rel(path)
+        return read_faces(project, path), project.rel(path)
     path = Path(since)
     if path.is_file():
-        return _manifest_faces(project, path), project.rel(path)
+        return read_faces(project, path), project.rel(path)
     return _commit_faces(project, game_id, since, options), f"commit {since}"
 
 
-def _manifest_faces(project, path):
+def read_faces(project, path):
+    """The faces a build's manifest recorded, as faces_of gives them."""
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
         components = manifest["components"]
@@ -173,7 +170,7 @@ def write_selection(studio, keys, target, what="reprint"):
     kit (fronts with their backs, duplex-correct). Returns its page count; 0, and no file, when nothing is
     selected. A component kept whole is drawn by the game's own studio (a rulebook sees every component)."""
     from ..printables import Studio
-    from .render import new_canvas
+    from .render import by_kind, new_canvas
 
     subset = selected(studio.game, keys)
     if not subset.components:
@@ -185,10 +182,9 @@ def write_selection(studio, keys, target, what="reprint"):
     canvas = new_canvas(tmp, studio, what)
     pages = 0
     try:
-        for kind in KINDS.values():
-            for component in subset.components:
-                if component.kind == kind.name:
-                    pages += kind.draw(canvas, component, studio if id(component) in whole else part)
+        for kind, components in by_kind(subset):
+            for component in components:
+                pages += kind.draw(canvas, component, studio if id(component) in whole else part)
         canvas.save()
         tmp.replace(target)
     finally:

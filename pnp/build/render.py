@@ -49,7 +49,7 @@ def _author(studio):
     return str(credits.get("design", "")) or "pnp"
 
 
-def _by_kind(game):
+def by_kind(game):
     """Components grouped by kind, kinds in print order."""
     groups = {}
     for component in game.components:
@@ -59,7 +59,7 @@ def _by_kind(game):
 
 def steps(game):
     """How many steps render_game reports: each component, each extra file, and the all-in-one PDF."""
-    extra = sum(len(kind.extra_files()) for kind, _ in _by_kind(game))
+    extra = sum(len(kind.extra_files()) for kind, _ in by_kind(game))
     return len(game.components) + extra + 1
 
 
@@ -78,7 +78,7 @@ def render_game(game, studio, folder, on_step=None):
     in_order = []  # the per-kind PDFs, in the all-in-one PDF's order
     try:
         with budget():
-            for kind, components in _by_kind(game):
+            for kind, components in by_kind(game):
                 name = f"{slug}-{kind.file_part}-{paper_name}.pdf"
                 result.files[name] = tmp = _temporary(folder, name)
                 canvas = new_canvas(tmp, studio, kind.file_part)

@@ -11,7 +11,7 @@ from ..impose import tuckbox as nets
 from ..impose.sheet import EDGE_SAFE, MARGIN
 from ..model.schema import did_you_mean
 from ..units import MM, to_mm
-from .base import Kind, Printable
+from .base import Kind
 
 THICKNESS = 0.32  # mm: one card of ordinary 300 g/m² card stock, unsleeved
 CLEARANCE = 1.0  # mm of play in width, height and depth, so the deck slides in and out
