@@ -320,11 +320,22 @@ def load_text(text, file):
         loader.dispose()
 
 
+def check_file(path, shown_as):
+    """LoadError unless `path` is a readable file of at most MAX_FILE_BYTES (every data file, YAML or not)."""
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise LoadError("file not found", Mark(shown_as)) from None
+    except OSError as e:
+        raise LoadError(f"cannot read: {e.strerror}", Mark(shown_as)) from None
+    if size > MAX_FILE_BYTES:
+        raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Mark(shown_as))
+
+
 def load_file(path, shown_as):
     """Load a YAML file; raises LoadError (a missing or unreadable file included)."""
+    check_file(path, shown_as)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Mark(shown_as))
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise LoadError("file not found", Mark(shown_as)) from None

@@ -13,8 +13,8 @@ import yaml
 
 from ..errors import LoadError
 from ..report import Mark
-from .load import MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Record, load_text, plain
-from .schema import Bool, Enum, Int, List, Map, Nested, Number, Str
+from .load import MAX_EXPANDED_VALUES, MarkedList, Record, check_file, load_text, plain
+from .schema import Bool, Enum, List, Map, Nested, Str
 
 SPREADSHEETS = (".csv", ".xlsx")
 MAX_UNZIPPED_BYTES = 200 * 1024 * 1024  # a workbook is a zip: refuse one that inflates past this (a zip bomb)
@@ -24,14 +24,7 @@ MAX_COLUMNS = 1000
 # -- reading -------------------------------------------------------------------------------------------------
 def read_table(path, shown, schema, sheet=None):
     """The rows of a .csv or .xlsx file as a MarkedList of Records; raises LoadError (with the cell)."""
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise LoadError("file not found", Mark(shown)) from None
-    except OSError as e:
-        raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
-    if size > MAX_FILE_BYTES:
-        raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Mark(shown))
+    check_file(path, shown)
     if path.suffix.lower() == ".csv":
         rows, where = _csv_rows(path, shown), shown
     else:
@@ -159,7 +152,7 @@ def _cell(value, field, mark):
     check reports it at this cell."""
     value = _plain_number(value)
     if isinstance(field, Str):  # str, text, id, icon: the cell as written
-        return value if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
+        return cell_text(value)
     if not isinstance(value, str):
         return value  # a workbook's number or true/false, already typed
     text = value.strip()
@@ -167,7 +160,7 @@ def _cell(value, field, mark):
         return {"true": True, "false": False, "yes": True, "no": False}.get(text.lower(), value)
     if isinstance(field, Enum):
         return next((v for v in field.values if str(v) == text), value)
-    if isinstance(field, (Int, Number)) or field is None or not isinstance(field, (List, Map, Nested)):
+    if not isinstance(field, (List, Map, Nested)):  # a number, or a field the table does not declare
         return _scalar(text)
     return _remarked(_yaml_value(text, mark), mark)
 
@@ -257,8 +250,10 @@ def write_xlsx(items, schema, title):
 
 
 def _typed(value, field):
-    if isinstance(field, Str) or value is None:
-        return None if value is None else value if isinstance(value, str) else cell_text(value)
+    if value is None:
+        return None
+    if isinstance(field, Str):
+        return cell_text(value)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return value
     return cell_text(value)
