@@ -12,9 +12,6 @@ from .schema import Schema
 from .spreadsheet import SPREADSHEETS, read_table, write_csv, write_xlsx, write_yaml
 from .tables import default_file
 
-FORMATS = ("csv", "xlsx", "yaml")
-
-
 def convert(project, path, fmt, out=None, force=False):
     """Write the table held in `path` as `fmt` (next to it unless `out` is given). Returns (written path,
     number of items). Raises UsageError for a file that is no table, DataError/LoadError for unreadable data."""
@@ -57,13 +54,13 @@ def _table_of(project, game_folder, name):
     enums = meta.get("enums") if isinstance(meta, Record) else None
     if not isinstance(tables, Record):
         raise UsageError(f"{shown} declares no tables")
-    game = _Folder(game_folder)
+    stem = _stem(name)
     for table, spec in tables.items():
         if not isinstance(spec, Record):
             continue
-        files = spec.get("files") or [spec.get("file") or default_file(game, table)]
+        files = spec.get("files") or [spec.get("file") or default_file(game_folder, table)]
         # the table's file, or the same file in another of the formats (events.csv for events.yaml)
-        if any(name == f or (isinstance(f, str) and _stem(name) == _stem(f)) for f in files):
+        if any(name == f or (stem is not None and isinstance(f, str) and stem == _stem(f)) for f in files):
             return spec, enums if isinstance(enums, Record) else {}, table
     raise UsageError(f"no table of {shown} is read from '{name}'; its tables: {', '.join(tables)}")
 
@@ -72,9 +69,3 @@ def _stem(name):
     path = Path(name)
     return path.with_suffix("").as_posix() if path.suffix.lower() in (".yaml", ".yml") + SPREADSHEETS else None
 
-
-class _Folder:
-    """What default_file asks of a game: its cards folder."""
-
-    def __init__(self, folder):
-        self.folder = folder

@@ -32,7 +32,7 @@ def load_tables(game, tables, chk):
     """Read every table's files into game.tables (a MarkedList of Records per table)."""
     for name, spec in tables.items():
         items = MarkedList(mark=spec.mark)
-        for fname in spec.get("files") or [spec.get("file") or default_file(game, name)]:
+        for fname in spec.get("files") or [spec.get("file") or default_file(game.folder, name)]:
             data = _read(game, spec, name, fname, chk)
             if data is None:
                 continue
@@ -48,10 +48,10 @@ def load_tables(game, tables, chk):
     game.refresh()
 
 
-def default_file(game, name):
-    """<name>.yaml, or the spreadsheet of that name when only one of those exists."""
+def default_file(folder, name):
+    """<name>.yaml, or the spreadsheet of that name when only one of those exists (in a game's cards folder)."""
     for suffix in (".yaml",) + SPREADSHEETS:
-        if (game.folder / f"{name}{suffix}").exists():
+        if (folder / f"{name}{suffix}").exists():
             return f"{name}{suffix}"
     return f"{name}.yaml"
 
