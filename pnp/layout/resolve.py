@@ -54,22 +54,13 @@ class Resolver:
             return self._placed(ctx, problems)
         out = []
         for el in self.layout.elements:
-            fixed = self._fixed.get(el)
-            if fixed is not None:  # an element that reads nothing of the item: its shapes, made once
-                out.extend(fixed)
-                if len(out) > MAX_PRIMS:
-                    raise LayoutError(f"the layout draws more than {MAX_PRIMS:,} shapes for one item", el.mark)
-                continue
-            start = len(out)
-            try:
-                self.element(el, ctx, 0.0, 0.0, out)
-            except LayoutError as e:
-                if problems is None:
-                    raise
-                problems.extend(e.problems)
-                continue
-            if el in self.item_free:
-                self._fixed[el] = out[start:]
+            prims = self._fixed.get(el)  # an element that reads nothing of the item: its shapes, made once
+            if prims is None:
+                prims = self._prims(el, ctx, problems)
+                if el in self.item_free and prims:
+                    self._fixed[el] = prims
+            out.extend(prims)
+            _bounded(out, el)
         return out
 
     def _placed(self, ctx, problems):
@@ -77,20 +68,28 @@ class Resolver:
         against, then all put on paper in the file's order."""
         placement, per, boxes = self.layout.placement, {}, {}
         for el in placement.order:
-            prims = []
-            try:
-                self.element(el, ctx, 0.0, 0.0, prims)
-                placement.place(el, prims, boxes, self.layout, self.layouts.measure)
-            except LayoutError as e:
-                if problems is None:
-                    raise
-                problems.extend(e.problems)
-                prims = []
-            per[el] = prims
-        out = [p for el in self.layout.elements for p in per.get(el, ())]
-        if len(out) > MAX_PRIMS:
-            raise LayoutError(f"the layout draws more than {MAX_PRIMS:,} shapes for one item", self.layout.elements[0].mark)
+            per[el] = self._prims(el, ctx, problems,
+                                  lambda prims, el=el: placement.place(el, prims, boxes, self.layout, self.layouts.measure))
+        out = []
+        for el in self.layout.elements:
+            out.extend(per.get(el, ()))
+            _bounded(out, el)
         return out
+
+    def _prims(self, el, ctx, problems, then=None):
+        """One element's primitives (then `then(prims)`, which may move them). With a `problems` list, an
+        element that fails is reported there and gives none; without one, its LayoutError is raised."""
+        prims = []
+        try:
+            self.element(el, ctx, 0.0, 0.0, prims)
+            if then is not None:
+                then(prims)
+        except LayoutError as e:
+            if problems is None:
+                raise
+            problems.extend(e.problems)
+            return []
+        return prims
 
     def element(self, el, ctx, ox, oy, out):
         """One compiled element (and, through groups, its children) with `when` and `repeat` applied."""
@@ -102,8 +101,7 @@ class Resolver:
                 self._repeated(el, ctx, ox, oy, out)
         except (LimitError, ExprError) as e:
             raise LayoutError(e.message, el.mark) from None
-        if len(out) > MAX_PRIMS:
-            raise LayoutError(f"the layout draws more than {MAX_PRIMS:,} shapes for one item", el.mark)
+        _bounded(out, el)
 
     def _repeated(self, el, ctx, ox, oy, out):
         values = el.evaluate("repeat", ctx)
@@ -134,6 +132,11 @@ class Resolver:
             return inner.layout, inner.resolve(item, extra=extra)
         finally:
             stack.pop()
+
+
+def _bounded(out, el):
+    if len(out) > MAX_PRIMS:
+        raise LayoutError(f"the layout draws more than {MAX_PRIMS:,} shapes for one item", el.mark)
 
 
 def _item_free(el):
