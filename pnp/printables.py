@@ -61,6 +61,7 @@ class Studio:
         self.layouts.measure = self._text_height  # elements placed below a text follow its fitted lines
         self.cache = {}  # products keep per-build results here (the rulebook's Markdown)
         self.fit_cache = _Recent(RESOLVED_KEPT)  # text fitting, shared by every painter of the build
+        self._measurer = self.painter(None)  # fits texts for placement, with no page to draw on
         self._faces = None  # component id -> its printables
         self._resolved = _Recent(RESOLVED_KEPT)  # printable key -> primitives
         self.problems = []  # (message, mark) found while walking
@@ -69,11 +70,7 @@ class Studio:
 
     def _text_height(self, prim):
         """The height a text primitive's lines take, fitted as they will be drawn (the fit is kept)."""
-        painter = self.__dict__.get("_measurer")
-        if painter is None:
-            painter = self._measurer = Painter(None, self.fonts, self.icons, self.game.layout_folder, self.fit_cache)
-        fitted = painter.fit_text(prim)
-        return len(fitted.lines) * fitted.leading - (fitted.leading - fitted.size)
+        return self._measurer.fit_text(prim).height
 
     def kind(self, component):
         return KINDS[component.kind]

@@ -123,7 +123,6 @@ class Painter:
     def _text(self, p, x0, top):
         s = p.style
         fitted = self.fit_text(p)
-        used = len(fitted.lines) * fitted.leading - (fitted.leading - fitted.size)
-        offset = {"middle": (p.h - used) / 2, "bottom": p.h - used}.get(s["valign"], 0.0)
-        rtext.draw_lines(self.c, fitted, x0 + p.x, top - p.y - max(offset, 0.0), p.w, s["align"],
+        offset = rtext.valign_offset(s["valign"], p.h, fitted.height)
+        rtext.draw_lines(self.c, fitted, x0 + p.x, top - p.y - offset, p.w, s["align"],
                          colour(s["color"]) or colors.black, self.fonts, s["font"], self.icon)

@@ -60,6 +60,11 @@ class Fitted:
     lines: list
     overflow: bool  # True when the text does not fit even at `size`
 
+    @property
+    def height(self):
+        """How tall the lines are: the leading between them, the last one only as tall as the type."""
+        return len(self.lines) * self.leading - (self.leading - self.size)
+
 
 def _boxes(runs):
     """Group runs into unbreakable boxes separated by spaces; a 'br' is its own box."""
@@ -133,6 +138,11 @@ def _one_line(markup, fonts, family, width, height, size, leading):
     if line_width > width + 0.01 or size > height + 0.01:
         return None
     return Fitted(size, size * leading, [Line([(0.0, Run("text", text), font)] if text else [], line_width)], False)
+
+
+def valign_offset(valign, box_height, used):
+    """How far below the box's top lines `used` tall start, aligned top, middle or bottom (never above it)."""
+    return max({"middle": (box_height - used) / 2, "bottom": box_height - used}.get(valign, 0.0), 0.0)
 
 
 def fit(markup, fonts, family, width, height, max_size, min_size=None, leading=1.2, max_lines=0):

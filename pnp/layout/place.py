@@ -5,6 +5,7 @@ bottom of the layout's safe area. A layout that uses none of this resolves exact
 
 from dataclasses import replace
 
+from ..draw.text import valign_offset
 from ..errors import LayoutError
 from ..units import MM
 from ..model.schema import did_you_mean
@@ -116,7 +117,7 @@ def drawn(prims, measure):
     for p in prims:
         if p.kind == "text" and measure is not None:
             used = min(measure(p), p.h)
-            top = p.y + {"middle": (p.h - used) / 2, "bottom": p.h - used}.get(p.style.get("valign"), 0.0)
+            top = p.y + valign_offset(p.style.get("valign"), p.h, used)
             boxes.append(extent([replace(p, y=top, h=used)]))
         else:
             boxes.append(extent([p]))
