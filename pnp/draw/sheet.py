@@ -138,14 +138,22 @@ def marks(canvas, segments, width=0.25):
     canvas.restoreState()
 
 
-def _outline_path(canvas, outline):
+def points_path(canvas, points, close=True):
+    """A path through `points` (PDF coordinates), closed back to the first unless `close` is false."""
     path = canvas.beginPath()
-    if outline.kind == "polygon":
-        path.moveTo(*outline.points[0])
-        for p in outline.points[1:]:
-            path.lineTo(*p)
+    path.moveTo(*points[0])
+    for p in points[1:]:
+        path.lineTo(*p)
+    if close:
         path.close()
-    elif outline.kind == "ellipse":
+    return path
+
+
+def _outline_path(canvas, outline):
+    if outline.kind == "polygon":
+        return points_path(canvas, outline.points)
+    path = canvas.beginPath()
+    if outline.kind == "ellipse":
         path.ellipse(outline.x, outline.y, outline.w, outline.h)
     elif outline.radius:
         path.roundRect(outline.x, outline.y, outline.w, outline.h, outline.radius)
@@ -172,11 +180,7 @@ def clipped(canvas, outline):
 
 def polygon(canvas, points, fill, stroke):
     """A closed path through `points` (PDF coordinates), filled and/or stroked with ReportLab colours."""
-    path = canvas.beginPath()
-    path.moveTo(*points[0])
-    for p in points[1:]:
-        path.lineTo(*p)
-    path.close()
+    path = points_path(canvas, points)
     if fill is not None:
         canvas.setFillColor(fill)
     if stroke is not None:

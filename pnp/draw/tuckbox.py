@@ -6,20 +6,10 @@ import contextlib
 from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from .sheet import TAB, polygon
+from .sheet import TAB, points_path, polygon
 
 
 INK = colors.Color(0.13, 0.13, 0.13)
-
-
-def _path(canvas, points, close=False):
-    path = canvas.beginPath()
-    path.moveTo(*points[0])
-    for p in points[1:]:
-        path.lineTo(*p)
-    if close:
-        path.close()
-    return path
 
 
 def tuck_net(canvas, net):
@@ -35,7 +25,7 @@ def tuck_net(canvas, net):
     canvas.setDash([])
     canvas.setStrokeColor(colors.black)
     canvas.setLineWidth(0.5)
-    canvas.drawPath(_path(canvas, net.outline), stroke=1, fill=0)
+    canvas.drawPath(points_path(canvas, net.outline, close=False), stroke=1, fill=0)
     canvas.restoreState()
 
 
@@ -43,7 +33,7 @@ def tuck_net(canvas, net):
 def clipped_to(canvas, points):
     """Everything drawn inside the block clipped to the polygon `points`."""
     canvas.saveState()
-    canvas.clipPath(_path(canvas, points, close=True), stroke=0, fill=0)
+    canvas.clipPath(points_path(canvas, points), stroke=0, fill=0)
     try:
         yield
     finally:
