@@ -2,6 +2,7 @@
 constraint's margin, as blocks that draw.charts lays out into a PDF."""
 
 import math
+import statistics
 from collections import Counter
 
 from ..model.margins import HOW, margins
@@ -19,12 +20,6 @@ def _text(value):
     if isinstance(value, float):
         return f"{value:.4g}"
     return "(none)" if value is None else str(value)
-
-
-def median(values):
-    s = sorted(values)
-    n = len(s)
-    return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2
 
 
 def _nice(step):
@@ -136,7 +131,7 @@ def _numeric_block(table, name, values, rows):
     title = f"{table}.{name}"
     if not values:
         return {"kind": "note", "title": title, "text": f"no row gives {name}"}
-    stats = {"min": min(values), "median": median(values), "max": max(values)}
+    stats = {"min": min(values), "median": statistics.median(values), "max": max(values)}
     said = f"min {_text(stats['min'])}, median {_text(stats['median'])}, max {_text(stats['max'])}"
     if len(values) < rows:
         said += f"; {len(values)} of {rows} rows give it"
@@ -205,15 +200,10 @@ def _groups(items, by):
 
 def fit(points):
     """Least squares (slope, intercept) of [(x, y)]; None for fewer than two distinct x."""
-    n = len(points)
-    if n < 2:
+    try:
+        return tuple(statistics.linear_regression([p[0] for p in points], [p[1] for p in points]))
+    except statistics.StatisticsError:
         return None
-    mx, my = sum(p[0] for p in points) / n, sum(p[1] for p in points) / n
-    sxx = sum((p[0] - mx) ** 2 for p in points)
-    if sxx == 0:
-        return None
-    slope = sum((p[0] - mx) * (p[1] - my) for p in points) / sxx
-    return slope, my - slope * mx
 
 
 def scatter_block(game, view, label):
