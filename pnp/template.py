@@ -432,8 +432,12 @@ def _expression_code(source):
     if not parser.stream.eos:
         raise TemplateSyntaxError("chunk after expression", parser.stream.current.lineno, None, None)
     expr.set_environment(ENV)
-    body = [nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)]
-    return ENV.compile(nodes.Template(body, lineno=1))
+    return ENV.compile(_result_of(expr))
+
+
+def _result_of(expr):
+    """The template `result = EXPR` that Jinja compiles an expression as."""
+    return nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1)
 
 
 class _CodeCache:
@@ -603,12 +607,9 @@ class Side:
     """One side of a comparison, compiled on its own: `names` are the context's names it reads."""
 
     def __init__(self, node):
-        from jinja2.environment import TemplateExpression
-
         self.names = frozenset(n.name for n in node.find_all(nodes.Name)) | (
             {node.name} if isinstance(node, nodes.Name) else set())
-        body = [nodes.Assign(nodes.Name("result", "store"), node, lineno=1)]
-        self._expression = TemplateExpression(ENV.from_string(nodes.Template(body, lineno=1)), False)
+        self._expression = TemplateExpression(ENV.from_string(_result_of(node)), False)
 
     def value(self, context):
         """The side's value, bounded like any evaluation; ExprError when it fails."""
@@ -630,8 +631,6 @@ def comparisons(source):
 
 
 def _parse_comparisons(source):
-    from jinja2.parser import Parser
-
     try:
         parser = Parser(ENV, source, state="variable")
         tree = parser.parse_expression()
