@@ -158,6 +158,27 @@ def kept_part(page):
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_the_contents_give_each_headings_page(built, game):
+    """Every row of the rulebook's contents (page 2) names the page its heading is printed on: the layout
+    passes that find those pages settle on the real ones."""
+    pages = read(built / game / f"{game}-rulebook-a4.pdf").pages
+    strings = texts(pages[1])
+    numbers = {round(y): int(t) for t, x, y in strings if t.isdigit() and x > 400}
+    rows = [(t, numbers[round(y)]) for t, x, y in strings if x < 400 and round(y) in numbers]
+    assert len(rows) >= 8
+
+    def headings(number):  # strings set larger than body text (10 pt) on that page
+        return {e[1].strip() for e in drawn(pages[number - 1])
+                if e[0] == "text" and e[5] * math.hypot(e[4][0], e[4][1]) > 11}
+
+    for title, page in rows:
+        assert title in headings(page), f"'{title}' is not a heading on page {page}"
+        listed = {p for t, p in rows if t == title}  # two headings may share a title
+        earlier = [n for n in range(3, page) if n not in listed and title in headings(n)]
+        assert not earlier, f"'{title}' is listed on page {page} but printed on page {earlier[0]}"
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_no_text_a_player_handles_prints_under_6_pt(built, game):
     """Read back from every per-kind PDF but the rulebook: the size of each string as printed (font size
     times the scale it is drawn at, inside forms too)."""

@@ -80,10 +80,19 @@ def _inline(children):
     return text, images
 
 
+class _Table(Table):
+    """A Platypus Table that draws nothing on a layout-only pass: it holds no headings, so such a pass needs
+    only its size, and its rules and shading are most of a rulebook's drawing."""
+
+    def draw(self):
+        if not layout_only(self.canv):
+            super().draw()
+
+
 def _table(rows, commands, fonts, **kw):
     """A Platypus Table whose cell font is ours: Table sets its default (Helvetica) even for flowable cells,
     which would put an unembedded base-14 font into the PDF."""
-    table = Table(rows, **kw)
+    table = _Table(rows, **kw)
     table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), fonts.name("Body"), 9)] + list(commands)))
     return table
 
@@ -96,6 +105,7 @@ class Book:
     def __init__(self, content, fonts, paper, picture, draw_icon):
         self.content, self.fonts, self.paper = content, fonts, paper
         self.markdown, self._picture, self._draw_icon = content.markdown, picture, draw_icon
+        self._layouts = {}  # text laid out once for every pass (a line break depends only on text and width)
 
     # -- text helpers --------------------------------------------------------
     def _icon(self, canvas, name, x, y, w, h, col):
@@ -103,9 +113,15 @@ class Book:
             self._draw_icon(canvas, name, x, y, w, h, col)
 
     def para(self, markup, **kw):
-        style = dict(fonts=self.fonts, draw_icon=self._icon, color=INK)
+        return RichText(markup, **self._style(kw))
+
+    def heading(self, markup, level, registry, **kw):
+        return Heading(markup, level, registry, **self._style(dict(family="Display", **kw)))
+
+    def _style(self, kw):
+        style = dict(fonts=self.fonts, draw_icon=self._icon, color=INK, layouts=self._layouts)
         style.update(kw)
-        return RichText(markup, **style)
+        return style
 
     # -- markdown -> flowables -------------------------------------------------
     def story(self, registry):
@@ -123,9 +139,9 @@ class Book:
     def _md_heading_open(self, st):
         level = min(int(st.tokens[st.i].tag[1]), 3)
         text, _ = _inline(st.tokens[st.i + 1].children)
-        st.flow.append(Heading(text, level, st.registry, fonts=self.fonts, draw_icon=self._icon, family="Display",
-                               size={1: 20, 2: 14, 3: 11.5}[level], leading=1.2, color=ACCENT if level < 3 else INK,
-                               space_before={1: 14, 2: 10, 3: 6}[level], space_after=4))
+        st.flow.append(self.heading(text, level, st.registry, size={1: 20, 2: 14, 3: 11.5}[level], leading=1.2,
+                                    color=ACCENT if level < 3 else INK, space_before={1: 14, 2: 10, 3: 6}[level],
+                                    space_after=4))
         return st.i + 3
 
     def _md_paragraph_open(self, st):
@@ -290,8 +306,7 @@ class Book:
 
     def credits(self, registry):
         c = self.content
-        flow = [Heading("Credits", 1, registry, fonts=self.fonts, draw_icon=self._icon, family="Display",
-                        size=20, color=ACCENT, space_before=14, space_after=4)]
+        flow = [self.heading("Credits", 1, registry, size=20, color=ACCENT, space_before=14, space_after=4)]
         for role, who in c.credits:
             flow.append(self.para(f"**{role}:** {who}", space_after=3))
         flow.append(self.para(c.fonts_line, space_after=3))
@@ -300,17 +315,30 @@ class Book:
         return flow
 
     def draw(self, canvas):
-        """Lay the rulebook out until the table of contents' page numbers settle; returns the page count."""
-        entries = []
+        """Lay the rulebook out until the table of contents' page numbers settle; returns the page count.
+        The contents' own layout depends only on which headings it lists (a page number always fits its
+        column), so one layout-only pass that lists the book's headings finds their pages, unless a heading
+        is made or dropped by the pass itself; the loop covers that."""
+        entries = [(level, text, 0) for level, text, _ in self._headings()]
         for _ in range(4):
             registry = []
-            pages = self._layout_pass(canvas, entries, registry, dry=True)
-            if registry == entries:
-                break
+            self._layout_pass(canvas, entries, registry, dry=True)
+            settled = [e[:2] for e in registry] == [e[:2] for e in entries]
             entries = registry
+            if settled:
+                break
         registry = []
         pages = self._layout_pass(canvas, entries, registry, dry=False)
         return pages
+
+    def _headings(self):
+        """(level, text, page) of every heading the book will list, before any layout (pages unknown)."""
+        registry = []
+        for f in self.story(registry) + self.credits(registry):
+            for part in getattr(f, "_content", [f]):  # a heading kept with its next block
+                if isinstance(part, Heading):
+                    registry.append((part.level, part.markup, 0))
+        return registry
 
     def _layout_pass(self, canvas, entries, registry, dry):
         target = canvas

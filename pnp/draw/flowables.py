@@ -17,7 +17,7 @@ class RichText(Flowable):
     """A paragraph of pnp markup (**bold**, *italic*, :icon:) that wraps and splits across frames."""
 
     def __init__(self, markup, fonts, draw_icon, family="Body", size=10.0, leading=1.35, color="#222222",
-                 align="left", space_before=0.0, space_after=4.0, indent=0.0, lines=None):
+                 align="left", space_before=0.0, space_after=4.0, indent=0.0, lines=None, layouts=None):
         super().__init__()
         self.markup, self.fonts, self.draw_icon = markup, fonts, draw_icon
         self.family, self.size, self.leading_factor = family, size, leading
@@ -25,6 +25,7 @@ class RichText(Flowable):
         self.spaceBefore, self.spaceAfter = space_before, space_after
         self._lines = lines
         self._width = None
+        self._layouts = layouts  # (markup, family, size, width) -> lines, shared by a book's layout passes
 
     @property
     def leading(self):
@@ -34,9 +35,14 @@ class RichText(Flowable):
         if self._lines is None or self._width != width:
             if self._lines is not None and self._width is None:
                 return self._lines  # a split part keeps its lines
-            self._lines, _ = rtext.layout(rtext.parse(self.markup), self.fonts, self.family, self.size,
-                                          width - self.indent)
-            self._width = width
+            key = (self.markup, self.family, self.size, width - self.indent)
+            lines = self._layouts.get(key) if self._layouts is not None else None
+            if lines is None:
+                lines, _ = rtext.layout(rtext.parse(self.markup), self.fonts, self.family, self.size,
+                                        width - self.indent)
+                if self._layouts is not None:
+                    self._layouts[key] = lines
+            self._lines, self._width = lines, width
         return self._lines
 
     def wrap(self, avail_width, avail_height):
@@ -58,7 +64,7 @@ class RichText(Flowable):
     def _copy(self, lines, **kw):
         part = RichText(self.markup, self.fonts, self.draw_icon, self.family, self.size, self.leading_factor,
                         self.color, self.align, kw.get("space_before", self.spaceBefore),
-                        kw.get("space_after", self.spaceAfter), self.indent, lines=lines)
+                        kw.get("space_after", self.spaceAfter), self.indent, lines=lines, layouts=self._layouts)
         return part
 
     def draw(self):
