@@ -4,7 +4,6 @@ import json
 import math
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 

@@ -4,7 +4,6 @@ Each case is tests/data/bad/<case>.yaml (files to change in the base mini game) 
 <case>.errors (the exact diagnostic lines expected). Refresh with --update-golden and review the diff.
 """
 
-from pathlib import Path
 
 import pytest
 

@@ -100,7 +100,7 @@ class Picture(Flowable):
 
     def wrap(self, aw, ah):
         self.scale = min(self.scale, aw / self.natural[0])
-        w, h = self.natural[0] * self.scale, self.natural[1] * self.scale
+        h = self.natural[1] * self.scale
         self.pic_h = h
         ch = self.caption.wrap(aw, ah)[1] if self.caption else 0
         self.width, self.height = aw, h + ch + 3
