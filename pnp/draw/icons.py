@@ -1,12 +1,20 @@
-"""SVG icons drawn with svglib: parsed once per process, stored once per PDF as a form XObject per colour."""
+"""SVG icons drawn with svglib: parsed once per process, stored once per PDF as a form XObject per colour.
+A form's drawing operators are worked out once per process and written into every PDF that uses it."""
 
 import functools
 import hashlib
+import re
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics import shapes
 from reportlab.graphics.shapes import Group, Shape
+from reportlab.lib.rl_accel import fp_str
 from svglib.svglib import svg2rlg
+
+# operators that name a resource of the PDF they are written into (a graphics state, a font, an image):
+# a form using one is drawn again in every PDF rather than copied
+_USES_RESOURCE = re.compile(r"(^|\s)(gs|Tf|Do|sh|scn|SCN|cs|CS)(\s|$)")
+_operators = {}  # (file, colour) -> the form's operators, when they name no resource
 
 
 @functools.lru_cache(maxsize=None)
@@ -45,17 +53,31 @@ def draw_icon(canvas, path, x, y, w, h, colour):
     drawing = _drawing(path)
     name = forms.get(key)
     if name is None:
-        name = "icon" + hashlib.sha1(repr(key).encode()).hexdigest()[:12]
-        tinted = _tinted(path, colour)
-        canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
+        name = forms[key] = "icon" + hashlib.sha1(repr(key).encode()).hexdigest()[:12]
+        _define_form(canvas, name, path, colour, drawing, (path, key[1]))
+    scale = min(w / drawing.width, h / drawing.height)
+    # what saveState, transform, doForm and restoreState write, without their bookkeeping: an icon changes
+    # none of the state the canvas tracks, and a card may show a dozen of them
+    canvas.addLiteral("q")
+    canvas.addLiteral("%s cm" % fp_str(scale, 0, 0, scale, x + (w - drawing.width * scale) / 2,
+                                       y + (h - drawing.height * scale) / 2))
+    canvas.doForm(name)
+    canvas.addLiteral("Q")
+
+
+def _define_form(canvas, name, path, colour, drawing, key):
+    canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
+    operators = _operators.get(key)
+    if operators is not None:
+        for op in operators:
+            canvas.addLiteral(op)
+    else:
+        start = len(canvas._code)
         # renderPDF starts every drawing by selecting its default font (Helvetica), which would put an
         # unembedded base-14 font in the PDF; icons draw no text, so point the default at our own font.
         shapes.STATE_DEFAULTS["fontName"] = canvas._initialFontName
-        renderPDF.draw(tinted, canvas, 0, 0, showBoundary=False)
-        canvas.endForm()
-        forms[key] = name
-    scale = min(w / drawing.width, h / drawing.height)
-    canvas.saveState()
-    canvas.transform(scale, 0, 0, scale, x + (w - drawing.width * scale) / 2, y + (h - drawing.height * scale) / 2)
-    canvas.doForm(name)
-    canvas.restoreState()
+        renderPDF.draw(_tinted(path, colour), canvas, 0, 0, showBoundary=False)
+        written = canvas._code[start:]
+        if not any(_USES_RESOURCE.search(op) for op in written):
+            _operators[key] = list(written)
+    canvas.endForm()
