@@ -78,7 +78,9 @@ def tick():
             raise _over_game_budget()
         raise _Timeout(f"took longer than {SECONDS_PER_EVALUATION:g} s; pnp stops a template there "
                        "(a loop that never ends, or loops nested too deep?)")
-    if _budget.memory_ceiling is not None and _peak_memory() > _budget.memory_ceiling:
+    if _budget.memory_ceiling is None:
+        _budget.memory_ceiling = _peak_memory() + MAX_MEMORY_GROWTH
+    elif _peak_memory() > _budget.memory_ceiling:
         raise LimitError("used too much memory; pnp stops a template there")
 
 
@@ -93,26 +95,30 @@ def budget(seconds=None):
         _budget.game_deadline = previous
 
 
-@contextlib.contextmanager
-def _evaluation():
-    """The outermost render or evaluate sets the deadlines that every loop step inside it checks."""
-    outer = _budget.depth == 0
-    if outer:
-        now = time.monotonic()
-        if _budget.game_deadline is not None and now > _budget.game_deadline:
-            raise _over_game_budget()
-        deadline = now + SECONDS_PER_EVALUATION
-        if _budget.game_deadline is not None:
-            deadline = min(deadline, _budget.game_deadline)
-        _budget.deadline, _budget.call_depth, _budget.steps = deadline, 0, 0
-        _budget.memory_ceiling = _peak_memory() + MAX_MEMORY_GROWTH
-    _budget.depth += 1
-    try:
-        yield
-    finally:
+class _Evaluation:
+    """`with _EVALUATION:` around every render and evaluate. The outermost one sets the deadlines that every
+    loop step inside it checks; its memory ceiling is read at the first check, since a system call on every
+    evaluation would cost more than most evaluations do."""
+
+    def __enter__(self):
+        if _budget.depth == 0:
+            now = time.monotonic()
+            if _budget.game_deadline is not None and now > _budget.game_deadline:
+                raise _over_game_budget()
+            deadline = now + SECONDS_PER_EVALUATION
+            if _budget.game_deadline is not None:
+                deadline = min(deadline, _budget.game_deadline)
+            _budget.deadline, _budget.call_depth, _budget.steps = deadline, 0, 0
+        _budget.depth += 1
+
+    def __exit__(self, *exc):
         _budget.depth -= 1
-        if outer:
+        if _budget.depth == 0:
             _budget.deadline = _budget.memory_ceiling = None
+        return False
+
+
+_EVALUATION = _Evaluation()
 
 
 # -- bounded operations -------------------------------------------------------------------------------------
@@ -543,7 +549,7 @@ def render(source, context):
     if source in _TOO_SLOW:
         raise _TOO_SLOW[source]
     try:
-        with _evaluation():
+        with _EVALUATION:
             template = _compile_template(source)
             out, size = [], 0
             for piece in template.generate(context):
@@ -562,7 +568,7 @@ def evaluate(source, context):
     if source in _TOO_SLOW:
         raise _TOO_SLOW[source]
     try:
-        with _evaluation():
+        with _EVALUATION:
             return _defined(_compile_expression(source)(**context))
     except _EXPECTED as e:
         raise _remember(source, e) from None
@@ -594,7 +600,7 @@ def _remember(source, error):
 def module(source, context):
     """A template of macros (macros.j2) as a module whose macros other templates call."""
     try:
-        with _evaluation():
+        with _EVALUATION:
             return _compile_template(source).make_module(context)
     except _EXPECTED as e:
         raise _failure(e) from None
@@ -617,7 +623,7 @@ class Side:
     def value(self, context):
         """The side's value, bounded like any evaluation; ExprError when it fails."""
         try:
-            with _evaluation():
+            with _EVALUATION:
                 return _defined(self._expression(**context))
         except _EXPECTED as e:
             raise _failure(e) from None
