@@ -176,7 +176,7 @@ class Studio:
     def draw(self, canvas, painter, printable, x, y, shared=False, clip=None):
         """A printable with its trim's bottom-left corner at (x, y), clipped to its trim grown by `clip`: the
         bleed on every side, or (left, bottom, right, top); the build's bleed when not given. `shared` stores
-        identical faces (every card back) once in the PDF."""
+        identical faces (every card back) once in the PDF; so is a face printed more than once."""
         layout = self.layouts.get(printable.layout)
         prims = self.printed(printable)
         if printable.key not in self._fingerprints:
@@ -184,7 +184,7 @@ class Studio:
         clip = self.bleed if clip is None else clip
         if not isinstance(clip, tuple):
             clip = (clip,) * 4
-        if shared:
+        if shared or printable.copies > 1:
             paper.shared_item(canvas, painter, prims, x, y, layout.width, layout.height, clip, printable.layout,
                               max(layout.bleed, *clip))
         else:
