@@ -275,6 +275,9 @@ def _short(text, n=30):
     return text if len(text) <= n else text[: n - 1] + "…"
 
 
+_IS_MAPPING = {}  # type -> is it a Mapping: asked on every field a template reads, of a handful of types
+
+
 class _Env(ImmutableSandboxedEnvironment):
     """Templates read the game; they cannot change it (no list.append) nor reach Python internals."""
 
@@ -282,7 +285,11 @@ class _Env(ImmutableSandboxedEnvironment):
 
     def getattr(self, obj, attribute):
         # A mapping's fields win over its methods, so `card.items` or `goal.values` mean the data.
-        if isinstance(obj, Mapping) and attribute in obj:
+        kind = type(obj)
+        is_mapping = _IS_MAPPING.get(kind)
+        if is_mapping is None:
+            is_mapping = _IS_MAPPING[kind] = isinstance(obj, Mapping)
+        if is_mapping and attribute in obj:
             return obj[attribute]
         return super().getattr(obj, attribute)
 

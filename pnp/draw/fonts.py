@@ -22,11 +22,15 @@ class FontSet:
     def __init__(self, families, licences):
         self.families = families  # {family: {style: registered name}}
         self.licences = licences  # {family: (name, licence file)}
+        self._names = {}  # (family, bold, italic) -> name: asked for every run of text laid out or drawn
 
     def name(self, family, bold=False, italic=False):
-        styles = self.families.get(family) or self.families[next(iter(self.families))]
-        key = "bold_italic" if bold and italic else "bold" if bold else "italic" if italic else "regular"
-        return styles[key]
+        found = self._names.get((family, bold, italic))
+        if found is None:
+            styles = self.families.get(family) or self.families[next(iter(self.families))]
+            key = "bold_italic" if bold and italic else "bold" if bold else "italic" if italic else "regular"
+            found = self._names[(family, bold, italic)] = styles[key]
+        return found
 
     def has(self, family):
         return family in self.families
