@@ -2,9 +2,6 @@
 game (constraints, derived fields, macros, layouts, the rulebook) is evaluated here and nowhere else."""
 
 import contextlib
-import hashlib
-import marshal
-import os
 import re
 import resource
 import sys
@@ -21,8 +18,8 @@ from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import missing
 
+from .cache import DiskCache
 from .errors import ExprError, LimitError
-from .project import write_file
 
 # What one template may build. Generous for any real card game, small enough that a mistake (or a hostile
 # file) ends as a message in well under a second instead of a hang or a machine out of memory.
@@ -427,7 +424,7 @@ _TOO_SLOW = {}  # source -> the LimitError it ran into: a template that ran out 
 def _compile_template(source):
     template = _TEMPLATES.get(source)
     if template is None:
-        code = CODE_CACHE.code("template", source, lambda: ENV.compile(source))
+        code = CODE_CACHE.value(f"template\0{source}", lambda: ENV.compile(source))
         template = _TEMPLATES[source] = ENV.template_class.from_code(ENV, code, _GLOBALS, None)
     return template
 
@@ -435,7 +432,7 @@ def _compile_template(source):
 def _compile_expression(source):
     expression = _EXPRESSIONS.get(source)
     if expression is None:
-        code = CODE_CACHE.code("expression", source, lambda: _expression_code(source))
+        code = CODE_CACHE.value(f"expression\0{source}", lambda: _expression_code(source))
         template = ENV.template_class.from_code(ENV, code, _GLOBALS, None)
         expression = _EXPRESSIONS[source] = TemplateExpression(template, False)
     return expression
@@ -456,57 +453,9 @@ def _result_of(expr):
     return nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1)
 
 
-class _CodeCache:
-    """Compiled templates and expressions kept on disk between runs, as Jinja's own bytecode cache does for
-    file templates: compiling is a fifth of building a game, and the same layouts are built again and again.
-    Files are named by a digest of the source, Jinja's and Python's versions and this module's own code (which
-    sets up the sandbox), so a stale or foreign entry is never used. PNP_CACHE_DIR chooses the folder (`off`:
-    none); the folder is private to the user, and a cache that cannot be read or written is simply not used."""
-
-    def __init__(self):
-        self._folder = False  # not looked for yet
-
-    def folder(self):
-        if self._folder is False:
-            self._folder = _cache_folder()
-        return self._folder
-
-    def code(self, kind, source, make):
-        folder = self.folder()
-        if folder is None:
-            return make()
-        path = folder / (hashlib.sha256(f"{kind}\0{source}".encode()).hexdigest() + ".code")
-        try:
-            return marshal.loads(path.read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):
-            pass
-        code = make()
-        try:
-            write_file(path, marshal.dumps(code))
-        except OSError:
-            pass
-        return code
-
-
-def _cache_folder():
-    chosen = os.environ.get("PNP_CACHE_DIR")
-    if chosen == "off":
-        return None
-    base = Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp"
-    salt = hashlib.sha256(b"\0".join([jinja2.__version__.encode(), sys.version.encode(),
-                                       Path(__file__).read_bytes()])).hexdigest()[:16]
-    folder = base / f"templates-{salt}"
-    try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        info = folder.stat()
-        if info.st_uid != os.getuid() or info.st_mode & 0o022:  # someone else could plant code here
-            return None
-    except OSError:
-        return None
-    return folder
-
-
-CODE_CACHE = _CodeCache()
+# compiling is a fifth of building a game, and the same layouts are built again and again; the sandbox this
+# module sets up is part of what compiled code depends on
+CODE_CACHE = DiskCache("templates", jinja2.__version__, Path(__file__).read_bytes())
 
 
 def compile_expression(source):

@@ -57,37 +57,38 @@ def test_an_expression_that_names_nothing_fails_where_it_is_evaluated(expression
 
 def test_compiled_templates_are_kept_on_disk_and_a_damaged_entry_is_compiled_again(tmp_path, monkeypatch):
     from pnp import template as tm
+    from pnp.cache import DiskCache
 
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
-    cache = tm._CodeCache()
+    cache = DiskCache("templates", "test")
     made = []
 
     def make():
         made.append(1)
         return tm.ENV.compile("{{ a * 2 }}")
 
-    code = cache.code("template", "{{ a * 2 }}", make)
-    files = list(cache.folder().glob("*.code"))
+    code = cache.value("template\0{{ a * 2 }}", make)
+    files = list(cache.folder().glob("*.marshal"))
     assert len(files) == 1 and made == [1]
-    again = cache.code("template", "{{ a * 2 }}", make)
+    again = cache.value("template\0{{ a * 2 }}", make)
     assert made == [1] and again.co_code == code.co_code  # read back, not compiled
     template = tm.ENV.template_class.from_code(tm.ENV, again, tm.ENV.make_globals(None), None)
     assert template.render(a=21) == "42"
     files[0].write_bytes(b"not marshal data")
-    cache.code("template", "{{ a * 2 }}", make)
+    cache.value("template\0{{ a * 2 }}", make)
     assert made == [1, 1]  # compiled again, and the entry rewritten
-    assert cache.code("template", "{{ a * 2 }}", make) and made == [1, 1]
+    assert cache.value("template\0{{ a * 2 }}", make) and made == [1, 1]
+    assert DiskCache("templates", "another version").folder() != cache.folder()
 
 
 def test_a_cache_folder_others_can_write_to_is_not_used(tmp_path, monkeypatch):
-    from pnp import template as tm
+    from pnp.cache import DiskCache, private_folder
 
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "shared"))
-    salt_folder = tm._cache_folder()
-    salt_folder.chmod(0o777)
-    assert tm._CodeCache().folder() is None
+    private_folder("templates", "v1").chmod(0o777)
+    assert DiskCache("templates", "v1").folder() is None
     monkeypatch.setenv("PNP_CACHE_DIR", "off")
-    assert tm._CodeCache().folder() is None
+    assert DiskCache("templates", "v1").folder() is None
 
 
 def test_syntax_errors_still_say_their_line_with_the_cache():

@@ -1,0 +1,77 @@
+"""Work kept on disk between runs: a value made from some input (a template's source, an icon's file) is
+written once and read back by every later run that needs it, as Python keeps a module's bytecode.
+
+Each cache is a folder named by a digest of everything its values depend on besides their own input (the
+versions of Python and of the libraries that made them, and the code that made them), so a stale or foreign
+entry is never read; each entry is named by a digest of its input. Values are what `marshal` writes (code,
+numbers, text, tuples and lists of them). PNP_CACHE_DIR chooses where the folders go (`off`: nowhere); a
+folder must be private to the user (its files become code), and one that cannot be read or written is simply
+not used."""
+
+import hashlib
+import marshal
+import os
+import sys
+from pathlib import Path
+
+from .project import write_file
+
+
+def _base():
+    chosen = os.environ.get("PNP_CACHE_DIR")
+    if chosen == "off":
+        return None
+    return Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp"
+
+
+def private_folder(name, *depends_on):
+    """The folder of cache `name` whose values depend on `depends_on` (texts or bytes, or functions giving
+    them: asked only here) and on this Python; None when caching is off or the folder could be written by
+    others."""
+    base = _base()
+    if base is None:
+        return None
+    parts = [sys.version.encode()]
+    for part in depends_on:
+        part = part() if callable(part) else part
+        parts.append(part if isinstance(part, bytes) else str(part).encode())
+    digest = hashlib.sha256(b"\0".join(parts)).hexdigest()[:16]
+    folder = base / f"{name}-{digest}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        info = folder.stat()
+        if info.st_uid != os.getuid() or info.st_mode & 0o022:  # someone else could plant code here
+            return None
+    except OSError:
+        return None
+    return folder
+
+
+class DiskCache:
+    """One cache: `value(key, make)` is the value stored for `key` (text or bytes), or `make()`'s, stored."""
+
+    def __init__(self, name, *depends_on):
+        self.name, self._depends_on = name, depends_on
+        self._folder = False  # not looked for yet
+
+    def folder(self):
+        if self._folder is False:
+            self._folder = private_folder(self.name, *self._depends_on)
+        return self._folder
+
+    def value(self, key, make):
+        folder = self.folder()
+        if folder is None:
+            return make()
+        key = key if isinstance(key, bytes) else key.encode()
+        path = folder / (hashlib.sha256(key).hexdigest() + ".marshal")
+        try:
+            return marshal.loads(path.read_bytes())
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+        made = make()
+        try:
+            write_file(path, marshal.dumps(made))
+        except (OSError, ValueError):  # ValueError: a value marshal cannot write is simply not kept
+            pass
+        return made
