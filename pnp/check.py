@@ -6,11 +6,13 @@ import functools
 
 from PIL import Image, UnidentifiedImageError
 
+from .draw.icons import unreadable
 from .errors import DataError, LayoutError
 from .model.game import load_game
 from .model.schema import did_you_mean
 from .printables import ICON_IN_TEXT, Studio
 from .products import KINDS, component_keys
+from .report import Mark
 from .units import MM, PrintOptions
 
 MAX_IMAGE_PIXELS = 100_000_000  # a 10,000 x 10,000 picture; more is a mistake or a decompression bomb
@@ -65,7 +67,21 @@ class Checks:
             self.printable(p)
         for message, mark in self.studio.problems + self.studio.layouts.styles.problems:
             self.error(message, mark)
+        self.icon_files()
         self.small_text()
+
+    def icon_files(self):
+        """Every icon file the game prints can be drawn (a broken one is refused at its line, not found by
+        the build's drawing)."""
+        try:
+            self.studio.icons_used()  # looks up each icon the components and the rulebook draw
+        except (DataError, LayoutError):  # a printable that cannot be resolved is reported already
+            pass
+        for path in sorted(self.game.icons.used):
+            why = unreadable(path)
+            if why is not None:
+                message, line, column = why
+                self.error(f"icon '{path.stem}': {message}", Mark(self.game.project.rel(path), line, column))
 
     def printable(self, p):
         problems = []

@@ -2,6 +2,9 @@
 
 import json
 import math
+import os
+import subprocess
+import sys
 
 import pytest
 import yaml
@@ -397,3 +400,27 @@ def test_the_rulebook_can_picture_a_cards_back(tmp_path):
     rulebook.write_text(rulebook.read_text() + "\n![No such](component:deck/lion:back:back)\n")
     result = run(root, "validate")
     assert result.exit_code == 1 and "component 'deck' has no back 'lion:back'" in result.output
+
+
+def test_icons_once_worked_out_are_drawn_from_the_disk_cache_alike(tmp_path):
+    """A second build finds every icon's drawing in the cache (it does not even load svglib) and writes the
+    same bytes; a damaged entry is worked out again."""
+    root = make_project(tmp_path / "proj")
+    env = {**os.environ, "PNP_CACHE_DIR": str(tmp_path / "cache")}
+    script = ("import sys; from pnp.cli import main; sys.argv = ['pnp', 'build', '--force']\n"
+              "try:\n    main()\nfinally:\n    print('svglib loaded:', 'svglib' in sys.modules)")
+
+    def build_and_read():
+        done = subprocess.run([sys.executable, "-c", script], cwd=root, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout, {p.name: p.read_bytes() for p in (root / "output" / "mini").glob("*.pdf")}
+
+    first_output, first = build_and_read()
+    assert "svglib loaded: True" in first_output
+    entries = sorted((tmp_path / "cache").glob("icons-*/*.marshal"))
+    assert entries
+    second_output, second = build_and_read()
+    assert "svglib loaded: False" in second_output and second == first
+    entries[0].write_bytes(b"damaged")
+    third_output, third = build_and_read()
+    assert "svglib loaded: True" in third_output and third == first

@@ -32,7 +32,7 @@ def test_bad_data_is_reported_with_file_and_line(case, tmp_path, request):
         if line.startswith("error: "):  # a build's closing word on a game it could not build
             assert line.endswith(": not built (fix the errors above)"), line
             continue
-        assert line.split(":", 1)[0].endswith((".yaml", ".j2")), line
+        assert line.split(":", 1)[0].endswith((".yaml", ".j2", ".svg")), line
 
 
 def test_valid_project_passes(project):
