@@ -166,7 +166,8 @@ def _templates():
     out += ["", "A layout's templates also see:", "", _row("name", "what"), _row("---", "---")]
     out += [_row(f"`{k}`", v) for k, v in LAYOUT_CONTEXT.items()]
     out += ["", "Besides Jinja's own filters, pnp adds:", "", _row("filter", "what"), _row("---", "---")] + filters
-    out += ["", "and the functions `max`, `min`, `abs`, `round`, `sorted`, `len`, `sum` and `range`.", "",
+    out += ["", "and the functions `max`, `min`, `abs`, `round`, `sorted`, `len`, `sum` and `range`. Jinja's "
+            "`random` filter is refused, since the same data must print the same bytes on every build.", "",
             "Limits, so that no mistake hangs a build: a text or list of at most "
             f"{template.MAX_STRING:,} characters or items, a `range` of at most {template.MAX_ITEMS:,} numbers, "
             f"macros nested at most {template.MAX_CALL_DEPTH} deep, {template.SECONDS_PER_EVALUATION:g} s for one "

@@ -353,6 +353,15 @@ ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded)
 ENV.globals.update(max=max, min=min, abs=abs, round=round, sorted=sorted, len=len, sum=sum,
                    range=_bounded_range)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
+
+
+def _no_random(*args, **kwargs):
+    raise ValueError("the random filter would print something different on every build (pnp builds the same "
+                     "bytes from the same data); choose by a rule instead, e.g. items[loop.index0 % (items | "
+                     "length)]")
+
+
+ENV.filters["random"] = _no_random
 # The globals every template sees, as one plain dict: Jinja's own (a ChainMap over the environment's) is copied
 # into a new context at every render, and a ChainMap copies key by key in Python (a third of validating a game)
 _GLOBALS = dict(ENV.globals)

@@ -95,3 +95,9 @@ def test_syntax_errors_still_say_their_line_with_the_cache():
     with pytest.raises(ExprError) as e:
         template.compile_template("ok\n{{ card.name }\n")
     assert e.value.line == 2
+
+
+def test_the_random_filter_is_refused_because_builds_must_repeat():
+    with pytest.raises(ExprError) as e:
+        template.render("{{ ['a', 'b', 'c'] | random }}", {})
+    assert "same bytes" in e.value.message
