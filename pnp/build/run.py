@@ -91,6 +91,11 @@ def build_game(project, game_id, options, folder, force=False, emit=None):
 
 
 def _validated_and_drawn(project, game_id, options, folder, emit):
+    with few_collections():  # the whole build: its objects live until it ends (see few_collections)
+        return _built(project, game_id, options, folder, emit)
+
+
+def _built(project, game_id, options, folder, emit):
     report = Report(project.root)
     trees = snapshot(project, game_id)  # before reading anything: a file edited meanwhile rebuilds next time
     game, studio = validate(project, game_id, report, options)
@@ -101,8 +106,7 @@ def _validated_and_drawn(project, game_id, options, folder, emit):
 
     emit("start", game_id, steps(game))
     try:
-        with few_collections():
-            result = render_game(game, studio, folder, on_step=lambda label: emit("step", game_id, label))
+        result = render_game(game, studio, folder, on_step=lambda label: emit("step", game_id, label))
         result.warnings = warning_records(report)
         result.inputs = record(project, game_id, trees, game.icons.used | game.used_files)
         files = commit(result)
