@@ -89,14 +89,15 @@ def _boxes(runs):
 
 def layout(runs, fonts, family, size, width):
     """Break runs into lines at `size` within `width`. Returns (lines, overflow)."""
+    styles = {}  # (bold, italic) -> font name: a text has at most four, asked for every run
+
     def font_of(run):
-        return fonts.name(family, run.bold, run.italic)
+        font = styles.get((run.bold, run.italic))
+        if font is None:
+            font = styles[(run.bold, run.italic)] = fonts.name(family, run.bold, run.italic)
+        return font
 
-    def run_width(run):
-        if run.kind == "icon":
-            return size * ICON_SCALE
-        return _width1(run.text, font_of(run)) * size
-
+    icon_width = size * ICON_SCALE
     space = _width1(" ", fonts.name(family)) * size
     lines, items, x, overflow, pending_space = [], [], 0.0, False, False
     for box in _boxes(runs):
@@ -107,16 +108,20 @@ def layout(runs, fonts, family, size, width):
             lines.append(Line(items, x))
             items, x, pending_space = [], 0.0, False
             continue
-        w = sum(run_width(r) for r in box)
+        measured = []  # (run, font, width) of each run in the box, measured once
+        for r in box:
+            font = font_of(r)
+            measured.append((r, font, icon_width if r.kind == "icon" else _width1(r.text, font) * size))
+        w = sum(m[2] for m in measured)
         start = x + (space if pending_space else 0.0)
         if items and start + w > width + 0.01:
             lines.append(Line(items, x))
             items, x, start = [], 0.0, 0.0
         if w > width + 0.01:
             overflow = True
-        for r in box:
-            items.append((start, r, font_of(r)))
-            start += run_width(r)
+        for r, font, run_width in measured:
+            items.append((start, r, font))
+            start += run_width
         x, pending_space = start, False
     if items or not lines:
         lines.append(Line(items, x))
@@ -188,37 +193,43 @@ def draw_lines(canvas, fitted, x, top, width, align, colour, fonts, family, draw
     text.setFillColor(colour)
     current_font, icons = None, []
     for line in fitted.lines:
-        dx = {"center": (width - line.width) / 2, "right": width - line.width}.get(align, 0.0)
-        pieces, start, run_font, expected_x = [], None, None, 0.0
-
-        def flush():
-            nonlocal current_font
-            if pieces:
-                if run_font != current_font:
-                    text.setFont(run_font, size)
-                    current_font = run_font
-                text.setTextOrigin(x + dx + start, baseline)
-                text.textOut("".join(pieces))
-
-        for ix, run, font in line.items:
-            if run.kind == "icon":
-                flush()
-                pieces, run_font = [], None
-                s = size * ICON_SCALE
-                icons.append((run.text, x + dx + ix, baseline - size * 0.22, s))
+        dx = (width - line.width) / 2 if align == "center" else width - line.width if align == "right" else 0.0
+        for start, font, piece in _stretches(line.items, size):
+            if font is None:  # an icon, drawn after the text
+                icons.append((piece, x + dx + start, baseline - size * 0.22, size * ICON_SCALE))
                 continue
-            if font == run_font and pieces:
-                if ix - expected_x > 0.01:
-                    pieces.append(" ")
-                pieces.append(run.text)
-            else:
-                flush()
-                pieces, start, run_font = [run.text], ix, font
-            expected_x = ix + _width1(run.text, font) * size
-        flush()
+            if font != current_font:
+                text.setFont(font, size)
+                current_font = font
+            text.setTextOrigin(x + dx + start, baseline)
+            text.textOut(piece)
         baseline -= leading
     if current_font is not None:
         canvas.drawText(text)
     for name, ix, iy, s in icons:
         draw_icon(canvas, name, ix, iy, s, s, colour)
     return len(fitted.lines) * leading
+
+
+def _stretches(items, size):
+    """A line's runs as (x, font, text) stretches, one per run of words in one font (joined by the spaces
+    between them), and (x, None, icon name) for each icon: a PDF text operator per stretch, not per word."""
+    pieces, start, run_font, expected_x = [], None, None, 0.0
+    for ix, run, font in items:
+        if run.kind == "icon":
+            if pieces:
+                yield start, run_font, "".join(pieces)
+            pieces, run_font = [], None
+            yield ix, None, run.text
+            continue
+        if font == run_font and pieces:
+            if ix - expected_x > 0.01:
+                pieces.append(" ")
+            pieces.append(run.text)
+        else:
+            if pieces:
+                yield start, run_font, "".join(pieces)
+            pieces, start, run_font = [run.text], ix, font
+        expected_x = ix + _width1(run.text, font) * size
+    if pieces:
+        yield start, run_font, "".join(pieces)
