@@ -72,11 +72,8 @@ class Checks:
 
     def icon_files(self):
         """Every icon file the game prints can be drawn (a broken one is refused at its line, not found by
-        the build's drawing)."""
-        try:
-            self.studio.icons_used()  # looks up each icon the components and the rulebook draw
-        except (DataError, LayoutError):  # a printable that cannot be resolved is reported already
-            pass
+        the build's drawing). The icons are those looked up while checking what prints, the rulebook's
+        included: the files the build depends on."""
         for path in sorted(self.game.icons.used):
             why = unreadable(path)
             if why is not None:
