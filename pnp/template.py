@@ -275,6 +275,13 @@ def _short(text, n=30):
 _IS_MAPPING = {}  # type -> is it a Mapping: asked on every field a template reads, of a handful of types
 
 
+def _is_mapping(value):
+    found = _IS_MAPPING.get(type(value))
+    if found is None:
+        found = _IS_MAPPING[type(value)] = isinstance(value, Mapping)
+    return found
+
+
 class _Env(ImmutableSandboxedEnvironment):
     """Templates read the game; they cannot change it (no list.append) nor reach Python internals."""
 
@@ -282,11 +289,7 @@ class _Env(ImmutableSandboxedEnvironment):
 
     def getattr(self, obj, attribute):
         # A mapping's fields win over its methods, so `card.items` or `goal.values` mean the data.
-        kind = type(obj)
-        is_mapping = _IS_MAPPING.get(kind)
-        if is_mapping is None:
-            is_mapping = _IS_MAPPING[kind] = isinstance(obj, Mapping)
-        if is_mapping and attribute in obj:
+        if _is_mapping(obj) and attribute in obj:
             return obj[attribute]
         return super().getattr(obj, attribute)
 
@@ -481,21 +484,22 @@ def is_template(value):
 
 _LOOKUP = re.compile(r"^\{\{\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*\}\}$")
 _LOOKUPS = {}  # source -> its names when the template is one `{{ a.b.c }}`, else None
+_UNSEEN = object()
 
 
 def _lookup(source, context):
     """A template that is only `{{ card.name }}`, the commonest by far, read as Jinja would read it (a
     mapping's field) without making a Jinja context per item; None when Jinja must run it: a name not in
     `context`, a field that is not there, anything but text or a whole number at the end."""
-    names = _LOOKUPS.get(source, ())
-    if names == ():
+    names = _LOOKUPS.get(source, _UNSEEN)
+    if names is _UNSEEN:
         match = _LOOKUP.match(source)
         names = _LOOKUPS[source] = match.group(1).split(".") if match else None
     if names is None or names[0] not in context:
         return None
     value = context[names[0]]
     for name in names[1:]:  # a mapping's field, as _Env.getattr reads it first; anything else goes to Jinja
-        if not isinstance(value, Mapping) or name not in value:
+        if not _is_mapping(value) or name not in value:
             return None
         value = value[name]
     if type(value) not in (str, int):
