@@ -10,7 +10,6 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..project import write_file
-from ..template import ExprError, evaluate
 
 
 @dataclass(frozen=True)
@@ -78,6 +77,8 @@ def _kept(studio, component, only, problems):
 def _accepts(studio, expression, item, problems):
     """Whether the expression is true of the item; an item it cannot be asked of (a goal tile has no era)
     is not selected, and why is kept in `problems`."""
+    from ..template import ExprError, evaluate  # a build that selects nothing never loads Jinja
+
     try:
         return bool(evaluate(expression, studio.context(item=item, card=item)))
     except ExprError as e:
