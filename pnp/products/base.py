@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ..errors import LayoutError
 from ..model.components import ITEM_FIELDS
-from ..template import ExprError, render
+from ..template import ExprError, is_template, render
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,6 +77,8 @@ class Kind:
         value = component.spec.get(key)
         if value is None:
             return None
+        if not is_template(str(value)):  # nearly always a plain name: no context to make per item
+            return str(value)
         try:
             return render(str(value), studio.context(item=item, card=item))
         except ExprError as e:
