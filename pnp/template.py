@@ -365,6 +365,7 @@ def _no_random(*args, **kwargs):
 
 
 ENV.filters["random"] = _no_random
+
 # The globals every template sees, as one plain dict: Jinja's own (a ChainMap over the environment's) is copied
 # into a new context at every render, and a ChainMap copies key by key in Python (a third of validating a game)
 _GLOBALS = dict(ENV.globals)
