@@ -30,7 +30,8 @@ def render(document, shot):
     page = document[shot.page]
     tw, th = shot.trim_px
     scale = max(tw / shot.trim_pt[0], th / shot.trim_pt[1])
-    image = page.render(scale=scale, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
+    # rev_byteorder: pdfium writes RGB rather than its native BGR, which Pillow would otherwise reorder
+    image = page.render(scale=scale, fill_color=(255, 255, 255, 255), rev_byteorder=True).to_pil().convert("RGB")
     page.close()
     # the page is trim + art bleed; scale it so the trim is exactly trim_px (a fraction of a pixel's stretch)
     art = shot.art_bleed_pt
