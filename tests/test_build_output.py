@@ -424,3 +424,29 @@ def test_icons_once_worked_out_are_drawn_from_the_disk_cache_alike(tmp_path):
     entries[0].write_bytes(b"damaged")
     third_output, third = build_and_read()
     assert "svglib loaded: True" in third_output and third == first
+
+
+def test_an_icon_edited_while_pnp_runs_is_drawn_as_it_is_now(tmp_path, monkeypatch):
+    """pnp serve draws in one long process: an icon file changed between two PDFs shows its new drawing."""
+    import io
+
+    from reportlab.lib import colors
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.draw.icons import draw_icon
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    icon = tmp_path / "shape.svg"
+
+    def drawn_with(path_data):
+        icon.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><path d="{path_data}"/></svg>')
+        out = io.BytesIO()
+        canvas = Canvas(out, pageCompression=0, invariant=1)
+        draw_icon(canvas, icon, 0, 0, 10, 10, colors.black)
+        canvas.showPage()
+        canvas.save()
+        return out.getvalue()
+
+    first = drawn_with("M0 0 L10 10 L0 10 Z")
+    assert drawn_with("M5 0 L10 5 L0 10 Z") != first
+    assert drawn_with("M0 0 L10 10 L0 10 Z") == first

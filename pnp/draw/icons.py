@@ -24,11 +24,12 @@ _USES_RESOURCE = re.compile(r"(^|\s)(gs|Tf|Do|sh|scn|SCN|cs|CS)(\s|$)")
 # parsing the SVGs and drawing them was a tenth of building a game; a run that finds every icon here does not
 # even load svglib
 FORMS = DiskCache("icons", reportlab.Version, lambda: version("svglib"), Path(__file__).read_bytes())
-_forms = {}  # (file, colour) -> (width, height, operators or None): this process's
+_forms = {}  # (file content's digest, colour) -> (width, height, operators or None): this process's
 
 
 @functools.lru_cache(maxsize=None)
-def _drawing(path):
+def _drawing(path, digest):
+    """The parsed SVG, once per file content (`digest`): an icon edited while pnp serve runs is read again."""
     from svglib.svglib import svg2rlg
 
     drawing = svg2rlg(str(path))
@@ -50,11 +51,11 @@ def _recolour(node, colour):
             node.strokeColor = colour
 
 
-def _tinted(path, colour):
+def _tinted(path, digest, colour):
     """The icon's drawing with every filled or stroked shape in `colour`. The one parsed drawing is recoloured
     in place (each form is drawn right after, and every use recolours it whole first): a copy per colour
     cost more than the drawing itself."""
-    drawing = _drawing(path)
+    drawing = _drawing(path, digest)
     for child in drawing.contents:
         _recolour(child, colour)
     return drawing
@@ -64,18 +65,12 @@ def draw_icon(canvas, path, x, y, w, h, colour):
     """Draw the icon at `path` fitted (aspect kept, centred) in the box (x, y, w, h) in `colour`."""
     forms = canvas.__dict__.setdefault("_pnp_icon_forms", {})
     hexval = colour.hexval() if hasattr(colour, "hexval") else str(colour)
-    width, height, operators = _form(path, hexval, colour, canvas._initialFontName)
     key = (path.stem, hexval)  # no folder: same bytes anywhere
-    name = forms.get(key)
-    if name is None:
-        name = forms[key] = "icon" + hashlib.sha1(repr(key).encode()).hexdigest()[:12]
-        canvas.beginForm(name, 0, 0, width, height)
-        if operators is not None:
-            for op in operators:
-                canvas.addLiteral(op)
-        else:
-            _render(canvas, path, colour)
-        canvas.endForm()
+    form = forms.get(key)
+    if form is None:
+        form = forms[key] = _define_form(canvas, "icon" + hashlib.sha1(repr(key).encode()).hexdigest()[:12],
+                                         path, hexval, colour)
+    name, width, height = form
     scale = min(w / width, h / height)
     # what saveState, transform, doForm and restoreState write, without their bookkeeping: an icon changes
     # none of the state the canvas tracks, and a card may show a dozen of them
@@ -85,25 +80,34 @@ def draw_icon(canvas, path, x, y, w, h, colour):
     canvas.addLiteral("Q")
 
 
-def _form(path, hexval, colour, font_name):
-    """(width, height, operators) of the icon's form in this colour; operators None when they name a
-    resource of their PDF. ValueError for a file that is no drawable SVG."""
-    found = _forms.get((path, hexval))
+def _define_form(canvas, name, path, hexval, colour):
+    """The icon in this colour as the canvas's form `name`; (name, width, height). The file is read for
+    each PDF, so what is drawn is always its content now; the drawing is worked out once per content."""
+    digest = hashlib.sha256(path.read_bytes()).digest()
+    found = _forms.get((digest, hexval))
     if found is None:
-        svg = path.read_bytes()
-        found = _forms[(path, hexval)] = tuple(FORMS.value(hashlib.sha256(svg).digest() + hexval.encode(),
-                                                           lambda: _worked_out(path, colour, font_name)))
-    return found
+        found = _forms[(digest, hexval)] = tuple(FORMS.value(
+            digest + hexval.encode(), lambda: _worked_out(path, digest, colour, canvas._initialFontName)))
+    width, height, operators = found
+    canvas.beginForm(name, 0, 0, width, height)
+    if operators is not None:
+        for op in operators:
+            canvas.addLiteral(op)
+    else:
+        _render(canvas, path, digest, colour)
+    canvas.endForm()
+    return name, width, height
 
 
 def unreadable(path):
     """Why the icon file cannot be drawn, as (message, line, column), or None; found once per file content
     (kept with the drawings), so a build that has checked its icons before reads the answer."""
     svg = path.read_bytes()
-    return FORMS.value(b"check\0" + hashlib.sha256(svg).digest(), lambda: _why_unreadable(path, svg))
+    digest = hashlib.sha256(svg).digest()
+    return FORMS.value(b"check\0" + digest, lambda: _why_unreadable(path, svg, digest))
 
 
-def _why_unreadable(path, svg):
+def _why_unreadable(path, svg, digest):
     from xml.etree import ElementTree
 
     try:
@@ -112,28 +116,28 @@ def _why_unreadable(path, svg):
         line, column = e.position
         return f"not a well-formed SVG file ({str(e).split(':')[0]})", line, column + 1
     try:
-        _drawing(path)
+        _drawing(path, digest)
     except Exception as e:  # svglib's own errors on SVG it cannot draw, and ours for a drawing of no size
         return f"the SVG file cannot be drawn: {e}", 1, 1
     return None
 
 
-def _worked_out(path, colour, font_name):
+def _worked_out(path, digest, colour, font_name):
     """The icon drawn once into a scratch PDF's form, and the operators that drew it. The scratch PDF starts
     in the font the real ones do, as a different one would be selected again by an operator of its own."""
-    drawing = _drawing(path)
+    drawing = _drawing(path, digest)
     scratch = Canvas(io.BytesIO(), initialFontName=font_name)
     scratch.beginForm("icon", 0, 0, drawing.width, drawing.height)
     start = len(scratch._code)
-    _render(scratch, path, colour)
+    _render(scratch, path, digest, colour)
     operators = scratch._code[start:]
     scratch.endForm()
     clean = not any(_USES_RESOURCE.search(op) for op in operators)
     return float(drawing.width), float(drawing.height), list(operators) if clean else None
 
 
-def _render(canvas, path, colour):
+def _render(canvas, path, digest, colour):
     # renderPDF starts every drawing by selecting its default font (Helvetica), which would put an
     # unembedded base-14 font in the PDF; icons draw no text, so point the default at the canvas's own font.
     shapes.STATE_DEFAULTS["fontName"] = canvas._initialFontName
-    renderPDF.draw(_tinted(path, colour), canvas, 0, 0, showBoundary=False)
+    renderPDF.draw(_tinted(path, digest, colour), canvas, 0, 0, showBoundary=False)
