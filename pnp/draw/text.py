@@ -89,14 +89,6 @@ def _boxes(runs):
 
 def layout(runs, fonts, family, size, width):
     """Break runs into lines at `size` within `width`. Returns (lines, overflow)."""
-    styles = {}  # (bold, italic) -> font name: a text has at most four, asked for every run
-
-    def font_of(run):
-        font = styles.get((run.bold, run.italic))
-        if font is None:
-            font = styles[(run.bold, run.italic)] = fonts.name(family, run.bold, run.italic)
-        return font
-
     icon_width = size * ICON_SCALE
     space = _width1(" ", fonts.name(family)) * size
     lines, items, x, overflow, pending_space = [], [], 0.0, False, False
@@ -110,7 +102,7 @@ def layout(runs, fonts, family, size, width):
             continue
         measured = []  # (run, font, width) of each run in the box, measured once
         for r in box:
-            font = font_of(r)
+            font = fonts.name(family, r.bold, r.italic)
             measured.append((r, font, icon_width if r.kind == "icon" else _width1(r.text, font) * size))
         w = sum(m[2] for m in measured)
         start = x + (space if pending_space else 0.0)

@@ -77,10 +77,11 @@ class Kind:
         value = component.spec.get(key)
         if value is None:
             return None
-        if not is_template(str(value)):  # nearly always a plain name: no context to make per item
-            return str(value)
+        value = str(value)
+        if not is_template(value):  # nearly always a plain name: no context to make per item
+            return value
         try:
-            return render(str(value), studio.context(item=item, card=item))
+            return render(value, studio.context(item=item, card=item))
         except ExprError as e:
             raise LayoutError(f"{key}: {e.message}", component.spec.mark_of(key)) from None
 
