@@ -104,6 +104,10 @@ def test_preview_state_has_every_card_with_its_data_and_source(mini):
     assert card["fields"]["id"] == card["id"]
     assert {f["side"] for f in card["faces"]} == {"front", "back"}
     assert all(preview.store.get(f["image"]).png.startswith(b"\x89PNG") for f in card["faces"])
+    assert state["build"] is None
+    (mini.root / "output" / "mini").mkdir(parents=True)
+    (mini.root / "output" / "mini" / "mini-a4.pdf").write_bytes(b"%PDF-1.4\n")  # what `pnp build` names its kit
+    assert preview.refresh()["build"] == "output/mini/mini-a4.pdf"
 
 
 def test_a_one_card_edit_renders_one_face_again(mini, monkeypatch):
