@@ -464,21 +464,29 @@ def reference():
 @click.argument("games", nargs=-1)
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port to listen on.")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="The address to listen on (the default is this computer only).")
+              help="The address to listen on (the default is this computer only; 0.0.0.0 is every network, "
+                   "which shows the project's files to anyone who can reach this computer).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
+              help="A host name the page may be opened by besides localhost, IP addresses and --host "
+                   "(repeatable); any other name is refused, against DNS rebinding.")
 @click.pass_context
-def serve(ctx, games, port, host):
+def serve(ctx, games, port, host, allow_hosts):
     """Preview games in a browser, updated on every save (all games when none are named).
 
     The page shows every card, token, board and aid of the game with its data, the file and line it comes
     from and its validation messages, errors first; the rulebook as pages; a link to the latest build.
     Ctrl-C stops it.
     """
+    from .serve.app import exposure
     from .serve.app import serve as run
 
     project = _project(ctx)
     selected = project.select(games)
+    if warning := exposure(host):
+        click.echo(f"pnp serve: {warning}", err=True)
     try:
-        run(project, selected, host, port, lambda url: click.echo(f"pnp serve: {url}  (Ctrl-C stops it)"))
+        run(project, selected, host, port, lambda url: click.echo(f"pnp serve: {url}  (Ctrl-C stops it)"),
+            allow_hosts)
     except OSError as e:
         raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
 

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from pnp.cli import cli
+from skips import pytest_terminal_summary  # noqa: F401 - a hook: each run says what it skipped
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"

@@ -10,15 +10,16 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 
-from conftest import REPO, make_project, share_repo_assets
+from conftest import REPO, make_project, run, share_repo_assets
 from pnp.printables import Studio
 from pnp.project import Project
-from pnp.serve.app import create_app, project_file, server
+from pnp.serve.app import HostCheck, Latest, allowed_names, create_app, exposure, project_file, server
 from pnp.serve.preview import Preview
 from pnp.serve.watch import InputFilter, games_of
 
@@ -103,6 +104,10 @@ def test_preview_state_has_every_card_with_its_data_and_source(mini):
     assert card["fields"]["id"] == card["id"]
     assert {f["side"] for f in card["faces"]} == {"front", "back"}
     assert all(preview.store.get(f["image"]).png.startswith(b"\x89PNG") for f in card["faces"])
+    assert state["build"] is None
+    (mini.root / "output" / "mini").mkdir(parents=True)
+    (mini.root / "output" / "mini" / "mini-a4.pdf").write_bytes(b"%PDF-1.4\n")  # what `pnp build` names its kit
+    assert preview.refresh()["build"] == "output/mini/mini-a4.pdf"
 
 
 def test_a_one_card_edit_renders_one_face_again(mini, monkeypatch):
@@ -256,11 +261,117 @@ def test_raw_dot_dot_paths_are_refused_by_the_running_server(mini, running):
     assert _get(live.url, "/files/cards/mini/cards.yaml")[0] == 200
 
 
+def test_links_to_hidden_files_special_files_and_linked_folders_are_resolved_before_serving(mini, tmp_path):
+    root = mini.root
+    (root / ".env").write_text("SECRET=1")
+    (root / "cards" / ".env").write_text("SECRET=2")
+    (root / "cards" / ".hidden").mkdir()
+    (root / "cards" / ".hidden" / "a.yaml").write_text("SECRET: 3")
+    (root / ".git").mkdir()
+    (root / ".git" / "config").write_text("SECRET=4")
+    (root / "output").mkdir()
+    os.mkfifo(root / "output" / "pipe.pdf")  # reading it would wait forever
+    links = {"output/env.txt": "../cards/.env", "layouts/mini/env.yaml": "../../.env", "cards/shown": ".hidden",
+             "output/git": "../.git", "output/etc": "/etc", "output/null.png": "/dev/null",
+             "output/mini": "../cards/mini", "output/loop": "loop"}
+    for rel, target in links.items():
+        (root / rel).symlink_to(target)
+    refused = ["output/env.txt", "layouts/mini/env.yaml", "cards/shown/a.yaml", "output/git/config", "output/etc/passwd",
+               "output/null.png", "output/pipe.pdf", "output/loop", "cards/.env", "cards/.hidden/a.yaml", "cards/mini",
+               "cards\\.env", "cards/mini/../.env", "cards/./.env"]
+    for rel in refused:
+        assert project_file(mini, rel) is None, rel
+    assert project_file(mini, "output/mini/cards.yaml") == root / "cards" / "mini" / "cards.yaml"  # resolved, allowed
+    client = TestClient(create_app(mini, ["mini"]), base_url=LOCAL)  # no lifespan: nothing refreshes
+    for path in [*(f"/files/{rel}" for rel in refused), "/files/cards/%2eenv", "/files/cards%2f.env",
+                 "/files/cards%5c.env", "/source/output/env.txt", "/files/output/mini/%2e%2e/%2e%2e/.env"]:
+        response = client.get(path)
+        assert response.status_code == 404 and b"SECRET" not in response.content, path
+    assert client.get("/files/output/mini/cards.yaml").status_code == 200
+
+
 def test_another_host_name_is_refused(mini):
     with TestClient(create_app(mini, ["mini"]), base_url="http://evil.example") as client:
         assert client.get("/g/mini/state.json").status_code == 400
     with TestClient(create_app(mini, ["mini"]), base_url="http://localhost:8000") as client:
         assert client.get("/g/mini/state.json").status_code == 200
+
+
+def test_the_host_check_stays_on_when_listening_on_every_address(mini):
+    client = TestClient(create_app(mini, ["mini"], host="0.0.0.0", allow_hosts=["Preview.LAN"]), base_url=LOCAL)
+    allowed = ["localhost:8000", "127.0.0.1:8000", "[::1]:8000", "preview.lan:8000", "PREVIEW.lan.", "192.168.1.5:8000"]
+    for host in allowed:
+        assert client.get("/g/mini/", headers={"Host": host}).status_code == 200, host
+    for host in ["evil.example:8000", "evil.example", "127.0.0.1.evil.example", "127.0.0.1@evil.example",
+                 "evil.example/127.0.0.1", "[evil]:8000", "localhost:123456", "0.0.0.0.nip.io", ""]:
+        assert client.get("/g/mini/", headers={"Host": host}).status_code == 400, host
+    check = HostCheck(None, allowed_names("myhost.local", ["a.example"]))
+    assert check.allows("myhost.local:8000") and check.allows("a.example") and not check.allows("b.example")
+
+
+def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):
+    for host in ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"]:
+        assert exposure(host) is None, host
+    for host in ["0.0.0.0", "::", "192.168.1.5", "myhost.lan"]:
+        assert "reachable from the network" in exposure(host), host
+    import pnp.serve.app as app
+
+    calls = []
+    monkeypatch.setattr(app, "serve", lambda *args: calls.append(args))
+    result = run(mini.root, "serve", "mini", "--host", "0.0.0.0", "--allow-host", "preview.lan")
+    assert result.exit_code == 0, result.output
+    assert "pnp serve: warning: --host 0.0.0.0 makes the preview reachable from the network" in result.stderr
+    assert calls[-1][2] == "0.0.0.0" and calls[-1][-1] == ("preview.lan",)
+    assert "warning" not in run(mini.root, "serve", "mini").stderr
+    assert "--allow-host NAME" in run(mini.root, "serve", "--help").output
+
+
+# -- the design report: drawn in memory, once at a time --------------------------------------------------
+def _files_of(root):
+    return {p: p.stat().st_mtime_ns for p in root.rglob("*")}
+
+
+def test_twenty_report_requests_at_once_all_get_the_same_pdf_and_nothing_is_written(mini):
+    before = _files_of(mini.root)
+    client = TestClient(create_app(mini, ["mini"]), base_url=LOCAL)
+    with ThreadPoolExecutor(20) as pool:
+        responses = list(pool.map(lambda _: client.get("/g/mini/report.pdf"), range(20)))
+    assert [r.status_code for r in responses] == [200] * 20
+    assert len({r.content for r in responses}) == 1 and responses[0].content.startswith(b"%PDF")
+    assert _files_of(mini.root) == before
+    game = mini.cards / "mini" / "game.yaml"
+    game.write_text(game.read_text().replace("title: Mini Game", "title: Other Game", 1))
+    assert client.get("/g/mini/report.pdf").content != responses[0].content  # the data as it is now
+
+
+def test_a_report_asked_for_during_a_drawing_gets_a_drawing_begun_after_it_asked():
+    begun, release, drawings = threading.Event(), threading.Event(), []
+
+    def draw():
+        drawings.append(len(drawings) + 1)
+        begun.set()
+        release.wait(10)
+        return drawings[-1]
+
+    latest = Latest(draw)
+    with ThreadPoolExecutor(2) as pool:
+        first = pool.submit(latest.get)
+        begun.wait(10)
+        second = pool.submit(latest.get)  # the files may have changed since the first drawing began
+        release.set()
+        assert first.result() == 1 and second.result() == 2
+    assert latest.get() == 3
+
+
+# -- the test run says what it skipped --------------------------------------------------------------------
+def test_a_skipped_test_is_said_at_the_end_of_the_run_without_dash_r(tmp_path):
+    (tmp_path / "test_x.py").write_text("import pytest\n\ndef test_browser():\n    pytest.skip('no chromium here')\n")
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "skips", "-p", "no:cacheprovider", "-q",
+                           str(tmp_path / "test_x.py")], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(REPO / "tests"), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 skipped: these tests did NOT run" in done.stdout
+    assert "test_x.py::test_browser: no chromium here" in done.stdout
 
 
 # -- the watcher ----------------------------------------------------------------------------------------

@@ -329,11 +329,11 @@ def steps(game):
     return len(game.meta.get("report") or []) + 1 + len(game.tables)
 
 
-def write_game_report(project, game_id, folder, report, emit=lambda *event: None):
-    """Check a game's data and write folder/<game>-report.pdf; returns its path, or None when the data has
-    errors (they are in `report`). `emit(event, game_id, value)` tells progress as the build's does."""
-    import os
-    from pathlib import Path
+def game_report_pdf(project, game_id, report, emit=lambda *event: None) -> bytes | None:
+    """Check a game's data and draw its design report; the PDF's bytes, or None when the data has errors
+    (they are in `report`). Nothing is written. `emit(event, game_id, value)` tells progress as the build's
+    does, all but the "end"."""
+    import io
 
     from ..check import load
     from ..draw.charts import write_report
@@ -342,25 +342,39 @@ def write_game_report(project, game_id, folder, report, emit=lambda *event: None
     from ..template import budget
 
     emit("check", game_id, None)
+    before = len(report.errors)
+    with budget():
+        game = load(project, game_id, report)
+    if game.meta is None or len(report.errors) > before:
+        report.error(f"{game_id}: no report (fix the errors above)")
+        return None
     try:
-        before = len(report.errors)
-        with budget():
-            game = load(project, game_id, report)
-        if game.meta is None or len(report.errors) > before:
-            report.error(f"{game_id}: no report (fix the errors above)")
+        fonts = load_fonts(project)
+    except DataError as e:
+        report.add(e)
+        return None
+    emit("start", game_id, steps(game) + 1)
+    blocks = report_blocks(game, lambda label: emit("step", game_id, label))
+    pdf = io.BytesIO()
+    write_report(pdf, blocks, fonts, game.title)
+    return pdf.getvalue()
+
+
+def write_game_report(project, game_id, folder, report, emit=lambda *event: None):
+    """Check a game's data and write folder/<game>-report.pdf; returns its path, or None when the data has
+    errors (they are in `report`). `emit(event, game_id, value)` tells progress as the build's does."""
+    import os
+    from pathlib import Path
+
+    try:
+        pdf = game_report_pdf(project, game_id, report, emit)
+        if pdf is None:
             return None
-        try:
-            fonts = load_fonts(project)
-        except DataError as e:
-            report.add(e)
-            return None
-        emit("start", game_id, steps(game) + 1)
-        blocks = report_blocks(game, lambda label: emit("step", game_id, label))
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"{game_id}-report.pdf"
         partial = folder / f".{game_id}-report.pdf.partial"
-        write_report(partial, blocks, fonts, game.title)
+        partial.write_bytes(pdf)
         os.replace(partial, target)
         emit("step", game_id, "written")
         return target

@@ -338,8 +338,9 @@ def flowables(blocks, st):
     return out
 
 
-def write_report(path, blocks, fonts, title):
-    """Write the blocks as an A4 PDF at `path` (page numbers in the footer)."""
+def write_report(path, blocks, fonts, title) -> None:
+    """Write the blocks as an A4 PDF (page numbers in the footer) at `path`, or into it when it is a binary
+    file such as io.BytesIO (the preview serves the report from memory)."""
     st = Styles(fonts)
 
     def footer(canvas, doc):
@@ -347,7 +348,7 @@ def write_report(path, blocks, fonts, title):
         canvas.setFillColor(GREY)
         canvas.drawString(20 * mm, 10 * mm, f"{title}: design report")
         canvas.drawRightString(A4[0] - 20 * mm, 10 * mm, f"page {doc.page}")
-    doc = SimpleDocTemplate(str(path), pagesize=A4, leftMargin=20 * mm, rightMargin=20 * mm, topMargin=16 * mm,
+    doc = SimpleDocTemplate(path if hasattr(path, "write") else str(path), pagesize=A4, leftMargin=20 * mm, rightMargin=20 * mm, topMargin=16 * mm,
                             bottomMargin=18 * mm, title=f"{title}: design report", author="pnp", invariant=1,
                             initialFontName=st.body)
     doc.build(flowables(blocks, st), onFirstPage=footer, onLaterPages=footer)

@@ -1,26 +1,30 @@
 """`pnp serve`: the live preview as a Starlette app run by uvicorn. Each served game has a Preview, refreshed in
 a worker thread when the watcher reports a saved input; open pages hear of it through server-sent events and
-fetch the new state. Files are served only from the project's output/, cards/ and layouts/ folders, and
-nothing a request says is ever run."""
+fetch the new state. Files are served only from the project's output/, cards/ and layouts/ folders, no
+request writes anything, and nothing a request says is ever run."""
 
 import asyncio
 import contextlib
 import html
+import ipaddress
+import itertools
 import mimetypes
 import re
 import sys
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from importlib import resources
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import (FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse,
                                  Response, StreamingResponse)
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..errors import DataError, PnpError
 from ..model.load import load_file
@@ -30,27 +34,49 @@ from .watch import watch
 SERVED_FOLDERS = ("output", "cards", "layouts")  # what /files/ and /source/ may read, inside the project
 TEXT_SUFFIXES = {".yaml", ".yml", ".j2", ".md", ".csv", ".txt", ".json"}
 DIGEST = re.compile(r"^(book-)?[0-9a-f]{16,64}$")
+HOST_HEADER = re.compile(r"(?:\[(?P<address>[0-9a-f:.]+)\]|(?P<name>[a-z0-9._-]+))(?::[0-9]{1,5})?", re.IGNORECASE)
+LOCAL_NAMES = ("localhost",)  # names that always mean this computer (addresses are allowed by HostCheck)
 KEEP_ALIVE = 15  # seconds between comments on an idle event stream
 NOT_FOUND = PlainTextResponse("not found", status_code=404)
 
 
-def project_file(project, rel):
+def project_file(project, rel: str) -> Path | None:
     """The real path of a file of the project that may be served for the request path `rel`, or None: only
-    files under output/, cards/ and layouts/, no hidden part, no '..', and (after following links) inside
-    the project."""
-    if not rel or rel.startswith("/") or "\\" in rel or "\0" in rel or ":" in rel:
-        return None
-    parts = PurePosixPath(rel).parts
-    if not parts or parts[0] not in SERVED_FOLDERS or any(p in ("..", ".") or p.startswith(".") for p in parts):
+    regular files under output/, cards/ and layouts/ with no hidden part, both as requested and after
+    following every link (a link to .env or .git/ is refused, and so is a pipe or a device)."""
+    if not rel or "\\" in rel or "\0" in rel or ":" in rel or not _servable(PurePosixPath(rel).parts):
         return None
     try:
-        real = project.inside(project.root.joinpath(*parts))
-    except DataError:
+        real = project.inside(project.root.joinpath(rel))
+        return real if _servable(real.relative_to(project.root).parts) and real.is_file() else None
+    except (DataError, OSError):
         return None
-    inside = real.relative_to(project.root).parts
-    if not inside or inside[0] not in SERVED_FOLDERS or not real.is_file():
-        return None
-    return real
+
+
+def _servable(parts: tuple[str, ...]) -> bool:
+    """Whether a path inside the project, as its parts, lies in a served folder with no hidden part ('..'
+    included)."""
+    return bool(parts) and parts[0] in SERVED_FOLDERS and not any(p.startswith(".") for p in parts)
+
+
+class Latest:
+    """One drawing at a time of something made from files that may change (a game's design report): each
+    caller gets a drawing begun after it asked, so it shows the files as they were then or later, and the
+    callers who ask while one is being drawn wait and share the next one."""
+
+    def __init__(self, draw: Callable[[], object]) -> None:
+        self.draw = draw
+        self.lock = threading.Lock()
+        self.clock = itertools.count()  # orders the asking and the beginning of drawings
+        self.begun, self.drawn = -1, None
+
+    def get(self) -> object:
+        asked = next(self.clock)
+        with self.lock:
+            if self.begun < asked:
+                begun = next(self.clock)
+                self.drawn, self.begun = self.draw(), begun  # a drawing that raised is not kept
+            return self.drawn
 
 
 class Hub:
@@ -136,18 +162,68 @@ def _static(name):
     return resources.files("pnp.serve").joinpath("static", name)
 
 
-def allowed_hosts(host):
-    """The Host headers the app answers: the address it listens on and this computer's names (a page of
-    another site that renamed itself to 127.0.0.1 through DNS gets nothing); any, when it listens on all."""
-    if host in ("0.0.0.0", "::", ""):
-        return ["*"]
-    return list(dict.fromkeys([host.strip("[]"), "127.0.0.1", "localhost", "::1"]))
+def is_address(name: str) -> bool:
+    return _address(name) is not None
 
 
-def create_app(project, games, host="127.0.0.1", on_refresh=None):
-    """The ASGI app previewing `games` of `project`, listening on `host`; `on_refresh(game, state)` after
-    each check of a game."""
+def _address(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The IP address `name` writes, or None for a name."""
+    try:
+        return ipaddress.ip_address(name)
+    except ValueError:
+        return None
+
+
+def exposure(host: str) -> str | None:
+    """The warning for listening on `host`, or None when that is this computer only (localhost, a loopback
+    address)."""
+    address = _address(host.strip("[]"))
+    if host.lower() in LOCAL_NAMES or (address is not None and address.is_loopback):
+        return None
+    return (f"warning: --host {host} makes the preview reachable from the network: anyone who can reach this "
+            "computer can see the games and read the project's files under output/, cards/ and layouts/ "
+            "(without --host it listens on this computer only)")
+
+
+def allowed_names(host: str, allow: Iterable[str] = ()) -> frozenset[str]:
+    """The host names the app answers besides IP addresses: localhost, the name it listens on and the names
+    the user allowed."""
+    return frozenset(_host_name(n) for n in (*LOCAL_NAMES, host, *allow) if not is_address(n.strip("[]")))
+
+
+def _host_name(name: str) -> str:
+    return name.strip().strip("[]").lower().rstrip(".")
+
+
+class HostCheck:
+    """Answers only requests whose Host header is an IP address or an allowed name, always (also when
+    listening on every address): a page of another site that renamed itself to this computer through DNS (DNS
+    rebinding) still sends its own name, and gets 400. An address cannot be renamed, so any is allowed."""
+
+    def __init__(self, app: ASGIApp, names: frozenset[str]) -> None:
+        self.app, self.names = app, names
+
+    def allows(self, header: str) -> bool:
+        found = HOST_HEADER.fullmatch(header)
+        if found is None:
+            return False
+        if found["address"] is not None:
+            return is_address(found["address"])
+        return _host_name(found["name"]) in self.names or is_address(found["name"])
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and not self.allows(Headers(scope=scope).get("host", "")):
+            await PlainTextResponse("Invalid host header", status_code=400)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+def create_app(project, games, host="127.0.0.1", on_refresh=None, allow_hosts: Iterable[str] = ()):
+    """The ASGI app previewing `games` of `project`, listening on `host` and answering requests for its
+    addresses, localhost, `host` and the names in `allow_hosts`; `on_refresh(game, state)` after each check of
+    a game."""
     hub = Hub(project, games, on_refresh)
+    reports = {game: Latest(lambda game=game: _design_report(project, game)) for game in hub.games}
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -205,20 +281,20 @@ def create_app(project, games, host="127.0.0.1", on_refresh=None):
         return Response(found.png, media_type="image/png", headers={"Cache-Control": "max-age=31536000, immutable"})
 
     def design_report(request):  # sync: drawing the report runs in Starlette's thread pool
-        """The game's design report (`pnp report`), drawn from its data as it is now."""
+        """The game's design report (`pnp report`), drawn in memory from its data as it is now."""
         game = request.path_params["game"]
-        if preview_of(request) is None:
+        if game not in reports:
             return NOT_FOUND
-        from ..build.insight import write_game_report
-        from ..report import Report
-
-        found = Report(project.root)
-        path = write_game_report(project, game, project.root / "output" / game, found)
-        if path is None:
-            first = found.sorted()[0] if found.diagnostics else "the data has errors"
+        try:
+            pdf, first = reports[game].get()
+        except Exception as e:  # noqa: BLE001 - one line in the terminal and on the page, the server goes on
+            print(f"pnp serve: {game}: design report: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+            return PlainTextResponse(f"the design report could not be drawn: {type(e).__name__}: {e}",
+                                     status_code=500)
+        if pdf is None:
             return PlainTextResponse(f"no design report while the data has errors; the first:\n{first}",
                                      status_code=409)
-        return FileResponse(path, media_type="application/pdf", headers={"Cache-Control": "no-store"})
+        return Response(pdf, media_type="application/pdf", headers={"Cache-Control": "no-store"})
 
     def files(request):
         real = project_file(project, request.path_params["path"])
@@ -247,9 +323,19 @@ def create_app(project, games, host="127.0.0.1", on_refresh=None):
         Mount("/static", StaticFiles(packages=[("pnp.serve", "static")]), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(host))])
+                    middleware=[Middleware(HostCheck, names=allowed_names(host, allow_hosts))])
     app.state.hub = hub
     return app
+
+
+def _design_report(project, game: str) -> tuple[bytes | None, str]:
+    """(the game's design report as PDF bytes, or None while its data has errors; the first of them)."""
+    from ..build.insight import game_report_pdf
+    from ..report import Report
+
+    found = Report(project.root)
+    pdf = game_report_pdf(project, game, found)
+    return pdf, (str(found.sorted()[0]) if found.diagnostics else "the data has errors")
 
 
 def _title(project, game):
@@ -282,8 +368,9 @@ def summary(game, state):
             (f"; {where}{first['message']}" if first else ""))
 
 
-def server(project, games, host="127.0.0.1", port=8000, on_refresh=None):
-    """(uvicorn Server, its listening socket, the page's address) for `games`; `port` 0 picks a free one."""
+def server(project, games, host="127.0.0.1", port=8000, on_refresh=None, allow_hosts: Iterable[str] = ()):
+    """(uvicorn Server, its listening socket, the page's address) for `games`; `port` 0 picks a free one;
+    `allow_hosts` as create_app's."""
     import socket
 
     import uvicorn
@@ -296,17 +383,17 @@ def server(project, games, host="127.0.0.1", port=8000, on_refresh=None):
     except OSError:
         sock.close()
         raise
-    config = uvicorn.Config(create_app(project, games, host, on_refresh), log_level="warning", timeout_graceful_shutdown=1,
-                            lifespan="on")
+    config = uvicorn.Config(create_app(project, games, host, on_refresh, allow_hosts), log_level="warning",
+                            timeout_graceful_shutdown=1, lifespan="on")
     shown = f"[{host}]" if ":" in host else host
     return uvicorn.Server(config), sock, f"http://{shown}:{sock.getsockname()[1]}/"
 
 
-def serve(project, games, host="127.0.0.1", port=8000, on_ready=None):
+def serve(project, games, host="127.0.0.1", port=8000, on_ready=None, allow_hosts: Iterable[str] = ()):
     """Run the preview until Ctrl-C, saying each check of a game in a line. `on_ready(url)` is called once
-    the socket listens."""
+    the socket listens; `allow_hosts` as create_app's."""
     running, sock, url = server(project, games, host, port, lambda game, state: print(summary(game, state),
-                                                                                       flush=True))
+                                                                                       flush=True), allow_hosts)
     if on_ready:
         on_ready(url)
     try:

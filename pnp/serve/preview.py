@@ -214,7 +214,7 @@ class Preview:
         problems = [{"severity": d.severity, "message": d.message, "where": _where(d.mark), "card": index.of(d)}
                     for d in diagnostics]
         problems.sort(key=lambda p: p["severity"] != "error")  # errors first, each in file order
-        build = self.project.root / "output" / self.game_id / f"{self.game_id}-{self.options.paper}.pdf"
+        build = built_kit(self.project, self.game_id, self.options)
         return {"game": self.game_id, "title": game.title if game is not None and game.meta else self.game_id,
                 "generation": self.generation, "status": status, "stale": status == "stale" and bool(self.good),
                 "problems": problems, "components": good["components"], "cards": good["cards"],
@@ -226,6 +226,12 @@ class Preview:
             return None
         return {"digest": self.book.digest, "pages": [list(s) for s in self.book.sizes]}
 
+
+
+def built_kit(project, game_id: str, options) -> Path:
+    """Where `pnp build` writes the game's whole kit for these options (the page links to it when it is
+    there): the one place serve names a build's file, as build/render.py does."""
+    return project.root / "output" / game_id / f"{game_id}-{options.paper}{options.variant}.pdf"
 
 
 def _cards(component, faces):
