@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..project import write_file
+from .inputs import manifest_name
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,6 @@ def write_selected(studio, selection, folder):
     pages = write_selection(studio, {cid: set(items) for cid, items in keys.items()}, pdf, "selection")
     record = {"game": studio.game.id, **options.record(), "selection": selection.record(), "file": pdf.name,
               "pages": pages, "items": keys}
-    write_file(folder / f"manifest-selection{options.variant}.json",
+    write_file(folder / manifest_name(options, "selection"),
                (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return pdf, pages, sum(len(v) for v in keys.values())
