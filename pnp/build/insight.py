@@ -339,6 +339,7 @@ def write_game_report(project, game_id, folder, report, emit=lambda *event: None
     from ..draw.charts import write_report
     from ..draw.fonts import load_fonts
     from ..errors import DataError
+    from ..project import temporary_beside
     from ..template import budget
 
     emit("check", game_id, None)
@@ -359,9 +360,12 @@ def write_game_report(project, game_id, folder, report, emit=lambda *event: None
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"{game_id}-report.pdf"
-        partial = folder / f".{game_id}-report.pdf.partial"
-        write_report(partial, blocks, fonts, game.title)
-        os.replace(partial, target)
+        partial = temporary_beside(target)  # its own: two reports at once never write into one file
+        try:
+            write_report(partial, blocks, fonts, game.title)
+            os.replace(partial, target)
+        finally:
+            partial.unlink(missing_ok=True)
         emit("step", game_id, "written")
         return target
     finally:
