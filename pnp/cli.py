@@ -128,10 +128,11 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
       <game>-<kind>-<paper>.pdf   one file per kind of component
       <game>-boards-fullsize.pdf  boards on one page each, for a print shop
       manifest.json               components, counts, sizes, pages, file checksums and the inputs built from
-    With --ink-saver or --imposition gutterfold the names say so (evo-a4-inksaver.pdf, manifest-inksaver.json),
-    so the standard kit is never overwritten. A game whose inputs did not change since its last build with the
-    same options is not built again ("up to date"; --force builds it anyway). A game whose data is invalid is
-    not built, and its previous output is left as it was.
+    Every option that is not the home kit's is in the names (evo-letter-bleed3mm-inksaver.pdf,
+    manifest-letter-bleed3mm-inksaver.json), so no build overwrites another's files. A game whose inputs did not
+    change since its last build with the same options is not built again ("up to date"; --force builds it
+    anyway). A game whose data is invalid is not built, and its previous output is left as it was. A second
+    build of a game while one writes its folder waits for it.
     """
     from pathlib import Path
 

@@ -150,8 +150,8 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
     for name in protected:
         folder = (project.root / name).resolve()
         if real == folder or real.is_relative_to(folder):
-            raise UsageError(f"{shown}: {project.rel(real)} is in {name}/, whose files pnp reads; write the output "
-                             "elsewhere (the default is output/)")
+            raise UsageError(f"{shown}: {project.rel(real)} is in {name}/, whose files pnp reads; pnp writes "
+                             "nothing there: choose another folder")
     return target
 
 
