@@ -16,6 +16,7 @@ try:
     import fcntl
 except ImportError:  # not on a Unix: no lock, each write is still atomic
     fcntl = None
+NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)  # open() refuses a symbolic link as the last part (where there is one)
 
 
 BUILTIN_FONTS = Path(__file__).resolve().parent / "fonts"  # pnp's own: Source Sans Pro and Averia Serif GWF
@@ -116,7 +117,7 @@ def temporary_beside(path: Path) -> Path:
     while True:
         tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
         try:
-            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666))
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o666))
             return tmp
         except FileExistsError:
             continue
@@ -135,15 +136,10 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
     base = Path(given).absolute() if given else Path(default or project.root / "output")
     target = Path(os.path.normpath(base.joinpath(*parts)))  # '..' after a link is where the check looked
     shown = f"--out {given}" if given else project.rel(target)
-    if target.is_relative_to(project.root):
-        walked = project.root
-        for part in target.relative_to(project.root).parts:
-            walked = walked / part
-            if walked.is_symlink():
-                raise UsageError(f"{shown}: {project.rel(walked)} is a symbolic link (to {os.readlink(walked)}); pnp "
-                                 "writes only into real folders inside the project: remove the link, or give "
-                                 "--out a folder outside the project")
     try:
+        followed = Path(os.path.normpath(base.resolve().joinpath(*parts)))  # a link outside that leads in
+        for path in (target, followed):
+            _no_link_inside(project, path, shown)
         real = target.resolve()
     except (OSError, RuntimeError):  # a loop of links
         raise UsageError(f"{shown}: a loop of symbolic links") from None
@@ -155,6 +151,19 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
     return target
 
 
+def _no_link_inside(project: "Project", path: Path, shown: str) -> None:
+    """UsageError if a folder of `path` inside the project (or the path itself) is a symbolic link."""
+    if not path.is_relative_to(project.root):
+        return
+    walked = project.root
+    for part in path.relative_to(project.root).parts:
+        walked = walked / part
+        if walked.is_symlink():
+            raise UsageError(f"{shown}: {project.rel(walked)} is a symbolic link (to {os.readlink(walked)}); pnp "
+                             "writes only into real folders inside the project: remove the link, or give --out a "
+                             "folder outside the project")
+
+
 @contextlib.contextmanager
 def output_lock(folder: Path, shown: str = "", on_wait=None):
     """Hold the lock of an output folder (an flock on its .pnp.lock) while a command writes there; yields
@@ -162,7 +171,7 @@ def output_lock(folder: Path, shown: str = "", on_wait=None):
     saying so through `on_wait(message)` (standard error by default), so they never mix their files."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder / ".pnp.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o666)
+    fd = os.open(folder / ".pnp.lock", os.O_RDWR | os.O_CREAT | NO_FOLLOW, 0o666)
     try:
         waited = False
         if fcntl is not None:

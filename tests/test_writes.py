@@ -178,6 +178,10 @@ def test_a_malformed_manifest_is_an_error_naming_it(tmp_path):
     (root / shown).write_text('{"face_fields": ["item", "side", "copies", "look", "data"], "components": [3]}')
     result = run(root, "changes", "mini")
     assert result.exit_code == 2 and f"{shown}: not a pnp manifest" in result.output
+    (root / shown).unlink()
+    (root / shown).symlink_to("/dev/zero")
+    result = run(root, "changes", "mini")
+    assert result.exit_code == 2 and f"{shown}: cannot read it: it is a symbolic link" in result.output
     (root / "deep.json").write_text("[" * 100_000)
     result = run(root, "changes", "mini", "--since", str(root / "deep.json"))
     assert result.exit_code == 2 and "deep.json: not a pnp manifest" in result.output

@@ -78,7 +78,7 @@ def faces_since(project, game_id, since, options, out_root):
     game's last build in out_root."""
     if since is None:
         path = Path(out_root) / game_id / manifest_name(options)
-        if not path.is_file():
+        if not path.is_file() and not path.is_symlink():
             raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
                              "build first, or give --since MANIFEST or a git commit")
         return read_faces(project, path), project.rel(path)

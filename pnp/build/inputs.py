@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from .. import __version__
 from ..errors import UsageError
+from ..project import NO_FOLLOW
 from ..report import Mark
 
 ENGINE = Path(__file__).resolve().parent.parent  # the pnp package
@@ -70,7 +71,7 @@ def sha256(path, follow: bool = True) -> str:
 def open_regular(path, follow: bool = True) -> int:
     """A descriptor for reading `path` if it is a regular file (not a pipe, a device or, unless `follow`, a
     symbolic link); OSError otherwise. Opened without blocking, so a pipe cannot hang the command."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | (0 if follow else os.O_NOFOLLOW))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else NO_FOLLOW))
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(errno.EINVAL, "not a regular file", str(path))
@@ -90,7 +91,8 @@ def read_manifest(path, shown: str, follow: bool = False) -> dict:
         with os.fdopen(open_regular(path, follow), "rb") as f:
             data = f.read(MANIFEST_MAX_BYTES + 1)
     except OSError as e:
-        raise UsageError(f"cannot read it: {e.strerror}", Mark(shown)) from None
+        reason = "it is a symbolic link (pnp reads the manifest it wrote)" if e.errno == errno.ELOOP else e.strerror
+        raise UsageError(f"cannot read it: {reason}", Mark(shown)) from None
     if len(data) > MANIFEST_MAX_BYTES:
         raise UsageError(f"more than {MANIFEST_MAX_BYTES >> 20} MB: not a manifest pnp wrote", Mark(shown))
     try:
