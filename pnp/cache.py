@@ -4,7 +4,8 @@ written once and read back by every later run that needs it, as Python keeps a m
 Each cache is a folder named by a digest of everything its values depend on besides their own input (the
 versions of Python and of the libraries that made them, and the code that made them), so a stale or foreign
 entry is never read; each entry is named by a digest of its input. Values are what `marshal` writes (code,
-numbers, text, tuples and lists of them). PNP_CACHE_DIR chooses where the folders go (`off`: nowhere); a
+numbers, text, tuples and lists of them), after a checksum of them: an entry that does not match it is made
+again and rewritten, never used. PNP_CACHE_DIR chooses where the folders go (`off`: nowhere); a
 folder must be private to the user (its files become code), and one that cannot be read or written is simply
 not used."""
 
@@ -66,12 +67,29 @@ class DiskCache:
         key = key if isinstance(key, bytes) else key.encode()
         path = folder / (hashlib.sha256(key).hexdigest() + ".marshal")
         try:
-            return marshal.loads(path.read_bytes())
-        except (OSError, ValueError, EOFError, TypeError):
+            return marshal.loads(_verified(path.read_bytes()))
+        except (OSError, ValueError, EOFError, TypeError):  # absent, unreadable or damaged: made again
             pass
         made = make()
         try:
-            write_file(path, marshal.dumps(made))
+            payload = marshal.dumps(made)
+            write_file(path, _checksum(payload) + payload)
         except (OSError, ValueError):  # ValueError: a value marshal cannot write is simply not kept
             pass
         return made
+
+
+_CHECKSUM_BYTES = 16
+
+
+def _checksum(payload: bytes) -> bytes:
+    return hashlib.blake2b(payload, digest_size=_CHECKSUM_BYTES).digest()
+
+
+def _verified(entry: bytes) -> bytes:
+    """The payload of a cache entry whose checksum (its first bytes) matches it; ValueError otherwise: a
+    flipped bit on disk would else change every later PDF, or run as damaged code."""
+    checksum, payload = entry[:_CHECKSUM_BYTES], entry[_CHECKSUM_BYTES:]
+    if len(checksum) != _CHECKSUM_BYTES or _checksum(payload) != checksum:
+        raise ValueError("damaged cache entry")
+    return payload

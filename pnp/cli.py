@@ -128,10 +128,11 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
       <game>-<kind>-<paper>.pdf   one file per kind of component
       <game>-boards-fullsize.pdf  boards on one page each, for a print shop
       manifest.json               components, counts, sizes, pages, file checksums and the inputs built from
-    With --ink-saver or --imposition gutterfold the names say so (evo-a4-inksaver.pdf, manifest-inksaver.json),
-    so the standard kit is never overwritten. A game whose inputs did not change since its last build with the
-    same options is not built again ("up to date"; --force builds it anyway). A game whose data is invalid is
-    not built, and its previous output is left as it was.
+    Every option that is not the home kit's is in the names (evo-letter-bleed3mm-inksaver.pdf,
+    manifest-letter-bleed3mm-inksaver.json), so no build overwrites another's files. A game whose inputs did not
+    change since its last build with the same options is not built again ("up to date"; --force builds it
+    anyway). A game whose data is invalid is not built, and its previous output is left as it was. A second
+    build of a game while one writes its folder waits for it.
     """
     from pathlib import Path
 
@@ -142,7 +143,7 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
     selected = project.select(games)
     options = PrintOptions(paper.lower(), bleed * MM, ink_saver, imposition, tuple(v * MM for v in duplex_offset),
                            marks)
-    out_root = Path(out_dir) if out_dir else project.root / "output"
+    out_root = _out_root(project, out_dir, selected)
     from .build.select import Selection
 
     selection = Selection(only, tuple(components), sample, seed)
@@ -314,7 +315,8 @@ def export(ctx, games, fmt, out_dir, dpi, bleed, jobs, force):
     options = {"print": PrintOptions(), "dpi": dpi, "bleed": bleed * MM}
     done = 0
     for game_id in selected:
-        folder = Path(out_dir) / game_id / fmt if out_dir else project.root / "output" / game_id / "export" / fmt
+        folder = project_mod.output_path(project, out_dir, game_id, fmt) if out_dir else \
+            project_mod.output_path(project, None, game_id, "export", fmt)
         with _export_bar(game_id) as bar:
             result = export_game(project, game_id, fmt, folder, options, jobs or default_jobs(), bar, force)
         report.diagnostics += result.diagnostics
@@ -349,7 +351,7 @@ def design_report(ctx, games, out_dir):
 
     project = _project(ctx)
     selected = project.select(games)
-    out_root = Path(out_dir) if out_dir else project.root / "output"
+    out_root = _out_root(project, out_dir, selected)
     report = Report(project.root)
     written = 0
     with (_progress() or _no_bars()) as bars:
@@ -379,7 +381,7 @@ def calibrate(ctx, paper, out_dir):
     from .build import write_calibration
 
     project = _project(ctx)
-    path = write_calibration(project, paper.lower(), Path(out_dir) if out_dir else project.root / "output")
+    path = write_calibration(project, paper.lower(), project_mod.output_path(project, out_dir))
     click.echo(f"wrote {project.rel(path)}: print it double-sided (flip on the long edge) and follow its steps")
 
 
@@ -444,9 +446,14 @@ def convert(ctx, table_file, fmt, out, force):
     (YAML comments are not carried over). To use the new file, point the table's `file:` at it.
       pnp convert cards/evo/events.yaml --to xlsx
     """
+    from pathlib import Path
+
     from .model.convert import convert as write
 
     project = _project(ctx)
+    beside = Path(table_file).absolute().with_suffix("." + fmt)  # tables live in cards/: writing there is its job
+    out = project_mod.output_path(project, out, default=beside, 
+                                    protected=tuple(p for p in project_mod.PROTECTED if p != "cards"))
     target, count = write(project, table_file, fmt, out, force)
     click.echo(f"wrote {project.rel(target)}: {count} item{'s' * (count != 1)}")
 
@@ -491,6 +498,14 @@ def serve(ctx, games, port, host, allow_hosts):
         raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
 
 
+def _out_root(project, out_dir, games):
+    """Where the games' folders go (--out or output/), each checked by project.output_path: real folders
+    inside the project, never in the folders pnp reads."""
+    for game_id in games:
+        project_mod.output_path(project, out_dir, game_id)
+    return project_mod.output_path(project, out_dir)
+
+
 def _offset(value):
     """'X,Y' in millimetres -> (x, y); a usage error otherwise."""
     try:
@@ -530,6 +545,8 @@ class _Bars:
             self.bars.update(self.tasks[game_id], total=value, description=f"{game_id}: drawing")
         elif event == "end" and game_id in self.tasks:
             self.bars.remove_task(self.tasks.pop(game_id))
+        elif event == "wait":
+            self.echo(f"pnp: {value}")
         elif event == "step" and game_id in self.tasks:
             task = self.tasks[game_id]
             self.bars.update(task, advance=1, description=f"{game_id}: {value}")

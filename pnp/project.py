@@ -1,13 +1,22 @@
 """Finds the game project (cards/, layouts/, fonts/, output/) and the games in it, and keeps every file a
 game names inside the project folder."""
 
+import contextlib
 import os
+import secrets
+import sys
 from dataclasses import dataclass
 from difflib import get_close_matches
 from pathlib import Path
 
 from .errors import DataError, UsageError
 from .report import Mark
+
+try:
+    import fcntl
+except ImportError:  # not on a Unix: no lock, each write is still atomic
+    fcntl = None
+NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)  # open() refuses a symbolic link as the last part (where there is one)
 
 
 BUILTIN_FONTS = Path(__file__).resolve().parent / "fonts"  # pnp's own: Source Sans Pro and Averia Serif GWF
@@ -89,15 +98,96 @@ class Project:
 
 
 def write_file(path, data):
-    """Write bytes to `path` atomically: a temporary file beside it (named for this process, so two writers
-    never share one), then renamed over it; a reader never sees half a file. OSError when it cannot."""
+    """Write bytes to `path` atomically: a temporary file beside it (a name no other writer, process or
+    thread, uses), then renamed over it; a reader never sees half a file. OSError when it cannot."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = temporary_beside(path)
     try:
         tmp.write_bytes(data)
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def temporary_beside(path: Path) -> Path:
+    """A new empty file in `path`'s folder (.<name>.<random>.tmp) that no other writer has: what pnp writes is
+    made there and renamed over `path` when whole, so two commands at once never write into one file. It is
+    made with the usual permissions (a renamed PDF is as readable as any file made here)."""
+    path = Path(path)
+    while True:
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o666))
+            return tmp
+        except FileExistsError:
+            continue
+
+
+PROTECTED = ("cards", "layouts", "fonts", ".git")  # what pnp reads: nothing it makes is written there
+
+
+def output_path(project: "Project", given: str | Path | None, *parts: str, default: Path | None = None,
+                protected: tuple = PROTECTED) -> Path:
+    """Where a command writes: `given` (the user's --out) or else `default` (output/ of the project), then
+    `parts` (<game>/, ...). Inside the project pnp writes only into real folders: a component that is a
+    symbolic link is refused (a game folder someone sent may hold `output -> ~`). Outside it, the --out the
+    user gave is followed as the system does. Wherever it leads, it may not be in the project's `protected`
+    folders, whose files pnp reads. Returns the path with '..' taken out, the one to write to; UsageError."""
+    base = Path(given).absolute() if given else Path(default or project.root / "output")
+    target = Path(os.path.normpath(base.joinpath(*parts)))  # '..' after a link is where the check looked
+    shown = f"--out {given}" if given else project.rel(target)
+    try:
+        followed = Path(os.path.normpath(base.resolve().joinpath(*parts)))  # a link outside that leads in
+        for path in (target, followed):
+            _no_link_inside(project, path, shown)
+        real = target.resolve()
+    except (OSError, RuntimeError):  # a loop of links
+        raise UsageError(f"{shown}: a loop of symbolic links") from None
+    for name in protected:
+        folder = (project.root / name).resolve()
+        if real == folder or real.is_relative_to(folder):
+            raise UsageError(f"{shown}: {project.rel(real)} is in {name}/, whose files pnp reads; pnp writes "
+                             "nothing there: choose another folder")
+    return target
+
+
+def _no_link_inside(project: "Project", path: Path, shown: str) -> None:
+    """UsageError if a folder of `path` inside the project (or the path itself) is a symbolic link."""
+    if not path.is_relative_to(project.root):
+        return
+    walked = project.root
+    for part in path.relative_to(project.root).parts:
+        walked = walked / part
+        if walked.is_symlink():
+            raise UsageError(f"{shown}: {project.rel(walked)} is a symbolic link (to {os.readlink(walked)}); pnp "
+                             "writes only into real folders inside the project: remove the link, or give --out a "
+                             "folder outside the project")
+
+
+@contextlib.contextmanager
+def output_lock(folder: Path, shown: str = "", on_wait=None):
+    """Hold the lock of an output folder (an flock on its .pnp.lock) while a command writes there; yields
+    whether it had to wait. A second command writing to the same folder waits until the first is done,
+    saying so through `on_wait(message)` (standard error by default), so they never mix their files."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder / ".pnp.lock", os.O_RDWR | os.O_CREAT | NO_FOLLOW, 0o666)
+    try:
+        waited = False
+        if fcntl is not None:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                waited = True
+                (on_wait or _say)(f"{shown or folder}: another pnp is writing here; waiting for it to finish")
+                fcntl.flock(fd, fcntl.LOCK_EX)
+        yield waited
+    finally:
+        os.close(fd)  # releases the lock; the file stays (removing it would let a third command lock another)
+
+
+def _say(message: str) -> None:
+    print(f"pnp: {message}", file=sys.stderr, flush=True)
 
 
 def find(root=None):

@@ -111,16 +111,41 @@ class PrintOptions:
         w, h = PAPER_SIZES[self.paper]
         return (w * MM, h * MM)
 
+    def named_parts(self, with_paper: bool = True) -> list[str]:
+        """How the options are written in file names: a part for each recorded option that differs from the
+        home kit's (A4, no bleed, ...), in the manifest's order, so no two builds with different options share
+        a file name. The paper is left out where the name says it already (<game>-<paper>.pdf)."""
+        home = PrintOptions().record()
+        return [_NAMED[key](value) for key, value in self.record().items()
+                if value != home[key] and (with_paper or key != "paper")]
+
     @property
-    def variant(self):
+    def variant(self) -> str:
         """What the file names say besides the paper, so a variant never overwrites the standard kit."""
-        return "".join(f"-{part}" for part, on in (("inksaver", self.ink_saver),
-                                                   ("gutterfold", self.imposition == "gutterfold"),
-                                                   ("cornermarks", self.marks == "corners"),
-                                                   ("nomarks", self.marks == "none")) if on)
+        return "".join(f"-{part}" for part in self.named_parts(with_paper=False))
+
+    @property
+    def suffix(self) -> str:
+        """What a file name that does not say the paper (manifest.json, <game>-boards-fullsize.pdf) says: every
+        option that is not the home kit's, the paper too (manifest-letter.json)."""
+        return "".join(f"-{part}" for part in self.named_parts())
 
     def record(self):
         """The options as the manifest states them (millimetres)."""
         return {"paper": self.paper, "bleed_mm": to_mm(self.bleed), "ink_saver": self.ink_saver,
                 "imposition": self.imposition, "duplex_offset_mm": [to_mm(v) for v in self.duplex_offset],
                 "marks": self.marks}
+
+
+def _mm_text(mm: float) -> str:
+    return f"{mm + 0.0:g}"  # + 0.0: -0.0 is written 0
+
+
+_NAMED = {  # each recorded print option -> its part of a file name (see PrintOptions.named_parts)
+    "paper": str,
+    "bleed_mm": lambda mm: f"bleed{_mm_text(mm)}mm",
+    "ink_saver": lambda on: "inksaver",
+    "imposition": str,
+    "duplex_offset_mm": lambda xy: f"offset{_mm_text(xy[0])}_{_mm_text(xy[1])}mm",
+    "marks": lambda style: {"corners": "cornermarks", "none": "nomarks"}[style],
+}

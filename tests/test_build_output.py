@@ -221,12 +221,12 @@ def test_out_option_and_bleed(tmp_path):
     result = run(root, "build", "--out", str(tmp_path / "elsewhere"), "--bleed", "3")
     assert result.exit_code == 0, result.output
     folder = tmp_path / "elsewhere" / "mini"
-    _, clips = page_geometry(read(folder / "mini-cards-a4.pdf").pages[0])
+    _, clips = page_geometry(read(folder / "mini-cards-a4-bleed3mm.pdf").pages[0])
     cards = [c for c in clips if c[2] < 100 * MM]
     assert len(cards) == 4
     for x, y, w, h in cards:  # each card is clipped to its trim plus 3 mm of bleed all round (turned: 8 fit
         assert sorted((w / MM, h / MM)) == pytest.approx([69, 94], abs=0.1)  # an A4 sheet that way, 6 upright)
-    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest = json.loads((folder / "manifest-bleed3mm.json").read_text())
     assert manifest["bleed_mm"] == 3.0
 
 
@@ -304,19 +304,22 @@ def test_gutterfold_puts_each_back_behind_its_front_across_the_fold(tmp_path):
 
 
 def test_duplex_offset_moves_the_backs_and_only_them(tmp_path):
-    plain = build(make_project(tmp_path / "a"))
-    moved = build(make_project(tmp_path / "b"), "--duplex-offset", "1,2")
+    root = make_project(tmp_path / "a")
+    folder = build(root)
+    build(root, "--duplex-offset", "1,2")  # beside the home kit, under its own names
+    plain, moved = folder / "mini-cards-a4.pdf", folder / "mini-cards-a4-offset1_2mm.pdf"
 
-    def placements(folder, number):
-        page = read(folder / "mini-cards-a4.pdf").pages[number]
+    def placements(pdf, number):
+        page = read(pdf).pages[number]
         return sorted((round(x, 2), round(y, 2)) for _, x, y, inner in placed_forms(page))
 
     for (x0, y0), (x1, y1) in zip(placements(plain, 1), placements(moved, 1)):
         # seen from the front, the back's cross was 1 mm right and 2 mm up: the back page moves 1 mm the
         # same way across (a long-edge flip mirrors left and right) and 2 mm down
         assert (x1 - x0) / MM == pytest.approx(1, abs=0.01) and (y1 - y0) / MM == pytest.approx(-2, abs=0.01)
-    assert texts(read(plain / "mini-cards-a4.pdf").pages[0]) == texts(read(moved / "mini-cards-a4.pdf").pages[0])
-    assert json.loads((moved / "manifest.json").read_text())["duplex_offset_mm"] == [1.0, 2.0]
+    assert texts(read(plain).pages[0]) == texts(read(moved).pages[0])
+    assert json.loads((folder / "manifest-offset1_2mm.json").read_text())["duplex_offset_mm"] == [1.0, 2.0]
+    assert json.loads((folder / "manifest.json").read_text())["duplex_offset_mm"] == [0.0, 0.0]
 
 
 def test_calibration_sheet_has_scales_on_the_front_and_a_cross_on_the_back(tmp_path):

@@ -79,9 +79,10 @@ def test_a_change_rebuilds_exactly_the_games_that_use_it(two_games, change, game
 
 def test_an_option_is_an_input_too(two_games):
     build(two_games)
-    assert rebuilt(build(two_games, "--bleed", "3")) == sorted(GAMES)  # same files, other options
+    assert rebuilt(build(two_games, "--bleed", "3")) == sorted(GAMES)  # same inputs, other options
     assert up_to_date(build(two_games, "--bleed", "3")) == sorted(GAMES)
-    manifest = json.loads((two_games / "output/mini/manifest.json").read_text())
+    assert up_to_date(build(two_games)) == sorted(GAMES)  # each variant has its own files and manifest
+    manifest = json.loads((two_games / "output/mini/manifest-bleed3mm.json").read_text())
     assert manifest["bleed_mm"] == 3.0
 
 

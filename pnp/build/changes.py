@@ -4,7 +4,6 @@ it is now names the cards added, removed and changed since that build, or since 
 are validated in a scratch folder). The reprint imposes the changed faces, fronts with their backs, on as
 few sheets as they need, through the same kinds that print the whole kit."""
 
-import json
 import subprocess
 import tarfile
 import tempfile
@@ -12,10 +11,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import UsageError
+from ..project import temporary_beside
 from ..products.base import distinct
-from ..report import Report
+from ..report import Mark, Report
 from .faces import FACE_FIELDS, TEXT, item_key, manifest_faces
-from .inputs import manifest_name
+from .inputs import manifest_name, read_manifest
 
 def faces_of(studio):
     """{component id: {(item, side): fingerprints}} of the game as it is now."""
@@ -78,27 +78,28 @@ def faces_since(project, game_id, since, options, out_root):
     game's last build in out_root."""
     if since is None:
         path = Path(out_root) / game_id / manifest_name(options)
-        if not path.is_file():
+        if not path.is_file() and not path.is_symlink():
             raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
                              "build first, or give --since MANIFEST or a git commit")
         return read_faces(project, path), project.rel(path)
     path = Path(since)
     if path.is_file():
-        return read_faces(project, path), project.rel(path)
+        return read_faces(project, path, follow=True), project.rel(path)
     return _commit_faces(project, game_id, since, options), f"commit {since}"
 
 
-def read_faces(project, path):
-    """The faces a build's manifest recorded, as faces_of gives them."""
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-        components = manifest["components"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        raise UsageError(f"{project.rel(path)} is not a pnp manifest ({e})") from None
-    if manifest.get("face_fields") != FACE_FIELDS or any("faces" not in c for c in components):
-        raise UsageError(f"{project.rel(path)} was written by a pnp that did not record faces; build again with "
+def read_faces(project, path, follow=False):
+    """The faces a build's manifest recorded, as faces_of gives them (`follow`: the user named the file)."""
+    shown = project.rel(path)
+    manifest = read_manifest(path, shown, follow)
+    if manifest.get("face_fields") != FACE_FIELDS:
+        raise UsageError(f"{shown} was written by a pnp that did not record faces; build again with "
                          "--force to compare later changes with it")
-    return {c["id"]: _indexed(c["faces"]) for c in components}
+    try:
+        return {c["id"]: _indexed(c["faces"]) for c in manifest["components"]}
+    except (KeyError, TypeError, ValueError) as e:
+        raise UsageError(f"not a pnp manifest: its components are not as pnp writes them ({e!r})",
+                         Mark(shown)) from None
 
 
 def _git(project, *args):
@@ -178,7 +179,7 @@ def write_selection(studio, keys, target, what="reprint"):
         return 0
     whole = {id(c) for c in studio.game.components}
     part = Studio(subset, studio.options)
-    tmp = Path(target).with_name(f".{Path(target).name}.tmp")
+    tmp = temporary_beside(Path(target))
     canvas = new_canvas(tmp, studio, what)
     pages = 0
     try:

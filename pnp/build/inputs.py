@@ -6,20 +6,28 @@ A game's inputs are every file of its own folders (cards/<game>/, layouts/<game>
 (every PDF embeds them) and shared layout files, the files it named elsewhere (the shared icons it drew, its
 images), the print options, and the engine itself (pnp's version and a digest of its code and fonts)."""
 
+import errno
 import hashlib
 import json
+import os
+import stat
 from functools import lru_cache
 from importlib import metadata
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .. import __version__
+from ..errors import UsageError
+from ..project import NO_FOLLOW
+from ..report import Mark
 
 ENGINE = Path(__file__).resolve().parent.parent  # the pnp package
 
 
-def manifest_name(options):
-    """manifest.json for the standard kit; a variant (ink saver, gutter fold) has its own beside it."""
-    return f"manifest{options.variant}.json"
+def manifest_name(options, what: str = "") -> str:
+    """manifest.json for the home kit (A4, no option changed); any other build has its own beside it, named
+    by every option it changes, the paper too (manifest-letter-bleed3mm.json). `what` names a manifest of
+    something else than the kit (manifest-selection.json)."""
+    return f"manifest{'-' * bool(what)}{what}{options.suffix}.json"
 
 
 def _trees(project, game_id):
@@ -51,12 +59,68 @@ def _digest(project, path):
         return "missing"
 
 
-def sha256(path):
+def sha256(path, follow: bool = True) -> str:
+    """The file's sha256; OSError when it is no regular file (a pipe or a device is never read)."""
     digest = hashlib.sha256()
-    with open(path, "rb") as f:
+    with os.fdopen(open_regular(path, follow), "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def open_regular(path, follow: bool = True) -> int:
+    """A descriptor for reading `path` if it is a regular file (not a pipe, a device or, unless `follow`, a
+    symbolic link); OSError otherwise. Opened without blocking, so a pipe cannot hang the command."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else NO_FOLLOW))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+MANIFEST_MAX_BYTES = 64 << 20  # far more than the manifest of a 10,000-card game (a few MB)
+
+
+def read_manifest(path, shown: str, follow: bool = False) -> dict:
+    """A manifest pnp wrote (JSON), read defensively: a regular file (a link only if `follow`: one the user
+    named), at most MANIFEST_MAX_BYTES, holding an object. UsageError naming the file otherwise."""
+    try:
+        with os.fdopen(open_regular(path, follow), "rb") as f:
+            data = f.read(MANIFEST_MAX_BYTES + 1)
+    except OSError as e:
+        reason = "it is a symbolic link (pnp reads the manifest it wrote)" if e.errno == errno.ELOOP else e.strerror
+        raise UsageError(f"cannot read it: {reason}", Mark(shown)) from None
+    if len(data) > MANIFEST_MAX_BYTES:
+        raise UsageError(f"more than {MANIFEST_MAX_BYTES >> 20} MB: not a manifest pnp wrote", Mark(shown))
+    try:
+        manifest = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise UsageError(f"not a pnp manifest: not UTF-8 ({e.reason})", Mark(shown)) from None
+    except json.JSONDecodeError as e:
+        raise UsageError(f"not a pnp manifest: {e.msg}", Mark(shown, e.lineno, e.colno)) from None
+    except RecursionError:
+        raise UsageError("not a pnp manifest: nested too deeply", Mark(shown)) from None
+    if not isinstance(manifest, dict):
+        raise UsageError("not a pnp manifest: expected a JSON object", Mark(shown, 1, 1))
+    return manifest
+
+
+def listed_file(folder: Path, listed) -> Path:
+    """The file of `folder` a manifest lists as `listed`: a relative path down from the folder, with no '..'
+    and no symbolic link on the way, so a manifest can only make pnp open the files of its own folder.
+    ValueError otherwise."""
+    parts = PurePosixPath(listed).parts if isinstance(listed, str) and "\\" not in listed else ()
+    if not parts or PurePosixPath(listed).is_absolute() or any(p in ("..", ".") or "\0" in p for p in parts):
+        raise ValueError(f"{listed!r} is not a file of {folder}")
+    path = Path(folder)
+    for part in parts[:-1]:
+        path = path / part
+        if path.is_symlink():
+            raise ValueError(f"{listed!r} goes through a symbolic link")
+    return path / parts[-1]
 
 
 @lru_cache(maxsize=None)
@@ -94,11 +158,13 @@ def record(project, game_id, tree_digests, used):
 
 def up_to_date(project, game_id, options, folder, manifest_name):
     """The manifest of the kit in `folder` if it was built from exactly the current inputs with these options
-    and its files are untouched since; None when anything differs (or cannot be read). `options` is the
-    print options, or any dict of the settings the manifest records at its top level."""
+    and its files are untouched since; None when anything differs, or the manifest cannot be read or is not
+    one pnp wrote (the build then replaces it). Only the files of `folder` the manifest lists are opened.
+    `options` is the print options, or any dict of the settings the manifest records at its top level."""
     settings = options if isinstance(options, dict) else options.record()
+    path = Path(folder) / manifest_name
     try:
-        manifest = json.loads((Path(folder) / manifest_name).read_text(encoding="utf-8"))
+        manifest = read_manifest(path, project.rel(path))
         inputs = manifest["inputs"]
         if any(manifest.get(key) != value for key, value in settings.items()):
             return None
@@ -109,8 +175,8 @@ def up_to_date(project, game_id, options, folder, manifest_name):
         if snapshot(project, game_id, elsewhere) != recorded:
             return None
         for entry in manifest["files"]:
-            if sha256(Path(folder) / entry["path"]) != entry["sha256"]:
+            if sha256(listed_file(folder, entry["path"]), follow=False) != entry["sha256"]:
                 return None
-    except (OSError, ValueError, KeyError, TypeError):
+    except (UsageError, OSError, ValueError, KeyError, TypeError):
         return None
     return manifest

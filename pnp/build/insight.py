@@ -363,8 +363,9 @@ def game_report_pdf(project, game_id, report, emit=lambda *event: None) -> bytes
 def write_game_report(project, game_id, folder, report, emit=lambda *event: None):
     """Check a game's data and write folder/<game>-report.pdf; returns its path, or None when the data has
     errors (they are in `report`). `emit(event, game_id, value)` tells progress as the build's does."""
-    import os
     from pathlib import Path
+
+    from ..project import write_file
 
     try:
         pdf = game_report_pdf(project, game_id, report, emit)
@@ -373,9 +374,7 @@ def write_game_report(project, game_id, folder, report, emit=lambda *event: None
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"{game_id}-report.pdf"
-        partial = folder / f".{game_id}-report.pdf.partial"
-        partial.write_bytes(pdf)
-        os.replace(partial, target)
+        write_file(target, pdf)  # atomic, under a name of its own: two reports at once never share a file
         emit("step", game_id, "written")
         return target
     finally:

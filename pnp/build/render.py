@@ -11,6 +11,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .. import __version__
 from ..products import KINDS
+from ..project import temporary_beside
 from ..template import budget
 from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, sha256
@@ -63,8 +64,8 @@ def steps(game):
     return len(game.components) + extra + 1
 
 
-def _temporary(folder, name):
-    return folder / f".{name}.tmp"
+def _temporary(folder: Path, name: str) -> Path:
+    return temporary_beside(folder / name)  # never another build's: two at once each write their own
 
 
 def render_game(game, studio, folder, on_step=None):
@@ -93,7 +94,7 @@ def render_game(game, studio, folder, on_step=None):
                 result.pages[name] = page - 1
                 in_order.append(name)
                 for part, title, draw in kind.extra_files():
-                    extra = f"{slug}-{part}{studio.options.variant}.pdf"
+                    extra = f"{slug}-{part}{studio.options.suffix}.pdf"  # no paper in the name: suffix says it
                     result.files[extra] = tmp = _temporary(folder, extra)
                     canvas = new_canvas(tmp, studio, title)
                     result.pages[extra] = sum(draw(canvas, c, studio) for c in components)

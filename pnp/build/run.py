@@ -7,10 +7,12 @@ import gc
 import multiprocessing
 import os
 import queue as queues
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import PnpError
+from ..project import output_lock
 from ..report import Diagnostic, Mark, Report
 from .inputs import manifest_name, record, snapshot, up_to_date
 
@@ -67,35 +69,41 @@ def already_built(project, game_id, options, folder):
     manifest = up_to_date(project, game_id, options, folder, manifest_name(options))
     if manifest is None:
         return None
-    all_in_one = next(c["all_in_one"] for c in manifest["components"]) if manifest["components"] else {}
-    files = [folder / f["path"] for f in manifest["files"]] + [folder / manifest_name(options)]
-    pages = next((f["pages"] for f in manifest["files"] if f["path"] == all_in_one.get("file")), 0)
-    return Outcome(game_id, "up to date", replayed(manifest), files, pages, all_in_one.get("file", ""))
+    try:
+        all_in_one = next(c["all_in_one"] for c in manifest["components"]) if manifest["components"] else {}
+        files = [folder / f["path"] for f in manifest["files"]] + [folder / manifest_name(options)]
+        pages = next((f["pages"] for f in manifest["files"] if f["path"] == all_in_one.get("file")), 0)
+        return Outcome(game_id, "up to date", replayed(manifest), files, pages, all_in_one.get("file", ""))
+    except (KeyError, TypeError, AttributeError, ValueError):  # not as pnp writes it: built again, replaced
+        return None
 
 
-def build_game(project, game_id, options, folder, force=False, emit=None):
+def build_game(project, game_id, options, folder, force=False, emit=None, checked=False):
     """Build one game into `folder` unless it is up to date (or `force`). `emit(event, game_id, value)` tells
     progress: ('check', None) while validating, ('start', total steps) once drawing starts, ('step', label)
-    after each. Returns an Outcome; never raises for bad data."""
+    after each, ('wait', message) while another pnp writes to the folder. `checked`: the caller has just
+    found it not up to date. Returns an Outcome; never raises for bad data."""
     emit = emit or (lambda *event: None)
     folder = Path(folder)
-    if not force:
+    if not force and not checked:
         unchanged = already_built(project, game_id, options, folder)
         if unchanged is not None:
             return unchanged
     emit("check", game_id, None)
     try:
-        return _validated_and_drawn(project, game_id, options, folder, emit)
+        return _validated_and_drawn(project, game_id, options, folder, emit, force)
     finally:
         emit("end", game_id, None)
 
 
-def _validated_and_drawn(project, game_id, options, folder, emit):
+def _validated_and_drawn(project, game_id, options, folder, emit, force):
     with few_collections():  # the whole build: its objects live until it ends (see few_collections)
-        return _built(project, game_id, options, folder, emit)
+        return _built(project, game_id, options, folder, emit, force)
 
 
-def _built(project, game_id, options, folder, emit):
+def _built(project, game_id, options, folder, emit, force):
+    """Validate, then draw and commit with the folder locked: a second build of it meanwhile waits, then
+    finds the kit up to date when the first built the same (a build never mixes its files with another's)."""
     report = Report(project.root)
     trees = snapshot(project, game_id)  # before reading anything: a file edited meanwhile rebuilds next time
     game, studio = validate(project, game_id, report, options)
@@ -104,18 +112,22 @@ def _built(project, game_id, options, folder, emit):
         return Outcome(game_id, "not built", report.diagnostics)
     from .render import commit, render_game, steps
 
-    emit("start", game_id, steps(game))
     try:
-        result = render_game(game, studio, folder, on_step=lambda label: emit("step", game_id, label))
-        result.warnings = warning_records(report)
-        result.inputs = record(project, game_id, trees, game.icons.used | game.used_files)
-        files = commit(result)
+        with output_lock(folder, project.rel(folder), lambda message: emit("wait", game_id, message)) as waited:
+            unchanged = already_built(project, game_id, options, folder) if waited and not force else None
+            if unchanged is not None:
+                return unchanged
+            emit("start", game_id, steps(game))
+            result = render_game(game, studio, folder, on_step=lambda label: emit("step", game_id, label))
+            result.warnings = warning_records(report)
+            result.inputs = record(project, game_id, trees, game.icons.used | game.used_files)
+            files = commit(result)
     except PnpError as e:
         report.error(f"{game_id}: build failed: {e.message}; previous output left intact", e.mark)
         return Outcome(game_id, "failed", report.diagnostics)
     except OSError as e:
-        report.error(f"{game_id}: build failed: cannot write {e.filename or ''}: {e.strerror}; previous "
-                     "output left intact")
+        report.error(f"{game_id}: build failed: cannot write {project.rel(e.filename or folder)}: {e.strerror}; "
+                     "previous output left intact")
         return Outcome(game_id, "failed", report.diagnostics)
     return Outcome(game_id, "built", report.diagnostics, files, result.pages[result.all_name], result.all_name)
 
@@ -136,10 +148,10 @@ def _start_worker(events):
     _EVENTS = events
 
 
-def _in_worker(project, game_id, options, folder):
+def _in_worker(project, game_id, options, folder, force):
     emit = _EVENTS.put
     try:
-        return build_game(project, game_id, options, folder, True, emit=lambda *event: emit(event))
+        return build_game(project, game_id, options, folder, force, lambda *event: emit(event), checked=True)
     finally:
         emit(("done", game_id, None))  # after its last step: the parent stops waiting at once
 
@@ -156,13 +168,14 @@ def build_games(project, game_ids, options, out_root, jobs=1, force=False, progr
     if jobs == 1:
         with progress:
             for g in todo:
-                outcomes[g] = build_game(project, g, options, Path(out_root) / g, True, progress.on_event)
+                outcomes[g] = build_game(project, g, options, Path(out_root) / g, force, progress.on_event,
+                                         checked=True)
         return [outcomes[g] for g in game_ids]
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     events = context.Queue()
     with context.Pool(jobs, initializer=_start_worker, initargs=(events,)) as pool:
-        pending = {g: pool.apply_async(_in_worker, (project, g, options, Path(out_root) / g)) for g in todo}
+        pending = {g: pool.apply_async(_in_worker, (project, g, options, Path(out_root) / g, force)) for g in todo}
         with progress:
             _follow(events, progress, pending.values())
         outcomes.update((g, p.get()) for g, p in pending.items())
@@ -187,7 +200,7 @@ def _follow(events, progress, pending):
 
 
 class Quiet:
-    """Progress that shows nothing (output piped, or in CI)."""
+    """Progress that shows nothing (output piped, or in CI) but a wait for another pnp writing the folder."""
 
     def __enter__(self):
         return self
@@ -195,5 +208,6 @@ class Quiet:
     def __exit__(self, *exc):
         return False
 
-    def on_event(self, *event):
-        pass
+    def on_event(self, event: str, game_id: str = "", value=None) -> None:
+        if event == "wait":
+            print(f"pnp: {value}", file=sys.stderr, flush=True)

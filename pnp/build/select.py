@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import UsageError
-from ..project import write_file
+from ..project import output_lock, write_file
+from .inputs import manifest_name
 
 
 @dataclass(frozen=True)
@@ -95,12 +96,12 @@ def write_selected(studio, selection, folder):
         raise UsageError(f"{studio.game.id}: the selection keeps nothing to print")
     options = studio.options
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     name = f"{studio.game.id}-selection-{options.paper}{options.variant}"
     pdf = folder / f"{name}.pdf"
-    pages = write_selection(studio, {cid: set(items) for cid, items in keys.items()}, pdf, "selection")
-    record = {"game": studio.game.id, **options.record(), "selection": selection.record(), "file": pdf.name,
-              "pages": pages, "items": keys}
-    write_file(folder / f"manifest-selection{options.variant}.json",
-               (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    with output_lock(folder):  # the PDF and its manifest from one selection, never two mixed
+        pages = write_selection(studio, {cid: set(items) for cid, items in keys.items()}, pdf, "selection")
+        record = {"game": studio.game.id, **options.record(), "selection": selection.record(), "file": pdf.name,
+                  "pages": pages, "items": keys}
+        write_file(folder / manifest_name(options, "selection"),
+                   (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return pdf, pages, sum(len(v) for v in keys.values())

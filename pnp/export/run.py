@@ -11,6 +11,7 @@ from pathlib import Path
 from ..build.inputs import record, sha256, snapshot, up_to_date
 from ..build.run import few_collections, replayed, validate, warning_records
 from ..errors import PnpError
+from ..project import output_lock
 from ..report import Report
 from ..units import to_mm
 from . import formats
@@ -55,13 +56,11 @@ def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None
     if studio is None or report.errors:
         report.error(f"{game_id}: not exported (fix the errors above)")
         return Exported(game_id, False, report.diagnostics)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
     try:
-        if not _write(project, studio, fmt, folder, work, options, jobs, on_progress, report):
+        with output_lock(folder.parent, project.rel(folder.parent)):  # one export into a folder at a time
+            count = _written(project, studio, fmt, folder, options, jobs, on_progress, report, trees)
+        if count is None:
             return Exported(game_id, False, report.diagnostics)
-        count = _record(project, game, fmt, options, work, trees, report)
-        _replace(folder, work)
     except PnpError as e:
         report.error(f"{game_id}: export failed: {e.message}", e.mark)
         return Exported(game_id, False, report.diagnostics)
@@ -69,9 +68,21 @@ def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None
         report.error(f"{game_id}: export failed: cannot write {e.filename or ''}: {e.strerror}; the previous "
                      "export is left as it was")
         return Exported(game_id, False, report.diagnostics)
+    return Exported(game_id, True, report.diagnostics, folder, count)
+
+
+def _written(project, studio, fmt, folder, options, jobs, on_progress, report, trees) -> int | None:
+    """Write the export into a new folder of its own beside `folder` and put it in its place; returns how
+    many files it holds, None when refused (the report says why)."""
+    work = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    try:
+        if not _write(project, studio, fmt, folder, work, options, jobs, on_progress, report):
+            return None
+        count = _record(project, studio.game, fmt, options, work, trees, report)
+        _replace(folder, work)
+        return count
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return Exported(game_id, True, report.diagnostics, folder, count)
 
 
 def _record(project, game, fmt, options, work, trees, report):
@@ -173,9 +184,8 @@ def _replace(folder, work):
     os.chmod(work, 0o777 & ~mask)  # a temporary folder is private; the export is as any folder made here
     old = None
     if folder.exists():
-        old = folder.with_name(f".{folder.name}-old")
-        shutil.rmtree(old, ignore_errors=True)
+        old = Path(tempfile.mkdtemp(prefix=f".{folder.name}-old-", dir=folder.parent)) / "old"
         os.replace(folder, old)
     os.replace(work, folder)
     if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+        shutil.rmtree(old.parent, ignore_errors=True)

@@ -1,0 +1,208 @@
+"""What pnp writes and what it trusts from earlier runs: each variant under its own names, one writer per
+output folder at a time, outputs only in real folders of the project (or the --out given), manifests that
+open only their own folder's files, cache entries that are checked before they are used."""
+
+import dataclasses
+import fcntl
+import hashlib
+import json
+import marshal
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, make_project, run
+from pnp.build.inputs import listed_file, manifest_name, sha256
+from pnp.build.run import already_built
+from pnp.cache import DiskCache
+from pnp.project import Project
+from pnp.units import MM, PrintOptions
+
+# a value other than the home kit's for every print option: a new option must say how its files are named
+NOT_HOME = {"paper": "letter", "bleed": 3 * MM, "ink_saver": True, "imposition": "gutterfold",
+            "duplex_offset": (0.5 * MM, -1 * MM), "marks": "corners"}
+
+
+def kit(folder, manifest="manifest.json"):
+    """{file name: bytes} of the kit a manifest lists, after checking each against its sha256."""
+    listed = json.loads((folder / manifest).read_text(encoding="utf-8"))["files"]
+    files = {f["path"]: (folder / f["path"]).read_bytes() for f in listed}
+    for f in listed:
+        assert hashlib.sha256(files[f["path"]]).hexdigest() == f["sha256"], f["path"]
+    return files
+
+
+# -- variants -----------------------------------------------------------------------------------------------
+def test_every_print_option_is_in_the_names_of_what_it_prints():
+    assert {f.name for f in dataclasses.fields(PrintOptions)} == set(NOT_HOME)
+    home = PrintOptions()
+    assert (home.variant, manifest_name(home)) == ("", "manifest.json")  # the home kit keeps its names
+    variants = [PrintOptions(**{name: value}) for name, value in NOT_HOME.items()]
+    variants += [PrintOptions(marks="none"), PrintOptions(bleed=0.5 * MM), PrintOptions(**NOT_HOME)]
+    names = [(o.paper + o.variant, manifest_name(o)) for o in [home, *variants]]
+    assert len({pdf for pdf, _ in names}) == len({m for _, m in names}) == len(names)
+    assert manifest_name(PrintOptions(**NOT_HOME)) == \
+        "manifest-letter-bleed3mm-inksaver-gutterfold-offset0.5_-1mm-cornermarks.json"
+
+
+def test_a_build_with_other_options_never_touches_another_builds_files(tmp_path):
+    root = make_project(tmp_path / "p")
+    folder = root / "output" / "mini"
+    assert run(root, "build").exit_code == 0
+    home = {p.name: (p.read_bytes(), p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.iterdir()}
+    for options in (["--bleed", "3"], ["--paper", "letter"]):
+        result = run(root, "build", *options)
+        assert result.exit_code == 0 and "6 files" in result.output, result.output
+    assert {p.name: (p.read_bytes(), p.stat().st_ino, p.stat().st_mtime_ns) for p in folder.iterdir()
+            if p.name in home} == home  # not one byte written again
+    kits = [kit(folder, m) for m in ("manifest.json", "manifest-bleed3mm.json", "manifest-letter.json")]
+    assert sum(len(k) for k in kits) == len({name for k in kits for name in k}) == 15  # no file shared
+    assert "mini-a4-bleed3mm.pdf" in kits[1] and "mini-boards-fullsize-letter.pdf" in kits[2]
+    for options in ([], ["--bleed", "3"], ["--paper", "letter"]):  # each variant is up to date by itself
+        assert "mini: up to date" in run(root, "build", *options).output
+
+
+# -- two builds at once -------------------------------------------------------------------------------------
+def test_two_builds_at_once_wait_for_each_other_and_write_one_whole_kit(tmp_path):
+    root = make_project(tmp_path / "p")
+    folder = root / "output" / "mini"
+    folder.mkdir(parents=True)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-c", "from pnp.cli import main; main()", "--root", str(root), "build", "--jobs", "1"]
+    lock = os.open(folder / ".pnp.lock", os.O_RDWR | os.O_CREAT)
+    fcntl.flock(lock, fcntl.LOCK_EX)  # a build already writing: both new ones must wait for it, then each other
+    errs = [tmp_path / f"err{i}" for i in range(2)]
+    builds = [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=err.open("w")) for err in errs]
+    deadline = time.monotonic() + 30
+    while not all("waiting" in err.read_text() for err in errs) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.close(lock)
+    outs = [b.communicate(timeout=60)[0].decode() for b in builds]
+    assert [b.returncode for b in builds] == [0, 0], outs
+    assert all("output/mini: another pnp is writing here; waiting" in err.read_text() for err in errs)
+    assert sorted(o.split(",")[0] for o in outs) == ["mini: 6 files", "mini: up to date"]
+    assert not [p for p in folder.iterdir() if p.name.endswith(".tmp")]
+    assert run(root, "build", "--out", str(tmp_path / "fresh")).exit_code == 0
+    assert kit(folder) == kit(tmp_path / "fresh" / "mini")  # byte for byte a single build's
+
+
+# -- where outputs go ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("link, commands", [
+    ("output", [["build"], ["report"], ["calibrate"]]),
+    ("output/mini", [["build"], ["report"], ["export", "--format", "proof"]]),
+    ("output/mini/export", [["export", "--format", "proof"]]),
+])
+def test_a_linked_output_folder_is_refused(tmp_path, link, commands):
+    root = make_project(tmp_path / "p")
+    (root / link).parent.mkdir(parents=True, exist_ok=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (root / link).symlink_to(elsewhere)
+    for command in commands:
+        result = run(root, *command)
+        assert result.exit_code == 2, (command, result.output)
+        assert f"{link} is a symbolic link (to {elsewhere})" in result.output
+    assert not list(elsewhere.iterdir())
+
+
+@pytest.mark.parametrize("out", ["cards", "layouts/shared", "fonts", ".git", "output/../cards"])
+def test_out_into_the_folders_pnp_reads_is_refused(tmp_path, monkeypatch, out):
+    root = make_project(tmp_path / "p")
+    (root / ".git").mkdir()
+    monkeypatch.chdir(root)
+    before = sorted(root.rglob("*"))
+    for command in (["build"], ["report"], ["calibrate"], ["export", "--format", "proof"]):
+        result = run(root, *command, "--out", out)
+        assert result.exit_code == 2 and f"--out {out}: " in result.output, (command, result.output)
+        assert "whose files pnp reads" in result.output
+    result = run(root, "convert", "cards/mini/cards.yaml", "--to", "csv", "--out", f"{out}/cards.csv")
+    into_cards = Path(os.path.normpath(out)).parts[0] == "cards"  # a table's other format goes beside it
+    assert result.exit_code == (0 if into_cards else 2), result.output
+    assert set(root.rglob("*")) - set(before) == ({root / os.path.normpath(out) / "cards.csv"} if into_cards
+                                                  else set())
+
+
+def test_out_given_outside_the_project_is_followed(tmp_path):
+    root = make_project(tmp_path / "p")
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    assert run(root, "calibrate", "--out", str(tmp_path / "link")).exit_code == 0
+    assert (tmp_path / "real" / "calibrate-a4.pdf").is_file()
+
+
+# -- manifests read defensively -----------------------------------------------------------------------------
+@pytest.mark.parametrize("listed", ["{secret}", "../../../secret", "/dev/zero", "", 7, "a\\..\\b"])
+def test_a_manifest_names_only_files_of_its_own_folder(tmp_path, listed):
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (tmp_path / "secret").write_text("not pnp's")
+    with pytest.raises(ValueError):
+        listed_file(folder, listed.format(secret=tmp_path / "secret") if isinstance(listed, str) else listed)
+
+
+def test_a_device_or_a_pipe_is_never_read():
+    with pytest.raises(OSError):
+        sha256("/dev/zero")
+
+
+def test_an_up_to_date_check_never_trusts_a_file_outside_the_kit(tmp_path):
+    root = make_project(tmp_path / "p")
+    folder = root / "output" / "mini"
+    assert run(root, "build").exit_code == 0
+    manifest = json.loads((folder / "manifest.json").read_text())
+    (tmp_path / "secret").write_bytes(b"a file of yours")
+    digest = hashlib.sha256(b"a file of yours").hexdigest()
+    project = Project(root.resolve())
+    assert already_built(project, "mini", PrintOptions(), folder) is not None
+    for listed in (str(tmp_path / "secret"), "../../../secret"):  # its true digest: trusted, it would match
+        (folder / "manifest.json").write_text(json.dumps(
+            {**manifest, "files": [*manifest["files"], {"path": listed, "sha256": digest, "pages": 1}]}))
+        assert already_built(project, "mini", PrintOptions(), folder) is None  # not up to date: built again
+    for damaged in ('{"inputs": {"files": [[[', "[" * 100_000, '{"inputs": 1}', "\xff"):
+        (folder / "manifest.json").write_text(damaged, encoding="latin-1")
+        assert already_built(project, "mini", PrintOptions(), folder) is None
+    assert "mini: 6 files" in run(root, "build").output  # and replaced
+
+
+def test_a_malformed_manifest_is_an_error_naming_it(tmp_path):
+    root = make_project(tmp_path / "p")
+    assert run(root, "build").exit_code == 0
+    shown = "output/mini/manifest.json"
+    (root / shown).write_text('{"face_fields": ["item", "side", "copies", "look", "data"],\n "components": [3')
+    result = run(root, "changes", "mini")
+    assert result.exit_code == 2 and f"{shown}:2:" in result.output and "not a pnp manifest" in result.output
+    (root / shown).write_text('{"face_fields": ["item", "side", "copies", "look", "data"], "components": [3]}')
+    result = run(root, "changes", "mini")
+    assert result.exit_code == 2 and f"{shown}: not a pnp manifest" in result.output
+    (root / shown).unlink()
+    (root / shown).symlink_to("/dev/zero")
+    result = run(root, "changes", "mini")
+    assert result.exit_code == 2 and f"{shown}: cannot read it: it is a symbolic link" in result.output
+    (root / "deep.json").write_text("[" * 100_000)
+    result = run(root, "changes", "mini", "--since", str(root / "deep.json"))
+    assert result.exit_code == 2 and "deep.json: not a pnp manifest" in result.output
+
+
+# -- the cache ----------------------------------------------------------------------------------------------
+def test_a_damaged_cache_entry_is_made_again_never_used(tmp_path, monkeypatch):
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    made = []
+
+    def make():
+        made.append(1)
+        return compile("6 * 7", "<test>", "eval")
+
+    cache = DiskCache("test")
+    assert eval(cache.value("key", make)) == 42 and eval(cache.value("key", make)) == 42 and len(made) == 1
+    [entry] = cache.folder().iterdir()
+    good = entry.read_bytes()
+    for damage in (lambda b: b[:-1] + bytes([b[-1] ^ 1]), lambda b: b[:5], lambda b: b"",
+                   lambda b: b[:16] + marshal.dumps(compile("6 * 9", "<x>", "eval"))):
+        entry.write_bytes(damage(good))
+        assert eval(cache.value("key", make)) == 42  # made again, not read
+        assert entry.read_bytes() == good  # and written again whole
+    assert len(made) == 5
