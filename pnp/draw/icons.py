@@ -26,6 +26,7 @@ from ..report import Mark
 # operators that name a resource of the PDF they are written into (a graphics state, a font, an image):
 # a form using one is drawn again in every PDF rather than copied
 _USES_RESOURCE = re.compile(r"(^|\s)(gs|Tf|Do|sh|scn|SCN|cs|CS)(\s|$)")
+_NOT_FINITE = re.compile(r"(^|\s)-?(nan|inf)(\s|$)")
 # parsing the SVGs and drawing them was a tenth of building a game; a run that finds every icon here does not
 # even load svglib
 FORMS = DiskCache("icons", reportlab.Version, lambda: version("svglib"), Path(__file__).read_bytes())
@@ -152,10 +153,10 @@ def _why_unreadable(svg, digest):
     if problem is not None:
         return problem
     try:
-        _drawing(svg, digest)
-    except Exception as e:  # svglib's own errors on SVG it cannot draw, and ours for a drawing of no size
-        return f"the SVG file cannot be drawn: {e}", 1, 1
-    return None
+        problem = _drawing_problem(svg, digest)
+    except Exception as e:  # noqa: BLE001 - svglib's and ReportLab's errors on what they cannot draw, ours too
+        problem = str(e).splitlines()[-1] if str(e) else type(e).__name__
+    return None if problem is None else (f"the SVG file cannot be drawn: {problem}", 1, 1)
 
 
 def _outside_reference(svg):
@@ -243,6 +244,13 @@ def _element_count(root):
 def _worked_out(svg, digest, colour, font_name):
     """The icon drawn once into a scratch PDF's form, and the operators that drew it. The scratch PDF starts
     in the font the real ones do, as a different one would be selected again by an operator of its own."""
+    drawing, operators = _operators(svg, digest, colour, font_name)
+    clean = not any(_USES_RESOURCE.search(op) for op in operators)
+    return float(drawing.width), float(drawing.height), list(operators) if clean else None
+
+
+def _operators(svg, digest, colour, font_name):
+    """(the drawing, the operators that draw it into a form of a scratch PDF in `font_name`)."""
     drawing = _drawing(svg, digest)
     scratch = Canvas(io.BytesIO(), initialFontName=font_name)
     scratch.beginForm("icon", 0, 0, drawing.width, drawing.height)
@@ -250,8 +258,25 @@ def _worked_out(svg, digest, colour, font_name):
     _render(scratch, svg, digest, colour)
     operators = scratch._code[start:]
     scratch.endForm()
-    clean = not any(_USES_RESOURCE.search(op) for op in operators)
-    return float(drawing.width), float(drawing.height), list(operators) if clean else None
+    return drawing, operators
+
+
+def _drawing_problem(svg, digest):
+    """Why the icon's drawing cannot be written into a PDF, or None: it is drawn once, as a build would (a
+    coordinate of 1e308 fails there, and one of nan would be written as a word no PDF reader knows)."""
+    from reportlab.lib import colors
+
+    _drawing(svg, digest)  # svglib's own errors, and ours on the drawing's size, as they are
+    default_font = shapes.STATE_DEFAULTS["fontName"]
+    try:
+        _, operators = _operators(svg, digest, colors.black, "Helvetica")
+    except (ValueError, OverflowError, ZeroDivisionError):  # ReportLab writing a number it cannot
+        operators = ["nan"]
+    finally:
+        shapes.STATE_DEFAULTS["fontName"] = default_font
+    if any(_NOT_FINITE.search(op) for op in operators):
+        return "it holds a coordinate or size that is not a number or too large to write in a PDF"
+    return None
 
 
 def _render(canvas, svg, digest, colour):
