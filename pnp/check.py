@@ -196,7 +196,7 @@ class Checks:
             self.error(f"image '{prim.text}' is {px_w}x{px_h} px: {dpi:.0f} dpi at its printed size "
                        f"{prim.w / MM:.0f}x{prim.h / MM:.0f} mm, below the {need:g} dpi minimum", prim.mark)
 
-    def _read_image(self, prim):
+    def _read_image(self, prim: object) -> tuple | None:
         folder = self.game.layout_folder
         path = folder / prim.text
         if not path.exists() and not path.is_symlink():

@@ -122,7 +122,7 @@ def _git_env() -> dict:
     return {**env, **_GIT_ENV}
 
 
-def _git(project, *args):
+def _git(project: object, *args: str) -> bytes:
     try:
         return subprocess.run(_git_command(project, *args), capture_output=True, check=True, timeout=60,
                               env=_git_env(), stdin=subprocess.DEVNULL).stdout
@@ -134,7 +134,7 @@ def _git(project, *args):
         raise UsageError(f"git {args[0]} took more than 60 s") from None
 
 
-def _commit_faces(project, game_id, ref, options):
+def _commit_faces(project: object, game_id: str, ref: str, options: object) -> dict:
     """The faces of the game as it was at a git commit: its files written to a scratch project, validated
     and resolved there."""
     from ..project import Project

@@ -14,7 +14,7 @@ from pathlib import Path
 import reportlab
 from reportlab.graphics import renderPDF
 from reportlab.graphics import shapes
-from reportlab.graphics.shapes import Group, Shape
+from reportlab.graphics.shapes import Drawing, Group, Shape
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
@@ -44,12 +44,12 @@ _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _EMBEDDED = re.compile(r"^data:image/(jpe?g|png);base64")  # the embedded pictures svglib decodes (its pattern)
 
 
-def read_icon(path):
+def read_icon(path: Path) -> bytes:
     """The icon file's bytes: an ordinary file of at most MAX_ICON_BYTES, else DataError naming it."""
     return read_project_file(path, MAX_ICON_BYTES, Mark(str(path)))
 
 
-def _drawing(svg, digest):
+def _drawing(svg: bytes, digest: bytes) -> Drawing:
     """The parsed SVG, once per file content (`digest`): an icon edited while pnp serve runs is read again.
     svglib is given the bytes, not the file: with no file to start from it resolves no reference to any
     other (validation refuses an icon that makes one)."""
@@ -81,7 +81,7 @@ def _recolour(node, colour):
             node.strokeColor = colour
 
 
-def _tinted(svg, digest, colour):
+def _tinted(svg: bytes, digest: bytes, colour: object) -> Drawing:
     """The icon's drawing with every filled or stroked shape in `colour`. The one parsed drawing is recoloured
     in place (each form is drawn right after, and every use recolours it whole first): a copy per colour
     cost more than the drawing itself."""
@@ -110,7 +110,7 @@ def draw_icon(canvas, path, x, y, w, h, colour):
     canvas.addLiteral("Q")
 
 
-def _define_form(canvas, name, path, hexval, colour):
+def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: object) -> tuple:
     """The icon in this colour as the canvas's form `name`; (name, width, height). The file is read for
     each PDF, so what is drawn is always its content now; the drawing is worked out once per content."""
     svg = read_icon(path)
@@ -130,7 +130,7 @@ def _define_form(canvas, name, path, hexval, colour):
     return name, width, height
 
 
-def unreadable(path):
+def unreadable(path: Path) -> tuple | None:
     """Why the icon file cannot be drawn, as (message, line, column), or None; found once per file content
     (kept with the drawings), so a build that has checked its icons before reads the answer."""
     try:
@@ -141,7 +141,7 @@ def unreadable(path):
     return FORMS.value(b"check\0" + digest, lambda: _why_unreadable(svg, digest))
 
 
-def _why_unreadable(svg, digest):
+def _why_unreadable(svg: bytes, digest: bytes) -> tuple | None:
     from xml.etree import ElementTree
 
     try:
@@ -159,7 +159,7 @@ def _why_unreadable(svg, digest):
     return None if problem is None else (f"the SVG file cannot be drawn: {problem}", 1, 1)
 
 
-def _outside_reference(svg):
+def _outside_reference(svg: bytes) -> tuple | None:
     """(message, line, column) of what an icon must not hold, or None: a reference to anything but its own
     elements (another file, anywhere, or a URL: an icon is one self-contained file), an embedded picture
     that is not really a PNG or JPEG (svglib would let Pillow guess, and Pillow hands PostScript to
@@ -191,7 +191,7 @@ def _outside_reference(svg):
     return None
 
 
-def _embedded_problem(payload):
+def _embedded_problem(payload: str) -> str | None:
     """Why a base64 picture inside an icon cannot be drawn, or None."""
     import binascii
 
@@ -211,7 +211,7 @@ def _embedded_problem(payload):
     return None
 
 
-def _element_count(root):
+def _element_count(root: object) -> int:
     """The elements svglib would draw, each <use> counted as the elements it stands for (a chain of uses
     of uses can stand for millions); stops counting once past MAX_ICON_ELEMENTS, and a chain deeper than
     MAX_CHAIN counts as past it."""
@@ -222,7 +222,7 @@ def _element_count(root):
     # element itself, which keeps lxml's proxy of it alive: an id() could be reused by another proxy
     counts = {}
 
-    def count(node, depth):
+    def count(node: object, depth: int) -> int:
         if node in counts:
             return counts[node]
         if depth > MAX_CHAIN:
@@ -241,7 +241,7 @@ def _element_count(root):
     return count(root, 0)
 
 
-def _worked_out(svg, digest, colour, font_name):
+def _worked_out(svg: bytes, digest: bytes, colour: object, font_name: str) -> tuple:
     """The icon drawn once into a scratch PDF's form, and the operators that drew it. The scratch PDF starts
     in the font the real ones do, as a different one would be selected again by an operator of its own."""
     drawing, operators = _operators(svg, digest, colour, font_name)
@@ -249,7 +249,7 @@ def _worked_out(svg, digest, colour, font_name):
     return float(drawing.width), float(drawing.height), list(operators) if clean else None
 
 
-def _operators(svg, digest, colour, font_name):
+def _operators(svg: bytes, digest: bytes, colour: object, font_name: str) -> tuple:
     """(the drawing, the operators that draw it into a form of a scratch PDF in `font_name`)."""
     drawing = _drawing(svg, digest)
     scratch = Canvas(io.BytesIO(), initialFontName=font_name)
@@ -261,7 +261,7 @@ def _operators(svg, digest, colour, font_name):
     return drawing, operators
 
 
-def _drawing_problem(svg, digest):
+def _drawing_problem(svg: bytes, digest: bytes) -> str | None:
     """Why the icon's drawing cannot be written into a PDF, or None: it is drawn once, as a build would (a
     coordinate of 1e308 fails there, and one of nan would be written as a word no PDF reader knows)."""
     from reportlab.lib import colors
@@ -279,7 +279,7 @@ def _drawing_problem(svg, digest):
     return None
 
 
-def _render(canvas, svg, digest, colour):
+def _render(canvas: Canvas, svg: bytes, digest: bytes, colour: object) -> None:
     # renderPDF starts every drawing by selecting its default font (Helvetica), which would put an
     # unembedded base-14 font in the PDF; icons draw no text, so point the default at the canvas's own font.
     shapes.STATE_DEFAULTS["fontName"] = canvas._initialFontName

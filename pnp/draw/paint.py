@@ -106,7 +106,7 @@ class Painter:
     def _icon(self, p, x0, top):
         self.icon(self.c, p.text, x0 + p.x, top - p.y - p.h, p.w, p.h, colour(p.style.get("color", "#000000")))
 
-    def _image(self, p, x0, top):
+    def _image(self, p: object, x0: float, top: float) -> None:
         path = self.image_folder / p.text
         if not (path.exists() or path.is_symlink()):  # validation reports it; a build never fails on one
             return
