@@ -4,18 +4,16 @@ fonts, unreadable images, words too close to the cut, and each kind's own rules.
 
 import functools
 
-from PIL import Image, UnidentifiedImageError
-
 from .draw.icons import unreadable
 from .errors import DataError, LayoutError
 from .model.game import load_game
+from .model.images import checked_image
 from .model.schema import did_you_mean
 from .printables import ICON_IN_TEXT, Studio
 from .products import KINDS, component_keys
 from .report import Mark
 from .units import MM, PrintOptions
 
-MAX_IMAGE_PIXELS = 100_000_000  # a 10,000 x 10,000 picture; more is a mistake or a decompression bomb
 
 
 def load(project, game_id, report):
@@ -198,7 +196,7 @@ class Checks:
             self.error(f"image '{prim.text}' is {px_w}x{px_h} px: {dpi:.0f} dpi at its printed size "
                        f"{prim.w / MM:.0f}x{prim.h / MM:.0f} mm, below the {need:g} dpi minimum", prim.mark)
 
-    def _read_image(self, prim):
+    def _read_image(self, prim: object) -> tuple | None:
         folder = self.game.layout_folder
         path = folder / prim.text
         if not path.exists() and not path.is_symlink():
@@ -210,24 +208,11 @@ class Checks:
             self.error(e.message, e.mark)
             return None
         self.game.used_files.add(real)
-        Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
         try:
-            with Image.open(real) as im:
-                im.load()  # decode every pixel: a truncated file fails here, not half-way through a build
-                return im.size
-        except (UnidentifiedImageError, Image.DecompressionBombError) as e:
-            self.error(f"image '{prim.text}' cannot be used: {_image_problem(e)}", prim.mark)
-        except (OSError, ValueError, SyntaxError) as e:  # Pillow's errors for damaged files
-            self.error(f"image '{prim.text}' cannot be read: {_image_problem(e)}", prim.mark)
+            return checked_image(self.game.project, path, prim.mark, prim.text, decode=True)[1]
+        except DataError as e:
+            self.error(e.message, e.mark)
         return None
-
-
-def _image_problem(error):
-    if isinstance(error, UnidentifiedImageError):
-        return "not an image Pillow can read (PNG or JPEG)"
-    if isinstance(error, Image.DecompressionBombError):
-        return f"more than {MAX_IMAGE_PIXELS:,} pixels"
-    return str(error).split(" (")[0] or type(error).__name__
 
 
 @functools.lru_cache(maxsize=4096)

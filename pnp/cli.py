@@ -303,7 +303,6 @@ def export(ctx, games, fmt, out_dir, dpi, bleed, jobs, force):
     folder is replaced. export.json records what it was made from: an export whose game files, settings and
     pnp did not change is not made again ("up to date"; --force makes it anyway).
     """
-    from pathlib import Path
 
     from .build import default_jobs
     from .export import export_game
@@ -345,7 +344,6 @@ def design_report(ctx, games, out_dir):
                      failing, nearest first
     A game whose data has errors gets no report.
     """
-    from pathlib import Path
 
     from .build.insight import write_game_report
 
@@ -376,7 +374,6 @@ def calibrate(ctx, paper, out_dir):
     Print it double-sided and hold it to the light; the sheet says how to read your printer's offset
     between the front and back of a page, for `pnp build --duplex-offset X,Y`.
     """
-    from pathlib import Path
 
     from .build import write_calibration
 

@@ -171,7 +171,7 @@ class Studio:
 
     # -- drawing -----------------------------------------------------------------------------------------
     def painter(self, canvas):
-        return Painter(canvas, self.fonts, self.icons, self.game.layout_folder, self.fit_cache)
+        return Painter(canvas, self.fonts, self.icons, self.game.project, self.game.layout_folder, self.fit_cache)
 
     def draw(self, canvas, painter, printable, x, y, shared=False, clip=None):
         """A printable with its trim's bottom-left corner at (x, y), clipped to its trim grown by `clip`: the

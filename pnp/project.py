@@ -5,11 +5,13 @@ import contextlib
 import os
 import secrets
 import sys
+import stat
 from dataclasses import dataclass
 from difflib import get_close_matches
 from pathlib import Path
+from typing import BinaryIO
 
-from .errors import DataError, UsageError
+from .errors import DataError, LoadError, UsageError
 from .report import Mark
 
 try:
@@ -95,6 +97,61 @@ class Project:
             raise DataError(f"{what} '{shown}' is outside the project folder (pnp reads only files inside it, "
                             "following links)", mark or Mark(self.rel(path)))
         return real
+
+
+def _not_regular(mode: int) -> str | None:
+    """What a file of this mode is when it is not an ordinary file, else None."""
+    if stat.S_ISREG(mode):
+        return None
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"))
+    return next((name for test, name in kinds if test(mode)), "a special file")
+
+
+def _size_text(limit: int) -> str:
+    return f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{limit:,} bytes"
+
+
+def open_project_file(path: Path, limit: int, mark: Mark, what: str = "file", shown: str | None = None) -> BinaryIO:
+    """`path` opened for reading in binary, once it is known to be an ordinary file of at most `limit` bytes;
+    LoadError (at `mark`, naming the file as `shown`) otherwise. Every file a game gives pnp is opened here:
+    a named pipe would block the command for good, a device could be endless or act when opened, and a
+    padded file would be read whole. The kind is told before opening (opening some devices does something)
+    and again on what was opened, which never blocks (O_NONBLOCK). Without `shown` the messages name only
+    `what`, for a mark that already names the file."""
+    subject = f"{what} '{shown}'" if shown else what
+    try:
+        kind = _not_regular(os.stat(path).st_mode)
+        if kind is None:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
+            try:
+                opened = os.fstat(fd)
+                kind = _not_regular(opened.st_mode)
+                if kind is None and opened.st_size <= limit:
+                    os.set_blocking(fd, True)
+                    return os.fdopen(fd, "rb", closefd=True)
+            except BaseException:
+                os.close(fd)
+                raise
+            os.close(fd)
+    except FileNotFoundError:
+        raise LoadError(f"{subject} not found", mark) from None
+    except OSError as e:
+        raise LoadError(f"{subject} cannot be read: {e.strerror}", mark) from None
+    if kind is not None:
+        raise LoadError(f"{subject} is {kind}, not an ordinary file (pnp reads only ordinary files)", mark)
+    raise LoadError(f"{subject} is larger than {_size_text(limit)}", mark)
+
+
+def read_project_file(path: Path, limit: int, mark: Mark, what: str = "file", shown: str | None = None) -> bytes:
+    """The bytes of `path`, refused as open_project_file refuses; never more than `limit` bytes are read
+    (a file that grows while it is read is refused too)."""
+    with open_project_file(path, limit, mark, what, shown) as f:
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        subject = f"{what} '{shown}'" if shown else what
+        raise LoadError(f"{subject} is larger than {_size_text(limit)}", mark)
+    return data
 
 
 def write_file(path, data):

@@ -47,8 +47,8 @@ def share_repo_assets(root):
 def make_project(root, changes=None, images=None, case=None):
     """Copy the base mini game to `root` with the repo's fonts and icons, then apply a case's changes:
     files (text; None deletes), replace (path -> [[old, new], ...]), images (path -> [w, h] or
-    {size: [w, h], truncate: bytes kept}), bytes (path -> latin-1 text) and symlinks (path -> target;
-    '{outside}' is a folder beside the project)."""
+    {size: [w, h], truncate: bytes kept}), bytes (path -> latin-1 text), symlinks (path -> target;
+    '{outside}' is a folder beside the project) and fifos (paths made named pipes)."""
     shutil.copytree(DATA / "base", root, dirs_exist_ok=True)
     share_repo_assets(root)
     case = dict(case or {})
@@ -85,6 +85,11 @@ def make_project(root, changes=None, images=None, case=None):
         if path.exists() or path.is_symlink():
             path.unlink()
         path.symlink_to(target)
+    for rel in case.get("fifos", []):
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.unlink(missing_ok=True)
+        os.mkfifo(path)
     return root
 
 

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 from pypdf import PdfReader
 
-from conftest import run
+from conftest import make_project, run
 from test_game_rules import shipped
 
 GAME = "dinospan"
@@ -104,3 +104,29 @@ def test_changes_since_a_git_commit(proj):
     assert changed_items(result.output) == sorted(EDITED), result.output
     bad = run(proj, "changes", GAME, "--since", "no-such-ref")
     assert bad.exit_code == 2 and "neither a manifest file nor a git commit" in bad.output
+
+
+def test_a_commit_is_read_without_running_what_the_received_folders_git_config_names(tmp_path):
+    """A game folder someone sent you may carry a .git/config whose filters (and fsmonitor) name commands:
+    comparing with one of its commits runs none of them, and still names the card edited since."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "proj")
+    marker = tmp_path / "ran"
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    (root / ".gitattributes").write_text("* filter=sent\n")
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "as sent"], check=True)
+    command = f"touch {marker}; cat"
+    with open(root / ".git" / "config", "a", encoding="utf-8") as config:
+        config.write(f'[filter "sent"]\n\tsmudge = "{command}"\n\tclean = "{command}"\n\trequired = true\n'
+                     f'[core]\n\tfsmonitor = "touch {marker}"\n\tpager = "touch {marker}; cat"\n')
+    (root / ".git" / "info").mkdir(exist_ok=True)
+    (root / ".git" / "info" / "attributes").write_text("* filter=sent\n")
+    cards = root / "cards" / "mini" / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("name: Wolf", "name: Grey Wolf"), encoding="utf-8")
+    result = run(root, "changes", "--since", "HEAD")
+    assert result.exit_code == 0, result.output
+    assert changed_items(result.output) == ["wolf"], result.output
+    assert not marker.exists()

@@ -4,9 +4,11 @@ it is now names the cards added, removed and changed since that build, or since 
 are validated in a scratch folder). The reprint imposes the changed faces, fronts with their backs, on as
 few sheets as they need, through the same kinds that print the whole kit."""
 
+import os
+import re
 import subprocess
-import tarfile
 import tempfile
+import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -102,10 +104,29 @@ def read_faces(project, path, follow=False):
                          Mark(shown)) from None
 
 
-def _git(project, *args):
+# Reading a commit runs nothing the received folder's own .git/config names: no filter (only `git archive`,
+# checkout and `cat-file --filters` apply them; ls-tree and plain cat-file --batch do not), no fsmonitor, no
+# hook, no pager, no system-wide config.
+_GIT_SAFE = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "--no-pager"]
+_GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "GIT_PAGER": "cat"}
+MAX_BLOB_BYTES = 256 * 1024 * 1024  # one file of a commit: past every input's own cap
+MAX_COMMIT_BYTES = 1024 * 1024 * 1024  # all the files of the game at a commit
+_TREE_ENTRY = re.compile(r"(\d+) (\w+) ([0-9a-f]+) +(-|\d+)\t(.*)", re.S)
+
+
+def _git_command(project: object, *args: str) -> list:
+    return ["git", "-C", str(project.root), *_GIT_SAFE, *args]
+
+
+def _git_env() -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    return {**env, **_GIT_ENV}
+
+
+def _git(project: object, *args: str) -> bytes:
     try:
-        return subprocess.run(["git", "-C", str(project.root), *args], capture_output=True, check=True,
-                              timeout=60).stdout
+        return subprocess.run(_git_command(project, *args), capture_output=True, check=True, timeout=60,
+                              env=_git_env(), stdin=subprocess.DEVNULL).stdout
     except FileNotFoundError:
         raise UsageError("comparing with a commit needs git, which is not installed") from None
     except subprocess.CalledProcessError as e:
@@ -114,7 +135,7 @@ def _git(project, *args):
         raise UsageError(f"git {args[0]} took more than 60 s") from None
 
 
-def _commit_faces(project, game_id, ref, options):
+def _commit_faces(project: object, game_id: str, ref: str, options: object) -> dict:
     """The faces of the game as it was at a git commit: its files written to a scratch project, validated
     and resolved there."""
     from ..project import Project
@@ -128,16 +149,12 @@ def _commit_faces(project, game_id, ref, options):
         raise UsageError(f"--since {ref}: neither a manifest file nor a git commit of {project.root}") from None
     prefix = _git(project, "rev-parse", "--show-prefix").decode().strip()
     wanted = [f"cards/{game_id}", f"layouts/{game_id}", "layouts/shared", "fonts"]
-    listed = _git(project, "ls-tree", "-r", "--name-only", f"{ref}:{prefix}", "--", *wanted).decode().splitlines()
-    paths = [p for p in wanted if any(x.startswith(p + "/") for x in listed)]  # git archive refuses absent ones
-    if f"cards/{game_id}" not in paths:
+    entries = _tree(project, ref, prefix, wanted)
+    if not any(path.startswith(f"cards/{game_id}/") for _, _, path in entries):
         raise UsageError(f"{game_id} did not exist at {ref}")
     with tempfile.TemporaryDirectory(prefix="pnp-since-") as tmp:
-        archive = Path(tmp) / "since.tar"
-        archive.write_bytes(_git(project, "archive", "--format=tar", f"{ref}:{prefix}", "--", *paths))
         root = Path(tmp) / "project"
-        with tarfile.open(archive) as tar:
-            tar.extractall(root, filter="data")  # no links or paths out of the scratch folder
+        _write_tree(project, ref, entries, root)
         scratch = Project(root.resolve())
         report = Report(scratch.root)
         game, studio = validate(scratch, game_id, report, options)
@@ -145,6 +162,77 @@ def _commit_faces(project, game_id, ref, options):
             raise UsageError(f"{game_id} at {ref} does not validate ({len(report.errors)} errors), so its faces "
                              "cannot be compared; compare with a build's manifest instead")
         return faces_of(studio)
+
+
+def _tree(project: object, ref: str, prefix: str, wanted: list) -> list:
+    """[(mode, object id, path)] of the files under `wanted` at the commit: blobs and symbolic links (a
+    submodule has no files here). UsageError for a path that would leave the scratch folder, or files too
+    large to read."""
+    listed = _git(project, "ls-tree", "-r", "-l", "-z", "--full-tree", f"{ref}:{prefix}", "--", *wanted)
+    entries, total = [], 0
+    for row in filter(None, listed.decode("utf-8", errors="surrogateescape").split("\0")):
+        found = _TREE_ENTRY.fullmatch(row)
+        if found is None:
+            raise UsageError(f"git ls-tree: cannot read '{row[:80]}'")
+        mode, kind, oid, size, path = found.groups()
+        if kind != "blob":
+            continue
+        parts = path.split("/")
+        if path.startswith("/") or any(part in ("", ".", "..", ".git") for part in parts):
+            raise UsageError(f"--since {ref}: the commit holds a file named '{path}', which pnp does not read")
+        total += int(size)
+        if int(size) > MAX_BLOB_BYTES or total > MAX_COMMIT_BYTES:
+            raise UsageError(f"--since {ref}: '{path}' at that commit is too large to compare "
+                             f"(files over {MAX_BLOB_BYTES // 2**20} MB, or {MAX_COMMIT_BYTES // 2**20} MB in all)")
+        entries.append((mode, oid, path))
+    return entries
+
+
+def _write_tree(project: object, ref: str, entries: list, root: Path) -> None:
+    """Write the commit's files under `root` from their blobs, read with `git cat-file --batch` (which
+    applies no filter); symbolic links are made last, so no file is ever written through one (a link that
+    leaves the scratch project is refused when it is read, as in any project)."""
+    links = []
+    command = _git_command(project, "cat-file", "--batch")
+    try:
+        git = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               env=_git_env())
+    except FileNotFoundError:
+        raise UsageError("comparing with a commit needs git, which is not installed") from None
+    watchdog = threading.Timer(120, git.kill)
+    watchdog.start()
+    try:
+        for mode, oid, path in entries:
+            git.stdin.write(oid.encode() + b"\n")
+            git.stdin.flush()
+            header = git.stdout.readline().split()
+            if len(header) != 3 or header[1] != b"blob" or int(header[2]) > MAX_BLOB_BYTES:
+                raise UsageError(f"--since {ref}: git cat-file could not read '{path}'")
+            target = root / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if mode == "120000":
+                links.append((target, git.stdout.read(int(header[2])).decode("utf-8", errors="surrogateescape")))
+            else:
+                _copy(git.stdout, int(header[2]), target)
+            git.stdout.read(1)  # the newline after each object
+    except (OSError, ValueError) as e:
+        raise UsageError(f"--since {ref}: git cat-file failed ({e})") from None
+    finally:
+        watchdog.cancel()
+        git.kill()
+        git.wait()
+    for target, link in links:
+        target.symlink_to(link)
+
+
+def _copy(source: object, size: int, target: Path) -> None:
+    with open(target, "xb") as out:
+        while size:
+            block = source.read(min(size, 1 << 20))
+            if not block:
+                raise ValueError("the blob ended early")
+            out.write(block)
+            size -= len(block)
 
 
 # -- the reprint --------------------------------------------------------------------------------------------

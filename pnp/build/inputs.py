@@ -16,11 +16,14 @@ from importlib import metadata
 from pathlib import Path, PurePosixPath
 
 from .. import __version__
-from ..errors import UsageError
-from ..project import NO_FOLLOW
+from ..errors import LoadError, UsageError
+from ..project import NO_FOLLOW, open_project_file
 from ..report import Mark
 
 ENGINE = Path(__file__).resolve().parent.parent  # the pnp package
+# a file past this is read by no build (every kind of input has a smaller cap), so its bytes cannot change
+# what one prints: it is recorded as too large, and the up-to-date check never spends long hashing it
+MAX_DIGESTED_BYTES = 256 * 1024 * 1024
 
 
 def manifest_name(options, what: str = "") -> str:
@@ -48,23 +51,31 @@ def _tree_files(project, game_id):
     return files
 
 
-def _digest(project, path):
-    """A file's sha256, or what stands in its place: a file pnp may not read has no content to it."""
+def _digest(project: object, path: Path) -> str:
+    """A file's sha256, or what stands in its place: a file pnp may not read has no content to it (a named
+    pipe or device is never opened to be read, so it cannot block the check)."""
     try:
         real = path.resolve()
         if not real.is_relative_to(project.root):
             return "outside the project"
-        return sha256(real)
+        with open_project_file(real, MAX_DIGESTED_BYTES, Mark(str(path))) as f:
+            return _sha256_of(f)
+    except LoadError as e:  # too large, or a special file: what it is stands for its content
+        return e.message
     except (OSError, RuntimeError):
         return "missing"
 
 
 def sha256(path, follow: bool = True) -> str:
     """The file's sha256; OSError when it is no regular file (a pipe or a device is never read)."""
-    digest = hashlib.sha256()
     with os.fdopen(open_regular(path, follow), "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
+        return _sha256_of(f)
+
+
+def _sha256_of(f: object) -> str:
+    digest = hashlib.sha256()
+    for block in iter(lambda: f.read(1 << 20), b""):
+        digest.update(block)
     return digest.hexdigest()
 
 

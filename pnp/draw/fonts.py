@@ -2,17 +2,19 @@
 them."""
 
 import hashlib
+import io
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from ..errors import DataError, LoadError
-from ..model.load import Record, load_file
-from ..project import BUILTIN_FONTS
+from ..model.load import MAX_FILE_BYTES, Record, load_file
+from ..project import BUILTIN_FONTS, read_project_file
 from ..report import Mark
 
 STYLES = ("regular", "bold", "italic", "bold_italic")
 FAMILY_KEYS = set(STYLES) | {"name", "license"}
+MAX_FONT_BYTES = 64 * 1024 * 1024  # the largest TTF fonts (whole CJK sets) are about 20 MB
 _LOADED = {}  # fonts.yaml path -> (its bytes' digest, FontSet)
 
 
@@ -41,11 +43,10 @@ def load_fonts(project):
     Raises DataError with the file and line of whatever is wrong."""
     path = project.fonts / "fonts.yaml"
     shown = project.rel(path)
-    try:
-        raw = _inside(project, path, Mark(shown), "fonts file").read_bytes()
-    except OSError:
-        raise DataError("pnp needs fonts/fonts.yaml listing the TTF fonts to embed (see README)", Mark(shown)) \
-            from None
+    real = _inside(project, path, Mark(shown), "fonts file")
+    if not real.exists():
+        raise DataError("pnp needs fonts/fonts.yaml listing the TTF fonts to embed (see README)", Mark(shown))
+    raw = read_project_file(real, MAX_FILE_BYTES, Mark(shown))
     digest = hashlib.sha1(raw).hexdigest()
     cached = _LOADED.get(path)
     if cached and cached[0] == digest:
@@ -93,8 +94,10 @@ def _register(project, path, family, styles, mark):
         # the file's own path in the name: two projects in one process never share a registration
         reg = f"{family}-{style}-{hashlib.sha1(str(real).encode()).hexdigest()[:6]}"
         if reg not in pdfmetrics.getRegisteredFontNames():
+            data = io.BytesIO(read_project_file(real, MAX_FONT_BYTES, where, "font file", shown=file))
+            data.name = str(real)  # what ReportLab calls the font in its messages
             try:
-                pdfmetrics.registerFont(TTFont(reg, str(real)))
+                pdfmetrics.registerFont(TTFont(reg, data))
             except Exception as e:  # noqa: BLE001 - a font parser meeting any broken file: say which, no traceback
                 raise DataError(f"font {family} {style} ({file}) cannot be loaded: {e}", where) from None
         names[style] = reg

@@ -2,9 +2,11 @@
 operators) is worked out once for an icon file and colour, kept on disk between runs, and written into every
 PDF that uses it; only an icon whose drawing names a resource of its PDF is drawn again for each."""
 
-import functools
+import base64
 import hashlib
 import io
+import logging
+import math
 import re
 from importlib.metadata import version
 from pathlib import Path
@@ -12,31 +14,59 @@ from pathlib import Path
 import reportlab
 from reportlab.graphics import renderPDF
 from reportlab.graphics import shapes
-from reportlab.graphics.shapes import Group, Shape
+from reportlab.graphics.shapes import Drawing, Group, Shape
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from ..cache import DiskCache
+from ..errors import DataError
+from ..project import read_project_file
+from ..report import Mark
 
 # operators that name a resource of the PDF they are written into (a graphics state, a font, an image):
 # a form using one is drawn again in every PDF rather than copied
 _USES_RESOURCE = re.compile(r"(^|\s)(gs|Tf|Do|sh|scn|SCN|cs|CS)(\s|$)")
+_NOT_FINITE = re.compile(r"(^|\s)-?(nan|inf)(\s|$)")
 # parsing the SVGs and drawing them was a tenth of building a game; a run that finds every icon here does not
 # even load svglib
 FORMS = DiskCache("icons", reportlab.Version, lambda: version("svglib"), Path(__file__).read_bytes())
 _forms = {}  # (file content's digest, colour) -> (width, height, operators or None): this process's
+# svglib logs what it skips (a circular <use>) to standard error, with no file or line: validation says
+# what is wrong with an icon, where
+logging.getLogger("svglib").addHandler(logging.NullHandler())
+_drawings = {}  # file content's digest -> svglib's drawing of it: this process's
+# svglib takes about half a millisecond per element and a second per MB of path data: an icon is a glyph
+MAX_ICON_BYTES = 1024 * 1024
+MAX_ICON_ELEMENTS = 2_000  # counting each <use> as the elements it repeats
+MAX_CHAIN = 300  # elements within elements, and <use> of <use>, deeper than this are refused
+MAX_ICON_SIZE = 100_000.0  # width and height, in points (1.4 m)
+_XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+_EMBEDDED = re.compile(r"^data:image/(jpe?g|png);base64")  # the embedded pictures svglib decodes (its pattern)
 
 
-@functools.lru_cache(maxsize=None)
-def _drawing(path, digest):
-    """The parsed SVG, once per file content (`digest`): an icon edited while pnp serve runs is read again."""
-    from svglib.svglib import svg2rlg
+def read_icon(path: Path) -> bytes:
+    """The icon file's bytes: an ordinary file of at most MAX_ICON_BYTES, else DataError naming it."""
+    return read_project_file(path, MAX_ICON_BYTES, Mark(str(path)))
 
-    drawing = svg2rlg(str(path))
+
+def _drawing(svg: bytes, digest: bytes) -> Drawing:
+    """The parsed SVG, once per file content (`digest`): an icon edited while pnp serve runs is read again.
+    svglib is given the bytes, not the file: with no file to start from it resolves no reference to any
+    other (validation refuses an icon that makes one)."""
+    drawing = _drawings.get(digest)
     if drawing is None:
-        raise ValueError("svglib cannot read it")
-    if not drawing.width or not drawing.height:
-        raise ValueError("its drawing has no size (no width, height or viewBox)")
+        from svglib.svglib import svg2rlg
+
+        drawing = svg2rlg(io.BytesIO(svg))
+        if drawing is None:
+            raise ValueError("svglib cannot read it")
+        for side in (drawing.width, drawing.height):
+            if not side:
+                raise ValueError("its drawing has no size (no width, height or viewBox)")
+            if not math.isfinite(side) or not 0 < side <= MAX_ICON_SIZE:
+                raise ValueError(f"its drawing's width and height must be between 0 and {MAX_ICON_SIZE:g} pt, "
+                                 f"not {side:g}")
+        _drawings[digest] = drawing
     return drawing
 
 
@@ -51,11 +81,11 @@ def _recolour(node, colour):
             node.strokeColor = colour
 
 
-def _tinted(path, digest, colour):
+def _tinted(svg: bytes, digest: bytes, colour: object) -> Drawing:
     """The icon's drawing with every filled or stroked shape in `colour`. The one parsed drawing is recoloured
     in place (each form is drawn right after, and every use recolours it whole first): a copy per colour
     cost more than the drawing itself."""
-    drawing = _drawing(path, digest)
+    drawing = _drawing(svg, digest)
     for child in drawing.contents:
         _recolour(child, colour)
     return drawing
@@ -80,34 +110,38 @@ def draw_icon(canvas, path, x, y, w, h, colour):
     canvas.addLiteral("Q")
 
 
-def _define_form(canvas, name, path, hexval, colour):
+def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: object) -> tuple:
     """The icon in this colour as the canvas's form `name`; (name, width, height). The file is read for
     each PDF, so what is drawn is always its content now; the drawing is worked out once per content."""
-    digest = hashlib.sha256(path.read_bytes()).digest()
+    svg = read_icon(path)
+    digest = hashlib.sha256(svg).digest()
     found = _forms.get((digest, hexval))
     if found is None:
         found = _forms[(digest, hexval)] = tuple(FORMS.value(
-            digest + hexval.encode(), lambda: _worked_out(path, digest, colour, canvas._initialFontName)))
+            digest + hexval.encode(), lambda: _worked_out(svg, digest, colour, canvas._initialFontName)))
     width, height, operators = found
     canvas.beginForm(name, 0, 0, width, height)
     if operators is not None:
         for op in operators:
             canvas.addLiteral(op)
     else:
-        _render(canvas, path, digest, colour)
+        _render(canvas, svg, digest, colour)
     canvas.endForm()
     return name, width, height
 
 
-def unreadable(path):
+def unreadable(path: Path) -> tuple | None:
     """Why the icon file cannot be drawn, as (message, line, column), or None; found once per file content
     (kept with the drawings), so a build that has checked its icons before reads the answer."""
-    svg = path.read_bytes()
+    try:
+        svg = read_icon(path)
+    except DataError as e:
+        return e.message, 0, 0
     digest = hashlib.sha256(svg).digest()
-    return FORMS.value(b"check\0" + digest, lambda: _why_unreadable(path, svg, digest))
+    return FORMS.value(b"check\0" + digest, lambda: _why_unreadable(svg, digest))
 
 
-def _why_unreadable(path, svg, digest):
+def _why_unreadable(svg: bytes, digest: bytes) -> tuple | None:
     from xml.etree import ElementTree
 
     try:
@@ -115,29 +149,138 @@ def _why_unreadable(path, svg, digest):
     except ElementTree.ParseError as e:
         line, column = e.position
         return f"not a well-formed SVG file ({str(e).split(':')[0]})", line, column + 1
+    problem = _outside_reference(svg)
+    if problem is not None:
+        return problem
     try:
-        _drawing(path, digest)
-    except Exception as e:  # svglib's own errors on SVG it cannot draw, and ours for a drawing of no size
-        return f"the SVG file cannot be drawn: {e}", 1, 1
+        problem = _drawing_problem(svg, digest)
+    except Exception as e:  # noqa: BLE001 - svglib's and ReportLab's errors on what they cannot draw, ours too
+        problem = str(e).splitlines()[-1] if str(e) else type(e).__name__
+    return None if problem is None else (f"the SVG file cannot be drawn: {problem}", 1, 1)
+
+
+def _outside_reference(svg: bytes) -> tuple | None:
+    """(message, line, column) of what an icon must not hold, or None: a reference to anything but its own
+    elements (another file, anywhere, or a URL: an icon is one self-contained file), an embedded picture
+    that is not really a PNG or JPEG (svglib would let Pillow guess, and Pillow hands PostScript to
+    Ghostscript), or more than MAX_ICON_ELEMENTS elements once every <use> is counted as what it repeats."""
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True)
+    try:
+        root = etree.fromstring(svg, parser)
+    except etree.XMLSyntaxError as e:  # what the standard library's parser let pass (nesting too deep)
+        return f"not an SVG file svglib can read ({e.msg})", e.lineno or 1, 1
+    for node in root.iter(etree.Element):
+        href = (node.get(_XLINK_HREF) or node.get("href") or "").strip()
+        if not href or href.startswith("#"):
+            continue
+        where = node.sourceline or 1
+        embedded = _EMBEDDED.match(href)
+        if embedded is None:
+            shown = href if len(href) <= 60 else href[:59] + "…"
+            return (f"refers to '{shown}' outside the icon; an icon may refer only to its own elements "
+                    "(#id) and embed PNG or JPEG pictures", where, 1)
+        problem = _embedded_problem(href[embedded.end() + 1:])
+        if problem:
+            return f"its embedded picture {problem}", where, 1
+    count = _element_count(root)
+    if count > MAX_ICON_ELEMENTS:
+        return (f"it has more than {MAX_ICON_ELEMENTS:,} elements (each <use> counted as what it repeats), or "
+                f"elements nested more than {MAX_CHAIN} deep", 1, 1)
     return None
 
 
-def _worked_out(path, digest, colour, font_name):
+def _embedded_problem(payload: str) -> str | None:
+    """Why a base64 picture inside an icon cannot be drawn, or None."""
+    import binascii
+
+    from PIL import Image, UnidentifiedImageError
+
+    from ..model.images import MAX_IMAGE_PIXELS
+
+    try:
+        with Image.open(io.BytesIO(base64.decodebytes(payload.encode("ascii"))), formats=("PNG", "JPEG")) as image:
+            width, height = image.size
+    except (UnidentifiedImageError, binascii.Error, UnicodeEncodeError):
+        return "is not a PNG or JPEG image"
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
+        return "cannot be read"
+    if width * height > MAX_IMAGE_PIXELS:
+        return f"has more than {MAX_IMAGE_PIXELS:,} pixels"
+    return None
+
+
+def _element_count(root: object) -> int:
+    """The elements svglib would draw, each <use> counted as the elements it stands for (a chain of uses
+    of uses can stand for millions); stops counting once past MAX_ICON_ELEMENTS, and a chain deeper than
+    MAX_CHAIN counts as past it."""
+    from lxml import etree
+
+    by_id = {node.get("id"): node for node in root.iter(etree.Element) if node.get("id")}
+    # element -> elements it stands for (1 while it is being counted: a <use> of an ancestor). Keyed by the
+    # element itself, which keeps lxml's proxy of it alive: an id() could be reused by another proxy
+    counts = {}
+
+    def count(node: object, depth: int) -> int:
+        if node in counts:
+            return counts[node]
+        if depth > MAX_CHAIN:
+            return MAX_ICON_ELEMENTS + 1
+        counts[node] = 1
+        total = 1
+        href = node.get(_XLINK_HREF) or node.get("href") or ""
+        targets = [by_id[href[1:]]] if href.startswith("#") and href[1:] in by_id else []
+        for child in [*node.iterchildren(etree.Element), *targets]:
+            total += count(child, depth + 1)
+            if total > MAX_ICON_ELEMENTS:
+                break
+        counts[node] = total
+        return total
+
+    return count(root, 0)
+
+
+def _worked_out(svg: bytes, digest: bytes, colour: object, font_name: str) -> tuple:
     """The icon drawn once into a scratch PDF's form, and the operators that drew it. The scratch PDF starts
     in the font the real ones do, as a different one would be selected again by an operator of its own."""
-    drawing = _drawing(path, digest)
-    scratch = Canvas(io.BytesIO(), initialFontName=font_name)
-    scratch.beginForm("icon", 0, 0, drawing.width, drawing.height)
-    start = len(scratch._code)
-    _render(scratch, path, digest, colour)
-    operators = scratch._code[start:]
-    scratch.endForm()
+    drawing, operators = _operators(svg, digest, colour, font_name)
     clean = not any(_USES_RESOURCE.search(op) for op in operators)
     return float(drawing.width), float(drawing.height), list(operators) if clean else None
 
 
-def _render(canvas, path, digest, colour):
+def _operators(svg: bytes, digest: bytes, colour: object, font_name: str) -> tuple:
+    """(the drawing, the operators that draw it into a form of a scratch PDF in `font_name`)."""
+    drawing = _drawing(svg, digest)
+    scratch = Canvas(io.BytesIO(), initialFontName=font_name)
+    scratch.beginForm("icon", 0, 0, drawing.width, drawing.height)
+    start = len(scratch._code)
+    _render(scratch, svg, digest, colour)
+    operators = scratch._code[start:]
+    scratch.endForm()
+    return drawing, operators
+
+
+def _drawing_problem(svg: bytes, digest: bytes) -> str | None:
+    """Why the icon's drawing cannot be written into a PDF, or None: it is drawn once, as a build would (a
+    coordinate of 1e308 fails there, and one of nan would be written as a word no PDF reader knows)."""
+    from reportlab.lib import colors
+
+    _drawing(svg, digest)  # svglib's own errors, and ours on the drawing's size, as they are
+    default_font = shapes.STATE_DEFAULTS["fontName"]
+    try:
+        _, operators = _operators(svg, digest, colors.black, "Helvetica")
+    except (ValueError, OverflowError, ZeroDivisionError):  # ReportLab writing a number it cannot
+        operators = ["nan"]
+    finally:
+        shapes.STATE_DEFAULTS["fontName"] = default_font
+    if any(_NOT_FINITE.search(op) for op in operators):
+        return "it holds a coordinate or size that is not a number or too large to write in a PDF"
+    return None
+
+
+def _render(canvas: Canvas, svg: bytes, digest: bytes, colour: object) -> None:
     # renderPDF starts every drawing by selecting its default font (Helvetica), which would put an
     # unembedded base-14 font in the PDF; icons draw no text, so point the default at the canvas's own font.
     shapes.STATE_DEFAULTS["fontName"] = canvas._initialFontName
-    renderPDF.draw(_tinted(path, digest, colour), canvas, 0, 0, showBoundary=False)
+    renderPDF.draw(_tinted(svg, digest, colour), canvas, 0, 0, showBoundary=False)

@@ -2,6 +2,7 @@
 
 from reportlab.lib import colors
 
+from ..model.images import checked_image
 from . import text as rtext
 from .colour import ColourError, colour
 from .icons import draw_icon
@@ -12,8 +13,9 @@ __all__ = ["Painter", "colour", "ColourError"]
 class Painter:
     """Draws primitives of one game: fonts, icons and images resolved through the game's folders."""
 
-    def __init__(self, canvas, fonts, icons, image_folder, fit_cache=None):
+    def __init__(self, canvas, fonts, icons, project, image_folder, fit_cache=None):
         self.c, self.fonts, self.icons, self.image_folder = canvas, fonts, icons, image_folder
+        self.project = project  # images are drawn only once known to be its own files, of a format pnp prints
         self.fit_cache = {} if fit_cache is None else fit_cache
 
     def icon(self, canvas, name, x, y, w, h, col):
@@ -104,11 +106,17 @@ class Painter:
     def _icon(self, p, x0, top):
         self.icon(self.c, p.text, x0 + p.x, top - p.y - p.h, p.w, p.h, colour(p.style.get("color", "#000000")))
 
-    def _image(self, p, x0, top):
+    def _image(self, p: object, x0: float, top: float) -> None:
         path = self.image_folder / p.text
-        if path.is_file():  # validation has checked it is a readable image inside the project
-            self.c.drawImage(str(path), x0 + p.x, top - p.y - p.h, p.w, p.h, preserveAspectRatio=True,
-                             anchor="c", mask="auto")
+        if not (path.exists() or path.is_symlink()):  # validation reports it; a build never fails on one
+            return
+        # ReportLab opens a file with Pillow (any format) the first time a PDF draws it, and reuses it after:
+        # checked here right before that, as validation checks it (a file edited since is refused, not opened)
+        checked = self.c.__dict__.setdefault("_pnp_images_checked", {})
+        if path not in checked:
+            checked[path] = checked_image(self.project, path, p.mark, p.text)[0]
+        self.c.drawImage(str(checked[path]), x0 + p.x, top - p.y - p.h, p.w, p.h, preserveAspectRatio=True,
+                         anchor="c", mask="auto")
 
     def fit_text(self, p):
         s = p.style

@@ -3,13 +3,14 @@
 from dataclasses import dataclass, field
 
 from ..errors import DataError, LoadError
+from ..project import read_project_file
 from ..report import Mark
 from ..template import ExprError, module
 from .colours import COLOUR_SET_FIELDS, check_colour_sets
 from .components import COMPONENT_FIELDS, Component, load_components
 from .constraints import CONSTRAINT_FIELDS, check_constraints
 from .icons import IconIndex
-from .load import MarkedList, Record, load_file, shown
+from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, shown
 from .schema import INVALID, Schema, did_you_mean
 from .tables import TABLE_FIELDS, check_tables, derive, load_tables
 from .views import VIEW_FIELDS, check_views
@@ -232,7 +233,8 @@ def _load_macros(game, chk):
         return
     shown = game.project.rel(path)
     try:
-        source = game.project.inside(path, Mark(shown), "macros file").read_text(encoding="utf-8")
+        real = game.project.inside(path, Mark(shown), "macros file")
+        source = read_project_file(real, MAX_FILE_BYTES, Mark(shown)).decode("utf-8")
         game.macros = module(source, game.context())
     except DataError as e:
         chk.report.add(e)

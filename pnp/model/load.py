@@ -6,6 +6,7 @@ from collections.abc import Mapping
 import yaml
 
 from ..errors import LoadError
+from ..project import open_project_file, read_project_file
 from ..report import Mark
 
 try:  # the C parser is several times faster and gives the same events and marks
@@ -321,24 +322,15 @@ def load_text(text, file):
 
 
 def check_file(path, shown_as):
-    """LoadError unless `path` is a readable file of at most MAX_FILE_BYTES (every data file, YAML or not)."""
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise LoadError("file not found", Mark(shown_as)) from None
-    except OSError as e:
-        raise LoadError(f"cannot read: {e.strerror}", Mark(shown_as)) from None
-    if size > MAX_FILE_BYTES:
-        raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Mark(shown_as))
+    """LoadError unless `path` is an ordinary readable file of at most MAX_FILE_BYTES (every data file, YAML
+    or not)."""
+    open_project_file(path, MAX_FILE_BYTES, Mark(shown_as)).close()
 
 
 def load_file(path, shown_as):
     """Load a YAML file; raises LoadError (a missing or unreadable file included)."""
-    check_file(path, shown_as)
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise LoadError("file not found", Mark(shown_as)) from None
+        text = read_project_file(path, MAX_FILE_BYTES, Mark(shown_as)).decode("utf-8")
     except UnicodeDecodeError as e:
         raise LoadError(f"not UTF-8 text ({e.reason} at byte {e.start})", Mark(shown_as)) from None
     except OSError as e:

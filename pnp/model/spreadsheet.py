@@ -12,8 +12,9 @@ import zipfile
 import yaml
 
 from ..errors import LoadError
+from ..project import read_project_file
 from ..report import Mark
-from .load import MAX_EXPANDED_VALUES, MarkedList, Record, check_file, load_text, plain
+from .load import MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Record, check_file, load_text, plain
 from .schema import Bool, Enum, List, Map, Nested, Str
 
 SPREADSHEETS = (".csv", ".xlsx")
@@ -35,7 +36,7 @@ def read_table(path, shown, schema, sheet=None):
 def _csv_rows(path, shown):
     """(line, [cell text]) per row; the line is where the row starts (a quoted cell may span lines)."""
     try:
-        text = path.read_text(encoding="utf-8-sig")  # Excel writes a byte-order mark
+        text = read_project_file(path, MAX_FILE_BYTES, Mark(shown)).decode("utf-8-sig")  # Excel writes a BOM
     except UnicodeDecodeError as e:
         raise LoadError(f"not UTF-8 text ({e.reason} at byte {e.start}); save the sheet as CSV UTF-8",
                         Mark(shown)) from None

@@ -6,6 +6,8 @@ import re
 
 from ..draw.book import Book, BookContent
 from ..errors import DataError, ExprError, LayoutError
+from ..model.load import MAX_FILE_BYTES
+from ..project import read_project_file
 from ..report import Mark
 from ..template import render
 from .base import Kind, Printable
@@ -80,7 +82,8 @@ def markdown(studio):
         if not path.exists() and not path.is_symlink():
             raise DataError("rulebook template not found", Mark(shown))
         try:
-            source = studio.project.inside(path, Mark(shown), "rulebook template").read_text(encoding="utf-8")
+            real = studio.project.inside(path, Mark(shown), "rulebook template")
+            source = read_project_file(real, MAX_FILE_BYTES, Mark(shown)).decode("utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
         try:

@@ -6,7 +6,7 @@ from .base import Element, box
 
 
 class Image(Element):
-    """A PNG or JPEG picture from layouts/<game>/, fitted (aspect kept) and centred in its box."""
+    """A PNG, JPEG or WebP picture from layouts/<game>/, fitted (aspect kept) and centred in its box."""
 
     type = "image"
     rotates = True

@@ -1,0 +1,77 @@
+"""What pnp reads from a game folder: ordinary files inside the project, under a size cap, of the kind pnp
+means. A named pipe, a device, a padded font or a PostScript file dressed as a picture is refused by name,
+never waited on, read whole or handed to Ghostscript. (The bad-input cases in tests/data/bad hold the
+messages; these check what a case cannot: nothing ran, nothing blocked.)"""
+
+import os
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from PIL import EpsImagePlugin
+
+from conftest import make_project, run
+from pnp.errors import DataError, LoadError
+from pnp.project import find, read_project_file
+from pnp.report import Mark
+
+EPS = "%!PS-Adobe-3.0 EPSF-3.0\n%%BoundingBox: 0 0 10 10\n{} loop\nshowpage\n"  # would loop for ever in gs
+IMAGE_CARD = "size: poker\nelements:\n  - {type: image, src: images/t.png, x: 0, y: 0, w: 10, h: 10}\n"
+
+
+def test_a_postscript_file_named_png_never_reaches_ghostscript(tmp_path, monkeypatch):
+    ran = []
+    monkeypatch.setattr(EpsImagePlugin, "Ghostscript", lambda *a, **k: ran.append(a))
+    monkeypatch.setattr(EpsImagePlugin, "gs_windows_binary", None)
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": IMAGE_CARD, "layouts/mini/images/t.png": EPS})
+    for command in ("validate", "build"):
+        result = run(root, command)
+        assert result.exit_code == 1
+        assert "layouts/mini/card.yaml:3:24: error: image 'images/t.png' cannot be used" in result.stderr
+    assert ran == [] and not (root / "output" / "mini").exists()
+
+
+def test_the_drawing_checks_an_image_itself_before_reportlab_opens_it(tmp_path):
+    """An image replaced after validation (pnp serve draws long after) is refused, not opened as PostScript."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.draw.paint import Painter
+
+    root = make_project(tmp_path / "proj", {"layouts/mini/images/t.png": EPS})
+    painter = Painter(Canvas(str(tmp_path / "x.pdf")), None, None, find(root), root / "layouts" / "mini")
+    prim = SimpleNamespace(text="images/t.png", mark=Mark("layouts/mini/card.yaml", 3, 24), x=0, y=0, w=10, h=10)
+    with pytest.raises(DataError, match="images/t.png' cannot be used: not a PNG, JPEG or WebP image"):
+        painter._image(prim, 0, 100)
+
+
+def test_a_font_padded_to_3_gb_is_refused_before_it_is_read(tmp_path):
+    root = make_project(tmp_path / "proj", {"fonts/fonts.yaml": "families:\n  Body: {regular: body.ttf}\n"})
+    with open(root / "fonts" / "body.ttf", "wb") as font:
+        font.truncate(3 * 1024**3)  # sparse: no disk is used, but a read would hold 3 GB
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert "fonts/fonts.yaml:2:19: error: font file 'body.ttf' is larger than 64 MB" in result.stderr
+
+
+def test_a_named_pipe_in_the_game_folders_does_not_block_a_build(tmp_path):
+    """Files no build reads are still inputs (the up-to-date check digests them): a pipe is told, not read."""
+    root = make_project(tmp_path / "proj", case={"fifos": ["cards/mini/notes", "fonts/readme", "layouts/mini/x"]})
+    first = run(root, "build")
+    assert first.exit_code == 0, first.output
+    assert run(root, "build").exit_code == 0
+    assert "up to date" in run(root, "build").output
+
+
+def test_devices_and_pipes_are_refused_by_name_without_being_opened_for_long(tmp_path):
+    os.mkfifo(tmp_path / "pipe")
+    for path, kind in ((tmp_path / "pipe", "a named pipe"), (Path("/dev/zero"), "a device"), (tmp_path, "a folder")):
+        with pytest.raises(LoadError, match=f"^x: data file 'x' is {kind}, not an ordinary file"):
+            read_project_file(path, 1024, Mark("x"), "data file", "x")
+
+
+def test_a_file_is_read_up_to_its_cap_and_no_further(tmp_path):
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * 1025)
+    with pytest.raises(LoadError, match="is larger than 1,024 bytes"):
+        read_project_file(path, 1024, Mark("f"))
+    assert read_project_file(path, 1025, Mark("f")) == b"x" * 1025
