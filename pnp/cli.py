@@ -409,7 +409,8 @@ def simulate(ctx, game, games, players, agents, seed, jobs, out_dir, log):
             click.echo(f"  {line}")
     if sim.summary is not None:
         click.echo("\n".join(summary_lines(sim)))
-        click.echo(f"{game_id}: results in {project.rel(sim.path)}", err=True)
+        if sim.path is not None:
+            click.echo(f"{game_id}: results in {project.rel(sim.path)}", err=True)
     _print_report(report, f"simulated {game_id}")
     ctx.exit(report.exit_code)
 

@@ -66,9 +66,13 @@ def simulate(project: Any, game_id: str, options: Options, out_dir: Path, report
             "games_per_seating": options.games, "end_reasons_known": list(rules.END_REASONS),
             "tracked": dict(rules.ITEMS)}
     sim.summary = summarise(results, meta, names)
-    out_dir.mkdir(parents=True, exist_ok=True)
     sim.path = out_dir / "simulation.json"
-    write_file(sim.path, to_json(sim.summary))
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        write_file(sim.path, to_json(sim.summary))
+    except OSError as e:
+        report.error(f"cannot write: {e.strerror or e}", Mark(str(sim.path)))
+        sim.path = None
     with budget():
         sim.outcomes = check_balance(game, sim.summary)
     for outcome in sim.outcomes:
