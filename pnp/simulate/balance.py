@@ -56,8 +56,9 @@ def _check(game: Any, rule: Any, sim: dict, summary: dict) -> Outcome:
         outcome.row = row["name"] if row else ""
     outcome.holds = not failing
     outcome.failing = tuple(row["name"] for row in failing if row is not None)
-    if failing:
-        outcome.message = _message(game, rule, failing[0], sim, outcome)
+    if failing:  # the message speaks of the row whose figures it shows, when that row fails
+        shown = nearest[1] if nearest is not None and any(nearest[1] is row for row in failing) else failing[0]
+        outcome.message = _message(game, rule, shown, sim, outcome)
     return outcome
 
 
