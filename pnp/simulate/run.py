@@ -14,7 +14,7 @@ from .agents import make_agent, win_shares
 from .api import GameRules, Tracked, code_mark, rules_class
 
 MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported as never ending
-GAME_TIMEOUT = 60.0  # seconds of one game
+GAME_TIMEOUT = 120.0  # seconds of processor time for one game (not wall time: a busy machine must not fail games)
 
 
 @dataclass
@@ -103,7 +103,7 @@ def play(rules: GameRules, options: Options, index: int, seed: int, seating: tup
     except RulesFault as e:
         result.failure, result.line = f"turn {turn[0]}: {e.message}", e.line
     except _Timeout:
-        result.failure = f"turn {turn[0]}: the game took more than {options.timeout:g} s (a loop in the rules?)"
+        result.failure = f"turn {turn[0]}: the game took more than {options.timeout:g} s of processor time (a loop in the rules, or a search budget too large for the game?)"
     except RecursionError:
         result.failure = f"turn {turn[0]}: the rules recursed without end"
     return result
@@ -168,7 +168,8 @@ def _finish(call: _Call, state: Any, players: int, result: GameResult, turn: int
 
 
 class _alarm:
-    """A timeout for one game on the main thread of a process (where signals go); elsewhere none."""
+    """A timeout for one game, in the process's processor time, on the main thread of a process (where signals
+    go); elsewhere none."""
 
     def __init__(self, seconds: float):
         self.seconds = seconds
@@ -176,13 +177,13 @@ class _alarm:
 
     def __enter__(self):
         if self.armed:
-            self.previous = signal.signal(signal.SIGALRM, _raise_timeout)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+            self.previous = signal.signal(signal.SIGVTALRM, _raise_timeout)
+            signal.setitimer(signal.ITIMER_VIRTUAL, self.seconds)
 
     def __exit__(self, *exc):
         if self.armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
+            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+            signal.signal(signal.SIGVTALRM, self.previous)
         return False
 
 
