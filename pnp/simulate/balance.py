@@ -51,6 +51,12 @@ def _check(game: Any, rule: Any, sim: dict, summary: dict) -> Outcome:
             nearest = (measured, row)
         if not ok:
             failing.append(row)
+    _conclude(game, rule, sim, outcome, nearest, failing)
+    return outcome
+
+
+def _conclude(game: Any, rule: Any, sim: dict, outcome: Outcome, nearest: Any, failing: list) -> None:
+    """Fill in the nearest comparison's figures, whether the rule holds, the items at fault and the message."""
     if nearest is not None:
         (outcome.margin, outcome.value, outcome.op, outcome.limit), row = nearest
         outcome.row = row["name"] if row else ""
@@ -59,7 +65,6 @@ def _check(game: Any, rule: Any, sim: dict, summary: dict) -> Outcome:
     if failing:  # the message speaks of the row whose figures it shows, when that row fails
         shown = nearest[1] if nearest is not None and any(nearest[1] is row for row in failing) else failing[0]
         outcome.message = _message(game, rule, shown, sim, outcome)
-    return outcome
 
 
 def _message(game: Any, rule: Any, row: Any, sim: dict, outcome: Outcome) -> str:
