@@ -48,6 +48,7 @@ def cli(ctx, root):
       pnp export evo --format tts   images for Tabletop Simulator (or png, tgc, mpc, drivethru, proof)
       pnp changes evo          the cards changed since the last build (--since a commit)
       pnp report evo           the design report: every table charted, the game's views, the rules' margins
+      pnp simulate dino-battles --games 500 --agents random,mcts   self-play with cards/<game>/rules.py
       pnp serve evo            a live preview in the browser, updated on every save
       pnp new mygame           start a game of your own that builds at once
       pnp reference            everything a layout or game.yaml can say
@@ -360,6 +361,82 @@ def design_report(ctx, games, out_dir):
                 bars.echo(f"{game_id}: report in {project.rel(path)}")
     _print_report(report, f"reported on {written} of {len(selected)} game{'s' * (len(selected) != 1)}")
     ctx.exit(report.exit_code)
+
+
+@cli.command(epilog=EPILOG)
+@click.argument("game")
+@click.option("--games", "-n", type=click.IntRange(1, 1_000_000), default=100, show_default=True,
+              help="Games per seating of the agents.")
+@click.option("--players", "-p", type=click.IntRange(1, 16), default=2, show_default=True, help="Players per game.")
+@click.option("--agents", default="random", show_default=True, metavar="LIST",
+              help="Comma-separated agents: random, greedy (one-step look-ahead on the rules' heuristic), mcts "
+                   "(information-set MCTS, 60 iterations a decision) or mcts-N. Each rotation of the list over the "
+                   "seats is a seating, so every agent plays every seat.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="The run's seed: game g plays with seed S+g, so the same seed gives the same results file.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
+              help="Play in N processes [default: the number of cores]; the results do not depend on it.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Write DIR/<game>/simulation.json instead of output/<game>/simulation.json.")
+@click.option("--log", is_flag=True, help="Print every move of every game (use with --games 1 to replay one).")
+@click.pass_context
+def simulate(ctx, game, games, players, agents, seed, jobs, out_dir, log):
+    """Play GAME many times with its cards/GAME/rules.py and check its balance rules.
+
+    \b
+    Writes output/GAME/simulation.json: win rate per seat, per agent and per pairing of agents (with 95%
+    confidence intervals), game length, how games end, and for each item the rules track how often it was
+    taken or played and the win rate of those who took it against those who did not; then checks game.yaml's
+    balance: rules on those figures. A game that fails (the rules raise, offer no move, never end) is
+    named with its seed and turn. Only this command (and tests) runs a game's rules.py.
+    """
+    import os
+    from pathlib import Path
+
+    from .simulate import Options, simulate as run_simulation, summary_lines
+
+    project = _project(ctx)
+    game_id = project.select([game])[0]
+    options = Options(games=games, players=players, agents=tuple(a.strip() for a in agents.split(",") if a.strip()),
+                      seed=seed, jobs=jobs or os.cpu_count() or 1, log=log)
+    out_root = Path(out_dir) if out_dir else project.root / "output"
+    report = Report(project.root)
+    with _simulation_bar(game_id, games * len(options.agents)) as advance:
+        sim = run_simulation(project, game_id, options, out_root / game_id, report, advance)
+    for index, game_seed, lines in sim.logs:
+        click.echo(f"game {index} (seed {game_seed})")
+        for line in lines:
+            click.echo(f"  {line}")
+    if sim.summary is not None:
+        click.echo("\n".join(summary_lines(sim)))
+        if sim.path is not None:
+            click.echo(f"{game_id}: results in {project.rel(sim.path)}", err=True)
+    _print_report(report, f"simulated {game_id}")
+    ctx.exit(report.exit_code)
+
+
+class _simulation_bar:
+    """A progress bar over a run's games, on a terminal only; yields the function that advances it."""
+
+    def __init__(self, game_id, total):
+        self.bars = None
+        if sys.stderr.isatty():
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bars = Progress(TextColumn(f"[bold]{game_id}: playing"), BarColumn(), MofNCompleteColumn(),
+                                 TimeElapsedColumn(), transient=True)
+            self.task = self.bars.add_task("games", total=total)
+
+    def __enter__(self):
+        if self.bars is None:
+            return None
+        self.bars.start()
+        return lambda n: self.bars.update(self.task, advance=n)
+
+    def __exit__(self, *exc):
+        if self.bars is not None:
+            self.bars.stop()
+        return False
 
 
 @cli.command(epilog=EPILOG)

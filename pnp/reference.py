@@ -12,6 +12,7 @@ from .layout.layouts import LAYOUT_PARAMS
 from .layout.resolve import CONTEXT as LAYOUT_CONTEXT, MAX_PRIMS, MAX_REPEAT
 from .layout.styles import OWN_KEYS
 from .model.components import COMPONENT_FIELDS, ITEM_FIELDS, MAX_COUNT
+from .model.balance import BALANCE_FIELDS
 from .model.constraints import CONSTRAINT_FIELDS
 from .model.views import VIEW_FIELDS
 from .model.game import CONTEXT as GAME_CONTEXT, GAME_FILE
@@ -88,6 +89,14 @@ def _game_file():
            "`pnp report` charts every table's fields and lists each constraint's margin; each entry of `report:` "
            "adds one chart of the designer's choosing. Its table and fields must exist (derived fields count), "
            "and a field charted as a number must hold numbers.", "", _field_table(VIEW_FIELDS), "",
+           "### Balance rules", "",
+           "Rules over what `pnp simulate` measures by playing the game with its cards/<game>/rules.py; validate "
+           "checks their syntax, pnp simulate their truth. An expression sees the game (as constraints do) and "
+           "`sim`: `sim.games`, `sim.seat_win_rate[i]`, `sim.agent_win_rate.AGENT`, `sim.matchup.A.B` (how often "
+           "A did better than B), `sim.end_share.REASON`, `sim.turns` (mean); with `each: TABLE` also `item`: "
+           "`item.id`, `item.name`, `item.seats`, each event's rate by its name (`item.taken`, `item.played`, "
+           "`item.effective`, a game's own), `item.win_taken`, `item.win_not_taken`, `item.gap`.", "",
+           _field_table(BALANCE_FIELDS), "",
            "### Components", "",
            f"What is in the box, in order. Every component takes these keys (a component prints at most "
            f"{MAX_COUNT:,} items):", "", _field_table(COMPONENT_FIELDS), "",

@@ -6,6 +6,7 @@ from ..errors import DataError, LoadError
 from ..project import read_project_file
 from ..report import Mark
 from ..template import ExprError, module
+from .balance import BALANCE_FIELDS, check_balance_syntax
 from .colours import COLOUR_SET_FIELDS, check_colour_sets
 from .components import COMPONENT_FIELDS, Component, load_components
 from .constraints import CONSTRAINT_FIELDS, check_constraints
@@ -45,6 +46,9 @@ GAME_FILE = {
     "report": {"type": "list", "of": {"type": "record", "fields": VIEW_FIELDS}, "default": [],
                "doc": "the charts `pnp report` draws besides every table's own: each view one chart (see Report "
                       "views)"},
+    "balance": {"type": "list", "of": {"type": "record", "fields": BALANCE_FIELDS}, "default": [],
+                "doc": "rules over what `pnp simulate` measures by playing the game (win rates, game length, how "
+                       "games end, each tracked item's rates): checked by pnp simulate, their syntax by validate"},
     "components": {"type": "any", "default": [],
                    "doc": "what is in the box: each component with its kind, items and layouts (see Components)"},
 }
@@ -172,6 +176,7 @@ def load_game(project, game_id, report, kinds=None):
         check_constraints(game, meta["constraints"], chk)
         check_colour_sets(game, meta["colour_sets"], chk)
         check_views(game, meta["report"], chk)
+        check_balance_syntax(game, meta["balance"], chk)
     return game
 
 
@@ -198,7 +203,7 @@ def _with_marked_defaults(record):
     for key in ("icons", "enums", "tables"):
         if not isinstance(record[key], Record):
             record = record.with_values({key: Record({}, mark=record.mark)})
-    for key in ("constraints", "colour_sets", "report"):
+    for key in ("constraints", "colour_sets", "report", "balance"):
         if not isinstance(record[key], MarkedList):
             record = record.with_values({key: MarkedList(mark=record.mark)})
     return record

@@ -8,7 +8,7 @@ from ..template import comparisons, evaluate
 from .views import is_number
 
 # The names a side reads that make it "the value the data gives"; the other side is the limit.
-DATA_NAMES = frozenset({"data", "item", "ref", "components", "macros"})
+DATA_NAMES = frozenset({"data", "item", "ref", "components", "macros", "sim"})  # sim: pnp simulate's figures
 
 HOW = ("The margin is how far the value the data gives may move before the rule fails: limit - value for "
        "<= and <, value - limit for >= and >, the distance between them for !=, and 0 for == (any change breaks "
@@ -98,6 +98,17 @@ def _nearest(pairs, context, sides):
         if best is None or found[0] / max(abs(found[3]), 1) < best[0] / max(abs(best[3]), 1):
             best = found
     return best, holds
+
+
+def nearest_comparison(expr, context):
+    """(margin, value, op, limit) of the comparison in `expr` nearest to failing in one context (a balance
+    rule's, say); None when the expression is not comparisons of numbers or a side fails alone."""
+    pairs = comparisons(expr)
+    try:
+        found = _nearest(pairs, context, _Sides()) if pairs else None
+    except ExprError:
+        return None
+    return found[0][:4] if found else None
 
 
 def _label(item):

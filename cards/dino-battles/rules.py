@@ -1,0 +1,576 @@
+"""Biomechanic Dino Battles, playable by `pnp simulate` (the rulebook's rules, read from the cards' data).
+
+What the simulation decides for the players, so that a move is one clear choice (the rulebook leaves these to
+the player; each is the obvious best or a fair default, noted here so the figures can be read for what they
+are):
+- costs paid from the hand use the combat card the player holds most of; an attack's "any" is paid with
+  Attack cards first, then Defend, then Evade (dodging and blocking need the last two);
+- purging purges Status cards only (Wound first); healing goes to the most damaged Dinosaur; a free swap
+  brings forward the benched Dinosaur with the most HP left, a pull the opponent's most damaged one, and a
+  knocked-out Dinosaur is replaced by the benched one with the most HP left;
+- only combat cards are attached (a Strategy or Item attached to be played later is not simulated), and
+  Items are used in their owner's turn, or in reply to an attack for the guarding ones;
+- the 10 Strategy and Item kinds and the 6 species of a game are drawn at random from the pool;
+- a Dinosaur knocked out by Poison is nobody's trophy; a game still going after TURN_LIMIT turns ends as if
+  the Wound pile had run out (reason "turn limit"), which the rulebook does not need (no human plays 150
+  turns) but a pair of passive bots might.
+"""
+
+from pnp.simulate.api import GameRules, Tracked
+
+COMBAT = ("attack", "evade", "defend")
+STATUS = ("wound", "poison", "paralyze")
+TURN_LIMIT = 150
+ANY_ORDER = ("attack", "defend", "evade")  # what pays an attack's "any" first
+
+
+class Dino:
+    __slots__ = ("species", "damage", "attached")
+
+    def __init__(self, species, damage=0, attached=None):
+        self.species, self.damage, self.attached = species, damage, attached if attached is not None else []
+
+    def copy(self):
+        return Dino(self.species, self.damage, list(self.attached))
+
+    @property
+    def left(self):
+        return self.species.hp - self.damage
+
+
+class Player:
+    __slots__ = ("deck", "hand", "discard", "active", "bench", "trophies", "events")
+
+    def __init__(self):
+        self.deck, self.hand, self.discard, self.active, self.bench, self.trophies = [], [], [], None, [], []
+        self.events = {"taken": set(), "played": set(), "effective": set(), "hit": set(), "was_hit": set(),
+                       "knocked_out": set(), "knocked_out_enemy": set()}
+
+    def copy(self):
+        p = Player.__new__(Player)
+        p.deck, p.hand, p.discard = list(self.deck), list(self.hand), list(self.discard)
+        p.active = self.active.copy() if self.active else None
+        p.bench = [d.copy() for d in self.bench]
+        p.trophies = list(self.trophies)
+        p.events = {k: set(v) for k, v in self.events.items()}
+        return p
+
+    def dinos(self):
+        return ([self.active] if self.active else []) + self.bench
+
+    def wounds(self):
+        n = self.deck.count("wound") + self.hand.count("wound") + self.discard.count("wound")
+        return n + sum(d.attached.count("wound") for d in self.dinos())
+
+
+class State:
+    __slots__ = ("players", "current", "turn", "supply", "kinds", "species", "dino_deck", "offering", "wounds_left",
+                 "left", "pending", "winner_by_ko", "reason", "bought_dino", "assisted")
+
+    def copy(self):
+        s = State.__new__(State)
+        s.players = [p.copy() for p in self.players]
+        s.current, s.turn, s.kinds, s.species = self.current, self.turn, self.kinds, self.species
+        s.supply, s.dino_deck, s.offering = dict(self.supply), list(self.dino_deck), list(self.offering)
+        s.wounds_left, s.left, s.winner_by_ko = self.wounds_left, dict(self.left), self.winner_by_ko
+        s.pending = dict(self.pending) if self.pending else None
+        s.reason, s.bought_dino, s.assisted = self.reason, self.bought_dino, set(self.assisted)
+        return s
+
+
+class Rules(GameRules):
+    ITEMS = {"dinosaurs": "species", "strategies": "strategy", "items": "item"}
+    END_REASONS = ("knockouts", "wound pile", "turn limit")
+
+    def __init__(self, game):
+        super().__init__(game)
+        r = game.rules
+        self.hand_size, self.bench_size, self.offering_size = r.hand_size, r.bench_size, r.offering_size
+        self.to_win, self.per_counter = r.knockouts_to_win, r.damage_per_counter
+        self.dinos = game.ref.dinosaurs
+        self.cards = {**game.ref.strategies, **game.ref.items}
+        self.table_of = {**{k: "strategies" for k in game.ref.strategies}, **{k: "items" for k in game.ref.items}}
+        self.immune = {d.id: set(d.keywords) for d in game.tables.dinosaurs}
+        self.stacks = r.stacks_per_game
+        self.species_per_game = r.species_per_game
+
+    # --- setup -------------------------------------------------------------------------------------------
+    def setup(self, players, rng):
+        row = next(p for p in self.game.tables.players if p.players == players)
+        s = State()
+        s.players = [Player() for _ in range(players)]
+        starter = [b.id for b in self.game.tables.basics for _ in range(b.starter)]
+        for p in s.players:
+            p.deck = list(starter)
+            rng.shuffle(p.deck)
+            self._draw(p, self.hand_size, rng)
+        kinds = sorted(rng.sample(sorted(self.cards), self.stacks))
+        s.kinds = tuple(kinds)
+        s.supply = {**{c: row.combat_cards for c in COMBAT}, **{k: self.cards[k].copies for k in kinds}}
+        s.left = {"poison": 20, "paralyze": 20}
+        s.wounds_left = row.wound_pile
+        s.species = tuple(sorted(rng.sample(sorted(self.dinos), self.species_per_game)))
+        s.dino_deck = [d for d in s.species for _ in range(row.dino_copies)]
+        rng.shuffle(s.dino_deck)
+        s.offering = [s.dino_deck.pop() for _ in range(min(self.offering_size, len(s.dino_deck)))]
+        s.current, s.turn, s.pending, s.winner_by_ko, s.reason = 0, 1, None, None, ""
+        s.bought_dino, s.assisted = False, set()
+        self._start_turn(s)
+        return s
+
+    def _draw(self, p, n, rng):
+        for _ in range(n):
+            if not p.deck:
+                if not p.discard:
+                    return
+                p.deck, p.discard = p.discard, []
+                rng.shuffle(p.deck)
+            p.hand.append(p.deck.pop())
+
+    def _start_turn(self, s):
+        p = s.players[s.current]
+        paralysed = 0 if p.active and "immune-paralyze" in self.immune[p.active.species.id] else p.hand.count("paralyze")
+        s.pending = None
+        s.assisted = set()
+        s.bought_dino = False
+        s.left["_strategy"], s.left["_attach"] = 1, 1
+        s.left["_combat"], s.left["_buy"] = max(0, 1 - paralysed), 1
+
+    # --- the engine's questions ----------------------------------------------------------------------------
+    def to_act(self, s):
+        return s.pending["target"] if s.pending else s.current
+
+    def is_over(self, s):
+        return bool(s.reason)
+
+    def turn(self, s):
+        return s.turn
+
+    def end_reason(self, s):
+        return s.reason
+
+    def scores(self, s):
+        if s.reason == "knockouts":
+            return [1 if i == s.winner_by_ko else 0 for i in range(len(s.players))]
+        # fewest Wounds, then more trophies
+        return [-p.wounds() + 0.01 * len(p.trophies) for p in s.players]
+
+    def clone(self, s):
+        return s.copy()
+
+    def determinise(self, s, player, rng):
+        s = s.copy()
+        for i, p in enumerate(s.players):
+            if i != player:
+                hidden = p.hand + p.deck
+                rng.shuffle(hidden)
+                p.hand, p.deck = hidden[:len(p.hand)], hidden[len(p.hand):]
+            else:
+                rng.shuffle(p.deck)
+        rng.shuffle(s.dino_deck)
+        return s
+
+    def heuristic(self, s, player):
+        me = s.players[player]
+        value = 0.0
+        for i, p in enumerate(s.players):
+            sign = 1 if i == player else -1 / (len(s.players) - 1)
+            value += sign * (1.5 * len(p.trophies) + 0.3 * len(p.dinos()) - 0.15 * p.wounds()
+                             + sum(d.left / d.species.hp for d in p.dinos()) * 0.5
+                             + 0.05 * sum(len(d.attached) for d in p.dinos()))
+        return value + 0.02 * len(me.deck + me.hand + me.discard)
+
+    def tracked(self, s):
+        available = {("dinosaurs", d) for d in s.species} | {(self.table_of[k], k) for k in s.kinds}
+        return Tracked(available, [p.events for p in s.players])
+
+    def describe(self, move):
+        return " ".join(str(m) for m in move)
+
+    # --- moves ----------------------------------------------------------------------------------------------
+    def legal_moves(self, s):
+        if s.pending:
+            return self._replies(s)
+        p, left = s.players[s.current], s.left
+        moves = [("end",)]
+        hand = set(p.hand)
+        if left["_strategy"] > 0:
+            moves += [("strategy", c) for c in sorted(hand) if self.table_of.get(c) == "strategies"]
+        if left["_attach"] > 0:
+            for slot in range(len(p.dinos())):
+                moves += [("attach", c, slot) for c in COMBAT if c in hand]
+        if p.active and left["_combat"] > 0:
+            moves += self._combat_moves(s, p)
+        for b, d in enumerate(p.bench):
+            if b not in s.assisted and d.species.get("assist") and _payable(d.species.assist.cost, d.attached):
+                moves.append(("assist", b))
+        for c in sorted(hand):
+            if self.table_of.get(c) == "items":
+                for k, power in enumerate(self.cards[c].powers):
+                    if not power.effects.guard_up and _payable(power.cost, _without(p.hand, c)):
+                        moves.append(("item", c, k))
+        if left["_buy"] > 0:
+            moves += self._buys(s, p)
+        return moves
+
+    def _combat_moves(self, s, p):
+        out = []
+        for i, attack in enumerate(p.active.species.attacks):
+            if _payable(attack.cost, p.active.attached):
+                out += [("attack", i, t) for t in self._targets(s)]
+        evades = p.active.attached.count("evade") + p.hand.count("evade")
+        if evades >= p.active.species.retreat:
+            out += [("retreat", b) for b in range(len(p.bench))]
+        return out
+
+    def _targets(self, s):
+        return [i for i in range(len(s.players)) if i != s.current]
+
+    def _buys(self, s, p):
+        money = sum(1 for c in p.hand if c in COMBAT)
+        out = [("buy", c) for c in COMBAT if s.supply[c] > 0]
+        out += [("buy", k) for k in s.kinds if s.supply[k] > 0 and self.cards[k].cost <= money]
+        if len(p.dinos()) < 1 + self.bench_size:
+            out += [("dino", d) for d in sorted(set(s.offering)) if self.dinos[d].cost <= money]
+        return out
+
+    def _replies(self, s):
+        target = s.players[s.pending["target"]]
+        moves = [("pass",)]
+        dino = target.active
+        if "evade" in dino.attached:
+            moves.append(("evade",))
+        if "defend" in dino.attached:
+            moves.append(("defend",))
+        if not s.pending.get("guarded"):
+            for c in sorted(set(target.hand)):
+                if self.table_of.get(c) == "items":
+                    for k, power in enumerate(self.cards[c].powers):
+                        if power.effects.guard_up and _payable(power.cost, _without(target.hand, c)):
+                            moves.append(("guard", c, k))
+        return moves
+
+    def apply(self, s, move, rng):
+        kind = move[0]
+        p = s.players[s.current]
+        if kind == "end":
+            self._end_turn(s, p, rng)
+        elif kind == "strategy":
+            s.left["_strategy"] -= 1
+            self._play_strategy(s, p, move[1], rng)
+        elif kind == "attach":
+            s.left["_attach"] -= 1
+            p.hand.remove(move[1])
+            p.dinos()[move[2]].attached.append(move[1])
+        elif kind == "attack":
+            s.left["_combat"] -= 1
+            self._attack(s, p, move[1], move[2], rng)
+        elif kind == "retreat":
+            s.left["_combat"] -= 1
+            self._retreat(p, move[1])
+        elif kind == "assist":
+            self._assist(s, p, move[1], rng)
+        elif kind == "item":
+            self._use_item(s, p, move[1], move[2], rng)
+        elif kind in ("buy", "dino"):
+            self._buy(s, p, kind, move[1])
+        else:
+            self._reply(s, move, rng)
+        return s
+
+    # --- a turn's actions -----------------------------------------------------------------------------------
+    def _play_strategy(self, s, p, card_id, rng):
+        card = self.cards[card_id]
+        p.hand.remove(card_id)
+        p.discard.append(card_id)
+        p.events["played"].add(("strategies", card_id))
+        if self._effects(s, p, card.bonuses, card.effects, rng):
+            p.events["effective"].add(("strategies", card_id))
+
+    def _effects(self, s, p, bonuses, effects, rng):
+        """Apply a card's bonuses and effects; whether it did anything."""
+        did = False
+        if bonuses.draw:
+            before = len(p.hand)
+            self._draw(p, bonuses.draw, rng)
+            did |= len(p.hand) > before
+        for name in ("strategy", "attach", "combat", "buy"):
+            if bonuses[name]:
+                s.left["_" + name] += bonuses[name]
+                did = True
+        if bonuses.hp:
+            did |= self._heal(p, bonuses.hp)
+        if effects.purge:
+            did |= self._purge(p, effects.purge)
+        if effects.swap and p.bench:
+            self._swap(p, max(range(len(p.bench)), key=lambda b: p.bench[b].left))
+            did = True
+        if effects.pull:
+            did |= self._pull(s)
+        if effects.give_poison or effects.give_paralyze or effects.give_wound:
+            victim = s.players[self._targets(s)[0]]
+            for status, n in (("poison", effects.give_poison), ("paralyze", effects.give_paralyze),
+                              ("wound", effects.give_wound)):
+                for _ in range(n):
+                    self._give(s, victim, status)
+            did = True
+        for _ in range(effects.self_wound):
+            self._give(s, p, "wound")
+        return did
+
+    def _heal(self, p, hp):
+        hurt = [d for d in p.dinos() if d.damage > 0]
+        if not hurt:
+            return False
+        d = max(hurt, key=lambda d: d.damage)
+        d.damage = max(0, d.damage - hp)
+        return True
+
+    def _purge(self, p, n):
+        did = False
+        for status in STATUS:
+            while n and status in p.hand:
+                p.hand.remove(status)
+                n -= 1
+                did = True
+        return did
+
+    def _swap(self, p, b):
+        p.active, p.bench[b] = p.bench[b], p.active
+
+    def _pull(self, s):
+        victim = s.players[self._targets(s)[0]]
+        if not victim.bench or not victim.active:
+            return False
+        b = max(range(len(victim.bench)), key=lambda b: victim.bench[b].damage)
+        self._swap(victim, b)
+        return True
+
+    def _give(self, s, victim, status):
+        """`victim` takes a status card into their discard pile; an empty Wound pile ends the game."""
+        if status == "wound":
+            if s.wounds_left == 0:
+                self._end_on_wounds(s, "wound pile")
+                return
+            s.wounds_left -= 1
+        elif s.left[status] == 0:
+            return
+        else:
+            s.left[status] -= 1
+        victim.discard.append(status)
+
+    def _end_on_wounds(self, s, reason):
+        if not s.reason:
+            s.reason = reason
+
+    def _retreat(self, p, b):
+        cost = p.active.species.retreat
+        for _ in range(cost):
+            if "evade" in p.active.attached:
+                p.active.attached.remove("evade")
+            else:
+                p.hand.remove("evade")
+            p.discard.append("evade")
+        self._swap(p, b)
+
+    def _assist(self, s, p, b, rng):
+        d = p.bench[b]
+        power = d.species.assist
+        _pay(power.cost, d.attached, p.discard)
+        s.assisted.add(b)
+        key = ("dinosaurs", d.species.id)
+        p.events["played"].add(key)
+        if self._effects(s, p, power.bonuses, power.effects, rng):
+            p.events["effective"].add(key)
+
+    def _use_item(self, s, p, card_id, k, rng):
+        power = self.cards[card_id].powers[k]
+        p.hand.remove(card_id)
+        _pay_from_hand(power.cost, p)
+        p.discard.append(card_id)
+        key = ("items", card_id)
+        p.events["played"].add(key)
+        if power.get("atk"):
+            target = self._targets(s)[0]
+            self._strike(s, s.current, target, {"atk": power.atk, "damage": power.effects.damage,
+                                                "status": None, "effects": power.effects, "source": key}, rng)
+        elif self._effects(s, p, power.bonuses, power.effects, rng):
+            p.events["effective"].add(key)
+
+    def _buy(self, s, p, kind, what):
+        s.left["_buy"] -= 1
+        if kind == "dino":
+            _pay_from_hand(["any"] * self.dinos[what].cost, p)
+            s.offering.remove(what)
+            dino = Dino(self.dinos[what])
+            if p.active is None:
+                p.active = dino
+            else:
+                p.bench.append(dino)
+            s.bought_dino = True
+            p.events["taken"].add(("dinosaurs", what))
+            return
+        cost = self.cards[what].cost if what in self.cards else 0
+        _pay_from_hand(["any"] * cost, p)
+        s.supply[what] -= 1
+        p.discard.append(what)
+        if what in self.cards:
+            p.events["taken"].add((self.table_of[what], what))
+
+    def _end_turn(self, s, p, rng):
+        poisoned = p.hand.count("poison")
+        p.discard.extend(p.hand)
+        p.hand = []
+        if poisoned and p.active and "immune-poison" not in self.immune[p.active.species.id]:
+            self._hurt(s, None, s.current, p.active, 5 * poisoned)
+        self._draw(p, self.hand_size, rng)
+        if s.bought_dino:
+            while len(s.offering) < self.offering_size and s.dino_deck:
+                s.offering.insert(0, s.dino_deck.pop())
+        if s.reason:
+            return
+        s.current = (s.current + 1) % len(s.players)
+        s.turn += 1
+        if s.turn > TURN_LIMIT:
+            self._end_on_wounds(s, "turn limit")
+            return
+        if s.current == 0:  # a new round: the offering moves along
+            if s.offering:
+                s.offering.pop()
+            if s.dino_deck:
+                s.offering.insert(0, s.dino_deck.pop())
+        self._start_turn(s)
+
+    # --- combat ---------------------------------------------------------------------------------------------
+    def _attack(self, s, p, i, target, rng):
+        attack = p.active.species.attacks[i]
+        _pay_attack(attack.cost, p.active.attached, p.discard)
+        key = ("dinosaurs", p.active.species.id)
+        p.events["played"].add(key)
+        self._strike(s, s.current, target, {"atk": p.active.species.atk, "damage": attack.damage,
+                                            "status": attack.get("status"), "effects": None, "source": key}, rng)
+
+    def _strike(self, s, attacker, target, hit, rng):
+        """An attack (a Dinosaur's or an Item's) on `target`: the defender replies, unless it has no Dinosaur."""
+        victim = s.players[target]
+        if victim.active is None:
+            for _ in range(hit["damage"] // self.per_counter):
+                self._give(s, victim, "wound")
+            if hit["damage"]:
+                s.players[attacker].events["effective"].add(hit["source"])
+            return
+        s.pending = {**hit, "attacker": attacker, "target": target, "guard": 0, "guarded": None}
+
+    def _reply(self, s, move, rng):
+        pend = s.pending
+        victim = s.players[pend["target"]]
+        dino = victim.active
+        if move[0] == "guard":
+            power = self.cards[move[1]].powers[move[2]]
+            victim.hand.remove(move[1])
+            _pay_from_hand(power.cost, victim)
+            victim.discard.append(move[1])
+            victim.events["played"].add(("items", move[1]))
+            pend["guard"] += power.effects.guard_up
+            pend["guarded"] = (move[1], power)
+            return
+        s.pending = None
+        attacker = s.players[pend["attacker"]]
+        guard_item = pend["guarded"]
+        stopped = False
+        if move[0] == "evade":
+            dino.attached.remove("evade")
+            stopped = dino.species.eva + pend["guard"] >= pend["atk"]
+        elif move[0] == "defend":
+            dino.attached.remove("defend")
+            stopped = dino.species["def"] + pend["guard"] >= pend["atk"]  # `def` is a Python keyword
+            if "spiked" in self.immune[dino.species.id]:
+                self._give(s, attacker, "wound")
+                victim.events["effective"].add(("dinosaurs", dino.species.id))
+        if guard_item and stopped:
+            victim.events["effective"].add(("items", guard_item[0]))
+            if guard_item[1].effects.give_wound and move[0] == "defend":
+                self._give(s, attacker, "wound")
+        if stopped or s.reason:
+            return
+        attacker.events["effective"].add(pend["source"])
+        if pend["source"][0] == "dinosaurs":
+            attacker.events["hit"].add(pend["source"])
+        victim.events["was_hit"].add(("dinosaurs", dino.species.id))
+        status = pend["status"]
+        effects = pend["effects"]
+        if status and f"immune-{status}" not in self.immune[dino.species.id]:
+            self._give(s, victim, status)
+        if effects is not None:
+            for status, n in (("poison", effects.give_poison), ("paralyze", effects.give_paralyze)):
+                if f"immune-{status}" not in self.immune[dino.species.id]:
+                    for _ in range(n):
+                        self._give(s, victim, status)
+        self._hurt(s, pend["attacker"], pend["target"], dino, pend["damage"])
+
+    def _hurt(self, s, attacker, target, dino, damage):
+        """Damage on a Dinosaur; at its HP it is knocked out (a trophy for `attacker`, None for Poison)."""
+        dino.damage += damage
+        if dino.damage < dino.species.hp:
+            return
+        victim = s.players[target]
+        victim.discard.extend(dino.attached)
+        victim.events["knocked_out"].add(("dinosaurs", dino.species.id))
+        if victim.active is dino:
+            victim.active = None
+            if victim.bench:
+                b = max(range(len(victim.bench)), key=lambda b: victim.bench[b].left)
+                victim.active = victim.bench.pop(b)
+        else:
+            victim.bench.remove(dino)
+        if attacker is None:
+            return
+        winner = s.players[attacker]
+        winner.trophies.append(dino.species.id)
+        if winner.active is not None:
+            winner.events["knocked_out_enemy"].add(("dinosaurs", winner.active.species.id))
+        if len(winner.trophies) >= self.to_win and not s.reason:
+            s.reason, s.winner_by_ko = "knockouts", attacker
+
+
+# --- paying costs -----------------------------------------------------------------------------------------------
+def _payable(cost, cards):
+    """Whether `cards` (combat cards among them) can pay `cost` (attack/evade/defend/any)."""
+    need = {"attack": 0, "evade": 0, "defend": 0}
+    anys = 0
+    for c in cost:
+        if c == "any":
+            anys += 1
+        else:
+            need[c] += 1
+    have = {c: cards.count(c) for c in COMBAT}
+    if any(have[c] < need[c] for c in COMBAT):
+        return False
+    return sum(have[c] - need[c] for c in COMBAT) >= anys
+
+
+def _without(cards, card):
+    out = list(cards)
+    out.remove(card)
+    return out
+
+
+def _pay_attack(cost, attached, discard):
+    _pay(cost, attached, discard, ANY_ORDER)
+
+
+def _pay(cost, cards, discard, order=ANY_ORDER):
+    for c in sorted(cost, key=lambda c: c == "any"):
+        if c == "any":
+            c = next(x for x in order if x in cards)
+        cards.remove(c)
+        discard.append(c)
+
+
+def _pay_from_hand(cost, p):
+    """Pay from the hand; an "any" with the combat card the player holds most of (ties: Attack, Evade, Defend)."""
+    for c in sorted(cost, key=lambda c: c == "any"):
+        if c == "any":
+            c = max(COMBAT, key=lambda x: p.hand.count(x))
+        p.hand.remove(c)
+        p.discard.append(c)

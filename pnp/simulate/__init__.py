@@ -1,0 +1,139 @@
+"""pnp simulate: a game plays itself with the rules of its cards/<game>/rules.py, and its balance rules are
+checked on what the games measure."""
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..check import load
+from ..errors import DataError, UsageError
+from ..project import write_file
+from ..report import Mark, Report
+from ..template import budget
+from .agents import make_agent
+from .api import load_rules
+from .balance import check_balance
+from .run import Options, run
+from .stats import dead_items, summarise, to_json
+
+MAX_GAMES = 1_000_000  # games in one run, all seatings together
+
+
+@dataclass
+class Simulation:
+    """What one run gives the command line to print."""
+
+    summary: dict = None
+    outcomes: list = field(default_factory=list)  # balance rules' Outcomes
+    path: Path = None
+    logs: list = field(default_factory=list)  # (game index, seed, lines) with --log
+
+
+def check_options(options: Options) -> None:
+    """UsageError for agents pnp does not know or a run too large."""
+    for name in options.agents:
+        try:
+            make_agent(name)
+        except ValueError:
+            raise UsageError(f"--agents: unknown agent '{name}' (random, greedy, mcts or mcts-N)") from None
+    if options.games * len(options.agents) > MAX_GAMES:
+        raise UsageError(f"--games: at most {MAX_GAMES:,} games in a run (all seatings together)")
+
+
+def simulate(project: Any, game_id: str, options: Options, out_dir: Path, report: Report,
+             progress: Callable = None) -> Simulation:
+    """Load the game, play the run, write <out_dir>/simulation.json and check the balance rules; problems go
+    to `report` (a failing game or rule is an error)."""
+    check_options(options)
+    before = len(report.errors)
+    with budget():
+        game = load(project, game_id, report)
+    if game.meta is None or len(report.errors) > before:
+        return Simulation()
+    try:
+        rules = load_rules(project, game)
+    except DataError as e:
+        report.add(e)
+        return Simulation()
+    results = run(rules, options, progress)
+    sim = Simulation(logs=[(r.index, r.seed, r.log) for r in results if r.log])
+    if _report_failures(results, game_id, options, type(rules).source[1], report):
+        return sim
+    names = {f"{table}:{it['id']}": str(it.get("name", it["id"])) for table in rules.ITEMS
+             for it in game.tables.get(table, ()) if "id" in it}
+    meta = {"game": game_id, "seed": options.seed, "players": options.players, "agents": list(options.agents),
+            "games_per_seating": options.games, "end_reasons_known": list(rules.END_REASONS),
+            "tracked": dict(rules.ITEMS)}
+    sim.summary = summarise(results, meta, names)
+    sim.path = out_dir / "simulation.json"
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        write_file(sim.path, to_json(sim.summary))
+    except OSError as e:
+        report.error(f"cannot write: {e.strerror or e}", Mark(str(sim.path)))
+        sim.path = None
+    with budget():
+        sim.outcomes = check_balance(game, sim.summary)
+    for outcome in sim.outcomes:
+        if not outcome.holds:
+            report.error(outcome.message, outcome.mark)
+    return sim
+
+
+def _report_failures(results: list, game_id: str, options: Options, shown: str, report: Report) -> bool:
+    """Report the games the rules failed in (the first few, each with how to replay it); True if any."""
+    failed = [r for r in results if r.failure]
+    for r in failed[:5]:
+        report.error(f"game {r.index} (seed {r.seed}, seats {','.join(r.seating)}): {r.failure}; replay it with "
+                     f"`pnp simulate {game_id} --seed {r.seed} --games 1 --players {options.players} --agents "
+                     f"{','.join(r.seating)} --log`", Mark(shown, r.line, 1 if r.line else 0))
+    if len(failed) > 5:
+        report.error(f"{len(failed) - 5} more games failed", Mark(shown))
+    return bool(failed)
+
+
+def _ci(w: dict) -> str:
+    if not w["n"]:
+        return "-"
+    return f"{w['rate']:.0%} ({w['low']:.0%}-{w['high']:.0%})"
+
+
+def summary_lines(sim: Simulation) -> list:
+    """The run in a few lines for the terminal: seats, agents, pairings, length, ends, dead items, rules."""
+    s = sim.summary
+    lines = [f"{s['game']}: {s['games']} games, {s['players']} players, agents {', '.join(s['agents'])}, "
+             f"seed {s['seed']}",
+             "  win rate by seat (95% CI): " + "; ".join(f"seat {i + 1} {_ci(w)}"
+                                                        for i, w in enumerate(s["seat_win_rate"]))]
+    if len(s["agent_win_rate"]) > 1:
+        lines.append("  by agent: " + "; ".join(f"{a} {_ci(w)}" for a, w in s["agent_win_rate"].items()))
+        for a, row in s["matchup"].items():
+            lines.append(f"  {a} against: " + "; ".join(f"{b} {_ci(w)}" for b, w in row.items()))
+    turns = s["length"]["turns"]
+    lines.append(f"  length: {turns['mean']:.1f} turns (min {turns['min']}, median {turns['median']:g}, "
+                 f"max {turns['max']}); decisions per seat: "
+                 + ", ".join(f"{d['mean']:.0f}" for d in s["length"]["decisions"]))
+    lines.append("  ends: " + ", ".join(f"{r} {e['share']:.0%}" for r, e in s["end_reasons"].items()))
+    lines.extend(_item_lines(s))
+    for o in sim.outcomes:
+        state = "holds" if o.holds else "FAILS"
+        margin = f" (value {o.value:.3g}, limit {o.limit:.3g}, margin {o.margin:.3g}{', ' + o.row if o.row else ''})" \
+            if o.margin is not None else ""
+        lines.append(f"  balance {state}: {o.expr}{margin}")
+    return lines
+
+
+def _item_lines(s: dict) -> list:
+    """Dead items, and each table's item whose takers' win rate differs most from the others'."""
+    lines = []
+    for table, found in dead_items(s).items():
+        for label, ids in found.items():
+            names = [s["items"][table][i]["name"] for i in ids]
+            lines.append(f"  {table} {label}: {', '.join(names)}")
+    for table, items in s["items"].items():
+        gaps = [(abs(st["gap"]), st["gap"], st["name"]) for st in items.values() if st["gap"] is not None]
+        if gaps:
+            _, gap, name = max(gaps)
+            lines.append(f"  {table}: largest win-rate gap taken vs not: {name} {gap:+.0%}")
+    return lines

@@ -1,0 +1,223 @@
+"""The rules API: what a game's cards/<game>/rules.py defines so that pnp can play it, and the read-only view
+of the validated data it is given."""
+
+import copy
+import importlib.util
+import sys
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+from ..errors import DataError
+from ..report import Mark
+
+
+class Item(Mapping):
+    """One row of a table (or a nested record), read-only: `item.name`, `item["name"]`; lists are tuples.
+    The fields live in the instance's own __dict__, so `item.name` is a plain attribute read (rules read them
+    by the million)."""
+
+    def __init__(self, fields: Mapping):
+        self.__dict__.update({k: frozen(v) for k, v in fields.items()})
+
+    def __getattr__(self, name: str) -> Any:  # only called for a field that is not there
+        raise AttributeError(f"the item has no field '{name}' (it has {', '.join(self.__dict__)})")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("the game's data is read-only in rules")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("the game's data is read-only in rules")
+
+    def __getitem__(self, key: str) -> Any:
+        return self.__dict__[key]
+
+    def __iter__(self):
+        return iter(self.__dict__)
+
+    def __len__(self) -> int:
+        return len(self.__dict__)
+
+    def __repr__(self) -> str:
+        return f"Item({self.__dict__.get('id', '')!r})" if "id" in self.__dict__ else f"Item({self.__dict__!r})"
+
+    def __reduce__(self):
+        return Item, (dict(self.__dict__),)
+
+    def __deepcopy__(self, memo: dict) -> "Item":
+        return self  # read-only: a state holding items copies the reference
+
+
+def frozen(value: Any) -> Any:
+    """A value of the data as rules see it: mappings become Items, lists tuples; scalars as they are."""
+    if isinstance(value, Mapping):
+        return Item(value)
+    if isinstance(value, (list, tuple)):
+        return tuple(frozen(v) for v in value)
+    return value
+
+
+@dataclass(frozen=True)
+class GameData:
+    """The validated game as rules.py sees it: `tables.NAME` is a tuple of Items, `ref.NAME[id]` one Item,
+    `rules` is game.yaml's rules: mapping (an Item)."""
+
+    id: str
+    title: str
+    rules: Item
+    tables: Item
+    ref: Item
+
+    @classmethod
+    def of(cls, game: Any) -> "GameData":
+        tables = {name: frozen(list(items)) for name, items in game.tables.items()}
+        ref = {name: {it["id"]: it for it in items if isinstance(it, Item) and "id" in it}
+               for name, items in tables.items()}
+        return cls(game.id, game.title, frozen(game.meta.get("rules") or {}), Item(tables), Item(ref))
+
+
+Move = Hashable  # a move: any hashable, printable value (a tuple such as ("buy", "ferro-rex") reads well in logs)
+
+
+@dataclass
+class Tracked:
+    """What happened to the items of the tables a game tracks (its ITEMS), for the statistics.
+
+    `available`: the (table, id) pairs in play this game (a species not dealt cannot be taken);
+    `events[player][name]`: the (table, id) pairs to which event `name` happened for that player at least
+    once. `taken`, `played` and `effective` are the names pnp reports dead items by (never taken, never
+    effective); a game may add its own (say `knocked_out`)."""
+
+    available: set = field(default_factory=set)
+    events: list = field(default_factory=list)
+
+
+class GameRules(ABC):
+    """The contract of a rules.py: define `class Rules(GameRules)` with at least the abstract methods.
+
+    Players are numbered 0..players-1 in seat order. Chance comes only from the `rng` pnp passes (a
+    random.Random seeded per game), so a seed replays a game exactly. A state is whatever the rules like;
+    pnp copies it with `clone` for look-ahead, so the default deep copy works for any plain state."""
+
+    #: the tables whose items are tracked: {table: "what one is", ...}, e.g. {"dinosaurs": "species"}
+    ITEMS: Mapping = {}
+    #: the ways a game may end, for the statistics: e.g. ("knockouts", "wound pile")
+    END_REASONS: tuple = ()
+
+    def __init__(self, game: GameData):
+        self.game = game
+
+    @abstractmethod
+    def setup(self, players: int, rng: Random) -> Any:
+        """The state at the start of a game for this many players."""
+
+    @abstractmethod
+    def to_act(self, state: Any) -> int:
+        """The player who decides next."""
+
+    @abstractmethod
+    def legal_moves(self, state: Any) -> list:
+        """The moves open to the player to act (never empty while the game is not over)."""
+
+    @abstractmethod
+    def apply(self, state: Any, move: Move, rng: Random) -> Any:
+        """The state after the move (the state given may be changed and returned)."""
+
+    @abstractmethod
+    def is_over(self, state: Any) -> bool:
+        """Whether the game has ended."""
+
+    @abstractmethod
+    def scores(self, state: Any) -> list:
+        """Each player's score at the end; the highest score wins (a tie shares the win)."""
+
+    def end_reason(self, state: Any) -> str:
+        """How the game ended, one of END_REASONS."""
+        return "end"
+
+    def turn(self, state: Any) -> int:
+        """The turn number (for error messages and game length); by default pnp counts decisions."""
+        return -1
+
+    def clone(self, state: Any) -> Any:
+        """An independent copy of a state (override with a faster one for search agents)."""
+        return copy.deepcopy(state)
+
+    def determinise(self, state: Any, player: int, rng: Random) -> Any:
+        """A copy of the state in which what `player` cannot see (hands, decks) is drawn at random among what
+        it could be. The default: a perfect-information game, the state itself copied."""
+        return self.clone(state)
+
+    def heuristic(self, state: Any, player: int) -> float:
+        """How good the state looks for `player` (greedy play); by default the score's lead."""
+        scores = self.scores(state)
+        return scores[player] - max((s for i, s in enumerate(scores) if i != player), default=0)
+
+    def tracked(self, state: Any) -> Tracked:
+        """What happened to the tracked items (see Tracked); by default nothing is tracked."""
+        return Tracked()
+
+    def describe(self, move: Move) -> str:
+        """A move as the log prints it."""
+        return " ".join(str(part) for part in move) if isinstance(move, tuple) else str(move)
+
+
+RULES_FILE = "rules.py"
+
+
+def load_rules(project: Any, game: Any) -> GameRules:
+    """Import cards/<game>/rules.py and make its Rules for the game's data. Only `pnp simulate` and tests call
+    this: the rules file is the only game code pnp ever runs."""
+    path = game.folder / RULES_FILE
+    shown = project.rel(path)
+    if not path.is_file():
+        raise DataError(f"no rules to play: write {RULES_FILE} beside game.yaml (see the README's `pnp simulate`)",
+                        Mark(shown))
+    project.inside(path, Mark(shown), "rules file")
+    return rules_class(str(path), shown, game.id)(GameData.of(game))
+
+
+def rules_class(path: str, shown: str, game_id: str) -> type:
+    """The Rules class of a rules file, imported once per process (worker processes call this too)."""
+    name = f"pnp_rules_{game_id.replace('-', '_')}"
+    module = sys.modules.get(name)
+    if module is None or getattr(module, "__file__", None) != path:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses and pickling look their module up by name
+        try:
+            spec.loader.exec_module(module)
+        except Exception as e:  # a designer's code: any error is theirs, said at its line
+            sys.modules.pop(name, None)
+            raise DataError(f"the rules failed to load: {type(e).__name__}: {e}", code_mark(e, shown, path)) from None
+    rules = getattr(module, "Rules", None)
+    if not (isinstance(rules, type) and issubclass(rules, GameRules)):
+        raise DataError("rules.py must define `class Rules(GameRules)` (from pnp.simulate.api import GameRules)",
+                        Mark(shown, 1, 1))
+    missing = sorted(getattr(rules, "__abstractmethods__", ()))
+    if missing:
+        raise DataError(f"class Rules lacks {', '.join(missing)}", Mark(shown, 1, 1))
+    rules.source = (path, shown)
+    return rules
+
+
+def code_mark(error: BaseException, shown: str, path: Any) -> Mark:
+    """Where in the rules file an exception was raised (its deepest frame there), else the file itself."""
+    line, tb = 0, error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == str(path):
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    if line == 0 and isinstance(error, SyntaxError) and error.lineno:
+        line = error.lineno
+    return Mark(shown, line, 1 if line else 0)
+
+
+def all_items(tracked: Tracked) -> Iterable:
+    """Every (table, id) the tracking mentions."""
+    yield from tracked.available
+    for events in tracked.events:
+        for pairs in events.values():
+            yield from pairs

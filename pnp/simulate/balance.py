@@ -1,0 +1,89 @@
+"""Balance rules checked on a run's figures: each rule of game.yaml's `balance:` reported like every other rule,
+at its file:line, with the value measured, its limit and margin, and the items at fault."""
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import ExprError
+from ..model.margins import nearest_comparison
+from ..template import evaluate, render
+from .stats import expression_view, item_view
+
+SHOWN_ITEMS = 8  # items named in one failing rule's message; the rest are counted
+
+
+@dataclass
+class Outcome:
+    """One balance rule's result: `holds`, the nearest comparison's value/op/limit/margin, the failing items."""
+
+    expr: str
+    mark: Any
+    holds: bool
+    value: float = None
+    op: str = ""
+    limit: float = None
+    margin: float = None
+    row: str = ""
+    failing: tuple = ()
+    message: str = ""
+
+
+def check_balance(game: Any, summary: dict) -> list:
+    """Every balance rule's Outcome on this run's summary."""
+    sim = expression_view(summary)
+    return [_check(game, rule, sim, summary) for rule in game.meta.get("balance", ())]
+
+
+def _check(game: Any, rule: Any, sim: dict, summary: dict) -> Outcome:
+    expr, each = str(rule["expr"]), rule.get("each")
+    outcome = Outcome(expr, rule.mark_of("expr"), True)
+    rows = [None] if each is None else [item_view(i, s) for i, s in summary["items"].get(each, {}).items()]
+    failing, nearest = [], None
+    for row in rows:
+        context = game.context(sim=sim, item=row) if row is not None else game.context(sim=sim)
+        try:
+            ok = bool(evaluate(expr, context))
+        except ExprError as e:
+            outcome.holds, outcome.message = False, f"balance rule failed to evaluate: {e.message}"
+            return outcome
+        measured = nearest_comparison(expr, context)
+        if measured is not None and (nearest is None or measured[0] < nearest[0][0]):
+            nearest = (measured, row)
+        if not ok:
+            failing.append(row)
+    _conclude(game, rule, sim, outcome, nearest, failing)
+    return outcome
+
+
+def _conclude(game: Any, rule: Any, sim: dict, outcome: Outcome, nearest: Any, failing: list) -> None:
+    """Fill in the nearest comparison's figures, whether the rule holds, the items at fault and the message."""
+    if nearest is not None:
+        (outcome.margin, outcome.value, outcome.op, outcome.limit), row = nearest
+        outcome.row = row["name"] if row else ""
+    outcome.holds = not failing
+    outcome.failing = tuple(row["name"] for row in failing if row is not None)
+    if failing:  # the message speaks of the row whose figures it shows, when that row fails
+        shown = nearest[1] if nearest is not None and any(nearest[1] is row for row in failing) else failing[0]
+        outcome.message = _message(game, rule, shown, sim, outcome)
+
+
+def _message(game: Any, rule: Any, row: Any, sim: dict, outcome: Outcome) -> str:
+    text = rule.get("message")
+    if text:
+        try:
+            text = render(str(text), game.context(sim=sim, item=row) if row is not None else game.context(sim=sim))
+        except ExprError as e:
+            text = f"balance rule not met: {outcome.expr} (its message failed: {e.message})"
+    else:
+        text = f"balance rule not met: {outcome.expr}"
+    if outcome.margin is not None:
+        text += f" (measured {_num(outcome.value)} {outcome.op} {_num(outcome.limit)}, margin {_num(outcome.margin)})"
+    if outcome.failing:
+        shown = ", ".join(outcome.failing[:SHOWN_ITEMS])
+        more = len(outcome.failing) - SHOWN_ITEMS
+        text += f"; at fault: {shown}" + (f" and {more} more" if more > 0 else "")
+    return text
+
+
+def _num(value: Any) -> str:
+    return f"{value:.3g}" if isinstance(value, float) else str(value)

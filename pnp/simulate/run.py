@@ -1,0 +1,227 @@
+"""The runner: N seeded games per seating of the agents, across processes; each game bounded by a move cap and
+a timeout, and a failure of the rules said with its game, seed and turn."""
+
+import os
+import signal
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+from .agents import make_agent, win_shares
+from .api import GameRules, Tracked, code_mark, rules_class
+
+MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported as never ending
+GAME_TIMEOUT = 120.0  # seconds of processor time for one game (not wall time: a busy machine must not fail games)
+
+
+@dataclass
+class Options:
+    """What one `pnp simulate` run plays."""
+
+    games: int = 100  # per seating
+    players: int = 2
+    agents: tuple = ("random",)
+    seed: int = 0
+    jobs: int = 1
+    log: bool = False
+    move_cap: int = MOVE_CAP
+    timeout: float = GAME_TIMEOUT
+
+
+@dataclass
+class GameResult:
+    """One game as the statistics read it."""
+
+    index: int
+    seed: int
+    seating: tuple  # the agent in each seat
+    shares: list = field(default_factory=list)  # each seat's share of the win
+    decisions: list = field(default_factory=list)  # per seat
+    turns: int = 0
+    end: str = ""
+    available: list = field(default_factory=list)  # "table:id" in play
+    events: list = field(default_factory=list)  # per seat: {event: ["table:id", ...]}
+    log: list = field(default_factory=list)
+    failure: str = ""  # what went wrong, when the rules failed
+    line: int = 0  # the rules file's line at fault, when known
+
+
+class RulesFault(Exception):
+    """The rules failed in a game: `message` says how, `line` where in rules.py."""
+
+    def __init__(self, message: str, line: int = 0):
+        super().__init__(message)
+        self.message, self.line = message, line
+
+
+class _Timeout(BaseException):
+    """Raised by the game's alarm: a BaseException, so a rules file's `except Exception` cannot swallow it."""
+
+
+def seatings(agents: tuple, players: int) -> list:
+    """Every agent in every seat: the rotations of the agent list, cycled over the seats."""
+    return [tuple(agents[(seat + k) % len(agents)] for seat in range(players)) for k in range(len(agents))]
+
+
+def schedule(options: Options) -> list:
+    """(index, seed, seating) of every game: game g plays with seed options.seed + g, whatever the jobs."""
+    out = []
+    for k, seating in enumerate(seatings(options.agents, options.players)):
+        for i in range(options.games):
+            g = k * options.games + i
+            out.append((g, options.seed + g, seating))
+    return out
+
+
+class _Call:
+    """Calls into the rules, turning any exception into a RulesFault that names the hook and the line."""
+
+    def __init__(self, rules: GameRules):
+        self.rules = rules
+        self.path, self.shown = getattr(type(rules), "source", ("", "rules.py"))
+
+    def __call__(self, hook: str, *args: Any) -> Any:
+        try:
+            return getattr(self.rules, hook)(*args)
+        except (RulesFault, _Timeout):
+            raise
+        except Exception as e:  # the designer's code: any exception is a fault of the rules
+            line = code_mark(e, self.shown, self.path).line
+            raise RulesFault(f"{hook} raised {type(e).__name__}: {e}", line) from None
+
+
+def play(rules: GameRules, options: Options, index: int, seed: int, seating: tuple) -> GameResult:
+    """Play one game; a failure of the rules (an exception, no legal move, a loop) is kept in the result."""
+    result = GameResult(index, seed, seating)
+    turn = [0]
+    try:
+        with _alarm(options.timeout):
+            _play(_Call(rules), options, result, turn)
+    except RulesFault as e:
+        result.failure, result.line = f"turn {turn[0]}: {e.message}", e.line
+    except _Timeout:
+        result.failure = f"turn {turn[0]}: the game took more than {options.timeout:g} s of processor time (a loop in the rules, or a search budget too large for the game?)"
+    except RecursionError:
+        result.failure = f"turn {turn[0]}: the rules recursed without end"
+    return result
+
+
+def _play(call: _Call, options: Options, result: GameResult, turn: list) -> None:
+    rules, players = call.rules, options.players
+    game_rng, agent_rng = Random(result.seed), Random(f"agents {result.seed}")
+    agents = [make_agent(name) for name in result.seating]
+    state = call("setup", players, game_rng)
+    result.decisions = [0] * players
+    for _ in range(options.move_cap):
+        turn[0] = _turn(call, state, sum(result.decisions))
+        if call("is_over", state):
+            break
+        player = call("to_act", state)
+        if not (isinstance(player, int) and 0 <= player < players):
+            raise RulesFault(f"to_act returned {player!r}, not a player 0-{players - 1}")
+        moves = call("legal_moves", state)
+        _check_moves(moves)
+        move = agents[player].choose(rules, state, list(moves), player, agent_rng)
+        if options.log:
+            result.log.append(f"turn {turn[0]}: P{player} {result.seating[player]}: {call('describe', move)}")
+        result.decisions[player] += 1
+        state = call("apply", state, move, game_rng)
+    else:
+        raise RulesFault(f"the game did not end within {options.move_cap:,} moves (is_over never true?)")
+    _finish(call, state, players, result, turn[0])
+
+
+def _turn(call: _Call, state: Any, decisions: int) -> int:
+    number = call("turn", state)
+    return number if isinstance(number, int) and number >= 0 else decisions
+
+
+def _check_moves(moves: Any) -> None:
+    if not isinstance(moves, (list, tuple)) or not moves:
+        raise RulesFault(f"legal_moves returned {moves!r} while the game is not over (it must list at least one "
+                         "move)")
+    for move in moves:
+        try:
+            hash(move)
+        except TypeError:
+            raise RulesFault(f"legal_moves returned a move that is not hashable: {move!r} (use a tuple, not a "
+                             "list)") from None
+
+
+def _finish(call: _Call, state: Any, players: int, result: GameResult, turn: int) -> None:
+    scores = call("scores", state)
+    if not (isinstance(scores, (list, tuple)) and len(scores) == players
+            and all(isinstance(s, (int, float)) for s in scores)):
+        raise RulesFault(f"scores returned {scores!r}, not one number per player")
+    result.shares = win_shares(list(scores))
+    result.turns = turn
+    result.end = str(call("end_reason", state))
+    tracked = call("tracked", state)
+    if not isinstance(tracked, Tracked):
+        raise RulesFault(f"tracked returned {type(tracked).__name__}, not a Tracked")
+    result.available = sorted(f"{t}:{i}" for t, i in tracked.available)
+    result.events = [{name: sorted(f"{t}:{i}" for t, i in pairs) for name, pairs in sorted(events.items())}
+                     for events in tracked.events]
+
+
+class _alarm:
+    """A timeout for one game, in the process's processor time, on the main thread of a process (where signals
+    go); elsewhere none."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.armed = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+
+    def __enter__(self):
+        if self.armed:
+            self.previous = signal.signal(signal.SIGVTALRM, _raise_timeout)
+            signal.setitimer(signal.ITIMER_VIRTUAL, self.seconds)
+
+    def __exit__(self, *exc):
+        if self.armed:
+            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+            signal.signal(signal.SIGVTALRM, self.previous)
+        return False
+
+
+def _raise_timeout(signum: int, frame: Any) -> None:
+    raise _Timeout()
+
+
+_WORKER = {}
+
+
+def _start_worker(source: tuple, game_data: Any, options: Options) -> None:
+    path, shown, game_id = source
+    _WORKER["rules"] = rules_class(path, shown, game_id)(game_data)
+    _WORKER["options"] = options
+
+
+def _play_chunk(chunk: list) -> list:
+    return [play(_WORKER["rules"], _WORKER["options"], *game) for game in chunk]
+
+
+def run(rules: GameRules, options: Options, progress: Callable = None) -> list:
+    """Every game of the run, in game order (the same list whatever options.jobs); progress(n) after each n."""
+    games = schedule(options)
+    if options.jobs <= 1 or len(games) < 2:
+        results = []
+        for game in games:
+            results.append(play(rules, options, *game))
+            if progress:
+                progress(1)
+        return results
+    size = max(1, min(50, len(games) // (options.jobs * 8)))
+    chunks = [games[i:i + size] for i in range(0, len(games), size)]
+    path, shown = type(rules).source
+    results = []
+    with ProcessPoolExecutor(min(options.jobs, len(chunks), os.cpu_count() or 1), initializer=_start_worker,
+                             initargs=((path, shown, rules.game.id), rules.game, options)) as pool:
+        for done in pool.map(_play_chunk, chunks):
+            results.extend(done)
+            if progress:
+                progress(len(done))
+    return results

@@ -1,0 +1,160 @@
+"""The statistics of a run: win rates per seat, per agent and per pairing with 95% Wilson intervals, game
+length, how games end, and per tracked item how often it was taken or played and how its takers fared."""
+
+import json
+import math
+import statistics
+from collections import Counter, defaultdict
+from typing import Any
+
+Z = 1.959964  # the normal quantile of a two-sided 95% interval
+DIGITS = 4  # floats in simulation.json are rounded so the file's bytes are the same on every machine
+
+
+def wilson(successes: float, n: int) -> dict:
+    """A rate with its 95% Wilson score interval (which stays inside 0-1 and is sane for few games)."""
+    if n == 0:
+        return {"rate": None, "low": None, "high": None, "n": 0}
+    p = successes / n
+    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
+    half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
+    return {"rate": p, "low": max(0.0, centre - half), "high": min(1.0, centre + half), "n": n}
+
+
+def summarise(results: list, meta: dict, names: dict) -> dict:
+    """simulation.json's content from the games played (`names`: "table:id" -> the item's name)."""
+    players = meta["players"]
+    return {
+        **meta,
+        "games": len(results),
+        "seat_win_rate": [wilson(sum(r.shares[s] for r in results), len(results)) for s in range(players)],
+        "agent_win_rate": _agent_rates(results),
+        "matchup": _matchups(results),
+        "length": _length(results, players),
+        "end_reasons": {reason: {"count": n, "share": n / len(results)}
+                        for reason, n in sorted(Counter(r.end for r in results).items())},
+        "items": _items(results, names),
+    }
+
+
+def _agent_rates(results: list) -> dict:
+    wins, seats = defaultdict(float), Counter()
+    for r in results:
+        for agent, share in zip(r.seating, r.shares):
+            wins[agent] += share
+            seats[agent] += 1
+    return {agent: wilson(wins[agent], seats[agent]) for agent in sorted(seats)}
+
+
+def _matchups(results: list) -> dict:
+    """matchup[a][b]: in games where agents a and b both sat, how often a did better than b (a tie counts
+    half): the share of the win a's seats took against b's."""
+    beat, met = defaultdict(float), Counter()
+    for r in results:
+        share = defaultdict(float)
+        for agent, s in zip(r.seating, r.shares):
+            share[agent] += s
+        for a in share:
+            for b in share:
+                if a != b:
+                    met[a, b] += 1
+                    beat[a, b] += 1.0 if share[a] > share[b] else (0.5 if share[a] == share[b] else 0.0)
+    out = defaultdict(dict)
+    for a, b in sorted(met):
+        out[a][b] = wilson(beat[a, b], met[a, b])
+    return dict(out)
+
+
+def _spread(values: list) -> dict:
+    return {"mean": statistics.fmean(values), "min": min(values), "median": statistics.median(values),
+            "max": max(values)} if values else {}
+
+
+def _length(results: list, players: int) -> dict:
+    return {"turns": _spread([r.turns for r in results]),
+            "decisions": [_spread([r.decisions[s] for r in results]) for s in range(players)]}
+
+
+def _items(results: list, names: dict) -> dict:
+    """Per table, per item in play in some game: each event's rate among the seats that could have had it,
+    and the win rate of the seats that took it against those that did not."""
+    seats, counts, wins_with, wins_without, n_with = Counter(), defaultdict(Counter), Counter(), Counter(), Counter()
+    event_names = set()
+    for r in results:
+        for s, events in enumerate(r.events):
+            taken = set(events.get("taken", ()))
+            event_names.update(events)
+            for key in r.available:
+                seats[key] += 1
+                if key in taken:
+                    n_with[key] += 1
+                    wins_with[key] += r.shares[s]
+                else:
+                    wins_without[key] += r.shares[s]
+            for name, keys in events.items():
+                for key in keys:
+                    counts[key][name] += 1
+    out = defaultdict(dict)
+    for key in sorted(seats):
+        table, item_id = key.split(":", 1)
+        with_ = wilson(wins_with[key], n_with[key])
+        without = wilson(wins_without[key], seats[key] - n_with[key])
+        gap = with_["rate"] - without["rate"] if with_["n"] and without["n"] else None
+        out[table][item_id] = {
+            "name": names.get(key, item_id), "seats": seats[key],
+            "events": {name: {"count": counts[key][name], "rate": counts[key][name] / seats[key]}
+                       for name in sorted(event_names)},
+            "win_taken": with_, "win_not_taken": without, "gap": gap}
+    return dict(out)
+
+
+def dead_items(summary: dict) -> dict:
+    """{table: {"never taken": [...], "never effective": [...]}}: items in play that no one ever took, or that
+    were never effective (of the games that report those events)."""
+    out = {}
+    for table, items in summary["items"].items():
+        found = {}
+        for event, label in (("taken", "never taken"), ("effective", "never effective")):
+            dead = [i for i, s in items.items() if event in s["events"] and s["events"][event]["count"] == 0]
+            if dead:
+                found[label] = dead
+        if found:
+            out[table] = found
+    return out
+
+
+def rounded(value: Any) -> Any:
+    if isinstance(value, float):
+        return round(value, DIGITS)
+    if isinstance(value, dict):
+        return {k: rounded(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [rounded(v) for v in value]
+    return value
+
+
+def to_json(summary: dict) -> bytes:
+    """The summary as simulation.json's bytes: keys sorted, floats rounded, so a seed gives one file."""
+    return (json.dumps(rounded({**summary, "dead": dead_items(summary)}), sort_keys=True, indent=1,
+                       ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def expression_view(summary: dict) -> dict:
+    """What balance rules read as `sim`: the rates as plain numbers (the intervals stay in the file)."""
+    return {
+        "games": summary["games"],
+        "seat_win_rate": [w["rate"] for w in summary["seat_win_rate"]],
+        "agent_win_rate": {a: w["rate"] for a, w in summary["agent_win_rate"].items()},
+        "matchup": {a: {b: w["rate"] for b, w in row.items()} for a, row in summary["matchup"].items()},
+        "end_share": {reason: e["share"] for reason, e in summary["end_reasons"].items()},
+        "turns": summary["length"]["turns"].get("mean", 0),
+    }
+
+
+def item_view(item_id: str, stats: dict) -> dict:
+    """What a balance rule with `each: TABLE` reads as `item`: id, name, seats, each event's rate by its name,
+    win_taken, win_not_taken and gap (None when a side had no seats)."""
+    return {"id": item_id, "name": stats["name"], "seats": stats["seats"],
+            **{name: e["rate"] for name, e in stats["events"].items()},
+            "win_taken": stats["win_taken"]["rate"], "win_not_taken": stats["win_not_taken"]["rate"],
+            "gap": stats["gap"]}

@@ -1,0 +1,178 @@
+"""pnp simulate: the runner, agents, statistics and balance rules on a tiny Nim game, bad rules modules, and
+one Dino Battles game replayed move by move."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.check import load
+from pnp.cli import cli
+from pnp.project import Project
+from pnp.report import Report
+from pnp.simulate.api import load_rules
+from pnp.simulate.run import Options, play
+
+from conftest import REPO, make_project
+
+NIM = (Path(__file__).parent / "simulate_nim.py").read_text(encoding="utf-8")
+DATA = Path(__file__).parent / "data" / "simulate"
+
+
+def _nim(tmp_path, rules=NIM, balance=""):
+    root = tmp_path / "p"
+    make_project(root)
+    (root / "cards/mini/rules.py").write_text(rules, encoding="utf-8")
+    if balance:
+        game = root / "cards/mini/game.yaml"
+        game.write_text(game.read_text(encoding="utf-8") + balance, encoding="utf-8")
+    return root
+
+
+def _simulate(root, *args):
+    return CliRunner().invoke(cli, ["--root", str(root), "simulate", "mini", *args], catch_exceptions=False)
+
+
+def test_same_file_whatever_the_jobs_and_search_beats_random(tmp_path):
+    root = _nim(tmp_path)
+    one = _simulate(root, "--games", "20", "--agents", "random,mcts-30", "--seed", "5", "--jobs", "1",
+                    "--out", str(tmp_path / "a"))
+    two = _simulate(root, "--games", "20", "--agents", "random,mcts-30", "--seed", "5", "--jobs", "2",
+                    "--out", str(tmp_path / "b"))
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    a = (tmp_path / "a/mini/simulation.json").read_bytes()
+    assert a == (tmp_path / "b/mini/simulation.json").read_bytes()
+    sim = json.loads(a)
+    assert sim["games"] == 40 and [w["n"] for w in sim["seat_win_rate"]] == [40, 40]
+    beats = sim["matchup"]["mcts-30"]["random"]
+    assert beats["rate"] >= 0.8 and beats["low"] < beats["rate"] < beats["high"]
+    assert sim["end_reasons"] == {"last counter": {"count": 40, "share": 1.0}}
+    assert set(sim["items"]["cards"]) == {"lion", "fern", "wolf", "moss"}
+    assert "win rate by seat" in one.output and "mcts-30 against: random" in one.output
+
+
+def test_greedy_plays_on_the_heuristic(tmp_path):
+    result = _simulate(_nim(tmp_path), "--games", "15", "--agents", "greedy,random", "--out", str(tmp_path / "o"),
+                       "--jobs", "1")
+    sim = json.loads((tmp_path / "o/mini/simulation.json").read_bytes())
+    assert result.exit_code == 0 and sim["agent_win_rate"]["greedy"]["rate"] >= 0.8
+
+
+BROKEN = {
+    "raises": ("        state[\"pile\"] -= card.power\n",
+               "        state[\"pile\"] -= card.power\n        if state[\"turn\"] == 3:\n"
+               "            raise ValueError(\"no such card\")\n",
+               "game 0 (seed 0, seats random,random): turn 3: apply raised ValueError: no such card"),
+    "no moves": ("        return [(\"play\", card.id) for card in self.game.tables.cards if card.power <= state[\"pile\"]]",
+                 "        return []",
+                 "legal_moves returned [] while the game is not over"),
+    "never ends": ("        return state[\"winner\"] is not None", "        return False",
+                   "legal_moves returned [] while the game is not over"),
+    "bad scores": ("        return [1 if p == state[\"winner\"] else 0 for p in range(state[\"players\"])]",
+                   "        return [1]", "scores returned [1], not one number per player"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_bad_rules_are_named_with_game_seed_and_turn(tmp_path, case):
+    old, new, expected = BROKEN[case]
+    assert old in NIM
+    result = _simulate(_nim(tmp_path, NIM.replace(old, new, 1)), "--games", "1", "--jobs", "1",
+                       "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert "cards/mini/rules.py" in result.output and expected in result.output
+    assert "replay it with `pnp simulate mini --seed 0 --games 1 --players 2 --agents random,random --log`" \
+        in result.output
+
+
+def test_raising_rules_point_at_their_line(tmp_path):
+    rules = NIM.replace("    def is_over(self, state):\n", "    def is_over(self, state):\n        1 / 0\n", 1)
+    line = rules.splitlines().index("        1 / 0") + 1
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 1: is_over raised " \
+           "ZeroDivisionError" in result.output
+
+
+def test_a_loop_in_the_rules_times_out_and_a_game_without_end_hits_the_cap(tmp_path):
+    root = _nim(tmp_path, NIM.replace("        state[\"pile\"] -= card.power\n",
+                                      "        while state[\"turn\"] == 2:\n            pass\n"
+                                      "        state[\"pile\"] -= card.power\n", 1))
+    project = Project(root)
+    report = Report(root)
+    rules = load_rules(project, load(project, "mini", report))
+    looping = play(rules, Options(timeout=0.2), 0, 4, ("random", "random"))
+    assert looping.failure == ("turn 2: the game took more than 0.2 s of processor time (a loop in the rules, or a search "
+                               "budget too large for the game?)")
+    endless = _nim(tmp_path / "e", NIM.replace("        return state[\"winner\"] is not None", "        return False")
+                   .replace("if card.power <= state[\"pile\"]]", "]"))
+    project = Project(endless)
+    rules = load_rules(project, load(project, "mini", report))
+    capped = play(rules, Options(move_cap=50), 0, 1, ("random", "random"))
+    assert capped.failure == "turn 50: the game did not end within 50 moves (is_over never true?)"
+
+
+def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
+    result = _simulate(_nim(tmp_path, "x = 1\n\nimport no_such_module_here\n"), "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "cards/mini/rules.py:3:1: error: the rules failed to load: ModuleNotFoundError" in result.output
+    result = _simulate(_nim(tmp_path / "2", "class Rules:\n    pass\n"), "--out", str(tmp_path / "o"))
+    assert "cards/mini/rules.py:1:1: error: rules.py must define `class Rules(GameRules)`" in result.output
+
+
+BALANCE = """
+balance:
+  - expr: "sim.seat_win_rate[0] >= 0.99"
+    message: "the first seat should always win, it won {{ '%.2f' | format(sim.seat_win_rate[0]) }}"
+  - expr: "item.taken > 0.99"
+    each: cards
+  - expr: "sim.matchup['mcts-20'].random >= 0.5"
+  - expr: "sim.matchup.mcts.random >= 0.5"
+"""
+
+
+def test_balance_rules_fail_with_line_value_margin_and_items(tmp_path):
+    root = _nim(tmp_path, balance=BALANCE)
+    result = _simulate(root, "--games", "12", "--agents", "mcts-20,random", "--out", str(tmp_path / "o"),
+                       "--jobs", "1")
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if "error:" in line]
+    assert lines[0].startswith("cards/mini/game.yaml:43:11: error: the first seat should always win, it won 0.")
+    assert "(measured 0." in lines[0] and ">= 0.99, margin -0." in lines[0]
+    assert lines[1].startswith("cards/mini/game.yaml:45:11: error: balance rule not met: item.taken > 0.99")
+    assert "; at fault: " in lines[1] and "Lion" in lines[1]
+    assert lines[2] == ("cards/mini/game.yaml:48:11: error: balance rule failed to evaluate: no field 'mcts' (did you "
+                        "mean 'mcts-20'?); the fields here are: mcts-20, random")
+    assert len(lines) == 3
+    assert "balance holds: sim.matchup['mcts-20'].random >= 0.5 (value " in result.output
+    assert "balance FAILS: sim.seat_win_rate[0] >= 0.99" in result.output
+
+
+def test_balance_rules_are_checked_by_validate_without_playing(tmp_path):
+    root = _nim(tmp_path, balance="balance:\n  - expr: \"sim.seat_win_rate[0] >=\"\n  - {expr: 'true', each: kards}\n")
+    (root / "cards/mini/rules.py").write_text("raise SystemExit('rules ran')\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--root", str(root), "validate", "mini"])
+    assert result.exit_code == 1
+    assert "cards/mini/game.yaml:42:11: error: balance rule: " in result.output
+    assert "cards/mini/game.yaml:43:26: error: balance rule 'each: kards' names no table (did you mean 'cards'?)" \
+        in result.output
+
+
+def test_validate_and_build_never_import_rules(tmp_path):
+    root = _nim(tmp_path)
+    marker = tmp_path / "imported"
+    (root / "cards/mini/rules.py").write_text(f"open({str(marker)!r}, 'w').close()\n" + NIM, encoding="utf-8")
+    for command in (["validate", "mini"], ["build", "mini", "--jobs", "1"]):
+        result = CliRunner().invoke(cli, ["--root", str(root), *command])
+        assert result.exit_code == 0, result.output
+    assert not marker.exists()
+    _simulate(root, "--games", "1", "--out", str(tmp_path / "o"))
+    assert marker.exists()
+
+
+def test_dino_battles_game_replays_move_by_move(tmp_path):
+    result = CliRunner().invoke(cli, ["--root", str(REPO), "simulate", "dino-battles", "--games", "1", "--seed", "28",
+                                      "--jobs", "1", "--log", "--out", str(tmp_path)], catch_exceptions=False)
+    logged = [line for line in result.output.splitlines() if line.startswith("  turn ")]
+    assert logged == (DATA / "dino-battles-seed-28.log").read_text(encoding="utf-8").splitlines()
