@@ -117,4 +117,4 @@ def test_a_research_card_used_in_a_phase_the_round_does_not_have(tmp_path):
     line = edit(root, f"{CARDS}/research.yaml", "name: Breeding Center, type: science, vp: 1, when: Breed Dinosaurs",
                 "name: Breeding Center, type: science, vp: 1, when: Hatching")
     lines = errors(root, GAME)
-    find(lines, f"{CARDS}/research.yaml:{line}:", "Breeding Center: 'Hatching' is not a phase of the round")
+    find(lines, f"{CARDS}/research.yaml:{line}:", "when: 'Hatching' is not a timing of the turn (Collect Resources, Assign Ranchers")

@@ -29,7 +29,7 @@ def _written(game_id):
 
 
 def test_the_ranch_and_battles_have_a_glossary():
-    assert {"dino-battles"} <= set(GLOSSARY_GAMES)
+    assert {"dino-battles", "dino-ranch"} <= set(GLOSSARY_GAMES)
 
 
 @pytest.mark.parametrize("game_id", GLOSSARY_GAMES)
