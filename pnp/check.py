@@ -136,6 +136,9 @@ class Checks:
         for name in _icons_in(prim.text):
             if not self.icon_exists(name):
                 self.error(f"unknown icon ':{name}:' in text{label}{did_you_mean(name, icons.names())}", prim.mark)
+        if "[[" in prim.text:
+            for _, message in self.game.glossary.unknown(prim.text):
+                self.error(message, prim.mark, label)
         font = prim.style["font"]
         if not self.studio.fonts.has(font):
             self.error(f"unknown font '{font}' (fonts.yaml has {', '.join(self.studio.fonts.families)})", prim.mark)

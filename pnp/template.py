@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from types import CodeType
 
 import jinja2
 from jinja2 import StrictUndefined, TemplateError, Undefined, nodes
@@ -437,7 +438,7 @@ _TOO_SLOW = {}  # source -> the LimitError it ran into: a template that ran out 
 def _compile_template(source):
     template = _TEMPLATES.get(source)
     if template is None:
-        code = CODE_CACHE.value(f"template\0{source}", lambda: ENV.compile(source))
+        code = _cached_code(f"template\0{source}", lambda: ENV.compile(source))
         template = _TEMPLATES[source] = ENV.template_class.from_code(ENV, code, _GLOBALS, None)
     return template
 
@@ -445,7 +446,7 @@ def _compile_template(source):
 def _compile_expression(source):
     expression = _EXPRESSIONS.get(source)
     if expression is None:
-        code = CODE_CACHE.value(f"expression\0{source}", lambda: _expression_code(source))
+        code = _cached_code(f"expression\0{source}", lambda: _expression_code(source))
         template = ENV.template_class.from_code(ENV, code, _GLOBALS, None)
         expression = _EXPRESSIONS[source] = TemplateExpression(template, False)
     return expression
@@ -469,6 +470,13 @@ def _result_of(expr):
 # compiling is a fifth of building a game, and the same layouts are built again and again; the sandbox this
 # module sets up is part of what compiled code depends on
 CODE_CACHE = DiskCache("templates", jinja2.__version__, Path(__file__).read_bytes())
+
+
+def _cached_code(key: str, make) -> CodeType:
+    """Compiled code from the disk cache; an entry that reads back as anything but code (a damaged file that
+    still unmarshals) is not trusted: the code is made afresh."""
+    code = CODE_CACHE.value(key, make)
+    return code if isinstance(code, CodeType) else make()
 
 
 def compile_expression(source):

@@ -99,6 +99,22 @@ def test_crop_marks_continue_the_cut_lines_outside_the_cards(built, paper):
             assert 0 < x < pw and 0 < y < ph
 
 
+def test_crop_marks_stop_short_of_the_footer(tmp_path):
+    """A full A4 sheet of poker cards has room below them for both: no crop mark runs into the footer line.
+    (A Letter sheet has too little paper below its three rows and keeps its short marks.)"""
+    root = make_project(tmp_path / "proj")
+    cards = "".join(f"- {{id: {name}, name: C{name}, kind: beast, power: 1}}\n" for name in ["lion", *"abcdefgh"])
+    (root / "cards/mini/cards.yaml").write_text(cards, encoding="utf-8")
+    game = root / "cards/mini/game.yaml"
+    game.write_text(game.read_text().replace("length == 4", "length == 9").replace("count: 4", "count: 9"))
+    _, front, back = card_pages(build(root), "a4")
+    for page in (front, back):
+        footer_y = min(y for text, x, y in texts(page) if "Mini Game" in text)
+        segments, _ = page_geometry(page)
+        lowest = min(min(a[1], b[1]) for a, b in segments if abs(a[0] - b[0]) < 1e-6)
+        assert lowest > footer_y + 2 * MM  # above the footer: its 6.5 pt capitals stand 1.6 mm over the baseline
+
+
 def test_backs_are_mirrored_for_long_edge_duplex(built):
     reader, front, back = card_pages(built["a4"], "a4")
     pw = 210 * MM

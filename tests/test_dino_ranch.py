@@ -117,4 +117,12 @@ def test_a_research_card_used_in_a_phase_the_round_does_not_have(tmp_path):
     line = edit(root, f"{CARDS}/research.yaml", "name: Breeding Center, type: science, vp: 1, when: Breed Dinosaurs",
                 "name: Breeding Center, type: science, vp: 1, when: Hatching")
     lines = errors(root, GAME)
-    find(lines, f"{CARDS}/research.yaml:{line}:", "Breeding Center: 'Hatching' is not a phase of the round")
+    find(lines, f"{CARDS}/research.yaml:{line}:", "when: 'Hatching' is not a timing of the turn (Collect Resources, Assign Ranchers")
+
+
+def test_a_card_that_empties_the_holding_area_after_arrange_ranch(tmp_path):
+    root = shipped(tmp_path, GAME)
+    line = edit(root, f"{CARDS}/research.yaml", "icon: pterodactylus, when: Assign Ranchers",
+                "icon: pterodactylus, when: Feed Dinosaurs")
+    lines = errors(root, GAME)
+    find(lines, f"{CARDS}/research.yaml:{line}:", "Pterodactyl: moves a dinosaur out of the holding area in Feed Dinosaurs")

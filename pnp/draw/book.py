@@ -88,6 +88,20 @@ class _Table(Table):
         if not layout_only(self.canv):
             super().draw()
 
+    def split(self, availWidth, availHeight):
+        parts = super().split(availWidth, availHeight)
+        if self._rowSplitRange is not None:  # ReportLab drops the range on the part that runs on: it keeps ours
+            for part in parts[1:]:
+                if isinstance(part, _Table):
+                    part._rowSplitRange = _split_range(len(part._cellvalues), part.repeatRows)
+        return parts
+
+
+def _split_range(rows: int, header_rows: int) -> tuple:
+    """Where a table may split (ReportLab's rowSplitRange): between rows, at least two rows on each side of the
+    split besides the repeated header; a table too short for that does not split at all."""
+    return (header_rows + 2, rows - 2) if rows >= header_rows + 4 else (rows, rows)
+
 
 def _table(rows, commands, fonts, **kw):
     """A Platypus Table whose cell font is ours: Table sets its default (Helvetica) even for flowable cells,
@@ -220,7 +234,7 @@ class Book:
             elif t.type == "inline" and row is not None:
                 text, _ = _inline(t.children)
                 row.append(self.para(f"**{text}**" if in_head else text, size=9, space_after=0, leading=1.25))
-        table = _table(rows, repeatRows=header_rows, hAlign="LEFT", colWidths=self._column_widths(rows), fonts=self.fonts, commands=[
+        table = _table(rows, repeatRows=header_rows, rowSplitRange=_split_range(len(rows), header_rows), hAlign="LEFT", colWidths=self._column_widths(rows), fonts=self.fonts, commands=[
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.Color(0.7, 0.7, 0.7)),
             ("BACKGROUND", (0, 0), (-1, header_rows - 1), colors.HexColor("#dfe8e2")) if header_rows else
@@ -312,7 +326,7 @@ class Book:
         flow.append(self.para(c.fonts_line, space_after=3))
         if c.icons_line:
             flow.append(self.para(c.icons_line, space_after=3))
-        return flow
+        return _keep_headings_with_next(flow)
 
     def draw(self, canvas):
         """Lay the rulebook out until the table of contents' page numbers settle; returns the page count.
@@ -372,16 +386,28 @@ class Book:
         canvas.restoreState()
 
 
+def _introduces(flowable) -> bool:
+    """A heading, a paragraph that introduces what follows (it ends with ':'), or a run-in heading (a
+    paragraph all in bold, such as '**The Rival's turn.**'): none of them may end a page."""
+    if isinstance(flowable, Heading):
+        return True
+    if type(flowable) is not RichText:
+        return False
+    markup = flowable.markup.strip()
+    return markup.endswith(":") or (markup.startswith("**") and markup.endswith("**") and
+                                    markup.count("**") == 2)
+
+
 def _keep_headings_with_next(flow):
-    """A heading never ends a page: it travels with the block that follows it (and a run of headings
-    with the first block after them)."""
+    """A heading or an introducing paragraph never ends a page: it travels with the block that follows it
+    (and a run of them with the first block after them)."""
     out, pending = [], []
     for f in flow:
-        if isinstance(f, Heading):
+        if _introduces(f):
             pending.append(f)
             continue
         if pending:
-            out.append(KeepTogether(pending + [f]))
+            out.append(KeepTogether(pending + list(getattr(f, "_content", [f]))))  # one level: nested ones misjudge the space
             pending = []
         else:
             out.append(f)

@@ -1,4 +1,5 @@
-"""Rich text for cards and rulebooks: **bold**, *italic*, :icon: inline, wrapping, shrink-to-fit."""
+"""Rich text for cards and rulebooks: **bold**, *italic*, :icon: inline, [[Term]] (a glossary term, in bold),
+wrapping, shrink-to-fit."""
 
 import functools
 import re
@@ -7,7 +8,7 @@ from typing import NamedTuple
 
 from reportlab.pdfbase.pdfmetrics import getAscent, stringWidth
 
-_TOKEN = re.compile(r"(\\\*|\*\*|\*|:[a-z0-9][a-z0-9-]*:|\n| +)")
+_TOKEN = re.compile(r"(\[\[[^\[\]\n]{1,60}\]\]|\\\*|\*\*|\*|:[a-z0-9][a-z0-9-]*:|\n| +)")
 ICON_SCALE = 1.15  # an inline icon is a little larger than the text's cap height so it reads at small sizes
 
 
@@ -37,9 +38,17 @@ def parse(markup):
             runs.append(Run("space", " ", bold, italic))
         elif piece.startswith(":") and piece.endswith(":") and len(piece) > 2:
             runs.append(Run("icon", piece[1:-1], bold, italic))
+        elif piece.startswith("[[") and piece.endswith("]]"):
+            runs.extend(_term_runs(piece[2:-2], italic))
         else:
             runs.append(Run("text", piece, bold, italic))
     return tuple(runs)
+
+
+def _term_runs(term: str, italic: bool) -> list:
+    """A glossary term's words in bold, breakable between them like any words."""
+    return [Run("space", " ", True, italic) if word.startswith(" ") else Run("text", word, True, italic)
+            for word in re.split(r"( +)", term.strip()) if word]
 
 
 @functools.lru_cache(maxsize=65536)

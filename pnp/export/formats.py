@@ -158,7 +158,8 @@ def drivethru(faces, folder, options, studio):
 
 
 def _markup_free(text):
-    return re.sub(r":([a-z0-9-]+):", r"\1", str(text).replace("**", "").replace("*", "")).strip()
+    text = re.sub(r"\[\[([^\[\]\n]+)\]\]", r"\1", str(text))  # a glossary term reads as its name
+    return re.sub(r":([a-z0-9-]+):", r"\1", text.replace("**", "").replace("*", "")).strip()
 
 
 def _description(face, studio):

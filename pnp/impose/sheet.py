@@ -12,6 +12,7 @@ MARK_MAX = 6 * MM
 MARK_MIN = 3 * MM     # a crop mark shorter than this is hard to find and to lay a ruler on
 CORNER_ARM = 4 * MM   # each arm of a corner mark
 EDGE_SAFE = 5 * MM    # nothing is printed closer to the paper's edge: many home printers clip 4-5 mm
+FOOTER_BAND = 3 * MM  # the page's footer line, centred this high above EDGE_SAFE: crop marks stop short of it
 
 
 @dataclass(frozen=True)
@@ -93,11 +94,12 @@ class Grid:
 
     def mark_room(self):
         """(across, up): the paper left beside the block and its outer bleed for crop marks, keeping clear
-        of the art and of the paper's edge."""
+        of the art, of the paper's edge and, where that still leaves marks of MARK_MIN, of the footer."""
         bx, by, bw, bh = self.block()
         pw, ph = self.paper
+        up = min(by, ph - by - bh) - self.outer[1] - MARK_GAP - EDGE_SAFE
         return (min(bx, pw - bx - bw) - self.outer[0] - MARK_GAP - EDGE_SAFE,
-                min(by, ph - by - bh) - self.outer[1] - MARK_GAP - EDGE_SAFE)
+                up - FOOTER_BAND if up - FOOTER_BAND >= MARK_MIN else up)
 
     def crop_marks(self, filled=None, mirrored=False, style="lines"):
         """Line segments ((x1, y1), (x2, y2)) marking where to cut the filled slots (all slots when `filled`,

@@ -10,6 +10,7 @@ from .balance import BALANCE_FIELDS, check_balance_syntax
 from .colours import COLOUR_SET_FIELDS, check_colour_sets
 from .components import COMPONENT_FIELDS, Component, load_components
 from .constraints import CONSTRAINT_FIELDS, check_constraints
+from .glossary import Glossary, load_glossary, load_timings
 from .icons import IconIndex
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, shown
 from .schema import INVALID, Schema, did_you_mean
@@ -38,6 +39,15 @@ GAME_FILE = {
                      "seen by templates as `game.rules`"},
     "tables": {"type": "map", "values": {"type": "record", "fields": TABLE_FIELDS}, "default": {},
                "doc": "the data tables: name -> its file and fields (see Tables)"},
+    "timings": {"type": "any", "required": False,
+                "doc": "the turn structure: the names of the phases or steps of a turn and any other timing "
+                       "words, as a list or a Jinja expression over the data (`data.turn | map(attribute="
+                       "'title') | list + ['Any time']`); a `timing` field must hold one of them"},
+    "glossary": {"type": "any", "required": False,
+                 "doc": "the table (or list of tables) of the game's keywords, statuses and timing words: each "
+                        "item has a `name` and its one rules `text` (and may have a `timing`). `[[Name]]` in "
+                        "any text names a term (printed in bold; an undefined one is an error at its line); "
+                        "templates print a rule with `keyword('Name').text` and list all with `glossary`"},
     "constraints": {"type": "list", "of": {"type": "record", "fields": CONSTRAINT_FIELDS}, "default": [],
                     "doc": "rules the data must keep, as Jinja expressions (see Constraints)"},
     "colour_sets": {"type": "list", "of": {"type": "record", "fields": COLOUR_SET_FIELDS}, "default": [],
@@ -62,6 +72,9 @@ CONTEXT = {
     "components": "the manifest: each component's `id`, `name`, `kind`, `count` and `items`",
     "enums": "game.yaml's enums: `enums.suit`",
     "macros": "the macros of layouts/<game>/macros.j2: `macros.NAME(...)`",
+    "keyword": "`keyword('Paralyze')`: the glossary's entry for a term (by name or id, any case): `.name`, "
+               "`.text` (its one rules text), `.timing`...; an unknown term is an error",
+    "glossary": "every glossary term's entry, in order: `{% for k in glossary %}{{ k.name }}: {{ k.text }}`",
     "item": "in a constraint with `each`, a derived field or a filter: the item being checked",
 }
 
@@ -75,6 +88,8 @@ class Game:
     tables: dict = field(default_factory=dict)
     components: list = field(default_factory=list)
     icons: IconIndex = None
+    glossary: Glossary = field(default_factory=Glossary)
+    timings: list | None = None  # the turn structure's phase and timing names (game.yaml's `timings`)
     _ref: dict = None
     macros: object = None  # layouts/<game>/macros.j2 as a module, when the game has one
     broken: set = field(default_factory=set)  # tables whose files could not be read ("*": game.yaml's tables)
@@ -102,7 +117,8 @@ class Game:
         if self._ref is None:
             self.refresh()
         return {"game": self.meta, "data": self.tables, "ref": self._ref, "components": self.components,
-                "enums": self.enums, "macros": self.macros, **extra}
+                "enums": self.enums, "macros": self.macros, "keyword": self.glossary.keyword,
+                "glossary": self.glossary.entries, **extra}
 
     def refresh(self):
         """Rebuild the id lookups after tables change (derived fields were added). The dict is updated in
@@ -141,6 +157,13 @@ class Checker:
     def icon_names(self):
         return self.game.icons.names()
 
+    def timings(self) -> list | None:
+        return self.game.timings
+
+    def unknown_terms(self, text: str) -> list:
+        """(term, message) for each `[[Term]]` of a text that the glossary does not define."""
+        return self.game.glossary.unknown(text)
+
     def error(self, message, mark):
         self.report.error(message, mark)
 
@@ -168,6 +191,8 @@ def load_game(project, game_id, report, kinds=None):
     game.meta = meta = _load_rules(game, meta, chk)
     game.enums = dict(meta["enums"])
     load_tables(game, meta["tables"], chk)
+    game.glossary = load_glossary(game, meta, chk)
+    game.timings = load_timings(game, meta, chk)
     check_tables(game, meta["tables"], chk)
     _load_macros(game, chk)
     derive(game, meta["tables"], chk)

@@ -107,7 +107,7 @@ class Str(Field):
 
 
 class Text(Str):
-    """Rich text: **bold**, *italic* and :icon: names, which must exist."""
+    """Rich text: **bold**, *italic*, :icon: names and [[Term]] glossary terms, which must exist."""
 
     name = "text"
 
@@ -117,6 +117,9 @@ class Text(Str):
             for icon in ICON_IN_TEXT.findall(value):
                 if not ctx.icon_exists(icon):
                     yield f"unknown icon ':{icon}:'{did_you_mean(icon, ctx.icon_names())}", mark
+            if "[[" in value:
+                for _, message in ctx.unknown_terms(value):
+                    yield message, mark
 
 
 class Id(Str):
@@ -236,6 +239,23 @@ class Icon(Field):
     def check(self, value, mark, ctx):
         if not isinstance(value, str) or not ctx.icon_exists(value):
             yield f"unknown icon '{value}'{did_you_mean(value, ctx.icon_names())}", mark
+
+
+class Timing(Field):
+    """When something happens: a phase or step of the game's turn structure, or another timing word, as
+    game.yaml's `timings` lists them (a card naming a phase the turn does not have is an error at its line)."""
+
+    name = "timing"
+
+    def check(self, value, mark, ctx):
+        timings = ctx.timings()
+        if timings == []:  # game.yaml's timings is wrong, and said so once there
+            return
+        if timings is None:
+            yield "a timing field needs game.yaml's `timings` (the phases of the turn)", mark
+        elif value not in timings:
+            yield f"'{value}' is not a timing of the turn ({', '.join(map(str, timings))})" \
+                  f"{did_you_mean(value, timings)}", mark
 
 
 class List(Field):
@@ -374,7 +394,7 @@ class Anything(Field):
     name = "any"
 
 
-TYPES = {cls.name: cls for cls in (Str, Text, Id, Int, Number, Bool, Enum, Ref, Icon, List, Map, Nested)}
+TYPES = {cls.name: cls for cls in (Str, Text, Id, Int, Number, Bool, Enum, Ref, Icon, Timing, List, Map, Nested)}
 _INTERNAL = {cls.name: cls for cls in (Scalar, Anything)}
 
 

@@ -51,6 +51,8 @@ class Rulebook(Kind):
                 if not studio.icons.exists(name):
                     report.error(f"unknown icon ':{name}:' in the rendered rulebook line {n}"
                                  f"{studio.did_you_mean_icon(name)}", Mark(shown))
+            for _, message in studio.game.glossary.unknown(line) if "[[" in line else ():
+                report.error(f"{message}, in the rendered rulebook line {n}", Mark(shown))
             for src in PICTURE.findall(line):
                 try:
                     picture(studio, src)

@@ -1,0 +1,112 @@
+"""The glossary: a game's keywords, statuses and timing words, each with its one rules text. Card text, aids and
+the rulebook print a rule from here (`keyword('Paralyze').text`), and `[[Term]]` in any text names a term, so a
+rule is said once and a term used but never defined is an error at its line."""
+
+import re
+from collections.abc import Mapping
+
+from ..template import ExprError, evaluate
+from .load import MarkedList, Record
+from .schema import did_you_mean
+
+TERM_IN_TEXT = re.compile(r"\[\[([^\[\]\n]{1,60})\]\]")
+TERM_FIELDS = ("name", "text")  # what every glossary table's items must have; `timing` is optional
+
+
+class Glossary:
+    """The terms of the glossary tables, found by name or id whatever the case."""
+
+    def __init__(self, tables: tuple = ()) -> None:
+        self.tables = tables
+        self.entries: list = []  # in the order game.yaml names the tables, then their files
+        self._by_key: dict = {}
+
+    def add(self, entry: Record) -> Record | None:
+        """Take a term; the entry already holding its name or id when it is defined twice."""
+        keys = {str(entry.get(k)).casefold() for k in ("name", "id") if isinstance(entry.get(k), str)}
+        clash = next((self._by_key[k] for k in keys if k in self._by_key), None)
+        if clash is not None:
+            return clash
+        self.entries.append(entry)
+        self._by_key.update(dict.fromkeys(keys, entry))
+        return None
+
+    def find(self, term: str) -> Record | None:
+        return self._by_key.get(str(term).strip().casefold())
+
+    def names(self) -> list:
+        return [e["name"] for e in self.entries]
+
+    def unknown(self, text: str) -> list:
+        """(term, message) for each `[[Term]]` in text that the glossary does not define."""
+        return [(term, f"'[[{term}]]' {self._not_defined(term)}") for term in TERM_IN_TEXT.findall(text)
+                if self.find(term) is None]
+
+    def _not_defined(self, term: str) -> str:
+        if not self.tables:
+            return "is used, but game.yaml declares no glossary"
+        return f"is not a term of the glossary ({', '.join(self.tables)}){did_you_mean(term, self.names())}"
+
+    def keyword(self, term: str) -> Record:
+        """The entry of a term, for templates: `keyword('Paralyze').text` prints its one rules text."""
+        entry = self.find(term) if isinstance(term, str) else None
+        if entry is None:
+            raise ValueError(f"keyword('{term}'): '{term}' {self._not_defined(str(term))}")
+        return entry
+
+
+def load_glossary(game, meta: Record, chk) -> Glossary:
+    """game.yaml's `glossary:` (a table, or a list of tables, whose items each have a name and a text) as a
+    Glossary: the tables must exist and have those fields, and no term may be defined twice."""
+    declared = meta.get("glossary")
+    if declared is None:
+        return Glossary()
+    names = [declared] if isinstance(declared, str) else declared
+    mark = meta.mark_of("glossary")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        chk.error("glossary is a table's name, or a list of table names", mark)
+        return Glossary()
+    glossary = Glossary(tuple(n for n in names if n in game.tables))
+    for name in names:
+        if name not in game.tables:
+            chk.error(f"glossary: table '{name}' is not declared under tables:{did_you_mean(name, game.tables)}",
+                      mark)
+            continue
+        fields = meta["tables"][name].get("fields")
+        missing = [f for f in TERM_FIELDS if not isinstance(fields, Mapping) or f not in fields]
+        if missing:
+            chk.error(f"glossary: table '{name}' needs the field{'s' if len(missing) > 1 else ''} "
+                      f"{' and '.join(missing)} (each term's name and its one rules text)", mark)
+            continue
+        _add_terms(glossary, game.tables[name], chk)
+    return glossary
+
+
+def _add_terms(glossary: Glossary, items: MarkedList, chk) -> None:
+    for item in items:
+        if not isinstance(item.get("name"), str):
+            continue  # its table's schema reports it
+        clash = glossary.add(item)
+        if clash is not None:
+            chk.error(f"glossary term '{item['name']}' is already defined at {clash.mark_of('name')}",
+                      item.mark_of("name"))
+
+
+def load_timings(game, meta: Record, chk) -> list | None:
+    """game.yaml's `timings:` (the turn structure's phases and other timing words): a list, or an expression
+    over the data such as `data.turn | map(attribute='title') | list`, so the turn table stays the one source."""
+    declared = meta.get("timings")
+    if declared is None:
+        return None
+    mark = meta.mark_of("timings")
+    timings = declared
+    if isinstance(declared, str):
+        try:
+            timings = evaluate(declared, game.context())
+        except ExprError as e:
+            chk.error(f"timings: {e.message}", mark)
+            return []
+    if not isinstance(timings, list) or not timings or not all(isinstance(t, str) for t in timings):
+        chk.error("timings is a list of names (at least one), or an expression giving one", mark)
+        return []  # reported here once; timing fields are not checked against it
+    return list(timings)

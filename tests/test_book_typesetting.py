@@ -1,0 +1,53 @@
+"""Rulebooks are typeset like books: a heading or a line introducing what follows (it ends with ':') never
+ends a page without it, and a table splits only between rows, its header repeated, never leaving one row
+alone. Checked on the PDF pages a small book really prints, with the introducing line at every height."""
+
+import functools
+import io
+
+import pytest
+from pypdf import PdfReader
+from reportlab.pdfgen.canvas import Canvas
+
+from conftest import REPO
+from pnp.draw.book import Book, BookContent
+from pnp.draw.fonts import load_fonts
+from pnp.project import find
+from pnp.units import MM
+
+PAPER = (210 * MM, 90 * MM)  # short pages, so every position of the page foot comes quickly
+ROWS = 17
+
+
+def _markdown(fillers: int) -> str:
+    filler = "".join(f"Filler paragraph number {n} of the book.\n\n" for n in range(fillers))
+    table = "| Head one | Head two |\n|---|---|\n" + "".join(f"| row{n:02d} | cell |\n" for n in range(ROWS))
+    return f"# Rules\n\n{filler}Here is what follows:\n\n- alpha item\n- beta item\n\n{filler}{table}"
+
+
+@functools.cache
+def _fonts():
+    return load_fonts(find(REPO))
+
+
+def _pages(markdown: str) -> list:
+    fonts = _fonts()
+    book = Book(BookContent(title="Test", markdown=markdown), fonts, PAPER, lambda src, width: None,
+                lambda *args: None)
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=PAPER, invariant=1)
+    book.draw(canvas)
+    canvas.save()
+    return [page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages]
+
+
+@pytest.mark.parametrize("fillers", range(0, 8))
+def test_introducing_lines_and_tables_are_kept_with_what_follows(fillers):
+    pages = _pages(_markdown(fillers))
+    intro = next(i for i, text in enumerate(pages) if "what follows:" in text)
+    assert "alpha" in pages[intro], f"the line introducing the list ends page {intro + 1}"
+    rows_per_page = [sum(f"row{n:02d}" in text for n in range(ROWS)) for text in pages]
+    assert sum(rows_per_page) == ROWS
+    for text, rows in zip(pages, rows_per_page):
+        assert rows == 0 or rows >= 2, f"a table leaves {rows} row alone on a page: {rows_per_page}"
+        assert rows == 0 or "Head one" in text, "a table's header is repeated on every page it runs onto"

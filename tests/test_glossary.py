@@ -1,0 +1,52 @@
+"""Every rule said once: each glossary definition's wording is in exactly one place of a game's data and
+layouts (cards, aids and rulebooks print it from there), and a [[Term]] prints as the term in bold."""
+
+import re
+
+import pytest
+
+from conftest import REPO
+from pnp.draw.text import parse
+from pnp.model.game import load_game
+from pnp.project import find
+from pnp.report import Report
+
+PROJECT = find(REPO)
+GLOSSARY_GAMES = [g for g in PROJECT.games() if "\nglossary:" in (REPO / "cards" / g / "game.yaml").read_text()]
+
+
+def _sentences(text):
+    """The definition's sentences long enough to be a rule said in words (five words or more)."""
+    plain = re.sub(r"\[\[([^\]]+)\]\]", r"\1", text)
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", plain) if len(s.split()) >= 5]
+
+
+def _written(game_id):
+    """Every data and layout file of a game, as (path, text with glossary markup and runs of spaces undone)."""
+    files = [*sorted((REPO / "cards" / game_id).rglob("*")), *sorted((REPO / "layouts" / game_id).rglob("*"))]
+    return [(p, re.sub(r"\s+", " ", re.sub(r"\[\[([^\]]+)\]\]", r"\1", p.read_text(encoding="utf-8"))))
+            for p in files if p.is_file() and p.suffix in (".yaml", ".j2", ".csv")]
+
+
+def test_the_shipped_games_have_a_glossary():
+    assert {"dino-battles", "dino-ranch", "dinospan", "evo", "diamonds-and-dinosaurs"} <= set(GLOSSARY_GAMES)
+
+
+@pytest.mark.parametrize("game_id", GLOSSARY_GAMES)
+def test_each_definition_is_written_in_exactly_one_place(game_id):
+    game = load_game(PROJECT, game_id, Report())  # validation itself is test_shipped_games' job
+    assert game.glossary.entries
+    written = _written(game_id)
+    for entry in game.glossary.entries:
+        sentences = _sentences(entry["text"])
+        assert sentences, f"{entry['name']}: a definition says its rule in at least one sentence"
+        for sentence in sentences:
+            places = [str(p.relative_to(REPO)) for p, text in written for _ in range(text.count(sentence))]
+            assert len(places) == 1, f"{entry['name']}: '{sentence}' is written in {places}"
+
+
+def test_a_term_prints_as_its_words_in_bold():
+    runs = parse("Each [[Immune to Poison]]. is *x*")
+    words = [(r.text, r.bold) for r in runs if r.kind == "text"]
+    assert words[:4] == [("Each", False), ("Immune", True), ("to", True), ("Poison", True)]
+    assert words[4] == (".", False)  # punctuation after a term stays with it and is not bold
