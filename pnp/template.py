@@ -15,6 +15,7 @@ import jinja2
 from jinja2 import StrictUndefined, TemplateError, Undefined, nodes, pass_environment
 from jinja2.environment import TemplateExpression
 from jinja2.filters import make_attrgetter
+from jinja2.lexer import Token, TokenStream
 from jinja2.parser import Parser
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -30,14 +31,15 @@ MAX_ITEMS = 100_000  # items in a range or a list built by repetition
 MAX_NUMBER_BITS = 4096  # about 1200 decimal digits
 MAX_CALL_DEPTH = 100  # macros calling macros
 MAX_SOURCE = 1_000_000  # characters in one template's source (a rulebook, a macros file)
-MAX_PARTS = 20_000  # parts of one template (names, operators, tags...): what compiling costs (real ones: < 2,000)
+MAX_TOKENS = 25_000  # words of one template's code (names, operators, tags...): what compiling costs (real: < 5,000)
 MAX_NESTING = 50  # operators, brackets and blocks inside one another
 MAX_WRAP_WORK = 200_000_000  # characters wordwrap may copy: its cost grows with text length x longest word / width
 SECONDS_PER_EVALUATION = 2.0
 SECONDS_PER_GAME = 10.0  # all of a game's template work together, compiling included (see `budget`)
-MAX_MEMORY_GROWTH = 512 << 20  # bytes of peak memory a game's template work may add (see `budget`)
-_CHECK_EVERY = 256  # steps between two looks at the clock and the memory...
-_CHECK_BUILT = 1 << 20  # ...or characters and items built, whichever comes first
+MAX_MEMORY_GROWTH = 512 << 20  # bytes of memory a game's template work may add (see `budget`)
+_CHECK_EVERY = 256  # steps between two looks at the clock...
+_CHECK_MEMORY_EVERY = 16 * _CHECK_EVERY  # ...and at the memory (a slower look), or as soon as...
+_CHECK_BUILT = 1 << 20  # ...this many characters and items were built
 
 # Internal class names that would otherwise leak into messages from Python's own errors.
 _FRIENDLY = {"Record": "mapping", "MarkedList": "list", "_Guarded": "list", "dict object": "mapping",
@@ -63,9 +65,18 @@ class _Budget(threading.local):
 _budget = _Budget()
 
 
-def _peak_memory() -> int:
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak if sys.platform == "darwin" else peak * 1024  # Linux reports KiB, macOS bytes
+def _memory() -> int:
+    """The process's resident memory now (Linux), else its peak so far: what a budget's ceiling is set from and
+    checked against. Now, where it can be read: a long `pnp serve` freed what an earlier game used."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024  # Linux reports KiB, macOS bytes
+
+
+_PAGE = resource.getpagesize()
 
 
 class _Timeout(LimitError):
@@ -92,20 +103,25 @@ def tick(cost: int = 1) -> None:
     budget_now.built += cost
     if budget_now.steps % _CHECK_EVERY and budget_now.built < _CHECK_BUILT:
         return
-    budget_now.built = 0
-    _check(budget_now)
+    _check_time(budget_now)
+    if budget_now.built >= _CHECK_BUILT or budget_now.steps % _CHECK_MEMORY_EVERY == 0:
+        budget_now.built = 0
+        _check_memory(budget_now)
 
 
-def _check(state: _Budget) -> None:
+def _check_time(state: _Budget) -> None:
     now = time.monotonic()
     if state.deadline is not None and now > state.deadline:
         if state.seconds_left is not None and now - state.started >= state.seconds_left:
             raise _stop(_OVER_GAME_TIME)
         raise _Timeout(f"took longer than {SECONDS_PER_EVALUATION:g} s; pnp stops a template there "
                        "(a loop that never ends, or loops nested too deep?)")
+
+
+def _check_memory(state: _Budget) -> None:
     if state.memory_ceiling is None:
-        state.memory_ceiling = _peak_memory() + MAX_MEMORY_GROWTH
-    elif _peak_memory() > state.memory_ceiling:
+        state.memory_ceiling = _memory() + MAX_MEMORY_GROWTH
+    elif _memory() > state.memory_ceiling:
         raise _stop(f"the templates used more than {MAX_MEMORY_GROWTH >> 20:,} MB of memory; pnp stops there")
 
 
@@ -124,7 +140,7 @@ def budget(seconds: float | None = None) -> Iterator[None]:
     saved = state.seconds_left, state.memory_ceiling, state.stopped
     state.games, state.stopped = 1, None
     state.seconds_left = SECONDS_PER_GAME if seconds is None else seconds
-    state.memory_ceiling = _peak_memory() + MAX_MEMORY_GROWTH
+    state.memory_ceiling = _memory() + MAX_MEMORY_GROWTH
     try:
         yield
     finally:
@@ -188,7 +204,7 @@ def _check_result(value: object) -> object:
 
 def _refuse_longer(size: int, what: str) -> int:
     if size > MAX_STRING:
-        raise LimitError(f"{what} would be {size:,} characters or items long (at most {MAX_STRING:,})")
+        raise LimitError(f"{what} would be longer than {MAX_STRING:,} characters or items")
     return size
 
 
@@ -218,10 +234,16 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
     return total
 
 
-def _text(value: object, what: str) -> str:
+_SHORT_TEXTS = frozenset({str, int, float, bool, type(None)})  # str() of these is no longer than their value
+
+
+def _as_text(value: object, what: str) -> str:
     """str(value), refused before it is made when it would be too long."""
-    _refuse_longer(_text_size(value), what)
-    return value if isinstance(value, str) else str(value)
+    if type(value) is str:
+        return value
+    if type(value) not in _SHORT_TEXTS:
+        _refuse_longer(_text_size(value), what)
+    return str(value)
 
 
 _FORMAT_WIDTH = re.compile(r"%[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?|\{[^{}]*:[^{}]*?(\d+)(?:\.(\d+))?[^{}]*\}")
@@ -257,15 +279,16 @@ def _percent_size(fmt: str, args: object) -> int:
 
 
 def _multiply(left: object, right: object) -> object:
+    if isinstance(left, int) and isinstance(right, int):
+        if left.bit_length() + right.bit_length() > MAX_NUMBER_BITS:
+            raise LimitError("a number too large to compute")
+        return left * right
     for seq, n in ((left, right), (right, left)):
         size = _size(seq)
         if size is not None and isinstance(n, int):
             if size * max(n, 0) > MAX_STRING:
                 raise LimitError(f"repeating {size:,} items {n:,} times is too large (at most {MAX_STRING:,})")
             return _check_result(left * right)
-    if isinstance(left, int) and isinstance(right, int) and \
-            left.bit_length() + right.bit_length() > MAX_NUMBER_BITS:
-        raise LimitError("a number too large to compute")
     return left * right
 
 
@@ -295,11 +318,13 @@ _BINOPS = {"*": _multiply, "**": _power, "%": _modulo, "+": _add}
 
 def _concat(values: list) -> str:
     """`a ~ b ~ c`: the texts joined, refused before they are made when they would be too long."""
-    total = 0
     for value in values:
-        total += _text_size(value, MAX_STRING - total)
-    _refuse_longer(total, "the text joined with ~")
-    return _check_result("".join(value if isinstance(value, str) else str(value) for value in values))
+        if type(value) not in _SHORT_TEXTS:
+            _refuse_longer(_text_size(value), "a text joined with ~")
+    texts = list(map(str, values))
+    size = _refuse_longer(sum(map(len, texts)), "the text joined with ~")
+    tick(size)
+    return "".join(texts)
 
 
 def _joined_output(pieces: Iterable[str]) -> str:
@@ -312,7 +337,7 @@ def _joined_output(pieces: Iterable[str]) -> str:
 
 def _printed(value: object) -> object:
     """What `{{ ... }}` prints (Jinja's finalize): refused before it is turned into text when too long."""
-    if type(value) is not str:
+    if type(value) not in _SHORT_TEXTS:
         _refuse_longer(_text_size(value), "the printed text")
     return value
 
@@ -396,23 +421,23 @@ def _filter_join(a: dict) -> int:
 
 
 def _filter_replace(a: dict) -> int:
-    a["s"] = text = _text(a["s"], "the text to replace in")
+    a["s"] = text = _as_text(a["s"], "the text to replace in")
     return _replaced_size(text, a["old"], a["new"], a["count"])
 
 
 def _filter_indent(a: dict) -> int:
-    a["s"] = text = _text(a["s"], "the text to indent")
+    a["s"] = text = _as_text(a["s"], "the text to indent")
     indent = a["width"] if isinstance(a["width"], str) else " " * a["width"]
     return len(text) + (text.count("\n") + 1) * len(indent)
 
 
 def _filter_wordwrap(a: dict) -> int:
-    a["s"] = text = _text(a["s"], "the text to wrap")
+    a["s"] = text = _as_text(a["s"], "the text to wrap")
     return _wrap_size(text, a["width"], a["wrapstring"])
 
 
 def _filter_format(a: dict) -> int:
-    a["value"] = fmt = _text(a["value"], "the format")
+    a["value"] = fmt = _as_text(a["value"], "the format")
     return _percent_size(fmt, a["kwargs"] or tuple(a["args"]))
 
 
@@ -439,12 +464,13 @@ def _guard_filter(name: str, function: object) -> object:
     kept within the limits."""
     skip = 1 if hasattr(function, "jinja_pass_arg") else 0  # the context Jinja passes first
     signature = inspect.signature(function)
-    sizer = _FILTER_SIZES.get(name)
+    sizer, text_filter = _FILTER_SIZES.get(name), name in _TEXT_FILTERS
 
     def guarded(*args: object, **kwargs: object) -> object:
-        for param in list(args[skip + 1:]) + list(kwargs.values()):  # a width, a count: center(10**10)
-            _check_int(param, "the number")
-        if name in _TEXT_FILTERS and len(args) > skip:
+        if len(args) > skip + 1 or kwargs:
+            for param in list(args[skip + 1:]) + list(kwargs.values()):  # a width, a count: center(10**10)
+                _check_int(param, "the number")
+        if text_filter and len(args) > skip and type(args[skip]) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(args[skip]), f"the text given to {name}")
         if sizer is not None:
             bound = signature.bind(*args, **kwargs)
@@ -549,17 +575,22 @@ def _parsed(parser: Parser, parse: object) -> nodes.Node:
         raise _TooBig(_TOO_DEEP, parser.stream.current.lineno) from None
 
 
+def _counted(tokens: Iterable[Token]) -> Iterator[Token]:
+    """A template's tokens, refused past MAX_TOKENS: parsing and compiling cost grows with them."""
+    for count, token in enumerate(tokens, 1):
+        if count > MAX_TOKENS:
+            raise _TooBig(f"the template has more than {MAX_TOKENS:,} names, operators and tags (real ones have a "
+                          "few thousand)", token.lineno)
+        yield token
+
+
 def _bounded_tree(tree: nodes.Node) -> nodes.Node:
-    """Refuse a template too big or nested too deep to compile (Jinja's compiler and Python's recurse on
+    """Refuse a template nested too deep to compile (Jinja's compiler and Python's recurse on
     nesting: 250 chained `+` overflow them), then route its loops and its `~` through the guards. The walk
     is iterative: the tree may be thousands deep."""
-    parts, stack = 0, [(tree, 0)]
+    stack = [(tree, 0)]
     while stack:
         node, depth = stack.pop()
-        parts += 1
-        if parts > MAX_PARTS:
-            raise _TooBig(f"the template has more than {MAX_PARTS:,} parts (tags, names, operators); "
-                                      "split it", node.lineno or 1)
         if depth > MAX_NESTING:
             raise _TooBig(_TOO_DEEP, node.lineno or 1)
         if isinstance(node, nodes.For) and not (isinstance(node.iter, nodes.Filter) and node.iter.name == "_pnp_loop"):
@@ -641,10 +672,15 @@ class _Env(ImmutableSandboxedEnvironment):
         return bounded
 
     def _parse(self, source, name, filename):
-        """A template's tree, its source size and nesting refused before they cost too much."""
-        _check_source(source)
+        """A template's tree; Jinja's parser recurses on nesting."""
         parser = Parser(self, source, name, filename)
         return _parsed(parser, parser.parse)
+
+    def _tokenize(self, source, name, filename=None, state=None):
+        """A template's tokens, its source size and their number refused before they cost too much."""
+        _check_source(source)
+        stream = super()._tokenize(source, name, filename, state)
+        return TokenStream(_counted(stream), name, filename)
 
     def _generate(self, source, name, filename, defer_init=False):
         """Python code for a tree, once it is known to be small and shallow enough, with its guards in."""
@@ -795,7 +831,6 @@ def _compile_expression(source):
 
 def _expression_code(source):
     """An expression compiled as Jinja's own compile_expression does (`result = EXPR`)."""
-    _check_source(source)
     parser = Parser(ENV, source, state="variable")
     expr = _parsed(parser, parser.parse_expression)
     if not parser.stream.eos:
@@ -955,7 +990,6 @@ def comparisons(source):
 
 def _parse_comparisons(source):
     try:
-        _check_source(source)
         parser = Parser(ENV, source, state="variable")
         tree = _bounded_tree(_parsed(parser, parser.parse_expression))
         if not parser.stream.eos:
