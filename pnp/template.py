@@ -91,8 +91,10 @@ def _stop(message: str) -> LimitError:
     return error
 
 
-_OVER_GAME_TIME = (f"the game's templates took longer than {SECONDS_PER_GAME:g} s in all; pnp stops the game here "
-                   "(a loop that does far too much?)")
+def _over_game_time() -> str:
+    return (f"the game's templates took longer than {SECONDS_PER_GAME:g} s in all; pnp stops the game here "
+            "(a loop that does far too much?)")
+
 
 
 def tick(cost: int = 1) -> None:
@@ -113,7 +115,7 @@ def _check_time(state: _Budget) -> None:
     now = time.monotonic()
     if state.deadline is not None and now > state.deadline:
         if state.seconds_left is not None and now - state.started >= state.seconds_left:
-            raise _stop(_OVER_GAME_TIME)
+            raise _stop(_over_game_time())
         raise _Timeout(f"took longer than {SECONDS_PER_EVALUATION:g} s; pnp stops a template there "
                        "(a loop that never ends, or loops nested too deep?)")
 
@@ -161,7 +163,7 @@ class _Evaluation:
             limit = SECONDS_PER_EVALUATION
             if state.seconds_left is not None:
                 if state.seconds_left <= 0:
-                    raise _stop(_OVER_GAME_TIME)
+                    raise _stop(_over_game_time())
                 limit = min(limit, state.seconds_left)
             state.started = time.monotonic()
             state.deadline, state.call_depth = state.started + limit, 0
@@ -792,7 +794,7 @@ def _friendly(message):
 # What evaluating a template may raise besides Jinja's own errors: a designer's mistake in an expression,
 # or our limits. Anything else is a bug in pnp and should surface as one.
 _EXPECTED = (TemplateError, LimitError, TypeError, ValueError, ArithmeticError, AttributeError, KeyError,
-             IndexError, RecursionError, MemoryError)
+             IndexError, RuntimeError, MemoryError, AssertionError)  # Jinja asserts on truncate's arguments
 
 
 def _failure(error):

@@ -55,6 +55,13 @@ def test_sizes_within_the_limits_are_built():
     assert template.render("{{ [1, 2] | map('string') | join('-') }} {{ '%s:%d' % ('a', 1) }}", {}) == "1-2 a:1"
 
 
+@pytest.mark.parametrize("source", ["{{ 'abc' | truncate(0) }}", "{{ cycler() }}"])
+def test_what_jinja_asserts_on_is_a_message(source):
+    with pytest.raises(ExprError) as e:  # Jinja's own wording: only that there is one
+        template.render(source, {})
+    assert e.value.message
+
+
 def test_compiling_is_bounded_by_the_number_of_tokens():
     with pytest.raises(ExprError) as e:
         template.compile_template("{{ 1 }}" * (template.MAX_TOKENS // 3 + 1))
@@ -99,6 +106,21 @@ def test_once_the_game_budget_is_spent_it_is_said_once_and_the_rest_is_skipped(m
             template.evaluate("1 + 1", {})
         assert not isinstance(spent.value, ExprError) and spent.value.message == e.value.message
     assert template.evaluate("1 + 1", {}) == 2
+
+
+def test_a_game_out_of_template_time_is_told_once_at_the_line_being_evaluated(tmp_path, monkeypatch):
+    from conftest import DATA, make_project, run
+
+    monkeypatch.setattr(template, "SECONDS_PER_GAME", 0.3)
+    cards = "\n".join(f"- {{id: c{i}, name: C{i}, kind: beast, power: 4}}" for i in range(100))
+    game = (DATA / "base/cards/mini/game.yaml").read_text().replace(
+        'strong: "item.power >= 4"', "strong: \"(range(50000) | map('string') | list | length) > 0\"")
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": cards, "cards/mini/game.yaml": game})
+    result = run(root, "validate")
+    assert "Traceback" not in result.output and result.exit_code == 1
+    told = [line for line in result.stderr.splitlines() if "took longer" in line]
+    assert told == ["cards/mini/game.yaml:21:15: error: derived field 'strong': the game's templates took longer "
+                    "than 0.3 s in all; pnp stops the game here (a loop that does far too much?)"]
 
 
 def test_a_game_over_its_memory_is_stopped(monkeypatch):
