@@ -5,6 +5,7 @@ import contextlib
 import inspect
 import re
 import resource
+import string
 import sys
 import threading
 import time
@@ -419,6 +420,9 @@ def _wrap_size(text: str, width: object, wrapstring: object) -> int:
 
 def _filter_join(a: dict) -> int:
     a["value"] = items = list(a["value"])
+    if a["attribute"] is not None:  # the fields joined, not the whole items: data.cards | join(attribute='name')
+        field = make_attrgetter(a["eval_ctx"].environment, a["attribute"])
+        items = [field(item) for item in items]
     return _joined_size(items, a["d"])
 
 
@@ -619,6 +623,7 @@ def _template_line_of_code(code: str, line: int | None) -> int:
     return max((template for template, python in pairs if python <= line), default=1)
 
 
+_FORMATTER = string.Formatter()
 _JINJA_CALL_KEYS = ("_loop_vars", "_block_vars")  # what Jinja passes along to every call, for macros
 
 
@@ -663,6 +668,8 @@ class _Env(ImmutableSandboxedEnvironment):
             return None
         fmt = value.__self__
         _format_padding(fmt)  # '{:>999999999}'.format(1): refused before formatting
+        if any(spec and "{" in spec for _, _, spec, _ in _FORMATTER.parse(fmt)):  # '{:{}}'.format(1, 10**9)
+            raise LimitError("widths given as arguments ('{:{}}') are not allowed in formats")
         repeated = re.search(r"\{[\w\[.]", fmt) is not None  # '{0}{0}' fills fields with one argument
 
         def bounded(*args: object, **kwargs: object) -> str:

@@ -25,6 +25,7 @@ from pnp.errors import ExprError
     ("{% set a = 'x' * 600000 %}{{ '%s%s' | format(a, a) }}", "this format's text would be longer"),
     ("{% set a = 'x' * 600000 %}{{ '{0}{0}'.format(a) }}", "this format's text would be longer"),
     ("{% set a = 'x' * 600000 %}{{ '%(a)s%(a)s' % {'a': a} }}", "this format's text would be longer"),
+    ("{{ '{:>{w}}'.format(1, w=10**9) }}", "widths given as arguments ('{:{}}') are not allowed"),
     ("{{ ['x' * 1000] * 1000000 }}", "the printed text would be longer"),
     ("{{ (['x' * 1000] * 1000000) | tojson }}", "the text given to tojson would be longer"),
     ("{{ (['x' * 1000] * 2000) | join }}", "what join builds would be longer"),
