@@ -37,7 +37,9 @@ MAX_NESTING = 50  # operators, brackets and blocks inside one another
 MAX_WRAP_WORK = 200_000_000  # characters wordwrap may copy: its cost grows with text length x longest word / width
 SECONDS_PER_EVALUATION = 2.0
 SECONDS_PER_GAME = 10.0  # all of a game's template work together, compiling included (see `budget`)
+# (seconds of processor time, so that a machine busy with other work does not stop a game)
 MAX_MEMORY_GROWTH = 512 << 20  # bytes of memory a game's template work may add (see `budget`)
+_clock = time.thread_time
 _CHECK_EVERY = 256  # steps between two looks at the clock...
 _CHECK_MEMORY_EVERY = 16 * _CHECK_EVERY  # ...and at the memory (a slower look), or as soon as...
 _CHECK_BUILT = 1 << 20  # ...this many characters and items were built
@@ -113,7 +115,7 @@ def tick(cost: int = 1) -> None:
 
 
 def _check_time(state: _Budget) -> None:
-    now = time.monotonic()
+    now = _clock()
     if state.deadline is not None and now > state.deadline:
         if state.seconds_left is not None and now - state.started >= state.seconds_left:
             raise _stop(_over_game_time())
@@ -166,7 +168,7 @@ class _Evaluation:
                 if state.seconds_left <= 0:
                     raise _stop(_over_game_time())
                 limit = min(limit, state.seconds_left)
-            state.started = time.monotonic()
+            state.started = _clock()
             state.deadline, state.call_depth = state.started + limit, 0
         state.depth += 1
 
@@ -175,7 +177,7 @@ class _Evaluation:
         state.depth -= 1
         if state.depth == 0:
             if state.seconds_left is not None:
-                state.seconds_left -= time.monotonic() - state.started
+                state.seconds_left -= _clock() - state.started
             else:
                 state.memory_ceiling = None  # outside a game, each evaluation has its own
             state.deadline = None
