@@ -636,9 +636,14 @@ class _Env(ImmutableSandboxedEnvironment):
 
     def getattr(self, obj, attribute):
         # A mapping's fields win over its methods, so `card.items` or `goal.values` mean the data.
+        tick()  # a step: sort, groupby, map... read an attribute of each item, out of any loop's sight
         if _is_mapping(obj) and attribute in obj:
             return obj[attribute]
         return super().getattr(obj, attribute)
+
+    def getitem(self, obj, argument):
+        tick()
+        return super().getitem(obj, argument)
 
     def call_binop(self, context, operator, left, right):
         tick()
