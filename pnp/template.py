@@ -634,22 +634,22 @@ class _Env(ImmutableSandboxedEnvironment):
 
     intercepted_binops = frozenset(_BINOPS)
 
-    def getattr(self, obj, attribute):
+    def getattr(self, obj: object, attribute: str) -> object:
         # A mapping's fields win over its methods, so `card.items` or `goal.values` mean the data.
         tick()  # a step: sort, groupby, map... read an attribute of each item, out of any loop's sight
         if _is_mapping(obj) and attribute in obj:
             return obj[attribute]
         return super().getattr(obj, attribute)
 
-    def getitem(self, obj, argument):
+    def getitem(self, obj: object, argument: object) -> object:
         tick()
         return super().getitem(obj, argument)
 
-    def call_binop(self, context, operator, left, right):
+    def call_binop(self, context: object, operator: str, left: object, right: object) -> object:
         tick()
         return _BINOPS[operator](left, right)
 
-    def call(self, __context, __obj, *args, **kwargs):
+    def call(self, __context: object, __obj: object, *args: object, **kwargs: object) -> object:
         tick()
         owner = getattr(__obj, "__self__", None)
         if owner is not None and isinstance(owner, (str, list, bytes)):
@@ -669,7 +669,7 @@ class _Env(ImmutableSandboxedEnvironment):
         finally:
             _budget.call_depth -= 1
 
-    def wrap_str_format(self, value):
+    def wrap_str_format(self, value: object) -> object:
         wrapped = super().wrap_str_format(value)
         if wrapped is None:
             return None
@@ -687,18 +687,20 @@ class _Env(ImmutableSandboxedEnvironment):
 
         return bounded
 
-    def _parse(self, source, name, filename):
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         """A template's tree; Jinja's parser recurses on nesting."""
         parser = Parser(self, source, name, filename)
         return _parsed(parser, parser.parse)
 
-    def _tokenize(self, source, name, filename=None, state=None):
+    def _tokenize(self, source: str, name: str | None, filename: str | None = None,
+                  state: str | None = None) -> TokenStream:
         """A template's tokens, its source size and their number refused before they cost too much."""
         _check_source(source)
         stream = super()._tokenize(source, name, filename, state)
         return TokenStream(_counted(stream), name, filename)
 
-    def _generate(self, source, name, filename, defer_init=False):
+    def _generate(self, source: nodes.Template, name: str | None, filename: str | None,
+                  defer_init: bool = False) -> str:
         """Python code for a tree, once it is known to be small and shallow enough, with its guards in."""
         tree = _bounded_tree(source)
         try:
@@ -706,7 +708,7 @@ class _Env(ImmutableSandboxedEnvironment):
         except RecursionError:
             raise _TooBig(_TOO_DEEP, 1) from None
 
-    def _compile(self, source, filename):
+    def _compile(self, source: str, filename: str) -> object:
         """Python's own limits on nesting (20 loops, 200 brackets) said at the template line they come from."""
         try:
             return super()._compile(source, filename)
@@ -779,7 +781,7 @@ def _template_line(error):
     return line
 
 
-def _describe(error):
+def _describe(error: BaseException) -> str:
     if isinstance(error, (LimitError, _TooBig)):
         return error.message
     if isinstance(error, TemplateSyntaxError):
@@ -815,7 +817,7 @@ def _failure(error):
     return ExprError(_describe(error), _template_line(error))
 
 
-def compile_template(source):
+def compile_template(source: str) -> object:
     """A compiled template (cached); ExprError with its line for a syntax error."""
     try:
         with _EVALUATION:  # compiling spends the game's time too
@@ -845,7 +847,7 @@ def _compile_expression(source):
     return expression
 
 
-def _expression_code(source):
+def _expression_code(source: str) -> object:
     """An expression compiled as Jinja's own compile_expression does (`result = EXPR`)."""
     parser = Parser(ENV, source, state="variable")
     expr = _parsed(parser, parser.parse_expression)
@@ -865,7 +867,7 @@ def _result_of(expr):
 CODE_CACHE = DiskCache("templates", jinja2.__version__, Path(__file__).read_bytes())
 
 
-def compile_expression(source):
+def compile_expression(source: object) -> object:
     """Check an expression's syntax once (cached); ExprError for a syntax error."""
     try:
         with _EVALUATION:
@@ -1004,7 +1006,7 @@ def comparisons(source):
     return _COMPARISONS[source]
 
 
-def _parse_comparisons(source):
+def _parse_comparisons(source: str) -> list | None:
     try:
         parser = Parser(ENV, source, state="variable")
         tree = _bounded_tree(_parsed(parser, parser.parse_expression))

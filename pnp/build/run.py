@@ -40,7 +40,7 @@ def few_collections():
         gc.set_threshold(*previous)
 
 
-def validate(project, game_id, report, options=None):
+def validate(project: object, game_id: str, report: Report, options: object = None) -> tuple:
     """Validate one game within its time budget; returns (game, studio) as check.validate_game does, (None,
     None) when the budget ran out (said once, where it did)."""
     from ..check import validate_game  # ReportLab comes with it: loaded only when a game is really checked
@@ -97,7 +97,7 @@ def build_game(project, game_id, options, folder, force=False, emit=None):
         emit("end", game_id, None)
 
 
-def _validated_and_drawn(project, game_id, options, folder, emit):
+def _validated_and_drawn(project: object, game_id: str, options: object, folder: Path, emit: object) -> object:
     from ..template import budget  # one budget for checking and drawing the game
 
     with budget(), few_collections():  # the whole build: its objects live until it ends (see few_collections)
