@@ -696,8 +696,10 @@ class _Env(ImmutableSandboxedEnvironment):
                   state: str | None = None) -> TokenStream:
         """A template's tokens, its source size and their number refused before they cost too much."""
         _check_source(source)
-        stream = super()._tokenize(source, name, filename, state)
-        return TokenStream(_counted(stream), name, filename)
+        lexer = self.lexer  # its tokens counted as the parser reads them (Jinja's own _tokenize, no extensions)
+        tokens = lexer.wrap(lexer.tokeniter(self.preprocess(source, name, filename), name, filename, state), name,
+                            filename)
+        return TokenStream(_counted(tokens), name, filename)
 
     def _generate(self, source: nodes.Template, name: str | None, filename: str | None,
                   defer_init: bool = False) -> str:
