@@ -46,3 +46,8 @@ class ExprError(PnpError):
 
 class LimitError(ExprError):
     """A template or layout asked for more than pnp allows (size, count, depth or time)."""
+
+
+class BudgetSpent(PnpError):
+    """A game's template time or memory ran out, and that was reported where the work was: the rest of the
+    game's work is skipped without another message."""

@@ -180,7 +180,10 @@ def _templates():
             "Limits, so that no mistake hangs a build: a text or list of at most "
             f"{template.MAX_STRING:,} characters or items, a `range` of at most {template.MAX_ITEMS:,} numbers, "
             f"macros nested at most {template.MAX_CALL_DEPTH} deep, {template.SECONDS_PER_EVALUATION:g} s for one "
-            f"template and {template.SECONDS_PER_GAME:g} s for all of a game's."]
+            f"template, and {template.SECONDS_PER_GAME:g} s and {template.MAX_MEMORY_GROWTH >> 20:,} MB for all of a "
+            "game's templates in one validation and build (when they run out, the game stops there with one "
+            f"message); a template's source of at most {template.MAX_SOURCE:,} characters and "
+            f"{template.MAX_TOKENS:,} names, operators and tags, nested at most {template.MAX_NESTING} deep."]
     return "\n".join(out)
 
 

@@ -2,25 +2,28 @@
 game (constraints, derived fields, macros, layouts, the rulebook) is evaluated here and nowhere else."""
 
 import contextlib
+import inspect
 import re
 import resource
+import string
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from types import CodeType
 
 import jinja2
-from jinja2 import StrictUndefined, TemplateError, Undefined, nodes
+from jinja2 import StrictUndefined, TemplateError, Undefined, nodes, pass_environment
 from jinja2.environment import TemplateExpression
+from jinja2.filters import make_attrgetter
+from jinja2.lexer import Token, TokenStream
 from jinja2.parser import Parser
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from jinja2.utils import missing
+from jinja2.utils import Namespace, missing
 
 from .cache import DiskCache
-from .errors import ExprError, LimitError
+from .errors import BudgetSpent, ExprError, LimitError
 
 # What one template may build. Generous for any real card game, small enough that a mistake (or a hostile
 # file) ends as a message in well under a second instead of a hang or a machine out of memory.
@@ -28,10 +31,18 @@ MAX_STRING = 1_000_000  # characters in one text, and in a template's whole outp
 MAX_ITEMS = 100_000  # items in a range or a list built by repetition
 MAX_NUMBER_BITS = 4096  # about 1200 decimal digits
 MAX_CALL_DEPTH = 100  # macros calling macros
+MAX_SOURCE = 1_000_000  # characters in one template's source (a rulebook, a macros file)
+MAX_TOKENS = 25_000  # words of one template's code (names, operators, tags...): what compiling costs (real: < 5,000)
+MAX_NESTING = 50  # operators, brackets and blocks inside one another
+MAX_WRAP_WORK = 200_000_000  # characters wordwrap may copy: its cost grows with text length x longest word / width
 SECONDS_PER_EVALUATION = 2.0
-SECONDS_PER_GAME = 10.0  # all of a game's template evaluations together (see `budget`)
-MAX_MEMORY_GROWTH = 2 << 30  # bytes of peak memory one evaluation may add
-_CHECK_EVERY = 256  # loop steps between two looks at the clock
+SECONDS_PER_GAME = 10.0  # all of a game's template work together, compiling included (see `budget`)
+# (seconds of processor time, so that a machine busy with other work does not stop a game)
+MAX_MEMORY_GROWTH = 512 << 20  # bytes of memory a game's template work may add (see `budget`)
+_clock = time.thread_time
+_CHECK_EVERY = 256  # steps between two looks at the clock...
+_CHECK_MEMORY_EVERY = 16 * _CHECK_EVERY  # ...and at the memory (a slower look), or as soon as...
+_CHECK_BUILT = 1 << 20  # ...this many characters and items were built
 
 # Internal class names that would otherwise leak into messages from Python's own errors.
 _FRIENDLY = {"Record": "mapping", "MarkedList": "list", "_Guarded": "list", "dict object": "mapping",
@@ -39,151 +50,321 @@ _FRIENDLY = {"Record": "mapping", "MarkedList": "list", "_Guarded": "list", "dic
 
 
 class _Budget(threading.local):
-    """Deadlines of the evaluation in progress on this thread (each thread evaluates on its own)."""
+    """The time and memory left to the game in progress on this thread (each thread evaluates on its own),
+    and the bounds of the evaluation in progress."""
 
-    game_deadline = None  # set by `budget()` for one game
-    deadline = None  # this evaluation's, the earlier of its own and the game's
-    memory_ceiling = None
+    games = 0  # budget() blocks open: the outermost one owns the game's budget
+    seconds_left = None  # the game's template time not yet spent; None outside a game
+    memory_ceiling = None  # peak memory (bytes) the game, or an evaluation outside one, may reach
+    stopped = None  # the LimitError that ended the game's budget: later work is skipped, not reported again
+    started = 0.0  # when the outermost evaluation began
+    deadline = None  # the outermost evaluation's end: the earlier of its own limit and the game's
     depth = 0  # nested render/evaluate calls: the outermost one owns the deadline
     call_depth = 0  # calls in progress inside templates (macros calling macros)
     steps = 0
+    built = 0  # characters and items built since the last look at the clock and the memory
 
 
 _budget = _Budget()
 
 
-def _peak_memory():
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak if sys.platform == "darwin" else peak * 1024  # Linux reports KiB, macOS bytes
+def _memory() -> int:
+    """The process's resident memory now (Linux), else its peak so far: what a budget's ceiling is set from and
+    checked against. Now, where it can be read: a long `pnp serve` freed what an earlier game used."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024  # Linux reports KiB, macOS bytes
+
+
+_PAGE = resource.getpagesize()
 
 
 class _Timeout(LimitError):
     """One evaluation ran out of its own time (the same template would for the next item too)."""
 
 
-def _over_game_budget():
-    return LimitError(f"the game's templates took longer than {SECONDS_PER_GAME:g} s in all; pnp stops there "
-                      "(a loop that does far too much?)")
+def _stop(message: str) -> LimitError:
+    """The error that ends the game's budget: said once, where the work was; later work raises BudgetSpent."""
+    error = LimitError(message)
+    if _budget.seconds_left is not None:
+        _budget.stopped = error
+    return error
 
 
-def tick():
-    """One step of a loop: every few hundred steps, stop the evaluation if it is over its time or memory."""
-    _budget.steps += 1
-    if _budget.steps % _CHECK_EVERY:
+def _over_game_time() -> str:
+    return (f"the game's templates took longer than {SECONDS_PER_GAME:g} s in all; pnp stops the game here "
+            "(a loop that does far too much?)")
+
+
+
+def tick(cost: int = 1) -> None:
+    """One step of template work that built `cost` characters or items: every few hundred steps, or every
+    million characters built, stop the work if it is over its time or memory."""
+    budget_now = _budget
+    budget_now.steps += 1
+    budget_now.built += cost
+    if budget_now.steps % _CHECK_EVERY and budget_now.built < _CHECK_BUILT:
         return
-    if _budget.deadline is not None and time.monotonic() > _budget.deadline:
-        if _budget.game_deadline is not None and time.monotonic() > _budget.game_deadline:
-            raise _over_game_budget()
+    _check_time(budget_now)
+    if budget_now.built >= _CHECK_BUILT or budget_now.steps % _CHECK_MEMORY_EVERY == 0:
+        budget_now.built = 0
+        _check_memory(budget_now)
+
+
+def _check_time(state: _Budget) -> None:
+    now = _clock()
+    if state.deadline is not None and now > state.deadline:
+        if state.seconds_left is not None and now - state.started >= state.seconds_left:
+            raise _stop(_over_game_time())
         raise _Timeout(f"took longer than {SECONDS_PER_EVALUATION:g} s; pnp stops a template there "
                        "(a loop that never ends, or loops nested too deep?)")
-    if _budget.memory_ceiling is None:
-        _budget.memory_ceiling = _peak_memory() + MAX_MEMORY_GROWTH
-    elif _peak_memory() > _budget.memory_ceiling:
-        raise LimitError("used too much memory; pnp stops a template there")
+
+
+def _check_memory(state: _Budget) -> None:
+    if state.memory_ceiling is None:
+        state.memory_ceiling = _memory() + MAX_MEMORY_GROWTH
+    elif _memory() > state.memory_ceiling:
+        raise _stop(f"the templates used more than {MAX_MEMORY_GROWTH >> 20:,} MB of memory; pnp stops there")
 
 
 @contextlib.contextmanager
-def budget(seconds=None):
-    """Bound the total time of every evaluation inside the block (one game's validation and build)."""
-    previous = _budget.game_deadline
-    _budget.game_deadline = time.monotonic() + (SECONDS_PER_GAME if seconds is None else seconds)
+def budget(seconds: float | None = None) -> Iterator[None]:
+    """One budget of template time and memory for everything inside the block: one game's validation and
+    build. A block inside another joins it (validating, then drawing, spends the same budget)."""
+    state = _budget
+    if state.games:
+        state.games += 1
+        try:
+            yield
+        finally:
+            state.games -= 1
+        return
+    saved = state.seconds_left, state.memory_ceiling, state.stopped
+    state.games, state.stopped = 1, None
+    state.seconds_left = SECONDS_PER_GAME if seconds is None else seconds
+    state.memory_ceiling = _memory() + MAX_MEMORY_GROWTH
     try:
         yield
     finally:
-        _budget.game_deadline = previous
+        state.games = 0
+        state.seconds_left, state.memory_ceiling, state.stopped = saved
 
 
 class _Evaluation:
-    """`with _EVALUATION:` around every render and evaluate. The outermost one sets the deadlines that every
-    loop step inside it checks; its memory ceiling is read at the first check, since a system call on every
-    evaluation would cost more than most evaluations do."""
+    """`with _EVALUATION:` around every render, evaluate and compile. The outermost one sets the deadline that
+    every step inside it checks, and spends its time from the game's budget; once that budget is spent, no
+    other work starts (BudgetSpent: the error was said where the work was)."""
 
-    def __enter__(self):
-        if _budget.depth == 0:
-            now = time.monotonic()
-            if _budget.game_deadline is not None and now > _budget.game_deadline:
-                raise _over_game_budget()
-            deadline = now + SECONDS_PER_EVALUATION
-            if _budget.game_deadline is not None:
-                deadline = min(deadline, _budget.game_deadline)
-            _budget.deadline, _budget.call_depth, _budget.steps = deadline, 0, 0
-        _budget.depth += 1
+    def __enter__(self) -> None:
+        state = _budget
+        if state.depth == 0:
+            if state.stopped is not None:
+                raise BudgetSpent(state.stopped.message)
+            limit = SECONDS_PER_EVALUATION
+            if state.seconds_left is not None:
+                if state.seconds_left <= 0:
+                    raise _stop(_over_game_time())
+                limit = min(limit, state.seconds_left)
+            state.started = _clock()
+            state.deadline, state.call_depth = state.started + limit, 0
+        state.depth += 1
 
-    def __exit__(self, *exc):
-        _budget.depth -= 1
-        if _budget.depth == 0:
-            _budget.deadline = _budget.memory_ceiling = None
+    def __exit__(self, *exc: object) -> bool:
+        state = _budget
+        state.depth -= 1
+        if state.depth == 0:
+            if state.seconds_left is not None:
+                state.seconds_left -= _clock() - state.started
+            else:
+                state.memory_ceiling = None  # outside a game, each evaluation has its own
+            state.deadline = None
         return False
 
 
 _EVALUATION = _Evaluation()
 
 
-# -- bounded operations -------------------------------------------------------------------------------------
+# -- bounded operations: what an operation would build is computed from its inputs, before it is built ------
 
-def _size(value):
+def _size(value: object) -> int | None:
     return len(value) if isinstance(value, (str, list, tuple, bytes)) else None
 
 
-def _check_int(value, what):
+def _check_int(value: object, what: str) -> None:
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_STRING:
         raise LimitError(f"{what} {value} is too large (at most {MAX_STRING:,})")
 
 
-def _check_result(value):
+def _check_result(value: object) -> object:
     size = _size(value)
-    if size is not None and size > MAX_STRING:
-        raise LimitError(f"a template built a value of {size:,} items or characters (at most {MAX_STRING:,})")
+    if size is not None:
+        if size > MAX_STRING:
+            raise LimitError(f"a template built a value of {size:,} items or characters (at most {MAX_STRING:,})")
+        tick(size)
     return value
 
 
-_FORMAT_WIDTH = re.compile(r"%[-#0 +]*(\*|\d+)(?:\.(\*|\d+))?|\{[^{}]*:[^{}]*?(\d{5,})")
+def _refuse_longer(size: int, what: str) -> int:
+    if size > MAX_STRING:
+        raise LimitError(f"{what} would be longer than {MAX_STRING:,} characters or items")
+    return size
 
 
-def _check_format(fmt):
-    """Widths in a %-format or str.format string: '%999999999d' would build a gigabyte of spaces."""
+def _text_size(value: object, limit: int = MAX_STRING) -> int:
+    """How long str(value) is, counted no further than just past `limit`: a list holding one long text a
+    million times is 8 MB, its text a terabyte. An estimate that is never far under (escapes aside)."""
+    if isinstance(value, str):
+        return len(value)
+    total, stack = 0, [value]
+    while stack and total <= limit:
+        item = stack.pop()
+        if isinstance(item, str):
+            total += len(item) + 2  # quoted inside a list
+        elif isinstance(item, int):
+            total += item.bit_length() // 3 + 2
+        elif _is_mapping(item):
+            total += 2 + 4 * len(item)
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            total += 2 + 2 * len(item)
+            stack.extend(item)
+        elif isinstance(item, Namespace):
+            stack.append(object.__getattribute__(item, "_Namespace__attrs"))
+        else:
+            total += 32  # a number, none, a macro: a short text
+    return total
+
+
+_SHORT_TEXTS = frozenset({str, int, float, bool, type(None)})  # str() of these is no longer than their value
+
+
+def _as_text(value: object, what: str) -> str:
+    """str(value), refused before it is made when it would be too long."""
+    if type(value) is str:
+        return value
+    if type(value) not in _SHORT_TEXTS:
+        _refuse_longer(_text_size(value), what)
+    return str(value)
+
+
+_FORMAT_WIDTH = re.compile(r"%[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?|\{[^{}]*:[^{}]*?(\d+)(?:\.(\d+))?[^{}]*\}")
+
+
+def _format_padding(fmt: str) -> int:
+    """The characters the widths and precisions of a %-format or str.format string may add ('%999999999d'
+    would be a gigabyte of spaces); each is refused above the limit, '*' always."""
+    total = 0
     for m in _FORMAT_WIDTH.finditer(fmt):
         for group in m.groups():
-            if group and group != "*" and int(group) > MAX_STRING:
-                raise LimitError(f"a format width of {group} is too large (at most {MAX_STRING:,})")
             if group == "*":
                 raise LimitError("'*' widths are not allowed in formats")
+            if group and int(group) > MAX_STRING:
+                raise LimitError(f"a format width of {group} is too large (at most {MAX_STRING:,})")
+            total += int(group or 0)
+    return total
 
 
-def _multiply(left, right):
+def _format_size(fmt: str, values: list, fields: int, repeated: bool) -> int:
+    """An upper bound of a format's result: its text, its paddings, and its arguments' texts (each field once,
+    or the longest in every field when fields may name an argument again)."""
+    sizes = [_text_size(value) for value in values]
+    filled = fields * max(sizes, default=0) if repeated else sum(sizes)
+    return _refuse_longer(len(fmt) + _format_padding(fmt) + filled, "this format's text")
+
+
+def _percent_size(fmt: str, args: object) -> int:
+    """`fmt % args`: a mapping's values may each fill any number of fields, a tuple's one field each."""
+    if _is_mapping(args):
+        return _format_size(fmt, list(args.values()), fmt.count("%"), repeated=True)
+    return _format_size(fmt, list(args) if isinstance(args, tuple) else [args], fmt.count("%"), repeated=False)
+
+
+def _multiply(left: object, right: object) -> object:
+    if isinstance(left, int) and isinstance(right, int):
+        if left.bit_length() + right.bit_length() > MAX_NUMBER_BITS:
+            raise LimitError("a number too large to compute")
+        return left * right
     for seq, n in ((left, right), (right, left)):
         size = _size(seq)
         if size is not None and isinstance(n, int):
             if size * max(n, 0) > MAX_STRING:
                 raise LimitError(f"repeating {size:,} items {n:,} times is too large (at most {MAX_STRING:,})")
-            return left * right
-    if isinstance(left, int) and isinstance(right, int) and \
-            left.bit_length() + right.bit_length() > MAX_NUMBER_BITS:
-        raise LimitError("a number too large to compute")
+            return _check_result(left * right)
     return left * right
 
 
-def _power(left, right):
+def _power(left: object, right: object) -> object:
     if isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right > 0 and \
             right * max(left.bit_length() - 1, 1) > MAX_NUMBER_BITS:
         raise LimitError(f"{left} ** {right} is too large to compute")
     return left ** right
 
 
-def _modulo(left, right):
+def _modulo(left: object, right: object) -> object:
     if isinstance(left, str):
-        _check_format(left)
+        _percent_size(left, right)
+        return _check_result(left % right)
     return left % right
 
 
-def _add(left, right):
+def _add(left: object, right: object) -> object:
     size_l, size_r = _size(left), _size(right)
     if size_l is not None and size_r is not None and size_l + size_r > MAX_STRING:
         raise LimitError(f"joining values of {size_l + size_r:,} characters or items (at most {MAX_STRING:,})")
-    return left + right
+    return _check_result(left + right)
 
 
 _BINOPS = {"*": _multiply, "**": _power, "%": _modulo, "+": _add}
+
+
+def _concat(values: list) -> str:
+    """`a ~ b ~ c`: the texts joined, refused before they are made when they would be too long."""
+    for value in values:
+        if type(value) not in _SHORT_TEXTS:
+            _refuse_longer(_text_size(value), "a text joined with ~")
+    texts = list(map(str, values))
+    size = _refuse_longer(sum(map(len, texts)), "the text joined with ~")
+    tick(size)
+    return "".join(texts)
+
+
+def _joined_output(pieces: Iterable[str]) -> str:
+    """A block's output as one text (a macro's, `{% set x %}...{% endset %}`, `{% filter %}`): Jinja's
+    concat, with the size refused before the text is made."""
+    pieces = list(pieces)
+    _refuse_longer(sum(map(len, pieces)), "a block's text")
+    return _check_result("".join(pieces))
+
+
+def _printed(value: object) -> object:
+    """What `{{ ... }}` prints (Jinja's finalize): refused before it is turned into text when too long."""
+    if type(value) not in _SHORT_TEXTS:
+        _refuse_longer(_text_size(value), "the printed text")
+    return value
+
+
+def _sum(items: object, start: object = 0) -> object:
+    """sum() in linear time: adding lists one by one copies the growing list every time (quadratic)."""
+    items = list(items)
+    if not isinstance(start, (list, tuple)):
+        return sum(items, start)
+    _refuse_longer(len(start) + sum(_size(x) or 0 for x in items), "this sum")
+    joined = list(start)
+    for item in items:
+        if not isinstance(item, (list, tuple)):
+            raise TypeError(f"can only add lists to a list, not {_describe_value(item)}")
+        joined.extend(item)
+    return joined if isinstance(start, list) else tuple(joined)
+
+
+def _round(number: object, ndigits: object = None) -> object:
+    if isinstance(ndigits, int) and abs(ndigits) > MAX_NUMBER_BITS:  # round(5, -10**8) computes 10**10**8
+        raise LimitError(f"rounding to {ndigits} digits is too many (at most {MAX_NUMBER_BITS})")
+    return round(number, ndigits)
 
 
 class _Guarded:
@@ -191,46 +372,143 @@ class _Guarded:
 
     __slots__ = ("items",)
 
-    def __init__(self, items):
+    def __init__(self, items: object) -> None:
         self.items = items
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.items)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[object]:
         for value in self.items:
             tick()
             yield value
 
 
-def _bounded_range(*args):
+def _ticking(items: Iterator[object]) -> Iterator[object]:
+    """A filter's lazy result (map, select, batch...) that checks the budget at each item it gives."""
+    for value in items:
+        tick(_size(value) or 1)
+        yield value
+
+
+def _bounded_range(*args: int) -> range:
     numbers = range(*args)
     if len(numbers) > MAX_ITEMS:
         raise LimitError(f"range of {len(numbers):,} numbers is too long (at most {MAX_ITEMS:,})")
     return numbers
 
 
-def _guard_filter(function):
-    """A built-in filter with its number arguments and its result kept within the limits."""
+# -- what filters and text methods would build, from their arguments -----------------------------------------
 
+def _replaced_size(text: str, old: object, new: object, count: object = None) -> int:
+    old, new = str(old), str(new)
+    found = text.count(old) if old else len(text) + 1
+    if isinstance(count, int) and count >= 0:
+        found = min(found, count)
+    return len(text) + found * (len(new) - len(old))
+
+
+def _joined_size(items: list, separator: object) -> int:
+    return sum(_text_size(item) for item in items) + len(str(separator)) * max(len(items) - 1, 0)
+
+
+def _wrap_size(text: str, width: object, wrapstring: object) -> int:
+    """wordwrap cuts a long word by copying what is left of it at every cut: refused when that is too much."""
+    longest = max(map(len, text.split()), default=0)
+    if isinstance(width, int) and width > 0 and len(text) * longest // width > MAX_WRAP_WORK:
+        raise LimitError(f"wrapping this text at {width} would take too long (a word of {longest:,} characters)")
+    return len(text) * (1 + len(str(wrapstring or "\n")))
+
+
+def _filter_join(a: dict) -> int:
+    a["value"] = items = list(a["value"])
+    if a["attribute"] is not None:  # the fields joined, not the whole items: data.cards | join(attribute='name')
+        field = make_attrgetter(a["eval_ctx"].environment, a["attribute"])
+        items = [field(item) for item in items]
+    return _joined_size(items, a["d"])
+
+
+def _filter_replace(a: dict) -> int:
+    a["s"] = text = _as_text(a["s"], "the text to replace in")
+    return _replaced_size(text, a["old"], a["new"], a["count"])
+
+
+def _filter_indent(a: dict) -> int:
+    a["s"] = text = _as_text(a["s"], "the text to indent")
+    indent = a["width"] if isinstance(a["width"], str) else " " * a["width"]
+    return len(text) + (text.count("\n") + 1) * len(indent)
+
+
+def _filter_wordwrap(a: dict) -> int:
+    a["s"] = text = _as_text(a["s"], "the text to wrap")
+    return _wrap_size(text, a["width"], a["wrapstring"])
+
+
+def _filter_format(a: dict) -> int:
+    a["value"] = fmt = _as_text(a["value"], "the format")
+    return _percent_size(fmt, a["kwargs"] or tuple(a["args"]))
+
+
+@pass_environment
+def _sum_filter(environment: object, iterable: object, attribute: object = None, start: object = 0) -> object:
+    """Jinja's sum, in linear time (see _sum)."""
+    if attribute is not None:
+        iterable = map(make_attrgetter(environment, attribute), iterable)
+    return _sum(iterable, start)
+
+
+# filter -> what it would build (characters or items), from its bound arguments, which it may replace (a
+# generator read into a list, a value turned into text once)
+_FILTER_SIZES = {"join": _filter_join, "replace": _filter_replace, "indent": _filter_indent,
+                 "wordwrap": _filter_wordwrap, "format": _filter_format}
+# filters that turn their value into text first: it is refused before when it would be too long
+_TEXT_FILTERS = frozenset({"capitalize", "center", "e", "escape", "forceescape", "lower", "pprint", "string",
+                           "striptags", "title", "tojson", "trim", "truncate", "upper", "urlencode", "urlize",
+                           "wordcount", "xmlattr"})
+
+
+def _guard_filter(name: str, function: object) -> object:
+    """A built-in filter with its number arguments, its value's text, what it builds and its lazy results
+    kept within the limits."""
     skip = 1 if hasattr(function, "jinja_pass_arg") else 0  # the context Jinja passes first
+    signature = inspect.signature(function)
+    sizer, text_filter = _FILTER_SIZES.get(name), name in _TEXT_FILTERS
 
-    def guarded(*args, **kwargs):
-        value, params = args[skip] if len(args) > skip else None, args[skip + 1:]
-        for param in list(params) + list(kwargs.values()):  # a width, a count: center(10**10)
-            _check_int(param, "the number")
-        if function.__name__ == "do_replace" and len(params) >= 2:  # s | replace(old, new) can multiply s
-            grows = len(str(params[1])) // max(len(str(params[0])), 1)
-            if len(str(value)) * max(grows, 1) > MAX_STRING:
-                raise LimitError("this replace would build too long a text")
-        if function.__name__ == "do_format":
-            _check_format(str(value))
-        return _check_result(function(*args, **kwargs))
+    def guarded(*args: object, **kwargs: object) -> object:
+        if len(args) > skip + 1 or kwargs:
+            for param in list(args[skip + 1:]) + list(kwargs.values()):  # a width, a count: center(10**10)
+                _check_int(param, "the number")
+        if text_filter and len(args) > skip and type(args[skip]) not in _SHORT_TEXTS:
+            _refuse_longer(_text_size(args[skip]), f"the text given to {name}")
+        if sizer is not None:
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            _refuse_longer(sizer(bound.arguments), f"what {name} builds")
+            args, kwargs = bound.args, bound.kwargs
+        result = function(*args, **kwargs)
+        if isinstance(result, Iterator):
+            return _ticking(result)
+        return _check_result(result)
 
     for attr in ("jinja_pass_arg", "__name__", "__doc__"):
         if hasattr(function, attr):
             setattr(guarded, attr, getattr(function, attr))
     return guarded
+
+
+def _expanded_size(text: str, tabsize: int = 8) -> int:
+    return len(text) + text.count("\t") * max(tabsize, 0)
+
+
+def _translated_size(text: str, table: object) -> int:
+    longest = max((_text_size(v) for v in table.values()), default=1) if _is_mapping(table) else 1
+    return len(text) * max(longest, 1)
+
+
+# text method -> what it would build, from the text and the call's arguments (the others build at most a
+# width given as a number, which is checked, or less than the text)
+_METHOD_SIZES = {"join": lambda text, items, *_: _joined_size(list(items), text),
+                 "replace": _replaced_size, "expandtabs": _expanded_size, "translate": _translated_size}
 
 
 class _Undefined(StrictUndefined):
@@ -283,26 +561,105 @@ def _is_mapping(value):
     return found
 
 
+_TOO_DEEP = f"more than {MAX_NESTING} operators, brackets or blocks inside one another"
+
+
+class _TooBig(TemplateSyntaxError):
+    """A template pnp will not compile: too long, too many parts, nested too deep."""
+
+_DEBUG_INFO = re.compile(r"^debug_info = '([\d=&]*)'", re.M)
+
+
+def _check_source(source: str) -> None:
+    if len(source) > MAX_SOURCE:
+        raise _TooBig(f"the template is {len(source):,} characters long (at most {MAX_SOURCE:,})", 1)
+
+
+def _parsed(parser: Parser, parse: object) -> nodes.Node:
+    """`parse()`, with Jinja's recursive parser running out of stack said as too deep, at the line it reached."""
+    try:
+        return parse()
+    except RecursionError:
+        raise _TooBig(_TOO_DEEP, parser.stream.current.lineno) from None
+
+
+def _counted(tokens: Iterable[Token]) -> Iterator[Token]:
+    """A template's tokens, refused past MAX_TOKENS: parsing and compiling cost grows with them."""
+    for count, token in enumerate(tokens, 1):
+        if count > MAX_TOKENS:
+            raise _TooBig(f"the template has more than {MAX_TOKENS:,} names, operators and tags (real ones have a "
+                          "few thousand)", token.lineno)
+        yield token
+
+
+def _bounded_tree(tree: nodes.Node) -> nodes.Node:
+    """Refuse a template nested too deep to compile (Jinja's compiler and Python's recurse on
+    nesting: 250 chained `+` overflow them), then route its loops and its `~` through the guards. The walk
+    is iterative: the tree may be thousands deep."""
+    stack = [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise _TooBig(_TOO_DEEP, node.lineno or 1)
+        if isinstance(node, nodes.For) and not (isinstance(node.iter, nodes.Filter) and node.iter.name == "_pnp_loop"):
+            node.iter = nodes.Filter(node.iter, "_pnp_loop", [], [], None, None, lineno=node.lineno)
+        for field, value in node.iter_fields():
+            children = value if isinstance(value, list) else [value]
+            for i, child in enumerate(children):
+                if isinstance(child, nodes.Concat):
+                    child = children[i] = nodes.Filter(nodes.List(child.nodes, lineno=child.lineno), "_pnp_concat",
+                                                       [], [], None, None, lineno=child.lineno)
+                    if children is not value:
+                        setattr(node, field, child)
+                if isinstance(child, nodes.Node):
+                    stack.append((child, depth + 1))
+    return tree
+
+
+def _template_line_of_code(code: str, line: int | None) -> int:
+    """The template line that generated Python line `line` came from (Jinja's debug_info maps them)."""
+    found = _DEBUG_INFO.search(code)
+    if found is None or not found.group(1) or line is None:
+        return 1
+    pairs = [tuple(map(int, pair.split("="))) for pair in found.group(1).split("&")]
+    return max((template for template, python in pairs if python <= line), default=1)
+
+
+_FORMATTER = string.Formatter()
+_JINJA_CALL_KEYS = ("_loop_vars", "_block_vars")  # what Jinja passes along to every call, for macros
+
+
 class _Env(ImmutableSandboxedEnvironment):
     """Templates read the game; they cannot change it (no list.append) nor reach Python internals."""
 
     intercepted_binops = frozenset(_BINOPS)
 
-    def getattr(self, obj, attribute):
+    def getattr(self, obj: object, attribute: str) -> object:
         # A mapping's fields win over its methods, so `card.items` or `goal.values` mean the data.
+        tick()  # a step: sort, groupby, map... read an attribute of each item, out of any loop's sight
         if _is_mapping(obj) and attribute in obj:
             return obj[attribute]
         return super().getattr(obj, attribute)
 
-    def call_binop(self, context, operator, left, right):
+    def getitem(self, obj: object, argument: object) -> object:
+        tick()
+        return super().getitem(obj, argument)
+
+    def call_binop(self, context: object, operator: str, left: object, right: object) -> object:
         tick()
         return _BINOPS[operator](left, right)
 
-    def call(self, __context, __obj, *args, **kwargs):
+    def call(self, __context: object, __obj: object, *args: object, **kwargs: object) -> object:
         tick()
-        if getattr(__obj, "__self__", None) is not None and isinstance(__obj.__self__, (str, list, bytes)):
+        owner = getattr(__obj, "__self__", None)
+        if owner is not None and isinstance(owner, (str, list, bytes)):
             for value in list(args) + list(kwargs.values()):  # 'x'.ljust(10**10)
                 _check_int(value, "the number")
+            sizer = _METHOD_SIZES.get(getattr(__obj, "__name__", "")) if isinstance(owner, str) else None
+            if sizer is not None:  # 'x'.join(...), .replace, .expandtabs, .translate: refused before they build
+                args = tuple(list(arg) if isinstance(arg, Iterator) else arg for arg in args)
+                given = {k: v for k, v in kwargs.items() if k not in _JINJA_CALL_KEYS}
+                _refuse_longer(sizer(owner, *args, **given), f"what {__obj.__name__} builds")
         _budget.call_depth += 1
         try:
             if _budget.call_depth > MAX_CALL_DEPTH:
@@ -312,22 +669,61 @@ class _Env(ImmutableSandboxedEnvironment):
         finally:
             _budget.call_depth -= 1
 
-    def wrap_str_format(self, value):
+    def wrap_str_format(self, value: object) -> object:
         wrapped = super().wrap_str_format(value)
-        if wrapped is not None:  # '{:>999999999}'.format(1): refuse the width before formatting
-            _check_format(value.__self__)
-        return wrapped
+        if wrapped is None:
+            return None
+        fmt = value.__self__
+        _format_padding(fmt)  # '{:>999999999}'.format(1): refused before formatting
+        if any(spec and "{" in spec for _, _, spec, _ in _FORMATTER.parse(fmt)):  # '{:{}}'.format(1, 10**9)
+            raise LimitError("widths given as arguments ('{:{}}') are not allowed in formats")
+        repeated = re.search(r"\{[\w\[.]", fmt) is not None  # '{0}{0}' fills fields with one argument
 
-    def _parse(self, source, name, filename):
-        """Every `{% for %}` loop steps through a guard that watches the time budget."""
-        tree = super()._parse(source, name, filename)
-        for loop in tree.find_all(nodes.For):
-            loop.iter = nodes.Filter(loop.iter, "_pnp_loop", [], [], None, None, lineno=loop.lineno)
-        return tree
+        def bounded(*args: object, **kwargs: object) -> str:
+            given = args[0] if value.__name__ == "format_map" and args else kwargs
+            values = list(given.values()) if _is_mapping(given) else []
+            _format_size(fmt, list(args) + values, fmt.count("{"), repeated)
+            return _check_result(wrapped(*args, **kwargs))
+
+        return bounded
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        """A template's tree; Jinja's parser recurses on nesting."""
+        parser = Parser(self, source, name, filename)
+        return _parsed(parser, parser.parse)
+
+    def _tokenize(self, source: str, name: str | None, filename: str | None = None,
+                  state: str | None = None) -> TokenStream:
+        """A template's tokens, its source size and their number refused before they cost too much."""
+        _check_source(source)
+        lexer = self.lexer  # its tokens counted as the parser reads them (Jinja's own _tokenize, no extensions)
+        tokens = lexer.wrap(lexer.tokeniter(self.preprocess(source, name, filename), name, filename, state), name,
+                            filename)
+        return TokenStream(_counted(tokens), name, filename)
+
+    def _generate(self, source: nodes.Template, name: str | None, filename: str | None,
+                  defer_init: bool = False) -> str:
+        """Python code for a tree, once it is known to be small and shallow enough, with its guards in."""
+        tree = _bounded_tree(source)
+        try:
+            return super()._generate(tree, name, filename, defer_init=defer_init)
+        except RecursionError:
+            raise _TooBig(_TOO_DEEP, 1) from None
+
+    def _compile(self, source: str, filename: str) -> object:
+        """Python's own limits on nesting (20 loops, 200 brackets) said at the template line they come from."""
+        try:
+            return super()._compile(source, filename)
+        except (SyntaxError, RecursionError, MemoryError) as e:
+            raise _TooBig("too many loops, blocks or brackets inside one another to compile (Python allows 20 "
+                          "loops)", _template_line_of_code(source, getattr(e, "lineno", None))) \
+                from None
 
 
-ENV = _Env(undefined=_Undefined, autoescape=False, keep_trailing_newline=True)
-ENV.filters = {name: _guard_filter(f) for name, f in ENV.filters.items()}
+ENV = _Env(undefined=_Undefined, autoescape=False, keep_trailing_newline=True, finalize=_printed)
+ENV.concat = _joined_output
+ENV.filters = {name: _guard_filter(name, f) for name, f in ENV.filters.items()}
+ENV.filters["sum"] = _guard_filter("sum", _sum_filter)
 
 
 def _percent(part, whole):
@@ -353,8 +749,8 @@ def _split(text, sep=None):
 
 
 OWN_FILTERS = {"percent": _percent, "count": _count, "lookup": _lookup, "split": _split}
-ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded)
-ENV.globals.update(max=max, min=min, abs=abs, round=round, sorted=sorted, len=len, sum=sum,
+ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded, _pnp_concat=_concat)
+ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,
                    range=_bounded_range)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
 
@@ -387,8 +783,8 @@ def _template_line(error):
     return line
 
 
-def _describe(error):
-    if isinstance(error, LimitError):
+def _describe(error: BaseException) -> str:
+    if isinstance(error, (LimitError, _TooBig)):
         return error.message
     if isinstance(error, TemplateSyntaxError):
         return f"template syntax error: {error.message}"
@@ -416,17 +812,18 @@ def _friendly(message):
 # What evaluating a template may raise besides Jinja's own errors: a designer's mistake in an expression,
 # or our limits. Anything else is a bug in pnp and should surface as one.
 _EXPECTED = (TemplateError, LimitError, TypeError, ValueError, ArithmeticError, AttributeError, KeyError,
-             IndexError, RecursionError, MemoryError)
+             IndexError, RuntimeError, MemoryError, AssertionError)  # Jinja asserts on truncate's arguments
 
 
 def _failure(error):
     return ExprError(_describe(error), _template_line(error))
 
 
-def compile_template(source):
+def compile_template(source: str) -> object:
     """A compiled template (cached); ExprError with its line for a syntax error."""
     try:
-        return _compile_template(source)
+        with _EVALUATION:  # compiling spends the game's time too
+            return _compile_template(source)
     except TemplateError as e:
         raise _failure(e) from None
 
@@ -438,7 +835,7 @@ _TOO_SLOW = {}  # source -> the LimitError it ran into: a template that ran out 
 def _compile_template(source):
     template = _TEMPLATES.get(source)
     if template is None:
-        code = _cached_code(f"template\0{source}", lambda: ENV.compile(source))
+        code = CODE_CACHE.value(f"template\0{source}", lambda: ENV.compile(source))
         template = _TEMPLATES[source] = ENV.template_class.from_code(ENV, code, _GLOBALS, None)
     return template
 
@@ -446,16 +843,16 @@ def _compile_template(source):
 def _compile_expression(source):
     expression = _EXPRESSIONS.get(source)
     if expression is None:
-        code = _cached_code(f"expression\0{source}", lambda: _expression_code(source))
+        code = CODE_CACHE.value(f"expression\0{source}", lambda: _expression_code(source))
         template = ENV.template_class.from_code(ENV, code, _GLOBALS, None)
         expression = _EXPRESSIONS[source] = TemplateExpression(template, False)
     return expression
 
 
-def _expression_code(source):
+def _expression_code(source: str) -> object:
     """An expression compiled as Jinja's own compile_expression does (`result = EXPR`)."""
     parser = Parser(ENV, source, state="variable")
-    expr = parser.parse_expression()
+    expr = _parsed(parser, parser.parse_expression)
     if not parser.stream.eos:
         raise TemplateSyntaxError("chunk after expression", parser.stream.current.lineno, None, None)
     expr.set_environment(ENV)
@@ -472,17 +869,11 @@ def _result_of(expr):
 CODE_CACHE = DiskCache("templates", jinja2.__version__, Path(__file__).read_bytes())
 
 
-def _cached_code(key: str, make) -> CodeType:
-    """Compiled code from the disk cache; an entry that reads back as anything but code (a damaged file that
-    still unmarshals) is not trusted: the code is made afresh."""
-    code = CODE_CACHE.value(key, make)
-    return code if isinstance(code, CodeType) else make()
-
-
-def compile_expression(source):
+def compile_expression(source: object) -> object:
     """Check an expression's syntax once (cached); ExprError for a syntax error."""
     try:
-        return _compile_expression(str(source))
+        with _EVALUATION:
+            return _compile_expression(str(source))
     except TemplateError as e:
         raise _failure(e) from None
 
@@ -617,10 +1008,10 @@ def comparisons(source):
     return _COMPARISONS[source]
 
 
-def _parse_comparisons(source):
+def _parse_comparisons(source: str) -> list | None:
     try:
         parser = Parser(ENV, source, state="variable")
-        tree = parser.parse_expression()
+        tree = _bounded_tree(_parsed(parser, parser.parse_expression))
         if not parser.stream.eos:
             return None
     except TemplateError:

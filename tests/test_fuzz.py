@@ -92,3 +92,66 @@ def test_mutated_yaml_gives_messages_never_a_traceback_or_a_hang(targets, data):
             render_game(checked, studio, root / "output" / game).discard()  # what validates also builds
     finally:
         path.write_text(original, encoding="utf-8")
+
+
+# -- template expressions -----------------------------------------------------------------------------------
+# Hypothesis builds expressions from the operators, filters, methods and built-ins a template may use, over
+# values from tiny to the limits, and renders each: a value or an ExprError with a message, never another
+# exception or a hang. PNP_FUZZ_TEMPLATE_EXAMPLES sets how many (150 by default, derandomized).
+
+TEMPLATE_EXAMPLES = int(os.environ.get("PNP_FUZZ_TEMPLATE_EXAMPLES", "150"))
+ATOMS = ["0", "1", "3", "-2", "2.5", "1000", "10**6", "10**9", "'x'", "''", "'ab cd'", "'%s%s'", "'{0}{0}'",
+         "'\\t'", "'\\n'", "'x' * 999999", "[1, 2]", "['a', 'b']", "[]", "{'a': 'x' * 999999}", "range(100000)",
+         "card.name", "card.tags", "none", "true"]
+OPERATORS = ["+", "-", "*", "/", "//", "%", "**", "~", "==", "<", "and", "or", "in"]
+FILTERS = ["join", "join(A)", "replace(A, A)", "center(A)", "indent(A)", "wordwrap(A)", "sum", "sum(start=A)",
+           "sort", "unique", "list", "tojson", "length", "reverse", "first", "last", "batch(A)", "slice(A)",
+           "map('string')", "map('center', A)", "format(A, A)", "truncate(A)", "string", "upper", "title", "trim",
+           "min", "max", "int", "float", "round(A)", "abs", "default(A)", "e", "urlencode", "wordcount",
+           "striptags", "pprint", "items", "select", "split(A)", "percent(A)", "count(A, A)", "dictsort"]
+METHODS = ["join(A)", "replace(A, A)", "center(A)", "format(A, A)", "split(A)", "expandtabs(A)", "ljust(A)",
+           "zfill(A)", "count(A)", "translate(A)", "strip()", "startswith(A)", "index(A)", "get(A)"]
+CALLS = ["sum(A, A)", "max(A)", "min(A, A)", "sorted(A)", "round(A, A)", "range(A)", "range(A, A, A)",
+         "dict(a=A)", "len(A)", "abs(A)"]
+
+
+def _filled(shape, parts):
+    for part in parts:
+        shape = shape.replace("A", part, 1)
+    return shape
+
+
+@st.composite
+def _applied(draw, inner):
+    """One operator, filter, method, call, list or repetition over smaller expressions."""
+    how = draw(st.sampled_from(["operator", "filter", "method", "call", "list", "repeat"]))
+    a, b = draw(inner), draw(inner)
+    if how == "operator":
+        return f"({a} {draw(st.sampled_from(OPERATORS))} {b})"
+    if how == "list":
+        return f"[{a}, {b}]"
+    if how == "repeat":
+        return f"([{a}] * {b})"
+    shape = draw(st.sampled_from({"filter": FILTERS, "method": METHODS, "call": CALLS}[how]))
+    filled = _filled(shape, [draw(inner) for _ in range(shape.count("A"))])
+    return {"filter": f"({a} | {filled})", "method": f"({a}).{filled}", "call": filled}[how]
+
+
+EXPRESSIONS = st.recursive(st.sampled_from(ATOMS), _applied, max_leaves=6)
+
+
+@settings(max_examples=TEMPLATE_EXAMPLES, deadline=None, derandomize=not os.environ.get("PNP_FUZZ_RANDOM"),
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(expression=EXPRESSIONS)
+def test_template_expressions_give_a_value_or_a_message_never_a_traceback_or_a_hang(expression):
+    from pnp import template
+    from pnp.errors import ExprError
+
+    context = {"card": {"name": "Lion", "tags": ["big", "cat"]}}
+    start = time.monotonic()
+    try:
+        text = template.render("{{ " + expression + " }}", context)
+        assert len(text) <= template.MAX_STRING
+    except ExprError as e:
+        assert e.message
+    assert time.monotonic() - start < HANG

@@ -18,11 +18,61 @@ from pnp.errors import ExprError
     ("{{ card.nothing }}", "no field 'nothing'; the fields here are: name"),
     ("{{ lipsum(10) }}", "'lipsum' is not defined"),
     ("{% for a in range(99999) %}{{ 'x' * 99999 }}{% endfor %}", "text is longer than 1,000,000 characters"),
+    # sizes computed from the inputs, before anything is built
+    ("{% set a = 'x' * 600000 %}{{ a ~ a }}", "the text joined with ~ would be longer than 1,000,000"),
+    ("{% set a = 'x' * 600000 %}{% set b %}{{ a }}{{ a }}{% endset %}", "a block's text would be longer"),
+    ("{% macro m(a) %}{{ a }}{{ a }}{% endmacro %}{{ m('x' * 600000) }}", "a block's text would be longer"),
+    ("{% set a = 'x' * 600000 %}{{ '%s%s' | format(a, a) }}", "this format's text would be longer"),
+    ("{% set a = 'x' * 600000 %}{{ '{0}{0}'.format(a) }}", "this format's text would be longer"),
+    ("{% set a = 'x' * 600000 %}{{ '%(a)s%(a)s' % {'a': a} }}", "this format's text would be longer"),
+    ("{{ '{:>{w}}'.format(1, w=10**9) }}", "widths given as arguments ('{:{}}') are not allowed"),
+    ("{{ ['x' * 1000] * 1000000 }}", "the printed text would be longer"),
+    ("{{ (['x' * 1000] * 1000000) | tojson }}", "the text given to tojson would be longer"),
+    ("{{ (['x' * 1000] * 2000) | join }}", "what join builds would be longer"),
+    ("{{ '-'.join(['x' * 1000] * 2000) }}", "what join builds would be longer"),
+    ("{{ ('x' * 1000).replace('', 'y' * 1000) }}", "what replace builds would be longer"),
+    ("{{ ('\n' * 999999) | indent(1000) }}", "what indent builds would be longer"),
+    ("{{ ('\t' * 999999).expandtabs(1000) }}", "what expandtabs builds would be longer"),
+    ("{{ ('x' * 1000).translate({120: 'y' * 10000}) }}", "what translate builds would be longer"),
+    ("{{ sum([[1] * 1000] * 2000, []) }}", "this sum would be longer"),
+    ("{{ ([[1] * 1000] * 2000) | sum(start=[]) }}", "this sum would be longer"),
+    ("{{ ('x' * 100000) | wordwrap(1) }}", "wrapping this text at 1 would take too long"),
+    ("{{ round(5, -10**8) }}", "rounding to 100000000 digits is too many"),
+    # what compiling costs, and Python's and Jinja's own recursion
+    ("{{ 1 }}" + "x" * 1_000_000, "the template is 1,000,007 characters long"),
+    ("{{ " + " + ".join(["1"] * 250) + " }}", "more than 50 operators, brackets or blocks inside one another"),
+    ("{{ " + "(" * 300 + "1" + ")" * 300 + " }}", "more than 50 operators, brackets or blocks inside one another"),
+    ("{% for a in [1] %}" * 25 + "{% endfor %}" * 25, "too many loops, blocks or brackets inside one another"),
 ])
 def test_refused_with_a_message(source, message):
     with pytest.raises(ExprError) as e:
         template.render(source, {"card": {"name": "Lion"}})
     assert message in e.value.message
+
+
+def test_sizes_within_the_limits_are_built():
+    source = "{% set a = 'x' * 400000 %}{{ (a ~ a) | length }} {{ sum([[1, 2], [3]], []) }} {{ 'ab' | replace('a', 'aa') }}"
+    assert template.render(source, {}) == "800000 [1, 2, 3] aab"
+    assert template.render("{{ [1, 2] | map('string') | join('-') }} {{ '%s:%d' % ('a', 1) }}", {}) == "1-2 a:1"
+
+
+@pytest.mark.parametrize("source", ["{{ 'abc' | truncate(0) }}", "{{ cycler() }}"])
+def test_what_jinja_asserts_on_is_a_message(source):
+    with pytest.raises(ExprError) as e:  # Jinja's own wording: only that there is one
+        template.render(source, {})
+    assert e.value.message
+
+
+def test_compiling_is_bounded_by_the_number_of_tokens():
+    with pytest.raises(ExprError) as e:
+        template.compile_template("{{ 1 }}" * (template.MAX_TOKENS // 3 + 1))
+    assert "more than 25,000 names, operators and tags" in e.value.message
+
+
+def test_a_deeply_nested_template_is_refused_at_its_line():
+    with pytest.raises(ExprError) as e:
+        template.compile_template("ok\n\n{{ " + " and ".join(["x"] * 60) + " }}")
+    assert e.value.line == 3 and "inside one another" in e.value.message
 
 
 def test_a_loop_that_never_ends_is_stopped_at_the_time_limit(monkeypatch):
@@ -43,6 +93,44 @@ def test_the_game_budget_covers_all_its_evaluations_together(monkeypatch):
         with pytest.raises(ExprError, match="the game's templates took longer than"):
             template.evaluate("1 + 1", {})
     assert template.evaluate("1 + 1", {}) == 2  # outside the game's budget, evaluation goes on
+
+
+def test_once_the_game_budget_is_spent_it_is_said_once_and_the_rest_is_skipped(monkeypatch):
+    from pnp.errors import BudgetSpent
+
+    slow = "(range(20000) | map('string') | list | length) > 0"
+    with template.budget(0.2):
+        with pytest.raises(ExprError, match="the game's templates took longer than") as e:
+            for _ in range(10_000):
+                template.evaluate(slow, {})
+        with pytest.raises(BudgetSpent) as spent:  # not an ExprError: callers do not report it again
+            template.evaluate("1 + 1", {})
+        assert not isinstance(spent.value, ExprError) and spent.value.message == e.value.message
+    assert template.evaluate("1 + 1", {}) == 2
+
+
+def test_a_game_out_of_template_time_is_told_once_at_the_line_being_evaluated(tmp_path, monkeypatch):
+    from conftest import DATA, make_project, run
+
+    monkeypatch.setattr(template, "SECONDS_PER_GAME", 0.3)
+    cards = "\n".join(f"- {{id: c{i}, name: C{i}, kind: beast, power: 4}}" for i in range(100))
+    game = (DATA / "base/cards/mini/game.yaml").read_text().replace(
+        'strong: "item.power >= 4"', "strong: \"(range(50000) | map('string') | list | length) > 0\"")
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": cards, "cards/mini/game.yaml": game})
+    result = run(root, "validate")
+    assert "Traceback" not in result.output and result.exit_code == 1
+    told = [line for line in result.stderr.splitlines() if "took longer" in line]
+    assert told == ["cards/mini/game.yaml:21:15: error: derived field 'strong': the game's templates took longer "
+                    "than 0.3 s in all; pnp stops the game here (a loop that does far too much?)"]
+
+
+def test_a_game_over_its_memory_is_stopped(monkeypatch):
+    monkeypatch.setattr(template, "MAX_MEMORY_GROWTH", 64 << 20)
+    source = ("{% set ns = namespace(l=[]) %}{% for i in range(1000) %}{% set ns.l = ns.l + ['x' * 999990 ~ i] %}"
+              "{% endfor %}")
+    with template.budget():
+        with pytest.raises(ExprError, match="the templates used more than 64 MB of memory"):
+            template.render(source, {})
 
 
 def test_fields_win_over_mapping_methods():

@@ -11,7 +11,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import PnpError
+from ..errors import BudgetSpent, PnpError
 from ..project import output_lock
 from ..report import Diagnostic, Mark, Report
 from .inputs import manifest_name, record, snapshot, up_to_date
@@ -42,13 +42,20 @@ def few_collections():
         gc.set_threshold(*previous)
 
 
-def validate(project, game_id, report, options=None):
-    """Validate one game within its time budget; returns (game, studio) as check.validate_game does."""
+def validate(project: object, game_id: str, report: Report, options: object = None) -> tuple:
+    """Validate one game within its time budget; returns (game, studio) as check.validate_game does, (None,
+    None) when the budget ran out (said once, where it did)."""
     from ..check import validate_game  # ReportLab comes with it: loaded only when a game is really checked
     from ..template import budget
 
+    before = len(report.errors)
     with budget(), few_collections():
-        return validate_game(project, game_id, report, options)
+        try:
+            return validate_game(project, game_id, report, options)
+        except BudgetSpent as e:
+            if len(report.errors) == before:  # the error where it ran out was not kept: say it here
+                report.add(e)
+            return None, None
 
 
 def warning_records(report):
@@ -96,8 +103,11 @@ def build_game(project, game_id, options, folder, force=False, emit=None, checke
         emit("end", game_id, None)
 
 
-def _validated_and_drawn(project, game_id, options, folder, emit, force):
-    with few_collections():  # the whole build: its objects live until it ends (see few_collections)
+def _validated_and_drawn(project: object, game_id: str, options: object, folder: Path, emit: object,
+                         force: bool) -> object:
+    from ..template import budget  # one budget for checking and drawing the game
+
+    with budget(), few_collections():  # the whole build: its objects live until it ends (see few_collections)
         return _built(project, game_id, options, folder, emit, force)
 
 
