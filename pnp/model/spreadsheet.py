@@ -19,8 +19,10 @@ from .schema import Bool, Enum, List, Map, Nested, Str
 SPREADSHEETS = (".csv", ".xlsx")
 # A workbook is a zip of XML parts. The sizes its directory states bound what zipfile inflates (it stops
 # there and checks the CRC), so they are checked before openpyxl reads a byte: a zip bomb is refused
-MAX_UNZIPPED_BYTES = 200 * 1024 * 1024  # all parts together
-MAX_PART_BYTES = 50 * 1024 * 1024  # one part (a sheet, the shared strings): openpyxl holds some whole
+MAX_UNZIPPED_BYTES = 200 * 1024 * 1024  # all parts together, pictures included (openpyxl reads none)
+# openpyxl parses XML at about 1.5 MB a second (a sheet, its shared strings): these keep a load to seconds
+MAX_XML_PART_BYTES = 4 * 1024 * 1024
+MAX_XML_BYTES = 16 * 1024 * 1024
 MAX_PARTS = 10_000
 MAX_RATIO = 100  # inflated / compressed size of a part over 1 MB; a real sheet's XML packs 5-20 times
 MAX_COLUMNS = 1000
@@ -100,15 +102,19 @@ def _check_parts(infos: list[zipfile.ZipInfo], shown: str) -> None:
     """LoadError unless every part of the workbook inflates to a sane size at a sane ratio."""
     if len(infos) > MAX_PARTS:
         raise LoadError(f"workbook holds {len(infos):,} parts; pnp reads at most {MAX_PARTS:,}", Mark(shown))
+    xml = [info for info in infos if info.filename.lower().endswith((".xml", ".rels"))]
+    for info in xml:
+        if info.file_size > MAX_XML_PART_BYTES:
+            raise LoadError(f"part '{info.filename}' of the workbook unpacks to {info.file_size / 2**20:,.1f} MB; "
+                            f"pnp reads at most {MAX_XML_PART_BYTES // 2**20} MB of XML per part", Mark(shown))
     for info in infos:
-        if info.file_size > MAX_PART_BYTES:
-            raise LoadError(f"part '{info.filename}' of the workbook unpacks to {info.file_size / 2**20:,.0f} MB; "
-                            f"pnp reads at most {MAX_PART_BYTES // 2**20} MB per part", Mark(shown))
         if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
             raise LoadError(f"part '{info.filename}' of the workbook is packed "
                             f"{info.file_size // max(info.compress_size, 1):,} to 1 (a zip bomb?)", Mark(shown))
-    if sum(info.file_size for info in infos) > MAX_UNZIPPED_BYTES:
-        raise LoadError(f"workbook unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB", Mark(shown))
+    for parts, limit, what in ((xml, MAX_XML_BYTES, "its XML parts unpack"),
+                               (infos, MAX_UNZIPPED_BYTES, "it unpacks")):
+        if sum(info.file_size for info in parts) > limit:
+            raise LoadError(f"workbook too large: {what} to more than {limit // 2**20} MB", Mark(shown))
 
 
 def _sheet_rows(ws, where: str) -> list[tuple[int, list]]:
