@@ -3,7 +3,7 @@
 import pytest
 
 from pnp.errors import LoadError
-from pnp.model.load import Record, load_text
+from pnp.model.load import Record, load_text, shown
 
 
 def test_values_keep_their_line_and_column():
@@ -52,3 +52,53 @@ def test_a_record_left_out_still_gets_its_fields_defaults():
     assert filled["stats"].speed == 1 and filled["stats"].get("reach") is None
     given = schema.with_defaults(Record({"id": "y", "stats": Record({"reach": 2})}))
     assert given["stats"].speed == 1 and given["stats"].reach == 2
+
+
+@pytest.mark.parametrize("text, where", [
+    ("- " + "[" * 3000, "1:102"),  # libyaml reads this line ahead and has a depth cap of its own
+    ("a: 1\nb: 'x[[['\nc: " + "[" * 3000, "3:103"),  # brackets in quotes do not count
+    ("- ééé: " + "{a: " * 3000, "1:400"),  # columns count characters
+    ("- [\n" + "[\n" * 3000, "100:1"),
+    ("".join(" " * i + "a:\n" for i in range(200)), "101:101"),
+])
+def test_nesting_is_refused_where_it_passes_pnps_limit(text, where):
+    with pytest.raises(LoadError) as e:
+        load_text(text, "f.yaml")
+    assert e.value.message == "lists and mappings nested more than 100 deep"
+    assert str(e.value.mark) == f"f.yaml:{where}"
+
+
+@pytest.mark.parametrize("text", [
+    "1" + ":2" * 2200,  # base 60: PyYAML's reading takes minutes when long
+    "1" + ":2" * 2200 + ".5",
+    "0x" + "f" * 3600,  # 4,335 decimal digits in 3,600 characters
+    "0b" + "1" * 4200 + "1" * 10000,
+    "-0x" + "f" * 3600,
+    "1" * 4301 + ".5",
+])
+def test_numbers_of_too_many_digits_are_refused_in_any_notation(text):
+    with pytest.raises(LoadError) as e:
+        load_text(f"name: {text}", "f.yaml")
+    assert e.value.message == "a number of more than 4,300 digits cannot be read"
+    assert str(e.value.mark) == "f.yaml:1:7"
+
+
+@pytest.mark.parametrize("text", ["2001-13-01", "1" + ":59" * 200 + ".5"])
+def test_a_number_or_date_that_cannot_be_read_names_its_cell(text):
+    with pytest.raises(LoadError) as e:
+        load_text(f"a: [x, {text}]", "f.yaml")
+    assert e.value.message == f"{shown(text)} is written as a number or date but is not one; quote it to keep " \
+                              "it as text"
+    assert str(e.value.mark) == "f.yaml:1:8"
+
+
+def test_yaml_1_1_value_and_merge_words_are_text_outside_a_merge():
+    data = load_text("a: =\nb: <<\nc: [<<, =]\nbase: &b {x: 1}\nd: {<<: *b, y: 2}\n", "f.yaml")
+    assert (data["a"], data["b"], data["c"]) == ("=", "<<", ["<<", "="])
+    assert dict(data["d"]) == {"x": 1, "y": 2}
+
+
+def test_numbers_in_other_notations_still_read():
+    data = load_text("a: 0x1F\nb: 1:30\nc: 0b101\nd: 1.5e+3\ne: 2001-01-02\n", "f.yaml")
+    assert [data[k] for k in "abcd"] == [31, 90, 5, 1500.0]
+    assert str(data["e"]) == "2001-01-02"

@@ -1,7 +1,9 @@
 """Tables kept in spreadsheets: `pnp convert` round trips, CSV and XLSX tables that build the same PDFs as
 their YAML, and errors that point at the spreadsheet's row and column (and sheet)."""
 
+import re
 import shutil
+import zipfile
 
 import openpyxl
 import pytest
@@ -126,3 +128,99 @@ def test_convert_refuses_a_file_no_table_reads_and_never_overwrites(proj):
     convert(proj, folder / "tokens.yaml", "csv")
     again = run(proj, "convert", str(folder / "tokens.yaml"), "--to", "csv")
     assert again.exit_code == 2 and "exists; --force replaces it" in again.output
+
+
+# text a spreadsheet would take for a formula (OWASP's list) and for an error value
+FORMULA_LIKE = ['=HYPERLINK("http://example.com","click")', "=cmd|' /C calc'!A0", "+1", "-2 health", "@SUM(1)",
+                "#N/A", "="]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_text_that_looks_like_a_formula_round_trips_as_text(proj, fmt):
+    folder = proj / "cards" / GAME
+    turn = yaml.safe_load((folder / "turn.yaml").read_text(encoding="utf-8"))
+    for step, text in zip(turn, FORMULA_LIKE):
+        step["text"] = text
+    (folder / "turn.yaml").write_text(yaml.safe_dump(turn, sort_keys=False), encoding="utf-8")
+    convert(proj, folder / "turn.yaml", fmt)
+    convert(proj, folder / f"turn.{fmt}", "yaml", "--out", str(proj / "back.yaml"))
+    assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == turn
+    if fmt == "xlsx":  # text cells, never a live formula, and marked as text for whoever edits them
+        cells = [row[3] for row in openpyxl.load_workbook(folder / "turn.xlsx").active.iter_rows(min_row=2)]
+        assert [c.data_type for c in cells[:len(FORMULA_LIKE)]] == ["s"] * len(FORMULA_LIKE)
+        assert all(c.quotePrefix for c in cells[:5])
+
+
+def xlsx_table(proj, table):
+    """The table converted to XLSX, its YAML removed: the game reads the workbook."""
+    folder = proj / "cards" / GAME
+    convert(proj, folder / f"{table}.yaml", "xlsx")
+    (folder / f"{table}.yaml").unlink()
+    return folder / f"{table}.xlsx"
+
+
+def test_a_formula_cell_is_refused_at_its_cell_never_run(proj):
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.active.cell(row=3, column=4, value="=1+1")
+    book.save(path)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:4: error: this cell holds a formula ('=1+1')")
+               for ln in errors(proj)), errors(proj)
+
+
+def rezip(path, change):
+    """Rewrite the workbook at `path` with change(name, bytes) -> bytes applied to each part."""
+    with zipfile.ZipFile(path) as z:
+        parts = [(info.filename, change(info.filename, z.read(info))) for info in z.infolist()]
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts:
+            z.writestr(name, data)
+
+
+def test_a_sheet_whose_dimension_understates_it_is_read_whole(proj):
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    last = book.active.max_row
+    book.active.cell(row=last, column=3, value="no-such-icon")
+    book.save(path)
+    rezip(path, lambda name, data: re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1:B2"', data)
+          if name.startswith("xl/worksheets/") else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:{last}:3: error: icon: unknown icon 'no-such-icon'")
+               for ln in errors(proj)), errors(proj)
+
+
+@pytest.mark.parametrize("size, message", [
+    (2 * 2**20, "part 'xl/worksheets/sheet1.xml' of the workbook is packed "),  # ratio 1000:1
+    (5 * 2**20, "part 'xl/worksheets/sheet1.xml' of the workbook unpacks to 5.0 MB; pnp reads at most 4 MB"),
+])
+def test_a_workbook_that_unzips_too_far_is_refused_before_it_is_read(proj, size, message):
+    path = xlsx_table(proj, "turn")
+    # spaces where the sheet's XML allows them: the same rows, inflated
+    rezip(path, lambda name, data: data.replace(b"<sheetData>", b"<sheetData>" + b" " * size)
+          if name == "xl/worksheets/sheet1.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: {message}") for ln in errors(proj)), errors(proj)
+
+
+@pytest.mark.parametrize("text, message", [
+    ('"bell \\a"', "text holds the control character U+0007, which a workbook cannot store"),
+    ("x" * 32_768, "text of 32,768 characters; a workbook cell holds at most 32,767"),  # openpyxl cuts it short
+])
+def test_text_a_workbook_cannot_hold_is_refused_at_its_item(proj, text, message):
+    folder = proj / "cards" / GAME
+    rows = (folder / "turn.yaml").read_text(encoding="utf-8").splitlines()
+    line = next(n for n, row in enumerate(rows, start=1) if row.startswith("  text:"))
+    rows[line - 1] = f"  text: {text}"
+    (folder / "turn.yaml").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    result = run(proj, "convert", str(folder / "turn.yaml"), "--to", "xlsx")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cards/{GAME}/turn.yaml:{line}:9: {message}" in result.output
+    assert not (folder / "turn.xlsx").exists()
+
+
+def test_a_row_wider_than_the_limit_is_refused_at_its_row(proj):
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.active.cell(row=4, column=1001, value="x")
+    book.save(path)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:4:1001: error: row has more than 1,000 columns")
+               for ln in errors(proj)), errors(proj)

@@ -20,9 +20,18 @@ _ALLOWED_TAGS = {
 }
 _MERGE = "tag:yaml.org,2002:merge"
 _STR, _INT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
+# YAML 1.1 reads a bare '<<' (outside a key) and '=' as these tags, which build nothing: they are text
+_TEXT_ALIKE = {_MERGE, "tag:yaml.org,2002:value"}
+# Read as numbers or dates by PyYAML's constructor, whose time grows with the length (base 60 squarely)
+_NUMBER_TAGS = {_INT, "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp"}
+MAX_NUMBER_DIGITS = 4300  # Python's own cap on reading a decimal int; pnp holds every notation to it
+_HUGE = 10**MAX_NUMBER_DIGITS
 _MERGE_KEY = object()  # stands for '<<' while a mapping is built
 MAX_EXPANDED_VALUES = 1_000_000  # values after aliases are expanded: refuses a "billion laughs"
 MAX_DEPTH = 100  # nesting of lists and mappings (the parser itself would crash far deeper)
+# libyaml reads up to a line ahead of the values it has handed over and stops at its own depth cap (1000
+# in PyYAML 6.0.4); so much of that line is read again to find where pnp's cap was passed first
+_MAX_RESCAN_CHARS = 100_000
 MAX_FILE_BYTES = 20 * 1024 * 1024
 
 
@@ -123,14 +132,18 @@ def _mark(file, m):
     return Mark(file, m.line + 1, m.column + 1)
 
 
+def _too_long(mark: Mark) -> LoadError:
+    return LoadError(f"a number of more than {MAX_NUMBER_DIGITS:,} digits cannot be read", mark)
+
+
 class _Collection:
     """A list or mapping being built from parser events."""
 
-    __slots__ = ("is_map", "mark", "anchor", "size", "items", "marks", "data", "key_marks", "key",
+    __slots__ = ("is_map", "flow", "mark", "anchor", "size", "items", "marks", "data", "key_marks", "key",
                  "key_mark", "merges")
 
-    def __init__(self, is_map, mark, anchor):
-        self.is_map, self.mark, self.anchor, self.size = is_map, mark, anchor, 1
+    def __init__(self, is_map: bool, mark: Mark, anchor: str | None, flow: bool = False) -> None:
+        self.is_map, self.flow, self.mark, self.anchor, self.size = is_map, flow, mark, anchor, 1
         self.items, self.marks = [], ({} if is_map else [])
         self.data, self.key_marks, self.key, self.key_mark, self.merges = {}, {}, None, None, []
 
@@ -139,25 +152,56 @@ class _Builder:
     """Turns the parser's event stream into Records and MarkedLists without recursion, so no nesting can
     overflow a stack; counts every value an alias expands to."""
 
-    def __init__(self, loader, file):
-        self.loader, self.file = loader, file
+    def __init__(self, loader: yaml.SafeLoader, file: str, text: str = "") -> None:
+        self.loader, self.file, self.text = loader, file, text
         self.anchors = {}  # name -> (value, expanded size); value None while it is still being built
         self.stack, self.expanded, self.root, self.documents = [], 0, None, 0
         self.tags = {}  # (scalar, implicit) -> tag
 
-    def build(self):
+    def build(self) -> object:
         get_event, handlers, scalar = self.loader.get_event, _HANDLERS, yaml.ScalarEvent
-        while True:
-            event = get_event()
-            kind = type(event)
-            if kind is scalar:  # most events: dispatched without the table
-                self.scalar(event)
-                continue
-            if event is None or kind is yaml.StreamEndEvent:
-                return self.root
-            handler = handlers.get(kind)
-            if handler is not None:
-                handler(self, event)
+        event = None
+        try:
+            while True:
+                event = get_event()
+                kind = type(event)
+                if kind is scalar:  # most events: dispatched without the table
+                    self.scalar(event)
+                    continue
+                if event is None or kind is yaml.StreamEndEvent:
+                    return self.root
+                handler = handlers.get(kind)
+                if handler is not None:
+                    handler(self, event)
+        except yaml.MarkedYAMLError as e:
+            self.refuse_nesting_before(event, e.problem_mark)
+            raise
+
+    def refuse_nesting_before(self, last: yaml.Event | None, problem: yaml.Mark | None) -> None:
+        """LoadError if the lists and mappings the parser read ahead of `last` (the last event handed over)
+        nest past MAX_DEPTH before its error at `problem`: pnp's limit is the one a file meets, whatever
+        limit the installed libyaml has. PyYAML's pure-Python scanner, which has no cap of its own, reads
+        that stretch again; flow collections open at `last` are written in front so it starts inside them."""
+        if last is None or problem is None or not 0 <= problem.index - last.end_mark.index < _MAX_RESCAN_CHARS:
+            return
+        open_flows = [c for c in self.stack if c.flow]
+        prefix = "".join("{" if c.is_map else "[" for c in open_flows)
+        depth = len(self.stack) - len(open_flows)  # block collections, which the stretch cannot close
+        scanner = yaml.SafeLoader(prefix + self.text[last.end_mark.index:problem.index + 1])
+        try:
+            while (token := scanner.get_token()) is not None:
+                if isinstance(token, (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken)):
+                    depth += 1
+                elif isinstance(token, (yaml.FlowSequenceEndToken, yaml.FlowMappingEndToken)):
+                    depth -= 1
+                if depth > MAX_DEPTH:
+                    at = token.start_mark
+                    line, column = (last.end_mark.line, last.end_mark.column + at.column - len(prefix)) \
+                        if at.line == 0 else (last.end_mark.line + at.line, at.column)
+                    raise LoadError(f"lists and mappings nested more than {MAX_DEPTH} deep",
+                                    Mark(self.file, line + 1, column + 1))
+        except yaml.YAMLError:
+            return  # the stretch does not read on its own: libyaml's error stands
 
     def document(self, event):
         self.documents += 1
@@ -165,17 +209,19 @@ class _Builder:
             raise LoadError("a file holds one YAML document; found a second one ('---')",
                             _mark(self.file, event.start_mark))
 
-    def scalar(self, event):
+    def scalar(self, event: yaml.ScalarEvent) -> None:
         start = event.start_mark
         mark = Mark(self.file, start.line + 1, start.column + 1)
         tag = event.tag
         if tag is None:
             tag = self.resolved(event.value, event.implicit)
+            if tag in _TEXT_ALIKE:
+                if tag == _MERGE and self.stack and self.stack[-1].is_map and self.stack[-1].key is None:
+                    self.add(_MERGE_KEY, 1, mark)
+                    return
+                tag = _STR
         elif tag == "!":
             tag = _STR
-        if tag == _MERGE and self.stack and self.stack[-1].is_map and self.stack[-1].key is None:
-            self.add(_MERGE_KEY, 1, mark)
-            return
         if tag not in _ALLOWED_TAGS:
             self.allowed(tag, mark)
         value = event.value if tag == _STR else self.construct(tag, event, mark)
@@ -194,7 +240,7 @@ class _Builder:
                 self.tags[key] = tag
         return tag
 
-    def construct(self, tag, event, mark):
+    def construct(self, tag: str, event: yaml.ScalarEvent, mark: Mark) -> object:
         """The scalar's value. Text and plain decimal numbers, nearly every value of a card file, are read
         here directly; PyYAML's constructor reads the rest (octal, hex, sexagesimal, floats, dates)."""
         text = event.value
@@ -202,13 +248,19 @@ class _Builder:
             return text
         if tag == _INT and text.isdigit() and (text[0] != "0" or len(text) == 1) and len(text) < 19:
             return int(text)
+        if tag in _NUMBER_TAGS and len(text) > MAX_NUMBER_DIGITS:
+            raise _too_long(mark)  # before PyYAML reads it: a long base-60 number takes it minutes
         node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
         try:
-            return self.loader.construct_object(node, deep=True)
-        except ValueError:  # Python refuses to read an int of more than 4300 digits
-            raise LoadError("a number of more than 4,300 digits cannot be read", mark) from None
+            value = self.loader.construct_object(node, deep=True)
+        except (ValueError, OverflowError):  # a date that is no date (2001-13-01), a base-60 float past range
+            raise LoadError(f"{shown(text)} is written as a number or date but is not one; quote it to keep it as "
+                            "text", mark) from None
         except yaml.YAMLError as e:
             raise LoadError(f"malformed value: {getattr(e, 'problem', e)}", mark) from None
+        if type(value) is int and not -_HUGE < value < _HUGE:
+            raise _too_long(mark)  # hex, binary and base 60 write many digits in few characters
+        return value
 
     def alias(self, event):
         mark = _mark(self.file, event.start_mark)
@@ -219,7 +271,7 @@ class _Builder:
             raise LoadError("recursive YAML alias: a value contains itself", mark)
         self.add(value, size, mark)
 
-    def start(self, event):
+    def start(self, event: yaml.CollectionStartEvent) -> None:
         mark = _mark(self.file, event.start_mark)
         tag = event.tag or ("tag:yaml.org,2002:map" if isinstance(event, yaml.MappingStartEvent)
                             else "tag:yaml.org,2002:seq")
@@ -228,7 +280,8 @@ class _Builder:
             raise LoadError(f"lists and mappings nested more than {MAX_DEPTH} deep", mark)
         if event.anchor is not None:
             self.anchors[event.anchor] = (None, 0)
-        self.stack.append(_Collection(isinstance(event, yaml.MappingStartEvent), mark, event.anchor))
+        self.stack.append(_Collection(isinstance(event, yaml.MappingStartEvent), mark, event.anchor,
+                                      bool(event.flow_style)))
 
     def end(self, event):
         done = self.stack.pop()
@@ -304,13 +357,13 @@ _HANDLERS = {
 }
 
 
-def load_text(text, file):
+def load_text(text: str, file: str) -> object:
     """Parse YAML text; `file` is the name used in marks. Raises LoadError with a mark."""
     if len(text) > MAX_FILE_BYTES:
         raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Mark(file))
     loader = _Loader(text)
     try:
-        return _Builder(loader, file).build()
+        return _Builder(loader, file, text).build()
     except yaml.MarkedYAMLError as e:
         m = e.problem_mark or e.context_mark
         problem = " ".join(p for p in (e.context, e.problem) if p)

@@ -11,15 +11,26 @@ import zipfile
 
 import yaml
 
-from ..errors import LoadError
+from ..errors import DataError, LoadError
 from ..project import read_project_file
 from ..report import Mark
-from .load import MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Record, check_file, load_text, plain
+from .load import MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Record, check_file, load_text, plain, shown
 from .schema import Bool, Enum, List, Map, Nested, Str
 
 SPREADSHEETS = (".csv", ".xlsx")
-MAX_UNZIPPED_BYTES = 200 * 1024 * 1024  # a workbook is a zip: refuse one that inflates past this (a zip bomb)
+# A workbook is a zip of XML parts. The sizes its directory states bound what zipfile inflates (it stops
+# there and checks the CRC), so they are checked before openpyxl reads a byte: a zip bomb is refused
+MAX_UNZIPPED_BYTES = 200 * 1024 * 1024  # all parts together, pictures included (openpyxl reads none)
+# openpyxl parses XML at about 1.5 MB a second (a sheet, its shared strings): these keep a load to seconds
+MAX_XML_PART_BYTES = 4 * 1024 * 1024
+MAX_XML_BYTES = 16 * 1024 * 1024
+MAX_PARTS = 10_000
+MAX_RATIO = 100  # inflated / compressed size of a part over 1 MB; a real sheet's XML packs 5-20 times
 MAX_COLUMNS = 1000
+MAX_ROWS = MAX_EXPANDED_VALUES // 10
+MAX_CELL_CHARS = 32_767  # Excel's limit; openpyxl cuts a longer text short without a word
+# A cell typed with one of these starts a formula in Excel (OWASP's CSV injection list)
+_FORMULA_STARTS = ("=", "+", "-", "@")
 
 
 # -- reading -------------------------------------------------------------------------------------------------
@@ -62,10 +73,9 @@ def _xlsx_rows(path, shown, sheet):
 
     try:
         with zipfile.ZipFile(path) as z:
-            if sum(info.file_size for info in z.infolist()) > MAX_UNZIPPED_BYTES:
-                raise LoadError(f"workbook unpacks to more than {MAX_UNZIPPED_BYTES // (1024 * 1024)} MB",
-                                Mark(shown))
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+            _check_parts(z.infolist(), shown)
+        # not data_only: a formula cell is seen as one (and refused) instead of read as the value it last showed
+        book = openpyxl.load_workbook(path, read_only=True, data_only=False)
     except LoadError:
         raise
     except Exception as e:  # noqa: BLE001 - zip, XML and openpyxl errors alike: a file Excel did not write
@@ -79,9 +89,7 @@ def _xlsx_rows(path, shown, sheet):
             raise LoadError(f"workbook has no sheet '{sheet}'; its sheets: {', '.join(book.sheetnames)}",
                             Mark(shown))
         where = f"{shown}[{ws.title}]"
-        if (ws.max_column or 0) > MAX_COLUMNS or (ws.max_row or 0) > MAX_EXPANDED_VALUES // 10:
-            raise LoadError(f"sheet is too large ({ws.max_row} rows x {ws.max_column} columns)", Mark(where))
-        rows = [(n, list(values)) for n, values in enumerate(ws.iter_rows(values_only=True), start=1)]
+        rows = _sheet_rows(ws, where)
     except LoadError:
         raise
     except Exception as e:  # noqa: BLE001 - a damaged sheet
@@ -89,6 +97,47 @@ def _xlsx_rows(path, shown, sheet):
     finally:
         book.close()
     return rows, where
+
+
+def _check_parts(infos: list[zipfile.ZipInfo], shown: str) -> None:
+    """LoadError unless every part of the workbook inflates to a sane size at a sane ratio."""
+    if len(infos) > MAX_PARTS:
+        raise LoadError(f"workbook holds {len(infos):,} parts; pnp reads at most {MAX_PARTS:,}", Mark(shown))
+    xml = [info for info in infos if info.filename.lower().endswith((".xml", ".rels"))]
+    for info in xml:
+        if info.file_size > MAX_XML_PART_BYTES:
+            raise LoadError(f"part '{info.filename}' of the workbook unpacks to {info.file_size / 2**20:,.1f} MB; "
+                            f"pnp reads at most {MAX_XML_PART_BYTES // 2**20} MB of XML per part", Mark(shown))
+    for info in infos:
+        if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise LoadError(f"part '{info.filename}' of the workbook is packed "
+                            f"{info.file_size // max(info.compress_size, 1):,} to 1 (a zip bomb?)", Mark(shown))
+    for parts, limit, what in ((xml, MAX_XML_BYTES, "its XML parts unpack"),
+                               (infos, MAX_UNZIPPED_BYTES, "it unpacks")):
+        if sum(info.file_size for info in parts) > limit:
+            raise LoadError(f"workbook too large: {what} to more than {limit // 2**20} MB", Mark(shown))
+
+
+def _sheet_rows(ws, where: str) -> list[tuple[int, list]]:
+    """(row number, [cell value]) of every row holding a cell, however large the sheet's <dimension> says
+    it is (openpyxl's read-only mode stops there); a formula cell is refused: pnp runs none."""
+    ws.reset_dimensions()
+    rows = []
+    for n, cells in enumerate(ws.iter_rows(), start=1):
+        if not cells:
+            continue  # a row the file leaves out
+        if len(rows) >= MAX_ROWS:
+            raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(where, n, 1))
+        if len(cells) > MAX_COLUMNS:
+            raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(where, n, MAX_COLUMNS + 1))
+        values = []
+        for col, cell in enumerate(cells, start=1):
+            if cell.data_type == "f":
+                raise LoadError(f"this cell holds a formula ({shown(cell.value)}); pnp reads what a cell holds and "
+                                "runs no formula: type the value, or make the cell text", Mark(where, n, col))
+            values.append(cell.value)
+        rows.append((n, values))
+    return rows
 
 
 def _blank(value):
@@ -237,17 +286,40 @@ def write_xlsx(items, schema, title):
     book = openpyxl.Workbook()
     ws = book.active
     ws.title = title[:31]  # Excel's limit on a sheet's name
-    ws.append(names)
-    for cell in ws[1]:
-        cell.font = Font(bold=True)
+    for col, name in enumerate(names, start=1):
+        _text_cell(ws, 1, col, name, getattr(items, "mark", None)).font = Font(bold=True)
     ws.freeze_panes = "A2"
-    for row in rows:
-        ws.append([_typed(row.get(n), schema.fields.get(n)) for n in names])
+    for line, (item, row) in enumerate(zip(items, rows), start=2):
+        for col, name in enumerate(names, start=1):
+            value = _typed(row.get(name), schema.fields.get(name))
+            if isinstance(value, str):
+                _text_cell(ws, line, col, value, item.mark_of(name) if isinstance(item, Record) else None)
+            elif value is not None:
+                ws.cell(line, col, value)
     # the same data gives the same file: no "created now" in the workbook's properties
     book.properties.created = book.properties.modified = datetime.datetime(2000, 1, 1)
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
+
+
+def _text_cell(ws, row: int, col: int, text: str, mark: Mark | None) -> object:
+    """A cell holding `text` as text: openpyxl would store text beginning with '=' as a live formula and
+    '#N/A' as an error; the quote prefix keeps Excel from reading =, +, - or @ as a formula when the
+    cell is edited."""
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    if len(text) > MAX_CELL_CHARS:
+        raise DataError(f"text of {len(text):,} characters; a workbook cell holds at most {MAX_CELL_CHARS:,}",
+                        mark)
+    if bad := ILLEGAL_CHARACTERS_RE.search(text):
+        raise DataError(f"text holds the control character U+{ord(bad.group()):04X}, which a workbook cannot "
+                        "store", mark)
+    cell = ws.cell(row, col, text)
+    cell.data_type = "s"
+    if text.startswith(_FORMULA_STARTS):
+        cell.quotePrefix = True
+    return cell
 
 
 def _typed(value, field):
