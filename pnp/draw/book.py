@@ -297,9 +297,10 @@ class Book:
         return _Together([Spacer(1, 3), table, Spacer(1, 6)]) if len(rows) < 14 else table
 
     def _column_widths(self, rows: list, padding: float = 12) -> list:
-        """Each column at least as wide as its longest word; the text width left over goes to the columns
-        whose text wraps, in proportion to how much more they would take unwrapped. A table whose longest
-        words cannot sit side by side on the page is refused (BookError)."""
+        """Narrow columns keep their natural width; the rest of the text width goes to the wide ones, in
+        proportion to their natural widths. A column left narrower than its longest word is then widened to
+        it, taking the room from the columns that have some to spare. A table whose longest words cannot sit
+        side by side on the page is refused (BookError)."""
         avail = self.paper[0] - 2 * MARGIN
         ncols = max(len(r) for r in rows)
         natural, least = [padding] * ncols, [padding] * ncols
@@ -315,8 +316,13 @@ class Book:
                             f"table or shorten its words")
         if sum(natural) <= avail:
             return natural
-        spare, wanted = avail - sum(least), sum(natural) - sum(least)
-        return [lo + spare * (hi - lo) / wanted for lo, hi in zip(least, natural)]
+        fair = avail / ncols
+        spare = avail - sum(w for w in natural if w <= fair)
+        total_wide = sum(w for w in natural if w > fair)
+        widths = [w if w <= fair else spare * w / total_wide for w in natural]
+        short = sum(max(lo - w, 0.0) for w, lo in zip(widths, least))
+        slack = sum(max(w - lo, 0.0) for w, lo in zip(widths, least))  # at least `short`: the words fit
+        return [lo if w <= lo else w - short * (w - lo) / slack for w, lo in zip(widths, least)]
 
     def tip(self, tokens):
         inner = []

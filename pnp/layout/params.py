@@ -87,7 +87,9 @@ class Length(Param):
     def convert(self, value):
         if isinstance(value, str) and not value.strip():
             raise ValueError("expected a length like '3mm', got nothing")
-        points = units.length(_finite(value, "a length"))  # a finite value may still overflow: too large
+        points = units.length(_finite(value, "a length"))
+        if not math.isfinite(points):  # a finite number of inches or points past a float's range
+            raise ValueError(f"{shown(value)} is too large for a length")
         mm = points / units.MM
         if self.minimum is not None and mm < self.minimum:
             raise ValueError(f"{units.to_mm(points):g} mm is too small (at least {self.minimum:g} mm)")

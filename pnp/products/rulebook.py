@@ -32,12 +32,12 @@ class Rulebook(Kind):
         """The diagrams the rulebook draws (`layout:` pictures); its component pictures are printables of
         those components already."""
         out, seen = [], set()
-        for src, _ in images(_tokens(studio)):
+        for src, line in images(_tokens(studio)):
             if src.startswith("layout:") and src not in seen:
                 seen.add(src)
                 name, item = _diagram(studio, src)
                 out.append(Printable(component, "picture", len(out), item, name,
-                                     mark=Mark(studio.project.rel(template_path(studio)))))
+                                     mark=book_mark(studio, line)))
         return out
 
     def check(self, component, studio, report):
@@ -52,7 +52,9 @@ class Rulebook(Kind):
         book = Book(BookContent(title=studio.game.title, markdown=text), studio.fonts, studio.paper,
                     lambda src, width: _drawer(studio, src), lambda *icon: None)
         for e in book.problems():
-            report.error(e.message, e.mark or book_mark(studio, e))
+            for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
+                # a problem of another file (a pictured component's layout) is said at its own place
+                report.error(message, mark or book_mark(studio, e.line))
 
     def draw(self, canvas, component, studio):
         book = Book(content(studio), studio.fonts, studio.paper, lambda src, width: _drawer(studio, src),
@@ -60,7 +62,7 @@ class Rulebook(Kind):
         try:
             return book.draw(canvas)
         except BookError as e:  # the rendered Markdown's line, told as the template's
-            raise BookError(e.message, e.mark or book_mark(studio, e)) from None
+            raise BookError(e.message, e.mark or book_mark(studio, e.line)) from None
 
     def size_mm(self, component, studio):
         return [round(v / (72 / 25.4), 2) for v in studio.paper]
@@ -73,13 +75,13 @@ def template_path(studio):
     return studio.game.layout_folder / "rulebook.md.j2"
 
 
-def book_mark(studio, error: BookError) -> Mark:
-    """Where in the rulebook template a block the book cannot set comes from (see source_line)."""
+def book_mark(studio, rendered_line: int | None) -> Mark:
+    """Where in the rulebook template a line of the rendered Markdown comes from (see source_line)."""
     shown = studio.project.rel(template_path(studio))
-    if not error.line:
+    if not rendered_line:
         return Mark(shown)
     rendered = markdown(studio)  # reads the template's source too
-    line = source_line(studio.cache["rulebook-source"], rendered, error.line)
+    line = source_line(studio.cache["rulebook-source"], rendered, rendered_line)
     return Mark(shown, line, 1) if line else Mark(shown)
 
 
@@ -176,7 +178,7 @@ def _diagram_printable(studio, src):
 
 def _drawer(studio, src):
     printable, is_component = picture(studio, src)
-    layout = studio.layouts.get(printable.layout)
+    layout = studio.layouts.get(printable.layout, printable.mark)
 
     def draw(canvas):
         studio.draw(canvas, studio.painter(canvas), printable, 0, 0, clip=0)
