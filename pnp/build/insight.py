@@ -332,13 +332,14 @@ def steps(game):
 def write_game_report(project, game_id, folder, report, emit=lambda *event: None):
     """Check a game's data and write folder/<game>-report.pdf; returns its path, or None when the data has
     errors (they are in `report`). `emit(event, game_id, value)` tells progress as the build's does."""
+    import contextlib
     import os
     from pathlib import Path
 
     from ..check import load
     from ..draw.charts import write_report
     from ..draw.fonts import load_fonts
-    from ..errors import DataError
+    from ..errors import DataError, cannot_write
     from ..template import budget
 
     emit("check", game_id, None)
@@ -357,11 +358,17 @@ def write_game_report(project, game_id, folder, report, emit=lambda *event: None
         emit("start", game_id, steps(game) + 1)
         blocks = report_blocks(game, lambda label: emit("step", game_id, label))
         folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"{game_id}-report.pdf"
         partial = folder / f".{game_id}-report.pdf.partial"
-        write_report(partial, blocks, fonts, game.title)
-        os.replace(partial, target)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            write_report(partial, blocks, fonts, game.title)
+            os.replace(partial, target)
+        except OSError as e:
+            with contextlib.suppress(OSError):  # a folder that is a file has no partial file to remove
+                partial.unlink(missing_ok=True)
+            report.error(f"{game_id}: no report: {cannot_write(folder, e)}")
+            return None
         emit("step", game_id, "written")
         return target
     finally:

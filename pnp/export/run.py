@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..build.inputs import record, sha256, snapshot, up_to_date
 from ..build.run import few_collections, replayed, validate, warning_records
-from ..errors import PnpError
+from ..errors import PnpError, cannot_write
 from ..report import Report
 from ..units import to_mm
 from . import formats
@@ -55,8 +55,12 @@ def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None
     if studio is None or report.errors:
         report.error(f"{game_id}: not exported (fix the errors above)")
         return Exported(game_id, False, report.diagnostics)
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    except OSError as e:
+        report.error(f"{game_id}: not exported: {cannot_write(folder.parent, e)}")
+        return Exported(game_id, False, report.diagnostics)
     try:
         if not _write(project, studio, fmt, folder, work, options, jobs, on_progress, report):
             return Exported(game_id, False, report.diagnostics)
