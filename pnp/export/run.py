@@ -98,7 +98,7 @@ def _write(project, studio, fmt, folder, work, options, jobs, on_progress, repor
         plan = formats.FORMATS[fmt](faces, folder, options, studio)
     for message, mark in plan.problems:
         report.error(message, mark)
-    for message, mark in plan.skipped:
+    for message, mark in plan.skipped + plan.notes:
         report.warning(message, mark)
     if report.errors:
         report.error(f"{game_id}: not exported as {fmt} (see above)")
