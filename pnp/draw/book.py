@@ -303,13 +303,7 @@ class Book:
         side by side on the page is refused (BookError)."""
         avail = self.paper[0] - 2 * MARGIN
         ncols = max(len(r) for r in rows)
-        natural, least = [padding] * ncols, [padding] * ncols
-        for r in rows:
-            for k, cell in enumerate(r):
-                runs = rtext.parse(cell.markup)
-                for width, widths in ((1e6, natural), (0, least)):  # unwrapped, and one word a line
-                    lines, _ = rtext.layout(runs, self.fonts, cell.family, cell.size, width)
-                    widths[k] = max(widths[k], max(line.width for line in lines) + padding)
+        natural, least = self._column_needs(rows, ncols, padding)
         if sum(least) > avail:
             raise BookError(f"a table of {ncols} columns needs at least {sum(least) / MM:.0f} mm (its longest "
                             f"words side by side); the page's text is {avail / MM:.0f} mm wide: split the "
@@ -323,6 +317,17 @@ class Book:
         short = sum(max(lo - w, 0.0) for w, lo in zip(widths, least))
         slack = sum(max(w - lo, 0.0) for w, lo in zip(widths, least))  # at least `short`: the words fit
         return [lo if w <= lo else w - short * (w - lo) / slack for w, lo in zip(widths, least)]
+
+    def _column_needs(self, rows: list, ncols: int, padding: float) -> tuple:
+        """Each column's width with its text unwrapped, and with one word a line (its longest word)."""
+        natural, least = [padding] * ncols, [padding] * ncols
+        for r in rows:
+            for k, cell in enumerate(r):
+                runs = rtext.parse(cell.markup)
+                for width, widths in ((1e6, natural), (0, least)):
+                    lines, _ = rtext.layout(runs, self.fonts, cell.family, cell.size, width)
+                    widths[k] = max(widths[k], max(line.width for line in lines) + padding)
+        return natural, least
 
     def tip(self, tokens):
         inner = []

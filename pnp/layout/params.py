@@ -136,7 +136,9 @@ class Angle(Number):
     """An angle in degrees, clockwise; any number of whole turns is the same angle."""
 
     kind = "angle"
-    unit = "degrees"
+
+    def __init__(self, default: object = REQUIRED, doc: str = "") -> None:
+        super().__init__(default, doc, unit="degrees")
 
     def convert(self, value: object) -> float:
         return super().convert(value) % 360
