@@ -150,8 +150,11 @@ class Book:
     `picture(src)` gives (draw(canvas), natural size, is a component) for an image's source, or raises
     DataError; `draw_icon(canvas, name, x, y, w, h, colour)` draws an inline icon."""
 
-    def __init__(self, content, fonts, paper, picture, draw_icon):
+    def __init__(self, content, fonts, paper, picture, draw_icon, tokens: list | None = None):
+        """`tokens`: the Markdown already parsed (see parse), when the caller has it."""
         self.content, self.fonts, self.paper = content, fonts, paper
+        if tokens is not None:
+            self._tokens = tokens
         self.markdown, self._picture, self._draw_icon = content.markdown, picture, draw_icon
         self._layouts = {}  # text laid out once for every pass (a line break depends only on text and width)
 

@@ -50,7 +50,7 @@ class Rulebook(Kind):
                                  f"{studio.did_you_mean_icon(name)}", Mark(shown))
         # the blocks the build sets (pictures, tables), made as the build makes them, short of drawing
         book = Book(BookContent(title=studio.game.title, markdown=text), studio.fonts, studio.paper,
-                    lambda src, width: _drawer(studio, src), lambda *icon: None)
+                    lambda src, width: _drawer(studio, src), lambda *icon: None, _tokens(studio))
         for e in book.problems():
             for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
                 # a problem of another file (a pictured component's layout) is said at its own place
@@ -58,7 +58,7 @@ class Rulebook(Kind):
 
     def draw(self, canvas, component, studio):
         book = Book(content(studio), studio.fonts, studio.paper, lambda src, width: _drawer(studio, src),
-                    studio.painter(canvas).icon)
+                    studio.painter(canvas).icon, _tokens(studio))
         try:
             return book.draw(canvas)
         except BookError as e:  # the rendered Markdown's line, told as the template's
