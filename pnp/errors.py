@@ -36,6 +36,15 @@ class LayoutError(DataError):
         self.problems = problems or [(message, mark)]
 
 
+class OutputError(PnpError):
+    """An output file or folder cannot be written: a read-only folder, a file in the way, a full disk."""
+
+
+def cannot_write(folder: object, error: OSError) -> str:
+    """The words for a write into `folder` that failed: the folder the user chose, not a temporary name."""
+    return f"cannot write to {folder}: {error.strerror or error}"
+
+
 class ExprError(PnpError):
     """A template or expression failed; `line` is the line inside the template when known."""
 

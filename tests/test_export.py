@@ -185,3 +185,30 @@ def test_an_unchanged_export_is_not_made_again(tmp_path):
     cards.write_text(cards.read_text().replace("Roars", "Growls"))
     assert "mini: 10 files" in export(root, "--format", "png", "--dpi", "150").output  # the data changed
     assert "mini: 10 files" in export(root, "--format", "png", "--dpi", "150", "--force").output
+
+
+def test_a_face_too_large_for_one_image_is_exported_smaller_with_a_warning(tmp_path, monkeypatch):
+    from pnp.export import formats
+
+    monkeypatch.setattr(formats, "MAX_PIXELS", 1_000_000)  # the real cap: the test below, without rendering
+    root = make_project(tmp_path / "proj")
+    result = export(root, "--format", "png", "--dpi", "150", "--bleed", "0", "-j", "1")
+    # the 400 x 300 mm board at 150 dpi is 2362 x 1772 pixels: 4.2 million
+    assert ("layouts/mini/board.yaml:1:7: warning: Board: 400 x 300 mm at 150 dpi would be 2,362 x 1,772 "
+            "pixels, more than the 1 million pnp renders in one image: exported at 73 dpi") in result.stderr
+    with Image.open(root / "output/mini/export/png/board/001-front.png") as image:
+        assert image.width * image.height <= 1_000_000
+        assert image.size == (round(400 / 25.4 * 73), round(300 / 25.4 * 73))
+        assert round(image.info["dpi"][0]) == 73
+    with Image.open(root / "output/mini/export/png/deck/001-lion-front.png") as card:
+        assert round(card.info["dpi"][0]) == 150  # the cards fit: their resolution is the one asked for
+
+
+@pytest.mark.parametrize("mm, dpi", [((2000, 2000), 300), ((2000, 10), 1200), ((63, 88), 1200)])
+def test_the_pixel_cap_holds_for_the_largest_faces(mm, dpi):
+    from pnp.export.formats import MAX_PIXELS, fitting_dpi
+
+    inches = (mm[0] / 25.4, mm[1] / 25.4)
+    fitting = fitting_dpi(inches, dpi)
+    assert (round(inches[0] * fitting) + 2) * (round(inches[1] * fitting) + 2) <= MAX_PIXELS
+    assert fitting == dpi or (inches[0] * (fitting + 1)) * (inches[1] * (fitting + 1)) > MAX_PIXELS * 0.99

@@ -22,13 +22,17 @@ def write_calibration(project, paper, folder):
 
     from ..draw.calibrate import calibration_sheet
     from ..draw.fonts import load_fonts
+    from ..errors import OutputError, cannot_write
     from ..project import write_file
     from ..units import PrintOptions
 
     size = PrintOptions(paper).paper_size
     data = calibration_sheet(size, load_fonts(project), f"pnp duplex calibration ({paper.upper()})")
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"calibrate-{paper}.pdf"
-    write_file(path, data)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_file(path, data)
+    except OSError as e:
+        raise OutputError(cannot_write(folder, e)) from None
     return path

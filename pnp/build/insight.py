@@ -365,6 +365,7 @@ def write_game_report(project, game_id, folder, report, emit=lambda *event: None
     errors (they are in `report`). `emit(event, game_id, value)` tells progress as the build's does."""
     from pathlib import Path
 
+    from ..errors import cannot_write
     from ..project import write_file
 
     try:
@@ -372,9 +373,13 @@ def write_game_report(project, game_id, folder, report, emit=lambda *event: None
         if pdf is None:
             return None
         folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"{game_id}-report.pdf"
-        write_file(target, pdf)  # atomic, under a name of its own: two reports at once never share a file
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            write_file(target, pdf)  # atomic, under a name of its own: two reports at once never share a file
+        except OSError as e:
+            report.error(f"{game_id}: no report: {cannot_write(folder, e)}")
+            return None
         emit("step", game_id, "written")
         return target
     finally:

@@ -22,6 +22,7 @@ INK = "#222222"
 ACCENT = "#2f5d50"
 TIP = colors.HexColor("#eef3ea")
 COMPONENT_PICTURE_WIDTH = 48 * MM  # a card or token shown in the rules
+MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale its drawing to nothing)
 
 
 @dataclass
@@ -50,7 +51,36 @@ class _Story:
 
 
 class BookError(DataError):
-    """The rulebook cannot be set: a block too large for a page, a picture that cannot be drawn."""
+    """The rulebook cannot be set: a block too large for a page, a picture that cannot be drawn. `line` is
+    the line of the rendered Markdown where the block starts, when known."""
+
+    def __init__(self, message: str, mark: object = None, line: int | None = None) -> None:
+        super().__init__(message, mark)
+        self.line = line
+
+
+def parse(markdown: str) -> list:
+    """The Markdown's block tokens, parsed the one way the build and validation both read them."""
+    return MarkdownIt("commonmark").enable("table").parse(markdown)
+
+
+def images(tokens: list) -> list:
+    """(src, rendered line) of every picture the Markdown shows, inline or reference-style
+    (`![x][r]` with `[r]: src`), as the build draws them."""
+    out = []
+    for t in tokens:
+        if t.type == "inline":
+            out += [(src, t.map[0] + 1 if t.map else None) for src, _, _ in _inline(t.children)[1]]
+    return out
+
+
+def _block_end(tokens: list, i: int) -> int:
+    """The index after the block that starts at token i (its closing token at the same level)."""
+    start = tokens[i]
+    if start.nesting != 1:
+        return i + 1
+    return next((j + 1 for j in range(i + 1, len(tokens))
+                 if tokens[j].level == start.level and tokens[j].nesting == -1), len(tokens))
 
 
 def _inline(children):
@@ -78,6 +108,24 @@ def _inline(children):
             out.append(t.content)
     text = re.sub(r"[ ]{2,}", " ", "".join(out)).strip()
     return text, images
+
+
+class _Together(KeepTogether):
+    """KeepTogether outside a DocTemplate: ReportLab's split asks the template for the next frame, and there
+    is none here; every page's frame is the same, so the next one is this one. What is taller than a page is
+    then given up as its parts, the first on a fresh page."""
+
+    def _doctemplateAttr(self, name: str) -> object:
+        if name == "_peekNextFrame":
+            return lambda: self._frame
+        return super()._doctemplateAttr(name)
+
+
+def _set_line(flowable: object, line: int | None) -> None:
+    """Note the rendered Markdown line a flowable (and what it keeps together) was made from."""
+    flowable.pnp_line = line
+    for part in getattr(flowable, "_content", ()):
+        _set_line(part, line)
 
 
 class _Table(Table):
@@ -116,8 +164,11 @@ class Book:
     `picture(src)` gives (draw(canvas), natural size, is a component) for an image's source, or raises
     DataError; `draw_icon(canvas, name, x, y, w, h, colour)` draws an inline icon."""
 
-    def __init__(self, content, fonts, paper, picture, draw_icon):
+    def __init__(self, content, fonts, paper, picture, draw_icon, tokens: list | None = None):
+        """`tokens`: the Markdown already parsed (see parse), when the caller has it."""
         self.content, self.fonts, self.paper = content, fonts, paper
+        if tokens is not None:
+            self._tokens = tokens
         self.markdown, self._picture, self._draw_icon = content.markdown, picture, draw_icon
         self._layouts = {}  # text laid out once for every pass (a line break depends only on text and width)
 
@@ -138,17 +189,36 @@ class Book:
         return style
 
     # -- markdown -> flowables -------------------------------------------------
-    def story(self, registry):
+    def story(self, registry: list, problems: list | None = None) -> list:
         """The Markdown as flowables: each block token handled by the method named after it. The tokens are
-        parsed once; each layout pass makes its own flowables from them."""
+        parsed once; each layout pass makes its own flowables from them. A block that cannot be set raises
+        BookError with its rendered line, or, when `problems` is a list, is left out and its error added."""
         tokens = self.__dict__.get("_tokens")
         if tokens is None:
-            tokens = self._tokens = MarkdownIt("commonmark").enable("table").parse(self.markdown)
+            tokens = self._tokens = parse(self.markdown)
         state = _Story(tokens, registry)
         while state.i < len(tokens):
-            handler = getattr(self, "_md_" + tokens[state.i].type, None)
-            state.i = handler(state) if handler else state.i + 1
+            token = tokens[state.i]
+            handler = getattr(self, "_md_" + token.type, None)
+            placed = len(state.flow)
+            try:
+                state.i = handler(state) if handler else state.i + 1
+                for flowable in state.flow[placed:]:  # where a block too large for a page is reported
+                    _set_line(flowable, token.map[0] + 1 if token.map else None)
+            except DataError as e:
+                error = e if e.mark else BookError(e.message, line=token.map[0] + 1 if token.map else None)
+                if problems is None:
+                    raise error from None
+                problems.append(error)
+                state.i = _block_end(tokens, state.i)
         return _keep_headings_with_next(state.flow)
+
+    def problems(self) -> list:
+        """Every block of the Markdown that cannot be set (a picture that cannot be drawn, a table wider
+        than the page), as BookErrors: what the build would stop at, found without drawing."""
+        problems = []
+        self.story([], problems)
+        return problems
 
     def _md_heading_open(self, st):
         level = min(int(st.tokens[st.i].tag[1]), 3)
@@ -241,25 +311,40 @@ class Book:
             ("BACKGROUND", (0, 0), (0, 0), colors.white),
             ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
         ])
-        return KeepTogether([Spacer(1, 3), table, Spacer(1, 6)]) if len(rows) < 14 else table
+        return _Together([Spacer(1, 3), table, Spacer(1, 6)]) if len(rows) < 14 else table
 
-    def _column_widths(self, rows, padding=12):
-        """Narrow columns keep their natural width; the rest of the text width goes to the wide ones."""
+    def _column_widths(self, rows: list, padding: float = 12) -> list:
+        """Narrow columns keep their natural width; the rest of the text width goes to the wide ones, in
+        proportion to their natural widths. A column left narrower than its longest word is then widened to
+        it, taking the room from the columns that have some to spare. A table whose longest words cannot sit
+        side by side on the page is refused (BookError)."""
         avail = self.paper[0] - 2 * MARGIN
         ncols = max(len(r) for r in rows)
-        natural = [0.0] * ncols
-        for r in rows:
-            for k, cell in enumerate(r):
-                lines, _ = rtext.layout(rtext.parse(cell.markup), self.fonts, cell.family, cell.size, 1e6)
-                natural[k] = max(natural[k], max(line.width for line in lines) + padding)
+        natural, least = self._column_needs(rows, ncols, padding)
+        if sum(least) > avail:
+            raise BookError(f"a table of {ncols} columns needs at least {sum(least) / MM:.0f} mm (its longest "
+                            f"words side by side); the page's text is {avail / MM:.0f} mm wide: split the "
+                            f"table or shorten its words")
         if sum(natural) <= avail:
             return natural
         fair = avail / ncols
-        narrow = [w for w in natural if w <= fair]
-        wide = [k for k, w in enumerate(natural) if w > fair]
-        spare = avail - sum(narrow)
-        total_wide = sum(natural[k] for k in wide)
-        return [natural[k] if natural[k] <= fair else spare * natural[k] / total_wide for k in range(ncols)]
+        spare = avail - sum(w for w in natural if w <= fair)
+        total_wide = sum(w for w in natural if w > fair)
+        widths = [w if w <= fair else spare * w / total_wide for w in natural]
+        short = sum(max(lo - w, 0.0) for w, lo in zip(widths, least))
+        slack = sum(max(w - lo, 0.0) for w, lo in zip(widths, least))  # at least `short`: the words fit
+        return [lo if w <= lo else w - short * (w - lo) / slack for w, lo in zip(widths, least)]
+
+    def _column_needs(self, rows: list, ncols: int, padding: float) -> tuple:
+        """Each column's width with its text unwrapped, and with one word a line (its longest word)."""
+        natural, least = [padding] * ncols, [padding] * ncols
+        for r in rows:
+            for k, cell in enumerate(r):
+                runs = rtext.parse(cell.markup)
+                for width, widths in ((1e6, natural), (0, least)):
+                    lines, _ = rtext.layout(runs, self.fonts, cell.family, cell.size, width)
+                    widths[k] = max(widths[k], max(line.width for line in lines) + padding)
+        return natural, least
 
     def tip(self, tokens):
         inner = []
@@ -271,7 +356,7 @@ class Book:
                                  ("LINEBEFORE", (0, 0), (0, -1), 2, colors.HexColor(ACCENT)),
                                  ("LEFTPADDING", (0, 0), (-1, -1), 4 * MM), ("RIGHTPADDING", (0, 0), (-1, -1), 4 * MM),
                                  ("TOPPADDING", (0, 0), (-1, -1), 3 * MM), ("BOTTOMPADDING", (0, 0), (-1, -1), 2 * MM)])
-        return KeepTogether([Spacer(1, 2), box, Spacer(1, 6)])
+        return _Together([Spacer(1, 2), box, Spacer(1, 6)])
 
     def pictures(self, images):
         cells = [self.picture(src, caption, title) for src, caption, title in images]
@@ -407,7 +492,9 @@ def _keep_headings_with_next(flow):
             pending.append(f)
             continue
         if pending:
-            out.append(KeepTogether(pending + list(getattr(f, "_content", [f]))))  # one level: nested ones misjudge the space
+            # one level of keeping together: nested ones misjudge the space left on the page
+            out.append(_Together(pending + list(getattr(f, "_content", [f]))))
+            out[-1].pnp_line = getattr(f, "pnp_line", None)
             pending = []
         else:
             out.append(f)
@@ -438,16 +525,22 @@ def _fill(frame, flow, canvas):
                 placed += 1
                 continue
         if placed == 0:  # nothing fits on an empty page: never loop forever
-            raise BookError("a block of the rulebook (a table or picture) is too large for a page")
+            raise BookError("a block of the rulebook (a table, tip or picture) is too large for a page",
+                            line=getattr(head, "pnp_line", None))
         return
 
 
 
 
-def _length(text, src):
-    from ..units import length
+def _length(text: str, src: str) -> float:
+    """A picture's width, from its title: a length of at least MIN_PICTURE_WIDTH (wider is drawn at most at
+    its natural size and the text width)."""
+    from ..units import length, to_mm
 
     try:
-        return length(text)
+        width = length(text)
     except ValueError as e:
         raise BookError(f"picture '{src}': its width {e}") from None
+    if not width >= MIN_PICTURE_WIDTH:  # also nan
+        raise BookError(f"picture '{src}': a width of {to_mm(width):g} mm; at least {MIN_PICTURE_WIDTH / MM:g} mm")
+    return width

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..units import MM, NAMED_SIZES
-from .raster import Shot
+from .raster import MAX_PIXELS, Shot
 
 INCH = 72.0
 
@@ -38,6 +38,7 @@ class Plan:
     expect: dict = field(default_factory=dict)  # path -> (w, h) px each image must have
     problems: list = field(default_factory=list)  # (message, mark): nothing is exported
     skipped: list = field(default_factory=list)  # (message, mark): those faces are left out, the rest exported
+    notes: list = field(default_factory=list)  # (message, mark): warnings about faces exported all the same
     finish: object = None  # function(folder) run after the images exist (sheets, saved object)
     pdfs: dict = field(default_factory=dict)  # path -> pages each PDF must have
     ink: dict = field(default_factory=dict)  # path -> the most total ink (percent) any of its pixels may have
@@ -72,15 +73,50 @@ def _per_face(faces, folder, sizing, plan):
 
 
 def png(faces, folder, options, studio):
-    """Every face and back at `dpi` with `bleed` of art all round."""
+    """Every face and back at `dpi` with `bleed` of art all round; a face too large for MAX_PIXELS at that
+    resolution (a big board at a high dpi) at the highest whole dpi within it, with a warning."""
     plan = Plan()
-    b = _px(options["bleed"], options["dpi"])
 
     def sizing(face):
-        return (_px(face.trim[0], options["dpi"]), _px(face.trim[1], options["dpi"])), (b, b, b, b), options["dpi"]
+        dpi = within_cap(face, options["dpi"], options["bleed"], studio, plan)
+        b = _px(options["bleed"], dpi)
+        return (_px(face.trim[0], dpi), _px(face.trim[1], dpi)), (b, b, b, b), dpi
 
     _per_face(faces, folder, sizing, plan)
     return plan
+
+
+def fitting_dpi(inches: tuple, dpi: float, cap: int | None = None) -> float:
+    """`dpi`, or the highest whole dpi at which an image of `inches` (w, h) has at most `cap` pixels
+    (MAX_PIXELS), counting a pixel of rounding on each side."""
+    cap = cap or MAX_PIXELS
+
+    def pixels(d: float) -> float:
+        return (inches[0] * d + 2) * (inches[1] * d + 2)
+
+    if pixels(dpi) <= cap:
+        return dpi
+    fitting = math.floor(math.sqrt(cap / (inches[0] * inches[1])))
+    while fitting > 1 and pixels(fitting) > cap:
+        fitting -= 1
+    return fitting
+
+
+def within_cap(face, dpi, bleed, studio, plan):
+    """`dpi`, or the highest whole dpi at which the face with `bleed` all round stays within MAX_PIXELS, noted
+    in the plan once per component at its layout's size."""
+    inches = ((face.trim[0] + 2 * bleed) / INCH, (face.trim[1] + 2 * bleed) / INCH)
+    fitting = fitting_dpi(inches, dpi)
+    if fitting == dpi:
+        return dpi
+    layout = studio.layouts.get(face.printable.layout)
+    said = f"{face.component.name}: "
+    if all(not m.startswith(said) for m, _ in plan.notes):
+        plan.notes.append((f"{said}{face.trim[0] / MM:g} x {face.trim[1] / MM:g} mm at {dpi:g} dpi would be "
+                           f"{round(inches[0] * dpi):,} x {round(inches[1] * dpi):,} pixels, more than the "
+                           f"{MAX_PIXELS / 1e6:g} million pnp renders in one image: exported at {fitting} dpi",
+                           layout.spec.mark_of("size")))
+    return fitting
 
 
 def _product(service, face):

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+MAX_PIXELS = 40_000_000  # in one image: rendering takes ~10 bytes a pixel at its peak, so ~400 MB (a 530 mm
+# square board at 300 dpi); a larger image is planned at a lower resolution (formats.within_cap)
 PNG_LEVEL = 3  # zlib level, measured on a poker card: 6 takes 35% longer to encode for files 9% smaller; 1 is no
 # faster than 3 and 3% larger
 
@@ -27,8 +29,10 @@ class Shot:
 
 def render(document, shot):
     """The image of one shot from the open faces PDF (an RGB PIL image of exactly its size)."""
-    page = document[shot.page]
     tw, th = shot.trim_px
+    if (tw + shot.bleed_px[0] + shot.bleed_px[2]) * (th + shot.bleed_px[1] + shot.bleed_px[3]) > MAX_PIXELS:
+        raise ValueError(f"{shot.path}: more than {MAX_PIXELS:,} pixels (formats plan every image within it)")
+    page = document[shot.page]
     scale = max(tw / shot.trim_pt[0], th / shot.trim_pt[1])
     # rev_byteorder: pdfium writes RGB rather than its native BGR, which Pillow would otherwise reorder
     image = page.render(scale=scale, fill_color=(255, 255, 255, 255), rev_byteorder=True).to_pil().convert("RGB")

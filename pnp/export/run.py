@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..build.inputs import record, sha256, snapshot, up_to_date
 from ..build.run import few_collections, replayed, validate, warning_records
-from ..errors import PnpError
+from ..errors import PnpError, cannot_write
 from ..project import output_lock
 from ..report import Report
 from ..units import to_mm
@@ -65,8 +65,8 @@ def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None
         report.error(f"{game_id}: export failed: {e.message}", e.mark)
         return Exported(game_id, False, report.diagnostics)
     except OSError as e:
-        report.error(f"{game_id}: export failed: cannot write {e.filename or ''}: {e.strerror}; the previous "
-                     "export is left as it was")
+        report.error(f"{game_id}: export failed: {cannot_write(folder.parent, e)}; the previous export is left "
+                     "as it was")
         return Exported(game_id, False, report.diagnostics)
     return Exported(game_id, True, report.diagnostics, folder, count)
 
@@ -105,7 +105,7 @@ def _write(project, studio, fmt, folder, work, options, jobs, on_progress, repor
         plan = formats.FORMATS[fmt](faces, folder, options, studio)
     for message, mark in plan.problems:
         report.error(message, mark)
-    for message, mark in plan.skipped:
+    for message, mark in plan.skipped + plan.notes:
         report.warning(message, mark)
     if report.errors:
         report.error(f"{game_id}: not exported as {fmt} (see above)")

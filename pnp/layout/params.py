@@ -13,6 +13,9 @@ from ..errors import LoadError
 from ..model.load import Record, shown
 
 REQUIRED = object()  # the default of a parameter that must be given
+NUMBER_LIMIT = 1_000_000  # the largest magnitude of a number whose parameter sets no range of its own
+MIN_DASH_CYCLE = 0.1  # mm: a dash and its gap shorter than this print as a solid line, and rasterise slowly
+MAX_DASHES = 16  # lengths in one dash pattern
 
 
 class Param:
@@ -84,7 +87,9 @@ class Length(Param):
     def convert(self, value):
         if isinstance(value, str) and not value.strip():
             raise ValueError("expected a length like '3mm', got nothing")
-        points = _finite(units.length(value), "a length")
+        points = units.length(_finite(value, "a length"))
+        if not math.isfinite(points):  # a finite number of inches or points past a float's range
+            raise ValueError(f"{shown(value)} is too large for a length")
         mm = points / units.MM
         if self.minimum is not None and mm < self.minimum:
             raise ValueError(f"{units.to_mm(points):g} mm is too small (at least {self.minimum:g} mm)")
@@ -109,24 +114,41 @@ class FontSize(Param):
 
 
 class Number(Param):
+    """A number; without a range of its own it is still at most NUMBER_LIMIT either way, so that no absurd
+    value (1e308) reaches the arithmetic of drawing."""
+
     kind = "number"
 
     def __init__(self, default=REQUIRED, doc="", minimum=None, maximum=None, unit=""):
         super().__init__(default, doc)
         self.minimum, self.maximum, self.unit = minimum, maximum, unit
 
-    def convert(self, value):
+    def convert(self, value: object) -> float:
         number = _number(value, "a number")
-        if self.minimum is not None and number < self.minimum or self.maximum is not None and number > self.maximum:
-            raise ValueError(f"{_fmt(number)} is outside {_fmt(self.minimum)} to {_fmt(self.maximum)}")
+        low = -NUMBER_LIMIT if self.minimum is None else self.minimum
+        high = NUMBER_LIMIT if self.maximum is None else self.maximum
+        if not low <= number <= high:
+            raise ValueError(f"{_fmt(number)} is outside {_fmt(low)} to {_fmt(high)}")
         return number
 
 
-def _fmt(number):
-    """A number as a designer wrote it: 1,000,000 rather than 1e+06."""
-    if number is None:
-        return "…"
-    return f"{int(number):,}" if number == int(number) else f"{number:g}"
+class Angle(Number):
+    """An angle in degrees, clockwise; any number of whole turns is the same angle."""
+
+    kind = "angle"
+
+    def __init__(self, default: object = REQUIRED, doc: str = "") -> None:
+        super().__init__(default, doc, unit="degrees")
+
+    def convert(self, value: object) -> float:
+        return super().convert(value) % 360
+
+
+def _fmt(number: float) -> str:
+    """A number as a designer wrote it: 1,000,000 rather than 1e+06 (and 1e+308 as that, not 309 digits)."""
+    if number == int(number) and abs(number) < 1e15:
+        return f"{int(number):,}"
+    return f"{number:g}"
 
 
 class Int(Number):
@@ -219,6 +241,22 @@ class Lengths(Param):
         return tuple(Length(maximum=2000).convert(p) for p in parts)
 
 
+class Dash(Lengths):
+    """Dash and gap lengths that a printer can draw: none negative, the cycle at least MIN_DASH_CYCLE."""
+
+    def convert(self, value: object) -> tuple:
+        lengths = super().convert(value)
+        if len(lengths) > MAX_DASHES:
+            raise ValueError(f"a dash pattern of {len(lengths)} lengths; at most {MAX_DASHES}")
+        if any(d < 0 for d in lengths):
+            raise ValueError(f"dash and gap lengths cannot be negative, got {shown(value)}")
+        if lengths and sum(lengths) / units.MM < MIN_DASH_CYCLE:
+            raise ValueError(f"a dash and its gap add up to {units.to_mm(sum(lengths)):g} mm; at least "
+                             f"{MIN_DASH_CYCLE:g} mm "
+                             f"(for a solid line, leave out `dash`)")
+        return lengths
+
+
 class Points(Param):
     """A list of [x, y] points, written as a list or given by a template as text: '[[0, 0], [10, 5]]'."""
 
@@ -239,8 +277,11 @@ class Points(Param):
         for p in value:
             if not isinstance(p, list) or len(p) != 2:
                 raise ValueError(f"each point is [x, y], got {shown(p)}")
-            out.append((units.length(p[0]), units.length(p[1])))
+            out.append((_POINT.convert(p[0]), _POINT.convert(p[1])))
         return tuple(out)
+
+
+_POINT = Length()  # each coordinate of a point: a length like any other
 
 
 class Expression(Param):

@@ -119,6 +119,7 @@ class Resolver:
             each = {**ctx, el.name: value, "i": i, f"{el.name}_i": i}
             if el.when is None or el.evaluate("when", each):  # `when` may test the repeated value
                 el.element.resolve(el, each, ox + i * dx, oy + i * dy, out, self)
+                _bounded(out, el)  # after each copy: a million copies are never made to be counted
 
     def use(self, name, item, extra, el):
         """(layout, primitives) of another layout drawn inside this one, for `item`."""

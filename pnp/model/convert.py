@@ -4,7 +4,7 @@ cell, so a round trip gives back the same data."""
 
 from pathlib import Path
 
-from ..errors import DataError, LoadError, UsageError
+from ..errors import DataError, LoadError, OutputError, UsageError, cannot_write
 from ..project import write_file
 from ..report import Mark
 from .load import MarkedList, Record, load_file
@@ -38,7 +38,10 @@ def convert(project, path, fmt, out=None, force=False):
         raise UsageError(f"{project.rel(target)} exists; --force replaces it")
     data = {"csv": lambda: write_csv(items, schema), "xlsx": lambda: write_xlsx(items, schema, table),
             "yaml": lambda: write_yaml(items, schema)}[fmt]()
-    write_file(target, data)
+    try:
+        write_file(target, data)
+    except OSError as e:
+        raise OutputError(cannot_write(target.parent, e)) from None
     return target, len(items)
 
 

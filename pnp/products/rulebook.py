@@ -4,8 +4,8 @@ diagrams drawn by the same renderer, a title page and credits naming every font 
 import hashlib
 import re
 
-from ..draw.book import Book, BookContent
-from ..errors import DataError, ExprError, LayoutError
+from ..draw.book import Book, BookContent, BookError, images, parse
+from ..errors import DataError, ExprError
 from ..model.load import MAX_FILE_BYTES
 from ..project import read_project_file
 from ..report import Mark
@@ -13,7 +13,6 @@ from ..template import render
 from .base import Kind, Printable
 
 ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
-PICTURE = re.compile(r"!\[[^\]]*\]\(([^)\s]+)")
 NOTE = ("A print-and-play edition made with pnp. Rules and card text written for this edition; see Credits "
         "at the end.")
 
@@ -35,12 +34,12 @@ class Rulebook(Kind):
         """The diagrams the rulebook draws (`layout:` pictures); its component pictures are printables of
         those components already."""
         out, seen = [], set()
-        for src in PICTURE.findall(markdown(studio)):
+        for src, line in images(_tokens(studio)):
             if src.startswith("layout:") and src not in seen:
                 seen.add(src)
                 name, item = _diagram(studio, src)
                 out.append(Printable(component, "picture", len(out), item, name,
-                                     mark=Mark(studio.project.rel(template_path(studio)))))
+                                     mark=book_mark(studio, line)))
         return out
 
     def check(self, component, studio, report):
@@ -53,16 +52,21 @@ class Rulebook(Kind):
                                  f"{studio.did_you_mean_icon(name)}", Mark(shown))
             for _, message in studio.game.glossary.unknown(line) if "[[" in line else ():
                 report.error(f"{message}, in the rendered rulebook line {n}", Mark(shown))
-            for src in PICTURE.findall(line):
-                try:
-                    picture(studio, src)
-                except (DataError, LayoutError) as e:
-                    report.error(e.message, e.mark or Mark(shown))
+        # the blocks the build sets (pictures, tables), made as the build makes them, short of drawing
+        book = Book(BookContent(title=studio.game.title, markdown=text), studio.fonts, studio.paper,
+                    lambda src, width: _drawer(studio, src), lambda *icon: None, _tokens(studio))
+        for e in book.problems():
+            for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
+                # a problem of another file (a pictured component's layout) is said at its own place
+                report.error(message, mark or book_mark(studio, e.line))
 
     def draw(self, canvas, component, studio):
         book = Book(content(studio), studio.fonts, studio.paper, lambda src, width: _drawer(studio, src),
-                    studio.painter(canvas).icon)
-        return book.draw(canvas)
+                    studio.painter(canvas).icon, _tokens(studio))
+        try:
+            return book.draw(canvas)
+        except BookError as e:  # the rendered Markdown's line, told as the template's
+            raise BookError(e.message, e.mark or book_mark(studio, e.line)) from None
 
     def size_mm(self, component, studio):
         return [round(v / (72 / 25.4), 2) for v in studio.paper]
@@ -73,6 +77,37 @@ class Rulebook(Kind):
 
 def template_path(studio):
     return studio.game.layout_folder / "rulebook.md.j2"
+
+
+def book_mark(studio, rendered_line: int | None) -> Mark:
+    """Where in the rulebook template a line of the rendered Markdown comes from (see source_line)."""
+    shown = studio.project.rel(template_path(studio))
+    if not rendered_line:
+        return Mark(shown)
+    rendered = markdown(studio)  # reads the template's source too
+    line = source_line(studio.cache["rulebook-source"], rendered, rendered_line)
+    return Mark(shown, line, 1) if line else Mark(shown)
+
+
+def source_line(source: str, rendered: str, line: int) -> int:
+    """The template line that line `line` of the rendered Markdown comes from: the template line written
+    exactly as it, or, when Jinja made it (a loop's row), as the nearest line above it that the template
+    writes once and literally (a table's header). 0 when there is none."""
+    template = [text.strip() for text in source.splitlines()]
+    rendered_lines = rendered.splitlines()
+    for k in range(min(line, len(rendered_lines)), 0, -1):
+        text = rendered_lines[k - 1].strip()
+        if text and template.count(text) == 1:
+            return template.index(text) + 1
+    return 0
+
+
+def _tokens(studio) -> list:
+    """The rulebook's Markdown parsed once per build, as the book parses it."""
+    cached = studio.cache.get("rulebook-tokens")
+    if cached is None:
+        cached = studio.cache["rulebook-tokens"] = parse(markdown(studio))
+    return cached
 
 
 def markdown(studio):
@@ -92,7 +127,7 @@ def markdown(studio):
             cached = render(source, studio.context())
         except ExprError as e:
             raise DataError(f"rulebook template: {e.message}", Mark(shown, e.line or 0, 1 if e.line else 0)) from None
-        studio.cache["rulebook"] = cached
+        studio.cache["rulebook"], studio.cache["rulebook-source"] = cached, source
     return cached
 
 
@@ -148,7 +183,7 @@ def _diagram_printable(studio, src):
 
 def _drawer(studio, src):
     printable, is_component = picture(studio, src)
-    layout = studio.layouts.get(printable.layout)
+    layout = studio.layouts.get(printable.layout, printable.mark)
 
     def draw(canvas):
         studio.draw(canvas, studio.painter(canvas), printable, 0, 0, clip=0)

@@ -18,14 +18,14 @@ COMMON = {
 }
 
 # Elements that can turn take this.
-ROTATE = {"rotate": P.Number(0, "turn the element clockwise about the centre of its box", unit="degrees")}
+ROTATE = {"rotate": P.Angle(0, "turn the element clockwise about the centre of its box")}
 
 # Filled and outlined shapes.
 PAINT = {
     "fill": P.Colour(None, "the fill colour"),
     "stroke": P.Colour(None, "the outline colour"),
     "stroke_width": P.Length("0.5pt", "the outline's width", minimum=0, maximum=50),
-    "dash": P.Lengths(None, None, "dash and gap lengths of a dashed outline, e.g. `[1, 0.7]`"),
+    "dash": P.Dash(None, None, "dash and gap lengths of a dashed outline, e.g. `[1, 0.7]`"),
     "opacity": P.Number(1, "the fill's opacity, from 0 (invisible) to 1", minimum=0, maximum=1),
 }
 

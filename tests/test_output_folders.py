@@ -1,0 +1,34 @@
+"""An output folder that cannot be written (read-only, or a file in the way) is a one-line error naming the
+folder, exit 1, for every command that writes: never a traceback. A file in the way stands for a read-only
+folder here because the tests may run as root, whom permissions do not stop."""
+
+import pytest
+
+from conftest import run
+
+
+@pytest.mark.parametrize("command", [
+    ["build", "mini"],
+    ["report", "mini"],
+    ["export", "mini", "--format", "tts"],
+    ["calibrate"],
+])
+def test_an_unwritable_output_folder_is_an_error_naming_it(project, tmp_path, command):
+    in_the_way = tmp_path / "not-a-folder"
+    in_the_way.write_text("a file where the output folder would go\n")
+    out = in_the_way / "kits"
+    result = run(project, *command, "--out", str(out))
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert f"cannot write {out}" in result.output or f"cannot write to {out}" in result.output
+    assert not any(tmp_path.glob("**/*.pdf"))
+
+
+def test_convert_into_an_unwritable_folder_is_an_error_naming_it(project, tmp_path):
+    in_the_way = tmp_path / "not-a-folder"
+    in_the_way.write_text("a file where the output folder would go\n")
+    result = run(project, "convert", str(project / "cards/mini/cards.yaml"), "--to", "csv",
+                 "--out", str(in_the_way / "cards.csv"))
+    assert result.exit_code == 1, result.output
+    assert f"cannot write to {in_the_way}: " in result.output
+    assert in_the_way.read_text() == "a file where the output folder would go\n"
