@@ -176,3 +176,26 @@ def test_dino_battles_game_replays_move_by_move(tmp_path):
                                       "--jobs", "1", "--log", "--out", str(tmp_path)], catch_exceptions=False)
     logged = [line for line in result.output.splitlines() if line.startswith("  turn ")]
     assert logged == (DATA / "dino-battles-seed-28.log").read_text(encoding="utf-8").splitlines()
+
+
+@pytest.mark.parametrize("game, seed", [("diamonds-and-dinosaurs", 7), ("dinospan", 2)])
+def test_other_games_replay_move_by_move(tmp_path, game, seed):
+    result = CliRunner().invoke(cli, ["--root", str(REPO), "simulate", game, "--games", "1", "--seed", str(seed),
+                                      "--agents", "random,random", "--jobs", "1", "--log", "--out", str(tmp_path)],
+                                catch_exceptions=False)
+    logged = [line for line in result.output.splitlines() if line.startswith("  turn ")]
+    assert logged == (DATA / f"{game}-seed-{seed}.log").read_text(encoding="utf-8").splitlines()
+
+
+def test_other_games_balance_rules_parse():
+    """Their balance rules compile and name tables their rules track (validate does the same, but takes seconds
+    on DinoSpan's 140 cards)."""
+    import yaml
+    from pnp.template import compile_expression, compile_template
+    for game, tracked in (("diamonds-and-dinosaurs", {"cards"}), ("dinospan", {"dinosaurs"})):
+        rules = yaml.safe_load((REPO / "cards" / game / "game.yaml").read_text(encoding="utf-8"))["balance"]
+        assert rules
+        for rule in rules:
+            compile_expression(rule["expr"])
+            compile_template(rule.get("message", ""))
+            assert rule.get("each", next(iter(tracked))) in tracked
