@@ -155,3 +155,52 @@ def test_template_expressions_give_a_value_or_a_message_never_a_traceback_or_a_h
     except ExprError as e:
         assert e.message
     assert time.monotonic() - start < HANG
+
+
+# -- icons ----------------------------------------------------------------------------------------------------
+# What a hostile or broken SVG may hold: references out of the project or to other files, entities, sizes and
+# transforms no drawing can have, repetition and depth bombs, scripts; spliced into a shipped icon anywhere.
+ICON_EXAMPLES = int(os.environ.get("PNP_FUZZ_ICON_EXAMPLES", "120"))
+SVG_PIECES = [
+    '<image xlink:href="../../../etc/passwd" width="9" height="9"/>', '<image href="file:///etc/hostname"/>',
+    '<image href="data:image/png;base64,JVBERi0="/>', '<use href="#p"/>', '<use href="other.svg#p"/>',
+    '<g id="p">' + '<use href="#p"/>' * 3 + "</g>", "<g>" * 400 + "</g>" * 400, ' width="nan"', ' height="1e308"',
+    ' viewBox="0 0 0 0"', ' transform="scale(1e308)"', ' transform="rotate(inf)"', ' stroke-dasharray="0 0"',
+    '<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>', "&b;",
+    '<script>alert(1)</script>', '<text x="1e308">x</text>', '<circle r="-5"/>', '<path d="M 0 0 L nan nan"/>',
+    '<style>@import url(http://127.0.0.1/x.css);</style>', "\x00", "<", ">", '"', "</svg>", "<svg>",
+]
+
+
+@st.composite
+def mutated_svg(draw, text):
+    """The icon's text with one to three pieces spliced in, or characters cut out."""
+    for _ in range(draw(st.integers(1, 3))):
+        i = draw(st.integers(0, len(text)))
+        if draw(st.booleans()):
+            text = text[:i] + draw(st.sampled_from(SVG_PIECES)) + text[i:]
+        else:
+            text = text[:i] + text[i + draw(st.integers(1, 40)):]
+    return text
+
+
+@settings(max_examples=ICON_EXAMPLES, deadline=None, derandomize=not os.environ.get("PNP_FUZZ_RANDOM"),
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutated_icons_give_a_message_or_a_drawing_never_a_traceback_or_a_hang(tmp_path, data):
+    from reportlab.lib.colors import black
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.draw.icons import draw_icon, unreadable
+
+    source = data.draw(st.sampled_from(sorted((REPO / "layouts/shared/icons").glob("*.svg"))[:20]), label="icon")
+    path = tmp_path / f"fuzzed-{source.name}"
+    path.write_bytes(data.draw(mutated_svg(source.read_text(encoding="utf-8")), label="svg").encode("utf-8"))
+    start = time.monotonic()
+    problem = unreadable(path)
+    if problem is None:  # what validation lets through must draw
+        draw_icon(Canvas(str(tmp_path / "icon.pdf")), path, 0, 0, 20, 20, black)
+    else:
+        message, line, column = problem
+        assert message and line >= 0 and column >= 0
+    assert time.monotonic() - start < HANG
