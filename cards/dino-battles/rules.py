@@ -11,9 +11,13 @@ are):
 - only combat cards are attached (a Strategy or Item attached to be played later is not simulated), and
   Items are used in their owner's turn, or in reply to an attack for the guarding ones;
 - the 10 Strategy and Item kinds and the 6 species of a game are drawn at random from the pool;
+- a guarding Item's bonus counts for whichever reply the defender makes (the data does not say EVA or DEF);
 - a Dinosaur knocked out by Poison is nobody's trophy; a game still going after TURN_LIMIT turns ends as if
   the Wound pile had run out (reason "turn limit"), which the rulebook does not need (no human plays 150
   turns) but a pair of passive bots might.
+The rules decisions for the kit's wording (Paralyze at the start of a turn, the end the moment the last Wound
+leaves the pile and Wounds counted in deck, hand and discard, Poison on discarding, Status piles not for sale,
+combat cards free, empty piles giving nothing, Spiked on defending) are followed as written.
 """
 
 from pnp.simulate.api import GameRules, Tracked
@@ -45,7 +49,7 @@ class Player:
     def __init__(self):
         self.deck, self.hand, self.discard, self.active, self.bench, self.trophies = [], [], [], None, [], []
         self.events = {"taken": set(), "played": set(), "effective": set(), "hit": set(), "was_hit": set(),
-                       "knocked_out": set(), "knocked_out_enemy": set()}
+                       "outmatched": set(), "knocked_out": set(), "knocked_out_enemy": set()}
 
     def copy(self):
         """A copy for look-ahead: what happens in an imagined future is never reported, so the copy records
@@ -62,8 +66,8 @@ class Player:
         return ([self.active] if self.active else []) + self.bench
 
     def wounds(self):
-        n = self.deck.count("wound") + self.hand.count("wound") + self.discard.count("wound")
-        return n + sum(d.attached.count("wound") for d in self.dinos())
+        """Wounds owned: deck, hand and discard (Status cards are never attached)."""
+        return self.deck.count("wound") + self.hand.count("wound") + self.discard.count("wound")
 
 
 class State:
@@ -363,16 +367,19 @@ class Rules(GameRules):
         return True
 
     def _give(self, s, victim, status):
-        """`victim` takes a status card into their discard pile; an empty Wound pile ends the game."""
+        """`victim` takes a status card into their discard pile (none when its pile is empty); the game ends the
+        moment the last Wound leaves the Wound pile (RULES-DECISIONS: End)."""
         if status == "wound":
             if s.wounds_left == 0:
-                self._end_on_wounds(s, "wound pile")
                 return
             s.wounds_left -= 1
-        elif s.left[status] == 0:
+            victim.discard.append(status)
+            if s.wounds_left == 0:
+                self._end_on_wounds(s, "wound pile")
             return
-        else:
-            s.left[status] -= 1
+        if s.left[status] == 0:
+            return
+        s.left[status] -= 1
         victim.discard.append(status)
 
     def _end_on_wounds(self, s, reason):
@@ -503,6 +510,10 @@ class Rules(GameRules):
             if "spiked" in self.immune[dino.species.id]:
                 self._give(s, attacker, "wound")
                 victim.events["effective"].add(("dinosaurs", dino.species.id))
+        if pend["atk"] > max(dino.species.eva, dino.species["def"]) + pend["guard"]:
+            # for the balance rules: an attack neither card could stop; a species no attack outmatches can
+            # only be hurt when its owner lacks the right card
+            victim.events["outmatched"].add(("dinosaurs", dino.species.id))
         if guard_item and stopped:
             victim.events["effective"].add(("items", guard_item[0]))
             if guard_item[1].effects.give_wound and move[0] == "defend":
