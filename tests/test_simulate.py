@@ -176,3 +176,27 @@ def test_dino_battles_game_replays_move_by_move(tmp_path):
                                       "--jobs", "1", "--log", "--out", str(tmp_path)], catch_exceptions=False)
     logged = [line for line in result.output.splitlines() if line.startswith("  turn ")]
     assert logged == (DATA / "dino-battles-seed-28.log").read_text(encoding="utf-8").splitlines()
+
+
+def test_the_rulebook_reads_the_simulation_file_or_says_there_is_none(tmp_path):
+    from pnp.check import validate_game
+    from pnp.products.rulebook import markdown
+
+    root = make_project(tmp_path / "p")
+    rulebook = root / "layouts/mini/rulebook.md.j2"
+    rulebook.write_text(rulebook.read_text() + "\n{% if simulation %}Measured over {{ simulation.games }} games."
+                        "{% else %}No simulation.{% endif %}\n")
+
+    def text():
+        project = Project(root)
+        report = Report(root)
+        _, studio = validate_game(project, "mini", report)  # validate renders the rulebook: errors are reported
+        return "\n".join(str(e) for e in report.errors) if report.errors else markdown(studio)
+
+    assert "No simulation." in text()
+    sim = root / "output/mini/simulation.json"
+    sim.parent.mkdir(parents=True)
+    sim.write_text(json.dumps({"games": 40}))
+    assert "Measured over 40 games." in text()
+    sim.write_text("[" * 100_000)  # hostile: nested past the parser's depth
+    assert "output/mini/simulation.json: error: not the JSON `pnp simulate` writes" in text()
