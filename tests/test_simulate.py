@@ -48,6 +48,7 @@ def test_same_file_whatever_the_jobs_and_search_beats_random(tmp_path):
     beats = sim["matchup"]["mcts-30"]["random"]
     assert beats["rate"] >= 0.8 and beats["low"] < beats["rate"] <= beats["high"]
     assert sim["end_reasons"] == {"last counter": {"count": 40, "share": 1.0}}
+    assert sim["end_reasons_among"] == {"mcts-30,random": {"last counter": {"count": 40, "share": 1.0}}}
     assert set(sim["items"]["cards"]) == {"lion", "fern", "wolf", "moss"}
     assert "win rate by seat" in one.output and "mcts-30 against: random" in one.output
 
