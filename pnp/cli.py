@@ -370,7 +370,7 @@ def design_report(ctx, games, out_dir):
 @click.option("--players", "-p", type=click.IntRange(1, 16), default=2, show_default=True, help="Players per game.")
 @click.option("--agents", default="random", show_default=True, metavar="LIST",
               help="Comma-separated agents: random, greedy (one-step look-ahead on the rules' heuristic), mcts "
-                   "(information-set MCTS, 60 iterations a decision) or mcts-N. Each rotation of the list over the "
+                   "(information-set MCTS, 32 iterations a decision) or mcts-N. Each rotation of the list over the "
                    "seats is a seating, so every agent plays every seat.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The run's seed: game g plays with seed S+g, so the same seed gives the same results file.")

@@ -46,8 +46,9 @@ def test_same_file_whatever_the_jobs_and_search_beats_random(tmp_path):
     sim = json.loads(a)
     assert sim["games"] == 40 and [w["n"] for w in sim["seat_win_rate"]] == [40, 40]
     beats = sim["matchup"]["mcts-30"]["random"]
-    assert beats["rate"] >= 0.8 and beats["low"] < beats["rate"] < beats["high"]
+    assert beats["rate"] >= 0.8 and beats["low"] < beats["rate"] <= beats["high"]
     assert sim["end_reasons"] == {"last counter": {"count": 40, "share": 1.0}}
+    assert sim["end_reasons_among"] == {"mcts-30,random": {"last counter": {"count": 40, "share": 1.0}}}
     assert set(sim["items"]["cards"]) == {"lion", "fern", "wolf", "moss"}
     assert "win rate by seat" in one.output and "mcts-30 against: random" in one.output
 
@@ -199,3 +200,27 @@ def test_other_games_balance_rules_parse():
             compile_expression(rule["expr"])
             compile_template(rule.get("message", ""))
             assert rule.get("each", next(iter(tracked))) in tracked
+
+
+def test_the_rulebook_reads_the_simulation_file_or_says_there_is_none(tmp_path):
+    from pnp.check import validate_game
+    from pnp.products.rulebook import markdown
+
+    root = make_project(tmp_path / "p")
+    rulebook = root / "layouts/mini/rulebook.md.j2"
+    rulebook.write_text(rulebook.read_text() + "\n{% if simulation %}Measured over {{ simulation.games }} games."
+                        "{% else %}No simulation.{% endif %}\n")
+
+    def text():
+        project = Project(root)
+        report = Report(root)
+        _, studio = validate_game(project, "mini", report)  # validate renders the rulebook: errors are reported
+        return "\n".join(str(e) for e in report.errors) if report.errors else markdown(studio)
+
+    assert "No simulation." in text()
+    sim = root / "output/mini/simulation.json"
+    sim.parent.mkdir(parents=True)
+    sim.write_text(json.dumps({"games": 40}))
+    assert "Measured over 40 games." in text()
+    sim.write_text("[" * 100_000)  # hostile: nested past the parser's depth
+    assert "output/mini/simulation.json: error: not the JSON `pnp simulate` writes" in text()

@@ -11,15 +11,20 @@ are):
 - only combat cards are attached (a Strategy or Item attached to be played later is not simulated), and
   Items are used in their owner's turn, or in reply to an attack for the guarding ones;
 - the 10 Strategy and Item kinds and the 6 species of a game are drawn at random from the pool;
+- a guarding Item's bonus counts for whichever reply the defender makes (the data does not say EVA or DEF);
 - a Dinosaur knocked out by Poison is nobody's trophy; a game still going after TURN_LIMIT turns ends as if
   the Wound pile had run out (reason "turn limit"), which the rulebook does not need (no human plays 150
   turns) but a pair of passive bots might.
+The rules decisions for the kit's wording (Paralyze at the start of a turn, the end the moment the last Wound
+leaves the pile and Wounds counted in deck, hand and discard, Poison on discarding, Status piles not for sale,
+combat cards free, empty piles giving nothing, Spiked on defending) are followed as written.
 """
 
 from pnp.simulate.api import GameRules, Tracked
 
 COMBAT = ("attack", "evade", "defend")
 STATUS = ("wound", "poison", "paralyze")
+COMBAT_AND_STATUS = frozenset(COMBAT + STATUS)
 TURN_LIMIT = 150
 ANY_ORDER = ("attack", "defend", "evade")  # what pays an attack's "any" first
 
@@ -31,7 +36,7 @@ class Dino:
         self.species, self.damage, self.attached = species, damage, attached if attached is not None else []
 
     def copy(self):
-        return Dino(self.species, self.damage, list(self.attached))
+        return Dino(self.species, self.damage, self.attached[:])
 
     @property
     def left(self):
@@ -44,23 +49,25 @@ class Player:
     def __init__(self):
         self.deck, self.hand, self.discard, self.active, self.bench, self.trophies = [], [], [], None, [], []
         self.events = {"taken": set(), "played": set(), "effective": set(), "hit": set(), "was_hit": set(),
-                       "knocked_out": set(), "knocked_out_enemy": set()}
+                       "outmatched": set(), "knocked_out": set(), "knocked_out_enemy": set()}
 
     def copy(self):
+        """A copy for look-ahead: what happens in an imagined future is never reported, so the copy records
+        its events in a scratch record of its own instead of copying the real one (the costliest part)."""
         p = Player.__new__(Player)
-        p.deck, p.hand, p.discard = list(self.deck), list(self.hand), list(self.discard)
+        p.deck, p.hand, p.discard = self.deck[:], self.hand[:], self.discard[:]
         p.active = self.active.copy() if self.active else None
         p.bench = [d.copy() for d in self.bench]
-        p.trophies = list(self.trophies)
-        p.events = {k: set(v) for k, v in self.events.items()}
+        p.trophies = self.trophies[:]
+        p.events = _ScratchEvents()
         return p
 
     def dinos(self):
         return ([self.active] if self.active else []) + self.bench
 
     def wounds(self):
-        n = self.deck.count("wound") + self.hand.count("wound") + self.discard.count("wound")
-        return n + sum(d.attached.count("wound") for d in self.dinos())
+        """Wounds owned: deck, hand and discard (Status cards are never attached)."""
+        return self.deck.count("wound") + self.hand.count("wound") + self.discard.count("wound")
 
 
 class State:
@@ -92,6 +99,12 @@ class Rules(GameRules):
         self.table_of = {**{k: "strategies" for k in game.ref.strategies}, **{k: "items" for k in game.ref.items}}
         self.immune = {d.id: set(d.keywords) for d in game.tables.dinosaurs}
         self.stacks = r.stacks_per_game
+        self.assists = {d.id: d.get("assist") for d in game.tables.dinosaurs}
+        # per Item: (power index, power) of the powers used in its owner's turn, and of the guarding ones
+        self.own_turn_powers = {c: [(k, pw) for k, pw in enumerate(self.cards[c].powers) if not pw.effects.guard_up]
+                                for c in game.ref.items}
+        self.guard_powers = {c: [(k, pw) for k, pw in enumerate(self.cards[c].powers) if pw.effects.guard_up]
+                             for c in game.ref.items}
         self.species_per_game = r.species_per_game
 
     # --- setup -------------------------------------------------------------------------------------------
@@ -160,14 +173,16 @@ class Rules(GameRules):
 
     def determinise(self, s, player, rng):
         s = s.copy()
+        # sorting on random keys: a fair shuffle, several times faster than random.shuffle (search calls this
+        # for every iteration)
+        key = lambda _: rng.random()  # noqa: E731
         for i, p in enumerate(s.players):
             if i != player:
-                hidden = p.hand + p.deck
-                rng.shuffle(hidden)
+                hidden = sorted(p.hand + p.deck, key=key)
                 p.hand, p.deck = hidden[:len(p.hand)], hidden[len(p.hand):]
             else:
-                rng.shuffle(p.deck)
-        rng.shuffle(s.dino_deck)
+                p.deck.sort(key=key)
+        s.dino_deck.sort(key=key)
         return s
 
     def heuristic(self, s, player):
@@ -193,21 +208,25 @@ class Rules(GameRules):
             return self._replies(s)
         p, left = s.players[s.current], s.left
         moves = [("end",)]
-        hand = set(p.hand)
+        hand = p.hand
+        cards = sorted(set(hand).difference(COMBAT_AND_STATUS))  # the Strategies and Items held
         if left["_strategy"] > 0:
-            moves += [("strategy", c) for c in sorted(hand) if self.table_of.get(c) == "strategies"]
+            moves += [("strategy", c) for c in cards if c not in self.own_turn_powers]
         if left["_attach"] > 0:
-            for slot in range(len(p.dinos())):
-                moves += [("attach", c, slot) for c in COMBAT if c in hand]
+            held = [c for c in COMBAT if c in hand]
+            for slot in range(len(p.bench) + (1 if p.active else 0)):
+                moves += [("attach", c, slot) for c in held]
         if p.active and left["_combat"] > 0:
             moves += self._combat_moves(s, p)
         for b, d in enumerate(p.bench):
-            if b not in s.assisted and d.species.get("assist") and _payable(d.species.assist.cost, d.attached):
+            assist = self.assists[d.species.id]
+            if assist is not None and b not in s.assisted and _payable(assist.cost, d.attached):
                 moves.append(("assist", b))
-        for c in sorted(hand):
-            if self.table_of.get(c) == "items":
-                for k, power in enumerate(self.cards[c].powers):
-                    if not power.effects.guard_up and _payable(power.cost, _without(p.hand, c)):
+        if cards:
+            in_hand = _counts(hand)  # an Item is not a combat card: paying for it leaves the same combat cards
+            for c in cards:
+                for k, power in self.own_turn_powers.get(c, ()):
+                    if _payable_counts(power.cost, in_hand):
                         moves.append(("item", c, k))
         if left["_buy"] > 0:
             moves += self._buys(s, p)
@@ -227,7 +246,7 @@ class Rules(GameRules):
         return [i for i in range(len(s.players)) if i != s.current]
 
     def _buys(self, s, p):
-        money = sum(1 for c in p.hand if c in COMBAT)
+        money = sum(_counts(p.hand))
         out = [("buy", c) for c in COMBAT if s.supply[c] > 0]
         out += [("buy", k) for k in s.kinds if s.supply[k] > 0 and self.cards[k].cost <= money]
         if len(p.dinos()) < 1 + self.bench_size:
@@ -243,11 +262,12 @@ class Rules(GameRules):
         if "defend" in dino.attached:
             moves.append(("defend",))
         if not s.pending.get("guarded"):
-            for c in sorted(set(target.hand)):
-                if self.table_of.get(c) == "items":
-                    for k, power in enumerate(self.cards[c].powers):
-                        if power.effects.guard_up and _payable(power.cost, _without(target.hand, c)):
-                            moves.append(("guard", c, k))
+            in_hand = None
+            for c in sorted(set(target.hand).intersection(self.guard_powers)):
+                in_hand = in_hand or _counts(target.hand)
+                for k, power in self.guard_powers[c]:
+                    if _payable_counts(power.cost, in_hand):
+                        moves.append(("guard", c, k))
         return moves
 
     def apply(self, s, move, rng):
@@ -347,16 +367,19 @@ class Rules(GameRules):
         return True
 
     def _give(self, s, victim, status):
-        """`victim` takes a status card into their discard pile; an empty Wound pile ends the game."""
+        """`victim` takes a status card into their discard pile (none when its pile is empty); the game ends the
+        moment the last Wound leaves the Wound pile (RULES-DECISIONS: End)."""
         if status == "wound":
             if s.wounds_left == 0:
-                self._end_on_wounds(s, "wound pile")
                 return
             s.wounds_left -= 1
-        elif s.left[status] == 0:
+            victim.discard.append(status)
+            if s.wounds_left == 0:
+                self._end_on_wounds(s, "wound pile")
             return
-        else:
-            s.left[status] -= 1
+        if s.left[status] == 0:
+            return
+        s.left[status] -= 1
         victim.discard.append(status)
 
     def _end_on_wounds(self, s, reason):
@@ -487,6 +510,10 @@ class Rules(GameRules):
             if "spiked" in self.immune[dino.species.id]:
                 self._give(s, attacker, "wound")
                 victim.events["effective"].add(("dinosaurs", dino.species.id))
+        if pend["atk"] > max(dino.species.eva, dino.species["def"]) + pend["guard"]:
+            # for the balance rules: an attack neither card could stop; a species no attack outmatches can
+            # only be hurt when its owner lacks the right card
+            victim.events["outmatched"].add(("dinosaurs", dino.species.id))
         if guard_item and stopped:
             victim.events["effective"].add(("items", guard_item[0]))
             if guard_item[1].effects.give_wound and move[0] == "defend":
@@ -534,25 +561,41 @@ class Rules(GameRules):
 
 
 # --- paying costs -----------------------------------------------------------------------------------------------
+class _ScratchEvents(dict):
+    """The event record of a look-ahead copy: takes every event and keeps none."""
+
+    def __missing__(self, name):
+        return _DISCARDED
+
+
+class _Discarded:
+    def add(self, key):
+        pass
+
+
+_DISCARDED = _Discarded()
+
+
+def _counts(cards):
+    """(Attack, Evade, Defend) among `cards`."""
+    return cards.count("attack"), cards.count("evade"), cards.count("defend")
+
+
+_NEEDS = {}  # cost -> (Attack, Evade, Defend, any) it asks for; costs are the data's tuples, few and reused
+
+
+def _payable_counts(cost, have):
+    """Whether combat cards counted (Attack, Evade, Defend) `have` can pay `cost` (attack/evade/defend/any)."""
+    need = _NEEDS.get(cost)
+    if need is None:
+        need = _NEEDS[cost] = (cost.count("attack"), cost.count("evade"), cost.count("defend"), cost.count("any"))
+    a, e, d = have
+    return a >= need[0] and e >= need[1] and d >= need[2] and a + e + d - need[0] - need[1] - need[2] >= need[3]
+
+
 def _payable(cost, cards):
-    """Whether `cards` (combat cards among them) can pay `cost` (attack/evade/defend/any)."""
-    need = {"attack": 0, "evade": 0, "defend": 0}
-    anys = 0
-    for c in cost:
-        if c == "any":
-            anys += 1
-        else:
-            need[c] += 1
-    have = {c: cards.count(c) for c in COMBAT}
-    if any(have[c] < need[c] for c in COMBAT):
-        return False
-    return sum(have[c] - need[c] for c in COMBAT) >= anys
-
-
-def _without(cards, card):
-    out = list(cards)
-    out.remove(card)
-    return out
+    """Whether `cards` (combat cards among them) can pay `cost`."""
+    return _payable_counts(cost, _counts(cards))
 
 
 def _pay_attack(cost, attached, discard):

@@ -2,6 +2,7 @@
 diagrams drawn by the same renderer, a title page and credits naming every font and icon used."""
 
 import hashlib
+import json
 import re
 
 from ..draw.book import Book, BookContent, BookError, images, parse
@@ -13,6 +14,8 @@ from ..template import render
 from .base import Kind, Printable
 
 ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
+SIMULATION_FILE = "simulation.json"  # what `pnp simulate` writes into output/<game>/
+MAX_SIMULATION_BYTES = 8 * 1024 * 1024
 NOTE = ("A print-and-play edition made with pnp. Rules and card text written for this edition; see Credits "
         "at the end.")
 
@@ -124,11 +127,30 @@ def markdown(studio):
         except (OSError, UnicodeDecodeError) as e:
             raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
         try:
-            cached = render(source, studio.context())
+            cached = render(source, {**studio.context(), "simulation": simulation(studio)})
         except ExprError as e:
             raise DataError(f"rulebook template: {e.message}", Mark(shown, e.line or 0, 1 if e.line else 0)) from None
         studio.cache["rulebook"], studio.cache["rulebook-source"] = cached, source
     return cached
+
+
+def simulation(studio) -> dict | None:
+    """output/<game>/simulation.json, parsed, for the template's `simulation` (None when no run wrote one), so a
+    rulebook prints measured figures without running any rules code. DataError at the file when unreadable."""
+    path = studio.project.root / "output" / studio.game.id / SIMULATION_FILE
+    shown = studio.project.rel(path)
+    if not path.is_file():
+        return None
+    try:
+        real = studio.project.inside(path, Mark(shown), "simulation results")
+        value = json.loads(read_project_file(real, MAX_SIMULATION_BYTES, Mark(shown), "simulation results"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
+    except (ValueError, RecursionError) as e:
+        raise DataError(f"not the JSON `pnp simulate` writes ({type(e).__name__}); run it again", Mark(shown)) from None
+    if not isinstance(value, dict):
+        raise DataError("not the JSON `pnp simulate` writes (no object at the top); run it again", Mark(shown))
+    return value
 
 
 def _diagram(studio, src):

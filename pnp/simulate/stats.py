@@ -33,8 +33,19 @@ def summarise(results: list, meta: dict, names: dict) -> dict:
         "length": _length(results, players),
         "end_reasons": {reason: {"count": n, "share": n / len(results)}
                         for reason, n in sorted(Counter(r.end for r in results).items())},
+        "end_reasons_among": _ends_among(results),
         "items": _items(results, names),
     }
+
+
+def _ends_among(results: list) -> dict:
+    """How games end, per set of agents seated ("greedy,mcts"): skilled players' games can end otherwise than
+    games against a random player, and a balance rule may want only the former."""
+    games = defaultdict(Counter)
+    for r in results:
+        games[",".join(sorted(set(r.seating)))][r.end] += 1
+    return {agents: {reason: {"count": n, "share": n / sum(ends.values())} for reason, n in sorted(ends.items())}
+            for agents, ends in sorted(games.items())}
 
 
 def _agent_rates(results: list) -> dict:
@@ -147,6 +158,8 @@ def expression_view(summary: dict) -> dict:
         "agent_win_rate": {a: w["rate"] for a, w in summary["agent_win_rate"].items()},
         "matchup": {a: {b: w["rate"] for b, w in row.items()} for a, row in summary["matchup"].items()},
         "end_share": {reason: e["share"] for reason, e in summary["end_reasons"].items()},
+        "end_share_among": {agents: {reason: e["share"] for reason, e in ends.items()}
+                            for agents, ends in summary.get("end_reasons_among", {}).items()},
         "turns": summary["length"]["turns"].get("mean", 0),
     }
 
