@@ -77,6 +77,18 @@ def test_a_change_rebuilds_exactly_the_games_that_use_it(two_games, change, game
     assert up_to_date(output) == sorted(set(GAMES) - set(games))
 
 
+def test_a_new_simulation_rebuilds_the_game_it_measured(two_games):
+    """The rulebook may print what `pnp simulate` measured (output/<game>/simulation.json): a new run is an
+    input of that game's next build, and of no other game's."""
+    build(two_games)
+    results = two_games / "output/mini/simulation.json"
+    results.write_text(json.dumps({"games": 40}))
+    output = build(two_games)
+    assert rebuilt(output) == ["mini"] and up_to_date(output) == ["other"], output
+    results.write_text(json.dumps({"games": 80}))
+    assert rebuilt(build(two_games)) == ["mini"]
+
+
 def test_an_option_is_an_input_too(two_games):
     build(two_games)
     assert rebuilt(build(two_games, "--bleed", "3")) == sorted(GAMES)  # same inputs, other options

@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 from .. import __version__
 from ..errors import LoadError, UsageError
 from ..project import NO_FOLLOW, open_project_file
+from ..products.rulebook import SIMULATION_FILE
 from ..report import Mark
 
 ENGINE = Path(__file__).resolve().parent.parent  # the pnp package
@@ -43,11 +44,16 @@ def _skipped(project, path):
     return path.suffix == ".svg" and path.parent == project.shared_layouts / "icons"
 
 
-def _tree_files(project, game_id):
+def _tree_files(project: object, game_id: str) -> list[Path]:
     files = []
     for tree in _trees(project, game_id):
         if tree.is_dir():
             files += [p for p in tree.rglob("*") if not p.is_dir() and not _skipped(project, p)]
+    # what `pnp simulate` measured, which the rulebook may print: an input when it is there, so that a new run
+    # makes the next build print the new figures instead of finding the kit up to date
+    simulated = project.root / "output" / game_id / SIMULATION_FILE
+    if simulated.exists() or simulated.is_symlink():
+        files.append(simulated)
     return files
 
 

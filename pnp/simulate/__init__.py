@@ -8,6 +8,7 @@ from typing import Any
 
 from ..check import load
 from ..errors import DataError, UsageError
+from ..products.rulebook import SIMULATION_FILE
 from ..project import write_file
 from ..report import Mark, Report
 from ..template import budget
@@ -66,7 +67,7 @@ def simulate(project: Any, game_id: str, options: Options, out_dir: Path, report
             "games_per_seating": options.games, "end_reasons_known": list(rules.END_REASONS),
             "tracked": dict(rules.ITEMS)}
     sim.summary = summarise(results, meta, names)
-    sim.path = out_dir / "simulation.json"
+    sim.path = out_dir / SIMULATION_FILE
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         write_file(sim.path, to_json(sim.summary))
