@@ -1,5 +1,6 @@
 """The pnp command line: validate, build, list. No logic here beyond wiring and printing."""
 
+import math
 import sys
 
 import click
@@ -10,6 +11,17 @@ from .report import Report
 from .units import IMPOSITIONS, MARK_STYLES
 
 EPILOG = "Exit status: 0 ok, 1 invalid data or failed build, 2 usage error (unknown game, bad option)."
+
+
+class _NumberRange(click.FloatRange):
+    """A FloatRange that also refuses nan: nan compares false with both bounds, so click's own check lets
+    it through to the imposition, which cannot count cards on a page nan millimetres wide."""
+
+    def convert(self, value, param, ctx):
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value} is not a number in the range {self._describe_range()}.", param, ctx)
+        return number
 
 
 def _print_report(report, what):
@@ -85,7 +97,7 @@ def validate(ctx, games):
               show_default=True, help="Paper size of the printable PDFs.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write to DIR/<game>/ instead of output/<game>/.")
-@click.option("--bleed", type=click.FloatRange(0, 6), default=0.0, show_default=True,
+@click.option("--bleed", type=_NumberRange(0, 6), default=0.0, show_default=True,
               help="Bleed in mm printed around each card (3 for most print shops; 0 for home printing).")
 @click.option("--ink-saver", is_flag=True,
               help="Print large areas of colour (card backs, boards' backgrounds) as light tints with their "
@@ -281,7 +293,7 @@ def changes(ctx, games, since, paper, out_dir):
               help="Write to DIR/<game>/<format>/ instead of output/<game>/export/<format>/.")
 @click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
               help="Resolution of the png format.")
-@click.option("--bleed", type=click.FloatRange(0, 6), default=3.0, show_default=True,
+@click.option("--bleed", type=_NumberRange(0, 6), default=3.0, show_default=True,
               help="Millimetres of art around each face in the png format (the print services' formats use "
                    "their own).")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
@@ -526,6 +538,10 @@ def convert(ctx, table_file, fmt, out, force):
 
     project = _project(ctx)
     beside = Path(table_file).absolute().with_suffix("." + fmt)  # tables live in cards/: writing there is its job
+    suffixes = (".yaml", ".yml") if fmt == "yaml" else ("." + fmt,)
+    if out and Path(out).suffix.lower() not in suffixes:  # `--to xlsx --out game.yaml --force` wrote a zip there
+        raise UsageError(f"--out {out}: a {fmt.upper()} file is named *{suffixes[0]}; pnp names every file it "
+                         "writes for what it holds")
     out = project_mod.output_path(project, out, default=beside, 
                                     protected=tuple(p for p in project_mod.PROTECTED if p != "cards"))
     target, count = write(project, table_file, fmt, out, force)

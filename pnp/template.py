@@ -251,21 +251,26 @@ def _as_text(value: object, what: str) -> str:
     return str(value)
 
 
-_FORMAT_WIDTH = re.compile(r"%[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?|\{[^{}]*:[^{}]*?(\d+)(?:\.(\d+))?[^{}]*\}")
+# Widths and precisions, every pattern linear in the text (no two ways to match a character): a %-conversion's
+# (an optional mapping key, parentheses nested twice at most and without '%'), and every number in a
+# {field:spec}'s spec after its first ':' (more than its width when the spec holds other numbers: an upper bound)
+_PERCENT_WIDTH = re.compile(r"%(?:\((?:[^()%]|\((?:[^()%]|\([^()%]*\))*\))*\))?[-#0 +]*"
+                            r"(?:(\*|\d+)(?:\.(\*|\d+))?|\.(\*|\d+))")
+_FIELD_SPEC = re.compile(r"\{[^{}:]*:([^{}]*)\}")
+_SPEC_NUMBER = re.compile(r"\d+")  # a fill character may be "*": widths as arguments are refused apart
 
 
 def _format_padding(fmt: str) -> int:
     """The characters the widths and precisions of a %-format or str.format string may add ('%999999999d'
     would be a gigabyte of spaces); each is refused above the limit, '*' always."""
-    total = 0
-    for m in _FORMAT_WIDTH.finditer(fmt):
-        for group in m.groups():
-            if group == "*":
-                raise LimitError("'*' widths are not allowed in formats")
-            if group and int(group) > MAX_STRING:
-                raise LimitError(f"a format width of {group} is too large (at most {MAX_STRING:,})")
-            total += int(group or 0)
-    return total
+    numbers = [n for groups in _PERCENT_WIDTH.findall(fmt) for n in groups if n]
+    numbers += _SPEC_NUMBER.findall(" ".join(_FIELD_SPEC.findall(fmt)))
+    if "*" in numbers:
+        raise LimitError("'*' widths are not allowed in formats")
+    widest = max(numbers, key=len, default="0")
+    if int(widest) > MAX_STRING:  # the longest of the digit strings is the largest up to leading zeros
+        raise LimitError(f"a format width of {widest} is too large (at most {MAX_STRING:,})")
+    return sum(map(int, numbers))
 
 
 def _format_size(fmt: str, values: list, fields: int, repeated: bool) -> int:

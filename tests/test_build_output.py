@@ -358,6 +358,13 @@ def test_bad_duplex_offset_is_a_usage_error(tmp_path):
     assert result.exit_code == 2 and "expected X,Y in millimetres" in result.output
 
 
+@pytest.mark.parametrize("command", [["build"], ["export", "--format", "png"]])
+def test_bleed_nan_is_a_usage_error(tmp_path, command):
+    # nan passes a plain range check (it compares false with both bounds) and reached the imposition
+    result = run(tmp_path, *command, "--bleed", "nan")
+    assert result.exit_code == 2 and "--bleed" in result.output and "Traceback" not in result.output
+
+
 def test_each_tile_names_its_board_in_the_footer(tmp_path):
     base = (DATA / "base/cards/mini/game.yaml").read_text()
     boards = base.replace("  - id: board\n    name: Board\n    kind: board\n    layout: board\n",

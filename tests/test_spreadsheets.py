@@ -130,6 +130,15 @@ def test_convert_refuses_a_file_no_table_reads_and_never_overwrites(proj):
     assert again.exit_code == 2 and "exists; --force replaces it" in again.output
 
 
+def test_convert_refuses_an_out_named_for_another_format(proj):
+    # a mistyped --out (`--to xlsx --out game.yaml --force`) wrote a workbook over the game's definition
+    game_yaml = proj / "cards" / GAME / "game.yaml"
+    before = game_yaml.read_bytes()
+    result = run(proj, "convert", str(proj / "cards" / GAME / "tokens.yaml"), "--to", "xlsx", "--out",
+                 str(game_yaml), "--force")
+    assert result.exit_code == 2 and "game.yaml" in result.output and game_yaml.read_bytes() == before
+
+
 # text a spreadsheet would take for a formula (OWASP's list) and for an error value
 FORMULA_LIKE = ['=HYPERLINK("http://example.com","click")', "=cmd|' /C calc'!A0", "+1", "-2 health", "@SUM(1)",
                 "#N/A", "="]

@@ -23,6 +23,7 @@ ACCENT = "#2f5d50"
 TIP = colors.HexColor("#eef3ea")
 COMPONENT_PICTURE_WIDTH = 48 * MM  # a card or token shown in the rules
 MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale its drawing to nothing)
+MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing with the square of its rows
 
 
 @dataclass
@@ -304,6 +305,9 @@ class Book:
             elif t.type == "inline" and row is not None:
                 text, _ = _inline(t.children)
                 row.append(self.para(f"**{text}**" if in_head else text, size=9, space_after=0, leading=1.25))
+        if len(rows) > MAX_TABLE_ROWS:  # 20,000 rows took minutes; 1,000 are about a second, 30 pages
+            raise BookError(f"a table of {len(rows):,} rows is longer than a rulebook prints (at most "
+                            f"{MAX_TABLE_ROWS:,}): split it, or print it as cards or an aid")
         table = _table(rows, repeatRows=header_rows, rowSplitRange=_split_range(len(rows), header_rows), hAlign="LEFT", colWidths=self._column_widths(rows), fonts=self.fonts, commands=[
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.Color(0.7, 0.7, 0.7)),

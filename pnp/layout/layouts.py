@@ -27,8 +27,9 @@ class Size(P.Param):
     def convert(self, value):
         w, h = units.size(value)
         for side in (w, h):
-            if not 0 < side <= 2000 * units.MM:
-                raise ValueError(f"each side is more than 0 and at most 2000 mm, got {units.to_mm(side):g} mm")
+            # at least 1 mm: a side of 0.001 mm is no pixel at any export's resolution (a traceback there)
+            if not units.MM <= side <= 2000 * units.MM:
+                raise ValueError(f"each side is at least 1 and at most 2000 mm, got {units.to_mm(side):g} mm")
         return w, h
 
 
