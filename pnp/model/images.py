@@ -9,7 +9,9 @@ from ..project import Project, open_project_file
 from ..report import Mark
 
 IMAGE_FORMATS = ("PNG", "JPEG", "WEBP")  # Pillow's names; ReportLab draws each of them
-MAX_IMAGE_PIXELS = 100_000_000  # a 10,000 x 10,000 picture; more is a mistake or a decompression bomb
+# a picture printed 600 x 400 mm at 300 dpi is 33 million pixels; ReportLab embeds every pixel, and a picture
+# of 100 million took 16 s and 1.8 GB to build: more is a mistake or a decompression bomb
+MAX_IMAGE_PIXELS = 40_000_000
 MAX_IMAGE_BYTES = 200 * 1024 * 1024  # past any photograph of that many pixels
 
 

@@ -16,6 +16,9 @@ from .base import Kind, Printable
 ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
 SIMULATION_FILE = "simulation.json"  # what `pnp simulate` writes into output/<game>/
 MAX_SIMULATION_BYTES = 8 * 1024 * 1024
+# The rulebook's Markdown, after Jinja: the shipped books are 15,000-38,000 characters; Markdown parsing and
+# page layout take seconds per 100,000 characters of hostile text (deep brackets, endless lists)
+MAX_RULEBOOK_CHARS = 150_000
 NOTE = ("A print-and-play edition made with pnp. Rules and card text written for this edition; see Credits "
         "at the end.")
 
@@ -130,6 +133,9 @@ def markdown(studio):
             cached = render(source, {**studio.context(), "simulation": simulation(studio)})
         except ExprError as e:
             raise DataError(f"rulebook template: {e.message}", Mark(shown, e.line or 0, 1 if e.line else 0)) from None
+        if len(cached) > MAX_RULEBOOK_CHARS:
+            raise DataError(f"the rulebook is {len(cached):,} characters once its template is rendered; pnp sets "
+                            f"at most {MAX_RULEBOOK_CHARS:,} (a long rulebook is about 40,000)", Mark(shown))
         studio.cache["rulebook"], studio.cache["rulebook-source"] = cached, source
     return cached
 
