@@ -2,6 +2,7 @@
 game names inside the project folder."""
 
 import contextlib
+import errno
 import os
 import secrets
 import sys
@@ -112,35 +113,56 @@ def _size_text(limit: int) -> str:
     return f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{limit:,} bytes"
 
 
+class NotRegularFile(OSError):
+    """A path that is no ordinary file: `kind` says what it is (a named pipe, a device, a folder, ...)."""
+
+    def __init__(self, kind: str, path: object) -> None:
+        super().__init__(errno.EINVAL, f"{kind}, not an ordinary file", str(path))
+        self.kind = kind
+
+
+def open_regular(path: Path, follow: bool = True) -> int:
+    """A descriptor for reading `path`, an ordinary file; NotRegularFile when it is a named pipe (which would
+    block the command for good), a device (which could be endless, or act when opened) or a folder, and
+    OSError (ELOOP) when it is a symbolic link and not `follow`. The kind is told before opening and again
+    on what was opened (the path may have changed between), which never blocks (O_NONBLOCK)."""
+    mode = os.stat(path, follow_symlinks=follow).st_mode
+    if stat.S_ISLNK(mode):
+        raise OSError(errno.ELOOP, "a symbolic link", str(path))
+    kind = _not_regular(mode)
+    if kind is not None:
+        raise NotRegularFile(kind, path)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags | (0 if follow else NO_FOLLOW))
+    try:
+        kind = _not_regular(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise NotRegularFile(kind, path)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def open_project_file(path: Path, limit: int, mark: Mark, what: str = "file", shown: str | None = None) -> BinaryIO:
-    """`path` opened for reading in binary, once it is known to be an ordinary file of at most `limit` bytes;
-    LoadError (at `mark`, naming the file as `shown`) otherwise. Every file a game gives pnp is opened here:
-    a named pipe would block the command for good, a device could be endless or act when opened, and a
-    padded file would be read whole. The kind is told before opening (opening some devices does something)
-    and again on what was opened, which never blocks (O_NONBLOCK). Without `shown` the messages name only
-    `what`, for a mark that already names the file."""
+    """`path` opened for reading in binary, once it is known to be an ordinary file (open_regular) of at most
+    `limit` bytes; LoadError (at `mark`, naming the file as `shown`) otherwise. Every file a game gives pnp is
+    opened here: a padded file would otherwise be read whole. Without `shown` the messages name only `what`,
+    for a mark that already names the file."""
     subject = f"{what} '{shown}'" if shown else what
     try:
-        kind = _not_regular(os.stat(path).st_mode)
-        if kind is None:
-            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
-            try:
-                opened = os.fstat(fd)
-                kind = _not_regular(opened.st_mode)
-                if kind is None and opened.st_size <= limit:
-                    os.set_blocking(fd, True)
-                    return os.fdopen(fd, "rb", closefd=True)
-            except BaseException:
-                os.close(fd)
-                raise
-            os.close(fd)
+        fd = open_regular(path)
     except FileNotFoundError:
         raise LoadError(f"{subject} not found", mark) from None
+    except NotRegularFile as e:
+        raise LoadError(f"{subject} is {e.kind}, not an ordinary file (pnp reads only ordinary files)", mark) from None
     except OSError as e:
         raise LoadError(f"{subject} cannot be read: {e.strerror}", mark) from None
-    if kind is not None:
-        raise LoadError(f"{subject} is {kind}, not an ordinary file (pnp reads only ordinary files)", mark)
-    raise LoadError(f"{subject} is larger than {_size_text(limit)}", mark)
+    if os.fstat(fd).st_size > limit:
+        os.close(fd)
+        raise LoadError(f"{subject} is larger than {_size_text(limit)}", mark)
+    return os.fdopen(fd, "rb", closefd=True)
 
 
 def read_project_file(path: Path, limit: int, mark: Mark, what: str = "file", shown: str | None = None) -> bytes:

@@ -10,14 +10,13 @@ import errno
 import hashlib
 import json
 import os
-import stat
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path, PurePosixPath
 
 from .. import __version__
 from ..errors import LoadError, UsageError
-from ..project import NO_FOLLOW, open_project_file
+from ..project import open_project_file, open_regular
 from ..products.rulebook import SIMULATION_FILE
 from ..report import Mark
 
@@ -83,19 +82,6 @@ def _sha256_of(f: object) -> str:
     for block in iter(lambda: f.read(1 << 20), b""):
         digest.update(block)
     return digest.hexdigest()
-
-
-def open_regular(path, follow: bool = True) -> int:
-    """A descriptor for reading `path` if it is a regular file (not a pipe, a device or, unless `follow`, a
-    symbolic link); OSError otherwise. Opened without blocking, so a pipe cannot hang the command."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else NO_FOLLOW))
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(path))
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
 
 
 MANIFEST_MAX_BYTES = 64 << 20  # far more than the manifest of a 10,000-card game (a few MB)
