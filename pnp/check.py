@@ -181,8 +181,7 @@ class Checks:
             margin = min(p.x, p.y, layout.width - p.x - p.w, layout.height - p.y - p.h)
             if margin < s - 0.01:
                 self.warned.add(p.mark)
-                self.report.warning(f"text box reaches within {margin / MM:.1f} mm of the trim, inside the "
-                                    f"{s / MM:g} mm safe area", p.mark)
+                self.report.warning(f"{_reach(margin)}, inside the {s / MM:g} mm safe area", p.mark)
 
     def image(self, prim):
         """An image must be a file inside the project that decodes completely, at enough dpi for its size."""
@@ -226,3 +225,13 @@ def _icons_in(text):
 def _short(text, n=40):
     text = " ".join(text.split())
     return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _reach(margin: float) -> str:
+    """Where a text box is, said as a designer measures it: so far inside the trim, on it, or past it."""
+    mm = round(margin / MM, 1)
+    if mm > 0:
+        return f"text box reaches within {mm:.1f} mm of the trim"
+    if mm == 0:
+        return "text box reaches the trim"
+    return f"text box runs {-mm:.1f} mm past the trim"

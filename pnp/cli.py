@@ -1,7 +1,9 @@
 """The pnp command line: validate, build, list. No logic here beyond wiring and printing."""
 
 import math
+import shlex
 import sys
+from pathlib import Path
 
 import click
 
@@ -147,7 +149,6 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
     anyway). A game whose data is invalid is not built, and its previous output is left as it was. A second
     build of a game while one writes its folder waits for it.
     """
-    from pathlib import Path
 
     from .build import build_games, default_jobs
     from .units import MM, PrintOptions
@@ -199,7 +200,6 @@ def _build_selection(project, games, options, out_root, selection):
 
 def _states_before(project, games, since, options, out_root):
     """{game: (faces, label)} of the state --changed-since names, read before the build replaces it."""
-    from pathlib import Path
 
     from .build.changes import faces_since
 
@@ -211,7 +211,6 @@ def _states_before(project, games, since, options, out_root):
 def _reprint(project, outcome, state, options):
     """Write the game's reprint of what changed since `state`, beside its kit: the build's manifest has the
     faces as they are now, so the game is validated again only to draw what changed."""
-    from pathlib import Path
 
     from .build import validate
     from .build.changes import compare, read_faces, write_selection
@@ -254,7 +253,6 @@ def changes(ctx, games, since, paper, out_dir):
       pnp changes dinospan --since HEAD~3   since a git commit
     `pnp build GAME --changed-since ...` also writes a PDF of just those faces to reprint.
     """
-    from pathlib import Path
 
     from .build.changes import game_changes
     from .units import PrintOptions
@@ -403,7 +401,6 @@ def simulate(ctx, game, games, players, agents, seed, jobs, out_dir, log):
     named with its seed and turn. Only this command (and tests) runs a game's rules.py.
     """
     import os
-    from pathlib import Path
 
     from .simulate import Options, simulate as run_simulation, summary_lines
 
@@ -507,11 +504,16 @@ def new(ctx, game, start, title):
     """
     from .new import new_game
 
+    if ctx.obj:  # `new` is the one command that may start a project folder: the others need one to exist
+        Path(ctx.obj).mkdir(parents=True, exist_ok=True)
     project = _project(ctx)
     files = new_game(project, game, start, title)
     for path in files:
         click.echo(f"wrote {project.rel(path)}")
-    click.echo(f"next: pnp validate {game} && pnp build {game}   (then edit cards/{game}/game.yaml)")
+    # The hint must work where the user is: with --root, the next commands need it too.
+    pnp = f"pnp --root {shlex.quote(ctx.obj)}" if ctx.obj else "pnp"
+    where = f"{ctx.obj.rstrip('/')}/" if ctx.obj else ""
+    click.echo(f"next: {pnp} validate {game} && {pnp} build {game}   (then edit {where}cards/{game}/game.yaml)")
 
 
 @cli.command(epilog=EPILOG)
@@ -532,7 +534,6 @@ def convert(ctx, table_file, fmt, out, force):
     (YAML comments are not carried over). To use the new file, point the table's `file:` at it.
       pnp convert cards/evo/events.yaml --to xlsx
     """
-    from pathlib import Path
 
     from .model.convert import convert as write
 

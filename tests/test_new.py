@@ -2,10 +2,13 @@
 existing game is never overwritten."""
 
 import json
+import shlex
 
 import pytest
 
+from click.testing import CliRunner
 from conftest import run
+from pnp.cli import cli
 
 
 @pytest.mark.parametrize("start, kinds", [
@@ -51,3 +54,17 @@ def test_new_refuses_a_name_that_cannot_be_a_game_id(tmp_path, name):
     result = run(tmp_path, "new", name)
     assert result.exit_code == 2 and "cannot name a game" in result.output
     assert not (tmp_path / "cards").exists()
+
+
+def test_new_with_root_makes_the_folder_and_its_hint_runs_as_printed(tmp_path):
+    root = tmp_path / "not yet"
+    made = run(root, "new", "mygame")
+    assert made.exit_code == 0, made.output
+    hint = made.output.strip().splitlines()[-1]
+    commands = hint.removeprefix("next: ").split("   (")[0].split(" && ")
+    for command in commands:  # each as the user would paste it: `pnp --root '<root>' validate mygame`
+        words = shlex.split(command)
+        assert words[:3] == ["pnp", "--root", str(root)]
+        result = CliRunner().invoke(cli, words[1:], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+    assert f"edit {root}/cards/mygame/game.yaml" in hint

@@ -84,12 +84,16 @@ def test_list_shows_components_with_counts(project):
     assert "4 × Cards [deck]" in result.stdout
 
 
-def test_text_inside_the_safe_area_is_a_warning_not_an_error(tmp_path):
-    # a card whose id text starts at the trim line: closer to the cut than the default 3 mm safe margin
-    card = (DATA / "base/layouts/mini/card.yaml").read_text().replace("x: 5, y: 5, w: 53", "x: 0, y: 5, w: 58")
+@pytest.mark.parametrize("box, said", [
+    ("x: 2, y: 5, w: 56", "text box reaches within 2.0 mm of the trim"),
+    ("x: 0, y: 5, w: 58", "text box reaches the trim"),  # starts at the trim line
+    ("x: -1, y: 5, w: 59", "text box runs 1.0 mm past the trim"),  # never "within -1.0 mm"
+])
+def test_text_inside_the_safe_area_is_a_warning_not_an_error(tmp_path, box, said):
+    # a card whose id text is closer to the cut than the default 3 mm safe margin
+    card = (DATA / "base/layouts/mini/card.yaml").read_text().replace("x: 5, y: 5, w: 53", box)
     root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
     result = run(root, "validate")
     assert result.exit_code == 0
-    assert ("layouts/mini/card.yaml:4:50: warning: text box reaches within 0.0 mm of the trim, "
-            "inside the 3 mm safe area") in result.stderr
+    assert re.search(rf"layouts/mini/card.yaml:4:5\d: warning: {said}, inside the 3 mm safe area", result.stderr)
     assert result.stderr.strip().endswith("validated 1 game: ok (1 warning)")
