@@ -190,7 +190,7 @@ def _build_selection(project, games, options, out_root, selection):
         before = len(report.errors)
         game, studio = validate(project, game_id, report, options)
         if studio is None or len(report.errors) > before:
-            report.error(f"{game_id}: not built (fix the errors above)")
+            report.consequence(f"{game_id}: not built (fix the errors above)")
             continue
         pdf, pages, count = write_selected(studio, selection, out_root / game_id)
         click.echo(f"{game_id}: selection of {count} item{'s' * (count != 1)}, {pages} pages in {project.rel(pdf)}")

@@ -25,6 +25,8 @@ class Diagnostic:
     severity: str  # "error" | "warning"
     message: str
     mark: Mark | None = None
+    # A consequence ("g: not built") follows from the errors above it: printed, but not counted as one more.
+    consequence: bool = False
 
     def __str__(self):
         where = f"{self.mark}: " if self.mark else ""
@@ -43,6 +45,10 @@ class Report:
 
     def warning(self, message, mark=None):
         self.diagnostics.append(Diagnostic("warning", message, mark))
+
+    def consequence(self, message: str) -> None:
+        """An error that follows from those already reported (a game not built): shown, never counted."""
+        self.diagnostics.append(Diagnostic("error", message, None, consequence=True))
 
     def add(self, error):
         """Record a raised PnpError (every problem it carries, for a LayoutError with several)."""
@@ -70,8 +76,11 @@ class Report:
                 out.append(d)
         return out
 
-    def summary(self, what):
-        e, w = len(self.errors), len(self.warnings)
+    def summary(self, what: str) -> str:
+        """The last line: the errors and warnings as printed above it (each once, consequences not counted)."""
+        shown = self.sorted()
+        e = sum(d.severity == "error" and not d.consequence for d in shown) or len(self.errors)
+        w = sum(d.severity == "warning" for d in shown)
         if not e:
             return f"{what}: ok" + (f" ({w} warning{'s' * (w != 1)})" if w else "")
         return f"{what}: {e} error{'s' * (e != 1)}" + (f", {w} warning{'s' * (w != 1)}" if w else "")

@@ -17,8 +17,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from conftest import REPO, make_project, run, share_repo_assets
+from pnp.errors import LayoutError
 from pnp.printables import Studio
 from pnp.project import Project
+from pnp.report import Mark
 from pnp.serve.app import HostCheck, Latest, allowed_names, create_app, exposure, project_file, server
 from pnp.serve.preview import Preview
 from pnp.serve.watch import InputFilter, games_of
@@ -150,6 +152,24 @@ def test_a_crash_drawing_one_card_is_an_error_beside_it_not_a_dead_server(mini, 
         others = [c for k, c in state["cards"].items() if k.startswith("deck/") and k != "deck/fern"]
         assert others and all(f["image"] for c in others for f in c["faces"])
         assert client.get("/g/mini/").status_code == 200
+
+
+def test_a_refusal_while_drawing_one_card_is_shown_as_the_command_line_says_it(mini, monkeypatch):
+    draw = Studio.draw
+
+    def refusing(self, canvas, painter, printable, *args, **kwargs):
+        if printable.item is not None and printable.item.get("id") == "fern" and printable.side == "front":
+            raise LayoutError("text does not fit", Mark("layouts/mini/card.yaml", 9, 5))
+        return draw(self, canvas, painter, printable, *args, **kwargs)
+
+    monkeypatch.setattr(Studio, "draw", refusing)
+    preview = Preview(mini, "mini")
+    state = preview.refresh()
+    messages = [p["message"] for p in state["problems"]]
+    problem = next(p for p in state["problems"] if "does not fit" in p["message"])
+    assert problem["message"].startswith("text does not fit (printing"), messages
+    assert problem["where"]["at"] == "layouts/mini/card.yaml:9:5" and problem["card"] == "deck/fern"
+    assert not any("LayoutError" in m or "failed" in m for m in messages), messages
 
 
 def test_a_card_that_fails_to_draw_keeps_its_last_good_image_marked_stale(mini, monkeypatch):

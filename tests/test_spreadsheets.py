@@ -86,6 +86,21 @@ def test_a_csv_error_names_the_file_row_and_column(proj):
                for ln in errors(proj)), errors(proj)
 
 
+def test_a_misspelt_header_is_one_error_at_its_cell_not_one_per_row(proj):
+    folder = proj / "cards" / GAME
+    convert(proj, folder / "tokens.yaml", "csv")
+    (folder / "tokens.yaml").unlink()
+    path = folder / "tokens.csv"
+    rows = path.read_text(encoding="utf-8").splitlines()
+    header = rows[0].split(",")
+    col = header.index("count") + 1
+    rows[0] = rows[0].replace("count", "cuont", 1)
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    found = errors(proj)
+    assert found == [f"cards/{GAME}/tokens.csv:1:{col}: error: the header row has no column for 'count', a field "
+                     "every item needs; is column 'cuont' meant to be 'count'?"], found
+
+
 def test_an_xlsx_error_names_the_file_sheet_row_and_column(proj):
     folder = proj / "cards" / GAME
     convert(proj, folder / "turn.yaml", "xlsx")

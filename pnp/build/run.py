@@ -118,7 +118,7 @@ def _built(project, game_id, options, folder, emit, force):
     trees = snapshot(project, game_id)  # before reading anything: a file edited meanwhile rebuilds next time
     game, studio = validate(project, game_id, report, options)
     if studio is None or report.errors:
-        report.error(f"{game_id}: not built (fix the errors above)")
+        report.consequence(f"{game_id}: not built (fix the errors above)")
         return Outcome(game_id, "not built", report.diagnostics)
     from .render import commit, render_game, steps
 

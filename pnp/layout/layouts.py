@@ -101,7 +101,8 @@ class LayoutSet:
                     raise LayoutError(e.message, e.mark) from None
                 return candidate
         where = " or ".join(self.project.rel(f / f"{name}.yaml") for f in self.folders)
-        raise LayoutError(f"layout '{name}' not found (looked for {where})", mark)
+        known = [p.stem for f in self.folders if f.is_dir() for p in f.glob("*.yaml")]
+        raise LayoutError(f"layout '{name}' not found{did_you_mean(name, known)} (looked for {where})", mark)
 
     def get(self, name, mark=None, _stack=()):
         """The layout, or a LayoutError listing every problem of its file (remembered: said once)."""

@@ -8,6 +8,7 @@ column (and the sheet, for a workbook), so a message points at the cell."""
 import csv
 import io
 import zipfile
+from difflib import get_close_matches
 
 import yaml
 
@@ -15,7 +16,7 @@ from ..errors import DataError, LoadError
 from ..project import read_project_file
 from ..report import Mark
 from .load import MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Record, check_file, load_text, plain, shown
-from .schema import Bool, Enum, List, Map, Nested, Str
+from .schema import Bool, Enum, List, Map, Nested, Schema, Str
 
 SPREADSHEETS = (".csv", ".xlsx")
 # A workbook is a zip of XML parts. The sizes its directory states bound what zipfile inflates (it stops
@@ -170,6 +171,7 @@ def _records(rows, where, schema):
             raise LoadError(f"more than {MAX_EXPANDED_VALUES:,} values", Mark(where, line, 1))
         items.append(Record._made(data, marks, key_marks, Mark(where, line, 1)))
         items.marks.append(Mark(where, line, 1))
+    _required_columns(names, where, rows[0][0], schema)
     return items
 
 
@@ -188,6 +190,22 @@ def _header(header, where, line):
     if not seen:
         raise LoadError("the first row names the fields (id, name, ...); it is empty", Mark(where, line, 1))
     return names
+
+
+def _required_columns(names: list, where: str, line: int, schema: Schema) -> None:
+    """LoadError at the header when a field every item needs has no column: a typo in a header cell would
+    otherwise be one 'missing field' error per row."""
+    present = {n for n in names if n}
+    missing = [n for n, f in schema.fields.items() if f.required and n not in present]
+    if not missing:
+        return
+    strangers = [n for n in names if n and n not in schema.fields]
+    close = get_close_matches(missing[0], strangers, n=1, cutoff=0.6)
+    col = names.index(close[0]) + 1 if close else 1
+    hint = f"; is column '{close[0]}' meant to be '{missing[0]}'?" if close else ""
+    also = f" (nor for {', '.join(repr(n) for n in missing[1:])})" if len(missing) > 1 else ""
+    raise LoadError(f"the header row has no column for '{missing[0]}', a field every item needs{also}{hint}",
+                    Mark(where, line, col))
 
 
 def _plain_number(value):

@@ -9,6 +9,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import PnpError
 from ..export.faces import draw_faces
 from ..export.raster import Shot, render
 from ..products import KINDS
@@ -112,8 +113,8 @@ def rasterise(document, shots):
 
 def render_faces(studio, faces, digests):
     """Draw and rasterise `faces` (export Faces, each with its digest in `digests`, index-aligned). Returns
-    ({digest: Image}, {face index: error message}): a face that fails to draw is reported, and the others
-    are rendered all the same."""
+    ({digest: Image}, {face index: (error message, its mark or None)}): a face that fails to draw is reported,
+    and the others are rendered all the same."""
     if not faces:
         return {}, {}
     with tempfile.TemporaryDirectory(prefix="pnp-serve-") as tmp:
@@ -128,8 +129,10 @@ def render_faces(studio, faces, digests):
             try:
                 draw_faces(studio, [face], path)
                 images.update(_rendered(path, [face], [digests[n]]))
+            except PnpError as e:  # a refusal: its own words at its own place, as the command line says it
+                errors[n] = (e.message, e.mark)
             except Exception as e:  # noqa: BLE001 - shown on the page beside the card, the server goes on
-                errors[n] = f"{type(e).__name__}: {e}"
+                errors[n] = (f"drawing failed: {type(e).__name__}: {e}", None)
         return images, errors
 
 

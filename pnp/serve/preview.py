@@ -96,6 +96,9 @@ class Preview:
             try:
                 game, studio = validate(self.project, self.game_id, report, self.options)
                 status = self._gallery(game, studio, report)
+            except PnpError as e:  # a refusal raised while drawing: shown as the command line shows it
+                report.add(e)
+                game, status = None, "stale"
             except Exception as e:  # noqa: BLE001 - a bug or a broken file must not take the server down
                 report.error(f"pnp failed while checking {self.game_id}: {_crash(e)}")
                 game, status = None, "stale"
@@ -150,9 +153,9 @@ class Preview:
         images, errors = render_faces(studio, [faces[n] for n in todo], [digests[n] for n in todo])
         for digest, image in images.items():
             self.store.put(digest, image)
-        for i, message in errors.items():
+        for i, (message, mark) in errors.items():
             face = faces[todo[i]]
-            problems.append((f"drawing failed: {message} (printing {face.printable.label})", face.printable.mark))
+            problems.append((f"{message} (printing {face.printable.label})", mark or face.printable.mark))
             del digests[todo[i]]
         for message, mark in problems:
             report.error(message, mark)
