@@ -6,6 +6,7 @@ command line at the top: it reads every layer and nothing imports it but cli."""
 import inspect
 
 from . import template
+from .draw.fonts import FAMILY_FIELDS, MAX_FONT_BYTES
 from .layout.elements import ELEMENTS
 from .layout.elements.base import COMMON, ROTATE, TEXT_STYLE
 from .layout.layouts import LAYOUT_PARAMS
@@ -157,6 +158,17 @@ def _layouts():
         f"and {' and '.join(f'`{k}`' for k in OWN_KEYS)} (`extends: other` builds on another style)."])
 
 
+def _fonts():
+    return "\n".join([
+        "## Fonts", "", "pnp embeds its own fonts (Source Sans Pro as `Body`, Averia Serif GWF as `Display`). A "
+        "project with a `fonts/fonts.yaml` uses its fonts instead: under `families:`, each family is the name text "
+        "styles give as `font:` (`Body` and `Display` at least, which the shipped layouts use) and says:", "",
+        _field_table(FAMILY_FIELDS), "", "```yaml", "families:", "  Body:", "    name: Source Sans Pro",
+        "    regular: SourceSansPro/SourceSansPro-Regular.ttf", "    bold: SourceSansPro/SourceSansPro-Bold.ttf",
+        "    license: SourceSansPro/OFL.txt", "```", "",
+        f"Font files are TrueType (.ttf), inside the project, at most {MAX_FONT_BYTES // 2**20} MB each."])
+
+
 def _elements():
     out = ["## Elements", "", "Each entry of a layout's `elements:` has a `type`. Every element takes these:", "",
            _param_table(COMMON), "", f"A repeated element makes at most {MAX_REPEAT:,} copies, and one layout draws "
@@ -190,5 +202,5 @@ def _templates():
 
 def reference():
     """The whole reference as Markdown."""
-    return "\n\n".join([INTRO.strip(), _game_file(), _field_types(), _kinds(), _layouts(), _elements(),
+    return "\n\n".join([INTRO.strip(), _game_file(), _field_types(), _kinds(), _layouts(), _fonts(), _elements(),
                         _templates()]) + "\n"

@@ -743,6 +743,16 @@ def _count(items, attribute, value):
     return sum(1 for it in items if it.get(attribute) == value)
 
 
+def _count_by(items: object, attribute: str) -> dict:
+    """A mapping of each value of `attribute` to how many items have it, in first-seen order:
+    data.cards | count_by('suit') gives {'red': 10, 'blue': 8}; `.get('green', 0)` for a value none has."""
+    counts: dict = {}
+    for it in items:
+        value = it.get(attribute)
+        counts[value] = counts.get(value, 0) + 1
+    return counts
+
+
 def _lookup(keys, mapping):
     """A list of ids as the items they name: scenario.goals | lookup(ref.goals)."""
     return [mapping[k] for k in keys]
@@ -753,7 +763,7 @@ def _split(text, sep=None):
     return str(text).split(sep)
 
 
-OWN_FILTERS = {"percent": _percent, "count": _count, "lookup": _lookup, "split": _split}
+OWN_FILTERS = {"percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup, "split": _split}
 ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded, _pnp_concat=_concat)
 ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,
                    range=_bounded_range)

@@ -20,3 +20,12 @@ def test_reference_covers_every_element_kind_and_field_type():
     for name, element in ELEMENTS.items():  # every parameter of every element, with its default
         for param in element.params:
             assert f"| `{param}` |" in text, (name, param)
+
+
+def test_reference_says_every_key_of_fonts_yaml():
+    from pnp.draw.fonts import FAMILY_KEYS
+
+    text = run(REPO, "reference").stdout
+    fonts = text.split("## Fonts", 1)[1].split("\n## ", 1)[0]
+    for key in FAMILY_KEYS:
+        assert f"| `{key}` |" in fonts, key

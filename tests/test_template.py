@@ -189,3 +189,9 @@ def test_the_random_filter_is_refused_because_builds_must_repeat():
     with pytest.raises(ExprError) as e:
         template.render("{{ ['a', 'b', 'c'] | random }}", {})
     assert "same bytes" in e.value.message
+
+
+def test_count_by_gives_each_value_its_count_in_the_order_first_seen():
+    cards = [{"suit": "red"}, {"suit": "blue"}, {"suit": "red"}, {}]
+    assert template.evaluate("cards | count_by('suit')", {"cards": cards}) == {"red": 2, "blue": 1, None: 1}
+    assert template.render("{{ (cards | count_by('suit')).get('green', 0) }}", {"cards": cards}) == "0"

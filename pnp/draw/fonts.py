@@ -13,7 +13,19 @@ from ..project import BUILTIN_FONTS, read_project_file
 from ..report import Mark
 
 STYLES = ("regular", "bold", "italic", "bold_italic")
-FAMILY_KEYS = set(STYLES) | {"name", "license"}
+# What each family of fonts.yaml's `families:` may say (printed by `pnp reference`).
+FAMILY_FIELDS = {
+    "regular": {"type": "str", "doc": "the TTF file of the upright face, relative to fonts.yaml"},
+    "bold": {"type": "str", "required": False, "doc": "the bold face's TTF file (default: the regular one)"},
+    "italic": {"type": "str", "required": False, "doc": "the italic face's TTF file (default: the regular one)"},
+    "bold_italic": {"type": "str", "required": False,
+                    "doc": "the bold italic face's TTF file (default: the regular one)"},
+    "name": {"type": "str", "required": False,
+             "doc": "the font's own name, as the rulebook's credits print it (default: the family's name)"},
+    "license": {"type": "str", "required": False,
+                "doc": "its licence file (fonts you embed in a PDF you share must allow it: SIL OFL fonts do)"},
+}
+FAMILY_KEYS = set(FAMILY_FIELDS)
 MAX_FONT_BYTES = 64 * 1024 * 1024  # the largest TTF fonts (whole CJK sets) are about 20 MB
 _LOADED = {}  # fonts.yaml path -> (its bytes' digest, FontSet)
 
