@@ -49,6 +49,19 @@ def test_every_shipped_table_round_trips_through_csv_and_xlsx(proj, game):
             assert yaml.safe_load(back.read_text(encoding="utf-8")) == original, (name, fmt)
 
 
+def test_an_enum_column_of_a_written_workbook_offers_its_values_in_a_drop_down(proj):
+    folder = proj / "cards" / GAME
+    convert(proj, folder / "cards.yaml", "xlsx")
+    book = openpyxl.load_workbook(folder / "cards.xlsx")
+    sheet = book.worksheets[0]
+    column = openpyxl.utils.get_column_letter([c.value for c in sheet[1]].index("rank") + 1)
+    rule = next(r for r in sheet.data_validations.dataValidation if str(r.sqref).startswith(f"{column}2:"))
+    lists = book[rule.formula1.split("!")[0].strip("'")]
+    offered = [cell.value for row in lists[rule.formula1.split("!")[1].replace("$", "")] for cell in row]
+    ranks = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))["enums"]["rank"]
+    assert rule.type == "list" and offered == ranks and lists.sheet_state == "hidden"  # 2 a number, as in the data
+
+
 def test_csv_and_xlsx_tables_build_the_same_pdfs_as_their_yaml(proj, tmp_path):
     assert run(proj, "build", GAME, "--out", str(tmp_path / "yaml")).exit_code == 0
     folder = proj / "cards" / GAME

@@ -314,11 +314,43 @@ def write_xlsx(items, schema, title):
                 _text_cell(ws, line, col, value, item.mark_of(name) if isinstance(item, Record) else None)
             elif value is not None:
                 ws.cell(line, col, value)
+    _enum_dropdowns(book, ws, names, schema, len(rows) + 1)
     # the same data gives the same file: no "created now" in the workbook's properties
     book.properties.created = book.properties.modified = datetime.datetime(2000, 1, 1)
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
+
+
+LISTS_SHEET = "pnp lists"  # a hidden sheet holding each enum column's values, for its drop-down
+
+
+def _enum_dropdowns(book: object, ws: object, names: list, schema: Schema, last_row: int) -> None:
+    """Each enum column offers its values in a drop-down (and Excel refuses others as they are typed), down to
+    a few hundred rows below the data so that new items get it too. The values sit in a hidden sheet: an
+    inline list cannot hold a comma and stops at 255 characters."""
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    enums = [(col, schema.fields[n]) for col, n in enumerate(names, start=1) if isinstance(schema.fields.get(n), Enum)]
+    if not enums:
+        return
+    lists = book.create_sheet(LISTS_SHEET)
+    lists.sheet_state = "hidden"
+    for n, (col, field) in enumerate(enums, start=1):
+        letter = get_column_letter(n)
+        for row, value in enumerate(field.values, start=1):  # typed as the data's cells are, or Excel refuses 2
+            if isinstance(value, str):
+                lists.cell(row, n, value).data_type = "s"
+            else:
+                lists.cell(row, n, value)
+        rule = DataValidation(type="list", formula1=f"'{LISTS_SHEET}'!${letter}$1:${letter}${len(field.values)}",
+                              allow_blank=not field.required, showErrorMessage=True,
+                              errorTitle="Not one of the values",
+                              error=f"{names[col - 1]} is one of: {', '.join(map(str, field.values))}"[:255])
+        column = get_column_letter(col)
+        rule.add(f"{column}2:{column}{last_row + 500}")
+        ws.add_data_validation(rule)
 
 
 def _text_cell(ws, row: int, col: int, text: str, mark: Mark | None) -> object:
