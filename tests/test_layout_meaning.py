@@ -137,3 +137,42 @@ def test_a_style_sets_what_the_element_leaves_out_and_the_element_wins(tmp_path)
     assert one[5] == 14 and two[5] == 8  # the style's size, then the element's own
     for _, text, x, _, _, size in (one, two):  # both right-aligned, from the style
         assert x + stringWidth(text, fonts.name("Body"), size) / MM == pytest.approx(50, abs=0.01)
+
+
+def _centre(points):
+    return (round(sum(x for x, _ in points) / len(points), 2), round(sum(y for _, y in points) / len(points), 2))
+
+
+@pytest.mark.parametrize("orientation, offset", [("pointy", "odd"), ("pointy", "even"), ("flat", "odd"),
+                                                 ("flat", "even")])
+def test_a_hexgrid_tiles_the_plane_and_labels_cells_with_axial_coordinates(tmp_path, orientation, offset):
+    # every cell labelled q,r: cells one axial step apart must touch (centres sqrt(3) R apart), others not
+    events, _ = draw(tmp_path, [f"{{type: hexgrid, x: 2, y: 2, cols: 4, rows: 3, radius: 7, orientation: "
+                                f"{orientation}, offset: {offset}, fill: '#dddddd', label: '{{{{ q }}}},{{{{ r }}}}',"
+                                " label_size: 6}"])
+    hexes = filled(events)
+    assert len(hexes) == 12 and all(len(h) >= 6 for h in hexes)
+    centres = {_centre(h) for h in hexes}
+    labels = {}
+    for _, text, x, y, *_ in texts(events):
+        near = min(centres, key=lambda c: math.dist(c, (x, y)))
+        labels[tuple(int(v) for v in text.split(","))] = near
+    assert len(labels) == 12
+    steps = {(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)}
+    for (q, r), c in labels.items():
+        for (q2, r2), c2 in labels.items():
+            apart = math.dist(c, c2)
+            if (q2 - q, r2 - r) in steps:
+                assert apart == pytest.approx(7 * math.sqrt(3), abs=0.05), ((q, r), (q2, r2))
+            elif (q2, r2) != (q, r):
+                assert apart > 7 * math.sqrt(3) + 1, ((q, r), (q2, r2))
+    top = min(y for h in hexes for _, y in h)
+    left = min(x for h in hexes for x, _ in h)
+    assert (round(left, 2), round(top, 2)) == (2, 2)  # the grid's box starts at (x, y)
+
+
+def test_a_hexgrid_cell_can_be_left_out_and_carry_an_icon(tmp_path):
+    events, _ = draw(tmp_path, ["{type: hexgrid, cols: 3, rows: 2, radius: 5, fill: red, show: '{{ n != 4 }}', "
+                                "icon: '{{ \"star\" if n == 0 else \"\" }}'}"])
+    hexes = [h for h in filled(events) if max(x for x, _ in h) - min(x for x, _ in h) == pytest.approx(5 * math.sqrt(3))]
+    assert len(hexes) == 5 and len(icons(events)) == 1
