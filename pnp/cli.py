@@ -65,6 +65,7 @@ def cli(ctx, root):
       pnp simulate dino-battles --games 500 --agents random,mcts   self-play with cards/<game>/rules.py
       pnp serve evo            a live preview in the browser, updated on every save
       pnp new mygame           start a game of your own that builds at once
+      pnp icons search anchor  find icons among game-icons.net's 4,000 (pnp icons add GAME NAME copies one)
       pnp reference            everything a layout or game.yaml can say
     """
     ctx.obj = root
@@ -547,6 +548,51 @@ def convert(ctx, table_file, fmt, out, force):
                                     protected=tuple(p for p in project_mod.PROTECTED if p != "cards"))
     target, count = write(project, table_file, fmt, out, force)
     click.echo(f"wrote {project.rel(target)}: {count} item{'s' * (count != 1)}")
+
+
+@cli.group(epilog=EPILOG)
+def icons():
+    """Find icons among the 4,000+ of game-icons.net and add them to a game (CC BY 3.0: credit the set).
+
+    \b
+      pnp icons search ship          the icon names holding every word
+      pnp icons add mygame anchor    writes layouts/mygame/icons/anchor.svg and its credit
+    Then `icon: anchor` in a layout, or `:anchor:` in card text.
+    """
+
+
+@icons.command("search", epilog=EPILOG)
+@click.argument("words", nargs=-1, required=True)
+def icons_search(words):
+    """List the game-icons.net icons whose name holds every WORD (or the closest names). Works offline."""
+    from .draw.iconset import search
+
+    found = search(list(words))
+    if not found:
+        raise UsageError(f"no icon name holds {' '.join(words)}; try a shorter or another word")
+    for name in found:
+        click.echo(name)
+
+
+@icons.command("add", epilog=EPILOG)
+@click.argument("game")
+@click.argument("names", nargs=-1, required=True)
+@click.option("--package", type=click.Path(exists=True), default=None,
+              help="The @iconify-json/game-icons npm package (.tgz or its unpacked folder) to take the icons "
+                   "from, for a computer offline; by default pnp downloads it once (2.7 MB, checked against "
+                   "its published SHA-512) and keeps it in its cache.")
+@click.pass_context
+def icons_add(ctx, game, names, package):
+    """Copy game-icons.net icons into layouts/GAME/icons/ with a row each in its ATTRIBUTION.md. An icon
+    already there is left as it is."""
+    from .draw.iconset import add_icons
+
+    project = _project(ctx)
+    written = add_icons(project, game, list(names), Path(package) if package else None)
+    for path in written:
+        click.echo(f"wrote {project.rel(path)}")
+    if len(written) < len(names):
+        click.echo(f"{len(names) - len(written)} already in {project.rel(project.layouts / game / 'icons')}")
 
 
 @cli.command(epilog=EPILOG)

@@ -16,9 +16,9 @@ NPM_PACKAGE = "@iconify-json/game-icons"
 DEFAULT_VERSION = "1.2.4"
 CC_BY_30_URL = "https://creativecommons.org/licenses/by/3.0/"
 REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+from pnp.draw import iconset as iconset_module  # noqa: E402 - after the checkout is importable
 DEFAULT_ICONS_DIR = REPO_ROOT / "layouts" / "shared" / "icons"
-SVG_OPEN = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left} {top} {width} {height}" '
-            'width="{width}" height="{height}">')
 
 
 def read_wanted(list_path: Path) -> list[str]:
@@ -92,11 +92,8 @@ def resolve(name: str, iconset: dict) -> dict | None:
 
 
 def icon_svg(icon: dict, iconset: dict) -> str:
-    """Build a standalone black SVG document for one icon."""
-    dims = {key: icon.get(key, iconset.get(key, default))
-            for key, default in (("left", 0), ("top", 0), ("width", 16), ("height", 16))}
-    body = icon["body"].replace("currentColor", "#000000")
-    return SVG_OPEN.format(**dims) + body + "</svg>\n"
+    """Build a standalone black SVG document for one icon (pnp's own writer, so both write the same)."""
+    return iconset_module.icon_svg(icon, iconset)
 
 
 def attribution(names: list[str], iconset: dict, info: dict, package: dict) -> str:
@@ -175,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: unknown icon {name!r}; closest: {hint}", file=sys.stderr)
         return 1
 
+    every = sorted(set(iconset.get("icons", {})) | set(iconset.get("aliases", {})))
+    iconset_module.NAMES.write_text(
+        f"# The names of the game-icons.net icons in {NPM_PACKAGE} {package.get('version', '?')} (pnp icons "
+        "search reads them;\n# written by tools/vendor_icons.py).\n" + "\n".join(every) + "\n", encoding="utf-8")
     for name in wanted:
         out = args.icons_dir / f"{name}.svg"
         out.write_text(icon_svg(resolve(name, iconset), iconset), encoding="utf-8", newline="\n")

@@ -1,0 +1,176 @@
+"""The whole game-icons.net set (4,000+ icons, CC BY 3.0): its names ship with pnp, so `pnp icons search`
+works offline; `pnp icons add` takes an icon's drawing from the set's npm package (@iconify-json/game-icons,
+fetched once at a pinned version and checked against its published SHA-512, or a copy given with --package)
+and writes it into the game's icons folder with its attribution."""
+
+import base64
+import hashlib
+import io
+import json
+import re
+import tarfile
+import urllib.request
+from difflib import get_close_matches
+from pathlib import Path
+
+from ..cache import private_folder
+from ..errors import UsageError
+
+PACKAGE = "@iconify-json/game-icons"
+VERSION = "1.2.4"
+TARBALL_URL = f"https://registry.npmjs.org/{PACKAGE}/-/game-icons-{VERSION}.tgz"
+# the registry's `dist.integrity` of that version: a download that does not match is refused
+INTEGRITY = "sha512-/HDDZxowXgDJcOEwPspUCq5RuDdl25OyZKdtxqqiPJQNTrWIym7r4StLzIVs77DyNzOWWhH5wDqwYR3WHeDfkg=="
+NAMES = Path(__file__).resolve().parent.parent / "data" / "game-icons.txt"
+LICENCE = "CC BY 3.0 (https://creativecommons.org/licenses/by/3.0/)"
+MAX_PACKAGE_BYTES = 16 * 2**20  # the package is 2.7 MB packed, 6.5 MB unpacked
+SVG_OPEN = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left} {top} {width} {height}" '
+            'width="{width}" height="{height}">')
+NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+def names() -> list[str]:
+    """Every icon name of the set (aliases included), sorted."""
+    return [ln for ln in NAMES.read_text(encoding="utf-8").splitlines() if ln and not ln.startswith("#")]
+
+
+def search(words: list[str], limit: int = 40) -> list[str]:
+    """Icons whose name holds every word (`sea ship`), else the names closest to them."""
+    words = [w.lower() for w in words if w.strip()]
+    every = names()
+    found = [n for n in every if all(w in n for w in words)]
+    if found:
+        return found[:limit]
+    close = get_close_matches("-".join(words), every, n=10, cutoff=0.75)  # a typo: anchr -> anchor
+    return close or [n for n in every if any(w in n for w in words)][:limit]
+
+
+def icon_svg(icon: dict, iconset: dict) -> str:
+    """A standalone black SVG document for one icon of an Iconify set."""
+    dims = {key: icon.get(key, iconset.get(key, default))
+            for key, default in (("left", 0), ("top", 0), ("width", 16), ("height", 16))}
+    body = icon["body"].replace("currentColor", "#000000")
+    return SVG_OPEN.format(**dims) + body + "</svg>\n"
+
+
+def resolve(name: str, iconset: dict) -> dict | None:
+    """The icon data for `name`, following aliases; None when the set has no such icon."""
+    icons, aliases, seen = iconset.get("icons", {}), iconset.get("aliases", {}), set()
+    while name not in icons:
+        alias = aliases.get(name)
+        if not isinstance(alias, dict) or name in seen or set(alias) - {"parent"}:
+            return None
+        seen.add(name)
+        name = alias["parent"]
+    return icons[name]
+
+
+def load_set(package: Path | None = None) -> dict:
+    """The set's icons.json: from `package` (a .tgz of the npm package, or its unpacked folder) when given,
+    else from the verified download kept in pnp's cache (fetched on first use)."""
+    if package is not None:
+        package = Path(package)
+        if package.is_dir():
+            return _parsed((package / "icons.json").read_bytes(), str(package))
+        return _from_tarball(package.read_bytes(), str(package))
+    folder = private_folder("game-icons", VERSION)
+    kept = folder / f"game-icons-{VERSION}.tgz" if folder else None
+    if kept is not None and kept.is_file():
+        data = kept.read_bytes()
+        if _integrity(data) == INTEGRITY:
+            return _from_tarball(data, str(kept))
+    data = _download()
+    if kept is not None:
+        from ..project import write_file
+
+        try:
+            write_file(kept, data)
+        except OSError:
+            pass  # no cache: fetched again next time
+    return _from_tarball(data, TARBALL_URL)
+
+
+def _download() -> bytes:
+    try:
+        with urllib.request.urlopen(TARBALL_URL, timeout=60) as response:  # noqa: S310 - a fixed https address
+            data = response.read(MAX_PACKAGE_BYTES + 1)
+    except OSError as e:
+        raise UsageError(f"cannot fetch {TARBALL_URL} ({e}); download it yourself and give it with "
+                         "--package FILE") from None
+    if _integrity(data) != INTEGRITY:
+        raise UsageError(f"{TARBALL_URL} did not match its published SHA-512: refused")
+    return data
+
+
+def _integrity(data: bytes) -> str:
+    return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
+
+
+def _from_tarball(data: bytes, shown: str) -> dict:
+    if len(data) > MAX_PACKAGE_BYTES:
+        raise UsageError(f"{shown}: larger than the icon package can be ({MAX_PACKAGE_BYTES // 2**20} MB)")
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+            member = tar.getmember("package/icons.json")
+            if not member.isfile() or member.size > MAX_PACKAGE_BYTES:
+                raise KeyError("package/icons.json")
+            return _parsed(tar.extractfile(member).read(), shown)
+    except (tarfile.TarError, KeyError, OSError, EOFError) as e:
+        raise UsageError(f"{shown}: not the {PACKAGE} package ({type(e).__name__})") from None
+
+
+def _parsed(raw: bytes, shown: str) -> dict:
+    try:
+        iconset = json.loads(raw)
+    except ValueError:
+        raise UsageError(f"{shown}: its icons.json is not JSON") from None
+    if not isinstance(iconset, dict) or not isinstance(iconset.get("icons"), dict):
+        raise UsageError(f"{shown}: its icons.json holds no icons")
+    return iconset
+
+
+def attribution_line(name: str) -> str:
+    """The row an added icon gets in its folder's ATTRIBUTION.md."""
+    return f"| {name} | {name}.svg | game-icons.net ({PACKAGE} {VERSION}), {LICENCE} |"
+
+
+ATTRIBUTION_HEAD = ("# Icon attribution\n\nIcons from [game-icons.net](https://game-icons.net/), added with "
+                    f"`pnp icons add`. Licence: {LICENCE}; credit game-icons.net in your game.\n\n"
+                    "| Icon | File | Source |\n| --- | --- | --- |\n")
+
+
+def add_icons(project: object, game_id: str, wanted: list[str], package: Path | None = None) -> list[Path]:
+    """Write each wanted icon as layouts/<game>/icons/NAME.svg with its row in that folder's ATTRIBUTION.md;
+    an icon already there is left as it is. Returns the files written."""
+    game_id = project.select([game_id])[0]
+    unknown = [n for n in wanted if not NAME.match(n) or n not in set(names())]
+    if unknown:
+        hints = "; ".join(f"'{n}': try {', '.join(search(n.split('-'), 3)) or 'pnp icons search WORD'}"
+                          for n in unknown)
+        raise UsageError(f"no such game-icons.net icon: {hints}")
+    folder = project.layouts / game_id / "icons"
+    todo = [n for n in wanted if not (folder / f"{n}.svg").exists()]
+    if not todo:
+        return []
+    iconset = load_set(package)
+    from ..project import write_file
+
+    for level in (folder.parent, folder):  # a linked folder that leads out of the project is refused, unmade
+        if level.exists() or level.is_symlink():
+            project.inside(level, None, "folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in todo:
+        icon = resolve(name, iconset)
+        if icon is None:
+            raise UsageError(f"the package has no icon '{name}'")
+        path = folder / f"{name}.svg"
+        write_file(path, icon_svg(icon, iconset).encode("utf-8"))
+        written.append(path)
+    credits = folder / "ATTRIBUTION.md"
+    if credits.exists() or credits.is_symlink():
+        project.inside(credits, None, "attribution file")
+    text = credits.read_text(encoding="utf-8") if credits.is_file() else ATTRIBUTION_HEAD
+    rows = [attribution_line(p.stem) for p in written if f"| {p.stem} |" not in text]
+    write_file(credits, (text.rstrip("\n") + "\n" + "\n".join(rows) + "\n").encode("utf-8"))
+    return written

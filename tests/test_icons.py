@@ -1,0 +1,79 @@
+"""`pnp icons`: search the whole game-icons.net set offline, and add icons to a game with their credit,
+taking the drawings from the set's npm package (here a small copy made by the test, given with --package)."""
+
+import io
+import json
+import tarfile
+
+import pytest
+
+from conftest import make_project, run
+
+
+@pytest.fixture
+def package(tmp_path):
+    """A .tgz shaped like @iconify-json/game-icons, holding two icons and an alias."""
+    iconset = {"prefix": "game-icons", "width": 512, "height": 512,
+               "icons": {"anchor": {"body": '<path fill="currentColor" d="M0 0h512v512H0z"/>'},
+                         "ship-wheel": {"body": '<circle fill="currentColor" cx="256" cy="256" r="200"/>'}},
+               "aliases": {"sattelite": {"parent": "anchor"}}}
+    data = json.dumps(iconset).encode()
+    path = tmp_path / "game-icons.tgz"
+    with tarfile.open(path, "w:gz") as tar:
+        info = tarfile.TarInfo("package/icons.json")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_search_finds_names_holding_every_word_and_a_typo_offline(tmp_path):
+    result = run(tmp_path, "icons", "search", "ship", "wheel")
+    assert result.exit_code == 0 and result.stdout.split() == ["ship-wheel"]
+    assert "anchor" in run(tmp_path, "icons", "search", "anchr").stdout.split()
+
+
+def test_add_writes_the_icon_and_its_credit_and_the_game_draws_it(tmp_path, package):
+    root = make_project(tmp_path / "proj")
+    result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
+    assert result.exit_code == 0, result.output
+    svg = root / "layouts/mini/icons/anchor.svg"
+    assert svg.read_text().startswith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512"')
+    assert 'fill="#000000"' in svg.read_text()
+    credits = (root / "layouts/mini/icons/ATTRIBUTION.md").read_text()
+    assert "| anchor | anchor.svg | game-icons.net" in credits and "CC BY 3.0" in credits
+    again = run(root, "icons", "add", "mini", "anchor", "ship-wheel", "--package", str(package))
+    assert again.exit_code == 0 and "wrote layouts/mini/icons/ship-wheel.svg" in again.stdout
+    assert (root / "layouts/mini/icons/ATTRIBUTION.md").read_text().count("| anchor |") == 1
+    card = (root / "layouts/mini/card.yaml").read_text()
+    (root / "layouts/mini/card.yaml").write_text(card + "  - {type: icon, icon: anchor, x: 2, y: 2, w: 5}\n")
+    assert run(root, "validate").exit_code == 0
+
+
+def test_add_refuses_an_unknown_name_with_suggestions_and_writes_nothing(tmp_path, package):
+    root = make_project(tmp_path / "proj")
+    result = run(root, "icons", "add", "mini", "anchor", "anchorr", "--package", str(package))
+    assert result.exit_code == 2 and "'anchorr': try anchor" in result.output
+    assert not (root / "layouts/mini/icons/anchor.svg").exists()
+
+
+def test_add_never_writes_through_a_link_out_of_the_project(tmp_path, package):
+    root = make_project(tmp_path / "proj")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    icons = root / "layouts/mini/icons"
+    if icons.exists():
+        import shutil
+
+        shutil.rmtree(icons)
+    icons.symlink_to(outside)
+    result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
+    assert result.exit_code != 0 and "outside the project" in result.output
+    assert list(outside.iterdir()) == []
+
+
+def test_a_package_that_is_not_the_icon_set_is_refused_by_name(tmp_path):
+    root = make_project(tmp_path / "proj")
+    fake = tmp_path / "fake.tgz"
+    fake.write_bytes(b"not a tarball")
+    result = run(root, "icons", "add", "mini", "anchor", "--package", str(fake))
+    assert result.exit_code == 2 and "fake.tgz: not the @iconify-json/game-icons package" in result.output
