@@ -142,35 +142,44 @@ ATTRIBUTION_HEAD = ("# Icon attribution\n\nIcons from [game-icons.net](https://g
 def add_icons(project: object, game_id: str, wanted: list[str], package: Path | None = None) -> list[Path]:
     """Write each wanted icon as layouts/<game>/icons/NAME.svg with its row in that folder's ATTRIBUTION.md;
     an icon already there is left as it is. Returns the files written."""
+    from ..project import write_file
+
     game_id = project.select([game_id])[0]
-    unknown = [n for n in wanted if not NAME.match(n) or n not in set(names())]
-    if unknown:
-        hints = "; ".join(f"'{n}': try {', '.join(search(n.split('-'), 3)) or 'pnp icons search WORD'}"
-                          for n in unknown)
-        raise UsageError(f"no such game-icons.net icon: {hints}")
+    _known(wanted)
     folder = project.layouts / game_id / "icons"
     todo = [n for n in wanted if not (folder / f"{n}.svg").exists()]
     if not todo:
         return []
     iconset = load_set(package)
-    from ..project import write_file
-
-    for level in (folder.parent, folder):  # a linked folder that leads out of the project is refused, unmade
-        if level.exists() or level.is_symlink():
-            project.inside(level, None, "folder")
+    drawings = {name: resolve(name, iconset) for name in todo}
+    if missing := [n for n, icon in drawings.items() if icon is None]:
+        raise UsageError(f"the package has no icon {', '.join(repr(n) for n in missing)}")
+    _confined(project, folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name in todo:
-        icon = resolve(name, iconset)
-        if icon is None:
-            raise UsageError(f"the package has no icon '{name}'")
-        path = folder / f"{name}.svg"
-        write_file(path, icon_svg(icon, iconset).encode("utf-8"))
-        written.append(path)
+    for name, icon in drawings.items():
+        write_file(folder / f"{name}.svg", icon_svg(icon, iconset).encode("utf-8"))
+        written.append(folder / f"{name}.svg")
     credits = folder / "ATTRIBUTION.md"
-    if credits.exists() or credits.is_symlink():
-        project.inside(credits, None, "attribution file")
     text = credits.read_text(encoding="utf-8") if credits.is_file() else ATTRIBUTION_HEAD
     rows = [attribution_line(p.stem) for p in written if f"| {p.stem} |" not in text]
     write_file(credits, (text.rstrip("\n") + "\n" + "\n".join(rows) + "\n").encode("utf-8"))
     return written
+
+
+def _known(wanted: list[str]) -> None:
+    """UsageError naming each name the set does not have, with the names closest to it."""
+    every = set(names())
+    unknown = [n for n in wanted if not NAME.match(n) or n not in every]
+    if unknown:
+        hints = "; ".join(f"'{n}': try {', '.join(search(n.split('-'), 3)) or 'pnp icons search WORD'}"
+                          for n in unknown)
+        raise UsageError(f"no such game-icons.net icon: {hints}")
+
+
+def _confined(project: object, folder: Path) -> None:
+    """DataError when the icons folder, its game folder or the credits file leads out of the project (a
+    link), checked before anything is made or read there."""
+    for path in (folder.parent, folder, folder / "ATTRIBUTION.md"):
+        if path.exists() or path.is_symlink():
+            project.inside(path, None, "file" if path.suffix else "folder")
