@@ -172,10 +172,14 @@ def _pdf_pages(plan, folder, work, shown_as):
         if len(document) != pages:
             yield f"{shown_as(path)}: {len(document)} pages; {pages} expected"
         document.close()
-    for path, limit in sorted(plan.ink.items()):
-        from .drivethru import max_ink
+    from concurrent.futures import ThreadPoolExecutor
 
-        worst = max_ink(_moved(path, folder, work))
+    from .drivethru import max_ink
+
+    checked = sorted(plan.ink.items())
+    with ThreadPoolExecutor(2) as pool:  # each check is a Ghostscript process of its own
+        worst_inks = list(pool.map(lambda item: max_ink(_moved(item[0], folder, work)), checked))
+    for (path, limit), worst in zip(checked, worst_inks):
         if worst > limit + 0.5:
             yield f"{shown_as(path)}: {worst:.0f}% total ink somewhere; the format allows {limit:g}%"
 
