@@ -23,7 +23,7 @@ class NamedSize:
 # The one table of named sizes: layouts, imposition, the exporters' print-service products and the reference
 # all read it. Service ids are those of `pnp export --format`.
 NAMED_SIZES = {
-    "poker": NamedSize(63, 88, (2.5, 3.5), {"tgc": "Poker Deck", "mpc": "Poker Size", "drivethru": "Poker Cards"},
+    "poker": NamedSize(63, 88, (2.5, 3.5), {"tgc": "Euro Poker Deck", "mpc": "Poker Size", "drivethru": "Poker Cards"},
                        "standard playing and game cards"),
     "bridge": NamedSize(57, 89, (2.25, 3.5), {"tgc": "Bridge Deck", "mpc": "Bridge Size"}, "narrow playing cards"),
     "mini": NamedSize(44, 63, (1.75, 2.5), {"tgc": "Mini Deck"}, "half a poker card"),
@@ -32,7 +32,7 @@ NAMED_SIZES = {
     "tarot": NamedSize(70, 120, (2.75, 4.75), {"tgc": "Tarot Deck", "mpc": "Tarot Size", "drivethru": "Tarot Cards"},
                        "large cards"),
     "square": NamedSize(70, 70, None, {}, "square cards"),
-    "square-2.5in": NamedSize(63.5, 63.5, (2.5, 2.5), {"tgc": "Square Deck"}, "small square cards (2.5 in)"),
+    "square-2.5in": NamedSize(63.5, 63.5, (2.5, 2.5), {"tgc": "Small Square Deck"}, "small square cards (2.5 in)"),
     "square-3.5in": NamedSize(88.9, 88.9, (3.5, 3.5), {}, "large square cards (3.5 in)"),
     "business": NamedSize(50.8, 88.9, (2, 3.5), {}, "business cards (2 x 3.5 in)"),
     "skat": NamedSize(59, 91, None, {}, "skat and other European playing cards"),

@@ -110,7 +110,7 @@ def test_a_deck_of_no_service_size_is_left_out_with_a_warning(mini):
     finally:
         card.write_text(original)
     assert result.exit_code == 0
-    assert "layouts/mini/card.yaml:1:7: warning: Cards left out: 50 x 50 mm cards are none of" in result.output
+    assert "layouts/mini/card.yaml:1:7: warning: Cards refused: 50 x 50 mm cards are none of" in result.output
 
 
 def test_a_failed_export_leaves_the_previous_files(mini, monkeypatch):
@@ -212,3 +212,84 @@ def test_the_pixel_cap_holds_for_the_largest_faces(mm, dpi):
     fitting = fitting_dpi(inches, dpi)
     assert (round(inches[0] * fitting) + 2) * (round(inches[1] * fitting) + 2) <= MAX_PIXELS
     assert fitting == dpi or (inches[0] * (fitting + 1)) * (inches[1] * (fitting + 1)) > MAX_PIXELS * 0.99
+
+
+def _fill_colours_of_text(page):
+    """The fill colour operators in force at each text-showing operator of a page's content (and its forms)."""
+    import pikepdf
+
+    found = []
+
+    def walk(stream, resources):
+        fill = None
+        for operands, operator in pikepdf.parse_content_stream(stream):
+            name = str(operator)
+            if name in ("k", "g", "rg", "sc", "scn"):
+                fill = (name, tuple(round(float(v), 3) for v in operands))
+            elif name in ("Tj", "TJ", "'", '"'):
+                found.append(fill)
+            elif name == "Do":
+                inner = resources.XObject[operands[0]]
+                if inner.Subtype == "/Form":
+                    walk(inner, inner.get("/Resources", resources))
+
+    walk(page, page.Resources)
+    return found
+
+
+def test_drivethru_text_is_vector_and_black_is_black_ink_only(tmp_path):
+    """Text stays text (no page is an image of itself), and black text is drawn 0 0 0 1 k: black ink alone."""
+    import pikepdf
+
+    root = make_project(tmp_path / "proj")
+    export(root, "--format", "drivethru")
+    with pikepdf.open(root / "output/mini/export/drivethru/deck.pdf") as pdf:
+        fills = _fill_colours_of_text(pdf.pages[0])
+    assert fills, "the card's text was not kept as text"
+    assert ("k", (0.0, 0.0, 0.0, 1.0)) in fills
+    for name, values in fills:
+        assert name in ("k", "g"), (name, values)  # in CMYK (or grey, which Ghostscript puts in black ink)
+        if name == "k" and values[3] >= 0.99:
+            assert values[:3] == (0.0, 0.0, 0.0), values  # no four-colour black under text
+
+
+def test_every_service_file_alternates_front_and_back(tmp_path):
+    """A deck without a back layout still gets a back for every front: a plain one, with a warning naming the
+    layout; DriveThruCards' PDF alternates front and back, every back page alike."""
+    import pikepdf
+
+    root = make_project(tmp_path / "proj")
+    game = root / "cards/mini/game.yaml"
+    game.write_text(game.read_text().replace("    back: back\n", ""))
+    result = export(root, "--format", "drivethru")
+    assert "layouts/mini/card.yaml:1:7: warning: Cards: layout 'card' has no back layout" in result.output
+    with pikepdf.open(root / "output/mini/export/drivethru/deck.pdf") as pdf:
+        assert len(pdf.pages) == 8  # 4 cards, front then back
+        backs = [pdf.pages[n].Contents.read_bytes() if "/Contents" in pdf.pages[n] else b""
+                 for n in range(1, 8, 2)]
+        fronts = [pdf.pages[n].Contents.read_bytes() for n in range(0, 8, 2)]
+    assert len(set(backs)) == 1 and len(set(fronts)) == 4
+    for fmt in ("tgc", "mpc"):
+        export(root, "--format", fmt)
+        folder = root / f"output/mini/export/{fmt}/deck"
+        fronts = sorted(p.name for p in folder.glob("*-front.png"))
+        backs = sorted(p.name for p in folder.glob("*-back.png"))
+        assert len(fronts) == 4 and [b.replace("-back", "-front") for b in backs] == fronts
+        assert len({(folder / b).read_bytes() for b in backs}) == 1
+
+
+def test_a_card_size_no_product_fits_is_refused_not_stretched(tmp_path):
+    from pnp.export.services import product_for
+    from pnp.units import MM
+
+    assert product_for("tgc", (63 * MM, 88 * MM)).name == "Euro Poker Deck"  # not Poker, 1% larger
+    assert product_for("tgc", (63.5 * MM, 63.5 * MM)).name == "Small Square Deck"
+    assert product_for("drivethru", (70 * MM, 120 * MM)).name == "Tarot Cards"
+    assert product_for("mpc", (60 * MM, 88 * MM)) is None  # 3 mm narrower than Poker Size: no stretching
+    root = make_project(tmp_path / "proj")
+    card = root / "layouts/mini/card.yaml"
+    card.write_text(card.read_text().replace("size: poker", "size: [60mm, 88mm]"))
+    result = run(root, "export", "--format", "mpc")
+    assert ("layouts/mini/card.yaml:1:7: warning: Cards refused: 60 x 88 mm cards are none of MakePlayingCards's "
+            "card products (Poker Size 63.5 x 88.9 mm") in result.output
+    assert not list((root / "output/mini/export/mpc").rglob("*.png"))

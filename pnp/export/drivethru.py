@@ -1,15 +1,16 @@
-"""DriveThruCards: one PDF per deck, each card's front then its back, on pages of the card plus 1/8 in bleed,
-in CMYK with at most 240% total ink (rich black C60 M40 Y40 K100), made PDF/X-1a:2003 by Ghostscript."""
+"""DriveThruCards: one PDF per deck, each card's front then its back, on pages of the product's trim plus 1/8 in
+bleed, made PDF/X-1a:2003 in CMYK by Ghostscript from the faces PDF itself: text and line art stay vectors, black
+text and lines print in black ink alone, and no colour has more than 240% total ink."""
 
 import shutil
 import subprocess
-import zlib
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import PnpError
 
 INK_LIMIT = 2.40  # total ink, as a fraction: 240%
-RICH_BLACK = (0.60, 0.40, 0.40)  # cyan, magenta, yellow laid under a full black
 ICC_PROFILES = ("/usr/share/color/icc/ghostscript/default_cmyk.icc",)  # Debian's ghostscript package
 
 PDFX_DEF = """%!
@@ -49,7 +50,7 @@ def to_cmyk(icc):
 def cmyk(image, transform):
     """RGB image -> CMYK bytes through the CMYK profile that the PDF names as its output intent (littleCMS,
     in Pillow); then every pixel's total ink is held to INK_LIMIT by thinning its cyan, magenta and yellow,
-    and the deepest blacks become the rich black C60 M40 Y40 K100."""
+    and greys and black (r = g = b) print in black ink alone."""
     import numpy as np
     from PIL import ImageCms
 
@@ -59,34 +60,11 @@ def cmyk(image, transform):
     colour = ink[..., :3].sum(axis=-1)
     room = np.clip(INK_LIMIT - k, 0.0, None)
     ink[..., :3] *= np.where(colour > room, room / np.maximum(colour, 1e-6), 1.0)[..., None]
-    darkest = np.asarray(rgb.convert("L"), dtype=np.uint8) < 8
-    ink[darkest] = (*RICH_BLACK, 1.0)
+    neutral = (np.ptp(np.asarray(rgb, dtype=np.int16), axis=-1) == 0)[..., None]
+    grey = 1.0 - np.asarray(rgb.convert("L"), dtype=np.float32)[..., None] / 255.0
+    ink = np.where(neutral, np.concatenate([np.zeros_like(grey)] * 3 + [grey], axis=-1), ink)
     planes = np.concatenate([np.floor(ink[..., :3] * 255.0), np.round(ink[..., 3:] * 255.0)], axis=-1)
     return np.clip(planes, 0, 255).astype(np.uint8).tobytes()
-
-
-def raster_pdf(images, path, bleed_pt):
-    """A PDF with one page per CMYK image (TIFFs made by cmyk) at 300 dpi, in DeviceCMYK; TrimBox inset by
-    the bleed."""
-    import pikepdf
-    from PIL import Image
-
-    pdf = pikepdf.new()
-    for image_path in images:
-        with Image.open(image_path) as image:
-            w_px, h_px = image.size
-            data = image.tobytes()
-        w, h = w_px * 72 / 300, h_px * 72 / 300
-        xobject = pikepdf.Stream(pdf, zlib.compress(data, 6), Type=pikepdf.Name.XObject,
-                                 Subtype=pikepdf.Name.Image, Width=w_px, Height=h_px,
-                                 ColorSpace=pikepdf.Name.DeviceCMYK, BitsPerComponent=8,
-                                 Filter=pikepdf.Name.FlateDecode)
-        page = pdf.add_blank_page(page_size=(w, h))
-        page.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Im0=xobject))
-        page.Contents = pikepdf.Stream(pdf, f"q {w:.4f} 0 0 {h:.4f} 0 0 cm /Im0 Do Q".encode())
-        page.TrimBox = [bleed_pt, bleed_pt, w - bleed_pt, h - bleed_pt]
-        page.BleedBox = [0, 0, w, h]
-    pdf.save(path)
 
 
 def pdfx(source, target, title):
@@ -131,11 +109,115 @@ def max_ink(path):
         tiff.unlink(missing_ok=True)
 
 
-def deck_pdf(out, rel_images, pdf_name, title, bleed_pt):
-    """Make one deck's PDF/X-1a from its card images (front, back, front, back...) under `out`."""
-    raw = out / f".{pdf_name}.raw.pdf"
-    try:
-        raster_pdf([out / rel for rel in rel_images], raw, bleed_pt)
-        pdfx(raw, out / pdf_name, title)
-    finally:
-        raw.unlink(missing_ok=True)
+@dataclass(frozen=True)
+class DeckJob:
+    """One deck's PDF: `pages` of the faces PDF in print order (None: a plain white back), each centred at its
+    own size on a page of `trim` (points) plus `bleed` all round; where the card's art (`art_bleed` beyond its
+    trim) stops short of the page edge, the card enlarged underneath fills the rest, so no white shows at a cut."""
+
+    name: str  # the PDF's file name
+    title: str
+    pages: list
+    trim: tuple
+    bleed: float
+    art_bleed: float
+
+    def __call__(self, out: Path) -> None:
+        raw = out / f".{self.name}.raw.pdf"
+        try:
+            self.compose(out / "faces.pdf", raw)
+            pdfx(raw, out / self.name, self.title)
+        finally:
+            raw.unlink(missing_ok=True)
+
+    def compose(self, faces: Path, target: Path) -> None:
+        import pikepdf
+
+        width, height = self.trim[0] + 2 * self.bleed, self.trim[1] + 2 * self.bleed
+        with pikepdf.open(faces) as source:
+            pdf, forms, seen, colours = pikepdf.new(), {}, set(), {}
+            for index in self.pages:
+                page = pdf.add_blank_page(page_size=(width, height))
+                page.TrimBox = [self.bleed, self.bleed, width - self.bleed, height - self.bleed]
+                page.BleedBox = [0, 0, width, height]
+                if index is None:
+                    continue
+                if index not in forms:
+                    forms[index] = pdf.copy_foreign(source.pages[index].as_form_xobject())
+                    _in_cmyk(forms[index], seen, colours)
+                box = [float(v) for v in source.pages[index].MediaBox]
+                page.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Card=forms[index]))
+                page.Contents = pdf.make_stream(self._placed(box[2] - box[0], box[3] - box[1], width, height))
+            pdf.save(target)
+
+    def _placed(self, card_w: float, card_h: float, width: float, height: float) -> bytes:
+        """The content stream drawing the card centred, over an enlarged copy when its art falls short."""
+        dx, dy = (width - card_w) / 2, (height - card_h) / 2
+        ops = []
+        if dx > 0.01 or dy > 0.01:
+            scale = max(width / card_w, height / card_h) * 1.002
+            ops.append(f"q {scale:.5f} 0 0 {scale:.5f} {(width - scale * card_w) / 2:.4f} "
+                       f"{(height - scale * card_h) / 2:.4f} cm /Card Do Q")
+        ops.append(f"q 1 0 0 1 {dx:.4f} {dy:.4f} cm /Card Do Q")
+        return "\n".join(ops).encode()
+
+
+_TRANSFORM = []  # the sRGB -> CMYK transform, made once per process (making one takes a while)
+_TRANSFORM_LOCK = threading.Lock()
+
+
+def _transform() -> object:
+    with _TRANSFORM_LOCK:
+        if not _TRANSFORM:
+            _TRANSFORM.append(to_cmyk(profile()))
+    return _TRANSFORM[0]
+
+
+def _colour(rgb: tuple, cache: dict) -> list:
+    """One RGB colour (0-1 each) as CMYK ink fractions, by the same rules as the images' pixels (cmyk)."""
+    from PIL import Image
+
+    key = tuple(round(float(v) * 255) for v in rgb)
+    if key not in cache:
+        planes = cmyk(Image.new("RGB", (1, 1), key), _transform())
+        cache[key] = [round(b / 255, 4) for b in planes]
+    return cache[key]
+
+
+def _in_cmyk(form: object, seen: set, cache: dict) -> None:
+    """Rewrite a form (and the forms and images it draws) in DeviceCMYK, converted by pnp rather than by
+    Ghostscript's own profile, which prints black text in all four inks (fringing wherever the plates are a hair
+    out of register) and dark colours above the ink limit: RGB colours as cmyk() makes them, greys and black in
+    black ink alone; RGB images likewise, pixel by pixel. Text and paths stay as they are drawn."""
+    import pikepdf
+
+    if form.objgen in seen:
+        return
+    seen.add(form.objgen)
+    ops = []
+    for operands, operator in pikepdf.parse_content_stream(form):
+        if str(operator) in ("rg", "RG") and len(operands) == 3:
+            operands = _colour(operands, cache)
+            operator = pikepdf.Operator("k" if str(operator) == "rg" else "K")
+        ops.append((operands, operator))
+    form.write(pikepdf.unparse_content_stream(ops))
+    for inner in (form.get("/Resources", {}).get("/XObject", {}) or {}).values():
+        if inner.get("/Subtype") == "/Form":
+            _in_cmyk(inner, seen, cache)
+        elif inner.get("/Subtype") == "/Image" and inner.get("/ColorSpace") == "/DeviceRGB" and inner.objgen not in seen:
+            seen.add(inner.objgen)
+            _image_in_cmyk(inner)
+
+
+def _image_in_cmyk(image: object) -> None:
+    import zlib
+
+    import pikepdf
+    from pikepdf import PdfImage
+
+    pixels = PdfImage(image).as_pil_image().convert("RGB")
+    image.write(zlib.compress(cmyk(pixels, _transform()), 6), filter=pikepdf.Name.FlateDecode)
+    image.ColorSpace = pikepdf.Name.DeviceCMYK
+    for key in ("/DecodeParms", "/Decode"):
+        if key in image:
+            del image[key]

@@ -4,28 +4,14 @@
 import json
 import math
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..units import MM, NAMED_SIZES
+from ..units import MM
 from .raster import MAX_PIXELS, Shot
 
 INCH = 72.0
 
-# Print services' card products, trim in inches, and the bleed their templates add on each side. The
-# Game Crafter's templates are the trim plus 1/8 in all round at 300 dpi (poker 825 x 1125 px);
-# MakePlayingCards' are the trim plus 0.12 in (poker 822 x 1122 px, tarot 897 x 1497 px); DriveThruCards'
-# pages are the trim plus 1/8 in (poker 2.75 x 3.75 in).
-SERVICES = {
-    "tgc": {"title": "The Game Crafter", "dpi": 300, "bleed_in": 0.125},
-    "mpc": {"title": "MakePlayingCards", "dpi": 300, "bleed_in": 0.12},
-    "drivethru": {"title": "DriveThruCards", "dpi": 300, "bleed_in": 0.125},
-}
-for _service_id, _spec in SERVICES.items():  # each service's card products, from the one table of named sizes
-    _spec["products"] = {size.services[_service_id]: size.inches for size in NAMED_SIZES.values()
-                         if _service_id in size.services}
-SERVICE_BLEED = max(spec["bleed_in"] for spec in SERVICES.values()) * INCH  # points of art the services take
-MATCH = 0.03  # a card within 3% of a product's trim on each side is printed as that product
 TTS_MAX_PX, TTS_COLS, TTS_ROWS = 4096, 10, 7
 
 
@@ -42,6 +28,7 @@ class Plan:
     finish: object = None  # function(folder) run after the images exist (sheets, saved object)
     pdfs: dict = field(default_factory=dict)  # path -> pages each PDF must have
     ink: dict = field(default_factory=dict)  # path -> the most total ink (percent) any of its pixels may have
+    tasks: list = field(default_factory=list)  # picklable callables run across processes, task(folder) -> None
 
 
 def _px(points, dpi):
@@ -117,80 +104,6 @@ def within_cap(face, dpi, bleed, studio, plan):
                            f"{MAX_PIXELS / 1e6:g} million pnp renders in one image: exported at {fitting} dpi",
                            layout.spec.mark_of("size")))
     return fitting
-
-
-def _product(service, face):
-    w, h = face.trim[0] / INCH, face.trim[1] / INCH
-    for name, (pw, ph) in SERVICES[service]["products"].items():
-        if abs(w / pw - 1) <= MATCH and abs(h / ph - 1) <= MATCH:
-            return name, (pw, ph)
-    return None, None
-
-
-def _service_sized(service, faces, studio, plan):
-    """The card faces a print service can take, each with its template's trim in pixels; the decks of no
-    size it sells are left out, with a warning at their layout's size."""
-    spec = SERVICES[service]
-    dpi, sized = spec["dpi"], []
-    for face in faces:
-        if face.kind != "deck":
-            continue
-        name, trim_in = _product(service, face)
-        if name is None:
-            layout = studio.layouts.get(face.printable.layout)
-            sizes = ", ".join(f"{n} {w:g} x {h:g} in" for n, (w, h) in spec["products"].items())
-            problem = (f"{face.component.name} left out: {face.trim[0] / MM:g} x {face.trim[1] / MM:g} mm cards are "
-                       f"none of {spec['title']}'s card sizes ({sizes})", layout.spec.mark_of("size"))
-            if all(not m.startswith(f"{face.component.name} left out") for m, _ in plan.skipped):
-                plan.skipped.append(problem)
-            continue
-        sized.append((face, (round(trim_in[0] * dpi), round(trim_in[1] * dpi))))
-    bleed = round(2 * spec["bleed_in"] * dpi)
-    (left, right), (top, bottom) = _split(bleed), _split(bleed)
-    return sized, (left, top, right, bottom), dpi
-
-
-def _service(service):
-    def plan_for(faces, folder, options, studio):
-        plan = Plan()
-        sized, bleed, dpi = _service_sized(service, faces, studio, plan)
-        trims = {id(face): trim for face, trim in sized}
-        _per_face([face for face, _ in sized], folder, lambda face: (trims[id(face)], bleed, dpi), plan)
-        return plan
-    plan_for.__doc__ = f"{SERVICES[service]['title']}: each card face at the template size of its card product."
-    return plan_for
-
-
-def drivethru(faces, folder, options, studio):
-    """DriveThruCards: a PDF/X-1a per deck, each card's front then its back, the card plus 1/8 in bleed a page,
-    CMYK within 240% ink (rendered at 300 dpi from the same drawing, then converted)."""
-    from .drivethru import INK_LIMIT, deck_pdf
-
-    plan = Plan()
-    sized, bleed, dpi = _service_sized("drivethru", faces, studio, plan)
-    trims = {id(face): trim for face, trim in sized}
-    decks = {}
-    for face, _ in sized:
-        decks.setdefault(face.component.id, {}).setdefault(face.index, []).append(face)
-    pages = {}
-    for cid, cards in decks.items():
-        order = [face for index in sorted(cards) for face in sorted(cards[index], key=lambda f: f.side != "front")]
-        pages[cid] = [Path(".cmyk") / cid / f"{face.stem}.tif" for face in order]
-        for face, rel in zip(order, pages[cid]):
-            plan.shots.append(replace(_shot(face, folder, rel, trims[id(face)], bleed, dpi), encoding="cmyk"))
-        plan.pdfs[str(folder / f"{cid}.pdf")] = len(order)
-        plan.ink[str(folder / f"{cid}.pdf")] = INK_LIMIT * 100
-    bleed_pt = SERVICES["drivethru"]["bleed_in"] * INCH
-
-    def finish(out):
-        import shutil
-
-        for cid, images in pages.items():
-            deck_pdf(out, images, f"{cid}.pdf", f"{studio.game.title}: {cid}", bleed_pt)
-        shutil.rmtree(out / ".cmyk", ignore_errors=True)
-
-    plan.finish = finish
-    return plan
 
 
 def _markup_free(text):
@@ -418,5 +331,4 @@ def _fit_label(text, width, studio):
     return text
 
 
-FORMATS = {"png": png, "tgc": _service("tgc"), "mpc": _service("mpc"), "drivethru": drivethru, "tts": tts,
-           "proof": proof}
+FORMATS = {"png": png, "tts": tts, "proof": proof}  # the print services' are in services.py

@@ -24,7 +24,6 @@ class Shot:
     art_bleed_pt: float  # art beyond the trim on the page
     trim_pt: tuple  # (w, h) of the trim on the page
     dpi: float  # written into the file
-    encoding: str = "png"  # or "cmyk": a CMYK TIFF within the print ink limit (drivethru.cmyk)
 
 
 def render(document, shot):
@@ -88,17 +87,6 @@ def save(image, path, dpi):
     image.save(path, "PNG", dpi=(dpi, dpi), compress_level=PNG_LEVEL)
 
 
-_CMYK = []  # this process's colour transform to CMYK, made when first needed
-
-
-def _cmyk(image):
-    from .drivethru import cmyk, profile, to_cmyk
-
-    if not _CMYK:
-        _CMYK.append(to_cmyk(profile()))
-    return Image.frombytes("CMYK", image.size, cmyk(image, _CMYK[0]))
-
-
 def _work(args):
     pdf_path, shots = args
     import pypdfium2 as pdfium
@@ -106,11 +94,7 @@ def _work(args):
     document = pdfium.PdfDocument(str(pdf_path))
     try:
         for shot in shots:
-            image = render(document, shot)
-            if shot.encoding == "cmyk":
-                _cmyk(image).save(shot.path, "TIFF", dpi=(shot.dpi, shot.dpi))
-            else:
-                save(image, shot.path, shot.dpi)
+            save(render(document, shot), shot.path, shot.dpi)
     finally:
         document.close()
     return len(shots)
@@ -133,3 +117,16 @@ def write_all(pdf_path, shots, jobs=1, on_done=None, on_start=None):
         on_start()  # only now may a progress bar start its thread: the workers are forked already
         for n in pool.imap(_work, batches):
             on_done(n)
+
+
+def run_tasks(tasks: list, folder: object, jobs: int = 1, on_done: object = None) -> None:
+    """Run each task(folder) (a format's files made after the images, such as Ghostscript conversions), `jobs` at
+    a time, calling `on_done(1)` as each ends. Threads, not processes: each task's work is a program of its own,
+    and a progress bar's thread is running by now (forking under it could hang)."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    on_done = on_done or (lambda n: None)
+    with ThreadPoolExecutor(max(1, jobs)) as pool:
+        for done in as_completed([pool.submit(task, folder) for task in tasks]):
+            done.result()
+            on_done(1)

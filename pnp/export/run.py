@@ -14,11 +14,12 @@ from ..errors import PnpError, cannot_write
 from ..project import output_lock
 from ..report import Report
 from ..units import to_mm
-from . import formats
+from . import formats, services
 from .faces import collect, draw_faces
-from .raster import write_all
+from .raster import run_tasks, write_all
 
-FORMATS = tuple(formats.FORMATS)
+FORMAT_PLANS = {**formats.FORMATS, **services.FORMATS}  # format name -> its plan maker
+FORMATS = tuple(FORMAT_PLANS)
 
 
 @dataclass
@@ -100,9 +101,9 @@ def _write(project, studio, fmt, folder, work, options, jobs, on_progress, repor
     """Everything the format writes, into `work`, checked; False when refused (the report says why)."""
     game_id = studio.game.id
     with few_collections():
-        faces = collect(studio, options["bleed"] if fmt == "png" else max(options["bleed"], formats.SERVICE_BLEED))
+        faces = collect(studio, options["bleed"] if fmt == "png" else max(options["bleed"], services.SERVICE_BLEED))
         draw_faces(studio, faces, work / "faces.pdf")
-        plan = formats.FORMATS[fmt](faces, folder, options, studio)
+        plan = FORMAT_PLANS[fmt](faces, folder, options, studio)
     for message, mark in plan.problems:
         report.error(message, mark)
     for message, mark in plan.skipped + plan.notes:
@@ -114,7 +115,9 @@ def _write(project, studio, fmt, folder, work, options, jobs, on_progress, repor
     for shot in shots:
         Path(shot.path).parent.mkdir(parents=True, exist_ok=True)
     progress = on_progress or (lambda event, value: None)
-    write_all(work / "faces.pdf", shots, jobs, lambda n: progress("advance", n), lambda: progress("start", len(shots)))
+    advance = lambda n: progress("advance", n)  # noqa: E731
+    write_all(work / "faces.pdf", shots, jobs, advance, lambda: progress("start", len(shots) + len(plan.tasks)))
+    run_tasks(plan.tasks, work, jobs, advance)  # counted on the same bar: it is shown until the last file is written
     for source, target in plan.copies:
         shutil.copyfile(_moved(source, folder, work), _moved(target, folder, work))
     if plan.finish:
@@ -169,10 +172,14 @@ def _pdf_pages(plan, folder, work, shown_as):
         if len(document) != pages:
             yield f"{shown_as(path)}: {len(document)} pages; {pages} expected"
         document.close()
-    for path, limit in sorted(plan.ink.items()):
-        from .drivethru import max_ink
+    from concurrent.futures import ThreadPoolExecutor
 
-        worst = max_ink(_moved(path, folder, work))
+    from .drivethru import max_ink
+
+    checked = sorted(plan.ink.items())
+    with ThreadPoolExecutor(2) as pool:  # each check is a Ghostscript process of its own
+        worst_inks = list(pool.map(lambda item: max_ink(_moved(item[0], folder, work)), checked))
+    for (path, limit), worst in zip(checked, worst_inks):
         if worst > limit + 0.5:
             yield f"{shown_as(path)}: {worst:.0f}% total ink somewhere; the format allows {limit:g}%"
 

@@ -1,0 +1,160 @@
+"""Print services' files (The Game Crafter, MakePlayingCards, DriveThruCards): each deck printed as the service's
+product that fits it (catalogue.yaml), at its own size, every front followed by its back; a deck no product fits
+is refused with its layout's size, never stretched."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from ..units import MM, length
+from .formats import INCH, Plan, _shot
+
+CATALOGUE_FILE = Path(__file__).with_name("catalogue.yaml")
+
+
+@dataclass(frozen=True)
+class Product:
+    """One card product of a service: its trim in points and, for image services, its template in pixels."""
+
+    name: str
+    trim: tuple  # (w, h) points
+    template_px: tuple | None  # (w, h) pixels at the service's dpi, trim and bleed; None: trim + bleed_in
+    url: str
+
+
+def _catalogue() -> tuple[float, dict]:
+    """The tolerance (points) and, per service id, its title, dpi, bleed_in and products."""
+    data = yaml.safe_load(CATALOGUE_FILE.read_text(encoding="utf-8"))
+    services = {}
+    for service_id, spec in data.items():
+        if not isinstance(spec, dict):
+            continue
+        products = [Product(p["name"], tuple(length(v) for v in p["trim"]),
+                            tuple(p["template_px"]) if p.get("template_px") else None, p["url"])
+                    for p in spec["products"]]
+        services[service_id] = {**spec, "products": products}
+    return data["tolerance_mm"] * MM, services
+
+
+TOLERANCE, SERVICES = _catalogue()
+SERVICE_BLEED = max(spec["bleed_in"] for spec in SERVICES.values()) * INCH  # points of art the services take
+
+
+def product_for(service: str, trim: tuple) -> Product | None:
+    """The service's product whose trim is nearest `trim` (points), within TOLERANCE in each dimension."""
+    fits = [(max(abs(trim[0] - p.trim[0]), abs(trim[1] - p.trim[1])), n, p)
+            for n, p in enumerate(SERVICES[service]["products"])]
+    fits = [f for f in fits if f[0] <= TOLERANCE]
+    return min(fits)[2] if fits else None
+
+
+def _mm(points: tuple) -> str:
+    return f"{points[0] / MM:.4g} x {points[1] / MM:.4g} mm"
+
+
+def _decks(service: str, faces: list, studio: object, plan: Plan) -> list:
+    """Each deck a service can print: (component, its product, [(front, back or None), ...] in card order).
+    A deck of no product's size is refused (left out, a warning at its layout's size); one printed a fraction of
+    a millimetre off its own size is noted; a deck without backs gets plain ones, noted at its layout."""
+    spec, decks = SERVICES[service], {}
+    for face in faces:
+        if face.kind == "deck":
+            decks.setdefault(face.component.id, []).append(face)
+    out = []
+    for cards in decks.values():
+        component, layout = cards[0].component, studio.layouts.get(cards[0].printable.layout)
+        product = product_for(service, cards[0].trim)
+        if product is None:
+            names = ", ".join(f"{p.name} {_mm(p.trim)}" for p in spec["products"])
+            plan.skipped.append((f"{component.name} refused: {_mm(cards[0].trim)} cards are none of {spec['title']}'s "
+                                 f"card products ({names}); pnp does not stretch cards to another size",
+                                 layout.spec.mark_of("size")))
+            continue
+        if product.trim != cards[0].trim:
+            off = [abs(a - b) / 2 / MM for a, b in zip(product.trim, cards[0].trim)]
+            plan.notes.append((f"{component.name}: {_mm(cards[0].trim)} cards printed as {spec['title']}'s "
+                               f"{product.name} ({_mm(product.trim)}) at their own size, not stretched: the cut is "
+                               f"{off[0]:.2g} mm and {off[1]:.2g} mm from the layout's trim", layout.spec.mark_of("size")))
+        backs = {f.index: f for f in cards if f.side == "back"}
+        pairs = [(f, backs.get(f.index)) for f in cards if f.side == "front"]
+        if any(back is None for _, back in pairs):
+            plan.notes.append((f"{component.name}: layout '{cards[0].printable.layout}' has no back layout: each card "
+                               f"gets a plain white back, as {spec['title']} prints a back for every front",
+                               layout.spec.mark_of("size")))
+        out.append((component, product, pairs))
+    return out
+
+
+def _template(service: str, product: Product, trim: tuple) -> tuple:
+    """(trim px, bleed px (left, top, right, bottom)) of a card of `trim` points on the product's template: the
+    card at its own size, centred; the template's rest is bleed."""
+    spec = SERVICES[service]
+    dpi = spec["dpi"]
+    trim_px = (round(trim[0] / INCH * dpi), round(trim[1] / INCH * dpi))
+    template = product.template_px or tuple(round((t / INCH + 2 * spec["bleed_in"]) * dpi) for t in product.trim)
+    extra = (template[0] - trim_px[0], template[1] - trim_px[1])
+    return trim_px, (extra[0] // 2, extra[1] // 2, extra[0] - extra[0] // 2, extra[1] - extra[1] // 2)
+
+
+def image_service(service: str):
+    """The plan maker of a service that takes one image per card face (tgc, mpc)."""
+
+    def plan_for(faces: list, folder: Path, options: dict, studio: object) -> Plan:
+        plan, dpi = Plan(), SERVICES[service]["dpi"]
+        plain = []  # (path, size): plain backs, written when the plan finishes
+        for component, product, pairs in _decks(service, faces, studio, plan):
+            trim_px, bleed_px = _template(service, product, pairs[0][0].trim)
+            size = (trim_px[0] + bleed_px[0] + bleed_px[2], trim_px[1] + bleed_px[1] + bleed_px[3])
+            rendered = {}
+            for front, back in pairs:
+                for face in (front, back):
+                    if face is None:
+                        continue
+                    path = str(folder / component.id / f"{face.stem}.png")
+                    plan.expect[path] = size
+                    if face.page in rendered:  # drawn alike (a deck's one back): encoded once, then copied
+                        plan.copies.append((rendered[face.page], path))
+                        continue
+                    rendered[face.page] = path
+                    plan.shots.append(_shot(face, folder, Path(component.id) / f"{face.stem}.png", trim_px, bleed_px,
+                                            dpi))
+                if back is None:
+                    path = folder / component.id / f"{front.stem.removesuffix('-front')}-back.png"
+                    plan.expect[str(path)] = size
+                    plain.append((path.relative_to(folder), size))
+        plan.finish = lambda out: _plain_backs(out, plain, dpi)
+        return plan
+
+    plan_for.__doc__ = (f"{SERVICES[service]['title']}: each card's front and back at the template size of the "
+                        "product that fits the deck.")
+    return plan_for
+
+
+def _plain_backs(out: Path, plain: list, dpi: int) -> None:
+    from PIL import Image
+
+    for rel, size in plain:
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", size, "white").save(out / rel, "PNG", dpi=(dpi, dpi))
+
+
+def drivethru(faces: list, folder: Path, options: dict, studio: object) -> Plan:
+    """DriveThruCards: a PDF/X-1a per deck, each card's front then its back on pages of the product's trim plus
+    1/8 in bleed, converted to CMYK by Ghostscript from the same drawing as the kit, text and line art kept as
+    vectors, black text in black ink only, within 240% total ink."""
+    from .drivethru import INK_LIMIT, DeckJob
+
+    plan = Plan()
+    bleed = SERVICES["drivethru"]["bleed_in"] * INCH
+    for component, product, pairs in _decks("drivethru", faces, studio, plan):
+        pages = [(face.page if face is not None else None) for pair in pairs for face in pair]
+        name = f"{component.id}.pdf"
+        plan.tasks.append(DeckJob(name, f"{studio.game.title}: {component.name}", pages, product.trim, bleed,
+                                  pairs[0][0].art_bleed))
+        plan.pdfs[str(folder / name)] = len(pages)
+        plan.ink[str(folder / name)] = INK_LIMIT * 100
+    return plan
+
+
+FORMATS = {"tgc": image_service("tgc"), "mpc": image_service("mpc"), "drivethru": drivethru}
