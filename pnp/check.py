@@ -9,7 +9,7 @@ from .errors import DataError, LayoutError
 from .model.game import load_game
 from .model.images import checked_image
 from .model.schema import did_you_mean
-from .printables import ICON_IN_TEXT, Studio
+from .printables import ICON_IN_TEXT, Studio, marked_key
 from .products import KINDS, component_keys
 from .report import Mark
 from .units import MM, PrintOptions
@@ -26,8 +26,9 @@ def validate_game(project, game_id, report, options=None):
     fonts are too broken to go on."""
     before = len(report.errors)
     game = load(project, game_id, report)
-    if game.meta is None or len(report.errors) > before:
-        return game, None
+    draft = options is not None and options.draft
+    if game.meta is None or (len(report.errors) > before and (not draft or game.broken)):
+        return game, None  # a draft goes on past bad items, not past tables that did not load
     try:
         studio = Studio(game, options or PrintOptions())
     except DataError as e:
@@ -47,12 +48,17 @@ class Checks:
         self.clean = set()  # (id, handled, kind) of constant layouts' primitive lists checked without a problem
         self.min_size = self.game.meta.get("min_text_size", 6)
         self.smallest = {}  # text element's mark -> (printed size, its set size, item label, text)
+        self.item = None  # (component id, item index) of the printable being checked
+        self.marked = None  # how the studio's draft marks name that item (printables.marked_key)
 
     def error(self, message, mark=None, where=""):
-        """Report once per message and place; `where` (the first printable it was found on) is shown."""
+        """Report once per message and place; `where` (the first printable it was found on) is shown. The
+        item being checked is marked with it even when another item said it first."""
+        if self.marked is not None:
+            self.studio.marks.setdefault(self.marked, []).append(message)
         if (message, mark) not in self.seen:
             self.seen.add((message, mark))
-            self.report.error(message + where, mark)
+            self.report.error(message + where, mark, item=self.item)
 
     def run(self):
         for component in self.game.components:
@@ -62,7 +68,10 @@ class Checks:
                 for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
                     self.error(message, mark or component.spec.mark)
         for p in self.studio.printables():
+            on_item = p.item is not None and p.side != "picture"
+            self.item, self.marked = ((p.component.id, p.index), marked_key(p)) if on_item else (None, None)
             self.printable(p)
+        self.item = self.marked = None
         for message, mark in self.studio.problems + self.studio.layouts.styles.problems:
             self.error(message, mark)
         self.icon_files()

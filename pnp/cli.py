@@ -1,5 +1,6 @@
 """The pnp command line: validate, build, list. No logic here beyond wiring and printing."""
 
+import dataclasses
 import math
 import shlex
 import sys
@@ -116,6 +117,10 @@ def validate(ctx, games):
                    "(between cards too, where they are spaced apart); none for a cutting machine. Outside the "
                    "cut and 5 mm clear of the paper's edge. Files get '-cornermarks' or '-nomarks' in their "
                    "names.")
+@click.option("--draft", is_flag=True,
+              help="Build even with errors: every card that can be drawn is, a card with an error is drawn "
+                   "marked with its messages (the rest as usual), in files named '-draft' that cannot pass for a "
+                   "print-ready kit. Still exits 1 while there are errors.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
               help="Build N games at once, each in its own process [default: the number of cores].")
 @click.option("--force", is_flag=True,
@@ -134,8 +139,8 @@ def validate(ctx, games):
 @click.option("--seed", type=int, default=0, show_default=True, help="The random seed of --sample: the same "
               "seed picks the same items.")
 @click.pass_context
-def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offset, marks, jobs, force, since,
-          only, components, sample, seed):
+def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offset, marks, draft, jobs, force,
+          since, only, components, sample, seed):
     """Validate, then build games' PDFs (all games when none are named).
 
     \b
@@ -157,7 +162,8 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
     project = _project(ctx)
     selected = project.select(games)
     options = PrintOptions(paper.lower(), bleed * MM, ink_saver, imposition, tuple(v * MM for v in duplex_offset),
-                           marks)
+                           marks, draft)
+    force = force or draft  # a draft is drawn again every time: its errors are said again
     out_root = _out_root(project, out_dir, selected)
     from .build.select import Selection
 
@@ -170,10 +176,13 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
     built = 0
     for outcome in outcomes:
         report.diagnostics += outcome.diagnostics
-        if outcome.status in ("built", "up to date"):
+        if outcome.status in ("built", "up to date", "draft"):
             built += 1
             where = f"{project.rel(Path(outcome.files[0]).parent)}/{outcome.all_name}"
             said = "up to date" if outcome.status == "up to date" else f"{len(outcome.files)} files"
+            if outcome.status == "draft":
+                said = f"DRAFT, not for print ({outcome.marked} item{'s' * (outcome.marked != 1)} marked with " \
+                       f"errors), {said}"
             click.echo(f"{outcome.game_id}: {said}, {outcome.pages} pages in {where}")
             if outcome.game_id in before:
                 _reprint(project, outcome, before[outcome.game_id], options)
@@ -188,11 +197,14 @@ def _build_selection(project, games, options, out_root, selection):
 
     report = Report(project.root)
     for game_id in games:
-        before = len(report.errors)
-        game, studio = validate(project, game_id, report, options)
-        if studio is None or len(report.errors) > before:
+        before = len(report.diagnostics)
+        # checked as a draft: an error in a card the selection leaves out must not block the proof of the rest
+        game, studio = validate(project, game_id, report, dataclasses.replace(options, draft=True))
+        whole_game = studio.mark_data_errors(report.diagnostics[before:]) if studio is not None else None
+        if studio is None or (whole_game and not options.draft):
             report.consequence(f"{game_id}: not built (fix the errors above)")
             continue
+        studio.options = options  # a draft only if it holds a card with an error (write_selected tells)
         pdf, pages, count = write_selected(studio, selection, out_root / game_id)
         click.echo(f"{game_id}: selection of {count} item{'s' * (count != 1)}, {pages} pages in {project.rel(pdf)}")
     _print_report(report, f"proofed {len(games)} game{'s' * (len(games) != 1)}")

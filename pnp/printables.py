@@ -2,6 +2,7 @@
 component's kind for its printables, resolves each printable once (validation and build share the result)
 and draws it. Validation, build, the manifest, the rulebook's pictures and credits all go through it."""
 
+import bisect
 import hashlib
 import json
 import marshal
@@ -12,7 +13,8 @@ from .draw import sheet as paper
 from .draw.fonts import load_fonts
 from .draw.ink import ink_saved
 from .draw.paint import Painter
-from .errors import DataError, LayoutError
+from .errors import DataError, ExprError, LayoutError
+from .layout.prims import Prim
 from .layout.layouts import LayoutSet
 from .model.load import plain
 from .model.schema import did_you_mean
@@ -67,6 +69,12 @@ class Studio:
         self.problems = []  # (message, mark) found while walking
         self._fingerprints, self._data_digests = {}, {}  # printable key -> (look, data); item -> data
         self._constant_looks = {}  # layout name -> the look of a layout that reads nothing of its item
+        self.marks = {}  # (component id, id(item)) -> the error messages a draft prints over that item's faces
+
+    @property
+    def page_title(self) -> str:
+        """What each printed sheet's footer calls the game: a draft says on every page that it is one."""
+        return f"DRAFT, not for print · {self.game.title}" if self.options.draft else self.game.title
 
     def _text_height(self, prim):
         """The height a text primitive's lines take, fitted as they will be drawn (the fit is kept)."""
@@ -102,6 +110,8 @@ class Studio:
         are reported there and left out; without, the first failure raises LayoutError."""
         prims = self._resolved.get(printable.key)
         if prims is None:
+            if problems is None and self.options.draft:  # a draft draws what it can: checking said the rest
+                problems = []
             resolver = self.layouts.resolver(printable.layout, printable.mark)
             before = len(problems) if problems is not None else 0
             prims = resolver.resolve(printable.item, problems, dict(printable.extra))
@@ -169,6 +179,34 @@ class Studio:
     def did_you_mean_icon(self, name):
         return did_you_mean(name, self.icons.names())
 
+    def mark_data_errors(self, diagnostics: list) -> list:
+        """Mark the items that errors found in the data name (the item whose entry holds the error's line),
+        for a draft: errors found while checking a printable marked their item already. Returns the errors
+        that concern no one item (the game's own)."""
+        lines = self._item_lines()
+        whole_game, data = [], {}
+        for d in diagnostics:
+            if d.severity != "error" or d.item is not None or d.consequence:
+                continue
+            keys = _items_at(lines.get(d.mark.file) if d.mark else None, d.mark.line if d.mark else 0)
+            if not keys:
+                whole_game.append(d)
+            for key in keys:
+                data.setdefault(key, []).append(d.message)
+        for key, messages in data.items():  # the data's own errors first: the layout's follow from them
+            self.marks[key] = messages + self.marks.get(key, [])
+        return whole_game
+
+    def _item_lines(self) -> dict:
+        """{data file: sorted [(first line of an item's entry, its marked_key)]} over every printed item."""
+        starts = {}
+        for component in self.game.components:
+            for p in self.of(component):
+                mark = getattr(p.item, "mark", None)
+                if p.item is not None and mark is not None and mark.line:
+                    starts.setdefault(mark.file, set()).add((mark.line, marked_key(p)))
+        return {file: sorted(found, key=lambda row: row[0]) for file, found in starts.items()}
+
     # -- drawing -----------------------------------------------------------------------------------------
     def painter(self, canvas):
         return Painter(canvas, self.fonts, self.icons, self.game.project, self.game.layout_folder, self.fit_cache)
@@ -178,7 +216,11 @@ class Studio:
         bleed on every side, or (left, bottom, right, top); the build's bleed when not given. `shared` stores
         identical faces (every card back) once in the PDF; so is a face printed more than once."""
         layout = self.layouts.get(printable.layout)
-        prims = self.printed(printable)
+        messages = self.marks.get(marked_key(printable)) if self.marks else None
+        if messages and printable.side != "picture":
+            prims = self._marked(printable, layout, messages)
+        else:
+            prims = self.printed(printable)
         if printable.key not in self._fingerprints:
             self.fingerprint(printable, prims)
         clip = self.bleed if clip is None else clip
@@ -189,3 +231,45 @@ class Studio:
                               max(layout.bleed, *clip))
         else:
             paper.item(canvas, painter, prims, x, y, layout.width, layout.height, clip)
+
+    def _marked(self, printable, layout, messages: list) -> list:
+        """A draft's face of an item with errors: what of it can be drawn (elements that fail left out), under
+        a red frame and a panel saying DRAFT and the errors, so it cannot pass for a finished card."""
+        try:
+            prims = list(self.resolve(printable))
+        except (DataError, LayoutError, ExprError):  # the layout itself cannot be had: the mark alone
+            prims = []
+        return prims + draft_mark(layout.width, layout.height, messages)
+
+
+def marked_key(printable) -> tuple:
+    """How a draft's marks name a printable's item: the same data item in a selection's copy of the game too."""
+    return (printable.component.id, id(printable.item))
+
+
+def draft_mark(width: float, height: float, messages: list) -> list:
+    """The primitives of a draft's mark over a face of `width` x `height` points: a red frame inside the trim
+    and a white panel across the middle with the errors in red (7 pt, shrinking to 6)."""
+    inset, red = min(width, height) * 0.04, "#d0021b"
+    panel_h = min(height * 0.5, max(height * 0.3, 60.0))
+    said = "DRAFT: " + "; ".join(dict.fromkeys(messages))
+    text = said if len(said) <= 400 else said[:399] + "…"
+    frame = {"fill": None, "stroke": red, "stroke_width": 2.0, "dash": None, "opacity": 1}
+    panel = {"fill": "#ffffff", "stroke": red, "stroke_width": 1.0, "dash": None, "opacity": 1}
+    top = (height - panel_h) / 2
+    style = {"font": "Body", "size": 7.0, "min_size": 6.0, "leading": 1.1, "align": "left", "valign": "middle",
+             "color": red, "max_lines": 0}
+    return [Prim("rect", inset, inset, width - 2 * inset, height - 2 * inset, style=frame),
+            Prim("rect", inset, top, width - 2 * inset, panel_h, style=panel),
+            Prim("text", inset + 3, top + 2, width - 2 * inset - 6, panel_h - 4, text=text, style=style)]
+
+
+def _items_at(rows: list | None, line: int) -> list:
+    """The marked keys of the items whose entry holds `line` (the last to start at or before it; every
+    component printing that item)."""
+    if not rows or not line:
+        return []
+    at = bisect.bisect_right([start for start, _ in rows], line) - 1
+    if at < 0:
+        return []
+    return [key for start, key in rows if start == rows[at][0]]

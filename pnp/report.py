@@ -27,6 +27,9 @@ class Diagnostic:
     mark: Mark | None = None
     # A consequence ("g: not built") follows from the errors above it: printed, but not counted as one more.
     consequence: bool = False
+    # The printed item it concerns, when it was found while checking one: (component id, item index). A draft
+    # marks that item's faces with the message; the preview shows it beside that card.
+    item: tuple | None = None
 
     def __str__(self):
         where = f"{self.mark}: " if self.mark else ""
@@ -40,8 +43,8 @@ class Report:
     root: Path = field(default_factory=Path.cwd)
     diagnostics: list = field(default_factory=list)
 
-    def error(self, message, mark=None):
-        self.diagnostics.append(Diagnostic("error", message, mark))
+    def error(self, message, mark=None, item: tuple | None = None):
+        self.diagnostics.append(Diagnostic("error", message, mark, item=item))
 
     def warning(self, message, mark=None):
         self.diagnostics.append(Diagnostic("warning", message, mark))

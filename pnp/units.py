@@ -105,6 +105,7 @@ class PrintOptions:
     imposition: str = "duplex"  # or "gutterfold": fronts and backs side by side, folded together
     duplex_offset: tuple = (0.0, 0.0)  # points: where the back's cross showed on the calibration sheet
     marks: str = "lines"  # crop marks: cut lines continued into the margins, "corners" of each item, or "none"
+    draft: bool = False  # cards with errors drawn, marked with their messages: never a print-ready kit
 
     @property
     def paper_size(self):
@@ -134,7 +135,7 @@ class PrintOptions:
         """The options as the manifest states them (millimetres)."""
         return {"paper": self.paper, "bleed_mm": to_mm(self.bleed), "ink_saver": self.ink_saver,
                 "imposition": self.imposition, "duplex_offset_mm": [to_mm(v) for v in self.duplex_offset],
-                "marks": self.marks}
+                "marks": self.marks, "draft": self.draft}
 
 
 def _mm_text(mm: float) -> str:
@@ -148,4 +149,5 @@ _NAMED = {  # each recorded print option -> its part of a file name (see PrintOp
     "imposition": str,
     "duplex_offset_mm": lambda xy: f"offset{_mm_text(xy[0])}_{_mm_text(xy[1])}mm",
     "marks": lambda style: {"corners": "cornermarks", "none": "nomarks"}[style],
+    "draft": lambda on: "draft",
 }

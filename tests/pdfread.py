@@ -194,3 +194,8 @@ def _form(name, resources, ctm, out, pdf, enter_forms):
         return
     inner = xobject.get("/Resources", resources)
     _walk_content(xobject, inner.get_object() if hasattr(inner, "get_object") else inner, placed, out, pdf)
+
+
+def page_texts(path):
+    """The text of each page of a PDF, forms included, as pypdf extracts it."""
+    return [page.extract_text() for page in read(path).pages]

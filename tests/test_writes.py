@@ -24,7 +24,7 @@ from pnp.units import MM, PrintOptions
 
 # a value other than the home kit's for every print option: a new option must say how its files are named
 NOT_HOME = {"paper": "letter", "bleed": 3 * MM, "ink_saver": True, "imposition": "gutterfold",
-            "duplex_offset": (0.5 * MM, -1 * MM), "marks": "corners"}
+            "duplex_offset": (0.5 * MM, -1 * MM), "marks": "corners", "draft": True}
 
 
 def kit(folder, manifest="manifest.json"):
@@ -46,7 +46,7 @@ def test_every_print_option_is_in_the_names_of_what_it_prints():
     names = [(o.paper + o.variant, manifest_name(o)) for o in [home, *variants]]
     assert len({pdf for pdf, _ in names}) == len({m for _, m in names}) == len(names)
     assert manifest_name(PrintOptions(**NOT_HOME)) == \
-        "manifest-letter-bleed3mm-inksaver-gutterfold-offset0.5_-1mm-cornermarks.json"
+        "manifest-letter-bleed3mm-inksaver-gutterfold-offset0.5_-1mm-cornermarks-draft.json"
 
 
 def test_a_build_with_other_options_never_touches_another_builds_files(tmp_path):

@@ -267,6 +267,7 @@ def write_selection(studio, keys, target, what="reprint"):
         return 0
     whole = {id(c) for c in studio.game.components}
     part = Studio(subset, studio.options)
+    part.marks = studio.marks  # a draft's marks name the same data items
     tmp = temporary_beside(Path(target))
     canvas = new_canvas(tmp, studio, what)
     pages = 0

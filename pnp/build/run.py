@@ -19,7 +19,8 @@ from .inputs import manifest_name, record, snapshot, up_to_date
 
 @dataclass
 class Outcome:
-    """What became of one game: 'built', 'up to date', 'not built' (invalid data) or 'failed'."""
+    """What became of one game: 'built', 'draft' (built with its items' errors marked on them), 'up to date',
+    'not built' (invalid data) or 'failed'."""
 
     game_id: str
     status: str
@@ -27,6 +28,7 @@ class Outcome:
     files: list = field(default_factory=list)  # the kit's files, as paths
     pages: int = 0  # pages of the all-in-one PDF
     all_name: str = ""
+    marked: int = 0  # a draft's items drawn marked with their errors
 
 
 @contextlib.contextmanager
@@ -117,9 +119,10 @@ def _built(project, game_id, options, folder, emit, force):
     report = Report(project.root)
     trees = snapshot(project, game_id)  # before reading anything: a file edited meanwhile rebuilds next time
     game, studio = validate(project, game_id, report, options)
-    if studio is None or report.errors:
+    if studio is None or (report.errors and not options.draft):
         report.consequence(f"{game_id}: not built (fix the errors above)")
         return Outcome(game_id, "not built", report.diagnostics)
+    studio.mark_data_errors(report.diagnostics)  # a draft: every item with an error is drawn marked
     from .render import commit, render_game, steps
 
     try:
@@ -139,7 +142,10 @@ def _built(project, game_id, options, folder, emit, force):
         report.error(f"{game_id}: build failed: cannot write {project.rel(e.filename or folder)}: {e.strerror}; "
                      "previous output left intact")
         return Outcome(game_id, "failed", report.diagnostics)
-    return Outcome(game_id, "built", report.diagnostics, files, result.pages[result.all_name], result.all_name)
+    status = "draft" if options.draft else "built"
+    outcome = Outcome(game_id, status, report.diagnostics, files, result.pages[result.all_name], result.all_name)
+    outcome.marked = len(studio.marks)
+    return outcome
 
 
 def default_jobs():

@@ -3,6 +3,7 @@ through one mechanism (the same selection a reprint of changed cards uses, see c
 and prints them into <game>-selection-<paper>.pdf with a manifest of what was picked, beside the full kit
 and never over it."""
 
+import dataclasses
 import json
 import random
 from dataclasses import dataclass
@@ -64,6 +65,7 @@ def _kept(studio, component, only, problems):
     """(the component's item keys that `only` accepts, how many items were asked). A component without
     items (a board, a rulebook) is kept whole when there is no expression, left out when there is one."""
     from ..products.base import distinct  # ReportLab comes with it: `pnp build` of an up-to-date kit needs none
+    from ..printables import marked_key
     from .faces import item_key
 
     if not component.items:
@@ -94,6 +96,12 @@ def write_selected(studio, selection, folder):
     keys = picked(studio, selection)
     if not keys:
         raise UsageError(f"{studio.game.id}: the selection keeps nothing to print")
+    from ..printables import marked_key
+    from .faces import item_key
+
+    if any(marked_key(p) in studio.marks and item_key(p.item, p.index) in keys.get(c.id, ())
+           for c in studio.game.components for p in studio.of(c)):
+        studio.options = dataclasses.replace(studio.options, draft=True)  # it holds a card drawn marked
     options = studio.options
     folder = Path(folder)
     name = f"{studio.game.id}-selection-{options.paper}{options.variant}"

@@ -75,7 +75,7 @@ def _draw_tile(canvas, studio, component, form_name, tile, page, face):
     targets = [(ox + mx, oy + my) for mx, my in tiling.alignment_marks(tile)]
     paper.tile_window(canvas, form_name, (ox, oy), window, trims, targets)
     which = f" · {studio.kind(component).item_name(component, face, studio)}" if component.count > 1 else ""
-    footer = f"{studio.game.title} · {component.name}{which}"
+    footer = f"{studio.page_title} · {component.name}{which}"
     if tile.rows * tile.cols == 1:  # a board that fits the page only turned: cut it out like a card
         grid = Grid(page, 1, 1, (tile.bw, tile.bh), 0.0, 0.0, window[:2])
         paper.marks(canvas, grid.crop_marks(style=studio.options.marks))

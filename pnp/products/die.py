@@ -110,5 +110,5 @@ def _draw_net(canvas, studio, component, layout, die_faces, values):
         drawn.append((poly, centre, studio.printed(by_value[repr(value)]), (layout.width, layout.height)))
     outline = [(pt(a), pt(b)) for a, b, _ in nets.outer_edges(net)]
     paper.die_net(canvas, studio.painter(canvas), drawn, tabs, outline, layout.vars.get("face_fill", "#ffffff"))
-    paper.footer(canvas, studio.fonts, studio.paper, f"{studio.game.title} · {component.name} · cut the solid "
+    paper.footer(canvas, studio.fonts, studio.paper, f"{studio.page_title} · {component.name} · cut the solid "
                                                      "outline, fold every dashed line, glue the grey tabs inside")

@@ -58,7 +58,7 @@ def draw_sheets(canvas, component, studio):
     grid = grid_for(component, studio)
     pages = sheet.pages_needed(len(fronts), grid.per_page)
     has_back = any(b is not None for b in backs)
-    painter, title = studio.painter(canvas), studio.game.title
+    painter, title = studio.painter(canvas), studio.page_title
     for p in range(pages):
         chunk = range(p * grid.per_page, min((p + 1) * grid.per_page, len(fronts)))
         # marks for the slots that hold a card, none for empty ones
@@ -111,7 +111,7 @@ def draw_folded(canvas, component, studio, fronts, backs):
     if fold is None:
         raise DataError(f"component '{component.id}': its cards do not fit half a page for a gutter fold")
     pages = sheet.pages_needed(len(fronts), fold.per_page)
-    painter, title = studio.painter(canvas), studio.game.title
+    painter, title = studio.painter(canvas), studio.page_title
     canvas.setPageSize(fold.page)
     for p in range(pages):
         chunk = range(p * fold.per_page, min((p + 1) * fold.per_page, len(fronts)))

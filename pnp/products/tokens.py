@@ -44,7 +44,7 @@ class Tokens(Kind):
         pages = sheet.shelves(studio.paper, [(lay.width, lay.height) for lay in layouts], gap=TOKEN_GAP + 2 * bleed,
                               margin=sheet.MARGIN + bleed)  # the bleed stays clear of the footer too
         has_back = any(b is not None for b in backs)
-        painter, title = studio.painter(canvas), studio.game.title
+        painter, title = studio.painter(canvas), studio.page_title
         for n, page in enumerate(pages):
             for placed in page:
                 outline = _outline(layouts[placed.index], placed.x, placed.y)

@@ -83,7 +83,7 @@ class TuckBox(Kind):
         for _ in range(component.count):
             canvas.setPageSize(page)
             _draw_box(canvas, studio, component, box, origin)
-            paper.footer(canvas, studio.fonts, page, f"{studio.game.title} · {component.name} · cut the solid line, "
+            paper.footer(canvas, studio.fonts, page, f"{studio.page_title} · {component.name} · cut the solid line, "
                                                      "fold every dashed line, glue the grey tab inside the front")
             canvas.showPage()
         canvas.setPageSize(studio.paper)
@@ -191,7 +191,7 @@ def _words(canvas, studio, box, panel):
     """The game's title, the deck's name and how many cards, across a panel."""
     x, y, w, h = panel
     room, cx = w - 8 * MM, x + w / 2
-    fonts, title = studio.fonts, studio.game.title
+    fonts, title = studio.fonts, studio.page_title
     boxes.fitted_label(canvas, fonts, title, (cx, y + h * 0.62), room, TITLE)
     boxes.fitted_label(canvas, fonts, box.label, (cx, y + h * 0.62 - 10 * MM), room, NAME)
     boxes.fitted_label(canvas, fonts, f"{box.count} cards", (cx, y + h * 0.62 - 17 * MM), room, SMALL)

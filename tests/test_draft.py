@@ -1,0 +1,52 @@
+"""Draft builds: a card with an error is drawn marked with its messages and every other card as usual, in
+files named '-draft'; a plain build still refuses, and a proof of other cards is not blocked by it."""
+
+import pytest
+
+from conftest import DATA, make_project, run
+from pdfread import page_texts
+
+LONG = "Roars and roars. " * 40
+
+
+@pytest.fixture
+def broken(tmp_path):
+    """The mini game with the lion's text too long for its box and the wolf's power not a number."""
+    cards = (DATA / "base/cards/mini/cards.yaml").read_text(encoding="utf-8")
+    cards = cards.replace('text: "Roars :star: loudly."', f'text: "{LONG}"').replace("power: 3", "power: lots")
+    return make_project(tmp_path / "proj", {"cards/mini/cards.yaml": cards})
+
+
+def test_a_plain_build_refuses_and_a_draft_draws_every_card_marking_the_broken_ones(broken):
+    refused = run(broken, "build")
+    assert refused.exit_code == 1 and not (broken / "output/mini/mini-a4.pdf").exists()
+    draft = run(broken, "build", "--draft")
+    assert draft.exit_code == 1, draft.output  # errors remain errors
+    assert "mini: DRAFT, not for print (2 items marked with errors)" in draft.stdout
+    assert "cards/mini/cards.yaml:" in draft.stderr and "power" in draft.stderr
+    pdf = broken / "output/mini/mini-cards-a4-draft.pdf"
+    text = " ".join(page_texts(pdf))
+    for name in ("lion", "fern", "wolf", "moss"):  # every card is in the draft
+        assert name in text, name
+    assert text.count("DRAFT: ") == 4  # the lion and the wolf, front and back, each face marked once
+    assert "DRAFT: text overflows" in text and "DRAFT: power: expected a" in text  # data errors first
+    assert "DRAFT, not for print · Mini" in text  # every sheet's footer says so
+    assert not (broken / "output/mini/mini-a4.pdf").exists()  # never under a print-ready kit's name
+    assert (broken / "output/mini/manifest-draft.json").is_file()
+
+
+def test_a_proof_of_other_cards_is_not_blocked_and_one_holding_a_broken_card_is_a_draft(broken):
+    clean = run(broken, "build", "--only", "card.id in ['fern', 'moss']")
+    assert clean.exit_code == 1 and "selection of 2 items" in clean.stdout  # the errors are still said
+    assert (broken / "output/mini/mini-selection-a4.pdf").is_file()
+    assert "DRAFT" not in " ".join(page_texts(broken / "output/mini/mini-selection-a4.pdf"))
+    marked = run(broken, "build", "--only", "card.id in ['fern', 'lion']")
+    assert "mini-selection-a4-draft.pdf" in marked.stdout
+    assert "DRAFT: text overflows" in " ".join(page_texts(broken / "output/mini/mini-selection-a4-draft.pdf"))
+
+
+def test_a_draft_of_a_game_without_errors_is_the_kit_under_draft_names(tmp_path):
+    root = make_project(tmp_path / "proj")
+    result = run(root, "build", "--draft")
+    assert result.exit_code == 0 and "0 items marked" in result.stdout
+    assert "DRAFT: " not in " ".join(page_texts(root / "output/mini/mini-cards-a4-draft.pdf"))
