@@ -14,11 +14,12 @@ from ..errors import PnpError, cannot_write
 from ..project import output_lock
 from ..report import Report
 from ..units import to_mm
-from . import formats
+from . import formats, tts
 from .faces import collect, draw_faces
 from .raster import write_all
 
-FORMATS = tuple(formats.FORMATS)
+PLANS = {**formats.FORMATS, "tts": tts.tts}  # each format's planner, by name
+FORMATS = tuple(PLANS)
 
 
 @dataclass
@@ -102,7 +103,7 @@ def _write(project, studio, fmt, folder, work, options, jobs, on_progress, repor
     with few_collections():
         faces = collect(studio, options["bleed"] if fmt == "png" else max(options["bleed"], formats.SERVICE_BLEED))
         draw_faces(studio, faces, work / "faces.pdf")
-        plan = formats.FORMATS[fmt](faces, folder, options, studio)
+        plan = PLANS[fmt](faces, folder, options, studio)
     for message, mark in plan.problems:
         report.error(message, mark)
     for message, mark in plan.skipped + plan.notes:
