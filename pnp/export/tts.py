@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from ..products.die import face_values
 from ..units import MM
 from .formats import INCH, Plan, _px, _shot
 from .table import Guids, Placed, footprint, pack, scale_for, transform
@@ -209,7 +210,7 @@ def _compose_decks(out, url, sheets, plan):
         faces_name = f"{component.id}-{number}-faces.png"
         face_sheet.save(out / faces_name, "PNG", compress_level=6)
         plan.expect[str(Path(plan.folder) / faces_name)] = face_sheet.size
-        pages = {(b.page if b else None) for b in backs}
+        pages = {_digest(out / "cards" / component.id / f"{b.stem}.png") if b else None for b in backs}
         if len(pages) > 1:  # backs differ: a sheet of them, a plain back where a card has none
             back_sheet = Image.new("RGB", face_sheet.size, "white")
             plain = None
@@ -223,7 +224,7 @@ def _compose_decks(out, url, sheets, plan):
             plan.expect[str(Path(plan.folder) / back_name)] = back_sheet.size
         elif backs[0] is not None:
             deck = by_component.get(component.id)
-            back_name = (deck or {}).get("back", {}).get(backs[0].page) or f"cards/{component.id}/{backs[0].stem}.png"
+            back_name = (deck or {}).get("back", {}).get(next(iter(pages))) or f"cards/{component.id}/{backs[0].stem}.png"
         else:
             back_name = _plain_back(out, card, plan)
         entry = {"FaceURL": url(faces_name), "BackURL": url(back_name), "NumWidth": cols, "NumHeight": rows,
@@ -231,12 +232,22 @@ def _compose_decks(out, url, sheets, plan):
         deck = by_component.setdefault(component.id, {"component": component, "custom": {}, "cards": [],
                                                       "card": card, "back": {}})
         if len(pages) == 1 and backs[0] is not None:
-            deck["back"].setdefault(backs[0].page, back_name)  # later sheets of the deck name the same file
+            deck["back"].setdefault(next(iter(pages)), back_name)  # later sheets of the deck name the same file
         deck["custom"][str(deck_key)] = entry
         for i, face in enumerate(fronts):
             for _ in range(face.copies):
                 deck["cards"].append((deck_key * 100 + i, face, str(deck_key)))
     return by_component
+
+
+def _digest(path: Path) -> str:
+    """What an image shows, to tell alike backs (drawn per card, they are alike pixel for pixel)."""
+    import hashlib
+
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return hashlib.sha256(image.tobytes()).hexdigest()
 
 
 def _deck_piece(deck, studio, guids) -> Placed:
@@ -269,7 +280,7 @@ def _other_pieces(faces_of, out, url, studio, guids, seats, plan):
     fronts = [f for f in faces_of if f.side in ("front", "face")]
     backs = {f.index: f for f in faces_of if f.side == "back"}
     component = faces_of[0].component
-    if kind == "tokens":
+    if kind == "tokens" and not (len(fronts) == seats and all(f.copies == 1 for f in fronts)):
         return [_bag(face, backs.get(face.index), url, studio, guids) for face in fronts]
     sides = _sides(component, fronts, studio)
     pieces = []
@@ -357,9 +368,13 @@ def _dice(faces_of, out, url, studio, guids, plan):
         dice.setdefault(face.index, []).append(face)
     pieces = []
     for index, die_faces in dice.items():
-        values = [dict(f.printable.extra).get("face") for f in die_faces]
-        n, first = len(values), die_faces[0]
-        edge = studio.layouts.get(first.printable.layout).options.get("edge") or 20 * MM
+        first = die_faces[0]
+        layout = studio.layouts.get(first.printable.layout)
+        values = face_values(layout, studio.context(item=first.item))  # a value on two faces is drawn once
+        by_value = {dict(f.printable.extra).get("face"): f for f in die_faces}
+        die_faces = [by_value[v] for v in values if v in by_value]
+        n = len(die_faces)
+        edge = layout.options.get("edge") or 20 * MM
         scale = scale_for("die", edge / MM)
         if n not in DICE_TYPES:
             plan.notes.append((f"{first.component.name}: Tabletop Simulator has no die of {n} faces; left out",
