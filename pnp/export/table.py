@@ -99,6 +99,10 @@ def _put(block: list, left: float, top: float) -> None:
         p.x, p.z = round(left + x, 3), round(top - z, 3)
 
 
+def _widest(pieces: list, width: float) -> float:
+    return max([width] + [p.size[0] for p in pieces])
+
+
 def pack(pieces: list, seats: int) -> None:
     """Place every piece: the centre's boards in rows, the supply (decks, bags, dice, rulebook) in rows to their
     east as deep as the centre, and the seats' own pieces in a row per seat, half the seats south of the table
@@ -106,21 +110,26 @@ def pack(pieces: list, seats: int) -> None:
     centre = [p for p in pieces if p.place == "centre"]
     supply = [p for p in pieces if p.place == "supply"]
     area = sum(p.size[0] * p.size[1] for p in centre)
-    cw, cd, cblock = _shelves(centre, max([math.sqrt(area) * 1.5] + [p.size[0] for p in centre] or [0.0]))
+    cw, cd, cblock = _shelves(centre, _widest(centre, math.sqrt(area) * 1.5))
     supply_area = sum((p.size[0] + GAP) * (p.size[1] + GAP) for p in supply)
     rows_as_deep = supply_area / cd if cd else math.sqrt(supply_area) * 1.5  # beside the boards, or alone
-    sw, sd, sblock = _shelves(supply, max([rows_as_deep] + [p.size[0] for p in supply] or [0.0]))
+    sw, sd, sblock = _shelves(supply, _widest(supply, rows_as_deep))
     middle = cw + (BLOCK_GAP if cw and sw else 0.0) + sw
-    _put(cblock, -middle / 2, max(cd, sd) / 2)
-    _put(sblock, -middle / 2 + middle - sw, max(cd, sd) / 2)
+    half = max(cd, sd) / 2
+    _put(cblock, -middle / 2, half)
+    _put(sblock, middle / 2 - sw, half)
+    _seats(pieces, seats, half)
+
+
+def _seats(pieces: list, seats: int, half: float) -> None:
+    """Each seat's pieces in a row: the first half of the seats south of the middle band, the rest north."""
     rows = {}
     for p in pieces:
         if p.place == "seat":
             rows.setdefault(p.seat, []).append(p)
-    south = [rows[s] for s in sorted(rows) if s < math.ceil(seats / 2)]
-    north = [rows[s] for s in sorted(rows) if s >= math.ceil(seats / 2)]
-    _seat_row(south, -max(cd, sd) / 2 - BLOCK_GAP, north=False)
-    _seat_row(north, max(cd, sd) / 2 + BLOCK_GAP, north=True)
+    south = math.ceil(seats / 2)
+    _seat_row([rows[s] for s in sorted(rows) if s < south], -half - BLOCK_GAP, north=False)
+    _seat_row([rows[s] for s in sorted(rows) if s >= south], half + BLOCK_GAP, north=True)
 
 
 def _seat_row(seat_rows: list, edge: float, north: bool) -> None:

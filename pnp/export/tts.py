@@ -210,34 +210,38 @@ def _compose_decks(out, url, sheets, plan):
         faces_name = f"{component.id}-{number}-faces.png"
         face_sheet.save(out / faces_name, "PNG", compress_level=6)
         plan.expect[str(Path(plan.folder) / faces_name)] = face_sheet.size
-        pages = {_digest(out / "cards" / component.id / f"{b.stem}.png") if b else None for b in backs}
-        if len(pages) > 1:  # backs differ: a sheet of them, a plain back where a card has none
-            back_sheet = Image.new("RGB", face_sheet.size, "white")
-            plain = None
-            for i, back in enumerate(backs):
-                if back is None:
-                    plain = plain or Image.open(out / _plain_back(out, card, plan))
-                xy = ((i % cols) * card[0], (i // cols) * card[1])
-                back_sheet.paste(plain if back is None else Image.open(out / "cards" / component.id / f"{back.stem}.png"), xy)
-            back_name = f"{component.id}-{number}-backs.png"
-            back_sheet.save(out / back_name, "PNG", compress_level=6)
-            plan.expect[str(Path(plan.folder) / back_name)] = back_sheet.size
-        elif backs[0] is not None:
-            deck = by_component.get(component.id)
-            back_name = (deck or {}).get("back", {}).get(next(iter(pages))) or f"cards/{component.id}/{backs[0].stem}.png"
-        else:
-            back_name = _plain_back(out, card, plan)
-        entry = {"FaceURL": url(faces_name), "BackURL": url(back_name), "NumWidth": cols, "NumHeight": rows,
-                 "BackIsHidden": True, "UniqueBack": len(pages) > 1, "Type": 0}
         deck = by_component.setdefault(component.id, {"component": component, "custom": {}, "cards": [],
                                                       "card": card, "back": {}})
-        if len(pages) == 1 and backs[0] is not None:
-            deck["back"].setdefault(next(iter(pages)), back_name)  # later sheets of the deck name the same file
+        back_name, unique = _deck_back(out, component, number, backs, (cols, rows), card, deck, plan)
+        entry = {"FaceURL": url(faces_name), "BackURL": url(back_name), "NumWidth": cols, "NumHeight": rows,
+                 "BackIsHidden": True, "UniqueBack": unique, "Type": 0}
         deck["custom"][str(deck_key)] = entry
         for i, face in enumerate(fronts):
             for _ in range(face.copies):
                 deck["cards"].append((deck_key * 100 + i, face, str(deck_key)))
     return by_component
+
+
+def _deck_back(out, component, number, backs, grid, card, deck, plan) -> tuple[str, bool]:
+    """A sheet's back and whether it is a sheet of backs: the one back image when all are alike (the same
+    file for every sheet of the deck), a back sheet when they differ, a plain back when there is none."""
+    from PIL import Image
+
+    pages = {_digest(out / "cards" / component.id / f"{b.stem}.png") if b else None for b in backs}
+    if len(pages) == 1 and backs[0] is not None:
+        return deck["back"].setdefault(next(iter(pages)), f"cards/{component.id}/{backs[0].stem}.png"), False
+    if len(pages) == 1:
+        return _plain_back(out, card, plan), False
+    cols, rows = grid
+    back_sheet = Image.new("RGB", (cols * card[0], rows * card[1]), "white")
+    for i, back in enumerate(backs):
+        rel = _plain_back(out, card, plan) if back is None else f"cards/{component.id}/{back.stem}.png"
+        with Image.open(out / rel) as image:
+            back_sheet.paste(image, ((i % cols) * card[0], (i // cols) * card[1]))
+    back_name = f"{component.id}-{number}-backs.png"
+    back_sheet.save(out / back_name, "PNG", compress_level=6)
+    plan.expect[str(Path(plan.folder) / back_name)] = back_sheet.size
+    return back_name, True
 
 
 def _digest(path: Path) -> str:
@@ -283,22 +287,29 @@ def _other_pieces(faces_of, out, url, studio, guids, seats, plan):
     if kind == "tokens" and not (len(fronts) == seats and all(f.copies == 1 for f in fronts)):
         return [_bag(face, backs.get(face.index), url, studio, guids) for face in fronts]
     sides = _sides(component, fronts, studio)
-    pieces = []
-    for group in sides:
-        face = group[0]
-        for copy in range(max(1, face.copies)):
-            key = f"{component.id}/{face.index}/{copy}"
-            states = [_tile(f, backs.get(f.index), url, studio, guids, f"{key}/{n}") for n, f in enumerate(group)]
-            state = states[0]
-            if len(states) > 1:
-                state["States"] = {str(n + 2): s for n, s in enumerate(states[1:])}
-            scale = scale_for("tile", face.trim[1] / MM)
-            pieces.append(Placed(state, footprint("tile", scale, face.trim[0] / face.trim[1]), "centre",
-                                 scale=scale))
+    pieces = [_flat_piece(group, copy, backs, url, studio, guids) for group in sides
+              for copy in range(max(1, group[0].copies))]
+    return _seated(pieces, seats, "centre" if kind == "board" else "supply")
+
+
+def _seated(pieces: list, seats: int, otherwise: str) -> list:
+    """A component with one piece for each seat gives each seat its own; else its pieces go `otherwise`."""
     per_seat = len(pieces) == seats and seats > 1
     for n, p in enumerate(pieces):
-        p.place, p.seat = ("seat", n) if per_seat else ("centre" if kind == "board" else "supply", 0)
+        p.place, p.seat = ("seat", n) if per_seat else (otherwise, 0)
     return pieces
+
+
+def _flat_piece(group, copy, backs, url, studio, guids) -> Placed:
+    """A board, aid or token as a tile; the other sides of its piece as its states, to flip to."""
+    face = group[0]
+    key = f"{face.component.id}/{face.index}/{copy}"
+    states = [_tile(f, backs.get(f.index), url, studio, guids, f"{key}/{n}") for n, f in enumerate(group)]
+    state = states[0]
+    if len(states) > 1:
+        state["States"] = {str(n + 2): s for n, s in enumerate(states[1:])}
+    scale = scale_for("tile", face.trim[1] / MM)
+    return Placed(state, footprint("tile", scale, face.trim[0] / face.trim[1]), "centre", scale=scale)
 
 
 def _sides(component, fronts, studio):
