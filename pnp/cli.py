@@ -292,6 +292,18 @@ def changes(ctx, games, since, paper, out_dir):
     ctx.exit(report.exit_code)
 
 
+def _base_url(value):
+    """--base-url: an http(s) address, or nothing."""
+    from urllib.parse import urlparse
+
+    if value is None:
+        return None
+    parsed = urlparse(value)
+    if parsed.scheme not in ("http", "https") or not parsed.netloc or any(c.isspace() for c in value):
+        raise click.BadParameter(f"'{value}' is not an http:// or https:// address")
+    return value
+
+
 @cli.command(epilog=EPILOG)
 @click.argument("games", nargs=-1)
 @click.option("--format", "fmt", type=click.Choice(["png", "tgc", "mpc", "drivethru", "tts", "proof"]),
@@ -310,8 +322,11 @@ def changes(ctx, games, since, paper, out_dir):
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
               help="Encode images in N processes [default: the number of cores].")
 @click.option("--force", is_flag=True, help="Export even when nothing changed since the last export.")
+@click.option("--base-url", metavar="URL", default=None, callback=lambda ctx, param, value: _base_url(value),
+              help="tts: the public address the export folder is uploaded to; the save names its images there "
+                   "instead of by file:/// path, so every player's Tabletop Simulator loads them.")
 @click.pass_context
-def export(ctx, games, fmt, out_dir, dpi, bleed, jobs, force):
+def export(ctx, games, fmt, out_dir, dpi, bleed, jobs, force, base_url):
     """Export games' faces as image files (all games when none are named).
 
     \b
@@ -320,8 +335,8 @@ def export(ctx, games, fmt, out_dir, dpi, bleed, jobs, force):
       tgc   <component>/...png at The Game Crafter's template size (poker 825 x 1125 px)
       mpc   <component>/...png at MakePlayingCards' template size (poker 822 x 1122 px)
       drivethru  <deck>.pdf: PDF/X-1a, CMYK within 240% ink, front then back of each card (Ghostscript)
-      tts   <deck>-<n>-faces.png sheets (at most 10 x 7 cards, 4096 px), boards and tokens, and
-            <game>.json: copy it to Tabletop Simulator's Saves/Saved Objects folder
+      tts   <deck>-<n>-faces.png sheets (at most 10 x 7 cards, 4096 px), boards, tokens, dice, the
+            rulebook, <game>.json (copy it to Tabletop Simulator's Saves folder) and table-preview.png
       proof <deck>.pdf: every card at half size with its id and name, to check a deck at a glance
     Every image is rendered from the same drawing as the PDFs and checked (pixel size, RGB) before the old
     folder is replaced. export.json records what it was made from: an export whose game files, settings and
@@ -335,7 +350,7 @@ def export(ctx, games, fmt, out_dir, dpi, bleed, jobs, force):
     project = _project(ctx)
     report = Report(project.root)
     selected = project.select(games)
-    options = {"print": PrintOptions(), "dpi": dpi, "bleed": bleed * MM}
+    options = {"print": PrintOptions(), "dpi": dpi, "bleed": bleed * MM, "base_url": base_url}
     done = 0
     for game_id in selected:
         folder = project_mod.output_path(project, out_dir, game_id, fmt) if out_dir else \

@@ -84,7 +84,7 @@ def test_tts_sheets_and_saved_object(mini, monkeypatch):
             assert path.is_file(), url
             with Image.open(path) as sheet:
                 assert max(sheet.size) <= 4096 and sheet.mode == "RGB"
-    assert any(o["Name"] == "Custom_Board" for o in save["ObjectStates"])
+    assert any(o["Name"] == "Custom_Tile" and o["Locked"] for o in save["ObjectStates"])  # the board
 
 
 @pytest.mark.parametrize("fmt, size", [("tgc", (825, 1125)), ("mpc", (822, 1122))])

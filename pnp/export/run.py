@@ -14,11 +14,11 @@ from ..errors import PnpError, cannot_write
 from ..project import output_lock
 from ..report import Report
 from ..units import to_mm
-from . import formats, services
+from . import formats, services, tts
 from .faces import collect, draw_faces
 from .raster import run_tasks, write_all
 
-FORMAT_PLANS = {**formats.FORMATS, **services.FORMATS}  # format name -> its plan maker
+FORMAT_PLANS = {**formats.FORMATS, **services.FORMATS, "tts": tts.tts}  # format name -> its plan maker
 FORMATS = tuple(FORMAT_PLANS)
 
 
@@ -38,7 +38,8 @@ MANIFEST = "export.json"
 def _settings(fmt, options):
     """What shapes an export besides the game's files: the format, and the png format's dpi and bleed."""
     return {"format": fmt, "dpi": options["dpi"] if fmt == "png" else None,
-            "bleed_mm": to_mm(options["bleed"]) if fmt == "png" else None}
+            "bleed_mm": to_mm(options["bleed"]) if fmt == "png" else None,
+            **({"base_url": options.get("base_url")} if fmt == "tts" else {})}
 
 
 def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None, force=False):

@@ -20,6 +20,11 @@ class Board(Kind):
     file_part = "boards"
     order = 3
     turn_to_fit = False  # a board too wide for the page is printed upright on a landscape page instead
+    component_keys = {**Kind.component_keys, "piece": {
+        "type": "str", "required": False,
+        "doc": "which physical board each item is a side of, a template over `item` such as `{{ item.half }}`: "
+               "items that give the same value are printed apart but glued back to back, so the Tabletop "
+               "Simulator export makes them one board that flips between them"}}
 
     def draw(self, canvas, component, studio):
         if fits_sheet(component, studio):

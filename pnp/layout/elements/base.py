@@ -44,7 +44,9 @@ TEXT_STYLE = {
 
 # A space a token sits on: validation checks that the token fits.
 HOLDS = {"holds": P.Name(None, "the layout of the token or marker that sits here; validation checks that it "
-                               "fits (its width and height at most this space's)")}
+                               "fits (its width and height at most this space's)"),
+         "snap": P.Bool(False, "a space where things are put (a card slot): in the Tabletop Simulator export, a "
+                               "snap point at its centre (a space that `holds` a token is one already)")}
 
 
 def holds(el, style):
@@ -52,6 +54,8 @@ def holds(el, style):
     name = el.consts.get("holds")
     if name:
         style["holds"] = name
+    if name or el.consts.get("snap"):
+        style["snap"] = True
     return el.mark_of("holds") if name else None
 
 

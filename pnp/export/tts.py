@@ -1,0 +1,440 @@
+"""Tabletop Simulator: a saved game that plays. Decks as sheets of card images with their real backs, boards,
+aids and tokens as images at a size that reads on screen, dice, the rulebook as a PDF; and `<game>.json`, a
+save that lays them out at their real size on a table (table.py), with `table-preview.png` drawn from it."""
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from ..products.die import face_values
+from ..units import MM
+from .formats import INCH, Plan, _px, _shot
+from .table import Guids, Placed, footprint, pack, scale_for, transform
+
+TTS_MAX_PX, TTS_COLS, TTS_ROWS = 4096, 10, 7
+PIECE_DPI = 150  # boards, aids and tokens; a small token gets more, so its short side has MIN_SHORT_PX
+MIN_SHORT_PX = 256  # the least an image's short side has: a 9 mm tracker at 150 dpi would be 53 px, unreadable
+DIE_FACE_PX = 256
+PLAIN_BACK_COLOUR, PLAIN_BACK_EDGE = (58, 66, 80), (120, 130, 146)
+RULEBOOK, PREVIEW = "rulebook.pdf", "table-preview.png"
+DICE_TYPES = {4: 0, 6: 1, 8: 2, 10: 3, 12: 4, 20: 5}  # Custom_Dice's Type by number of faces
+TILE_TYPES = {"square": 0, "hex": 1, "circle": 2, "rounded": 3, "none": 0}
+THICKNESS = {"board": 0.1, "aid": 0.05, "tokens": 0.1}  # units, before scaling
+MAX_SEATS = 12
+
+
+def _markup_free(text):
+    text = re.sub(r"\[\[([^\[\]\n]+)\]\]", r"\1", str(text))  # a glossary term reads as its name
+    return re.sub(r":([a-z0-9-]+):", r"\1", text.replace("**", "").replace("*", "")).strip()
+
+
+def _description(face, studio):
+    """A card's text as Tabletop Simulator shows it on hover: the item's text fields, markup removed."""
+    if face.item is None:
+        return ""
+    fields = (studio.game.meta.get("tables") or {}).get(face.component.spec.get("items"), {}).get("fields", {})
+    texts = [face.item.get(name) for name, spec in fields.items() if (spec or {}).get("type") == "text"]
+    return "\n".join(_markup_free(t) for t in texts if isinstance(t, str) and t.strip())
+
+
+def _hover(face, studio) -> str:
+    """What a piece says on hover: its rules text; an item without text fields lists its plain values; a
+    piece without an item says what it is."""
+    text = _description(face, studio)
+    if text or face.item is None:
+        return text or _markup_free(face.component.description or face.component.name)
+    values = [f"{key.replace('_', ' ')}: {value}" for key, value in face.item.items()
+              if key not in ("id", "name") and isinstance(value, (str, int, float)) and not isinstance(value, bool)
+              and str(value).strip()]
+    return _markup_free("\n".join(values[:8])) or face.component.name
+
+
+@dataclass
+class TablePlan(Plan):
+    """A plan that knows its export folder: the images composed after rendering are expected there too."""
+
+    folder: Path = None
+
+
+def tts(faces, folder, options, studio):
+    """Tabletop Simulator: each deck as sheets of at most 10 x 7 cards and 4096 px a side (a back sheet only
+    when the backs differ), boards, aids and tokens as images, dice; and a save that sets them on a table."""
+    plan = TablePlan(folder=folder)
+    groups = {}
+    for face in faces:
+        groups.setdefault(face.component.id, []).append(face)
+    decks = [g for g in groups.values() if g[0].kind == "deck"]
+    others = [g for g in groups.values() if g[0].kind != "deck"]
+    sheets = [sheet for faces_of in decks for sheet in _sheets(faces_of, folder, plan)]
+    for faces_of in others:
+        _pieces(faces_of, folder, plan)
+    url = _urls(folder, options.get("base_url"))
+    plan.finish = lambda out: _tts_finish(out, folder, url, sheets, others, studio, plan)
+    return plan
+
+
+def _urls(folder: Path, base_url: str | None):
+    """How the save names a file of the export: its file:/// address, or under `base_url` once published."""
+    if base_url:
+        return lambda rel: f"{base_url.rstrip('/')}/{quote(Path(rel).as_posix())}"
+    return lambda rel: (folder / rel).as_uri()
+
+
+def _sheets(faces_of, folder, plan):
+    """One deck's sheets: (component, number, fronts, their backs, (cols, rows), card px) each; the card
+    images they are made of are planned as shots."""
+    fronts = [f for f in faces_of if f.side == "front"]
+    backs = {f.index: f for f in faces_of if f.side == "back"}
+    per_sheet = TTS_COLS * TTS_ROWS
+    for n in range(0, len(fronts), per_sheet):
+        chunk = fronts[n:n + per_sheet]
+        cols = max(2, min(TTS_COLS, len(chunk)))
+        rows = max(2, math.ceil(len(chunk) / cols))
+        w_in, h_in = chunk[0].trim[0] / INCH, chunk[0].trim[1] / INCH
+        k = min(300, TTS_MAX_PX / (cols * w_in), TTS_MAX_PX / (rows * h_in))  # pixels per inch
+        card = (math.floor(w_in * k), math.floor(h_in * k))
+        chunk_backs = [backs.get(f.index) for f in chunk]
+        for face in chunk + [b for b in chunk_backs if b is not None]:
+            rel = Path("cards") / face.component.id / f"{face.stem}.png"
+            plan.shots.append(_shot(face, folder, rel, card, (0, 0, 0, 0), k))
+            plan.expect[str(folder / rel)] = card
+        yield chunk[0].component, n // per_sheet + 1, chunk, chunk_backs, (cols, rows), card
+
+
+def piece_dpi(trim_pt: tuple) -> float:
+    """Pixels per inch of a board, aid or token image: PIECE_DPI, more for a small piece so that its short side
+    has MIN_SHORT_PX, and never more than TTS_MAX_PX on the long side."""
+    short, long = min(trim_pt) / INCH, max(trim_pt) / INCH
+    return min(max(PIECE_DPI, MIN_SHORT_PX / short), TTS_MAX_PX / long)
+
+
+def _pieces(faces_of, folder, plan):
+    """Boards, aids, tokens and die faces: one image per face (a die face DIE_FACE_PX square)."""
+    for face in faces_of:
+        dpi = DIE_FACE_PX / (min(face.trim) / INCH) if face.kind == "die" else piece_dpi(face.trim)
+        rel = Path(face.component.id) / f"{face.stem}.png"
+        trim_px = (_px(face.trim[0], dpi), _px(face.trim[1], dpi))
+        plan.shots.append(_shot(face, folder, rel, trim_px, (0, 0, 0, 0), dpi))
+        plan.expect[str(folder / rel)] = trim_px
+
+
+def _seats(studio) -> int:
+    """How many sit at the table: the most the game's `players` allows (2-4 -> 4)."""
+    counts = [int(n) for n in re.findall(r"\d+", str(studio.game.meta.get("players", "")))]
+    return max(1, min(max(counts or [1]), MAX_SEATS))
+
+
+def _tts_finish(out, folder, url, sheets, others, studio, plan):
+    """Compose the deck sheets and dice from the images, draw the rulebook, then lay the table out and write
+    the save and its preview."""
+    from .preview import render_preview
+
+    guids, seats = Guids(), _seats(studio)
+    placed = [_deck_piece(deck, studio, guids) for deck in _compose_decks(out, url, sheets, plan).values()]
+    for faces_of in others:
+        placed.extend(_other_pieces(faces_of, out, url, studio, guids, seats, plan))
+    placed.extend(_rulebook_piece(out, url, studio, guids))
+    pack(placed, seats)
+    objects = []
+    for p in placed:
+        objects.append(_with_transform(p.state, p))
+    save = {"SaveName": studio.game.title, "GameMode": studio.game.title, "Date": "", "Table": "Table_Custom",
+            "Sky": "", "Note": f"{studio.game.title}: made by pnp from the game's data", "Rules": "",
+            "ObjectStates": objects}
+    (out / f"{studio.game.id}.json").write_text(json.dumps(save, indent=2, ensure_ascii=False) + "\n",
+                                                encoding="utf-8")
+    preview = render_preview(save, _local(out, folder, url))
+    preview.save(out / PREVIEW, "PNG", compress_level=6)
+    plan.expect[str(folder / PREVIEW)] = preview.size
+
+
+def _local(out: Path, folder: Path, url):
+    """The file under `out` a URL of the save names (None for anything else)."""
+    prefix = url("x")[:-1]
+
+    def resolve(address: str) -> Path | None:
+        from urllib.parse import unquote
+
+        if not address.startswith(prefix):
+            return None
+        path = out / unquote(address[len(prefix):])
+        return path if path.is_file() else None
+    return resolve
+
+
+def _with_transform(state: dict, p: Placed) -> dict:
+    """The saved object with its Transform (the cards of a deck and a board's other states lie where it does)."""
+    done = dict(state)
+    done["Transform"] = transform(p)
+    for key in ("ContainedObjects",):
+        if key in done:
+            done[key] = [_with_transform(child, p) for child in done[key]]
+    if "States" in done:
+        done["States"] = {k: _with_transform(v, p) for k, v in done["States"].items()}
+    return done
+
+
+def _plain_back(out, card, plan, folder_rel="cards"):
+    """A plain back of `card` px for a deck with no back layout (not the sheet of faces: every card would
+    show all its neighbours on its back)."""
+    from PIL import Image, ImageDraw
+
+    rel = f"{folder_rel}/plain-back-{card[0]}x{card[1]}.png"
+    path = out / rel
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        image = Image.new("RGB", card, PLAIN_BACK_COLOUR)
+        edge = max(2, min(card) // 16)
+        ImageDraw.Draw(image).rectangle((edge, edge, card[0] - 1 - edge, card[1] - 1 - edge),
+                                        outline=PLAIN_BACK_EDGE, width=max(1, edge // 3))
+        image.save(path, "PNG", compress_level=6)
+        plan.expect[str(Path(plan.folder) / rel)] = card
+    return rel
+
+
+def _compose_decks(out, url, sheets, plan):
+    """Each deck's sheets composed from its card images, with its back: the one back image when all backs
+    are alike, a back sheet when they differ, a plain back when it has none. Returns the decks by component."""
+    from PIL import Image
+
+    by_component, deck_key = {}, 0
+    for component, number, fronts, backs, (cols, rows), card in sheets:
+        deck_key += 1
+        face_sheet = Image.new("RGB", (cols * card[0], rows * card[1]), "white")
+        for i, face in enumerate(fronts):
+            face_sheet.paste(Image.open(out / "cards" / component.id / f"{face.stem}.png"),
+                             ((i % cols) * card[0], (i // cols) * card[1]))
+        faces_name = f"{component.id}-{number}-faces.png"
+        face_sheet.save(out / faces_name, "PNG", compress_level=6)
+        plan.expect[str(Path(plan.folder) / faces_name)] = face_sheet.size
+        deck = by_component.setdefault(component.id, {"component": component, "custom": {}, "cards": [],
+                                                      "card": card, "back": {}})
+        back_name, unique = _deck_back(out, component, number, backs, (cols, rows), card, deck, plan)
+        entry = {"FaceURL": url(faces_name), "BackURL": url(back_name), "NumWidth": cols, "NumHeight": rows,
+                 "BackIsHidden": True, "UniqueBack": unique, "Type": 0}
+        deck["custom"][str(deck_key)] = entry
+        for i, face in enumerate(fronts):
+            for _ in range(face.copies):
+                deck["cards"].append((deck_key * 100 + i, face, str(deck_key)))
+    return by_component
+
+
+def _deck_back(out, component, number, backs, grid, card, deck, plan) -> tuple[str, bool]:
+    """A sheet's back and whether it is a sheet of backs: the one back image when all are alike (the same
+    file for every sheet of the deck), a back sheet when they differ, a plain back when there is none."""
+    from PIL import Image
+
+    pages = {_digest(out / "cards" / component.id / f"{b.stem}.png") if b else None for b in backs}
+    if len(pages) == 1 and backs[0] is not None:
+        return deck["back"].setdefault(next(iter(pages)), f"cards/{component.id}/{backs[0].stem}.png"), False
+    if len(pages) == 1:
+        return _plain_back(out, card, plan), False
+    cols, rows = grid
+    back_sheet = Image.new("RGB", (cols * card[0], rows * card[1]), "white")
+    for i, back in enumerate(backs):
+        rel = _plain_back(out, card, plan) if back is None else f"cards/{component.id}/{back.stem}.png"
+        with Image.open(out / rel) as image:
+            back_sheet.paste(image, ((i % cols) * card[0], (i // cols) * card[1]))
+    back_name = f"{component.id}-{number}-backs.png"
+    back_sheet.save(out / back_name, "PNG", compress_level=6)
+    plan.expect[str(Path(plan.folder) / back_name)] = back_sheet.size
+    return back_name, True
+
+
+def _digest(path: Path) -> str:
+    """What an image shows, to tell alike backs (drawn per card, they are alike pixel for pixel)."""
+    import hashlib
+
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return hashlib.sha256(image.tobytes()).hexdigest()
+
+
+def _deck_piece(deck, studio, guids) -> Placed:
+    """A deck face down in the supply (a lone card when it holds one), every card named with its rules text
+    on hover."""
+    component = deck["component"]
+    counted = {}
+    cards = []
+    for card_id, face, key in deck["cards"]:
+        counted[card_id] = counted.get(card_id, 0) + 1
+        cards.append({"GUID": guids.take(f"card/{component.id}/{card_id}/{counted[card_id]}"), "Name": "Card",
+                      "Nickname": face.name, "Description": _hover(face, studio), "CardID": card_id,
+                      "Hands": True, "CustomDeck": {key: deck["custom"][key]}})
+    first = deck["cards"][0][1]
+    scale = scale_for("card", first.trim[1] / MM)
+    size = footprint("card", scale, first.trim[0] / first.trim[1])
+    if len(cards) == 1:
+        return Placed(cards[0], size, "supply", flip=True, scale=scale)
+    state = {"GUID": guids.take(f"deck/{component.id}"), "Name": "DeckCustom", "Nickname": component.name,
+             "Description": _markup_free(component.description), "Hands": False,
+             "DeckIDs": [c["CardID"] for c in cards], "CustomDeck": deck["custom"], "ContainedObjects": cards}
+    return Placed(state, size, "supply", flip=True, scale=scale)
+
+
+def _other_pieces(faces_of, out, url, studio, guids, seats, plan):
+    """The pieces of a board, aid, token or die component."""
+    kind = faces_of[0].kind
+    if kind == "die":
+        return _dice(faces_of, out, url, studio, guids, plan)
+    fronts = [f for f in faces_of if f.side in ("front", "face")]
+    backs = {f.index: f for f in faces_of if f.side == "back"}
+    component = faces_of[0].component
+    if kind == "tokens" and not (len(fronts) == seats and all(f.copies == 1 for f in fronts)):
+        return [_bag(face, backs.get(face.index), url, studio, guids) for face in fronts]
+    sides = _sides(component, fronts, studio)
+    pieces = [_flat_piece(group, copy, backs, url, studio, guids) for group in sides
+              for copy in range(max(1, group[0].copies))]
+    return _seated(pieces, seats, "centre" if kind == "board" else "supply")
+
+
+def _seated(pieces: list, seats: int, otherwise: str) -> list:
+    """A component with one piece for each seat gives each seat its own; else its pieces go `otherwise`."""
+    per_seat = len(pieces) == seats and seats > 1
+    for n, p in enumerate(pieces):
+        p.place, p.seat = ("seat", n) if per_seat else (otherwise, 0)
+    return pieces
+
+
+def _flat_piece(group, copy, backs, url, studio, guids) -> Placed:
+    """A board, aid or token as a tile; the other sides of its piece as its states, to flip to."""
+    face = group[0]
+    key = f"{face.component.id}/{face.index}/{copy}"
+    states = [_tile(f, backs.get(f.index), url, studio, guids, f"{key}/{n}") for n, f in enumerate(group)]
+    state = states[0]
+    if len(states) > 1:
+        state["States"] = {str(n + 2): s for n, s in enumerate(states[1:])}
+    scale = scale_for("tile", face.trim[1] / MM)
+    return Placed(state, footprint("tile", scale, face.trim[0] / face.trim[1]), "centre", scale=scale)
+
+
+def _sides(component, fronts, studio):
+    """The component's fronts grouped into physical pieces: a board's `piece` template gives the items that are
+    sides of one piece (each alone otherwise)."""
+    template = component.spec.get("piece")
+    if not template:
+        return [[face] for face in fronts]
+    from ..template import render
+
+    groups = {}
+    for face in fronts:
+        value = render(str(template), studio.context(item=face.item, card=face.item)) if face.item is not None else ""
+        groups.setdefault(value, []).append(face)
+    return list(groups.values())
+
+
+def _tile(face, back, url, studio, guids, key) -> dict:
+    """A custom tile of the face's own aspect (Stretch off), its back as the other side, its snap points."""
+    rel = f"{face.component.id}/{face.stem}.png"
+    tile = {"Type": TILE_TYPES.get(face.shape, 0), "Thickness": THICKNESS.get(face.kind, 0.1),
+            "Stackable": face.kind == "tokens", "Stretch": False}
+    state = {"GUID": guids.take(key), "Name": "Custom_Tile", "Nickname": face.name,
+             "Description": _hover(face, studio), "Locked": face.kind == "board",
+             "CustomImage": {"ImageURL": url(rel),
+                             "ImageSecondaryURL": url(f"{face.component.id}/{back.stem}.png") if back else "",
+                             "ImageScalar": 1.0, "WidthScale": 0.0, "CustomTile": tile}}
+    points = snap_points(face, studio)
+    if points:
+        state["AttachedSnapPoints"] = points
+    return state
+
+
+def snap_points(face, studio) -> list:
+    """The face's spaces (an element with `snap: true`, or a space that `holds` a token) as snap points, in the
+    tile's own coordinates: its centre is 0, and it is 1.31 units deep (DEPTH_AT_1) before scaling. The tile
+    lies turned half round (rotY 180) to read from the south, so image right is local -x and image down +z."""
+    from .table import DEPTH_AT_1
+
+    w, h = face.trim
+    depth, width = DEPTH_AT_1["tile"], DEPTH_AT_1["tile"] * w / h
+    points = []
+    for prim in studio.printed(face.printable):
+        if not prim.style.get("snap") or prim.thumbnail:
+            continue
+        u, v = (prim.x + prim.w / 2) / w, (prim.y + prim.h / 2) / h
+        points.append({"Position": {"x": round(-(u - 0.5) * width, 4), "y": 0.1, "z": round((v - 0.5) * depth, 4)},
+                       "Rotation": {"x": 0.0, "y": round(float(prim.rotate), 2), "z": 0.0}})
+    return points
+
+
+def _bag(face, back, url, studio, guids) -> Placed:
+    """One bag per kind of token, named for it, holding every copy."""
+    key = f"{face.component.id}/{face.index}"
+    tokens = [_tile(face, back, url, studio, guids, f"{key}/{n}") for n in range(max(1, face.copies))]
+    state = {"GUID": guids.take(f"bag/{key}"), "Name": "Bag", "Nickname": face.name,
+             "Description": f"{len(tokens)} × {face.name}", "ContainedObjects": tokens}
+    scale = 1.0
+    return Placed(state, footprint("bag", scale), "supply", scale=scale,)
+
+
+def _dice(faces_of, out, url, studio, guids, plan):
+    """Each die: a standard die when its faces are the numbers 1 to n, else a custom die whose image holds its
+    faces in a row-major grid, in face order."""
+    dice = {}
+    for face in faces_of:
+        dice.setdefault(face.index, []).append(face)
+    pieces = []
+    for index, die_faces in dice.items():
+        first = die_faces[0]
+        layout = studio.layouts.get(first.printable.layout)
+        values = face_values(layout, studio.context(item=first.item))  # a value on two faces is drawn once
+        by_value = {dict(f.printable.extra).get("face"): f for f in die_faces}
+        die_faces = [by_value[v] for v in values if v in by_value]
+        n = len(die_faces)
+        edge = layout.options.get("edge") or 20 * MM
+        scale = scale_for("die", edge / MM)
+        if n not in DICE_TYPES:
+            plan.notes.append((f"{first.component.name}: Tabletop Simulator has no die of {n} faces; left out",
+                               first.printable.mark))
+            continue
+        for copy in range(max(1, first.copies)):
+            key = f"{first.component.id}/{index}/{copy}"
+            state = {"GUID": guids.take(key), "Name": f"Die_{n}", "Nickname": first.component.name,
+                     "Description": ", ".join(str(v) for v in values)}
+            if values != list(range(1, n + 1)):
+                state["Name"] = "Custom_Dice"
+                state["CustomImage"] = {"ImageURL": url(_die_texture(out, first.component.id, index, die_faces, plan)),
+                                        "ImageSecondaryURL": "", "ImageScalar": 1.0, "WidthScale": 0.0,
+                                        "CustomDice": {"Type": DICE_TYPES[n]}}
+            pieces.append(Placed(state, footprint("die", scale), "supply", scale=scale))
+    return pieces
+
+
+def _die_texture(out, cid, index, die_faces, plan) -> str:
+    from PIL import Image
+
+    cols = math.ceil(math.sqrt(len(die_faces)))
+    rows = math.ceil(len(die_faces) / cols)
+    images = [Image.open(out / cid / f"{f.stem}.png") for f in die_faces]
+    cell = images[0].size
+    sheet = Image.new("RGB", (cols * cell[0], rows * cell[1]), "white")
+    for i, image in enumerate(images):
+        sheet.paste(image.resize(cell), ((i % cols) * cell[0], (i // cols) * cell[1]))
+    rel = f"{cid}-{index + 1}-die.png"
+    sheet.save(out / rel, "PNG", compress_level=6)
+    plan.expect[str(Path(plan.folder) / rel)] = sheet.size
+    return rel
+
+
+def _rulebook_piece(out, url, studio, guids) -> list:
+    """The rulebook on the table as a PDF players page through, drawn as the build draws it."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from ..products import KINDS
+
+    books = [c for c in studio.game.components if c.kind == "rulebook"]
+    if not books:
+        return []
+    canvas = Canvas(str(out / RULEBOOK), pagesize=studio.paper, invariant=1,
+                    initialFontName=studio.fonts.name("Body"))
+    KINDS["rulebook"].draw(canvas, books[0], studio)
+    canvas.save()
+    scale = scale_for("tile", studio.paper[1] / MM)
+    state = {"GUID": guids.take(f"rulebook/{books[0].id}"), "Name": "Custom_PDF", "Nickname": books[0].name,
+             "Description": f"{studio.game.title}: the rules", "CustomPDF": {"PDFUrl": url(RULEBOOK), "PDFPassword": "",
+                                                                            "PDFPage": 0, "PDFPageOffset": 0}}
+    return [Placed(state, footprint("tile", scale, studio.paper[0] / studio.paper[1]), "supply", scale=scale)]

@@ -1,0 +1,177 @@
+"""`pnp export --format tts` read back: the save's objects and the images they name, as Tabletop Simulator
+would load them: real backs, real sizes by the one scale rule, nothing overlapping, tokens in bags, dice, the
+rulebook, unique GUIDs, hover text, snap points, two-sided boards, and --base-url."""
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+from PIL import Image
+
+from conftest import make_project, run
+from pnp.export.preview import object_footprint, object_image
+from pnp.export.table import DEPTH_AT_1, UNIT_MM
+
+GAME = "cards/mini/game.yaml"
+EXTRA = """
+  - id: plain-deck
+    name: Scenario cards
+    kind: deck
+    items: cards
+    count: 4
+    layout: card
+  - id: counters
+    name: Counters
+    kind: tokens
+    copies: 12
+    count: 12
+    layout: counter
+  - id: die
+    name: Weather die
+    kind: die
+    count: 1
+    layout: die
+  - id: aid
+    name: Player aid
+    kind: aid
+    copies: 3
+    count: 3
+    layout: aid
+  - id: map
+    name: Map
+    kind: board
+    items: cards
+    filter: "item.id in ['lion', 'fern']"
+    count: 2
+    layout: board
+    piece: "map"
+"""
+LAYOUTS = {
+    "layouts/mini/counter.yaml": "size: [9mm, 9mm]\nshape: circle\nelements:\n"
+                                 "  - {type: circle, cx: 4.5, cy: 4.5, r: 4.5, fill: '#aa3333'}\n",
+    "layouts/mini/die.yaml": "net: d6\nedge: 16mm\nsize: [16mm, 16mm]\nfaces: \"['sun', 'rain', 'wind', 'sun', "
+                             "'snow', 'fog']\"\nelements:\n"
+                             "  - {type: text, x: 1, y: 5, w: 14, h: 6, text: '{{ face }}', size: 8}\n",
+    "layouts/mini/aid.yaml": "size: [95mm, 130mm]\nelements:\n  - {type: rect, x: 0, y: 0, w: 95, h: 130, fill: '#eeeeaa'}\n",
+}
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory):
+    root = make_project(tmp_path_factory.mktemp("tts") / "proj", LAYOUTS)
+    game = root / GAME
+    game.write_text(game.read_text().rstrip("\n") + "\n" + EXTRA.lstrip("\n"))
+    board = root / "layouts/mini/board.yaml"
+    board.write_text(board.read_text().replace('label: "{{ n }}"}', 'label: "{{ n }}", snap: true}')
+                     + "  - {type: rect, x: 100, y: 100, w: 63, h: 88, stroke: '#000000', "
+                                          "snap: true}\n")
+    result = run(root, "export", "--format", "tts")
+    assert result.exit_code == 0, result.output
+    folder = root / "output/mini/export/tts"
+    return root, folder, json.loads((folder / "mini.json").read_text())
+
+
+def local(url):
+    path = Path(unquote(urlparse(url).path))
+    assert path.is_file(), url
+    return path
+
+
+def walk(objects):
+    for o in objects:
+        yield o
+        yield from walk(o.get("ContainedObjects", []))
+        yield from walk(o.get("States", {}).values())
+
+
+def test_decks_have_real_backs_and_hover_text(table):
+    _, _, save = table
+    decks = {o["Nickname"]: o for o in save["ObjectStates"] if o["Name"] == "DeckCustom"}
+    assert set(decks) == {"Cards", "Scenario cards"}
+    for deck in decks.values():
+        for entry in deck["CustomDeck"].values():
+            assert entry["BackURL"] != entry["FaceURL"] and entry["BackIsHidden"] is True
+            local(entry["BackURL"])
+        for card in deck["ContainedObjects"]:
+            assert card["Nickname"] and card["Description"], card
+        assert deck["Transform"]["rotZ"] == 180.0  # face down
+    # the mini deck's backs show each card's id: a back sheet; the scenario deck has no back layout: a plain one
+    assert next(iter(decks["Cards"]["CustomDeck"].values()))["UniqueBack"] is True
+    plain = next(iter(decks["Scenario cards"]["CustomDeck"].values()))
+    assert plain["UniqueBack"] is False and "plain-back" in plain["BackURL"]
+    with Image.open(local(plain["BackURL"])) as back, Image.open(local(plain["FaceURL"])) as faces:
+        assert back.width == faces.width // plain["NumWidth"]  # one card's back, not a sheet
+
+
+def test_objects_are_at_real_size_and_do_not_overlap(table):
+    _, _, save = table
+    boxes = []
+    for o in save["ObjectStates"]:
+        t = o["Transform"]
+        image = object_image(o, local)
+        w, d = object_footprint(o, image)
+        boxes.append((o["Nickname"], t["posX"] - w / 2, t["posZ"] - d / 2, t["posX"] + w / 2, t["posZ"] + d / 2))
+        if o["Name"] == "Custom_Tile" and o["Nickname"] == "Player aid":  # 95 x 130 mm at the image's aspect
+            assert abs(w * UNIT_MM - 95) < 1 and abs(d * UNIT_MM - 130) < 1, (w, d)
+        if o["Name"] == "DeckCustom":  # poker 63 x 88 mm
+            assert abs(w * UNIT_MM - 63) < 1 and abs(d * UNIT_MM - 88) < 1, (w, d)
+            assert d == pytest.approx(DEPTH_AT_1["card"] * t["scaleZ"])
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert a[3] <= b[1] or b[3] <= a[1] or a[4] <= b[2] or b[4] <= a[2], (a, b)
+
+
+def test_guids_are_unique_six_hex_and_boards_locked(table):
+    _, _, save = table
+    guids = [o["GUID"] for o in walk(save["ObjectStates"])]
+    assert all(re.fullmatch(r"[0-9a-f]{6}", g) for g in guids) and len(set(guids)) == len(guids)
+    boards = [o for o in save["ObjectStates"] if o["Nickname"] in ("Board",) or o.get("States")]
+    assert boards and all(o["Locked"] for o in boards)
+
+
+def test_tokens_in_bags_dice_rulebook_and_seats(table):
+    _, _, save = table
+    bags = [o for o in save["ObjectStates"] if o["Name"] == "Bag"]
+    assert len(bags) == 1 and bags[0]["Nickname"] == "Counters" and len(bags[0]["ContainedObjects"]) == 12
+    token = bags[0]["ContainedObjects"][0]
+    tile = token["CustomImage"]["CustomTile"]
+    assert tile["Stretch"] is False and tile["Type"] == 2  # a circle, at its own aspect
+    with Image.open(local(token["CustomImage"]["ImageURL"])) as image:
+        assert min(image.size) >= 256  # a 9 mm counter still reads on screen
+    dice = [o for o in save["ObjectStates"] if o["Name"] == "Custom_Dice"]
+    assert len(dice) == 1 and dice[0]["CustomImage"]["CustomDice"]["Type"] == 1
+    pdfs = [o for o in save["ObjectStates"] if o["Name"] == "Custom_PDF"]
+    assert len(pdfs) == 1 and local(pdfs[0]["CustomPDF"]["PDFUrl"]).read_bytes().startswith(b"%PDF")
+    aids = [o for o in save["ObjectStates"] if o["Nickname"] == "Player aid"]
+    assert len(aids) == 3  # one at each of the 2-3 players' seats: two south, one north turned to face it
+    assert sorted(o["Transform"]["rotY"] for o in aids) == [0.0, 180.0, 180.0]
+
+
+def test_snap_points_and_two_sided_boards(table):
+    _, _, save = table
+    board = next(o for o in save["ObjectStates"] if o["Nickname"] == "Board")
+    points = board["AttachedSnapPoints"]
+    assert len(points) == 41  # the track's 40 cells and the card slot
+    # the card slot's centre, 131.5 mm from the left of a 400 mm board: left of the centre, so local +x (turned)
+    slot = points[-1]["Position"]
+    assert slot["x"] == pytest.approx((0.5 - 131.5 / 400) * DEPTH_AT_1["tile"] * 400 / 300, abs=1e-3)
+    flipping = [o for o in save["ObjectStates"] if o.get("States")]
+    assert len(flipping) == 1 and flipping[0]["Nickname"] != flipping[0]["States"]["2"]["Nickname"]
+
+
+def test_preview_and_same_bytes_and_base_url(table):
+    root, folder, save = table
+    with Image.open(folder / "table-preview.png") as preview:
+        assert preview.mode == "RGB" and 200 < max(preview.size) <= 2400
+    first = {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file() and p.name != "export.json"}
+    result = run(root, "export", "--format", "tts", "--force", "--base-url", "https://example.org/mini/")
+    assert result.exit_code == 0, result.output
+    again = json.loads((folder / "mini.json").read_text())
+    urls = [v for o in walk(again["ObjectStates"]) for v in re.findall(r'"((?:file|https?):[^"]+)"', json.dumps(o))]
+    assert urls and all(u.startswith("https://example.org/mini/") for u in urls)
+    for path, data in first.items():
+        if path.name != "mini.json":
+            assert (folder / path).read_bytes() == data, path  # the same images, byte for byte
+    assert run(root, "export", "--format", "tts", "--base-url", "ftp://x").exit_code == 2
