@@ -95,10 +95,25 @@ def bar_drawing(block, font, width):
     for i in range(len(series)):
         chart.bars[i].fillColor, chart.bars[i].strokeColor = colors.HexColor(PALETTE[i % 8]), None
     d.add(chart)
+    _keep_inside(d, chart)
     if legend:
         d.add(_legend([(PALETTE[i % 8], name) for i, (name, _) in enumerate(series)], font, width - 64, HEIGHT - 12,
                       "FilledSquare"))
     return d
+
+
+def _keep_inside(d: Drawing, chart) -> None:
+    """Move the plot right and up (narrowing it) until what it draws beside itself, a turned category label
+    or a wide value label, stays inside the drawing: past its edge it ran into the page margin or the next
+    chart. Call it before anything else is added to `d`."""
+    for _ in range(3):  # narrowing moves the bars, and their labels with them: settle in a few steps
+        left, bottom, _, _ = d.getBounds()
+        if left >= 0 and bottom >= 0:
+            return
+        if left < 0:
+            chart.x, chart.width = chart.x - left + 1, chart.width + left - 1
+        if bottom < 0:
+            chart.y, d.height = chart.y - bottom + 1, d.height - bottom + 1
 
 
 def _step(top):
@@ -163,6 +178,7 @@ def scatter_drawing(block, font):
     plot.yValueAxis.gridStrokeColor = plot.xValueAxis.gridStrokeColor = colors.HexColor("#E4E4E4")
     _style_lines(plot, styles)
     d.add(plot)
+    _keep_inside(d, plot)
     _axis_titles(d, plot, block, font)
     counted = _multiples(d, plot, groups, (x0, x1, y0, y1), font)
     _labels(d, plot, block["labelled"], (x0, x1, y0, y1), font, counted)
