@@ -18,7 +18,7 @@ from ..report import Mark
 MAX_SEATS, MAX_AGENTS, MAX_REASONS, MAX_TABLES = 64, 16, 40, 20
 MAX_ITEMS = 200  # items of one table shown; a file holding more is said to
 MAX_MATRIX = 8  # agents in the matchup matrix: more columns would not fit the page
-CHART_ROWS = 50  # rows of one interval chart: a drawing never splits across pages
+CHART_ROWS = 40  # rows of one interval chart: a drawing never splits across pages
 MAX_WALKED = 10_000  # files of cards/<game>/ looked at to tell whether the data changed after the run
 SHOWN_PROBLEMS = 5
 
@@ -270,9 +270,9 @@ def seat_blocks(s: dict) -> list:
     panel = {**RATE_PANEL, "title": "win rate", "reference": even}
     rows = [{"label": f"seat {i + 1}", "values": [_point(w)], "note": f"{_ci(w)} of {w['n']:,} games"}
             for i, w in enumerate(seats)]
-    return [{"kind": "intervals", "title": "Win rate per seat", "panels": [panel], "rows": rows,
-             "text": f"The dashed line is an even share ({even:.0%}); a diamond marks a seat whose interval "
-                     f"leaves it out."}]
+    return _chunks({"kind": "intervals", "title": "Win rate per seat", "panels": [panel], "rows": rows,
+                    "text": f"The dashed line is an even share ({even:.0%}); a diamond marks a seat whose interval "
+                            f"leaves it out."})
 
 
 def agent_blocks(s: dict) -> list:
@@ -282,10 +282,11 @@ def agent_blocks(s: dict) -> list:
         return [{"kind": "p", "text": f"One agent played ({agents}): `--agents random,greedy,mcts` plays several "
                                       "against one another, for their win rates and matchups."}]
     panel = {**RATE_PANEL, "title": "win rate", "reference": 1 / max(2, s.get("players", 2))}
-    blocks = [{"kind": "intervals", "title": "Win rate per agent", "panels": [panel],
-               "text": "Skill should beat luck: a stronger agent should win more than an even share (dashed).",
-               "rows": [{"label": a, "values": [_point(w)], "note": f"{_ci(w)} of {w['n']:,} seats"}
-                        for a, w in rates.items()]}]
+    blocks = _chunks({"kind": "intervals", "title": "Win rate per agent", "panels": [panel],
+                      "text": "Skill should beat luck: a stronger agent should win more than an even share "
+                              "(dashed).",
+                      "rows": [{"label": a, "values": [_point(w)], "note": f"{_ci(w)} of {w['n']:,} seats"}
+                               for a, w in rates.items()]})
     return blocks + matchup_blocks(s.get("matchup") or {})
 
 
@@ -322,10 +323,10 @@ def length_blocks(s: dict) -> list:
     rows = [{"label": name, "values": [(d["median"], d["min"], d["max"])],
              "note": f"mean {d['mean']:.1f}, median {d['median']:g} ({d['min']:g}–{d['max']:g})"}
             for name, d in spreads]
-    return [{"kind": "intervals", "title": "Game length", "rows": rows,
-             "panels": [{"title": "turns / decisions", "min": 0, "max": end, "ticks": ticks, "format": "n"}],
-             "text": "Each game's length: the dot is the median game, the line runs from the shortest to the "
-                     "longest."}]
+    return _chunks({"kind": "intervals", "title": "Game length", "rows": rows,
+                    "panels": [{"title": "turns / decisions", "min": 0, "max": end, "ticks": ticks, "format": "n"}],
+                    "text": "Each game's length: the dot is the median game, the line runs from the shortest to "
+                            "the longest."})
 
 
 def end_blocks(s: dict) -> list:
