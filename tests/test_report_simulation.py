@@ -208,3 +208,22 @@ def test_same_bytes_and_the_preview_serves_it(tmp_path):
     with TestClient(create_app(Project(root.resolve()), ["sr"]), base_url="http://127.0.0.1:8000") as client:
         served = client.get("/g/sr/report.pdf")
         assert served.status_code == 200 and served.content == first
+
+
+def test_what_pnp_simulate_writes_is_read_whole(tmp_path):
+    """The real writer's file, not a hand-made one: every part has the shape the report reads."""
+    from pathlib import Path
+
+    from pnp.build.simulated import read_simulation
+    from pnp.project import Project
+
+    root = tmp_path / "p"
+    make_project(root)
+    (root / "cards/mini/rules.py").write_text((Path(__file__).parent / "simulate_nim.py").read_text())
+    simulated = run(root, "simulate", "mini", "--games", "10", "--agents", "random,greedy", "--jobs", "1")
+    assert simulated.exit_code == 0, simulated.output
+    found = read_simulation(Project(root.resolve()), "mini")
+    assert found.problems == [] and found.changed == ""
+    assert {"seat_win_rate", "matchup", "length", "end_reasons", "items"} <= set(found.summary)
+    result = run(root, "report", "mini")
+    assert result.exit_code == 0 and "warning" not in result.output, result.output
