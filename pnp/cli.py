@@ -381,6 +381,8 @@ def design_report(ctx, games, out_dir):
       views          the charts game.yaml's report: declares (scatter, counts, histogram, bars)
       margins        every constraint with the value the data gives, its limit and how far it is from
                      failing, nearest first
+      simulation     the last `pnp simulate` run (output/<game>/simulation.json): win rates with 95%
+                     intervals, matchups, length, ends, items taken and their win gap, balance rules
     A game whose data has errors gets no report.
     """
 

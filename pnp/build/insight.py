@@ -7,6 +7,8 @@ from collections import Counter
 
 from ..model.margins import HOW, margins
 from ..model.views import default_label, is_number, numeric, table_fields
+from ..report import Mark
+from .simulated import read_simulation, simulation_blocks, warnings
 
 MAX_BARS = 40  # categories drawn in one chart; the rest are said in a line
 MAX_INT_BARS = 24  # whole numbers spanning at most this many values get one bar each
@@ -304,8 +306,9 @@ def margin_rows(game):
     return rows
 
 
-def report_blocks(game, step=lambda label: None):
-    """Every block of a game's report, in order; `step(label)` after each part (for a progress bar)."""
+def report_blocks(game, step=lambda label: None, simulated=None):
+    """Every block of a game's report, in order; `step(label)` after each part (for a progress bar).
+    `simulated`: what was read of the game's simulation.json, charted in its own section."""
     blocks = [{"kind": "h1", "text": f"{game.title}: design report"}]
     views = game.meta.get("report") or []
     if views:
@@ -317,6 +320,9 @@ def report_blocks(game, step=lambda label: None):
                {"kind": "table", "header": ["rule", "value", "limit", "margin", ""], "rows": margin_rows(game)}
                if game.meta["constraints"] else {"kind": "p", "text": "The game has no constraints."}]
     step("margins")
+    if simulated is not None:
+        blocks += simulation_blocks(game, simulated)
+        step("simulation")
     blocks.append({"kind": "h1", "text": "Tables"})
     for table in game.tables:
         blocks += table_blocks(game, table)
@@ -326,7 +332,7 @@ def report_blocks(game, step=lambda label: None):
 
 def steps(game):
     """How many times report_blocks calls `step`."""
-    return len(game.meta.get("report") or []) + 1 + len(game.tables)
+    return len(game.meta.get("report") or []) + 2 + len(game.tables)
 
 
 def game_report_pdf(project, game_id, report, emit=lambda *event: None) -> bytes | None:
@@ -353,8 +359,12 @@ def game_report_pdf(project, game_id, report, emit=lambda *event: None) -> bytes
     except DataError as e:
         report.add(e)
         return None
+    simulated = read_simulation(project, game_id)
+    shown = Mark(simulated.shown)
+    for warning in warnings(simulated):
+        report.warning(warning, shown)
     emit("start", game_id, steps(game) + 1)
-    blocks = report_blocks(game, lambda label: emit("step", game_id, label))
+    blocks = report_blocks(game, lambda label: emit("step", game_id, label), simulated)
     pdf = io.BytesIO()
     write_report(pdf, blocks, fonts, game.title)
     return pdf.getvalue()

@@ -6,7 +6,7 @@ from collections import Counter
 from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.charts.legends import Legend
 from reportlab.graphics.charts.lineplots import LinePlot
-from reportlab.graphics.shapes import Drawing, Group, Line, String
+from reportlab.graphics.shapes import Drawing, Group, Line, Rect, String
 from reportlab.graphics.widgets.markers import makeMarker
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -95,10 +95,25 @@ def bar_drawing(block, font, width):
     for i in range(len(series)):
         chart.bars[i].fillColor, chart.bars[i].strokeColor = colors.HexColor(PALETTE[i % 8]), None
     d.add(chart)
+    _keep_inside(d, chart)
     if legend:
         d.add(_legend([(PALETTE[i % 8], name) for i, (name, _) in enumerate(series)], font, width - 64, HEIGHT - 12,
                       "FilledSquare"))
     return d
+
+
+def _keep_inside(d: Drawing, chart) -> None:
+    """Move the plot right and up (narrowing it) until what it draws beside itself, a turned category label
+    or a wide value label, stays inside the drawing: past its edge it ran into the page margin or the next
+    chart. Call it before anything else is added to `d`."""
+    for _ in range(3):  # narrowing moves the bars, and their labels with them: settle in a few steps
+        left, bottom, _, _ = d.getBounds()
+        if left >= 0 and bottom >= 0:
+            return
+        if left < 0:
+            chart.x, chart.width = chart.x - left + 1, chart.width + left - 1
+        if bottom < 0:
+            chart.y, d.height = chart.y - bottom + 1, d.height - bottom + 1
 
 
 def _step(top):
@@ -163,6 +178,7 @@ def scatter_drawing(block, font):
     plot.yValueAxis.gridStrokeColor = plot.xValueAxis.gridStrokeColor = colors.HexColor("#E4E4E4")
     _style_lines(plot, styles)
     d.add(plot)
+    _keep_inside(d, plot)
     _axis_titles(d, plot, block, font)
     counted = _multiples(d, plot, groups, (x0, x1, y0, y1), font)
     _labels(d, plot, block["labelled"], (x0, x1, y0, y1), font, counted)
@@ -247,23 +263,46 @@ def _labels(d, plot, labelled, box, font, placed):
 
 
 def grid_table(block, st):
-    """Counts of one field by another: a cell per pair, shaded by its count, the number written in it."""
-    top = max((max(r) for r in block["cells"] if r), default=0) or 1
+    """Counts of one field by another: a cell per pair, shaded by its count, the number written in it (or the
+    block's `texts`, shaded against its `top`; a cell of None is left blank)."""
+    top = block.get("top") or max((max((c for c in r if c is not None), default=0) for r in block["cells"]),
+                                  default=0) or 1
+    texts = block.get("texts") or [[str(c) for c in r] for r in block["cells"]]
     head = [Paragraph(f"{escape(block['row_name'])} \\ {escape(block['col_name'])}", st.small)]
-    rows = [head + [Paragraph(escape(_short(c, 14)), st.small) for c in block["cols"]]]
+    rows = [head + [Paragraph(escape(_short(c, 24)), st.small) for c in block["cols"]]]
     style = [("FONT", (0, 0), (-1, -1), st.body, LABEL + 1), ("GRID", (0, 0), (-1, -1), 0.3, GREY),
              ("ALIGN", (1, 1), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]
     for i, (name, cells) in enumerate(zip(block["rows"], block["cells"]), start=1):
-        rows.append([Paragraph(escape(_short(name, 22)), st.small)] + [str(c) for c in cells])
-        for j, c in enumerate(cells, start=1):
-            share = c / top
-            style.append(("BACKGROUND", (j, i), (j, i), colors.linearlyInterpolatedColor(
-                colors.white, colors.HexColor("#0072B2"), 0, 1, share)))
-            if share > 0.55:
-                style.append(("TEXTCOLOR", (j, i), (j, i), colors.white))
+        rows.append([Paragraph(escape(_short(name, 22)), st.small)]
+                    + ["" if c is None else t for c, t in zip(cells, texts[i - 1])])
+        style += _shades(cells, i, top)
     width = min(20 * mm, (FULL - 32 * mm) / max(1, len(block["cols"])))
     table = Table(rows, colWidths=[32 * mm] + [width] * len(block["cols"]), repeatRows=1)
     table.setStyle(TableStyle(style))
+    return table
+
+
+def _shades(cells: list, i: int, top: float) -> list:
+    """Table styles shading row `i`'s cells by their share of `top` (white text on the dark ones)."""
+    style = []
+    for j, c in enumerate(cells, start=1):
+        share = (c or 0) / top
+        style.append(("BACKGROUND", (j, i), (j, i), colors.linearlyInterpolatedColor(
+            colors.white, colors.HexColor("#0072B2"), 0, 1, share)))
+        if share > 0.55:
+            style.append(("TEXTCOLOR", (j, i), (j, i), colors.white))
+    return style
+
+
+def rows_table(block, st):
+    """A table of figures: the first column names the row, the others are right-aligned; widths in mm."""
+    right = ParagraphStyle("right", parent=st.small, alignment=2)
+    rows = [[Paragraph(f"<b>{escape(h)}</b>", st.small if i == 0 else right) for i, h in enumerate(block["header"])]]
+    rows += [[Paragraph(escape(str(row[0])), st.small)] + [str(c) for c in row[1:]] for row in block["rows"]]
+    table = Table(rows, colWidths=[w * mm for w in block["widths"]], repeatRows=1)
+    table.setStyle(TableStyle([("FONT", (1, 1), (-1, -1), st.body, LABEL + 0.5), ("ALIGN", (1, 1), (-1, -1), "RIGHT"),
+                               ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LINEBELOW", (0, 0), (-1, -1), 0.3, GREY),
+                               ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]))
     return table
 
 
@@ -294,6 +333,11 @@ def _chart(block, st, width):
     elif block["kind"] == "grid":
         out.append(Spacer(1, 3))
         out.append(grid_table(block, st))
+    elif block["kind"] == "intervals" and block["rows"]:
+        out.append(intervals_drawing(block, st.body, st.bold, width))
+    elif block["kind"] == "rows":
+        out.append(Spacer(1, 3))
+        out.append(rows_table(block, st))
     return out
 
 
@@ -306,6 +350,84 @@ def _trend_lines(block, st):
             lines.append(f"{who}{block['y']} = {a:.3g} x {block['x']} {'+' if b >= 0 else '-'} {abs(b):.3g} "
                          f"({len(g['points'])} rows)")
     return [Paragraph(escape("; ".join(lines)), st.small)] if lines else []
+
+
+ROW = 11  # points between the rows of an interval chart
+FLAGGED = "#D55E00"  # an interval that leaves out the reference: vermillion and a diamond, not only a colour
+
+
+def _tick_text(value: float, form: str) -> str:
+    if form == "%":
+        return f"{value:.0%}"
+    if form == "+%":
+        return f"{value:+.0%}" if value else "0"
+    return f"{value:g}"
+
+
+def _fitted(text: str, font: str, width: float) -> str:
+    """`text`, cut with an ellipsis to fit `width` points at the label size."""
+    while len(text) > 1 and stringWidth(text, font, LABEL) > width + 0.01:
+        text = text[:-2] + "…"
+    return text
+
+
+def intervals_drawing(block: dict, font: str, bold: str, width: float) -> Drawing:
+    """A dot per row with its interval as a whisker, in one or more side-by-side panels that share the rows
+    (each with its scale, ticks and a dashed reference line); a row's note is written on the right. A dot
+    whose interval leaves out its panel's reference is drawn as a vermillion diamond."""
+    rows, panels = block["rows"], block["panels"]
+    label_w = min(max(stringWidth(r["label"], font, LABEL) for r in rows) + 6, 40 * mm)
+    note_w = min(max((stringWidth(r.get("note", ""), font, LABEL) for r in rows), default=0) + 6, 52 * mm)
+    gap = 26  # between panels: room for the end ticks' labels of both
+    panel_w = (width - label_w - note_w - gap * len(panels)) / len(panels)
+    top, bottom = 14, 16
+    height = top + ROW * len(rows) + bottom
+    d = Drawing(width, height)
+    for i in range(0, len(rows), 2):  # every other row shaded, to follow a row across the panels
+        d.add(Rect(0, height - top - ROW * (i + 1), width, ROW, fillColor=colors.HexColor("#F2F2F2"),
+                   strokeColor=None))
+    for i, r in enumerate(rows):
+        y = height - top - ROW * (i + 1) + 3.5
+        d.add(String(label_w - 4, y, _fitted(r["label"], font, label_w - 6), fontName=font, fontSize=LABEL,
+                     fillColor=INK, textAnchor="end"))
+        d.add(String(width - note_w + 4, y, _fitted(r.get("note", ""), font, note_w - 6), fontName=font,
+                     fontSize=LABEL, fillColor=INK))
+    for k, panel in enumerate(panels):
+        left = label_w + gap / 2 + k * (panel_w + gap)
+        _panel(d, panel, [r["values"][k] for r in rows], (left, panel_w, bottom, height - top), font, bold)
+    return d
+
+
+def _panel(d: Drawing, panel: dict, values: list, box: tuple, font: str, bold: str) -> None:
+    """One panel of an interval chart: title, grid and tick labels, reference line, then each row's interval."""
+    left, w, floor, ceiling = box
+    lo, hi = panel["min"], panel["max"]
+
+    def x(v):
+        return left + (min(max(v, lo), hi) - lo) / ((hi - lo) or 1) * w
+    d.add(String(left + w / 2, ceiling + 4, panel["title"], fontName=bold, fontSize=LABEL, fillColor=INK,
+                 textAnchor="middle"))
+    for t in panel["ticks"]:
+        d.add(Line(x(t), floor, x(t), ceiling, strokeColor=colors.HexColor("#DDDDDD"), strokeWidth=0.4))
+        d.add(String(x(t), floor - 9, _tick_text(t, panel["format"]), fontName=font, fontSize=LABEL,
+                     fillColor=INK, textAnchor="middle"))
+    d.add(Line(left, floor, left + w, floor, strokeColor=GREY, strokeWidth=0.5))
+    reference = panel.get("reference")
+    if reference is not None:
+        d.add(Line(x(reference), floor, x(reference), ceiling, strokeColor=GREY, strokeWidth=0.8,
+                   strokeDashArray=(3, 2)))
+    for i, v in enumerate(values):
+        if v is None:
+            continue
+        value, low, high = v
+        y = ceiling - ROW * (i + 1) + ROW / 2
+        d.add(Line(x(low), y, x(high), y, strokeColor=INK, strokeWidth=0.8))
+        for end in (low, high):
+            d.add(Line(x(end), y - 2, x(end), y + 2, strokeColor=INK, strokeWidth=0.8))
+        flagged = reference is not None and (low > reference or high < reference)
+        colour = colors.HexColor(FLAGGED if flagged else PALETTE[0])
+        d.add(makeMarker("FilledDiamond" if flagged else "FilledCircle", x=x(value), y=y, size=5 if flagged else 4.5,
+                         fillColor=colour, strokeColor=colour))
 
 
 def flowables(blocks, st):
@@ -328,14 +450,23 @@ def flowables(blocks, st):
                 flush()
             continue
         flush()
-        if kind in ("h1", "h2", "p"):
+        if kind in ("h1", "h2", "h3", "p", "finding"):
             out.append(Paragraph(escape(block["text"]), getattr(st, kind)))
         elif kind == "table":
-            out.append(margins_table(block, st))
+            out += [margins_table(block, st), Spacer(1, 8)]
         else:
-            out.append(KeepTogether(_chart(block, st, FULL) + [Spacer(1, 8)]))
+            out.append(KeepTogether(_headings(out) + _chart(block, st, FULL) + [Spacer(1, 8)]))
     flush()
     return out
+
+
+def _headings(out: list) -> list:
+    """The headings just before a chart, taken off `out` to be kept with it: ReportLab keeps a heading with
+    the next flowable, but not with a KeepTogether (a heading was left alone at the foot of a page)."""
+    taken = []
+    while out and isinstance(out[-1], Paragraph) and out[-1].getKeepWithNext():
+        taken.insert(0, out.pop())
+    return taken
 
 
 def write_report(path, blocks, fonts, title) -> None:

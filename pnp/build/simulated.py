@@ -1,0 +1,483 @@
+"""The design report's Simulation section: output/<game>/simulation.json, what `pnp simulate` measured, read
+defensively (size cap, shape check part by part) and said as blocks for draw.charts: win rate per seat, the
+agents' matchups, game length, how games end, each tracked table's take rates and win gaps, dead items and
+the balance rules with their margins."""
+
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from ..errors import DataError
+from ..products.rulebook import MAX_SIMULATION_BYTES, SIMULATION_FILE
+from ..project import read_project_file
+from ..report import Mark
+
+MAX_SEATS, MAX_AGENTS, MAX_REASONS, MAX_TABLES = 64, 16, 40, 20
+MAX_ITEMS = 200  # items of one table shown; a file holding more is said to
+MAX_MATRIX = 8  # agents in the matchup matrix: more columns would not fit the page
+CHART_ROWS = 40  # rows of one interval chart: a drawing never splits across pages
+MAX_WALKED = 10_000  # files of cards/<game>/ looked at to tell whether the data changed after the run
+SHOWN_PROBLEMS = 5
+
+
+# -- the shape pnp simulate writes -----------------------------------------------------------------------------
+
+class Many:
+    """A list of at most `cap` values of one shape (a seat per entry: one bad entry spoils the list)."""
+
+    def __init__(self, shape: Any, cap: int) -> None:
+        self.shape, self.cap = shape, cap
+
+
+class Each:
+    """A mapping from names to values of one shape; an entry of another shape is dropped alone, and entries
+    past `cap` are not shown."""
+
+    def __init__(self, shape: Any, cap: int) -> None:
+        self.shape, self.cap = shape, cap
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and abs(v) <= 1e12
+
+
+def _rate(v: Any) -> bool:
+    return v is None or (_number(v) and 0 <= v <= 1)
+
+
+def _gap(v: Any) -> bool:
+    return v is None or (_number(v) and -1 <= v <= 1)
+
+
+def _count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10**12
+
+
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and abs(v) < 2**63
+
+
+def _text(v: Any) -> bool:
+    return isinstance(v, str) and len(v) <= 200
+
+
+RATE = {"rate": _rate, "low": _rate, "high": _rate, "n": _count}
+SPREAD = {"mean": _number, "min": _number, "median": _number, "max": _number}
+END = {"count": _count, "share": _rate}
+ITEM = {"name": _text, "seats": _count, "events": Each({"count": _count, "rate": _rate}, MAX_REASONS),
+        "win_taken": RATE, "win_not_taken": RATE, "gap": _gap}
+SHAPE = {
+    "game": _text, "seed": _whole, "players": _count, "agents": Many(_text, MAX_AGENTS), "games": _count,
+    "games_per_seating": _count, "seat_win_rate": Many(RATE, MAX_SEATS), "agent_win_rate": Each(RATE, MAX_AGENTS),
+    "matchup": Each(Each(RATE, MAX_AGENTS), MAX_AGENTS),
+    "length": {"turns": SPREAD, "decisions": Many(SPREAD, MAX_SEATS)},
+    "end_reasons": Each(END, MAX_REASONS), "end_reasons_among": Each(Each(END, MAX_REASONS), MAX_AGENTS),
+    "end_reasons_known": Many(_text, MAX_REASONS), "tracked": Each(_text, MAX_TABLES),
+    "items": Each(Each(ITEM, MAX_ITEMS), MAX_TABLES),
+}
+BAD = object()  # what a value of the wrong shape cleans to
+
+
+def clean(value: Any, shape: Any, where: str, problems: list) -> Any:
+    """`value` kept as far as it has `shape` (BAD when it has not); what was dropped is noted in `problems`
+    by its place in the file (items.dinosaurs.rex)."""
+    if isinstance(shape, dict):
+        return _clean_record(value, shape, where, problems)
+    if isinstance(shape, Many):
+        if not isinstance(value, list) or len(value) > shape.cap:
+            return BAD
+        kept = [clean(v, shape.shape, where, problems) for v in value]
+        return BAD if any(v is BAD for v in kept) else kept
+    if isinstance(shape, Each):
+        return _clean_each(value, shape, where, problems)
+    return value if shape(value) else BAD
+
+
+def _clean_record(value: Any, shape: dict, where: str, problems: list) -> Any:
+    """A record: every key of `shape` there and of its shape (others are dropped), else BAD."""
+    if not isinstance(value, dict) or not all(k in value for k in shape):
+        return BAD
+    kept = {k: clean(value[k], s, f"{where}.{k}", problems) for k, s in shape.items()}
+    return BAD if any(v is BAD for v in kept.values()) else kept
+
+
+def _clean_each(value: Any, shape: Each, where: str, problems: list) -> Any:
+    if not isinstance(value, dict):
+        return BAD
+    kept = {}
+    if len(value) > shape.cap:
+        problems.append(f"{where} has {len(value):,} entries, only the first {shape.cap} are shown")
+    for k, v in list(value.items())[:shape.cap]:
+        v = clean(v, shape.shape, f"{where}.{_short(k)}", problems)
+        if v is BAD:
+            problems.append(f"{where}.{_short(k)}")
+        else:
+            kept[k] = v
+    return kept
+
+
+def _short(text: str, n: int = 40) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+@dataclass
+class Simulated:
+    """What the report knows of a game's last simulation."""
+
+    shown: str  # the file, as the report names it
+    summary: dict | None = None  # the parts that have the shape `pnp simulate` writes (None: no file, or unread)
+    made: float = 0.0  # when it was written (its modification time)
+    changed: str = ""  # a file of the game's data changed after the run, else ""
+    problems: list = field(default_factory=list)  # what could not be read, for the warning
+
+
+def read_simulation(project: Any, game_id: str) -> Simulated:
+    """output/<game>/simulation.json, as far as it has the shape `pnp simulate` writes. A file that is too
+    large, not JSON or of another shape is never an error: its problems are noted and its good parts kept."""
+    path = project.root / "output" / game_id / SIMULATION_FILE
+    found = Simulated(project.rel(path))
+    if not (path.exists() or path.is_symlink()):
+        return found
+    mark = Mark(found.shown)
+    try:
+        real = project.inside(path, mark, "simulation results")
+        found.made = os.stat(real).st_mtime
+        value = json.loads(read_project_file(real, MAX_SIMULATION_BYTES, mark, "simulation results"),
+                           parse_constant=_no_constant)
+    except DataError as e:
+        found.problems.append(e.message)
+        return found
+    except OSError as e:
+        found.problems.append(f"cannot read: {e.strerror or e}")
+        return found
+    except (ValueError, RecursionError) as e:  # UnicodeDecodeError is a ValueError
+        found.problems.append(f"not the JSON `pnp simulate` writes ({type(e).__name__})")
+        return found
+    if not isinstance(value, dict):
+        found.problems.append("not the JSON `pnp simulate` writes (no object at the top)")
+        return found
+    found.summary = {}
+    for key, shape in SHAPE.items():
+        if key in value:
+            kept = clean(value[key], shape, key, found.problems)
+            if kept is BAD:
+                found.problems.append(key)
+            else:
+                found.summary[key] = kept
+    found.changed = _changed_since(project, game_id, found.made)
+    return found
+
+
+def _changed_since(project: Any, game_id: str, made: float) -> str:
+    """The newest file of cards/<game>/ changed after `made` (the run's data is no longer the game's), or ""."""
+    newest, seen = (made, ""), 0
+    for folder, dirs, files in os.walk(project.cards / game_id):  # links are not followed
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        for name in sorted(files):
+            seen += 1
+            if seen > MAX_WALKED:
+                return newest[1]
+            if name.startswith("."):
+                continue
+            path = os.path.join(folder, name)
+            try:
+                when = os.lstat(path).st_mtime
+            except OSError:
+                continue
+            if when > newest[0]:
+                newest = (when, project.rel(path))
+    return newest[1]
+
+
+def warnings(found: Simulated) -> list:
+    """What the report warns of the file: the parts it could not read, and data changed since the run."""
+    out = []
+    if found.problems:
+        parts = found.problems[:SHOWN_PROBLEMS]
+        more = len(found.problems) - len(parts)
+        out.append(("not read, the design report shows no simulation from it: " if found.summary is None else
+                    "parts are not what `pnp simulate` writes and are not shown: ")
+                   + "; ".join(parts) + (f"; and {more} more" if more > 0 else ""))
+    if found.changed:
+        out.append(f"{found.changed} changed after this simulation was made ({_when(found.made)}): its figures "
+                   f"may not be the game's now; run `pnp simulate` again")
+    return out
+
+
+def _when(stamp: float) -> str:
+    return datetime.fromtimestamp(stamp, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+# -- the section's blocks --------------------------------------------------------------------------------------
+
+def _pct(v: float | None) -> str:
+    return "-" if v is None else f"{v:.0%}"
+
+
+def _ci(w: dict) -> str:
+    """A rate with its interval: 40% (29–53%)."""
+    if w["rate"] is None:
+        return "-"
+    if w["low"] is None or w["high"] is None:
+        return f"{w['rate']:.0%}"
+    return f"{w['rate']:.0%} ({100 * w['low']:.0f}–{w['high']:.0%})"
+
+
+def _point(w: dict) -> tuple | None:
+    """(value, low, high) of a rate for an interval chart; None when nothing was measured."""
+    if w["rate"] is None:
+        return None
+    low, high = (w["low"], w["high"]) if w["low"] is not None and w["high"] is not None else (w["rate"],) * 2
+    return w["rate"], low, high
+
+
+RATE_PANEL = {"min": 0, "max": 1, "ticks": [0, 0.25, 0.5, 0.75, 1], "format": "%"}
+
+
+def _chunks(block: dict) -> list:
+    """An interval chart of many rows as several of at most CHART_ROWS (a drawing does not split across pages)."""
+    rows = block["rows"]
+    if len(rows) <= CHART_ROWS:
+        return [block]
+    return [{**block, "rows": rows[i:i + CHART_ROWS], "title": block["title"] + (" (continued)" if i else "")}
+            for i in range(0, len(rows), CHART_ROWS)]
+
+
+def made_line(s: dict, found: Simulated) -> str:
+    """When the run was made, and with what: games, players, agents, seed (what the file says of them)."""
+    said = [f"{s['games']:,} games" + (f" ({s['games_per_seating']:,} per seating)" if "games_per_seating" in s
+                                         and s["games_per_seating"] != s["games"] else "")
+            if "games" in s else "",
+            f"{s['players']} players" if "players" in s else "",
+            f"agents {', '.join(s['agents'])}" if s.get("agents") else "",
+            f"seed {s['seed']}" if "seed" in s else ""]
+    return (f"Made {_when(found.made)} by `pnp simulate` ({found.shown}): " + ", ".join(x for x in said if x)
+            + ". Every rate has its 95% confidence interval (Wilson's).")
+
+
+def seat_blocks(s: dict) -> list:
+    seats = s.get("seat_win_rate")
+    if not seats:
+        return []
+    even = 1 / len(seats)
+    panel = {**RATE_PANEL, "title": "win rate", "reference": even}
+    rows = [{"label": f"seat {i + 1}", "values": [_point(w)], "note": f"{_ci(w)} of {w['n']:,} games"}
+            for i, w in enumerate(seats)]
+    return _chunks({"kind": "intervals", "title": "Win rate per seat", "panels": [panel], "rows": rows,
+                    "text": f"The dashed line is an even share ({even:.0%}); a diamond marks a seat whose interval "
+                            f"leaves it out."})
+
+
+def agent_blocks(s: dict) -> list:
+    rates = s.get("agent_win_rate") or {}
+    if len(rates) < 2:
+        agents = ", ".join(rates) or ", ".join(s.get("agents") or []) or "one"
+        return [{"kind": "p", "text": f"One agent played ({agents}): `--agents random,greedy,mcts` plays several "
+                                      "against one another, for their win rates and matchups."}]
+    panel = {**RATE_PANEL, "title": "win rate", "reference": 1 / max(2, s.get("players", 2))}
+    blocks = _chunks({"kind": "intervals", "title": "Win rate per agent", "panels": [panel],
+                      "text": "Skill should beat luck: a stronger agent should win more than an even share "
+                              "(dashed).",
+                      "rows": [{"label": a, "values": [_point(w)], "note": f"{_ci(w)} of {w['n']:,} seats"}
+                               for a, w in rates.items()]})
+    return blocks + matchup_blocks(s.get("matchup") or {})
+
+
+def matchup_blocks(matchup: dict) -> list:
+    """The matrix of how often each agent beat each other (its first MAX_MATRIX agents)."""
+    names = sorted(set(matchup) | {b for row in matchup.values() for b in row})[:MAX_MATRIX]
+    if not names:
+        return []
+    pairs = [[matchup[a][b] if a != b and b in matchup.get(a, {}) else None for b in names] for a in names]
+    return [{"kind": "grid", "title": "Matchups: how often the row's agent beat the column's",
+             "text": "In the games where both sat, a tie counting half; shaded by the rate.",
+             "rows": names, "cols": names, "row_name": "agent", "col_name": "against", "top": 1, "wide": True,
+             "cells": [[w and w["rate"] for w in row] for row in pairs],
+             "texts": [[_ci(w).replace(" (", "\n(") if w else "" for w in row] for row in pairs]}]
+
+
+def _nice_top(top: float) -> tuple:
+    """A round end for a count axis and its ticks (about four steps)."""
+    step = 1
+    while top / step > 5:
+        step *= 2 if str(step)[0] in "15" else 2.5
+    step = int(step)
+    end = max(step, math.ceil(top / step) * step)
+    return end, list(range(0, end + 1, step))
+
+
+def length_blocks(s: dict) -> list:
+    length = s.get("length")
+    if not length:
+        return []
+    spreads = [("turns", length["turns"])] + [(f"decisions, seat {i + 1}", d)
+                                              for i, d in enumerate(length["decisions"])]
+    end, ticks = _nice_top(max(d["max"] for _, d in spreads) or 1)
+    rows = [{"label": name, "values": [(d["median"], d["min"], d["max"])],
+             "note": f"mean {d['mean']:.1f}, median {d['median']:g} ({d['min']:g}–{d['max']:g})"}
+            for name, d in spreads]
+    return _chunks({"kind": "intervals", "title": "Game length", "rows": rows,
+                    "panels": [{"title": "turns / decisions", "min": 0, "max": end, "ticks": ticks, "format": "n"}],
+                    "text": "Each game's length: the dot is the median game, the line runs from the shortest to "
+                            "the longest."})
+
+
+def end_blocks(s: dict) -> list:
+    ends = s.get("end_reasons")
+    if not ends:
+        return []
+    known = [r for r in s.get("end_reasons_known", []) if r not in ends] + list(ends)
+    groups = [("", ends)]
+    among = s.get("end_reasons_among") or {}
+    if len(among) > 1:
+        groups += [(f" ({agents})", e) for agents, e in among.items()]
+    rows = []
+    for suffix, found in groups:
+        games = sum(e["count"] for e in found.values())
+        for reason in known:
+            count = found.get(reason, {}).get("count", 0)
+            w = _wilson(count, games)
+            rows.append({"label": reason + suffix, "values": [_point(w)], "note": f"{_ci(w)}: {count:,} of {games:,}"})
+    text = "Share of the games ending each way" + (", in all games and then among each set of agents seated"
+                                                    if len(groups) > 1 else "") + "."
+    return _chunks({"kind": "intervals", "title": "How games end", "text": text, "rows": rows,
+                    "panels": [{**RATE_PANEL, "title": "share of games"}]})
+
+
+def _wilson(successes: float, n: int) -> dict:
+    from ..simulate.stats import wilson
+
+    return wilson(successes, n)
+
+
+def gap_interval(item: dict) -> tuple | None:
+    """(gap, low, high): the taken-minus-not win rate with its 95% interval from the two rates' Wilson
+    intervals (Newcombe's hybrid score method); None when a side had no seats."""
+    a, b = item["win_taken"], item["win_not_taken"]
+    if None in (a["rate"], a["low"], a["high"], b["rate"], b["low"], b["high"]):
+        return None
+    gap = a["rate"] - b["rate"]
+    low = gap - math.hypot(a["rate"] - a["low"], b["high"] - b["rate"])
+    high = gap + math.hypot(a["high"] - a["rate"], b["rate"] - b["low"])
+    return gap, max(-1.0, low), min(1.0, high)
+
+
+def _taken(item: dict) -> dict:
+    taken = item["events"].get("taken")
+    return _wilson(taken["count"], item["seats"]) if taken else {"rate": None, "low": None, "high": None, "n": 0}
+
+
+def _signed(v: tuple | None) -> str:
+    return "-" if v is None else f"{v[0]:+.0%} ({100 * v[1]:+.0f} to {v[2]:+.0%})"
+
+
+def item_blocks(s: dict) -> list:
+    """Per tracked table: take rate and win gap charted, the figures in a table, each event's rate, dead items."""
+    blocks = []
+    for table, items in (s.get("items") or {}).items():
+        blocks.append({"kind": "h2", "text": f"{table}: the {len(items)} in play" if len(items) > 1 else
+                       f"{table}: {len(items)} in play"})
+        order = sorted(items, key=lambda i: (gap_interval(items[i]) is None, -(items[i]["gap"] or 0),
+                                             items[i]["name"]))
+        rows = [{"label": items[i]["name"], "values": [_point(_taken(items[i])), gap_interval(items[i])],
+                 "note": f"taken {_pct(_taken(items[i])['rate'])}, gap {_signed(gap_interval(items[i]))}"}
+                for i in order]
+        blocks += _chunks({
+            "kind": "intervals", "title": f"{table}: how often taken, and how their takers fared", "rows": rows,
+            "text": "Left: the share of seats (with the item in play) whose player took it. Right: the win rate "
+                    "of those who took it minus that of those who did not; a diamond marks a gap whose interval "
+                    "leaves out 0.",
+            "panels": [{**RATE_PANEL, "title": "taken"},
+                       {"title": "win rate, taken minus not", "min": -1, "max": 1, "ticks": [-1, -0.5, 0, 0.5, 1],
+                        "format": "+%", "reference": 0}]})
+        blocks.append({"kind": "rows", "title": f"{table}: the figures",
+                       "header": ["", "in play", "taken", "win rate if taken", "if not", "gap (95% interval)"],
+                       "widths": [42, 14, 26, 28, 28, 32],
+                       "rows": [[items[i]["name"], f"{items[i]['seats']:,}", _ci(_taken(items[i])),
+                                 _ci(items[i]["win_taken"]), _ci(items[i]["win_not_taken"]),
+                                 _signed(gap_interval(items[i]))] for i in order]})
+        blocks += _event_blocks(table, items, order) + _dead_blocks(s, table, items)
+    return blocks
+
+
+def _event_blocks(table: str, items: dict, order: list) -> list:
+    events = sorted({e for i in order for e, n in items[i]["events"].items() if n["count"]} - {"taken"})
+    if not events:
+        return []
+    cells = [[items[i]["events"][e]["rate"] if e in items[i]["events"] else None for e in events] for i in order]
+    return [{"kind": "grid", "title": f"{table}: what else happened to them",
+             "text": "The share of seats, with the item in play, in which each event the rules report happened "
+                     "(events that never happened are left out).",
+             "rows": [items[i]["name"] for i in order], "cols": [e.replace("_", " ") for e in events],
+             "row_name": table, "col_name": "event",
+             "cells": cells, "texts": [[_pct(c) for c in row] for row in cells], "top": 1, "wide": True}]
+
+
+def _dead_blocks(s: dict, table: str, items: dict) -> list:
+    from ..simulate.stats import dead_items
+
+    found = dead_items({"items": {table: items}}).get(table, {})
+    if not found:
+        return [{"kind": "p", "text": "No dead items: each was taken, and each that can be effective was."}]
+    return [{"kind": "finding", "text": f"{label.capitalize()}: " + ", ".join(items[i]["name"] for i in ids) + "."}
+            for label, ids in found.items()]
+
+
+def _figure(v: Any) -> str:
+    return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+
+def balance_blocks(game: Any, s: dict) -> list:
+    """game.yaml's balance rules checked on the file's figures, as `pnp simulate` checks them: each with its
+    line, the value measured, its limit and margin, holds or FAILS and the items at fault."""
+    from ..simulate.balance import check_balance
+    from ..template import budget
+
+    rules = game.meta.get("balance") or []
+    blocks = [{"kind": "h2", "text": "Balance rules"}]
+    if not rules:
+        return blocks + [{"kind": "p", "text": "game.yaml has no `balance:` rules to check on these figures."}]
+    try:
+        with budget():
+            outcomes = check_balance(game, s)
+    except (KeyError, TypeError, AttributeError, IndexError) as e:  # a part the rules read was not in the file
+        return blocks + [{"kind": "finding", "text": f"Not checked: the simulation lacks a part they read "
+                                                     f"({type(e).__name__}: {_short(str(e))})."}]
+    rows = []
+    for o in outcomes:
+        said = o.expr + (f" ({o.mark})" if o.mark else "") + (f"; each {o.row}" if o.row and not o.failing else "") \
+            + (f"; at fault: {', '.join(o.failing[:8])}" + (" ..." if len(o.failing) > 8 else "") if o.failing else "")
+        if o.margin is None:
+            rows.append([said, "", "", "", "holds" if o.holds else "FAILS"])
+        else:
+            rows.append([said, _figure(o.value), f"{o.op} {_figure(o.limit)}", _figure(o.margin),
+                         "holds" if o.holds else "FAILS"])
+    failing = sum(not o.holds for o in outcomes)
+    return blocks + [{"kind": "p", "text": f"{len(outcomes) - failing} of {len(outcomes)} hold on these figures"
+                                           + (f"; {failing} fail." if failing else ".")},
+                     {"kind": "table", "header": ["rule", "value", "limit", "margin", ""], "rows": rows}]
+
+
+def simulation_blocks(game: Any, found: Simulated) -> list:
+    """The report's Simulation section: how to make one when there is none, what could not be read, then
+    every chart the file's good parts allow."""
+    blocks = [{"kind": "h1", "text": "Simulation"}]
+    if found.summary is None and not found.problems:
+        return blocks + [{"kind": "p", "text": f"No simulation yet: `pnp simulate {game.id}` plays the game with "
+                                               f"its cards/{game.id}/rules.py and writes {found.shown}, "
+                                               "which this section charts."}]
+    blocks += [{"kind": "finding", "text": f"Warning: {found.shown}: {w}"} for w in warnings(found)]
+    s = found.summary
+    if s is None:
+        return blocks
+    blocks.append({"kind": "p", "text": made_line(s, found)})
+    if s.get("items") or s.get("seat_win_rate"):
+        blocks += balance_blocks(game, s)
+    return blocks + seat_blocks(s) + agent_blocks(s) + length_blocks(s) + end_blocks(s) + item_blocks(s)

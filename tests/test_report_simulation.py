@@ -1,0 +1,229 @@
+"""pnp report's Simulation section: output/<game>/simulation.json charted, read back from the PDF; a missing
+file says how to make one; a damaged one is a warning naming it, never a crash."""
+
+import json
+import math
+import os
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import make_project, run
+
+GAME = """title: Sim Report
+players: 2
+ages: 8+
+time: 5 minutes
+credits: {design: Test Designer}
+tables:
+  cards:
+    fields:
+      id: {type: id}
+      name: {type: str}
+      power: {type: int}
+balance:
+  - expr: "sim.seat_win_rate[0] >= 0.4 and sim.seat_win_rate[0] <= 0.65"
+  - {each: cards, expr: "item.effective >= 0.04"}
+"""
+CARDS = """- {id: c0, name: Lion Card, power: 3}
+- {id: c1, name: Mouse Card, power: 1}
+- {id: c2, name: Ghost Card, power: 2}
+"""
+MADE = 1_700_000_000  # 2023-11-14 22:13 UTC
+BEFORE = MADE - 3600
+
+
+def rate(p, low, high, n):
+    return {"rate": p, "low": low, "high": high, "n": n}
+
+
+def item(name, taken, effective, win_taken, win_not, gap, seats=40):
+    return {"name": name, "seats": seats, "gap": gap, "win_taken": win_taken, "win_not_taken": win_not,
+            "events": {"taken": {"count": taken, "rate": taken / seats},
+                       "effective": {"count": effective, "rate": effective / seats}}}
+
+
+SIMULATION = {
+    "game": "sr", "seed": 7, "players": 2, "agents": ["random", "greedy"], "games": 40, "games_per_seating": 20,
+    "seat_win_rate": [rate(0.6, 0.4466, 0.7347, 40), rate(0.4, 0.2653, 0.5534, 40)],
+    "agent_win_rate": {"greedy": rate(0.85, 0.7089, 0.9294, 40), "random": rate(0.15, 0.0706, 0.2911, 40)},
+    "matchup": {"greedy": {"random": rate(0.85, 0.7089, 0.9294, 40)},
+                "random": {"greedy": rate(0.15, 0.0706, 0.2911, 40)}},
+    "length": {"turns": {"mean": 6.5, "min": 3, "median": 6.0, "max": 11},
+               "decisions": [{"mean": 3.5, "min": 2, "median": 3.0, "max": 6},
+                             {"mean": 3.0, "min": 1, "median": 3.0, "max": 5}]},
+    "end_reasons": {"last counter": {"count": 40, "share": 1.0}},
+    "end_reasons_known": ["last counter", "surrender"],
+    "tracked": {"cards": "card"},
+    "items": {"cards": {
+        # win rates 70% (50-85%) taken, 50% (40-60%) not: gap +20%, -2% to +38% by Newcombe's method
+        "c0": item("Lion Card", 20, 12, rate(0.7, 0.5, 0.85, 20), rate(0.5, 0.4, 0.6, 20), 0.2),
+        "c1": item("Mouse Card", 30, 2, rate(0.5, 0.33, 0.67, 30), rate(0.5, 0.24, 0.76, 10), 0.0),
+        "c2": item("Ghost Card", 0, 0, rate(None, None, None, 0), rate(0.5, 0.35, 0.65, 40), None)}},
+}
+
+
+def project(tmp_path, simulation=SIMULATION, game=GAME, cards=CARDS):
+    root = make_project(tmp_path / "proj", {"cards/sr/game.yaml": game, "cards/sr/cards.yaml": cards})
+    for path in (root / "cards" / "sr").iterdir():
+        os.utime(path, (BEFORE, BEFORE))
+    if simulation is not None:
+        write_simulation(root, json.dumps(simulation).encode())
+    return root
+
+
+def write_simulation(root, data: bytes):
+    path = root / "output" / "sr" / "simulation.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    os.utime(path, (MADE, MADE))
+    return path
+
+
+def report(root, code=0):
+    result = run(root, "report", "sr")
+    assert result.exit_code == code, result.output
+    pdf = root / "output" / "sr" / "sr-report.pdf"
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(pdf).pages)
+    return result.output, text[text.index("Simulation"):text.index("Tables")], pdf
+
+
+def test_the_section_charts_the_file(tmp_path):
+    output, text, _ = report(project(tmp_path))
+    assert "warning" not in output
+    assert "Made 2023-11-14 22:13 UTC by `pnp simulate` (output/sr/simulation.json): 40 games (20 per seating), " \
+           "2 players, agents random, greedy, seed 7" in text
+    assert "60% (45–73%) of 40 games" in text and "40% (27–55%) of 40 games" in text  # seats
+    assert "85% (71–93%) of 40 seats" in text  # greedy
+    assert "mean 6.5, median 6 (3–11)" in text
+    assert "surrender" in text and "0% (0–9%): 0 of 40" in text  # a known end that never happened
+    assert "Lion Card 40 50% (35–65%) 70% (50–85%) 50% (40–60%) +20% (-2 to +38%)" in text  # the items' table
+    assert "Never taken: Ghost Card." in text
+    # the balance rules, checked on the file's figures, with their line, value, limit and margin
+    assert "1 of 2 hold on these figures; 1 fail." in text
+    assert "sim.seat_win_rate[0] <= 0.65 (cards/sr/game.yaml:13:11) 0.6 <= 0.65 0.05 holds" in text
+    assert "item.effective >= 0.04 (cards/sr/game.yaml:14:25); at fault: Ghost Card 0 >= 0.04 -0.04 FAILS" in text
+
+
+def test_text_stays_inside_the_page_margins_and_is_6_points_or_more(tmp_path):
+    many = {**SIMULATION, "end_reasons": {f"a very long way for a game to end, number {i}": {"count": 1, "share": 0.025}
+                                          for i in range(40)}}
+    # a bars view whose long names are turned: the first one ran left into the page margin
+    game = GAME + "report:\n  - {kind: bars, table: cards, x: power}\n"
+    cards = "".join(f"- {{id: x{i}, name: WWW MMM WWW MMM WWW MMM {i}, power: {i}}}\n" for i in range(12)) + CARDS
+    _, _, pdf = report(project(tmp_path, many, game, cards))
+    found = []
+    for page in PdfReader(pdf).pages:
+        def visit(text, cm, tm, font, size):
+            if text.strip():
+                m = [tm[0] * cm[0] + tm[1] * cm[2], tm[0] * cm[1] + tm[1] * cm[3],
+                     tm[4] * cm[0] + tm[5] * cm[2] + cm[4]]
+                found.append((text.strip(), size * math.hypot(m[0], m[1]), m[2]))
+        page.extract_text(visitor_text=visit)
+    mm = 72 / 25.4
+    assert min(size for _, size, _ in found) >= 6
+    assert [t for t, _, x in found if not 20 * mm - 1 <= x <= 190 * mm] == []
+
+
+def test_without_a_file_the_report_says_how_to_make_one(tmp_path):
+    output, text, _ = report(project(tmp_path, None))
+    assert "warning" not in output
+    assert text.strip() == "Simulation No simulation yet: `pnp simulate sr` plays the game with its " \
+                           "cards/sr/rules.py and writes output/sr/simulation.json, which this section charts."
+
+
+BIG = 8 * 1024 * 1024 + 1
+
+
+@pytest.mark.parametrize("data, said", [
+    (b"{not json", "not the JSON `pnp simulate` writes (JSONDecodeError)"),
+    (b'{"games": NaN}', "not the JSON `pnp simulate` writes (ValueError)"),
+    (b"[" * 100_000, "not the JSON `pnp simulate` writes (RecursionError)"),
+    (b"[1, 2]", "no object at the top"),
+    (b" " * BIG, "is larger than 8 MB"),
+    ("folder", "is a folder, not an ordinary file"),
+    ("link", "is outside the project folder"),
+])
+def test_a_damaged_file_is_not_read(tmp_path, data, said):
+    from pnp.build.simulated import read_simulation, warnings
+    from pnp.project import Project
+
+    root = project(tmp_path, None)
+    path = root / "output" / "sr" / "simulation.json"
+    path.parent.mkdir(parents=True)
+    if data == "folder":
+        path.mkdir()
+    elif data == "link":
+        (tmp_path / "elsewhere.json").write_text(json.dumps(SIMULATION))
+        path.symlink_to(tmp_path / "elsewhere.json")
+    else:
+        path.write_bytes(data)
+    found = read_simulation(Project(root.resolve()), "sr")
+    assert found.summary is None and found.shown == "output/sr/simulation.json"
+    assert said in warnings(found)[0]
+
+
+def test_a_damaged_file_is_a_warning_naming_it(tmp_path):
+    root = project(tmp_path, None)
+    write_simulation(root, b'{"games": 3, "items": {')
+    output, text, _ = report(root)
+    assert "output/sr/simulation.json: warning: not read, the design report shows no simulation from it: not the " \
+           "JSON `pnp simulate` writes (JSONDecodeError)" in output
+    assert text.startswith("Simulation Warning: output/sr/simulation.json: not read") and "Made" not in text
+
+
+def test_a_part_of_the_wrong_shape_is_left_out_and_the_rest_shown(tmp_path):
+    damaged = {**SIMULATION, "seat_win_rate": "half each", "seed": 10**30,
+               "items": {"cards": {**SIMULATION["items"]["cards"], "c1": {"name": "Mouse Card", "seats": -1}}}}
+    output, text, _ = report(project(tmp_path, damaged))
+    assert "output/sr/simulation.json: warning: parts are not what `pnp simulate` writes and are not shown: " \
+           "seed; seat_win_rate; items.cards.c1" in output
+    assert "of 40 games" not in text and "seed" not in text.split("Warning")[0]
+    assert "Lion Card 40 50% (35–65%)" in text and "Mouse Card 40" not in text
+    # the balance rules read the seats' win rates, which are gone: said, not a crash
+    assert "Not checked: the simulation lacks a part they read (KeyError: 'seat_win_rate')" in text
+
+
+def test_data_changed_since_the_run_is_warned_of(tmp_path):
+    root = project(tmp_path)
+    cards = root / "cards" / "sr" / "cards.yaml"
+    os.utime(cards, (MADE + 60, MADE + 60))
+    output, text, _ = report(root)
+    assert "output/sr/simulation.json: warning: cards/sr/cards.yaml changed after this simulation was made " \
+           "(2023-11-14 22:13 UTC)" in output
+    assert "cards/sr/cards.yaml changed after this simulation was made" in text
+
+
+def test_same_bytes_and_the_preview_serves_it(tmp_path):
+    from starlette.testclient import TestClient
+
+    from pnp.project import Project
+    from pnp.serve.app import create_app
+
+    root = project(tmp_path)
+    _, _, pdf = report(root)
+    first = pdf.read_bytes()
+    pdf.unlink()
+    assert report(root)[2].read_bytes() == first
+    with TestClient(create_app(Project(root.resolve()), ["sr"]), base_url="http://127.0.0.1:8000") as client:
+        served = client.get("/g/sr/report.pdf")
+        assert served.status_code == 200 and served.content == first
+
+
+def test_what_pnp_simulate_writes_is_read_whole(tmp_path):
+    """The real writer's file, not a hand-made one: every part has the shape the report reads."""
+    from pathlib import Path
+
+    from pnp.build.simulated import read_simulation
+    from pnp.project import Project
+
+    root = tmp_path / "p"
+    make_project(root)
+    (root / "cards/mini/rules.py").write_text((Path(__file__).parent / "simulate_nim.py").read_text())
+    simulated = run(root, "simulate", "mini", "--games", "10", "--agents", "random,greedy", "--jobs", "1")
+    assert simulated.exit_code == 0, simulated.output
+    found = read_simulation(Project(root.resolve()), "mini")
+    assert found.problems == [] and found.changed == ""
+    assert {"seat_win_rate", "matchup", "length", "end_reasons", "items"} <= set(found.summary)
+    result = run(root, "report", "mini")
+    assert result.exit_code == 0 and "warning" not in result.output, result.output
