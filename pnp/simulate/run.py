@@ -1,6 +1,7 @@
 """The runner: N seeded games per seating of the agents, across processes; each game bounded by a move cap and
 a timeout, and a failure of the rules said with its game, seed and turn."""
 
+import math
 import os
 import signal
 import threading
@@ -62,8 +63,40 @@ class _Timeout(BaseException):
 
 
 def seatings(agents: tuple, players: int) -> list:
-    """Every agent in every seat: the rotations of the agent list, cycled over the seats."""
-    return [tuple(agents[(seat + k) % len(agents)] for seat in range(players)) for k in range(len(agents))]
+    """Every seating of the agents: each way to seat them that seats as many different agents as it can (all of
+    them when there are no more agents than seats, else one a seat). Each is played equally often, so every
+    agent meets every other from every seat and the seats' win rates compare like with like (rotating the
+    list seated the stronger of two agents first in some pairings only)."""
+    agents = tuple(dict.fromkeys(agents))  # an agent named twice is one agent
+    out = []
+
+    def extend(seated: tuple) -> None:
+        free = players - len(seated)
+        if free == 0:
+            out.append(seated)
+            return
+        unseated = [a for a in agents if a not in seated]
+        for agent in agents:
+            if len(agents) > players and agent in seated:
+                continue  # more agents than seats: each sits at most once
+            if len(agents) <= players and len(unseated) - (agent in unseated) > free - 1:
+                continue  # fewer agents than seats: leave room for every one not yet seated
+            extend(seated + (agent,))
+
+    extend(())
+    return out
+
+
+def count_seatings(agents: int, players: int) -> int:
+    """How many seatings `seatings` gives, without listing them (a run is refused before it is enumerated)."""
+    if agents > players:
+        return math.perm(agents, players)
+    return sum((-1) ** j * math.comb(agents, j) * (agents - j) ** players for j in range(agents + 1))
+
+
+def games_in(options: Options) -> int:
+    """How many games the run plays: --games for every seating."""
+    return options.games * count_seatings(len(set(options.agents)), options.players)
 
 
 def schedule(options: Options) -> list:
