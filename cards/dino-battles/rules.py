@@ -106,6 +106,8 @@ class Rules(GameRules):
         self.guard_powers = {c: [(k, pw) for k, pw in enumerate(self.cards[c].powers) if pw.effects.guard_up]
                              for c in game.ref.items}
         self.species_per_game = r.species_per_game
+        self.card_cost = {k: c.cost for k, c in self.cards.items()}
+        self.dino_cost = {k: d.cost for k, d in self.dinos.items()}
 
     # --- setup -------------------------------------------------------------------------------------------
     def setup(self, players, rng):
@@ -204,54 +206,48 @@ class Rules(GameRules):
 
     # --- moves ----------------------------------------------------------------------------------------------
     def legal_moves(self, s):
+        # the hot path of every simulation (a random game asks it some 270 times): combat cards are counted once
+        # and the moves that depend only on counts (attach, retreat, attack targets) come from small caches
         if s.pending:
             return self._replies(s)
         p, left = s.players[s.current], s.left
-        moves = [("end",)]
         hand = p.hand
-        cards = sorted(set(hand).difference(COMBAT_AND_STATUS))  # the Strategies and Items held
-        if left["_strategy"] > 0:
+        in_hand = (hand.count("attack"), hand.count("evade"), hand.count("defend"))
+        moves = [("end",)]
+        cards = sorted(set(hand).difference(COMBAT_AND_STATUS)) if len(hand) > sum(in_hand) else ()
+        if cards and left["_strategy"] > 0:
             moves += [("strategy", c) for c in cards if c not in self.own_turn_powers]
+        active, bench = p.active, p.bench
         if left["_attach"] > 0:
-            held = [c for c in COMBAT if c in hand]
-            for slot in range(len(p.bench) + (1 if p.active else 0)):
-                moves += [("attach", c, slot) for c in held]
-        if p.active and left["_combat"] > 0:
-            moves += self._combat_moves(s, p)
-        for b, d in enumerate(p.bench):
+            moves += _attach_moves(in_hand, len(bench) + (1 if active else 0))
+        if active and left["_combat"] > 0:
+            attached = active.attached
+            on_active = (attached.count("attack"), attached.count("evade"), attached.count("defend"))
+            for i, attack in enumerate(active.species.attacks):
+                if _payable_counts(attack.cost, on_active):
+                    moves += _attack_moves(i, len(s.players), s.current)
+            if on_active[1] + in_hand[1] >= active.species.retreat and bench:
+                moves += _RETREATS[len(bench)]
+        for b, d in enumerate(bench):
             assist = self.assists[d.species.id]
             if assist is not None and b not in s.assisted and _payable(assist.cost, d.attached):
                 moves.append(("assist", b))
-        if cards:
-            in_hand = _counts(hand)  # an Item is not a combat card: paying for it leaves the same combat cards
-            for c in cards:
-                for k, power in self.own_turn_powers.get(c, ()):
-                    if _payable_counts(power.cost, in_hand):
-                        moves.append(("item", c, k))
+        for c in cards:  # an Item is not a combat card: paying for it leaves the same combat cards
+            for k, power in self.own_turn_powers.get(c, ()):
+                if _payable_counts(power.cost, in_hand):
+                    moves.append(("item", c, k))
         if left["_buy"] > 0:
-            moves += self._buys(s, p)
+            money, supply = sum(in_hand), s.supply
+            moves += [_BUY[c] for c in COMBAT if supply[c] > 0]
+            cost = self.card_cost
+            moves += [_BUY[k] for k in s.kinds if supply[k] > 0 and cost[k] <= money]
+            if len(bench) + (1 if active else 0) < 1 + self.bench_size:
+                cost = self.dino_cost
+                moves += [("dino", d) for d in sorted(set(s.offering)) if cost[d] <= money]
         return moves
-
-    def _combat_moves(self, s, p):
-        out = []
-        for i, attack in enumerate(p.active.species.attacks):
-            if _payable(attack.cost, p.active.attached):
-                out += [("attack", i, t) for t in self._targets(s)]
-        evades = p.active.attached.count("evade") + p.hand.count("evade")
-        if evades >= p.active.species.retreat:
-            out += [("retreat", b) for b in range(len(p.bench))]
-        return out
 
     def _targets(self, s):
         return [i for i in range(len(s.players)) if i != s.current]
-
-    def _buys(self, s, p):
-        money = sum(_counts(p.hand))
-        out = [("buy", c) for c in COMBAT if s.supply[c] > 0]
-        out += [("buy", k) for k in s.kinds if s.supply[k] > 0 and self.cards[k].cost <= money]
-        if len(p.dinos()) < 1 + self.bench_size:
-            out += [("dino", d) for d in sorted(set(s.offering)) if self.dinos[d].cost <= money]
-        return out
 
     def _replies(self, s):
         target = s.players[s.pending["target"]]
@@ -591,6 +587,42 @@ def _payable_counts(cost, have):
         need = _NEEDS[cost] = (cost.count("attack"), cost.count("evade"), cost.count("defend"), cost.count("any"))
     a, e, d = have
     return a >= need[0] and e >= need[1] and d >= need[2] and a + e + d - need[0] - need[1] - need[2] >= need[3]
+
+
+class _Made(dict):
+    """A cache of moves made once by `make(key)`."""
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        value = self[key] = self.make(key)
+        return value
+
+
+_BUY = _Made(lambda what: ("buy", what))
+_RETREATS = _Made(lambda n: [("retreat", b) for b in range(n)])
+_ATTACH, _ATTACKS = {}, {}
+
+
+def _attach_moves(in_hand, slots):
+    """Attaching each combat card held to each of `slots` Dinosaurs (cached by which cards are held)."""
+    key = (in_hand[0] > 0, in_hand[1] > 0, in_hand[2] > 0, slots)
+    moves = _ATTACH.get(key)
+    if moves is None:
+        held = [c for c, n in zip(COMBAT, in_hand) if n]
+        moves = _ATTACH[key] = [("attach", c, slot) for slot in range(slots) for c in held]
+    return moves
+
+
+def _attack_moves(i, players, current):
+    """Attack `i` on each opponent (cached)."""
+    key = (i, players, current)
+    moves = _ATTACKS.get(key)
+    if moves is None:
+        moves = _ATTACKS[key] = [("attack", i, t) for t in range(players) if t != current]
+    return moves
 
 
 def _payable(cost, cards):
