@@ -134,6 +134,11 @@ class Rules(GameRules):
         return s
 
     def _draw(self, p, n, rng):
+        deck = p.deck
+        if len(deck) >= n:  # the usual case, at once: the cards popped one by one from the deck's end
+            p.hand.extend(deck[:-n - 1:-1])
+            del deck[-n:]
+            return
         for _ in range(n):
             if not p.deck:
                 if not p.discard:
@@ -644,8 +649,14 @@ def _pay(cost, cards, discard, order=ANY_ORDER):
 
 def _pay_from_hand(cost, p):
     """Pay from the hand; an "any" with the combat card the player holds most of (ties: Attack, Evade, Defend)."""
-    for c in sorted(cost, key=lambda c: c == "any"):
+    hand, discard = p.hand, p.discard
+    for c in sorted(cost, key=_ANY_LAST):
         if c == "any":
-            c = max(COMBAT, key=lambda x: p.hand.count(x))
-        p.hand.remove(c)
-        p.discard.append(c)
+            counts = (hand.count("attack"), hand.count("evade"), hand.count("defend"))
+            c = COMBAT[counts.index(max(counts))]  # the first of the most held, as max() picks
+        hand.remove(c)
+        discard.append(c)
+
+
+def _ANY_LAST(c):
+    return c == "any"
