@@ -12,6 +12,8 @@ are):
   Items are used in their owner's turn, or in reply to an attack for the guarding ones;
 - the 10 Strategy and Item kinds and the 6 species of a game are drawn at random from the pool;
 - a guarding Item's bonus counts for whichever reply the defender makes (the data does not say EVA or DEF);
+- Strategies and Items played in a turn go to the discard pile at clean-up (see the rulebook's designer notes:
+  a Command Uplink discarded at once was drawn again by its own +1 Draw from a thin deck, a turn without end);
 - a Dinosaur knocked out by Poison is nobody's trophy; a game still going after TURN_LIMIT turns ends as if
   the Wound pile had run out (reason "turn limit"), which the rulebook does not need (no human plays 150
   turns) but a pair of passive bots might.
@@ -44,10 +46,11 @@ class Dino:
 
 
 class Player:
-    __slots__ = ("deck", "hand", "discard", "active", "bench", "trophies", "events")
+    __slots__ = ("deck", "hand", "discard", "played", "active", "bench", "trophies", "events")
 
     def __init__(self):
         self.deck, self.hand, self.discard, self.active, self.bench, self.trophies = [], [], [], None, [], []
+        self.played = []  # Strategies and Items played this turn: discarded at clean-up
         self.events = {"taken": set(), "played": set(), "effective": set(), "hit": set(), "was_hit": set(),
                        "outmatched": set(), "knocked_out": set(), "knocked_out_enemy": set()}
 
@@ -55,7 +58,7 @@ class Player:
         """A copy for look-ahead: what happens in an imagined future is never reported, so the copy records
         its events in a scratch record of its own instead of copying the real one (the costliest part)."""
         p = Player.__new__(Player)
-        p.deck, p.hand, p.discard = self.deck[:], self.hand[:], self.discard[:]
+        p.deck, p.hand, p.discard, p.played = self.deck[:], self.hand[:], self.discard[:], self.played[:]
         p.active = self.active.copy() if self.active else None
         p.bench = [d.copy() for d in self.bench]
         p.trophies = self.trophies[:]
@@ -303,7 +306,7 @@ class Rules(GameRules):
     def _play_strategy(self, s, p, card_id, rng):
         card = self.cards[card_id]
         p.hand.remove(card_id)
-        p.discard.append(card_id)
+        p.played.append(card_id)
         p.events["played"].add(("strategies", card_id))
         if self._effects(s, p, card.bonuses, card.effects, rng):
             p.events["effective"].add(("strategies", card_id))
@@ -411,7 +414,7 @@ class Rules(GameRules):
         power = self.cards[card_id].powers[k]
         p.hand.remove(card_id)
         _pay_from_hand(power.cost, p)
-        p.discard.append(card_id)
+        p.played.append(card_id)
         key = ("items", card_id)
         p.events["played"].add(key)
         if power.get("atk"):
@@ -442,6 +445,8 @@ class Rules(GameRules):
             p.events["taken"].add((self.table_of[what], what))
 
     def _end_turn(self, s, p, rng):
+        p.discard.extend(p.played)
+        p.played = []
         poisoned = p.hand.count("poison")
         p.discard.extend(p.hand)
         p.hand = []
