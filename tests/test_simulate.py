@@ -276,3 +276,21 @@ def test_the_rulebook_reads_the_simulation_file_or_says_there_is_none(tmp_path):
     assert "Measured over 40 games." in text()
     sim.write_text("[" * 100_000)  # hostile: nested past the parser's depth
     assert "output/mini/simulation.json: error: not the JSON `pnp simulate` writes" in text()
+
+
+def test_the_readme_example_is_the_reference_one_and_plays(tmp_path):
+    from pnp.simulate.api import EXAMPLE
+    assert f"```python\n{EXAMPLE}```" in (REPO / "README.md").read_text(encoding="utf-8")
+    result = _simulate(_nim(tmp_path, EXAMPLE), "--games", "3", "--agents", "greedy,random", "--jobs", "1",
+                       "--out", str(tmp_path / "o"))
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "o/mini/simulation.json").read_bytes())["games"] == 6
+
+
+def test_an_agent_look_ahead_that_raises_names_the_hook_and_agent(tmp_path):
+    rules = NIM.replace("    def heuristic(self, state, player):\n", "    def heuristic(self, state, player):\n"
+                        "        raise KeyError('x')\n", 1)
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--agents", "greedy", "--jobs", "1",
+                       "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "turn 1: heuristic (in the greedy agent's look-ahead) raised KeyError: 'x'" in result.output
