@@ -410,8 +410,8 @@ def design_report(ctx, games, out_dir):
 @click.option("--players", "-p", type=click.IntRange(1, 16), default=2, show_default=True, help="Players per game.")
 @click.option("--agents", default="random", show_default=True, metavar="LIST",
               help="Comma-separated agents: random, greedy (one-step look-ahead on the rules' heuristic), mcts "
-                   "(information-set MCTS, 32 iterations a decision) or mcts-N. Each rotation of the list over the "
-                   "seats is a seating, so every agent plays every seat.")
+                   "(information-set MCTS, 32 iterations a decision) or mcts-N. Every seating of them is played "
+                   "(each agent in each seat against each other), --games times.")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="The run's seed: game g plays with seed S+g, so the same seed gives the same results file.")
 @click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
@@ -433,6 +433,7 @@ def simulate(ctx, game, games, players, agents, seed, jobs, out_dir, log):
     import os
 
     from .simulate import Options, simulate as run_simulation, summary_lines
+    from .simulate.run import games_in
 
     project = _project(ctx)
     game_id = project.select([game])[0]
@@ -440,7 +441,7 @@ def simulate(ctx, game, games, players, agents, seed, jobs, out_dir, log):
                       seed=seed, jobs=jobs or os.cpu_count() or 1, log=log)
     out_root = Path(out_dir) if out_dir else project.root / "output"
     report = Report(project.root)
-    with _simulation_bar(game_id, games * len(options.agents)) as advance:
+    with _simulation_bar(game_id, games_in(options)) as advance:
         sim = run_simulation(project, game_id, options, out_root / game_id, report, advance)
     for index, game_seed, lines in sim.logs:
         click.echo(f"game {index} (seed {game_seed})")

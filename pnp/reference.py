@@ -14,6 +14,7 @@ from .layout.resolve import CONTEXT as LAYOUT_CONTEXT, MAX_PRIMS, MAX_REPEAT
 from .layout.styles import OWN_KEYS
 from .model.components import COMPONENT_FIELDS, ITEM_FIELDS, MAX_COUNT
 from .model.balance import BALANCE_FIELDS
+from .simulate.api import api_reference
 from .model.constraints import CONSTRAINT_FIELDS
 from .model.views import VIEW_FIELDS
 from .model.game import CONTEXT as GAME_CONTEXT, GAME_FILE
@@ -97,8 +98,16 @@ def _game_file():
            "A did better than B), `sim.end_share.REASON`, `sim.end_share_among['a,b'].REASON` (in the games "
            "seating exactly those agents), `sim.turns` (mean); with `each: TABLE` also `item`: "
            "`item.id`, `item.name`, `item.seats`, each event's rate by its name (`item.taken`, `item.played`, "
-           "`item.effective`, a game's own), `item.win_taken`, `item.win_not_taken`, `item.gap`.", "",
+           "`item.effective`, a game's own; `item.when_taken.EVENT` among the seats that took it), "
+           "`item.win_taken`, `item.win_not_taken`, `item.gap` (their difference).", "",
+           "Every rate is measured with its 95% interval (`x.low`, `x.high`, and `x.n` games or seats; the gap's by "
+           "Newcombe's method) and a rule is judged on it, so it fails only when the evidence says so: `x >= a` "
+           "fails only when the whole interval is below a (x.high < a), `x <= a` only when it is above (x.low > "
+           "a); `<` and `>` alike. `==`, `!=` and arithmetic use the estimate; a rate with nothing measured (n 0) "
+           "holds every ordering. Write a rule as what must hold (`x >= a`, not `not x < a`). A failing rule's "
+           "message shows the value, its interval, the limit and the margin from the interval's end.", "",
            _field_table(BALANCE_FIELDS), "",
+           "### Rules for pnp simulate", "", *api_reference(), "",
            "### Components", "",
            f"What is in the box, in order. Every component takes these keys (a component prints at most "
            f"{MAX_COUNT:,} items):", "", _field_table(COMPONENT_FIELDS), "",

@@ -12,6 +12,8 @@ are):
   Items are used in their owner's turn, or in reply to an attack for the guarding ones;
 - the 10 Strategy and Item kinds and the 6 species of a game are drawn at random from the pool;
 - a guarding Item's bonus counts for whichever reply the defender makes (the data does not say EVA or DEF);
+- Strategies and Items played in a turn go to the discard pile at clean-up (see the rulebook's designer notes:
+  a Command Uplink discarded at once was drawn again by its own +1 Draw from a thin deck, a turn without end);
 - a Dinosaur knocked out by Poison is nobody's trophy; a game still going after TURN_LIMIT turns ends as if
   the Wound pile had run out (reason "turn limit"), which the rulebook does not need (no human plays 150
   turns) but a pair of passive bots might.
@@ -44,10 +46,11 @@ class Dino:
 
 
 class Player:
-    __slots__ = ("deck", "hand", "discard", "active", "bench", "trophies", "events")
+    __slots__ = ("deck", "hand", "discard", "played", "active", "bench", "trophies", "events")
 
     def __init__(self):
         self.deck, self.hand, self.discard, self.active, self.bench, self.trophies = [], [], [], None, [], []
+        self.played = []  # Strategies and Items played this turn: discarded at clean-up
         self.events = {"taken": set(), "played": set(), "effective": set(), "hit": set(), "was_hit": set(),
                        "outmatched": set(), "knocked_out": set(), "knocked_out_enemy": set()}
 
@@ -55,7 +58,7 @@ class Player:
         """A copy for look-ahead: what happens in an imagined future is never reported, so the copy records
         its events in a scratch record of its own instead of copying the real one (the costliest part)."""
         p = Player.__new__(Player)
-        p.deck, p.hand, p.discard = self.deck[:], self.hand[:], self.discard[:]
+        p.deck, p.hand, p.discard, p.played = self.deck[:], self.hand[:], self.discard[:], self.played[:]
         p.active = self.active.copy() if self.active else None
         p.bench = [d.copy() for d in self.bench]
         p.trophies = self.trophies[:]
@@ -106,6 +109,8 @@ class Rules(GameRules):
         self.guard_powers = {c: [(k, pw) for k, pw in enumerate(self.cards[c].powers) if pw.effects.guard_up]
                              for c in game.ref.items}
         self.species_per_game = r.species_per_game
+        self.card_cost = {k: c.cost for k, c in self.cards.items()}
+        self.dino_cost = {k: d.cost for k, d in self.dinos.items()}
 
     # --- setup -------------------------------------------------------------------------------------------
     def setup(self, players, rng):
@@ -132,6 +137,11 @@ class Rules(GameRules):
         return s
 
     def _draw(self, p, n, rng):
+        deck = p.deck
+        if len(deck) >= n:  # the usual case, at once: the cards popped one by one from the deck's end
+            p.hand.extend(deck[:-n - 1:-1])
+            del deck[-n:]
+            return
         for _ in range(n):
             if not p.deck:
                 if not p.discard:
@@ -204,54 +214,48 @@ class Rules(GameRules):
 
     # --- moves ----------------------------------------------------------------------------------------------
     def legal_moves(self, s):
+        # the hot path of every simulation (a random game asks it some 270 times): combat cards are counted once
+        # and the moves that depend only on counts (attach, retreat, attack targets) come from small caches
         if s.pending:
             return self._replies(s)
         p, left = s.players[s.current], s.left
-        moves = [("end",)]
         hand = p.hand
-        cards = sorted(set(hand).difference(COMBAT_AND_STATUS))  # the Strategies and Items held
-        if left["_strategy"] > 0:
+        in_hand = (hand.count("attack"), hand.count("evade"), hand.count("defend"))
+        moves = [("end",)]
+        cards = sorted(set(hand).difference(COMBAT_AND_STATUS)) if len(hand) > sum(in_hand) else ()
+        if cards and left["_strategy"] > 0:
             moves += [("strategy", c) for c in cards if c not in self.own_turn_powers]
+        active, bench = p.active, p.bench
         if left["_attach"] > 0:
-            held = [c for c in COMBAT if c in hand]
-            for slot in range(len(p.bench) + (1 if p.active else 0)):
-                moves += [("attach", c, slot) for c in held]
-        if p.active and left["_combat"] > 0:
-            moves += self._combat_moves(s, p)
-        for b, d in enumerate(p.bench):
+            moves += _attach_moves(in_hand, len(bench) + (1 if active else 0))
+        if active and left["_combat"] > 0:
+            attached = active.attached
+            on_active = (attached.count("attack"), attached.count("evade"), attached.count("defend"))
+            for i, attack in enumerate(active.species.attacks):
+                if _payable_counts(attack.cost, on_active):
+                    moves += _attack_moves(i, len(s.players), s.current)
+            if on_active[1] + in_hand[1] >= active.species.retreat and bench:
+                moves += _RETREATS[len(bench)]
+        for b, d in enumerate(bench):
             assist = self.assists[d.species.id]
             if assist is not None and b not in s.assisted and _payable(assist.cost, d.attached):
                 moves.append(("assist", b))
-        if cards:
-            in_hand = _counts(hand)  # an Item is not a combat card: paying for it leaves the same combat cards
-            for c in cards:
-                for k, power in self.own_turn_powers.get(c, ()):
-                    if _payable_counts(power.cost, in_hand):
-                        moves.append(("item", c, k))
+        for c in cards:  # an Item is not a combat card: paying for it leaves the same combat cards
+            for k, power in self.own_turn_powers.get(c, ()):
+                if _payable_counts(power.cost, in_hand):
+                    moves.append(("item", c, k))
         if left["_buy"] > 0:
-            moves += self._buys(s, p)
+            money, supply = sum(in_hand), s.supply
+            moves += [_BUY[c] for c in COMBAT if supply[c] > 0]
+            cost = self.card_cost
+            moves += [_BUY[k] for k in s.kinds if supply[k] > 0 and cost[k] <= money]
+            if len(bench) + (1 if active else 0) < 1 + self.bench_size:
+                cost = self.dino_cost
+                moves += [("dino", d) for d in sorted(set(s.offering)) if cost[d] <= money]
         return moves
-
-    def _combat_moves(self, s, p):
-        out = []
-        for i, attack in enumerate(p.active.species.attacks):
-            if _payable(attack.cost, p.active.attached):
-                out += [("attack", i, t) for t in self._targets(s)]
-        evades = p.active.attached.count("evade") + p.hand.count("evade")
-        if evades >= p.active.species.retreat:
-            out += [("retreat", b) for b in range(len(p.bench))]
-        return out
 
     def _targets(self, s):
         return [i for i in range(len(s.players)) if i != s.current]
-
-    def _buys(self, s, p):
-        money = sum(_counts(p.hand))
-        out = [("buy", c) for c in COMBAT if s.supply[c] > 0]
-        out += [("buy", k) for k in s.kinds if s.supply[k] > 0 and self.cards[k].cost <= money]
-        if len(p.dinos()) < 1 + self.bench_size:
-            out += [("dino", d) for d in sorted(set(s.offering)) if self.dinos[d].cost <= money]
-        return out
 
     def _replies(self, s):
         target = s.players[s.pending["target"]]
@@ -302,7 +306,7 @@ class Rules(GameRules):
     def _play_strategy(self, s, p, card_id, rng):
         card = self.cards[card_id]
         p.hand.remove(card_id)
-        p.discard.append(card_id)
+        p.played.append(card_id)
         p.events["played"].add(("strategies", card_id))
         if self._effects(s, p, card.bonuses, card.effects, rng):
             p.events["effective"].add(("strategies", card_id))
@@ -410,7 +414,7 @@ class Rules(GameRules):
         power = self.cards[card_id].powers[k]
         p.hand.remove(card_id)
         _pay_from_hand(power.cost, p)
-        p.discard.append(card_id)
+        p.played.append(card_id)
         key = ("items", card_id)
         p.events["played"].add(key)
         if power.get("atk"):
@@ -441,6 +445,8 @@ class Rules(GameRules):
             p.events["taken"].add((self.table_of[what], what))
 
     def _end_turn(self, s, p, rng):
+        p.discard.extend(p.played)
+        p.played = []
         poisoned = p.hand.count("poison")
         p.discard.extend(p.hand)
         p.hand = []
@@ -593,6 +599,42 @@ def _payable_counts(cost, have):
     return a >= need[0] and e >= need[1] and d >= need[2] and a + e + d - need[0] - need[1] - need[2] >= need[3]
 
 
+class _Made(dict):
+    """A cache of moves made once by `make(key)`."""
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        value = self[key] = self.make(key)
+        return value
+
+
+_BUY = _Made(lambda what: ("buy", what))
+_RETREATS = _Made(lambda n: [("retreat", b) for b in range(n)])
+_ATTACH, _ATTACKS = {}, {}
+
+
+def _attach_moves(in_hand, slots):
+    """Attaching each combat card held to each of `slots` Dinosaurs (cached by which cards are held)."""
+    key = (in_hand[0] > 0, in_hand[1] > 0, in_hand[2] > 0, slots)
+    moves = _ATTACH.get(key)
+    if moves is None:
+        held = [c for c, n in zip(COMBAT, in_hand) if n]
+        moves = _ATTACH[key] = [("attach", c, slot) for slot in range(slots) for c in held]
+    return moves
+
+
+def _attack_moves(i, players, current):
+    """Attack `i` on each opponent (cached)."""
+    key = (i, players, current)
+    moves = _ATTACKS.get(key)
+    if moves is None:
+        moves = _ATTACKS[key] = [("attack", i, t) for t in range(players) if t != current]
+    return moves
+
+
 def _payable(cost, cards):
     """Whether `cards` (combat cards among them) can pay `cost`."""
     return _payable_counts(cost, _counts(cards))
@@ -612,8 +654,14 @@ def _pay(cost, cards, discard, order=ANY_ORDER):
 
 def _pay_from_hand(cost, p):
     """Pay from the hand; an "any" with the combat card the player holds most of (ties: Attack, Evade, Defend)."""
-    for c in sorted(cost, key=lambda c: c == "any"):
+    hand, discard = p.hand, p.discard
+    for c in sorted(cost, key=_ANY_LAST):
         if c == "any":
-            c = max(COMBAT, key=lambda x: p.hand.count(x))
-        p.hand.remove(c)
-        p.discard.append(c)
+            counts = (hand.count("attack"), hand.count("evade"), hand.count("defend"))
+            c = COMBAT[counts.index(max(counts))]  # the first of the most held, as max() picks
+        hand.remove(c)
+        discard.append(c)
+
+
+def _ANY_LAST(c):
+    return c == "any"

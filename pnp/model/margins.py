@@ -39,11 +39,13 @@ class Margin:
 
 
 def _measure(op, value, limit):
-    """The margin of `value op limit` (value and limit as the comparison is read with the value first)."""
+    """The margin of `value op limit` (value and limit as the comparison is read with the value first). A
+    figure measured with an interval (pnp simulate's: `low`, `high`) is ordered by its interval, so its
+    margin is taken from the end of the interval nearest the limit's far side."""
     if op in ("<=", "<"):
-        return limit - value
+        return getattr(limit, "high", limit) - getattr(value, "low", value)
     if op in (">=", ">"):
-        return value - limit
+        return getattr(value, "high", value) - getattr(limit, "low", limit)
     if op == "!=":
         return abs(value - limit)
     return -abs(value - limit)  # ==: 0 when it holds

@@ -14,8 +14,8 @@ from ..report import Mark, Report
 from ..template import budget
 from .agents import make_agent
 from .api import load_rules
-from .balance import check_balance
-from .run import Options, run
+from .balance import check_balance, figures
+from .run import Options, games_in, run
 from .stats import dead_items, summarise, to_json
 
 MAX_GAMES = 1_000_000  # games in one run, all seatings together
@@ -38,7 +38,7 @@ def check_options(options: Options) -> None:
             make_agent(name)
         except ValueError:
             raise UsageError(f"--agents: unknown agent '{name}' (random, greedy, mcts or mcts-N)") from None
-    if options.games * len(options.agents) > MAX_GAMES:
+    if games_in(options) > MAX_GAMES:
         raise UsageError(f"--games: at most {MAX_GAMES:,} games in a run (all seatings together)")
 
 
@@ -119,8 +119,7 @@ def summary_lines(sim: Simulation) -> list:
     lines.extend(_item_lines(s))
     for o in sim.outcomes:
         state = "holds" if o.holds else "FAILS"
-        margin = f" (value {o.value:.3g}, limit {o.limit:.3g}, margin {o.margin:.3g}{', ' + o.row if o.row else ''})" \
-            if o.margin is not None else ""
+        margin = f" ({figures(o)}{', ' + o.row if o.row else ''})" if o.margin is not None else ""
         lines.append(f"  balance {state}: {o.expr}{margin}")
     return lines
 

@@ -3,6 +3,7 @@ of the validated data it is given."""
 
 import copy
 import importlib.util
+import inspect
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping
@@ -221,3 +222,67 @@ def all_items(tracked: Tracked) -> Iterable:
     for events in tracked.events:
         for pairs in events.values():
             yield from pairs
+
+
+#: A small but complete rules.py (Nim played with a game's cards), printed by the README and `pnp reference`;
+#: tests play it, so the example a designer copies is one that runs.
+EXAMPLE = """from pnp.simulate.api import GameRules, Tracked
+
+class Rules(GameRules):
+    ITEMS = {"cards": "card"}              # tables whose items the statistics follow
+    END_REASONS = ("last counter",)
+
+    def setup(self, players, rng):
+        return {"pile": 15 + rng.randrange(3), "player": 0, "players": players, "winner": None,
+                "played": [set() for _ in range(players)]}
+
+    def to_act(self, state):
+        return state["player"]
+
+    def legal_moves(self, state):          # hashable moves; tuples read well in --log
+        return [("play", c.id) for c in self.game.tables.cards if c.power <= state["pile"]]
+
+    def apply(self, state, move, rng):
+        state["pile"] -= self.game.ref.cards[move[1]].power
+        state["played"][state["player"]].add(("cards", move[1]))
+        if state["pile"] == 0:
+            state["winner"] = state["player"]
+        state["player"] = (state["player"] + 1) % state["players"]
+        return state
+
+    def is_over(self, state):
+        return state["winner"] is not None
+
+    def scores(self, state):               # the highest score wins; a tie shares the win
+        return [int(p == state["winner"]) for p in range(state["players"])]
+
+    def tracked(self, state):              # optional: what each player took/played/made effective
+        cards = {("cards", c.id) for c in self.game.tables.cards}
+        return Tracked(cards, [{"taken": p, "played": p} for p in state["played"]])
+"""
+
+
+def api_reference() -> list:
+    """The rules API as `pnp reference` prints it: GameRules' hooks with their docstrings, the data's Items,
+    Tracked, the agents and the worked example (read from the code, so the two cannot drift apart)."""
+    hooks = []
+    for name, member in vars(GameRules).items():
+        if callable(member) and not name.startswith("_"):
+            required = "required" if name in GameRules.__abstractmethods__ else "optional"
+            doc = " ".join((member.__doc__ or "").split())
+            args = ", ".join(list(inspect.signature(member).parameters)[1:])
+            hooks.append(f"| `{name}({args})` | {required} | {doc} |")
+    return ["`cards/<game>/rules.py` defines `class Rules(GameRules)` (from pnp.simulate.api); only `pnp simulate` "
+            "and tests import it. `self.game` is the validated game, read-only: `self.game.tables.TABLE` (a tuple of "
+            "Items), `self.game.ref.TABLE[id]` (one Item), `self.game.rules` (game.yaml's rules:). An Item reads "
+            "`item.field` or `item['field']`; its lists are tuples. Class attributes: `ITEMS` ({table: what one "
+            "is}: the tables the statistics follow) and `END_REASONS` (the ways a game ends).", "",
+            "| hook | | what it does |", "| --- | --- | --- |", *hooks, "",
+            "`Tracked(available, events)`: `available` the (table, id) pairs in play, `events[player][name]` the "
+            "pairs to which event `name` happened for that player (`taken`, `played`, `effective` name dead "
+            "items; a game may add its own).", "",
+            "Agents (`--agents`): `random`; `greedy` (one move of look-ahead on `heuristic`); `mcts` "
+            "(information-set MCTS over `determinise`, 32 iterations a decision; `mcts-N` for N). Every seating "
+            "of the agents is played `--games` times.", "",
+            "A small but complete example (Nim played with the cards' powers):", "", "```python",
+            EXAMPLE.rstrip("\n"), "```"]

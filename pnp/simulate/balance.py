@@ -7,7 +7,7 @@ from typing import Any
 from ..errors import ExprError
 from ..model.margins import nearest_comparison
 from ..template import evaluate, render
-from .stats import expression_view, item_view
+from .stats import Measured, expression_view, item_view
 
 SHOWN_ITEMS = 8  # items named in one failing rule's message; the rest are counted
 
@@ -77,12 +77,24 @@ def _message(game: Any, rule: Any, row: Any, sim: dict, outcome: Outcome) -> str
     else:
         text = f"balance rule not met: {outcome.expr}"
     if outcome.margin is not None:
-        text += f" (measured {_num(outcome.value)} {outcome.op} {_num(outcome.limit)}, margin {_num(outcome.margin)})"
+        text += f" ({figures(outcome)})"
     if outcome.failing:
         shown = ", ".join(outcome.failing[:SHOWN_ITEMS])
         more = len(outcome.failing) - SHOWN_ITEMS
         text += f"; at fault: {shown}" + (f" and {more} more" if more > 0 else "")
     return text
+
+
+def figures(outcome: Outcome) -> str:
+    """The nearest comparison's figures: the value measured with its 95% interval, the limit and the margin
+    (taken from the interval's end, as the rule is judged)."""
+    value = outcome.value
+    if isinstance(value, Measured):
+        shown = "nothing (no games)" if value.n == 0 else \
+            f"{_num(float(value))} [95% interval {_num(value.low)}-{_num(value.high)}]"
+    else:
+        shown = _num(value)
+    return f"measured {shown} {outcome.op} {_num(outcome.limit)}, margin {_num(outcome.margin)}"
 
 
 def _num(value: Any) -> str:

@@ -1,6 +1,7 @@
 """The runner: N seeded games per seating of the agents, across processes; each game bounded by a move cap and
 a timeout, and a failure of the rules said with its game, seed and turn."""
 
+import math
 import os
 import signal
 import threading
@@ -10,7 +11,7 @@ from dataclasses import dataclass, field
 from random import Random
 from typing import Any
 
-from .agents import make_agent, win_shares
+from .agents import Agent, make_agent, win_shares
 from .api import GameRules, Tracked, code_mark, rules_class
 
 MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported as never ending
@@ -62,8 +63,40 @@ class _Timeout(BaseException):
 
 
 def seatings(agents: tuple, players: int) -> list:
-    """Every agent in every seat: the rotations of the agent list, cycled over the seats."""
-    return [tuple(agents[(seat + k) % len(agents)] for seat in range(players)) for k in range(len(agents))]
+    """Every seating of the agents: each way to seat them that seats as many different agents as it can (all of
+    them when there are no more agents than seats, else one a seat). Each is played equally often, so every
+    agent meets every other from every seat and the seats' win rates compare like with like (rotating the
+    list seated the stronger of two agents first in some pairings only)."""
+    agents = tuple(dict.fromkeys(agents))  # an agent named twice is one agent
+    out = []
+
+    def extend(seated: tuple) -> None:
+        free = players - len(seated)
+        if free == 0:
+            out.append(seated)
+            return
+        unseated = [a for a in agents if a not in seated]
+        for agent in agents:
+            if len(agents) > players and agent in seated:
+                continue  # more agents than seats: each sits at most once
+            if len(agents) <= players and len(unseated) - (agent in unseated) > free - 1:
+                continue  # fewer agents than seats: leave room for every one not yet seated
+            extend(seated + (agent,))
+
+    extend(())
+    return out
+
+
+def count_seatings(agents: int, players: int) -> int:
+    """How many seatings `seatings` gives, without listing them (a run is refused before it is enumerated)."""
+    if agents > players:
+        return math.perm(agents, players)
+    return sum((-1) ** j * math.comb(agents, j) * (agents - j) ** players for j in range(agents + 1))
+
+
+def games_in(options: Options) -> int:
+    """How many games the run plays: --games for every seating."""
+    return options.games * count_seatings(len(set(options.agents)), options.players)
 
 
 def schedule(options: Options) -> list:
@@ -97,58 +130,85 @@ def play(rules: GameRules, options: Options, index: int, seed: int, seating: tup
     """Play one game; a failure of the rules (an exception, no legal move, a loop) is kept in the result."""
     result = GameResult(index, seed, seating)
     turn = [0]
+    call = _Call(rules)
     try:
         with _alarm(options.timeout):
-            _play(_Call(rules), options, result, turn)
+            _play(call, options, result, turn)
     except RulesFault as e:
         result.failure, result.line = f"turn {turn[0]}: {e.message}", e.line
     except _Timeout:
         result.failure = f"turn {turn[0]}: the game took more than {options.timeout:g} s of processor time (a loop in the rules, or a search budget too large for the game?)"
     except RecursionError:
         result.failure = f"turn {turn[0]}: the rules recursed without end"
+    except Exception as e:  # raised in the game loop, which calls the rules unwrapped (see _play)
+        hook, line = _raised_in(e, call)
+        result.failure, result.line = f"turn {turn[0]}: {hook} raised {type(e).__name__}: {e}", line
     return result
 
 
+def _raised_in(error: BaseException, call: _Call) -> tuple:
+    """(the rules' method that raised, the rules file's line) from the traceback: the outermost frame in the
+    rules file or the API's default methods, and the agent whose look-ahead called it, if one did."""
+    hook, agent, tb = "", None, error.__traceback__
+    while tb is not None and not hook:
+        code = tb.tb_frame.f_code
+        if code.co_filename in (call.path, _API_FILE):
+            hook = code.co_name
+        elif code.co_filename == _AGENTS_FILE and agent is None:
+            agent = tb.tb_frame.f_locals.get("self")
+        tb = tb.tb_next
+    where = (hook or "the rules") + (f" (in the {agent.name} agent's look-ahead)" if isinstance(agent, Agent) else "")
+    return where, code_mark(error, call.shown, call.path).line
+
+
+_API_FILE = GameRules.setup.__code__.co_filename
+_AGENTS_FILE = make_agent.__code__.co_filename
+
+
 def _play(call: _Call, options: Options, result: GameResult, turn: list) -> None:
+    """The game loop. The rules' hooks are called directly, not through _Call (a tenth of a random game's time
+    went to that wrapper): an exception from them reaches `play`, which finds the hook in its traceback."""
     rules, players = call.rules, options.players
     game_rng, agent_rng = Random(result.seed), Random(f"agents {result.seed}")
     agents = [make_agent(name) for name in result.seating]
     state = call("setup", players, game_rng)
-    result.decisions = [0] * players
-    for _ in range(options.move_cap):
-        turn[0] = _turn(call, state, sum(result.decisions))
-        if call("is_over", state):
+    decisions = result.decisions = [0] * players
+    turn_of, is_over, to_act, legal_moves, apply = rules.turn, rules.is_over, rules.to_act, rules.legal_moves, \
+        rules.apply
+    for made in range(options.move_cap + 1):
+        if made == options.move_cap:
+            raise RulesFault(f"the game did not end within {options.move_cap:,} moves (is_over never true?)")
+        number = turn_of(state)
+        turn[0] = number if number.__class__ is int and number >= 0 else made
+        if is_over(state):
             break
-        player = call("to_act", state)
-        if not (isinstance(player, int) and 0 <= player < players):
+        player = to_act(state)
+        if player.__class__ is not int or not 0 <= player < players:
             raise RulesFault(f"to_act returned {player!r}, not a player 0-{players - 1}")
-        moves = call("legal_moves", state)
+        moves = legal_moves(state)
         _check_moves(moves)
-        move = agents[player].choose(rules, state, list(moves), player, agent_rng)
+        move = agents[player].choose(rules, state, moves, player, agent_rng)
         if options.log:
             result.log.append(f"turn {turn[0]}: P{player} {result.seating[player]}: {call('describe', move)}")
-        result.decisions[player] += 1
-        state = call("apply", state, move, game_rng)
-    else:
-        raise RulesFault(f"the game did not end within {options.move_cap:,} moves (is_over never true?)")
+        decisions[player] += 1
+        state = apply(state, move, game_rng)
     _finish(call, state, players, result, turn[0])
 
 
-def _turn(call: _Call, state: Any, decisions: int) -> int:
-    number = call("turn", state)
-    return number if isinstance(number, int) and number >= 0 else decisions
-
-
 def _check_moves(moves: Any) -> None:
-    if not isinstance(moves, (list, tuple)) or not moves:
-        raise RulesFault(f"legal_moves returned {moves!r} while the game is not over (it must list at least one "
-                         "move)")
-    for move in moves:
-        try:
-            hash(move)
-        except TypeError:
-            raise RulesFault(f"legal_moves returned a move that is not hashable: {move!r} (use a tuple, not a "
-                             "list)") from None
+    if moves.__class__ not in (list, tuple) or not moves:
+        if not isinstance(moves, (list, tuple)) or not moves:
+            raise RulesFault(f"legal_moves returned {moves!r} while the game is not over (it must list at least "
+                             "one move)")
+    try:
+        hash(tuple(moves))  # every move at once, in C
+    except TypeError:
+        for move in moves:
+            try:
+                hash(move)
+            except TypeError:
+                raise RulesFault(f"legal_moves returned a move that is not hashable: {move!r} (use a tuple, not "
+                                 "a list)") from None
 
 
 def _finish(call: _Call, state: Any, players: int, result: GameResult, turn: int) -> None:

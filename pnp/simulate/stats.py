@@ -90,6 +90,7 @@ def _items(results: list, names: dict) -> dict:
     """Per table, per item in play in some game: each event's rate among the seats that could have had it,
     and the win rate of the seats that took it against those that did not."""
     seats, counts, wins_with, wins_without, n_with = Counter(), defaultdict(Counter), Counter(), Counter(), Counter()
+    among_takers = defaultdict(Counter)  # events of the seats that took the item
     event_names = set()
     for r in results:
         for s, events in enumerate(r.events):
@@ -105,6 +106,8 @@ def _items(results: list, names: dict) -> dict:
             for name, keys in events.items():
                 for key in keys:
                     counts[key][name] += 1
+                    if key in taken:
+                        among_takers[key][name] += 1
     out = defaultdict(dict)
     for key in sorted(seats):
         table, item_id = key.split(":", 1)
@@ -113,8 +116,8 @@ def _items(results: list, names: dict) -> dict:
         gap = with_["rate"] - without["rate"] if with_["n"] and without["n"] else None
         out[table][item_id] = {
             "name": names.get(key, item_id), "seats": seats[key],
-            "events": {name: {"count": counts[key][name], "rate": counts[key][name] / seats[key]}
-                       for name in sorted(event_names)},
+            "events": {name: {"count": counts[key][name], "rate": counts[key][name] / seats[key],
+                              "when_taken": among_takers[key][name]} for name in sorted(event_names)},
             "win_taken": with_, "win_not_taken": without, "gap": gap}
     return dict(out)
 
@@ -150,24 +153,92 @@ def to_json(summary: dict) -> bytes:
                        ensure_ascii=False) + "\n").encode("utf-8")
 
 
+class Measured(float):
+    """A figure measured by playing, as balance rules see it: the point estimate (in arithmetic, formats and
+    messages) with its 95% interval as `.low` and `.high` and the games or seats behind it as `.n`.
+
+    Ordered against a number (or another figure) it is judged on its interval, so a rule fails only when the
+    evidence says so: `x >= a` is false only when all of x's interval is below a (x.high < a), `x <= a` only
+    when all of it is above (x.low > a); `x > a` and `x < a` alike. `==` and `!=` compare the point estimate,
+    and arithmetic gives plain numbers. A figure with no games behind it (n 0) has no estimate (nan) and the
+    interval 0-1, so it holds every ordering: nothing was measured to say otherwise. Write a rule as what must
+    hold (`x >= a`, not `not x < a`): a `not` turns the benefit of the doubt around."""
+
+    def __new__(cls, rate: Any, low: float, high: float, n: int) -> "Measured":
+        value = super().__new__(cls, math.nan if rate is None else rate)
+        if rate is None:  # nothing measured: the widest interval (a difference's is -1 to 1)
+            low, high, n = -1.0 if low is not None and low < 0 else 0.0, 1.0, 0
+        value.low, value.high, value.n = low, high, n
+        return value
+
+    def __ge__(self, other: Any) -> bool:
+        return self.high >= _low(other)
+
+    def __gt__(self, other: Any) -> bool:
+        return self.high > _low(other)
+
+    def __le__(self, other: Any) -> bool:
+        return self.low <= _high(other)
+
+    def __lt__(self, other: Any) -> bool:
+        return self.low < _high(other)
+
+    __hash__ = float.__hash__
+
+    def __repr__(self) -> str:
+        return f"{float(self):.3g} (95% interval {self.low:.3g}-{self.high:.3g}, n {self.n})"
+
+
+def _low(value: Any) -> Any:
+    return value.low if isinstance(value, Measured) else value
+
+
+def _high(value: Any) -> Any:
+    return value.high if isinstance(value, Measured) else value
+
+
+def measured(w: dict) -> Measured:
+    """A Wilson rate of the summary as balance rules see it."""
+    return Measured(w["rate"], w["low"], w["high"], w["n"])
+
+
+def difference(a: dict, b: dict) -> Measured:
+    """a's rate less b's with the 95% interval of Newcombe's hybrid score method (built from the two Wilson
+    intervals); no estimate when either side has no games."""
+    if not (a["n"] and b["n"]):
+        return Measured(None, -1.0, 1.0, 0)
+    d = a["rate"] - b["rate"]
+    low = d - math.sqrt((a["rate"] - a["low"]) ** 2 + (b["high"] - b["rate"]) ** 2)
+    high = d + math.sqrt((a["high"] - a["rate"]) ** 2 + (b["rate"] - b["low"]) ** 2)
+    return Measured(d, max(-1.0, low), min(1.0, high), min(a["n"], b["n"]))
+
+
+def _shares(ends: dict, games: int) -> dict:
+    return {reason: measured(wilson(e["count"], games)) for reason, e in ends.items()}
+
+
 def expression_view(summary: dict) -> dict:
-    """What balance rules read as `sim`: the rates as plain numbers (the intervals stay in the file)."""
+    """What balance rules read as `sim`: every rate a Measured (its estimate with its 95% interval)."""
     return {
         "games": summary["games"],
-        "seat_win_rate": [w["rate"] for w in summary["seat_win_rate"]],
-        "agent_win_rate": {a: w["rate"] for a, w in summary["agent_win_rate"].items()},
-        "matchup": {a: {b: w["rate"] for b, w in row.items()} for a, row in summary["matchup"].items()},
-        "end_share": {reason: e["share"] for reason, e in summary["end_reasons"].items()},
-        "end_share_among": {agents: {reason: e["share"] for reason, e in ends.items()}
+        "seat_win_rate": [measured(w) for w in summary["seat_win_rate"]],
+        "agent_win_rate": {a: measured(w) for a, w in summary["agent_win_rate"].items()},
+        "matchup": {a: {b: measured(w) for b, w in row.items()} for a, row in summary["matchup"].items()},
+        "end_share": _shares(summary["end_reasons"], summary["games"]),
+        "end_share_among": {agents: _shares(ends, sum(e["count"] for e in ends.values()))
                             for agents, ends in summary.get("end_reasons_among", {}).items()},
         "turns": summary["length"]["turns"].get("mean", 0),
     }
 
 
 def item_view(item_id: str, stats: dict) -> dict:
-    """What a balance rule with `each: TABLE` reads as `item`: id, name, seats, each event's rate by its name,
-    win_taken, win_not_taken and gap (None when a side had no seats)."""
+    """What a balance rule with `each: TABLE` reads as `item`: id, name, seats, each event's rate by its name
+    (among the seats it was in play for), `when_taken.EVENT` (among the seats that took it), win_taken,
+    win_not_taken and gap (their difference), each a Measured."""
+    events = stats["events"]
     return {"id": item_id, "name": stats["name"], "seats": stats["seats"],
-            **{name: e["rate"] for name, e in stats["events"].items()},
-            "win_taken": stats["win_taken"]["rate"], "win_not_taken": stats["win_not_taken"]["rate"],
-            "gap": stats["gap"]}
+            **{name: measured(wilson(e["count"], stats["seats"])) for name, e in events.items()},
+            "when_taken": {name: measured(wilson(e.get("when_taken", 0), stats["win_taken"]["n"]))
+                           for name, e in events.items()},
+            "win_taken": measured(stats["win_taken"]), "win_not_taken": measured(stats["win_not_taken"]),
+            "gap": difference(stats["win_taken"], stats["win_not_taken"])}
