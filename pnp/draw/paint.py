@@ -13,10 +13,11 @@ __all__ = ["Painter", "colour", "ColourError"]
 class Painter:
     """Draws primitives of one game: fonts, icons and images resolved through the game's folders."""
 
-    def __init__(self, canvas, fonts, icons, project, image_folder, fit_cache=None):
+    def __init__(self, canvas, fonts, icons, project, image_folder, fit_cache=None, budget=None):
         self.c, self.fonts, self.icons, self.image_folder = canvas, fonts, icons, image_folder
         self.project = project  # images are drawn only once known to be its own files, of a format pnp prints
         self.fit_cache = {} if fit_cache is None else fit_cache
+        self.budget = budget  # the game's drawing budget (layout.budget.DrawingBudget), which painting spends
 
     def icon(self, canvas, name, x, y, w, h, col):
         path = self.icons.path(name)
@@ -28,6 +29,8 @@ class Painter:
         """Draw `prims` with the trim box's bottom-left corner at (x0, y0) and the given trim height."""
         c = self.c
         top = y0 + height
+        if self.budget is not None:
+            self.budget.spend_painting(prims)
         for p in prims:
             if p.rotate:  # clockwise on the page about the centre of the primitive's box
                 c.saveState()
