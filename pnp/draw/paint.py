@@ -6,6 +6,7 @@ from ..model.images import checked_image
 from . import text as rtext
 from .colour import ColourError, colour
 from .icons import draw_icon
+from .pictures import draw_resampled, printed_pixels
 
 __all__ = ["Painter", "colour", "ColourError"]
 
@@ -117,9 +118,16 @@ class Painter:
         # checked here right before that, as validation checks it (a file edited since is refused, not opened)
         checked = self.c.__dict__.setdefault("_pnp_images_checked", {})
         if path not in checked:
-            checked[path] = checked_image(self.project, path, p.mark, p.text)[0]
-        self.c.drawImage(str(checked[path]), x0 + p.x, top - p.y - p.h, p.w, p.h, preserveAspectRatio=True,
-                         anchor="c", mask="auto")
+            checked[path] = checked_image(self.project, path, p.mark, p.text)
+        real, size = checked[path]
+        x, y = x0 + p.x, top - p.y - p.h
+        needed = printed_pixels(size, p.w, p.h)
+        if needed is not None:  # more pixels than its printed size needs: resampled
+            try:
+                return draw_resampled(self.c, real, needed, x, y, p.w, p.h, p.mark)
+            except (OSError, ValueError):  # a picture Pillow cannot resample is drawn as it is
+                pass
+        self.c.drawImage(str(real), x, y, p.w, p.h, preserveAspectRatio=True, anchor="c", mask="auto")
 
     def fit_text(self, p):
         s = p.style
