@@ -58,5 +58,6 @@ class LimitError(ExprError):
 
 
 class BudgetSpent(PnpError):
-    """A game's template time or memory ran out, and that was reported where the work was: the rest of the
-    game's work is skipped without another message."""
+    """A game's template time or memory, or its drawing budget, ran out: with a mark, this is where (to be
+    said); without, that was reported where the work was and the rest of the game's work is skipped without
+    another message."""

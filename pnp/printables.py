@@ -14,6 +14,7 @@ from .draw.fonts import load_fonts
 from .draw.ink import ink_saved
 from .draw.paint import Painter
 from .errors import DataError, ExprError, LayoutError
+from .layout.budget import DrawingBudget
 from .layout.prims import Prim
 from .layout.layouts import LayoutSet
 from .model.load import plain
@@ -58,7 +59,8 @@ class Studio:
         self.game, self.options = game, options or PrintOptions()
         self.paper, self.bleed = self.options.paper_size, self.options.bleed
         self.project, self.icons = game.project, game.icons
-        self.layouts = LayoutSet(game.project, game.id, self.context(), layout_options())
+        self.budget = DrawingBudget()  # one for all the game's drawing in this command: resolving and painting
+        self.layouts = LayoutSet(game.project, game.id, self.context(), layout_options(), self.budget)
         self.fonts = load_fonts(game.project)  # DataError when fonts.yaml is wrong
         self.layouts.measure = self._text_height  # elements placed below a text follow its fitted lines
         self.cache = {}  # products keep per-build results here (the rulebook's Markdown)
@@ -103,6 +105,7 @@ class Studio:
                 except (DataError, LayoutError) as e:
                     self._faces[c.id] = []
                     self.problems.extend(getattr(e, "problems", None) or [(e.message, e.mark)])
+            self.budget.allow_faces(sum(map(len, self._faces.values())))
         return self._faces.get(component.id, [])
 
     def resolve(self, printable, problems=None):
@@ -209,7 +212,8 @@ class Studio:
 
     # -- drawing -----------------------------------------------------------------------------------------
     def painter(self, canvas):
-        return Painter(canvas, self.fonts, self.icons, self.game.project, self.game.layout_folder, self.fit_cache)
+        return Painter(canvas, self.fonts, self.icons, self.game.project, self.game.layout_folder, self.fit_cache,
+                       self.budget)
 
     def draw(self, canvas, painter, printable, x, y, shared=False, clip=None):
         """A printable with its trim's bottom-left corner at (x, y), clipped to its trim grown by `clip`: the

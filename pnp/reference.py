@@ -10,6 +10,7 @@ from .draw.fonts import FAMILY_FIELDS, MAX_FONT_BYTES
 from .layout.elements import ELEMENTS
 from .layout.elements.base import COMMON, ROTATE, TEXT_STYLE
 from .layout.layouts import LAYOUT_PARAMS
+from .layout.budget import BASE_STEPS, CHARACTERS_PER_STEP, STEPS_PER_FACE
 from .layout.resolve import CONTEXT as LAYOUT_CONTEXT, MAX_PRIMS, MAX_REPEAT
 from .layout.styles import OWN_KEYS
 from .model.components import COMPONENT_FIELDS, ITEM_FIELDS, MAX_COUNT
@@ -180,8 +181,11 @@ def _fonts():
 
 def _elements():
     out = ["## Elements", "", "Each entry of a layout's `elements:` has a `type`. Every element takes these:", "",
-           _param_table(COMMON), "", f"A repeated element makes at most {MAX_REPEAT:,} copies, and one layout draws "
-           f"at most {MAX_PRIMS:,} shapes for an item. Elements that can turn also take:", "", _param_table(ROTATE),
+           _param_table(COMMON), "", f"A repeated element makes 0 to {MAX_REPEAT:,} copies, and one layout draws "
+           f"at most {MAX_PRIMS:,} shapes for an item. A game's drawing, in one command, has a budget of "
+           f"{BASE_STEPS:,} steps and {STEPS_PER_FACE:,} more per face it prints (a step: an element or copy "
+           f"resolved, a shape made or painted, {CHARACTERS_PER_STEP} characters of text); past it, the game stops "
+           "with one message at the element that spent it. Elements that can turn also take:", "", _param_table(ROTATE),
            "", "A parameter an element does not take, or that does not apply to how it is written, is an error."]
     for name, element in ELEMENTS.items():
         turns = " It can turn (`rotate`)." if element.rotates else ""

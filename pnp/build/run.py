@@ -55,7 +55,7 @@ def validate(project: object, game_id: str, report: Report, options: object = No
         try:
             return validate_game(project, game_id, report, options)
         except BudgetSpent as e:
-            if len(report.errors) == before:  # the error where it ran out was not kept: say it here
+            if e.mark is not None or len(report.errors) == before:  # where it ran out, unless said there
                 report.add(e)
             return None, None
 

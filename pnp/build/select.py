@@ -65,7 +65,6 @@ def _kept(studio, component, only, problems):
     """(the component's item keys that `only` accepts, how many items were asked). A component without
     items (a board, a rulebook) is kept whole when there is no expression, left out when there is one."""
     from ..products.base import distinct  # ReportLab comes with it: `pnp build` of an up-to-date kit needs none
-    from ..printables import marked_key
     from .faces import item_key
 
     if not component.items:

@@ -6,6 +6,7 @@ from ..model.images import checked_image
 from . import text as rtext
 from .colour import ColourError, colour
 from .icons import draw_icon
+from .pictures import draw_resampled, printed_pixels
 
 __all__ = ["Painter", "colour", "ColourError"]
 
@@ -13,10 +14,11 @@ __all__ = ["Painter", "colour", "ColourError"]
 class Painter:
     """Draws primitives of one game: fonts, icons and images resolved through the game's folders."""
 
-    def __init__(self, canvas, fonts, icons, project, image_folder, fit_cache=None):
+    def __init__(self, canvas, fonts, icons, project, image_folder, fit_cache=None, budget=None):
         self.c, self.fonts, self.icons, self.image_folder = canvas, fonts, icons, image_folder
         self.project = project  # images are drawn only once known to be its own files, of a format pnp prints
         self.fit_cache = {} if fit_cache is None else fit_cache
+        self.budget = budget  # the game's drawing budget (layout.budget.DrawingBudget), which painting spends
 
     def icon(self, canvas, name, x, y, w, h, col):
         path = self.icons.path(name)
@@ -28,6 +30,8 @@ class Painter:
         """Draw `prims` with the trim box's bottom-left corner at (x0, y0) and the given trim height."""
         c = self.c
         top = y0 + height
+        if self.budget is not None:
+            self.budget.spend_painting(prims)
         for p in prims:
             if p.rotate:  # clockwise on the page about the centre of the primitive's box
                 c.saveState()
@@ -114,9 +118,16 @@ class Painter:
         # checked here right before that, as validation checks it (a file edited since is refused, not opened)
         checked = self.c.__dict__.setdefault("_pnp_images_checked", {})
         if path not in checked:
-            checked[path] = checked_image(self.project, path, p.mark, p.text)[0]
-        self.c.drawImage(str(checked[path]), x0 + p.x, top - p.y - p.h, p.w, p.h, preserveAspectRatio=True,
-                         anchor="c", mask="auto")
+            checked[path] = checked_image(self.project, path, p.mark, p.text)
+        real, size = checked[path]
+        x, y = x0 + p.x, top - p.y - p.h
+        needed = printed_pixels(size, p.w, p.h)
+        if needed is not None:  # more pixels than its printed size needs: resampled
+            try:
+                return draw_resampled(self.c, real, needed, x, y, p.w, p.h, p.mark)
+            except (OSError, ValueError):  # a picture Pillow cannot resample is drawn as it is
+                pass
+        self.c.drawImage(str(real), x, y, p.w, p.h, preserveAspectRatio=True, anchor="c", mask="auto")
 
     def fit_text(self, p):
         s = p.style

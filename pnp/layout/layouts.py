@@ -10,6 +10,7 @@ from ..model.load import Record, load_file
 from ..model.schema import did_you_mean, type_name
 from ..report import Mark
 from . import params as P
+from .budget import DrawingBudget
 from .compile import compile_elements
 from .place import plan
 from .resolve import Resolver
@@ -79,8 +80,9 @@ class Layout:
 class LayoutSet:
     """A game's layouts, read and checked once each; `resolver(name)` evaluates one for items."""
 
-    def __init__(self, project, game_id, context, options=None):
+    def __init__(self, project, game_id, context, options=None, budget=None):
         self.project, self.game_id, self.context = project, game_id, context
+        self.budget = budget or DrawingBudget()  # the game's drawing steps, which resolving spends
         self.folders = [project.layouts / game_id, project.shared_layouts]
         self.options = dict(options or {})  # kind-specific layout keys: name -> Param
         self.styles = StyleSet(project, game_id)

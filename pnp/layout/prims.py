@@ -19,6 +19,9 @@ class Prim:
     rotate: float = 0.0
     mark: object = None
     thumbnail: bool = False  # drawn smaller than its layout makes it (a card pictured on another card)
+    # the element that made it (its file:line), which painting it spends the drawing budget for; not part of
+    # what is drawn, so not of its repr (shared faces are named by the repr of their primitives)
+    source: object = field(default=None, repr=False, compare=False)
 
 
 def polygon(points, style, rotate=0.0, mark=None):

@@ -20,6 +20,17 @@ CONTEXT = {
 }
 
 
+class _Made(list):
+    """The primitives one top-level element resolves to, and how many of them were paid for already (the
+    elements of a group, and each copy of a repeat, pay for theirs as they are made)."""
+
+    __slots__ = ("paid",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.paid = 0
+
+
 class Resolver:
     """Resolve `layout` for an item (any Record or None) in the game's template context."""
 
@@ -79,7 +90,7 @@ class Resolver:
     def _prims(self, el, ctx, problems, then=None):
         """One element's primitives (then `then(prims)`, which may move them). With a `problems` list, an
         element that fails is reported there and gives none; without one, its LayoutError is raised."""
-        prims = []
+        prims = _Made()
         try:
             self.element(el, ctx, 0.0, 0.0, prims)
             if then is not None:
@@ -101,25 +112,23 @@ class Resolver:
                 self._repeated(el, ctx, ox, oy, out)
         except (LimitError, ExprError) as e:
             raise LayoutError(e.message, el.mark) from None
-        _bounded(out, el)
+        self._pay(out, el)
 
     def _repeated(self, el, ctx, ox, oy, out):
-        values = el.evaluate("repeat", ctx)
-        if isinstance(values, bool) or not isinstance(values, (int, str)) and not hasattr(values, "__iter__"):
-            raise LayoutError(f"repeat: expected a number or a list, got {shown(values)}", el.mark_of("repeat"))
-        if isinstance(values, int):
-            if values > MAX_REPEAT:
-                raise LayoutError(f"repeat: {values:,} copies; at most {MAX_REPEAT:,}", el.mark_of("repeat"))
-            values = range(max(values, 0))
-        values = list(itertools.islice(values, MAX_REPEAT + 1))
-        if len(values) > MAX_REPEAT:
-            raise LayoutError(f"repeat: more than {MAX_REPEAT:,} copies", el.mark_of("repeat"))
+        values = _copies(el.evaluate("repeat", ctx), el)
         dx, dy = el.step
         for i, value in enumerate(values):  # `i` is this repeat's index; `<as>_i` survives nested repeats
             each = {**ctx, el.name: value, "i": i, f"{el.name}_i": i}
             if el.when is None or el.evaluate("when", each):  # `when` may test the repeated value
                 el.element.resolve(el, each, ox + i * dx, oy + i * dy, out, self)
-                _bounded(out, el)  # after each copy: a million copies are never made to be counted
+            self._pay(out, el)  # after each copy: a million copies are never made to be counted
+
+    def _pay(self, out: _Made, el: object) -> None:
+        """Spend from the game's drawing budget for the element `el` resolved once more and the primitives it
+        added to `out` since the last payment; refuse more than MAX_PRIMS for one item."""
+        self.layouts.budget.spend_on(out[out.paid:], el.mark)
+        out.paid = len(out)
+        _bounded(out, el)
 
     def use(self, name, item, extra, el):
         """(layout, primitives) of another layout drawn inside this one, for `item`."""
@@ -133,6 +142,24 @@ class Resolver:
             return inner.layout, inner.resolve(item, extra=extra)
         finally:
             stack.pop()
+
+
+def _copies(values: object, el: object) -> list:
+    """The values of a repeat's copies: a list, or range(n) for a number n; LayoutError at `repeat` for
+    anything else (a negative or fractional count, which would draw nothing), or for too many."""
+    if isinstance(values, bool) or not isinstance(values, (int, float, str)) and not hasattr(values, "__iter__"):
+        raise LayoutError(f"repeat: expected a number or a list, got {shown(values)}", el.mark_of("repeat"))
+    if isinstance(values, (int, float)):
+        whole = isinstance(values, int) or values.is_integer()
+        if not whole or not 0 <= values <= MAX_REPEAT:  # -1 or 2.5 copies would silently draw none, or 2
+            count = f"{values:,}" if isinstance(values, int) and abs(values) < 10 ** 15 else shown(values)
+            raise LayoutError(f"repeat: {count} copies; the number of copies is a whole number from 0 to "
+                              f"{MAX_REPEAT:,}", el.mark_of("repeat"))
+        return range(int(values))
+    values = list(itertools.islice(values, MAX_REPEAT + 1))
+    if len(values) > MAX_REPEAT:
+        raise LayoutError(f"repeat: more than {MAX_REPEAT:,} copies", el.mark_of("repeat"))
+    return values
 
 
 def _bounded(out, el):

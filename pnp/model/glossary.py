@@ -82,10 +82,14 @@ def load_glossary(game, meta: Record, chk) -> Glossary:
     return glossary
 
 
-def _add_terms(glossary: Glossary, items: MarkedList, chk) -> None:
+def _add_terms(glossary: Glossary, items: MarkedList, chk: object) -> None:
     for item in items:
         if not isinstance(item.get("name"), str):
             continue  # its table's schema reports it
+        if not TERM_IN_TEXT.fullmatch(f"[[{item['name']}]]") or not item["name"].strip():
+            chk.error(f"glossary term {item['name']!r} cannot be named in text as [[Term]]: a term's name is 1 to "
+                      "60 characters, not only spaces, without [, ] or a line break", item.mark_of("name"))
+            continue
         clash = glossary.add(item)
         if clash is not None:
             chk.error(f"glossary term '{item['name']}' is already defined at {clash.mark_of('name')}",

@@ -368,10 +368,23 @@ def load_text(text: str, file: str) -> object:
         m = e.problem_mark or e.context_mark
         problem = " ".join(p for p in (e.context, e.problem) if p)
         raise LoadError(f"malformed YAML: {problem}", _mark(file, m) if m else Mark(file)) from None
+    except yaml.reader.ReaderError as e:  # a character YAML does not allow (NUL, another control character)
+        raise LoadError(f"malformed YAML: character {_character(e.character)} is not allowed in YAML text",
+                        _position_mark(file, text, e.position)) from None
     except yaml.YAMLError as e:
         raise LoadError(f"malformed YAML: {e}", Mark(file)) from None
     finally:
         loader.dispose()
+
+
+def _character(code: object) -> str:
+    return f"U+{code:04X}" if isinstance(code, int) else repr(code)
+
+
+def _position_mark(file: str, text: str, position: int) -> Mark:
+    """The line and column of the character at `position` in `text`."""
+    position = min(max(position, 0), len(text))
+    return Mark(file, text.count("\n", 0, position) + 1, position - text.rfind("\n", 0, position))
 
 
 def check_file(path, shown_as):

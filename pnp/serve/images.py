@@ -9,7 +9,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import PnpError
+from ..errors import BudgetSpent, PnpError
 from ..export.faces import draw_faces
 from ..export.raster import Shot, render
 from ..products import KINDS
@@ -122,6 +122,8 @@ def render_faces(studio, faces, digests):
         try:
             draw_faces(studio, faces, path)
             return _rendered(path, faces, digests), {}
+        except BudgetSpent:  # the game's drawing is over its budget: no face is drawn one by one
+            raise
         except Exception:  # noqa: BLE001 - one face's failure must not cost the others: draw them one by one
             pass
         images, errors = {}, {}

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..build.faces import item_key, side_key
 from ..build.run import validate
-from ..errors import PnpError
+from ..errors import BudgetSpent, PnpError
 from ..export.faces import collect
 from ..report import Report
 from ..units import PrintOptions
@@ -140,12 +140,22 @@ class Preview:
         """Render the faces of a game that could be checked; 'ok', 'errors' (drawn, with errors) or 'stale'."""
         if studio is None:
             return "stale"
+        try:
+            return self._drawn(game, studio, report)
+        except BudgetSpent as e:  # the game's drawing ran out of its budget: said once, where it did
+            report.add(e)
+            return "stale"
+
+    def _drawn(self, game: object, studio: object, report: Report) -> str:
+        """_gallery's work, which the game's drawing budget may stop."""
         assets = assets_digest(self.project, game)
         faces = collect(studio, 0)
         digests, todo, problems = {}, [], []
         for n, face in enumerate(faces):
             try:
                 digests[n] = face_digest(studio, face, assets)
+            except BudgetSpent:
+                raise
             except PnpError:  # the layout fails for this face: its last good image, marked stale
                 continue
             if digests[n] not in self.store:

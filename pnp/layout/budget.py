@@ -1,0 +1,67 @@
+"""One game's drawing budget: the work of laying out and painting everything it prints, counted in steps
+where the work happens (each element or repeated copy resolved, each shape made and each shape painted, a
+text by its length), so that layouts asking for far too much stop with one message at the element that
+spent the last step, whatever multiplies the work (repeats in repeats, many items, long texts)."""
+
+from ..errors import BudgetSpent
+
+# The steps a game may spend on its drawing in one command (validate, build, export, a preview refresh): a
+# base, and an allowance per face printed, so that a deck of 10,000 cards can be drawn and a small game cannot
+# be made to draw for minutes. Built, the shipped games spend 6,500 to 40,000 steps, at most 124 per face
+# (a 1000-card deck of the benchmark: 21 per face); a step takes 5 to 15 microseconds of processor time.
+BASE_STEPS = 250_000
+STEPS_PER_FACE = 500
+CHARACTERS_PER_STEP = 8  # fitting and setting a text costs about as much per 8 characters as one shape
+ICON_STEPS = 3  # an icon costs about three plain shapes to place and paint
+
+
+def steps_of(prim: object) -> int:
+    """What making or painting one primitive costs, in steps: one (an icon three), and one per few
+    characters of its text or points of its outline."""
+    return (ICON_STEPS if prim.kind == "icon" else 1) + (len(prim.text) + len(prim.points)) // CHARACTERS_PER_STEP
+
+
+class DrawingBudget:
+    """The steps left to one game's drawing. Spending past the limit raises BudgetSpent at the element that
+    spent the last step, which ends the game's command there (no other element goes on to be reported as
+    failing); any later spending raises it again without a place, for a caller to pass over in silence."""
+
+    def __init__(self, base: int | None = None) -> None:
+        self.base = self.limit = BASE_STEPS if base is None else base
+        self.spent = 0
+        self.stopped = None  # the message said when the budget ran out
+
+    def allow_faces(self, faces: int) -> None:
+        """Size the budget for a game that prints `faces` faces."""
+        self.limit = self.base + STEPS_PER_FACE * faces
+
+    def spend(self, steps: int, mark: object) -> None:
+        """Spend `steps` for the element at `mark` (its file:line)."""
+        if self.stopped is not None:
+            raise BudgetSpent(self.stopped)
+        self.spent += steps
+        if self.spent > self.limit:
+            self.stopped = (f"the game draws too much: past its {self.limit:,} drawing steps (one per element "
+                            f"or copy, per shape made or painted, per {CHARACTERS_PER_STEP} characters of text); "
+                            "pnp stops here (a repeat far too big, or repeats inside repeats?)")
+            raise BudgetSpent(self.stopped, mark)
+
+    def spend_on(self, prims: list, mark: object) -> None:
+        """Spend one step for the element at `mark`, resolved once more, and what the `prims` it made cost;
+        each then knows the element that made it, if it did not yet: painting it spends in that name."""
+        steps = 1
+        for prim in prims:
+            steps += steps_of(prim)
+            if prim.source is None:
+                prim.source = mark
+        self.spend(steps, mark)
+
+    def spend_painting(self, prims: list) -> None:
+        """Spend what painting `prims` costs before they are painted, in the name of the element that made the
+        one that would pass the limit."""
+        steps = sum(map(steps_of, prims))
+        if self.spent + steps <= self.limit or self.stopped is not None:
+            self.spend(steps, None)
+            return
+        for prim in prims:  # the one that passes it
+            self.spend(steps_of(prim), prim.source)

@@ -1,0 +1,59 @@
+"""Pictures are embedded with the pixels their printed size needs (600 dpi) and no more, in the same place,
+with the same bytes on every build; a picture that has no more than that is embedded as it is."""
+
+import pdfplumber
+import pytest
+
+from conftest import make_project, run
+
+MM = 72 / 25.4
+# a 20 x 20 mm box: a 2:1 picture is fitted 20 mm wide and 10 mm high, centred (5 mm down from the box's top)
+CARD = ("size: poker\nelements:\n"
+        "  - {type: image, src: images/art.EXT, x: 5, y: 5, w: 20, h: 20}\n")
+
+
+def _built(tmp_path, name, size, ext="png"):
+    root = make_project(tmp_path / name, {"layouts/mini/card.yaml": CARD.replace("EXT", ext)},
+                        images={f"layouts/mini/images/art.{ext}": size})
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    return root, root / "output" / "mini" / "mini-cards-a4.pdf"
+
+
+def _pictures(pdf):
+    """(box in mm: x0, top, x1, bottom), pixels and filter of each picture on the first page."""
+    with pdfplumber.open(pdf) as document:
+        return [((round(i["x0"] / MM, 1), round(i["top"] / MM, 1), round(i["x1"] / MM, 1), round(i["bottom"] / MM, 1)),
+                 tuple(i["srcsize"]), str(i["stream"].get("Filter"))) for i in document.pages[0].images]
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory):
+    root, pdf = _built(tmp_path_factory.mktemp("big"), "proj", [3000, 1500])
+    return root, pdf, pdf.read_bytes()
+
+
+def test_a_picture_is_resampled_to_600_dpi_of_its_printed_size_in_the_same_place(big, tmp_path):
+    _, pdf, _ = big
+    _, small_pdf = _built(tmp_path, "small", [300, 150])  # 381 dpi there: embedded as it is
+    resampled, kept = _pictures(pdf), _pictures(small_pdf)
+    assert len(resampled) == len(kept) == 4  # the deck's four cards
+    # 20 mm at 600 dpi is 472.4 pixels: 473 x 237
+    assert {pixels for _, pixels, _ in resampled} == {(473, 237)}
+    assert {pixels for _, pixels, _ in kept} == {(300, 150)}
+    assert [box for box, _, _ in resampled] == [box for box, _, _ in kept]
+    x0, top, x1, bottom = resampled[0][0]
+    assert (round(x1 - x0, 1), round(bottom - top, 1)) == (20.0, 10.0)
+
+
+def test_a_rebuild_of_a_resampled_picture_gives_the_same_bytes(big):
+    root, pdf, first = big
+    assert run(root, "build", "mini", "--force").exit_code == 0
+    assert pdf.read_bytes() == first
+
+
+def test_a_resampled_jpeg_stays_a_jpeg(tmp_path):
+    _, pdf = _built(tmp_path, "jpeg", [3000, 1500], "jpg")
+    pictures = _pictures(pdf)
+    assert {pixels for _, pixels, _ in pictures} == {(473, 237)}
+    assert all("DCTDecode" in kind for _, _, kind in pictures)
