@@ -3,6 +3,7 @@ will draw it, reporting what would print wrong (with file:line): text that does 
 fonts, unreadable images, words too close to the cut, and each kind's own rules."""
 
 import functools
+from dataclasses import replace
 
 from .draw.icons import unreadable
 from .errors import DataError, LayoutError
@@ -49,6 +50,7 @@ class Checks:
         self.min_size = self.game.meta.get("min_text_size", 6)
         self.smallest = {}  # text element's mark -> (printed size, its set size, item label, text)
         self.item = None  # (component id, item index) of the printable being checked
+        self.item_now = None  # that printable's data item (a Record), to say errors at its fields
         self.marked = None  # how the studio's draft marks name that item (printables.marked_key)
 
     def error(self, message, mark=None, where=""):
@@ -70,8 +72,9 @@ class Checks:
         for p in self.studio.printables():
             on_item = p.item is not None and p.side != "picture"
             self.item, self.marked = ((p.component.id, p.index), marked_key(p)) if on_item else (None, None)
+            self.item_now = p.item if on_item else None
             self.printable(p)
-        self.item = self.marked = None
+        self.item = self.marked = self.item_now = None
         for message, mark in self.studio.problems + self.studio.layouts.styles.problems:
             self.error(message, mark)
         self.icon_files()
@@ -154,12 +157,39 @@ class Checks:
             return
         fitted = self.painter.fit_text(prim)
         if fitted.overflow:
-            self.error(f"text overflows its {prim.w / MM:.1f} x {prim.h / MM:.1f} mm box even at "
-                       f"{prim.style['min_size']:g} pt{label}: '{_short(prim.text)}'", prim.mark)
+            self.overflow(prim, label)
         elif handled and not prim.thumbnail and fitted.size < self.min_size - 0.01:
             seen = self.smallest.get(prim.mark)
             if seen is None or fitted.size < seen[0]:
                 self.smallest[prim.mark] = (fitted.size, prim.style["size"], label, prim.text)
+
+    def overflow(self, prim, label: str) -> None:
+        """Text too long for its box, said where the designer edits it: at the item's field whose text fills
+        the box when there is one (with the layout's line), else at the layout; with how much must go."""
+        box = f"its {prim.w / MM:.1f} x {prim.h / MM:.1f} mm box at {prim.style['min_size']:g} pt"
+        kept = self._fitting_length(prim)
+        excess = len(prim.text) - kept
+        field, mark = _field_holding(self.item_now, prim.text)
+        if field is not None and excess > 0:
+            self.error(f"{field} is about {excess} character{'s' * (excess != 1)} too long for {box}{label}: "
+                       f"{kept} of its {len(prim.text)} fit (laid out by {prim.mark})", mark)
+            return
+        more = f": about {excess} character{'s' * (excess != 1)} too many ({kept} of {len(prim.text)} fit)" \
+            if excess > 0 else ""
+        self.error(f"text overflows {box}{label}{more}: '{_short(prim.text)}'", prim.mark)
+
+    def _fitting_length(self, prim) -> int:
+        """How many characters of the text fit the box at its smallest size, cut between words."""
+        cuts = [i for i, ch in enumerate(prim.text) if ch == " "] + [len(prim.text)]
+        lo, hi = 0, len(cuts)  # cuts[:lo] are known to fit, cuts[hi:] known not to
+        while lo < hi:
+            mid = (lo + hi) // 2
+            trial = replace(prim, text=prim.text[:cuts[mid]], style={**prim.style, "size": prim.style["min_size"]})
+            if self.painter.fit_text(trial).overflow:
+                hi = mid
+            else:
+                lo = mid + 1
+        return cuts[lo - 1] if lo else 0
 
     def small_text(self):
         """Text under the game's minimum size, after shrinking to fit: once per element, at its smallest."""
@@ -244,3 +274,15 @@ def _reach(margin: float) -> str:
     if mm == 0:
         return "text box reaches the trim"
     return f"text box runs {-mm:.1f} mm past the trim"
+
+
+def _field_holding(item, text: str) -> tuple:
+    """(field name, its mark) of the item's one text field that makes up most of `text` (the field a layout
+    prints in that box), or (None, None)."""
+    if item is None or not hasattr(item, "mark_of"):
+        return None, None
+    holding = [name for name, value in item.items()
+               if isinstance(value, str) and len(value) >= 8 and value in text and len(value) * 2 >= len(text)]
+    if len(holding) != 1:
+        return None, None
+    return holding[0], item.mark_of(holding[0])
