@@ -236,7 +236,6 @@ class DeckJob:
         """Write each distinct page of the deck once into `target` (a deck's backs are mostly one drawing, and
         Ghostscript takes as long over a repeated page as over a new one); returns, for each page of the deck in
         order, the number of its page in `target`."""
-        width, height = self.trim[0] + 2 * self.bleed, self.trim[1] + 2 * self.bleed
         with pikepdf.open(faces) as source:
             pdf, forms, seen, written, order = pikepdf.new(), {}, set(), {}, []
             for index in self.pages:
