@@ -308,8 +308,9 @@ def _base_url(value):
 @click.argument("games", nargs=-1)
 @click.option("--format", "fmt", type=click.Choice(["png", "tgc", "mpc", "drivethru", "tts", "proof"]),
               required=True,
-              help="png: every face and back as a PNG; tgc / mpc: card faces at The Game Crafter's or "
-                   "MakePlayingCards' template sizes; drivethru: a CMYK PDF/X-1a per deck for DriveThruCards; "
+              help="png: every face and back as a PNG; tgc / mpc: card fronts and backs at the template size of "
+                   "The Game Crafter's or MakePlayingCards' product that fits the deck; drivethru: a CMYK "
+                   "PDF/X-1a per deck for DriveThruCards; "
                    "tts: Tabletop Simulator deck sheets and a saved object; proof: a PDF per deck with every card "
                    "small, its id and name beneath.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
@@ -332,12 +333,19 @@ def export(ctx, games, fmt, out_dir, dpi, bleed, jobs, force, base_url):
     \b
     Writes output/<game>/export/<format>/ (or --out DIR/<game>/<format>/), replacing it whole:
       png   <component>/<nnn>-<id>-front.png and -back.png, at --dpi with --bleed, RGB
-      tgc   <component>/...png at The Game Crafter's template size (poker 825 x 1125 px)
-      mpc   <component>/...png at MakePlayingCards' template size (poker 822 x 1122 px)
-      drivethru  <deck>.pdf: PDF/X-1a, CMYK within 240% ink, front then back of each card (Ghostscript)
+      tgc   <component>/...png, front and back, at the template size of The Game Crafter's product
+            that fits the deck (Poker and Euro Poker 825 x 1125 px)
+      mpc   the same for MakePlayingCards' products (Poker Size 822 x 1122 px)
+      drivethru  <deck>.pdf: front then back of each card on the product's trim plus 1/8 in bleed;
+            text and lines stay vectors, colours in CMYK by pnp (black in black ink only, at most
+            240% ink), made PDF/X-1a by Ghostscript
       tts   <deck>-<n>-faces.png sheets (at most 10 x 7 cards, 4096 px), boards, tokens, dice, the
             rulebook, <game>.json (copy it to Tabletop Simulator's Saves folder) and table-preview.png
       proof <deck>.pdf: every card at half size with its id and name, to check a deck at a glance
+    tgc, mpc, drivethru: a deck is printed as the service's product whose trim is within 1 mm of
+    its own (the list: pnp/export/catalogue.yaml), at its own size, never stretched; a deck no
+    product fits is left out with a warning; a deck without a back layout gets plain white backs,
+    with a warning.
     Every image is rendered from the same drawing as the PDFs and checked (pixel size, RGB) before the old
     folder is replaced. export.json records what it was made from: an export whose game files, settings and
     pnp did not change is not made again ("up to date"; --force makes it anyway).

@@ -293,3 +293,46 @@ def test_a_card_size_no_product_fits_is_refused_not_stretched(tmp_path):
     assert ("layouts/mini/card.yaml:1:7: warning: Cards refused: 60 x 88 mm cards are none of MakePlayingCards's "
             "card products (Poker Size 63.5 x 88.9 mm") in result.output
     assert not list((root / "output/mini/export/mpc").rglob("*.png"))
+
+
+def _cmyk_pdf(path, content, image=None):
+    """A one-page PDF drawing `content`, with `image` ((w, h), CMYK bytes) as /Im in a form it draws."""
+    import pikepdf
+
+    pdf = pikepdf.new()
+    page = pdf.add_blank_page(page_size=(100, 100))
+    if image is not None:
+        (w, h), data = image
+        pixels = pdf.make_stream(data, Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Image, Width=w, Height=h,
+                                 ColorSpace=pikepdf.Name.DeviceCMYK, BitsPerComponent=8)
+        form = pdf.make_stream(b"10 0 0 10 0 0 cm /Im Do", Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form,
+                               BBox=[0, 0, 100, 100], Resources=pikepdf.Dictionary(
+                                   XObject=pikepdf.Dictionary(Im=pixels)))
+        page.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Art=form))
+    page.Contents = pdf.make_stream(content)
+    pdf.save(path)
+    return path
+
+
+def test_drivethru_preflight_reads_the_ink_of_every_colour_and_image(tmp_path, monkeypatch):
+    """The ink check reads the colours the pages set and the images' pixels: a rich black anywhere is caught."""
+    from pnp.export import drivethru
+    from pnp.export.drivethru import max_ink
+    from pnp.export.formats import Plan
+    from pnp.export.run import preflight
+
+    folder, work = tmp_path / "final", tmp_path / "work"
+    work.mkdir()
+    monkeypatch.setattr(drivethru, "_rendered_max_ink", lambda path: pytest.fail(f"{path} was rendered"))
+    _cmyk_pdf(work / "text.pdf", b"0 0 0 1 k BT ET 0.6 0.4 0.4 1 k 0 0 5 5 re f 0.7 0.6 0.6 0.95 K 0 0 m 9 9 l S")
+    _cmyk_pdf(work / "art.pdf", b"0 0 0 1 k q /Art Do Q", ((2, 1), bytes([0, 0, 0, 255, 250, 200, 200, 255])))
+    _cmyk_pdf(work / "fine.pdf", b"0.6 0.4 0.4 1 k 0 0 5 5 re f /DeviceGray cs 0 sc /Art Do", ((1, 1), bytes([60] * 4)))
+    assert round(max_ink(work / "text.pdf")) == 285  # the stroke's four-colour black
+    assert round(max_ink(work / "art.pdf")) == 355  # the image's second pixel
+    names = ("text.pdf", "art.pdf", "fine.pdf")
+    plan = Plan(pdfs={str(folder / n): 1 for n in names}, ink={str(folder / n): 240 for n in names})
+    checked = []
+    found = list(preflight(plan, folder, work, lambda p: Path(p).name, checked.append))
+    assert found == ["art.pdf: 355% total ink somewhere; the format allows 240%",
+                     "text.pdf: 285% total ink somewhere; the format allows 240%"]
+    assert checked == [1, 1, 1]  # each file's check counted on the progress bar

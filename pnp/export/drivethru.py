@@ -8,6 +8,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+import pikepdf
+
 from ..errors import PnpError
 
 INK_LIMIT = 2.40  # total ink, as a fraction: 240%
@@ -88,7 +90,105 @@ def pdfx(source, target, title):
                              f"{(run.stderr or run.stdout).strip()[:300]}")
 
 
-def max_ink(path):
+def max_ink(path: Path) -> float:
+    """The largest total ink anywhere in the PDF, in percent: read from the colours its pages set and the pixels
+    of its images (exact, and quick: nothing is rendered), or, where a page holds something whose ink cannot be
+    read that way (a shading, a pattern, a spot colour, overprint), measured on the pages as Ghostscript renders
+    them at 72 dpi."""
+    with pikepdf.open(path) as pdf:
+        try:
+            inks = _Inks()
+            for page in pdf.pages:
+                inks.stream(page.obj, page.obj.get("/Resources"))
+            return inks.worst * 100.0
+        except _Unreadable:
+            pass
+    return _rendered_max_ink(path)
+
+
+class _Unreadable(Exception):
+    """Content whose ink cannot be read from the file's operators and images alone."""
+
+
+# the colour operators and what draws with them; everything else in a content stream leaves the ink alone
+_INK_OPERATORS = "k K g G rg RG cs CS sc SC scn SCN sh gs Do BI ID EI"  # BI ID EI: an inline image
+_INKS_OF_SPACE = {"/DeviceCMYK": 4, "/DeviceGray": 1}  # colour space -> its components, whose ink is read
+
+
+class _Inks:
+    """The worst total ink (1.0 = 100%) of the colours set and the images drawn in one PDF's content streams."""
+
+    def __init__(self) -> None:
+        self.worst, self.seen = 0.0, set()
+
+    def colour(self, components: list) -> None:
+        values = [float(v) for v in components]
+        self.worst = max(self.worst, sum(values) if len(values) == 4 else 1.0 - values[0])
+
+    def stream(self, stream: pikepdf.Object, resources: pikepdf.Dictionary | None) -> None:
+        if stream.objgen in self.seen:
+            return
+        self.seen.add(stream.objgen)
+        resources = resources if resources is not None else pikepdf.Dictionary()
+        if any(font.get("/Subtype") == "/Type3" for font in resources.get("/Font", {}).values()):
+            raise _Unreadable  # its glyphs are content streams that may set colours of their own
+        spaces = {}  # "fill" / "stroke" -> components of the colour space set by cs / CS
+        for instruction in pikepdf.parse_content_stream(stream, _INK_OPERATORS):
+            if isinstance(instruction, pikepdf.ContentStreamInlineImage):
+                raise _Unreadable
+            self.operator(str(instruction.operator), list(instruction.operands), resources, spaces)
+
+    def operator(self, name: str, operands: list, resources: pikepdf.Dictionary, spaces: dict) -> None:
+        if name in ("k", "K", "g", "G"):
+            self.colour(operands)
+        elif name in ("cs", "CS"):
+            spaces[name] = self.components(operands[0], resources)
+        elif name in ("sc", "SC", "scn", "SCN"):
+            if spaces.get("cs" if name[0] == "s" else "CS", 1) != len(operands):  # DeviceGray until set
+                raise _Unreadable  # a pattern, or components of a space that was not read
+            self.colour(operands)
+        elif name == "Do":
+            self.xobject(resources.get("/XObject", {}).get(str(operands[0])))
+        elif name == "gs":
+            state = resources.get("/ExtGState", {}).get(str(operands[0])) or {}
+            if state.get("/OP") or state.get("/op") or str(state.get("/BM", "/Normal")) not in ("/Normal",
+                                                                                                   "/Compatible"):
+                raise _Unreadable  # overprint and blending add inks of things drawn over each other
+        else:  # rg, RG (not CMYK at all), sh (a shading)
+            raise _Unreadable
+
+    def components(self, space: pikepdf.Object, resources: pikepdf.Dictionary | dict) -> int:
+        """How many components a colour space of the file has, if its ink can be read from them."""
+        space = resources.get("/ColorSpace", {}).get(str(space), space)
+        if isinstance(space, pikepdf.Array) and len(space) == 2 and space[0] == "/ICCBased":
+            space = {4: "/DeviceCMYK", 1: "/DeviceGray"}.get(int(space[1].get("/N", 0)), "")
+        if str(space) not in _INKS_OF_SPACE:
+            raise _Unreadable
+        return _INKS_OF_SPACE[str(space)]
+
+    def xobject(self, xobject: pikepdf.Object | None) -> None:
+        if xobject is None:
+            return
+        if xobject.get("/Subtype") == "/Form":
+            self.stream(xobject, xobject.get("/Resources"))
+        elif not xobject.get("/ImageMask") and xobject.objgen not in self.seen:  # a mask paints the fill colour
+            self.seen.add(xobject.objgen)
+            self.image(xobject)
+
+    def image(self, image: pikepdf.Stream) -> None:
+        import numpy as np
+
+        components = self.components(image.get("/ColorSpace"), {})
+        if int(image.get("/BitsPerComponent", 8)) != 8 or "/Decode" in image:
+            raise _Unreadable
+        pixels = np.frombuffer(image.read_bytes(), dtype=np.uint8)
+        pixels = pixels[:len(pixels) // components * components].reshape(-1, components)
+        if len(pixels):
+            total = pixels.sum(axis=1, dtype=np.uint16).max() if components == 4 else 255 - pixels.min()
+            self.worst = max(self.worst, float(total) / 255.0)
+
+
+def _rendered_max_ink(path: Path) -> float:
     """The largest total ink of any pixel of the PDF, as Ghostscript renders it (72 dpi), in percent."""
     import numpy as np
     from PIL import Image
@@ -123,32 +223,43 @@ class DeckJob:
     art_bleed: float
 
     def __call__(self, out: Path) -> None:
-        raw = out / f".{self.name}.raw.pdf"
+        raw, distinct = out / f".{self.name}.raw.pdf", out / f".{self.name}.distinct.pdf"
         try:
-            self.compose(out / "faces.pdf", raw)
-            pdfx(raw, out / self.name, self.title)
+            order = self.compose(out / "faces.pdf", raw)
+            pdfx(raw, distinct, self.title)
+            _in_order(distinct, order, out / self.name)
         finally:
             raw.unlink(missing_ok=True)
+            distinct.unlink(missing_ok=True)
 
-    def compose(self, faces: Path, target: Path) -> None:
-        import pikepdf
-
-        width, height = self.trim[0] + 2 * self.bleed, self.trim[1] + 2 * self.bleed
+    def compose(self, faces: Path, target: Path) -> list:
+        """Write each distinct page of the deck once into `target` (a deck's backs are mostly one drawing, and
+        Ghostscript takes as long over a repeated page as over a new one); returns, for each page of the deck in
+        order, the number of its page in `target`."""
         with pikepdf.open(faces) as source:
-            pdf, forms, seen, colours = pikepdf.new(), {}, set(), {}
+            pdf, forms, seen, written, order = pikepdf.new(), {}, set(), {}, []
             for index in self.pages:
-                page = pdf.add_blank_page(page_size=(width, height))
-                page.TrimBox = [self.bleed, self.bleed, width - self.bleed, height - self.bleed]
-                page.BleedBox = [0, 0, width, height]
-                if index is None:
-                    continue
-                if index not in forms:
-                    forms[index] = pdf.copy_foreign(source.pages[index].as_form_xobject())
-                    _in_cmyk(forms[index], seen, colours)
-                box = [float(v) for v in source.pages[index].MediaBox]
-                page.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Card=forms[index]))
-                page.Contents = pdf.make_stream(self._placed(box[2] - box[0], box[3] - box[1], width, height))
+                drawing = None if index is None else _drawing(source.pages[index])
+                if drawing not in written:
+                    written[drawing] = len(pdf.pages)
+                    self._add_page(pdf, source, index, forms, seen)
+                order.append(written[drawing])
             pdf.save(target)
+        return order
+
+    def _add_page(self, pdf: pikepdf.Pdf, source: pikepdf.Pdf, index: int | None, forms: dict, seen: set) -> None:
+        width, height = self.trim[0] + 2 * self.bleed, self.trim[1] + 2 * self.bleed
+        page = pdf.add_blank_page(page_size=(width, height))
+        page.TrimBox = [self.bleed, self.bleed, width - self.bleed, height - self.bleed]
+        page.BleedBox = [0, 0, width, height]
+        if index is None:
+            return
+        if index not in forms:
+            forms[index] = pdf.copy_foreign(source.pages[index].as_form_xobject())
+            _in_cmyk(forms[index], seen)
+        box = [float(v) for v in source.pages[index].MediaBox]
+        page.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Card=forms[index]))
+        page.Contents = pdf.make_stream(self._placed(box[2] - box[0], box[3] - box[1], width, height))
 
     def _placed(self, card_w: float, card_h: float, width: float, height: float) -> bytes:
         """The content stream drawing the card centred, over an enlarged copy when its art falls short."""
@@ -162,6 +273,34 @@ class DeckJob:
         return "\n".join(ops).encode()
 
 
+def _drawing(page: pikepdf.Page) -> bytes:
+    """What a faces page draws, as bytes equal for pages drawn alike: its box, its content and its resources
+    (the fonts and forms it uses, by object number)."""
+    import hashlib
+
+    contents = page.obj.get("/Contents")
+    streams = contents if isinstance(contents, pikepdf.Array) else [contents] if contents is not None else []
+    digest = hashlib.sha256(page.obj.MediaBox.unparse())
+    for stream in streams:
+        digest.update(stream.read_raw_bytes())
+    digest.update(page.obj.get("/Resources", pikepdf.Dictionary()).unparse())
+    return digest.digest()
+
+
+def _in_order(distinct: Path, order: list, target: Path) -> None:
+    """The deck's PDF from its distinct pages: page n of the deck is page order[n] of `distinct`, repeated
+    pages sharing their drawing (the file holds it once)."""
+    if order == list(range(len(order))):
+        distinct.replace(target)
+        return
+    with pikepdf.open(distinct) as pdf:
+        count = len(pdf.pages)
+        for n in order:
+            pdf.pages.append(pdf.pages[n])
+        del pdf.pages[:count]
+        pdf.save(target)
+
+
 _TRANSFORM = []  # the sRGB -> CMYK transform, made once per process (making one takes a while)
 _TRANSFORM_LOCK = threading.Lock()
 
@@ -173,46 +312,47 @@ def _transform() -> object:
     return _TRANSFORM[0]
 
 
-def _colour(rgb: tuple, cache: dict) -> list:
+_COLOURS = {}  # (r, g, b) 0-255 -> [c, m, y, k] 0-1: a game's few hundred colours, converted once per process
+_TO_CMYK = {pikepdf.Operator("rg"): pikepdf.Operator("k"), pikepdf.Operator("RG"): pikepdf.Operator("K")}
+
+
+def _colour(rgb: list) -> list:
     """One RGB colour (0-1 each) as CMYK ink fractions, by the same rules as the images' pixels (cmyk)."""
     from PIL import Image
 
     key = tuple(round(float(v) * 255) for v in rgb)
-    if key not in cache:
+    if key not in _COLOURS:
         planes = cmyk(Image.new("RGB", (1, 1), key), _transform())
-        cache[key] = [round(b / 255, 4) for b in planes]
-    return cache[key]
+        _COLOURS[key] = [round(b / 255, 4) for b in planes]
+    return _COLOURS[key]
 
 
-def _in_cmyk(form: object, seen: set, cache: dict) -> None:
+def _in_cmyk(form: pikepdf.Stream, seen: set) -> None:
     """Rewrite a form (and the forms and images it draws) in DeviceCMYK, converted by pnp rather than by
     Ghostscript's own profile, which prints black text in all four inks (fringing wherever the plates are a hair
     out of register) and dark colours above the ink limit: RGB colours as cmyk() makes them, greys and black in
     black ink alone; RGB images likewise, pixel by pixel. Text and paths stay as they are drawn."""
-    import pikepdf
-
     if form.objgen in seen:
         return
     seen.add(form.objgen)
-    ops = []
-    for operands, operator in pikepdf.parse_content_stream(form):
-        if str(operator) in ("rg", "RG") and len(operands) == 3:
-            operands = _colour(operands, cache)
-            operator = pikepdf.Operator("k" if str(operator) == "rg" else "K")
-        ops.append((operands, operator))
-    form.write(pikepdf.unparse_content_stream(ops))
+    instructions = pikepdf.parse_content_stream(form)
+    for n, instruction in enumerate(instructions):  # the parsed instructions are written back as they are but
+        # for the colours: unparsing them is twice as fast as unparsing (operands, operator) pairs
+        if instruction.operator in _TO_CMYK and len(instruction.operands) == 3:
+            instructions[n] = pikepdf.ContentStreamInstruction(_colour(instruction.operands),
+                                                               _TO_CMYK[instruction.operator])
+    form.write(pikepdf.unparse_content_stream(instructions))
     for inner in (form.get("/Resources", {}).get("/XObject", {}) or {}).values():
         if inner.get("/Subtype") == "/Form":
-            _in_cmyk(inner, seen, cache)
+            _in_cmyk(inner, seen)
         elif inner.get("/Subtype") == "/Image" and inner.get("/ColorSpace") == "/DeviceRGB" and inner.objgen not in seen:
             seen.add(inner.objgen)
             _image_in_cmyk(inner)
 
 
-def _image_in_cmyk(image: object) -> None:
+def _image_in_cmyk(image: pikepdf.Stream) -> None:
     import zlib
 
-    import pikepdf
     from pikepdf import PdfImage
 
     pixels = PdfImage(image).as_pil_image().convert("RGB")

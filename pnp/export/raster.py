@@ -3,13 +3,17 @@ processes: rendering is quick, PNG encoding is what takes the time."""
 
 import multiprocessing
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
+if TYPE_CHECKING:
+    import numpy as np
+
 MAX_PIXELS = 40_000_000  # in one image: rendering takes ~10 bytes a pixel at its peak, so ~400 MB (a 530 mm
 # square board at 300 dpi); a larger image is planned at a lower resolution (formats.within_cap)
-PNG_LEVEL = 3  # zlib level, measured on a poker card: 6 takes 35% longer to encode for files 9% smaller; 1 is no
-# faster than 3 and 3% larger
+PNG_LEVEL = 1  # zlib level of the PNG files, with every row filtered "Up" (less its row above); see png_bytes
+PNG_STRIP = 256  # rows filtered and compressed at a time: the memory a large image needs beyond its own pixels
 
 
 @dataclass(frozen=True)
@@ -28,13 +32,19 @@ class Shot:
 
 def render(document, shot):
     """The image of one shot from the open faces PDF (an RGB PIL image of exactly its size)."""
+    return Image.fromarray(render_pixels(document, shot))
+
+
+def render_pixels(document: object, shot: Shot) -> "np.ndarray":
+    """The pixels of one shot from the open faces PDF: rows x columns x RGB, exactly its size."""
     tw, th = shot.trim_px
     if (tw + shot.bleed_px[0] + shot.bleed_px[2]) * (th + shot.bleed_px[1] + shot.bleed_px[3]) > MAX_PIXELS:
         raise ValueError(f"{shot.path}: more than {MAX_PIXELS:,} pixels (formats plan every image within it)")
     page = document[shot.page]
     scale = max(tw / shot.trim_pt[0], th / shot.trim_pt[1])
     # rev_byteorder: pdfium writes RGB rather than its native BGR, which Pillow would otherwise reorder
-    image = page.render(scale=scale, fill_color=(255, 255, 255, 255), rev_byteorder=True).to_pil().convert("RGB")
+    image = page.render(scale=scale, fill_color=(255, 255, 255, 255), rev_byteorder=True).to_pil()
+    image = image if image.mode == "RGB" else image.convert("RGB")
     page.close()
     # the page is trim + art bleed; scale it so the trim is exactly trim_px (a fraction of a pixel's stretch)
     art = shot.art_bleed_pt
@@ -55,36 +65,56 @@ def _to_size(image, size):
     return image.resize(size, Image.LANCZOS)
 
 
-def _with_bleed(image, art_px, want):
+def _with_bleed(image: Image.Image, art_px: tuple, want: tuple) -> "np.ndarray":
     """Crop or extend the art around the trim to `want` (left, top, right, bottom) pixels; where the art stops
     short, its outermost pixels are repeated outwards (the usual way to make bleed for a print shop)."""
+    import numpy as np
+
     ax, ay = art_px
     w, h = image.size
     tw, th = w - 2 * ax, h - 2 * ay
     left, top, right, bottom = want
-    take = (ax - min(ax, left), ay - min(ay, top), ax + tw + min(ax, right), ay + th + min(ay, bottom))
-    art = image.crop(take)
-    pad = (max(left - ax, 0), max(top - ay, 0), max(right - ax, 0), max(bottom - ay, 0))
-    if not any(pad):
-        return art
-    out = Image.new("RGB", (art.width + pad[0] + pad[2], art.height + pad[1] + pad[3]))
-    out.paste(art, (pad[0], pad[1]))
-    aw, ah = art.size
-    if pad[0]:
-        out.paste(art.crop((0, 0, 1, ah)).resize((pad[0], ah)), (0, pad[1]))
-    if pad[2]:
-        out.paste(art.crop((aw - 1, 0, aw, ah)).resize((pad[2], ah)), (pad[0] + aw, pad[1]))
-    row_top, row_bottom = out.crop((0, pad[1], out.width, pad[1] + 1)), out.crop(
-        (0, pad[1] + ah - 1, out.width, pad[1] + ah))
-    if pad[1]:
-        out.paste(row_top.resize((out.width, pad[1])), (0, 0))
-    if pad[3]:
-        out.paste(row_bottom.resize((out.width, pad[3])), (0, pad[1] + ah))
-    return out
+    rows = slice(ay - min(ay, top), ay + th + min(ay, bottom))
+    art = np.asarray(image)[rows, ax - min(ax, left):ax + tw + min(ax, right)]
+    pad = ((max(top - ay, 0), max(bottom - ay, 0)), (max(left - ax, 0), max(right - ax, 0)), (0, 0))
+    return np.pad(art, pad, mode="edge") if any(any(p) for p in pad) else art
 
 
-def save(image, path, dpi):
-    image.save(path, "PNG", dpi=(dpi, dpi), compress_level=PNG_LEVEL)
+def save(pixels: "np.ndarray", path: str, dpi: float) -> None:
+    with open(path, "wb") as out:
+        out.write(png_bytes(pixels, dpi))
+
+
+def png_bytes(pixels: "np.ndarray", dpi: float) -> bytes:
+    """RGB pixels (rows x columns x 3) as PNG bytes, the dpi in its pHYs chunk, every row with PNG's "Up"
+    filter and zlib at PNG_LEVEL. Measured (benchmarks/bench_png.py) on Diamonds & Dinosaurs' faces at 300 dpi:
+    Pillow's encoder takes 20 ms a face at compress_level 1 or 3 and 33 ms at 6, most of it choosing a filter for
+    each row; this takes 9 ms for files 5% larger than level 3's (on a noisy photograph: 40% less time, for
+    files no larger). The same pixels give the same bytes (one filter, one level, strips of fixed height)."""
+    import struct
+    import zlib
+
+    import numpy as np
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+
+    height, width = pixels.shape[:2]
+    pixels = np.ascontiguousarray(pixels, dtype=np.uint8).reshape(height, width * 3)
+    deflate, idat = zlib.compressobj(PNG_LEVEL), []
+    for top in range(0, height, PNG_STRIP):
+        rows = pixels[top:top + PNG_STRIP]
+        strip = np.empty((len(rows), rows.shape[1] + 1), dtype=np.uint8)
+        strip[:, 0] = 2  # the filter type "Up"; the row above the first is zeros
+        np.subtract(rows, np.concatenate([pixels[top - 1:top] if top else np.zeros_like(rows[:1]), rows[:-1]]),
+                    out=strip[:, 1:])
+        idat.append(deflate.compress(strip))
+    idat.append(deflate.flush())
+    per_metre = int(dpi / 0.0254 + 0.5)
+    return b"".join([b"\x89PNG\r\n\x1a\n",
+                     chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
+                     chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)),
+                     chunk(b"IDAT", b"".join(idat)), chunk(b"IEND", b"")])
 
 
 def _work(args):
@@ -94,7 +124,7 @@ def _work(args):
     document = pdfium.PdfDocument(str(pdf_path))
     try:
         for shot in shots:
-            save(render(document, shot), shot.path, shot.dpi)
+            save(render_pixels(document, shot), shot.path, shot.dpi)
     finally:
         document.close()
     return len(shots)

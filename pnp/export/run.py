@@ -117,14 +117,16 @@ def _write(project, studio, fmt, folder, work, options, jobs, on_progress, repor
         Path(shot.path).parent.mkdir(parents=True, exist_ok=True)
     progress = on_progress or (lambda event, value: None)
     advance = lambda n: progress("advance", n)  # noqa: E731
-    write_all(work / "faces.pdf", shots, jobs, advance, lambda: progress("start", len(shots) + len(plan.tasks)))
-    run_tasks(plan.tasks, work, jobs, advance)  # counted on the same bar: it is shown until the last file is written
+    # one bar for the images, the format's other files and their ink checks: shown until the last file is checked
+    write_all(work / "faces.pdf", shots, jobs, advance,
+              lambda: progress("start", len(shots) + len(plan.tasks) + len(plan.ink)))
+    run_tasks(plan.tasks, work, jobs, advance)
     for source, target in plan.copies:
         shutil.copyfile(_moved(source, folder, work), _moved(target, folder, work))
     if plan.finish:
         plan.finish(work)
     (work / "faces.pdf").unlink()
-    for message in preflight(plan, folder, work, project.rel):
+    for message in preflight(plan, folder, work, project.rel, advance):
         report.error(message)
     if report.errors:
         report.error(f"{game_id}: the {fmt} files fail their preflight; the previous export is left as it was")
@@ -143,8 +145,9 @@ def _into(shot, folder, work):
     return replace(shot, path=str(_moved(shot.path, folder, work)))
 
 
-def preflight(plan, folder, work, shown_as):
-    """Each image as the format needs it: its exact pixel size, RGB, and nothing missing."""
+def preflight(plan, folder, work, shown_as, on_checked=None):
+    """Each image as the format needs it: its exact pixel size, RGB, and nothing missing; each PDF its page count
+    and ink (`on_checked(1)` as each PDF's ink is read)."""
     from PIL import Image
 
     for path, size in sorted(plan.expect.items()):
@@ -158,10 +161,10 @@ def preflight(plan, folder, work, shown_as):
                 yield f"{shown}: {image.width} x {image.height} px; the format needs {size[0]} x {size[1]} px"
             if image.mode != "RGB":
                 yield f"{shown}: colour mode {image.mode}; the format needs RGB"
-    yield from _pdf_pages(plan, folder, work, shown_as)
+    yield from _pdf_pages(plan, folder, work, shown_as, on_checked or (lambda n: None))
 
 
-def _pdf_pages(plan, folder, work, shown_as):
+def _pdf_pages(plan, folder, work, shown_as, on_checked):
     import pypdfium2 as pdfium
 
     for path, pages in sorted(plan.pdfs.items()):
@@ -177,9 +180,14 @@ def _pdf_pages(plan, folder, work, shown_as):
 
     from .drivethru import max_ink
 
+    def worst_ink(path: str) -> float:
+        worst = max_ink(_moved(path, folder, work))
+        on_checked(1)
+        return worst
+
     checked = sorted(plan.ink.items())
-    with ThreadPoolExecutor(2) as pool:  # each check is a Ghostscript process of its own
-        worst_inks = list(pool.map(lambda item: max_ink(_moved(item[0], folder, work)), checked))
+    with ThreadPoolExecutor(2) as pool:  # a check that cannot read the ink from the file renders it in Ghostscript
+        worst_inks = list(pool.map(lambda item: worst_ink(item[0]), checked))
     for (path, limit), worst in zip(checked, worst_inks):
         if worst > limit + 0.5:
             yield f"{shown_as(path)}: {worst:.0f}% total ink somewhere; the format allows {limit:g}%"

@@ -141,8 +141,8 @@ def _plain_backs(out: Path, plain: list, dpi: int) -> None:
 
 def drivethru(faces: list, folder: Path, options: dict, studio: object) -> Plan:
     """DriveThruCards: a PDF/X-1a per deck, each card's front then its back on pages of the product's trim plus
-    1/8 in bleed, converted to CMYK by Ghostscript from the same drawing as the kit, text and line art kept as
-    vectors, black text in black ink only, within 240% total ink."""
+    1/8 in bleed, composed from the same drawing as the kit (text and line art kept as vectors), converted to
+    CMYK by pnp (black text in black ink only, within 240% total ink) and made PDF/X-1a by Ghostscript."""
     from .drivethru import INK_LIMIT, DeckJob
 
     plan = Plan()
