@@ -29,7 +29,7 @@ def test_a_plain_build_refuses_and_a_draft_draws_every_card_marking_the_broken_o
     for name in ("lion", "fern", "wolf", "moss"):  # every card is in the draft
         assert name in text, name
     assert text.count("DRAFT: ") == 4  # the lion and the wolf, front and back, each face marked once
-    assert "DRAFT: text overflows" in text and "DRAFT: power: expected a" in text  # data errors first
+    assert "DRAFT: text is about" in text and "DRAFT: power: expected a" in text  # data errors first
     assert "DRAFT, not for print · Mini" in text  # every sheet's footer says so
     assert not (broken / "output/mini/mini-a4.pdf").exists()  # never under a print-ready kit's name
     assert (broken / "output/mini/manifest-draft.json").is_file()
@@ -42,7 +42,7 @@ def test_a_proof_of_other_cards_is_not_blocked_and_one_holding_a_broken_card_is_
     assert "DRAFT" not in " ".join(page_texts(broken / "output/mini/mini-selection-a4.pdf"))
     marked = run(broken, "build", "--only", "card.id in ['fern', 'lion']")
     assert "mini-selection-a4-draft.pdf" in marked.stdout
-    assert "DRAFT: text overflows" in " ".join(page_texts(broken / "output/mini/mini-selection-a4-draft.pdf"))
+    assert "DRAFT: text is about" in " ".join(page_texts(broken / "output/mini/mini-selection-a4-draft.pdf"))
 
 
 def test_a_draft_of_a_game_without_errors_is_the_kit_under_draft_names(tmp_path):
