@@ -83,13 +83,18 @@ def errors(root):
     return [ln for ln in result.stderr.splitlines() if ": error: " in ln]
 
 
-def test_a_csv_error_names_the_file_row_and_column(proj):
-    folder = proj / "cards" / GAME
-    convert(proj, folder / "tokens.yaml", "csv")
+def tokens_as_csv(root):
+    """The game's tokens table moved to tokens.csv: (its path, its rows as text, the header's names)."""
+    folder = root / "cards" / GAME
+    convert(root, folder / "tokens.yaml", "csv")
     (folder / "tokens.yaml").unlink()
     path = folder / "tokens.csv"
     rows = path.read_text(encoding="utf-8").splitlines()
-    header = rows[0].split(",")
+    return path, rows, rows[0].split(",")
+
+
+def test_a_csv_error_names_the_file_row_and_column(proj):
+    path, rows, header = tokens_as_csv(proj)
     cells = rows[2].split(",")
     cells[header.index("count")] = "many"
     rows[2] = ",".join(cells)
@@ -100,12 +105,7 @@ def test_a_csv_error_names_the_file_row_and_column(proj):
 
 
 def test_a_misspelt_header_is_one_error_at_its_cell_not_one_per_row(proj):
-    folder = proj / "cards" / GAME
-    convert(proj, folder / "tokens.yaml", "csv")
-    (folder / "tokens.yaml").unlink()
-    path = folder / "tokens.csv"
-    rows = path.read_text(encoding="utf-8").splitlines()
-    header = rows[0].split(",")
+    path, rows, header = tokens_as_csv(proj)
     col = header.index("count") + 1
     rows[0] = rows[0].replace("count", "cuont", 1)
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
