@@ -22,10 +22,13 @@ def test_bad_length_says_what_it_wanted():
         units.length("three mm")
 
 
-@pytest.mark.parametrize("paper", [A4, LETTER])
-def test_poker_cards_go_three_by_three(paper):
-    grid = sheet.grid(paper, (63 * MM, 88 * MM))
-    assert (grid.cols, grid.rows) == (3, 3)
+@pytest.mark.parametrize("paper, shape", [(A4, (3, 3, False)), (LETTER, (2, 4, True))])
+def test_poker_cards_fill_the_sheet_leaving_room_for_crop_marks(paper, shape):
+    """3 x 3 on A4; Letter's 279 mm leave 7.7 mm above and below three 88 mm rows, too little for 3 mm
+    marks clear of the edge and the footer, so its cards lie turned, 2 x 4."""
+    grid = sheet.densest(paper, (63 * MM, 88 * MM))
+    assert (grid.cols, grid.rows, grid.turned) == shape
+    assert min(grid.mark_room()) >= sheet.MARK_MIN
 
 
 def test_mirrored_slot_is_the_same_row_in_the_opposite_column():

@@ -3,7 +3,7 @@ and each at full size on a page of its own, for a print shop."""
 
 from ..draw import sheet as paper
 from ..impose import tiles as tiling
-from ..impose.sheet import EDGE_SAFE, Grid
+from ..impose.sheet import EDGE_SAFE, FOOTER_BAND, Grid
 from ..units import MM
 from .base import Kind
 from .sheets import by_side, draw_sheets, fits_sheet
@@ -69,7 +69,8 @@ def _tiling(page, size, spans):
 
 def _draw_tile(canvas, studio, component, form_name, tile, page, face):
     pw, ph = page
-    ox, oy = (pw - tile.bw) / 2 - tile.bx, (ph - tile.bh) / 2 - tile.by  # the tile's window centred on the page
+    lift = FOOTER_BAND / 2 if tile.rows * tile.cols == 1 else 0.0  # a whole board: centred above the footer
+    ox, oy = (pw - tile.bw) / 2 - tile.bx, (ph - tile.bh) / 2 + lift - tile.by  # the window centred on the page
     window = (ox + tile.bx, oy + tile.by, tile.bw, tile.bh)
     trims = [((ox + x1, oy + y1), (ox + x2, oy + y2)) for (x1, y1), (x2, y2) in tile.trim_lines()]
     targets = [(ox + mx, oy + my) for mx, my in tiling.alignment_marks(tile)]
@@ -117,6 +118,6 @@ def _full_size_page(canvas, studio, painter, face):
     canvas.setTrimBox(trim)
     canvas.setBleedBox((trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed))
     studio.draw(canvas, painter, face, margin + bleed, margin + bleed, clip=bleed)
-    grid = Grid(page, 1, 1, (layout.width, layout.height), bleed, 0.0, (margin, margin))
+    grid = Grid(page, 1, 1, (layout.width, layout.height), bleed, 0.0, (margin, margin), footer=0.0)  # no footer
     paper.marks(canvas, grid.crop_marks(style=studio.options.marks))
     canvas.showPage()
