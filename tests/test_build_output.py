@@ -488,3 +488,28 @@ def test_an_icon_edited_while_pnp_runs_is_drawn_as_it_is_now(tmp_path, monkeypat
     first = drawn_with("M0 0 L10 10 L0 10 Z")
     assert drawn_with("M5 0 L10 5 L0 10 Z") != first
     assert drawn_with("M0 0 L10 10 L0 10 Z") == first
+
+
+def test_tile_seams_keep_clear_of_a_boards_title(tmp_path):
+    """The title's box spans the board's middle, where the seam between two tiles would fall, but its words
+    take a third of it: the seam goes beside the words, read back from each tile page (the dashed trim line
+    against where the title is drawn)."""
+    board = ("size: [400mm, 300mm]\nelements:\n"
+             "  - {type: rect, x: 0, y: 0, w: 400, h: 300, fill: '#ddeeff'}\n"
+             "  - {type: text, x: 60, y: 20, w: 280, h: 16, text: 'Meadow', size: 28, align: center}\n")
+    folder = build(make_project(tmp_path / "p", {"layouts/mini/board.yaml": board}))
+    pages = read(folder / "mini-boards-a4.pdf").pages
+    assert len(pages) == 4  # 2 x 2 tiles
+    seams_seen = 0
+    for page in pages:
+        ox = next(x for name, x, y, _ in placed_forms(page) if "board" in name)
+        centre = ox + 200 * MM  # the title is centred in its box
+        titles = [x for kind, text, x, *_ in drawn(page) if kind == "text" and text == "Meadow"]
+        assert len(titles) == 1
+        left, right = titles[0], 2 * centre - titles[0]
+        assert 30 * MM < right - left < 90 * MM  # the word's own width, not its 280 mm box
+        segments, _ = page_geometry(page)
+        seams = [a[0] for a, b in segments if abs(a[0] - b[0]) < 1e-6 and abs(a[1] - b[1]) > 100 * MM]
+        seams_seen += len(seams)
+        assert all(not left - 1 * MM < x < right + 1 * MM for x in seams), (left, right, seams)
+    assert seams_seen == 2  # the two right-hand tiles are trimmed along the seam between the columns

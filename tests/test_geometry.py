@@ -118,3 +118,13 @@ def test_a_d4_has_no_opposite_faces_and_takes_its_values_in_order():
     assert nets.opposite_faces(net) == [None] * 4
     assert nets.assign_values(net, [1, 2, 3, 4]) == [1, 2, 3, 4]
     assert len(nets.glue_pairs(net)) == 3
+
+
+def test_a_seam_that_must_cut_text_cuts_the_smallest_type():
+    """A 6 pt line runs across the whole board, so every seam cuts it; a 22 pt title sits where the even
+    seam would fall: the seam moves off the title and cuts only the small line."""
+    size = (400 * MM, 100 * MM)
+    note, title = (10 * MM, 390 * MM, 6.0), (170 * MM, 230 * MM, 22.0)
+    parts = tiles.tiles((A4[1], A4[0]), size, avoid_x=[note, title])
+    seam = next(t.bx + tiles.OVERLAP / 2 for t in parts if t.col == 1)
+    assert not title[0] <= seam <= title[1] and note[0] < seam < note[1]

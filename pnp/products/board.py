@@ -43,7 +43,7 @@ def draw_tiled(canvas, component, studio):
         if name not in drawn:  # the whole face once; every tile shows a clipped window of it
             paper.form(canvas, painter, prims, name, *size)
             drawn.add(name)
-        page, parts = _tiling(studio.paper, size, _text_spans(prims, layout.height))
+        page, parts = _tiling(studio.paper, size, _text_spans(painter, prims, layout.height))
         for tile in parts:
             canvas.setPageSize(page)
             _draw_tile(canvas, studio, component, name, tile, page, face)
@@ -53,10 +53,12 @@ def draw_tiled(canvas, component, studio):
     return pages
 
 
-def _text_spans(prims, height):
-    """Where the face's text lies, across and up (board coordinates): seams are kept out of it."""
-    texts = [p for p in prims if p.kind == "text"]
-    return [(p.x, p.x + p.w) for p in texts], [(height - p.y - p.h, height - p.y) for p in texts]
+def _text_spans(painter: object, prims: list, height: float) -> tuple[list, list]:
+    """Where the face's lines of text are inked, across and up (board coordinates), each weighed by its
+    height (its type size): seams are kept out of them, out of the largest type first."""
+    lines = [box for p in prims if p.kind == "text" for box in painter.text_lines(p)]
+    return ([(left, right, bottom - top) for left, top, right, bottom in lines],
+            [(height - bottom, height - top, bottom - top) for left, top, right, bottom in lines])
 
 
 def _tiling(page, size, spans):
