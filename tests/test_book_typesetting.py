@@ -51,3 +51,15 @@ def test_introducing_lines_and_tables_are_kept_with_what_follows(fillers):
     for text, rows in zip(pages, rows_per_page):
         assert rows == 0 or rows >= 2, f"a table leaves {rows} row alone on a page: {rows_per_page}"
         assert rows == 0 or "Head one" in text, "a table's header is repeated on every page it runs onto"
+
+
+@pytest.mark.parametrize("fillers", range(0, 8))
+def test_a_paragraph_split_over_pages_leaves_two_lines_on_each(fillers):
+    """No lone first line of a paragraph at a page's foot, no lone last line at the next page's head (the
+    Battles credits ended with one line of icon names on a page of its own)."""
+    words = " ".join(f"w{n:03d}" for n in range(150))  # about eight lines
+    filler = "".join(f"Filler paragraph number {n} of the book.\n\n" for n in range(fillers))
+    pages = _pages(f"# Rules\n\n{filler}{words}\n\nThe end.\n")
+    lines = [sum(1 for line in text.splitlines() if "w0" in line or "w1" in line) for text in pages]
+    assert sum(lines) >= 6
+    assert all(n == 0 or n >= 2 for n in lines), f"the paragraph's lines per page: {lines}"

@@ -15,6 +15,9 @@ from conftest import DATA, make_project, run
 from pdfread import MM, drawn, fonts, page_geometry, placed_forms, read, texts, tile_targets
 
 PAPERS = {"a4": (210, 297), "letter": (215.9, 279.4)}
+# a poker card's trim on each paper's card sheet (mm across, up): Letter's cards lie turned, 2 x 4, as three
+# upright rows would leave no room above and below for crop marks of 3 mm
+CARD = {"a4": (63, 88), "letter": (88, 63)}
 
 
 def build(root, *args):
@@ -53,13 +56,13 @@ def test_butted_cards_meet_on_the_cut_line_and_bleed_outwards(built, paper):
     xs, ys = cut_lines(segments)
     outward, trims = [], []
     for x, y, w, h in cards:
-        # each card's art is clipped between two neighbouring cut lines each way, 63 x 88 mm apart, or up
+        # each card's art is clipped between two neighbouring cut lines each way, a card's trim apart, or up
         # to 3 mm (the layout's bleed) past one where no card is next to it
         left = min(v for v in xs if v >= x - 0.01)
         right = max(v for v in xs if v <= x + w + 0.01)
         bottom = min(v for v in ys if v >= y - 0.01)
         top = max(v for v in ys if v <= y + h + 0.01)
-        assert abs(right - left - 63) < 0.1 and abs(top - bottom - 88) < 0.1
+        assert abs(right - left - CARD[paper][0]) < 0.1 and abs(top - bottom - CARD[paper][1]) < 0.1
         trims.append((left, bottom, right - left, top - bottom))
         past = (left - x, bottom - y, x + w - right, y + h - top)
         assert all(-0.01 < d < 3.01 for d in past), past
@@ -84,12 +87,14 @@ def test_crop_marks_continue_the_cut_lines_outside_the_cards(built, paper):
     top = max(c[1] + c[3] for c in cards)
     vertical = sorted({round(a[0] / MM, 2) for a, b in segments if abs(a[0] - b[0]) < 1e-6})
     horizontal = sorted({round(a[1] / MM, 2) for a, b in segments if abs(a[1] - b[1]) < 1e-6})
-    # the 4-card deck fills a row of 3 and one slot of the next: 4 cut lines 63 mm apart across, and the
-    # 3 lines of those two 88 mm rows down; the empty third row gets no marks
+    # the 4-card deck on A4 fills a row of 3 and one slot of the next: 4 cut lines 63 mm apart across, and
+    # the 3 lines of those two 88 mm rows down; the empty third row gets no marks. On Letter it fills two
+    # rows of 2 turned cards: 3 lines 88 mm apart across, 3 lines 63 mm apart down
     steps_x = [b - a for a, b in zip(vertical, vertical[1:])]
     steps_y = [b - a for a, b in zip(horizontal, horizontal[1:])]
-    assert len(vertical) == 4 and all(abs(s - 63) < 0.1 for s in steps_x), vertical
-    assert len(horizontal) == 3 and all(abs(s - 88) < 0.1 for s in steps_y), horizontal
+    lines = {"a4": (4, 3), "letter": (3, 3)}[paper]
+    assert len(vertical) == lines[0] and all(abs(s - CARD[paper][0]) < 0.1 for s in steps_x), vertical
+    assert len(horizontal) == lines[1] and all(abs(s - CARD[paper][1]) < 0.1 for s in steps_y), horizontal
     assert -0.01 < vertical[0] - left / MM < 3.01  # the first cut line at the first card, its outer bleed past it
     # every mark lies in the margin, outside the block of cards, and on the paper
     for (x1, y1), (x2, y2) in segments:
@@ -99,19 +104,26 @@ def test_crop_marks_continue_the_cut_lines_outside_the_cards(built, paper):
             assert 0 < x < pw and 0 < y < ph
 
 
-def test_crop_marks_stop_short_of_the_footer(tmp_path):
-    """A full A4 sheet of poker cards has room below them for both: no crop mark runs into the footer line.
-    (A Letter sheet has too little paper below its three rows and keeps its short marks.)"""
+@pytest.mark.parametrize("paper", PAPERS)
+def test_crop_marks_are_3_mm_long_and_stop_short_of_the_footer(tmp_path, paper):
+    """A full sheet of poker cards, front and back: every crop mark is at least 3 mm long (shorter ones are
+    hard to find and to lay a ruler on) and none runs into the footer line below the cards."""
     root = make_project(tmp_path / "proj")
     cards = "".join(f"- {{id: {name}, name: C{name}, kind: beast, power: 1}}\n" for name in ["lion", *"abcdefgh"])
     (root / "cards/mini/cards.yaml").write_text(cards, encoding="utf-8")
     game = root / "cards/mini/game.yaml"
     game.write_text(game.read_text().replace("length == 4", "length == 9").replace("count: 4", "count: 9"))
-    _, front, back = card_pages(build(root), "a4")
+    _, front, back = card_pages(build(root, "--paper", paper), paper)
     for page in (front, back):
         footer_y = min(y for text, x, y in texts(page) if "Mini Game" in text)
-        segments, _ = page_geometry(page)
-        lowest = min(min(a[1], b[1]) for a, b in segments if abs(a[0] - b[0]) < 1e-6)
+        segments, clips = page_geometry(page)
+        cards = [c for c in clips if c[2] < 100 * MM]
+        bottom, top = min(c[1] for c in cards), max(c[1] + c[3] for c in cards)
+        marks = [(a, b) for a, b in segments if max(a[1], b[1]) <= bottom + 0.01 or min(a[1], b[1]) >= top - 0.01
+                 or abs(a[1] - b[1]) < 1e-6]  # the vertical marks above and below the cards, the horizontal ones
+        assert len(marks) >= 12
+        assert min(math.dist(a, b) for a, b in marks) >= 3 * MM - 0.01
+        lowest = min(min(a[1], b[1]) for a, b in marks)
         assert lowest > footer_y + 2 * MM  # above the footer: its 6.5 pt capitals stand 1.6 mm over the baseline
 
 
@@ -476,3 +488,28 @@ def test_an_icon_edited_while_pnp_runs_is_drawn_as_it_is_now(tmp_path, monkeypat
     first = drawn_with("M0 0 L10 10 L0 10 Z")
     assert drawn_with("M5 0 L10 5 L0 10 Z") != first
     assert drawn_with("M0 0 L10 10 L0 10 Z") == first
+
+
+def test_tile_seams_keep_clear_of_a_boards_title(tmp_path):
+    """The title's box spans the board's middle, where the seam between two tiles would fall, but its words
+    take a third of it: the seam goes beside the words, read back from each tile page (the dashed trim line
+    against where the title is drawn)."""
+    board = ("size: [400mm, 300mm]\nelements:\n"
+             "  - {type: rect, x: 0, y: 0, w: 400, h: 300, fill: '#ddeeff'}\n"
+             "  - {type: text, x: 60, y: 20, w: 280, h: 16, text: 'Meadow', size: 28, align: center}\n")
+    folder = build(make_project(tmp_path / "p", {"layouts/mini/board.yaml": board}))
+    pages = read(folder / "mini-boards-a4.pdf").pages
+    assert len(pages) == 4  # 2 x 2 tiles
+    seams_seen = 0
+    for page in pages:
+        ox = next(x for name, x, y, _ in placed_forms(page) if "board" in name)
+        centre = ox + 200 * MM  # the title is centred in its box
+        titles = [x for kind, text, x, *_ in drawn(page) if kind == "text" and text == "Meadow"]
+        assert len(titles) == 1
+        left, right = titles[0], 2 * centre - titles[0]
+        assert 30 * MM < right - left < 90 * MM  # the word's own width, not its 280 mm box
+        segments, _ = page_geometry(page)
+        seams = [a[0] for a, b in segments if abs(a[0] - b[0]) < 1e-6 and abs(a[1] - b[1]) > 100 * MM]
+        seams_seen += len(seams)
+        assert all(not left - 1 * MM < x < right + 1 * MM for x in seams), (left, right, seams)
+    assert seams_seen == 2  # the two right-hand tiles are trimmed along the seam between the columns

@@ -22,10 +22,13 @@ def test_bad_length_says_what_it_wanted():
         units.length("three mm")
 
 
-@pytest.mark.parametrize("paper", [A4, LETTER])
-def test_poker_cards_go_three_by_three(paper):
-    grid = sheet.grid(paper, (63 * MM, 88 * MM))
-    assert (grid.cols, grid.rows) == (3, 3)
+@pytest.mark.parametrize("paper, shape", [(A4, (3, 3, False)), (LETTER, (2, 4, True))])
+def test_poker_cards_fill_the_sheet_leaving_room_for_crop_marks(paper, shape):
+    """3 x 3 on A4; Letter's 279 mm leave 7.7 mm above and below three 88 mm rows, too little for 3 mm
+    marks clear of the edge and the footer, so its cards lie turned, 2 x 4."""
+    grid = sheet.densest(paper, (63 * MM, 88 * MM))
+    assert (grid.cols, grid.rows, grid.turned) == shape
+    assert min(grid.mark_room()) >= sheet.MARK_MIN
 
 
 def test_mirrored_slot_is_the_same_row_in_the_opposite_column():
@@ -115,3 +118,13 @@ def test_a_d4_has_no_opposite_faces_and_takes_its_values_in_order():
     assert nets.opposite_faces(net) == [None] * 4
     assert nets.assign_values(net, [1, 2, 3, 4]) == [1, 2, 3, 4]
     assert len(nets.glue_pairs(net)) == 3
+
+
+def test_a_seam_that_must_cut_text_cuts_the_smallest_type():
+    """A 6 pt line runs across the whole board, so every seam cuts it; a 22 pt title sits where the even
+    seam would fall: the seam moves off the title and cuts only the small line."""
+    size = (400 * MM, 100 * MM)
+    note, title = (10 * MM, 390 * MM, 6.0), (170 * MM, 230 * MM, 22.0)
+    parts = tiles.tiles((A4[1], A4[0]), size, avoid_x=[note, title])
+    seam = next(t.bx + tiles.OVERLAP / 2 for t in parts if t.col == 1)
+    assert not title[0] <= seam <= title[1] and note[0] < seam < note[1]

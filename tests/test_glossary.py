@@ -50,3 +50,15 @@ def test_a_term_prints_as_its_words_in_bold():
     words = [(r.text, r.bold) for r in runs if r.kind == "text"]
     assert words[:4] == [("Each", False), ("Immune", True), ("to", True), ("Poison", True)]
     assert words[4] == (".", False)  # punctuation after a term stays with it and is not bold
+
+
+def test_a_term_in_a_short_line_prints_in_bold_not_in_brackets():
+    """A text that fits one line and has no other markup takes a fast path; a [[Term]] in it is still a term
+    (the Battles aid printed '[[Attach]] 1 card to any of your Dinosaurs')."""
+    from pnp.draw.fonts import load_fonts
+    from pnp.draw.text import fit
+
+    fitted = fit("[[Attach]] 1 card", load_fonts(PROJECT), "Body", 300, 20, 9)
+    runs = [(run.text, font) for line in fitted.lines for _, run, font in line.items]
+    assert runs[0][0] == "Attach" and "[" not in "".join(text for text, _ in runs)
+    assert runs[0][1] != runs[-1][1]  # the term in the bold face, the rest in the regular one

@@ -55,7 +55,8 @@ class RichText(Flowable):
         fit = int(avail_height // self.leading)
         if fit <= 0 or fit >= len(lines):
             return [] if fit <= 0 else [self]
-        if fit == 1 and len(lines) > 2:  # avoid a lone first line at the foot of a page
+        fit = min(fit, len(lines) - 2)  # at least two lines on each side: no lone line at a page's head
+        if fit < 2:  # nor at its foot: the paragraph goes to the next page whole
             return []
         head = self._copy(lines[:fit], space_after=0.0)
         tail = self._copy(lines[fit:], space_before=0.0)

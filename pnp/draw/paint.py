@@ -139,6 +139,23 @@ class Painter:
                                                      s["min_size"], s["leading"], s.get("max_lines", 0))
         return fitted
 
+    def text_lines(self, p: object) -> list:
+        """Where a text primitive's lines are inked: (left, top, right, bottom) each, in the primitive's
+        coordinates (points from the trim's top-left, y down), as `_text` places them; a turned text's box."""
+        if p.rotate % 360:
+            half_w, half_h = (p.h / 2, p.w / 2) if p.rotate % 180 else (p.w / 2, p.h / 2)
+            cx, cy = p.x + p.w / 2, p.y + p.h / 2
+            return [(cx - half_w, cy - half_h, cx + half_w, cy + half_h)]
+        s = p.style
+        fitted = self.fit_text(p)
+        top = p.y + rtext.valign_offset(s["valign"], p.h, fitted.height)
+        lines = []
+        for n, line in enumerate(fitted.lines):
+            dx = {"center": (p.w - line.width) / 2, "right": p.w - line.width}.get(s["align"], 0.0)
+            y = top + n * fitted.leading
+            lines.append((p.x + dx, y, p.x + dx + line.width, y + fitted.size))
+        return lines
+
     def _text(self, p, x0, top):
         s = p.style
         fitted = self.fit_text(p)

@@ -129,7 +129,7 @@ def layout(runs, fonts, family, size, width):
     return lines, overflow
 
 
-_PLAIN = re.compile(r"^[^*:\\\n]*$")  # no markup at all: one font, breaks only at spaces
+_PLAIN = re.compile(r"^[^*:\\\n[]*$")  # no markup at all (no [[Term]] either): one font, breaks only at spaces
 
 
 def _one_line(markup, fonts, family, width, height, size, leading):

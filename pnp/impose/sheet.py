@@ -13,6 +13,7 @@ MARK_MIN = 3 * MM     # a crop mark shorter than this is hard to find and to lay
 CORNER_ARM = 4 * MM   # each arm of a corner mark
 EDGE_SAFE = 5 * MM    # nothing is printed closer to the paper's edge: many home printers clip 4-5 mm
 FOOTER_BAND = 3 * MM  # the page's footer line, centred this high above EDGE_SAFE: crop marks stop short of it
+MARK_CLEAR = EDGE_SAFE + MARK_GAP + MARK_MIN  # the least paper beside a block: room for its crop marks
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class Grid:
     origin: tuple  # bottom-left of the whole block, including bleed
     outer: tuple = (0.0, 0.0)  # art beyond the block's edges, across and up: butted cards' outer bleed
     turned: bool = False  # items lie a quarter turn round (`item` is then their turned size), as more fit so
+    footer: float = FOOTER_BAND  # paper kept for the page's footer above EDGE_SAFE at the foot of the page
 
     @property
     def per_page(self):
@@ -92,14 +94,14 @@ class Grid:
             ys.update((round(s.y, 3), round(s.y + s.h, 3)))
         return sorted(xs), sorted(ys)
 
-    def mark_room(self):
+    def mark_room(self) -> tuple[float, float]:
         """(across, up): the paper left beside the block and its outer bleed for crop marks, keeping clear
-        of the art, of the paper's edge and, where that still leaves marks of MARK_MIN, of the footer."""
+        of the art, of the paper's edge and of the footer's band (the marks above the block are as long as
+        those below it)."""
         bx, by, bw, bh = self.block()
         pw, ph = self.paper
-        up = min(by, ph - by - bh) - self.outer[1] - MARK_GAP - EDGE_SAFE
         return (min(bx, pw - bx - bw) - self.outer[0] - MARK_GAP - EDGE_SAFE,
-                up - FOOTER_BAND if up - FOOTER_BAND >= MARK_MIN else up)
+                min(by - self.footer, ph - by - bh) - self.outer[1] - MARK_GAP - EDGE_SAFE)
 
     def crop_marks(self, filled=None, mirrored=False, style="lines"):
         """Line segments ((x1, y1), (x2, y2)) marking where to cut the filled slots (all slots when `filled`,
@@ -181,12 +183,15 @@ def densest(paper, item, bleed=0.0, gap=0.0, margin=MARGIN):
     return upright
 
 
-def grid(paper, item, bleed=0.0, gap=0.0, margin=MARGIN):
-    """The largest grid of `item`-sized boxes (plus bleed) that fits the paper, centred; None if none fits."""
+def grid(paper: tuple, item: tuple, bleed: float = 0.0, gap: float = 0.0, margin: float = MARGIN) -> "Grid | None":
+    """The largest grid of `item`-sized boxes (plus bleed) that fits the paper, centred, leaving on every side
+    at least `margin` and room for crop marks of MARK_MIN (above and below, clear of the footer too): a row
+    or column less rather than marks too short to find; None if none fits."""
     pw, ph = paper
     w, h = item[0] + 2 * bleed, item[1] + 2 * bleed
-    cols = int((pw - 2 * margin + gap) // (w + gap) + 1e-9)
-    rows = int((ph - 2 * margin + gap) // (h + gap) + 1e-9)
+    side, ends = max(margin, MARK_CLEAR), max(margin, MARK_CLEAR + FOOTER_BAND)
+    cols = int((pw - 2 * side + gap) // (w + gap) + 1e-9)
+    rows = int((ph - 2 * ends + gap) // (h + gap) + 1e-9)
     if cols < 1 or rows < 1:
         return None
     bw, bh = cols * (w + gap) - gap, rows * (h + gap) - gap

@@ -5,7 +5,7 @@ How a tiled board goes together: a tile right of or below another is trimmed alo
 left or top edge) and laid over its neighbour, so the seam falls in the middle of the overlap; the targets
 sit between the trim line and the end of the overlap, so both tiles keep them (pin through a target, or
 hold the pair to the light, to line the two up). Seams are moved, where the paper leaves room, so that no
-text is cut in two."""
+text is cut in two, and where some must be, the smallest type rather than a title."""
 
 import math
 from dataclasses import dataclass
@@ -58,9 +58,9 @@ class Tile:
         return x0, self.by, self.bx + self.bw, y1
 
 
-def _seams(length, count, room, overlap, avoid):
+def _seams(length: float, count: int, room: float, overlap: float, avoid: list) -> list:
     """Where the `count - 1` seams go along a board side of `length`: evenly, each then moved, within what
-    keeps every tile at most `room` long, to the nearest place whose overlap strip crosses none of `avoid`.
+    keeps every tile at most `room` long, to the place that cuts the least text (see `_clear_spot`).
     A tile spans from the seam before it to the seam after it, plus half the overlap at each seam."""
     seams = []
     for c in range(count - 1):
@@ -76,30 +76,32 @@ def _seams(length, count, room, overlap, avoid):
     return seams
 
 
-def _clear_spot(even, lo, hi, overlap, avoid):
-    """The position nearest `even` in [lo, hi] whose strip of `overlap` crosses no interval of `avoid`."""
-    def clear(s):
-        return all(s + overlap / 2 <= a or s - overlap / 2 >= b for a, b in avoid)
+def _clear_spot(even: float, lo: float, hi: float, overlap: float, avoid: list) -> float:
+    """The position in [lo, hi] whose seam cuts the least text, the size of the type cut counting (a title
+    weighs more than a note), then whose overlap strip (where the targets go) crosses the least, then the
+    nearest `even`. `avoid` holds (start, end, weight) intervals: lines of text and their type size."""
+    def cost(s: float) -> tuple:
+        cut = sum(w for a, b, w in avoid if a < s < b)
+        crossed = sum(w for a, b, w in avoid if a < s + overlap / 2 and b > s - overlap / 2)
+        return (round(cut, 3), round(crossed, 3), abs(s - even))
 
-    if clear(even) or lo > hi:
+    if lo > hi or not avoid:
         return even
-    for k in range(1, int((hi - lo) / SEAM_STEP) + 2):
-        for s in (even - k * SEAM_STEP, even + k * SEAM_STEP):
-            if lo <= s <= hi and clear(s):
-                return s
-    return even  # no clear place: the even one
+    steps = int((hi - lo) / SEAM_STEP) + 1
+    return min([even, *(lo + k * SEAM_STEP for k in range(steps + 1) if lo + k * SEAM_STEP <= hi)], key=cost)
 
 
 def tiles(paper, size, overlap=OVERLAP, margin=MARGIN, avoid_x=(), avoid_y=()):
     """Split a board of `size` over pages: rows top to bottom, columns left to right. `avoid_x` and
-    `avoid_y` are board intervals (across, and up from the bottom) that a seam should not cut: text."""
+    `avoid_y` are board intervals (start, end, weight) across, and up from the bottom, that a seam should
+    not cut: lines of text, weighed by their type size."""
     aw, ah = paper[0] - 2 * margin, paper[1] - 2 * margin
     W, H = size
     cols = 1 if W <= aw else math.ceil((W - overlap) / (aw - overlap))
     rows = 1 if H <= ah else math.ceil((H - overlap) / (ah - overlap))
     xs = [0.0] + _seams(W, cols, aw, overlap, avoid_x) + [W]  # seams across, left to right
     # seams down, from the top (a row is counted from the top; board y runs up from the bottom)
-    ys = [H] + [H - s for s in _seams(H, rows, ah, overlap, [(H - b, H - a) for a, b in avoid_y])] + [0.0]
+    ys = [H] + [H - s for s in _seams(H, rows, ah, overlap, [(H - b, H - a, w) for a, b, w in avoid_y])] + [0.0]
     out = []
     for r in range(rows):
         for c in range(cols):

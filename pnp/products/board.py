@@ -3,7 +3,7 @@ and each at full size on a page of its own, for a print shop."""
 
 from ..draw import sheet as paper
 from ..impose import tiles as tiling
-from ..impose.sheet import EDGE_SAFE, Grid
+from ..impose.sheet import EDGE_SAFE, FOOTER_BAND, Grid
 from ..units import MM
 from .base import Kind
 from .sheets import by_side, draw_sheets, fits_sheet
@@ -48,7 +48,7 @@ def draw_tiled(canvas, component, studio):
         if name not in drawn:  # the whole face once; every tile shows a clipped window of it
             paper.form(canvas, painter, prims, name, *size)
             drawn.add(name)
-        page, parts = _tiling(studio.paper, size, _text_spans(prims, layout.height))
+        page, parts = _tiling(studio.paper, size, _text_spans(painter, prims, layout.height))
         for tile in parts:
             canvas.setPageSize(page)
             _draw_tile(canvas, studio, component, name, tile, page, face)
@@ -58,10 +58,12 @@ def draw_tiled(canvas, component, studio):
     return pages
 
 
-def _text_spans(prims, height):
-    """Where the face's text lies, across and up (board coordinates): seams are kept out of it."""
-    texts = [p for p in prims if p.kind == "text"]
-    return [(p.x, p.x + p.w) for p in texts], [(height - p.y - p.h, height - p.y) for p in texts]
+def _text_spans(painter: object, prims: list, height: float) -> tuple[list, list]:
+    """Where the face's lines of text are inked, across and up (board coordinates), each weighed by its
+    height (its type size): seams are kept out of them, out of the largest type first."""
+    lines = [box for p in prims if p.kind == "text" for box in painter.text_lines(p)]
+    return ([(left, right, bottom - top) for left, top, right, bottom in lines],
+            [(height - bottom, height - top, bottom - top) for left, top, right, bottom in lines])
 
 
 def _tiling(page, size, spans):
@@ -74,7 +76,8 @@ def _tiling(page, size, spans):
 
 def _draw_tile(canvas, studio, component, form_name, tile, page, face):
     pw, ph = page
-    ox, oy = (pw - tile.bw) / 2 - tile.bx, (ph - tile.bh) / 2 - tile.by  # the tile's window centred on the page
+    lift = FOOTER_BAND / 2 if tile.rows * tile.cols == 1 else 0.0  # a whole board: centred above the footer
+    ox, oy = (pw - tile.bw) / 2 - tile.bx, (ph - tile.bh) / 2 + lift - tile.by  # the window centred on the page
     window = (ox + tile.bx, oy + tile.by, tile.bw, tile.bh)
     trims = [((ox + x1, oy + y1), (ox + x2, oy + y2)) for (x1, y1), (x2, y2) in tile.trim_lines()]
     targets = [(ox + mx, oy + my) for mx, my in tiling.alignment_marks(tile)]
@@ -122,6 +125,6 @@ def _full_size_page(canvas, studio, painter, face):
     canvas.setTrimBox(trim)
     canvas.setBleedBox((trim[0] - bleed, trim[1] - bleed, trim[2] + bleed, trim[3] + bleed))
     studio.draw(canvas, painter, face, margin + bleed, margin + bleed, clip=bleed)
-    grid = Grid(page, 1, 1, (layout.width, layout.height), bleed, 0.0, (margin, margin))
+    grid = Grid(page, 1, 1, (layout.width, layout.height), bleed, 0.0, (margin, margin), footer=0.0)  # no footer
     paper.marks(canvas, grid.crop_marks(style=studio.options.marks))
     canvas.showPage()

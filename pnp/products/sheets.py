@@ -27,8 +27,7 @@ def grid_for(component, studio):
     if studio.kind(component).spaced:
         for bleed in HOME_BLEEDS:
             spaced = impose(studio.paper, size, min(bleed, layout.bleed))
-            if (spaced is not None and spaced.per_page >= butted.per_page
-                    and min(spaced.mark_room()) >= sheet.MARK_MIN):  # never bleed at the cost of crop marks
+            if spaced is not None and spaced.per_page >= butted.per_page:  # the grid keeps its crop marks
                 return spaced
     return butted.with_outer_bleed(layout.bleed)
 
