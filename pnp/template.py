@@ -3,6 +3,7 @@ game (constraints, derived fields, macros, layouts, the rulebook) is evaluated h
 
 import contextlib
 import inspect
+import itertools
 import re
 import resource
 import string
@@ -43,6 +44,7 @@ _clock = time.thread_time
 _CHECK_EVERY = 256  # steps between two looks at the clock...
 _CHECK_MEMORY_EVERY = 16 * _CHECK_EVERY  # ...and at the memory (a slower look), or as soon as...
 _CHECK_BUILT = 1 << 20  # ...this many characters and items were built
+_CALLS_PER_STEP = 16  # function calls of a library's work (see `metered`) that count as one step
 
 # Internal class names that would otherwise leak into messages from Python's own errors.
 _FRIENDLY = {"Record": "mapping", "MarkedList": "list", "_Guarded": "list", "dict object": "mapping",
@@ -185,6 +187,31 @@ class _Evaluation:
 
 
 _EVALUATION = _Evaluation()
+
+
+@contextlib.contextmanager
+def metered(who: str) -> Iterator[None]:
+    """A library's Python work on a game's file (svglib reading an icon) inside the game's budget, like a
+    template's: each function call it makes is a step, so work that searches without end (a style sheet whose
+    selectors try every ancestor in turn) stops with LimitError within SECONDS_PER_EVALUATION. Only this
+    thread is traced, and only while the block runs."""
+    previous = sys.gettrace()
+    calls = itertools.count()
+
+    def on_call(frame: object, event: str, arg: object) -> None:
+        if not next(calls) % _CALLS_PER_STEP:
+            tick()
+        # returns None: nothing inside the call is traced, only its start is counted
+
+    sys.settrace(on_call)
+    try:
+        with _EVALUATION:
+            yield
+    except _Timeout:
+        raise LimitError(f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time on it; pnp "
+                         "stops there") from None
+    finally:
+        sys.settrace(previous)
 
 
 # -- bounded operations: what an operation would build is computed from its inputs, before it is built ------
