@@ -94,3 +94,15 @@ def test_svglib_never_looks_for_a_font_an_icon_names(monkeypatch):
            b'<text font-family="../../outside/font" x="1" y="8">A</text></svg>')
     drawing = icons._drawing(svg, hashlib.sha256(svg).digest())
     assert drawing.width > 0 and looked == []
+
+
+def test_a_file_name_that_is_not_utf8_is_listed_in_the_manifest_escaped(tmp_path):
+    import json
+
+    root = make_project(tmp_path / "proj")
+    (root / "cards" / "mini" / os.fsdecode(b"notes-\xff.txt")).write_text("a note\n")
+    result = run(root, "build")
+    assert result.exit_code == 0, result.output
+    inputs = json.loads((root / "output" / "mini" / "manifest.json").read_text(encoding="utf-8"))["inputs"]["files"]
+    assert "cards/mini/notes-\\xff.txt" in inputs
+    assert "up to date" in run(root, "build").stderr
