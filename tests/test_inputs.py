@@ -105,4 +105,4 @@ def test_a_file_name_that_is_not_utf8_is_listed_in_the_manifest_escaped(tmp_path
     assert result.exit_code == 0, result.output
     inputs = json.loads((root / "output" / "mini" / "manifest.json").read_text(encoding="utf-8"))["inputs"]["files"]
     assert "cards/mini/notes-\\xff.txt" in inputs
-    assert "up to date" in run(root, "build").stderr
+    assert "mini: up to date" in run(root, "build").output
