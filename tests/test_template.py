@@ -196,3 +196,18 @@ def test_the_random_filter_is_refused_because_builds_must_repeat():
     with pytest.raises(ExprError) as e:
         template.render("{{ ['a', 'b', 'c'] | random }}", {})
     assert "same bytes" in e.value.message
+
+
+def test_the_game_running_out_of_time_is_said_at_the_template_where_it_did(tmp_path, monkeypatch):
+    """Said at its file and line even when the next element of the same card is what finds the time spent
+    (that error was dropped, and the message came without a place)."""
+    from conftest import make_project, run
+
+    monkeypatch.setattr(template, "SECONDS_PER_GAME", 0.3)
+    slow = "{% for i in range(99999) %}{% for j in range(99) %}{% endfor %}{% endfor %}"
+    root = make_project(tmp_path / "proj", case={"replace": {"layouts/mini/card.yaml": [
+        ['text: "{{ card.id }}"', f'text: "{slow}"']]}})
+    result = run(root, "validate")
+    errors = [line for line in result.stderr.splitlines() if ": error: " in line or line.startswith("error:")]
+    assert len(errors) == 1 and errors[0].startswith("layouts/mini/card.yaml:4:"), result.stderr
+    assert "took longer than 0.3 s in all" in errors[0]
