@@ -158,3 +158,19 @@ def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads
     result = run(root, "changes", "--since", "HEAD")
     assert result.exit_code == 2
     assert f"{named}: --since: the project's git repository cannot be read safely" in result.output
+
+
+def test_a_manifest_naming_a_component_by_a_number_is_refused_as_not_pnps(tmp_path):
+    """Names a manifest gives must be text: a number among them could not be sorted with the rest (a
+    TypeError traceback)."""
+    import json
+
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build").exit_code == 0
+    path = root / "output" / "mini" / "manifest.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    manifest["components"][0]["id"] = 5
+    path.write_text(json.dumps(manifest), encoding="utf-8")
+    result = run(root, "changes")
+    assert result.exit_code == 2
+    assert "output/mini/manifest.json: not a pnp manifest: its components are not as pnp writes them" in result.output

@@ -25,7 +25,15 @@ def faces_of(studio):
 
 
 def _indexed(rows):
-    return {(item, side): {"look": look, "data": data} for item, side, _, look, data in rows}
+    return {(_text(item), _text(side)): {"look": look, "data": data} for item, side, _, look, data in rows}
+
+
+def _text(value: object) -> str:
+    """A name a manifest gives (a component, an item, a side): text, as pnp writes it; TypeError otherwise (a
+    number among them could not be sorted with the rest)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} is not text")
+    return value
 
 
 @dataclass
@@ -98,7 +106,7 @@ def read_faces(project, path, follow=False):
         raise UsageError(f"{shown} was written by a pnp that did not record faces; build again with "
                          "--force to compare later changes with it")
     try:
-        return {c["id"]: _indexed(c["faces"]) for c in manifest["components"]}
+        return {_text(c["id"]): _indexed(c["faces"]) for c in manifest["components"]}
     except (KeyError, TypeError, ValueError) as e:
         raise UsageError(f"not a pnp manifest: its components are not as pnp writes them ({e!r})",
                          Mark(shown)) from None
