@@ -6,7 +6,7 @@ import functools
 from dataclasses import replace
 
 from .draw.icons import unreadable
-from .errors import DataError, LayoutError
+from .errors import BudgetSpent, DataError, LayoutError
 from .model.game import load_game
 from .model.images import checked_image
 from .model.schema import did_you_mean
@@ -99,8 +99,10 @@ class Checks:
             for message, mark in e.problems:
                 self.error(message, mark)
             return
-        for message, mark in problems:
-            self.error(message, mark, f" (printing {p.label})" if p.item is not None or p.extra else "")
+        except BudgetSpent:  # the game's time ran out at one of these problems: it is said there
+            self.printable_problems(p, problems)
+            raise
+        self.printable_problems(p, problems)
         label = f" ({p.item.get('id')})" if p.item is not None and p.item.get("id") else ""
         handled = p.side != "picture"  # a diagram in the rulebook is read on the page, not at arm's length
         kind = KINDS[p.component.kind]
@@ -116,6 +118,10 @@ class Checks:
         if not problems and len(self.report.diagnostics) == before and \
                 self.studio.layouts.resolver(p.layout).constant:
             self.clean.add(shared)
+
+    def printable_problems(self, p, problems):
+        for message, mark in problems:
+            self.error(message, mark, f" (printing {p.label})" if p.item is not None or p.extra else "")
 
     def layout_keys(self, layout, kind):
         """A key another kind's layouts read (a die's `net` on a card's layout) would be silently ignored."""

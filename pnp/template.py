@@ -3,8 +3,10 @@ game (constraints, derived fields, macros, layouts, the rulebook) is evaluated h
 
 import contextlib
 import inspect
+import itertools
 import re
 import resource
+import signal
 import string
 import sys
 import threading
@@ -43,6 +45,7 @@ _clock = time.thread_time
 _CHECK_EVERY = 256  # steps between two looks at the clock...
 _CHECK_MEMORY_EVERY = 16 * _CHECK_EVERY  # ...and at the memory (a slower look), or as soon as...
 _CHECK_BUILT = 1 << 20  # ...this many characters and items were built
+_CALLS_PER_STEP = 16  # function calls of a library's work (see `metered`) that count as one step
 
 # Internal class names that would otherwise leak into messages from Python's own errors.
 _FRIENDLY = {"Record": "mapping", "MarkedList": "list", "_Guarded": "list", "dict object": "mapping",
@@ -187,6 +190,52 @@ class _Evaluation:
 _EVALUATION = _Evaluation()
 
 
+@contextlib.contextmanager
+def metered(who: str) -> Iterator[None]:
+    """A library's work on a game's file (svglib reading an icon, a field's pattern matching a value) inside
+    the game's budget, like a template's: each Python function call it makes is a step, so work that searches
+    without end (a style sheet whose selectors try every ancestor in turn) stops with LimitError within
+    SECONDS_PER_EVALUATION. On the main thread a timer of processor time also stops C code that looks at
+    signals (the regular expression engine backtracking). Only this thread is traced, only while the block runs."""
+    previous = sys.gettrace()
+    calls = itertools.count()
+
+    def on_call(frame: object, event: str, arg: object) -> None:
+        if not next(calls) % _CALLS_PER_STEP:
+            tick()
+        # returns None: nothing inside the call is traced, only its start is counted
+
+    sys.settrace(on_call)
+    try:
+        with _EVALUATION, _processor_timer(_budget.deadline - _clock()):
+            yield
+    except _Timeout:
+        raise LimitError(f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time; pnp stops "
+                         "there") from None
+    finally:
+        sys.settrace(previous)
+
+
+@contextlib.contextmanager
+def _processor_timer(seconds: float) -> Iterator[None]:
+    """_Timeout raised in the block once the process has spent `seconds` of processor time in it, on the main
+    thread (where signals go); elsewhere nothing."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def on_alarm(signum: int, frame: object) -> None:
+        raise _Timeout("out of time")
+
+    previous = signal.signal(signal.SIGVTALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_VIRTUAL, max(seconds, 0.001))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        signal.signal(signal.SIGVTALRM, previous)
+
+
 # -- bounded operations: what an operation would build is computed from its inputs, before it is built ------
 
 def _size(value: object) -> int | None:
@@ -215,28 +264,55 @@ def _refuse_longer(size: int, what: str) -> int:
 
 def _text_size(value: object, limit: int = MAX_STRING) -> int:
     """How long str(value) is, counted no further than just past `limit`: a list holding one long text a
-    million times is 8 MB, its text a terabyte. An estimate that is never far under (escapes aside)."""
+    million times is 8 MB, its text a terabyte. An estimate that is never far under (escapes aside). A
+    container inside itself (a namespace set to hold itself) prints as `...` there, as Python writes it: counted
+    around again, it took seconds to reach the limit, six characters a turn."""
     if isinstance(value, str):
         return len(value)
-    total, stack = 0, [value]
+    total, stack, inside = 0, [value], set()
     while stack and total <= limit:
         item = stack.pop()
+        if type(item) is _Leave:
+            inside.discard(item.key)
+            continue
         if isinstance(item, str):
             total += len(item) + 2  # quoted inside a list
-        elif isinstance(item, int):
+            continue
+        if isinstance(item, int):
             total += item.bit_length() // 3 + 2
-        elif _is_mapping(item):
-            total += 2 + 4 * len(item)
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple, set, frozenset)):
-            total += 2 + 2 * len(item)
-            stack.extend(item)
-        elif isinstance(item, Namespace):
-            stack.append(object.__getattribute__(item, "_Namespace__attrs"))
-        else:
+            continue
+        if not (_is_mapping(item) or isinstance(item, (list, tuple, set, frozenset, Namespace))):
             total += 32  # a number, none, a macro: a short text
+            continue
+        if id(item) in inside:
+            total += 5
+            continue
+        inside.add(id(item))
+        stack.append(_Leave(id(item)))
+        total += _contents(item, stack)
     return total
+
+
+class _Leave:
+    """On _text_size's stack, the end of a container's contents."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: int) -> None:
+        self.key = key
+
+
+def _contents(container: object, stack: list) -> int:
+    """Put a container's items on _text_size's stack; what it prints besides them."""
+    if isinstance(container, Namespace):
+        stack.append(object.__getattribute__(container, "_Namespace__attrs"))
+        return 12
+    if _is_mapping(container):
+        stack.extend(container.keys())
+        stack.extend(container.values())
+        return 2 + 4 * len(container)
+    stack.extend(container)
+    return 2 + 2 * len(container)
 
 
 _SHORT_TEXTS = frozenset({str, int, float, bool, type(None)})  # str() of these is no longer than their value

@@ -130,3 +130,47 @@ def test_a_commit_is_read_without_running_what_the_received_folders_git_config_n
     assert result.exit_code == 0, result.output
     assert changed_items(result.output) == ["wolf"], result.output
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("redirect", ["alternates", "include", "gitdir"])
+def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads_it(tmp_path, redirect):
+    """Objects kept in another repository, config included from another file, a .git file naming a repository
+    elsewhere: each would make git read outside the project, so none is read, and the message names it."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "proj")
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "as sent"], check=True)
+    elsewhere = tmp_path / "elsewhere"
+    if redirect == "alternates":
+        (root / ".git" / "objects" / "info" / "alternates").write_text(f"{elsewhere}/objects\n")
+        named = ".git/objects/info/alternates"
+    elif redirect == "include":
+        with open(root / ".git" / "config", "a", encoding="utf-8") as config:
+            config.write(f"[includeIf \"gitdir:/\"]\n\tpath = {elsewhere}/config\n")
+        named = ".git/config"
+    else:
+        (root / ".git").rename(elsewhere)
+        (root / ".git").write_text(f"gitdir: {elsewhere}\n")
+        named = ".git"
+    result = run(root, "changes", "--since", "HEAD")
+    assert result.exit_code == 2
+    assert f"{named}: --since: the project's git repository cannot be read safely" in result.output
+
+
+def test_a_manifest_naming_a_component_by_a_number_is_refused_as_not_pnps(tmp_path):
+    """Names a manifest gives must be text: a number among them could not be sorted with the rest (a
+    TypeError traceback)."""
+    import json
+
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build").exit_code == 0
+    path = root / "output" / "mini" / "manifest.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    manifest["components"][0]["id"] = 5
+    path.write_text(json.dumps(manifest), encoding="utf-8")
+    result = run(root, "changes")
+    assert result.exit_code == 2
+    assert "output/mini/manifest.json: not a pnp manifest: its components are not as pnp writes them" in result.output

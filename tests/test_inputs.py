@@ -75,3 +75,34 @@ def test_a_file_is_read_up_to_its_cap_and_no_further(tmp_path):
     with pytest.raises(LoadError, match="is larger than 1,024 bytes"):
         read_project_file(path, 1024, Mark("f"))
     assert read_project_file(path, 1025, Mark("f")) == b"x" * 1025
+
+
+def test_svglib_never_looks_for_a_font_an_icon_names(monkeypatch):
+    """An icon drawn without validation (pnp serve draws long after) still cannot make svglib open the TrueType
+    file its font-family names, nor run fc-match to find one."""
+    import hashlib
+    import subprocess
+
+    from reportlab.pdfbase import ttfonts
+
+    from pnp.draw import icons
+
+    looked = []
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: looked.append(a))
+    monkeypatch.setattr(ttfonts, "TTFontFile", lambda *a, **k: looked.append(a))
+    svg = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="5" height="5"/>'
+           b'<text font-family="../../outside/font" x="1" y="8">A</text></svg>')
+    drawing = icons._drawing(svg, hashlib.sha256(svg).digest())
+    assert drawing.width > 0 and looked == []
+
+
+def test_a_file_name_that_is_not_utf8_is_listed_in_the_manifest_escaped(tmp_path):
+    import json
+
+    root = make_project(tmp_path / "proj")
+    (root / "cards" / "mini" / os.fsdecode(b"notes-\xff.txt")).write_text("a note\n")
+    result = run(root, "build")
+    assert result.exit_code == 0, result.output
+    inputs = json.loads((root / "output" / "mini" / "manifest.json").read_text(encoding="utf-8"))["inputs"]["files"]
+    assert "cards/mini/notes-\\xff.txt" in inputs
+    assert "mini: up to date" in run(root, "build").output

@@ -56,6 +56,13 @@ def test_sizes_within_the_limits_are_built():
     assert template.render("{{ [1, 2] | map('string') | join('-') }} {{ '%s:%d' % ('a', 1) }}", {}) == "1-2 a:1"
 
 
+def test_a_namespace_holding_itself_prints_as_python_writes_it():
+    """Its size is counted once around: six characters a turn up to the million took a second or more per print,
+    and the template ran out of time."""
+    source = "{% set ns = namespace(a=1) %}{% set ns.a = ns %}{% for i in range(20) %}{{ ns }}{% endfor %}"
+    assert template.render(source, {}) == "<Namespace {'a': <Namespace {...}>}>" * 20
+
+
 @pytest.mark.parametrize("source", ["{{ 'abc' | truncate(0) }}", "{{ cycler() }}"])
 def test_what_jinja_asserts_on_is_a_message(source):
     with pytest.raises(ExprError) as e:  # Jinja's own wording: only that there is one
@@ -195,3 +202,18 @@ def test_count_by_gives_each_value_its_count_in_the_order_first_seen():
     cards = [{"suit": "red"}, {"suit": "blue"}, {"suit": "red"}, {}]
     assert template.evaluate("cards | count_by('suit')", {"cards": cards}) == {"red": 2, "blue": 1, None: 1}
     assert template.render("{{ (cards | count_by('suit')).get('green', 0) }}", {"cards": cards}) == "0"
+
+
+def test_the_game_running_out_of_time_is_said_at_the_template_where_it_did(tmp_path, monkeypatch):
+    """Said at its file and line even when the next element of the same card is what finds the time spent
+    (that error was dropped, and the message came without a place)."""
+    from conftest import make_project, run
+
+    monkeypatch.setattr(template, "SECONDS_PER_GAME", 0.3)
+    slow = "{% for i in range(99999) %}{% for j in range(99) %}{% endfor %}{% endfor %}"
+    root = make_project(tmp_path / "proj", case={"replace": {"layouts/mini/card.yaml": [
+        ['text: "{{ card.id }}"', f'text: "{slow}"']]}})
+    result = run(root, "validate")
+    errors = [line for line in result.stderr.splitlines() if ": error: " in line or line.startswith("error:")]
+    assert len(errors) == 1 and errors[0].startswith("layouts/mini/card.yaml:4:"), result.stderr
+    assert "took longer than 0.3 s in all" in errors[0]

@@ -12,8 +12,8 @@ import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..errors import UsageError
-from ..project import temporary_beside
+from ..errors import DataError, UsageError
+from ..project import read_project_file, temporary_beside
 from ..products.base import distinct
 from ..report import Mark, Report
 from .faces import FACE_FIELDS, TEXT, item_key, manifest_faces
@@ -25,7 +25,15 @@ def faces_of(studio):
 
 
 def _indexed(rows):
-    return {(item, side): {"look": look, "data": data} for item, side, _, look, data in rows}
+    return {(_text(item), _text(side)): {"look": look, "data": data} for item, side, _, look, data in rows}
+
+
+def _text(value: object) -> str:
+    """A name a manifest gives (a component, an item, a side): text, as pnp writes it; TypeError otherwise (a
+    number among them could not be sorted with the rest)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{value!r} is not text")
+    return value
 
 
 @dataclass
@@ -98,7 +106,7 @@ def read_faces(project, path, follow=False):
         raise UsageError(f"{shown} was written by a pnp that did not record faces; build again with "
                          "--force to compare later changes with it")
     try:
-        return {c["id"]: _indexed(c["faces"]) for c in manifest["components"]}
+        return {_text(c["id"]): _indexed(c["faces"]) for c in manifest["components"]}
     except (KeyError, TypeError, ValueError) as e:
         raise UsageError(f"not a pnp manifest: its components are not as pnp writes them ({e!r})",
                          Mark(shown)) from None
@@ -112,6 +120,39 @@ _GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONA
 MAX_BLOB_BYTES = 256 * 1024 * 1024  # one file of a commit: past every input's own cap
 MAX_COMMIT_BYTES = 1024 * 1024 * 1024  # all the files of the game at a commit
 _TREE_ENTRY = re.compile(r"(\d+) (\w+) ([0-9a-f]+) +(-|\d+)\t(.*)", re.S)
+
+
+# what in a repository makes git read another folder: objects kept elsewhere, a worktree's common folder
+_ELSEWHERE = ("objects/info/alternates", "objects/info/http-alternates", "commondir")
+_INCLUDE = re.compile(rb"^\s*\[\s*include", re.I | re.M)  # [include] and [includeIf ...]: other config files
+_GITDIR = re.compile(rb"gitdir:\s*(.*?)\s*\Z", re.S)
+
+
+def _own_repository(project: object) -> None:
+    """UsageError, naming the file, when the project's own .git would make git read outside the project: a
+    .git file or link naming a repository elsewhere, objects or config taken from other folders. (A project
+    with no .git of its own is read from the repository it sits in: that one is the user's.)"""
+    dotgit = project.root / ".git"
+    if not (dotgit.exists() or dotgit.is_symlink()):
+        return
+    try:
+        git_dir = dotgit
+        if dotgit.is_file():  # "gitdir: PATH", as a worktree or submodule has
+            found = _GITDIR.fullmatch(read_project_file(dotgit, 4096, Mark(".git")))
+            git_dir = project.root / os.fsdecode(found.group(1)) if found else dotgit
+        real = project.inside(git_dir, Mark(".git"), "git folder")
+        project.inside(real / "objects", Mark(".git"), "git objects folder")
+        for name in _ELSEWHERE:
+            if (real / name).exists():
+                raise DataError(f"{project.rel(real / name)} makes git read another folder; pnp reads only "
+                                "the project", Mark(project.rel(real / name)))
+        config = real / "config"
+        if config.exists() and _INCLUDE.search(read_project_file(config, 1 << 20, Mark(project.rel(config)))):
+            raise DataError("it includes other config files; pnp reads only the project",
+                            Mark(project.rel(config)))
+    except DataError as e:
+        raise UsageError(f"--since: the project's git repository cannot be read safely: {e.message}",
+                         e.mark) from None
 
 
 def _git_command(project: object, *args: str) -> list:
@@ -143,6 +184,7 @@ def _commit_faces(project: object, game_id: str, ref: str, options: object) -> d
 
     if ref.startswith("-"):
         raise UsageError(f"--since {ref}: neither a manifest file nor a git commit")
+    _own_repository(project)
     try:
         _git(project, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     except UsageError:

@@ -143,11 +143,17 @@ def _version(name):
         return "absent"
 
 
+def _named(project: object, path: Path) -> str:
+    """A file's name in the manifest: relative to the project, and text JSON can hold even when the name's
+    bytes are not UTF-8 (written as \\xff escapes; such a file cannot be one the game names)."""
+    return project.rel(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def snapshot(project, game_id, extra=()):
     """{path relative to the project: digest} of every input file: the game's trees and `extra`."""
-    paths = {project.rel(p): p for p in _tree_files(project, game_id)}
+    paths = {_named(project, p): p for p in _tree_files(project, game_id)}
     for p in extra:
-        paths.setdefault(project.rel(p), Path(p))
+        paths.setdefault(_named(project, p), Path(p))
     return {rel: _digest(project, paths[rel]) for rel in sorted(paths)}
 
 
@@ -155,7 +161,7 @@ def record(project, game_id, tree_digests, used):
     """The manifest's `inputs`: the trees as digested before the build plus the files it used elsewhere."""
     files = dict(tree_digests)
     for path in used:
-        files.setdefault(project.rel(path), _digest(project, Path(path)))
+        files.setdefault(_named(project, path), _digest(project, Path(path)))
     return {"engine": engine(), "files": dict(sorted(files.items()))}
 
 

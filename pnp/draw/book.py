@@ -22,6 +22,7 @@ INK = "#222222"
 ACCENT = "#2f5d50"
 TIP = colors.HexColor("#eef3ea")
 COMPONENT_PICTURE_WIDTH = 48 * MM  # a card or token shown in the rules
+_CELL_PADDING = 12  # points: a table cell's padding, left and right (ReportLab's 6 each)
 MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale its drawing to nothing)
 MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing with the square of its rows
 
@@ -366,6 +367,10 @@ class Book:
         cells = [self.picture(src, caption, title) for src, caption, title in images]
         if len(cells) == 1:
             return cells[0]
+        avail, least = self.paper[0] - 2 * MARGIN, len(cells) * (MIN_PICTURE_WIDTH + _CELL_PADDING)
+        if least > avail:  # each cell would be given less than nothing: ReportLab fails with a traceback
+            raise BookError(f"{len(cells):,} pictures side by side need at least {least / MM:.0f} mm; the page's "
+                            f"text is {avail / MM:.0f} mm wide: put them in paragraphs of their own")
         table = _table([cells], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "BOTTOM")])
         return table
 

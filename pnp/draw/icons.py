@@ -19,9 +19,10 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from ..cache import DiskCache
-from ..errors import DataError
+from ..errors import DataError, LimitError
 from ..project import read_project_file
 from ..report import Mark
+from ..template import metered
 
 # operators that name a resource of the PDF they are written into (a graphics state, a font, an image):
 # a form using one is drawn again in every PDF rather than copied
@@ -57,7 +58,8 @@ def _drawing(svg: bytes, digest: bytes) -> Drawing:
     if drawing is None:
         from svglib.svglib import svg2rlg
 
-        drawing = svg2rlg(io.BytesIO(svg))
+        with metered("svglib"):
+            drawing = svg2rlg(io.BytesIO(svg), font_map=_no_system_fonts())
         if drawing is None:
             raise ValueError("svglib cannot read it")
         for side in (drawing.width, drawing.height):
@@ -68,6 +70,18 @@ def _drawing(svg: bytes, digest: bytes) -> Drawing:
                                  f"not {side:g}")
         _drawings[digest] = drawing
     return drawing
+
+
+def _no_system_fonts() -> object:
+    """svglib's font map, without its search for a font it does not know: that opens the TrueType file an
+    icon's font-family names (any path) and runs fc-match. Icons draw no text (validation refuses it)."""
+    from svglib.fonts import DEFAULT_FONT_NAME, FontMap
+
+    class StandardFontsOnly(FontMap):
+        def find_font(self, font_name: str, weight: str = "normal", style: str = "normal") -> tuple[str, bool]:
+            return DEFAULT_FONT_NAME, False
+
+    return StandardFontsOnly()
 
 
 def _recolour(node, colour):
@@ -138,7 +152,10 @@ def unreadable(path: Path) -> tuple | None:
     except DataError as e:
         return e.message, 0, 0
     digest = hashlib.sha256(svg).digest()
-    return FORMS.value(b"check\0" + digest, lambda: _why_unreadable(svg, digest))
+    try:
+        return FORMS.value(b"check\0" + digest, lambda: _why_unreadable(svg, digest))
+    except LimitError as e:  # not kept: the answer of a game whose time was spent elsewhere
+        return f"the SVG file cannot be drawn: {e.message}", 1, 1
 
 
 def _why_unreadable(svg: bytes, digest: bytes) -> tuple | None:
@@ -154,6 +171,8 @@ def _why_unreadable(svg: bytes, digest: bytes) -> tuple | None:
         return problem
     try:
         problem = _drawing_problem(svg, digest)
+    except LimitError:
+        raise
     except Exception as e:  # noqa: BLE001 - svglib's and ReportLab's errors on what they cannot draw, ours too
         problem = str(e).splitlines()[-1] if str(e) else type(e).__name__
     return None if problem is None else (f"the SVG file cannot be drawn: {problem}", 1, 1)
@@ -172,6 +191,9 @@ def _outside_reference(svg: bytes) -> tuple | None:
     except etree.XMLSyntaxError as e:  # what the standard library's parser let pass (nesting too deep)
         return f"not an SVG file svglib can read ({e.msg})", e.lineno or 1, 1
     for node in root.iter(etree.Element):
+        if etree.QName(node).localname == "text":
+            return ("holds text (<text>), which an icon may not: it would be drawn in a font pnp does not embed; "
+                    "put the words in the layout", node.sourceline or 1, 1)
         href = (node.get(_XLINK_HREF) or node.get("href") or "").strip()
         if not href or href.startswith("#"):
             continue
@@ -186,8 +208,8 @@ def _outside_reference(svg: bytes) -> tuple | None:
             return f"its embedded picture {problem}", where, 1
     count = _element_count(root)
     if count > MAX_ICON_ELEMENTS:
-        return (f"it has more than {MAX_ICON_ELEMENTS:,} elements (each <use> counted as what it repeats), or "
-                f"elements nested more than {MAX_CHAIN} deep", 1, 1)
+        return (f"it has more than {MAX_ICON_ELEMENTS:,} elements and attributes (each <use> counted as what it "
+                f"repeats), or elements nested more than {MAX_CHAIN} deep", 1, 1)
     return None
 
 
@@ -212,9 +234,9 @@ def _embedded_problem(payload: str) -> str | None:
 
 
 def _element_count(root: object) -> int:
-    """The elements svglib would draw, each <use> counted as the elements it stands for (a chain of uses
-    of uses can stand for millions); stops counting once past MAX_ICON_ELEMENTS, and a chain deeper than
-    MAX_CHAIN counts as past it."""
+    """The elements svglib would draw and their attributes, each <use> counted as the elements it stands for
+    (a chain of uses of uses can stand for millions); stops counting once past MAX_ICON_ELEMENTS, and a chain
+    deeper than MAX_CHAIN counts as past it."""
     from lxml import etree
 
     by_id = {node.get("id"): node for node in root.iter(etree.Element) if node.get("id")}
@@ -228,7 +250,7 @@ def _element_count(root: object) -> int:
         if depth > MAX_CHAIN:
             return MAX_ICON_ELEMENTS + 1
         counts[node] = 1
-        total = 1
+        total = 1 + len(node.attrib)  # svglib's work on an element grows with the square of its attributes
         href = node.get(_XLINK_HREF) or node.get("href") or ""
         targets = [by_id[href[1:]]] if href.startswith("#") and href[1:] in by_id else []
         for child in [*node.iterchildren(etree.Element), *targets]:

@@ -306,8 +306,9 @@ class _Builder:
     def add(self, value, size, mark):
         self.expanded += size
         if self.expanded > MAX_EXPANDED_VALUES:
-            raise LoadError(f"YAML aliases expand to more than {MAX_EXPANDED_VALUES:,} values (an alias bomb?); "
-                            "refusing to load", mark)
+            raise LoadError(f"YAML data expands to more than {MAX_EXPANDED_VALUES:,} values, each counted in every "
+                            "list and mapping around it and aliases as what they repeat (an alias bomb, or far "
+                            "more data than a game needs?); refusing to load", mark)
         if not self.stack:
             self.root = value
             return

@@ -6,6 +6,8 @@ import re
 from collections.abc import Mapping
 from difflib import get_close_matches
 
+from ..errors import LimitError
+from ..template import metered
 from .load import MarkedList, Record, shown
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -102,8 +104,17 @@ class Str(Field):
             return
         if self.max_len is not None and len(value) > self.max_len:
             yield f"text is {len(value)} characters long, at most {self.max_len} allowed", mark
-        if self.pattern is not None and not self.pattern.fullmatch(value):
-            yield f"'{value}' does not match the pattern {self.pattern.pattern}", mark
+        if self.pattern is not None:
+            try:
+                with metered(f"matching the pattern {self.pattern.pattern}"):
+                    matched = self.pattern.fullmatch(value)
+            except LimitError as e:  # a pattern that backtracks without end on one value: said once, there
+                self.pattern = None
+                yield f"{e.message} ({shown(value)}; write the pattern so that each character can match only " \
+                      "one way)", mark
+                return
+            if not matched:
+                yield f"{shown(value)} does not match the pattern {self.pattern.pattern}", mark
 
 
 class Text(Str):
