@@ -508,3 +508,18 @@ def test_the_page_follows_edits_in_a_browser(tmp_path, running):
         finally:
             browser.close()
     print(f"one-card change seen in the browser after {seconds:.2f} s")
+
+
+def test_a_pattern_that_backtracks_is_stopped_in_the_previews_worker_thread(tmp_path):
+    # the preview validates in a thread, where no processor-time signal can interrupt the regular expression
+    # engine: the match itself must stop
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "cards/mini/game.yaml": [["name: {type: str, max_len: 20}", 'name: {type: str, pattern: "(a|aa)+b"}']],
+        "cards/mini/cards.yaml": [["name: Lion", "name: " + "a" * 60]]}})
+    found = []
+    worker = threading.Thread(target=lambda: found.append(Preview(Project(root), "mini").refresh()))
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive() and found
+    messages = [p["message"] for p in found[0]["problems"]]
+    assert any("matching the pattern (a|aa)+b took longer than" in m for m in messages), messages

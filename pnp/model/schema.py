@@ -6,10 +6,11 @@ import re
 from collections.abc import Mapping
 from difflib import get_close_matches
 
-from ..errors import LimitError
-from ..template import metered
+import regex
+
 from .load import MarkedList, Record, shown
 
+PATTERN_SECONDS = 0.5  # a field's pattern matching one value: a sane one takes microseconds
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
 INVALID = object()  # what `clean` gives for a value that failed its check
@@ -93,9 +94,10 @@ class Str(Field):
         super().__init__(spec, enums)
         self.max_len = self._number_option("max_len")
         pattern = spec.get("pattern")
-        try:
-            self.pattern = re.compile(pattern) if pattern is not None else None
-        except (re.error, TypeError) as e:
+        try:  # the `regex` engine (Python's own syntax, VERSION0) because it can stop a match after a timeout
+            self.pattern = regex.compile(pattern, regex.VERSION0) if pattern is not None else None
+            self.pattern_text = pattern
+        except (regex.error, TypeError, ValueError) as e:
             raise SpecError(f"'pattern' is not a regular expression: {e}") from None
 
     def check(self, value, mark, ctx):
@@ -105,16 +107,15 @@ class Str(Field):
         if self.max_len is not None and len(value) > self.max_len:
             yield f"text is {len(value)} characters long, at most {self.max_len} allowed", mark
         if self.pattern is not None:
-            try:
-                with metered(f"matching the pattern {self.pattern.pattern}"):
-                    matched = self.pattern.fullmatch(value)
-            except LimitError as e:  # a pattern that backtracks without end on one value: said once, there
+            try:  # in any thread (the preview checks in a worker, where no processor-time signal can stop it)
+                matched = self.pattern.fullmatch(value, timeout=PATTERN_SECONDS)
+            except TimeoutError:  # a pattern that backtracks without end on one value: said once, there
                 self.pattern = None
-                yield f"{e.message} ({shown(value)}; write the pattern so that each character can match only " \
-                      "one way)", mark
+                yield f"matching the pattern {self.pattern_text} took longer than {PATTERN_SECONDS:g} s; pnp stops " \
+                      f"there ({shown(value)}; write the pattern so that each character can match only one way)", mark
                 return
             if not matched:
-                yield f"{shown(value)} does not match the pattern {self.pattern.pattern}", mark
+                yield f"{shown(value)} does not match the pattern {self.pattern_text}", mark
 
 
 class Text(Str):
