@@ -24,6 +24,8 @@ TIP = colors.HexColor("#eef3ea")
 COMPONENT_PICTURE_WIDTH = 48 * MM  # a card or token shown in the rules
 _CELL_PADDING = 12  # points: a table cell's padding, left and right (ReportLab's 6 each)
 MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale its drawing to nothing)
+MAX_BLOCKS = 6000  # headings, paragraphs, list items, table cells: the shipped rulebooks have 640-750; 20,000
+# headings took 13 s and 290 MB to set
 MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing with the square of its rows
 
 
@@ -198,6 +200,15 @@ class Book:
         tokens = self.__dict__.get("_tokens")
         if tokens is None:
             tokens = self._tokens = parse(self.markdown)
+        opened = [t for t in tokens if t.nesting == 1]
+        if len(opened) > MAX_BLOCKS:
+            error = BookError(f"the rulebook holds more than {MAX_BLOCKS:,} headings, paragraphs, list items and "
+                              "table cells; split it", line=opened[MAX_BLOCKS].map[0] + 1 if opened[MAX_BLOCKS].map
+                              else None)
+            if problems is None:
+                raise error
+            problems.append(error)
+            return []
         state = _Story(tokens, registry)
         while state.i < len(tokens):
             token = tokens[state.i]

@@ -91,8 +91,18 @@ def book_mark(studio, rendered_line: int | None) -> Mark:
     if not rendered_line:
         return Mark(shown)
     rendered = markdown(studio)  # reads the template's source too
-    line = source_line(studio.cache["rulebook-source"], rendered, rendered_line)
+    source = studio.cache["rulebook-source"]
+    line = source_line(source, rendered, rendered_line) or _first_loop(source)
     return Mark(shown, line, 1) if line else Mark(shown)
+
+
+def _first_loop(source: str) -> int:
+    """The line of the template's first `{% for`: where text that no template line writes literally most
+    likely comes from (1 when there is none: the template as a whole)."""
+    for n, text in enumerate(source.splitlines(), start=1):
+        if "{%" in text and "for " in text.split("{%", 1)[1]:
+            return n
+    return 1
 
 
 def source_line(source: str, rendered: str, line: int) -> int:
