@@ -10,7 +10,7 @@ What is simplified (the rulebook's designer notes say the same):
 - **No solo game**: the Rival Rancher is not played; 2 to 4 players (mats' 1-2 side for 2, 3-4 side for 3-4).
 - **The ranch is counted, not drawn.** A ranch is its land, plain and resource spaces (a ranch side dealt at
   random) and its enclosures as sizes: the permanent one ({ranch.enclosure_spaces} spaces), and pens built
-  from barriers, BARRIERS_PER_SPACE barriers enclosing one land space. In Arrange Ranch barriers are placed by
+  from barriers, n + PEN_EXTRA barriers enclosing n land spaces. In Arrange Ranch barriers are placed by
   a fixed plan: patch a pen that lost a barrier, then build one pen per species short of room, sized for its
   dinosaurs and their newborns (2 make 1); a barrier left over waits in the holding area. Pens stay as built;
   Rearrange and Mobile Barriers take them all up and build afresh. Dinosaurs are housed best first (points,
@@ -26,8 +26,8 @@ What is simplified (the rulebook's designer notes say the same):
   Tyrannosaurus eats a 1-point dinosaur when meat is short; Breeding Center breeds whenever it can pay; the
   Gallimimus spares the costliest other dinosaur; neighbours are counted, not placed: Triceratops scores 1 per
   other dinosaur up to TRICERATOPS_MAX, Iguanodon gives 1 plant and 1 meat, the Dimetrodon always stands by
-  the water, the Parasaurolophus on a plant space, the Moschops counts as BARRIERS_PER_SPACE barriers.
-- Ranchers a Spinosaurus or Dracorex clears go to Medical Leave; Dilophosaurus does as its card says.
+  the water, the Parasaurolophus on a plant space, the Moschops adds a space to the permanent enclosure.
+- Ranchers a Spinosaurus or Dracorex clears go to Medical Leave.
 - Ties on points go to the player earliest in turn order from the First Player Marker's holder, as printed.
 
 Tracked: Research cards (`taken` when gained, `effective` when its ability did something or its end-game points
@@ -39,7 +39,9 @@ from collections import Counter
 from pnp.simulate.api import GameRules, Tracked
 
 RES = ("plants", "meat", "supplies")
-BARRIERS_PER_SPACE = 2  # a pen of one space tucked against mountains and water takes about two barriers
+# A pen of n land spaces, a row along mountains, water or the permanent fence, takes n + PEN_EXTRA barriers: one
+# space tucked into a corner takes two (the rulebook's example), and a larger pen fewer per space.
+PEN_EXTRA = 1
 TRICERATOPS_MAX = 4  # a space has four sides
 HEURISTIC_SCALE = 0.25  # points to the agents' squashed value: a 4-point lead is worth about 0.73
 
@@ -97,9 +99,7 @@ class Rules(GameRules):
     def setup(self, players, rng):
         if not 2 <= players <= 4:
             raise ValueError(f"the simulation plays 2 to 4 players (no solo Rival), not {players}")
-        side = "1-2" if players <= 2 else "3-4"
-        self.spaces = [(m.letter + str(i + 1), sp) for m in self.game.tables.action_mats
-                       for sd in m.sides if sd.players == side for i, sp in enumerate(sd.spaces)]
+        self.spaces = self._spaces_for(players)  # a run plays one number of players
         s = State()
         s.players = [self._new_player(seat, rng) for seat in range(players)]
         s.research = sorted(self.cards)
@@ -118,6 +118,12 @@ class Rules(GameRules):
         s.round, s.first, s.current, s.phase, s.turn, s.placed_by = 1, 0, 0, "keep private", 1, None
         self._deal_research_row(s, rng)
         return s
+
+    def _spaces_for(self, players):
+        """(name such as "B2", space) of the Action Mats' side for this many players, A1 first."""
+        side = "1-2" if players <= 2 else "3-4"
+        return [(m.letter + str(i + 1), sp) for m in self.game.tables.action_mats
+                for sd in m.sides if sd.players == side for i, sp in enumerate(sd.spaces)]
 
     def _new_player(self, seat, rng):
         p = Player()
@@ -271,7 +277,7 @@ class Rules(GameRules):
             if ways and self._can_pay(pl, space.cost, self._converter(pl)):
                 for option in self._options(s, p, space):
                     moves.extend(("place", i, r, ld, option) for r, ld in ways)
-        if "deinocheirus" in pl.uniques and "deinocheirus" not in pl.tilted:
+        if self._ready(pl, "deinocheirus"):
             moves.append(("deinocheirus",))
         return moves
 
@@ -300,17 +306,24 @@ class Rules(GameRules):
             return bool(pl.holding)
         return True  # resources, first-player
 
+    def _ready(self, pl, card):
+        """The card's ability can be used: held (a Genetic card's dinosaur in the ranch) and not tilted."""
+        return card not in pl.tilted and card in (pl.uniques if self.cards[card].type == "genetic" else pl.cards)
+
     def _abilities(self, s, p):
-        pl, moves = s.players[p], []
-        for card in ("spinosaurus", "dracorex"):
-            if card in pl.uniques and card not in pl.tilted:
-                moves += [("clear", i, card) for i, occ in enumerate(s.occ) if occ and p not in occ]
-        if "dilophosaurus" in pl.uniques and "dilophosaurus" not in pl.tilted and any(p in o for o in s.occ):
+        """Assign Ranchers abilities used on your turn besides placing (tilted: once a round)."""
+        pl = s.players[p]
+        moves = [("clear", i, card) for card in ("spinosaurus", "dracorex") if self._ready(pl, card)
+                 for i, occ in enumerate(s.occ) if occ and p not in occ]
+        if self._ready(pl, "dilophosaurus") and any(p in o for o in s.occ):
             moves.append(("dilophosaurus",))
-        if "egg-incubator" in pl.cards and "egg-incubator" not in pl.tilted and self._can_pay(pl, {"supplies": 2}):
+        return moves + self._paid_abilities(s, pl)
+
+    def _paid_abilities(self, s, pl):
+        moves = []
+        if self._ready(pl, "egg-incubator") and self._can_pay(pl, {"supplies": 2}):
             moves += [("incubate", k) for k in self.species if s.supply[k] > 0]
-        if ("pterodactyl" in pl.uniques and "pterodactyl" not in pl.tilted and pl.holding
-                and self._can_pay(pl, {"supplies": 1})):
+        if self._ready(pl, "pterodactyl") and pl.holding and self._can_pay(pl, {"supplies": 1}):
             moves.append(("pterodactyl",))
         return moves
 
@@ -318,10 +331,9 @@ class Rules(GameRules):
         """Rancher Biometrics and Adreno-Injectors, once all ranchers are placed."""
         pl, moves = s.players[p], []
         empty = [i for i, o in enumerate(s.occ) if not o]
-        if "rancher-biometrics" in pl.cards and "rancher-biometrics" not in pl.tilted and pl.medical:
+        if self._ready(pl, "rancher-biometrics") and pl.medical:
             moves += [("biometrics", i, o) for i in empty for o in self._space_options(s, p, i)]
-        if ("adreno-injectors" in pl.cards and "adreno-injectors" not in pl.tilted
-                and self._can_pay(pl, {"meat": 1})):
+        if self._ready(pl, "adreno-injectors") and self._can_pay(pl, {"meat": 1}):
             mine = [i for i, o in enumerate(s.occ) if p in o]
             moves += [("adreno", a, b, o) for a in mine[:1] for b in empty for o in self._space_options(s, p, b)]
         return moves
@@ -559,17 +571,22 @@ class Rules(GameRules):
         _, i, card = move
         for q, (regs, lead) in s.occ[i].items():
             s.players[q].medical += regs + lead
+        s.players[p].events["effective"].add(("research", card))  # the space is free again, for you too
         s.occ[i] = {}
         s.players[p].tilted.add(card)
         return False
 
     def _do_dilophosaurus(self, s, p, move, rng):
-        pl = s.players[p]
+        """Your ranchers on action spaces go to Medical Leave, and you gain 1 resource of your choice for each."""
+        pl, sent = s.players[p], 0
         for occ in s.occ:
             if p in occ:
                 regs, lead = occ.pop(p)
-                pl.medical += regs + lead
+                sent += regs + lead
+        pl.medical += sent
+        self._gain_choice(pl, sent)
         pl.tilted.add("dilophosaurus")
+        pl.events["effective"].add(("research", "dilophosaurus"))
         return False
 
     def _do_incubate(self, s, p, move, rng):
@@ -709,7 +726,7 @@ class Rules(GameRules):
     def _arrange(self, s, p):
         pl = s.players[p]
         if pl.pens and (pl.rearrange or "mobile-barriers" in pl.cards):
-            pl.barriers += sum(pl.pens)
+            pl.barriers += self._pen_barriers(pl)
             pl.pens = []
             if not pl.rearrange:
                 pl.events["effective"].add(("research", "mobile-barriers"))
@@ -718,27 +735,30 @@ class Rules(GameRules):
         pl.holding = []
         self._patch(pl)
         self._build(pl)
-        _, unhoused = self._house(pl)
+        pens, unhoused = self._house(pl)
+        if "moschops" in pl.uniques and sum(n for _, _, n in pens) >= sum(self._capacities(pl)):
+            pl.events["effective"].add(("research", "moschops"))  # its space held a dinosaur none else could
         escaping = [k for k, n in unhoused.items() for _ in range(n)]
         self._escape(s, pl, escaping)
 
-    def _patch(self, pl):
-        for k, b in enumerate(pl.pens):
-            if b % BARRIERS_PER_SPACE and pl.barriers:
-                fix = min(pl.barriers, BARRIERS_PER_SPACE - b % BARRIERS_PER_SPACE)
-                pl.pens[k] += fix
-                pl.barriers -= fix
+    @staticmethod
+    def _patch(pl):
+        """A pen that lost barriers to escapes is mended first. Pens are (spaces, barriers missing)."""
+        for k, (size, missing) in enumerate(pl.pens):
+            fix = min(missing, pl.barriers)
+            pl.pens[k] = (size, missing - fix)
+            pl.barriers -= fix
 
     def _capacities(self, pl):
         moschops = 1 if "moschops" in pl.uniques else 0
-        return [self.r.ranch.enclosure_spaces + moschops] + [b // BARRIERS_PER_SPACE for b in pl.pens]
+        return [self.r.ranch.enclosure_spaces + moschops] + [size - missing for size, missing in pl.pens]
 
     def _free_land(self, pl):
         return pl.land - sum(self._capacities(pl)) - sum(1 for u in pl.uniques if u in self.land_unique)
 
     def _build(self, pl):
         """Build pens for the species short of room, for their dinosaurs and newborns, while barriers last."""
-        while pl.barriers >= BARRIERS_PER_SPACE and self._free_land(pl) > 0:
+        while pl.barriers > PEN_EXTRA and self._free_land(pl) > 0:
             pens, unhoused = self._house(pl)
             short = {k: n + (pl.ranch[k] // 2) for k, n in unhoused.items() if n}
             if not short:
@@ -748,9 +768,9 @@ class Rules(GameRules):
                     return
                 short = room
             k = max(short, key=lambda sp: (self.species[sp].vp, short[sp], sp))
-            size = min(short[k], pl.barriers // BARRIERS_PER_SPACE, self._free_land(pl))
-            pl.pens.append(size * BARRIERS_PER_SPACE)
-            pl.barriers -= size * BARRIERS_PER_SPACE
+            size = min(short[k], pl.barriers - PEN_EXTRA, self._free_land(pl))
+            pl.pens.append((size, 0))
+            pl.barriers -= size + PEN_EXTRA
 
     def _house(self, pl):
         """Pens as (capacity, species or None, dinosaurs) and the dinosaurs that find no room, best species first."""
@@ -787,10 +807,14 @@ class Rules(GameRules):
                 pl.events["effective"].add(("research", "enclosure-upgrades"))
             return
         diets = {self._diet(d) for d in escaping}
-        if "herbivore" in diets or ("omnivore" in diets and any(pl.pens)):
+        if "herbivore" in diets or ("omnivore" in diets and self._pen_barriers(pl)):
             self._herbivore_penalty(s, pl)
-        if "carnivore" in diets or ("omnivore" in diets and not any(pl.pens)):
+        if "carnivore" in diets or ("omnivore" in diets and not self._pen_barriers(pl)):
             self._carnivore_penalty(s, pl, len(escaping) > 1)
+
+    @staticmethod
+    def _pen_barriers(pl):
+        return sum(size + PEN_EXTRA - missing for size, missing in pl.pens)
 
     def _diet(self, d):
         return self.species[d].diet if d in self.species else self.cards[d].diet
@@ -810,14 +834,15 @@ class Rules(GameRules):
                 s.discard.append(d)
 
     def _herbivore_penalty(self, s, pl):
-        if "herbivore" in pl.penalties or not any(pl.pens):
+        if "herbivore" in pl.penalties or not self._pen_barriers(pl):
             return
         pl.penalties.add("herbivore")
         s.barrier_supply += 1
-        k = max(range(len(pl.pens)), key=lambda i: pl.pens[i])
-        pl.pens[k] -= 1
-        if not pl.pens[k]:
-            del pl.pens[k]
+        k = max(range(len(pl.pens)), key=lambda i: pl.pens[i][0] - pl.pens[i][1])
+        size, missing = pl.pens[k]
+        pl.pens[k] = (size, missing + 1)
+        if missing + 1 == size + PEN_EXTRA:
+            del pl.pens[k]  # its last barrier gone
 
     def _carnivore_penalty(self, s, pl, another_escaping):
         """Discard another dinosaur: one escaping anyway when there is one (so nothing more is lost)."""
@@ -912,6 +937,10 @@ class Rules(GameRules):
                     self._pay(pl, {"supplies": 1})
                     newborns[k] += 1
                     pl.events["effective"].add(("research", "breeding-center"))
+        self._place_newborns(s, pl, pens, newborns)
+
+    def _place_newborns(self, s, pl, pens, newborns):
+        """Newborns go to room beside their species, then into an empty pen; the others escape."""
         room = {k: sum(c - n for c, sp, n in pens if sp == k) for k in newborns}
         spare = sorted((c for c, sp, _ in pens if sp is None), reverse=True)
         escaping = []
