@@ -13,7 +13,7 @@ What is simplified (the rulebook's designer notes say the same):
   from barriers, n + PEN_EXTRA barriers enclosing n land spaces. In Arrange Ranch barriers are placed by
   a fixed plan: patch a pen that lost a barrier, then build one pen per species short of room, sized for its
   dinosaurs and their newborns (2 make 1); a barrier left over waits in the holding area. Pens stay as built;
-  Rearrange and Mobile Barriers take them all up and build afresh. Dinosaurs are housed best first (points,
+  Rearrange and Mobile Barriers take them all up and build afresh. Herds are housed by their worth (points,
   then numbers); one that finds no room escapes. Dinosaurs stand on plain land first, then cover plant, meat
   and supply spaces in that order.
 - **Fixed choices**: feeding goes best dinosaur first and goes on while anything can be paid; a herbivore
@@ -773,10 +773,11 @@ class Rules(GameRules):
             pl.barriers -= size + PEN_EXTRA
 
     def _house(self, pl):
-        """Pens as (capacity, species or None, dinosaurs) and the dinosaurs that find no room, best species first."""
+        """Pens as (capacity, species or None, dinosaurs) and the dinosaurs that find no room: the herd worth most
+        points is housed first (on a tie the larger, as it breeds more)."""
         free = sorted(self._capacities(pl))
         pens, unhoused = [], {}
-        for k in sorted(pl.ranch, key=lambda sp: (-self.species[sp].vp, -pl.ranch[sp], sp)):
+        for k in sorted(pl.ranch, key=lambda sp: (-self.species[sp].vp * pl.ranch[sp], -pl.ranch[sp], sp)):
             left = pl.ranch[k]
             while left and free:
                 fits = [c for c in free if c >= left]
