@@ -231,7 +231,7 @@ def test_dino_battles_game_replays_move_by_move(tmp_path):
     assert logged == (DATA / "dino-battles-seed-28.log").read_text(encoding="utf-8").splitlines()
 
 
-@pytest.mark.parametrize("game, seed", [("diamonds-and-dinosaurs", 7), ("dinospan", 2)])
+@pytest.mark.parametrize("game, seed", [("diamonds-and-dinosaurs", 7), ("dinospan", 2), ("dino-ranch", 3)])
 def test_other_games_replay_move_by_move(tmp_path, game, seed):
     result = CliRunner().invoke(cli, ["--root", str(REPO), "simulate", game, "--games", "1", "--seed", str(seed),
                                       "--agents", "random,random", "--jobs", "1", "--log", "--out", str(tmp_path)],
@@ -245,7 +245,8 @@ def test_other_games_balance_rules_parse():
     on DinoSpan's 140 cards)."""
     import yaml
     from pnp.template import compile_expression, compile_template
-    for game, tracked in (("diamonds-and-dinosaurs", {"cards"}), ("dinospan", {"dinosaurs"})):
+    for game, tracked in (("diamonds-and-dinosaurs", {"cards"}), ("dinospan", {"dinosaurs"}),
+                          ("dino-ranch", {"research"})):
         rules = yaml.safe_load((REPO / "cards" / game / "game.yaml").read_text(encoding="utf-8"))["balance"]
         assert rules
         for rule in rules:
