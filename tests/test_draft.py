@@ -50,3 +50,15 @@ def test_a_draft_of_a_game_without_errors_is_the_kit_under_draft_names(tmp_path)
     result = run(root, "build", "--draft")
     assert result.exit_code == 0 and "0 items marked" in result.stdout
     assert "DRAFT: " not in " ".join(page_texts(root / "output/mini/mini-cards-a4-draft.pdf"))
+
+
+def test_missing_art_is_a_placeholder_in_a_draft_and_an_error_for_print(tmp_path):
+    card = (DATA / "base/layouts/mini/card.yaml").read_text(encoding="utf-8")
+    card += '  - {type: image, src: "art/{{ card.id }}.png", x: 5, y: 45, w: 53, h: 30}\n'
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    assert run(root, "build").exit_code == 1
+    draft = run(root, "build", "--draft")
+    assert "4 items marked" in draft.stdout, draft.output
+    text = " ".join(page_texts(root / "output/mini/mini-cards-a4-draft.pdf"))
+    for name in ("lion", "fern", "wolf", "moss"):
+        assert f"missing: art/{name}.png" in text, name

@@ -112,8 +112,8 @@ class Painter:
 
     def _image(self, p: object, x0: float, top: float) -> None:
         path = self.image_folder / p.text
-        if not (path.exists() or path.is_symlink()):  # validation reports it; a build never fails on one
-            return
+        if not (path.exists() or path.is_symlink()):  # validation refuses it for print: a draft or the preview
+            return self._missing_art(p, x0, top)  # shows where the picture will go
         # ReportLab opens a file with Pillow (any format) the first time a PDF draws it, and reuses it after:
         # checked here right before that, as validation checks it (a file edited since is refused, not opened)
         checked = self.c.__dict__.setdefault("_pnp_images_checked", {})
@@ -128,6 +128,27 @@ class Painter:
             except (OSError, ValueError):  # a picture Pillow cannot resample is drawn as it is
                 pass
         self.c.drawImage(str(real), x, y, p.w, p.h, preserveAspectRatio=True, anchor="c", mask="auto")
+
+    def _missing_art(self, p: object, x0: float, top: float) -> None:
+        """A placeholder for a picture not drawn yet: a grey box crossed corner to corner, with its file name."""
+        c, x, y = self.c, x0 + p.x, top - p.y - p.h
+        c.saveState()
+        c.setFillColor(colors.Color(0.9, 0.9, 0.9))
+        c.setStrokeColor(colors.Color(0.55, 0.55, 0.55))
+        c.setLineWidth(0.5)
+        c.rect(x, y, p.w, p.h, stroke=1, fill=1)
+        c.line(x, y, x + p.w, y + p.h)
+        c.line(x, y + p.h, x + p.w, y)
+        c.setFillColor(colors.Color(0.3, 0.3, 0.3))
+        font = self.fonts.name("Body")
+        label = f"missing: {p.text}"
+        size = 6.0
+        while size > 4 and c.stringWidth(label, font, size) > p.w - 4:
+            size -= 0.5
+        if c.stringWidth(label, font, size) <= p.w - 2 and p.h > size + 2:
+            c.setFont(font, size)
+            c.drawCentredString(x + p.w / 2, y + p.h / 2 - size / 3, label)
+        c.restoreState()
 
     def fit_text(self, p):
         s = p.style
