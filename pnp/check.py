@@ -22,16 +22,17 @@ def load(project, game_id, report):
     return load_game(project, game_id, report, component_keys())
 
 
-def validate_game(project, game_id, report, options=None):
+def validate_game(project, game_id, report, options=None, memo=None):
     """Load the data and check every printable; returns (game, studio), studio None when the data or the
-    fonts are too broken to go on."""
+    fonts are too broken to go on. With a printables.Memo, what the last check resolved from the same inputs
+    is taken from it (the preview's refreshes)."""
     before = len(report.errors)
     game = load(project, game_id, report)
     draft = options is not None and options.draft
     if game.meta is None or (len(report.errors) > before and (not draft or game.broken)):
         return game, None  # a draft goes on past bad items, not past tables that did not load
     try:
-        studio = Studio(game, options or PrintOptions())
+        studio = Studio(game, options or PrintOptions(), memo)
     except DataError as e:
         report.add(e)
         return game, None

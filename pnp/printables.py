@@ -18,6 +18,7 @@ from .layout.budget import DrawingBudget
 from .layout.prims import Prim
 from .layout.layouts import LayoutSet
 from .model.load import plain
+from .model.reads import ALL, recording
 from .model.schema import did_you_mean
 from .products import KINDS, layout_options
 from .units import PrintOptions
@@ -52,10 +53,101 @@ class _Recent(OrderedDict):
             self.popitem(last=False)
 
 
+class Memo:
+    """What one check of a game resolved, kept for the next (the preview's refreshes): each printable's
+    primitives with what they were made from, its item's data and the digest of each table its templates read
+    (model/reads.py). A printable whose item and tables are unchanged gets its primitives back unresolved; any
+    change besides the data (a layout, a font, an icon file, game.yaml, the options) forgets them all. Texts'
+    fitting is kept under the same rule. `resolved` lists the keys of the printables the last check resolved,
+    `reused` counts those it took from here."""
+
+    def __init__(self) -> None:
+        self.inputs = None  # the digest of everything but the data that primitives are made from
+        self.entries = {}  # printable key -> (signature, {table: digest}, primitives, drawing steps spent)
+        self.fit_cache = _Recent(RESOLVED_KEPT)
+        self.resolved, self.reused = [], 0
+        self._touched, self._tables, self._game = set(), {}, None
+
+    def start(self, game: object, options: object) -> None:
+        """A new check of `game`: keep the entries of the printables the last one had, if nothing but the data
+        changed since."""
+        inputs = inputs_digest(game, options)
+        if inputs != self.inputs:
+            self.inputs, self.entries, self.fit_cache = inputs, {}, _Recent(RESOLVED_KEPT)
+        else:  # a printable that is gone (a deleted card) is not kept for ever
+            self.entries = {key: self.entries[key] for key in self._touched if key in self.entries}
+        self.resolved, self.reused = [], 0
+        self._touched, self._tables, self._game = set(), {}, game
+
+    def recall(self, studio: "Studio", printable: object) -> list | None:
+        """The kept primitives of `printable`, when what they were made from is unchanged; their drawing steps
+        are spent again (near the budget's end it is resolved again, to stop where a full check stops)."""
+        self._touched.add(printable.key)
+        entry = self.entries.get(printable.key)
+        if entry is None:
+            return None
+        signature, tables, prims, steps = entry
+        budget = studio.budget
+        if signature != self._signature(studio, printable) or budget.spent + steps > budget.limit or \
+                any(self._table(name) != digest for name, digest in tables.items()):
+            return None
+        budget.spend(steps, None)
+        self.reused += 1
+        return prims
+
+    def keep(self, studio: "Studio", printable: object, prims: list, tables: set, steps: int) -> None:
+        self.resolved.append(printable.key)
+        self._touched.add(printable.key)
+        self.entries[printable.key] = (self._signature(studio, printable),
+                                       {name: self._table(name) for name in tables}, prims, steps)
+
+    def _signature(self, studio: "Studio", printable: object) -> tuple | None:
+        """What a printable's primitives are made from besides the tables: its layout's name, its item's data
+        (unless the layout reads nothing of it: every card back) and its extra variables."""
+        if printable.extra:
+            return printable.layout, studio.data_digest(printable), _digest_of(dict(printable.extra))
+        try:
+            constant = studio.layouts.resolver(printable.layout, printable.mark).constant
+        except LayoutError:  # resolving it will say why
+            return None
+        return printable.layout, "" if constant else studio.data_digest(printable)
+
+    def _table(self, name: str) -> str:
+        """A table's digest (ALL: every table's), taken once per check."""
+        found = self._tables.get(name)
+        if found is None:
+            tables = self._game.tables
+            if name == ALL:
+                found = _digest_of({n: self._table(n) for n in sorted(tables, key=str)})
+            else:
+                found = _digest_of({"items": tables.get(name)})
+            self._tables[name] = found
+        return found
+
+
+def inputs_digest(game: object, options: object) -> str:
+    """What a printable's primitives are made from besides the data: the layouts (with macros and styles),
+    the fonts, the icon and image files (by size and time, read cheaply), game.yaml and the print options."""
+    project, digest = game.project, hashlib.sha256()
+    digest.update(repr((options, _digest_of(game.meta))).encode())
+    for folder in (game.layout_folder, project.shared_layouts, project.fonts):
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            if not path.is_file():
+                continue
+            if path.suffix in (".yaml", ".yml", ".j2", ".md", ".txt"):
+                digest.update(f"{path}\0{hashlib.sha256(path.read_bytes()).hexdigest()}\0".encode())
+            else:
+                stat = path.stat()
+                digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    return digest.hexdigest()[:32]
+
+
 class Studio:
     """One game's printing context for one set of print options."""
 
-    def __init__(self, game, options=None):
+    def __init__(self, game, options=None, memo: Memo | None = None):
         self.game, self.options = game, options or PrintOptions()
         self.paper, self.bleed = self.options.paper_size, self.options.bleed
         self.project, self.icons = game.project, game.icons
@@ -64,7 +156,11 @@ class Studio:
         self.fonts = load_fonts(game.project)  # DataError when fonts.yaml is wrong
         self.layouts.measure = self._text_height  # elements placed below a text follow its fitted lines
         self.cache = {}  # products keep per-build results here (the rulebook's Markdown)
-        self.fit_cache = _Recent(RESOLVED_KEPT)  # text fitting, shared by every painter of the build
+        self.memo = memo  # what the last check resolved (the preview's), or None
+        if memo is not None:
+            memo.start(game, self.options)
+        # text fitting, shared by every painter of the build (and kept by the memo while the fonts are the same)
+        self.fit_cache = memo.fit_cache if memo is not None else _Recent(RESOLVED_KEPT)
         self._measurer = self.painter(None)  # fits texts for placement, with no page to draw on
         self._faces = None  # component id -> its printables
         self._resolved = _Recent(RESOLVED_KEPT)  # printable key -> primitives
@@ -115,12 +211,32 @@ class Studio:
         if prims is None:
             if problems is None and self.options.draft:  # a draft draws what it can: checking said the rest
                 problems = []
-            resolver = self.layouts.resolver(printable.layout, printable.mark)
-            before = len(problems) if problems is not None else 0
-            prims = resolver.resolve(printable.item, problems, dict(printable.extra))
-            if problems is None or len(problems) == before:  # keep only what resolved whole
-                self._resolved[printable.key] = prims
+            prims = self.memo.recall(self, printable) if self.memo is not None else None
+            if prims is None:
+                return self._resolved_now(printable, problems)
+            self._resolved[printable.key] = prims
         return prims
+
+    def _resolved_now(self, printable: object, problems: list | None) -> list:
+        """resolve()'s work when nothing kept it: the layout evaluated for the item, noting the tables read."""
+        resolver = self.layouts.resolver(printable.layout, printable.mark)
+        before = len(problems) if problems is not None else 0
+        spent = self.budget.spent
+        with recording() as tables:
+            prims = resolver.resolve(printable.item, problems, dict(printable.extra))
+        if problems is None or len(problems) == before:  # keep only what resolved whole
+            self._resolved[printable.key] = prims
+            if self.memo is not None:
+                self.memo.keep(self, printable, prims, tables, self.budget.spent - spent)
+        return prims
+
+    def data_digest(self, printable: object) -> str:
+        """The digest of a printable's item data (one per item)."""
+        data_key = (printable.component.id, printable.index)
+        data = self._data_digests.get(data_key)
+        if data is None:
+            data = self._data_digests[data_key] = _digest_of(printable.item)
+        return data
 
     def printed(self, printable):
         """The primitives as they go on paper: resolved, and lightened by the ink saver when it is on."""
@@ -141,11 +257,7 @@ class Studio:
         found = self._fingerprints.get(printable.key)
         if found is None:
             look = self._look(printable, prims)
-            data_key = (printable.component.id, printable.index)
-            data = self._data_digests.get(data_key)
-            if data is None:
-                data = self._data_digests[data_key] = _digest_of(printable.item)
-            found = self._fingerprints[printable.key] = (look, data)
+            found = self._fingerprints[printable.key] = (look, self.data_digest(printable))
         return found  # (look, data)
 
     def _look(self, printable, prims):

@@ -156,3 +156,62 @@ def test_up_to_date_repeats_the_warnings_of_the_build(two_games):
     assert warning in first
     again = build(two_games)
     assert up_to_date(again) == sorted(GAMES) and warning in again and "(1 warning)" in again
+
+
+# -- the preview's refreshes: what one edit re-resolves and redraws ----------------------------------------
+BOARD_READS_NAMES = """size: [400mm, 300mm]
+elements:
+  - {type: rect, x: 0, y: 0, w: 400, h: 300, fill: "#ddeeff"}
+  - {type: text, x: 10, y: 10, w: 300, h: 20, size: 24, text: "{{ data.cards | map(attribute='name') | join(', ') }}"}
+"""
+WOLF_OVERFLOWS = ("power: 3\n", "power: 3\n  text: \"" + "howls all night " * 40 + "\"\n")
+
+
+def _gallery(preview):
+    """What the page shows of each face: its image's bytes (None when it has none), and every message."""
+    state = preview.state
+    faces = {(key, f["side"]): (preview.store.get(f["image"]).png if f["image"] else None, f["stale"])
+             for key, card in state["cards"].items() for f in card["faces"]}
+    return faces, state["problems"], state["status"]
+
+
+def test_a_preview_edit_resolves_and_draws_only_what_depends_on_it_and_equals_a_full_refresh(tmp_path):
+    from pnp.project import Project
+    from pnp.serve.preview import Preview
+
+    root = make_project(tmp_path / "proj", {"layouts/mini/board.yaml": BOARD_READS_NAMES},
+                        case={"replace": {"cards/mini/cards.yaml": [WOLF_OVERFLOWS]}})
+    project = Project(root.resolve())
+    preview = Preview(project, "mini")
+    preview.refresh()
+    everything = len(preview.memo.resolved)
+    assert preview.state["status"] == "errors" and everything > 4
+    assert any("text is about" in p["message"] for p in preview.state["problems"])  # wolf's text, said at its line
+
+    cards = root / "cards/mini/cards.yaml"
+    text = cards.read_text()
+    # Lion's name: not on its front (which prints its id) but on the board, which reads every card's name. A
+    # comment above moves every card's lines: the messages must follow them.
+    cards.write_text("# the deck\n" + text.replace("name: Lion", "name: Big Lion"))
+    preview.refresh()
+    # the board and the lion's faces (its back prints its id too); the other cards and the rulebook are kept
+    assert sorted(preview.memo.resolved) == [("board", "front", 0, ()), ("deck", "back", 0, ()),
+                                             ("deck", "front", 0, ())]
+    assert preview.memo.reused == everything - 3
+    assert preview.drawn == 1  # the board: the lion's faces look as they did
+    incremental = _gallery(preview)
+
+    full = Preview(project, "mini")
+    full.refresh()
+    assert len(full.memo.resolved) == everything and full.memo.reused == 0
+    assert _gallery(full) == incremental  # the same images, byte for byte, and the same messages at the same lines
+    wolf_text = next(n for n, line in enumerate(cards.read_text().splitlines(), 1) if "howls" in line)
+    assert [p["where"]["line"] for p in incremental[1] if "text is about" in p["message"]] == [wolf_text]
+
+    # a layout edit forgets every printable: all resolved and every face that changed drawn again
+    card = root / "layouts/mini/card.yaml"
+    card.write_text(card.read_text().replace("size: 12}", "size: 11}", 1))
+    preview.refresh()
+    assert len(preview.memo.resolved) == everything and preview.drawn == 4
+    full.refresh()
+    assert _gallery(full) == _gallery(preview)

@@ -44,16 +44,16 @@ def few_collections():
         gc.set_threshold(*previous)
 
 
-def validate(project: object, game_id: str, report: Report, options: object = None) -> tuple:
+def validate(project: object, game_id: str, report: Report, options: object = None, memo: object = None) -> tuple:
     """Validate one game within its time budget; returns (game, studio) as check.validate_game does, (None,
-    None) when the budget ran out (said once, where it did)."""
+    None) when the budget ran out (said once, where it did). `memo`: see check.validate_game."""
     from ..check import validate_game  # ReportLab comes with it: loaded only when a game is really checked
     from ..template import budget
 
     before = len(report.errors)
     with budget(), few_collections():
         try:
-            return validate_game(project, game_id, report, options)
+            return validate_game(project, game_id, report, options, memo)
         except BudgetSpent as e:
             if e.mark is not None or len(report.errors) == before:  # where it ran out, unless said there
                 report.add(e)

@@ -12,6 +12,7 @@ from .components import COMPONENT_FIELDS, Component, load_components
 from .constraints import CONSTRAINT_FIELDS, check_constraints
 from .glossary import Glossary, load_glossary, load_timings
 from .icons import IconIndex
+from .reads import Everything, Tables, reading_all
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, shown
 from .schema import INVALID, Schema, did_you_mean
 from .tables import TABLE_FIELDS, check_tables, derive, load_tables
@@ -91,6 +92,7 @@ class Game:
     glossary: Glossary = field(default_factory=Glossary)
     timings: list | None = None  # the turn structure's phase and timing names (game.yaml's `timings`)
     _ref: dict = None
+    _views: tuple = None  # what context() gives templates of the tables, components and glossary
     macros: object = None  # layouts/<game>/macros.j2 as a module, when the game has one
     broken: set = field(default_factory=set)  # tables whose files could not be read ("*": game.yaml's tables)
     dirty: set = field(default_factory=set)  # (table, index) of records with schema errors
@@ -116,9 +118,14 @@ class Game:
         """What templates see: game metadata, data tables, `ref` (table -> id -> item), components, enums."""
         if self._ref is None:
             self.refresh()
-        return {"game": self.meta, "data": self.tables, "ref": self._ref, "components": self.components,
-                "enums": self.enums, "macros": self.macros, "keyword": self.glossary.keyword,
-                "glossary": self.glossary.entries, **extra}
+        seen = (self.glossary, self.tables, self._ref, self.components)
+        views = self._views  # what templates read through them is noted (reads.py); a copy of the game has its own
+        if views is None or any(a is not b for a, b in zip(views[0], seen)):
+            views = self._views = (seen, Tables(self.tables), Tables(self._ref), Everything(self.components),
+                                   reading_all(self.glossary.keyword), Everything(self.glossary.entries))
+        _, data, ref, components, keyword, glossary = views
+        return {"game": self.meta, "data": data, "ref": ref, "components": components,
+                "enums": self.enums, "macros": self.macros, "keyword": keyword, "glossary": glossary, **extra}
 
     def refresh(self):
         """Rebuild the id lookups after tables change (derived fields were added). The dict is updated in

@@ -15,6 +15,7 @@ from ..build.faces import item_key, side_key
 from ..build.run import validate
 from ..errors import BudgetSpent, PnpError
 from ..export.faces import collect
+from ..printables import Memo
 from ..report import Report
 from ..units import PrintOptions
 from .images import Book, ImageStore, assets_digest, face_digest, render_faces, rulebook_pdf
@@ -85,6 +86,8 @@ class Preview:
         self.book = None  # the rulebook's Book, when drawn
         self._studio = None  # the last refresh's studio, while its rulebook is still to be drawn
         self.seconds = 0.0  # how long the last refresh took
+        self.memo = Memo()  # what the last refresh resolved, for the next to take what did not change
+        self.drawn = 0  # faces the last refresh drew (the others' images were in the store)
         self.state = self._state([], "starting", None)
 
     # -- the refresh ---------------------------------------------------------------------------------------
@@ -94,7 +97,7 @@ class Preview:
         with REFRESH:
             report = Report(self.project.root)
             try:
-                game, studio = validate(self.project, self.game_id, report, self.options)
+                game, studio = validate(self.project, self.game_id, report, self.options, self.memo)
                 status = self._gallery(game, studio, report)
             except PnpError as e:  # a refusal raised while drawing: shown as the command line shows it
                 report.add(e)
@@ -160,6 +163,7 @@ class Preview:
                 continue
             if digests[n] not in self.store:
                 todo.append(n)
+        self.drawn = len(todo)
         images, errors = render_faces(studio, [faces[n] for n in todo], [digests[n] for n in todo])
         for digest, image in images.items():
             self.store.put(digest, image)

@@ -1,0 +1,105 @@
+"""The designer's inner loop (issue 27), measured; asserts nothing. On a copy of DinoSpan with its preview open
+(serve.preview.Preview, in process, as `pnp serve` refreshes it after a save):
+  1. one card's data edited (a dinosaur's PP): the refresh that brings the page its new state and that card's
+     image;
+  2. the dinosaur card's layout edited (a colour): every front resolved and drawn again;
+  3. `validate` of 10,000 cards (benchmarks/bench_deck.py's deck), in process after a warm-up.
+Each figure is the median of --runs, as processor time (the machine may be shared: CPU time of this process,
+which does not count time spent waiting for a core) and wall time. Run it on two engines in turns for a
+paired comparison: PYTHONPATH=<engine> python benchmarks/bench_inner_loop.py (it imports pnp from sys.path).
+"""
+
+import argparse
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+GOALS = {"data_edit": 0.080, "layout_edit": 0.600, "validate_10000": 0.5}  # seconds, issue 27
+
+
+def timed(fn) -> tuple:
+    cpu, wall = time.process_time(), time.perf_counter()
+    fn()
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def dinospan_copy(root: Path) -> Path:
+    for rel in ("cards/dinospan", "layouts/dinospan", "layouts/shared"):
+        shutil.copytree(REPO / rel, root / rel)
+    (root / "pyproject.toml").write_text("")
+    return root
+
+
+def preview_edits(tmp: Path, runs: int) -> dict:
+    from pnp.project import find
+    from pnp.serve.preview import Preview
+
+    root = dinospan_copy(tmp / "dinospan")
+    preview = Preview(find(root), "dinospan")
+    preview.refresh()  # the page opened: every face drawn once
+    data = root / "cards/dinospan/dinosaurs-jurassic.yaml"
+    layout = root / "layouts/dinospan/dino-card.yaml"
+    text, card = data.read_text(), layout.read_text()
+    assert "pp: 3" in text and 'fill: "{{ paper }}"' in card
+    out = {"data_edit": [], "layout_edit": []}
+    for n in range(runs):
+        data.write_text(text.replace("pp: 3", f"pp: {4 + n % 2}", 1))  # a new value each time: a new image
+        out["data_edit"].append(timed(preview.refresh))
+        assert preview.state["status"] == "ok", preview.state["problems"]
+    for n in range(runs):
+        layout.write_text(card.replace('fill: "{{ paper }}"', f'fill: "#fffff{n % 10}"', 1))
+        out["layout_edit"].append(timed(preview.refresh))
+        assert preview.state["status"] == "ok", preview.state["problems"]
+    return out
+
+
+def validation(tmp: Path, runs: int) -> dict:
+    from bench_deck import make_project
+
+    from pnp.build.run import validate
+    from pnp.project import find
+    from pnp.report import Report
+
+    root = tmp / "deck"
+    make_project(root, 10_000)
+    project = find(root)
+
+    def once():
+        report = Report(project.root)
+        validate(project, "bench", report)
+        assert not report.errors, report.errors[:3]
+
+    once()  # warm-up: templates compiled, the icon drawings cached
+    return {"validate_10000": [timed(once) for _ in range(runs)]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--json", action="store_true", help="print the medians as JSON (for paired runs)")
+    args = parser.parse_args()
+    import pnp  # from PYTHONPATH, before bench_deck puts this repository first on sys.path
+
+    with tempfile.TemporaryDirectory(prefix="pnp-bench-inner-") as tmp:
+        figures = {**preview_edits(Path(tmp), args.runs), **validation(Path(tmp), args.runs)}
+    medians = {name: {"cpu": statistics.median(c for c, _ in times), "wall": statistics.median(w for _, w in times)}
+               for name, times in figures.items()}
+    if args.json:
+        print(json.dumps(medians))
+        return
+    print(f"engine: {Path(pnp.__file__).parent.parent}, {args.runs} runs, medians")
+    print(f"{'figure':<16} {'CPU s':>8} {'wall s':>8} {'goal s':>8}")
+    for name, m in medians.items():
+        print(f"{name:<16} {m['cpu']:>8.3f} {m['wall']:>8.3f} {GOALS[name]:>8.3f}")
+
+
+if __name__ == "__main__":
+    main()
