@@ -204,11 +204,7 @@ def add_icons(project: object, game_id: str, wanted: list[str], package: Path | 
     if not todo:
         return []
     iconset = load_set(package)
-    drawings = {name: resolve(name, iconset) for name in todo}
-    if missing := [n for n, icon in drawings.items() if icon is None]:
-        raise UsageError(f"the package has no icon {', '.join(repr(n) for n in missing)}")
-    if faults := [f"'{n}' {fault}" for n, icon in drawings.items() if (fault := _icon_fault(icon))]:
-        raise UsageError(f"the package's icon {'; '.join(faults)}: refused")
+    drawings = _drawings(todo, iconset)
     _confined(project, folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
@@ -220,6 +216,16 @@ def add_icons(project: object, game_id: str, wanted: list[str], package: Path | 
     rows = [attribution_line(p.stem) for p in written if f"| {p.stem} |" not in text]
     write_file(credits, (text.rstrip("\n") + "\n" + "\n".join(rows) + "\n").encode("utf-8"))
     return written
+
+
+def _drawings(todo: list[str], iconset: dict) -> dict:
+    """Each wanted icon's entry in the set; UsageError naming those it lacks or holds unusable."""
+    drawings = {name: resolve(name, iconset) for name in todo}
+    if missing := [n for n, icon in drawings.items() if icon is None]:
+        raise UsageError(f"the package has no icon {', '.join(repr(n) for n in missing)}")
+    if faults := [f"'{n}' {fault}" for n, icon in drawings.items() if (fault := _icon_fault(icon))]:
+        raise UsageError(f"the package's icon {'; '.join(faults)}: refused")
+    return drawings
 
 
 def _known(wanted: list[str]) -> None:
