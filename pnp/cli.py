@@ -301,6 +301,9 @@ def _base_url(value):
     parsed = urlparse(value)
     if parsed.scheme not in ("http", "https") or not parsed.netloc or any(c.isspace() for c in value):
         raise click.BadParameter(f"'{value}' is not an http:// or https:// address")
+    if parsed.query or parsed.fragment or parsed.params or value.endswith(("?", "#", ";")):
+        # the images' names are appended to the address: after a ? or # every image would load the same file
+        raise click.BadParameter(f"'{value}' has a query or fragment (?, # or ;): give the folder's address alone")
     return value
 
 

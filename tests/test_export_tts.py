@@ -175,3 +175,6 @@ def test_preview_and_same_bytes_and_base_url(table):
         if path.name != "mini.json":
             assert (folder / path).read_bytes() == data, path  # the same images, byte for byte
     assert run(root, "export", "--format", "tts", "--base-url", "ftp://x").exit_code == 2
+    for address in ("https://x.org/?folder=", "https://x.org/files#"):  # each image would name the same file
+        refused = run(root, "export", "--format", "tts", "--base-url", address)
+        assert refused.exit_code == 2 and "has a query or fragment" in refused.output

@@ -3,6 +3,7 @@ taking the drawings from the set's npm package (here a small copy made by the te
 
 import io
 import json
+import os
 import tarfile
 
 import pytest
@@ -77,3 +78,42 @@ def test_a_package_that_is_not_the_icon_set_is_refused_by_name(tmp_path):
     fake.write_bytes(b"not a tarball")
     result = run(root, "icons", "add", "mini", "anchor", "--package", str(fake))
     assert result.exit_code == 2 and "fake.tgz: not the @iconify-json/game-icons package" in result.output
+
+
+def _tarball(path, members):
+    """A .tgz of (name, bytes) members."""
+    with tarfile.open(path, "w:gz") as tar:
+        for name, data in members:
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return path
+
+
+@pytest.mark.parametrize("icons_json, said", [
+    (b'{"icons":' + b"[" * 100_000 + b"]" * 100_000 + b"}", "package/icons.json: not JSON (or nested too deep)"),
+    (json.dumps({"icons": {"anchor": "x"}}).encode(), "icon 'anchor' has no 'body' text"),
+    (json.dumps({"icons": {"anchor": {"body": ["x"]}}}).encode(), "icon 'anchor' has no 'body' text"),
+    (json.dumps({"icons": {}, "aliases": ["x"]}).encode(), "its aliases are not a mapping"),
+    (json.dumps({"icons": {}, "aliases": {"anchor": {"parent": ["x"]}}}).encode(), "has no icon 'anchor'"),
+    (json.dumps({"icons": {"anchor": {"body": "", "width": '16" onload="x'}}}).encode(), "'width' is"),
+    (json.dumps({"icons": {"anchor": {"body": ""}}, "height": float("nan")}).encode(), "'height' is NaN"),
+])
+def test_a_hostile_package_icons_json_is_refused_by_name_before_anything_is_written(tmp_path, icons_json, said):
+    root = make_project(tmp_path / "proj")
+    package = _tarball(tmp_path / "p.tgz", [("package/icons.json", icons_json)])
+    result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
+    assert result.exit_code == 2 and said in result.output, result.output
+    assert not (root / "layouts" / "mini" / "icons" / "anchor.svg").exists()
+
+
+def test_a_package_of_many_members_or_a_pipe_is_refused_without_reading_it_all(tmp_path):
+    root = make_project(tmp_path / "proj")
+    # 5,000 empty members pack to a few kB; millions would unpack to gigabytes of headers
+    many = _tarball(tmp_path / "many.tgz", [(f"m{i}", b"") for i in range(5_000)] + [("package/icons.json", b"{}")])
+    result = run(root, "icons", "add", "mini", "anchor", "--package", str(many))
+    assert result.exit_code == 2 and "no package/icons.json among its first 100 members" in result.output
+    (tmp_path / "unpacked").mkdir()
+    os.mkfifo(tmp_path / "unpacked" / "icons.json")
+    result = run(root, "icons", "add", "mini", "anchor", "--package", str(tmp_path / "unpacked"))
+    assert result.exit_code == 2 and "icons.json: a named pipe, not an ordinary file" in result.output

@@ -228,3 +228,17 @@ def test_what_pnp_simulate_writes_is_read_whole(tmp_path):
     assert {"seat_win_rate", "matchup", "length", "end_reasons", "items"} <= set(found.summary)
     result = run(root, "report", "mini")
     assert result.exit_code == 0 and "warning" not in result.output, result.output
+
+
+def test_many_events_and_items_are_charted_within_bounds(tmp_path, monkeypatch):
+    """20 events gave a grid of columns narrower than their padding (a traceback); 4,000 items took minutes."""
+    import pnp.build.simulated
+
+    monkeypatch.setattr(pnp.build.simulated, "MAX_ITEMS_SHOWN", 2)
+    lion = item("Lion Card", 20, 12, rate(0.7, 0.5, 0.85, 20), rate(0.5, 0.4, 0.6, 20), 0.2)
+    lion["events"].update({f"event{i:02}": {"count": 1, "rate": 0.025} for i in range(20)})
+    simulation = {**SIMULATION, "items": {"cards": {**SIMULATION["items"]["cards"], "c0": lion}}}
+    output, text, _ = report(project(tmp_path, simulation))
+    assert "items.cards: 1 of its 3 items are not charted (the report charts at most 2 items in all)" in output
+    assert "event 10 Lion Card 30%" in text and "cards \\ event event11" in text and "event19" in text
+    assert "cards: the 2 in play" in text

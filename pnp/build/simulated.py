@@ -17,6 +17,7 @@ from ..report import Mark
 
 MAX_SEATS, MAX_AGENTS, MAX_REASONS, MAX_TABLES = 64, 16, 40, 20
 MAX_ITEMS = 200  # items of one table shown; a file holding more is said to
+MAX_ITEMS_SHOWN = 300  # items of all tables shown: 20 tables of 200 items and 40 events took minutes to chart
 MAX_MATRIX = 8  # agents in the matchup matrix: more columns would not fit the page
 CHART_ROWS = 40  # rows of one interval chart: a drawing never splits across pages
 MAX_WALKED = 10_000  # files of cards/<game>/ looked at to tell whether the data changed after the run
@@ -171,8 +172,31 @@ def read_simulation(project: Any, game_id: str) -> Simulated:
                 found.problems.append(key)
             else:
                 found.summary[key] = kept
+    _cap_items(found)
     found.changed = _changed_since(project, game_id, found.made)
     return found
+
+
+def _cap_items(found: Simulated) -> None:
+    """Note the items past the first MAX_ITEMS_SHOWN of all tables together: the section charts only those
+    (charted_items), so its charts are bounded whatever the file holds; the balance rules read them all."""
+    tables = found.summary.get("items") or {}
+    shown = charted_items(tables)
+    for table, items in tables.items():
+        if len(items) > len(shown.get(table, ())):
+            found.problems.append(f"items.{_short(table)}: {len(items) - len(shown.get(table, ())):,} of its "
+                                  f"{len(items):,} items are not charted (the report charts at most "
+                                  f"{MAX_ITEMS_SHOWN} items in all)")
+
+
+def charted_items(tables: dict) -> dict:
+    """The tables' first MAX_ITEMS_SHOWN items together, table by table in the file's order."""
+    shown, room = {}, MAX_ITEMS_SHOWN
+    for table, items in tables.items():
+        if room > 0:
+            shown[table] = dict(list(items.items())[:room])
+            room -= len(shown[table])
+    return shown
 
 
 def _changed_since(project: Any, game_id: str, made: float) -> str:
@@ -381,7 +405,7 @@ def _signed(v: tuple | None) -> str:
 def item_blocks(s: dict) -> list:
     """Per tracked table: take rate and win gap charted, the figures in a table, each event's rate, dead items."""
     blocks = []
-    for table, items in (s.get("items") or {}).items():
+    for table, items in charted_items(s.get("items") or {}).items():
         blocks.append({"kind": "h2", "text": f"{table}: the {len(items)} in play" if len(items) > 1 else
                        f"{table}: {len(items)} in play"})
         order = sorted(items, key=lambda i: (gap_interval(items[i]) is None, -(items[i]["gap"] or 0),

@@ -262,22 +262,35 @@ def _labels(d, plot, labelled, box, font, placed):
         d.add(String(px + dx, ty, text, fontName=font, fontSize=LABEL, fillColor=INK, textAnchor=anchor))
 
 
-def grid_table(block, st):
+GRID_COLUMNS = 12  # a grid's columns per table: 138 mm beside the row names, 11.5 mm or more each
+
+
+def grid_tables(block: dict, st: "Styles") -> list:
     """Counts of one field by another: a cell per pair, shaded by its count, the number written in it (or the
-    block's `texts`, shaded against its `top`; a cell of None is left blank)."""
+    block's `texts`, shaded against its `top`; a cell of None is left blank). A grid of more than GRID_COLUMNS
+    columns is printed as several tables of GRID_COLUMNS, each with the row names, so no column is too narrow
+    for its text (a field of 41 values gave columns narrower than their padding)."""
     top = block.get("top") or max((max((c for c in r if c is not None), default=0) for r in block["cells"]),
                                   default=0) or 1
     texts = block.get("texts") or [[str(c) for c in r] for r in block["cells"]]
+    return [_grid_part(block, st, top, texts, start) for start in range(0, max(1, len(block["cols"])), GRID_COLUMNS)]
+
+
+def _grid_part(block: dict, st: "Styles", top: float, texts: list, start: int) -> Table:
+    """The grid's table of columns start .. start + GRID_COLUMNS."""
+    part = slice(start, start + GRID_COLUMNS)
+    cols = block["cols"][part]
     head = [Paragraph(f"{escape(block['row_name'])} \\ {escape(block['col_name'])}", st.small)]
-    rows = [head + [Paragraph(escape(_short(c, 24)), st.small) for c in block["cols"]]]
+    rows = [head + [Paragraph(escape(_short(c, 24)), st.small) for c in cols]]
     style = [("FONT", (0, 0), (-1, -1), st.body, LABEL + 1), ("GRID", (0, 0), (-1, -1), 0.3, GREY),
              ("ALIGN", (1, 1), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]
     for i, (name, cells) in enumerate(zip(block["rows"], block["cells"]), start=1):
+        cells = cells[part]
         rows.append([Paragraph(escape(_short(name, 22)), st.small)]
-                    + ["" if c is None else t for c, t in zip(cells, texts[i - 1])])
+                    + ["" if c is None else t for c, t in zip(cells, texts[i - 1][part])])
         style += _shades(cells, i, top)
-    width = min(20 * mm, (FULL - 32 * mm) / max(1, len(block["cols"])))
-    table = Table(rows, colWidths=[32 * mm] + [width] * len(block["cols"]), repeatRows=1)
+    width = min(20 * mm, (FULL - 32 * mm) / max(1, len(cols)))
+    table = Table(rows, colWidths=[32 * mm] + [width] * len(cols), repeatRows=1, spaceAfter=4)
     table.setStyle(TableStyle(style))
     return table
 
@@ -332,7 +345,7 @@ def _chart(block, st, width):
         out += _trend_lines(block, st)
     elif block["kind"] == "grid":
         out.append(Spacer(1, 3))
-        out.append(grid_table(block, st))
+        out += grid_tables(block, st)
     elif block["kind"] == "intervals" and block["rows"]:
         out.append(intervals_drawing(block, st.body, st.bold, width))
     elif block["kind"] == "rows":

@@ -7,9 +7,11 @@ import base64
 import hashlib
 import io
 import json
+import math
 import re
 import tarfile
 import urllib.request
+import zlib
 from difflib import get_close_matches
 from pathlib import Path
 
@@ -24,6 +26,9 @@ INTEGRITY = "sha512-/HDDZxowXgDJcOEwPspUCq5RuDdl25OyZKdtxqqiPJQNTrWIym7r4StLzIVs
 NAMES = Path(__file__).resolve().parent.parent / "data" / "game-icons.txt"
 LICENCE = "CC BY 3.0 (https://creativecommons.org/licenses/by/3.0/)"
 MAX_PACKAGE_BYTES = 16 * 2**20  # the package is 2.7 MB packed, 6.5 MB unpacked
+# the package's tarball has 11 members: more, or more bytes unpacked than this before icons.json, is a bomb
+MAX_PACKAGE_MEMBERS = 100
+DIMENSIONS = ("left", "top", "width", "height")
 SVG_OPEN = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left} {top} {width} {height}" '
             'width="{width}" height="{height}">')
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -58,7 +63,8 @@ def resolve(name: str, iconset: dict) -> dict | None:
     icons, aliases, seen = iconset.get("icons", {}), iconset.get("aliases", {}), set()
     while name not in icons:
         alias = aliases.get(name)
-        if not isinstance(alias, dict) or name in seen or set(alias) - {"parent"}:
+        if (not isinstance(alias, dict) or name in seen or set(alias) - {"parent"}
+                or not isinstance(alias.get("parent"), str)):
             return None
         seen.add(name)
         name = alias["parent"]
@@ -71,12 +77,15 @@ def load_set(package: Path | None = None) -> dict:
     if package is not None:
         package = Path(package)
         if package.is_dir():
-            return _parsed((package / "icons.json").read_bytes(), str(package))
-        return _from_tarball(package.read_bytes(), str(package))
+            return _parsed(_read_given(package / "icons.json"), f"{package}/icons.json")
+        return _from_tarball(_read_given(package), str(package))
     folder = private_folder("game-icons", VERSION)
     kept = folder / f"game-icons-{VERSION}.tgz" if folder else None
     if kept is not None and kept.is_file():
-        data = kept.read_bytes()
+        try:
+            data = _read_given(kept)
+        except UsageError:
+            data = b""  # a damaged cache entry (padded, replaced by a pipe): fetched again
         if _integrity(data) == INTEGRITY:
             return _from_tarball(data, str(kept))
     data = _download()
@@ -106,27 +115,71 @@ def _integrity(data: bytes) -> str:
     return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
 
 
-def _from_tarball(data: bytes, shown: str) -> dict:
-    if len(data) > MAX_PACKAGE_BYTES:
-        raise UsageError(f"{shown}: larger than the icon package can be ({MAX_PACKAGE_BYTES // 2**20} MB)")
+def _read_given(path: Path) -> bytes:
+    """The bytes of a file given with --package: an ordinary file (never a pipe or device) of at most
+    MAX_PACKAGE_BYTES, read no further than that."""
+    from ..project import NotRegularFile, _size_text, open_regular
+
     try:
-        with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-            member = tar.getmember("package/icons.json")
-            if not member.isfile() or member.size > MAX_PACKAGE_BYTES:
-                raise KeyError("package/icons.json")
-            return _parsed(tar.extractfile(member).read(), shown)
-    except (tarfile.TarError, KeyError, OSError, EOFError) as e:
+        with open(open_regular(path), "rb") as f:
+            data = f.read(MAX_PACKAGE_BYTES + 1)
+    except NotRegularFile as e:
+        raise UsageError(f"{path}: {e.kind}, not an ordinary file") from None
+    except OSError as e:
+        raise UsageError(f"{path}: cannot be read ({e.strerror})") from None
+    if len(data) > MAX_PACKAGE_BYTES:
+        raise UsageError(f"{path}: larger than the icon package can be ({_size_text(MAX_PACKAGE_BYTES)})")
+    return data
+
+
+def _from_tarball(data: bytes, shown: str) -> dict:
+    """The package's icons.json, read from its tarball as a stream: members are counted and their unpacked
+    bytes summed as they pass, so a tarball of millions of empty members or of gigabytes of zeros (a few MB
+    packed) is refused within MAX_PACKAGE_MEMBERS members or MAX_PACKAGE_BYTES unpacked."""
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r|gz") as tar:
+            unpacked = 0
+            for count, member in enumerate(tar):
+                unpacked += member.size
+                if count >= MAX_PACKAGE_MEMBERS or unpacked > MAX_PACKAGE_BYTES:
+                    break
+                if member.name == "package/icons.json" and member.isfile():
+                    return _parsed(tar.extractfile(member).read(), f"{shown}: package/icons.json")
+    except (tarfile.TarError, OSError, EOFError, zlib.error) as e:
         raise UsageError(f"{shown}: not the {PACKAGE} package ({type(e).__name__})") from None
+    raise UsageError(f"{shown}: not the {PACKAGE} package (no package/icons.json among its first "
+                     f"{MAX_PACKAGE_MEMBERS} members and {MAX_PACKAGE_BYTES // 2**20} MB)")
 
 
 def _parsed(raw: bytes, shown: str) -> dict:
     try:
         iconset = json.loads(raw)
-    except ValueError:
-        raise UsageError(f"{shown}: its icons.json is not JSON") from None
+    except (ValueError, RecursionError):
+        raise UsageError(f"{shown}: not JSON (or nested too deep)") from None
     if not isinstance(iconset, dict) or not isinstance(iconset.get("icons"), dict):
-        raise UsageError(f"{shown}: its icons.json holds no icons")
+        raise UsageError(f"{shown}: holds no icons")
+    if not isinstance(iconset.get("aliases", {}), dict):
+        raise UsageError(f"{shown}: its aliases are not a mapping")
+    if fault := _dimension_fault(iconset):
+        raise UsageError(f"{shown}: {fault}")
     return iconset
+
+
+def _dimension_fault(entry: dict) -> str | None:
+    """What is wrong with an entry's left/top/width/height (each a finite number when given), else None:
+    they are written into the SVG's attributes as they are."""
+    for key in DIMENSIONS:
+        value = entry.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return f"'{key}' is {json.dumps(value)[:40]}, not a number"
+    return None
+
+
+def _icon_fault(icon: object) -> str | None:
+    """What makes an icon entry of the set unusable, else None."""
+    if not isinstance(icon, dict) or not isinstance(icon.get("body"), str):
+        return "has no 'body' text"
+    return _dimension_fault(icon)
 
 
 def attribution_line(name: str) -> str:
@@ -151,9 +204,7 @@ def add_icons(project: object, game_id: str, wanted: list[str], package: Path | 
     if not todo:
         return []
     iconset = load_set(package)
-    drawings = {name: resolve(name, iconset) for name in todo}
-    if missing := [n for n, icon in drawings.items() if icon is None]:
-        raise UsageError(f"the package has no icon {', '.join(repr(n) for n in missing)}")
+    drawings = _drawings(todo, iconset)
     _confined(project, folder)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
@@ -165,6 +216,16 @@ def add_icons(project: object, game_id: str, wanted: list[str], package: Path | 
     rows = [attribution_line(p.stem) for p in written if f"| {p.stem} |" not in text]
     write_file(credits, (text.rstrip("\n") + "\n" + "\n".join(rows) + "\n").encode("utf-8"))
     return written
+
+
+def _drawings(todo: list[str], iconset: dict) -> dict:
+    """Each wanted icon's entry in the set; UsageError naming those it lacks or holds unusable."""
+    drawings = {name: resolve(name, iconset) for name in todo}
+    if missing := [n for n, icon in drawings.items() if icon is None]:
+        raise UsageError(f"the package has no icon {', '.join(repr(n) for n in missing)}")
+    if faults := [f"'{n}' {fault}" for n, icon in drawings.items() if (fault := _icon_fault(icon))]:
+        raise UsageError(f"the package's icon {'; '.join(faults)}: refused")
+    return drawings
 
 
 def _known(wanted: list[str]) -> None:
