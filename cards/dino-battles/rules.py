@@ -16,6 +16,7 @@ are):
 - a guarding Item's bonus counts for whichever reply the defender makes (the data does not say EVA or DEF);
 - Strategies and Items played in a turn go to the discard pile at clean-up (see the rulebook's designer notes:
   a Command Uplink discarded at once was drawn again by its own +1 Draw from a thin deck, a turn without end);
+- the [[Stalemate]] clock counts any damage, Poison's too, as a Dinosaur hurt;
 - a Dinosaur knocked out by Poison is nobody's trophy; a game still going after TURN_LIMIT turns ends as if
   the Wound pile had run out (reason "turn limit"), which the rulebook does not need (no human plays 150
   turns) but a pair of passive bots might.
