@@ -3,7 +3,9 @@
 What the simulation decides for the players, so that a move is one clear choice (the rulebook leaves these to
 the player; each is the obvious best or a fair default, noted here so the figures can be read for what they
 are):
-- costs paid from the hand use the combat card the player holds most of; an attack's "any" is paid with
+- costs paid from the hand, and extra cards discarded to [[Overcharge]], use the combat card the player holds
+  most of (among those attached, for an Overcharge); an Overcharge is offered only for the ATK that just beats
+  an opposing active Dinosaur's EVA or DEF (more buys nothing the attacker can see); an attack's "any" is paid with
   Attack cards first, then Defend, then Evade (dodging and blocking need the last two);
 - purging purges Status cards only (Wound first); healing goes to the most damaged Dinosaur; a free swap
   brings forward the benched Dinosaur with the most HP left, a pull the opponent's most damaged one, and a
@@ -14,6 +16,7 @@ are):
 - a guarding Item's bonus counts for whichever reply the defender makes (the data does not say EVA or DEF);
 - Strategies and Items played in a turn go to the discard pile at clean-up (see the rulebook's designer notes:
   a Command Uplink discarded at once was drawn again by its own +1 Draw from a thin deck, a turn without end);
+- the [[Stalemate]] clock counts any damage, Poison's too, as a Dinosaur hurt;
 - a Dinosaur knocked out by Poison is nobody's trophy; a game still going after TURN_LIMIT turns ends as if
   the Wound pile had run out (reason "turn limit"), which the rulebook does not need (no human plays 150
   turns) but a pair of passive bots might.
@@ -21,6 +24,8 @@ The rules decisions for the kit's wording (Paralyze at the start of a turn, the 
 leaves the pile and Wounds counted in deck, hand and discard, Poison on discarding, Status piles not for sale,
 combat cards free, empty piles giving nothing, Spiked on defending) are followed as written.
 """
+
+from random import Random
 
 from pnp.simulate.api import GameRules, Tracked
 
@@ -75,7 +80,7 @@ class Player:
 
 class State:
     __slots__ = ("players", "current", "turn", "supply", "kinds", "species", "dino_deck", "offering", "wounds_left",
-                 "left", "pending", "winner_by_ko", "reason", "bought_dino", "assisted")
+                 "left", "pending", "winner_by_ko", "reason", "bought_dino", "assisted", "hurt")
 
     def copy(self):
         s = State.__new__(State)
@@ -85,6 +90,7 @@ class State:
         s.wounds_left, s.left, s.winner_by_ko = self.wounds_left, dict(self.left), self.winner_by_ko
         s.pending = dict(self.pending) if self.pending else None
         s.reason, s.bought_dino, s.assisted = self.reason, self.bought_dino, set(self.assisted)
+        s.hurt = self.hurt
         return s
 
 
@@ -133,6 +139,7 @@ class Rules(GameRules):
         s.offering = [s.dino_deck.pop() for _ in range(min(self.offering_size, len(s.dino_deck)))]
         s.current, s.turn, s.pending, s.winner_by_ko, s.reason = 0, 1, None, None, ""
         s.bought_dino, s.assisted = False, set()
+        s.hurt = False  # whether a Dinosaur took damage this round ([[Stalemate]])
         self._start_turn(s)
         return s
 
@@ -196,13 +203,23 @@ class Rules(GameRules):
         return s
 
     def heuristic(self, s, player):
+        if s.pending:
+            # an attack waiting for its reply is judged by the reply the defender likes best (judged as it
+            # stood, it was only the attacker's spent cards, and one-step players never attacked)
+            target = s.pending["target"]
+            after = [self.apply(s.copy(), reply, Random(0)) for reply in self._replies(s)]
+            return self.heuristic(max(after, key=lambda a: self.heuristic(a, target)), player)
+        if s.reason == "knockouts":
+            return 10.0 if s.winner_by_ko == player else -10.0
         me = s.players[player]
         value = 0.0
         for i, p in enumerate(s.players):
             sign = 1 if i == player else -1 / (len(s.players) - 1)
+            # cards under the active Dinosaur fight now, those under the bench later (all alike, players
+            # spread them over the bench and rarely had an attack paid for)
+            attached = (0.08 * len(p.active.attached) if p.active else 0) + 0.03 * sum(len(d.attached) for d in p.bench)
             value += sign * (1.5 * len(p.trophies) + 0.3 * len(p.dinos()) - 0.15 * p.wounds()
-                             + sum(d.left / d.species.hp for d in p.dinos()) * 0.5
-                             + 0.05 * sum(len(d.attached) for d in p.dinos()))
+                             + sum(d.left / d.species.hp for d in p.dinos()) * 0.5 + attached)
         return value + 0.02 * len(me.deck + me.hand + me.discard)
 
     def tracked(self, s):
@@ -234,6 +251,7 @@ class Rules(GameRules):
             for i, attack in enumerate(active.species.attacks):
                 if _payable_counts(attack.cost, on_active):
                     moves += _attack_moves(i, len(s.players), s.current)
+                    moves += self._overcharges(s, i, active.species.atk, sum(on_active) - len(attack.cost))
             if on_active[1] + in_hand[1] >= active.species.retreat and bench:
                 moves += _RETREATS[len(bench)]
         for b, d in enumerate(bench):
@@ -288,7 +306,7 @@ class Rules(GameRules):
             p.dinos()[move[2]].attached.append(move[1])
         elif kind == "attack":
             s.left["_combat"] -= 1
-            self._attack(s, p, move[1], move[2], rng)
+            self._attack(s, p, move[1], move[2], rng, *move[3:])
         elif kind == "retreat":
             s.left["_combat"] -= 1
             self._retreat(p, move[1])
@@ -377,7 +395,8 @@ class Rules(GameRules):
             if s.wounds_left == 0:
                 return
             s.wounds_left -= 1
-            victim.discard.append(status)
+            if victim is not None:  # None: purged by the Stalemate clock
+                victim.discard.append(status)
             if s.wounds_left == 0:
                 self._end_on_wounds(s, "wound pile")
             return
@@ -463,7 +482,12 @@ class Rules(GameRules):
         if s.turn > TURN_LIMIT:
             self._end_on_wounds(s, "turn limit")
             return
-        if s.current == 0:  # a new round: the offering moves along
+        if s.current == 0:  # a new round: the Stalemate clock, then the offering moves along
+            if not s.hurt and not s.dino_deck:
+                self._give(s, None, "wound")
+                if s.reason:
+                    return
+            s.hurt = False
             if s.offering:
                 s.offering.pop()
             if s.dino_deck:
@@ -471,12 +495,30 @@ class Rules(GameRules):
         self._start_turn(s)
 
     # --- combat ---------------------------------------------------------------------------------------------
-    def _attack(self, s, p, i, target, rng):
+    def _overcharges(self, s, i, atk, spare):
+        """Attack `i` with +N ATK for N of the `spare` attached cards ([[Overcharge]]), for each N that just
+        beats an opposing active Dinosaur's EVA or DEF."""
+        moves = []
+        for t in self._targets(s) if spare else ():
+            dino = s.players[t].active
+            if dino is not None:
+                moves += [("attack", i, t, f"+{n}") for n in sorted({dino.species.eva + 1 - atk,
+                                                                   dino.species["def"] + 1 - atk}) if 0 < n <= spare]
+        return moves
+
+    def _attack(self, s, p, i, target, rng, overcharge="+0"):
         attack = p.active.species.attacks[i]
-        _pay_attack(attack.cost, p.active.attached, p.discard)
+        attached = p.active.attached
+        _pay_attack(attack.cost, attached, p.discard)
+        boost = int(overcharge)
+        for _ in range(boost):
+            counts = _counts(attached)
+            c = COMBAT[counts.index(max(counts))]
+            attached.remove(c)
+            p.discard.append(c)
         key = ("dinosaurs", p.active.species.id)
         p.events["played"].add(key)
-        self._strike(s, s.current, target, {"atk": p.active.species.atk, "damage": attack.damage,
+        self._strike(s, s.current, target, {"atk": p.active.species.atk + boost, "damage": attack.damage,
                                             "status": attack.get("status"), "effects": None, "source": key}, rng)
 
     def _strike(self, s, attacker, target, hit, rng):
@@ -544,6 +586,7 @@ class Rules(GameRules):
     def _hurt(self, s, attacker, target, dino, damage):
         """Damage on a Dinosaur; at its HP it is knocked out (a trophy for `attacker`, None for Poison)."""
         dino.damage += damage
+        s.hurt = s.hurt or damage > 0
         if dino.damage < dino.species.hp:
             return
         victim = s.players[target]
