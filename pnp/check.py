@@ -9,8 +9,8 @@ from .draw.icons import unreadable
 from .errors import BudgetSpent, DataError, LayoutError
 from .model.game import load_game
 from .model.images import checked_image
-from .model.schema import did_you_mean
-from .printables import ICON_IN_TEXT, Studio, marked_key
+from .model.schema import ICON_IN_TEXT, did_you_mean
+from .printables import Studio, marked_key
 from .products import KINDS, component_keys
 from .report import Mark
 from .units import MM, PrintOptions

@@ -6,7 +6,6 @@ import bisect
 import hashlib
 import json
 import marshal
-import re
 from collections import OrderedDict
 
 from .draw import sheet as paper
@@ -19,11 +18,10 @@ from .layout.prims import Prim
 from .layout.layouts import LayoutSet
 from .model.load import plain
 from .model.reads import ALL, recording
-from .model.schema import did_you_mean
+from .model.schema import ICON_IN_TEXT, did_you_mean
 from .products import KINDS, layout_options
 from .units import PrintOptions
 
-ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
 
 
 RESOLVED_KEPT = 5000  # printables whose primitives (and texts whose fitting) are kept for the drawing

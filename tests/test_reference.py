@@ -29,3 +29,9 @@ def test_reference_says_every_key_of_fonts_yaml():
     fonts = text.split("## Fonts", 1)[1].split("\n## ", 1)[0]
     for key in FAMILY_KEYS:
         assert f"| `{key}` |" in fonts, key
+
+
+def test_the_icon_in_text_pattern_is_defined_once():
+    # one definition (model.schema.ICON_IN_TEXT) that every reader of ':icon:' in text imports
+    sources = [p.read_text(encoding="utf-8") for p in (REPO / "pnp").rglob("*.py")]
+    assert sum(s.count('re.compile(r":([a-z0-9][a-z0-9-]*):")') for s in sources) == 1

@@ -3,17 +3,16 @@ diagrams drawn by the same renderer, a title page and credits naming every font 
 
 import hashlib
 import json
-import re
 
 from ..draw.book import Book, BookContent, BookError, images, parse
 from ..errors import DataError, ExprError
 from ..model.load import MAX_FILE_BYTES
+from ..model.schema import ICON_IN_TEXT
 from ..project import read_project_file
 from ..report import Mark
 from ..template import render
 from .base import Kind, Printable
 
-ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
 SIMULATION_FILE = "simulation.json"  # what `pnp simulate` writes into output/<game>/
 MAX_SIMULATION_BYTES = 8 * 1024 * 1024
 # The rulebook's Markdown, after Jinja: the shipped books are 15,000-38,000 characters; Markdown parsing and
