@@ -282,6 +282,7 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
             total += item.bit_length() // 3 + 2
             continue
         if not (_is_mapping(item) or isinstance(item, (list, tuple, set, frozenset, Namespace))):
+            _refuse_unprintable(item)
             total += 32  # a number, none, a macro: a short text
             continue
         if id(item) in inside:
@@ -291,6 +292,17 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
         stack.append(_Leave(id(item)))
         total += _contents(item, stack)
     return total
+
+
+def _refuse_unprintable(value: object) -> None:
+    """A function or method printed without being called (`{{ card.items }}`) prints its memory address, which
+    differs on every run: the same data would not build the same bytes."""
+    if isinstance(value, (float, bool, type(None))):
+        return
+    shown = repr(value)
+    if " at 0x" in shown:
+        raise LimitError(f"{_short(shown.split(' at 0x')[0], 60)}> is a function or an object, not a value, and "
+                         "cannot be printed (is a '()' missing after a name?)")
 
 
 class _Leave:
@@ -875,6 +887,15 @@ def _template_line(error):
 
 
 def _describe(error: BaseException) -> str:
+    """The error in a designer's words, a long value it quotes cut short (a 900,000-character text that is
+    no number was quoted whole, once per card)."""
+    return _QUOTED_LONG.sub(lambda m: m[1][:40] + "…" + m[1][-1], _described(error))
+
+
+_QUOTED_LONG = re.compile(r"""('[^'\n]{60}[^']*'|"[^"\n]{60}[^"]*")""")
+
+
+def _described(error: BaseException) -> str:
     if isinstance(error, (LimitError, _TooBig)):
         return error.message
     if isinstance(error, TemplateSyntaxError):
