@@ -30,6 +30,7 @@ MAX_PARTS = 10_000
 MAX_RATIO = 100  # inflated / compressed size of a part over 1 MB; a real sheet's XML packs 5-20 times
 MAX_COLUMNS = 1000
 MAX_ROWS = MAX_EXPANDED_VALUES // 10
+MAX_SHEET_ROW = 1_048_576  # Excel's last row: openpyxl yields every row up to a <row r="999999999"> one by one
 MAX_CELL_CHARS = 32_767  # Excel's limit; openpyxl cuts a longer text short without a word
 # A cell typed with one of these starts a formula in Excel (OWASP's CSV injection list)
 _FORMULA_STARTS = ("=", "+", "-", "@")
@@ -131,6 +132,8 @@ def _sheet_rows(ws, where: str) -> list[tuple[int, list]]:
     ws.reset_dimensions()
     rows = []
     for n, cells in enumerate(ws.iter_rows(), start=1):
+        if n > MAX_SHEET_ROW:
+            raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
         if not cells:
             continue  # a row the file leaves out
         if len(rows) >= MAX_ROWS:
@@ -140,7 +143,7 @@ def _sheet_rows(ws, where: str) -> list[tuple[int, list]]:
         values = []
         for col, cell in enumerate(cells, start=1):
             if cell.data_type == "f":
-                raise LoadError(f"this cell holds a formula ({shown(cell.value)}); pnp reads what a cell holds and "
+                raise LoadError(f"this cell holds a formula ({shown(getattr(cell.value, 'text', cell.value))}); pnp reads what a cell holds and "
                                 "runs no formula: type the value, or make the cell text", Mark(where, n, col))
             values.append(cell.value)
         rows.append((n, values))
