@@ -139,3 +139,42 @@ def test_a_font_whose_character_map_spans_billions_of_code_points_is_refused_bef
     assert result.exit_code == 1
     assert "fonts/fonts.yaml:2:19: error: font Body regular (body.ttf) cannot be loaded: its character map (cmap) " \
            "spans" in result.stderr
+
+
+def _jpeg(scans: int = 1, comments: int = 0) -> bytes:
+    """A small JPEG, progressive when `scans` > 1 (its scans repeated until there are at least that many),
+    with `comments` comment segments before the picture."""
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (64, 64), "#884422").save(out, "JPEG", progressive=scans > 1)
+    data = out.getvalue()
+    start = data.index(b"\xff\xda")
+    copies = -(-scans // data.count(b"\xff\xda"))
+    comment = b"\xff\xfe\x00\x05abc"
+    return data[:2] + comment * comments + data[2:start] + data[start:-2] * copies + data[-2:]
+
+
+@pytest.mark.parametrize("jpeg, problem", [
+    (_jpeg(scans=31), "a JPEG of more than 30 scans"),
+    (_jpeg(comments=201), "a JPEG of more than 200 segments before its picture"),
+])
+def test_a_jpeg_too_costly_to_decode_is_refused_before_it_is_decoded(tmp_path, jpeg, problem):
+    """Each scan decodes the whole picture again, and Pillow reads many metadata segments in quadratic time:
+    thousands of either ran for minutes."""
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": IMAGE_CARD})
+    (root / "layouts" / "mini" / "images").mkdir()
+    (root / "layouts" / "mini" / "images" / "t.png").write_bytes(jpeg)
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert f"layouts/mini/card.yaml:3:24: error: image 'images/t.png' cannot be used: {problem}" in result.stderr
+
+
+def test_a_jpeg_within_the_bounds_is_drawn(tmp_path):
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": IMAGE_CARD.replace("w: 10, h: 10", "w: 5, h: 5")})
+    (root / "layouts" / "mini" / "images").mkdir()
+    (root / "layouts" / "mini" / "images" / "t.png").write_bytes(_jpeg(scans=30, comments=150))
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
