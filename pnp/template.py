@@ -1,6 +1,7 @@
 """The one sandboxed Jinja environment, bounded in size, depth and time: every template and expression of a
 game (constraints, derived fields, macros, layouts, the rulebook) is evaluated here and nowhere else."""
 
+import _string
 import contextlib
 import inspect
 import itertools
@@ -775,10 +776,28 @@ class _Env(ImmutableSandboxedEnvironment):
         def bounded(*args: object, **kwargs: object) -> str:
             given = args[0] if value.__name__ == "format_map" and args else kwargs
             values = list(given.values()) if _is_mapping(given) else []
-            _format_size(fmt, list(args) + values, fmt.count("{"), repeated)
+            _format_size(fmt, list(args) + values + self._fields_reached(fmt, args, given), fmt.count("{"),
+                         repeated)
             return _check_result(wrapped(*args, **kwargs))
 
         return bounded
+
+    def _fields_reached(self, fmt: str, args: tuple, given: object) -> list:
+        """The values a format's fields reach through attributes and items ('{0.items}'), sized and checked
+        as printed values are: they are formatted without passing through a template's printing."""
+        reached = []
+        for n, (_, name, _, _) in enumerate(_FORMATTER.parse(fmt)):
+            if name and ("." in name or "[" in name):
+                first, rest = _string.formatter_field_name_split(name)
+                try:
+                    found = args[n if first == "" else first] if isinstance(first, int) or first == "" else \
+                        given[first]
+                    for is_attribute, key in rest:
+                        found = self.getattr(found, key) if is_attribute else self.getitem(found, key)
+                except (LookupError, TypeError):
+                    continue  # format itself says what is missing
+                reached.append(found)
+        return reached
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         """A template's tree; Jinja's parser recurses on nesting."""

@@ -41,6 +41,7 @@ from pnp.errors import ExprError
     # a memory address would print: the same data would not build the same bytes
     ("{{ card.items }}", "is a function or an object, not a value, and cannot be printed"),
     ("{{ '%s' % [cycler(1, 2)] }}", "is a function or an object, not a value, and cannot be printed"),
+    ("{{ 'a {} {.items}'.format(1, card) }}", "is a function or an object, not a value, and cannot be printed"),
     # what compiling costs, and Python's and Jinja's own recursion
     ("{{ 1 }}" + "x" * 1_000_000, "the template is 1,000,007 characters long"),
     ("{{ " + " + ".join(["1"] * 250) + " }}", "more than 50 operators, brackets or blocks inside one another"),
