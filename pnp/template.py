@@ -1,6 +1,7 @@
 """The one sandboxed Jinja environment, bounded in size, depth and time: every template and expression of a
 game (constraints, derived fields, macros, layouts, the rulebook) is evaluated here and nowhere else."""
 
+import _string
 import contextlib
 import inspect
 import itertools
@@ -282,6 +283,7 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
             total += item.bit_length() // 3 + 2
             continue
         if not (_is_mapping(item) or isinstance(item, (list, tuple, set, frozenset, Namespace))):
+            _refuse_unprintable(item)
             total += 32  # a number, none, a macro: a short text
             continue
         if id(item) in inside:
@@ -291,6 +293,17 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
         stack.append(_Leave(id(item)))
         total += _contents(item, stack)
     return total
+
+
+def _refuse_unprintable(value: object) -> None:
+    """A function or method printed without being called (`{{ card.items }}`) prints its memory address, which
+    differs on every run: the same data would not build the same bytes."""
+    if isinstance(value, (float, bool, type(None))):
+        return
+    shown = repr(value)
+    if " at 0x" in shown:
+        raise LimitError(f"{_short(shown.split(' at 0x')[0], 60)}> is a function or an object, not a value, and "
+                         "cannot be printed (is a '()' missing after a name?)")
 
 
 class _Leave:
@@ -763,10 +776,28 @@ class _Env(ImmutableSandboxedEnvironment):
         def bounded(*args: object, **kwargs: object) -> str:
             given = args[0] if value.__name__ == "format_map" and args else kwargs
             values = list(given.values()) if _is_mapping(given) else []
-            _format_size(fmt, list(args) + values, fmt.count("{"), repeated)
+            _format_size(fmt, list(args) + values + self._fields_reached(fmt, args, given), fmt.count("{"),
+                         repeated)
             return _check_result(wrapped(*args, **kwargs))
 
         return bounded
+
+    def _fields_reached(self, fmt: str, args: tuple, given: object) -> list:
+        """The values a format's fields reach through attributes and items ('{0.items}'), sized and checked
+        as printed values are: they are formatted without passing through a template's printing."""
+        reached = []
+        for n, (_, name, _, _) in enumerate(_FORMATTER.parse(fmt)):
+            if name and ("." in name or "[" in name):
+                first, rest = _string.formatter_field_name_split(name)
+                try:
+                    found = args[n if first == "" else first] if isinstance(first, int) or first == "" else \
+                        given[first]
+                    for is_attribute, key in rest:
+                        found = self.getattr(found, key) if is_attribute else self.getitem(found, key)
+                except (LookupError, TypeError):
+                    continue  # format itself says what is missing
+                reached.append(found)
+        return reached
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         """A template's tree; Jinja's parser recurses on nesting."""
@@ -875,6 +906,15 @@ def _template_line(error):
 
 
 def _describe(error: BaseException) -> str:
+    """The error in a designer's words, a long value it quotes cut short (a 900,000-character text that is
+    no number was quoted whole, once per card)."""
+    return _QUOTED_LONG.sub(lambda m: m[1][:40] + "…" + m[1][-1], _described(error))
+
+
+_QUOTED_LONG = re.compile(r"""('[^'\n]{60}[^']*'|"[^"\n]{60}[^"]*")""")
+
+
+def _described(error: BaseException) -> str:
     if isinstance(error, (LimitError, _TooBig)):
         return error.message
     if isinstance(error, TemplateSyntaxError):

@@ -174,3 +174,23 @@ def test_a_manifest_naming_a_component_by_a_number_is_refused_as_not_pnps(tmp_pa
     result = run(root, "changes")
     assert result.exit_code == 2
     assert "output/mini/manifest.json: not a pnp manifest: its components are not as pnp writes them" in result.output
+
+
+def test_a_commit_of_more_files_than_the_limit_is_refused_before_they_are_written(tmp_path, monkeypatch):
+    """Each file of the commit is a round trip to git and a file written: 600,000 of them ran for minutes.
+    (The limit is lowered here: the listing is stopped at the same count whatever it is.)"""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    from pnp.build import changes
+
+    monkeypatch.setattr(changes, "MAX_COMMIT_FILES", 5)
+    root = make_project(tmp_path / "proj", {f"cards/mini/notes/n{i}.txt": "a note\n" for i in range(6)})
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "many notes"], check=True)
+    result = run(root, "changes", "mini", "--since", "HEAD")
+    assert result.exit_code == 2
+    assert "--since HEAD: the game has more than 5 files at that commit" in result.output
+    monkeypatch.setattr(changes, "MAX_COMMIT_FILES", 100_000)
+    assert "mini: nothing changed since commit HEAD" in run(root, "changes", "mini", "--since", "HEAD").output

@@ -106,3 +106,75 @@ def test_a_file_name_that_is_not_utf8_is_listed_in_the_manifest_escaped(tmp_path
     inputs = json.loads((root / "output" / "mini" / "manifest.json").read_text(encoding="utf-8"))["inputs"]["files"]
     assert "cards/mini/notes-\\xff.txt" in inputs
     assert "mini: up to date" in run(root, "build").output
+
+
+def _with_character_map(font: bytes, subtable: bytes) -> bytes:
+    """The font with its cmap table replaced by one Windows Unicode map, `subtable` (appended at its end)."""
+    import struct
+
+    data = bytearray(font + b"\0" * (-len(font) % 4))
+    for n in range(struct.unpack_from(">H", data, 4)[0]):
+        if data[12 + 16 * n: 16 + 16 * n] == b"cmap":
+            cmap = struct.pack(">HHHHI", 0, 1, 3, 10, 12) + subtable
+            struct.pack_into(">II", data, 12 + 16 * n + 8, len(data), len(cmap))
+            return bytes(data + cmap)
+    raise AssertionError("no cmap")
+
+
+@pytest.mark.parametrize("groups", [[(0, 0xFFFFFFFF)], [(0x20, 0x7E)] * 20_000])
+def test_a_font_whose_character_map_spans_billions_of_code_points_is_refused_before_reportlab_walks_it(
+        tmp_path, groups):
+    """ReportLab steps through each code point of each range of a cmap: one range of 4 billion, or a small
+    range repeated, ran without end."""
+    import struct
+
+    from pnp.project import BUILTIN_FONTS
+
+    regular = (BUILTIN_FONTS / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    body = b"".join(struct.pack(">III", start, end, 0) for start, end in groups)
+    font = _with_character_map(regular, struct.pack(">HHIII", 12, 0, 16 + len(body), 0, len(groups)) + body)
+    root = make_project(tmp_path / "proj", {"fonts/fonts.yaml": "families:\n  Body: {regular: body.ttf}\n"})
+    (root / "fonts" / "body.ttf").write_bytes(font)
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert "fonts/fonts.yaml:2:19: error: font Body regular (body.ttf) cannot be loaded: its character map (cmap) " \
+           "spans" in result.stderr
+
+
+def _jpeg(scans: int = 1, comments: int = 0) -> bytes:
+    """A small JPEG, progressive when `scans` > 1 (its scans repeated until there are at least that many),
+    with `comments` comment segments before the picture."""
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (64, 64), "#884422").save(out, "JPEG", progressive=scans > 1)
+    data = out.getvalue()
+    start = data.index(b"\xff\xda")
+    copies = -(-scans // data.count(b"\xff\xda"))
+    comment = b"\xff\xfe\x00\x05abc"
+    return data[:2] + comment * comments + data[2:start] + data[start:-2] * copies + data[-2:]
+
+
+@pytest.mark.parametrize("jpeg, problem", [
+    (_jpeg(scans=31), "a JPEG of more than 30 scans"),
+    (_jpeg(comments=201), "a JPEG of more than 200 segments before its picture"),
+])
+def test_a_jpeg_too_costly_to_decode_is_refused_before_it_is_decoded(tmp_path, jpeg, problem):
+    """Each scan decodes the whole picture again, and Pillow reads many metadata segments in quadratic time:
+    thousands of either ran for minutes."""
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": IMAGE_CARD})
+    (root / "layouts" / "mini" / "images").mkdir()
+    (root / "layouts" / "mini" / "images" / "t.png").write_bytes(jpeg)
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert f"layouts/mini/card.yaml:3:24: error: image 'images/t.png' cannot be used: {problem}" in result.stderr
+
+
+def test_a_jpeg_within_the_bounds_is_drawn(tmp_path):
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": IMAGE_CARD.replace("w: 10, h: 10", "w: 5, h: 5")})
+    (root / "layouts" / "mini" / "images").mkdir()
+    (root / "layouts" / "mini" / "images" / "t.png").write_bytes(_jpeg(scans=30, comments=150))
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output

@@ -133,6 +133,10 @@ def test_an_xlsx_error_names_the_file_sheet_row_and_column(proj):
     (b"id,name,id\nx,y,z\n", "tokens.csv:1:3: error: column 'id' appears twice"),
     (b"id,name\nx,y,stray\n", "tokens.csv:2:3: error: a value in a column without a name"),
     (b"\xff\xfeid\n", "tokens.csv: error: not UTF-8 text"),
+    (b"id,name\nx,Li\x00on\n", "tokens.csv:2:2: error: character U+0000 is not allowed in a table's text"),
+    # Python's int() reads these as 40 and 4; a YAML table and a reader of the sheet do not
+    ("id,name,layout,icon,count\nx,y,z,star,4_0\n".encode(), "tokens.csv:2:5: error: count: expected a whole number"),
+    ("id,name,layout,icon,count\nx,y,z,star,\u0664\n".encode(), "tokens.csv:2:5: error: count: expected a whole number"),
 ])
 def test_a_broken_csv_is_refused_at_its_cell(proj, content, message):
     folder = proj / "cards" / GAME
@@ -260,4 +264,22 @@ def test_a_row_wider_than_the_limit_is_refused_at_its_row(proj):
     book.active.cell(row=4, column=1001, value="x")
     book.save(path)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:4:1001: error: row has more than 1,000 columns")
+               for ln in errors(proj)), errors(proj)
+
+
+def test_a_row_numbered_past_a_sheets_last_row_is_refused_not_walked_to(proj):
+    """openpyxl yields every missing row up to a row's number, one by one: a billion of them ran for minutes."""
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: re.sub(rb'<row r="3"(.*?)</row>', lambda m: re.sub(
+        rb'r="([A-Z]+)3"', rb'r="\g<1>999999999"', m[0].replace(b'<row r="3"', b'<row r="999999999"')),
+        data, count=1) if name == "xl/worksheets/sheet1.xml" else data)
+    assert f"cards/{GAME}/turn.xlsx[turn]: error: a row is numbered past 1,048,576" in "\n".join(errors(proj))
+
+
+def test_an_array_formula_is_named_by_its_text(proj):
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: re.sub(rb'<c r="D3"[^>]*>.*?</c>', b'<c r="D3"><f t="array" ref="D3">SUM(1,3)'
+                                          b'</f><v>4</v></c>', data, count=1)
+          if name == "xl/worksheets/sheet1.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:4: error: this cell holds a formula ('=SUM(1,3)')")
                for ln in errors(proj)), errors(proj)

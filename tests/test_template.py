@@ -38,6 +38,10 @@ from pnp.errors import ExprError
     ("{{ ([[1] * 1000] * 2000) | sum(start=[]) }}", "this sum would be longer"),
     ("{{ ('x' * 100000) | wordwrap(1) }}", "wrapping this text at 1 would take too long"),
     ("{{ round(5, -10**8) }}", "rounding to 100000000 digits is too many"),
+    # a memory address would print: the same data would not build the same bytes
+    ("{{ card.items }}", "is a function or an object, not a value, and cannot be printed"),
+    ("{{ '%s' % [cycler(1, 2)] }}", "is a function or an object, not a value, and cannot be printed"),
+    ("{{ 'a {} {.items}'.format(1, card) }}", "is a function or an object, not a value, and cannot be printed"),
     # what compiling costs, and Python's and Jinja's own recursion
     ("{{ 1 }}" + "x" * 1_000_000, "the template is 1,000,007 characters long"),
     ("{{ " + " + ".join(["1"] * 250) + " }}", "more than 50 operators, brackets or blocks inside one another"),
@@ -48,6 +52,12 @@ def test_refused_with_a_message(source, message):
     with pytest.raises(ExprError) as e:
         template.render(source, {"card": {"name": "Lion"}})
     assert message in e.value.message
+
+
+def test_a_long_value_quoted_in_a_message_is_cut_short():
+    with pytest.raises(ExprError) as e:
+        template.render("{{ card[('x' * 900000)] }} {{ ('y' * 900000) | float }}", {"card": {"name": "Lion"}})
+    assert "no field 'xxxxxxxxxx" in e.value.message and len(e.value.message) < 200
 
 
 def test_sizes_within_the_limits_are_built():

@@ -185,6 +185,9 @@ def test_a_malformed_manifest_is_an_error_naming_it(tmp_path):
     (root / "deep.json").write_text("[" * 100_000)
     result = run(root, "changes", "mini", "--since", str(root / "deep.json"))
     assert result.exit_code == 2 and "deep.json: not a pnp manifest" in result.output
+    (root / "long.json").write_text('{"components": ' + "9" * 5000 + "}")
+    result = run(root, "changes", "mini", "--since", str(root / "long.json"))
+    assert result.exit_code == 2 and "long.json: not a pnp manifest: a number of more than" in result.output
 
 
 # -- the cache ----------------------------------------------------------------------------------------------

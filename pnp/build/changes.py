@@ -119,6 +119,9 @@ _GIT_SAFE = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "--
 _GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "GIT_PAGER": "cat"}
 MAX_BLOB_BYTES = 256 * 1024 * 1024  # one file of a commit: past every input's own cap
 MAX_COMMIT_BYTES = 1024 * 1024 * 1024  # all the files of the game at a commit
+# the files of the game at a commit: each is written to a scratch folder, a round trip to git (a commit of
+# 600,000 files ran for minutes); a game with a picture per card has a few hundred
+MAX_COMMIT_FILES = 20_000
 _TREE_ENTRY = re.compile(r"(\d+) (\w+) ([0-9a-f]+) +(-|\d+)\t(.*)", re.S)
 
 
@@ -210,7 +213,7 @@ def _tree(project: object, ref: str, prefix: str, wanted: list) -> list:
     """[(mode, object id, path)] of the files under `wanted` at the commit: blobs and symbolic links (a
     submodule has no files here). UsageError for a path that would leave the scratch folder, or files too
     large to read."""
-    listed = _git(project, "ls-tree", "-r", "-l", "-z", "--full-tree", f"{ref}:{prefix}", "--", *wanted)
+    listed = _listing(project, ref, "ls-tree", "-r", "-l", "-z", "--full-tree", f"{ref}:{prefix}", "--", *wanted)
     entries, total = [], 0
     for row in filter(None, listed.decode("utf-8", errors="surrogateescape").split("\0")):
         found = _TREE_ENTRY.fullmatch(row)
@@ -228,6 +231,35 @@ def _tree(project: object, ref: str, prefix: str, wanted: list) -> list:
                              f"(files over {MAX_BLOB_BYTES // 2**20} MB, or {MAX_COMMIT_BYTES // 2**20} MB in all)")
         entries.append((mode, oid, path))
     return entries
+
+
+def _listing(project: object, ref: str, *args: str) -> bytes:
+    """What a git command lists, one entry per NUL; UsageError once it lists more than MAX_COMMIT_FILES (read
+    no further: a tree of millions of entries is listed in gigabytes)."""
+    try:
+        git = subprocess.Popen(_git_command(project, *args), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, env=_git_env())
+    except FileNotFoundError:
+        raise UsageError("comparing with a commit needs git, which is not installed") from None
+    watchdog = threading.Timer(60, git.kill)
+    watchdog.start()
+    chunks, entries = [], 0
+    try:
+        while chunk := git.stdout.read(1 << 20):
+            chunks.append(chunk)
+            entries += chunk.count(b"\0")
+            if entries > MAX_COMMIT_FILES:
+                raise UsageError(f"--since {ref}: the game has more than {MAX_COMMIT_FILES:,} files at that commit; "
+                                 "pnp compares at most that many")
+        code = git.wait()  # all listed: git is ending, not to be killed
+    finally:
+        watchdog.cancel()
+        if git.poll() is None:
+            git.kill()
+        git.wait()
+    if code != 0:
+        raise UsageError(f"git {args[0]} could not list the files of {ref}")
+    return b"".join(chunks)
 
 
 def _write_tree(project: object, ref: str, entries: list, root: Path) -> None:

@@ -104,6 +104,8 @@ def read_manifest(path, shown: str, follow: bool = False) -> dict:
         raise UsageError(f"not a pnp manifest: not UTF-8 ({e.reason})", Mark(shown)) from None
     except json.JSONDecodeError as e:
         raise UsageError(f"not a pnp manifest: {e.msg}", Mark(shown, e.lineno, e.colno)) from None
+    except ValueError:  # the only other refusal of Python's JSON parser: an integer past its 4,300 digits
+        raise UsageError("not a pnp manifest: a number of more than 4,300 digits", Mark(shown)) from None
     except RecursionError:
         raise UsageError("not a pnp manifest: nested too deeply", Mark(shown)) from None
     if not isinstance(manifest, dict):

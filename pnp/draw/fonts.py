@@ -3,6 +3,9 @@ them."""
 
 import hashlib
 import io
+import struct
+
+from collections.abc import Iterator
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -27,6 +30,9 @@ FAMILY_FIELDS = {
 }
 FAMILY_KEYS = set(FAMILY_FIELDS)
 MAX_FONT_BYTES = 64 * 1024 * 1024  # the largest TTF fonts (whole CJK sets) are about 20 MB
+# The code points one character map of a font may map: a font has at most 65,535 glyphs, the largest (whole CJK
+# sets) map about 70,000 code points; all 1,114,112 of Unicode's took ReportLab 3 s and 600 MB
+MAX_CMAP_CODES = 200_000
 _LOADED = {}  # fonts.yaml path -> (its bytes' digest, FontSet)
 
 
@@ -89,6 +95,50 @@ def _inside(project, path, mark, what, shown=None):
     return project.inside(path, mark, what, shown=shown)
 
 
+def _check_character_maps(font: bytes, what: str, mark: Mark) -> None:
+    """DataError when a character map of the font spans more code points than Unicode has: ReportLab walks
+    each code point of each range one by one, so one range of 4 billion, or a range repeated, ran without end
+    (a font whose directory or maps are cut short is left to ReportLab, which says so)."""
+    try:
+        for subtable in _character_maps(font):
+            walked = _codes_walked(font, subtable)
+            if walked > MAX_CMAP_CODES:
+                raise DataError(f"{what} cannot be loaded: its character map (cmap) spans {walked:,} code points; "
+                                f"pnp reads at most {MAX_CMAP_CODES:,} (the largest fonts map about 70,000)", mark)
+    except struct.error:
+        return
+
+
+def _character_maps(font: bytes) -> Iterator[int]:
+    """Where each character map of the font's (of a collection's first font's) cmap table begins."""
+    directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
+    for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
+        tag, _, table, _ = struct.unpack_from(">4sIII", font, directory + 12 + 16 * n)
+        if tag == b"cmap":
+            version, count = struct.unpack_from(">HH", font, table)
+            for record in range(max(version, count)):  # ReportLab reads the two swapped too
+                yield table + struct.unpack_from(">I", font, table + 4 + 8 * record + 4)[0]
+
+
+def _codes_walked(font: bytes, at: int) -> int:
+    """How many code points ReportLab's reading of the character map at `at` steps through."""
+    fmt = struct.unpack_from(">H", font, at)[0]
+    if fmt in (12, 13):
+        groups = struct.unpack_from(">I", font, at + 12)[0]
+        return sum(max(end - start + 1, 0) for start, end, _ in
+                   (struct.unpack_from(">III", font, at + 16 + 12 * g) for g in range(min(groups, MAX_CMAP_CODES))))
+    if fmt == 4:
+        segments = struct.unpack_from(">H", font, at + 6)[0] // 2
+        ends = struct.unpack_from(f">{segments}H", font, at + 14)
+        starts = struct.unpack_from(f">{segments}H", font, at + 16 + 2 * segments)
+        return sum(max(end - start + 1, 0) for start, end in zip(starts, ends))
+    if fmt == 2:
+        keys = struct.unpack_from(">256H", font, at + 6)
+        entries = [struct.unpack_from(">H", font, at + 518 + 8 * k + 2)[0] for k in range(max(keys) + 1)]
+        return sum(entries[k] for k in keys if k)
+    return 0  # formats 0, 6 and 10 read one entry of the file per code point: as long as the file
+
+
 def _register(project, path, family, styles, mark):
     if not isinstance(styles, Record) or "regular" not in styles:
         raise DataError(f"font family '{family}' needs at least a 'regular' font file", mark)
@@ -106,7 +156,9 @@ def _register(project, path, family, styles, mark):
         # the file's own path in the name: two projects in one process never share a registration
         reg = f"{family}-{style}-{hashlib.sha1(str(real).encode()).hexdigest()[:6]}"
         if reg not in pdfmetrics.getRegisteredFontNames():
-            data = io.BytesIO(read_project_file(real, MAX_FONT_BYTES, where, "font file", shown=file))
+            raw = read_project_file(real, MAX_FONT_BYTES, where, "font file", shown=file)
+            _check_character_maps(raw, f"font {family} {style} ({file})", where)
+            data = io.BytesIO(raw)
             data.name = str(real)  # what ReportLab calls the font in its messages
             try:
                 pdfmetrics.registerFont(TTFont(reg, data))

@@ -219,10 +219,13 @@ def _embedded_problem(payload: str) -> str | None:
 
     from PIL import Image, UnidentifiedImageError
 
-    from ..model.images import MAX_IMAGE_PIXELS
+    from ..model.images import MAX_IMAGE_PIXELS, jpeg_problem
 
     try:
-        with Image.open(io.BytesIO(base64.decodebytes(payload.encode("ascii"))), formats=("PNG", "JPEG")) as image:
+        picture = base64.decodebytes(payload.encode("ascii"))
+        if problem := jpeg_problem(picture):
+            return f"cannot be used: {problem}"
+        with Image.open(io.BytesIO(picture), formats=("PNG", "JPEG")) as image:
             width, height = image.size
     except (UnidentifiedImageError, binascii.Error, UnicodeEncodeError):
         return "is not a PNG or JPEG image"

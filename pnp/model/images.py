@@ -1,6 +1,7 @@
 """A game's pictures, opened only as the formats pnp prints: Pillow is never let guess another one, as it
 would hand a PostScript file named pic.png to Ghostscript."""
 
+import mmap
 import warnings
 from pathlib import Path
 
@@ -13,6 +14,34 @@ IMAGE_FORMATS = ("PNG", "JPEG", "WEBP")  # Pillow's names; ReportLab draws each 
 # of 100 million took 16 s and 1.8 GB to build: more is a mistake or a decompression bomb
 MAX_IMAGE_PIXELS = 40_000_000
 MAX_IMAGE_BYTES = 200 * 1024 * 1024  # past any photograph of that many pixels
+# A progressive JPEG has about 10 scans, each decoding the whole picture again: 300 copies of a 4000 x 4000
+# picture's scans decoded for minutes, 50 of a 40-million-pixel photograph 6 s. Its segments before the
+# picture (tables, EXIF, ICC, XMP, comments) are a dozen or so: Pillow's reading of them grows with their
+# number squared (400 took 0.7 s, 3000 never ended)
+MAX_JPEG_SCANS = 30
+MAX_JPEG_SEGMENTS = 200
+_START_OF_SCAN = b"\xff\xda"
+
+
+def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
+    """Why a JPEG's structure is too costly to decode (too many scans, or segments before the first), or None;
+    None too for what is no JPEG. Upper bounds read without decoding: a marker of the compressed data is
+    always a marker (its 0xFF bytes are stuffed), one inside a segment's payload is counted as one too."""
+    if data[:2] != b"\xff\xd8":
+        return None
+    scans, at = 0, data.find(_START_OF_SCAN)
+    while at >= 0 and scans <= MAX_JPEG_SCANS:
+        scans, at = scans + 1, data.find(_START_OF_SCAN, at + 2)
+    if scans > MAX_JPEG_SCANS:
+        return f"a JPEG of more than {MAX_JPEG_SCANS} scans (a progressive JPEG has about 10)"
+    segments, at = 0, 2
+    while at + 4 <= len(data) and data[at] == 0xFF and data[at + 1] != 0xDA:
+        segments += 1
+        if segments > MAX_JPEG_SEGMENTS:
+            return f"a JPEG of more than {MAX_JPEG_SEGMENTS} segments before its picture (EXIF, colour profile, " \
+                   "comments...)"
+        at += 2 + int.from_bytes(data[at + 2:at + 4], "big")
+    return None
 
 
 def checked_image(project: Project, path: Path, mark: Mark, shown: str, decode: bool = False) -> tuple[Path, tuple]:
@@ -24,6 +53,8 @@ def checked_image(project: Project, path: Path, mark: Mark, shown: str, decode: 
 
     real = project.inside(path, mark, "image", shown=shown)
     with open_project_file(real, MAX_IMAGE_BYTES, mark, "image", shown) as f:
+        if problem := _file_jpeg_problem(f):
+            raise DataError(f"image '{shown}' cannot be used: {problem}", mark)
         try:
             with warnings.catch_warnings():  # Pillow warns past its own cap; the one here is checked below
                 warnings.simplefilter("ignore", Image.DecompressionBombWarning)
@@ -42,6 +73,14 @@ def checked_image(project: Project, path: Path, mark: Mark, shown: str, decode: 
         except (OSError, ValueError, SyntaxError, EOFError) as e:  # Pillow's errors for damaged files
             raise DataError(f"image '{shown}' cannot be read: {_problem(e)}", mark) from None
     return real, size
+
+
+def _file_jpeg_problem(f: object) -> str | None:
+    if f.read(2) != b"\xff\xd8":  # an empty file cannot be mapped
+        f.seek(0)
+        return None
+    with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        return jpeg_problem(data)
 
 
 def _problem(error: Exception) -> str:

@@ -7,6 +7,7 @@ column (and the sheet, for a workbook), so a message points at the cell."""
 
 import csv
 import io
+import re
 import zipfile
 from difflib import get_close_matches
 
@@ -29,9 +30,15 @@ MAX_PARTS = 10_000
 MAX_RATIO = 100  # inflated / compressed size of a part over 1 MB; a real sheet's XML packs 5-20 times
 MAX_COLUMNS = 1000
 MAX_ROWS = MAX_EXPANDED_VALUES // 10
+MAX_SHEET_ROW = 1_048_576  # Excel's last row: openpyxl yields every row up to a <row r="999999999"> one by one
 MAX_CELL_CHARS = 32_767  # Excel's limit; openpyxl cuts a longer text short without a word
 # A cell typed with one of these starts a formula in Excel (OWASP's CSV injection list)
 _FORMULA_STARTS = ("=", "+", "-", "@")
+_NOT_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE  # what a YAML table refuses, a spreadsheet's cell refuses too
+# A number as a YAML table writes it: Python's int() and float() also read '4_0' as 40 and Arabic-Indic or
+# full-width digits, which a reader of the sheet would not take for that number
+_INT = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 # -- reading -------------------------------------------------------------------------------------------------
@@ -125,6 +132,8 @@ def _sheet_rows(ws, where: str) -> list[tuple[int, list]]:
     ws.reset_dimensions()
     rows = []
     for n, cells in enumerate(ws.iter_rows(), start=1):
+        if n > MAX_SHEET_ROW:
+            raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
         if not cells:
             continue  # a row the file leaves out
         if len(rows) >= MAX_ROWS:
@@ -134,7 +143,7 @@ def _sheet_rows(ws, where: str) -> list[tuple[int, list]]:
         values = []
         for col, cell in enumerate(cells, start=1):
             if cell.data_type == "f":
-                raise LoadError(f"this cell holds a formula ({shown(cell.value)}); pnp reads what a cell holds and "
+                raise LoadError(f"this cell holds a formula ({shown(getattr(cell.value, 'text', cell.value))}); pnp reads what a cell holds and "
                                 "runs no formula: type the value, or make the cell text", Mark(where, n, col))
             values.append(cell.value)
         rows.append((n, values))
@@ -219,6 +228,9 @@ def _cell(value, field, mark):
     """A cell's value as its field's type reads it; what does not read is kept as written, so the schema
     check reports it at this cell."""
     value = _plain_number(value)
+    if isinstance(value, str) and (bad := _NOT_PRINTABLE.search(value)):
+        raise LoadError(f"character U+{ord(bad.group()):04X} is not allowed in a table's text (a control "
+                        "character prints as nothing or as a box)", mark)
     if isinstance(field, Str):  # str, text, id, icon: the cell as written
         return cell_text(value)
     if not isinstance(value, str):
@@ -235,10 +247,12 @@ def _cell(value, field, mark):
 
 def _scalar(text):
     """A number, else the text (the schema check then says what was expected)."""
-    for kind in (int, float):
+    for kind, pattern in ((int, _INT), (float, _FLOAT)):
+        if not pattern.fullmatch(text):
+            continue
         try:
             value = kind(text)
-        except ValueError:
+        except ValueError:  # an int of more than 4,300 digits: read as a float, infinite, so kept as text
             continue
         if value == value and value not in (float("inf"), float("-inf")):  # no NaN or infinity
             return value
