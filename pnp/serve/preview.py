@@ -4,7 +4,6 @@ A game that fails keeps showing its last good images, marked stale. No web code 
 `Preview.state`, a plain dict."""
 
 import bisect
-import re
 import threading
 import time
 import traceback
@@ -20,7 +19,6 @@ from ..report import Report
 from ..units import PrintOptions
 from .images import Book, ImageStore, assets_digest, face_digest, render_faces, rulebook_pdf
 
-IN_BRACKETS = re.compile(r"\(([^()]+)\)")
 REFRESH = threading.Lock()  # one game is checked and drawn at a time: ReportLab's state is not per thread
 
 
@@ -44,27 +42,23 @@ def _where(mark):
 
 
 class Cards:
-    """Which card a message concerns: the printable or item it names in brackets ("(printing deck 'lion'
-    front)", "(lion)"), else the file and line of its item's data."""
+    """Which card a message concerns: the printed item it was found on (the diagnostic's `item`, set where it
+    was found), else the file and line of its item's data. Never read from the message's words."""
 
     def __init__(self):
         self.lines = {}  # file -> sorted [(line, card key)]
-        self.names = {}  # what a message says in brackets -> card key
+        self.items = {}  # (component id, item index) -> card key
 
     def add(self, key, item, printables):
         mark = getattr(item, "mark", None)
         if mark is not None and mark.line:
             bisect.insort(self.lines.setdefault(mark.file, []), (mark.line, key))
-        item_id = item.get("id") if item is not None else None
-        if item_id is not None:
-            self.names.setdefault(str(item_id), key)
         for p in printables:
-            self.names[f"printing {p.label}"] = key
+            self.items[(p.component.id, p.index)] = key
 
     def of(self, diagnostic):
-        for said in reversed(IN_BRACKETS.findall(diagnostic.message)):
-            if said in self.names:
-                return self.names[said]
+        if diagnostic.item is not None and diagnostic.item in self.items:
+            return self.items[diagnostic.item]
         mark = diagnostic.mark
         rows = self.lines.get(mark.file) if mark else None
         if not rows or not mark.line:
@@ -169,10 +163,11 @@ class Preview:
             self.store.put(digest, image)
         for i, (message, mark) in errors.items():
             face = faces[todo[i]]
-            problems.append((f"{message} (printing {face.printable.label})", mark or face.printable.mark))
+            problems.append((f"{message} (printing {face.printable.label})", mark or face.printable.mark,
+                             (face.printable.component.id, face.printable.index)))
             del digests[todo[i]]
-        for message, mark in problems:
-            report.error(message, mark)
+        for message, mark, item in problems:
+            report.error(message, mark, item=item)
         self._remember(studio, faces, digests)
         self._studio = studio if not report.errors else None
         return "ok" if not report.errors else "errors"
