@@ -523,3 +523,19 @@ def test_a_pattern_that_backtracks_is_stopped_in_the_previews_worker_thread(tmp_
     assert not worker.is_alive() and found
     messages = [p["message"] for p in found[0]["problems"]]
     assert any("matching the pattern (a|aa)+b took longer than" in m for m in messages), messages
+
+
+def test_a_rulebook_that_cannot_be_drawn_is_said_on_the_page(mini, monkeypatch):
+    import pnp.serve.preview as module
+    from pnp.errors import BudgetSpent
+
+    def spent(studio):
+        raise BudgetSpent("the game draws too much", Mark("layouts/mini/rulebook.md.j2", 3, 1))
+
+    monkeypatch.setattr(module, "rulebook_pdf", spent)
+    preview = Preview(mini, "mini")
+    preview.refresh()
+    assert preview.refresh_book() is True
+    problem = preview.state["problems"][-1]
+    assert problem["message"] == "the rulebook could not be drawn: the game draws too much"
+    assert problem["where"]["at"] == "layouts/mini/rulebook.md.j2:3:1" and preview.state["status"] == "errors"

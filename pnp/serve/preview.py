@@ -111,7 +111,14 @@ class Preview:
             studio, self._studio = self._studio, None
             try:
                 pdf = rulebook_pdf(studio) if studio is not None else None
-            except Exception:  # noqa: BLE001 - the rulebook's errors are validation's to show
+            except PnpError as e:  # validation passed, drawing did not (its budget ran out): said on the page
+                problem = {"severity": "error", "message": f"the rulebook could not be drawn: {e.message}",
+                           "where": _where(e.mark), "card": None}
+                self.generation += 1
+                self.state = {**self.state, "generation": self.generation, "status": "errors",
+                              "problems": [*self.state["problems"], problem]}
+                return True
+            except Exception:  # noqa: BLE001 - a bug must not take the server down; validation shows the rest
                 pdf = None
             if pdf is None:
                 return False
