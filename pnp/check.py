@@ -12,7 +12,7 @@ from .model.images import checked_image
 from .model.schema import ICON_IN_TEXT, did_you_mean
 from .printables import Studio, marked_key
 from .products import KINDS, component_keys
-from .report import Mark
+from .report import Mark, shortened
 from .units import MM, PrintOptions
 
 
@@ -269,8 +269,7 @@ def _icons_in(text):
 
 
 def _short(text, n=40):
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 1] + "…"
+    return shortened(" ".join(text.split()), n)  # on one line: a message is one line
 
 
 def _reach(margin: float) -> str:

@@ -4,6 +4,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
+def shortened(text: str, limit: int) -> str:
+    """Text as a message or a label quotes it: cut to `limit` characters, the last an ellipsis, when longer."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 @dataclass(frozen=True, order=True, slots=True)
 class Mark:
     """Where a value came from: file, 1-based line and column."""

@@ -27,6 +27,7 @@ from jinja2.utils import Namespace, missing
 
 from .cache import DiskCache
 from .errors import BudgetSpent, ExprError, LimitError
+from .report import shortened
 
 # What one template may build. Generous for any real card game, small enough that a mistake (or a hostile
 # file) ends as a message in well under a second instead of a hang or a machine out of memory.
@@ -642,7 +643,7 @@ def _describe_value(value):
 
 
 def _short(text, n=30):
-    return text if len(text) <= n else text[: n - 1] + "…"
+    return shortened(text, n)
 
 
 _IS_MAPPING = {}  # type -> is it a Mapping: asked on every field a template reads, of a handful of types

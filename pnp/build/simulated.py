@@ -13,7 +13,7 @@ from typing import Any
 from ..errors import DataError
 from ..products.rulebook import MAX_SIMULATION_BYTES, SIMULATION_FILE
 from ..project import read_project_file
-from ..report import Mark
+from ..report import Mark, shortened
 
 MAX_SEATS, MAX_AGENTS, MAX_REASONS, MAX_TABLES = 64, 16, 40, 20
 MAX_ITEMS = 200  # items of one table shown; a file holding more is said to
@@ -112,16 +112,12 @@ def _clean_each(value: Any, shape: Each, where: str, problems: list) -> Any:
     if len(value) > shape.cap:
         problems.append(f"{where} has {len(value):,} entries, only the first {shape.cap} are shown")
     for k, v in list(value.items())[:shape.cap]:
-        v = clean(v, shape.shape, f"{where}.{_short(k)}", problems)
+        v = clean(v, shape.shape, f"{where}.{shortened(k, 40)}", problems)
         if v is BAD:
-            problems.append(f"{where}.{_short(k)}")
+            problems.append(f"{where}.{shortened(k, 40)}")
         else:
             kept[k] = v
     return kept
-
-
-def _short(text: str, n: int = 40) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
 
 
 def _no_constant(name: str) -> None:
@@ -184,7 +180,7 @@ def _cap_items(found: Simulated) -> None:
     shown = charted_items(tables)
     for table, items in tables.items():
         if len(items) > len(shown.get(table, ())):
-            found.problems.append(f"items.{_short(table)}: {len(items) - len(shown.get(table, ())):,} of its "
+            found.problems.append(f"items.{shortened(table, 40)}: {len(items) - len(shown.get(table, ())):,} of its "
                                   f"{len(items):,} items are not charted (the report charts at most "
                                   f"{MAX_ITEMS_SHOWN} items in all)")
 
@@ -473,7 +469,7 @@ def balance_blocks(game: Any, s: dict) -> list:
             outcomes = check_balance(game, s)
     except (KeyError, TypeError, AttributeError, IndexError) as e:  # a part the rules read was not in the file
         return blocks + [{"kind": "finding", "text": f"Not checked: the simulation lacks a part they read "
-                                                     f"({type(e).__name__}: {_short(str(e))})."}]
+                                                     f"({type(e).__name__}: {shortened(str(e), 40)})."}]
     rows = []
     for o in outcomes:
         said = o.expr + (f" ({o.mark})" if o.mark else "") + (f"; each {o.row}" if o.row and not o.failing else "") \

@@ -16,6 +16,8 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 from xml.sax.saxutils import escape
 
+from ..report import shortened
+
 # Okabe and Ito's palette: told apart with every common colour-vision deficiency.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 MARKERS = ["FilledCircle", "FilledSquare", "FilledTriangle", "FilledDiamond", "Cross", "FilledStarFive", "Circle",
@@ -40,8 +42,7 @@ class Styles:
 
 
 def _short(text, n=20):
-    text = str(text)
-    return text if len(text) <= n else text[: n - 1] + "…"
+    return shortened(str(text), n)
 
 
 def _axis_fonts(chart, font):

@@ -7,7 +7,7 @@ import yaml
 
 from ..errors import LoadError
 from ..project import open_project_file, read_project_file
-from ..report import Mark
+from ..report import Mark, shortened
 
 try:  # the C parser is several times faster and gives the same events and marks
     _Loader = yaml.CSafeLoader
@@ -124,8 +124,7 @@ def plain(value):
 
 def shown(value, limit=60):
     """A value as a message quotes it: the data as written (no class names), cut short when long."""
-    text = repr(plain(value))
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shortened(repr(plain(value)), limit)
 
 
 def _mark(file, m):
