@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from ..model.glossary import TERM_IN_TEXT
+from ..model.schema import ICON_IN_TEXT
 from ..products.die import face_values
 from ..units import MM
 from .formats import INCH, Plan, _px, _shot
@@ -26,9 +28,11 @@ THICKNESS = {"board": 0.1, "aid": 0.05, "tokens": 0.1}  # units, before scaling
 MAX_SEATS = 12
 
 
-def _markup_free(text):
-    text = re.sub(r"\[\[([^\[\]\n]+)\]\]", r"\1", str(text))  # a glossary term reads as its name
-    return re.sub(r":([a-z0-9-]+):", r"\1", text.replace("**", "").replace("*", "")).strip()
+def _markup_free(text: object) -> str:
+    """Card text as plain words: a glossary term reads as its name, an icon as its name, no bold or italic
+    marks (the same term and icon patterns validation reads the text with)."""
+    text = TERM_IN_TEXT.sub(r"\1", str(text))
+    return ICON_IN_TEXT.sub(r"\1", text.replace("**", "").replace("*", "")).strip()
 
 
 def _description(face, studio):
