@@ -296,6 +296,8 @@ class Studio:
         """Mark the items that errors found in the data name (the item whose entry holds the error's line),
         for a draft: errors found while checking a printable marked their item already. Returns the errors
         that concern no one item (the game's own)."""
+        if not any(d.severity == "error" for d in diagnostics):
+            return []  # a clean build: nothing to mark, no index of the items' lines to make
         lines = self._item_lines()
         whole_game, data = [], {}
         for d in diagnostics:
