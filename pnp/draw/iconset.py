@@ -4,6 +4,7 @@ fetched once at a pinned version and checked against its published SHA-512, or a
 and writes it into the game's icons folder with its attribution."""
 
 import base64
+import functools
 import hashlib
 import io
 import json
@@ -34,9 +35,10 @@ SVG_OPEN = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left} {top} {widt
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
-def names() -> list[str]:
+@functools.cache  # read once per process: a refusal asks for close names once per unknown icon
+def names() -> tuple[str, ...]:
     """Every icon name of the set (aliases included), sorted."""
-    return [ln for ln in NAMES.read_text(encoding="utf-8").splitlines() if ln and not ln.startswith("#")]
+    return tuple(ln for ln in NAMES.read_text(encoding="utf-8").splitlines() if ln and not ln.startswith("#"))
 
 
 def search(words: list[str], limit: int = 40) -> list[str]:
