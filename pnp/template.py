@@ -219,6 +219,15 @@ def metered(who: str) -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def game_time() -> Iterator[float]:
+    """Library work that stops itself after a timeout it is given (the `regex` engine's): spent from the game's
+    budget like a template's, so that many such calls together stop where the game's time runs out. Yields the
+    seconds the work may take; LimitError when the game's time is already spent."""
+    with _EVALUATION:
+        yield max(0.0, _budget.deadline - _clock())
+
+
+@contextlib.contextmanager
 def _processor_timer(seconds: float) -> Iterator[None]:
     """_Timeout raised in the block once the process has spent `seconds` of processor time in it, on the main
     thread (where signals go); elsewhere nothing."""

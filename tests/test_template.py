@@ -227,3 +227,19 @@ def test_the_game_running_out_of_time_is_said_at_the_template_where_it_did(tmp_p
     errors = [line for line in result.stderr.splitlines() if ": error: " in line or line.startswith("error:")]
     assert len(errors) == 1 and errors[0].startswith("layouts/mini/card.yaml:4:"), result.stderr
     assert "took longer than 0.3 s in all" in errors[0]
+
+
+def test_a_patterns_matching_time_is_spent_from_the_games_budget(tmp_path, monkeypatch):
+    """Each value stops at its own timeout, and all of them together at the game's: values that each take a
+    little under the timeout cannot add up without end."""
+    from conftest import make_project, run
+
+    monkeypatch.setattr(template, "SECONDS_PER_GAME", 0.05)
+    slow = "a" * 27  # about a tenth of a second each with (a|aa)+b: under the 0.5 s of one match
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "cards/mini/game.yaml": [["name: {type: str, max_len: 20}", 'name: {type: str, pattern: "(a|aa)+b"}']],
+        "cards/mini/cards.yaml": [["name: Lion", f"name: {slow}"], ["name: Fern", f"name: {slow}"]]}})
+    result = run(root, "validate")
+    errors = [line for line in result.stderr.splitlines() if "took longer than" in line]
+    assert len(errors) == 1 and errors[0].startswith("cards/mini/cards.yaml:2:9: error: name: matching the pattern")
+    assert "took longer than 0.05 s" in errors[0], errors

@@ -8,6 +8,8 @@ from difflib import get_close_matches
 
 import regex
 
+from ..errors import LimitError
+from ..template import game_time
 from .load import MarkedList, Record, shown
 
 PATTERN_SECONDS = 0.5  # a field's pattern matching one value: a sane one takes microseconds
@@ -107,11 +109,15 @@ class Str(Field):
         if self.max_len is not None and len(value) > self.max_len:
             yield f"text is {len(value)} characters long, at most {self.max_len} allowed", mark
         if self.pattern is not None:
-            try:  # in any thread (the preview checks in a worker, where no processor-time signal can stop it)
-                matched = self.pattern.fullmatch(value, timeout=PATTERN_SECONDS)
-            except TimeoutError:  # a pattern that backtracks without end on one value: said once, there
+            limit = PATTERN_SECONDS
+            try:  # stopped by its own timeout in any thread (the preview checks in a worker, where no
+                # processor-time signal can), the time spent from the game's budget as a template's is
+                with game_time() as seconds:
+                    limit = min(PATTERN_SECONDS, seconds)
+                    matched = self.pattern.fullmatch(value, timeout=limit)
+            except (TimeoutError, LimitError):  # a pattern that backtracks without end: said once, there
                 self.pattern = None
-                yield f"matching the pattern {self.pattern_text} took longer than {PATTERN_SECONDS:g} s; pnp stops " \
+                yield f"matching the pattern {self.pattern_text} took longer than {limit:.2g} s; pnp stops " \
                       f"there ({shown(value)}; write the pattern so that each character can match only one way)", mark
                 return
             if not matched:
