@@ -51,7 +51,7 @@ def private_folder(name, *depends_on):
 class DiskCache:
     """One cache: `value(key, make)` is the value stored for `key` (text or bytes), or `make()`'s, stored."""
 
-    def __init__(self, name, *depends_on):
+    def __init__(self, name, *depends_on) -> None:
         self.name, self._depends_on = name, depends_on
         self._folder = False  # not looked for yet
 

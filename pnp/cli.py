@@ -585,7 +585,7 @@ def convert(ctx, table_file, fmt, out, force):
     if out and Path(out).suffix.lower() not in suffixes:  # `--to xlsx --out game.yaml --force` wrote a zip there
         raise UsageError(f"--out {out}: a {fmt.upper()} file is named *{suffixes[0]}; pnp names every file it "
                          "writes for what it holds")
-    out = project_mod.output_path(project, out, default=beside, 
+    out = project_mod.output_path(project, out, default=beside,
                                     protected=tuple(p for p in project_mod.PROTECTED if p != "cards"))
     target, count = write(project, table_file, fmt, out, force)
     click.echo(f"wrote {project.rel(target)}: {count} item{'s' * (count != 1)}")

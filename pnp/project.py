@@ -176,7 +176,7 @@ def read_project_file(path: Path, limit: int, mark: Mark, what: str = "file", sh
     return data
 
 
-def write_file(path, data):
+def write_file(path, data) -> None:
     """Write bytes to `path` atomically: a temporary file beside it (a name no other writer, process or
     thread, uses), then renamed over it; a reader never sees half a file. OSError when it cannot."""
     path = Path(path)

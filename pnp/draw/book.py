@@ -136,7 +136,7 @@ class _Table(Table):
     """A Platypus Table that draws nothing on a layout-only pass: it holds no headings, so such a pass needs
     only its size, and its rules and shading are most of a rulebook's drawing."""
 
-    def draw(self):
+    def draw(self) -> None:
         if not layout_only(self.canv):
             super().draw()
 
@@ -168,7 +168,7 @@ class Book:
     `picture(src)` gives (draw(canvas), natural size, is a component) for an image's source, or raises
     DataError; `draw_icon(canvas, name, x, y, w, h, colour)` draws an inline icon."""
 
-    def __init__(self, content, fonts, paper, picture, draw_icon, tokens: list | None = None):
+    def __init__(self, content, fonts, paper, picture, draw_icon, tokens: list | None = None) -> None:
         """`tokens`: the Markdown already parsed (see parse), when the caller has it."""
         self.content, self.fonts, self.paper = content, fonts, paper
         if tokens is not None:
@@ -177,7 +177,7 @@ class Book:
         self._layouts = {}  # text laid out once for every pass (a line break depends only on text and width)
 
     # -- text helpers --------------------------------------------------------
-    def _icon(self, canvas, name, x, y, w, h, col):
+    def _icon(self, canvas, name, x, y, w, h, col) -> None:
         if not layout_only(canvas):
             self._draw_icon(canvas, name, x, y, w, h, col)
 
@@ -364,7 +364,7 @@ class Book:
 
     def tip(self, tokens):
         inner = []
-        for k, t in enumerate(tokens):
+        for t in tokens:
             if t.type == "inline":
                 text, _ = _inline(t.children)
                 inner.append(self.para(text, size=9.5, space_after=3))
@@ -482,7 +482,7 @@ class Book:
             registry[:] = [(lv, tx, pg - first_page + 1) for lv, tx, pg in registry]
         return page
 
-    def _furniture(self, canvas, page):
+    def _furniture(self, canvas, page) -> None:
         pw, _ = self.paper
         canvas.saveState()
         canvas.setFont(self.fonts.name("Body"), 8)
@@ -521,7 +521,7 @@ def _keep_headings_with_next(flow):
     return out + pending
 
 
-def _fill(frame, flow, canvas):
+def _fill(frame, flow, canvas) -> None:
     """Add flowables to the frame, splitting the one that does not fit; stops when the frame is full."""
     placed = 0
     while flow:

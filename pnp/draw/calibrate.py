@@ -52,7 +52,7 @@ def calibration_sheet(paper, fonts, title):
     return buf.getvalue()
 
 
-def _scales(c, fonts, cx, cy):
+def _scales(c, fonts, cx, cy) -> None:
     """Two millimetre scales meeting at the page centre, X along a line across (ticks below it, numbers
     above) and Y along a line up (ticks right of it, numbers left): a tick every 0.5 mm, a longer one every
     mm, numbered every 5 mm."""

@@ -28,7 +28,7 @@ FULL, HALF, HEIGHT = 170 * mm, 83 * mm, 58 * mm
 
 
 class Styles:
-    def __init__(self, fonts):
+    def __init__(self, fonts) -> None:
         body, bold = fonts.name("Body"), fonts.name("Body", bold=True)
         self.body, self.bold = body, bold
         self.h1 = ParagraphStyle("h1", fontName=fonts.name("Display", bold=True), fontSize=17, leading=21,
@@ -45,7 +45,7 @@ def _short(text, n=20):
     return shortened(str(text), n)
 
 
-def _axis_fonts(chart, font):
+def _axis_fonts(chart, font) -> None:
     for axis in (getattr(chart, "categoryAxis", None), getattr(chart, "valueAxis", None),
                  getattr(chart, "xValueAxis", None), getattr(chart, "yValueAxis", None)):
         if axis is not None:
@@ -59,7 +59,7 @@ def _crowded(labels, width):
     return len(labels) > (8 if width < FULL else 16) or longest > 60 / max(len(labels), 1)
 
 
-def _value_axis(axis, series):
+def _value_axis(axis, series) -> None:
     """From zero to the largest value, whole-number steps for counts."""
     top = max((max(v) for _, v in series if v), default=1)
     top = top if top > 0 else 1
@@ -152,7 +152,7 @@ def _scatter_series(groups, box):
     return data, styles
 
 
-def _style_lines(plot, styles):
+def _style_lines(plot, styles) -> None:
     for i, (what, colour, extra) in enumerate(styles):
         line = plot.lines[i]
         if what == "points":
@@ -200,7 +200,7 @@ def _clipped(trend, x0, x1, y0, y1):
     return [(inside[0], a * inside[0] + b), (inside[-1], a * inside[-1] + b)]
 
 
-def _axis_titles(d, plot, block, font):
+def _axis_titles(d, plot, block, font) -> None:
     d.add(String(plot.x + plot.width / 2, 4, block["x"], fontName=font, fontSize=8, fillColor=INK,
                  textAnchor="middle"))
     title = Group(String(0, 0, block["y"], fontName=font, fontSize=8, fillColor=INK, textAnchor="middle"))
@@ -238,12 +238,12 @@ def _multiples(d, plot, groups, box, font):
 
 def _free_line(ty, left, width, placed, step):
     """The first baseline from `ty`, moving by `step`, where a label from `left` this wide meets no other."""
-    while any(abs(ty - q) < 8.5 and left < r and l < left + width for l, r, q in placed):
+    while any(abs(ty - q) < 8.5 and left < r and lo < left + width for lo, r, q in placed):
         ty += step
     return ty
 
 
-def _labels(d, plot, labelled, box, font, placed):
+def _labels(d, plot, labelled, box, font, placed) -> None:
     """The rows furthest from their trend, named beside their points, clear of one another and of the counts
     (`placed`: (left, right, baseline) of what is already written)."""
     x0, x1, y0, y1 = box
@@ -448,7 +448,7 @@ def flowables(blocks, st):
     """The report's blocks as Platypus flowables; small charts two to a row."""
     out, pending = [], []
 
-    def flush():
+    def flush() -> None:
         if pending:
             cells = [_chart(b, st, HALF) for b in pending] + ([[]] if len(pending) == 1 else [])
             table = Table([cells], colWidths=[FULL / 2] * 2)
@@ -488,7 +488,7 @@ def write_report(path, blocks, fonts, title) -> None:
     file such as io.BytesIO (the preview serves the report from memory)."""
     st = Styles(fonts)
 
-    def footer(canvas, doc):
+    def footer(canvas, doc) -> None:
         canvas.setFont(st.body, 7.5)
         canvas.setFillColor(GREY)
         canvas.drawString(20 * mm, 10 * mm, f"{title}: design report")

@@ -17,7 +17,7 @@ class RichText(Flowable):
     """A paragraph of pnp markup (**bold**, *italic*, :icon:) that wraps and splits across frames."""
 
     def __init__(self, markup, fonts, draw_icon, family="Body", size=10.0, leading=1.35, color="#222222",
-                 align="left", space_before=0.0, space_after=4.0, indent=0.0, lines=None, layouts=None):
+                 align="left", space_before=0.0, space_after=4.0, indent=0.0, lines=None, layouts=None) -> None:
         super().__init__()
         self.markup, self.fonts, self.draw_icon = markup, fonts, draw_icon
         self.family, self.size, self.leading_factor = family, size, leading
@@ -68,7 +68,7 @@ class RichText(Flowable):
                         kw.get("space_after", self.spaceAfter), self.indent, lines=lines, layouts=self._layouts)
         return part
 
-    def draw(self):
+    def draw(self) -> None:
         if layout_only(self.canv):
             return
         fitted = rtext.Fitted(self.size, self.leading, self._lines, False)
@@ -80,11 +80,11 @@ class RichText(Flowable):
 class Heading(RichText):
     """A heading that records its page for the table of contents when it is drawn."""
 
-    def __init__(self, markup, level, registry, **kw):
+    def __init__(self, markup, level, registry, **kw) -> None:
         super().__init__(markup, **kw)
         self.level, self.registry = level, registry
 
-    def draw(self):
+    def draw(self) -> None:
         super().draw()
         self.registry.append((self.level, self.markup, self.canv.getPageNumber()))
 
@@ -92,7 +92,7 @@ class Heading(RichText):
 class Picture(Flowable):
     """A component drawn by the same renderer as the printed one, scaled to a width, with a caption."""
 
-    def __init__(self, draw, natural_size, width, caption, caption_flowable=None):
+    def __init__(self, draw, natural_size, width, caption, caption_flowable=None) -> None:
         super().__init__()
         self._draw, self.natural = draw, natural_size
         self.scale = min(1.0, width / natural_size[0])
@@ -107,7 +107,7 @@ class Picture(Flowable):
         self.width, self.height = aw, h + ch + 3
         return self.width, self.height
 
-    def draw(self):
+    def draw(self) -> None:
         c = self.canv
         w = self.natural[0] * self.scale
         c.saveState()

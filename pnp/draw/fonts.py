@@ -39,7 +39,7 @@ _LOADED = {}  # fonts.yaml path -> (its bytes' digest, FontSet)
 class FontSet:
     """Family name (e.g. 'Body', 'Display') -> the registered ReportLab font name of each style."""
 
-    def __init__(self, families, licences):
+    def __init__(self, families, licences) -> None:
         self.families = families  # {family: {style: registered name}}
         self.licences = licences  # {family: (name, licence file)}
         self._names = {}  # (family, bold, italic) -> name: asked for every run of text laid out or drawn

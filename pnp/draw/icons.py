@@ -84,7 +84,7 @@ def _no_system_fonts() -> object:
     return StandardFontsOnly()
 
 
-def _recolour(node, colour):
+def _recolour(node, colour) -> None:
     if isinstance(node, Group):
         for child in node.contents:
             _recolour(child, colour)
@@ -105,7 +105,7 @@ def _tinted(svg: bytes, digest: bytes, colour: object) -> Drawing:
     return drawing
 
 
-def draw_icon(canvas, path, x, y, w, h, colour):
+def draw_icon(canvas, path, x, y, w, h, colour) -> None:
     """Draw the icon at `path` fitted (aspect kept, centred) in the box (x, y, w, h) in `colour`."""
     forms = canvas.__dict__.setdefault("_pnp_icon_forms", {})
     hexval = colour.hexval() if hasattr(colour, "hexval") else str(colour)

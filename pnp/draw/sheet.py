@@ -17,7 +17,7 @@ CUT = colors.Color(0.35, 0.35, 0.35)
 TAB = colors.Color(0.88, 0.88, 0.88)
 
 
-def _clip_to(canvas, x, y, width, height, clip):
+def _clip_to(canvas, x, y, width, height, clip) -> None:
     """Clip to the trim box at (x, y) grown by `clip` = (left, bottom, right, top)."""
     left, bottom, right, top = clip
     path = canvas.beginPath()
@@ -25,7 +25,7 @@ def _clip_to(canvas, x, y, width, height, clip):
     canvas.clipPath(path, stroke=0, fill=0)
 
 
-def item(canvas, painter, prims, x, y, width, height, clip):
+def item(canvas, painter, prims, x, y, width, height, clip) -> None:
     """One item with its trim box's bottom-left corner at (x, y), clipped to its trim grown by `clip`
     (left, bottom, right, top): the bleed it shows on each side."""
     canvas.saveState()
@@ -34,7 +34,7 @@ def item(canvas, painter, prims, x, y, width, height, clip):
     canvas.restoreState()
 
 
-def shared_item(canvas, painter, prims, x, y, width, height, clip, key, bleed):
+def shared_item(canvas, painter, prims, x, y, width, height, clip, key, bleed) -> None:
     """Like `item`, but identical items (every card back) are stored once in the PDF as a form XObject with
     `bleed` of art all round, each copy clipped to its own `clip`; `key` names what is drawn (its layout and
     primitives), so the same bytes come out on every build."""
@@ -53,7 +53,7 @@ def shared_item(canvas, painter, prims, x, y, width, height, clip, key, bleed):
     canvas.restoreState()
 
 
-def form(canvas, painter, prims, name, width, height):
+def form(canvas, painter, prims, name, width, height) -> None:
     """A whole item drawn once as a named form (a board that several tiles show part of)."""
     canvas.beginForm(name, 0, 0, width, height)
     painter.paint(prims, 0, 0, height)
@@ -101,7 +101,7 @@ def turned(canvas, x, y, w, h):
         canvas.restoreState()
 
 
-def fold_line(canvas, fonts, line, label):
+def fold_line(canvas, fonts, line, label) -> None:
     """A dashed fold line with a small word at each end."""
     (x1, y1), (x2, y2) = line
     canvas.saveState()
@@ -119,7 +119,7 @@ def fold_line(canvas, fonts, line, label):
     canvas.restoreState()
 
 
-def footer(canvas, fonts, paper, text):
+def footer(canvas, fonts, paper, text) -> None:
     """A small grey line at the bottom of a page: which game, component and side it is."""
     canvas.saveState()
     canvas.setFillColor(FOOTER_GREY)
@@ -128,7 +128,7 @@ def footer(canvas, fonts, paper, text):
     canvas.restoreState()
 
 
-def marks(canvas, segments, width=0.25):
+def marks(canvas, segments, width=0.25) -> None:
     """Crop marks: thin black segments ((x1, y1), (x2, y2))."""
     canvas.saveState()
     canvas.setStrokeColor(colors.black)
@@ -162,7 +162,7 @@ def _outline_path(canvas, outline):
     return path
 
 
-def cut_outline(canvas, outline):
+def cut_outline(canvas, outline) -> None:
     """The line a token is cut along, drawn twice, a wide light line under a thin dark one, so that it shows
     on dark art and on light art alike."""
     canvas.saveState()
@@ -173,12 +173,12 @@ def cut_outline(canvas, outline):
     canvas.restoreState()
 
 
-def clipped(canvas, outline):
+def clipped(canvas, outline) -> None:
     """Clip what follows to `outline` (call inside saveState/restoreState)."""
     canvas.clipPath(_outline_path(canvas, outline), stroke=0, fill=0)
 
 
-def polygon(canvas, points, fill, stroke):
+def polygon(canvas, points, fill, stroke) -> None:
     """A closed path through `points` (PDF coordinates), filled and/or stroked with ReportLab colours."""
     path = points_path(canvas, points)
     if fill is not None:
@@ -188,7 +188,7 @@ def polygon(canvas, points, fill, stroke):
     canvas.drawPath(path, stroke=int(stroke is not None), fill=int(fill is not None))
 
 
-def tile_window(canvas, form_name, offset, window, seams, targets):
+def tile_window(canvas, form_name, offset, window, seams, targets) -> None:
     """One tile of a board: the part `window` (x, y, w, h on the page) of the board form placed at `offset`,
     its outline, the dashed `seams` ((x1, y1), (x2, y2)) to trim along, and registration `targets`."""
     ox, oy = offset
@@ -213,7 +213,7 @@ def tile_window(canvas, form_name, offset, window, seams, targets):
     canvas.restoreState()
 
 
-def target(canvas, x, y, r=2.2 * MM):
+def target(canvas, x, y, r=2.2 * MM) -> None:
     """A registration target: a circle with a cross; both neighbouring tiles print it at the same board point."""
     canvas.setStrokeColor(colors.black)
     canvas.setLineWidth(0.35)
@@ -222,7 +222,7 @@ def target(canvas, x, y, r=2.2 * MM):
     canvas.line(x, y - r, x, y + r)
 
 
-def tile_map(canvas, fonts, cells, label, label_at):
+def tile_map(canvas, fonts, cells, label, label_at) -> None:
     """A small map of all tiles, this one filled: `cells` are (x, y, size, is_this_tile)."""
     canvas.saveState()
     canvas.setLineWidth(0.3)
@@ -236,7 +236,7 @@ def tile_map(canvas, fonts, cells, label, label_at):
     canvas.restoreState()
 
 
-def die_net(canvas, painter, faces, tabs, outline, face_fill):
+def die_net(canvas, painter, faces, tabs, outline, face_fill) -> None:
     """A die net: glue `tabs` (polygons) in grey, each face (polygon, centre, primitives, layout size)
     filled and drawn clipped to its shape, fold lines dashed, the cut `outline` (segments) solid."""
     canvas.saveState()

@@ -12,7 +12,7 @@ from .sheet import TAB, points_path, polygon
 INK = colors.Color(0.13, 0.13, 0.13)
 
 
-def tuck_net(canvas, net):
+def tuck_net(canvas, net) -> None:
     """A tuck box's net (pnp.impose.tuckbox.Net, in the canvas's coordinates): the glue tab grey, every
     fold line dashed, the cut outline solid."""
     canvas.saveState()

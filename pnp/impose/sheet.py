@@ -69,7 +69,7 @@ class Grid:
         count = self.per_page if filled is None else min(filled, self.per_page)
         return [self.slot(i, mirrored) for i in range(count)]
 
-    @functools.lru_cache(maxsize=256)  # asked for each card of a sheet, the same answer for the whole sheet
+    @functools.lru_cache(maxsize=256)  # noqa: B019 (a grid lives as long as its build) asked for each card of a sheet, the same answer for the whole sheet
     def _taken(self, filled, mirrored):
         return frozenset((t.col, t.row) for t in self._filled(filled, mirrored))
 

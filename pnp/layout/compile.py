@@ -18,7 +18,7 @@ class Compiled:
     __slots__ = ("element", "spec", "params", "consts", "templates", "children", "when", "repeat", "name",
                  "step", "mark")
 
-    def __init__(self, element, spec):
+    def __init__(self, element, spec) -> None:
         self.element, self.spec, self.mark = element, spec, spec.mark
         self.params = element.all_params()
         self.consts, self.templates, self.children = {}, {}, []
@@ -67,7 +67,7 @@ class Compiled:
 
 
 class _Compiler:
-    def __init__(self, styles, problems):
+    def __init__(self, styles, problems) -> None:
         self.styles, self.problems, self.count = styles, problems, 0
 
     def elements(self, specs, mark):
@@ -120,7 +120,7 @@ class _Compiler:
             return spec
         return spec.merged_over(style)
 
-    def _check_keys(self, compiled):
+    def _check_keys(self, compiled) -> None:
         kind, spec = compiled.element.type, compiled.spec
         for key in spec:
             if key in compiled.params:
@@ -135,7 +135,7 @@ class _Compiler:
                 self.problems.append((f"'{kind}' element needs '{name}' ({param.doc})", spec.mark))
         self.problems.extend(compiled.element.check(spec))
 
-    def _value(self, compiled, name, param):
+    def _value(self, compiled, name, param) -> None:
         spec = compiled.spec
         if name not in spec:
             compiled.consts[name] = param.initial()

@@ -80,7 +80,7 @@ class Layout:
 class LayoutSet:
     """A game's layouts, read and checked once each; `resolver(name)` evaluates one for items."""
 
-    def __init__(self, project, game_id, context, options=None, budget=None):
+    def __init__(self, project, game_id, context, options=None, budget=None) -> None:
         self.project, self.game_id, self.context = project, game_id, context
         self.budget = budget or DrawingBudget()  # the game's drawing steps, which resolving spends
         self.folders = [project.layouts / game_id, project.shared_layouts]

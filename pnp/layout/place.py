@@ -29,10 +29,10 @@ class Placement:
     """Which top-level elements are placed against which, and an order that resolves every element after
     the ones it is placed against (the primitives still go on paper in the file's order)."""
 
-    def __init__(self, anchors, rest, order):
+    def __init__(self, anchors, rest, order) -> None:
         self.anchors, self.rest, self.order = anchors, rest, order
 
-    def place(self, el, prims, boxes, layout, measure):
+    def place(self, el, prims, boxes, layout, measure) -> None:
         """Move an element's primitives to where its relations put them, stretch `h: rest`, check that it
         stays on the card, and record the box it is drawn in for the elements placed against it."""
         relations = self.anchors.get(el, ())
@@ -80,7 +80,7 @@ def _ordered(elements, anchors, problems):
     """The elements, each after those it is placed against; a circle is reported and broken."""
     order, state = [], {}
 
-    def visit(el, path):
+    def visit(el, path) -> None:
         if state.get(el) == "done":
             return
         if state.get(el) == "visiting":
@@ -160,7 +160,7 @@ def _moved(p, dx, dy):
     return replace(p, x=p.x + dx, y=p.y + dy, points=tuple((x + dx, y + dy) for x, y in p.points))
 
 
-def _check_on_card(el, relations, box, layout):
+def _check_on_card(el, relations, box, layout) -> None:
     if box is None:
         return
     edge = layout.bleed + 0.01

@@ -34,7 +34,7 @@ class _Made(list):
 class Resolver:
     """Resolve `layout` for an item (any Record or None) in the game's template context."""
 
-    def __init__(self, layout, layouts, base_context):
+    def __init__(self, layout, layouts, base_context) -> None:
         self.layout, self.layouts = layout, layouts
         self.base = {**base_context, "vars": layout.vars, **layout.vars, "W": units.to_mm(layout.width),
                      "H": units.to_mm(layout.height), "B": units.to_mm(layout.bleed)}
@@ -102,7 +102,7 @@ class Resolver:
             return []
         return prims
 
-    def element(self, el, ctx, ox, oy, out):
+    def element(self, el, ctx, ox, oy, out) -> None:
         """One compiled element (and, through groups, its children) with `when` and `repeat` applied."""
         try:
             if el.repeat is None:
@@ -114,7 +114,7 @@ class Resolver:
             raise LayoutError(e.message, el.mark) from None
         self._pay(out, el)
 
-    def _repeated(self, el, ctx, ox, oy, out):
+    def _repeated(self, el, ctx, ox, oy, out) -> None:
         values = _copies(el.evaluate("repeat", ctx), el)
         dx, dy = el.step
         for i, value in enumerate(values):  # `i` is this repeat's index; `<as>_i` survives nested repeats
@@ -162,7 +162,7 @@ def _copies(values: object, el: object) -> list:
     return values
 
 
-def _bounded(out, el):
+def _bounded(out, el) -> None:
     if len(out) > MAX_PRIMS:
         raise LayoutError(f"the layout draws more than {MAX_PRIMS:,} shapes for one item", el.mark)
 

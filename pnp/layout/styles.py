@@ -16,7 +16,7 @@ class StyleSet:
     """The styles a game's layouts may use: its own first, then the shared ones. `problems` lists what is
     wrong in the files, as (message, mark)."""
 
-    def __init__(self, project, game_id):
+    def __init__(self, project, game_id) -> None:
         self.project = project
         self.problems = []
         self.raw, self.where = {}, {}
@@ -26,7 +26,7 @@ class StyleSet:
         for name in self.raw:
             self._resolve(name, ())
 
-    def _read(self, path):
+    def _read(self, path) -> None:
         if not path.exists() and not path.is_symlink():
             return
         shown = self.project.rel(path)

@@ -67,7 +67,7 @@ class Kind:
     turn_to_fit = True  # imposed a quarter turn round when more fit a sheet that way
     registry = {}  # `kind:` name -> an instance of each kind class
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         if cls.name:
             Kind.registry[cls.name] = cls()
@@ -110,7 +110,7 @@ class Kind:
                                          mark=component.spec.mark_of(key)))
         return out
 
-    def check(self, component, studio, report):
+    def check(self, component, studio, report) -> None:
         """Problems of this kind beyond what resolving its printables finds (reported into `report`)."""
 
     def draw(self, canvas, component, studio):

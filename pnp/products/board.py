@@ -74,7 +74,7 @@ def _tiling(page, size, spans):
     return (landscape_page, landscape) if len(landscape) < len(portrait) else (page, portrait)
 
 
-def _draw_tile(canvas, studio, component, form_name, tile, page, face):
+def _draw_tile(canvas, studio, component, form_name, tile, page, face) -> None:
     pw, ph = page
     lift = FOOTER_BAND / 2 if tile.rows * tile.cols == 1 else 0.0  # a whole board: centred above the footer
     ox, oy = (pw - tile.bw) / 2 - tile.bx, (ph - tile.bh) / 2 + lift - tile.by  # the window centred on the page
@@ -114,7 +114,7 @@ def draw_full_size(canvas, component, studio):
     return pages
 
 
-def _full_size_page(canvas, studio, painter, face):
+def _full_size_page(canvas, studio, painter, face) -> None:
     margin = FULL_SIZE_MARGIN
     layout = studio.layouts.get(face.layout)
     bleed = studio.bleed or layout.bleed

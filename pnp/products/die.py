@@ -10,9 +10,9 @@ from ..model.load import shown
 from ..template import ExprError, evaluate
 from ..impose.sheet import MARGIN
 from ..units import MM, to_mm
+from .base import LAYOUT_KEY, Kind, Printable, distinct
 
 EDGE = 20 * MM
-from .base import LAYOUT_KEY, Kind, Printable, distinct
 
 
 class Die(Kind):
@@ -41,7 +41,7 @@ class Die(Kind):
                                      component.spec.mark_of("layout")))
         return out
 
-    def check(self, component, studio, report):
+    def check(self, component, studio, report) -> None:
         super().check(component, studio, report)
         for item, _ in distinct(component.items or [None] * component.count):
             layout = studio.layouts.get(self.layout_name(component, "layout", item, studio),
@@ -91,7 +91,7 @@ def face_values(layout, context):
     return list(faces)
 
 
-def _draw_net(canvas, studio, component, layout, die_faces, values):
+def _draw_net(canvas, studio, component, layout, die_faces, values) -> None:
     net = nets.NETS[layout.options.get("net", "d6")]()
     edge = layout.options.get("edge") or EDGE
     w, h = nets.bounds(net)

@@ -47,7 +47,7 @@ class Rulebook(Kind):
                                      mark=book_mark(studio, line)))
         return out
 
-    def check(self, component, studio, report):
+    def check(self, component, studio, report) -> None:
         shown = studio.project.rel(template_path(studio))
         text = markdown(studio)  # raises DataError with the template's line
         for n, line in enumerate(text.splitlines(), 1):
@@ -222,7 +222,7 @@ def _drawer(studio, src):
     printable, is_component = picture(studio, src)
     layout = studio.layouts.get(printable.layout, printable.mark)
 
-    def draw(canvas):
+    def draw(canvas) -> None:
         studio.draw(canvas, studio.painter(canvas), printable, 0, 0, clip=0)
 
     return draw, (layout.width, layout.height), is_component

@@ -80,7 +80,7 @@ def draw_sheets(canvas, component, studio):
     return pages * (2 if has_back else 1)
 
 
-def place(canvas, studio, painter, grid, face, slot_index, filled, back=False):
+def place(canvas, studio, painter, grid, face, slot_index, filled, back=False) -> None:
     """Draw one face into its slot. In a turned grid a front lies with its top to the left and its back with
     its top to the right, so that after a long-edge flip the back still stands the same way as its front."""
     s = grid.slot(slot_index, mirrored=back)

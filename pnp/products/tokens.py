@@ -26,7 +26,7 @@ class Tokens(Kind):
                           "layout's `radius`, else 2 mm), the circle or the hexagon inside its box, or none"),
     }
 
-    def check(self, component, studio, report):
+    def check(self, component, studio, report) -> None:
         """Every token must fit on the paper inside its margins (a bigger one is a board)."""
         room = [side - 2 * sheet.MARGIN for side in studio.paper]
         for p in studio.of(component):
@@ -71,7 +71,7 @@ def _outline(layout, x, y):
                      ROUNDED_DEFAULT)
 
 
-def _draw_token(canvas, studio, painter, printable, x, y, outline, bleed):
+def _draw_token(canvas, studio, painter, printable, x, y, outline, bleed) -> None:
     """A token's art, running `bleed` past its cut line all round and clipped to that grown shape."""
     canvas.saveState()
     if outline is not None:

@@ -51,7 +51,7 @@ class TuckBox(Kind):
     }
     sides = (("front", "layout"),)
 
-    def check(self, component, studio, report):
+    def check(self, component, studio, report) -> None:
         try:
             box = Box.of(component, studio)
         except DataError as e:
@@ -110,7 +110,7 @@ class TuckBox(Kind):
 class Box:
     """What one tuck box component holds and shows: the deck, the card count, the net and the front's face."""
 
-    def __init__(self, component, deck, card, count, front):
+    def __init__(self, component, deck, card, count, front) -> None:
         spec = component.spec
         self.deck, self.count, self.front = deck, count, front
         self.label = str(spec.get("label") or deck.name)
@@ -168,7 +168,7 @@ def _most_cards(box, studio):
     return 0
 
 
-def _draw_box(canvas, studio, component, box, origin):
+def _draw_box(canvas, studio, component, box, origin) -> None:
     net = box.net
     canvas.saveState()
     canvas.translate(*origin)
@@ -187,7 +187,7 @@ def _draw_box(canvas, studio, component, box, origin):
     canvas.restoreState()
 
 
-def _words(canvas, studio, box, panel):
+def _words(canvas, studio, box, panel) -> None:
     """The game's title, the deck's name and how many cards, across a panel."""
     x, y, w, h = panel
     room, cx = w - 8 * MM, x + w / 2
@@ -197,7 +197,7 @@ def _words(canvas, studio, box, panel):
     boxes.fitted_label(canvas, fonts, f"{box.count} cards", (cx, y + h * 0.62 - 17 * MM), room, SMALL)
 
 
-def _spine(canvas, studio, box, panel):
+def _spine(canvas, studio, box, panel) -> None:
     """The title and the deck's name up a side, as large as its width allows (nothing on a side too narrow
     for the smallest readable text)."""
     x, y, w, h = panel

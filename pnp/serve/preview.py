@@ -267,7 +267,7 @@ def _index_of(game):
     try:
         for component in game.components:
             seen = set()
-            for n, item in enumerate(component.items or []):
+            for item in component.items or []:
                 if id(item) not in seen:
                     seen.add(id(item))
                     index.add(card_key(component.id, item, len(seen) - 1), item, [])

@@ -76,7 +76,7 @@ def win_shares(scores: list) -> list:
 class _Node:
     __slots__ = ("children", "visits", "reward", "seen")
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.children = {}  # move -> _Node
         self.visits = 0
         self.reward = 0.0  # summed, for the player who chose the move leading here
@@ -91,7 +91,7 @@ class MctsAgent(Agent):
 
     name = "mcts"
 
-    def __init__(self, iterations: int = MCTS_ITERATIONS, rollout_cap: int = ROLLOUT_CAP):
+    def __init__(self, iterations: int = MCTS_ITERATIONS, rollout_cap: int = ROLLOUT_CAP) -> None:
         self.iterations, self.rollout_cap = iterations, rollout_cap
 
     def choose(self, rules: GameRules, state: Any, moves: list, player: int, rng: Random) -> Move:

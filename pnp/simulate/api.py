@@ -20,7 +20,7 @@ class Item(Mapping):
     The fields live in the instance's own __dict__, so `item.name` is a plain attribute read (rules read them
     by the million)."""
 
-    def __init__(self, fields: Mapping):
+    def __init__(self, fields: Mapping) -> None:
         self.__dict__.update({k: frozen(v) for k, v in fields.items()})
 
     def __getattr__(self, name: str) -> Any:  # only called for a field that is not there
@@ -107,7 +107,7 @@ class GameRules(ABC):
     #: the ways a game may end, for the statistics: e.g. ("knockouts", "wound pile")
     END_REASONS: tuple = ()
 
-    def __init__(self, game: GameData):
+    def __init__(self, game: GameData) -> None:
         self.game = game
 
     @abstractmethod

@@ -53,7 +53,7 @@ class GameResult:
 class RulesFault(Exception):
     """The rules failed in a game: `message` says how, `line` where in rules.py."""
 
-    def __init__(self, message: str, line: int = 0):
+    def __init__(self, message: str, line: int = 0) -> None:
         super().__init__(message)
         self.message, self.line = message, line
 
@@ -112,7 +112,7 @@ def schedule(options: Options) -> list:
 class _Call:
     """Calls into the rules, turning any exception into a RulesFault that names the hook and the line."""
 
-    def __init__(self, rules: GameRules):
+    def __init__(self, rules: GameRules) -> None:
         self.rules = rules
         self.path, self.shown = getattr(type(rules), "source", ("", "rules.py"))
 
@@ -231,11 +231,11 @@ class _alarm:
     """A timeout for one game, in the process's processor time, on the main thread of a process (where signals
     go); elsewhere none."""
 
-    def __init__(self, seconds: float):
+    def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.armed = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         if self.armed:
             self.previous = signal.signal(signal.SIGVTALRM, _raise_timeout)
             signal.setitimer(signal.ITIMER_VIRTUAL, self.seconds)

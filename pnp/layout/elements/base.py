@@ -81,7 +81,7 @@ class Element:
     rotates = False  # whether `rotate` applies (it is refused where it would be ignored)
     registry = {}  # `type:` name -> an instance of each element class
 
-    def __init_subclass__(cls, **kwargs):
+    def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
         if cls.type:
             Element.registry[cls.type] = cls()

@@ -27,7 +27,7 @@ def check_cells(kind, spec):
                 yield f"'{key}' sets how a label looks, and this {kind} has no 'label'", spec.key_mark(key)
 
 
-def draw_cells(el, ctx, cells, out):
+def draw_cells(el, ctx, cells, out) -> None:
     """Each cell (x, y, w, h, cell variables) as a shape plus its label; every CELL parameter is a template
     evaluated with the cell's variables, so colours and labels can change from cell to cell."""
     per_cell = el.is_templated(PER_CELL)

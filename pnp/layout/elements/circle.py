@@ -16,7 +16,7 @@ class Circle(Element):
         **HOLDS,
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver):
+    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
         v = el.values(ctx)
         r = v["r"]
         style = paint_style(v)

@@ -22,7 +22,7 @@ class Grid(Element):
     def check(self, spec):
         return check_cells(self.type, spec)
 
-    def resolve(self, el, ctx, ox, oy, out, resolver):
+    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
         v = el.values(ctx, later=PER_CELL)
         cols, rows, cw, ch = v["cols"], v["rows"], v["cell_w"], v["cell_h"]
         if cols * rows > self.MAX_CELLS:

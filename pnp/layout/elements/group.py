@@ -15,7 +15,7 @@ class Group(Element):
         "elements": P.Elements(doc="the elements of the group"),
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver):
+    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
         v = el.values(ctx)
         gx, gy = ox + v["x"], oy + v["y"]
         for child in el.children:

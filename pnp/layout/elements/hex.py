@@ -20,7 +20,7 @@ class Hex(Element):
         **PAINT,
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver):
+    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
         v = el.values(ctx)
         cx, cy, r = ox + v["cx"], oy + v["cy"], v["r"]
         start = 0 if v["orientation"] == "flat" else 30

@@ -50,7 +50,7 @@ class HexGrid(Element):
             if key in spec and "icon" not in spec:
                 yield f"'{key}' sets how an icon looks, and this hexgrid has no 'icon'", spec.key_mark(key)
 
-    def resolve(self, el, ctx, ox, oy, out, resolver):
+    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
         v = el.values(ctx, later=PER_CELL)
         cols, rows = v["cols"], v["rows"]
         if cols * rows > self.MAX_CELLS:

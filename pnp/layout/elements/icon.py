@@ -16,7 +16,7 @@ class Icon(Element):
         "color": P.Colour("#000000", "the icon's colour"),
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver):
+    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
         v = el.values(ctx)
         if not v["icon"]:
             return

@@ -21,7 +21,7 @@ class Icons(Element):
         "color": P.Colour("#000000", "the icons' colour"),
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver):
+    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
         v = el.values(ctx)
         dx, dy = DIRECTIONS[v["direction"]]
         size, pitch = v["size"], v["size"] + v["gap"]

@@ -17,7 +17,7 @@ class Image(Element):
                             unit="dpi"),
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver):
+    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
         v = el.values(ctx)
         out.append(Prim("image", ox + v["x"], oy + v["y"], v["w"], v["h"], text=v["src"],
                         style={"min_dpi": v["min_dpi"]}, rotate=v["rotate"], mark=el.mark_of("src")))

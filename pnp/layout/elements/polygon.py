@@ -15,6 +15,6 @@ class Polygon(Element):
         **PAINT,
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver):
+    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
         v = el.values(ctx)
         out.append(polygon([(ox + x, oy + y) for x, y in v["points"]], paint_style(v), v["rotate"]))

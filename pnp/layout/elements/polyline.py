@@ -15,7 +15,7 @@ class Polyline(Element):
         "stroke_width": PAINT["stroke_width"], "dash": PAINT["dash"],
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver):
+    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
         v = el.values(ctx)
         points = tuple((ox + x, oy + y) for x, y in v["points"])
         xs, ys = [x for x, _ in points], [y for _, y in points]

@@ -21,7 +21,7 @@ class Rect(Element):
         **HOLDS,
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver):
+    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
         v = el.values(ctx)
         lay = resolver.layout
         w = lay.width if v["w"] is None else v["w"]

@@ -23,7 +23,7 @@ class Text(Element):
         **TEXT_STYLE,
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver):
+    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
         v = el.values(ctx)
         text = v["text"]
         if not text.strip():

@@ -38,7 +38,7 @@ class Track(Element):
                        f"(x, y, w, h), and this one {'has x1' if form is self.LINE else 'has no x1'}",
                        spec.key_mark(key))
 
-    def resolve(self, el, ctx, ox, oy, out, resolver):
+    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
         v = el.values(ctx, later=PER_CELL)
         count, cell = v["count"], v["cell"]
         if v["x1"] is not None:

@@ -20,7 +20,7 @@ class Use(Element):
         "with": P.Variables({}, "more template variables for it: name -> value (values are templates)"),
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver):
+    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
         v = el.values(ctx)
         item = el.evaluate("item", ctx) if el.has("item") else None
         extra = {k: render(val, ctx) if isinstance(val, str) else val for k, val in v["with"].items()}
