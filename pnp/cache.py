@@ -25,7 +25,7 @@ def _base():
     return Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp"
 
 
-def private_folder(name, *depends_on):
+def private_folder(name: str, *depends_on):
     """The folder of cache `name` whose values depend on `depends_on` (texts or bytes, or functions giving
     them: asked only here) and on this Python; None when caching is off or the folder could be written by
     others."""
@@ -51,7 +51,7 @@ def private_folder(name, *depends_on):
 class DiskCache:
     """One cache: `value(key, make)` is the value stored for `key` (text or bytes), or `make()`'s, stored."""
 
-    def __init__(self, name, *depends_on) -> None:
+    def __init__(self, name: str, *depends_on) -> None:
         self.name, self._depends_on = name, depends_on
         self._folder = False  # not looked for yet
 
@@ -60,7 +60,7 @@ class DiskCache:
             self._folder = private_folder(self.name, *self._depends_on)
         return self._folder
 
-    def value(self, key, make):
+    def value(self, key: str, make):
         folder = self.folder()
         if folder is None:
             return make()

@@ -1,4 +1,5 @@
 """Every exception pnp raises for a user's mistake. None of them knows the command line: cli shows them."""
+from .report import Mark
 
 
 class PnpError(Exception):
@@ -6,7 +7,7 @@ class PnpError(Exception):
 
     exit_code = 1
 
-    def __init__(self, message, mark=None) -> None:
+    def __init__(self, message: str, mark: Mark | None = None) -> None:
         super().__init__(message)
         self.message, self.mark = message, mark
 
@@ -31,7 +32,7 @@ class LoadError(DataError):
 class LayoutError(DataError):
     """A layout is wrong; `problems` holds every (message, mark) found when there are several."""
 
-    def __init__(self, message, mark=None, problems=None) -> None:
+    def __init__(self, message: str, mark: Mark | None = None, problems: list[tuple[str, Mark | None]] = None) -> None:
         super().__init__(message, mark)
         self.problems = problems or [(message, mark)]
 
@@ -48,7 +49,7 @@ def cannot_write(folder: object, error: OSError) -> str:
 class ExprError(PnpError):
     """A template or expression failed; `line` is the line inside the template when known."""
 
-    def __init__(self, message, line=None) -> None:
+    def __init__(self, message: str, line=None) -> None:
         super().__init__(message)
         self.line = line
 

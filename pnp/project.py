@@ -76,7 +76,7 @@ class Project:
             )
         return list(dict.fromkeys(names))
 
-    def rel(self, path):
+    def rel(self, path: Path):
         """A path as shown in messages: relative to the project root when inside it."""
         path = Path(path)
         try:
@@ -84,7 +84,7 @@ class Project:
         except ValueError:
             return str(path)
 
-    def inside(self, path, mark=None, what="file", shown=None):
+    def inside(self, path: Path, mark: Mark | None = None, what: str = "file", shown=None):
         """`path` after following every symbolic link, if that is inside the project; otherwise a DataError
         naming it (as `shown`, the name the game wrote). A game someone sent you must not make pnp read, or
         embed in a PDF, any other file of yours."""
@@ -176,7 +176,7 @@ def read_project_file(path: Path, limit: int, mark: Mark, what: str = "file", sh
     return data
 
 
-def write_file(path, data) -> None:
+def write_file(path: Path, data) -> None:
     """Write bytes to `path` atomically: a temporary file beside it (a name no other writer, process or
     thread, uses), then renamed over it; a reader never sees half a file. OSError when it cannot."""
     path = Path(path)

@@ -16,6 +16,7 @@ from ..errors import DataError
 from ..units import MM
 from . import text as rtext
 from .flowables import Heading, Picture, RichText, layout_only
+from .fonts import FontSet
 
 MARGIN = 18 * MM
 INK = "#222222"
@@ -140,7 +141,7 @@ class _Table(Table):
         if not layout_only(self.canv):
             super().draw()
 
-    def split(self, availWidth, availHeight):
+    def split(self, availWidth: float, availHeight: float):
         parts = super().split(availWidth, availHeight)
         if self._rowSplitRange is not None:  # ReportLab drops the range on the part that runs on: it keeps ours
             for part in parts[1:]:
@@ -155,7 +156,7 @@ def _split_range(rows: int, header_rows: int) -> tuple:
     return (header_rows + 2, rows - 2) if rows >= header_rows + 4 else (rows, rows)
 
 
-def _table(rows, commands, fonts, **kw):
+def _table(rows, commands, fonts: FontSet, **kw):
     """A Platypus Table whose cell font is ours: Table sets its default (Helvetica) even for flowable cells,
     which would put an unembedded base-14 font into the PDF."""
     table = _Table(rows, **kw)
@@ -168,7 +169,7 @@ class Book:
     `picture(src)` gives (draw(canvas), natural size, is a component) for an image's source, or raises
     DataError; `draw_icon(canvas, name, x, y, w, h, colour)` draws an inline icon."""
 
-    def __init__(self, content, fonts, paper, picture, draw_icon, tokens: list | None = None) -> None:
+    def __init__(self, content, fonts: FontSet, paper: tuple[float, float], picture, draw_icon, tokens: list | None = None) -> None:
         """`tokens`: the Markdown already parsed (see parse), when the caller has it."""
         self.content, self.fonts, self.paper = content, fonts, paper
         if tokens is not None:
@@ -177,14 +178,14 @@ class Book:
         self._layouts = {}  # text laid out once for every pass (a line break depends only on text and width)
 
     # -- text helpers --------------------------------------------------------
-    def _icon(self, canvas, name, x, y, w, h, col) -> None:
+    def _icon(self, canvas: Canvas, name: str, x: float, y: float, w: float, h: float, col) -> None:
         if not layout_only(canvas):
             self._draw_icon(canvas, name, x, y, w, h, col)
 
-    def para(self, markup, **kw):
+    def para(self, markup: str, **kw):
         return RichText(markup, **self._style(kw))
 
-    def heading(self, markup, level, registry, **kw):
+    def heading(self, markup: str, level: int, registry, **kw):
         return Heading(markup, level, registry, **self._style(dict(family="Display", **kw)))
 
     def _style(self, kw):
@@ -289,7 +290,7 @@ class Book:
         st.flow.append(Spacer(1, 8))
         return st.i + 1
 
-    def _list_item(self, text, stack, tokens, i):
+    def _list_item(self, text: str, stack, tokens, i):
         ordered, number = stack[-1]
         depth = len(stack)
         first = tokens[i - 1].type == "list_item_open"
@@ -385,7 +386,7 @@ class Book:
         table = _table([cells], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "BOTTOM")])
         return table
 
-    def picture(self, src, caption, title):
+    def picture(self, src, caption: str, title: str):
         draw, size, is_component = self._picture(src, title.strip())
         # a component is shown at card size; a diagram (layout:) at its own size, up to the text width
         width = COMPONENT_PICTURE_WIDTH if is_component else min(size[0], self.paper[0] - 2 * MARGIN)
@@ -433,7 +434,7 @@ class Book:
             flow.append(self.para(c.icons_line, space_after=3))
         return _keep_headings_with_next(flow)
 
-    def draw(self, canvas):
+    def draw(self, canvas: Canvas):
         """Lay the rulebook out until the table of contents' page numbers settle; returns the page count.
         The contents' own layout depends only on which headings it lists (a page number always fits its
         column), so one layout-only pass that lists the book's headings finds their pages, unless a heading
@@ -459,7 +460,7 @@ class Book:
                     registry.append((part.level, part.markup, 0))
         return registry
 
-    def _layout_pass(self, canvas, entries, registry, dry):
+    def _layout_pass(self, canvas: Canvas, entries, registry, dry):
         target = canvas
         if dry:  # a pass that finds the headings' pages: everything is sized, nothing costly is drawn
             target = Canvas(io.BytesIO(), pagesize=self.paper, invariant=1, initialFontName=self.fonts.name("Body"))
@@ -482,7 +483,7 @@ class Book:
             registry[:] = [(lv, tx, pg - first_page + 1) for lv, tx, pg in registry]
         return page
 
-    def _furniture(self, canvas, page) -> None:
+    def _furniture(self, canvas: Canvas, page) -> None:
         pw, _ = self.paper
         canvas.saveState()
         canvas.setFont(self.fonts.name("Body"), 8)
@@ -521,7 +522,7 @@ def _keep_headings_with_next(flow):
     return out + pending
 
 
-def _fill(frame, flow, canvas) -> None:
+def _fill(frame, flow, canvas: Canvas) -> None:
     """Add flowables to the frame, splitting the one that does not fit; stops when the frame is full."""
     placed = 0
     while flow:

@@ -8,6 +8,7 @@ from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
 from ..units import MM
+from .fonts import FontSet
 
 SCALE = 15  # mm each way from the centre
 STEPS = (
@@ -20,7 +21,7 @@ STEPS = (
 )
 
 
-def calibration_sheet(paper, fonts, title):
+def calibration_sheet(paper: tuple[float, float], fonts: FontSet, title: str):
     """The two pages as PDF bytes."""
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=paper, invariant=1, initialFontName=fonts.name("Body"))
@@ -52,7 +53,7 @@ def calibration_sheet(paper, fonts, title):
     return buf.getvalue()
 
 
-def _scales(c, fonts, cx, cy) -> None:
+def _scales(c: Canvas, fonts: FontSet, cx: float, cy: float) -> None:
     """Two millimetre scales meeting at the page centre, X along a line across (ticks below it, numbers
     above) and Y along a line up (ticks right of it, numbers left): a tick every 0.5 mm, a longer one every
     mm, numbered every 5 mm."""
@@ -76,7 +77,7 @@ def _scales(c, fonts, cx, cy) -> None:
     c.drawString(cx - 1 * MM, cy + SCALE * MM + 2 * MM, "Y")
 
 
-def _wrap(text, width):
+def _wrap(text: str, width: float):
     lines, line = [], ""
     for word in text.split():
         if line and len(line) + 1 + len(word) > width:

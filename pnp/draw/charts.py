@@ -17,6 +17,9 @@ from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Space
 from xml.sax.saxutils import escape
 
 from ..report import shortened
+from .fonts import FontSet
+from pathlib import Path
+from reportlab.pdfgen.canvas import Canvas
 
 # Okabe and Ito's palette: told apart with every common colour-vision deficiency.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
@@ -28,7 +31,7 @@ FULL, HALF, HEIGHT = 170 * mm, 83 * mm, 58 * mm
 
 
 class Styles:
-    def __init__(self, fonts) -> None:
+    def __init__(self, fonts: FontSet) -> None:
         body, bold = fonts.name("Body"), fonts.name("Body", bold=True)
         self.body, self.bold = body, bold
         self.h1 = ParagraphStyle("h1", fontName=fonts.name("Display", bold=True), fontSize=17, leading=21,
@@ -41,7 +44,7 @@ class Styles:
         self.finding = ParagraphStyle("finding", parent=self.small, textColor=colors.HexColor("#A33B00"))
 
 
-def _short(text, n=20):
+def _short(text: str, n: int = 20):
     return shortened(str(text), n)
 
 
@@ -53,7 +56,7 @@ def _axis_fonts(chart, font) -> None:
             axis.strokeColor = GREY
 
 
-def _crowded(labels, width):
+def _crowded(labels, width: float):
     """Whether category labels must be turned to fit under their bars."""
     longest = max((len(s) for s in labels), default=0)
     return len(labels) > (8 if width < FULL else 16) or longest > 60 / max(len(labels), 1)
@@ -71,7 +74,7 @@ def _value_axis(axis, series) -> None:
         axis.valueMax = -(-top // step) * step  # the tallest bar ends at or under a grid line
 
 
-def bar_drawing(block, font, width):
+def bar_drawing(block, font, width: float):
     """Bars per label, one series (or several side by side, with a legend)."""
     labels, series = block["labels"], block["series"]
     many = _crowded(labels, width)
@@ -117,7 +120,7 @@ def _keep_inside(d: Drawing, chart) -> None:
             chart.y, d.height = chart.y - bottom + 1, d.height - bottom + 1
 
 
-def _step(top):
+def _step(top: float):
     """A whole-number grid step giving at most about six lines."""
     step, i = 1, 0
     while top / step > 6:
@@ -125,7 +128,7 @@ def _step(top):
     return int(step)
 
 
-def _legend(entries, font, x, y, marker):
+def _legend(entries, font, x: float, y: float, marker):
     legend = Legend()
     legend.x, legend.y, legend.fontName, legend.fontSize = x, y, font, LABEL
     legend.alignment, legend.dx, legend.dy, legend.deltay = "right", 6, 6, 10
@@ -190,7 +193,7 @@ def scatter_drawing(block, font):
     return d
 
 
-def _clipped(trend, x0, x1, y0, y1):
+def _clipped(trend, x0: float, x1: float, y0: float, y1: float):
     """The trend line y = a x + b between the plot's edges (cut where it would leave the plot)."""
     a, b = trend
     xs = [x0, x1] + ([(y - b) / a for y in (y0, y1)] if a else [])
@@ -236,7 +239,7 @@ def _multiples(d, plot, groups, box, font):
     return placed
 
 
-def _free_line(ty, left, width, placed, step):
+def _free_line(ty, left, width: float, placed, step):
     """The first baseline from `ty`, moving by `step`, where a label from `left` this wide meets no other."""
     while any(abs(ty - q) < 8.5 and left < r and lo < left + width for lo, r, q in placed):
         ty += step
@@ -332,7 +335,7 @@ def margins_table(block, st):
     return table
 
 
-def _chart(block, st, width):
+def _chart(block, st, width: float):
     """A titled chart (or note) as a list of flowables."""
     out = [Paragraph(escape(block.get("title", "")), st.h3)]
     if block.get("text"):
@@ -483,12 +486,12 @@ def _headings(out: list) -> list:
     return taken
 
 
-def write_report(path, blocks, fonts, title) -> None:
+def write_report(path: Path, blocks, fonts: FontSet, title: str) -> None:
     """Write the blocks as an A4 PDF (page numbers in the footer) at `path`, or into it when it is a binary
     file such as io.BytesIO (the preview serves the report from memory)."""
     st = Styles(fonts)
 
-    def footer(canvas, doc) -> None:
+    def footer(canvas: Canvas, doc) -> None:
         canvas.setFont(st.body, 7.5)
         canvas.setFillColor(GREY)
         canvas.drawString(20 * mm, 10 * mm, f"{title}: design report")

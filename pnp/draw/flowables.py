@@ -5,9 +5,11 @@ from reportlab.platypus import Flowable
 
 from . import text as rtext
 from .paint import colour
+from .fonts import FontSet
+from reportlab.pdfgen.canvas import Canvas
 
 
-def layout_only(canvas):
+def layout_only(canvas: Canvas):
     """True on the canvas of a pass that only finds where things fall (the rulebook's table-of-contents
     passes): flowables then size themselves as usual but draw nothing costly."""
     return getattr(canvas, "pnp_layout_only", False)
@@ -16,7 +18,7 @@ def layout_only(canvas):
 class RichText(Flowable):
     """A paragraph of pnp markup (**bold**, *italic*, :icon:) that wraps and splits across frames."""
 
-    def __init__(self, markup, fonts, draw_icon, family="Body", size=10.0, leading=1.35, color="#222222",
+    def __init__(self, markup: str, fonts: FontSet, draw_icon, family: str = "Body", size=10.0, leading: float = 1.35, color="#222222",
                  align="left", space_before=0.0, space_after=4.0, indent=0.0, lines=None, layouts=None) -> None:
         super().__init__()
         self.markup, self.fonts, self.draw_icon = markup, fonts, draw_icon
@@ -31,7 +33,7 @@ class RichText(Flowable):
     def leading(self):
         return self.size * self.leading_factor
 
-    def _layout(self, width):
+    def _layout(self, width: float):
         if self._lines is None or self._width != width:
             if self._lines is not None and self._width is None:
                 return self._lines  # a split part keeps its lines
@@ -45,12 +47,12 @@ class RichText(Flowable):
             self._lines, self._width = lines, width
         return self._lines
 
-    def wrap(self, avail_width, avail_height):
+    def wrap(self, avail_width: float, avail_height: float):
         lines = self._layout(avail_width)
         self.width, self.height = avail_width, len(lines) * self.leading
         return self.width, self.height
 
-    def split(self, avail_width, avail_height):
+    def split(self, avail_width: float, avail_height: float):
         lines = self._layout(avail_width)
         fit = int(avail_height // self.leading)
         if fit <= 0 or fit >= len(lines):
@@ -80,7 +82,7 @@ class RichText(Flowable):
 class Heading(RichText):
     """A heading that records its page for the table of contents when it is drawn."""
 
-    def __init__(self, markup, level, registry, **kw) -> None:
+    def __init__(self, markup: str, level: int, registry, **kw) -> None:
         super().__init__(markup, **kw)
         self.level, self.registry = level, registry
 
@@ -92,7 +94,7 @@ class Heading(RichText):
 class Picture(Flowable):
     """A component drawn by the same renderer as the printed one, scaled to a width, with a caption."""
 
-    def __init__(self, draw, natural_size, width, caption, caption_flowable=None) -> None:
+    def __init__(self, draw, natural_size, width: float, caption: str, caption_flowable=None) -> None:
         super().__init__()
         self._draw, self.natural = draw, natural_size
         self.scale = min(1.0, width / natural_size[0])

@@ -14,6 +14,8 @@ from ..errors import DataError, LoadError
 from ..model.load import MAX_FILE_BYTES, Record, load_file
 from ..project import BUILTIN_FONTS, read_project_file
 from ..report import Mark
+from ..project import Project
+from pathlib import Path
 
 STYLES = ("regular", "bold", "italic", "bold_italic")
 # What each family of fonts.yaml's `families:` may say (printed by `pnp reference`).
@@ -44,7 +46,7 @@ class FontSet:
         self.licences = licences  # {family: (name, licence file)}
         self._names = {}  # (family, bold, italic) -> name: asked for every run of text laid out or drawn
 
-    def name(self, family, bold=False, italic=False):
+    def name(self, family: str, bold=False, italic=False):
         found = self._names.get((family, bold, italic))
         if found is None:
             styles = self.families.get(family) or self.families[next(iter(self.families))]
@@ -52,11 +54,11 @@ class FontSet:
             found = self._names[(family, bold, italic)] = styles[key]
         return found
 
-    def has(self, family):
+    def has(self, family: str):
         return family in self.families
 
 
-def load_fonts(project):
+def load_fonts(project: Project):
     """Read fonts/fonts.yaml and register each font file (once per process while the file is unchanged).
     Raises DataError with the file and line of whatever is wrong."""
     path = project.fonts / "fonts.yaml"
@@ -85,7 +87,7 @@ def load_fonts(project):
     return fonts
 
 
-def _inside(project, path, mark, what, shown=None):
+def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown=None):
     """A file of the project's fonts (kept inside the project), or of pnp's own."""
     if project.fonts == BUILTIN_FONTS:
         real = path.resolve()
@@ -139,7 +141,7 @@ def _codes_walked(font: bytes, at: int) -> int:
     return 0  # formats 0, 6 and 10 read one entry of the file per code point: as long as the file
 
 
-def _register(project, path, family, styles, mark):
+def _register(project: Project, path: Path, family: str, styles, mark: Mark | None):
     if not isinstance(styles, Record) or "regular" not in styles:
         raise DataError(f"font family '{family}' needs at least a 'regular' font file", mark)
     for key in styles:

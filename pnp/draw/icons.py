@@ -105,7 +105,7 @@ def _tinted(svg: bytes, digest: bytes, colour: object) -> Drawing:
     return drawing
 
 
-def draw_icon(canvas, path, x, y, w, h, colour) -> None:
+def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, colour) -> None:
     """Draw the icon at `path` fitted (aspect kept, centred) in the box (x, y, w, h) in `colour`."""
     forms = canvas.__dict__.setdefault("_pnp_icon_forms", {})
     hexval = colour.hexval() if hasattr(colour, "hexval") else str(colour)

@@ -6,13 +6,15 @@ rather than tinting it matters: a printer lays some ink on every pixel of a tint
 from dataclasses import replace
 
 from .colour import colour
+from .primitive import Primitive
+from reportlab.pdfgen.canvas import Canvas
 
 FLOOD = 0.2  # a fill covering this share of the face or more is a flood
 LIGHT = 0.75  # text or icons lighter than this (luminance 0..1) were meant to stand on a dark flood
 OUTLINE = 0.6  # points: the outline a flood keeps
 
 
-def _luminance(c):
+def _luminance(c: Canvas):
     return 0.2126 * c.red + 0.7152 * c.green + 0.0722 * c.blue
 
 
@@ -20,11 +22,11 @@ def _hex(r, g, b):
     return "#{:02x}{:02x}{:02x}".format(*(round(v * 255) for v in (r, g, b)))
 
 
-def _contains(box, x, y):
+def _contains(box, x: float, y: float):
     return box[0] <= x <= box[0] + box[2] and box[1] <= y <= box[1] + box[3]
 
 
-def ink_saved(prims, width, height):
+def ink_saved(prims: list[Primitive], width: float, height: float):
     """The primitives of one face as the ink saver prints them."""
     area = width * height
     fills, out = [], []  # fills: (box, original colour if it was lightened, else None), in drawing order

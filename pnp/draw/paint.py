@@ -7,6 +7,10 @@ from . import text as rtext
 from .colour import ColourError, colour
 from .icons import draw_icon
 from .pictures import draw_resampled, printed_pixels
+from .primitive import Primitive
+from ..project import Project
+from .fonts import FontSet
+from reportlab.pdfgen.canvas import Canvas
 
 __all__ = ["Painter", "colour", "ColourError"]
 
@@ -14,19 +18,19 @@ __all__ = ["Painter", "colour", "ColourError"]
 class Painter:
     """Draws primitives of one game: fonts, icons and images resolved through the game's folders."""
 
-    def __init__(self, canvas, fonts, icons, project, image_folder, fit_cache=None, budget=None) -> None:
+    def __init__(self, canvas: Canvas, fonts: FontSet, icons, project: Project, image_folder, fit_cache=None, budget=None) -> None:
         self.c, self.fonts, self.icons, self.image_folder = canvas, fonts, icons, image_folder
         self.project = project  # images are drawn only once known to be its own files, of a format pnp prints
         self.fit_cache = {} if fit_cache is None else fit_cache
         self.budget = budget  # the game's drawing budget (layout.budget.DrawingBudget), which painting spends
 
-    def icon(self, canvas, name, x, y, w, h, col) -> None:
+    def icon(self, canvas: Canvas, name: str, x: float, y: float, w: float, h: float, col) -> None:
         path = self.icons.path(name)
         if path is None:  # validation reports it; a build never fails on one missing glyph
             return
         draw_icon(canvas, path, x, y, w, h, col or colors.black)
 
-    def paint(self, prims, x0, y0, height) -> None:
+    def paint(self, prims: list[Primitive], x0: float, y0: float, height: float) -> None:
         """Draw `prims` with the trim box's bottom-left corner at (x0, y0) and the given trim height."""
         c = self.c
         top = y0 + height
@@ -62,7 +66,7 @@ class Painter:
         if p.style.get("opacity", 1) != 1:
             self.c.setFillAlpha(1)
 
-    def _rect(self, p, x0, top) -> None:
+    def _rect(self, p, x0: float, top: float) -> None:
         fill, stroke = self._stroke_fill(p)
         if fill or stroke:
             r = p.style.get("radius", 0)
@@ -73,19 +77,19 @@ class Painter:
                 self.c.rect(x0 + p.x, y, p.w, p.h, stroke=stroke, fill=fill)
         self._reset_opacity(p)
 
-    def _circle(self, p, x0, top) -> None:
+    def _circle(self, p, x0: float, top: float) -> None:
         fill, stroke = self._stroke_fill(p)
         if fill or stroke:
             self.c.ellipse(x0 + p.x, top - p.y - p.h, x0 + p.x + p.w, top - p.y, stroke=stroke, fill=fill)
         self._reset_opacity(p)
 
-    def _line(self, p, x0, top) -> None:
+    def _line(self, p, x0: float, top: float) -> None:
         _, stroke = self._stroke_fill(p)
         if stroke:
             (x1, y1), (x2, y2) = p.points
             self.c.line(x0 + x1, top - y1, x0 + x2, top - y2)
 
-    def _polyline(self, p, x0, top) -> None:
+    def _polyline(self, p, x0: float, top: float) -> None:
         _, stroke = self._stroke_fill(p)
         if stroke and p.points:
             path = self.c.beginPath()
@@ -95,7 +99,7 @@ class Painter:
                 path.lineTo(x0 + x, top - y)
             self.c.drawPath(path, stroke=1, fill=0)
 
-    def _polygon(self, p, x0, top) -> None:
+    def _polygon(self, p, x0: float, top: float) -> None:
         fill, stroke = self._stroke_fill(p)
         if (fill or stroke) and p.points:
             path = self.c.beginPath()
@@ -107,7 +111,7 @@ class Painter:
             self.c.drawPath(path, stroke=stroke, fill=fill)
         self._reset_opacity(p)
 
-    def _icon(self, p, x0, top) -> None:
+    def _icon(self, p, x0: float, top: float) -> None:
         self.icon(self.c, p.text, x0 + p.x, top - p.y - p.h, p.w, p.h, colour(p.style.get("color", "#000000")))
 
     def _image(self, p: object, x0: float, top: float) -> None:
@@ -177,7 +181,7 @@ class Painter:
             lines.append((p.x + dx, y, p.x + dx + line.width, y + fitted.size))
         return lines
 
-    def _text(self, p, x0, top) -> None:
+    def _text(self, p, x0: float, top: float) -> None:
         s = p.style
         fitted = self.fit_text(p)
         offset = rtext.valign_offset(s["valign"], p.h, fitted.height)

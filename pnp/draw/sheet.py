@@ -10,6 +10,10 @@ from reportlab.lib import colors
 from ..impose.sheet import EDGE_SAFE
 from ..units import MM
 from .colour import colour
+from .primitive import Primitive
+from .fonts import FontSet
+from .paint import Painter
+from reportlab.pdfgen.canvas import Canvas
 
 FOOTER_GREY = colors.Color(0.45, 0.45, 0.45)
 GUIDE = colors.Color(0.3, 0.3, 0.3)
@@ -17,7 +21,7 @@ CUT = colors.Color(0.35, 0.35, 0.35)
 TAB = colors.Color(0.88, 0.88, 0.88)
 
 
-def _clip_to(canvas, x, y, width, height, clip) -> None:
+def _clip_to(canvas: Canvas, x: float, y: float, width: float, height: float, clip) -> None:
     """Clip to the trim box at (x, y) grown by `clip` = (left, bottom, right, top)."""
     left, bottom, right, top = clip
     path = canvas.beginPath()
@@ -25,7 +29,7 @@ def _clip_to(canvas, x, y, width, height, clip) -> None:
     canvas.clipPath(path, stroke=0, fill=0)
 
 
-def item(canvas, painter, prims, x, y, width, height, clip) -> None:
+def item(canvas: Canvas, painter: Painter, prims: list[Primitive], x: float, y: float, width: float, height: float, clip) -> None:
     """One item with its trim box's bottom-left corner at (x, y), clipped to its trim grown by `clip`
     (left, bottom, right, top): the bleed it shows on each side."""
     canvas.saveState()
@@ -34,7 +38,7 @@ def item(canvas, painter, prims, x, y, width, height, clip) -> None:
     canvas.restoreState()
 
 
-def shared_item(canvas, painter, prims, x, y, width, height, clip, key, bleed) -> None:
+def shared_item(canvas: Canvas, painter: Painter, prims: list[Primitive], x: float, y: float, width: float, height: float, clip, key: str, bleed: float) -> None:
     """Like `item`, but identical items (every card back) are stored once in the PDF as a form XObject with
     `bleed` of art all round, each copy clipped to its own `clip`; `key` names what is drawn (its layout and
     primitives), so the same bytes come out on every build."""
@@ -53,7 +57,7 @@ def shared_item(canvas, painter, prims, x, y, width, height, clip, key, bleed) -
     canvas.restoreState()
 
 
-def form(canvas, painter, prims, name, width, height) -> None:
+def form(canvas: Canvas, painter: Painter, prims: list[Primitive], name: str, width: float, height: float) -> None:
     """A whole item drawn once as a named form (a board that several tiles show part of)."""
     canvas.beginForm(name, 0, 0, width, height)
     painter.paint(prims, 0, 0, height)
@@ -61,7 +65,7 @@ def form(canvas, painter, prims, name, width, height) -> None:
 
 
 @contextlib.contextmanager
-def shifted(canvas, dx, dy):
+def shifted(canvas: Canvas, dx: float, dy: float):
     """Everything drawn inside the block moved by (dx, dy) points: a back page made up for the printer."""
     canvas.saveState()
     canvas.translate(dx, dy)
@@ -72,7 +76,7 @@ def shifted(canvas, dx, dy):
 
 
 @contextlib.contextmanager
-def quarter_turned(canvas, x, y, w, h, clockwise=False):
+def quarter_turned(canvas: Canvas, x: float, y: float, w: float, h: float, clockwise=False):
     """Drawing at (0, 0) an item `h` wide and `w` high fills the box (x, y, w, h) turned a quarter round:
     counter-clockwise (its top to the left) or clockwise (its top to the right)."""
     canvas.saveState()
@@ -89,7 +93,7 @@ def quarter_turned(canvas, x, y, w, h, clockwise=False):
 
 
 @contextlib.contextmanager
-def turned(canvas, x, y, w, h):
+def turned(canvas: Canvas, x: float, y: float, w: float, h: float):
     """Everything drawn inside the block turned half round about the centre of the box (x, y, w, h)."""
     canvas.saveState()
     canvas.translate(x + w / 2, y + h / 2)
@@ -101,7 +105,7 @@ def turned(canvas, x, y, w, h):
         canvas.restoreState()
 
 
-def fold_line(canvas, fonts, line, label) -> None:
+def fold_line(canvas: Canvas, fonts: FontSet, line, label: str) -> None:
     """A dashed fold line with a small word at each end."""
     (x1, y1), (x2, y2) = line
     canvas.saveState()
@@ -119,7 +123,7 @@ def fold_line(canvas, fonts, line, label) -> None:
     canvas.restoreState()
 
 
-def footer(canvas, fonts, paper, text) -> None:
+def footer(canvas: Canvas, fonts: FontSet, paper: tuple[float, float], text: str) -> None:
     """A small grey line at the bottom of a page: which game, component and side it is."""
     canvas.saveState()
     canvas.setFillColor(FOOTER_GREY)
@@ -128,7 +132,7 @@ def footer(canvas, fonts, paper, text) -> None:
     canvas.restoreState()
 
 
-def marks(canvas, segments, width=0.25) -> None:
+def marks(canvas: Canvas, segments, width: float = 0.25) -> None:
     """Crop marks: thin black segments ((x1, y1), (x2, y2))."""
     canvas.saveState()
     canvas.setStrokeColor(colors.black)
@@ -138,7 +142,7 @@ def marks(canvas, segments, width=0.25) -> None:
     canvas.restoreState()
 
 
-def points_path(canvas, points, close=True):
+def points_path(canvas: Canvas, points, close=True):
     """A path through `points` (PDF coordinates), closed back to the first unless `close` is false."""
     path = canvas.beginPath()
     path.moveTo(*points[0])
@@ -149,7 +153,7 @@ def points_path(canvas, points, close=True):
     return path
 
 
-def _outline_path(canvas, outline):
+def _outline_path(canvas: Canvas, outline):
     if outline.kind == "polygon":
         return points_path(canvas, outline.points)
     path = canvas.beginPath()
@@ -162,7 +166,7 @@ def _outline_path(canvas, outline):
     return path
 
 
-def cut_outline(canvas, outline) -> None:
+def cut_outline(canvas: Canvas, outline) -> None:
     """The line a token is cut along, drawn twice, a wide light line under a thin dark one, so that it shows
     on dark art and on light art alike."""
     canvas.saveState()
@@ -173,12 +177,12 @@ def cut_outline(canvas, outline) -> None:
     canvas.restoreState()
 
 
-def clipped(canvas, outline) -> None:
+def clipped(canvas: Canvas, outline) -> None:
     """Clip what follows to `outline` (call inside saveState/restoreState)."""
     canvas.clipPath(_outline_path(canvas, outline), stroke=0, fill=0)
 
 
-def polygon(canvas, points, fill, stroke) -> None:
+def polygon(canvas: Canvas, points, fill, stroke) -> None:
     """A closed path through `points` (PDF coordinates), filled and/or stroked with ReportLab colours."""
     path = points_path(canvas, points)
     if fill is not None:
@@ -188,7 +192,7 @@ def polygon(canvas, points, fill, stroke) -> None:
     canvas.drawPath(path, stroke=int(stroke is not None), fill=int(fill is not None))
 
 
-def tile_window(canvas, form_name, offset, window, seams, targets) -> None:
+def tile_window(canvas: Canvas, form_name: str, offset, window, seams, targets) -> None:
     """One tile of a board: the part `window` (x, y, w, h on the page) of the board form placed at `offset`,
     its outline, the dashed `seams` ((x1, y1), (x2, y2)) to trim along, and registration `targets`."""
     ox, oy = offset
@@ -213,7 +217,7 @@ def tile_window(canvas, form_name, offset, window, seams, targets) -> None:
     canvas.restoreState()
 
 
-def target(canvas, x, y, r=2.2 * MM) -> None:
+def target(canvas: Canvas, x: float, y: float, r=2.2 * MM) -> None:
     """A registration target: a circle with a cross; both neighbouring tiles print it at the same board point."""
     canvas.setStrokeColor(colors.black)
     canvas.setLineWidth(0.35)
@@ -222,7 +226,7 @@ def target(canvas, x, y, r=2.2 * MM) -> None:
     canvas.line(x, y - r, x, y + r)
 
 
-def tile_map(canvas, fonts, cells, label, label_at) -> None:
+def tile_map(canvas: Canvas, fonts: FontSet, cells, label: str, label_at) -> None:
     """A small map of all tiles, this one filled: `cells` are (x, y, size, is_this_tile)."""
     canvas.saveState()
     canvas.setLineWidth(0.3)
@@ -236,7 +240,7 @@ def tile_map(canvas, fonts, cells, label, label_at) -> None:
     canvas.restoreState()
 
 
-def die_net(canvas, painter, faces, tabs, outline, face_fill) -> None:
+def die_net(canvas: Canvas, painter: Painter, faces, tabs, outline, face_fill) -> None:
     """A die net: glue `tabs` (polygons) in grey, each face (polygon, centre, primitives, layout size)
     filled and drawn clipped to its shape, fold lines dashed, the cut `outline` (segments) solid."""
     canvas.saveState()

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from reportlab.pdfbase.pdfmetrics import getAscent, stringWidth
+from .fonts import FontSet
+from reportlab.pdfgen.canvas import Canvas
 
 _TOKEN = re.compile(r"(\[\[[^\[\]\n]{1,60}\]\]|\\\*|\*\*|\*|:[a-z0-9][a-z0-9-]*:|\n| +)")
 ICON_SCALE = 1.15  # an inline icon is a little larger than the text's cap height so it reads at small sizes
@@ -20,7 +22,7 @@ class Run(NamedTuple):  # a tuple: made by the thousand while parsing, it must b
 
 
 @functools.lru_cache(maxsize=4096)
-def parse(markup):
+def parse(markup: str):
     """Markup -> runs. Unknown markers are kept as text; '\\*' is a literal star."""
     runs, bold, italic = [], False, False
     for piece in _TOKEN.split(markup):
@@ -52,7 +54,7 @@ def _term_runs(term: str, italic: bool) -> list:
 
 
 @functools.lru_cache(maxsize=65536)
-def _width1(text, font):
+def _width1(text: str, font):
     return stringWidth(text, font, 1.0)
 
 
@@ -96,7 +98,7 @@ def _boxes(runs):
     return boxes
 
 
-def layout(runs, fonts, family, size, width):
+def layout(runs, fonts: FontSet, family: str, size, width: float):
     """Break runs into lines at `size` within `width`. Returns (lines, overflow)."""
     icon_width = size * ICON_SCALE
     space = _width1(" ", fonts.name(family)) * size
@@ -132,7 +134,7 @@ def layout(runs, fonts, family, size, width):
 _PLAIN = re.compile(r"^[^*:\\\n[]*$")  # no markup at all (no [[Term]] either): one font, breaks only at spaces
 
 
-def _one_line(markup, fonts, family, width, height, size, leading):
+def _one_line(markup: str, fonts: FontSet, family: str, width: float, height: float, size, leading: float):
     """Plain text that fits on one line at `size`, laid out as `layout` would lay it out (the words joined by
     single spaces in one run, which draw_lines would merge anyway); None when that is not the case. Titles and
     names, one per card, are nearly all like this."""
@@ -151,7 +153,7 @@ def valign_offset(valign, box_height, used):
     return max({"middle": (box_height - used) / 2, "bottom": box_height - used}.get(valign, 0.0), 0.0)
 
 
-def fit(markup, fonts, family, width, height, max_size, min_size=None, leading=1.2, max_lines=0):
+def fit(markup: str, fonts: FontSet, family: str, width: float, height: float, max_size, min_size=None, leading: float = 1.2, max_lines=0):
     """The largest size between min and max (0.25 pt steps) at which the text fits the box
     (and, when max_lines is set, takes no more lines than that)."""
     quick = _one_line(markup, fonts, family, width, height, max_size, leading)
@@ -184,7 +186,7 @@ def fit(markup, fonts, family, width, height, max_size, min_size=None, leading=1
     return result
 
 
-def draw_lines(canvas, fitted, x, top, width, align, colour, fonts, family, draw_icon):
+def draw_lines(canvas: Canvas, fitted, x: float, top: float, width: float, align, colour, fonts: FontSet, family: str, draw_icon):
     """Draw fitted lines with the first line's cap at `top`, as one PDF text object (icons after it);
     returns the height used."""
     size, leading = fitted.size, fitted.leading

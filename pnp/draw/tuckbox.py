@@ -7,12 +7,14 @@ from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from .sheet import TAB, points_path, polygon
+from .fonts import FontSet
+from reportlab.pdfgen.canvas import Canvas
 
 
 INK = colors.Color(0.13, 0.13, 0.13)
 
 
-def tuck_net(canvas, net) -> None:
+def tuck_net(canvas: Canvas, net) -> None:
     """A tuck box's net (pnp.impose.tuckbox.Net, in the canvas's coordinates): the glue tab grey, every
     fold line dashed, the cut outline solid."""
     canvas.saveState()
@@ -30,7 +32,7 @@ def tuck_net(canvas, net) -> None:
 
 
 @contextlib.contextmanager
-def clipped_to(canvas, points):
+def clipped_to(canvas: Canvas, points):
     """Everything drawn inside the block clipped to the polygon `points`."""
     canvas.saveState()
     canvas.clipPath(points_path(canvas, points), stroke=0, fill=0)
@@ -40,7 +42,7 @@ def clipped_to(canvas, points):
         canvas.restoreState()
 
 
-def fitted_label(canvas, fonts, text, centre, room, style, turned=False):
+def fitted_label(canvas: Canvas, fonts: FontSet, text: str, centre, room, style, turned=False):
     """One line of `text` centred on `centre`, in `style` = (family, bold, size, smallest size), shrunk until
     it is at most `room` long; turned a quarter anticlockwise (reading up the page) when `turned`. Returns
     False, drawing nothing, when it does not fit even at its smallest size."""

@@ -128,7 +128,7 @@ def _centroid(face):
     return sum(x for x, _ in face) / len(face), sum(y for _, y in face) / len(face)
 
 
-def tab(a, b, centre, depth=0.22, inset=0.25):
+def tab(a, b, centre, depth: float = 0.22, inset=0.25):
     """A trapezoid glue tab on edge a-b, on the side away from its face's centre."""
     (ax, ay), (bx, by) = a, b
     dx, dy = bx - ax, by - ay
@@ -144,7 +144,7 @@ PHI = (1 + 5 ** 0.5) / 2
 _SIGNS = (-1, 1)
 
 
-def _cyclic(x, y, z):
+def _cyclic(x: float, y: float, z):
     """The three cyclic permutations of (x, y, z) with every choice of signs (duplicates removed)."""
     out = []
     for a in _SIGNS:
@@ -203,7 +203,7 @@ def _solid(kind):
     return verts, faces
 
 
-def _cyclic_order(verts, ring, n):
+def _cyclic_order(verts, ring, n: int):
     """A face's vertices in order around its normal."""
     cx = [sum(verts[k][j] for k in ring) / len(ring) for j in range(3)]
     u = _sub(verts[ring[0]], cx)

@@ -24,7 +24,7 @@ class Outline:
         return replace(self, x=box[0], y=box[1], w=box[2], h=box[3], radius=self.radius + by if self.radius else 0.0)
 
 
-def hexagon(x, y, w, h):
+def hexagon(x: float, y: float, w: float, h: float):
     """The hexagon touching the box's four sides: corners left and right with flat top and bottom in a wide
     box, corners top and bottom in a tall one (regular when the box has a regular hexagon's proportions)."""
     cx, cy, a, b = x + w / 2, y + h / 2, w / 2, h / 2
@@ -37,7 +37,7 @@ def hexagon(x, y, w, h):
     return Outline("polygon", x, y, w, h, points=tuple(points))
 
 
-def cut_shape(shape, x, y, w, h, radius, rounded_default):
+def cut_shape(shape, x: float, y: float, w: float, h: float, radius, rounded_default):
     """The outline a token of `shape` (square, rounded, circle, hex) is cut along; None for 'none'."""
     if shape == "none":
         return None

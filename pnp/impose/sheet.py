@@ -49,7 +49,7 @@ class Grid:
     def pitch(self):
         return self.item[0] + 2 * self.bleed + self.gap, self.item[1] + 2 * self.bleed + self.gap
 
-    def slot(self, index, mirrored=False):
+    def slot(self, index: int, mirrored: bool = False):
         """Slot of item `index` on its page, counted left to right, top to bottom.
         A mirrored slot swaps columns: the back of a card printed long-edge duplex."""
         i = index % self.per_page
@@ -65,15 +65,15 @@ class Grid:
         px, py = self.pitch
         return (self.origin[0], self.origin[1], self.cols * px - self.gap, self.rows * py - self.gap)
 
-    def _filled(self, filled, mirrored):
+    def _filled(self, filled: int | None, mirrored: bool):
         count = self.per_page if filled is None else min(filled, self.per_page)
         return [self.slot(i, mirrored) for i in range(count)]
 
     @functools.lru_cache(maxsize=256)  # noqa: B019 (a grid lives as long as its build) asked for each card of a sheet, the same answer for the whole sheet
-    def _taken(self, filled, mirrored):
+    def _taken(self, filled: int | None, mirrored: bool):
         return frozenset((t.col, t.row) for t in self._filled(filled, mirrored))
 
-    def clip(self, index, filled=None, mirrored=False):
+    def clip(self, index: int, filled: int | None = None, mirrored: bool = False):
         """How far slot `index`'s art may run past its trim: (left, bottom, right, top). Every side gets the
         grid's bleed; a side with no card next to it also gets the outer bleed, so a cut a little off the
         line shows the card's own art there, not white paper."""
@@ -85,7 +85,7 @@ class Grid:
                 self.bleed + (ox if (s.col + 1, s.row) not in taken else 0),
                 self.bleed + (oy if (s.col, s.row - 1) not in taken else 0))
 
-    def cut_lines(self, filled=None, mirrored=False):
+    def cut_lines(self, filled: int | None = None, mirrored: bool = False):
         """x positions of vertical cuts and y positions of horizontal cuts (deduplicated, sorted) of the
         first `filled` slots (all of them when not given)."""
         xs, ys = set(), set()
@@ -103,7 +103,7 @@ class Grid:
         return (min(bx, pw - bx - bw) - self.outer[0] - MARK_GAP - EDGE_SAFE,
                 min(by - self.footer, ph - by - bh) - self.outer[1] - MARK_GAP - EDGE_SAFE)
 
-    def crop_marks(self, filled=None, mirrored=False, style="lines"):
+    def crop_marks(self, filled: int | None = None, mirrored: bool = False, style="lines"):
         """Line segments ((x1, y1), (x2, y2)) marking where to cut the filled slots (all slots when `filled`,
         how many hold an item, is not given; on a backs page, `mirrored`, the slots are the mirrored ones).
         `lines`: each cut line continued into the margins, starting just past the art; `corners`: an L at
@@ -131,7 +131,7 @@ class Grid:
                 marks.append(((right + MARK_GAP, y), (right + MARK_GAP + lh, y)))
         return marks
 
-    def _corner_marks(self, filled, mirrored):
+    def _corner_marks(self, filled: int | None, mirrored: bool):
         slots = self._filled(filled, mirrored)
         arts = []
         for i, s in enumerate(slots):
@@ -174,7 +174,7 @@ def _overlaps(lo, hi, a, b):
     return a < lo < b if lo == hi else lo < b and hi > a
 
 
-def densest(paper, item, bleed=0.0, gap=0.0, margin=MARGIN):
+def densest(paper: tuple[float, float], item, bleed: float = 0.0, gap: float = 0.0, margin: float = MARGIN):
     """The grid holding the most items: upright, or turned a quarter round when that holds more."""
     upright = grid(paper, item, bleed, gap, margin)
     turned = grid(paper, (item[1], item[0]), bleed, gap, margin)
@@ -215,11 +215,11 @@ class Fold:
     def _lift(self):
         return 0.0 if self.vertical else self.page[1] / 2  # the top half starts halfway up the page
 
-    def front(self, index):
+    def front(self, index: int):
         s = self.half.slot(index)
         return Slot(s.x, s.y + self._lift(), s.w, s.h, s.col, s.row)
 
-    def back(self, index):
+    def back(self, index: int):
         """The back of the item in slot `index`: the front's slot mirrored across the fold."""
         s, (pw, ph) = self.front(index), self.page
         if self.vertical:
@@ -233,7 +233,7 @@ class Fold:
             return ((pw / 2, EDGE_SAFE), (pw / 2, ph - EDGE_SAFE))
         return ((EDGE_SAFE, ph / 2), (pw - EDGE_SAFE, ph / 2))
 
-    def crop_marks(self, filled, style="lines"):
+    def crop_marks(self, filled: int | None, style="lines"):
         """Marks for the fronts' cuts (kept within their half), and the same mirrored for the backs."""
         lift, (pw, ph) = self._lift(), self.page
         marks = [((x1, y1 + lift), (x2, y2 + lift)) for (x1, y1), (x2, y2) in self.half.crop_marks(filled, style=style)]
@@ -244,7 +244,7 @@ class Fold:
         return marks + mirror
 
 
-def gutterfold(paper, item, bleed=0.0):
+def gutterfold(paper: tuple[float, float], item, bleed: float = 0.0):
     """The best gutter fold for items of `item` size: portrait or landscape paper, folded up the middle or
     across it, whichever holds most (folded up the middle on a tie, so no back is upside down). Each half
     keeps the sheet margin on all sides, the fold included, so nothing is printed on the fold."""
@@ -258,7 +258,7 @@ def gutterfold(paper, item, bleed=0.0):
     return best
 
 
-def pages_needed(count, per_page):
+def pages_needed(count: int, per_page):
     return max(1, math.ceil(count / per_page))
 
 
@@ -271,7 +271,7 @@ class Placed:
     h: float
 
 
-def shelves(paper, sizes, gap=3 * MM, margin=MARGIN):
+def shelves(paper: tuple[float, float], sizes, gap: float = 3 * MM, margin: float = MARGIN):
     """Pack boxes of mixed sizes in rows (shelves), in order; returns pages of Placed (PDF coords)."""
     pw, ph = paper
     left, right, top, bottom = margin, pw - margin, ph - margin, margin
@@ -292,7 +292,7 @@ def shelves(paper, sizes, gap=3 * MM, margin=MARGIN):
     return _centre(pages, paper, margin)
 
 
-def _centre(pages, paper, margin):
+def _centre(pages, paper: tuple[float, float], margin: float):
     """Centre each page's packed block horizontally so the sheet looks intended."""
     out = []
     for page in pages:

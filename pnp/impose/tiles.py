@@ -39,7 +39,7 @@ class Tile:
     def label(self):
         return f"tile {self.number} of {self.rows * self.cols} (row {self.row + 1}, column {self.col + 1})"
 
-    def trim_lines(self, overlap=OVERLAP):
+    def trim_lines(self, overlap: float = OVERLAP):
         """Board segments ((x1, y1), (x2, y2)) this tile is trimmed along: the middle of its overlap with the
         tile to its left, and with the tile above it."""
         lines = []
@@ -51,7 +51,7 @@ class Tile:
             lines.append(((self.bx, y), (self.bx + self.bw, y)))
         return lines
 
-    def kept(self, overlap=OVERLAP):
+    def kept(self, overlap: float = OVERLAP):
         """The part of the board this tile keeps once trimmed: (x0, y0, x1, y1)."""
         x0 = self.bx + (overlap / 2 if self.col > 0 else 0)
         y1 = self.by + self.bh - (overlap / 2 if self.row > 0 else 0)
@@ -91,7 +91,7 @@ def _clear_spot(even: float, lo: float, hi: float, overlap: float, avoid: list) 
     return min([even, *(lo + k * SEAM_STEP for k in range(steps + 1) if lo + k * SEAM_STEP <= hi)], key=cost)
 
 
-def tiles(paper, size, overlap=OVERLAP, margin=MARGIN, avoid_x=(), avoid_y=()):
+def tiles(paper: tuple[float, float], size, overlap: float = OVERLAP, margin: float = MARGIN, avoid_x=(), avoid_y=()):
     """Split a board of `size` over pages: rows top to bottom, columns left to right. `avoid_x` and
     `avoid_y` are board intervals (start, end, weight) across, and up from the bottom, that a seam should
     not cut: lines of text, weighed by their type size."""
@@ -113,7 +113,7 @@ def tiles(paper, size, overlap=OVERLAP, margin=MARGIN, avoid_x=(), avoid_y=()):
     return out
 
 
-def alignment_marks(tile, overlap=OVERLAP):
+def alignment_marks(tile, overlap: float = OVERLAP):
     """Board-coordinate centres of the registration targets on this tile: in each overlap, between the trim
     line (the seam) and the overlap's far edge, where the trimmed tile keeps them and its neighbour, which
     is not trimmed there, keeps them too."""

@@ -42,20 +42,20 @@ class Net:
         return max(xs) - min(xs), max(ys) - min(ys)
 
 
-def box_size(card, count, thickness, clearance):
+def box_size(card, count: int, thickness, clearance):
     """(W, H, D) of the box that holds `count` cards of `card` = (w, h), each `thickness` thick, with
     `clearance` of play in each direction (all in points)."""
     w, h = card
     return w + clearance, h + clearance, count * thickness + clearance
 
 
-def _arc(cx, cy, r, start, end, steps=12):
+def _arc(cx: float, cy: float, r, start, end, steps=12):
     """Points on a circle from angle `start` to `end` (degrees, anticlockwise when end > start)."""
     return [(cx + r * math.cos(math.radians(start + (end - start) * k / steps)),
              cy + r * math.sin(math.radians(start + (end - start) * k / steps))) for k in range(steps + 1)]
 
 
-def _tuck_flap(x0, x1, y, depth, up):
+def _tuck_flap(x0: float, x1: float, y: float, depth: float, up):
     """The outer edge of a tuck flap on the fold line y from x0 to x1 (left to right), reaching `depth` up
     (or down): narrowing by TUCK_INSET, with rounded corners at its tip."""
     s = 1 if up else -1
@@ -67,14 +67,14 @@ def _tuck_flap(x0, x1, y, depth, up):
     return left + right
 
 
-def _dust_flap(x0, x1, y, depth, up):
+def _dust_flap(x0: float, x1: float, y: float, depth: float, up):
     """A dust flap on the fold line y from x0 to x1 (left to right): a trapezoid narrowing towards its tip."""
     s = 1 if up else -1
     slant = min((x1 - x0) * 0.25, depth * 0.3, 3 * MM)
     return [(x0, y), (x0 + slant, y + s * depth), (x1 - slant, y + s * depth), (x1, y)]
 
 
-def tuck_net(width, height, depth):
+def tuck_net(width: float, height: float, depth: float):
     """The net of a box whose front is `width` x `height` and whose sides are `depth` wide (points)."""
     W, H, D = width, height, depth
     T = min(TUCK, H / 4)
@@ -104,7 +104,7 @@ def tuck_net(width, height, depth):
     return Net(W, H, D, panels, folds, outline, glue, front_cut)
 
 
-def placement(net_size, paper, margin, footer):
+def placement(net_size, paper: tuple[float, float], margin: float, footer):
     """Where a net of `net_size` goes: (page size, (x, y) of its bottom-left corner), centred on the paper
     (portrait, else landscape) inside `margin` all round and `footer` of room at the bottom; None when it
     fits neither way."""
@@ -116,6 +116,6 @@ def placement(net_size, paper, margin, footer):
     return None
 
 
-def room(paper, margin, footer):
+def room(paper: tuple[float, float], margin: float, footer):
     """The largest net that fits the paper, portrait and landscape: ((w, h), (w, h))."""
     return ((paper[0] - 2 * margin, paper[1] - margin - footer), (paper[1] - 2 * margin, paper[0] - margin - footer))

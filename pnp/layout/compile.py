@@ -8,6 +8,8 @@ from ..template import compile_expression, compile_template, evaluate, is_templa
 from . import params as P
 from .elements import ELEMENTS
 from .place import REST
+from ..report import Mark
+from .elements.base import Context
 
 MAX_ELEMENTS = 5_000  # elements in one layout file, groups included
 
@@ -23,16 +25,16 @@ class Compiled:
         self.params = element.all_params()
         self.consts, self.templates, self.children = {}, {}, []
 
-    def mark_of(self, key):
+    def mark_of(self, key: str):
         return self.spec.mark_of(key)
 
-    def has(self, key):
+    def has(self, key: str):
         return key in self.spec
 
     def is_templated(self, names):
         return any(n in self.templates for n in names)
 
-    def values(self, ctx, later=()):
+    def values(self, ctx: Context, later=()):
         """Every parameter's value for one item: constants as converted at load, templates rendered now
         (except those named in `later`, which a grid renders per cell). The dict may be shared between
         items: read it, never change it."""
@@ -44,7 +46,7 @@ class Compiled:
                 out[name] = self._rendered(name, source, ctx)
         return out
 
-    def _rendered(self, name, source, ctx):
+    def _rendered(self, name: str, source, ctx: Context):
         param = self.params[name]
         try:
             text = render(source, ctx)
@@ -59,7 +61,7 @@ class Compiled:
         except ValueError as e:
             raise LayoutError(f"{name}: {e}", self.mark_of(name)) from None
 
-    def evaluate(self, key, ctx):
+    def evaluate(self, key: str, ctx: Context):
         try:
             return evaluate(self.spec[key], ctx)
         except ExprError as e:
@@ -67,10 +69,10 @@ class Compiled:
 
 
 class _Compiler:
-    def __init__(self, styles, problems) -> None:
+    def __init__(self, styles, problems: list[tuple[str, Mark | None]]) -> None:
         self.styles, self.problems, self.count = styles, problems, 0
 
-    def elements(self, specs, mark):
+    def elements(self, specs, mark: Mark | None):
         if not isinstance(specs, list):
             self.problems.append((f"elements is a list (one '- type: ...' each), got {type_name(specs)}", mark))
             return []
@@ -81,7 +83,7 @@ class _Compiler:
                 out.append(compiled)
         return out
 
-    def element(self, spec, mark):
+    def element(self, spec, mark: Mark | None):
         self.count += 1
         if self.count > MAX_ELEMENTS:
             if self.count == MAX_ELEMENTS + 1:
@@ -135,7 +137,7 @@ class _Compiler:
                 self.problems.append((f"'{kind}' element needs '{name}' ({param.doc})", spec.mark))
         self.problems.extend(compiled.element.check(spec))
 
-    def _value(self, compiled, name, param) -> None:
+    def _value(self, compiled, name: str, param) -> None:
         spec = compiled.spec
         if name not in spec:
             compiled.consts[name] = param.initial()
@@ -161,7 +163,7 @@ class _Compiler:
             compiled.consts[name] = param.initial()
 
 
-def compile_elements(specs, mark, styles, problems):
+def compile_elements(specs, mark: Mark | None, styles, problems: list[tuple[str, Mark | None]]):
     """The compiled elements of a layout file; problems found are appended as (message, mark)."""
     return _Compiler(styles, problems).elements(specs, mark)
 

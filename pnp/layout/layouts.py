@@ -15,6 +15,7 @@ from .compile import compile_elements
 from .place import plan
 from .resolve import Resolver
 from .styles import StyleSet
+from ..project import Project
 
 NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$")
 
@@ -80,7 +81,7 @@ class Layout:
 class LayoutSet:
     """A game's layouts, read and checked once each; `resolver(name)` evaluates one for items."""
 
-    def __init__(self, project, game_id, context, options=None, budget=None) -> None:
+    def __init__(self, project: Project, game_id: str, context, options=None, budget=None) -> None:
         self.project, self.game_id, self.context = project, game_id, context
         self.budget = budget or DrawingBudget()  # the game's drawing steps, which resolving spends
         self.folders = [project.layouts / game_id, project.shared_layouts]
@@ -90,7 +91,7 @@ class LayoutSet:
         self.using = []  # layouts being resolved through `use`, to refuse one that uses itself
         self.measure = None  # text primitive -> the height its lines take once fitted (set by the studio)
 
-    def path(self, name, mark=None):
+    def path(self, name: str, mark: Mark | None = None):
         if not isinstance(name, str) or not NAME.match(name) or ".." in name.split("/"):
             raise LayoutError(f"'{name}' is not a layout name (letters, digits, '-', '_' and '/' between "
                               "folders)", mark)
@@ -106,7 +107,7 @@ class LayoutSet:
         known = [p.stem for f in self.folders if f.is_dir() for p in f.glob("*.yaml")]
         raise LayoutError(f"layout '{name}' not found{did_you_mean(name, known)} (looked for {where})", mark)
 
-    def get(self, name, mark=None, _stack=()):
+    def get(self, name: str, mark: Mark | None = None, _stack=()):
         """The layout, or a LayoutError listing every problem of its file (remembered: said once)."""
         if name in _stack:
             raise LayoutError(f"layouts extend each other in a circle: {' -> '.join(_stack + (name,))}", mark)
@@ -122,12 +123,12 @@ class LayoutSet:
             raise found
         return found
 
-    def resolver(self, name, mark=None):
+    def resolver(self, name: str, mark: Mark | None = None):
         if name not in self._resolvers:
             self._resolvers[name] = Resolver(self.get(name, mark), self, self.context)
         return self._resolvers[name]
 
-    def _read(self, name, stack, mark):
+    def _read(self, name: str, stack, mark: Mark | None):
         path = self.path(name, mark)
         shown = self.project.rel(path)
         try:
@@ -155,7 +156,7 @@ class LayoutSet:
             raise LayoutError(problems[0][0], problems[0][1], problems)
         return layout
 
-    def _values(self, spec, problems):
+    def _values(self, spec, problems: list[tuple[str, Mark | None]]):
         """The file's own keys, checked and converted; a variable may not hide a name templates rely on."""
         known = {**LAYOUT_PARAMS, **self.options}
         values = {}
@@ -173,8 +174,8 @@ class LayoutSet:
                                  f"{RESERVED[name]}", spec["vars"].key_mark(name)))
         return values
 
-    def _layout(self, name, shown, spec, values, parent, elements):
-        def pick(key):
+    def _layout(self, name: str, shown, spec, values, parent, elements):
+        def pick(key: str):
             if key in values:
                 return values[key]
             return getattr(parent, key) if parent else LAYOUT_PARAMS[key].initial()

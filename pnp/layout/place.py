@@ -10,6 +10,9 @@ from ..errors import LayoutError
 from ..units import MM
 from ..model.schema import did_you_mean
 from . import params as P
+from ..report import Mark
+from .prims import LayoutShape, Prim
+from pathlib import Path
 
 RELATIONS = {"below": "y", "above": "y", "right_of": "x", "left_of": "x"}
 REST = "rest"  # `h: rest`
@@ -32,7 +35,7 @@ class Placement:
     def __init__(self, anchors, rest, order) -> None:
         self.anchors, self.rest, self.order = anchors, rest, order
 
-    def place(self, el, prims, boxes, layout, measure) -> None:
+    def place(self, el, prims: list[Prim], boxes, layout: LayoutShape, measure) -> None:
         """Move an element's primitives to where its relations put them, stretch `h: rest`, check that it
         stays on the card, and record the box it is drawn in for the elements placed against it."""
         relations = self.anchors.get(el, ())
@@ -49,7 +52,7 @@ class Placement:
         boxes[el] = drawn(prims, measure) or _nothing_drawn(relations, boxes)
 
 
-def plan(elements, problems):
+def plan(elements, problems: list[tuple[str, Mark | None]]):
     """The Placement of a layout's top-level elements, or None when none is placed relatively; unknown
     names and circles of placements are reported into `problems`."""
     named = {el.consts.get("name"): el for el in elements if el.consts.get("name")}
@@ -76,11 +79,11 @@ def plan(elements, problems):
     return Placement(anchors, rest, _ordered(elements, anchors, problems))
 
 
-def _ordered(elements, anchors, problems):
+def _ordered(elements, anchors, problems: list[tuple[str, Mark | None]]):
     """The elements, each after those it is placed against; a circle is reported and broken."""
     order, state = [], {}
 
-    def visit(el, path) -> None:
+    def visit(el, path: Path) -> None:
         if state.get(el) == "done":
             return
         if state.get(el) == "visiting":
@@ -98,7 +101,7 @@ def _ordered(elements, anchors, problems):
     return order
 
 
-def extent(prims):
+def extent(prims: list[Prim]):
     """(left, top, right, bottom) of the primitives' boxes, or None for none."""
     xs, ys = [], []
     for p in prims:
@@ -111,7 +114,7 @@ def extent(prims):
     return (min(xs), min(ys), max(xs), max(ys)) if xs else None
 
 
-def drawn(prims, measure):
+def drawn(prims: list[Prim], measure):
     """The box the primitives really take: a text as tall as its lines after shrinking to fit."""
     boxes = []
     for p in prims:
@@ -156,11 +159,11 @@ def _nothing_drawn(relations, boxes):
     return None
 
 
-def _moved(p, dx, dy):
+def _moved(p, dx: float, dy: float):
     return replace(p, x=p.x + dx, y=p.y + dy, points=tuple((x + dx, y + dy) for x, y in p.points))
 
 
-def _check_on_card(el, relations, box, layout) -> None:
+def _check_on_card(el, relations, box, layout: LayoutShape) -> None:
     if box is None:
         return
     edge = layout.bleed + 0.01

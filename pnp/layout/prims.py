@@ -1,6 +1,9 @@
 """Drawing primitives: what a layout resolves to for one item, in points from the trim's top-left corner."""
 
 from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..report import Mark
 
 
 @dataclass(slots=True)
@@ -24,14 +27,14 @@ class Prim:
     source: object = field(default=None, repr=False, compare=False)
 
 
-def polygon(points, style, rotate=0.0, mark=None):
+def polygon(points, style, rotate=0.0, mark: Mark | None = None):
     """A polygon primitive whose box is the points' bounding box (so it turns about its own centre)."""
     xs, ys = [x for x, _ in points], [y for _, y in points]
     return Prim("polygon", min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys), tuple(points), style,
                 rotate=rotate, mark=mark)
 
 
-def scaled(p, x, y, s):
+def scaled(p, x: float, y: float, s):
     """A copy of a primitive scaled by s about the origin, then moved by (x, y)."""
     style = dict(p.style)
     for key in ("size", "min_size", "stroke_width", "radius"):
@@ -42,3 +45,16 @@ def scaled(p, x, y, s):
     return Prim(p.kind, x + p.x * s, y + p.y * s, p.w * s, p.h * s,
                 tuple((x + px * s, y + py * s) for px, py in p.points), style, p.text, p.rotate, p.mark,
                 p.thumbnail or s < 0.999)
+
+
+class LayoutShape(Protocol):
+    """What resolving and placing read of a layout (pnp.layout.layouts.Layout, which imports them)."""
+
+    name: str
+    width: float
+    height: float
+    bleed: float
+    safe: float
+    vars: dict[str, Any]
+    elements: list[Any]
+    placement: Any

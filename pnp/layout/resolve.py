@@ -5,6 +5,9 @@ import itertools
 from .. import units
 from ..errors import ExprError, LayoutError, LimitError
 from ..model.load import shown
+from ..report import Mark
+from .elements.base import Context
+from .prims import LayoutShape, Prim
 
 MAX_REPEAT = 10_000  # copies of one repeated element
 MAX_PRIMS = 100_000  # primitives one layout may resolve to for one item
@@ -34,7 +37,7 @@ class _Made(list):
 class Resolver:
     """Resolve `layout` for an item (any Record or None) in the game's template context."""
 
-    def __init__(self, layout, layouts, base_context) -> None:
+    def __init__(self, layout: LayoutShape, layouts, base_context) -> None:
         self.layout, self.layouts = layout, layouts
         self.base = {**base_context, "vars": layout.vars, **layout.vars, "W": units.to_mm(layout.width),
                      "H": units.to_mm(layout.height), "B": units.to_mm(layout.bleed)}
@@ -44,7 +47,7 @@ class Resolver:
         self._same_for_all = None  # a constant layout's primitives, shared by every item
         self._fixed = {}  # item-free element -> its primitives (shared: nobody changes a primitive)
 
-    def resolve(self, item=None, problems=None, extra=None):
+    def resolve(self, item=None, problems: list[tuple[str, Mark | None]] = None, extra=None):
         """The primitives for `item`, with `extra` template variables (a die face's value). With a `problems`
         list, an element that fails is reported there as (message, mark) and left out, so one run finds
         every failing element; without one it raises. A layout that reads nothing of the item (a card back)
@@ -59,7 +62,7 @@ class Resolver:
             self._same_for_all = prims
         return self._same_for_all
 
-    def _resolve(self, item, problems, extra):
+    def _resolve(self, item, problems: list[tuple[str, Mark | None]], extra):
         ctx = {**self.base, "item": item, "card": item, **(extra or {})}
         if self.layout.placement is not None:
             return self._placed(ctx, problems)
@@ -74,7 +77,7 @@ class Resolver:
             _bounded(out, el)
         return out
 
-    def _placed(self, ctx, problems):
+    def _placed(self, ctx: Context, problems: list[tuple[str, Mark | None]]):
         """A layout whose elements are placed against each other: each resolved after those it is placed
         against, then all put on paper in the file's order."""
         placement, per, boxes = self.layout.placement, {}, {}
@@ -87,7 +90,7 @@ class Resolver:
             _bounded(out, el)
         return out
 
-    def _prims(self, el, ctx, problems, then=None):
+    def _prims(self, el, ctx: Context, problems: list[tuple[str, Mark | None]], then=None):
         """One element's primitives (then `then(prims)`, which may move them). With a `problems` list, an
         element that fails is reported there and gives none; without one, its LayoutError is raised."""
         prims = _Made()
@@ -102,7 +105,7 @@ class Resolver:
             return []
         return prims
 
-    def element(self, el, ctx, ox, oy, out) -> None:
+    def element(self, el, ctx: Context, ox: float, oy: float, out: list[Prim]) -> None:
         """One compiled element (and, through groups, its children) with `when` and `repeat` applied."""
         try:
             if el.repeat is None:
@@ -114,7 +117,7 @@ class Resolver:
             raise LayoutError(e.message, el.mark) from None
         self._pay(out, el)
 
-    def _repeated(self, el, ctx, ox, oy, out) -> None:
+    def _repeated(self, el, ctx: Context, ox: float, oy: float, out: list[Prim]) -> None:
         values = _copies(el.evaluate("repeat", ctx), el)
         dx, dy = el.step
         for i, value in enumerate(values):  # `i` is this repeat's index; `<as>_i` survives nested repeats
@@ -130,7 +133,7 @@ class Resolver:
         out.paid = len(out)
         _bounded(out, el)
 
-    def use(self, name, item, extra, el):
+    def use(self, name: str, item, extra, el):
         """(layout, primitives) of another layout drawn inside this one, for `item`."""
         stack = self.layouts.using
         if name in stack or len(stack) >= MAX_USE_DEPTH:
@@ -162,7 +165,7 @@ def _copies(values: object, el: object) -> list:
     return values
 
 
-def _bounded(out, el) -> None:
+def _bounded(out: list[Prim], el) -> None:
     if len(out) > MAX_PRIMS:
         raise LayoutError(f"the layout draws more than {MAX_PRIMS:,} shapes for one item", el.mark)
 

@@ -7,6 +7,8 @@ from ..model.schema import did_you_mean
 from ..report import Mark
 from ..template import is_template
 from .elements.base import TEXT_STYLE
+from ..project import Project
+from pathlib import Path
 
 STYLE_KEYS = {**TEXT_STYLE}
 OWN_KEYS = ("extends", "doc")
@@ -16,7 +18,7 @@ class StyleSet:
     """The styles a game's layouts may use: its own first, then the shared ones. `problems` lists what is
     wrong in the files, as (message, mark)."""
 
-    def __init__(self, project, game_id) -> None:
+    def __init__(self, project: Project, game_id: str) -> None:
         self.project = project
         self.problems = []
         self.raw, self.where = {}, {}
@@ -26,7 +28,7 @@ class StyleSet:
         for name in self.raw:
             self._resolve(name, ())
 
-    def _read(self, path) -> None:
+    def _read(self, path: Path) -> None:
         if not path.exists() and not path.is_symlink():
             return
         shown = self.project.rel(path)
@@ -56,7 +58,7 @@ class StyleSet:
                         self.problems.append((f"{key}: {e}", spec.mark_of(key)))
             self.raw[name], self.where[name] = spec, data.mark_of(name)
 
-    def _resolve(self, name, stack):
+    def _resolve(self, name: str, stack):
         """A style with the styles it extends folded in (theirs first)."""
         if name in self.styles:
             return self.styles[name]
@@ -75,7 +77,7 @@ class StyleSet:
         self.styles[name] = merged
         return merged
 
-    def get(self, name):
+    def get(self, name: str):
         return self.styles.get(name)
 
     def names(self):

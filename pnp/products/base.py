@@ -4,11 +4,23 @@ A kind says what its components print (`printables`), what else must hold for th
 are laid out on paper (`draw`). Products receive the game's studio (pnp.printables.Studio) as an argument:
 it resolves printables to primitives, holds the layouts and fonts, and knows the paper."""
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any, Protocol
 
+from reportlab.pdfgen.canvas import Canvas
+
+from ..draw.fonts import FontSet
+from ..draw.paint import Painter
 from ..errors import LayoutError
-from ..model.components import ITEM_FIELDS
+from ..layout.layouts import LayoutSet
+from ..layout.prims import Prim
+from ..model.components import ITEM_FIELDS, Component
+from ..model.game import Game
+from ..project import Project
+from ..report import Mark
 from ..template import ExprError, is_template, render
+from ..units import PrintOptions
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,6 +59,34 @@ def distinct(items):
     return [(it, counts[id(it)]) for it in order]
 
 
+class Studio(Protocol):
+    """What a product reads of the game's studio (pnp.printables.Studio, in the layer above, which calls it)."""
+
+    game: Game
+    options: PrintOptions
+    paper: tuple[float, float]
+    bleed: float
+    project: Project
+    layouts: LayoutSet
+    fonts: FontSet
+    cache: dict[str, Any]
+
+    @property
+    def page_title(self) -> str: ...
+    def context(self, **extra: Any) -> dict[str, Any]: ...
+    def kind(self, component: Component) -> "Kind": ...
+    def of(self, component: Component) -> list[Printable]: ...
+    def printed(self, printable: Printable) -> list[Prim]: ...
+    def fingerprint(self, printable: Printable, prims: list[Prim] | None = None) -> tuple[str, str]: ...
+    def icons_used(self) -> list[Any]: ...
+    def did_you_mean_icon(self, name: str) -> str: ...
+    def painter(self, canvas: Canvas | None) -> Painter: ...
+    def draw(self, canvas: Canvas, painter: Painter, printable: Printable, x: float, y: float, shared: bool = False,
+             clip: float | tuple[float, float, float, float] | None = None) -> None: ...
+
+
+Problems = list[tuple[str, Mark | None]]
+
 LAYOUT_KEY = {"type": "str",
               "doc": "the layout of each item's front; a template such as `{{ item.layout }}` picks one per item"}
 BACK_KEY = {"type": "str", "required": False,
@@ -72,7 +112,7 @@ class Kind:
         if cls.name:
             Kind.registry[cls.name] = cls()
 
-    def layout_name(self, component, key, item, studio):
+    def layout_name(self, component: Component, key: str, item, studio: Studio):
         """A component's layout name for one item: the key's value, rendered when it is a template."""
         value = component.spec.get(key)
         if value is None:
@@ -85,7 +125,7 @@ class Kind:
         except ExprError as e:
             raise LayoutError(f"{key}: {e.message}", component.spec.mark_of(key)) from None
 
-    def item_name(self, component, printable, studio):
+    def item_name(self, component: Component, printable, studio: Studio):
         """What players call one item (a board's tiles say which board they belong to): the component's
         `item_name` template, else the item's own name, title or id, else its number."""
         item = printable.item
@@ -99,7 +139,7 @@ class Kind:
                 return item.get(field)
         return str(printable.index + 1)
 
-    def printables(self, component, studio):
+    def printables(self, component: Component, studio: Studio):
         """Every face the component prints: for each distinct item, each side that has a layout."""
         out = []
         for index, (item, copies) in enumerate(distinct(component.items or [None] * component.count)):
@@ -110,19 +150,19 @@ class Kind:
                                          mark=component.spec.mark_of(key)))
         return out
 
-    def check(self, component, studio, report) -> None:
+    def check(self, component: Component, studio: Studio, report) -> None:
         """Problems of this kind beyond what resolving its printables finds (reported into `report`)."""
 
-    def draw(self, canvas, component, studio):
+    def draw(self, canvas: Canvas, component: Component, studio: Studio):
         """Draw the component onto the canvas, page by page; returns the number of pages."""
         raise NotImplementedError
 
-    def size_mm(self, component, studio):
+    def size_mm(self, component: Component, studio: Studio):
         """The trim size of the component's first face, for the manifest."""
         faces = studio.of(component)
         return studio.layouts.get(faces[0].layout).size_mm if faces else None
 
-    def text_digest(self, component, studio):
+    def text_digest(self, component: Component, studio: Studio):
         """A digest of what the component prints besides its faces (a rulebook's text), or None."""
         return None
 

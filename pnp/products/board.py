@@ -7,6 +7,10 @@ from ..impose.sheet import EDGE_SAFE, FOOTER_BAND, Grid
 from ..units import MM
 from .base import Kind
 from .sheets import by_side, draw_sheets, fits_sheet
+from ..draw.paint import Painter
+from ..model.components import Component
+from .base import Studio
+from reportlab.pdfgen.canvas import Canvas
 
 FULL_SIZE_MARGIN = 12 * MM
 
@@ -26,7 +30,7 @@ class Board(Kind):
                "items that give the same value are printed apart but glued back to back, so the Tabletop "
                "Simulator export makes them one board that flips between them"}}
 
-    def draw(self, canvas, component, studio):
+    def draw(self, canvas: Canvas, component: Component, studio: Studio):
         if fits_sheet(component, studio):
             return draw_sheets(canvas, component, studio)
         return draw_tiled(canvas, component, studio)
@@ -35,7 +39,7 @@ class Board(Kind):
         return (("boards-fullsize", "boards at full size", draw_full_size),)
 
 
-def draw_tiled(canvas, component, studio):
+def draw_tiled(canvas: Canvas, component: Component, studio: Studio):
     """Each face over as many pages as it needs, portrait or landscape, whichever takes fewer."""
     pages = 0
     painter = studio.painter(canvas)
@@ -74,7 +78,7 @@ def _tiling(page, size, spans):
     return (landscape_page, landscape) if len(landscape) < len(portrait) else (page, portrait)
 
 
-def _draw_tile(canvas, studio, component, form_name, tile, page, face) -> None:
+def _draw_tile(canvas: Canvas, studio: Studio, component: Component, form_name: str, tile, page, face) -> None:
     pw, ph = page
     lift = FOOTER_BAND / 2 if tile.rows * tile.cols == 1 else 0.0  # a whole board: centred above the footer
     ox, oy = (pw - tile.bw) / 2 - tile.bx, (ph - tile.bh) / 2 + lift - tile.by  # the window centred on the page
@@ -100,7 +104,7 @@ def _draw_tile(canvas, studio, component, form_name, tile, page, face) -> None:
     paper.footer(canvas, studio.fonts, page, f"{footer} · {tile.label} · {how}")
 
 
-def draw_full_size(canvas, component, studio):
+def draw_full_size(canvas: Canvas, component: Component, studio: Studio):
     """Each face on one page of its own size plus a margin with corner crop marks, for a print shop, its back
     (if it has one) on the page after: the shop prints the pair double-sided. The art runs into the bleed the
     layout provides (or the build's `--bleed`): a shop's cut is never exact."""
@@ -114,7 +118,7 @@ def draw_full_size(canvas, component, studio):
     return pages
 
 
-def _full_size_page(canvas, studio, painter, face) -> None:
+def _full_size_page(canvas: Canvas, studio: Studio, painter: Painter, face) -> None:
     margin = FULL_SIZE_MARGIN
     layout = studio.layouts.get(face.layout)
     bleed = studio.bleed or layout.bleed

@@ -3,6 +3,9 @@
 from .base import Kind
 from .board import draw_tiled
 from .sheets import draw_sheets, fits_sheet
+from ..model.components import Component
+from .base import Studio
+from reportlab.pdfgen.canvas import Canvas
 
 
 class Deck(Kind):
@@ -14,7 +17,7 @@ class Deck(Kind):
     order = 1
     cut_with_blade = True
 
-    def draw(self, canvas, component, studio):
+    def draw(self, canvas: Canvas, component: Component, studio: Studio):
         if fits_sheet(component, studio):
             return draw_sheets(canvas, component, studio)
         return draw_tiled(canvas, component, studio)

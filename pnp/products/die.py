@@ -11,6 +11,10 @@ from ..template import ExprError, evaluate
 from ..impose.sheet import MARGIN
 from ..units import MM, to_mm
 from .base import LAYOUT_KEY, Kind, Printable, distinct
+from ..layout.layouts import Layout
+from ..model.components import Component
+from .base import Studio
+from reportlab.pdfgen.canvas import Canvas
 
 EDGE = 20 * MM
 
@@ -30,7 +34,7 @@ class Die(Kind):
         "edge": P.Length("20mm", "the length of one edge of the solid", minimum=5, maximum=100),
     }
 
-    def printables(self, component, studio):
+    def printables(self, component: Component, studio: Studio):
         """One printable per face of each die, its value in the template variable `face`."""
         out = []
         for index, (item, copies) in enumerate(distinct(component.items or [None] * component.count)):
@@ -41,7 +45,7 @@ class Die(Kind):
                                      component.spec.mark_of("layout")))
         return out
 
-    def check(self, component, studio, report) -> None:
+    def check(self, component: Component, studio: Studio, report) -> None:
         super().check(component, studio, report)
         for item, _ in distinct(component.items or [None] * component.count):
             layout = studio.layouts.get(self.layout_name(component, "layout", item, studio),
@@ -61,7 +65,7 @@ class Die(Kind):
                              f"more than the paper holds; edges of at most {int(to_mm(largest))} mm fit",
                              layout.spec.mark_of("edge"))
 
-    def draw(self, canvas, component, studio):
+    def draw(self, canvas: Canvas, component: Component, studio: Studio):
         pages = 0
         dice = {}
         for p in studio.of(component):
@@ -76,7 +80,7 @@ class Die(Kind):
         return pages
 
 
-def face_values(layout, context):
+def face_values(layout: Layout, context):
     """The values of a die's faces from its layout's `faces` (a list, or an expression giving one)."""
     faces = layout.options.get("faces")
     if isinstance(faces, str):
@@ -91,7 +95,7 @@ def face_values(layout, context):
     return list(faces)
 
 
-def _draw_net(canvas, studio, component, layout, die_faces, values) -> None:
+def _draw_net(canvas: Canvas, studio: Studio, component: Component, layout: Layout, die_faces, values) -> None:
     net = nets.NETS[layout.options.get("net", "d6")]()
     edge = layout.options.get("edge") or EDGE
     w, h = nets.bounds(net)

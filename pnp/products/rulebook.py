@@ -12,6 +12,9 @@ from ..project import read_project_file
 from ..report import Mark
 from ..template import render
 from .base import Kind, Printable
+from ..model.components import Component
+from .base import Studio
+from reportlab.pdfgen.canvas import Canvas
 
 SIMULATION_FILE = "simulation.json"  # what `pnp simulate` writes into output/<game>/
 MAX_SIMULATION_BYTES = 8 * 1024 * 1024
@@ -35,7 +38,7 @@ class Rulebook(Kind):
     component_keys = {}
     sides = ()
 
-    def printables(self, component, studio):
+    def printables(self, component: Component, studio: Studio):
         """The diagrams the rulebook draws (`layout:` pictures); its component pictures are printables of
         those components already."""
         out, seen = [], set()
@@ -47,7 +50,7 @@ class Rulebook(Kind):
                                      mark=book_mark(studio, line)))
         return out
 
-    def check(self, component, studio, report) -> None:
+    def check(self, component: Component, studio: Studio, report) -> None:
         shown = studio.project.rel(template_path(studio))
         text = markdown(studio)  # raises DataError with the template's line
         for n, line in enumerate(text.splitlines(), 1):
@@ -65,7 +68,7 @@ class Rulebook(Kind):
                 # a problem of another file (a pictured component's layout) is said at its own place
                 report.error(message, mark or book_mark(studio, e.line))
 
-    def draw(self, canvas, component, studio):
+    def draw(self, canvas: Canvas, component: Component, studio: Studio):
         book = Book(content(studio), studio.fonts, studio.paper, lambda src, width: _drawer(studio, src),
                     studio.painter(canvas).icon, _tokens(studio))
         try:
@@ -73,18 +76,18 @@ class Rulebook(Kind):
         except BookError as e:  # the rendered Markdown's line, told as the template's
             raise BookError(e.message, e.mark or book_mark(studio, e.line)) from None
 
-    def size_mm(self, component, studio):
+    def size_mm(self, component: Component, studio: Studio):
         return [round(v / (72 / 25.4), 2) for v in studio.paper]
 
-    def text_digest(self, component, studio):
+    def text_digest(self, component: Component, studio: Studio):
         return hashlib.sha256(markdown(studio).encode()).hexdigest()[:16]
 
 
-def template_path(studio):
+def template_path(studio: Studio):
     return studio.game.layout_folder / "rulebook.md.j2"
 
 
-def book_mark(studio, rendered_line: int | None) -> Mark:
+def book_mark(studio: Studio, rendered_line: int | None) -> Mark:
     """Where in the rulebook template a line of the rendered Markdown comes from (see source_line)."""
     shown = studio.project.rel(template_path(studio))
     if not rendered_line:
@@ -117,7 +120,7 @@ def source_line(source: str, rendered: str, line: int) -> int:
     return 0
 
 
-def _tokens(studio) -> list:
+def _tokens(studio: Studio) -> list:
     """The rulebook's Markdown parsed once per build, as the book parses it."""
     cached = studio.cache.get("rulebook-tokens")
     if cached is None:
@@ -125,7 +128,7 @@ def _tokens(studio) -> list:
     return cached
 
 
-def markdown(studio):
+def markdown(studio: Studio):
     """The rulebook's Markdown after Jinja, rendered once per build; DataError with the template's line."""
     cached = studio.cache.get("rulebook")
     if cached is None:
@@ -149,7 +152,7 @@ def markdown(studio):
     return cached
 
 
-def simulation(studio) -> dict | None:
+def simulation(studio: Studio) -> dict | None:
     """output/<game>/simulation.json, parsed, for the template's `simulation` (None when no run wrote one), so a
     rulebook prints measured figures without running any rules code. DataError at the file when unreadable."""
     path = studio.project.root / "output" / studio.game.id / SIMULATION_FILE
@@ -168,7 +171,7 @@ def simulation(studio) -> dict | None:
     return value
 
 
-def _diagram(studio, src):
+def _diagram(studio: Studio, src):
     """'layout:NAME[/TABLE/ITEM]' -> (layout name, item)."""
     name, _, rest = src[len("layout:"):].partition("/")
     table, _, item_id = rest.partition("/")
@@ -180,7 +183,7 @@ def _diagram(studio, src):
     return name, item
 
 
-def picture(studio, src):
+def picture(studio: Studio, src):
     """The printable a rulebook picture shows, and whether it is a component (shown at card size):
     'component:ID[/ITEM][:back]' (that component's front for the item, or its back) or
     'layout:NAME[/TABLE/ITEM]' (a diagram). DataError with a clear message otherwise."""
@@ -201,14 +204,14 @@ def picture(studio, src):
     return faces[0], True
 
 
-def _faces(studio, component, item_id, back):
+def _faces(studio: Studio, component: Component, item_id, back):
     """The component's fronts (or backs), of the item `item_id` when one is named."""
     sides = ("back",) if back else ("front", "face")
     return [p for p in studio.of(component) if p.side in sides
             and (not item_id or (p.item is not None and p.item.get("id") == item_id))]
 
 
-def _diagram_printable(studio, src):
+def _diagram_printable(studio: Studio, src):
     name, item = _diagram(studio, src)
     for component in studio.game.components:
         for p in studio.of(component):
@@ -218,17 +221,17 @@ def _diagram_printable(studio, src):
     raise DataError(f"picture '{src}' is not among the rulebook's pictures")
 
 
-def _drawer(studio, src):
+def _drawer(studio: Studio, src):
     printable, is_component = picture(studio, src)
     layout = studio.layouts.get(printable.layout, printable.mark)
 
-    def draw(canvas) -> None:
+    def draw(canvas: Canvas) -> None:
         studio.draw(canvas, studio.painter(canvas), printable, 0, 0, clip=0)
 
     return draw, (layout.width, layout.height), is_component
 
 
-def content(studio):
+def content(studio: Studio):
     """What the title page and credits say, from game.yaml, the fonts and the icons really printed."""
     meta = studio.game.meta
     facts = " · ".join(str(x) for x in (f"{meta.get('players')} players", f"ages {meta.get('ages')}",
@@ -241,7 +244,7 @@ def content(studio):
         credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.", icons_line=_icons_line(studio))
 
 
-def _icons_line(studio):
+def _icons_line(studio: Studio):
     """Credit for the icons printed: the shared ones are game-icons.net's; a game's own icons/ folder (looked
     up first) holds the designer's."""
     own_folder = studio.game.layout_folder / "icons"

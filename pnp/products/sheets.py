@@ -5,6 +5,10 @@ from ..draw import sheet as paper
 from ..errors import DataError
 from ..impose import sheet
 from ..units import MM
+from ..draw.paint import Painter
+from ..model.components import Component
+from .base import Studio
+from reportlab.pdfgen.canvas import Canvas
 
 TOKEN_GAP = 2 * MM  # paper between two tokens' art, so each can be cut with nothing of its neighbour
 
@@ -12,7 +16,7 @@ TOKEN_GAP = 2 * MM  # paper between two tokens' art, so each can be cut with not
 HOME_BLEEDS = (3 * MM, 2 * MM, 1.5 * MM, 1 * MM)  # tried in turn for kinds that space their items apart
 
 
-def grid_for(component, studio):
+def grid_for(component: Component, studio: Studio):
     """The grid of the component's first face on the paper, or None if one face does not fit a page. A kind
     that spaces its items (`spaced`) gets the most bleed the paper allows without losing a slot or its crop
     marks, so a cut a little off shows its own art, not the neighbour's; butted items get what outer bleed
@@ -32,11 +36,11 @@ def grid_for(component, studio):
     return butted.with_outer_bleed(layout.bleed)
 
 
-def fits_sheet(component, studio):
+def fits_sheet(component: Component, studio: Studio):
     return bool(studio.of(component)) and grid_for(component, studio) is not None
 
 
-def by_side(component, studio):
+def by_side(component: Component, studio: Studio):
     """(fronts, backs) in print order: each printed copy of each item, with its back (or None)."""
     faces = studio.of(component)
     fronts = {p.index: p for p in faces if p.side == "front"}
@@ -48,7 +52,7 @@ def by_side(component, studio):
     return [fronts[i] for i in order], [backs.get(i) for i in order]
 
 
-def draw_sheets(canvas, component, studio):
+def draw_sheets(canvas: Canvas, component: Component, studio: Studio):
     """Fronts page, then (if the component has backs) the mirrored backs page, for each sheet of items;
     or, with the gutter-fold imposition, fronts and backs on one page either side of a fold line."""
     fronts, backs = by_side(component, studio)
@@ -80,7 +84,7 @@ def draw_sheets(canvas, component, studio):
     return pages * (2 if has_back else 1)
 
 
-def place(canvas, studio, painter, grid, face, slot_index, filled, back=False) -> None:
+def place(canvas: Canvas, studio: Studio, painter: Painter, grid, face, slot_index, filled: int | None, back=False) -> None:
     """Draw one face into its slot. In a turned grid a front lies with its top to the left and its back with
     its top to the right, so that after a long-edge flip the back still stands the same way as its front."""
     s = grid.slot(slot_index, mirrored=back)
@@ -94,7 +98,7 @@ def place(canvas, studio, painter, grid, face, slot_index, filled, back=False) -
         studio.draw(canvas, painter, face, 0, 0, shared=back, clip=clip)
 
 
-def back_shift(studio):
+def back_shift(studio: Studio):
     """How far to move a back page so that it lands behind its front on this printer. The duplex offset is
     where the back's cross showed on `pnp calibrate`'s sheet, seen from the front (right and up); a long-edge
     flip mirrors left and right, so the back moves the same way across and the other way up and down."""
@@ -102,7 +106,7 @@ def back_shift(studio):
     return dx, -dy
 
 
-def draw_folded(canvas, component, studio, fronts, backs):
+def draw_folded(canvas: Canvas, component: Component, studio: Studio, fronts, backs):
     """Gutter fold: each page holds fronts on one half and their backs mirrored on the other; fold on the
     dashed line, glue the halves together, then cut."""
     layout = studio.layouts.get(fronts[0].layout)

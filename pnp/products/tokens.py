@@ -8,6 +8,11 @@ from ..layout import params as P
 from ..units import MM, to_mm
 from .base import Kind
 from .sheets import TOKEN_GAP, back_shift, by_side
+from ..draw.paint import Painter
+from ..layout.layouts import Layout
+from ..model.components import Component
+from .base import Studio
+from reportlab.pdfgen.canvas import Canvas
 
 ROUNDED_DEFAULT = 2 * MM
 MAX_TOKEN_BLEED = 2 * MM  # art past a token's cut line: enough for a cut a little off, not so much it crowds
@@ -26,7 +31,7 @@ class Tokens(Kind):
                           "layout's `radius`, else 2 mm), the circle or the hexagon inside its box, or none"),
     }
 
-    def check(self, component, studio, report) -> None:
+    def check(self, component: Component, studio: Studio, report) -> None:
         """Every token must fit on the paper inside its margins (a bigger one is a board)."""
         room = [side - 2 * sheet.MARGIN for side in studio.paper]
         for p in studio.of(component):
@@ -36,7 +41,7 @@ class Tokens(Kind):
                              f"(at most {to_mm(room[0]):g} x {to_mm(room[1]):g} mm); make it a board, which is tiled",
                              layout.spec.mark_of("size"))
 
-    def draw(self, canvas, component, studio):
+    def draw(self, canvas: Canvas, component: Component, studio: Studio):
         fronts, backs = by_side(component, studio)
         layouts = [studio.layouts.get(p.layout) for p in fronts]
         bleed = max(min(lay.bleed, MAX_TOKEN_BLEED) for lay in layouts)
@@ -66,12 +71,12 @@ class Tokens(Kind):
         return len(pages) * (2 if has_back else 1)
 
 
-def _outline(layout, x, y):
+def _outline(layout: Layout, x: float, y: float):
     return cut_shape(layout.options.get("shape", "square"), x, y, layout.width, layout.height, layout.radius,
                      ROUNDED_DEFAULT)
 
 
-def _draw_token(canvas, studio, painter, printable, x, y, outline, bleed) -> None:
+def _draw_token(canvas: Canvas, studio: Studio, painter: Painter, printable, x: float, y: float, outline, bleed: float) -> None:
     """A token's art, running `bleed` past its cut line all round and clipped to that grown shape."""
     canvas.saveState()
     if outline is not None:

@@ -1,7 +1,14 @@
 """What every layout element shares: the base class and the parameters common to all (or many) types."""
 
+from collections.abc import Iterator
+from typing import Any, Protocol
+
 from .. import params as P
 from ..place import PLACE
+from ..prims import Prim
+
+# What a layout's templates see for one item (the game's context, the layout's variables, the item).
+Context = dict[str, Any]
 
 # Every element takes these.
 COMMON = {
@@ -59,7 +66,7 @@ def holds(el, style):
     return el.mark_of("holds") if name else None
 
 
-def box(w=P.REQUIRED, h=P.REQUIRED):
+def box(w: float = P.REQUIRED, h: float = P.REQUIRED):
     """x, y, w and h of an element drawn in a box (the defaults of w and h vary by element)."""
     return {"x": P.Length(0, "left edge of the box, from the trim's left"),
             "y": P.Length(0, "top edge of the box, from the trim's top"),
@@ -94,6 +101,6 @@ class Element:
         check: parameters that exclude or need each other."""
         return iter(())
 
-    def resolve(self, el, ctx, ox, oy, out, resolver):
+    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver):
         """Append the primitives of compiled element `el` for template context `ctx`, offset by (ox, oy)."""
         raise NotImplementedError

@@ -3,6 +3,7 @@
 from .. import params as P
 from ..prims import Prim
 from .base import HOLDS, PAINT, holds, paint_style
+from .base import Context
 
 CELL = {
     "shape": P.Choice(("rect", "circle"), "rect", "the shape of each cell"),
@@ -27,7 +28,7 @@ def check_cells(kind, spec):
                 yield f"'{key}' sets how a label looks, and this {kind} has no 'label'", spec.key_mark(key)
 
 
-def draw_cells(el, ctx, cells, out) -> None:
+def draw_cells(el, ctx: Context, cells, out: list[Prim]) -> None:
     """Each cell (x, y, w, h, cell variables) as a shape plus its label; every CELL parameter is a template
     evaluated with the cell's variables, so colours and labels can change from cell to cell."""
     per_cell = el.is_templated(PER_CELL)

@@ -3,6 +3,7 @@
 from .. import params as P
 from ..prims import Prim
 from .base import HOLDS, PAINT, Element, holds, paint_style
+from .base import Context
 
 
 class Circle(Element):
@@ -16,7 +17,7 @@ class Circle(Element):
         **HOLDS,
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
+    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
         v = el.values(ctx)
         r = v["r"]
         style = paint_style(v)

@@ -3,6 +3,8 @@
 from .. import params as P
 from .base import Element
 from .cells import CELL, PER_CELL, check_cells, draw_cells
+from ..prims import Prim
+from .base import Context
 
 
 class Grid(Element):
@@ -22,7 +24,7 @@ class Grid(Element):
     def check(self, spec):
         return check_cells(self.type, spec)
 
-    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
+    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
         v = el.values(ctx, later=PER_CELL)
         cols, rows, cw, ch = v["cols"], v["rows"], v["cell_w"], v["cell_h"]
         if cols * rows > self.MAX_CELLS:

@@ -2,6 +2,8 @@
 
 from .. import params as P
 from .base import Element
+from ..prims import Prim
+from .base import Context
 
 
 class Group(Element):
@@ -15,7 +17,7 @@ class Group(Element):
         "elements": P.Elements(doc="the elements of the group"),
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
+    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
         v = el.values(ctx)
         gx, gy = ox + v["x"], oy + v["y"]
         for child in el.children:

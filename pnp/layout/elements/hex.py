@@ -5,6 +5,8 @@ import math
 from .. import params as P
 from ..prims import polygon
 from .base import PAINT, Element, paint_style
+from ..prims import Prim
+from .base import Context
 
 
 class Hex(Element):
@@ -20,7 +22,7 @@ class Hex(Element):
         **PAINT,
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
+    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
         v = el.values(ctx)
         cx, cy, r = ox + v["cx"], oy + v["cy"], v["r"]
         start = 0 if v["orientation"] == "flat" else 30

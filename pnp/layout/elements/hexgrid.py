@@ -6,6 +6,7 @@ from ...errors import LimitError
 from .. import params as P
 from ..prims import Prim, polygon
 from .base import HOLDS, PAINT, Element, holds, paint_style
+from .base import Context
 
 CELL = {
     "show": P.Bool(True, "whether this cell is drawn (a template: e.g. `{{ (row, col) in holes }}` leaves holes)"),
@@ -50,7 +51,7 @@ class HexGrid(Element):
             if key in spec and "icon" not in spec:
                 yield f"'{key}' sets how an icon looks, and this hexgrid has no 'icon'", spec.key_mark(key)
 
-    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
+    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
         v = el.values(ctx, later=PER_CELL)
         cols, rows = v["cols"], v["rows"]
         if cols * rows > self.MAX_CELLS:

@@ -3,6 +3,7 @@
 from .. import params as P
 from ..prims import Prim
 from .base import Element, box
+from .base import Context
 
 
 class Icon(Element):
@@ -16,7 +17,7 @@ class Icon(Element):
         "color": P.Colour("#000000", "the icon's colour"),
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
+    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
         v = el.values(ctx)
         if not v["icon"]:
             return

@@ -3,6 +3,7 @@
 from .. import params as P
 from ..prims import Prim
 from .base import PAINT, Element
+from .base import Context
 
 
 class Line(Element):
@@ -16,7 +17,7 @@ class Line(Element):
         "stroke_width": PAINT["stroke_width"], "dash": PAINT["dash"],
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
+    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
         v = el.values(ctx)
         style = {"stroke": v["stroke"], "stroke_width": v["stroke_width"], "dash": v["dash"]}
         out.append(Prim("line", points=((ox + v["x1"], oy + v["y1"]), (ox + v["x2"], oy + v["y2"])), style=style))

@@ -3,6 +3,8 @@
 from .. import params as P
 from ..prims import polygon
 from .base import PAINT, Element, paint_style
+from ..prims import Prim
+from .base import Context
 
 
 class Polygon(Element):
@@ -15,6 +17,6 @@ class Polygon(Element):
         **PAINT,
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
+    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
         v = el.values(ctx)
         out.append(polygon([(ox + x, oy + y) for x, y in v["points"]], paint_style(v), v["rotate"]))

@@ -3,6 +3,7 @@
 from .. import params as P
 from ..prims import Prim
 from .base import PAINT, Element
+from .base import Context
 
 
 class Polyline(Element):
@@ -15,7 +16,7 @@ class Polyline(Element):
         "stroke_width": PAINT["stroke_width"], "dash": PAINT["dash"],
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
+    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
         v = el.values(ctx)
         points = tuple((ox + x, oy + y) for x, y in v["points"])
         xs, ys = [x for x, _ in points], [y for _, y in points]

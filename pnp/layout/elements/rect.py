@@ -3,6 +3,7 @@
 from .. import params as P
 from ..prims import Prim
 from .base import HOLDS, PAINT, Element, box, holds, paint_style
+from .base import Context
 
 
 class Rect(Element):
@@ -21,7 +22,7 @@ class Rect(Element):
         **HOLDS,
     }
 
-    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
+    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
         v = el.values(ctx)
         lay = resolver.layout
         w = lay.width if v["w"] is None else v["w"]

@@ -7,6 +7,8 @@ from ... import units
 from .. import params as P
 from .base import Element
 from .cells import CELL, PER_CELL, check_cells, draw_cells
+from ..prims import Prim
+from .base import Context
 
 
 class Track(Element):
@@ -38,7 +40,7 @@ class Track(Element):
                        f"(x, y, w, h), and this one {'has x1' if form is self.LINE else 'has no x1'}",
                        spec.key_mark(key))
 
-    def resolve(self, el, ctx, ox, oy, out, resolver) -> None:
+    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
         v = el.values(ctx, later=PER_CELL)
         count, cell = v["count"], v["cell"]
         if v["x1"] is not None:
@@ -61,7 +63,7 @@ class Track(Element):
         draw_cells(el, ctx, cells, out)
 
 
-def around(x, y, w, h, count, cell):
+def around(x: float, y: float, w: float, h: float, count: int, cell):
     """`count` centres clockwise around a rectangle's edge from its top-left corner, a space on every
     corner and the rest shared out between the sides by their length, so no two spaces overlap at a corner.
     None when the spaces do not fit (a side would need them closer than `cell`)."""
