@@ -13,7 +13,9 @@ import hashlib
 import marshal
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .project import write_file
 
@@ -55,12 +57,12 @@ class DiskCache:
         self.name, self._depends_on = name, depends_on
         self._folder = False  # not looked for yet
 
-    def folder(self):
+    def folder(self) -> Path | None:
         if self._folder is False:
             self._folder = private_folder(self.name, *self._depends_on)
-        return self._folder
+        return self._folder  # type: ignore[return-value]  # False only before the first look
 
-    def value(self, key: str, make):
+    def value(self, key: str | bytes, make: Callable[[], Any]) -> Any:
         folder = self.folder()
         if folder is None:
             return make()

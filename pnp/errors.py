@@ -32,7 +32,7 @@ class LoadError(DataError):
 class LayoutError(DataError):
     """A layout is wrong; `problems` holds every (message, mark) found when there are several."""
 
-    def __init__(self, message: str, mark: Mark | None = None, problems: list[tuple[str, Mark | None]] = None) -> None:
+    def __init__(self, message: str, mark: Mark | None = None, problems: list[tuple[str, Mark | None]] | None = None) -> None:
         super().__init__(message, mark)
         self.problems = problems or [(message, mark)]
 

@@ -35,7 +35,7 @@ MAX_FONT_BYTES = 64 * 1024 * 1024  # the largest TTF fonts (whole CJK sets) are 
 # The code points one character map of a font may map: a font has at most 65,535 glyphs, the largest (whole CJK
 # sets) map about 70,000 code points; all 1,114,112 of Unicode's took ReportLab 3 s and 600 MB
 MAX_CMAP_CODES = 200_000
-_LOADED = {}  # fonts.yaml path -> (its bytes' digest, FontSet)
+_LOADED: dict[Path, tuple[str, "FontSet"]] = {}  # fonts.yaml path -> (its bytes' digest, FontSet)
 
 
 class FontSet:
@@ -44,7 +44,7 @@ class FontSet:
     def __init__(self, families, licences) -> None:
         self.families = families  # {family: {style: registered name}}
         self.licences = licences  # {family: (name, licence file)}
-        self._names = {}  # (family, bold, italic) -> name: asked for every run of text laid out or drawn
+        self._names: dict[str, str] = {}  # (family, bold, italic) -> name: asked for every run of text laid out or drawn
 
     def name(self, family: str, bold=False, italic=False):
         found = self._names.get((family, bold, italic))

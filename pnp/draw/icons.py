@@ -2,6 +2,7 @@
 operators) is worked out once for an icon file and colour, kept on disk between runs, and written into every
 PDF that uses it; only an icon whose drawing names a resource of its PDF is drawn again for each."""
 
+from typing import Any
 import base64
 import hashlib
 import io
@@ -31,11 +32,11 @@ _NOT_FINITE = re.compile(r"(^|\s)-?(nan|inf)(\s|$)")
 # parsing the SVGs and drawing them was a tenth of building a game; a run that finds every icon here does not
 # even load svglib
 FORMS = DiskCache("icons", reportlab.Version, lambda: version("svglib"), Path(__file__).read_bytes())
-_forms = {}  # (file content's digest, colour) -> (width, height, operators or None): this process's
+_forms: dict[tuple[bytes, str], tuple[Any, ...]] = {}  # (file content's digest, colour) -> (width, height, operators or None): this process's
 # svglib logs what it skips (a circular <use>) to standard error, with no file or line: validation says
 # what is wrong with an icon, where
 logging.getLogger("svglib").addHandler(logging.NullHandler())
-_drawings = {}  # file content's digest -> svglib's drawing of it: this process's
+_drawings: dict[bytes, Any] = {}  # file content's digest -> svglib's drawing of it: this process's
 # svglib takes about half a millisecond per element and a second per MB of path data: an icon is a glyph
 MAX_ICON_BYTES = 1024 * 1024
 MAX_ICON_ELEMENTS = 2_000  # counting each <use> as the elements it repeats
@@ -166,9 +167,9 @@ def _why_unreadable(svg: bytes, digest: bytes) -> tuple | None:
     except ElementTree.ParseError as e:
         line, column = e.position
         return f"not a well-formed SVG file ({str(e).split(':')[0]})", line, column + 1
-    problem = _outside_reference(svg)
-    if problem is not None:
-        return problem
+    outside = _outside_reference(svg)
+    if outside is not None:
+        return outside
     try:
         problem = _drawing_problem(svg, digest)
     except LimitError:
@@ -236,7 +237,7 @@ def _embedded_problem(payload: str) -> str | None:
     return None
 
 
-def _element_count(root: object) -> int:
+def _element_count(root: Any) -> int:
     """The elements svglib would draw and their attributes, each <use> counted as the elements it stands for
     (a chain of uses of uses can stand for millions); stops counting once past MAX_ICON_ELEMENTS, and a chain
     deeper than MAX_CHAIN counts as past it."""
@@ -245,9 +246,9 @@ def _element_count(root: object) -> int:
     by_id = {node.get("id"): node for node in root.iter(etree.Element) if node.get("id")}
     # element -> elements it stands for (1 while it is being counted: a <use> of an ancestor). Keyed by the
     # element itself, which keeps lxml's proxy of it alive: an id() could be reused by another proxy
-    counts = {}
+    counts: dict[Any, int] = {}
 
-    def count(node: object, depth: int) -> int:
+    def count(node: Any, depth: int) -> int:
         if node in counts:
             return counts[node]
         if depth > MAX_CHAIN:

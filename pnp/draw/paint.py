@@ -47,7 +47,7 @@ class Painter:
             if p.rotate:
                 c.restoreState()
 
-    def _stroke_fill(self, p):
+    def _stroke_fill(self, p: Primitive):
         s = p.style
         fill, stroke = colour(s.get("fill")), colour(s.get("stroke"))
         c = self.c
@@ -62,11 +62,11 @@ class Painter:
             c.setFillAlpha(opacity)
         return int(fill is not None), int(stroke is not None)
 
-    def _reset_opacity(self, p) -> None:
+    def _reset_opacity(self, p: Primitive) -> None:
         if p.style.get("opacity", 1) != 1:
             self.c.setFillAlpha(1)
 
-    def _rect(self, p, x0: float, top: float) -> None:
+    def _rect(self, p: Primitive, x0: float, top: float) -> None:
         fill, stroke = self._stroke_fill(p)
         if fill or stroke:
             r = p.style.get("radius", 0)
@@ -77,19 +77,19 @@ class Painter:
                 self.c.rect(x0 + p.x, y, p.w, p.h, stroke=stroke, fill=fill)
         self._reset_opacity(p)
 
-    def _circle(self, p, x0: float, top: float) -> None:
+    def _circle(self, p: Primitive, x0: float, top: float) -> None:
         fill, stroke = self._stroke_fill(p)
         if fill or stroke:
             self.c.ellipse(x0 + p.x, top - p.y - p.h, x0 + p.x + p.w, top - p.y, stroke=stroke, fill=fill)
         self._reset_opacity(p)
 
-    def _line(self, p, x0: float, top: float) -> None:
+    def _line(self, p: Primitive, x0: float, top: float) -> None:
         _, stroke = self._stroke_fill(p)
         if stroke:
             (x1, y1), (x2, y2) = p.points
             self.c.line(x0 + x1, top - y1, x0 + x2, top - y2)
 
-    def _polyline(self, p, x0: float, top: float) -> None:
+    def _polyline(self, p: Primitive, x0: float, top: float) -> None:
         _, stroke = self._stroke_fill(p)
         if stroke and p.points:
             path = self.c.beginPath()
@@ -99,7 +99,7 @@ class Painter:
                 path.lineTo(x0 + x, top - y)
             self.c.drawPath(path, stroke=1, fill=0)
 
-    def _polygon(self, p, x0: float, top: float) -> None:
+    def _polygon(self, p: Primitive, x0: float, top: float) -> None:
         fill, stroke = self._stroke_fill(p)
         if (fill or stroke) and p.points:
             path = self.c.beginPath()
@@ -111,10 +111,10 @@ class Painter:
             self.c.drawPath(path, stroke=stroke, fill=fill)
         self._reset_opacity(p)
 
-    def _icon(self, p, x0: float, top: float) -> None:
+    def _icon(self, p: Primitive, x0: float, top: float) -> None:
         self.icon(self.c, p.text, x0 + p.x, top - p.y - p.h, p.w, p.h, colour(p.style.get("color", "#000000")))
 
-    def _image(self, p: object, x0: float, top: float) -> None:
+    def _image(self, p: Primitive, x0: float, top: float) -> None:
         path = self.image_folder / p.text
         if not (path.exists() or path.is_symlink()):  # validation refuses it for print: a draft or the preview
             return self._missing_art(p, x0, top)  # shows where the picture will go
@@ -133,7 +133,7 @@ class Painter:
                 pass
         self.c.drawImage(str(real), x, y, p.w, p.h, preserveAspectRatio=True, anchor="c", mask="auto")
 
-    def _missing_art(self, p: object, x0: float, top: float) -> None:
+    def _missing_art(self, p: Primitive, x0: float, top: float) -> None:
         """A placeholder for a picture not drawn yet: a grey box crossed corner to corner, with its file name."""
         c, x, y = self.c, x0 + p.x, top - p.y - p.h
         c.saveState()
@@ -154,7 +154,7 @@ class Painter:
             c.drawCentredString(x + p.w / 2, y + p.h / 2 - size / 3, label)
         c.restoreState()
 
-    def fit_text(self, p):
+    def fit_text(self, p: Primitive):
         s = p.style
         key = (p.text, s["font"], round(p.w, 3), round(p.h, 3), s["size"], s["min_size"], s["leading"],
                s.get("max_lines", 0))
@@ -164,7 +164,7 @@ class Painter:
                                                      s["min_size"], s["leading"], s.get("max_lines", 0))
         return fitted
 
-    def text_lines(self, p: object) -> list:
+    def text_lines(self, p: Primitive) -> list:
         """Where a text primitive's lines are inked: (left, top, right, bottom) each, in the primitive's
         coordinates (points from the trim's top-left, y down), as `_text` places them; a turned text's box."""
         if p.rotate % 360:
@@ -181,7 +181,7 @@ class Painter:
             lines.append((p.x + dx, y, p.x + dx + line.width, y + fitted.size))
         return lines
 
-    def _text(self, p, x0: float, top: float) -> None:
+    def _text(self, p: Primitive, x0: float, top: float) -> None:
         s = p.style
         fitted = self.fit_text(p)
         offset = rtext.valign_offset(s["valign"], p.h, fitted.height)

@@ -8,6 +8,10 @@ import io
 import math
 from collections import OrderedDict
 from pathlib import Path
+from typing import Any
+
+from PIL import Image
+from reportlab.pdfgen.canvas import Canvas
 
 from ..model.images import IMAGE_FORMATS, MAX_IMAGE_BYTES
 from ..project import read_project_file
@@ -31,7 +35,7 @@ def printed_pixels(size: tuple[int, int], width: float, height: float) -> tuple[
     return max(1, math.ceil(pixels_w * ratio)), max(1, math.ceil(pixels_h * ratio))
 
 
-def draw_resampled(canvas: object, path: Path, size: tuple[int, int], x: float, y: float, width: float,
+def draw_resampled(canvas: Canvas, path: Path, size: tuple[int, int], x: float, y: float, width: float,
                    height: float, mark: Mark) -> None:
     """Draw the picture at `path`, resampled to `size` pixels, fitted and centred in the box (x, y, width,
     height) as ReportLab's preserveAspectRatio does. The resampled picture is one form per PDF, named by its
@@ -68,7 +72,7 @@ def _resampled(source: bytes, size: tuple[int, int]) -> tuple[bytes, str]:
     return found
 
 
-_kept = OrderedDict()  # key -> (encoded picture, digest), oldest first
+_kept: OrderedDict[tuple[Any, ...], tuple[bytes, str]] = OrderedDict()  # key -> (encoded picture, digest), oldest first
 
 
 def _encoded(source: bytes, size: tuple[int, int]) -> bytes:
@@ -92,5 +96,5 @@ def _encoded(source: bytes, size: tuple[int, int]) -> bytes:
     return out.getvalue()
 
 
-def _transparent(image: object) -> bool:
+def _transparent(image: Image.Image) -> bool:
     return "A" in image.getbands() or "transparency" in image.info

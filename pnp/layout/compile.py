@@ -1,6 +1,7 @@
 """A layout's elements checked once when the file is read: unknown keys, missing ones and constant values
 are reported with file:line; what is left to do per item is rendering the templates."""
 
+from typing import Any
 from ..errors import ExprError, LayoutError
 from ..model.load import MarkedList, Record
 from ..model.schema import did_you_mean, type_name
@@ -23,7 +24,9 @@ class Compiled:
     def __init__(self, element, spec) -> None:
         self.element, self.spec, self.mark = element, spec, spec.mark
         self.params = element.all_params()
-        self.consts, self.templates, self.children = {}, {}, []
+        self.consts: dict[str, Any] = {}
+        self.templates: dict[str, Any] = {}
+        self.children: list[Compiled] = []
 
     def mark_of(self, key: str):
         return self.spec.mark_of(key)

@@ -87,8 +87,9 @@ class LayoutSet:
         self.folders = [project.layouts / game_id, project.shared_layouts]
         self.options = dict(options or {})  # kind-specific layout keys: name -> Param
         self.styles = StyleSet(project, game_id)
-        self._layouts, self._resolvers = {}, {}
-        self.using = []  # layouts being resolved through `use`, to refuse one that uses itself
+        self._layouts: dict[str, Layout] = {}
+        self._resolvers: dict[str, Resolver] = {}
+        self.using: list[str] = []  # layouts being resolved through `use`, to refuse one that uses itself
         self.measure = None  # text primitive -> the height its lines take once fitted (set by the studio)
 
     def path(self, name: str, mark: Mark | None = None):

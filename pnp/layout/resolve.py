@@ -47,7 +47,7 @@ class Resolver:
         self._same_for_all = None  # a constant layout's primitives, shared by every item
         self._fixed = {}  # item-free element -> its primitives (shared: nobody changes a primitive)
 
-    def resolve(self, item=None, problems: list[tuple[str, Mark | None]] = None, extra=None):
+    def resolve(self, item=None, problems: list[tuple[str, Mark | None]] | None = None, extra=None):
         """The primitives for `item`, with `extra` template variables (a die face's value). With a `problems`
         list, an element that fails is reported there as (message, mark) and left out, so one run finds
         every failing element; without one it raises. A layout that reads nothing of the item (a card back)

@@ -4,7 +4,6 @@ A kind says what its components print (`printables`), what else must hold for th
 are laid out on paper (`draw`). Products receive the game's studio (pnp.printables.Studio) as an argument:
 it resolves printables to primitives, holds the layouts and fonts, and knows the paper."""
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -100,12 +99,12 @@ class Kind:
     file_part = ""  # <game>-<file_part>-<paper>.pdf holds every component of this kind
     order = 0  # place in the all-in-one PDF
     component_keys = {**ITEM_FIELDS, "layout": LAYOUT_KEY, "back": BACK_KEY}  # accepted in game.yaml
-    layout_options = {}  # keys this kind reads from its layout files: name -> layout.params.Param
+    layout_options: dict[str, Any] = {}  # keys this kind reads from its layout files: name -> layout.params.Param
     sides = (("front", "layout"), ("back", "back"))  # (side, the component key naming its layout)
     cut_with_blade = False  # text must keep clear of the cut (the safe area is checked)
     spaced = False  # imposed apart, each with what bleed the paper leaves room for (else butted together)
     turn_to_fit = True  # imposed a quarter turn round when more fit a sheet that way
-    registry = {}  # `kind:` name -> an instance of each kind class
+    registry: dict[str, "Kind"] = {}  # `kind:` name -> an instance of each kind class
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)

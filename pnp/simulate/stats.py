@@ -41,7 +41,7 @@ def summarise(results: list, meta: dict, names: dict) -> dict:
 def _ends_among(results: list) -> dict:
     """How games end, per set of agents seated ("greedy,mcts"): skilled players' games can end otherwise than
     games against a random player, and a balance rule may want only the former."""
-    games = defaultdict(Counter)
+    games: defaultdict[str, Counter[str]] = defaultdict(Counter)
     for r in results:
         games[",".join(sorted(set(r.seating)))][r.end] += 1
     return {agents: {reason: {"count": n, "share": n / sum(ends.values())} for reason, n in sorted(ends.items())}
@@ -49,7 +49,8 @@ def _ends_among(results: list) -> dict:
 
 
 def _agent_rates(results: list) -> dict:
-    wins, seats = defaultdict(float), Counter()
+    wins: defaultdict[str, float] = defaultdict(float)
+    seats: Counter[str] = Counter()
     for r in results:
         for agent, share in zip(r.seating, r.shares):
             wins[agent] += share
@@ -60,9 +61,10 @@ def _agent_rates(results: list) -> dict:
 def _matchups(results: list) -> dict:
     """matchup[a][b]: in games where agents a and b both sat, how often a did better than b (a tie counts
     half): the share of the win a's seats took against b's."""
-    beat, met = defaultdict(float), Counter()
+    beat: defaultdict[tuple[str, str], float] = defaultdict(float)
+    met: Counter[tuple[str, str]] = Counter()
     for r in results:
-        share = defaultdict(float)
+        share: defaultdict[str, float] = defaultdict(float)
         for agent, s in zip(r.seating, r.shares):
             share[agent] += s
         for a in share:
@@ -70,7 +72,7 @@ def _matchups(results: list) -> dict:
                 if a != b:
                     met[a, b] += 1
                     beat[a, b] += 1.0 if share[a] > share[b] else (0.5 if share[a] == share[b] else 0.0)
-    out = defaultdict(dict)
+    out: defaultdict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     for a, b in sorted(met):
         out[a][b] = wilson(beat[a, b], met[a, b])
     return dict(out)
@@ -89,8 +91,12 @@ def _length(results: list, players: int) -> dict:
 def _items(results: list, names: dict) -> dict:
     """Per table, per item in play in some game: each event's rate among the seats that could have had it,
     and the win rate of the seats that took it against those that did not."""
-    seats, counts, wins_with, wins_without, n_with = Counter(), defaultdict(Counter), Counter(), Counter(), Counter()
-    among_takers = defaultdict(Counter)  # events of the seats that took the item
+    seats: Counter[str] = Counter()
+    wins_with: Counter[str] = Counter()
+    wins_without: Counter[str] = Counter()
+    n_with: Counter[str] = Counter()
+    counts: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    among_takers: defaultdict[str, Counter[str]] = defaultdict(Counter)  # events of the seats that took the item
     event_names = set()
     for r in results:
         for s, events in enumerate(r.events):
@@ -108,7 +114,7 @@ def _items(results: list, names: dict) -> dict:
                     counts[key][name] += 1
                     if key in taken:
                         among_takers[key][name] += 1
-    out = defaultdict(dict)
+    out: defaultdict[str, dict[str, Any]] = defaultdict(dict)
     for key in sorted(seats):
         table, item_id = key.split(":", 1)
         with_ = wilson(wins_with[key], n_with[key])
@@ -163,6 +169,10 @@ class Measured(float):
     and arithmetic gives plain numbers. A figure with no games behind it (n 0) has no estimate (nan) and the
     interval 0-1, so it holds every ordering: nothing was measured to say otherwise. Write a rule as what must
     hold (`x >= a`, not `not x < a`): a `not` turns the benefit of the doubt around."""
+
+    low: float
+    high: float
+    n: int
 
     def __new__(cls, rate: Any, low: float, high: float, n: int) -> "Measured":
         value = super().__new__(cls, math.nan if rate is None else rate)

@@ -1,7 +1,6 @@
 """What every layout element shares: the base class and the parameters common to all (or many) types."""
 
-from collections.abc import Iterator
-from typing import Any, Protocol
+from typing import Any
 
 from .. import params as P
 from ..place import PLACE
@@ -66,7 +65,7 @@ def holds(el, style):
     return el.mark_of("holds") if name else None
 
 
-def box(w: float = P.REQUIRED, h: float = P.REQUIRED):
+def box(w: Any = P.REQUIRED, h: Any = P.REQUIRED) -> dict[str, P.Param]:
     """x, y, w and h of an element drawn in a box (the defaults of w and h vary by element)."""
     return {"x": P.Length(0, "left edge of the box, from the trim's left"),
             "y": P.Length(0, "top edge of the box, from the trim's top"),
@@ -84,9 +83,9 @@ class Element:
     its one-line description in the reference."""
 
     type = ""
-    params = {}
+    params: dict[str, P.Param] = {}
     rotates = False  # whether `rotate` applies (it is refused where it would be ignored)
-    registry = {}  # `type:` name -> an instance of each element class
+    registry: dict[str, "Element"] = {}  # `type:` name -> an instance of each element class
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
