@@ -11,7 +11,7 @@ class PnpError(Exception):
         super().__init__(message)
         self.message, self.mark = message, mark
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.mark}: {self.message}" if self.mark else self.message
 
 
@@ -49,7 +49,7 @@ def cannot_write(folder: object, error: OSError) -> str:
 class ExprError(PnpError):
     """A template or expression failed; `line` is the line inside the template when known."""
 
-    def __init__(self, message: str, line=None) -> None:
+    def __init__(self, message: str, line: int | None = None) -> None:
         super().__init__(message)
         self.line = line
 

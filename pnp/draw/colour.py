@@ -4,6 +4,7 @@ import functools
 import re
 
 from reportlab.lib import colors
+from reportlab.lib.colors import Color
 
 _HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 _NAMES = {name.lower(): c for name, c in colors.getAllNamedColors().items()}
@@ -13,7 +14,7 @@ class ColourError(ValueError):
     pass
 
 
-def colour(value):
+def colour(value: object) -> Color | None:
     """'#rrggbb', '#rgb', a CSS colour name, or none/transparent -> a ReportLab Color, or None for none."""
     if value is None:
         return None
@@ -22,12 +23,12 @@ def colour(value):
     return _parse(value)
 
 
-def _shown(value):
+def _shown(value: object) -> str:
     return "a list" if isinstance(value, list) else "a mapping" if hasattr(value, "keys") else repr(value)
 
 
 @functools.lru_cache(maxsize=4096)
-def _parse(value):
+def _parse(value: str) -> Color | None:
     s = value.strip()
     if s.lower() in ("", "none", "transparent"):
         return None

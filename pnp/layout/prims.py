@@ -27,14 +27,15 @@ class Prim:
     source: object = field(default=None, repr=False, compare=False)
 
 
-def polygon(points, style, rotate=0.0, mark: Mark | None = None):
+def polygon(points: list[tuple[float, float]], style: dict[str, Any], rotate: float = 0.0,
+            mark: Mark | None = None) -> Prim:
     """A polygon primitive whose box is the points' bounding box (so it turns about its own centre)."""
     xs, ys = [x for x, _ in points], [y for _, y in points]
     return Prim("polygon", min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys), tuple(points), style,
                 rotate=rotate, mark=mark)
 
 
-def scaled(p, x: float, y: float, s):
+def scaled(p: Prim, x: float, y: float, s: float) -> Prim:
     """A copy of a primitive scaled by s about the origin, then moved by (x, y)."""
     style = dict(p.style)
     for key in ("size", "min_size", "stroke_width", "radius"):
