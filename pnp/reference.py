@@ -21,6 +21,7 @@ from .model.views import VIEW_FIELDS
 from .model.game import CONTEXT as GAME_CONTEXT, GAME_FILE
 from .model.schema import Field, TYPES
 from .model.tables import TABLE_FIELDS
+from .options import COLOUR_RULE
 from .products import KINDS
 from .units import NAMED_SIZES
 
@@ -215,5 +216,5 @@ def _templates():
 
 def reference():
     """The whole reference as Markdown."""
-    return "\n\n".join([INTRO.strip(), _game_file(), _field_types(), _kinds(), _layouts(), _fonts(), _elements(),
+    return "\n\n".join([INTRO.strip(), "## Colours", COLOUR_RULE, _game_file(), _field_types(), _kinds(), _layouts(), _fonts(), _elements(),
                         _templates()]) + "\n"

@@ -27,6 +27,7 @@ from jinja2.utils import Namespace, missing
 
 from .cache import DiskCache
 from .errors import BudgetSpent, ExprError, LimitError
+from .options import did_you_mean
 from .report import shortened
 
 # What one template may build. Generous for any real card game, small enough that a mistake (or a hostile
@@ -629,10 +630,7 @@ class _Undefined(StrictUndefined):
             return f"'{name}' is not defined"
         if isinstance(obj, Mapping):
             keys = [str(k) for k in obj]
-            from difflib import get_close_matches
-
-            close = get_close_matches(str(name), keys, n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            hint = did_you_mean(name, keys)
             shown = ", ".join(sorted(keys)[:12]) + (", ..." if len(keys) > 12 else "")
             return f"no field '{name}'{hint}; the fields here are: {shown or 'none'}"
         if obj is None:

@@ -8,9 +8,8 @@ import math
 from collections.abc import Mapping
 
 from .. import units
-from ..draw.colour import ColourError, colour
 from ..errors import LoadError
-from ..model.load import Record, shown
+from ..options import COLOUR_UNIT, described, did_you_mean, parse_colour, shown
 
 REQUIRED = object()  # the default of a parameter that must be given
 NUMBER_LIMIT = 1_000_000  # the largest magnitude of a number whose parameter sets no range of its own
@@ -205,21 +204,18 @@ class Choice(Param):
     def convert(self, value):
         text = str(value).strip()
         if text not in self.choices:
-            from ..model.schema import did_you_mean
-
             raise ValueError(f"'{text}' is not one of {', '.join(self.choices)}{did_you_mean(text, self.choices)}")
         return text
 
 
 class Colour(Param):
-    kind = "colour"
-    unit = "`#rrggbb`, `#rgb`, a colour name, or `none`"
+    """A colour by the one colour rule (options.parse_colour); kept as written, drawn by draw.colour."""
 
-    def convert(self, value):
-        try:
-            colour(value)
-        except ColourError as e:
-            raise ValueError(str(e)) from None
+    kind = "colour"
+    unit = COLOUR_UNIT
+
+    def convert(self, value: object) -> object:
+        parse_colour(value)  # a ColourError is a ValueError, with the designer's message
         return value
 
 
@@ -292,7 +288,7 @@ class Expression(Param):
 
     def convert(self, value):
         if isinstance(value, (Mapping, list)) or value is None:
-            raise ValueError(f"expected an expression, got {_what(value)}")
+            raise ValueError(f"expected an expression, got {described(value)}")
         return value
 
 
@@ -305,7 +301,7 @@ class _Shaped(Param):
 
     def convert(self, value):
         if not isinstance(value, self.shape):
-            raise ValueError(f"expected {self.expected}, got {_what(value)}")
+            raise ValueError(f"expected {self.expected}, got {described(value)}")
         return value
 
 
@@ -330,7 +326,3 @@ class Anything(Param):
 
     kind = "value"
     templated = False
-
-
-def _what(value):
-    return "a mapping" if isinstance(value, Record) else "a list" if isinstance(value, list) else repr(value)

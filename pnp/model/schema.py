@@ -4,11 +4,11 @@ them, and so is the shape of game.yaml itself (see game.GAME_FILE)."""
 import math
 import re
 from collections.abc import Mapping
-from difflib import get_close_matches
 
 import regex
 
 from ..errors import LimitError
+from ..options import did_you_mean, type_name
 from ..template import game_time
 from .load import MarkedList, Record, shown
 
@@ -16,17 +16,6 @@ PATTERN_SECONDS = 0.5  # a field's pattern matching one value: a sane one takes 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
 INVALID = object()  # what `clean` gives for a value that failed its check
-
-
-def did_you_mean(word, choices):
-    close = get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
-
-def type_name(value):
-    """How a value's type reads in a message."""
-    return {bool: "true/false", int: "a whole number", float: "a number", str: "text",
-            Record: "a mapping", MarkedList: "a list", type(None): "nothing"}.get(type(value), "a value")
 
 
 def _is_number(value):
