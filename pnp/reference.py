@@ -51,7 +51,6 @@ def _row(*cells):
     return "| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |"
 
 
-LENGTH_LIMIT = 2000  # every length's own limit, said once in Units rather than in every row
 TYPE_WORDS = {"scalar": "text or number", "any": "see its meaning"}
 
 
@@ -71,15 +70,7 @@ def _field_table(fields):
 
 def _param_table(params):
     lines = [_row("parameter", "type", "default", "meaning"), _row("---", "---", "---", "---")]
-    for name, param in params.items():
-        kind = param.kind + (f" ({param.unit})" if param.unit else "")
-        limits = []
-        if getattr(param, "minimum", None) is not None:
-            limits.append(f"at least {param.minimum:g}")
-        if getattr(param, "maximum", None) not in (None, LENGTH_LIMIT):
-            limits.append(f"at most {param.maximum:,g}")
-        doc = param.doc + (f" ({', '.join(limits)})" if limits else "")
-        lines.append(_row(f"`{name}`", kind, param.default_text(), doc))
+    lines += [_row(*option.reference_row(name)) for name, option in params.items()]
     return "\n".join(lines)
 
 

@@ -3,7 +3,7 @@
 import re
 from dataclasses import dataclass
 
-from .options import described, did_you_mean
+from .report import described, did_you_mean
 
 MM = 72 / 25.4
 _UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0}

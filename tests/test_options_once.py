@@ -1,4 +1,5 @@
-"""Each concept of pnp.options exists once: scanning pnp/ for a second definition fails here."""
+"""Each concept of pnp.options (and the message helpers of pnp.report) exists once: scanning pnp/ for a second
+definition fails here."""
 
 import ast
 from pathlib import Path
@@ -27,11 +28,12 @@ def _defined(names: set[str]) -> list[tuple[str, str]]:
 
 def test_each_message_helper_is_defined_only_in_options() -> None:
     defined = _defined(HELPERS)
-    assert {path for path, _ in defined} == {"pnp/options.py"}, defined
+    assert {path for path, _ in defined} == {"pnp/report.py", "pnp/options.py"}, defined
+    assert {name for path, name in defined if path == "pnp/report.py"} == HELPERS - {"parse_colour"}
 
 
 def test_suggestions_and_colour_hex_are_computed_only_in_options() -> None:
-    suggesting = [(path, node.lineno) for path, tree in _modules() if path != "pnp/options.py"
+    suggesting = [(path, node.lineno) for path, tree in _modules() if path != "pnp/report.py"
                   for node in ast.walk(tree) if isinstance(node, ast.Call) and _called(node) == "get_close_matches"]
     assert suggesting == []
     hex_reads = [(path, node.lineno) for path, tree in _modules() if path != "pnp/options.py"
