@@ -88,6 +88,15 @@ class Option:
     def convert(self, value: object) -> object:
         return value
 
+    def typed_problem(self, value: object) -> str | None:
+        """What is wrong with a value typed in the data, where YAML's own types count (text is not a number,
+        as it is when a template writes it): a message, or None."""
+        return None
+
+    def given_default(self) -> object:
+        """The default, or None when there is none."""
+        return None if self.default is REQUIRED else self.default
+
     def default_text(self) -> str:
         """The default as the reference shows it."""
         if self.required:
@@ -178,10 +187,22 @@ class FontSize(Option):
 
 
 class Number(Option):
-    """A number; without a range of its own it is still at most NUMBER_LIMIT either way, so that no absurd
-    value (1e308) reaches the arithmetic of drawing."""
+    """A number; in a layout, without a range of its own it is still at most NUMBER_LIMIT either way, so that no
+    absurd value (1e308) reaches the arithmetic of drawing."""
 
     kind = "number"
+    data_types = (int, float)
+
+    def typed_problem(self, value: object) -> str | None:
+        what = f"a {self.kind}"
+        if isinstance(value, bool) or not isinstance(value, self.data_types):
+            return f"expected {what}, got {type_name(value)} {shown(value)}"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"expected {what}, got {shown(value)}"
+        low, high = self.minimum, self.maximum
+        if low is not None and value < low or high is not None and value > high:
+            return out_of_range(value, low, high)
+        return None
 
     def __init__(self, default=REQUIRED, doc="", minimum=None, maximum=None, unit=""):
         super().__init__(default, doc)
@@ -208,6 +229,11 @@ class Angle(Number):
         return super().convert(value) % 360
 
 
+def out_of_range(value: float, low: float | None, high: float | None) -> str:
+    """A typed value outside the range its field allows (either end may be open)."""
+    return f"{value} is out of range (expected {low if low is not None else '…'} to {high if high is not None else '…'})"
+
+
 def _fmt(number: float) -> str:
     """A number as a designer wrote it: 1,000,000 rather than 1e+06 (and 1e+308 as that, not 309 digits)."""
     if number == int(number) and abs(number) < 1e15:
@@ -216,7 +242,10 @@ def _fmt(number: float) -> str:
 
 
 class Int(Number):
+    """A whole number."""
+
     kind = "whole number"
+    data_types = (int,)
 
     def convert(self, value):
         number = super().convert(value)
@@ -226,7 +255,12 @@ class Int(Number):
 
 
 class Bool(Option):
+    """true or false."""
+
     kind = "true/false"
+
+    def typed_problem(self, value: object) -> str | None:
+        return None if isinstance(value, bool) else f"expected true or false, got {shown(value)}"
 
     def convert(self, value):
         if isinstance(value, bool):
@@ -240,7 +274,12 @@ class Bool(Option):
 
 
 class Text(Option):
+    """Plain text (in the data, a number is an error: quote it)."""
+
     kind = "text"
+
+    def typed_problem(self, value: object) -> str | None:
+        return None if isinstance(value, str) else f"expected text, got {type_name(value)} {shown(value)}"
 
     def convert(self, value):
         if isinstance(value, (Mapping, list)):

@@ -21,7 +21,7 @@ from .model.views import VIEW_FIELDS
 from .model.game import CONTEXT as GAME_CONTEXT, GAME_FILE
 from .model.schema import Field, TYPES
 from .model.tables import TABLE_FIELDS
-from .options import COLOUR_RULE
+from .options import COLOUR_RULE, REQUIRED, Option
 from .products import KINDS
 from .units import NAMED_SIZES
 
@@ -62,7 +62,7 @@ def _field_table(fields):
         kind = TYPE_WORDS.get(spec.get("type", "str"), spec.get("type", "str"))
         if kind == "list" and isinstance(spec.get("of"), dict):
             kind = f"list of {spec['of'].get('type', 'str')}"
-        required = "yes" if spec.get("required", "default" not in spec) else \
+        required = "yes" if Option(spec.get("default", REQUIRED), required=spec.get("required")).required else \
             (f"no (default `{spec['default']}`)" if spec.get("default") not in (None, {}, []) else "no")
         lines.append(_row(f"`{name}`", kind, required, spec.get("doc", "")))
     return "\n".join(lines)

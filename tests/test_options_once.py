@@ -9,6 +9,7 @@ import pytest
 from pnp.options import ColourError, described, did_you_mean, parse_colour, rgb
 
 PNP = Path(__file__).resolve().parent.parent / "pnp"
+OPTION_CLASSES = {"Option", "Text", "Int", "Number", "Bool", "Anything"}
 HELPERS = {"shown", "described", "type_name", "closest", "did_you_mean", "plain", "parse_colour"}
 
 
@@ -30,6 +31,17 @@ def test_each_message_helper_is_defined_only_in_options() -> None:
     defined = _defined(HELPERS)
     assert {path for path, _ in defined} == {"pnp/report.py", "pnp/options.py"}, defined
     assert {name for path, name in defined if path == "pnp/report.py"} == HELPERS - {"parse_colour"}
+
+
+def test_each_option_type_is_defined_only_in_options() -> None:
+    """Layout parameters and data field types share these (the data's field types read values with them)."""
+    defined = [(path, node.name) for path, tree in _modules() for node in ast.walk(tree)
+               if isinstance(node, ast.ClassDef) and node.name in OPTION_CLASSES
+               and "Element" not in {getattr(base, "id", "") for base in node.bases}]  # the `text` element is no option
+    assert {path for path, _ in defined} == {"pnp/options.py"}, defined
+    assert "required" not in {node.attr for path, tree in _modules() if path != "pnp/options.py"
+                              for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+                              and isinstance(node.ctx, ast.Store)}  # the rule 'required unless it has a default'
 
 
 def test_suggestions_and_colour_hex_are_computed_only_in_options() -> None:

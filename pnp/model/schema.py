@@ -1,14 +1,14 @@
 """Field types of the rules model, each checking its own values. A table's fields in game.yaml are made of
 them, and so is the shape of game.yaml itself (see game.GAME_FILE)."""
 
-import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import regex
 
 from ..errors import LimitError
-from ..options import did_you_mean, type_name
+from .. import options
+from ..options import REQUIRED, did_you_mean, out_of_range, type_name
 from ..template import game_time
 from .load import MarkedList, Record, shown
 
@@ -22,20 +22,20 @@ def _is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _outside(value, lo, hi):
+def _outside(value: float, lo: float | None, hi: float | None) -> bool:
     return lo is not None and value < lo or hi is not None and value > hi
-
-
-def _out_of_range(value, lo, hi):
-    return f"{value} is out of range (expected {lo if lo is not None else '…'} to {hi if hi is not None else '…'})"
 
 
 class SpecError(Exception):
     """A field's spec in game.yaml is itself wrong."""
 
 
-class Field:
-    """Every field takes these options."""
+class Field(options.Option):
+    """A field type as game.yaml's `fields:` writes it (a spec mapping); every field takes these options. Its
+    values are checked as typed data: `check` yields (message, mark) for each problem."""
+
+    templated = False
+    value_option = options.Anything  # the option type whose typed reading checks each value
 
     #: option -> what it means; the reference lists them (each type adds its own)
     OPTIONS = {"type": "the field type", "required": "true if every item must give it (default: true unless "
@@ -43,17 +43,20 @@ class Field:
                "doc": "what the field means, for people reading game.yaml"}
     name = ""
 
-    def __init__(self, spec, enums):
+    def __init__(self, spec: Mapping, enums: Mapping) -> None:
+        super().__init__(spec.get("default", REQUIRED), spec.get("doc", ""), spec.get("required"))
         self.spec = spec
-        self.required = spec.get("required", "default" not in spec)
         if not isinstance(self.required, bool):
             raise SpecError("'required' is true or false")
-        self.default = spec.get("default")
-        self.doc = spec.get("doc", "")
+        self.default = self.given_default()  # what the code reading a left-out value counts on: None if none
+        self.typed = self.value_option(minimum=self._number_option("min"), maximum=self._number_option("max")) \
+            if issubclass(self.value_option, options.Number) else self.value_option()
 
-    def check(self, value, mark, ctx):
+    def check(self, value: object, mark: object, ctx: object) -> Iterator[tuple[str, object]]:
         """(message, mark) for each problem of `value`."""
-        return iter(())
+        problem = self.typed.typed_problem(value)
+        if problem:
+            yield problem, mark
 
     def fill(self, value):
         """The value with defaults filled in, for nested records (plain values come back unchanged)."""
@@ -78,6 +81,7 @@ class Str(Field):
     """Plain text (a number written in the data is an error: quote it)."""
 
     name = "str"
+    value_option = options.Text
     OPTIONS = {**Field.OPTIONS, "max_len": "the most characters allowed",
                "pattern": "a regular expression the whole text must match"}
 
@@ -91,9 +95,10 @@ class Str(Field):
         except (regex.error, TypeError, ValueError) as e:
             raise SpecError(f"'pattern' is not a regular expression: {e}") from None
 
-    def check(self, value, mark, ctx):
-        if not isinstance(value, str):
-            yield f"expected text, got {type_name(value)} {shown(value)}", mark
+    def check(self, value: object, mark: object, ctx: object) -> Iterator[tuple[str, object]]:
+        problem = self.typed.typed_problem(value)
+        if problem:
+            yield problem, mark
             return
         if self.max_len is not None and len(value) > self.max_len:
             yield f"text is {len(value)} characters long, at most {self.max_len} allowed", mark
@@ -113,7 +118,7 @@ class Str(Field):
                 yield f"{shown(value)} does not match the pattern {self.pattern_text}", mark
 
 
-class Text(Str):
+class RichText(Str):
     """Rich text: **bold**, *italic*, :icon: names and [[Term]] glossary terms, which must exist."""
 
     name = "text"
@@ -140,45 +145,26 @@ class Id(Str):
             yield f"id '{value}' must be lowercase letters, digits and hyphens", mark
 
 
-class Int(Field):
+class WholeNumber(Field):
     """A whole number."""
 
     name = "int"
     OPTIONS = {**Field.OPTIONS, "min": "the smallest value allowed", "max": "the largest value allowed"}
-    types = (int,)
-    what = "a whole number"
-
-    def __init__(self, spec, enums):
-        super().__init__(spec, enums)
-        self.min, self.max = self._number_option("min"), self._number_option("max")
-
-    def check(self, value, mark, ctx):
-        if isinstance(value, bool) or not isinstance(value, self.types):
-            yield f"expected {self.what}, got {type_name(value)} {shown(value)}", mark
-            return
-        if isinstance(value, float) and not math.isfinite(value):
-            yield f"expected {self.what}, got {shown(value)}", mark
-            return
-        if _outside(value, self.min, self.max):
-            yield _out_of_range(value, self.min, self.max), mark
+    value_option = options.Int
 
 
-class Number(Int):
+class Decimal(WholeNumber):
     """A number, whole or decimal."""
 
     name = "number"
-    types = (int, float)
-    what = "a number"
+    value_option = options.Number
 
 
-class Bool(Field):
+class TrueFalse(Field):
     """true or false."""
 
     name = "bool"
-
-    def check(self, value, mark, ctx):
-        if not isinstance(value, bool):
-            yield f"expected true or false, got {shown(value)}", mark
+    value_option = options.Bool
 
 
 class Enum(Field):
@@ -342,7 +328,7 @@ class Map(Field):
         if self.min_total is not None or self.max_total is not None:
             total = sum(v for v in value.values() if _is_number(v))
             if _outside(total, self.min_total, self.max_total):
-                yield f"total {_out_of_range(total, self.min_total, self.max_total)}", mark
+                yield f"total {out_of_range(total, self.min_total, self.max_total)}", mark
 
     def clean(self, value, mark, ctx):
         if not isinstance(value, Record):
@@ -395,14 +381,14 @@ class Scalar(Field):
             yield f"expected text or a number, got {type_name(value)}", mark
 
 
-class Anything(Field):
+class AnyValue(Field):
     """Any value (checked by the code that reads it)."""
 
     name = "any"
 
 
-TYPES = {cls.name: cls for cls in (Str, Text, Id, Int, Number, Bool, Enum, Ref, Icon, Timing, List, Map, Nested)}
-_INTERNAL = {cls.name: cls for cls in (Scalar, Anything)}
+TYPES = {cls.name: cls for cls in (Str, RichText, Id, WholeNumber, Decimal, TrueFalse, Enum, Ref, Icon, Timing, List, Map, Nested)}
+_INTERNAL = {cls.name: cls for cls in (Scalar, AnyValue)}
 
 
 def make_field(spec, enums):
@@ -450,7 +436,7 @@ class Schema:
                 mark = fields.mark_of(name) if isinstance(fields, Record) else None
                 self.problems.append((f"field '{name}': {e}", mark))
                 # keep the name known, so every record using it does not repeat the problem
-                self.fields[name] = Anything({"required": False}, enums)
+                self.fields[name] = AnyValue({"required": False}, enums)
 
     def refs(self):
         for field in self.fields.values():

@@ -17,7 +17,7 @@ from ..options import closest
 from ..project import read_project_file
 from ..report import Mark
 from .load import MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Record, check_file, load_text, plain, shown
-from .schema import Bool, Enum, List, Map, Nested, Schema, Str
+from .schema import Enum, List, Map, Nested, Schema, Str, TrueFalse
 
 SPREADSHEETS = (".csv", ".xlsx")
 # A workbook is a zip of XML parts. The sizes its directory states bound what zipfile inflates (it stops
@@ -236,7 +236,7 @@ def _cell(value, field, mark):
     if not isinstance(value, str):
         return value  # a workbook's number or true/false, already typed
     text = value.strip()
-    if isinstance(field, Bool):
+    if isinstance(field, TrueFalse):
         return {"true": True, "false": False, "yes": True, "no": False}.get(text.lower(), value)
     if isinstance(field, Enum):
         return next((v for v in field.values if str(v) == text), value)
