@@ -4,7 +4,7 @@ component key is made of (its conversion, unit, default, doc and reference row).
 import functools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from . import units
 from .report import closest, described, did_you_mean, plain, shown, type_name  # noqa: F401  (one vocabulary)
@@ -80,6 +80,7 @@ class Option:
     kind = "value"
     unit = ""
     templated = True  # string values may be Jinja templates, rendered per item
+    REFERENCE_HEADER = ("parameter", "type", "default", "meaning")  # the columns of reference_row
 
     def __init__(self, default: object = REQUIRED, doc: str = "", required: bool | None = None) -> None:
         self.default, self.doc = default, doc
@@ -130,13 +131,13 @@ class Option:
                 self.doc + (f" ({', '.join(limits)})" if limits else ""))
 
 
-def _finite(number, what):
+def _finite(number: object, what: str) -> object:
     if isinstance(number, float) and not math.isfinite(number):
         raise ValueError(f"expected {what}, got {number!r}")
     return number
 
 
-def _number(value, what):
+def _number(value: object, what: str) -> float:
     if isinstance(value, bool):
         raise ValueError(f"expected {what}, got {shown(value)}")
     if isinstance(value, (int, float)):
@@ -153,11 +154,12 @@ class Length(Option):
     kind = "length"
     unit = "mm"
 
-    def __init__(self, default=REQUIRED, doc="", minimum=None, maximum=LENGTH_LIMIT):
+    def __init__(self, default: object = REQUIRED, doc: str = "", minimum: float | None = None,
+                 maximum: float | None = LENGTH_LIMIT) -> None:
         super().__init__(default, doc)
         self.minimum, self.maximum = minimum, maximum
 
-    def convert(self, value):
+    def convert(self, value: object) -> object:
         if isinstance(value, str) and not value.strip():
             raise ValueError("expected a length like '3mm', got nothing")
         points = units.length(_finite(value, "a length"))
@@ -177,7 +179,7 @@ class FontSize(Option):
     kind = "font size"
     unit = "pt"
 
-    def convert(self, value):
+    def convert(self, value: object) -> object:
         if isinstance(value, str) and value.strip().endswith("pt"):  # '9pt' says the unit it already has
             value = value.strip()[:-2]
         size = _number(value, "a font size in points")
@@ -204,7 +206,8 @@ class Number(Option):
             return out_of_range(value, low, high)
         return None
 
-    def __init__(self, default=REQUIRED, doc="", minimum=None, maximum=None, unit=""):
+    def __init__(self, default: object = REQUIRED, doc: str = "", minimum: float | None = None,
+                 maximum: float | None = None, unit: str = "") -> None:
         super().__init__(default, doc)
         self.minimum, self.maximum, self.unit = minimum, maximum, unit
 
@@ -247,7 +250,7 @@ class Int(Number):
     kind = "whole number"
     data_types = (int,)
 
-    def convert(self, value):
+    def convert(self, value: object) -> object:
         number = super().convert(value)
         if number != int(number):
             raise ValueError(f"expected a whole number, got {shown(value)}")
@@ -262,7 +265,7 @@ class Bool(Option):
     def typed_problem(self, value: object) -> str | None:
         return None if isinstance(value, bool) else f"expected true or false, got {shown(value)}"
 
-    def convert(self, value):
+    def convert(self, value: object) -> object:
         if isinstance(value, bool):
             return value
         text = str(value).strip().lower()
@@ -281,7 +284,7 @@ class Text(Option):
     def typed_problem(self, value: object) -> str | None:
         return None if isinstance(value, str) else f"expected text, got {type_name(value)} {shown(value)}"
 
-    def convert(self, value):
+    def convert(self, value: object) -> object:
         if isinstance(value, (Mapping, list)):
             raise ValueError(f"expected text, got a {'mapping' if isinstance(value, Mapping) else 'list'}")
         return "" if value is None else str(value)
@@ -297,15 +300,15 @@ class Name(Text):
 class Choice(Option):
     kind = "one of"
 
-    def __init__(self, choices, default=REQUIRED, doc=""):
+    def __init__(self, choices: Iterable[str], default: object = REQUIRED, doc: str = "") -> None:
         super().__init__(default, doc)
         self.choices = tuple(choices)
 
     @property
-    def unit(self):
+    def unit(self) -> str:
         return ", ".join(f"`{c}`" for c in self.choices)
 
-    def convert(self, value):
+    def convert(self, value: object) -> object:
         text = str(value).strip()
         if text not in self.choices:
             raise ValueError(f"'{text}' is not one of {', '.join(self.choices)}{did_you_mean(text, self.choices)}")
@@ -329,11 +332,11 @@ class Lengths(Option):
     kind = "lengths"
     unit = "mm"
 
-    def __init__(self, count=None, default=REQUIRED, doc=""):
+    def __init__(self, count: int | None = None, default: object = REQUIRED, doc: str = "") -> None:
         super().__init__(default, doc)
         self.count = count
 
-    def convert(self, value):
+    def convert(self, value: object) -> object:
         parts = value.split() if isinstance(value, str) else value
         if not isinstance(parts, list) or (self.count and len(parts) != self.count):
             shape = f"{self.count} lengths like [1, 2]" if self.count else "a list of lengths like [1, 0.5]"
@@ -363,7 +366,7 @@ class Expression(Option):
     kind = "expression"
     templated = False
 
-    def convert(self, value):
+    def convert(self, value: object) -> object:
         if isinstance(value, (Mapping, list)) or value is None:
             raise ValueError(f"expected an expression, got {described(value)}")
         return value
@@ -376,7 +379,7 @@ class _Shaped(Option):
     shape = object
     expected = ""
 
-    def convert(self, value):
+    def convert(self, value: object) -> object:
         if not isinstance(value, self.shape):
             raise ValueError(f"expected {self.expected}, got {described(value)}")
         return value

@@ -36,6 +36,7 @@ class Field(options.Option):
 
     templated = False
     value_option = options.Anything  # the option type whose typed reading checks each value
+    REFERENCE_HEADER = ("key", "type", "required", "meaning")
 
     #: option -> what it means; the reference lists them (each type adds its own)
     OPTIONS = {"type": "the field type", "required": "true if every item must give it (default: true unless "
@@ -57,6 +58,17 @@ class Field(options.Option):
         problem = self.typed.typed_problem(value)
         if problem:
             yield problem, mark
+
+    def reference_kind(self) -> str:
+        """The type as the reference's tables of game.yaml keys say it."""
+        return self.name
+
+    def reference_row(self, name: str) -> tuple[str, str, str, str]:
+        if self.required:
+            required = "yes"
+        else:
+            required = f"no (default `{self.default}`)" if self.default not in (None, {}, []) else "no"
+        return f"`{name}`", self.reference_kind(), required, self.doc
 
     def fill(self, value):
         """The value with defaults filled in, for nested records (plain values come back unchanged)."""
@@ -266,6 +278,9 @@ class List(Field):
     def refs(self):
         return self.item.refs()
 
+    def reference_kind(self) -> str:
+        return f"list of {self.item.name}" if isinstance(self.spec.get("of"), Mapping) else self.name
+
     def check(self, value, mark, ctx):
         if not isinstance(value, list):
             yield f"expected a list, got {type_name(value)}", mark
@@ -376,6 +391,9 @@ class Scalar(Field):
 
     name = "scalar"
 
+    def reference_kind(self) -> str:
+        return "text or number"
+
     def check(self, value, mark, ctx):
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             yield f"expected text or a number, got {type_name(value)}", mark
@@ -385,6 +403,9 @@ class AnyValue(Field):
     """Any value (checked by the code that reads it)."""
 
     name = "any"
+
+    def reference_kind(self) -> str:
+        return "see its meaning"
 
 
 TYPES = {cls.name: cls for cls in (Str, RichText, Id, WholeNumber, Decimal, TrueFalse, Enum, Ref, Icon, Timing, List, Map, Nested)}
