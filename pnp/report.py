@@ -13,6 +13,7 @@ def shortened(text: str, limit: int) -> str:
 
 
 # How every message quotes a value and suggests a name (pnp.options and the rest use these).
+MAX_SUGGESTED = 200  # characters of a word that may be a typo of a name
 QUOTE_LIMIT = 60  # characters of a value a message quotes: it quotes, it does not copy a whole file
 
 
@@ -50,7 +51,10 @@ def type_name(value: object) -> str:
 
 
 def closest(word: object, choices: Iterable[object], count: int = 1, cutoff: float = 0.6) -> list[str]:
-    """The names among `choices` closest to `word` (a typo's likely meaning), best first."""
+    """The names among `choices` closest to `word` (a typo's likely meaning), best first; none for a word longer
+    than any name (comparing a megabyte of text with every name takes seconds, and suggests nothing)."""
+    if len(str(word)) > MAX_SUGGESTED:
+        return []
     return get_close_matches(str(word), [str(c) for c in choices], n=count, cutoff=cutoff)
 
 

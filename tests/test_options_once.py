@@ -76,3 +76,4 @@ def test_messages_quote_and_suggest_the_same_way() -> None:
     assert described("x" * 100).endswith("…") and len(described("x" * 100)) == 60
     assert did_you_mean("Jurasic", ["Triassic", "Jurassic"]) == " (did you mean 'Jurassic'?)"
     assert did_you_mean("zzz", ["Triassic"]) == ""
+    assert did_you_mean("Jurassic" * 100, ["Jurassic" * 100]) == ""  # a huge word is no typo: not compared
