@@ -9,7 +9,8 @@ from .draw.icons import unreadable
 from .errors import BudgetSpent, DataError, LayoutError
 from .model.game import load_game
 from .model.images import checked_image
-from .model.schema import ICON_IN_TEXT, did_you_mean
+from .options import did_you_mean
+from .model.schema import ICON_IN_TEXT
 from .printables import Studio, marked_key
 from .products import KINDS, component_keys
 from .report import Mark, shortened

@@ -18,7 +18,8 @@ from .layout.prims import Prim
 from .layout.layouts import LayoutSet
 from .model.load import plain
 from .model.reads import ALL, recording
-from .model.schema import ICON_IN_TEXT, did_you_mean
+from .options import did_you_mean
+from .model.schema import ICON_IN_TEXT
 from .products import KINDS, layout_options
 from .units import PrintOptions
 

@@ -8,11 +8,11 @@ import secrets
 import sys
 import stat
 from dataclasses import dataclass
-from difflib import get_close_matches
 from pathlib import Path
 from typing import BinaryIO
 
 from .errors import DataError, LoadError, UsageError
+from .options import did_you_mean
 from .report import Mark
 
 try:
@@ -69,8 +69,7 @@ class Project:
         if unknown:
             hints = []
             for n in unknown:
-                close = get_close_matches(n, games, n=1)
-                hints.append(f"'{n}'" + (f" (did you mean '{close[0]}'?)" if close else ""))
+                hints.append(f"'{n}'{did_you_mean(n, games)}")
             raise UsageError(
                 f"unknown game {', '.join(hints)}; games here: {', '.join(games) or 'none'}"
             )

@@ -19,8 +19,9 @@ from .simulate.api import api_reference
 from .model.constraints import CONSTRAINT_FIELDS
 from .model.views import VIEW_FIELDS
 from .model.game import CONTEXT as GAME_CONTEXT, GAME_FILE
-from .model.schema import Field, TYPES
+from .model.schema import Field, TYPES, make_field
 from .model.tables import TABLE_FIELDS
+from .options import COLOUR_RULE, Option
 from .products import KINDS
 from .units import NAMED_SIZES
 
@@ -50,48 +51,24 @@ def _row(*cells):
     return "| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |"
 
 
-LENGTH_LIMIT = 2000  # every length's own limit, said once in Units rather than in every row
-TYPE_WORDS = {"scalar": "text or number", "any": "see its meaning"}
-
-
-def _field_table(fields):
-    """A table of game.yaml keys given as field specs (the rules model's own types)."""
-    lines = [_row("key", "type", "required", "meaning"), _row("---", "---", "---", "---")]
-    for name, spec in fields.items():
-        spec = {"type": spec} if isinstance(spec, str) else spec
-        kind = TYPE_WORDS.get(spec.get("type", "str"), spec.get("type", "str"))
-        if kind == "list" and isinstance(spec.get("of"), dict):
-            kind = f"list of {spec['of'].get('type', 'str')}"
-        required = "yes" if spec.get("required", "default" not in spec) else \
-            (f"no (default `{spec['default']}`)" if spec.get("default") not in (None, {}, []) else "no")
-        lines.append(_row(f"`{name}`", kind, required, spec.get("doc", "")))
-    return "\n".join(lines)
-
-
-def _param_table(params):
-    lines = [_row("parameter", "type", "default", "meaning"), _row("---", "---", "---", "---")]
-    for name, param in params.items():
-        kind = param.kind + (f" ({param.unit})" if param.unit else "")
-        limits = []
-        if getattr(param, "minimum", None) is not None:
-            limits.append(f"at least {param.minimum:g}")
-        if getattr(param, "maximum", None) not in (None, LENGTH_LIMIT):
-            limits.append(f"at most {param.maximum:,g}")
-        doc = param.doc + (f" ({', '.join(limits)})" if limits else "")
-        lines.append(_row(f"`{name}`", kind, param.default_text(), doc))
-    return "\n".join(lines)
+def _option_table(options):
+    """The one table of options, whatever they are: layout parameters, or game.yaml keys given as field specs
+    (each made into its field type). Each option says its own row and the table's columns."""
+    made = [(name, option if isinstance(option, Option) else make_field(option, {})) for name, option in options.items()]
+    header = made[0][1].REFERENCE_HEADER
+    return "\n".join([_row(*header), _row(*["---"] * len(header))] + [_row(*o.reference_row(n)) for n, o in made])
 
 
 def _game_file():
     out = ["## game.yaml", "", "The game's metadata, rules model and manifest. Its own shape is checked like the "
-           "data: a wrong key or value is an error with its line.", "", _field_table(GAME_FILE), "",
+           "data: a wrong key or value is an error with its line.", "", _option_table(GAME_FILE), "",
            "### Tables", "", "Each entry of `tables:` names a table and says where its items are and what they hold.",
-           "", _field_table(TABLE_FIELDS), "", "### Constraints", "",
+           "", _option_table(TABLE_FIELDS), "", "### Constraints", "",
            "Rules the data must keep. The expression sees the whole game (see Templates); with `each` it is "
-           "checked once per item.", "", _field_table(CONSTRAINT_FIELDS), "", "### Report views", "",
+           "checked once per item.", "", _option_table(CONSTRAINT_FIELDS), "", "### Report views", "",
            "`pnp report` charts every table's fields and lists each constraint's margin; each entry of `report:` "
            "adds one chart of the designer's choosing. Its table and fields must exist (derived fields count), "
-           "and a field charted as a number must hold numbers.", "", _field_table(VIEW_FIELDS), "",
+           "and a field charted as a number must hold numbers.", "", _option_table(VIEW_FIELDS), "",
            "### Balance rules", "",
            "Rules over what `pnp simulate` measures by playing the game with its cards/<game>/rules.py; validate "
            "checks their syntax, pnp simulate their truth. An expression sees the game (as constraints do) and "
@@ -107,12 +84,12 @@ def _game_file():
            "a); `<` and `>` alike. `==`, `!=` and arithmetic use the estimate; a rate with nothing measured (n 0) "
            "holds every ordering. Write a rule as what must hold (`x >= a`, not `not x < a`). A failing rule's "
            "message shows the value, its interval, the limit and the margin from the interval's end.", "",
-           _field_table(BALANCE_FIELDS), "",
+           _option_table(BALANCE_FIELDS), "",
            "### Rules for pnp simulate", "", *api_reference(), "",
            "### Components", "",
            f"What is in the box, in order. Every component takes these keys (a component prints at most "
-           f"{MAX_COUNT:,} items):", "", _field_table(COMPONENT_FIELDS), "",
-           "Components whose kind prints one face per item take these too:", "", _field_table(ITEM_FIELDS), "",
+           f"{MAX_COUNT:,} items):", "", _option_table(COMPONENT_FIELDS), "",
+           "Components whose kind prints one face per item take these too:", "", _option_table(ITEM_FIELDS), "",
            "Each kind's own keys are listed under Component kinds."]
     return "\n".join(out)
 
@@ -139,9 +116,9 @@ def _kinds():
         if set(ITEM_FIELDS) <= set(kind.component_keys):
             out += ["", "Takes `items`, `filter` and `quantity`."]
         if own:
-            out += ["", "Its own keys in game.yaml:", "", _field_table(own)]
+            out += ["", "Its own keys in game.yaml:", "", _option_table(own)]
         if kind.layout_options:
-            out += ["", "Its layouts also take:", "", _param_table(kind.layout_options)]
+            out += ["", "Its layouts also take:", "", _option_table(kind.layout_options)]
         for part, title, _ in kind.extra_files():
             out += ["", f"Also writes `<game>-{part}.pdf`: {title}."]
     return "\n".join(out)
@@ -161,7 +138,7 @@ def _sizes_table():
 def _layouts():
     return "\n".join([
         "## Layout files", "", "A layout is `layouts/<game>/NAME.yaml` (or `layouts/shared/NAME.yaml`): one printed "
-        "face, of a named size (below) or `[w, h]`.", "", _param_table(LAYOUT_PARAMS), "", _sizes_table(), "",
+        "face, of a named size (below) or `[w, h]`.", "", _option_table(LAYOUT_PARAMS), "", _sizes_table(), "",
         "## Text styles", "", "`layouts/<game>/text-styles.yaml` (and `layouts/shared/text-styles.yaml`, which a game's own "
         "styles override) names text styles: `title: {font: Display, size: 12, color: '#222'}`. A text element "
         f"uses one with `style: title`; its own settings win. A style may set {', '.join(f'`{k}`' for k in TEXT_STYLE)}, "
@@ -173,7 +150,7 @@ def _fonts():
         "## Fonts", "", "pnp embeds its own fonts (Source Sans Pro as `Body`, Averia Serif GWF as `Display`). A "
         "project with a `fonts/fonts.yaml` uses its fonts instead: under `families:`, each family is the name text "
         "styles give as `font:` (`Body` and `Display` at least, which the shipped layouts use) and says:", "",
-        _field_table(FAMILY_FIELDS), "", "```yaml", "families:", "  Body:", "    name: Source Sans Pro",
+        _option_table(FAMILY_FIELDS), "", "```yaml", "families:", "  Body:", "    name: Source Sans Pro",
         "    regular: SourceSansPro/SourceSansPro-Regular.ttf", "    bold: SourceSansPro/SourceSansPro-Bold.ttf",
         "    license: SourceSansPro/OFL.txt", "```", "",
         f"Font files are TrueType (.ttf), inside the project, at most {MAX_FONT_BYTES // 2**20} MB each."])
@@ -181,15 +158,15 @@ def _fonts():
 
 def _elements():
     out = ["## Elements", "", "Each entry of a layout's `elements:` has a `type`. Every element takes these:", "",
-           _param_table(COMMON), "", f"A repeated element makes 0 to {MAX_REPEAT:,} copies, and one layout draws "
+           _option_table(COMMON), "", f"A repeated element makes 0 to {MAX_REPEAT:,} copies, and one layout draws "
            f"at most {MAX_PRIMS:,} shapes for an item. A game's drawing, in one command, has a budget of "
            f"{BASE_STEPS:,} steps and {STEPS_PER_FACE:,} more per face it prints (a step: an element or copy "
            f"resolved, a shape made or painted, {CHARACTERS_PER_STEP} characters of text); past it, the game stops "
-           "with one message at the element that spent it. Elements that can turn also take:", "", _param_table(ROTATE),
+           "with one message at the element that spent it. Elements that can turn also take:", "", _option_table(ROTATE),
            "", "A parameter an element does not take, or that does not apply to how it is written, is an error."]
     for name, element in ELEMENTS.items():
         turns = " It can turn (`rotate`)." if element.rotates else ""
-        out += ["", f"### `{name}`", "", _doc(type(element)) + turns, "", _param_table(element.params)]
+        out += ["", f"### `{name}`", "", _doc(type(element)) + turns, "", _option_table(element.params)]
     return "\n".join(out)
 
 
@@ -215,5 +192,5 @@ def _templates():
 
 def reference():
     """The whole reference as Markdown."""
-    return "\n\n".join([INTRO.strip(), _game_file(), _field_types(), _kinds(), _layouts(), _fonts(), _elements(),
+    return "\n\n".join([INTRO.strip(), "## Colours", COLOUR_RULE, _game_file(), _field_types(), _kinds(), _layouts(), _fonts(), _elements(),
                         _templates()]) + "\n"

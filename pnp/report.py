@@ -1,12 +1,67 @@
-"""Collects diagnostics (errors, warnings) with their file:line:col and owns the exit code."""
+"""Collects diagnostics (errors, warnings) with their file:line:col and owns the exit code; says how every message
+quotes a value and suggests a name."""
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from difflib import get_close_matches
 from pathlib import Path
 
 
 def shortened(text: str, limit: int) -> str:
     """Text as a message or a label quotes it: cut to `limit` characters, the last an ellipsis, when longer."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# How every message quotes a value and suggests a name (pnp.options and the rest use these).
+MAX_SUGGESTED = 200  # characters of a word that may be a typo of a name
+QUOTE_LIMIT = 60  # characters of a value a message quotes: it quotes, it does not copy a whole file
+
+
+def plain(value: object) -> object:
+    """Loaded data as plain dicts and lists (no marks), as YAML, JSON or a spreadsheet writes it."""
+    if isinstance(value, Mapping):
+        return {k: plain(x) for k, x in value.items()}
+    if isinstance(value, list):
+        return [plain(x) for x in value]
+    return value
+
+
+def shown(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """A value as a message quotes it: the data as written (no class names), cut short when long."""
+    return shortened(repr(plain(value)), limit)
+
+
+def described(value: object) -> str:
+    """A value as a message names it when its shape may be the problem: a mapping by its shape, a list by its
+    shape and then quoted, anything else quoted."""
+    if isinstance(value, Mapping):
+        return "a mapping"
+    return f"a list {shown(value)}" if isinstance(value, list) else shown(value)
+
+
+def type_name(value: object) -> str:
+    """How a value's type reads in a message."""
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return {int: "a whole number", float: "a number", str: "text", type(None): "nothing"}.get(type(value), "a value")
+
+
+def closest(word: object, choices: Iterable[object], count: int = 1, cutoff: float = 0.6) -> list[str]:
+    """The names among `choices` closest to `word` (a typo's likely meaning), best first; none for a word longer
+    than any name (comparing a megabyte of text with every name takes seconds, and suggests nothing)."""
+    if len(str(word)) > MAX_SUGGESTED:
+        return []
+    return get_close_matches(str(word), [str(c) for c in choices], n=count, cutoff=cutoff)
+
+
+def did_you_mean(word: object, choices: Iterable[object]) -> str:
+    """' (did you mean 'x'?)' when one of `choices` is close to `word`, else nothing."""
+    close = closest(word, choices)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 @dataclass(frozen=True, order=True, slots=True)

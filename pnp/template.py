@@ -27,6 +27,7 @@ from jinja2.utils import Namespace, missing
 
 from .cache import DiskCache
 from .errors import BudgetSpent, ExprError, LimitError
+from .report import did_you_mean, shown, type_name
 from .report import shortened
 
 # What one template may build. Generous for any real card game, small enough that a mistake (or a hostile
@@ -629,10 +630,7 @@ class _Undefined(StrictUndefined):
             return f"'{name}' is not defined"
         if isinstance(obj, Mapping):
             keys = [str(k) for k in obj]
-            from difflib import get_close_matches
-
-            close = get_close_matches(str(name), keys, n=1)
-            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            hint = did_you_mean(name, keys)
             shown = ", ".join(sorted(keys)[:12]) + (", ..." if len(keys) > 12 else "")
             return f"no field '{name}'{hint}; the fields here are: {shown or 'none'}"
         if obj is None:
@@ -640,15 +638,13 @@ class _Undefined(StrictUndefined):
         return f"{_describe_value(obj)} has no attribute '{name}'"
 
 
-def _describe_value(value):
+def _describe_value(value: object) -> str:
+    """A template's value as a message names it: its type, and a scalar quoted (short, as in the template)."""
     if value is None:
         return "nothing (none)"
-    kinds = {str: "text", int: "a number", float: "a number", bool: "true/false", list: "a list",
-             tuple: "a list"}
-    for t, word in kinds.items():
-        if isinstance(value, t):
-            return f"{word} ({_short(repr(value))})" if t in (str, int, float) else word
-    return "a value"
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return f"{type_name(value)} ({shown(value, 30)})"
+    return "a list" if isinstance(value, tuple) else type_name(value)
 
 
 def _short(text, n=30):

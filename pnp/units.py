@@ -1,8 +1,9 @@
 """Lengths: "63mm", "0.5in", "10pt" or a bare number (millimetres) -> points. The only unit parser."""
 
-import difflib
 import re
 from dataclasses import dataclass
+
+from .report import described, did_you_mean
 
 MM = 72 / 25.4
 _UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0}
@@ -47,18 +48,11 @@ CARD_SIZES = {name: (s.w, s.h) for name, s in NAMED_SIZES.items()}  # name -> (w
 PAPER_SIZES = {"a4": (210, 297), "letter": (215.9, 279.4)}
 
 
-def _shown(value):
-    """A value as a message quotes it (this module sits below the data model, so it only knows shapes)."""
-    if hasattr(value, "keys"):
-        return "a mapping"
-    shown = repr(list(value)) if isinstance(value, list) else repr(value)
-    return shown if len(shown) <= 60 else shown[:59] + "…"  # a message quotes, it does not copy a whole file
-
 
 def length(value, default_unit="mm"):
     """Return points for a length; raise ValueError with a readable message otherwise."""
     if isinstance(value, bool):
-        raise ValueError(f"expected a length like '3mm', got {_shown(value)}")
+        raise ValueError(f"expected a length like '3mm', got {described(value)}")
     if isinstance(value, (int, float)):
         try:
             return float(value) * _UNITS[default_unit]
@@ -66,7 +60,7 @@ def length(value, default_unit="mm"):
             raise ValueError(f"{value} is too large for a length") from None
     m = _LENGTH.fullmatch(str(value).strip())
     if not m:
-        raise ValueError(f"expected a length like '3mm', '0.5in' or '10pt', got {_shown(value)}")
+        raise ValueError(f"expected a length like '3mm', '0.5in' or '10pt', got {described(value)}")
     return float(m.group(1)) * _UNITS[m.group(2) or default_unit]
 
 
@@ -80,12 +74,11 @@ def size(value):
         width, by, height = key.partition("x")  # not a pattern: `(.+?)\s*x` is quadratic in a run of spaces
         if by and width.strip() and height.strip():
             return length(width), length(height)
-        close = difflib.get_close_matches(key, CARD_SIZES, n=1)
-        hint = f" (did you mean '{close[0]}'?)" if close else ""
-        raise ValueError(f"unknown size {_shown(value)}{hint}: use a named size ({', '.join(CARD_SIZES)}) or [w, h]")
+        hint = did_you_mean(key, CARD_SIZES)
+        raise ValueError(f"unknown size {described(value)}{hint}: use a named size ({', '.join(CARD_SIZES)}) or [w, h]")
     if isinstance(value, (list, tuple)) and len(value) == 2:
         return length(value[0]), length(value[1])
-    raise ValueError(f"expected a size name or [width, height], got {_shown(value)}")
+    raise ValueError(f"expected a size name or [width, height], got {described(value)}")
 
 
 def to_mm(points):

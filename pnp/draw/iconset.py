@@ -13,11 +13,11 @@ import re
 import tarfile
 import urllib.request
 import zlib
-from difflib import get_close_matches
 from pathlib import Path
 
 from ..cache import private_folder
 from ..errors import UsageError
+from ..options import closest
 
 PACKAGE = "@iconify-json/game-icons"
 VERSION = "1.2.4"
@@ -48,7 +48,7 @@ def search(words: list[str], limit: int = 40) -> list[str]:
     found = [n for n in every if all(w in n for w in words)]
     if found:
         return found[:limit]
-    close = get_close_matches("-".join(words), every, n=10, cutoff=0.75)  # a typo: anchr -> anchor
+    close = closest("-".join(words), every, count=10, cutoff=0.75)  # a typo: anchr -> anchor
     return close or [n for n in every if any(w in n for w in words)][:limit]
 
 

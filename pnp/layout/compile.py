@@ -4,7 +4,7 @@ are reported with file:line; what is left to do per item is rendering the templa
 from typing import Any
 from ..errors import ExprError, LayoutError
 from ..model.load import MarkedList, Record
-from ..model.schema import did_you_mean, type_name
+from ..options import did_you_mean, type_name
 from ..template import compile_expression, compile_template, evaluate, is_template, render
 from . import params as P
 from .elements import ELEMENTS

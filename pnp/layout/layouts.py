@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from .. import units
 from ..errors import DataError, LayoutError, LoadError
 from ..model.load import Record, load_file
-from ..model.schema import did_you_mean, type_name
+from ..options import did_you_mean, type_name
 from ..report import Mark
 from . import params as P
 from .budget import DrawingBudget

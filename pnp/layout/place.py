@@ -8,7 +8,7 @@ from dataclasses import replace
 from ..draw.text import valign_offset
 from ..errors import LayoutError
 from ..units import MM
-from ..model.schema import did_you_mean
+from ..options import did_you_mean
 from . import params as P
 from ..report import Mark
 from .prims import LayoutShape, Prim

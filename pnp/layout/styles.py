@@ -3,7 +3,7 @@ so a layout says what a text is (a title, a rule) rather than its five settings 
 
 from ..errors import DataError, LoadError
 from ..model.load import Record, load_file
-from ..model.schema import did_you_mean
+from ..options import did_you_mean
 from ..report import Mark
 from ..template import is_template
 from .elements.base import TEXT_STYLE

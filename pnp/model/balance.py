@@ -2,7 +2,7 @@
 checks their syntax only; pnp simulate evaluates them."""
 
 from ..template import ExprError, compile_expression, compile_template, is_template
-from .schema import did_you_mean
+from ..options import did_you_mean
 
 BALANCE_FIELDS = {
     "expr": {"type": "str",

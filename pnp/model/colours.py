@@ -5,11 +5,11 @@ emblem, a name) that the data declares."""
 
 import itertools
 
-from .load import shown
+from ..options import ColourError, did_you_mean, rgb
 
 COLOUR_SET_FIELDS = {
     "table": {"type": "str", "doc": "the table whose items the colours tell apart (players, terrains...)"},
-    "field": {"type": "str", "default": "colour", "doc": "the field holding each item's colour, '#rrggbb'"},
+    "field": {"type": "str", "default": "colour", "doc": "the field holding each item's colour (see Colours)"},
     "cue": {"type": "list", "of": "str", "default": [],
             "doc": "fields holding each item's second cue (a pattern, an emblem, an icon, a name) that its "
                    "pieces print besides the colour; with one, two colours may look alike"},
@@ -21,19 +21,10 @@ DEFICIENCIES = {"deuteranomaly": "deuteranopia (red-green, the most common)", "p
 MIN_DIFFERENCE = 10  # CAM02-UCS delta E: below it two colours are hard to tell apart at the table
 
 
-def _rgb(value):
-    text = str(value).strip()
-    if len(text) != 7 or not text.startswith("#"):
-        raise ValueError
-    return [int(text[i:i + 2], 16) / 255 for i in (1, 3, 5)]
-
-
 def check_colour_sets(game, sets, chk):
     for spec in sets:
         table = game.tables.get(spec["table"])
         if table is None:
-            from .schema import did_you_mean
-
             chk.error(f"colour set names no table '{spec['table']}'{did_you_mean(spec['table'], game.tables)}",
                       spec.mark_of("table"))
             continue
@@ -41,10 +32,15 @@ def check_colour_sets(game, sets, chk):
         colours = {}
         for item in items:
             try:
-                colours[id(item)] = _rgb(item[spec["field"]])
-            except ValueError:
-                chk.error(f"{spec['field']}: a colour that tells {spec['table']} apart is '#rrggbb', got "
-                          f"{shown(item[spec['field']])}", item.mark_of(spec["field"]))
+                colour = rgb(item[spec["field"]])
+            except ColourError as e:
+                chk.error(f"{spec['field']}: {e}", item.mark_of(spec["field"]))
+                continue
+            if colour is None:
+                chk.error(f"{spec['field']}: a colour that tells {spec['table']} apart cannot be none",
+                          item.mark_of(spec["field"]))
+            else:
+                colours[id(item)] = list(colour)
         _check_cues(spec, items, chk)
         if not spec["cue"]:
             _check_pairs(spec, [it for it in items if id(it) in colours], colours, chk)

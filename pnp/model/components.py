@@ -5,7 +5,8 @@ from dataclasses import dataclass, field
 
 from ..template import ExprError, evaluate
 from .load import MarkedList, Record, shown
-from .schema import INVALID, Schema, did_you_mean, type_name
+from ..options import did_you_mean, type_name
+from .schema import INVALID, Schema
 
 MAX_COUNT = 10_000  # printed items in one component: far beyond any box, small enough to build in seconds
 

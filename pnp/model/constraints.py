@@ -2,7 +2,7 @@
 
 from ..template import ExprError, evaluate, render
 from .load import Record
-from .schema import did_you_mean
+from ..options import did_you_mean
 
 CONSTRAINT_FIELDS = {
     "expr": {"type": "str", "doc": "a Jinja expression that must be true, e.g. data.cards | length == 52"},

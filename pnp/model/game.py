@@ -14,7 +14,8 @@ from .glossary import Glossary, load_glossary, load_timings
 from .icons import IconIndex
 from .reads import Everything, Tables, reading_all
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, shown
-from .schema import INVALID, Schema, did_you_mean
+from ..options import did_you_mean
+from .schema import INVALID, Schema
 from .tables import TABLE_FIELDS, check_tables, derive, load_tables
 from .views import VIEW_FIELDS, check_views
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from ..template import ExprError, evaluate
 from .load import MarkedList, Record
-from .schema import did_you_mean
+from ..options import did_you_mean
 
 TERM_IN_TEXT = re.compile(r"\[\[([^\[\]\n]{1,60})\]\]")
 TERM_FIELDS = ("name", "text")  # what every glossary table's items must have; `timing` is optional

@@ -1,7 +1,7 @@
 """Which icon names exist: a game's aliases, its own icons/ folder, then layouts/shared/icons/."""
 
 from ..errors import DataError
-from .schema import did_you_mean
+from ..options import did_you_mean
 
 
 class IconIndex:

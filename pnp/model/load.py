@@ -6,8 +6,9 @@ from collections.abc import Mapping
 import yaml
 
 from ..errors import LoadError
+from ..options import plain, shown  # noqa: F401  (the model's callers import them from here)
 from ..project import open_project_file, read_project_file
-from ..report import Mark, shortened
+from ..report import Mark
 
 try:  # the C parser is several times faster and gives the same events and marks
     _Loader = yaml.CSafeLoader
@@ -113,18 +114,6 @@ class MarkedList(list):
         return self.marks[index] if index < len(self.marks) else self.mark
 
 
-def plain(value):
-    """Loaded data as plain dicts and lists (no marks), as YAML, JSON or a spreadsheet writes it."""
-    if isinstance(value, Record):
-        return {k: plain(x) for k, x in value.items()}
-    if isinstance(value, list):
-        return [plain(x) for x in value]
-    return value
-
-
-def shown(value, limit=60):
-    """A value as a message quotes it: the data as written (no class names), cut short when long."""
-    return shortened(repr(plain(value)), limit)
 
 
 def _mark(file, m):

@@ -1,14 +1,14 @@
 """Field types of the rules model, each checking its own values. A table's fields in game.yaml are made of
 them, and so is the shape of game.yaml itself (see game.GAME_FILE)."""
 
-import math
 import re
-from collections.abc import Mapping
-from difflib import get_close_matches
+from collections.abc import Iterator, Mapping
 
 import regex
 
 from ..errors import LimitError
+from .. import options
+from ..options import REQUIRED, did_you_mean, out_of_range, type_name
 from ..template import game_time
 from .load import MarkedList, Record, shown
 
@@ -18,35 +18,25 @@ ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
 INVALID = object()  # what `clean` gives for a value that failed its check
 
 
-def did_you_mean(word, choices):
-    close = get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
-
-def type_name(value):
-    """How a value's type reads in a message."""
-    return {bool: "true/false", int: "a whole number", float: "a number", str: "text",
-            Record: "a mapping", MarkedList: "a list", type(None): "nothing"}.get(type(value), "a value")
-
-
 def _is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _outside(value, lo, hi):
+def _outside(value: float, lo: float | None, hi: float | None) -> bool:
     return lo is not None and value < lo or hi is not None and value > hi
-
-
-def _out_of_range(value, lo, hi):
-    return f"{value} is out of range (expected {lo if lo is not None else '…'} to {hi if hi is not None else '…'})"
 
 
 class SpecError(Exception):
     """A field's spec in game.yaml is itself wrong."""
 
 
-class Field:
-    """Every field takes these options."""
+class Field(options.Option):
+    """A field type as game.yaml's `fields:` writes it (a spec mapping); every field takes these options. Its
+    values are checked as typed data: `check` yields (message, mark) for each problem."""
+
+    templated = False
+    value_option = options.Anything  # the option type whose typed reading checks each value
+    REFERENCE_HEADER = ("key", "type", "required", "meaning")
 
     #: option -> what it means; the reference lists them (each type adds its own)
     OPTIONS = {"type": "the field type", "required": "true if every item must give it (default: true unless "
@@ -54,17 +44,31 @@ class Field:
                "doc": "what the field means, for people reading game.yaml"}
     name = ""
 
-    def __init__(self, spec, enums):
+    def __init__(self, spec: Mapping, enums: Mapping) -> None:
+        super().__init__(spec.get("default", REQUIRED), spec.get("doc", ""), spec.get("required"))
         self.spec = spec
-        self.required = spec.get("required", "default" not in spec)
         if not isinstance(self.required, bool):
             raise SpecError("'required' is true or false")
-        self.default = spec.get("default")
-        self.doc = spec.get("doc", "")
+        self.default = self.given_default()  # what the code reading a left-out value counts on: None if none
+        self.typed = self.value_option(minimum=self._number_option("min"), maximum=self._number_option("max")) \
+            if issubclass(self.value_option, options.Number) else self.value_option()
 
-    def check(self, value, mark, ctx):
+    def check(self, value: object, mark: object, ctx: object) -> Iterator[tuple[str, object]]:
         """(message, mark) for each problem of `value`."""
-        return iter(())
+        problem = self.typed.typed_problem(value)
+        if problem:
+            yield problem, mark
+
+    def reference_kind(self) -> str:
+        """The type as the reference's tables of game.yaml keys say it."""
+        return self.name
+
+    def reference_row(self, name: str) -> tuple[str, str, str, str]:
+        if self.required:
+            required = "yes"
+        else:
+            required = f"no (default `{self.default}`)" if self.default not in (None, {}, []) else "no"
+        return f"`{name}`", self.reference_kind(), required, self.doc
 
     def fill(self, value):
         """The value with defaults filled in, for nested records (plain values come back unchanged)."""
@@ -89,6 +93,7 @@ class Str(Field):
     """Plain text (a number written in the data is an error: quote it)."""
 
     name = "str"
+    value_option = options.Text
     OPTIONS = {**Field.OPTIONS, "max_len": "the most characters allowed",
                "pattern": "a regular expression the whole text must match"}
 
@@ -102,9 +107,10 @@ class Str(Field):
         except (regex.error, TypeError, ValueError) as e:
             raise SpecError(f"'pattern' is not a regular expression: {e}") from None
 
-    def check(self, value, mark, ctx):
-        if not isinstance(value, str):
-            yield f"expected text, got {type_name(value)} {shown(value)}", mark
+    def check(self, value: object, mark: object, ctx: object) -> Iterator[tuple[str, object]]:
+        problem = self.typed.typed_problem(value)
+        if problem:
+            yield problem, mark
             return
         if self.max_len is not None and len(value) > self.max_len:
             yield f"text is {len(value)} characters long, at most {self.max_len} allowed", mark
@@ -124,7 +130,7 @@ class Str(Field):
                 yield f"{shown(value)} does not match the pattern {self.pattern_text}", mark
 
 
-class Text(Str):
+class RichText(Str):
     """Rich text: **bold**, *italic*, :icon: names and [[Term]] glossary terms, which must exist."""
 
     name = "text"
@@ -151,45 +157,26 @@ class Id(Str):
             yield f"id '{value}' must be lowercase letters, digits and hyphens", mark
 
 
-class Int(Field):
+class WholeNumber(Field):
     """A whole number."""
 
     name = "int"
     OPTIONS = {**Field.OPTIONS, "min": "the smallest value allowed", "max": "the largest value allowed"}
-    types = (int,)
-    what = "a whole number"
-
-    def __init__(self, spec, enums):
-        super().__init__(spec, enums)
-        self.min, self.max = self._number_option("min"), self._number_option("max")
-
-    def check(self, value, mark, ctx):
-        if isinstance(value, bool) or not isinstance(value, self.types):
-            yield f"expected {self.what}, got {type_name(value)} {shown(value)}", mark
-            return
-        if isinstance(value, float) and not math.isfinite(value):
-            yield f"expected {self.what}, got {shown(value)}", mark
-            return
-        if _outside(value, self.min, self.max):
-            yield _out_of_range(value, self.min, self.max), mark
+    value_option = options.Int
 
 
-class Number(Int):
+class Decimal(WholeNumber):
     """A number, whole or decimal."""
 
     name = "number"
-    types = (int, float)
-    what = "a number"
+    value_option = options.Number
 
 
-class Bool(Field):
+class TrueFalse(Field):
     """true or false."""
 
     name = "bool"
-
-    def check(self, value, mark, ctx):
-        if not isinstance(value, bool):
-            yield f"expected true or false, got {shown(value)}", mark
+    value_option = options.Bool
 
 
 class Enum(Field):
@@ -291,6 +278,9 @@ class List(Field):
     def refs(self):
         return self.item.refs()
 
+    def reference_kind(self) -> str:
+        return f"list of {self.item.name}" if isinstance(self.spec.get("of"), Mapping) else self.name
+
     def check(self, value, mark, ctx):
         if not isinstance(value, list):
             yield f"expected a list, got {type_name(value)}", mark
@@ -353,7 +343,7 @@ class Map(Field):
         if self.min_total is not None or self.max_total is not None:
             total = sum(v for v in value.values() if _is_number(v))
             if _outside(total, self.min_total, self.max_total):
-                yield f"total {_out_of_range(total, self.min_total, self.max_total)}", mark
+                yield f"total {out_of_range(total, self.min_total, self.max_total)}", mark
 
     def clean(self, value, mark, ctx):
         if not isinstance(value, Record):
@@ -401,19 +391,25 @@ class Scalar(Field):
 
     name = "scalar"
 
+    def reference_kind(self) -> str:
+        return "text or number"
+
     def check(self, value, mark, ctx):
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             yield f"expected text or a number, got {type_name(value)}", mark
 
 
-class Anything(Field):
+class AnyValue(Field):
     """Any value (checked by the code that reads it)."""
 
     name = "any"
 
+    def reference_kind(self) -> str:
+        return "see its meaning"
 
-TYPES = {cls.name: cls for cls in (Str, Text, Id, Int, Number, Bool, Enum, Ref, Icon, Timing, List, Map, Nested)}
-_INTERNAL = {cls.name: cls for cls in (Scalar, Anything)}
+
+TYPES = {cls.name: cls for cls in (Str, RichText, Id, WholeNumber, Decimal, TrueFalse, Enum, Ref, Icon, Timing, List, Map, Nested)}
+_INTERNAL = {cls.name: cls for cls in (Scalar, AnyValue)}
 
 
 def make_field(spec, enums):
@@ -461,7 +457,7 @@ class Schema:
                 mark = fields.mark_of(name) if isinstance(fields, Record) else None
                 self.problems.append((f"field '{name}': {e}", mark))
                 # keep the name known, so every record using it does not repeat the problem
-                self.fields[name] = Anything({"required": False}, enums)
+                self.fields[name] = AnyValue({"required": False}, enums)
 
     def refs(self):
         for field in self.fields.values():

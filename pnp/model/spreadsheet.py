@@ -9,15 +9,15 @@ import csv
 import io
 import re
 import zipfile
-from difflib import get_close_matches
 
 import yaml
 
 from ..errors import DataError, LoadError
+from ..options import closest
 from ..project import read_project_file
 from ..report import Mark
 from .load import MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Record, check_file, load_text, plain, shown
-from .schema import Bool, Enum, List, Map, Nested, Schema, Str
+from .schema import Enum, List, Map, Nested, Schema, Str, TrueFalse
 
 SPREADSHEETS = (".csv", ".xlsx")
 # A workbook is a zip of XML parts. The sizes its directory states bound what zipfile inflates (it stops
@@ -209,7 +209,7 @@ def _required_columns(names: list, where: str, line: int, schema: Schema) -> Non
     if not missing:
         return
     strangers = [n for n in names if n and n not in schema.fields]
-    close = get_close_matches(missing[0], strangers, n=1, cutoff=0.6)
+    close = closest(missing[0], strangers)
     col = names.index(close[0]) + 1 if close else 1
     hint = f"; is column '{close[0]}' meant to be '{missing[0]}'?" if close else ""
     also = f" (nor for {', '.join(repr(n) for n in missing[1:])})" if len(missing) > 1 else ""
@@ -236,7 +236,7 @@ def _cell(value, field, mark):
     if not isinstance(value, str):
         return value  # a workbook's number or true/false, already typed
     text = value.strip()
-    if isinstance(field, Bool):
+    if isinstance(field, TrueFalse):
         return {"true": True, "false": False, "yes": True, "no": False}.get(text.lower(), value)
     if isinstance(field, Enum):
         return next((v for v in field.values if str(v) == text), value)

@@ -6,7 +6,8 @@ from ..errors import DataError, LoadError
 from ..report import Mark
 from ..template import ExprError, evaluate
 from .load import MarkedList, Record, load_file, shown
-from .schema import Schema, did_you_mean
+from ..options import did_you_mean
+from .schema import Schema
 from .spreadsheet import SPREADSHEETS, read_table
 
 TABLE_FIELDS = {

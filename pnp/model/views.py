@@ -2,7 +2,7 @@
 
 from collections.abc import Mapping
 
-from .schema import did_you_mean
+from ..options import did_you_mean
 
 VIEW_KINDS = ("scatter", "counts", "histogram", "bars")
 

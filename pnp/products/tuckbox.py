@@ -9,7 +9,7 @@ from ..draw import tuckbox as boxes
 from ..errors import DataError
 from ..impose import tuckbox as nets
 from ..impose.sheet import EDGE_SAFE, MARGIN
-from ..model.schema import did_you_mean
+from ..options import did_you_mean
 from ..units import MM, to_mm
 from .base import Kind
 from ..model.components import Component

@@ -1,0 +1,413 @@
+"""The one vocabulary of what a designer writes (bottom layer): the one colour rule, and the Option base that
+every layout parameter, data field type, game.yaml key and component key is made of (its conversion, unit, default, doc and reference row)."""
+
+import functools
+import math
+import re
+from collections.abc import Iterable, Mapping
+from typing import TypeVar
+
+from . import units
+from .report import closest, described, did_you_mean, plain, shown, type_name  # noqa: F401  (one vocabulary)
+
+# --- colours ----------------------------------------------------------------------------------------------------
+
+COLOUR_UNIT = "`#rrggbb`, `#rgb`, a colour name, or `none`"  # a colour option's unit in the reference
+COLOUR_RULE = ("Every colour, in a layout or in the data (a colour set's field), is written the same way: `'#rrggbb'` "
+               "or `'#rgb'` (hexadecimal, any case), or a CSS colour name such as `white` or `darkgreen` (any case); "
+               "`none`, `transparent` or nothing means no colour (a colour set's colours cannot be none).")
+_HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
+NO_COLOUR = ("", "none", "transparent")
+_Value = TypeVar("_Value")
+
+
+class ColourError(ValueError):
+    """A value that is not a colour; its message is for the designer."""
+
+
+@functools.cache
+def _css_names() -> Mapping[str, str]:
+    from PIL import ImageColor  # the CSS colour names, as Pillow keeps them
+
+    return {name: hex_ for name, hex_ in ImageColor.colormap.items() if isinstance(hex_, str) and hex_.startswith("#")}
+
+
+def parse_colour(value: object) -> str | None:
+    """The one colour rule: '#rrggbb', '#rgb', a CSS colour name (any case), or none/transparent/empty/nothing
+    -> '#rrggbb' in lowercase, or None for no colour; anything else is a ColourError."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ColourError(f"a colour is text like '#1e6b52' or a colour name, got {described(value)}")
+    return _parse_colour(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_colour(value: str) -> str | None:
+    text = value.strip().lower()
+    if text in NO_COLOUR:
+        return None
+    match = _HEX.fullmatch(text)
+    if match:
+        digits = match.group(1)
+        return "#" + (digits if len(digits) == 6 else "".join(d * 2 for d in digits))
+    if text in _css_names():
+        return _css_names()[text]
+    raise ColourError(f"unknown colour {shown(value)}: use '#rrggbb', '#rgb' or a colour name such as 'white'"
+                      f"{did_you_mean(text, _css_names())}")
+
+
+def rgb(value: object) -> tuple[float, float, float] | None:
+    """A colour as red, green and blue from 0 to 1 (None for no colour), by the one colour rule."""
+    hex_ = parse_colour(value)
+    if hex_ is None:
+        return None
+    return int(hex_[1:3], 16) / 255, int(hex_[3:5], 16) / 255, int(hex_[5:7], 16) / 255
+
+
+# --- options: the types of what a designer writes -------------------------------------------------------------
+# The unit rule, stated once: every length is in millimetres unless a unit is written ('3', '3mm', '0.5in', '10pt',
+# '1cm'); font sizes are in points; angles in degrees, clockwise.
+
+REQUIRED = object()  # the default of a parameter that must be given
+NUMBER_LIMIT = 1_000_000  # the largest magnitude of a number whose parameter sets no range of its own
+MIN_DASH_CYCLE = 0.1  # mm: a dash and its gap shorter than this print as a solid line, and rasterise slowly
+MAX_DASHES = 16  # lengths in one dash pattern
+LENGTH_LIMIT = 2000  # mm: every length's own limit
+
+
+class Option:
+    """One option a designer writes (a layout parameter, a component's key, a data field's type): `convert` turns a
+    written value (after templating) into what pnp uses, or raises ValueError with a message for the designer. It
+    is required unless it has a default, unless `required` says otherwise."""
+
+    kind = "value"
+    unit = ""
+    templated = True  # string values may be Jinja templates, rendered per item
+    REFERENCE_HEADER = ("parameter", "type", "default", "meaning")  # the columns of reference_row
+
+    def __init__(self, default: object = REQUIRED, doc: str = "", required: bool | None = None) -> None:
+        self.default, self.doc = default, doc
+        self.required = default is REQUIRED if required is None else required
+
+    def convert(self, value: object) -> object:
+        return value
+
+    def typed_problem(self, value: object) -> str | None:
+        """What is wrong with a value typed in the data, where YAML's own types count (text is not a number,
+        as it is when a template writes it): a message, or None."""
+        return None
+
+    def given_default(self) -> object:
+        """The default, or None when there is none."""
+        return None if self.default is REQUIRED else self.default
+
+    def default_text(self) -> str:
+        """The default as the reference shows it."""
+        if self.required:
+            return "required"
+        if self.default is None or self.default is REQUIRED:
+            return "none"
+        if self.default == "":
+            return "empty"
+        if isinstance(self.default, str) and self.default.startswith("="):
+            return self.default[1:]  # a default described in words, e.g. '=the layout's width'
+        return f"`{self.default}`" if not isinstance(self.default, bool) else f"`{str(self.default).lower()}`"
+
+    def initial(self) -> object:
+        """The default value converted (None when there is none, or it is described in words)."""
+        if self.default is REQUIRED or self.default is None:
+            return None
+        if isinstance(self.default, str) and self.default.startswith("="):
+            return None
+        return self.convert(self.default)
+
+    def limits(self) -> list[str]:
+        """Its range as the reference says it (a length's own 2000 mm is said once, in Units)."""
+        minimum, maximum = getattr(self, "minimum", None), getattr(self, "maximum", None)
+        return ([f"at least {minimum:g}"] if minimum is not None else []) + \
+            ([f"at most {maximum:,g}"] if maximum not in (None, LENGTH_LIMIT) else [])
+
+    def reference_row(self, name: str) -> tuple[str, str, str, str]:
+        """(name, type, default, meaning): its row in the reference's tables of options."""
+        limits = self.limits()
+        return (f"`{name}`", self.kind + (f" ({self.unit})" if self.unit else ""), self.default_text(),
+                self.doc + (f" ({', '.join(limits)})" if limits else ""))
+
+
+def _finite(number: _Value, what: str) -> _Value:
+    if isinstance(number, float) and not math.isfinite(number):
+        raise ValueError(f"expected {what}, got {number!r}")
+    return number
+
+
+def _number(value: object, what: str) -> float:
+    if isinstance(value, bool):
+        raise ValueError(f"expected {what}, got {shown(value)}")
+    if isinstance(value, (int, float)):
+        return _finite(float(value), what)
+    try:
+        return _finite(float(str(value).strip()), what)
+    except ValueError:
+        raise ValueError(f"expected {what}, got {shown(value)}") from None
+
+
+class Length(Option):
+    """A length (mm unless a unit is written)."""
+
+    kind = "length"
+    unit = "mm"
+
+    def __init__(self, default: object = REQUIRED, doc: str = "", minimum: float | None = None,
+                 maximum: float | None = LENGTH_LIMIT) -> None:
+        super().__init__(default, doc)
+        self.minimum, self.maximum = minimum, maximum
+
+    def convert(self, value: object) -> float:
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("expected a length like '3mm', got nothing")
+        points = units.length(_finite(value, "a length"))
+        if not math.isfinite(points):  # a finite number of inches or points past a float's range
+            raise ValueError(f"{shown(value)} is too large for a length")
+        mm = points / units.MM
+        if self.minimum is not None and mm < self.minimum:
+            raise ValueError(f"{units.to_mm(points):g} mm is too small (at least {self.minimum:g} mm)")
+        if self.maximum is not None and abs(mm) > self.maximum:
+            raise ValueError(f"{units.to_mm(points):g} mm is too large (at most {self.maximum:g} mm)")
+        return points
+
+
+class FontSize(Option):
+    """A font size in points."""
+
+    kind = "font size"
+    unit = "pt"
+
+    def convert(self, value: object) -> object:
+        if isinstance(value, str) and value.strip().endswith("pt"):  # '9pt' says the unit it already has
+            value = value.strip()[:-2]
+        size = _number(value, "a font size in points")
+        if not 0.5 <= size <= 500:
+            raise ValueError(f"a font size of {size:g} pt is outside 0.5 to 500 pt")
+        return size
+
+
+class Number(Option):
+    """A number; in a layout, without a range of its own it is still at most NUMBER_LIMIT either way, so that no
+    absurd value (1e308) reaches the arithmetic of drawing."""
+
+    kind = "number"
+    data_types = (int, float)
+
+    def typed_problem(self, value: object) -> str | None:
+        what = f"a {self.kind}"
+        if isinstance(value, bool) or not isinstance(value, self.data_types):
+            return f"expected {what}, got {type_name(value)} {shown(value)}"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"expected {what}, got {shown(value)}"
+        low, high = self.minimum, self.maximum
+        if low is not None and value < low or high is not None and value > high:
+            return out_of_range(value, low, high)
+        return None
+
+    def __init__(self, default: object = REQUIRED, doc: str = "", minimum: float | None = None,
+                 maximum: float | None = None, unit: str = "") -> None:
+        super().__init__(default, doc)
+        self.minimum, self.maximum, self.unit = minimum, maximum, unit
+
+    def convert(self, value: object) -> float:
+        number = _number(value, "a number")
+        low = -NUMBER_LIMIT if self.minimum is None else self.minimum
+        high = NUMBER_LIMIT if self.maximum is None else self.maximum
+        if not low <= number <= high:
+            raise ValueError(f"{_fmt(number)} is outside {_fmt(low)} to {_fmt(high)}")
+        return number
+
+
+class Angle(Number):
+    """An angle in degrees, clockwise; any number of whole turns is the same angle."""
+
+    kind = "angle"
+
+    def __init__(self, default: object = REQUIRED, doc: str = "") -> None:
+        super().__init__(default, doc, unit="degrees")
+
+    def convert(self, value: object) -> float:
+        return super().convert(value) % 360
+
+
+def out_of_range(value: float, low: float | None, high: float | None) -> str:
+    """A typed value outside the range its field allows (either end may be open)."""
+    return f"{value} is out of range (expected {low if low is not None else '…'} to {high if high is not None else '…'})"
+
+
+def _fmt(number: float) -> str:
+    """A number as a designer wrote it: 1,000,000 rather than 1e+06 (and 1e+308 as that, not 309 digits)."""
+    if number == int(number) and abs(number) < 1e15:
+        return f"{int(number):,}"
+    return f"{number:g}"
+
+
+class Int(Number):
+    """A whole number."""
+
+    kind = "whole number"
+    data_types = (int,)  # type: ignore[assignment]  # a whole number's narrower data type
+
+    def convert(self, value: object) -> float:
+        number = super().convert(value)
+        if number != int(number):
+            raise ValueError(f"expected a whole number, got {shown(value)}")
+        return int(number)
+
+
+class Bool(Option):
+    """true or false."""
+
+    kind = "true/false"
+
+    def typed_problem(self, value: object) -> str | None:
+        return None if isinstance(value, bool) else f"expected true or false, got {shown(value)}"
+
+    def convert(self, value: object) -> object:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "yes", "1"):
+            return True
+        if text in ("false", "no", "0", ""):
+            return False
+        raise ValueError(f"expected true or false, got {shown(value)}")
+
+
+class Text(Option):
+    """Plain text (in the data, a number is an error: quote it)."""
+
+    kind = "text"
+
+    def typed_problem(self, value: object) -> str | None:
+        return None if isinstance(value, str) else f"expected text, got {type_name(value)} {shown(value)}"
+
+    def convert(self, value: object) -> object:
+        if isinstance(value, (Mapping, list)):
+            raise ValueError(f"expected text, got a {'mapping' if isinstance(value, Mapping) else 'list'}")
+        return "" if value is None else str(value)
+
+
+class Name(Text):
+    """A fixed name (no template)."""
+
+    kind = "name"
+    templated = False
+
+
+class Choice(Option):
+    kind = "one of"
+
+    def __init__(self, choices: Iterable[str], default: object = REQUIRED, doc: str = "") -> None:
+        super().__init__(default, doc)
+        self.choices = tuple(choices)
+
+    @property
+    def unit(self) -> str:  # type: ignore[override]  # the choices are the unit, read when asked
+        return ", ".join(f"`{c}`" for c in self.choices)
+
+    def convert(self, value: object) -> object:
+        text = str(value).strip()
+        if text not in self.choices:
+            raise ValueError(f"'{text}' is not one of {', '.join(self.choices)}{did_you_mean(text, self.choices)}")
+        return text
+
+
+class Colour(Option):
+    """A colour by the one colour rule (options.parse_colour); kept as written, drawn by draw.colour."""
+
+    kind = "colour"
+    unit = COLOUR_UNIT
+
+    def convert(self, value: object) -> object:
+        parse_colour(value)  # a ColourError is a ValueError, with the designer's message
+        return value
+
+
+class Lengths(Option):
+    """A list of lengths, written as a list or as text separated by spaces: [1, 0.5] or '1mm 0.5mm'."""
+
+    kind = "lengths"
+    unit = "mm"
+
+    def __init__(self, count: int | None = None, default: object = REQUIRED, doc: str = "") -> None:
+        super().__init__(default, doc)
+        self.count = count
+
+    def convert(self, value: object) -> tuple[float, ...]:
+        parts = value.split() if isinstance(value, str) else value
+        if not isinstance(parts, list) or (self.count and len(parts) != self.count):
+            shape = f"{self.count} lengths like [1, 2]" if self.count else "a list of lengths like [1, 0.5]"
+            raise ValueError(f"expected {shape}, got {shown(value)}")
+        length = Length(maximum=LENGTH_LIMIT)
+        return tuple(length.convert(p) for p in parts)
+
+
+class Dash(Lengths):
+    """Dash and gap lengths that a printer can draw: none negative, the cycle at least MIN_DASH_CYCLE."""
+
+    def convert(self, value: object) -> tuple:
+        lengths: tuple[float, ...] = super().convert(value)
+        if len(lengths) > MAX_DASHES:
+            raise ValueError(f"a dash pattern of {len(lengths)} lengths; at most {MAX_DASHES}")
+        if any(d < 0 for d in lengths):
+            raise ValueError(f"dash and gap lengths cannot be negative, got {shown(value)}")
+        if lengths and sum(lengths) / units.MM < MIN_DASH_CYCLE:
+            raise ValueError(f"a dash and its gap add up to {units.to_mm(sum(lengths)):g} mm; at least "
+                             f"{MIN_DASH_CYCLE:g} mm "
+                             f"(for a solid line, leave out `dash`)")
+        return lengths
+
+
+class Expression(Option):
+    """A Jinja expression, evaluated (not rendered) per item: `when`, `repeat`, `item`, `faces`."""
+
+    kind = "expression"
+    templated = False
+
+    def convert(self, value: object) -> object:
+        if isinstance(value, (Mapping, list)) or value is None:
+            raise ValueError(f"expected an expression, got {described(value)}")
+        return value
+
+
+class _Shaped(Option):
+    """A value that must have one container shape; what is inside is checked by whoever reads it."""
+
+    templated = False
+    shape = object
+    expected = ""
+
+    def convert(self, value: object) -> object:
+        if not isinstance(value, self.shape):
+            raise ValueError(f"expected {self.expected}, got {described(value)}")
+        return value
+
+
+class Elements(_Shaped):
+    """A list of elements (inside a group)."""
+
+    kind = "elements"
+    shape = list
+    expected = "a list of elements"
+
+
+class Variables(_Shaped):
+    """A mapping of names to values (templates in them are rendered per item)."""
+
+    kind = "mapping"
+    shape = Mapping
+    expected = "a mapping of name: value"
+
+
+class Anything(Option):
+    """Any value, checked by the component kind that reads it."""
+
+    kind = "value"
+    templated = False

@@ -1,0 +1,79 @@
+"""Each concept of pnp.options (and the message helpers of pnp.report) exists once: scanning pnp/ for a second
+definition fails here."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from pnp.options import ColourError, described, did_you_mean, parse_colour, rgb
+
+PNP = Path(__file__).resolve().parent.parent / "pnp"
+OPTION_CLASSES = {"Option", "Text", "Int", "Number", "Bool", "Anything"}
+HELPERS = {"shown", "described", "type_name", "closest", "did_you_mean", "plain", "parse_colour"}
+
+
+def _modules() -> list[tuple[str, ast.Module]]:
+    return [(str(p.relative_to(PNP.parent)), ast.parse(p.read_text(encoding="utf-8"))) for p in PNP.rglob("*.py")]
+
+
+def _called(node: ast.Call) -> str:
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _defined(names: set[str]) -> list[tuple[str, str]]:
+    return [(path, node.name) for path, tree in _modules() for node in ast.walk(tree)
+            if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and node.name in names]
+
+
+def test_each_message_helper_is_defined_only_in_options() -> None:
+    defined = _defined(HELPERS)
+    assert {path for path, _ in defined} == {"pnp/report.py", "pnp/options.py"}, defined
+    assert {name for path, name in defined if path == "pnp/report.py"} == HELPERS - {"parse_colour"}
+
+
+def test_each_option_type_is_defined_only_in_options() -> None:
+    """Layout parameters and data field types share these (the data's field types read values with them)."""
+    defined = [(path, node.name) for path, tree in _modules() for node in ast.walk(tree)
+               if isinstance(node, ast.ClassDef) and node.name in OPTION_CLASSES
+               and "Element" not in {getattr(base, "id", "") for base in node.bases}]  # the `text` element is no option
+    assert {path for path, _ in defined} == {"pnp/options.py"}, defined
+    assert "required" not in {node.attr for path, tree in _modules() if path != "pnp/options.py"
+                              for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+                              and isinstance(node.ctx, ast.Store)}  # the rule 'required unless it has a default'
+
+
+def test_suggestions_and_colour_hex_are_computed_only_in_options() -> None:
+    suggesting = [(path, node.lineno) for path, tree in _modules() if path != "pnp/report.py"
+                  for node in ast.walk(tree) if isinstance(node, ast.Call) and _called(node) == "get_close_matches"]
+    assert suggesting == []
+    hex_reads = [(path, node.lineno) for path, tree in _modules() if path != "pnp/options.py"
+                 for node in ast.walk(tree)
+                 if isinstance(node, ast.Call) and _called(node) == "int" and len(node.args) == 2
+                 and isinstance(node.args[1], ast.Constant) and node.args[1].value == 16
+                 or isinstance(node, ast.Constant) and isinstance(node.value, str) and "0-9a-fA-F" in node.value]
+    assert hex_reads == []
+
+
+@pytest.mark.parametrize("written, expected", [
+    ("#1E6B52", "#1e6b52"), ("#abc", "#aabbcc"), (" White ", "#ffffff"), ("darkseagreen", "#8fbc8f"),
+    ("none", None), ("transparent", None), ("", None), (None, None)])
+def test_one_colour_rule(written: object, expected: str | None) -> None:
+    assert parse_colour(written) == expected
+
+
+def test_colour_mistakes_say_what_was_written() -> None:
+    with pytest.raises(ColourError, match=r"unknown colour 'gren'.*\(did you mean 'green'\?\)"):
+        parse_colour("gren")
+    with pytest.raises(ColourError, match=r"got a list \[1, 2\]"):
+        parse_colour([1, 2])
+    assert rgb("#ff0000") == (1.0, 0.0, 0.0)
+
+
+def test_messages_quote_and_suggest_the_same_way() -> None:
+    assert described({"a": 1}) == "a mapping"
+    assert described("x" * 100).endswith("…") and len(described("x" * 100)) == 60
+    assert did_you_mean("Jurasic", ["Triassic", "Jurassic"]) == " (did you mean 'Jurassic'?)"
+    assert did_you_mean("zzz", ["Triassic"]) == ""
+    assert did_you_mean("Jurassic" * 100, ["Jurassic" * 100]) == ""  # a huge word is no typo: not compared
