@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import DataError, UsageError
-from ..project import read_project_file, temporary_beside
+from ..project import read_project_file, written_beside
 from ..products.base import distinct
 from ..report import Mark, Report
 from .faces import FACE_FIELDS, TEXT, item_key, manifest_faces
@@ -328,7 +328,7 @@ def selected(game, keys):
     return replace(game, components=components)
 
 
-def write_selection(studio, keys, target, what="reprint"):
+def write_selection(studio: object, keys: set, target: Path, what: str = "reprint") -> int:
     """Print the selected items of the studio's game into one PDF at `target`, each kind as it prints in the
     kit (fronts with their backs, duplex-correct). Returns its page count; 0, and no file, when nothing is
     selected. A component kept whole is drawn by the game's own studio (a rulebook sees every component)."""
@@ -342,17 +342,13 @@ def write_selection(studio, keys, target, what="reprint"):
     whole = {id(c) for c in studio.game.components}
     part = Studio(subset, studio.options)
     part.marks = studio.marks  # a draft's marks name the same data items
-    tmp = temporary_beside(Path(target))
-    canvas = new_canvas(tmp, studio, what)
     pages = 0
-    try:
+    with written_beside(target) as tmp:
+        canvas = new_canvas(tmp, studio, what)
         for kind, components in by_kind(subset):
             for component in components:
                 pages += kind.draw(canvas, component, studio if id(component) in whole else part)
         canvas.save()
-        tmp.replace(target)
-    finally:
-        tmp.unlink(missing_ok=True)
     return pages
 
 

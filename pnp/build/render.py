@@ -3,15 +3,13 @@ PDF is those PDFs' pages copied in print order (qpdf, through pikepdf), never dr
 temporary names beside the old ones and replace them only when every one is written."""
 
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reportlab.pdfgen.canvas import Canvas
-
 from .. import __version__
+from ..draw.canvas import Canvas, new_canvas as deterministic_canvas
 from ..products import KINDS
-from ..project import temporary_beside
+from ..project import commit_files, temporary_beside
 from ..template import budget
 from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, sha256
@@ -35,9 +33,9 @@ class GameBuild:
             tmp.unlink(missing_ok=True)
 
 
-def new_canvas(target, studio, what):
-    c = Canvas(str(target), pagesize=studio.paper, invariant=1, pageCompression=1,
-               initialFontName=studio.fonts.name("Body"))
+def new_canvas(target: Path, studio: object, what: str) -> Canvas:
+    """A kit PDF's canvas (deterministic, compressed) titled with the game and `what` it holds."""
+    c = deterministic_canvas(str(target), studio.fonts.name("Body"), studio.paper, compression=1)
     c.setTitle(f"{studio.game.title} — {what}")
     c.setAuthor(_author(studio))
     c.setCreator(f"pnp {__version__}")
@@ -157,7 +155,7 @@ def manifest(result):
             "face_fields": FACE_FIELDS}
 
 
-def commit(result):
+def commit(result: GameBuild) -> list[Path]:
     """Write the manifest, make every file durable, then rename them all into place: a build that fails
     before this point leaves the old files as they were. Returns the final paths."""
     folder = result.folder
@@ -168,11 +166,7 @@ def commit(result):
         f.write("\n")
     result.files[name] = tmp
     try:
-        for path in result.files.values():
-            with open(path, "rb+") as f:
-                os.fsync(f.fileno())
-        for final, path in result.files.items():
-            os.replace(path, folder / final)
+        commit_files({path: folder / final for final, path in result.files.items()})
     finally:
         result.discard()  # whatever was not renamed
     return [folder / final for final in result.files]

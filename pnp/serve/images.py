@@ -150,15 +150,15 @@ def _rendered(path, faces, digests):
             document.close()
 
 
-def rulebook_pdf(studio):
+def rulebook_pdf(studio: object) -> bytes | None:
     """The rulebook drawn as the build draws it, as PDF bytes (None when the game has none)."""
-    from reportlab.pdfgen.canvas import Canvas
+    from ..draw.canvas import new_canvas
 
     components = [c for c in studio.game.components if c.kind == "rulebook"]
     if not components:
         return None
     out = io.BytesIO()
-    canvas = Canvas(out, pagesize=studio.paper, invariant=1, initialFontName=studio.fonts.name("Body"))
+    canvas = new_canvas(out, studio.fonts.name("Body"), studio.paper)
     for component in components:
         KINDS["rulebook"].draw(canvas, component, studio)
     canvas.save()
