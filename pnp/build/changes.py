@@ -17,7 +17,8 @@ from ..project import read_project_file, written_beside
 from ..products.base import distinct
 from ..report import Mark, Report
 from .faces import FACE_FIELDS, TEXT, item_key, manifest_faces
-from .inputs import manifest_name, read_manifest
+from .inputs import manifest_name
+from .manifest import Manifest
 
 def faces_of(studio):
     """{component id: {(item, side): fingerprints}} of the game as it is now."""
@@ -98,15 +99,15 @@ def faces_since(project, game_id, since, options, out_root):
     return _commit_faces(project, game_id, since, options), f"commit {since}"
 
 
-def read_faces(project, path, follow=False):
+def read_faces(project: object, path: Path, follow: bool = False) -> dict:
     """The faces a build's manifest recorded, as faces_of gives them (`follow`: the user named the file)."""
     shown = project.rel(path)
-    manifest = read_manifest(path, shown, follow)
-    if manifest.get("face_fields") != FACE_FIELDS:
+    manifest = Manifest.read(path, shown, follow)
+    if manifest.face_fields != FACE_FIELDS:
         raise UsageError(f"{shown} was written by a pnp that did not record faces; build again with "
                          "--force to compare later changes with it")
     try:
-        return {_text(c["id"]): _indexed(c["faces"]) for c in manifest["components"]}
+        return {_text(c["id"]): _indexed(c["faces"]) for c in manifest.components}
     except (KeyError, TypeError, ValueError) as e:
         raise UsageError(f"not a pnp manifest: its components are not as pnp writes them ({e!r})",
                          Mark(shown)) from None

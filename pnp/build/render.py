@@ -2,7 +2,6 @@
 PDF is those PDFs' pages copied in print order (qpdf, through pikepdf), never drawn again. Files go to
 temporary names beside the old ones and replace them only when every one is written."""
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from ..project import commit_files, temporary_beside
 from ..template import budget
 from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, sha256
+from .manifest import Manifest
 
 
 @dataclass
@@ -137,7 +137,8 @@ def _assemble(target, parts, studio):
                 source.close()
 
 
-def manifest(result):
+def manifest(result: GameBuild) -> Manifest:
+    """What the kit holds and was built from: components, files with their sha256 and pages, and inputs."""
     game, studio = result.game, result.studio
     components = []
     for c in game.components:
@@ -150,9 +151,8 @@ def manifest(result):
         components.append(entry)
     files = [{"path": name, "sha256": sha256(path), "pages": result.pages[name]}
              for name, path in sorted(result.files.items())]
-    return {"game": game.id, "title": game.title, **studio.options.record(), "pnp": __version__,
-            "components": components, "files": files, "warnings": result.warnings, "inputs": result.inputs,
-            "face_fields": FACE_FIELDS}
+    return Manifest({"game": game.id, "title": game.title, **studio.options.record(), "pnp": __version__},
+                    files, result.warnings, result.inputs, components, FACE_FIELDS)
 
 
 def commit(result: GameBuild) -> list[Path]:
@@ -161,9 +161,8 @@ def commit(result: GameBuild) -> list[Path]:
     folder = result.folder
     name = manifest_name(result.studio.options)
     tmp = _temporary(folder, name)
-    with open(tmp, "w", encoding="utf-8") as f:  # streamed: a deck of 10,000 faces is never one string
-        json.dump(manifest(result), f, indent=2, ensure_ascii=False)
-        f.write("\n")
+    with open(tmp, "w", encoding="utf-8") as f:
+        manifest(result).write(f)
     result.files[name] = tmp
     try:
         commit_files({path: folder / final for final, path in result.files.items()})

@@ -1,15 +1,15 @@
 """`pnp export`: validate a game, draw its faces once into a faces PDF, rasterise them for the format,
 check what was written against the format's rules, and put the folder in place of the old one at once."""
 
-import json
 import shutil
 from collections.abc import Callable
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..build.inputs import record, sha256, snapshot, up_to_date
-from ..build.run import few_collections, replayed, validate, warning_records
+from ..build.inputs import record, sha256, snapshot
+from ..build.manifest import Manifest, up_to_date, warning_records
+from ..build.run import few_collections, validate
 from ..errors import PnpError, cannot_write
 from ..project import output_lock, replace_folder
 from ..report import Report
@@ -45,7 +45,7 @@ def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None
     if not force:
         manifest = up_to_date(project, game_id, _settings(fmt, options), folder, MANIFEST)
         if manifest is not None:
-            return Exported(game_id, True, replayed(manifest), folder, len(manifest["files"]) + 1, up_to_date=True)
+            return Exported(game_id, True, manifest.replayed(), folder, len(manifest.files) + 1, up_to_date=True)
     report = Report(project.root)
     trees = snapshot(project, game_id)
     game, studio = validate(project, game_id, report, options["print"])
@@ -86,9 +86,10 @@ def _record(project, game, fmt, options, work, trees, report):
     so that the next export of unchanged inputs is skipped. Returns how many files the export holds."""
     files = [{"path": p.relative_to(work).as_posix(), "sha256": sha256(p)}
              for p in sorted(work.rglob("*")) if p.is_file()]
-    manifest = {"game": game.id, **_settings(fmt, options), "files": files, "warnings": warning_records(report),
-                "inputs": record(project, game.id, trees, game.icons.used | game.used_files)}
-    (work / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    manifest = Manifest({"game": game.id, **_settings(fmt, options)}, files, warning_records(report),
+                        record(project, game.id, trees, game.icons.used | game.used_files))
+    with open(work / MANIFEST, "w", encoding="utf-8") as f:
+        manifest.write(f)
     return len(files) + 1
 
 
