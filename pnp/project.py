@@ -204,7 +204,13 @@ def commit_files(renames: dict[Path, Path]) -> None:
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
     for tmp, final in renames.items():
-        os.replace(tmp, final)
+        move_into_place(tmp, final)
+
+
+def move_into_place(made: Path, target: Path) -> None:
+    """Rename what was made whole (a file, or a folder staged beside its target) to `target`, in one step: a
+    reader sees the old or the new, never a part. OSError when it cannot."""
+    os.replace(made, target)
 
 
 def replace_folder(folder: Path, work: Path) -> None:
@@ -219,8 +225,8 @@ def replace_folder(folder: Path, work: Path) -> None:
     old = None
     if folder.exists():
         old = Path(tempfile.mkdtemp(prefix=f".{folder.name}-old-", dir=folder.parent)) / "old"
-        os.replace(folder, old)
-    os.replace(work, folder)
+        move_into_place(folder, old)
+    move_into_place(work, folder)
     if old is not None:
         shutil.rmtree(old.parent, ignore_errors=True)
 
