@@ -1,33 +1,15 @@
-"""What an export format makes of a game's faces (the Plan: which images at which pixel sizes, what else it
-writes, the rules its preflight checks afterwards), and the two formats that draw for pnp's own use: png and
-proof (Tabletop Simulator's is in tts.py, the print services' in services.py; registry.py lists them all)."""
+"""The formats that draw for pnp's own use, png and proof, and the sizing the image formats share: pixels
+per face, the highest dpi within MAX_PIXELS (Tabletop Simulator's format is in tts.py, the print services'
+in services.py; registry.py holds the base class, the Plan and the list of them all)."""
 
 import math
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..units import MM, to_mm
 from .raster import MAX_PIXELS, Shot
-from .registry import ExportFormat, register
+from .registry import ExportFormat, Plan, register
 
 INCH = 72.0
-
-
-
-@dataclass
-class Plan:
-    """What one format writes for one game: images to render, files to copy or compose, and the checks."""
-
-    shots: list = field(default_factory=list)  # raster.Shot
-    copies: list = field(default_factory=list)  # (source path, target path): identical faces encoded once
-    expect: dict = field(default_factory=dict)  # path -> (w, h) px each image must have
-    problems: list = field(default_factory=list)  # (message, mark): nothing is exported
-    skipped: list = field(default_factory=list)  # (message, mark): those faces are left out, the rest exported
-    notes: list = field(default_factory=list)  # (message, mark): warnings about faces exported all the same
-    finish: object = None  # function(folder) run after the images exist (sheets, saved object)
-    pdfs: dict = field(default_factory=dict)  # path -> pages each PDF must have
-    ink: dict = field(default_factory=dict)  # path -> the most total ink (percent) any of its pixels may have
-    tasks: list = field(default_factory=list)  # picklable callables run across processes, task(folder) -> None
 
 
 def _px(points, dpi):
@@ -66,10 +48,6 @@ class Png(ExportFormat):
     name = "png"
     help = "every face and back as a PNG"
     writes = "<component>/<nnn>-<id>-front.png and -back.png, at --dpi with --bleed, RGB"
-
-    def art_bleed(self, options: dict) -> float:
-        """The user's --bleed: a PNG has exactly the art asked for."""
-        return options["bleed"]
 
     def settings(self, options: dict) -> dict:
         """--dpi and --bleed (millimetres) shape the images."""

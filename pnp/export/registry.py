@@ -6,11 +6,23 @@ new format is one new module; `pnp export --format` offers exactly what is regis
 import importlib
 import pkgutil
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+@dataclass
+class Plan:
+    """What one format writes for one game: images to render, files to copy or compose, and the checks."""
 
-if TYPE_CHECKING:
-    from .formats import Plan
+    shots: list = field(default_factory=list)  # raster.Shot
+    copies: list = field(default_factory=list)  # (source path, target path): identical faces encoded once
+    expect: dict = field(default_factory=dict)  # path -> (w, h) px each image must have
+    problems: list = field(default_factory=list)  # (message, mark): nothing is exported
+    skipped: list = field(default_factory=list)  # (message, mark): those faces are left out, the rest exported
+    notes: list = field(default_factory=list)  # (message, mark): warnings about faces exported all the same
+    finish: object = None  # function(folder) run after the images exist (sheets, saved object)
+    pdfs: dict = field(default_factory=dict)  # path -> pages each PDF must have
+    ink: dict = field(default_factory=dict)  # path -> the most total ink (percent) any of its pixels may have
+    tasks: list = field(default_factory=list)  # picklable callables run across processes, task(folder) -> None
+
 
 FORMATS: dict[str, "ExportFormat"] = {}  # --format name -> the format, in the order they registered
 
@@ -23,22 +35,20 @@ class ExportFormat:
     writes = ""  # the files it writes, for `pnp export --help`: lines, the ones after the first indented
 
     def art_bleed(self, options: dict) -> float:
-        """Points of art drawn around each face for this format: the most any print service takes, so that a
-        face has what its product's template needs (the png format's is the user's --bleed)."""
-        from .services import SERVICE_BLEED
-
-        return max(options["bleed"], SERVICE_BLEED)
+        """Points of art drawn around each face for this format: the user's --bleed unless the format needs
+        more (a print service's template)."""
+        return options["bleed"]
 
     def settings(self, options: dict) -> dict:
         """What shapes this export besides the game's files, as export.json records it after the format's
         name (an export whose settings differ is made again)."""
         return {"dpi": None, "bleed_mm": None}
 
-    def plan(self, faces: list, folder: Path, options: dict, studio: object) -> "Plan":
+    def plan(self, faces: list, folder: Path, options: dict, studio: object) -> Plan:
         """What the format writes for the game's `faces` into `folder`: images, tasks, files and their checks."""
         raise NotImplementedError
 
-    def preflight(self, plan: "Plan", folder: Path, work: Path, shown_as: Callable[[str], str],
+    def preflight(self, plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], str],
                   on_checked: Callable[[int], None] | None = None) -> Iterator[str]:
         """The written files (under `work`, named as under `folder`) measured against the plan's rules: what is
         wrong, one message per file and rule (each named by `shown_as`)."""
@@ -65,7 +75,7 @@ def moved(path: str | Path, folder: Path, work: Path) -> Path:
     return work / Path(path).relative_to(folder)
 
 
-def preflight(plan: "Plan", folder: Path, work: Path, shown_as: Callable[[str], str],
+def preflight(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], str],
               on_checked: Callable[[int], None] | None = None) -> Iterator[str]:
     """Each image as the format needs it: its exact pixel size, RGB, and nothing missing; each PDF its page count
     and ink (`on_checked(1)` as each PDF's ink is read)."""
@@ -85,7 +95,7 @@ def preflight(plan: "Plan", folder: Path, work: Path, shown_as: Callable[[str], 
     yield from _pdf_pages(plan, folder, work, shown_as, on_checked or (lambda n: None))
 
 
-def _pdf_pages(plan: "Plan", folder: Path, work: Path, shown_as: Callable[[str], str],
+def _pdf_pages(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], str],
                on_checked: Callable[[int], None]) -> Iterator[str]:
     import pypdfium2 as pdfium
 

@@ -104,7 +104,15 @@ def _owner(service: str) -> str:
     return f"{title}'" if title.endswith("s") else f"{title}'s"
 
 
-class ImageService(ExportFormat):
+class ServiceFormat(ExportFormat):
+    """A print service's format: each face drawn with the art its product's template takes."""
+
+    def art_bleed(self, options: dict) -> float:
+        """The most bleed any print service takes (or --bleed, when more)."""
+        return max(options["bleed"], SERVICE_BLEED)
+
+
+class ImageService(ServiceFormat):
     """A service that takes one image per card face (tgc, mpc): each card's front and back at the template size
     of the product that fits the deck; `name` is the service's id in catalogue.yaml."""
 
@@ -169,7 +177,7 @@ def _plain_backs(out: Path, plain: list, dpi: int) -> None:
 
 
 @register
-class DriveThruCards(ExportFormat):
+class DriveThruCards(ServiceFormat):
     """DriveThruCards: a PDF/X-1a per deck, each card's front then its back on pages of the product's trim plus
     1/8 in bleed, composed from the same drawing as the kit (text and line art kept as vectors), converted to
     CMYK by pnp (black text in black ink only, within 240% total ink) and made PDF/X-1a by Ghostscript."""

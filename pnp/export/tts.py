@@ -16,6 +16,7 @@ from ..products.die import face_values
 from ..units import MM
 from .formats import INCH, Plan, _px, _shot
 from .registry import ExportFormat, register
+from .services import SERVICE_BLEED
 from .table import Guids, Placed, footprint, pack, scale_for, transform
 
 TTS_MAX_PX, TTS_COLS, TTS_ROWS = 4096, 10, 7
@@ -74,6 +75,11 @@ class TabletopSimulator(ExportFormat):
     help = "Tabletop Simulator deck sheets and a saved object"
     writes = ("<deck>-<n>-faces.png sheets (at most 10 x 7 cards, 4096 px), boards, tokens, dice, the\n"
               "rulebook, <game>.json (copy it to Tabletop Simulator's Saves folder) and table-preview.png")
+
+    def art_bleed(self, options: dict) -> float:
+        """The faces drawn as for the print services, which pnp's Tabletop Simulator images have always been
+        cut from (the same bytes for the same game)."""
+        return max(options["bleed"], SERVICE_BLEED)
 
     def settings(self, options: dict) -> dict:
         """--base-url: the save names its images there."""
