@@ -81,7 +81,7 @@ def _written(project, studio, fmt, folder, options, jobs, on_progress, report, t
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _record(project, game, fmt, options, work, trees, report):
+def _record(project: object, game: object, fmt: str, options: dict, work: Path, trees: dict, report: Report) -> int:
     """export.json: the settings, the inputs (as the build records them), the warnings and each file's sha256,
     so that the next export of unchanged inputs is skipped. Returns how many files the export holds."""
     files = [{"path": p.relative_to(work).as_posix(), "sha256": sha256(p)}
