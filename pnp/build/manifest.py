@@ -54,7 +54,7 @@ class Manifest:
 
         files, warnings = part("files", list, []), part("warnings", list, [])
         if not all(isinstance(f, dict) and isinstance(f.get("path"), str) and isinstance(f.get("sha256"), str)
-                   for f in files):
+                   and type(f.get("pages", 0)) is int for f in files):
             raise UsageError("not a pnp manifest: its files are not as pnp writes them", Mark(shown))
         if not all(_is_warning(w) for w in warnings):
             raise UsageError("not a pnp manifest: its warnings are not as pnp writes them", Mark(shown))
@@ -73,8 +73,7 @@ class Manifest:
 
     def pages_of(self, name: str) -> int:
         """The page count it lists for the file `name` (0 when it lists none)."""
-        pages = next((f.get("pages") for f in self.files if f["path"] == name), 0)
-        return pages if isinstance(pages, int) else 0
+        return next((f.get("pages", 0) for f in self.files if f["path"] == name), 0)
 
 
 def _is_warning(record: object) -> bool:
