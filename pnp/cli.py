@@ -4,6 +4,7 @@ import dataclasses
 import math
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -60,7 +61,7 @@ def cli(ctx, root):
       pnp validate             check the data of every game
       pnp build                build every game: output/<game>/*.pdf + manifest.json
       pnp build evo --paper letter --bleed 3
-      pnp export evo --format tts   images for Tabletop Simulator (or png, tgc, mpc, drivethru, proof)
+      pnp export evo --format tts   images for Tabletop Simulator (pnp export --help: every format)
       pnp changes evo          the cards changed since the last build (--since a commit)
       pnp report evo           the design report: every table charted, the game's views, the rules' margins
       pnp simulate dino-battles --games 500 --agents random,mcts   self-play with cards/<game>/rules.py
@@ -307,15 +308,58 @@ def _base_url(value):
     return value
 
 
-@cli.command(epilog=EPILOG)
+def _export_formats() -> dict:
+    """The registered export formats (pnp.export.registry), imported only when `export` needs them."""
+    from .export.registry import registered
+
+    return registered()
+
+
+class _Registered:
+    """A click attribute read from the export formats' registry when it is used, not when the CLI is built: a
+    format may register after (a module of pnp.export, or a test's), and `pnp` itself need not import them."""
+
+    def __init__(self, read: Callable[[dict], object]) -> None:
+        self.read = read
+
+    def __get__(self, owner: object, cls: type | None = None) -> object:
+        return self if owner is None else self.read(_export_formats())
+
+    def __set__(self, owner: object, value: object) -> None:
+        """click sets the attribute as it builds the command: the registry says it instead."""
+
+
+class _FormatChoice(click.Choice):
+    choices = _Registered(tuple)  # type: ignore[assignment]  # read from the registry when used
+
+
+class _FormatOption(click.Option):
+    help = _Registered(lambda formats: "; ".join(f"{name}: {fmt.help}" for name, fmt in formats.items()) + ".")  # type: ignore[assignment]
+
+
+class _ExportCommand(click.Command):
+    help = _Registered(lambda formats: _EXPORT_HELP.format(formats="\n".join(  # type: ignore[assignment]
+        f"      {name:<5} " + fmt.writes.replace("\n", "\n            ") for name, fmt in formats.items())))
+
+
+_EXPORT_HELP = """Export games' faces as image files (all games when none are named).
+
+    \b
+    Writes output/<game>/export/<format>/ (or --out DIR/<game>/<format>/), replacing it whole:
+{formats}
+    tgc, mpc, drivethru: a deck is printed as the service's product whose trim is within 1 mm of
+    its own (the list: pnp/export/catalogue.yaml), at its own size, never stretched; a deck no
+    product fits is left out with a warning; a deck without a back layout gets plain white backs,
+    with a warning.
+    Every image is rendered from the same drawing as the PDFs and checked (pixel size, RGB) before the old
+    folder is replaced. export.json records what it was made from: an export whose game files, settings and
+    pnp did not change is not made again ("up to date"; --force makes it anyway).
+    """  # {formats}: each registered format's name and what it writes
+
+
+@cli.command(epilog=EPILOG, cls=_ExportCommand, short_help="Export games' faces as image files.")
 @click.argument("games", nargs=-1)
-@click.option("--format", "fmt", type=click.Choice(["png", "tgc", "mpc", "drivethru", "tts", "proof"]),
-              required=True,
-              help="png: every face and back as a PNG; tgc / mpc: card fronts and backs at the template size of "
-                   "The Game Crafter's or MakePlayingCards' product that fits the deck; drivethru: a CMYK "
-                   "PDF/X-1a per deck for DriveThruCards; "
-                   "tts: Tabletop Simulator deck sheets and a saved object; proof: a PDF per deck with every card "
-                   "small, its id and name beneath.")
+@click.option("--format", "fmt", cls=_FormatOption, type=_FormatChoice(()), required=True)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write to DIR/<game>/<format>/ instead of output/<game>/export/<format>/.")
 @click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
@@ -331,28 +375,6 @@ def _base_url(value):
                    "instead of by file:/// path, so every player's Tabletop Simulator loads them.")
 @click.pass_context
 def export(ctx, games, fmt, out_dir, dpi, bleed, jobs, force, base_url):
-    """Export games' faces as image files (all games when none are named).
-
-    \b
-    Writes output/<game>/export/<format>/ (or --out DIR/<game>/<format>/), replacing it whole:
-      png   <component>/<nnn>-<id>-front.png and -back.png, at --dpi with --bleed, RGB
-      tgc   <component>/...png, front and back, at the template size of The Game Crafter's product
-            that fits the deck (Poker and Euro Poker 825 x 1125 px)
-      mpc   the same for MakePlayingCards' products (Poker Size 822 x 1122 px)
-      drivethru  <deck>.pdf: front then back of each card on the product's trim plus 1/8 in bleed;
-            text and lines stay vectors, colours in CMYK by pnp (black in black ink only, at most
-            240% ink), made PDF/X-1a by Ghostscript
-      tts   <deck>-<n>-faces.png sheets (at most 10 x 7 cards, 4096 px), boards, tokens, dice, the
-            rulebook, <game>.json (copy it to Tabletop Simulator's Saves folder) and table-preview.png
-      proof <deck>.pdf: every card at half size with its id and name, to check a deck at a glance
-    tgc, mpc, drivethru: a deck is printed as the service's product whose trim is within 1 mm of
-    its own (the list: pnp/export/catalogue.yaml), at its own size, never stretched; a deck no
-    product fits is left out with a warning; a deck without a back layout gets plain white backs,
-    with a warning.
-    Every image is rendered from the same drawing as the PDFs and checked (pixel size, RGB) before the old
-    folder is replaced. export.json records what it was made from: an export whose game files, settings and
-    pnp did not change is not made again ("up to date"; --force makes it anyway).
-    """
 
     from .build import default_jobs
     from .export import export_game

@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 from .errors import UsageError
+from .project import move_into_place
 
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 STARTS = ("deck", "board", "tokens")
@@ -28,9 +29,9 @@ def new_game(project, game_id, start="deck", title=None):
         written = [project.root / rel for rel in _stage(staged, start, game_id, title, parts)]
         for folder in ("cards", "layouts"):
             (project.root / folder).mkdir(exist_ok=True)
-        (staged / "cards" / game_id).rename(targets[0])
+        move_into_place(staged / "cards" / game_id, targets[0])
         try:  # both folders appear, or neither
-            (staged / "layouts" / game_id).rename(targets[1])
+            move_into_place(staged / "layouts" / game_id, targets[1])
         except OSError:
             shutil.rmtree(targets[0])
             raise

@@ -9,7 +9,7 @@ import sys
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Iterator
 
 from .errors import DataError, LoadError, UsageError
 from .options import did_you_mean
@@ -175,16 +175,59 @@ def read_project_file(path: Path, limit: int, mark: Mark, what: str = "file", sh
     return data
 
 
-def write_file(path: Path, data) -> None:
+def write_file(path: str | Path, data: bytes) -> None:
     """Write bytes to `path` atomically: a temporary file beside it (a name no other writer, process or
     thread, uses), then renamed over it; a reader never sees half a file. OSError when it cannot."""
-    path = Path(path)
-    tmp = temporary_beside(path)
-    try:
+    with written_beside(path) as tmp:
         tmp.write_bytes(data)
-        os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def written_beside(path: str | Path) -> Iterator[Path]:
+    """A temporary file beside `path` to write into (see temporary_beside); put in place of `path` when the
+    block ends without an error, removed whatever happens, so a failed write leaves the old file as it was
+    and nothing else behind."""
+    tmp = temporary_beside(Path(path))
+    try:
+        yield tmp
+        commit_files({tmp: Path(path)})
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def commit_files(renames: dict[Path, Path]) -> None:
+    """Put each written temporary file (key) in place of its final path (value): every one made durable
+    first, then all renamed, so that after a crash no final name holds half a file. OSError when it cannot;
+    the caller removes what was not renamed."""
+    for tmp in renames:
+        with open(tmp, "rb+") as f:
+            os.fsync(f.fileno())
+    for tmp, final in renames.items():
+        move_into_place(tmp, final)
+
+
+def move_into_place(made: Path, target: Path) -> None:
+    """Rename what was made whole (a file, or a folder staged beside its target) to `target`, in one step: a
+    reader sees the old or the new, never a part. OSError when it cannot."""
+    os.replace(made, target)
+
+
+def replace_folder(folder: Path, work: Path) -> None:
+    """Put the folder `work` (written beside `folder`) where `folder` was: the old one is moved aside first and
+    removed last, so the path always names a whole folder, the old or the new. OSError when it cannot."""
+    import shutil
+    import tempfile
+
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(work, 0o777 & ~mask)  # a temporary folder is private; the new one is as any folder made here
+    old = None
+    if folder.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{folder.name}-old-", dir=folder.parent)) / "old"
+        move_into_place(folder, old)
+    move_into_place(work, folder)
+    if old is not None:
+        shutil.rmtree(old.parent, ignore_errors=True)
 
 
 def temporary_beside(path: Path) -> Path:

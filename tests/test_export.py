@@ -131,7 +131,7 @@ def test_a_failed_export_leaves_the_previous_files(mini, monkeypatch):
 
 def test_preflight_names_each_file_outside_the_rules(tmp_path):
     from pnp.export.formats import Plan
-    from pnp.export.run import preflight
+    from pnp.export.registry import preflight
 
     folder, work = tmp_path / "final", tmp_path / "work"
     work.mkdir()
@@ -319,7 +319,7 @@ def test_drivethru_preflight_reads_the_ink_of_every_colour_and_image(tmp_path, m
     from pnp.export import drivethru
     from pnp.export.drivethru import max_ink
     from pnp.export.formats import Plan
-    from pnp.export.run import preflight
+    from pnp.export.registry import preflight
 
     folder, work = tmp_path / "final", tmp_path / "work"
     work.mkdir()

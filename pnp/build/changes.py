@@ -13,11 +13,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import DataError, UsageError
-from ..project import read_project_file, temporary_beside
+from ..project import read_project_file, written_beside
 from ..products.base import distinct
 from ..report import Mark, Report
 from .faces import FACE_FIELDS, TEXT, item_key, manifest_faces
-from .inputs import manifest_name, read_manifest
+from .inputs import manifest_name
+from .manifest import Manifest
 
 def faces_of(studio):
     """{component id: {(item, side): fingerprints}} of the game as it is now."""
@@ -98,15 +99,15 @@ def faces_since(project, game_id, since, options, out_root):
     return _commit_faces(project, game_id, since, options), f"commit {since}"
 
 
-def read_faces(project, path, follow=False):
+def read_faces(project: object, path: Path, follow: bool = False) -> dict:
     """The faces a build's manifest recorded, as faces_of gives them (`follow`: the user named the file)."""
     shown = project.rel(path)
-    manifest = read_manifest(path, shown, follow)
-    if manifest.get("face_fields") != FACE_FIELDS:
+    manifest = Manifest.read(path, shown, follow)
+    if manifest.face_fields != FACE_FIELDS:
         raise UsageError(f"{shown} was written by a pnp that did not record faces; build again with "
                          "--force to compare later changes with it")
     try:
-        return {_text(c["id"]): _indexed(c["faces"]) for c in manifest["components"]}
+        return {_text(c["id"]): _indexed(c["faces"]) for c in manifest.components}
     except (KeyError, TypeError, ValueError) as e:
         raise UsageError(f"not a pnp manifest: its components are not as pnp writes them ({e!r})",
                          Mark(shown)) from None
@@ -328,7 +329,7 @@ def selected(game, keys):
     return replace(game, components=components)
 
 
-def write_selection(studio, keys, target, what="reprint"):
+def write_selection(studio: object, keys: set, target: Path, what: str = "reprint") -> int:
     """Print the selected items of the studio's game into one PDF at `target`, each kind as it prints in the
     kit (fronts with their backs, duplex-correct). Returns its page count; 0, and no file, when nothing is
     selected. A component kept whole is drawn by the game's own studio (a rulebook sees every component)."""
@@ -342,17 +343,13 @@ def write_selection(studio, keys, target, what="reprint"):
     whole = {id(c) for c in studio.game.components}
     part = Studio(subset, studio.options)
     part.marks = studio.marks  # a draft's marks name the same data items
-    tmp = temporary_beside(Path(target))
-    canvas = new_canvas(tmp, studio, what)
     pages = 0
-    try:
+    with written_beside(target) as tmp:
+        canvas = new_canvas(tmp, studio, what)
         for kind, components in by_kind(subset):
             for component in components:
                 pages += kind.draw(canvas, component, studio if id(component) in whole else part)
         canvas.save()
-        tmp.replace(target)
-    finally:
-        tmp.unlink(missing_ok=True)
     return pages
 
 

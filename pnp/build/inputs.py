@@ -165,29 +165,3 @@ def record(project, game_id, tree_digests, used):
     for path in used:
         files.setdefault(_named(project, path), _digest(project, Path(path)))
     return {"engine": engine(), "files": dict(sorted(files.items()))}
-
-
-def up_to_date(project, game_id, options, folder, manifest_name):
-    """The manifest of the kit in `folder` if it was built from exactly the current inputs with these options
-    and its files are untouched since; None when anything differs, or the manifest cannot be read or is not
-    one pnp wrote (the build then replaces it). Only the files of `folder` the manifest lists are opened.
-    `options` is the print options, or any dict of the settings the manifest records at its top level."""
-    settings = options if isinstance(options, dict) else options.record()
-    path = Path(folder) / manifest_name
-    try:
-        manifest = read_manifest(path, project.rel(path))
-        inputs = manifest["inputs"]
-        if any(manifest.get(key) != value for key, value in settings.items()):
-            return None
-        if inputs["engine"] != engine():
-            return None
-        recorded = inputs["files"]
-        elsewhere = [project.root / rel for rel in recorded]  # the used files are named by the record
-        if snapshot(project, game_id, elsewhere) != recorded:
-            return None
-        for entry in manifest["files"]:
-            if sha256(listed_file(folder, entry["path"]), follow=False) != entry["sha256"]:
-                return None
-    except (UsageError, OSError, ValueError, KeyError, TypeError):
-        return None
-    return manifest

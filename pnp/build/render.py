@@ -2,25 +2,29 @@
 PDF is those PDFs' pages copied in print order (qpdf, through pikepdf), never drawn again. Files go to
 temporary names beside the old ones and replace them only when every one is written."""
 
-import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reportlab.pdfgen.canvas import Canvas
-
 from .. import __version__
+from ..draw.canvas import Canvas, new_canvas as deterministic_canvas
 from ..products import KINDS
-from ..project import temporary_beside
+from ..project import commit_files, temporary_beside
 from ..template import budget
 from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, sha256
+from .manifest import Manifest
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..model.game import Game
+    from ..printables import Studio
 
 
 @dataclass
 class GameBuild:
-    game: object
-    studio: object
+    game: "Game"
+    studio: "Studio"
     folder: Path
     files: dict = field(default_factory=dict)  # final name -> temporary path holding its bytes
     pages: dict = field(default_factory=dict)  # name -> page count
@@ -35,9 +39,9 @@ class GameBuild:
             tmp.unlink(missing_ok=True)
 
 
-def new_canvas(target, studio, what):
-    c = Canvas(str(target), pagesize=studio.paper, invariant=1, pageCompression=1,
-               initialFontName=studio.fonts.name("Body"))
+def new_canvas(target: Path, studio: "Studio", what: str) -> Canvas:
+    """A kit PDF's canvas (deterministic, compressed) titled with the game and `what` it holds."""
+    c = deterministic_canvas(str(target), studio.fonts.name("Body"), studio.paper, compression=1)
     c.setTitle(f"{studio.game.title} — {what}")
     c.setAuthor(_author(studio))
     c.setCreator(f"pnp {__version__}")
@@ -139,7 +143,8 @@ def _assemble(target, parts, studio):
                 source.close()
 
 
-def manifest(result):
+def manifest(result: GameBuild) -> Manifest:
+    """What the kit holds and was built from: components, files with their sha256 and pages, and inputs."""
     game, studio = result.game, result.studio
     components = []
     for c in game.components:
@@ -152,27 +157,21 @@ def manifest(result):
         components.append(entry)
     files = [{"path": name, "sha256": sha256(path), "pages": result.pages[name]}
              for name, path in sorted(result.files.items())]
-    return {"game": game.id, "title": game.title, **studio.options.record(), "pnp": __version__,
-            "components": components, "files": files, "warnings": result.warnings, "inputs": result.inputs,
-            "face_fields": FACE_FIELDS}
+    return Manifest({"game": game.id, "title": game.title, **studio.options.record(), "pnp": __version__},
+                    files, result.warnings, result.inputs, components, FACE_FIELDS)
 
 
-def commit(result):
+def commit(result: GameBuild) -> list[Path]:
     """Write the manifest, make every file durable, then rename them all into place: a build that fails
     before this point leaves the old files as they were. Returns the final paths."""
     folder = result.folder
     name = manifest_name(result.studio.options)
     tmp = _temporary(folder, name)
-    with open(tmp, "w", encoding="utf-8") as f:  # streamed: a deck of 10,000 faces is never one string
-        json.dump(manifest(result), f, indent=2, ensure_ascii=False)
-        f.write("\n")
+    with open(tmp, "w", encoding="utf-8") as f:
+        manifest(result).write(f)
     result.files[name] = tmp
     try:
-        for path in result.files.values():
-            with open(path, "rb+") as f:
-                os.fsync(f.fileno())
-        for final, path in result.files.items():
-            os.replace(path, folder / final)
+        commit_files({path: folder / final for final, path in result.files.items()})
     finally:
         result.discard()  # whatever was not renamed
     return [folder / final for final in result.files]

@@ -10,11 +10,17 @@ import queue as queues
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import BudgetSpent, PnpError
 from ..project import output_lock
-from ..report import Diagnostic, Mark, Report
-from .inputs import manifest_name, record, snapshot, up_to_date
+from ..report import Report
+from .inputs import manifest_name, record, snapshot
+from .manifest import up_to_date, warning_records
+
+if TYPE_CHECKING:
+    from ..project import Project
+    from ..units import PrintOptions
 
 
 @dataclass
@@ -60,29 +66,17 @@ def validate(project: object, game_id: str, report: Report, options: object = No
             return None, None
 
 
-def warning_records(report):
-    """The report's warnings as a manifest keeps them, to say again when the output is up to date."""
-    return [{"message": d.message, "file": (d.mark or Mark("")).file, "line": (d.mark or Mark("")).line,
-             "col": (d.mark or Mark("")).col} for d in report.warnings]
-
-
-def replayed(manifest):
-    """The warnings a manifest kept, as diagnostics again."""
-    return [Diagnostic("warning", w["message"], Mark(w["file"], w["line"], w["col"]) if w["file"] else None)
-            for w in manifest.get("warnings", [])]
-
-
-def already_built(project, game_id, options, folder):
+def already_built(project: "Project", game_id: str, options: "PrintOptions", folder: Path) -> "Outcome | None":
     """The 'up to date' Outcome of a game whose kit in `folder` was built from its current inputs and these
     options; None when it must be built."""
     manifest = up_to_date(project, game_id, options, folder, manifest_name(options))
     if manifest is None:
         return None
     try:
-        all_in_one = next(c["all_in_one"] for c in manifest["components"]) if manifest["components"] else {}
-        files = [folder / f["path"] for f in manifest["files"]] + [folder / manifest_name(options)]
-        pages = next((f["pages"] for f in manifest["files"] if f["path"] == all_in_one.get("file")), 0)
-        return Outcome(game_id, "up to date", replayed(manifest), files, pages, all_in_one.get("file", ""))
+        all_in_one = next(c["all_in_one"] for c in manifest.components) if manifest.components else {}
+        files = [folder / f["path"] for f in manifest.files] + [folder / manifest_name(options)]
+        pages = manifest.pages_of(all_in_one.get("file", ""))
+        return Outcome(game_id, "up to date", manifest.replayed(), files, pages, all_in_one.get("file", ""))
     except (KeyError, TypeError, AttributeError, ValueError):  # not as pnp writes it: built again, replaced
         return None
 

@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 from reportlab.lib import colors
-from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Frame, KeepTogether, Spacer, Table, TableStyle
 from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..errors import DataError
 from ..units import MM
 from . import text as rtext
+from .canvas import Canvas, new_canvas
 from .flowables import Heading, Picture, RichText, layout_only
 from .fonts import FontSet
 
@@ -463,7 +463,7 @@ class Book:
     def _layout_pass(self, canvas: Canvas, entries, registry, dry):
         target = canvas
         if dry:  # a pass that finds the headings' pages: everything is sized, nothing costly is drawn
-            target = Canvas(io.BytesIO(), pagesize=self.paper, invariant=1, initialFontName=self.fonts.name("Body"))
+            target = new_canvas(io.BytesIO(), self.fonts.name("Body"), self.paper)
             target.pnp_layout_only = True
         first_page = target.getPageNumber()
         parts = [self.title_page(), self.toc(entries or [(1, "…", 0)]), self.story(registry) + self.credits(registry)]

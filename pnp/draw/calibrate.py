@@ -5,10 +5,10 @@ the light, it shows how far this printer puts the back of a page from where it s
 import io
 
 from reportlab.lib import colors
-from reportlab.pdfgen.canvas import Canvas
 
 from ..units import MM
 from .fonts import FontSet
+from .canvas import Canvas, new_canvas
 
 SCALE = 15  # mm each way from the centre
 STEPS = (
@@ -24,7 +24,7 @@ STEPS = (
 def calibration_sheet(paper: tuple[float, float], fonts: FontSet, title: str):
     """The two pages as PDF bytes."""
     buf = io.BytesIO()
-    c = Canvas(buf, pagesize=paper, invariant=1, initialFontName=fonts.name("Body"))
+    c = new_canvas(buf, fonts.name("Body"), paper)
     c.setTitle(title)
     c.setCreator("pnp")
     pw, ph = paper

@@ -24,6 +24,7 @@ from ..errors import DataError, LimitError
 from ..project import read_project_file
 from ..report import Mark
 from ..template import metered
+from .canvas import new_canvas
 
 # operators that name a resource of the PDF they are written into (a graphics state, a font, an image):
 # a form using one is drawn again in every PDF rather than copied
@@ -278,7 +279,7 @@ def _worked_out(svg: bytes, digest: bytes, colour: object, font_name: str) -> tu
 def _operators(svg: bytes, digest: bytes, colour: object, font_name: str) -> tuple:
     """(the drawing, the operators that draw it into a form of a scratch PDF in `font_name`)."""
     drawing = _drawing(svg, digest)
-    scratch = Canvas(io.BytesIO(), initialFontName=font_name)
+    scratch = new_canvas(io.BytesIO(), font_name)
     scratch.beginForm("icon", 0, 0, drawing.width, drawing.height)
     start = len(scratch._code)
     _render(scratch, svg, digest, colour)

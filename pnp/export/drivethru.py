@@ -11,6 +11,7 @@ from pathlib import Path
 import pikepdf
 
 from ..errors import PnpError
+from ..project import move_into_place
 
 INK_LIMIT = 2.40  # total ink, as a fraction: 240%
 ICC_PROFILES = ("/usr/share/color/icc/ghostscript/default_cmyk.icc",)  # Debian's ghostscript package
@@ -291,7 +292,7 @@ def _in_order(distinct: Path, order: list, target: Path) -> None:
     """The deck's PDF from its distinct pages: page n of the deck is page order[n] of `distinct`, repeated
     pages sharing their drawing (the file holds it once)."""
     if order == list(range(len(order))):
-        distinct.replace(target)
+        move_into_place(distinct, target)
         return
     with pikepdf.open(distinct) as pdf:
         count = len(pdf.pages)

@@ -2,19 +2,23 @@
 page of its own size by the same code as the PDFs, so what is exported is what is printed."""
 
 from dataclasses import dataclass
+from pathlib import Path
 
-from reportlab.pdfgen.canvas import Canvas
-
+from ..draw.canvas import new_canvas
 from ..products import KINDS
 
-EXPORTED_KINDS = ("deck", "tokens", "board", "die", "aid")  # a rulebook is a book, not a face
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..printables import Studio
+    from ..products.base import Printable
 
 
 @dataclass
 class Face:
     """One printable as exported: what its files are called and where it is in the faces PDF."""
 
-    printable: object  # products.base.Printable: the component, side, item and copies
+    printable: "Printable"  # products.base.Printable: the component, side, item and copies
     name: str  # what players call it (the item's name)
     stem: str  # file name without extension: 001-lion-front
     trim: tuple  # (w, h) in points
@@ -35,14 +39,14 @@ def _slug(value):
     return "-".join(part for part in text.split("-") if part)[:60] or "item"
 
 
-def collect(studio, bleed):
-    """The faces of every exported component, in game order, with the art bleed each can give (at most
-    `bleed` points)."""
+def collect(studio: "Studio", bleed: float) -> list["Face"]:
+    """The faces of every component whose kind exports faces (Kind.exports_faces), in game order, with the art
+    bleed each can give (at most `bleed` points)."""
     faces = []
     for component in studio.game.components:
-        if component.kind not in EXPORTED_KINDS:
-            continue
         kind = KINDS[component.kind]
+        if not kind.exports_faces:
+            continue
         for p in studio.of(component):
             layout = studio.layouts.get(p.layout)
             item_id = p.item.get("id") if p.item is not None else None
@@ -55,12 +59,12 @@ def collect(studio, bleed):
     return faces
 
 
-def draw_faces(studio, faces, path):
+def draw_faces(studio: "Studio", faces: list["Face"], path: Path) -> int:
     """Draw each distinct face on a page of its trim plus its art bleed, into the PDF at `path`. Faces that
     resolve to the very same drawing (a deck's one back) share a page. Returns the page count."""
-    canvas = Canvas(str(path), invariant=1, pageCompression=0, initialFontName=studio.fonts.name("Body"))
+    canvas = new_canvas(str(path), studio.fonts.name("Body"), compression=0)
     painter = studio.painter(canvas)
-    pages = {}  # (layout, primitives' identity, art bleed) -> page
+    pages: dict[tuple, int] = {}  # (layout, primitives' identity, art bleed) -> page
     for face in faces:
         prims = studio.printed(face.printable)
         same = (face.printable.layout, id(prims), face.art_bleed)

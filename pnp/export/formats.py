@@ -1,32 +1,21 @@
-"""What each export format makes of a game's faces: which images at which pixel sizes, what else it writes,
-and the rules its preflight checks afterwards (Tabletop Simulator's in tts.py, the print services' in
-services.py)."""
+"""The formats that draw for pnp's own use, png and proof, and the sizing the image formats share: pixels
+per face, the highest dpi within MAX_PIXELS (Tabletop Simulator's format is in tts.py, the print services'
+in services.py; registry.py holds the base class, the Plan and the list of them all)."""
 
 import math
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..units import MM
+from ..units import MM, to_mm
 from .raster import MAX_PIXELS, Shot
+from .registry import ExportFormat, Plan, register
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..printables import Studio
+    from .faces import Face
 
 INCH = 72.0
-
-
-
-@dataclass
-class Plan:
-    """What one format writes for one game: images to render, files to copy or compose, and the checks."""
-
-    shots: list = field(default_factory=list)  # raster.Shot
-    copies: list = field(default_factory=list)  # (source path, target path): identical faces encoded once
-    expect: dict = field(default_factory=dict)  # path -> (w, h) px each image must have
-    problems: list = field(default_factory=list)  # (message, mark): nothing is exported
-    skipped: list = field(default_factory=list)  # (message, mark): those faces are left out, the rest exported
-    notes: list = field(default_factory=list)  # (message, mark): warnings about faces exported all the same
-    finish: object = None  # function(folder) run after the images exist (sheets, saved object)
-    pdfs: dict = field(default_factory=dict)  # path -> pages each PDF must have
-    ink: dict = field(default_factory=dict)  # path -> the most total ink (percent) any of its pixels may have
-    tasks: list = field(default_factory=list)  # picklable callables run across processes, task(folder) -> None
 
 
 def _px(points, dpi):
@@ -57,18 +46,30 @@ def _per_face(faces, folder, sizing, plan):
         plan.shots.append(_shot(face, folder, rel, trim_px, bleed_px, dpi))
 
 
-def png(faces, folder, options, studio):
+@register
+class Png(ExportFormat):
     """Every face and back at `dpi` with `bleed` of art all round; a face too large for MAX_PIXELS at that
     resolution (a big board at a high dpi) at the highest whole dpi within it, with a warning."""
-    plan = Plan()
 
-    def sizing(face):
-        dpi = within_cap(face, options["dpi"], options["bleed"], studio, plan)
-        b = _px(options["bleed"], dpi)
-        return (_px(face.trim[0], dpi), _px(face.trim[1], dpi)), (b, b, b, b), dpi
+    name = "png"
+    help = "every face and back as a PNG"
+    writes = "<component>/<nnn>-<id>-front.png and -back.png, at --dpi with --bleed, RGB"
 
-    _per_face(faces, folder, sizing, plan)
-    return plan
+    def settings(self, options: dict) -> dict:
+        """--dpi and --bleed (millimetres) shape the images."""
+        return {"dpi": options["dpi"], "bleed_mm": to_mm(options["bleed"])}
+
+    def plan(self, faces: list, folder: Path, options: dict, studio: "Studio") -> Plan:
+        """One image per face at --dpi (or less, within MAX_PIXELS) with --bleed of art all round."""
+        plan = Plan()
+
+        def sizing(face: "Face") -> tuple:
+            dpi = within_cap(face, options["dpi"], options["bleed"], studio, plan)
+            b = _px(options["bleed"], dpi)
+            return (_px(face.trim[0], dpi), _px(face.trim[1], dpi)), (b, b, b, b), dpi
+
+        _per_face(faces, folder, sizing, plan)
+        return plan
 
 
 def fitting_dpi(inches: tuple, dpi: float, cap: int | None = None) -> float:
@@ -107,22 +108,33 @@ def within_cap(face, dpi, bleed, studio, plan):
 PROOF_SCALE, PROOF_MARGIN, PROOF_LABEL = 0.5, 12 * MM, 16  # label: points under each card for id and name
 
 
-def proof(faces, folder, options, studio):
+@register
+class Proof(ExportFormat):
     """A proof sheet per deck: every card front at half size in a grid on A4, its id and name beneath, drawn
     by the same code as the kit, for checking a whole deck at a glance."""
-    plan = Plan()
-    decks = {}
-    for face in faces:
-        if face.kind == "deck" and face.side == "front":
-            decks.setdefault(face.component.id, []).append(face)
-    layouts = {}
-    for cid, fronts in decks.items():
-        cols, rows = _proof_grid(fronts[0])
-        layouts[cid] = (cols, rows)
-        plan.pdfs[str(folder / f"{cid}.pdf")] = math.ceil(len(fronts) / (cols * rows))
-    plan.finish = lambda out: [_draw_proof(studio, fronts, layouts[cid], out / f"{cid}.pdf")
-                               for cid, fronts in decks.items()]
-    return plan
+
+    name = "proof"
+    help = "a PDF per deck with every card small, its id and name beneath"
+    writes = "<deck>.pdf: every card at half size with its id and name, to check a deck at a glance"
+
+    def plan(self, faces: list, folder: Path, options: dict, studio: "Studio") -> Plan:
+        """One PDF per deck of its fronts, drawn when the plan finishes; each PDF's page count checked."""
+        plan = Plan()
+        decks: dict[str, list[Face]] = {}
+        for face in faces:
+            if face.kind == "deck" and face.side == "front":
+                decks.setdefault(face.component.id, []).append(face)
+        layouts = {}
+        for cid, fronts in decks.items():
+            cols, rows = _proof_grid(fronts[0])
+            layouts[cid] = (cols, rows)
+            plan.pdfs[str(folder / f"{cid}.pdf")] = math.ceil(len(fronts) / (cols * rows))
+        def finish(out: Path) -> None:
+            for cid, fronts in decks.items():
+                _draw_proof(studio, fronts, layouts[cid], out / f"{cid}.pdf")
+
+        plan.finish = finish
+        return plan
 
 
 def _proof_grid(face):
@@ -133,14 +145,13 @@ def _proof_grid(face):
     return max(1, int((pw - 2 * PROOF_MARGIN) // cw)), max(1, int((ph - 2 * PROOF_MARGIN - 10 * MM) // ch))
 
 
-def _draw_proof(studio, fronts, grid, path):
-    from reportlab.pdfgen.canvas import Canvas
-
+def _draw_proof(studio: "Studio", fronts: list, grid: tuple[int, int], path: Path) -> None:
+    from ..draw.canvas import new_canvas
     from ..units import PAPER_SIZES
 
     pw, ph = (v * MM for v in PAPER_SIZES["a4"])
     cols, rows = grid
-    canvas = Canvas(str(path), pagesize=(pw, ph), invariant=1, initialFontName=studio.fonts.name("Body"))
+    canvas = new_canvas(str(path), studio.fonts.name("Body"), (pw, ph))
     painter = studio.painter(canvas)
     per_page = cols * rows
     cw, ch = fronts[0].trim[0] * PROOF_SCALE, fronts[0].trim[1] * PROOF_SCALE
@@ -180,6 +191,3 @@ def _fit_label(text, width, studio):
         text = text[:-2] + "…"
     return text
 
-
-FORMATS = {"png": png, "proof": proof}  # "tts" (tts.py) and the print services' (services.py) build on this
-# module; run.py lists them all

@@ -9,6 +9,7 @@ import yaml
 
 from ..units import MM, length
 from .formats import INCH, Plan, _shot
+from .registry import ExportFormat, register
 
 CATALOGUE_FILE = Path(__file__).with_name("catalogue.yaml")
 
@@ -97,10 +98,40 @@ def _template(service: str, product: Product, trim: tuple) -> tuple:
     return trim_px, (extra[0] // 2, extra[1] // 2, extra[0] - extra[0] // 2, extra[1] - extra[1] // 2)
 
 
-def image_service(service: str):
-    """The plan maker of a service that takes one image per card face (tgc, mpc)."""
+def _owner(service: str) -> str:
+    """The service's title as an owner: The Game Crafter's, MakePlayingCards'."""
+    title = SERVICES[service]["title"]
+    return f"{title}'" if title.endswith("s") else f"{title}'s"
 
-    def plan_for(faces: list, folder: Path, options: dict, studio: object) -> Plan:
+
+class ServiceFormat(ExportFormat):
+    """A print service's format: each face drawn with the art its product's template takes."""
+
+    def art_bleed(self, options: dict) -> float:
+        """The most bleed any print service takes (or --bleed, when more)."""
+        return max(options["bleed"], SERVICE_BLEED)
+
+
+class ImageService(ServiceFormat):
+    """A service that takes one image per card face (tgc, mpc): each card's front and back at the template size
+    of the product that fits the deck; `name` is the service's id in catalogue.yaml."""
+
+    @property
+    def help(self) -> str:
+        """The phrase for --format's help, with the service's title."""
+        return f"card fronts and backs at the template size of {_owner(self.name)} product that fits the deck"
+
+    @property
+    def writes(self) -> str:
+        """What `pnp export --help` says it writes, with the template of the service's first product."""
+        first = SERVICES[self.name]["products"][0]
+        return (f"<component>/...png, front and back, at the template size of {_owner(self.name)}\n"
+                f"product that fits the deck ({first.name} {first.template_px[0]} x {first.template_px[1]} px)")
+
+    def plan(self, faces: list, folder: Path, options: dict, studio: object) -> Plan:
+        """Each card's front and back at the template size of the product that fits its deck; a deck without
+        backs gets plain white ones, written when the plan finishes."""
+        service = self.name
         plan, dpi = Plan(), SERVICES[service]["dpi"]
         plain = []  # (path, size): plain backs, written when the plan finishes
         for component, product, pairs in _decks(service, faces, studio, plan):
@@ -126,9 +157,15 @@ def image_service(service: str):
         plan.finish = lambda out: _plain_backs(out, plain, dpi)
         return plan
 
-    plan_for.__doc__ = (f"{SERVICES[service]['title']}: each card's front and back at the template size of the "
-                        "product that fits the deck.")
-    return plan_for
+
+@register
+class GameCrafter(ImageService):
+    name = "tgc"
+
+
+@register
+class MakePlayingCards(ImageService):
+    name = "mpc"
 
 
 def _plain_backs(out: Path, plain: list, dpi: int) -> None:
@@ -139,22 +176,29 @@ def _plain_backs(out: Path, plain: list, dpi: int) -> None:
         Image.new("RGB", size, "white").save(out / rel, "PNG", dpi=(dpi, dpi))
 
 
-def drivethru(faces: list, folder: Path, options: dict, studio: object) -> Plan:
+@register
+class DriveThruCards(ServiceFormat):
     """DriveThruCards: a PDF/X-1a per deck, each card's front then its back on pages of the product's trim plus
     1/8 in bleed, composed from the same drawing as the kit (text and line art kept as vectors), converted to
     CMYK by pnp (black text in black ink only, within 240% total ink) and made PDF/X-1a by Ghostscript."""
-    from .drivethru import INK_LIMIT, DeckJob
 
-    plan = Plan()
-    bleed = SERVICES["drivethru"]["bleed_in"] * INCH
-    for component, product, pairs in _decks("drivethru", faces, studio, plan):
-        pages = [(face.page if face is not None else None) for pair in pairs for face in pair]
-        name = f"{component.id}.pdf"
-        plan.tasks.append(DeckJob(name, f"{studio.game.title}: {component.name}", pages, product.trim, bleed,
-                                  pairs[0][0].art_bleed))
-        plan.pdfs[str(folder / name)] = len(pages)
-        plan.ink[str(folder / name)] = INK_LIMIT * 100
-    return plan
+    name = "drivethru"
+    help = "a CMYK PDF/X-1a per deck for DriveThruCards"
+    writes = ("<deck>.pdf: front then back of each card on the product's trim plus 1/8 in bleed;\n"
+              "text and lines stay vectors, colours in CMYK by pnp (black in black ink only, at most\n"
+              "240% ink), made PDF/X-1a by Ghostscript")
 
+    def plan(self, faces: list, folder: Path, options: dict, studio: object) -> Plan:
+        """A task per deck that composes its PDF/X-1a; each PDF's page count and ink checked."""
+        from .drivethru import INK_LIMIT, DeckJob
 
-FORMATS = {"tgc": image_service("tgc"), "mpc": image_service("mpc"), "drivethru": drivethru}
+        plan = Plan()
+        bleed = SERVICES["drivethru"]["bleed_in"] * INCH
+        for component, product, pairs in _decks("drivethru", faces, studio, plan):
+            pages = [(face.page if face is not None else None) for pair in pairs for face in pair]
+            name = f"{component.id}.pdf"
+            plan.tasks.append(DeckJob(name, f"{studio.game.title}: {component.name}", pages, product.trim, bleed,
+                                      pairs[0][0].art_bleed))
+            plan.pdfs[str(folder / name)] = len(pages)
+            plan.ink[str(folder / name)] = INK_LIMIT * 100
+        return plan

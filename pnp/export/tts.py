@@ -5,6 +5,7 @@ save that lays them out at their real size on a table (table.py), with `table-pr
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -14,6 +15,8 @@ from ..model.schema import ICON_IN_TEXT
 from ..products.die import face_values
 from ..units import MM
 from .formats import INCH, Plan, _px, _shot
+from .registry import ExportFormat, register
+from .services import SERVICE_BLEED
 from .table import Guids, Placed, footprint, pack, scale_for, transform
 
 TTS_MAX_PX, TTS_COLS, TTS_ROWS = 4096, 10, 7
@@ -63,21 +66,39 @@ class TablePlan(Plan):
     folder: Path = None
 
 
-def tts(faces, folder, options, studio):
+@register
+class TabletopSimulator(ExportFormat):
     """Tabletop Simulator: each deck as sheets of at most 10 x 7 cards and 4096 px a side (a back sheet only
     when the backs differ), boards, aids and tokens as images, dice; and a save that sets them on a table."""
-    plan = TablePlan(folder=folder)
-    groups = {}
-    for face in faces:
-        groups.setdefault(face.component.id, []).append(face)
-    decks = [g for g in groups.values() if g[0].kind == "deck"]
-    others = [g for g in groups.values() if g[0].kind != "deck"]
-    sheets = [sheet for faces_of in decks for sheet in _sheets(faces_of, folder, plan)]
-    for faces_of in others:
-        _pieces(faces_of, folder, plan)
-    url = _urls(folder, options.get("base_url"))
-    plan.finish = lambda out: _tts_finish(out, folder, url, sheets, others, studio, plan)
-    return plan
+
+    name = "tts"
+    help = "Tabletop Simulator deck sheets and a saved object"
+    writes = ("<deck>-<n>-faces.png sheets (at most 10 x 7 cards, 4096 px), boards, tokens, dice, the\n"
+              "rulebook, <game>.json (copy it to Tabletop Simulator's Saves folder) and table-preview.png")
+
+    def art_bleed(self, options: dict) -> float:
+        """The faces drawn as for the print services, which pnp's Tabletop Simulator images have always been
+        cut from (the same bytes for the same game)."""
+        return max(options["bleed"], SERVICE_BLEED)
+
+    def settings(self, options: dict) -> dict:
+        """--base-url: the save names its images there."""
+        return {**super().settings(options), "base_url": options.get("base_url")}
+
+    def plan(self, faces: list, folder: Path, options: dict, studio: object) -> "TablePlan":
+        """The sheets and piece images to render; the save, its preview and the rulebook when they exist."""
+        plan = TablePlan(folder=folder)
+        groups = {}
+        for face in faces:
+            groups.setdefault(face.component.id, []).append(face)
+        decks = [g for g in groups.values() if g[0].kind == "deck"]
+        others = [g for g in groups.values() if g[0].kind != "deck"]
+        sheets = [sheet for faces_of in decks for sheet in _sheets(faces_of, folder, plan)]
+        for faces_of in others:
+            _pieces(faces_of, folder, plan)
+        url = _urls(folder, options.get("base_url"))
+        plan.finish = lambda out: _tts_finish(out, folder, url, sheets, others, studio, plan)
+        return plan
 
 
 def _urls(folder: Path, base_url: str | None):
@@ -424,17 +445,15 @@ def _die_texture(out, cid, index, die_faces, plan) -> str:
     return rel
 
 
-def _rulebook_piece(out, url, studio, guids) -> list:
+def _rulebook_piece(out: Path, url: Callable[[str], str], studio: object, guids: Guids) -> list:
     """The rulebook on the table as a PDF players page through, drawn as the build draws it."""
-    from reportlab.pdfgen.canvas import Canvas
-
+    from ..draw.canvas import new_canvas
     from ..products import KINDS
 
     books = [c for c in studio.game.components if c.kind == "rulebook"]
     if not books:
         return []
-    canvas = Canvas(str(out / RULEBOOK), pagesize=studio.paper, invariant=1,
-                    initialFontName=studio.fonts.name("Body"))
+    canvas = new_canvas(str(out / RULEBOOK), studio.fonts.name("Body"), studio.paper)
     KINDS["rulebook"].draw(canvas, books[0], studio)
     canvas.save()
     scale = scale_for("tile", studio.paper[1] / MM)

@@ -104,6 +104,7 @@ class Kind:
     cut_with_blade = False  # text must keep clear of the cut (the safe area is checked)
     spaced = False  # imposed apart, each with what bleed the paper leaves room for (else butted together)
     turn_to_fit = True  # imposed a quarter turn round when more fit a sheet that way
+    exports_faces = True  # `pnp export` writes each face as an image; a kind that is not a set of faces says False
     registry: dict[str, "Kind"] = {}  # `kind:` name -> an instance of each kind class
 
     def __init_subclass__(cls, **kwargs) -> None:

@@ -35,6 +35,7 @@ class Rulebook(Kind):
     name = "rulebook"
     file_part = "rulebook"
     order = 0
+    exports_faces = False  # a book, not a set of faces: Tabletop Simulator's export puts the whole PDF on the table
     component_keys = {}
     sides = ()
 

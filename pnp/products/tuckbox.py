@@ -37,6 +37,7 @@ class TuckBox(Kind):
     name = "tuckbox"
     file_part = "tuckboxes"
     order = 6
+    exports_faces = False  # a net to cut and fold round a deck, not a face anyone plays with
     component_keys = {
         "deck": {"type": "str", "doc": "the id of the component (a `deck` or an `aid`) whose cards the box holds"},
         "holds": {"type": "int", "min": 1, "required": False,

@@ -14,6 +14,11 @@ from ..export.faces import draw_faces
 from ..export.raster import Shot, png_bytes, render_pixels
 from ..products import KINDS
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..printables import Studio
+
 DPI = 200  # a poker card is 496 x 693 px: sharp in the detail view, scaled down in the gallery
 MAX_SIDE = 1600  # pixels of a face's longest side (a board at 200 dpi would be 5,000)
 PAGE_DPI = 110  # rulebook pages: an A4 page is 909 x 1286 px
@@ -150,15 +155,15 @@ def _rendered(path, faces, digests):
             document.close()
 
 
-def rulebook_pdf(studio):
+def rulebook_pdf(studio: "Studio") -> bytes | None:
     """The rulebook drawn as the build draws it, as PDF bytes (None when the game has none)."""
-    from reportlab.pdfgen.canvas import Canvas
+    from ..draw.canvas import new_canvas
 
     components = [c for c in studio.game.components if c.kind == "rulebook"]
     if not components:
         return None
     out = io.BytesIO()
-    canvas = Canvas(out, pagesize=studio.paper, invariant=1, initialFontName=studio.fonts.name("Body"))
+    canvas = new_canvas(out, studio.fonts.name("Body"), studio.paper)
     for component in components:
         KINDS["rulebook"].draw(canvas, component, studio)
     canvas.save()

@@ -14,7 +14,7 @@ from ..build.faces import item_key, side_key
 from ..build.run import validate
 from ..errors import BudgetSpent, PnpError
 from ..export.faces import collect
-from ..printables import Memo
+from ..printables import Memo, Studio
 from ..report import Report
 from ..units import PrintOptions
 from .images import Book, ImageStore, assets_digest, face_digest, render_faces, rulebook_pdf
@@ -150,7 +150,7 @@ class Preview:
             report.add(e)
             return "stale"
 
-    def _drawn(self, game: object, studio: object, report: Report) -> str:
+    def _drawn(self, game: object, studio: "Studio", report: Report) -> str:
         """_gallery's work, which the game's drawing budget may stop."""
         assets = assets_digest(self.project, game)
         faces = collect(studio, 0)

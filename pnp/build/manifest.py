@@ -1,0 +1,116 @@
+"""The manifest pnp writes beside what it made (a kit's manifest.json, an export's export.json): one typed
+record, written and read back here only. Reading is defensive: a file that is not as pnp writes it is a
+UsageError naming it, never a KeyError somewhere later."""
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from ..errors import UsageError
+from ..report import Diagnostic, Mark, Report
+from .inputs import engine, listed_file, read_manifest, sha256, snapshot
+
+if TYPE_CHECKING:
+    from ..project import Project
+    from ..units import PrintOptions
+
+
+@dataclass
+class Manifest:
+    """What a build or an export wrote and what it was made from. JSON keys in this order: `head`'s, then
+    components (a kit's), files, warnings, inputs, face_fields (a kit's)."""
+
+    head: dict  # the game, its title or the format, the settings it was made with, in the order written
+    files: list[dict] = field(default_factory=list)  # {"path", "sha256"[, "pages"]}: every file made, by name
+    warnings: list[dict] = field(default_factory=list)  # {"message", "file", "line", "col"}: said again when up to date
+    inputs: dict = field(default_factory=dict)  # {"engine", "files"}: what it was made from (inputs.record)
+    components: list[dict] | None = None  # a kit's components: id, name, kind, count, size, pages, faces
+    face_fields: list | None = None  # a kit's: what each of a component's face rows holds (faces.FACE_FIELDS)
+
+    def as_dict(self) -> dict:
+        """The JSON object, keys in the order pnp writes them."""
+        data = dict(self.head)
+        if self.components is not None:
+            data["components"] = self.components
+        data.update(files=self.files, warnings=self.warnings, inputs=self.inputs)
+        if self.face_fields is not None:
+            data["face_fields"] = self.face_fields
+        return data
+
+    def write(self, stream: TextIO) -> None:
+        """The manifest as pnp writes it (indented UTF-8 JSON and a newline), streamed: a deck of 10,000 faces
+        is never one string."""
+        json.dump(self.as_dict(), stream, indent=2, ensure_ascii=False)
+        stream.write("\n")
+
+    @classmethod
+    def read(cls, path: Path, shown: str, follow: bool = False) -> "Manifest":
+        """The manifest at `path` (named `shown` in messages; a link only if `follow`), its parts checked to be
+        as pnp writes them; UsageError naming the file otherwise."""
+        data = read_manifest(path, shown, follow)
+
+        def part(key: str, kind: type, default: Any) -> Any:
+            value = data.get(key, default)
+            if value is not default and not isinstance(value, kind):
+                raise UsageError(f"not a pnp manifest: its {key} are not as pnp writes them", Mark(shown))
+            return value
+
+        files, warnings = part("files", list, []), part("warnings", list, [])
+        if not all(isinstance(f, dict) and isinstance(f.get("path"), str) and isinstance(f.get("sha256"), str)
+                   and type(f.get("pages", 0)) is int for f in files):
+            raise UsageError("not a pnp manifest: its files are not as pnp writes them", Mark(shown))
+        if not all(_is_warning(w) for w in warnings):
+            raise UsageError("not a pnp manifest: its warnings are not as pnp writes them", Mark(shown))
+        written = ("components", "files", "warnings", "inputs", "face_fields")
+        return cls({k: v for k, v in data.items() if k not in written}, files, warnings, part("inputs", dict, {}),
+                   part("components", list, None), data.get("face_fields"))
+
+    def made_with(self, settings: dict) -> bool:
+        """Whether it records each of `settings` (top-level keys) with the same value."""
+        return all(self.head.get(key) == value for key, value in settings.items())
+
+    def replayed(self) -> list[Diagnostic]:
+        """The warnings it kept, as diagnostics again."""
+        return [Diagnostic("warning", w["message"], Mark(w["file"], w["line"], w["col"]) if w["file"] else None)
+                for w in self.warnings]
+
+    def pages_of(self, name: str) -> int:
+        """The page count it lists for the file `name` (0 when it lists none)."""
+        return next((f.get("pages", 0) for f in self.files if f["path"] == name), 0)
+
+
+def _is_warning(record: object) -> bool:
+    """A warning as warning_records writes it: text, and where (a file name, line and column, or none)."""
+    return (isinstance(record, dict) and isinstance(record.get("message"), str)
+            and isinstance(record.get("file"), str)
+            and all(record.get(k) is None or type(record.get(k)) is int for k in ("line", "col")))
+
+
+def warning_records(report: Report) -> list[dict]:
+    """The report's warnings as a manifest keeps them, to say again when the output is up to date."""
+    return [{"message": d.message, "file": (d.mark or Mark("")).file, "line": (d.mark or Mark("")).line,
+             "col": (d.mark or Mark("")).col} for d in report.warnings]
+
+
+def up_to_date(project: "Project", game_id: str, options: "PrintOptions | dict", folder: Path, manifest_name: str) -> Manifest | None:
+    """The manifest of the kit in `folder` if it was built from exactly the current inputs with these options
+    and its files are untouched since; None when anything differs, or the manifest cannot be read or is not
+    one pnp wrote (the build then replaces it). Only the files of `folder` the manifest lists are opened.
+    `options` is the print options, or any dict of the settings the manifest records at its top level."""
+    settings = options if isinstance(options, dict) else options.record()
+    path = Path(folder) / manifest_name
+    try:
+        manifest = Manifest.read(path, project.rel(path))
+        if not manifest.made_with(settings) or manifest.inputs.get("engine") != engine():
+            return None
+        recorded = manifest.inputs.get("files") or []
+        elsewhere = [project.root / rel for rel in recorded]  # the used files are named by the record
+        if snapshot(project, game_id, elsewhere) != recorded:
+            return None
+        for entry in manifest.files:
+            if sha256(listed_file(folder, entry["path"]), follow=False) != entry["sha256"]:
+                return None
+    except (UsageError, OSError, ValueError, TypeError):
+        return None
+    return manifest

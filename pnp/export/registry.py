@@ -1,0 +1,129 @@
+"""The export formats: each is an ExportFormat subclass (its `--format` name, its help, the art it needs around
+each face, the settings export.json records, its plan and its preflight), registered with @register in the
+module that defines it. Every module of this package is imported when the formats are first asked for, so a
+new format is one new module; `pnp export --format` offers exactly what is registered here."""
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..printables import Studio
+@dataclass
+class Plan:
+    """What one format writes for one game: images to render, files to copy or compose, and the checks."""
+
+    shots: list = field(default_factory=list)  # raster.Shot
+    copies: list = field(default_factory=list)  # (source path, target path): identical faces encoded once
+    expect: dict = field(default_factory=dict)  # path -> (w, h) px each image must have
+    problems: list = field(default_factory=list)  # (message, mark): nothing is exported
+    skipped: list = field(default_factory=list)  # (message, mark): those faces are left out, the rest exported
+    notes: list = field(default_factory=list)  # (message, mark): warnings about faces exported all the same
+    finish: object = None  # function(folder) run after the images exist (sheets, saved object)
+    pdfs: dict = field(default_factory=dict)  # path -> pages each PDF must have
+    ink: dict = field(default_factory=dict)  # path -> the most total ink (percent) any of its pixels may have
+    tasks: list = field(default_factory=list)  # picklable callables run across processes, task(folder) -> None
+
+
+FORMATS: dict[str, "ExportFormat"] = {}  # --format name -> the format, in the order they registered
+
+
+class ExportFormat:
+    """One export format. Subclasses set the class attributes and override what differs."""
+
+    name = ""  # `pnp export --format NAME`, and the export folder's name
+    help = ""  # what it makes, a phrase for --format's help
+    writes = ""  # the files it writes, for `pnp export --help`: lines, the ones after the first indented
+
+    def art_bleed(self, options: dict) -> float:
+        """Points of art drawn around each face for this format: the user's --bleed unless the format needs
+        more (a print service's template)."""
+        return options["bleed"]
+
+    def settings(self, options: dict) -> dict:
+        """What shapes this export besides the game's files, as export.json records it after the format's
+        name (an export whose settings differ is made again)."""
+        return {"dpi": None, "bleed_mm": None}
+
+    def plan(self, faces: list, folder: Path, options: dict, studio: "Studio") -> Plan:
+        """What the format writes for the game's `faces` into `folder`: images, tasks, files and their checks."""
+        raise NotImplementedError
+
+    def preflight(self, plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], str],
+                  on_checked: Callable[[int], None] | None = None) -> Iterator[str]:
+        """The written files (under `work`, named as under `folder`) measured against the plan's rules: what is
+        wrong, one message per file and rule (each named by `shown_as`)."""
+        return preflight(plan, folder, work, shown_as, on_checked)
+
+
+def register(cls: type[ExportFormat]) -> type[ExportFormat]:
+    """Class decorator: make `cls` an export format under its `name` (a name registered twice is a mistake)."""
+    if not cls.name or cls.name in FORMATS:
+        raise ValueError(f"export format {cls.name!r}: no name, or registered twice")
+    FORMATS[cls.name] = cls()
+    return cls
+
+
+def registered() -> dict[str, ExportFormat]:
+    """Every export format: each module of this package imported first, so that each has registered its own."""
+    for module in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        importlib.import_module(f"{__package__}.{module.name}")
+    return FORMATS
+
+
+def moved(path: str | Path, folder: Path, work: Path) -> Path:
+    """A path under the final folder, as it is while being written (under the work folder)."""
+    return work / Path(path).relative_to(folder)
+
+
+def preflight(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], str],
+              on_checked: Callable[[int], None] | None = None) -> Iterator[str]:
+    """Each image as the format needs it: its exact pixel size, RGB, and nothing missing; each PDF its page count
+    and ink (`on_checked(1)` as each PDF's ink is read)."""
+    from PIL import Image
+
+    for path, size in sorted(plan.expect.items()):
+        written = moved(path, folder, work)
+        shown = shown_as(path)
+        if not written.is_file():
+            yield f"{shown}: missing"
+            continue
+        with Image.open(written) as image:
+            if image.size != tuple(size):
+                yield f"{shown}: {image.width} x {image.height} px; the format needs {size[0]} x {size[1]} px"
+            if image.mode != "RGB":
+                yield f"{shown}: colour mode {image.mode}; the format needs RGB"
+    yield from _pdf_pages(plan, folder, work, shown_as, on_checked or (lambda n: None))
+
+
+def _pdf_pages(plan: Plan, folder: Path, work: Path, shown_as: Callable[[str], str],
+               on_checked: Callable[[int], None]) -> Iterator[str]:
+    import pypdfium2 as pdfium
+
+    for path, pages in sorted(plan.pdfs.items()):
+        written = moved(path, folder, work)
+        if not written.is_file():
+            yield f"{shown_as(path)}: missing"
+            continue
+        document = pdfium.PdfDocument(str(written))
+        if len(document) != pages:
+            yield f"{shown_as(path)}: {len(document)} pages; {pages} expected"
+        document.close()
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .drivethru import max_ink
+
+    def worst_ink(path: str) -> float:
+        worst = max_ink(moved(path, folder, work))
+        on_checked(1)
+        return worst
+
+    checked = sorted(plan.ink.items())
+    with ThreadPoolExecutor(2) as pool:  # a check that cannot read the ink from the file renders it in Ghostscript
+        worst_inks = list(pool.map(lambda item: worst_ink(item[0]), checked))
+    for (path, limit), worst in zip(checked, worst_inks):
+        if worst > limit + 0.5:
+            yield f"{shown_as(path)}: {worst:.0f}% total ink somewhere; the format allows {limit:g}%"

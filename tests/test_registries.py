@@ -1,0 +1,89 @@
+"""Extension points that are registries: an export format is one module (its class, registered once), the CLI
+offers exactly the registered formats, a component kind says whether export writes its faces, and the atomic
+writer and the deterministic canvas each exist once in pnp/."""
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, make_project, run
+
+from toy_export_format import FaceList
+
+
+@pytest.fixture
+def toy_format(monkeypatch):
+    from pnp.export.registry import registered
+
+    monkeypatch.setitem(registered(), FaceList.name, FaceList())
+
+
+def test_a_format_in_one_module_is_offered_by_the_cli_and_runs(tmp_path, toy_format):
+    root = make_project(tmp_path / "proj")
+    shown = " ".join(run(root, "export", "--help").output.split())  # as read, whatever the terminal's width
+    assert "[png|proof|tgc|mpc|drivethru|tts|toy]" in shown and "toy: a list of every exported face" in shown
+    assert "faces.txt: a line per face" in shown
+
+    result = run(root, "export", "--format", "toy")
+    assert result.exit_code == 0, result.output
+    folder = root / "output/mini/export/toy"
+    lines = (folder / "faces.txt").read_text(encoding="utf-8").splitlines()
+    assert "deck 001-lion-front" in lines and "deck 001-lion-back" in lines
+    assert not any(line.startswith("rulebook ") for line in lines)  # a rulebook says it exports no faces
+    recorded = json.loads((folder / "export.json").read_text(encoding="utf-8"))
+    assert (recorded["format"], recorded["lines"]) == ("toy", "component stem")
+    assert "up to date" in run(root, "export", "--format", "toy").output
+
+
+def test_an_unregistered_format_is_refused_with_the_registered_ones(tmp_path):
+    result = run(make_project(tmp_path / "proj"), "export", "--format", "toy")
+    assert result.exit_code == 2 and "'png', 'proof', 'tgc', 'mpc', 'drivethru', 'tts'" in result.output
+
+
+@pytest.mark.parametrize("exports_faces", [True, False])
+def test_a_new_component_kind_is_exported_unless_it_says_it_has_no_faces(tmp_path, monkeypatch, toy_format,
+                                                                         exports_faces):
+    from pnp import products
+    from pnp.products.base import Kind
+
+    class Toy(Kind):  # no class name: Kind's own registry is left alone; the test's KINDS entry is undone
+        file_part = "toys"
+        order = 9
+
+    toy = Toy()
+    toy.name, toy.exports_faces = "toy", exports_faces
+    monkeypatch.setitem(products.KINDS, "toy", toy)
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
+        ["  - id: board\n", "  - id: meeple\n    name: Meeple\n    kind: toy\n    items: cards\n    count: 4\n    layout: card\n"
+                            "  - id: board\n"]]}})
+    result = run(root, "export", "--format", "toy")
+    assert result.exit_code == 0, result.output
+    lines = (root / "output/mini/export/toy/faces.txt").read_text(encoding="utf-8").splitlines()
+    assert ("meeple 001-lion-front" in lines) is exports_faces
+
+
+def _calls(path: Path) -> list[tuple[str, int]]:
+    """(what, line) of each call in the module that renames a file or makes a ReportLab canvas."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        on_os = isinstance(func, ast.Attribute) and getattr(func.value, "id", "") == "os"
+        if name in ("replace", "rename") and (on_os or (len(node.args) == 1 and not node.keywords)):
+            found.append(("rename", node.lineno))  # os.replace(a, b), Path.replace(b); not str.replace(a, b)
+        elif name == "Canvas":
+            found.append(("canvas", node.lineno))
+    return found
+
+
+def test_files_are_renamed_into_place_and_canvases_made_in_one_place_each():
+    home = {"rename": "pnp/project.py", "canvas": "pnp/draw/canvas.py"}
+    elsewhere = [f"{path.relative_to(REPO)}:{line}: {what}" for path in sorted((REPO / "pnp").rglob("*.py"))
+                 for what, line in _calls(path) if path.relative_to(REPO).as_posix() != home[what]]
+    assert elsewhere == []
+    assert {what for what, _ in _calls(REPO / "pnp/project.py")} == {"rename"}
+    assert {what for what, _ in _calls(REPO / "pnp/draw/canvas.py")} == {"canvas"}
