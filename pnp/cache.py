@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .project import write_file
+from .project import open_regular, write_file
 
 
 def _base():
@@ -69,12 +69,14 @@ class DiskCache:
         key = key if isinstance(key, bytes) else key.encode()
         path = folder / (hashlib.sha256(key).hexdigest() + ".marshal")
         try:
-            return marshal.loads(_verified(path.read_bytes()))
+            return marshal.loads(_verified(_entry(path)))
         except (OSError, ValueError, EOFError, TypeError):  # absent, unreadable or damaged: made again
             pass
         made = make()
         try:
             payload = marshal.dumps(made)
+            if len(payload) >= MAX_ENTRY_BYTES:  # it could not be read back
+                return made
             write_file(path, _checksum(payload) + payload)
         except (OSError, ValueError):  # ValueError: a value marshal cannot write is simply not kept
             pass
@@ -82,6 +84,18 @@ class DiskCache:
 
 
 _CHECKSUM_BYTES = 16
+MAX_ENTRY_BYTES = 64 << 20  # a compiled template or an icon's drawing is kilobytes
+
+
+def _entry(path: Path) -> bytes:
+    """A cache entry's bytes: an ordinary file (not a link, a pipe or a device) of at most MAX_ENTRY_BYTES;
+    OSError or ValueError otherwise, as for a damaged one (an entry replaced by a pipe hung every run, by a
+    link to /dev/zero or a 3 GB file read it without end)."""
+    with os.fdopen(open_regular(path, follow=False), "rb") as f:
+        data = f.read(MAX_ENTRY_BYTES + 1)
+    if len(data) > MAX_ENTRY_BYTES:
+        raise ValueError("cache entry too large")
+    return data
 
 
 def _checksum(payload: bytes) -> bytes:

@@ -299,8 +299,12 @@ def _base_url(value):
 
     if value is None:
         return None
-    parsed = urlparse(value)
-    if parsed.scheme not in ("http", "https") or not parsed.netloc or any(c.isspace() for c in value):
+    try:
+        parsed = urlparse(value)
+    except ValueError:  # urllib's own refusal: a bracketed IPv6 host left open ('http://[::1')
+        parsed = None
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.netloc or \
+            not value.isprintable() or any(c.isspace() for c in value):
         raise click.BadParameter(f"'{value}' is not an http:// or https:// address")
     if parsed.query or parsed.fragment or parsed.params or value.endswith(("?", "#", ";")):
         # the images' names are appended to the address: after a ? or # every image would load the same file

@@ -7,6 +7,7 @@ import hashlib
 import json
 import marshal
 from collections import OrderedDict
+from pathlib import Path
 
 from .draw import sheet as paper
 from .draw.fonts import load_fonts
@@ -16,11 +17,13 @@ from .errors import DataError, ExprError, LayoutError
 from .layout.budget import DrawingBudget
 from .layout.prims import Prim
 from .layout.layouts import LayoutSet
-from .model.load import plain
+from .model.load import MAX_FILE_BYTES, plain
 from .model.reads import ALL, recording
 from .options import did_you_mean
 from .model.schema import ICON_IN_TEXT
 from .products import KINDS, layout_options
+from .project import read_project_file
+from .report import Mark
 from .units import PrintOptions
 
 
@@ -135,12 +138,25 @@ def inputs_digest(game: object, options: object) -> str:
         for path in sorted(folder.rglob("*")):
             if not path.is_file():
                 continue
-            if path.suffix in (".yaml", ".yml", ".j2", ".md", ".txt"):
-                digest.update(f"{path}\0{hashlib.sha256(path.read_bytes()).hexdigest()}\0".encode())
-            else:
-                stat = path.stat()
-                digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+            digest.update(f"{path}\0{_file_digest(project, path)}\0".encode())
     return digest.hexdigest()[:32]
+
+
+def _file_digest(project: object, path: Path) -> str:
+    """A text file by its content, read as the game's files are (inside the project, capped in size); any
+    other file, or one that reader refuses (a link out of the project, a padded file: the check says why where
+    the game uses it), by its size and time, never read."""
+    if path.suffix in (".yaml", ".yml", ".j2", ".md", ".txt"):
+        try:
+            real = project.inside(path)
+            return hashlib.sha256(read_project_file(real, MAX_FILE_BYTES, Mark(project.rel(path)))).hexdigest()
+        except (DataError, OSError):
+            pass
+    try:
+        stat = path.lstat()
+    except OSError:  # gone since the folder was listed
+        return "missing"
+    return f"{stat.st_size}\0{stat.st_mtime_ns}"
 
 
 class Studio:

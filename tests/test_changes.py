@@ -132,7 +132,7 @@ def test_a_commit_is_read_without_running_what_the_received_folders_git_config_n
     assert not marker.exists()
 
 
-@pytest.mark.parametrize("redirect", ["alternates", "include", "gitdir"])
+@pytest.mark.parametrize("redirect", ["alternates", "include", "gitdir", "linked pack", "linked in the project"])
 def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads_it(tmp_path, redirect):
     """Objects kept in another repository, config included from another file, a .git file naming a repository
     elsewhere: each would make git read outside the project, so none is read, and the message names it."""
@@ -151,10 +151,18 @@ def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads
         with open(root / ".git" / "config", "a", encoding="utf-8") as config:
             config.write(f"[includeIf \"gitdir:/\"]\n\tpath = {elsewhere}/config\n")
         named = ".git/config"
-    else:
+    elif redirect == "gitdir":
         (root / ".git").rename(elsewhere)
         (root / ".git").write_text(f"gitdir: {elsewhere}\n")
         named = ".git"
+    elif redirect == "linked pack":  # git follows links in its folder: this read another repository's objects
+        (root / ".git" / "objects" / "pack").rename(elsewhere)
+        (root / ".git" / "objects" / "pack").symlink_to(elsewhere)
+        named = ".git/objects/pack"
+    else:  # a link to a folder of the project beyond .git, whose own links the check would not walk
+        (root / ".git" / "refs" / "tags").rmdir()
+        (root / ".git" / "refs" / "tags").symlink_to(root / "cards")
+        named = ".git/refs/tags"
     result = run(root, "changes", "--since", "HEAD")
     assert result.exit_code == 2
     assert f"{named}: --since: the project's git repository cannot be read safely" in result.output

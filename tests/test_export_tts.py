@@ -178,3 +178,11 @@ def test_preview_and_same_bytes_and_base_url(table):
     for address in ("https://x.org/?folder=", "https://x.org/files#"):  # each image would name the same file
         refused = run(root, "export", "--format", "tts", "--base-url", address)
         assert refused.exit_code == 2 and "has a query or fragment" in refused.output
+
+
+@pytest.mark.parametrize("address", ["http://[::1", "https://x.org/\x01/"])
+def test_a_base_url_urllib_cannot_parse_or_holding_a_control_character_is_a_usage_error(project, address):
+    """An IPv6 host left open ended in urllib's ValueError, a traceback; a control character went into the
+    save's addresses."""
+    result = run(project, "export", "--format", "tts", "--base-url", address)
+    assert result.exit_code == 2 and "is not an http:// or https:// address" in result.output

@@ -72,6 +72,23 @@ def test_add_never_writes_through_a_link_out_of_the_project(tmp_path, package):
     assert list(outside.iterdir()) == []
 
 
+@pytest.mark.parametrize("make, said", [
+    (lambda path: path.touch() or os.truncate(path, 3 * 2**30), "ATTRIBUTION.md: file is larger than 20 MB"),
+    (lambda path: path.write_bytes(b"\xff\xfe"), "ATTRIBUTION.md: not UTF-8 text (byte 0)"),
+    (os.mkfifo, "ATTRIBUTION.md: file is a named pipe"),
+])
+def test_a_hostile_attribution_file_is_refused_at_it_before_any_icon_is_written(tmp_path, package, make, said):
+    """The credits file the icons' rows are added to is read as any game file: a 3 GB sparse file was read
+    whole (5 GB of memory), a byte that is not UTF-8 ended in a traceback."""
+    root = make_project(tmp_path / "proj")
+    icons = root / "layouts/mini/icons"
+    icons.mkdir(parents=True, exist_ok=True)
+    make(icons / "ATTRIBUTION.md")
+    result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
+    assert result.exit_code == 1 and f"layouts/mini/icons/{said}" in result.output
+    assert not (icons / "anchor.svg").exists()
+
+
 def test_a_package_that_is_not_the_icon_set_is_refused_by_name(tmp_path):
     root = make_project(tmp_path / "proj")
     fake = tmp_path / "fake.tgz"

@@ -215,3 +215,30 @@ def test_a_preview_edit_resolves_and_draws_only_what_depends_on_it_and_equals_a_
     assert len(preview.memo.resolved) == everything and preview.drawn == 4
     full.refresh()
     assert _gallery(full) == _gallery(preview)
+
+
+def test_the_preview_memo_reads_no_file_out_of_the_project_nor_a_padded_one_whole(tmp_path):
+    """What a refresh compares to the last one: a layouts' text file linked out of the project is never read
+    (its content does not count), and a 3 GB sparse note is not read whole (it was: 22 s and 3 GB a refresh)."""
+    from pnp.printables import inputs_digest
+    from pnp.project import Project
+    from pnp.units import PrintOptions
+
+    root = make_project(tmp_path / "proj")
+    secret = tmp_path / "secret.md"
+    secret.write_text("one")
+    (root / "layouts/mini/notes.md").symlink_to(secret)
+    with open(root / "layouts/mini/padded.txt", "wb") as f:
+        f.truncate(3 << 30)
+    project = Project(root)
+
+    class Game:  # what the digest reads of a game
+        meta = {}
+        layout_folder = root / "layouts/mini"
+
+    Game.project = project
+    first = inputs_digest(Game, PrintOptions())
+    secret.write_text("two")
+    assert inputs_digest(Game, PrintOptions()) == first
+    (root / "layouts/mini/card.yaml").write_text((root / "layouts/mini/card.yaml").read_text() + "# edited\n")
+    assert inputs_digest(Game, PrintOptions()) != first

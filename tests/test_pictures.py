@@ -57,3 +57,15 @@ def test_a_resampled_jpeg_stays_a_jpeg(tmp_path):
     pictures = _pictures(pdf)
     assert {pixels for _, pixels, _ in pictures} == {(473, 237)}
     assert all("DCTDecode" in kind for _, _, kind in pictures)
+
+
+def test_two_picture_files_of_the_same_bytes_are_drawn_from_one_form(tmp_path):
+    """Each card names its own file, two of them holding the same picture: resampled, they were two forms of
+    one name, and ReportLab ended the build in a traceback while writing the PDF."""
+    card = CARD.replace("images/art.EXT", "\"images/{{ 'a' if card.power > 2 else 'b' }}.png\"")
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card},
+                        images={"layouts/mini/images/a.png": [3000, 1500], "layouts/mini/images/b.png": [3000, 1500]})
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    pictures = _pictures(root / "output" / "mini" / "mini-cards-a4.pdf")
+    assert len(pictures) == 4 and {pixels for _, pixels, _ in pictures} == {(473, 237)}

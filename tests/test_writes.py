@@ -209,3 +209,17 @@ def test_a_damaged_cache_entry_is_made_again_never_used(tmp_path, monkeypatch):
         assert eval(cache.value("key", make)) == 42  # made again, not read
         assert entry.read_bytes() == good  # and written again whole
     assert len(made) == 5
+
+
+def test_a_cache_entry_that_is_no_ordinary_file_or_too_large_is_made_again_never_read(tmp_path, monkeypatch):
+    """An entry replaced by a named pipe hung every later run; by a link to /dev/zero or a 3 GB sparse file it
+    was read without end or whole: each is made again and the entry written back as an ordinary file."""
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    cache = DiskCache("test")
+    assert cache.value("key", lambda: 42) == 42
+    [entry] = cache.folder().iterdir()
+    for replace in (os.mkfifo, lambda p: p.symlink_to("/dev/zero"), lambda p: p.touch() or os.truncate(p, 3 << 30)):
+        entry.unlink()
+        replace(entry)
+        assert cache.value("key", lambda: 43) == 43
+        assert entry.is_file() and not entry.is_symlink() and entry.stat().st_size < 100

@@ -145,7 +145,7 @@ def _own_repository(project: object) -> None:
             found = _GITDIR.fullmatch(read_project_file(dotgit, 4096, Mark(".git")))
             git_dir = project.root / os.fsdecode(found.group(1)) if found else dotgit
         real = project.inside(git_dir, Mark(".git"), "git folder")
-        project.inside(real / "objects", Mark(".git"), "git objects folder")
+        _links_inside(project, real)
         for name in _ELSEWHERE:
             if (real / name).exists():
                 raise DataError(f"{project.rel(real / name)} makes git read another folder; pnp reads only "
@@ -157,6 +157,20 @@ def _own_repository(project: object) -> None:
     except DataError as e:
         raise UsageError(f"--since: the project's git repository cannot be read safely: {e.message}",
                          e.mark) from None
+
+
+def _links_inside(project: object, git_dir: Path) -> None:
+    """DataError at the first link in the git folder that leads out of it: git follows them, so a linked
+    objects/pack, refs or config would make it read another repository or file of the user's. (A link kept
+    within the folder leads where the walk goes anyway, so a link beyond it is found wherever it is.)"""
+    for folder, dirs, files in os.walk(git_dir):  # links to folders are listed, not walked into
+        for name in dirs + files:
+            path = Path(folder) / name
+            if path.is_symlink():
+                real = project.inside(path, Mark(project.rel(path)), "git file")
+                if not real.is_relative_to(git_dir):
+                    raise DataError(f"git file '{project.rel(path)}' is a link out of the git folder; git would "
+                                    "read there", Mark(project.rel(path)))
 
 
 def _git_command(project: object, *args: str) -> list:

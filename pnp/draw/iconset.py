@@ -16,8 +16,9 @@ import zlib
 from pathlib import Path
 
 from ..cache import private_folder
-from ..errors import UsageError
+from ..errors import LoadError, UsageError
 from ..options import closest
+from ..report import Mark
 
 PACKAGE = "@iconify-json/game-icons"
 VERSION = "1.2.4"
@@ -208,16 +209,33 @@ def add_icons(project: object, game_id: str, wanted: list[str], package: Path | 
     iconset = load_set(package)
     drawings = _drawings(todo, iconset)
     _confined(project, folder)
+    credits = folder / "ATTRIBUTION.md"
+    text = _credits_text(project, credits)  # read first: a refused file leaves no icon written without its row
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for name, icon in drawings.items():
         write_file(folder / f"{name}.svg", icon_svg(icon, iconset).encode("utf-8"))
         written.append(folder / f"{name}.svg")
-    credits = folder / "ATTRIBUTION.md"
-    text = credits.read_text(encoding="utf-8") if credits.is_file() else ATTRIBUTION_HEAD
     rows = [attribution_line(p.stem) for p in written if f"| {p.stem} |" not in text]
     write_file(credits, (text.rstrip("\n") + "\n" + "\n".join(rows) + "\n").encode("utf-8"))
     return written
+
+
+def _credits_text(project: object, credits: Path) -> str:
+    """The icons folder's ATTRIBUTION.md as text (the heading alone when there is none yet), read as any file
+    of the game is: capped in size, an ordinary file, UTF-8; a LoadError at the file otherwise."""
+    from ..model.load import MAX_FILE_BYTES
+    from ..project import read_project_file
+
+    if not (credits.exists() or credits.is_symlink()):
+        return ATTRIBUTION_HEAD
+    shown = project.rel(credits)
+    raw = read_project_file(credits, MAX_FILE_BYTES, Mark(shown))
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise LoadError(f"not UTF-8 text (byte {e.start}): pnp adds each icon's row to it as text",
+                        Mark(shown)) from None
 
 
 def _drawings(todo: list[str], iconset: dict) -> dict:

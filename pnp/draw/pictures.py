@@ -48,9 +48,10 @@ def draw_resampled(canvas: Canvas, path: Path, size: tuple[int, int], x: float, 
         source = read_project_file(path, MAX_IMAGE_BYTES, mark, "image")
         data, digest = _resampled(source, size)
         name = forms[(path, size)] = f"picture{digest}"
-        canvas.beginForm(name, 0, 0, size[0], size[1])
-        canvas.drawImage(ImageReader(io.BytesIO(data)), 0, 0, size[0], size[1], mask="auto")
-        canvas.endForm()
+        if not canvas.hasForm(name):  # two files of the same bytes are one form (a second was a broken PDF)
+            canvas.beginForm(name, 0, 0, size[0], size[1])
+            canvas.drawImage(ImageReader(io.BytesIO(data)), 0, 0, size[0], size[1], mask="auto")
+            canvas.endForm()
     scale = min(width / size[0], height / size[1])
     canvas.saveState()
     canvas.translate(x + (width - size[0] * scale) / 2, y + (height - size[1] * scale) / 2)
