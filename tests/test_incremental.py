@@ -215,3 +215,28 @@ def test_a_preview_edit_resolves_and_draws_only_what_depends_on_it_and_equals_a_
     assert len(preview.memo.resolved) == everything and preview.drawn == 4
     full.refresh()
     assert _gallery(full) == _gallery(preview)
+
+
+def test_equal_primitives_have_one_look_whoever_else_holds_their_values(tmp_path):
+    """A face's digest is a function of what it shows: a kept primitive (its strings held by the memo too)
+    and a newly resolved equal one digest alike (marshal's newer formats wrote shared objects as references,
+    so every face of the preview was drawn again after an unrelated edit, depending on memory)."""
+    from pnp.layout.prims import Prim
+    from pnp.model.game import load_game
+    from pnp.printables import Studio
+    from pnp.products import component_keys
+    from pnp.project import Project
+    from pnp.report import Report
+
+    def prims() -> list:
+        font, text = "".join(["Bo", "dy"]), "".join(["Roars ", "loudly."])  # new objects, held by no one else
+        return [Prim("text", 1.5, 2.0, 30.0, 10.0, style={"font": font, "size": 9.0}, text=text)]
+
+    project = Project(make_project(tmp_path / "proj").resolve())
+    studio = Studio(load_game(project, "mini", Report(project.root), component_keys()))
+    front = next(p for p in studio.printables() if p.side == "front" and p.item is not None)
+    alone = prims()
+    shared = prims()
+    held = [shared[0].style["font"], shared[0].text, shared[0].style]  # what a memo's kept entry also holds
+    assert alone == shared and held
+    assert studio._look(front, alone) == studio._look(front, shared)
