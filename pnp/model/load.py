@@ -1,6 +1,9 @@
 """Safe YAML loading that keeps the file:line:col of every value and refuses object tags, alias bombs,
 deep nesting, huge numbers and huge files."""
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 
 import yaml
@@ -402,3 +405,59 @@ def load_file(path, shown_as):
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown_as)) from None
     return load_text(text, shown_as)
+
+
+class ParsedFiles:
+    """The data files read lately, by name and digest of their bytes: a save re-parses only the files that
+    changed (the preview's refreshes, a command checking a game again in one process). What is kept is what
+    load_text built, which nothing changes after loading (Records are read-only; tables are new lists of
+    them), so one parse serves every load of the same bytes. Bounded by the size of the texts kept."""
+
+    MAX_FILE = 4 * 1024 * 1024  # bytes: a larger file is parsed every time (and not kept)
+    MAX_TOTAL = 16 * 1024 * 1024  # bytes of all the texts whose parse is kept
+
+    def __init__(self) -> None:
+        self._kept = OrderedDict()  # (shown name, sha256 of the bytes) -> (size, parsed value), oldest first
+        self._size, self._lock = 0, threading.Lock()
+        self.parsed = self.reused = 0  # files parsed and loads served from here, since the process started
+
+    def load(self, raw: bytes, shown_as: str) -> object:
+        """The value of a data file's bytes `raw`, parsed now or kept from an earlier load of the same bytes;
+        raises LoadError as load_text does (a refusal is not kept: it is said again, at its line)."""
+        key = (shown_as, hashlib.sha256(raw).digest())
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                self.reused += 1
+                return found[1]
+        value = load_text(_decoded(raw, shown_as), shown_as)
+        with self._lock:
+            self.parsed += 1
+            if len(raw) <= self.MAX_FILE and key not in self._kept:
+                self._kept[key] = (len(raw), value)
+                self._size += len(raw)
+                while self._size > self.MAX_TOTAL:
+                    _, (size, _) = self._kept.popitem(last=False)
+                    self._size -= size
+        return value
+
+
+PARSED = ParsedFiles()  # one per process: the table files of every game it loads
+
+
+def _decoded(raw: bytes, shown_as: str) -> str:
+    """A data file's bytes as text; LoadError when they are not UTF-8."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise LoadError(f"not UTF-8 text ({e.reason} at byte {e.start})", Mark(shown_as)) from None
+
+
+def load_data_file(path: object, shown_as: str) -> object:
+    """load_file for a table's data file, through PARSED: the same bytes are parsed once per process."""
+    try:
+        raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown_as))
+    except OSError as e:
+        raise LoadError(f"cannot read: {e.strerror}", Mark(shown_as)) from None
+    return PARSED.load(raw, shown_as)

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from ..errors import DataError, LoadError
 from ..report import Mark
 from ..template import ExprError, evaluate
-from .load import MarkedList, Record, load_file, shown
+from .load import MarkedList, Record, load_data_file, shown
 from .schema import Schema, did_you_mean
 from .spreadsheet import SPREADSHEETS, read_table
 
@@ -65,7 +65,7 @@ def _read(game, spec, name, fname, chk):
         if path.suffix.lower() in SPREADSHEETS:
             data = read_table(path, shown, Schema(spec.get("fields"), game.enums), spec.get("sheet"))
         else:
-            data = load_file(path, shown)
+            data = load_data_file(path, shown)
     except (LoadError, DataError) as e:
         chk.report.add(e)
         game.broken.add(name)
