@@ -240,3 +240,33 @@ def test_equal_primitives_have_one_look_whoever_else_holds_their_values(tmp_path
     held = [shared[0].style["font"], shared[0].text, shared[0].style]  # what a memo's kept entry also holds
     assert alone == shared and held
     assert studio._look(front, alone) == studio._look(front, shared)
+
+
+def test_a_check_after_one_data_file_changed_parses_that_file_alone(tmp_path):
+    """A table read from two files: after one is saved, checking the game again parses that file and takes the
+    other's items as last parsed (model/load.py PARSED); the messages are those of a fresh parse, at their
+    lines."""
+    from pnp.check import load
+    from pnp.model.load import PARSED
+    from pnp.project import Project
+    from pnp.report import Report
+
+    root = make_project(tmp_path / "proj", {"cards/mini/more.yaml": "- {id: owl, name: Owl, kind: beest, power: 2}\n"},
+                        case={"replace": {"cards/mini/game.yaml": [["  cards:\n", "  cards:\n    files: [cards.yaml, more.yaml]\n"]]}})
+    project = Project(root.resolve())
+
+    def checked() -> tuple:
+        report = Report(project.root)
+        parsed, reused = PARSED.parsed, PARSED.reused
+        game = load(project, "mini", report)
+        return [i["id"] for i in game.tables["cards"]], [str(d) for d in report.sorted()], \
+            PARSED.parsed - parsed, PARSED.reused - reused
+
+    ids, messages, _, _ = checked()
+    assert "owl" in ids and any("more.yaml:1:" in m and "beest" in m for m in messages)
+    cards = root / "cards/mini/cards.yaml"
+    cards.write_text("# a comment moves every card a line down\n" + cards.read_text().replace("name: Lion", "name: Leo"))
+    again = checked()
+    assert again[2:] == (1, 1)  # cards.yaml parsed again, more.yaml's parse reused
+    PARSED.__init__()  # forget every parse: the same game read from scratch says the same
+    assert checked()[:2] == again[:2]
