@@ -362,11 +362,17 @@ _HANDLERS = {
 
 def load_text(text: str, file: str) -> object:
     """Parse YAML text; `file` is the name used in marks. Raises LoadError with a mark."""
+    return _counted_load(text, file)[0]
+
+
+def _counted_load(text: str, file: str) -> tuple:
+    """load_text's (value, how many values it holds, aliases expanded): what keeping it costs."""
     if len(text) > MAX_FILE_BYTES:
         raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Mark(file))
     loader = _Loader(text)
     try:
-        return _Builder(loader, file, text).build()
+        builder = _Builder(loader, file, text)
+        return builder.build(), builder.expanded
     except yaml.MarkedYAMLError as e:
         m = e.problem_mark or e.context_mark
         problem = " ".join(p for p in (e.context, e.problem) if p)
@@ -411,14 +417,16 @@ class ParsedFiles:
     """The data files read lately, by name and digest of their bytes: a save re-parses only the files that
     changed (the preview's refreshes, a command checking a game again in one process). What is kept is what
     load_text built, which nothing changes after loading (Records are read-only; tables are new lists of
-    them), so one parse serves every load of the same bytes. Bounded by the size of the texts kept."""
+    them), so one parse serves every load of the same bytes. Bounded by the values kept (MAX_VALUES)."""
 
-    MAX_FILE = 4 * 1024 * 1024  # bytes: a larger file is parsed every time (and not kept)
-    MAX_TOTAL = 16 * 1024 * 1024  # bytes of all the texts whose parse is kept
+    # values of all the parses kept, as the loader counts them (each in every list and mapping around it):
+    # 10,000 cards of 4 fields count 260,000 and take about 20 MB; DinoSpan's tables 45,000. A file counting
+    # more is parsed every time
+    MAX_VALUES = 1_000_000
 
     def __init__(self) -> None:
-        self._kept = OrderedDict()  # (shown name, sha256 of the bytes) -> (size, parsed value), oldest first
-        self._size, self._lock = 0, threading.Lock()
+        self._kept = OrderedDict()  # (shown name, sha256 of the bytes) -> (values, parsed value), oldest first
+        self._size, self._lock = 0, threading.Lock()  # values kept
         self.parsed = self.reused = 0  # files parsed and loads served from here, since the process started
 
     def load(self, raw: bytes, shown_as: str) -> object:
@@ -431,15 +439,15 @@ class ParsedFiles:
                 self._kept.move_to_end(key)
                 self.reused += 1
                 return found[1]
-        value = load_text(_decoded(raw, shown_as), shown_as)
+        value, size = _counted_load(_decoded(raw, shown_as), shown_as)
         with self._lock:
             self.parsed += 1
-            if len(raw) <= self.MAX_FILE and key not in self._kept:
-                self._kept[key] = (len(raw), value)
-                self._size += len(raw)
-                while self._size > self.MAX_TOTAL:
-                    _, (size, _) = self._kept.popitem(last=False)
-                    self._size -= size
+            if size <= self.MAX_VALUES and key not in self._kept:
+                self._kept[key] = (size, value)
+                self._size += size
+                while self._size > self.MAX_VALUES:
+                    _, (dropped, _) = self._kept.popitem(last=False)
+                    self._size -= dropped
         return value
 
 
