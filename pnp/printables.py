@@ -29,6 +29,10 @@ from .units import PrintOptions
 
 
 RESOLVED_KEPT = 5000  # printables whose primitives (and texts whose fitting) are kept for the drawing
+# marshal's format 2 writes a value as its value alone; from format 3 on, an object referred to more than once
+# at that moment is written as a back-reference, so equal primitives gave different bytes (and a face another
+# digest) depending on who else held their strings: a kept primitive and a newly resolved one
+LOOK_FORMAT = 2
 
 
 def _digest_of(item):
@@ -286,7 +290,7 @@ class Studio:
             fields = (prim.kind, prim.x, prim.y, prim.w, prim.h, prim.points, prim.style, prim.text,
                       prim.rotate, prim.thumbnail)
             try:
-                look.update(marshal.dumps(fields))
+                look.update(marshal.dumps(fields, LOOK_FORMAT))
             except ValueError:  # a value marshal cannot write: its text stands in
                 look.update(repr(fields).encode())
         digest = look.hexdigest()[:16]

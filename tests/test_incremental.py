@@ -242,3 +242,58 @@ def test_the_preview_memo_reads_no_file_out_of_the_project_nor_a_padded_one_whol
     assert inputs_digest(Game, PrintOptions()) == first
     (root / "layouts/mini/card.yaml").write_text((root / "layouts/mini/card.yaml").read_text() + "# edited\n")
     assert inputs_digest(Game, PrintOptions()) != first
+
+
+def test_equal_primitives_have_one_look_whoever_else_holds_their_values(tmp_path):
+    """A face's digest is a function of what it shows: a kept primitive (its strings held by the memo too)
+    and a newly resolved equal one digest alike (marshal's newer formats wrote shared objects as references,
+    so every face of the preview was drawn again after an unrelated edit, depending on memory)."""
+    from pnp.layout.prims import Prim
+    from pnp.model.game import load_game
+    from pnp.printables import Studio
+    from pnp.products import component_keys
+    from pnp.project import Project
+    from pnp.report import Report
+
+    def prims() -> list:
+        font, text = "".join(["Bo", "dy"]), "".join(["Roars ", "loudly."])  # new objects, held by no one else
+        return [Prim("text", 1.5, 2.0, 30.0, 10.0, style={"font": font, "size": 9.0}, text=text)]
+
+    project = Project(make_project(tmp_path / "proj").resolve())
+    studio = Studio(load_game(project, "mini", Report(project.root), component_keys()))
+    front = next(p for p in studio.printables() if p.side == "front" and p.item is not None)
+    alone = prims()
+    shared = prims()
+    held = [shared[0].style["font"], shared[0].text, shared[0].style]  # what a memo's kept entry also holds
+    assert alone == shared and held
+    assert studio._look(front, alone) == studio._look(front, shared)
+
+
+def test_a_check_after_one_data_file_changed_parses_that_file_alone(tmp_path):
+    """A table read from two files: after one is saved, checking the game again parses that file and takes the
+    other's items as last parsed (model/load.py PARSED); the messages are those of a fresh parse, at their
+    lines."""
+    from pnp.check import load
+    from pnp.model.load import PARSED
+    from pnp.project import Project
+    from pnp.report import Report
+
+    root = make_project(tmp_path / "proj", {"cards/mini/more.yaml": "- {id: owl, name: Owl, kind: beest, power: 2}\n"},
+                        case={"replace": {"cards/mini/game.yaml": [["  cards:\n", "  cards:\n    files: [cards.yaml, more.yaml]\n"]]}})
+    project = Project(root.resolve())
+
+    def checked() -> tuple:
+        report = Report(project.root)
+        parsed, reused = PARSED.parsed, PARSED.reused
+        game = load(project, "mini", report)
+        return [i["id"] for i in game.tables["cards"]], [str(d) for d in report.sorted()], \
+            PARSED.parsed - parsed, PARSED.reused - reused
+
+    ids, messages, _, _ = checked()
+    assert "owl" in ids and any("more.yaml:1:" in m and "beest" in m for m in messages)
+    cards = root / "cards/mini/cards.yaml"
+    cards.write_text("# a comment moves every card a line down\n" + cards.read_text().replace("name: Lion", "name: Leo"))
+    again = checked()
+    assert again[2:] == (1, 1)  # cards.yaml parsed again, more.yaml's parse reused
+    PARSED.__init__()  # forget every parse: the same game read from scratch says the same
+    assert checked()[:2] == again[:2]

@@ -1,6 +1,9 @@
 """Safe YAML loading that keeps the file:line:col of every value and refuses object tags, alias bombs,
 deep nesting, huge numbers and huge files."""
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 
 import yaml
@@ -348,11 +351,17 @@ _HANDLERS = {
 
 def load_text(text: str, file: str) -> object:
     """Parse YAML text; `file` is the name used in marks. Raises LoadError with a mark."""
+    return _counted_load(text, file)[0]
+
+
+def _counted_load(text: str, file: str) -> tuple:
+    """load_text's (value, how many values it holds, aliases expanded): what keeping it costs."""
     if len(text) > MAX_FILE_BYTES:
         raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Mark(file))
     loader = _Loader(text)
     try:
-        return _Builder(loader, file, text).build()
+        builder = _Builder(loader, file, text)
+        return builder.build(), builder.expanded
     except yaml.MarkedYAMLError as e:
         m = e.problem_mark or e.context_mark
         problem = " ".join(p for p in (e.context, e.problem) if p)
@@ -391,3 +400,61 @@ def load_file(path, shown_as):
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown_as)) from None
     return load_text(text, shown_as)
+
+
+class ParsedFiles:
+    """The data files read lately, by name and digest of their bytes: a save re-parses only the files that
+    changed (the preview's refreshes, a command checking a game again in one process). What is kept is what
+    load_text built, which nothing changes after loading (Records are read-only; tables are new lists of
+    them), so one parse serves every load of the same bytes. Bounded by the values kept (MAX_VALUES)."""
+
+    # values of all the parses kept, as the loader counts them (each in every list and mapping around it):
+    # 10,000 cards of 4 fields count 260,000 and take about 20 MB; DinoSpan's tables 45,000. A file counting
+    # more is parsed every time
+    MAX_VALUES = 1_000_000
+
+    def __init__(self) -> None:
+        self._kept = OrderedDict()  # (shown name, sha256 of the bytes) -> (values, parsed value), oldest first
+        self._size, self._lock = 0, threading.Lock()  # values kept
+        self.parsed = self.reused = 0  # files parsed and loads served from here, since the process started
+
+    def load(self, raw: bytes, shown_as: str) -> object:
+        """The value of a data file's bytes `raw`, parsed now or kept from an earlier load of the same bytes;
+        raises LoadError as load_text does (a refusal is not kept: it is said again, at its line)."""
+        key = (shown_as, hashlib.sha256(raw).digest())
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                self.reused += 1
+                return found[1]
+        value, size = _counted_load(_decoded(raw, shown_as), shown_as)
+        with self._lock:
+            self.parsed += 1
+            if size <= self.MAX_VALUES and key not in self._kept:
+                self._kept[key] = (size, value)
+                self._size += size
+                while self._size > self.MAX_VALUES:
+                    _, (dropped, _) = self._kept.popitem(last=False)
+                    self._size -= dropped
+        return value
+
+
+PARSED = ParsedFiles()  # one per process: the table files of every game it loads
+
+
+def _decoded(raw: bytes, shown_as: str) -> str:
+    """A data file's bytes as text; LoadError when they are not UTF-8."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise LoadError(f"not UTF-8 text ({e.reason} at byte {e.start})", Mark(shown_as)) from None
+
+
+def load_data_file(path: object, shown_as: str) -> object:
+    """load_file for a table's data file, through PARSED: the same bytes are parsed once per process."""
+    try:
+        raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown_as))
+    except OSError as e:
+        raise LoadError(f"cannot read: {e.strerror}", Mark(shown_as)) from None
+    return PARSED.load(raw, shown_as)

@@ -5,8 +5,8 @@ from collections.abc import Mapping
 from ..errors import DataError, LoadError
 from ..report import Mark
 from ..template import ExprError, evaluate
-from .load import MarkedList, Record, load_file, shown
 from ..options import did_you_mean
+from .load import MarkedList, Record, load_data_file, shown
 from .schema import Schema
 from .spreadsheet import SPREADSHEETS, read_table
 
@@ -66,7 +66,7 @@ def _read(game, spec, name, fname, chk):
         if path.suffix.lower() in SPREADSHEETS:
             data = read_table(path, shown, Schema(spec.get("fields"), game.enums), spec.get("sheet"))
         else:
-            data = load_file(path, shown)
+            data = load_data_file(path, shown)
     except (LoadError, DataError) as e:
         chk.report.add(e)
         game.broken.add(name)
