@@ -172,6 +172,33 @@ def test_a_refusal_while_drawing_one_card_is_shown_as_the_command_line_says_it(m
     assert not any("LayoutError" in m or "failed" in m for m in messages), messages
 
 
+def test_faces_drawn_in_chunks_are_the_same_images_and_a_failing_face_costs_only_itself(mini, monkeypatch):
+    whole = Preview(mini, "mini")
+    cards = whole.refresh()["cards"]
+    import pnp.serve.images as images
+
+    monkeypatch.setattr(images, "CHUNKS", (1, 2))  # PDFs of 1, 2, 2... faces, rasterised while the next is drawn
+    draw = Studio.draw
+
+    def failing(self, canvas, painter, printable, *args, **kwargs):
+        if printable.item is not None and printable.item.get("id") == "fern" and printable.side == "front":
+            raise ValueError("no")
+        return draw(self, canvas, painter, printable, *args, **kwargs)
+
+    monkeypatch.setattr(Studio, "draw", failing)
+    chunked = Preview(mini, "mini")
+    state = chunked.refresh()
+    assert [p["card"] for p in state["problems"]] == ["deck/fern"]
+    faces = [(key, n) for key, card in cards.items() for n in range(len(card["faces"]))]
+    assert len(faces) > 4
+    for key, n in faces:
+        face = state["cards"][key]["faces"][n]
+        if (key, face["side"]) == ("deck/fern", "front"):
+            assert face["image"] is None
+        else:  # byte for byte the image of the faces drawn all in one PDF
+            assert chunked.store.get(face["image"]).png == whole.store.get(cards[key]["faces"][n]["image"]).png
+
+
 def test_a_card_that_fails_to_draw_keeps_its_last_good_image_marked_stale(mini, monkeypatch):
     preview = Preview(mini, "mini")
     good = preview.refresh()["cards"]["deck/fern"]["faces"][0]["image"]

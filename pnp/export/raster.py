@@ -1,5 +1,5 @@
 """Faces PDF pages -> PNG files with pypdfium2 (the PDF's own drawing, no second renderer), in parallel
-processes: rendering is quick, PNG encoding is what takes the time."""
+processes: pdfium renders into a buffer read without a copy, and ISA-L's deflate encodes (see png_bytes)."""
 
 import multiprocessing
 from dataclasses import dataclass
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 MAX_PIXELS = 40_000_000  # in one image: rendering takes ~10 bytes a pixel at its peak, so ~400 MB (a 530 mm
 # square board at 300 dpi); a larger image is planned at a lower resolution (formats.within_cap)
-PNG_LEVEL = 1  # zlib level of the PNG files, with every row filtered "Up" (less its row above); see png_bytes
+PNG_LEVEL = 1  # ISA-L's deflate level (0-3) of the PNG files, every row filtered "Up" (less its row above); see png_bytes
 PNG_STRIP = 256  # rows filtered and compressed at a time: the memory a large image needs beyond its own pixels
 
 
@@ -30,52 +30,59 @@ class Shot:
     dpi: float  # written into the file
 
 
-def render(document, shot):
-    """The image of one shot from the open faces PDF (an RGB PIL image of exactly its size)."""
-    return Image.fromarray(render_pixels(document, shot))
-
-
 def render_pixels(document: object, shot: Shot) -> "np.ndarray":
     """The pixels of one shot from the open faces PDF: rows x columns x RGB, exactly its size."""
+    page = document[shot.page]
+    try:
+        return page_pixels(page, shot)
+    finally:
+        page.close()
+
+
+def page_pixels(page: object, shot: Shot) -> "np.ndarray":
+    """The pixels of one shot from its page, open (the preview reads the page's text too): rows x columns x RGB.
+    pdfium renders into a packed buffer that Python owns, seen as an array without a copy; cropping it is a view,
+    so the encoder reads pdfium's own pixels (a copy through Pillow cost more than the rendering at 300 dpi)."""
     tw, th = shot.trim_px
     if (tw + shot.bleed_px[0] + shot.bleed_px[2]) * (th + shot.bleed_px[1] + shot.bleed_px[3]) > MAX_PIXELS:
         raise ValueError(f"{shot.path}: more than {MAX_PIXELS:,} pixels (formats plan every image within it)")
-    page = document[shot.page]
     scale = max(tw / shot.trim_pt[0], th / shot.trim_pt[1])
-    # rev_byteorder: pdfium writes RGB rather than its native BGR, which Pillow would otherwise reorder
-    image = page.render(scale=scale, fill_color=(255, 255, 255, 255), rev_byteorder=True).to_pil()
-    image = image if image.mode == "RGB" else image.convert("RGB")
-    page.close()
+    # an opaque fill gives pdfium's 3-byte format; rev_byteorder: RGB rather than pdfium's native BGR
+    bitmap = page.render(scale=scale, fill_color=(255, 255, 255, 255), rev_byteorder=True)
+    pixels = bitmap.to_numpy()  # its buffer is a ctypes array (new_native): the view outlives the bitmap
+    bitmap.close()  # now, by the thread holding pdfium, not later by the garbage collector in any thread
     # the page is trim + art bleed; scale it so the trim is exactly trim_px (a fraction of a pixel's stretch)
     art = shot.art_bleed_pt
     art_px = (round(art * tw / shot.trim_pt[0]), round(art * th / shot.trim_pt[1]))
     size = (tw + 2 * art_px[0], th + 2 * art_px[1])
-    if image.size != size:
-        image = _to_size(image, size)
-    return _with_bleed(image, art_px, shot.bleed_px)
+    if (pixels.shape[1], pixels.shape[0]) != size:
+        pixels = _to_size(pixels, size)
+    return _with_bleed(pixels, art_px, shot.bleed_px)
 
 
-def _to_size(image, size):
+def _to_size(pixels: "np.ndarray", size: tuple) -> "np.ndarray":
     """The rendering brought to `size`: rendered at the larger of the two scales, it is at most a few pixels
     too large, which are cropped evenly from both sides (resampling a whole card for that would blur it and
     cost more than rendering it); anything else is resampled."""
-    dw, dh = image.width - size[0], image.height - size[1]
+    import numpy as np
+
+    dw, dh = pixels.shape[1] - size[0], pixels.shape[0] - size[1]
     if 0 <= dw <= max(3, size[0] // 100) and 0 <= dh <= max(3, size[1] // 100):
-        return image.crop((dw // 2, dh // 2, dw // 2 + size[0], dh // 2 + size[1]))
-    return image.resize(size, Image.LANCZOS)
+        return pixels[dh // 2:dh // 2 + size[1], dw // 2:dw // 2 + size[0]]
+    return np.asarray(Image.fromarray(pixels).resize(size, Image.LANCZOS))
 
 
-def _with_bleed(image: Image.Image, art_px: tuple, want: tuple) -> "np.ndarray":
+def _with_bleed(pixels: "np.ndarray", art_px: tuple, want: tuple) -> "np.ndarray":
     """Crop or extend the art around the trim to `want` (left, top, right, bottom) pixels; where the art stops
     short, its outermost pixels are repeated outwards (the usual way to make bleed for a print shop)."""
     import numpy as np
 
     ax, ay = art_px
-    w, h = image.size
+    h, w = pixels.shape[:2]
     tw, th = w - 2 * ax, h - 2 * ay
     left, top, right, bottom = want
     rows = slice(ay - min(ay, top), ay + th + min(ay, bottom))
-    art = np.asarray(image)[rows, ax - min(ax, left):ax + tw + min(ax, right)]
+    art = pixels[rows, ax - min(ax, left):ax + tw + min(ax, right)]
     pad = ((max(top - ay, 0), max(bottom - ay, 0)), (max(left - ax, 0), max(right - ax, 0)), (0, 0))
     return np.pad(art, pad, mode="edge") if any(any(p) for p in pad) else art
 
@@ -87,28 +94,33 @@ def save(pixels: "np.ndarray", path: str, dpi: float) -> None:
 
 def png_bytes(pixels: "np.ndarray", dpi: float) -> bytes:
     """RGB pixels (rows x columns x 3) as PNG bytes, the dpi in its pHYs chunk, every row with PNG's "Up"
-    filter and zlib at PNG_LEVEL. Measured (benchmarks/bench_png.py) on Diamonds & Dinosaurs' faces at 300 dpi:
-    Pillow's encoder takes 20 ms a face at compress_level 1 or 3 and 33 ms at 6, most of it choosing a filter for
-    each row; this takes 9 ms for files 5% larger than level 3's (on a noisy photograph: 40% less time, for
-    files no larger). The same pixels give the same bytes (one filter, one level, strips of fixed height)."""
+    filter, deflated by ISA-L (the isal package) at PNG_LEVEL. Measured (benchmarks/bench_png.py) on Diamonds &
+    Dinosaurs' faces at 300 dpi: Pillow's encoder takes 20 ms a face at compress_level 1 or 3 and 33 ms at 6,
+    most of it choosing a filter for each row; the same Up filter with zlib at level 1 took 8 ms, with ISA-L
+    at level 1 1.4 ms, for files 3.5% larger than zlib's (ISA-L's level 3 is zlib's size and slower than it).
+    The same pixels give the same bytes (one filter, one level, strips of fixed height)."""
     import struct
     import zlib
 
     import numpy as np
+    from isal import isal_zlib
 
     def chunk(tag: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
     height, width = pixels.shape[:2]
-    pixels = np.ascontiguousarray(pixels, dtype=np.uint8).reshape(height, width * 3)
-    deflate, idat = zlib.compressobj(PNG_LEVEL), []
+    rows = np.asarray(pixels, dtype=np.uint8).reshape(height, width * 3)  # a view even of a cropped rendering
+    deflate, idat = isal_zlib.compressobj(PNG_LEVEL), []
+    strip = np.empty((min(PNG_STRIP, height), width * 3 + 1), dtype=np.uint8)
+    strip[:, 0] = 2  # the filter type "Up"; the row above the first is zeros
     for top in range(0, height, PNG_STRIP):
-        rows = pixels[top:top + PNG_STRIP]
-        strip = np.empty((len(rows), rows.shape[1] + 1), dtype=np.uint8)
-        strip[:, 0] = 2  # the filter type "Up"; the row above the first is zeros
-        np.subtract(rows, np.concatenate([pixels[top - 1:top] if top else np.zeros_like(rows[:1]), rows[:-1]]),
-                    out=strip[:, 1:])
-        idat.append(deflate.compress(strip))
+        n = min(PNG_STRIP, height - top)
+        if top:
+            np.subtract(rows[top], rows[top - 1], out=strip[0, 1:])
+        else:
+            strip[0, 1:] = rows[0]
+        np.subtract(rows[top + 1:top + n], rows[top:top + n - 1], out=strip[1:n, 1:])
+        idat.append(deflate.compress(strip[:n]))
     idat.append(deflate.flush())
     per_metre = int(dpi / 0.0254 + 0.5)
     return b"".join([b"\x89PNG\r\n\x1a\n",

@@ -8,21 +8,24 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import BudgetSpent, PnpError
 from ..export.faces import draw_faces
-from ..export.raster import Shot, png_bytes, render_pixels
+from ..export.raster import Shot, page_pixels, png_bytes, render_pixels
 from ..products import KINDS
 
-from typing import TYPE_CHECKING
-
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..printables import Studio
 
 DPI = 200  # a poker card is 496 x 693 px: sharp in the detail view, scaled down in the gallery
 MAX_SIDE = 1600  # pixels of a face's longest side (a board at 200 dpi would be 5,000)
 PAGE_DPI = 110  # rulebook pages: an A4 page is 909 x 1286 px
 PDFIUM = threading.Lock()  # pdfium is not thread-safe: every use of it holds this
+CHUNKS = (8, 64)  # faces drawn into one PDF before it goes to the rasterising threads: the first few (the top
+# of the page) soon, each next PDF twice as many, up to 64 (each PDF embeds its fonts and icons again: ~20 ms)
 
 
 @dataclass(frozen=True)
@@ -93,56 +96,87 @@ def _shot(page, trim_pt):
     return Shot(page, "", px, (0, 0, 0, 0), 0.0, tuple(trim_pt), scale * 72)
 
 
-def _encoded(pixels, text: str) -> Image:
+def _encoded(pixels: "np.ndarray", text: str) -> Image:
     """Rendered pixels as the page's PNG, by export's encoder (half the time of Pillow's: a layout edit
     encodes every face again)."""
     return Image(png_bytes(pixels, DPI), (pixels.shape[1], pixels.shape[0]), text)
 
 
-def _page_text(document, page):
-    """The text drawn on a page, as pdfium reads it back (what the picture really shows)."""
-    textpage = document[page].get_textpage()
+def _page_text(page: object) -> str:
+    """The text drawn on an open page, as pdfium reads it back (what the picture really shows)."""
+    textpage = page.get_textpage()
     try:
         return " ".join(textpage.get_text_range().split())
     finally:
         textpage.close()
 
 
-def rasterise(document, shots):
-    """{index: Image} of each shot (index -> Shot) from an open pdfium document."""
-    with PDFIUM:
-        return {index: _encoded(render_pixels(document, shot), _page_text(document, shot.page))
-                for index, shot in shots.items()}
+def rasterise(document: object, shots: dict) -> dict:
+    """{index: Image} of each shot (index -> Shot) from an open pdfium document. Each page is loaded once for
+    its pixels and its text, under PDFIUM; the encoding is done outside it, so that another thread may render
+    meanwhile (zlib and numpy let go of the GIL)."""
+    images = {}
+    for index, shot in shots.items():
+        with PDFIUM:
+            page = document[shot.page]
+            try:
+                pixels, text = page_pixels(page, shot), _page_text(page)
+            finally:
+                page.close()
+        images[index] = _encoded(pixels, text)
+    return images
 
 
-def render_faces(studio, faces, digests):
+def render_faces(studio: object, faces: list, digests: list) -> tuple:
     """Draw and rasterise `faces` (export Faces, each with its digest in `digests`, index-aligned). Returns
     ({digest: Image}, {face index: (error message, its mark or None)}): a face that fails to draw is reported,
-    and the others are rendered all the same."""
+    and the others are rendered all the same. The faces are drawn a chunk at a time (CHUNKS), each into a PDF
+    of its own that two threads rasterise and encode while the next is drawn: ReportLab's drawing holds the GIL,
+    pdfium and zlib do not, so the two cores share a layout edit's work (the first faces, at the top of the
+    page, are done first)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    images, errors = {}, {}
     if not faces:
-        return {}, {}
-    with tempfile.TemporaryDirectory(prefix="pnp-serve-") as tmp:
-        path = Path(tmp) / "faces.pdf"
-        try:
-            draw_faces(studio, faces, path)
-            return _rendered(path, faces, digests), {}
-        except BudgetSpent:  # the game's drawing is over its budget: no face is drawn one by one
-            raise
-        except Exception:  # noqa: BLE001 - one face's failure must not cost the others: draw them one by one
-            pass
-        images, errors = {}, {}
-        for n, face in enumerate(faces):
-            try:
-                draw_faces(studio, [face], path)
-                images.update(_rendered(path, [face], [digests[n]]))
-            except PnpError as e:  # a refusal: its own words at its own place, as the command line says it
-                errors[n] = (e.message, e.mark)
-            except Exception as e:  # noqa: BLE001 - shown on the page beside the card, the server goes on
-                errors[n] = (f"drawing failed: {type(e).__name__}: {e}", None)
         return images, errors
+    with tempfile.TemporaryDirectory(prefix="pnp-serve-") as tmp, ThreadPoolExecutor(2) as pool:
+        pending, start, size = [], 0, CHUNKS[0]
+        while start < len(faces):
+            chunk = list(range(start, min(start + size, len(faces))))
+            for path, drawn in _drawn(studio, faces, chunk, Path(tmp) / f"faces-{start}", errors):
+                pending.append(pool.submit(_rendered, path, [faces[n] for n in drawn], [digests[n] for n in drawn]))
+            start, size = chunk[-1] + 1, min(2 * size, CHUNKS[1])
+        for future in pending:
+            images.update(future.result())
+    return images, errors
 
 
-def _rendered(path, faces, digests):
+def _drawn(studio: object, faces: list, chunk: list, stem: Path, errors: dict) -> list:
+    """Draw the faces of `chunk` (indices into `faces`) into PDFs named from `stem`; returns [(path, [face index
+    drawn on it])]. All in one PDF when they draw; when one fails, each alone, its error in `errors`."""
+    path = stem.with_suffix(".pdf")
+    try:
+        draw_faces(studio, [faces[n] for n in chunk], path)
+        return [(path, chunk)]
+    except BudgetSpent:  # the game's drawing is over its budget: no face is drawn one by one
+        raise
+    except Exception:  # noqa: BLE001 - one face's failure must not cost the others: draw them one by one
+        pass
+    drawn = []
+    for n in chunk:
+        alone = stem.with_name(f"{stem.name}-{n}.pdf")
+        try:
+            draw_faces(studio, [faces[n]], alone)
+            drawn.append((alone, [n]))
+        except PnpError as e:  # a refusal: its own words at its own place, as the command line says it
+            errors[n] = (e.message, e.mark)
+        except Exception as e:  # noqa: BLE001 - shown on the page beside the card, the server goes on
+            errors[n] = (f"drawing failed: {type(e).__name__}: {e}", None)
+    return drawn
+
+
+def _rendered(path: Path, faces: list, digests: list) -> dict:
+    """{digest: Image} of the faces drawn into the PDF at `path` (run in a rasterising thread)."""
     import pypdfium2 as pdfium
 
     with PDFIUM:
@@ -197,6 +231,7 @@ class Book:
             with PDFIUM:
                 if self.closed:
                     return None
-                found = _encoded(render_pixels(self.document, shot), "")
+                pixels = render_pixels(self.document, shot)
+            found = _encoded(pixels, "")
             store.put(key, found)
         return found
