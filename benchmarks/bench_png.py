@@ -1,6 +1,5 @@
 """PNG encoding of exported faces, bytes against time: Pillow's encoder at each zlib level (it chooses a filter
-for every row) against pnp's (raster.png_bytes: every row filtered "Up", ISA-L's deflate at level 1; and the same
-filter with the standard library's zlib at level 1, as pnp wrote them before). The faces are a game's
+for every row) against pnp's (raster.png_bytes: every row filtered "Up", zlib level 1). The faces are a game's
 png export at 300 dpi, read back; each encoder's CPU time is the best of `runs` passes over all of them.
 `PYTHONPATH=$PWD python benchmarks/bench_png.py [game] [runs]`. Speed is measured here, never in a test."""
 
@@ -40,21 +39,6 @@ def pillow(level: int):
     return encode
 
 
-def up_zlib(image: Image.Image) -> bytes:
-    """pnp's encoder with the standard library's zlib at level 1 in place of ISA-L (its IDAT alone: the rest of
-    the file is the same few bytes)."""
-    import zlib
-
-    pixels = np.asarray(image)
-    height, width = pixels.shape[:2]
-    rows = pixels.reshape(height, width * 3)
-    filtered = np.empty((height, width * 3 + 1), dtype=np.uint8)
-    filtered[:, 0] = 2
-    filtered[0, 1:] = rows[0]
-    np.subtract(rows[1:], rows[:-1], out=filtered[1:, 1:])
-    return zlib.compress(filtered, 1)
-
-
 def measure(encode, images: list, runs: int) -> tuple:
     """(best CPU seconds for all images, bytes of all images, same bytes on every pass)."""
     best, outputs = float("inf"), set()
@@ -71,8 +55,7 @@ def main(game: str = "diamonds-and-dinosaurs", runs: int = 3) -> None:
     pixels = sum(i.width * i.height for i in images)
     print(f"{game}: {len(images)} faces, {pixels / (2480 * 3508):.1f} A4 pages of pixels at 300 dpi")
     encoders = [(f"Pillow, compress_level {n}", pillow(n)) for n in (1, 3, 6, 9)]
-    encoders.append(("Up filter, zlib level 1", up_zlib))
-    encoders.append(("pnp: Up filter, ISA-L level 1", lambda image: png_bytes(np.asarray(image), 300)))
+    encoders.append(("pnp: Up filter, zlib level 1", lambda image: png_bytes(np.asarray(image), 300)))
     print(f"{'encoder':32} {'ms a face':>10} {'A4 pages/s':>11} {'MB':>7} deterministic")
     for name, encode in encoders:
         seconds, size, same = measure(encode, images, runs)

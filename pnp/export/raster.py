@@ -1,5 +1,5 @@
 """Faces PDF pages -> PNG files with pypdfium2 (the PDF's own drawing, no second renderer), in parallel
-processes: pdfium renders into a buffer read without a copy, and ISA-L's deflate encodes (see png_bytes)."""
+processes: rendering is quick, PNG encoding is what takes the time."""
 
 import multiprocessing
 from dataclasses import dataclass
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 MAX_PIXELS = 40_000_000  # in one image: rendering takes ~10 bytes a pixel at its peak, so ~400 MB (a 530 mm
 # square board at 300 dpi); a larger image is planned at a lower resolution (formats.within_cap)
-PNG_LEVEL = 1  # ISA-L's deflate level (0-3) of the PNG files, every row filtered "Up" (less its row above); see png_bytes
+PNG_LEVEL = 1  # zlib level of the PNG files, with every row filtered "Up" (less its row above); see png_bytes
 PNG_STRIP = 256  # rows filtered and compressed at a time: the memory a large image needs beyond its own pixels
 
 
@@ -94,23 +94,21 @@ def save(pixels: "np.ndarray", path: str, dpi: float) -> None:
 
 def png_bytes(pixels: "np.ndarray", dpi: float) -> bytes:
     """RGB pixels (rows x columns x 3) as PNG bytes, the dpi in its pHYs chunk, every row with PNG's "Up"
-    filter, deflated by ISA-L (the isal package) at PNG_LEVEL. Measured (benchmarks/bench_png.py) on Diamonds &
-    Dinosaurs' faces at 300 dpi: Pillow's encoder takes 20 ms a face at compress_level 1 or 3 and 33 ms at 6,
-    most of it choosing a filter for each row; the same Up filter with zlib at level 1 took 8 ms, with ISA-L
-    at level 1 1.4 ms, for files 3.5% larger than zlib's (ISA-L's level 3 is zlib's size and slower than it).
-    The same pixels give the same bytes (one filter, one level, strips of fixed height)."""
+    filter and zlib at PNG_LEVEL. Measured (benchmarks/bench_png.py) on Diamonds & Dinosaurs' faces at 300 dpi:
+    Pillow's encoder takes 20 ms a face at compress_level 1 or 3 and 33 ms at 6, most of it choosing a filter for
+    each row; this takes 9 ms for files 5% larger than level 3's (on a noisy photograph: 40% less time, for
+    files no larger). The same pixels give the same bytes (one filter, one level, strips of fixed height)."""
     import struct
     import zlib
 
     import numpy as np
-    from isal import isal_zlib
 
     def chunk(tag: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
     height, width = pixels.shape[:2]
     rows = np.asarray(pixels, dtype=np.uint8).reshape(height, width * 3)  # a view even of a cropped rendering
-    deflate, idat = isal_zlib.compressobj(PNG_LEVEL), []
+    deflate, idat = zlib.compressobj(PNG_LEVEL), []
     strip = np.empty((min(PNG_STRIP, height), width * 3 + 1), dtype=np.uint8)
     strip[:, 0] = 2  # the filter type "Up"; the row above the first is zeros
     for top in range(0, height, PNG_STRIP):
