@@ -3,6 +3,7 @@ the paper's white in their place, and keep only their outline; light text or ico
 flood take the flood's colour so they still read. Everything else prints as designed. Leaving the flood out
 rather than tinting it matters: a printer lays some ink on every pixel of a tint."""
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from .colour import colour
@@ -26,7 +27,7 @@ def _contains(box, x: float, y: float):
     return box[0] <= x <= box[0] + box[2] and box[1] <= y <= box[1] + box[3]
 
 
-def ink_saved(prims: list[Primitive], width: float, height: float):
+def ink_saved(prims: Sequence[Primitive], width: float, height: float):
     """The primitives of one face as the ink saver prints them."""
     area = width * height
     fills, out = [], []  # fills: (box, original colour if it was lightened, else None), in drawing order

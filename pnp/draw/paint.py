@@ -1,5 +1,7 @@
 """Paints layout primitives onto a ReportLab canvas; the only place primitives meet PDF coordinates."""
 
+from collections.abc import Sequence
+
 from reportlab.lib import colors
 
 from ..model.images import checked_image
@@ -30,7 +32,7 @@ class Painter:
             return
         draw_icon(canvas, path, x, y, w, h, col or colors.black)
 
-    def paint(self, prims: list[Primitive], x0: float, y0: float, height: float) -> None:
+    def paint(self, prims: Sequence[Primitive], x0: float, y0: float, height: float) -> None:
         """Draw `prims` with the trim box's bottom-left corner at (x0, y0) and the given trim height."""
         c = self.c
         top = y0 + height

@@ -5,6 +5,8 @@ draws it."""
 import contextlib
 import hashlib
 
+from collections.abc import Sequence
+
 from reportlab.lib import colors
 
 from ..impose.sheet import EDGE_SAFE
@@ -29,7 +31,7 @@ def _clip_to(canvas: Canvas, x: float, y: float, width: float, height: float, cl
     canvas.clipPath(path, stroke=0, fill=0)
 
 
-def item(canvas: Canvas, painter: Painter, prims: list[Primitive], x: float, y: float, width: float, height: float, clip) -> None:
+def item(canvas: Canvas, painter: Painter, prims: Sequence[Primitive], x: float, y: float, width: float, height: float, clip) -> None:
     """One item with its trim box's bottom-left corner at (x, y), clipped to its trim grown by `clip`
     (left, bottom, right, top): the bleed it shows on each side."""
     canvas.saveState()
@@ -38,7 +40,7 @@ def item(canvas: Canvas, painter: Painter, prims: list[Primitive], x: float, y: 
     canvas.restoreState()
 
 
-def shared_item(canvas: Canvas, painter: Painter, prims: list[Primitive], x: float, y: float, width: float, height: float, clip, key: str, bleed: float) -> None:
+def shared_item(canvas: Canvas, painter: Painter, prims: Sequence[Primitive], x: float, y: float, width: float, height: float, clip, key: str, bleed: float) -> None:
     """Like `item`, but identical items (every card back) are stored once in the PDF as a form XObject with
     `bleed` of art all round, each copy clipped to its own `clip`; `key` names what is drawn (its layout and
     primitives), so the same bytes come out on every build."""
@@ -57,7 +59,7 @@ def shared_item(canvas: Canvas, painter: Painter, prims: list[Primitive], x: flo
     canvas.restoreState()
 
 
-def form(canvas: Canvas, painter: Painter, prims: list[Primitive], name: str, width: float, height: float) -> None:
+def form(canvas: Canvas, painter: Painter, prims: Sequence[Primitive], name: str, width: float, height: float) -> None:
     """A whole item drawn once as a named form (a board that several tiles show part of)."""
     canvas.beginForm(name, 0, 0, width, height)
     painter.paint(prims, 0, 0, height)

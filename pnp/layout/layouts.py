@@ -92,7 +92,7 @@ class LayoutSet:
         self.using: list[str] = []  # layouts being resolved through `use`, to refuse one that uses itself
         self.measure = None  # text primitive -> the height its lines take once fitted (set by the studio)
 
-    def path(self, name: str, mark: Mark | None = None):
+    def path(self, name: str | None, mark: Mark | None = None):
         if not isinstance(name, str) or not NAME.match(name) or ".." in name.split("/"):
             raise LayoutError(f"'{name}' is not a layout name (letters, digits, '-', '_' and '/' between "
                               "folders)", mark)
@@ -108,7 +108,7 @@ class LayoutSet:
         known = [p.stem for f in self.folders if f.is_dir() for p in f.glob("*.yaml")]
         raise LayoutError(f"layout '{name}' not found{did_you_mean(name, known)} (looked for {where})", mark)
 
-    def get(self, name: str, mark: Mark | None = None, _stack=()):
+    def get(self, name: str | None, mark: Mark | None = None, _stack=()):
         """The layout, or a LayoutError listing every problem of its file (remembered: said once)."""
         if name in _stack:
             raise LayoutError(f"layouts extend each other in a circle: {' -> '.join(_stack + (name,))}", mark)
