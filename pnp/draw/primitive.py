@@ -2,6 +2,8 @@
 
 from typing import Any, Protocol
 
+from ..report import Mark
+
 
 class Primitive(Protocol):
     kind: str
@@ -13,6 +15,6 @@ class Primitive(Protocol):
     style: dict[str, Any]
     text: str
     rotate: float
-    mark: Any
+    mark: Mark | None
     thumbnail: bool
-    source: object
+    source: Mark | None

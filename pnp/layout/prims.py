@@ -16,15 +16,15 @@ class Prim:
     y: float = 0.0
     w: float = 0.0
     h: float = 0.0
-    points: tuple = ()
-    style: dict = field(default_factory=dict)
+    points: tuple[tuple[float, float], ...] = ()
+    style: dict[str, Any] = field(default_factory=dict)
     text: str = ""
     rotate: float = 0.0
-    mark: object = None
+    mark: Mark | None = None
     thumbnail: bool = False  # drawn smaller than its layout makes it (a card pictured on another card)
     # the element that made it (its file:line), which painting it spends the drawing budget for; not part of
     # what is drawn, so not of its repr (shared faces are named by the repr of their primitives)
-    source: object = field(default=None, repr=False, compare=False)
+    source: Mark | None = field(default=None, repr=False, compare=False)
 
 
 def polygon(points: list[tuple[float, float]], style: dict[str, Any], rotate: float = 0.0,
