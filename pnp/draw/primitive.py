@@ -1,11 +1,13 @@
 """What drawing reads of a layout primitive (pnp.layout.prims.Prim, which the layout layer above makes)."""
 
-from typing import Any, Protocol
+from dataclasses import Field
+from typing import Any, ClassVar, Protocol
 
 from ..report import Mark
 
 
 class Primitive(Protocol):
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # a dataclass: the ink saver copies it with replace()
     kind: str
     x: float
     y: float
