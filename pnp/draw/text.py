@@ -160,9 +160,10 @@ def _one_line(markup: str, fonts: FontSet, family: str, width: float, height: fl
     return Fitted(size, size * leading, [Line([(0.0, Run("text", text), font)] if text else [], line_width)], False)
 
 
-def valign_offset(valign: str, box_height: float, used: float) -> float:
+def valign_offset(valign: str | None, box_height: float, used: float) -> float:
     """How far below the box's top lines `used` tall start, aligned top, middle or bottom (never above it)."""
-    return max({"middle": (box_height - used) / 2, "bottom": box_height - used}.get(valign, 0.0), 0.0)
+    below: dict[str | None, float] = {"middle": (box_height - used) / 2, "bottom": box_height - used}
+    return max(below.get(valign, 0.0), 0.0)
 
 
 def fit(markup: str, fonts: FontSet, family: str, width: float, height: float, max_size: float,

@@ -3,6 +3,7 @@
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..model.load import Record
 from ..report import Mark
 
 
@@ -46,6 +47,18 @@ def scaled(p: Prim, x: float, y: float, s: float) -> Prim:
     return Prim(p.kind, x + p.x * s, y + p.y * s, p.w * s, p.h * s,
                 tuple((x + px * s, y + py * s) for px, py in p.points), style, p.text, p.rotate, p.mark,
                 p.thumbnail or s < 0.999)
+
+
+class PlacedShape(Protocol):
+    """What placing reads of a compiled element (pnp.layout.compile.Compiled, which imports placing)."""
+
+    @property
+    def spec(self) -> Record: ...
+    @property
+    def mark(self) -> Mark | None: ...
+    @property
+    def consts(self) -> dict[str, Any]: ...
+    def mark_of(self, key: str) -> Mark | None: ...
 
 
 class LayoutShape(Protocol):
