@@ -44,7 +44,8 @@ class FontSet:
     def __init__(self, families: dict[str, dict[str, str]], licences: dict[str, tuple[str, str]]) -> None:
         self.families = families  # {family: {style: registered name}}
         self.licences = licences  # {family: (name, licence file)}
-        self._names: dict[tuple[str, bool, bool], str] = {}  # (family, bold, italic) -> name: asked for every run of text laid out or drawn
+        # (family, bold, italic) -> name: asked for every run of text laid out or drawn
+        self._names: dict[tuple[str, bool, bool], str] = {}
 
     def name(self, family: str, bold: bool = False, italic: bool = False) -> str:
         found = self._names.get((family, bold, italic))

@@ -33,7 +33,7 @@ _NOT_FINITE = re.compile(r"(^|\s)-?(nan|inf)(\s|$)")
 # parsing the SVGs and drawing them was a tenth of building a game; a run that finds every icon here does not
 # even load svglib
 Problem = tuple[str, int, int]  # (message, line, column) of an icon file that cannot be drawn
-FormMade = tuple[float, float, list[str] | None]  # (width, height, the operators drawing it, unless it needs resources)
+FormMade = tuple[float, float, list[str] | None]  # (width, height, its operators unless it needs resources)
 FORMS = DiskCache("icons", reportlab.Version, lambda: version("svglib"), Path(__file__).read_bytes())
 _forms: dict[tuple[bytes, str], FormMade] = {}  # (file content's digest, colour) -> (width, height, operators or None): this process's
 # svglib logs what it skips (a circular <use>) to standard error, with no file or line: validation says

@@ -148,7 +148,8 @@ def _from_tarball(data: bytes, shown: str) -> JSON:
                 unpacked += member.size
                 if count >= MAX_PACKAGE_MEMBERS or unpacked > MAX_PACKAGE_BYTES:
                     break
-                if member.name == "package/icons.json" and member.isfile() and (file := tar.extractfile(member)) is not None:
+                if member.name == "package/icons.json" and member.isfile() \
+                        and (file := tar.extractfile(member)) is not None:
                     return _parsed(file.read(), f"{shown}: package/icons.json")
     except (tarfile.TarError, OSError, EOFError, zlib.error) as e:
         raise UsageError(f"{shown}: not the {PACKAGE} package ({type(e).__name__})") from None

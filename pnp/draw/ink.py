@@ -35,7 +35,7 @@ def _contains(box: Box, x: float, y: float) -> bool:
 def ink_saved(prims: Sequence[Prim], width: float, height: float) -> list[Prim]:
     """The primitives of one face as the ink saver prints them."""
     area = width * height
-    fills: list[tuple[Box, Color | None]] = []  # (box, original colour if it was lightened, else None), in drawing order
+    fills: list[tuple[Box, Color | None]] = []  # (box, its colour if it was lightened, else None), in drawing order
     out: list[Prim] = []
     for p in prims:
         fill = colour(p.style.get("fill")) if p.kind in ("rect", "circle", "polygon") else None

@@ -169,8 +169,9 @@ def _cyclic(x: float, y: float, z: float) -> list[Vec]:
 def _vertices(faces: int) -> list[Vec]:
     """The vertices of the Platonic solid with this many faces."""
     cube: list[Vec] = [(x, y, z) for x in _SIGNS for y in _SIGNS for z in _SIGNS]
-    vertices: dict[int, list[Vec]] = {4: [(1, 1, 1), (1, -1, -1), (-1, 1, -1), (-1, -1, 1)], 6: cube, 8: _cyclic(1, 0, 0),
-                12: cube + _cyclic(0, 1 / PHI, PHI), 20: _cyclic(0, 1, PHI)}
+    vertices: dict[int, list[Vec]] = {
+        4: [(1, 1, 1), (1, -1, -1), (-1, 1, -1), (-1, -1, 1)], 6: cube, 8: _cyclic(1, 0, 0),
+        12: cube + _cyclic(0, 1 / PHI, PHI), 20: _cyclic(0, 1, PHI)}
     if faces not in vertices:
         raise ValueError(f"no die has {faces} faces")
     return vertices[faces]

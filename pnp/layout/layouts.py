@@ -83,8 +83,8 @@ class Layout:
 class LayoutSet:
     """A game's layouts, read and checked once each; `resolver(name)` evaluates one for items."""
 
-    def __init__(self, project: Project, game_id: str, context: dict[str, Any], options: dict[str, P.Param] | None = None,
-                 budget: DrawingBudget | None = None) -> None:
+    def __init__(self, project: Project, game_id: str, context: dict[str, Any],
+                 options: dict[str, P.Param] | None = None, budget: DrawingBudget | None = None) -> None:
         self.project, self.game_id, self.context = project, game_id, context
         self.budget = budget or DrawingBudget()  # the game's drawing steps, which resolving spends
         self.folders = [project.layouts / game_id, project.shared_layouts]
@@ -93,7 +93,8 @@ class LayoutSet:
         self._layouts: dict[str, Layout | LayoutError] = {}  # a file's problems are remembered too
         self._resolvers: dict[str, Resolver] = {}
         self.using: list[str] = []  # layouts being resolved through `use`, to refuse one that uses itself
-        self.measure: Measure | None = None  # text primitive -> the height its lines take once fitted (set by the studio)
+        # text primitive -> the height its lines take once fitted (set by the studio)
+        self.measure: Measure | None = None
 
     def path(self, name: str | None, mark: Mark | None = None) -> Path:
         if not isinstance(name, str) or not NAME.match(name) or ".." in name.split("/"):

@@ -140,7 +140,8 @@ def drawn(prims: Sequence[Prim], measure: Measure | None) -> Box | None:
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
-def _offset(relations: Sequence[Relation[PlacedShape]], own: Box, boxes: dict[PlacedShape, Box | None]) -> tuple[float, float]:
+def _offset(relations: Sequence[Relation[PlacedShape]], own: Box,
+            boxes: dict[PlacedShape, Box | None]) -> tuple[float, float]:
     dx = dy = 0.0
     for relation, anchor, gap in relations:
         a = boxes.get(anchor)
@@ -174,7 +175,8 @@ def _moved(p: Prim, dx: float, dy: float) -> Prim:
     return replace(p, x=p.x + dx, y=p.y + dy, points=tuple((x + dx, y + dy) for x, y in p.points))
 
 
-def _check_on_card(el: PlacedShape, relations: Sequence[Relation[PlacedShape]], box: Box | None, layout: LayoutShape) -> None:
+def _check_on_card(el: PlacedShape, relations: Sequence[Relation[PlacedShape]], box: Box | None,
+                   layout: LayoutShape) -> None:
     if box is None:
         return
     edge = layout.bleed + 0.01
