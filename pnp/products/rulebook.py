@@ -72,7 +72,7 @@ class Rulebook(Kind):
         for e in book.problems():
             for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
                 # a problem of another file (a pictured component's layout) is said at its own place
-                report.error(message, mark or book_mark(studio, e.line))
+                report.error(message, mark or book_mark(studio, getattr(e, "line", None)))
 
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         book = Book(content(studio), studio.fonts, studio.paper, lambda src, width: _drawer(studio, src),
