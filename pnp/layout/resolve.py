@@ -64,8 +64,8 @@ class Resolver:
             {el for el in layout.elements if _item_free(el)} if layout.placement is None else set()
         self.constant = len(self.item_free) == len(layout.elements)
         self._same_for_all: list[Prim] | None = None  # a constant layout's primitives, shared by every item
-        self._fixed: dict[ElementShape, list[Prim]] = {}  # item-free element -> its primitives (shared: nobody
-        # changes a primitive)
+        # item-free element -> its primitives (shared: nobody changes a primitive)
+        self._fixed: dict[ElementShape, list[Prim]] = {}
 
     def resolve(self, item: object = None, problems: Problems | None = None,
                 extra: dict[str, Any] | None = None) -> list[Prim]:
