@@ -15,19 +15,19 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from .project import open_regular, write_file
 
 
-def _base():
+def _base() -> Path | None:
     chosen = os.environ.get("PNP_CACHE_DIR")
     if chosen == "off":
         return None
     return Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp"
 
 
-def private_folder(name: str, *depends_on):
+def private_folder(name: str, *depends_on: str | bytes | Callable[[], str | bytes]) -> Path | None:
     """The folder of cache `name` whose values depend on `depends_on` (texts or bytes, or functions giving
     them: asked only here) and on this Python; None when caching is off or the folder could be written by
     others."""
@@ -53,14 +53,14 @@ def private_folder(name: str, *depends_on):
 class DiskCache:
     """One cache: `value(key, make)` is the value stored for `key` (text or bytes), or `make()`'s, stored."""
 
-    def __init__(self, name: str, *depends_on) -> None:
+    def __init__(self, name: str, *depends_on: str | bytes | Callable[[], str | bytes]) -> None:
         self.name, self._depends_on = name, depends_on
-        self._folder = False  # not looked for yet
+        self._folder: Path | None | Literal[False] = False  # not looked for yet
 
     def folder(self) -> Path | None:
         if self._folder is False:
             self._folder = private_folder(self.name, *self._depends_on)
-        return self._folder  # type: ignore[return-value]  # False only before the first look
+        return self._folder
 
     def value(self, key: str | bytes, make: Callable[[], Any]) -> Any:
         folder = self.folder()

@@ -164,7 +164,7 @@ def open_project_file(path: Path, limit: int, mark: Mark, what: str = "file", sh
     return os.fdopen(fd, "rb", closefd=True)
 
 
-def read_project_file(path: Path, limit: int, mark: Mark, what: str = "file", shown: str | None = None) -> bytes:
+def read_project_file(path: Path, limit: int, mark: Mark | None, what: str = "file", shown: str | None = None) -> bytes:
     """The bytes of `path`, refused as open_project_file refuses; never more than `limit` bytes are read
     (a file that grows while it is read is refused too)."""
     with open_project_file(path, limit, mark, what, shown) as f:

@@ -1,7 +1,9 @@
 """Lengths: "63mm", "0.5in", "10pt" or a bare number (millimetres) -> points. The only unit parser."""
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .report import described, did_you_mean
 
@@ -17,8 +19,8 @@ class NamedSize:
 
     w: float
     h: float
-    inches: tuple | None
-    services: dict
+    inches: tuple[float, float] | None
+    services: dict[str, str]
     doc: str
 
 
@@ -49,7 +51,8 @@ PAPER_SIZES = {"a4": (210, 297), "letter": (215.9, 279.4)}
 
 
 
-def length(value, default_unit="mm"):
+
+def length(value: object, default_unit: str = "mm") -> float:
     """Return points for a length; raise ValueError with a readable message otherwise."""
     if isinstance(value, bool):
         raise ValueError(f"expected a length like '3mm', got {described(value)}")
@@ -64,7 +67,7 @@ def length(value, default_unit="mm"):
     return float(m.group(1)) * _UNITS[m.group(2) or default_unit]
 
 
-def size(value):
+def size(value: object) -> tuple[float, float]:
     """A component size: a named card size or [w, h] -> (w_pt, h_pt)."""
     if isinstance(value, str):
         key = value.strip().lower()
@@ -81,7 +84,7 @@ def size(value):
     raise ValueError(f"expected a size name or [width, height], got {described(value)}")
 
 
-def to_mm(points):
+def to_mm(points: float) -> float:
     return round(points / MM, 2)
 
 
@@ -98,12 +101,12 @@ class PrintOptions:
     bleed: float = 0.0  # points of art printed past each card's trim
     ink_saver: bool = False  # large floods of colour printed as light tints with their outline
     imposition: str = "duplex"  # or "gutterfold": fronts and backs side by side, folded together
-    duplex_offset: tuple = (0.0, 0.0)  # points: where the back's cross showed on the calibration sheet
+    duplex_offset: tuple[float, float] = (0.0, 0.0)  # points: where the back's cross showed on the calibration sheet
     marks: str = "lines"  # crop marks: cut lines continued into the margins, "corners" of each item, or "none"
     draft: bool = False  # cards with errors drawn, marked with their messages: never a print-ready kit
 
     @property
-    def paper_size(self):
+    def paper_size(self) -> tuple[float, float]:
         w, h = PAPER_SIZES[self.paper]
         return (w * MM, h * MM)
 
@@ -126,7 +129,7 @@ class PrintOptions:
         option that is not the home kit's, the paper too (manifest-letter.json)."""
         return "".join(f"-{part}" for part in self.named_parts())
 
-    def record(self):
+    def record(self) -> dict[str, Any]:
         """The options as the manifest states them (millimetres)."""
         return {"paper": self.paper, "bleed_mm": to_mm(self.bleed), "ink_saver": self.ink_saver,
                 "imposition": self.imposition, "duplex_offset_mm": [to_mm(v) for v in self.duplex_offset],
@@ -137,7 +140,7 @@ def _mm_text(mm: float) -> str:
     return f"{mm + 0.0:g}"  # + 0.0: -0.0 is written 0
 
 
-_NAMED = {  # each recorded print option -> its part of a file name (see PrintOptions.named_parts)
+_NAMED: dict[str, Callable[[Any], str]] = {  # each recorded print option -> its part of a file name (see PrintOptions.named_parts)
     "paper": str,
     "bleed_mm": lambda mm: f"bleed{_mm_text(mm)}mm",
     "ink_saver": lambda on: "inksaver",

@@ -4,18 +4,23 @@ components. What the book says comes from products.rulebook; this module only se
 
 import io
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from reportlab.lib import colors
-from reportlab.platypus import Frame, KeepTogether, Spacer, Table, TableStyle
+from reportlab.lib.colors import Color
+from reportlab.platypus import Flowable, Frame, KeepTogether, Spacer, Table, TableStyle
 from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..errors import DataError
+from ..report import Mark
 from ..units import MM
 from . import text as rtext
 from .canvas import Canvas, new_canvas
-from .flowables import Heading, Picture, RichText, layout_only
+from .flowables import Heading, LaidOut, Picture, RichText, layout_only
 from .fonts import FontSet
 
 MARGIN = 18 * MM
@@ -29,6 +34,11 @@ MAX_BLOCKS = 6000  # headings, paragraphs, list items, table cells: the shipped 
 # headings took 13 s and 290 MB to set
 MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing with the square of its rows
 
+Entry = tuple[int, str, int]  # a heading the contents list: (level, text, page)
+Image = tuple[str, str, str]  # a picture the Markdown shows: (src, caption, title)
+# src, title -> (draw(canvas), natural size, whether it is a component): see products.rulebook
+PictureSource = Callable[[str, str], tuple[Callable[[Canvas], None], tuple[float, float], bool]]
+
 
 @dataclass
 class BookContent:
@@ -38,7 +48,7 @@ class BookContent:
     markdown: str
     subtitle: str = ""
     facts: str = ""  # players, ages, time
-    credits: list = field(default_factory=list)  # (role, who)
+    credits: list[tuple[str, object]] = field(default_factory=list)  # (role, who)
     note: str = ""  # a line at the foot of the title page
     fonts_line: str = ""
     icons_line: str = ""
@@ -48,38 +58,38 @@ class BookContent:
 class _Story:
     """Where the Markdown walk is: its tokens, the position, open lists and the flowables so far."""
 
-    tokens: list
-    registry: list
+    tokens: list[Token]
+    registry: list[Entry]
     i: int = 0
-    lists: list = field(default_factory=list)  # [ordered?, next number] per open list
-    flow: list = field(default_factory=list)
+    lists: list[list[int]] = field(default_factory=list)  # [ordered?, next number] per open list
+    flow: list[Flowable] = field(default_factory=list)
 
 
 class BookError(DataError):
     """The rulebook cannot be set: a block too large for a page, a picture that cannot be drawn. `line` is
     the line of the rendered Markdown where the block starts, when known."""
 
-    def __init__(self, message: str, mark: object = None, line: int | None = None) -> None:
+    def __init__(self, message: str, mark: Mark | None = None, line: int | None = None) -> None:
         super().__init__(message, mark)
         self.line = line
 
 
-def parse(markdown: str) -> list:
+def parse(markdown: str) -> list[Token]:
     """The Markdown's block tokens, parsed the one way the build and validation both read them."""
     return MarkdownIt("commonmark").enable("table").parse(markdown)
 
 
-def images(tokens: list) -> list:
+def images(tokens: list[Token]) -> list[tuple[str, int | None]]:
     """(src, rendered line) of every picture the Markdown shows, inline or reference-style
     (`![x][r]` with `[r]: src`), as the build draws them."""
-    out = []
+    out: list[tuple[str, int | None]] = []
     for t in tokens:
         if t.type == "inline":
             out += [(src, t.map[0] + 1 if t.map else None) for src, _, _ in _inline(t.children)[1]]
     return out
 
 
-def _block_end(tokens: list, i: int) -> int:
+def _block_end(tokens: list[Token], i: int) -> int:
     """The index after the block that starts at token i (its closing token at the same level)."""
     start = tokens[i]
     if start.nesting != 1:
@@ -88,9 +98,10 @@ def _block_end(tokens: list, i: int) -> int:
                  if tokens[j].level == start.level and tokens[j].nesting == -1), len(tokens))
 
 
-def _inline(children):
+def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     """markdown-it inline tokens -> pnp markup, plus any images found."""
-    out, images = [], []
+    out: list[str] = []
+    images: list[Image] = []
     for t in children or []:
         if t.type == "text":
             out.append(t.content.replace("*", "\\*"))
@@ -105,8 +116,8 @@ def _inline(children):
         elif t.type == "code_inline":
             out.append(t.content)
         elif t.type == "image":
-            images.append((t.attrGet("src") or "", "".join(c.content for c in t.children or []),
-                           t.attrGet("title") or ""))
+            images.append((str(t.attrGet("src") or ""), "".join(c.content for c in t.children or []),
+                           str(t.attrGet("title") or "")))
         elif t.type in ("link_open", "link_close"):
             continue
         else:
@@ -126,7 +137,7 @@ class _Together(KeepTogether):
         return super()._doctemplateAttr(name)
 
 
-def _set_line(flowable: object, line: int | None) -> None:
+def _set_line(flowable: Flowable, line: int | None) -> None:
     """Note the rendered Markdown line a flowable (and what it keeps together) was made from."""
     flowable.pnp_line = line
     for part in getattr(flowable, "_content", ()):
@@ -141,7 +152,7 @@ class _Table(Table):
         if not layout_only(self.canv):
             super().draw()
 
-    def split(self, availWidth: float, availHeight: float):
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         parts = super().split(availWidth, availHeight)
         if self._rowSplitRange is not None:  # ReportLab drops the range on the part that runs on: it keeps ours
             for part in parts[1:]:
@@ -150,13 +161,13 @@ class _Table(Table):
         return parts
 
 
-def _split_range(rows: int, header_rows: int) -> tuple:
+def _split_range(rows: int, header_rows: int) -> tuple[int, int]:
     """Where a table may split (ReportLab's rowSplitRange): between rows, at least two rows on each side of the
     split besides the repeated header; a table too short for that does not split at all."""
     return (header_rows + 2, rows - 2) if rows >= header_rows + 4 else (rows, rows)
 
 
-def _table(rows, commands, fonts: FontSet, **kw):
+def _table(rows: list[list[Any]], commands: Sequence[tuple[Any, ...]], fonts: FontSet, **kw: Any) -> "_Table":
     """A Platypus Table whose cell font is ours: Table sets its default (Helvetica) even for flowable cells,
     which would put an unembedded base-14 font into the PDF."""
     table = _Table(rows, **kw)
@@ -169,32 +180,33 @@ class Book:
     `picture(src)` gives (draw(canvas), natural size, is a component) for an image's source, or raises
     DataError; `draw_icon(canvas, name, x, y, w, h, colour)` draws an inline icon."""
 
-    def __init__(self, content, fonts: FontSet, paper: tuple[float, float], picture, draw_icon, tokens: list | None = None) -> None:
+    def __init__(self, content: BookContent, fonts: FontSet, paper: tuple[float, float], picture: PictureSource,
+                 draw_icon: rtext.DrawIcon, tokens: list[Token] | None = None) -> None:
         """`tokens`: the Markdown already parsed (see parse), when the caller has it."""
         self.content, self.fonts, self.paper = content, fonts, paper
         if tokens is not None:
             self._tokens = tokens
         self.markdown, self._picture, self._draw_icon = content.markdown, picture, draw_icon
-        self._layouts = {}  # text laid out once for every pass (a line break depends only on text and width)
+        self._layouts: LaidOut = {}  # text laid out once for every pass (a line break depends only on text and width)
 
     # -- text helpers --------------------------------------------------------
-    def _icon(self, canvas: Canvas, name: str, x: float, y: float, w: float, h: float, col) -> None:
+    def _icon(self, canvas: Canvas, name: str, x: float, y: float, w: float, h: float, col: Color | None) -> None:
         if not layout_only(canvas):
             self._draw_icon(canvas, name, x, y, w, h, col)
 
-    def para(self, markup: str, **kw):
+    def para(self, markup: str, **kw: Any) -> RichText:
         return RichText(markup, **self._style(kw))
 
-    def heading(self, markup: str, level: int, registry, **kw):
+    def heading(self, markup: str, level: int, registry: list[Entry], **kw: Any) -> Heading:
         return Heading(markup, level, registry, **self._style(dict(family="Display", **kw)))
 
-    def _style(self, kw):
+    def _style(self, kw: dict[str, Any]) -> dict[str, Any]:
         style = dict(fonts=self.fonts, draw_icon=self._icon, color=INK, layouts=self._layouts)
         style.update(kw)
         return style
 
     # -- markdown -> flowables -------------------------------------------------
-    def story(self, registry: list, problems: list | None = None) -> list:
+    def story(self, registry: list[Entry], problems: list[DataError] | None = None) -> list[Flowable]:
         """The Markdown as flowables: each block token handled by the method named after it. The tokens are
         parsed once; each layout pass makes its own flowables from them. A block that cannot be set raises
         BookError with its rendered line, or, when `problems` is a list, is left out and its error added."""
@@ -203,9 +215,10 @@ class Book:
             tokens = self._tokens = parse(self.markdown)
         opened = [t for t in tokens if t.nesting == 1]
         if len(opened) > MAX_BLOCKS:
-            error = BookError(f"the rulebook holds more than {MAX_BLOCKS:,} headings, paragraphs, list items and "
-                              "table cells; split it", line=opened[MAX_BLOCKS].map[0] + 1 if opened[MAX_BLOCKS].map
-                              else None)
+            first_too_many = opened[MAX_BLOCKS].map
+            error: DataError = BookError(f"the rulebook holds more than {MAX_BLOCKS:,} headings, paragraphs, list "
+                                         "items and table cells; split it",
+                                         line=first_too_many[0] + 1 if first_too_many else None)
             if problems is None:
                 raise error
             problems.append(error)
@@ -227,14 +240,14 @@ class Book:
                 state.i = _block_end(tokens, state.i)
         return _keep_headings_with_next(state.flow)
 
-    def problems(self) -> list:
+    def problems(self) -> list[DataError]:
         """Every block of the Markdown that cannot be set (a picture that cannot be drawn, a table wider
         than the page), as BookErrors: what the build would stop at, found without drawing."""
-        problems = []
+        problems: list[DataError] = []
         self.story([], problems)
         return problems
 
-    def _md_heading_open(self, st):
+    def _md_heading_open(self, st: _Story) -> int:
         level = min(int(st.tokens[st.i].tag[1]), 3)
         text, _ = _inline(st.tokens[st.i + 1].children)
         st.flow.append(self.heading(text, level, st.registry, size={1: 20, 2: 14, 3: 11.5}[level], leading=1.2,
@@ -242,7 +255,7 @@ class Book:
                                     space_after=4))
         return st.i + 3
 
-    def _md_paragraph_open(self, st):
+    def _md_paragraph_open(self, st: _Story) -> int:
         text, images = _inline(st.tokens[st.i + 1].children)
         if images:
             st.flow.append(self.pictures(images))
@@ -251,14 +264,14 @@ class Book:
                            else self.para(text, indent=0, space_after=5))
         return st.i + 3
 
-    def _md_bullet_list_open(self, st):
+    def _md_bullet_list_open(self, st: _Story) -> int:
         t = st.tokens[st.i]
         st.lists.append([t.type.startswith("ordered"), int(t.attrGet("start") or 1)])
         return st.i + 1
 
     _md_ordered_list_open = _md_bullet_list_open
 
-    def _md_bullet_list_close(self, st):
+    def _md_bullet_list_close(self, st: _Story) -> int:
         st.lists.pop()
         if not st.lists:
             st.flow.append(Spacer(1, 3))
@@ -266,17 +279,17 @@ class Book:
 
     _md_ordered_list_close = _md_bullet_list_close
 
-    def _md_list_item_close(self, st):
+    def _md_list_item_close(self, st: _Story) -> int:
         if st.lists:
             st.lists[-1][1] += 1
         return st.i + 1
 
-    def _md_table_open(self, st):
+    def _md_table_open(self, st: _Story) -> int:
         end = next(j for j in range(st.i, len(st.tokens)) if st.tokens[j].type == "table_close")
         st.flow.append(self.table(st.tokens[st.i:end]))
         return end + 1
 
-    def _md_blockquote_open(self, st):
+    def _md_blockquote_open(self, st: _Story) -> int:
         end, depth = st.i, 0
         for j in range(st.i, len(st.tokens)):
             depth += {"blockquote_open": 1, "blockquote_close": -1}.get(st.tokens[j].type, 0)
@@ -286,11 +299,11 @@ class Book:
         st.flow.append(self.tip(st.tokens[st.i + 1:end]))
         return end + 1
 
-    def _md_hr(self, st):
+    def _md_hr(self, st: _Story) -> int:
         st.flow.append(Spacer(1, 8))
         return st.i + 1
 
-    def _list_item(self, text: str, stack, tokens, i):
+    def _list_item(self, text: str, stack: list[list[int]], tokens: list[Token], i: int) -> "_Table":
         ordered, number = stack[-1]
         depth = len(stack)
         first = tokens[i - 1].type == "list_item_open"
@@ -302,8 +315,10 @@ class Book:
                                    ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)])
         return table
 
-    def table(self, tokens):
-        rows, row, header_rows = [], None, 0
+    def table(self, tokens: list[Token]) -> Flowable:
+        rows: list[list[RichText]] = []
+        row: list[RichText] | None = None
+        header_rows = 0
         in_head = False
         for t in tokens:
             if t.type == "thead_open":
@@ -313,6 +328,7 @@ class Book:
             elif t.type == "tr_open":
                 row = []
             elif t.type == "tr_close":
+                assert row is not None  # a row closes after it opens
                 rows.append(row)
                 header_rows += in_head
             elif t.type == "inline" and row is not None:
@@ -330,7 +346,7 @@ class Book:
         ])
         return _Together([Spacer(1, 3), table, Spacer(1, 6)]) if len(rows) < 14 else table
 
-    def _column_widths(self, rows: list, padding: float = 12) -> list:
+    def _column_widths(self, rows: list[list[RichText]], padding: float = 12) -> list[float]:
         """Narrow columns keep their natural width; the rest of the text width goes to the wide ones, in
         proportion to their natural widths. A column left narrower than its longest word is then widened to
         it, taking the room from the columns that have some to spare. A table whose longest words cannot sit
@@ -352,7 +368,7 @@ class Book:
         slack = sum(max(w - lo, 0.0) for w, lo in zip(widths, least))  # at least `short`: the words fit
         return [lo if w <= lo else w - short * (w - lo) / slack for w, lo in zip(widths, least)]
 
-    def _column_needs(self, rows: list, ncols: int, padding: float) -> tuple:
+    def _column_needs(self, rows: list[list[RichText]], ncols: int, padding: float) -> tuple[list[float], list[float]]:
         """Each column's width with its text unwrapped, and with one word a line (its longest word)."""
         natural, least = [padding] * ncols, [padding] * ncols
         for r in rows:
@@ -363,8 +379,8 @@ class Book:
                     widths[k] = max(widths[k], max(line.width for line in lines) + padding)
         return natural, least
 
-    def tip(self, tokens):
-        inner = []
+    def tip(self, tokens: list[Token]) -> "_Together":
+        inner: list[RichText] = []
         for t in tokens:
             if t.type == "inline":
                 text, _ = _inline(t.children)
@@ -375,7 +391,7 @@ class Book:
                                  ("TOPPADDING", (0, 0), (-1, -1), 3 * MM), ("BOTTOMPADDING", (0, 0), (-1, -1), 2 * MM)])
         return _Together([Spacer(1, 2), box, Spacer(1, 6)])
 
-    def pictures(self, images):
+    def pictures(self, images: list[Image]) -> Flowable:
         cells = [self.picture(src, caption, title) for src, caption, title in images]
         if len(cells) == 1:
             return cells[0]
@@ -386,7 +402,7 @@ class Book:
         table = _table([cells], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "BOTTOM")])
         return table
 
-    def picture(self, src, caption: str, title: str):
+    def picture(self, src: str, caption: str, title: str) -> Picture:
         draw, size, is_component = self._picture(src, title.strip())
         # a component is shown at card size; a diagram (layout:) at its own size, up to the text width
         width = COMPONENT_PICTURE_WIDTH if is_component else min(size[0], self.paper[0] - 2 * MARGIN)
@@ -396,7 +412,7 @@ class Book:
         return Picture(draw, size, width, caption, cap)
 
     # -- pages ------------------------------------------------------------------
-    def title_page(self):
+    def title_page(self) -> list[Flowable]:
         c = self.content
         flow = [Spacer(1, 40 * MM),
                 self.para(c.title, family="Display", size=34, leading=1.1, align="center", color=ACCENT,
@@ -410,7 +426,7 @@ class Book:
         flow.append(self.para(c.note, size=8.5, align="center", color="#666666"))
         return flow
 
-    def toc(self, entries):
+    def toc(self, entries: list[Entry]) -> list[Flowable]:
         flow = [self.para("Contents", family="Display", size=20, color=ACCENT, space_after=8)]
         for level, text, page in entries:
             if level > 2:
@@ -424,7 +440,7 @@ class Book:
             flow.append(row)
         return flow
 
-    def credits(self, registry):
+    def credits(self, registry: list[Entry]) -> list[Flowable]:
         c = self.content
         flow = [self.heading("Credits", 1, registry, size=20, color=ACCENT, space_before=14, space_after=4)]
         for role, who in c.credits:
@@ -434,14 +450,14 @@ class Book:
             flow.append(self.para(c.icons_line, space_after=3))
         return _keep_headings_with_next(flow)
 
-    def draw(self, canvas: Canvas):
+    def draw(self, canvas: Canvas) -> int:
         """Lay the rulebook out until the table of contents' page numbers settle; returns the page count.
         The contents' own layout depends only on which headings it lists (a page number always fits its
         column), so one layout-only pass that lists the book's headings finds their pages, unless a heading
         is made or dropped by the pass itself; the loop covers that."""
         entries = [(level, text, 0) for level, text, _ in self._headings()]
         for _ in range(4):
-            registry = []
+            registry: list[Entry] = []
             self._layout_pass(canvas, entries, registry, dry=True)
             settled = [e[:2] for e in registry] == [e[:2] for e in entries]
             entries = registry
@@ -451,16 +467,16 @@ class Book:
         pages = self._layout_pass(canvas, entries, registry, dry=False)
         return pages
 
-    def _headings(self):
+    def _headings(self) -> list[Entry]:
         """(level, text, page) of every heading the book will list, before any layout (pages unknown)."""
-        registry = []
+        registry: list[Entry] = []
         for f in self.story(registry) + self.credits(registry):
             for part in getattr(f, "_content", [f]):  # a heading kept with its next block
                 if isinstance(part, Heading):
                     registry.append((part.level, part.markup, 0))
         return registry
 
-    def _layout_pass(self, canvas: Canvas, entries, registry, dry):
+    def _layout_pass(self, canvas: Canvas, entries: list[Entry], registry: list[Entry], dry: bool) -> int:
         target = canvas
         if dry:  # a pass that finds the headings' pages: everything is sized, nothing costly is drawn
             target = new_canvas(io.BytesIO(), self.fonts.name("Body"), self.paper)
@@ -483,7 +499,7 @@ class Book:
             registry[:] = [(lv, tx, pg - first_page + 1) for lv, tx, pg in registry]
         return page
 
-    def _furniture(self, canvas: Canvas, page) -> None:
+    def _furniture(self, canvas: Canvas, page: int) -> None:
         pw, _ = self.paper
         canvas.saveState()
         canvas.setFont(self.fonts.name("Body"), 8)
@@ -492,7 +508,7 @@ class Book:
         canvas.restoreState()
 
 
-def _introduces(flowable) -> bool:
+def _introduces(flowable: Flowable) -> bool:
     """A heading, a paragraph that introduces what follows (it ends with ':'), or a run-in heading (a
     paragraph all in bold, such as '**The Rival's turn.**'): none of them may end a page."""
     if isinstance(flowable, Heading):
@@ -504,10 +520,11 @@ def _introduces(flowable) -> bool:
                                     markup.count("**") == 2)
 
 
-def _keep_headings_with_next(flow):
+def _keep_headings_with_next(flow: list[Flowable]) -> list[Flowable]:
     """A heading or an introducing paragraph never ends a page: it travels with the block that follows it
     (and a run of them with the first block after them)."""
-    out, pending = [], []
+    out: list[Flowable] = []
+    pending: list[Flowable] = []
     for f in flow:
         if _introduces(f):
             pending.append(f)
@@ -522,7 +539,7 @@ def _keep_headings_with_next(flow):
     return out + pending
 
 
-def _fill(frame, flow, canvas: Canvas) -> None:
+def _fill(frame: Frame, flow: list[Flowable], canvas: Canvas) -> None:
     """Add flowables to the frame, splitting the one that does not fit; stops when the frame is full."""
     placed = 0
     while flow:

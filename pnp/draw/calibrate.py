@@ -21,7 +21,7 @@ STEPS = (
 )
 
 
-def calibration_sheet(paper: tuple[float, float], fonts: FontSet, title: str):
+def calibration_sheet(paper: tuple[float, float], fonts: FontSet, title: str) -> bytes:
     """The two pages as PDF bytes."""
     buf = io.BytesIO()
     c = new_canvas(buf, fonts.name("Body"), paper)
@@ -77,7 +77,7 @@ def _scales(c: Canvas, fonts: FontSet, cx: float, cy: float) -> None:
     c.drawString(cx - 1 * MM, cy + SCALE * MM + 2 * MM, "Y")
 
 
-def _wrap(text: str, width: float):
+def _wrap(text: str, width: float) -> list[str]:
     lines, line = [], ""
     for word in text.split():
         if line and len(line) + 1 + len(word) > width:

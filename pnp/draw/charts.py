@@ -2,7 +2,10 @@
 of numbers, into an A4 PDF in the game's fonts (same blocks, same bytes)."""
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import IO, Any
 
+from reportlab.graphics.charts.axes import ValueAxis
 from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.charts.legends import Legend
 from reportlab.graphics.charts.lineplots import LinePlot
@@ -13,7 +16,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 from xml.sax.saxutils import escape
 
 from ..report import shortened
@@ -28,6 +31,13 @@ MARKERS = ["FilledCircle", "FilledSquare", "FilledTriangle", "FilledDiamond", "C
 INK, GREY = colors.HexColor("#222222"), colors.HexColor("#777777")
 LABEL = 7  # points: the smallest text in a chart
 FULL, HALF, HEIGHT = 170 * mm, 83 * mm, 58 * mm
+
+Block = dict[str, Any]  # one block of the report, as build.insight makes it (kind, title, figures ...)
+Series = list[tuple[str, list[float]]]  # (name, a value per label)
+Box = tuple[float, float, float, float]  # (x0, x1, y0, y1): the plot's data range
+LineStyle = tuple[str, Any, Any]  # ("points", colour, marker name) or ("trend", colour, group index)
+Placed = tuple[float, float, float]  # (left, right, baseline) of a text written on a plot
+TableStyles = list[tuple[Any, ...]]  # Platypus table style commands
 
 
 class Styles:
@@ -44,11 +54,11 @@ class Styles:
         self.finding = ParagraphStyle("finding", parent=self.small, textColor=colors.HexColor("#A33B00"))
 
 
-def _short(text: str, n: int = 20):
+def _short(text: object, n: int = 20) -> str:
     return shortened(str(text), n)
 
 
-def _axis_fonts(chart, font) -> None:
+def _axis_fonts(chart: VerticalBarChart | LinePlot, font: str) -> None:
     for axis in (getattr(chart, "categoryAxis", None), getattr(chart, "valueAxis", None),
                  getattr(chart, "xValueAxis", None), getattr(chart, "yValueAxis", None)):
         if axis is not None:
@@ -56,13 +66,13 @@ def _axis_fonts(chart, font) -> None:
             axis.strokeColor = GREY
 
 
-def _crowded(labels, width: float):
+def _crowded(labels: Sequence[str], width: float) -> bool:
     """Whether category labels must be turned to fit under their bars."""
     longest = max((len(s) for s in labels), default=0)
     return len(labels) > (8 if width < FULL else 16) or longest > 60 / max(len(labels), 1)
 
 
-def _value_axis(axis, series) -> None:
+def _value_axis(axis: ValueAxis, series: Series) -> None:
     """From zero to the largest value, whole-number steps for counts."""
     top = max((max(v) for _, v in series if v), default=1)
     top = top if top > 0 else 1
@@ -74,7 +84,7 @@ def _value_axis(axis, series) -> None:
         axis.valueMax = -(-top // step) * step  # the tallest bar ends at or under a grid line
 
 
-def bar_drawing(block, font, width: float):
+def bar_drawing(block: Block, font: str, width: float) -> Drawing:
     """Bars per label, one series (or several side by side, with a legend)."""
     labels, series = block["labels"], block["series"]
     many = _crowded(labels, width)
@@ -106,7 +116,7 @@ def bar_drawing(block, font, width: float):
     return d
 
 
-def _keep_inside(d: Drawing, chart) -> None:
+def _keep_inside(d: Drawing, chart: VerticalBarChart | LinePlot) -> None:
     """Move the plot right and up (narrowing it) until what it draws beside itself, a turned category label
     or a wide value label, stays inside the drawing: past its edge it ran into the page margin or the next
     chart. Call it before anything else is added to `d`."""
@@ -120,15 +130,16 @@ def _keep_inside(d: Drawing, chart) -> None:
             chart.y, d.height = chart.y - bottom + 1, d.height - bottom + 1
 
 
-def _step(top: float):
+def _step(top: float) -> int:
     """A whole-number grid step giving at most about six lines."""
-    step, i = 1, 0
+    step: float = 1
+    i = 0
     while top / step > 6:
         step, i = step * (2, 2.5, 2)[i % 3], i + 1
     return int(step)
 
 
-def _legend(entries, font, x: float, y: float, marker):
+def _legend(entries: list[tuple[str, str]], font: str, x: float, y: float, marker: str) -> Legend:
     legend = Legend()
     legend.x, legend.y, legend.fontName, legend.fontSize = x, y, font, LABEL
     legend.alignment, legend.dx, legend.dy, legend.deltay = "right", 6, 6, 10
@@ -136,15 +147,16 @@ def _legend(entries, font, x: float, y: float, marker):
     return legend
 
 
-def _bounds(values):
+def _bounds(values: Sequence[float]) -> tuple[float, float]:
     lo, hi = min(values), max(values)
     pad = (hi - lo) * 0.06 or 1
     return lo - pad, hi + pad
 
 
-def _scatter_series(groups, box):
+def _scatter_series(groups: list[Block], box: Box) -> tuple[list[list[tuple[float, float]]], list[LineStyle]]:
     """The plot's data and each line's style: a group's points, then its trend (when it has one)."""
-    data, styles = [], []
+    data: list[list[tuple[float, float]]] = []
+    styles: list[LineStyle] = []
     for i, g in enumerate(groups):
         colour = colors.HexColor(PALETTE[i % 8])
         data.append([p[:2] for p in g["points"]])
@@ -155,7 +167,7 @@ def _scatter_series(groups, box):
     return data, styles
 
 
-def _style_lines(plot, styles) -> None:
+def _style_lines(plot: LinePlot, styles: list[LineStyle]) -> None:
     for i, (what, colour, extra) in enumerate(styles):
         line = plot.lines[i]
         if what == "points":
@@ -166,7 +178,7 @@ def _style_lines(plot, styles) -> None:
             line.strokeWidth, line.strokeDashArray = 1, [None, (4, 2), (1, 2), (6, 2, 1, 2)][extra % 4]
 
 
-def scatter_drawing(block, font):
+def scatter_drawing(block: Block, font: str) -> Drawing:
     """Points per group (colour and marker), each group's fitted trend, the furthest rows named."""
     groups = [g for g in block["groups"] if g["points"]]
     d = Drawing(FULL, HEIGHT + 30)
@@ -193,7 +205,7 @@ def scatter_drawing(block, font):
     return d
 
 
-def _clipped(trend, x0: float, x1: float, y0: float, y1: float):
+def _clipped(trend: Sequence[float], x0: float, x1: float, y0: float, y1: float) -> list[tuple[float, float]]:
     """The trend line y = a x + b between the plot's edges (cut where it would leave the plot)."""
     a, b = trend
     xs = [x0, x1] + ([(y - b) / a for y in (y0, y1)] if a else [])
@@ -203,7 +215,7 @@ def _clipped(trend, x0: float, x1: float, y0: float, y1: float):
     return [(inside[0], a * inside[0] + b), (inside[-1], a * inside[-1] + b)]
 
 
-def _axis_titles(d, plot, block, font) -> None:
+def _axis_titles(d: Drawing, plot: LinePlot, block: Block, font: str) -> None:
     d.add(String(plot.x + plot.width / 2, 4, block["x"], fontName=font, fontSize=8, fillColor=INK,
                  textAnchor="middle"))
     title = Group(String(0, 0, block["y"], fontName=font, fontSize=8, fillColor=INK, textAnchor="middle"))
@@ -215,11 +227,12 @@ def _axis_titles(d, plot, block, font) -> None:
 MAX_COUNTED = 80  # distinct points up to which a point holding several rows has its count written beside it
 
 
-def _multiples(d, plot, groups, box, font):
+def _multiples(d: Drawing, plot: LinePlot, groups: list[Block], box: Box, font: str) -> list[Placed]:
     """Rows on the very same spot would look like one: beside a spot holding several rows, the number of each
     group's rows there, in the group's colour, when the plot has few enough spots to read them."""
     x0, x1, y0, y1 = box
-    spots, placed = {}, []
+    spots: dict[tuple[float, float], list[tuple[int, int]]] = {}  # a spot -> (group, its rows there)
+    placed: list[Placed] = []
     for i, g in enumerate(groups):
         for (x, y), n in sorted(Counter(p[:2] for p in g["points"]).items()):
             spots.setdefault((x, y), []).append((i, n))
@@ -239,14 +252,15 @@ def _multiples(d, plot, groups, box, font):
     return placed
 
 
-def _free_line(ty, left, width: float, placed, step):
+def _free_line(ty: float, left: float, width: float, placed: Iterable[Placed], step: float) -> float:
     """The first baseline from `ty`, moving by `step`, where a label from `left` this wide meets no other."""
     while any(abs(ty - q) < 8.5 and left < r and lo < left + width for lo, r, q in placed):
         ty += step
     return ty
 
 
-def _labels(d, plot, labelled, box, font, placed) -> None:
+def _labels(d: Drawing, plot: LinePlot, labelled: Iterable[tuple[float, float, str]], box: Box, font: str,
+            placed: Iterable[Placed]) -> None:
     """The rows furthest from their trend, named beside their points, clear of one another and of the counts
     (`placed`: (left, right, baseline) of what is already written)."""
     x0, x1, y0, y1 = box
@@ -269,7 +283,7 @@ def _labels(d, plot, labelled, box, font, placed) -> None:
 GRID_COLUMNS = 12  # a grid's columns per table: 138 mm beside the row names, 11.5 mm or more each
 
 
-def grid_tables(block: dict, st: "Styles") -> list:
+def grid_tables(block: Block, st: Styles) -> list[Table]:
     """Counts of one field by another: a cell per pair, shaded by its count, the number written in it (or the
     block's `texts`, shaded against its `top`; a cell of None is left blank). A grid of more than GRID_COLUMNS
     columns is printed as several tables of GRID_COLUMNS, each with the row names, so no column is too narrow
@@ -280,13 +294,13 @@ def grid_tables(block: dict, st: "Styles") -> list:
     return [_grid_part(block, st, top, texts, start) for start in range(0, max(1, len(block["cols"])), GRID_COLUMNS)]
 
 
-def _grid_part(block: dict, st: "Styles", top: float, texts: list, start: int) -> Table:
+def _grid_part(block: Block, st: Styles, top: float, texts: list[list[str]], start: int) -> Table:
     """The grid's table of columns start .. start + GRID_COLUMNS."""
     part = slice(start, start + GRID_COLUMNS)
     cols = block["cols"][part]
     head = [Paragraph(f"{escape(block['row_name'])} \\ {escape(block['col_name'])}", st.small)]
     rows = [head + [Paragraph(escape(_short(c, 24)), st.small) for c in cols]]
-    style = [("FONT", (0, 0), (-1, -1), st.body, LABEL + 1), ("GRID", (0, 0), (-1, -1), 0.3, GREY),
+    style: TableStyles = [("FONT", (0, 0), (-1, -1), st.body, LABEL + 1), ("GRID", (0, 0), (-1, -1), 0.3, GREY),
              ("ALIGN", (1, 1), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]
     for i, (name, cells) in enumerate(zip(block["rows"], block["cells"]), start=1):
         cells = cells[part]
@@ -299,9 +313,9 @@ def _grid_part(block: dict, st: "Styles", top: float, texts: list, start: int) -
     return table
 
 
-def _shades(cells: list, i: int, top: float) -> list:
+def _shades(cells: list[float | None], i: int, top: float) -> TableStyles:
     """Table styles shading row `i`'s cells by their share of `top` (white text on the dark ones)."""
-    style = []
+    style: TableStyles = []
     for j, c in enumerate(cells, start=1):
         share = (c or 0) / top
         style.append(("BACKGROUND", (j, i), (j, i), colors.linearlyInterpolatedColor(
@@ -311,7 +325,7 @@ def _shades(cells: list, i: int, top: float) -> list:
     return style
 
 
-def rows_table(block, st):
+def rows_table(block: Block, st: Styles) -> Table:
     """A table of figures: the first column names the row, the others are right-aligned; widths in mm."""
     right = ParagraphStyle("right", parent=st.small, alignment=2)
     rows = [[Paragraph(f"<b>{escape(h)}</b>", st.small if i == 0 else right) for i, h in enumerate(block["header"])]]
@@ -323,7 +337,7 @@ def rows_table(block, st):
     return table
 
 
-def margins_table(block, st):
+def margins_table(block: Block, st: Styles) -> Table:
     rows = [[Paragraph(f"<b>{h}</b>", st.small) for h in block["header"]]]
     for row in block["rows"]:
         cells = [Paragraph(escape(row[0]), st.small)] + [Paragraph(escape(c), st.small) for c in row[1:4]]
@@ -335,9 +349,9 @@ def margins_table(block, st):
     return table
 
 
-def _chart(block, st, width: float):
+def _chart(block: Block, st: Styles, width: float) -> list[Flowable]:
     """A titled chart (or note) as a list of flowables."""
-    out = [Paragraph(escape(block.get("title", "")), st.h3)]
+    out: list[Flowable] = [Paragraph(escape(block.get("title", "")), st.h3)]
     if block.get("text"):
         out.append(Paragraph(escape(block["text"]), st.small))
     if block.get("finding"):
@@ -358,8 +372,8 @@ def _chart(block, st, width: float):
     return out
 
 
-def _trend_lines(block, st):
-    lines = []
+def _trend_lines(block: Block, st: Styles) -> list[Flowable]:
+    lines: list[str] = []
     for g in block["groups"]:
         if g["trend"]:
             a, b = g["trend"]
@@ -388,7 +402,7 @@ def _fitted(text: str, font: str, width: float) -> str:
     return text
 
 
-def intervals_drawing(block: dict, font: str, bold: str, width: float) -> Drawing:
+def intervals_drawing(block: Block, font: str, bold: str, width: float) -> Drawing:
     """A dot per row with its interval as a whisker, in one or more side-by-side panels that share the rows
     (each with its scale, ticks and a dashed reference line); a row's note is written on the right. A dot
     whose interval leaves out its panel's reference is drawn as a vermillion diamond."""
@@ -415,12 +429,13 @@ def intervals_drawing(block: dict, font: str, bold: str, width: float) -> Drawin
     return d
 
 
-def _panel(d: Drawing, panel: dict, values: list, box: tuple, font: str, bold: str) -> None:
+def _panel(d: Drawing, panel: dict[str, Any], values: list[tuple[float, float, float] | None],
+           box: tuple[float, float, float, float], font: str, bold: str) -> None:
     """One panel of an interval chart: title, grid and tick labels, reference line, then each row's interval."""
     left, w, floor, ceiling = box
     lo, hi = panel["min"], panel["max"]
 
-    def x(v):
+    def x(v: float) -> float:
         return left + (min(max(v, lo), hi) - lo) / ((hi - lo) or 1) * w
     d.add(String(left + w / 2, ceiling + 4, panel["title"], fontName=bold, fontSize=LABEL, fillColor=INK,
                  textAnchor="middle"))
@@ -447,9 +462,10 @@ def _panel(d: Drawing, panel: dict, values: list, box: tuple, font: str, bold: s
                          fillColor=colour, strokeColor=colour))
 
 
-def flowables(blocks, st):
+def flowables(blocks: Iterable[Block], st: Styles) -> list[Flowable]:
     """The report's blocks as Platypus flowables; small charts two to a row."""
-    out, pending = [], []
+    out: list[Flowable] = []
+    pending: list[Block] = []
 
     def flush() -> None:
         if pending:
@@ -477,21 +493,21 @@ def flowables(blocks, st):
     return out
 
 
-def _headings(out: list) -> list:
+def _headings(out: list[Flowable]) -> list[Flowable]:
     """The headings just before a chart, taken off `out` to be kept with it: ReportLab keeps a heading with
     the next flowable, but not with a KeepTogether (a heading was left alone at the foot of a page)."""
-    taken = []
+    taken: list[Flowable] = []
     while out and isinstance(out[-1], Paragraph) and out[-1].getKeepWithNext():
         taken.insert(0, out.pop())
     return taken
 
 
-def write_report(path: Path, blocks, fonts: FontSet, title: str) -> None:
+def write_report(path: Path | IO[bytes], blocks: Iterable[Block], fonts: FontSet, title: str) -> None:
     """Write the blocks as an A4 PDF (page numbers in the footer) at `path`, or into it when it is a binary
     file such as io.BytesIO (the preview serves the report from memory)."""
     st = Styles(fonts)
 
-    def footer(canvas: Canvas, doc) -> None:
+    def footer(canvas: Canvas, doc: SimpleDocTemplate) -> None:
         canvas.setFont(st.body, 7.5)
         canvas.setFillColor(GREY)
         canvas.drawString(20 * mm, 10 * mm, f"{title}: design report")

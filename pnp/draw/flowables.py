@@ -1,5 +1,8 @@
 """Platypus flowables built on pnp's own text engine, so rulebooks and cards share fonts and inline icons."""
 
+from collections.abc import Callable
+from typing import Any
+
 from reportlab.lib import colors
 from reportlab.platypus import Flowable
 
@@ -9,7 +12,10 @@ from .fonts import FontSet
 from reportlab.pdfgen.canvas import Canvas
 
 
-def layout_only(canvas: Canvas):
+LaidOut = dict[tuple[str, str, float, float], list[rtext.Line]]  # (markup, family, size, width) -> lines
+
+
+def layout_only(canvas: Canvas) -> bool:
     """True on the canvas of a pass that only finds where things fall (the rulebook's table-of-contents
     passes): flowables then size themselves as usual but draw nothing costly."""
     return getattr(canvas, "pnp_layout_only", False)
@@ -18,22 +24,24 @@ def layout_only(canvas: Canvas):
 class RichText(Flowable):
     """A paragraph of pnp markup (**bold**, *italic*, :icon:) that wraps and splits across frames."""
 
-    def __init__(self, markup: str, fonts: FontSet, draw_icon, family: str = "Body", size=10.0, leading: float = 1.35, color="#222222",
-                 align="left", space_before=0.0, space_after=4.0, indent=0.0, lines=None, layouts=None) -> None:
+    def __init__(self, markup: str, fonts: FontSet, draw_icon: rtext.DrawIcon, family: str = "Body",
+                 size: float = 10.0, leading: float = 1.35, color: str = "#222222", align: str = "left",
+                 space_before: float = 0.0, space_after: float = 4.0, indent: float = 0.0,
+                 lines: list[rtext.Line] | None = None, layouts: LaidOut | None = None) -> None:
         super().__init__()
         self.markup, self.fonts, self.draw_icon = markup, fonts, draw_icon
         self.family, self.size, self.leading_factor = family, size, leading
         self.color, self.align, self.indent = color, align, indent
         self.spaceBefore, self.spaceAfter = space_before, space_after
         self._lines = lines
-        self._width = None
+        self._width: float | None = None
         self._layouts = layouts  # (markup, family, size, width) -> lines, shared by a book's layout passes
 
     @property
-    def leading(self):
+    def leading(self) -> float:
         return self.size * self.leading_factor
 
-    def _layout(self, width: float):
+    def _layout(self, width: float) -> list[rtext.Line]:
         if self._lines is None or self._width != width:
             if self._lines is not None and self._width is None:
                 return self._lines  # a split part keeps its lines
@@ -47,12 +55,12 @@ class RichText(Flowable):
             self._lines, self._width = lines, width
         return self._lines
 
-    def wrap(self, avail_width: float, avail_height: float):
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
         lines = self._layout(avail_width)
         self.width, self.height = avail_width, len(lines) * self.leading
         return self.width, self.height
 
-    def split(self, avail_width: float, avail_height: float):
+    def split(self, avail_width: float, avail_height: float) -> list["RichText"]:
         lines = self._layout(avail_width)
         fit = int(avail_height // self.leading)
         if fit <= 0 or fit >= len(lines):
@@ -64,7 +72,7 @@ class RichText(Flowable):
         tail = self._copy(lines[fit:], space_before=0.0)
         return [head, tail]
 
-    def _copy(self, lines, **kw):
+    def _copy(self, lines: list[rtext.Line], **kw: float) -> "RichText":
         part = RichText(self.markup, self.fonts, self.draw_icon, self.family, self.size, self.leading_factor,
                         self.color, self.align, kw.get("space_before", self.spaceBefore),
                         kw.get("space_after", self.spaceAfter), self.indent, lines=lines, layouts=self._layouts)
@@ -73,6 +81,7 @@ class RichText(Flowable):
     def draw(self) -> None:
         if layout_only(self.canv):
             return
+        assert self._lines is not None  # Platypus wraps a flowable, laying out its lines, before it draws it
         fitted = rtext.Fitted(self.size, self.leading, self._lines, False)
         top = self.height - (self.leading - self.size) / 2
         rtext.draw_lines(self.canv, fitted, self.indent, top, self.width - self.indent, self.align,
@@ -82,7 +91,7 @@ class RichText(Flowable):
 class Heading(RichText):
     """A heading that records its page for the table of contents when it is drawn."""
 
-    def __init__(self, markup: str, level: int, registry, **kw) -> None:
+    def __init__(self, markup: str, level: int, registry: list[tuple[int, str, int]], **kw: Any) -> None:
         super().__init__(markup, **kw)
         self.level, self.registry = level, registry
 
@@ -94,14 +103,15 @@ class Heading(RichText):
 class Picture(Flowable):
     """A component drawn by the same renderer as the printed one, scaled to a width, with a caption."""
 
-    def __init__(self, draw, natural_size, width: float, caption: str, caption_flowable=None) -> None:
+    def __init__(self, draw: Callable[[Canvas], None], natural_size: tuple[float, float], width: float, caption: str,
+                 caption_flowable: RichText | None = None) -> None:
         super().__init__()
         self._draw, self.natural = draw, natural_size
         self.scale = min(1.0, width / natural_size[0])
         self.caption = caption_flowable
         self.spaceBefore, self.spaceAfter = 4, 6
 
-    def wrap(self, aw, ah):
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
         self.scale = min(self.scale, aw / self.natural[0])
         h = self.natural[1] * self.scale
         self.pic_h = h

@@ -41,12 +41,13 @@ _LOADED: dict[Path, tuple[str, "FontSet"]] = {}  # fonts.yaml path -> (its bytes
 class FontSet:
     """Family name (e.g. 'Body', 'Display') -> the registered ReportLab font name of each style."""
 
-    def __init__(self, families, licences) -> None:
+    def __init__(self, families: dict[str, dict[str, str]], licences: dict[str, tuple[str, str]]) -> None:
         self.families = families  # {family: {style: registered name}}
         self.licences = licences  # {family: (name, licence file)}
-        self._names: dict[str, str] = {}  # (family, bold, italic) -> name: asked for every run of text laid out or drawn
+        # (family, bold, italic) -> name: asked for every run of text laid out or drawn
+        self._names: dict[tuple[str, bool, bool], str] = {}
 
-    def name(self, family: str, bold=False, italic=False):
+    def name(self, family: str, bold: bool = False, italic: bool = False) -> str:
         found = self._names.get((family, bold, italic))
         if found is None:
             styles = self.families.get(family) or self.families[next(iter(self.families))]
@@ -54,11 +55,11 @@ class FontSet:
             found = self._names[(family, bold, italic)] = styles[key]
         return found
 
-    def has(self, family: str):
+    def has(self, family: str) -> bool:
         return family in self.families
 
 
-def load_fonts(project: Project):
+def load_fonts(project: Project) -> "FontSet":
     """Read fonts/fonts.yaml and register each font file (once per process while the file is unchanged).
     Raises DataError with the file and line of whatever is wrong."""
     path = project.fonts / "fonts.yaml"
@@ -87,7 +88,7 @@ def load_fonts(project: Project):
     return fonts
 
 
-def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown=None):
+def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown: str | None = None) -> Path:
     """A file of the project's fonts (kept inside the project), or of pnp's own."""
     if project.fonts == BUILTIN_FONTS:
         real = path.resolve()
@@ -141,14 +142,14 @@ def _codes_walked(font: bytes, at: int) -> int:
     return 0  # formats 0, 6 and 10 read one entry of the file per code point: as long as the file
 
 
-def _register(project: Project, path: Path, family: str, styles, mark: Mark | None):
+def _register(project: Project, path: Path, family: str, styles: object, mark: Mark | None) -> dict[str, str]:
     if not isinstance(styles, Record) or "regular" not in styles:
         raise DataError(f"font family '{family}' needs at least a 'regular' font file", mark)
     for key in styles:
         if key not in FAMILY_KEYS:
             raise DataError(f"font family '{family}' does not take '{key}'; it takes {', '.join(sorted(FAMILY_KEYS))}",
                             styles.key_mark(key))
-    names = {}
+    names: dict[str, str] = {}
     for style in STYLES:
         key = style if style in styles else "regular"
         file, where = styles[key], styles.mark_of(key)

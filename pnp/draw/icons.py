@@ -16,6 +16,7 @@ import reportlab
 from reportlab.graphics import renderPDF
 from reportlab.graphics import shapes
 from reportlab.graphics.shapes import Drawing, Group, Shape
+from reportlab.lib.colors import Color
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
@@ -32,8 +33,10 @@ _USES_RESOURCE = re.compile(r"(^|\s)(gs|Tf|Do|sh|scn|SCN|cs|CS)(\s|$)")
 _NOT_FINITE = re.compile(r"(^|\s)-?(nan|inf)(\s|$)")
 # parsing the SVGs and drawing them was a tenth of building a game; a run that finds every icon here does not
 # even load svglib
+Problem = tuple[str, int, int]  # (message, line, column) of an icon file that cannot be drawn
+FormMade = tuple[float, float, list[str] | None]  # (width, height, its operators unless it needs resources)
 FORMS = DiskCache("icons", reportlab.Version, lambda: version("svglib"), Path(__file__).read_bytes())
-_forms: dict[tuple[bytes, str], tuple[Any, ...]] = {}  # (file content's digest, colour) -> (width, height, operators or None): this process's
+_forms: dict[tuple[bytes, str], FormMade] = {}  # (file content's digest, colour) -> (width, height, operators or None): this process's
 # svglib logs what it skips (a circular <use>) to standard error, with no file or line: validation says
 # what is wrong with an icon, where
 logging.getLogger("svglib").addHandler(logging.NullHandler())
@@ -86,7 +89,7 @@ def _no_system_fonts() -> object:
     return StandardFontsOnly()
 
 
-def _recolour(node, colour) -> None:
+def _recolour(node: Shape, colour: Color) -> None:
     if isinstance(node, Group):
         for child in node.contents:
             _recolour(child, colour)
@@ -97,7 +100,7 @@ def _recolour(node, colour) -> None:
             node.strokeColor = colour
 
 
-def _tinted(svg: bytes, digest: bytes, colour: object) -> Drawing:
+def _tinted(svg: bytes, digest: bytes, colour: Color) -> Drawing:
     """The icon's drawing with every filled or stroked shape in `colour`. The one parsed drawing is recoloured
     in place (each form is drawn right after, and every use recolours it whole first): a copy per colour
     cost more than the drawing itself."""
@@ -107,7 +110,7 @@ def _tinted(svg: bytes, digest: bytes, colour: object) -> Drawing:
     return drawing
 
 
-def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, colour) -> None:
+def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, colour: Color) -> None:
     """Draw the icon at `path` fitted (aspect kept, centred) in the box (x, y, w, h) in `colour`."""
     forms = canvas.__dict__.setdefault("_pnp_icon_forms", {})
     hexval = colour.hexval() if hasattr(colour, "hexval") else str(colour)
@@ -126,7 +129,7 @@ def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float
     canvas.addLiteral("Q")
 
 
-def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: object) -> tuple:
+def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: Color) -> tuple[str, float, float]:
     """The icon in this colour as the canvas's form `name`; (name, width, height). The file is read for
     each PDF, so what is drawn is always its content now; the drawing is worked out once per content."""
     svg = read_icon(path)
@@ -146,7 +149,7 @@ def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: obj
     return name, width, height
 
 
-def unreadable(path: Path) -> tuple | None:
+def unreadable(path: Path) -> Problem | None:
     """Why the icon file cannot be drawn, as (message, line, column), or None; found once per file content
     (kept with the drawings), so a build that has checked its icons before reads the answer."""
     try:
@@ -160,7 +163,7 @@ def unreadable(path: Path) -> tuple | None:
         return f"the SVG file cannot be drawn: {e.message}", 1, 1
 
 
-def _why_unreadable(svg: bytes, digest: bytes) -> tuple | None:
+def _why_unreadable(svg: bytes, digest: bytes) -> Problem | None:
     from xml.etree import ElementTree
 
     try:
@@ -180,7 +183,7 @@ def _why_unreadable(svg: bytes, digest: bytes) -> tuple | None:
     return None if problem is None else (f"the SVG file cannot be drawn: {problem}", 1, 1)
 
 
-def _outside_reference(svg: bytes) -> tuple | None:
+def _outside_reference(svg: bytes) -> Problem | None:
     """(message, line, column) of what an icon must not hold, or None: a reference to anything but its own
     elements (another file, anywhere, or a URL: an icon is one self-contained file), an embedded picture
     that is not really a PNG or JPEG (svglib would let Pillow guess, and Pillow hands PostScript to
@@ -268,7 +271,7 @@ def _element_count(root: Any) -> int:
     return count(root, 0)
 
 
-def _worked_out(svg: bytes, digest: bytes, colour: object, font_name: str) -> tuple:
+def _worked_out(svg: bytes, digest: bytes, colour: Color, font_name: str) -> FormMade:
     """The icon drawn once into a scratch PDF's form, and the operators that drew it. The scratch PDF starts
     in the font the real ones do, as a different one would be selected again by an operator of its own."""
     drawing, operators = _operators(svg, digest, colour, font_name)
@@ -276,7 +279,7 @@ def _worked_out(svg: bytes, digest: bytes, colour: object, font_name: str) -> tu
     return float(drawing.width), float(drawing.height), list(operators) if clean else None
 
 
-def _operators(svg: bytes, digest: bytes, colour: object, font_name: str) -> tuple:
+def _operators(svg: bytes, digest: bytes, colour: Color, font_name: str) -> tuple[Drawing, list[str]]:
     """(the drawing, the operators that draw it into a form of a scratch PDF in `font_name`)."""
     drawing = _drawing(svg, digest)
     scratch = new_canvas(io.BytesIO(), font_name)
@@ -306,7 +309,7 @@ def _drawing_problem(svg: bytes, digest: bytes) -> str | None:
     return None
 
 
-def _render(canvas: Canvas, svg: bytes, digest: bytes, colour: object) -> None:
+def _render(canvas: Canvas, svg: bytes, digest: bytes, colour: Color) -> None:
     # renderPDF starts every drawing by selecting its default font (Helvetica), which would put an
     # unembedded base-14 font in the PDF; icons draw no text, so point the default at the canvas's own font.
     shapes.STATE_DEFAULTS["fontName"] = canvas._initialFontName

@@ -14,12 +14,15 @@ import tarfile
 import urllib.request
 import zlib
 from pathlib import Path
+from typing import Any
 
 from ..cache import private_folder
 from ..errors import LoadError, UsageError
 from ..options import closest
+from ..project import Project
 from ..report import Mark
 
+JSON = dict[str, Any]  # a mapping of the package's icons.json (the set, an icon, an alias)
 PACKAGE = "@iconify-json/game-icons"
 VERSION = "1.2.4"
 TARBALL_URL = f"https://registry.npmjs.org/{PACKAGE}/-/game-icons-{VERSION}.tgz"
@@ -53,7 +56,7 @@ def search(words: list[str], limit: int = 40) -> list[str]:
     return close or [n for n in every if any(w in n for w in words)][:limit]
 
 
-def icon_svg(icon: dict, iconset: dict) -> str:
+def icon_svg(icon: JSON, iconset: JSON) -> str:
     """A standalone black SVG document for one icon of an Iconify set."""
     dims = {key: icon.get(key, iconset.get(key, default))
             for key, default in (("left", 0), ("top", 0), ("width", 16), ("height", 16))}
@@ -61,7 +64,7 @@ def icon_svg(icon: dict, iconset: dict) -> str:
     return SVG_OPEN.format(**dims) + body + "</svg>\n"
 
 
-def resolve(name: str, iconset: dict) -> dict | None:
+def resolve(name: str, iconset: JSON) -> JSON | None:
     """The icon data for `name`, following aliases; None when the set has no such icon."""
     icons, aliases, seen = iconset.get("icons", {}), iconset.get("aliases", {}), set()
     while name not in icons:
@@ -74,7 +77,7 @@ def resolve(name: str, iconset: dict) -> dict | None:
     return icons[name]
 
 
-def load_set(package: Path | None = None) -> dict:
+def load_set(package: Path | None = None) -> JSON:
     """The set's icons.json: from `package` (a .tgz of the npm package, or its unpacked folder) when given,
     else from the verified download kept in pnp's cache (fetched on first use)."""
     if package is not None:
@@ -135,7 +138,7 @@ def _read_given(path: Path) -> bytes:
     return data
 
 
-def _from_tarball(data: bytes, shown: str) -> dict:
+def _from_tarball(data: bytes, shown: str) -> JSON:
     """The package's icons.json, read from its tarball as a stream: members are counted and their unpacked
     bytes summed as they pass, so a tarball of millions of empty members or of gigabytes of zeros (a few MB
     packed) is refused within MAX_PACKAGE_MEMBERS members or MAX_PACKAGE_BYTES unpacked."""
@@ -146,15 +149,16 @@ def _from_tarball(data: bytes, shown: str) -> dict:
                 unpacked += member.size
                 if count >= MAX_PACKAGE_MEMBERS or unpacked > MAX_PACKAGE_BYTES:
                     break
-                if member.name == "package/icons.json" and member.isfile():
-                    return _parsed(tar.extractfile(member).read(), f"{shown}: package/icons.json")
+                if member.name == "package/icons.json" and member.isfile() \
+                        and (file := tar.extractfile(member)) is not None:
+                    return _parsed(file.read(), f"{shown}: package/icons.json")
     except (tarfile.TarError, OSError, EOFError, zlib.error) as e:
         raise UsageError(f"{shown}: not the {PACKAGE} package ({type(e).__name__})") from None
     raise UsageError(f"{shown}: not the {PACKAGE} package (no package/icons.json among its first "
                      f"{MAX_PACKAGE_MEMBERS} members and {MAX_PACKAGE_BYTES // 2**20} MB)")
 
 
-def _parsed(raw: bytes, shown: str) -> dict:
+def _parsed(raw: bytes, shown: str) -> JSON:
     try:
         iconset = json.loads(raw)
     except (ValueError, RecursionError):
@@ -168,7 +172,7 @@ def _parsed(raw: bytes, shown: str) -> dict:
     return iconset
 
 
-def _dimension_fault(entry: dict) -> str | None:
+def _dimension_fault(entry: JSON) -> str | None:
     """What is wrong with an entry's left/top/width/height (each a finite number when given), else None:
     they are written into the SVG's attributes as they are."""
     for key in DIMENSIONS:
@@ -195,7 +199,7 @@ ATTRIBUTION_HEAD = ("# Icon attribution\n\nIcons from [game-icons.net](https://g
                     "| Icon | File | Source |\n| --- | --- | --- |\n")
 
 
-def add_icons(project: object, game_id: str, wanted: list[str], package: Path | None = None) -> list[Path]:
+def add_icons(project: Project, game_id: str, wanted: list[str], package: Path | None = None) -> list[Path]:
     """Write each wanted icon as layouts/<game>/icons/NAME.svg with its row in that folder's ATTRIBUTION.md;
     an icon already there is left as it is. Returns the files written."""
     from ..project import write_file
@@ -221,7 +225,7 @@ def add_icons(project: object, game_id: str, wanted: list[str], package: Path | 
     return written
 
 
-def _credits_text(project: object, credits: Path) -> str:
+def _credits_text(project: Project, credits: Path) -> str:
     """The icons folder's ATTRIBUTION.md as text (the heading alone when there is none yet), read as any file
     of the game is: capped in size, an ordinary file, UTF-8; a LoadError at the file otherwise."""
     from ..model.load import MAX_FILE_BYTES
@@ -238,7 +242,7 @@ def _credits_text(project: object, credits: Path) -> str:
                         Mark(shown)) from None
 
 
-def _drawings(todo: list[str], iconset: dict) -> dict:
+def _drawings(todo: list[str], iconset: JSON) -> JSON:
     """Each wanted icon's entry in the set; UsageError naming those it lacks or holds unusable."""
     drawings = {name: resolve(name, iconset) for name in todo}
     if missing := [n for n, icon in drawings.items() if icon is None]:
@@ -258,7 +262,7 @@ def _known(wanted: list[str]) -> None:
         raise UsageError(f"no such game-icons.net icon: {hints}")
 
 
-def _confined(project: object, folder: Path) -> None:
+def _confined(project: Project, folder: Path) -> None:
     """DataError when the icons folder, its game folder or the credits file leads out of the project (a
     link), checked before anything is made or read there."""
     for path in (folder.parent, folder, folder / "ATTRIBUTION.md"):

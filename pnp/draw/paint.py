@@ -1,7 +1,12 @@
 """Paints layout primitives onto a ReportLab canvas; the only place primitives meet PDF coordinates."""
 
+from collections.abc import MutableMapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
 from reportlab.lib import colors
 
+from ..model.icons import IconIndex
 from ..model.images import checked_image
 from . import text as rtext
 from .colour import ColourError, colour
@@ -14,23 +19,35 @@ from reportlab.pdfgen.canvas import Canvas
 
 __all__ = ["Painter", "colour", "ColourError"]
 
+TextBox = tuple[float, float, float, float]  # (left, top, right, bottom), points from the trim's top-left
+
+
+class PaintingBudget(Protocol):
+    """What painting spends of the game's drawing budget (pnp.layout.budget.DrawingBudget, which imports this
+    package)."""
+
+    def spend_painting(self, prims: Sequence[Primitive]) -> None: ...
+
 
 class Painter:
     """Draws primitives of one game: fonts, icons and images resolved through the game's folders."""
 
-    def __init__(self, canvas: Canvas, fonts: FontSet, icons, project: Project, image_folder, fit_cache=None, budget=None) -> None:
+    def __init__(self, canvas: Canvas, fonts: FontSet, icons: IconIndex, project: Project, image_folder: Path,
+                 fit_cache: MutableMapping[tuple[Any, ...], rtext.Fitted] | None = None,
+                 budget: PaintingBudget | None = None) -> None:
         self.c, self.fonts, self.icons, self.image_folder = canvas, fonts, icons, image_folder
         self.project = project  # images are drawn only once known to be its own files, of a format pnp prints
-        self.fit_cache = {} if fit_cache is None else fit_cache
+        self.fit_cache: MutableMapping[tuple[Any, ...], rtext.Fitted] = {} if fit_cache is None else fit_cache
         self.budget = budget  # the game's drawing budget (layout.budget.DrawingBudget), which painting spends
 
-    def icon(self, canvas: Canvas, name: str, x: float, y: float, w: float, h: float, col) -> None:
+    def icon(self, canvas: Canvas, name: str, x: float, y: float, w: float, h: float,
+             col: colors.Color | None) -> None:
         path = self.icons.path(name)
         if path is None:  # validation reports it; a build never fails on one missing glyph
             return
         draw_icon(canvas, path, x, y, w, h, col or colors.black)
 
-    def paint(self, prims: list[Primitive], x0: float, y0: float, height: float) -> None:
+    def paint(self, prims: Sequence[Primitive], x0: float, y0: float, height: float) -> None:
         """Draw `prims` with the trim box's bottom-left corner at (x0, y0) and the given trim height."""
         c = self.c
         top = y0 + height
@@ -47,7 +64,7 @@ class Painter:
             if p.rotate:
                 c.restoreState()
 
-    def _stroke_fill(self, p: Primitive):
+    def _stroke_fill(self, p: Primitive) -> tuple[int, int]:
         s = p.style
         fill, stroke = colour(s.get("fill")), colour(s.get("stroke"))
         c = self.c
@@ -154,7 +171,7 @@ class Painter:
             c.drawCentredString(x + p.w / 2, y + p.h / 2 - size / 3, label)
         c.restoreState()
 
-    def fit_text(self, p: Primitive):
+    def fit_text(self, p: Primitive) -> rtext.Fitted:
         s = p.style
         key = (p.text, s["font"], round(p.w, 3), round(p.h, 3), s["size"], s["min_size"], s["leading"],
                s.get("max_lines", 0))
@@ -164,7 +181,7 @@ class Painter:
                                                      s["min_size"], s["leading"], s.get("max_lines", 0))
         return fitted
 
-    def text_lines(self, p: Primitive) -> list:
+    def text_lines(self, p: Primitive) -> list[TextBox]:
         """Where a text primitive's lines are inked: (left, top, right, bottom) each, in the primitive's
         coordinates (points from the trim's top-left, y down), as `_text` places them; a turned text's box."""
         if p.rotate % 360:
@@ -174,7 +191,7 @@ class Painter:
         s = p.style
         fitted = self.fit_text(p)
         top = p.y + rtext.valign_offset(s["valign"], p.h, fitted.height)
-        lines = []
+        lines: list[TextBox] = []
         for n, line in enumerate(fitted.lines):
             dx = {"center": (p.w - line.width) / 2, "right": p.w - line.width}.get(s["align"], 0.0)
             y = top + n * fitted.leading

@@ -8,7 +8,6 @@ import io
 import math
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
 
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
@@ -36,7 +35,7 @@ def printed_pixels(size: tuple[int, int], width: float, height: float) -> tuple[
 
 
 def draw_resampled(canvas: Canvas, path: Path, size: tuple[int, int], x: float, y: float, width: float,
-                   height: float, mark: Mark) -> None:
+                   height: float, mark: Mark | None) -> None:
     """Draw the picture at `path`, resampled to `size` pixels, fitted and centred in the box (x, y, width,
     height) as ReportLab's preserveAspectRatio does. The resampled picture is one form per PDF, named by its
     content, so the same bytes come out on every build wherever the project lies."""
@@ -73,7 +72,7 @@ def _resampled(source: bytes, size: tuple[int, int]) -> tuple[bytes, str]:
     return found
 
 
-_kept: OrderedDict[tuple[Any, ...], tuple[bytes, str]] = OrderedDict()  # key -> (encoded picture, digest), oldest first
+_kept: OrderedDict[str, tuple[bytes, str]] = OrderedDict()  # key -> (encoded picture, digest), oldest first
 
 
 def _encoded(source: bytes, size: tuple[int, int]) -> bytes:

@@ -1,9 +1,13 @@
 """What drawing reads of a layout primitive (pnp.layout.prims.Prim, which the layout layer above makes)."""
 
-from typing import Any, Protocol
+from dataclasses import Field
+from typing import Any, ClassVar, Protocol
+
+from ..report import Mark
 
 
 class Primitive(Protocol):
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # a dataclass: the ink saver copies it with replace()
     kind: str
     x: float
     y: float
@@ -13,6 +17,6 @@ class Primitive(Protocol):
     style: dict[str, Any]
     text: str
     rotate: float
-    mark: Any
+    mark: Mark | None
     thumbnail: bool
-    source: object
+    source: Mark | None

@@ -5,9 +5,13 @@ draws it."""
 import contextlib
 import hashlib
 
-from reportlab.lib import colors
+from collections.abc import Iterable, Iterator, Sequence
 
-from ..impose.sheet import EDGE_SAFE
+from reportlab.lib import colors
+from reportlab.pdfgen.pathobject import PDFPathObject
+
+from ..impose.shapes import Outline
+from ..impose.sheet import EDGE_SAFE, Segment
 from ..units import MM
 from .colour import colour
 from .primitive import Primitive
@@ -20,8 +24,12 @@ GUIDE = colors.Color(0.3, 0.3, 0.3)
 CUT = colors.Color(0.35, 0.35, 0.35)
 TAB = colors.Color(0.88, 0.88, 0.88)
 
+Point = tuple[float, float]
+Sides = tuple[float, float, float, float]  # (left, bottom, right, top)
+NetFace = tuple[list[Point], Point, Sequence[Primitive], tuple[float, float]]  # polygon, centre, prims, size
 
-def _clip_to(canvas: Canvas, x: float, y: float, width: float, height: float, clip) -> None:
+
+def _clip_to(canvas: Canvas, x: float, y: float, width: float, height: float, clip: Sides) -> None:
     """Clip to the trim box at (x, y) grown by `clip` = (left, bottom, right, top)."""
     left, bottom, right, top = clip
     path = canvas.beginPath()
@@ -29,7 +37,8 @@ def _clip_to(canvas: Canvas, x: float, y: float, width: float, height: float, cl
     canvas.clipPath(path, stroke=0, fill=0)
 
 
-def item(canvas: Canvas, painter: Painter, prims: list[Primitive], x: float, y: float, width: float, height: float, clip) -> None:
+def item(canvas: Canvas, painter: Painter, prims: Sequence[Primitive], x: float, y: float, width: float,
+         height: float, clip: Sides) -> None:
     """One item with its trim box's bottom-left corner at (x, y), clipped to its trim grown by `clip`
     (left, bottom, right, top): the bleed it shows on each side."""
     canvas.saveState()
@@ -38,7 +47,8 @@ def item(canvas: Canvas, painter: Painter, prims: list[Primitive], x: float, y: 
     canvas.restoreState()
 
 
-def shared_item(canvas: Canvas, painter: Painter, prims: list[Primitive], x: float, y: float, width: float, height: float, clip, key: str, bleed: float) -> None:
+def shared_item(canvas: Canvas, painter: Painter, prims: Sequence[Primitive], x: float, y: float, width: float,
+                height: float, clip: Sides, key: str, bleed: float) -> None:
     """Like `item`, but identical items (every card back) are stored once in the PDF as a form XObject with
     `bleed` of art all round, each copy clipped to its own `clip`; `key` names what is drawn (its layout and
     primitives), so the same bytes come out on every build."""
@@ -57,7 +67,7 @@ def shared_item(canvas: Canvas, painter: Painter, prims: list[Primitive], x: flo
     canvas.restoreState()
 
 
-def form(canvas: Canvas, painter: Painter, prims: list[Primitive], name: str, width: float, height: float) -> None:
+def form(canvas: Canvas, painter: Painter, prims: Sequence[Primitive], name: str, width: float, height: float) -> None:
     """A whole item drawn once as a named form (a board that several tiles show part of)."""
     canvas.beginForm(name, 0, 0, width, height)
     painter.paint(prims, 0, 0, height)
@@ -65,7 +75,7 @@ def form(canvas: Canvas, painter: Painter, prims: list[Primitive], name: str, wi
 
 
 @contextlib.contextmanager
-def shifted(canvas: Canvas, dx: float, dy: float):
+def shifted(canvas: Canvas, dx: float, dy: float) -> Iterator[None]:
     """Everything drawn inside the block moved by (dx, dy) points: a back page made up for the printer."""
     canvas.saveState()
     canvas.translate(dx, dy)
@@ -76,7 +86,7 @@ def shifted(canvas: Canvas, dx: float, dy: float):
 
 
 @contextlib.contextmanager
-def quarter_turned(canvas: Canvas, x: float, y: float, w: float, h: float, clockwise=False):
+def quarter_turned(canvas: Canvas, x: float, y: float, w: float, h: float, clockwise: bool = False) -> Iterator[None]:
     """Drawing at (0, 0) an item `h` wide and `w` high fills the box (x, y, w, h) turned a quarter round:
     counter-clockwise (its top to the left) or clockwise (its top to the right)."""
     canvas.saveState()
@@ -93,7 +103,7 @@ def quarter_turned(canvas: Canvas, x: float, y: float, w: float, h: float, clock
 
 
 @contextlib.contextmanager
-def turned(canvas: Canvas, x: float, y: float, w: float, h: float):
+def turned(canvas: Canvas, x: float, y: float, w: float, h: float) -> Iterator[None]:
     """Everything drawn inside the block turned half round about the centre of the box (x, y, w, h)."""
     canvas.saveState()
     canvas.translate(x + w / 2, y + h / 2)
@@ -105,7 +115,7 @@ def turned(canvas: Canvas, x: float, y: float, w: float, h: float):
         canvas.restoreState()
 
 
-def fold_line(canvas: Canvas, fonts: FontSet, line, label: str) -> None:
+def fold_line(canvas: Canvas, fonts: FontSet, line: Segment, label: str) -> None:
     """A dashed fold line with a small word at each end."""
     (x1, y1), (x2, y2) = line
     canvas.saveState()
@@ -132,7 +142,7 @@ def footer(canvas: Canvas, fonts: FontSet, paper: tuple[float, float], text: str
     canvas.restoreState()
 
 
-def marks(canvas: Canvas, segments, width: float = 0.25) -> None:
+def marks(canvas: Canvas, segments: Iterable[Segment], width: float = 0.25) -> None:
     """Crop marks: thin black segments ((x1, y1), (x2, y2))."""
     canvas.saveState()
     canvas.setStrokeColor(colors.black)
@@ -142,7 +152,7 @@ def marks(canvas: Canvas, segments, width: float = 0.25) -> None:
     canvas.restoreState()
 
 
-def points_path(canvas: Canvas, points, close=True):
+def points_path(canvas: Canvas, points: Sequence[Point], close: bool = True) -> PDFPathObject:
     """A path through `points` (PDF coordinates), closed back to the first unless `close` is false."""
     path = canvas.beginPath()
     path.moveTo(*points[0])
@@ -153,7 +163,7 @@ def points_path(canvas: Canvas, points, close=True):
     return path
 
 
-def _outline_path(canvas: Canvas, outline):
+def _outline_path(canvas: Canvas, outline: Outline) -> PDFPathObject:
     if outline.kind == "polygon":
         return points_path(canvas, outline.points)
     path = canvas.beginPath()
@@ -166,7 +176,7 @@ def _outline_path(canvas: Canvas, outline):
     return path
 
 
-def cut_outline(canvas: Canvas, outline) -> None:
+def cut_outline(canvas: Canvas, outline: Outline) -> None:
     """The line a token is cut along, drawn twice, a wide light line under a thin dark one, so that it shows
     on dark art and on light art alike."""
     canvas.saveState()
@@ -177,12 +187,12 @@ def cut_outline(canvas: Canvas, outline) -> None:
     canvas.restoreState()
 
 
-def clipped(canvas: Canvas, outline) -> None:
+def clipped(canvas: Canvas, outline: Outline) -> None:
     """Clip what follows to `outline` (call inside saveState/restoreState)."""
     canvas.clipPath(_outline_path(canvas, outline), stroke=0, fill=0)
 
 
-def polygon(canvas: Canvas, points, fill, stroke) -> None:
+def polygon(canvas: Canvas, points: Sequence[Point], fill: colors.Color | None, stroke: colors.Color | None) -> None:
     """A closed path through `points` (PDF coordinates), filled and/or stroked with ReportLab colours."""
     path = points_path(canvas, points)
     if fill is not None:
@@ -192,7 +202,8 @@ def polygon(canvas: Canvas, points, fill, stroke) -> None:
     canvas.drawPath(path, stroke=int(stroke is not None), fill=int(fill is not None))
 
 
-def tile_window(canvas: Canvas, form_name: str, offset, window, seams, targets) -> None:
+def tile_window(canvas: Canvas, form_name: str, offset: Point, window: tuple[float, float, float, float],
+                seams: Iterable[Segment], targets: Iterable[Point]) -> None:
     """One tile of a board: the part `window` (x, y, w, h on the page) of the board form placed at `offset`,
     its outline, the dashed `seams` ((x1, y1), (x2, y2)) to trim along, and registration `targets`."""
     ox, oy = offset
@@ -217,7 +228,7 @@ def tile_window(canvas: Canvas, form_name: str, offset, window, seams, targets) 
     canvas.restoreState()
 
 
-def target(canvas: Canvas, x: float, y: float, r=2.2 * MM) -> None:
+def target(canvas: Canvas, x: float, y: float, r: float = 2.2 * MM) -> None:
     """A registration target: a circle with a cross; both neighbouring tiles print it at the same board point."""
     canvas.setStrokeColor(colors.black)
     canvas.setLineWidth(0.35)
@@ -226,7 +237,8 @@ def target(canvas: Canvas, x: float, y: float, r=2.2 * MM) -> None:
     canvas.line(x, y - r, x, y + r)
 
 
-def tile_map(canvas: Canvas, fonts: FontSet, cells, label: str, label_at) -> None:
+def tile_map(canvas: Canvas, fonts: FontSet, cells: Iterable[tuple[float, float, float, bool]], label: str,
+             label_at: Point) -> None:
     """A small map of all tiles, this one filled: `cells` are (x, y, size, is_this_tile)."""
     canvas.saveState()
     canvas.setLineWidth(0.3)
@@ -240,7 +252,8 @@ def tile_map(canvas: Canvas, fonts: FontSet, cells, label: str, label_at) -> Non
     canvas.restoreState()
 
 
-def die_net(canvas: Canvas, painter: Painter, faces, tabs, outline, face_fill) -> None:
+def die_net(canvas: Canvas, painter: Painter, faces: Sequence[NetFace], tabs: Iterable[Sequence[Point]],
+            outline: Iterable[Segment], face_fill: str) -> None:
     """A die net: glue `tabs` (polygons) in grey, each face (polygon, centre, primitives, layout size)
     filled and drawn clipped to its shape, fold lines dashed, the cut `outline` (segments) solid."""
     canvas.saveState()

@@ -3,9 +3,11 @@ wrapping, shrink-to-fit."""
 
 import functools
 import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
+from reportlab.lib.colors import Color
 from reportlab.pdfbase.pdfmetrics import getAscent, stringWidth
 from .fonts import FontSet
 from reportlab.pdfgen.canvas import Canvas
@@ -21,10 +23,16 @@ class Run(NamedTuple):  # a tuple: made by the thousand while parsing, it must b
     italic: bool = False
 
 
+Item = tuple[float, Run, str]  # (x from the line's start, the run, its registered font name)
+Box = list[Run] | Literal["br"] | None  # unbreakable runs, a line break, or a space
+DrawIcon = Callable[[Canvas, str, float, float, float, float, Color | None], None]  # (canvas, name, x, y, w, h, colour)
+
+
 @functools.lru_cache(maxsize=4096)
-def parse(markup: str):
+def parse(markup: str) -> tuple[Run, ...]:
     """Markup -> runs. Unknown markers are kept as text; '\\*' is a literal star."""
-    runs, bold, italic = [], False, False
+    runs: list[Run] = []
+    bold, italic = False, False
     for piece in _TOKEN.split(markup):
         if not piece:
             continue
@@ -47,20 +55,20 @@ def parse(markup: str):
     return tuple(runs)
 
 
-def _term_runs(term: str, italic: bool) -> list:
+def _term_runs(term: str, italic: bool) -> list[Run]:
     """A glossary term's words in bold, breakable between them like any words."""
     return [Run("space", " ", True, italic) if word.startswith(" ") else Run("text", word, True, italic)
             for word in re.split(r"( +)", term.strip()) if word]
 
 
 @functools.lru_cache(maxsize=65536)
-def _width1(text: str, font):
+def _width1(text: str, font: str) -> float:
     return stringWidth(text, font, 1.0)
 
 
 @dataclass
 class Line:
-    items: list  # (x, run, font) with x from the line start
+    items: list[Item]
     width: float
 
 
@@ -68,18 +76,19 @@ class Line:
 class Fitted:
     size: float
     leading: float
-    lines: list
+    lines: list[Line]
     overflow: bool  # True when the text does not fit even at `size`
 
     @property
-    def height(self):
+    def height(self) -> float:
         """How tall the lines are: the leading between them, the last one only as tall as the type."""
         return len(self.lines) * self.leading - (self.leading - self.size)
 
 
-def _boxes(runs):
+def _boxes(runs: Sequence[Run]) -> list[Box]:
     """Group runs into unbreakable boxes separated by spaces; a 'br' is its own box."""
-    boxes, current = [], []
+    boxes: list[Box] = []
+    current: list[Run] = []
     for run in runs:
         if run.kind == "space":
             if current:
@@ -98,11 +107,13 @@ def _boxes(runs):
     return boxes
 
 
-def layout(runs, fonts: FontSet, family: str, size, width: float):
+def layout(runs: Sequence[Run], fonts: FontSet, family: str, size: float, width: float) -> tuple[list[Line], bool]:
     """Break runs into lines at `size` within `width`. Returns (lines, overflow)."""
     icon_width = size * ICON_SCALE
     space = _width1(" ", fonts.name(family)) * size
-    lines, items, x, overflow, pending_space = [], [], 0.0, False, False
+    lines: list[Line] = []
+    items: list[Item] = []
+    x, overflow, pending_space = 0.0, False, False
     for box in _boxes(runs):
         if box is None:
             pending_space = bool(items)
@@ -111,7 +122,7 @@ def layout(runs, fonts: FontSet, family: str, size, width: float):
             lines.append(Line(items, x))
             items, x, pending_space = [], 0.0, False
             continue
-        measured = []  # (run, font, width) of each run in the box, measured once
+        measured: list[tuple[Run, str, float]] = []  # (run, font, width) of each run in the box, measured once
         for r in box:
             font = fonts.name(family, r.bold, r.italic)
             measured.append((r, font, icon_width if r.kind == "icon" else _width1(r.text, font) * size))
@@ -134,7 +145,8 @@ def layout(runs, fonts: FontSet, family: str, size, width: float):
 _PLAIN = re.compile(r"^[^*:\\\n[]*$")  # no markup at all (no [[Term]] either): one font, breaks only at spaces
 
 
-def _one_line(markup: str, fonts: FontSet, family: str, width: float, height: float, size, leading: float):
+def _one_line(markup: str, fonts: FontSet, family: str, width: float, height: float, size: float,
+              leading: float) -> Fitted | None:
     """Plain text that fits on one line at `size`, laid out as `layout` would lay it out (the words joined by
     single spaces in one run, which draw_lines would merge anyway); None when that is not the case. Titles and
     names, one per card, are nearly all like this."""
@@ -148,12 +160,14 @@ def _one_line(markup: str, fonts: FontSet, family: str, width: float, height: fl
     return Fitted(size, size * leading, [Line([(0.0, Run("text", text), font)] if text else [], line_width)], False)
 
 
-def valign_offset(valign, box_height, used):
+def valign_offset(valign: str | None, box_height: float, used: float) -> float:
     """How far below the box's top lines `used` tall start, aligned top, middle or bottom (never above it)."""
-    return max({"middle": (box_height - used) / 2, "bottom": box_height - used}.get(valign, 0.0), 0.0)
+    below: dict[str | None, float] = {"middle": (box_height - used) / 2, "bottom": box_height - used}
+    return max(below.get(valign, 0.0), 0.0)
 
 
-def fit(markup: str, fonts: FontSet, family: str, width: float, height: float, max_size, min_size=None, leading: float = 1.2, max_lines=0):
+def fit(markup: str, fonts: FontSet, family: str, width: float, height: float, max_size: float,
+        min_size: float | None = None, leading: float = 1.2, max_lines: int = 0) -> Fitted:
     """The largest size between min and max (0.25 pt steps) at which the text fits the box
     (and, when max_lines is set, takes no more lines than that)."""
     quick = _one_line(markup, fonts, family, width, height, max_size, leading)
@@ -162,7 +176,7 @@ def fit(markup: str, fonts: FontSet, family: str, width: float, height: float, m
     runs = parse(markup)
     min_size = max_size if min_size is None else min_size
 
-    def attempt(size):
+    def attempt(size: float) -> Fitted:
         lines, overflow = layout(runs, fonts, family, size, width)
         too_tall = len(lines) * size * leading - (size * leading - size) > height + 0.01
         too_tall = too_tall or bool(max_lines and len(lines) > max_lines)
@@ -186,7 +200,8 @@ def fit(markup: str, fonts: FontSet, family: str, width: float, height: float, m
     return result
 
 
-def draw_lines(canvas: Canvas, fitted, x: float, top: float, width: float, align, colour, fonts: FontSet, family: str, draw_icon):
+def draw_lines(canvas: Canvas, fitted: Fitted, x: float, top: float, width: float, align: str, colour: Color,
+               fonts: FontSet, family: str, draw_icon: DrawIcon) -> float:
     """Draw fitted lines with the first line's cap at `top`, as one PDF text object (icons after it);
     returns the height used."""
     size, leading = fitted.size, fitted.leading
@@ -194,7 +209,8 @@ def draw_lines(canvas: Canvas, fitted, x: float, top: float, width: float, align
     baseline = top - ascent
     text = canvas.beginText()
     text.setFillColor(colour)
-    current_font, icons = None, []
+    current_font: str | None = None
+    icons: list[tuple[str, float, float, float]] = []
     for line in fitted.lines:
         dx = (width - line.width) / 2 if align == "center" else width - line.width if align == "right" else 0.0
         for start, font, piece in _stretches(line.items, size):
@@ -214,10 +230,12 @@ def draw_lines(canvas: Canvas, fitted, x: float, top: float, width: float, align
     return len(fitted.lines) * leading
 
 
-def _stretches(items, size):
+def _stretches(items: list[Item], size: float) -> Iterator[tuple[float, str | None, str]]:
     """A line's runs as (x, font, text) stretches, one per run of words in one font (joined by the spaces
     between them), and (x, None, icon name) for each icon: a PDF text operator per stretch, not per word."""
-    pieces, start, run_font, expected_x = [], None, None, 0.0
+    pieces: list[str] = []
+    start, expected_x = 0.0, 0.0  # start: set with the first piece, before any stretch is yielded
+    run_font: str | None = None
     for ix, run, font in items:
         if run.kind == "icon":
             if pieces:

@@ -2,10 +2,12 @@
 its panel, and one-line labels shrunk to fit their panel. The geometry comes from pnp.impose.tuckbox."""
 
 import contextlib
+from collections.abc import Iterator, Sequence
 
 from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from ..impose.tuckbox import Net, Point
 from .sheet import TAB, points_path, polygon
 from .fonts import FontSet
 from reportlab.pdfgen.canvas import Canvas
@@ -14,7 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 INK = colors.Color(0.13, 0.13, 0.13)
 
 
-def tuck_net(canvas: Canvas, net) -> None:
+def tuck_net(canvas: Canvas, net: Net) -> None:
     """A tuck box's net (pnp.impose.tuckbox.Net, in the canvas's coordinates): the glue tab grey, every
     fold line dashed, the cut outline solid."""
     canvas.saveState()
@@ -32,7 +34,7 @@ def tuck_net(canvas: Canvas, net) -> None:
 
 
 @contextlib.contextmanager
-def clipped_to(canvas: Canvas, points):
+def clipped_to(canvas: Canvas, points: Sequence[Point]) -> Iterator[None]:
     """Everything drawn inside the block clipped to the polygon `points`."""
     canvas.saveState()
     canvas.clipPath(points_path(canvas, points), stroke=0, fill=0)
@@ -42,7 +44,8 @@ def clipped_to(canvas: Canvas, points):
         canvas.restoreState()
 
 
-def fitted_label(canvas: Canvas, fonts: FontSet, text: str, centre, room, style, turned=False):
+def fitted_label(canvas: Canvas, fonts: FontSet, text: str, centre: Point, room: float,
+                 style: tuple[str, bool, float, float], turned: bool = False) -> bool:
     """One line of `text` centred on `centre`, in `style` = (family, bold, size, smallest size), shrunk until
     it is at most `room` long; turned a quarter anticlockwise (reading up the page) when `turned`. Returns
     False, drawing nothing, when it does not fit even at its smallest size."""

@@ -65,8 +65,10 @@ def draw_faces(studio: "Studio", faces: list["Face"], path: Path) -> int:
     canvas = new_canvas(str(path), studio.fonts.name("Body"), compression=0)
     painter = studio.painter(canvas)
     pages: dict[tuple, int] = {}  # (layout, primitives' identity, art bleed) -> page
+    held = []  # every face's primitives, alive until the end: a freed list's id is reused by the next one
     for face in faces:
         prims = studio.printed(face.printable)
+        held.append(prims)
         same = (face.printable.layout, id(prims), face.art_bleed)
         if same in pages:
             face.page = pages[same]

@@ -3,9 +3,18 @@
 import functools
 import itertools
 import math
+from collections.abc import Sequence
+from typing import TypeVar, cast
+
+Point = tuple[float, float]
+Face = list[Point]  # a net face's corners, in units of one edge length
+OuterEdge = tuple[Point, Point, Point]  # (a, b, the centre of the face it bounds)
+Vec = tuple[float, ...]  # a point or direction of the solid, in 3D
+SolidFace = tuple[list[int], Vec]  # (vertex indices in cyclic order, outward normal)
+Value = TypeVar("Value")
 
 
-def _reflect(point, a, b):
+def _reflect(point: Point, a: Point, b: Point) -> Point:
     """Reflect a point across the line through a and b."""
     (px, py), (ax, ay), (bx, by) = point, a, b
     dx, dy = bx - ax, by - ay
@@ -14,16 +23,16 @@ def _reflect(point, a, b):
     return (2 * fx - px, 2 * fy - py)
 
 
-def _pentagon():
+def _pentagon() -> Face:
     r = 1 / (2 * math.sin(math.pi / 5))  # circumradius for edge 1
     return [(r * math.cos(math.radians(90 + 72 * k)), r * math.sin(math.radians(90 + 72 * k))) for k in range(5)]
 
 
-def _edges(poly):
+def _edges(poly: Face) -> list[tuple[Point, Point]]:
     return [(poly[k], poly[(k + 1) % len(poly)]) for k in range(len(poly))]
 
 
-def d12():
+def d12() -> list[Face]:
     """The classic dodecahedron net: two 'flowers' of six pentagons joined at one edge.
     The second flower is the first turned half a turn about the midpoint of the joining edge."""
     centre = _pentagon()
@@ -38,34 +47,34 @@ def d12():
     return _normalise(flower + second)
 
 
-def d6():
+def d6() -> list[Face]:
     """A cube as the Latin-cross net: a column of four squares with one square on each side of the second."""
     cells = [(1, 0), (0, 1), (1, 1), (2, 1), (1, 2), (1, 3)]
-    faces = [[(x, -y), (x + 1, -y), (x + 1, -y - 1), (x, -y - 1)] for x, y in cells]
+    faces: list[Face] = [[(x, -y), (x + 1, -y), (x + 1, -y - 1), (x, -y - 1)] for x, y in cells]
     return _normalise(faces)
 
 
 H = math.sqrt(3) / 2  # height of a triangle of edge 1
 
 
-def _triangle(col, row, up):
+def _triangle(col: int, row: int, up: bool) -> Face:
     """Triangle `col` of strip `row` in a triangular lattice of edge 1 (pointing up or down)."""
     x, y = col * 0.5 + row * 0.5, row * H
     return [(x, y), (x + 1, y), (x + 0.5, y + H)] if up else [(x, y + H), (x + 0.5, y), (x + 1, y + H)]
 
 
-def d4():
+def d4() -> list[Face]:
     """A tetrahedron: one big triangle cut into four."""
     return _normalise([_triangle(0, 0, True), _triangle(2, 0, True), _triangle(1, 0, False), _triangle(0, 1, True)])
 
 
-def d8():
+def d8() -> list[Face]:
     """An octahedron: a strip of six triangles with one more above its second and one below its fifth."""
     strip = [_triangle(k, 0, k % 2 == 0) for k in range(6)]
     return _normalise(strip + [_triangle(0, 1, True), _triangle(3, -1, False)])
 
 
-def d20():
+def d20() -> list[Face]:
     """An icosahedron: a strip of ten triangles with five more along its top and five along its bottom."""
     strip = [_triangle(k, 0, k % 2 == 0) for k in range(10)]
     top = [_triangle(2 * k, 1, True) for k in range(5)]
@@ -76,31 +85,31 @@ def d20():
 NETS = {"d4": d4, "d6": d6, "d8": d8, "d12": d12, "d20": d20}
 
 
-def _normalise(faces):
+def _normalise(faces: list[Face]) -> list[Face]:
     xs = [x for f in faces for x, _ in f]
     ys = [y for f in faces for _, y in f]
     x0, y0 = min(xs), min(ys)
     return [[(x - x0, y - y0) for x, y in f] for f in faces]
 
 
-def bounds(faces):
+def bounds(faces: list[Face]) -> tuple[float, float]:
     xs = [x for f in faces for x, _ in f]
     ys = [y for f in faces for _, y in f]
     return max(xs) - min(xs), max(ys) - min(ys)
 
 
-def _key(p):
+def _key(p: Point) -> Point:
     return (round(p[0], 6), round(p[1], 6))
 
 
-def _edge(face, k):
+def _edge(face: Face, k: int) -> frozenset[Point]:
     """The k-th edge of a net face as a key that is the same from either face sharing it."""
     return frozenset((_key(face[k]), _key(face[(k + 1) % len(face)])))
 
 
-def outer_edges(faces):
+def outer_edges(faces: list[Face]) -> list[OuterEdge]:
     """Edges used by one face only, in order around the outline."""
-    count = {}
+    count: dict[frozenset[Point], int] = {}
     for f in faces:
         for a, b in _edges(f):
             k = frozenset((_key(a), _key(b)))
@@ -108,11 +117,12 @@ def outer_edges(faces):
     outer = [(a, b, _centroid(f)) for f in faces for a, b in _edges(f)
              if count[frozenset((_key(a), _key(b)))] == 1]
     # chain them into the outline so alternating tabs really alternate
-    by_start = {}
+    by_start: dict[Point, list[OuterEdge]] = {}
     for e in outer:  # faces may run either way round after reflection: index both ends
         by_start.setdefault(_key(e[0]), []).append(e)
         by_start.setdefault(_key(e[1]), []).append((e[1], e[0], e[2]))
-    chain, current, used = [], outer[0], set()
+    chain: list[OuterEdge] = []
+    current, used = outer[0], set[frozenset[Point]]()
     for _ in range(len(outer)):
         chain.append(current)
         used.add(frozenset((_key(current[0]), _key(current[1]))))
@@ -124,11 +134,11 @@ def outer_edges(faces):
     return chain if len(chain) == len(outer) else outer
 
 
-def _centroid(face):
+def _centroid(face: Face) -> Point:
     return sum(x for x, _ in face) / len(face), sum(y for _, y in face) / len(face)
 
 
-def tab(a, b, centre, depth: float = 0.22, inset=0.25):
+def tab(a: Point, b: Point, centre: Point, depth: float = 0.22, inset: float = 0.25) -> list[Point]:
     """A trapezoid glue tab on edge a-b, on the side away from its face's centre."""
     (ax, ay), (bx, by) = a, b
     dx, dy = bx - ax, by - ay
@@ -144,9 +154,9 @@ PHI = (1 + 5 ** 0.5) / 2
 _SIGNS = (-1, 1)
 
 
-def _cyclic(x: float, y: float, z):
+def _cyclic(x: float, y: float, z: float) -> list[Vec]:
     """The three cyclic permutations of (x, y, z) with every choice of signs (duplicates removed)."""
-    out = []
+    out: list[Vec] = []
     for a in _SIGNS:
         for b in _SIGNS:
             for c in _SIGNS:
@@ -156,34 +166,36 @@ def _cyclic(x: float, y: float, z):
     return out
 
 
-def _vertices(faces):
+def _vertices(faces: int) -> list[Vec]:
     """The vertices of the Platonic solid with this many faces."""
-    cube = [(x, y, z) for x in _SIGNS for y in _SIGNS for z in _SIGNS]
-    vertices = {4: [(1, 1, 1), (1, -1, -1), (-1, 1, -1), (-1, -1, 1)], 6: cube, 8: _cyclic(1, 0, 0),
-                12: cube + _cyclic(0, 1 / PHI, PHI), 20: _cyclic(0, 1, PHI)}
+    cube: list[Vec] = [(x, y, z) for x in _SIGNS for y in _SIGNS for z in _SIGNS]
+    vertices: dict[int, list[Vec]] = {
+        4: [(1, 1, 1), (1, -1, -1), (-1, 1, -1), (-1, -1, 1)], 6: cube, 8: _cyclic(1, 0, 0),
+        12: cube + _cyclic(0, 1 / PHI, PHI), 20: _cyclic(0, 1, PHI)}
     if faces not in vertices:
         raise ValueError(f"no die has {faces} faces")
     return vertices[faces]
 
 
-def _sub(a, b):
+def _sub(a: Vec, b: Sequence[float]) -> Vec:
     return tuple(x - y for x, y in zip(a, b))
 
 
-def _cross(a, b):
+def _cross(a: Vec, b: Vec) -> Vec:
     return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
-def _dot(a, b):
+def _dot(a: Vec, b: Vec) -> float:
     return sum(x * y for x, y in zip(a, b))
 
 
 @functools.lru_cache(maxsize=None)
-def _solid(kind):
+def _solid(kind: int) -> tuple[list[Vec], list[SolidFace]]:
     """Vertices and faces (vertex indices in cyclic order, outward normal) of the Platonic solid with `kind`
     faces. A face is a plane through three vertices with every other vertex on the inner side of it."""
     verts = _vertices(kind)
-    faces, seen = [], set()
+    faces: list[SolidFace] = []
+    seen: set[tuple[int, ...]] = set()
     for i, j, k in itertools.combinations(range(len(verts)), 3):
         n = _cross(_sub(verts[j], verts[i]), _sub(verts[k], verts[i]))
         if _dot(n, n) < 1e-12:
@@ -203,7 +215,7 @@ def _solid(kind):
     return verts, faces
 
 
-def _cyclic_order(verts, ring, n: int):
+def _cyclic_order(verts: list[Vec], ring: list[int], n: Vec) -> list[int]:
     """A face's vertices in order around its normal."""
     cx = [sum(verts[k][j] for k in ring) / len(ring) for j in range(3)]
     u = _sub(verts[ring[0]], cx)
@@ -211,11 +223,11 @@ def _cyclic_order(verts, ring, n: int):
     return sorted(ring, key=lambda k: math.atan2(_dot(_sub(verts[k], cx), w), _dot(_sub(verts[k], cx), u)))
 
 
-def fold(faces):
+def fold(faces: list[Face]) -> tuple[list[list[int]], list[int], list[SolidFace]]:
     """Fold a net onto its solid: for each net face, the solid's face it becomes and the solid's vertex at
     each of its corners. Returns (corner vertex ids per net face, solid face index per net face, solid faces)."""
     _, solid = _solid(len(faces))
-    edge_faces = {}
+    edge_faces: dict[frozenset[Point], list[tuple[int, int]]] = {}
     for f, face in enumerate(faces):
         for k in range(len(face)):
             edge_faces.setdefault(_edge(face, k), []).append((f, k))
@@ -233,7 +245,8 @@ def fold(faces):
     return [corners[f] for f in range(len(faces))], [which[f] for f in range(len(faces))], solid
 
 
-def _across(faces, solid, corners, which, f, k, g, gk):
+def _across(faces: list[Face], solid: list[SolidFace], corners: dict[int, list[int]], which: dict[int, int],
+            f: int, k: int, g: int, gk: int) -> tuple[int, list[int]]:
     """Net face g, folded across edge k of net face f (its own edge gk): the solid face it lands on and the
     solid vertex at each of its corners."""
     face = faces[f]
@@ -250,10 +263,10 @@ def _across(faces, solid, corners, which, f, k, g, gk):
     return landed, (ordered[-gk:] + ordered[:-gk] if gk else ordered)
 
 
-def glue_pairs(faces):
+def glue_pairs(faces: list[Face]) -> list[list[OuterEdge]]:
     """Outer edges grouped in the pairs that meet when the net is folded."""
     corners, _, _ = fold(faces)
-    by_edge = {}
+    by_edge: dict[frozenset[int], list[OuterEdge]] = {}
     for a, b, centre in outer_edges(faces):
         f, k = _locate(faces, a, b)
         n = len(faces[f])
@@ -261,7 +274,7 @@ def glue_pairs(faces):
     return list(by_edge.values())
 
 
-def _locate(faces, a, b):
+def _locate(faces: list[Face], a: Point, b: Point) -> tuple[int, int]:
     for f, face in enumerate(faces):
         for k in range(len(face)):
             p, q = face[k], face[(k + 1) % len(face)]
@@ -270,32 +283,34 @@ def _locate(faces, a, b):
     raise ValueError("edge not in net")
 
 
-def opposite_faces(faces):
+def opposite_faces(faces: list[Face]) -> list[int | None]:
     """For each net face, the net face that ends up opposite it on the solid (None on a tetrahedron,
     where a face is opposite a corner)."""
     _, which, solid = fold(faces)
     normal_of = [solid[w][1] for w in which]
-    def opposite(a, b):
+    def opposite(a: Vec, b: Vec) -> bool:
         return abs(_dot(a, b) + math.sqrt(_dot(a, a) * _dot(b, b))) < 1e-6
 
     return [next((g for g in range(len(faces)) if opposite(normal_of[f], normal_of[g])), None)
             for f in range(len(faces))]
 
 
-def assign_values(faces, values):
+def assign_values(faces: list[Face], values: Sequence[Value]) -> list[Value]:
     """Place values so that values[i] and values[-1 - i] sit on opposite faces (a d12 1..12 sums to 13);
     a d4's faces simply take the values in order."""
-    opposite = opposite_faces(faces)
-    if None in opposite:
+    opposites = opposite_faces(faces)
+    if None in opposites:
         return list(values)
-    out, i = [None] * len(faces), 0
+    opposite = cast(list[int], opposites)  # every face has one (not a tetrahedron)
+    out: list[Value | None] = [None] * len(faces)
+    i = 0
     for f in range(len(faces)):
         if out[f] is None:
             out[f], out[opposite[f]] = values[i], values[len(values) - 1 - i]
             i += 1
-    return out
+    return cast(list[Value], out)  # every face now holds a value
 
 
-def tabbed_edges(faces):
+def tabbed_edges(faces: list[Face]) -> list[OuterEdge]:
     """One glue tab per pair of edges that meet when folded: on the first of the pair around the outline."""
     return [pair[0] for pair in glue_pairs(faces)]

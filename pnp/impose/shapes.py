@@ -14,9 +14,9 @@ class Outline:
     w: float
     h: float
     radius: float = 0.0
-    points: tuple = ()
+    points: tuple[tuple[float, float], ...] = ()
 
-    def grown(self, by):
+    def grown(self, by: float) -> "Outline":
         """The outline pushed out by `by` all round (the bleed beyond the cut)."""
         box = (self.x - by, self.y - by, self.w + 2 * by, self.h + 2 * by)
         if self.kind == "polygon":
@@ -24,7 +24,7 @@ class Outline:
         return replace(self, x=box[0], y=box[1], w=box[2], h=box[3], radius=self.radius + by if self.radius else 0.0)
 
 
-def hexagon(x: float, y: float, w: float, h: float):
+def hexagon(x: float, y: float, w: float, h: float) -> Outline:
     """The hexagon touching the box's four sides: corners left and right with flat top and bottom in a wide
     box, corners top and bottom in a tall one (regular when the box has a regular hexagon's proportions)."""
     cx, cy, a, b = x + w / 2, y + h / 2, w / 2, h / 2
@@ -37,7 +37,8 @@ def hexagon(x: float, y: float, w: float, h: float):
     return Outline("polygon", x, y, w, h, points=tuple(points))
 
 
-def cut_shape(shape, x: float, y: float, w: float, h: float, radius, rounded_default):
+def cut_shape(shape: str, x: float, y: float, w: float, h: float, radius: float,
+              rounded_default: float) -> Outline | None:
     """The outline a token of `shape` (square, rounded, circle, hex) is cut along; None for 'none'."""
     if shape == "none":
         return None

@@ -8,9 +8,13 @@ hold the pair to the light, to line the two up). Seams are moved, where the pape
 text is cut in two, and where some must be, the smallest type rather than a title."""
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..units import MM
+
+Point = tuple[float, float]
+Interval = tuple[float, float, float]  # (start, end, weight): a line of text a seam should not cut, its type size
 
 OVERLAP = 12 * MM
 MARGIN = 10 * MM
@@ -31,18 +35,18 @@ class Tile:
     bh: float
 
     @property
-    def number(self):
+    def number(self) -> int:
         """1, 2, ... reading left to right, top to bottom."""
         return self.row * self.cols + self.col + 1
 
     @property
-    def label(self):
+    def label(self) -> str:
         return f"tile {self.number} of {self.rows * self.cols} (row {self.row + 1}, column {self.col + 1})"
 
-    def trim_lines(self, overlap: float = OVERLAP):
+    def trim_lines(self, overlap: float = OVERLAP) -> list[tuple[Point, Point]]:
         """Board segments ((x1, y1), (x2, y2)) this tile is trimmed along: the middle of its overlap with the
         tile to its left, and with the tile above it."""
-        lines = []
+        lines: list[tuple[Point, Point]] = []
         if self.col > 0:
             x = self.bx + overlap / 2
             lines.append(((x, self.by), (x, self.by + self.bh)))
@@ -51,18 +55,18 @@ class Tile:
             lines.append(((self.bx, y), (self.bx + self.bw, y)))
         return lines
 
-    def kept(self, overlap: float = OVERLAP):
+    def kept(self, overlap: float = OVERLAP) -> tuple[float, float, float, float]:
         """The part of the board this tile keeps once trimmed: (x0, y0, x1, y1)."""
         x0 = self.bx + (overlap / 2 if self.col > 0 else 0)
         y1 = self.by + self.bh - (overlap / 2 if self.row > 0 else 0)
         return x0, self.by, self.bx + self.bw, y1
 
 
-def _seams(length: float, count: int, room: float, overlap: float, avoid: list) -> list:
+def _seams(length: float, count: int, room: float, overlap: float, avoid: Sequence[Interval]) -> list[float]:
     """Where the `count - 1` seams go along a board side of `length`: evenly, each then moved, within what
     keeps every tile at most `room` long, to the place that cuts the least text (see `_clear_spot`).
     A tile spans from the seam before it to the seam after it, plus half the overlap at each seam."""
-    seams = []
+    seams: list[float] = []
     for c in range(count - 1):
         later = count - 2 - c  # seams still to place after this one
         if seams:
@@ -76,11 +80,11 @@ def _seams(length: float, count: int, room: float, overlap: float, avoid: list) 
     return seams
 
 
-def _clear_spot(even: float, lo: float, hi: float, overlap: float, avoid: list) -> float:
+def _clear_spot(even: float, lo: float, hi: float, overlap: float, avoid: Sequence[Interval]) -> float:
     """The position in [lo, hi] whose seam cuts the least text, the size of the type cut counting (a title
     weighs more than a note), then whose overlap strip (where the targets go) crosses the least, then the
     nearest `even`. `avoid` holds (start, end, weight) intervals: lines of text and their type size."""
-    def cost(s: float) -> tuple:
+    def cost(s: float) -> tuple[float, float, float]:
         cut = sum(w for a, b, w in avoid if a < s < b)
         crossed = sum(w for a, b, w in avoid if a < s + overlap / 2 and b > s - overlap / 2)
         return (round(cut, 3), round(crossed, 3), abs(s - even))
@@ -91,7 +95,8 @@ def _clear_spot(even: float, lo: float, hi: float, overlap: float, avoid: list) 
     return min([even, *(lo + k * SEAM_STEP for k in range(steps + 1) if lo + k * SEAM_STEP <= hi)], key=cost)
 
 
-def tiles(paper: tuple[float, float], size, overlap: float = OVERLAP, margin: float = MARGIN, avoid_x=(), avoid_y=()):
+def tiles(paper: tuple[float, float], size: tuple[float, float], overlap: float = OVERLAP, margin: float = MARGIN,
+          avoid_x: Sequence[Interval] = (), avoid_y: Sequence[Interval] = ()) -> list[Tile]:
     """Split a board of `size` over pages: rows top to bottom, columns left to right. `avoid_x` and
     `avoid_y` are board intervals (start, end, weight) across, and up from the bottom, that a seam should
     not cut: lines of text, weighed by their type size."""
@@ -102,7 +107,7 @@ def tiles(paper: tuple[float, float], size, overlap: float = OVERLAP, margin: fl
     xs = [0.0] + _seams(W, cols, aw, overlap, avoid_x) + [W]  # seams across, left to right
     # seams down, from the top (a row is counted from the top; board y runs up from the bottom)
     ys = [H] + [H - s for s in _seams(H, rows, ah, overlap, [(H - b, H - a, w) for a, b, w in avoid_y])] + [0.0]
-    out = []
+    out: list[Tile] = []
     for r in range(rows):
         for c in range(cols):
             x0 = xs[c] - (overlap / 2 if c > 0 else 0)
@@ -113,11 +118,12 @@ def tiles(paper: tuple[float, float], size, overlap: float = OVERLAP, margin: fl
     return out
 
 
-def alignment_marks(tile, overlap: float = OVERLAP):
+def alignment_marks(tile: Tile, overlap: float = OVERLAP) -> list[Point]:
     """Board-coordinate centres of the registration targets on this tile: in each overlap, between the trim
     line (the seam) and the overlap's far edge, where the trimmed tile keeps them and its neighbour, which
     is not trimmed there, keeps them too."""
-    marks, quarter = [], overlap / 4
+    marks: list[Point] = []
+    quarter = overlap / 4
     if tile.col > 0:  # this tile's left overlap: trimmed here at the seam
         x = tile.bx + overlap / 2 + quarter
         marks += [(x, tile.by + tile.bh * f) for f in (0.25, 0.75)]

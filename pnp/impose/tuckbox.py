@@ -12,6 +12,9 @@ from dataclasses import dataclass
 
 from ..units import MM
 
+Point = tuple[float, float]
+Rect = tuple[float, float, float, float]  # (x, y, w, h)
+
 TUCK = 15 * MM  # the depth of a tuck flap (at most a quarter of the panel's height)
 GLUE = 10 * MM  # the width of the glue tab (at most a quarter of the panel's width)
 NOTCH = 9 * MM  # the radius of the thumb notch (at most a sixth of the panel's width)
@@ -28,34 +31,34 @@ class Net:
     width: float  # W: a card's width plus the clearance (the front and back panels)
     height: float  # H: a card's height plus the clearance (the front, back and sides)
     depth: float  # D: the deck's thickness plus the clearance (the sides, the lid and the bottom)
-    panels: dict
-    folds: list
-    outline: list
-    glue: list
-    front_cut: list
+    panels: dict[str, Rect]
+    folds: list[tuple[Point, Point]]
+    outline: list[Point]
+    glue: list[Point]
+    front_cut: list[Point]
 
     @property
-    def size(self):
+    def size(self) -> tuple[float, float]:
         """The net's flat size (w, h)."""
         xs = [x for x, _ in self.outline]
         ys = [y for _, y in self.outline]
         return max(xs) - min(xs), max(ys) - min(ys)
 
 
-def box_size(card, count: int, thickness, clearance):
+def box_size(card: tuple[float, float], count: int, thickness: float, clearance: float) -> tuple[float, float, float]:
     """(W, H, D) of the box that holds `count` cards of `card` = (w, h), each `thickness` thick, with
     `clearance` of play in each direction (all in points)."""
     w, h = card
     return w + clearance, h + clearance, count * thickness + clearance
 
 
-def _arc(cx: float, cy: float, r, start, end, steps=12):
+def _arc(cx: float, cy: float, r: float, start: float, end: float, steps: int = 12) -> list[Point]:
     """Points on a circle from angle `start` to `end` (degrees, anticlockwise when end > start)."""
     return [(cx + r * math.cos(math.radians(start + (end - start) * k / steps)),
              cy + r * math.sin(math.radians(start + (end - start) * k / steps))) for k in range(steps + 1)]
 
 
-def _tuck_flap(x0: float, x1: float, y: float, depth: float, up):
+def _tuck_flap(x0: float, x1: float, y: float, depth: float, up: bool) -> list[Point]:
     """The outer edge of a tuck flap on the fold line y from x0 to x1 (left to right), reaching `depth` up
     (or down): narrowing by TUCK_INSET, with rounded corners at its tip."""
     s = 1 if up else -1
@@ -67,14 +70,14 @@ def _tuck_flap(x0: float, x1: float, y: float, depth: float, up):
     return left + right
 
 
-def _dust_flap(x0: float, x1: float, y: float, depth: float, up):
+def _dust_flap(x0: float, x1: float, y: float, depth: float, up: bool) -> list[Point]:
     """A dust flap on the fold line y from x0 to x1 (left to right): a trapezoid narrowing towards its tip."""
     s = 1 if up else -1
     slant = min((x1 - x0) * 0.25, depth * 0.3, 3 * MM)
     return [(x0, y), (x0 + slant, y + s * depth), (x1 - slant, y + s * depth), (x1, y)]
 
 
-def tuck_net(width: float, height: float, depth: float):
+def tuck_net(width: float, height: float, depth: float) -> Net:
     """The net of a box whose front is `width` x `height` and whose sides are `depth` wide (points)."""
     W, H, D = width, height, depth
     T = min(TUCK, H / 4)
@@ -104,7 +107,8 @@ def tuck_net(width: float, height: float, depth: float):
     return Net(W, H, D, panels, folds, outline, glue, front_cut)
 
 
-def placement(net_size, paper: tuple[float, float], margin: float, footer):
+def placement(net_size: tuple[float, float], paper: tuple[float, float], margin: float,
+              footer: float) -> tuple[tuple[float, float], Point] | None:
     """Where a net of `net_size` goes: (page size, (x, y) of its bottom-left corner), centred on the paper
     (portrait, else landscape) inside `margin` all round and `footer` of room at the bottom; None when it
     fits neither way."""
@@ -116,6 +120,6 @@ def placement(net_size, paper: tuple[float, float], margin: float, footer):
     return None
 
 
-def room(paper: tuple[float, float], margin: float, footer):
+def room(paper: tuple[float, float], margin: float, footer: float) -> tuple[tuple[float, float], tuple[float, float]]:
     """The largest net that fits the paper, portrait and landscape: ((w, h), (w, h))."""
     return ((paper[0] - 2 * margin, paper[1] - margin - footer), (paper[1] - 2 * margin, paper[0] - margin - footer))

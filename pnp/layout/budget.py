@@ -3,7 +3,12 @@ where the work happens (each element or repeated copy resolved, each shape made 
 text by its length), so that layouts asking for far too much stop with one message at the element that
 spent the last step, whatever multiplies the work (repeats in repeats, many items, long texts)."""
 
+from collections.abc import Sequence
+
+from ..draw.primitive import Primitive
 from ..errors import BudgetSpent
+from .prims import Prim
+from ..report import Mark
 
 # The steps a game may spend on its drawing in one command (validate, build, export, a preview refresh): a
 # base, and an allowance per face printed, so that a deck of 10,000 cards can be drawn and a small game cannot
@@ -15,7 +20,7 @@ CHARACTERS_PER_STEP = 8  # fitting and setting a text costs about as much per 8 
 ICON_STEPS = 3  # an icon costs about three plain shapes to place and paint
 
 
-def steps_of(prim: object) -> int:
+def steps_of(prim: Primitive) -> int:
     """What making or painting one primitive costs, in steps: one (an icon three), and one per few
     characters of its text or points of its outline."""
     return (ICON_STEPS if prim.kind == "icon" else 1) + (len(prim.text) + len(prim.points)) // CHARACTERS_PER_STEP
@@ -29,13 +34,13 @@ class DrawingBudget:
     def __init__(self, base: int | None = None) -> None:
         self.base = self.limit = BASE_STEPS if base is None else base
         self.spent = 0
-        self.stopped = None  # the message said when the budget ran out
+        self.stopped: str | None = None  # the message said when the budget ran out
 
     def allow_faces(self, faces: int) -> None:
         """Size the budget for a game that prints `faces` faces."""
         self.limit = self.base + STEPS_PER_FACE * faces
 
-    def spend(self, steps: int, mark: object) -> None:
+    def spend(self, steps: int, mark: Mark | None) -> None:
         """Spend `steps` for the element at `mark` (its file:line)."""
         if self.stopped is not None:
             raise BudgetSpent(self.stopped)
@@ -46,7 +51,7 @@ class DrawingBudget:
                             "pnp stops here (a repeat far too big, or repeats inside repeats?)")
             raise BudgetSpent(self.stopped, mark)
 
-    def spend_on(self, prims: list, mark: object) -> None:
+    def spend_on(self, prims: Sequence[Prim], mark: Mark | None) -> None:
         """Spend one step for the element at `mark`, resolved once more, and what the `prims` it made cost;
         each then knows the element that made it, if it did not yet: painting it spends in that name."""
         steps = 1
@@ -56,7 +61,7 @@ class DrawingBudget:
                 prim.source = mark
         self.spend(steps, mark)
 
-    def spend_painting(self, prims: list) -> None:
+    def spend_painting(self, prims: Sequence[Primitive]) -> None:
         """Spend what painting `prims` costs before they are painted, in the name of the element that made the
         one that would pass the limit."""
         steps = sum(map(steps_of, prims))

@@ -1,7 +1,9 @@
 """A layout's elements checked once when the file is read: unknown keys, missing ones and constant values
 are reported with file:line; what is left to do per item is rendering the templates."""
 
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
+
 from ..errors import ExprError, LayoutError
 from ..model.load import MarkedList, Record
 from ..options import did_you_mean, type_name
@@ -10,7 +12,8 @@ from . import params as P
 from .elements import ELEMENTS
 from .place import REST
 from ..report import Mark
-from .elements.base import Context
+from .elements.base import Context, Element
+from .styles import StyleSet
 
 MAX_ELEMENTS = 5_000  # elements in one layout file, groups included
 
@@ -21,23 +24,32 @@ class Compiled:
     __slots__ = ("element", "spec", "params", "consts", "templates", "children", "when", "repeat", "name",
                  "step", "mark")
 
-    def __init__(self, element, spec) -> None:
+    element: Element
+    spec: Record
+    mark: Mark | None
+    params: dict[str, P.Param]
+    when: object  # the `when` expression, or None
+    repeat: object  # the `repeat` expression, or None
+    name: str  # what a repeated copy calls its value
+    step: Sequence[float]  # how far each repeated copy moves: [dx, dy]
+
+    def __init__(self, element: Element, spec: Record) -> None:
         self.element, self.spec, self.mark = element, spec, spec.mark
         self.params = element.all_params()
         self.consts: dict[str, Any] = {}
         self.templates: dict[str, Any] = {}
         self.children: list[Compiled] = []
 
-    def mark_of(self, key: str):
+    def mark_of(self, key: str) -> Mark:
         return self.spec.mark_of(key)
 
-    def has(self, key: str):
+    def has(self, key: str) -> bool:
         return key in self.spec
 
-    def is_templated(self, names):
+    def is_templated(self, names: Iterable[str]) -> bool:
         return any(n in self.templates for n in names)
 
-    def values(self, ctx: Context, later=()):
+    def values(self, ctx: Context, later: Collection[str] = ()) -> dict[str, Any]:
         """Every parameter's value for one item: constants as converted at load, templates rendered now
         (except those named in `later`, which a grid renders per cell). The dict may be shared between
         items: read it, never change it."""
@@ -49,7 +61,7 @@ class Compiled:
                 out[name] = self._rendered(name, source, ctx)
         return out
 
-    def _rendered(self, name: str, source, ctx: Context):
+    def _rendered(self, name: str, source: str, ctx: Context) -> Any:
         param = self.params[name]
         try:
             text = render(source, ctx)
@@ -64,7 +76,7 @@ class Compiled:
         except ValueError as e:
             raise LayoutError(f"{name}: {e}", self.mark_of(name)) from None
 
-    def evaluate(self, key: str, ctx: Context):
+    def evaluate(self, key: str, ctx: Context) -> Any:
         try:
             return evaluate(self.spec[key], ctx)
         except ExprError as e:
@@ -72,21 +84,21 @@ class Compiled:
 
 
 class _Compiler:
-    def __init__(self, styles, problems: list[tuple[str, Mark | None]]) -> None:
+    def __init__(self, styles: StyleSet, problems: list[tuple[str, Mark | None]]) -> None:
         self.styles, self.problems, self.count = styles, problems, 0
 
-    def elements(self, specs, mark: Mark | None):
+    def elements(self, specs: object, mark: Mark | None) -> list[Compiled]:
         if not isinstance(specs, list):
             self.problems.append((f"elements is a list (one '- type: ...' each), got {type_name(specs)}", mark))
             return []
-        out = []
+        out: list[Compiled] = []
         for i, spec in enumerate(specs):
             compiled = self.element(spec, specs.mark_of(i) if isinstance(specs, MarkedList) else mark)
             if compiled is not None:
                 out.append(compiled)
         return out
 
-    def element(self, spec, mark: Mark | None):
+    def element(self, spec: object, mark: Mark | None) -> Compiled | None:
         self.count += 1
         if self.count > MAX_ELEMENTS:
             if self.count == MAX_ELEMENTS + 1:
@@ -112,7 +124,7 @@ class _Compiler:
             compiled.children = self.elements(compiled.consts["elements"], spec.mark_of("elements"))
         return compiled
 
-    def _styled(self, spec):
+    def _styled(self, spec: Record) -> Record:
         """The element's settings over those of its named text style."""
         name = spec.get("style")
         if name is None or "style" not in ELEMENTS[spec["type"]].params:
@@ -125,7 +137,7 @@ class _Compiler:
             return spec
         return spec.merged_over(style)
 
-    def _check_keys(self, compiled) -> None:
+    def _check_keys(self, compiled: Compiled) -> None:
         kind, spec = compiled.element.type, compiled.spec
         for key in spec:
             if key in compiled.params:
@@ -140,7 +152,7 @@ class _Compiler:
                 self.problems.append((f"'{kind}' element needs '{name}' ({param.doc})", spec.mark))
         self.problems.extend(compiled.element.check(spec))
 
-    def _value(self, compiled, name: str, param) -> None:
+    def _value(self, compiled: Compiled, name: str, param: P.Param) -> None:
         spec = compiled.spec
         if name not in spec:
             compiled.consts[name] = param.initial()
@@ -166,7 +178,8 @@ class _Compiler:
             compiled.consts[name] = param.initial()
 
 
-def compile_elements(specs, mark: Mark | None, styles, problems: list[tuple[str, Mark | None]]):
+def compile_elements(specs: object, mark: Mark | None, styles: StyleSet,
+                     problems: list[tuple[str, Mark | None]]) -> list[Compiled]:
     """The compiled elements of a layout file; problems found are appended as (message, mark)."""
     return _Compiler(styles, problems).elements(specs, mark)
 

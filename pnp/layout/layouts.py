@@ -3,6 +3,8 @@ A layout is found as layouts/<game>/NAME.yaml, then layouts/shared/NAME.yaml."""
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from .. import units
 from ..errors import DataError, LayoutError, LoadError
@@ -11,8 +13,8 @@ from ..options import did_you_mean, type_name
 from ..report import Mark
 from . import params as P
 from .budget import DrawingBudget
-from .compile import compile_elements
-from .place import plan
+from .compile import Compiled, compile_elements
+from .place import Measure, Placement, plan
 from .resolve import Resolver
 from .styles import StyleSet
 from ..project import Project
@@ -26,7 +28,7 @@ class Size(P.Param):
     kind = "size"
     unit = "a name (" + ", ".join(units.CARD_SIZES) + "), `[w, h]` or `'w x h'`"
 
-    def convert(self, value):
+    def convert(self, value: object) -> tuple[float, float]:
         w, h = units.size(value)
         for side in (w, h):
             # at least 1 mm: a side of 0.001 mm is no pixel at any export's resolution (a traceback there)
@@ -66,33 +68,35 @@ class Layout:
     bleed: float  # points of art beyond the trim line the layout provides
     safe: float
     radius: float
-    vars: dict
-    elements: list  # compiled
+    vars: dict[str, Any]
+    elements: list[Compiled]
     spec: Record  # the file's keys over its parents'
-    options: dict = field(default_factory=dict)  # converted values of the keys component kinds add
-    chain: list = field(default_factory=list)  # files, child first
-    placement: object = None  # place.Placement when elements are placed against each other
+    options: dict[str, Any] = field(default_factory=dict)  # converted values of the keys component kinds add
+    chain: list[str] = field(default_factory=list)  # files, child first
+    placement: Placement[Compiled] | None = None  # when elements are placed against each other
 
     @property
-    def size_mm(self):
+    def size_mm(self) -> list[float]:
         return [units.to_mm(self.width), units.to_mm(self.height)]
 
 
 class LayoutSet:
     """A game's layouts, read and checked once each; `resolver(name)` evaluates one for items."""
 
-    def __init__(self, project: Project, game_id: str, context, options=None, budget=None) -> None:
+    def __init__(self, project: Project, game_id: str, context: dict[str, Any],
+                 options: dict[str, P.Param] | None = None, budget: DrawingBudget | None = None) -> None:
         self.project, self.game_id, self.context = project, game_id, context
         self.budget = budget or DrawingBudget()  # the game's drawing steps, which resolving spends
         self.folders = [project.layouts / game_id, project.shared_layouts]
         self.options = dict(options or {})  # kind-specific layout keys: name -> Param
         self.styles = StyleSet(project, game_id)
-        self._layouts: dict[str, Layout] = {}
+        self._layouts: dict[str, Layout | LayoutError] = {}  # a file's problems are remembered too
         self._resolvers: dict[str, Resolver] = {}
         self.using: list[str] = []  # layouts being resolved through `use`, to refuse one that uses itself
-        self.measure = None  # text primitive -> the height its lines take once fitted (set by the studio)
+        # text primitive -> the height its lines take once fitted (set by the studio)
+        self.measure: Measure | None = None
 
-    def path(self, name: str, mark: Mark | None = None):
+    def path(self, name: str | None, mark: Mark | None = None) -> Path:
         if not isinstance(name, str) or not NAME.match(name) or ".." in name.split("/"):
             raise LayoutError(f"'{name}' is not a layout name (letters, digits, '-', '_' and '/' between "
                               "folders)", mark)
@@ -108,13 +112,14 @@ class LayoutSet:
         known = [p.stem for f in self.folders if f.is_dir() for p in f.glob("*.yaml")]
         raise LayoutError(f"layout '{name}' not found{did_you_mean(name, known)} (looked for {where})", mark)
 
-    def get(self, name: str, mark: Mark | None = None, _stack=()):
+    def get(self, name: str | None, mark: Mark | None = None, _stack: tuple[str, ...] = ()) -> Layout:
         """The layout, or a LayoutError listing every problem of its file (remembered: said once)."""
         if name in _stack:
             raise LayoutError(f"layouts extend each other in a circle: {' -> '.join(_stack + (name,))}", mark)
-        found = self._layouts.get(name)
+        found = self._layouts.get(name) if name is not None else None
         if found is None:
             self.path(name, mark)  # a name that finds no file is the asker's mistake: said at the asker's mark
+            assert name is not None  # path() refused it
             try:
                 found = self._read(name, _stack, mark)
             except LayoutError as e:
@@ -124,12 +129,12 @@ class LayoutSet:
             raise found
         return found
 
-    def resolver(self, name: str, mark: Mark | None = None):
+    def resolver(self, name: str, mark: Mark | None = None) -> Resolver:
         if name not in self._resolvers:
             self._resolvers[name] = Resolver(self.get(name, mark), self, self.context)
         return self._resolvers[name]
 
-    def _read(self, name: str, stack, mark: Mark | None):
+    def _read(self, name: str, stack: tuple[str, ...], mark: Mark | None) -> Layout:
         path = self.path(name, mark)
         shown = self.project.rel(path)
         try:
@@ -138,7 +143,7 @@ class LayoutSet:
             raise LayoutError(e.message, e.mark) from None
         if not isinstance(spec, Record):
             raise LayoutError(f"a layout is a mapping with size and elements, got {type_name(spec)}", Mark(shown, 1, 1))
-        problems = []
+        problems: list[tuple[str, Mark | None]] = []
         values = self._values(spec, problems)
         parent = None
         if values.get("extends"):
@@ -157,10 +162,10 @@ class LayoutSet:
             raise LayoutError(problems[0][0], problems[0][1], problems)
         return layout
 
-    def _values(self, spec, problems: list[tuple[str, Mark | None]]):
+    def _values(self, spec: Record, problems: list[tuple[str, Mark | None]]) -> dict[str, Any]:
         """The file's own keys, checked and converted; a variable may not hide a name templates rely on."""
         known = {**LAYOUT_PARAMS, **self.options}
-        values = {}
+        values: dict[str, Any] = {}
         for key in spec:
             if key not in known:
                 problems.append((f"unknown layout key '{key}'{did_you_mean(key, known)}", spec.key_mark(key)))
@@ -175,13 +180,18 @@ class LayoutSet:
                                  f"{RESERVED[name]}", spec["vars"].key_mark(name)))
         return values
 
-    def _layout(self, name: str, shown, spec, values, parent, elements):
-        def pick(key: str):
+    def _layout(self, name: str, shown: str, spec: Record, values: dict[str, Any], parent: Layout | None,
+                elements: list[Compiled]) -> Layout:
+        def pick(key: str) -> Any:
             if key in values:
                 return values[key]
             return getattr(parent, key) if parent else LAYOUT_PARAMS[key].initial()
 
-        width, height = values["size"] if "size" in values else (parent.width, parent.height)
+        if "size" in values:
+            width, height = values["size"]
+        else:
+            assert parent is not None  # a layout with no size of its own extends one (else _read refused it)
+            width, height = parent.width, parent.height
         options = {**(parent.options if parent else {}),
                    **{k: v for k, v in values.items() if k in self.options}}
         return Layout(

@@ -3,7 +3,9 @@
 shrunk to fit and its `when:` has been decided; and `h: rest`, a text or rectangle that runs down to the
 bottom of the layout's safe area. A layout that uses none of this resolves exactly as before."""
 
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Generic, TypeVar, cast
 
 from ..draw.text import valign_offset
 from ..errors import LayoutError
@@ -11,13 +13,17 @@ from ..units import MM
 from ..options import did_you_mean
 from . import params as P
 from ..report import Mark
-from .prims import LayoutShape, Prim
-from pathlib import Path
+from .prims import LayoutShape, PlacedShape, Prim
 
 RELATIONS = {"below": "y", "above": "y", "right_of": "x", "left_of": "x"}
 REST = "rest"  # `h: rest`
 
 # Every element takes these (listed in the reference with the common parameters).
+Box = tuple[float, float, float, float]  # (left, top, right, bottom)
+Placed = TypeVar("Placed", bound=PlacedShape)  # the compiled elements placed
+Relation = tuple[str, Placed, float]  # (below/above/right_of/left_of, the element placed against, gap)
+Measure = Callable[[Prim], float]  # a text primitive -> the height its lines take once fitted
+
 PLACE = {
     "below": P.Name(None, "place the element's top `gap` below the bottom of the element of this `name`, as "
                           "drawn (a text's last line, after shrinking to fit; where it would be, when not drawn)"),
@@ -28,14 +34,15 @@ PLACE = {
 }
 
 
-class Placement:
+class Placement(Generic[Placed]):
     """Which top-level elements are placed against which, and an order that resolves every element after
     the ones it is placed against (the primitives still go on paper in the file's order)."""
 
-    def __init__(self, anchors, rest, order) -> None:
+    def __init__(self, anchors: dict[Placed, list[Relation[Placed]]], rest: set[Placed], order: list[Placed]) -> None:
         self.anchors, self.rest, self.order = anchors, rest, order
 
-    def place(self, el, prims: list[Prim], boxes, layout: LayoutShape, measure) -> None:
+    def place(self, el: Placed, prims: list[Prim], boxes: dict[PlacedShape, Box | None], layout: LayoutShape,
+              measure: Measure | None) -> None:
         """Move an element's primitives to where its relations put them, stretch `h: rest`, check that it
         stays on the card, and record the box it is drawn in for the elements placed against it."""
         relations = self.anchors.get(el, ())
@@ -52,11 +59,12 @@ class Placement:
         boxes[el] = drawn(prims, measure) or _nothing_drawn(relations, boxes)
 
 
-def plan(elements, problems: list[tuple[str, Mark | None]]):
+def plan(elements: Sequence[Placed], problems: list[tuple[str, Mark | None]]) -> Placement[Placed] | None:
     """The Placement of a layout's top-level elements, or None when none is placed relatively; unknown
     names and circles of placements are reported into `problems`."""
     named = {el.consts.get("name"): el for el in elements if el.consts.get("name")}
-    anchors, rest = {}, {el for el in elements if el.spec.get("h") == REST}
+    anchors: dict[Placed, list[Relation[Placed]]] = {}
+    rest = {el for el in elements if el.spec.get("h") == REST}
     for el in elements:
         for relation in RELATIONS:
             target = el.consts.get(relation)
@@ -79,11 +87,13 @@ def plan(elements, problems: list[tuple[str, Mark | None]]):
     return Placement(anchors, rest, _ordered(elements, anchors, problems))
 
 
-def _ordered(elements, anchors, problems: list[tuple[str, Mark | None]]):
+def _ordered(elements: Sequence[Placed], anchors: dict[Placed, list[Relation[Placed]]],
+             problems: list[tuple[str, Mark | None]]) -> list[Placed]:
     """The elements, each after those it is placed against; a circle is reported and broken."""
-    order, state = [], {}
+    order: list[Placed] = []
+    state: dict[Placed, str] = {}
 
-    def visit(el, path: Path) -> None:
+    def visit(el: Placed, path: list[Placed]) -> None:
         if state.get(el) == "done":
             return
         if state.get(el) == "visiting":
@@ -101,9 +111,10 @@ def _ordered(elements, anchors, problems: list[tuple[str, Mark | None]]):
     return order
 
 
-def extent(prims: list[Prim]):
+def extent(prims: Sequence[Prim]) -> Box | None:
     """(left, top, right, bottom) of the primitives' boxes, or None for none."""
-    xs, ys = [], []
+    xs: list[float] = []
+    ys: list[float] = []
     for p in prims:
         if p.points:
             xs += [x for x, _ in p.points]
@@ -114,22 +125,23 @@ def extent(prims: list[Prim]):
     return (min(xs), min(ys), max(xs), max(ys)) if xs else None
 
 
-def drawn(prims: list[Prim], measure):
+def drawn(prims: Sequence[Prim], measure: Measure | None) -> Box | None:
     """The box the primitives really take: a text as tall as its lines after shrinking to fit."""
-    boxes = []
+    boxes: list[Box] = []  # one primitive's extent is never None
     for p in prims:
         if p.kind == "text" and measure is not None:
             used = min(measure(p), p.h)
             top = p.y + valign_offset(p.style.get("valign"), p.h, used)
-            boxes.append(extent([replace(p, y=top, h=used)]))
+            boxes.append(cast(Box, extent([replace(p, y=top, h=used)])))
         else:
-            boxes.append(extent([p]))
+            boxes.append(cast(Box, extent([p])))
     if not boxes:
         return None
     return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
-def _offset(relations, own, boxes):
+def _offset(relations: Sequence[Relation[PlacedShape]], own: Box,
+            boxes: dict[PlacedShape, Box | None]) -> tuple[float, float]:
     dx = dy = 0.0
     for relation, anchor, gap in relations:
         a = boxes.get(anchor)
@@ -146,7 +158,7 @@ def _offset(relations, own, boxes):
     return dx, dy
 
 
-def _nothing_drawn(relations, boxes):
+def _nothing_drawn(relations: Sequence[Relation[PlacedShape]], boxes: dict[PlacedShape, Box | None]) -> Box | None:
     """Where an element that draws nothing (its `when` false, its text empty) stands for the elements placed
     against it: no room at all, just past what it is placed against; None (they keep their own places)
     when it is placed against nothing."""
@@ -159,11 +171,12 @@ def _nothing_drawn(relations, boxes):
     return None
 
 
-def _moved(p, dx: float, dy: float):
+def _moved(p: Prim, dx: float, dy: float) -> Prim:
     return replace(p, x=p.x + dx, y=p.y + dy, points=tuple((x + dx, y + dy) for x, y in p.points))
 
 
-def _check_on_card(el, relations, box, layout: LayoutShape) -> None:
+def _check_on_card(el: PlacedShape, relations: Sequence[Relation[PlacedShape]], box: Box | None,
+                   layout: LayoutShape) -> None:
     if box is None:
         return
     edge = layout.bleed + 0.01

@@ -3,6 +3,7 @@
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..model.load import Record
 from ..report import Mark
 
 
@@ -16,15 +17,15 @@ class Prim:
     y: float = 0.0
     w: float = 0.0
     h: float = 0.0
-    points: tuple = ()
-    style: dict = field(default_factory=dict)
+    points: tuple[tuple[float, float], ...] = ()
+    style: dict[str, Any] = field(default_factory=dict)
     text: str = ""
     rotate: float = 0.0
-    mark: object = None
+    mark: Mark | None = None
     thumbnail: bool = False  # drawn smaller than its layout makes it (a card pictured on another card)
     # the element that made it (its file:line), which painting it spends the drawing budget for; not part of
     # what is drawn, so not of its repr (shared faces are named by the repr of their primitives)
-    source: object = field(default=None, repr=False, compare=False)
+    source: Mark | None = field(default=None, repr=False, compare=False)
 
 
 def polygon(points: list[tuple[float, float]], style: dict[str, Any], rotate: float = 0.0,
@@ -46,6 +47,18 @@ def scaled(p: Prim, x: float, y: float, s: float) -> Prim:
     return Prim(p.kind, x + p.x * s, y + p.y * s, p.w * s, p.h * s,
                 tuple((x + px * s, y + py * s) for px, py in p.points), style, p.text, p.rotate, p.mark,
                 p.thumbnail or s < 0.999)
+
+
+class PlacedShape(Protocol):
+    """What placing reads of a compiled element (pnp.layout.compile.Compiled, which imports placing)."""
+
+    @property
+    def spec(self) -> Record: ...
+    @property
+    def mark(self) -> Mark | None: ...
+    @property
+    def consts(self) -> dict[str, Any]: ...
+    def mark_of(self, key: str) -> Mark | None: ...
 
 
 class LayoutShape(Protocol):

@@ -1,13 +1,18 @@
 """Evaluates a layout for one item: `when`, `repeat` and each element's templates -> drawing primitives."""
 
+import functools
 import itertools
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, cast
 
 from .. import units
 from ..errors import ExprError, LayoutError, LimitError
 from ..model.load import shown
 from ..report import Mark
-from .elements.base import Context
-from .prims import LayoutShape, Prim
+from .budget import DrawingBudget
+from .elements.base import Context, ElementShape
+from .place import Box, Measure, Placement
+from .prims import LayoutShape, PlacedShape, Prim
 
 MAX_REPEAT = 10_000  # copies of one repeated element
 MAX_PRIMS = 100_000  # primitives one layout may resolve to for one item
@@ -23,7 +28,20 @@ CONTEXT = {
 }
 
 
-class _Made(list):
+Problems = list[tuple[str, Mark | None]]
+
+
+class LayoutSource(Protocol):
+    """What resolving reads of the game's layouts (pnp.layout.layouts.LayoutSet, which imports this module)."""
+
+    budget: DrawingBudget
+    using: list[str]
+    measure: Measure | None
+
+    def resolver(self, name: str, mark: Mark | None = None) -> "Resolver": ...
+
+
+class _Made(list[Prim]):
     """The primitives one top-level element resolves to, and how many of them were paid for already (the
     elements of a group, and each copy of a repeat, pay for theirs as they are made)."""
 
@@ -37,17 +55,20 @@ class _Made(list):
 class Resolver:
     """Resolve `layout` for an item (any Record or None) in the game's template context."""
 
-    def __init__(self, layout: LayoutShape, layouts, base_context) -> None:
+    def __init__(self, layout: LayoutShape, layouts: LayoutSource, base_context: Context) -> None:
         self.layout, self.layouts = layout, layouts
         self.base = {**base_context, "vars": layout.vars, **layout.vars, "W": units.to_mm(layout.width),
                      "H": units.to_mm(layout.height), "B": units.to_mm(layout.bleed)}
         # placed elements depend on each other as drawn for the item: none is resolved once for all
-        self.item_free = {el for el in layout.elements if _item_free(el)} if layout.placement is None else set()
+        self.item_free: set[ElementShape] = \
+            {el for el in layout.elements if _item_free(el)} if layout.placement is None else set()
         self.constant = len(self.item_free) == len(layout.elements)
-        self._same_for_all = None  # a constant layout's primitives, shared by every item
-        self._fixed = {}  # item-free element -> its primitives (shared: nobody changes a primitive)
+        self._same_for_all: list[Prim] | None = None  # a constant layout's primitives, shared by every item
+        # item-free element -> its primitives (shared: nobody changes a primitive)
+        self._fixed: dict[ElementShape, list[Prim]] = {}
 
-    def resolve(self, item=None, problems: list[tuple[str, Mark | None]] | None = None, extra=None):
+    def resolve(self, item: object = None, problems: Problems | None = None,
+                extra: dict[str, Any] | None = None) -> list[Prim]:
         """The primitives for `item`, with `extra` template variables (a die face's value). With a `problems`
         list, an element that fails is reported there as (message, mark) and left out, so one run finds
         every failing element; without one it raises. A layout that reads nothing of the item (a card back)
@@ -62,11 +83,11 @@ class Resolver:
             self._same_for_all = prims
         return self._same_for_all
 
-    def _resolve(self, item, problems: list[tuple[str, Mark | None]], extra):
+    def _resolve(self, item: object, problems: Problems | None, extra: dict[str, Any] | None) -> list[Prim]:
         ctx = {**self.base, "item": item, "card": item, **(extra or {})}
         if self.layout.placement is not None:
             return self._placed(ctx, problems)
-        out = []
+        out: list[Prim] = []
         for el in self.layout.elements:
             prims = self._fixed.get(el)  # an element that reads nothing of the item: its shapes, made once
             if prims is None:
@@ -77,20 +98,24 @@ class Resolver:
             _bounded(out, el)
         return out
 
-    def _placed(self, ctx: Context, problems: list[tuple[str, Mark | None]]):
+    def _placed(self, ctx: Context, problems: Problems | None) -> list[Prim]:
         """A layout whose elements are placed against each other: each resolved after those it is placed
         against, then all put on paper in the file's order."""
-        placement, per, boxes = self.layout.placement, {}, {}
+        placement: Placement[ElementShape] = self.layout.placement
+        per: dict[ElementShape, list[Prim]] = {}
+        boxes: dict[PlacedShape, Box | None] = {}  # placed element -> the box it is drawn in
         for el in placement.order:
-            per[el] = self._prims(el, ctx, problems,
-                                  lambda prims, el=el: placement.place(el, prims, boxes, self.layout, self.layouts.measure))
-        out = []
+            per[el] = self._prims(el, ctx, problems, functools.partial(placement.place, el, boxes=boxes,
+                                                                        layout=self.layout,
+                                                                        measure=self.layouts.measure))
+        out: list[Prim] = []
         for el in self.layout.elements:
             out.extend(per.get(el, ()))
             _bounded(out, el)
         return out
 
-    def _prims(self, el, ctx: Context, problems: list[tuple[str, Mark | None]], then=None):
+    def _prims(self, el: ElementShape, ctx: Context, problems: Problems | None,
+               then: Callable[[list[Prim]], None] | None = None) -> list[Prim]:
         """One element's primitives (then `then(prims)`, which may move them). With a `problems` list, an
         element that fails is reported there and gives none; without one, its LayoutError is raised."""
         prims = _Made()
@@ -105,7 +130,7 @@ class Resolver:
             return []
         return prims
 
-    def element(self, el, ctx: Context, ox: float, oy: float, out: list[Prim]) -> None:
+    def element(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim]) -> None:
         """One compiled element (and, through groups, its children) with `when` and `repeat` applied."""
         try:
             if el.repeat is None:
@@ -115,25 +140,26 @@ class Resolver:
                 self._repeated(el, ctx, ox, oy, out)
         except (LimitError, ExprError) as e:
             raise LayoutError(e.message, el.mark) from None
-        self._pay(out, el)
+        self._pay(cast(_Made, out), el)  # every element draws into the list _prims made
 
-    def _repeated(self, el, ctx: Context, ox: float, oy: float, out: list[Prim]) -> None:
+    def _repeated(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim]) -> None:
         values = _copies(el.evaluate("repeat", ctx), el)
         dx, dy = el.step
         for i, value in enumerate(values):  # `i` is this repeat's index; `<as>_i` survives nested repeats
             each = {**ctx, el.name: value, "i": i, f"{el.name}_i": i}
             if el.when is None or el.evaluate("when", each):  # `when` may test the repeated value
                 el.element.resolve(el, each, ox + i * dx, oy + i * dy, out, self)
-            self._pay(out, el)  # after each copy: a million copies are never made to be counted
+            self._pay(cast(_Made, out), el)  # after each copy: a million copies are never made to be counted
 
-    def _pay(self, out: _Made, el: object) -> None:
+    def _pay(self, out: _Made, el: ElementShape) -> None:
         """Spend from the game's drawing budget for the element `el` resolved once more and the primitives it
         added to `out` since the last payment; refuse more than MAX_PRIMS for one item."""
         self.layouts.budget.spend_on(out[out.paid:], el.mark)
         out.paid = len(out)
         _bounded(out, el)
 
-    def use(self, name: str, item, extra, el):
+    def use(self, name: str, item: object, extra: dict[str, Any],
+            el: ElementShape) -> tuple[LayoutShape, list[Prim]]:
         """(layout, primitives) of another layout drawn inside this one, for `item`."""
         stack = self.layouts.using
         if name in stack or len(stack) >= MAX_USE_DEPTH:
@@ -147,7 +173,7 @@ class Resolver:
             stack.pop()
 
 
-def _copies(values: object, el: object) -> list:
+def _copies(values: object, el: ElementShape) -> Sequence[Any]:
     """The values of a repeat's copies: a list, or range(n) for a number n; LayoutError at `repeat` for
     anything else (a negative or fractional count, which would draw nothing), or for too many."""
     if isinstance(values, bool) or not isinstance(values, (int, float, str)) and not hasattr(values, "__iter__"):
@@ -165,12 +191,12 @@ def _copies(values: object, el: object) -> list:
     return values
 
 
-def _bounded(out: list[Prim], el) -> None:
+def _bounded(out: list[Prim], el: ElementShape) -> None:
     if len(out) > MAX_PRIMS:
         raise LayoutError(f"the layout draws more than {MAX_PRIMS:,} shapes for one item", el.mark)
 
 
-def _item_free(el):
+def _item_free(el: ElementShape) -> bool:
     """True when the element (with its children) cannot depend on the item: nothing templated, no `when` or
     `repeat`, no other layout drawn inside (a `use` evaluates its item)."""
     return (not el.templates and el.when is None and el.repeat is None and el.element.type != "use"

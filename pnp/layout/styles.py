@@ -20,11 +20,12 @@ class StyleSet:
 
     def __init__(self, project: Project, game_id: str) -> None:
         self.project = project
-        self.problems = []
-        self.raw, self.where = {}, {}
+        self.problems: list[tuple[str, Mark | None]] = []
+        self.raw: dict[str, Record] = {}  # style name -> its settings as written
+        self.where: dict[str, Mark] = {}  # style name -> where it is written
         for folder in (project.shared_layouts, project.layouts / game_id):  # the game's own win
             self._read(folder / "text-styles.yaml")
-        self.styles = {}
+        self.styles: dict[str, Record] = {}
         for name in self.raw:
             self._resolve(name, ())
 
@@ -58,7 +59,7 @@ class StyleSet:
                         self.problems.append((f"{key}: {e}", spec.mark_of(key)))
             self.raw[name], self.where[name] = spec, data.mark_of(name)
 
-    def _resolve(self, name: str, stack):
+    def _resolve(self, name: str, stack: tuple[str, ...]) -> Record:
         """A style with the styles it extends folded in (theirs first)."""
         if name in self.styles:
             return self.styles[name]
@@ -77,8 +78,8 @@ class StyleSet:
         self.styles[name] = merged
         return merged
 
-    def get(self, name: str):
+    def get(self, name: str) -> Record | None:
         return self.styles.get(name)
 
-    def names(self):
+    def names(self) -> list[str]:
         return sorted(self.styles)

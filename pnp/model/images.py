@@ -44,7 +44,7 @@ def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
     return None
 
 
-def checked_image(project: Project, path: Path, mark: Mark, shown: str, decode: bool = False) -> tuple[Path, tuple]:
+def checked_image(project: Project, path: Path, mark: Mark | None, shown: str, decode: bool = False) -> tuple[Path, tuple]:
     """(the file after following links, its (width, height) in pixels) of an image a game names, read from
     its header, or with every pixel decoded when `decode` (a truncated file fails then, not half-way through
     a build). DataError at `mark`, naming the image as `shown`, unless it is an ordinary file inside the

@@ -4,8 +4,9 @@ A kind says what its components print (`printables`), what else must hold for th
 are laid out on paper (`draw`). Products receive the game's studio (pnp.printables.Studio) as an argument:
 it resolves printables to primitives, holds the layouts and fonts, and knows the paper."""
 
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -13,9 +14,12 @@ from ..draw.fonts import FontSet
 from ..draw.paint import Painter
 from ..errors import LayoutError
 from ..layout.layouts import LayoutSet
+from ..layout.params import Param
 from ..layout.prims import Prim
 from ..model.components import ITEM_FIELDS, Component
 from ..model.game import Game
+from ..model.icons import IconIndex
+from ..model.load import Record
 from ..project import Project
 from ..report import Mark
 from ..template import ExprError, is_template, render
@@ -26,30 +30,34 @@ from ..units import PrintOptions
 class Printable:
     """One face that gets printed: a component's item, one side of it, drawn with a layout."""
 
-    component: object  # model.components.Component
+    component: Component
     side: str  # "front", "back", "face" (of a die), "picture" (in a rulebook)
     index: int  # the item's position among the component's distinct items
-    item: object  # the data item (a Record), or None
+    item: Record | None  # the data item, or None
     layout: str  # the layout's name
-    extra: tuple = ()  # more template variables, as (name, value) pairs: a die face's ('face', 6)
+    extra: tuple[tuple[str, Any], ...] = ()  # more template variables as (name, value) pairs: a die's ('face', 6)
     copies: int = 1  # how many times it is printed
-    mark: object = None  # where it is asked for: the component's layout key in game.yaml, a rulebook line
+    mark: Mark | None = None  # where it is asked for: the component's layout key in game.yaml, a rulebook line
 
     @property
-    def key(self):
+    def key(self) -> tuple[str, str, int, tuple[tuple[str, Any], ...]]:
         """Stable across builds: what the printable is, not where it sits in memory."""
         return (self.component.id, self.side, self.index, self.extra)
 
     @property
-    def label(self):
+    def label(self) -> str:
         item_id = self.item.get("id") if self.item is not None else None
         what = f" '{item_id}'" if item_id is not None else f" #{self.index + 1}" if self.component.count > 1 else ""
         return f"{self.component.id}{what} {self.side}" + "".join(f" {value}" for _, value in self.extra)
 
 
-def distinct(items):
+Item = TypeVar("Item")
+
+
+def distinct(items: Sequence[Item]) -> list[tuple[Item, int]]:
     """The distinct items of a component in first-printed order, each with how often it is printed."""
-    counts, order = {}, []
+    counts: dict[int, int] = {}
+    order: list[Item] = []
     for it in items:
         if id(it) not in counts:
             counts[id(it)] = 0
@@ -68,6 +76,7 @@ class Studio(Protocol):
     project: Project
     layouts: LayoutSet
     fonts: FontSet
+    icons: IconIndex
     cache: dict[str, Any]
 
     @property
@@ -77,12 +86,20 @@ class Studio(Protocol):
     def of(self, component: Component) -> list[Printable]: ...
     def printed(self, printable: Printable) -> list[Prim]: ...
     def fingerprint(self, printable: Printable, prims: list[Prim] | None = None) -> tuple[str, str]: ...
-    def icons_used(self) -> list[Any]: ...
+    def icons_used(self) -> Collection[str]: ...
     def did_you_mean_icon(self, name: str) -> str: ...
     def painter(self, canvas: Canvas | None) -> Painter: ...
     def draw(self, canvas: Canvas, painter: Painter, printable: Printable, x: float, y: float, shared: bool = False,
              clip: float | tuple[float, float, float, float] | None = None) -> None: ...
 
+
+class Reporter(Protocol):
+    """Where a kind's check reports (pnp.check.Checks, in the layer above, which calls it)."""
+
+    def error(self, message: str, mark: Mark | None = None, where: str = "") -> None: ...
+
+
+DrawFile = Callable[[Canvas, Component, Studio], int]  # draws a kind's components into a PDF; returns the pages
 
 Problems = list[tuple[str, Mark | None]]
 
@@ -98,21 +115,22 @@ class Kind:
     name = ""  # `kind:` in game.yaml
     file_part = ""  # <game>-<file_part>-<paper>.pdf holds every component of this kind
     order = 0  # place in the all-in-one PDF
-    component_keys = {**ITEM_FIELDS, "layout": LAYOUT_KEY, "back": BACK_KEY}  # accepted in game.yaml
-    layout_options: dict[str, Any] = {}  # keys this kind reads from its layout files: name -> layout.params.Param
-    sides = (("front", "layout"), ("back", "back"))  # (side, the component key naming its layout)
+    # accepted in game.yaml
+    component_keys: dict[str, dict[str, Any]] = {**ITEM_FIELDS, "layout": LAYOUT_KEY, "back": BACK_KEY}
+    layout_options: dict[str, Param] = {}  # keys this kind reads from its layout files
+    sides: tuple[tuple[str, str], ...] = (("front", "layout"), ("back", "back"))  # (side, the key naming its layout)
     cut_with_blade = False  # text must keep clear of the cut (the safe area is checked)
     spaced = False  # imposed apart, each with what bleed the paper leaves room for (else butted together)
     turn_to_fit = True  # imposed a quarter turn round when more fit a sheet that way
     exports_faces = True  # `pnp export` writes each face as an image; a kind that is not a set of faces says False
     registry: dict[str, "Kind"] = {}  # `kind:` name -> an instance of each kind class
 
-    def __init_subclass__(cls, **kwargs) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.name:
             Kind.registry[cls.name] = cls()
 
-    def layout_name(self, component: Component, key: str, item, studio: Studio):
+    def layout_name(self, component: Component, key: str, item: Record | None, studio: Studio) -> str | None:
         """A component's layout name for one item: the key's value, rendered when it is a template."""
         value = component.spec.get(key)
         if value is None:
@@ -125,7 +143,7 @@ class Kind:
         except ExprError as e:
             raise LayoutError(f"{key}: {e.message}", component.spec.mark_of(key)) from None
 
-    def item_name(self, component: Component, printable, studio: Studio):
+    def item_name(self, component: Component, printable: Printable, studio: Studio) -> str:
         """What players call one item (a board's tiles say which board they belong to): the component's
         `item_name` template, else the item's own name, title or id, else its number."""
         item = printable.item
@@ -139,9 +157,9 @@ class Kind:
                 return item.get(field)
         return str(printable.index + 1)
 
-    def printables(self, component: Component, studio: Studio):
+    def printables(self, component: Component, studio: Studio) -> list[Printable]:
         """Every face the component prints: for each distinct item, each side that has a layout."""
-        out = []
+        out: list[Printable] = []
         for index, (item, copies) in enumerate(distinct(component.items or [None] * component.count)):
             for side, key in self.sides:
                 name = self.layout_name(component, key, item, studio)
@@ -150,22 +168,22 @@ class Kind:
                                          mark=component.spec.mark_of(key)))
         return out
 
-    def check(self, component: Component, studio: Studio, report) -> None:
+    def check(self, component: Component, studio: Studio, report: Reporter) -> None:
         """Problems of this kind beyond what resolving its printables finds (reported into `report`)."""
 
-    def draw(self, canvas: Canvas, component: Component, studio: Studio):
+    def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         """Draw the component onto the canvas, page by page; returns the number of pages."""
         raise NotImplementedError
 
-    def size_mm(self, component: Component, studio: Studio):
+    def size_mm(self, component: Component, studio: Studio) -> list[float] | None:
         """The trim size of the component's first face, for the manifest."""
         faces = studio.of(component)
         return studio.layouts.get(faces[0].layout).size_mm if faces else None
 
-    def text_digest(self, component: Component, studio: Studio):
+    def text_digest(self, component: Component, studio: Studio) -> str | None:
         """A digest of what the component prints besides its faces (a rulebook's text), or None."""
         return None
 
-    def extra_files(self):
+    def extra_files(self) -> tuple[tuple[str, str, DrawFile], ...]:
         """(file part, draw function) of PDFs this kind adds beside its own, e.g. boards at full size."""
         return ()

@@ -4,8 +4,10 @@ and each at full size on a page of its own, for a print shop."""
 from ..draw import sheet as paper
 from ..impose import tiles as tiling
 from ..impose.sheet import EDGE_SAFE, FOOTER_BAND, Grid
+from ..impose.tiles import Interval, Tile
+from ..layout.prims import Prim
 from ..units import MM
-from .base import Kind
+from .base import DrawFile, Kind, Printable
 from .sheets import by_side, draw_sheets, fits_sheet
 from ..draw.paint import Painter
 from ..model.components import Component
@@ -30,16 +32,16 @@ class Board(Kind):
                "items that give the same value are printed apart but glued back to back, so the Tabletop "
                "Simulator export makes them one board that flips between them"}}
 
-    def draw(self, canvas: Canvas, component: Component, studio: Studio):
+    def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         if fits_sheet(component, studio):
             return draw_sheets(canvas, component, studio)
         return draw_tiled(canvas, component, studio)
 
-    def extra_files(self):
+    def extra_files(self) -> tuple[tuple[str, str, DrawFile], ...]:
         return (("boards-fullsize", "boards at full size", draw_full_size),)
 
 
-def draw_tiled(canvas: Canvas, component: Component, studio: Studio):
+def draw_tiled(canvas: Canvas, component: Component, studio: Studio) -> int:
     """Each face over as many pages as it needs, portrait or landscape, whichever takes fewer."""
     pages = 0
     painter = studio.painter(canvas)
@@ -62,7 +64,7 @@ def draw_tiled(canvas: Canvas, component: Component, studio: Studio):
     return pages
 
 
-def _text_spans(painter: object, prims: list, height: float) -> tuple[list, list]:
+def _text_spans(painter: Painter, prims: list[Prim], height: float) -> tuple[list[Interval], list[Interval]]:
     """Where the face's lines of text are inked, across and up (board coordinates), each weighed by its
     height (its type size): seams are kept out of them, out of the largest type first."""
     lines = [box for p in prims if p.kind == "text" for box in painter.text_lines(p)]
@@ -70,7 +72,8 @@ def _text_spans(painter: object, prims: list, height: float) -> tuple[list, list
             [(height - bottom, height - top, bottom - top) for left, top, right, bottom in lines])
 
 
-def _tiling(page, size, spans):
+def _tiling(page: tuple[float, float], size: tuple[float, float],
+            spans: tuple[list[Interval], list[Interval]]) -> tuple[tuple[float, float], list[Tile]]:
     """(page size, tiles) on portrait or landscape pages, whichever needs fewer tiles (portrait on a tie)."""
     portrait = tiling.tiles(page, size, avoid_x=spans[0], avoid_y=spans[1])
     landscape_page = (page[1], page[0])
@@ -78,7 +81,8 @@ def _tiling(page, size, spans):
     return (landscape_page, landscape) if len(landscape) < len(portrait) else (page, portrait)
 
 
-def _draw_tile(canvas: Canvas, studio: Studio, component: Component, form_name: str, tile, page, face) -> None:
+def _draw_tile(canvas: Canvas, studio: Studio, component: Component, form_name: str, tile: Tile,
+               page: tuple[float, float], face: Printable) -> None:
     pw, ph = page
     lift = FOOTER_BAND / 2 if tile.rows * tile.cols == 1 else 0.0  # a whole board: centred above the footer
     ox, oy = (pw - tile.bw) / 2 - tile.bx, (ph - tile.bh) / 2 + lift - tile.by  # the window centred on the page
@@ -104,7 +108,7 @@ def _draw_tile(canvas: Canvas, studio: Studio, component: Component, form_name: 
     paper.footer(canvas, studio.fonts, page, f"{footer} · {tile.label} · {how}")
 
 
-def draw_full_size(canvas: Canvas, component: Component, studio: Studio):
+def draw_full_size(canvas: Canvas, component: Component, studio: Studio) -> int:
     """Each face on one page of its own size plus a margin with corner crop marks, for a print shop, its back
     (if it has one) on the page after: the shop prints the pair double-sided. The art runs into the bleed the
     layout provides (or the build's `--bleed`): a shop's cut is never exact."""
@@ -118,7 +122,7 @@ def draw_full_size(canvas: Canvas, component: Component, studio: Studio):
     return pages
 
 
-def _full_size_page(canvas: Canvas, studio: Studio, painter: Painter, face) -> None:
+def _full_size_page(canvas: Canvas, studio: Studio, painter: Painter, face: Printable) -> None:
     margin = FULL_SIZE_MARGIN
     layout = studio.layouts.get(face.layout)
     bleed = studio.bleed or layout.bleed

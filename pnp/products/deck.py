@@ -17,7 +17,7 @@ class Deck(Kind):
     order = 1
     cut_with_blade = True
 
-    def draw(self, canvas: Canvas, component: Component, studio: Studio):
+    def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         if fits_sheet(component, studio):
             return draw_sheets(canvas, component, studio)
         return draw_tiled(canvas, component, studio)

@@ -1,6 +1,8 @@
 """Paper dice: a net of the solid (d4, d6, d8, d12 or d20) with each face drawn from the layout, fold lines,
 the cut outline and one glue tab per seam."""
 
+from typing import Any
+
 from ..draw import sheet as paper
 from ..errors import LayoutError
 from ..impose import nets
@@ -13,7 +15,7 @@ from ..units import MM, to_mm
 from .base import LAYOUT_KEY, Kind, Printable, distinct
 from ..layout.layouts import Layout
 from ..model.components import Component
-from .base import Studio
+from .base import Reporter, Studio
 from reportlab.pdfgen.canvas import Canvas
 
 EDGE = 20 * MM
@@ -34,18 +36,19 @@ class Die(Kind):
         "edge": P.Length("20mm", "the length of one edge of the solid", minimum=5, maximum=100),
     }
 
-    def printables(self, component: Component, studio: Studio):
+    def printables(self, component: Component, studio: Studio) -> list[Printable]:
         """One printable per face of each die, its value in the template variable `face`."""
-        out = []
+        out: list[Printable] = []
         for index, (item, copies) in enumerate(distinct(component.items or [None] * component.count)):
             name = self.layout_name(component, "layout", item, studio)
             layout = studio.layouts.get(name, component.spec.mark_of("layout"))
+            assert name is not None  # get() refused a missing name
             for value in dict.fromkeys(face_values(layout, studio.context(item=item))):  # each value once
                 out.append(Printable(component, "face", index, item, name, (("face", value),), copies,
                                      component.spec.mark_of("layout")))
         return out
 
-    def check(self, component: Component, studio: Studio, report) -> None:
+    def check(self, component: Component, studio: Studio, report: Reporter) -> None:
         super().check(component, studio, report)
         for item, _ in distinct(component.items or [None] * component.count):
             layout = studio.layouts.get(self.layout_name(component, "layout", item, studio),
@@ -65,9 +68,9 @@ class Die(Kind):
                              f"more than the paper holds; edges of at most {int(to_mm(largest))} mm fit",
                              layout.spec.mark_of("edge"))
 
-    def draw(self, canvas: Canvas, component: Component, studio: Studio):
+    def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         pages = 0
-        dice = {}
+        dice: dict[int, list[Printable]] = {}  # the die's index -> its faces
         for p in studio.of(component):
             dice.setdefault(p.index, []).append(p)
         for die_faces in dice.values():
@@ -80,7 +83,10 @@ class Die(Kind):
         return pages
 
 
-def face_values(layout: Layout, context):
+FaceValue = str | int | float
+
+
+def face_values(layout: Layout, context: dict[str, Any]) -> list[FaceValue]:
     """The values of a die's faces from its layout's `faces` (a list, or an expression giving one)."""
     faces = layout.options.get("faces")
     if isinstance(faces, str):
@@ -95,14 +101,15 @@ def face_values(layout: Layout, context):
     return list(faces)
 
 
-def _draw_net(canvas: Canvas, studio: Studio, component: Component, layout: Layout, die_faces, values) -> None:
+def _draw_net(canvas: Canvas, studio: Studio, component: Component, layout: Layout, die_faces: list[Printable],
+              values: list[FaceValue]) -> None:
     net = nets.NETS[layout.options.get("net", "d6")]()
     edge = layout.options.get("edge") or EDGE
     w, h = nets.bounds(net)
     pw, ph = studio.paper
     ox, oy = (pw - w * edge) / 2, (ph - h * edge) / 2 + 6 * MM
 
-    def pt(p):
+    def pt(p: nets.Point) -> nets.Point:
         return ox + p[0] * edge, oy + p[1] * edge
 
     tabs = [[pt(p) for p in nets.tab(a, b, centre)] for a, b, centre in nets.tabbed_edges(net)]

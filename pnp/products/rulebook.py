@@ -3,17 +3,22 @@ diagrams drawn by the same renderer, a title page and credits naming every font 
 
 import hashlib
 import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from markdown_it.token import Token
 
 from ..draw.book import Book, BookContent, BookError, images, parse
 from ..errors import DataError, ExprError
-from ..model.load import MAX_FILE_BYTES
+from ..model.load import MAX_FILE_BYTES, Record
 from ..model.schema import ICON_IN_TEXT
 from ..project import read_project_file
 from ..report import Mark
 from ..template import render
 from .base import Kind, Printable
 from ..model.components import Component
-from .base import Studio
+from .base import Reporter, Studio
 from reportlab.pdfgen.canvas import Canvas
 
 SIMULATION_FILE = "simulation.json"  # what `pnp simulate` writes into output/<game>/
@@ -39,10 +44,11 @@ class Rulebook(Kind):
     component_keys = {}
     sides = ()
 
-    def printables(self, component: Component, studio: Studio):
+    def printables(self, component: Component, studio: Studio) -> list[Printable]:
         """The diagrams the rulebook draws (`layout:` pictures); its component pictures are printables of
         those components already."""
-        out, seen = [], set()
+        out: list[Printable] = []
+        seen: set[str] = set()
         for src, line in images(_tokens(studio)):
             if src.startswith("layout:") and src not in seen:
                 seen.add(src)
@@ -51,7 +57,7 @@ class Rulebook(Kind):
                                      mark=book_mark(studio, line)))
         return out
 
-    def check(self, component: Component, studio: Studio, report) -> None:
+    def check(self, component: Component, studio: Studio, report: Reporter) -> None:
         shown = studio.project.rel(template_path(studio))
         text = markdown(studio)  # raises DataError with the template's line
         for n, line in enumerate(text.splitlines(), 1):
@@ -67,9 +73,9 @@ class Rulebook(Kind):
         for e in book.problems():
             for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
                 # a problem of another file (a pictured component's layout) is said at its own place
-                report.error(message, mark or book_mark(studio, e.line))
+                report.error(message, mark or book_mark(studio, getattr(e, "line", None)))
 
-    def draw(self, canvas: Canvas, component: Component, studio: Studio):
+    def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         book = Book(content(studio), studio.fonts, studio.paper, lambda src, width: _drawer(studio, src),
                     studio.painter(canvas).icon, _tokens(studio))
         try:
@@ -77,14 +83,14 @@ class Rulebook(Kind):
         except BookError as e:  # the rendered Markdown's line, told as the template's
             raise BookError(e.message, e.mark or book_mark(studio, e.line)) from None
 
-    def size_mm(self, component: Component, studio: Studio):
+    def size_mm(self, component: Component, studio: Studio) -> list[float]:
         return [round(v / (72 / 25.4), 2) for v in studio.paper]
 
-    def text_digest(self, component: Component, studio: Studio):
+    def text_digest(self, component: Component, studio: Studio) -> str:
         return hashlib.sha256(markdown(studio).encode()).hexdigest()[:16]
 
 
-def template_path(studio: Studio):
+def template_path(studio: Studio) -> Path:
     return studio.game.layout_folder / "rulebook.md.j2"
 
 
@@ -121,7 +127,7 @@ def source_line(source: str, rendered: str, line: int) -> int:
     return 0
 
 
-def _tokens(studio: Studio) -> list:
+def _tokens(studio: Studio) -> list[Token]:
     """The rulebook's Markdown parsed once per build, as the book parses it."""
     cached = studio.cache.get("rulebook-tokens")
     if cached is None:
@@ -129,7 +135,7 @@ def _tokens(studio: Studio) -> list:
     return cached
 
 
-def markdown(studio: Studio):
+def markdown(studio: Studio) -> str:
     """The rulebook's Markdown after Jinja, rendered once per build; DataError with the template's line."""
     cached = studio.cache.get("rulebook")
     if cached is None:
@@ -153,7 +159,7 @@ def markdown(studio: Studio):
     return cached
 
 
-def simulation(studio: Studio) -> dict | None:
+def simulation(studio: Studio) -> dict[str, Any] | None:
     """output/<game>/simulation.json, parsed, for the template's `simulation` (None when no run wrote one), so a
     rulebook prints measured figures without running any rules code. DataError at the file when unreadable."""
     path = studio.project.root / "output" / studio.game.id / SIMULATION_FILE
@@ -172,7 +178,7 @@ def simulation(studio: Studio) -> dict | None:
     return value
 
 
-def _diagram(studio: Studio, src):
+def _diagram(studio: Studio, src: str) -> tuple[str, Record | None]:
     """'layout:NAME[/TABLE/ITEM]' -> (layout name, item)."""
     name, _, rest = src[len("layout:"):].partition("/")
     table, _, item_id = rest.partition("/")
@@ -184,7 +190,7 @@ def _diagram(studio: Studio, src):
     return name, item
 
 
-def picture(studio: Studio, src):
+def picture(studio: Studio, src: str) -> tuple[Printable, bool]:
     """The printable a rulebook picture shows, and whether it is a component (shown at card size):
     'component:ID[/ITEM][:back]' (that component's front for the item, or its back) or
     'layout:NAME[/TABLE/ITEM]' (a diagram). DataError with a clear message otherwise."""
@@ -205,14 +211,14 @@ def picture(studio: Studio, src):
     return faces[0], True
 
 
-def _faces(studio: Studio, component: Component, item_id, back):
+def _faces(studio: Studio, component: Component, item_id: str, back: bool) -> list[Printable]:
     """The component's fronts (or backs), of the item `item_id` when one is named."""
     sides = ("back",) if back else ("front", "face")
     return [p for p in studio.of(component) if p.side in sides
             and (not item_id or (p.item is not None and p.item.get("id") == item_id))]
 
 
-def _diagram_printable(studio: Studio, src):
+def _diagram_printable(studio: Studio, src: str) -> Printable:
     name, item = _diagram(studio, src)
     for component in studio.game.components:
         for p in studio.of(component):
@@ -222,7 +228,7 @@ def _diagram_printable(studio: Studio, src):
     raise DataError(f"picture '{src}' is not among the rulebook's pictures")
 
 
-def _drawer(studio: Studio, src):
+def _drawer(studio: Studio, src: str) -> tuple[Callable[[Canvas], None], tuple[float, float], bool]:
     printable, is_component = picture(studio, src)
     layout = studio.layouts.get(printable.layout, printable.mark)
 
@@ -232,7 +238,7 @@ def _drawer(studio: Studio, src):
     return draw, (layout.width, layout.height), is_component
 
 
-def content(studio: Studio):
+def content(studio: Studio) -> BookContent:
     """What the title page and credits say, from game.yaml, the fonts and the icons really printed."""
     meta = studio.game.meta
     facts = " · ".join(str(x) for x in (f"{meta.get('players')} players", f"ages {meta.get('ages')}",
@@ -245,7 +251,7 @@ def content(studio: Studio):
         credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.", icons_line=_icons_line(studio))
 
 
-def _icons_line(studio: Studio):
+def _icons_line(studio: Studio) -> str:
     """Credit for the icons printed: the shared ones are game-icons.net's; a game's own icons/ folder (looked
     up first) holds the designer's."""
     own_folder = studio.game.layout_folder / "icons"

@@ -4,10 +4,11 @@ print, and boards small enough for one sheet."""
 from ..draw import sheet as paper
 from ..errors import DataError
 from ..impose import sheet
+from ..impose.sheet import Grid
 from ..units import MM
 from ..draw.paint import Painter
 from ..model.components import Component
-from .base import Studio
+from .base import Printable, Studio
 from reportlab.pdfgen.canvas import Canvas
 
 TOKEN_GAP = 2 * MM  # paper between two tokens' art, so each can be cut with nothing of its neighbour
@@ -16,7 +17,7 @@ TOKEN_GAP = 2 * MM  # paper between two tokens' art, so each can be cut with not
 HOME_BLEEDS = (3 * MM, 2 * MM, 1.5 * MM, 1 * MM)  # tried in turn for kinds that space their items apart
 
 
-def grid_for(component: Component, studio: Studio):
+def grid_for(component: Component, studio: Studio) -> Grid | None:
     """The grid of the component's first face on the paper, or None if one face does not fit a page. A kind
     that spaces its items (`spaced`) gets the most bleed the paper allows without losing a slot or its crop
     marks, so a cut a little off shows its own art, not the neighbour's; butted items get what outer bleed
@@ -36,29 +37,30 @@ def grid_for(component: Component, studio: Studio):
     return butted.with_outer_bleed(layout.bleed)
 
 
-def fits_sheet(component: Component, studio: Studio):
+def fits_sheet(component: Component, studio: Studio) -> bool:
     return bool(studio.of(component)) and grid_for(component, studio) is not None
 
 
-def by_side(component: Component, studio: Studio):
+def by_side(component: Component, studio: Studio) -> tuple[list[Printable], list[Printable | None]]:
     """(fronts, backs) in print order: each printed copy of each item, with its back (or None)."""
     faces = studio.of(component)
     fronts = {p.index: p for p in faces if p.side == "front"}
     backs = {p.index: p for p in faces if p.side == "back"}
-    order = []
+    order: list[int] = []
     for p in faces:
         if p.side == "front":
             order.extend([p.index] * p.copies)
     return [fronts[i] for i in order], [backs.get(i) for i in order]
 
 
-def draw_sheets(canvas: Canvas, component: Component, studio: Studio):
+def draw_sheets(canvas: Canvas, component: Component, studio: Studio) -> int:
     """Fronts page, then (if the component has backs) the mirrored backs page, for each sheet of items;
     or, with the gutter-fold imposition, fronts and backs on one page either side of a fold line."""
     fronts, backs = by_side(component, studio)
     if studio.options.imposition == "gutterfold" and any(b is not None for b in backs):
         return draw_folded(canvas, component, studio, fronts, backs)
     grid = grid_for(component, studio)
+    assert grid is not None  # drawn on sheets only when a face fits one (fits_sheet)
     pages = sheet.pages_needed(len(fronts), grid.per_page)
     has_back = any(b is not None for b in backs)
     painter, title = studio.painter(canvas), studio.page_title
@@ -75,8 +77,8 @@ def draw_sheets(canvas: Canvas, component: Component, studio: Studio):
         if has_back:
             with paper.shifted(canvas, *back_shift(studio)):
                 for slot_index, i in enumerate(chunk):
-                    if backs[i] is not None:
-                        place(canvas, studio, painter, grid, backs[i], slot_index, len(chunk), back=True)
+                    if (back := backs[i]) is not None:
+                        place(canvas, studio, painter, grid, back, slot_index, len(chunk), back=True)
                 paper.marks(canvas, grid.crop_marks(len(chunk), mirrored=True, style=studio.options.marks))
             paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · backs of sheet {p + 1} "
                                                              "(print double-sided, flip on the long edge)")
@@ -84,7 +86,8 @@ def draw_sheets(canvas: Canvas, component: Component, studio: Studio):
     return pages * (2 if has_back else 1)
 
 
-def place(canvas: Canvas, studio: Studio, painter: Painter, grid, face, slot_index, filled: int | None, back=False) -> None:
+def place(canvas: Canvas, studio: Studio, painter: Painter, grid: Grid, face: Printable, slot_index: int,
+          filled: int | None, back: bool = False) -> None:
     """Draw one face into its slot. In a turned grid a front lies with its top to the left and its back with
     its top to the right, so that after a long-edge flip the back still stands the same way as its front."""
     s = grid.slot(slot_index, mirrored=back)
@@ -98,7 +101,7 @@ def place(canvas: Canvas, studio: Studio, painter: Painter, grid, face, slot_ind
         studio.draw(canvas, painter, face, 0, 0, shared=back, clip=clip)
 
 
-def back_shift(studio: Studio):
+def back_shift(studio: Studio) -> tuple[float, float]:
     """How far to move a back page so that it lands behind its front on this printer. The duplex offset is
     where the back's cross showed on `pnp calibrate`'s sheet, seen from the front (right and up); a long-edge
     flip mirrors left and right, so the back moves the same way across and the other way up and down."""
@@ -106,7 +109,8 @@ def back_shift(studio: Studio):
     return dx, -dy
 
 
-def draw_folded(canvas: Canvas, component: Component, studio: Studio, fronts, backs):
+def draw_folded(canvas: Canvas, component: Component, studio: Studio, fronts: list[Printable],
+                backs: list[Printable | None]) -> int:
     """Gutter fold: each page holds fronts on one half and their backs mirrored on the other; fold on the
     dashed line, glue the halves together, then cut."""
     layout = studio.layouts.get(fronts[0].layout)
@@ -121,14 +125,14 @@ def draw_folded(canvas: Canvas, component: Component, studio: Studio, fronts, ba
         for slot_index, i in enumerate(chunk):
             s = fold.front(slot_index)
             studio.draw(canvas, painter, fronts[i], s.x, s.y)
-            if backs[i] is None:
+            if (back := backs[i]) is None:
                 continue
             b = fold.back(slot_index)
             if fold.vertical:
-                studio.draw(canvas, painter, backs[i], b.x, b.y, shared=True)
+                studio.draw(canvas, painter, back, b.x, b.y, shared=True)
             else:  # folded across the page: the back is turned half round so it reads upright
                 with paper.turned(canvas, b.x, b.y, b.w, b.h):
-                    studio.draw(canvas, painter, backs[i], b.x, b.y, shared=True)
+                    studio.draw(canvas, painter, back, b.x, b.y, shared=True)
         paper.marks(canvas, fold.crop_marks(len(chunk), style=studio.options.marks))
         paper.fold_line(canvas, studio.fonts, fold.line(), "fold")
         paper.footer(canvas, studio.fonts, fold.page, f"{title} · {component.name} · sheet {p + 1} of {pages} · "

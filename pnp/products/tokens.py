@@ -3,7 +3,7 @@ mirrored backs."""
 
 from ..draw import sheet as paper
 from ..impose import sheet
-from ..impose.shapes import cut_shape
+from ..impose.shapes import Outline, cut_shape
 from ..layout import params as P
 from ..units import MM, to_mm
 from .base import Kind
@@ -11,7 +11,7 @@ from .sheets import TOKEN_GAP, back_shift, by_side
 from ..draw.paint import Painter
 from ..layout.layouts import Layout
 from ..model.components import Component
-from .base import Studio
+from .base import Printable, Reporter, Studio
 from reportlab.pdfgen.canvas import Canvas
 
 ROUNDED_DEFAULT = 2 * MM
@@ -31,7 +31,7 @@ class Tokens(Kind):
                           "layout's `radius`, else 2 mm), the circle or the hexagon inside its box, or none"),
     }
 
-    def check(self, component: Component, studio: Studio, report) -> None:
+    def check(self, component: Component, studio: Studio, report: Reporter) -> None:
         """Every token must fit on the paper inside its margins (a bigger one is a board)."""
         room = [side - 2 * sheet.MARGIN for side in studio.paper]
         for p in studio.of(component):
@@ -41,7 +41,7 @@ class Tokens(Kind):
                              f"(at most {to_mm(room[0]):g} x {to_mm(room[1]):g} mm); make it a board, which is tiled",
                              layout.spec.mark_of("size"))
 
-    def draw(self, canvas: Canvas, component: Component, studio: Studio):
+    def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         fronts, backs = by_side(component, studio)
         layouts = [studio.layouts.get(p.layout) for p in fronts]
         bleed = max(min(lay.bleed, MAX_TOKEN_BLEED) for lay in layouts)
@@ -62,21 +62,22 @@ class Tokens(Kind):
             if has_back:
                 with paper.shifted(canvas, *back_shift(studio)):
                     for placed in page:
-                        if backs[placed.index] is not None:  # long-edge duplex mirrors left and right
+                        if (back := backs[placed.index]) is not None:  # long-edge duplex mirrors left and right
                             x = studio.paper[0] - placed.x - placed.w
                             outline = _outline(layouts[placed.index], x, placed.y)
-                            _draw_token(canvas, studio, painter, backs[placed.index], x, placed.y, outline, bleed)
+                            _draw_token(canvas, studio, painter, back, x, placed.y, outline, bleed)
                 paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · backs of sheet {n + 1}")
                 canvas.showPage()
         return len(pages) * (2 if has_back else 1)
 
 
-def _outline(layout: Layout, x: float, y: float):
+def _outline(layout: Layout, x: float, y: float) -> Outline | None:
     return cut_shape(layout.options.get("shape", "square"), x, y, layout.width, layout.height, layout.radius,
                      ROUNDED_DEFAULT)
 
 
-def _draw_token(canvas: Canvas, studio: Studio, painter: Painter, printable, x: float, y: float, outline, bleed: float) -> None:
+def _draw_token(canvas: Canvas, studio: Studio, painter: Painter, printable: Printable, x: float, y: float,
+                outline: Outline | None, bleed: float) -> None:
     """A token's art, running `bleed` past its cut line all round and clipped to that grown shape."""
     canvas.saveState()
     if outline is not None:

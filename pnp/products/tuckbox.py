@@ -8,12 +8,13 @@ from ..draw import sheet as paper
 from ..draw import tuckbox as boxes
 from ..errors import DataError
 from ..impose import tuckbox as nets
+from ..layout.layouts import Layout
 from ..impose.sheet import EDGE_SAFE, MARGIN
 from ..options import did_you_mean
 from ..units import MM, to_mm
 from .base import Kind
 from ..model.components import Component
-from .base import Studio
+from .base import Printable, Reporter, Studio
 from reportlab.pdfgen.canvas import Canvas
 
 THICKNESS = 0.32  # mm: one card of ordinary 300 g/m² card stock, unsleeved
@@ -55,7 +56,7 @@ class TuckBox(Kind):
     }
     sides = (("front", "layout"),)
 
-    def check(self, component: Component, studio: Studio, report) -> None:
+    def check(self, component: Component, studio: Studio, report: Reporter) -> None:
         try:
             box = Box.of(component, studio)
         except DataError as e:
@@ -75,7 +76,7 @@ class TuckBox(Kind):
                          f"{to_mm(lh):.0f} mm turned){split}",
                          component.spec.mark_of("holds" if "holds" in component.spec else "deck"))
 
-    def draw(self, canvas: Canvas, component: Component, studio: Studio):
+    def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         box = Box.of(component, studio)
         if box is None:
             return 0
@@ -93,7 +94,7 @@ class TuckBox(Kind):
         canvas.setPageSize(studio.paper)
         return component.count
 
-    def size_mm(self, component: Component, studio: Studio):
+    def size_mm(self, component: Component, studio: Studio) -> list[float] | None:
         """The box's width, height and depth in mm: the cards' plus the clearance."""
         try:
             box = Box.of(component, studio)
@@ -101,7 +102,7 @@ class TuckBox(Kind):
             return None
         return None if box is None else [round(to_mm(v), 2) for v in (box.net.width, box.net.height, box.net.depth)]
 
-    def text_digest(self, component: Component, studio: Studio):
+    def text_digest(self, component: Component, studio: Studio) -> str | None:
         """What the box shows besides its own faces: its size, its words and the deck's back."""
         box = Box.of(component, studio)
         if box is None:
@@ -114,7 +115,8 @@ class TuckBox(Kind):
 class Box:
     """What one tuck box component holds and shows: the deck, the card count, the net and the front's face."""
 
-    def __init__(self, component: Component, deck, card, count: int, front) -> None:
+    def __init__(self, component: Component, deck: Component, card: tuple[float, float], count: int,
+                 front: Printable | None) -> None:
         spec = component.spec
         self.deck, self.count, self.front = deck, count, front
         self.label = str(spec.get("label") or deck.name)
@@ -124,7 +126,7 @@ class Box:
         self.net = nets.tuck_net(*nets.box_size(card, count, self.thickness, self.clearance))
 
     @classmethod
-    def of(cls, component: Component, studio: Studio):
+    def of(cls, component: Component, studio: Studio) -> "Box | None":
         """The box of a tuckbox component; None when its deck prints nothing; DataError with the game.yaml
         line when the deck is not a deck of this game or its cards are not all one size."""
         spec = component.spec
@@ -139,7 +141,7 @@ class Box:
         return cls(component, deck, (layout.width, layout.height), spec.get("holds", deck.count), front)
 
 
-def _one_size(component: Component, deck, faces, studio: Studio):
+def _one_size(component: Component, deck: Component, faces: list[Printable], studio: Studio) -> Layout:
     """The layout of the deck's cards, all of one size; DataError at the box's `deck:` line otherwise."""
     sizes = sorted({tuple(studio.layouts.get(p.layout).size_mm) for p in faces})
     if len(sizes) > 1:
@@ -149,7 +151,7 @@ def _one_size(component: Component, deck, faces, studio: Studio):
     return studio.layouts.get(faces[0].layout)
 
 
-def _deck(component: Component, studio: Studio):
+def _deck(component: Component, studio: Studio) -> Component:
     """The component a tuck box holds the cards of; DataError at its `deck:` line when there is none."""
     spec = component.spec
     deck = studio.game.component(spec["deck"])
@@ -163,7 +165,7 @@ def _deck(component: Component, studio: Studio):
     return deck
 
 
-def _most_cards(box, studio: Studio):
+def _most_cards(box: Box, studio: Studio) -> int:
     """The most cards of this box's size and thickness that a box printed on this paper holds."""
     for count in range(box.count - 1, 0, -1):
         size = nets.tuck_net(*nets.box_size(box.card, count, box.thickness, box.clearance)).size
@@ -172,7 +174,7 @@ def _most_cards(box, studio: Studio):
     return 0
 
 
-def _draw_box(canvas: Canvas, studio: Studio, component: Component, box, origin) -> None:
+def _draw_box(canvas: Canvas, studio: Studio, component: Component, box: Box, origin: tuple[float, float]) -> None:
     net = box.net
     canvas.saveState()
     canvas.translate(*origin)
@@ -191,7 +193,7 @@ def _draw_box(canvas: Canvas, studio: Studio, component: Component, box, origin)
     canvas.restoreState()
 
 
-def _words(canvas: Canvas, studio: Studio, box, panel) -> None:
+def _words(canvas: Canvas, studio: Studio, box: Box, panel: nets.Rect) -> None:
     """The game's title, the deck's name and how many cards, across a panel."""
     x, y, w, h = panel
     room, cx = w - 8 * MM, x + w / 2
@@ -201,7 +203,7 @@ def _words(canvas: Canvas, studio: Studio, box, panel) -> None:
     boxes.fitted_label(canvas, fonts, f"{box.count} cards", (cx, y + h * 0.62 - 17 * MM), room, SMALL)
 
 
-def _spine(canvas: Canvas, studio: Studio, box, panel) -> None:
+def _spine(canvas: Canvas, studio: Studio, box: Box, panel: nets.Rect) -> None:
     """The title and the deck's name up a side, as large as its width allows (nothing on a side too narrow
     for the smallest readable text)."""
     x, y, w, h = panel

@@ -8,7 +8,7 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BudgetSpent, PnpError
 from ..export.faces import draw_faces
@@ -102,7 +102,7 @@ def _encoded(pixels: "np.ndarray", text: str) -> Image:
     return Image(png_bytes(pixels, DPI), (pixels.shape[1], pixels.shape[0]), text)
 
 
-def _page_text(page: object) -> str:
+def _page_text(page: Any) -> str:
     """The text drawn on an open page, as pdfium reads it back (what the picture really shows)."""
     textpage = page.get_textpage()
     try:
@@ -111,7 +111,7 @@ def _page_text(page: object) -> str:
         textpage.close()
 
 
-def rasterise(document: object, shots: dict) -> dict:
+def rasterise(document: Any, shots: dict) -> dict:
     """{index: Image} of each shot (index -> Shot) from an open pdfium document. Each page is loaded once for
     its pixels and its text, under PDFIUM; the encoding is done outside it, so that another thread may render
     meanwhile (zlib and numpy let go of the GIL)."""
@@ -127,7 +127,7 @@ def rasterise(document: object, shots: dict) -> dict:
     return images
 
 
-def render_faces(studio: object, faces: list, digests: list) -> tuple:
+def render_faces(studio: "Studio", faces: list, digests: list) -> tuple:
     """Draw and rasterise `faces` (export Faces, each with its digest in `digests`, index-aligned). Returns
     ({digest: Image}, {face index: (error message, its mark or None)}): a face that fails to draw is reported,
     and the others are rendered all the same. The faces are drawn a chunk at a time (CHUNKS), each into a PDF
@@ -136,7 +136,8 @@ def render_faces(studio: object, faces: list, digests: list) -> tuple:
     page, are done first)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    images, errors = {}, {}
+    images: dict[str, Image] = {}
+    errors: dict[int, tuple] = {}
     if not faces:
         return images, errors
     with tempfile.TemporaryDirectory(prefix="pnp-serve-") as tmp, ThreadPoolExecutor(2) as pool:
@@ -151,7 +152,7 @@ def render_faces(studio: object, faces: list, digests: list) -> tuple:
     return images, errors
 
 
-def _drawn(studio: object, faces: list, chunk: list, stem: Path, errors: dict) -> list:
+def _drawn(studio: "Studio", faces: list, chunk: list, stem: Path, errors: dict) -> list:
     """Draw the faces of `chunk` (indices into `faces`) into PDFs named from `stem`; returns [(path, [face index
     drawn on it])]. All in one PDF when they draw; when one fails, each alone, its error in `errors`."""
     path = stem.with_suffix(".pdf")

@@ -9,13 +9,13 @@ from typing import Any
 from ..check import load
 from ..errors import DataError, UsageError
 from ..products.rulebook import SIMULATION_FILE
-from ..project import write_file
+from ..project import Project, write_file
 from ..report import Mark, Report
 from ..template import budget
 from .agents import make_agent
 from .api import load_rules
-from .balance import check_balance, figures
-from .run import Options, games_in, run
+from .balance import Outcome, check_balance, figures
+from .run import GameResult, Options, games_in, run
 from .stats import dead_items, summarise, to_json
 
 MAX_GAMES = 1_000_000  # games in one run, all seatings together
@@ -25,10 +25,10 @@ MAX_GAMES = 1_000_000  # games in one run, all seatings together
 class Simulation:
     """What one run gives the command line to print."""
 
-    summary: dict = None
-    outcomes: list = field(default_factory=list)  # balance rules' Outcomes
-    path: Path = None
-    logs: list = field(default_factory=list)  # (game index, seed, lines) with --log
+    summary: dict[str, Any] | None = None
+    outcomes: list[Outcome] = field(default_factory=list)  # balance rules' Outcomes
+    path: Path | None = None
+    logs: list[tuple[int, int, list[str]]] = field(default_factory=list)  # (game index, seed, lines) with --log
 
 
 def check_options(options: Options) -> None:
@@ -42,8 +42,8 @@ def check_options(options: Options) -> None:
         raise UsageError(f"--games: at most {MAX_GAMES:,} games in a run (all seatings together)")
 
 
-def simulate(project: Any, game_id: str, options: Options, out_dir: Path, report: Report,
-             progress: Callable = None) -> Simulation:
+def simulate(project: Project, game_id: str, options: Options, out_dir: Path, report: Report,
+             progress: Callable[[int], object] | None = None) -> Simulation:
     """Load the game, play the run, write <out_dir>/simulation.json and check the balance rules; problems go
     to `report` (a failing game or rule is an error)."""
     check_options(options)
@@ -82,7 +82,7 @@ def simulate(project: Any, game_id: str, options: Options, out_dir: Path, report
     return sim
 
 
-def _report_failures(results: list, game_id: str, options: Options, shown: str, report: Report) -> bool:
+def _report_failures(results: list[GameResult], game_id: str, options: Options, shown: str, report: Report) -> bool:
     """Report the games the rules failed in (the first few, each with how to replay it); True if any."""
     failed = [r for r in results if r.failure]
     for r in failed[:5]:
@@ -94,15 +94,16 @@ def _report_failures(results: list, game_id: str, options: Options, shown: str, 
     return bool(failed)
 
 
-def _ci(w: dict) -> str:
+def _ci(w: dict[str, Any]) -> str:
     if not w["n"]:
         return "-"
     return f"{w['rate']:.0%} ({w['low']:.0%}-{w['high']:.0%})"
 
 
-def summary_lines(sim: Simulation) -> list:
+def summary_lines(sim: Simulation) -> list[str]:
     """The run in a few lines for the terminal: seats, agents, pairings, length, ends, dead items, rules."""
     s = sim.summary
+    assert s is not None  # asked only of a run that played its games
     lines = [f"{s['game']}: {s['games']} games, {s['players']} players, agents {', '.join(s['agents'])}, "
              f"seed {s['seed']}",
              "  win rate by seat (95% CI): " + "; ".join(f"seat {i + 1} {_ci(w)}"
@@ -124,7 +125,7 @@ def summary_lines(sim: Simulation) -> list:
     return lines
 
 
-def _item_lines(s: dict) -> list:
+def _item_lines(s: dict[str, Any]) -> list[str]:
     """Dead items, and each table's item whose takers' win rate differs most from the others'."""
     lines = []
     for table, found in dead_items(s).items():

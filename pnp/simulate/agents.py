@@ -26,14 +26,14 @@ class Agent:
 
     name = "agent"
 
-    def choose(self, rules: GameRules, state: Any, moves: list, player: int, rng: Random) -> Move:
+    def choose(self, rules: GameRules, state: Any, moves: list[Move], player: int, rng: Random) -> Move:
         raise NotImplementedError
 
 
 class RandomAgent(Agent):
     name = "random"
 
-    def choose(self, rules: GameRules, state: Any, moves: list, player: int, rng: Random) -> Move:
+    def choose(self, rules: GameRules, state: Any, moves: list[Move], player: int, rng: Random) -> Move:
         return moves[rng.randrange(len(moves))]
 
 
@@ -43,7 +43,7 @@ class GreedyAgent(Agent):
 
     name = "greedy"
 
-    def choose(self, rules: GameRules, state: Any, moves: list, player: int, rng: Random) -> Move:
+    def choose(self, rules: GameRules, state: Any, moves: list[Move], player: int, rng: Random) -> Move:
         if len(moves) == 1:
             return moves[0]
         seen = rules.determinise(state, player, rng)
@@ -66,7 +66,7 @@ def value_of(rules: GameRules, state: Any, player: int) -> float:
     return 1 / (1 + math.exp(-max(-50.0, min(50.0, rules.heuristic(state, player)))))
 
 
-def win_shares(scores: list) -> list:
+def win_shares(scores: list[float]) -> list[float]:
     """Each player's share of the win: 1 for a sole winner, 1/k each for k tied at the top."""
     top = max(scores)
     winners = sum(1 for s in scores if s == top)
@@ -77,7 +77,7 @@ class _Node:
     __slots__ = ("children", "visits", "reward", "seen")
 
     def __init__(self) -> None:
-        self.children = {}  # move -> _Node
+        self.children: dict[Move, _Node] = {}
         self.visits = 0
         self.reward = 0.0  # summed, for the player who chose the move leading here
         self.seen = 0  # how often this node's move was legal when its parent was visited (ISMCTS)
@@ -94,7 +94,7 @@ class MctsAgent(Agent):
     def __init__(self, iterations: int = MCTS_ITERATIONS, rollout_cap: int = ROLLOUT_CAP) -> None:
         self.iterations, self.rollout_cap = iterations, rollout_cap
 
-    def choose(self, rules: GameRules, state: Any, moves: list, player: int, rng: Random) -> Move:
+    def choose(self, rules: GameRules, state: Any, moves: list[Move], player: int, rng: Random) -> Move:
         if len(moves) == 1:
             return moves[0]
         root = _Node()
@@ -104,7 +104,8 @@ class MctsAgent(Agent):
                                          root.children[m].reward if m in root.children else 0))
 
     def _iterate(self, rules: GameRules, state: Any, root: _Node, rng: Random) -> None:
-        path, node = [], root
+        path: list[tuple[_Node, int]] = []  # (node, the player who chose its move)
+        node = root
         while not rules.is_over(state):
             mover, legal = rules.to_act(state), rules.legal_moves(state)
             untried = [m for m in legal if m not in node.children]
@@ -123,7 +124,7 @@ class MctsAgent(Agent):
             state = rules.apply(state, move, rng)
             path.append((node, mover))
         state = self._rollout(rules, state, rng)
-        values = {}
+        values: dict[int, float] = {}  # player -> the position's worth to them
         for child, mover in path:
             if mover not in values:
                 values[mover] = value_of(rules, state, mover)
@@ -131,7 +132,7 @@ class MctsAgent(Agent):
             child.reward += values[mover]
 
     @staticmethod
-    def _select(node: _Node, legal: list) -> Move:
+    def _select(node: _Node, legal: list[Move]) -> Move:
         best, best_score = None, -math.inf
         for move in legal:
             child = node.children[move]

@@ -6,21 +6,23 @@ import importlib.util
 import inspect
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any
+from typing import Any, ClassVar
 
 from ..errors import DataError
+from ..model.game import Game
+from ..project import Project
 from ..report import Mark
 
 
-class Item(Mapping):
+class Item(Mapping[str, Any]):
     """One row of a table (or a nested record), read-only: `item.name`, `item["name"]`; lists are tuples.
     The fields live in the instance's own __dict__, so `item.name` is a plain attribute read (rules read them
     by the million)."""
 
-    def __init__(self, fields: Mapping) -> None:
+    def __init__(self, fields: Mapping[str, Any]) -> None:
         self.__dict__.update({k: frozen(v) for k, v in fields.items()})
 
     def __getattr__(self, name: str) -> Any:  # only called for a field that is not there
@@ -35,7 +37,7 @@ class Item(Mapping):
     def __getitem__(self, key: str) -> Any:
         return self.__dict__[key]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self.__dict__)
 
     def __len__(self) -> int:
@@ -44,10 +46,10 @@ class Item(Mapping):
     def __repr__(self) -> str:
         return f"Item({self.__dict__.get('id', '')!r})" if "id" in self.__dict__ else f"Item({self.__dict__!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type["Item"], tuple[dict[str, Any]]]:
         return Item, (dict(self.__dict__),)
 
-    def __deepcopy__(self, memo: dict) -> "Item":
+    def __deepcopy__(self, memo: dict[int, object]) -> "Item":
         return self  # read-only: a state holding items copies the reference
 
 
@@ -72,7 +74,7 @@ class GameData:
     ref: Item
 
     @classmethod
-    def of(cls, game: Any) -> "GameData":
+    def of(cls, game: Game) -> "GameData":
         tables = {name: frozen(list(items)) for name, items in game.tables.items()}
         ref = {name: {it["id"]: it for it in items if isinstance(it, Item) and "id" in it}
                for name, items in tables.items()}
@@ -91,8 +93,8 @@ class Tracked:
     once. `taken`, `played` and `effective` are the names pnp reports dead items by (never taken, never
     effective); a game may add its own (say `knocked_out`)."""
 
-    available: set = field(default_factory=set)
-    events: list = field(default_factory=list)
+    available: set[tuple[str, str]] = field(default_factory=set)
+    events: list[dict[str, Iterable[tuple[str, str]]]] = field(default_factory=list)
 
 
 class GameRules(ABC):
@@ -103,9 +105,11 @@ class GameRules(ABC):
     pnp copies it with `clone` for look-ahead, so the default deep copy works for any plain state."""
 
     #: the tables whose items are tracked: {table: "what one is", ...}, e.g. {"dinosaurs": "species"}
-    ITEMS: Mapping = {}
+    ITEMS: Mapping[str, str] = {}
     #: the ways a game may end, for the statistics: e.g. ("knockouts", "wound pile")
-    END_REASONS: tuple = ()
+    END_REASONS: tuple[str, ...] = ()
+    #: (path, path as messages show it) of the rules file, set when it is loaded (see rules_class)
+    source: ClassVar[tuple[str, str]]
 
     def __init__(self, game: GameData) -> None:
         self.game = game
@@ -119,7 +123,7 @@ class GameRules(ABC):
         """The player who decides next."""
 
     @abstractmethod
-    def legal_moves(self, state: Any) -> list:
+    def legal_moves(self, state: Any) -> list[Move]:
         """The moves open to the player to act (never empty while the game is not over)."""
 
     @abstractmethod
@@ -131,7 +135,7 @@ class GameRules(ABC):
         """Whether the game has ended."""
 
     @abstractmethod
-    def scores(self, state: Any) -> list:
+    def scores(self, state: Any) -> list[float]:
         """Each player's score at the end; the highest score wins (a tie shares the win)."""
 
     def end_reason(self, state: Any) -> str:
@@ -168,7 +172,7 @@ class GameRules(ABC):
 RULES_FILE = "rules.py"
 
 
-def load_rules(project: Any, game: Any) -> GameRules:
+def load_rules(project: Project, game: Game) -> GameRules:
     """Import cards/<game>/rules.py and make its Rules for the game's data. Only `pnp simulate` and tests call
     this: the rules file is the only game code pnp ever runs."""
     path = game.folder / RULES_FILE
@@ -180,12 +184,13 @@ def load_rules(project: Any, game: Any) -> GameRules:
     return rules_class(str(path), shown, game.id)(GameData.of(game))
 
 
-def rules_class(path: str, shown: str, game_id: str) -> type:
+def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
     """The Rules class of a rules file, imported once per process (worker processes call this too)."""
     name = f"pnp_rules_{game_id.replace('-', '_')}"
     module = sys.modules.get(name)
     if module is None or getattr(module, "__file__", None) != path:
         spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None  # a .py file always has a source loader
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # dataclasses and pickling look their module up by name
         try:
@@ -204,7 +209,7 @@ def rules_class(path: str, shown: str, game_id: str) -> type:
     return rules
 
 
-def code_mark(error: BaseException, shown: str, path: Any) -> Mark:
+def code_mark(error: BaseException, shown: str, path: str) -> Mark:
     """Where in the rules file an exception was raised (its deepest frame there), else the file itself."""
     line, tb = 0, error.__traceback__
     while tb is not None:
@@ -216,7 +221,7 @@ def code_mark(error: BaseException, shown: str, path: Any) -> Mark:
     return Mark(shown, line, 1 if line else 0)
 
 
-def all_items(tracked: Tracked) -> Iterable:
+def all_items(tracked: Tracked) -> Iterator[tuple[str, str]]:
     """Every (table, id) the tracking mentions."""
     yield from tracked.available
     for events in tracked.events:
@@ -262,7 +267,7 @@ class Rules(GameRules):
 """
 
 
-def api_reference() -> list:
+def api_reference() -> list[str]:
     """The rules API as `pnp reference` prints it: GameRules' hooks with their docstrings, the data's Items,
     Tracked, the agents and the worked example (read from the code, so the two cannot drift apart)."""
     hooks = []

@@ -5,7 +5,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ExprError
+from ..model.game import Game
+from ..model.load import Record
 from ..model.margins import nearest_comparison
+from ..report import Mark
 from ..template import evaluate, render
 from .stats import Measured, expression_view, item_view
 
@@ -17,28 +20,33 @@ class Outcome:
     """One balance rule's result: `holds`, the nearest comparison's value/op/limit/margin, the failing items."""
 
     expr: str
-    mark: Any
+    mark: Mark | None
     holds: bool
-    value: float = None
+    value: float | None = None  # a Measured where the run measured it
     op: str = ""
-    limit: float = None
-    margin: float = None
+    limit: float | None = None
+    margin: float | None = None
     row: str = ""
-    failing: tuple = ()
+    failing: tuple[str, ...] = ()
     message: str = ""
 
 
-def check_balance(game: Any, summary: dict) -> list:
+Row = dict[str, Any]  # what a rule with `each:` reads as `item` (stats.item_view)
+Nearest = tuple[tuple[float, float, str, float], Row | None]  # ((margin, value, op, limit), its row)
+
+
+def check_balance(game: Game, summary: dict[str, Any]) -> list[Outcome]:
     """Every balance rule's Outcome on this run's summary."""
     sim = expression_view(summary)
     return [_check(game, rule, sim, summary) for rule in game.meta.get("balance", ())]
 
 
-def _check(game: Any, rule: Any, sim: dict, summary: dict) -> Outcome:
+def _check(game: Game, rule: Record, sim: dict[str, Any], summary: dict[str, Any]) -> Outcome:
     expr, each = str(rule["expr"]), rule.get("each")
     outcome = Outcome(expr, rule.mark_of("expr"), True)
     rows = [None] if each is None else [item_view(i, s) for i, s in summary["items"].get(each, {}).items()]
-    failing, nearest = [], None
+    failing: list[Row | None] = []
+    nearest: Nearest | None = None
     for row in rows:
         context = game.context(sim=sim, item=row) if row is not None else game.context(sim=sim)
         try:
@@ -55,7 +63,8 @@ def _check(game: Any, rule: Any, sim: dict, summary: dict) -> Outcome:
     return outcome
 
 
-def _conclude(game: Any, rule: Any, sim: dict, outcome: Outcome, nearest: Any, failing: list) -> None:
+def _conclude(game: Game, rule: Record, sim: dict[str, Any], outcome: Outcome, nearest: Nearest | None,
+              failing: list[Row | None]) -> None:
     """Fill in the nearest comparison's figures, whether the rule holds, the items at fault and the message."""
     if nearest is not None:
         (outcome.margin, outcome.value, outcome.op, outcome.limit), row = nearest
@@ -67,7 +76,7 @@ def _conclude(game: Any, rule: Any, sim: dict, outcome: Outcome, nearest: Any, f
         outcome.message = _message(game, rule, shown, sim, outcome)
 
 
-def _message(game: Any, rule: Any, row: Any, sim: dict, outcome: Outcome) -> str:
+def _message(game: Game, rule: Record, row: Row | None, sim: dict[str, Any], outcome: Outcome) -> str:
     text = rule.get("message")
     if text:
         try:
@@ -97,5 +106,5 @@ def figures(outcome: Outcome) -> str:
     return f"measured {shown} {outcome.op} {_num(outcome.limit)}, margin {_num(outcome.margin)}"
 
 
-def _num(value: Any) -> str:
+def _num(value: object) -> str:
     return f"{value:.3g}" if isinstance(value, float) else str(value)

@@ -9,10 +9,11 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from random import Random
-from typing import Any
+from types import FrameType
+from typing import Any, Literal
 
 from .agents import Agent, make_agent, win_shares
-from .api import GameRules, Tracked, code_mark, rules_class
+from .api import GameData, GameRules, Tracked, code_mark, rules_class
 
 MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported as never ending
 GAME_TIMEOUT = 120.0  # seconds of processor time for one game (not wall time: a busy machine must not fail games)
@@ -24,7 +25,7 @@ class Options:
 
     games: int = 100  # per seating
     players: int = 2
-    agents: tuple = ("random",)
+    agents: tuple[str, ...] = ("random",)
     seed: int = 0
     jobs: int = 1
     log: bool = False
@@ -38,14 +39,14 @@ class GameResult:
 
     index: int
     seed: int
-    seating: tuple  # the agent in each seat
-    shares: list = field(default_factory=list)  # each seat's share of the win
-    decisions: list = field(default_factory=list)  # per seat
+    seating: tuple[str, ...]  # the agent in each seat
+    shares: list[float] = field(default_factory=list)  # each seat's share of the win
+    decisions: list[int] = field(default_factory=list)  # per seat
     turns: int = 0
     end: str = ""
-    available: list = field(default_factory=list)  # "table:id" in play
-    events: list = field(default_factory=list)  # per seat: {event: ["table:id", ...]}
-    log: list = field(default_factory=list)
+    available: list[str] = field(default_factory=list)  # "table:id" in play
+    events: list[dict[str, list[str]]] = field(default_factory=list)  # per seat: {event: ["table:id", ...]}
+    log: list[str] = field(default_factory=list)
     failure: str = ""  # what went wrong, when the rules failed
     line: int = 0  # the rules file's line at fault, when known
 
@@ -62,15 +63,19 @@ class _Timeout(BaseException):
     """Raised by the game's alarm: a BaseException, so a rules file's `except Exception` cannot swallow it."""
 
 
-def seatings(agents: tuple, players: int) -> list:
+Seating = tuple[str, ...]  # the agent in each seat
+Scheduled = tuple[int, int, Seating]  # (game index, seed, seating)
+
+
+def seatings(agents: Seating, players: int) -> list[Seating]:
     """Every seating of the agents: each way to seat them that seats as many different agents as it can (all of
     them when there are no more agents than seats, else one a seat). Each is played equally often, so every
     agent meets every other from every seat and the seats' win rates compare like with like (rotating the
     list seated the stronger of two agents first in some pairings only)."""
     agents = tuple(dict.fromkeys(agents))  # an agent named twice is one agent
-    out = []
+    out: list[Seating] = []
 
-    def extend(seated: tuple) -> None:
+    def extend(seated: Seating) -> None:
         free = players - len(seated)
         if free == 0:
             out.append(seated)
@@ -99,9 +104,9 @@ def games_in(options: Options) -> int:
     return options.games * count_seatings(len(set(options.agents)), options.players)
 
 
-def schedule(options: Options) -> list:
+def schedule(options: Options) -> list[Scheduled]:
     """(index, seed, seating) of every game: game g plays with seed options.seed + g, whatever the jobs."""
-    out = []
+    out: list[Scheduled] = []
     for k, seating in enumerate(seatings(options.agents, options.players)):
         for i in range(options.games):
             g = k * options.games + i
@@ -114,7 +119,8 @@ class _Call:
 
     def __init__(self, rules: GameRules) -> None:
         self.rules = rules
-        self.path, self.shown = getattr(type(rules), "source", ("", "rules.py"))
+        source: tuple[str, str] = getattr(type(rules), "source", ("", "rules.py"))
+        self.path, self.shown = source
 
     def __call__(self, hook: str, *args: Any) -> Any:
         try:
@@ -126,7 +132,7 @@ class _Call:
             raise RulesFault(f"{hook} raised {type(e).__name__}: {e}", line) from None
 
 
-def play(rules: GameRules, options: Options, index: int, seed: int, seating: tuple) -> GameResult:
+def play(rules: GameRules, options: Options, index: int, seed: int, seating: Seating) -> GameResult:
     """Play one game; a failure of the rules (an exception, no legal move, a loop) is kept in the result."""
     result = GameResult(index, seed, seating)
     turn = [0]
@@ -146,7 +152,7 @@ def play(rules: GameRules, options: Options, index: int, seed: int, seating: tup
     return result
 
 
-def _raised_in(error: BaseException, call: _Call) -> tuple:
+def _raised_in(error: BaseException, call: _Call) -> tuple[str, int]:
     """(the rules' method that raised, the rules file's line) from the traceback: the outermost frame in the
     rules file or the API's default methods, and the agent whose look-ahead called it, if one did."""
     hook, agent, tb = "", None, error.__traceback__
@@ -165,7 +171,7 @@ _API_FILE = GameRules.setup.__code__.co_filename
 _AGENTS_FILE = make_agent.__code__.co_filename
 
 
-def _play(call: _Call, options: Options, result: GameResult, turn: list) -> None:
+def _play(call: _Call, options: Options, result: GameResult, turn: list[int]) -> None:
     """The game loop. The rules' hooks are called directly, not through _Call (a tenth of a random game's time
     went to that wrapper): an exception from them reaches `play`, which finds the hook in its traceback."""
     rules, players = call.rules, options.players
@@ -240,31 +246,31 @@ class _alarm:
             self.previous = signal.signal(signal.SIGVTALRM, _raise_timeout)
             signal.setitimer(signal.ITIMER_VIRTUAL, self.seconds)
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         if self.armed:
             signal.setitimer(signal.ITIMER_VIRTUAL, 0)
             signal.signal(signal.SIGVTALRM, self.previous)
         return False
 
 
-def _raise_timeout(signum: int, frame: Any) -> None:
+def _raise_timeout(signum: int, frame: FrameType | None) -> None:
     raise _Timeout()
 
 
-_WORKER = {}
+_WORKER: dict[str, Any] = {}  # a worker process's "rules" (GameRules) and "options" (Options)
 
 
-def _start_worker(source: tuple, game_data: Any, options: Options) -> None:
+def _start_worker(source: tuple[str, str, str], game_data: GameData, options: Options) -> None:
     path, shown, game_id = source
     _WORKER["rules"] = rules_class(path, shown, game_id)(game_data)
     _WORKER["options"] = options
 
 
-def _play_chunk(chunk: list) -> list:
+def _play_chunk(chunk: list[Scheduled]) -> list[GameResult]:
     return [play(_WORKER["rules"], _WORKER["options"], *game) for game in chunk]
 
 
-def run(rules: GameRules, options: Options, progress: Callable = None) -> list:
+def run(rules: GameRules, options: Options, progress: Callable[[int], object] | None = None) -> list[GameResult]:
     """Every game of the run, in game order (the same list whatever options.jobs); progress(n) after each n."""
     games = schedule(options)
     if options.jobs <= 1 or len(games) < 2:

@@ -1,13 +1,18 @@
 """What every layout element shares: the base class and the parameters common to all (or many) types."""
 
-from typing import Any
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from typing import Any, Protocol
 
+from ...model.load import Record
+from ...report import Mark
 from .. import params as P
 from ..place import PLACE
-from ..prims import Prim
+from ..prims import LayoutShape, Prim
 
 # What a layout's templates see for one item (the game's context, the layout's variables, the item).
 Context = dict[str, Any]
+Problem = tuple[str, Mark | None]  # (message, where)
+Style = dict[str, Any]  # a primitive's style
 
 # Every element takes these.
 COMMON = {
@@ -55,7 +60,48 @@ HOLDS = {"holds": P.Name(None, "the layout of the token or marker that sits here
                                "snap point at its centre (a space that `holds` a token is one already)")}
 
 
-def holds(el, style):
+class ElementShape(Protocol):
+    """What the element types and resolving read of a compiled element (pnp.layout.compile.Compiled, which
+    imports the element types)."""
+
+    @property
+    def element(self) -> "Element": ...
+    @property
+    def spec(self) -> Record: ...
+    @property
+    def mark(self) -> Mark | None: ...
+    @property
+    def consts(self) -> dict[str, Any]: ...
+    @property
+    def templates(self) -> dict[str, Any]: ...
+    @property
+    def children(self) -> Sequence["ElementShape"]: ...
+    @property
+    def when(self) -> object: ...
+    @property
+    def repeat(self) -> object: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def step(self) -> Sequence[float]: ...
+    def mark_of(self, key: str) -> Mark | None: ...
+    def has(self, key: str) -> bool: ...
+    def is_templated(self, names: Iterable[str]) -> bool: ...
+    def values(self, ctx: Context, later: Collection[str] = ()) -> dict[str, Any]: ...
+    def evaluate(self, key: str, ctx: Context) -> Any: ...
+
+
+class ElementResolver(Protocol):
+    """What the element types ask of the resolver (pnp.layout.resolve.Resolver, which imports them)."""
+
+    @property
+    def layout(self) -> LayoutShape: ...
+    def element(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim]) -> None: ...
+    def use(self, name: str, item: object, extra: dict[str, Any],
+            el: ElementShape) -> tuple[LayoutShape, list[Prim]]: ...
+
+
+def holds(el: ElementShape, style: Style) -> Mark | None:
     """A space's style with the token it holds, and the mark to report a misfit at."""
     name = el.consts.get("holds")
     if name:
@@ -72,7 +118,7 @@ def box(w: Any = P.REQUIRED, h: Any = P.REQUIRED) -> dict[str, P.Param]:
             "w": P.Length(w, "width of the box", minimum=0), "h": P.Length(h, "height of the box", minimum=0)}
 
 
-def paint_style(v):
+def paint_style(v: dict[str, Any]) -> Style:
     """The primitive style of a filled or outlined shape from its resolved values."""
     return {"fill": v["fill"], "stroke": v["stroke"], "stroke_width": v["stroke_width"], "dash": v["dash"],
             "opacity": v["opacity"]}
@@ -87,19 +133,20 @@ class Element:
     rotates = False  # whether `rotate` applies (it is refused where it would be ignored)
     registry: dict[str, "Element"] = {}  # `type:` name -> an instance of each element class
 
-    def __init_subclass__(cls, **kwargs) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.type:
             Element.registry[cls.type] = cls()
 
-    def all_params(self):
+    def all_params(self) -> dict[str, P.Param]:
         return {**COMMON, **(ROTATE if self.rotates else {}), **self.params}
 
-    def check(self, spec):
+    def check(self, spec: Record) -> Iterator[Problem]:
         """(message, mark) for each problem of how the element is written, beyond each parameter's own
         check: parameters that exclude or need each other."""
         return iter(())
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver):
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         """Append the primitives of compiled element `el` for template context `ctx`, offset by (ox, oy)."""
         raise NotImplementedError

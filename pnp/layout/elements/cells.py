@@ -1,9 +1,13 @@
 """What grids and tracks share: cells drawn as shapes with an optional label, templated per cell."""
 
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ...model.load import Record
 from .. import params as P
 from ..prims import Prim
-from .base import HOLDS, PAINT, holds, paint_style
-from .base import Context
+from .base import HOLDS, PAINT, Problem, holds, paint_style
+from .base import Context, ElementShape
 
 CELL = {
     "shape": P.Choice(("rect", "circle"), "rect", "the shape of each cell"),
@@ -20,7 +24,10 @@ PER_CELL = tuple(CELL)
 LABEL_ONLY = ("label_size", "font", "color")
 
 
-def check_cells(kind, spec):
+Cell = tuple[float, float, float, float, dict[str, Any]]  # (x, y, w, h, the cell's variables)
+
+
+def check_cells(kind: str, spec: Record) -> Iterator[Problem]:
     """The label's settings apply only to a label."""
     if "label" not in spec:
         for key in LABEL_ONLY:
@@ -28,11 +35,11 @@ def check_cells(kind, spec):
                 yield f"'{key}' sets how a label looks, and this {kind} has no 'label'", spec.key_mark(key)
 
 
-def draw_cells(el, ctx: Context, cells, out: list[Prim]) -> None:
+def draw_cells(el: ElementShape, ctx: Context, cells: Iterable[Cell], out: list[Prim]) -> None:
     """Each cell (x, y, w, h, cell variables) as a shape plus its label; every CELL parameter is a template
     evaluated with the cell's variables, so colours and labels can change from cell to cell."""
     per_cell = el.is_templated(PER_CELL)
-    v = None if per_cell else el.values(ctx)
+    v: dict[str, Any] = {} if per_cell else el.values(ctx)  # per cell: made for each below
     for x, y, w, h, cell_vars in cells:
         if per_cell:
             v = el.values({**ctx, **cell_vars})

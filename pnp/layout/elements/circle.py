@@ -3,7 +3,7 @@
 from .. import params as P
 from ..prims import Prim
 from .base import HOLDS, PAINT, Element, holds, paint_style
-from .base import Context
+from .base import Context, ElementResolver, ElementShape
 
 
 class Circle(Element):
@@ -17,7 +17,8 @@ class Circle(Element):
         **HOLDS,
     }
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         v = el.values(ctx)
         r = v["r"]
         style = paint_style(v)

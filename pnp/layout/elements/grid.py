@@ -1,10 +1,13 @@
 """grid: rows and columns of cells."""
 
+from collections.abc import Iterator
+
+from ...model.load import Record
 from .. import params as P
-from .base import Element
+from .base import Element, Problem
 from .cells import CELL, PER_CELL, check_cells, draw_cells
 from ..prims import Prim
-from .base import Context
+from .base import Context, ElementResolver, ElementShape
 
 
 class Grid(Element):
@@ -21,10 +24,11 @@ class Grid(Element):
     }
     MAX_CELLS = 10_000
 
-    def check(self, spec):
+    def check(self, spec: Record) -> Iterator[Problem]:
         return check_cells(self.type, spec)
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         v = el.values(ctx, later=PER_CELL)
         cols, rows, cw, ch = v["cols"], v["rows"], v["cell_w"], v["cell_h"]
         if cols * rows > self.MAX_CELLS:

@@ -3,7 +3,7 @@
 from .. import params as P
 from .base import Element
 from ..prims import Prim
-from .base import Context
+from .base import Context, ElementResolver, ElementShape
 
 
 class Group(Element):
@@ -17,7 +17,8 @@ class Group(Element):
         "elements": P.Elements(doc="the elements of the group"),
     }
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         v = el.values(ctx)
         gx, gy = ox + v["x"], oy + v["y"]
         for child in el.children:

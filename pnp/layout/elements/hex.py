@@ -6,7 +6,7 @@ from .. import params as P
 from ..prims import polygon
 from .base import PAINT, Element, paint_style
 from ..prims import Prim
-from .base import Context
+from .base import Context, ElementResolver, ElementShape
 
 
 class Hex(Element):
@@ -22,7 +22,8 @@ class Hex(Element):
         **PAINT,
     }
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         v = el.values(ctx)
         cx, cy, r = ox + v["cx"], oy + v["cy"], v["r"]
         start = 0 if v["orientation"] == "flat" else 30

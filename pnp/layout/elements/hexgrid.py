@@ -1,12 +1,15 @@
 """hexgrid: rows and columns of hexagons, in offset coordinates, each cell templated from its coordinates."""
 
 import math
+from collections.abc import Iterator
+from typing import Any
 
 from ...errors import LimitError
+from ...model.load import Record
 from .. import params as P
 from ..prims import Prim, polygon
-from .base import HOLDS, PAINT, Element, holds, paint_style
-from .base import Context
+from .base import HOLDS, PAINT, Element, Problem, holds, paint_style
+from .base import Context, ElementResolver, ElementShape
 
 CELL = {
     "show": P.Bool(True, "whether this cell is drawn (a template: e.g. `{{ (row, col) in holes }}` leaves holes)"),
@@ -43,7 +46,7 @@ class HexGrid(Element):
     }
     MAX_CELLS = 10_000
 
-    def check(self, spec):
+    def check(self, spec: Record) -> Iterator[Problem]:
         for key in ("label_size", "font", "color"):
             if key in spec and "label" not in spec:
                 yield f"'{key}' sets how a label looks, and this hexgrid has no 'label'", spec.key_mark(key)
@@ -51,13 +54,14 @@ class HexGrid(Element):
             if key in spec and "icon" not in spec:
                 yield f"'{key}' sets how an icon looks, and this hexgrid has no 'icon'", spec.key_mark(key)
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         v = el.values(ctx, later=PER_CELL)
         cols, rows = v["cols"], v["rows"]
         if cols * rows > self.MAX_CELLS:
             raise LimitError(f"a hexgrid of {cols * rows:,} cells; at most {self.MAX_CELLS:,}")
         per_cell = el.is_templated(PER_CELL)
-        cell = None if per_cell else el.values(ctx)
+        cell: dict[str, Any] = {} if per_cell else el.values(ctx)  # per cell: made for each below
         for row in range(rows):
             for col in range(cols):
                 cx, cy, coords = hex_cell(row, col, v["radius"], v["orientation"], v["offset"])
@@ -67,7 +71,7 @@ class HexGrid(Element):
                     _draw_cell(el, cell, ox + v["x"] + cx, oy + v["y"] + cy, v["radius"], v["orientation"], out)
 
 
-def hex_cell(row: int, col: int, radius: float, orientation: str, offset: str) -> tuple[float, float, dict]:
+def hex_cell(row: int, col: int, radius: float, orientation: str, offset: str) -> tuple[float, float, dict[str, Any]]:
     """A cell's centre from the grid box's top-left corner, and its axial coordinates {q, r} (the "odd-r",
     "even-r", "odd-q" and "even-q" offset layouts of Red Blob Games' hexagonal grid guide)."""
     across, along = math.sqrt(3) * radius, 1.5 * radius  # spacing across the shifted lines and along them
@@ -83,7 +87,8 @@ def hex_cell(row: int, col: int, radius: float, orientation: str, offset: str) -
     return cx, cy, {"q": col, "r": row - (col + sign * (col % 2)) // 2}
 
 
-def _draw_cell(el, v: dict, cx: float, cy: float, radius: float, orientation: str, out: list) -> None:
+def _draw_cell(el: ElementShape, v: dict[str, Any], cx: float, cy: float, radius: float, orientation: str,
+               out: list[Prim]) -> None:
     """One hexagon with its icon and label, centred on (cx, cy)."""
     start = 30 if orientation == "pointy" else 0
     points = [(cx + radius * math.cos(math.radians(start + 60 * k)), cy + radius * math.sin(math.radians(start + 60 * k)))

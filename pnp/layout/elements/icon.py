@@ -3,7 +3,7 @@
 from .. import params as P
 from ..prims import Prim
 from .base import Element, box
-from .base import Context
+from .base import Context, ElementResolver, ElementShape
 
 
 class Icon(Element):
@@ -17,7 +17,8 @@ class Icon(Element):
         "color": P.Colour("#000000", "the icon's colour"),
     }
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         v = el.values(ctx)
         if not v["icon"]:
             return

@@ -3,7 +3,7 @@
 from .. import params as P
 from ..prims import Prim
 from .base import Element
-from .base import Context
+from .base import Context, ElementResolver, ElementShape
 
 DIRECTIONS = {"right": (1, 0), "left": (-1, 0), "down": (0, 1), "up": (0, -1)}
 
@@ -22,7 +22,8 @@ class Icons(Element):
         "color": P.Colour("#000000", "the icons' colour"),
     }
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         v = el.values(ctx)
         dx, dy = DIRECTIONS[v["direction"]]
         size, pitch = v["size"], v["size"] + v["gap"]

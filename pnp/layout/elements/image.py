@@ -3,7 +3,7 @@
 from .. import params as P
 from ..prims import Prim
 from .base import Element, box
-from .base import Context
+from .base import Context, ElementResolver, ElementShape
 
 
 class Image(Element):
@@ -18,7 +18,8 @@ class Image(Element):
                             unit="dpi"),
     }
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         v = el.values(ctx)
         out.append(Prim("image", ox + v["x"], oy + v["y"], v["w"], v["h"], text=v["src"],
                         style={"min_dpi": v["min_dpi"]}, rotate=v["rotate"], mark=el.mark_of("src")))

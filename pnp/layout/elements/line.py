@@ -3,7 +3,7 @@
 from .. import params as P
 from ..prims import Prim
 from .base import PAINT, Element
-from .base import Context
+from .base import Context, ElementResolver, ElementShape
 
 
 class Line(Element):
@@ -17,7 +17,8 @@ class Line(Element):
         "stroke_width": PAINT["stroke_width"], "dash": PAINT["dash"],
     }
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         v = el.values(ctx)
         style = {"stroke": v["stroke"], "stroke_width": v["stroke_width"], "dash": v["dash"]}
         out.append(Prim("line", points=((ox + v["x1"], oy + v["y1"]), (ox + v["x2"], oy + v["y2"])), style=style))

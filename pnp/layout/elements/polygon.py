@@ -4,7 +4,7 @@ from .. import params as P
 from ..prims import polygon
 from .base import PAINT, Element, paint_style
 from ..prims import Prim
-from .base import Context
+from .base import Context, ElementResolver, ElementShape
 
 
 class Polygon(Element):
@@ -17,6 +17,7 @@ class Polygon(Element):
         **PAINT,
     }
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         v = el.values(ctx)
         out.append(polygon([(ox + x, oy + y) for x, y in v["points"]], paint_style(v), v["rotate"]))

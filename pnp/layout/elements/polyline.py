@@ -3,7 +3,7 @@
 from .. import params as P
 from ..prims import Prim
 from .base import PAINT, Element
-from .base import Context
+from .base import Context, ElementResolver, ElementShape
 
 
 class Polyline(Element):
@@ -16,7 +16,8 @@ class Polyline(Element):
         "stroke_width": PAINT["stroke_width"], "dash": PAINT["dash"],
     }
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         v = el.values(ctx)
         points = tuple((ox + x, oy + y) for x, y in v["points"])
         xs, ys = [x for x, _ in points], [y for _, y in points]

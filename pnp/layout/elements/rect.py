@@ -3,7 +3,7 @@
 from .. import params as P
 from ..prims import Prim
 from .base import HOLDS, PAINT, Element, box, holds, paint_style
-from .base import Context
+from .base import Context, ElementResolver, ElementShape
 
 
 class Rect(Element):
@@ -22,7 +22,8 @@ class Rect(Element):
         **HOLDS,
     }
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         v = el.values(ctx)
         lay = resolver.layout
         w = lay.width if v["w"] is None else v["w"]

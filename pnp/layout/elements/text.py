@@ -4,7 +4,7 @@ from ...errors import LimitError
 from .. import params as P
 from ..prims import Prim
 from .base import TEXT_STYLE, Element, box
-from .base import Context
+from .base import Context, ElementResolver, ElementShape
 
 MAX_TEXT = 20_000  # characters in one text box: a rulebook page, many times over
 
@@ -24,7 +24,8 @@ class Text(Element):
         **TEXT_STYLE,
     }
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         v = el.values(ctx)
         text = v["text"]
         if not text.strip():

@@ -1,14 +1,16 @@
 """track: numbered spaces along a line, or clockwise around a rectangle."""
 
 import math
+from collections.abc import Iterator
 
 from ...errors import LayoutError
+from ...model.load import Record
 from ... import units
 from .. import params as P
-from .base import Element
+from .base import Element, Problem
 from .cells import CELL, PER_CELL, check_cells, draw_cells
 from ..prims import Prim
-from .base import Context
+from .base import Context, ElementResolver, ElementShape
 
 
 class Track(Element):
@@ -31,7 +33,7 @@ class Track(Element):
 
     LINE, BOX = ("x1", "y1", "x2", "y2"), ("x", "y", "w", "h")
 
-    def check(self, spec):
+    def check(self, spec: Record) -> Iterator[Problem]:
         yield from check_cells(self.type, spec)
         form, other = (self.LINE, self.BOX) if "x1" in spec else (self.BOX, self.LINE)
         for key in other:
@@ -40,9 +42,11 @@ class Track(Element):
                        f"(x, y, w, h), and this one {'has x1' if form is self.LINE else 'has no x1'}",
                        spec.key_mark(key))
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         v = el.values(ctx, later=PER_CELL)
         count, cell = v["count"], v["cell"]
+        centres: list[tuple[float, float]] | None
         if v["x1"] is not None:
             x1, y1, x2, y2 = ox + v["x1"], oy + v["y1"], ox + v["x2"], oy + v["y2"]
             steps = max(count - 1, 1)
@@ -63,7 +67,7 @@ class Track(Element):
         draw_cells(el, ctx, cells, out)
 
 
-def around(x: float, y: float, w: float, h: float, count: int, cell):
+def around(x: float, y: float, w: float, h: float, count: int, cell: float) -> list[tuple[float, float]] | None:
     """`count` centres clockwise around a rectangle's edge from its top-left corner, a space on every
     corner and the rest shared out between the sides by their length, so no two spaces overlap at a corner.
     None when the spaces do not fit (a side would need them closer than `cell`)."""

@@ -7,7 +7,7 @@ from .. import params as P
 from ..prims import scaled
 from .base import Element
 from ..prims import LayoutShape, Prim
-from .base import Context
+from .base import Context, ElementResolver, ElementShape
 
 
 class Use(Element):
@@ -22,7 +22,8 @@ class Use(Element):
         "with": P.Variables({}, "more template variables for it: name -> value (values are templates)"),
     }
 
-    def resolve(self, el, ctx: Context, ox: float, oy: float, out: list[Prim], resolver) -> None:
+    def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
+                resolver: ElementResolver) -> None:
         v = el.values(ctx)
         item = el.evaluate("item", ctx) if el.has("item") else None
         extra = {k: render(val, ctx) if isinstance(val, str) else val for k, val in v["with"].items()}
@@ -33,7 +34,7 @@ class Use(Element):
         out.extend(scaled(_trimmed(p, inner), x, y, scale) for p in prims)
 
 
-def _trimmed(p, layout: LayoutShape):
+def _trimmed(p: Prim, layout: LayoutShape) -> Prim:
     """A rectangle cut back to the used layout's trim: a card pictured inside another layout shows as it is
     once cut, without the art its bleed carries past the edge."""
     if p.kind != "rect" or p.rotate:
