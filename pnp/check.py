@@ -26,10 +26,19 @@ def load(project: object, game_id: str, report: object, cache: FieldCache | None
     return load_game(project, game_id, report, component_keys(), cache)
 
 
-def validate_game(project, game_id, report, options=None, memo=None):
+def validate_game(project: object, game_id: str, report: object, options: object = None,
+                  memo: object = None) -> tuple:
     """Load the data and check every printable; returns (game, studio), studio None when the data or the
     fonts are too broken to go on. With a printables.Memo, what the last check resolved from the same inputs
     is taken from it (the preview's refreshes)."""
+    game, studio = _checked(project, game_id, report, options, memo)
+    if memo is not None:  # finished without a crash: what it kept is whole (a crash forgets it all next time)
+        memo.fields.finish()
+    return game, studio
+
+
+def _checked(project: object, game_id: str, report: object, options: object, memo: object) -> tuple:
+    """validate_game's work."""
     before = len(report.errors)
     game = load(project, game_id, report, memo.fields if memo is not None else None)
     draft = options is not None and options.draft
@@ -41,8 +50,6 @@ def validate_game(project, game_id, report, options=None, memo=None):
         report.add(e)
         return game, None
     Checks(studio, report).run()
-    if memo is not None:
-        memo.fields.finish()
     return game, studio
 
 

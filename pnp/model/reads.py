@@ -120,7 +120,11 @@ class Tracked(Record):
         return Record.key_mark(self, key)
 
     def with_values(self, extra: dict, mark: object = None) -> "Tracked":
-        return Tracked.of(Record.with_values(self, extra, mark), self._at)
+        """A copy with more fields, as Record's: its place is copied, not read (a derived value does not
+        depend on the line its item starts at)."""
+        own = _MARK_SLOT.__get__(self, Record)
+        marks = {**{k: mark or own for k in extra}, **self._marks}
+        return Tracked.of(Record._made({**self._data, **extra}, marks, self._key_marks, own), self._at)
 
     def merged_over(self, base: Record) -> "Tracked":
         return Tracked.of(Record.merged_over(self, base), self._at)
@@ -312,7 +316,8 @@ class FieldCache:
         self.tables: dict | None = None  # the tables as the last finished check left them (before derived fields)
         self.changes = Changes(everything=True)
         self.inputs: object = None  # what everything depends on besides the tables (game.yaml, macros)
-        self.computed, self.reused = 0, 0
+        self.computed: list = []  # the keys the current check computed (the others it took from here)
+        self.reused = 0
         self._asked: set = set()
         self._open = False  # a check started and not finished: what it kept may be half done
 
@@ -323,7 +328,7 @@ class FieldCache:
         else:
             self.changes = Changes().between(self.tables, tables)
         self.inputs, self.tables, self._open = inputs, {n: list(items) for n, items in tables.items()}, True
-        self._asked, self.computed, self.reused = set(), 0, 0
+        self._asked, self.computed, self.reused = set(), [], 0
 
     def finish(self) -> None:
         """The check is over: what it did not ask for (a deleted item's results) is forgotten."""
@@ -342,7 +347,7 @@ class FieldCache:
         self.entries.pop(key, None)  # a computation that fails keeps nothing
         with recording() as reads:
             value = compute()
-        self.computed += 1
+        self.computed.append(key)
         self.entries[key] = (frozenset(reads), value)
         return value
 
