@@ -213,9 +213,7 @@ def same(a: object, b: object) -> bool:
     if type(a) is not type(b):
         return False
     if isinstance(a, Record):
-        return a._marks == b._marks and a._key_marks == b._key_marks and \
-            _MARK_SLOT.__get__(a, Record) == _MARK_SLOT.__get__(b, Record) and a._data.keys() == b._data.keys() \
-            and all(same(v, b._data[k]) for k, v in a._data.items())
+        return _same_record(a, b)
     if isinstance(a, (list, tuple)):
         if isinstance(a, MarkedList) and (a.marks != b.marks or a.mark != b.mark):
             return False
@@ -223,6 +221,17 @@ def same(a: object, b: object) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
     return a == b
+
+
+def _same_places(a: Record, b: Record) -> bool:
+    """Whether two records were written at the same places (their own and their keys' and values')."""
+    return a._marks == b._marks and a._key_marks == b._key_marks and \
+        _MARK_SLOT.__get__(a, Record) == _MARK_SLOT.__get__(b, Record)
+
+
+def _same_record(a: Record, b: Record) -> bool:
+    return _same_places(a, b) and a._data.keys() == b._data.keys() and \
+        all(same(v, b._data[k]) for k, v in a._data.items())
 
 
 class Changes:
@@ -261,23 +270,26 @@ class Changes:
         return self
 
     def _table(self, name: str, old: list, new: list) -> None:
+        """Note the differences of one table's items, place by place."""
         if len(old) != len(new) or [_id(x) for x in old] != [_id(x) for x in new]:
             self.add(name, MEMBERS, None)
         for index in range(max(len(old), len(new))):
-            if index >= len(old) or index >= len(new) or not isinstance(old[index], Record) or \
-                    not isinstance(new[index], Record):
-                if index >= len(old) or index >= len(new) or not same(old[index], new[index]):
-                    self.add(name, index, None)
-                continue
-            a, b = old[index], new[index]
-            if a._data is b._data and a._marks is b._marks:
-                continue
-            if a._marks != b._marks or a._key_marks != b._key_marks or \
-                    _MARK_SLOT.__get__(a, Record) != _MARK_SLOT.__get__(b, Record):
-                self.add(name, index, MARK)
-            for key in set(a._data) | set(b._data):
-                if key not in a._data or key not in b._data or not same(a._data[key], b._data[key]):
-                    self.add(name, index, key)
+            a = old[index] if index < len(old) else None
+            b = new[index] if index < len(new) else None
+            if isinstance(a, Record) and isinstance(b, Record):
+                self._item(name, index, a, b)
+            elif a is None or b is None or not same(a, b):
+                self.add(name, index, None)
+
+    def _item(self, name: str, index: int, a: Record, b: Record) -> None:
+        """Note the fields of an item that differ, and MARK when it was written elsewhere."""
+        if a._data is b._data and a._marks is b._marks:
+            return
+        if not _same_places(a, b):
+            self.add(name, index, MARK)
+        for key in set(a._data) | set(b._data):
+            if key not in a._data or key not in b._data or not same(a._data[key], b._data[key]):
+                self.add(name, index, key)
 
     def reach(self, reads: Iterable) -> bool:
         """Whether any of these reads sees a change."""
