@@ -1,11 +1,15 @@
 """Constraints: rules the data must keep, written as Jinja expressions over the whole game or each item."""
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from ..template import ExprError, evaluate, render
 from .load import Record
 from .reads import FieldCache, note_table
 from ..options import did_you_mean
+
+if TYPE_CHECKING:
+    from .game import Checker, Game
 
 CONSTRAINT_FIELDS = {
     "expr": {"type": "str", "doc": "a Jinja expression that must be true, e.g. data.cards | length == 52"},
@@ -21,7 +25,7 @@ CONSTRAINT_FIELDS = {
 }
 
 
-def check_constraints(game: object, constraints: list, chk: object, cache: FieldCache | None = None) -> None:
+def check_constraints(game: "Game", constraints: list, chk: "Checker", cache: FieldCache | None = None) -> None:
     """Check each constraint (once per item with `each`). With a `cache` (reads.py), a check whose reads did
     not change since the last load says again what it said then."""
     for n, c in enumerate(constraints):
@@ -39,7 +43,7 @@ def check_constraints(game: object, constraints: list, chk: object, cache: Field
                 break
 
 
-def _checked(game: object, c: Record, item: Record | None) -> tuple:
+def _checked(game: "Game", c: Record, item: Record | None) -> tuple:
     """([(message, mark)...], whether to stop) of one constraint for one item (None: the whole game): its
     message when it is false, its failure (unless items have errors: theirs matter) with stop when it cannot
     be evaluated."""
@@ -78,3 +82,4 @@ def _where(game, c, item):
         if items.mark is not None:
             return items.mark.__class__(items.mark.file, 1, 1)
     return c.mark_of("expr")
+

@@ -13,7 +13,8 @@ membership; whatever reaches the data another way notes what it may reach. An ed
 same shapes, found by comparing a table's items before and after it (see Changes.between)."""
 
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 from .load import MarkedList, Record
 
@@ -347,7 +348,7 @@ class FieldCache:
         self.entries = {key: self.entries[key] for key in self._asked if key in self.entries}
         self._open = False
 
-    def value(self, key: object, compute: object) -> object:
+    def value(self, key: object, compute: Callable[[], Any]) -> Any:
         """compute()'s value, taken from the last check when nothing it read changed; its reads are noted
         in any recording around."""
         self._asked.add(key)

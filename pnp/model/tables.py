@@ -1,5 +1,7 @@
 """Data tables: their files read, every item checked against its table's fields, derived fields computed."""
 
+from typing import TYPE_CHECKING
+
 from collections.abc import Mapping
 
 from ..errors import DataError, LoadError
@@ -10,6 +12,9 @@ from .load import MarkedList, Record, load_data_file, shown
 from .reads import FieldCache, same
 from .schema import Schema
 from .spreadsheet import SPREADSHEETS, read_table
+
+if TYPE_CHECKING:
+    from .game import Checker, Game
 
 TABLE_FIELDS = {
     "file": {"type": "str", "required": False,
@@ -133,7 +138,7 @@ def _same(a, b):
     return a == b
 
 
-def derive(game: object, tables: Mapping, chk: object, cache: FieldCache | None = None) -> None:
+def derive(game: "Game", tables: Mapping, chk: "Checker", cache: FieldCache | None = None) -> None:
     """Computed fields (a goal tile's share, a size class...): filled in, or checked where typed by hand.
     A field that fails is reported once and skipped; the other fields and tables are still computed. With a
     `cache` (reads.py), an item's field whose reads did not change since the last load is taken from it, and
@@ -142,10 +147,10 @@ def derive(game: object, tables: Mapping, chk: object, cache: FieldCache | None 
         derived = spec.get("derived")
         if not derived or name not in game.tables:
             continue
-        failed = set()
+        failed: set = set()
         items = game.tables[name]
         for i, item in enumerate(items):
-            values = {}
+            values: dict = {}
             for fname in derived:
                 value = _derived(game, name, i, item, fname, derived, values, failed, chk, cache)
                 if value is _FAILED:
@@ -161,8 +166,8 @@ def derive(game: object, tables: Mapping, chk: object, cache: FieldCache | None 
 _FAILED = object()  # a derived field that could not be computed for an item
 
 
-def _derived(game: object, name: str, i: int, item: Record, fname: str, derived: Record, values: dict,
-             failed: set, chk: object, cache: FieldCache | None) -> object:
+def _derived(game: "Game", name: str, i: int, item: Record, fname: str, derived: Record, values: dict,
+             failed: set, chk: "Checker", cache: FieldCache | None) -> object:
     """One derived field of one item (from the cache when what it read is unchanged), or _FAILED (reported
     once per field); the cache's changes learn when its value is not the last load's."""
     key = ("derived", name, i, fname)
@@ -181,3 +186,4 @@ def _derived(game: object, name: str, i: int, item: Record, fname: str, derived:
     if cache is not None and (value is _FAILED or not found or not same(before, value)):
         cache.changes.add(name, i, fname)
     return value
+
