@@ -1,15 +1,12 @@
 """Constraints: rules the data must keep, written as Jinja expressions over the whole game or each item."""
 
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Any  # the Game and its Checker: model/game.py imports this module
 
 from ..template import ExprError, evaluate, render
 from .load import Record
 from .reads import FieldCache, note_table
 from ..options import did_you_mean
-
-if TYPE_CHECKING:
-    from .game import Checker, Game
 
 CONSTRAINT_FIELDS = {
     "expr": {"type": "str", "doc": "a Jinja expression that must be true, e.g. data.cards | length == 52"},
@@ -25,7 +22,7 @@ CONSTRAINT_FIELDS = {
 }
 
 
-def check_constraints(game: "Game", constraints: list, chk: "Checker", cache: FieldCache | None = None) -> None:
+def check_constraints(game: Any, constraints: list, chk: Any, cache: FieldCache | None = None) -> None:
     """Check each constraint (once per item with `each`). With a `cache` (reads.py), a check whose reads did
     not change since the last load says again what it said then."""
     for n, c in enumerate(constraints):
@@ -43,7 +40,7 @@ def check_constraints(game: "Game", constraints: list, chk: "Checker", cache: Fi
                 break
 
 
-def _checked(game: "Game", c: Record, item: Record | None) -> tuple:
+def _checked(game: Any, c: Record, item: Record | None) -> tuple:
     """([(message, mark)...], whether to stop) of one constraint for one item (None: the whole game): its
     message when it is false, its failure (unless items have errors: theirs matter) with stop when it cannot
     be evaluated."""

@@ -1,6 +1,6 @@
 """Data tables: their files read, every item checked against its table's fields, derived fields computed."""
 
-from typing import TYPE_CHECKING
+from typing import Any  # the Game and its Checker: model/game.py imports this module
 
 from collections.abc import Mapping
 
@@ -12,9 +12,6 @@ from .load import MarkedList, Record, load_data_file, shown
 from .reads import FieldCache, same
 from .schema import Schema
 from .spreadsheet import SPREADSHEETS, read_table
-
-if TYPE_CHECKING:
-    from .game import Checker, Game
 
 TABLE_FIELDS = {
     "file": {"type": "str", "required": False,
@@ -138,7 +135,7 @@ def _same(a, b):
     return a == b
 
 
-def derive(game: "Game", tables: Mapping, chk: "Checker", cache: FieldCache | None = None) -> None:
+def derive(game: Any, tables: Mapping, chk: Any, cache: FieldCache | None = None) -> None:
     """Computed fields (a goal tile's share, a size class...): filled in, or checked where typed by hand.
     A field that fails is reported once and skipped; the other fields and tables are still computed. With a
     `cache` (reads.py), an item's field whose reads did not change since the last load is taken from it, and
@@ -166,8 +163,8 @@ def derive(game: "Game", tables: Mapping, chk: "Checker", cache: FieldCache | No
 _FAILED = object()  # a derived field that could not be computed for an item
 
 
-def _derived(game: "Game", name: str, i: int, item: Record, fname: str, derived: Record, values: dict,
-             failed: set, chk: "Checker", cache: FieldCache | None) -> object:
+def _derived(game: Any, name: str, i: int, item: Record, fname: str, derived: Record, values: dict,
+             failed: set, chk: Any, cache: FieldCache | None) -> object:
     """One derived field of one item (from the cache when what it read is unchanged), or _FAILED (reported
     once per field); the cache's changes learn when its value is not the last load's."""
     key = ("derived", name, i, fname)
