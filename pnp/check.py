@@ -3,11 +3,13 @@ will draw it, reporting what would print wrong (with file:line): text that does 
 fonts, unreadable images, words too close to the cut, and each kind's own rules."""
 
 import functools
+from functools import partial
 from dataclasses import replace
 
 from .draw.icons import unreadable
 from .errors import BudgetSpent, DataError, LayoutError
 from .model.game import load_game
+from .model.reads import FieldCache
 from .model.images import checked_image
 from .options import did_you_mean
 from .model.schema import ICON_IN_TEXT
@@ -18,17 +20,27 @@ from .units import MM, PrintOptions
 
 
 
-def load(project, game_id, report):
-    """A game's data, checked against its rules model and the component kinds pnp knows."""
-    return load_game(project, game_id, report, component_keys())
+def load(project: object, game_id: str, report: object, cache: FieldCache | None = None) -> object:
+    """A game's data, checked against its rules model and the component kinds pnp knows (with the cache of
+    the last load's results: model/reads.py)."""
+    return load_game(project, game_id, report, component_keys(), cache)
 
 
-def validate_game(project, game_id, report, options=None, memo=None):
+def validate_game(project: object, game_id: str, report: object, options: object = None,
+                  memo: object = None) -> tuple:
     """Load the data and check every printable; returns (game, studio), studio None when the data or the
     fonts are too broken to go on. With a printables.Memo, what the last check resolved from the same inputs
     is taken from it (the preview's refreshes)."""
+    game, studio = _checked(project, game_id, report, options, memo)
+    if memo is not None:  # finished without a crash: what it kept is whole (a crash forgets it all next time)
+        memo.fields.finish()
+    return game, studio
+
+
+def _checked(project: object, game_id: str, report: object, options: object, memo: object) -> tuple:
+    """validate_game's work."""
     before = len(report.errors)
-    game = load(project, game_id, report)
+    game = load(project, game_id, report, memo.fields if memo is not None else None)
     draft = options is not None and options.draft
     if game.meta is None or (len(report.errors) > before and (not draft or game.broken)):
         return game, None  # a draft goes on past bad items, not past tables that did not load
@@ -66,11 +78,10 @@ class Checks:
 
     def run(self):
         for component in self.game.components:
-            try:
-                KINDS[component.kind].check(component, self.studio, self)
-            except (DataError, LayoutError) as e:  # said at the component when the problem has no place
-                for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
-                    self.error(message, mark or component.spec.mark)
+            said, effects = self.studio.remembered(("check", component.id), partial(self.component, component))
+            for message, mark in said:
+                self.error(message, mark)
+            self.studio.took(effects)
         for p in self.studio.printables():
             on_item = p.item is not None and p.side != "picture"
             self.item, self.marked = ((p.component.id, p.index), marked_key(p)) if on_item else (None, None)
@@ -81,6 +92,18 @@ class Checks:
             self.error(message, mark)
         self.icon_files()
         self.small_text()
+
+    def component(self, component: object) -> tuple:
+        """(what its kind's own check says, what it added to the studio) of one component: a result the
+        preview keeps while nothing it read changes (printables.Studio.remembered)."""
+        said = Said()
+        with self.studio.adding() as effects:
+            try:
+                KINDS[component.kind].check(component, self.studio, said)
+            except (DataError, LayoutError) as e:  # said at the component when the problem has no place
+                for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
+                    said.error(message, mark or component.spec.mark)
+        return tuple(said.problems), effects
 
     def icon_files(self):
         """Every icon file the game prints can be drawn (a broken one is refused at its line, not found by
@@ -262,6 +285,16 @@ class Checks:
         except DataError as e:
             self.error(e.message, e.mark)
         return None
+
+
+class Said:
+    """What a kind's check reports, kept to be said (and said again when the check is taken from a cache)."""
+
+    def __init__(self) -> None:
+        self.problems: list = []
+
+    def error(self, message: str, mark: Mark | None = None) -> None:
+        self.problems.append((message, mark))
 
 
 @functools.lru_cache(maxsize=4096)

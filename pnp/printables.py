@@ -3,10 +3,12 @@ component's kind for its printables, resolves each printable once (validation an
 and draws it. Validation, build, the manifest, the rulebook's pictures and credits all go through it."""
 
 import bisect
+import contextlib
 import hashlib
 import json
 import marshal
 from collections import OrderedDict
+from collections.abc import Iterator
 from pathlib import Path
 
 from .draw import sheet as paper
@@ -18,7 +20,7 @@ from .layout.budget import DrawingBudget
 from .layout.prims import Prim
 from .layout.layouts import LayoutSet
 from .model.load import MAX_FILE_BYTES, plain
-from .model.reads import ALL, recording
+from .model.reads import FieldCache, note_all, recording
 from .options import did_you_mean
 from .model.schema import ICON_IN_TEXT
 from .products import KINDS, layout_options
@@ -61,18 +63,20 @@ class _Recent(OrderedDict):
 
 class Memo:
     """What one check of a game resolved, kept for the next (the preview's refreshes): each printable's
-    primitives with what they were made from, its item's data and the digest of each table its templates read
-    (model/reads.py). A printable whose item and tables are unchanged gets its primitives back unresolved; any
-    change besides the data (a layout, a font, an icon file, game.yaml, the options) forgets them all. Texts'
-    fitting is kept under the same rule. `resolved` lists the keys of the printables the last check resolved,
-    `reused` counts those it took from here."""
+    primitives with what they were made from: its layout, its item and the data its templates read, field by
+    field (model/reads.py; `fields` holds the data's own results and what changed since the last check). A
+    printable none of whose reads changed gets its primitives back unresolved; any change besides the data (a
+    layout, a font, an icon file, game.yaml, the options) forgets them all. Texts' fitting is kept under the
+    same rule. `resolved` lists the keys of the printables the last check resolved, `reused` counts those it
+    took from here."""
 
     def __init__(self) -> None:
         self.inputs = None  # the digest of everything but the data that primitives are made from
-        self.entries = {}  # printable key -> (signature, {table: digest}, primitives, drawing steps spent)
+        self.entries = {}  # printable key -> (signature, reads, primitives, drawing steps spent)
+        self.fields = FieldCache()  # the data's results (derived fields, constraints, checks) and the changes
         self.fit_cache = _Recent(RESOLVED_KEPT)
         self.resolved, self.reused = [], 0
-        self._touched, self._tables, self._game = set(), {}, None
+        self._touched = set()
 
     def start(self, game: object, options: object) -> None:
         """A new check of `game`: keep the entries of the printables the last one had, if nothing but the data
@@ -80,55 +84,47 @@ class Memo:
         inputs = inputs_digest(game, options)
         if inputs != self.inputs:
             self.inputs, self.entries, self.fit_cache = inputs, {}, _Recent(RESOLVED_KEPT)
+            self.fields.entries = {key: v for key, v in self.fields.entries.items() if key[0] in _DATA_ONLY}
         else:  # a printable that is gone (a deleted card) is not kept for ever
             self.entries = {key: self.entries[key] for key in self._touched if key in self.entries}
         self.resolved, self.reused = [], 0
-        self._touched, self._tables, self._game = set(), {}, game
+        self._touched = set()
 
-    def recall(self, studio: "Studio", printable: object) -> list | None:
-        """The kept primitives of `printable`, when what they were made from is unchanged; their drawing steps
-        are spent again (near the budget's end it is resolved again, to stop where a full check stops)."""
+    def recall(self, studio: "Studio", printable: object) -> tuple | None:
+        """(primitives, reads) kept for `printable`, when nothing they were made from changed; their drawing
+        steps are spent again (near the budget's end it is resolved again, to stop where a full check stops)."""
         self._touched.add(printable.key)
         entry = self.entries.get(printable.key)
         if entry is None:
             return None
-        signature, tables, prims, steps = entry
+        signature, reads, prims, steps = entry
         budget = studio.budget
         if signature != self._signature(studio, printable) or budget.spent + steps > budget.limit or \
-                any(self._table(name) != digest for name, digest in tables.items()):
+                self.fields.changes.reach(reads):
             return None
         budget.spend(steps, None)
         self.reused += 1
-        return prims
+        return prims, reads
 
-    def keep(self, studio: "Studio", printable: object, prims: list, tables: set, steps: int) -> None:
+    def keep(self, studio: "Studio", printable: object, prims: list, reads: frozenset, steps: int) -> None:
         self.resolved.append(printable.key)
         self._touched.add(printable.key)
-        self.entries[printable.key] = (self._signature(studio, printable),
-                                       {name: self._table(name) for name in tables}, prims, steps)
+        self.entries[printable.key] = (self._signature(studio, printable), reads, prims, steps)
 
     def _signature(self, studio: "Studio", printable: object) -> tuple | None:
-        """What a printable's primitives are made from besides the tables: its layout's name, its item's data
-        (unless the layout reads nothing of it: every card back) and its extra variables."""
+        """What a printable's primitives are made from besides the data its templates read: its layout's
+        name, which item it prints (its data when that item notes no reads) and its extra variables."""
+        item = getattr(printable.item, "_at", None) or studio.data_digest(printable)
         if printable.extra:
-            return printable.layout, studio.data_digest(printable), _digest_of(dict(printable.extra))
+            return printable.layout, item, _digest_of(dict(printable.extra))
         try:
             constant = studio.layouts.resolver(printable.layout, printable.mark).constant
         except LayoutError:  # resolving it will say why
             return None
-        return printable.layout, "" if constant else studio.data_digest(printable)
+        return printable.layout, "" if constant else item
 
-    def _table(self, name: str) -> str:
-        """A table's digest (ALL: every table's), taken once per check."""
-        found = self._tables.get(name)
-        if found is None:
-            tables = self._game.tables
-            if name == ALL:
-                found = _digest_of({n: self._table(n) for n in sorted(tables, key=str)})
-            else:
-                found = _digest_of({"items": tables.get(name)})
-            self._tables[name] = found
-        return found
+
+_DATA_ONLY = ("derived", "constraint")  # FieldCache results that depend on nothing printed (layouts, fonts)
 
 
 def inputs_digest(game: object, options: object) -> str:
@@ -183,6 +179,7 @@ class Studio:
         self._measurer = self.painter(None)  # fits texts for placement, with no page to draw on
         self._faces = None  # component id -> its printables
         self._resolved = _Recent(RESOLVED_KEPT)  # printable key -> primitives
+        self._reads = _Recent(RESOLVED_KEPT)  # printable key -> what resolving it read (model/reads.py)
         self.problems = []  # (message, mark) found while walking
         self._fingerprints, self._data_digests = {}, {}  # printable key -> (look, data); item -> data
         self._constant_looks = {}  # layout name -> the look of a layout that reads nothing of its item
@@ -221,6 +218,7 @@ class Studio:
                     self._faces[c.id] = []
                     self.problems.extend(getattr(e, "problems", None) or [(e.message, e.mark)])
             self.budget.allow_faces(sum(map(len, self._faces.values())))
+        note_all(self.game.components_read())  # which items it prints
         return self._faces.get(component.id, [])
 
     def resolve(self, printable, problems=None):
@@ -230,10 +228,12 @@ class Studio:
         if prims is None:
             if problems is None and self.options.draft:  # a draft draws what it can: checking said the rest
                 problems = []
-            prims = self.memo.recall(self, printable) if self.memo is not None else None
-            if prims is None:
+            kept = self.memo.recall(self, printable) if self.memo is not None else None
+            if kept is None:
                 return self._resolved_now(printable, problems)
+            prims, self._reads[printable.key] = kept
             self._resolved[printable.key] = prims
+        note_all(self._reads.get(printable.key, ()))  # whoever asks (the rulebook's pictures) read that too
         return prims
 
     def _resolved_now(self, printable: object, problems: list | None) -> list:
@@ -241,13 +241,37 @@ class Studio:
         resolver = self.layouts.resolver(printable.layout, printable.mark)
         before = len(problems) if problems is not None else 0
         spent = self.budget.spent
-        with recording() as tables:
+        with recording() as reads:
             prims = resolver.resolve(printable.item, problems, dict(printable.extra))
         if problems is None or len(problems) == before:  # keep only what resolved whole
             self._resolved[printable.key] = prims
+            self._reads[printable.key] = reads = frozenset(reads)
             if self.memo is not None:
-                self.memo.keep(self, printable, prims, tables, self.budget.spent - spent)
+                self.memo.keep(self, printable, prims, reads, self.budget.spent - spent)
         return prims
+
+    def remembered(self, key: tuple, compute: object) -> object:
+        """compute()'s value, or the last check's when nothing it read changed (the preview's memo)."""
+        return compute() if self.memo is None else self.memo.fields.value(key, compute)
+
+    @contextlib.contextmanager
+    def adding(self) -> Iterator[dict]:
+        """Collect what the block adds to the studio and game, to add it again when its result is taken
+        from a cache (took): the icons and files looked up, the products' cached results."""
+        icons, files, cache = set(self.icons.used), set(self.game.used_files), dict(self.cache)
+        effects: dict = {}
+        try:
+            yield effects
+        finally:
+            effects.update(icons=frozenset(self.icons.used - icons), files=frozenset(self.game.used_files - files),
+                           cache={k: v for k, v in self.cache.items() if cache.get(k, self) is not v})
+
+    def took(self, effects: dict) -> None:
+        """Add what a block added (adding), its result taken from a cache."""
+        self.icons.used |= effects["icons"]
+        self.game.used_files |= effects["files"]
+        for key, value in effects["cache"].items():
+            self.cache.setdefault(key, value)
 
     def data_digest(self, printable: object) -> str:
         """The digest of a printable's item data (one per item)."""

@@ -1,7 +1,11 @@
 """Constraints: rules the data must keep, written as Jinja expressions over the whole game or each item."""
 
+from functools import partial
+from typing import Any  # the Game and its Checker: model/game.py imports this module
+
 from ..template import ExprError, evaluate, render
 from .load import Record
+from .reads import FieldCache, note_table
 from ..options import did_you_mean
 
 CONSTRAINT_FIELDS = {
@@ -18,27 +22,40 @@ CONSTRAINT_FIELDS = {
 }
 
 
-def check_constraints(game, constraints, chk):
-    for c in constraints:
+def check_constraints(game: Any, constraints: list, chk: Any, cache: FieldCache | None = None) -> None:
+    """Check each constraint (once per item with `each`). With a `cache` (reads.py), a check whose reads did
+    not change since the last load says again what it said then."""
+    for n, c in enumerate(constraints):
         each = c.get("each")
         if each is not None and each not in game.tables:
             chk.error(f"constraint 'each: {each}' names no table{did_you_mean(each, game.tables)}", c.mark_of("each"))
             continue
-        for item in (game.tables[each] if each else [None]):
-            ctx = game.context(item=item) if item is not None else game.context()
-            try:
-                ok = evaluate(c["expr"], ctx)
-            except ExprError as e:
-                if not game.dirty:  # with bad records it is their errors that matter
-                    chk.error(f"constraint failed to evaluate: {e.message}", c.mark_of("expr"))
+        for i, item in enumerate(game.tables[each] if each else [None]):
+            compute = partial(_checked, game, c, item)
+            key = ("constraint", n, i if each else None, bool(game.dirty))
+            problems, stop = compute() if cache is None else cache.value(key, compute)
+            for message, mark in problems:
+                chk.error(message, mark)
+            if stop:
                 break
-            if ok:
-                continue
-            try:
-                message = render(str(c.get("message", "constraint not met: " + c["expr"])), ctx)
-            except ExprError as e:
-                message = f"constraint not met: {c['expr']} (its message failed: {e.message})"
-            chk.error(message, _where(game, c, item))
+
+
+def _checked(game: Any, c: Record, item: Record | None) -> tuple:
+    """([(message, mark)...], whether to stop) of one constraint for one item (None: the whole game): its
+    message when it is false, its failure (unless items have errors: theirs matter) with stop when it cannot
+    be evaluated."""
+    ctx = game.context(item=item) if item is not None else game.context()
+    try:
+        ok = evaluate(c["expr"], ctx)
+    except ExprError as e:
+        return ([] if game.dirty else [(f"constraint failed to evaluate: {e.message}", c.mark_of("expr"))]), True
+    if ok:
+        return [], False
+    try:
+        message = render(str(c.get("message", "constraint not met: " + c["expr"])), ctx)
+    except ExprError as e:
+        message = f"constraint not met: {c['expr']} (its message failed: {e.message})"
+    return [(message, _where(game, c, item))], False
 
 
 def _where(game, c, item):
@@ -55,9 +72,11 @@ def _where(game, c, item):
         if mark is not None:
             return mark
     if where in game.tables:
+        note_table(where)  # read here, not through a template's `data`
         items = game.tables[where]
         if c.get("field") and items:
             return items[0].mark_of(c["field"])
         if items.mark is not None:
             return items.mark.__class__(items.mark.file, 1, 1)
     return c.mark_of("expr")
+

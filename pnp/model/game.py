@@ -12,7 +12,7 @@ from .components import COMPONENT_FIELDS, Component, load_components
 from .constraints import CONSTRAINT_FIELDS, check_constraints
 from .glossary import Glossary, load_glossary, load_timings
 from .icons import IconIndex
-from .reads import Everything, Tables, reading_all
+from .reads import ALL, MEMBERS, FieldCache, Reaching, Tables, reading, recording, track
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, shown
 from ..options import did_you_mean
 from .schema import INVALID, Schema
@@ -95,10 +95,12 @@ class Game:
     _ref: dict = None
     _views: tuple = None  # what context() gives templates of the tables, components and glossary
     macros: object = None  # layouts/<game>/macros.j2 as a module, when the game has one
+    macros_source: str = ""  # its text: what a cache of results over the data depends on besides the tables
     broken: set = field(default_factory=set)  # tables whose files could not be read ("*": game.yaml's tables)
     dirty: set = field(default_factory=set)  # (table, index) of records with schema errors
     dropped: set = field(default_factory=set)  # keys of game.yaml left out because their value was wrong
     used_files: set = field(default_factory=set)  # files read besides the game's own data (images)
+    component_reads: frozenset = frozenset((ALL,))  # what the components' items depend on (reads.py keys)
 
     @property
     def title(self):
@@ -122,11 +124,23 @@ class Game:
         seen = (self.glossary, self.tables, self._ref, self.components)
         views = self._views  # what templates read through them is noted (reads.py); a copy of the game has its own
         if views is None or any(a is not b for a, b in zip(views[0], seen)):
-            views = self._views = (seen, Tables(self.tables), Tables(self._ref), Everything(self.components),
-                                   reading_all(self.glossary.keyword), Everything(self.glossary.entries))
+            terms = self.glossary_reads
+            views = self._views = (seen, Tables(self.tables), Tables(self._ref),
+                                   Reaching(self.components, self.components_read),
+                                   reading(self.glossary.keyword, terms), Reaching(self.glossary.entries, terms))
         _, data, ref, components, keyword, glossary = views
         return {"game": self.meta, "data": data, "ref": ref, "components": components,
                 "enums": self.enums, "macros": self.macros, "keyword": keyword, "glossary": glossary, **extra}
+
+    def components_read(self) -> frozenset:
+        """What reading the components reads: which items each holds (every table's membership, the fields its
+        filter and quantity read)."""
+        return self.component_reads
+
+    def glossary_reads(self) -> tuple:
+        """What finding a glossary term reads: anything in the glossary's tables (a term is found by any item's
+        name or id)."""
+        return tuple((name, None, None) for name in self.glossary.tables)
 
     def refresh(self):
         """Rebuild the id lookups after tables change (derived fields were added). The dict is updated in
@@ -176,9 +190,12 @@ class Checker:
         self.report.error(message, mark)
 
 
-def load_game(project, game_id, report, kinds=None):
+def load_game(project: object, game_id: str, report: object, kinds: dict | None = None,
+              cache: FieldCache | None = None) -> Game:
     """Load and validate one game; problems go to `report`. Returns the Game (possibly partial).
-    `kinds` maps each component kind to what its components accept (see products); None skips kind checks."""
+    `kinds` maps each component kind to what its components accept (see products); None skips kind checks.
+    `cache`: the results of the last load (the preview's), derived fields and constraints taken from it when
+    nothing they read changed (reads.py)."""
     game = Game(game_id, project)
     path = game.folder / "game.yaml"
     shown = project.rel(path)
@@ -203,10 +220,16 @@ def load_game(project, game_id, report, kinds=None):
     game.timings = load_timings(game, meta, chk)
     check_tables(game, meta["tables"], chk)
     _load_macros(game, chk)
-    derive(game, meta["tables"], chk)
-    load_components(game, meta["components"], kinds, chk)
+    if cache is not None:  # every item notes what reads it, and what changed since the last load is known
+        track(game.tables)
+        game.refresh()
+        cache.start((meta, game.macros_source), game.tables)
+    derive(game, meta["tables"], chk, cache)
+    with recording() as reads:  # which items the components hold: what reading them depends on
+        load_components(game, meta["components"], kinds, chk)
+    game.component_reads = frozenset(reads) | {(name, MEMBERS, None) for name in game.tables}
     if not game.broken:  # counts over a table that did not load would only repeat the load error
-        check_constraints(game, meta["constraints"], chk)
+        check_constraints(game, meta["constraints"], chk, cache)
         check_colour_sets(game, meta["colour_sets"], chk)
         check_views(game, meta["report"], chk)
         check_balance_syntax(game, meta["balance"], chk)
@@ -273,6 +296,7 @@ def _load_macros(game, chk):
     try:
         real = game.project.inside(path, Mark(shown), "macros file")
         source = read_project_file(real, MAX_FILE_BYTES, Mark(shown)).decode("utf-8")
+        game.macros_source = source
         game.macros = module(source, game.context())
     except DataError as e:
         chk.report.add(e)

@@ -1,43 +1,147 @@
-"""Which of a game's tables a template read: while a printable is resolved, every table looked up through the
-context's `data` or `ref` is noted by name, and whatever reaches the data another way (the components'
-items, the glossary) is noted as ALL. The preview keeps a printable's primitives for as long as the tables it
-read are unchanged, so an edit to one card re-resolves that card and what reads its table, not the game."""
+"""What a computation read of a game's data, field by field, and what an edit changed: the dependency map that
+lets the preview check again only what an edit reaches.
+
+A read is a key:
+- (table, index, field): one field of one item (`index` its place in its table);
+- (table, index, MARK): where that item or one of its fields was written (a message's file:line);
+- (table, index, None): anything of that item (its fields listed, the whole item compared);
+- (table, MEMBERS, None): which items the table holds, in which order, by which ids (`data.T`, `ref.T`);
+- (table, None, None): anything in the table (the glossary's terms, found by a name in any item);
+- ALL: anything at all (what the recorder cannot attribute).
+Items read by templates are Tracked records, which note their own reads; `data` and `ref` note the tables'
+membership; whatever reaches the data another way notes what it may reach. An edit's Changes are keys of the
+same shapes, found by comparing a table's items before and after it (see Changes.between)."""
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from .load import MarkedList, Record
 
 ALL = "*"  # read something that may hold any table's items
+MEMBERS = -1  # the index of a table's membership read
+MARK = "#mark"  # the field of an item's place in its file
+_MARK_SLOT = Record.__dict__["mark"]  # Record's own slot, which Tracked hides behind a property
 _local = threading.local()  # the recordings in progress in this thread, innermost last
 
 
 class recording:
-    """`with recording() as tables:` collects the names of the tables read inside it (ALL for any); an outer
-    recording sees what an inner one saw."""
+    """`with recording() as reads:` collects the keys read inside it; an outer recording sees what an inner
+    one saw."""
 
     def __enter__(self) -> set:
         stack = getattr(_local, "stack", None)
         if stack is None:
             stack = _local.stack = []
-        self.tables = set()
-        stack.append(self.tables)
-        return self.tables
+        self.reads: set = set()
+        stack.append(self.reads)
+        return self.reads
 
     def __exit__(self, *exc: object) -> None:
         stack = _local.stack
         stack.pop()
         if stack:
-            stack[-1].update(self.tables)
+            stack[-1].update(self.reads)
 
 
-def note(table: str) -> None:
+def note(key: object) -> None:
+    """Note one read in the innermost recording (none: nobody asks)."""
     stack = getattr(_local, "stack", None)
     if stack:
-        stack[-1].add(table)
+        stack[-1].add(key)
+
+
+def note_all(keys: Iterable) -> None:
+    """Note reads made earlier (a result taken from a cache is read again, as far as its readers know)."""
+    stack = getattr(_local, "stack", None)
+    if stack:
+        stack[-1].update(keys)
+
+
+def note_table(name: object) -> None:
+    """A table's list of items (or its ids) was looked up."""
+    note((name, MEMBERS, None))
+
+
+class Tracked(Record):
+    """An item of a table as the game's templates and checks read it: each read notes (table, index, field).
+    `at` is (table, index); a copy with more fields (derived ones) is the same item."""
+
+    __slots__ = ("_at",)
+
+    @classmethod
+    def of(cls, record: Record, at: tuple) -> "Tracked":
+        """The item `record` at `at`, sharing its dicts (no copy)."""
+        item = cls.__new__(cls)
+        item._data, item._marks, item._key_marks, item._at = record._data, record._marks, record._key_marks, at
+        _MARK_SLOT.__set__(item, _MARK_SLOT.__get__(record, Record))
+        return item
+
+    @property
+    def mark(self) -> object:
+        note((*self._at, MARK))
+        return _MARK_SLOT.__get__(self, Record)
+
+    @mark.setter
+    def mark(self, value: object) -> None:
+        _MARK_SLOT.__set__(self, value)
+
+    def __getitem__(self, key: object) -> object:
+        note((*self._at, key))
+        return self._data[key]
+
+    def get(self, key: object, default: object = None) -> object:
+        note((*self._at, key))
+        return self._data.get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        note((*self._at, key))
+        return key in self._data
+
+    def __iter__(self) -> Iterator:
+        note((*self._at, None))
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        note((*self._at, None))
+        return len(self._data)
+
+    def __getattr__(self, name: str) -> object:
+        if name.startswith("_"):  # a slot not set yet (copying), Python's own protocols
+            raise AttributeError(name)
+        note((*self._at, name))
+        return Record.__getattr__(self, name)
+
+    def mark_of(self, key: object) -> object:
+        note((*self._at, MARK))
+        return Record.mark_of(self, key)
+
+    def key_mark(self, key: object) -> object:
+        note((*self._at, MARK))
+        return Record.key_mark(self, key)
+
+    def with_values(self, extra: dict, mark: object = None) -> "Tracked":
+        """A copy with more fields, as Record's: its place is copied, not read (a derived value does not
+        depend on the line its item starts at)."""
+        own = _MARK_SLOT.__get__(self, Record)
+        marks = {**{k: mark or own for k in extra}, **self._marks}
+        return Tracked.of(Record._made({**self._data, **extra}, marks, self._key_marks, own), self._at)
+
+    def merged_over(self, base: Record) -> "Tracked":
+        return Tracked.of(Record.merged_over(self, base), self._at)
+
+
+def track(tables: dict) -> None:
+    """Make every item of `tables` (name -> items, in place) a Tracked record at its place."""
+    for name, items in tables.items():
+        for index, item in enumerate(items):
+            if isinstance(item, Record) and getattr(item, "_at", None) != (name, index):
+                items[index] = Tracked.of(item, (name, index))
 
 
 class Tables(Mapping):
     """The game's tables (`data`: name -> items, or `ref`: name -> id -> item) as templates see them: looking
-    one up notes its name. The names themselves are game.yaml's, so listing them reads no data."""
+    one up notes its membership. The names themselves are game.yaml's, so listing them reads no data."""
 
     __slots__ = ("_tables",)
 
@@ -45,17 +149,17 @@ class Tables(Mapping):
         self._tables = tables  # the game's own dict: filled in place as tables load and fields are derived
 
     def __getitem__(self, name: object) -> object:
-        note(name)
+        note_table(name)
         return self._tables[name]
 
     def get(self, name: object, default: object = None) -> object:
-        note(name)
+        note_table(name)
         return self._tables.get(name, default)
 
     def __contains__(self, name: object) -> bool:
         return name in self._tables
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator:
         return iter(self._tables)
 
     def __len__(self) -> int:
@@ -65,38 +169,202 @@ class Tables(Mapping):
         return repr(self._tables)
 
 
-class Everything(Sequence):
-    """A list whose entries may hold any table's items (the components, the glossary's entries): reading any
-    use notes ALL."""
+class Reaching(Sequence):
+    """A list whose entries reach the data in ways no item notes (the components: which items a filter kept;
+    the glossary's entries): any use of it notes `reads()`, what it may depend on."""
 
-    __slots__ = ("_items",)
+    __slots__ = ("_items", "_reads")
 
-    def __init__(self, items: list) -> None:
-        self._items = items
+    def __init__(self, items: list, reads: "object") -> None:
+        self._items, self._reads = items, reads
 
     def __getitem__(self, index: object) -> object:
-        note(ALL)
+        note_all(self._reads())
         return self._items[index]
 
-    def __iter__(self):
-        note(ALL)
+    def __iter__(self) -> Iterator:
+        note_all(self._reads())
         return iter(self._items)
 
     def __len__(self) -> int:
-        note(ALL)  # how many glossary entries there are depends on the tables
+        note_all(self._reads())
         return len(self._items)
 
     def __repr__(self) -> str:
         return repr(self._items)
 
 
-def reading_all(function: object) -> object:
-    """`function` (the glossary's `keyword`), noting ALL when called."""
+def reading(function: object, reads: object) -> object:
+    """`function` (the glossary's `keyword`), noting `reads()` when called."""
 
     def called(*args: object, **kwargs: object) -> object:
-        note(ALL)
+        note_all(reads())
         return function(*args, **kwargs)
 
     called.__name__ = getattr(function, "__name__", "called")
     called.__doc__ = getattr(function, "__doc__", None)
     return called
+
+
+def same(a: object, b: object) -> bool:
+    """Whether two values read the same: equal, of the same types (1, 1.0 and True print differently) and,
+    for mappings and lists from the files, written at the same places."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, Record):
+        return _same_record(a, b)
+    if isinstance(a, (list, tuple)):
+        if isinstance(a, MarkedList) and (a.marks != b.marks or a.mark != b.mark):
+            return False
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
+    return a == b
+
+
+def _same_places(a: Record, b: Record) -> bool:
+    """Whether two records were written at the same places (their own and their keys' and values')."""
+    return a._marks == b._marks and a._key_marks == b._key_marks and \
+        _MARK_SLOT.__get__(a, Record) == _MARK_SLOT.__get__(b, Record)
+
+
+def _same_record(a: Record, b: Record) -> bool:
+    return _same_places(a, b) and a._data.keys() == b._data.keys() and \
+        all(same(v, b._data[k]) for k, v in a._data.items())
+
+
+class Changes:
+    """What an edit changed, as read keys (module docstring); `everything` when it cannot be told."""
+
+    def __init__(self, everything: bool = False) -> None:
+        self.everything = everything
+        self.tables: set = set()  # tables with any change
+        self.members: set = set()  # tables whose items were added, removed, moved or renamed
+        self.items: set = set()  # (table, index) with any change
+        self.whole: set = set()  # (table, index) added or removed
+        self.fields: set = set()  # (table, index, field) changed, MARK for the item's places
+
+    def add(self, table: str, index: int, field: object) -> None:
+        """One change: a field of an item, an item whole (field None) or a table's membership (MEMBERS)."""
+        self.tables.add(table)
+        if index == MEMBERS:
+            self.members.add(table)
+        elif field is None:
+            self.whole.add((table, index))
+            self.items.add((table, index))
+        else:
+            self.fields.add((table, index, field))
+            self.items.add((table, index))
+
+    def between(self, before: dict, after: dict) -> "Changes":
+        """Note the differences of two states of the tables (name -> items)."""
+        for name in set(before) | set(after):
+            old, new = before.get(name), after.get(name)
+            if old is None or new is None:
+                self.add(name, MEMBERS, None)
+                for index in range(len(old if new is None else new)):
+                    self.add(name, index, None)
+                continue
+            self._table(name, old, new)
+        return self
+
+    def _table(self, name: str, old: list, new: list) -> None:
+        """Note the differences of one table's items, place by place."""
+        if len(old) != len(new) or [_id(x) for x in old] != [_id(x) for x in new]:
+            self.add(name, MEMBERS, None)
+        for index in range(max(len(old), len(new))):
+            a = old[index] if index < len(old) else None
+            b = new[index] if index < len(new) else None
+            if isinstance(a, Record) and isinstance(b, Record):
+                self._item(name, index, a, b)
+            elif a is None or b is None or not same(a, b):
+                self.add(name, index, None)
+
+    def _item(self, name: str, index: int, a: Record, b: Record) -> None:
+        """Note the fields of an item that differ, and MARK when it was written elsewhere."""
+        if a._data is b._data and a._marks is b._marks:
+            return
+        if not _same_places(a, b):
+            self.add(name, index, MARK)
+        for key in set(a._data) | set(b._data):
+            if key not in a._data or key not in b._data or not same(a._data[key], b._data[key]):
+                self.add(name, index, key)
+
+    def reach(self, reads: Iterable) -> bool:
+        """Whether any of these reads sees a change."""
+        if self.everything:
+            return True
+        if not self.tables:
+            return False
+        for key in reads:
+            if key == ALL:
+                return True
+            table, index, field = key
+            if table not in self.tables:
+                continue
+            if index is None or (index == MEMBERS and table in self.members):
+                return True
+            if field is None:
+                if (table, index) in self.items:
+                    return True
+            elif (table, index, field) in self.fields or (table, index) in self.whole:
+                return True
+        return False
+
+
+def _id(item: object) -> object:
+    """An item's id, as `ref` finds it (None for what is no record)."""
+    return item._data.get("id") if isinstance(item, Record) else None
+
+
+class FieldCache:
+    """Results kept from one check of a game to the next, each with the keys it read: a result whose reads
+    no change reaches is taken again instead of computed. `start` begins a check (with what changed since
+    the last one that finished); results not asked for in a check are forgotten when it finishes."""
+
+    def __init__(self) -> None:
+        self.entries: dict = {}  # key -> (reads, value)
+        self.tables: dict | None = None  # the tables as the last finished check left them (before derived fields)
+        self.changes = Changes(everything=True)
+        self.inputs: object = None  # what everything depends on besides the tables (game.yaml, macros)
+        self.computed: list = []  # the keys the current check computed (the others it took from here)
+        self.reused = 0
+        self._asked: set = set()
+        self._open = False  # a check started and not finished: what it kept may be half done
+
+    def start(self, inputs: object, tables: dict) -> None:
+        """A new check whose tables (name -> items, before derived fields) are `tables`."""
+        if self._open or self.tables is None or not same(inputs, self.inputs):
+            self.entries, self.changes = {}, Changes(everything=True)
+        else:
+            self.changes = Changes().between(self.tables, tables)
+        self.inputs, self.tables, self._open = inputs, {n: list(items) for n, items in tables.items()}, True
+        self._asked, self.computed, self.reused = set(), [], 0
+
+    def finish(self) -> None:
+        """The check is over: what it did not ask for (a deleted item's results) is forgotten."""
+        self.entries = {key: self.entries[key] for key in self._asked if key in self.entries}
+        self._open = False
+
+    def value(self, key: object, compute: Callable[[], Any]) -> Any:
+        """compute()'s value, taken from the last check when nothing it read changed; its reads are noted
+        in any recording around."""
+        self._asked.add(key)
+        entry = self.entries.get(key)
+        if entry is not None and not self.changes.reach(entry[0]):
+            self.reused += 1
+            note_all(entry[0])
+            return entry[1]
+        self.entries.pop(key, None)  # a computation that fails keeps nothing
+        with recording() as reads:
+            value = compute()
+        self.computed.append(key)
+        self.entries[key] = (frozenset(reads), value)
+        return value
+
+    def previous(self, key: object) -> tuple:
+        """(found, value) of `key` in the last check, whatever it read."""
+        entry = self.entries.get(key)
+        return (False, None) if entry is None else (True, entry[1])

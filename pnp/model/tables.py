@@ -1,5 +1,7 @@
 """Data tables: their files read, every item checked against its table's fields, derived fields computed."""
 
+from typing import Any  # the Game and its Checker: model/game.py imports this module
+
 from collections.abc import Mapping
 
 from ..errors import DataError, LoadError
@@ -7,6 +9,7 @@ from ..report import Mark
 from ..template import ExprError, evaluate
 from ..options import did_you_mean
 from .load import MarkedList, Record, load_data_file, shown
+from .reads import FieldCache, same
 from .schema import Schema
 from .spreadsheet import SPREADSHEETS, read_table
 
@@ -132,26 +135,22 @@ def _same(a, b):
     return a == b
 
 
-def derive(game, tables, chk):
+def derive(game: Any, tables: Mapping, chk: Any, cache: FieldCache | None = None) -> None:
     """Computed fields (a goal tile's share, a size class...): filled in, or checked where typed by hand.
-    A field that fails is reported once and skipped; the other fields and tables are still computed."""
+    A field that fails is reported once and skipped; the other fields and tables are still computed. With a
+    `cache` (reads.py), an item's field whose reads did not change since the last load is taken from it, and
+    a field whose value changed is added to the cache's changes, for what reads it next."""
     for name, spec in tables.items():
         derived = spec.get("derived")
         if not derived or name not in game.tables:
             continue
-        failed = set()
+        failed: set = set()
         items = game.tables[name]
         for i, item in enumerate(items):
-            values = {}
-            for fname, expr in derived.items():
-                if fname in failed:
-                    continue
-                try:
-                    value = evaluate(expr, game.context(item=item.with_values(values)))
-                except ExprError as e:
-                    if (name, i) not in game.dirty:  # a dirty item's own errors are already reported
-                        chk.error(f"derived field '{fname}': {e.message}", derived.mark_of(fname))
-                        failed.add(fname)
+            values: dict = {}
+            for fname in derived:
+                value = _derived(game, name, i, item, fname, derived, values, failed, chk, cache)
+                if value is _FAILED:
                     continue
                 if fname in item and not _same(item[fname], value):
                     chk.error(f"{fname} is {shown(item[fname])} here but the data gives {shown(value)} "
@@ -159,3 +158,29 @@ def derive(game, tables, chk):
                 values[fname] = value
             items[i] = item.with_values({k: v for k, v in values.items() if k not in item}, derived.mark)
         game.refresh()
+
+
+_FAILED = object()  # a derived field that could not be computed for an item
+
+
+def _derived(game: Any, name: str, i: int, item: Record, fname: str, derived: Record, values: dict,
+             failed: set, chk: Any, cache: FieldCache | None) -> object:
+    """One derived field of one item (from the cache when what it read is unchanged), or _FAILED (reported
+    once per field); the cache's changes learn when its value is not the last load's."""
+    key = ("derived", name, i, fname)
+    found, before = cache.previous(key) if cache is not None else (False, None)
+    value = _FAILED
+    if fname not in failed:
+        try:
+            def compute() -> object:
+                return evaluate(derived[fname], game.context(item=item.with_values(values)))
+
+            value = compute() if cache is None else cache.value(key, compute)
+        except ExprError as e:
+            if (name, i) not in game.dirty:  # a dirty item's own errors are already reported
+                chk.error(f"derived field '{fname}': {e.message}", derived.mark_of(fname))
+                failed.add(fname)
+    if cache is not None and (value is _FAILED or not found or not same(before, value)):
+        cache.changes.add(name, i, fname)
+    return value
+

@@ -1,0 +1,81 @@
+"""The preview's field-level dependencies (pnp/model/reads.py): after an edit, what the data, the checks and
+the faces would be is the same whether the preview takes what did not change from its last refresh or checks
+the game anew; and an edit that one card's front alone reads re-resolves that face and nothing else."""
+
+import pytest
+
+from conftest import _write, make_project
+from pnp.project import find
+from pnp.serve.preview import Preview
+
+GAME = "cards/mini/game.yaml"
+CARDS = "cards/mini/cards.yaml"
+RULEBOOK = "layouts/mini/rulebook.md.j2"
+
+
+@pytest.fixture
+def game(tmp_path):
+    """The mini game with an each-item constraint, a sum over the table, a count_by in a constraint and a
+    rulebook line that reads a field only through a filter."""
+    root = make_project(tmp_path / "proj")
+    text = (root / GAME).read_text()
+    text = text.replace("constraints:\n", "constraints:\n"
+                        "  - {expr: item.power <= 4, each: cards, field: power, message: '{{ item.name }} is too strong'}\n"
+                        "  - {expr: \"(data.cards | sum(attribute='power')) <= 12\", where: cards, "
+                        "message: 'powers add up to {{ data.cards | sum(attribute=\"power\") }}'}\n"
+                        "  - {expr: \"(data.cards | count_by('kind')).get('beast', 0) <= 2\", where: cards}\n", 1)
+    _write(root / GAME, text.encode())
+    book = (root / RULEBOOK).read_text() + "\nBeasts: {{ data.cards | selectattr('kind', 'equalto', 'beast') | list | length }}.\n"
+    _write(root / RULEBOOK, book.encode())
+    return root
+
+
+def seen(preview: Preview) -> tuple:
+    """What the page shows: its messages (with file:line) and each card's face images (digests; a game with
+    errors shows its last good images, which a new preview has not)."""
+    state = preview.state
+    problems = [(p["severity"], p["message"], p["where"] and p["where"]["at"], p["card"]) for p in state["problems"]]
+    faces = {key: [f["image"] for f in card["faces"]] for key, card in state["cards"].items()} \
+        if state["status"] != "stale" else None
+    return state["status"], sorted(problems), faces
+
+
+def edit(root, rel: str, old: str, new: str) -> None:
+    text = (root / rel).read_text()
+    assert old in text, old
+    _write(root / rel, text.replace(old, new, 1).encode())
+
+
+EDITS = [
+    (CARDS, "text: \"Roars :star: loudly.\"", "text: \"Roars twice.\""),  # a card's text field
+    (CARDS, "  power: 3\n", "  power: 5\n"),  # a number an each-constraint, a sum and a derived field read
+    (CARDS, "- id: moss\n  name: Moss\n  kind: plant", "- id: moss\n  name: Moss\n  kind: beast"),  # through a filter
+    (CARDS, "  power: 2\n", "  power: 2\n- id: toad\n  name: Toad\n  kind: beast\n  power: 1\n"),  # an item added
+    (CARDS, "- id: wolf\n  name: Wolf\n  kind: beast\n  power: 5\n", ""),  # an item removed
+    (CARDS, "- id: lion\n", "- id: leo\n"),  # an id renamed: fern's friend names no card now
+    (CARDS, "- id: fern\n", "- id: fern\n  text: |\n    One line\n    and another\n"),  # the lines below move
+    (CARDS, "- id: leo\n", "- id: lion\n"),  # and back: valid again
+]
+
+
+def test_each_edit_gives_what_a_full_check_gives(game):
+    preview = Preview(find(game), "mini")
+    preview.refresh()
+    for rel, old, new in EDITS:
+        edit(game, rel, old, new)
+        preview.refresh()
+        full = Preview(find(game), "mini")
+        full.refresh()
+        assert seen(preview) == seen(full), (old, new)
+        assert preview.memo.fields.reused, "nothing was taken from the last refresh"
+
+
+def test_an_edit_only_one_front_reads_re_resolves_that_face_alone(game):
+    preview = Preview(find(game), "mini")
+    preview.refresh()
+    edit(game, CARDS, "- id: wolf\n  name: Wolf\n", "- id: wolf\n  name: Wolf\n  text: Howls.\n")
+    preview.refresh()
+    assert preview.state["status"] == "ok", preview.state["problems"]
+    assert preview.memo.resolved == [("deck", "front", 2, ())]
+    assert preview.memo.fields.computed == []  # no derived field, constraint or rulebook check again
+    assert preview.drawn == 1
