@@ -65,7 +65,7 @@ def preview_edits(tmp: Path, runs: int) -> dict:
 def validation(tmp: Path, runs: int) -> dict:
     from bench_deck import make_project
 
-    from pnp.build.run import validate
+    from pnp.check import validate
     from pnp.project import find
     from pnp.report import Report
 

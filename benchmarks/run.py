@@ -60,7 +60,7 @@ def timed_pnp(*args, cwd=REPO):
 
 def deck_pipeline(root, out):
     """What `pnp build` does to one game, in this process: load, validate, fit, draw, impose, write."""
-    from pnp.build import build_game
+    from pnp.kit import build_game
     from pnp.project import find
     from pnp.units import PrintOptions
 
@@ -118,7 +118,7 @@ def measure_kits(tmp, runs):
 
 VALIDATE_IN_PROCESS = """
 import statistics, sys, time
-from pnp.build import validate
+from pnp.check import validate
 from pnp.project import find
 from pnp.report import Report
 project = find(sys.argv[1])

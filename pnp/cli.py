@@ -1,11 +1,11 @@
 """The pnp command line: validate, build, list. No logic here beyond wiring and printing."""
 
-import dataclasses
 import math
 import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,6 +13,12 @@ from . import __version__, project as project_mod
 from .errors import PnpError, UsageError
 from .report import Report
 from .units import IMPOSITIONS, MARK_STYLES
+
+if TYPE_CHECKING:
+    from .kit import Outcome
+    from .kit.select import Selection
+    from .project import Project
+    from .units import PrintOptions
 
 EPILOG = "Exit status: 0 ok, 1 invalid data or failed build, 2 usage error (unknown game, bad option)."
 
@@ -85,7 +91,7 @@ def validate(ctx, games):
 
     Prints one line per problem as path:line:col: error: message, then a summary.
     """
-    from .build import validate as validate_game
+    from .check import validate as validate_game
 
     project = _project(ctx)
     selected = project.select(games)
@@ -157,7 +163,7 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
     build of a game while one writes its folder waits for it.
     """
 
-    from .build import build_games, default_jobs
+    from .kit import build_games, default_jobs
     from .units import MM, PrintOptions
 
     project = _project(ctx)
@@ -166,12 +172,14 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
                            marks, draft)
     force = force or draft  # a draft is drawn again every time: its errors are said again
     out_root = _out_root(project, out_dir, selected)
-    from .build.select import Selection
+    from .kit.select import Selection
 
     selection = Selection(only, tuple(components), sample, seed)
     if selection:
         ctx.exit(_build_selection(project, selected, options, out_root, selection))
-    before = _states_before(project, selected, since, options, out_root) if since else {}
+    from .kit.changes import states_before
+
+    before = states_before(project, selected, since, options, out_root) if since else {}
     outcomes = build_games(project, selected, options, out_root, jobs or default_jobs(), force, _progress())
     report = Report(project.root)
     built = 0
@@ -191,61 +199,33 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
     ctx.exit(report.exit_code)
 
 
-def _build_selection(project, games, options, out_root, selection):
-    """A proof of part of each game, beside its kit; returns the exit code."""
-    from .build import validate
-    from .build.select import write_selected
+def _build_selection(project: "Project", games: list[str], options: "PrintOptions", out_root: Path,
+                     selection: "Selection") -> int:
+    """A proof of part of each game, beside its kit (kit.select.proof); returns the exit code."""
+    from .kit.select import proof
 
     report = Report(project.root)
     for game_id in games:
-        before = len(report.diagnostics)
-        # checked as a draft: an error in a card the selection leaves out must not block the proof of the rest
-        game, studio = validate(project, game_id, report, dataclasses.replace(options, draft=True))
-        whole_game = studio.mark_data_errors(report.diagnostics[before:]) if studio is not None else None
-        if studio is None or (whole_game and not options.draft):
-            report.consequence(f"{game_id}: not built (fix the errors above)")
-            continue
-        studio.options = options  # a draft only if it holds a card with an error (write_selected tells)
-        pdf, pages, count = write_selected(studio, selection, out_root / game_id)
-        click.echo(f"{game_id}: selection of {count} item{'s' * (count != 1)}, {pages} pages in {project.rel(pdf)}")
+        done = proof(project, game_id, options, selection, out_root / game_id, report)
+        if done is not None:
+            pdf, pages, count = done
+            click.echo(f"{game_id}: selection of {count} item{'s' * (count != 1)}, {pages} pages in "
+                       f"{project.rel(pdf)}")
     _print_report(report, f"proofed {len(games)} game{'s' * (len(games) != 1)}")
     return report.exit_code
 
 
-def _states_before(project, games, since, options, out_root):
-    """{game: (faces, label)} of the state --changed-since names, read before the build replaces it."""
+def _reprint(project: "Project", outcome: "Outcome", state: tuple[dict, str], options: "PrintOptions") -> None:
+    """Say the reprint of what changed since `state`, written beside the game's kit (kit.changes)."""
+    from .kit.changes import write_reprint
 
-    from .build.changes import faces_since
-
-    if Path(since).is_file() and len(games) != 1:
-        raise UsageError("--changed-since MANIFEST compares one game: name it")
-    return {g: faces_since(project, g, since, options, out_root) for g in games}
-
-
-def _reprint(project, outcome, state, options):
-    """Write the game's reprint of what changed since `state`, beside its kit: the build's manifest has the
-    faces as they are now, so the game is validated again only to draw what changed."""
-
-    from .build import validate
-    from .build.changes import compare, read_faces, write_selection
-    from .build.inputs import manifest_name
-
-    folder = Path(outcome.files[0]).parent
-    target = folder / f"{outcome.game_id}-reprint-{options.paper}{options.variant}.pdf"
-    changes = compare(state[0], read_faces(project, folder / manifest_name(options)), state[1])
-    keys = changes.reprinted()
-    pages = 0
-    if keys:
-        game, studio = validate(project, outcome.game_id, Report(project.root), options)
-        pages = write_selection(studio, keys, target)
-    if not pages:
-        target.unlink(missing_ok=True)
-        click.echo(f"{outcome.game_id}: nothing added or changed since {state[1]}; no reprint")
+    done = write_reprint(project, outcome.game_id, Path(outcome.files[0]).parent, state, options)
+    if done.path is None:
+        click.echo(f"{outcome.game_id}: nothing added or changed since {done.since}; no reprint")
         return
-    n = sum(len(v) for v in keys.values())
-    click.echo(f"{outcome.game_id}: reprint of {n} item{'s' * (n != 1)} changed since {state[1]}, {pages} pages "
-               f"in {project.rel(target)}")
-    for line in changes.lines():
+    click.echo(f"{outcome.game_id}: reprint of {done.items} item{'s' * (done.items != 1)} changed since "
+               f"{done.since}, {done.pages} pages in {project.rel(done.path)}")
+    for line in done.lines:
         click.echo(line)
 
 
@@ -268,7 +248,7 @@ def changes(ctx, games, since, paper, out_dir):
     `pnp build GAME --changed-since ...` also writes a PDF of just those faces to reprint.
     """
 
-    from .build.changes import game_changes
+    from .kit.changes import game_changes
     from .units import PrintOptions
 
     project = _project(ctx)
@@ -380,7 +360,7 @@ _EXPORT_HELP = """Export games' faces as image files (all games when none are na
 @click.pass_context
 def export(ctx, games, fmt, out_dir, dpi, bleed, jobs, force, base_url):
 
-    from .build import default_jobs
+    from .kit import default_jobs
     from .export import export_game
     from .units import MM, PrintOptions
 
@@ -423,7 +403,7 @@ def design_report(ctx, games, out_dir):
     A game whose data has errors gets no report.
     """
 
-    from .build.insight import write_game_report
+    from .insight.tables import write_game_report
 
     project = _project(ctx)
     selected = project.select(games)
@@ -529,7 +509,7 @@ def calibrate(ctx, paper, out_dir):
     between the front and back of a page, for `pnp build --duplex-offset X,Y`.
     """
 
-    from .build import write_calibration
+    from .kit import write_calibration
 
     project = _project(ctx)
     path = write_calibration(project, paper.lower(), project_mod.output_path(project, out_dir))
@@ -758,7 +738,7 @@ class _Bars:
 
 def _no_bars():
     """What the report command prints through when there is no terminal for bars."""
-    from .build.run import Quiet
+    from .kit.run import Quiet
 
     class NoBars(Quiet):
         def echo(self, line):

@@ -189,7 +189,7 @@ def test_a_commit_of_more_files_than_the_limit_is_refused_before_they_are_writte
     (The limit is lowered here: the listing is stopped at the same count whatever it is.)"""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
-    from pnp.build import changes
+    from pnp.kit import changes
 
     monkeypatch.setattr(changes, "MAX_COMMIT_FILES", 5)
     root = make_project(tmp_path / "proj", {f"cards/mini/notes/n{i}.txt": "a note\n" for i in range(6)})

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, make_project, share_repo_assets
-from pnp.build import render_game, validate
+from pnp.check import validate
+from pnp.kit import render_game
 from pnp.errors import PnpError
 from pnp.project import find
 from pnp.report import Report

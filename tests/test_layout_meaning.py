@@ -10,7 +10,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from conftest import make_project
 from pdfread import MM, drawn, read
-from pnp.build import validate
+from pnp.check import validate
 from pnp.project import find
 from pnp.report import Report
 

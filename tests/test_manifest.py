@@ -1,4 +1,4 @@
-"""The manifest as one typed record (pnp/build/manifest.py): a part not as pnp writes it is a clean refusal
+"""The manifest as one typed record (pnp/kit/manifest.py): a part not as pnp writes it is a clean refusal
 naming the file for `pnp changes`, and makes `pnp build` build again rather than trust it."""
 
 import json

@@ -146,7 +146,7 @@ BIG = 8 * 1024 * 1024 + 1
     ("link", "is outside the project folder"),
 ])
 def test_a_damaged_file_is_not_read(tmp_path, data, said):
-    from pnp.build.simulated import read_simulation, warnings
+    from pnp.insight.simulation import read_simulation, warnings
     from pnp.project import Project
 
     root = project(tmp_path, None)
@@ -215,7 +215,7 @@ def test_what_pnp_simulate_writes_is_read_whole(tmp_path):
     """The real writer's file, not a hand-made one: every part has the shape the report reads."""
     from pathlib import Path
 
-    from pnp.build.simulated import read_simulation
+    from pnp.insight.simulation import read_simulation
     from pnp.project import Project
 
     root = tmp_path / "p"
@@ -232,9 +232,9 @@ def test_what_pnp_simulate_writes_is_read_whole(tmp_path):
 
 def test_many_events_and_items_are_charted_within_bounds(tmp_path, monkeypatch):
     """20 events gave a grid of columns narrower than their padding (a traceback); 4,000 items took minutes."""
-    import pnp.build.simulated
+    import pnp.insight.simulation
 
-    monkeypatch.setattr(pnp.build.simulated, "MAX_ITEMS_SHOWN", 2)
+    monkeypatch.setattr(pnp.insight.simulation, "MAX_ITEMS_SHOWN", 2)
     lion = item("Lion Card", 20, 12, rate(0.7, 0.5, 0.85, 20), rate(0.5, 0.4, 0.6, 20), 0.2)
     lion["events"].update({f"event{i:02}": {"count": 1, "rate": 0.025} for i in range(20)})
     simulation = {**SIMULATION, "items": {"cards": {**SIMULATION["items"]["cards"], "c0": lion}}}

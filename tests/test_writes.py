@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, make_project, run
-from pnp.build.inputs import listed_file, manifest_name, sha256
-from pnp.build.run import already_built
+from pnp.kit.inputs import listed_file, manifest_name, sha256
+from pnp.kit.run import already_built
 from pnp.cache import DiskCache
 from pnp.project import Project
 from pnp.units import MM, PrintOptions

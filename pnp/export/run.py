@@ -7,9 +7,9 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..build.inputs import record, sha256, snapshot
-from ..build.manifest import Manifest, up_to_date, warning_records
-from ..build.run import few_collections, validate
+from ..kit.inputs import record, sha256, snapshot
+from ..kit.manifest import Manifest, up_to_date, warning_records
+from ..check import few_collections, validate
 from ..errors import PnpError, cannot_write
 from ..project import output_lock, replace_folder
 from ..report import Report

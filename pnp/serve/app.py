@@ -330,7 +330,7 @@ def create_app(project, games, host="127.0.0.1", on_refresh=None, allow_hosts: I
 
 def _design_report(project, game: str) -> tuple[bytes | None, str]:
     """(the game's design report as PDF bytes, or None while its data has errors; the first of them)."""
-    from ..build.insight import game_report_pdf
+    from ..insight.tables import game_report_pdf
     from ..report import Report
 
     found = Report(project.root)

@@ -10,8 +10,8 @@ import traceback
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..build.faces import item_key, side_key
-from ..build.run import validate
+from ..kit.faces import item_key, side_key
+from ..check import validate
 from ..errors import BudgetSpent, PnpError
 from ..export.faces import collect
 from ..printables import Memo, Studio
@@ -249,7 +249,7 @@ class Preview:
 
 def built_kit(project, game_id: str, options) -> Path:
     """Where `pnp build` writes the game's whole kit for these options (the page links to it when it is
-    there): the one place serve names a build's file, as build/render.py does."""
+    there): the one place serve names a build's file, as kit/render.py does."""
     return project.root / "output" / game_id / f"{game_id}-{options.paper}{options.variant}.pdf"
 
 

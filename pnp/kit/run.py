@@ -2,8 +2,6 @@
 other is validated, drawn and committed. With jobs > 1 the games are built in separate processes; progress
 arrives as events and problems come back with each game, so what is printed is whole and in game order."""
 
-import contextlib
-import gc
 import multiprocessing
 import os
 import queue as queues
@@ -12,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import BudgetSpent, PnpError
+from ..errors import PnpError
 from ..project import output_lock
 from ..report import Report
 from .inputs import manifest_name, record, snapshot
@@ -35,35 +33,6 @@ class Outcome:
     pages: int = 0  # pages of the all-in-one PDF
     all_name: str = ""
     marked: int = 0  # a draft's items drawn marked with their errors
-
-
-@contextlib.contextmanager
-def few_collections():
-    """Loading, checking and drawing a game make millions of small objects and hardly a reference cycle;
-    Python's cyclic collector, run after every 700 new objects, would rescan the growing data time and
-    again (a quarter of the time of validating 10,000 cards). It runs after every 50,000 instead."""
-    previous = gc.get_threshold()
-    gc.set_threshold(50_000, 20, 100)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*previous)
-
-
-def validate(project: object, game_id: str, report: Report, options: object = None, memo: object = None) -> tuple:
-    """Validate one game within its time budget; returns (game, studio) as check.validate_game does, (None,
-    None) when the budget ran out (said once, where it did). `memo`: see check.validate_game."""
-    from ..check import validate_game  # ReportLab comes with it: loaded only when a game is really checked
-    from ..template import budget
-
-    before = len(report.errors)
-    with budget(), few_collections():
-        try:
-            return validate_game(project, game_id, report, options, memo)
-        except BudgetSpent as e:
-            if e.mark is not None or len(report.errors) == before:  # where it ran out, unless said there
-                report.add(e)
-            return None, None
 
 
 def already_built(project: "Project", game_id: str, options: "PrintOptions", folder: Path) -> "Outcome | None":
@@ -101,6 +70,7 @@ def build_game(project, game_id, options, folder, force=False, emit=None, checke
 
 def _validated_and_drawn(project: object, game_id: str, options: object, folder: Path, emit: object,
                          force: bool) -> object:
+    from ..check import few_collections  # ReportLab comes with it: loaded only when a game is really checked
     from ..template import budget  # one budget for checking and drawing the game
 
     with budget(), few_collections():  # the whole build: its objects live until it ends (see few_collections)
@@ -112,6 +82,8 @@ def _built(project, game_id, options, folder, emit, force):
     finds the kit up to date when the first built the same (a build never mixes its files with another's)."""
     report = Report(project.root)
     trees = snapshot(project, game_id)  # before reading anything: a file edited meanwhile rebuilds next time
+    from ..check import validate
+
     game, studio = validate(project, game_id, report, options)
     if studio is None or (report.errors and not options.draft):
         report.consequence(f"{game_id}: not built (fix the errors above)")

@@ -8,10 +8,16 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import UsageError
 from ..project import output_lock, write_file
+from ..report import Report
 from .inputs import manifest_name
+
+if TYPE_CHECKING:
+    from ..project import Project
+    from ..units import PrintOptions
 
 
 @dataclass(frozen=True)
@@ -112,3 +118,21 @@ def write_selected(studio, selection, folder):
         write_file(folder / manifest_name(options, "selection"),
                    (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return pdf, pages, sum(len(v) for v in keys.values())
+
+
+def proof(project: "Project", game_id: str, options: "PrintOptions", selection: Selection, folder: Path,
+          report: Report) -> tuple[Path, int, int] | None:
+    """A proof of the part of one game that `selection` picks, written into `folder` beside its kit: (pdf,
+    pages, items), or None when the game cannot be proofed (the errors are in `report`). The game is checked
+    as a draft, so an error in a card the selection leaves out does not block the proof of the rest; the
+    proof is a draft only if it holds a card with an error (write_selected tells)."""
+    from ..check import validate
+
+    before = len(report.diagnostics)
+    _, studio = validate(project, game_id, report, dataclasses.replace(options, draft=True))
+    whole_game = studio.mark_data_errors(report.diagnostics[before:]) if studio is not None else None
+    if studio is None or (whole_game and not options.draft):
+        report.consequence(f"{game_id}: not built (fix the errors above)")
+        return None
+    studio.options = options
+    return write_selected(studio, selection, folder)

@@ -11,6 +11,7 @@ import tempfile
 import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import DataError, UsageError
 from ..project import read_project_file, written_beside
@@ -19,6 +20,10 @@ from ..report import Mark, Report
 from .faces import FACE_FIELDS, TEXT, item_key, manifest_faces
 from .inputs import manifest_name
 from .manifest import Manifest
+
+if TYPE_CHECKING:
+    from ..project import Project
+    from ..units import PrintOptions
 
 def faces_of(studio):
     """{component id: {(item, side): fingerprints}} of the game as it is now."""
@@ -198,7 +203,7 @@ def _commit_faces(project: object, game_id: str, ref: str, options: object) -> d
     """The faces of the game as it was at a git commit: its files written to a scratch project, validated
     and resolved there."""
     from ..project import Project
-    from .run import validate
+    from ..check import validate
 
     if ref.startswith("-"):
         raise UsageError(f"--since {ref}: neither a manifest file nor a git commit")
@@ -370,10 +375,50 @@ def write_selection(studio: object, keys: set, target: Path, what: str = "reprin
 def game_changes(project, game_id, since, options, out_root, report):
     """(Changes, studio) of one game from the state `since` names to its files now; (None, None) when the
     game does not validate now (the errors are in `report`)."""
-    from .run import validate
+    from ..check import validate
 
     old, label = faces_since(project, game_id, since, options, out_root)
     game, studio = validate(project, game_id, report, options)
     if studio is None or report.errors:
         return None, None
     return compare(old, faces_of(studio), label), studio
+
+
+def states_before(project: "Project", games: list[str], since: str, options: "PrintOptions",
+                  out_root: Path) -> dict[str, tuple[dict, str]]:
+    """{game: (faces, what they are)} of the state `--changed-since` names, read before the build replaces it."""
+    if Path(since).is_file() and len(games) != 1:
+        raise UsageError("--changed-since MANIFEST compares one game: name it")
+    return {g: faces_since(project, g, since, options, out_root) for g in games}
+
+
+@dataclass
+class Reprint:
+    """What a reprint of the changed faces wrote beside a game's kit: `path` (None when nothing changed), its
+    pages, how many items it holds, since when, and the changes line by line."""
+
+    path: Path | None
+    pages: int
+    items: int
+    since: str
+    lines: list[str]
+
+
+def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[dict, str],
+                  options: "PrintOptions") -> Reprint:
+    """The reprint of what changed in a just-built game since `state`, written beside its kit in `folder`: the
+    build's manifest has the faces as they are now, so the game is validated again only to draw what changed.
+    A reprint left from an earlier build is removed when nothing changed."""
+    from ..check import validate
+
+    target = folder / f"{game_id}-reprint-{options.paper}{options.variant}.pdf"
+    changes = compare(state[0], read_faces(project, folder / manifest_name(options)), state[1])
+    keys = changes.reprinted()
+    pages = 0
+    if keys:
+        _, studio = validate(project, game_id, Report(project.root), options)
+        pages = write_selection(studio, keys, target) if studio is not None else 0
+    if not pages:
+        target.unlink(missing_ok=True)
+        return Reprint(None, 0, 0, state[1], [])
+    return Reprint(target, pages, sum(len(v) for v in keys.values()), state[1], changes.lines())

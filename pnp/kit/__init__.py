@@ -1,12 +1,14 @@
-"""validate -> draw -> output/<game>/: per-kind PDFs, the all-in-one PDF copied from them, each kind's extra
-files and manifest.json, written atomically; a game already built from the same inputs is left as it is.
+"""The printed kit: validate -> draw -> output/<game>/: per-kind PDFs, the all-in-one PDF copied from them, each
+kind's extra files and manifest.json, written atomically; a game already built from the same inputs is left as it
+is. Also what is printed beside a kit: a proof of a selection (select.py) and a reprint of what changed
+(changes.py).
 
 run.py orders the work (up to date or not, one process per game with jobs), inputs.py says what a kit was
-built from, render.py draws. Importing this package loads no ReportLab: drawing modules load when needed."""
+built from, manifest.py is the record of it, faces.py how the record names each printed face, render.py draws. Importing this package loads no ReportLab: drawing modules load when needed."""
 
-from .run import Outcome, build_game, build_games, default_jobs, validate
+from .run import Outcome, build_game, build_games, default_jobs
 
-__all__ = ["Outcome", "build_game", "build_games", "default_jobs", "validate", "render_game", "write_calibration"]
+__all__ = ["Outcome", "build_game", "build_games", "default_jobs", "render_game", "write_calibration"]
 
 
 def render_game(game, studio, folder, on_step=None):

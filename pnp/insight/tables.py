@@ -8,7 +8,7 @@ from collections import Counter
 from ..model.margins import HOW, margins
 from ..model.views import default_label, is_number, numeric, table_fields
 from ..report import Mark
-from .simulated import read_simulation, simulation_blocks, warnings
+from .simulation import read_simulation, simulation_blocks, warnings
 
 MAX_BARS = 40  # categories drawn in one chart; the rest are said in a line
 MAX_INT_BARS = 24  # whole numbers spanning at most this many values get one bar each
