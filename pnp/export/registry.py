@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..printables import Studio
+
+
 @dataclass
 class Plan:
     """What one format writes for one game: images to render, files to copy or compose, and the checks."""
