@@ -110,7 +110,7 @@ class Checks:
             self.studio.marks.setdefault(self.marked, []).append(message)
         if (message, mark) not in self.seen:
             self.seen.add((message, mark))
-            self.report.error(message + where, mark, item=self.item)
+            self.report.error(message + where, mark, item=self.item, code="print")
 
     def run(self):
         for component in self.game.components:

@@ -85,8 +85,11 @@ def _project(ctx):
 
 @cli.command(epilog=EPILOG)
 @click.argument("games", nargs=-1)
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the problems as one JSON document on standard output (for editors and CI): each with "
+                   "its severity, code, message, file, line, col and the item it concerns, then the counts.")
 @click.pass_context
-def validate(ctx, games):
+def validate(ctx, games, as_json):
     """Check games' data against their rules model and layouts (all games when none are named).
 
     Prints one line per problem as path:line:col: error: message, then a summary.
@@ -98,7 +101,13 @@ def validate(ctx, games):
     report = Report(project.root)
     for game_id in selected:
         validate_game(project, game_id, report)
-    _print_report(report, f"validated {len(selected)} game{'s' * (len(selected) != 1)}")
+    what = f"validated {len(selected)} game{'s' * (len(selected) != 1)}"
+    if as_json:
+        import json
+
+        click.echo(json.dumps(report.as_json(what), indent=2, ensure_ascii=False))
+    else:
+        _print_report(report, what)
     ctx.exit(report.exit_code)
 
 

@@ -6,6 +6,7 @@ class PnpError(Exception):
     """A problem shown to the user as one line; `mark` (file:line:col) says where, when it is known."""
 
     exit_code = 1
+    code = "error"  # what kind of problem, for a program reading `--json` (Diagnostic.code)
 
     def __init__(self, message: str, mark: Mark | None = None) -> None:
         super().__init__(message)
@@ -19,18 +20,25 @@ class UsageError(PnpError):
     """The command itself is wrong: an unknown game, a bad option, no project."""
 
     exit_code = 2
+    code = "usage"
 
 
 class DataError(PnpError):
     """A problem in one of the game's files: its data, layouts, templates, fonts or images."""
 
+    code = "data"
+
 
 class LoadError(DataError):
     """A file cannot be read as pnp data (missing, not UTF-8, malformed or hostile YAML)."""
 
+    code = "load"
+
 
 class LayoutError(DataError):
     """A layout is wrong; `problems` holds every (message, mark) found when there are several."""
+
+    code = "layout"
 
     def __init__(self, message: str, mark: Mark | None = None, problems: list[tuple[str, Mark | None]] | None = None) -> None:
         super().__init__(message, mark)
@@ -39,6 +47,8 @@ class LayoutError(DataError):
 
 class OutputError(PnpError):
     """An output file or folder cannot be written: a read-only folder, a file in the way, a full disk."""
+
+    code = "output"
 
 
 def cannot_write(folder: object, error: OSError) -> str:
@@ -49,6 +59,8 @@ def cannot_write(folder: object, error: OSError) -> str:
 class ExprError(PnpError):
     """A template or expression failed; `line` is the line inside the template when known."""
 
+    code = "template"
+
     def __init__(self, message: str, line: int | None = None) -> None:
         super().__init__(message)
         self.line = line
@@ -57,8 +69,12 @@ class ExprError(PnpError):
 class LimitError(ExprError):
     """A template or layout asked for more than pnp allows (size, count, depth or time)."""
 
+    code = "limit"
+
 
 class BudgetSpent(PnpError):
     """A game's template time or memory, or its drawing budget, ran out: with a mark, this is where (to be
     said); without, that was reported where the work was and the rest of the game's work is skipped without
     another message."""
+
+    code = "budget"

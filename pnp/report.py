@@ -98,6 +98,9 @@ class Diagnostic:
     # The printed item it concerns, when it was found while checking one: (component id, item index). A draft
     # marks that item's faces with the message; the preview shows it beside that card.
     item: tuple | None = None
+    # What kind of problem: the raised error's code (errors.PnpError.code: load, data, layout, template, limit,
+    # budget, output, usage), "print" for what would print wrong (check.Checks), "" when not said.
+    code: str = ""
 
     def __str__(self):
         where = f"{self.mark}: " if self.mark else ""
@@ -111,8 +114,8 @@ class Report:
     root: Path = field(default_factory=Path.cwd)
     diagnostics: list = field(default_factory=list)
 
-    def error(self, message, mark=None, item: tuple | None = None):
-        self.diagnostics.append(Diagnostic("error", message, mark, item=item))
+    def error(self, message: str, mark: Mark | None = None, item: tuple | None = None, code: str = "") -> None:
+        self.diagnostics.append(Diagnostic("error", message, mark, item=item, code=code))
 
     def warning(self, message, mark=None):
         self.diagnostics.append(Diagnostic("warning", message, mark))
@@ -124,7 +127,7 @@ class Report:
     def add(self, error):
         """Record a raised PnpError (every problem it carries, for a LayoutError with several)."""
         for message, mark in getattr(error, "problems", None) or [(error.message, error.mark)]:
-            self.error(message, mark)
+            self.error(message, mark, code=getattr(error, "code", ""))
 
     @property
     def errors(self):
@@ -147,6 +150,16 @@ class Report:
                 out.append(d)
         return out
 
+    def as_json(self, what: str) -> dict:
+        """The diagnostics as `--json` prints them: each once and in file order, as printed without --json, with
+        its parts as fields (file relative to the project, 1-based line and column, 0 when not known), then the
+        counts of the summary line."""
+        shown = self.sorted()
+        return {"what": what, "ok": not self.errors,
+                "errors": sum(d.severity == "error" and not d.consequence for d in shown),
+                "warnings": sum(d.severity == "warning" for d in shown),
+                "diagnostics": [_record(d) for d in shown]}
+
     def summary(self, what: str) -> str:
         """The last line: the errors and warnings as printed above it (each once, consequences not counted)."""
         shown = self.sorted()
@@ -155,3 +168,11 @@ class Report:
         if not e:
             return f"{what}: ok" + (f" ({w} warning{'s' * (w != 1)})" if w else "")
         return f"{what}: {e} error{'s' * (e != 1)}" + (f", {w} warning{'s' * (w != 1)}" if w else "")
+
+
+def _record(d: Diagnostic) -> dict:
+    """One diagnostic as `--json` writes it."""
+    mark = d.mark or Mark("")
+    item = {"component": d.item[0], "index": d.item[1]} if d.item else None
+    return {"severity": d.severity, "code": d.code, "message": d.message, "file": mark.file or None,
+            "line": mark.line, "col": mark.col, "item": item, "consequence": d.consequence}

@@ -62,3 +62,27 @@ def test_missing_art_is_a_placeholder_in_a_draft_and_an_error_for_print(tmp_path
     text = " ".join(page_texts(root / "output/mini/mini-cards-a4-draft.pdf"))
     for name in ("lion", "fern", "wolf", "moss"):
         assert f"missing: art/{name}.png" in text, name
+
+
+
+@pytest.mark.parametrize("broken_power", [True, False])
+def test_validate_json_gives_each_message_with_its_place_kind_and_card(tmp_path, broken_power):
+    """`pnp validate --json`: the same problems as the lines, as fields a program reads (no message parsing):
+    a data error (checking stops there), and text too long for its box on the lion (item 0 of the `deck` component)."""
+    import json
+
+    cards = (DATA / "base/cards/mini/cards.yaml").read_text(encoding="utf-8")
+    cards = cards.replace("power: 3", "power: lots") if broken_power else \
+        cards.replace('text: "Roars :star: loudly."', f'text: "{LONG}"')
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": cards})
+    lines = run(root, "validate")
+    data = json.loads(run(root, "validate", "--json").stdout)
+    printed = [line for line in lines.stderr.splitlines() if ": error: " in line or ": warning: " in line]
+    assert len(data["diagnostics"]) == len(printed) == 1 and data["errors"] == 1 and not data["ok"]
+    (d,) = data["diagnostics"]
+    assert printed[0] == f"{d['file']}:{d['line']}:{d['col']}: {d['severity']}: {d['message']}"
+    assert lines.stderr.splitlines()[-1].endswith("1 error")
+    if broken_power:
+        assert d["file"] == "cards/mini/cards.yaml" and d["code"] == "data" and "power" in d["message"]
+    else:
+        assert d["code"] == "print" and d["item"] == {"component": "deck", "index": 0}, d

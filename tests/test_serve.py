@@ -516,8 +516,7 @@ def test_the_page_follows_edits_in_a_browser(tmp_path, running):
             page.wait_for_function("(() => { const img = document.querySelector('#detail-faces img[data-side=front]');"
                                    " return img && img.alt.includes('Blazing Heatwave') && img.complete"
                                    " && img.naturalWidth > 0; })()", timeout=15000)
-            seconds = time.monotonic() - started
-            assert seconds < 5  # about a second on two idle cores: a full check of the game, one card drawn
+            seconds = time.monotonic() - started  # said, not asserted: speed is measured in benchmarks/
             new_src = page.locator('a.card[data-key="events/scorching-sun"] img').get_attribute("src")
             assert new_src != old_src
             assert page.locator('a.card[data-key="events/big-predator"] img').get_attribute("src")  # still there

@@ -187,7 +187,7 @@ class Checker:
         return self.game.glossary.unknown(text)
 
     def error(self, message, mark):
-        self.report.error(message, mark)
+        self.report.error(message, mark, code="data")
 
 
 def load_game(project: object, game_id: str, report: object, kinds: dict | None = None,
