@@ -9,7 +9,7 @@ import sys
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Callable, Iterator, Sequence
 
 from .errors import DataError, LoadError, UsageError
 from .options import did_you_mean
@@ -18,7 +18,7 @@ from .report import Mark
 try:
     import fcntl
 except ImportError:  # not on a Unix: no lock, each write is still atomic
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # checked before each use
 NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)  # open() refuses a symbolic link as the last part (where there is one)
 
 
@@ -30,35 +30,35 @@ class Project:
     root: Path
 
     @property
-    def cards(self):
+    def cards(self) -> Path:
         return self.root / "cards"
 
     @property
-    def layouts(self):
+    def layouts(self) -> Path:
         return self.root / "layouts"
 
     @property
-    def own_fonts(self):
+    def own_fonts(self) -> Path:
         return self.root / "fonts"
 
     @property
-    def fonts(self):
+    def fonts(self) -> Path:
         """The project's fonts/ when it has a fonts.yaml, else the fonts that come with pnp, so a game
         needs no font files of its own."""
         own = self.own_fonts / "fonts.yaml"
         return self.own_fonts if own.exists() or own.is_symlink() else BUILTIN_FONTS
 
     @property
-    def shared_layouts(self):
+    def shared_layouts(self) -> Path:
         return self.layouts / "shared"
 
-    def games(self):
+    def games(self) -> list[str]:
         """Game ids: folders of cards/ holding a game.yaml, sorted."""
         if not self.cards.is_dir():
             return []
         return sorted(p.name for p in self.cards.iterdir() if (p / "game.yaml").is_file())
 
-    def select(self, names):
+    def select(self, names: Sequence[str] | None) -> list[str]:
         """The games to work on: all when none are named; unknown names are a usage error."""
         games = self.games()
         if not names:
@@ -75,7 +75,7 @@ class Project:
             )
         return list(dict.fromkeys(names))
 
-    def rel(self, path: Path):
+    def rel(self, path: str | Path) -> str:
         """A path as shown in messages: relative to the project root when inside it."""
         path = Path(path)
         try:
@@ -83,7 +83,7 @@ class Project:
         except ValueError:
             return str(path)
 
-    def inside(self, path: Path, mark: Mark | None = None, what: str = "file", shown=None):
+    def inside(self, path: str | Path, mark: Mark | None = None, what: str = "file", shown: str | None = None) -> Path:
         """`path` after following every symbolic link, if that is inside the project; otherwise a DataError
         naming it (as `shown`, the name the game wrote). A game someone sent you must not make pnp read, or
         embed in a PDF, any other file of yours."""
@@ -144,7 +144,8 @@ def open_regular(path: Path, follow: bool = True) -> int:
     return fd
 
 
-def open_project_file(path: Path, limit: int, mark: Mark, what: str = "file", shown: str | None = None) -> BinaryIO:
+def open_project_file(path: Path, limit: int, mark: Mark | None, what: str = "file",
+                      shown: str | None = None) -> BinaryIO:
     """`path` opened for reading in binary, once it is known to be an ordinary file (open_regular) of at most
     `limit` bytes; LoadError (at `mark`, naming the file as `shown`) otherwise. Every file a game gives pnp is
     opened here: a padded file would otherwise be read whole. Without `shown` the messages name only `what`,
@@ -248,7 +249,7 @@ PROTECTED = ("cards", "layouts", "fonts", ".git")  # what pnp reads: nothing it 
 
 
 def output_path(project: "Project", given: str | Path | None, *parts: str, default: Path | None = None,
-                protected: tuple = PROTECTED) -> Path:
+                protected: tuple[str, ...] = PROTECTED) -> Path:
     """Where a command writes: `given` (the user's --out) or else `default` (output/ of the project), then
     `parts` (<game>/, ...). Inside the project pnp writes only into real folders: a component that is a
     symbolic link is refused (a game folder someone sent may hold `output -> ~`). Outside it, the --out the
@@ -286,7 +287,7 @@ def _no_link_inside(project: "Project", path: Path, shown: str) -> None:
 
 
 @contextlib.contextmanager
-def output_lock(folder: Path, shown: str = "", on_wait=None):
+def output_lock(folder: Path, shown: str = "", on_wait: Callable[[str], None] | None = None) -> Iterator[bool]:
     """Hold the lock of an output folder (an flock on its .pnp.lock) while a command writes there; yields
     whether it had to wait. A second command writing to the same folder waits until the first is done,
     saying so through `on_wait(message)` (standard error by default), so they never mix their files."""
@@ -311,7 +312,7 @@ def _say(message: str) -> None:
     print(f"pnp: {message}", file=sys.stderr, flush=True)
 
 
-def find(root=None):
+def find(root: str | Path | None = None) -> Project:
     """The project at --root, or the current directory."""
     base = Path(root) if root else Path.cwd()
     if not base.is_dir():

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
+from typing import Any, Protocol
 
 
 def shortened(text: str, limit: int) -> str:
@@ -18,8 +19,8 @@ MAX_SUGGESTED = 200  # characters of a word that may be a typo of a name
 QUOTE_LIMIT = 60  # characters of a value a message quotes: it quotes, it does not copy a whole file
 
 
-def plain(value: object) -> object:
-    """Loaded data as plain dicts and lists (no marks), as YAML, JSON or a spreadsheet writes it."""
+def plain(value: object) -> Any:
+    """Loaded data as plain dicts and lists (no marks), as YAML, JSON or a spreadsheet writes it (JSON-like)."""
     if isinstance(value, Mapping):
         return {k: plain(x) for k, x in value.items()}
     if isinstance(value, list):
@@ -80,7 +81,7 @@ class Mark:
     line: int = 0
     col: int = 0
 
-    def __str__(self):
+    def __str__(self) -> str:
         if self.line:
             return f"{self.file}:{self.line}:{self.col}"
         return self.file
@@ -97,14 +98,21 @@ class Diagnostic:
     consequence: bool = False
     # The printed item it concerns, when it was found while checking one: (component id, item index). A draft
     # marks that item's faces with the message; the preview shows it beside that card.
-    item: tuple | None = None
+    item: tuple[str, int] | None = None
     # What kind of problem: the raised error's code (errors.PnpError.code: load, data, layout, template, limit,
     # budget, output, usage), "print" for what would print wrong (check.Checks), "" when not said.
     code: str = ""
 
-    def __str__(self):
+    def __str__(self) -> str:
         where = f"{self.mark}: " if self.mark else ""
         return f"{where}{self.severity}: {self.message}"
+
+
+class Raised(Protocol):
+    """A raised problem as a report records it (pnp.errors.PnpError, which sits above this module)."""
+
+    message: str
+    mark: Mark | None
 
 
 @dataclass
@@ -112,38 +120,39 @@ class Report:
     """Everything a command found; `exit_code` is 0 when there is no error, else 1."""
 
     root: Path = field(default_factory=Path.cwd)
-    diagnostics: list = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
 
-    def error(self, message: str, mark: Mark | None = None, item: tuple | None = None, code: str = "") -> None:
+    def error(self, message: str, mark: Mark | None = None, item: tuple[str, int] | None = None, code: str = "") -> None:
         self.diagnostics.append(Diagnostic("error", message, mark, item=item, code=code))
 
-    def warning(self, message, mark=None):
+    def warning(self, message: str, mark: Mark | None = None) -> None:
         self.diagnostics.append(Diagnostic("warning", message, mark))
 
     def consequence(self, message: str) -> None:
         """An error that follows from those already reported (a game not built): shown, never counted."""
         self.diagnostics.append(Diagnostic("error", message, None, consequence=True))
 
-    def add(self, error):
+    def add(self, error: Raised) -> None:
         """Record a raised PnpError (every problem it carries, for a LayoutError with several)."""
         for message, mark in getattr(error, "problems", None) or [(error.message, error.mark)]:
             self.error(message, mark, code=getattr(error, "code", ""))
 
     @property
-    def errors(self):
+    def errors(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "error"]
 
     @property
-    def warnings(self):
+    def warnings(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "warning"]
 
     @property
-    def exit_code(self):
+    def exit_code(self) -> int:
         return 1 if self.errors else 0
 
-    def sorted(self):
+    def sorted(self) -> list[Diagnostic]:
         """Diagnostics in file order, then in the order they were found, without repeats."""
-        seen, out = set(), []
+        seen: set[str] = set()
+        out: list[Diagnostic] = []
         for d in sorted(self.diagnostics, key=lambda d: (d.mark is None, d.mark or Mark(""))):
             if str(d) not in seen:
                 seen.add(str(d))

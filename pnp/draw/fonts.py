@@ -98,7 +98,7 @@ def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown: s
     return project.inside(path, mark, what, shown=shown)
 
 
-def _check_character_maps(font: bytes, what: str, mark: Mark) -> None:
+def _check_character_maps(font: bytes, what: str, mark: Mark | None) -> None:
     """DataError when a character map of the font spans more code points than Unicode has: ReportLab walks
     each code point of each range one by one, so one range of 4 billion, or a range repeated, ran without end
     (a font whose directory or maps are cut short is left to ReportLab, which says so)."""

@@ -40,7 +40,7 @@ class Compiled:
         self.templates: dict[str, Any] = {}
         self.children: list[Compiled] = []
 
-    def mark_of(self, key: str) -> Mark:
+    def mark_of(self, key: str) -> Mark | None:
         return self.spec.mark_of(key)
 
     def has(self, key: str) -> bool:

@@ -22,7 +22,7 @@ class StyleSet:
         self.project = project
         self.problems: list[tuple[str, Mark | None]] = []
         self.raw: dict[str, Record] = {}  # style name -> its settings as written
-        self.where: dict[str, Mark] = {}  # style name -> where it is written
+        self.where: dict[str, Mark | None] = {}  # style name -> where it is written
         for folder in (project.shared_layouts, project.layouts / game_id):  # the game's own win
             self._read(folder / "text-styles.yaml")
         self.styles: dict[str, Record] = {}

@@ -3,6 +3,8 @@ checks their syntax only; pnp simulate evaluates them."""
 
 from ..template import ExprError, compile_expression, compile_template, is_template
 from ..options import did_you_mean
+from .load import MarkedList
+from .shapes import CheckerShape, GameShape
 
 BALANCE_FIELDS = {
     "expr": {"type": "str",
@@ -16,7 +18,7 @@ BALANCE_FIELDS = {
 }
 
 
-def check_balance_syntax(game, rules, chk):
+def check_balance_syntax(game: GameShape, rules: MarkedList, chk: CheckerShape) -> None:
     """Each balance rule's expression and message parse, and its `each` names a table."""
     for rule in rules:
         each = rule.get("each")

@@ -6,6 +6,8 @@ emblem, a name) that the data declares."""
 import itertools
 
 from ..options import ColourError, did_you_mean, rgb
+from .load import MarkedList, Record
+from .shapes import CheckerShape, GameShape
 
 COLOUR_SET_FIELDS = {
     "table": {"type": "str", "doc": "the table whose items the colours tell apart (players, terrains...)"},
@@ -21,7 +23,7 @@ DEFICIENCIES = {"deuteranomaly": "deuteranopia (red-green, the most common)", "p
 MIN_DIFFERENCE = 10  # CAM02-UCS delta E: below it two colours are hard to tell apart at the table
 
 
-def check_colour_sets(game, sets, chk):
+def check_colour_sets(game: GameShape, sets: MarkedList, chk: CheckerShape) -> None:
     for spec in sets:
         table = game.tables.get(spec["table"])
         if table is None:
@@ -29,7 +31,7 @@ def check_colour_sets(game, sets, chk):
                       spec.mark_of("table"))
             continue
         items = [it for it in table if it.get(spec["field"]) is not None]
-        colours = {}
+        colours: dict[int, list[float]] = {}
         for item in items:
             try:
                 colour = rgb(item[spec["field"]])
@@ -46,10 +48,10 @@ def check_colour_sets(game, sets, chk):
             _check_pairs(spec, [it for it in items if id(it) in colours], colours, chk)
 
 
-def _check_cues(spec, items, chk):
+def _check_cues(spec: Record, items: list[Record], chk: CheckerShape) -> None:
     """Each declared cue must exist on every item and differ from item to item."""
     for cue in spec["cue"]:
-        seen = {}
+        seen: dict[str, object] = {}
         for item in items:
             value = item.get(cue)
             if value is None:
@@ -61,7 +63,7 @@ def _check_cues(spec, items, chk):
                 seen[repr(value)] = item.get("id")
 
 
-def _check_pairs(spec, items, colours, chk):
+def _check_pairs(spec: Record, items: list[Record], colours: dict[int, list[float]], chk: CheckerShape) -> None:
     """Two colours that look alike under any simulated colour-blindness, with nothing else to tell them apart."""
     import colorspacious
     import numpy

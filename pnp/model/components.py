@@ -2,11 +2,13 @@
 What a kind of component prints and how is the products' business; here only what every kind shares."""
 
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from ..template import ExprError, evaluate
 from .load import MarkedList, Record, shown
 from ..options import did_you_mean, type_name
 from .schema import INVALID, Schema
+from .shapes import CheckerShape, GameShape
 
 MAX_COUNT = 10_000  # printed items in one component: far beyond any box, small enough to build in seconds
 
@@ -47,24 +49,33 @@ class Component:
     kind: str
     spec: Record
     count: int = 0
-    items: list = field(default_factory=list)  # the data items, each repeated by its quantity and copies
+    items: list[Record] = field(default_factory=list)  # the data items, each repeated by its quantity and copies
 
     @property
-    def description(self):
+    def description(self) -> str:
         return self.spec.get("description", "")
 
 
-def load_components(game, components, kinds, chk):
+class _Game(GameShape, Protocol):
+    """The game as its manifest is filled in."""
+
+    components: list[Component]
+
+
+Kinds = dict[str, dict[str, dict[str, Any]]]  # kind -> the keys its components take -> each key's spec
+
+
+def load_components(game: _Game, components: object, kinds: Kinds | None, chk: CheckerShape) -> None:
     """Check the manifest and fill game.components; `kinds` maps a kind name to its accepted keys."""
     if not isinstance(components, list):
         chk.error(f"components is a list of mappings (one '- id: ...' each), got {type_name(components)}",
                   getattr(components, "mark", None) or game.meta.mark_of("components"))
         return
-    extra = {}  # every kind's keys, optional here: which kind needs which is checked per component
+    extra: dict[str, dict[str, Any]] = {}  # every kind's keys, optional here: which is needed is checked per kind
     for keys in (kinds or {}).values():
         extra.update({name: {**spec, "required": False} for name, spec in keys.items()})
     schema = Schema({**COMPONENT_FIELDS, **ITEM_FIELDS, **extra}, game.enums, word="key")
-    ids = set()
+    ids: set[object] = set()
     for n, spec in enumerate(components):
         mark = components.mark_of(n) if isinstance(components, MarkedList) else None
         if not isinstance(spec, Record):
@@ -85,7 +96,7 @@ def load_components(game, components, kinds, chk):
             game.components.append(component)
 
 
-def _kind_ok(spec, kinds, chk):
+def _kind_ok(spec: Record, kinds: Kinds, chk: CheckerShape) -> bool:
     kind = spec["kind"]
     if kind not in kinds:
         chk.error(f"component kind '{kind}' is not one of {', '.join(kinds)}{did_you_mean(kind, kinds)}",
@@ -102,7 +113,7 @@ def _kind_ok(spec, kinds, chk):
     return not missing
 
 
-def _component(game, spec, chk):
+def _component(game: GameShape, spec: Record, chk: CheckerShape) -> Component | None:
     component = Component(spec["id"], str(spec.get("name", spec["id"])), spec["kind"], spec)
     copies = spec.get("copies", 1)
     table = spec.get("items")
@@ -128,7 +139,7 @@ def _component(game, spec, chk):
     return component
 
 
-def _items(game, component, rows, chk):
+def _items(game: GameShape, component: Component, rows: list[Record], chk: CheckerShape) -> list[Record] | None:
     """The rows the component prints (filtered), each repeated by its quantity; None if the filter fails."""
     spec = component.spec
     if spec.get("filter") is not None:  # e.g. one deck per era from one table of cards
@@ -137,7 +148,8 @@ def _items(game, component, rows, chk):
         except ExprError as e:
             chk.error(f"component '{component.id}' filter: {e.message}", spec.mark_of("filter"))
             return None
-    qty, items = spec.get("quantity"), []
+    qty = spec.get("quantity")
+    items: list[Record] = []
     for item in rows:
         times = item.get(qty, 1) if qty else 1
         if not isinstance(times, int) or isinstance(times, bool) or times < 0:
@@ -151,7 +163,7 @@ def _items(game, component, rows, chk):
     return items
 
 
-def _check_count(game, component, spec, table, chk):
+def _check_count(game: GameShape, component: Component, spec: Record, table: str | None, chk: CheckerShape) -> None:
     typed = spec.get("count")
     if table in game.broken:
         return

@@ -1,11 +1,11 @@
 """Constraints: rules the data must keep, written as Jinja expressions over the whole game or each item."""
 
 from functools import partial
-from typing import Any  # the Game and its Checker: model/game.py imports this module
-
 from ..template import ExprError, evaluate, render
-from .load import Record
+from ..report import Mark
+from .load import MarkedList, Record
 from .reads import FieldCache, note_table
+from .shapes import CheckerShape, GameShape
 from ..options import did_you_mean
 
 CONSTRAINT_FIELDS = {
@@ -22,7 +22,8 @@ CONSTRAINT_FIELDS = {
 }
 
 
-def check_constraints(game: Any, constraints: list, chk: Any, cache: FieldCache | None = None) -> None:
+def check_constraints(game: GameShape, constraints: MarkedList, chk: CheckerShape,
+                      cache: FieldCache | None = None) -> None:
     """Check each constraint (once per item with `each`). With a `cache` (reads.py), a check whose reads did
     not change since the last load says again what it said then."""
     for n, c in enumerate(constraints):
@@ -40,7 +41,7 @@ def check_constraints(game: Any, constraints: list, chk: Any, cache: FieldCache 
                 break
 
 
-def _checked(game: Any, c: Record, item: Record | None) -> tuple:
+def _checked(game: GameShape, c: Record, item: Record | None) -> tuple[list[tuple[str, Mark | None]], bool]:
     """([(message, mark)...], whether to stop) of one constraint for one item (None: the whole game): its
     message when it is false, its failure (unless items have errors: theirs matter) with stop when it cannot
     be evaluated."""
@@ -58,7 +59,7 @@ def _checked(game: Any, c: Record, item: Record | None) -> tuple:
     return [(message, _where(game, c, item))], False
 
 
-def _where(game, c, item):
+def _where(game: GameShape, c: Record, item: Record | None) -> Mark | None:
     """Point a broken constraint at the data it is about: the item's field, the item, or the table's file."""
     if item is not None:
         return item.mark_of(c["field"]) if c.get("field") else item.mark

@@ -3,16 +3,18 @@ and keep YAML under version control (or the reverse). The table's fields in game
 cell, so a round trip gives back the same data."""
 
 from pathlib import Path
+from typing import Any
 
 from ..errors import DataError, LoadError, OutputError, UsageError, cannot_write
-from ..project import write_file
+from ..project import Project, write_file
 from ..report import Mark
 from .load import MarkedList, Record, load_file
 from .schema import Schema
 from .spreadsheet import SPREADSHEETS, read_table, write_csv, write_xlsx, write_yaml
 from .tables import default_file
 
-def convert(project, path, fmt, out=None, force=False):
+def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None = None,
+            force: bool = False) -> tuple[Path, int]:
     """Write the table held in `path` as `fmt` (next to it unless `out` is given). Returns (written path,
     number of items). Raises UsageError for a file that is no table, DataError/LoadError for unreadable data."""
     path = Path(path).absolute()
@@ -45,7 +47,7 @@ def convert(project, path, fmt, out=None, force=False):
     return target, len(items)
 
 
-def _table_of(project, game_folder, name):
+def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, Any, str]:
     """(table spec, enums, table name) of the table game.yaml reads from the file `name`."""
     game_yaml = game_folder / "game.yaml"
     shown = project.rel(game_yaml)
@@ -68,7 +70,7 @@ def _table_of(project, game_folder, name):
     raise UsageError(f"no table of {shown} is read from '{name}'; its tables: {', '.join(tables)}")
 
 
-def _stem(name):
+def _stem(name: str) -> str | None:
     path = Path(name)
     return path.with_suffix("").as_posix() if path.suffix.lower() in (".yaml", ".yml") + SPREADSHEETS else None
 

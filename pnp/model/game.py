@@ -1,21 +1,24 @@
 """A game: game.yaml's metadata, rules model, data tables and component manifest, loaded and validated."""
 
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from ..errors import DataError, LoadError
-from ..project import read_project_file
-from ..report import Mark
+from ..project import Project, read_project_file
+from ..report import Mark, Report
 from ..template import ExprError, module
 from .balance import BALANCE_FIELDS, check_balance_syntax
 from .colours import COLOUR_SET_FIELDS, check_colour_sets
-from .components import COMPONENT_FIELDS, Component, load_components
+from .components import COMPONENT_FIELDS, Component, Kinds, load_components
 from .constraints import CONSTRAINT_FIELDS, check_constraints
 from .glossary import Glossary, load_glossary, load_timings
 from .icons import IconIndex
-from .reads import ALL, MEMBERS, FieldCache, Reaching, Tables, reading, recording, track
+from .reads import ALL, MEMBERS, FieldCache, Reaching, Read, Tables, reading, recording, track
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, shown
 from ..options import did_you_mean
 from .schema import INVALID, Schema
+from .shapes import CheckerShape
 from .tables import TABLE_FIELDS, check_tables, derive, load_tables
 from .views import VIEW_FIELDS, check_views
 
@@ -84,43 +87,48 @@ CONTEXT = {
 @dataclass
 class Game:
     id: str
-    project: object
-    meta: Record = None
-    enums: dict = field(default_factory=dict)
-    tables: dict = field(default_factory=dict)
-    components: list = field(default_factory=list)
-    icons: IconIndex = None
+    project: Project
+    # None only while game.yaml is unread (load_game returns such a game when it cannot read it: its callers
+    # test `game.meta is None` first); every loading step after that reads a Record
+    meta: Record = None  # type: ignore[assignment]
+    enums: dict[str, Any] = field(default_factory=dict)
+    tables: dict[str, MarkedList] = field(default_factory=dict)
+    components: list[Component] = field(default_factory=list)
+    icons: IconIndex = None  # type: ignore[assignment]  # set with meta, before anything reads it
     glossary: Glossary = field(default_factory=Glossary)
-    timings: list | None = None  # the turn structure's phase and timing names (game.yaml's `timings`)
-    _ref: dict = None
-    _views: tuple = None  # what context() gives templates of the tables, components and glossary
-    macros: object = None  # layouts/<game>/macros.j2 as a module, when the game has one
+    timings: list[str] | None = None  # the turn structure's phase and timing names (game.yaml's `timings`)
+    _ref: dict[str, dict[Any, Record]] | None = None
+    _views: tuple[Any, ...] | None = None  # what context() gives templates of the tables, components and glossary
+    macros: Any = None  # layouts/<game>/macros.j2 as a Jinja module, when the game has one
     macros_source: str = ""  # its text: what a cache of results over the data depends on besides the tables
-    broken: set = field(default_factory=set)  # tables whose files could not be read ("*": game.yaml's tables)
-    dirty: set = field(default_factory=set)  # (table, index) of records with schema errors
-    dropped: set = field(default_factory=set)  # keys of game.yaml left out because their value was wrong
-    used_files: set = field(default_factory=set)  # files read besides the game's own data (images)
-    component_reads: frozenset = frozenset((ALL,))  # what the components' items depend on (reads.py keys)
+    # tables whose files could not be read ("*": game.yaml's tables)
+    broken: set[str] = field(default_factory=set)
+    dirty: set[tuple[str, int]] = field(default_factory=set)  # (table, index) of records with schema errors
+    dropped: set[str] = field(default_factory=set)  # keys of game.yaml left out because their value was wrong
+    used_files: set[Path] = field(default_factory=set)  # files read besides the game's own data (images)
+    # what the components' items depend on (reads.py keys)
+    component_reads: frozenset[Read] = frozenset((ALL,))
 
     @property
-    def title(self):
+    def title(self) -> str:
         return str(self.meta.get("title", self.id)) if self.meta else self.id
 
     @property
-    def folder(self):
+    def folder(self) -> Path:
         return self.project.cards / self.id
 
     @property
-    def layout_folder(self):
+    def layout_folder(self) -> Path:
         return self.project.layouts / self.id
 
-    def component(self, cid):
+    def component(self, cid: str) -> Component | None:
         return next((c for c in self.components if c.id == cid), None)
 
-    def context(self, **extra):
+    def context(self, **extra: Any) -> dict[str, Any]:
         """What templates see: game metadata, data tables, `ref` (table -> id -> item), components, enums."""
         if self._ref is None:
             self.refresh()
+        assert self._ref is not None  # refresh() made it
         seen = (self.glossary, self.tables, self._ref, self.components)
         views = self._views  # what templates read through them is noted (reads.py); a copy of the game has its own
         if views is None or any(a is not b for a, b in zip(views[0], seen)):
@@ -132,17 +140,17 @@ class Game:
         return {"game": self.meta, "data": data, "ref": ref, "components": components,
                 "enums": self.enums, "macros": self.macros, "keyword": keyword, "glossary": glossary, **extra}
 
-    def components_read(self) -> frozenset:
+    def components_read(self) -> frozenset[Read]:
         """What reading the components reads: which items each holds (every table's membership, the fields its
         filter and quantity read)."""
         return self.component_reads
 
-    def glossary_reads(self) -> tuple:
+    def glossary_reads(self) -> tuple[tuple[str, None, None], ...]:
         """What finding a glossary term reads: anything in the glossary's tables (a term is found by any item's
         name or id)."""
         return tuple((name, None, None) for name in self.glossary.tables)
 
-    def refresh(self):
+    def refresh(self) -> None:
         """Rebuild the id lookups after tables change (derived fields were added). The dict is updated in
         place, so macros that captured it see the new items."""
         if self._ref is None:
@@ -151,14 +159,14 @@ class Game:
         self._ref.update({name: {it["id"]: it for it in items if isinstance(it, Record) and _is_key(it.get("id"))}
                           for name, items in self.tables.items()})
 
-    def file(self, name, mark, what="file"):
+    def file(self, name: object, mark: Mark | None, what: str = "file") -> Path:
         """A file of this game's cards/ folder named in game.yaml: it must be inside the project."""
         if not isinstance(name, str) or not name:
             raise DataError(f"{what} name must be text, got {shown(name)}", mark)
         return self.project.inside(self.folder / name, mark, what, shown=name)
 
 
-def _is_key(value):
+def _is_key(value: object) -> bool:
     """An id that can name an item: text or a number (a list typed as an id is reported by its field)."""
     return isinstance(value, (str, int, float)) and not isinstance(value, bool)
 
@@ -166,31 +174,31 @@ def _is_key(value):
 class Checker:
     """What field checks ask about the game while it loads; collects problems so one run reports all."""
 
-    def __init__(self, game, report):
+    def __init__(self, game: Game, report: Report) -> None:
         self.game, self.report = game, report
 
-    def ids(self, table):
+    def ids(self, table: str) -> list[Any] | None:
         items = self.game.tables.get(table)
         return None if items is None else [it.get("id") for it in items]
 
-    def icon_exists(self, name):
+    def icon_exists(self, name: str) -> bool:
         return self.game.icons.exists(name)
 
-    def icon_names(self):
+    def icon_names(self) -> list[str]:
         return self.game.icons.names()
 
-    def timings(self) -> list | None:
+    def timings(self) -> list[str] | None:
         return self.game.timings
 
-    def unknown_terms(self, text: str) -> list:
+    def unknown_terms(self, text: str) -> list[tuple[str, str]]:
         """(term, message) for each `[[Term]]` of a text that the glossary does not define."""
         return self.game.glossary.unknown(text)
 
-    def error(self, message, mark):
+    def error(self, message: str, mark: Mark | None) -> None:
         self.report.error(message, mark, code="data")
 
 
-def load_game(project: object, game_id: str, report: object, kinds: dict | None = None,
+def load_game(project: Project, game_id: str, report: Report, kinds: Kinds | None = None,
               cache: FieldCache | None = None) -> Game:
     """Load and validate one game; problems go to `report`. Returns the Game (possibly partial).
     `kinds` maps each component kind to what its components accept (see products); None skips kind checks.
@@ -236,7 +244,7 @@ def load_game(project: object, game_id: str, report: object, kinds: dict | None 
     return game
 
 
-def _checked_meta(meta, chk, shown, dropped):
+def _checked_meta(meta: Record, chk: CheckerShape, shown: str, dropped: set[str]) -> Record:
     """game.yaml checked against GAME_FILE: every problem reported, every bad part left out, so the rest of
     loading can trust the shapes it reads."""
     schema = Schema(GAME_FILE, {}, word="key")
@@ -244,7 +252,7 @@ def _checked_meta(meta, chk, shown, dropped):
         if "unknown key" in message:
             message = message.replace("unknown key", "unknown key in game.yaml:", 1)
         chk.error(message, mark)
-    cleaned = {}
+    cleaned: dict[str, Any] = {}
     for name, spec in schema.fields.items():
         value = spec.clean(meta[name], meta.mark_of(name), chk) if name in meta else INVALID
         if value is INVALID and name in meta:
@@ -254,7 +262,7 @@ def _checked_meta(meta, chk, shown, dropped):
     return _with_marked_defaults(Record(cleaned, meta._marks, meta._key_marks, meta.mark or Mark(shown, 1, 1)))
 
 
-def _with_marked_defaults(record):
+def _with_marked_defaults(record: Record) -> Record:
     """Defaults are plain dicts and lists; the rest of loading reads marks, so they become marked empties."""
     for key in ("icons", "enums", "tables"):
         if not isinstance(record[key], Record):
@@ -265,7 +273,7 @@ def _with_marked_defaults(record):
     return record
 
 
-def _load_rules(game, meta, chk):
+def _load_rules(game: Game, meta: Record, chk: CheckerShape) -> Record:
     """rules: a mapping, or the name of a YAML file holding one (a game's rule numbers in a file of their own)."""
     rules = meta.get("rules")
     if rules is None or isinstance(rules, Record):
@@ -286,7 +294,7 @@ def _load_rules(game, meta, chk):
     return meta.with_values({"rules": loaded})
 
 
-def _load_macros(game, chk):
+def _load_macros(game: Game, chk: CheckerShape) -> None:
     """layouts/<game>/macros.j2: Jinja macros every template and expression can call as macros.NAME(...),
     so one definition (say, how an ability reads) serves cards, aids and the rulebook."""
     path = game.layout_folder / "macros.j2"

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from ..template import ExprError, evaluate
 from .load import MarkedList, Record
+from .shapes import CheckerShape, GameShape
 from ..options import did_you_mean
 
 TERM_IN_TEXT = re.compile(r"\[\[([^\[\]\n]{1,60})\]\]")
@@ -16,10 +17,10 @@ TERM_FIELDS = ("name", "text")  # what every glossary table's items must have; `
 class Glossary:
     """The terms of the glossary tables, found by name or id whatever the case."""
 
-    def __init__(self, tables: tuple = ()) -> None:
+    def __init__(self, tables: tuple[str, ...] = ()) -> None:
         self.tables = tables
-        self.entries: list = []  # in the order game.yaml names the tables, then their files
-        self._by_key: dict = {}
+        self.entries: list[Record] = []  # in the order game.yaml names the tables, then their files
+        self._by_key: dict[str, Record] = {}
 
     def add(self, entry: Record) -> Record | None:
         """Take a term; the entry already holding its name or id when it is defined twice."""
@@ -34,10 +35,10 @@ class Glossary:
     def find(self, term: str) -> Record | None:
         return self._by_key.get(str(term).strip().casefold())
 
-    def names(self) -> list:
+    def names(self) -> list[str]:
         return [e["name"] for e in self.entries]
 
-    def unknown(self, text: str) -> list:
+    def unknown(self, text: str) -> list[tuple[str, str]]:
         """(term, message) for each `[[Term]]` in text that the glossary does not define."""
         return [(term, f"'[[{term}]]' {self._not_defined(term)}") for term in TERM_IN_TEXT.findall(text)
                 if self.find(term) is None]
@@ -55,7 +56,7 @@ class Glossary:
         return entry
 
 
-def load_glossary(game, meta: Record, chk) -> Glossary:
+def load_glossary(game: GameShape, meta: Record, chk: CheckerShape) -> Glossary:
     """game.yaml's `glossary:` (a table, or a list of tables, whose items each have a name and a text) as a
     Glossary: the tables must exist and have those fields, and no term may be defined twice."""
     declared = meta.get("glossary")
@@ -82,7 +83,7 @@ def load_glossary(game, meta: Record, chk) -> Glossary:
     return glossary
 
 
-def _add_terms(glossary: Glossary, items: MarkedList, chk: object) -> None:
+def _add_terms(glossary: Glossary, items: MarkedList, chk: CheckerShape) -> None:
     for item in items:
         if not isinstance(item.get("name"), str):
             continue  # its table's schema reports it
@@ -96,7 +97,7 @@ def _add_terms(glossary: Glossary, items: MarkedList, chk: object) -> None:
                       item.mark_of("name"))
 
 
-def load_timings(game, meta: Record, chk) -> list | None:
+def load_timings(game: GameShape, meta: Record, chk: CheckerShape) -> list[str] | None:
     """game.yaml's `timings:` (the turn structure's phases and other timing words): a list, or an expression
     over the data such as `data.turn | map(attribute='title') | list`, so the turn table stays the one source."""
     declared = meta.get("timings")

@@ -1,17 +1,23 @@
 """Which icon names exist: a game's aliases, its own icons/ folder, then layouts/shared/icons/."""
 
+from collections.abc import Iterable
+from pathlib import Path
+
 from ..errors import DataError
 from ..options import did_you_mean
+from ..project import Project
+from .load import Record
+from .shapes import CheckerShape
 
 
 class IconIndex:
-    def __init__(self, project, folders):
+    def __init__(self, project: Project, folders: Iterable[Path]) -> None:
         self.project = project
         self.folders = list(folders)
-        self.aliases = {}
-        self.problems = []  # DataErrors of icon files that point outside the project
-        self.used = set()  # the files of the icons asked for: what a build of the game depends on
-        self._files = {}
+        self.aliases: dict[str, str] = {}
+        self.problems: list[DataError] = []  # DataErrors of icon files that point outside the project
+        self.used: set[Path] = set()  # the files of the icons asked for: what a build of the game depends on
+        self._files: dict[str, Path] = {}
         for folder in reversed(self.folders):  # earlier folders win
             if not folder.is_dir():
                 continue
@@ -31,7 +37,7 @@ class IconIndex:
                 except DataError as e:
                     self.problems.append(e)
 
-    def set_aliases(self, aliases, chk):
+    def set_aliases(self, aliases: Record, chk: CheckerShape) -> None:
         """game.yaml's `icons:` (name -> icon); an alias naming nothing, or itself through others, is reported."""
         self.aliases = dict(aliases)
         for problem in self.problems:
@@ -41,24 +47,24 @@ class IconIndex:
                 chk.error(f"icon alias '{alias}' points to unknown icon '{aliases[alias]}'"
                           f"{did_you_mean(aliases[alias], self.names())}", aliases.mark_of(alias))
 
-    def _resolve(self, name):
+    def _resolve(self, name: str) -> str:
         """Follow aliases to an icon name; an alias to itself (d12: d12) names the file, and a circle of
         aliases stops where it comes round (the file of that name, if any, else an unknown icon)."""
-        seen = set()
+        seen: set[str] = set()
         while name in self.aliases and name not in seen:
             seen.add(name)
             name = self.aliases[name]
         return name
 
-    def path(self, name):
+    def path(self, name: str) -> Path | None:
         """The SVG file for an icon name or alias, or None."""
         path = self._files.get(self._resolve(name))
         if path is not None:
             self.used.add(path)
         return path
 
-    def exists(self, name):
+    def exists(self, name: str) -> bool:
         return self.path(name) is not None
 
-    def names(self):
+    def names(self) -> list[str]:
         return sorted(set(self._files) | set(self.aliases))

@@ -4,6 +4,7 @@ would hand a PostScript file named pic.png to Ghostscript."""
 import mmap
 import warnings
 from pathlib import Path
+from typing import BinaryIO
 
 from ..errors import DataError
 from ..project import Project, open_project_file
@@ -75,7 +76,7 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str, d
     return real, size
 
 
-def _file_jpeg_problem(f: object) -> str | None:
+def _file_jpeg_problem(f: BinaryIO) -> str | None:
     if f.read(2) != b"\xff\xd8":  # an empty file cannot be mapped
         f.seek(0)
         return None

@@ -4,7 +4,9 @@ deep nesting, huge numbers and huge files."""
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any, Protocol
 
 import yaml
 
@@ -13,6 +15,7 @@ from ..options import plain, shown  # noqa: F401  (the model's callers import th
 from ..project import open_project_file, read_project_file
 from ..report import Mark
 
+_Loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
 try:  # the C parser is several times faster and gives the same events and marks
     _Loader = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover
@@ -39,88 +42,105 @@ _MAX_RESCAN_CHARS = 100_000
 MAX_FILE_BYTES = 20 * 1024 * 1024
 
 
-class Record(Mapping):
-    """A YAML mapping: read-only, remembers where each key and value was written."""
+class Record(Mapping[Any, Any]):
+    """A YAML mapping: read-only, remembers where each key and value was written. Keys are text or numbers,
+    values whatever the data holds (game-defined)."""
 
     __slots__ = ("_data", "_marks", "_key_marks", "mark")
 
-    def __init__(self, data=None, marks=None, key_marks=None, mark=None):
+    def __init__(self, data: Mapping[Any, Any] | None = None, marks: Mapping[Any, Mark | None] | None = None,
+                 key_marks: Mapping[Any, Mark | None] | None = None, mark: Mark | None = None) -> None:
+        self._data: dict[Any, Any]
+        self._marks: dict[Any, Mark | None]
+        self._key_marks: dict[Any, Mark | None]
+        self.mark: Mark | None
         self._data = dict(data or {})
         self._marks = dict(marks or {})
         self._key_marks = dict(key_marks or {})
         self.mark = mark
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Any:
         return self._data[key]
 
     # Mapping would answer these through __getitem__ and an exception; read by the million, they go straight
     # to the dict
-    def get(self, key, default=None):
+    def get(self, key: Any, default: Any = None) -> Any:
         return self._data.get(key, default)
 
-    def __contains__(self, key):
+    def __contains__(self, key: object) -> bool:
         return key in self._data
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         return iter(self._data)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._data)
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         # card.name in Python and in Jinja templates (slots are real attributes, so they are not shadowed)
         try:
             return self._data[name]
         except KeyError:
             raise AttributeError(name) from None
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Record({self._data!r})"
 
     @classmethod
-    def _made(cls, data, marks, key_marks, mark):
+    def _made(cls, data: dict[Any, Any], marks: dict[Any, Mark | None], key_marks: dict[Any, Mark | None],
+              mark: Mark | None) -> "Record":
         """A Record owning the dicts given (the loader's fresh ones): no copies."""
         record = cls.__new__(cls)
         record._data, record._marks, record._key_marks, record.mark = data, marks, key_marks, mark
         return record
 
-    def mark_of(self, key):
+    def mark_of(self, key: Any) -> Mark | None:
         """Where the value of `key` was written (or the mapping itself when the key is absent)."""
         return self._marks.get(key) or self.mark
 
-    def key_mark(self, key):
+    def key_mark(self, key: Any) -> Mark | None:
         return self._key_marks.get(key) or self.mark
 
-    def with_values(self, extra, mark=None):
+    def with_values(self, extra: Mapping[Any, Any], mark: Mark | None = None) -> "Record":
         """A copy with more (computed) fields; computed fields point at `mark`."""
         data = {**self._data, **extra}
         marks = {**{k: mark or self.mark for k in extra}, **self._marks}
         return Record(data, marks, self._key_marks, self.mark)
 
-    def merged_over(self, base):
+    def merged_over(self, base: "Record") -> "Record":
         """This mapping's keys over `base`'s, each keeping the mark of the file it came from."""
         return Record({**base._data, **self._data}, {**base._marks, **self._marks},
                       {**base._key_marks, **self._key_marks}, self.mark)
 
 
-class MarkedList(list):
+class MarkedList(list[Any]):
     """A YAML sequence that remembers where each item was written."""
 
     __slots__ = ("marks", "mark")
 
-    def __init__(self, items=(), marks=None, mark=None):
+    def __init__(self, items: Iterable[Any] = (), marks: Iterable[Mark | None] | None = None,
+                 mark: Mark | None = None) -> None:
         super().__init__(items)
-        self.marks = list(marks or [])
+        self.marks: list[Mark | None] = list(marks or [])
         self.mark = mark
 
-    def mark_of(self, index):
+    def mark_of(self, index: int) -> Mark | None:
         return self.marks[index] if index < len(self.marks) else self.mark
 
 
 
 
-def _mark(file, m):
-    return Mark(file, m.line + 1, m.column + 1)
+class _ParserMark(Protocol):
+    """A position as PyYAML's parsers give it (the pure-Python and the C parser have a class each)."""
+
+    line: int
+    column: int
+    index: int
+
+
+def _mark(file: str, m: _ParserMark | None) -> Mark:
+    """The mark of a parser's 0-based position (the file itself when the parser gives none)."""
+    return Mark(file, m.line + 1, m.column + 1) if m else Mark(file)
 
 
 def _too_long(mark: Mark) -> LoadError:
@@ -135,23 +155,32 @@ class _Collection:
 
     def __init__(self, is_map: bool, mark: Mark, anchor: str | None, flow: bool = False) -> None:
         self.is_map, self.flow, self.mark, self.anchor, self.size = is_map, flow, mark, anchor, 1
-        self.items, self.marks = [], ({} if is_map else [])
-        self.data, self.key_marks, self.key, self.key_mark, self.merges = {}, {}, None, None, []
+        self.items: list[Any] = []
+        # a mapping's marks by key, a list's by index
+        self.marks: Any = {} if is_map else []
+        self.data: dict[Any, Any] = {}
+        self.key_marks: dict[Any, Mark | None] = {}
+        self.key: Any = None
+        self.key_mark: Mark | None = None
+        self.merges: list[tuple[Any, Mark]] = []
 
 
 class _Builder:
     """Turns the parser's event stream into Records and MarkedLists without recursion, so no nesting can
     overflow a stack; counts every value an alias expands to."""
 
-    def __init__(self, loader: yaml.SafeLoader, file: str, text: str = "") -> None:
+    def __init__(self, loader: yaml.SafeLoader | yaml.CSafeLoader, file: str, text: str = "") -> None:
         self.loader, self.file, self.text = loader, file, text
-        self.anchors = {}  # name -> (value, expanded size); value None while it is still being built
-        self.stack, self.expanded, self.root, self.documents = [], 0, None, 0
-        self.tags = {}  # (scalar, implicit) -> tag
+        # name -> (value, expanded size); value None while it is still being built
+        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.stack: list[_Collection] = []
+        self.expanded, self.documents = 0, 0
+        self.root: Any = None
+        self.tags: dict[tuple[str, tuple[bool, bool]], str] = {}  # (scalar, implicit) -> tag
 
-    def build(self) -> object:
+    def build(self) -> Any:
         get_event, handlers, scalar = self.loader.get_event, _HANDLERS, yaml.ScalarEvent
-        event = None
+        event: Any = None  # dispatched by its type
         try:
             while True:
                 event = get_event()
@@ -173,12 +202,13 @@ class _Builder:
         nest past MAX_DEPTH before its error at `problem`: pnp's limit is the one a file meets, whatever
         limit the installed libyaml has. PyYAML's pure-Python scanner, which has no cap of its own, reads
         that stretch again; flow collections open at `last` are written in front so it starts inside them."""
-        if last is None or problem is None or not 0 <= problem.index - last.end_mark.index < _MAX_RESCAN_CHARS:
+        end = last.end_mark if last is not None else None
+        if end is None or problem is None or not 0 <= problem.index - end.index < _MAX_RESCAN_CHARS:
             return
         open_flows = [c for c in self.stack if c.flow]
         prefix = "".join("{" if c.is_map else "[" for c in open_flows)
         depth = len(self.stack) - len(open_flows)  # block collections, which the stretch cannot close
-        scanner = yaml.SafeLoader(prefix + self.text[last.end_mark.index:problem.index + 1])
+        scanner = yaml.SafeLoader(prefix + self.text[end.index:problem.index + 1])
         try:
             while (token := scanner.get_token()) is not None:
                 if isinstance(token, (yaml.FlowSequenceStartToken, yaml.FlowMappingStartToken)):
@@ -187,22 +217,21 @@ class _Builder:
                     depth -= 1
                 if depth > MAX_DEPTH:
                     at = token.start_mark
-                    line, column = (last.end_mark.line, last.end_mark.column + at.column - len(prefix)) \
-                        if at.line == 0 else (last.end_mark.line + at.line, at.column)
+                    line, column = (end.line, end.column + at.column - len(prefix)) \
+                        if at.line == 0 else (end.line + at.line, at.column)
                     raise LoadError(f"lists and mappings nested more than {MAX_DEPTH} deep",
                                     Mark(self.file, line + 1, column + 1))
         except yaml.YAMLError:
             return  # the stretch does not read on its own: libyaml's error stands
 
-    def document(self, event):
+    def document(self, event: yaml.DocumentStartEvent) -> None:
         self.documents += 1
         if self.documents > 1:
             raise LoadError("a file holds one YAML document; found a second one ('---')",
                             _mark(self.file, event.start_mark))
 
     def scalar(self, event: yaml.ScalarEvent) -> None:
-        start = event.start_mark
-        mark = Mark(self.file, start.line + 1, start.column + 1)
+        mark = _mark(self.file, event.start_mark)
         tag = event.tag
         if tag is None:
             tag = self.resolved(event.value, event.implicit)
@@ -220,7 +249,7 @@ class _Builder:
             self.anchor(event.anchor, value, 1)
         self.add(value, 1, mark)
 
-    def resolved(self, value, implicit):
+    def resolved(self, value: str, implicit: tuple[bool, bool]) -> str:
         """The tag of an untagged scalar; the same keys and words recur on every card, so each is resolved
         by PyYAML's patterns once per file."""
         key = (value, implicit)
@@ -241,7 +270,8 @@ class _Builder:
             return int(text)
         if tag in _NUMBER_TAGS and len(text) > MAX_NUMBER_DIGITS:
             raise _too_long(mark)  # before PyYAML reads it: a long base-60 number takes it minutes
-        node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)
+        # the stubs type a node's marks as the pure-Python parser's; the C parser's serve the same
+        node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]
         try:
             value = self.loader.construct_object(node, deep=True)
         except (ValueError, OverflowError):  # a date that is no date (2001-13-01), a base-60 float past range
@@ -253,7 +283,7 @@ class _Builder:
             raise _too_long(mark)  # hex, binary and base 60 write many digits in few characters
         return value
 
-    def alias(self, event):
+    def alias(self, event: yaml.AliasEvent) -> None:
         mark = _mark(self.file, event.start_mark)
         if event.anchor not in self.anchors:
             raise LoadError(f"alias '*{event.anchor}' names no anchor '&{event.anchor}' above it", mark)
@@ -274,8 +304,9 @@ class _Builder:
         self.stack.append(_Collection(isinstance(event, yaml.MappingStartEvent), mark, event.anchor,
                                       bool(event.flow_style)))
 
-    def end(self, event):
+    def end(self, event: yaml.CollectionEndEvent) -> None:
         done = self.stack.pop()
+        value: Record | MarkedList
         if done.is_map:
             value = Record._made(done.data, done.marks, done.key_marks, done.mark)
             for base, base_mark in done.merges:  # '<<: *base' fills in keys the mapping does not set itself
@@ -285,16 +316,16 @@ class _Builder:
         self.anchor(done.anchor, value, done.size)
         self.add(value, done.size, done.mark)
 
-    def anchor(self, name, value, size):
+    def anchor(self, name: str | None, value: Any, size: int) -> None:
         if name is not None:
             self.anchors[name] = (value, size)
 
-    def allowed(self, tag, mark):
+    def allowed(self, tag: str, mark: Mark) -> None:
         if tag not in _ALLOWED_TAGS:
             raise LoadError(f"YAML tag '{tag}' is not allowed: pnp data is plain text, numbers, lists and "
                             "mappings", mark)
 
-    def add(self, value, size, mark):
+    def add(self, value: Any, size: int, mark: Mark) -> None:
         self.expanded += size
         if self.expanded > MAX_EXPANDED_VALUES:
             raise LoadError(f"YAML data expands to more than {MAX_EXPANDED_VALUES:,} values, each counted in every "
@@ -313,14 +344,16 @@ class _Builder:
         else:
             self.value(parent, value, mark)
 
-    def key(self, parent, key, mark):
+    def key(self, parent: _Collection, key: Any, mark: Mark) -> None:
         if isinstance(key, (Record, list)):
             raise LoadError("a mapping key must be plain text or a number", mark)
         if key in parent.data:
-            raise LoadError(f"duplicate key '{key}' (first at line {parent.key_marks[key].line})", mark)
+            first = parent.key_marks[key]
+            assert first is not None  # a key's mark is set with the key
+            raise LoadError(f"duplicate key '{key}' (first at line {first.line})", mark)
         parent.key, parent.key_mark = key, mark
 
-    def value(self, parent, value, mark):
+    def value(self, parent: _Collection, value: Any, mark: Mark) -> None:
         key, parent.key = parent.key, None
         if key is _MERGE_KEY:
             parent.merges.append((value, mark))
@@ -328,8 +361,8 @@ class _Builder:
         parent.data[key], parent.marks[key], parent.key_marks[key] = value, mark, parent.key_mark
 
     @staticmethod
-    def merge(record, base, mark):
-        bases = base if isinstance(base, list) else [base]
+    def merge(record: Record, base: Any, mark: Mark) -> None:
+        bases: list[Any] = base if isinstance(base, list) else [base]
         for one in bases:
             if not isinstance(one, Record):
                 raise LoadError("'<<' merges a mapping (or a list of them)", mark)
@@ -338,7 +371,7 @@ class _Builder:
                     record._data[k], record._marks[k], record._key_marks[k] = one[k], one.mark_of(k), one.key_mark(k)
 
 
-_HANDLERS = {
+_HANDLERS: dict[type[yaml.Event], Callable[[Any, Any], None]] = {
     yaml.DocumentStartEvent: _Builder.document,
     yaml.ScalarEvent: _Builder.scalar,
     yaml.AliasEvent: _Builder.alias,
@@ -349,12 +382,12 @@ _HANDLERS = {
 }
 
 
-def load_text(text: str, file: str) -> object:
+def load_text(text: str, file: str) -> Any:
     """Parse YAML text; `file` is the name used in marks. Raises LoadError with a mark."""
     return _counted_load(text, file)[0]
 
 
-def _counted_load(text: str, file: str) -> tuple:
+def _counted_load(text: str, file: str) -> tuple[Any, int]:
     """load_text's (value, how many values it holds, aliases expanded): what keeping it costs."""
     if len(text) > MAX_FILE_BYTES:
         raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Mark(file))
@@ -365,7 +398,7 @@ def _counted_load(text: str, file: str) -> tuple:
     except yaml.MarkedYAMLError as e:
         m = e.problem_mark or e.context_mark
         problem = " ".join(p for p in (e.context, e.problem) if p)
-        raise LoadError(f"malformed YAML: {problem}", _mark(file, m) if m else Mark(file)) from None
+        raise LoadError(f"malformed YAML: {problem}", _mark(file, m)) from None
     except yaml.reader.ReaderError as e:  # a character YAML does not allow (NUL, another control character)
         raise LoadError(f"malformed YAML: character {_character(e.character)} is not allowed in YAML text",
                         _position_mark(file, text, e.position)) from None
@@ -385,13 +418,13 @@ def _position_mark(file: str, text: str, position: int) -> Mark:
     return Mark(file, text.count("\n", 0, position) + 1, position - text.rfind("\n", 0, position))
 
 
-def check_file(path, shown_as):
+def check_file(path: Path, shown_as: str) -> None:
     """LoadError unless `path` is an ordinary readable file of at most MAX_FILE_BYTES (every data file, YAML
     or not)."""
     open_project_file(path, MAX_FILE_BYTES, Mark(shown_as)).close()
 
 
-def load_file(path, shown_as):
+def load_file(path: Path, shown_as: str) -> Any:
     """Load a YAML file; raises LoadError (a missing or unreadable file included)."""
     try:
         text = read_project_file(path, MAX_FILE_BYTES, Mark(shown_as)).decode("utf-8")
@@ -414,11 +447,12 @@ class ParsedFiles:
     MAX_VALUES = 1_000_000
 
     def __init__(self) -> None:
-        self._kept = OrderedDict()  # (shown name, sha256 of the bytes) -> (values, parsed value), oldest first
+        # (shown name, sha256 of the bytes) -> (values, parsed value), oldest first
+        self._kept: OrderedDict[tuple[str, bytes], tuple[int, Any]] = OrderedDict()
         self._size, self._lock = 0, threading.Lock()  # values kept
         self.parsed = self.reused = 0  # files parsed and loads served from here, since the process started
 
-    def load(self, raw: bytes, shown_as: str) -> object:
+    def load(self, raw: bytes, shown_as: str) -> Any:
         """The value of a data file's bytes `raw`, parsed now or kept from an earlier load of the same bytes;
         raises LoadError as load_text does (a refusal is not kept: it is said again, at its line)."""
         key = (shown_as, hashlib.sha256(raw).digest())
@@ -451,7 +485,7 @@ def _decoded(raw: bytes, shown_as: str) -> str:
         raise LoadError(f"not UTF-8 text ({e.reason} at byte {e.start})", Mark(shown_as)) from None
 
 
-def load_data_file(path: object, shown_as: str) -> object:
+def load_data_file(path: Path, shown_as: str) -> Any:
     """load_file for a table's data file, through PARSED: the same bytes are parsed once per process."""
     try:
         raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown_as))

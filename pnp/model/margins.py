@@ -1,11 +1,21 @@
 """How far each constraint of a game is from failing: its comparisons evaluated side by side on the data."""
 
 import operator
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import ExprError
-from ..template import comparisons, evaluate
+from ..template import Side, comparisons, evaluate
+from .load import Record
+from .shapes import GameShape
 from .views import is_number
+
+# A side's value: a number, or one of pnp simulate's measured figures (an interval, `low` and `high`), which
+# compares and subtracts like one.
+Figure = float
+Pairs = list[tuple[Side, str, Side]]  # the comparisons of an expression: (left, operator, right)
+Measure = tuple[float, Figure, str, Figure, bool]  # (margin, value, operator, limit, holds)
 
 # The names a side reads that make it "the value the data gives"; the other side is the limit.
 DATA_NAMES = frozenset({"data", "item", "ref", "components", "macros", "sim"})  # sim: pnp simulate's figures
@@ -24,21 +34,24 @@ class Margin:
     """One constraint's standing: `margin` None when it is not a comparison of numbers."""
 
     expr: str
-    each: str = None
-    value: float = None
+    each: str | None = None
+    value: Figure | None = None
     op: str = ""
-    limit: float = None
-    margin: float = None
+    limit: Figure | None = None
+    margin: float | None = None
     row: str = ""  # with `each`: the row nearest its limit
     holds: bool = True
     line: int = 0
 
     @property
-    def relative(self):
-        return self.margin / max(abs(self.limit), 1) if self.margin is not None else float("inf")
+    def relative(self) -> float:
+        if self.margin is None:
+            return float("inf")
+        assert self.limit is not None  # measured with the margin
+        return self.margin / max(abs(self.limit), 1)
 
 
-def _measure(op, value, limit):
+def _measure(op: str, value: Figure, limit: Figure) -> float:
     """The margin of `value op limit` (value and limit as the comparison is read with the value first). A
     figure measured with an interval (pnp simulate's: `low`, `high`) is ordered by its interval, so its
     margin is taken from the end of the interval nearest the limit's far side."""
@@ -62,10 +75,10 @@ class _Sides:
     """Each side's value in a context; a side that does not read `item` is the same for every row, so it is
     evaluated once."""
 
-    def __init__(self):
-        self.fixed = {}
+    def __init__(self) -> None:
+        self.fixed: dict[int, object] = {}
 
-    def value(self, side, context):
+    def value(self, side: Side, context: dict[str, Any]) -> object:
         if "item" in side.names:
             return side.value(context)
         if id(side) not in self.fixed:
@@ -73,7 +86,7 @@ class _Sides:
         return self.fixed[id(side)]
 
 
-def _pair(left, op, right, values):
+def _pair(left: Side, op: str, right: Side, values: tuple[Any, Any]) -> Measure | None:
     """(margin, value, op, limit, holds) of one comparison of two numbers; None when they are not."""
     a, b = values
     if not (is_number(a) and is_number(b)):
@@ -84,14 +97,15 @@ def _pair(left, op, right, values):
     return _measure(_FLIPPED[op], b, a), b, _FLIPPED[op], a, holds
 
 
-def _limit_like(side):
+def _limit_like(side: Side) -> bool:
     """A side that reads the rules (game.rules...) or no data at all reads as a limit."""
     return "game" in side.names or not (side.names & DATA_NAMES)
 
 
-def _nearest(pairs, context, sides):
+def _nearest(pairs: Pairs, context: dict[str, Any], sides: _Sides) -> tuple[Measure, bool] | None:
     """The comparison nearest to failing and whether all hold; None when any is not a comparison of numbers."""
-    best, holds = None, True
+    best: Measure | None = None
+    holds = True
     for left, op, right in pairs:
         found = _pair(left, op, right, (sides.value(left, context), sides.value(right, context)))
         if found is None:
@@ -99,10 +113,11 @@ def _nearest(pairs, context, sides):
         holds = holds and found[4]
         if best is None or found[0] / max(abs(found[3]), 1) < best[0] / max(abs(best[3]), 1):
             best = found
+    assert best is not None  # asked only of comparisons there are
     return best, holds
 
 
-def nearest_comparison(expr, context):
+def nearest_comparison(expr: object, context: dict[str, Any]) -> tuple[float, Figure, str, Figure] | None:
     """(margin, value, op, limit) of the comparison in `expr` nearest to failing in one context (a balance
     rule's, say); None when the expression is not comparisons of numbers or a side fails alone."""
     pairs = comparisons(expr)
@@ -113,14 +128,17 @@ def nearest_comparison(expr, context):
     return found[0][:4] if found else None
 
 
-def _label(item):
+def _label(item: object) -> str:
     return str(item.get("name") or item.get("id") or "") if hasattr(item, "get") else ""
 
 
-def _measured(game, pairs, items, each):
+def _measured(game: GameShape, pairs: Pairs, items: Iterable[Record | None],
+              each: str | None) -> tuple[list[tuple[float, int, tuple[float, Figure, str, Figure], Record | None]],
+                                         bool] | None:
     """[(relative margin, row index, measurement, item)] and whether every row holds; None when a row's sides
     are not numbers."""
-    sides, found, holds = _Sides(), [], True
+    sides, holds = _Sides(), True
+    found: list[tuple[float, int, tuple[float, Figure, str, Figure], Record | None]] = []
     for i, item in enumerate(items):
         measured = _nearest(pairs, game.context(item=item) if each else game.context(), sides)
         if measured is None:
@@ -131,12 +149,12 @@ def _measured(game, pairs, items, each):
     return found, holds
 
 
-def constraint_margin(game, c):
+def constraint_margin(game: GameShape, c: Record) -> Margin:
     """The Margin of one constraint (as game.yaml's `constraints:` gives it)."""
     expr, each = str(c["expr"]), c.get("each")
     result = Margin(expr, each, line=getattr(c.mark_of("expr"), "line", 0))
     pairs = comparisons(expr)
-    items = game.tables.get(each, ()) if each else [None]
+    items: Iterable[Record | None] = game.tables.get(each, ()) if each else [None]
     try:
         measured = _measured(game, pairs, items, each) if pairs else None
     except ExprError:  # a side that fails alone (the other side of an `and` guarded it): no margin
@@ -156,7 +174,7 @@ def constraint_margin(game, c):
     return result
 
 
-def margins(game):
+def margins(game: GameShape) -> list[Margin]:
     """Every constraint's Margin, nearest to failing first (at the same margin an inequality before an equality,
     which is always at 0; those without a margin last, in file order)."""
     out = [constraint_margin(game, c) for c in game.meta["constraints"]]

@@ -17,19 +17,22 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .load import MarkedList, Record
+from ..report import Mark
 
 ALL = "*"  # read something that may hold any table's items
 MEMBERS = -1  # the index of a table's membership read
 MARK = "#mark"  # the field of an item's place in its file
 _MARK_SLOT = Record.__dict__["mark"]  # Record's own slot, which Tracked hides behind a property
 _local = threading.local()  # the recordings in progress in this thread, innermost last
+# A read (module docstring): (table, index, field), or ALL; the field may be any key the data uses.
+Read = tuple[Any, Any, Any] | str
 
 
 class recording:
     """`with recording() as reads:` collects the keys read inside it; an outer recording sees what an inner
     one saw."""
 
-    def __enter__(self) -> set:
+    def __enter__(self) -> set[Read]:
         stack = getattr(_local, "stack", None)
         if stack is None:
             stack = _local.stack = []
@@ -44,14 +47,14 @@ class recording:
             stack[-1].update(self.reads)
 
 
-def note(key: object) -> None:
+def note(key: Read) -> None:
     """Note one read in the innermost recording (none: nobody asks)."""
     stack = getattr(_local, "stack", None)
     if stack:
         stack[-1].add(key)
 
 
-def note_all(keys: Iterable) -> None:
+def note_all(keys: Iterable[Read]) -> None:
     """Note reads made earlier (a result taken from a cache is read again, as far as its readers know)."""
     stack = getattr(_local, "stack", None)
     if stack:
@@ -68,9 +71,10 @@ class Tracked(Record):
     `at` is (table, index); a copy with more fields (derived ones) is the same item."""
 
     __slots__ = ("_at",)
+    _at: tuple[str, int]
 
     @classmethod
-    def of(cls, record: Record, at: tuple) -> "Tracked":
+    def of(cls, record: Record, at: tuple[str, int]) -> "Tracked":
         """The item `record` at `at`, sharing its dicts (no copy)."""
         item = cls.__new__(cls)
         item._data, item._marks, item._key_marks, item._at = record._data, record._marks, record._key_marks, at
@@ -78,19 +82,19 @@ class Tracked(Record):
         return item
 
     @property
-    def mark(self) -> object:
+    def mark(self) -> Mark | None:
         note((*self._at, MARK))
         return _MARK_SLOT.__get__(self, Record)
 
     @mark.setter
-    def mark(self, value: object) -> None:
+    def mark(self, value: Mark | None) -> None:
         _MARK_SLOT.__set__(self, value)
 
-    def __getitem__(self, key: object) -> object:
+    def __getitem__(self, key: Any) -> Any:
         note((*self._at, key))
         return self._data[key]
 
-    def get(self, key: object, default: object = None) -> object:
+    def get(self, key: Any, default: Any = None) -> Any:
         note((*self._at, key))
         return self._data.get(key, default)
 
@@ -98,7 +102,7 @@ class Tracked(Record):
         note((*self._at, key))
         return key in self._data
 
-    def __iter__(self) -> Iterator:
+    def __iter__(self) -> Iterator[Any]:
         note((*self._at, None))
         return iter(self._data)
 
@@ -106,21 +110,21 @@ class Tracked(Record):
         note((*self._at, None))
         return len(self._data)
 
-    def __getattr__(self, name: str) -> object:
+    def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):  # a slot not set yet (copying), Python's own protocols
             raise AttributeError(name)
         note((*self._at, name))
         return Record.__getattr__(self, name)
 
-    def mark_of(self, key: object) -> object:
+    def mark_of(self, key: Any) -> Mark | None:
         note((*self._at, MARK))
         return Record.mark_of(self, key)
 
-    def key_mark(self, key: object) -> object:
+    def key_mark(self, key: Any) -> Mark | None:
         note((*self._at, MARK))
         return Record.key_mark(self, key)
 
-    def with_values(self, extra: dict, mark: object = None) -> "Tracked":
+    def with_values(self, extra: Mapping[Any, Any], mark: Mark | None = None) -> "Tracked":
         """A copy with more fields, as Record's: its place is copied, not read (a derived value does not
         depend on the line its item starts at)."""
         own = _MARK_SLOT.__get__(self, Record)
@@ -131,7 +135,7 @@ class Tracked(Record):
         return Tracked.of(Record.merged_over(self, base), self._at)
 
 
-def track(tables: dict) -> None:
+def track(tables: dict[str, MarkedList]) -> None:
     """Make every item of `tables` (name -> items, in place) a Tracked record at its place."""
     for name, items in tables.items():
         for index, item in enumerate(items):
@@ -139,27 +143,27 @@ def track(tables: dict) -> None:
                 items[index] = Tracked.of(item, (name, index))
 
 
-class Tables(Mapping):
+class Tables(Mapping[str, Any]):
     """The game's tables (`data`: name -> items, or `ref`: name -> id -> item) as templates see them: looking
     one up notes its membership. The names themselves are game.yaml's, so listing them reads no data."""
 
     __slots__ = ("_tables",)
 
-    def __init__(self, tables: dict) -> None:
+    def __init__(self, tables: dict[str, Any]) -> None:
         self._tables = tables  # the game's own dict: filled in place as tables load and fields are derived
 
-    def __getitem__(self, name: object) -> object:
+    def __getitem__(self, name: str) -> Any:
         note_table(name)
         return self._tables[name]
 
-    def get(self, name: object, default: object = None) -> object:
+    def get(self, name: str, default: Any = None) -> Any:
         note_table(name)
         return self._tables.get(name, default)
 
     def __contains__(self, name: object) -> bool:
         return name in self._tables
 
-    def __iter__(self) -> Iterator:
+    def __iter__(self) -> Iterator[str]:
         return iter(self._tables)
 
     def __len__(self) -> int:
@@ -169,20 +173,20 @@ class Tables(Mapping):
         return repr(self._tables)
 
 
-class Reaching(Sequence):
+class Reaching(Sequence[Any]):
     """A list whose entries reach the data in ways no item notes (the components: which items a filter kept;
     the glossary's entries): any use of it notes `reads()`, what it may depend on."""
 
     __slots__ = ("_items", "_reads")
 
-    def __init__(self, items: list, reads: "object") -> None:
+    def __init__(self, items: Sequence[Any], reads: Callable[[], Iterable[Read]]) -> None:
         self._items, self._reads = items, reads
 
-    def __getitem__(self, index: object) -> object:
+    def __getitem__(self, index: Any) -> Any:
         note_all(self._reads())
         return self._items[index]
 
-    def __iter__(self) -> Iterator:
+    def __iter__(self) -> Iterator[Any]:
         note_all(self._reads())
         return iter(self._items)
 
@@ -194,10 +198,10 @@ class Reaching(Sequence):
         return repr(self._items)
 
 
-def reading(function: object, reads: object) -> object:
+def reading(function: Callable[..., Any], reads: Callable[[], Iterable[Read]]) -> Callable[..., Any]:
     """`function` (the glossary's `keyword`), noting `reads()` when called."""
 
-    def called(*args: object, **kwargs: object) -> object:
+    def called(*args: Any, **kwargs: Any) -> Any:
         note_all(reads())
         return function(*args, **kwargs)
 
@@ -206,7 +210,7 @@ def reading(function: object, reads: object) -> object:
     return called
 
 
-def same(a: object, b: object) -> bool:
+def same(a: Any, b: Any) -> bool:
     """Whether two values read the same: equal, of the same types (1, 1.0 and True print differently) and,
     for mappings and lists from the files, written at the same places."""
     if a is b:
@@ -258,13 +262,13 @@ class Changes:
             self.fields.add((table, index, field))
             self.items.add((table, index))
 
-    def between(self, before: dict, after: dict) -> "Changes":
+    def between(self, before: dict[str, Any], after: dict[str, Any]) -> "Changes":
         """Note the differences of two states of the tables (name -> items)."""
         for name in set(before) | set(after):
             old, new = before.get(name), after.get(name)
             if old is None or new is None:
                 self.add(name, MEMBERS, None)
-                for index in range(len(old if new is None else new)):
+                for index in range(len(old if new is None else new)):  # type: ignore[arg-type]  # one is there
                     self.add(name, index, None)
                 continue
             self._table(name, old, new)
@@ -292,7 +296,7 @@ class Changes:
             if key not in a._data or key not in b._data or not same(a._data[key], b._data[key]):
                 self.add(name, index, key)
 
-    def reach(self, reads: Iterable) -> bool:
+    def reach(self, reads: Iterable[Read]) -> bool:
         """Whether any of these reads sees a change."""
         if self.everything:
             return True
@@ -301,7 +305,7 @@ class Changes:
         for key in reads:
             if key == ALL:
                 return True
-            table, index, field = key
+            table, index, field = key  # type: ignore[str-unpack]  # ALL, the one text key, is out
             if table not in self.tables:
                 continue
             if index is None or (index == MEMBERS and table in self.members):
@@ -334,7 +338,7 @@ class FieldCache:
         self._asked: set = set()
         self._open = False  # a check started and not finished: what it kept may be half done
 
-    def start(self, inputs: object, tables: dict) -> None:
+    def start(self, inputs: object, tables: dict[str, MarkedList]) -> None:
         """A new check whose tables (name -> items, before derived fields) are `tables`."""
         if self._open or self.tables is None or not same(inputs, self.inputs):
             self.entries, self.changes = {}, Changes(everything=True)
@@ -364,7 +368,7 @@ class FieldCache:
         self.entries[key] = (frozenset(reads), value)
         return value
 
-    def previous(self, key: object) -> tuple:
+    def previous(self, key: object) -> tuple[bool, Any]:
         """(found, value) of `key` in the last check, whatever it read."""
         entry = self.entries.get(key)
         return (False, None) if entry is None else (True, entry[1])

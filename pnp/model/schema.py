@@ -2,7 +2,8 @@
 them, and so is the shape of game.yaml itself (see game.GAME_FILE)."""
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 import regex
 
@@ -10,7 +11,9 @@ from ..errors import LimitError
 from .. import options
 from ..options import REQUIRED, did_you_mean, out_of_range, type_name
 from ..template import game_time
+from ..report import Mark
 from .load import MarkedList, Record, shown
+from .shapes import CheckerShape
 
 PATTERN_SECONDS = 0.5  # a field's pattern matching one value: a sane one takes microseconds
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -18,7 +21,7 @@ ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
 INVALID = object()  # what `clean` gives for a value that failed its check
 
 
-def _is_number(value):
+def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
@@ -35,7 +38,7 @@ class Field(options.Option):
     values are checked as typed data: `check` yields (message, mark) for each problem."""
 
     templated = False
-    value_option = options.Anything  # the option type whose typed reading checks each value
+    value_option: type[options.Option] = options.Anything  # the option type whose typed reading checks each value
     REFERENCE_HEADER = ("key", "type", "required", "meaning")
 
     #: option -> what it means; the reference lists them (each type adds its own)
@@ -44,7 +47,7 @@ class Field(options.Option):
                "doc": "what the field means, for people reading game.yaml"}
     name = ""
 
-    def __init__(self, spec: Mapping, enums: Mapping) -> None:
+    def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec.get("default", REQUIRED), spec.get("doc", ""), spec.get("required"))
         self.spec = spec
         if not isinstance(self.required, bool):
@@ -53,7 +56,7 @@ class Field(options.Option):
         self.typed = self.value_option(minimum=self._number_option("min"), maximum=self._number_option("max")) \
             if issubclass(self.value_option, options.Number) else self.value_option()
 
-    def check(self, value: object, mark: object, ctx: object) -> Iterator[tuple[str, object]]:
+    def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         """(message, mark) for each problem of `value`."""
         problem = self.typed.typed_problem(value)
         if problem:
@@ -70,19 +73,19 @@ class Field(options.Option):
             required = f"no (default `{self.default}`)" if self.default not in (None, {}, []) else "no"
         return f"`{name}`", self.reference_kind(), required, self.doc
 
-    def fill(self, value):
+    def fill(self, value: Any) -> Any:
         """The value with defaults filled in, for nested records (plain values come back unchanged)."""
         return value
 
-    def clean(self, value, mark, ctx):
+    def clean(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Any:
         """The value if it passes its check, else INVALID (lists and records drop only their bad parts)."""
         return INVALID if next(iter(self.check(value, mark, ctx)), None) else value
 
-    def refs(self):
+    def refs(self) -> Iterator[tuple[str, Mark | None]]:
         """(table name, where it is named) for every table this field refers to."""
         return iter(())
 
-    def _number_option(self, key):
+    def _number_option(self, key: str) -> Any:
         value = self.spec.get(key)
         if value is not None and not _is_number(value):
             raise SpecError(f"'{key}' is a number, got {type_name(value)} {shown(value)}")
@@ -97,7 +100,7 @@ class Str(Field):
     OPTIONS = {**Field.OPTIONS, "max_len": "the most characters allowed",
                "pattern": "a regular expression the whole text must match"}
 
-    def __init__(self, spec, enums):
+    def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
         self.max_len = self._number_option("max_len")
         pattern = spec.get("pattern")
@@ -107,7 +110,7 @@ class Str(Field):
         except (regex.error, TypeError, ValueError) as e:
             raise SpecError(f"'pattern' is not a regular expression: {e}") from None
 
-    def check(self, value: object, mark: object, ctx: object) -> Iterator[tuple[str, object]]:
+    def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         problem = self.typed.typed_problem(value)
         if problem:
             yield problem, mark
@@ -135,7 +138,7 @@ class RichText(Str):
 
     name = "text"
 
-    def check(self, value, mark, ctx):
+    def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         yield from super().check(value, mark, ctx)
         if isinstance(value, str):
             for icon in ICON_IN_TEXT.findall(value):
@@ -151,7 +154,7 @@ class Id(Str):
 
     name = "id"
 
-    def check(self, value, mark, ctx):
+    def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         yield from super().check(value, mark, ctx)
         if isinstance(value, str) and not ID_PATTERN.match(value):
             yield f"id '{value}' must be lowercase letters, digits and hyphens", mark
@@ -162,7 +165,7 @@ class WholeNumber(Field):
 
     name = "int"
     OPTIONS = {**Field.OPTIONS, "min": "the smallest value allowed", "max": "the largest value allowed"}
-    value_option = options.Int
+    value_option: type[options.Option] = options.Int
 
 
 class Decimal(WholeNumber):
@@ -186,7 +189,7 @@ class Enum(Field):
     OPTIONS = {**Field.OPTIONS, "values": "the allowed values, listed here",
                "enum": "the name of a list in game.yaml's `enums`"}
 
-    def __init__(self, spec, enums):
+    def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
         if "values" in spec:
             values = spec["values"]
@@ -202,7 +205,7 @@ class Enum(Field):
             raise SpecError("an enum field needs 'values' (a list) or 'enum' (the name of one of game.yaml's "
                             "enums)")
 
-    def check(self, value, mark, ctx):
+    def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if value in self.values:
             return
         if len(self.values) > 12 and self.label != "these values":  # a long list reads better by name
@@ -219,16 +222,17 @@ class Ref(Field):
     name = "ref"
     OPTIONS = {**Field.OPTIONS, "table": "the table whose ids are allowed"}
 
-    def __init__(self, spec, enums):
+    def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
-        self.table = spec.get("table")
-        if not isinstance(self.table, str):
+        table = spec.get("table")
+        if not isinstance(table, str):
             raise SpecError("a ref field needs 'table: <table name>'")
+        self.table = table
 
-    def refs(self):
+    def refs(self) -> Iterator[tuple[str, Mark | None]]:
         yield self.table, getattr(self.spec, "mark_of", lambda k: None)("table")
 
-    def check(self, value, mark, ctx):
+    def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         ids = ctx.ids(self.table)
         if ids is None:
             return  # the missing table is reported once, where it is declared
@@ -241,7 +245,7 @@ class Icon(Field):
 
     name = "icon"
 
-    def check(self, value, mark, ctx):
+    def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if not isinstance(value, str) or not ctx.icon_exists(value):
             yield f"unknown icon '{value}'{did_you_mean(value, ctx.icon_names())}", mark
 
@@ -252,7 +256,7 @@ class Timing(Field):
 
     name = "timing"
 
-    def check(self, value, mark, ctx):
+    def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         timings = ctx.timings()
         if timings == []:  # game.yaml's timings is wrong, and said so once there
             return
@@ -270,18 +274,18 @@ class List(Field):
     OPTIONS = {**Field.OPTIONS, "of": "the field type of each item (default: str)",
                "min_items": "the fewest items allowed", "max_items": "the most items allowed"}
 
-    def __init__(self, spec, enums):
+    def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
         self.item = make_field(spec.get("of", {"type": "str"}), enums)
         self.min_items, self.max_items = self._number_option("min_items"), self._number_option("max_items")
 
-    def refs(self):
+    def refs(self) -> Iterator[tuple[str, Mark | None]]:
         return self.item.refs()
 
     def reference_kind(self) -> str:
         return f"list of {self.item.name}" if isinstance(self.spec.get("of"), Mapping) else self.name
 
-    def check(self, value, mark, ctx):
+    def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if not isinstance(value, list):
             yield f"expected a list, got {type_name(value)}", mark
             return
@@ -291,12 +295,12 @@ class List(Field):
         for i, item in enumerate(value):
             yield from self.item.check(item, _item_mark(value, i, mark), ctx)
 
-    def fill(self, value):
+    def fill(self, value: Any) -> Any:
         if not isinstance(value, MarkedList):
             return value
         return MarkedList((self.item.fill(v) for v in value), value.marks, value.mark)
 
-    def clean(self, value, mark, ctx):
+    def clean(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Any:
         if not isinstance(value, list):
             return INVALID
         kept = [(self.item.clean(v, _item_mark(value, i, mark), ctx), _item_mark(value, i, mark))
@@ -305,7 +309,7 @@ class List(Field):
         return MarkedList([v for v, _ in kept], [m for _, m in kept], getattr(value, "mark", mark))
 
 
-def _item_mark(value, index, default):
+def _item_mark(value: object, index: int, default: Mark | None) -> Mark | None:
     return value.mark_of(index) if isinstance(value, MarkedList) else default
 
 
@@ -318,7 +322,7 @@ class Map(Field):
                "values": "the field type of each value (default: int)",
                "min_total": "the smallest sum of the values", "max_total": "the largest sum of the values"}
 
-    def __init__(self, spec, enums):
+    def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
         keys = spec.get("keys")
         if keys is None:
@@ -329,10 +333,10 @@ class Map(Field):
         self.value = make_field(spec.get("values", {"type": "int"}), enums)
         self.min_total, self.max_total = self._number_option("min_total"), self._number_option("max_total")
 
-    def refs(self):
+    def refs(self) -> Iterator[tuple[str, Mark | None]]:
         return self.value.refs()
 
-    def check(self, value, mark, ctx):
+    def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if not isinstance(value, Record):
             yield f"expected a mapping, got {type_name(value)}", mark
             return
@@ -345,7 +349,7 @@ class Map(Field):
             if _outside(total, self.min_total, self.max_total):
                 yield f"total {out_of_range(total, self.min_total, self.max_total)}", mark
 
-    def clean(self, value, mark, ctx):
+    def clean(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Any:
         if not isinstance(value, Record):
             return INVALID
         kept = {}
@@ -364,25 +368,25 @@ class Nested(Field):
     name = "record"
     OPTIONS = {**Field.OPTIONS, "fields": "the record's own fields, each a field type"}
 
-    def __init__(self, spec, enums):
+    def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
         self.schema = Schema(spec.get("fields", {}), enums)
         if self.schema.problems:
             raise SpecError(self.schema.problems[0][0])
 
-    def refs(self):
+    def refs(self) -> Iterator[tuple[str, Mark | None]]:
         return self.schema.refs()
 
-    def check(self, value, mark, ctx):
+    def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if not isinstance(value, Record):
             yield f"expected a mapping, got {type_name(value)}", mark
             return
         yield from self.schema.check(value, ctx)
 
-    def fill(self, value):
+    def fill(self, value: Any) -> Any:
         return self.schema.with_defaults(value) if isinstance(value, Record) else value
 
-    def clean(self, value, mark, ctx):
+    def clean(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Any:
         return self.schema.clean(value, ctx) if isinstance(value, Record) else INVALID
 
 
@@ -394,7 +398,7 @@ class Scalar(Field):
     def reference_kind(self) -> str:
         return "text or number"
 
-    def check(self, value, mark, ctx):
+    def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             yield f"expected text or a number, got {type_name(value)}", mark
 
@@ -412,7 +416,7 @@ TYPES = {cls.name: cls for cls in (Str, RichText, Id, WholeNumber, Decimal, True
 _INTERNAL = {cls.name: cls for cls in (Scalar, AnyValue)}
 
 
-def make_field(spec, enums):
+def make_field(spec: object, enums: Mapping[str, Any]) -> Field:
     if isinstance(spec, str):
         spec = {"type": spec}
     if not isinstance(spec, Mapping):
@@ -430,12 +434,12 @@ def make_field(spec, enums):
     return cls(spec, enums)
 
 
-def _marked(value, mark):
+def _marked(value: Any, mark: Mark | None) -> Any:
     """A default mapping as a Record (so a left-out record still gets its own fields' defaults)."""
     return Record(dict(value), mark=mark) if isinstance(value, Mapping) and not isinstance(value, Record) else value
 
 
-def _named(name, message):
+def _named(name: str, message: str) -> str:
     """A field's problem with the field's name in front (once, for nested records)."""
     return message if message.startswith(f"{name}") else f"{name}: {message}"
 
@@ -443,7 +447,7 @@ def _named(name, message):
 class Schema:
     """The fields of one record type (a table's items, or a mapping in game.yaml)."""
 
-    def __init__(self, fields, enums, word="field"):
+    def __init__(self, fields: object, enums: Mapping[str, Any], word: str = "field") -> None:
         self.fields, self.word = {}, word
         self.problems = []  # (message, mark) for bad specs
         if not isinstance(fields, Mapping):
@@ -459,11 +463,11 @@ class Schema:
                 # keep the name known, so every record using it does not repeat the problem
                 self.fields[name] = AnyValue({"required": False}, enums)
 
-    def refs(self):
+    def refs(self) -> Iterator[tuple[str, Mark | None]]:
         for field in self.fields.values():
             yield from field.refs()
 
-    def check(self, record, ctx, computed=()):
+    def check(self, record: Record, ctx: CheckerShape, computed: Iterable[str] = ()) -> Iterator[tuple[str, Mark | None]]:
         """Problems of one record; `computed` names derived fields, which a record may also type in."""
         for key in record:
             if key not in self.fields and key not in computed:
@@ -475,7 +479,7 @@ class Schema:
             elif field.required:
                 yield f"missing required {self.word} '{name}'", record.mark
 
-    def clean(self, record, ctx):
+    def clean(self, record: Record, ctx: CheckerShape) -> Any:
         """The record without its unknown or bad keys; INVALID when a required one is missing or bad."""
         kept = {}
         for name, field in self.fields.items():
@@ -490,7 +494,7 @@ class Schema:
                 kept[name] = field.default
         return Record(kept, record._marks, record._key_marks, record.mark)
 
-    def with_defaults(self, record):
+    def with_defaults(self, record: Any) -> Any:
         """The record with every optional field present (its default, or None), nested records included."""
         values = {n: f.fill(_marked(f.default, record.mark)) if isinstance(f, Nested) else f.default
                   for n, f in self.fields.items() if n not in record and not f.required}

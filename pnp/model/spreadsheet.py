@@ -9,6 +9,8 @@ import csv
 import io
 import re
 import zipfile
+from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -17,7 +19,7 @@ from ..options import closest
 from ..project import read_project_file
 from ..report import Mark
 from .load import MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Record, check_file, load_text, plain, shown
-from .schema import Enum, List, Map, Nested, Schema, Str, TrueFalse
+from .schema import Enum, Field, List, Map, Nested, Schema, Str, TrueFalse
 
 SPREADSHEETS = (".csv", ".xlsx")
 # A workbook is a zip of XML parts. The sizes its directory states bound what zipfile inflates (it stops
@@ -42,7 +44,10 @@ _FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 # -- reading -------------------------------------------------------------------------------------------------
-def read_table(path, shown, schema, sheet=None):
+Rows = list[tuple[int, list[Any]]]  # (line or row number, [cell value]) per row
+
+
+def read_table(path: Path, shown: str, schema: Schema, sheet: str | None = None) -> MarkedList:
     """The rows of a .csv or .xlsx file as a MarkedList of Records; raises LoadError (with the cell)."""
     check_file(path, shown)
     if path.suffix.lower() == ".csv":
@@ -52,7 +57,7 @@ def read_table(path, shown, schema, sheet=None):
     return _records(rows, where, schema)
 
 
-def _csv_rows(path, shown):
+def _csv_rows(path: Path, shown: str) -> Rows:
     """(line, [cell text]) per row; the line is where the row starts (a quoted cell may span lines)."""
     try:
         text = read_project_file(path, MAX_FILE_BYTES, Mark(shown)).decode("utf-8-sig")  # Excel writes a BOM
@@ -64,7 +69,8 @@ def _csv_rows(path, shown):
     first = text.split("\n", 1)[0]
     delimiter = max((",", ";", "\t"), key=first.count)  # a European Excel saves CSV with semicolons
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    rows, line = [], 1
+    rows: Rows = []
+    line = 1
     try:
         for cells in reader:
             rows.append((line, cells))
@@ -74,7 +80,7 @@ def _csv_rows(path, shown):
     return rows
 
 
-def _xlsx_rows(path, shown, sheet):
+def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     """(row number, [cell value]) per row of one sheet (the first unless `sheet` names one), and the name
     messages use for it: file[sheet]."""
     import openpyxl  # only workbooks need it: CSV and YAML games load without it
@@ -126,11 +132,11 @@ def _check_parts(infos: list[zipfile.ZipInfo], shown: str) -> None:
             raise LoadError(f"workbook too large: {what} to more than {limit // 2**20} MB", Mark(shown))
 
 
-def _sheet_rows(ws, where: str) -> list[tuple[int, list]]:
+def _sheet_rows(ws: Any, where: str) -> Rows:
     """(row number, [cell value]) of every row holding a cell, however large the sheet's <dimension> says
     it is (openpyxl's read-only mode stops there); a formula cell is refused: pnp runs none."""
     ws.reset_dimensions()
-    rows = []
+    rows: Rows = []
     for n, cells in enumerate(ws.iter_rows(), start=1):
         if n > MAX_SHEET_ROW:
             raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
@@ -150,11 +156,11 @@ def _sheet_rows(ws, where: str) -> list[tuple[int, list]]:
     return rows
 
 
-def _blank(value):
+def _blank(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def _records(rows, where, schema):
+def _records(rows: Rows, where: str, schema: Schema) -> MarkedList:
     """The header row names the fields; every later row that is not blank is one item."""
     items = MarkedList(mark=Mark(where, 1, 1))
     if not rows:
@@ -165,7 +171,9 @@ def _records(rows, where, schema):
     for line, cells in rows[1:]:
         if all(_blank(c) for c in cells):
             continue  # spreadsheets end in empty rows
-        data, marks, key_marks = {}, {}, {}
+        data: dict[Any, Any] = {}
+        marks: dict[Any, Mark | None] = {}
+        key_marks: dict[Any, Mark | None] = {}
         for col, cell in enumerate(cells, start=1):
             if _blank(cell):
                 continue
@@ -184,8 +192,9 @@ def _records(rows, where, schema):
     return items
 
 
-def _header(header, where, line):
-    names, seen = [], {}
+def _header(header: list[Any], where: str, line: int) -> list[str | None]:
+    names: list[str | None] = []
+    seen: dict[str, int] = {}
     for col, cell in enumerate(header, start=1):
         if _blank(cell):
             names.append(None)
@@ -201,7 +210,7 @@ def _header(header, where, line):
     return names
 
 
-def _required_columns(names: list, where: str, line: int, schema: Schema) -> None:
+def _required_columns(names: list[str | None], where: str, line: int, schema: Schema) -> None:
     """LoadError at the header when a field every item needs has no column: a typo in a header cell would
     otherwise be one 'missing field' error per row."""
     present = {n for n in names if n}
@@ -217,14 +226,14 @@ def _required_columns(names: list, where: str, line: int, schema: Schema) -> Non
                     Mark(where, line, col))
 
 
-def _plain_number(value):
+def _plain_number(value: object) -> object:
     """A workbook's 3.0 is the whole number 3 (Excel keeps every number as a float)."""
     if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
         return int(value)
     return value
 
 
-def _cell(value, field, mark):
+def _cell(value: object, field: Field | None, mark: Mark) -> Any:
     """A cell's value as its field's type reads it; what does not read is kept as written, so the schema
     check reports it at this cell."""
     value = _plain_number(value)
@@ -245,7 +254,7 @@ def _cell(value, field, mark):
     return _remarked(_yaml_value(text, mark), mark)
 
 
-def _scalar(text):
+def _scalar(text: str) -> int | float | str:
     """A number, else the text (the schema check then says what was expected)."""
     for kind, pattern in ((int, _INT), (float, _FLOAT)):
         if not pattern.fullmatch(text):
@@ -259,14 +268,14 @@ def _scalar(text):
     return text
 
 
-def _yaml_value(text, mark):
+def _yaml_value(text: str, mark: Mark) -> Any:
     try:
         return load_text(text, mark.file)
     except LoadError as e:
         raise LoadError(f"this cell holds YAML flow text such as [a, b] or {{key: 1}}: {e.message}", mark) from None
 
 
-def _remarked(value, mark):
+def _remarked(value: Any, mark: Mark) -> Any:
     """A value parsed from one cell, every part of it marked at that cell."""
     if isinstance(value, Record):
         return Record({k: _remarked(v, mark) for k, v in value.items()}, {k: mark for k in value},
@@ -277,13 +286,13 @@ def _remarked(value, mark):
 
 
 # -- writing -------------------------------------------------------------------------------------------------
-def columns(items, schema):
+def columns(items: list[Any], schema: Schema) -> list[Any]:
     """The header: the schema's fields in their order (those any item uses), then any other keys."""
     used = list(dict.fromkeys(k for it in items for k in it))
     return [n for n in schema.fields if n in used] + [k for k in used if k not in schema.fields]
 
 
-def cell_text(value):
+def cell_text(value: object) -> str:
     """A value as one cell's text: lists and mappings as YAML flow text."""
     if value is None:
         return ""
@@ -295,7 +304,7 @@ def cell_text(value):
     return str(value)
 
 
-def write_csv(items, schema):
+def write_csv(items: list[Any], schema: Schema) -> bytes:
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
     out = io.StringIO(newline="")
@@ -306,17 +315,19 @@ def write_csv(items, schema):
     return out.getvalue().encode("utf-8")
 
 
-def write_xlsx(items, schema, title):
+def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
     """A workbook of one sheet; numbers and true/false stay typed, so Excel can sort and sum them."""
     import datetime
 
     import openpyxl
     from openpyxl.styles import Font
+    from openpyxl.worksheet.worksheet import Worksheet
 
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
     book = openpyxl.Workbook()
     ws = book.active
+    assert isinstance(ws, Worksheet)  # a new workbook's one sheet
     ws.title = title[:31]  # Excel's limit on a sheet's name
     for col, name in enumerate(names, start=1):
         _text_cell(ws, 1, col, name, getattr(items, "mark", None)).font = Font(bold=True)
@@ -339,14 +350,14 @@ def write_xlsx(items, schema, title):
 LISTS_SHEET = "pnp lists"  # a hidden sheet holding each enum column's values, for its drop-down
 
 
-def _enum_dropdowns(book: object, ws: object, names: list, schema: Schema, last_row: int) -> None:
+def _enum_dropdowns(book: Any, ws: Any, names: list[Any], schema: Schema, last_row: int) -> None:
     """Each enum column offers its values in a drop-down (and Excel refuses others as they are typed), down to
     a few hundred rows below the data so that new items get it too. The values sit in a hidden sheet: an
     inline list cannot hold a comma and stops at 255 characters."""
     from openpyxl.utils import get_column_letter
     from openpyxl.worksheet.datavalidation import DataValidation
 
-    enums = [(col, schema.fields[n]) for col, n in enumerate(names, start=1) if isinstance(schema.fields.get(n), Enum)]
+    enums = [(col, typed) for col, n in enumerate(names, start=1) if isinstance(typed := schema.fields.get(n), Enum)]
     if not enums:
         return
     lists = book.create_sheet(LISTS_SHEET)
@@ -367,7 +378,7 @@ def _enum_dropdowns(book: object, ws: object, names: list, schema: Schema, last_
         ws.add_data_validation(rule)
 
 
-def _text_cell(ws, row: int, col: int, text: str, mark: Mark | None) -> object:
+def _text_cell(ws: Any, row: int, col: int, text: str, mark: Mark | None) -> Any:
     """A cell holding `text` as text: openpyxl would store text beginning with '=' as a live formula and
     '#N/A' as an error; the quote prefix keeps Excel from reading =, +, - or @ as a formula when the
     cell is edited."""
@@ -386,7 +397,7 @@ def _text_cell(ws, row: int, col: int, text: str, mark: Mark | None) -> object:
     return cell
 
 
-def _typed(value, field):
+def _typed(value: object, field: Field | None) -> str | int | float | None:
     if value is None:
         return None
     if isinstance(field, Str):
@@ -396,7 +407,7 @@ def _typed(value, field):
     return cell_text(value)
 
 
-def write_yaml(items, schema):
+def write_yaml(items: list[Any], schema: Schema) -> bytes:
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
     ordered = [{n: row[n] for n in names if n in row} for row in rows]

@@ -1,8 +1,7 @@
 """Data tables: their files read, every item checked against its table's fields, derived fields computed."""
 
-from typing import Any  # the Game and its Checker: model/game.py imports this module
-
 from collections.abc import Mapping
+from pathlib import Path
 
 from ..errors import DataError, LoadError
 from ..report import Mark
@@ -11,6 +10,7 @@ from ..options import did_you_mean
 from .load import MarkedList, Record, load_data_file, shown
 from .reads import FieldCache, same
 from .schema import Schema
+from .shapes import CheckerShape, GameShape
 from .spreadsheet import SPREADSHEETS, read_table
 
 TABLE_FIELDS = {
@@ -32,7 +32,7 @@ TABLE_FIELDS = {
 }
 
 
-def load_tables(game, tables, chk):
+def load_tables(game: GameShape, tables: Record, chk: CheckerShape) -> None:
     """Read every table's files into game.tables (a MarkedList of Records per table)."""
     for name, spec in tables.items():
         items = MarkedList(mark=spec.mark)
@@ -52,7 +52,7 @@ def load_tables(game, tables, chk):
     game.refresh()
 
 
-def default_file(folder, name):
+def default_file(folder: Path, name: str) -> str:
     """<name>.yaml, or the spreadsheet of that name when only one of those exists (in a game's cards folder)."""
     for suffix in (".yaml",) + SPREADSHEETS:
         if (folder / f"{name}{suffix}").exists():
@@ -60,7 +60,7 @@ def default_file(folder, name):
     return f"{name}.yaml"
 
 
-def _read(game, spec, name, fname, chk):
+def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShape) -> MarkedList | None:
     """One file of a table as a MarkedList, or None (reported) when it cannot be read."""
     mark = spec.mark_of("files" if "files" in spec else "file")
     shown = game.project.rel(game.folder / fname)
@@ -83,7 +83,7 @@ def _read(game, spec, name, fname, chk):
     return data
 
 
-def check_tables(game, tables, chk):
+def check_tables(game: GameShape, tables: Record, chk: CheckerShape) -> dict[str, Schema]:
     """Check every item against its table's schema (defaults filled in) and the unique fields.
     Returns the schemas, by table name."""
     schemas = {name: _schema(game, name, spec, tables, chk) for name, spec in tables.items()}
@@ -102,7 +102,7 @@ def check_tables(game, tables, chk):
     return schemas
 
 
-def _schema(game, name, spec, tables, chk):
+def _schema(game: GameShape, name: str, spec: Record, tables: Record, chk: CheckerShape) -> Schema:
     """A table's schema, its problems reported (a ref to a table that does not exist: once, where declared)."""
     schema = Schema(spec.get("fields"), game.enums)
     for message, mark in schema.problems:
@@ -116,9 +116,9 @@ def _schema(game, name, spec, tables, chk):
     return schema
 
 
-def _check_unique(items, keys, chk):
+def _check_unique(items: list[Record], keys: list[str], chk: CheckerShape) -> None:
     for key in keys:
-        seen = {}
+        seen: dict[object, Mark | None] = {}
         for item in items:
             value = item.get(key)
             if value is None or isinstance(value, (Record, list)):
@@ -129,13 +129,13 @@ def _check_unique(items, keys, chk):
                 seen[value] = item.mark_of(key)
 
 
-def _same(a, b):
+def _same(a: object, b: object) -> bool:
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
         return abs(a - b) < 1e-9
     return a == b
 
 
-def derive(game: Any, tables: Mapping, chk: Any, cache: FieldCache | None = None) -> None:
+def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache | None = None) -> None:
     """Computed fields (a goal tile's share, a size class...): filled in, or checked where typed by hand.
     A field that fails is reported once and skipped; the other fields and tables are still computed. With a
     `cache` (reads.py), an item's field whose reads did not change since the last load is taken from it, and
@@ -144,10 +144,10 @@ def derive(game: Any, tables: Mapping, chk: Any, cache: FieldCache | None = None
         derived = spec.get("derived")
         if not derived or name not in game.tables:
             continue
-        failed: set = set()
+        failed: set[str] = set()
         items = game.tables[name]
         for i, item in enumerate(items):
-            values: dict = {}
+            values: dict[str, object] = {}
             for fname in derived:
                 value = _derived(game, name, i, item, fname, derived, values, failed, chk, cache)
                 if value is _FAILED:
@@ -163,8 +163,8 @@ def derive(game: Any, tables: Mapping, chk: Any, cache: FieldCache | None = None
 _FAILED = object()  # a derived field that could not be computed for an item
 
 
-def _derived(game: Any, name: str, i: int, item: Record, fname: str, derived: Record, values: dict,
-             failed: set, chk: Any, cache: FieldCache | None) -> object:
+def _derived(game: GameShape, name: str, i: int, item: Record, fname: str, derived: Record,
+             values: dict[str, object], failed: set[str], chk: CheckerShape, cache: FieldCache | None) -> object:
     """One derived field of one item (from the cache when what it read is unchanged), or _FAILED (reported
     once per field); the cache's changes learn when its value is not the last load's."""
     key = ("derived", name, i, fname)

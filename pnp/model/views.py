@@ -1,8 +1,11 @@
 """The design report's views: charts a game declares in game.yaml's `report:`, checked against its tables."""
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from ..options import did_you_mean
+from .load import MarkedList, Record
+from .shapes import CheckerShape, GameShape
 
 VIEW_KINDS = ("scatter", "counts", "histogram", "bars")
 
@@ -27,14 +30,14 @@ VIEW_FIELDS = {
 NUMERIC_TYPES = ("int", "number")
 
 
-def field_type(spec):
+def field_type(spec: object) -> str:
     """A table field's type name from its spec in game.yaml ('str' when it is not said)."""
     if isinstance(spec, str):
         return spec
-    return spec.get("type", "str") if isinstance(spec, Mapping) else "any"
+    return str(spec.get("type", "str")) if isinstance(spec, Mapping) else "any"
 
 
-def table_fields(spec):
+def table_fields(spec: Mapping[str, Any]) -> dict[str, str]:
     """{field: type} of a table as game.yaml declares it; derived fields have the type 'derived'."""
     fields = spec.get("fields")
     out = {name: field_type(f) for name, f in fields.items()} if isinstance(fields, Mapping) else {}
@@ -43,11 +46,11 @@ def table_fields(spec):
     return out
 
 
-def is_number(value):
+def is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def numeric(game, table, name, kind):
+def numeric(game: GameShape, table: str, name: str, kind: str) -> bool:
     """Whether a field holds numbers: typed int/number, or derived with a number (or nothing) in every row."""
     if kind in NUMERIC_TYPES:
         return True
@@ -57,11 +60,11 @@ def numeric(game, table, name, kind):
     return all(v is None or is_number(v) for v in values)
 
 
-def default_label(fields):
+def default_label(fields: Mapping[str, object]) -> str:
     return "name" if "name" in fields else "id"
 
 
-def check_views(game, views, chk):
+def check_views(game: GameShape, views: MarkedList, chk: CheckerShape) -> None:
     """Every view's table and fields must exist, and fields that are charted as numbers must hold numbers."""
     for view in views:
         table = view["table"]
@@ -79,7 +82,7 @@ def check_views(game, views, chk):
             chk.error(f"report: {message}", view.mark_of(key) if key in view else view.mark)
 
 
-def _shape_problems(game, view, fields):
+def _shape_problems(game: GameShape, view: Record, fields: dict[str, str]) -> Iterator[tuple[str, str]]:
     """(message, key) for what the view's kind needs and lacks."""
     kind, table = view["kind"], view["table"]
     wants_number = {"scatter": ("x", "y"), "histogram": ("x",), "bars": ("x",), "counts": ("weight",)}[kind]
