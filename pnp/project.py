@@ -75,7 +75,7 @@ class Project:
             )
         return list(dict.fromkeys(names))
 
-    def rel(self, path: Path):
+    def rel(self, path: str | Path) -> str:
         """A path as shown in messages: relative to the project root when inside it."""
         path = Path(path)
         try:
