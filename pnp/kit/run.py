@@ -93,7 +93,7 @@ def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Pa
     from ..check import validate
 
     game, studio = validate(project, game_id, report, options)
-    if studio is None or (report.errors and not options.draft):
+    if game is None or studio is None or (report.errors and not options.draft):  # game is None only when studio is
         report.consequence(f"{game_id}: not built (fix the errors above)")
         return Outcome(game_id, "not built", report.diagnostics)
     studio.mark_data_errors(report.diagnostics)  # a draft: every item with an error is drawn marked
