@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, cast
 
 from ..errors import PnpError
 from ..project import output_lock
@@ -206,7 +206,7 @@ class Progress(Protocol):
 class Quiet:
     """Progress that shows nothing (output piped, or in CI) but a wait for another pnp writing the folder."""
 
-    def __enter__(self) -> "Quiet":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> Literal[False]:
