@@ -8,7 +8,7 @@ import gc
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .draw.icons import unreadable
 from .errors import BudgetSpent, DataError, LayoutError
@@ -24,7 +24,12 @@ from .template import budget
 from .units import MM, PrintOptions
 
 if TYPE_CHECKING:
+    from .layout.layouts import Layout
+    from .layout.prims import Prim
+    from .model.components import Component
     from .model.game import Game
+    from .model.load import Record
+    from .products.base import Kind, Printable
     from .printables import Memo
     from .project import Project
 
@@ -43,7 +48,7 @@ def few_collections() -> Iterator[None]:
 
 
 def validate(project: "Project", game_id: str, report: Report, options: "PrintOptions | None" = None,
-             memo: "Memo | None" = None) -> tuple:
+             memo: "Memo | None" = None) -> "tuple[Game, Studio | None] | tuple[None, None]":
     """Validate one game within its time budget; returns (game, studio) as validate_game does, (None,
     None) when the budget ran out (said once, where it did). `memo`: see validate_game."""
     before = len(report.errors)
@@ -62,8 +67,8 @@ def load(project: "Project", game_id: str, report: Report, cache: FieldCache | N
     return load_game(project, game_id, report, component_keys(), cache)
 
 
-def validate_game(project: object, game_id: str, report: object, options: object = None,
-                  memo: object = None) -> tuple:
+def validate_game(project: "Project", game_id: str, report: Report, options: "PrintOptions | None" = None,
+                  memo: "Memo | None" = None) -> "tuple[Game, Studio | None]":
     """Load the data and check every printable; returns (game, studio), studio None when the data or the
     fonts are too broken to go on. With a printables.Memo, what the last check resolved from the same inputs
     is taken from it (the preview's refreshes)."""
@@ -73,7 +78,8 @@ def validate_game(project: object, game_id: str, report: object, options: object
     return game, studio
 
 
-def _checked(project: object, game_id: str, report: object, options: object, memo: object) -> tuple:
+def _checked(project: "Project", game_id: str, report: Report, options: "PrintOptions | None",
+             memo: "Memo | None") -> "tuple[Game, Studio | None]":
     """validate_game's work."""
     before = len(report.errors)
     game = load(project, game_id, report, memo.fields if memo is not None else None)
@@ -92,7 +98,7 @@ def _checked(project: object, game_id: str, report: object, options: object, mem
 class Checks:
     """Everything checked on what a game prints; each message is reported once, however many items share it."""
 
-    def __init__(self, studio, report):
+    def __init__(self, studio: Studio, report: Report) -> None:
         self.studio, self.report, self.game = studio, report, studio.game
         self.painter = studio.painter(None)
         self.seen, self.warned, self.images, self.known_icons = set(), set(), {}, {}
@@ -103,7 +109,7 @@ class Checks:
         self.item_now = None  # that printable's data item (a Record), to say errors at its fields
         self.marked = None  # how the studio's draft marks name that item (printables.marked_key)
 
-    def error(self, message, mark=None, where=""):
+    def error(self, message: str, mark: Mark | None = None, where: str = "") -> None:
         """Report once per message and place; `where` (the first printable it was found on) is shown. The
         item being checked is marked with it even when another item said it first."""
         if self.marked is not None:
@@ -112,7 +118,7 @@ class Checks:
             self.seen.add((message, mark))
             self.report.error(message + where, mark, item=self.item, code="print")
 
-    def run(self):
+    def run(self) -> None:
         for component in self.game.components:
             said, effects = self.studio.remembered(("check", component.id), partial(self.component, component))
             for message, mark in said:
@@ -129,7 +135,7 @@ class Checks:
         self.icon_files()
         self.small_text()
 
-    def component(self, component: object) -> tuple:
+    def component(self, component: "Component") -> tuple[tuple[tuple[str, Mark | None], ...], dict[str, Any]]:
         """(what its kind's own check says, what it added to the studio) of one component: a result the
         preview keeps while nothing it read changes (printables.Studio.remembered)."""
         said = Said()
@@ -141,7 +147,7 @@ class Checks:
                     said.error(message, mark or component.spec.mark)
         return tuple(said.problems), effects
 
-    def icon_files(self):
+    def icon_files(self) -> None:
         """Every icon file the game prints can be drawn (a broken one is refused at its line, not found by
         the build's drawing). The icons are those looked up while checking what prints, the rulebook's
         included: the files the build depends on."""
@@ -151,7 +157,7 @@ class Checks:
                 message, line, column = why
                 self.error(f"icon '{path.stem}': {message}", Mark(self.game.project.rel(path), line, column))
 
-    def printable(self, p):
+    def printable(self, p: "Printable") -> None:
         problems = []
         try:
             layout = self.studio.layouts.get(p.layout, p.mark)
@@ -180,11 +186,11 @@ class Checks:
                 self.studio.layouts.resolver(p.layout).constant:
             self.clean.add(shared)
 
-    def printable_problems(self, p, problems):
+    def printable_problems(self, p: "Printable", problems: list[tuple[str, Mark | None]]) -> None:
         for message, mark in problems:
             self.error(message, mark, f" (printing {p.label})" if p.item is not None or p.extra else "")
 
-    def layout_keys(self, layout, kind):
+    def layout_keys(self, layout: "Layout", kind: "Kind") -> None:
         """A key another kind's layouts read (a die's `net` on a card's layout) would be silently ignored."""
         for key in layout.options:
             if key not in kind.layout_options:
@@ -192,7 +198,7 @@ class Checks:
                 self.error(f"'{key}' applies to {' and '.join(users)} layouts; this layout prints a "
                            f"{kind.name}", layout.spec.key_mark(key))
 
-    def prim(self, prim, label, handled):
+    def prim(self, prim: "Prim", label: str, handled: bool) -> None:
         icons = self.game.icons
         if prim.kind == "icon" and not self.icon_exists(prim.text):
             self.error(f"unknown icon '{prim.text}'{did_you_mean(prim.text, icons.names())}", prim.mark)
@@ -203,14 +209,14 @@ class Checks:
         if prim.style.get("holds") and not prim.thumbnail:  # a board pictured small in a diagram holds nothing
             self.fits(prim)
 
-    def icon_exists(self, name):
+    def icon_exists(self, name: str) -> bool:
         """Whether an icon name is known; each name is looked up once per validation."""
         known = self.known_icons.get(name)
         if known is None:
             known = self.known_icons[name] = self.game.icons.exists(name)
         return known
 
-    def text(self, prim, label, handled):
+    def text(self, prim: "Prim", label: str, handled: bool) -> None:
         icons = self.game.icons
         for name in _icons_in(prim.text):
             if not self.icon_exists(name):
@@ -230,7 +236,7 @@ class Checks:
             if seen is None or fitted.size < seen[0]:
                 self.smallest[prim.mark] = (fitted.size, prim.style["size"], label, prim.text)
 
-    def overflow(self, prim, label: str) -> None:
+    def overflow(self, prim: "Prim", label: str) -> None:
         """Text too long for its box, said where the designer edits it: at the item's field whose text fills
         the box when there is one (with the layout's line), else at the layout; with how much must go."""
         box = f"its {prim.w / MM:.1f} x {prim.h / MM:.1f} mm box at {prim.style['min_size']:g} pt"
@@ -245,7 +251,7 @@ class Checks:
             if excess > 0 else ""
         self.error(f"text overflows {box}{label}{more}: '{_short(prim.text)}'", prim.mark)
 
-    def _fitting_length(self, prim) -> int:
+    def _fitting_length(self, prim: "Prim") -> int:
         """How many characters of the text fit the box at its smallest size, cut between words."""
         cuts = [i for i, ch in enumerate(prim.text) if ch == " "] + [len(prim.text)]
         lo, hi = 0, len(cuts)  # cuts[:lo] are known to fit, cuts[hi:] known not to
@@ -258,14 +264,14 @@ class Checks:
                 lo = mid + 1
         return cuts[lo - 1] if lo else 0
 
-    def small_text(self):
+    def small_text(self) -> None:
         """Text under the game's minimum size, after shrinking to fit: once per element, at its smallest."""
         for mark, (size, set_size, label, text) in self.smallest.items():
             how = f"is set at {set_size:g} pt" if size == set_size else f"shrinks to {size:g} pt to fit{label}"
             self.error(f"text {how} ('{_short(text, 30)}'): players need at least {self.min_size:g} pt to read "
                        "it at the table; make it larger or give it more room", mark)
 
-    def fits(self, space):
+    def fits(self, space: "Prim") -> None:
         """A token or marker declared to sit on a space must fit it: at most the space's width and height."""
         try:
             token = self.studio.layouts.get(space.style["holds"], space.mark)
@@ -277,7 +283,7 @@ class Checks:
                        f"{space.w / MM:.1f} x {space.h / MM:.1f} mm space it sits on; make the space bigger or the "
                        "token smaller", space.mark)
 
-    def safe_area(self, layout, prims):
+    def safe_area(self, layout: "Layout", prims: list["Prim"]) -> None:
         """Text on a component cut with a blade must stay inside the safe area (`safe:` in from the trim),
         where a slightly off cut cannot reach it. A warning, once per layout element: the print still works."""
         s = layout.safe
@@ -289,7 +295,7 @@ class Checks:
                 self.warned.add(p.mark)
                 self.report.warning(f"{_reach(margin)}, inside the {s / MM:g} mm safe area", p.mark)
 
-    def image(self, prim):
+    def image(self, prim: "Prim") -> None:
         """An image must be a file inside the project that decodes completely, at enough dpi for its size."""
         key = prim.text
         if key not in self.images:
@@ -304,7 +310,7 @@ class Checks:
             self.error(f"image '{prim.text}' is {px_w}x{px_h} px: {dpi:.0f} dpi at its printed size "
                        f"{prim.w / MM:.0f}x{prim.h / MM:.0f} mm, below the {need:g} dpi minimum", prim.mark)
 
-    def _read_image(self, prim: object) -> tuple | None:
+    def _read_image(self, prim: "Prim") -> tuple[int, int] | None:
         folder = self.game.layout_folder
         path = folder / prim.text
         if not path.exists() and not path.is_symlink():
@@ -334,11 +340,11 @@ class Said:
 
 
 @functools.lru_cache(maxsize=4096)
-def _icons_in(text):
+def _icons_in(text: str) -> tuple[str, ...]:
     return tuple(ICON_IN_TEXT.findall(text))
 
 
-def _short(text, n=40):
+def _short(text: str, n: int = 40) -> str:
     return shortened(" ".join(text.split()), n)  # on one line: a message is one line
 
 
@@ -352,7 +358,7 @@ def _reach(margin: float) -> str:
     return f"text box runs {-mm:.1f} mm past the trim"
 
 
-def _field_holding(item, text: str) -> tuple:
+def _field_holding(item: "Record | None", text: str) -> tuple[str, Mark | None] | tuple[None, None]:
     """(field name, its mark) of the item's one text field that makes up most of `text` (the field a layout
     prints in that box), or (None, None)."""
     if item is None or not hasattr(item, "mark_of"):

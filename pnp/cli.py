@@ -3,9 +3,9 @@
 import math
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import click
 
@@ -15,7 +15,11 @@ from .report import Report
 from .units import IMPOSITIONS, MARK_STYLES
 
 if TYPE_CHECKING:
+    from .export.registry import ExportFormat
     from .kit import Outcome
+    from rich.progress import Progress, TaskID
+
+    from .kit.changes import Faces
     from .kit.select import Selection
     from .project import Project
     from .units import PrintOptions
@@ -27,14 +31,14 @@ class _NumberRange(click.FloatRange):
     """A FloatRange that also refuses nan: nan compares false with both bounds, so click's own check lets
     it through to the imposition, which cannot count cards on a page nan millimetres wide."""
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         number = super().convert(value, param, ctx)
         if math.isnan(number):
             self.fail(f"{value} is not a number in the range {self._describe_range()}.", param, ctx)
         return number
 
 
-def _print_report(report, what):
+def _print_report(report: Report, what: str) -> None:
     for d in report.sorted():
         click.echo(str(d), err=True)
     click.echo(report.summary(what), err=True)
@@ -44,12 +48,12 @@ class _Group(click.Group):
     """Shows a PnpError that escapes a command as click shows its own: one line, exit code 2 for a usage
     error and 1 otherwise (pnp's errors know nothing of click)."""
 
-    def invoke(self, ctx):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except PnpError as e:
             error = click.ClickException(str(e))
-            error.exit_code = e.exit_code
+            error.exit_code = e.exit_code  # type: ignore[misc]  # click sets it per class; this one is pnp's
             raise error from None
 
 
@@ -58,7 +62,7 @@ class _Group(click.Group):
 @click.option("--root", type=click.Path(file_okay=False), default=None,
               help="The game project folder holding cards/ and layouts/ (default: the current folder).")
 @click.pass_context
-def cli(ctx, root):
+def cli(ctx: click.Context, root: str | None) -> None:
     """pnp turns a game's YAML card data and layouts into validated, print-ready PDFs.
 
     \b
@@ -79,7 +83,7 @@ def cli(ctx, root):
     ctx.obj = root
 
 
-def _project(ctx):
+def _project(ctx: click.Context) -> "Project":
     return project_mod.find(ctx.obj)
 
 
@@ -89,7 +93,7 @@ def _project(ctx):
               help="Print the problems as one JSON document on standard output (for editors and CI): each with "
                    "its severity, code, message, file, line, col and the item it concerns, then the counts.")
 @click.pass_context
-def validate(ctx, games, as_json):
+def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
     """Check games' data against their rules model and layouts (all games when none are named).
 
     Prints one line per problem as path:line:col: error: message, then a summary.
@@ -155,8 +159,9 @@ def validate(ctx, games, as_json):
 @click.option("--seed", type=int, default=0, show_default=True, help="The random seed of --sample: the same "
               "seed picks the same items.")
 @click.pass_context
-def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offset, marks, draft, jobs, force,
-          since, only, components, sample, seed):
+def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str | None, bleed: float, ink_saver: bool,
+          imposition: str, duplex_offset: tuple[float, float], marks: str, draft: bool, jobs: int | None, force: bool,
+          since: str | None, only: str | None, components: tuple[str, ...], sample: int | None, seed: int) -> None:
     """Validate, then build games' PDFs (all games when none are named).
 
     \b
@@ -177,7 +182,7 @@ def build(ctx, games, paper, out_dir, bleed, ink_saver, imposition, duplex_offse
 
     project = _project(ctx)
     selected = project.select(games)
-    options = PrintOptions(paper.lower(), bleed * MM, ink_saver, imposition, tuple(v * MM for v in duplex_offset),
+    options = PrintOptions(paper.lower(), bleed * MM, ink_saver, imposition, (duplex_offset[0] * MM, duplex_offset[1] * MM),
                            marks, draft)
     force = force or draft  # a draft is drawn again every time: its errors are said again
     out_root = _out_root(project, out_dir, selected)
@@ -224,7 +229,7 @@ def _build_selection(project: "Project", games: list[str], options: "PrintOption
     return report.exit_code
 
 
-def _reprint(project: "Project", outcome: "Outcome", state: tuple[dict, str], options: "PrintOptions") -> None:
+def _reprint(project: "Project", outcome: "Outcome", state: "tuple[Faces, str]", options: "PrintOptions") -> None:
     """Say the reprint of what changed since `state`, written beside the game's kit (kit.changes)."""
     from .kit.changes import write_reprint
 
@@ -247,7 +252,7 @@ def _reprint(project: "Project", outcome: "Outcome", state: tuple[dict, str], op
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Where the builds are, if not output/.")
 @click.pass_context
-def changes(ctx, games, since, paper, out_dir):
+def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper: str, out_dir: str | None) -> None:
     """List the cards and components added, removed and changed since a build or a commit.
 
     \b
@@ -282,7 +287,7 @@ def changes(ctx, games, since, paper, out_dir):
     ctx.exit(report.exit_code)
 
 
-def _base_url(value):
+def _base_url(value: str | None) -> str | None:
     """--base-url: an http(s) address, or nothing."""
     from urllib.parse import urlparse
 
@@ -301,7 +306,7 @@ def _base_url(value):
     return value
 
 
-def _export_formats() -> dict:
+def _export_formats() -> dict[str, "ExportFormat"]:
     """The registered export formats (pnp.export.registry), imported only when `export` needs them."""
     from .export.registry import registered
 
@@ -312,7 +317,7 @@ class _Registered:
     """A click attribute read from the export formats' registry when it is used, not when the CLI is built: a
     format may register after (a module of pnp.export, or a test's), and `pnp` itself need not import them."""
 
-    def __init__(self, read: Callable[[dict], object]) -> None:
+    def __init__(self, read: Callable[[dict[str, "ExportFormat"]], object]) -> None:
         self.read = read
 
     def __get__(self, owner: object, cls: type | None = None) -> object:
@@ -367,7 +372,8 @@ _EXPORT_HELP = """Export games' faces as image files (all games when none are na
               help="tts: the public address the export folder is uploaded to; the save names its images there "
                    "instead of by file:/// path, so every player's Tabletop Simulator loads them.")
 @click.pass_context
-def export(ctx, games, fmt, out_dir, dpi, bleed, jobs, force, base_url):
+def export(ctx: click.Context, games: tuple[str, ...], fmt: str, out_dir: str | None, dpi: int, bleed: float, jobs: int | None,
+           force: bool, base_url: str | None) -> None:
 
     from .kit import default_jobs
     from .export import export_game
@@ -385,6 +391,7 @@ def export(ctx, games, fmt, out_dir, dpi, bleed, jobs, force, base_url):
             result = export_game(project, game_id, fmt, folder, options, jobs or default_jobs(), bar, force)
         report.diagnostics += result.diagnostics
         if result.ok:
+            assert result.folder is not None  # an export that went through names its folder
             done += 1
             said = "up to date" if result.up_to_date else f"{result.files} files"
             click.echo(f"{game_id}: {said} in {project.rel(result.folder)}/")
@@ -397,7 +404,7 @@ def export(ctx, games, fmt, out_dir, dpi, bleed, jobs, force, base_url):
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write to DIR/<game>/ instead of output/<game>/.")
 @click.pass_context
-def design_report(ctx, games, out_dir):
+def design_report(ctx: click.Context, games: tuple[str, ...], out_dir: str | None) -> None:
     """Write each game's design report: output/<game>/<game>-report.pdf (all games when none are named).
 
     \b
@@ -446,7 +453,8 @@ def design_report(ctx, games, out_dir):
               help="Write DIR/<game>/simulation.json instead of output/<game>/simulation.json.")
 @click.option("--log", is_flag=True, help="Print every move of every game (use with --games 1 to replay one).")
 @click.pass_context
-def simulate(ctx, game, games, players, agents, seed, jobs, out_dir, log):
+def simulate(ctx: click.Context, game: str, games: int, players: int, agents: str, seed: int, jobs: int | None,
+             out_dir: str | None, log: bool) -> None:
     """Play GAME many times with its cards/GAME/rules.py and check its balance rules.
 
     \b
@@ -484,8 +492,8 @@ def simulate(ctx, game, games, players, agents, seed, jobs, out_dir, log):
 class _simulation_bar:
     """A progress bar over a run's games, on a terminal only; yields the function that advances it."""
 
-    def __init__(self, game_id, total):
-        self.bars = None
+    def __init__(self, game_id: str, total: int) -> None:
+        self.bars: "Progress | None" = None
         if sys.stderr.isatty():
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -493,13 +501,14 @@ class _simulation_bar:
                                  TimeElapsedColumn(), transient=True)
             self.task = self.bars.add_task("games", total=total)
 
-    def __enter__(self):
+    def __enter__(self) -> Callable[[int], None] | None:
         if self.bars is None:
             return None
         self.bars.start()
-        return lambda n: self.bars.update(self.task, advance=n)
+        bars = self.bars
+        return lambda n: bars.update(self.task, advance=n)
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         if self.bars is not None:
             self.bars.stop()
         return False
@@ -511,7 +520,7 @@ class _simulation_bar:
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write to DIR instead of output/.")
 @click.pass_context
-def calibrate(ctx, paper, out_dir):
+def calibrate(ctx: click.Context, paper: str, out_dir: str | None) -> None:
     """Write a duplex calibration sheet: output/calibrate-<paper>.pdf.
 
     Print it double-sided and hold it to the light; the sheet says how to read your printer's offset
@@ -528,7 +537,7 @@ def calibrate(ctx, paper, out_dir):
 @cli.command("list", epilog=EPILOG)
 @click.argument("games", nargs=-1)
 @click.pass_context
-def list_games(ctx, games):
+def list_games(ctx: click.Context, games: tuple[str, ...]) -> None:
     """Show the games found and their components with counts."""
     from .check import load
 
@@ -536,7 +545,7 @@ def list_games(ctx, games):
     report = Report(project.root)
     for game_id in project.select(games):
         game = load(project, game_id, report)
-        meta = game.meta or {}
+        meta: Mapping[str, Any] = game.meta or {}
         click.echo(f"{game_id}: {game.title} ({meta.get('players', '?')} players, {meta.get('time', '?')})")
         for c in game.components:
             click.echo(f"  {c.count:>4} × {c.name} [{c.kind}]")
@@ -551,7 +560,7 @@ def list_games(ctx, games):
                                       "deck of cards with a back, a board tiled over the paper, or nothing more.")
 @click.option("--title", default=None, help="The game's title (default: made from GAME, e.g. my-game -> My Game).")
 @click.pass_context
-def new(ctx, game, start, title):
+def new(ctx: click.Context, game: str, start: str, title: str | None) -> None:
     """Start a new game: cards/GAME/ and layouts/GAME/ with a small game that validates and builds at once.
 
     \b
@@ -581,7 +590,7 @@ def new(ctx, game, start, title):
               help="The file to write (default: beside TABLE_FILE, with the new format's extension).")
 @click.option("--force", is_flag=True, help="Replace the file written if it exists.")
 @click.pass_context
-def convert(ctx, table_file, fmt, out, force):
+def convert(ctx: click.Context, table_file: str, fmt: str, out: str | None, force: bool) -> None:
     """Write a table's file (YAML, CSV or XLSX) in another of those formats.
 
     \b
@@ -600,14 +609,14 @@ def convert(ctx, table_file, fmt, out, force):
     if out and Path(out).suffix.lower() not in suffixes:  # `--to xlsx --out game.yaml --force` wrote a zip there
         raise UsageError(f"--out {out}: a {fmt.upper()} file is named *{suffixes[0]}; pnp names every file it "
                          "writes for what it holds")
-    out = project_mod.output_path(project, out, default=beside,
-                                    protected=tuple(p for p in project_mod.PROTECTED if p != "cards"))
-    target, count = write(project, table_file, fmt, out, force)
+    out_path = project_mod.output_path(project, out, default=beside,
+                                       protected=tuple(p for p in project_mod.PROTECTED if p != "cards"))
+    target, count = write(project, table_file, fmt, out_path, force)
     click.echo(f"wrote {project.rel(target)}: {count} item{'s' * (count != 1)}")
 
 
 @cli.group(epilog=EPILOG)
-def icons():
+def icons() -> None:
     """Find icons among the 4,000+ of game-icons.net and add them to a game (CC BY 3.0: credit the set).
 
     \b
@@ -619,7 +628,7 @@ def icons():
 
 @icons.command("search", epilog=EPILOG)
 @click.argument("words", nargs=-1, required=True)
-def icons_search(words):
+def icons_search(words: tuple[str, ...]) -> None:
     """List the game-icons.net icons whose name holds every WORD (or the closest names). Works offline."""
     from .draw.iconset import search
 
@@ -638,7 +647,7 @@ def icons_search(words):
                    "from, for a computer offline; by default pnp downloads it once (2.7 MB, checked against "
                    "its published SHA-512) and keeps it in its cache.")
 @click.pass_context
-def icons_add(ctx, game, names, package):
+def icons_add(ctx: click.Context, game: str, names: tuple[str, ...], package: str | None) -> None:
     """Copy game-icons.net icons into layouts/GAME/icons/ with a row each in its ATTRIBUTION.md. An icon
     already there is left as it is."""
     from .draw.iconset import add_icons
@@ -652,7 +661,7 @@ def icons_add(ctx, game, names, package):
 
 
 @cli.command(epilog=EPILOG)
-def reference():
+def reference() -> None:
     """Print the reference: units, game.yaml, field types, component kinds, layout files, text styles,
     every element with its parameters, and what templates see (docs/reference.md is this output)."""
     from .reference import reference as text
@@ -670,7 +679,7 @@ def reference():
               help="A host name the page may be opened by besides localhost, IP addresses and --host "
                    "(repeatable); any other name is refused, against DNS rebinding.")
 @click.pass_context
-def serve(ctx, games, port, host, allow_hosts):
+def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allow_hosts: tuple[str, ...]) -> None:
     """Preview games in a browser, updated on every save (all games when none are named).
 
     The page shows every card, token, board and aid of the game with its data, the file and line it comes
@@ -691,7 +700,7 @@ def serve(ctx, games, port, host, allow_hosts):
         raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
 
 
-def _out_root(project, out_dir, games):
+def _out_root(project: "Project", out_dir: str | None, games: list[str]) -> Path:
     """Where the games' folders go (--out or output/), each checked by project.output_path: real folders
     inside the project, never in the folders pnp reads."""
     for game_id in games:
@@ -699,7 +708,7 @@ def _out_root(project, out_dir, games):
     return project_mod.output_path(project, out_dir)
 
 
-def _offset(value):
+def _offset(value: object) -> tuple[float, float]:
     """'X,Y' in millimetres -> (x, y); a usage error otherwise."""
     try:
         x, y = (float(part) for part in str(value).split(","))
@@ -710,28 +719,40 @@ def _offset(value):
     return x, y
 
 
+class _Printing(Protocol):
+    """Progress (kit.run.Progress) that also prints a line (the report command's)."""
+
+    def __enter__(self) -> "_Printing": ...
+
+    def __exit__(self, *exc: Any) -> bool | None: ...
+
+    def on_event(self, event: str, game_id: str = "", value: Any = None) -> None: ...
+
+    def echo(self, line: str) -> None: ...
+
+
 class _Bars:
     """A rich progress bar per game being built, fed by the build's events."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn,
                                    TimeElapsedColumn)
 
         self.bars = Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
                              MofNCompleteColumn(), TimeElapsedColumn(), transient=True)
-        self.tasks = {}
+        self.tasks: dict[str, TaskID] = {}
 
-    def __enter__(self):
+    def __enter__(self) -> "_Bars":
         self.bars.__enter__()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         return self.bars.__exit__(*exc)
 
-    def echo(self, line):
+    def echo(self, line: str) -> None:
         self.bars.console.print(line, markup=False, highlight=False)
 
-    def on_event(self, event, game_id, value):
+    def on_event(self, event: str, game_id: str = "", value: Any = None) -> None:
         if event == "check":
             self.tasks[game_id] = self.bars.add_task(f"{game_id}: checking the data", total=None)
         elif event == "start" and game_id in self.tasks:
@@ -745,12 +766,12 @@ class _Bars:
             self.bars.update(task, advance=1, description=f"{game_id}: {value}")
 
 
-def _no_bars():
+def _no_bars() -> "_Printing":
     """What the report command prints through when there is no terminal for bars."""
     from .kit.run import Quiet
 
     class NoBars(Quiet):
-        def echo(self, line):
+        def echo(self, line: str) -> None:
             click.echo(line)
 
     return NoBars()
@@ -759,23 +780,25 @@ def _no_bars():
 class _ExportBar:
     """One bar for the images of a game's export, on a terminal only."""
 
-    def __init__(self, game_id):
-        self.game_id, self.bars, self.task = game_id, None, None
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.bars: "Progress | None" = None
+        self.task: TaskID | None = None
         if sys.stderr.isatty():
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
             self.bars = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TimeElapsedColumn(), transient=True)
 
-    def __enter__(self):
+    def __enter__(self) -> "_ExportBar":
         return self
 
-    def __exit__(self, *exc):
-        if self.task is not None:
+    def __exit__(self, *exc: object) -> Literal[False]:
+        if self.task is not None and self.bars is not None:  # a task only on bars
             self.bars.stop()
         return False
 
-    def __call__(self, event, value):
+    def __call__(self, event: str, value: int) -> None:
         if not self.bars:
             return
         if event == "start":  # started only now: export's worker processes are forked before this thread runs
@@ -785,14 +808,14 @@ class _ExportBar:
             self.bars.update(self.task, advance=value)
 
 
-def _export_bar(game_id):
+def _export_bar(game_id: str) -> _ExportBar:
     return _ExportBar(game_id)
 
 
-def _progress():
+def _progress() -> "_Bars | None":
     """Progress bars on a terminal; none (the build's own quiet default) when output is piped or in CI."""
     return _Bars() if sys.stderr.isatty() else None
 
 
-def main():
+def main() -> None:
     cli.main()

@@ -6,10 +6,15 @@ alone), whose tables, constraints, components and rulebook lines fill the marker
 import re
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import UsageError
 from .project import move_into_place
+
+if TYPE_CHECKING:
+    from .project import Project
 
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 STARTS = ("deck", "board", "tokens")
@@ -18,7 +23,7 @@ MARKERS = {"__TABLES__": "tables.yaml", "__CONSTRAINTS__": "constraints.yaml",
            "__COMPONENTS__": "components.yaml", "__RULEBOOK__": "rulebook.md"}
 
 
-def new_game(project, game_id, start="deck", title=None):
+def new_game(project: "Project", game_id: str, start: str = "deck", title: str | None = None) -> list[Path]:
     """Write cards/<game_id>/ and layouts/<game_id>/ into the project; returns the files written."""
     targets = _checked(project, game_id, start)
     title = title or game_id.replace("-", " ").title()
@@ -38,7 +43,7 @@ def new_game(project, game_id, start="deck", title=None):
     return sorted(written)
 
 
-def _checked(project, game_id, start):
+def _checked(project: "Project", game_id: str, start: str) -> list[Path]:
     """The two folders the new game will be, once its name and starting point are known to be good."""
     if not GAME_ID.fullmatch(game_id or ""):
         raise UsageError(f"'{game_id}' cannot name a game: use lowercase letters, digits and hyphens "
@@ -53,7 +58,7 @@ def _checked(project, game_id, start):
     return targets
 
 
-def _stage(staged, start, game_id, title, parts):
+def _stage(staged: Path, start: str, game_id: str, title: str, parts: dict[str, str | None]) -> Iterator[Path]:
     """Write the scaffold's files, filled in, under `staged`; yields their paths relative to it."""
     for base in (SCAFFOLD / "common", SCAFFOLD / start):
         for src in sorted(base.rglob("*")):
@@ -67,12 +72,12 @@ def _stage(staged, start, game_id, title, parts):
             yield rel
 
 
-def _part(start, name):
+def _part(start: str, name: str) -> str | None:
     path = SCAFFOLD / start / name
     return path.read_text(encoding="utf-8").rstrip("\n") if path.is_file() else None
 
 
-def _filled(text, game_id, title, parts):
+def _filled(text: str, game_id: str, title: str, parts: dict[str, str | None]) -> str:
     for marker, part in parts.items():
         line = f"{marker}\n"
         text = text.replace(line, f"{part}\n" if part else "")

@@ -10,6 +10,7 @@ import marshal
 from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .draw import sheet as paper
 from .draw.fonts import load_fonts
@@ -25,8 +26,20 @@ from .options import did_you_mean
 from .model.schema import ICON_IN_TEXT
 from .products import KINDS, layout_options
 from .project import read_project_file
-from .report import Mark
+from .report import Diagnostic, Mark
 from .units import PrintOptions
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from .layout.layouts import Layout
+    from .model.components import Component
+    from .model.game import Game
+    from .model.load import Record
+    from .products.base import Kind, Printable
+    from .project import Project
 
 
 
@@ -37,7 +50,7 @@ RESOLVED_KEPT = 5000  # printables whose primitives (and texts whose fitting) ar
 LOOK_FORMAT = 2
 
 
-def _digest_of(item):
+def _digest_of(item: "Record | dict[str, Any] | None") -> str:
     """A short digest of an item's data (keys of mixed types, which JSON cannot sort, by their text)."""
     try:
         text = json.dumps(plain(item), sort_keys=True, default=str)
@@ -51,11 +64,11 @@ class _Recent(OrderedDict):
     draws the same primitives; beyond `size` the oldest are resolved again when drawn (the same result), so a
     deck of 10,000 cards needs no more memory than one of 2,500."""
 
-    def __init__(self, size):
+    def __init__(self, size: int) -> None:
         super().__init__()
         self.size = size
 
-    def __setitem__(self, key, value):
+    def __setitem__(self, key: Any, value: Any) -> None:
         super().__setitem__(key, value)
         if len(self) > self.size:
             self.popitem(last=False)
@@ -78,7 +91,7 @@ class Memo:
         self.resolved, self.reused = [], 0
         self._touched = set()
 
-    def start(self, game: object, options: object) -> None:
+    def start(self, game: "Game", options: PrintOptions) -> None:
         """A new check of `game`: keep the entries of the printables the last one had, if nothing but the data
         changed since."""
         inputs = inputs_digest(game, options)
@@ -90,7 +103,7 @@ class Memo:
         self.resolved, self.reused = [], 0
         self._touched = set()
 
-    def recall(self, studio: "Studio", printable: object) -> tuple | None:
+    def recall(self, studio: "Studio", printable: "Printable") -> tuple[list[Prim], frozenset[Any]] | None:
         """(primitives, reads) kept for `printable`, when nothing they were made from changed; their drawing
         steps are spent again (near the budget's end it is resolved again, to stop where a full check stops)."""
         self._touched.add(printable.key)
@@ -106,12 +119,12 @@ class Memo:
         self.reused += 1
         return prims, reads
 
-    def keep(self, studio: "Studio", printable: object, prims: list, reads: frozenset, steps: int) -> None:
+    def keep(self, studio: "Studio", printable: "Printable", prims: list[Prim], reads: frozenset[Any], steps: int) -> None:
         self.resolved.append(printable.key)
         self._touched.add(printable.key)
         self.entries[printable.key] = (self._signature(studio, printable), reads, prims, steps)
 
-    def _signature(self, studio: "Studio", printable: object) -> tuple | None:
+    def _signature(self, studio: "Studio", printable: "Printable") -> tuple[Any, ...] | None:
         """What a printable's primitives are made from besides the data its templates read: its layout's
         name, which item it prints (its data when that item notes no reads) and its extra variables."""
         item = getattr(printable.item, "_at", None) or studio.data_digest(printable)
@@ -127,7 +140,7 @@ class Memo:
 _DATA_ONLY = ("derived", "constraint")  # FieldCache results that depend on nothing printed (layouts, fonts)
 
 
-def inputs_digest(game: object, options: object) -> str:
+def inputs_digest(game: "Game", options: PrintOptions) -> str:
     """What a printable's primitives are made from besides the data: the layouts (with macros and styles),
     the fonts, the icon and image files (by size and time, read cheaply), game.yaml and the print options."""
     project, digest = game.project, hashlib.sha256()
@@ -142,7 +155,7 @@ def inputs_digest(game: object, options: object) -> str:
     return digest.hexdigest()[:32]
 
 
-def _file_digest(project: object, path: Path) -> str:
+def _file_digest(project: "Project", path: Path) -> str:
     """A text file by its content, read as the game's files are (inside the project, capped in size); any
     other file, or one that reader refuses (a link out of the project, a padded file: the check says why where
     the game uses it), by its size and time, never read."""
@@ -162,7 +175,9 @@ def _file_digest(project: object, path: Path) -> str:
 class Studio:
     """One game's printing context for one set of print options."""
 
-    def __init__(self, game, options=None, memo: Memo | None = None):
+    project: "Project"  # the game's (model.game.Game types it as object until its own annotations land)
+
+    def __init__(self, game: "Game", options: PrintOptions | None = None, memo: Memo | None = None) -> None:
         self.game, self.options = game, options or PrintOptions()
         self.paper, self.bleed = self.options.paper_size, self.options.bleed
         self.project, self.icons = game.project, game.icons
@@ -190,23 +205,23 @@ class Studio:
         """What each printed sheet's footer calls the game: a draft says on every page that it is one."""
         return f"DRAFT, not for print · {self.game.title}" if self.options.draft else self.game.title
 
-    def _text_height(self, prim):
+    def _text_height(self, prim: Prim) -> float:
         """The height a text primitive's lines take, fitted as they will be drawn (the fit is kept)."""
         return self._measurer.fit_text(prim).height
 
-    def kind(self, component):
+    def kind(self, component: "Component") -> "Kind":
         return KINDS[component.kind]
 
-    def context(self, **extra):
+    def context(self, **extra: Any) -> dict[str, Any]:
         """What the game's templates see, and whether the kit is printed to save ink (`ink_saver`)."""
         return self.game.context(ink_saver=self.options.ink_saver, **extra)
 
     # -- the walk ----------------------------------------------------------------------------------------
-    def printables(self):
+    def printables(self) -> list["Printable"]:
         """Every printable of the game, component by component in manifest order."""
         return [p for c in self.game.components for p in self.of(c)]
 
-    def of(self, component):
+    def of(self, component: "Component") -> list["Printable"]:
         """The printables of one component (computed once; a component whose printables cannot be worked
         out prints nothing, and why is in `problems`)."""
         if self._faces is None:
@@ -221,7 +236,7 @@ class Studio:
         note_all(self.game.components_read())  # which items it prints
         return self._faces.get(component.id, [])
 
-    def resolve(self, printable, problems=None):
+    def resolve(self, printable: "Printable", problems: list[Any] | None = None) -> list[Prim]:
         """The primitives of a printable, resolved once per build. With a `problems` list, failing elements
         are reported there and left out; without, the first failure raises LayoutError."""
         prims = self._resolved.get(printable.key)
@@ -236,7 +251,7 @@ class Studio:
         note_all(self._reads.get(printable.key, ()))  # whoever asks (the rulebook's pictures) read that too
         return prims
 
-    def _resolved_now(self, printable: object, problems: list | None) -> list:
+    def _resolved_now(self, printable: "Printable", problems: list[Any] | None) -> list[Prim]:
         """resolve()'s work when nothing kept it: the layout evaluated for the item, noting the tables read."""
         resolver = self.layouts.resolver(printable.layout, printable.mark)
         before = len(problems) if problems is not None else 0
@@ -250,12 +265,12 @@ class Studio:
                 self.memo.keep(self, printable, prims, reads, self.budget.spent - spent)
         return prims
 
-    def remembered(self, key: tuple, compute: object) -> object:
+    def remembered(self, key: tuple[Any, ...], compute: "Callable[[], Any]") -> Any:
         """compute()'s value, or the last check's when nothing it read changed (the preview's memo)."""
         return compute() if self.memo is None else self.memo.fields.value(key, compute)
 
     @contextlib.contextmanager
-    def adding(self) -> Iterator[dict]:
+    def adding(self) -> Iterator[dict[str, Any]]:
         """Collect what the block adds to the studio and game, to add it again when its result is taken
         from a cache (took): the icons and files looked up, the products' cached results."""
         icons, files, cache = set(self.icons.used), set(self.game.used_files), dict(self.cache)
@@ -266,14 +281,14 @@ class Studio:
             effects.update(icons=frozenset(self.icons.used - icons), files=frozenset(self.game.used_files - files),
                            cache={k: v for k, v in self.cache.items() if cache.get(k, self) is not v})
 
-    def took(self, effects: dict) -> None:
+    def took(self, effects: dict[str, Any]) -> None:
         """Add what a block added (adding), its result taken from a cache."""
         self.icons.used |= effects["icons"]
         self.game.used_files |= effects["files"]
         for key, value in effects["cache"].items():
             self.cache.setdefault(key, value)
 
-    def data_digest(self, printable: object) -> str:
+    def data_digest(self, printable: "Printable") -> str:
         """The digest of a printable's item data (one per item)."""
         data_key = (printable.component.id, printable.index)
         data = self._data_digests.get(data_key)
@@ -281,7 +296,7 @@ class Studio:
             data = self._data_digests[data_key] = _digest_of(printable.item)
         return data
 
-    def printed(self, printable):
+    def printed(self, printable: "Printable") -> list[Prim]:
         """The primitives as they go on paper: resolved, and lightened by the ink saver when it is on."""
         if not self.options.ink_saver:
             return self.resolve(printable)
@@ -292,7 +307,7 @@ class Studio:
             prims = self._resolved[key] = ink_saved(self.resolve(printable), layout.width, layout.height)
         return prims
 
-    def fingerprint(self, printable, prims=None):
+    def fingerprint(self, printable: "Printable", prims: list[Prim] | None = None) -> tuple[str, str]:
         """What a face shows and what it is made from, as two short digests: its primitives as drawn
         (positions, styles, texts; not where in the files they were written) and its item's data. Kept in
         the manifest, so `pnp changes` can tell which faces a later edit changed. Taken while the face is
@@ -303,7 +318,7 @@ class Studio:
             found = self._fingerprints[printable.key] = (look, self.data_digest(printable))
         return found  # (look, data)
 
-    def _look(self, printable, prims):
+    def _look(self, printable: "Printable", prims: list[Prim] | None) -> str:
         """The digest of a face's primitives; a layout that reads nothing of its item (every card back)
         looks the same for all, and is digested once."""
         constant = not printable.extra and self.layouts.resolver(printable.layout).constant
@@ -322,7 +337,7 @@ class Studio:
             self._constant_looks[printable.layout] = digest
         return digest
 
-    def icons_used(self):
+    def icons_used(self) -> set[str]:
         """Icon files (aliases resolved) that the printed components and the rulebook really draw."""
         names = set()
         for p in self.printables():
@@ -334,10 +349,10 @@ class Studio:
         names.update(ICON_IN_TEXT.findall(self.cache.get("rulebook") or ""))
         return {self.icons.path(n).stem for n in names if self.icons.path(n) is not None}
 
-    def did_you_mean_icon(self, name):
+    def did_you_mean_icon(self, name: str) -> str:
         return did_you_mean(name, self.icons.names())
 
-    def mark_data_errors(self, diagnostics: list) -> list:
+    def mark_data_errors(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         """Mark the items that errors found in the data name (the item whose entry holds the error's line),
         for a draft: errors found while checking a printable marked their item already. Returns the errors
         that concern no one item (the game's own)."""
@@ -357,7 +372,7 @@ class Studio:
             self.marks[key] = messages + self.marks.get(key, [])
         return whole_game
 
-    def _item_lines(self) -> dict:
+    def _item_lines(self) -> dict[str, list[tuple[int, tuple[str, int]]]]:
         """{data file: sorted [(first line of an item's entry, its marked_key)]} over every printed item."""
         starts = {}
         for component in self.game.components:
@@ -368,11 +383,12 @@ class Studio:
         return {file: sorted(found, key=lambda row: row[0]) for file, found in starts.items()}
 
     # -- drawing -----------------------------------------------------------------------------------------
-    def painter(self, canvas):
+    def painter(self, canvas: "Canvas | None") -> Painter:
         return Painter(canvas, self.fonts, self.icons, self.game.project, self.game.layout_folder, self.fit_cache,
                        self.budget)
 
-    def draw(self, canvas, painter, printable, x, y, shared=False, clip=None):
+    def draw(self, canvas: "Canvas", painter: Painter, printable: "Printable", x: float, y: float, shared: bool = False,
+             clip: float | tuple[float, float, float, float] | None = None) -> None:
         """A printable with its trim's bottom-left corner at (x, y), clipped to its trim grown by `clip`: the
         bleed on every side, or (left, bottom, right, top); the build's bleed when not given. `shared` stores
         identical faces (every card back) once in the PDF; so is a face printed more than once."""
@@ -393,7 +409,7 @@ class Studio:
         else:
             paper.item(canvas, painter, prims, x, y, layout.width, layout.height, clip)
 
-    def _marked(self, printable, layout, messages: list) -> list:
+    def _marked(self, printable: "Printable", layout: "Layout", messages: list[str]) -> list[Prim]:
         """A draft's face of an item with errors: what of it can be drawn (elements that fail left out), under
         a red frame and a panel saying DRAFT and the errors, so it cannot pass for a finished card."""
         try:
@@ -403,12 +419,12 @@ class Studio:
         return prims + draft_mark(layout.width, layout.height, messages)
 
 
-def marked_key(printable) -> tuple:
+def marked_key(printable: "Printable") -> tuple[str, int]:
     """How a draft's marks name a printable's item: the same data item in a selection's copy of the game too."""
     return (printable.component.id, id(printable.item))
 
 
-def draft_mark(width: float, height: float, messages: list) -> list:
+def draft_mark(width: float, height: float, messages: list[str]) -> list[Prim]:
     """The primitives of a draft's mark over a face of `width` x `height` points: a red frame inside the trim
     and a white panel across the middle with the errors in red (7 pt, shrinking to 6)."""
     inset, red = min(width, height) * 0.04, "#d0021b"
@@ -425,7 +441,7 @@ def draft_mark(width: float, height: float, messages: list) -> list:
             Prim("text", inset + 3, top + 2, width - 2 * inset - 6, panel_h - 4, text=text, style=style)]
 
 
-def _items_at(rows: list | None, line: int) -> list:
+def _items_at(rows: list[tuple[int, tuple[str, int]]] | None, line: int) -> list[tuple[str, int]]:
     """The marked keys of the items whose entry holds `line` (the last to start at or before it; every
     component printing that item)."""
     if not rows or not line:

@@ -4,6 +4,7 @@ game.yaml, field types, component kinds, layout files, text styles, elements and
 command line at the top: it reads every layer and nothing imports it but cli."""
 
 import inspect
+from collections.abc import Mapping
 
 from . import template
 from .draw.fonts import FAMILY_FIELDS, MAX_FONT_BYTES
@@ -43,15 +44,16 @@ read as its parameter's type; a template that gives nothing means the parameter'
 """
 
 
-def _doc(obj):
-    return " ".join(inspect.getdoc(obj).split()) if inspect.getdoc(obj) else ""
+def _doc(obj: object) -> str:
+    doc = inspect.getdoc(obj)
+    return " ".join(doc.split()) if doc else ""
 
 
-def _row(*cells):
+def _row(*cells: object) -> str:
     return "| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |"
 
 
-def _option_table(options):
+def _option_table(options: Mapping[str, object]) -> str:
     """The one table of options, whatever they are: layout parameters, or game.yaml keys given as field specs
     (each made into its field type). Each option says its own row and the table's columns."""
     made = [(name, option if isinstance(option, Option) else make_field(option, {})) for name, option in options.items()]
@@ -59,7 +61,7 @@ def _option_table(options):
     return "\n".join([_row(*header), _row(*["---"] * len(header))] + [_row(*o.reference_row(n)) for n, o in made])
 
 
-def _game_file():
+def _game_file() -> str:
     out = ["## game.yaml", "", "The game's metadata, rules model and manifest. Its own shape is checked like the "
            "data: a wrong key or value is an error with its line.", "", _option_table(GAME_FILE), "",
            "### Tables", "", "Each entry of `tables:` names a table and says where its items are and what they hold.",
@@ -94,7 +96,7 @@ def _game_file():
     return "\n".join(out)
 
 
-def _field_types():
+def _field_types() -> str:
     out = ["## Field types", "", "The type of each field of a table (`fields:` in game.yaml), with the options "
            "it takes besides those every field takes:", "",
            _row("option", "meaning"), _row("---", "---")]
@@ -107,7 +109,7 @@ def _field_types():
     return "\n".join(out)
 
 
-def _kinds():
+def _kinds() -> str:
     out = ["## Component kinds", "", "`kind:` of a component, in the order the all-in-one PDF prints them. Each "
            "kind's PDF is `<game>-<part>-<paper>.pdf`."]
     for name, kind in KINDS.items():
@@ -124,7 +126,7 @@ def _kinds():
     return "\n".join(out)
 
 
-def _sizes_table():
+def _sizes_table() -> str:
     rows = ["### Named sizes", "", "`size:` may name one of these (width x height, portrait; a layout turns one "
             "by giving `[h, w]`). Decks and aids are imposed as many to a sheet as fit, cards turned a quarter when "
             "that fits more.", "", "| name | mm | inches | print services | what |", "| --- | --- | --- | --- | --- |"]
@@ -135,7 +137,7 @@ def _sizes_table():
     return "\n".join(rows)
 
 
-def _layouts():
+def _layouts() -> str:
     return "\n".join([
         "## Layout files", "", "A layout is `layouts/<game>/NAME.yaml` (or `layouts/shared/NAME.yaml`): one printed "
         "face, of a named size (below) or `[w, h]`.", "", _option_table(LAYOUT_PARAMS), "", _sizes_table(), "",
@@ -145,7 +147,7 @@ def _layouts():
         f"and {' and '.join(f'`{k}`' for k in OWN_KEYS)} (`extends: other` builds on another style)."])
 
 
-def _fonts():
+def _fonts() -> str:
     return "\n".join([
         "## Fonts", "", "pnp embeds its own fonts (Source Sans Pro as `Body`, Averia Serif GWF as `Display`). A "
         "project with a `fonts/fonts.yaml` uses its fonts instead: under `families:`, each family is the name text "
@@ -156,7 +158,7 @@ def _fonts():
         f"Font files are TrueType (.ttf), inside the project, at most {MAX_FONT_BYTES // 2**20} MB each."])
 
 
-def _elements():
+def _elements() -> str:
     out = ["## Elements", "", "Each entry of a layout's `elements:` has a `type`. Every element takes these:", "",
            _option_table(COMMON), "", f"A repeated element makes 0 to {MAX_REPEAT:,} copies, and one layout draws "
            f"at most {MAX_PRIMS:,} shapes for an item. A game's drawing, in one command, has a budget of "
@@ -170,7 +172,7 @@ def _elements():
     return "\n".join(out)
 
 
-def _templates():
+def _templates() -> str:
     filters = [_row(f"`{name}`", _doc(f)) for name, f in template.OWN_FILTERS.items()]
     out = ["## Templates", "", "Templates are Jinja, in a sandbox: they read the game and cannot change it or "
            "reach Python. Every template and expression sees:", "", _row("name", "what"), _row("---", "---")]
@@ -190,7 +192,7 @@ def _templates():
     return "\n".join(out)
 
 
-def reference():
+def reference() -> str:
     """The whole reference as Markdown."""
     return "\n\n".join([INTRO.strip(), "## Colours", COLOUR_RULE, _game_file(), _field_types(), _kinds(), _layouts(), _fonts(), _elements(),
                         _templates()]) + "\n"

@@ -7,11 +7,20 @@ import subprocess
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pikepdf
 
 from ..errors import PnpError
 from ..project import move_into_place
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+    from PIL.ImageCms import ImageCmsTransform
+
+# a part of a PDF's object graph walked with .get(key, default) chains, where a default stands in for what the
+# file leaves out: pikepdf.Object, or the {} given for it
+PdfPart = Any
 
 INK_LIMIT = 2.40  # total ink, as a fraction: 240%
 ICC_PROFILES = ("/usr/share/color/icc/ghostscript/default_cmyk.icc",)  # Debian's ghostscript package
@@ -34,7 +43,7 @@ class DriveThruError(PnpError):
     """Ghostscript is missing or failed: the message says which and what to do."""
 
 
-def profile():
+def profile() -> str:
     icc = next((p for p in ICC_PROFILES if Path(p).is_file()), None)
     if shutil.which("gs") is None or icc is None:
         raise DriveThruError("the drivethru format needs Ghostscript and its CMYK profile (Debian: apt-get install "
@@ -42,7 +51,7 @@ def profile():
     return icc
 
 
-def to_cmyk(icc):
+def to_cmyk(icc: str) -> "ImageCmsTransform":
     """The colour transform from sRGB to the CMYK profile (made once per deck: making one takes a while)."""
     from PIL import ImageCms
 
@@ -50,7 +59,7 @@ def to_cmyk(icc):
                                    renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
 
 
-def cmyk(image, transform):
+def cmyk(image: "Image", transform: "ImageCmsTransform") -> bytes:
     """RGB image -> CMYK bytes through the CMYK profile that the PDF names as its output intent (littleCMS,
     in Pillow); then every pixel's total ink is held to INK_LIMIT by thinning its cyan, magenta and yellow,
     and greys and black (r = g = b) print in black ink alone."""
@@ -70,9 +79,10 @@ def cmyk(image, transform):
     return np.clip(planes, 0, 255).astype(np.uint8).tobytes()
 
 
-def pdfx(source, target, title):
+def pdfx(source: str | Path, target: str | Path, title: str) -> None:
     """Ghostscript writes `source` again as PDF/X-1a:2003 with a CMYK output intent."""
     gs, icc = shutil.which("gs"), profile()
+    assert gs is not None  # profile() has found it
     definition = Path(target).with_suffix(".pdfx.ps")
     safe_title = "".join(ch for ch in title if ch.isalnum() or ch in " -_:,.")
     definition.write_text(PDFX_DEF.format(title=safe_title, icc=icc))
@@ -120,26 +130,27 @@ class _Inks:
     """The worst total ink (1.0 = 100%) of the colours set and the images drawn in one PDF's content streams."""
 
     def __init__(self) -> None:
-        self.worst, self.seen = 0.0, set()
+        self.worst = 0.0
+        self.seen: set[tuple[int, int]] = set()
 
-    def colour(self, components: list) -> None:
+    def colour(self, components: list[Any]) -> None:
         values = [float(v) for v in components]
         self.worst = max(self.worst, sum(values) if len(values) == 4 else 1.0 - values[0])
 
-    def stream(self, stream: pikepdf.Object, resources: pikepdf.Dictionary | None) -> None:
+    def stream(self, stream: pikepdf.Object, resources: PdfPart | None) -> None:
         if stream.objgen in self.seen:
             return
         self.seen.add(stream.objgen)
         resources = resources if resources is not None else pikepdf.Dictionary()
         if any(font.get("/Subtype") == "/Type3" for font in resources.get("/Font", {}).values()):
             raise _Unreadable  # its glyphs are content streams that may set colours of their own
-        spaces = {}  # "fill" / "stroke" -> components of the colour space set by cs / CS
+        spaces: dict[str, int] = {}  # "fill" / "stroke" -> components of the colour space set by cs / CS
         for instruction in pikepdf.parse_content_stream(stream, _INK_OPERATORS):
             if isinstance(instruction, pikepdf.ContentStreamInlineImage):
                 raise _Unreadable
             self.operator(str(instruction.operator), list(instruction.operands), resources, spaces)
 
-    def operator(self, name: str, operands: list, resources: pikepdf.Dictionary, spaces: dict) -> None:
+    def operator(self, name: str, operands: list[Any], resources: PdfPart, spaces: dict[str, int]) -> None:
         if name in ("k", "K", "g", "G"):
             self.colour(operands)
         elif name in ("cs", "CS"):
@@ -158,7 +169,7 @@ class _Inks:
         else:  # rg, RG (not CMYK at all), sh (a shading)
             raise _Unreadable
 
-    def components(self, space: pikepdf.Object, resources: pikepdf.Dictionary | dict) -> int:
+    def components(self, space: PdfPart, resources: PdfPart) -> int:
         """How many components a colour space of the file has, if its ink can be read from them."""
         space = resources.get("/ColorSpace", {}).get(str(space), space)
         if isinstance(space, pikepdf.Array) and len(space) == 2 and space[0] == "/ICCBased":
@@ -167,7 +178,7 @@ class _Inks:
             raise _Unreadable
         return _INKS_OF_SPACE[str(space)]
 
-    def xobject(self, xobject: pikepdf.Object | None) -> None:
+    def xobject(self, xobject: PdfPart | None) -> None:
         if xobject is None:
             return
         if xobject.get("/Subtype") == "/Form":
@@ -176,7 +187,7 @@ class _Inks:
             self.seen.add(xobject.objgen)
             self.image(xobject)
 
-    def image(self, image: pikepdf.Stream) -> None:
+    def image(self, image: PdfPart) -> None:
         import numpy as np
 
         components = self.components(image.get("/ColorSpace"), {})
@@ -195,6 +206,7 @@ def _rendered_max_ink(path: Path) -> float:
     from PIL import Image
 
     gs = shutil.which("gs")
+    assert gs is not None  # the PDF was made by it (DeckJob)
     tiff = Path(path).with_suffix(".ink.tif")
     try:
         subprocess.run([gs, "-q", "-dBATCH", "-dNOPAUSE", "-sDEVICE=tiff32nc", "-r72", f"-sOutputFile={tiff}",
@@ -218,8 +230,8 @@ class DeckJob:
 
     name: str  # the PDF's file name
     title: str
-    pages: list
-    trim: tuple
+    pages: list[int | None]
+    trim: tuple[float, ...]  # (w, h)
     bleed: float
     art_bleed: float
 
@@ -233,12 +245,16 @@ class DeckJob:
             raw.unlink(missing_ok=True)
             distinct.unlink(missing_ok=True)
 
-    def compose(self, faces: Path, target: Path) -> list:
+    def compose(self, faces: Path, target: Path) -> list[int]:
         """Write each distinct page of the deck once into `target` (a deck's backs are mostly one drawing, and
         Ghostscript takes as long over a repeated page as over a new one); returns, for each page of the deck in
         order, the number of its page in `target`."""
         with pikepdf.open(faces) as source:
-            pdf, forms, seen, written, order = pikepdf.new(), {}, set(), {}, []
+            pdf = pikepdf.new()
+            forms: dict[int, pikepdf.Object] = {}
+            seen: set[tuple[int, int]] = set()
+            written: dict[bytes | None, int] = {}
+            order: list[int] = []
             for index in self.pages:
                 drawing = None if index is None else _drawing(source.pages[index])
                 if drawing not in written:
@@ -248,7 +264,8 @@ class DeckJob:
             pdf.save(target)
         return order
 
-    def _add_page(self, pdf: pikepdf.Pdf, source: pikepdf.Pdf, index: int | None, forms: dict, seen: set) -> None:
+    def _add_page(self, pdf: pikepdf.Pdf, source: pikepdf.Pdf, index: int | None, forms: dict[int, pikepdf.Object],
+                  seen: set[tuple[int, int]]) -> None:
         width, height = self.trim[0] + 2 * self.bleed, self.trim[1] + 2 * self.bleed
         page = pdf.add_blank_page(page_size=(width, height))
         page.TrimBox = [self.bleed, self.bleed, width - self.bleed, height - self.bleed]
@@ -288,7 +305,7 @@ def _drawing(page: pikepdf.Page) -> bytes:
     return digest.digest()
 
 
-def _in_order(distinct: Path, order: list, target: Path) -> None:
+def _in_order(distinct: Path, order: list[int], target: Path) -> None:
     """The deck's PDF from its distinct pages: page n of the deck is page order[n] of `distinct`, repeated
     pages sharing their drawing (the file holds it once)."""
     if order == list(range(len(order))):
@@ -302,22 +319,22 @@ def _in_order(distinct: Path, order: list, target: Path) -> None:
         pdf.save(target)
 
 
-_TRANSFORM = []  # the sRGB -> CMYK transform, made once per process (making one takes a while)
+_TRANSFORM: list["ImageCmsTransform"] = []  # the sRGB -> CMYK transform, made once per process (making one takes a while)
 _TRANSFORM_LOCK = threading.Lock()
 
 
-def _transform() -> object:
+def _transform() -> "ImageCmsTransform":
     with _TRANSFORM_LOCK:
         if not _TRANSFORM:
             _TRANSFORM.append(to_cmyk(profile()))
     return _TRANSFORM[0]
 
 
-_COLOURS = {}  # (r, g, b) 0-255 -> [c, m, y, k] 0-1: a game's few hundred colours, converted once per process
+_COLOURS: dict[tuple[int, ...], list[float]] = {}  # (r, g, b) 0-255 -> [c, m, y, k] 0-1: a game's few hundred colours, converted once per process
 _TO_CMYK = {pikepdf.Operator("rg"): pikepdf.Operator("k"), pikepdf.Operator("RG"): pikepdf.Operator("K")}
 
 
-def _colour(rgb: list) -> list:
+def _colour(rgb: PdfPart) -> list[float]:
     """One RGB colour (0-1 each) as CMYK ink fractions, by the same rules as the images' pixels (cmyk)."""
     from PIL import Image
 
@@ -328,7 +345,7 @@ def _colour(rgb: list) -> list:
     return _COLOURS[key]
 
 
-def _in_cmyk(form: pikepdf.Stream, seen: set) -> None:
+def _in_cmyk(form: PdfPart, seen: set[tuple[int, int]]) -> None:
     """Rewrite a form (and the forms and images it draws) in DeviceCMYK, converted by pnp rather than by
     Ghostscript's own profile, which prints black text in all four inks (fringing wherever the plates are a hair
     out of register) and dark colours above the ink limit: RGB colours as cmyk() makes them, greys and black in
@@ -351,7 +368,7 @@ def _in_cmyk(form: pikepdf.Stream, seen: set) -> None:
             _image_in_cmyk(inner)
 
 
-def _image_in_cmyk(image: pikepdf.Stream) -> None:
+def _image_in_cmyk(image: PdfPart) -> None:
     import zlib
 
     from pikepdf import PdfImage

@@ -34,7 +34,7 @@ class Face:
     copies = property(lambda self: self.printable.copies)
 
 
-def _slug(value):
+def _slug(value: object) -> str:
     text = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in str(value).lower())
     return "-".join(part for part in text.split("-") if part)[:60] or "item"
 

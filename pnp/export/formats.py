@@ -3,37 +3,41 @@ per face, the highest dpi within MAX_PIXELS (Tabletop Simulator's format is in t
 in services.py; registry.py holds the base class, the Plan and the list of them all)."""
 
 import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..units import MM, to_mm
 from .raster import MAX_PIXELS, Shot
 from .registry import ExportFormat, Plan, register
-
-from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from ..printables import Studio
     from .faces import Face
 
 INCH = 72.0
+Px = tuple[int, int]  # (w, h) in pixels
+BleedPx = tuple[int, int, int, int]  # (left, top, right, bottom) pixels of art beyond the trim
+# a face's (trim px, bleed px, dpi) as a format sizes its image
+Sizing = Callable[["Face"], tuple[Px, BleedPx, float]]
 
 
-def _px(points, dpi):
+def _px(points: float, dpi: float) -> int:
     return round(points / INCH * dpi)
 
 
-def _split(total):
+def _split(total: int) -> tuple[int, int]:
     """Bleed pixels for the two sides of one axis when the template's total is odd: the extra one after."""
     return total // 2, total - total // 2
 
 
-def _shot(face, folder, rel, trim_px, bleed_px, dpi):
+def _shot(face: "Face", folder: Path, rel: Path, trim_px: Px, bleed_px: BleedPx, dpi: float) -> Shot:
     return Shot(face.page, str(folder / rel), trim_px, bleed_px, face.art_bleed, face.trim, dpi)
 
 
-def _per_face(faces, folder, sizing, plan):
+def _per_face(faces: list["Face"], folder: Path, sizing: Sizing, plan: Plan) -> None:
     """One image per face, named <component>/<stem>.png; faces drawn alike are rendered once, then copied."""
-    first = {}
+    first: dict[tuple[int, Px, BleedPx], str] = {}
     for face in faces:
         trim_px, bleed_px, dpi = sizing(face)
         rel = Path(face.component.id) / f"{face.stem}.png"
@@ -55,15 +59,15 @@ class Png(ExportFormat):
     help = "every face and back as a PNG"
     writes = "<component>/<nnn>-<id>-front.png and -back.png, at --dpi with --bleed, RGB"
 
-    def settings(self, options: dict) -> dict:
+    def settings(self, options: dict[str, Any]) -> dict[str, Any]:
         """--dpi and --bleed (millimetres) shape the images."""
         return {"dpi": options["dpi"], "bleed_mm": to_mm(options["bleed"])}
 
-    def plan(self, faces: list, folder: Path, options: dict, studio: "Studio") -> Plan:
+    def plan(self, faces: list["Face"], folder: Path, options: dict[str, Any], studio: "Studio") -> Plan:
         """One image per face at --dpi (or less, within MAX_PIXELS) with --bleed of art all round."""
         plan = Plan()
 
-        def sizing(face: "Face") -> tuple:
+        def sizing(face: "Face") -> tuple[Px, BleedPx, float]:
             dpi = within_cap(face, options["dpi"], options["bleed"], studio, plan)
             b = _px(options["bleed"], dpi)
             return (_px(face.trim[0], dpi), _px(face.trim[1], dpi)), (b, b, b, b), dpi
@@ -72,7 +76,7 @@ class Png(ExportFormat):
         return plan
 
 
-def fitting_dpi(inches: tuple, dpi: float, cap: int | None = None) -> float:
+def fitting_dpi(inches: tuple[float, float], dpi: float, cap: int | None = None) -> float:
     """`dpi`, or the highest whole dpi at which an image of `inches` (w, h) has at most `cap` pixels
     (MAX_PIXELS), counting a pixel of rounding on each side."""
     cap = cap or MAX_PIXELS
@@ -88,7 +92,7 @@ def fitting_dpi(inches: tuple, dpi: float, cap: int | None = None) -> float:
     return fitting
 
 
-def within_cap(face, dpi, bleed, studio, plan):
+def within_cap(face: "Face", dpi: float, bleed: float, studio: "Studio", plan: Plan) -> float:
     """`dpi`, or the highest whole dpi at which the face with `bleed` all round stays within MAX_PIXELS, noted
     in the plan once per component at its layout's size."""
     inches = ((face.trim[0] + 2 * bleed) / INCH, (face.trim[1] + 2 * bleed) / INCH)
@@ -117,14 +121,14 @@ class Proof(ExportFormat):
     help = "a PDF per deck with every card small, its id and name beneath"
     writes = "<deck>.pdf: every card at half size with its id and name, to check a deck at a glance"
 
-    def plan(self, faces: list, folder: Path, options: dict, studio: "Studio") -> Plan:
+    def plan(self, faces: list["Face"], folder: Path, options: dict[str, Any], studio: "Studio") -> Plan:
         """One PDF per deck of its fronts, drawn when the plan finishes; each PDF's page count checked."""
         plan = Plan()
         decks: dict[str, list[Face]] = {}
         for face in faces:
             if face.kind == "deck" and face.side == "front":
                 decks.setdefault(face.component.id, []).append(face)
-        layouts = {}
+        layouts: dict[str, tuple[int, int]] = {}
         for cid, fronts in decks.items():
             cols, rows = _proof_grid(fronts[0])
             layouts[cid] = (cols, rows)
@@ -137,7 +141,7 @@ class Proof(ExportFormat):
         return plan
 
 
-def _proof_grid(face):
+def _proof_grid(face: "Face") -> tuple[int, int]:
     from ..units import PAPER_SIZES
 
     pw, ph = (v * MM for v in PAPER_SIZES["a4"])
@@ -145,7 +149,7 @@ def _proof_grid(face):
     return max(1, int((pw - 2 * PROOF_MARGIN) // cw)), max(1, int((ph - 2 * PROOF_MARGIN - 10 * MM) // ch))
 
 
-def _draw_proof(studio: "Studio", fronts: list, grid: tuple[int, int], path: Path) -> None:
+def _draw_proof(studio: "Studio", fronts: list["Face"], grid: tuple[int, int], path: Path) -> None:
     from ..draw.canvas import new_canvas
     from ..units import PAPER_SIZES
 
@@ -183,7 +187,7 @@ def _draw_proof(studio: "Studio", fronts: list, grid: tuple[int, int], path: Pat
     canvas.save()
 
 
-def _fit_label(text, width, studio):
+def _fit_label(text: str, width: float, studio: "Studio") -> str:
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
     font = studio.fonts.name("Body")

@@ -91,14 +91,15 @@ def render_preview(save: dict, resolve: Callable[[str], Path | None]) -> Image.I
             _bag(canvas, draw, state, box, resolve)
         elif image is not None:
             turned = image if state["Transform"]["rotY"] == 180.0 else image.rotate(180)
-            canvas.paste(turned.resize(size, Image.LANCZOS), box[:2])
+            canvas.paste(turned.resize(size, Image.Resampling.LANCZOS), box[:2])
         else:
             draw.rectangle(box, fill=DIE if kind_of(state["Name"]) == "die" else FALLBACK, outline=(40, 40, 40))
             draw.text((box[0] + 2, box[1] + 2), state["Name"].replace("Die_", "d"), fill=(20, 20, 20))
     return canvas
 
 
-def _bag(canvas: Image.Image, draw: ImageDraw.ImageDraw, state: dict, box: tuple, resolve) -> None:
+def _bag(canvas: Image.Image, draw: ImageDraw.ImageDraw, state: dict, box: tuple,
+         resolve: Callable[[str], Path | None]) -> None:
     """A bag as a pouch, with the first piece it holds on top of it."""
     draw.ellipse(box, fill=BAG, outline=BAG_EDGE, width=max(1, (box[2] - box[0]) // 20))
     inside = (state.get("ContainedObjects") or [{}])[0]
@@ -106,5 +107,5 @@ def _bag(canvas: Image.Image, draw: ImageDraw.ImageDraw, state: dict, box: tuple
     if image is None:
         return
     side = (box[2] - box[0]) // 2
-    image.thumbnail((side, side), Image.LANCZOS)
+    image.thumbnail((side, side), Image.Resampling.LANCZOS)
     canvas.paste(image, ((box[0] + box[2] - image.width) // 2, (box[1] + box[3] - image.height) // 2))

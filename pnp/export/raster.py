@@ -8,7 +8,11 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
     import numpy as np
+    import pypdfium2 as pdfium
 
 MAX_PIXELS = 40_000_000  # in one image: rendering takes ~10 bytes a pixel at its peak, so ~400 MB (a 530 mm
 # square board at 300 dpi); a larger image is planned at a lower resolution (formats.within_cap)
@@ -30,7 +34,7 @@ class Shot:
     dpi: float  # written into the file
 
 
-def render_pixels(document: object, shot: Shot) -> "np.ndarray":
+def render_pixels(document: "pdfium.PdfDocument", shot: Shot) -> "np.ndarray":
     """The pixels of one shot from the open faces PDF: rows x columns x RGB, exactly its size."""
     page = document[shot.page]
     try:
@@ -39,7 +43,7 @@ def render_pixels(document: object, shot: Shot) -> "np.ndarray":
         page.close()
 
 
-def page_pixels(page: object, shot: Shot) -> "np.ndarray":
+def page_pixels(page: "pdfium.PdfPage", shot: Shot) -> "np.ndarray":
     """The pixels of one shot from its page, open (the preview reads the page's text too): rows x columns x RGB.
     pdfium renders into a packed buffer that Python owns, seen as an array without a copy; cropping it is a view,
     so the encoder reads pdfium's own pixels (a copy through Pillow cost more than the rendering at 300 dpi)."""
@@ -127,7 +131,7 @@ def png_bytes(pixels: "np.ndarray", dpi: float) -> bytes:
                      chunk(b"IDAT", b"".join(idat)), chunk(b"IEND", b"")])
 
 
-def _work(args):
+def _work(args: "tuple[str | Path, list[Shot]]") -> int:
     pdf_path, shots = args
     import pypdfium2 as pdfium
 
@@ -140,7 +144,8 @@ def _work(args):
     return len(shots)
 
 
-def write_all(pdf_path, shots, jobs=1, on_done=None, on_start=None):
+def write_all(pdf_path: "str | Path", shots: list[Shot], jobs: int = 1, on_done: "Callable[[int], None] | None" = None,
+              on_start: "Callable[[], None] | None" = None) -> None:
     """Render and save every shot; `on_start()` once the work begins, `on_done(n)` after each batch. Work is
     split in page order across `jobs` processes; the files are the same whatever the split."""
     on_done = on_done or (lambda n: None)
@@ -159,7 +164,8 @@ def write_all(pdf_path, shots, jobs=1, on_done=None, on_start=None):
             on_done(n)
 
 
-def run_tasks(tasks: list, folder: object, jobs: int = 1, on_done: object = None) -> None:
+def run_tasks(tasks: "list[Callable[[Path], None]]", folder: "Path", jobs: int = 1,
+              on_done: "Callable[[int], None] | None" = None) -> None:
     """Run each task(folder) (a format's files made after the images, such as Ghostscript conversions), `jobs` at
     a time, calling `on_done(1)` as each ends. Threads, not processes: each task's work is a program of its own,
     and a progress bar's thread is running by now (forking under it could hang)."""

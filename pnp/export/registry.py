@@ -24,7 +24,7 @@ class Plan:
     problems: list = field(default_factory=list)  # (message, mark): nothing is exported
     skipped: list = field(default_factory=list)  # (message, mark): those faces are left out, the rest exported
     notes: list = field(default_factory=list)  # (message, mark): warnings about faces exported all the same
-    finish: object = None  # function(folder) run after the images exist (sheets, saved object)
+    finish: Callable[[Path], None] | None = None  # function(folder) run after the images exist (sheets, saved object)
     pdfs: dict = field(default_factory=dict)  # path -> pages each PDF must have
     ink: dict = field(default_factory=dict)  # path -> the most total ink (percent) any of its pixels may have
     tasks: list = field(default_factory=list)  # picklable callables run across processes, task(folder) -> None

@@ -12,18 +12,25 @@ from ..kit.manifest import Manifest, up_to_date, warning_records
 from ..check import few_collections, validate
 from ..errors import PnpError, cannot_write
 from ..project import output_lock, replace_folder
-from ..report import Report
+from ..report import Diagnostic, Report
 from .faces import collect, draw_faces
 from .raster import Shot, run_tasks, write_all
 from .registry import ExportFormat, moved, registered
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..model.game import Game
+    from ..printables import Studio
+    from ..project import Project
 
 
 @dataclass
 class Exported:
     game_id: str
     ok: bool
-    diagnostics: list = field(default_factory=list)
-    folder: Path = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    folder: Path | None = None
     files: int = 0
     up_to_date: bool = False
 
@@ -31,12 +38,13 @@ class Exported:
 MANIFEST = "export.json"
 
 
-def _settings(fmt: str, options: dict) -> dict:
+def _settings(fmt: str, options: dict[str, Any]) -> dict[str, Any]:
     """What shapes an export besides the game's files: the format, and the settings it says shape it."""
     return {"format": fmt, **registered()[fmt].settings(options)}
 
 
-def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None, force=False):
+def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, options: dict[str, Any], jobs: int = 1,
+                on_progress: Callable[[str, int], None] | None = None, force: bool = False) -> Exported:
     """Export one game in `fmt` into `folder` (replaced whole, only when everything was written and checked),
     unless an export from the same inputs and settings is already there (or `force`).
     `options`: print options plus 'dpi' and 'bleed' (points) for the png format. `on_progress(event, value)`:
@@ -67,7 +75,8 @@ def export_game(project, game_id, fmt, folder, options, jobs=1, on_progress=None
     return Exported(game_id, True, report.diagnostics, folder, count)
 
 
-def _written(project, studio, fmt, folder, options, jobs, on_progress, report, trees) -> int | None:
+def _written(project: "Project", studio: "Studio", fmt: str, folder: Path, options: dict[str, Any], jobs: int,
+             on_progress: Callable[[str, int], None] | None, report: Report, trees: dict[str, str]) -> int | None:
     """Write the export into a new folder of its own beside `folder` and put it in its place; returns how
     many files it holds, None when refused (the report says why)."""
     work = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
@@ -81,7 +90,8 @@ def _written(project, studio, fmt, folder, options, jobs, on_progress, report, t
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _record(project: object, game: object, fmt: str, options: dict, work: Path, trees: dict, report: Report) -> int:
+def _record(project: "Project", game: "Game", fmt: str, options: dict[str, Any], work: Path, trees: dict[str, str],
+            report: Report) -> int:
     """export.json: the settings, the inputs (as the build records them), the warnings and each file's sha256,
     so that the next export of unchanged inputs is skipped. Returns how many files the export holds."""
     files = [{"path": p.relative_to(work).as_posix(), "sha256": sha256(p)}
@@ -93,7 +103,7 @@ def _record(project: object, game: object, fmt: str, options: dict, work: Path, 
     return len(files) + 1
 
 
-def _write(project: object, studio: object, fmt: str, folder: Path, work: Path, options: dict, jobs: int,
+def _write(project: "Project", studio: "Studio", fmt: str, folder: Path, work: Path, options: dict[str, Any], jobs: int,
            on_progress: Callable[[str, int], None] | None, report: Report) -> bool:
     """Everything the format writes, into `work`, checked; False when refused (the report says why)."""
     game_id = studio.game.id

@@ -4,12 +4,21 @@ is refused with its layout's size, never stretched."""
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from ..units import MM, length
-from .formats import INCH, Plan, _shot
+from .formats import INCH, BleedPx, Plan, Px, _shot
 from .registry import ExportFormat, register
+
+if TYPE_CHECKING:
+    from ..printables import Studio
+    from ..model.components import Component
+    from .faces import Face
+
+# a deck a service prints: its component, the product, and (front, back or None) per card in card order
+Deck = tuple["Component", "Product", list[tuple["Face", "Face | None"]]]
 
 CATALOGUE_FILE = Path(__file__).with_name("catalogue.yaml")
 
@@ -19,12 +28,12 @@ class Product:
     """One card product of a service: its trim in points and, for image services, its template in pixels."""
 
     name: str
-    trim: tuple  # (w, h) points
-    template_px: tuple | None  # (w, h) pixels at the service's dpi, trim and bleed; None: trim + bleed_in
+    trim: tuple[float, ...]  # (w, h) points
+    template_px: tuple[int, ...] | None  # (w, h) pixels at the service's dpi, trim and bleed; None: trim + bleed_in
     url: str
 
 
-def _catalogue() -> tuple[float, dict]:
+def _catalogue() -> tuple[float, dict[str, dict[str, Any]]]:
     """The tolerance (points) and, per service id, its title, dpi, bleed_in and products."""
     data = yaml.safe_load(CATALOGUE_FILE.read_text(encoding="utf-8"))
     services = {}
@@ -42,7 +51,7 @@ TOLERANCE, SERVICES = _catalogue()
 SERVICE_BLEED = max(spec["bleed_in"] for spec in SERVICES.values()) * INCH  # points of art the services take
 
 
-def product_for(service: str, trim: tuple) -> Product | None:
+def product_for(service: str, trim: tuple[float, ...]) -> Product | None:
     """The service's product whose trim is nearest `trim` (points), within TOLERANCE in each dimension."""
     fits = [(max(abs(trim[0] - p.trim[0]), abs(trim[1] - p.trim[1])), n, p)
             for n, p in enumerate(SERVICES[service]["products"])]
@@ -50,19 +59,20 @@ def product_for(service: str, trim: tuple) -> Product | None:
     return min(fits)[2] if fits else None
 
 
-def _mm(points: tuple) -> str:
+def _mm(points: tuple[float, ...]) -> str:
     return f"{points[0] / MM:.4g} x {points[1] / MM:.4g} mm"
 
 
-def _decks(service: str, faces: list, studio: object, plan: Plan) -> list:
+def _decks(service: str, faces: list["Face"], studio: "Studio", plan: Plan) -> list[Deck]:
     """Each deck a service can print: (component, its product, [(front, back or None), ...] in card order).
     A deck of no product's size is refused (left out, a warning at its layout's size); one printed a fraction of
     a millimetre off its own size is noted; a deck without backs gets plain ones, noted at its layout."""
-    spec, decks = SERVICES[service], {}
+    spec = SERVICES[service]
+    decks: dict[str, list[Face]] = {}
     for face in faces:
         if face.kind == "deck":
             decks.setdefault(face.component.id, []).append(face)
-    out = []
+    out: list[Deck] = []
     for cards in decks.values():
         component, layout = cards[0].component, studio.layouts.get(cards[0].printable.layout)
         product = product_for(service, cards[0].trim)
@@ -87,7 +97,7 @@ def _decks(service: str, faces: list, studio: object, plan: Plan) -> list:
     return out
 
 
-def _template(service: str, product: Product, trim: tuple) -> tuple:
+def _template(service: str, product: Product, trim: tuple[float, ...]) -> tuple[Px, BleedPx]:
     """(trim px, bleed px (left, top, right, bottom)) of a card of `trim` points on the product's template: the
     card at its own size, centred; the template's rest is bleed."""
     spec = SERVICES[service]
@@ -107,7 +117,7 @@ def _owner(service: str) -> str:
 class ServiceFormat(ExportFormat):
     """A print service's format: each face drawn with the art its product's template takes."""
 
-    def art_bleed(self, options: dict) -> float:
+    def art_bleed(self, options: dict[str, Any]) -> float:
         """The most bleed any print service takes (or --bleed, when more)."""
         return max(options["bleed"], SERVICE_BLEED)
 
@@ -116,28 +126,28 @@ class ImageService(ServiceFormat):
     """A service that takes one image per card face (tgc, mpc): each card's front and back at the template size
     of the product that fits the deck; `name` is the service's id in catalogue.yaml."""
 
-    @property
-    def help(self) -> str:
+    @property  # a class attribute in the other formats; worked out from the catalogue here
+    def help(self) -> str:  # type: ignore[override]
         """The phrase for --format's help, with the service's title."""
         return f"card fronts and backs at the template size of {_owner(self.name)} product that fits the deck"
 
     @property
-    def writes(self) -> str:
+    def writes(self) -> str:  # type: ignore[override]
         """What `pnp export --help` says it writes, with the template of the service's first product."""
         first = SERVICES[self.name]["products"][0]
         return (f"<component>/...png, front and back, at the template size of {_owner(self.name)}\n"
                 f"product that fits the deck ({first.name} {first.template_px[0]} x {first.template_px[1]} px)")
 
-    def plan(self, faces: list, folder: Path, options: dict, studio: object) -> Plan:
+    def plan(self, faces: list["Face"], folder: Path, options: dict, studio: "Studio") -> Plan:
         """Each card's front and back at the template size of the product that fits its deck; a deck without
         backs gets plain white ones, written when the plan finishes."""
         service = self.name
         plan, dpi = Plan(), SERVICES[service]["dpi"]
-        plain = []  # (path, size): plain backs, written when the plan finishes
+        plain: list[tuple[Path, tuple[int, int]]] = []  # (path, size): plain backs, written when the plan finishes
         for component, product, pairs in _decks(service, faces, studio, plan):
             trim_px, bleed_px = _template(service, product, pairs[0][0].trim)
             size = (trim_px[0] + bleed_px[0] + bleed_px[2], trim_px[1] + bleed_px[1] + bleed_px[3])
-            rendered = {}
+            rendered: dict[int, str] = {}
             for front, back in pairs:
                 for face in (front, back):
                     if face is None:
@@ -151,9 +161,9 @@ class ImageService(ServiceFormat):
                     plan.shots.append(_shot(face, folder, Path(component.id) / f"{face.stem}.png", trim_px, bleed_px,
                                             dpi))
                 if back is None:
-                    path = folder / component.id / f"{front.stem.removesuffix('-front')}-back.png"
-                    plan.expect[str(path)] = size
-                    plain.append((path.relative_to(folder), size))
+                    back_path = folder / component.id / f"{front.stem.removesuffix('-front')}-back.png"
+                    plan.expect[str(back_path)] = size
+                    plain.append((back_path.relative_to(folder), size))
         plan.finish = lambda out: _plain_backs(out, plain, dpi)
         return plan
 
@@ -168,7 +178,7 @@ class MakePlayingCards(ImageService):
     name = "mpc"
 
 
-def _plain_backs(out: Path, plain: list, dpi: int) -> None:
+def _plain_backs(out: Path, plain: list[tuple[Path, tuple[int, int]]], dpi: int) -> None:
     from PIL import Image
 
     for rel, size in plain:
@@ -188,7 +198,7 @@ class DriveThruCards(ServiceFormat):
               "text and lines stay vectors, colours in CMYK by pnp (black in black ink only, at most\n"
               "240% ink), made PDF/X-1a by Ghostscript")
 
-    def plan(self, faces: list, folder: Path, options: dict, studio: object) -> Plan:
+    def plan(self, faces: list["Face"], folder: Path, options: dict, studio: "Studio") -> Plan:
         """A task per deck that composes its PDF/X-1a; each PDF's page count and ink checked."""
         from .drivethru import INK_LIMIT, DeckJob
 

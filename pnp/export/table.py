@@ -5,6 +5,7 @@ supply beside them, a place for each seat with that player's own pieces)."""
 import hashlib
 import math
 from dataclasses import dataclass
+from typing import Any
 
 # The scale rule. One Tabletop Simulator unit is about an inch (its knowledge base, "Custom Tile": thickness
 # "in in-game units (about an inch)"), so positions are in inches: UNIT_MM. An object's size is its scale times
@@ -59,8 +60,8 @@ class Guids:
 class Placed:
     """An object to put on the table: its footprint and where it goes (filled in by `pack`)."""
 
-    state: dict  # the saved object, without its Transform
-    size: tuple  # (width, depth) in units
+    state: dict[str, Any]  # the saved object, without its Transform
+    size: tuple[float, float]  # (width, depth) in units
     place: str  # "centre", "supply" or "seat"
     seat: int = 0
     flip: bool = False  # face down (a deck)
@@ -70,10 +71,12 @@ class Placed:
     scale: float = 1.0
 
 
-def _shelves(pieces: list, width: float) -> tuple[float, float, list]:
+def _shelves(pieces: list[Placed], width: float) -> tuple[float, float, list[tuple[Placed, float, float]]]:
     """Pieces in rows of at most `width` (wider ones alone on their row): (width, depth, [(piece, x, z)])
     with x, z the centre measured from the block's top-left corner, z growing towards the table's south."""
-    rows, row, used = [], [], 0.0
+    rows: list[list[Placed]] = []
+    row: list[Placed] = []
+    used = 0.0
     for p in pieces:
         if row and used + GAP + p.size[0] > width:
             rows.append(row)
@@ -93,17 +96,17 @@ def _shelves(pieces: list, width: float) -> tuple[float, float, list]:
     return widest, max(z - GAP, 0.0), out
 
 
-def _put(block: list, left: float, top: float) -> None:
+def _put(block: list[tuple[Placed, float, float]], left: float, top: float) -> None:
     """Pieces of a block placed with the block's top-left corner at (left, top) (top is the north edge)."""
     for p, x, z in block:
         p.x, p.z = round(left + x, 3), round(top - z, 3)
 
 
-def _widest(pieces: list, width: float) -> float:
+def _widest(pieces: list[Placed], width: float) -> float:
     return max([width] + [p.size[0] for p in pieces])
 
 
-def pack(pieces: list, seats: int) -> None:
+def pack(pieces: list[Placed], seats: int) -> None:
     """Place every piece: the centre's boards in rows, the supply (decks, bags, dice, rulebook) in rows to their
     east as deep as the centre, and the seats' own pieces in a row per seat, half the seats south of the table
     (facing north) and the rest north of it (turned to face south). Nothing overlaps."""
@@ -121,9 +124,9 @@ def pack(pieces: list, seats: int) -> None:
     _seats(pieces, seats, half)
 
 
-def _seats(pieces: list, seats: int, half: float) -> None:
+def _seats(pieces: list[Placed], seats: int, half: float) -> None:
     """Each seat's pieces in a row: the first half of the seats south of the middle band, the rest north."""
-    rows = {}
+    rows: dict[int, list[Placed]] = {}
     for p in pieces:
         if p.place == "seat":
             rows.setdefault(p.seat, []).append(p)
@@ -132,7 +135,7 @@ def _seats(pieces: list, seats: int, half: float) -> None:
     _seat_row([rows[s] for s in sorted(rows) if s >= south], half + BLOCK_GAP, north=True)
 
 
-def _seat_row(seat_rows: list, edge: float, north: bool) -> None:
+def _seat_row(seat_rows: list[list[Placed]], edge: float, north: bool) -> None:
     """The seats along one side of the table, side by side and centred; `edge` is the side facing the centre."""
     blocks = [_shelves(row, sum(p.size[0] + GAP for p in row)) for row in seat_rows]
     total = sum(w for w, _, _ in blocks) + BLOCK_GAP * 2 * max(len(blocks) - 1, 0)

@@ -5,9 +5,10 @@ save that lays them out at their real size on a table (table.py), with `table-pr
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from ..model.glossary import TERM_IN_TEXT
@@ -18,6 +19,17 @@ from .formats import INCH, Plan, _px, _shot
 from .registry import ExportFormat, register
 from .services import SERVICE_BLEED
 from .table import Guids, Placed, footprint, pack, scale_for, transform
+
+if TYPE_CHECKING:
+    from ..model.components import Component
+    from ..printables import Studio
+    from .faces import Face
+
+Url = Callable[[str], str]  # how the save names a file of the export (its path under the export folder)
+Px = tuple[int, int]  # (w, h) in pixels
+# one sheet of a deck: (component, number, fronts, their backs, (cols, rows), card px)
+Sheet = tuple["Component", int, list["Face"], list["Face | None"], tuple[int, int], Px]
+Deck = dict[str, Any]  # a deck as its sheets are composed: component, custom (its CustomDeck), cards, card, back
 
 TTS_MAX_PX, TTS_COLS, TTS_ROWS = 4096, 10, 7
 PIECE_DPI = 150  # boards, aids and tokens; a small token gets more, so its short side has MIN_SHORT_PX
@@ -38,7 +50,7 @@ def _markup_free(text: object) -> str:
     return ICON_IN_TEXT.sub(r"\1", text.replace("**", "").replace("*", "")).strip()
 
 
-def _description(face, studio):
+def _description(face: "Face", studio: "Studio") -> str:
     """A card's text as Tabletop Simulator shows it on hover: the item's text fields, markup removed."""
     if face.item is None:
         return ""
@@ -47,7 +59,7 @@ def _description(face, studio):
     return "\n".join(_markup_free(t) for t in texts if isinstance(t, str) and t.strip())
 
 
-def _hover(face, studio) -> str:
+def _hover(face: "Face", studio: "Studio") -> str:
     """What a piece says on hover: its rules text; an item without text fields lists its plain values; a
     piece without an item says what it is."""
     text = _description(face, studio)
@@ -63,7 +75,7 @@ def _hover(face, studio) -> str:
 class TablePlan(Plan):
     """A plan that knows its export folder: the images composed after rendering are expected there too."""
 
-    folder: Path = None
+    folder: Path = None  # type: ignore[assignment]  # always given: TablePlan(folder=...)
 
 
 @register
@@ -76,19 +88,19 @@ class TabletopSimulator(ExportFormat):
     writes = ("<deck>-<n>-faces.png sheets (at most 10 x 7 cards, 4096 px), boards, tokens, dice, the\n"
               "rulebook, <game>.json (copy it to Tabletop Simulator's Saves folder) and table-preview.png")
 
-    def art_bleed(self, options: dict) -> float:
+    def art_bleed(self, options: dict[str, Any]) -> float:
         """The faces drawn as for the print services, which pnp's Tabletop Simulator images have always been
         cut from (the same bytes for the same game)."""
         return max(options["bleed"], SERVICE_BLEED)
 
-    def settings(self, options: dict) -> dict:
+    def settings(self, options: dict[str, Any]) -> dict[str, Any]:
         """--base-url: the save names its images there."""
         return {**super().settings(options), "base_url": options.get("base_url")}
 
-    def plan(self, faces: list, folder: Path, options: dict, studio: object) -> "TablePlan":
+    def plan(self, faces: list["Face"], folder: Path, options: dict[str, Any], studio: "Studio") -> "TablePlan":
         """The sheets and piece images to render; the save, its preview and the rulebook when they exist."""
         plan = TablePlan(folder=folder)
-        groups = {}
+        groups: dict[str, list[Face]] = {}
         for face in faces:
             groups.setdefault(face.component.id, []).append(face)
         decks = [g for g in groups.values() if g[0].kind == "deck"]
@@ -101,14 +113,14 @@ class TabletopSimulator(ExportFormat):
         return plan
 
 
-def _urls(folder: Path, base_url: str | None):
+def _urls(folder: Path, base_url: str | None) -> Url:
     """How the save names a file of the export: its file:/// address, or under `base_url` once published."""
     if base_url:
         return lambda rel: f"{base_url.rstrip('/')}/{quote(Path(rel).as_posix())}"
     return lambda rel: (folder / rel).as_uri()
 
 
-def _sheets(faces_of, folder, plan):
+def _sheets(faces_of: list["Face"], folder: Path, plan: "TablePlan") -> Iterator[Sheet]:
     """One deck's sheets: (component, number, fronts, their backs, (cols, rows), card px) each; the card
     images they are made of are planned as shots."""
     fronts = [f for f in faces_of if f.side == "front"]
@@ -136,7 +148,7 @@ def piece_dpi(trim_pt: tuple) -> float:
     return min(max(PIECE_DPI, MIN_SHORT_PX / short), TTS_MAX_PX / long)
 
 
-def _pieces(faces_of, folder, plan):
+def _pieces(faces_of: list["Face"], folder: Path, plan: "TablePlan") -> None:
     """Boards, aids, tokens and die faces: one image per face (a die face DIE_FACE_PX square)."""
     for face in faces_of:
         dpi = DIE_FACE_PX / (min(face.trim) / INCH) if face.kind == "die" else piece_dpi(face.trim)
@@ -146,13 +158,14 @@ def _pieces(faces_of, folder, plan):
         plan.expect[str(folder / rel)] = trim_px
 
 
-def _seats(studio) -> int:
+def _seats(studio: "Studio") -> int:
     """How many sit at the table: the most the game's `players` allows (2-4 -> 4)."""
     counts = [int(n) for n in re.findall(r"\d+", str(studio.game.meta.get("players", "")))]
     return max(1, min(max(counts or [1]), MAX_SEATS))
 
 
-def _tts_finish(out, folder, url, sheets, others, studio, plan):
+def _tts_finish(out: Path, folder: Path, url: Url, sheets: list[Sheet], others: list[list["Face"]], studio: "Studio",
+                plan: "TablePlan") -> None:
     """Compose the deck sheets and dice from the images, draw the rulebook, then lay the table out and write
     the save and its preview."""
     from .preview import render_preview
@@ -176,7 +189,7 @@ def _tts_finish(out, folder, url, sheets, others, studio, plan):
     plan.expect[str(folder / PREVIEW)] = preview.size
 
 
-def _local(out: Path, folder: Path, url):
+def _local(out: Path, folder: Path, url: Url) -> Callable[[str], Path | None]:
     """The file under `out` a URL of the save names (None for anything else)."""
     prefix = url("x")[:-1]
 
@@ -190,7 +203,7 @@ def _local(out: Path, folder: Path, url):
     return resolve
 
 
-def _with_transform(state: dict, p: Placed) -> dict:
+def _with_transform(state: dict[str, Any], p: Placed) -> dict[str, Any]:
     """The saved object with its Transform (the cards of a deck and a board's other states lie where it does)."""
     done = dict(state)
     done["Transform"] = transform(p)
@@ -202,7 +215,7 @@ def _with_transform(state: dict, p: Placed) -> dict:
     return done
 
 
-def _plain_back(out, card, plan, folder_rel="cards"):
+def _plain_back(out: Path, card: Px, plan: "TablePlan", folder_rel: str = "cards") -> str:
     """A plain back of `card` px for a deck with no back layout (not the sheet of faces: every card would
     show all its neighbours on its back)."""
     from PIL import Image, ImageDraw
@@ -220,12 +233,13 @@ def _plain_back(out, card, plan, folder_rel="cards"):
     return rel
 
 
-def _compose_decks(out, url, sheets, plan):
+def _compose_decks(out: Path, url: Url, sheets: list[Sheet], plan: "TablePlan") -> dict[str, Deck]:
     """Each deck's sheets composed from its card images, with its back: the one back image when all backs
     are alike, a back sheet when they differ, a plain back when it has none. Returns the decks by component."""
     from PIL import Image
 
-    by_component, deck_key = {}, 0
+    by_component: dict[str, Deck] = {}
+    deck_key = 0
     for component, number, fronts, backs, (cols, rows), card in sheets:
         deck_key += 1
         face_sheet = Image.new("RGB", (cols * card[0], rows * card[1]), "white")
@@ -247,7 +261,8 @@ def _compose_decks(out, url, sheets, plan):
     return by_component
 
 
-def _deck_back(out, component, number, backs, grid, card, deck, plan) -> tuple[str, bool]:
+def _deck_back(out: Path, component: "Component", number: int, backs: list["Face | None"], grid: tuple[int, int],
+               card: Px, deck: Deck, plan: "TablePlan") -> tuple[str, bool]:
     """A sheet's back and whether it is a sheet of backs: the one back image when all are alike (the same
     file for every sheet of the deck), a back sheet when they differ, a plain back when there is none."""
     from PIL import Image
@@ -279,11 +294,11 @@ def _digest(path: Path) -> str:
         return hashlib.sha256(image.tobytes()).hexdigest()
 
 
-def _deck_piece(deck, studio, guids) -> Placed:
+def _deck_piece(deck: Deck, studio: "Studio", guids: Guids) -> Placed:
     """A deck face down in the supply (a lone card when it holds one), every card named with its rules text
     on hover."""
     component = deck["component"]
-    counted = {}
+    counted: dict[int, int] = {}
     cards = []
     for card_id, face, key in deck["cards"]:
         counted[card_id] = counted.get(card_id, 0) + 1
@@ -301,7 +316,8 @@ def _deck_piece(deck, studio, guids) -> Placed:
     return Placed(state, size, "supply", flip=True, scale=scale)
 
 
-def _other_pieces(faces_of, out, url, studio, guids, seats, plan):
+def _other_pieces(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: Guids, seats: int,
+                  plan: "TablePlan") -> list[Placed]:
     """The pieces of a board, aid, token or die component."""
     kind = faces_of[0].kind
     if kind == "die":
@@ -317,7 +333,7 @@ def _other_pieces(faces_of, out, url, studio, guids, seats, plan):
     return _seated(pieces, seats, "centre" if kind == "board" else "supply")
 
 
-def _seated(pieces: list, seats: int, otherwise: str) -> list:
+def _seated(pieces: list[Placed], seats: int, otherwise: str) -> list[Placed]:
     """A component with one piece for each seat gives each seat its own; else its pieces go `otherwise`."""
     per_seat = len(pieces) == seats and seats > 1
     for n, p in enumerate(pieces):
@@ -325,7 +341,8 @@ def _seated(pieces: list, seats: int, otherwise: str) -> list:
     return pieces
 
 
-def _flat_piece(group, copy, backs, url, studio, guids) -> Placed:
+def _flat_piece(group: list["Face"], copy: int, backs: dict[int, "Face"], url: Url, studio: "Studio",
+                guids: Guids) -> Placed:
     """A board, aid or token as a tile; the other sides of its piece as its states, to flip to."""
     face = group[0]
     key = f"{face.component.id}/{face.index}/{copy}"
@@ -337,7 +354,7 @@ def _flat_piece(group, copy, backs, url, studio, guids) -> Placed:
     return Placed(state, footprint("tile", scale, face.trim[0] / face.trim[1]), "centre", scale=scale)
 
 
-def _sides(component, fronts, studio):
+def _sides(component: "Component", fronts: list["Face"], studio: "Studio") -> list[list["Face"]]:
     """The component's fronts grouped into physical pieces: a board's `piece` template gives the items that are
     sides of one piece (each alone otherwise)."""
     template = component.spec.get("piece")
@@ -345,14 +362,14 @@ def _sides(component, fronts, studio):
         return [[face] for face in fronts]
     from ..template import render
 
-    groups = {}
+    groups: dict[str, list[Face]] = {}
     for face in fronts:
         value = render(str(template), studio.context(item=face.item, card=face.item)) if face.item is not None else ""
         groups.setdefault(value, []).append(face)
     return list(groups.values())
 
 
-def _tile(face, back, url, studio, guids, key) -> dict:
+def _tile(face: "Face", back: "Face | None", url: Url, studio: "Studio", guids: Guids, key: str) -> dict[str, Any]:
     """A custom tile of the face's own aspect (Stretch off), its back as the other side, its snap points."""
     rel = f"{face.component.id}/{face.stem}.png"
     tile = {"Type": TILE_TYPES.get(face.shape, 0), "Thickness": THICKNESS.get(face.kind, 0.1),
@@ -368,7 +385,7 @@ def _tile(face, back, url, studio, guids, key) -> dict:
     return state
 
 
-def snap_points(face, studio) -> list:
+def snap_points(face: "Face", studio: "Studio") -> list[dict[str, Any]]:
     """The face's spaces (an element with `snap: true`, or a space that `holds` a token) as snap points, in the
     tile's own coordinates: its centre is 0, and it is 1.31 units deep (DEPTH_AT_1) before scaling. The tile
     lies turned half round (rotY 180) to read from the south, so image right is local -x and image down +z."""
@@ -386,7 +403,7 @@ def snap_points(face, studio) -> list:
     return points
 
 
-def _bag(face, back, url, studio, guids) -> Placed:
+def _bag(face: "Face", back: "Face | None", url: Url, studio: "Studio", guids: Guids) -> Placed:
     """One bag per kind of token, named for it, holding every copy."""
     key = f"{face.component.id}/{face.index}"
     tokens = [_tile(face, back, url, studio, guids, f"{key}/{n}") for n in range(max(1, face.copies))]
@@ -396,10 +413,11 @@ def _bag(face, back, url, studio, guids) -> Placed:
     return Placed(state, footprint("bag", scale), "supply", scale=scale,)
 
 
-def _dice(faces_of, out, url, studio, guids, plan):
+def _dice(faces_of: list["Face"], out: Path, url: Url, studio: "Studio", guids: Guids,
+          plan: "TablePlan") -> list[Placed]:
     """Each die: a standard die when its faces are the numbers 1 to n, else a custom die whose image holds its
     faces in a row-major grid, in face order."""
-    dice = {}
+    dice: dict[int, list[Face]] = {}
     for face in faces_of:
         dice.setdefault(face.index, []).append(face)
     pieces = []
@@ -429,7 +447,7 @@ def _dice(faces_of, out, url, studio, guids, plan):
     return pieces
 
 
-def _die_texture(out, cid, index, die_faces, plan) -> str:
+def _die_texture(out: Path, cid: str, index: int, die_faces: list["Face"], plan: "TablePlan") -> str:
     from PIL import Image
 
     cols = math.ceil(math.sqrt(len(die_faces)))
@@ -445,7 +463,7 @@ def _die_texture(out, cid, index, die_faces, plan) -> str:
     return rel
 
 
-def _rulebook_piece(out: Path, url: Callable[[str], str], studio: object, guids: Guids) -> list:
+def _rulebook_piece(out: Path, url: Url, studio: "Studio", guids: Guids) -> list[Placed]:
     """The rulebook on the table as a PDF players page through, drawn as the build draws it."""
     from ..draw.canvas import new_canvas
     from ..products import KINDS

@@ -8,12 +8,16 @@ import math
 import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import DataError
 from ..products.rulebook import MAX_SIMULATION_BYTES, SIMULATION_FILE
 from ..project import read_project_file
 from ..report import Mark, shortened
+
+if TYPE_CHECKING:
+    from ..model.game import Game
+    from ..project import Project
 
 MAX_SEATS, MAX_AGENTS, MAX_REASONS, MAX_TABLES = 64, 16, 40, 20
 MAX_ITEMS = 200  # items of one table shown; a file holding more is said to
@@ -135,7 +139,7 @@ class Simulated:
     problems: list = field(default_factory=list)  # what could not be read, for the warning
 
 
-def read_simulation(project: Any, game_id: str) -> Simulated:
+def read_simulation(project: "Project", game_id: str) -> Simulated:
     """output/<game>/simulation.json, as far as it has the shape `pnp simulate` writes. A file that is too
     large, not JSON or of another shape is never an error: its problems are noted and its good parts kept."""
     path = project.root / "output" / game_id / SIMULATION_FILE
@@ -176,6 +180,7 @@ def read_simulation(project: Any, game_id: str) -> Simulated:
 def _cap_items(found: Simulated) -> None:
     """Note the items past the first MAX_ITEMS_SHOWN of all tables together: the section charts only those
     (charted_items), so its charts are bounded whatever the file holds; the balance rules read them all."""
+    assert found.summary is not None  # read_simulation has begun it
     tables = found.summary.get("items") or {}
     shown = charted_items(tables)
     for table, items in tables.items():
@@ -195,7 +200,7 @@ def charted_items(tables: dict) -> dict:
     return shown
 
 
-def _changed_since(project: Any, game_id: str, made: float) -> str:
+def _changed_since(project: "Project", game_id: str, made: float) -> str:
     """The newest file of cards/<game>/ changed after `made` (the run's data is no longer the game's), or ""."""
     newest, seen = (made, ""), 0
     for folder, dirs, files in os.walk(project.cards / game_id):  # links are not followed
@@ -325,7 +330,7 @@ def matchup_blocks(matchup: dict) -> list:
 
 def _nice_top(top: float) -> tuple:
     """A round end for a count axis and its ticks (about four steps)."""
-    step = 1
+    step: float = 1
     while top / step > 5:
         step *= 2 if str(step)[0] in "15" else 2.5
     step = int(step)
@@ -400,7 +405,7 @@ def _signed(v: tuple | None) -> str:
 
 def item_blocks(s: dict) -> list:
     """Per tracked table: take rate and win gap charted, the figures in a table, each event's rate, dead items."""
-    blocks = []
+    blocks: list[dict[str, Any]] = []
     for table, items in charted_items(s.get("items") or {}).items():
         blocks.append({"kind": "h2", "text": f"{table}: the {len(items)} in play" if len(items) > 1 else
                        f"{table}: {len(items)} in play"})
@@ -454,7 +459,7 @@ def _figure(v: Any) -> str:
     return f"{v:.4g}" if isinstance(v, float) else str(v)
 
 
-def balance_blocks(game: Any, s: dict) -> list:
+def balance_blocks(game: "Game", s: dict) -> list:
     """game.yaml's balance rules checked on the file's figures, as `pnp simulate` checks them: each with its
     line, the value measured, its limit and margin, holds or FAILS and the items at fault."""
     from ..simulate.balance import check_balance
@@ -485,7 +490,7 @@ def balance_blocks(game: Any, s: dict) -> list:
                      {"kind": "table", "header": ["rule", "value", "limit", "margin", ""], "rows": rows}]
 
 
-def simulation_blocks(game: Any, found: Simulated) -> list:
+def simulation_blocks(game: "Game", found: Simulated) -> list:
     """The report's Simulation section: how to make one when there is none, what could not be read, then
     every chart the file's good parts allow."""
     blocks = [{"kind": "h1", "text": "Simulation"}]

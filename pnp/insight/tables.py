@@ -4,11 +4,24 @@ constraint's margin, as blocks that draw.charts lays out into a PDF."""
 import math
 import statistics
 from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..model.margins import HOW, margins
 from ..model.views import default_label, is_number, numeric, table_fields
 from ..report import Mark
-from .simulation import read_simulation, simulation_blocks, warnings
+from .simulation import Simulated, read_simulation, simulation_blocks, warnings
+
+if TYPE_CHECKING:
+    from ..draw.charts import Block
+    from ..model.game import Game
+    from ..model.load import Record
+    from ..project import Project
+    from ..report import Report
+
+Emit = Callable[[str, str, Any], None]  # (event, game id, value), as a build tells its progress
+View = Mapping[str, Any]  # one view of game.yaml's `report`
 
 MAX_BARS = 40  # categories drawn in one chart; the rest are said in a line
 MAX_INT_BARS = 24  # whole numbers spanning at most this many values get one bar each
@@ -16,7 +29,7 @@ BINS = 12
 FEW = 5  # numbers up to which a field's values are listed rather than charted
 
 
-def _text(value):
+def _text(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
@@ -24,7 +37,7 @@ def _text(value):
     return "(none)" if value is None else str(value)
 
 
-def _nice(step):
+def _nice(step: float) -> float:
     """The round step (1, 2, 2.5 or 5 times a power of ten) at or above `step`."""
     power = 10 ** math.floor(math.log10(step))
     return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= step * (1 - 1e-9))
@@ -34,12 +47,17 @@ class Bins:
     """How numbers are grouped into bars: one bar per whole number over a short range, else about BINS bins of
     a round width (the last one closed)."""
 
-    def __init__(self, values):
+    whole: bool
+    start: float  # where the first bar starts
+    width: float  # of each bar
+    labels: list[str]  # a bar's
+
+    def __init__(self, values: Sequence[float]) -> None:
         lo, hi = min(values), max(values)
         self.whole = all(isinstance(v, int) for v in values) and hi - lo < MAX_INT_BARS
         if self.whole:
             self.start, self.width, n = lo, 1, hi - lo + 1
-            self.labels = [str(v) for v in range(lo, hi + 1)]
+            self.labels = [str(v) for v in range(int(lo), int(hi) + 1)]  # whole: ints already
             return
         self.width = _nice((hi - lo) / BINS)
         self.start = math.floor(lo / self.width) * self.width
@@ -49,23 +67,23 @@ class Bins:
         self.labels = [f"{_text(self.start + i * self.width)}-{_text(self.start + (i + 1) * self.width)}"
                        for i in range(n)]
 
-    def index(self, v):
+    def index(self, v: float) -> int:
         return min(len(self.labels) - 1, int((v - self.start) // self.width))
 
-    def counts(self, values):
+    def counts(self, values: Iterable[float]) -> list[int]:
         counts = [0] * len(self.labels)
         for v in values:
             counts[self.index(v)] += 1
         return counts
 
 
-def histogram(values):
+def histogram(values: Sequence[float]) -> tuple[list[str], list[int]]:
     """(labels, counts) of numbers, binned as Bins says."""
     bins = Bins(values)
     return bins.labels, bins.counts(values)
 
 
-def _domain(game, name, spec, values):
+def _domain(game: "Game", name: str, spec: Any, values: Iterable[Any]) -> list[Any]:
     """The values a categorical field may take, in their declared order (enums, a ref's ids, yes/no), then
     any others the rows hold."""
     kind = spec.get("type") if hasattr(spec, "get") else spec
@@ -82,20 +100,20 @@ def _domain(game, name, spec, values):
     return domain + sorted({v for v in values if v not in seen}, key=_order)
 
 
-def _order(value):
+def _order(value: Any) -> tuple[int, Any, str]:
     """Numbers in numeric order (2 before 10), then text in alphabetical order, then nothing."""
     if is_number(value):
         return 0, value, ""
     return (1, 0, _text(value)) if value is not None else (2, 0, "")
 
 
-def _item_spec(spec):
+def _item_spec(spec: Any) -> Any:
     """A list field's item spec (`of`)."""
     of = spec.get("of", "str") if hasattr(spec, "get") else "str"
     return {"type": of} if isinstance(of, str) else of
 
 
-def _categorical(kind, spec, values):
+def _categorical(kind: str, spec: Any, values: list[Any]) -> bool:
     """Whether a field is charted as counts per value: enums, refs, yes/no, lists of those, and derived
     fields holding text or yes/no with few distinct values."""
     if kind in ("enum", "ref", "bool"):
@@ -108,7 +126,7 @@ def _categorical(kind, spec, values):
     return False
 
 
-def field_block(game, table, name, kind, spec):
+def field_block(game: "Game", table: str, name: str, kind: str, spec: Any) -> "Block | None":
     """The chart (or line) of one field of a table, or None when the field is not charted."""
     items = game.tables[table]
     values = [it.get(name) for it in items]
@@ -129,7 +147,7 @@ def field_block(game, table, name, kind, spec):
     return _counts_block(f"{table}.{name}", values, domain)
 
 
-def _numeric_block(table, name, values, rows):
+def _numeric_block(table: str, name: str, values: list[Any], rows: int) -> "Block":
     title = f"{table}.{name}"
     if not values:
         return {"kind": "note", "title": title, "text": f"no row gives {name}"}
@@ -152,11 +170,11 @@ def _numeric_block(table, name, values, rows):
             "stats": stats, "axis": name}
 
 
-def _times(n):
+def _times(n: int) -> str:
     return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
-def _counts_block(title, values, domain):
+def _counts_block(title: str, values: list[Any], domain: list[Any]) -> "Block":
     counts = Counter(values)
     unused = [d for d in domain if counts[d] == 0]
     if len(set(values)) == 1 and len(domain) <= 1:
@@ -173,7 +191,7 @@ def _counts_block(title, values, domain):
             "series": [("rows", [counts[d] for d in shown])]}
 
 
-def table_blocks(game, table):
+def table_blocks(game: "Game", table: str) -> list["Block"]:
     """A heading with the row count, then a chart or a line per charted field."""
     spec = game.meta["tables"][table]
     items = game.tables[table]
@@ -190,27 +208,29 @@ def table_blocks(game, table):
 
 # -- declared views --------------------------------------------------------------------------------------------
 
-def _groups(items, by):
+def _groups(items: Iterable["Record"], by: str | None) -> list[tuple[Any, list["Record"]]]:
     """[(value of `by`, rows having it)] in first-seen order ([(None, items)] without `by`)."""
     if by is None:
         return [(None, list(items))]
-    groups = {}
+    groups: dict[Any, list[Record]] = {}
     for it in items:
         groups.setdefault(it.get(by), []).append(it)
     return list(groups.items())
 
 
-def fit(points):
+def fit(points: Sequence[Sequence[float]]) -> tuple[float, float] | None:
     """Least squares (slope, intercept) of [(x, y)]; None for fewer than two distinct x."""
     try:
-        return tuple(statistics.linear_regression([p[0] for p in points], [p[1] for p in points]))
+        slope, intercept = statistics.linear_regression([p[0] for p in points], [p[1] for p in points])
+        return slope, intercept
     except statistics.StatisticsError:
         return None
 
 
-def scatter_block(game, view, label):
+def scatter_block(game: "Game", view: View, label: str) -> "Block":
     x, y, by = view["x"], view["y"], view.get("by")
-    groups, labelled = [], []
+    groups: list[dict[str, Any]] = []
+    labelled: list[tuple[float, tuple[Any, Any, str]]] = []
     for value, rows in _groups(game.tables[view["table"]], by):
         points = [(it[x], it[y], str(it.get(label) or "")) for it in rows
                   if is_number(it.get(x)) and is_number(it.get(y))]
@@ -222,30 +242,30 @@ def scatter_block(game, view, label):
     return {"kind": "scatter", "x": x, "y": y, "groups": groups, "labelled": far}
 
 
-def counts_view(game, view):
+def counts_view(game: "Game", view: View) -> "Block":
     x, by, weight = view["x"], view.get("by"), view.get("weight")
     items = game.tables[view["table"]]
     spec = game.meta["tables"][view["table"]].get("fields") or {}
 
-    def dom(name):
+    def dom(name: str) -> list[Any]:
         return _domain(game, name, spec.get(name, {}) if hasattr(spec, "get") else {}, [it.get(name) for it in items])
     xs = dom(x)
     amount = (lambda it: it.get(weight) or 0) if weight else (lambda it: 1)
     if by is None:
-        totals = Counter()
+        totals: Counter[Any] = Counter()
         for it in items:
             totals[it.get(x)] += amount(it)
         return {"kind": "bars", "labels": [_text(v) for v in xs],
                 "series": [(weight or "rows", [totals[v] for v in xs])], "axis": x}
     ys = dom(by)
-    cells = Counter()
+    cells: Counter[tuple[Any, Any]] = Counter()
     for it in items:
         cells[(it.get(x), it.get(by))] += amount(it)
     return {"kind": "grid", "rows": [_text(v) for v in xs], "cols": [_text(v) for v in ys], "row_name": x,
             "col_name": by, "cells": [[cells[(a, b)] for b in ys] for a in xs]}
 
 
-def histogram_view(game, view):
+def histogram_view(game: "Game", view: View) -> "Block":
     x, by = view["x"], view.get("by")
     items = game.tables[view["table"]]
     values = [it[x] for it in items if is_number(it.get(x))]
@@ -257,8 +277,10 @@ def histogram_view(game, view):
     return {"kind": "bars", "labels": bins.labels, "series": series, "axis": x}
 
 
-def bars_view(game, view, label):
-    seen, labels, values = set(), [], []
+def bars_view(game: "Game", view: View, label: str) -> "Block":
+    seen: set[tuple[str, Any]] = set()
+    labels: list[str] = []
+    values: list[Any] = []
     for it in game.tables[view["table"]]:
         key = (str(it.get(label)), it.get(view["x"]))
         if key in seen or not is_number(key[1]):
@@ -270,10 +292,11 @@ def bars_view(game, view, label):
             "axis": view["x"], "wide": True}
 
 
-def view_block(game, view):
+def view_block(game: "Game", view: View) -> "Block":
     """The chart of one declared view, with its title and doc."""
     fields = table_fields(game.meta["tables"][view["table"]])
     label = view.get("label") or default_label(fields)
+    block: Block
     if not game.tables[view["table"]]:
         block = {"kind": "note", "text": "the table is empty"}
     elif view["kind"] == "scatter":
@@ -294,7 +317,7 @@ def view_block(game, view):
 
 # -- the whole report ------------------------------------------------------------------------------------------
 
-def margin_rows(game):
+def margin_rows(game: "Game") -> list[list[str]]:
     rows = []
     for m in margins(game):
         where = f" (each {m.each}{': ' + m.row if m.row else ''})" if m.each else ""
@@ -306,10 +329,11 @@ def margin_rows(game):
     return rows
 
 
-def report_blocks(game, step=lambda label: None, simulated=None):
+def report_blocks(game: "Game", step: Callable[[str], None] = lambda label: None,
+                  simulated: Simulated | None = None) -> list["Block"]:
     """Every block of a game's report, in order; `step(label)` after each part (for a progress bar).
     `simulated`: what was read of the game's simulation.json, charted in its own section."""
-    blocks = [{"kind": "h1", "text": f"{game.title}: design report"}]
+    blocks: list[Block] = [{"kind": "h1", "text": f"{game.title}: design report"}]
     views = game.meta.get("report") or []
     if views:
         blocks.append({"kind": "h2", "text": "Views"})
@@ -330,12 +354,13 @@ def report_blocks(game, step=lambda label: None, simulated=None):
     return blocks
 
 
-def steps(game):
+def steps(game: "Game") -> int:
     """How many times report_blocks calls `step`."""
     return len(game.meta.get("report") or []) + 2 + len(game.tables)
 
 
-def game_report_pdf(project, game_id, report, emit=lambda *event: None) -> bytes | None:
+def game_report_pdf(project: "Project", game_id: str, report: "Report",
+                    emit: Emit = lambda *event: None) -> bytes | None:
     """Check a game's data and draw its design report; the PDF's bytes, or None when the data has errors
     (they are in `report`). Nothing is written. `emit(event, game_id, value)` tells progress as the build's
     does, all but the "end"."""
@@ -370,11 +395,10 @@ def game_report_pdf(project, game_id, report, emit=lambda *event: None) -> bytes
     return pdf.getvalue()
 
 
-def write_game_report(project, game_id, folder, report, emit=lambda *event: None):
+def write_game_report(project: "Project", game_id: str, folder: str | Path, report: "Report",
+                      emit: Emit = lambda *event: None) -> Path | None:
     """Check a game's data and write folder/<game>-report.pdf; returns its path, or None when the data has
     errors (they are in `report`). `emit(event, game_id, value)` tells progress as the build's does."""
-    from pathlib import Path
-
     from ..errors import cannot_write
     from ..project import write_file
 

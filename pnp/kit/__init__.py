@@ -6,22 +6,31 @@ is. Also what is printed beside a kit: a proof of a selection (select.py) and a 
 run.py orders the work (up to date or not, one process per game with jobs), inputs.py says what a kit was
 built from, manifest.py is the record of it, faces.py how the record names each printed face, render.py draws. Importing this package loads no ReportLab: drawing modules load when needed."""
 
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from .run import Outcome, build_game, build_games, default_jobs
+
+if TYPE_CHECKING:
+    from ..model.game import Game
+    from ..printables import Studio
+    from ..project import Project
+    from .render import GameBuild
 
 __all__ = ["Outcome", "build_game", "build_games", "default_jobs", "render_game", "write_calibration"]
 
 
-def render_game(game, studio, folder, on_step=None):
+def render_game(game: "Game", studio: "Studio", folder: str | Path,
+                on_step: Callable[[str], None] | None = None) -> "GameBuild":
     """Draw one validated game's files into `folder` under temporary names (see render.render_game)."""
     from .render import render_game as render
 
     return render(game, studio, folder, on_step)
 
 
-def write_calibration(project, paper, folder):
+def write_calibration(project: "Project", paper: str, folder: str | Path) -> Path:
     """The duplex calibration sheet for `paper`, written atomically into `folder`; returns its path."""
-    from pathlib import Path
-
     from ..draw.calibrate import calibration_sheet
     from ..draw.fonts import load_fonts
     from ..errors import OutputError, cannot_write

@@ -9,9 +9,10 @@ import re
 import subprocess
 import tempfile
 import threading
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
 from ..project import read_project_file, written_beside
@@ -22,15 +23,21 @@ from .inputs import manifest_name
 from .manifest import Manifest
 
 if TYPE_CHECKING:
+    from ..model.game import Game
+    from ..printables import Studio
     from ..project import Project
     from ..units import PrintOptions
 
-def faces_of(studio):
+Fingerprints = dict[str, str]  # {"look": digest, "data": digest} of one face
+Faces = dict[str, dict[tuple[str, str], Fingerprints]]  # {component id: {(item, side): fingerprints}}
+Noted = dict[tuple[str, str], list[str]]  # (component id, item) -> notes on its sides
+
+def faces_of(studio: "Studio") -> Faces:
     """{component id: {(item, side): fingerprints}} of the game as it is now."""
     return {c.id: _indexed(manifest_faces(studio, c)) for c in studio.game.components}
 
 
-def _indexed(rows):
+def _indexed(rows: Iterable[Sequence[Any]]) -> dict[tuple[str, str], Fingerprints]:
     return {(_text(item), _text(side)): {"look": look, "data": data} for item, side, _, look, data in rows}
 
 
@@ -47,25 +54,25 @@ class Changes:
     """Faces that differ, as (component id, item) -> sorted list of 'side: look, data' notes."""
 
     since: str
-    added: dict = field(default_factory=dict)
-    removed: dict = field(default_factory=dict)
-    changed: dict = field(default_factory=dict)
+    added: Noted = field(default_factory=dict)
+    removed: Noted = field(default_factory=dict)
+    changed: Noted = field(default_factory=dict)
 
-    def reprinted(self):
+    def reprinted(self) -> dict[str, set[str]]:
         """{component id: item keys} to print again: what was added or changed."""
-        out = {}
+        out: dict[str, set[str]] = {}
         for component, item in [*self.added, *self.changed]:
             out.setdefault(component, set()).add(item)
         return out
 
-    def lines(self):
+    def lines(self) -> list[str]:
         rows = [("added", k, v) for k, v in self.added.items()] + [("changed", k, v) for k, v in self.changed.items()]
         rows += [("removed", k, v) for k, v in self.removed.items()]
         return [f"  {what:<8} {component} {item}  ({'; '.join(notes)})"
                 for what, (component, item), notes in sorted(rows, key=lambda r: (r[1], r[0]))]
 
 
-def compare(old, new, since):
+def compare(old: Faces, new: Faces, since: str) -> Changes:
     """The Changes from the `old` faces to the `new` (both as faces_of gives them)."""
     changes = Changes(since)
     for cid in dict.fromkeys([*old, *new]):
@@ -89,7 +96,8 @@ def compare(old, new, since):
 
 
 # -- the state a game is compared with ----------------------------------------------------------------------
-def faces_since(project, game_id, since, options, out_root):
+def faces_since(project: "Project", game_id: str, since: str | None, options: "PrintOptions",
+                out_root: str | Path) -> tuple[Faces, str]:
     """(faces, what they are) of the state named by `since`: a manifest file, a git commit, or (None) the
     game's last build in out_root."""
     if since is None:
@@ -104,7 +112,7 @@ def faces_since(project, game_id, since, options, out_root):
     return _commit_faces(project, game_id, since, options), f"commit {since}"
 
 
-def read_faces(project: object, path: Path, follow: bool = False) -> dict:
+def read_faces(project: "Project", path: Path, follow: bool = False) -> Faces:
     """The faces a build's manifest recorded, as faces_of gives them (`follow`: the user named the file)."""
     shown = project.rel(path)
     manifest = Manifest.read(path, shown, follow)
@@ -112,7 +120,8 @@ def read_faces(project: object, path: Path, follow: bool = False) -> dict:
         raise UsageError(f"{shown} was written by a pnp that did not record faces; build again with "
                          "--force to compare later changes with it")
     try:
-        return {_text(c["id"]): _indexed(c["faces"]) for c in manifest.components}
+        # no components: iterating None raises TypeError, refused below like any other malformed part
+        return {_text(c["id"]): _indexed(c["faces"]) for c in manifest.components}  # type: ignore[union-attr]
     except (KeyError, TypeError, ValueError) as e:
         raise UsageError(f"not a pnp manifest: its components are not as pnp writes them ({e!r})",
                          Mark(shown)) from None
@@ -137,7 +146,7 @@ _INCLUDE = re.compile(rb"^\s*\[\s*include", re.I | re.M)  # [include] and [inclu
 _GITDIR = re.compile(rb"gitdir:\s*(.*?)\s*\Z", re.S)
 
 
-def _own_repository(project: object) -> None:
+def _own_repository(project: "Project") -> None:
     """UsageError, naming the file, when the project's own .git would make git read outside the project: a
     .git file or link naming a repository elsewhere, objects or config taken from other folders. (A project
     with no .git of its own is read from the repository it sits in: that one is the user's.)"""
@@ -164,7 +173,7 @@ def _own_repository(project: object) -> None:
                          e.mark) from None
 
 
-def _links_inside(project: object, git_dir: Path) -> None:
+def _links_inside(project: "Project", git_dir: Path) -> None:
     """DataError at the first link in the git folder that leads out of it: git follows them, so a linked
     objects/pack, refs or config would make it read another repository or file of the user's. (A link kept
     within the folder leads where the walk goes anyway, so a link beyond it is found wherever it is.)"""
@@ -178,16 +187,16 @@ def _links_inside(project: object, git_dir: Path) -> None:
                                     "read there", Mark(project.rel(path)))
 
 
-def _git_command(project: object, *args: str) -> list:
+def _git_command(project: "Project", *args: str) -> list[str]:
     return ["git", "-C", str(project.root), *_GIT_SAFE, *args]
 
 
-def _git_env() -> dict:
+def _git_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     return {**env, **_GIT_ENV}
 
 
-def _git(project: object, *args: str) -> bytes:
+def _git(project: "Project", *args: str) -> bytes:
     try:
         return subprocess.run(_git_command(project, *args), capture_output=True, check=True, timeout=60,
                               env=_git_env(), stdin=subprocess.DEVNULL).stdout
@@ -199,7 +208,7 @@ def _git(project: object, *args: str) -> bytes:
         raise UsageError(f"git {args[0]} took more than 60 s") from None
 
 
-def _commit_faces(project: object, game_id: str, ref: str, options: object) -> dict:
+def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOptions") -> Faces:
     """The faces of the game as it was at a git commit: its files written to a scratch project, validated
     and resolved there."""
     from ..project import Project
@@ -229,7 +238,7 @@ def _commit_faces(project: object, game_id: str, ref: str, options: object) -> d
         return faces_of(studio)
 
 
-def _tree(project: object, ref: str, prefix: str, wanted: list) -> list:
+def _tree(project: "Project", ref: str, prefix: str, wanted: list[str]) -> list[tuple[str, str, str]]:
     """[(mode, object id, path)] of the files under `wanted` at the commit: blobs and symbolic links (a
     submodule has no files here). UsageError for a path that would leave the scratch folder, or files too
     large to read."""
@@ -253,7 +262,7 @@ def _tree(project: object, ref: str, prefix: str, wanted: list) -> list:
     return entries
 
 
-def _listing(project: object, ref: str, *args: str) -> bytes:
+def _listing(project: "Project", ref: str, *args: str) -> bytes:
     """What a git command lists, one entry per NUL; UsageError once it lists more than MAX_COMMIT_FILES (read
     no further: a tree of millions of entries is listed in gigabytes)."""
     try:
@@ -261,6 +270,7 @@ def _listing(project: object, ref: str, *args: str) -> bytes:
                                stderr=subprocess.DEVNULL, env=_git_env())
     except FileNotFoundError:
         raise UsageError("comparing with a commit needs git, which is not installed") from None
+    assert git.stdout is not None  # piped
     watchdog = threading.Timer(60, git.kill)
     watchdog.start()
     chunks, entries = [], 0
@@ -282,7 +292,7 @@ def _listing(project: object, ref: str, *args: str) -> bytes:
     return b"".join(chunks)
 
 
-def _write_tree(project: object, ref: str, entries: list, root: Path) -> None:
+def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str]], root: Path) -> None:
     """Write the commit's files under `root` from their blobs, read with `git cat-file --batch` (which
     applies no filter); symbolic links are made last, so no file is ever written through one (a link that
     leaves the scratch project is refused when it is read, as in any project)."""
@@ -293,6 +303,7 @@ def _write_tree(project: object, ref: str, entries: list, root: Path) -> None:
                                env=_git_env())
     except FileNotFoundError:
         raise UsageError("comparing with a commit needs git, which is not installed") from None
+    assert git.stdin is not None and git.stdout is not None  # piped
     watchdog = threading.Timer(120, git.kill)
     watchdog.start()
     try:
@@ -319,7 +330,7 @@ def _write_tree(project: object, ref: str, entries: list, root: Path) -> None:
         target.symlink_to(link)
 
 
-def _copy(source: object, size: int, target: Path) -> None:
+def _copy(source: IO[bytes], size: int, target: Path) -> None:
     with open(target, "xb") as out:
         while size:
             block = source.read(min(size, 1 << 20))
@@ -330,7 +341,7 @@ def _copy(source: object, size: int, target: Path) -> None:
 
 
 # -- the reprint --------------------------------------------------------------------------------------------
-def selected(game, keys):
+def selected(game: "Game", keys: Mapping[str, Collection[str]]) -> "Game":
     """A copy of the game whose components keep only the items named in `keys` ({component id: item keys});
     every copy of a kept item is kept. Components with nothing selected are left out."""
     components = []
@@ -348,7 +359,7 @@ def selected(game, keys):
     return replace(game, components=components)
 
 
-def write_selection(studio: object, keys: set, target: Path, what: str = "reprint") -> int:
+def write_selection(studio: "Studio", keys: Mapping[str, Collection[str]], target: Path, what: str = "reprint") -> int:
     """Print the selected items of the studio's game into one PDF at `target`, each kind as it prints in the
     kit (fronts with their backs, duplex-correct). Returns its page count; 0, and no file, when nothing is
     selected. A component kept whole is drawn by the game's own studio (a rulebook sees every component)."""
@@ -372,7 +383,8 @@ def write_selection(studio: object, keys: set, target: Path, what: str = "reprin
     return pages
 
 
-def game_changes(project, game_id, since, options, out_root, report):
+def game_changes(project: "Project", game_id: str, since: str | None, options: "PrintOptions", out_root: str | Path,
+                 report: Report) -> tuple[Changes, "Studio"] | tuple[None, None]:
     """(Changes, studio) of one game from the state `since` names to its files now; (None, None) when the
     game does not validate now (the errors are in `report`)."""
     from ..check import validate
@@ -385,7 +397,7 @@ def game_changes(project, game_id, since, options, out_root, report):
 
 
 def states_before(project: "Project", games: list[str], since: str, options: "PrintOptions",
-                  out_root: Path) -> dict[str, tuple[dict, str]]:
+                  out_root: Path) -> dict[str, tuple[Faces, str]]:
     """{game: (faces, what they are)} of the state `--changed-since` names, read before the build replaces it."""
     if Path(since).is_file() and len(games) != 1:
         raise UsageError("--changed-since MANIFEST compares one game: name it")
@@ -404,7 +416,7 @@ class Reprint:
     lines: list[str]
 
 
-def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[dict, str],
+def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[Faces, str],
                   options: "PrintOptions") -> Reprint:
     """The reprint of what changed in a just-built game since `state`, written beside its kit in `folder`: the
     build's manifest has the faces as they are now, so the game is validated again only to draw what changed.

@@ -13,6 +13,7 @@ import os
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path, PurePosixPath
+from typing import IO, TYPE_CHECKING, Any
 
 from .. import __version__
 from ..errors import LoadError, UsageError
@@ -20,31 +21,37 @@ from ..project import open_project_file, open_regular
 from ..products.rulebook import SIMULATION_FILE
 from ..report import Mark
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ..project import Project
+    from ..units import PrintOptions
+
 ENGINE = Path(__file__).resolve().parent.parent  # the pnp package
 # a file past this is read by no build (every kind of input has a smaller cap), so its bytes cannot change
 # what one prints: it is recorded as too large, and the up-to-date check never spends long hashing it
 MAX_DIGESTED_BYTES = 256 * 1024 * 1024
 
 
-def manifest_name(options, what: str = "") -> str:
+def manifest_name(options: "PrintOptions", what: str = "") -> str:
     """manifest.json for the home kit (A4, no option changed); any other build has its own beside it, named
     by every option it changes, the paper too (manifest-letter-bleed3mm.json). `what` names a manifest of
     something else than the kit (manifest-selection.json)."""
     return f"manifest{'-' * bool(what)}{what}{options.suffix}.json"
 
 
-def _trees(project, game_id):
+def _trees(project: "Project", game_id: str) -> list[Path]:
     """The folders whose every file is an input of the game (shared icons are counted one by one)."""
     return [project.cards / game_id, project.layouts / game_id, project.own_fonts, project.shared_layouts]
 
 
-def _skipped(project, path):
+def _skipped(project: "Project", path: Path) -> bool:
     """Shared icons are inputs only of the games that draw them (they are recorded when used)."""
     return path.suffix == ".svg" and path.parent == project.shared_layouts / "icons"
 
 
-def _tree_files(project: object, game_id: str) -> list[Path]:
-    files = []
+def _tree_files(project: "Project", game_id: str) -> list[Path]:
+    files: list[Path] = []
     for tree in _trees(project, game_id):
         if tree.is_dir():
             files += [p for p in tree.rglob("*") if not p.is_dir() and not _skipped(project, p)]
@@ -56,7 +63,7 @@ def _tree_files(project: object, game_id: str) -> list[Path]:
     return files
 
 
-def _digest(project: object, path: Path) -> str:
+def _digest(project: "Project", path: Path) -> str:
     """A file's sha256, or what stands in its place: a file pnp may not read has no content to it (a named
     pipe or device is never opened to be read, so it cannot block the check)."""
     try:
@@ -71,13 +78,13 @@ def _digest(project: object, path: Path) -> str:
         return "missing"
 
 
-def sha256(path, follow: bool = True) -> str:
+def sha256(path: Path, follow: bool = True) -> str:
     """The file's sha256; OSError when it is no regular file (a pipe or a device is never read)."""
     with os.fdopen(open_regular(path, follow), "rb") as f:
         return _sha256_of(f)
 
 
-def _sha256_of(f: object) -> str:
+def _sha256_of(f: IO[bytes]) -> str:
     digest = hashlib.sha256()
     for block in iter(lambda: f.read(1 << 20), b""):
         digest.update(block)
@@ -87,7 +94,7 @@ def _sha256_of(f: object) -> str:
 MANIFEST_MAX_BYTES = 64 << 20  # far more than the manifest of a 10,000-card game (a few MB)
 
 
-def read_manifest(path, shown: str, follow: bool = False) -> dict:
+def read_manifest(path: Path, shown: str, follow: bool = False) -> dict[str, Any]:
     """A manifest pnp wrote (JSON), read defensively: a regular file (a link only if `follow`: one the user
     named), at most MANIFEST_MAX_BYTES, holding an object. UsageError naming the file otherwise."""
     try:
@@ -113,7 +120,7 @@ def read_manifest(path, shown: str, follow: bool = False) -> dict:
     return manifest
 
 
-def listed_file(folder: Path, listed) -> Path:
+def listed_file(folder: Path, listed: Any) -> Path:
     """The file of `folder` a manifest lists as `listed`: a relative path down from the folder, with no '..'
     and no symbolic link on the way, so a manifest can only make pnp open the files of its own folder.
     ValueError otherwise."""
@@ -129,7 +136,7 @@ def listed_file(folder: Path, listed) -> Path:
 
 
 @lru_cache(maxsize=None)
-def engine():
+def engine() -> dict[str, str]:
     """pnp's version, a digest of its own code, and the versions of what draws the bytes."""
     digest = hashlib.sha256()
     for path in sorted([*ENGINE.rglob("*.py"), *(ENGINE / "fonts").rglob("*.*")]):  # code and built-in fonts
@@ -138,20 +145,20 @@ def engine():
     return {"pnp": __version__, "code": digest.hexdigest()[:16], **versions}
 
 
-def _version(name):
+def _version(name: str) -> str:
     try:
         return metadata.version(name)
     except metadata.PackageNotFoundError:
         return "absent"
 
 
-def _named(project: object, path: Path) -> str:
+def _named(project: "Project", path: Path) -> str:
     """A file's name in the manifest: relative to the project, and text JSON can hold even when the name's
     bytes are not UTF-8 (written as \\xff escapes; such a file cannot be one the game names)."""
     return project.rel(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def snapshot(project, game_id, extra=()):
+def snapshot(project: "Project", game_id: str, extra: "Iterable[Path]" = ()) -> dict[str, str]:
     """{path relative to the project: digest} of every input file: the game's trees and `extra`."""
     paths = {_named(project, p): p for p in _tree_files(project, game_id)}
     for p in extra:
@@ -159,7 +166,8 @@ def snapshot(project, game_id, extra=()):
     return {rel: _digest(project, paths[rel]) for rel in sorted(paths)}
 
 
-def record(project, game_id, tree_digests, used):
+def record(project: "Project", game_id: str, tree_digests: dict[str, str],
+           used: "Iterable[Path]") -> dict[str, Any]:
     """The manifest's `inputs`: the trees as digested before the build plus the files it used elsewhere."""
     files = dict(tree_digests)
     for path in used:

@@ -2,8 +2,10 @@
 PDF is those PDFs' pages copied in print order (qpdf, through pikepdf), never drawn again. Files go to
 temporary names beside the old ones and replace them only when every one is written."""
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..draw.canvas import Canvas, new_canvas as deterministic_canvas
@@ -14,10 +16,10 @@ from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, sha256
 from .manifest import Manifest
 
-from typing import TYPE_CHECKING
-
 if TYPE_CHECKING:
+    from ..model.components import Component
     from ..model.game import Game
+    from ..products.base import Kind
     from ..printables import Studio
 
 
@@ -26,14 +28,14 @@ class GameBuild:
     game: "Game"
     studio: "Studio"
     folder: Path
-    files: dict = field(default_factory=dict)  # final name -> temporary path holding its bytes
-    pages: dict = field(default_factory=dict)  # name -> page count
-    placements: dict = field(default_factory=dict)  # component id -> {file, pages, all_pages}
+    files: dict[str, Path] = field(default_factory=dict)  # final name -> temporary path holding its bytes
+    pages: dict[str, int] = field(default_factory=dict)  # name -> page count
+    placements: dict[str, dict[str, Any]] = field(default_factory=dict)  # component id -> {file, pages, all_pages}
     all_name: str = ""
-    inputs: dict = field(default_factory=dict)  # what the manifest records as the build's inputs
-    warnings: list = field(default_factory=list)  # validation's warnings, replayed when up to date
+    inputs: dict[str, Any] = field(default_factory=dict)  # what the manifest records as the build's inputs
+    warnings: list[dict[str, Any]] = field(default_factory=list)  # validation's warnings, replayed when up to date
 
-    def discard(self):
+    def discard(self) -> None:
         """Remove the temporary files: the previous output stays as it was."""
         for tmp in self.files.values():
             tmp.unlink(missing_ok=True)
@@ -49,20 +51,20 @@ def new_canvas(target: Path, studio: "Studio", what: str) -> Canvas:
     return c
 
 
-def _author(studio):
+def _author(studio: "Studio") -> str:
     credits = studio.game.meta.get("credits") or {}
     return str(credits.get("design", "")) or "pnp"
 
 
-def by_kind(game):
+def by_kind(game: "Game") -> list[tuple["Kind", list["Component"]]]:
     """Components grouped by kind, kinds in print order."""
-    groups = {}
+    groups: dict[str, list[Component]] = {}
     for component in game.components:
         groups.setdefault(component.kind, []).append(component)
     return [(KINDS[name], groups[name]) for name in KINDS if name in groups]
 
 
-def steps(game):
+def steps(game: "Game") -> int:
     """How many steps render_game reports: each component, each extra file, and the all-in-one PDF."""
     extra = sum(len(kind.extra_files()) for kind, _ in by_kind(game))
     return len(game.components) + extra + 1
@@ -72,7 +74,8 @@ def _temporary(folder: Path, name: str) -> Path:
     return temporary_beside(folder / name)  # never another build's: two at once each write their own
 
 
-def render_game(game, studio, folder, on_step=None):
+def render_game(game: "Game", studio: "Studio", folder: str | Path,
+                on_step: Callable[[str], None] | None = None) -> GameBuild:
     """Draw every PDF of one game into temporary files in `folder`; `on_step(label)` after each step.
     Nothing replaces the previous output here: `commit` does, `GameBuild.discard` abandons."""
     on_step = on_step or (lambda label: None)
@@ -120,7 +123,7 @@ def render_game(game, studio, folder, on_step=None):
     return result
 
 
-def _assemble(target, parts, studio):
+def _assemble(target: Path, parts: list[Path], studio: "Studio") -> None:
     """The all-in-one PDF: the per-kind PDFs' pages copied in order. qpdf writes the same bytes for the same
     pages (its document id is a digest of the content), so rebuilds stay byte-identical."""
     import pikepdf

@@ -6,19 +6,25 @@ import multiprocessing
 import os
 import queue as queues
 import sys
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, cast
 
 from ..errors import PnpError
 from ..project import output_lock
-from ..report import Report
+from ..report import Diagnostic, Report
 from .inputs import manifest_name, record, snapshot
 from .manifest import up_to_date, warning_records
 
 if TYPE_CHECKING:
+    from multiprocessing.pool import AsyncResult
+    from multiprocessing.queues import Queue
+
     from ..project import Project
     from ..units import PrintOptions
+
+Emit = Callable[[str, str, Any], None]  # (event, game id, value): see build_game
 
 
 @dataclass
@@ -28,8 +34,8 @@ class Outcome:
 
     game_id: str
     status: str
-    diagnostics: list = field(default_factory=list)
-    files: list = field(default_factory=list)  # the kit's files, as paths
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)  # the kit's files, as paths
     pages: int = 0  # pages of the all-in-one PDF
     all_name: str = ""
     marked: int = 0  # a draft's items drawn marked with their errors
@@ -50,7 +56,8 @@ def already_built(project: "Project", game_id: str, options: "PrintOptions", fol
         return None
 
 
-def build_game(project, game_id, options, folder, force=False, emit=None, checked=False):
+def build_game(project: "Project", game_id: str, options: "PrintOptions", folder: str | Path, force: bool = False,
+               emit: "Emit | None" = None, checked: bool = False) -> Outcome:
     """Build one game into `folder` unless it is up to date (or `force`). `emit(event, game_id, value)` tells
     progress: ('check', None) while validating, ('start', total steps) once drawing starts, ('step', label)
     after each, ('wait', message) while another pnp writes to the folder. `checked`: the caller has just
@@ -68,8 +75,8 @@ def build_game(project, game_id, options, folder, force=False, emit=None, checke
         emit("end", game_id, None)
 
 
-def _validated_and_drawn(project: object, game_id: str, options: object, folder: Path, emit: object,
-                         force: bool) -> object:
+def _validated_and_drawn(project: "Project", game_id: str, options: "PrintOptions", folder: Path, emit: "Emit",
+                         force: bool) -> Outcome:
     from ..check import few_collections  # ReportLab comes with it: loaded only when a game is really checked
     from ..template import budget  # one budget for checking and drawing the game
 
@@ -77,7 +84,8 @@ def _validated_and_drawn(project: object, game_id: str, options: object, folder:
         return _built(project, game_id, options, folder, emit, force)
 
 
-def _built(project, game_id, options, folder, emit, force):
+def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Path, emit: "Emit",
+           force: bool) -> Outcome:
     """Validate, then draw and commit with the folder locked: a second build of it meanwhile waits, then
     finds the kit up to date when the first built the same (a build never mixes its files with another's)."""
     report = Report(project.root)
@@ -85,7 +93,7 @@ def _built(project, game_id, options, folder, emit, force):
     from ..check import validate
 
     game, studio = validate(project, game_id, report, options)
-    if studio is None or (report.errors and not options.draft):
+    if game is None or studio is None or (report.errors and not options.draft):  # game is None only when studio is
         report.consequence(f"{game_id}: not built (fix the errors above)")
         return Outcome(game_id, "not built", report.diagnostics)
     studio.mark_data_errors(report.diagnostics)  # a draft: every item with an error is drawn marked
@@ -114,7 +122,7 @@ def _built(project, game_id, options, folder, emit, force):
     return outcome
 
 
-def default_jobs():
+def default_jobs() -> int:
     """One process per core this process may use."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
@@ -122,15 +130,16 @@ def default_jobs():
         return max(1, os.cpu_count() or 1)
 
 
-_EVENTS = None  # the worker's end of the progress queue, set when its process starts
+_EVENTS: "Queue[tuple[str, str, Any]] | None" = None  # the worker's end of the progress queue, set when its process starts
 
 
-def _start_worker(events):
+def _start_worker(events: "Queue[tuple[str, str, Any]]") -> None:
     global _EVENTS
     _EVENTS = events
 
 
-def _in_worker(project, game_id, options, folder, force):
+def _in_worker(project: "Project", game_id: str, options: "PrintOptions", folder: Path, force: bool) -> Outcome:
+    assert _EVENTS is not None  # set by _start_worker as the process starts
     emit = _EVENTS.put
     try:
         return build_game(project, game_id, options, folder, force, lambda *event: emit(event), checked=True)
@@ -138,7 +147,8 @@ def _in_worker(project, game_id, options, folder, force):
         emit(("done", game_id, None))  # after its last step: the parent stops waiting at once
 
 
-def build_games(project, game_ids, options, out_root, jobs=1, force=False, progress=None):
+def build_games(project: "Project", game_ids: list[str], options: "PrintOptions", out_root: str | Path, jobs: int = 1,
+                force: bool = False, progress: "Progress | None" = None) -> list[Outcome]:
     """Build each game into out_root/<game>/; returns their Outcomes in the order given. Which games are up
     to date is known first, here; only the others are built, in `jobs` processes. `progress` (a context
     manager with on_event) is entered once the worker processes exist, never before: a process forked while
@@ -152,7 +162,7 @@ def build_games(project, game_ids, options, out_root, jobs=1, force=False, progr
             for g in todo:
                 outcomes[g] = build_game(project, g, options, Path(out_root) / g, force, progress.on_event,
                                          checked=True)
-        return [outcomes[g] for g in game_ids]
+        return cast(list[Outcome], [outcomes[g] for g in game_ids])  # every game has one by now
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     events = context.Queue()
@@ -161,10 +171,11 @@ def build_games(project, game_ids, options, out_root, jobs=1, force=False, progr
         with progress:
             _follow(events, progress, pending.values())
         outcomes.update((g, p.get()) for g, p in pending.items())
-    return [outcomes[g] for g in game_ids]
+    return cast(list[Outcome], [outcomes[g] for g in game_ids])
 
 
-def _follow(events, progress, pending):
+def _follow(events: "Queue[tuple[str, str, Any]]", progress: "Progress",
+            pending: Collection["AsyncResult[Outcome]"]) -> None:
     """Pass the workers' events to `progress` until every game has said it is done (or a worker failed:
     its error comes out of its result)."""
     done = 0
@@ -181,15 +192,26 @@ def _follow(events, progress, pending):
             progress.on_event(*event)
 
 
+class Progress(Protocol):
+    """What build_games tells of its progress: entered while the games are built, told each event (see
+    build_game)."""
+
+    def __enter__(self) -> object: ...
+
+    def __exit__(self, *exc: object) -> bool | None: ...
+
+    def on_event(self, event: str, game_id: str = "", value: Any = None) -> None: ...
+
+
 class Quiet:
     """Progress that shows nothing (output piped, or in CI) but a wait for another pnp writing the folder."""
 
-    def __enter__(self):
+    def __enter__(self) -> Self:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         return False
 
-    def on_event(self, event: str, game_id: str = "", value=None) -> None:
+    def on_event(self, event: str, game_id: str = "", value: Any = None) -> None:
         if event == "wait":
             print(f"pnp: {value}", file=sys.stderr, flush=True)

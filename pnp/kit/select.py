@@ -8,7 +8,7 @@ import json
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import UsageError
 from ..project import output_lock, write_file
@@ -16,6 +16,10 @@ from ..report import Report
 from .inputs import manifest_name
 
 if TYPE_CHECKING:
+    from ..model.components import Component
+    from ..model.game import Game
+    from ..model.load import Record
+    from ..printables import Studio
     from ..project import Project
     from ..units import PrintOptions
 
@@ -23,22 +27,24 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Selection:
     only: str | None = None  # an expression over the item, as layouts see it (`card`, `item`)
-    components: tuple = ()  # component ids; none: every component
+    components: tuple[str, ...] = ()  # component ids; none: every component
     sample: int | None = None  # this many items, picked at random among the rest
     seed: int = 0
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return bool(self.only or self.components or self.sample is not None)
 
-    def record(self):
+    def record(self) -> dict[str, Any]:
         return {"only": self.only, "components": list(self.components), "sample": self.sample, "seed": self.seed}
 
 
-def picked(studio, selection):
+def picked(studio: "Studio", selection: Selection) -> dict[str, list[str]]:
     """{component id: item keys} that the selection keeps, in print order."""
     game = studio.game
     _check_components(game, selection.components)
-    keys, problems, asked = {}, [], 0
+    keys: dict[str, list[str]] = {}
+    problems: list[str] = []
+    asked = 0
     for component in game.components:
         if not selection.components or component.id in selection.components:
             kept, n = _kept(studio, component, selection.only, problems)
@@ -52,14 +58,14 @@ def picked(studio, selection):
     return keys
 
 
-def _check_components(game, ids):
+def _check_components(game: "Game", ids: tuple[str, ...]) -> None:
     unknown = [c for c in ids if game.component(c) is None]
     if unknown:
         known = ", ".join(c.id for c in game.components)
         raise UsageError(f"--component {unknown[0]}: {game.id} has no such component; its components: {known}")
 
 
-def _sampled(keys, n, seed):
+def _sampled(keys: dict[str, list[str]], n: int, seed: int) -> dict[str, list[str]]:
     """n of the items, the same n for the same seed."""
     pairs = [(cid, key) for cid, items in keys.items() for key in items]
     chosen = set(random.Random(seed).sample(pairs, min(n, len(pairs))))
@@ -67,7 +73,7 @@ def _sampled(keys, n, seed):
     return {cid: items for cid, items in kept.items() if items}
 
 
-def _kept(studio, component, only, problems):
+def _kept(studio: "Studio", component: "Component", only: str | None, problems: list[str]) -> tuple[list[str], int]:
     """(the component's item keys that `only` accepts, how many items were asked). A component without
     items (a board, a rulebook) is kept whole when there is no expression, left out when there is one."""
     from ..products.base import distinct  # ReportLab comes with it: `pnp build` of an up-to-date kit needs none
@@ -75,14 +81,15 @@ def _kept(studio, component, only, problems):
 
     if not component.items:
         return ([] if only else [item_key(None, 0)]), 0
-    kept, items = [], distinct(component.items)
+    kept: list[str] = []
+    items = distinct(component.items)
     for index, (item, _) in enumerate(items):
         if only is None or _accepts(studio, only, item, problems):
             kept.append(item_key(item, index))
     return kept, len(items)
 
 
-def _accepts(studio, expression, item, problems):
+def _accepts(studio: "Studio", expression: str, item: "Record", problems: list[str]) -> bool:
     """Whether the expression is true of the item; an item it cannot be asked of (a goal tile has no era)
     is not selected, and why is kept in `problems`."""
     from ..template import ExprError, evaluate  # a build that selects nothing never loads Jinja
@@ -94,7 +101,7 @@ def _accepts(studio, expression, item, problems):
         return False
 
 
-def write_selected(studio, selection, folder):
+def write_selected(studio: "Studio", selection: Selection, folder: str | Path) -> tuple[Path, int, int]:
     """Print the selection into `folder`; returns (pdf path, pages, number of items)."""
     from .changes import write_selection
 

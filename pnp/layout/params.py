@@ -15,7 +15,7 @@ class Points(Option):
     kind = "points"
     unit = "mm"
 
-    def convert(self, value: object) -> tuple:
+    def convert(self, value: object) -> tuple[tuple[float, float], ...]:
         if isinstance(value, str):  # a template's text: read as data with the same safe loader
             from ..model.load import load_text
 

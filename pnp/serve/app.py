@@ -15,7 +15,10 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
 from importlib import resources
+from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
@@ -31,6 +34,18 @@ from ..model.load import load_file
 from .preview import Preview
 from .watch import watch
 
+if TYPE_CHECKING:
+    import socket
+    from importlib.resources.abc import Traversable
+
+    import uvicorn
+    from starlette.requests import Request
+
+    from ..project import Project
+
+OnRefresh = Callable[[str, dict[str, Any]], None]  # (game, its preview's new state) after each refresh
+Drawing = TypeVar("Drawing")
+
 SERVED_FOLDERS = ("output", "cards", "layouts")  # what /files/ and /source/ may read, inside the project
 TEXT_SUFFIXES = {".yaml", ".yml", ".j2", ".md", ".csv", ".txt", ".json"}
 DIGEST = re.compile(r"^(book-)?[0-9a-f]{16,64}$")
@@ -40,7 +55,7 @@ KEEP_ALIVE = 15  # seconds between comments on an idle event stream
 NOT_FOUND = PlainTextResponse("not found", status_code=404)
 
 
-def project_file(project, rel: str) -> Path | None:
+def project_file(project: "Project", rel: str) -> Path | None:
     """The real path of a file of the project that may be served for the request path `rel`, or None: only
     regular files under output/, cards/ and layouts/ with no hidden part, both as requested and after
     following every link (a link to .env or .git/ is refused, and so is a pipe or a device)."""
@@ -59,40 +74,41 @@ def _servable(parts: tuple[str, ...]) -> bool:
     return bool(parts) and parts[0] in SERVED_FOLDERS and not any(p.startswith(".") for p in parts)
 
 
-class Latest:
+class Latest(Generic[Drawing]):
     """One drawing at a time of something made from files that may change (a game's design report): each
     caller gets a drawing begun after it asked, so it shows the files as they were then or later, and the
     callers who ask while one is being drawn wait and share the next one."""
 
-    def __init__(self, draw: Callable[[], object]) -> None:
+    def __init__(self, draw: Callable[[], Drawing]) -> None:
         self.draw = draw
         self.lock = threading.Lock()
         self.clock = itertools.count()  # orders the asking and the beginning of drawings
-        self.begun, self.drawn = -1, None
+        self.begun = -1
+        self.drawn: Drawing | None = None
 
-    def get(self) -> object:
+    def get(self) -> Drawing:
         asked = next(self.clock)
         with self.lock:
             if self.begun < asked:
                 begun = next(self.clock)
                 self.drawn, self.begun = self.draw(), begun  # a drawing that raised is not kept
-            return self.drawn
+            return cast(Drawing, self.drawn)  # drawn by now
 
 
 class Hub:
     """The previews being served, their refresh loops and the pages listening for updates."""
 
-    def __init__(self, project, games, on_refresh=None):
+    def __init__(self, project: "Project", games: Iterable[str], on_refresh: "OnRefresh | None" = None) -> None:
         self.project, self.games = project, list(games)
         self.on_refresh = on_refresh or (lambda game, state: None)
         self.previews = {g: Preview(project, g) for g in self.games}
-        self.listeners = {g: set() for g in self.games}
-        self.dirty = {}  # game -> asyncio.Event, once its loop runs
-        self.opened = set()  # games whose page was opened: only those are checked and drawn
-        self.tasks = []
-        self.stop = None
+        self.listeners: dict[str, set[asyncio.Queue[int]]] = {g: set() for g in self.games}
+        self.dirty: dict[str, asyncio.Event] = {}  # game -> asyncio.Event, once its loop runs
+        self.opened: set[str] = set()  # games whose page was opened: only those are checked and drawn
+        self.tasks: list[asyncio.Task[None]] = []
+        self.stop: asyncio.Event | None = None
 
-    def start(self):
+    def start(self) -> None:
         """Start each game's refresh loop and the watcher (inside the server's event loop)."""
         self.stop = asyncio.Event()
         for game in self.games:
@@ -102,7 +118,7 @@ class Hub:
             self.open(self.games[0])
         self.tasks.append(asyncio.create_task(watch(self.project, self.games, self.changed, self.stop)))
 
-    async def close(self):
+    async def close(self) -> None:
         if self.stop is not None:
             self.stop.set()
         for task in self.tasks:
@@ -113,18 +129,18 @@ class Hub:
         for preview in self.previews.values():
             preview.close()
 
-    def open(self, game):
+    def open(self, game: str) -> None:
         """A page of the game is open: check and draw it now, and from now on whenever its files change."""
         if game not in self.opened and game in self.dirty:
             self.opened.add(game)
             self.dirty[game].set()
 
-    def changed(self, games):
+    def changed(self, games: Iterable[str]) -> None:
         for game in games:
             if game in self.opened:
                 self.dirty[game].set()
 
-    async def _loop(self, game):
+    async def _loop(self, game: str) -> None:
         preview, dirty = self.previews[game], self.dirty[game]
         while True:
             await dirty.wait()
@@ -137,13 +153,13 @@ class Hub:
             except Exception as e:  # noqa: BLE001 - the next save tries again; the page keeps what it had
                 print(f"pnp serve: {game}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
 
-    def notify(self, game):
+    def notify(self, game: str) -> None:
         generation = self.previews[game].generation
         for queue in list(self.listeners[game]):
             queue.put_nowait(generation)
 
-    async def events(self, game, request):
-        queue = asyncio.Queue()
+    async def events(self, game: str, request: "Request") -> AsyncIterator[str]:
+        queue: asyncio.Queue[int] = asyncio.Queue()
         self.listeners[game].add(queue)
         try:
             yield f"event: update\ndata: {self.previews[game].generation}\n\n"
@@ -158,7 +174,7 @@ class Hub:
             self.listeners[game].discard(queue)
 
 
-def _static(name):
+def _static(name: str) -> "Traversable":
     return resources.files("pnp.serve").joinpath("static", name)
 
 
@@ -218,69 +234,71 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
-def create_app(project, games, host="127.0.0.1", on_refresh=None, allow_hosts: Iterable[str] = ()):
+def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1", on_refresh: "OnRefresh | None" = None,
+               allow_hosts: Iterable[str] = ()) -> Starlette:
     """The ASGI app previewing `games` of `project`, listening on `host` and answering requests for its
     addresses, localhost, `host` and the names in `allow_hosts`; `on_refresh(game, state)` after each check of
     a game."""
     hub = Hub(project, games, on_refresh)
-    reports = {game: Latest(lambda game=game: _design_report(project, game)) for game in hub.games}
+    reports: dict[str, Latest[tuple[bytes | None, str]]] = {game: Latest(partial(_design_report, project, game))
+                                                                 for game in hub.games}
 
     @contextlib.asynccontextmanager
-    async def lifespan(app):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         hub.start()
         try:
             yield
         finally:
             await hub.close()
 
-    def preview_of(request):
+    def preview_of(request: "Request") -> Preview | None:
         return hub.previews.get(request.path_params["game"])
 
-    async def index(request):
+    async def index(request: "Request") -> Response:
         if len(hub.games) == 1:
             return RedirectResponse(f"/g/{hub.games[0]}/")
         links = "".join(f'<li><a href="/g/{html.escape(g)}/">{html.escape(_title(project, g))}</a>'
                         f" <code>{html.escape(g)}</code></li>" for g in hub.games)
         return HTMLResponse(_static("index.html").read_text(encoding="utf-8").replace("<!--games-->", links))
 
-    async def page(request):
+    async def page(request: "Request") -> Response:
         if preview_of(request) is None:
             return NOT_FOUND
         return HTMLResponse(_static("page.html").read_text(encoding="utf-8"))
 
-    async def state(request):
+    async def state(request: "Request") -> Response:
         preview = preview_of(request)
         if preview is None:
             return NOT_FOUND
         hub.open(request.path_params["game"])
         return JSONResponse(preview.state, headers={"Cache-Control": "no-store"})
 
-    async def events(request):
+    async def events(request: "Request") -> Response:
         if preview_of(request) is None:
             return NOT_FOUND
         hub.open(request.path_params["game"])
         return StreamingResponse(hub.events(request.path_params["game"], request), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    async def image(request):
+    async def image(request: "Request") -> Response:
         preview, digest = preview_of(request), request.path_params["digest"]
         found = preview.store.get(digest) if preview is not None and DIGEST.match(digest) else None
         if found is None:
             return NOT_FOUND
         return Response(found.png, media_type="image/png", headers={"Cache-Control": "max-age=31536000, immutable"})
 
-    def book_page(request):  # sync: rasterising runs in Starlette's thread pool
+    def book_page(request: "Request") -> Response:  # sync: rasterising runs in Starlette's thread pool
         preview = preview_of(request)
         book = preview.book if preview is not None else None
         n = request.path_params["page"]
-        if book is None or book.digest != request.path_params["digest"] or not 0 <= n < len(book.sizes):
+        if preview is None or book is None or book.digest != request.path_params["digest"] or not 0 <= n < len(book.sizes):
             return NOT_FOUND
         found = book.page(n, preview.store)
         if found is None:
             return NOT_FOUND
         return Response(found.png, media_type="image/png", headers={"Cache-Control": "max-age=31536000, immutable"})
 
-    def design_report(request):  # sync: drawing the report runs in Starlette's thread pool
+    def design_report(request: "Request") -> Response:  # sync: drawing the report runs in Starlette's thread pool
         """The game's design report (`pnp report`), drawn in memory from its data as it is now."""
         game = request.path_params["game"]
         if game not in reports:
@@ -296,14 +314,14 @@ def create_app(project, games, host="127.0.0.1", on_refresh=None, allow_hosts: I
                                      status_code=409)
         return Response(pdf, media_type="application/pdf", headers={"Cache-Control": "no-store"})
 
-    def files(request):
+    def files(request: "Request") -> Response:
         real = project_file(project, request.path_params["path"])
         if real is None:
             return NOT_FOUND
         media = "text/plain; charset=utf-8" if real.suffix in TEXT_SUFFIXES else mimetypes.guess_type(real.name)[0]
         return FileResponse(real, media_type=media or "application/octet-stream")
 
-    def source(request):
+    def source(request: "Request") -> Response:
         rel = request.path_params["path"]
         real = project_file(project, rel)
         if real is None or real.suffix not in TEXT_SUFFIXES or real.stat().st_size > 5_000_000:
@@ -328,7 +346,7 @@ def create_app(project, games, host="127.0.0.1", on_refresh=None, allow_hosts: I
     return app
 
 
-def _design_report(project, game: str) -> tuple[bytes | None, str]:
+def _design_report(project: "Project", game: str) -> tuple[bytes | None, str]:
     """(the game's design report as PDF bytes, or None while its data has errors; the first of them)."""
     from ..insight.tables import game_report_pdf
     from ..report import Report
@@ -338,7 +356,7 @@ def _design_report(project, game: str) -> tuple[bytes | None, str]:
     return pdf, (str(found.sorted()[0]) if found.diagnostics else "the data has errors")
 
 
-def _title(project, game):
+def _title(project: "Project", game: str) -> str:
     """A game's title as game.yaml gives it (its id when that cannot be read)."""
     try:
         meta = load_file(project.inside(project.cards / game / "game.yaml"), game)
@@ -347,7 +365,7 @@ def _title(project, game):
         return game
 
 
-def _source_page(rel, text):
+def _source_page(rel: str, text: str) -> str:
     """A data or layout file with numbered lines, each line an anchor (#L12) so a message can link to it."""
     rows = "".join(f'<tr id="L{n}"><td class="n"><a href="#L{n}">{n}</a></td><td><pre>{html.escape(line)}</pre>'
                    "</td></tr>" for n, line in enumerate(text.splitlines(), 1))
@@ -356,7 +374,7 @@ def _source_page(rel, text):
             f"<h1><code>{html.escape(rel)}</code></h1><table>{rows}</table>")
 
 
-def summary(game, state):
+def summary(game: str, state: dict[str, Any]) -> str:
     """A refresh in one line, for the terminal: the time, the game, errors and the first of them."""
     errors = [p for p in state["problems"] if p["severity"] == "error"]
     warnings = len(state["problems"]) - len(errors)
@@ -368,7 +386,9 @@ def summary(game, state):
             (f"; {where}{first['message']}" if first else ""))
 
 
-def server(project, games, host="127.0.0.1", port=8000, on_refresh=None, allow_hosts: Iterable[str] = ()):
+def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", port: int = 8000,
+           on_refresh: "OnRefresh | None" = None,
+           allow_hosts: Iterable[str] = ()) -> "tuple[uvicorn.Server, socket.socket, str]":
     """(uvicorn Server, its listening socket, the page's address) for `games`; `port` 0 picks a free one;
     `allow_hosts` as create_app's."""
     import socket
@@ -389,7 +409,8 @@ def server(project, games, host="127.0.0.1", port=8000, on_refresh=None, allow_h
     return uvicorn.Server(config), sock, f"http://{shown}:{sock.getsockname()[1]}/"
 
 
-def serve(project, games, host="127.0.0.1", port=8000, on_ready=None, allow_hosts: Iterable[str] = ()):
+def serve(project: "Project", games: Iterable[str], host: str = "127.0.0.1", port: int = 8000,
+          on_ready: Callable[[str], None] | None = None, allow_hosts: Iterable[str] = ()) -> None:
     """Run the preview until Ctrl-C, saying each check of a game in a line. `on_ready(url)` is called once
     the socket listens; `allow_hosts` as create_app's."""
     running, sock, url = server(project, games, host, port, lambda game, state: print(summary(game, state),

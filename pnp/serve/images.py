@@ -16,9 +16,14 @@ from ..export.raster import Shot, page_pixels, png_bytes, render_pixels
 from ..products import KINDS
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     import numpy as np
 
+    from ..export.faces import Face
+    from ..model.game import Game
     from ..printables import Studio
+    from ..project import Project
 
 DPI = 200  # a poker card is 496 x 693 px: sharp in the detail view, scaled down in the gallery
 MAX_SIDE = 1600  # pixels of a face's longest side (a board at 200 dpi would be 5,000)
@@ -33,7 +38,7 @@ class Image:
     """One rendered picture: PNG bytes, its pixel size and the text drawn on it (from the PDF, for alt text)."""
 
     png: bytes
-    size: tuple
+    size: tuple[int, int]
     text: str
 
 
@@ -41,29 +46,30 @@ class ImageStore:
     """digest -> Image, of one game's faces and its rulebook's pages ('book-...'); `keep` drops what no state
     refers to any more."""
 
-    def __init__(self):
-        self._images, self._lock = {}, threading.Lock()
+    def __init__(self) -> None:
+        self._images: dict[str, Image] = {}
+        self._lock = threading.Lock()
 
-    def get(self, digest):
+    def get(self, digest: str) -> "Image | None":
         with self._lock:
             return self._images.get(digest)
 
-    def put(self, digest, image):
+    def put(self, digest: str, image: "Image") -> None:
         with self._lock:
             self._images[digest] = image
 
-    def __contains__(self, digest):
+    def __contains__(self, digest: object) -> bool:
         with self._lock:
             return digest in self._images
 
-    def keep(self, digests, book=False):
+    def keep(self, digests: "Collection[str]", book: bool = False) -> None:
         """Forget the faces (or with `book`, the rulebook pages) whose digest is not in `digests`."""
         with self._lock:
             for d in [d for d in self._images if d.startswith("book-") == book and d not in digests]:
                 del self._images[d]
 
 
-def assets_digest(project, game):
+def assets_digest(project: "Project", game: "Game") -> str:
     """What a face's primitives do not say but its picture shows: the files of fonts, icons and images
     (sizes and modification times, read cheaply). An edited icon changes every face's digest."""
     digest = hashlib.sha256()
@@ -78,19 +84,19 @@ def assets_digest(project, game):
     return digest.hexdigest()[:16]
 
 
-def face_digest(studio, face, assets):
+def face_digest(studio: "Studio", face: "Face", assets: str) -> str:
     """The cache key of a face's image: what it shows (studio.fingerprint), its size and the assets. Raises
     what resolving the face raises (a layout error)."""
     look, _ = studio.fingerprint(face.printable)
     return hashlib.sha256(f"{look}|{face.trim}|{assets}|{DPI}|{MAX_SIDE}".encode()).hexdigest()[:32]
 
 
-def _scale(trim_pt):
+def _scale(trim_pt: tuple[float, ...]) -> float:
     """Pixels per point for a face: DPI, less for a face whose longest side would pass MAX_SIDE."""
     return min(DPI / 72, MAX_SIDE / max(trim_pt[0], trim_pt[1], 1))
 
 
-def _shot(page, trim_pt):
+def _shot(page: int, trim_pt: tuple[float, ...]) -> Shot:
     scale = _scale(trim_pt)
     px = (max(1, round(trim_pt[0] * scale)), max(1, round(trim_pt[1] * scale)))
     return Shot(page, "", px, (0, 0, 0, 0), 0.0, tuple(trim_pt), scale * 72)
@@ -208,20 +214,20 @@ def rulebook_pdf(studio: "Studio") -> bytes | None:
 class Book:
     """A rulebook PDF whose pages are rasterised when first asked for."""
 
-    def __init__(self, pdf):
+    def __init__(self, pdf: bytes) -> None:
         import pypdfium2 as pdfium
 
         self.digest, self.closed = hashlib.sha256(pdf).hexdigest()[:32], False
         with PDFIUM:
-            self.document = pdfium.PdfDocument(pdf)
-            self.sizes = [self.document[n].get_size() for n in range(len(self.document))]
+            self.document: pdfium.PdfDocument = pdfium.PdfDocument(pdf)
+            self.sizes: list[tuple[float, float]] = [self.document[n].get_size() for n in range(len(self.document))]
 
-    def close(self):
+    def close(self) -> None:
         with PDFIUM:
             self.closed = True
             self.document.close()
 
-    def page(self, n, store):
+    def page(self, n: int, store: ImageStore) -> "Image | None":
         """Page n (from 0) as an Image, from `store` or rendered now; None once a newer rulebook replaced it."""
         key = f"book-{self.digest}-{n}"
         found = store.get(key)

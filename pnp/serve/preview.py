@@ -7,8 +7,9 @@ import bisect
 import threading
 import time
 import traceback
-from collections.abc import Mapping
+from collections.abc import ItemsView, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..kit.faces import item_key, side_key
 from ..check import validate
@@ -19,10 +20,19 @@ from ..report import Report
 from ..units import PrintOptions
 from .images import Book, ImageStore, assets_digest, face_digest, render_faces, rulebook_pdf
 
+if TYPE_CHECKING:
+    from ..export.faces import Face
+    from ..model.components import Component
+    from ..model.game import Game
+    from ..model.load import Record
+    from ..products.base import Printable
+    from ..project import Project
+    from ..report import Diagnostic, Mark
+
 REFRESH = threading.Lock()  # one game is checked and drawn at a time: ReportLab's state is not per thread
 
 
-def _plain(value):
+def _plain(value: object) -> Any:
     """Data as JSON shows it."""
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
@@ -33,11 +43,11 @@ def _plain(value):
     return str(value)
 
 
-def card_key(component_id, item, index):
+def card_key(component_id: str, item: "Record | None", index: int) -> str:
     return f"{component_id}/{item_key(item, index)}"
 
 
-def _where(mark):
+def _where(mark: "Mark | None") -> dict[str, Any] | None:
     return {"file": mark.file, "line": mark.line, "col": mark.col, "at": str(mark)} if mark else None
 
 
@@ -45,18 +55,18 @@ class Cards:
     """Which card a message concerns: the printed item it was found on (the diagnostic's `item`, set where it
     was found), else the file and line of its item's data. Never read from the message's words."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.lines = {}  # file -> sorted [(line, card key)]
         self.items = {}  # (component id, item index) -> card key
 
-    def add(self, key, item, printables):
+    def add(self, key: str, item: "Record | None", printables: "list[Printable]") -> None:
         mark = getattr(item, "mark", None)
         if mark is not None and mark.line:
             bisect.insort(self.lines.setdefault(mark.file, []), (mark.line, key))
         for p in printables:
             self.items[(p.component.id, p.index)] = key
 
-    def of(self, diagnostic):
+    def of(self, diagnostic: "Diagnostic") -> str | None:
         if diagnostic.item is not None and diagnostic.item in self.items:
             return self.items[diagnostic.item]
         mark = diagnostic.mark
@@ -71,7 +81,7 @@ class Preview:
     """The preview of one game; `refresh()` re-reads it (from a worker thread), `state` is what was last
     shown, `generation` counts refreshes."""
 
-    def __init__(self, project, game_id, options=None):
+    def __init__(self, project: "Project", game_id: str, options: PrintOptions | None = None) -> None:
         self.project, self.game_id, self.store = project, game_id, ImageStore()
         self.options = options or PrintOptions()
         self.generation = 0
@@ -85,7 +95,7 @@ class Preview:
         self.state = self._state([], "starting", None)
 
     # -- the refresh ---------------------------------------------------------------------------------------
-    def refresh(self):
+    def refresh(self) -> dict[str, Any]:
         """Validate the game and render what changed; never raises (a crash is shown as an error)."""
         started = time.monotonic()
         with REFRESH:
@@ -104,7 +114,7 @@ class Preview:
             self.state = self._state(report.sorted(), status, game)
         return self.state
 
-    def refresh_book(self):
+    def refresh_book(self) -> bool:
         """Draw the rulebook of the last refresh's game, if it was valid (after the cards: it takes longer).
         Returns whether its pages changed."""
         with REFRESH:
@@ -134,13 +144,13 @@ class Preview:
             self.state = {**self.state, "generation": self.generation, "rulebook": self._book_state()}
             return True
 
-    def close(self):
+    def close(self) -> None:
         with REFRESH:
             if self.book is not None:
                 self.book.close()
                 self.book = None
 
-    def _gallery(self, game, studio, report):
+    def _gallery(self, game: "Game | None", studio: Studio | None, report: Report) -> str:
         """Render the faces of a game that could be checked; 'ok', 'errors' (drawn, with errors) or 'stale'."""
         if studio is None:
             return "stale"
@@ -150,7 +160,7 @@ class Preview:
             report.add(e)
             return "stale"
 
-    def _drawn(self, game: object, studio: "Studio", report: Report) -> str:
+    def _drawn(self, game: "Game", studio: Studio, report: Report) -> str:
         """_gallery's work, which the game's drawing budget may stop."""
         assets = assets_digest(self.project, game)
         faces = collect(studio, 0)
@@ -179,7 +189,7 @@ class Preview:
         self._studio = studio if not report.errors else None
         return "ok" if not report.errors else "errors"
 
-    def _remember(self, studio, faces, digests):
+    def _remember(self, studio: Studio, faces: "list[Face]", digests: dict[int, str]) -> None:
         """The gallery of this refresh: each face's image, or its last good one (stale) when it failed."""
         components, cards = [], {}
         by_component = {}
@@ -200,7 +210,8 @@ class Preview:
         self.good = {"components": components, "cards": cards, "index": index}
         self.store.keep({f["image"] for c in cards.values() for f in c["faces"] if f["image"]})
 
-    def _card(self, key, group, digests, shown):
+    def _card(self, key: str, group: "list[tuple[int, Face]]", digests: dict[int, str],
+              shown: dict[Any, str]) -> dict[str, Any]:
         """A card's entry: its data, source and faces; `shown` collects printable key -> image digest."""
         first = group[0][1]
         item = first.item
@@ -225,7 +236,7 @@ class Preview:
         return out
 
     # -- what the page reads -------------------------------------------------------------------------------
-    def _state(self, diagnostics, status, game):
+    def _state(self, diagnostics: "list[Diagnostic]", status: str, game: "Game | None") -> dict[str, Any]:
         good = self.good or {"components": [], "cards": {}, "index": Cards()}
         index = good["index"]
         if game is not None and status == "stale":  # the data as it is now says where each card is
@@ -240,20 +251,21 @@ class Preview:
                 "rulebook": self._book_state(), "seconds": round(self.seconds, 3),
                 "build": self.project.rel(build) if build.is_file() else None}
 
-    def _book_state(self):
+    def _book_state(self) -> dict[str, Any] | None:
         if self.book is None:
             return None
         return {"digest": self.book.digest, "pages": [list(s) for s in self.book.sizes]}
 
 
 
-def built_kit(project, game_id: str, options) -> Path:
+def built_kit(project: "Project", game_id: str, options: PrintOptions) -> Path:
     """Where `pnp build` writes the game's whole kit for these options (the page links to it when it is
     there): the one place serve names a build's file, as kit/render.py does."""
     return project.root / "output" / game_id / f"{game_id}-{options.paper}{options.variant}.pdf"
 
 
-def _cards(component, faces):
+def _cards(component: "Component",
+           faces: "list[tuple[int, Face]]") -> "ItemsView[str, list[tuple[int, Face]]]":
     """(card key, [(n, face)...]) per item of a component, in order: its front, back or die faces."""
     groups = {}
     for n, face in faces:
@@ -261,7 +273,7 @@ def _cards(component, faces):
     return groups.items()
 
 
-def _index_of(game):
+def _index_of(game: "Game") -> Cards | None:
     """A Cards index from a game whose data did not validate (its items still know their lines)."""
     index = Cards()
     try:
@@ -276,7 +288,7 @@ def _index_of(game):
     return index
 
 
-def _crash(error):
+def _crash(error: BaseException) -> str:
     """An unexpected exception in one line: its type, message and the innermost pnp frame."""
     frames = [f for f in traceback.extract_tb(error.__traceback__) if "/pnp/" in f.filename]
     where = f" ({Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""

@@ -3,20 +3,26 @@ are its cards/<game>/ and layouts/<game>/ folders (data, layouts, macros, rulebo
 layouts and icons, and the project's fonts; build output (output/), hidden files and editors' scratch files
 are ignored."""
 
+import asyncio
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from watchfiles import DefaultFilter, awatch
+from watchfiles import Change, DefaultFilter, awatch
+
+if TYPE_CHECKING:
+    from ..project import Project
 
 SCRATCH_SUFFIXES = (".swp", ".swx", ".swo", ".tmp", ".part", ".crdownload", "~")
 SCRATCH_NAMES = {"4913"}  # vim's test file
 
 
-def watched_folders(project):
+def watched_folders(project: "Project") -> list[Path]:
     """The folders to watch: those of cards/, layouts/ and fonts/ that exist (never output/)."""
     return [p for p in (project.cards, project.layouts, project.own_fonts) if p.is_dir()]
 
 
-def games_of(project, path, games):
+def games_of(project: "Project", path: str | Path, games: Iterable[str]) -> set[str]:
     """The games among `games` that a change to `path` concerns (empty for a file that is no input)."""
     try:
         parts = Path(path).absolute().relative_to(project.root).parts
@@ -37,22 +43,23 @@ def games_of(project, path, games):
 class InputFilter(DefaultFilter):
     """watchfiles' filter: only changes to a served game's inputs pass."""
 
-    def __init__(self, project, games):
+    def __init__(self, project: "Project", games: Iterable[str]) -> None:
         super().__init__()
         self.project, self.games = project, games
 
-    def __call__(self, change, path):
+    def __call__(self, change: Change, path: str) -> bool:
         return super().__call__(change, path) and bool(games_of(self.project, path, self.games))
 
 
-async def watch(project, games, on_change, stop_event=None):
+async def watch(project: "Project", games: Iterable[str], on_change: Callable[[set[str]], None],
+                stop_event: asyncio.Event | None = None) -> None:
     """Call `on_change(set of game ids)` for each batch of saved inputs, until `stop_event` is set."""
     folders = watched_folders(project)
     if not folders:
         return
     found = InputFilter(project, games)
     async for changes in awatch(*folders, watch_filter=found, stop_event=stop_event, debounce=400, step=30):
-        concerned = set()
+        concerned: set[str] = set()
         for _, path in changes:
             concerned |= games_of(project, path, games)
         if concerned:
