@@ -6,9 +6,9 @@ import functools
 from dataclasses import replace
 
 from .draw.icons import unreadable
+from .draw.pictures import verified_picture
 from .errors import BudgetSpent, DataError, LayoutError
 from .model.game import load_game
-from .model.images import checked_image
 from .options import did_you_mean
 from .model.schema import ICON_IN_TEXT
 from .printables import Studio, marked_key
@@ -258,7 +258,9 @@ class Checks:
             return None
         self.game.used_files.add(real)
         try:
-            return checked_image(self.game.project, path, prim.mark, prim.text, decode=True)[1]
+            return verified_picture(self.game.project, path, prim.mark, prim.text, (prim.w, prim.h),
+                                    functools.partial(self.studio.budget.spend_pixels, mark=prim.mark,
+                                                      shown=prim.text))
         except DataError as e:
             self.error(e.message, e.mark)
         return None
