@@ -134,6 +134,8 @@ class Checks:
                            f"{kind.name}", layout.spec.key_mark(key))
 
     def prim(self, prim, label, handled):
+        if self.report.enough_at(prim.mark):  # its element said enough (a hexgrid's cells): checked no further
+            return
         icons = self.game.icons
         if prim.kind == "icon" and not self.icon_exists(prim.text):
             self.error(f"unknown icon '{prim.text}'{did_you_mean(prim.text, icons.names())}", prim.mark)
