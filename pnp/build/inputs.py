@@ -84,7 +84,7 @@ def _sha256_of(f: object) -> str:
     return digest.hexdigest()
 
 
-MANIFEST_MAX_BYTES = 64 << 20  # far more than the manifest of a 10,000-card game (a few MB)
+MANIFEST_MAX_BYTES = 16 << 20  # 5 times the manifest of a 10,000-card game (3 MB); 64 MB of JSON took 7 s to parse
 
 
 def read_manifest(path, shown: str, follow: bool = False) -> dict:
@@ -151,9 +151,17 @@ def _named(project: object, path: Path) -> str:
     return project.rel(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
+# files a game's kit may record as used outside its own folders (shared icons: game-icons.net has 4,134): a
+# manifest naming a million made `pnp build` look at each for minutes before building
+MAX_USED_ELSEWHERE = 5_000
+
+
 def snapshot(project, game_id, extra=()):
-    """{path relative to the project: digest} of every input file: the game's trees and `extra`."""
+    """{path relative to the project: digest} of every input file: the game's trees and `extra`. ValueError
+    when `extra` names more than MAX_USED_ELSEWHERE files besides the trees' (no build records that many)."""
     paths = {_named(project, p): p for p in _tree_files(project, game_id)}
+    if len(extra) > len(paths) + MAX_USED_ELSEWHERE:
+        raise ValueError(f"more than {MAX_USED_ELSEWHERE:,} files used outside the game's folders")
     for p in extra:
         paths.setdefault(_named(project, p), Path(p))
     return {rel: _digest(project, paths[rel]) for rel in sorted(paths)}
