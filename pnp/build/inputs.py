@@ -157,13 +157,15 @@ MAX_USED_ELSEWHERE = 5_000
 
 
 def snapshot(project, game_id, extra=()):
-    """{path relative to the project: digest} of every input file: the game's trees and `extra`. ValueError
-    when `extra` names more than MAX_USED_ELSEWHERE files besides the trees' (no build records that many)."""
+    """{path relative to the project: digest} of every input file: the game's trees and `extra` (paths, or
+    names relative to the project). ValueError when `extra` names more than MAX_USED_ELSEWHERE files besides
+    the trees' (no build records that many), before any is looked at."""
     paths = {_named(project, p): p for p in _tree_files(project, game_id)}
     if len(extra) > len(paths) + MAX_USED_ELSEWHERE:
         raise ValueError(f"more than {MAX_USED_ELSEWHERE:,} files used outside the game's folders")
     for p in extra:
-        paths.setdefault(_named(project, p), Path(p))
+        p = project.root / p  # a path as it is (an absolute one), a name from the project's folder
+        paths.setdefault(_named(project, p), p)
     return {rel: _digest(project, paths[rel]) for rel in sorted(paths)}
 
 

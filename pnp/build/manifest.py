@@ -111,8 +111,7 @@ def up_to_date(project: "Project", game_id: str, options: "PrintOptions | dict",
         if not manifest.made_with(settings) or manifest.inputs.get("engine") != engine():
             return None
         recorded = manifest.inputs.get("files") or {}
-        elsewhere = [project.root / rel for rel in recorded]  # the used files are named by the record
-        if snapshot(project, game_id, elsewhere) != recorded:
+        if snapshot(project, game_id, list(recorded)) != recorded:  # the used files are named by the record
             return None
         for entry in manifest.files:
             if sha256(listed_file(folder, entry["path"]), follow=False) != entry["sha256"]:
