@@ -260,8 +260,9 @@ class Checks:
             return None
         self.game.used_files.add(real)
         try:
+            asked_at = _field_holding(self.item_now, prim.text)[1] or prim.mark  # the data field naming it
             return verified_picture(self.game.project, path, prim.mark, prim.text, (prim.w, prim.h),
-                                    functools.partial(self.studio.budget.spend_pixels, mark=prim.mark,
+                                    functools.partial(self.studio.budget.spend_pixels, mark=asked_at,
                                                       shown=prim.text))
         except DataError as e:
             self.error(e.message, e.mark)

@@ -107,16 +107,16 @@ def _resampled(source: bytes, size: tuple[int, int], spend: Callable[[str, int],
         spend(key, 2 * image.size[0] * image.size[1])  # decoded and resampled (paid once, made or kept)
         found = _kept.get(key)
         if found is None:
-            found = _keep(key, _encoded_from(image, size))
+            return _keep(key, _encoded_from(image, size))
     _kept.move_to_end(key)
     return found
 
 
 def _keep(key: str, data: bytes) -> tuple[bytes, str]:
     """Keep a resampled picture's bytes under `key`, with their digest, dropping the oldest past KEPT
-    pictures or KEPT_BYTES."""
+    pictures or KEPT_BYTES (never the one just made)."""
     found = _kept[key] = data, hashlib.sha256(key.encode()).hexdigest()[:16]
-    while len(_kept) > KEPT or sum(len(d) for d, _ in _kept.values()) > KEPT_BYTES:
+    while len(_kept) > 1 and (len(_kept) > KEPT or sum(len(d) for d, _ in _kept.values()) > KEPT_BYTES):
         _kept.popitem(last=False)
     return found
 
