@@ -139,7 +139,9 @@ def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
     if was_jpeg:
         resampled.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=False)
     else:
-        resampled.save(out, "PNG", compress_level=6)
+        # only kept until ReportLab decodes it to embed its pixels: the PDF is the same whatever the level, and
+        # level 6 took a quarter of a build of 60 full-art cards
+        resampled.save(out, "PNG", compress_level=1)
     return out.getvalue()
 
 
