@@ -1,6 +1,15 @@
 """`python -m pnp ...` runs the same command line as the installed `pnp` script (useful without installing)."""
 
-from .cli import main
+import os
+import sys
+
+# `python -m` puts the current folder first on the import path, so a received game folder holding a pikepdf.py
+# (or yaml.py...) ran it at the first import of that library. pnp is imported already, its libraries are found
+# where they are installed: the current folder is taken off, as the installed script never has it.
+if sys.path and sys.path[0] in ("", os.getcwd()):
+    del sys.path[0]
+
+from .cli import main  # noqa: E402 - after the import path is made safe
 
 if __name__ == "__main__":
     main()

@@ -11,9 +11,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .draw.icons import unreadable
+from .draw.pictures import verified_picture
 from .errors import BudgetSpent, DataError, LayoutError
 from .model.game import load_game
-from .model.images import checked_image
 from .model.reads import FieldCache
 from .model.schema import ICON_IN_TEXT
 from .options import did_you_mean
@@ -199,6 +199,8 @@ class Checks:
                            f"{kind.name}", layout.spec.key_mark(key))
 
     def prim(self, prim: "Prim", label: str, handled: bool) -> None:
+        if self.report.enough_at(prim.mark):  # its element said enough (a hexgrid's cells): checked no further
+            return
         icons = self.game.icons
         if prim.kind == "icon" and not self.icon_exists(prim.text):
             self.error(f"unknown icon '{prim.text}'{did_you_mean(prim.text, icons.names())}", prim.mark)
@@ -323,7 +325,10 @@ class Checks:
             return None
         self.game.used_files.add(real)
         try:
-            return checked_image(self.game.project, path, prim.mark, prim.text, decode=True)[1]
+            asked_at = _field_holding(self.item_now, prim.text)[1] or prim.mark  # the data field naming it
+            return verified_picture(self.game.project, path, prim.mark, prim.text, (prim.w, prim.h),
+                                    functools.partial(self.studio.budget.spend_pixels, mark=asked_at,
+                                                      shown=prim.text))
         except DataError as e:
             self.error(e.message, e.mark)
         return None

@@ -198,13 +198,37 @@ def written_beside(path: str | Path) -> Iterator[Path]:
 
 def commit_files(renames: dict[Path, Path]) -> None:
     """Put each written temporary file (key) in place of its final path (value): every one made durable
-    first, then all renamed, so that after a crash no final name holds half a file. OSError when it cannot;
+    first, then all renamed, so that after a crash no final name holds half a file. All or none: each old
+    file is kept under a second name (a hard link) until every rename is done, and put back when one fails
+    (a folder in the way of the third file had left the first two new, the rest old). OSError when it cannot;
     the caller removes what was not renamed."""
     for tmp in renames:
         with open(tmp, "rb+") as f:
             os.fsync(f.fileno())
-    for tmp, final in renames.items():
-        move_into_place(tmp, final)
+    done: list[tuple[Path, Path | None]] = []  # (final path, its old file's second name, None if it had none)
+    try:
+        for tmp, final in renames.items():
+            done.append((final, _kept_aside(final)))
+            move_into_place(tmp, final)
+    except OSError:
+        for final, old in reversed(done):
+            with contextlib.suppress(OSError):
+                os.replace(old, final) if old is not None else final.unlink(missing_ok=True)
+        raise
+    finally:
+        for _, old in done:
+            if old is not None:
+                old.unlink(missing_ok=True)
+
+
+def _kept_aside(final: Path) -> Path | None:
+    """A second name for the file at `final` (None when there is no file there), to put it back by."""
+    if not final.is_file() or final.is_symlink():
+        return None
+    old = temporary_beside(final)
+    old.unlink()
+    os.link(final, old)
+    return old
 
 
 def move_into_place(made: Path, target: Path) -> None:

@@ -2,6 +2,7 @@
 quotes a value and suggests a name."""
 
 import functools
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from difflib import get_close_matches
@@ -102,6 +103,9 @@ class Diagnostic:
     # What kind of problem: the raised error's code (errors.PnpError.code: load, data, layout, template, limit,
     # budget, output, usage), "print" for what would print wrong (check.Checks), "" when not said.
     code: str = ""
+    # A line saying that more messages like those above it were found at its place than are said: how many
+    # (-1: its element was not checked to the end). Not counted, as a consequence.
+    untold: int = 0
 
     def __str__(self) -> str:
         where = f"{self.mark}: " if self.mark else ""
@@ -115,18 +119,64 @@ class Raised(Protocol):
     mark: Mark | None
 
 
+# Messages of one shape said at one place (a hexgrid's 10,000 cells each naming another unknown icon): the
+# first MAX_ALIKE are said, then one line says how many more there were.
+MAX_ALIKE = 20
+_QUOTED = re.compile(r"'[^']*'|\d[\d,.]*")
+
+
+def shape_of(message: str) -> str:
+    """A message with what it quotes and its numbers left out: messages of one shape say the same thing of
+    different values."""
+    return _QUOTED.sub("…", message)
+
+
 @dataclass
 class Report:
     """Everything a command found; `exit_code` is 0 when there is no error, else 1."""
 
     root: Path = field(default_factory=Path.cwd)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    alike: dict = field(default_factory=dict)  # (severity, mark, shape) -> messages of that shape found there
+    untold: dict = field(default_factory=dict)  # that key, past MAX_ALIKE -> where its line is in diagnostics
+    _crowded: set = field(default_factory=set, repr=False)  # the marks of those keys
 
     def error(self, message: str, mark: Mark | None = None, item: tuple[str, int] | None = None, code: str = "") -> None:
-        self.diagnostics.append(Diagnostic("error", message, mark, item=item, code=code))
+        self._add(Diagnostic("error", message, mark, item=item, code=code))
 
     def warning(self, message: str, mark: Mark | None = None) -> None:
-        self.diagnostics.append(Diagnostic("warning", message, mark))
+        self._add(Diagnostic("warning", message, mark))
+
+    def _add(self, diagnostic: Diagnostic) -> None:
+        """Keep a diagnostic, unless MAX_ALIKE of its shape were said at its place: then it is only counted."""
+        key = (diagnostic.severity, diagnostic.mark, shape_of(diagnostic.message))
+        said = self.alike[key] = self.alike.get(key, 0) + 1
+        if said <= MAX_ALIKE:
+            self.diagnostics.append(diagnostic)
+            return
+        if key not in self.untold:
+            self.untold[key] = len(self.diagnostics)
+            self.diagnostics.append(diagnostic)
+        self._say_untold(key, said - MAX_ALIKE)
+
+    def _say_untold(self, key: tuple, more: int) -> None:
+        severity, mark, shape = key
+        message = f"and {more:,} more like it ({shape})" if more >= 0 else \
+            f"and more like it ({shape}); the rest of this element is not checked"
+        self.diagnostics[self.untold[key]] = Diagnostic(severity, message, mark, consequence=True, untold=more)
+
+    def enough_at(self, mark: Mark | None) -> bool:
+        """Whether more messages of some shape were found at `mark` than are said: then the caller checks its
+        element no further (the rest of a hexgrid's cells), and the line after its messages says so."""
+        crowded = [key for key in self.untold if key[1] == mark] if mark in self._crowded_marks() else []
+        for key in crowded:
+            self._say_untold(key, -1)
+        return bool(crowded)
+
+    def _crowded_marks(self) -> set:
+        if len(self._crowded) != len(self.untold):
+            self._crowded = {mark for _, mark, _ in self.untold}
+        return self._crowded
 
     def consequence(self, message: str) -> None:
         """An error that follows from those already reported (a game not built): shown, never counted."""
@@ -150,7 +200,8 @@ class Report:
         return 1 if self.errors else 0
 
     def sorted(self) -> list[Diagnostic]:
-        """Diagnostics in file order, then in the order they were found, without repeats."""
+        """Diagnostics in file order, then in the order they were found, without repeats; after the first
+        MAX_ALIKE of a shape at a place, a line saying how many more."""
         seen: set[str] = set()
         out: list[Diagnostic] = []
         for d in sorted(self.diagnostics, key=lambda d: (d.mark is None, d.mark or Mark(""))):
@@ -170,13 +221,15 @@ class Report:
                 "diagnostics": [_record(d) for d in shown]}
 
     def summary(self, what: str) -> str:
-        """The last line: the errors and warnings as printed above it (each once, consequences not counted)."""
+        """The last line: the errors and warnings as printed above it (each once, consequences and the lines
+        saying how many more were found not counted), then how many more."""
         shown = self.sorted()
         e = sum(d.severity == "error" and not d.consequence for d in shown) or len(self.errors)
         w = sum(d.severity == "warning" for d in shown)
+        untold = " (and more like them, not shown)" if any(d.untold for d in shown) else ""
         if not e:
-            return f"{what}: ok" + (f" ({w} warning{'s' * (w != 1)})" if w else "")
-        return f"{what}: {e} error{'s' * (e != 1)}" + (f", {w} warning{'s' * (w != 1)}" if w else "")
+            return f"{what}: ok" + (f" ({w} warning{'s' * (w != 1)})" if w else "") + untold
+        return f"{what}: {e} error{'s' * (e != 1)}" + (f", {w} warning{'s' * (w != 1)}" if w else "") + untold
 
 
 def _record(d: Diagnostic) -> dict:

@@ -1,6 +1,7 @@
 """Paints layout primitives onto a ReportLab canvas; the only place primitives meet PDF coordinates."""
 
-from collections.abc import MutableMapping, Sequence
+import functools
+from collections.abc import Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -8,6 +9,7 @@ from reportlab.lib import colors
 
 from ..model.icons import IconIndex
 from ..model.images import checked_image
+from ..report import Mark
 from . import text as rtext
 from .colour import ColourError, colour
 from .icons import draw_icon
@@ -27,6 +29,8 @@ class PaintingBudget(Protocol):
     package)."""
 
     def spend_painting(self, prims: Sequence[Primitive]) -> None: ...
+
+    def spend_pixels(self, work: str, pixels: int, mark: Mark | None, shown: str) -> None: ...
 
 
 class Painter:
@@ -143,12 +147,20 @@ class Painter:
         real, size = checked[path]
         x, y = x0 + p.x, top - p.y - p.h
         needed = printed_pixels(size, p.w, p.h)
+        spend = self._spending(p)
         if needed is not None:  # more pixels than its printed size needs: resampled
             try:
-                return draw_resampled(self.c, real, needed, x, y, p.w, p.h, p.mark)
+                return draw_resampled(self.c, real, needed, x, y, p.w, p.h, p.mark, spend)
             except (OSError, ValueError):  # a picture Pillow cannot resample is drawn as it is
                 pass
+        spend(f"embedded|{real}", size[0] * size[1])  # ReportLab decodes it to embed it
         self.c.drawImage(str(real), x, y, p.w, p.h, preserveAspectRatio=True, anchor="c", mask="auto")
+
+    def _spending(self, p: Primitive) -> Callable[[str, int], None]:
+        """What decoding a picture for `p` spends: the game's pixels, in the name of the element that drew it."""
+        if self.budget is None:
+            return lambda work, pixels: None
+        return functools.partial(self.budget.spend_pixels, mark=p.mark, shown=p.text)
 
     def _missing_art(self, p: Primitive, x0: float, top: float) -> None:
         """A placeholder for a picture not drawn yet: a grey box crossed corner to corner, with its file name."""

@@ -1,26 +1,34 @@
 """Pictures drawn at the resolution their printed size needs. ReportLab embeds every pixel it is given: a
 40-million-pixel picture on a card cost seconds and hundreds of MB per build, and as much in the PDF. A
 picture that has more pixels than PRINT_DPI needs where it is drawn is resampled to that, once per picture and
-size, and stored once per PDF as a form; any other is drawn from its file as it is (its bytes unchanged)."""
+size, and stored once per PDF as a form; any other is drawn from its file as it is (its bytes unchanged).
+
+Decoding is the costly part (a second per 30 million pixels): validation decodes each picture once, and
+resamples it there for the box it is drawn in, so that drawing finds it made; pictures already decoded in
+this process (the same bytes) are not decoded again. Every decoding is paid for from the game's drawing
+budget (layout.budget: pixels), before it is done."""
 
 import hashlib
 import io
 import math
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 
 from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
-from ..model.images import IMAGE_FORMATS, MAX_IMAGE_BYTES
-from ..project import read_project_file
+from ..model.images import IMAGE_FORMATS, MAX_IMAGE_BYTES, checked_image, opened_image
+from ..project import Project, read_project_file
 from ..report import Mark
 
 # Print shops ask for 300 dpi and home printers print at 600: twice what a shop needs keeps fine lines and
 # small lettering in the art sharp on either, at a quarter of the pixels of a 1200 dpi scan.
 PRINT_DPI = 600
 JPEG_QUALITY = 95  # a photograph resampled stays a JPEG, kept this close to its original (no chroma halving)
-KEPT = 32  # resampled pictures kept encoded in memory, for the next PDF that draws them
+KEPT = 1024  # resampled pictures kept encoded in memory, for the next PDF that draws them ...
+KEPT_BYTES = 192 << 20  # ... and at most this many bytes of them (a full-art poker card is 1 to 6 MB)
+VERIFIED = 4096  # digests of pictures decoded whole in this process, most recent last
 
 
 def printed_pixels(size: tuple[int, int], width: float, height: float) -> tuple[int, int] | None:
@@ -34,18 +42,45 @@ def printed_pixels(size: tuple[int, int], width: float, height: float) -> tuple[
     return max(1, math.ceil(pixels_w * ratio)), max(1, math.ceil(pixels_h * ratio))
 
 
+def verified_picture(project: Project, path: Path, mark: Mark, shown: str, box: tuple[float, float],
+                     spend: Callable[[str, int], None]) -> tuple[int, int]:
+    """The (width, height) of the picture at `path`, drawn in a `box` (width, height in points), after
+    decoding every pixel of it (a truncated file fails here, not half-way through a build) unless this process
+    already did for the same bytes; a picture drawn resampled is resampled now, for the drawing. DataError at
+    `mark` for a picture that cannot be used; `spend(work, pixels)` is called before the work is done."""
+    real, size = checked_image(project, path, mark, shown)
+    source = read_project_file(real, MAX_IMAGE_BYTES, mark, "image")
+    digest = hashlib.sha256(source).hexdigest()
+    needed = printed_pixels(size, *box)
+    work = digest if needed is None else _key(digest, needed)
+    spend(work, size[0] * size[1] * (1 if needed is None else 2))  # decoded (and resampled), even if it was
+    if digest in _verified and (needed is None or work in _kept):  # before: a game's verdict is its own
+        _verified.move_to_end(digest)
+        return size
+    with opened_image(io.BytesIO(source), shown, mark) as image:
+        if needed is None:
+            image.load()
+        else:
+            _keep(_key(digest, needed), _encoded_from(image, needed))
+    _verified[digest] = size
+    while len(_verified) > VERIFIED:
+        _verified.popitem(last=False)
+    return size
+
+
 def draw_resampled(canvas: Canvas, path: Path, size: tuple[int, int], x: float, y: float, width: float,
-                   height: float, mark: Mark | None) -> None:
+                   height: float, mark: Mark | None, spend: Callable[[str, int], None]) -> None:
     """Draw the picture at `path`, resampled to `size` pixels, fitted and centred in the box (x, y, width,
     height) as ReportLab's preserveAspectRatio does. The resampled picture is one form per PDF, named by its
-    content, so the same bytes come out on every build wherever the project lies."""
+    content, so the same bytes come out on every build wherever the project lies. `spend(work, pixels)` is
+    called before a picture not resampled yet is decoded."""
     from reportlab.lib.utils import ImageReader
 
     forms = canvas.__dict__.setdefault("_pnp_pictures", {})
     name = forms.get((path, size))
     if name is None:
         source = read_project_file(path, MAX_IMAGE_BYTES, mark, "image")
-        data, digest = _resampled(source, size)
+        data, digest = _resampled(source, size, spend)
         name = forms[(path, size)] = f"picture{digest}"
         if not canvas.hasForm(name):  # two files of the same bytes are one form (a second was a broken PDF)
             canvas.beginForm(name, 0, 0, size[0], size[1])
@@ -59,40 +94,53 @@ def draw_resampled(canvas: Canvas, path: Path, size: tuple[int, int], x: float, 
     canvas.restoreState()
 
 
-def _resampled(source: bytes, size: tuple[int, int]) -> tuple[bytes, str]:
+def _key(digest: str, size: tuple[int, int]) -> str:
+    return f"{digest}|{size[0]}x{size[1]}"
+
+
+def _resampled(source: bytes, size: tuple[int, int], spend: Callable[[str, int], None]) -> tuple[bytes, str]:
     """(the picture in `source` resampled to `size` and encoded, a short digest of both), made once per
-    picture and size: the newest KEPT are kept for the next PDF (pnp serve keeps running)."""
-    key = f"{hashlib.sha256(source).hexdigest()}|{size[0]}x{size[1]}"
-    found = _kept.pop(key, None)
-    if found is None:
-        found = _encoded(source, size), hashlib.sha256(key.encode()).hexdigest()[:16]
-    _kept[key] = found
-    while len(_kept) > KEPT:
+    picture and size: the newest are kept for the next PDF (pnp serve keeps running)."""
+    key = _key(hashlib.sha256(source).hexdigest(), size)
+    with Image.open(io.BytesIO(source), formats=IMAGE_FORMATS) as image:
+        spend(key, 2 * image.size[0] * image.size[1])  # decoded and resampled (paid once, made or kept)
+        found = _kept.get(key)
+        if found is None:
+            return _keep(key, _encoded_from(image, size))
+    _kept.move_to_end(key)
+    return found
+
+
+def _keep(key: str, data: bytes) -> tuple[bytes, str]:
+    """Keep a resampled picture's bytes under `key`, with their digest, dropping the oldest past KEPT
+    pictures or KEPT_BYTES (never the one just made)."""
+    found = _kept[key] = data, hashlib.sha256(key.encode()).hexdigest()[:16]
+    while len(_kept) > 1 and (len(_kept) > KEPT or sum(len(d) for d, _ in _kept.values()) > KEPT_BYTES):
         _kept.popitem(last=False)
     return found
 
 
 _kept: OrderedDict[str, tuple[bytes, str]] = OrderedDict()  # key -> (encoded picture, digest), oldest first
+_verified: OrderedDict[str, tuple[int, int]] = OrderedDict()  # digest of a picture decoded whole -> its size
 
 
-def _encoded(source: bytes, size: tuple[int, int]) -> bytes:
-    """The picture in `source` resampled to `size` (Lanczos; a JPEG decoded at a reduced scale first, which
+def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
+    """The open picture `image` resampled to `size` (Lanczos; a JPEG decoded at a reduced scale first, which
     costs a fraction of the time and memory), as JPEG when it was one, else as PNG: Pillow's encoders give the
     same bytes for the same pixels, so a rebuild gives the same PDF."""
-    from PIL import Image
-
-    with Image.open(io.BytesIO(source), formats=IMAGE_FORMATS) as image:
-        was_jpeg = image.format == "JPEG" and image.mode in ("L", "RGB")
-        if image.format == "JPEG":
-            image.draft(image.mode, size)  # at least `size`: the decoder skips what Lanczos would average away
-        picture = image if image.mode in ("L", "LA", "RGB", "RGBA") else \
-            image.convert("RGBA" if _transparent(image) else "RGB")  # a palette, CMYK, 16 bits: resampled as RGB
-        resampled = picture.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
+    was_jpeg = image.format == "JPEG" and image.mode in ("L", "RGB")
+    if image.format == "JPEG":
+        image.draft(image.mode, size)  # at least `size`: the decoder skips what Lanczos would average away
+    picture = image if image.mode in ("L", "LA", "RGB", "RGBA") else \
+        image.convert("RGBA" if _transparent(image) else "RGB")  # a palette, CMYK, 16 bits: resampled as RGB
+    resampled = picture.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
     out = io.BytesIO()
     if was_jpeg:
         resampled.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=False)
     else:
-        resampled.save(out, "PNG", compress_level=6)
+        # only kept until ReportLab decodes it to embed its pixels: the PDF is the same whatever the level, and
+        # level 6 took a quarter of a build of 60 full-art cards
+        resampled.save(out, "PNG", compress_level=1)
     return out.getvalue()
 
 

@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, Any
 from ..errors import DataError, UsageError
 from ..project import read_project_file, written_beside
 from ..products.base import distinct
-from ..report import Mark, Report
+from ..report import Mark, Report, shown
 from .faces import FACE_FIELDS, TEXT, item_key, manifest_faces
 from .inputs import manifest_name
 from .manifest import Manifest
@@ -41,11 +41,15 @@ def _indexed(rows: Iterable[Sequence[Any]]) -> dict[tuple[str, str], Fingerprint
     return {(_text(item), _text(side)): {"look": look, "data": data} for item, side, _, look, data in rows}
 
 
+MAX_NAME = 200  # characters of a name a manifest gives: an id is a few dozen
+
+
 def _text(value: object) -> str:
-    """A name a manifest gives (a component, an item, a side): text, as pnp writes it; TypeError otherwise (a
-    number among them could not be sorted with the rest)."""
-    if not isinstance(value, str):
-        raise TypeError(f"{value!r} is not text")
+    """A name a manifest gives (a component, an item, a side): printable text of at most MAX_NAME characters,
+    as pnp writes it; TypeError otherwise (a number among them could not be sorted with the rest; a control
+    character would be printed to the terminal as it is: escape sequences, a line of its own)."""
+    if not isinstance(value, str) or len(value) > MAX_NAME or not value.isprintable():
+        raise TypeError(f"{shown(value)} is not a name pnp writes")
     return value
 
 

@@ -22,7 +22,7 @@ from ..products.rulebook import SIMULATION_FILE
 from ..report import Mark
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Collection, Iterable
 
     from ..project import Project
     from ..units import PrintOptions
@@ -91,7 +91,7 @@ def _sha256_of(f: IO[bytes]) -> str:
     return digest.hexdigest()
 
 
-MANIFEST_MAX_BYTES = 64 << 20  # far more than the manifest of a 10,000-card game (a few MB)
+MANIFEST_MAX_BYTES = 16 << 20  # 5 times the manifest of a 10,000-card game (3 MB); 64 MB of JSON took 7 s to parse
 
 
 def read_manifest(path: Path, shown: str, follow: bool = False) -> dict[str, Any]:
@@ -158,11 +158,21 @@ def _named(project: "Project", path: Path) -> str:
     return project.rel(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def snapshot(project: "Project", game_id: str, extra: "Iterable[Path]" = ()) -> dict[str, str]:
-    """{path relative to the project: digest} of every input file: the game's trees and `extra`."""
+# files a game's kit may record as used outside its own folders (shared icons: game-icons.net has 4,134): a
+# manifest naming a million made `pnp build` look at each for minutes before building
+MAX_USED_ELSEWHERE = 5_000
+
+
+def snapshot(project: "Project", game_id: str, extra: "Collection[Path | str]" = ()) -> dict[str, str]:
+    """{path relative to the project: digest} of every input file: the game's trees and `extra` (paths, or
+    names relative to the project). ValueError when `extra` names more than MAX_USED_ELSEWHERE files besides
+    the trees' (no build records that many), before any is looked at."""
     paths = {_named(project, p): p for p in _tree_files(project, game_id)}
+    if len(extra) > len(paths) + MAX_USED_ELSEWHERE:
+        raise ValueError(f"more than {MAX_USED_ELSEWHERE:,} files used outside the game's folders")
     for p in extra:
-        paths.setdefault(_named(project, p), Path(p))
+        p = project.root / p  # a path as it is (an absolute one), a name from the project's folder
+        paths.setdefault(_named(project, p), p)
     return {rel: _digest(project, paths[rel]) for rel in sorted(paths)}
 
 

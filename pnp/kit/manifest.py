@@ -62,8 +62,12 @@ class Manifest:
             raise UsageError("not a pnp manifest: its files are not as pnp writes them", Mark(shown))
         if not all(_is_warning(w) for w in warnings):
             raise UsageError("not a pnp manifest: its warnings are not as pnp writes them", Mark(shown))
+        inputs = part("inputs", dict, {})
+        if not isinstance(inputs.get("files", {}), dict) or \
+                not all(isinstance(k, str) and isinstance(v, str) for k, v in inputs.get("files", {}).items()):
+            raise UsageError("not a pnp manifest: its inputs are not as pnp writes them", Mark(shown))
         written = ("components", "files", "warnings", "inputs", "face_fields")
-        return cls({k: v for k, v in data.items() if k not in written}, files, warnings, part("inputs", dict, {}),
+        return cls({k: v for k, v in data.items() if k not in written}, files, warnings, inputs,
                    part("components", list, None), data.get("face_fields"))
 
     def made_with(self, settings: dict) -> bool:
@@ -81,10 +85,12 @@ class Manifest:
 
 
 def _is_warning(record: object) -> bool:
-    """A warning as warning_records writes it: text, and where (a file name, line and column, or none)."""
-    return (isinstance(record, dict) and isinstance(record.get("message"), str)
-            and isinstance(record.get("file"), str)
-            and all(record.get(k) is None or type(record.get(k)) is int for k in ("line", "col")))
+    """A warning as warning_records writes it: text, and where (a file name, line and column: whole numbers,
+    0 for none; a line of null sorted against a number was a traceback), all printable: a warning is said again
+    on the terminal, where a control character would act (escape sequences, a line of its own)."""
+    return (isinstance(record, dict) and isinstance(record.get("message"), str) and record["message"].isprintable()
+            and isinstance(record.get("file"), str) and record["file"].isprintable()
+            and all(type(record.get(k)) is int for k in ("line", "col")))
 
 
 def warning_records(report: Report) -> list[dict]:
@@ -104,9 +110,8 @@ def up_to_date(project: "Project", game_id: str, options: "PrintOptions | dict",
         manifest = Manifest.read(path, project.rel(path))
         if not manifest.made_with(settings) or manifest.inputs.get("engine") != engine():
             return None
-        recorded = manifest.inputs.get("files") or []
-        elsewhere = [project.root / rel for rel in recorded]  # the used files are named by the record
-        if snapshot(project, game_id, elsewhere) != recorded:
+        recorded = manifest.inputs.get("files") or {}
+        if snapshot(project, game_id, list(recorded)) != recorded:  # the used files are named by the record
             return None
         for entry in manifest.files:
             if sha256(listed_file(folder, entry["path"]), follow=False) != entry["sha256"]:

@@ -18,6 +18,15 @@ BASE_STEPS = 250_000
 STEPS_PER_FACE = 500
 CHARACTERS_PER_STEP = 8  # fitting and setting a text costs about as much per 8 characters as one shape
 ICON_STEPS = 3  # an icon costs about three plain shapes to place and paint
+# The pixels a game's pictures may have decoded in one command, the same way: a base and an allowance per face.
+# Decoding and resampling go at about 30 million pixels a second (a plain 40-million-pixel PNG took 1.3 s to
+# decode, 1.4 s more to resample), so the base is about 3 s of it: a 33-million-pixel board picture is decoded
+# once to check it and once more by ReportLab to embed it as it is (66 million). Each face adds what a full-art
+# poker card needs, its art 69 x 94 mm with bleed at 600 dpi (3.6 million pixels) decoded, resampled to its box
+# and embedded (11 million): a deck of 1,000 such cards builds, four 40-million-pixel pictures on four
+# cards are refused at the third.
+BASE_PIXELS = 100_000_000
+PIXELS_PER_FACE = 12_000_000
 
 
 def steps_of(prim: Primitive) -> int:
@@ -34,11 +43,14 @@ class DrawingBudget:
     def __init__(self, base: int | None = None) -> None:
         self.base = self.limit = BASE_STEPS if base is None else base
         self.spent = 0
+        self.pixel_limit, self.pixels = BASE_PIXELS, 0  # pictures' pixels decoded (or resampled) so far
+        self.paid: set[str] = set()  # the pictures' work paid for, each once (a picture, a size, an embedding)
         self.stopped: str | None = None  # the message said when the budget ran out
 
     def allow_faces(self, faces: int) -> None:
         """Size the budget for a game that prints `faces` faces."""
         self.limit = self.base + STEPS_PER_FACE * faces
+        self.pixel_limit = BASE_PIXELS + PIXELS_PER_FACE * faces
 
     def spend(self, steps: int, mark: Mark | None) -> None:
         """Spend `steps` for the element at `mark` (its file:line)."""
@@ -49,6 +61,23 @@ class DrawingBudget:
             self.stopped = (f"the game draws too much: past its {self.limit:,} drawing steps (one per element "
                             f"or copy, per shape made or painted, per {CHARACTERS_PER_STEP} characters of text); "
                             "pnp stops here (a repeat far too big, or repeats inside repeats?)")
+            raise BudgetSpent(self.stopped, mark)
+
+    def spend_pixels(self, work: str, pixels: int, mark: Mark | None, shown: str) -> None:
+        """Spend `pixels` decoded or resampled for the picture `shown`, which the element or field at `mark`
+        asked for, before the work is done: past the limit, BudgetSpent there. The same `work` (a picture
+        decoded, resampled to a size, embedded) is paid for once, however often it is done again (made
+        again after pnp let it go from memory, embedded in each PDF)."""
+        if work in self.paid:
+            return
+        if self.stopped is not None:
+            raise BudgetSpent(self.stopped)
+        self.paid.add(work)
+        self.pixels += pixels
+        if self.pixels > self.pixel_limit:
+            self.stopped = (f"the game's pictures are too many pixels in all: past its {self.pixel_limit:,} "
+                            f"pixels decoded or resampled at picture '{shown}' ({BASE_PIXELS:,} and "
+                            f"{PIXELS_PER_FACE:,} per face printed); pnp stops here")
             raise BudgetSpent(self.stopped, mark)
 
     def spend_on(self, prims: Sequence[Prim], mark: Mark | None) -> None:

@@ -1,10 +1,15 @@
 """A game's pictures, opened only as the formats pnp prints: Pillow is never let guess another one, as it
 would hand a PostScript file named pic.png to Ghostscript."""
 
+import contextlib
 import mmap
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 from ..errors import DataError
 from ..project import Project, open_project_file
@@ -45,35 +50,42 @@ def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
     return None
 
 
-def checked_image(project: Project, path: Path, mark: Mark | None, shown: str, decode: bool = False) -> tuple[Path, tuple]:
+def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -> tuple[Path, tuple]:
     """(the file after following links, its (width, height) in pixels) of an image a game names, read from
-    its header, or with every pixel decoded when `decode` (a truncated file fails then, not half-way through
-    a build). DataError at `mark`, naming the image as `shown`, unless it is an ordinary file inside the
-    project, under MAX_IMAGE_BYTES, one of IMAGE_FORMATS and of at most MAX_IMAGE_PIXELS."""
-    from PIL import Image, UnidentifiedImageError
-
+    its header. DataError at `mark`, naming the image as `shown`, unless it is an ordinary file inside the
+    project, under MAX_IMAGE_BYTES, one of IMAGE_FORMATS and of at most MAX_IMAGE_PIXELS (its pixels are
+    decoded, once, by pnp.draw.pictures)."""
     real = project.inside(path, mark, "image", shown=shown)
     with open_project_file(real, MAX_IMAGE_BYTES, mark, "image", shown) as f:
         if problem := _file_jpeg_problem(f):
             raise DataError(f"image '{shown}' cannot be used: {problem}", mark)
-        try:
-            with warnings.catch_warnings():  # Pillow warns past its own cap; the one here is checked below
-                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-                with Image.open(f, formats=IMAGE_FORMATS) as image:
-                    size = image.size
-                    if size[0] * size[1] > MAX_IMAGE_PIXELS:
-                        raise DataError(f"image '{shown}' cannot be used: {size[0]}x{size[1]} px, more than "
-                                        f"{MAX_IMAGE_PIXELS:,} pixels", mark)
-                    if decode:
-                        image.load()
-        except UnidentifiedImageError:
-            raise DataError(f"image '{shown}' cannot be used: not a PNG, JPEG or WebP image", mark) from None
-        except Image.DecompressionBombError:
-            raise DataError(f"image '{shown}' cannot be used: more than {MAX_IMAGE_PIXELS:,} pixels", mark) \
-                from None
-        except (OSError, ValueError, SyntaxError, EOFError) as e:  # Pillow's errors for damaged files
-            raise DataError(f"image '{shown}' cannot be read: {_problem(e)}", mark) from None
+        with opened_image(f, shown, mark) as image:
+            size = image.size
     return real, size
+
+
+@contextlib.contextmanager
+def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["Image.Image"]:
+    """The picture in `source` (a file or a BytesIO) opened as one of IMAGE_FORMATS, of at most
+    MAX_IMAGE_PIXELS; Pillow's errors while it is open or decoded in the block are DataError at `mark`."""
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():  # Pillow warns past its own cap; the one here is checked below
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(source, formats=IMAGE_FORMATS) as image:
+                size = image.size
+                if size[0] * size[1] > MAX_IMAGE_PIXELS:
+                    raise DataError(f"image '{shown}' cannot be used: {size[0]}x{size[1]} px, more than "
+                                    f"{MAX_IMAGE_PIXELS:,} pixels", mark)
+                yield image
+    except UnidentifiedImageError:
+        raise DataError(f"image '{shown}' cannot be used: not a PNG, JPEG or WebP image", mark) from None
+    except Image.DecompressionBombError:
+        raise DataError(f"image '{shown}' cannot be used: more than {MAX_IMAGE_PIXELS:,} pixels", mark) \
+            from None
+    except (OSError, ValueError, SyntaxError, EOFError) as e:  # Pillow's errors for damaged files
+        raise DataError(f"image '{shown}' cannot be read: {_problem(e)}", mark) from None
 
 
 def _file_jpeg_problem(f: BinaryIO) -> str | None:

@@ -439,17 +439,21 @@ class ParsedFiles:
     """The data files read lately, by name and digest of their bytes: a save re-parses only the files that
     changed (the preview's refreshes, a command checking a game again in one process). What is kept is what
     load_text built, which nothing changes after loading (Records are read-only; tables are new lists of
-    them), so one parse serves every load of the same bytes. Bounded by the values kept (MAX_VALUES)."""
+    them), so one parse serves every load of the same bytes. Bounded by the values kept (MAX_VALUES) and by
+    the bytes of the texts they were parsed from (MAX_BYTES)."""
 
     # values of all the parses kept, as the loader counts them (each in every list and mapping around it):
     # 10,000 cards of 4 fields count 260,000 and take about 20 MB; DinoSpan's tables 45,000. A file counting
     # more is parsed every time
     MAX_VALUES = 1_000_000
+    # ... and a text-heavy file holds its text: 40 files of one 19 MB text each kept 800 MB (a preview refreshed
+    # on every save of such a file, one process validating many games). DinoSpan's tables are 0.3 MB
+    MAX_BYTES = 64 << 20
 
     def __init__(self) -> None:
-        # (shown name, sha256 of the bytes) -> (values, parsed value), oldest first
-        self._kept: OrderedDict[tuple[str, bytes], tuple[int, Any]] = OrderedDict()
-        self._size, self._lock = 0, threading.Lock()  # values kept
+        # (shown name, sha256 of the bytes) -> (values, bytes, parsed value), oldest first
+        self._kept: OrderedDict[tuple[str, bytes], tuple[int, int, Any]] = OrderedDict()
+        self._size, self._bytes, self._lock = 0, 0, threading.Lock()  # values and bytes kept
         self.parsed = self.reused = 0  # files parsed and loads served from here, since the process started
 
     def load(self, raw: bytes, shown_as: str) -> Any:
@@ -461,16 +465,16 @@ class ParsedFiles:
             if found is not None:
                 self._kept.move_to_end(key)
                 self.reused += 1
-                return found[1]
+                return found[2]
         value, size = _counted_load(_decoded(raw, shown_as), shown_as)
         with self._lock:
             self.parsed += 1
-            if size <= self.MAX_VALUES and key not in self._kept:
-                self._kept[key] = (size, value)
-                self._size += size
-                while self._size > self.MAX_VALUES:
-                    _, (dropped, _) = self._kept.popitem(last=False)
-                    self._size -= dropped
+            if size <= self.MAX_VALUES and len(raw) <= self.MAX_BYTES and key not in self._kept:
+                self._kept[key] = (size, len(raw), value)
+                self._size, self._bytes = self._size + size, self._bytes + len(raw)
+                while self._size > self.MAX_VALUES or self._bytes > self.MAX_BYTES:
+                    _, (dropped, dropped_bytes, _) = self._kept.popitem(last=False)
+                    self._size, self._bytes = self._size - dropped, self._bytes - dropped_bytes
         return value
 
 

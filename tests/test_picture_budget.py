@@ -1,0 +1,87 @@
+"""A game's pictures are decoded once per command, and all of them together within the game's budget of
+pixels: past it, one error at the element that asked for the picture that crossed it."""
+
+import math
+
+import pytest
+
+from PIL import Image, ImageFile
+
+from conftest import make_project, run
+from pnp.draw import pictures
+from pnp.layout import budget
+
+CARD = ("size: poker\nelements:\n"
+        "  - {type: image, src: 'images/{{ card.id }}.png', x: 5, y: 5, w: 20, h: 20}\n")
+IDS = ("lion", "fern", "wolf", "moss")
+
+
+CARDS_NAMING_PICTURES = "".join(f"- {{id: {name}, name: {name}, kind: beast, power: 1, text: images/{name}.png}}\n"
+                                for name in IDS)
+
+
+def _project(tmp_path, side=500, changes=None):
+    """The mini game, each of its four cards drawing its own picture (of a colour no other test uses), more
+    pixels than its 20 mm box needs at 600 dpi (473 x 473): each is resampled."""
+    root = make_project(tmp_path / "game", {"layouts/mini/card.yaml": CARD, **(changes or {})})
+    (root / "layouts/mini/images").mkdir()
+    for n, name in enumerate(IDS):
+        Image.new("RGB", (side, side * 2), (17, 29 + n, 211)).save(root / f"layouts/mini/images/{name}.png")
+    return root
+
+
+def test_the_real_limits_pass_a_board_picture_and_a_deck_of_full_art_cards_and_stop_a_few_huge_ones():
+    # a 33-million-pixel board picture: decoded to check it, and by ReportLab to embed it as it is
+    assert 2 * 33_000_000 <= budget.BASE_PIXELS + budget.PIXELS_PER_FACE
+    # a full-art poker card (69 x 94 mm with bleed at 600 dpi) in its 63 x 88 mm box: decoded and resampled
+    art = [math.ceil(mm / 25.4 * 600) for mm in (69, 94)]
+    box = [mm / 25.4 * 72 for mm in (63, 88)]
+    needed = pictures.printed_pixels(tuple(art), *box)
+    assert needed is not None and 2 * art[0] * art[1] + needed[0] * needed[1] <= budget.PIXELS_PER_FACE  # embedded
+    # four cards of 40 million pixels each, resampled: refused before the third (the mini game prints 9 faces)
+    assert 3 * 2 * 40_000_000 > budget.BASE_PIXELS + 9 * budget.PIXELS_PER_FACE
+
+
+@pytest.mark.parametrize("changes, where", [
+    ({}, "layouts/mini/card.yaml:3:"),  # the element names the picture
+    ({"layouts/mini/card.yaml": CARD.replace("images/{{ card.id }}.png", "{{ card.text }}"),
+      "cards/mini/cards.yaml": CARDS_NAMING_PICTURES}, "cards/mini/cards.yaml:3:"),  # a field of the card
+])
+def test_pictures_past_the_budget_are_refused_where_the_one_that_crossed_it_was_asked_for(
+        tmp_path, monkeypatch, changes, where):
+    root = _project(tmp_path, changes=changes)
+    # 9 faces; each picture costs 2 x 500,000 pixels (decoded, resampled): the third crosses 2.1 million
+    monkeypatch.setattr(budget, "BASE_PIXELS", 300_000)
+    monkeypatch.setattr(budget, "PIXELS_PER_FACE", 200_000)
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    errors = [line for line in result.output.splitlines() if ": error: " in line]
+    assert len(errors) == 1, result.output
+    assert errors[0].startswith(where)
+    assert "too many pixels" in errors[0] and "2,100,000" in errors[0] and "images/wolf.png" in errors[0]
+    assert run(root, "build", "mini").exit_code == 1
+    assert not (root / "output" / "mini" / "mini-a4.pdf").exists()
+
+
+def test_each_picture_is_decoded_once_by_a_build(tmp_path, monkeypatch):
+    root = _project(tmp_path, side=501)
+    decoded = []
+    load = ImageFile.ImageFile.load
+
+    def counted(image):
+        if image.tile and image.size == (501, 1002):
+            decoded.append(image.size)
+        return load(image)
+
+    monkeypatch.setattr(ImageFile.ImageFile, "load", counted)
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    assert len(decoded) == 4  # one per picture: checked and resampled at once, drawn from that
+
+
+def test_a_resampled_picture_larger_than_the_memory_kept_for_them_is_drawn_all_the_same(tmp_path, monkeypatch):
+    root = _project(tmp_path, side=502)
+    monkeypatch.setattr(pictures, "KEPT_BYTES", 0)  # was a KeyError: the picture just made was let go at once
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    assert (root / "output" / "mini" / "mini-cards-a4.pdf").exists()

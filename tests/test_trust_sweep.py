@@ -1,0 +1,115 @@
+"""What a received folder or a failing disk can do to the parts of pnp merged last: the parse cache, the
+manifests read back, `python -m pnp` run inside a game folder, and a commit of a kit's files that fails half-way."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from pnp import project as project_module
+from pnp.build import inputs
+from pnp.build.changes import read_faces
+from pnp.build.faces import FACE_FIELDS
+from pnp.build.manifest import Manifest
+from pnp.errors import UsageError
+from pnp.model.load import MAX_FILE_BYTES, ParsedFiles
+from pnp.project import Project, commit_files, temporary_beside
+
+
+def test_the_parse_cache_keeps_no_more_bytes_of_text_than_its_bound():
+    assert ParsedFiles.MAX_BYTES >= MAX_FILE_BYTES  # the largest data file can be kept
+    parsed = ParsedFiles()
+    parsed.MAX_BYTES = 3000
+    for n in range(5):  # files of one long text each: few values, many bytes
+        assert parsed.load(f"- id: c{n}\n  text: {'x' * 1000}\n".encode(), f"cards/g/t{n}.yaml")[0]["id"] == f"c{n}"
+    assert sum(size for _, size, _ in parsed._kept.values()) <= 3000 and len(parsed._kept) == 2
+
+
+def _manifest(tmp_path, **changes):
+    data = {"game": "g", "files": [], "warnings": [], "inputs": {"files": {}}, **changes}
+    path = tmp_path / "manifest.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("changes", [
+    {"warnings": [{"message": "a", "file": "x.yaml", "line": None, "col": None},  # sorted with a number: traceback
+                  {"message": "b", "file": "x.yaml", "line": 3, "col": 1}]},
+    {"warnings": [{"message": "a\x1b]0;title\x07\nfake line", "file": "x.yaml", "line": 1, "col": 1}]},
+    {"inputs": {"files": ["cards/g/cards.yaml"]}},
+    {"inputs": {"files": {"cards/g/cards.yaml": 3}}},
+])
+def test_a_manifest_not_as_pnp_writes_it_is_refused_by_name(tmp_path, changes):
+    with pytest.raises(UsageError) as refused:
+        Manifest.read(_manifest(tmp_path, **changes), "output/g/manifest.json")
+    assert str(refused.value.mark) == "output/g/manifest.json"
+
+
+def test_a_manifest_naming_more_used_files_than_a_build_records_is_not_looked_at_one_by_one(tmp_path, monkeypatch):
+    assert inputs.MAX_USED_ELSEWHERE >= 4134  # every icon of game-icons.net
+    monkeypatch.setattr(inputs, "MAX_USED_ELSEWHERE", 3)
+    project = Project(tmp_path)
+    (tmp_path / "cards" / "g").mkdir(parents=True)
+    (tmp_path / "cards" / "g" / "cards.yaml").write_text("[]\n")
+    assert len(inputs.snapshot(project, "g", [tmp_path / f"cards/g/x{n}" for n in range(4)])) == 5
+    with pytest.raises(ValueError):
+        inputs.snapshot(project, "g", [tmp_path / f"cards/g/x{n}" for n in range(5)])
+
+
+@pytest.mark.parametrize("name", ["lion\x1b[2J\nfake: line", "x" * 5000])
+def test_changes_refuses_a_manifest_whose_names_would_act_on_the_terminal_or_flood_it(tmp_path, name):
+    path = _manifest(tmp_path, face_fields=FACE_FIELDS,
+                     components=[{"id": "deck", "faces": [[name, "front", 1, "0a", "0b"]]}])
+    with pytest.raises(UsageError) as refused:
+        read_faces(Project(tmp_path), path)
+    assert str(refused.value.mark) == "manifest.json" and "\n" not in str(refused.value)
+
+
+def test_python_m_pnp_in_a_game_folder_imports_nothing_from_it(tmp_path):
+    marker = tmp_path / "ran"
+    (tmp_path / "click.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    result = subprocess.run([sys.executable, "-m", "pnp", "--help"], cwd=tmp_path, env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert not marker.exists()
+
+
+def _kit(folder: Path) -> dict[Path, Path]:
+    """Three old files of a kit and the new ones written beside them, to be committed."""
+    renames = {}
+    for name in ("a.pdf", "b.pdf", "manifest.json"):
+        (folder / name).write_bytes(b"old " + name.encode())
+        tmp = temporary_beside(folder / name)
+        tmp.write_bytes(b"new " + name.encode())
+        renames[tmp] = folder / name
+    return renames
+
+
+def test_a_commit_that_fails_half_way_leaves_every_old_file_and_nothing_else(tmp_path, monkeypatch):
+    renames = _kit(tmp_path)
+    moved = []
+
+    def fails_at_the_second(made, target):
+        if moved:
+            raise OSError(28, "No space left on device")
+        moved.append(target)
+        os.replace(made, target)
+
+    monkeypatch.setattr(project_module, "move_into_place", fails_at_the_second)
+    with pytest.raises(OSError):
+        commit_files(renames)
+    for tmp in renames:  # what the caller removes
+        tmp.unlink(missing_ok=True)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == \
+        {n: b"old " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
+
+
+def test_a_commit_puts_every_new_file_in_place_and_leaves_no_second_name(tmp_path):
+    commit_files(_kit(tmp_path))
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == \
+        {n: b"new " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
