@@ -11,10 +11,10 @@ import pytest
 
 from conftest import REPO
 from pnp import project as project_module
-from pnp.build import inputs
-from pnp.build.changes import read_faces
-from pnp.build.faces import FACE_FIELDS
-from pnp.build.manifest import Manifest
+from pnp.kit import inputs
+from pnp.kit.changes import read_faces
+from pnp.kit.faces import FACE_FIELDS
+from pnp.kit.manifest import Manifest
 from pnp.errors import UsageError
 from pnp.model.load import MAX_FILE_BYTES, ParsedFiles
 from pnp.project import Project, commit_files, temporary_beside
