@@ -42,6 +42,20 @@ def test_png_writes_every_face_at_its_size_with_bleed_and_dpi(mini):
     assert any(n.startswith("board/") for n in names)  # boards are faces too
 
 
+def test_png_bytes_are_the_same_however_the_faces_are_drawn_and_split(mini, monkeypatch):
+    """The faces drawn a chunk at a time and rendered by two processes give the same files as all in one PDF in
+    one process, and nothing of the drawing is left in the export."""
+    folder = mini / "output/mini/export/png"
+    monkeypatch.setattr("pnp.export.run.CHUNKS", (1, 2))  # chunks of 1, 2, 2, ... pages
+    export(mini, "--format", "png", "--dpi", "72", "--force", "-j", "2")
+    chunked = {p.relative_to(folder): p.read_bytes() for p in pngs(folder)}
+    monkeypatch.setattr("pnp.export.run.CHUNKS", (10_000, 10_000))
+    export(mini, "--format", "png", "--dpi", "72", "--force", "-j", "1")
+    assert len(chunked) > 8 and {p.relative_to(folder): p.read_bytes() for p in pngs(folder)} == chunked
+    assert sorted(p.name for p in folder.iterdir() if p.is_file()) == ["export.json"]
+    assert not list(folder.rglob("*.pdf"))
+
+
 def test_png_matches_the_pdf_card(mini):
     """The exported face and the card in the built PDF come from the same drawing: rendered alike, their
     pixels agree."""

@@ -13,6 +13,7 @@ import pikepdf
 
 from ..errors import PnpError
 from ..project import move_into_place
+from .faces import FACES_PDF
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -238,7 +239,7 @@ class DeckJob:
     def __call__(self, out: Path) -> None:
         raw, distinct = out / f".{self.name}.raw.pdf", out / f".{self.name}.distinct.pdf"
         try:
-            order = self.compose(out / "faces.pdf", raw)
+            order = self.compose(out / FACES_PDF, raw)
             pdfx(raw, distinct, self.title)
             _in_order(distinct, order, out / self.name)
         finally:

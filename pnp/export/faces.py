@@ -1,6 +1,7 @@
 """Every face a game prints (cards, tokens, tiles, boards, die faces; not the rulebook), each drawn alone on a
 page of its own size by the same code as the PDFs, so what is exported is what is printed."""
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,6 +13,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ..printables import Studio
     from ..products.base import Printable
+
+FACES_PDF = Path(".faces") / "faces.pdf"  # in an export's work folder: every face drawn, which its tasks read (its
+# images are rendered from PDFs of a chunk of faces each, beside it); the folder is removed before the preflight
 
 
 @dataclass
@@ -62,21 +66,56 @@ def collect(studio: "Studio", bleed: float) -> list["Face"]:
 def draw_faces(studio: "Studio", faces: list["Face"], path: Path) -> int:
     """Draw each distinct face on a page of its trim plus its art bleed, into the PDF at `path`. Faces that
     resolve to the very same drawing (a deck's one back) share a page. Returns the page count."""
-    canvas = new_canvas(str(path), studio.fonts.name("Body"), compression=0)
-    painter = studio.painter(canvas)
+    firsts = number_pages(studio, faces)
+    draw_pages(studio, firsts, path)
+    return len(firsts)
+
+
+def number_pages(studio: "Studio", faces: list["Face"]) -> list["Face"]:
+    """Give each face its page (Face.page) among the distinct drawings: faces that resolve to the very same
+    drawing (a deck's one back) share a page. Returns the first face of each page, in page order."""
     pages: dict[tuple, int] = {}  # (layout, primitives' identity, art bleed) -> page
+    firsts = []
     held = []  # every face's primitives, alive until the end: a freed list's id is reused by the next one
     for face in faces:
         prims = studio.printed(face.printable)
         held.append(prims)
         same = (face.printable.layout, id(prims), face.art_bleed)
-        if same in pages:
-            face.page = pages[same]
-            continue
-        face.page = pages[same] = len(pages)
+        if same not in pages:
+            pages[same] = len(pages)
+            firsts.append(face)
+        face.page = pages[same]
+    return firsts
+
+
+def draw_pages(studio: "Studio", pages: list["Face"], path: Path) -> None:
+    """Draw `pages` (a face for each page, in order) into the PDF at `path`, each on a page of its trim plus
+    its art bleed."""
+    canvas = new_canvas(str(path), studio.fonts.name("Body"), compression=0)
+    painter = studio.painter(canvas)
+    for face in pages:
         b = face.art_bleed
         canvas.setPageSize((face.trim[0] + 2 * b, face.trim[1] + 2 * b))
         studio.draw(canvas, painter, face.printable, b, b, clip=b)
         canvas.showPage()
     canvas.save()
-    return len(pages)
+
+
+def drawn_in_chunks(studio: "Studio", pages: list["Face"], path: Path,
+                    sizes: tuple[int, int] | None) -> Iterator[tuple[Path, int, int]]:
+    """Draw `pages` (as draw_pages) a chunk at a time, each chunk into a PDF of its own beside `path`, and yield
+    (its path, its first page, its page count) as each is written, so its pages can be rasterised while the
+    next is drawn. `sizes`: (first chunk, largest chunk) in pages, each chunk twice the one before (the first
+    small, so the rasterising starts at once); None: every page in one PDF, at `path` itself."""
+    if sizes is None:
+        draw_pages(studio, pages, path)
+        yield path, 0, len(pages)
+        return
+    start, size = 0, sizes[0]
+    while start < len(pages):
+        chunk = pages[start:start + size]
+        written = path.with_name(f"{path.stem}-{start}{path.suffix}")
+        draw_pages(studio, chunk, written)
+        yield written, start, len(chunk)
+        start += len(chunk)
+        size = min(2 * size, sizes[1])

@@ -2,7 +2,10 @@
 processes: rendering is quick, PNG encoding is what takes the time."""
 
 import multiprocessing
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PIL import Image
@@ -73,7 +76,7 @@ def _to_size(pixels: "np.ndarray", size: tuple) -> "np.ndarray":
     dw, dh = pixels.shape[1] - size[0], pixels.shape[0] - size[1]
     if 0 <= dw <= max(3, size[0] // 100) and 0 <= dh <= max(3, size[1] // 100):
         return pixels[dh // 2:dh // 2 + size[1], dw // 2:dw // 2 + size[0]]
-    return np.asarray(Image.fromarray(pixels).resize(size, Image.LANCZOS))
+    return np.asarray(Image.fromarray(pixels).resize(size, Image.Resampling.LANCZOS))
 
 
 def _with_bleed(pixels: "np.ndarray", art_px: tuple, want: tuple) -> "np.ndarray":
@@ -122,7 +125,7 @@ def png_bytes(pixels: "np.ndarray", dpi: float) -> bytes:
         else:
             strip[0, 1:] = rows[0]
         np.subtract(rows[top + 1:top + n], rows[top:top + n - 1], out=strip[1:n, 1:])
-        idat.append(deflate.compress(strip[:n]))
+        idat.append(deflate.compress(strip[:n]))  # type: ignore[arg-type]  # a C-contiguous array is a buffer (its stubs do not say so)
     idat.append(deflate.flush())
     per_metre = int(dpi / 0.0254 + 0.5)
     return b"".join([b"\x89PNG\r\n\x1a\n",
@@ -131,11 +134,15 @@ def png_bytes(pixels: "np.ndarray", dpi: float) -> bytes:
                      chunk(b"IDAT", b"".join(idat)), chunk(b"IEND", b"")])
 
 
-def _work(args: "tuple[str | Path, list[Shot]]") -> int:
+BATCH = 8  # shots one task renders: small enough to share a chunk's pages between the processes
+
+
+def _work(args: tuple[str, list[Shot]]) -> int:
+    """Render and save `shots` (their pages numbered within it) from the faces PDF at the path; how many."""
     pdf_path, shots = args
     import pypdfium2 as pdfium
 
-    document = pdfium.PdfDocument(str(pdf_path))
+    document = pdfium.PdfDocument(pdf_path)
     try:
         for shot in shots:
             save(render_pixels(document, shot), shot.path, shot.dpi)
@@ -144,24 +151,50 @@ def _work(args: "tuple[str | Path, list[Shot]]") -> int:
     return len(shots)
 
 
-def write_all(pdf_path: "str | Path", shots: list[Shot], jobs: int = 1, on_done: "Callable[[int], None] | None" = None,
-              on_start: "Callable[[], None] | None" = None) -> None:
-    """Render and save every shot; `on_start()` once the work begins, `on_done(n)` after each batch. Work is
-    split in page order across `jobs` processes; the files are the same whatever the split."""
-    on_done = on_done or (lambda n: None)
-    on_start = on_start or (lambda: None)
-    batches = [(pdf_path, shots[i:i + 8]) for i in range(0, len(shots), 8)]
-    if jobs <= 1 or len(batches) <= 1:
-        on_start()
-        for batch in batches:
-            on_done(_work(batch))
+def _load_libraries() -> None:
+    """A worker's first act: load what rendering and encoding need while the first faces are still drawn."""
+    import numpy  # noqa: F401
+    import pypdfium2  # noqa: F401
+
+
+def _batches(shots: dict[int, list[Shot]], chunk: tuple[Path, int, int]) -> list[tuple[str, list[Shot]]]:
+    """The tasks of one faces PDF (path, first page, page count): its shots (`shots`: by page of all the faces)
+    with their pages numbered within it, BATCH at a time."""
+    from dataclasses import replace
+
+    path, first, count = chunk
+    mine = [replace(shot, page=page - first) for page in range(first, first + count) for shot in shots.get(page, ())]
+    return [(str(path), mine[i:i + BATCH]) for i in range(0, len(mine), BATCH)]
+
+
+def write_all(chunks: Iterable[tuple[Path, int, int]], shots: list[Shot], jobs: int = 1,
+              on_done: Callable[[int], None] | None = None, on_start: Callable[[], None] | None = None) -> None:
+    """Render and save every shot from the faces PDFs `chunks` yields, (path, first page, page count) each,
+    drawn as they are asked for (faces.drawn_in_chunks); `on_start()` once the work begins, `on_done(n)` as
+    shots are saved. `jobs` processes render a PDF's shots while the next PDF is drawn (drawing is Python
+    holding the GIL, a thread could not share it); the files are the same whatever the split."""
+    report = on_done or (lambda n: None)
+    by_page: dict[int, list[Shot]] = {}
+    for shot in shots:
+        by_page.setdefault(shot.page, []).append(shot)
+    if jobs <= 1 or len(shots) <= BATCH:
+        (on_start or (lambda: None))()
+        for chunk in chunks:
+            for batch in _batches(by_page, chunk):
+                report(_work(batch))
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with context.Pool(jobs) as pool:
-        on_start()  # only now may a progress bar start its thread: the workers are forked already
-        for n in pool.imap(_work, batches):
-            on_done(n)
+    with context.Pool(jobs, initializer=_load_libraries) as pool:
+        if on_start:
+            on_start()  # only now may a progress bar start its thread: the workers are forked already
+        pending: deque = deque()
+        for chunk in chunks:
+            pending.extend(pool.apply_async(_work, (batch,)) for batch in _batches(by_page, chunk))
+            while pending and pending[0].ready():
+                report(pending.popleft().get())
+        while pending:
+            report(pending.popleft().get())
 
 
 def run_tasks(tasks: "list[Callable[[Path], None]]", folder: "Path", jobs: int = 1,

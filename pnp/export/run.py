@@ -13,7 +13,7 @@ from ..check import few_collections, validate
 from ..errors import PnpError, cannot_write
 from ..project import output_lock, replace_folder
 from ..report import Diagnostic, Report
-from .faces import collect, draw_faces
+from .faces import FACES_PDF, collect, drawn_in_chunks, number_pages
 from .raster import Shot, run_tasks, write_all
 from .registry import ExportFormat, moved, registered
 
@@ -36,6 +36,7 @@ class Exported:
 
 
 MANIFEST = "export.json"
+CHUNKS = (8, 32)  # pages of the first faces PDF drawn, and of the largest: see faces.drawn_in_chunks
 
 
 def _settings(fmt: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -110,7 +111,7 @@ def _write(project: "Project", studio: "Studio", fmt: str, folder: Path, work: P
     export_format: ExportFormat = registered()[fmt]
     with few_collections():
         faces = collect(studio, export_format.art_bleed(options))
-        draw_faces(studio, faces, work / "faces.pdf")
+        pages = number_pages(studio, faces)
         plan = export_format.plan(faces, folder, options, studio)
     for message, mark in plan.problems:
         report.error(message, mark)
@@ -125,14 +126,19 @@ def _write(project: "Project", studio: "Studio", fmt: str, folder: Path, work: P
     progress = on_progress or (lambda event, value: None)
     advance = lambda n: progress("advance", n)  # noqa: E731
     # one bar for the images, the format's other files and their ink checks: shown until the last file is checked
-    write_all(work / "faces.pdf", shots, jobs, advance,
-              lambda: progress("start", len(shots) + len(plan.tasks) + len(plan.ink)))
+    # the tasks read the whole faces PDF; the images need only their pages, drawn a chunk at a time, rendered by
+    # other processes while the next chunk is drawn
+    (work / FACES_PDF).parent.mkdir()
+    chunks = drawn_in_chunks(studio, pages, work / FACES_PDF, None if plan.tasks else CHUNKS)
+    with few_collections():
+        write_all(chunks, shots, jobs, advance,
+                  lambda: progress("start", len(shots) + len(plan.tasks) + len(plan.ink)))
     run_tasks(plan.tasks, work, jobs, advance)
     for source, target in plan.copies:
         shutil.copyfile(moved(source, folder, work), moved(target, folder, work))
     if plan.finish:
         plan.finish(work)
-    (work / "faces.pdf").unlink()
+    shutil.rmtree((work / FACES_PDF).parent)
     for message in export_format.preflight(plan, folder, work, project.rel, advance):
         report.error(message)
     if report.errors:
