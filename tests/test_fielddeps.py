@@ -79,3 +79,42 @@ def test_an_edit_only_one_front_reads_re_resolves_that_face_alone(game):
     assert preview.memo.resolved == [("deck", "front", 2, ())]
     assert preview.memo.fields.computed == []  # no derived field, constraint or rulebook check again
     assert preview.drawn == 1
+
+
+LAYOUT_EDITS = [
+    ("layouts/mini/frame.yaml", "#eeeeee", "#ddeedd"),  # the layout the fronts extend: the fronts alone
+    ("layouts/mini/back.yaml", "size: 12,", "size: 11,"),  # the backs alone
+    ("layouts/mini/card.yaml", "size: 12}", "size: 12, colour: red}"),  # a broken layout: said at its line
+    ("layouts/mini/card.yaml", "size: 12, colour: red}", "size: 12}"),  # and mended
+    (CARDS, "- id: wolf\n", "- id: wolf\n  colour: red\n"),  # a data error: nothing is printed ...
+    (CARDS, "Roars :star: loudly.", "Roars twice."),  # ... while the lion's text changes ...
+    (CARDS, "  colour: red\n", ""),  # ... and when it is mended, the lion's face shows its new text
+]
+
+
+def test_a_layout_file_edit_reads_and_resolves_again_only_what_read_that_file(game):
+    """A layout file's edit forgets the layouts made from it (its own and those extending it) and the faces
+    and checks that read them; the other layouts are kept, read once; each refresh shows what a new preview
+    shows."""
+    _write(game / "layouts/mini/frame.yaml", b"size: poker\nelements:\n"
+           b"  - {type: rect, x: 0, y: 0, w: 63, h: 88, bleed: true, fill: \"#eeeeee\"}\n")
+    edit(game, "layouts/mini/card.yaml", "size: poker\n", "extends: frame\n")
+    edit(game, "layouts/mini/card.yaml", "  - {type: rect, x: 0, y: 0, w: 63, h: 88, bleed: true, fill: \"#eeeeee\"}\n",
+         "")
+    preview = Preview(find(game), "mini")
+    preview.refresh()
+    fronts, backs = ([("deck", side, n, ()) for n in range(4)] for side in ("front", "back"))
+    resolved = {"frame.yaml": fronts, "back.yaml": backs, "card.yaml": fronts}
+    read = {"frame.yaml": {"card", "frame"}, "back.yaml": {"back"}, "card.yaml": {"card"}}
+    for rel, old, new in LAYOUT_EDITS:
+        layouts = dict(preview.memo.layouts.layouts)
+        edit(game, rel, old, new)
+        preview.refresh()
+        full = Preview(find(game), "mini")
+        full.refresh()
+        assert seen(preview) == seen(full), (old, new)
+        name = rel.rsplit("/", 1)[1]
+        if name in resolved and preview.state["status"] == "ok":
+            assert sorted(preview.memo.resolved) == resolved[name], rel
+            read_again = {n for n, layout in preview.memo.layouts.layouts.items() if layouts.get(n) is not layout}
+            assert read_again == read[name], rel
