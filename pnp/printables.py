@@ -278,6 +278,11 @@ class Studio:
                 self.memo.keep(self, printable, prims, reads, self.budget.spent - spent)
         return prims
 
+    def reads_of(self, printable: object) -> frozenset | None:
+        """What resolving a printable whole read (model/reads.py); None when it was not (its failing elements
+        left out)."""
+        return self._reads.get(printable.key)
+
     def remembered(self, key: tuple, compute: object) -> object:
         """compute()'s value, or the last check's when nothing it read changed (the preview's memo)."""
         return compute() if self.memo is None else self.memo.fields.value(key, compute)

@@ -77,7 +77,8 @@ def test_an_edit_only_one_front_reads_re_resolves_that_face_alone(game):
     preview.refresh()
     assert preview.state["status"] == "ok", preview.state["problems"]
     assert preview.memo.resolved == [("deck", "front", 2, ())]
-    assert preview.memo.fields.computed == []  # no derived field, constraint or rulebook check again
+    # no derived field, constraint or rulebook check again; that front's elements alone checked again
+    assert preview.memo.fields.computed == [("elements", ("deck", "front", 2, ()))]
     assert preview.drawn == 1
 
 
@@ -89,6 +90,8 @@ LAYOUT_EDITS = [
     (CARDS, "- id: wolf\n", "- id: wolf\n  colour: red\n"),  # a data error: nothing is printed ...
     (CARDS, "Roars :star: loudly.", "Roars twice."),  # ... while the lion's text changes ...
     (CARDS, "  colour: red\n", ""),  # ... and when it is mended, the lion's face shows its new text
+    (CARDS, "  power: 3\n", "  power: 3\n  text: \"" + "howls all night " * 40 + "\"\n"),  # wolf's text overflows
+    (CARDS, "  power: 4\n", "  power: 2\n"),  # another card's edit: wolf's overflow is said again, kept
 ]
 
 
@@ -113,6 +116,9 @@ def test_a_layout_file_edit_reads_and_resolves_again_only_what_read_that_file(ga
         full = Preview(find(game), "mini")
         full.refresh()
         assert seen(preview) == seen(full), (old, new)
+        if "power: 2" in new:
+            assert any("too long" in p["message"] for p in preview.state["problems"])
+            assert ("elements", ("deck", "front", 2, ())) not in preview.memo.fields.computed
         name = rel.rsplit("/", 1)[1]
         if name in resolved and preview.state["status"] == "ok":
             assert sorted(preview.memo.resolved) == resolved[name], rel
