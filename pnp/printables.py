@@ -79,6 +79,7 @@ class Memo:
         self.fields = FieldCache()  # the data's results (derived fields, constraints, checks) and the changes
         self.layouts = KeptLayouts()  # the layouts read, while their files are the same
         self.fit_cache = _Recent(RESOLVED_KEPT)
+        self.looks: dict = {}  # printable key -> (its primitives, their look): digested once while kept
         self.resolved: list = []
         self.reused = 0
         self._touched: set = set()
@@ -90,7 +91,7 @@ class Memo:
         inputs, files = options_digest(game, options), file_digests(game)
         changed = {path for path in files.keys() | self.files.keys() if files.get(path) != self.files.get(path)}
         if inputs != self.inputs or files.keys() != self.files.keys() or not changed <= self.layouts.files:
-            self.entries, self.fit_cache = {}, _Recent(RESOLVED_KEPT)
+            self.entries, self.fit_cache, self.looks = {}, _Recent(RESOLVED_KEPT), {}
             self.fields.entries = {key: v for key, v in self.fields.entries.items() if key[0] in _DATA_ONLY}
             self.layouts.forget(None)
         else:
@@ -98,6 +99,7 @@ class Memo:
             # went by without printing (it had errors): `fields.changes` does not say what changed since
             kept = self._touched if self.fields.started == self._check + 1 else ()
             self.entries = {key: self.entries[key] for key in kept if key in self.entries}
+            self.looks = {key: self.looks[key] for key in self.entries if key in self.looks}
             for path in changed:  # what read them (printables, checks) is made again; the rest is kept
                 self.fields.changes.add_file(path)
             self.layouts.forget(changed)
@@ -209,7 +211,7 @@ class Studio:
         self._resolved = _Recent(RESOLVED_KEPT)  # printable key -> primitives
         self._reads = _Recent(RESOLVED_KEPT)  # printable key -> what resolving it read (model/reads.py)
         self.problems = []  # (message, mark) found while walking
-        self._fingerprints, self._data_digests = {}, {}  # printable key -> (look, data); item -> data
+        self._looks, self._data_digests = {}, {}  # printable key -> look; item -> data
         self._constant_looks = {}  # layout name -> the look of a layout that reads nothing of its item
         self.marks = {}  # (component id, id(item)) -> the error messages a draft prints over that item's faces
 
@@ -330,20 +332,27 @@ class Studio:
         (positions, styles, texts; not where in the files they were written) and its item's data. Kept in
         the manifest, so `pnp changes` can tell which faces a later edit changed. Taken while the face is
         drawn, when its primitives are at hand, so a large deck is not resolved a second time for it."""
-        found = self._fingerprints.get(printable.key)
-        if found is None:
-            look = self._look(printable, prims)
-            found = self._fingerprints[printable.key] = (look, self.data_digest(printable))
-        return found  # (look, data)
+        return self.look(printable, prims), self.data_digest(printable)  # (look, data)
 
-    def _look(self, printable, prims):
+    def look(self, printable: object, prims: list | None = None) -> str:
+        """The digest of a face's primitives as drawn (fingerprint's first part), once per build."""
+        found = self._looks.get(printable.key)
+        if found is None:
+            found = self._looks[printable.key] = self._look(printable, prims)
+        return found
+
+    def _look(self, printable: object, prims: list | None) -> str:
         """The digest of a face's primitives; a layout that reads nothing of its item (every card back)
-        looks the same for all, and is digested once."""
+        looks the same for all, and is digested once; primitives the memo kept, once while kept."""
         constant = not printable.extra and self.layouts.resolver(printable.layout).constant
         if constant and printable.layout in self._constant_looks:
             return self._constant_looks[printable.layout]
+        prims = self.printed(printable) if prims is None else prims
+        kept = self.memo.looks.get(printable.key) if self.memo is not None else None
+        if kept is not None and kept[0] is prims:  # the same list (held there): nobody changes a primitive
+            return kept[1]
         look = hashlib.sha256()
-        for prim in self.printed(printable) if prims is None else prims:
+        for prim in prims:
             fields = (prim.kind, prim.x, prim.y, prim.w, prim.h, prim.points, prim.style, prim.text,
                       prim.rotate, prim.thumbnail)
             try:
@@ -353,6 +362,8 @@ class Studio:
         digest = look.hexdigest()[:16]
         if constant:
             self._constant_looks[printable.layout] = digest
+        if self.memo is not None:
+            self.memo.looks[printable.key] = (prims, digest)
         return digest
 
     def icons_used(self):
@@ -415,8 +426,8 @@ class Studio:
             prims = self._marked(printable, layout, messages)
         else:
             prims = self.printed(printable)
-        if printable.key not in self._fingerprints:
-            self.fingerprint(printable, prims)
+        if printable.key not in self._looks:
+            self.look(printable, prims)
         clip = self.bleed if clip is None else clip
         if not isinstance(clip, tuple):
             clip = (clip,) * 4

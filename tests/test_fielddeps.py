@@ -32,11 +32,11 @@ def game(tmp_path):
 
 def seen(preview: Preview) -> tuple:
     """What the page shows: its messages (with file:line) and each card's face images (digests; a game with
-    errors shows its last good images, which a new preview has not)."""
+    errors shows its last good images, which a new preview has not), data and place."""
     state = preview.state
     problems = [(p["severity"], p["message"], p["where"] and p["where"]["at"], p["card"]) for p in state["problems"]]
-    faces = {key: [f["image"] for f in card["faces"]] for key, card in state["cards"].items()} \
-        if state["status"] != "stale" else None
+    faces = {key: ([f["image"] for f in card["faces"]], card["fields"], card["source"])
+             for key, card in state["cards"].items()} if state["status"] != "stale" else None
     return state["status"], sorted(problems), faces
 
 
@@ -73,9 +73,13 @@ def test_each_edit_gives_what_a_full_check_gives(game):
 def test_an_edit_only_one_front_reads_re_resolves_that_face_alone(game):
     preview = Preview(find(game), "mini")
     preview.refresh()
+    before = preview.state["cards"]
     edit(game, CARDS, "- id: wolf\n  name: Wolf\n", "- id: wolf\n  name: Wolf\n  text: Howls.\n")
     preview.refresh()
     assert preview.state["status"] == "ok", preview.state["problems"]
+    # the page's data of the other cards is the last refresh's, not made again (moss's lines moved)
+    assert [key for key, card in preview.state["cards"].items()
+            if card["fields"] and card["fields"] is not before[key]["fields"]] == ["deck/wolf", "deck/moss"]
     assert preview.memo.resolved == [("deck", "front", 2, ())]
     # no derived field, constraint or rulebook check again; that front's elements alone checked again
     assert preview.memo.fields.computed == [("elements", ("deck", "front", 2, ()))]
