@@ -5,7 +5,7 @@ fonts, unreadable images, words too close to the cut, and each kind's own rules.
 import contextlib
 import functools
 import gc
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -14,7 +14,7 @@ from .draw.icons import unreadable
 from .draw.pictures import verified_picture
 from .errors import BudgetSpent, DataError, LayoutError
 from .model.game import load_game
-from .model.reads import FieldCache
+from .model.reads import FieldCache, note_all
 from .model.schema import ICON_IN_TEXT
 from .options import did_you_mean
 from .printables import Studio, marked_key
@@ -108,15 +108,51 @@ class Checks:
         self.item = None  # (component id, item index) of the printable being checked
         self.item_now = None  # that printable's data item (a Record), to say errors at its fields
         self.marked = None  # how the studio's draft marks name that item (printables.marked_key)
+        self.said: list | None = None  # while collecting (collecting()): what would be said, to say later
+
+    @contextlib.contextmanager
+    def collecting(self) -> Iterator[list]:
+        """Collect the errors, warnings and small texts the block finds instead of saying them (say() says
+        them): a printable's element checks, kept by the preview under what they read."""
+        outer, self.said = self.said, []
+        try:
+            yield self.said
+        finally:
+            self.said = outer
+
+    def say(self, said: Iterable[tuple]) -> None:
+        """Say what collecting() collected, in order, as if found now."""
+        for what, *args in said:
+            {"error": self.error, "warning": self.warn, "small": self.small}[what](*args)
 
     def error(self, message: str, mark: Mark | None = None, where: str = "") -> None:
         """Report once per message and place; `where` (the first printable it was found on) is shown. The
         item being checked is marked with it even when another item said it first."""
+        if self.said is not None:
+            self.said.append(("error", message, mark, where))
+            return
         if self.marked is not None:
             self.studio.marks.setdefault(self.marked, []).append(message)
         if (message, mark) not in self.seen:
             self.seen.add((message, mark))
             self.report.error(message + where, mark, item=self.item, code="print")
+
+    def warn(self, message: str, mark: Mark | None) -> None:
+        """A warning, once per place."""
+        if self.said is not None:
+            self.said.append(("warning", message, mark))
+        elif mark not in self.warned:
+            self.warned.add(mark)
+            self.report.warning(message, mark)
+
+    def small(self, mark: Mark | None, size: float, set_size: float, label: str, text: str) -> None:
+        """A text printed at `size` after fitting, below the game's minimum: said at its smallest (small_text)."""
+        if self.said is not None:
+            self.said.append(("small", mark, size, set_size, label, text))
+            return
+        seen = self.smallest.get(mark)
+        if seen is None or size < seen[0]:
+            self.smallest[mark] = (size, set_size, label, text)
 
     def run(self) -> None:
         for component in self.game.components:
@@ -160,7 +196,7 @@ class Checks:
     def printable(self, p: "Printable") -> None:
         problems = []
         try:
-            layout = self.studio.layouts.get(p.layout, p.mark)
+            self.studio.layouts.get(p.layout, p.mark)  # its file's problems, said once
             prims = self.studio.resolve(p, problems)
         except LayoutError as e:  # the layout file itself is wrong: its problems, once
             for message, mark in e.problems:
@@ -170,21 +206,41 @@ class Checks:
             self.printable_problems(p, problems)
             raise
         self.printable_problems(p, problems)
-        label = f" ({p.item.get('id')})" if p.item is not None and p.item.get("id") else ""
         handled = p.side != "picture"  # a diagram in the rulebook is read on the page, not at arm's length
-        kind = KINDS[p.component.kind]
-        shared = (id(prims), handled, kind.name)  # a constant layout's one list (every card back) ...
+        shared = (id(prims), handled, p.component.kind)  # a constant layout's one list (every card back) ...
         if shared in self.clean:  # ... is checked once for a kind when nothing was wrong with it
             return
         before = len(self.report.diagnostics)
+        reads = self.studio.reads_of(p)
+        if reads is None or self.studio.memo is None:  # resolved in part (said above), or nothing to keep
+            self.elements(p, prims)
+        else:  # the preview keeps the element checks under what the printable and they read
+            said, effects = self.studio.remembered(("elements", p.key), partial(self.kept_elements, p, prims, reads))
+            self.say(said)
+            self.studio.took(effects)
+        if not problems and len(self.report.diagnostics) == before and \
+                self.studio.layouts.resolver(p.layout).constant:
+            self.clean.add(shared)
+
+    def kept_elements(self, p: "Printable", prims: list, reads: frozenset) -> tuple:
+        """(what the element checks of a printable found, what they added to the studio): a result the
+        preview keeps while nothing the printable and they read changes."""
+        note_all(reads)
+        with self.studio.adding() as effects, self.collecting() as said:
+            self.elements(p, prims)
+        return tuple(said), effects
+
+    def elements(self, p: "Printable", prims: list) -> None:
+        """The checks of a printable's primitives (text fitting, icons, images, the safe area) and its layout's
+        keys."""
+        label = f" ({p.item.get('id')})" if p.item is not None and p.item.get("id") else ""
+        layout, kind = self.studio.layouts.get(p.layout, p.mark), KINDS[p.component.kind]
+        handled = p.side != "picture"
         for prim in prims:
             self.prim(prim, label, handled)
         if kind.cut_with_blade:
             self.safe_area(layout, prims)
         self.layout_keys(layout, kind)
-        if not problems and len(self.report.diagnostics) == before and \
-                self.studio.layouts.resolver(p.layout).constant:
-            self.clean.add(shared)
 
     def printable_problems(self, p: "Printable", problems: list[tuple[str, Mark | None]]) -> None:
         for message, mark in problems:
@@ -215,8 +271,10 @@ class Checks:
         """Whether an icon name is known; each name is looked up once per validation."""
         known = self.known_icons.get(name)
         if known is None:
-            known = self.known_icons[name] = self.game.icons.exists(name)
-        return known
+            known = self.known_icons[name] = self.game.icons.path(name) or False
+        elif known:  # a used icon, whoever looked it up first (what one printable's checks use is kept)
+            self.game.icons.used.add(known)
+        return bool(known)
 
     def text(self, prim: "Prim", label: str, handled: bool) -> None:
         icons = self.game.icons
@@ -224,6 +282,7 @@ class Checks:
             if not self.icon_exists(name):
                 self.error(f"unknown icon ':{name}:' in text{label}{did_you_mean(name, icons.names())}", prim.mark)
         if "[[" in prim.text:
+            note_all(self.game.glossary_reads())  # a term is found by any item of the glossary's tables
             for _, message in self.game.glossary.unknown(prim.text):
                 self.error(message, prim.mark, label)
         font = prim.style["font"]
@@ -234,9 +293,7 @@ class Checks:
         if fitted.overflow:
             self.overflow(prim, label)
         elif handled and not prim.thumbnail and fitted.size < self.min_size - 0.01:
-            seen = self.smallest.get(prim.mark)
-            if seen is None or fitted.size < seen[0]:
-                self.smallest[prim.mark] = (fitted.size, prim.style["size"], label, prim.text)
+            self.small(prim.mark, fitted.size, prim.style["size"], label, prim.text)
 
     def overflow(self, prim: "Prim", label: str) -> None:
         """Text too long for its box, said where the designer edits it: at the item's field whose text fills
@@ -290,19 +347,22 @@ class Checks:
         where a slightly off cut cannot reach it. A warning, once per layout element: the print still works."""
         s = layout.safe
         for p in prims:
-            if p.kind != "text" or p.mark in self.warned:
+            if p.kind != "text":
                 continue
             margin = min(p.x, p.y, layout.width - p.x - p.w, layout.height - p.y - p.h)
             if margin < s - 0.01:
-                self.warned.add(p.mark)
-                self.report.warning(f"{_reach(margin)}, inside the {s / MM:g} mm safe area", p.mark)
+                self.warn(f"{_reach(margin)}, inside the {s / MM:g} mm safe area", p.mark)
 
     def image(self, prim: "Prim") -> None:
         """An image must be a file inside the project that decodes completely, at enough dpi for its size."""
         key = prim.text
-        if key not in self.images:
-            self.images[key] = self._read_image(prim)
-        size = self.images[key]
+        if key not in self.images:  # read once per check; what it said and used, said and used by each user
+            with self.studio.adding() as effects, self.collecting() as said:
+                size = self._read_image(prim)
+            self.images[key] = (size, said, effects)
+        size, said, effects = self.images[key]
+        self.say(said)
+        self.studio.took(effects)
         if size is None:
             return
         px_w, px_h = size

@@ -19,7 +19,7 @@ from .draw.paint import Painter
 from .errors import DataError, ExprError, LayoutError
 from .layout.budget import DrawingBudget
 from .layout.prims import Prim
-from .layout.layouts import LayoutSet
+from .layout.layouts import KeptLayouts, LayoutSet
 from .model.load import MAX_FILE_BYTES, plain
 from .model.reads import FieldCache, note_all, recording
 from .options import did_you_mean
@@ -77,29 +77,46 @@ class _Recent(OrderedDict):
 class Memo:
     """What one check of a game resolved, kept for the next (the preview's refreshes): each printable's
     primitives with what they were made from: its layout, its item and the data its templates read, field by
-    field (model/reads.py; `fields` holds the data's own results and what changed since the last check). A
-    printable none of whose reads changed gets its primitives back unresolved; any change besides the data (a
-    layout, a font, an icon file, game.yaml, the options) forgets them all. Texts' fitting is kept under the
-    same rule. `resolved` lists the keys of the printables the last check resolved, `reused` counts those it
-    took from here."""
+    field, and the layout files it read (model/reads.py; `fields` holds the data's own results and what changed
+    since the last check). A printable none of whose reads changed gets its primitives back unresolved. The
+    layouts are kept too (`layouts`), each while its files are the same; a layout file's edit forgets only
+    the layouts and results that read it, any other change besides the data (a font, an icon or image file,
+    the text styles, macros, game.yaml, the options, a file added or removed) forgets them all. Texts' fitting
+    is kept under the same rule. `resolved` lists the keys of the printables the last check resolved,
+    `reused` counts those it took from here."""
 
     def __init__(self) -> None:
-        self.inputs = None  # the digest of everything but the data that primitives are made from
-        self.entries = {}  # printable key -> (signature, reads, primitives, drawing steps spent)
+        self.inputs: str | None = None  # the digest of game.yaml and the options
+        self.files: dict[str, str] = {}  # every file of the layout folders and fonts (project-relative) -> digest
+        self.entries: dict = {}  # printable key -> (signature, reads, primitives, drawing steps spent)
         self.fields = FieldCache()  # the data's results (derived fields, constraints, checks) and the changes
+        self.layouts = KeptLayouts()  # the layouts read, while their files are the same
         self.fit_cache = _Recent(RESOLVED_KEPT)
-        self.resolved, self.reused = [], 0
-        self._touched = set()
+        self.looks: dict = {}  # printable key -> (its primitives, their look): digested once while kept
+        self.resolved: list = []
+        self.reused = 0
+        self._touched: set = set()
+        self._check = 0  # the data's check (fields.started) this one's entries were kept or made in
 
     def start(self, game: "Game", options: PrintOptions) -> None:
-        """A new check of `game`: keep the entries of the printables the last one had, if nothing but the data
-        changed since."""
-        inputs = inputs_digest(game, options)
-        if inputs != self.inputs:
-            self.inputs, self.entries, self.fit_cache = inputs, {}, _Recent(RESOLVED_KEPT)
+        """A new check of `game`: keep what the last one had, but for what read a changed layout file; all of
+        it forgotten when anything else changed besides the data."""
+        inputs, files = options_digest(game, options), file_digests(game)
+        changed = {path for path in files.keys() | self.files.keys() if files.get(path) != self.files.get(path)}
+        if inputs != self.inputs or files.keys() != self.files.keys() or not changed <= self.layouts.files:
+            self.entries, self.fit_cache, self.looks = {}, _Recent(RESOLVED_KEPT), {}
             self.fields.entries = {key: v for key, v in self.fields.entries.items() if key[0] in _DATA_ONLY}
-        else:  # a printable that is gone (a deleted card) is not kept for ever
-            self.entries = {key: self.entries[key] for key in self._touched if key in self.entries}
+            self.layouts.forget(None)
+        else:
+            # a printable that is gone (a deleted card) is not kept for ever; none is when a check of the data
+            # went by without printing (it had errors): `fields.changes` does not say what changed since
+            kept = self._touched if self.fields.started == self._check + 1 else ()
+            self.entries = {key: self.entries[key] for key in kept if key in self.entries}
+            self.looks = {key: self.looks[key] for key in self.entries if key in self.looks}
+            for path in changed:  # what read them (printables, checks) is made again; the rest is kept
+                self.fields.changes.add_file(path)
+            self.layouts.forget(changed)
+        self.inputs, self.files, self._check = inputs, files, self.fields.started
         self.resolved, self.reused = [], 0
         self._touched = set()
 
@@ -143,16 +160,28 @@ _DATA_ONLY = ("derived", "constraint")  # FieldCache results that depend on noth
 def inputs_digest(game: "Game", options: PrintOptions) -> str:
     """What a printable's primitives are made from besides the data: the layouts (with macros and styles),
     the fonts, the icon and image files (by size and time, read cheaply), game.yaml and the print options."""
-    project, digest = game.project, hashlib.sha256()
-    digest.update(repr((options, _digest_of(game.meta))).encode())
+    digest = hashlib.sha256(options_digest(game, options).encode())
+    for path, file_digest in file_digests(game).items():
+        digest.update(f"{path}\0{file_digest}\0".encode())
+    return digest.hexdigest()[:32]
+
+
+def options_digest(game: object, options: object) -> str:
+    """The digest of the print options and game.yaml."""
+    return hashlib.sha256(repr((options, _digest_of(game.meta))).encode()).hexdigest()[:32]
+
+
+def file_digests(game: object) -> dict[str, str]:
+    """{project-relative path: digest} of every file of the game's layouts folder, the shared layouts and the
+    fonts (see _file_digest), in order."""
+    project, digests = game.project, {}
     for folder in (game.layout_folder, project.shared_layouts, project.fonts):
         if not folder.is_dir():
             continue
         for path in sorted(folder.rglob("*")):
-            if not path.is_file():
-                continue
-            digest.update(f"{path}\0{_file_digest(project, path)}\0".encode())
-    return digest.hexdigest()[:32]
+            if path.is_file():
+                digests[project.rel(path)] = _file_digest(project, path)
+    return digests
 
 
 def _file_digest(project: "Project", path: Path) -> str:
@@ -182,13 +211,14 @@ class Studio:
         self.paper, self.bleed = self.options.paper_size, self.options.bleed
         self.project, self.icons = game.project, game.icons
         self.budget = DrawingBudget()  # one for all the game's drawing in this command: resolving and painting
-        self.layouts = LayoutSet(game.project, game.id, self.context(), layout_options(), self.budget)
+        if memo is not None:  # before the layouts: it forgets those whose files changed
+            memo.start(game, self.options)
+        self.layouts = LayoutSet(game.project, game.id, self.context(), layout_options(), self.budget,
+                                 memo.layouts if memo is not None else None)
         self.fonts = load_fonts(game.project)  # DataError when fonts.yaml is wrong
         self.layouts.measure = self._text_height  # elements placed below a text follow its fitted lines
         self.cache = {}  # products keep per-build results here (the rulebook's Markdown)
         self.memo = memo  # what the last check resolved (the preview's), or None
-        if memo is not None:
-            memo.start(game, self.options)
         # text fitting, shared by every painter of the build (and kept by the memo while the fonts are the same)
         self.fit_cache = memo.fit_cache if memo is not None else _Recent(RESOLVED_KEPT)
         self._measurer = self.painter(None)  # fits texts for placement, with no page to draw on
@@ -196,7 +226,7 @@ class Studio:
         self._resolved = _Recent(RESOLVED_KEPT)  # printable key -> primitives
         self._reads = _Recent(RESOLVED_KEPT)  # printable key -> what resolving it read (model/reads.py)
         self.problems = []  # (message, mark) found while walking
-        self._fingerprints, self._data_digests = {}, {}  # printable key -> (look, data); item -> data
+        self._looks, self._data_digests = {}, {}  # printable key -> look; item -> data
         self._constant_looks = {}  # layout name -> the look of a layout that reads nothing of its item
         self.marks = {}  # (component id, id(item)) -> the error messages a draft prints over that item's faces
 
@@ -253,10 +283,10 @@ class Studio:
 
     def _resolved_now(self, printable: "Printable", problems: list[Any] | None) -> list[Prim]:
         """resolve()'s work when nothing kept it: the layout evaluated for the item, noting the tables read."""
-        resolver = self.layouts.resolver(printable.layout, printable.mark)
         before = len(problems) if problems is not None else 0
         spent = self.budget.spent
-        with recording() as reads:
+        with recording() as reads:  # its layout's files too (a layout file's edit reaches it)
+            resolver = self.layouts.resolver(printable.layout, printable.mark)
             prims = resolver.resolve(printable.item, problems, dict(printable.extra))
         if problems is None or len(problems) == before:  # keep only what resolved whole
             self._resolved[printable.key] = prims
@@ -264,6 +294,11 @@ class Studio:
             if self.memo is not None:
                 self.memo.keep(self, printable, prims, reads, self.budget.spent - spent)
         return prims
+
+    def reads_of(self, printable: "Printable") -> frozenset | None:
+        """What resolving a printable whole read (model/reads.py); None when it was not (its failing elements
+        left out)."""
+        return self._reads.get(printable.key)
 
     def remembered(self, key: tuple[Any, ...], compute: "Callable[[], Any]") -> Any:
         """compute()'s value, or the last check's when nothing it read changed (the preview's memo)."""
@@ -312,20 +347,27 @@ class Studio:
         (positions, styles, texts; not where in the files they were written) and its item's data. Kept in
         the manifest, so `pnp changes` can tell which faces a later edit changed. Taken while the face is
         drawn, when its primitives are at hand, so a large deck is not resolved a second time for it."""
-        found = self._fingerprints.get(printable.key)
+        return self.look(printable, prims), self.data_digest(printable)  # (look, data)
+
+    def look(self, printable: "Printable", prims: list[Prim] | None = None) -> str:
+        """The digest of a face's primitives as drawn (fingerprint's first part), once per build."""
+        found = self._looks.get(printable.key)
         if found is None:
-            look = self._look(printable, prims)
-            found = self._fingerprints[printable.key] = (look, self.data_digest(printable))
-        return found  # (look, data)
+            found = self._looks[printable.key] = self._look(printable, prims)
+        return found
 
     def _look(self, printable: "Printable", prims: list[Prim] | None) -> str:
         """The digest of a face's primitives; a layout that reads nothing of its item (every card back)
-        looks the same for all, and is digested once."""
+        looks the same for all, and is digested once; primitives the memo kept, once while kept."""
         constant = not printable.extra and self.layouts.resolver(printable.layout).constant
         if constant and printable.layout in self._constant_looks:
             return self._constant_looks[printable.layout]
+        prims = self.printed(printable) if prims is None else prims
+        kept = self.memo.looks.get(printable.key) if self.memo is not None else None
+        if kept is not None and kept[0] is prims:  # the same list (held there): nobody changes a primitive
+            return kept[1]
         look = hashlib.sha256()
-        for prim in self.printed(printable) if prims is None else prims:
+        for prim in prims:
             fields = (prim.kind, prim.x, prim.y, prim.w, prim.h, prim.points, prim.style, prim.text,
                       prim.rotate, prim.thumbnail)
             try:
@@ -335,6 +377,8 @@ class Studio:
         digest = look.hexdigest()[:16]
         if constant:
             self._constant_looks[printable.layout] = digest
+        if self.memo is not None:
+            self.memo.looks[printable.key] = (prims, digest)
         return digest
 
     def icons_used(self) -> set[str]:
@@ -398,8 +442,8 @@ class Studio:
             prims = self._marked(printable, layout, messages)
         else:
             prims = self.printed(printable)
-        if printable.key not in self._fingerprints:
-            self.fingerprint(printable, prims)
+        if printable.key not in self._looks:
+            self.look(printable, prims)
         clip = self.bleed if clip is None else clip
         if not isinstance(clip, tuple):
             clip = (clip,) * 4

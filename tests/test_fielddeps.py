@@ -32,11 +32,11 @@ def game(tmp_path):
 
 def seen(preview: Preview) -> tuple:
     """What the page shows: its messages (with file:line) and each card's face images (digests; a game with
-    errors shows its last good images, which a new preview has not)."""
+    errors shows its last good images, which a new preview has not), data and place."""
     state = preview.state
     problems = [(p["severity"], p["message"], p["where"] and p["where"]["at"], p["card"]) for p in state["problems"]]
-    faces = {key: [f["image"] for f in card["faces"]] for key, card in state["cards"].items()} \
-        if state["status"] != "stale" else None
+    faces = {key: ([f["image"] for f in card["faces"]], card["fields"], card["source"])
+             for key, card in state["cards"].items()} if state["status"] != "stale" else None
     return state["status"], sorted(problems), faces
 
 
@@ -73,9 +73,58 @@ def test_each_edit_gives_what_a_full_check_gives(game):
 def test_an_edit_only_one_front_reads_re_resolves_that_face_alone(game):
     preview = Preview(find(game), "mini")
     preview.refresh()
+    before = preview.state["cards"]
     edit(game, CARDS, "- id: wolf\n  name: Wolf\n", "- id: wolf\n  name: Wolf\n  text: Howls.\n")
     preview.refresh()
     assert preview.state["status"] == "ok", preview.state["problems"]
+    # the page's data of the other cards is the last refresh's, not made again (moss's lines moved)
+    assert [key for key, card in preview.state["cards"].items()
+            if card["fields"] and card["fields"] is not before[key]["fields"]] == ["deck/wolf", "deck/moss"]
     assert preview.memo.resolved == [("deck", "front", 2, ())]
-    assert preview.memo.fields.computed == []  # no derived field, constraint or rulebook check again
+    # no derived field, constraint or rulebook check again; that front's elements alone checked again
+    assert preview.memo.fields.computed == [("elements", ("deck", "front", 2, ()))]
     assert preview.drawn == 1
+
+
+LAYOUT_EDITS = [
+    ("layouts/mini/frame.yaml", "#eeeeee", "#ddeedd"),  # the layout the fronts extend: the fronts alone
+    ("layouts/mini/back.yaml", "size: 12,", "size: 11,"),  # the backs alone
+    ("layouts/mini/card.yaml", "size: 12}", "size: 12, colour: red}"),  # a broken layout: said at its line
+    ("layouts/mini/card.yaml", "size: 12, colour: red}", "size: 12}"),  # and mended
+    (CARDS, "- id: wolf\n", "- id: wolf\n  colour: red\n"),  # a data error: nothing is printed ...
+    (CARDS, "Roars :star: loudly.", "Roars twice."),  # ... while the lion's text changes ...
+    (CARDS, "  colour: red\n", ""),  # ... and when it is mended, the lion's face shows its new text
+    (CARDS, "  power: 3\n", "  power: 3\n  text: \"" + "howls all night " * 40 + "\"\n"),  # wolf's text overflows
+    (CARDS, "  power: 4\n", "  power: 2\n"),  # another card's edit: wolf's overflow is said again, kept
+]
+
+
+def test_a_layout_file_edit_reads_and_resolves_again_only_what_read_that_file(game):
+    """A layout file's edit forgets the layouts made from it (its own and those extending it) and the faces
+    and checks that read them; the other layouts are kept, read once; each refresh shows what a new preview
+    shows."""
+    _write(game / "layouts/mini/frame.yaml", b"size: poker\nelements:\n"
+           b"  - {type: rect, x: 0, y: 0, w: 63, h: 88, bleed: true, fill: \"#eeeeee\"}\n")
+    edit(game, "layouts/mini/card.yaml", "size: poker\n", "extends: frame\n")
+    edit(game, "layouts/mini/card.yaml", "  - {type: rect, x: 0, y: 0, w: 63, h: 88, bleed: true, fill: \"#eeeeee\"}\n",
+         "")
+    preview = Preview(find(game), "mini")
+    preview.refresh()
+    fronts, backs = ([("deck", side, n, ()) for n in range(4)] for side in ("front", "back"))
+    resolved = {"frame.yaml": fronts, "back.yaml": backs, "card.yaml": fronts}
+    read = {"frame.yaml": {"card", "frame"}, "back.yaml": {"back"}, "card.yaml": {"card"}}
+    for rel, old, new in LAYOUT_EDITS:
+        layouts = dict(preview.memo.layouts.layouts)
+        edit(game, rel, old, new)
+        preview.refresh()
+        full = Preview(find(game), "mini")
+        full.refresh()
+        assert seen(preview) == seen(full), (old, new)
+        if "power: 2" in new:
+            assert any("too long" in p["message"] for p in preview.state["problems"])
+            assert ("elements", ("deck", "front", 2, ())) not in preview.memo.fields.computed
+        name = rel.rsplit("/", 1)[1]
+        if name in resolved and preview.state["status"] == "ok":
+            assert sorted(preview.memo.resolved) == resolved[name], rel
+            read_again = {n for n, layout in preview.memo.layouts.layouts.items() if layouts.get(n) is not layout}
+            assert read_again == read[name], rel

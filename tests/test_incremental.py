@@ -207,11 +207,11 @@ def test_a_preview_edit_resolves_and_draws_only_what_depends_on_it_and_equals_a_
     wolf_text = next(n for n, line in enumerate(cards.read_text().splitlines(), 1) if "howls" in line)
     assert [p["where"]["line"] for p in incremental[1] if "text is about" in p["message"]] == [wolf_text]
 
-    # a layout edit forgets every printable: all resolved and every face that changed drawn again
+    # a layout file's edit forgets the printables that read it alone: the four fronts resolved and drawn again
     card = root / "layouts/mini/card.yaml"
     card.write_text(card.read_text().replace("size: 12}", "size: 11}", 1))
     preview.refresh()
-    assert len(preview.memo.resolved) == everything and preview.drawn == 4
+    assert sorted(preview.memo.resolved) == [("deck", "front", n, ()) for n in range(4)] and preview.drawn == 4
     full.refresh()
     assert _gallery(full) == _gallery(preview)
 

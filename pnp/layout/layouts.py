@@ -9,6 +9,7 @@ from typing import Any
 from .. import units
 from ..errors import DataError, LayoutError, LoadError
 from ..model.load import Record, load_file
+from ..model.reads import note_files
 from ..options import did_you_mean, type_name
 from ..report import Mark
 from . import params as P
@@ -80,17 +81,40 @@ class Layout:
         return [units.to_mm(self.width), units.to_mm(self.height)]
 
 
+class KeptLayouts:
+    """Layouts read by the earlier LayoutSets of one game (the preview's refreshes), kept while their files
+    are the same: a layout is its files' text compiled, whatever the data. `files` lists every file read as a
+    layout (those whose change forgets only the layouts made from them: see forget)."""
+
+    def __init__(self) -> None:
+        self.layouts: dict[str, Layout] = {}  # name -> the layout read and checked whole
+        self.files: set[str] = set()  # project-relative paths of the files read as layouts
+
+    def forget(self, changed: set[str] | None) -> None:
+        """Forget the layouts made from any of these files (their own or one they extend); all with None."""
+        if changed is None:
+            self.layouts, self.files = {}, set()
+        elif changed:
+            self.layouts = {name: layout for name, layout in self.layouts.items()
+                            if changed.isdisjoint(layout.chain)}
+
+
 class LayoutSet:
-    """A game's layouts, read and checked once each; `resolver(name)` evaluates one for items."""
+    """A game's layouts, read and checked once each; `resolver(name)` evaluates one for items. Looking one up
+    notes its files as read (model/reads.py), so what a layout file's edit reaches is known; `kept` gives the
+    layouts read by earlier sets whose files are unchanged."""
 
     def __init__(self, project: Project, game_id: str, context: dict[str, Any],
-                 options: dict[str, P.Param] | None = None, budget: DrawingBudget | None = None) -> None:
+                 options: dict[str, P.Param] | None = None, budget: DrawingBudget | None = None,
+                 kept: KeptLayouts | None = None) -> None:
         self.project, self.game_id, self.context = project, game_id, context
         self.budget = budget or DrawingBudget()  # the game's drawing steps, which resolving spends
         self.folders = [project.layouts / game_id, project.shared_layouts]
         self.options = dict(options or {})  # kind-specific layout keys: name -> Param
         self.styles = StyleSet(project, game_id)
         self._layouts: dict[str, Layout | LayoutError] = {}  # a file's problems are remembered too
+        self._files: dict[str, tuple[str, ...]] = {}  # name -> the files reading it read (its own, its parents')
+        self.kept = kept if kept is not None else KeptLayouts()
         self._resolvers: dict[str, Resolver] = {}
         self.using: list[str] = []  # layouts being resolved through `use`, to refuse one that uses itself
         # text primitive -> the height its lines take once fitted (set by the studio)
@@ -118,25 +142,33 @@ class LayoutSet:
             raise LayoutError(f"layouts extend each other in a circle: {' -> '.join(_stack + (name,))}", mark)
         found = self._layouts.get(name) if name is not None else None
         if found is None:
+            found = self.kept.layouts.get(name) if name is not None else None
+        if found is None:
             self.path(name, mark)  # a name that finds no file is the asker's mistake: said at the asker's mark
             assert name is not None  # path() refused it
             try:
                 found = self._read(name, _stack, mark)
+                self.kept.layouts[name] = found
             except LayoutError as e:
                 found = e
             self._layouts[name] = found
         if isinstance(found, LayoutError):
+            note_files(self._files.get(name or "", ()))
             raise found
+        note_files(found.chain)
         return found
 
     def resolver(self, name: str, mark: Mark | None = None) -> Resolver:
+        layout = self.get(name, mark)  # its files noted as read, each time
         if name not in self._resolvers:
-            self._resolvers[name] = Resolver(self.get(name, mark), self, self.context)
+            self._resolvers[name] = Resolver(layout, self, self.context)
         return self._resolvers[name]
 
     def _read(self, name: str, stack: tuple[str, ...], mark: Mark | None) -> Layout:
         path = self.path(name, mark)
         shown = self.project.rel(path)
+        self._files[name] = (shown,)
+        self.kept.files.add(shown)
         try:
             spec = load_file(path, shown)
         except LoadError as e:
@@ -151,6 +183,7 @@ class LayoutSet:
                 parent = self.get(values["extends"], spec.mark_of("extends"), stack + (name,))
             except LayoutError as e:
                 problems.extend(e.problems)
+            self._files[name] += tuple(parent.chain) if parent is not None else self._files.get(values["extends"], ())
         if "size" not in spec and parent is None and not problems:
             problems.append(("layout needs a 'size' (poker, bridge, mini, tarot, square or [w, h])", Mark(shown, 1, 1)))
         elements = compile_elements(values.get("elements", []), spec.mark_of("elements"), self.styles, problems)

@@ -7,6 +7,7 @@ A read is a key:
 - (table, index, None): anything of that item (its fields listed, the whole item compared);
 - (table, MEMBERS, None): which items the table holds, in which order, by which ids (`data.T`, `ref.T`);
 - (table, None, None): anything in the table (the glossary's terms, found by a name in any item);
+- ((FILE, path), None, None): a file other than the data (a layout file, by its project-relative path);
 - ALL: anything at all (what the recorder cannot attribute).
 Items read by templates are Tracked records, which note their own reads; `data` and `ref` note the tables'
 membership; whatever reaches the data another way notes what it may reach. An edit's Changes are keys of the
@@ -22,6 +23,7 @@ from ..report import Mark
 ALL = "*"  # read something that may hold any table's items
 MEMBERS = -1  # the index of a table's membership read
 MARK = "#mark"  # the field of an item's place in its file
+FILE = "#file"  # the first part of a file's "table" name: (FILE, project-relative path)
 _MARK_SLOT = Record.__dict__["mark"]  # Record's own slot, which Tracked hides behind a property
 _local = threading.local()  # the recordings in progress in this thread, innermost last
 # A read (module docstring): (table, index, field), or ALL; the field may be any key the data uses.
@@ -59,6 +61,13 @@ def note_all(keys: Iterable[Read]) -> None:
     stack = getattr(_local, "stack", None)
     if stack:
         stack[-1].update(keys)
+
+
+def note_files(paths: Iterable[str]) -> None:
+    """These files (layouts, by project-relative path) were read."""
+    stack = getattr(_local, "stack", None)
+    if stack:
+        stack[-1].update(((FILE, path), None, None) for path in paths)
 
 
 def note_table(name: object) -> None:
@@ -262,6 +271,10 @@ class Changes:
             self.fields.add((table, index, field))
             self.items.add((table, index))
 
+    def add_file(self, path: str) -> None:
+        """A file other than the data changed (note_files)."""
+        self.tables.add((FILE, path))
+
     def between(self, before: dict[str, Any], after: dict[str, Any]) -> "Changes":
         """Note the differences of two states of the tables (name -> items)."""
         for name in set(before) | set(after):
@@ -335,6 +348,7 @@ class FieldCache:
         self.inputs: object = None  # what everything depends on besides the tables (game.yaml, macros)
         self.computed: list = []  # the keys the current check computed (the others it took from here)
         self.reused = 0
+        self.started = 0  # checks started, to tell whether one ran that a reader of `changes` did not see
         self._asked: set = set()
         self._open = False  # a check started and not finished: what it kept may be half done
 
@@ -345,6 +359,7 @@ class FieldCache:
         else:
             self.changes = Changes().between(self.tables, tables)
         self.inputs, self.tables, self._open = inputs, {n: list(items) for n, items in tables.items()}, True
+        self.started += 1
         self._asked, self.computed, self.reused = set(), [], 0
 
     def finish(self) -> None:

@@ -85,9 +85,9 @@ def assets_digest(project: "Project", game: "Game") -> str:
 
 
 def face_digest(studio: "Studio", face: "Face", assets: str) -> str:
-    """The cache key of a face's image: what it shows (studio.fingerprint), its size and the assets. Raises
+    """The cache key of a face's image: what it shows (studio.look), its size and the assets. Raises
     what resolving the face raises (a layout error)."""
-    look, _ = studio.fingerprint(face.printable)
+    look = studio.look(face.printable)  # not its data's digest: the picture is what it shows
     return hashlib.sha256(f"{look}|{face.trim}|{assets}|{DPI}|{MAX_SIDE}".encode()).hexdigest()[:32]
 
 

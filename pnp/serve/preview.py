@@ -92,6 +92,8 @@ class Preview:
         self.seconds = 0.0  # how long the last refresh took
         self.memo = Memo()  # what the last refresh resolved, for the next to take what did not change
         self.drawn = 0  # faces the last refresh drew (the others' images were in the store)
+        self._fields: dict = {}  # (table, index) -> that item's fields as the last gallery showed them
+        self._fields_check = -1  # the data's check (memo.fields.started) of that gallery
         self.state = self._state([], "starting", None)
 
     # -- the refresh ---------------------------------------------------------------------------------------
@@ -196,13 +198,17 @@ class Preview:
         for n, face in enumerate(faces):
             by_component.setdefault(face.component.id, []).append((n, face))
         index, shown = Cards(), {}
+        kept, self._fields = self._fields, {}
+        if self._fields_check + 1 != self.memo.fields.started:  # a check went by without a gallery: what
+            kept = {}  # changed since is not known
+        self._fields_check = self.memo.fields.started
         for component in studio.game.components:
             if component.id not in by_component:
                 continue
             entry = {"id": component.id, "name": str(component.name), "kind": component.kind,
                      "count": component.count, "cards": []}
             for key, group in _cards(component, by_component[component.id]):
-                cards[key] = self._card(key, group, digests, shown)
+                cards[key] = self._card(key, group, digests, shown, kept)
                 entry["cards"].append(key)
                 index.add(key, group[0][1].item, [face.printable for _, face in group])
             components.append(entry)
@@ -210,9 +216,10 @@ class Preview:
         self.good = {"components": components, "cards": cards, "index": index}
         self.store.keep({f["image"] for c in cards.values() for f in c["faces"] if f["image"]})
 
-    def _card(self, key: str, group: "list[tuple[int, Face]]", digests: dict[int, str],
-              shown: dict[Any, str]) -> dict[str, Any]:
-        """A card's entry: its data, source and faces; `shown` collects printable key -> image digest."""
+    def _card(self, key: str, group: "list[tuple[int, Face]]", digests: dict[int, str], shown: dict[Any, str],
+              kept: dict[Any, Any]) -> dict[str, Any]:
+        """A card's entry: its data, source and faces; `shown` collects printable key -> image digest, `kept`
+        holds the last gallery's fields of the items."""
         first = group[0][1]
         item = first.item
         mark = getattr(item, "mark", None) or first.printable.mark
@@ -220,7 +227,7 @@ class Preview:
         if item is not None and item.get("id") is not None and name == str(first.index + 1):
             name = str(item.get("id"))  # an item with no name of its own: its id says more than its number
         out = {"key": key, "name": name, "id": item_key(item, first.index), "copies": first.copies,
-               "fields": _plain(item) if item is not None else {}, "source": _where(mark), "faces": []}
+               "fields": self._fields_of(item, kept), "source": _where(mark), "faces": []}
         for n, face in group:
             digest = digests.get(n)
             stale = digest is None
@@ -234,6 +241,17 @@ class Preview:
                                  "stale": stale, "size": list(image.size) if image else None,
                                  "text": image.text if image else ""})
         return out
+
+    def _fields_of(self, item: object, kept: dict) -> dict:
+        """An item's fields as the page shows them: the last gallery's while nothing of the item changed."""
+        at = getattr(item, "_at", None)  # a table's item, noting its reads (model/reads.py)
+        if at is None:
+            return _plain(item) if item is not None else {}
+        fields = kept.get(at)
+        if fields is None or self.memo.fields.changes.reach(((*at, None),)):
+            fields = _plain(item)
+        self._fields[at] = fields
+        return fields
 
     # -- what the page reads -------------------------------------------------------------------------------
     def _state(self, diagnostics: "list[Diagnostic]", status: str, game: "Game | None") -> dict[str, Any]:
