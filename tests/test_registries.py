@@ -87,3 +87,33 @@ def test_files_are_renamed_into_place_and_canvases_made_in_one_place_each():
     assert elsewhere == []
     assert {what for what, _ in _calls(REPO / "pnp/project.py")} == {"rename"}
     assert {what for what, _ in _calls(REPO / "pnp/draw/canvas.py")} == {"canvas"}
+
+
+@pytest.fixture
+def toy_element(monkeypatch):
+    """The toy element offered to layouts, as the package offers the elements of its modules (its class
+    registered itself in Element.registry when toy_element was imported)."""
+    from pnp.layout.elements import ELEMENTS
+    from pnp.layout.elements.base import Element
+    from toy_element import Dot
+
+    monkeypatch.setitem(ELEMENTS, Dot.type, Element.registry[Dot.type])
+
+
+def test_an_element_in_one_module_is_checked_drawn_and_in_the_reference(tmp_path, toy_element):
+    import pdfplumber
+
+    card = "  - {type: toydot, x: 31.5, y: 70, d: 8, fill: '#aa0000'}\n"
+    base = (REPO / "tests/data/base/layouts/mini/card.yaml").read_text(encoding="utf-8")
+    root = make_project(tmp_path / "ok", {"layouts/mini/card.yaml": base + card})
+    built = run(root, "build")
+    assert built.exit_code == 0, built.output
+    with pdfplumber.open(root / "output/mini/mini-cards-a4.pdf") as pdf:
+        fills = [tuple(round(v, 3) for v in c["non_stroking_color"]) for c in pdf.pages[0].curves]
+        assert fills.count((0.667, 0, 0)) == 4, fills  # the dot on each of the four fronts
+
+    bad = make_project(tmp_path / "bad", {"layouts/mini/card.yaml": base + card.replace("d: 8", "d: 0.1")})
+    refused = run(bad, "validate")
+    assert refused.exit_code == 1 and "layouts/mini/card.yaml:7:39: error: d: 0.1 mm is too small" in refused.output
+    reference = run(root, "reference").output
+    assert "toydot" in reference and "diameter" in reference
