@@ -12,7 +12,7 @@ import click
 from . import __version__, project as project_mod
 from .errors import PnpError, UsageError
 from .report import Report
-from .units import IMPOSITIONS, MARK_STYLES
+from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
 
 if TYPE_CHECKING:
     from .export.registry import ExportFormat
@@ -117,7 +117,7 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
 
 @cli.command(epilog=EPILOG)
 @click.argument("games", nargs=-1)
-@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
+@click.option("--paper", type=click.Choice(list(PAPER_SIZES), case_sensitive=False), default="a4",
               show_default=True, help="Paper size of the printable PDFs.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write to DIR/<game>/ instead of output/<game>/.")
@@ -247,7 +247,7 @@ def _reprint(project: "Project", outcome: "Outcome", state: "tuple[Faces, str]",
 @click.argument("games", nargs=-1)
 @click.option("--since", metavar="MANIFEST|COMMIT", default=None,
               help="Compare with this build manifest or git commit (default: the game's last build).")
-@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
+@click.option("--paper", type=click.Choice(list(PAPER_SIZES), case_sensitive=False), default="a4",
               show_default=True, help="The paper of the build compared with (its manifest).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Where the builds are, if not output/.")
@@ -515,7 +515,7 @@ class _simulation_bar:
 
 
 @cli.command(epilog=EPILOG)
-@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False), default="a4",
+@click.option("--paper", type=click.Choice(list(PAPER_SIZES), case_sensitive=False), default="a4",
               show_default=True, help="The paper you will print on.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write to DIR instead of output/.")
