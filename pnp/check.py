@@ -5,10 +5,10 @@ fonts, unreadable images, words too close to the cut, and each kind's own rules.
 import contextlib
 import functools
 import gc
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from .draw.icons import unreadable
 from .draw.pictures import verified_picture
@@ -24,12 +24,14 @@ from .template import budget
 from .units import MM, PrintOptions
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .layout.layouts import Layout
     from .layout.prims import Prim
     from .model.components import Component
     from .model.game import Game
     from .model.load import Record
-    from .products.base import Kind, Printable
+    from .products.base import Kind, Printable, Problems
     from .printables import Memo
     from .project import Project
 
@@ -94,6 +96,10 @@ def _checked(project: "Project", game_id: str, report: Report, options: "PrintOp
     Checks(studio, report).run()
     return game, studio
 
+# what collecting() collected: ("error", message, mark, where), ("warning", message, mark) or
+# ("small", mark, size, set size, label, text), said later by say()
+Collected = tuple[Any, ...]
+
 
 class Checks:
     """Everything checked on what a game prints; each message is reported once, however many items share it."""
@@ -101,17 +107,23 @@ class Checks:
     def __init__(self, studio: Studio, report: Report) -> None:
         self.studio, self.report, self.game = studio, report, studio.game
         self.painter = studio.painter(None)
-        self.seen, self.warned, self.images, self.known_icons = set(), set(), {}, {}
-        self.clean = set()  # (id, handled, kind) of constant layouts' primitive lists checked without a problem
+        self.seen: set[tuple[str, Mark | None]] = set()
+        self.warned: set[Mark | None] = set()
+        # image file as named -> (its size in pixels or None, what reading it said, what it added: Studio.adding)
+        self.images: dict[str, tuple[tuple[int, int] | None, list[Collected], dict[str, Any]]] = {}
+        self.known_icons: dict[str, Path | Literal[False]] = {}  # icon name -> its file, or False when unknown
+        # (id, handled, kind) of constant layouts' primitive lists checked without a problem
+        self.clean: set[tuple[int, bool, str]] = set()
         self.min_size = self.game.meta.get("min_text_size", 6)
-        self.smallest = {}  # text element's mark -> (printed size, its set size, item label, text)
-        self.item = None  # (component id, item index) of the printable being checked
-        self.item_now = None  # that printable's data item (a Record), to say errors at its fields
-        self.marked = None  # how the studio's draft marks name that item (printables.marked_key)
-        self.said: list | None = None  # while collecting (collecting()): what would be said, to say later
+        # text element's mark -> (printed size, its set size, item label, text)
+        self.smallest: dict[Mark | None, tuple[float, float, str, str]] = {}
+        self.item: tuple[str, int] | None = None  # (component id, item index) of the printable being checked
+        self.item_now: Record | None = None  # that printable's data item, to say errors at its fields
+        self.marked: tuple[str, int] | None = None  # how the studio's draft marks name that item (marked_key)
+        self.said: list[Collected] | None = None  # while collecting (collecting()): what would be said, to say later
 
     @contextlib.contextmanager
-    def collecting(self) -> Iterator[list]:
+    def collecting(self) -> Iterator[list[Collected]]:
         """Collect the errors, warnings and small texts the block finds instead of saying them (say() says
         them): a printable's element checks, kept by the preview under what they read."""
         outer, self.said = self.said, []
@@ -120,10 +132,11 @@ class Checks:
         finally:
             self.said = outer
 
-    def say(self, said: Iterable[tuple]) -> None:
+    def say(self, said: Iterable[Collected]) -> None:
         """Say what collecting() collected, in order, as if found now."""
         for what, *args in said:
-            {"error": self.error, "warning": self.warn, "small": self.small}[what](*args)
+            sayers: dict[str, Callable[..., None]] = {"error": self.error, "warning": self.warn, "small": self.small}
+            sayers[what](*args)
 
     def error(self, message: str, mark: Mark | None = None, where: str = "") -> None:
         """Report once per message and place; `where` (the first printable it was found on) is shown. The
@@ -194,7 +207,7 @@ class Checks:
                 self.error(f"icon '{path.stem}': {message}", Mark(self.game.project.rel(path), line, column))
 
     def printable(self, p: "Printable") -> None:
-        problems = []
+        problems: "Problems" = []
         try:
             self.studio.layouts.get(p.layout, p.mark)  # its file's problems, said once
             prims = self.studio.resolve(p, problems)
@@ -222,7 +235,8 @@ class Checks:
                 self.studio.layouts.resolver(p.layout).constant:
             self.clean.add(shared)
 
-    def kept_elements(self, p: "Printable", prims: list, reads: frozenset) -> tuple:
+    def kept_elements(self, p: "Printable", prims: list["Prim"],
+                      reads: frozenset[Any]) -> tuple[tuple[Collected, ...], dict[str, Any]]:
         """(what the element checks of a printable found, what they added to the studio): a result the
         preview keeps while nothing the printable and they read changes."""
         note_all(reads)
@@ -230,7 +244,7 @@ class Checks:
             self.elements(p, prims)
         return tuple(said), effects
 
-    def elements(self, p: "Printable", prims: list) -> None:
+    def elements(self, p: "Printable", prims: list["Prim"]) -> None:
         """The checks of a printable's primitives (text fitting, icons, images, the safe area) and its layout's
         keys."""
         label = f" ({p.item.get('id')})" if p.item is not None and p.item.get("id") else ""
@@ -398,7 +412,7 @@ class Said:
     """What a kind's check reports, kept to be said (and said again when the check is taken from a cache)."""
 
     def __init__(self) -> None:
-        self.problems: list = []
+        self.problems: "Problems" = []
 
     def error(self, message: str, mark: Mark | None = None) -> None:
         self.problems.append((message, mark))

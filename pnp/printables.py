@@ -38,8 +38,10 @@ if TYPE_CHECKING:
     from .model.components import Component
     from .model.game import Game
     from .model.load import Record
-    from .products.base import Kind, Printable
+    from .products.base import Kind, Printable, Problems
     from .project import Project
+
+    PrintableKey = tuple[str, str, int, tuple[tuple[str, Any], ...]]  # Printable.key
 
 
 
@@ -88,14 +90,16 @@ class Memo:
     def __init__(self) -> None:
         self.inputs: str | None = None  # the digest of game.yaml and the options
         self.files: dict[str, str] = {}  # every file of the layout folders and fonts (project-relative) -> digest
-        self.entries: dict = {}  # printable key -> (signature, reads, primitives, drawing steps spent)
+        # printable key -> (signature, reads, primitives, drawing steps spent)
+        self.entries: dict[PrintableKey, tuple[tuple[Any, ...] | None, frozenset[Any], list[Prim], int]] = {}
         self.fields = FieldCache()  # the data's results (derived fields, constraints, checks) and the changes
         self.layouts = KeptLayouts()  # the layouts read, while their files are the same
         self.fit_cache = _Recent(RESOLVED_KEPT)
-        self.looks: dict = {}  # printable key -> (its primitives, their look): digested once while kept
-        self.resolved: list = []
+        # printable key -> (its primitives, their look): digested once while kept
+        self.looks: dict[PrintableKey, tuple[list[Prim], str]] = {}
+        self.resolved: list[PrintableKey] = []
         self.reused = 0
-        self._touched: set = set()
+        self._touched: set[PrintableKey] = set()
         self._check = 0  # the data's check (fields.started) this one's entries were kept or made in
 
     def start(self, game: "Game", options: PrintOptions) -> None:
@@ -166,15 +170,16 @@ def inputs_digest(game: "Game", options: PrintOptions) -> str:
     return digest.hexdigest()[:32]
 
 
-def options_digest(game: object, options: object) -> str:
+def options_digest(game: "Game", options: PrintOptions) -> str:
     """The digest of the print options and game.yaml."""
     return hashlib.sha256(repr((options, _digest_of(game.meta))).encode()).hexdigest()[:32]
 
 
-def file_digests(game: object) -> dict[str, str]:
+def file_digests(game: "Game") -> dict[str, str]:
     """{project-relative path: digest} of every file of the game's layouts folder, the shared layouts and the
     fonts (see _file_digest), in order."""
-    project, digests = game.project, {}
+    project = game.project
+    digests: dict[str, str] = {}
     for folder in (game.layout_folder, project.shared_layouts, project.fonts):
         if not folder.is_dir():
             continue
@@ -204,8 +209,6 @@ def _file_digest(project: "Project", path: Path) -> str:
 class Studio:
     """One game's printing context for one set of print options."""
 
-    project: "Project"  # the game's (model.game.Game types it as object until its own annotations land)
-
     def __init__(self, game: "Game", options: PrintOptions | None = None, memo: Memo | None = None) -> None:
         self.game, self.options = game, options or PrintOptions()
         self.paper, self.bleed = self.options.paper_size, self.options.bleed
@@ -217,18 +220,20 @@ class Studio:
                                  memo.layouts if memo is not None else None)
         self.fonts = load_fonts(game.project)  # DataError when fonts.yaml is wrong
         self.layouts.measure = self._text_height  # elements placed below a text follow its fitted lines
-        self.cache = {}  # products keep per-build results here (the rulebook's Markdown)
+        self.cache: dict[str, Any] = {}  # products keep per-build results here (the rulebook's Markdown)
         self.memo = memo  # what the last check resolved (the preview's), or None
         # text fitting, shared by every painter of the build (and kept by the memo while the fonts are the same)
         self.fit_cache = memo.fit_cache if memo is not None else _Recent(RESOLVED_KEPT)
         self._measurer = self.painter(None)  # fits texts for placement, with no page to draw on
-        self._faces = None  # component id -> its printables
+        self._faces: dict[str, list[Printable]] | None = None  # component id -> its printables
         self._resolved = _Recent(RESOLVED_KEPT)  # printable key -> primitives
         self._reads = _Recent(RESOLVED_KEPT)  # printable key -> what resolving it read (model/reads.py)
-        self.problems = []  # (message, mark) found while walking
-        self._looks, self._data_digests = {}, {}  # printable key -> look; item -> data
-        self._constant_looks = {}  # layout name -> the look of a layout that reads nothing of its item
-        self.marks = {}  # (component id, id(item)) -> the error messages a draft prints over that item's faces
+        self.problems: Problems = []  # (message, mark) found while walking
+        self._looks: dict[PrintableKey, str] = {}  # printable key -> look
+        self._data_digests: dict[tuple[str, int], str] = {}  # (component id, item index) -> data
+        self._constant_looks: dict[str, str] = {}  # layout name -> the look of a layout that reads nothing of its item
+        # (component id, id(item)) -> the error messages a draft prints over that item's faces
+        self.marks: dict[tuple[str, int], list[str]] = {}
 
     @property
     def page_title(self) -> str:
@@ -290,12 +295,12 @@ class Studio:
             prims = resolver.resolve(printable.item, problems, dict(printable.extra))
         if problems is None or len(problems) == before:  # keep only what resolved whole
             self._resolved[printable.key] = prims
-            self._reads[printable.key] = reads = frozenset(reads)
+            self._reads[printable.key] = read = frozenset(reads)
             if self.memo is not None:
-                self.memo.keep(self, printable, prims, reads, self.budget.spent - spent)
+                self.memo.keep(self, printable, prims, read, self.budget.spent - spent)
         return prims
 
-    def reads_of(self, printable: "Printable") -> frozenset | None:
+    def reads_of(self, printable: "Printable") -> frozenset[Any] | None:
         """What resolving a printable whole read (model/reads.py); None when it was not (its failing elements
         left out)."""
         return self._reads.get(printable.key)
@@ -309,7 +314,7 @@ class Studio:
         """Collect what the block adds to the studio and game, to add it again when its result is taken
         from a cache (took): the icons and files looked up, the products' cached results."""
         icons, files, cache = set(self.icons.used), set(self.game.used_files), dict(self.cache)
-        effects: dict = {}
+        effects: dict[str, Any] = {}
         try:
             yield effects
         finally:
@@ -391,7 +396,7 @@ class Studio:
                 elif prim.kind == "text":
                     names.update(ICON_IN_TEXT.findall(prim.text))
         names.update(ICON_IN_TEXT.findall(self.cache.get("rulebook") or ""))
-        return {self.icons.path(n).stem for n in names if self.icons.path(n) is not None}
+        return {path.stem for n in names if (path := self.icons.path(n)) is not None}
 
     def did_you_mean_icon(self, name: str) -> str:
         return did_you_mean(name, self.icons.names())
@@ -403,7 +408,8 @@ class Studio:
         if not any(d.severity == "error" for d in diagnostics):
             return []  # a clean build: nothing to mark, no index of the items' lines to make
         lines = self._item_lines()
-        whole_game, data = [], {}
+        whole_game: list[Diagnostic] = []
+        data: dict[tuple[str, int], list[str]] = {}
         for d in diagnostics:
             if d.severity != "error" or d.item is not None or d.consequence:
                 continue
@@ -418,7 +424,7 @@ class Studio:
 
     def _item_lines(self) -> dict[str, list[tuple[int, tuple[str, int]]]]:
         """{data file: sorted [(first line of an item's entry, its marked_key)]} over every printed item."""
-        starts = {}
+        starts: dict[str, set[tuple[int, tuple[str, int]]]] = {}
         for component in self.game.components:
             for p in self.of(component):
                 mark = getattr(p.item, "mark", None)

@@ -1,7 +1,7 @@
 """The one sandboxed Jinja environment, bounded in size, depth and time: every template and expression of a
 game (constraints, derived fields, macros, layouts, the rulebook) is evaluated here and nowhere else."""
 
-import _string
+import _string  # type: ignore[import-not-found]  # (no stub) how str.format splits a field name
 import contextlib
 import inspect
 import itertools
@@ -12,15 +12,18 @@ import string
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
+from types import CodeType
+from typing import Any, Literal, NoReturn, TypeGuard, TypeVar
 
 import jinja2
 from jinja2 import StrictUndefined, TemplateError, Undefined, nodes, pass_environment
-from jinja2.environment import TemplateExpression
+from jinja2.environment import Template, TemplateExpression, TemplateModule
 from jinja2.filters import make_attrgetter
 from jinja2.lexer import Token, TokenStream
 from jinja2.parser import Parser
+from jinja2.runtime import Context
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import Namespace, missing
@@ -60,11 +63,12 @@ class _Budget(threading.local):
     and the bounds of the evaluation in progress."""
 
     games = 0  # budget() blocks open: the outermost one owns the game's budget
-    seconds_left = None  # the game's template time not yet spent; None outside a game
-    memory_ceiling = None  # peak memory (bytes) the game, or an evaluation outside one, may reach
-    stopped = None  # the LimitError that ended the game's budget: later work is skipped, not reported again
+    seconds_left: float | None = None  # the game's template time not yet spent; None outside a game
+    memory_ceiling: int | None = None  # peak memory (bytes) the game, or an evaluation outside one, may reach
+    # the LimitError that ended the game's budget: later work is skipped, not reported again
+    stopped: LimitError | None = None
     started = 0.0  # when the outermost evaluation began
-    deadline = None  # the outermost evaluation's end: the earlier of its own limit and the game's
+    deadline: float | None = None  # the outermost evaluation's end: the earlier of its own limit and the game's
     depth = 0  # nested render/evaluate calls: the outermost one owns the deadline
     call_depth = 0  # calls in progress inside templates (macros calling macros)
     steps = 0
@@ -72,6 +76,8 @@ class _Budget(threading.local):
 
 
 _budget = _Budget()
+_T = TypeVar("_T")
+_Node = TypeVar("_Node", bound=nodes.Node)
 
 
 def _memory() -> int:
@@ -178,7 +184,7 @@ class _Evaluation:
             state.deadline, state.call_depth = state.started + limit, 0
         state.depth += 1
 
-    def __exit__(self, *exc: object) -> bool:
+    def __exit__(self, *exc: object) -> Literal[False]:
         state = _budget
         state.depth -= 1
         if state.depth == 0:
@@ -210,7 +216,7 @@ def metered(who: str) -> Iterator[None]:
 
     sys.settrace(on_call)
     try:
-        with _EVALUATION, _processor_timer(_budget.deadline - _clock()):
+        with _EVALUATION, _processor_timer(_time_left()):
             yield
     except _Timeout:
         raise LimitError(f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time; pnp stops "
@@ -225,7 +231,14 @@ def game_time() -> Iterator[float]:
     budget like a template's, so that many such calls together stop where the game's time runs out. Yields the
     seconds the work may take; LimitError when the game's time is already spent."""
     with _EVALUATION:
-        yield max(0.0, _budget.deadline - _clock())
+        yield max(0.0, _time_left())
+
+
+def _time_left() -> float:
+    """Seconds to the deadline of the evaluation in progress (inside `with _EVALUATION:`, which sets it)."""
+    deadline = _budget.deadline
+    assert deadline is not None, "outside an evaluation"
+    return deadline - _clock()
 
 
 @contextlib.contextmanager
@@ -259,7 +272,7 @@ def _check_int(value: object, what: str) -> None:
         raise LimitError(f"{what} {value} is too large (at most {MAX_STRING:,})")
 
 
-def _check_result(value: object) -> object:
+def _check_result(value: _T) -> _T:
     size = _size(value)
     if size is not None:
         if size > MAX_STRING:
@@ -326,7 +339,7 @@ class _Leave:
         self.key = key
 
 
-def _contents(container: object, stack: list) -> int:
+def _contents(container: Any, stack: list[Any]) -> int:
     """Put a container's items on _text_size's stack; what it prints besides them."""
     if isinstance(container, Namespace):
         stack.append(object.__getattribute__(container, "_Namespace__attrs"))
@@ -373,7 +386,7 @@ def _format_padding(fmt: str) -> int:
     return sum(map(int, numbers))
 
 
-def _format_size(fmt: str, values: list, fields: int, repeated: bool) -> int:
+def _format_size(fmt: str, values: list[Any], fields: int, repeated: bool) -> int:
     """An upper bound of a format's result: its text, its paddings, and its arguments' texts (each field once,
     or the longest in every field when fields may name an argument again)."""
     sizes = [_text_size(value) for value in values]
@@ -381,14 +394,14 @@ def _format_size(fmt: str, values: list, fields: int, repeated: bool) -> int:
     return _refuse_longer(len(fmt) + _format_padding(fmt) + filled, "this format's text")
 
 
-def _percent_size(fmt: str, args: object) -> int:
+def _percent_size(fmt: str, args: Any) -> int:
     """`fmt % args`: a mapping's values may each fill any number of fields, a tuple's one field each."""
     if _is_mapping(args):
         return _format_size(fmt, list(args.values()), fmt.count("%"), repeated=True)
     return _format_size(fmt, list(args) if isinstance(args, tuple) else [args], fmt.count("%"), repeated=False)
 
 
-def _multiply(left: object, right: object) -> object:
+def _multiply(left: Any, right: Any) -> Any:
     if isinstance(left, int) and isinstance(right, int):
         if left.bit_length() + right.bit_length() > MAX_NUMBER_BITS:
             raise LimitError("a number too large to compute")
@@ -402,21 +415,21 @@ def _multiply(left: object, right: object) -> object:
     return left * right
 
 
-def _power(left: object, right: object) -> object:
+def _power(left: Any, right: Any) -> Any:
     if isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right > 0 and \
             right * max(left.bit_length() - 1, 1) > MAX_NUMBER_BITS:
         raise LimitError(f"{left} ** {right} is too large to compute")
     return left ** right
 
 
-def _modulo(left: object, right: object) -> object:
+def _modulo(left: Any, right: Any) -> Any:
     if isinstance(left, str):
         _percent_size(left, right)
         return _check_result(left % right)
     return left % right
 
 
-def _add(left: object, right: object) -> object:
+def _add(left: Any, right: Any) -> Any:
     size_l, size_r = _size(left), _size(right)
     if size_l is not None and size_r is not None and size_l + size_r > MAX_STRING:
         raise LimitError(f"joining values of {size_l + size_r:,} characters or items (at most {MAX_STRING:,})")
@@ -426,7 +439,7 @@ def _add(left: object, right: object) -> object:
 _BINOPS = {"*": _multiply, "**": _power, "%": _modulo, "+": _add}
 
 
-def _concat(values: list) -> str:
+def _concat(values: list[Any]) -> str:
     """`a ~ b ~ c`: the texts joined, refused before they are made when they would be too long."""
     for value in values:
         if type(value) not in _SHORT_TEXTS:
@@ -445,14 +458,14 @@ def _joined_output(pieces: Iterable[str]) -> str:
     return _check_result("".join(pieces))
 
 
-def _printed(value: object) -> object:
+def _printed(value: _T) -> _T:
     """What `{{ ... }}` prints (Jinja's finalize): refused before it is turned into text when too long."""
     if type(value) not in _SHORT_TEXTS:
         _refuse_longer(_text_size(value), "the printed text")
     return value
 
 
-def _sum(items: object, start: object = 0) -> object:
+def _sum(items: Iterable[Any], start: Any = 0) -> Any:
     """sum() in linear time: adding lists one by one copies the growing list every time (quadratic)."""
     items = list(items)
     if not isinstance(start, (list, tuple)):
@@ -466,7 +479,7 @@ def _sum(items: object, start: object = 0) -> object:
     return joined if isinstance(start, list) else tuple(joined)
 
 
-def _round(number: object, ndigits: object = None) -> object:
+def _round(number: Any, ndigits: Any = None) -> Any:
     if isinstance(ndigits, int) and abs(ndigits) > MAX_NUMBER_BITS:  # round(5, -10**8) computes 10**10**8
         raise LimitError(f"rounding to {ndigits} digits is too many (at most {MAX_NUMBER_BITS})")
     return round(number, ndigits)
@@ -477,7 +490,7 @@ class _Guarded:
 
     __slots__ = ("items",)
 
-    def __init__(self, items: object) -> None:
+    def __init__(self, items: Any) -> None:  # what `{% for %}` loops over: a template's value
         self.items = items
 
     def __len__(self) -> int:
@@ -513,7 +526,7 @@ def _replaced_size(text: str, old: object, new: object, count: object = None) ->
     return len(text) + found * (len(new) - len(old))
 
 
-def _joined_size(items: list, separator: object) -> int:
+def _joined_size(items: list[Any], separator: object) -> int:
     return sum(_text_size(item) for item in items) + len(str(separator)) * max(len(items) - 1, 0)
 
 
@@ -525,7 +538,7 @@ def _wrap_size(text: str, width: object, wrapstring: object) -> int:
     return len(text) * (1 + len(str(wrapstring or "\n")))
 
 
-def _filter_join(a: dict) -> int:
+def _filter_join(a: dict[str, Any]) -> int:
     a["value"] = items = list(a["value"])
     if a["attribute"] is not None:  # the fields joined, not the whole items: data.cards | join(attribute='name')
         field = make_attrgetter(a["eval_ctx"].environment, a["attribute"])
@@ -533,29 +546,30 @@ def _filter_join(a: dict) -> int:
     return _joined_size(items, a["d"])
 
 
-def _filter_replace(a: dict) -> int:
+def _filter_replace(a: dict[str, Any]) -> int:
     a["s"] = text = _as_text(a["s"], "the text to replace in")
     return _replaced_size(text, a["old"], a["new"], a["count"])
 
 
-def _filter_indent(a: dict) -> int:
+def _filter_indent(a: dict[str, Any]) -> int:
     a["s"] = text = _as_text(a["s"], "the text to indent")
     indent = a["width"] if isinstance(a["width"], str) else " " * a["width"]
     return len(text) + (text.count("\n") + 1) * len(indent)
 
 
-def _filter_wordwrap(a: dict) -> int:
+def _filter_wordwrap(a: dict[str, Any]) -> int:
     a["s"] = text = _as_text(a["s"], "the text to wrap")
     return _wrap_size(text, a["width"], a["wrapstring"])
 
 
-def _filter_format(a: dict) -> int:
+def _filter_format(a: dict[str, Any]) -> int:
     a["value"] = fmt = _as_text(a["value"], "the format")
     return _percent_size(fmt, a["kwargs"] or tuple(a["args"]))
 
 
 @pass_environment
-def _sum_filter(environment: object, iterable: object, attribute: object = None, start: object = 0) -> object:
+def _sum_filter(environment: jinja2.Environment, iterable: Iterable[Any], attribute: str | int | None = None,
+                start: Any = 0) -> Any:
     """Jinja's sum, in linear time (see _sum)."""
     if attribute is not None:
         iterable = map(make_attrgetter(environment, attribute), iterable)
@@ -572,14 +586,14 @@ _TEXT_FILTERS = frozenset({"capitalize", "center", "e", "escape", "forceescape",
                            "wordcount", "xmlattr"})
 
 
-def _guard_filter(name: str, function: object) -> object:
+def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     """A built-in filter with its number arguments, its value's text, what it builds and its lazy results
     kept within the limits."""
     skip = 1 if hasattr(function, "jinja_pass_arg") else 0  # the context Jinja passes first
     signature = inspect.signature(function)
     sizer, text_filter = _FILTER_SIZES.get(name), name in _TEXT_FILTERS
 
-    def guarded(*args: object, **kwargs: object) -> object:
+    def guarded(*args: Any, **kwargs: Any) -> Any:
         if len(args) > skip + 1 or kwargs:
             for param in list(args[skip + 1:]) + list(kwargs.values()):  # a width, a count: center(10**10)
                 _check_int(param, "the number")
@@ -605,14 +619,14 @@ def _expanded_size(text: str, tabsize: int = 8) -> int:
     return len(text) + text.count("\t") * max(tabsize, 0)
 
 
-def _translated_size(text: str, table: object) -> int:
+def _translated_size(text: str, table: Any) -> int:
     longest = max((_text_size(v) for v in table.values()), default=1) if _is_mapping(table) else 1
     return len(text) * max(longest, 1)
 
 
 # text method -> what it would build, from the text and the call's arguments (the others build at most a
 # width given as a number, which is checked, or less than the text)
-_METHOD_SIZES = {"join": lambda text, items, *_: _joined_size(list(items), text),
+_METHOD_SIZES: dict[str, Callable[..., int]] = {"join": lambda text, items, *_: _joined_size(list(items), text),
                  "replace": _replaced_size, "expandtabs": _expanded_size, "translate": _translated_size}
 
 
@@ -622,7 +636,7 @@ class _Undefined(StrictUndefined):
     __slots__ = ()
 
     @property
-    def _undefined_message(self):
+    def _undefined_message(self) -> str:
         if self._undefined_hint:
             return self._undefined_hint
         name, obj = self._undefined_name, self._undefined_obj
@@ -647,14 +661,15 @@ def _describe_value(value: object) -> str:
     return "a list" if isinstance(value, tuple) else type_name(value)
 
 
-def _short(text, n=30):
+def _short(text: str, n: int = 30) -> str:
     return shortened(text, n)
 
 
-_IS_MAPPING = {}  # type -> is it a Mapping: asked on every field a template reads, of a handful of types
+# type -> is it a Mapping: asked on every field a template reads, of a handful of types
+_IS_MAPPING: dict[type, bool] = {}
 
 
-def _is_mapping(value):
+def _is_mapping(value: object) -> TypeGuard[Mapping[Any, Any]]:
     found = _IS_MAPPING.get(type(value))
     if found is None:
         found = _IS_MAPPING[type(value)] = isinstance(value, Mapping)
@@ -675,7 +690,7 @@ def _check_source(source: str) -> None:
         raise _TooBig(f"the template is {len(source):,} characters long (at most {MAX_SOURCE:,})", 1)
 
 
-def _parsed(parser: Parser, parse: object) -> nodes.Node:
+def _parsed(parser: Parser, parse: Callable[[], _Node]) -> _Node:
     """`parse()`, with Jinja's recursive parser running out of stack said as too deep, at the line it reached."""
     try:
         return parse()
@@ -692,11 +707,11 @@ def _counted(tokens: Iterable[Token]) -> Iterator[Token]:
         yield token
 
 
-def _bounded_tree(tree: nodes.Node) -> nodes.Node:
+def _bounded_tree(tree: _Node) -> _Node:
     """Refuse a template nested too deep to compile (Jinja's compiler and Python's recurse on
     nesting: 250 chained `+` overflow them), then route its loops and its `~` through the guards. The walk
     is iterative: the tree may be thousands deep."""
-    stack = [(tree, 0)]
+    stack: list[tuple[nodes.Node, int]] = [(tree, 0)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_NESTING:
@@ -733,23 +748,24 @@ class _Env(ImmutableSandboxedEnvironment):
     """Templates read the game; they cannot change it (no list.append) nor reach Python internals."""
 
     intercepted_binops = frozenset(_BINOPS)
+    concat = staticmethod(_joined_output)  # a block's output joined, its size refused before
 
-    def getattr(self, obj: object, attribute: str) -> object:
+    def getattr(self, obj: Any, attribute: str) -> Any:
         # A mapping's fields win over its methods, so `card.items` or `goal.values` mean the data.
         tick()  # a step: sort, groupby, map... read an attribute of each item, out of any loop's sight
         if _is_mapping(obj) and attribute in obj:
             return obj[attribute]
         return super().getattr(obj, attribute)
 
-    def getitem(self, obj: object, argument: object) -> object:
+    def getitem(self, obj: Any, argument: Any) -> Any:
         tick()
         return super().getitem(obj, argument)
 
-    def call_binop(self, context: object, operator: str, left: object, right: object) -> object:
+    def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
         tick()
         return _BINOPS[operator](left, right)
 
-    def call(self, __context: object, __obj: object, *args: object, **kwargs: object) -> object:
+    def call(self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         tick()
         owner = getattr(__obj, "__self__", None)
         if owner is not None and isinstance(owner, (str, list, bytes)):
@@ -769,7 +785,7 @@ class _Env(ImmutableSandboxedEnvironment):
         finally:
             _budget.call_depth -= 1
 
-    def wrap_str_format(self, value: object) -> object:
+    def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
         wrapped = super().wrap_str_format(value)
         if wrapped is None:
             return None
@@ -779,7 +795,7 @@ class _Env(ImmutableSandboxedEnvironment):
             raise LimitError("widths given as arguments ('{:{}}') are not allowed in formats")
         repeated = re.search(r"\{[\w\[.]", fmt) is not None  # '{0}{0}' fills fields with one argument
 
-        def bounded(*args: object, **kwargs: object) -> str:
+        def bounded(*args: Any, **kwargs: Any) -> str:
             given = args[0] if value.__name__ == "format_map" and args else kwargs
             values = list(given.values()) if _is_mapping(given) else []
             _format_size(fmt, list(args) + values + self._fields_reached(fmt, args, given), fmt.count("{"),
@@ -788,10 +804,10 @@ class _Env(ImmutableSandboxedEnvironment):
 
         return bounded
 
-    def _fields_reached(self, fmt: str, args: tuple, given: object) -> list:
+    def _fields_reached(self, fmt: str, args: tuple[Any, ...], given: Any) -> list[Any]:
         """The values a format's fields reach through attributes and items ('{0.items}'), sized and checked
         as printed values are: they are formatted without passing through a template's printing."""
-        reached = []
+        reached: list[Any] = []
         for n, (_, name, _, _) in enumerate(_FORMATTER.parse(fmt)):
             if name and ("." in name or "[" in name):
                 first, rest = _string.formatter_field_name_split(name)
@@ -828,7 +844,7 @@ class _Env(ImmutableSandboxedEnvironment):
         except RecursionError:
             raise _TooBig(_TOO_DEEP, 1) from None
 
-    def _compile(self, source: str, filename: str) -> object:
+    def _compile(self, source: str, filename: str) -> CodeType:
         """Python's own limits on nesting (20 loops, 200 brackets) said at the template line they come from."""
         try:
             return super()._compile(source, filename)
@@ -839,51 +855,50 @@ class _Env(ImmutableSandboxedEnvironment):
 
 
 ENV = _Env(undefined=_Undefined, autoescape=False, keep_trailing_newline=True, finalize=_printed)
-ENV.concat = _joined_output
 ENV.filters = {name: _guard_filter(name, f) for name, f in ENV.filters.items()}
 ENV.filters["sum"] = _guard_filter("sum", _sum_filter)
 
 
-def _percent(part, whole):
+def _percent(part: Any, whole: Any) -> int:
     """A whole-number percentage, halves rounded up: matches | percent(data.cards | length)."""
     if not whole:
         return 0
     return int(part * 100 / whole + 0.5)
 
 
-def _count(items, attribute, value):
+def _count(items: Iterable[Any], attribute: Any, value: Any) -> int:
     """How many items have `attribute` equal to `value`: data.cards | count('suit', 'red')."""
     return sum(1 for it in items if it.get(attribute) == value)
 
 
-def _count_by(items: object, attribute: str) -> dict:
+def _count_by(items: Iterable[Any], attribute: str) -> dict[Any, int]:
     """A mapping of each value of `attribute` to how many items have it, in first-seen order:
     data.cards | count_by('suit') gives {'red': 10, 'blue': 8}; `.get('green', 0)` for a value none has."""
-    counts: dict = {}
+    counts: dict[Any, int] = {}
     for it in items:
         value = it.get(attribute)
         counts[value] = counts.get(value, 0) + 1
     return counts
 
 
-def _lookup(keys, mapping):
+def _lookup_ids(keys: Iterable[Any], mapping: Mapping[Any, Any]) -> list[Any]:
     """A list of ids as the items they name: scenario.goals | lookup(ref.goals)."""
     return [mapping[k] for k in keys]
 
 
-def _split(text, sep=None):
+def _split(text: Any, sep: str | None = None) -> list[str]:
     """Text cut into a list at `sep` (at spaces when none is given)."""
     return str(text).split(sep)
 
 
-OWN_FILTERS = {"percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup, "split": _split}
+OWN_FILTERS = {"percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split}
 ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded, _pnp_concat=_concat)
 ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,
                    range=_bounded_range)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
 
 
-def _no_random(*args, **kwargs):
+def _no_random(*args: Any, **kwargs: Any) -> NoReturn:
     raise ValueError("the random filter would print something different on every build (pnp builds the same "
                      "bytes from the same data); choose by a rule instead, e.g. items[loop.index0 % (items | "
                      "length)]")
@@ -900,7 +915,7 @@ _GLOBALS = dict(ENV.globals)
 _TEMPLATE_FILES = ("<template>", "<unknown>")
 
 
-def _template_line(error):
+def _template_line(error: BaseException) -> int | None:
     """The template line a failure happened on, from Jinja's error or from the traceback."""
     line = getattr(error, "lineno", None)
     tb = error.__traceback__
@@ -922,7 +937,7 @@ _QUOTED_LONG = re.compile(r"""('[^'\n]{60}[^']*'|"[^"\n]{60}[^"]*")""")
 
 def _described(error: BaseException) -> str:
     if isinstance(error, (LimitError, _TooBig)):
-        return error.message
+        return error.message or ""  # (each has its message)
     if isinstance(error, TemplateSyntaxError):
         return f"template syntax error: {error.message}"
     if isinstance(error, UndefinedError):
@@ -940,7 +955,7 @@ def _described(error: BaseException) -> str:
     return _friendly(str(error) or type(error).__name__)
 
 
-def _friendly(message):
+def _friendly(message: str) -> str:
     for internal, word in _FRIENDLY.items():
         message = message.replace(f"'{internal}'", word).replace(internal, word)
     return message
@@ -952,11 +967,11 @@ _EXPECTED = (TemplateError, LimitError, TypeError, ValueError, ArithmeticError, 
              IndexError, RuntimeError, MemoryError, AssertionError)  # Jinja asserts on truncate's arguments
 
 
-def _failure(error):
+def _failure(error: BaseException) -> ExprError:
     return ExprError(_describe(error), _template_line(error))
 
 
-def compile_template(source: str) -> object:
+def compile_template(source: str) -> Template:
     """A compiled template (cached); ExprError with its line for a syntax error."""
     try:
         with _EVALUATION:  # compiling spends the game's time too
@@ -965,11 +980,13 @@ def compile_template(source: str) -> object:
         raise _failure(e) from None
 
 
-_TEMPLATES, _EXPRESSIONS = {}, {}
-_TOO_SLOW = {}  # source -> the LimitError it ran into: a template that ran out of time once is not run again
+_TEMPLATES: dict[str, Template] = {}
+_EXPRESSIONS: dict[str, TemplateExpression] = {}
+# source -> the error of the time limit it ran into: a template that ran out of time once is not run again
+_TOO_SLOW: dict[str, ExprError] = {}
 
 
-def _compile_template(source):
+def _compile_template(source: str) -> Template:
     template = _TEMPLATES.get(source)
     if template is None:
         code = CODE_CACHE.value(f"template\0{source}", lambda: ENV.compile(source))
@@ -977,7 +994,7 @@ def _compile_template(source):
     return template
 
 
-def _compile_expression(source):
+def _compile_expression(source: str) -> TemplateExpression:
     expression = _EXPRESSIONS.get(source)
     if expression is None:
         code = CODE_CACHE.value(f"expression\0{source}", lambda: _expression_code(source))
@@ -986,7 +1003,7 @@ def _compile_expression(source):
     return expression
 
 
-def _expression_code(source: str) -> object:
+def _expression_code(source: str) -> CodeType:
     """An expression compiled as Jinja's own compile_expression does (`result = EXPR`)."""
     parser = Parser(ENV, source, state="variable")
     expr = _parsed(parser, parser.parse_expression)
@@ -996,7 +1013,7 @@ def _expression_code(source: str) -> object:
     return ENV.compile(_result_of(expr))
 
 
-def _result_of(expr):
+def _result_of(expr: nodes.Expr) -> nodes.Template:
     """The template `result = EXPR` that Jinja compiles an expression as."""
     return nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1)
 
@@ -1006,7 +1023,7 @@ def _result_of(expr):
 CODE_CACHE = DiskCache("templates", jinja2.__version__, Path(__file__).read_bytes())
 
 
-def compile_expression(source: object) -> object:
+def compile_expression(source: object) -> TemplateExpression:
     """Check an expression's syntax once (cached); ExprError for a syntax error."""
     try:
         with _EVALUATION:
@@ -1015,16 +1032,16 @@ def compile_expression(source: object) -> object:
         raise _failure(e) from None
 
 
-def is_template(value):
+def is_template(value: object) -> bool:
     return isinstance(value, str) and ("{{" in value or "{%" in value)
 
 
 _LOOKUP = re.compile(r"^\{\{\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*\}\}$")
-_LOOKUPS = {}  # source -> its names when the template is one `{{ a.b.c }}`, else None
-_UNSEEN = object()
+_LOOKUPS: dict[str, list[str] | None] = {}  # source -> its names when the template is one `{{ a.b.c }}`, else None
+_UNSEEN: list[str] = []  # not looked at yet: compared by identity, never stored in _LOOKUPS
 
 
-def _lookup(source, context):
+def _lookup(source: str, context: Mapping[str, Any]) -> str | None:
     """A template that is only `{{ card.name }}`, the commonest by far, read as Jinja would read it (a
     mapping's field) without making a Jinja context per item; None when Jinja must run it: a name not in
     `context`, a field that is not there, anything but text or a whole number at the end."""
@@ -1045,7 +1062,7 @@ def _lookup(source, context):
     return text if len(text) <= MAX_STRING else None
 
 
-def render(source, context):
+def render(source: Any, context: Mapping[str, Any]) -> Any:
     """Render a string template; plain strings come back untouched (the fast path for most values)."""
     if not is_template(source):
         return source
@@ -1057,7 +1074,8 @@ def render(source, context):
     try:
         with _EVALUATION:
             template = _compile_template(source)
-            out, size = [], 0
+            out: list[str] = []
+            size = 0
             for piece in template.generate(context):
                 size += len(piece)
                 if size > MAX_STRING:
@@ -1068,7 +1086,7 @@ def render(source, context):
         raise _remember(source, e) from None
 
 
-def evaluate(source, context):
+def evaluate(source: object, context: Mapping[str, Any]) -> Any:
     """Evaluate a Jinja expression (no braces) to a Python value."""
     source = str(source)
     if source in _TOO_SLOW:
@@ -1080,7 +1098,7 @@ def evaluate(source, context):
         raise _remember(source, e) from None
 
 
-def _defined(value):
+def _defined(value: Any) -> Any:
     """An expression's value, refused if it is (or holds) something undefined: `game.rules.missing` must fail
     here, with its message, not later in code that only then tries to use it."""
     if isinstance(value, Undefined):
@@ -1094,7 +1112,7 @@ def _defined(value):
     return value
 
 
-def _remember(source, error):
+def _remember(source: str, error: BaseException) -> ExprError:
     """The ExprError for a failure; a template stopped for taking too long would take as long for the next
     item, so it is not run again: later renders raise the same error at once."""
     failure = _failure(error)
@@ -1103,7 +1121,7 @@ def _remember(source, error):
     return failure
 
 
-def module(source, context):
+def module(source: str, context: dict[str, Any]) -> TemplateModule:
     """A template of macros (macros.j2) as a module whose macros other templates call."""
     try:
         with _EVALUATION:
@@ -1115,18 +1133,18 @@ def module(source, context):
 # -- the parts of a comparison (the design report's margins) ------------------------------------------------
 
 _OPERATORS = {"eq": "==", "ne": "!=", "lt": "<", "lteq": "<=", "gt": ">", "gteq": ">="}
-_COMPARISONS = {}  # source -> its Comparisons, or None
+_COMPARISONS: "dict[str, list[Comparison] | None]" = {}  # source -> its comparisons, or None
 
 
 class Side:
     """One side of a comparison, compiled on its own: `names` are the context's names it reads."""
 
-    def __init__(self, node):
+    def __init__(self, node: nodes.Expr) -> None:
         self.names = frozenset(n.name for n in node.find_all(nodes.Name)) | (
             {node.name} if isinstance(node, nodes.Name) else set())
         self._expression = TemplateExpression(ENV.from_string(_result_of(node)), False)
 
-    def value(self, context):
+    def value(self, context: Mapping[str, Any]) -> Any:
         """The side's value, bounded like any evaluation; ExprError when it fails."""
         try:
             with _EVALUATION:
@@ -1135,7 +1153,10 @@ class Side:
             raise _failure(e) from None
 
 
-def comparisons(source):
+Comparison = tuple[Side, str, Side]  # (left side, operator, right side)
+
+
+def comparisons(source: object) -> list[Comparison] | None:
     """The comparisons an expression is made of at its top: `A op B`, a chain `A <= B <= C` (two pairs), or
     several of those joined by `and`; each as (left Side, operator, right Side). None when the expression is
     anything else (an `or`, a test, a macro's output...) or cannot be parsed."""
@@ -1145,7 +1166,7 @@ def comparisons(source):
     return _COMPARISONS[source]
 
 
-def _parse_comparisons(source: str) -> list | None:
+def _parse_comparisons(source: str) -> list[Comparison] | None:
     try:
         parser = Parser(ENV, source, state="variable")
         tree = _bounded_tree(_parsed(parser, parser.parse_expression))
@@ -1153,7 +1174,7 @@ def _parse_comparisons(source: str) -> list | None:
             return None
     except TemplateError:
         return None
-    pairs = []
+    pairs: list[Comparison] = []
     for node in _conjuncts(tree):
         if not isinstance(node, nodes.Compare) or any(o.op not in _OPERATORS for o in node.ops):
             return None
@@ -1165,7 +1186,7 @@ def _parse_comparisons(source: str) -> list | None:
     return pairs
 
 
-def _conjuncts(node):
+def _conjuncts(node: nodes.Node) -> list[nodes.Node]:
     """`a and b and c` -> a, b, c (the operands of top-level `and`s)."""
     if isinstance(node, nodes.And):
         return _conjuncts(node.left) + _conjuncts(node.right)

@@ -42,7 +42,7 @@ def printed_pixels(size: tuple[int, int], width: float, height: float) -> tuple[
     return max(1, math.ceil(pixels_w * ratio)), max(1, math.ceil(pixels_h * ratio))
 
 
-def verified_picture(project: Project, path: Path, mark: Mark, shown: str, box: tuple[float, float],
+def verified_picture(project: Project, path: Path, mark: Mark | None, shown: str, box: tuple[float, float],
                      spend: Callable[[str, int], None]) -> tuple[int, int]:
     """The (width, height) of the picture at `path`, drawn in a `box` (width, height in points), after
     decoding every pixel of it (a truncated file fails here, not half-way through a build) unless this process

@@ -94,9 +94,9 @@ class Studio(Protocol):
 
 
 class Reporter(Protocol):
-    """Where a kind's check reports (pnp.check.Checks, in the layer above, which calls it)."""
+    """Where a kind's check reports (pnp.check.Said, in the layer above, which calls it)."""
 
-    def error(self, message: str, mark: Mark | None = None, where: str = "") -> None: ...
+    def error(self, message: str, mark: Mark | None = None) -> None: ...
 
 
 DrawFile = Callable[[Canvas, Component, Studio], int]  # draws a kind's components into a PDF; returns the pages

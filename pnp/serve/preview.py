@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ..model.components import Component
     from ..model.game import Game
     from ..model.load import Record
+    from ..printables import PrintableKey
     from ..products.base import Printable
     from ..project import Project
     from ..report import Diagnostic, Mark
@@ -56,8 +57,8 @@ class Cards:
     was found), else the file and line of its item's data. Never read from the message's words."""
 
     def __init__(self) -> None:
-        self.lines = {}  # file -> sorted [(line, card key)]
-        self.items = {}  # (component id, item index) -> card key
+        self.lines: dict[str, list[tuple[int, str]]] = {}  # file -> sorted [(line, card key)]
+        self.items: dict[tuple[str, int], str] = {}  # (component id, item index) -> card key
 
     def add(self, key: str, item: "Record | None", printables: "list[Printable]") -> None:
         mark = getattr(item, "mark", None)
@@ -71,7 +72,7 @@ class Cards:
             return self.items[diagnostic.item]
         mark = diagnostic.mark
         rows = self.lines.get(mark.file) if mark else None
-        if not rows or not mark.line:
+        if not rows or mark is None or not mark.line:
             return None
         at = bisect.bisect_right(rows, (mark.line, "\uffff")) - 1
         return rows[at][1] if at >= 0 else None
@@ -85,14 +86,15 @@ class Preview:
         self.project, self.game_id, self.store = project, game_id, ImageStore()
         self.options = options or PrintOptions()
         self.generation = 0
-        self.good = None  # the last state whose every face was drawn: {components, cards}
-        self.faces = {}  # printable key -> digest of its last good image
-        self.book = None  # the rulebook's Book, when drawn
-        self._studio = None  # the last refresh's studio, while its rulebook is still to be drawn
+        self.good: dict[str, Any] | None = None  # the last state whose every face was drawn: {components, cards}
+        self.faces: dict[PrintableKey, str] = {}  # printable key -> digest of its last good image
+        self.book: Book | None = None  # the rulebook's Book, when drawn
+        self._studio: Studio | None = None  # the last refresh's studio, while its rulebook is still to be drawn
         self.seconds = 0.0  # how long the last refresh took
         self.memo = Memo()  # what the last refresh resolved, for the next to take what did not change
         self.drawn = 0  # faces the last refresh drew (the others' images were in the store)
-        self._fields: dict = {}  # (table, index) -> that item's fields as the last gallery showed them
+        # (table, index) -> that item's fields as the last gallery showed them
+        self._fields: dict[tuple[str, int], Any] = {}
         self._fields_check = -1  # the data's check (memo.fields.started) of that gallery
         self.state = self._state([], "starting", None)
 
@@ -154,7 +156,7 @@ class Preview:
 
     def _gallery(self, game: "Game | None", studio: Studio | None, report: Report) -> str:
         """Render the faces of a game that could be checked; 'ok', 'errors' (drawn, with errors) or 'stale'."""
-        if studio is None:
+        if studio is None or game is None:  # (validate gives a studio only with its game)
             return "stale"
         try:
             return self._drawn(game, studio, report)
@@ -193,11 +195,13 @@ class Preview:
 
     def _remember(self, studio: Studio, faces: "list[Face]", digests: dict[int, str]) -> None:
         """The gallery of this refresh: each face's image, or its last good one (stale) when it failed."""
-        components, cards = [], {}
-        by_component = {}
+        components: list[dict[str, Any]] = []
+        cards: dict[str, dict[str, Any]] = {}
+        by_component: dict[str, list[tuple[int, Face]]] = {}
         for n, face in enumerate(faces):
             by_component.setdefault(face.component.id, []).append((n, face))
-        index, shown = Cards(), {}
+        index = Cards()
+        shown: dict[PrintableKey, str] = {}
         kept, self._fields = self._fields, {}
         if self._fields_check + 1 != self.memo.fields.started:  # a check went by without a gallery: what
             kept = {}  # changed since is not known
@@ -205,7 +209,7 @@ class Preview:
         for component in studio.game.components:
             if component.id not in by_component:
                 continue
-            entry = {"id": component.id, "name": str(component.name), "kind": component.kind,
+            entry: dict[str, Any] = {"id": component.id, "name": str(component.name), "kind": component.kind,
                      "count": component.count, "cards": []}
             for key, group in _cards(component, by_component[component.id]):
                 cards[key] = self._card(key, group, digests, shown, kept)
@@ -216,8 +220,8 @@ class Preview:
         self.good = {"components": components, "cards": cards, "index": index}
         self.store.keep({f["image"] for c in cards.values() for f in c["faces"] if f["image"]})
 
-    def _card(self, key: str, group: "list[tuple[int, Face]]", digests: dict[int, str], shown: dict[Any, str],
-              kept: dict[Any, Any]) -> dict[str, Any]:
+    def _card(self, key: str, group: "list[tuple[int, Face]]", digests: dict[int, str],
+              shown: "dict[PrintableKey, str]", kept: dict[tuple[str, int], Any]) -> dict[str, Any]:
         """A card's entry: its data, source and faces; `shown` collects printable key -> image digest, `kept`
         holds the last gallery's fields of the items."""
         first = group[0][1]
@@ -234,7 +238,7 @@ class Preview:
             if stale:
                 digest = self.faces.get(face.printable.key)
             image = self.store.get(digest) if digest else None
-            if image is not None:
+            if image is not None and digest:  # (an image is only had for a digest)
                 shown[face.printable.key] = digest
             out["faces"].append({"side": side_key(face.printable), "image": digest if image else None,
                                  "shape": face.shape,
@@ -242,7 +246,7 @@ class Preview:
                                  "text": image.text if image else ""})
         return out
 
-    def _fields_of(self, item: object, kept: dict) -> dict:
+    def _fields_of(self, item: "Record | None", kept: dict[tuple[str, int], Any]) -> dict[str, Any]:
         """An item's fields as the page shows them: the last gallery's while nothing of the item changed."""
         at = getattr(item, "_at", None)  # a table's item, noting its reads (model/reads.py)
         if at is None:
@@ -285,7 +289,7 @@ def built_kit(project: "Project", game_id: str, options: PrintOptions) -> Path:
 def _cards(component: "Component",
            faces: "list[tuple[int, Face]]") -> "ItemsView[str, list[tuple[int, Face]]]":
     """(card key, [(n, face)...]) per item of a component, in order: its front, back or die faces."""
-    groups = {}
+    groups: dict[str, list[tuple[int, Face]]] = {}
     for n, face in faces:
         groups.setdefault(card_key(component.id, face.item, face.index), []).append((n, face))
     return groups.items()
