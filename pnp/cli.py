@@ -714,7 +714,7 @@ def _offset(value: object) -> tuple[float, float]:
         x, y = (float(part) for part in str(value).split(","))
     except ValueError:
         raise click.BadParameter(f"expected X,Y in millimetres such as 0.5,-1, got {value!r}") from None
-    if abs(x) > 20 or abs(y) > 20:
+    if not (abs(x) <= 20 and abs(y) <= 20):  # nan compares false both ways: it moved every back by nan
         raise click.BadParameter(f"{x:g},{y:g} mm is more than any printer is out; read it again on the sheet")
     return x, y
 
