@@ -473,10 +473,10 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
     game_id = project.select([game])[0]
     options = Options(games=games, players=players, agents=tuple(a.strip() for a in agents.split(",") if a.strip()),
                       seed=seed, jobs=jobs or os.cpu_count() or 1, log=log)
-    out_root = Path(out_dir) if out_dir else project.root / "output"
+    out_folder = project_mod.output_path(project, out_dir, game_id)  # as every command's: not a link, not cards/
     report = Report(project.root)
     with _simulation_bar(game_id, games_in(options)) as advance:
-        sim = run_simulation(project, game_id, options, out_root / game_id, report, advance)
+        sim = run_simulation(project, game_id, options, out_folder, report, advance)
     for index, game_seed, lines in sim.logs:
         click.echo(f"game {index} (seed {game_seed})")
         for line in lines:
@@ -714,7 +714,7 @@ def _offset(value: object) -> tuple[float, float]:
         x, y = (float(part) for part in str(value).split(","))
     except ValueError:
         raise click.BadParameter(f"expected X,Y in millimetres such as 0.5,-1, got {value!r}") from None
-    if abs(x) > 20 or abs(y) > 20:
+    if not (abs(x) <= 20 and abs(y) <= 20):  # nan compares false both ways: it moved every back by nan
         raise click.BadParameter(f"{x:g},{y:g} mm is more than any printer is out; read it again on the sheet")
     return x, y
 

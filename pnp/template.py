@@ -206,6 +206,18 @@ def metered(who: str) -> Iterator[None]:
     without end (a style sheet whose selectors try every ancestor in turn) stops with LimitError within
     SECONDS_PER_EVALUATION. On the main thread a timer of processor time also stops C code that looks at
     signals (the regular expression engine backtracking). Only this thread is traced, only while the block runs."""
+    try:
+        with _counted_calls(), _EVALUATION, _processor_timer(_time_left()):
+            yield
+    except _Timeout:
+        raise LimitError(f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time; pnp stops "
+                         "there") from None
+
+
+@contextlib.contextmanager
+def _counted_calls() -> Iterator[None]:
+    """Every Python function call made in the block (by this thread) counted as template steps, so that a
+    library's loop (a filter's, svglib's) stops within the evaluation's time like the template's own."""
     previous = sys.gettrace()
     calls = itertools.count()
 
@@ -216,11 +228,7 @@ def metered(who: str) -> Iterator[None]:
 
     sys.settrace(on_call)
     try:
-        with _EVALUATION, _processor_timer(_time_left()):
-            yield
-    except _Timeout:
-        raise LimitError(f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time; pnp stops "
-                         "there") from None
+        yield
     finally:
         sys.settrace(previous)
 
@@ -604,7 +612,8 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
             bound.apply_defaults()
             _refuse_longer(sizer(bound.arguments), f"what {name} builds")
             args, kwargs = bound.args, bound.kwargs
-        result = function(*args, **kwargs)
+        with _counted_calls():  # a filter's own loop in Python (urlize over a long text) is template work too
+            result = function(*args, **kwargs)
         if isinstance(result, Iterator):
             return _ticking(result)
         return _check_result(result)

@@ -365,9 +365,14 @@ def test_calibration_sheet_has_scales_on_the_front_and_a_cross_on_the_back(tmp_p
         assert mid == pytest.approx((105 * MM, 148.5 * MM), abs=0.01)
 
 
-def test_bad_duplex_offset_is_a_usage_error(tmp_path):
-    result = run(make_project(tmp_path / "p"), "build", "--duplex-offset", "left")
-    assert result.exit_code == 2 and "expected X,Y in millimetres" in result.output
+@pytest.mark.parametrize("offset, message", [("left", "expected X,Y in millimetres"),
+                                             ("nan,0", "more than any printer is out"),
+                                             ("0,inf", "more than any printer is out")])
+def test_bad_duplex_offset_is_a_usage_error(tmp_path, offset, message):
+    root = make_project(tmp_path / "p")
+    result = run(root, "build", f"--duplex-offset={offset}")
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert not (root / "output").exists()  # a nan offset had built a kit named -offsetnan_0mm
 
 
 @pytest.mark.parametrize("command", [["build"], ["export", "--format", "png"]])

@@ -98,6 +98,25 @@ def test_a_loop_that_never_ends_is_stopped_at_the_time_limit(monkeypatch):
         template.render("{% for a in range(99999) %}{% for b in range(99999) %}{% endfor %}{% endfor %}", {})
 
 
+def test_a_filter_whose_own_loop_is_slow_is_stopped_at_the_time_limit(monkeypatch):
+    # urlize walks a text word by word in Python: one call on a long text ran 15 s past the 2 s limit
+    import jinja2.filters
+
+    finished = []
+
+    def urlize(*args, **kwargs):
+        text = real_urlize(*args, **kwargs)
+        finished.append(True)
+        return text
+
+    real_urlize = jinja2.filters.urlize
+    monkeypatch.setattr(jinja2.filters, "urlize", urlize)
+    monkeypatch.setattr(template, "SECONDS_PER_EVALUATION", 0.2)
+    with pytest.raises(ExprError, match="took longer than 0.2 s"):
+        template.render("{{ ('a.b ' * 200000) | urlize | length }}", {})
+    assert not finished  # stopped inside the filter, not once it had done all its work
+
+
 def test_a_macro_calling_itself_is_stopped_by_depth():
     macros = template.module("{% macro down(n) %}{{ down(n + 1) }}{% endmacro %}", {})
     with pytest.raises(ExprError, match="macros call each other more than 100 deep"):

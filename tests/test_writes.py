@@ -92,8 +92,8 @@ def test_two_builds_at_once_wait_for_each_other_and_write_one_whole_kit(tmp_path
 
 # -- where outputs go ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("link, commands", [
-    ("output", [["build"], ["report"], ["calibrate"]]),
-    ("output/mini", [["build"], ["report"], ["export", "--format", "proof"]]),
+    ("output", [["build"], ["report"], ["calibrate"], ["simulate", "mini"]]),
+    ("output/mini", [["build"], ["report"], ["export", "--format", "proof"], ["simulate", "mini"]]),
     ("output/mini/export", [["export", "--format", "proof"]]),
 ])
 def test_a_linked_output_folder_is_refused(tmp_path, link, commands):
@@ -115,7 +115,7 @@ def test_out_into_the_folders_pnp_reads_is_refused(tmp_path, monkeypatch, out):
     (root / ".git").mkdir()
     monkeypatch.chdir(root)
     before = sorted(root.rglob("*"))
-    for command in (["build"], ["report"], ["calibrate"], ["export", "--format", "proof"]):
+    for command in (["build"], ["report"], ["calibrate"], ["export", "--format", "proof"], ["simulate", "mini"]):
         result = run(root, *command, "--out", out)
         assert result.exit_code == 2 and f"--out {out}: " in result.output, (command, result.output)
         assert "whose files pnp reads" in result.output
