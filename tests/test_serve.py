@@ -133,15 +133,20 @@ def test_a_one_card_edit_renders_one_face_again(mini, monkeypatch):
     assert lion["faces"][1]["image"] == before["cards"]["deck/lion"]["faces"][1]["image"]
 
 
-def test_a_crash_drawing_one_card_is_an_error_beside_it_not_a_dead_server(mini, monkeypatch):
+def _fern_front_fails(monkeypatch: pytest.MonkeyPatch, error: Exception) -> None:
+    """Drawing the fern's front raises `error`; every other face draws as usual."""
     draw = Studio.draw
 
     def failing(self, canvas, painter, printable, *args, **kwargs):
         if printable.item is not None and printable.item.get("id") == "fern" and printable.side == "front":
-            raise ZeroDivisionError("boom")
+            raise error
         return draw(self, canvas, painter, printable, *args, **kwargs)
 
     monkeypatch.setattr(Studio, "draw", failing)
+
+
+def test_a_crash_drawing_one_card_is_an_error_beside_it_not_a_dead_server(mini, monkeypatch):
+    _fern_front_fails(monkeypatch, ZeroDivisionError("boom"))
     with TestClient(create_app(mini, ["mini"]), base_url=LOCAL) as client:
         state = wait_for(lambda: (s := client.get("/g/mini/state.json").json())["generation"] and s)
         assert state["status"] == "errors"
@@ -155,14 +160,7 @@ def test_a_crash_drawing_one_card_is_an_error_beside_it_not_a_dead_server(mini, 
 
 
 def test_a_refusal_while_drawing_one_card_is_shown_as_the_command_line_says_it(mini, monkeypatch):
-    draw = Studio.draw
-
-    def refusing(self, canvas, painter, printable, *args, **kwargs):
-        if printable.item is not None and printable.item.get("id") == "fern" and printable.side == "front":
-            raise LayoutError("text does not fit", Mark("layouts/mini/card.yaml", 9, 5))
-        return draw(self, canvas, painter, printable, *args, **kwargs)
-
-    monkeypatch.setattr(Studio, "draw", refusing)
+    _fern_front_fails(monkeypatch, LayoutError("text does not fit", Mark("layouts/mini/card.yaml", 9, 5)))
     preview = Preview(mini, "mini")
     state = preview.refresh()
     messages = [p["message"] for p in state["problems"]]
@@ -178,14 +176,7 @@ def test_faces_drawn_in_chunks_are_the_same_images_and_a_failing_face_costs_only
     import pnp.serve.images as images
 
     monkeypatch.setattr(images, "CHUNKS", (1, 2))  # PDFs of 1, 2, 2... faces, rasterised while the next is drawn
-    draw = Studio.draw
-
-    def failing(self, canvas, painter, printable, *args, **kwargs):
-        if printable.item is not None and printable.item.get("id") == "fern" and printable.side == "front":
-            raise ValueError("no")
-        return draw(self, canvas, painter, printable, *args, **kwargs)
-
-    monkeypatch.setattr(Studio, "draw", failing)
+    _fern_front_fails(monkeypatch, ValueError("no"))
     chunked = Preview(mini, "mini")
     state = chunked.refresh()
     assert [p["card"] for p in state["problems"]] == ["deck/fern"]
