@@ -1,11 +1,12 @@
 """The one vocabulary of what a designer writes (bottom layer): the one colour rule, and the Option base that
 every layout parameter, data field type, game.yaml key and component key is made of (its conversion, unit, default, doc and reference row)."""
 
+import copy
 import functools
 import math
 import re
 from collections.abc import Iterable, Mapping
-from typing import TypeVar
+from typing import Self, TypeVar
 
 from . import units
 from .report import closest, described, did_you_mean, plain, shown, type_name  # noqa: F401  (one vocabulary)
@@ -92,6 +93,12 @@ class Option:
 
     def convert(self, value: object) -> object:
         return value
+
+    def optional(self) -> Self:
+        """The same option, not required (where whether it is needed is decided elsewhere)."""
+        optional = copy.copy(self)
+        optional.required = False
+        return optional
 
     def typed_problem(self, value: object) -> str | None:
         """What is wrong with a value typed in the data, where YAML's own types count (text is not a number,

@@ -77,3 +77,18 @@ def test_messages_quote_and_suggest_the_same_way() -> None:
     assert did_you_mean("Jurasic", ["Triassic", "Jurassic"]) == " (did you mean 'Jurassic'?)"
     assert did_you_mean("zzz", ["Triassic"]) == ""
     assert did_you_mean("Jurassic" * 100, ["Jurassic" * 100]) == ""  # a huge word is no typo: not compared
+
+
+def test_component_keys_are_options_not_spec_mappings() -> None:
+    """A kind declares everything it accepts one way: its game.yaml keys are Option objects, as its layout
+    options are, never spec mappings such as {"type": "str", "doc": ...}."""
+    from pnp.options import Option
+    from pnp.products import KINDS
+
+    as_specs = [(name, key) for name, kind in KINDS.items() for key, option in kind.component_keys.items()
+                if not isinstance(option, Option)]
+    assert as_specs == []
+    spec_mappings = [(path, node.lineno) for path, tree in _modules() if path.startswith("pnp/products/")
+                     for node in ast.walk(tree) if isinstance(node, ast.Dict)
+                     and any(isinstance(key, ast.Constant) and key.value == "type" for key in node.keys)]
+    assert spec_mappings == []

@@ -1,13 +1,14 @@
 """The component manifest: what is in the box, each component's items in print order and its count.
 What a kind of component prints and how is the products' business; here only what every kind shares."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..template import ExprError, evaluate
 from .load import MarkedList, Record, shown
 from ..options import did_you_mean, type_name
-from .schema import INVALID, Schema
+from .schema import INVALID, Field, Schema, Str
 from .shapes import CheckerShape, GameShape
 
 MAX_COUNT = 10_000  # printed items in one component: far beyond any box, small enough to build in seconds
@@ -28,15 +29,12 @@ COMPONENT_FIELDS = {
 }
 
 # The keys of components that print one face per data item; kinds that do include them in their own keys.
-ITEM_FIELDS = {
-    "items": {"type": "str", "required": False, "doc": "the table whose items this component prints"},
-    "filter": {"type": "str", "required": False,
-               "doc": "a Jinja expression over `item`: only the items for which it is true"},
-    "quantity": {"type": "str", "required": False,
-                 "doc": "the field of each item saying how many copies of it to print"},
-    "item_name": {"type": "str", "required": False,
-                  "doc": "what one item is called on the pages that show it, such as a board's tiles; a template "
-                         "over `item` (default: the item's `name`, `title` or `id`, else its number)"},
+ITEM_FIELDS: dict[str, Field] = {
+    "items": Str.key(None, "the table whose items this component prints"),
+    "filter": Str.key(None, "a Jinja expression over `item`: only the items for which it is true"),
+    "quantity": Str.key(None, "the field of each item saying how many copies of it to print"),
+    "item_name": Str.key(None, "what one item is called on the pages that show it, such as a board's tiles; a "
+                               "template over `item` (default: the item's `name`, `title` or `id`, else its number)"),
 }
 
 
@@ -62,7 +60,7 @@ class _Game(GameShape, Protocol):
     components: list[Component]
 
 
-Kinds = dict[str, dict[str, dict[str, Any]]]  # kind -> the keys its components take -> each key's spec
+Kinds = Mapping[str, Mapping[str, Field]]  # kind -> the keys its components take -> each key's field
 
 
 def load_components(game: _Game, components: object, kinds: Kinds | None, chk: CheckerShape) -> None:
@@ -71,9 +69,9 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
         chk.error(f"components is a list of mappings (one '- id: ...' each), got {type_name(components)}",
                   getattr(components, "mark", None) or game.meta.mark_of("components"))
         return
-    extra: dict[str, dict[str, Any]] = {}  # every kind's keys, optional here: which is needed is checked per kind
+    extra: dict[str, Field] = {}  # every kind's keys, optional here: which is needed is checked per kind
     for keys in (kinds or {}).values():
-        extra.update({name: {**spec, "required": False} for name, spec in keys.items()})
+        extra.update({name: field.optional() for name, field in keys.items()})
     schema = Schema({**COMPONENT_FIELDS, **ITEM_FIELDS, **extra}, game.enums, word="key")
     ids: set[object] = set()
     for n, spec in enumerate(components):
@@ -106,10 +104,9 @@ def _kind_ok(spec: Record, kinds: Kinds, chk: CheckerShape) -> bool:
     for key in spec:
         if key not in shared and key not in kinds[kind]:
             chk.error(f"a '{kind}' component does not take '{key}'", spec.key_mark(key))
-    missing = [key for key, field in kinds[kind].items() if field.get("required", "default" not in field)
-               and key not in spec]
+    missing = [key for key, field in kinds[kind].items() if field.required and key not in spec]
     for key in missing:
-        chk.error(f"a '{kind}' component needs '{key}': {kinds[kind][key]['doc']}", spec.mark)
+        chk.error(f"a '{kind}' component needs '{key}': {kinds[kind][key].doc}", spec.mark)
     return not missing
 
 

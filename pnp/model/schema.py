@@ -3,7 +3,7 @@ them, and so is the shape of game.yaml itself (see game.GAME_FILE)."""
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, Self
 
 import regex
 
@@ -55,6 +55,16 @@ class Field(options.Option):
         self.default = self.given_default()  # what the code reading a left-out value counts on: None if none
         self.typed = self.value_option(minimum=self._number_option("min"), maximum=self._number_option("max")) \
             if issubclass(self.value_option, options.Number) else self.value_option()
+
+    @classmethod
+    def key(cls, default: object = REQUIRED, doc: str = "", minimum: float | None = None,
+            maximum: float | None = None) -> Self:
+        """A key declared in code (a component kind's) in the notation of the options (default, doc, range):
+        the field built directly rather than written as a spec mapping. Required unless it has a default, and
+        None as the default means none."""
+        written = {"min": minimum, "max": maximum, "default": None if default is REQUIRED else default}
+        return cls({"doc": doc, "required": default is REQUIRED, **{k: v for k, v in written.items() if v is not None}},
+                   {})
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         """(message, mark) for each problem of `value`."""
@@ -417,6 +427,9 @@ _INTERNAL = {cls.name: cls for cls in (Scalar, AnyValue)}
 
 
 def make_field(spec: object, enums: Mapping[str, Any]) -> Field:
+    """The field a spec describes (a field built in code is itself)."""
+    if isinstance(spec, Field):
+        return spec
     if isinstance(spec, str):
         spec = {"type": spec}
     if not isinstance(spec, Mapping):

@@ -3,9 +3,8 @@ how it is drawn. Adding a kind means adding a module here with one Kind subclass
 
 import importlib
 import pkgutil
-from typing import Any
-
 from ..layout.params import Param
+from ..model.schema import Field
 from .base import Kind, Printable
 
 for _module in pkgutil.iter_modules(__path__):  # each kind's module registers its class as it is imported
@@ -14,7 +13,7 @@ for _module in pkgutil.iter_modules(__path__):  # each kind's module registers i
 KINDS = dict(sorted(Kind.registry.items(), key=lambda pair: (pair[1].order, pair[0])))  # in print order
 
 
-def component_keys() -> dict[str, dict[str, dict[str, Any]]]:
+def component_keys() -> dict[str, dict[str, Field]]:
     """What the model accepts per kind: kind name -> its component keys (beyond the common ones)."""
     return {name: kind.component_keys for name, kind in KINDS.items()}
 

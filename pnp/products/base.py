@@ -19,6 +19,7 @@ from ..layout.prims import Prim
 from ..model.components import ITEM_FIELDS, Component
 from ..model.game import Game
 from ..model.icons import IconIndex
+from ..model.schema import Field, Str
 from ..model.load import Record
 from ..project import Project
 from ..report import Mark
@@ -103,10 +104,8 @@ DrawFile = Callable[[Canvas, Component, Studio], int]  # draws a kind's componen
 
 Problems = list[tuple[str, Mark | None]]
 
-LAYOUT_KEY = {"type": "str",
-              "doc": "the layout of each item's front; a template such as `{{ item.layout }}` picks one per item"}
-BACK_KEY = {"type": "str", "required": False,
-            "doc": "the layout of each item's back; printed on the following page, mirrored for long-edge duplex"}
+LAYOUT_KEY = Str.key(doc="the layout of each item's front; a template such as `{{ item.layout }}` picks one per item")
+BACK_KEY = Str.key(None, "the layout of each item's back; printed on the following page, mirrored for long-edge duplex")
 
 
 class Kind:
@@ -115,8 +114,8 @@ class Kind:
     name = ""  # `kind:` in game.yaml
     file_part = ""  # <game>-<file_part>-<paper>.pdf holds every component of this kind
     order = 0  # place in the all-in-one PDF
-    # accepted in game.yaml
-    component_keys: dict[str, dict[str, Any]] = {**ITEM_FIELDS, "layout": LAYOUT_KEY, "back": BACK_KEY}
+    # accepted in game.yaml, each built as a field type (the keys' own notation, as layout_options' is)
+    component_keys: dict[str, Field] = {**ITEM_FIELDS, "layout": LAYOUT_KEY, "back": BACK_KEY}
     layout_options: dict[str, Param] = {}  # keys this kind reads from its layout files
     sides: tuple[tuple[str, str], ...] = (("front", "layout"), ("back", "back"))  # (side, the key naming its layout)
     cut_with_blade = False  # text must keep clear of the cut (the safe area is checked)

@@ -11,6 +11,7 @@ from .base import DrawFile, Kind, Printable
 from .sheets import by_side, draw_sheets, fits_sheet
 from ..draw.paint import Painter
 from ..model.components import Component
+from ..model.schema import Str
 from .base import Studio
 from reportlab.pdfgen.canvas import Canvas
 
@@ -26,11 +27,10 @@ class Board(Kind):
     file_part = "boards"
     order = 3
     turn_to_fit = False  # a board too wide for the page is printed upright on a landscape page instead
-    component_keys = {**Kind.component_keys, "piece": {
-        "type": "str", "required": False,
-        "doc": "which physical board each item is a side of, a template over `item` such as `{{ item.half }}`: "
-               "items that give the same value are printed apart but glued back to back, so the Tabletop "
-               "Simulator export makes them one board that flips between them"}}
+    component_keys = {**Kind.component_keys, "piece": Str.key(
+        None, "which physical board each item is a side of, a template over `item` such as `{{ item.half }}`: "
+              "items that give the same value are printed apart but glued back to back, so the Tabletop "
+              "Simulator export makes them one board that flips between them")}
 
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         if fits_sheet(component, studio):

@@ -14,6 +14,7 @@ from ..options import did_you_mean
 from ..units import MM, to_mm
 from .base import Kind
 from ..model.components import Component
+from ..model.schema import Decimal, Str, WholeNumber
 from .base import Printable, Reporter, Studio
 from reportlab.pdfgen.canvas import Canvas
 
@@ -40,19 +41,16 @@ class TuckBox(Kind):
     order = 6
     exports_faces = False  # a net to cut and fold round a deck, not a face anyone plays with
     component_keys = {
-        "deck": {"type": "str", "doc": "the id of the component (a `deck` or an `aid`) whose cards the box holds"},
-        "holds": {"type": "int", "min": 1, "required": False,
-                  "doc": "how many cards one box holds (default: every card the deck prints); with `copies`, a "
-                         "deck too thick for one box goes into several"},
-        "thickness": {"type": "number", "min": 0.05, "max": 5, "required": False,
-                      "doc": f"the thickness of one card in mm (default {THICKNESS:g}: 300 g/m² card stock; about "
-                             "0.5 with sleeves)"},
-        "clearance": {"type": "number", "min": 0, "max": 10, "required": False,
-                      "doc": f"mm of play added to the box's width, height and depth (default {CLEARANCE:g})"},
-        "label": {"type": "str", "required": False,
-                  "doc": "the deck's name as the back and the spines print it (default: the deck's `name`)"},
-        "layout": {"type": "str", "required": False,
-                   "doc": "a layout to show on the front instead of the deck's back (centred, cut to the panel)"},
+        "deck": Str.key(doc="the id of the component (a `deck` or an `aid`) whose cards the box holds"),
+        "holds": WholeNumber.key(None, "how many cards one box holds (default: every card the deck prints); with "
+                                       "`copies`, a deck too thick for one box goes into several", minimum=1),
+        "thickness": Decimal.key(None, f"the thickness of one card in mm (default {THICKNESS:g}: 300 g/m² card "
+                                       "stock; about 0.5 with sleeves)", minimum=0.05, maximum=5),
+        "clearance": Decimal.key(None, f"mm of play added to the box's width, height and depth (default "
+                                       f"{CLEARANCE:g})", minimum=0, maximum=10),
+        "label": Str.key(None, "the deck's name as the back and the spines print it (default: the deck's `name`)"),
+        "layout": Str.key(None, "a layout to show on the front instead of the deck's back (centred, cut to the "
+                                "panel)"),
     }
     sides = (("front", "layout"),)
 
