@@ -195,7 +195,7 @@ class FontSize(Option):
             value = value.strip()[:-2]
         size = _number(value, "a font size in points")
         if not 0.5 <= size <= 500:
-            raise ValueError(f"a font size of {size:g} pt is outside 0.5 to 500 pt")
+            raise ValueError(out_of_range(size, 0.5, 500, "pt"))
         return size
 
 
@@ -227,7 +227,7 @@ class Number(Option):
         low = -NUMBER_LIMIT if self.minimum is None else self.minimum
         high = NUMBER_LIMIT if self.maximum is None else self.maximum
         if not low <= number <= high:
-            raise ValueError(f"{_fmt(number)} is outside {_fmt(low)} to {_fmt(high)}")
+            raise ValueError(out_of_range(number, low, high))
         return number
 
 
@@ -243,13 +243,17 @@ class Angle(Number):
         return super().convert(value) % 360
 
 
-def out_of_range(value: float, low: float | None, high: float | None) -> str:
-    """A typed value outside the range its field allows (either end may be open)."""
-    return f"{value} is out of range (expected {low if low is not None else '…'} to {high if high is not None else '…'})"
+def out_of_range(value: float, low: float | None, high: float | None, unit: str = "") -> str:
+    """The one wording of a value outside its range, in a layout or in the data (either end may be open)."""
+    unit = f" {unit}" if unit else ""
+    ends = " to ".join("…" if end is None else _fmt(end) for end in (low, high))
+    return f"{_fmt(value)}{unit} is out of range (expected {ends}{unit})"
 
 
 def _fmt(number: float) -> str:
     """A number as a designer wrote it: 1,000,000 rather than 1e+06 (and 1e+308 as that, not 309 digits)."""
+    if isinstance(number, int):  # a whole number typed in the data, however large, exactly
+        return f"{number:,}"
     if number == int(number) and abs(number) < 1e15:
         return f"{int(number):,}"
     return f"{number:g}"

@@ -92,3 +92,13 @@ def test_component_keys_are_options_not_spec_mappings() -> None:
                      for node in ast.walk(tree) if isinstance(node, ast.Dict)
                      and any(isinstance(key, ast.Constant) and key.value == "type" for key in node.keys)]
     assert spec_mappings == []
+
+
+def test_out_of_range_is_said_one_way_in_layouts_and_data() -> None:
+    from pnp.options import Int
+
+    whole = Int(minimum=1, maximum=3)
+    with pytest.raises(ValueError) as raised:
+        whole.convert("5")  # as a layout writes it
+    assert str(raised.value) == whole.typed_problem(5) == "5 is out of range (expected 1 to 3)"  # as the data does
+    assert Int(minimum=1).typed_problem(0) == "0 is out of range (expected 1 to …)"
