@@ -51,8 +51,10 @@ def preview_edits(tmp: Path, runs: int) -> dict:
     text, card = data.read_text(), layout.read_text()
     assert "pp: 3" in text and 'fill: "{{ paper }}"' in card
     out = {"data_edit": [], "layout_edit": []}
+    values = [4, 5, 6, 2, 1, 0]  # a value not seen before at each edit (up to 6 runs): new bytes to parse, a new
+    # image to draw, as a designer's edit is (alternating two values let the parse and the image be reused)
     for n in range(runs):
-        data.write_text(text.replace("pp: 3", f"pp: {4 + n % 2}", 1))  # a new value each time: a new image
+        data.write_text(text.replace("pp: 3", f"pp: {values[n % len(values)]}", 1))
         out["data_edit"].append(timed(preview.refresh))
         assert preview.state["status"] == "ok", preview.state["problems"]
     for n in range(runs):
