@@ -4,7 +4,7 @@ written once and read back by every later run that needs it, as Python keeps a m
 Each cache is a folder named by a digest of everything its values depend on besides their own input (the
 versions of Python and of the libraries that made them, and the code that made them), so a stale or foreign
 entry is never read; each entry is named by a digest of its input. Values are what `marshal` writes (code,
-numbers, text, tuples and lists of them), after a checksum of them: an entry that does not match it is made
+numbers, text, tuples and lists of them), after a checksum of them and of their input: an entry that does not match it is made
 again and rewritten, never used. PNP_CACHE_DIR chooses where the folders go (`off`: nowhere); a
 folder must be private to the user (its files become code), and one that cannot be read or written is simply
 not used."""
@@ -67,9 +67,10 @@ class DiskCache:
         if folder is None:
             return make()
         key = key if isinstance(key, bytes) else key.encode()
-        path = folder / (hashlib.sha256(key).hexdigest() + ".marshal")
+        named = hashlib.sha256(key).digest()
+        path = folder / (named.hex() + ".marshal")
         try:
-            return marshal.loads(_verified(_entry(path)))
+            return marshal.loads(_verified(_entry(path), named))
         except (OSError, ValueError, EOFError, TypeError):  # absent, unreadable or damaged: made again
             pass
         made = make()
@@ -77,7 +78,7 @@ class DiskCache:
             payload = marshal.dumps(made)
             if len(payload) >= MAX_ENTRY_BYTES:  # it could not be read back
                 return made
-            write_file(path, _checksum(payload) + payload)
+            write_file(path, _checksum(named, payload) + payload)
         except (OSError, ValueError):  # ValueError: a value marshal cannot write is simply not kept
             pass
         return made
@@ -98,14 +99,17 @@ def _entry(path: Path) -> bytes:
     return data
 
 
-def _checksum(payload: bytes) -> bytes:
-    return hashlib.blake2b(payload, digest_size=_CHECKSUM_BYTES).digest()
+def _checksum(named: bytes, payload: bytes) -> bytes:
+    """The checksum of an entry's payload and of the digest of its input (what names its file)."""
+    return hashlib.blake2b(named + payload, digest_size=_CHECKSUM_BYTES).digest()
 
 
-def _verified(entry: bytes) -> bytes:
-    """The payload of a cache entry whose checksum (its first bytes) matches it; ValueError otherwise: a
-    flipped bit on disk would else change every later PDF, or run as damaged code."""
+def _verified(entry: bytes, named: bytes) -> bytes:
+    """The payload of a cache entry whose checksum (its first bytes) matches it and the input `named` (the
+    digest naming its file); ValueError otherwise: a flipped bit on disk would else change every later PDF, or
+    run as damaged code, and an entry moved to another's name (each whole) gave a template another's code and
+    a card another's icon."""
     checksum, payload = entry[:_CHECKSUM_BYTES], entry[_CHECKSUM_BYTES:]
-    if len(checksum) != _CHECKSUM_BYTES or _checksum(payload) != checksum:
+    if len(checksum) != _CHECKSUM_BYTES or _checksum(named, payload) != checksum:
         raise ValueError("damaged cache entry")
     return payload

@@ -1,6 +1,8 @@
 """The pnp command line: validate, build, list. No logic here beyond wiring and printing."""
 
+import contextlib
 import math
+import os
 import shlex
 import sys
 from collections.abc import Callable, Mapping
@@ -818,4 +820,12 @@ def _progress() -> "_Bars | None":
 
 
 def main() -> None:
-    cli.main()
+    try:
+        cli.main()
+    except OSError as e:
+        if e.filename is not None:  # a file's own error escaping a command: a bug, shown whole
+            raise
+        # what pnp prints could not be written (its output sent to a full disk): one line, not a traceback
+        with contextlib.suppress(OSError):
+            sys.stderr.write(f"pnp: cannot write its output: {e.strerror or e}\n")
+        os._exit(1)  # leaving normally flushes the same output again and fails the same way

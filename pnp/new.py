@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import UsageError
-from .project import move_into_place
+from .project import move_into_place, output_path
 
 if TYPE_CHECKING:
     from .project import Project
@@ -50,7 +50,10 @@ def _checked(project: "Project", game_id: str, start: str) -> list[Path]:
                          "(at most 40), e.g. my-game")
     if start not in STARTS:
         raise UsageError(f"--from is one of {', '.join(STARTS)}")
-    targets = [project.cards / game_id, project.layouts / game_id]
+    # written like any command's output: into real folders of the project, never through a link (a project
+    # someone sent may hold `cards -> ~`); its own folders are the ones pnp reads, so none is protected here
+    targets = [output_path(project, None, default=folder / game_id, protected=())
+               for folder in (project.cards, project.layouts)]
     taken = [t for t in targets if t.exists() or t.is_symlink()]
     if taken:
         raise UsageError(f"{project.rel(taken[0])} already exists: pnp new never overwrites a game "

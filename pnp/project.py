@@ -144,6 +144,35 @@ def open_regular(path: Path, follow: bool = True) -> int:
     return fd
 
 
+def open_beneath(root: Path, path: Path) -> int:
+    """A descriptor for reading `path`, an ordinary file below the folder `root`, opened one folder at a time
+    from `root` without following any link below it: a folder of the path swapped for a link after the path
+    was checked (a race) then leads nowhere instead of outside, and a file swapped for a pipe is refused without
+    blocking. OSError (NotRegularFile, ELOOP) otherwise; ValueError when `path` is not below `root`."""
+    *folders, name = path.relative_to(root).parts
+    close_on_exec = getattr(os, "O_CLOEXEC", 0)
+    folder = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | close_on_exec)
+    try:
+        for part in folders:
+            inner = os.open(part, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | NO_FOLLOW | close_on_exec,
+                            dir_fd=folder)
+            os.close(folder)
+            folder = inner
+        fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK | NO_FOLLOW | getattr(os, "O_NOCTTY", 0) | close_on_exec,
+                     dir_fd=folder)
+    finally:
+        os.close(folder)
+    try:
+        kind = _not_regular(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise NotRegularFile(kind, path)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def open_project_file(path: Path, limit: int, mark: Mark | None, what: str = "file",
                       shown: str | None = None) -> BinaryIO:
     """`path` opened for reading in binary, once it is known to be an ordinary file (open_regular) of at most

@@ -108,22 +108,29 @@ def test_a_file_name_that_is_not_utf8_is_listed_in_the_manifest_escaped(tmp_path
     assert "mini: up to date" in run(root, "build").output
 
 
-def _with_character_map(font: bytes, subtable: bytes) -> bytes:
-    """The font with its cmap table replaced by one Windows Unicode map, `subtable` (appended at its end)."""
+def _with_character_map(font: bytes, subtable: bytes, lost_maps: int = 0) -> bytes:
+    """The font with its cmap table replaced by one Windows Unicode map, `subtable` (appended at its end),
+    after `lost_maps` maps whose place is past the end of the file."""
     import struct
 
     data = bytearray(font + b"\0" * (-len(font) % 4))
     for n in range(struct.unpack_from(">H", data, 4)[0]):
         if data[12 + 16 * n: 16 + 16 * n] == b"cmap":
-            cmap = struct.pack(">HHHHI", 0, 1, 3, 10, 12) + subtable
+            lost = struct.pack(">HHI", 0, 4, 0xFFFFFF00) * lost_maps
+            cmap = struct.pack(">HH", 0, 1 + lost_maps) + lost + struct.pack(">HHI", 3, 10, 12 + 8 * lost_maps) \
+                + subtable
             struct.pack_into(">II", data, 12 + 16 * n + 8, len(data), len(cmap))
             return bytes(data + cmap)
     raise AssertionError("no cmap")
 
 
-@pytest.mark.parametrize("groups", [[(0, 0xFFFFFFFF)], [(0x20, 0x7E)] * 20_000])
+@pytest.mark.parametrize("groups, claimed, lost_maps", [
+    ([(0, 0xFFFFFFFF)], 1, 0), ([(0x20, 0x7E)] * 20_000, 20_000, 0),
+    # a map before it that lies past the file's end; more groups claimed than the file holds (ReportLab
+    # walks those there before it fails): each hid the map from pnp's check, and ReportLab took 1 GB and ran on
+    ([(0, 0xFFFFFFFF)], 1, 2), ([(0, 0xFFFFFFFF)], 1_000_000, 0)])
 def test_a_font_whose_character_map_spans_billions_of_code_points_is_refused_before_reportlab_walks_it(
-        tmp_path, groups):
+        tmp_path, groups, claimed, lost_maps):
     """ReportLab steps through each code point of each range of a cmap: one range of 4 billion, or a small
     range repeated, ran without end."""
     import struct
@@ -132,7 +139,7 @@ def test_a_font_whose_character_map_spans_billions_of_code_points_is_refused_bef
 
     regular = (BUILTIN_FONTS / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
     body = b"".join(struct.pack(">III", start, end, 0) for start, end in groups)
-    font = _with_character_map(regular, struct.pack(">HHIII", 12, 0, 16 + len(body), 0, len(groups)) + body)
+    font = _with_character_map(regular, struct.pack(">HHIII", 12, 0, 16 + len(body), 0, claimed) + body, lost_maps)
     root = make_project(tmp_path / "proj", {"fonts/fonts.yaml": "families:\n  Body: {regular: body.ttf}\n"})
     (root / "fonts" / "body.ttf").write_bytes(font)
     result = run(root, "validate")

@@ -68,3 +68,15 @@ def test_new_with_root_makes_the_folder_and_its_hint_runs_as_printed(tmp_path):
         result = CliRunner().invoke(cli, words[1:], catch_exceptions=False)
         assert result.exit_code == 0, result.output
     assert f"edit {root}/cards/mygame/game.yaml" in hint
+
+
+@pytest.mark.parametrize("linked", ["cards", "layouts"])
+def test_new_writes_nothing_through_a_linked_cards_or_layouts_folder(tmp_path, linked):
+    root, elsewhere = tmp_path / "project", tmp_path / "elsewhere"
+    root.mkdir()
+    elsewhere.mkdir()
+    (root / linked).symlink_to(elsewhere)  # a project someone sent, holding `cards -> ~`
+    result = run(root, "new", "mygame")
+    assert result.exit_code == 2 and f"{linked} is a symbolic link" in result.output
+    assert list(elsewhere.iterdir()) == []
+    assert not (root / "cards" / "mygame").exists()

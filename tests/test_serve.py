@@ -21,7 +21,7 @@ from pnp.errors import LayoutError
 from pnp.printables import Studio
 from pnp.project import Project
 from pnp.report import Mark
-from pnp.serve.app import HostCheck, Latest, allowed_names, create_app, exposure, project_file, server
+from pnp.serve.app import HostCheck, Latest, allowed_names, create_app, exposure, project_file, served, server
 from pnp.serve.preview import Preview
 from pnp.serve.watch import InputFilter, games_of
 
@@ -326,6 +326,35 @@ def test_links_to_hidden_files_special_files_and_linked_folders_are_resolved_bef
         response = client.get(path)
         assert response.status_code == 404 and b"SECRET" not in response.content, path
     assert client.get("/files/output/mini/cards.yaml").status_code == 200
+
+
+def test_a_file_swapped_after_its_check_is_not_served(mini, tmp_path, monkeypatch):
+    """Between the check of a path and its reading, its folder swapped for a link served a file outside the
+    project, and the file swapped for a named pipe held a server thread for good: the file is opened as it
+    was checked, one folder at a time, following no link."""
+    import pnp.serve.app as app
+
+    root, outside = mini.root, tmp_path / "outside"
+    (outside / "mini").mkdir(parents=True)
+    (outside / "mini" / "sheet.pdf").write_bytes(b"SECRET")
+    (root / "output" / "mini").mkdir(parents=True)
+    (root / "output" / "mini" / "sheet.pdf").write_bytes(b"%PDF-1.7 the build")
+    checked = project_file(mini, "output/mini/sheet.pdf")
+    client = TestClient(create_app(mini, ["mini"]), base_url=LOCAL)
+    assert client.get("/files/output/mini/sheet.pdf").content == b"%PDF-1.7 the build"
+    swaps = {"a linked folder": lambda: (shutil.rmtree(root / "output"), (root / "output").symlink_to(outside)),
+             "a named pipe": lambda: ((root / "output" / "mini" / "sheet.pdf").unlink(),
+                                      os.mkfifo(root / "output" / "mini" / "sheet.pdf"))}
+    for swap in swaps.values():
+        monkeypatch.setattr(app, "project_file", lambda project, rel, swap=swap: (swap(), checked)[1])  # checked, then swapped
+        response = client.get("/files/output/mini/sheet.pdf")
+        assert response.status_code == 404 and b"SECRET" not in response.content
+        assert served(mini, checked) is None
+        monkeypatch.undo()
+        if (root / "output").is_symlink():
+            (root / "output").unlink()
+            (root / "output" / "mini").mkdir(parents=True)
+            (root / "output" / "mini" / "sheet.pdf").write_bytes(b"%PDF-1.7 the build")
 
 
 def test_another_host_name_is_refused(mini):

@@ -79,6 +79,16 @@ def test_python_m_pnp_in_a_game_folder_imports_nothing_from_it(tmp_path):
     assert not marker.exists()
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full, a disk always full")
+def test_output_sent_to_a_full_disk_is_one_line_of_error_not_a_traceback(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "pnp", "reference"], cwd=tmp_path, env=env, stdout=full,
+                                stderr=subprocess.PIPE, text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr.startswith("pnp: cannot write its output: ") and result.stderr.count("\n") == 1
+
+
 def _kit(folder: Path) -> dict[Path, Path]:
     """Three old files of a kit and the new ones written beside them, to be committed."""
     renames = {}

@@ -211,6 +211,21 @@ def test_a_damaged_cache_entry_is_made_again_never_used(tmp_path, monkeypatch):
     assert len(made) == 5
 
 
+def test_a_whole_cache_entry_moved_to_another_entrys_name_is_made_again_never_used(tmp_path, monkeypatch):
+    """Each entry's checksum matched its own bytes, so entries swapped on disk were each trusted: a template
+    ran another's code (a game failed on lines that were right) and a card could draw another's icon."""
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    cache = DiskCache("test")
+    assert cache.value("six", lambda: 6) == 6 and cache.value("seven", lambda: 7) == 7
+    first, second = sorted(cache.folder().iterdir())
+    first_bytes, second_bytes = first.read_bytes(), second.read_bytes()
+    first.write_bytes(second_bytes)
+    second.write_bytes(first_bytes)
+    assert cache.value("six", lambda: 6) == 6 and cache.value("seven", lambda: 7) == 7
+    assert sorted(p.read_bytes() for p in cache.folder().iterdir()) == sorted([first_bytes, second_bytes])
+    assert cache.value("six", lambda: -1) == 6  # and, written again under its own name, read back
+
+
 def test_a_cache_entry_that_is_no_ordinary_file_or_too_large_is_made_again_never_read(tmp_path, monkeypatch):
     """An entry replaced by a named pipe hung every later run; by a link to /dev/zero or a 3 GB sparse file it
     was read without end or whole: each is made again and the entry written back as an ordinary file."""

@@ -101,26 +101,30 @@ def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown: s
 def _check_character_maps(font: bytes, what: str, mark: Mark | None) -> None:
     """DataError when a character map of the font spans more code points than Unicode has: ReportLab walks
     each code point of each range one by one, so one range of 4 billion, or a range repeated, ran without end
-    (a font whose directory or maps are cut short is left to ReportLab, which says so)."""
-    try:
-        for subtable in _character_maps(font):
+    (a font whose directory or maps are cut short is left to ReportLab, which says so). Each map is checked on
+    its own: ReportLab reads the last one it can use, so one map cut short hides none after it."""
+    for subtable in _character_maps(font):
+        try:
             walked = _codes_walked(font, subtable)
-            if walked > MAX_CMAP_CODES:
-                raise DataError(f"{what} cannot be loaded: its character map (cmap) spans {walked:,} code points; "
-                                f"pnp reads at most {MAX_CMAP_CODES:,} (the largest fonts map about 70,000)", mark)
-    except struct.error:
-        return
+        except struct.error:  # cut short before its ranges: ReportLab stops there too, having walked none
+            continue
+        if walked > MAX_CMAP_CODES:
+            raise DataError(f"{what} cannot be loaded: its character map (cmap) spans {walked:,} code points; "
+                            f"pnp reads at most {MAX_CMAP_CODES:,} (the largest fonts map about 70,000)", mark)
 
 
 def _character_maps(font: bytes) -> Iterator[int]:
     """Where each character map of the font's (of a collection's first font's) cmap table begins."""
-    directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
-    for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
-        tag, _, table, _ = struct.unpack_from(">4sIII", font, directory + 12 + 16 * n)
-        if tag == b"cmap":
-            version, count = struct.unpack_from(">HH", font, table)
-            for record in range(max(version, count)):  # ReportLab reads the two swapped too
-                yield table + struct.unpack_from(">I", font, table + 4 + 8 * record + 4)[0]
+    try:
+        directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
+        for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
+            tag, _, table, _ = struct.unpack_from(">4sIII", font, directory + 12 + 16 * n)
+            if tag == b"cmap":
+                version, count = struct.unpack_from(">HH", font, table)
+                for record in range(max(version, count)):  # ReportLab reads the two swapped too
+                    yield table + struct.unpack_from(">I", font, table + 4 + 8 * record + 4)[0]
+    except struct.error:  # the directory or the list of maps cut short: ReportLab fails there too
+        return
 
 
 def _codes_walked(font: bytes, at: int) -> int:
@@ -129,7 +133,9 @@ def _codes_walked(font: bytes, at: int) -> int:
     if fmt in (12, 13):
         groups = struct.unpack_from(">I", font, at + 12)[0]
         return sum(max(end - start + 1, 0) for start, end, _ in
-                   (struct.unpack_from(">III", font, at + 16 + 12 * g) for g in range(min(groups, MAX_CMAP_CODES))))
+                   (struct.unpack_from(">III", font, at + 16 + 12 * g)
+                    # the groups inside the file: ReportLab walks each of them before it fails on the next
+                    for g in range(min(groups, MAX_CMAP_CODES, max(0, (len(font) - at - 16) // 12)))))
     if fmt == 4:
         segments = struct.unpack_from(">H", font, at + 6)[0] // 2
         ends = struct.unpack_from(f">{segments}H", font, at + 14)

@@ -9,27 +9,29 @@ import html
 import ipaddress
 import itertools
 import mimetypes
+import os
 import re
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 from collections.abc import AsyncIterator
 from functools import partial
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, Generic, TypeVar, cast
 
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.middleware import Middleware
-from starlette.responses import (FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse,
+from starlette.responses import (HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse,
                                  Response, StreamingResponse)
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..errors import DataError, PnpError
+from ..project import open_beneath
 from ..model.load import load_file
 from .preview import Preview
 from .watch import watch
@@ -53,6 +55,7 @@ HOST_HEADER = re.compile(r"(?:\[(?P<address>[0-9a-f:.]+)\]|(?P<name>[a-z0-9._-]+
 LOCAL_NAMES = ("localhost",)  # names that always mean this computer (addresses are allowed by HostCheck)
 KEEP_ALIVE = 15  # seconds between comments on an idle event stream
 NOT_FOUND = PlainTextResponse("not found", status_code=404)
+MAX_SOURCE_BYTES = 5_000_000  # the largest data or layout file /source/ shows as a page
 
 
 def project_file(project: "Project", rel: str) -> Path | None:
@@ -66,6 +69,27 @@ def project_file(project: "Project", rel: str) -> Path | None:
         return real if _servable(real.relative_to(project.root).parts) and real.is_file() else None
     except (DataError, OSError):
         return None
+
+
+def served(project: "Project", real: Path | None) -> BinaryIO | None:
+    """The file `project_file` found, opened as it was checked (project.open_beneath): between the check and
+    the reading, a folder of its path swapped for a link served a file outside the project, and the file
+    swapped for a named pipe held a server thread for good. None when it is no longer there as checked."""
+    if real is None:
+        return None
+    try:
+        return os.fdopen(open_beneath(project.root, real), "rb")
+    except (OSError, ValueError):
+        return None
+
+
+def _chunks(opened: BinaryIO, size: int) -> Iterator[bytes]:
+    """The first `size` bytes of the file (its length when it was opened, as Content-Length said), in chunks;
+    the file is closed at the end."""
+    with opened:
+        while size > 0 and (chunk := opened.read(min(size, 1 << 16))):
+            size -= len(chunk)
+            yield chunk
 
 
 def _servable(parts: tuple[str, ...]) -> bool:
@@ -316,17 +340,25 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
 
     def files(request: "Request") -> Response:
         real = project_file(project, request.path_params["path"])
-        if real is None:
+        opened = served(project, real)
+        if real is None or opened is None:
             return NOT_FOUND
         media = "text/plain; charset=utf-8" if real.suffix in TEXT_SUFFIXES else mimetypes.guess_type(real.name)[0]
-        return FileResponse(real, media_type=media or "application/octet-stream")
+        size = os.fstat(opened.fileno()).st_size
+        return StreamingResponse(_chunks(opened, size), media_type=media or "application/octet-stream",
+                                 headers={"Content-Length": str(size)})
 
     def source(request: "Request") -> Response:
         rel = request.path_params["path"]
         real = project_file(project, rel)
-        if real is None or real.suffix not in TEXT_SUFFIXES or real.stat().st_size > 5_000_000:
+        opened = served(project, real) if real is not None and real.suffix in TEXT_SUFFIXES else None
+        if opened is None:
             return NOT_FOUND
-        return HTMLResponse(_source_page(rel, real.read_text(encoding="utf-8", errors="replace")))
+        with opened:
+            text = opened.read(MAX_SOURCE_BYTES + 1)
+        if len(text) > MAX_SOURCE_BYTES:
+            return NOT_FOUND
+        return HTMLResponse(_source_page(rel, text.decode("utf-8", errors="replace")))
 
     routes = [
         Route("/", index),
