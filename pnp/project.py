@@ -133,6 +133,12 @@ def open_regular(path: Path, follow: bool = True) -> int:
         raise NotRegularFile(kind, path)
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(path, flags | (0 if follow else NO_FOLLOW))
+    return _regular_blocking(fd, path)
+
+
+def _regular_blocking(fd: int, path: Path) -> int:
+    """`fd`, once what it opened is known to be an ordinary file, set to block again (it was opened without
+    blocking, so that a pipe swapped in could not hold the open); closed and NotRegularFile otherwise."""
     try:
         kind = _not_regular(os.fstat(fd).st_mode)
         if kind is not None:
@@ -162,15 +168,7 @@ def open_beneath(root: Path, path: Path) -> int:
                      dir_fd=folder)
     finally:
         os.close(folder)
-    try:
-        kind = _not_regular(os.fstat(fd).st_mode)
-        if kind is not None:
-            raise NotRegularFile(kind, path)
-        os.set_blocking(fd, True)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+    return _regular_blocking(fd, path)
 
 
 def open_project_file(path: Path, limit: int, mark: Mark | None, what: str = "file",
