@@ -46,6 +46,12 @@ TRICERATOPS_MAX = 4  # a space has four sides
 HEURISTIC_SCALE = 0.25  # points to the agents' squashed value: a 4-point lead is worth about 0.73
 
 
+def _used(pl, card):
+    """A research card's ability used: the card tilts for the round and counts as effective for its play stats."""
+    pl.tilted.add(card)
+    pl.events["effective"].add(("research", card))
+
+
 class Player:
     __slots__ = ("res", "hand", "lead", "medical", "holding", "medical_dinos", "barriers", "ranch", "uniques",
                  "pens", "cards", "tilted", "public", "private", "private_done", "land", "plain", "income",
@@ -368,8 +374,7 @@ class Rules(GameRules):
         if short:
             i = max(range(3), key=lambda k: pl.res[k])
             pl.res[i] -= short
-            pl.tilted.add("resource-converter")
-            pl.events["effective"].add(("research", "resource-converter"))
+            _used(pl, "resource-converter")
 
     def _gain(self, pl, i, n):
         pl.res[i] = min(self.track_max, pl.res[i] + n)
@@ -571,9 +576,8 @@ class Rules(GameRules):
         _, i, card = move
         for q, (regs, lead) in s.occ[i].items():
             s.players[q].medical += regs + lead
-        s.players[p].events["effective"].add(("research", card))  # the space is free again, for you too
         s.occ[i] = {}
-        s.players[p].tilted.add(card)
+        _used(s.players[p], card)  # effective: the space is free again, for you too
         return False
 
     def _do_dilophosaurus(self, s, p, move, rng):
@@ -585,24 +589,21 @@ class Rules(GameRules):
                 sent += regs + lead
         pl.medical += sent
         self._gain_choice(pl, sent)
-        pl.tilted.add("dilophosaurus")
-        pl.events["effective"].add(("research", "dilophosaurus"))
+        _used(pl, "dilophosaurus")
         return False
 
     def _do_incubate(self, s, p, move, rng):
         pl = s.players[p]
         self._pay(pl, {"supplies": 2})
         self._gain_dino(s, pl, move[1])
-        pl.tilted.add("egg-incubator")
-        pl.events["effective"].add(("research", "egg-incubator"))
+        _used(pl, "egg-incubator")
         return False
 
     def _do_pterodactyl(self, s, p, move, rng):
         pl = s.players[p]
         self._pay(pl, {"supplies": 1})
         self._to_ranch(pl, pl.holding.pop(self._best_held(pl)))
-        pl.tilted.add("pterodactyl")
-        pl.events["effective"].add(("research", "pterodactyl"))
+        _used(pl, "pterodactyl")
         return False
 
     def _do_deinocheirus(self, s, p, move, rng):
@@ -611,8 +612,7 @@ class Rules(GameRules):
             pl.hand -= 1
         else:
             pl.lead = False
-        pl.tilted.add("deinocheirus")
-        pl.events["effective"].add(("research", "deinocheirus"))
+        _used(pl, "deinocheirus")
         self._collect(s, p)
         return True
 
@@ -620,8 +620,7 @@ class Rules(GameRules):
         _, i, option = move
         pl = s.players[p]
         pl.medical -= 1
-        pl.tilted.add("rancher-biometrics")
-        pl.events["effective"].add(("research", "rancher-biometrics"))
+        _used(pl, "rancher-biometrics")
         s.occ[i][p] = (1, False)
         return self._take_space(s, p, i, option, rng)
 
@@ -634,8 +633,7 @@ class Rules(GameRules):
         if regs > 1 or (regs and lead):
             s.occ[a][p] = (regs - 1, lead)
         s.occ[b][p] = moved
-        pl.tilted.add("adreno-injectors")
-        pl.events["effective"].add(("research", "adreno-injectors"))
+        _used(pl, "adreno-injectors")
         return self._take_space(s, p, b, option, rng)
 
     def _do_pass(self, s, p, move, rng):
@@ -799,8 +797,7 @@ class Rules(GameRules):
             saved = escaping.pop()
             pl.holding.append(saved)  # waits in the holding area for the next Arrange Ranch
             self._remove(s, pl, saved, keep_card=True)
-            pl.tilted.add("security-force")
-            pl.events["effective"].add(("research", "security-force"))
+            _used(pl, "security-force")
         for d in escaping:
             self._remove(s, pl, d)
         if "enclosure-upgrades" in pl.cards:
