@@ -7,7 +7,7 @@ from ...model.load import Record
 from ...report import Mark
 from .. import params as P
 from ..place import PLACE
-from ..prims import LayoutShape, Prim
+from ..prims import LayoutShape, PlacedShape, Prim
 
 # What a layout's templates see for one item (the game's context, the layout's variables, the item).
 Context = dict[str, Any]
@@ -60,18 +60,13 @@ HOLDS = {"holds": P.Name(None, "the layout of the token or marker that sits here
                                "snap point at its centre (a space that `holds` a token is one already)")}
 
 
-class ElementShape(Protocol):
+class ElementShape(PlacedShape, Protocol):
     """What the element types and resolving read of a compiled element (pnp.layout.compile.Compiled, which
-    imports the element types)."""
+    imports the element types): what placing reads of it (its spec, mark, constants and marks of keys), and
+    more."""
 
     @property
     def element(self) -> "Element": ...
-    @property
-    def spec(self) -> Record: ...
-    @property
-    def mark(self) -> Mark | None: ...
-    @property
-    def consts(self) -> dict[str, Any]: ...
     @property
     def templates(self) -> dict[str, Any]: ...
     @property
@@ -84,7 +79,6 @@ class ElementShape(Protocol):
     def name(self) -> str: ...
     @property
     def step(self) -> Sequence[float]: ...
-    def mark_of(self, key: str) -> Mark | None: ...
     def has(self, key: str) -> bool: ...
     def is_templated(self, names: Iterable[str]) -> bool: ...
     def values(self, ctx: Context, later: Collection[str] = ()) -> dict[str, Any]: ...
