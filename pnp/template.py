@@ -1071,12 +1071,14 @@ def _lookup(source: str, context: Mapping[str, Any]) -> str | None:
     return text if len(text) <= MAX_STRING else None
 
 
-def render(source: Any, context: Mapping[str, Any]) -> Any:
-    """Render a string template; plain strings come back untouched (the fast path for most values)."""
+def render(source: Any, context: Mapping[str, Any], max_chars: int = MAX_STRING,
+           too_long: str = "the template's text is longer than {max_chars:,} characters") -> Any:
+    """Render a string template; plain strings come back untouched (the fast path for most values). Text
+    longer than `max_chars` stops it at the line writing past the limit, with `too_long` as the message."""
     if not is_template(source):
         return source
     quick = _lookup(source, context)
-    if quick is not None:
+    if quick is not None and len(quick) <= max_chars:
         return quick
     if source in _TOO_SLOW:
         raise _TOO_SLOW[source]
@@ -1085,10 +1087,11 @@ def render(source: Any, context: Mapping[str, Any]) -> Any:
             template = _compile_template(source)
             out: list[str] = []
             size = 0
-            for piece in template.generate(context):
+            pieces = template.generate(context)
+            for piece in pieces:
                 size += len(piece)
-                if size > MAX_STRING:
-                    raise LimitError(f"the template's text is longer than {MAX_STRING:,} characters")
+                if size > max_chars:  # thrown in at the template's yield, so the error has the line writing it
+                    pieces.throw(LimitError(too_long.format(max_chars=max_chars)))
                 out.append(piece)
             return "".join(out)
     except _EXPECTED as e:

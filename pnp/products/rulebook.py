@@ -149,12 +149,11 @@ def markdown(studio: Studio) -> str:
         except (OSError, UnicodeDecodeError) as e:
             raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
         try:
-            cached = render(source, {**studio.context(), "simulation": simulation(studio)})
+            cached = render(source, {**studio.context(), "simulation": simulation(studio)}, MAX_RULEBOOK_CHARS,
+                            "the rulebook is longer than {max_chars:,} characters once its template is rendered "
+                            "(a long rulebook is about 40,000)")
         except ExprError as e:
             raise DataError(f"rulebook template: {e.message}", Mark(shown, e.line or 0, 1 if e.line else 0)) from None
-        if len(cached) > MAX_RULEBOOK_CHARS:
-            raise DataError(f"the rulebook is {len(cached):,} characters once its template is rendered; pnp sets "
-                            f"at most {MAX_RULEBOOK_CHARS:,} (a long rulebook is about 40,000)", Mark(shown))
         studio.cache["rulebook"], studio.cache["rulebook-source"] = cached, source
     return cached
 
