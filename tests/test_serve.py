@@ -190,6 +190,38 @@ def test_faces_drawn_in_chunks_are_the_same_images_and_a_failing_face_costs_only
             assert chunked.store.get(face["image"]).png == whole.store.get(cards[key]["faces"][n]["image"]).png
 
 
+def test_the_gallery_shows_small_images_and_a_face_is_drawn_large_when_the_detail_view_asks(mini):
+    from pnp.serve.images import DPI, GALLERY_PX
+
+    preview = Preview(mini, "mini")
+    lion = preview.refresh()["cards"]["deck/lion"]["faces"][0]
+    small = preview.store.get(lion["image"])
+    assert small.size == tuple(lion["size"]) and small.size[0] <= GALLERY_PX[0] and small.size[1] <= GALLERY_PX[1]
+    spent = preview._sources[lion["image"]][0].budget.spent
+    big = preview.detail(lion["image"])
+    assert big.png.startswith(b"\x89PNG") and "Roars" in big.text and big.text == small.text
+    assert big.size == (round(63 / 25.4 * DPI), round(88 / 25.4 * DPI))  # the 63 x 88 mm card at DPI
+    assert preview._sources[lion["image"]][0].budget.spent == spent  # the gallery paid for that drawing
+    assert preview.detail(lion["image"]) is big  # drawn once
+    fresh = Preview(mini, "mini")
+    assert fresh.refresh()["cards"]["deck/lion"]["faces"][0]["image"] == lion["image"]
+    assert fresh.detail(lion["image"]).png == big.png  # what a new preview draws, byte for byte
+    assert preview.detail("0" * 32) is None
+
+    data = mini.cards / "mini" / "cards.yaml"
+    data.write_text(data.read_text().replace("Roars :star: loudly.", "Whispers softly.", 1))
+    now = preview.refresh()["cards"]["deck/lion"]["faces"][0]["image"]
+    assert preview.detail(lion["image"]) is None and "Whispers" in preview.detail(now).text  # the old one forgotten
+    with TestClient(create_app(mini, ["mini"]), base_url=LOCAL) as client:
+        state = wait_for(lambda: (s := client.get("/g/mini/state.json").json())["generation"] and s)
+        face = state["cards"]["deck/lion"]["faces"][0]
+        got = client.get(f"/g/mini/detail/{face['image']}.png")
+        assert got.status_code == 200 and got.headers["content-type"] == "image/png"
+        assert got.content == preview.detail(now).png
+        assert client.get(f"/g/mini/detail/{'0' * 32}.png").status_code == 404
+        assert client.get("/g/mini/detail/..%2fstate.png").status_code == 404
+
+
 def test_a_card_that_fails_to_draw_keeps_its_last_good_image_marked_stale(mini, monkeypatch):
     preview = Preview(mini, "mini")
     good = preview.refresh()["cards"]["deck/fern"]["faces"][0]["image"]

@@ -311,6 +311,13 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
             return NOT_FOUND
         return Response(found.png, media_type="image/png", headers={"Cache-Control": "max-age=31536000, immutable"})
 
+    def detail(request: "Request") -> Response:  # sync: drawing and rasterising run in Starlette's thread pool
+        preview, digest = preview_of(request), request.path_params["digest"]
+        found = preview.detail(digest) if preview is not None and DIGEST.match(digest) else None
+        if found is None:
+            return NOT_FOUND
+        return Response(found.png, media_type="image/png", headers={"Cache-Control": "max-age=31536000, immutable"})
+
     def book_page(request: "Request") -> Response:  # sync: rasterising runs in Starlette's thread pool
         preview = preview_of(request)
         book = preview.book if preview is not None else None
@@ -366,6 +373,7 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
         Route("/g/{game}/state.json", state),
         Route("/g/{game}/events", events),
         Route("/g/{game}/img/{digest}.png", image),
+        Route("/g/{game}/detail/{digest}.png", detail),
         Route("/g/{game}/book/{digest}/{page:int}.png", book_page),
         Route("/g/{game}/report.pdf", design_report),
         Route("/files/{path:path}", files),

@@ -25,8 +25,11 @@ if TYPE_CHECKING:
     from ..printables import Studio
     from ..project import Project
 
-DPI = 200  # a poker card is 496 x 693 px: sharp in the detail view, scaled down in the gallery
+DPI = 200  # the detail view's images, drawn when the page asks for one: a poker card is 496 x 693 px
 MAX_SIDE = 1600  # pixels of a face's longest side (a board at 200 dpi would be 5,000)
+GALLERY_PX = (640, 360)  # the gallery's images fit in this: twice the page's box for a card (320 x 180 CSS px),
+# a 2x screen's pixels; a poker card is 257 x 360 px, a quarter of the pixels to rasterise and encode at an edit
+DETAIL = "detail-"  # the store's key of a face's detail image: this, then the face's digest
 PAGE_DPI = 110  # rulebook pages: an A4 page is 909 x 1286 px
 PDFIUM = threading.Lock()  # pdfium is not thread-safe: every use of it holds this
 CHUNKS = (8, 64)  # faces drawn into one PDF before it goes to the rasterising threads: the first few (the top
@@ -43,8 +46,8 @@ class Image:
 
 
 class ImageStore:
-    """digest -> Image, of one game's faces and its rulebook's pages ('book-...'); `keep` drops what no state
-    refers to any more."""
+    """digest -> Image, of one game's faces (DETAIL + digest: a face's detail image) and its rulebook's pages
+    ('book-...'); `keep` drops what no state refers to any more."""
 
     def __init__(self) -> None:
         self._images: dict[str, Image] = {}
@@ -63,9 +66,11 @@ class ImageStore:
             return digest in self._images
 
     def keep(self, digests: "Collection[str]", book: bool = False) -> None:
-        """Forget the faces (or with `book`, the rulebook pages) whose digest is not in `digests`."""
+        """Forget the faces, and their detail images, (or with `book`, the rulebook pages) whose digest is not in
+        `digests`."""
         with self._lock:
-            for d in [d for d in self._images if d.startswith("book-") == book and d not in digests]:
+            for d in [d for d in self._images
+                      if d.startswith("book-") == book and d.removeprefix(DETAIL) not in digests]:
                 del self._images[d]
 
 
@@ -88,24 +93,29 @@ def face_digest(studio: "Studio", face: "Face", assets: str) -> str:
     """The cache key of a face's image: what it shows (studio.look), its size and the assets. Raises
     what resolving the face raises (a layout error)."""
     look = studio.look(face.printable)  # not its data's digest: the picture is what it shows
-    return hashlib.sha256(f"{look}|{face.trim}|{assets}|{DPI}|{MAX_SIDE}".encode()).hexdigest()[:32]
+    sizes = f"{DPI}|{MAX_SIDE}|{GALLERY_PX}"
+    return hashlib.sha256(f"{look}|{face.trim}|{assets}|{sizes}".encode()).hexdigest()[:32]
 
 
-def _scale(trim_pt: tuple[float, ...]) -> float:
-    """Pixels per point for a face: DPI, less for a face whose longest side would pass MAX_SIDE."""
-    return min(DPI / 72, MAX_SIDE / max(trim_pt[0], trim_pt[1], 1))
+def _scale(trim_pt: tuple[float, ...], detail: bool) -> float:
+    """Pixels per point for a face: DPI, less for a face whose longest side would pass MAX_SIDE; in the gallery
+    (not `detail`), less again for a face larger than GALLERY_PX."""
+    scale = min(DPI / 72, MAX_SIDE / max(trim_pt[0], trim_pt[1], 1))
+    if detail:
+        return scale
+    return min(scale, GALLERY_PX[0] / max(trim_pt[0], 1), GALLERY_PX[1] / max(trim_pt[1], 1))
 
 
-def _shot(page: int, trim_pt: tuple[float, ...]) -> Shot:
-    scale = _scale(trim_pt)
+def _shot(page: int, trim_pt: tuple[float, ...], detail: bool) -> Shot:
+    scale = _scale(trim_pt, detail)
     px = (max(1, round(trim_pt[0] * scale)), max(1, round(trim_pt[1] * scale)))
     return Shot(page, "", px, (0, 0, 0, 0), 0.0, tuple(trim_pt), scale * 72)
 
 
-def _encoded(pixels: "np.ndarray", text: str) -> Image:
+def _encoded(pixels: "np.ndarray", text: str, dpi: float) -> Image:
     """Rendered pixels as the page's PNG, by export's encoder (half the time of Pillow's: a layout edit
     encodes every face again)."""
-    return Image(png_bytes(pixels, DPI), (pixels.shape[1], pixels.shape[0]), text)
+    return Image(png_bytes(pixels, dpi), (pixels.shape[1], pixels.shape[0]), text)
 
 
 def _page_text(page: Any) -> str:
@@ -129,12 +139,13 @@ def rasterise(document: Any, shots: dict) -> dict:
                 pixels, text = page_pixels(page, shot), _page_text(page)
             finally:
                 page.close()
-        images[index] = _encoded(pixels, text)
+        images[index] = _encoded(pixels, text, shot.dpi)
     return images
 
 
-def render_faces(studio: "Studio", faces: list, digests: list) -> tuple:
-    """Draw and rasterise `faces` (export Faces, each with its digest in `digests`, index-aligned). Returns
+def render_faces(studio: "Studio", faces: list, digests: list, detail: bool = False) -> tuple:
+    """Draw and rasterise `faces` (export Faces, each with its digest in `digests`, index-aligned), for the
+    gallery or, with `detail`, for the detail view (a larger scale, see _scale). Returns
     ({digest: Image}, {face index: (error message, its mark or None)}): a face that fails to draw is reported,
     and the others are rendered all the same. The faces are drawn a chunk at a time (CHUNKS), each into a PDF
     of its own that two threads rasterise and encode while the next is drawn: ReportLab's drawing holds the GIL,
@@ -151,7 +162,8 @@ def render_faces(studio: "Studio", faces: list, digests: list) -> tuple:
         while start < len(faces):
             chunk = list(range(start, min(start + size, len(faces))))
             for path, drawn in _drawn(studio, faces, chunk, Path(tmp) / f"faces-{start}", errors):
-                pending.append(pool.submit(_rendered, path, [faces[n] for n in drawn], [digests[n] for n in drawn]))
+                pending.append(pool.submit(_rendered, path, [faces[n] for n in drawn], [digests[n] for n in drawn],
+                                           detail))
             start, size = chunk[-1] + 1, min(2 * size, CHUNKS[1])
         for future in pending:
             images.update(future.result())
@@ -182,14 +194,14 @@ def _drawn(studio: "Studio", faces: list, chunk: list, stem: Path, errors: dict)
     return drawn
 
 
-def _rendered(path: Path, faces: list, digests: list) -> dict:
+def _rendered(path: Path, faces: list, digests: list, detail: bool) -> dict:
     """{digest: Image} of the faces drawn into the PDF at `path` (run in a rasterising thread)."""
     import pypdfium2 as pdfium
 
     with PDFIUM:
         document = pdfium.PdfDocument(str(path))
     try:
-        shots = {digests[n]: _shot(face.page, face.trim) for n, face in enumerate(faces)}
+        shots = {digests[n]: _shot(face.page, face.trim, detail) for n, face in enumerate(faces)}
         return rasterise(document, shots)
     finally:
         with PDFIUM:
@@ -239,6 +251,6 @@ class Book:
                 if self.closed:
                     return None
                 pixels = render_pixels(self.document, shot)
-            found = _encoded(pixels, "")
+            found = _encoded(pixels, "", PAGE_DPI)
             store.put(key, found)
         return found

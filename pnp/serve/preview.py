@@ -18,7 +18,7 @@ from ..export.faces import collect
 from ..printables import Memo, Studio
 from ..report import Report
 from ..units import PrintOptions
-from .images import Book, ImageStore, assets_digest, face_digest, render_faces, rulebook_pdf
+from .images import DETAIL, Book, Image, ImageStore, assets_digest, face_digest, render_faces, rulebook_pdf
 
 if TYPE_CHECKING:
     from ..export.faces import Face
@@ -88,6 +88,8 @@ class Preview:
         self.generation = 0
         self.good: dict[str, Any] | None = None  # the last state whose every face was drawn: {components, cards}
         self.faces: dict[PrintableKey, str] = {}  # printable key -> digest of its last good image
+        self._sources: "dict[str, tuple[Studio, Face]]" = {}  # digest of a shown image -> the studio and face that
+        # drew it, to draw its detail image when the page asks for it
         self.book: Book | None = None  # the rulebook's Book, when drawn
         self._studio: Studio | None = None  # the last refresh's studio, while its rulebook is still to be drawn
         self.seconds = 0.0  # how long the last refresh took
@@ -148,6 +150,29 @@ class Preview:
             self.state = {**self.state, "generation": self.generation, "rulebook": self._book_state()}
             return True
 
+    def detail(self, digest: str) -> Image | None:
+        """The detail image of the shown face whose gallery image is `digest`: the same drawing at the detail
+        view's scale (images.DPI), drawn when first asked for and kept while the face is shown; None for a digest
+        no face shows now."""
+        with REFRESH:
+            found = self.store.get(DETAIL + digest)
+            source = self._sources.get(digest)
+            if found is not None or source is None:
+                return found
+            studio, face = source
+            budget = studio.budget
+            paid = budget.spent, budget.stopped
+            try:
+                images, _ = render_faces(studio, [face], [digest], detail=True)
+            except PnpError:  # (the drawing budget: drawn within it for the gallery, so not reached)
+                return None
+            finally:  # the gallery paid for this drawing: drawn again at another scale, it costs the game nothing
+                budget.spent, budget.stopped = paid
+            found = images.get(digest)
+            if found is not None:
+                self.store.put(DETAIL + digest, found)
+            return found
+
     def close(self) -> None:
         with REFRESH:
             if self.book is not None:
@@ -190,8 +215,17 @@ class Preview:
         for message, mark, item in problems:
             report.error(message, mark, item=item)
         self._remember(studio, faces, digests)
+        self._sources = self._drawers(studio, faces, digests)
         self._studio = studio if not report.errors else None
         return "ok" if not report.errors else "errors"
+
+    def _drawers(self, studio: Studio, faces: "list[Face]",
+                 digests: dict[int, str]) -> "dict[str, tuple[Studio, Face]]":
+        """Digest -> (studio, face) of each image the gallery shows now (self.faces): this refresh's, or for a
+        stale face, the earlier studio's that drew its last good image."""
+        drew = {digests[n]: (studio, faces[n]) for n in digests}
+        kept = self._sources
+        return {d: drew.get(d) or kept[d] for d in self.faces.values() if d in drew or d in kept}
 
     def _remember(self, studio: Studio, faces: "list[Face]", digests: dict[int, str]) -> None:
         """The gallery of this refresh: each face's image, or its last good one (stale) when it failed."""

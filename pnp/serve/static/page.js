@@ -30,7 +30,8 @@ function sourceLink(where) {
 function imageOf(face, big) {
   if (!face.image) return el("div", { class: "noimage", text: `${face.side}: not drawn` });
   const img = el("img", {
-    src: `${base}/img/${face.image}.png`, alt: face.text || face.side, title: face.text || face.side,
+    src: `${base}/${big ? "detail" : "img"}/${face.image}.png`,  // the detail view's is drawn larger, when asked
+    alt: face.text || face.side, title: face.text || face.side,
     class: `shape-${face.shape}${face.stale ? " stale" : ""}`, loading: big ? null : "lazy",
     width: face.size ? face.size[0] : null, height: face.size ? face.size[1] : null,
     "data-side": face.side, "data-image": face.image,
@@ -144,7 +145,7 @@ function drawDetail() {
   problems.replaceChildren(...problemsOf(key).map((p) => el("li", { class: p.severity },
     el("span", { class: "severity", text: p.severity }), " ", sourceLink(p.where), " ", el("span", { text: p.message }))));
   document.getElementById("detail-faces").replaceChildren(...card.faces.map((f) =>
-    el("figure", {}, f.image ? el("a", { href: `${base}/img/${f.image}.png`, target: "_blank", title: "full size" },
+    el("figure", {}, f.image ? el("a", { href: `${base}/detail/${f.image}.png`, target: "_blank", title: "full size" },
       imageOf(f, true)) : imageOf(f, true), el("figcaption", { text: f.side + (f.stale ? " (stale)" : "") }))));
   const rows = Object.entries(card.fields).map(([name, value]) =>
     el("tr", { "data-field": name }, el("th", { text: name }), el("td", { text: fieldValue(value) })));
