@@ -238,6 +238,9 @@ def test_a_card_that_fails_to_draw_keeps_its_last_good_image_marked_stale(mini, 
     for _ in range(2):  # and again after the next save
         face = preview.refresh()["cards"]["deck/fern"]["faces"][0]
         assert face["image"] == good and face["stale"]
+    monkeypatch.undo()  # its detail image: drawn by the studio that drew its last good image, the old words
+    detail = preview.detail(good)
+    assert detail is not None and detail.text == preview.store.get(good).text and "new words" not in detail.text
 
 
 def test_a_broken_layout_is_shown_with_the_last_good_images_marked_stale(mini):
