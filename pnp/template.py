@@ -12,10 +12,10 @@ import string
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from pathlib import Path
 from types import CodeType
-from typing import Any, Literal, NoReturn, TypeGuard, TypeVar
+from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
 
 import jinja2
 from jinja2 import StrictUndefined, TemplateError, Undefined, nodes, pass_environment
@@ -1087,7 +1087,7 @@ def render(source: Any, context: Mapping[str, Any], max_chars: int = MAX_STRING,
             template = _compile_template(source)
             out: list[str] = []
             size = 0
-            pieces = template.generate(context)
+            pieces = cast(Generator[str, None, None], template.generate(context))  # (typed as an Iterator: it is a generator)
             for piece in pieces:
                 size += len(piece)
                 if size > max_chars:  # thrown in at the template's yield, so the error has the line writing it
