@@ -353,7 +353,7 @@ class _Builder:
             self.value(parent, value, mark)
 
     def key(self, parent: _Collection, key: Any, mark: Mark) -> None:
-        if isinstance(key, (Record, list)):
+        if type(key) is not str and isinstance(key, (Record, list)):  # (Record's check is an ABC's: slow)
             raise LoadError("a mapping key must be plain text or a number", mark)
         if key in parent.data:
             first = parent.key_marks[key]
