@@ -115,7 +115,9 @@ class Resolver:
         earlier one gets that one's primitives (shared, as item-free elements' are), with the same drawing
         steps spent and the same reads noted (of this item). An element that reads where its item was
         written, or the whole item, or values other than text, numbers, yes/no and null, is made each time;
-        so is one that found nothing to share in its first MEMO_TRIES items (a name on every card)."""
+        so is one that found nothing to share in its first MEMO_TRIES items (a name on every card). Not seen
+        by the reads, so not handled: a template telling its item from an equal one by identity (`card is
+        sameas data.cards[0]`, or `card in` a list whose first entry is the item itself)."""
         memo = self._by_item.get(el, _NEW)
         if memo is None:
             return self._prims(el, ctx, problems)
