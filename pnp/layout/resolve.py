@@ -9,6 +9,7 @@ from .. import units
 from ..errors import ExprError, LayoutError, LimitError
 from ..model.load import shown
 from ..model.reads import MARK, note_all, recording
+from ..template import may_tell_identity
 from ..report import Mark
 from .budget import DrawingBudget
 from .elements.base import Context, ElementShape
@@ -115,14 +116,13 @@ class Resolver:
         earlier one gets that one's primitives (shared, as item-free elements' are), with the same drawing
         steps spent and the same reads noted (of this item). An element that reads where its item was
         written, or the whole item, or values other than text, numbers, yes/no and null, is made each time;
-        so is one that found nothing to share in its first MEMO_TRIES items (a name on every card). Not seen
-        by the reads, so not handled: a template telling its item from an equal one by identity (`card is
-        sameas data.cards[0]`, or `card in` a list whose first entry is the item itself)."""
+        so is one that found nothing to share in its first MEMO_TRIES items (a name on every card), and one
+        whose templates may tell its item from an equal one by identity, which no read shows (_shareable)."""
         memo = self._by_item.get(el, _NEW)
+        if memo is _NEW:
+            memo = self._by_item[el] = _ByReads() if _shareable(el) else None
         if memo is None:
             return self._prims(el, ctx, problems)
-        if memo is _NEW:
-            memo = self._by_item[el] = _ByReads()
         budget = self.layouts.budget
         found = memo.find(item._data)
         if found is not None:
@@ -299,6 +299,16 @@ def _copies(values: object, el: ElementShape) -> Sequence[Any]:
 def _bounded(out: list[Prim], el: ElementShape) -> None:
     if len(out) > MAX_PRIMS:
         raise LayoutError(f"the layout draws more than {MAX_PRIMS:,} shapes for one item", el.mark)
+
+
+def _shareable(el: ElementShape) -> bool:
+    """Whether an element's primitives may be shared by items reading the same values: none of its templates
+    (its children's included) may compare by identity (template.may_tell_identity), and no other layout is
+    drawn inside (a `use` evaluates templates not seen here)."""
+    expressions = [value for value in (el.when, el.repeat) if isinstance(value, str)]
+    return (el.element.type != "use" and not any(may_tell_identity(e, expression=True) for e in expressions)
+            and not any(may_tell_identity(t) for t in el.templates.values() if isinstance(t, str))
+            and all(_shareable(child) for child in el.children))
 
 
 def _item_free(el: ElementShape) -> bool:
