@@ -121,6 +121,11 @@ class Checks:
         self.item_now: Record | None = None  # that printable's data item, to say errors at its fields
         self.marked: tuple[str, int] | None = None  # how the studio's draft marks name that item (marked_key)
         self.said: list[Collected] | None = None  # while collecting (collecting()): what would be said, to say later
+        self.told = 0  # errors, warnings and small texts found so far (said or collected)
+        # (id, handled) of primitives checked without a problem, with the primitive (kept, so its id is not
+        # reused): one shared by many printables (an element reading the same values of each item) is
+        # checked once
+        self.clean_prims: dict[tuple[int, bool], "Prim"] = {}
 
     @contextlib.contextmanager
     def collecting(self) -> Iterator[list[Collected]]:
@@ -141,6 +146,7 @@ class Checks:
     def error(self, message: str, mark: Mark | None = None, where: str = "") -> None:
         """Report once per message and place; `where` (the first printable it was found on) is shown. The
         item being checked is marked with it even when another item said it first."""
+        self.told += 1
         if self.said is not None:
             self.said.append(("error", message, mark, where))
             return
@@ -152,6 +158,7 @@ class Checks:
 
     def warn(self, message: str, mark: Mark | None) -> None:
         """A warning, once per place."""
+        self.told += 1
         if self.said is not None:
             self.said.append(("warning", message, mark))
         elif mark not in self.warned:
@@ -160,6 +167,7 @@ class Checks:
 
     def small(self, mark: Mark | None, size: float, set_size: float, label: str, text: str) -> None:
         """A text printed at `size` after fitting, below the game's minimum: said at its smallest (small_text)."""
+        self.told += 1
         if self.said is not None:
             self.said.append(("small", mark, size, set_size, label, text))
             return
@@ -269,6 +277,17 @@ class Checks:
                            f"{kind.name}", layout.spec.key_mark(key))
 
     def prim(self, prim: "Prim", label: str, handled: bool) -> None:
+        """One primitive's checks; one checked without a problem is not checked again (what it looked up is
+        in the game's and studio's sets already; `label` appears only in problems)."""
+        key = (id(prim), handled)
+        if key in self.clean_prims:
+            return
+        told = self.told
+        self._prim(prim, label, handled)
+        if self.told == told and self.said is None:  # collected checks are kept by the preview with their reads
+            self.clean_prims[key] = prim
+
+    def _prim(self, prim: "Prim", label: str, handled: bool) -> None:
         if self.report.enough_at(prim.mark):  # its element said enough (a hexgrid's cells): checked no further
             return
         icons = self.game.icons

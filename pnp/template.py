@@ -3,6 +3,7 @@ game (constraints, derived fields, macros, layouts, the rulebook) is evaluated h
 
 import _string  # type: ignore[import-not-found]  # (no stub) how str.format splits a field name
 import contextlib
+import functools
 import inspect
 import itertools
 import re
@@ -1203,3 +1204,27 @@ def _conjuncts(node: nodes.Node) -> list[nodes.Node]:
     if isinstance(node, nodes.And):
         return _conjuncts(node.left) + _conjuncts(node.right)
     return [node]
+
+
+# What can tell two equal items apart by identity, which no read of theirs shows (layout/resolve.py shares an
+# element's primitives between items reading equal values): the `sameas` test, `in` (a list finds the item
+# itself without comparing it), the tests and filters that take such a test by name, and calls (a macro
+# may do any of these out of sight)
+_IDENTITY_TESTS = frozenset({"sameas", "in"})
+_TEST_FILTERS = frozenset({"select", "reject", "selectattr", "rejectattr"})
+
+
+@functools.lru_cache(maxsize=4096)
+def may_tell_identity(source: str, expression: bool = False) -> bool:
+    """Whether a template (an expression with `expression`) may compare values by identity: uses `in`,
+    `sameas`, a filter taking a test, or calls anything; True when it does not parse."""
+    try:
+        tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
+    except TemplateSyntaxError:
+        return True
+    for node in tree.find_all((nodes.Test, nodes.Operand, nodes.Filter, nodes.Call)):
+        if isinstance(node, nodes.Call) or isinstance(node, nodes.Test) and node.name in _IDENTITY_TESTS or \
+                isinstance(node, nodes.Operand) and node.op in ("in", "notin") or \
+                isinstance(node, nodes.Filter) and node.name in _TEST_FILTERS:
+            return True
+    return False

@@ -8,6 +8,8 @@ from typing import Any, Protocol, cast
 from .. import units
 from ..errors import ExprError, LayoutError, LimitError
 from ..model.load import shown
+from ..model.reads import MARK, note_all, recording
+from ..template import may_tell_identity
 from ..report import Mark
 from .budget import DrawingBudget
 from .elements.base import Context, ElementShape
@@ -66,6 +68,8 @@ class Resolver:
         self._same_for_all: list[Prim] | None = None  # a constant layout's primitives, shared by every item
         # item-free element -> its primitives (shared: nobody changes a primitive)
         self._fixed: dict[ElementShape, list[Prim]] = {}
+        # element -> what it made by the values it read of its item (see _by_reads); None once it gave up
+        self._by_item: dict[ElementShape, _ByReads | None] = {}
 
     def resolve(self, item: object = None, problems: Problems | None = None,
                 extra: dict[str, Any] | None = None) -> list[Prim]:
@@ -88,15 +92,55 @@ class Resolver:
         if self.layout.placement is not None:
             return self._placed(ctx, problems)
         out: list[Prim] = []
+        at = getattr(item, "_at", None) if not extra else None  # a tracked item notes what is read of it
         for el in self.layout.elements:
             prims = self._fixed.get(el)  # an element that reads nothing of the item: its shapes, made once
             if prims is None:
-                prims = self._prims(el, ctx, problems)
-                if el in self.item_free and prims:
-                    self._fixed[el] = prims
+                if el in self.item_free:
+                    prims = self._prims(el, ctx, problems)
+                    if prims:
+                        self._fixed[el] = prims
+                elif at is not None:
+                    prims = self._by_reads(el, item, at, ctx, problems)
+                else:
+                    prims = self._prims(el, ctx, problems)
             out.extend(prims)
             _bounded(out, el)
         return out
+
+    def _by_reads(self, el: ElementShape, item: Any, at: tuple[str, int], ctx: Context,
+                  problems: Problems | None) -> list[Prim]:
+        """An element's primitives for a tracked item, made once per distinct set of values it reads of
+        its item: templates are deterministic, and the rest of what they read (other tables, the game, the
+        layout) is the same for every item of one check, so an item whose fields read equal those of an
+        earlier one gets that one's primitives (shared, as item-free elements' are), with the same drawing
+        steps spent and the same reads noted (of this item). An element that reads where its item was
+        written, or the whole item, or values other than text, numbers, yes/no and null, is made each time;
+        so is one that found nothing to share in its first MEMO_TRIES items (a name on every card), and one
+        whose templates may tell its item from an equal one by identity, which no read shows (_shareable)."""
+        memo = self._by_item.get(el, _NEW)
+        if memo is _NEW:
+            memo = self._by_item[el] = _ByReads() if _shareable(el) else None
+        if memo is None:
+            return self._prims(el, ctx, problems)
+        budget = self.layouts.budget
+        found = memo.find(item._data)
+        if found is not None:
+            prims, steps, fields, other_reads = found
+            if budget.stopped is None and budget.spent + steps <= budget.limit:  # near the end: made, to stop
+                budget.spend(steps, None)  # where making it stops
+                memo.hits += 1
+                note_all(other_reads)
+                note_all([(*at, field) for field in fields])
+                return prims
+        before, spent = len(problems) if problems is not None else 0, budget.spent
+        with recording() as reads:
+            prims = self._prims(el, ctx, problems)
+        if problems is None or len(problems) == before:
+            memo.keep(item._data, at, reads, prims, budget.spent - spent)
+        if memo.tries >= MEMO_TRIES and not memo.hits:
+            self._by_item[el] = None
+        return prims
 
     def _placed(self, ctx: Context, problems: Problems | None) -> list[Prim]:
         """A layout whose elements are placed against each other: each resolved after those it is placed
@@ -173,6 +217,67 @@ class Resolver:
             stack.pop()
 
 
+_Kept = tuple[list[Prim], int, tuple[Any, ...], tuple[Any, ...]]
+MEMO_TRIES = 100  # items an element's primitives are kept for before it is found to differ on every item
+_ABSENT = object()  # a field the element asked for that the item does not have
+_NEW = object()  # an element not resolved yet
+
+
+class _ByReads:
+    """One element's primitives by the values it read of its item: for each set of fields read (a template
+    may read other fields depending on a value), the values -> (primitives, drawing steps, reads)."""
+
+    __slots__ = ("by_fields", "tries", "hits")
+
+    def __init__(self) -> None:
+        # fields read -> their values -> (primitives, steps, the fields, the other reads)
+        self.by_fields: dict[tuple[Any, ...], dict[tuple[Any, ...], _Kept]] = {}
+        self.tries = self.hits = 0
+
+    def find(self, data: dict[Any, Any]) -> "_Kept | None":
+        for fields, made in self.by_fields.items():
+            key = _values_key(data, fields)
+            if key is not None and key in made:
+                return made[key]
+        return None
+
+    def keep(self, data: dict[Any, Any], at: tuple[str, int], reads: set[Any], prims: list[Prim],
+             steps: int) -> None:
+        """Keep what an element made for the item at `at` (its `data`) and what it read, unless it read more
+        of the item than field values."""
+        self.tries += 1
+        fields, others = [], []
+        for read in reads:
+            if isinstance(read, tuple) and read[:2] == at:
+                if read[2] is None or read[2] == MARK:
+                    return
+                fields.append(read[2])
+            else:
+                others.append(read)
+        own = tuple(sorted(fields, key=repr))
+        key = _values_key(data, own)
+        if key is not None:
+            self.by_fields.setdefault(own, {})[key] = (prims, steps, own, tuple(others))
+
+
+def _values_key(data: dict[Any, Any], fields: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    """The values of `fields` in `data` with their types (1, 1.0 and True print differently; a float by its
+    repr, which tells 0.0 from -0.0), or None when one is not a plain value."""
+    key = []
+    for field in fields:
+        value = data.get(field, _ABSENT)
+        kind = type(value)
+        if kind is float:
+            value = repr(value)
+        elif kind not in _PLAIN and value is not _ABSENT:
+            return None
+        key.append((kind, value))
+    return tuple(key)
+
+
+_PLAIN = (str, int, bool, type(None))
+
+
 def _copies(values: object, el: ElementShape) -> Sequence[Any]:
     """The values of a repeat's copies: a list, or range(n) for a number n; LayoutError at `repeat` for
     anything else (a negative or fractional count, which would draw nothing), or for too many."""
@@ -194,6 +299,16 @@ def _copies(values: object, el: ElementShape) -> Sequence[Any]:
 def _bounded(out: list[Prim], el: ElementShape) -> None:
     if len(out) > MAX_PRIMS:
         raise LayoutError(f"the layout draws more than {MAX_PRIMS:,} shapes for one item", el.mark)
+
+
+def _shareable(el: ElementShape) -> bool:
+    """Whether an element's primitives may be shared by items reading the same values: none of its templates
+    (its children's included) may compare by identity (template.may_tell_identity), and no other layout is
+    drawn inside (a `use` evaluates templates not seen here)."""
+    expressions = [value for value in (el.when, el.repeat) if isinstance(value, str)]
+    return (el.element.type != "use" and not any(may_tell_identity(e, expression=True) for e in expressions)
+            and not any(may_tell_identity(t) for t in el.templates.values() if isinstance(t, str))
+            and all(_shareable(child) for child in el.children))
 
 
 def _item_free(el: ElementShape) -> bool:

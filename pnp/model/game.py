@@ -228,9 +228,11 @@ def load_game(project: Project, game_id: str, report: Report, kinds: Kinds | Non
     game.timings = load_timings(game, meta, chk)
     check_tables(game, meta["tables"], chk)
     _load_macros(game, chk)
-    if cache is not None:  # every item notes what reads it, and what changed since the last load is known
-        track(game.tables)
-        game.refresh()
+    # every item notes what reads it: what changed since the last load is known (the preview's cache), and
+    # what a layout's element reads of an item tells which items it prints the same for (layout/resolve.py)
+    track(game.tables)
+    game.refresh()
+    if cache is not None:
         cache.start((meta, game.macros_source), game.tables)
     derive(game, meta["tables"], chk, cache)
     with recording() as reads:  # which items the components hold: what reading them depends on

@@ -31,6 +31,11 @@ _STR, _INT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
 _TEXT_ALIKE = {_MERGE, "tag:yaml.org,2002:value"}
 # Read as numbers or dates by PyYAML's constructor, whose time grows with the length (base 60 squarely)
 _NUMBER_TAGS = {_INT, "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp"}
+# The first characters of plain scalars the loader's resolver may read as something else than text (numbers,
+# yes/no, null, dates, '<<', '='): any other plain scalar is text, as its resolver would find after trying
+# none of its patterns. Without that table (a resolver with patterns for any character) every one is resolved
+_TYPED_STARTS: frozenset[str] | None = frozenset(_Loader.yaml_implicit_resolvers) \
+    if None not in _Loader.yaml_implicit_resolvers and not _Loader.yaml_path_resolvers else None
 MAX_NUMBER_DIGITS = 4300  # Python's own cap on reading a decimal int; pnp holds every notation to it
 _HUGE = 10**MAX_NUMBER_DIGITS
 _MERGE_KEY = object()  # stands for '<<' while a mapping is built
@@ -231,10 +236,13 @@ class _Builder:
                             _mark(self.file, event.start_mark))
 
     def scalar(self, event: yaml.ScalarEvent) -> None:
-        mark = _mark(self.file, event.start_mark)
+        start = event.start_mark
+        mark = Mark(self.file, start.line + 1, start.column + 1)
         tag = event.tag
         if tag is None:
-            tag = self.resolved(event.value, event.implicit)
+            implicit = event.implicit  # (plain, quoted): an untagged quoted scalar is text
+            tag = _STR if _TYPED_STARTS is not None and (not implicit[0] or event.value[:1] not in _TYPED_STARTS) \
+                else self.resolved(event.value, implicit)
             if tag in _TEXT_ALIKE:
                 if tag == _MERGE and self.stack and self.stack[-1].is_map and self.stack[-1].key is None:
                     self.add(_MERGE_KEY, 1, mark)
@@ -345,7 +353,7 @@ class _Builder:
             self.value(parent, value, mark)
 
     def key(self, parent: _Collection, key: Any, mark: Mark) -> None:
-        if isinstance(key, (Record, list)):
+        if type(key) is not str and isinstance(key, (Record, list)):  # (Record's check is an ABC's: slow)
             raise LoadError("a mapping key must be plain text or a number", mark)
         if key in parent.data:
             first = parent.key_marks[key]

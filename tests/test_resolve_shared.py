@@ -1,0 +1,50 @@
+"""An element's primitives are made once per distinct values it reads of its item and shared by the items
+reading the same (layout/resolve.py): what every shipped game's printables resolve to is what each resolves
+to alone."""
+
+import pytest
+
+from conftest import REPO
+from pnp.check import validate
+from pnp.layout.resolve import Resolver
+from pnp.project import find
+from pnp.report import Report
+
+GAMES = find(REPO).games()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_shared_primitives_are_each_items_own(game):
+    project = find(REPO)
+    report = Report(project.root)
+    _, studio = validate(project, game, report)
+    assert studio is not None and not report.errors
+    layouts = studio.layouts
+    compared = 0
+    for p in studio.printables():
+        if p.item is None or p.extra:
+            continue
+        prims = studio.resolve(p)
+        alone = Resolver(layouts.get(p.layout), layouts, layouts.context).resolve(p.item)  # a new one shares nothing
+        assert prims == alone, p.label
+        compared += 1
+    assert compared
+
+
+def test_an_item_told_apart_by_identity_gets_its_own_primitives(tmp_path):
+    """The last three cards have the same text; an element marks the second by identity, which no read of
+    the item shows: the cards sharing its text must not get its mark."""
+    from conftest import make_project
+
+    from pnp.model.game import load_game
+    from pnp.printables import Studio
+    from pnp.products import component_keys
+
+    make_project(tmp_path, case={"replace": {"layouts/mini/card.yaml": [[
+        'text: "{{ card.text }}"', 'text: "{{ card.text }}{% if card is sameas data.cards[1] %} MARKED{% endif %}"']]}})
+    project = find(tmp_path)
+    report = Report(project.root)
+    studio = Studio(load_game(project, "mini", report, component_keys()))
+    fronts = [p for p in studio.printables() if p.side == "front" and p.item is not None]
+    marked = ["MARKED" in " ".join(prim.text for prim in studio.resolve(p)) for p in fronts]
+    assert marked == [False, True, False, False], marked
