@@ -118,8 +118,9 @@ class Resolver:
         written, or the whole item, or values other than text, numbers, yes/no and null, is made each time;
         so is one that found nothing to share in its first MEMO_TRIES items (a name on every card), and one
         whose templates may tell its item from an equal one by identity, which no read shows (_shareable)."""
-        memo = self._by_item.get(el, _NEW)
-        if memo is _NEW:
+        if el in self._by_item:
+            memo = self._by_item[el]
+        else:
             memo = self._by_item[el] = _ByReads() if _shareable(el) else None
         if memo is None:
             return self._prims(el, ctx, problems)
@@ -220,7 +221,6 @@ class Resolver:
 _Kept = tuple[list[Prim], int, tuple[Any, ...], tuple[Any, ...]]
 MEMO_TRIES = 100  # items an element's primitives are kept for before it is found to differ on every item
 _ABSENT = object()  # a field the element asked for that the item does not have
-_NEW = object()  # an element not resolved yet
 
 
 class _ByReads:

@@ -237,6 +237,7 @@ class _Builder:
 
     def scalar(self, event: yaml.ScalarEvent) -> None:
         start = event.start_mark
+        assert start is not None  # (the parser marks every event)
         mark = Mark(self.file, start.line + 1, start.column + 1)
         tag = event.tag
         if tag is None:
