@@ -202,3 +202,17 @@ def test_a_commit_of_more_files_than_the_limit_is_refused_before_they_are_writte
     assert "--since HEAD: the game has more than 5 files at that commit" in result.output
     monkeypatch.setattr(changes, "MAX_COMMIT_FILES", 100_000)
     assert "mini: nothing changed since commit HEAD" in run(root, "changes", "mini", "--since", "HEAD").output
+
+
+@pytest.mark.parametrize("command", [["changes", "mini", "--since"], ["build", "mini", "--force", "--changed-since"]])
+def test_another_games_manifest_is_refused_by_name(tmp_path, command):
+    """Compared with another game's build every face was added or removed: a reprint of the whole game, exit 0."""
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build").exit_code == 0
+    path = root / "output" / "mini" / "manifest.json"
+    other = root / "other.json"
+    other.write_text(path.read_text(encoding="utf-8").replace('"game": "mini"', '"game": "evo"', 1), encoding="utf-8")
+    result = run(root, *command, str(other))
+    assert result.exit_code == 2 and "other.json: this is the manifest of 'evo', not of mini" in result.output, \
+        result.output
+    assert not list((root / "output" / "mini").glob("*reprint*"))

@@ -65,7 +65,7 @@ def test_changes_refuses_a_manifest_whose_names_would_act_on_the_terminal_or_flo
     path = _manifest(tmp_path, face_fields=FACE_FIELDS,
                      components=[{"id": "deck", "faces": [[name, "front", 1, "0a", "0b"]]}])
     with pytest.raises(UsageError) as refused:
-        read_faces(Project(tmp_path), path)
+        read_faces(Project(tmp_path), path, "g")
     assert str(refused.value.mark) == "manifest.json" and "\n" not in str(refused.value)
 
 

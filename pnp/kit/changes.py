@@ -109,26 +109,31 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
         if not path.is_file() and not path.is_symlink():
             raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
                              "build first, or give --since MANIFEST or a git commit")
-        return read_faces(project, path), project.rel(path)
+        return read_faces(project, path, game_id), project.rel(path)
     path = Path(since)
     if path.is_file():
-        return read_faces(project, path, follow=True), project.rel(path)
+        return read_faces(project, path, game_id, follow=True), project.rel(path)
     return _commit_faces(project, game_id, since, options), f"commit {since}"
 
 
-def read_faces(project: "Project", path: Path, follow: bool = False) -> Faces:
-    """The faces a build's manifest recorded, as faces_of gives them (`follow`: the user named the file)."""
-    shown = project.rel(path)
-    manifest = Manifest.read(path, shown, follow)
+def read_faces(project: "Project", path: Path, game_id: str, follow: bool = False) -> Faces:
+    """The faces a build of `game_id` recorded in its manifest, as faces_of gives them (`follow`: the user named
+    the file). UsageError for another game's manifest: compared with it, every face was added or removed, and
+    a reprint printed the whole game with exit 0."""
+    where = project.rel(path)
+    manifest = Manifest.read(path, where, follow)
+    if manifest.head.get("game") != game_id:
+        raise UsageError(f"this is the manifest of {shown(manifest.head.get('game'))}, not of {game_id}: "
+                         f"give one of {game_id}'s builds", Mark(where))
     if manifest.face_fields != FACE_FIELDS:
-        raise UsageError(f"{shown} was written by a pnp that did not record faces; build again with "
+        raise UsageError(f"{where} was written by a pnp that did not record faces; build again with "
                          "--force to compare later changes with it")
     try:
         # no components: iterating None raises TypeError, refused below like any other malformed part
         return {_text(c["id"]): _indexed(c["faces"]) for c in manifest.components}  # type: ignore[union-attr]
     except (KeyError, TypeError, ValueError) as e:
         raise UsageError(f"not a pnp manifest: its components are not as pnp writes them ({e!r})",
-                         Mark(shown)) from None
+                         Mark(where)) from None
 
 
 # Reading a commit runs nothing the received folder's own .git/config names: no filter (only `git archive`,
@@ -428,7 +433,7 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[F
     from ..check import validate
 
     target = folder / f"{game_id}-reprint-{options.paper}{options.variant}.pdf"
-    changes = compare(state[0], read_faces(project, folder / manifest_name(options)), state[1])
+    changes = compare(state[0], read_faces(project, folder / manifest_name(options), game_id), state[1])
     keys = changes.reprinted()
     pages = 0
     if keys:
