@@ -99,7 +99,7 @@ class Project:
         return real
 
 
-def _not_regular(mode: int) -> str | None:
+def not_regular(mode: int) -> str | None:
     """What a file of this mode is when it is not an ordinary file, else None."""
     if stat.S_ISREG(mode):
         return None
@@ -128,7 +128,7 @@ def open_regular(path: Path, follow: bool = True) -> int:
     mode = os.stat(path, follow_symlinks=follow).st_mode
     if stat.S_ISLNK(mode):
         raise OSError(errno.ELOOP, "a symbolic link", str(path))
-    kind = _not_regular(mode)
+    kind = not_regular(mode)
     if kind is not None:
         raise NotRegularFile(kind, path)
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -140,7 +140,7 @@ def _regular_blocking(fd: int, path: Path) -> int:
     """`fd`, once what it opened is known to be an ordinary file, set to block again (it was opened without
     blocking, so that a pipe swapped in could not hold the open); closed and NotRegularFile otherwise."""
     try:
-        kind = _not_regular(os.fstat(fd).st_mode)
+        kind = not_regular(os.fstat(fd).st_mode)
         if kind is not None:
             raise NotRegularFile(kind, path)
         os.set_blocking(fd, True)

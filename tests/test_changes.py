@@ -2,6 +2,7 @@
 build or a git commit, and `pnp build --changed-since` writes a reprint of only their sheets and backs."""
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -132,7 +133,9 @@ def test_a_commit_is_read_without_running_what_the_received_folders_git_config_n
     assert not marker.exists()
 
 
-@pytest.mark.parametrize("redirect", ["alternates", "include", "gitdir", "linked pack", "linked in the project"])
+@pytest.mark.parametrize("redirect", ["alternates", "include", "gitdir", "linked pack", "linked in the project",
+                                      "include after a byte-order mark", "include after another header",
+                                      "include in config.worktree", "named pipe"])
 def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads_it(tmp_path, redirect):
     """Objects kept in another repository, config included from another file, a .git file naming a repository
     elsewhere: each would make git read outside the project, so none is read, and the message names it."""
@@ -151,6 +154,21 @@ def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads
         with open(root / ".git" / "config", "a", encoding="utf-8") as config:
             config.write(f"[includeIf \"gitdir:/\"]\n\tpath = {elsewhere}/config\n")
         named = ".git/config"
+    elif redirect.startswith("include "):  # git's own parser takes these; a pattern on the text did not
+        config = root / ".git" / "config"
+        include = f"[include]\n\tpath = {elsewhere}/config\n"
+        start, end = {"include after a byte-order mark": ("\ufeff" + include, ""),
+                      "include after another header": ("", "[core]" + include),
+                      "include in config.worktree": ("", "[extensions]\n\tworktreeConfig = true\n")}[redirect]
+        config.write_text(start + config.read_text(encoding="utf-8") + end, encoding="utf-8")
+        named = ".git/config"
+        if redirect == "include in config.worktree":
+            (root / ".git" / "config.worktree").write_text(include)
+            named = ".git/config.worktree"
+    elif redirect == "named pipe":  # git waited on it for the minute pnp gives it
+        (root / ".git" / "packed-refs").unlink(missing_ok=True)
+        os.mkfifo(root / ".git" / "packed-refs")
+        named = ".git/packed-refs"
     elif redirect == "gitdir":
         (root / ".git").rename(elsewhere)
         (root / ".git").write_text(f"gitdir: {elsewhere}\n")

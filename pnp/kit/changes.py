@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
-from ..project import read_project_file, written_beside
+from ..project import not_regular, read_project_file, written_beside
 from ..products.base import distinct
 from ..report import Mark, Report, shown
 from .faces import FACE_FIELDS, TEXT, item_key, manifest_faces
@@ -151,7 +151,7 @@ _TREE_ENTRY = re.compile(r"(\d+) (\w+) ([0-9a-f]+) +(-|\d+)\t(.*)", re.S)
 
 # what in a repository makes git read another folder: objects kept elsewhere, a worktree's common folder
 _ELSEWHERE = ("objects/info/alternates", "objects/info/http-alternates", "commondir")
-_INCLUDE = re.compile(rb"^\s*\[\s*include", re.I | re.M)  # [include] and [includeIf ...]: other config files
+_CONFIGS = ("config", "config.worktree")  # the repository's config files git reads (the second with worktreeConfig)
 _GITDIR = re.compile(rb"gitdir:\s*(.*?)\s*\Z", re.S)
 
 
@@ -173,22 +173,46 @@ def _own_repository(project: "Project") -> None:
             if (real / name).exists():
                 raise DataError(f"{project.rel(real / name)} makes git read another folder; pnp reads only "
                                 "the project", Mark(project.rel(real / name)))
-        config = real / "config"
-        if config.exists() and _INCLUDE.search(read_project_file(config, 1 << 20, Mark(project.rel(config)))):
-            raise DataError("it includes other config files; pnp reads only the project",
-                            Mark(project.rel(config)))
+        for config in (real / name for name in _CONFIGS):
+            if config.exists() or config.is_symlink():
+                read_project_file(config, 1 << 20, Mark(project.rel(config)))  # an ordinary file, not too large
+                _no_include(project, config)
     except DataError as e:
         raise UsageError(f"--since: the project's git repository cannot be read safely: {e.message}",
                          e.mark) from None
 
 
+def _no_include(project: "Project", config: Path) -> None:
+    """DataError when the config file includes others ([include], [includeIf]): git would read them, wherever
+    they are, a named pipe among them for good. git's own parser finds them (a pattern missed a header after a
+    byte-order mark or after another header on its line); it runs outside any repository, since git in this
+    one would read its config, includes and all, before anything else."""
+    command = ["git", "config", "--file", str(config), "--no-includes", "--name-only", "--get-regexp",
+               r"^include(if)?\."]
+    try:
+        found = subprocess.run(command, capture_output=True, timeout=60, cwd="/", stdin=subprocess.DEVNULL,
+                               env={**_git_env(), "GIT_DIR": os.devnull + "/none"})
+    except (OSError, subprocess.TimeoutExpired):
+        raise DataError("git cannot read it", Mark(project.rel(config))) from None
+    if found.returncode == 0:
+        raise DataError("it includes other config files; pnp reads only the project", Mark(project.rel(config)))
+    if found.returncode != 1:  # 1: no include; else git cannot parse it, and would refuse the repository
+        raise DataError(f"git cannot read it: {found.stderr.decode(errors='replace').strip()[:200]}",
+                        Mark(project.rel(config)))
+
+
 def _links_inside(project: "Project", git_dir: Path) -> None:
     """DataError at the first link in the git folder that leads out of it: git follows them, so a linked
     objects/pack, refs or config would make it read another repository or file of the user's. (A link kept
-    within the folder leads where the walk goes anyway, so a link beyond it is found wherever it is.)"""
+    within the folder leads where the walk goes anyway, so a link beyond it is found wherever it is.) Also at
+    the first file that is no ordinary file: git waits on a named pipe (packed-refs, HEAD) for good."""
     for folder, dirs, files in os.walk(git_dir):  # links to folders are listed, not walked into
         for name in dirs + files:
             path = Path(folder) / name
+            kind = not_regular(path.lstat().st_mode)
+            if kind is not None and kind != "a folder" and not path.is_symlink():
+                raise DataError(f"git file '{project.rel(path)}' is {kind}; git would wait on it",
+                                Mark(project.rel(path)))
             if path.is_symlink():
                 real = project.inside(path, Mark(project.rel(path)), "git file")
                 if not real.is_relative_to(git_dir):
