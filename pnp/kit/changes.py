@@ -122,9 +122,12 @@ def read_faces(project: "Project", path: Path, game_id: str, follow: bool = Fals
     a reprint printed the whole game with exit 0."""
     where = project.rel(path)
     manifest = Manifest.read(path, where, follow)
-    if manifest.head.get("game") != game_id:
-        raise UsageError(f"this is the manifest of {shown(manifest.head.get('game'))}, not of {game_id}: "
-                         f"give one of {game_id}'s builds", Mark(where))
+    game = manifest.head.get("game")
+    if not isinstance(game, str):
+        raise UsageError("not a pnp manifest: it names no game", Mark(where))
+    if game != game_id:
+        raise UsageError(f"this is the manifest of {shown(game)}, not of {game_id}: give one of {game_id}'s "
+                         "builds", Mark(where))
     if manifest.face_fields != FACE_FIELDS:
         raise UsageError(f"{where} was written by a pnp that did not record faces; build again with "
                          "--force to compare later changes with it")
