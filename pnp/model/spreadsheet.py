@@ -305,13 +305,18 @@ def cell_text(value: object) -> str:
 
 
 def write_csv(items: list[Any], schema: Schema) -> bytes:
+    """The table as CSV, a row a line ending in \\n. A cell holding a line break of either kind (\\r or \\n)
+    is quoted: Python's writer quotes only the characters of its line ending, and a bare \\r left unquoted
+    was read back as the end of a row (an item more, a text cut short, exit 0)."""
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(names)
-    for row in rows:
-        writer.writerow([cell_text(row.get(n)) for n in names])
+    out, line = io.StringIO(newline=""), io.StringIO(newline="")
+    writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
+    for cells in [names, *([cell_text(row.get(n)) for n in names] for row in rows)]:
+        line.seek(0)
+        line.truncate()
+        writer.writerow(cells)
+        out.write(line.getvalue().removesuffix("\r\n") + "\n")
     return out.getvalue().encode("utf-8")
 
 
