@@ -34,8 +34,9 @@ MAX_COLUMNS = 1000
 MAX_ROWS = MAX_EXPANDED_VALUES // 10
 MAX_SHEET_ROW = 1_048_576  # Excel's last row: openpyxl yields every row up to a <row r="999999999"> one by one
 MAX_CELL_CHARS = 32_767  # Excel's limit; openpyxl cuts a longer text short without a word
-# A cell typed with one of these starts a formula in Excel (OWASP's CSV injection list)
-_FORMULA_STARTS = ("=", "+", "-", "@")
+# A cell typed with one of these starts a formula in Excel (OWASP's CSV injection list, which names tab and
+# carriage return too)
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _NOT_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE  # what a YAML table refuses, a spreadsheet's cell refuses too
 # A number as a YAML table writes it: Python's int() and float() also read '4_0' as 40 and Arabic-Indic or
 # full-width digits, which a reader of the sheet would not take for that number
