@@ -223,6 +223,45 @@ def written_beside(path: str | Path) -> Iterator[Path]:
         tmp.unlink(missing_ok=True)
 
 
+class HeldWriteError:
+    """A binary file for pikepdf to save into, whose write() never raises: qpdf, saving with a deterministic
+    id, ended the whole process (std::terminate: no message, temporary files left) when a write failed (a full
+    disk), whether straight to a plain file's descriptor or through a stream's write(). The first OSError is
+    held, later writes are dropped, and `raise_held()` raises it once pikepdf has returned."""
+
+    def __init__(self, file: BinaryIO) -> None:
+        self._file = file
+        self._held: OSError | None = None
+
+    def write(self, data: bytes) -> int:
+        if self._held is None:
+            try:
+                self._file.write(data)
+            except OSError as e:
+                self._held = e
+        return len(data)
+
+    def flush(self) -> None:
+        if self._held is None:
+            try:
+                self._file.flush()
+            except OSError as e:
+                self._held = e
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        return self._file.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._file.tell()
+
+    def writable(self) -> bool:
+        return True
+
+    def raise_held(self) -> None:
+        if self._held is not None:
+            raise self._held
+
+
 def commit_files(renames: dict[Path, Path]) -> None:
     """Put each written temporary file (key) in place of its final path (value): every one made durable
     first, then all renamed, so that after a crash no final name holds half a file. All or none: each old
