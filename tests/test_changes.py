@@ -135,7 +135,7 @@ def test_a_commit_is_read_without_running_what_the_received_folders_git_config_n
 
 @pytest.mark.parametrize("redirect", ["alternates", "include", "gitdir", "linked pack", "linked in the project",
                                       "include after a byte-order mark", "include after another header",
-                                      "include in config.worktree", "named pipe"])
+                                      "include in config.worktree", "named pipe", "partial clone"])
 def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads_it(tmp_path, redirect):
     """Objects kept in another repository, config included from another file, a .git file naming a repository
     elsewhere: each would make git read outside the project, so none is read, and the message names it."""
@@ -165,6 +165,11 @@ def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads
         if redirect == "include in config.worktree":
             (root / ".git" / "config.worktree").write_text(include)
             named = ".git/config.worktree"
+    elif redirect == "partial clone":  # git fetched a missing object itself, running the remote's uploadpack
+        with open(root / ".git" / "config", "a", encoding="utf-8") as config:
+            config.write(f'[extensions]\n\tpartialClone = origin\n[remote "origin"]\n\turl = {elsewhere}\n'
+                         f'\tpromisor = true\n\tuploadpack = touch {elsewhere}; git-upload-pack\n')
+        named = ".git/config"
     elif redirect == "named pipe":  # git waited on it for the minute pnp gives it
         (root / ".git" / "packed-refs").unlink(missing_ok=True)
         os.mkfifo(root / ".git" / "packed-refs")
@@ -184,6 +189,7 @@ def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads
     result = run(root, "changes", "--since", "HEAD")
     assert result.exit_code == 2
     assert f"{named}: --since: the project's git repository cannot be read safely" in result.output
+    assert redirect != "partial clone" or not elsewhere.exists()  # the remote's command never ran
 
 
 def test_a_manifest_naming_a_component_by_a_number_is_refused_as_not_pnps(tmp_path):

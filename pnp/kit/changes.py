@@ -179,29 +179,38 @@ def _own_repository(project: "Project") -> None:
         for config in (real / name for name in _CONFIGS):
             if config.exists() or config.is_symlink():
                 read_project_file(config, 1 << 20, Mark(project.rel(config)))  # an ordinary file, not too large
-                _no_include(project, config)
+                _no_setting_elsewhere(project, config)
     except DataError as e:
         raise UsageError(f"--since: the project's git repository cannot be read safely: {e.message}",
                          e.mark) from None
 
 
-def _no_include(project: "Project", config: Path) -> None:
-    """DataError when the config file includes others ([include], [includeIf]): git would read them, wherever
-    they are, a named pipe among them for good. git's own parser finds them (a pattern missed a header after a
-    byte-order mark or after another header on its line); it runs outside any repository, since git in this
-    one would read its config, includes and all, before anything else."""
-    command = ["git", "config", "--file", str(config), "--no-includes", "--name-only", "--get-regexp",
-               r"^include(if)?\."]
-    try:
-        found = subprocess.run(command, capture_output=True, timeout=60, cwd="/", stdin=subprocess.DEVNULL,
-                               env={**_git_env(), "GIT_DIR": os.devnull + "/none"})
-    except (OSError, subprocess.TimeoutExpired):
-        raise DataError("git cannot read it", Mark(project.rel(config))) from None
-    if found.returncode == 0:
-        raise DataError("it includes other config files; pnp reads only the project", Mark(project.rel(config)))
-    if found.returncode != 1:  # 1: no include; else git cannot parse it, and would refuse the repository
-        raise DataError(f"git cannot read it: {found.stderr.decode(errors='replace').strip()[:200]}",
-                        Mark(project.rel(config)))
+# settings of a repository's config that make git reach beyond it, as git names them (lowercase): an included
+# file (read wherever it is, a named pipe among them for good), and a partial clone's promisor remote, from
+# which git fetches a missing object on its own, running the remote's uploadpack command or ssh
+_ELSEWHERE_SETTINGS = {r"include(if)?\..*": "it includes other config files",
+                       r"extensions\.partialclone|remote\..*\.promisor": "it makes git fetch missing objects "
+                       "from another repository (a partial clone), running the commands that repository names"}
+
+
+def _no_setting_elsewhere(project: "Project", config: Path) -> None:
+    """DataError when the config file holds a setting that makes git read or run outside the project
+    (_ELSEWHERE_SETTINGS). git's own parser finds them (a pattern missed an [include] after a byte-order mark
+    or after another header on its line); it runs outside any repository, since git in this one would read
+    its config, includes and all, before anything else."""
+    for pattern, why in _ELSEWHERE_SETTINGS.items():
+        command = ["git", "config", "--file", str(config), "--no-includes", "--name-only", "--get-regexp",
+                   f"^({pattern})$"]
+        try:
+            found = subprocess.run(command, capture_output=True, timeout=60, cwd="/", stdin=subprocess.DEVNULL,
+                                   env={**_git_env(), "GIT_DIR": os.devnull + "/none"})
+        except (OSError, subprocess.TimeoutExpired):
+            raise DataError("git cannot read it", Mark(project.rel(config))) from None
+        if found.returncode == 0:
+            raise DataError(f"{why}; pnp reads only the project", Mark(project.rel(config)))
+        if found.returncode != 1:  # 1: none; else git cannot parse it, and would refuse the repository
+            raise DataError(f"git cannot read it: {found.stderr.decode(errors='replace').strip()[:200]}",
+                            Mark(project.rel(config)))
 
 
 def _links_inside(project: "Project", git_dir: Path) -> None:
