@@ -240,3 +240,42 @@ def test_another_games_manifest_is_refused_by_name(tmp_path, command):
     assert result.exit_code == 2 and "other.json: this is the manifest of 'evo', not of mini" in result.output, \
         result.output
     assert not list((root / "output" / "mini").glob("*reprint*"))
+
+
+def _committed(folder):
+    git = ["git", "-C", str(folder), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "as sent"], check=True)
+
+
+def test_a_received_repository_holding_the_project_in_a_subfolder_is_checked_as_its_own(tmp_path):
+    """The checks looked only at the project's own .git: one a folder above, as sent, was read unchecked."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "sent" / "proj")
+    _committed(tmp_path / "sent")
+    with open(tmp_path / "sent" / ".git" / "config", "a", encoding="utf-8") as config:
+        config.write(f"[include]\n\tpath = {tmp_path / 'elsewhere'}\n")
+    result = run(root, "changes", "--since", "HEAD")
+    assert result.exit_code == 2, result.output
+    assert "sent/.git/config: --since: the project's git repository cannot be read safely" in result.output
+
+
+def test_a_project_folder_laid_out_as_a_bare_repository_is_not_taken_for_one(tmp_path):
+    """Left to find its repository, git took a project holding HEAD, objects/ and refs/ for a bare one, and
+    ran what its config named; pnp gives git the repository it checked."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "mine" / "proj")
+    _committed(tmp_path / "mine")
+    shutil.copytree(tmp_path / "mine" / ".git" / "objects", root / "objects")
+    shutil.copytree(tmp_path / "mine" / ".git" / "refs", root / "refs")
+    shutil.copy(tmp_path / "mine" / ".git" / "HEAD", root / "HEAD")
+    marker = tmp_path / "ran"
+    (root / "config").write_text(f'[core]\n\tbare = true\n[extensions]\n\tpartialClone = origin\n[remote "origin"]\n'
+                                 f'\turl = {tmp_path}\n\tpromisor = true\n\tuploadpack = touch {marker}; git-upload-pack\n'
+                                 f'[include]\n\tpath = {tmp_path / "elsewhere"}\n')
+    result = run(root, "changes", "--since", "HEAD~0")
+    assert result.exit_code == 0 and "nothing changed since commit HEAD~0" in result.output, result.output
+    assert not marker.exists()

@@ -158,19 +158,32 @@ _CONFIGS = ("config", "config.worktree")  # the repository's config files git re
 _GITDIR = re.compile(rb"gitdir:\s*(.*?)\s*\Z", re.S)
 
 
+def _repository(project: "Project") -> tuple[Path, Path] | None:
+    """(git folder, work tree) of the repository the project is in: the nearest .git at or above its root, as
+    git finds it; None outside any. git is pinned to it (--git-dir): left to look for itself, it took a project
+    folder holding HEAD, objects/ and refs/ for a repository of its own, whose config nothing had checked."""
+    for folder in (project.root, *project.root.parents):
+        dotgit = folder / ".git"
+        if dotgit.is_symlink() or dotgit.exists():
+            return dotgit, folder
+    return None
+
+
 def _own_repository(project: "Project") -> None:
-    """UsageError, naming the file, when the project's own .git would make git read outside the project: a
-    .git file or link naming a repository elsewhere, objects or config taken from other folders. (A project
-    with no .git of its own is read from the repository it sits in: that one is the user's.)"""
-    dotgit = project.root / ".git"
-    if not (dotgit.exists() or dotgit.is_symlink()):
-        return
+    """UsageError, naming the file, when the repository the project is in (its own .git, or one above it: a
+    folder someone sent may hold the project in a subfolder) would make git read or run outside it: a .git
+    file or link naming a repository elsewhere, objects or config taken from other folders, a named pipe."""
+    found = _repository(project)
+    if found is None:
+        raise UsageError("--since: the project is in no git repository")
+    dotgit, work_tree = found
     try:
         git_dir = dotgit
         if dotgit.is_file():  # "gitdir: PATH", as a worktree or submodule has
-            found = _GITDIR.fullmatch(read_project_file(dotgit, 4096, Mark(".git")))
-            git_dir = project.root / os.fsdecode(found.group(1)) if found else dotgit
-        real = project.inside(git_dir, Mark(".git"), "git folder")
+            named = _GITDIR.fullmatch(read_project_file(dotgit, 4096, Mark(project.rel(dotgit))))
+            git_dir = work_tree / os.fsdecode(named.group(1)) if named else dotgit
+        real = project.inside(git_dir, Mark(project.rel(dotgit)), "git folder") if work_tree == project.root \
+            else git_dir.resolve()  # the project's own is kept inside it; one above holds the project
         _links_inside(project, real)
         for name in _ELSEWHERE:
             if (real / name).exists():
@@ -233,7 +246,10 @@ def _links_inside(project: "Project", git_dir: Path) -> None:
 
 
 def _git_command(project: "Project", *args: str) -> list[str]:
-    return ["git", "-C", str(project.root), *_GIT_SAFE, *args]
+    """git run in the project on the repository _own_repository checked, and no other."""
+    found = _repository(project)
+    pinned = [f"--git-dir={found[0]}", f"--work-tree={found[1]}"] if found is not None else []
+    return ["git", "-C", str(project.root), *pinned, *_GIT_SAFE, *args]
 
 
 def _git_env() -> dict[str, str]:
