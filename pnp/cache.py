@@ -5,7 +5,7 @@ Each cache is a folder named by a digest of everything its values depend on besi
 versions of Python and of the libraries that made them, and the code that made them), so a stale or foreign
 entry is never read; each entry is named by a digest of its input. Values are what `marshal` writes (code,
 numbers, text, tuples and lists of them), after a checksum of them and of their input: an entry that does not match it is made
-again and rewritten, never used. PNP_CACHE_DIR chooses where the folders go (`off`: nowhere); a
+again and rewritten, never used. PNP_CACHE_DIR chooses where the folders go (`off`: nowhere; a relative path: nowhere either); a
 folder must be private to the user (its files become code), and one that cannot be read or written is simply
 not used."""
 
@@ -21,10 +21,14 @@ from .project import open_regular, write_file
 
 
 def _base() -> Path | None:
+    """Where the cache folders go; None for none. A relative place (XDG_CACHE_HOME=cache, HOME empty) is
+    not used, as the XDG spec says: it would be inside whatever folder pnp runs in, often a game someone sent,
+    whose own cache folder, planted there, would become code."""
     chosen = os.environ.get("PNP_CACHE_DIR")
     if chosen == "off":
         return None
-    return Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp"
+    base = Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp"
+    return base if base.is_absolute() else None
 
 
 def private_folder(name: str, *depends_on: str | bytes | Callable[[], str | bytes]) -> Path | None:

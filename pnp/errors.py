@@ -1,4 +1,7 @@
 """Every exception pnp raises for a user's mistake. None of them knows the command line: cli shows them."""
+import os
+from collections.abc import Callable
+
 from .report import Mark
 
 
@@ -51,9 +54,12 @@ class OutputError(PnpError):
     code = "output"
 
 
-def cannot_write(folder: object, error: OSError) -> str:
-    """The words for a write into `folder` that failed: the folder the user chose, not a temporary name."""
-    return f"cannot write to {folder}: {error.strerror or error}"
+def cannot_write(folder: object, error: OSError, shown: Callable[[str], str] = str) -> str:
+    """The words for a write into `folder` that failed: the file in the way when renaming the finished file
+    onto its name failed (a folder there), else the folder the user chose; never a temporary name. `shown`
+    gives a path as messages show it."""
+    at_fault = shown(os.fsdecode(error.filename2)) if error.filename2 is not None else folder
+    return f"cannot write to {at_fault}: {error.strerror or error}"
 
 
 class ExprError(PnpError):

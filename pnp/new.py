@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from .errors import UsageError
 from .project import move_into_place, output_path
+from .report import shown
 
 if TYPE_CHECKING:
     from .project import Project
@@ -26,7 +27,7 @@ MARKERS = {"__TABLES__": "tables.yaml", "__CONSTRAINTS__": "constraints.yaml",
 def new_game(project: "Project", game_id: str, start: str = "deck", title: str | None = None) -> list[Path]:
     """Write cards/<game_id>/ and layouts/<game_id>/ into the project; returns the files written."""
     targets = _checked(project, game_id, start)
-    title = title or game_id.replace("-", " ").title()
+    title = _yaml_text(title or game_id.replace("-", " ").title())
     parts = {marker: _part(start, name) for marker, name in MARKERS.items()}
     project.root.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=project.root, prefix=".pnp-new-") as tmp:
@@ -73,6 +74,16 @@ def _stage(staged: Path, start: str, game_id: str, title: str, parts: dict[str, 
             (staged / rel).write_text(_filled(src.read_text(encoding="utf-8"), game_id, title, parts),
                                       encoding="utf-8")
             yield rel
+
+
+def _yaml_text(title: str) -> str:
+    """The title as YAML text on game.yaml's `title:` line, quoted where YAML would read it otherwise: pasted
+    as it was, '{{ x }}' was a mapping and 'Yes' a boolean, a game that did not validate."""
+    import yaml
+
+    if not title.isprintable():  # a line break or control character: not a title, and not one line
+        raise UsageError(f"--title {shown(title)}: a title is one line of printable text")
+    return yaml.safe_dump(title, allow_unicode=True, width=float("inf")).removesuffix("\n...\n").rstrip("\n")
 
 
 def _part(start: str, name: str) -> str | None:

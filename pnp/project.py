@@ -99,7 +99,7 @@ class Project:
         return real
 
 
-def _not_regular(mode: int) -> str | None:
+def not_regular(mode: int) -> str | None:
     """What a file of this mode is when it is not an ordinary file, else None."""
     if stat.S_ISREG(mode):
         return None
@@ -128,7 +128,7 @@ def open_regular(path: Path, follow: bool = True) -> int:
     mode = os.stat(path, follow_symlinks=follow).st_mode
     if stat.S_ISLNK(mode):
         raise OSError(errno.ELOOP, "a symbolic link", str(path))
-    kind = _not_regular(mode)
+    kind = not_regular(mode)
     if kind is not None:
         raise NotRegularFile(kind, path)
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
@@ -140,7 +140,7 @@ def _regular_blocking(fd: int, path: Path) -> int:
     """`fd`, once what it opened is known to be an ordinary file, set to block again (it was opened without
     blocking, so that a pipe swapped in could not hold the open); closed and NotRegularFile otherwise."""
     try:
-        kind = _not_regular(os.fstat(fd).st_mode)
+        kind = not_regular(os.fstat(fd).st_mode)
         if kind is not None:
             raise NotRegularFile(kind, path)
         os.set_blocking(fd, True)
@@ -221,6 +221,45 @@ def written_beside(path: str | Path) -> Iterator[Path]:
         commit_files({tmp: Path(path)})
     finally:
         tmp.unlink(missing_ok=True)
+
+
+class HeldWriteError:
+    """A binary file for pikepdf to save into, whose write() never raises: qpdf, saving with a deterministic
+    id, ended the whole process (std::terminate: no message, temporary files left) when a write failed (a full
+    disk), whether straight to a plain file's descriptor or through a stream's write(). The first OSError is
+    held, later writes are dropped, and `raise_held()` raises it once pikepdf has returned."""
+
+    def __init__(self, file: BinaryIO) -> None:
+        self._file = file
+        self._held: OSError | None = None
+
+    def write(self, data: bytes) -> int:
+        if self._held is None:
+            try:
+                self._file.write(data)
+            except OSError as e:
+                self._held = e
+        return len(data)
+
+    def flush(self) -> None:
+        if self._held is None:
+            try:
+                self._file.flush()
+            except OSError as e:
+                self._held = e
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        return self._file.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._file.tell()
+
+    def writable(self) -> bool:
+        return True
+
+    def raise_held(self) -> None:
+        if self._held is not None:
+            raise self._held
 
 
 def commit_files(renames: dict[Path, Path]) -> None:

@@ -2,6 +2,7 @@
 build or a git commit, and `pnp build --changed-since` writes a reprint of only their sheets and backs."""
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -132,7 +133,9 @@ def test_a_commit_is_read_without_running_what_the_received_folders_git_config_n
     assert not marker.exists()
 
 
-@pytest.mark.parametrize("redirect", ["alternates", "include", "gitdir", "linked pack", "linked in the project"])
+@pytest.mark.parametrize("redirect", ["alternates", "include", "gitdir", "linked pack", "linked in the project",
+                                      "include after a byte-order mark", "include after another header",
+                                      "include in config.worktree", "named pipe", "partial clone"])
 def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads_it(tmp_path, redirect):
     """Objects kept in another repository, config included from another file, a .git file naming a repository
     elsewhere: each would make git read outside the project, so none is read, and the message names it."""
@@ -151,6 +154,26 @@ def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads
         with open(root / ".git" / "config", "a", encoding="utf-8") as config:
             config.write(f"[includeIf \"gitdir:/\"]\n\tpath = {elsewhere}/config\n")
         named = ".git/config"
+    elif redirect.startswith("include "):  # git's own parser takes these; a pattern on the text did not
+        config = root / ".git" / "config"
+        include = f"[include]\n\tpath = {elsewhere}/config\n"
+        start, end = {"include after a byte-order mark": ("\ufeff" + include, ""),
+                      "include after another header": ("", "[core]" + include),
+                      "include in config.worktree": ("", "[extensions]\n\tworktreeConfig = true\n")}[redirect]
+        config.write_text(start + config.read_text(encoding="utf-8") + end, encoding="utf-8")
+        named = ".git/config"
+        if redirect == "include in config.worktree":
+            (root / ".git" / "config.worktree").write_text(include)
+            named = ".git/config.worktree"
+    elif redirect == "partial clone":  # git fetched a missing object itself, running the remote's uploadpack
+        with open(root / ".git" / "config", "a", encoding="utf-8") as config:
+            config.write(f'[extensions]\n\tpartialClone = origin\n[remote "origin"]\n\turl = {elsewhere}\n'
+                         f'\tpromisor = true\n\tuploadpack = touch {elsewhere}; git-upload-pack\n')
+        named = ".git/config"
+    elif redirect == "named pipe":  # git waited on it for the minute pnp gives it
+        (root / ".git" / "packed-refs").unlink(missing_ok=True)
+        os.mkfifo(root / ".git" / "packed-refs")
+        named = ".git/packed-refs"
     elif redirect == "gitdir":
         (root / ".git").rename(elsewhere)
         (root / ".git").write_text(f"gitdir: {elsewhere}\n")
@@ -166,6 +189,7 @@ def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads
     result = run(root, "changes", "--since", "HEAD")
     assert result.exit_code == 2
     assert f"{named}: --since: the project's git repository cannot be read safely" in result.output
+    assert redirect != "partial clone" or not elsewhere.exists()  # the remote's command never ran
 
 
 def test_a_manifest_naming_a_component_by_a_number_is_refused_as_not_pnps(tmp_path):
@@ -202,3 +226,56 @@ def test_a_commit_of_more_files_than_the_limit_is_refused_before_they_are_writte
     assert "--since HEAD: the game has more than 5 files at that commit" in result.output
     monkeypatch.setattr(changes, "MAX_COMMIT_FILES", 100_000)
     assert "mini: nothing changed since commit HEAD" in run(root, "changes", "mini", "--since", "HEAD").output
+
+
+@pytest.mark.parametrize("command", [["changes", "mini", "--since"], ["build", "mini", "--force", "--changed-since"]])
+def test_another_games_manifest_is_refused_by_name(tmp_path, command):
+    """Compared with another game's build every face was added or removed: a reprint of the whole game, exit 0."""
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build").exit_code == 0
+    path = root / "output" / "mini" / "manifest.json"
+    other = root / "other.json"
+    other.write_text(path.read_text(encoding="utf-8").replace('"game": "mini"', '"game": "evo"', 1), encoding="utf-8")
+    result = run(root, *command, str(other))
+    assert result.exit_code == 2 and "other.json: this is the manifest of 'evo', not of mini" in result.output, \
+        result.output
+    assert not list((root / "output" / "mini").glob("*reprint*"))
+
+
+def _committed(folder):
+    git = ["git", "-C", str(folder), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "as sent"], check=True)
+
+
+def test_a_received_repository_holding_the_project_in_a_subfolder_is_checked_as_its_own(tmp_path):
+    """The checks looked only at the project's own .git: one a folder above, as sent, was read unchecked."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "sent" / "proj")
+    _committed(tmp_path / "sent")
+    with open(tmp_path / "sent" / ".git" / "config", "a", encoding="utf-8") as config:
+        config.write(f"[include]\n\tpath = {tmp_path / 'elsewhere'}\n")
+    result = run(root, "changes", "--since", "HEAD")
+    assert result.exit_code == 2, result.output
+    assert "sent/.git/config: --since: the project's git repository cannot be read safely" in result.output
+
+
+def test_a_project_folder_laid_out_as_a_bare_repository_is_not_taken_for_one(tmp_path):
+    """Left to find its repository, git took a project holding HEAD, objects/ and refs/ for a bare one, and
+    ran what its config named; pnp gives git the repository it checked."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "mine" / "proj")
+    _committed(tmp_path / "mine")
+    shutil.copytree(tmp_path / "mine" / ".git" / "objects", root / "objects")
+    shutil.copytree(tmp_path / "mine" / ".git" / "refs", root / "refs")
+    shutil.copy(tmp_path / "mine" / ".git" / "HEAD", root / "HEAD")
+    marker = tmp_path / "ran"
+    (root / "config").write_text(f'[core]\n\tbare = true\n[extensions]\n\tpartialClone = origin\n[remote "origin"]\n'
+                                 f'\turl = {tmp_path}\n\tpromisor = true\n\tuploadpack = touch {marker}; git-upload-pack\n'
+                                 f'[include]\n\tpath = {tmp_path / "elsewhere"}\n')
+    result = run(root, "changes", "--since", "HEAD~0")
+    assert result.exit_code == 0 and "nothing changed since commit HEAD~0" in result.output, result.output
+    assert not marker.exists()

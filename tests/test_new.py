@@ -80,3 +80,16 @@ def test_new_writes_nothing_through_a_linked_cards_or_layouts_folder(tmp_path, l
     assert result.exit_code == 2 and f"{linked} is a symbolic link" in result.output
     assert list(elsewhere.iterdir()) == []
     assert not (root / "cards" / "mygame").exists()
+
+
+@pytest.mark.parametrize("title", ["{{ 7 * 7 }} & {% raw %}", "Yes", "Dinos: the #1 game", "- 1e3", "Jeu d'été"])
+def test_a_title_yaml_would_read_otherwise_is_kept_as_given(tmp_path, title):
+    assert run(tmp_path, "new", "mygame", "--from", "tokens", "--title", title).exit_code == 0
+    listed = run(tmp_path, "list")
+    assert listed.exit_code == 0 and f"mygame: {title} (" in listed.output, listed.output
+
+
+def test_a_title_of_more_than_one_line_is_refused_and_nothing_written(tmp_path):
+    made = run(tmp_path, "new", "mygame", "--title", "A\nplayers: 9")
+    assert made.exit_code == 2 and "a title is one line of printable text" in made.output
+    assert not (tmp_path / "cards").exists()

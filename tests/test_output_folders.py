@@ -32,3 +32,17 @@ def test_convert_into_an_unwritable_folder_is_an_error_naming_it(project, tmp_pa
     assert result.exit_code == 1, result.output
     assert f"cannot write to {in_the_way}: " in result.output
     assert in_the_way.read_text() == "a file where the output folder would go\n"
+
+
+@pytest.mark.parametrize("command, in_the_way", [
+    (["build", "mini"], "output/mini/mini-a4.pdf"),
+    (["report", "mini"], "output/mini/mini-report.pdf"),
+    (["calibrate"], "output/calibrate-a4.pdf"),
+    (["convert", "cards/mini/cards.yaml", "--to", "csv", "--force"], "cards/mini/cards.csv"),
+])
+def test_a_folder_where_the_file_goes_is_named_not_its_folder_or_a_temporary_name(project, command, in_the_way):
+    (project / in_the_way).mkdir(parents=True)
+    result = run(project, *[str(project / a) if a.endswith(".yaml") else a for a in command])
+    assert result.exit_code == 1, result.output
+    assert f"cannot write to {in_the_way}: " in result.output and ".tmp" not in result.output, result.output
+    assert (project / in_the_way).is_dir() and not list((project / in_the_way).iterdir())

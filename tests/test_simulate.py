@@ -295,3 +295,9 @@ def test_an_agent_look_ahead_that_raises_names_the_hook_and_agent(tmp_path):
                        "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "turn 1: heuristic (in the greedy agent's look-ahead) raised KeyError: 'x'" in result.output
+
+
+@pytest.mark.parametrize("agents", [",", " , ,"])
+def test_an_agents_list_naming_no_agent_is_a_usage_error(tmp_path, agents):
+    result = CliRunner().invoke(cli, ["--root", str(_nim(tmp_path)), "simulate", "mini", "--agents", agents])
+    assert result.exit_code == 2 and "--agents: name at least one agent" in result.output, result.output

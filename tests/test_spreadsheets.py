@@ -192,6 +192,22 @@ def test_text_that_looks_like_a_formula_round_trips_as_text(proj, fmt):
         assert all(c.quotePrefix for c in cells[:5])
 
 
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_text_with_a_carriage_return_or_a_tab_first_round_trips_item_for_item(proj, fmt):
+    """A bare \\r left unquoted in a CSV was read back as the end of a row: an item more, its text cut."""
+    folder = proj / "cards" / GAME
+    turn = yaml.safe_load((folder / "turn.yaml").read_text(encoding="utf-8"))
+    for step, text in zip(turn, ["\r=2+2", "\t=1+1", "a\rb\r\nc"]):
+        step["text"] = text
+    (folder / "turn.yaml").write_text(yaml.safe_dump(turn, sort_keys=False), encoding="utf-8")
+    convert(proj, folder / "turn.yaml", fmt)
+    convert(proj, folder / f"turn.{fmt}", "yaml", "--out", str(proj / "back.yaml"))
+    assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == turn
+    if fmt == "xlsx":  # marked as text for whoever edits them, as OWASP's list asks of these first characters
+        cells = [row[3] for row in openpyxl.load_workbook(folder / "turn.xlsx").active.iter_rows(min_row=2)]
+        assert [c.quotePrefix for c in cells[:2]] == [True, True]
+
+
 def xlsx_table(proj, table):
     """The table converted to XLSX, its YAML removed: the game reads the workbook."""
     folder = proj / "cards" / GAME

@@ -215,6 +215,18 @@ def test_a_cache_folder_others_can_write_to_is_not_used(tmp_path, monkeypatch):
     assert DiskCache("templates", "v1").folder() is None
 
 
+@pytest.mark.parametrize("env", [{"PNP_CACHE_DIR": "cache"}, {"XDG_CACHE_HOME": "cache"}])
+def test_a_relative_cache_folder_is_not_used(tmp_path, monkeypatch, env):
+    """A relative cache would be in the folder pnp runs in: a game someone sent could hold its entries."""
+    from pnp.cache import DiskCache
+
+    monkeypatch.delenv("PNP_CACHE_DIR", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.chdir(tmp_path)
+    assert DiskCache("templates", "v1").folder() is None and not list(tmp_path.iterdir())
+
+
 def test_syntax_errors_still_say_their_line_with_the_cache():
     with pytest.raises(ExprError) as e:
         template.compile_template("ok\n{{ card.name }\n")

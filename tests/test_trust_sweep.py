@@ -65,7 +65,7 @@ def test_changes_refuses_a_manifest_whose_names_would_act_on_the_terminal_or_flo
     path = _manifest(tmp_path, face_fields=FACE_FIELDS,
                      components=[{"id": "deck", "faces": [[name, "front", 1, "0a", "0b"]]}])
     with pytest.raises(UsageError) as refused:
-        read_faces(Project(tmp_path), path)
+        read_faces(Project(tmp_path), path, "g")
     assert str(refused.value.mark) == "manifest.json" and "\n" not in str(refused.value)
 
 
@@ -87,6 +87,43 @@ def test_output_sent_to_a_full_disk_is_one_line_of_error_not_a_traceback(tmp_pat
                                 stderr=subprocess.PIPE, text=True, timeout=60)
     assert result.returncode == 1
     assert result.stderr.startswith("pnp: cannot write its output: ") and result.stderr.count("\n") == 1
+
+
+class _FullDisk:
+    """A file on a disk that fills after 1,000 bytes."""
+
+    def __init__(self, path, mode):
+        self._file = open(path, mode)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._file.close()
+
+    def write(self, data):
+        if self._file.tell() + len(data) > 1000:
+            raise OSError(28, "No space left on device")
+        return self._file.write(data)
+
+    def __getattr__(self, name):
+        return getattr(self._file, name)
+
+
+def test_a_disk_filling_while_the_whole_kit_is_saved_is_one_error_and_the_old_kit_stays(tmp_path, monkeypatch):
+    """qpdf, saving with a deterministic id, ended the whole process (std::terminate, no message, temporary
+    files left behind) when a write failed."""
+    from pnp.kit import render
+    from conftest import make_project, run
+
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build").exit_code == 0
+    folder = root / "output" / "mini"
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    monkeypatch.setattr(render, "open", _FullDisk, raising=False)
+    result = run(root, "build", "--force")
+    assert result.exit_code == 1 and "No space left on device; previous output left intact" in result.output
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
 
 
 def _kit(folder: Path) -> dict[Path, Path]:

@@ -70,7 +70,7 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
         report.error(f"{game_id}: export failed: {e.message}", e.mark)
         return Exported(game_id, False, report.diagnostics)
     except OSError as e:
-        report.error(f"{game_id}: export failed: {cannot_write(folder.parent, e)}; the previous export is left "
+        report.error(f"{game_id}: export failed: {cannot_write(project.rel(folder.parent), e, project.rel)}; the previous export is left "
                      "as it was")
         return Exported(game_id, False, report.diagnostics)
     return Exported(game_id, True, report.diagnostics, folder, count)

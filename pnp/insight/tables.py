@@ -412,7 +412,7 @@ def write_game_report(project: "Project", game_id: str, folder: str | Path, repo
             folder.mkdir(parents=True, exist_ok=True)
             write_file(target, pdf)  # atomic, under a name of its own: two reports at once never share a file
         except OSError as e:
-            report.error(f"{game_id}: no report: {cannot_write(folder, e)}")
+            report.error(f"{game_id}: no report: {cannot_write(project.rel(folder), e, project.rel)}")
             return None
         emit("step", game_id, "written")
         return target

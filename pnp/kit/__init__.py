@@ -45,5 +45,5 @@ def write_calibration(project: "Project", paper: str, folder: str | Path) -> Pat
         folder.mkdir(parents=True, exist_ok=True)
         write_file(path, data)
     except OSError as e:
-        raise OutputError(cannot_write(folder, e)) from None
+        raise OutputError(cannot_write(folder, e, project.rel)) from None
     return path

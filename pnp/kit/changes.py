@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
-from ..project import read_project_file, written_beside
+from ..project import not_regular, read_project_file, written_beside
 from ..products.base import distinct
 from ..report import Mark, Report, shown
 from .faces import FACE_FIELDS, TEXT, item_key, manifest_faces
@@ -109,26 +109,34 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
         if not path.is_file() and not path.is_symlink():
             raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
                              "build first, or give --since MANIFEST or a git commit")
-        return read_faces(project, path), project.rel(path)
+        return read_faces(project, path, game_id), project.rel(path)
     path = Path(since)
     if path.is_file():
-        return read_faces(project, path, follow=True), project.rel(path)
+        return read_faces(project, path, game_id, follow=True), project.rel(path)
     return _commit_faces(project, game_id, since, options), f"commit {since}"
 
 
-def read_faces(project: "Project", path: Path, follow: bool = False) -> Faces:
-    """The faces a build's manifest recorded, as faces_of gives them (`follow`: the user named the file)."""
-    shown = project.rel(path)
-    manifest = Manifest.read(path, shown, follow)
+def read_faces(project: "Project", path: Path, game_id: str, follow: bool = False) -> Faces:
+    """The faces a build of `game_id` recorded in its manifest, as faces_of gives them (`follow`: the user named
+    the file). UsageError for another game's manifest: compared with it, every face was added or removed, and
+    a reprint printed the whole game with exit 0."""
+    where = project.rel(path)
+    manifest = Manifest.read(path, where, follow)
+    game = manifest.head.get("game")
+    if not isinstance(game, str):
+        raise UsageError("not a pnp manifest: it names no game", Mark(where))
+    if game != game_id:
+        raise UsageError(f"this is the manifest of {shown(game)}, not of {game_id}: give one of {game_id}'s "
+                         "builds", Mark(where))
     if manifest.face_fields != FACE_FIELDS:
-        raise UsageError(f"{shown} was written by a pnp that did not record faces; build again with "
+        raise UsageError(f"{where} was written by a pnp that did not record faces; build again with "
                          "--force to compare later changes with it")
     try:
         # no components: iterating None raises TypeError, refused below like any other malformed part
         return {_text(c["id"]): _indexed(c["faces"]) for c in manifest.components}  # type: ignore[union-attr]
     except (KeyError, TypeError, ValueError) as e:
         raise UsageError(f"not a pnp manifest: its components are not as pnp writes them ({e!r})",
-                         Mark(shown)) from None
+                         Mark(where)) from None
 
 
 # Reading a commit runs nothing the received folder's own .git/config names: no filter (only `git archive`,
@@ -146,44 +154,90 @@ _TREE_ENTRY = re.compile(r"(\d+) (\w+) ([0-9a-f]+) +(-|\d+)\t(.*)", re.S)
 
 # what in a repository makes git read another folder: objects kept elsewhere, a worktree's common folder
 _ELSEWHERE = ("objects/info/alternates", "objects/info/http-alternates", "commondir")
-_INCLUDE = re.compile(rb"^\s*\[\s*include", re.I | re.M)  # [include] and [includeIf ...]: other config files
+_CONFIGS = ("config", "config.worktree")  # the repository's config files git reads (the second with worktreeConfig)
 _GITDIR = re.compile(rb"gitdir:\s*(.*?)\s*\Z", re.S)
 
 
+def _repository(project: "Project") -> tuple[Path, Path] | None:
+    """(git folder, work tree) of the repository the project is in: the nearest .git at or above its root, as
+    git finds it; None outside any. git is pinned to it (--git-dir): left to look for itself, it took a project
+    folder holding HEAD, objects/ and refs/ for a repository of its own, whose config nothing had checked."""
+    for folder in (project.root, *project.root.parents):
+        dotgit = folder / ".git"
+        if dotgit.is_symlink() or dotgit.exists():
+            return dotgit, folder
+    return None
+
+
 def _own_repository(project: "Project") -> None:
-    """UsageError, naming the file, when the project's own .git would make git read outside the project: a
-    .git file or link naming a repository elsewhere, objects or config taken from other folders. (A project
-    with no .git of its own is read from the repository it sits in: that one is the user's.)"""
-    dotgit = project.root / ".git"
-    if not (dotgit.exists() or dotgit.is_symlink()):
-        return
+    """UsageError, naming the file, when the repository the project is in (its own .git, or one above it: a
+    folder someone sent may hold the project in a subfolder) would make git read or run outside it: a .git
+    file or link naming a repository elsewhere, objects or config taken from other folders, a named pipe."""
+    found = _repository(project)
+    if found is None:
+        raise UsageError("--since: the project is in no git repository")
+    dotgit, work_tree = found
     try:
         git_dir = dotgit
         if dotgit.is_file():  # "gitdir: PATH", as a worktree or submodule has
-            found = _GITDIR.fullmatch(read_project_file(dotgit, 4096, Mark(".git")))
-            git_dir = project.root / os.fsdecode(found.group(1)) if found else dotgit
-        real = project.inside(git_dir, Mark(".git"), "git folder")
+            named = _GITDIR.fullmatch(read_project_file(dotgit, 4096, Mark(project.rel(dotgit))))
+            git_dir = work_tree / os.fsdecode(named.group(1)) if named else dotgit
+        real = project.inside(git_dir, Mark(project.rel(dotgit)), "git folder") if work_tree == project.root \
+            else git_dir.resolve()  # the project's own is kept inside it; one above holds the project
         _links_inside(project, real)
         for name in _ELSEWHERE:
             if (real / name).exists():
                 raise DataError(f"{project.rel(real / name)} makes git read another folder; pnp reads only "
                                 "the project", Mark(project.rel(real / name)))
-        config = real / "config"
-        if config.exists() and _INCLUDE.search(read_project_file(config, 1 << 20, Mark(project.rel(config)))):
-            raise DataError("it includes other config files; pnp reads only the project",
-                            Mark(project.rel(config)))
+        for config in (real / name for name in _CONFIGS):
+            if config.exists() or config.is_symlink():
+                read_project_file(config, 1 << 20, Mark(project.rel(config)))  # an ordinary file, not too large
+                _no_setting_elsewhere(project, config)
     except DataError as e:
         raise UsageError(f"--since: the project's git repository cannot be read safely: {e.message}",
                          e.mark) from None
 
 
+# settings of a repository's config that make git reach beyond it, as git names them (lowercase): an included
+# file (read wherever it is, a named pipe among them for good), and a partial clone's promisor remote, from
+# which git fetches a missing object on its own, running the remote's uploadpack command or ssh
+_ELSEWHERE_SETTINGS = {r"include(if)?\..*": "it includes other config files",
+                       r"extensions\.partialclone|remote\..*\.promisor": "it makes git fetch missing objects "
+                       "from another repository (a partial clone), running the commands that repository names"}
+
+
+def _no_setting_elsewhere(project: "Project", config: Path) -> None:
+    """DataError when the config file holds a setting that makes git read or run outside the project
+    (_ELSEWHERE_SETTINGS). git's own parser finds them (a pattern missed an [include] after a byte-order mark
+    or after another header on its line); it runs outside any repository, since git in this one would read
+    its config, includes and all, before anything else."""
+    for pattern, why in _ELSEWHERE_SETTINGS.items():
+        command = ["git", "config", "--file", str(config), "--no-includes", "--name-only", "--get-regexp",
+                   f"^({pattern})$"]
+        try:
+            found = subprocess.run(command, capture_output=True, timeout=60, cwd="/", stdin=subprocess.DEVNULL,
+                                   env={**_git_env(), "GIT_DIR": os.devnull + "/none"})
+        except (OSError, subprocess.TimeoutExpired):
+            raise DataError("git cannot read it", Mark(project.rel(config))) from None
+        if found.returncode == 0:
+            raise DataError(f"{why}; pnp reads only the project", Mark(project.rel(config)))
+        if found.returncode != 1:  # 1: none; else git cannot parse it, and would refuse the repository
+            raise DataError(f"git cannot read it: {found.stderr.decode(errors='replace').strip()[:200]}",
+                            Mark(project.rel(config)))
+
+
 def _links_inside(project: "Project", git_dir: Path) -> None:
     """DataError at the first link in the git folder that leads out of it: git follows them, so a linked
     objects/pack, refs or config would make it read another repository or file of the user's. (A link kept
-    within the folder leads where the walk goes anyway, so a link beyond it is found wherever it is.)"""
+    within the folder leads where the walk goes anyway, so a link beyond it is found wherever it is.) Also at
+    the first file that is no ordinary file: git waits on a named pipe (packed-refs, HEAD) for good."""
     for folder, dirs, files in os.walk(git_dir):  # links to folders are listed, not walked into
         for name in dirs + files:
             path = Path(folder) / name
+            kind = not_regular(path.lstat().st_mode)
+            if kind is not None and kind != "a folder" and not path.is_symlink():
+                raise DataError(f"git file '{project.rel(path)}' is {kind}; git would wait on it",
+                                Mark(project.rel(path)))
             if path.is_symlink():
                 real = project.inside(path, Mark(project.rel(path)), "git file")
                 if not real.is_relative_to(git_dir):
@@ -192,7 +246,10 @@ def _links_inside(project: "Project", git_dir: Path) -> None:
 
 
 def _git_command(project: "Project", *args: str) -> list[str]:
-    return ["git", "-C", str(project.root), *_GIT_SAFE, *args]
+    """git run in the project on the repository _own_repository checked, and no other."""
+    found = _repository(project)
+    pinned = [f"--git-dir={found[0]}", f"--work-tree={found[1]}"] if found is not None else []
+    return ["git", "-C", str(project.root), *pinned, *_GIT_SAFE, *args]
 
 
 def _git_env() -> dict[str, str]:
@@ -428,7 +485,7 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[F
     from ..check import validate
 
     target = folder / f"{game_id}-reprint-{options.paper}{options.variant}.pdf"
-    changes = compare(state[0], read_faces(project, folder / manifest_name(options)), state[1])
+    changes = compare(state[0], read_faces(project, folder / manifest_name(options), game_id), state[1])
     keys = changes.reprinted()
     pages = 0
     if keys:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from .. import __version__
 from ..draw.canvas import Canvas, new_canvas as deterministic_canvas
 from ..products import KINDS
-from ..project import commit_files, temporary_beside
+from ..project import HeldWriteError, commit_files, temporary_beside
 from ..template import budget
 from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, sha256
@@ -139,8 +139,11 @@ def _assemble(target: Path, parts: list[Path], studio: "Studio") -> None:
             info["/Creator"] = f"pnp {__version__}"
             info["/Producer"] = f"pnp {__version__} (ReportLab, qpdf)"
             info["/Subject"] = "Print-and-play kit"
-            whole.save(target, deterministic_id=True, compress_streams=True,
-                       object_stream_mode=pikepdf.ObjectStreamMode.generate)
+            with open(target, "wb") as file:
+                out = HeldWriteError(file)
+                whole.save(out, deterministic_id=True, compress_streams=True,
+                           object_stream_mode=pikepdf.ObjectStreamMode.generate)
+                out.raise_held()
         finally:
             for source in sources:
                 source.close()

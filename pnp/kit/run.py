@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, cast
 
-from ..errors import PnpError
+from ..errors import PnpError, cannot_write
 from ..project import output_lock
 from ..report import Diagnostic, Report
 from .inputs import manifest_name, record, snapshot
@@ -113,7 +113,7 @@ def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Pa
         report.error(f"{game_id}: build failed: {e.message}; previous output left intact", e.mark)
         return Outcome(game_id, "failed", report.diagnostics)
     except OSError as e:
-        report.error(f"{game_id}: build failed: cannot write {project.rel(e.filename or folder)}: {e.strerror}; "
+        report.error(f"{game_id}: build failed: {cannot_write(project.rel(folder), e, project.rel)}; "
                      "previous output left intact")
         return Outcome(game_id, "failed", report.diagnostics)
     status = "draft" if options.draft else "built"

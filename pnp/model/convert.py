@@ -43,7 +43,7 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
     try:
         write_file(target, data)
     except OSError as e:
-        raise OutputError(cannot_write(target.parent, e)) from None
+        raise OutputError(cannot_write(target.parent, e, project.rel)) from None
     return target, len(items)
 
 

@@ -34,8 +34,9 @@ MAX_COLUMNS = 1000
 MAX_ROWS = MAX_EXPANDED_VALUES // 10
 MAX_SHEET_ROW = 1_048_576  # Excel's last row: openpyxl yields every row up to a <row r="999999999"> one by one
 MAX_CELL_CHARS = 32_767  # Excel's limit; openpyxl cuts a longer text short without a word
-# A cell typed with one of these starts a formula in Excel (OWASP's CSV injection list)
-_FORMULA_STARTS = ("=", "+", "-", "@")
+# A cell typed with one of these starts a formula in Excel (OWASP's CSV injection list, which names tab and
+# carriage return too)
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _NOT_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE  # what a YAML table refuses, a spreadsheet's cell refuses too
 # A number as a YAML table writes it: Python's int() and float() also read '4_0' as 40 and Arabic-Indic or
 # full-width digits, which a reader of the sheet would not take for that number
@@ -305,13 +306,18 @@ def cell_text(value: object) -> str:
 
 
 def write_csv(items: list[Any], schema: Schema) -> bytes:
+    """The table as CSV, a row a line ending in \\n. A cell holding a line break of either kind (\\r or \\n)
+    is quoted: Python's writer quotes only the characters of its line ending, and a bare \\r left unquoted
+    was read back as the end of a row (an item more, a text cut short, exit 0)."""
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(names)
-    for row in rows:
-        writer.writerow([cell_text(row.get(n)) for n in names])
+    out, line = io.StringIO(newline=""), io.StringIO(newline="")
+    writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
+    for cells in [names, *([cell_text(row.get(n)) for n in names] for row in rows)]:
+        line.seek(0)
+        line.truncate()
+        writer.writerow(cells)
+        out.write(line.getvalue().removesuffix("\r\n") + "\n")
     return out.getvalue().encode("utf-8")
 
 

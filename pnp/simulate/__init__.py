@@ -32,7 +32,9 @@ class Simulation:
 
 
 def check_options(options: Options) -> None:
-    """UsageError for agents pnp does not know or a run too large."""
+    """UsageError for no agent, agents pnp does not know or a run too large."""
+    if not options.agents:  # "--agents ,": no seating to play, so no figures to print
+        raise UsageError("--agents: name at least one agent (random, greedy, mcts or mcts-N)")
     for name in options.agents:
         try:
             make_agent(name)
