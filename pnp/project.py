@@ -223,7 +223,7 @@ def written_beside(path: str | Path) -> Iterator[Path]:
         tmp.unlink(missing_ok=True)
 
 
-class HeldWriteError:
+class ErrorHoldingFile:
     """A binary file for pikepdf to save into, whose write() never raises: qpdf, saving with a deterministic
     id, ended the whole process (std::terminate: no message, temporary files left) when a write failed (a full
     disk), whether straight to a plain file's descriptor or through a stream's write(). The first OSError is

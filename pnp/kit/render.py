@@ -5,12 +5,12 @@ temporary names beside the old ones and replace them only when every one is writ
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from .. import __version__
 from ..draw.canvas import Canvas, new_canvas as deterministic_canvas
 from ..products import KINDS
-from ..project import HeldWriteError, commit_files, temporary_beside
+from ..project import ErrorHoldingFile, commit_files, temporary_beside
 from ..template import budget
 from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, sha256
@@ -140,8 +140,8 @@ def _assemble(target: Path, parts: list[Path], studio: "Studio") -> None:
             info["/Producer"] = f"pnp {__version__} (ReportLab, qpdf)"
             info["/Subject"] = "Print-and-play kit"
             with open(target, "wb") as file:
-                out = HeldWriteError(file)
-                whole.save(out, deterministic_id=True, compress_streams=True,
+                out = ErrorHoldingFile(file)
+                whole.save(cast(BinaryIO, out), deterministic_id=True, compress_streams=True,
                            object_stream_mode=pikepdf.ObjectStreamMode.generate)
                 out.raise_held()
         finally:
