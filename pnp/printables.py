@@ -7,9 +7,11 @@ import contextlib
 import hashlib
 import json
 import marshal
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
+from stat import S_ISREG
 from typing import TYPE_CHECKING, Any
 
 from .draw import sheet as paper
@@ -192,18 +194,38 @@ def file_digests(game: "Game") -> dict[str, str]:
 def _file_digest(project: "Project", path: Path) -> str:
     """A text file by its content, read as the game's files are (inside the project, capped in size); any
     other file, or one that reader refuses (a link out of the project, a padded file: the check says why where
-    the game uses it), by its size and time, never read."""
-    if path.suffix in (".yaml", ".yml", ".j2", ".md", ".txt"):
-        try:
-            real = project.inside(path)
-            return hashlib.sha256(read_project_file(real, MAX_FILE_BYTES, Mark(project.rel(path)))).hexdigest()
-        except (DataError, OSError):
-            pass
+    the game uses it), by its size and time, never read. A text file's digest is taken again from the last
+    time while its status is the same (_KEPT_DIGESTS)."""
     try:
         stat = path.lstat()
     except OSError:  # gone since the folder was listed
         return "missing"
+    if path.suffix in (".yaml", ".yml", ".j2", ".md", ".txt"):
+        key = (project.root, path)
+        status = (stat.st_mode, stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+        kept = _KEPT_DIGESTS.get(key)
+        if kept is not None and kept[0] == status:
+            return kept[1]
+        try:
+            real = project.inside(path)
+            digest = hashlib.sha256(read_project_file(real, MAX_FILE_BYTES, Mark(project.rel(path)))).hexdigest()
+        except (DataError, OSError):
+            return f"{stat.st_size}\0{stat.st_mtime_ns}"
+        # a file changed in the last moments may change again within its clock's step, its status the same
+        # ("racy git"): kept only once older than that; a link's status says nothing of its target's
+        if S_ISREG(stat.st_mode) and time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > _SETTLED_NS:
+            if len(_KEPT_DIGESTS) >= _KEPT_DIGESTS_MAX:
+                _KEPT_DIGESTS.clear()
+            _KEPT_DIGESTS[key] = (status, digest)
+        return digest
     return f"{stat.st_size}\0{stat.st_mtime_ns}"
+
+
+# (project root, layout file) -> (its lstat: mode, device, inode, size, times; its content's digest), for
+# file_digests: a save re-reads only the files it changed
+_KEPT_DIGESTS: dict[tuple[Path, Path], tuple[tuple[int, ...], str]] = {}
+_KEPT_DIGESTS_MAX = 50_000
+_SETTLED_NS = 2_000_000_000  # file times step by as much as 2 s on some file systems (FAT), by ms on most
 
 
 class Studio:
