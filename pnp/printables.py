@@ -331,6 +331,18 @@ class Studio:
         """compute()'s value, or the last check's when nothing it read changed (the preview's memo)."""
         return compute() if self.memo is None else self.memo.fields.value(key, compute)
 
+    def kept(self, key: tuple[Any, ...], compute: "Callable[[], Any]") -> Any:
+        """remembered()'s value, with what computing it added to the studio (adding) added again when it is
+        the last check's."""
+        def computed() -> tuple[Any, dict[str, Any]]:
+            with self.adding() as effects:
+                value = compute()
+            return value, effects
+
+        value, effects = self.remembered(key, computed)
+        self.took(effects)
+        return value
+
     @contextlib.contextmanager
     def adding(self) -> Iterator[dict[str, Any]]:
         """Collect what the block adds to the studio and game, to add it again when its result is taken

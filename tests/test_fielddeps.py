@@ -90,9 +90,33 @@ def test_an_edit_only_one_front_reads_re_resolves_that_face_alone(game):
     assert preview.drawn == 1
 
 
+def test_an_edit_the_rulebook_reads_but_does_not_print_does_not_check_its_text_again(game):
+    """Two cards swap kinds: the rulebook's count of beasts reads every card's kind, so it is rendered again,
+    but its Markdown is the same: its text's checks (icons, terms, the blocks the build sets) are kept, and
+    the page says what a new preview says."""
+    preview = Preview(find(game), "mini")
+    preview.refresh()
+    edit(game, CARDS, "- id: lion\n  name: Lion\n  kind: beast", "- id: lion\n  name: Lion\n  kind: plant")
+    edit(game, CARDS, "- id: moss\n  name: Moss\n  kind: plant", "- id: moss\n  name: Moss\n  kind: beast")
+    preview.refresh()
+    full = Preview(find(game), "mini")
+    full.refresh()
+    assert seen(preview) == seen(full)
+    computed = [key[0] for key in preview.memo.fields.computed]
+    assert "check" in computed and "rulebook text" not in computed
+    edit(game, CARDS, "- id: wolf\n  name: Wolf\n", "- id: wolf\n  name: Wolf\n  text: Howls.\n")
+    preview.refresh()  # read by wolf's front alone: the rulebook's check is kept whole, its text's with it
+    assert [key[0] for key in preview.memo.fields.computed] == ["elements"]
+    edit(game, CARDS, "- id: lion\n  name: Lion\n  kind: plant", "- id: lion\n  name: Lion\n  kind: beast")
+    edit(game, CARDS, "- id: moss\n  name: Moss\n  kind: beast", "- id: moss\n  name: Moss\n  kind: plant")
+    preview.refresh()
+    assert "rulebook text" not in [key[0] for key in preview.memo.fields.computed]
+    edit(game, CARDS, "  text: Howls.\n  kind: beast", "  text: Howls.\n  kind: plant")
+    preview.refresh()  # one beast fewer: the text is new, checked again
+    assert "rulebook text" in [key[0] for key in preview.memo.fields.computed]
+
+
 LAYOUT_EDITS = [
-    (GAME, "  star: round-star\n", "  star: no-such-icon\n"),  # an answer lion's kept text check had: unknown now
-    (GAME, "  star: no-such-icon\n", "  star: round-star\n"),  # and known again
     ("layouts/mini/frame.yaml", "#eeeeee", "#ddeedd"),  # the layout the fronts extend: the fronts alone
     ("layouts/mini/back.yaml", "size: 12,", "size: 11,"),  # the backs alone
     ("layouts/mini/card.yaml", "size: 12}", "size: 12, colour: red}"),  # a broken layout: said at its line

@@ -343,7 +343,7 @@ class FieldCache:
     the last one that finished); results not asked for in a check are forgotten when it finishes."""
 
     def __init__(self) -> None:
-        self.entries: dict = {}  # key -> (reads, value)
+        self.entries: dict = {}  # key -> (reads, value, the keys asked inside its computation)
         self.tables: dict | None = None  # the tables as the last finished check left them (before derived fields)
         self.changes = Changes(everything=True)
         self.inputs: object = None  # what everything depends on besides the tables (game.yaml, macros)
@@ -352,6 +352,7 @@ class FieldCache:
         self.started = 0  # checks started, to tell whether one ran that a reader of `changes` did not see
         self.checks = KeptChecks()  # the items' field checks (tables.check_tables)
         self._asked: set = set()
+        self._inside: list[set] = []  # the keys asked inside each computation under way, innermost last
         self._open = False  # a check started and not finished: what it kept may be half done
 
     def start(self, inputs: object, tables: dict[str, MarkedList]) -> None:
@@ -362,7 +363,7 @@ class FieldCache:
             self.changes = Changes().between(self.tables, tables)
         self.inputs, self.tables, self._open = inputs, {n: list(items) for n, items in tables.items()}, True
         self.started += 1
-        self._asked, self.computed, self.reused = set(), [], 0
+        self._asked, self.computed, self.reused, self._inside = set(), [], 0, []
 
     def finish(self) -> None:
         """The check is over: what it did not ask for (a deleted item's results) is forgotten."""
@@ -371,18 +372,29 @@ class FieldCache:
 
     def value(self, key: object, compute: Callable[[], Any]) -> Any:
         """compute()'s value, taken from the last check when nothing it read changed; its reads are noted
-        in any recording around."""
+        in any recording around. The results compute() asked for inside are kept as long as it is."""
         self._asked.add(key)
+        if self._inside:
+            self._inside[-1].add(key)
         entry = self.entries.get(key)
         if entry is not None and not self.changes.reach(entry[0]):
             self.reused += 1
             note_all(entry[0])
+            self._asked.update(entry[2])
+            if self._inside:
+                self._inside[-1].update(entry[2])
             return entry[1]
         self.entries.pop(key, None)  # a computation that fails keeps nothing
-        with recording() as reads:
-            value = compute()
+        self._inside.append(set())
+        try:
+            with recording() as reads:
+                value = compute()
+        finally:
+            inner = self._inside.pop()
+        if self._inside:
+            self._inside[-1].update(inner)
         self.computed.append(key)
-        self.entries[key] = (frozenset(reads), value)
+        self.entries[key] = (frozenset(reads), value, frozenset(inner))
         return value
 
     def previous(self, key: object) -> tuple[bool, Any]:
