@@ -316,6 +316,9 @@ class Changes:
             return True
         if not self.tables:
             return False
+        if isinstance(reads, (set, frozenset)) and not self.whole and \
+                len(self.tables) + len(self.members) + len(self.items) + len(self.fields) < len(reads):
+            return self._reached_in(reads)
         for key in reads:
             if key == ALL:
                 return True
@@ -330,6 +333,13 @@ class Changes:
             elif (table, index, field) in self.fields or (table, index) in self.whole:
                 return True
         return False
+
+    def _reached_in(self, reads: set | frozenset) -> bool:
+        """reach() of a set of reads, for an edit that added or removed no item: each change looked up in it
+        (an edit changes a few fields; a printable reads hundreds)."""
+        return ALL in reads or any((table, None, None) in reads for table in self.tables) or \
+            any((table, MEMBERS, None) in reads for table in self.members) or \
+            any((*at, None) in reads for at in self.items) or any(key in reads for key in self.fields)
 
 
 def _id(item: object) -> object:
