@@ -319,6 +319,10 @@ class Changes:
         if isinstance(reads, (set, frozenset)) and not self.whole and \
                 len(self.tables) + len(self.members) + len(self.items) + len(self.fields) < len(reads):
             return self._reached_in(reads)
+        return self._reached_by(reads)
+
+    def _reached_by(self, reads: Iterable[Read]) -> bool:
+        """reach(), each read looked up in the changes."""
         for key in reads:
             if key == ALL:
                 return True
