@@ -7,6 +7,7 @@ import contextlib
 import hashlib
 import json
 import marshal
+import os
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -183,22 +184,43 @@ def file_digests(game: "Game") -> dict[str, str]:
     project = game.project
     digests: dict[str, str] = {}
     for folder in (game.layout_folder, project.shared_layouts, project.fonts):
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.rglob("*")):
-            if path.is_file():
-                digests[project.rel(path)] = _file_digest(project, path)
+        for path, stat in _files_under(folder):
+            digests[project.rel(path)] = _file_digest(project, path, stat)
     return digests
 
 
-def _file_digest(project: "Project", path: Path) -> str:
+def _files_under(folder: Path) -> list[tuple[Path, os.stat_result | None]]:
+    """(path, lstat) of the files in `folder` and its folders (a link to a file included, a link to a folder
+    not followed), in path order: what sorted(folder.rglob("*")) lists that is_file() takes, read from the
+    directory entries (no stat of each to tell a file from a folder)."""
+    found: list[tuple[Path, os.stat_result | None]] = []
+    folders = [folder]
+    while folders:
+        at = folders.pop()
+        try:
+            entries = list(os.scandir(at))
+        except OSError:  # not a folder (none), or unreadable: no files of its own
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                folders.append(at / entry.name)
+            elif entry.is_file():
+                try:
+                    stat: os.stat_result | None = entry.stat(follow_symlinks=False)
+                except OSError:  # gone since the folder was listed
+                    stat = None
+                found.append((at / entry.name, stat))
+    found.sort(key=lambda pair: pair[0].parts)
+    return found
+
+
+def _file_digest(project: "Project", path: Path, stat: os.stat_result | None) -> str:
     """A text file by its content, read as the game's files are (inside the project, capped in size); any
     other file, or one that reader refuses (a link out of the project, a padded file: the check says why where
     the game uses it), by its size and time, never read. A text file's digest is taken again from the last
-    time while its status is the same (_KEPT_DIGESTS)."""
-    try:
-        stat = path.lstat()
-    except OSError:  # gone since the folder was listed
+    time while its status (`stat`, its lstat; None: gone since its folder was listed) is the same
+    (_KEPT_DIGESTS)."""
+    if stat is None:
         return "missing"
     if path.suffix in (".yaml", ".yml", ".j2", ".md", ".txt"):
         key = (project.root, path)
