@@ -161,7 +161,7 @@ class Memo:
         return printable.layout, "" if constant else item
 
 
-_DATA_ONLY = ("derived", "constraint")  # FieldCache results that depend on nothing printed (layouts, fonts)
+_DATA_ONLY = ("derived", "constraint", "filter")  # FieldCache results that depend on nothing printed (layouts, fonts)
 
 
 def inputs_digest(game: "Game", options: PrintOptions) -> str:

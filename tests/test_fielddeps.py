@@ -158,3 +158,25 @@ def test_a_layout_file_edit_reads_and_resolves_again_only_what_read_that_file(ga
             assert sorted(preview.memo.resolved) == resolved[name], rel
             read_again = {n for n, layout in preview.memo.layouts.layouts.items() if layouts.get(n) is not layout}
             assert read_again == read[name], rel
+
+
+def test_a_filtered_component_follows_the_edits_of_what_its_filter_reads(tmp_path):
+    """A deck of the beasts alone (a filter): each item's answer is kept while nothing it read changed, and an
+    edit of a kind moves that card in or out of the deck, as a new preview shows it."""
+    root = make_project(tmp_path / "proj", case={"replace": {GAME: [[
+        "  - id: board\n", "  - id: beasts\n    name: Beasts\n    kind: deck\n    items: cards\n"
+        "    filter: item.kind == 'beast'\n    layout: card\n    back: back\n  - id: board\n"]]}})
+    preview = Preview(find(root), "mini")
+    preview.refresh()
+    for old, new in [("- id: moss\n  name: Moss\n  kind: plant", "- id: moss\n  name: Moss\n  kind: beast"),
+                     ("  power: 3\n", "  power: 2\n"),  # read by no filter
+                     ("- id: lion\n  name: Lion\n  kind: beast", "- id: lion\n  name: Lion\n  kind: plant")]:
+        edit(root, CARDS, old, new)
+        preview.refresh()
+        full = Preview(find(root), "mini")
+        full.refresh()
+        assert seen(preview) == seen(full), new
+        computed = [key for key in preview.memo.fields.computed if key[0] == "filter"]
+        assert len(computed) == (0 if "power" in new else 1), computed  # the edited item's answer alone
+    assert [c["cards"] for c in preview.state["components"] if c["id"] == "beasts"] == \
+        [["beasts/wolf", "beasts/moss"]]

@@ -234,7 +234,7 @@ def load_game(project: Project, game_id: str, report: Report, kinds: Kinds | Non
         cache.start((meta, game.macros_source), game.tables)
     derive(game, meta["tables"], chk, cache)
     with recording() as reads:  # which items the components hold: what reading them depends on
-        load_components(game, meta["components"], kinds, chk)
+        load_components(game, meta["components"], kinds, chk, cache)
     game.component_reads = frozenset(reads) | {(name, MEMBERS, None) for name in game.tables}
     if not game.broken:  # counts over a table that did not load would only repeat the load error
         check_constraints(game, meta["constraints"], chk, cache)
