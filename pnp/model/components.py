@@ -3,7 +3,6 @@ What a kind of component prints and how is the products' business; here only wha
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Protocol
 
 from ..template import ExprError, evaluate
@@ -150,12 +149,15 @@ def _items(game: GameShape, component: Component, rows: list[Record], chk: Check
     if spec.get("filter") is not None:  # e.g. one deck per era from one table of cards
         place, cache = kept
 
-        def keeps(item: Record) -> bool:
-            return bool(evaluate(spec["filter"], game.context(item=item)))
+        def keeps(n: int, item: Record) -> bool:
+            """Whether the filter keeps the n-th row (the last load's answer while nothing it read changed)."""
+            def evaluated() -> bool:
+                return bool(evaluate(spec["filter"], game.context(item=item)))
+
+            return evaluated() if cache is None else cache.value(("filter", place, spec["items"], n), evaluated)
 
         try:
-            rows = [it for n, it in enumerate(rows)
-                    if (keeps(it) if cache is None else cache.value(("filter", place, spec["items"], n), partial(keeps, it)))]
+            rows = [it for n, it in enumerate(rows) if keeps(n, it)]
         except ExprError as e:
             chk.error(f"component '{component.id}' filter: {e.message}", spec.mark_of("filter"))
             return None

@@ -441,7 +441,8 @@ class KeptChecks:
     def start(self, tables: Record, enums: Any, chk: CheckerShape) -> None:
         """A load whose tables (game.yaml's `tables:`) and enums are these begins; `chk` answers its questions."""
         specs = {name: (spec, enums) for name, spec in tables.items()}
-        self._stale = {name for name, spec in specs.items() if name not in self.specs or not same(self.specs[name], spec)}
+        self._stale = {name for name, spec in specs.items()
+                       if name not in self.specs or not same(self.specs[name], spec)}
         self.specs, self.answers, self._chk, self._asked, self.reused = specs, {}, chk, set(), 0
 
     def finish(self) -> None:

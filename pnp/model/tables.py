@@ -83,7 +83,8 @@ def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShap
     return data
 
 
-def check_tables(game: GameShape, tables: Record, chk: CheckerShape, kept: KeptChecks | None = None) -> dict[str, Schema]:
+def check_tables(game: GameShape, tables: Record, chk: CheckerShape,
+                 kept: KeptChecks | None = None) -> dict[str, Schema]:
     """Check every item against its table's schema (defaults filled in) and the unique fields.
     Returns the schemas, by table name. `kept`: the last load's item checks, taken again where they still
     hold (the preview's refreshes)."""
