@@ -7,9 +7,12 @@ import contextlib
 import hashlib
 import json
 import marshal
+import os
+import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
+from stat import S_ISREG
 from typing import TYPE_CHECKING, Any
 
 from .draw import sheet as paper
@@ -158,7 +161,7 @@ class Memo:
         return printable.layout, "" if constant else item
 
 
-_DATA_ONLY = ("derived", "constraint")  # FieldCache results that depend on nothing printed (layouts, fonts)
+_DATA_ONLY = ("derived", "constraint", "filter")  # FieldCache results that depend on nothing printed (layouts, fonts)
 
 
 def inputs_digest(game: "Game", options: PrintOptions) -> str:
@@ -181,29 +184,70 @@ def file_digests(game: "Game") -> dict[str, str]:
     project = game.project
     digests: dict[str, str] = {}
     for folder in (game.layout_folder, project.shared_layouts, project.fonts):
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.rglob("*")):
-            if path.is_file():
-                digests[project.rel(path)] = _file_digest(project, path)
+        for path, stat in _files_under(folder):
+            digests[project.rel(path)] = _file_digest(project, path, stat)
     return digests
 
 
-def _file_digest(project: "Project", path: Path) -> str:
+def _files_under(folder: Path) -> list[tuple[Path, os.stat_result | None]]:
+    """(path, lstat) of the files in `folder` and its folders (a link to a file included, a link to a folder
+    not followed), in path order: what sorted(folder.rglob("*")) lists that is_file() takes, read from the
+    directory entries (no stat of each to tell a file from a folder)."""
+    found: list[tuple[Path, os.stat_result | None]] = []
+    folders = [folder]
+    while folders:
+        at = folders.pop()
+        try:
+            entries = list(os.scandir(at))
+        except OSError:  # not a folder (none), or unreadable: no files of its own
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                folders.append(at / entry.name)
+            elif entry.is_file():
+                try:
+                    stat: os.stat_result | None = entry.stat(follow_symlinks=False)
+                except OSError:  # gone since the folder was listed
+                    stat = None
+                found.append((at / entry.name, stat))
+    found.sort(key=lambda pair: pair[0].parts)
+    return found
+
+
+def _file_digest(project: "Project", path: Path, stat: os.stat_result | None) -> str:
     """A text file by its content, read as the game's files are (inside the project, capped in size); any
     other file, or one that reader refuses (a link out of the project, a padded file: the check says why where
-    the game uses it), by its size and time, never read."""
+    the game uses it), by its size and time, never read. A text file's digest is taken again from the last
+    time while its status (`stat`, its lstat; None: gone since its folder was listed) is the same
+    (_KEPT_DIGESTS)."""
+    if stat is None:
+        return "missing"
     if path.suffix in (".yaml", ".yml", ".j2", ".md", ".txt"):
+        key = (project.root, path)
+        status = (stat.st_mode, stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+        kept = _KEPT_DIGESTS.get(key)
+        if kept is not None and kept[0] == status:
+            return kept[1]
         try:
             real = project.inside(path)
-            return hashlib.sha256(read_project_file(real, MAX_FILE_BYTES, Mark(project.rel(path)))).hexdigest()
+            digest = hashlib.sha256(read_project_file(real, MAX_FILE_BYTES, Mark(project.rel(path)))).hexdigest()
         except (DataError, OSError):
-            pass
-    try:
-        stat = path.lstat()
-    except OSError:  # gone since the folder was listed
-        return "missing"
+            return f"{stat.st_size}\0{stat.st_mtime_ns}"
+        # a file changed in the last moments may change again within its clock's step, its status the same
+        # ("racy git"): kept only once older than that; a link's status says nothing of its target's
+        if S_ISREG(stat.st_mode) and time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > _SETTLED_NS:
+            if len(_KEPT_DIGESTS) >= _KEPT_DIGESTS_MAX:
+                _KEPT_DIGESTS.clear()
+            _KEPT_DIGESTS[key] = (status, digest)
+        return digest
     return f"{stat.st_size}\0{stat.st_mtime_ns}"
+
+
+# (project root, layout file) -> (its lstat: mode, device, inode, size, times; its content's digest), for
+# file_digests: a save re-reads only the files it changed
+_KEPT_DIGESTS: dict[tuple[Path, Path], tuple[tuple[int, ...], str]] = {}
+_KEPT_DIGESTS_MAX = 50_000
+_SETTLED_NS = 2_000_000_000  # file times step by as much as 2 s on some file systems (FAT), by ms on most
 
 
 class Studio:
@@ -308,6 +352,18 @@ class Studio:
     def remembered(self, key: tuple[Any, ...], compute: "Callable[[], Any]") -> Any:
         """compute()'s value, or the last check's when nothing it read changed (the preview's memo)."""
         return compute() if self.memo is None else self.memo.fields.value(key, compute)
+
+    def kept(self, key: tuple[Any, ...], compute: "Callable[[], Any]") -> Any:
+        """remembered()'s value, with what computing it added to the studio (adding) added again when it is
+        the last check's."""
+        def computed() -> tuple[Any, dict[str, Any]]:
+            with self.adding() as effects:
+                value = compute()
+            return value, effects
+
+        value, effects = self.remembered(key, computed)
+        self.took(effects)
+        return value
 
     @contextlib.contextmanager
     def adding(self) -> Iterator[dict[str, Any]]:

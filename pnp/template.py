@@ -763,6 +763,13 @@ class _Env(ImmutableSandboxedEnvironment):
     def getattr(self, obj: Any, attribute: str) -> Any:
         # A mapping's fields win over its methods, so `card.items` or `goal.values` mean the data.
         tick()  # a step: sort, groupby, map... read an attribute of each item, out of any loop's sight
+        if type(obj) is Namespace and attribute[:1] != "_":  # a template's own values (the sandbox's answer,
+            # without its dozens of type tests, each a Python call of Namespace's __getattribute__)
+            try:
+                value = getattr(obj, attribute)
+            except AttributeError:
+                return self.undefined(obj=obj, name=attribute)
+            return self.wrap_str_format(value) or value
         if _is_mapping(obj) and attribute in obj:
             return obj[attribute]
         return super().getattr(obj, attribute)

@@ -293,6 +293,37 @@ def test_a_check_after_one_data_file_changed_parses_that_file_alone(tmp_path):
     cards = root / "cards/mini/cards.yaml"
     cards.write_text("# a comment moves every card a line down\n" + cards.read_text().replace("name: Lion", "name: Leo"))
     again = checked()
-    assert again[2:] == (1, 1)  # cards.yaml parsed again, more.yaml's parse reused
+    assert again[2:] == (1, 2)  # cards.yaml parsed again, more.yaml's and game.yaml's parses reused
     PARSED.__init__()  # forget every parse: the same game read from scratch says the same
     assert checked()[:2] == again[:2]
+
+
+def test_a_layout_file_rewritten_with_its_old_size_and_time_is_read_again(tmp_path, monkeypatch):
+    """The layout files' digests are kept by their status (printables._file_digest): a file rewritten with the
+    same size and its modification time set back is still read again (its change time moved)."""
+    import os
+
+    from pnp import printables
+    from pnp.check import load
+    from pnp.printables import file_digests
+    from pnp.project import Project
+    from pnp.report import Report
+
+    root = make_project(tmp_path / "proj")
+    project = Project(root.resolve())
+    game = load(project, "mini", Report(project.root))
+    card = root / "layouts/mini/card.yaml"
+    old = card.stat().st_mtime_ns - 10**10
+    os.utime(card, ns=(old, old))
+    monkeypatch.setattr(printables, "_SETTLED_NS", -10**12)  # every file kept, however new its change time
+    before = file_digests(game)
+    assert file_digests(game) == before
+    text = card.read_text()
+    changed = text.replace("#", "%", 1) if "#" in text else text[:-1] + "\t"
+    assert len(changed) == len(text) and changed != text
+    card.write_text(changed)
+    os.utime(card, ns=(old, old))
+    after = file_digests(game)
+    assert after["layouts/mini/card.yaml"] != before["layouts/mini/card.yaml"]
+    assert {k: v for k, v in after.items() if k != "layouts/mini/card.yaml"} == \
+        {k: v for k, v in before.items() if k != "layouts/mini/card.yaml"}

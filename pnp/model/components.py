@@ -7,6 +7,7 @@ from typing import Protocol
 
 from ..template import ExprError, evaluate
 from .load import MarkedList, Record, shown
+from .reads import FieldCache
 from ..options import did_you_mean, type_name
 from .schema import INVALID, Field, Schema, Str
 from .shapes import CheckerShape, GameShape
@@ -63,8 +64,10 @@ class _Game(GameShape, Protocol):
 Kinds = Mapping[str, Mapping[str, Field]]  # kind -> the keys its components take -> each key's field
 
 
-def load_components(game: _Game, components: object, kinds: Kinds | None, chk: CheckerShape) -> None:
-    """Check the manifest and fill game.components; `kinds` maps a kind name to its accepted keys."""
+def load_components(game: _Game, components: object, kinds: Kinds | None, chk: CheckerShape,
+                    cache: FieldCache | None = None) -> None:
+    """Check the manifest and fill game.components; `kinds` maps a kind name to its accepted keys. `cache`:
+    the last load's results (reads.py), each item's filter answer taken from it while nothing it read changed."""
     if not isinstance(components, list):
         chk.error(f"components is a list of mappings (one '- id: ...' each), got {type_name(components)}",
                   getattr(components, "mark", None) or game.meta.mark_of("components"))
@@ -89,7 +92,7 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
         ids.add(spec["id"])
         if kinds is not None and not _kind_ok(spec, kinds, chk):
             continue
-        component = _component(game, spec, chk)
+        component = _component(game, spec, chk, (n, cache))
         if component is not None:
             game.components.append(component)
 
@@ -110,7 +113,9 @@ def _kind_ok(spec: Record, kinds: Kinds, chk: CheckerShape) -> bool:
     return not missing
 
 
-def _component(game: GameShape, spec: Record, chk: CheckerShape) -> Component | None:
+def _component(game: GameShape, spec: Record, chk: CheckerShape,
+               kept: tuple[int, FieldCache | None]) -> Component | None:
+    """The component of manifest entry `spec` (the kept[0]-th), with its items; None when it cannot be made."""
     component = Component(spec["id"], str(spec.get("name", spec["id"])), spec["kind"], spec)
     copies = spec.get("copies", 1)
     table = spec.get("items")
@@ -123,7 +128,7 @@ def _component(game: GameShape, spec: Record, chk: CheckerShape) -> Component | 
             chk.error(f"component '{component.id}': no table '{table}'{did_you_mean(table, game.tables)}",
                       spec.mark_of("items"))
             return None
-        items = _items(game, component, game.tables[table], chk)
+        items = _items(game, component, game.tables[table], chk, kept)
         if items is None:
             return None
         if len(items) * copies > MAX_COUNT:
@@ -136,12 +141,23 @@ def _component(game: GameShape, spec: Record, chk: CheckerShape) -> Component | 
     return component
 
 
-def _items(game: GameShape, component: Component, rows: list[Record], chk: CheckerShape) -> list[Record] | None:
-    """The rows the component prints (filtered), each repeated by its quantity; None if the filter fails."""
+def _items(game: GameShape, component: Component, rows: list[Record], chk: CheckerShape,
+           kept: tuple[int, FieldCache | None]) -> list[Record] | None:
+    """The rows the component prints (filtered), each repeated by its quantity; None if the filter fails.
+    kept: (the component's place in the manifest, the cache of the last load's filter answers, or None)."""
     spec = component.spec
     if spec.get("filter") is not None:  # e.g. one deck per era from one table of cards
+        place, cache = kept
+
+        def keeps(n: int, item: Record) -> bool:
+            """Whether the filter keeps the n-th row (the last load's answer while nothing it read changed)."""
+            def evaluated() -> bool:
+                return bool(evaluate(spec["filter"], game.context(item=item)))
+
+            return evaluated() if cache is None else cache.value(("filter", place, spec["items"], n), evaluated)
+
         try:
-            rows = [it for it in rows if evaluate(spec["filter"], game.context(item=it))]
+            rows = [it for n, it in enumerate(rows) if keeps(n, it)]
         except ExprError as e:
             chk.error(f"component '{component.id}' filter: {e.message}", spec.mark_of("filter"))
             return None

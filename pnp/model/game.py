@@ -15,7 +15,7 @@ from .constraints import CONSTRAINT_FIELDS, check_constraints
 from .glossary import Glossary, load_glossary, load_timings
 from .icons import IconIndex
 from .reads import ALL, MEMBERS, FieldCache, Reaching, Read, Tables, reading, recording, track
-from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, shown
+from .load import MAX_FILE_BYTES, MarkedList, Record, load_data_file, shown
 from ..options import did_you_mean
 from .schema import INVALID, Schema
 from .shapes import CheckerShape
@@ -208,7 +208,7 @@ def load_game(project: Project, game_id: str, report: Report, kinds: Kinds | Non
     path = game.folder / "game.yaml"
     shown = project.rel(path)
     try:
-        meta = load_file(project.inside(path), shown)
+        meta = load_data_file(project.inside(path), shown)  # parsed once per process for the same bytes
     except (LoadError, DataError) as e:
         report.add(e)
         return game
@@ -226,7 +226,7 @@ def load_game(project: Project, game_id: str, report: Report, kinds: Kinds | Non
     load_tables(game, meta["tables"], chk)
     game.glossary = load_glossary(game, meta, chk)
     game.timings = load_timings(game, meta, chk)
-    check_tables(game, meta["tables"], chk)
+    check_tables(game, meta["tables"], chk, cache.checks if cache is not None else None)
     _load_macros(game, chk)
     # every item notes what reads it: what changed since the last load is known (the preview's cache), and
     # what a layout's element reads of an item tells which items it prints the same for (layout/resolve.py)
@@ -236,7 +236,7 @@ def load_game(project: Project, game_id: str, report: Report, kinds: Kinds | Non
         cache.start((meta, game.macros_source), game.tables)
     derive(game, meta["tables"], chk, cache)
     with recording() as reads:  # which items the components hold: what reading them depends on
-        load_components(game, meta["components"], kinds, chk)
+        load_components(game, meta["components"], kinds, chk, cache)
     game.component_reads = frozenset(reads) | {(name, MEMBERS, None) for name in game.tables}
     if not game.broken:  # counts over a table that did not load would only repeat the load error
         check_constraints(game, meta["constraints"], chk, cache)
@@ -285,7 +285,7 @@ def _load_rules(game: Game, meta: Record, chk: CheckerShape) -> Record:
         return meta.with_values({"rules": Record()})
     try:
         path = game.file(rules, meta.mark_of("rules"), "rules file")
-        loaded = load_file(path, game.project.rel(game.folder / rules))
+        loaded = load_data_file(path, game.project.rel(game.folder / rules))
     except (LoadError, DataError) as e:
         chk.report.add(e)
         loaded = Record()

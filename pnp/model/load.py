@@ -499,7 +499,8 @@ def _decoded(raw: bytes, shown_as: str) -> str:
 
 
 def load_data_file(path: Path, shown_as: str) -> Any:
-    """load_file for a table's data file, through PARSED: the same bytes are parsed once per process."""
+    """load_file for a game's data files (game.yaml, its rules and tables), through PARSED: the same bytes are
+    parsed once per process."""
     try:
         raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown_as))
     except OSError as e:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from .load import MarkedList, Record
+from .shapes import CheckerShape
 from ..report import Mark
 
 ALL = "*"  # read something that may hold any table's items
@@ -315,6 +316,13 @@ class Changes:
             return True
         if not self.tables:
             return False
+        if isinstance(reads, (set, frozenset)) and not self.whole and \
+                len(self.tables) + len(self.members) + len(self.items) + len(self.fields) < len(reads):
+            return self._reached_in(reads)
+        return self._reached_by(reads)
+
+    def _reached_by(self, reads: Iterable[Read]) -> bool:
+        """reach(), each read looked up in the changes."""
         for key in reads:
             if key == ALL:
                 return True
@@ -330,6 +338,13 @@ class Changes:
                 return True
         return False
 
+    def _reached_in(self, reads: set | frozenset) -> bool:
+        """reach() of a set of reads, for an edit that added or removed no item: each change looked up in it
+        (an edit changes a few fields; a printable reads hundreds)."""
+        return ALL in reads or any((table, None, None) in reads for table in self.tables) or \
+            any((table, MEMBERS, None) in reads for table in self.members) or \
+            any((*at, None) in reads for at in self.items) or any(key in reads for key in self.fields)
+
 
 def _id(item: object) -> object:
     """An item's id, as `ref` finds it (None for what is no record)."""
@@ -342,14 +357,16 @@ class FieldCache:
     the last one that finished); results not asked for in a check are forgotten when it finishes."""
 
     def __init__(self) -> None:
-        self.entries: dict = {}  # key -> (reads, value)
+        self.entries: dict = {}  # key -> (reads, value, the keys asked inside its computation)
         self.tables: dict | None = None  # the tables as the last finished check left them (before derived fields)
         self.changes = Changes(everything=True)
         self.inputs: object = None  # what everything depends on besides the tables (game.yaml, macros)
         self.computed: list = []  # the keys the current check computed (the others it took from here)
         self.reused = 0
         self.started = 0  # checks started, to tell whether one ran that a reader of `changes` did not see
+        self.checks = KeptChecks()  # the items' field checks (tables.check_tables)
         self._asked: set = set()
+        self._inside: list[set] = []  # the keys asked inside each computation under way, innermost last
         self._open = False  # a check started and not finished: what it kept may be half done
 
     def start(self, inputs: object, tables: dict[str, MarkedList]) -> None:
@@ -360,7 +377,7 @@ class FieldCache:
             self.changes = Changes().between(self.tables, tables)
         self.inputs, self.tables, self._open = inputs, {n: list(items) for n, items in tables.items()}, True
         self.started += 1
-        self._asked, self.computed, self.reused = set(), [], 0
+        self._asked, self.computed, self.reused, self._inside = set(), [], 0, []
 
     def finish(self) -> None:
         """The check is over: what it did not ask for (a deleted item's results) is forgotten."""
@@ -369,21 +386,127 @@ class FieldCache:
 
     def value(self, key: object, compute: Callable[[], Any]) -> Any:
         """compute()'s value, taken from the last check when nothing it read changed; its reads are noted
-        in any recording around."""
+        in any recording around. The results compute() asked for inside are kept as long as it is."""
         self._asked.add(key)
+        if self._inside:
+            self._inside[-1].add(key)
         entry = self.entries.get(key)
         if entry is not None and not self.changes.reach(entry[0]):
             self.reused += 1
             note_all(entry[0])
+            self._asked.update(entry[2])
+            if self._inside:
+                self._inside[-1].update(entry[2])
             return entry[1]
         self.entries.pop(key, None)  # a computation that fails keeps nothing
-        with recording() as reads:
-            value = compute()
+        self._inside.append(set())
+        try:
+            with recording() as reads:
+                value = compute()
+        finally:
+            inner = self._inside.pop()
+        if self._inside:
+            self._inside[-1].update(inner)
         self.computed.append(key)
-        self.entries[key] = (frozenset(reads), value)
+        self.entries[key] = (frozenset(reads), value, frozenset(inner))
         return value
 
     def previous(self, key: object) -> tuple[bool, Any]:
         """(found, value) of `key` in the last check, whatever it read."""
         entry = self.entries.get(key)
         return (False, None) if entry is None else (True, entry[1])
+
+
+# A question an item's check asks the game (CheckerShape's method and its arguments), e.g. ("ids", "cards")
+Question = tuple[Any, ...]
+
+
+class KeptChecks:
+    """Each item's field check from the last load, taken again while the item is the same (as read, at the
+    same places), its table's fields and the enums are the same, and every question the check asked the game
+    (a table's ids, an icon, the timings, a glossary term) has the same answer. Each question is answered
+    once per load (an id filled in by a default asks the table's ids again)."""
+
+    def __init__(self) -> None:
+        # table -> (its spec, the enums) when last checked
+        self.specs: dict[str, tuple[Any, Any]] = {}
+        # (table, index) -> (item as read, [(question, answer)], problems, item with defaults)
+        self.items: dict[tuple[str, int], tuple[Record, tuple[tuple[Question, Any], ...], Any, Record]] = {}
+        self.answers: dict[Question, Any] = {}  # this load's answers
+        self.reused = 0
+        self._chk: CheckerShape | None = None
+        self._asked: set[tuple[str, int]] = set()
+        self._stale: set[str] = set()  # tables whose fields or enums changed: no check of theirs is kept
+
+    def start(self, tables: Record, enums: Any, chk: CheckerShape) -> None:
+        """A load whose tables (game.yaml's `tables:`) and enums are these begins; `chk` answers its questions."""
+        specs = {name: (spec, enums) for name, spec in tables.items()}
+        self._stale = {name for name, spec in specs.items()
+                       if name not in self.specs or not same(self.specs[name], spec)}
+        self.specs, self.answers, self._chk, self._asked, self.reused = specs, {}, chk, set(), 0
+
+    def finish(self) -> None:
+        """What this load did not check (a deleted item) is forgotten."""
+        self.items = {at: self.items[at] for at in self._asked if at in self.items}
+        self._chk = None
+
+    def checker(self) -> CheckerShape:
+        assert self._chk is not None, "KeptChecks.start begins a load"
+        return self._chk
+
+    def answer(self, question: Question) -> Any:
+        """The game's answer to a question (CheckerShape's method and arguments), asked once per load."""
+        if question not in self.answers:
+            self.answers[question] = getattr(self.checker(), question[0])(*question[1:])
+        return self.answers[question]
+
+    def check(self, name: str, index: int, item: Record,
+              run: Callable[[CheckerShape], tuple[Any, Record]]) -> tuple[Any, Record]:
+        """(problems, item with defaults) of the item at `index` of table `name`: kept, or run(asking) now."""
+        at = (name, index)
+        self._asked.add(at)
+        entry = self.items.get(at)
+        if entry is not None and name not in self._stale and (entry[0] is item or same(entry[0], item)) and \
+                all(same(self.answer(question), answer) for question, answer in entry[1]):
+            self.reused += 1
+            return entry[2], entry[3]
+        asking = _Asking(self)
+        problems, filled = run(asking)
+        if asking.unkept:
+            self.items.pop(at, None)
+        else:
+            self.items[at] = (item, tuple(asking.asked.items()), problems, filled)
+        return problems, filled
+
+
+class _Asking:
+    """The CheckerShape one item's check sees: the load's answers (KeptChecks.answer), each question noted."""
+
+    def __init__(self, kept: KeptChecks) -> None:
+        self.kept, self.report = kept, kept.checker().report
+        self.asked: dict[Question, Any] = {}
+        self.unkept = False
+
+    def _ask(self, *question: Any) -> Any:
+        answer = self.asked[question] = self.kept.answer(question)
+        return answer
+
+    def ids(self, table: str) -> list[Any] | None:
+        return self._ask("ids", table)
+
+    def icon_exists(self, name: str) -> bool:
+        return self._ask("icon_exists", name)
+
+    def icon_names(self) -> list[str]:
+        return self._ask("icon_names")
+
+    def timings(self) -> list[str] | None:
+        return self._ask("timings")
+
+    def unknown_terms(self, text: str) -> list[tuple[str, str]]:
+        return self._ask("unknown_terms", text)
+
+    def error(self, message: str, mark: Mark | None) -> None:
+        """(Field checks yield their problems; one said here is said, and the check is not kept.)"""
+        self.unkept = True
+        self.kept.checker().error(message, mark)

@@ -8,7 +8,7 @@ from ..report import Mark
 from ..template import ExprError, evaluate
 from ..options import did_you_mean
 from .load import MarkedList, Record, load_data_file, shown
-from .reads import FieldCache, same
+from .reads import FieldCache, KeptChecks, same
 from .schema import Schema
 from .shapes import CheckerShape, GameShape
 from .spreadsheet import SPREADSHEETS, read_table
@@ -83,23 +83,50 @@ def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShap
     return data
 
 
-def check_tables(game: GameShape, tables: Record, chk: CheckerShape) -> dict[str, Schema]:
+def check_tables(game: GameShape, tables: Record, chk: CheckerShape,
+                 kept: KeptChecks | None = None) -> dict[str, Schema]:
     """Check every item against its table's schema (defaults filled in) and the unique fields.
-    Returns the schemas, by table name."""
+    Returns the schemas, by table name. `kept`: the last load's item checks, taken again where they still
+    hold (the preview's refreshes)."""
     schemas = {name: _schema(game, name, spec, tables, chk) for name, spec in tables.items()}
+    if kept is not None:
+        kept.start(tables, game.enums, chk)
     for name, items in game.tables.items():
         schema, spec = schemas[name], tables[name]
         if name in game.broken and not schema.fields:
             continue
-        derived = tuple(spec.get("derived") or ())  # may be typed in; checked by derive()
-        for i, item in enumerate(items):
-            for message, mark in schema.check(item, chk, derived):
-                chk.error(message, mark)
-                game.dirty.add((name, i))
-            items[i] = schema.with_defaults(item)
+        _check_items(game, name, schema, tuple(spec.get("derived") or ()), chk, kept)
         _check_unique(items, (["id"] if "id" in schema.fields else []) + list(spec.get("unique") or []), chk)
+    if kept is not None:
+        kept.finish()
     game.refresh()
     return schemas
+
+
+def _check_items(game: GameShape, name: str, schema: Schema, derived: tuple[str, ...], chk: CheckerShape,
+                 kept: KeptChecks | None) -> None:
+    """Check each item of a table against its schema and fill in its defaults (check_tables); `derived` names
+    its derived fields, which an item may type in (checked by derive())."""
+    items = game.tables[name]
+    for i, item in enumerate(items):
+        problems, items[i] = (_item_check(schema, item, chk, derived) if kept is None
+                              else kept.check(name, i, item, lambda asking: _item_check(schema, item, asking, derived)))
+        for message, mark in problems:
+            chk.error(message, mark)
+        if problems:
+            game.dirty.add((name, i))
+        if kept is not None and _id(items[i]) is not _id(item):  # a default id: the table's ids changed
+            kept.answers.pop(("ids", name), None)
+
+
+def _item_check(schema: Schema, item: Record, chk: CheckerShape,
+                derived: tuple[str, ...]) -> tuple[tuple[tuple[str, Mark | None], ...], Record]:
+    """(the problems of one item, the item with its defaults)."""
+    return tuple(schema.check(item, chk, derived)), schema.with_defaults(item)
+
+
+def _id(item: object) -> object:
+    return item.get("id") if isinstance(item, Record) else None
 
 
 def _schema(game: GameShape, name: str, spec: Record, tables: Record, chk: CheckerShape) -> Schema:

@@ -4,6 +4,7 @@ diagrams drawn by the same renderer, a title page and credits naming every font 
 import hashlib
 import json
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from markdown_it.token import Token
 from ..draw.book import Book, BookContent, BookError, images, parse
 from ..errors import DataError, ExprError
 from ..model.load import MAX_FILE_BYTES, Record
+from ..model.reads import note_all
 from ..model.schema import ICON_IN_TEXT
 from ..project import read_project_file
 from ..report import Mark
@@ -58,22 +60,12 @@ class Rulebook(Kind):
         return out
 
     def check(self, component: Component, studio: Studio, report: Reporter) -> None:
-        shown = studio.project.rel(template_path(studio))
         text = markdown(studio)  # raises DataError with the template's line
-        for n, line in enumerate(text.splitlines(), 1):
-            for name in ICON_IN_TEXT.findall(line):
-                if not studio.icons.exists(name):
-                    report.error(f"unknown icon ':{name}:' in the rendered rulebook line {n}"
-                                 f"{studio.did_you_mean_icon(name)}", Mark(shown))
-            for _, message in studio.game.glossary.unknown(line) if "[[" in line else ():
-                report.error(f"{message}, in the rendered rulebook line {n}", Mark(shown))
-        # the blocks the build sets (pictures, tables), made as the build makes them, short of drawing
-        book = Book(BookContent(title=studio.game.title, markdown=text), studio.fonts, studio.paper,
-                    lambda src, width: _drawer(studio, src), lambda *icon: None, _tokens(studio))
-        for e in book.problems():
-            for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
-                # a problem of another file (a pictured component's layout) is said at its own place
-                report.error(message, mark or book_mark(studio, getattr(e, "line", None)))
+        # checked again only when the Markdown (or the template its lines are told by) is new, or what its
+        # pictures read changed: an edit the rulebook reads but does not print costs its rendering alone
+        key = ("rulebook text", component.id, _digest(text), _digest(studio.cache["rulebook-source"]))
+        for message, mark in studio.kept(key, partial(_text_problems, studio, text)):
+            report.error(message, mark)
 
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         book = Book(content(studio), studio.fonts, studio.paper, lambda src, width: _drawer(studio, src),
@@ -88,6 +80,33 @@ class Rulebook(Kind):
 
     def text_digest(self, component: Component, studio: Studio) -> str:
         return hashlib.sha256(markdown(studio).encode()).hexdigest()[:16]
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.sha256(text.encode()).digest()
+
+
+def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], ...]:
+    """What is wrong with the rulebook's rendered Markdown `text`: unknown icons and glossary terms, and the
+    blocks the build could not set (pictures, tables), made as the build makes them, short of drawing."""
+    shown = studio.project.rel(template_path(studio))
+    said: list[tuple[str, Mark | None]] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        for name in ICON_IN_TEXT.findall(line):
+            if not studio.icons.exists(name):
+                said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}"
+                             f"{studio.did_you_mean_icon(name)}", Mark(shown)))
+        if "[[" in line:
+            note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
+            said += [(f"{message}, in the rendered rulebook line {n}", Mark(shown))
+                     for _, message in studio.game.glossary.unknown(line)]
+    book = Book(BookContent(title=studio.game.title, markdown=text), studio.fonts, studio.paper,
+                lambda src, width: _drawer(studio, src), lambda *icon: None, _tokens(studio))
+    for e in book.problems():
+        for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
+            # a problem of another file (a pictured component's layout) is said at its own place
+            said.append((message, mark or book_mark(studio, getattr(e, "line", None))))
+    return tuple(said)
 
 
 def template_path(studio: Studio) -> Path:
@@ -128,11 +147,20 @@ def source_line(source: str, rendered: str, line: int) -> int:
 
 
 def _tokens(studio: Studio) -> list[Token]:
-    """The rulebook's Markdown parsed once per build, as the book parses it."""
+    """The rulebook's Markdown parsed once per build, as the book parses it (and once for the same text in
+    a row: the preview's refreshes render it again after an edit it reads, most often to the same text)."""
+    global _LAST_PARSED
     cached = studio.cache.get("rulebook-tokens")
     if cached is None:
-        cached = studio.cache["rulebook-tokens"] = parse(markdown(studio))
+        text = markdown(studio)
+        last = _LAST_PARSED
+        cached = last[1] if last is not None and last[0] == text else parse(text)
+        studio.cache["rulebook-tokens"] = cached
+        _LAST_PARSED = (text, cached)
     return cached
+
+
+_LAST_PARSED: tuple[str, list[Token]] | None = None  # (Markdown, its tokens), which nothing changes once parsed
 
 
 def markdown(studio: Studio) -> str:
