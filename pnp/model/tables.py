@@ -1,5 +1,6 @@
 """Data tables: their files read, every item checked against its table's fields, derived fields computed."""
 
+import functools
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -110,7 +111,7 @@ def _check_items(game: GameShape, name: str, schema: Schema, derived: tuple[str,
     items = game.tables[name]
     for i, item in enumerate(items):
         problems, items[i] = (_item_check(schema, item, chk, derived) if kept is None
-                              else kept.check(name, i, item, lambda asking: _item_check(schema, item, asking, derived)))
+                              else kept.check(name, i, item, functools.partial(_item_check, schema, item, derived=derived)))
         for message, mark in problems:
             chk.error(message, mark)
         if problems:
