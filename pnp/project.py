@@ -99,6 +99,17 @@ class Project:
         return real
 
 
+def present(path: Path) -> bool:
+    """Whether a file, folder or link (even a broken one) stands at `path`. A name that no file system can hold
+    (a part longer than 255 bytes, a NUL) names nothing: Path.exists() raised OSError on it, a traceback where
+    the game's own name was at fault."""
+    try:
+        os.lstat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 def _not_regular(mode: int) -> str | None:
     """What a file of this mode is when it is not an ordinary file, else None."""
     if stat.S_ISREG(mode):

@@ -15,7 +15,7 @@ from .colour import ColourError, colour
 from .icons import draw_icon
 from .pictures import draw_resampled, printed_pixels
 from .primitive import Primitive
-from ..project import Project
+from ..project import Project, present
 from .fonts import FontSet
 from reportlab.pdfgen.canvas import Canvas
 
@@ -137,7 +137,7 @@ class Painter:
 
     def _image(self, p: Primitive, x0: float, top: float) -> None:
         path = self.image_folder / p.text
-        if not (path.exists() or path.is_symlink()):  # validation refuses it for print: a draft or the preview
+        if not present(path):  # validation refuses it for print: a draft or the preview
             return self._missing_art(p, x0, top)  # shows where the picture will go
         # ReportLab opens a file with Pillow (any format) the first time a PDF draws it, and reuses it after:
         # checked here right before that, as validation checks it (a file edited since is refused, not opened)
