@@ -13,7 +13,7 @@ from ..report import Mark
 from . import text as rtext
 from .colour import ColourError, colour
 from .icons import draw_icon
-from .pictures import draw_resampled, printed_pixels
+from .pictures import draw_resampled, drawn_pixels
 from .primitive import Primitive
 from ..project import Project, present
 from .fonts import FontSet
@@ -144,9 +144,9 @@ class Painter:
         checked = self.c.__dict__.setdefault("_pnp_images_checked", {})
         if path not in checked:
             checked[path] = checked_image(self.project, path, p.mark, p.text)
-        real, size = checked[path]
+        real, size, mode = checked[path]
         x, y = x0 + p.x, top - p.y - p.h
-        needed = printed_pixels(size, p.w, p.h)
+        needed = drawn_pixels(size, mode, p.w, p.h)
         spend = self._spending(p)
         if needed is not None:  # more pixels than its printed size needs: resampled
             try:
