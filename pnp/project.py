@@ -93,6 +93,9 @@ class Project:
             real = path.resolve()
         except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a symbolic link loop
             raise DataError(f"{what} '{shown}' is a symbolic link loop", mark or Mark(self.rel(path))) from None
+        except ValueError:  # a NUL character, which no file name holds
+            raise DataError(f"{what} '{shown}' cannot be a file's name: it holds a NUL character",
+                            mark or Mark(self.rel(path))) from None
         if not real.is_relative_to(self.root):
             raise DataError(f"{what} '{shown}' is outside the project folder (pnp reads only files inside it, "
                             "following links)", mark or Mark(self.rel(path)))
