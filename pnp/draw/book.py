@@ -215,7 +215,8 @@ class Book:
             tokens = self._tokens = parse(self.markdown)
         opened = [t for t in tokens if t.nesting == 1]
         if len(opened) > MAX_BLOCKS:
-            first_too_many = opened[MAX_BLOCKS].map
+            # a table cell has no line of its own: the nearest block before it that has one (its table's body)
+            first_too_many = next((t.map for t in reversed(opened[:MAX_BLOCKS + 1]) if t.map), None)
             error: DataError = BookError(f"the rulebook holds more than {MAX_BLOCKS:,} headings, paragraphs, list "
                                          "items and table cells; split it",
                                          line=first_too_many[0] + 1 if first_too_many else None)
