@@ -54,6 +54,18 @@ class BookContent:
     icons_line: str = ""
 
 
+def _too_many_blocks(tokens: list[Token]) -> "BookError | None":
+    """The error for Markdown of more than MAX_BLOCKS blocks, at the line of the one past the limit; None when
+    there are not so many."""
+    opened = [t for t in tokens if t.nesting == 1]
+    if len(opened) <= MAX_BLOCKS:
+        return None
+    # a table cell has no line of its own: the nearest block before it that has one (its table's body)
+    first_too_many = next((t.map for t in reversed(opened[:MAX_BLOCKS + 1]) if t.map), None)
+    return BookError(f"the rulebook holds more than {MAX_BLOCKS:,} headings, paragraphs, list items and table "
+                     "cells; split it", line=first_too_many[0] + 1 if first_too_many else None)
+
+
 @dataclass
 class _Story:
     """Where the Markdown walk is: its tokens, the position, open lists and the flowables so far."""
@@ -213,13 +225,8 @@ class Book:
         tokens = self.__dict__.get("_tokens")
         if tokens is None:
             tokens = self._tokens = parse(self.markdown)
-        opened = [t for t in tokens if t.nesting == 1]
-        if len(opened) > MAX_BLOCKS:
-            # a table cell has no line of its own: the nearest block before it that has one (its table's body)
-            first_too_many = next((t.map for t in reversed(opened[:MAX_BLOCKS + 1]) if t.map), None)
-            error: DataError = BookError(f"the rulebook holds more than {MAX_BLOCKS:,} headings, paragraphs, list "
-                                         "items and table cells; split it",
-                                         line=first_too_many[0] + 1 if first_too_many else None)
+        error: DataError | None = _too_many_blocks(tokens)
+        if error is not None:
             if problems is None:
                 raise error
             problems.append(error)
