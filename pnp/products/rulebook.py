@@ -58,15 +58,14 @@ class Rulebook(Kind):
         return out
 
     def check(self, component: Component, studio: Studio, report: Reporter) -> None:
-        shown = studio.project.rel(template_path(studio))
         text = markdown(studio)  # raises DataError with the template's line
         for n, line in enumerate(text.splitlines(), 1):
             for name in ICON_IN_TEXT.findall(line):
                 if not studio.icons.exists(name):
                     report.error(f"unknown icon ':{name}:' in the rendered rulebook line {n}"
-                                 f"{studio.did_you_mean_icon(name)}", Mark(shown))
+                                 f"{studio.did_you_mean_icon(name)}", book_mark(studio, n))
             for _, message in studio.game.glossary.unknown(line) if "[[" in line else ():
-                report.error(f"{message}, in the rendered rulebook line {n}", Mark(shown))
+                report.error(f"{message}, in the rendered rulebook line {n}", book_mark(studio, n))
         # the blocks the build sets (pictures, tables), made as the build makes them, short of drawing
         book = Book(BookContent(title=studio.game.title, markdown=text), studio.fonts, studio.paper,
                     lambda src, width: _drawer(studio, src), lambda *icon: None, _tokens(studio))
