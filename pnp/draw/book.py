@@ -138,6 +138,16 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     return text, images
 
 
+def _text_only(children: list[Token] | None, where: str) -> str:
+    """The markup of inline tokens where the book draws no picture (a heading, a table's cell, a tip): a
+    picture there is refused, where it was left out without a word (and never checked)."""
+    text, images = _inline(children)
+    if images:
+        raise BookError(f"picture '{images[0][0]}' in {where}: the rulebook draws pictures only in paragraphs "
+                        "and list items; put it in a paragraph of its own")
+    return text
+
+
 class _Together(KeepTogether):
     """KeepTogether outside a DocTemplate: ReportLab's split asks the template for the next frame, and there
     is none here; every page's frame is the same, so the next one is this one. What is taller than a page is
@@ -257,7 +267,7 @@ class Book:
 
     def _md_heading_open(self, st: _Story) -> int:
         level = min(int(st.tokens[st.i].tag[1]), 3)
-        text, _ = _inline(st.tokens[st.i + 1].children)
+        text = _text_only(st.tokens[st.i + 1].children, "a heading")
         st.flow.append(self.heading(text, level, st.registry, size={1: 20, 2: 14, 3: 11.5}[level], leading=1.2,
                                     color=ACCENT if level < 3 else INK, space_before={1: 14, 2: 10, 3: 6}[level],
                                     space_after=4))
@@ -340,7 +350,7 @@ class Book:
                 rows.append(row)
                 header_rows += in_head
             elif t.type == "inline" and row is not None:
-                text, _ = _inline(t.children)
+                text = _text_only(t.children, "a table")
                 row.append(self.para(f"**{text}**" if in_head else text, size=9, space_after=0, leading=1.25))
         if len(rows) > MAX_TABLE_ROWS:  # 20,000 rows took minutes; 1,000 are about a second, 30 pages
             raise BookError(f"a table of {len(rows):,} rows is longer than a rulebook prints (at most "
@@ -391,7 +401,7 @@ class Book:
         inner: list[RichText] = []
         for t in tokens:
             if t.type == "inline":
-                text, _ = _inline(t.children)
+                text = _text_only(t.children, "a tip")
                 inner.append(self.para(text, size=9.5, space_after=3))
         box = _table([[inner]], hAlign="LEFT", fonts=self.fonts, commands=[("BACKGROUND", (0, 0), (-1, -1), TIP),
                                  ("LINEBEFORE", (0, 0), (0, -1), 2, colors.HexColor(ACCENT)),
