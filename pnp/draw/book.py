@@ -446,6 +446,7 @@ class Book:
 
     def toc(self, entries: list[Entry]) -> list[Flowable]:
         flow = [self.para("Contents", family="Display", size=20, color=ACCENT, space_after=8)]
+        lines = self.__dict__.get("_heading_lines", {})  # a row too tall for a page is told at its heading
         for level, text, page in entries:
             if level > 2:
                 continue
@@ -455,6 +456,7 @@ class Book:
                         colWidths=[None, 14 * MM], fonts=self.fonts, commands=[("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                                      ("TOPPADDING", (0, 0), (-1, -1), 1.5 if level == 1 else 0.5),
                                      ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5)])
+            row.pnp_line = lines.get((level, text))
             flow.append(row)
         return flow
 
@@ -488,10 +490,12 @@ class Book:
     def _headings(self) -> list[Entry]:
         """(level, text, page) of every heading the book will list, before any layout (pages unknown)."""
         registry: list[Entry] = []
+        self._heading_lines: dict[tuple[int, str], int | None] = {}
         for f in self.story(registry) + self.credits(registry):
             for part in getattr(f, "_content", [f]):  # a heading kept with its next block
                 if isinstance(part, Heading):
                     registry.append((part.level, part.markup, 0))
+                    self._heading_lines.setdefault((part.level, part.markup), getattr(part, "pnp_line", None))
         return registry
 
     def _layout_pass(self, canvas: Canvas, entries: list[Entry], registry: list[Entry], dry: bool) -> int:

@@ -3,6 +3,7 @@ diagrams drawn by the same renderer, a title page and credits naming every font 
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -123,7 +124,26 @@ def source_line(source: str, rendered: str, line: int) -> int:
         text = rendered_lines[k - 1].strip()
         if text and template.count(text) == 1:
             return template.index(text) + 1
+        if k == line and text:  # a line the template writes with a value in it: `## {{ title }}`
+            written = [n for n, pattern in enumerate(template, 1) if "{{" in pattern and _writes(pattern, text)]
+            if len(written) == 1:
+                return written[0]
     return 0
+
+
+def _writes(template_line: str, text: str) -> bool:
+    """Whether a template line can render as `text`: its literal parts in order, each `{{ }}` or `{% %}`
+    standing for any text. Literal parts are searched one after another (no backtracking: linear)."""
+    parts = re.split(r"\{\{.*?\}\}|\{%.*?%\}", template_line)
+    if len(parts) == 1 or not text.startswith(parts[0]) or not text.endswith(parts[-1]):
+        return False
+    at, end = len(parts[0]), len(text) - len(parts[-1])
+    for part in parts[1:-1]:
+        found = text.find(part, at, end)
+        if found < 0:
+            return False
+        at = found + len(part)
+    return at <= end
 
 
 def _tokens(studio: Studio) -> list[Token]:
