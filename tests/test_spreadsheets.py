@@ -283,3 +283,15 @@ def test_an_array_formula_is_named_by_its_text(proj):
           if name == "xl/worksheets/sheet1.xml" else data)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:4: error: this cell holds a formula ('=SUM(1,3)')")
                for ln in errors(proj)), errors(proj)
+
+
+@pytest.mark.parametrize("number, said", [(b"0", "a row numbered 0 after row 2"),  # row 3 numbered 0
+                                          (b"2", "a row numbered 2 after row 2"),  # row 3 numbered again 2
+                                          (b"-7", "a row numbered -7 after row 2")])
+def test_a_row_out_of_order_is_refused_at_its_place_not_left_out(proj, number, said):
+    """openpyxl's reader left out a row numbered 0 or less, or not after the row before it: an item lost."""
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: data.replace(b'<row r="3"', b'<row r="' + number + b'"', 1)
+          if name == "xl/worksheets/sheet1.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:1: error: {said}") for ln in errors(proj)), \
+        errors(proj)

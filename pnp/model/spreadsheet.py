@@ -135,6 +135,7 @@ def _check_parts(infos: list[zipfile.ZipInfo], shown: str) -> None:
 def _sheet_rows(ws: Any, where: str) -> Rows:
     """(row number, [cell value]) of every row holding a cell, however large the sheet's <dimension> says
     it is (openpyxl's read-only mode stops there); a formula cell is refused: pnp runs none."""
+    _rows_in_order(ws, where)
     ws.reset_dimensions()
     rows: Rows = []
     for n, cells in enumerate(ws.iter_rows(), start=1):
@@ -154,6 +155,28 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
             values.append(cell.value)
         rows.append((n, values))
     return rows
+
+
+def _rows_in_order(ws: Any, where: str) -> None:
+    """LoadError unless the sheet numbers its rows from 1 up, each past the one before: openpyxl's reader
+    drops a row numbered 0 or less, or not after the row before it (a repeated or out of order row), without
+    a word, so an item was lost. Read from the sheet's XML, its <row r=...> alone (at most 4 MB: checked)."""
+    from xml.etree.ElementTree import iterparse
+
+    before = 0
+    with ws._get_source() as source:  # the sheet's XML part (openpyxl's own reader opens it so)
+        for _, element in iterparse(source):
+            if element.tag.rpartition("}")[2] == "row":
+                number = element.get("r")
+                now = int(number) if number and number.lstrip("-").isdigit() else before + 1
+                if now > MAX_SHEET_ROW:
+                    raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has",
+                                    Mark(where))
+                if now <= before:
+                    raise LoadError(f"a row numbered {now} after row {before}: a sheet's rows are numbered from 1 "
+                                    "up, each once (the reader would leave this one out)", Mark(where, before + 1, 1))
+                before = now
+            element.clear()
 
 
 def _blank(value: object) -> bool:
