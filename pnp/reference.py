@@ -13,7 +13,7 @@ from .layout.elements.base import COMMON, ROTATE, TEXT_STYLE
 from .layout.layouts import LAYOUT_PARAMS
 from .layout.budget import BASE_PIXELS, BASE_STEPS, CHARACTERS_PER_STEP, PIXELS_PER_FACE, STEPS_PER_FACE
 from .layout.resolve import CONTEXT as LAYOUT_CONTEXT, MAX_PRIMS, MAX_REPEAT
-from .layout.styles import OWN_KEYS
+from .layout.styles import MAX_EXTENDS, OWN_KEYS
 from .model.components import COMPONENT_FIELDS, ITEM_FIELDS, MAX_COUNT
 from .model.balance import BALANCE_FIELDS
 from .simulate.api import api_reference
@@ -144,7 +144,7 @@ def _layouts() -> str:
         "## Text styles", "", "`layouts/<game>/text-styles.yaml` (and `layouts/shared/text-styles.yaml`, which a game's own "
         "styles override) names text styles: `title: {font: Display, size: 12, color: '#222'}`. A text element "
         f"uses one with `style: title`; its own settings win. A style may set {', '.join(f'`{k}`' for k in TEXT_STYLE)}, "
-        f"and {' and '.join(f'`{k}`' for k in OWN_KEYS)} (`extends: other` builds on another style)."])
+        f"and {' and '.join(f'`{k}`' for k in OWN_KEYS)} (`extends: other` builds on another style, {MAX_EXTENDS} deep at most)."])
 
 
 def _fonts() -> str:
