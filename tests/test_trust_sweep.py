@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, make_project, run
 from pnp import project as project_module
 from pnp.kit import inputs
 from pnp.kit.changes import read_faces
@@ -123,3 +123,16 @@ def test_a_commit_puts_every_new_file_in_place_and_leaves_no_second_name(tmp_pat
     commit_files(_kit(tmp_path))
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == \
         {n: b"new " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
+
+
+@pytest.mark.parametrize("name, said", [
+    ("x\x1b]0;title\x07y", r"cards/'x\x1b]0;title\x07y' holds a control character"),  # sets the terminal's title
+    ("a\nb", r"cards/'a\nb' holds a control character"),  # a forged line of output
+    ("g" * 101, "is longer than 100 bytes"),  # output/<game>/<game>-cards-a4.pdf: past 255 bytes, build failed
+])
+def test_a_game_folder_named_to_act_on_the_terminal_or_too_long_is_refused_by_its_escaped_name(tmp_path, name, said):
+    root = make_project(tmp_path / "proj")
+    (root / "cards" / "mini").rename(root / "cards" / name)
+    result = run(root, "validate")
+    assert result.exit_code == 2
+    assert said in result.output and "\x1b" not in result.output and name not in result.output
