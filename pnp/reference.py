@@ -11,7 +11,7 @@ from .draw.fonts import FAMILY_FIELDS, MAX_FONT_BYTES
 from .layout.elements import ELEMENTS
 from .layout.elements.base import COMMON, ROTATE, TEXT_STYLE
 from .layout.layouts import LAYOUT_PARAMS
-from .layout.budget import BASE_PIXELS, BASE_STEPS, CHARACTERS_PER_STEP, PIXELS_PER_FACE, STEPS_PER_FACE
+from .layout.budget import BASE_PIXELS, BASE_STEPS, CHARACTERS_PER_STEP, ICON_PAINTS, PIXELS_PER_FACE, STEPS_PER_FACE
 from .layout.resolve import CONTEXT as LAYOUT_CONTEXT, MAX_PRIMS, MAX_REPEAT
 from .layout.styles import MAX_EXTENDS, OWN_KEYS
 from .model.components import COMPONENT_FIELDS, ITEM_FIELDS, MAX_COUNT
@@ -163,7 +163,8 @@ def _elements() -> str:
            _option_table(COMMON), "", f"A repeated element makes 0 to {MAX_REPEAT:,} copies, and one layout draws "
            f"at most {MAX_PRIMS:,} shapes for an item. A game's drawing, in one command, has a budget of "
            f"{BASE_STEPS:,} steps and {STEPS_PER_FACE:,} more per face it prints (a step: an element or copy "
-           f"resolved, a shape made or painted, {CHARACTERS_PER_STEP} characters of text); past it, the game stops "
+           f"resolved, a shape made or painted, each fill or stroke of an icon past its first {ICON_PAINTS}, "
+           f"{CHARACTERS_PER_STEP} characters of text); past it, the game stops "
            f"with one message at the element that spent it. Its pictures may have {BASE_PIXELS:,} pixels decoded, "
            f"resampled and embedded, and {PIXELS_PER_FACE:,} more per face (each picture is decoded once); past it, "
            "one message where the picture that crossed it was asked for. Elements that can turn also take:", "", _option_table(ROTATE),
