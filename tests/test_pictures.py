@@ -97,3 +97,28 @@ def _images_in(xobject):
         return [xobject]
     return [image for inner in xobject.get("/Resources", {}).get("/XObject", {}).values()
             for image in _images_in(inner)]
+
+
+def test_a_photo_turned_by_its_exif_orientation_prints_upright_resampled_or_not(tmp_path):
+    # a phone stores a portrait photo on its side, with EXIF orientation 6: it printed on its side
+    card = ("size: poker\nelements:\n"
+            "  - {type: image, src: images/small.jpg, x: 5, y: 5, w: 20, h: 20, min_dpi: 1}\n"  # as it is
+            "  - {type: image, src: images/big.jpg, x: 5, y: 40, w: 20, h: 20}\n")  # resampled
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    (root / "layouts/mini/images").mkdir()
+    for name, side in (("small", 40), ("big", 600)):
+        stored = Image.new("RGB", (2 * side, side), "red")
+        stored.paste((0, 0, 255), (0, 0, side, side))  # its left half blue: the top once turned upright
+        exif = stored.getexif()
+        exif[0x0112] = 6
+        stored.save(root / f"layouts/mini/images/{name}.jpg", exif=exif.tobytes())
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
+        drawn = [pikepdf.PdfImage(image).as_pil_image().convert("RGB") for image in _images_in(pdf.pages[0].obj)]
+    assert len(drawn) == 2
+    for picture in drawn:
+        width, height = picture.size
+        assert abs(height - 2 * width) <= 1  # portrait, as viewers show it (resampled: rounded up)
+        top, bottom = picture.getpixel((width // 2, height // 4)), picture.getpixel((width // 2, 3 * height // 4))
+        assert top[2] > 200 > top[0] and bottom[0] > 200 > bottom[2]  # blue above red

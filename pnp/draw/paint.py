@@ -150,9 +150,9 @@ class Painter:
         checked = self.c.__dict__.setdefault("_pnp_images_checked", {})
         if path not in checked:
             checked[path] = checked_image(self.project, path, p.mark, p.text)
-        real, size, mode = checked[path]
+        real, size, as_is = checked[path]
         x, y = x0 + p.x, top - p.y - p.h
-        needed = drawn_pixels(size, mode, p.w, p.h)
+        needed = drawn_pixels(size, as_is, p.w, p.h)
         spend = self._spending(p)
         if needed is not None:  # more pixels than its printed size needs: resampled
             try:

@@ -16,10 +16,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageOps
 from reportlab.pdfgen.canvas import Canvas
 
-from ..model.images import DEEP_MODES, IMAGE_FORMATS, MAX_IMAGE_BYTES, checked_image, opened_image
+from ..model.images import (DEEP_MODES, IMAGE_FORMATS, MAX_IMAGE_BYTES, TURNED, checked_image, opened_image,
+                            orientation)
 from ..project import Project, read_project_file
 from ..report import Mark
 
@@ -43,11 +44,12 @@ def printed_pixels(size: tuple[int, int], width: float, height: float) -> tuple[
     return max(1, math.ceil(pixels_w * ratio)), max(1, math.ceil(pixels_h * ratio))
 
 
-def drawn_pixels(size: tuple[int, int], mode: str, width: float, height: float) -> tuple[int, int] | None:
-    """printed_pixels, or the picture's own size for a picture that cannot be embedded as it is (samples of
-    more than 8 bits, which ReportLab would clip): it is made 8-bit by resampling (_encoded_from)."""
+def drawn_pixels(size: tuple[int, int], as_is: bool, width: float, height: float) -> tuple[int, int] | None:
+    """printed_pixels, or the picture's own size for a picture that cannot be embedded as it is (turned by its
+    EXIF orientation, or of samples of more than 8 bits, which ReportLab would clip): it is redrawn upright and
+    8-bit by resampling (_encoded_from)."""
     needed = printed_pixels(size, width, height)
-    return size if needed is None and mode in DEEP_MODES else needed
+    return size if needed is None and not as_is else needed
 
 
 def verified_picture(project: Project, path: Path, mark: Mark | None, shown: str, box: tuple[float, float],
@@ -56,10 +58,10 @@ def verified_picture(project: Project, path: Path, mark: Mark | None, shown: str
     decoding every pixel of it (a truncated file fails here, not half-way through a build) unless this process
     already did for the same bytes; a picture drawn resampled is resampled now, for the drawing. DataError at
     `mark` for a picture that cannot be used; `spend(work, pixels)` is called before the work is done."""
-    real, size, mode = checked_image(project, path, mark, shown)
+    real, size, as_is = checked_image(project, path, mark, shown)
     source = read_project_file(real, MAX_IMAGE_BYTES, mark, "image")
     digest = hashlib.sha256(source).hexdigest()
-    needed = drawn_pixels(size, mode, *box)
+    needed = drawn_pixels(size, as_is, *box)
     work = digest if needed is None else _key(digest, needed)
     spend(work, size[0] * size[1] * (1 if needed is None else 2))  # decoded (and resampled), even if it was
     if digest in _verified and (needed is None or work in _kept):  # before: a game's verdict is its own
@@ -137,8 +139,11 @@ def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
     costs a fraction of the time and memory), as JPEG when it was one, else as PNG: Pillow's encoders give the
     same bytes for the same pixels, so a rebuild gives the same PDF."""
     was_jpeg = image.format == "JPEG" and image.mode in ("L", "RGB")
-    if image.format == "JPEG":
-        image.draft(image.mode, size)  # at least `size`: the decoder skips what Lanczos would average away
+    held = orientation(image)
+    if image.format == "JPEG":  # at least `size` as stored: the decoder skips what Lanczos would average away
+        image.draft(image.mode, size[::-1] if held in TURNED else size)
+    if held != 1:  # upright, as viewers show it (`size` is upright)
+        image = ImageOps.exif_transpose(image)
     picture = _eight_bits(image)
     resampled = picture.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
     out = io.BytesIO()
