@@ -7,7 +7,7 @@ import inspect
 from collections.abc import Mapping
 
 from . import template
-from .draw.fonts import FAMILY_FIELDS, MAX_FONT_BYTES
+from .draw.fonts import FAMILY_FIELDS, MAX_FAMILIES, MAX_FONT_BYTES, MAX_FONTS_READ
 from .layout.elements import ELEMENTS
 from .layout.elements.base import COMMON, ROTATE, TEXT_STYLE
 from .layout.layouts import LAYOUT_PARAMS
@@ -155,7 +155,9 @@ def _fonts() -> str:
         _option_table(FAMILY_FIELDS), "", "```yaml", "families:", "  Body:", "    name: Source Sans Pro",
         "    regular: SourceSansPro/SourceSansPro-Regular.ttf", "    bold: SourceSansPro/SourceSansPro-Bold.ttf",
         "    license: SourceSansPro/OFL.txt", "```", "",
-        f"Font files are TrueType (.ttf), inside the project, at most {MAX_FONT_BYTES // 2**20} MB each."])
+        f"Font files are TrueType (.ttf), inside the project, at most {MAX_FONT_BYTES // 2**20} MB each; at most "
+        f"{MAX_FAMILIES} families, and {MAX_FONTS_READ // 2**20} MB of font files in all (a file counted for each "
+        "family and style naming it)."])
 
 
 def _elements() -> str:
