@@ -19,6 +19,7 @@ from .model.schema import ICON_IN_TEXT
 from .options import did_you_mean
 from .printables import Studio, marked_key
 from .products import KINDS, component_keys
+from .project import present
 from .report import Mark, Report, shortened
 from .template import budget
 from .units import MM, PrintOptions
@@ -408,7 +409,7 @@ class Checks:
     def _read_image(self, prim: "Prim") -> tuple[int, int] | None:
         folder = self.game.layout_folder
         path = folder / prim.text
-        if not path.exists() and not path.is_symlink():
+        if not present(path):
             self.error(f"image '{prim.text}' not found (looked in {self.game.project.rel(folder)}/)", prim.mark)
             return None
         try:

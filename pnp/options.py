@@ -30,7 +30,15 @@ class ColourError(ValueError):
 def _css_names() -> Mapping[str, str]:
     from PIL import ImageColor  # the CSS colour names, as Pillow keeps them
 
-    return {name: hex_ for name, hex_ in ImageColor.colormap.items() if isinstance(hex_, str) and hex_.startswith("#")}
+    # Pillow replaces a name's '#rrggbb' by its (r, g, b) once anything in the process has used the name
+    # (Image.new("RGB", size, "red")): read either, or that name would be an unknown colour from then on
+    names = {}
+    for name, value in ImageColor.colormap.items():
+        if isinstance(value, tuple) and len(value) >= 3:
+            value = "#%02x%02x%02x" % value[:3]
+        if isinstance(value, str) and value.startswith("#"):
+            names[name] = value
+    return names
 
 
 def parse_colour(value: object) -> str | None:

@@ -7,13 +7,14 @@ import os
 import secrets
 import sys
 import stat
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator, Sequence
 
 from .errors import DataError, LoadError, UsageError
 from .options import did_you_mean
-from .report import Mark
+from .report import Mark, shown
 
 try:
     import fcntl
@@ -53,10 +54,15 @@ class Project:
         return self.layouts / "shared"
 
     def games(self) -> list[str]:
-        """Game ids: folders of cards/ holding a game.yaml, sorted."""
+        """Game ids: folders of cards/ holding a game.yaml, sorted. UsageError for a folder whose name pnp
+        cannot print or name files after (see game_name_problem)."""
         if not self.cards.is_dir():
             return []
-        return sorted(p.name for p in self.cards.iterdir() if (p / "game.yaml").is_file())
+        names = sorted(p.name for p in self.cards.iterdir() if (p / "game.yaml").is_file())
+        for name in names:
+            if problem := game_name_problem(name):
+                raise UsageError(f"game folder cards/{shown(name)} {problem}: rename it")
+        return names
 
     def select(self, names: Sequence[str] | None) -> list[str]:
         """The games to work on: all when none are named; unknown names are a usage error."""
@@ -93,10 +99,38 @@ class Project:
             real = path.resolve()
         except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a symbolic link loop
             raise DataError(f"{what} '{shown}' is a symbolic link loop", mark or Mark(self.rel(path))) from None
+        except ValueError:  # a NUL character, which no file name holds
+            raise DataError(f"{what} '{shown}' cannot be a file's name: it holds a NUL character",
+                            mark or Mark(self.rel(path))) from None
         if not real.is_relative_to(self.root):
             raise DataError(f"{what} '{shown}' is outside the project folder (pnp reads only files inside it, "
                             "following links)", mark or Mark(self.rel(path)))
         return real
+
+
+MAX_GAME_NAME_BYTES = 100  # a game's name begins every output file's name, which a file system holds to 255 bytes
+
+
+def game_name_problem(name: str) -> str | None:
+    """Why a game's folder name cannot be a game's name, or None. Every message and output file names the game
+    by it: a control character there (an escape sequence, a newline) would act on the terminal reading pnp's
+    output or forge lines of it, and a long name makes output file names longer than a file system allows."""
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn") for c in name):
+        return "holds a control character (pnp names its output and its messages after a game's folder)"
+    if len(name.encode("utf-8", "surrogateescape")) > MAX_GAME_NAME_BYTES:
+        return f"is longer than {MAX_GAME_NAME_BYTES} bytes (pnp names its output files after a game's folder)"
+    return None
+
+
+def present(path: Path) -> bool:
+    """Whether a file, folder or link (even a broken one) stands at `path`. A name that no file system can hold
+    (a part longer than 255 bytes, a NUL) names nothing: Path.exists() raised OSError on it, a traceback where
+    the game's own name was at fault."""
+    try:
+        os.lstat(path)
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def not_regular(mode: int) -> str | None:

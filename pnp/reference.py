@@ -7,13 +7,13 @@ import inspect
 from collections.abc import Mapping
 
 from . import template
-from .draw.fonts import FAMILY_FIELDS, MAX_FONT_BYTES
+from .draw.fonts import FAMILY_FIELDS, MAX_FAMILIES, MAX_FONT_BYTES, MAX_FONTS_READ
 from .layout.elements import ELEMENTS
 from .layout.elements.base import COMMON, ROTATE, TEXT_STYLE
 from .layout.layouts import LAYOUT_PARAMS
-from .layout.budget import BASE_PIXELS, BASE_STEPS, CHARACTERS_PER_STEP, PIXELS_PER_FACE, STEPS_PER_FACE
+from .layout.budget import BASE_PIXELS, BASE_STEPS, CHARACTERS_PER_STEP, ICON_PAINTS, PIXELS_PER_FACE, STEPS_PER_FACE
 from .layout.resolve import CONTEXT as LAYOUT_CONTEXT, MAX_PRIMS, MAX_REPEAT
-from .layout.styles import OWN_KEYS
+from .layout.styles import MAX_EXTENDS, OWN_KEYS
 from .model.components import COMPONENT_FIELDS, ITEM_FIELDS, MAX_COUNT
 from .model.balance import BALANCE_FIELDS
 from .simulate.api import api_reference
@@ -144,7 +144,7 @@ def _layouts() -> str:
         "## Text styles", "", "`layouts/<game>/text-styles.yaml` (and `layouts/shared/text-styles.yaml`, which a game's own "
         "styles override) names text styles: `title: {font: Display, size: 12, color: '#222'}`. A text element "
         f"uses one with `style: title`; its own settings win. A style may set {', '.join(f'`{k}`' for k in TEXT_STYLE)}, "
-        f"and {' and '.join(f'`{k}`' for k in OWN_KEYS)} (`extends: other` builds on another style)."])
+        f"and {' and '.join(f'`{k}`' for k in OWN_KEYS)} (`extends: other` builds on another style, {MAX_EXTENDS} deep at most)."])
 
 
 def _fonts() -> str:
@@ -155,7 +155,9 @@ def _fonts() -> str:
         _option_table(FAMILY_FIELDS), "", "```yaml", "families:", "  Body:", "    name: Source Sans Pro",
         "    regular: SourceSansPro/SourceSansPro-Regular.ttf", "    bold: SourceSansPro/SourceSansPro-Bold.ttf",
         "    license: SourceSansPro/OFL.txt", "```", "",
-        f"Font files are TrueType (.ttf), inside the project, at most {MAX_FONT_BYTES // 2**20} MB each."])
+        f"Font files are TrueType (.ttf), inside the project, at most {MAX_FONT_BYTES // 2**20} MB each; at most "
+        f"{MAX_FAMILIES} families, and {MAX_FONTS_READ // 2**20} MB of font files in all (a file counted for each "
+        "family and style naming it)."])
 
 
 def _elements() -> str:
@@ -163,7 +165,8 @@ def _elements() -> str:
            _option_table(COMMON), "", f"A repeated element makes 0 to {MAX_REPEAT:,} copies, and one layout draws "
            f"at most {MAX_PRIMS:,} shapes for an item. A game's drawing, in one command, has a budget of "
            f"{BASE_STEPS:,} steps and {STEPS_PER_FACE:,} more per face it prints (a step: an element or copy "
-           f"resolved, a shape made or painted, {CHARACTERS_PER_STEP} characters of text); past it, the game stops "
+           f"resolved, a shape made or painted, each fill or stroke of an icon past its first {ICON_PAINTS}, "
+           f"{CHARACTERS_PER_STEP} characters of text); past it, the game stops "
            f"with one message at the element that spent it. Its pictures may have {BASE_PIXELS:,} pixels decoded, "
            f"resampled and embedded, and {PIXELS_PER_FACE:,} more per face (each picture is decoded once); past it, "
            "one message where the picture that crossed it was asked for. Elements that can turn also take:", "", _option_table(ROTATE),

@@ -10,6 +10,16 @@ from pathlib import Path
 from typing import Any, Protocol
 
 
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+
+
+def printable(text: str) -> str:
+    """A message line as it is printed: a control character that a game's text, a template or a file name
+    put into it (an escape sequence, a newline, a right-to-left override) is written as its escape, `\\x1b`,
+    so that what a received folder holds cannot act on the terminal reading pnp's output or forge a line."""
+    return _UNPRINTABLE.sub(lambda m: repr(m[0])[1:-1], text)
+
+
 def shortened(text: str, limit: int) -> str:
     """Text as a message or a label quotes it: cut to `limit` characters, the last an ellipsis, when longer."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -109,7 +119,7 @@ class Diagnostic:
 
     def __str__(self) -> str:
         where = f"{self.mark}: " if self.mark else ""
-        return f"{where}{self.severity}: {self.message}"
+        return printable(f"{where}{self.severity}: {self.message}")
 
 
 class Raised(Protocol):

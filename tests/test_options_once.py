@@ -102,3 +102,19 @@ def test_out_of_range_is_said_one_way_in_layouts_and_data() -> None:
         whole.convert("5")  # as a layout writes it
     assert str(raised.value) == whole.typed_problem(5) == "5 is out of range (expected 1 to 3)"  # as the data does
     assert Int(minimum=1).typed_problem(0) == "0 is out of range (expected 1 to …)"
+
+
+def test_a_colour_name_pillow_has_used_is_still_a_colour(monkeypatch):
+    # Pillow keeps a name's (r, g, b) in place of its '#rrggbb' once it has used it (Image.new(..., "red")): when
+    # pnp first read the names after that, 'red' was an unknown colour for the rest of the process
+    from PIL import Image, ImageColor
+    from pnp import options
+    monkeypatch.setattr(ImageColor, "colormap", dict(ImageColor.colormap))
+    options._css_names.cache_clear()
+    options._parse_colour.cache_clear()
+    Image.new("RGB", (1, 1), "red")
+    try:
+        assert options.parse_colour("red") == "#ff0000"
+    finally:
+        options._css_names.cache_clear()
+        options._parse_colour.cache_clear()

@@ -2,7 +2,10 @@
 with the same bytes on every build; a picture that has no more than that is embedded as it is."""
 
 import pdfplumber
+import pikepdf
 import pytest
+
+from PIL import Image
 
 from conftest import make_project, run
 
@@ -69,3 +72,53 @@ def test_two_picture_files_of_the_same_bytes_are_drawn_from_one_form(tmp_path):
     assert result.exit_code == 0, result.output
     pictures = _pictures(root / "output" / "mini" / "mini-cards-a4.pdf")
     assert len(pictures) == 4 and {pixels for _, pixels, _ in pictures} == {(473, 237)}
+
+
+def test_a_16_bit_greyscale_picture_prints_its_greys_resampled_or_not(tmp_path):
+    # Pillow and ReportLab clipped 16-bit samples to 8 bits: a mid grey (40000 of 65535) printed white
+    card = ("size: poker\nelements:\n"
+            "  - {type: image, src: images/small.png, x: 5, y: 5, w: 20, h: 20}\n"  # 300 x 150: as it is
+            "  - {type: image, src: images/big.png, x: 5, y: 40, w: 20, h: 20}\n")  # 3000 x 1500: resampled
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    (root / "layouts/mini/images").mkdir()
+    for name, size in (("small", (300, 150)), ("big", (3000, 1500))):
+        Image.new("I;16", size, 40000).save(root / f"layouts/mini/images/{name}.png")
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
+        greys = {pikepdf.PdfImage(image).as_pil_image().convert("L").getpixel((0, 0))
+                 for image in _images_in(pdf.pages[0].obj)}
+    assert greys == {156}  # 40000 / 256, in both
+
+
+def _images_in(xobject):
+    """The pictures a page or an XObject is or holds (a resampled picture is drawn from a form)."""
+    if xobject.get("/Subtype") == "/Image":
+        return [xobject]
+    return [image for inner in xobject.get("/Resources", {}).get("/XObject", {}).values()
+            for image in _images_in(inner)]
+
+
+def test_a_photo_turned_by_its_exif_orientation_prints_upright_resampled_or_not(tmp_path):
+    # a phone stores a portrait photo on its side, with EXIF orientation 6: it printed on its side
+    card = ("size: poker\nelements:\n"
+            "  - {type: image, src: images/small.jpg, x: 5, y: 5, w: 20, h: 20, min_dpi: 1}\n"  # as it is
+            "  - {type: image, src: images/big.jpg, x: 5, y: 40, w: 20, h: 20}\n")  # resampled
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    (root / "layouts/mini/images").mkdir()
+    for name, side in (("small", 40), ("big", 600)):
+        stored = Image.new("RGB", (2 * side, side), "red")
+        stored.paste((0, 0, 255), (0, 0, side, side))  # its left half blue: the top once turned upright
+        exif = stored.getexif()
+        exif[0x0112] = 6
+        stored.save(root / f"layouts/mini/images/{name}.jpg", exif=exif.tobytes())
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
+        drawn = [pikepdf.PdfImage(image).as_pil_image().convert("RGB") for image in _images_in(pdf.pages[0].obj)]
+    assert len(drawn) == 2
+    for picture in drawn:
+        width, height = picture.size
+        assert abs(height - 2 * width) <= 1  # portrait, as viewers show it (resampled: rounded up)
+        top, bottom = picture.getpixel((width // 2, height // 4)), picture.getpixel((width // 2, 3 * height // 4))
+        assert top[2] > 200 > top[0] and bottom[0] > 200 > bottom[2]  # blue above red

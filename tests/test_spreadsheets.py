@@ -9,7 +9,7 @@ import openpyxl
 import pytest
 import yaml
 
-from conftest import REPO, run, share_repo_assets
+from conftest import REPO, make_project, run, share_repo_assets
 
 GAME = "diamonds-and-dinosaurs"
 
@@ -299,3 +299,28 @@ def test_an_array_formula_is_named_by_its_text(proj):
           if name == "xl/worksheets/sheet1.xml" else data)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:4: error: this cell holds a formula ('=SUM(1,3)')")
                for ln in errors(proj)), errors(proj)
+
+
+@pytest.mark.parametrize("number, said", [(b"0", "a row numbered 0 after row 2"),  # row 3 numbered 0
+                                          (b"2", "a row numbered 2 after row 2"),  # row 3 numbered again 2
+                                          (b"-7", "a row numbered -7 after row 2")])
+def test_a_row_out_of_order_is_refused_at_its_place_not_left_out(proj, number, said):
+    """openpyxl's reader left out a row numbered 0 or less, or not after the row before it: an item lost."""
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: data.replace(b'<row r="3"', b'<row r="' + number + b'"', 1)
+          if name == "xl/worksheets/sheet1.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:1: error: {said}") for ln in errors(proj)), \
+        errors(proj)
+
+
+def test_a_sheet_holds_no_more_values_than_the_same_items_in_yaml(tmp_path, monkeypatch):
+    # a row of four cells counts as YAML counts its item (each value in every list and mapping around it: 18),
+    # not 4: 99,000 rows passed the loader and took 11 s to validate; the limit is made small here
+    from pnp.model import spreadsheet
+    monkeypatch.setattr(spreadsheet, "MAX_EXPANDED_VALUES", 1000)
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    rows = "".join(f"c{i},N,beast,4\n" for i in range(60))
+    (root / "cards" / "mini" / "cards.csv").write_text("id,name,kind,power\n" + rows, encoding="utf-8")
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert "cards/mini/cards.csv:57:1: error: more than 1,000 values" in result.stderr  # 56 rows x 18 > 1,000

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, make_project, run
 from pnp import project as project_module
 from pnp.kit import inputs
 from pnp.kit.changes import read_faces
@@ -160,3 +160,29 @@ def test_a_commit_puts_every_new_file_in_place_and_leaves_no_second_name(tmp_pat
     commit_files(_kit(tmp_path))
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == \
         {n: b"new " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
+
+
+@pytest.mark.parametrize("name, said", [
+    ("x\x1b]0;title\x07y", r"cards/'x\x1b]0;title\x07y' holds a control character"),  # sets the terminal's title
+    ("a\nb", r"cards/'a\nb' holds a control character"),  # a forged line of output
+    ("g" * 101, "is longer than 100 bytes"),  # output/<game>/<game>-cards-a4.pdf: past 255 bytes, build failed
+])
+def test_a_game_folder_named_to_act_on_the_terminal_or_too_long_is_refused_by_its_escaped_name(tmp_path, name, said):
+    root = make_project(tmp_path / "proj")
+    (root / "cards" / "mini").rename(root / "cards" / name)
+    result = run(root, "validate")
+    assert result.exit_code == 2
+    assert said in result.output and "\x1b" not in result.output and name not in result.output
+
+
+def test_one_font_named_by_many_families_is_read_within_a_bound(tmp_path, monkeypatch):
+    # each family's style is read and kept whole by ReportLab: one 60 MB font named by 30 families was 7 GB
+    from pnp.draw import fonts
+    font = REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf"
+    monkeypatch.setattr(fonts, "MAX_FONTS_READ", 3 * font.stat().st_size)  # three readings of it: Body's first three
+    root = make_project(tmp_path / "proj", {
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
+    (root / "fonts" / "f.ttf").write_bytes(font.read_bytes())
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert "fonts/fonts.yaml:2:19: error: the font files fonts.yaml names add up to more than" in result.stderr

@@ -54,6 +54,18 @@ class BookContent:
     icons_line: str = ""
 
 
+def _too_many_blocks(tokens: list[Token]) -> "BookError | None":
+    """The error for Markdown of more than MAX_BLOCKS blocks, at the line of the one past the limit; None when
+    there are not so many."""
+    opened = [t for t in tokens if t.nesting == 1]
+    if len(opened) <= MAX_BLOCKS:
+        return None
+    # a table cell has no line of its own: the nearest block before it that has one (its table's body)
+    first_too_many = next((t.map for t in reversed(opened[:MAX_BLOCKS + 1]) if t.map), None)
+    return BookError(f"the rulebook holds more than {MAX_BLOCKS:,} headings, paragraphs, list items and table "
+                     "cells; split it", line=first_too_many[0] + 1 if first_too_many else None)
+
+
 @dataclass
 class _Story:
     """Where the Markdown walk is: its tokens, the position, open lists and the flowables so far."""
@@ -124,6 +136,16 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
             out.append(t.content)
     text = re.sub(r"[ ]{2,}", " ", "".join(out)).strip()
     return text, images
+
+
+def _text_only(children: list[Token] | None, where: str) -> str:
+    """The markup of inline tokens where the book draws no picture (a heading, a table's cell, a tip): a
+    picture there is refused, where it was left out without a word (and never checked)."""
+    text, images = _inline(children)
+    if images:
+        raise BookError(f"picture '{images[0][0]}' in {where}: the rulebook draws pictures only in paragraphs "
+                        "and list items; put it in a paragraph of its own")
+    return text
 
 
 class _Together(KeepTogether):
@@ -213,12 +235,8 @@ class Book:
         tokens = self.__dict__.get("_tokens")
         if tokens is None:
             tokens = self._tokens = parse(self.markdown)
-        opened = [t for t in tokens if t.nesting == 1]
-        if len(opened) > MAX_BLOCKS:
-            first_too_many = opened[MAX_BLOCKS].map
-            error: DataError = BookError(f"the rulebook holds more than {MAX_BLOCKS:,} headings, paragraphs, list "
-                                         "items and table cells; split it",
-                                         line=first_too_many[0] + 1 if first_too_many else None)
+        error: DataError | None = _too_many_blocks(tokens)
+        if error is not None:
             if problems is None:
                 raise error
             problems.append(error)
@@ -249,7 +267,7 @@ class Book:
 
     def _md_heading_open(self, st: _Story) -> int:
         level = min(int(st.tokens[st.i].tag[1]), 3)
-        text, _ = _inline(st.tokens[st.i + 1].children)
+        text = _text_only(st.tokens[st.i + 1].children, "a heading")
         st.flow.append(self.heading(text, level, st.registry, size={1: 20, 2: 14, 3: 11.5}[level], leading=1.2,
                                     color=ACCENT if level < 3 else INK, space_before={1: 14, 2: 10, 3: 6}[level],
                                     space_after=4))
@@ -332,7 +350,7 @@ class Book:
                 rows.append(row)
                 header_rows += in_head
             elif t.type == "inline" and row is not None:
-                text, _ = _inline(t.children)
+                text = _text_only(t.children, "a table")
                 row.append(self.para(f"**{text}**" if in_head else text, size=9, space_after=0, leading=1.25))
         if len(rows) > MAX_TABLE_ROWS:  # 20,000 rows took minutes; 1,000 are about a second, 30 pages
             raise BookError(f"a table of {len(rows):,} rows is longer than a rulebook prints (at most "
@@ -383,7 +401,7 @@ class Book:
         inner: list[RichText] = []
         for t in tokens:
             if t.type == "inline":
-                text, _ = _inline(t.children)
+                text = _text_only(t.children, "a tip")
                 inner.append(self.para(text, size=9.5, space_after=3))
         box = _table([[inner]], hAlign="LEFT", fonts=self.fonts, commands=[("BACKGROUND", (0, 0), (-1, -1), TIP),
                                  ("LINEBEFORE", (0, 0), (0, -1), 2, colors.HexColor(ACCENT)),
@@ -428,6 +446,7 @@ class Book:
 
     def toc(self, entries: list[Entry]) -> list[Flowable]:
         flow = [self.para("Contents", family="Display", size=20, color=ACCENT, space_after=8)]
+        lines = self.__dict__.get("_heading_lines", {})  # a row too tall for a page is told at its heading
         for level, text, page in entries:
             if level > 2:
                 continue
@@ -437,6 +456,7 @@ class Book:
                         colWidths=[None, 14 * MM], fonts=self.fonts, commands=[("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                                      ("TOPPADDING", (0, 0), (-1, -1), 1.5 if level == 1 else 0.5),
                                      ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5)])
+            row.pnp_line = lines.get((level, text))
             flow.append(row)
         return flow
 
@@ -470,10 +490,12 @@ class Book:
     def _headings(self) -> list[Entry]:
         """(level, text, page) of every heading the book will list, before any layout (pages unknown)."""
         registry: list[Entry] = []
+        self._heading_lines: dict[tuple[int, str], int | None] = {}
         for f in self.story(registry) + self.credits(registry):
             for part in getattr(f, "_content", [f]):  # a heading kept with its next block
                 if isinstance(part, Heading):
                     registry.append((part.level, part.markup, 0))
+                    self._heading_lines.setdefault((part.level, part.markup), getattr(part, "pnp_line", None))
         return registry
 
     def _layout_pass(self, canvas: Canvas, entries: list[Entry], registry: list[Entry], dry: bool) -> int:

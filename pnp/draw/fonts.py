@@ -32,6 +32,11 @@ FAMILY_FIELDS = {
 }
 FAMILY_KEYS = set(FAMILY_FIELDS)
 MAX_FONT_BYTES = 64 * 1024 * 1024  # the largest TTF fonts (whole CJK sets) are about 20 MB
+# Each family's style is read and parsed on its own (ReportLab keeps every registered font whole): 3,000 families
+# of one font hung validation, and one 60 MB font named by 30 families would be read 120 times. A game's layouts
+# use a few families; all its font files together are read up to this many bytes.
+MAX_FAMILIES = 32
+MAX_FONTS_READ = 4 * MAX_FONT_BYTES
 # The code points one character map of a font may map: a font has at most 65,535 glyphs, the largest (whole CJK
 # sets) map about 70,000 code points; all 1,114,112 of Unicode's took ReportLab 3 s and 600 MB
 MAX_CMAP_CODES = 200_000
@@ -80,9 +85,12 @@ def load_fonts(project: Project) -> "FontSet":
     if not isinstance(families, Record) or not families:
         raise DataError("fonts.yaml needs 'families:', each with regular/bold/italic/bold_italic font files",
                         getattr(spec, "mark", None) or Mark(shown, 1, 1))
-    fonts = FontSet({}, {})
+    if len(families) > MAX_FAMILIES:
+        raise DataError(f"fonts.yaml names {len(families):,} families; pnp takes at most {MAX_FAMILIES}",
+                        families.mark_of(list(families)[MAX_FAMILIES]))
+    fonts, read = FontSet({}, {}), [0]
     for family, styles in families.items():
-        fonts.families[family] = _register(project, path, family, styles, families.mark_of(family))
+        fonts.families[family] = _register(project, path, family, styles, families.mark_of(family), read)
         fonts.licences[family] = (styles.get("name", family), styles.get("license", ""))
     _LOADED[path] = (digest, fonts)
     return fonts
@@ -148,7 +156,9 @@ def _codes_walked(font: bytes, at: int) -> int:
     return 0  # formats 0, 6 and 10 read one entry of the file per code point: as long as the file
 
 
-def _register(project: Project, path: Path, family: str, styles: object, mark: Mark | None) -> dict[str, str]:
+def _register(project: Project, path: Path, family: str, styles: object, mark: Mark | None,
+              read: list[int]) -> dict[str, str]:
+    """The registered names of a family's four styles; `read` counts the bytes of font files read so far."""
     if not isinstance(styles, Record) or "regular" not in styles:
         raise DataError(f"font family '{family}' needs at least a 'regular' font file", mark)
     for key in styles:
@@ -166,6 +176,10 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
         reg = f"{family}-{style}-{hashlib.sha1(str(real).encode()).hexdigest()[:6]}"
         if reg not in pdfmetrics.getRegisteredFontNames():
             raw = read_project_file(real, MAX_FONT_BYTES, where, "font file", shown=file)
+            read[0] += len(raw)
+            if read[0] > MAX_FONTS_READ:
+                raise DataError(f"the font files fonts.yaml names add up to more than {MAX_FONTS_READ >> 20} MB, "
+                                "each counted for every family and style naming it", where)
             _check_character_maps(raw, f"font {family} {style} ({file})", where)
             data = io.BytesIO(raw)
             data.name = str(real)  # what ReportLab calls the font in its messages

@@ -110,8 +110,10 @@ def _tinted(svg: bytes, digest: bytes, colour: Color) -> Drawing:
     return drawing
 
 
-def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, colour: Color) -> None:
-    """Draw the icon at `path` fitted (aspect kept, centred) in the box (x, y, w, h) in `colour`."""
+def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float, colour: Color) -> int:
+    """Draw the icon at `path` fitted (aspect kept, centred) in the box (x, y, w, h) in `colour`; the number
+    of fills and strokes its drawing paints (what rendering it costs: the PDF holds it once, a rasteriser
+    paints it at every use)."""
     forms = canvas.__dict__.setdefault("_pnp_icon_forms", {})
     hexval = colour.hexval() if hasattr(colour, "hexval") else str(colour)
     key = (path.stem, hexval)  # no folder: same bytes anywhere
@@ -119,7 +121,7 @@ def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float
     if form is None:
         form = forms[key] = _define_form(canvas, "icon" + hashlib.sha1(repr(key).encode()).hexdigest()[:12],
                                          path, hexval, colour)
-    name, width, height = form
+    name, width, height, paints = form
     scale = min(w / width, h / height)
     # what saveState, transform, doForm and restoreState write, without their bookkeeping: an icon changes
     # none of the state the canvas tracks, and a card may show a dozen of them
@@ -127,10 +129,11 @@ def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float
     canvas.addLiteral("%s cm" % fp_str(scale, 0, 0, scale, x + (w - width * scale) / 2, y + (h - height * scale) / 2))
     canvas.doForm(name)
     canvas.addLiteral("Q")
+    return paints
 
 
-def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: Color) -> tuple[str, float, float]:
-    """The icon in this colour as the canvas's form `name`; (name, width, height). The file is read for
+def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: Color) -> tuple[str, float, float, int]:
+    """The icon in this colour as the canvas's form `name`; (name, width, height, paints). The file is read for
     each PDF, so what is drawn is always its content now; the drawing is worked out once per content."""
     svg = read_icon(path)
     digest = hashlib.sha256(svg).digest()
@@ -140,13 +143,19 @@ def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: Col
             digest + hexval.encode(), lambda: _worked_out(svg, digest, colour, canvas._initialFontName)))
     width, height, operators = found
     canvas.beginForm(name, 0, 0, width, height)
+    start = len(canvas._code)
     if operators is not None:
         for op in operators:
             canvas.addLiteral(op)
     else:
         _render(canvas, svg, digest, colour)
+    paints = sum(token in _PAINTING for op in canvas._code[start:] for token in op.split())
     canvas.endForm()
-    return name, width, height
+    return name, width, height, paints
+
+
+# PDF operators that paint (fill, stroke, shade, draw a form or picture): a rasteriser's work per use of an icon
+_PAINTING = frozenset({"f", "F", "f*", "B", "B*", "b", "b*", "S", "s", "sh", "Do"})
 
 
 def unreadable(path: Path) -> Problem | None:

@@ -13,9 +13,9 @@ from ..report import Mark
 from . import text as rtext
 from .colour import ColourError, colour
 from .icons import draw_icon
-from .pictures import draw_resampled, printed_pixels
+from .pictures import draw_resampled, drawn_pixels
 from .primitive import Primitive
-from ..project import Project
+from ..project import Project, present
 from .fonts import FontSet
 from reportlab.pdfgen.canvas import Canvas
 
@@ -32,6 +32,8 @@ class PaintingBudget(Protocol):
 
     def spend_pixels(self, work: str, pixels: int, mark: Mark | None, shown: str) -> None: ...
 
+    def spend_icon(self, paints: int, mark: Mark | None) -> None: ...
+
 
 class Painter:
     """Draws primitives of one game: fonts, icons and images resolved through the game's folders."""
@@ -43,13 +45,16 @@ class Painter:
         self.project = project  # images are drawn only once known to be its own files, of a format pnp prints
         self.fit_cache: MutableMapping[tuple[Any, ...], rtext.Fitted] = {} if fit_cache is None else fit_cache
         self.budget = budget  # the game's drawing budget (layout.budget.DrawingBudget), which painting spends
+        self.painting: Mark | None = None  # the element that made the primitive being painted
 
     def icon(self, canvas: Canvas, name: str, x: float, y: float, w: float, h: float,
              col: colors.Color | None) -> None:
         path = self.icons.path(name)
         if path is None:  # validation reports it; a build never fails on one missing glyph
             return
-        draw_icon(canvas, path, x, y, w, h, col or colors.black)
+        paints = draw_icon(canvas, path, x, y, w, h, col or colors.black)
+        if self.budget is not None:  # an icon of hundreds of shapes drawn thousands of times
+            self.budget.spend_icon(paints, self.painting)
 
     def paint(self, prims: Sequence[Primitive], x0: float, y0: float, height: float) -> None:
         """Draw `prims` with the trim box's bottom-left corner at (x0, y0) and the given trim height."""
@@ -64,6 +69,7 @@ class Painter:
                 c.translate(cx, cy)
                 c.rotate(-p.rotate)
                 c.translate(-cx, -cy)
+            self.painting = p.source
             getattr(self, "_" + p.kind)(p, x0, top)
             if p.rotate:
                 c.restoreState()
@@ -137,16 +143,16 @@ class Painter:
 
     def _image(self, p: Primitive, x0: float, top: float) -> None:
         path = self.image_folder / p.text
-        if not (path.exists() or path.is_symlink()):  # validation refuses it for print: a draft or the preview
+        if not present(path):  # validation refuses it for print: a draft or the preview
             return self._missing_art(p, x0, top)  # shows where the picture will go
         # ReportLab opens a file with Pillow (any format) the first time a PDF draws it, and reuses it after:
         # checked here right before that, as validation checks it (a file edited since is refused, not opened)
         checked = self.c.__dict__.setdefault("_pnp_images_checked", {})
         if path not in checked:
             checked[path] = checked_image(self.project, path, p.mark, p.text)
-        real, size = checked[path]
+        real, size, as_is = checked[path]
         x, y = x0 + p.x, top - p.y - p.h
-        needed = printed_pixels(size, p.w, p.h)
+        needed = drawn_pixels(size, as_is, p.w, p.h)
         spend = self._spending(p)
         if needed is not None:  # more pixels than its printed size needs: resampled
             try:

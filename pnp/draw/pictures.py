@@ -1,7 +1,8 @@
 """Pictures drawn at the resolution their printed size needs. ReportLab embeds every pixel it is given: a
 40-million-pixel picture on a card cost seconds and hundreds of MB per build, and as much in the PDF. A
 picture that has more pixels than PRINT_DPI needs where it is drawn is resampled to that, once per picture and
-size, and stored once per PDF as a form; any other is drawn from its file as it is (its bytes unchanged).
+size, and stored once per PDF as a form; any other is drawn from its file as it is (its bytes unchanged), but for
+one of more than 8 bits a sample, which ReportLab would clip: made 8-bit at its own size.
 
 Decoding is the costly part (a second per 30 million pixels): validation decodes each picture once, and
 resamples it there for the box it is drawn in, so that drawing finds it made; pictures already decoded in
@@ -15,10 +16,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
-from PIL import Image
+from PIL import Image, ImageOps
 from reportlab.pdfgen.canvas import Canvas
 
-from ..model.images import IMAGE_FORMATS, MAX_IMAGE_BYTES, checked_image, opened_image
+from ..model.images import (DEEP_MODES, IMAGE_FORMATS, MAX_IMAGE_BYTES, TURNED, checked_image, opened_image,
+                            orientation)
 from ..project import Project, read_project_file
 from ..report import Mark
 
@@ -42,16 +44,24 @@ def printed_pixels(size: tuple[int, int], width: float, height: float) -> tuple[
     return max(1, math.ceil(pixels_w * ratio)), max(1, math.ceil(pixels_h * ratio))
 
 
+def drawn_pixels(size: tuple[int, int], as_is: bool, width: float, height: float) -> tuple[int, int] | None:
+    """printed_pixels, or the picture's own size for a picture that cannot be embedded as it is (turned by its
+    EXIF orientation, or of samples of more than 8 bits, which ReportLab would clip): it is redrawn upright and
+    8-bit by resampling (_encoded_from)."""
+    needed = printed_pixels(size, width, height)
+    return size if needed is None and not as_is else needed
+
+
 def verified_picture(project: Project, path: Path, mark: Mark | None, shown: str, box: tuple[float, float],
                      spend: Callable[[str, int], None]) -> tuple[int, int]:
     """The (width, height) of the picture at `path`, drawn in a `box` (width, height in points), after
     decoding every pixel of it (a truncated file fails here, not half-way through a build) unless this process
     already did for the same bytes; a picture drawn resampled is resampled now, for the drawing. DataError at
     `mark` for a picture that cannot be used; `spend(work, pixels)` is called before the work is done."""
-    real, size = checked_image(project, path, mark, shown)
+    real, size, as_is = checked_image(project, path, mark, shown)
     source = read_project_file(real, MAX_IMAGE_BYTES, mark, "image")
     digest = hashlib.sha256(source).hexdigest()
-    needed = printed_pixels(size, *box)
+    needed = drawn_pixels(size, as_is, *box)
     work = digest if needed is None else _key(digest, needed)
     spend(work, size[0] * size[1] * (1 if needed is None else 2))  # decoded (and resampled), even if it was
     if digest in _verified and (needed is None or work in _kept):  # before: a game's verdict is its own
@@ -129,10 +139,12 @@ def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
     costs a fraction of the time and memory), as JPEG when it was one, else as PNG: Pillow's encoders give the
     same bytes for the same pixels, so a rebuild gives the same PDF."""
     was_jpeg = image.format == "JPEG" and image.mode in ("L", "RGB")
-    if image.format == "JPEG":
-        image.draft(image.mode, size)  # at least `size`: the decoder skips what Lanczos would average away
-    picture = image if image.mode in ("L", "LA", "RGB", "RGBA") else \
-        image.convert("RGBA" if _transparent(image) else "RGB")  # a palette, CMYK, 16 bits: resampled as RGB
+    held = orientation(image)
+    if image.format == "JPEG":  # at least `size` as stored: the decoder skips what Lanczos would average away
+        image.draft(image.mode, size[::-1] if held in TURNED else size)
+    if held != 1:  # upright, as viewers show it (`size` is upright)
+        image = ImageOps.exif_transpose(image)
+    picture = _eight_bits(image)
     resampled = picture.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
     out = io.BytesIO()
     if was_jpeg:
@@ -142,6 +154,16 @@ def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
         # level 6 took a quarter of a build of 60 full-art cards
         resampled.save(out, "PNG", compress_level=1)
     return out.getvalue()
+
+
+def _eight_bits(image: Image.Image) -> Image.Image:
+    """The picture in one of the modes resampled and embedded as they are (L, LA, RGB, RGBA): a palette or
+    CMYK as RGB(A), samples of more than 8 bits scaled to 8 (Pillow's convert clips them: light greys white)."""
+    if image.mode in ("L", "LA", "RGB", "RGBA"):
+        return image
+    if image.mode in DEEP_MODES:
+        return image.convert("I").point(lambda sample: sample * (1 / 256)).convert("L")
+    return image.convert("RGBA" if _transparent(image) else "RGB")
 
 
 def _transparent(image: Image.Image) -> bool:

@@ -17,7 +17,8 @@ from ..report import Mark
 BASE_STEPS = 250_000
 STEPS_PER_FACE = 500
 CHARACTERS_PER_STEP = 8  # fitting and setting a text costs about as much per 8 characters as one shape
-ICON_STEPS = 3  # an icon costs about three plain shapes to place and paint
+ICON_STEPS = 3  # an icon costs about three plain shapes to place and paint...
+ICON_PAINTS = 3  # ...when it paints no more than this (game-icons.net's paint one to three): each more is a step
 # The pixels a game's pictures may have decoded in one command, the same way: a base and an allowance per face.
 # Decoding and resampling go at about 30 million pixels a second (a plain 40-million-pixel PNG took 1.3 s to
 # decode, 1.4 s more to resample), so the base is about 3 s of it: a 33-million-pixel board picture is decoded
@@ -62,6 +63,13 @@ class DrawingBudget:
                             f"or copy, per shape made or painted, per {CHARACTERS_PER_STEP} characters of text); "
                             "pnp stops here (a repeat far too big, or repeats inside repeats?)")
             raise BudgetSpent(self.stopped, mark)
+
+    def spend_icon(self, paints: int, mark: Mark | None) -> None:
+        """Spend what an icon painting `paints` fills and strokes costs past ICON_STEPS, in the name of the
+        element at `mark` (its PDF holds the icon once, but every use is painted again where it is rendered:
+        5,000 uses of an icon of 640 shapes took 15 s and 1.9 GB to export as PNG, and a TTS export hung)."""
+        if paints > ICON_PAINTS and mark is not None:  # none: the rulebook's inline icons, within its own limits
+            self.spend(paints - ICON_PAINTS, mark)
 
     def spend_pixels(self, work: str, pixels: int, mark: Mark | None, shown: str) -> None:
         """Spend `pixels` decoded or resampled for the picture `shown`, which the element or field at `mark`

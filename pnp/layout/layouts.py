@@ -18,7 +18,7 @@ from .compile import Compiled, compile_elements
 from .place import Measure, Placement, plan
 from .resolve import Resolver
 from .styles import StyleSet
-from ..project import Project
+from ..project import Project, present
 
 NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$")
 
@@ -126,7 +126,7 @@ class LayoutSet:
                               "folders)", mark)
         for folder in self.folders:
             candidate = folder / f"{name}.yaml"
-            if candidate.exists() or candidate.is_symlink():
+            if present(candidate):
                 try:
                     self.project.inside(candidate, mark, "layout")
                 except DataError as e:

@@ -4,7 +4,7 @@ so a layout says what a text is (a title, a rule) rather than its five settings 
 from ..errors import DataError, LoadError
 from ..model.load import Record, load_file
 from ..options import did_you_mean
-from ..report import Mark
+from ..report import Mark, type_name
 from ..template import is_template
 from .elements.base import TEXT_STYLE
 from ..project import Project
@@ -12,6 +12,7 @@ from pathlib import Path
 
 STYLE_KEYS = {**TEXT_STYLE}
 OWN_KEYS = ("extends", "doc")
+MAX_EXTENDS = 50  # styles built on styles, this deep at most (resolved by recursion: 3,000 was a traceback)
 
 
 class StyleSet:
@@ -67,7 +68,11 @@ class StyleSet:
         parent = spec.get("extends")
         merged = Record({k: v for k, v in spec.items() if k in STYLE_KEYS}, spec._marks, spec._key_marks, spec.mark)
         if parent is not None:
-            if parent in stack or parent == name:
+            if not isinstance(parent, str):
+                self.problems.append((f"extends names one style, got {type_name(parent)}", spec.mark_of("extends")))
+            elif len(stack) >= MAX_EXTENDS:
+                self.problems.append((f"styles extend each other more than {MAX_EXTENDS} deep", spec.mark_of("extends")))
+            elif parent in stack or parent == name:
                 self.problems.append((f"styles extend each other in a circle: {' -> '.join(stack + (name, parent))}",
                                       spec.mark_of("extends")))
             elif parent not in self.raw:

@@ -25,6 +25,21 @@ MAX_IMAGE_BYTES = 200 * 1024 * 1024  # past any photograph of that many pixels
 # picture (tables, EXIF, ICC, XMP, comments) are a dozen or so: Pillow's reading of them grows with their
 # number squared (400 took 0.7 s, 3000 never ended)
 MAX_JPEG_SCANS = 30
+# Pillow's modes of more than 8 bits a sample (a 16-bit greyscale PNG opens as "I;16"): Pillow, and ReportLab
+# through it, clip such samples to 0-255 when they make 8-bit pixels of them, so every grey but the darkest
+# printed white; pnp scales them itself (pnp.draw.pictures)
+DEEP_MODES = frozenset({"I", "I;16", "I;16B", "I;16L", "I;16N"})
+ORIENTATION = 0x0112  # the EXIF tag of how a camera held the picture: 1 upright; 5 to 8 turned a quarter
+TURNED = frozenset({5, 6, 7, 8})
+
+
+def orientation(image: "Image.Image") -> int:
+    """A JPEG's or WebP's EXIF orientation (1: upright), read from its header. A PNG's is not read: Pillow
+    decodes the whole picture to find it, and cameras write JPEG."""
+    if image.format not in ("JPEG", "WEBP"):
+        return 1
+    found = image.getexif().get(ORIENTATION, 1)
+    return found if isinstance(found, int) else 1
 MAX_JPEG_SEGMENTS = 200
 _START_OF_SCAN = b"\xff\xda"
 
@@ -50,9 +65,11 @@ def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
     return None
 
 
-def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -> tuple[Path, tuple]:
-    """(the file after following links, its (width, height) in pixels) of an image a game names, read from
-    its header. DataError at `mark`, naming the image as `shown`, unless it is an ordinary file inside the
+def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -> tuple[Path, tuple, bool]:
+    """(the file after following links, its (width, height) in pixels as it is seen, whether it can be embedded
+    as it is) of an image a game names, read from its header: a picture whose EXIF says the camera was turned
+    is seen turned (a phone's portrait photo is stored on its side), and it, or one of more than 8 bits a
+    sample (DEEP_MODES), must be redrawn (pnp.draw.pictures) to print as it is seen. DataError at `mark`, naming the image as `shown`, unless it is an ordinary file inside the
     project, under MAX_IMAGE_BYTES, one of IMAGE_FORMATS and of at most MAX_IMAGE_PIXELS (its pixels are
     decoded, once, by pnp.draw.pictures)."""
     real = project.inside(path, mark, "image", shown=shown)
@@ -60,8 +77,10 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
         if problem := _file_jpeg_problem(f):
             raise DataError(f"image '{shown}' cannot be used: {problem}", mark)
         with opened_image(f, shown, mark) as image:
-            size = image.size
-    return real, size
+            held = orientation(image)
+            size = image.size[::-1] if held in TURNED else image.size
+            as_is = held == 1 and image.mode not in DEEP_MODES
+    return real, size, as_is
 
 
 @contextlib.contextmanager

@@ -3,6 +3,7 @@ diagrams drawn by the same renderer, a title page and credits naming every font 
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -89,16 +90,15 @@ def _digest(text: str) -> bytes:
 def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], ...]:
     """What is wrong with the rulebook's rendered Markdown `text`: unknown icons and glossary terms, and the
     blocks the build could not set (pictures, tables), made as the build makes them, short of drawing."""
-    shown = studio.project.rel(template_path(studio))
     said: list[tuple[str, Mark | None]] = []
     for n, line in enumerate(text.splitlines(), 1):
         for name in ICON_IN_TEXT.findall(line):
             if not studio.icons.exists(name):
                 said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}"
-                             f"{studio.did_you_mean_icon(name)}", Mark(shown)))
+                             f"{studio.did_you_mean_icon(name)}", book_mark(studio, n)))
         if "[[" in line:
             note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
-            said += [(f"{message}, in the rendered rulebook line {n}", Mark(shown))
+            said += [(f"{message}, in the rendered rulebook line {n}", book_mark(studio, n))
                      for _, message in studio.game.glossary.unknown(line)]
     book = Book(BookContent(title=studio.game.title, markdown=text), studio.fonts, studio.paper,
                 lambda src, width: _drawer(studio, src), lambda *icon: None, _tokens(studio))
@@ -143,7 +143,26 @@ def source_line(source: str, rendered: str, line: int) -> int:
         text = rendered_lines[k - 1].strip()
         if text and template.count(text) == 1:
             return template.index(text) + 1
+        if k == line and text:  # a line the template writes with a value in it: `## {{ title }}`
+            written = [n for n, pattern in enumerate(template, 1) if "{{" in pattern and _writes(pattern, text)]
+            if len(written) == 1:
+                return written[0]
     return 0
+
+
+def _writes(template_line: str, text: str) -> bool:
+    """Whether a template line can render as `text`: its literal parts in order, each `{{ }}` or `{% %}`
+    standing for any text. Literal parts are searched one after another (no backtracking: linear)."""
+    parts = re.split(r"\{\{.*?\}\}|\{%.*?%\}", template_line)
+    if len(parts) == 1 or not text.startswith(parts[0]) or not text.endswith(parts[-1]):
+        return False
+    at, end = len(parts[0]), len(text) - len(parts[-1])
+    for part in parts[1:-1]:
+        found = text.find(part, at, end)
+        if found < 0:
+            return False
+        at = found + len(part)
+    return at <= end
 
 
 def _tokens(studio: Studio) -> list[Token]:
