@@ -1,7 +1,10 @@
 """The YAML loader: marks on every value, and refusal of anything that is not plain data."""
 
+import re
+
 import pytest
 
+from conftest import make_project, run
 from pnp.errors import LoadError
 from pnp.model.load import Record, load_text, shown
 
@@ -102,3 +105,22 @@ def test_numbers_in_other_notations_still_read():
     data = load_text("a: 0x1F\nb: 1:30\nc: 0b101\nd: 1.5e+3\ne: 2001-01-02\n", "f.yaml")
     assert [data[k] for k in "abcd"] == [31, 90, 5, 1500.0]
     assert str(data["e"]) == "2001-01-02"
+
+
+
+def test_a_games_data_files_share_one_allowance_of_values(tmp_path, monkeypatch):
+    # each file under its own cap, together far more than validating in a few seconds allows (55,000 cards over
+    # several files took over 8 s): the file passing the game's allowance is refused at the line where it does,
+    # whether parsed now or kept from an earlier load of the same bytes; the allowance is made small here
+    from pnp.model import load
+    monkeypatch.setattr(load, "MAX_GAME_VALUES", 2500)  # game.yaml counts 463, each file 1,301
+    items = "".join(f"- {{id: c{i}, name: N, kind: beast, power: 4}}\n" for i in range(50))  # 26 values each
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": items,
+                                            "cards/mini/more.yaml": items.replace("id: c", "id: d")},
+                        case={"replace": {"cards/mini/game.yaml": [["  cards:\n", "  cards:\n    files: [cards.yaml, more.yaml]\n"]]}})
+    for _ in range(2):  # the second run in this process finds both files' parses kept
+        result = run(root, "validate")
+        assert result.exit_code == 1
+        said = [ln for ln in result.stderr.splitlines() if "values with the game's other data files" in ln]
+        assert len(said) == 1 and re.match(r"cards/mini/more\.yaml:\d+:\d+: error: YAML data expands to more than "
+                                           r"2,500 values with the game's other data files", said[0]), result.stderr

@@ -15,7 +15,7 @@ from .constraints import CONSTRAINT_FIELDS, check_constraints
 from .glossary import Glossary, load_glossary, load_timings
 from .icons import IconIndex
 from .reads import ALL, MEMBERS, FieldCache, Reaching, Read, Tables, reading, recording, track
-from .load import MAX_FILE_BYTES, MarkedList, Record, load_data_file, shown
+from .load import MAX_FILE_BYTES, MarkedList, Record, load_data_file, shown, values_allowance
 from ..options import did_you_mean
 from .schema import INVALID, Schema
 from .shapes import CheckerShape
@@ -203,7 +203,14 @@ def load_game(project: Project, game_id: str, report: Report, kinds: Kinds | Non
     """Load and validate one game; problems go to `report`. Returns the Game (possibly partial).
     `kinds` maps each component kind to what its components accept (see products); None skips kind checks.
     `cache`: the results of the last load (the preview's), derived fields and constraints taken from it when
-    nothing they read changed (reads.py)."""
+    nothing they read changed (reads.py). The game's data files share one allowance of values
+    (load.MAX_GAME_VALUES): checking them takes time in proportion."""
+    with values_allowance():
+        return _load_game(project, game_id, report, kinds, cache)
+
+
+def _load_game(project: Project, game_id: str, report: Report, kinds: Kinds | None,
+               cache: FieldCache | None) -> Game:
     game = Game(game_id, project)
     path = game.folder / "game.yaml"
     shown = project.rel(path)

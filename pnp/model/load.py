@@ -5,6 +5,8 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -40,6 +42,38 @@ MAX_NUMBER_DIGITS = 4300  # Python's own cap on reading a decimal int; pnp holds
 _HUGE = 10**MAX_NUMBER_DIGITS
 _MERGE_KEY = object()  # stands for '<<' while a mapping is built
 MAX_EXPANDED_VALUES = 1_000_000  # values after aliases are expanded: refuses a "billion laughs"
+# ... and of all a game's data files together (game.yaml, its rules and tables; see values_allowance): each is
+# checked item by item, so validating takes time in proportion. 10,000 cards of four fields count 260,000 and
+# validate in about 2 s; a game of 55,000 such cards (several files, each under the cap above) took over 8 s
+MAX_GAME_VALUES = 400_000
+_ALLOWANCE: ContextVar[list[int] | None] = ContextVar("pnp_game_values_left", default=None)
+
+
+@contextmanager
+def values_allowance() -> Iterator[None]:
+    """Data files loaded inside share MAX_GAME_VALUES values: the one passing it is refused at the line where
+    it does (its own cap, MAX_EXPANDED_VALUES, still holds)."""
+    token = _ALLOWANCE.set([MAX_GAME_VALUES])
+    try:
+        yield
+    finally:
+        _ALLOWANCE.reset(token)
+
+
+def values_left(file_cap: int) -> tuple[int, str]:
+    """(the most values the next data file may hold, how many that is in words): the file's own cap, or what
+    is left of the game's allowance when that is less."""
+    left = _ALLOWANCE.get()
+    if left is None or left[0] >= file_cap:
+        return file_cap, f"more than {file_cap:,} values"
+    return max(left[0], 0), f"more than {MAX_GAME_VALUES:,} values with the game's other data files"
+
+
+def spend_values(size: int) -> None:
+    """Count a loaded data file's values against the game's allowance (when one is open)."""
+    left = _ALLOWANCE.get()
+    if left is not None:
+        left[0] -= size
 MAX_DEPTH = 100  # nesting of lists and mappings (the parser itself would crash far deeper)
 # libyaml reads up to a line ahead of the values it has handed over and stops at its own depth cap (1000
 # in PyYAML 6.0.4); so much of that line is read again to find where pnp's cap was passed first
@@ -180,6 +214,7 @@ class _Builder:
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.stack: list[_Collection] = []
         self.expanded, self.documents = 0, 0
+        self.limit, self.too_many = values_left(MAX_EXPANDED_VALUES)
         self.root: Any = None
         self.tags: dict[tuple[str, tuple[bool, bool]], str] = {}  # (scalar, implicit) -> tag
 
@@ -336,10 +371,10 @@ class _Builder:
 
     def add(self, value: Any, size: int, mark: Mark) -> None:
         self.expanded += size
-        if self.expanded > MAX_EXPANDED_VALUES:
-            raise LoadError(f"YAML data expands to more than {MAX_EXPANDED_VALUES:,} values, each counted in every "
-                            "list and mapping around it and aliases as what they repeat (an alias bomb, or far "
-                            "more data than a game needs?); refusing to load", mark)
+        if self.expanded > self.limit:
+            raise LoadError(f"YAML data expands to {self.too_many}, each counted in every list and mapping "
+                            "around it and aliases as what they repeat (an alias bomb, or far more data than a "
+                            "game needs?); refusing to load", mark)
         if not self.stack:
             self.root = value
             return
@@ -473,9 +508,13 @@ class ParsedFiles:
             found = self._kept.get(key)
             if found is not None:
                 self._kept.move_to_end(key)
-                self.reused += 1
-                return found[2]
+                if found[0] <= values_left(MAX_EXPANDED_VALUES)[0]:
+                    self.reused += 1
+                    spend_values(found[0])
+                    return found[2]
+        # (a kept parse past what is left of the game's allowance is parsed again: refused at its line)
         value, size = _counted_load(_decoded(raw, shown_as), shown_as)
+        spend_values(size)
         with self._lock:
             self.parsed += 1
             if size <= self.MAX_VALUES and len(raw) <= self.MAX_BYTES and key not in self._kept:

@@ -18,7 +18,8 @@ from ..errors import DataError, LoadError
 from ..options import closest
 from ..project import read_project_file
 from ..report import Mark
-from .load import MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Record, check_file, load_text, plain, shown
+from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Record, check_file, load_text, plain, shown,
+                   spend_values, values_left)
 from .schema import Enum, Field, List, Map, Nested, Schema, Str, TrueFalse
 
 SPREADSHEETS = (".csv", ".xlsx")
@@ -191,7 +192,7 @@ def _records(rows: Rows, where: str, schema: Schema) -> MarkedList:
         return items
     line, header = rows[0]
     names = _header(header, where, line)
-    values = 0
+    values, (limit, too_many) = 0, values_left(MAX_EXPANDED_VALUES)
     for line, cells in rows[1:]:
         if all(_blank(c) for c in cells):
             continue  # spreadsheets end in empty rows
@@ -211,12 +212,13 @@ def _records(rows: Rows, where: str, schema: Schema) -> MarkedList:
         # value twice, the item twice), so that a sheet holds no more than a YAML file may: 99,000 rows of four
         # cells took 11 s to validate
         values += 2 * (1 + 2 * len(data))
-        if values > MAX_EXPANDED_VALUES:
-            raise LoadError(f"more than {MAX_EXPANDED_VALUES:,} values (each counted in every list and mapping "
-                            "around it, as in YAML)", Mark(where, line, 1))
+        if values > limit:
+            raise LoadError(f"{too_many} (each counted in every list and mapping around it, as in YAML)",
+                            Mark(where, line, 1))
         items.append(Record._made(data, marks, key_marks, Mark(where, line, 1)))
         items.marks.append(Mark(where, line, 1))
     _required_columns(names, where, rows[0][0], schema)
+    spend_values(values)
     return items
 
 
