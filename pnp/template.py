@@ -1222,9 +1222,12 @@ _TEST_FILTERS = frozenset({"select", "reject", "selectattr", "rejectattr"})
 
 
 @functools.lru_cache(maxsize=4096)
-def may_tell_identity(source: str, expression: bool = False) -> bool:
+def may_tell_identity(source: str, expression: bool = False, item: frozenset[str] = frozenset(),
+                      methods: frozenset[str] = frozenset()) -> bool:
     """Whether a template (an expression with `expression`) may compare values by identity: uses `in`,
-    `sameas`, a filter taking a test, or calls anything; True when it does not parse."""
+    `sameas`, a filter taking a test, or calls anything; or uses the value named by one of `item` itself
+    rather than a field of it (`[card] == [x]` compares a list's entries by identity first; `card.keys`, one
+    of its `methods`, holds the item); True when it does not parse."""
     try:
         tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
     except TemplateSyntaxError:
@@ -1234,4 +1237,11 @@ def may_tell_identity(source: str, expression: bool = False) -> bool:
                 isinstance(node, nodes.Operand) and node.op in ("in", "notin") or \
                 isinstance(node, nodes.Filter) and node.name in _TEST_FILTERS:
             return True
-    return False
+    return bool(item) and _uses_itself(tree, item, methods)
+
+
+def _uses_itself(tree: nodes.Node, item: frozenset[str], methods: frozenset[str]) -> bool:
+    """Whether a name of `item` is used other than to look up a field of it (`card.name`, `card['name']`)."""
+    looked_into = {id(node.node) for node in tree.find_all((nodes.Getattr, nodes.Getitem))
+                   if not (isinstance(node, nodes.Getattr) and node.attr in methods)}
+    return any(name.name in item and id(name) not in looked_into for name in tree.find_all(nodes.Name))
