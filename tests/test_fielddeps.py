@@ -180,3 +180,21 @@ def test_a_filtered_component_follows_the_edits_of_what_its_filter_reads(tmp_pat
         assert len(computed) == (0 if "power" in new else 1), computed  # the edited item's answer alone
     assert [c["cards"] for c in preview.state["components"] if c["id"] == "beasts"] == \
         [["beasts/wolf", "beasts/moss"]]
+
+
+def test_items_checked_after_a_pattern_gave_up_are_checked_again(tmp_path, monkeypatch):
+    """A pattern too slow on one card is given up for the cards after it in that check: what those were found
+    to be is not kept for a refresh in which the pattern holds again (the next card's mismatch is said)."""
+    monkeypatch.setattr("pnp.model.schema.PATTERN_SECONDS", 0.05)
+    slow = "a" * 40 + "!"
+    root = make_project(tmp_path / "proj", case={"replace": {
+        GAME: [['text: {type: text, default: ""}', 'text: {type: text, default: "", pattern: "(a|aa)+"}']],
+        CARDS: [['text: "Roars :star: loudly."', f'text: "{slow}"'], ["  power: 1\n", "  power: 1\n  text: Fern\n"]]}})
+    preview = Preview(find(root), "mini")
+    preview.refresh()
+    edit(root, CARDS, slow, "aaaa")
+    preview.refresh()
+    full = Preview(find(root), "mini")
+    full.refresh()
+    assert seen(preview) == seen(full)
+    assert any("'Fern' does not match" in problem[1] for problem in seen(preview)[1])

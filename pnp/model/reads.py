@@ -460,6 +460,10 @@ class KeptChecks:
             self.answers[question] = getattr(self.checker(), question[0])(*question[1:])
         return self.answers[question]
 
+    def forget(self, name: str, index: int) -> None:
+        """The check of the item at `index` of table `name` is not to be taken again."""
+        self.items.pop((name, index), None)
+
     def check(self, name: str, index: int, item: Record,
               run: Callable[[CheckerShape], tuple[Any, Record]]) -> tuple[Any, Record]:
         """(problems, item with defaults) of the item at `index` of table `name`: kept, or run(asking) now."""
