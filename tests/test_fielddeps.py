@@ -198,3 +198,18 @@ def test_items_checked_after_a_pattern_gave_up_are_checked_again(tmp_path, monke
     full.refresh()
     assert seen(preview) == seen(full)
     assert any("'Fern' does not match" in problem[1] for problem in seen(preview)[1])
+
+
+def test_a_field_read_through_the_data_follows_its_edits_on_every_card_sharing_it(tmp_path):
+    """Every front prints the first card's power, read through `data`: the card whose own power is the same
+    shares the first card's text, and follows that card's edit as a fresh check does."""
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "layouts/mini/card.yaml": [['text: "{{ card.id }}"', 'text: "{{ data.cards[0].power }}"']],
+        CARDS: [["  power: 3\n", "  power: 4\n"]]}})
+    preview = Preview(find(root), "mini")
+    preview.refresh()
+    edit(root, CARDS, "  power: 4\n", "  power: 5\n")
+    preview.refresh()
+    full = Preview(find(root), "mini")
+    full.refresh()
+    assert seen(preview) == seen(full)

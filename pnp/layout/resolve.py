@@ -257,7 +257,10 @@ class _ByReads:
         own = tuple(sorted(fields, key=repr))
         key = _values_key(data, own)
         if key is not None:
-            self.by_fields.setdefault(own, {})[key] = (prims, steps, own, tuple(others))
+            # an item's field read another way than through the item (data.cards[0].power, on that card) is
+            # read again by every item taking these primitives: reaching another item reads something else
+            again = [(*at, field) for field in own] if others else []
+            self.by_fields.setdefault(own, {})[key] = (prims, steps, own, tuple(others + again))
 
 
 def _values_key(data: dict[Any, Any], fields: tuple[Any, ...]) -> tuple[Any, ...] | None:
