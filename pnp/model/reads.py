@@ -120,6 +120,10 @@ class Tracked(Record):
         note((*self._at, None))
         return len(self._data)
 
+    def __repr__(self) -> str:  # every field, printed (`item.keys` shows its item so)
+        note((*self._at, None))
+        return Record.__repr__(self)
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):  # a slot not set yet (copying), Python's own protocols
             raise AttributeError(name)
