@@ -232,7 +232,7 @@ def _file_digest(project: "Project", path: Path, stat: os.stat_result | None) ->
             real = project.inside(path)
             digest = hashlib.sha256(read_project_file(real, MAX_FILE_BYTES, Mark(project.rel(path)))).hexdigest()
         except (DataError, OSError):
-            return f"{stat.st_size}\0{stat.st_mtime_ns}"
+            return status_digest(stat)
         # a file changed in the last moments may change again within its clock's step, its status the same
         # ("racy git"): kept only once older than that; a link's status says nothing of its target's
         if S_ISREG(stat.st_mode) and time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > _SETTLED_NS:
@@ -240,7 +240,14 @@ def _file_digest(project: "Project", path: Path, stat: os.stat_result | None) ->
                 _KEPT_DIGESTS.clear()
             _KEPT_DIGESTS[key] = (status, digest)
         return digest
-    return f"{stat.st_size}\0{stat.st_mtime_ns}"
+    return status_digest(stat)
+
+
+def status_digest(stat: os.stat_result) -> str:
+    """A file not read (a picture, a font) by its status: size, times, device and inode. The change time and
+    the inode make the status change with the content when a copy keeps the modification time or a rename puts
+    another file in its place."""
+    return f"{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}\0{stat.st_dev}\0{stat.st_ino}"
 
 
 # (project root, layout file) -> (its lstat: mode, device, inode, size, times; its content's digest), for

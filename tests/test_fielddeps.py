@@ -230,3 +230,41 @@ def test_a_filter_printing_its_item_whole_follows_any_edit_of_it(tmp_path):
     full.refresh()
     assert seen(preview) == seen(full)
     assert "lions/lion" not in preview.state["cards"]
+
+
+def _png(size: tuple[int, int], padding: int = 0) -> bytes:
+    import io
+
+    from PIL import Image, PngImagePlugin
+
+    info = PngImagePlugin.PngInfo()
+    if padding:
+        info.add_text("pad", "x" * padding)
+    out = io.BytesIO()
+    Image.new("RGB", size, "#228833").save(out, "PNG", pnginfo=info)
+    return out.getvalue()
+
+
+def test_a_picture_replaced_by_one_of_the_same_size_and_time_is_checked_again(tmp_path):
+    """A card's picture replaced by a smaller one of as many bytes, its modification time put back (as a copy
+    keeping times does): the preview says what a fresh check says of it (its resolution)."""
+    import os
+
+    root = make_project(tmp_path / "proj", case={"replace": {"layouts/mini/card.yaml": [[
+        "  - {type: icon", "  - {type: image, src: pic.png, x: 0, y: 0, w: 60, h: 80}\n  - {type: icon"]]}})
+    picture = root / "layouts/mini/pic.png"
+    sharp = _png((400, 500))
+    picture.write_bytes(sharp)
+    preview = Preview(find(root), "mini")
+    preview.refresh()
+    before = picture.stat()
+    blurred = _png((20, 20))
+    blurred = _png((20, 20), len(sharp) - len(blurred) - 16)  # a text chunk: 12 bytes and its key "pad\0"
+    assert len(blurred) == len(sharp)
+    picture.write_bytes(blurred)
+    os.utime(picture, ns=(before.st_atime_ns, before.st_mtime_ns))
+    preview.refresh()
+    full = Preview(find(root), "mini")
+    full.refresh()
+    assert seen(preview) == seen(full)
+    assert any("20x20 px" in problem[1] for problem in seen(preview)[1])

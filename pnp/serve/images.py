@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import BudgetSpent, PnpError
 from ..export.faces import draw_faces
 from ..export.raster import Shot, page_pixels, png_bytes, render_pixels
+from ..printables import status_digest
 from ..products import KINDS
 
 if TYPE_CHECKING:
@@ -76,7 +77,7 @@ class ImageStore:
 
 def assets_digest(project: "Project", game: "Game") -> str:
     """What a face's primitives do not say but its picture shows: the files of fonts, icons and images
-    (sizes and modification times, read cheaply). An edited icon changes every face's digest."""
+    (their status, read cheaply: printables.status_digest). An edited icon changes every face's digest."""
     digest = hashlib.sha256()
     for folder in (project.fonts, project.shared_layouts, game.layout_folder):
         if not folder.is_dir():
@@ -84,8 +85,7 @@ def assets_digest(project: "Project", game: "Game") -> str:
         for path in sorted(folder.rglob("*")):
             if path.suffix in (".yaml", ".j2", ".md") or not path.is_file():
                 continue
-            stat = path.stat()
-            digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+            digest.update(f"{path}\0{status_digest(path.stat())}\0".encode())
     return digest.hexdigest()[:16]
 
 
