@@ -12,7 +12,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
-from stat import S_ISREG
+from stat import S_ISLNK, S_ISREG
 from typing import TYPE_CHECKING, Any
 
 from .draw import sheet as paper
@@ -240,6 +240,11 @@ def _file_digest(project: "Project", path: Path, stat: os.stat_result | None) ->
                 _KEPT_DIGESTS.clear()
             _KEPT_DIGESTS[key] = (status, digest)
         return digest
+    if S_ISLNK(stat.st_mode):  # a link's own status says nothing of the file it leads to
+        try:
+            return f"{status_digest(stat)}\0{status_digest(os.stat(project.inside(path)))}"
+        except (DataError, OSError):  # out of the project, or gone: (the check says why where the game uses it)
+            pass
     return status_digest(stat)
 
 

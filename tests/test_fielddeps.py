@@ -268,3 +268,21 @@ def test_a_picture_replaced_by_one_of_the_same_size_and_time_is_checked_again(tm
     full.refresh()
     assert seen(preview) == seen(full)
     assert any("20x20 px" in problem[1] for problem in seen(preview)[1])
+
+
+def test_a_picture_reached_through_a_link_is_checked_again_when_the_file_it_leads_to_changes(tmp_path):
+    """layouts/mini/pic.png links to a picture elsewhere in the project: replacing that picture by a small one
+    makes the preview say what a fresh check says (the link itself did not change)."""
+    root = make_project(tmp_path / "proj", case={"replace": {"layouts/mini/card.yaml": [[
+        "  - {type: icon", "  - {type: image, src: pic.png, x: 0, y: 0, w: 60, h: 80}\n  - {type: icon"]]}})
+    (root / "art").mkdir()
+    (root / "art/pic.png").write_bytes(_png((400, 500)))
+    (root / "layouts/mini/pic.png").symlink_to("../../art/pic.png")
+    preview = Preview(find(root), "mini")
+    preview.refresh()
+    (root / "art/pic.png").write_bytes(_png((20, 20)))
+    preview.refresh()
+    full = Preview(find(root), "mini")
+    full.refresh()
+    assert seen(preview) == seen(full)
+    assert any("20x20 px" in problem[1] for problem in seen(preview)[1])
