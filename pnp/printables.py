@@ -184,17 +184,17 @@ def file_digests(game: "Game") -> dict[str, str]:
     project = game.project
     digests: dict[str, str] = {}
     for folder in (game.layout_folder, project.shared_layouts, project.fonts):
-        for path, stat in _files_under(folder):
+        for path, stat in _files_under(folder, project):
             digests[project.rel(path)] = _file_digest(project, path, stat)
     return digests
 
 
-def _files_under(folder: Path) -> list[tuple[Path, os.stat_result | None]]:
+def _files_under(folder: Path, project: "Project") -> list[tuple[Path, os.stat_result | None]]:
     """(path, lstat) of the files in `folder` and its folders (a link to a file included, a link to a folder
-    not followed), in path order: what sorted(folder.rglob("*")) lists that is_file() takes, read from the
-    directory entries (no stat of each to tell a file from a folder)."""
+    followed once when it leads inside the project: the game reads its files through it), in path order, read
+    from the directory entries (no stat of each to tell a file from a folder)."""
     found: list[tuple[Path, os.stat_result | None]] = []
-    folders = [folder]
+    folders, linked = [folder], set()
     while folders:
         at = folders.pop()
         try:
@@ -202,9 +202,10 @@ def _files_under(folder: Path) -> list[tuple[Path, os.stat_result | None]]:
         except OSError:  # not a folder (none), or unreadable: no files of its own
             continue
         for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
+            if entry.is_dir(follow_symlinks=False) or entry.is_symlink() and \
+                    _first_visit(project, at / entry.name, linked):
                 folders.append(at / entry.name)
-            elif entry.is_file():
+            elif _is_file(entry):
                 try:
                     stat: os.stat_result | None = entry.stat(follow_symlinks=False)
                 except OSError:  # gone since the folder was listed
@@ -212,6 +213,29 @@ def _files_under(folder: Path) -> list[tuple[Path, os.stat_result | None]]:
                 found.append((at / entry.name, stat))
     found.sort(key=lambda pair: pair[0].parts)
     return found
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    """Whether an entry is a file or a link to one (not a link to itself, as Path.is_file says)."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def _first_visit(project: "Project", link: Path, linked: set[Path]) -> bool:
+    """Whether a link leads to a folder inside the project to a folder no other link led to (so a link to a
+    folder above it ends)."""
+    try:
+        real = project.inside(link)
+        if not real.is_dir():
+            return False
+    except (DataError, OSError):  # out of the project, or a link to itself
+        return False
+    if real in linked:
+        return False
+    linked.add(real)
+    return True
 
 
 def _file_digest(project: "Project", path: Path, stat: os.stat_result | None) -> str:

@@ -286,3 +286,23 @@ def test_a_picture_reached_through_a_link_is_checked_again_when_the_file_it_lead
     full.refresh()
     assert seen(preview) == seen(full)
     assert any("20x20 px" in problem[1] for problem in seen(preview)[1])
+
+
+def test_a_picture_in_a_linked_folder_is_checked_again_when_it_changes(tmp_path):
+    """layouts/mini/art links to a folder elsewhere in the project (and a link to itself lies beside it, which
+    the preview must not fail on): replacing a picture in it makes the preview say what a fresh check says."""
+    root = make_project(tmp_path / "proj", case={"replace": {"layouts/mini/card.yaml": [[
+        "  - {type: icon", "  - {type: image, src: art/pic.png, x: 0, y: 0, w: 60, h: 80}\n  - {type: icon"]]}})
+    (root / "art").mkdir()
+    (root / "art/pic.png").write_bytes(_png((400, 500)))
+    (root / "layouts/mini/art").symlink_to("../../art")
+    (root / "layouts/mini/loop").symlink_to("loop")
+    preview = Preview(find(root), "mini")
+    preview.refresh()
+    assert preview.state["status"] == "ok", preview.state["problems"]
+    (root / "art/pic.png").write_bytes(_png((20, 20)))
+    preview.refresh()
+    full = Preview(find(root), "mini")
+    full.refresh()
+    assert seen(preview) == seen(full)
+    assert any("20x20 px" in problem[1] for problem in seen(preview)[1])
