@@ -306,3 +306,5 @@ def test_a_picture_in_a_linked_folder_is_checked_again_when_it_changes(tmp_path)
     full.refresh()
     assert seen(preview) == seen(full)
     assert any("20x20 px" in problem[1] for problem in seen(preview)[1])
+    lion = preview.state["cards"]["deck/lion"]["faces"][0]["image"]  # drawn anew, not the old picture's image
+    assert preview.store.get(lion).png == full.store.get(lion).png
