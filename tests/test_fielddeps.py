@@ -308,3 +308,20 @@ def test_a_picture_in_a_linked_folder_is_checked_again_when_it_changes(tmp_path)
     assert any("20x20 px" in problem[1] for problem in seen(preview)[1])
     lion = preview.state["cards"]["deck/lion"]["faces"][0]["image"]  # drawn anew, not the old picture's image
     assert preview.store.get(lion).png == full.store.get(lion).png
+
+
+def test_a_template_too_slow_for_the_data_once_runs_again_after_the_edit(tmp_path, monkeypatch):
+    """A template that ran out of time on the lion is not run again in that check; after an edit that makes
+    it quick, the next refresh runs it again and shows what a fresh check shows (no error)."""
+    monkeypatch.setattr("pnp.template.SECONDS_PER_EVALUATION", 0.05)
+    slow = "{% for i in range(100000 if card.power > 3 else 0) %}{% for j in range(1000) %}{% endfor %}{% endfor %}"
+    root = make_project(tmp_path / "proj", case={"replace": {"layouts/mini/card.yaml": [[
+        'text: "{{ card.id }}"', f'text: "{slow}{{{{ card.id }}}}"']]}})
+    preview = Preview(find(root), "mini")
+    preview.refresh()
+    assert any("took longer than" in problem[1] for problem in seen(preview)[1])
+    edit(root, CARDS, "  power: 4\n", "  power: 2\n")
+    preview.refresh()
+    full = Preview(find(root), "mini")
+    full.refresh()
+    assert seen(preview) == seen(full) and seen(preview)[1] == []
