@@ -325,3 +325,32 @@ def test_a_template_too_slow_for_the_data_once_runs_again_after_the_edit(tmp_pat
     full = Preview(find(root), "mini")
     full.refresh()
     assert seen(preview) == seen(full) and seen(preview)[1] == []
+
+
+def test_a_font_file_replaced_while_the_preview_runs_is_drawn_anew(tmp_path):
+    """The project's Body font files replaced by another font's (fonts.yaml unchanged): the lion's face is
+    drawn as in a project that had the other font from the start, not with the font registered before."""
+    import shutil
+
+    from pnp.project import BUILTIN_FONTS
+
+    def replaced(root):
+        for style in ("Regular", "Bold", "It", "BoldIt"):
+            shutil.copy(BUILTIN_FONTS / "AveriaSerifGWF/AveriaSerifGWF-Regular.ttf",
+                        root / f"fonts/SourceSansPro/SourceSansPro-{style}.ttf")
+
+    def lion(preview):
+        return preview.store.get(preview.state["cards"]["deck/lion"]["faces"][0]["image"]).png
+
+    roots = [make_project(tmp_path / name) for name in ("edited", "other")]
+    for root in roots:
+        shutil.copytree(BUILTIN_FONTS, root / "fonts")
+    replaced(roots[1])
+    preview = Preview(find(roots[0]), "mini")
+    preview.refresh()
+    before = lion(preview)
+    replaced(roots[0])
+    preview.refresh()
+    other = Preview(find(roots[1]), "mini")
+    other.refresh()
+    assert lion(preview) == lion(other) != before
