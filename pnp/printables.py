@@ -23,6 +23,7 @@ from .errors import DataError, ExprError, LayoutError
 from .layout.budget import DrawingBudget
 from .layout.prims import Prim
 from .layout.layouts import KeptLayouts, LayoutSet
+from .model.images import MAX_IMAGE_BYTES
 from .model.load import MAX_FILE_BYTES, plain
 from .model.reads import FieldCache, note_all, recording
 from .options import did_you_mean
@@ -239,44 +240,44 @@ def _first_visit(project: "Project", link: Path, linked: set[Path]) -> bool:
 
 
 def _file_digest(project: "Project", path: Path, stat: os.stat_result | None) -> str:
-    """A text file by its content, read as the game's files are (inside the project, capped in size); any
-    other file, or one that reader refuses (a link out of the project, a padded file: the check says why where
-    the game uses it), by its size and time, never read. A text file's digest is taken again from the last
-    time while its status (`stat`, its lstat; None: gone since its folder was listed) is the same
-    (_KEPT_DIGESTS)."""
+    """A file by its content, read as the game's files are (inside the project, capped in size: a text file as
+    the data, any other as a picture); one that reader refuses (a link out of the project, a padded file: the
+    check says why where the game uses it) by its status, never read. The digest is taken again from the last
+    time while the file's status (`stat`, its lstat; None: gone since its folder was listed) is the same
+    (_KEPT_DIGESTS): a picture is read once, not at every refresh."""
     if stat is None:
         return "missing"
-    if path.suffix in (".yaml", ".yml", ".j2", ".md", ".txt"):
-        key = (project.root, path)
-        status = (stat.st_mode, stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
-        kept = _KEPT_DIGESTS.get(key)
-        if kept is not None and kept[0] == status:
-            return kept[1]
+    key = (project.root, path)
+    status = (stat.st_mode, stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+    kept = _KEPT_DIGESTS.get(key)
+    if kept is not None and kept[0] == status:
+        return kept[1]
+    limit = MAX_FILE_BYTES if path.suffix in (".yaml", ".yml", ".j2", ".md", ".txt") else MAX_IMAGE_BYTES
+    try:
+        real = project.inside(path)
+        digest = hashlib.sha256(read_project_file(real, limit, Mark(project.rel(path)))).hexdigest()
+    except (DataError, OSError):
+        return _status_digest(project, path, stat)
+    # a file changed in the last moments may change again within its clock's step, its status the same
+    # ("racy git"): kept only once older than that; a link's status says nothing of its target's
+    if S_ISREG(stat.st_mode) and time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > _SETTLED_NS:
+        if len(_KEPT_DIGESTS) >= _KEPT_DIGESTS_MAX:
+            _KEPT_DIGESTS.clear()
+        _KEPT_DIGESTS[key] = (status, digest)
+    return digest
+
+
+def _status_digest(project: "Project", path: Path, stat: os.stat_result) -> str:
+    """A file not read by its size, modification time and inode, and a link by the file it leads to as well,
+    when that is inside the project."""
+    own = f"{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_dev}\0{stat.st_ino}"
+    if S_ISLNK(stat.st_mode):
         try:
-            real = project.inside(path)
-            digest = hashlib.sha256(read_project_file(real, MAX_FILE_BYTES, Mark(project.rel(path)))).hexdigest()
-        except (DataError, OSError):
-            return status_digest(stat)
-        # a file changed in the last moments may change again within its clock's step, its status the same
-        # ("racy git"): kept only once older than that; a link's status says nothing of its target's
-        if S_ISREG(stat.st_mode) and time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > _SETTLED_NS:
-            if len(_KEPT_DIGESTS) >= _KEPT_DIGESTS_MAX:
-                _KEPT_DIGESTS.clear()
-            _KEPT_DIGESTS[key] = (status, digest)
-        return digest
-    if S_ISLNK(stat.st_mode):  # a link's own status says nothing of the file it leads to
-        try:
-            return f"{status_digest(stat)}\0{status_digest(os.stat(project.inside(path)))}"
+            target = os.stat(project.inside(path))
+            return f"{own}\0{target.st_size}\0{target.st_mtime_ns}\0{target.st_dev}\0{target.st_ino}"
         except (DataError, OSError):  # out of the project, or gone: (the check says why where the game uses it)
             pass
-    return status_digest(stat)
-
-
-def status_digest(stat: os.stat_result) -> str:
-    """A file not read (a picture, a font) by its status: size, times, device and inode. The change time and
-    the inode make the status change with the content when a copy keeps the modification time or a rename puts
-    another file in its place."""
-    return f"{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}\0{stat.st_dev}\0{stat.st_ino}"
+    return own
 
 
 # (project root, layout file) -> (its lstat: mode, device, inode, size, times; its content's digest), for
