@@ -12,7 +12,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
-from stat import S_ISREG
+from stat import S_ISLNK, S_ISREG
 from typing import TYPE_CHECKING, Any
 
 from .draw import sheet as paper
@@ -23,6 +23,7 @@ from .errors import DataError, ExprError, LayoutError
 from .layout.budget import DrawingBudget
 from .layout.prims import Prim
 from .layout.layouts import KeptLayouts, LayoutSet
+from .model.images import MAX_IMAGE_BYTES
 from .model.load import MAX_FILE_BYTES, plain
 from .model.reads import FieldCache, note_all, recording
 from .options import did_you_mean
@@ -184,17 +185,17 @@ def file_digests(game: "Game") -> dict[str, str]:
     project = game.project
     digests: dict[str, str] = {}
     for folder in (game.layout_folder, project.shared_layouts, project.fonts):
-        for path, stat in _files_under(folder):
+        for path, stat in _files_under(folder, project):
             digests[project.rel(path)] = _file_digest(project, path, stat)
     return digests
 
 
-def _files_under(folder: Path) -> list[tuple[Path, os.stat_result | None]]:
+def _files_under(folder: Path, project: "Project") -> list[tuple[Path, os.stat_result | None]]:
     """(path, lstat) of the files in `folder` and its folders (a link to a file included, a link to a folder
-    not followed), in path order: what sorted(folder.rglob("*")) lists that is_file() takes, read from the
-    directory entries (no stat of each to tell a file from a folder)."""
+    followed once when it leads inside the project: the game reads its files through it), in path order, read
+    from the directory entries (no stat of each to tell a file from a folder)."""
     found: list[tuple[Path, os.stat_result | None]] = []
-    folders = [folder]
+    folders, linked = [folder], set[Path]()
     while folders:
         at = folders.pop()
         try:
@@ -202,9 +203,10 @@ def _files_under(folder: Path) -> list[tuple[Path, os.stat_result | None]]:
         except OSError:  # not a folder (none), or unreadable: no files of its own
             continue
         for entry in entries:
-            if entry.is_dir(follow_symlinks=False):
+            if entry.is_dir(follow_symlinks=False) or entry.is_symlink() and \
+                    _first_visit(project, at / entry.name, linked):
                 folders.append(at / entry.name)
-            elif entry.is_file():
+            elif _is_file(entry):
                 try:
                     stat: os.stat_result | None = entry.stat(follow_symlinks=False)
                 except OSError:  # gone since the folder was listed
@@ -214,33 +216,68 @@ def _files_under(folder: Path) -> list[tuple[Path, os.stat_result | None]]:
     return found
 
 
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    """Whether an entry is a file or a link to one (not a link to itself, as Path.is_file says)."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def _first_visit(project: "Project", link: Path, linked: set[Path]) -> bool:
+    """Whether a link leads to a folder inside the project to a folder no other link led to (so a link to a
+    folder above it ends)."""
+    try:
+        real = project.inside(link)
+        if not real.is_dir():
+            return False
+    except (DataError, OSError):  # out of the project, or a link to itself
+        return False
+    if real in linked:
+        return False
+    linked.add(real)
+    return True
+
+
 def _file_digest(project: "Project", path: Path, stat: os.stat_result | None) -> str:
-    """A text file by its content, read as the game's files are (inside the project, capped in size); any
-    other file, or one that reader refuses (a link out of the project, a padded file: the check says why where
-    the game uses it), by its size and time, never read. A text file's digest is taken again from the last
-    time while its status (`stat`, its lstat; None: gone since its folder was listed) is the same
-    (_KEPT_DIGESTS)."""
+    """A file by its content, read as the game's files are (inside the project, capped in size: a text file as
+    the data, any other as a picture); one that reader refuses (a link out of the project, a padded file: the
+    check says why where the game uses it) by its status, never read. The digest is taken again from the last
+    time while the file's status (`stat`, its lstat; None: gone since its folder was listed) is the same
+    (_KEPT_DIGESTS): a picture is read once, not at every refresh."""
     if stat is None:
         return "missing"
-    if path.suffix in (".yaml", ".yml", ".j2", ".md", ".txt"):
-        key = (project.root, path)
-        status = (stat.st_mode, stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
-        kept = _KEPT_DIGESTS.get(key)
-        if kept is not None and kept[0] == status:
-            return kept[1]
+    key = (project.root, path)
+    status = (stat.st_mode, stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+    kept = _KEPT_DIGESTS.get(key)
+    if kept is not None and kept[0] == status:
+        return kept[1]
+    limit = MAX_FILE_BYTES if path.suffix in (".yaml", ".yml", ".j2", ".md", ".txt") else MAX_IMAGE_BYTES
+    try:
+        real = project.inside(path)
+        digest = hashlib.sha256(read_project_file(real, limit, Mark(project.rel(path)))).hexdigest()
+    except (DataError, OSError):
+        return _status_digest(project, path, stat)
+    # a file changed in the last moments may change again within its clock's step, its status the same
+    # ("racy git"): kept only once older than that; a link's status says nothing of its target's
+    if S_ISREG(stat.st_mode) and time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > _SETTLED_NS:
+        if len(_KEPT_DIGESTS) >= _KEPT_DIGESTS_MAX:
+            _KEPT_DIGESTS.clear()
+        _KEPT_DIGESTS[key] = (status, digest)
+    return digest
+
+
+def _status_digest(project: "Project", path: Path, stat: os.stat_result) -> str:
+    """A file not read by its size, modification time and inode, and a link by the file it leads to as well,
+    when that is inside the project."""
+    own = f"{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_dev}\0{stat.st_ino}"
+    if S_ISLNK(stat.st_mode):
         try:
-            real = project.inside(path)
-            digest = hashlib.sha256(read_project_file(real, MAX_FILE_BYTES, Mark(project.rel(path)))).hexdigest()
-        except (DataError, OSError):
-            return f"{stat.st_size}\0{stat.st_mtime_ns}"
-        # a file changed in the last moments may change again within its clock's step, its status the same
-        # ("racy git"): kept only once older than that; a link's status says nothing of its target's
-        if S_ISREG(stat.st_mode) and time.time_ns() - max(stat.st_mtime_ns, stat.st_ctime_ns) > _SETTLED_NS:
-            if len(_KEPT_DIGESTS) >= _KEPT_DIGESTS_MAX:
-                _KEPT_DIGESTS.clear()
-            _KEPT_DIGESTS[key] = (status, digest)
-        return digest
-    return f"{stat.st_size}\0{stat.st_mtime_ns}"
+            target = os.stat(project.inside(path))
+            return f"{own}\0{target.st_size}\0{target.st_mtime_ns}\0{target.st_dev}\0{target.st_ino}"
+        except (DataError, OSError):  # out of the project, or gone: (the check says why where the game uses it)
+            pass
+    return own
 
 
 # (project root, layout file) -> (its lstat: mode, device, inode, size, times; its content's digest), for

@@ -75,6 +75,11 @@ class _Budget(threading.local):
     steps = 0
     built = 0  # characters and items built since the last look at the clock and the memory
 
+    def __init__(self) -> None:
+        # source -> the error of the time limit it ran into: a template that ran out of time once is not run
+        # again for the game's next item; the next game, or the next check of it (the preview), runs it anew
+        self.too_slow: dict[str, ExprError] = {}
+
 
 _budget = _Budget()
 _T = TypeVar("_T")
@@ -155,15 +160,15 @@ def budget(seconds: float | None = None) -> Iterator[None]:
         finally:
             state.games -= 1
         return
-    saved = state.seconds_left, state.memory_ceiling, state.stopped
-    state.games, state.stopped = 1, None
+    saved = state.seconds_left, state.memory_ceiling, state.stopped, state.too_slow
+    state.games, state.stopped, state.too_slow = 1, None, {}
     state.seconds_left = SECONDS_PER_GAME if seconds is None else seconds
     state.memory_ceiling = _memory() + MAX_MEMORY_GROWTH
     try:
         yield
     finally:
         state.games = 0
-        state.seconds_left, state.memory_ceiling, state.stopped = saved
+        state.seconds_left, state.memory_ceiling, state.stopped, state.too_slow = saved
 
 
 class _Evaluation:
@@ -999,8 +1004,6 @@ def compile_template(source: str) -> Template:
 
 _TEMPLATES: dict[str, Template] = {}
 _EXPRESSIONS: dict[str, TemplateExpression] = {}
-# source -> the error of the time limit it ran into: a template that ran out of time once is not run again
-_TOO_SLOW: dict[str, ExprError] = {}
 
 
 def _compile_template(source: str) -> Template:
@@ -1088,8 +1091,8 @@ def render(source: Any, context: Mapping[str, Any], max_chars: int = MAX_STRING,
     quick = _lookup(source, context)
     if quick is not None and len(quick) <= max_chars:
         return quick
-    if source in _TOO_SLOW:
-        raise _TOO_SLOW[source]
+    if source in _budget.too_slow:
+        raise _budget.too_slow[source]
     try:
         with _EVALUATION:
             template = _compile_template(source)
@@ -1109,8 +1112,8 @@ def render(source: Any, context: Mapping[str, Any], max_chars: int = MAX_STRING,
 def evaluate(source: object, context: Mapping[str, Any]) -> Any:
     """Evaluate a Jinja expression (no braces) to a Python value."""
     source = str(source)
-    if source in _TOO_SLOW:
-        raise _TOO_SLOW[source]
+    if source in _budget.too_slow:
+        raise _budget.too_slow[source]
     try:
         with _EVALUATION:
             return _defined(_compile_expression(source)(**context))
@@ -1137,7 +1140,7 @@ def _remember(source: str, error: BaseException) -> ExprError:
     item, so it is not run again: later renders raise the same error at once."""
     failure = _failure(error)
     if isinstance(error, _Timeout):
-        _TOO_SLOW[source] = failure
+        _budget.too_slow[source] = failure
     return failure
 
 
@@ -1222,9 +1225,12 @@ _TEST_FILTERS = frozenset({"select", "reject", "selectattr", "rejectattr"})
 
 
 @functools.lru_cache(maxsize=4096)
-def may_tell_identity(source: str, expression: bool = False) -> bool:
+def may_tell_identity(source: str, expression: bool = False, item: frozenset[str] = frozenset(),
+                      methods: frozenset[str] = frozenset()) -> bool:
     """Whether a template (an expression with `expression`) may compare values by identity: uses `in`,
-    `sameas`, a filter taking a test, or calls anything; True when it does not parse."""
+    `sameas`, a filter taking a test, or calls anything; or uses the value named by one of `item` itself
+    rather than a field of it (`[card] == [x]` compares a list's entries by identity first; `card.keys`, one
+    of its `methods`, holds the item); True when it does not parse."""
     try:
         tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
     except TemplateSyntaxError:
@@ -1234,4 +1240,12 @@ def may_tell_identity(source: str, expression: bool = False) -> bool:
                 isinstance(node, nodes.Operand) and node.op in ("in", "notin") or \
                 isinstance(node, nodes.Filter) and node.name in _TEST_FILTERS:
             return True
-    return False
+    return bool(item) and _uses_itself(tree, item, methods)
+
+
+def _uses_itself(tree: nodes.Node, item: frozenset[str], methods: frozenset[str]) -> bool:
+    """Whether a name of `item` is used other than to look up a field of it (`card.name`, `card['name']`)."""
+    looked_into = {id(node.node) for node in tree.find_all((nodes.Getattr, nodes.Getitem))
+                   if isinstance(node, (nodes.Getattr, nodes.Getitem))  # (find_all is typed as any node)
+                   and not (isinstance(node, nodes.Getattr) and node.attr in methods)}
+    return any(name.name in item and id(name) not in looked_into for name in tree.find_all(nodes.Name))

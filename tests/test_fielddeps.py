@@ -180,3 +180,177 @@ def test_a_filtered_component_follows_the_edits_of_what_its_filter_reads(tmp_pat
         assert len(computed) == (0 if "power" in new else 1), computed  # the edited item's answer alone
     assert [c["cards"] for c in preview.state["components"] if c["id"] == "beasts"] == \
         [["beasts/wolf", "beasts/moss"]]
+
+
+def test_items_checked_after_a_pattern_gave_up_are_checked_again(tmp_path, monkeypatch):
+    """A pattern too slow on one card is given up for the cards after it in that check: what those were found
+    to be is not kept for a refresh in which the pattern holds again (the next card's mismatch is said)."""
+    monkeypatch.setattr("pnp.model.schema.PATTERN_SECONDS", 0.05)
+    slow = "a" * 40 + "!"
+    root = make_project(tmp_path / "proj", case={"replace": {
+        GAME: [['text: {type: text, default: ""}', 'text: {type: text, default: "", pattern: "(a|aa)+"}']],
+        CARDS: [['text: "Roars :star: loudly."', f'text: "{slow}"'], ["  power: 1\n", "  power: 1\n  text: Fern\n"]]}})
+    preview = Preview(find(root), "mini")
+    preview.refresh()
+    edit(root, CARDS, slow, "aaaa")
+    preview.refresh()
+    full = Preview(find(root), "mini")
+    full.refresh()
+    assert seen(preview) == seen(full)
+    assert any("'Fern' does not match" in problem[1] for problem in seen(preview)[1])
+
+
+def test_a_field_read_through_the_data_follows_its_edits_on_every_card_sharing_it(tmp_path):
+    """Every front prints the first card's power, read through `data`: the card whose own power is the same
+    shares the first card's text, and follows that card's edit as a fresh check does."""
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "layouts/mini/card.yaml": [['text: "{{ card.id }}"', 'text: "{{ data.cards[0].power }}"']],
+        CARDS: [["  power: 3\n", "  power: 4\n"]]}})
+    preview = Preview(find(root), "mini")
+    preview.refresh()
+    edit(root, CARDS, "  power: 4\n", "  power: 5\n")
+    preview.refresh()
+    full = Preview(find(root), "mini")
+    full.refresh()
+    assert seen(preview) == seen(full)
+
+
+def test_a_filter_printing_its_item_whole_follows_any_edit_of_it(tmp_path):
+    """`item.keys` prints the item whole (a method shows the item it belongs to): the filter read every field,
+    and renaming the lion takes it out of the deck, as a new preview shows it."""
+    root = make_project(tmp_path / "proj", case={"replace": {GAME: [[
+        "  - id: board\n", "  - id: lions\n    name: Lions\n    kind: deck\n    items: cards\n"
+        "    filter: \"'Lion' in (item.keys | string)\"\n    layout: card\n    back: back\n  - id: board\n"]]}})
+    preview = Preview(find(root), "mini")
+    preview.refresh()
+    assert "lions/lion" in preview.state["cards"]
+    edit(root, CARDS, "  name: Lion\n", "  name: Leo\n")
+    preview.refresh()
+    full = Preview(find(root), "mini")
+    full.refresh()
+    assert seen(preview) == seen(full)
+    assert "lions/lion" not in preview.state["cards"]
+
+
+def _png(size: tuple[int, int], padding: int = 0) -> bytes:
+    import io
+
+    from PIL import Image, PngImagePlugin
+
+    info = PngImagePlugin.PngInfo()
+    if padding:
+        info.add_text("pad", "x" * padding)
+    out = io.BytesIO()
+    Image.new("RGB", size, "#228833").save(out, "PNG", pnginfo=info)
+    return out.getvalue()
+
+
+def test_a_picture_replaced_by_one_of_the_same_size_and_time_is_checked_again(tmp_path):
+    """A card's picture replaced by a smaller one of as many bytes, its modification time put back (as a copy
+    keeping times does): the preview says what a fresh check says of it (its resolution)."""
+    import os
+
+    root = make_project(tmp_path / "proj", case={"replace": {"layouts/mini/card.yaml": [[
+        "  - {type: icon", "  - {type: image, src: pic.png, x: 0, y: 0, w: 60, h: 80}\n  - {type: icon"]]}})
+    picture = root / "layouts/mini/pic.png"
+    sharp = _png((400, 500))
+    picture.write_bytes(sharp)
+    preview = Preview(find(root), "mini")
+    preview.refresh()
+    before = picture.stat()
+    blurred = _png((20, 20))
+    blurred = _png((20, 20), len(sharp) - len(blurred) - 16)  # a text chunk: 12 bytes and its key "pad\0"
+    assert len(blurred) == len(sharp)
+    picture.write_bytes(blurred)
+    os.utime(picture, ns=(before.st_atime_ns, before.st_mtime_ns))
+    preview.refresh()
+    full = Preview(find(root), "mini")
+    full.refresh()
+    assert seen(preview) == seen(full)
+    assert any("20x20 px" in problem[1] for problem in seen(preview)[1])
+
+
+def test_a_picture_reached_through_a_link_is_checked_again_when_the_file_it_leads_to_changes(tmp_path):
+    """layouts/mini/pic.png links to a picture elsewhere in the project: replacing that picture by a small one
+    makes the preview say what a fresh check says (the link itself did not change)."""
+    root = make_project(tmp_path / "proj", case={"replace": {"layouts/mini/card.yaml": [[
+        "  - {type: icon", "  - {type: image, src: pic.png, x: 0, y: 0, w: 60, h: 80}\n  - {type: icon"]]}})
+    (root / "art").mkdir()
+    (root / "art/pic.png").write_bytes(_png((400, 500)))
+    (root / "layouts/mini/pic.png").symlink_to("../../art/pic.png")
+    preview = Preview(find(root), "mini")
+    preview.refresh()
+    (root / "art/pic.png").write_bytes(_png((20, 20)))
+    preview.refresh()
+    full = Preview(find(root), "mini")
+    full.refresh()
+    assert seen(preview) == seen(full)
+    assert any("20x20 px" in problem[1] for problem in seen(preview)[1])
+
+
+def test_a_picture_in_a_linked_folder_is_checked_again_when_it_changes(tmp_path):
+    """layouts/mini/art links to a folder elsewhere in the project (and a link to itself lies beside it, which
+    the preview must not fail on): replacing a picture in it makes the preview say what a fresh check says."""
+    root = make_project(tmp_path / "proj", case={"replace": {"layouts/mini/card.yaml": [[
+        "  - {type: icon", "  - {type: image, src: art/pic.png, x: 0, y: 0, w: 60, h: 80}\n  - {type: icon"]]}})
+    (root / "art").mkdir()
+    (root / "art/pic.png").write_bytes(_png((400, 500)))
+    (root / "layouts/mini/art").symlink_to("../../art")
+    (root / "layouts/mini/loop").symlink_to("loop")
+    preview = Preview(find(root), "mini")
+    preview.refresh()
+    assert preview.state["status"] == "ok", preview.state["problems"]
+    (root / "art/pic.png").write_bytes(_png((20, 20)))
+    preview.refresh()
+    full = Preview(find(root), "mini")
+    full.refresh()
+    assert seen(preview) == seen(full)
+    assert any("20x20 px" in problem[1] for problem in seen(preview)[1])
+    lion = preview.state["cards"]["deck/lion"]["faces"][0]["image"]  # drawn anew, not the old picture's image
+    assert preview.store.get(lion).png == full.store.get(lion).png
+
+
+def test_a_template_too_slow_for_the_data_once_runs_again_after_the_edit(tmp_path, monkeypatch):
+    """A template that ran out of time on the lion is not run again in that check; after an edit that makes
+    it quick, the next refresh runs it again and shows what a fresh check shows (no error)."""
+    monkeypatch.setattr("pnp.template.SECONDS_PER_EVALUATION", 0.05)
+    slow = "{% for i in range(100000 if card.power > 3 else 0) %}{% for j in range(1000) %}{% endfor %}{% endfor %}"
+    root = make_project(tmp_path / "proj", case={"replace": {"layouts/mini/card.yaml": [[
+        'text: "{{ card.id }}"', f'text: "{slow}{{{{ card.id }}}}"']]}})
+    preview = Preview(find(root), "mini")
+    preview.refresh()
+    assert any("took longer than" in problem[1] for problem in seen(preview)[1])
+    edit(root, CARDS, "  power: 4\n", "  power: 2\n")
+    preview.refresh()
+    full = Preview(find(root), "mini")
+    full.refresh()
+    assert seen(preview) == seen(full) and seen(preview)[1] == []
+
+
+def test_a_font_file_replaced_while_the_preview_runs_is_drawn_anew(tmp_path):
+    """The project's Body font files replaced by another font's (fonts.yaml unchanged): the lion's face is
+    drawn as in a project that had the other font from the start, not with the font registered before."""
+    import shutil
+
+    from pnp.project import BUILTIN_FONTS
+
+    def replaced(root):
+        for style in ("Regular", "Bold", "It", "BoldIt"):
+            shutil.copy(BUILTIN_FONTS / "AveriaSerifGWF/AveriaSerifGWF-Regular.ttf",
+                        root / f"fonts/SourceSansPro/SourceSansPro-{style}.ttf")
+
+    def lion(preview):
+        return preview.store.get(preview.state["cards"]["deck/lion"]["faces"][0]["image"]).png
+
+    roots = [make_project(tmp_path / name) for name in ("edited", "other")]
+    for root in roots:
+        shutil.copytree(BUILTIN_FONTS, root / "fonts")
+    replaced(roots[1])
+    preview = Preview(find(roots[0]), "mini")
+    preview.refresh()
+    before = lion(preview)
+    replaced(roots[0])
+    preview.refresh()
+    other = Preview(find(roots[1]), "mini")
+    other.refresh()
+    assert lion(preview) == lion(other) != before

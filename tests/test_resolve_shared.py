@@ -48,3 +48,23 @@ def test_an_item_told_apart_by_identity_gets_its_own_primitives(tmp_path):
     fronts = [p for p in studio.printables() if p.side == "front" and p.item is not None]
     marked = ["MARKED" in " ".join(prim.text for prim in studio.resolve(p)) for p in fronts]
     assert marked == [False, True, False, False], marked
+
+
+@pytest.mark.parametrize("template", ["{{ [card] == [data.cards[1]] }}",  # a list compares its entries by identity first
+                                      "{{ card.keys }}"])  # a method, not a field: it prints the item whole
+def test_an_item_used_itself_gets_its_own_primitives(tmp_path, template):
+    """An element using its item itself rather than a field of it reads nothing that tells one item from
+    another: every front must show what that front alone resolves to."""
+    from conftest import make_project
+
+    make_project(tmp_path, case={"replace": {"layouts/mini/card.yaml": [[
+        'text: "{{ card.id }}"', f'text: "{template}"']]}})
+    project = find(tmp_path)
+    report = Report(project.root)
+    _, studio = validate(project, "mini", report)
+    layouts = studio.layouts
+    fronts = [p for p in studio.printables() if p.side == "front" and p.item is not None]
+    texts = [[prim.text for prim in studio.resolve(p) if prim.kind == "text"][0] for p in fronts]
+    alone = [[prim.text for prim in Resolver(layouts.get(p.layout), layouts, layouts.context).resolve(p.item)
+              if prim.kind == "text"][0] for p in fronts]
+    assert texts == alone and len(set(texts)) > 1, texts

@@ -3,6 +3,7 @@ them."""
 
 import hashlib
 import io
+import os
 import struct
 
 from collections.abc import Iterator
@@ -40,7 +41,8 @@ MAX_FONTS_READ = 4 * MAX_FONT_BYTES
 # The code points one character map of a font may map: a font has at most 65,535 glyphs, the largest (whole CJK
 # sets) map about 70,000 code points; all 1,114,112 of Unicode's took ReportLab 3 s and 600 MB
 MAX_CMAP_CODES = 200_000
-_LOADED: dict[Path, tuple[str, "FontSet"]] = {}  # fonts.yaml path -> (its bytes' digest, FontSet)
+# fonts.yaml path -> (its bytes' digest, FontSet, the font files' statuses): kept while none of them changes
+_LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
 
 
 class FontSet:
@@ -65,7 +67,8 @@ class FontSet:
 
 
 def load_fonts(project: Project) -> "FontSet":
-    """Read fonts/fonts.yaml and register each font file (once per process while the file is unchanged).
+    """Read fonts/fonts.yaml and register each font file (once per process while it and the files are
+    unchanged).
     Raises DataError with the file and line of whatever is wrong."""
     path = project.fonts / "fonts.yaml"
     shown = project.rel(path)
@@ -75,7 +78,7 @@ def load_fonts(project: Project) -> "FontSet":
     raw = read_project_file(real, MAX_FILE_BYTES, Mark(shown))
     digest = hashlib.sha1(raw).hexdigest()
     cached = _LOADED.get(path)
-    if cached and cached[0] == digest:
+    if cached and cached[0] == digest and all(_status(file) == status for file, status in cached[2]):
         return cached[1]
     try:
         spec = load_file(path, shown)
@@ -89,10 +92,11 @@ def load_fonts(project: Project) -> "FontSet":
         raise DataError(f"fonts.yaml names {len(families):,} families; pnp takes at most {MAX_FAMILIES}",
                         families.mark_of(list(families)[MAX_FAMILIES]))
     fonts, read = FontSet({}, {}), [0]
+    files: list[tuple[Path, tuple[int, ...]]] = []  # each font file read, with its status then
     for family, styles in families.items():
-        fonts.families[family] = _register(project, path, family, styles, families.mark_of(family), read)
+        fonts.families[family] = _register(project, path, family, styles, families.mark_of(family), read, files)
         fonts.licences[family] = (styles.get("name", family), styles.get("license", ""))
-    _LOADED[path] = (digest, fonts)
+    _LOADED[path] = (digest, fonts, tuple(files))
     return fonts
 
 
@@ -156,9 +160,19 @@ def _codes_walked(font: bytes, at: int) -> int:
     return 0  # formats 0, 6 and 10 read one entry of the file per code point: as long as the file
 
 
+def _status(path: Path) -> tuple[int, ...]:
+    """A file's size, times, device and inode (none when it cannot be read: reading it says why)."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return ()
+    return stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_dev, stat.st_ino
+
+
 def _register(project: Project, path: Path, family: str, styles: object, mark: Mark | None,
-              read: list[int]) -> dict[str, str]:
-    """The registered names of a family's four styles; `read` counts the bytes of font files read so far."""
+              read: list[int], files: list[tuple[Path, tuple[int, ...]]]) -> dict[str, str]:
+    """The registered names of a family's four styles; `read` counts the bytes of font files read so far,
+    `files` gathers each font file with its status."""
     if not isinstance(styles, Record) or "regular" not in styles:
         raise DataError(f"font family '{family}' needs at least a 'regular' font file", mark)
     for key in styles:
@@ -172,8 +186,11 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
         if not isinstance(file, str):
             raise DataError(f"font file for '{family}' {style} must be a file name", where)
         real = _inside(project, path.parent / file, where, "font file", shown=file)
-        # the file's own path in the name: two projects in one process never share a registration
-        reg = f"{family}-{style}-{hashlib.sha1(str(real).encode()).hexdigest()[:6]}"
+        # the file's own path and status in the name: two projects in one process never share a registration,
+        # and a font file replaced while `pnp serve` runs is read again (ReportLab keeps what it registered)
+        status = _status(real)
+        files.append((real, status))
+        reg = f"{family}-{style}-{hashlib.sha1(f'{real}{status}'.encode()).hexdigest()[:6]}"
         if reg not in pdfmetrics.getRegisteredFontNames():
             raw = read_project_file(real, MAX_FONT_BYTES, where, "font file", shown=file)
             read[0] += len(raw)

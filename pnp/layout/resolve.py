@@ -8,7 +8,7 @@ from typing import Any, Protocol, cast
 from .. import units
 from ..errors import ExprError, LayoutError, LimitError
 from ..model.load import shown
-from ..model.reads import MARK, note_all, recording
+from ..model.reads import MARK, Tracked, note_all, recording
 from ..template import may_tell_identity
 from ..report import Mark
 from .budget import DrawingBudget
@@ -257,7 +257,10 @@ class _ByReads:
         own = tuple(sorted(fields, key=repr))
         key = _values_key(data, own)
         if key is not None:
-            self.by_fields.setdefault(own, {})[key] = (prims, steps, own, tuple(others))
+            # an item's field read another way than through the item (data.cards[0].power, on that card) is
+            # read again by every item taking these primitives: reaching another item reads something else
+            again = [(*at, field) for field in own] if others else []
+            self.by_fields.setdefault(own, {})[key] = (prims, steps, own, tuple(others + again))
 
 
 def _values_key(data: dict[Any, Any], fields: tuple[Any, ...]) -> tuple[Any, ...] | None:
@@ -276,6 +279,8 @@ def _values_key(data: dict[Any, Any], fields: tuple[Any, ...]) -> tuple[Any, ...
 
 
 _PLAIN = (str, int, bool, type(None))
+_ITEM_NAMES = frozenset({"item", "card"})  # the names _resolve gives the item
+_ITEM_METHODS = frozenset(name for name in dir(Tracked) if not name.startswith("_"))  # card.keys is no field
 
 
 def _copies(values: object, el: ElementShape) -> Sequence[Any]:
@@ -306,8 +311,10 @@ def _shareable(el: ElementShape) -> bool:
     (its children's included) may compare by identity (template.may_tell_identity), and no other layout is
     drawn inside (a `use` evaluates templates not seen here)."""
     expressions = [value for value in (el.when, el.repeat) if isinstance(value, str)]
-    return (el.element.type != "use" and not any(may_tell_identity(e, expression=True) for e in expressions)
-            and not any(may_tell_identity(t) for t in el.templates.values() if isinstance(t, str))
+    return (el.element.type != "use"
+            and not any(may_tell_identity(e, True, _ITEM_NAMES, _ITEM_METHODS) for e in expressions)
+            and not any(may_tell_identity(t, False, _ITEM_NAMES, _ITEM_METHODS)
+                        for t in el.templates.values() if isinstance(t, str))
             and all(_shareable(child) for child in el.children))
 
 

@@ -120,6 +120,10 @@ class Tracked(Record):
         note((*self._at, None))
         return len(self._data)
 
+    def __repr__(self) -> str:  # every field, printed (`item.keys` shows its item so)
+        note((*self._at, None))
+        return Record.__repr__(self)
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):  # a slot not set yet (copying), Python's own protocols
             raise AttributeError(name)
@@ -459,6 +463,10 @@ class KeptChecks:
         if question not in self.answers:
             self.answers[question] = getattr(self.checker(), question[0])(*question[1:])
         return self.answers[question]
+
+    def forget(self, name: str, index: int) -> None:
+        """The check of the item at `index` of table `name` is not to be taken again."""
+        self.items.pop((name, index), None)
 
     def check(self, name: str, index: int, item: Record,
               run: Callable[[CheckerShape], tuple[Any, Record]]) -> tuple[Any, Record]:

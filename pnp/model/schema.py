@@ -95,6 +95,11 @@ class Field(options.Option):
         """(table name, where it is named) for every table this field refers to."""
         return iter(())
 
+    def gave_up(self) -> bool:
+        """Whether a check of this field stopped short and later values are checked less (a pattern that took
+        too long): what it said of those values holds only for this load, in this order."""
+        return False
+
     def _number_option(self, key: str) -> Any:
         value = self.spec.get(key)
         if value is not None and not _is_number(value):
@@ -141,6 +146,9 @@ class Str(Field):
                 return
             if not matched:
                 yield f"{shown(value)} does not match the pattern {self.pattern_text}", mark
+
+    def gave_up(self) -> bool:
+        return self.pattern is None and self.pattern_text is not None
 
 
 class RichText(Str):
@@ -292,6 +300,9 @@ class List(Field):
     def refs(self) -> Iterator[tuple[str, Mark | None]]:
         return self.item.refs()
 
+    def gave_up(self) -> bool:
+        return self.item.gave_up()
+
     def reference_kind(self) -> str:
         return f"list of {self.item.name}" if isinstance(self.spec.get("of"), Mapping) else self.name
 
@@ -346,6 +357,9 @@ class Map(Field):
     def refs(self) -> Iterator[tuple[str, Mark | None]]:
         return self.value.refs()
 
+    def gave_up(self) -> bool:
+        return self.value.gave_up()
+
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if not isinstance(value, Record):
             yield f"expected a mapping, got {type_name(value)}", mark
@@ -386,6 +400,9 @@ class Nested(Field):
 
     def refs(self) -> Iterator[tuple[str, Mark | None]]:
         return self.schema.refs()
+
+    def gave_up(self) -> bool:
+        return self.schema.gave_up()
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if not isinstance(value, Record):
@@ -479,6 +496,9 @@ class Schema:
     def refs(self) -> Iterator[tuple[str, Mark | None]]:
         for field in self.fields.values():
             yield from field.refs()
+
+    def gave_up(self) -> bool:
+        return any(field.gave_up() for field in self.fields.values())
 
     def check(self, record: Record, ctx: CheckerShape, computed: Iterable[str] = ()) -> Iterator[tuple[str, Mark | None]]:
         """Problems of one record; `computed` names derived fields, which a record may also type in."""

@@ -110,8 +110,14 @@ def _check_items(game: GameShape, name: str, schema: Schema, derived: tuple[str,
     its derived fields, which an item may type in (checked by derive())."""
     items = game.tables[name]
     for i, item in enumerate(items):
-        problems, items[i] = (_item_check(schema, item, chk, derived) if kept is None
-                              else kept.check(name, i, item, functools.partial(_item_check, schema, item, derived=derived)))
+        # a schema that gave up on a check (a pattern too slow) checks the items after less, in this load's
+        # order: from there on no check is taken from the last load nor kept for the next
+        kept_here = None if kept is None or schema.gave_up() else kept
+        problems, items[i] = (_item_check(schema, item, chk, derived) if kept_here is None
+                              else kept_here.check(name, i, item,
+                                                   functools.partial(_item_check, schema, item, derived=derived)))
+        if kept is not None and schema.gave_up():
+            kept.forget(name, i)
         for message, mark in problems:
             chk.error(message, mark)
         if problems:

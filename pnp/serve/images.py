@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import BudgetSpent, PnpError
 from ..export.faces import draw_faces
 from ..export.raster import Shot, page_pixels, png_bytes, render_pixels
+from ..printables import file_digests
 from ..products import KINDS
 
 if TYPE_CHECKING:
@@ -75,17 +76,13 @@ class ImageStore:
 
 
 def assets_digest(project: "Project", game: "Game") -> str:
-    """What a face's primitives do not say but its picture shows: the files of fonts, icons and images
-    (sizes and modification times, read cheaply). An edited icon changes every face's digest."""
+    """What a face's primitives do not say but its picture shows: the files of fonts, icons and images, as the
+    check of a game knows them (printables.file_digests: their status, read cheaply, links followed). An edited
+    icon changes every face's digest."""
     digest = hashlib.sha256()
-    for folder in (project.fonts, project.shared_layouts, game.layout_folder):
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.rglob("*")):
-            if path.suffix in (".yaml", ".j2", ".md") or not path.is_file():
-                continue
-            stat = path.stat()
-            digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    for path, status in file_digests(game).items():
+        if not path.endswith((".yaml", ".j2", ".md")):
+            digest.update(f"{path}\0{status}\0".encode())
     return digest.hexdigest()[:16]
 
 
