@@ -368,6 +368,9 @@ class FieldCache:
         self._asked: set = set()
         self._inside: list[set] = []  # the keys asked inside each computation under way, innermost last
         self._open = False  # a check started and not finished: what it kept may be half done
+        # the keys computed in this check: asked again in it (the preview's first step, then its second),
+        # their value stands whatever the edit changed
+        self._fresh: set = set()
 
     def start(self, inputs: object, tables: dict[str, MarkedList]) -> None:
         """A new check whose tables (name -> items, before derived fields) are `tables`."""
@@ -378,11 +381,20 @@ class FieldCache:
         self.inputs, self.tables, self._open = inputs, {n: list(items) for n, items in tables.items()}, True
         self.started += 1
         self._asked, self.computed, self.reused, self._inside = set(), [], 0, []
+        self._fresh = set()
 
     def finish(self) -> None:
         """The check is over: what it did not ask for (a deleted item's results) is forgotten."""
         self.entries = {key: self.entries[key] for key in self._asked if key in self.entries}
         self._open = False
+
+    def abandon(self) -> None:
+        """The check stopped half way (a newer edit waits): it counts as finished, keeping what it computed
+        or took again, and what it did not ask for while no change it saw reaches it (the next check's changes
+        are counted from this one's tables)."""
+        self.entries = {key: entry for key, entry in self.entries.items()
+                        if key in self._asked or not self.changes.reach(entry[0])}
+        self._inside, self._open = [], False
 
     def value(self, key: object, compute: Callable[[], Any]) -> Any:
         """compute()'s value, taken from the last check when nothing it read changed; its reads are noted
@@ -391,7 +403,7 @@ class FieldCache:
         if self._inside:
             self._inside[-1].add(key)
         entry = self.entries.get(key)
-        if entry is not None and not self.changes.reach(entry[0]):
+        if entry is not None and (key in self._fresh or not self.changes.reach(entry[0])):
             self.reused += 1
             note_all(entry[0])
             self._asked.update(entry[2])
@@ -408,6 +420,7 @@ class FieldCache:
         if self._inside:
             self._inside[-1].update(inner)
         self.computed.append(key)
+        self._fresh.add(key)
         self.entries[key] = (frozenset(reads), value, frozenset(inner))
         return value
 
