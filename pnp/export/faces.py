@@ -46,7 +46,7 @@ def _slug(value: object) -> str:
 def collect(studio: "Studio", bleed: float) -> list["Face"]:
     """The faces of every component whose kind exports faces (Kind.exports_faces), in game order, with the art
     bleed each can give (at most `bleed` points)."""
-    faces = []
+    faces: list[Face] = []
     for component in studio.game.components:
         kind = KINDS[component.kind]
         if not kind.exports_faces:

@@ -237,16 +237,24 @@ class Preview:
             return None
         finally:
             studio.marks = marks
-        cards = dict(self.good["cards"])
-        for component in studio.game.components:
-            group = [(n, face) for n, face in enumerate(faces) if face.component is component]
-            for key, of_card in _cards(component, group):
-                if key not in cards:  # a card the last gallery did not have: the whole refresh shows it
-                    return None
-                cards[key] = self._card(key, of_card, digests, {}, self._fields)
+        cards = self._cards_anew(studio, faces, digests)
+        if cards is None:
+            return None
         self.generation += 1
         self.seconds = time.monotonic() - started
         return self._state(early.sorted(), "checking", game, {**self.good, "cards": cards})
+
+    def _cards_anew(self, studio: Studio, faces: "list[Face]", digests: dict[int, str]) -> dict[str, Any] | None:
+        """The last gallery's cards with those of `faces` made anew; None when one is not in it (a card
+        added or renamed: the whole refresh shows it)."""
+        cards = dict(self.good["cards"]) if self.good is not None else {}
+        for component in studio.game.components:
+            group = [(n, face) for n, face in enumerate(faces) if face.component is component]
+            for key, of_card in _cards(component, group):
+                if key not in cards:
+                    return None
+                cards[key] = self._card(key, of_card, digests, {}, self._fields)
+        return cards
 
     def _drawn_faces(self, studio: Studio, faces: "list[Face]", assets: str, report: Report) -> dict[int, str]:
         """Draw the faces whose images are not in the store; {n: digest} of those that have an image now
