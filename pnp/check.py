@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from .draw.icons import unreadable
 from .draw.pictures import verified_picture
 from .errors import BudgetSpent, DataError, LayoutError
-from .model.game import load_game
+from .model.game import check_whole_game, load_game
 from .model.reads import FieldCache, note_all
 from .model.schema import ICON_IN_TEXT
 from .options import did_you_mean
@@ -64,10 +64,11 @@ def validate(project: "Project", game_id: str, report: Report, options: "PrintOp
             return None, None
 
 
-def load(project: "Project", game_id: str, report: Report, cache: FieldCache | None = None) -> "Game":
+def load(project: "Project", game_id: str, report: Report, cache: FieldCache | None = None,
+         whole: bool = True) -> "Game":
     """A game's data, checked against its rules model and the component kinds pnp knows (with the cache of
-    the last load's results: model/reads.py)."""
-    return load_game(project, game_id, report, component_keys(), cache)
+    the last load's results: model/reads.py); `whole`: see load_game."""
+    return load_game(project, game_id, report, component_keys(), cache, whole)
 
 
 def validate_game(project: "Project", game_id: str, report: Report, options: "PrintOptions | None" = None,
@@ -86,8 +87,9 @@ def _checked(project: "Project", game_id: str, report: Report, options: "PrintOp
              memo: "Memo | None", steps: "Steps | None" = None) -> "tuple[Game, Studio | None]":
     """validate_game's work."""
     before = len(report.errors)
-    game = load(project, game_id, report, memo.fields if memo is not None else None)
-    draft = options is not None and options.draft
+    fields = memo.fields if memo is not None else None
+    game = load(project, game_id, report, fields, whole=steps is None)  # in two steps: the whole game's rules
+    draft = options is not None and options.draft  # in the second
     if game.meta is None or (len(report.errors) > before and (not draft or game.broken)):
         return game, None  # a draft goes on past bad items, not past tables that did not load
     try:
@@ -97,6 +99,9 @@ def _checked(project: "Project", game_id: str, report: Report, options: "PrintOp
         return game, None
     if steps is not None:
         steps.first(game, studio, report)
+        check_whole_game(game, report, fields)
+        if len(report.errors) > before and not draft:  # (as a check in one step stops)
+            return game, None
     Checks(studio, report).run(steps.between if steps is not None else None)
     return game, studio
 

@@ -199,11 +199,12 @@ class Checker:
 
 
 def load_game(project: Project, game_id: str, report: Report, kinds: Kinds | None = None,
-              cache: FieldCache | None = None) -> Game:
+              cache: FieldCache | None = None, whole: bool = True) -> Game:
     """Load and validate one game; problems go to `report`. Returns the Game (possibly partial).
     `kinds` maps each component kind to what its components accept (see products); None skips kind checks.
     `cache`: the results of the last load (the preview's), derived fields and constraints taken from it when
-    nothing they read changed (reads.py)."""
+    nothing they read changed (reads.py). `whole`: with the rules over the whole game (else the caller
+    checks them later: check_whole_game)."""
     game = Game(game_id, project)
     path = game.folder / "game.yaml"
     shown = project.rel(path)
@@ -238,12 +239,21 @@ def load_game(project: Project, game_id: str, report: Report, kinds: Kinds | Non
     with recording() as reads:  # which items the components hold: what reading them depends on
         load_components(game, meta["components"], kinds, chk, cache)
     game.component_reads = frozenset(reads) | {(name, MEMBERS, None) for name in game.tables}
-    if not game.broken:  # counts over a table that did not load would only repeat the load error
-        check_constraints(game, meta["constraints"], chk, cache)
-        check_colour_sets(game, meta["colour_sets"], chk)
-        check_views(game, meta["report"], chk)
-        check_balance_syntax(game, meta["balance"], chk)
+    if whole:
+        check_whole_game(game, report, cache)
     return game
+
+
+def check_whole_game(game: Game, report: Report, cache: FieldCache | None = None) -> None:
+    """The rules over the whole game of a loaded game: its constraints, colour sets, report views and balance
+    rules' syntax."""
+    if game.meta is None or game.broken:  # counts over a table that did not load would only repeat its error
+        return
+    chk, meta = Checker(game, report), game.meta
+    check_constraints(game, meta["constraints"], chk, cache)
+    check_colour_sets(game, meta["colour_sets"], chk)
+    check_views(game, meta["report"], chk)
+    check_balance_syntax(game, meta["balance"], chk)
 
 
 def _checked_meta(meta: Record, chk: CheckerShape, shown: str, dropped: set[str]) -> Record:

@@ -450,6 +450,8 @@ class KeptChecks:
         self._chk: CheckerShape | None = None
         self._asked: set[tuple[str, int]] = set()
         self._stale: set[str] = set()  # tables whose fields or enums changed: no check of theirs is kept
+        # (question, id of a kept answer) -> (that answer, whether this load answers alike): _answered_alike
+        self._alike: dict[tuple[Question, int], tuple[Any, bool]] = {}
 
     def start(self, tables: Record, enums: Any, chk: CheckerShape) -> None:
         """A load whose tables (game.yaml's `tables:`) and enums are these begins; `chk` answers its questions."""
@@ -457,11 +459,12 @@ class KeptChecks:
         self._stale = {name for name, spec in specs.items()
                        if name not in self.specs or not same(self.specs[name], spec)}
         self.specs, self.answers, self._chk, self._asked, self.reused = specs, {}, chk, set(), 0
+        self._alike = {}
 
     def finish(self) -> None:
         """What this load did not check (a deleted item) is forgotten."""
         self.items = {at: self.items[at] for at in self._asked if at in self.items}
-        self._chk = None
+        self._chk, self._alike = None, {}
 
     def checker(self) -> CheckerShape:
         assert self._chk is not None, "KeptChecks.start begins a load"
@@ -473,6 +476,15 @@ class KeptChecks:
             self.answers[question] = getattr(self.checker(), question[0])(*question[1:])
         return self.answers[question]
 
+    def _answered_alike(self, question: Question, answer: Any) -> bool:
+        """Whether the game answers `question` as it did when a kept check asked it: compared once per load
+        and answer (the last load's one answer, a table's ids, is held by each of its items' checks)."""
+        key = (question, id(answer))
+        known = self._alike.get(key)
+        if known is None:  # (the answer is held with the result: its id is not reused while compared)
+            known = self._alike[key] = (answer, same(self.answer(question), answer))
+        return known[1]
+
     def check(self, name: str, index: int, item: Record,
               run: Callable[[CheckerShape], tuple[Any, Record]]) -> tuple[Any, Record]:
         """(problems, item with defaults) of the item at `index` of table `name`: kept, or run(asking) now."""
@@ -480,7 +492,7 @@ class KeptChecks:
         self._asked.add(at)
         entry = self.items.get(at)
         if entry is not None and name not in self._stale and (entry[0] is item or same(entry[0], item)) and \
-                all(same(self.answer(question), answer) for question, answer in entry[1]):
+                all(self._answered_alike(question, answer) for question, answer in entry[1]):
             self.reused += 1
             return entry[2], entry[3]
         asking = _Asking(self)
