@@ -89,21 +89,36 @@ def _checked(project: "Project", game_id: str, report: Report, options: "PrintOp
     before = len(report.errors)
     fields = memo.fields if memo is not None else None
     game = load(project, game_id, report, fields, whole=steps is None)  # in two steps: the whole game's rules
-    draft = options is not None and options.draft  # in the second
-    if game.meta is None or (len(report.errors) > before and (not draft or game.broken)):
-        return game, None  # a draft goes on past bad items, not past tables that did not load
-    try:
-        studio = Studio(game, options or PrintOptions(), memo)
-    except DataError as e:
-        report.add(e)
-        return game, None
+    studio = _studio(game, report, options, memo, before)  # in the second
     if steps is not None:
-        steps.first(game, studio, report)
+        if studio is not None:
+            steps.first(game, studio, report)
         check_whole_game(game, report, fields)
-        if len(report.errors) > before and not draft:  # (as a check in one step stops)
-            return game, None
+        if _stopped(game, report, options, before):  # where a check in one step stops
+            studio = None
+    if studio is None:
+        return game, None
     Checks(studio, report).run(steps.between if steps is not None else None)
     return game, studio
+
+
+def _stopped(game: "Game", report: Report, options: "PrintOptions | None", before: int) -> bool:
+    """Whether a check stops once the data is loaded: a draft goes on past bad items, not past tables that did
+    not load."""
+    draft = options is not None and options.draft
+    return game.meta is None or (len(report.errors) > before and (not draft or bool(game.broken)))
+
+
+def _studio(game: "Game", report: Report, options: "PrintOptions | None", memo: "Memo | None",
+            before: int) -> Studio | None:
+    """The studio of a loaded game, None when its check stops there (the data or the fonts too broken)."""
+    if _stopped(game, report, options, before):
+        return None
+    try:
+        return Studio(game, options or PrintOptions(), memo)
+    except DataError as e:
+        report.add(e)
+        return None
 
 class Steps(Protocol):
     """What validate_game tells as it goes (the preview's refresh in two steps)."""

@@ -85,3 +85,25 @@ def test_a_newer_save_leaves_the_whole_game_off_and_the_next_refresh_is_whole(tm
     fresh = Preview(preview.project, "mini")
     fresh.refresh()
     assert _shown(preview, final) == _shown(fresh, fresh.state)
+
+
+FERN = "- id: fern\n  name: Fern\n  kind: plant\n  power: 1\n  friend: lion\n"
+
+
+def test_edits_that_stop_the_check_give_in_two_steps_what_they_give_in_one(tmp_path):
+    """A card added (the deck's count and constraints fail: the game is shown stale), a value of the wrong
+    type, then both undone: each state of the two-step preview is the one-step preview's."""
+    edits = [(FERN, ""), ("power: 3", "power: many"), ("", FERN), ("power: many", "power: 3")]
+    shown = []
+    for two in (True, False):
+        root, preview = _preview(tmp_path / str(two))
+        for old, new in edits:
+            if old:
+                _edit(root, old, new)
+            else:  # put back where it was
+                cards = root / "cards/mini/cards.yaml"
+                cards.write_text(cards.read_text().replace("- id: wolf", new + "- id: wolf", 1))
+            state = preview.refresh(lambda state: None) if two else preview.refresh()
+            shown.append((state["status"], _shown(preview, state)))
+    assert [status for status, _ in shown[:len(edits)]] == ["stale", "stale", "stale", "ok"]
+    assert shown[:len(edits)] == shown[len(edits):]
