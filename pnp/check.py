@@ -8,12 +8,12 @@ import gc
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from .draw.icons import unreadable
 from .draw.pictures import verified_picture
 from .errors import BudgetSpent, DataError, LayoutError
-from .model.game import load_game
+from .model.game import check_whole_game, load_game
 from .model.reads import FieldCache, note_all
 from .model.schema import ICON_IN_TEXT
 from .options import did_you_mean
@@ -51,51 +51,84 @@ def few_collections() -> Iterator[None]:
 
 
 def validate(project: "Project", game_id: str, report: Report, options: "PrintOptions | None" = None,
-             memo: "Memo | None" = None) -> "tuple[Game, Studio | None] | tuple[None, None]":
+             memo: "Memo | None" = None,
+             steps: "Steps | None" = None) -> "tuple[Game, Studio | None] | tuple[None, None]":
     """Validate one game within its time budget; returns (game, studio) as validate_game does, (None,
-    None) when the budget ran out (said once, where it did). `memo`: see validate_game."""
+    None) when the budget ran out (said once, where it did). `memo`, `steps`: see validate_game."""
     before = len(report.errors)
     with budget(), few_collections():
         try:
-            return validate_game(project, game_id, report, options, memo)
+            return validate_game(project, game_id, report, options, memo, steps)
         except BudgetSpent as e:
             if e.mark is not None or len(report.errors) == before:  # where it ran out, unless said there
                 report.add(e)
             return None, None
 
 
-def load(project: "Project", game_id: str, report: Report, cache: FieldCache | None = None) -> "Game":
+def load(project: "Project", game_id: str, report: Report, cache: FieldCache | None = None,
+         whole: bool = True) -> "Game":
     """A game's data, checked against its rules model and the component kinds pnp knows (with the cache of
-    the last load's results: model/reads.py)."""
-    return load_game(project, game_id, report, component_keys(), cache)
+    the last load's results: model/reads.py); `whole`: see load_game."""
+    return load_game(project, game_id, report, component_keys(), cache, whole)
 
 
 def validate_game(project: "Project", game_id: str, report: Report, options: "PrintOptions | None" = None,
-                  memo: "Memo | None" = None) -> "tuple[Game, Studio | None]":
+                  memo: "Memo | None" = None, steps: "Steps | None" = None) -> "tuple[Game, Studio | None]":
     """Load the data and check every printable; returns (game, studio), studio None when the data or the
     fonts are too broken to go on. With a printables.Memo, what the last check resolved from the same inputs
-    is taken from it (the preview's refreshes)."""
-    game, studio = _checked(project, game_id, report, options, memo)
+    is taken from it (the preview's refreshes). `steps` (Steps) is told when the data is loaded and the
+    studio made, and between the whole game's checks (the preview's two steps)."""
+    game, studio = _checked(project, game_id, report, options, memo, steps)
     if memo is not None:  # finished without a crash: what it kept is whole (a crash forgets it all next time)
         memo.fields.finish()
     return game, studio
 
 
 def _checked(project: "Project", game_id: str, report: Report, options: "PrintOptions | None",
-             memo: "Memo | None") -> "tuple[Game, Studio | None]":
+             memo: "Memo | None", steps: "Steps | None" = None) -> "tuple[Game, Studio | None]":
     """validate_game's work."""
     before = len(report.errors)
-    game = load(project, game_id, report, memo.fields if memo is not None else None)
+    fields = memo.fields if memo is not None else None
+    game = load(project, game_id, report, fields, whole=steps is None)  # in two steps: the whole game's rules
+    studio = _studio(game, report, options, memo, before)  # in the second
+    if steps is not None:
+        if studio is not None:
+            steps.first(game, studio, report)
+        check_whole_game(game, report, fields)
+        if _stopped(game, report, options, before):  # where a check in one step stops
+            studio = None
+    if studio is None:
+        return game, None
+    Checks(studio, report).run(steps.between if steps is not None else None)
+    return game, studio
+
+
+def _stopped(game: "Game", report: Report, options: "PrintOptions | None", before: int) -> bool:
+    """Whether a check stops once the data is loaded: a draft goes on past bad items, not past tables that did
+    not load."""
     draft = options is not None and options.draft
-    if game.meta is None or (len(report.errors) > before and (not draft or game.broken)):
-        return game, None  # a draft goes on past bad items, not past tables that did not load
+    return game.meta is None or (len(report.errors) > before and (not draft or bool(game.broken)))
+
+
+def _studio(game: "Game", report: Report, options: "PrintOptions | None", memo: "Memo | None",
+            before: int) -> Studio | None:
+    """The studio of a loaded game, None when its check stops there (the data or the fonts too broken)."""
+    if _stopped(game, report, options, before):
+        return None
     try:
-        studio = Studio(game, options or PrintOptions(), memo)
+        return Studio(game, options or PrintOptions(), memo)
     except DataError as e:
         report.add(e)
-        return game, None
-    Checks(studio, report).run()
-    return game, studio
+        return None
+
+class Steps(Protocol):
+    """What validate_game tells as it goes (the preview's refresh in two steps)."""
+
+    def first(self, game: "Game", studio: Studio, report: Report) -> None:
+        """The data is loaded and checked (`report` so far) and the studio made; no printable checked yet."""
+
+    def between(self) -> None:
+        """Called between the whole game's checks (each component's, the printables'): may raise to stop."""
 
 # what collecting() collected: ("error", message, mark, where), ("warning", message, mark) or
 # ("small", mark, size, set size, label, text), said later by say()
@@ -176,22 +209,31 @@ class Checks:
         if seen is None or size < seen[0]:
             self.smallest[mark] = (size, set_size, label, text)
 
-    def run(self) -> None:
+    def run(self, between: "Callable[[], None] | None" = None) -> None:
+        """Every check; `between()` is called before each component's and before the printables'."""
         for component in self.game.components:
+            if between is not None:
+                between()
             said, effects = self.studio.remembered(("check", component.id), partial(self.component, component))
             for message, mark in said:
                 self.error(message, mark)
             self.studio.took(effects)
-        for p in self.studio.printables():
+        if between is not None:
+            between()
+        self.printables(self.studio.printables())
+        for message, mark in self.studio.problems + self.studio.layouts.styles.problems:
+            self.error(message, mark)
+        self.icon_files()
+        self.small_text()
+
+    def printables(self, printables: "Iterable[Printable]") -> None:
+        """The checks of these printables, each with its item (where its errors are said and marked)."""
+        for p in printables:
             on_item = p.item is not None and p.side != "picture"
             self.item, self.marked = ((p.component.id, p.index), marked_key(p)) if on_item else (None, None)
             self.item_now = p.item if on_item else None
             self.printable(p)
         self.item = self.marked = self.item_now = None
-        for message, mark in self.studio.problems + self.studio.layouts.styles.problems:
-            self.error(message, mark)
-        self.icon_files()
-        self.small_text()
 
     def component(self, component: "Component") -> tuple[tuple[tuple[str, Mark | None], ...], dict[str, Any]]:
         """(what its kind's own check says, what it added to the studio) of one component: a result the

@@ -128,6 +128,13 @@ class Memo:
         self.resolved, self.reused = [], 0
         self._touched = set()
 
+    def abandon(self) -> None:
+        """The check stopped half way (FieldCache.abandon): the printables it did not reach are kept while
+        no change it saw reaches what they read."""
+        changes = self.fields.changes
+        self._touched |= {key for key, entry in self.entries.items() if not changes.reach(entry[1])}
+        self.fields.abandon()
+
     def recall(self, studio: "Studio", printable: "Printable") -> tuple[list[Prim], frozenset[Any]] | None:
         """(primitives, reads) kept for `printable`, when nothing they were made from changed; their drawing
         steps are spent again (near the budget's end it is resolved again, to stop where a full check stops)."""
@@ -137,8 +144,10 @@ class Memo:
             return None
         signature, reads, prims, steps = entry
         budget = studio.budget
-        if signature != self._signature(studio, printable) or budget.spent + steps > budget.limit or \
-                self.fields.changes.reach(reads):
+        if signature != self._signature(studio, printable) or self.fields.changes.reach(reads):
+            del self.entries[printable.key]  # out of date: not kept past this check, whether resolved whole or not
+            return None
+        if budget.spent + steps > budget.limit:
             return None
         budget.spend(steps, None)
         self.reused += 1
@@ -307,6 +316,7 @@ class Studio:
         self.fit_cache = memo.fit_cache if memo is not None else _Recent(RESOLVED_KEPT)
         self._measurer = self.painter(None)  # fits texts for placement, with no page to draw on
         self._faces: dict[str, list[Printable]] | None = None  # component id -> its printables
+        self._some: dict[str, list[Printable]] = {}  # the same, of the components of_one() asked for
         self._resolved = _Recent(RESOLVED_KEPT)  # printable key -> primitives
         self._reads = _Recent(RESOLVED_KEPT)  # printable key -> what resolving it read (model/reads.py)
         self.problems: Problems = []  # (message, mark) found while walking
@@ -344,13 +354,27 @@ class Studio:
             self._faces = {}
             for c in self.game.components:
                 try:
-                    self._faces[c.id] = self.kind(c).printables(c, self)
+                    self._faces[c.id] = self._some[c.id] if c.id in self._some else self.kind(c).printables(c, self)
                 except (DataError, LayoutError) as e:
                     self._faces[c.id] = []
                     self.problems.extend(getattr(e, "problems", None) or [(e.message, e.mark)])
             self.budget.allow_faces(sum(map(len, self._faces.values())))
         note_all(self.game.components_read())  # which items it prints
         return self._faces.get(component.id, [])
+
+    def of_one(self, component: "Component") -> list["Printable"]:
+        """The printables of one component, the others' not worked out yet (the preview's first step: the
+        rulebook's take long); of() takes them from here. A component whose printables cannot be worked out
+        has none here; of() says why."""
+        if self._faces is not None:
+            return self.of(component)
+        if component.id not in self._some:
+            try:
+                self._some[component.id] = self.kind(component).printables(component, self)
+            except (DataError, LayoutError):
+                return []
+        note_all(self.game.components_read())
+        return self._some[component.id]
 
     def resolve(self, printable: "Printable", problems: list[Any] | None = None) -> list[Prim]:
         """The primitives of a printable, resolved once per build. With a `problems` list, failing elements

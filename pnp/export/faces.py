@@ -46,21 +46,25 @@ def _slug(value: object) -> str:
 def collect(studio: "Studio", bleed: float) -> list["Face"]:
     """The faces of every component whose kind exports faces (Kind.exports_faces), in game order, with the art
     bleed each can give (at most `bleed` points)."""
-    faces = []
+    faces: list[Face] = []
     for component in studio.game.components:
         kind = KINDS[component.kind]
         if not kind.exports_faces:
             continue
-        for p in studio.of(component):
-            layout = studio.layouts.get(p.layout)
-            item_id = p.item.get("id") if p.item is not None else None
-            number = f"{p.index + 1:03d}"
-            parts = [number] + ([_slug(item_id)] if item_id is not None else []) + [p.side]
-            parts += [_slug(value) for _, value in p.extra]
-            name = kind.item_name(component, p, studio) if p.item is not None else component.name
-            faces.append(Face(p, name, "-".join(parts), (layout.width, layout.height), min(bleed, layout.bleed),
-                              str(layout.options.get("shape", "square"))))
+        faces.extend(face_of(studio, p, bleed) for p in studio.of(component))
     return faces
+
+
+def face_of(studio: "Studio", p: "Printable", bleed: float) -> "Face":
+    """The face of one printable of a kind that exports faces (collect)."""
+    component, layout = p.component, studio.layouts.get(p.layout)
+    item_id = p.item.get("id") if p.item is not None else None
+    number = f"{p.index + 1:03d}"
+    parts = [number] + ([_slug(item_id)] if item_id is not None else []) + [p.side]
+    parts += [_slug(value) for _, value in p.extra]
+    name = KINDS[component.kind].item_name(component, p, studio) if p.item is not None else component.name
+    return Face(p, name, "-".join(parts), (layout.width, layout.height), min(bleed, layout.bleed),
+                str(layout.options.get("shape", "square")))
 
 
 def draw_faces(studio: "Studio", faces: list["Face"], path: Path) -> int:

@@ -199,18 +199,19 @@ class Checker:
 
 
 def load_game(project: Project, game_id: str, report: Report, kinds: Kinds | None = None,
-              cache: FieldCache | None = None) -> Game:
+              cache: FieldCache | None = None, whole: bool = True) -> Game:
     """Load and validate one game; problems go to `report`. Returns the Game (possibly partial).
     `kinds` maps each component kind to what its components accept (see products); None skips kind checks.
     `cache`: the results of the last load (the preview's), derived fields and constraints taken from it when
-    nothing they read changed (reads.py). The game's data files share one allowance of values
+    nothing they read changed (reads.py). `whole`: with the rules over the whole game (else the caller
+    checks them later: check_whole_game). The game's data files share one allowance of values
     (load.MAX_GAME_VALUES): checking them takes time in proportion."""
     with values_allowance():
-        return _load_game(project, game_id, report, kinds, cache)
+        return _load_game(project, game_id, report, kinds, cache, whole)
 
 
 def _load_game(project: Project, game_id: str, report: Report, kinds: Kinds | None,
-               cache: FieldCache | None) -> Game:
+               cache: FieldCache | None, whole: bool) -> Game:
     game = Game(game_id, project)
     path = game.folder / "game.yaml"
     shown = project.rel(path)
@@ -245,12 +246,21 @@ def _load_game(project: Project, game_id: str, report: Report, kinds: Kinds | No
     with recording() as reads:  # which items the components hold: what reading them depends on
         load_components(game, meta["components"], kinds, chk, cache)
     game.component_reads = frozenset(reads) | {(name, MEMBERS, None) for name in game.tables}
-    if not game.broken:  # counts over a table that did not load would only repeat the load error
-        check_constraints(game, meta["constraints"], chk, cache)
-        check_colour_sets(game, meta["colour_sets"], chk)
-        check_views(game, meta["report"], chk)
-        check_balance_syntax(game, meta["balance"], chk)
+    if whole:
+        check_whole_game(game, report, cache)
     return game
+
+
+def check_whole_game(game: Game, report: Report, cache: FieldCache | None = None) -> None:
+    """The rules over the whole game of a loaded game: its constraints, colour sets, report views and balance
+    rules' syntax."""
+    if game.meta is None or game.broken:  # counts over a table that did not load would only repeat its error
+        return
+    chk, meta = Checker(game, report), game.meta
+    check_constraints(game, meta["constraints"], chk, cache)
+    check_colour_sets(game, meta["colour_sets"], chk)
+    check_views(game, meta["report"], chk)
+    check_balance_syntax(game, meta["balance"], chk)
 
 
 def _checked_meta(meta: Record, chk: CheckerShape, shown: str, dropped: set[str]) -> Record:

@@ -372,6 +372,9 @@ class FieldCache:
         self._asked: set = set()
         self._inside: list[set] = []  # the keys asked inside each computation under way, innermost last
         self._open = False  # a check started and not finished: what it kept may be half done
+        # the keys computed in this check: asked again in it (the preview's first step, then its second),
+        # their value stands whatever the edit changed
+        self._fresh: set = set()
 
     def start(self, inputs: object, tables: dict[str, MarkedList]) -> None:
         """A new check whose tables (name -> items, before derived fields) are `tables`."""
@@ -382,11 +385,20 @@ class FieldCache:
         self.inputs, self.tables, self._open = inputs, {n: list(items) for n, items in tables.items()}, True
         self.started += 1
         self._asked, self.computed, self.reused, self._inside = set(), [], 0, []
+        self._fresh = set()
 
     def finish(self) -> None:
         """The check is over: what it did not ask for (a deleted item's results) is forgotten."""
         self.entries = {key: self.entries[key] for key in self._asked if key in self.entries}
         self._open = False
+
+    def abandon(self) -> None:
+        """The check stopped half way (a newer edit waits): it counts as finished, keeping what it computed
+        or took again, and what it did not ask for while no change it saw reaches it (the next check's changes
+        are counted from this one's tables)."""
+        self.entries = {key: entry for key, entry in self.entries.items()
+                        if key in self._asked or not self.changes.reach(entry[0])}
+        self._inside, self._open = [], False
 
     def value(self, key: object, compute: Callable[[], Any]) -> Any:
         """compute()'s value, taken from the last check when nothing it read changed; its reads are noted
@@ -395,7 +407,7 @@ class FieldCache:
         if self._inside:
             self._inside[-1].add(key)
         entry = self.entries.get(key)
-        if entry is not None and not self.changes.reach(entry[0]):
+        if entry is not None and (key in self._fresh or not self.changes.reach(entry[0])):
             self.reused += 1
             note_all(entry[0])
             self._asked.update(entry[2])
@@ -412,6 +424,7 @@ class FieldCache:
         if self._inside:
             self._inside[-1].update(inner)
         self.computed.append(key)
+        self._fresh.add(key)
         self.entries[key] = (frozenset(reads), value, frozenset(inner))
         return value
 
@@ -441,6 +454,8 @@ class KeptChecks:
         self._chk: CheckerShape | None = None
         self._asked: set[tuple[str, int]] = set()
         self._stale: set[str] = set()  # tables whose fields or enums changed: no check of theirs is kept
+        # (question, id of a kept answer) -> (that answer, whether this load answers alike): _answered_alike
+        self._alike: dict[tuple[Question, int], tuple[Any, bool]] = {}
 
     def start(self, tables: Record, enums: Any, chk: CheckerShape) -> None:
         """A load whose tables (game.yaml's `tables:`) and enums are these begins; `chk` answers its questions."""
@@ -448,11 +463,12 @@ class KeptChecks:
         self._stale = {name for name, spec in specs.items()
                        if name not in self.specs or not same(self.specs[name], spec)}
         self.specs, self.answers, self._chk, self._asked, self.reused = specs, {}, chk, set(), 0
+        self._alike = {}
 
     def finish(self) -> None:
         """What this load did not check (a deleted item) is forgotten."""
         self.items = {at: self.items[at] for at in self._asked if at in self.items}
-        self._chk = None
+        self._chk, self._alike = None, {}
 
     def checker(self) -> CheckerShape:
         assert self._chk is not None, "KeptChecks.start begins a load"
@@ -468,6 +484,15 @@ class KeptChecks:
         """The check of the item at `index` of table `name` is not to be taken again."""
         self.items.pop((name, index), None)
 
+    def _answered_alike(self, question: Question, answer: Any) -> bool:
+        """Whether the game answers `question` as it did when a kept check asked it: compared once per load
+        and answer (the last load's one answer, a table's ids, is held by each of its items' checks)."""
+        key = (question, id(answer))
+        known = self._alike.get(key)
+        if known is None:  # (the answer is held with the result: its id is not reused while compared)
+            known = self._alike[key] = (answer, same(self.answer(question), answer))
+        return known[1]
+
     def check(self, name: str, index: int, item: Record,
               run: Callable[[CheckerShape], tuple[Any, Record]]) -> tuple[Any, Record]:
         """(problems, item with defaults) of the item at `index` of table `name`: kept, or run(asking) now."""
@@ -475,7 +500,7 @@ class KeptChecks:
         self._asked.add(at)
         entry = self.items.get(at)
         if entry is not None and name not in self._stale and (entry[0] is item or same(entry[0], item)) and \
-                all(same(self.answer(question), answer) for question, answer in entry[1]):
+                all(self._answered_alike(question, answer) for question, answer in entry[1]):
             self.reused += 1
             return entry[2], entry[3]
         asking = _Asking(self)

@@ -166,11 +166,19 @@ class Hub:
 
     async def _loop(self, game: str) -> None:
         preview, dirty = self.previews[game], self.dirty[game]
+        loop = asyncio.get_running_loop()
+
+        def first(state: dict[str, Any]) -> None:  # the edited cards drawn: pages hear of it before the rest
+            loop.call_soon_threadsafe(self.notify, game)
+
         while True:
             await dirty.wait()
             dirty.clear()
             try:
-                self.on_refresh(game, await asyncio.to_thread(preview.refresh))
+                state = await asyncio.to_thread(preview.refresh, first, dirty.is_set)
+                if dirty.is_set() and state["status"] == "checking":  # left off for a newer save
+                    continue
+                self.on_refresh(game, state)
                 self.notify(game)
                 if not dirty.is_set() and await asyncio.to_thread(preview.refresh_book):
                     self.notify(game)

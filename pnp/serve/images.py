@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import BudgetSpent, PnpError
 from ..export.faces import draw_faces
 from ..export.raster import Shot, page_pixels, png_bytes, render_pixels
-from ..printables import file_digests
+from ..printables import file_digests, marked_key
 from ..products import KINDS
 
 if TYPE_CHECKING:
@@ -91,7 +91,9 @@ def face_digest(studio: "Studio", face: "Face", assets: str) -> str:
     what resolving the face raises (a layout error)."""
     look = studio.look(face.printable)  # not its data's digest: the picture is what it shows
     sizes = f"{DPI}|{MAX_SIDE}|{GALLERY_PX}"
-    return hashlib.sha256(f"{look}|{face.trim}|{assets}|{sizes}".encode()).hexdigest()[:32]
+    marks = studio.marks.get(marked_key(face.printable)) if face.printable.side != "picture" else None
+    drawn = f"{look}|{face.trim}|{assets}|{sizes}" + (f"|{marks}" if marks else "")  # (drawn over it: Studio.draw)
+    return hashlib.sha256(drawn.encode()).hexdigest()[:32]
 
 
 def _scale(trim_pt: tuple[float, ...], detail: bool) -> float:

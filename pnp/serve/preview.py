@@ -7,14 +7,16 @@ import bisect
 import threading
 import time
 import traceback
-from collections.abc import ItemsView, Mapping
+from collections.abc import Callable, ItemsView, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..kit.faces import item_key, side_key
-from ..check import validate
+from ..check import Checks, validate
 from ..errors import BudgetSpent, PnpError
-from ..export.faces import collect
+from ..export.faces import collect, face_of
+from ..products import KINDS
+from ..model.reads import ALL, MARK, MEMBERS
 from ..printables import Memo, Studio
 from ..report import Report
 from ..units import PrintOptions
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from ..project import Project
     from ..report import Diagnostic, Mark
 
+FIRST_ITEMS = 12  # a refresh's first step draws the edited cards when at most this many (TwoSteps)
 REFRESH = threading.Lock()  # one game is checked and drawn at a time: ReportLab's state is not per thread
 
 
@@ -94,21 +97,31 @@ class Preview:
         self._studio: Studio | None = None  # the last refresh's studio, while its rulebook is still to be drawn
         self.seconds = 0.0  # how long the last refresh took
         self.memo = Memo()  # what the last refresh resolved, for the next to take what did not change
-        self.drawn = 0  # faces the last refresh drew (the others' images were in the store)
+        self.drawn = 0  # faces the last refresh drew, in its two steps (the others' images were in the store)
         # (table, index) -> that item's fields as the last gallery showed them
         self._fields: dict[tuple[str, int], Any] = {}
         self._fields_check = -1  # the data's check (memo.fields.started) of that gallery
         self.state = self._state([], "starting", None)
 
     # -- the refresh ---------------------------------------------------------------------------------------
-    def refresh(self) -> dict[str, Any]:
-        """Validate the game and render what changed; never raises (a crash is shown as an error)."""
+    def refresh(self, on_first: "Callable[[dict[str, Any]], None] | None" = None,
+                newer: "Callable[[], bool] | None" = None) -> dict[str, Any]:
+        """Validate the game and render what changed; never raises (a crash is shown as an error). In two
+        steps (TwoSteps) when `on_first` is given: it gets the state with the edited cards drawn, before the
+        whole game is checked; while `newer()` says a newer save waits, the whole game's work is left off (the
+        state stays the first step's) so that the newer save is served first."""
         started = time.monotonic()
         with REFRESH:
-            report = Report(self.project.root)
+            report, self.drawn = Report(self.project.root), 0
+            steps = TwoSteps(self, started, on_first, newer or (lambda: False)) if on_first is not None else None
             try:
-                game, studio = validate(self.project, self.game_id, report, self.options, self.memo)
+                game, studio = validate(self.project, self.game_id, report, self.options, self.memo, steps)
+                if steps is not None:
+                    steps.between()
                 status = self._gallery(game, studio, report)
+            except Superseded:  # a newer save waits: served next, from what this check kept
+                self.memo.abandon()
+                return self.state
             except PnpError as e:  # a refusal raised while drawing: shown as the command line shows it
                 report.add(e)
                 game, status = None, "stale"
@@ -191,9 +204,62 @@ class Preview:
 
     def _drawn(self, game: "Game", studio: Studio, report: Report) -> str:
         """_gallery's work, which the game's drawing budget may stop."""
-        assets = assets_digest(self.project, game)
         faces = collect(studio, 0)
-        digests, todo, problems = {}, [], []
+        digests = self._drawn_faces(studio, faces, assets_digest(self.project, game), report)
+        self._remember(studio, faces, digests)
+        self._sources = self._drawers(studio, faces, digests)
+        self._studio = studio if not report.errors else None
+        return "ok" if not report.errors else "errors"
+
+    def _first_state(self, game: "Game", studio: Studio, report: Report, started: float) -> dict[str, Any] | None:
+        """The first step of a refresh whose edit changed a few items' data (TwoSteps): those items' printables
+        checked and their faces drawn (the edited items' first), the last gallery with their cards made anew;
+        the state to show while the rest is checked, or None when there is no such step (the first refresh,
+        an edit of anything but the data, a card added or renamed)."""
+        changes = self.memo.fields.changes
+        if self.good is None or changes.everything or not changes.items:
+            return None
+        edited = {field[:2] for field in changes.fields if field[2] != MARK} | changes.whole  # (lines that
+        # moved are no edit of their items)
+        chosen = _first_printables(studio, self.memo, edited)
+        if not chosen or len({id(p.item) for p in chosen}) > FIRST_ITEMS:  # many cards: one step is as quick
+            return None
+        early = Report(self.project.root, list(report.diagnostics), dict(report.alike), dict(report.untold))
+        marks, studio.marks = studio.marks, {}  # the whole check marks them again, in its order
+        budget = studio.budget
+        spent = budget.spent
+        try:
+            Checks(studio, early).printables(chosen)
+            faces = [face_of(studio, p, 0) for p in chosen if KINDS[p.component.kind].exports_faces]
+            digests = self._drawn_faces(studio, faces, assets_digest(self.project, game), early)
+        except BudgetSpent:  # sized for the few items of the first step: the whole check has the game's budget
+            budget.spent, budget.stopped = spent, None
+            return None
+        finally:
+            studio.marks = marks
+        cards = self._cards_anew(studio, faces, digests)
+        if cards is None:
+            return None
+        self.generation += 1
+        self.seconds = time.monotonic() - started
+        return self._state(early.sorted(), "checking", game, {**self.good, "cards": cards})
+
+    def _cards_anew(self, studio: Studio, faces: "list[Face]", digests: dict[int, str]) -> dict[str, Any] | None:
+        """The last gallery's cards with those of `faces` made anew; None when one is not in it (a card
+        added or renamed: the whole refresh shows it)."""
+        cards = dict(self.good["cards"]) if self.good is not None else {}
+        for component in studio.game.components:
+            group = [(n, face) for n, face in enumerate(faces) if face.component is component]
+            for key, of_card in _cards(component, group):
+                if key not in cards:
+                    return None
+                cards[key] = self._card(key, of_card, digests, {}, self._fields)
+        return cards
+
+    def _drawn_faces(self, studio: Studio, faces: "list[Face]", assets: str, report: Report) -> dict[int, str]:
+        """Draw the faces whose images are not in the store; {n: digest} of those that have an image now
+        (a face that failed is reported)."""
+        digests: dict[int, str] = {}
         for n, face in enumerate(faces):
             try:
                 digests[n] = face_digest(studio, face, assets)
@@ -201,23 +267,17 @@ class Preview:
                 raise
             except PnpError:  # the layout fails for this face: its last good image, marked stale
                 continue
-            if digests[n] not in self.store:
-                todo.append(n)
-        self.drawn = len(todo)
+        todo = [n for n in digests if digests[n] not in self.store]
+        self.drawn += len(todo)
         images, errors = render_faces(studio, [faces[n] for n in todo], [digests[n] for n in todo])
         for digest, image in images.items():
             self.store.put(digest, image)
         for i, (message, mark) in errors.items():
             face = faces[todo[i]]
-            problems.append((f"{message} (printing {face.printable.label})", mark or face.printable.mark,
-                             (face.printable.component.id, face.printable.index)))
+            report.error(f"{message} (printing {face.printable.label})", mark or face.printable.mark,
+                         item=(face.printable.component.id, face.printable.index))
             del digests[todo[i]]
-        for message, mark, item in problems:
-            report.error(message, mark, item=item)
-        self._remember(studio, faces, digests)
-        self._sources = self._drawers(studio, faces, digests)
-        self._studio = studio if not report.errors else None
-        return "ok" if not report.errors else "errors"
+        return digests
 
     def _drawers(self, studio: Studio, faces: "list[Face]",
                  digests: dict[int, str]) -> "dict[str, tuple[Studio, Face]]":
@@ -292,8 +352,10 @@ class Preview:
         return fields
 
     # -- what the page reads -------------------------------------------------------------------------------
-    def _state(self, diagnostics: "list[Diagnostic]", status: str, game: "Game | None") -> dict[str, Any]:
-        good = self.good or {"components": [], "cards": {}, "index": Cards()}
+    def _state(self, diagnostics: "list[Diagnostic]", status: str, game: "Game | None",
+               gallery: dict[str, Any] | None = None) -> dict[str, Any]:
+        """What the page shows: `gallery` (the first step's), else the last good one."""
+        good = gallery or self.good or {"components": [], "cards": {}, "index": Cards()}
         index = good["index"]
         if game is not None and status == "stale":  # the data as it is now says where each card is
             index = _index_of(game) or index
@@ -312,6 +374,63 @@ class Preview:
             return None
         return {"digest": self.book.digest, "pages": [list(s) for s in self.book.sizes]}
 
+
+
+class Superseded(Exception):
+    """A newer save waits: the refresh under way leaves off its whole-game work."""
+
+
+class TwoSteps:
+    """A refresh in two steps (check.Steps): once the data is loaded, the edited cards are checked and
+    drawn and the page hears of them (`on_first`, with the state saying the rest is being checked); then the
+    whole game is checked and drawn as a refresh in one step would. Between the whole game's checks, a newer
+    save waiting (`newer()`) stops it (Superseded)."""
+
+    def __init__(self, preview: Preview, started: float, on_first: "Callable[[dict[str, Any]], None]",
+                 newer: "Callable[[], bool]") -> None:
+        self.preview, self.started, self.on_first, self.newer = preview, started, on_first, newer
+
+    def first(self, game: "Game", studio: Studio, report: Report) -> None:
+        try:
+            state = self.preview._first_state(game, studio, report, self.started)
+        except BudgetSpent:
+            raise
+        except Exception:  # noqa: BLE001 - the whole check says what went wrong, where it did
+            return
+        if state is not None:
+            self.preview.state = state
+            self.on_first(state)
+
+    def between(self) -> None:
+        if self.newer():
+            raise Superseded
+
+
+def _first_printables(studio: Studio, memo: Memo, edited: "set[tuple[str, int]]") -> "list[Printable]":
+    """The printables of a refresh's first step: those of the edited items, then those of the items whose
+    faces read an edited item and only a few items besides (a card naming its parent), each item's faces
+    together. Components of no table's items (a rulebook, aids, maps) and faces reading whole tables wait for
+    the whole check."""
+    printables = [(p, at) for c in studio.game.components if c.items for p in studio.of_one(c)
+                  if p.side != "picture" and (at := getattr(p.item, "_at", None)) is not None]
+    near: set[tuple[str, int]] = set()
+    for p, at in printables:
+        entry = memo.entries.get(p.key)
+        if at not in edited and entry is not None and _few_items(entry[1]) and memo.fields.changes.reach(entry[1]):
+            near.add(at)
+    return [p for p, at in printables if at in edited] + [p for p, at in printables if at in near]
+
+
+def _few_items(reads: "frozenset[Any]", most: int = 8) -> bool:
+    """Whether reads name at most `most` items, each by its place (no table whole, none's membership)."""
+    items = set()
+    for key in reads:
+        if key == ALL or key[1] is None or key[1] == MEMBERS:
+            if key != ALL and isinstance(key[0], tuple):  # a layout file: no item
+                continue
+            return False
+        items.add(key[:2])
+    return len(items) <= most
 
 
 def built_kit(project: "Project", game_id: str, options: PrintOptions) -> Path:

@@ -53,8 +53,12 @@ function drawHeader() {
   status.textContent = state.status === "starting" ? "checking…"
     : errors ? `${errors} error${errors > 1 ? "s" : ""}` + (warnings ? `, ${warnings} warning${warnings > 1 ? "s" : ""}` : "")
     : warnings ? `valid, ${warnings} warning${warnings > 1 ? "s" : ""}` : "valid";
+  if (state.status === "checking") {  // the edited cards are drawn; the whole game is being checked
+    status.className = "status";
+    status.textContent = `${errors ? status.textContent : "edited cards drawn"}; checking the rest…`;
+  }
   document.getElementById("timing").textContent = state.status === "starting" ? ""
-    : `checked and drawn in ${state.seconds.toFixed(2)} s`;
+    : `${state.status === "checking" ? "edited cards" : "checked and"} drawn in ${state.seconds.toFixed(2)} s`;
   const build = document.getElementById("build-link");
   build.hidden = !state.build;
   if (state.build) build.href = `/files/${state.build}`;

@@ -1,0 +1,109 @@
+"""The preview's refresh in two steps: a data edit brings the page the edited card first (its image as a
+fresh preview draws it, the status saying the rest is being checked), then the whole game, whose final state is
+a fresh preview's; a newer save waiting leaves the whole game's work off, and the next refresh is whole."""
+
+from conftest import make_project
+from pnp.project import Project
+from pnp.serve.preview import Preview
+
+BOARD_READS_TEXTS = """size: [400mm, 300mm]
+elements:
+  - {type: rect, x: 0, y: 0, w: 400, h: 300, fill: "#ddeeff"}
+  - {type: text, x: 10, y: 10, w: 300, h: 20, size: 24, text: "{{ data.cards | map(attribute='text') | join(', ') }}"}
+"""
+
+
+def _preview(tmp_path):
+    root = make_project(tmp_path / "proj", {"layouts/mini/board.yaml": BOARD_READS_TEXTS})
+    preview = Preview(Project(root.resolve()), "mini")
+    preview.refresh()
+    assert preview.state["status"] == "ok", preview.state["problems"]
+    return root, preview
+
+
+def _images(preview, state):
+    """(card key, side) -> the bytes of its image as the state shows it."""
+    return {(key, f["side"]): preview.store.get(f["image"]).png if f["image"] else None
+            for key, card in state["cards"].items() for f in card["faces"]}
+
+
+def _shown(preview, state):
+    """What the page shows: every image's bytes, the cards' entries but for their image names, the messages."""
+    cards = {key: {**card, "faces": [{**f, "image": None} for f in card["faces"]]} for key, card in state["cards"].items()}
+    rest = {k: v for k, v in state.items() if k not in ("generation", "seconds", "cards")}
+    return _images(preview, state), cards, rest
+
+
+def _edit(root, old, new):
+    cards = root / "cards/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace(old, new, 1))
+
+
+def test_a_data_edit_shows_the_edited_card_first_then_what_a_fresh_preview_shows(tmp_path):
+    root, preview = _preview(tmp_path)
+    before = _images(preview, preview.state)
+    _edit(root, "Roars :star: loudly.", "Roars :star: softly, and not for long.")
+    firsts = []
+    final = preview.refresh(lambda state: firsts.append((state, _images(preview, state))))
+
+    fresh = Preview(preview.project, "mini")
+    fresh.refresh()
+    fresh_images = _images(fresh, fresh.state)
+    [(first, shown)] = firsts
+    assert first["status"] == "checking" and first["generation"] < final["generation"]
+    assert shown[("deck/lion", "front")] == fresh_images[("deck/lion", "front")] != before[("deck/lion", "front")]
+    assert shown[("board/#1", "front")] == before[("board/#1", "front")]  # reads every card: the second step's
+    assert shown[("board/#1", "front")] != fresh_images[("board/#1", "front")]
+    assert final["status"] == "ok"
+    assert _shown(preview, final) == _shown(fresh, fresh.state)
+
+
+def test_an_edit_that_overflows_its_card_says_it_in_the_first_step_at_its_line(tmp_path):
+    root, preview = _preview(tmp_path)
+    _edit(root, "Roars :star: loudly.", "Roars all night " * 40)
+    firsts = []
+    final = preview.refresh(firsts.append)
+    [first] = firsts
+    said = [p for p in first["problems"] if "text is about" in p["message"]]
+    line = next(n for n, text in enumerate((root / "cards/mini/cards.yaml").read_text().splitlines(), 1)
+                if "Roars all night" in text)
+    assert first["status"] == "checking" and [(p["card"], p["where"]["line"]) for p in said] == [("deck/lion", line)]
+    fresh = Preview(preview.project, "mini")
+    fresh.refresh()
+    assert final["status"] == "errors" and _shown(preview, final) == _shown(fresh, fresh.state)
+
+
+def test_a_newer_save_leaves_the_whole_game_off_and_the_next_refresh_is_whole(tmp_path):
+    root, preview = _preview(tmp_path)
+    _edit(root, "Roars :star: loudly.", "Roars :star: softly.")
+    firsts = []
+    left = preview.refresh(firsts.append, newer=lambda: True)
+    assert left is firsts[0] and left["status"] == "checking"
+    _edit(root, "power: 3", "power: 5")  # the wolf, saved while the lion's edit was checked
+    final = preview.refresh(firsts.append)
+    assert len(firsts) == 2 and final["status"] == "ok"
+    fresh = Preview(preview.project, "mini")
+    fresh.refresh()
+    assert _shown(preview, final) == _shown(fresh, fresh.state)
+
+
+FERN = "- id: fern\n  name: Fern\n  kind: plant\n  power: 1\n  friend: lion\n"
+
+
+def test_edits_that_stop_the_check_give_in_two_steps_what_they_give_in_one(tmp_path):
+    """A card added (the deck's count and constraints fail: the game is shown stale), a value of the wrong
+    type, then both undone: each state of the two-step preview is the one-step preview's."""
+    edits = [(FERN, ""), ("power: 3", "power: many"), ("", FERN), ("power: many", "power: 3")]
+    shown = []
+    for two in (True, False):
+        root, preview = _preview(tmp_path / str(two))
+        for old, new in edits:
+            if old:
+                _edit(root, old, new)
+            else:  # put back where it was
+                cards = root / "cards/mini/cards.yaml"
+                cards.write_text(cards.read_text().replace("- id: wolf", new + "- id: wolf", 1))
+            state = preview.refresh(lambda state: None) if two else preview.refresh()
+            shown.append((state["status"], _shown(preview, state)))
+    assert [status for status, _ in shown[:len(edits)]] == ["stale", "stale", "stale", "ok"]
+    assert shown[:len(edits)] == shown[len(edits):]
