@@ -2,7 +2,7 @@
 
 import functools
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from .. import units
@@ -71,7 +71,7 @@ class Resolver:
         self._fixed: dict[ElementShape, list[Prim]] = {}
         # element -> what it made by the values it read of its item (see _by_reads); None once it gave up
         self._by_item: dict[ElementShape, _ByReads | tuple[Any, ...] | None] = {}
-        self._context_key: tuple[Any, ...] | None = None  # what the layout adds to every template (_element_key)
+        self._context_key: tuple[Any, ...] | None = None  # what the layout adds to every template (_memo_of)
 
     def resolve(self, item: object = None, problems: Problems | None = None,
                 extra: dict[str, Any] | None = None) -> list[Prim]:
@@ -121,7 +121,7 @@ class Resolver:
         so is one that found nothing to share in its first MEMO_TRIES items (a name on every card), and one
         whose templates may tell its item from an equal one by identity, which no read shows (_shareable).
         With the preview's kept elements (LayoutSource.elements), what an element made is kept for the next
-        refreshes under what it is written as (_element_key), so a layout edit resolves again only the elements
+        refreshes under what it is written as (_memo_of), so a layout edit resolves again only the elements
         it changed (and those reading data the edit changed: KeptElements.start)."""
         memo = self._memo(el, at)
         if memo is None:
@@ -155,7 +155,7 @@ class Resolver:
             found = self._by_item[el] = self._memo_of(el)
         if isinstance(found, tuple):
             assert self.layouts.elements is not None  # (only _memo_of gives a key, with kept elements)
-            return self.layouts.elements.of((found, at))
+            return self.layouts.elements.of((found[0], at))
         return cast("_ByReads | None", found)
 
     def _memo_of(self, el: ElementShape) -> "_ByReads | tuple[Any, ...] | None":
@@ -169,8 +169,8 @@ class Resolver:
             return None
         if self._context_key is None:
             self._context_key = (self.base["W"], self.base["H"], self.base["B"], written(self.layout.vars))
-        key = (self._context_key, written(el.spec))
-        return lasting.of(key) if _shareable(el) else key
+        key = Written((self._context_key, written(el.spec)))
+        return lasting.of(key) if _shareable(el) else (key,)
 
     def _placed(self, ctx: Context, problems: Problems | None) -> list[Prim]:
         """A layout whose elements are placed against each other: each resolved after those it is placed
@@ -297,17 +297,17 @@ class _ByReads:
 
 class KeptElements:
     """What elements resolved to, kept between the preview's refreshes (KeptLayouts.elements): element key
-    (_element_key: the layout's variables and size, the element as written, marks included, since its
-    primitives carry its file:line) -> its _ByReads. An entry holds while what else it read (other tables,
+    (the layout's size and variables, the element as written, marks included, since its primitives carry its
+    file:line; with the item's place for an element whose items cannot share) -> its _ByReads. An entry holds while what else it read (other tables,
     other items) is unchanged: `start` drops those an edit reaches, all of them when a check went by unseen.
     The templates' other inputs (macros, styles, fonts, icons, game.yaml) forget every kept layout and so
     these too (printables.Memo.start)."""
 
     def __init__(self) -> None:
-        self.by_element: dict[tuple[Any, ...], _ByReads] = {}
-        self._used: set[tuple[Any, ...]] = set()  # the keys asked for since the last start
+        self.by_element: dict[Hashable, _ByReads] = {}
+        self._used: set[Hashable] = set()  # the keys asked for since the last start
 
-    def of(self, key: tuple[Any, ...]) -> _ByReads:
+    def of(self, key: Hashable) -> _ByReads:
         self._used.add(key)
         found = self.by_element.get(key)
         if found is None:
@@ -326,6 +326,21 @@ class KeptElements:
             if sum(map(len, self.by_element.values())) > ELEMENTS_KEPT:
                 self.by_element = {}
         self._used = set()
+
+
+class Written:
+    """A large key (written()'s) hashed once: an element's key is looked up for each item."""
+
+    __slots__ = ("value", "hash")
+
+    def __init__(self, value: Any) -> None:
+        self.value, self.hash = value, hash(value)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Written) and self.hash == other.hash and self.value == other.value
 
 
 def written(value: Any) -> Any:
