@@ -71,7 +71,7 @@ class Resolver:
         self._fixed: dict[ElementShape, list[Prim]] = {}
         # element -> what it made by the values it read of its item (see _by_reads); None once it gave up
         self._by_item: dict[ElementShape, _ByReads | tuple[Any, ...] | None] = {}
-        self._context_key: tuple[Any, ...] | None = None  # what the layout adds to every template (_memo_of)
+        self._context_key: Written | None = None  # what the layout adds to every template (_memo_of)
 
     def resolve(self, item: object = None, problems: Problems | None = None,
                 extra: dict[str, Any] | None = None) -> list[Prim]:
@@ -168,7 +168,7 @@ class Resolver:
         if _uses(el):
             return None
         if self._context_key is None:
-            self._context_key = (self.base["W"], self.base["H"], self.base["B"], written(self.layout.vars))
+            self._context_key = lasting.context(self.layout)
         key = Written((self._context_key, written(el.spec)))
         return lasting.of(key) if _shareable(el) else (key,)
 
@@ -306,6 +306,19 @@ class KeptElements:
     def __init__(self) -> None:
         self.by_element: dict[Hashable, _ByReads] = {}
         self._used: set[Hashable] = set()  # the keys asked for since the last start
+        # id of a layout (kept between checks while its files are the same) -> (it, its context's key)
+        self._contexts: dict[int, tuple[LayoutShape, Written]] = {}
+        self._contexts_used: set[int] = set()
+
+    def context(self, layout: LayoutShape) -> "Written":
+        """The key of what a layout adds to its templates' context (its size and vars), worked out once while
+        the layout is kept (its vars may be large)."""
+        self._contexts_used.add(id(layout))
+        found = self._contexts.get(id(layout))
+        if found is None or found[0] is not layout:
+            found = self._contexts[id(layout)] = (layout, Written((layout.width, layout.height, layout.bleed,
+                                                                   written(layout.vars))))
+        return found[1]
 
     def of(self, key: Hashable) -> _ByReads:
         self._used.add(key)
@@ -326,6 +339,8 @@ class KeptElements:
             if sum(map(len, self.by_element.values())) > ELEMENTS_KEPT:
                 self.by_element = {}
         self._used = set()
+        self._contexts = {key: found for key, found in self._contexts.items() if key in self._contexts_used}
+        self._contexts_used = set()
 
 
 class Written:
@@ -343,18 +358,31 @@ class Written:
         return isinstance(other, Written) and self.hash == other.hash and self.value == other.value
 
 
-def written(value: Any) -> Any:
+def written(value: Any, seen: dict[int, Any] | None = None) -> Any:
     """A hashable key of a value read from a file: its values with their types (a float by its repr), and
-    where each mapping, key and value was written."""
-    if isinstance(value, Record):
-        return (Record, value.mark, tuple((written(k), written(v), value._marks.get(k), value._key_marks.get(k))
-                                          for k, v in value._data.items()))
-    if isinstance(value, Mapping):
-        return (dict, tuple((written(k), written(v)) for k, v in value.items()))
-    if isinstance(value, (list, tuple)):
-        return (type(value), getattr(value, "mark", None), tuple(getattr(value, "marks", ())),
-                tuple(written(v) for v in value))
+    where each mapping, key and value was written. A list or mapping met again (a YAML alias) is keyed once."""
+    if isinstance(value, (Mapping, list, tuple)):
+        seen = {} if seen is None else seen
+        found = seen.get(id(value))
+        if found is None:
+            found = seen[id(value)] = (value, _written(value, seen))  # (the value held: its id stays its own)
+        return found[1]
     return (type(value), repr(value) if isinstance(value, float) else value)
+
+
+def _written(value: "Mapping[Any, Any] | list[Any] | tuple[Any, ...]", seen: dict[int, Any]) -> Any:
+    if isinstance(value, Record):
+        return (Record, _at(value.mark), tuple((written(k, seen), written(v, seen), _at(value._marks.get(k)),
+                                                _at(value._key_marks.get(k))) for k, v in value._data.items()))
+    if isinstance(value, Mapping):
+        return (dict, tuple((written(k, seen), written(v, seen)) for k, v in value.items()))
+    return (type(value), _at(getattr(value, "mark", None)), tuple(map(_at, getattr(value, "marks", ()))),
+            tuple(written(v, seen) for v in value))
+
+
+def _at(mark: Mark | None) -> tuple[str, int, int] | None:
+    """A mark as a plain tuple: keys made of them are hashed and compared without a call per mark."""
+    return None if mark is None else (mark.file, mark.line, mark.col)
 
 
 def _values_key(data: dict[Any, Any], fields: tuple[Any, ...]) -> tuple[Any, ...] | None:
