@@ -1,5 +1,6 @@
 """The preview keeps what each layout element resolved to between refreshes (layout/resolve.py KeptElements) and
-re-checks a rulebook's pictures only when a pictured layout's size changes (LayoutSet.size): a layout edit
+re-checks a rulebook's pictures and a tuck box only when a pictured or boxed layout's size changes
+(LayoutSet.size): a layout edit
 resolves again only the elements it changed or whose reads changed, and the page shows what a fresh preview
 shows, image for image and message for message."""
 
@@ -18,14 +19,17 @@ FRIEND = ('  - {type: icon, icon: star, x: 25, y: 50, w: 13, h: 13, when: card.s
           '  - {type: text, x: 5, y: 70, w: 53, h: 10, size: 9, '
           'text: "{{ ref.cards[card.friend].name if card.friend else \'\' }}"}\n')
 WOLF_OVERFLOWS = ("power: 3\n", "power: 3\n  text: \"" + "howls all night " * 40 + "\"\n")
+A_BOX = ("    layout: board\n", "    layout: board\n  - {id: box, name: Card box, kind: tuckbox, deck: deck}\n")
 
 
 @pytest.fixture
 def preview(tmp_path, monkeypatch):
-    """A preview of the mini game whose card layout also prints the friend's name, the wolf's text too long;
+    """A preview of the mini game whose card layout also prints the friend's name, the wolf's text too long,
+    with a tuck box for the deck;
     `preview.made` counts the elements resolved by the last refresh, by their line in card.yaml."""
     root = make_project(tmp_path / "proj", case={"replace": {"layouts/mini/card.yaml": [FRIEND],
-                                                            "cards/mini/cards.yaml": [WOLF_OVERFLOWS]}})
+                                                            "cards/mini/cards.yaml": [WOLF_OVERFLOWS],
+                                                            "cards/mini/game.yaml": [A_BOX]}})
     shown = Preview(Project(root.resolve()), "mini")
     made: Counter = Counter()
     prims = resolve.Resolver._prims
@@ -119,11 +123,13 @@ def test_after_a_refresh_that_could_not_print_nothing_read_elsewhere_is_trusted(
     assert "Big Lion" in preview.state["cards"]["deck/fern"]["faces"][0]["text"]
 
 
-def test_the_rulebook_is_checked_again_only_when_a_pictured_layouts_size_changes(preview):
+def test_the_rulebook_and_a_tuck_box_are_checked_again_only_when_the_cards_size_changes(preview):
+    """The rulebook pictures a card, the tuck box holds the cards: of the card's layout, both read its size."""
     _edit(preview, "layouts/mini/card.yaml", 'fill: "#eeeeee"', 'fill: "#ddeeff"')
     preview.refresh()
-    assert ("check", "rulebook") not in preview.memo.fields.computed  # it pictures a card: only its size counts
+    assert {("check", "rulebook"), ("check", "box")}.isdisjoint(preview.memo.fields.computed)
     _edit(preview, "layouts/mini/card.yaml", "size: poker", "size: bridge")
     preview.refresh()
-    assert ("check", "rulebook") in preview.memo.fields.computed
+    assert {("check", "rulebook"), ("check", "box")} <= set(preview.memo.fields.computed)
+    assert any("not all one size" in p["message"] for p in preview.state["problems"])  # the back is poker
     assert _page(preview) == _fresh(preview)
