@@ -117,9 +117,10 @@ class Resolver:
         layout) is the same for every item of one check, so an item whose fields read equal those of an
         earlier one gets that one's primitives (shared, as item-free elements' are), with the same drawing
         steps spent and the same reads noted (of this item). An element that reads where its item was
-        written, or the whole item, or values other than text, numbers, yes/no and null, is made each time;
-        so is one that found nothing to share in its first MEMO_TRIES items (a name on every card), and one
-        whose templates may tell its item from an equal one by identity, which no read shows (_shareable).
+        written, or the whole item, or values other than text, numbers, yes/no, null and small mappings and
+        lists of them, is made each time; so is one that found nothing to share in its first MEMO_TRIES items
+        (a name on every card), and one whose templates may tell its item from an equal one by identity,
+        which no read shows (_shareable).
         With the preview's kept elements (LayoutSource.elements), what an element made is kept for the next
         refreshes under what it is written as (_memo_of), so a layout edit resolves again only the elements
         it changed (and those reading data the edit changed: KeptElements.start)."""
@@ -298,8 +299,9 @@ class _ByReads:
 class KeptElements:
     """What elements resolved to, kept between the preview's refreshes (KeptLayouts.elements): element key
     (the layout's size and variables, the element as written, marks included, since its primitives carry its
-    file:line; with the item's place for an element whose items cannot share) -> its _ByReads. An entry holds while what else it read (other tables,
-    other items) is unchanged: `start` drops those an edit reaches, all of them when a check went by unseen.
+    file:line; with the item's place for an element whose items cannot share) -> its _ByReads. An entry holds
+    while what else it read (other tables, other items) is unchanged: `start` drops those an edit reaches, and
+    when a check went by unseen, all that read anything but their own item's values.
     The templates' other inputs (macros, styles, fonts, icons, game.yaml) forget every kept layout and so
     these too (printables.Memo.start)."""
 
@@ -333,7 +335,8 @@ class KeptElements:
         last check did not ask for (an element before its edit) first, then all."""
         for memo in self.by_element.values():
             for fields, made in memo.by_fields.items():
-                memo.by_fields[fields] = {key: kept for key, kept in made.items() if not kept[3] or not reached(kept[3])}
+                memo.by_fields[fields] = {key: kept for key, kept in made.items()
+                                          if not kept[3] or not reached(kept[3])}
         if sum(map(len, self.by_element.values())) > ELEMENTS_KEPT:
             self.by_element = {key: memo for key, memo in self.by_element.items() if key in self._used}
             if sum(map(len, self.by_element.values())) > ELEMENTS_KEPT:
@@ -387,7 +390,8 @@ def _at(mark: Mark | None) -> tuple[str, int, int] | None:
 
 def _values_key(data: dict[Any, Any], fields: tuple[Any, ...]) -> tuple[Any, ...] | None:
     """The values of `fields` in `data` with their types (1, 1.0 and True print differently; a float by its
-    repr, which tells 0.0 from -0.0), or None when one is not a plain value."""
+    repr, which tells 0.0 from -0.0), or None when one is not a plain value or a small mapping or list of
+    them (_value_key)."""
     key = []
     for field in fields:
         value = data.get(field, _ABSENT)
@@ -401,27 +405,35 @@ def _values_key(data: dict[Any, Any], fields: tuple[Any, ...]) -> tuple[Any, ...
     return tuple(key)
 
 
-def _value_key(value: Any, depth: int) -> Any:
+def _value_key(value: Any, depth: int, room: list[int] | None = None) -> Any:
     """A value as _values_key keys it: its type and value, a mapping's or list's (a cost, an ability) made of
-    such values, item by item; None for anything else, or nested past MAX_KEY_DEPTH."""
+    such values, item by item; None for anything else, or nested past MAX_KEY_DEPTH, or past MAX_KEY_VALUES
+    values in all (a large value is made each time rather than compared for each item)."""
     kind = type(value)
     if kind is float:
         return kind, repr(value)
     if kind in _PLAIN:
         return kind, value
-    if depth >= MAX_KEY_DEPTH:
+    if not isinstance(value, (Mapping, list, tuple)):
         return None
+    room = [MAX_KEY_VALUES] if room is None else room
+    room[0] -= len(value)
+    return _container_key(value, depth, room) if depth < MAX_KEY_DEPTH and room[0] >= 0 else None
+
+
+def _container_key(value: "Mapping[Any, Any] | list[Any] | tuple[Any, ...]", depth: int, room: list[int]) -> Any:
+    """_value_key of a mapping or list: its type and its items' keys, None when one has none."""
+    kind = type(value)
     if isinstance(value, Mapping):
-        pairs = [(_value_key(k, depth + 1), _value_key(v, depth + 1)) for k, v in value.items()]
+        pairs = [(_value_key(k, depth + 1, room), _value_key(v, depth + 1, room)) for k, v in value.items()]
         return None if any(k is None or v is None for k, v in pairs) else (kind, tuple(pairs))
-    if isinstance(value, (list, tuple)):
-        items = [_value_key(v, depth + 1) for v in value]
-        return None if any(v is None for v in items) else (kind, tuple(items))
-    return None
+    items = [_value_key(v, depth + 1, room) for v in value]
+    return None if any(v is None for v in items) else (kind, tuple(items))
 
 
 _PLAIN = (str, int, bool, type(None))
 MAX_KEY_DEPTH = 8  # nesting of a field's value that _value_key follows
+MAX_KEY_VALUES = 1_000  # values in a field's mappings and lists that _value_key keys
 
 
 def _copies(values: object, el: ElementShape) -> Sequence[Any]:
