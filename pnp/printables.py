@@ -24,6 +24,7 @@ from .layout.budget import DrawingBudget
 from .layout.prims import Prim
 from .layout.layouts import KeptLayouts, LayoutSet
 from .model.images import MAX_IMAGE_BYTES
+from .layout.resolve import KeptElements
 from .model.load import MAX_FILE_BYTES, plain
 from .model.reads import FieldCache, note_all, recording
 from .options import did_you_mean
@@ -97,7 +98,7 @@ class Memo:
         # printable key -> (signature, reads, primitives, drawing steps spent)
         self.entries: dict[PrintableKey, tuple[tuple[Any, ...] | None, frozenset[Any], list[Prim], int]] = {}
         self.fields = FieldCache()  # the data's results (derived fields, constraints, checks) and the changes
-        self.layouts = KeptLayouts()  # the layouts read, while their files are the same
+        self.layouts = KeptLayouts(KeptElements())  # the layouts read, while their files are the same
         self.fit_cache = _Recent(RESOLVED_KEPT)
         # printable key -> (its primitives, their look): digested once while kept
         self.looks: dict[PrintableKey, tuple[list[Prim], str]] = {}
@@ -105,6 +106,7 @@ class Memo:
         self.reused = 0
         self._touched: set[PrintableKey] = set()
         self._check = 0  # the data's check (fields.started) this one's entries were kept or made in
+        self._resized: dict[str, Layout] = {}  # the layouts a file's edit forgot, as they were (see sized)
 
     def start(self, game: "Game", options: PrintOptions) -> None:
         """A new check of `game`: keep what the last one had, but for what read a changed layout file; all of
@@ -115,15 +117,9 @@ class Memo:
             self.entries, self.fit_cache, self.looks = {}, _Recent(RESOLVED_KEPT), {}
             self.fields.entries = {key: v for key, v in self.fields.entries.items() if key[0] in _DATA_ONLY}
             self.layouts.forget(None)
+            self._resized = {}
         else:
-            # a printable that is gone (a deleted card) is not kept for ever; none is when a check of the data
-            # went by without printing (it had errors): `fields.changes` does not say what changed since
-            kept = self._touched if self.fields.started == self._check + 1 else ()
-            self.entries = {key: self.entries[key] for key in kept if key in self.entries}
-            self.looks = {key: self.looks[key] for key in self.entries if key in self.looks}
-            for path in changed:  # what read them (printables, checks) is made again; the rest is kept
-                self.fields.changes.add_file(path)
-            self.layouts.forget(changed)
+            self._keep_unchanged(changed)
         self.inputs, self.files, self._check = inputs, files, self.fields.started
         self.resolved, self.reused = [], 0
         self._touched = set()
@@ -134,6 +130,32 @@ class Memo:
         changes = self.fields.changes
         self._touched |= {key for key, entry in self.entries.items() if not changes.reach(entry[1])}
         self.fields.abandon()
+
+    def _keep_unchanged(self, changed: set[str]) -> None:
+        """start()'s work when only the data and layout files changed: what did not read them is kept."""
+        # a printable that is gone (a deleted card) is not kept for ever; none is when a check of the data
+        # went by without printing (it had errors): `fields.changes` does not say what changed since
+        continued = self.fields.started == self._check + 1
+        kept = self._touched if continued else ()
+        self.entries = {key: self.entries[key] for key in kept if key in self.entries}
+        self.looks = {key: self.looks[key] for key in self.entries if key in self.looks}
+        for path in changed:  # what read them (printables, checks) is made again; the rest is kept
+            self.fields.changes.add_file(path)
+        self._resized = self.layouts.forget(changed)
+        if self.layouts.elements is not None:  # (the elements' other reads, as the printables' above)
+            self.layouts.elements.start(self.fields.changes.reach if continued else lambda reads: True)
+
+    def sized(self, layouts: LayoutSet) -> None:
+        """Note as changed the size of each layout a file's edit forgot whose size is not what it was (read
+        again now: what only reads a layout's size, LayoutSet.size, is checked again only then)."""
+        for name, layout in self._resized.items():
+            try:
+                size: tuple[float, float] | None = layouts.size(name)
+            except LayoutError:
+                size = None
+            if size != (layout.width, layout.height):
+                self.fields.changes.add_size(layout.file)
+        self._resized = {}
 
     def recall(self, studio: "Studio", printable: "Printable") -> tuple[list[Prim], frozenset[Any]] | None:
         """(primitives, reads) kept for `printable`, when nothing they were made from changed; their drawing
@@ -308,6 +330,8 @@ class Studio:
             memo.start(game, self.options)
         self.layouts = LayoutSet(game.project, game.id, self.context(), layout_options(), self.budget,
                                  memo.layouts if memo is not None else None)
+        if memo is not None:
+            memo.sized(self.layouts)
         self.fonts = load_fonts(game.project)  # DataError when fonts.yaml is wrong
         self.layouts.measure = self._text_height  # elements placed below a text follow its fitted lines
         self.cache: dict[str, Any] = {}  # products keep per-build results here (the rulebook's Markdown)

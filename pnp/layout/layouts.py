@@ -9,14 +9,14 @@ from typing import Any
 from .. import units
 from ..errors import DataError, LayoutError, LoadError
 from ..model.load import Record, load_file
-from ..model.reads import note_files
+from ..model.reads import FILE, SIZE, note, note_files
 from ..options import did_you_mean, type_name
 from ..report import Mark
 from . import params as P
 from .budget import DrawingBudget
 from .compile import Compiled, compile_elements
 from .place import Measure, Placement, plan
-from .resolve import Resolver
+from .resolve import KeptElements, Resolver
 from .styles import StyleSet
 from ..project import Project, present
 
@@ -86,17 +86,22 @@ class KeptLayouts:
     are the same: a layout is its files' text compiled, whatever the data. `files` lists every file read as a
     layout (those whose change forgets only the layouts made from them: see forget)."""
 
-    def __init__(self) -> None:
+    def __init__(self, elements: KeptElements | None = None) -> None:
         self.layouts: dict[str, Layout] = {}  # name -> the layout read and checked whole
         self.files: set[str] = set()  # project-relative paths of the files read as layouts
+        self.elements = elements  # what the layouts' elements resolved to, kept too (the preview's), or None
 
-    def forget(self, changed: set[str] | None) -> None:
-        """Forget the layouts made from any of these files (their own or one they extend); all with None."""
+    def forget(self, changed: set[str] | None) -> dict[str, "Layout"]:
+        """Forget the layouts made from any of these files (their own or one they extend); all with None.
+        Returns those forgotten (name -> layout)."""
         if changed is None:
-            self.layouts, self.files = {}, set()
-        elif changed:
-            self.layouts = {name: layout for name, layout in self.layouts.items()
-                            if changed.isdisjoint(layout.chain)}
+            gone, self.layouts, self.files = self.layouts, {}, set()
+            if self.elements is not None:
+                self.elements = KeptElements()
+            return gone
+        gone = {name: layout for name, layout in self.layouts.items() if not changed.isdisjoint(layout.chain)}
+        self.layouts = {name: layout for name, layout in self.layouts.items() if name not in gone}
+        return gone
 
 
 class LayoutSet:
@@ -115,6 +120,7 @@ class LayoutSet:
         self._layouts: dict[str, Layout | LayoutError] = {}  # a file's problems are remembered too
         self._files: dict[str, tuple[str, ...]] = {}  # name -> the files reading it read (its own, its parents')
         self.kept = kept if kept is not None else KeptLayouts()
+        self.elements = self.kept.elements
         self._resolvers: dict[str, Resolver] = {}
         self.using: list[str] = []  # layouts being resolved through `use`, to refuse one that uses itself
         # text primitive -> the height its lines take once fitted (set by the studio)
@@ -138,6 +144,19 @@ class LayoutSet:
 
     def get(self, name: str | None, mark: Mark | None = None, _stack: tuple[str, ...] = ()) -> Layout:
         """The layout, or a LayoutError listing every problem of its file (remembered: said once)."""
+        found = self._found(name, mark, _stack)
+        note_files(found.chain)
+        return found
+
+    def size(self, name: str | None, mark: Mark | None = None) -> tuple[float, float]:
+        """The layout's (width, height) in points, noted as read alone (a rulebook's picture of a card is as
+        large as the card, whatever its colours), or get()'s LayoutError."""
+        found = self._found(name, mark, ())
+        note(((FILE, found.file), 0, SIZE))
+        return found.width, found.height
+
+    def _found(self, name: str | None, mark: Mark | None, _stack: tuple[str, ...]) -> Layout:
+        """get()'s layout, its files not noted as read (a LayoutError's are)."""
         if name in _stack:
             raise LayoutError(f"layouts extend each other in a circle: {' -> '.join(_stack + (name,))}", mark)
         found = self._layouts.get(name) if name is not None else None
@@ -155,7 +174,6 @@ class LayoutSet:
         if isinstance(found, LayoutError):
             note_files(self._files.get(name or "", ()))
             raise found
-        note_files(found.chain)
         return found
 
     def resolver(self, name: str, mark: Mark | None = None) -> Resolver:

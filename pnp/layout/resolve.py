@@ -2,12 +2,12 @@
 
 import functools
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from .. import units
 from ..errors import ExprError, LayoutError, LimitError
-from ..model.load import shown
+from ..model.load import Record, shown
 from ..model.reads import MARK, Tracked, note_all, recording
 from ..template import may_tell_identity
 from ..report import Mark
@@ -39,6 +39,7 @@ class LayoutSource(Protocol):
     budget: DrawingBudget
     using: list[str]
     measure: Measure | None
+    elements: "KeptElements | None"  # elements' primitives kept from earlier sets (the preview's), or None
 
     def resolver(self, name: str, mark: Mark | None = None) -> "Resolver": ...
 
@@ -69,7 +70,8 @@ class Resolver:
         # item-free element -> its primitives (shared: nobody changes a primitive)
         self._fixed: dict[ElementShape, list[Prim]] = {}
         # element -> what it made by the values it read of its item (see _by_reads); None once it gave up
-        self._by_item: dict[ElementShape, _ByReads | None] = {}
+        self._by_item: dict[ElementShape, _ByReads | tuple[Any, ...] | None] = {}
+        self._context_key: Written | None = None  # what the layout adds to every template (_memo_of)
 
     def resolve(self, item: object = None, problems: Problems | None = None,
                 extra: dict[str, Any] | None = None) -> list[Prim]:
@@ -115,13 +117,14 @@ class Resolver:
         layout) is the same for every item of one check, so an item whose fields read equal those of an
         earlier one gets that one's primitives (shared, as item-free elements' are), with the same drawing
         steps spent and the same reads noted (of this item). An element that reads where its item was
-        written, or the whole item, or values other than text, numbers, yes/no and null, is made each time;
-        so is one that found nothing to share in its first MEMO_TRIES items (a name on every card), and one
-        whose templates may tell its item from an equal one by identity, which no read shows (_shareable)."""
-        if el in self._by_item:
-            memo = self._by_item[el]
-        else:
-            memo = self._by_item[el] = _ByReads() if _shareable(el) else None
+        written, or the whole item, or values other than text, numbers, yes/no, null and small mappings and
+        lists of them, is made each time; so is one that found nothing to share in its first MEMO_TRIES items
+        (a name on every card), and one whose templates may tell its item from an equal one by identity,
+        which no read shows (_shareable).
+        With the preview's kept elements (LayoutSource.elements), what an element made is kept for the next
+        refreshes under what it is written as (_memo_of), so a layout edit resolves again only the elements
+        it changed (and those reading data the edit changed: KeptElements.start)."""
+        memo = self._memo(el, at)
         if memo is None:
             return self._prims(el, ctx, problems)
         budget = self.layouts.budget
@@ -139,9 +142,36 @@ class Resolver:
             prims = self._prims(el, ctx, problems)
         if problems is None or len(problems) == before:
             memo.keep(item._data, at, reads, prims, budget.spent - spent)
-        if memo.tries >= MEMO_TRIES and not memo.hits:
-            self._by_item[el] = None
+        if memo.tries >= MEMO_TRIES and not memo.hits and \
+                (self.layouts.elements is None or len(memo) >= LASTING_PER_ELEMENT):
+            self._by_item[el] = None  # (kept for later refreshes, it is found there: a layout edit's reuse)
         return prims
+
+    def _memo(self, el: ElementShape, at: tuple[str, int]) -> "_ByReads | None":
+        """Where what `el` makes for the item at `at` is kept: the element's store (_memo_of), or with the
+        preview's kept elements, for an element whose items cannot share (_shareable), a store of its own for
+        that item, kept for the next refreshes under the element's key and the item's place."""
+        found = self._by_item.get(el, _UNSEEN)
+        if found is _UNSEEN:
+            found = self._by_item[el] = self._memo_of(el)
+        if isinstance(found, tuple):
+            assert self.layouts.elements is not None  # (only _memo_of gives a key, with kept elements)
+            return self.layouts.elements.of((found[0], at))
+        return cast("_ByReads | None", found)
+
+    def _memo_of(self, el: ElementShape) -> "_ByReads | tuple[Any, ...] | None":
+        """A new element's store of what it made: its own, the kept one of the element written the same (shared
+        by its items), or the key of that element (kept item by item); None: made each time (a `use`, whose
+        other layout may change unseen here; without kept elements, one whose items cannot share)."""
+        lasting = self.layouts.elements
+        if lasting is None:
+            return _ByReads() if _shareable(el) else None
+        if _uses(el):
+            return None
+        if self._context_key is None:
+            self._context_key = lasting.context(self.layout)
+        key = Written((self._context_key, written(el.spec)))
+        return lasting.of(key) if _shareable(el) else (key,)
 
     def _placed(self, ctx: Context, problems: Problems | None) -> list[Prim]:
         """A layout whose elements are placed against each other: each resolved after those it is placed
@@ -219,8 +249,11 @@ class Resolver:
 
 
 _Kept = tuple[list[Prim], int, tuple[Any, ...], tuple[Any, ...]]
+ELEMENTS_KEPT = 50_000  # resolved elements the preview keeps between refreshes (each a list of primitives)
+LASTING_PER_ELEMENT = 2_000  # of one element that differs on every item (a name): the rest made each time
 MEMO_TRIES = 100  # items an element's primitives are kept for before it is found to differ on every item
 _ABSENT = object()  # a field the element asked for that the item does not have
+_UNSEEN = object()  # an element not met yet by a resolver
 
 
 class _ByReads:
@@ -233,6 +266,9 @@ class _ByReads:
         # fields read -> their values -> (primitives, steps, the fields, the other reads)
         self.by_fields: dict[tuple[Any, ...], dict[tuple[Any, ...], _Kept]] = {}
         self.tries = self.hits = 0
+
+    def __len__(self) -> int:
+        return sum(map(len, self.by_fields.values()))
 
     def find(self, data: dict[Any, Any]) -> "_Kept | None":
         for fields, made in self.by_fields.items():
@@ -263,24 +299,146 @@ class _ByReads:
             self.by_fields.setdefault(own, {})[key] = (prims, steps, own, tuple(others + again))
 
 
+class KeptElements:
+    """What elements resolved to, kept between the preview's refreshes (KeptLayouts.elements): element key
+    (the layout's size and variables, the element as written, marks included, since its primitives carry its
+    file:line; with the item's place for an element whose items cannot share) -> its _ByReads. An entry holds
+    while what else it read (other tables, other items) is unchanged: `start` drops those an edit reaches, and
+    when a check went by unseen, all that read anything but their own item's values.
+    The templates' other inputs (macros, styles, fonts, icons, game.yaml) forget every kept layout and so
+    these too (printables.Memo.start)."""
+
+    def __init__(self) -> None:
+        self.by_element: dict[Hashable, _ByReads] = {}
+        self._used: set[Hashable] = set()  # the keys asked for since the last start
+        # id of a layout (kept between checks while its files are the same) -> (it, its context's key)
+        self._contexts: dict[int, tuple[LayoutShape, Written]] = {}
+        self._contexts_used: set[int] = set()
+
+    def context(self, layout: LayoutShape) -> "Written":
+        """The key of what a layout adds to its templates' context (its size and vars), worked out once while
+        the layout is kept (its vars may be large)."""
+        self._contexts_used.add(id(layout))
+        found = self._contexts.get(id(layout))
+        if found is None or found[0] is not layout:
+            found = self._contexts[id(layout)] = (layout, Written((layout.width, layout.height, layout.bleed,
+                                                                   written(layout.vars))))
+        return found[1]
+
+    def of(self, key: Hashable) -> _ByReads:
+        self._used.add(key)
+        found = self.by_element.get(key)
+        if found is None:
+            found = self.by_element[key] = _ByReads()
+        found.tries = found.hits = 0
+        return found
+
+    def start(self, reached: Callable[[tuple[Any, ...]], bool]) -> None:
+        """A new check: drop what read something `reached` says changed; past ELEMENTS_KEPT, the elements the
+        last check did not ask for (an element before its edit) first, then all."""
+        for memo in self.by_element.values():
+            for fields, made in memo.by_fields.items():
+                memo.by_fields[fields] = {key: kept for key, kept in made.items()
+                                          if not kept[3] or not reached(kept[3])}
+        if sum(map(len, self.by_element.values())) > ELEMENTS_KEPT:
+            self.by_element = {key: memo for key, memo in self.by_element.items() if key in self._used}
+            if sum(map(len, self.by_element.values())) > ELEMENTS_KEPT:
+                self.by_element = {}
+        self._used = set()
+        self._contexts = {key: found for key, found in self._contexts.items() if key in self._contexts_used}
+        self._contexts_used = set()
+
+
+class Written:
+    """A large key (written()'s) hashed once: an element's key is looked up for each item."""
+
+    __slots__ = ("value", "hash")
+
+    def __init__(self, value: Any) -> None:
+        self.value, self.hash = value, hash(value)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Written) and self.hash == other.hash and self.value == other.value
+
+
+def written(value: Any, seen: dict[int, Any] | None = None) -> Any:
+    """A hashable key of a value read from a file: its values with their types (a float by its repr), and
+    where each mapping, key and value was written. A list or mapping met again (a YAML alias) is keyed once."""
+    if isinstance(value, (Mapping, list, tuple)):
+        seen = {} if seen is None else seen
+        found = seen.get(id(value))
+        if found is None:
+            found = seen[id(value)] = (value, _written(value, seen))  # (the value held: its id stays its own)
+        return found[1]
+    return (type(value), repr(value) if isinstance(value, float) else value)
+
+
+def _written(value: "Mapping[Any, Any] | list[Any] | tuple[Any, ...]", seen: dict[int, Any]) -> Any:
+    if isinstance(value, Record):
+        return (Record, _at(value.mark), tuple((written(k, seen), written(v, seen), _at(value._marks.get(k)),
+                                                _at(value._key_marks.get(k))) for k, v in value._data.items()))
+    if isinstance(value, Mapping):
+        return (dict, tuple((written(k, seen), written(v, seen)) for k, v in value.items()))
+    return (type(value), _at(getattr(value, "mark", None)), tuple(map(_at, getattr(value, "marks", ()))),
+            tuple(written(v, seen) for v in value))
+
+
+def _at(mark: Mark | None) -> tuple[str, int, int] | None:
+    """A mark as a plain tuple: keys made of them are hashed and compared without a call per mark."""
+    return None if mark is None else (mark.file, mark.line, mark.col)
+
+
 def _values_key(data: dict[Any, Any], fields: tuple[Any, ...]) -> tuple[Any, ...] | None:
     """The values of `fields` in `data` with their types (1, 1.0 and True print differently; a float by its
-    repr, which tells 0.0 from -0.0), or None when one is not a plain value."""
+    repr, which tells 0.0 from -0.0), or None when one is not a plain value or a small mapping or list of
+    them (_value_key)."""
     key = []
     for field in fields:
         value = data.get(field, _ABSENT)
-        kind = type(value)
-        if kind is float:
-            value = repr(value)
-        elif kind not in _PLAIN and value is not _ABSENT:
+        if value is _ABSENT:
+            key.append((object, None))
+            continue
+        found = _value_key(value, 0)
+        if found is None:
             return None
-        key.append((kind, value))
+        key.append(found)
     return tuple(key)
+
+
+def _value_key(value: Any, depth: int, room: list[int] | None = None) -> Any:
+    """A value as _values_key keys it: its type and value, a mapping's or list's (a cost, an ability) made of
+    such values, item by item; None for anything else, or nested past MAX_KEY_DEPTH, or past MAX_KEY_VALUES
+    values in all (a large value is made each time rather than compared for each item)."""
+    kind = type(value)
+    if kind is float:
+        return kind, repr(value)
+    if kind in _PLAIN:
+        return kind, value
+    if not isinstance(value, (Mapping, list, tuple)):
+        return None
+    room = [MAX_KEY_VALUES] if room is None else room
+    room[0] -= len(value)
+    return _container_key(value, depth, room) if depth < MAX_KEY_DEPTH and room[0] >= 0 else None
+
+
+def _container_key(value: "Mapping[Any, Any] | list[Any] | tuple[Any, ...]", depth: int, room: list[int]) -> Any:
+    """_value_key of a mapping or list: its type and its items' keys, None when one has none."""
+    kind = type(value)
+    if isinstance(value, Mapping):
+        pairs = [(_value_key(k, depth + 1, room), _value_key(v, depth + 1, room)) for k, v in value.items()]
+        return None if any(k is None or v is None for k, v in pairs) else (kind, tuple(pairs))
+    items = [_value_key(v, depth + 1, room) for v in value]
+    return None if any(v is None for v in items) else (kind, tuple(items))
 
 
 _PLAIN = (str, int, bool, type(None))
 _ITEM_NAMES = frozenset({"item", "card"})  # the names _resolve gives the item
 _ITEM_METHODS = frozenset(name for name in dir(Tracked) if not name.startswith("_"))  # card.keys is no field
+MAX_KEY_DEPTH = 8  # nesting of a field's value that _value_key follows
+MAX_KEY_VALUES = 1_000  # values in a field's mappings and lists that _value_key keys
 
 
 def _copies(values: object, el: ElementShape) -> Sequence[Any]:
@@ -316,6 +474,11 @@ def _shareable(el: ElementShape) -> bool:
             and not any(may_tell_identity(t, False, _ITEM_NAMES, _ITEM_METHODS)
                         for t in el.templates.values() if isinstance(t, str))
             and all(_shareable(child) for child in el.children))
+
+
+def _uses(el: ElementShape) -> bool:
+    """Whether another layout is drawn inside the element (or one of its children)."""
+    return el.element.type == "use" or any(_uses(child) for child in el.children)
 
 
 def _item_free(el: ElementShape) -> bool:

@@ -8,6 +8,7 @@ A read is a key:
 - (table, MEMBERS, None): which items the table holds, in which order, by which ids (`data.T`, `ref.T`);
 - (table, None, None): anything in the table (the glossary's terms, found by a name in any item);
 - ((FILE, path), None, None): a file other than the data (a layout file, by its project-relative path);
+- ((FILE, path), 0, SIZE): the size of the layout written in that file (what a rulebook's picture of it uses);
 - ALL: anything at all (what the recorder cannot attribute).
 Items read by templates are Tracked records, which note their own reads; `data` and `ref` note the tables'
 membership; whatever reaches the data another way notes what it may reach. An edit's Changes are keys of the
@@ -25,6 +26,7 @@ ALL = "*"  # read something that may hold any table's items
 MEMBERS = -1  # the index of a table's membership read
 MARK = "#mark"  # the field of an item's place in its file
 FILE = "#file"  # the first part of a file's "table" name: (FILE, project-relative path)
+SIZE = "#size"  # the field of a layout file's size
 _MARK_SLOT = Record.__dict__["mark"]  # Record's own slot, which Tracked hides behind a property
 _local = threading.local()  # the recordings in progress in this thread, innermost last
 # A read (module docstring): (table, index, field), or ALL; the field may be any key the data uses.
@@ -279,6 +281,10 @@ class Changes:
     def add_file(self, path: str) -> None:
         """A file other than the data changed (note_files)."""
         self.tables.add((FILE, path))
+
+    def add_size(self, path: str) -> None:
+        """The size of the layout written in a file changed (LayoutSet.size)."""
+        self.add((FILE, path), 0, SIZE)  # type: ignore[arg-type]  # a file's "table" is (FILE, path)
 
     def between(self, before: dict[str, Any], after: dict[str, Any]) -> "Changes":
         """Note the differences of two states of the tables (name -> items)."""

@@ -276,12 +276,12 @@ def _diagram_printable(studio: Studio, src: str) -> Printable:
 
 def _drawer(studio: Studio, src: str) -> tuple[Callable[[Canvas], None], tuple[float, float], bool]:
     printable, is_component = picture(studio, src)
-    layout = studio.layouts.get(printable.layout, printable.mark)
+    size = studio.layouts.size(printable.layout, printable.mark)  # (the check reads the size alone)
 
     def draw(canvas: Canvas) -> None:
         studio.draw(canvas, studio.painter(canvas), printable, 0, 0, clip=0)
 
-    return draw, (layout.width, layout.height), is_component
+    return draw, size, is_component
 
 
 def content(studio: Studio) -> BookContent:

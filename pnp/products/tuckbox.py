@@ -8,7 +8,6 @@ from ..draw import sheet as paper
 from ..draw import tuckbox as boxes
 from ..errors import DataError
 from ..impose import tuckbox as nets
-from ..layout.layouts import Layout
 from ..impose.sheet import EDGE_SAFE, MARGIN
 from ..options import did_you_mean
 from ..units import MM, to_mm
@@ -132,21 +131,22 @@ class Box:
         faces = [p for p in studio.of(deck) if p.side in ("front", "back")]
         if not faces:
             return None
-        layout = _one_size(component, deck, faces, studio)
+        size = _one_size(component, deck, faces, studio)
         own = [p for p in studio.of(component) if p.side == "front"]
         backs = [p for p in faces if p.side == "back"]
         front = own[0] if own else backs[0] if backs else None
-        return cls(component, deck, (layout.width, layout.height), spec.get("holds", deck.count), front)
+        return cls(component, deck, size, spec.get("holds", deck.count), front)
 
 
-def _one_size(component: Component, deck: Component, faces: list[Printable], studio: Studio) -> Layout:
-    """The layout of the deck's cards, all of one size; DataError at the box's `deck:` line otherwise."""
-    sizes = sorted({tuple(studio.layouts.get(p.layout).size_mm) for p in faces})
+def _one_size(component: Component, deck: Component, faces: list[Printable], studio: Studio) -> tuple[float, float]:
+    """The size of the deck's cards (points), all of one size; DataError at the box's `deck:` line otherwise.
+    Their layouts' sizes alone are read (LayoutSet.size): a colour edit does not check the box again."""
+    sizes = sorted({studio.layouts.size(p.layout) for p in faces})
     if len(sizes) > 1:
-        shown = " and ".join(f"{w:g} x {h:g} mm" for w, h in sizes)
+        shown = " and ".join(f"{to_mm(w):g} x {to_mm(h):g} mm" for w, h in sizes)
         raise DataError(f"the cards of '{deck.id}' are not all one size ({shown}): a tuck box holds cards of one "
                         "size; box each size in a deck of its own", component.spec.mark_of("deck"))
-    return studio.layouts.get(faces[0].layout)
+    return sizes[0]
 
 
 def _deck(component: Component, studio: Studio) -> Component:
