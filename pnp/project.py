@@ -53,10 +53,11 @@ class Project:
         return self.layouts / "shared"
 
     def games(self) -> list[str]:
-        """Game ids: folders of cards/ holding a game.yaml, sorted."""
+        """Game ids: folders of cards/ holding a game.yaml, sorted. Anything named game.yaml makes a game (a named
+        pipe, a broken link): loading it says what is wrong, where the game was skipped without a word."""
         if not self.cards.is_dir():
             return []
-        return sorted(p.name for p in self.cards.iterdir() if (p / "game.yaml").is_file())
+        return sorted(p.name for p in self.cards.iterdir() if p.is_dir() and os.path.lexists(p / "game.yaml"))
 
     def select(self, names: Sequence[str] | None) -> list[str]:
         """The games to work on: all when none are named; unknown names are a usage error."""
