@@ -54,11 +54,12 @@ class Project:
         return self.layouts / "shared"
 
     def games(self) -> list[str]:
-        """Game ids: folders of cards/ holding a game.yaml, sorted. UsageError for a folder whose name pnp
-        cannot print or name files after (see game_name_problem)."""
+        """Game ids: folders of cards/ holding a game.yaml, sorted. Anything named game.yaml makes a game (a named
+        pipe, a broken link): loading it says what is wrong, where the game was skipped without a word.
+        UsageError for a folder whose name pnp cannot print or name files after (see game_name_problem)."""
         if not self.cards.is_dir():
             return []
-        names = sorted(p.name for p in self.cards.iterdir() if (p / "game.yaml").is_file())
+        names = sorted(p.name for p in self.cards.iterdir() if p.is_dir() and os.path.lexists(p / "game.yaml"))
         for name in names:
             if problem := game_name_problem(name):
                 raise UsageError(f"game folder cards/{shown(name)} {problem}: rename it")

@@ -876,7 +876,17 @@ class _Env(ImmutableSandboxedEnvironment):
                 from None
 
 
-ENV = _Env(undefined=_Undefined, autoescape=False, keep_trailing_newline=True, finalize=_printed)
+class _NoOtherFiles(jinja2.BaseLoader):
+    """What {% include %}, {% import %} and {% extends %} find: nothing. A template is one file of the game,
+    its macros come from macros.j2 already; said so, not Jinja's 'no loader for this environment'."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, None]:
+        raise jinja2.TemplateNotFound(template, f"{shown(template)}: a pnp template includes, imports and extends "
+                                                "no other file (the macros of macros.j2 are there already)")
+
+
+ENV = _Env(undefined=_Undefined, autoescape=False, keep_trailing_newline=True, finalize=_printed,
+           loader=_NoOtherFiles())
 ENV.filters = {name: _guard_filter(name, f) for name, f in ENV.filters.items()}
 ENV.filters["sum"] = _guard_filter("sum", _sum_filter)
 

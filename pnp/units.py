@@ -105,6 +105,13 @@ class PrintOptions:
     marks: str = "lines"  # crop marks: cut lines continued into the margins, "corners" of each item, or "none"
     draft: bool = False  # cards with errors drawn, marked with their messages: never a print-ready kit
 
+    def __post_init__(self) -> None:
+        # lengths kept to the 0.01 mm the file names and the manifest say: --bleed 0.254 printed other bytes
+        # under the names of --bleed 0.25 (--force replaced that kit) or took its kit for up to date
+        object.__setattr__(self, "bleed", to_mm(self.bleed) * MM)
+        x, y = self.duplex_offset
+        object.__setattr__(self, "duplex_offset", (to_mm(x) * MM, to_mm(y) * MM))
+
     @property
     def paper_size(self) -> tuple[float, float]:
         w, h = PAPER_SIZES[self.paper]

@@ -246,6 +246,25 @@ def test_a_sheet_whose_dimension_understates_it_is_read_whole(proj):
                for ln in errors(proj)), errors(proj)
 
 
+@pytest.mark.parametrize("cell, message", [
+    (b'<c r="A3"', "3:1: error: cell A3 after column 2 of its row: a row's cells are in column order"),
+    (b'<c r="B9"', "3:3: error: a cell named 'B9' in row 3: each cell is named by its column and its own row"),
+])
+def test_a_cell_out_of_its_place_is_refused_at_it_never_dropped(proj, cell, message):
+    """openpyxl's reader put a cell out of column order, or named for another row, in the wrong place or left it
+    out without a word: an item's value lost with exit 0. Here row 3's cells are moved or one is added."""
+    path = xlsx_table(proj, "turn")
+
+    def change(row: bytes) -> bytes:
+        cells = re.findall(rb'<c r="[A-Z]+3".*?</c>', row)
+        if cell == b'<c r="A3"':  # B3 first, then A3
+            return row.replace(cells[0] + cells[1], cells[1] + cells[0])
+        return row.replace(cells[1], cells[1] + cells[1].replace(b'r="B3"', b'r="B9"'))
+    rezip(path, lambda name, data: re.sub(rb'<row r="3".*?</row>', lambda m: change(m[0]), data, count=1)
+          if name == "xl/worksheets/sheet1.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:{message}") for ln in errors(proj)), errors(proj)
+
+
 @pytest.mark.parametrize("size, message", [
     (2 * 2**20, "part 'xl/worksheets/sheet1.xml' of the workbook is packed "),  # ratio 1000:1
     (5 * 2**20, "part 'xl/worksheets/sheet1.xml' of the workbook unpacks to 5.0 MB; pnp reads at most 4 MB"),

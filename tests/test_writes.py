@@ -49,6 +49,14 @@ def test_every_print_option_is_in_the_names_of_what_it_prints():
         "manifest-letter-bleed3mm-inksaver-gutterfold-offset0.5_-1mm-cornermarks-draft.json"
 
 
+def test_options_differing_below_what_the_names_say_print_the_same_kit():
+    # the names and the manifest say lengths to 0.01 mm: what is printed is that length, never a third kit
+    # written under another's names
+    named = PrintOptions(bleed=0.25 * MM, duplex_offset=(0.54 * MM, -1 * MM))
+    finer = PrintOptions(bleed=0.254 * MM, duplex_offset=(0.541 * MM, -1.001 * MM))
+    assert finer == named and manifest_name(finer) == "manifest-bleed0.25mm-offset0.54_-1mm.json"
+
+
 def test_a_build_with_other_options_never_touches_another_builds_files(tmp_path):
     root = make_project(tmp_path / "p")
     folder = root / "output" / "mini"

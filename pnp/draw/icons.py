@@ -46,6 +46,7 @@ MAX_ICON_BYTES = 1024 * 1024
 MAX_ICON_ELEMENTS = 2_000  # counting each <use> as the elements it repeats
 MAX_CHAIN = 300  # elements within elements, and <use> of <use>, deeper than this are refused
 MAX_ICON_SIZE = 100_000.0  # width and height, in points (1.4 m)
+MIN_ICON_SIZE = 1e-6  # ...and at least this: fitting a smaller one to its box scales it past any number a PDF holds
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _EMBEDDED = re.compile(r"^data:image/(jpe?g|png);base64")  # the embedded pictures svglib decodes (its pattern)
 
@@ -70,9 +71,9 @@ def _drawing(svg: bytes, digest: bytes) -> Drawing:
         for side in (drawing.width, drawing.height):
             if not side:
                 raise ValueError("its drawing has no size (no width, height or viewBox)")
-            if not math.isfinite(side) or not 0 < side <= MAX_ICON_SIZE:
-                raise ValueError(f"its drawing's width and height must be between 0 and {MAX_ICON_SIZE:g} pt, "
-                                 f"not {side:g}")
+            if not math.isfinite(side) or not MIN_ICON_SIZE <= side <= MAX_ICON_SIZE:
+                raise ValueError(f"its drawing's width and height must be between {MIN_ICON_SIZE:g} and "
+                                 f"{MAX_ICON_SIZE:g} pt, not {side:g}")
         _drawings[digest] = drawing
     return drawing
 

@@ -149,6 +149,7 @@ MAX_COMMIT_BYTES = 1024 * 1024 * 1024  # all the files of the game at a commit
 # the files of the game at a commit: each is written to a scratch folder, a round trip to git (a commit of
 # 600,000 files ran for minutes); a game with a picture per card has a few hundred
 MAX_COMMIT_FILES = 20_000
+MAX_GIT_METADATA_BYTES = 64 * 1024 * 1024  # one file of the git folder besides objects/: refs of 500,000 tags
 _TREE_ENTRY = re.compile(r"(\d+) (\w+) ([0-9a-f]+) +(-|\d+)\t(.*)", re.S)
 
 
@@ -243,6 +244,18 @@ def _links_inside(project: "Project", git_dir: Path) -> None:
                 if not real.is_relative_to(git_dir):
                     raise DataError(f"git file '{project.rel(path)}' is a link out of the git folder; git would "
                                     "read there", Mark(project.rel(path)))
+            _small_metadata(project, git_dir, path)
+
+
+def _small_metadata(project: "Project", git_dir: Path, path: Path) -> None:
+    """DataError when a git file outside objects/ (packed-refs, HEAD, a ref) is larger than any repository's:
+    git reads such a file whole, so a 2 GB packed-refs took 2 GB of memory before git said anything. Objects
+    are not looked at: git reads of a pack only the parts it needs, and each file of a commit is capped."""
+    if path.is_relative_to(git_dir / "objects") or not path.is_file():
+        return
+    if path.stat().st_size > MAX_GIT_METADATA_BYTES:
+        raise DataError(f"git file '{project.rel(path)}' is larger than {MAX_GIT_METADATA_BYTES >> 20} MB; git "
+                        "would read it whole", Mark(project.rel(path)))
 
 
 def _git_command(project: "Project", *args: str) -> list[str]:

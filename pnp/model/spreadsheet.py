@@ -105,6 +105,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
             raise LoadError(f"workbook has no sheet '{sheet}'; its sheets: {', '.join(book.sheetnames)}",
                             Mark(shown))
         where = f"{shown}[{ws.title}]"
+        _cells_in_place(ws, where)
         rows = _sheet_rows(ws, where)
     except LoadError:
         raise
@@ -113,6 +114,45 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     finally:
         book.close()
     return rows, where
+
+
+_CELL_NAME = re.compile(r"([A-Z]{1,3})([0-9]{1,12})")
+
+
+def _cells_in_place(ws: Any, where: str) -> None:
+    """LoadError at the first cell not after the one before it in its row, or named for another row:
+    openpyxl's reader put such a cell in the wrong place or left it out without a word (B2 before A2 was
+    lost, a cell G2 before F2 too, a second B2 cut the row short), so a value was lost with exit 0. Read from
+    the sheet's XML, each <c r=...> (at most 4 MB: checked)."""
+    from xml.etree.ElementTree import iterparse
+
+    row, column = 0, 0
+    with ws._get_source() as source:  # the sheet's XML part, as openpyxl's own reader opens it
+        for _, element in iterparse(source, events=("start",)):
+            tag = element.tag.rpartition("}")[2]
+            if tag == "row":
+                number = element.get("r")
+                row, column = (int(number) if number and number.isdigit() and len(number) <= 12 else row + 1), 0
+            elif tag == "c":
+                column = _cell_column(element.get("r"), row, column, where)
+
+
+def _cell_column(name: str | None, row: int, before: int, where: str) -> int:
+    """The column of a row's cell named `name` (the next one when it has no name), after the cell in column
+    `before`; LoadError when it is not."""
+    if name is None:
+        return before + 1
+    found = _CELL_NAME.fullmatch(name)
+    if found is None or int(found[2]) != row:
+        raise LoadError(f"a cell named {shown(name)} in row {row}: each cell is named by its column and its own "
+                        "row (such as B2)", Mark(where, row, before + 1))
+    column = 0
+    for letter in found[1]:
+        column = column * 26 + ord(letter) - ord("A") + 1
+    if column <= before:
+        raise LoadError(f"cell {name} after column {before} of its row: a row's cells are in column order, each "
+                        "once (the reader would put it in the wrong place or leave it out)", Mark(where, row, column))
+    return column
 
 
 def _check_parts(infos: list[zipfile.ZipInfo], shown: str) -> None:
