@@ -45,7 +45,8 @@ MAX_TOKENS = 25_000  # words of one template's code (names, operators, tags...):
 MAX_NESTING = 50  # operators, brackets and blocks inside one another
 MAX_WRAP_WORK = 200_000_000  # characters wordwrap may copy: its cost grows with text length x longest word / width
 SECONDS_PER_EVALUATION = 2.0
-SECONDS_PER_GAME = 10.0  # all of a game's template work together, compiling included (see `budget`)
+SECONDS_PER_GAME = 5.0  # all of a game's template work together, compiling included (see `budget`): the largest
+# shipped game (DinoSpan) spends 1.9 s in a cold build; 10 s let a hostile game run 10-11 s of CPU before stopping
 # (seconds of processor time, so that a machine busy with other work does not stop a game)
 MAX_MEMORY_GROWTH = 512 << 20  # bytes of memory a game's template work may add (see `budget`)
 _clock = time.thread_time
