@@ -120,21 +120,37 @@ _CELL_NAME = re.compile(r"([A-Z]{1,3})([0-9]{1,12})")
 
 
 def _cells_in_place(ws: Any, where: str) -> None:
-    """LoadError at the first cell not after the one before it in its row, or named for another row:
-    openpyxl's reader put such a cell in the wrong place or left it out without a word (B2 before A2 was
-    lost, a cell G2 before F2 too, a second B2 cut the row short), so a value was lost with exit 0. Read from
-    the sheet's XML, each <c r=...> (at most 4 MB: checked)."""
+    """LoadError at the first row or cell that openpyxl's reader would leave out or put in the wrong place
+    without a word (a value lost with exit 0): a sheet numbers its rows from 1 up, each past the one before (a
+    row numbered 0 or less, repeated or out of order was dropped), and a row's cells are named for that row, in
+    column order, each once (B2 before A2 was lost, G2 before F2 too, a second B2 cut the row short). Read in
+    one pass from the sheet's XML, its <row r=...> and <c r=...> (at most 4 MB: checked)."""
     from xml.etree.ElementTree import iterparse
 
     row, column = 0, 0
     with ws._get_source() as source:  # the sheet's XML part, as openpyxl's own reader opens it
-        for _, element in iterparse(source, events=("start",)):
+        for event, element in iterparse(source, events=("start", "end")):
             tag = element.tag.rpartition("}")[2]
-            if tag == "row":
-                number = element.get("r")
-                row, column = (int(number) if number and number.isdigit() and len(number) <= 12 else row + 1), 0
+            if event == "end":
+                if tag == "row":
+                    element.clear()  # (its cells were checked: not kept)
+            elif tag == "row":
+                row, column = _row_number(element.get("r"), row, where), 0
             elif tag == "c":
                 column = _cell_column(element.get("r"), row, column, where)
+
+
+def _row_number(number: str | None, before: int, where: str) -> int:
+    """The number of a row written `number` (the next one when it has none) after row `before`; LoadError
+    when it is not after it, or past the last row a sheet has."""
+    now = int(number) if number and number.lstrip("-").isdigit() and len(number) <= 12 else \
+        (MAX_SHEET_ROW + 1 if number and number.lstrip("-").isdigit() else before + 1)
+    if now > MAX_SHEET_ROW:
+        raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
+    if now <= before:
+        raise LoadError(f"a row numbered {now} after row {before}: a sheet's rows are numbered from 1 up, each once "
+                        "(the reader would leave this one out)", Mark(where, before + 1, 1))
+    return now
 
 
 def _cell_column(name: str | None, row: int, before: int, where: str) -> int:
@@ -177,7 +193,6 @@ def _check_parts(infos: list[zipfile.ZipInfo], shown: str) -> None:
 def _sheet_rows(ws: Any, where: str) -> Rows:
     """(row number, [cell value]) of every row holding a cell, however large the sheet's <dimension> says
     it is (openpyxl's read-only mode stops there); a formula cell is refused: pnp runs none."""
-    _rows_in_order(ws, where)
     ws.reset_dimensions()
     rows: Rows = []
     for n, cells in enumerate(ws.iter_rows(), start=1):
@@ -197,28 +212,6 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
             values.append(cell.value)
         rows.append((n, values))
     return rows
-
-
-def _rows_in_order(ws: Any, where: str) -> None:
-    """LoadError unless the sheet numbers its rows from 1 up, each past the one before: openpyxl's reader
-    drops a row numbered 0 or less, or not after the row before it (a repeated or out of order row), without
-    a word, so an item was lost. Read from the sheet's XML, its <row r=...> alone (at most 4 MB: checked)."""
-    from xml.etree.ElementTree import iterparse
-
-    before = 0
-    with ws._get_source() as source:  # the sheet's XML part (openpyxl's own reader opens it so)
-        for _, element in iterparse(source):
-            if element.tag.rpartition("}")[2] == "row":
-                number = element.get("r")
-                now = int(number) if number and number.lstrip("-").isdigit() else before + 1
-                if now > MAX_SHEET_ROW:
-                    raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has",
-                                    Mark(where))
-                if now <= before:
-                    raise LoadError(f"a row numbered {now} after row {before}: a sheet's rows are numbered from 1 "
-                                    "up, each once (the reader would leave this one out)", Mark(where, before + 1, 1))
-                before = now
-            element.clear()
 
 
 def _blank(value: object) -> bool:
