@@ -107,3 +107,17 @@ def test_edits_that_stop_the_check_give_in_two_steps_what_they_give_in_one(tmp_p
             shown.append((state["status"], _shown(preview, state)))
     assert [status for status, _ in shown[:len(edits)]] == ["stale", "stale", "stale", "ok"]
     assert shown[:len(edits)] == shown[len(edits):]
+
+
+def test_a_float_edited_to_one_that_equals_it_but_prints_otherwise_is_an_edit(tmp_path):
+    """-0.0 equals 0.0 and NaN equals nothing: a value's text says whether it changed, as a fresh preview reads it."""
+    root, preview = _preview(tmp_path)
+    for value in ("-0.0", "0.0", ".nan", ".nan", "1.0"):
+        cards = root / "cards/mini/cards.yaml"
+        lines = cards.read_text().splitlines(keepends=True)
+        lines[4] = f"  text: {value}\n"
+        cards.write_text("".join(lines))
+        state = preview.refresh(lambda state: None)
+        fresh = Preview(preview.project, "mini")
+        fresh.refresh()
+        assert state["problems"] == fresh.state["problems"] and state["problems"], value
