@@ -107,3 +107,39 @@ def test_edits_that_stop_the_check_give_in_two_steps_what_they_give_in_one(tmp_p
             shown.append((state["status"], _shown(preview, state)))
     assert [status for status, _ in shown[:len(edits)]] == ["stale", "stale", "stale", "ok"]
     assert shown[:len(edits)] == shown[len(edits):]
+
+
+def test_a_float_edited_to_one_that_equals_it_but_prints_otherwise_is_an_edit(tmp_path):
+    """-0.0 equals 0.0 and NaN equals nothing: a value's text says whether it changed, as a fresh preview reads it."""
+    root, preview = _preview(tmp_path)
+    for value in ("-0.0", "0.0", ".nan", ".nan", "1.0"):
+        cards = root / "cards/mini/cards.yaml"
+        lines = cards.read_text().splitlines(keepends=True)
+        lines[4] = f"  text: {value}\n"
+        cards.write_text("".join(lines))
+        state = preview.refresh(lambda state: None)
+        fresh = Preview(preview.project, "mini")
+        fresh.refresh()
+        assert state["problems"] == fresh.state["problems"] and state["problems"], value
+
+
+BEASTS = "  - {id: beasts, name: Beasts, kind: deck, items: cards, filter: \"item.kind == 'beast'\", layout: card, back: back}\n"
+
+
+def test_an_edit_taking_a_card_out_of_a_filtered_component_shows_no_first_step_still_holding_it(tmp_path):
+    """The lion stops being a beast: no state shows it among the beasts, as a fresh preview does not."""
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [["    layout: board\n",
+                                                                                         "    layout: board\n" + BEASTS]]}})
+    preview = Preview(Project(root.resolve()), "mini")
+    preview.refresh()
+    _edit(root, "kind: beast", "kind: plant")
+    states = []
+    final = preview.refresh(states.append)
+    fresh = Preview(preview.project, "mini")
+    fresh.refresh()
+    beasts = [entry["cards"] for state in [*states, final, fresh.state] for entry in state["components"]
+              if entry["id"] == "beasts"]
+    assert beasts == [["beasts/wolf"]] * (len(states) + 2)
+    assert _shown(preview, final) == _shown(fresh, fresh.state)
+    _edit(root, "name: Wolf", "name: Wolfie")  # an edit within the members: the first step still comes
+    assert preview.refresh(states.append)["status"] == "ok" and states[-1]["status"] == "checking"

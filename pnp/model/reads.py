@@ -228,11 +228,14 @@ def reading(function: Callable[..., Any], reads: Callable[[], Iterable[Read]]) -
 
 def same(a: Any, b: Any) -> bool:
     """Whether two values read the same: equal, of the same types (1, 1.0 and True print differently) and,
-    for mappings and lists from the files, written at the same places."""
+    for mappings and lists from the files, written at the same places. Floats by their text: -0.0 equals 0.0
+    but prints otherwise, and NaN reads the same as NaN though it equals nothing."""
     if a is b:
         return True
     if type(a) is not type(b):
         return False
+    if isinstance(a, float):
+        return repr(a) == repr(b)
     if isinstance(a, Record):
         return _same_record(a, b)
     if isinstance(a, (list, tuple)):

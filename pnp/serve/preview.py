@@ -246,8 +246,11 @@ class Preview:
 
     def _cards_anew(self, studio: Studio, faces: "list[Face]", digests: dict[int, str]) -> dict[str, Any] | None:
         """The last gallery's cards with those of `faces` made anew; None when one is not in it (a card
-        added or renamed: the whole refresh shows it)."""
+        added or renamed) or a component holds other cards than it showed (an edit took an item out of a
+        component's `filter`): the whole refresh shows it."""
         cards = dict(self.good["cards"]) if self.good is not None else {}
+        if self.good is not None and not _same_members(studio.game, self.good["components"]):
+            return None
         for component in studio.game.components:
             group = [(n, face) for n, face in enumerate(faces) if face.component is component]
             for key, of_card in _cards(component, group):
@@ -446,6 +449,25 @@ def _cards(component: "Component",
     for n, face in faces:
         groups.setdefault(card_key(component.id, face.item, face.index), []).append((n, face))
     return groups.items()
+
+
+def _same_members(game: "Game", shown: list[dict[str, Any]]) -> bool:
+    """Whether each component the gallery `shown` lists holds the same cards, in the same order, now."""
+    cards = {entry["id"]: entry["cards"] for entry in shown}
+    for component in game.components:
+        if component.id in cards and _member_keys(component) != cards[component.id]:
+            return False
+    return True
+
+
+def _member_keys(component: "Component") -> list[str]:
+    """The card keys of a component's distinct items, in order (an item printed many times is one card); a
+    component of no items prints one card."""
+    seen: dict[int, str] = {}
+    for item in component.items or []:
+        if id(item) not in seen:
+            seen[id(item)] = card_key(component.id, item, len(seen))
+    return list(seen.values()) or [card_key(component.id, None, 0)]
 
 
 def _index_of(game: "Game") -> Cards | None:
