@@ -40,6 +40,13 @@ def seen(preview: Preview) -> tuple:
     return state["status"], sorted(problems), faces
 
 
+def seen_fresh(root) -> tuple:
+    """What a new preview of the same files shows (seen): what the refreshed one must show."""
+    full = Preview(find(root), "mini")
+    full.refresh()
+    return seen(full)
+
+
 def edit(root, rel: str, old: str, new: str) -> None:
     text = (root / rel).read_text()
     assert old in text, old
@@ -173,9 +180,7 @@ def test_a_filtered_component_follows_the_edits_of_what_its_filter_reads(tmp_pat
                      ("- id: lion\n  name: Lion\n  kind: beast", "- id: lion\n  name: Lion\n  kind: plant")]:
         edit(root, CARDS, old, new)
         preview.refresh()
-        full = Preview(find(root), "mini")
-        full.refresh()
-        assert seen(preview) == seen(full), new
+        assert seen(preview) == seen_fresh(root), new
         computed = [key for key in preview.memo.fields.computed if key[0] == "filter"]
         assert len(computed) == (0 if "power" in new else 1), computed  # the edited item's answer alone
     assert [c["cards"] for c in preview.state["components"] if c["id"] == "beasts"] == \
@@ -194,9 +199,7 @@ def test_items_checked_after_a_pattern_gave_up_are_checked_again(tmp_path, monke
     preview.refresh()
     edit(root, CARDS, slow, "aaaa")
     preview.refresh()
-    full = Preview(find(root), "mini")
-    full.refresh()
-    assert seen(preview) == seen(full)
+    assert seen(preview) == seen_fresh(root)
     assert any("'Fern' does not match" in problem[1] for problem in seen(preview)[1])
 
 
@@ -210,9 +213,7 @@ def test_a_field_read_through_the_data_follows_its_edits_on_every_card_sharing_i
     preview.refresh()
     edit(root, CARDS, "  power: 4\n", "  power: 5\n")
     preview.refresh()
-    full = Preview(find(root), "mini")
-    full.refresh()
-    assert seen(preview) == seen(full)
+    assert seen(preview) == seen_fresh(root)
 
 
 def test_a_filter_printing_its_item_whole_follows_any_edit_of_it(tmp_path):
@@ -226,9 +227,7 @@ def test_a_filter_printing_its_item_whole_follows_any_edit_of_it(tmp_path):
     assert "lions/lion" in preview.state["cards"]
     edit(root, CARDS, "  name: Lion\n", "  name: Leo\n")
     preview.refresh()
-    full = Preview(find(root), "mini")
-    full.refresh()
-    assert seen(preview) == seen(full)
+    assert seen(preview) == seen_fresh(root)
     assert "lions/lion" not in preview.state["cards"]
 
 
@@ -264,9 +263,7 @@ def test_a_picture_replaced_by_one_of_the_same_size_and_time_is_checked_again(tm
     picture.write_bytes(blurred)
     os.utime(picture, ns=(before.st_atime_ns, before.st_mtime_ns))
     preview.refresh()
-    full = Preview(find(root), "mini")
-    full.refresh()
-    assert seen(preview) == seen(full)
+    assert seen(preview) == seen_fresh(root)
     assert any("20x20 px" in problem[1] for problem in seen(preview)[1])
 
 
@@ -322,9 +319,7 @@ def test_a_template_too_slow_for_the_data_once_runs_again_after_the_edit(tmp_pat
     assert any("took longer than" in problem[1] for problem in seen(preview)[1])
     edit(root, CARDS, "  power: 4\n", "  power: 2\n")
     preview.refresh()
-    full = Preview(find(root), "mini")
-    full.refresh()
-    assert seen(preview) == seen(full) and seen(preview)[1] == []
+    assert seen(preview) == seen_fresh(root) and seen(preview)[1] == []
 
 
 def test_a_font_file_replaced_while_the_preview_runs_is_drawn_anew(tmp_path):
