@@ -73,9 +73,7 @@ def test_each_edit_gives_what_a_full_check_gives(game):
     for rel, old, new in EDITS:
         edit(game, rel, old, new)
         preview.refresh()
-        full = Preview(find(game), "mini")
-        full.refresh()
-        assert seen(preview) == seen(full), (old, new)
+        assert seen(preview) == seen_fresh(game), (old, new)
         assert preview.memo.fields.reused or rel == GAME, "nothing was taken from the last refresh"  # (game.yaml:
         # every derived field and constraint again; the items' field checks are kept while their answers hold)
         assert preview.memo.fields.checks.reused, "no item's field check was taken from the last refresh"
@@ -106,9 +104,7 @@ def test_an_edit_the_rulebook_reads_but_does_not_print_does_not_check_its_text_a
     edit(game, CARDS, "- id: lion\n  name: Lion\n  kind: beast", "- id: lion\n  name: Lion\n  kind: plant")
     edit(game, CARDS, "- id: moss\n  name: Moss\n  kind: plant", "- id: moss\n  name: Moss\n  kind: beast")
     preview.refresh()
-    full = Preview(find(game), "mini")
-    full.refresh()
-    assert seen(preview) == seen(full)
+    assert seen(preview) == seen_fresh(game)
     computed = [key[0] for key in preview.memo.fields.computed]
     assert "check" in computed and "rulebook text" not in computed
     edit(game, CARDS, "- id: wolf\n  name: Wolf\n", "- id: wolf\n  name: Wolf\n  text: Howls.\n")
@@ -154,9 +150,7 @@ def test_a_layout_file_edit_reads_and_resolves_again_only_what_read_that_file(ga
         layouts = dict(preview.memo.layouts.layouts)
         edit(game, rel, old, new)
         preview.refresh()
-        full = Preview(find(game), "mini")
-        full.refresh()
-        assert seen(preview) == seen(full), (old, new)
+        assert seen(preview) == seen_fresh(game), (old, new)
         if "power: 2" in new:
             assert any("too long" in p["message"] for p in preview.state["problems"])
             assert ("elements", ("deck", "front", 2, ())) not in preview.memo.fields.computed
@@ -279,9 +273,7 @@ def test_a_picture_reached_through_a_link_is_checked_again_when_the_file_it_lead
     preview.refresh()
     (root / "art/pic.png").write_bytes(_png((20, 20)))
     preview.refresh()
-    full = Preview(find(root), "mini")
-    full.refresh()
-    assert seen(preview) == seen(full)
+    assert seen(preview) == seen_fresh(root)
     assert any("20x20 px" in problem[1] for problem in seen(preview)[1])
 
 
