@@ -30,7 +30,7 @@ from .model.reads import FieldCache, note_all, recording
 from .options import did_you_mean
 from .model.schema import ICON_IN_TEXT
 from .products import KINDS, layout_options
-from .project import read_project_file
+from .project import file_status, read_project_file
 from .report import Diagnostic, Mark
 from .units import PrintOptions
 
@@ -279,7 +279,7 @@ def _file_digest(project: "Project", path: Path, stat: os.stat_result | None) ->
     if stat is None:
         return "missing"
     key = (project.root, path)
-    status = (stat.st_mode, stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+    status = file_status(stat)
     kept = _KEPT_DIGESTS.get(key)
     if kept is not None and kept[0] == status:
         return kept[1]

@@ -134,6 +134,12 @@ def present(path: Path) -> bool:
     return True
 
 
+def file_status(stat: os.stat_result) -> tuple[int, ...]:
+    """What tells a file's version apart without reading it: its mode, device, inode, size and modification
+    and change times (a file rewritten with its old size and time put back still has a new change time)."""
+    return stat.st_mode, stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns
+
+
 def not_regular(mode: int) -> str | None:
     """What a file of this mode is when it is not an ordinary file, else None."""
     if stat.S_ISREG(mode):

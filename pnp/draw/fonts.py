@@ -13,7 +13,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 
 from ..errors import DataError, LoadError
 from ..model.load import MAX_FILE_BYTES, Record, load_file
-from ..project import BUILTIN_FONTS, read_project_file
+from ..project import BUILTIN_FONTS, file_status, read_project_file
 from ..report import Mark
 from ..project import Project
 from pathlib import Path
@@ -161,12 +161,11 @@ def _codes_walked(font: bytes, at: int) -> int:
 
 
 def _status(path: Path) -> tuple[int, ...]:
-    """A file's size, times, device and inode (none when it cannot be read: reading it says why)."""
+    """A font file's file_status (none when it cannot be read: reading it says why)."""
     try:
-        stat = os.stat(path)
+        return file_status(os.stat(path))
     except OSError:
         return ()
-    return stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_dev, stat.st_ino
 
 
 def _register(project: Project, path: Path, family: str, styles: object, mark: Mark | None,
