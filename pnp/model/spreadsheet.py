@@ -143,8 +143,10 @@ def _cells_in_place(ws: Any, where: str) -> None:
 def _row_number(number: str | None, before: int, where: str) -> int:
     """The number of a row written `number` (the next one when it has none) after row `before`; LoadError
     when it is not after it, or past the last row a sheet has."""
-    now = int(number) if number and number.lstrip("-").isdigit() and len(number) <= 12 else \
-        (MAX_SHEET_ROW + 1 if number and number.lstrip("-").isdigit() else before + 1)
+    if not number or not number.lstrip("-").isdigit():
+        now = before + 1
+    else:  # (more digits than any row has: past the last row, not parsed)
+        now = int(number) if len(number) <= 12 else MAX_SHEET_ROW + 1
     if now > MAX_SHEET_ROW:
         raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
     if now <= before:
