@@ -946,15 +946,22 @@ _GLOBALS = dict(ENV.globals)
 # -- the public surface -------------------------------------------------------------------------------------
 
 _TEMPLATE_FILES = ("<template>", "<unknown>")
+# the Python file name macros.j2's code is compiled under: a failure inside one of its macros, called from
+# another template, is said at that template's line (the call) and at the macro's own line in macros.j2
+MACROS_FILE = "<macros>"
 
 
-def _template_line(error: BaseException) -> int | None:
-    """The template line a failure happened on, from Jinja's error or from the traceback."""
+def _template_line(error: BaseException, files: tuple[str, ...] = _TEMPLATE_FILES) -> int | None:
+    """The template line a failure happened on, from Jinja's error or from the traceback: the deepest frame
+    of code compiled from a template under one of `files`. Jinja maps a traceback's lines to its templates'
+    only where it renders one (not in an expression, a module or a macro called from one): a frame it did
+    not is mapped here, by its template's debug information."""
     line = getattr(error, "lineno", None)
     tb = error.__traceback__
     while tb is not None:
-        if tb.tb_frame.f_code.co_filename in _TEMPLATE_FILES:
-            line = tb.tb_lineno
+        if tb.tb_frame.f_code.co_filename in files:
+            template = tb.tb_frame.f_globals.get("__jinja_template__")  # (none in a frame Jinja rewrote)
+            line = tb.tb_lineno if template is None else template.get_corresponding_lineno(tb.tb_lineno)
         tb = tb.tb_next
     return line
 
@@ -1000,8 +1007,14 @@ _EXPECTED = (TemplateError, LimitError, TypeError, ValueError, ArithmeticError, 
              IndexError, RuntimeError, MemoryError, AssertionError)  # Jinja asserts on truncate's arguments
 
 
-def _failure(error: BaseException) -> ExprError:
-    return ExprError(_describe(error), _template_line(error))
+def _failure(error: BaseException, files: tuple[str, ...] = _TEMPLATE_FILES) -> ExprError:
+    """The ExprError for a failure in a template compiled under `files`, at its line there; one that
+    happened inside a macro of macros.j2 called from it says the macro's line too."""
+    message = _describe(error)
+    in_macro = _template_line(error, (MACROS_FILE,)) if files != (MACROS_FILE,) else None
+    if in_macro is not None and not isinstance(error, TemplateSyntaxError):  # (a syntax error's line is its own)
+        message += f" (in a macro of macros.j2, line {in_macro})"
+    return ExprError(message, _template_line(error, files))
 
 
 def compile_template(source: str) -> Template:
@@ -1017,11 +1030,13 @@ _TEMPLATES: dict[str, Template] = {}
 _EXPRESSIONS: dict[str, TemplateExpression] = {}
 
 
-def _compile_template(source: str) -> Template:
-    template = _TEMPLATES.get(source)
+def _compile_template(source: str, filename: str = "<template>") -> Template:
+    """The template of `source`, its code compiled under `filename` (what its frames are known by)."""
+    key = source if filename == "<template>" else f"{filename}\0{source}"
+    template = _TEMPLATES.get(key)
     if template is None:
-        code = CODE_CACHE.value(f"template\0{source}", lambda: ENV.compile(source))
-        template = _TEMPLATES[source] = ENV.template_class.from_code(ENV, code, _GLOBALS, None)
+        code = CODE_CACHE.value(f"template\0{key}", lambda: ENV.compile(source, filename=filename))
+        template = _TEMPLATES[key] = ENV.template_class.from_code(ENV, code, _GLOBALS, None)
     return template
 
 
@@ -1159,9 +1174,9 @@ def module(source: str, context: dict[str, Any]) -> TemplateModule:
     """A template of macros (macros.j2) as a module whose macros other templates call."""
     try:
         with _EVALUATION:
-            return _compile_template(source).make_module(context)
+            return _compile_template(source, MACROS_FILE).make_module(context)
     except _EXPECTED as e:
-        raise _failure(e) from None
+        raise _failure(e, (MACROS_FILE,)) from None
 
 
 # -- the parts of a comparison (the design report's margins) ------------------------------------------------
