@@ -343,3 +343,26 @@ def test_a_sheet_holds_no_more_values_than_the_same_items_in_yaml(tmp_path, monk
     result = run(root, "validate")
     assert result.exit_code == 1
     assert "cards/mini/cards.csv:57:1: error: more than 1,000 values" in result.stderr  # 56 rows x 18 > 1,000
+
+
+@pytest.mark.parametrize("cell, message", [
+    (b'<c r="B3" t="s"><v>-1</v></c>', "this cell refers to shared text '-1', and the workbook has "),  # (was its last)
+    (b'<c r="B3" t="s"><v>9999</v></c>', "this cell refers to shared text '9999', and the workbook has "),
+    (b'<c r="B3" t="n"><v>nan</v></c>', "this number cell holds 'nan', which is no finite number"),
+    (b'<c r="B3"><v>1e999</v></c>', "this number cell holds '1e999', which is no finite number"),  # (was inf)
+    (b'<c r="B3" t="n"><v>12 monkeys</v></c>', "this number cell holds '12 monkeys', which is no finite number"),
+    (b'<c r="B3" t="b"><v>7</v></c>', "this true/false cell holds '7'; a workbook writes 1 or 0"),  # (was true)
+    (b'<c r="B3" t="d"><v>soon</v></c>', "this date cell holds 'soon', which is no date"),
+    (b'<c r="B3" t="e"><v>#N/A</v></c>', "this cell holds the error value '#N/A'"),  # (was the text #N/A)
+    (b'<c r="B3" s="x"><v>4</v></c>', "this cell's style is 'x', where a workbook writes a number"),
+])
+def test_a_damaged_cell_is_refused_at_its_cell(proj, cell, message):
+    """A cell whose value openpyxl cannot read failed the whole workbook, naming the file alone; some it read
+    as something else without a word. Here the workbook is saved by openpyxl (its texts shared), then row 3's
+    second cell is damaged."""
+    path = xlsx_table(proj, "turn")
+    openpyxl.load_workbook(path).save(path)
+    rezip(path, lambda name, data: re.sub(rb'<c r="B3".*?</c>', cell, data, count=1)
+          if name == "xl/worksheets/sheet1.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:2: error: {message}") for ln in errors(proj)), \
+        errors(proj)

@@ -7,8 +7,10 @@ column (and the sheet, for a workbook), so a message points at the cell."""
 
 import csv
 import io
+import math
 import re
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -124,7 +126,8 @@ def _cells_in_place(ws: Any, where: str) -> None:
     without a word (a value lost with exit 0): a sheet numbers its rows from 1 up, each past the one before (a
     row numbered 0 or less, repeated or out of order was dropped), and a row's cells are named for that row, in
     column order, each once (B2 before A2 was lost, G2 before F2 too, a second B2 cut the row short). Read in
-    one pass from the sheet's XML, its <row r=...> and <c r=...> (at most 4 MB: checked)."""
+    one pass from the sheet's XML, its <row r=...> and <c r=...> (at most 4 MB: checked). Each cell's value
+    is checked there too (_cell_problem), so that a damaged one is said at its cell."""
     from xml.etree.ElementTree import iterparse
 
     row, column = 0, 0
@@ -134,6 +137,8 @@ def _cells_in_place(ws: Any, where: str) -> None:
             if event == "end":
                 if tag == "row":
                     element.clear()  # (its cells were checked: not kept)
+                elif tag == "c" and (problem := _cell_problem(element, ws.parent)):
+                    raise LoadError(problem, Mark(where, row, column))
             elif tag == "row":
                 row, column = _row_number(element.get("r"), row, where), 0
             elif tag == "c":
@@ -171,6 +176,71 @@ def _cell_column(name: str | None, row: int, before: int, where: str) -> int:
         raise LoadError(f"cell {name} after column {before} of its row: a row's cells are in column order, each "
                         "once (the reader would put it in the wrong place or leave it out)", Mark(where, row, column))
     return column
+
+
+def _cell_problem(cell: Any, book: Any) -> str | None:
+    """Why openpyxl could not read the value of a sheet's <c> element of the (read-only) workbook `book`, or
+    would read it as something else than it says, or None: its failure named the file but not the cell, a
+    negative shared-text index read the last text, and a date out of range became the text #VALUE!, each
+    without a word."""
+    style = cell.get("s")
+    if style and not (style.isascii() and style.isdigit()):  # (none or empty: the first style, as openpyxl reads it)
+        return f"this cell's style is {shown(style)}, where a workbook writes a number: the file is damaged"
+    parts = {child.tag.rpartition("}")[2]: child.text for child in cell}
+    value, check = parts.get("v") or None, _VALUE_CHECKS.get(cell.get("t", "n"))  # (as openpyxl: no text, no
+    if value is None or "f" in parts or check is None:  # value; inline texts read as they are; a formula is
+        return None  # refused where its value is read)
+    problem = check(value, cell, book)
+    return None if problem is None else problem.format(said=shown(value), shared=len(book.shared_strings))
+
+
+def _shared_text_problem(value: str, cell: Any, book: Any) -> str | None:
+    if value.isascii() and value.isdigit() and int(value) < len(book.shared_strings):
+        return None
+    return ("this cell refers to shared text {said}, and the workbook has {shared:,} (numbered from 0): the file "
+            "is damaged; save it again from the spreadsheet program")
+
+
+def _number_problem(value: str, cell: Any, book: Any) -> str | None:
+    number = value.strip()
+    if not _FLOAT.fullmatch(number) or not math.isfinite(float(number)):
+        return "this number cell holds {said}, which is no finite number: the file is damaged"
+    style = cell.get("s") or "0"
+    if int(style) in book._date_formats:  # a date kept as a number of days, as openpyxl reads it
+        from openpyxl.utils.datetime import from_excel
+
+        try:
+            from_excel(float(number), book.epoch, timedelta=int(style) in book._timedelta_formats)
+        except (OverflowError, ValueError):
+            return "this cell is formatted as a date, and holds {said}, which is no date: the file is damaged"
+    return None
+
+
+def _true_false_problem(value: str, cell: Any, book: Any) -> str | None:
+    if value.strip() in ("0", "1"):
+        return None
+    return "this true/false cell holds {said}; a workbook writes 1 or 0: the file is damaged"
+
+
+def _date_problem(value: str, cell: Any, book: Any) -> str | None:
+    from openpyxl.utils.datetime import from_ISO8601
+
+    try:
+        from_ISO8601(value)
+    except (ValueError, OverflowError):
+        return "this date cell holds {said}, which is no date: the file is damaged"
+    return None
+
+
+def _error_value_problem(value: str, cell: Any, book: Any) -> str:
+    return ("this cell holds the error value {said} (what a formula gave, kept without it); type the value the "
+            "cell should hold")
+
+
+# a cell's type (its t="...") -> what is wrong with a value of that type (a message to format), or None
+_VALUE_CHECKS: dict[str, Callable[[str, Any, Any], str | None]] = {
+    "s": _shared_text_problem, "n": _number_problem, "b": _true_false_problem, "d": _date_problem,
+    "e": _error_value_problem}
 
 
 def _check_parts(infos: list[zipfile.ZipInfo], shown: str) -> None:
