@@ -270,6 +270,8 @@ class Checks:
             self.printable_problems(p, problems)
             raise
         self.printable_problems(p, problems)
+        if not problems:  # (one drawn in part is printed only in a draft, which pays for it as it draws it)
+            self.studio.charge(p, self.studio.printed(p))
         handled = p.side != "picture"  # a diagram in the rulebook is read on the page, not at arm's length
         shared = (id(prims), handled, p.component.kind)  # a constant layout's one list (every card back) ...
         if shared in self.clean:  # ... is checked once for a kind when nothing was wrong with it

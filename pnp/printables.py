@@ -35,7 +35,7 @@ from .report import Diagnostic, Mark
 from .units import PrintOptions
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from reportlab.pdfgen.canvas import Canvas
 
@@ -429,6 +429,15 @@ class Studio:
                 self.memo.keep(self, printable, prims, read, self.budget.spent - spent)
         return prims
 
+    def forget(self, printables: "Iterable[Printable]") -> None:
+        """Resolve these printables again when next asked (the memo gives them back, their steps spent again):
+        the preview's first step checked them before the whole game's check, which spends the game's budget
+        again in its own order, so as to run out where a fresh check does."""
+        for printable in printables:
+            for key in (printable.key, ("ink saver",) + printable.key):
+                self._resolved.pop(key, None)
+            self._reads.pop(printable.key, None)
+
     def reads_of(self, printable: "Printable") -> frozenset[Any] | None:
         """What resolving a printable whole read (model/reads.py); None when it was not (its failing elements
         left out)."""
@@ -589,8 +598,7 @@ class Studio:
             prims = self._marked(printable, layout, messages)
         else:
             prims = self.printed(printable)
-        if printable.key not in self._looks:
-            self.look(printable, prims)
+        self.charge(printable, prims)  # (paid already when the check drew it: it checks every printable)
         clip = self.bleed if clip is None else clip
         if not isinstance(clip, tuple):
             clip = (clip,) * 4
@@ -599,6 +607,12 @@ class Studio:
                               max(layout.bleed, *clip))
         else:
             paper.item(canvas, painter, prims, x, y, layout.width, layout.height, clip)
+
+    def charge(self, printable: "Printable", prims: list[Prim]) -> None:
+        """Spend what painting a printable's drawing (`prims`) costs, once per distinct drawing (its look) in
+        this command: the check does it for every printable, so whichever faces are painted after, or kept
+        from a preview's last refresh and not painted again, the game's verdict is the same."""
+        self.budget.spend_drawing(self.look(printable, prims), prims, self._measurer.icon_paints)
 
     def _marked(self, printable: "Printable", layout: "Layout", messages: list[str]) -> list[Prim]:
         """A draft's face of an item with errors: what of it can be drawn (elements that fail left out), under

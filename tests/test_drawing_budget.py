@@ -50,43 +50,75 @@ def test_the_shipped_shape_of_a_game_spends_a_small_part_of_its_budget(tmp_path,
     assert 0 < used.spent < used.limit / 20  # the base mini game: a few hundred steps of 250,000 and more
 
 
-def _limit_between_validating_and_painting(tmp_path, monkeypatch, spent):
-    """A project whose validation fits the drawing budget and whose painting does not."""
+def _where_commands_stop(root) -> dict[str, list[str]]:
+    """Where validate, build, export and a fresh preview say the game draws too much: (file:line) each."""
+    said = {}
+    for command in (("validate",), ("build",), ("export", "--format", "png")):
+        result = run(root, *command)
+        said[command[0]] = [line.split(": error: ")[0].rsplit(":", 1)[0] for line in _errors(result)
+                            if "the game draws too much" in line]
+    state = Preview(Project(root.resolve()), "mini").refresh()
+    said["preview"] = [p["where"]["at"].rsplit(":", 1)[0] for p in state["problems"]
+                       if p["message"].startswith("the game draws too much")]
+    return said
+
+
+def test_painting_is_paid_for_by_the_check_so_every_command_stops_at_the_same_element(tmp_path, monkeypatch, spent):
+    """What painting costs is paid for where the game is checked, once per distinct drawing: validate, build,
+    export and the preview stop at the same element, with one message, and the build writes no kit."""
     root = make_project(tmp_path / "proj", {CARD: "size: poker\nelements:\n"
                                             "  - {type: rect, w: 1, h: 1, fill: red, repeat: 300}\n"})
     assert run(root, "validate").exit_code == 0
-    monkeypatch.setattr(budget, "BASE_STEPS", spent[-1].spent + 100)
+    monkeypatch.setattr(budget, "BASE_STEPS", spent[-1].spent - 1)  # one step short
     monkeypatch.setattr(budget, "STEPS_PER_FACE", 0)
-    return root
-
-
-def test_painting_past_the_budget_fails_the_build_at_the_element_and_writes_no_kit(tmp_path, monkeypatch, spent):
-    root = _limit_between_validating_and_painting(tmp_path, monkeypatch, spent)
-    result = run(root, "build")
-    assert result.exit_code == 1
-    errors = _errors(result)
-    assert len(errors) == 1, errors
-    assert errors[0].startswith(f"{CARD}:3:5: error: mini: build failed: the game draws too much")
-    assert errors[0].endswith("previous output left intact")
+    said = _where_commands_stop(root)
+    assert len(said["validate"]) == 1 and all(where == said["validate"] for where in said.values()), said
     assert not list((root / "output").rglob("*.pdf"))
 
 
-def test_painting_past_the_budget_fails_the_export_at_the_element(tmp_path, monkeypatch, spent):
-    root = _limit_between_validating_and_painting(tmp_path, monkeypatch, spent)
-    result = run(root, "export", "--format", "png")
-    assert result.exit_code == 1
-    errors = _errors(result)
-    assert len(errors) == 1, errors
-    assert errors[0].startswith(f"{CARD}:3:5: error: mini: export failed: the game draws too much")
+def edit(root, rel: str, old: str, new: str) -> None:
+    text = (root / rel).read_text()
+    assert old in text, old
+    (root / rel).write_text(text.replace(old, new, 1))
 
 
-def test_painting_past_the_budget_is_one_problem_on_the_preview(tmp_path, monkeypatch, spent):
-    root = _limit_between_validating_and_painting(tmp_path, monkeypatch, spent)
-    state = Preview(Project(root.resolve()), "mini").refresh()
-    errors = [p for p in state["problems"] if p["severity"] == "error"]
-    assert len(errors) == 1, errors
-    assert errors[0]["message"].startswith("the game draws too much")
-    assert errors[0]["where"]["file"] == CARD and errors[0]["where"]["line"] == 3
+def _seen(preview: Preview) -> tuple:
+    """What a preview's page says: its status and its problems' messages and places."""
+    return preview.state["status"], [(p["message"], p["where"]) for p in preview.state["problems"]]
+
+
+def test_a_running_preview_gives_the_verdict_a_fresh_one_and_the_build_give(tmp_path, monkeypatch, spent):
+    """A running preview keeps the faces it drew and does not paint them again: each refresh pays for their
+    painting all the same, so a game just past its drawing budget is refused there as it is by a fresh
+    preview and the build, at the same element, after each edit (a data edit, shown in two steps, and a
+    layout edit), and is fine again when the edit is undone. (Painted only where drawn, the running preview
+    said 'ok' where the others refused the game.)"""
+    cards, longer = "cards/mini/cards.yaml", "Roars :star: loudly, and long, and long, and long, and long."
+    root = make_project(tmp_path / "proj", {CARD: "size: poker\nelements:\n"
+                                            "  - {type: rect, w: 1, h: 1, fill: red, repeat: 40}\n"
+                                            "  - {type: text, x: 5, y: 20, w: 53, h: 20, text: '{{ card.text }}'}\n"})
+    edits = [(cards, "Roars :star: loudly.", longer), (cards, longer, "Roars :star: loudly."),
+             (CARD, "repeat: 40}", "repeat: 41}")]
+    edit(root, *edits[0])
+    assert run(root, "validate").exit_code == 0
+    monkeypatch.setattr(budget, "BASE_STEPS", spent[-1].spent - 1)  # the longer text just past the limit
+    monkeypatch.setattr(budget, "STEPS_PER_FACE", 0)
+    edit(root, *edits[1])
+    preview = Preview(Project(root.resolve()), "mini")
+    preview.refresh()
+    assert preview.state["status"] == "ok", preview.state["problems"]
+    for n, (rel, old, new) in enumerate(edits):
+        edit(root, rel, old, new)
+        preview.refresh()
+        fresh = Preview(Project(root.resolve()), "mini")
+        fresh.refresh()
+        assert _seen(preview) == _seen(fresh), (rel, new)
+        built = [line.split(": error: ")[0] for line in _errors(run(root, "build")) if "draws too much" in line]
+        if n == 1:  # undone: fine again
+            assert preview.state["status"] == "ok" and not built
+            continue
+        (said,) = [where for message, where in _seen(preview)[1] if message.startswith("the game draws too much")]
+        assert built == [said["at"]], (rel, new)
 
 
 def test_an_icon_of_many_shapes_drawn_many_times_spends_each_shape_it_paints(tmp_path):
@@ -97,8 +129,8 @@ def test_an_icon_of_many_shapes_drawn_many_times_spends_each_shape_it_paints(tmp
     root = make_project(tmp_path / "proj", {
         CARD: "size: poker\nelements:\n  - {type: icons, icon: star, count: 1000, size: 0.05, gap: 0}\n",
         "layouts/shared/icons/round-star.svg": icon})
-    result = run(root, "build")
+    result = run(root, "validate")  # paid for where the game is checked, as every command checks it
     assert result.exit_code == 1
     errors = _errors(result)
     assert len(errors) == 1, errors  # at the element that spent the last step
-    assert errors[0].startswith(f"{CARD}:3:5: error: mini: build failed: the game draws too much")
+    assert errors[0].startswith(f"{CARD}:3:5: error: the game draws too much")

@@ -155,6 +155,35 @@ def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: Col
     return name, width, height, paints
 
 
+_paints: dict[bytes, int] = {}  # file content's digest -> the fills and strokes its drawing paints: this process's
+
+
+def icon_paints(path: Path) -> int:
+    """The fills and strokes drawing the icon at `path` paints, as draw_icon counts them (what each use costs a
+    rasteriser), worked out once per file content without a page to draw on; 0 for an icon that cannot be
+    drawn (validation refuses it)."""
+    svg = read_icon(path)
+    digest = hashlib.sha256(svg).digest()
+    found = _paints.get(digest)
+    if found is None:
+        if unreadable(path) is not None:
+            return 0
+        found = _paints[digest] = FORMS.value(b"paints\0" + digest, lambda: _painted(svg, digest))
+    return found
+
+
+def _painted(svg: bytes, digest: bytes) -> int:
+    """icon_paints' work: the icon drawn once into a scratch PDF, its painting operators counted."""
+    from reportlab.lib import colors
+
+    default_font = shapes.STATE_DEFAULTS["fontName"]
+    try:
+        _, operators = _operators(svg, digest, colors.black, "Helvetica")
+    finally:
+        shapes.STATE_DEFAULTS["fontName"] = default_font
+    return sum(token in _PAINTING for op in operators for token in op.split())
+
+
 # PDF operators that paint (fill, stroke, shade, draw a form or picture): a rasteriser's work per use of an icon
 _PAINTING = frozenset({"f", "F", "f*", "B", "B*", "b", "b*", "S", "s", "sh", "Do"})
 

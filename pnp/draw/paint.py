@@ -12,7 +12,7 @@ from ..model.images import checked_image
 from ..report import Mark
 from . import text as rtext
 from .colour import ColourError, colour
-from .icons import draw_icon
+from .icons import draw_icon, icon_paints
 from .pictures import draw_resampled, drawn_pixels
 from .primitive import Primitive
 from ..project import Project, present
@@ -28,11 +28,7 @@ class PaintingBudget(Protocol):
     """What painting spends of the game's drawing budget (pnp.layout.budget.DrawingBudget, which imports this
     package)."""
 
-    def spend_painting(self, prims: Sequence[Primitive]) -> None: ...
-
     def spend_pixels(self, work: str, pixels: int, mark: Mark | None, shown: str) -> None: ...
-
-    def spend_icon(self, paints: int, mark: Mark | None) -> None: ...
 
 
 class Painter:
@@ -44,24 +40,39 @@ class Painter:
         self.c, self.fonts, self.icons, self.image_folder = canvas, fonts, icons, image_folder
         self.project = project  # images are drawn only once known to be its own files, of a format pnp prints
         self.fit_cache: MutableMapping[tuple[Any, ...], rtext.Fitted] = {} if fit_cache is None else fit_cache
-        self.budget = budget  # the game's drawing budget (layout.budget.DrawingBudget), which painting spends
-        self.painting: Mark | None = None  # the element that made the primitive being painted
+        self.budget = budget  # the game's drawing budget (layout.budget.DrawingBudget), which pictures spend
+        self._icon_paints: dict[Path, int] = {}  # an icon file -> the fills and strokes it paints (this command)
 
     def icon(self, canvas: Canvas, name: str, x: float, y: float, w: float, h: float,
              col: colors.Color | None) -> None:
         path = self.icons.path(name)
         if path is None:  # validation reports it; a build never fails on one missing glyph
             return
-        paints = draw_icon(canvas, path, x, y, w, h, col or colors.black)
-        if self.budget is not None:  # an icon of hundreds of shapes drawn thousands of times
-            self.budget.spend_icon(paints, self.painting)
+        draw_icon(canvas, path, x, y, w, h, col or colors.black)
+
+    def icon_paints(self, p: Primitive) -> list[int]:
+        """The fills and strokes of each icon that painting `p` draws (its icon, or its text's inline icons),
+        as draw_icon counts them: what the drawing budget charges for each use (layout.budget.spend_drawing)."""
+        if p.kind == "icon":
+            names = [p.text]
+        elif p.kind == "text" and ":" in p.text:
+            names = [run.text for line in self.fit_text(p).lines for _, run, _ in line.items if run.kind == "icon"]
+        else:
+            return []
+        paints = []
+        for name in names:
+            path = self.icons.path(name)
+            if path is None:  # drawn as nothing (validation says so)
+                continue
+            if path not in self._icon_paints:
+                self._icon_paints[path] = icon_paints(path)
+            paints.append(self._icon_paints[path])
+        return paints
 
     def paint(self, prims: Sequence[Primitive], x0: float, y0: float, height: float) -> None:
         """Draw `prims` with the trim box's bottom-left corner at (x0, y0) and the given trim height."""
         c = self.c
         top = y0 + height
-        if self.budget is not None:
-            self.budget.spend_painting(prims)
         for p in prims:
             if p.rotate:  # clockwise on the page about the centre of the primitive's box
                 c.saveState()
@@ -69,7 +80,6 @@ class Painter:
                 c.translate(cx, cy)
                 c.rotate(-p.rotate)
                 c.translate(-cx, -cy)
-            self.painting = p.source
             getattr(self, "_" + p.kind)(p, x0, top)
             if p.rotate:
                 c.restoreState()

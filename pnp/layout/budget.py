@@ -3,7 +3,7 @@ where the work happens (each element or repeated copy resolved, each shape made 
 text by its length), so that layouts asking for far too much stop with one message at the element that
 spent the last step, whatever multiplies the work (repeats in repeats, many items, long texts)."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..draw.primitive import Primitive
 from ..errors import BudgetSpent
@@ -46,6 +46,7 @@ class DrawingBudget:
         self.spent = 0
         self.pixel_limit, self.pixels = BASE_PIXELS, 0  # pictures' pixels decoded (or resampled) so far
         self.paid: set[str] = set()  # the pictures' work paid for, each once (a picture, a size, an embedding)
+        self.drawn: set[str] = set()  # the distinct drawings whose painting is paid for, each once (Studio.look)
         self.stopped: str | None = None  # the message said when the budget ran out
 
     def allow_faces(self, faces: int) -> None:
@@ -63,13 +64,6 @@ class DrawingBudget:
                             f"or copy, per shape made or painted, per {CHARACTERS_PER_STEP} characters of text); "
                             "pnp stops here (a repeat far too big, or repeats inside repeats?)")
             raise BudgetSpent(self.stopped, mark)
-
-    def spend_icon(self, paints: int, mark: Mark | None) -> None:
-        """Spend what an icon painting `paints` fills and strokes costs past ICON_STEPS, in the name of the
-        element at `mark` (its PDF holds the icon once, but every use is painted again where it is rendered:
-        5,000 uses of an icon of 640 shapes took 15 s and 1.9 GB to export as PNG, and a TTS export hung)."""
-        if paints > ICON_PAINTS and mark is not None:  # none: the rulebook's inline icons, within its own limits
-            self.spend(paints - ICON_PAINTS, mark)
 
     def spend_pixels(self, work: str, pixels: int, mark: Mark | None, shown: str) -> None:
         """Spend `pixels` decoded or resampled for the picture `shown`, which the element or field at `mark`
@@ -98,12 +92,34 @@ class DrawingBudget:
                 prim.source = mark
         self.spend(steps, mark)
 
-    def spend_painting(self, prims: Sequence[Primitive]) -> None:
-        """Spend what painting `prims` costs before they are painted, in the name of the element that made the
-        one that would pass the limit."""
-        steps = sum(map(steps_of, prims))
-        if self.spent + steps <= self.limit or self.stopped is not None:
-            self.spend(steps, None)
+    def spend_drawing(self, drawing: str, prims: Sequence[Primitive],
+                      icon_paints: Callable[[Primitive], Sequence[int]]) -> None:
+        """Spend what painting `prims` costs, once per command for each distinct `drawing` (a digest of what it
+        shows), in the name of the element that made the one that would pass the limit: each primitive's steps
+        and, past ICON_PAINTS, the fills and strokes of each icon it paints (`icon_paints`: its own or its
+        text's inline ones; a PDF holds an icon once, but every use is painted again where it is rendered:
+        5,000 uses of an icon of 640 shapes took 15 s and 1.9 GB to export as PNG). What a drawing costs
+        follows from what it shows, not from which path paints it or how often: validation pays for it, so
+        that the check, the build, an export and a preview that keeps the faces it drew give the same verdict."""
+        if drawing in self.drawn:
             return
-        for prim in prims:  # the one that passes it
-            self.spend(steps_of(prim), prim.source)
+        if self.stopped is not None:
+            raise BudgetSpent(self.stopped)
+        self.drawn.add(drawing)
+        costs = [steps_of(prim) + (sum(max(0, paints - ICON_PAINTS) for paints in icon_paints(prim))
+                                   if prim.source is not None else 0)  # none: the rulebook's, within its limits
+                 for prim in prims]
+        if self.spent + sum(costs) <= self.limit:
+            self.spend(sum(costs), None)
+            return
+        for prim, steps in zip(prims, costs):  # the one that passes it
+            self.spend(steps, prim.source)
+
+    def saved(self) -> tuple[int, str | None, int, frozenset[str], frozenset[str]]:
+        """What has been spent so far, for restore()."""
+        return self.spent, self.stopped, self.pixels, frozenset(self.paid), frozenset(self.drawn)
+
+    def restore(self, saved: tuple[int, str | None, int, frozenset[str], frozenset[str]]) -> None:
+        """Spent as when saved() was: work done meanwhile is paid for again when it is next done."""
+        self.spent, self.stopped, self.pixels, paid, drawn = saved
+        self.paid, self.drawn = set(paid), set(drawn)

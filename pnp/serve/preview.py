@@ -173,14 +173,13 @@ class Preview:
             if found is not None or source is None:
                 return found
             studio, face = source
-            budget = studio.budget
-            paid = budget.spent, budget.stopped
+            paid = studio.budget.saved()
             try:
                 images, _ = render_faces(studio, [face], [digest], detail=True)
             except PnpError:  # (the drawing budget: drawn within it for the gallery, so not reached)
                 return None
             finally:  # the gallery paid for this drawing: drawn again at another scale, it costs the game nothing
-                budget.spent, budget.stopped = paid
+                studio.budget.restore(paid)
             found = images.get(digest)
             if found is not None:
                 self.store.put(DETAIL + digest, found)
@@ -226,17 +225,17 @@ class Preview:
             return None
         early = Report(self.project.root, list(report.diagnostics), dict(report.alike), dict(report.untold))
         marks, studio.marks = studio.marks, {}  # the whole check marks them again, in its order
-        budget = studio.budget
-        spent = budget.spent
+        spent = studio.budget.saved()
         try:
             Checks(studio, early).printables(chosen)
             faces = [face_of(studio, p, 0) for p in chosen if KINDS[p.component.kind].exports_faces]
             digests = self._drawn_faces(studio, faces, assets_digest(self.project, game), early)
         except BudgetSpent:  # sized for the few items of the first step: the whole check has the game's budget
-            budget.spent, budget.stopped = spent, None
             return None
-        finally:
+        finally:  # the whole check spends it again in its own order, as a fresh one (where it runs out)
             studio.marks = marks
+            studio.budget.restore(spent)
+            studio.forget(chosen)
         cards = self._cards_anew(studio, faces, digests)
         if cards is None:
             return None
