@@ -55,8 +55,8 @@ class Painter:
         as draw_icon counts them: what the drawing budget charges for each use (layout.budget.spend_drawing)."""
         if p.kind == "icon":
             names = [p.text]
-        elif p.kind == "text" and ":" in p.text:
-            names = [run.text for line in self.fit_text(p).lines for _, run, _ in line.items if run.kind == "icon"]
+        elif p.kind == "text" and ":" in p.text:  # (every icon its markup holds: a text cut short still pays)
+            names = [run.text for run in rtext.parse(p.text) if run.kind == "icon"]
         else:
             return []
         paints = []
