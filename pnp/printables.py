@@ -464,12 +464,14 @@ class Studio:
         """Collect what the block adds to the studio and game, to add it again when its result is taken
         from a cache (took): the icons and files looked up, the products' cached results."""
         icons, files, cache = set(self.icons.used), set(self.game.used_files), dict(self.cache)
+        paid = len(self.budget.pixel_work)  # and the pictures' work it paid for, paid for again when taken
         effects: dict[str, Any] = {}
         try:
             yield effects
         finally:
             effects.update(icons=frozenset(self.icons.used - icons), files=frozenset(self.game.used_files - files),
-                           cache={k: v for k, v in self.cache.items() if cache.get(k, self) is not v})
+                           cache={k: v for k, v in self.cache.items() if cache.get(k, self) is not v},
+                           pixels=tuple(self.budget.pixel_work[paid:]))
 
     def took(self, effects: dict[str, Any]) -> None:
         """Add what a block added (adding), its result taken from a cache."""
@@ -477,6 +479,8 @@ class Studio:
         self.game.used_files |= effects["files"]
         for key, value in effects["cache"].items():
             self.cache.setdefault(key, value)
+        for work, pixels, mark, shown in effects["pixels"]:  # (once per command: work paid for is not again)
+            self.budget.spend_pixels(work, pixels, mark, shown)
 
     def data_digest(self, printable: "Printable") -> str:
         """The digest of a printable's item data (one per item)."""

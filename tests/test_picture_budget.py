@@ -85,3 +85,36 @@ def test_a_resampled_picture_larger_than_the_memory_kept_for_them_is_drawn_all_t
     result = run(root, "build", "mini")
     assert result.exit_code == 0, result.output
     assert (root / "output" / "mini" / "mini-cards-a4.pdf").exists()
+
+
+def test_a_running_preview_pays_for_the_pictures_of_the_faces_it_keeps(tmp_path, monkeypatch):
+    """A running preview keeps the checks and faces of the cards an edit did not touch, and decodes none of
+    their pictures again: it pays for their pixels all the same, so a game just past its pixels is refused
+    there as by a fresh preview and the build, at the same place. (It paid for the edited card's alone, and
+    said 'ok'.)"""
+    from pnp.project import Project
+    from pnp.serve.preview import Preview
+
+    made = []
+    original = budget.DrawingBudget.__init__
+    monkeypatch.setattr(budget.DrawingBudget, "__init__", lambda self, *a: (original(self, *a), made.append(self))[0])
+    root = _project(tmp_path, changes={
+        "layouts/mini/card.yaml": CARD.replace("images/{{ card.id }}.png", "{{ card.text }}"),
+        "cards/mini/cards.yaml": CARDS_NAMING_PICTURES})
+    Image.new("RGB", (600, 1200), (17, 99, 211)).save(root / "layouts/mini/images/big.png")
+    cards = root / "cards/mini/cards.yaml"
+    unedited = cards.read_text()
+    cards.write_text(unedited.replace("text: images/lion.png", "text: images/big.png"))
+    assert run(root, "validate", "mini").exit_code == 0
+    monkeypatch.setattr(budget, "BASE_PIXELS", made[-1].pixels - 1)  # the bigger picture just past the limit
+    monkeypatch.setattr(budget, "PIXELS_PER_FACE", 0)
+    cards.write_text(unedited)
+    preview = Preview(Project(root.resolve()), "mini")
+    assert preview.refresh()["status"] == "ok", preview.state["problems"]
+    cards.write_text(unedited.replace("text: images/lion.png", "text: images/big.png"))
+    fresh = Preview(Project(root.resolve()), "mini")
+    seen = [[(p["message"], p["where"]["at"]) for p in state["problems"] if p["severity"] == "error"]
+            for state in (preview.refresh(), fresh.refresh())]
+    assert seen[0] == seen[1] and len(seen[0]) == 1 and "too many pixels" in seen[0][0][0], seen
+    built = [line for line in run(root, "build", "mini").output.splitlines() if "too many pixels" in line]
+    assert len(built) == 1 and built[0].startswith(seen[0][0][1] + ": error: "), built

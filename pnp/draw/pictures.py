@@ -64,6 +64,8 @@ def verified_picture(project: Project, path: Path, mark: Mark | None, shown: str
     needed = drawn_pixels(size, as_is, *box)
     work = digest if needed is None else _key(digest, needed)
     spend(work, size[0] * size[1] * (1 if needed is None else 2))  # decoded (and resampled), even if it was
+    if needed is None:  # ...and decoded by ReportLab to embed it as it is, as painting it will (Painter._image)
+        spend(f"embedded|{real}", size[0] * size[1])
     if digest in _verified and (needed is None or work in _kept):  # before: a game's verdict is its own
         _verified.move_to_end(digest)
         return size

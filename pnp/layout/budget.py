@@ -47,6 +47,9 @@ class DrawingBudget:
         self.pixel_limit, self.pixels = BASE_PIXELS, 0  # pictures' pixels decoded (or resampled) so far
         self.paid: set[str] = set()  # the pictures' work paid for, each once (a picture, a size, an embedding)
         self.drawn: set[str] = set()  # the distinct drawings whose painting is paid for, each once (Studio.look)
+        # the pictures' work paid for, in order, as spend_pixels was told it: a check kept by the preview spends
+        # it again (Studio.adding, Studio.took), as a fresh check would
+        self.pixel_work: list[tuple[str, int, Mark | None, str]] = []
         self.stopped: str | None = None  # the message said when the budget ran out
 
     def allow_faces(self, faces: int) -> None:
@@ -75,6 +78,7 @@ class DrawingBudget:
         if self.stopped is not None:
             raise BudgetSpent(self.stopped)
         self.paid.add(work)
+        self.pixel_work.append((work, pixels, mark, shown))
         self.pixels += pixels
         if self.pixels > self.pixel_limit:
             self.stopped = (f"the game's pictures are too many pixels in all: past its {self.pixel_limit:,} "
@@ -115,11 +119,12 @@ class DrawingBudget:
         for prim, steps in zip(prims, costs):  # the one that passes it
             self.spend(steps, prim.source)
 
-    def saved(self) -> tuple[int, str | None, int, frozenset[str], frozenset[str]]:
+    def saved(self) -> tuple[int, str | None, int, int, frozenset[str]]:
         """What has been spent so far, for restore()."""
-        return self.spent, self.stopped, self.pixels, frozenset(self.paid), frozenset(self.drawn)
+        return self.spent, self.stopped, self.pixels, len(self.pixel_work), frozenset(self.drawn)
 
-    def restore(self, saved: tuple[int, str | None, int, frozenset[str], frozenset[str]]) -> None:
+    def restore(self, saved: tuple[int, str | None, int, int, frozenset[str]]) -> None:
         """Spent as when saved() was: work done meanwhile is paid for again when it is next done."""
-        self.spent, self.stopped, self.pixels, paid, drawn = saved
-        self.paid, self.drawn = set(paid), set(drawn)
+        self.spent, self.stopped, self.pixels, works, drawn = saved
+        del self.pixel_work[works:]
+        self.paid, self.drawn = {work for work, *_ in self.pixel_work}, set(drawn)
