@@ -342,6 +342,7 @@ class Studio:
         self._faces: dict[str, list[Printable]] | None = None  # component id -> its printables
         self._some: dict[str, list[Printable]] = {}  # the same, of the components of_one() asked for
         self._resolved = _Recent(RESOLVED_KEPT)  # printable key -> primitives
+        self._paid: set[PrintableKey] = set()  # the printables whose resolving the drawing budget was spent for
         self._reads = _Recent(RESOLVED_KEPT)  # printable key -> what resolving it read (model/reads.py)
         self.problems: Problems = []  # (message, mark) found while walking
         self._looks: dict[PrintableKey, str] = {}  # printable key -> look
@@ -407,9 +408,12 @@ class Studio:
         if prims is None:
             if problems is None and self.options.draft:  # a draft draws what it can: checking said the rest
                 problems = []
-            kept = self.memo.recall(self, printable) if self.memo is not None else None
-            if kept is None:
-                return self._resolved_now(printable, problems)
+            again = printable.key in self._paid  # (resolved in this command, let go from memory since)
+            with self.budget.paid_for() if again else contextlib.nullcontext():
+                self._paid.add(printable.key)
+                kept = self.memo.recall(self, printable) if self.memo is not None else None
+                if kept is None:
+                    return self._resolved_now(printable, problems)
             prims, self._reads[printable.key] = kept
             self._resolved[printable.key] = prims
         note_all(self._reads.get(printable.key, ()))  # whoever asks (the rulebook's pictures) read that too
@@ -437,6 +441,7 @@ class Studio:
             for key in (printable.key, ("ink saver",) + printable.key):
                 self._resolved.pop(key, None)
             self._reads.pop(printable.key, None)
+            self._paid.discard(printable.key)
 
     def reads_of(self, printable: "Printable") -> frozenset[Any] | None:
         """What resolving a printable whole read (model/reads.py); None when it was not (its failing elements

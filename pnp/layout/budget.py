@@ -3,7 +3,8 @@ where the work happens (each element or repeated copy resolved, each shape made 
 text by its length), so that layouts asking for far too much stop with one message at the element that
 spent the last step, whatever multiplies the work (repeats in repeats, many items, long texts)."""
 
-from collections.abc import Callable, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 
 from ..draw.primitive import Primitive
 from ..errors import BudgetSpent
@@ -51,6 +52,7 @@ class DrawingBudget:
         # it again (Studio.adding, Studio.took), as a fresh check would
         self.pixel_work: list[tuple[str, int, Mark | None, str]] = []
         self.stopped: str | None = None  # the message said when the budget ran out
+        self.again = 0  # inside paid_for() blocks: work done again, paid for already
 
     def allow_faces(self, faces: int) -> None:
         """Size the budget for a game that prints `faces` faces."""
@@ -61,12 +63,24 @@ class DrawingBudget:
         """Spend `steps` for the element at `mark` (its file:line)."""
         if self.stopped is not None:
             raise BudgetSpent(self.stopped)
+        if self.again:
+            return
         self.spent += steps
         if self.spent > self.limit:
             self.stopped = (f"the game draws too much: past its {self.limit:,} drawing steps (one per element "
                             f"or copy, per shape made or painted, per {CHARACTERS_PER_STEP} characters of text); "
                             "pnp stops here (a repeat far too big, or repeats inside repeats?)")
             raise BudgetSpent(self.stopped, mark)
+
+    @contextlib.contextmanager
+    def paid_for(self) -> Iterator[None]:
+        """Steps spent inside the block are not counted: its work was paid for once in this command, and is
+        done again (a printable resolved again after it was let go from memory, in a deck too large to keep)."""
+        self.again += 1
+        try:
+            yield
+        finally:
+            self.again -= 1
 
     def spend_pixels(self, work: str, pixels: int, mark: Mark | None, shown: str) -> None:
         """Spend `pixels` decoded or resampled for the picture `shown`, which the element or field at `mark`
