@@ -166,7 +166,8 @@ def _elements() -> str:
            f"at most {MAX_PRIMS:,} shapes for an item. A game's drawing, in one command, has a budget of "
            f"{BASE_STEPS:,} steps and {STEPS_PER_FACE:,} more per face it prints (a step: an element or copy "
            f"resolved, a shape made or painted, each fill or stroke of an icon past its first {ICON_PAINTS}, "
-           f"{CHARACTERS_PER_STEP} characters of text); past it, the game stops "
+           f"{CHARACTERS_PER_STEP} characters of text; a distinct face's painting is counted once, when the game is "
+           "checked, so validate, build, export and the preview agree); past it, the game stops "
            f"with one message at the element that spent it. Its pictures may have {BASE_PIXELS:,} pixels decoded, "
            f"resampled and embedded, and {PIXELS_PER_FACE:,} more per face (each picture is decoded once); past it, "
            "one message where the picture that crossed it was asked for. Elements that can turn also take:", "", _option_table(ROTATE),
