@@ -162,7 +162,10 @@ def icon_paints(path: Path) -> int:
     """The fills and strokes drawing the icon at `path` paints, as draw_icon counts them (what each use costs a
     rasteriser), worked out once per file content without a page to draw on; 0 for an icon that cannot be
     drawn (validation refuses it)."""
-    svg = read_icon(path)
+    try:
+        svg = read_icon(path)
+    except DataError:  # (a pipe, a file too large: said where the game's icon files are checked)
+        return 0
     digest = hashlib.sha256(svg).digest()
     found = _paints.get(digest)
     if found is None:
