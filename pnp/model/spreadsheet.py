@@ -195,7 +195,8 @@ def _cell_problem(cell: Any, book: Any) -> str | None:
 
 
 def _shared_text_problem(value: str, cell: Any, book: Any) -> str | None:
-    if value.isascii() and value.isdigit() and int(value) < len(book.shared_strings):
+    index = value.strip()  # (as int() reads it)
+    if index.isascii() and index.isdigit() and int(index) < len(book.shared_strings):
         return None
     return ("this cell refers to shared text {said}, and the workbook has {shared:,} (numbered from 0): the file "
             "is damaged; save it again from the spreadsheet program")
