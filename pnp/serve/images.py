@@ -13,18 +13,16 @@ from typing import TYPE_CHECKING, Any
 from ..errors import BudgetSpent, PnpError
 from ..export.faces import draw_faces
 from ..export.raster import Shot, page_pixels, png_bytes, render_pixels
-from ..printables import file_digests, marked_key
+from ..printables import marked_key
 from ..products import KINDS
 
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Collection, Mapping
 
     import numpy as np
 
     from ..export.faces import Face
-    from ..model.game import Game
     from ..printables import Studio
-    from ..project import Project
 
 DPI = 200  # the detail view's images, drawn when the page asks for one: a poker card is 496 x 693 px
 MAX_SIDE = 1600  # pixels of a face's longest side (a board at 200 dpi would be 5,000)
@@ -75,12 +73,12 @@ class ImageStore:
                 del self._images[d]
 
 
-def assets_digest(project: "Project", game: "Game") -> str:
+def assets_digest(files: "Mapping[str, str]") -> str:
     """What a face's primitives do not say but its picture shows: the files of fonts, icons and images, as the
-    check of a game knows them (printables.file_digests: their status, read cheaply, links followed). An edited
-    icon changes every face's digest."""
+    check of a game knows them (`files`: printables.file_digests, which the refresh's printables.Memo took when
+    its check started). An edited icon changes every face's digest."""
     digest = hashlib.sha256()
-    for path, status in file_digests(game).items():
+    for path, status in files.items():
         if not path.endswith((".yaml", ".j2", ".md")):
             digest.update(f"{path}\0{status}\0".encode())
     return digest.hexdigest()[:16]
