@@ -419,7 +419,7 @@ def _first_printables(studio: Studio, memo: Memo, edited: "set[tuple[str, int]]"
     near: set[tuple[str, int]] = set()
     for p, at in printables:
         entry = memo.entries.get(p.key)
-        if at not in edited and entry is not None and _few_items(entry[1]) and memo.fields.changes.reach(entry[1]):
+        if at not in edited and entry is not None and memo.fields.changes.reach(entry[1]) and _few_items(entry[1]):
             near.add(at)
     return [p for p, at in printables if at in edited] + [p for p, at in printables if at in near]
 
