@@ -604,36 +604,53 @@ def _spliced(last: tuple[bytes, Any, int], raw: bytes, shown_as: str) -> tuple[A
     old, value, size = last
     if not isinstance(value, MarkedList) or not value or not _plain_lines(raw):
         return None
+    if len(value.marks) != len(value) or any(mark is None for mark in value.marks):
+        return None
+    starts = [mark.line - 1 for mark in value.marks]  # each item's line, from 0
+    found = _edited_item(old, raw, starts)
+    if found is None:
+        return None
+    k, begin, end = found
+    before, after = old[begin:end], raw[begin:end + len(raw) - len(old)]
+    if not before.startswith(b"- ") or not after.startswith(b"- ") or \
+            any(line[:1] not in (b"", b" ", b"#") for line in after.split(b"\n")[1:]):
+        return None
+    was, now = _item_alone(before, shown_as, starts[k]), _item_alone(after, shown_as, starts[k])
+    if was is None or now is None:
+        return None
+    items = MarkedList([*value[:k], now.root[0], *value[k + 1:]], [*value.marks[:k], now.root.marks[0],
+                                                                     *value.marks[k + 1:]], value.mark)
+    return items, size - was.expanded + now.expanded
+
+
+def _edited_item(old: bytes, raw: bytes, starts: list[int]) -> tuple[int, int, int] | None:
+    """(which item, the byte its lines begin at, the byte after them in `old`) of the one item of a list whose
+    items begin at lines `starts` (from 0) that holds every difference of `raw` from `old`, its lines as many;
+    None when there is no such item."""
     prefix, suffix = _common_ends(old, raw)
     old_end, new_end = len(old) - suffix, len(raw) - suffix
     if old.count(b"\n", prefix, old_end) != raw.count(b"\n", prefix, new_end):
         return None
-    if len(value.marks) != len(value) or any(mark is None for mark in value.marks):
-        return None
-    starts = [mark.line - 1 for mark in value.marks]  # each item's line, from 0
     first, last_line = old.count(b"\n", 0, prefix), old.count(b"\n", 0, old_end)
     k = bisect.bisect_right(starts, first) - 1
     if k < 0 or k + 1 < len(starts) and last_line >= starts[k + 1]:
         return None
     lines = [0] + [m.end() for m in re.finditer(b"\n", old)]  # each line's first byte
-    begin = lines[starts[k]]
-    end = lines[starts[k + 1]] if k + 1 < len(starts) else len(old)
-    before, after = old[begin:end], raw[begin:end + len(raw) - len(old)]
-    if not before.startswith(b"- ") or not after.startswith(b"- ") or \
-            any(line[:1] not in (b"", b" ", b"#") for line in after.split(b"\n")[1:]):
-        return None
+    return k, lines[starts[k]], lines[starts[k + 1]] if k + 1 < len(starts) else len(old)
+
+
+def _item_alone(text: bytes, shown_as: str, line: int) -> "_Builder | None":
+    """The builder of one item's lines parsed alone, `line` lines below the file's start: None unless they read
+    as a list of that one item, at the line's third column, without anchors."""
     try:
-        was, now = _built(before.decode(), shown_as, starts[k]), _built(after.decode(), shown_as, starts[k])
+        built = _built(text.decode(), shown_as, line)
     except (LoadError, UnicodeDecodeError):  # the whole file's parse says where
         return None
-    for built in (was, now):
-        root = built.root
-        if built.anchors or not isinstance(root, MarkedList) or len(root) != 1 or \
-                root.marks[0] is None or (root.marks[0].line, root.marks[0].col) != (starts[k] + 1, 3):
-            return None
-    items = MarkedList([*value[:k], now.root[0], *value[k + 1:]], [*value.marks[:k], now.root.marks[0],
-                                                                     *value.marks[k + 1:]], value.mark)
-    return items, size - was.expanded + now.expanded
+    root = built.root
+    if built.anchors or not isinstance(root, MarkedList) or len(root) != 1 or root.marks[0] is None or \
+            (root.marks[0].line, root.marks[0].col) != (line + 1, 3):
+        return None
+    return built
 
 
 def _decoded(raw: bytes, shown_as: str) -> str:
