@@ -604,9 +604,9 @@ def _spliced(last: tuple[bytes, Any, int], raw: bytes, shown_as: str) -> tuple[A
     old, value, size = last
     if not isinstance(value, MarkedList) or not value or not _plain_lines(raw):
         return None
-    if len(value.marks) != len(value) or any(mark is None for mark in value.marks):
+    starts = [mark.line - 1 for mark in value.marks if mark is not None]  # each item's line, from 0
+    if len(starts) != len(value):
         return None
-    starts = [mark.line - 1 for mark in value.marks]  # each item's line, from 0
     found = _edited_item(old, raw, starts)
     if found is None:
         return None
