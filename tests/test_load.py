@@ -188,3 +188,16 @@ def test_an_edit_is_not_spliced_into_a_file_with_anchors():
         parsed.load(text.encode(), "cards.yaml")
         value = parsed.load(text.replace("name: B", "name: C").encode(), "cards.yaml")
     assert parsed.spliced == 0 and value[1]["name"] == "C" and value[1]["power"] == 1
+
+
+def test_an_edit_is_spliced_only_into_a_parse_still_kept():
+    """The bytes an edit is compared with are held while their parse is (ParsedFiles' bounds hold them too)."""
+    from pnp.model.load import ParsedFiles
+
+    parsed = ParsedFiles()
+    parsed.MAX_BYTES = len(CARDS) + 50
+    parsed.load(CARDS.encode(), "cards.yaml")
+    parsed.load(b"- id: x\n  text: " + b"y" * len(CARDS) + b"\n", "other.yaml")  # the cards' parse let go
+    assert "cards.yaml" not in parsed._last
+    value = parsed.load(CARDS.replace("power: 2", "power: 3").encode(), "cards.yaml")
+    assert parsed.spliced == 0 and value[1]["power"] == 3

@@ -511,8 +511,9 @@ class ParsedFiles:
         self._size, self._bytes, self._lock = 0, 0, threading.Lock()  # values and bytes kept
         self.parsed = self.reused = 0  # files parsed and loads served from here, since the process started
         self.spliced = 0  # of the files parsed, those whose one edited item alone was parsed (_spliced)
-        # shown name -> the last parse of that file (its bytes, value, values): what an edit is spliced into
-        self._last: OrderedDict[str, tuple[bytes, Any, int]] = OrderedDict()
+        # shown name -> (the key in _kept of the last parse of that file, its bytes): what an edit is spliced
+        # into, while that parse is kept (so the bytes held are bounded as the texts kept are)
+        self._last: dict[str, tuple[tuple[str, bytes], bytes]] = {}
 
     def load(self, raw: bytes, shown_as: str) -> Any:
         """The value of a data file's bytes `raw`, parsed now or kept from an earlier load of the same bytes;
@@ -529,7 +530,9 @@ class ParsedFiles:
         # (a kept parse past what is left of the game's allowance is parsed again: refused at its line)
         with self._lock:
             last = self._last.get(shown_as)
-        spliced = _spliced(last, raw, shown_as) if last is not None else None
+            kept = self._kept.get(last[0]) if last is not None else None
+        spliced = _spliced((last[1], kept[2], kept[0]), raw, shown_as) if last is not None and kept is not None \
+            else None
         if spliced is not None and spliced[1] <= values_left(MAX_EXPANDED_VALUES)[0]:
             (value, size), spliceable = spliced, True
         else:
@@ -540,21 +543,20 @@ class ParsedFiles:
             self.parsed += 1
             self.spliced += spliced is not None
             self._last.pop(shown_as, None)
-            if spliceable and size <= self.MAX_VALUES and len(raw) <= self.MAX_BYTES:
-                self._last[shown_as] = (raw, value, size)
-                if len(self._last) > _LAST_FILES:
-                    self._last.popitem(last=False)
             if size <= self.MAX_VALUES and len(raw) <= self.MAX_BYTES and key not in self._kept:
                 self._kept[key] = (size, len(raw), value)
                 self._size, self._bytes = self._size + size, self._bytes + len(raw)
                 while self._size > self.MAX_VALUES or self._bytes > self.MAX_BYTES:
-                    _, (dropped, dropped_bytes, _) = self._kept.popitem(last=False)
+                    gone, (dropped, dropped_bytes, _) = self._kept.popitem(last=False)
                     self._size, self._bytes = self._size - dropped, self._bytes - dropped_bytes
+                    if self._last.get(gone[0], (None,))[0] == gone:
+                        del self._last[gone[0]]
+            if spliceable and key in self._kept:
+                self._last[shown_as] = (key, raw)
         return value
 
 
 PARSED = ParsedFiles()  # one per process: the table files of every game it loads
-_LAST_FILES = 256  # files whose last parse ParsedFiles keeps for an edit to be spliced into
 
 
 def _plain_parse(raw: bytes, shown_as: str) -> tuple[Any, int, bool]:
