@@ -542,18 +542,23 @@ class ParsedFiles:
         with self._lock:
             self.parsed += 1
             self.spliced += spliced is not None
-            self._last.pop(shown_as, None)
-            if size <= self.MAX_VALUES and len(raw) <= self.MAX_BYTES and key not in self._kept:
-                self._kept[key] = (size, len(raw), value)
-                self._size, self._bytes = self._size + size, self._bytes + len(raw)
-                while self._size > self.MAX_VALUES or self._bytes > self.MAX_BYTES:
-                    gone, (dropped, dropped_bytes, _) = self._kept.popitem(last=False)
-                    self._size, self._bytes = self._size - dropped, self._bytes - dropped_bytes
-                    if self._last.get(gone[0], (None,))[0] == gone:
-                        del self._last[gone[0]]
-            if spliceable and key in self._kept:
-                self._last[shown_as] = (key, raw)
+            self._keep(key, raw, value, size, spliceable)
         return value
+
+    def _keep(self, key: tuple[str, bytes], raw: bytes, value: Any, size: int, spliceable: bool) -> None:
+        """Keep a parse (under the lock), the oldest let go past the bounds; and, `spliceable`, as its file's
+        last for an edit to be spliced into."""
+        self._last.pop(key[0], None)
+        if size <= self.MAX_VALUES and len(raw) <= self.MAX_BYTES and key not in self._kept:
+            self._kept[key] = (size, len(raw), value)
+            self._size, self._bytes = self._size + size, self._bytes + len(raw)
+            while self._size > self.MAX_VALUES or self._bytes > self.MAX_BYTES:
+                gone, (dropped, dropped_bytes, _) = self._kept.popitem(last=False)
+                self._size, self._bytes = self._size - dropped, self._bytes - dropped_bytes
+                if self._last.get(gone[0], (None,))[0] == gone:
+                    del self._last[gone[0]]
+        if spliceable and key in self._kept:
+            self._last[key[0]] = (key, raw)
 
 
 PARSED = ParsedFiles()  # one per process: the table files of every game it loads
