@@ -349,10 +349,14 @@ def test_an_edit_within_one_card_parses_that_card_alone(game, monkeypatch):
     from pnp.model import load
 
     def seen_parsed_whole() -> tuple:
-        with monkeypatch.context() as patched:
-            patched.setattr(load, "PARSED", load.ParsedFiles())
+        kept = load.PARSED
+        try:
+            load.PARSED = load.ParsedFiles()
             return seen_fresh(game)
+        finally:
+            load.PARSED = kept
 
+    monkeypatch.setattr(load, "PARSED", load.ParsedFiles())  # (no parse of another test's files with these bytes)
     preview = Preview(find(game), "mini")
     preview.refresh()
     for old, new, spliced in [("  power: 3\n", "  power: 4\n", 1),  # a number on lion's card
