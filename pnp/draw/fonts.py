@@ -5,6 +5,7 @@ import hashlib
 import io
 import os
 import struct
+import threading
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -221,14 +222,19 @@ class _KeptSubsets:
         self.make = make
         self.kept: OrderedDict[tuple[int, ...], bytes] = OrderedDict()
         self.made = 0  # subsets made (the others were kept)
+        self._lock = threading.Lock()  # (a font is registered once per process, whichever thread draws)
 
     def __call__(self, subset: list[int]) -> bytes:
         key = tuple(subset)
-        found = self.kept.get(key)
-        if found is None:
-            found = self.kept[key] = self.make(list(subset))
+        with self._lock:
+            found = self.kept.get(key)
+            if found is not None:
+                self.kept.move_to_end(key)
+                return found
+        found = self.make(list(subset))
+        with self._lock:
+            self.kept[key] = found
             self.made += 1
             if len(self.kept) > SUBSETS_KEPT:
                 self.kept.popitem(last=False)
-        self.kept.move_to_end(key)
         return found
