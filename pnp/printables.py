@@ -212,21 +212,25 @@ def options_digest(game: "Game", options: PrintOptions) -> str:
 
 def file_digests(game: "Game") -> dict[str, str]:
     """{project-relative path: digest} of every file of the game's layouts folder, the shared layouts and the
-    fonts (see _file_digest), in order."""
+    fonts (see _file_digest), in order. Each file's name is its folder's as shown plus its path in it (no
+    Path made per file: a refresh lists a few hundred files)."""
     project = game.project
     digests: dict[str, str] = {}
     for folder in (game.layout_folder, project.shared_layouts, project.fonts):
+        top, shown = str(folder), project.rel(folder)
         for path, stat in _files_under(folder, project):
-            digests[project.rel(path)] = _file_digest(project, path, stat)
+            tail = path[len(top) + 1:]
+            digests[f"{shown}/{tail}" if shown != "." else tail] = _file_digest(project, path, stat)
     return digests
 
 
-def _files_under(folder: Path, project: "Project") -> list[tuple[Path, os.stat_result | None]]:
+def _files_under(folder: Path, project: "Project") -> list[tuple[str, os.stat_result | None]]:
     """(path, lstat) of the files in `folder` and its folders (a link to a file included, a link to a folder
     followed once when it leads inside the project: the game reads its files through it), in path order, read
-    from the directory entries (no stat of each to tell a file from a folder)."""
-    found: list[tuple[Path, os.stat_result | None]] = []
-    folders, linked = [folder], set[Path]()
+    from the directory entries (no stat of each to tell a file from a folder); each path is `folder`'s, a
+    slash and the path below it."""
+    found: list[tuple[str, os.stat_result | None]] = []
+    folders, linked = [str(folder)], set[Path]()
     while folders:
         at = folders.pop()
         try:
@@ -235,15 +239,16 @@ def _files_under(folder: Path, project: "Project") -> list[tuple[Path, os.stat_r
             continue
         for entry in entries:
             if entry.is_dir(follow_symlinks=False) or entry.is_symlink() and \
-                    _first_visit(project, at / entry.name, linked):
-                folders.append(at / entry.name)
+                    _first_visit(project, Path(entry.path), linked):
+                folders.append(entry.path)
             elif _is_file(entry):
                 try:
                     stat: os.stat_result | None = entry.stat(follow_symlinks=False)
                 except OSError:  # gone since the folder was listed
                     stat = None
-                found.append((at / entry.name, stat))
-    found.sort(key=lambda pair: pair[0].parts)
+                found.append((entry.path, stat))
+    start = len(str(folder)) + 1
+    found.sort(key=lambda pair: pair[0][start:].split("/"))  # (as Path.parts: a folder's files before "a-b")
     return found
 
 
@@ -270,7 +275,7 @@ def _first_visit(project: "Project", link: Path, linked: set[Path]) -> bool:
     return True
 
 
-def _file_digest(project: "Project", path: Path, stat: os.stat_result | None) -> str:
+def _file_digest(project: "Project", path: str, stat: os.stat_result | None) -> str:
     """A file by its content, read as the game's files are (inside the project, capped in size: a text file as
     the data, any other as a picture); one that reader refuses (a link out of the project, a padded file: the
     check says why where the game uses it) by its status, never read. The digest is taken again from the last
@@ -283,7 +288,7 @@ def _file_digest(project: "Project", path: Path, stat: os.stat_result | None) ->
     kept = _KEPT_DIGESTS.get(key)
     if kept is not None and kept[0] == status:
         return kept[1]
-    limit = MAX_FILE_BYTES if path.suffix in (".yaml", ".yml", ".j2", ".md", ".txt") else MAX_IMAGE_BYTES
+    limit = MAX_FILE_BYTES if os.path.splitext(path)[1] in (".yaml", ".yml", ".j2", ".md", ".txt") else MAX_IMAGE_BYTES
     try:
         real = project.inside(path)
         digest = hashlib.sha256(read_project_file(real, limit, Mark(project.rel(path)))).hexdigest()
@@ -298,7 +303,7 @@ def _file_digest(project: "Project", path: Path, stat: os.stat_result | None) ->
     return digest
 
 
-def _status_digest(project: "Project", path: Path, stat: os.stat_result) -> str:
+def _status_digest(project: "Project", path: str, stat: os.stat_result) -> str:
     """A file not read by its size, modification time and inode, and a link by the file it leads to as well,
     when that is inside the project."""
     own = f"{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_dev}\0{stat.st_ino}"
@@ -313,7 +318,7 @@ def _status_digest(project: "Project", path: Path, stat: os.stat_result) -> str:
 
 # (project root, layout file) -> (its lstat: mode, device, inode, size, times; its content's digest), for
 # file_digests: a save re-reads only the files it changed
-_KEPT_DIGESTS: dict[tuple[Path, Path], tuple[tuple[int, ...], str]] = {}
+_KEPT_DIGESTS: dict[tuple[Path, str], tuple[tuple[int, ...], str]] = {}
 _KEPT_DIGESTS_MAX = 50_000
 _SETTLED_NS = 2_000_000_000  # file times step by as much as 2 s on some file systems (FAT), by ms on most
 

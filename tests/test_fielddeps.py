@@ -341,3 +341,29 @@ def test_a_font_file_replaced_while_the_preview_runs_is_drawn_anew(tmp_path):
     other = Preview(find(roots[1]), "mini")
     other.refresh()
     assert lion(preview) == lion(other) != before
+
+
+def test_an_edit_within_one_card_parses_that_card_alone(game, monkeypatch):
+    """A save that changes one card's lines (as many lines) parses that card's lines alone (model/load.py
+    ParsedFiles._spliced); what the page shows is what a new preview shows, whose files are parsed whole."""
+    from pnp.model import load
+
+    def seen_parsed_whole() -> tuple:
+        kept = load.PARSED
+        try:
+            load.PARSED = load.ParsedFiles()
+            return seen_fresh(game)
+        finally:
+            load.PARSED = kept
+
+    monkeypatch.setattr(load, "PARSED", load.ParsedFiles())  # (no parse of another test's files with these bytes)
+    preview = Preview(find(game), "mini")
+    preview.refresh()
+    for old, new, spliced in [("  power: 3\n", "  power: 4\n", 1),  # a number on lion's card
+                              ("text: \"Roars :star: loudly.\"", "text: \"Roars :nope: loudly.\"", 1),  # an unknown icon
+                              ("- id: wolf\n  name: Wolf\n", "- id: wolf\n  name: Wolf\n  text: Howls.\n", 0)]:  # a line more
+        edit(game, CARDS, old, new)
+        before = load.PARSED.spliced
+        preview.refresh()
+        assert load.PARSED.spliced - before == spliced, (old, new)
+        assert seen(preview) == seen_parsed_whole(), (old, new)

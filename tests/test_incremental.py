@@ -2,6 +2,7 @@
 game's data, layouts, the fonts, an icon it draws or the options rebuilds exactly the games it touches; the
 bytes do not depend on --jobs or on how a game came to be rebuilt."""
 
+import io
 import json
 import re
 import shutil
@@ -327,3 +328,33 @@ def test_a_layout_file_rewritten_with_its_old_size_and_time_is_read_again(tmp_pa
     assert after["layouts/mini/card.yaml"] != before["layouts/mini/card.yaml"]
     assert {k: v for k, v in after.items() if k != "layouts/mini/card.yaml"} == \
         {k: v for k, v in before.items() if k != "layouts/mini/card.yaml"}
+
+
+def test_a_font_subset_is_made_once_for_the_same_glyphs_in_the_same_order(tmp_path):
+    """draw/fonts.py: a registered font gives the subset bytes it made for the same glyphs again (a PDF drawn
+    anew, as the preview draws an edited card, is byte for byte the same), and makes a new one for others."""
+    from reportlab.pdfbase import pdfmetrics
+
+    from pnp.draw.canvas import new_canvas
+    from pnp.draw.fonts import load_fonts
+    from pnp.project import Project
+
+    project = Project(make_project(tmp_path / "proj").resolve())
+    name = load_fonts(project).name("Body")
+    subsets = pdfmetrics.getFont(name).face.makeSubset
+
+    def pdf(text: str) -> bytes:
+        out = io.BytesIO()
+        canvas = new_canvas(out, name)
+        canvas.setFont(name, 12)
+        canvas.drawString(10, 10, text)
+        canvas.save()
+        return out.getvalue()
+
+    first = pdf("Roar \u00e9")
+    made = subsets.made
+    again = pdf("Roar \u00e9")
+    assert again == first and subsets.made == made  # the same glyphs: kept
+    assert pdf("Roar \u00fc") != first and subsets.made == made + 1
+    subsets.kept.clear()  # made anew, the subset's bytes are the same
+    assert pdf("Roar \u00e9") == first and subsets.made == made + 2

@@ -124,3 +124,80 @@ def test_a_games_data_files_share_one_allowance_of_values(tmp_path, monkeypatch)
         said = [ln for ln in result.stderr.splitlines() if "values with the game's other data files" in ln]
         assert len(said) == 1 and re.match(r"cards/mini/more\.yaml:\d+:\d+: error: YAML data expands to more than "
                                            r"2,500 values with the game's other data files", said[0]), result.stderr
+
+
+def _as_written(value: object) -> object:
+    """A parsed value with where each part of it was written (every mark), for comparing two parses."""
+    from pnp.model.load import MarkedList
+
+    if isinstance(value, Record):
+        return "map", str(value.mark), [(k, str(value.key_mark(k)), str(value.mark_of(k)), _as_written(value[k]))
+                                        for k in value]
+    if isinstance(value, MarkedList):
+        return "list", str(value.mark), [str(m) for m in value.marks], [_as_written(v) for v in value]
+    return type(value).__name__, value
+
+
+CARDS = "# cards\n- id: a\n  power: 1\n  text: |\n    one\n\n- {id: b, power: 2}\n- id: c\n  tags: [x, y]\n"
+
+
+@pytest.mark.parametrize("old, new, spliced", [
+    ("power: 2", "power: 3", 1),  # an item's value, in a flow mapping
+    ("    one", "    one two", 1),  # a block text's line
+    ("power: 1", "power: [1, 2]", 1),
+    ("tags: [x, y]", "tags: [x,\n    y]", 0),  # a line more: the items below it move
+    ("# cards", "# decks", 0),  # above the first item
+    ("  power: 1", "power: 1", 0),  # a line at the start of the line: a key of the file, not of the item
+    ("  power: 1", "- power: 1", 0),  # an item more
+    ("    one", "...", 0),  # a document's end
+    ("  power: 1", "  power: &p 1", 0),  # an anchor another item's alias may read
+    ("power: 1", "power: [1", 0),  # malformed: the whole file's parse says where
+])
+def test_an_edit_within_one_item_parses_that_item_alone(old, new, spliced):
+    """ParsedFiles: a save that changes one item of a file's list, its lines as many, parses that item's lines
+    alone and keeps the other items' parses; the result (values, marks, the values counted) or the refusal is
+    the whole file's parse's."""
+    from pnp.model.load import ParsedFiles, _ALLOWANCE, values_allowance
+
+    def loaded(parsed: ParsedFiles, text: str) -> tuple:
+        with values_allowance():
+            try:
+                value = parsed.load(text.encode(), "cards.yaml")
+            except LoadError as e:
+                return None, str(e)
+            return value, (_as_written(value), 400_000 - _ALLOWANCE.get()[0])
+
+    parsed = ParsedFiles()
+    first, _ = loaded(parsed, CARDS)
+    edited = CARDS.replace(old, new, 1)
+    assert edited != CARDS
+    value, seen = loaded(parsed, edited)
+    assert parsed.spliced == spliced
+    assert seen == loaded(ParsedFiles(), edited)[1]
+    if spliced:
+        assert sum(a is b for a, b in zip(value, first)) == len(first) - 1  # the other items' parses kept
+
+
+def test_an_edit_is_not_spliced_into_a_file_with_anchors():
+    """An alias in one item reads an anchor in another: a file with anchors is parsed whole at every edit."""
+    from pnp.model.load import ParsedFiles, values_allowance
+
+    text = "- id: a\n  power: &p 1\n- id: b\n  power: *p\n  name: B\n"
+    parsed = ParsedFiles()
+    with values_allowance():
+        parsed.load(text.encode(), "cards.yaml")
+        value = parsed.load(text.replace("name: B", "name: C").encode(), "cards.yaml")
+    assert parsed.spliced == 0 and value[1]["name"] == "C" and value[1]["power"] == 1
+
+
+def test_an_edit_is_spliced_only_into_a_parse_still_kept():
+    """The bytes an edit is compared with are held while their parse is (ParsedFiles' bounds hold them too)."""
+    from pnp.model.load import ParsedFiles
+
+    parsed = ParsedFiles()
+    parsed.MAX_BYTES = len(CARDS) + 50
+    parsed.load(CARDS.encode(), "cards.yaml")
+    parsed.load(b"- id: x\n  text: " + b"y" * len(CARDS) + b"\n", "other.yaml")  # the cards' parse let go
+    assert "cards.yaml" not in parsed._last
+    value = parsed.load(CARDS.replace("power: 2", "power: 3").encode(), "cards.yaml")
+    assert parsed.spliced == 0 and value[1]["power"] == 3

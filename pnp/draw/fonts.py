@@ -5,8 +5,10 @@ import hashlib
 import io
 import os
 import struct
+import threading
 
-from collections.abc import Iterator
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -41,6 +43,7 @@ MAX_FONTS_READ = 4 * MAX_FONT_BYTES
 # The code points one character map of a font may map: a font has at most 65,535 glyphs, the largest (whole CJK
 # sets) map about 70,000 code points; all 1,114,112 of Unicode's took ReportLab 3 s and 600 MB
 MAX_CMAP_CODES = 200_000
+SUBSETS_KEPT = 32  # of each registered font, its last subsets' bytes (an edit draws the same glyphs again)
 # fonts.yaml path -> (its bytes' digest, FontSet, the font files' statuses): kept while none of them changes
 _LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
 
@@ -200,8 +203,38 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
             data = io.BytesIO(raw)
             data.name = str(real)  # what ReportLab calls the font in its messages
             try:
-                pdfmetrics.registerFont(TTFont(reg, data))
+                font = TTFont(reg, data)
+                font.face.makeSubset = _KeptSubsets(font.face.makeSubset)
+                pdfmetrics.registerFont(font)
             except Exception as e:  # noqa: BLE001 - a font parser meeting any broken file: say which, no traceback
                 raise DataError(f"font {family} {style} ({file}) cannot be loaded: {e}", where) from None
         names[style] = reg
     return names
+
+
+class _KeptSubsets:
+    """A font's makeSubset (ReportLab writes, in every PDF, each font's glyphs that PDF draws, in the order it
+    drew them) that gives the bytes it made for the same glyphs in the same order again: a function of the
+    font's data, which a registered font keeps (a font file replaced is registered anew), and of the glyphs.
+    The preview draws an edited card into a PDF of its own: its fonts were subset alike at the last edit."""
+
+    def __init__(self, make: Callable[[list[int]], bytes]) -> None:
+        self.make = make
+        self.kept: OrderedDict[tuple[int, ...], bytes] = OrderedDict()
+        self.made = 0  # subsets made (the others were kept)
+        self._lock = threading.Lock()  # (a font is registered once per process, whichever thread draws)
+
+    def __call__(self, subset: list[int]) -> bytes:
+        key = tuple(subset)
+        with self._lock:
+            found = self.kept.get(key)
+            if found is not None:
+                self.kept.move_to_end(key)
+                return found
+        found = self.make(list(subset))
+        with self._lock:
+            self.kept[key] = found
+            self.made += 1
+            if len(self.kept) > SUBSETS_KEPT:
+                self.kept.popitem(last=False)
+        return found

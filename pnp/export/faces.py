@@ -8,7 +8,7 @@ from pathlib import Path
 from ..draw.canvas import new_canvas
 from ..products import KINDS
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 if TYPE_CHECKING:
     from ..printables import Studio
@@ -67,8 +67,9 @@ def face_of(studio: "Studio", p: "Printable", bleed: float) -> "Face":
                 str(layout.options.get("shape", "square")))
 
 
-def draw_faces(studio: "Studio", faces: list["Face"], path: Path) -> int:
-    """Draw each distinct face on a page of its trim plus its art bleed, into the PDF at `path`. Faces that
+def draw_faces(studio: "Studio", faces: list["Face"], path: "Path | BinaryIO") -> int:
+    """Draw each distinct face on a page of its trim plus its art bleed, into the PDF at `path` (or written to a
+    binary stream). Faces that
     resolve to the very same drawing (a deck's one back) share a page. Returns the page count."""
     firsts = number_pages(studio, faces)
     draw_pages(studio, firsts, path)
@@ -92,10 +93,10 @@ def number_pages(studio: "Studio", faces: list["Face"]) -> list["Face"]:
     return firsts
 
 
-def draw_pages(studio: "Studio", pages: list["Face"], path: Path) -> None:
-    """Draw `pages` (a face for each page, in order) into the PDF at `path`, each on a page of its trim plus
-    its art bleed."""
-    canvas = new_canvas(str(path), studio.fonts.name("Body"), compression=0)
+def draw_pages(studio: "Studio", pages: list["Face"], path: "Path | BinaryIO") -> None:
+    """Draw `pages` (a face for each page, in order) into the PDF at `path` (or written to a binary stream),
+    each on a page of its trim plus its art bleed."""
+    canvas = new_canvas(str(path) if isinstance(path, Path) else path, studio.fonts.name("Body"), compression=0)
     painter = studio.painter(canvas)
     for face in pages:
         b = face.art_bleed

@@ -260,12 +260,13 @@ class _ByReads:
     """One element's primitives by the values it read of its item: for each set of fields read (a template
     may read other fields depending on a value), the values -> (primitives, drawing steps, reads)."""
 
-    __slots__ = ("by_fields", "tries", "hits")
+    __slots__ = ("by_fields", "tries", "hits", "reading")
 
     def __init__(self) -> None:
         # fields read -> their values -> (primitives, steps, the fields, the other reads)
         self.by_fields: dict[tuple[Any, ...], dict[tuple[Any, ...], _Kept]] = {}
         self.tries = self.hits = 0
+        self.reading: set[tuple[Any, ...]] = set()  # the fields read whose entries may hold other reads
 
     def __len__(self) -> int:
         return sum(map(len, self.by_fields.values()))
@@ -297,6 +298,8 @@ class _ByReads:
             # read again by every item taking these primitives: reaching another item reads something else
             again = [(*at, field) for field in own] if others else []
             self.by_fields.setdefault(own, {})[key] = (prims, steps, own, tuple(others + again))
+            if others:
+                self.reading.add(own)
 
 
 class KeptElements:
@@ -337,8 +340,8 @@ class KeptElements:
         """A new check: drop what read something `reached` says changed; past ELEMENTS_KEPT, the elements the
         last check did not ask for (an element before its edit) first, then all."""
         for memo in self.by_element.values():
-            for fields, made in memo.by_fields.items():
-                memo.by_fields[fields] = {key: kept for key, kept in made.items()
+            for fields in memo.reading:  # (the entries reading nothing but their item's values stay)
+                memo.by_fields[fields] = {key: kept for key, kept in memo.by_fields[fields].items()
                                           if not kept[3] or not reached(kept[3])}
         if sum(map(len, self.by_element.values())) > ELEMENTS_KEPT:
             self.by_element = {key: memo for key, memo in self.by_element.items() if key in self._used}

@@ -1,5 +1,6 @@
 """A game: game.yaml's metadata, rules model, data tables and component manifest, loaded and validated."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -150,14 +151,17 @@ class Game:
         name or id)."""
         return tuple((name, None, None) for name in self.glossary.tables)
 
-    def refresh(self) -> None:
-        """Rebuild the id lookups after tables change (derived fields were added). The dict is updated in
-        place, so macros that captured it see the new items."""
+    def refresh(self, tables: Iterable[str] | None = None) -> None:
+        """Rebuild the id lookups after tables change (derived fields were added): of `tables` alone when
+        given (the others are as they were). The dict is updated in place, so macros that captured it see the
+        new items."""
         if self._ref is None:
             self._ref = {}
-        self._ref.clear()
-        self._ref.update({name: {it["id"]: it for it in items if isinstance(it, Record) and _is_key(it.get("id"))}
-                          for name, items in self.tables.items()})
+        if tables is None:
+            self._ref.clear()
+        names = self.tables.keys() if tables is None else tables
+        self._ref.update({name: {it["id"]: it for it in self.tables[name]
+                                 if isinstance(it, Record) and _is_key(it.get("id"))} for name in names})
 
     def file(self, name: object, mark: Mark | None, what: str = "file") -> Path:
         """A file of this game's cards/ folder named in game.yaml: it must be inside the project."""

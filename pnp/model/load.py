@@ -1,7 +1,9 @@
 """Safe YAML loading that keeps the file:line:col of every value and refuses object tags, alias bombs,
 deep nesting, huge numbers and huge files."""
 
+import bisect
 import hashlib
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -177,9 +179,9 @@ class _ParserMark(Protocol):
     index: int
 
 
-def _mark(file: str, m: _ParserMark | None) -> Mark:
-    """The mark of a parser's 0-based position (the file itself when the parser gives none)."""
-    return Mark(file, m.line + 1, m.column + 1) if m else Mark(file)
+def _mark(file: str, m: _ParserMark | None, lines: int = 0) -> Mark:
+    """The mark of a parser's 0-based position (the file itself when the parser gives none), `lines` below."""
+    return Mark(file, m.line + 1 + lines, m.column + 1) if m else Mark(file)
 
 
 def _too_long(mark: Mark) -> LoadError:
@@ -208,8 +210,9 @@ class _Builder:
     """Turns the parser's event stream into Records and MarkedLists without recursion, so no nesting can
     overflow a stack; counts every value an alias expands to."""
 
-    def __init__(self, loader: yaml.SafeLoader | yaml.CSafeLoader, file: str, text: str = "") -> None:
+    def __init__(self, loader: yaml.SafeLoader | yaml.CSafeLoader, file: str, text: str = "", lines: int = 0) -> None:
         self.loader, self.file, self.text = loader, file, text
+        self.lines = lines  # the lines of the file above `text` (a stretch of it parsed alone: ParsedFiles)
         # name -> (value, expanded size); value None while it is still being built
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.stack: list[_Collection] = []
@@ -273,7 +276,7 @@ class _Builder:
     def scalar(self, event: yaml.ScalarEvent) -> None:
         start = event.start_mark
         assert start is not None  # (the parser marks every event)
-        mark = Mark(self.file, start.line + 1, start.column + 1)
+        mark = Mark(self.file, start.line + 1 + self.lines, start.column + 1)
         tag = event.tag
         if tag is None:
             implicit = event.implicit  # (plain, quoted): an untagged quoted scalar is text
@@ -328,7 +331,7 @@ class _Builder:
         return value
 
     def alias(self, event: yaml.AliasEvent) -> None:
-        mark = _mark(self.file, event.start_mark)
+        mark = _mark(self.file, event.start_mark, self.lines)
         if event.anchor not in self.anchors:
             raise LoadError(f"alias '*{event.anchor}' names no anchor '&{event.anchor}' above it", mark)
         value, size = self.anchors[event.anchor]
@@ -337,7 +340,7 @@ class _Builder:
         self.add(value, size, mark)
 
     def start(self, event: yaml.CollectionStartEvent) -> None:
-        mark = _mark(self.file, event.start_mark)
+        mark = _mark(self.file, event.start_mark, self.lines)
         tag = event.tag or ("tag:yaml.org,2002:map" if isinstance(event, yaml.MappingStartEvent)
                             else "tag:yaml.org,2002:seq")
         self.allowed(tag, mark)
@@ -433,12 +436,20 @@ def load_text(text: str, file: str) -> Any:
 
 def _counted_load(text: str, file: str) -> tuple[Any, int]:
     """load_text's (value, how many values it holds, aliases expanded): what keeping it costs."""
+    builder = _built(text, file)
+    return builder.root, builder.expanded
+
+
+def _built(text: str, file: str, lines: int = 0) -> "_Builder":
+    """The builder that read `text` (its root, its count of values, its anchors); `lines`: the lines of the
+    file above the text, parsed alone (ParsedFiles._spliced)."""
     if len(text) > MAX_FILE_BYTES:
         raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Mark(file))
     loader = _Loader(text)
     try:
-        builder = _Builder(loader, file, text)
-        return builder.build(), builder.expanded
+        builder = _Builder(loader, file, text, lines)
+        builder.build()
+        return builder
     except yaml.MarkedYAMLError as e:
         m = e.problem_mark or e.context_mark
         problem = " ".join(p for p in (e.context, e.problem) if p)
@@ -499,6 +510,10 @@ class ParsedFiles:
         self._kept: OrderedDict[tuple[str, bytes], tuple[int, int, Any]] = OrderedDict()
         self._size, self._bytes, self._lock = 0, 0, threading.Lock()  # values and bytes kept
         self.parsed = self.reused = 0  # files parsed and loads served from here, since the process started
+        self.spliced = 0  # of the files parsed, those whose one edited item alone was parsed (_spliced)
+        # shown name -> (the key in _kept of the last parse of that file, its bytes): what an edit is spliced
+        # into, while that parse is kept (so the bytes held are bounded as the texts kept are)
+        self._last: dict[str, tuple[tuple[str, bytes], bytes]] = {}
 
     def load(self, raw: bytes, shown_as: str) -> Any:
         """The value of a data file's bytes `raw`, parsed now or kept from an earlier load of the same bytes;
@@ -513,20 +528,136 @@ class ParsedFiles:
                     spend_values(found[0])
                     return found[2]
         # (a kept parse past what is left of the game's allowance is parsed again: refused at its line)
-        value, size = _counted_load(_decoded(raw, shown_as), shown_as)
+        with self._lock:
+            last = self._last.get(shown_as)
+            kept = self._kept.get(last[0]) if last is not None else None
+        spliced = _spliced((last[1], kept[2], kept[0]), raw, shown_as) if last is not None and kept is not None \
+            else None
+        if spliced is not None and spliced[1] <= values_left(MAX_EXPANDED_VALUES)[0]:
+            (value, size), spliceable = spliced, True
+        else:
+            value, size, spliceable = _plain_parse(raw, shown_as)
+            spliced = None
         spend_values(size)
         with self._lock:
             self.parsed += 1
-            if size <= self.MAX_VALUES and len(raw) <= self.MAX_BYTES and key not in self._kept:
-                self._kept[key] = (size, len(raw), value)
-                self._size, self._bytes = self._size + size, self._bytes + len(raw)
-                while self._size > self.MAX_VALUES or self._bytes > self.MAX_BYTES:
-                    _, (dropped, dropped_bytes, _) = self._kept.popitem(last=False)
-                    self._size, self._bytes = self._size - dropped, self._bytes - dropped_bytes
+            self.spliced += spliced is not None
+            self._keep(key, raw, value, size, spliceable)
         return value
+
+    def _keep(self, key: tuple[str, bytes], raw: bytes, value: Any, size: int, spliceable: bool) -> None:
+        """Keep a parse (under the lock), the oldest let go past the bounds; and, `spliceable`, as its file's
+        last for an edit to be spliced into."""
+        self._last.pop(key[0], None)
+        if size <= self.MAX_VALUES and len(raw) <= self.MAX_BYTES and key not in self._kept:
+            self._kept[key] = (size, len(raw), value)
+            self._size, self._bytes = self._size + size, self._bytes + len(raw)
+            while self._size > self.MAX_VALUES or self._bytes > self.MAX_BYTES:
+                gone, (dropped, dropped_bytes, _) = self._kept.popitem(last=False)
+                self._size, self._bytes = self._size - dropped, self._bytes - dropped_bytes
+                if self._last.get(gone[0], (None,))[0] == gone:
+                    del self._last[gone[0]]
+        if spliceable and key in self._kept:
+            self._last[key[0]] = (key, raw)
 
 
 PARSED = ParsedFiles()  # one per process: the table files of every game it loads
+
+
+def _plain_parse(raw: bytes, shown_as: str) -> tuple[Any, int, bool]:
+    """(value, values, whether a later edit may be spliced into it) of a data file's bytes parsed whole: not
+    with anchors, directives or line breaks other than \\n (_spliced)."""
+    builder = _built(_decoded(raw, shown_as), shown_as)
+    spliceable = not builder.anchors and _plain_lines(raw) and not raw.lstrip(b"\xef\xbb\xbf").startswith(b"%") \
+        and b"\n%" not in raw
+    return builder.root, builder.expanded, spliceable
+
+
+def _plain_lines(raw: bytes) -> bool:
+    """Whether text breaks its lines by \\n alone (YAML also breaks them at \\r, U+0085, U+2028 and U+2029)."""
+    return not any(mark in raw for mark in (b"\r", b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9"))
+
+
+def _common_ends(old: bytes, new: bytes) -> tuple[int, int]:
+    """(bytes the two begin with alike, bytes they end with alike after those), halving the stretch compared
+    (slices are compared by memcmp: a few dozen comparisons for a file of tables)."""
+    most = min(len(old), len(new))
+    lo, hi = 0, most
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[:mid] == new[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    prefix = lo
+    lo, hi = 0, most - prefix
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if old[len(old) - mid:] == new[len(new) - mid:]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return prefix, lo
+
+
+def _spliced(last: tuple[bytes, Any, int], raw: bytes, shown_as: str) -> tuple[Any, int] | None:
+    """(value, values) of new bytes of a file that differ from its last parse's (`last`) within one item of its
+    top-level list, written as `- ...` from the line's start, its lines as many as they were: that item's lines
+    parsed alone (marks set below the lines above it) and put in place of the old one, the other items as they
+    were. None when the edit is not such (the file is parsed whole: its messages are a whole parse's).
+    The item's text alone reads as it does in the file: the lines above end the item before it at a `- ` at
+    the line's start, as they did; the edit's lines start with a space or a comment (no `---`, `...`, `- `
+    or key there), and the file has no anchors (an alias in another item would read it) nor directives."""
+    old, value, size = last
+    if not isinstance(value, MarkedList) or not value or not _plain_lines(raw):
+        return None
+    starts = [mark.line - 1 for mark in value.marks if mark is not None]  # each item's line, from 0
+    if len(starts) != len(value):
+        return None
+    found = _edited_item(old, raw, starts)
+    if found is None:
+        return None
+    k, begin, end = found
+    before, after = old[begin:end], raw[begin:end + len(raw) - len(old)]
+    if not before.startswith(b"- ") or not after.startswith(b"- ") or \
+            any(line[:1] not in (b"", b" ", b"#") for line in after.split(b"\n")[1:]):
+        return None
+    was, now = _item_alone(before, shown_as, starts[k]), _item_alone(after, shown_as, starts[k])
+    if was is None or now is None:
+        return None
+    items = MarkedList([*value[:k], now.root[0], *value[k + 1:]], [*value.marks[:k], now.root.marks[0],
+                                                                     *value.marks[k + 1:]], value.mark)
+    return items, size - was.expanded + now.expanded
+
+
+def _edited_item(old: bytes, raw: bytes, starts: list[int]) -> tuple[int, int, int] | None:
+    """(which item, the byte its lines begin at, the byte after them in `old`) of the one item of a list whose
+    items begin at lines `starts` (from 0) that holds every difference of `raw` from `old`, its lines as many;
+    None when there is no such item."""
+    prefix, suffix = _common_ends(old, raw)
+    old_end, new_end = len(old) - suffix, len(raw) - suffix
+    if old.count(b"\n", prefix, old_end) != raw.count(b"\n", prefix, new_end):
+        return None
+    first, last_line = old.count(b"\n", 0, prefix), old.count(b"\n", 0, old_end)
+    k = bisect.bisect_right(starts, first) - 1
+    if k < 0 or k + 1 < len(starts) and last_line >= starts[k + 1]:
+        return None
+    lines = [0] + [m.end() for m in re.finditer(b"\n", old)]  # each line's first byte
+    return k, lines[starts[k]], lines[starts[k + 1]] if k + 1 < len(starts) else len(old)
+
+
+def _item_alone(text: bytes, shown_as: str, line: int) -> "_Builder | None":
+    """The builder of one item's lines parsed alone, `line` lines below the file's start: None unless they read
+    as a list of that one item, at the line's third column, without anchors."""
+    try:
+        built = _built(text.decode(), shown_as, line)
+    except (LoadError, UnicodeDecodeError):  # the whole file's parse says where
+        return None
+    root = built.root
+    if built.anchors or not isinstance(root, MarkedList) or len(root) != 1 or root.marks[0] is None or \
+            (root.marks[0].line, root.marks[0].col) != (line + 1, 3):
+        return None
+    return built
 
 
 def _decoded(raw: bytes, shown_as: str) -> str:

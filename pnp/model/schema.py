@@ -100,6 +100,10 @@ class Field(options.Option):
         too long): what it said of those values holds only for this load, in this order."""
         return False
 
+    def patterned(self) -> bool:
+        """Whether a check of this field may give up (gave_up): it checks a pattern, or holds a field that does."""
+        return False
+
     def _number_option(self, key: str) -> Any:
         value = self.spec.get(key)
         if value is not None and not _is_number(value):
@@ -149,6 +153,9 @@ class Str(Field):
 
     def gave_up(self) -> bool:
         return self.pattern is None and self.pattern_text is not None
+
+    def patterned(self) -> bool:
+        return self.pattern_text is not None
 
 
 class RichText(Str):
@@ -303,6 +310,9 @@ class List(Field):
     def gave_up(self) -> bool:
         return self.item.gave_up()
 
+    def patterned(self) -> bool:
+        return self.item.patterned()
+
     def reference_kind(self) -> str:
         return f"list of {self.item.name}" if isinstance(self.spec.get("of"), Mapping) else self.name
 
@@ -360,6 +370,9 @@ class Map(Field):
     def gave_up(self) -> bool:
         return self.value.gave_up()
 
+    def patterned(self) -> bool:
+        return self.value.patterned()
+
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if not isinstance(value, Record):
             yield f"expected a mapping, got {type_name(value)}", mark
@@ -403,6 +416,9 @@ class Nested(Field):
 
     def gave_up(self) -> bool:
         return self.schema.gave_up()
+
+    def patterned(self) -> bool:
+        return bool(self.schema.patterned_fields)
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if not isinstance(value, Record):
@@ -492,13 +508,15 @@ class Schema:
                 self.problems.append((f"field '{name}': {e}", mark))
                 # keep the name known, so every record using it does not repeat the problem
                 self.fields[name] = AnyValue({"required": False}, enums)
+        # the fields whose check may give up: asked after every item's check (tables._check_items)
+        self.patterned_fields = [field for field in self.fields.values() if field.patterned()]
 
     def refs(self) -> Iterator[tuple[str, Mark | None]]:
         for field in self.fields.values():
             yield from field.refs()
 
     def gave_up(self) -> bool:
-        return any(field.gave_up() for field in self.fields.values())
+        return any(field.gave_up() for field in self.patterned_fields)
 
     def check(self, record: Record, ctx: CheckerShape, computed: Iterable[str] = ()) -> Iterator[tuple[str, Mark | None]]:
         """Problems of one record; `computed` names derived fields, which a record may also type in."""

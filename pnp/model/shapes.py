@@ -1,6 +1,7 @@
 """The Game and its Checker (model/game.py) as the steps that load a game see them: model/game.py imports
 those steps, so they name these shapes, never the classes."""
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -43,6 +44,6 @@ class GameShape(Protocol):
 
     def context(self, **extra: Any) -> dict[str, Any]: ...
 
-    def refresh(self) -> None: ...
+    def refresh(self, tables: Iterable[str] | None = None) -> None: ...
 
     def file(self, name: object, mark: Mark | None, what: str = "file") -> Path: ...

@@ -191,7 +191,7 @@ def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache
                               f"(it is computed: remove it or correct it)", item.mark_of(fname))
                 values[fname] = value
             items[i] = item.with_values({k: v for k, v in values.items() if k not in item}, derived.mark)
-        game.refresh()
+        game.refresh((name,))  # (the other tables' items are as they were)
 
 
 _FAILED = object()  # a derived field that could not be computed for an item

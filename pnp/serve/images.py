@@ -4,27 +4,23 @@ faces whose drawing changed. Also the rulebook, drawn whole into a PDF whose pag
 
 import hashlib
 import io
-import tempfile
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BudgetSpent, PnpError
 from ..export.faces import draw_faces
 from ..export.raster import Shot, page_pixels, png_bytes, render_pixels
-from ..printables import file_digests, marked_key
+from ..printables import marked_key
 from ..products import KINDS
 
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Collection, Mapping
 
     import numpy as np
 
     from ..export.faces import Face
-    from ..model.game import Game
     from ..printables import Studio
-    from ..project import Project
 
 DPI = 200  # the detail view's images, drawn when the page asks for one: a poker card is 496 x 693 px
 MAX_SIDE = 1600  # pixels of a face's longest side (a board at 200 dpi would be 5,000)
@@ -75,12 +71,12 @@ class ImageStore:
                 del self._images[d]
 
 
-def assets_digest(project: "Project", game: "Game") -> str:
+def assets_digest(files: "Mapping[str, str]") -> str:
     """What a face's primitives do not say but its picture shows: the files of fonts, icons and images, as the
-    check of a game knows them (printables.file_digests: their status, read cheaply, links followed). An edited
-    icon changes every face's digest."""
+    check of a game knows them (`files`: printables.file_digests, which the refresh's printables.Memo took when
+    its check started). An edited icon changes every face's digest."""
     digest = hashlib.sha256()
-    for path, status in file_digests(game).items():
+    for path, status in files.items():
         if not path.endswith((".yaml", ".j2", ".md")):
             digest.update(f"{path}\0{status}\0".encode())
     return digest.hexdigest()[:16]
@@ -156,12 +152,12 @@ def render_faces(studio: "Studio", faces: list, digests: list, detail: bool = Fa
     errors: dict[int, tuple] = {}
     if not faces:
         return images, errors
-    with tempfile.TemporaryDirectory(prefix="pnp-serve-") as tmp, ThreadPoolExecutor(2) as pool:
+    with ThreadPoolExecutor(2) as pool:  # (the PDFs in memory: no folder made and removed at each edit)
         pending, start, size = [], 0, CHUNKS[0]
         while start < len(faces):
             chunk = list(range(start, min(start + size, len(faces))))
-            for path, drawn in _drawn(studio, faces, chunk, Path(tmp) / f"faces-{start}", errors):
-                pending.append(pool.submit(_rendered, path, [faces[n] for n in drawn], [digests[n] for n in drawn],
+            for pdf, drawn in _drawn(studio, faces, chunk, errors):
+                pending.append(pool.submit(_rendered, pdf, [faces[n] for n in drawn], [digests[n] for n in drawn],
                                            detail))
             start, size = chunk[-1] + 1, min(2 * size, CHUNKS[1])
         for future in pending:
@@ -169,23 +165,23 @@ def render_faces(studio: "Studio", faces: list, digests: list, detail: bool = Fa
     return images, errors
 
 
-def _drawn(studio: "Studio", faces: list, chunk: list, stem: Path, errors: dict) -> list:
-    """Draw the faces of `chunk` (indices into `faces`) into PDFs named from `stem`; returns [(path, [face index
-    drawn on it])]. All in one PDF when they draw; when one fails, each alone, its error in `errors`."""
-    path = stem.with_suffix(".pdf")
+def _drawn(studio: "Studio", faces: list, chunk: list, errors: dict) -> list:
+    """Draw the faces of `chunk` (indices into `faces`) into PDFs; returns [(its bytes, [face index drawn on
+    it])]. All in one PDF when they draw; when one fails, each alone, its error in `errors`."""
+    out = io.BytesIO()
     try:
-        draw_faces(studio, [faces[n] for n in chunk], path)
-        return [(path, chunk)]
+        draw_faces(studio, [faces[n] for n in chunk], out)
+        return [(out.getvalue(), chunk)]
     except BudgetSpent:  # the game's drawing is over its budget: no face is drawn one by one
         raise
     except Exception:  # noqa: BLE001 - one face's failure must not cost the others: draw them one by one
         pass
     drawn = []
     for n in chunk:
-        alone = stem.with_name(f"{stem.name}-{n}.pdf")
+        alone = io.BytesIO()
         try:
             draw_faces(studio, [faces[n]], alone)
-            drawn.append((alone, [n]))
+            drawn.append((alone.getvalue(), [n]))
         except PnpError as e:  # a refusal: its own words at its own place, as the command line says it
             errors[n] = (e.message, e.mark)
         except Exception as e:  # noqa: BLE001 - shown on the page beside the card, the server goes on
@@ -193,12 +189,12 @@ def _drawn(studio: "Studio", faces: list, chunk: list, stem: Path, errors: dict)
     return drawn
 
 
-def _rendered(path: Path, faces: list, digests: list, detail: bool) -> dict:
-    """{digest: Image} of the faces drawn into the PDF at `path` (run in a rasterising thread)."""
+def _rendered(pdf: bytes, faces: list, digests: list, detail: bool) -> dict:
+    """{digest: Image} of the faces drawn into the PDF `pdf` (run in a rasterising thread)."""
     import pypdfium2 as pdfium
 
     with PDFIUM:
-        document = pdfium.PdfDocument(str(path))
+        document = pdfium.PdfDocument(pdf)
     try:
         shots = {digests[n]: _shot(face.page, face.trim, detail) for n, face in enumerate(faces)}
         return rasterise(document, shots)
