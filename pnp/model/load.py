@@ -89,9 +89,9 @@ Place = Mark | int  # a Mark, or the loader's int of a place in the file of the 
 
 def place_mark(place: Place | None, holder: Mark | None) -> Mark | None:
     """The Mark of `place` in the file of `holder` (the mark of the mapping or list it is kept in)."""
-    if type(place) is int:
+    if isinstance(place, int):
         return Mark(holder.file if holder is not None else "", place >> _LINE_SHIFT, place & _COLUMNS)
-    return place  # type: ignore[return-value]  (a Mark or None)
+    return place
 
 
 class Record(Mapping[Any, Any]):
@@ -288,7 +288,7 @@ class _Builder:
 
     def mark(self, place: Place) -> Mark:
         """The Mark of a place in this file."""
-        return Mark(self.file, place >> _LINE_SHIFT, place & _COLUMNS) if type(place) is int else place
+        return Mark(self.file, place >> _LINE_SHIFT, place & _COLUMNS) if isinstance(place, int) else place
 
     def scalar(self, event: yaml.ScalarEvent) -> None:
         start = event.start_mark

@@ -474,6 +474,10 @@ def _named(name: str, message: str) -> str:
     return message if message.startswith(f"{name}") else f"{name}: {message}"
 
 
+# Stands for the checked field's own mark in Schema.check's field checks, which only hand it on with a problem
+_AT_FIELD = Mark("<the field's place>")
+
+
 class Schema:
     """The fields of one record type (a table's items, or a mapping in game.yaml)."""
 
@@ -506,9 +510,9 @@ class Schema:
             if key not in self.fields and key not in computed:
                 yield f"unknown {self.word} '{key}'{did_you_mean(key, self.fields)}", record.key_mark(key)
         for name, field in self.fields.items():
-            if name in record:
-                for message, mark in field.check(record[name], record.mark_of(name), ctx):
-                    yield _named(name, message), mark
+            if name in record:  # the field's Mark is made only for a problem found (model/load.py: places)
+                for message, mark in field.check(record[name], _AT_FIELD, ctx):
+                    yield _named(name, message), record.mark_of(name) if mark is _AT_FIELD else mark
             elif field.required:
                 yield f"missing required {self.word} '{name}'", record.mark
 
