@@ -483,6 +483,7 @@ class Schema:
 
     def __init__(self, fields: object, enums: Mapping[str, Any], word: str = "field") -> None:
         self.fields, self.word = {}, word
+        self._fills: tuple[str, ...] | None = None
         self.problems = []  # (message, mark) for bad specs
         if not isinstance(fields, Mapping):
             self.problems.append((f"fields are a mapping of name: type, got {type_name(fields)}",
@@ -503,6 +504,13 @@ class Schema:
 
     def gave_up(self) -> bool:
         return any(field.gave_up() for field in self.fields.values())
+
+    def _filling(self) -> tuple[str, ...]:
+        """The fields whose values get defaults of their own (lists, nested records: their fill), in order;
+        with_defaults reads only those of each record."""
+        if self._fills is None:
+            self._fills = tuple(n for n, f in self.fields.items() if type(f).fill is not Field.fill)
+        return self._fills
 
     def check(self, record: Record, ctx: CheckerShape, computed: Iterable[str] = ()) -> Iterator[tuple[str, Mark | None]]:
         """Problems of one record; `computed` names derived fields, which a record may also type in."""
@@ -535,9 +543,9 @@ class Schema:
         """The record with every optional field present (its default, or None), nested records included."""
         values = {n: f.fill(_marked(f.default, record.mark)) if isinstance(f, Nested) else f.default
                   for n, f in self.fields.items() if n not in record and not f.required}
-        for n, f in self.fields.items():
+        for n in self._filling():
             if n in record:
-                filled = f.fill(record[n])
+                filled = self.fields[n].fill(record[n])
                 if filled is not record[n]:
                     values[n] = filled
         if not values:
