@@ -111,11 +111,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="print the medians as JSON (for paired runs)")
     parser.add_argument("--preview-only", action="store_true", help="the two edits only, not the 10,000 cards")
+    parser.add_argument("--validate-only", action="store_true", help="the 10,000 cards only, not the two edits")
     args = parser.parse_args()
     import pnp  # from PYTHONPATH, before bench_deck puts this repository first on sys.path
 
     with tempfile.TemporaryDirectory(prefix="pnp-bench-inner-") as tmp:
-        figures = preview_edits(Path(tmp), args.runs)
+        figures = preview_edits(Path(tmp), args.runs) if not args.validate_only else {}
         if not args.preview_only:
             figures.update(validation(Path(tmp), args.runs))
     medians = {name: {"cpu": statistics.median(c for c, _ in times), "wall": statistics.median(w for _, w in times)}

@@ -349,6 +349,10 @@ class Studio:
         self._resolved = _Recent(RESOLVED_KEPT)  # printable key -> primitives
         self._paid: set[PrintableKey] = set()  # the printables whose resolving the drawing budget was spent for
         self._reads = _Recent(RESOLVED_KEPT)  # printable key -> what resolving it read (model/reads.py)
+        # layout name -> (primitives, reads) of a layout that reads nothing of its item (a deck's backs), resolved
+        # whole: the same for each of its printables, which without a memo keeping an entry for each are served
+        # from here (10,000 backs, one entry)
+        self._same: dict[str, tuple[list[Prim], frozenset[Any]]] = {}
         self.problems: Problems = []  # (message, mark) found while walking
         self._looks: dict[PrintableKey, str] = {}  # printable key -> look
         self._data_digests: dict[tuple[str, int], str] = {}  # (component id, item index) -> data
@@ -409,6 +413,10 @@ class Studio:
     def resolve(self, printable: "Printable", problems: list[Any] | None = None) -> list[Prim]:
         """The primitives of a printable, resolved once per build. With a `problems` list, failing elements
         are reported there and left out; without, the first failure raises LayoutError."""
+        same = self._same.get(printable.layout) if self._same and not printable.extra else None
+        if same is not None:
+            note_all(same[1])
+            return same[0]
         prims = self._resolved.get(printable.key)
         if prims is None:
             if problems is None and self.options.draft:  # a draft draws what it can: checking said the rest
@@ -436,6 +444,8 @@ class Studio:
             self._reads[printable.key] = read = frozenset(reads)
             if self.memo is not None:
                 self.memo.keep(self, printable, prims, read, self.budget.spent - spent)
+            elif resolver.constant and not printable.extra:
+                self._same[printable.layout] = (prims, read)
         return prims
 
     def forget(self, printables: "Iterable[Printable]") -> None:
@@ -451,7 +461,8 @@ class Studio:
     def reads_of(self, printable: "Printable") -> frozenset[Any] | None:
         """What resolving a printable whole read (model/reads.py); None when it was not (its failing elements
         left out)."""
-        return self._reads.get(printable.key)
+        same = self._same.get(printable.layout) if self._same and not printable.extra else None
+        return same[1] if same is not None else self._reads.get(printable.key)
 
     def remembered(self, key: tuple[Any, ...], compute: "Callable[[], Any]") -> Any:
         """compute()'s value, or the last check's when nothing it read changed (the preview's memo)."""

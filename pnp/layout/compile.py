@@ -22,7 +22,7 @@ class Compiled:
     """One element of a layout, checked: constant values converted once, templates kept to render per item."""
 
     __slots__ = ("element", "spec", "params", "consts", "templates", "children", "when", "repeat", "name",
-                 "step", "mark")
+                 "step", "mark", "_marks")
 
     element: Element
     spec: Record
@@ -39,9 +39,12 @@ class Compiled:
         self.consts: dict[str, Any] = {}
         self.templates: dict[str, Any] = {}
         self.children: list[Compiled] = []
+        self._marks: dict[str, Mark | None] = {}  # key -> mark_of(key): each text of each item carries one
 
     def mark_of(self, key: str) -> Mark | None:
-        return self.spec.mark_of(key)
+        if key not in self._marks:
+            self._marks[key] = self.spec.mark_of(key)
+        return self._marks[key]
 
     def has(self, key: str) -> bool:
         return key in self.spec

@@ -7,7 +7,7 @@ from typing import Any, Protocol, cast
 
 from .. import units
 from ..errors import ExprError, LayoutError, LimitError
-from ..model.load import Record, shown
+from ..model.load import Place, Record, place_mark, shown
 from ..model.reads import MARK, Tracked, note_all, recording
 from ..template import may_tell_identity
 from ..report import Mark
@@ -381,16 +381,20 @@ def written(value: Any, seen: dict[int, Any] | None = None) -> Any:
 
 def _written(value: "Mapping[Any, Any] | list[Any] | tuple[Any, ...]", seen: dict[int, Any]) -> Any:
     if isinstance(value, Record):
-        return (Record, _at(value.mark), tuple((written(k, seen), written(v, seen), _at(value._marks.get(k)),
-                                                _at(value._key_marks.get(k))) for k, v in value._data.items()))
+        own = value.mark
+        return (Record, _at(own), tuple((written(k, seen), written(v, seen), _at(value._marks.get(k), own),
+                                         _at(value._key_marks.get(k), own)) for k, v in value._data.items()))
     if isinstance(value, Mapping):
         return (dict, tuple((written(k, seen), written(v, seen)) for k, v in value.items()))
-    return (type(value), _at(getattr(value, "mark", None)), tuple(map(_at, getattr(value, "marks", ()))),
+    own = getattr(value, "mark", None)
+    return (type(value), _at(own), tuple(_at(place, own) for place in getattr(value, "marks", ())),
             tuple(written(v, seen) for v in value))
 
 
-def _at(mark: Mark | None) -> tuple[str, int, int] | None:
-    """A mark as a plain tuple: keys made of them are hashed and compared without a call per mark."""
+def _at(place: Place | None, holder: Mark | None = None) -> tuple[str, int, int] | None:
+    """A mark (or the loader's place in the file of `holder`, the mapping or list holding it) as a plain tuple:
+    keys made of them are hashed and compared without a call per mark."""
+    mark = place_mark(place, holder)
     return None if mark is None else (mark.file, mark.line, mark.col)
 
 

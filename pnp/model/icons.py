@@ -19,6 +19,7 @@ class IconIndex:
         self.problems: list[DataError] = []  # DataErrors of icon files that point outside the project
         self.used: set[Path] = set()  # the files of the icons asked for: what a build of the game depends on
         self._files: dict[str, Path] = {}
+        self._found: dict[str, Path | None] = {}  # name -> path(): every card's text asks for the same few names
         for folder in reversed(self.folders):  # earlier folders win
             if not folder.is_dir():
                 continue
@@ -41,7 +42,7 @@ class IconIndex:
 
     def set_aliases(self, aliases: Record, chk: CheckerShape) -> None:
         """game.yaml's `icons:` (name -> icon); an alias naming nothing, or itself through others, is reported."""
-        self.aliases = dict(aliases)
+        self.aliases, self._found = dict(aliases), {}
         for problem in self.problems:
             chk.report.add(problem)
         for alias in aliases:
@@ -60,7 +61,12 @@ class IconIndex:
 
     def path(self, name: str) -> Path | None:
         """The SVG file for an icon name or alias, or None."""
-        path = self._files.get(self._resolve(name))
+        if name in self._found:
+            path = self._found[name]
+        else:
+            path = self._files.get(self._resolve(name))
+            if len(self._found) < 4096:  # (a file of made-up names keeps no more)
+                self._found[name] = path
         if path is not None:
             self.used.add(path)
         return path

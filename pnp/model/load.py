@@ -81,6 +81,24 @@ MAX_DEPTH = 100  # nesting of lists and mappings (the parser itself would crash 
 # in PyYAML 6.0.4); so much of that line is read again to find where pnp's cap was passed first
 _MAX_RESCAN_CHARS = 100_000
 MAX_FILE_BYTES = 20 * 1024 * 1024
+# Where the loader's values were written, kept as one int each (line << _LINE_SHIFT | column, both 1-based) and
+# made a Mark, with the file of the mapping or list holding them, only when asked (mark_of, key_mark): a card file
+# has about nine values a card, a Mark takes over a microsecond to make, and few values are ever pointed at
+_LINE_SHIFT = 32
+_COLUMNS = (1 << _LINE_SHIFT) - 1
+Place = Mark | int  # a Mark, or the loader's int of a place in the file of the Record or MarkedList holding it
+
+
+def _place_line(place: Place) -> int:
+    """The line (from 1) of a place."""
+    return place >> _LINE_SHIFT if isinstance(place, int) else place.line
+
+
+def place_mark(place: Place | None, holder: Mark | None) -> Mark | None:
+    """The Mark of `place` in the file of `holder` (the mark of the mapping or list it is kept in)."""
+    if isinstance(place, int):
+        return Mark(holder.file if holder is not None else "", place >> _LINE_SHIFT, place & _COLUMNS)
+    return place
 
 
 class Record(Mapping[Any, Any]):
@@ -89,11 +107,11 @@ class Record(Mapping[Any, Any]):
 
     __slots__ = ("_data", "_marks", "_key_marks", "mark")
 
-    def __init__(self, data: Mapping[Any, Any] | None = None, marks: Mapping[Any, Mark | None] | None = None,
-                 key_marks: Mapping[Any, Mark | None] | None = None, mark: Mark | None = None) -> None:
+    def __init__(self, data: Mapping[Any, Any] | None = None, marks: Mapping[Any, Place | None] | None = None,
+                 key_marks: Mapping[Any, Place | None] | None = None, mark: Mark | None = None) -> None:
         self._data: dict[Any, Any]
-        self._marks: dict[Any, Mark | None]
-        self._key_marks: dict[Any, Mark | None]
+        self._marks: dict[Any, Place | None]
+        self._key_marks: dict[Any, Place | None]
         self.mark: Mark | None
         self._data = dict(data or {})
         self._marks = dict(marks or {})
@@ -128,7 +146,7 @@ class Record(Mapping[Any, Any]):
         return f"Record({self._data!r})"
 
     @classmethod
-    def _made(cls, data: dict[Any, Any], marks: dict[Any, Mark | None], key_marks: dict[Any, Mark | None],
+    def _made(cls, data: dict[Any, Any], marks: dict[Any, Place | None], key_marks: dict[Any, Place | None],
               mark: Mark | None) -> "Record":
         """A Record owning the dicts given (the loader's fresh ones): no copies."""
         record = cls.__new__(cls)
@@ -137,10 +155,10 @@ class Record(Mapping[Any, Any]):
 
     def mark_of(self, key: Any) -> Mark | None:
         """Where the value of `key` was written (or the mapping itself when the key is absent)."""
-        return self._marks.get(key) or self.mark
+        return place_mark(self._marks.get(key), self.mark) or self.mark
 
     def key_mark(self, key: Any) -> Mark | None:
-        return self._key_marks.get(key) or self.mark
+        return place_mark(self._key_marks.get(key), self.mark) or self.mark
 
     def with_values(self, extra: Mapping[Any, Any], mark: Mark | None = None) -> "Record":
         """A copy with more (computed) fields; computed fields point at `mark`."""
@@ -150,8 +168,11 @@ class Record(Mapping[Any, Any]):
 
     def merged_over(self, base: "Record") -> "Record":
         """This mapping's keys over `base`'s, each keeping the mark of the file it came from."""
-        return Record({**base._data, **self._data}, {**base._marks, **self._marks},
-                      {**base._key_marks, **self._key_marks}, self.mark)
+        # base's places are in its own file: made Marks (this mapping's own stay in its file, the copy's)
+        return Record({**base._data, **self._data},
+                      {**{k: place_mark(at, base.mark) for k, at in base._marks.items()}, **self._marks},
+                      {**{k: place_mark(at, base.mark) for k, at in base._key_marks.items()}, **self._key_marks},
+                      self.mark)
 
 
 class MarkedList(list[Any]):
@@ -159,14 +180,14 @@ class MarkedList(list[Any]):
 
     __slots__ = ("marks", "mark")
 
-    def __init__(self, items: Iterable[Any] = (), marks: Iterable[Mark | None] | None = None,
+    def __init__(self, items: Iterable[Any] = (), marks: Iterable[Place | None] | None = None,
                  mark: Mark | None = None) -> None:
         super().__init__(items)
-        self.marks: list[Mark | None] = list(marks or [])
+        self.marks: list[Place | None] = list(marks or [])
         self.mark = mark
 
     def mark_of(self, index: int) -> Mark | None:
-        return self.marks[index] if index < len(self.marks) else self.mark
+        return place_mark(self.marks[index], self.mark) if index < len(self.marks) else self.mark
 
 
 
@@ -200,10 +221,10 @@ class _Collection:
         # a mapping's marks by key, a list's by index
         self.marks: Any = {} if is_map else []
         self.data: dict[Any, Any] = {}
-        self.key_marks: dict[Any, Mark | None] = {}
+        self.key_marks: dict[Any, Place | None] = {}
         self.key: Any = None
-        self.key_mark: Mark | None = None
-        self.merges: list[tuple[Any, Mark]] = []
+        self.key_mark: Place | None = None
+        self.merges: list[tuple[Any, Place]] = []
 
 
 class _Builder:
@@ -273,10 +294,14 @@ class _Builder:
             raise LoadError("a file holds one YAML document; found a second one ('---')",
                             _mark(self.file, event.start_mark))
 
+    def mark(self, place: Place) -> Mark:
+        """The Mark of a place in this file."""
+        return Mark(self.file, place >> _LINE_SHIFT, place & _COLUMNS) if isinstance(place, int) else place
+
     def scalar(self, event: yaml.ScalarEvent) -> None:
         start = event.start_mark
         assert start is not None  # (the parser marks every event)
-        mark = Mark(self.file, start.line + 1 + self.lines, start.column + 1)
+        place = (start.line + 1 + self.lines) << _LINE_SHIFT | (start.column + 1)
         tag = event.tag
         if tag is None:
             implicit = event.implicit  # (plain, quoted): an untagged quoted scalar is text
@@ -284,17 +309,17 @@ class _Builder:
                 else self.resolved(event.value, implicit)
             if tag in _TEXT_ALIKE:
                 if tag == _MERGE and self.stack and self.stack[-1].is_map and self.stack[-1].key is None:
-                    self.add(_MERGE_KEY, 1, mark)
+                    self.add(_MERGE_KEY, 1, place)
                     return
                 tag = _STR
         elif tag == "!":
             tag = _STR
         if tag not in _ALLOWED_TAGS:
-            self.allowed(tag, mark)
-        value = event.value if tag == _STR else self.construct(tag, event, mark)
+            self.allowed(tag, self.mark(place))
+        value = event.value if tag == _STR else self.construct(tag, event, self.mark(place))
         if event.anchor is not None:
             self.anchor(event.anchor, value, 1)
-        self.add(value, 1, mark)
+        self.add(value, 1, place)
 
     def resolved(self, value: str, implicit: tuple[bool, bool]) -> str:
         """The tag of an untagged scalar; the same keys and words recur on every card, so each is resolved
@@ -372,12 +397,12 @@ class _Builder:
             raise LoadError(f"YAML tag '{tag}' is not allowed: pnp data is plain text, numbers, lists and "
                             "mappings", mark)
 
-    def add(self, value: Any, size: int, mark: Mark) -> None:
+    def add(self, value: Any, size: int, mark: Place) -> None:
         self.expanded += size
         if self.expanded > self.limit:
             raise LoadError(f"YAML data expands to {self.too_many}, each counted in every list and mapping "
                             "around it and aliases as what they repeat (an alias bomb, or far more data than a "
-                            "game needs?); refusing to load", mark)
+                            "game needs?); refusing to load", self.mark(mark))
         if not self.stack:
             self.root = value
             return
@@ -391,16 +416,16 @@ class _Builder:
         else:
             self.value(parent, value, mark)
 
-    def key(self, parent: _Collection, key: Any, mark: Mark) -> None:
+    def key(self, parent: _Collection, key: Any, mark: Place) -> None:
         if type(key) is not str and isinstance(key, (Record, list)):  # (Record's check is an ABC's: slow)
-            raise LoadError("a mapping key must be plain text or a number", mark)
+            raise LoadError("a mapping key must be plain text or a number", self.mark(mark))
         if key in parent.data:
             first = parent.key_marks[key]
             assert first is not None  # a key's mark is set with the key
-            raise LoadError(f"duplicate key '{key}' (first at line {first.line})", mark)
+            raise LoadError(f"duplicate key '{key}' (first at line {self.mark(first).line})", self.mark(mark))
         parent.key, parent.key_mark = key, mark
 
-    def value(self, parent: _Collection, value: Any, mark: Mark) -> None:
+    def value(self, parent: _Collection, value: Any, mark: Place) -> None:
         key, parent.key = parent.key, None
         if key is _MERGE_KEY:
             parent.merges.append((value, mark))
@@ -408,11 +433,11 @@ class _Builder:
         parent.data[key], parent.marks[key], parent.key_marks[key] = value, mark, parent.key_mark
 
     @staticmethod
-    def merge(record: Record, base: Any, mark: Mark) -> None:
+    def merge(record: Record, base: Any, mark: Place) -> None:
         bases: list[Any] = base if isinstance(base, list) else [base]
         for one in bases:
             if not isinstance(one, Record):
-                raise LoadError("'<<' merges a mapping (or a list of them)", mark)
+                raise LoadError("'<<' merges a mapping (or a list of them)", place_mark(mark, record.mark))
             for k in one:
                 if k not in record._data:
                     record._data[k], record._marks[k], record._key_marks[k] = one[k], one.mark_of(k), one.key_mark(k)
@@ -611,7 +636,7 @@ def _spliced(last: tuple[bytes, Any, int], raw: bytes, shown_as: str) -> tuple[A
     old, value, size = last
     if not isinstance(value, MarkedList) or not value or not _plain_lines(raw):
         return None
-    starts = [mark.line - 1 for mark in value.marks if mark is not None]  # each item's line, from 0
+    starts = [_place_line(place) - 1 for place in value.marks if place is not None]  # each item's line, from 0
     if len(starts) != len(value):
         return None
     found = _edited_item(old, raw, starts)
@@ -654,8 +679,9 @@ def _item_alone(text: bytes, shown_as: str, line: int) -> "_Builder | None":
     except (LoadError, UnicodeDecodeError):  # the whole file's parse says where
         return None
     root = built.root
-    if built.anchors or not isinstance(root, MarkedList) or len(root) != 1 or root.marks[0] is None or \
-            (root.marks[0].line, root.marks[0].col) != (line + 1, 3):
+    first = root.mark_of(0) if isinstance(root, MarkedList) and len(root) == 1 and root.marks[0] is not None \
+        else None
+    if built.anchors or first is None or (first.line, first.col) != (line + 1, 3):
         return None
     return built
 

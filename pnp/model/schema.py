@@ -490,11 +490,16 @@ def _named(name: str, message: str) -> str:
     return message if message.startswith(f"{name}") else f"{name}: {message}"
 
 
+# Stands for the checked field's own mark in Schema.check's field checks, which only hand it on with a problem
+_AT_FIELD = Mark("<the field's place>")
+
+
 class Schema:
     """The fields of one record type (a table's items, or a mapping in game.yaml)."""
 
     def __init__(self, fields: object, enums: Mapping[str, Any], word: str = "field") -> None:
         self.fields, self.word = {}, word
+        self._fills: tuple[str, ...] | None = None
         self.problems = []  # (message, mark) for bad specs
         if not isinstance(fields, Mapping):
             self.problems.append((f"fields are a mapping of name: type, got {type_name(fields)}",
@@ -518,15 +523,22 @@ class Schema:
     def gave_up(self) -> bool:
         return any(field.gave_up() for field in self.patterned_fields)
 
+    def _filling(self) -> tuple[str, ...]:
+        """The fields whose values get defaults of their own (lists, nested records: their fill), in order;
+        with_defaults reads only those of each record."""
+        if self._fills is None:
+            self._fills = tuple(n for n, f in self.fields.items() if type(f).fill is not Field.fill)
+        return self._fills
+
     def check(self, record: Record, ctx: CheckerShape, computed: Iterable[str] = ()) -> Iterator[tuple[str, Mark | None]]:
         """Problems of one record; `computed` names derived fields, which a record may also type in."""
         for key in record:
             if key not in self.fields and key not in computed:
                 yield f"unknown {self.word} '{key}'{did_you_mean(key, self.fields)}", record.key_mark(key)
         for name, field in self.fields.items():
-            if name in record:
-                for message, mark in field.check(record[name], record.mark_of(name), ctx):
-                    yield _named(name, message), mark
+            if name in record:  # the field's Mark is made only for a problem found (model/load.py: places)
+                for message, mark in field.check(record[name], _AT_FIELD, ctx):
+                    yield _named(name, message), record.mark_of(name) if mark is _AT_FIELD else mark
             elif field.required:
                 yield f"missing required {self.word} '{name}'", record.mark
 
@@ -549,9 +561,9 @@ class Schema:
         """The record with every optional field present (its default, or None), nested records included."""
         values = {n: f.fill(_marked(f.default, record.mark)) if isinstance(f, Nested) else f.default
                   for n, f in self.fields.items() if n not in record and not f.required}
-        for n, f in self.fields.items():
+        for n in self._filling():
             if n in record:
-                filled = f.fill(record[n])
+                filled = self.fields[n].fill(record[n])
                 if filled is not record[n]:
                     values[n] = filled
         if not values:

@@ -20,7 +20,7 @@ from ..errors import DataError, LoadError
 from ..options import closest
 from ..project import read_project_file
 from ..report import Mark
-from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Record, check_file, load_text, plain, shown,
+from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Place, Record, check_file, load_text, plain, shown,
                    spend_values, values_left)
 from .schema import Enum, Field, List, Map, Nested, Schema, Str, TrueFalse
 
@@ -303,8 +303,8 @@ def _records(rows: Rows, where: str, schema: Schema) -> MarkedList:
         if all(_blank(c) for c in cells):
             continue  # spreadsheets end in empty rows
         data: dict[Any, Any] = {}
-        marks: dict[Any, Mark | None] = {}
-        key_marks: dict[Any, Mark | None] = {}
+        marks: dict[Any, Place | None] = {}
+        key_marks: dict[Any, Place | None] = {}
         for col, cell in enumerate(cells, start=1):
             if _blank(cell):
                 continue

@@ -152,15 +152,15 @@ def _schema(game: GameShape, name: str, spec: Record, tables: Record, chk: Check
 
 def _check_unique(items: list[Record], keys: list[str], chk: CheckerShape) -> None:
     for key in keys:
-        seen: dict[object, Mark | None] = {}
+        seen: dict[object, Record] = {}  # value -> the first item with it (its Mark made for a duplicate only)
         for item in items:
             value = item.get(key)
             if value is None or isinstance(value, (Record, list)):
                 continue
             if value in seen:
-                chk.error(f"duplicate {key} '{value}' (first at {seen[value]})", item.mark_of(key))
+                chk.error(f"duplicate {key} '{value}' (first at {seen[value].mark_of(key)})", item.mark_of(key))
             else:
-                seen[value] = item.mark_of(key)
+                seen[value] = item
 
 
 def _same(a: object, b: object) -> bool:

@@ -160,12 +160,12 @@ class Kind:
     def printables(self, component: Component, studio: Studio) -> list[Printable]:
         """Every face the component prints: for each distinct item, each side that has a layout."""
         out: list[Printable] = []
+        marks = {key: component.spec.mark_of(key) for _, key in self.sides}  # (one Mark for all its printables)
         for index, (item, copies) in enumerate(distinct(component.items or [None] * component.count)):
             for side, key in self.sides:
                 name = self.layout_name(component, key, item, studio)
                 if name is not None:
-                    out.append(Printable(component, side, index, item, name, copies=copies,
-                                         mark=component.spec.mark_of(key)))
+                    out.append(Printable(component, side, index, item, name, copies=copies, mark=marks[key]))
         return out
 
     def check(self, component: Component, studio: Studio, report: Reporter) -> None:
