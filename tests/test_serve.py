@@ -620,3 +620,21 @@ def test_a_rulebook_that_cannot_be_drawn_is_said_on_the_page(mini, monkeypatch):
     problem = preview.state["problems"][-1]
     assert problem["message"] == "the rulebook could not be drawn: the game draws too much"
     assert problem["where"]["at"] == "layouts/mini/rulebook.md.j2:3:1" and preview.state["status"] == "errors"
+
+
+def test_a_games_page_or_script_is_served_as_a_download_never_run(mini):
+    """A game someone sent may hold an .html or an .svg with a <script>: served as a page, it ran with the
+    preview's address. Only pnp's outputs, pictures and text are served as what they are, never sniffed."""
+    root = mini.root
+    (root / "cards" / "mini" / "x.html").write_text("<script>alert(1)</script>")
+    (root / "layouts" / "mini" / "x.SVG").write_text('<svg xmlns="http://www.w3.org/2000/svg"><script/></svg>')
+    (root / "output" / "mini").mkdir(parents=True)
+    (root / "output" / "mini" / "sheet.pdf").write_bytes(b"%PDF-1.7")
+    client = TestClient(create_app(mini, ["mini"]), base_url=LOCAL)
+    for path in ["/files/cards/mini/x.html", "/files/layouts/mini/x.SVG"]:
+        response = client.get(path)
+        assert response.status_code == 200 and response.headers["content-type"] == "application/octet-stream"
+        assert response.headers["content-disposition"] == "attachment", path
+        assert response.headers["x-content-type-options"] == "nosniff"
+    assert client.get("/files/output/mini/sheet.pdf").headers["content-type"] == "application/pdf"
+    assert client.get("/files/cards/mini/cards.yaml").headers["content-type"] == "text/plain; charset=utf-8"
