@@ -98,6 +98,24 @@ def test_two_builds_at_once_wait_for_each_other_and_write_one_whole_kit(tmp_path
     assert kit(folder) == kit(tmp_path / "fresh" / "mini")  # byte for byte a single build's
 
 
+def test_what_a_killed_pnp_left_is_removed_by_the_next_writer_of_the_folder(tmp_path):
+    """A build or export killed while it wrote (SIGKILL: no clean-up runs) left its temporary files and
+    folders for good; the next command holding the folder's lock removes those, and nothing else."""
+    root = make_project(tmp_path / "p")
+    folder, export = root / "output" / "mini", root / "output" / "mini" / "export"
+    left = [folder / ".mini-a4.pdf.0123456789ab.tmp", folder / ".mini-report.pdf.ba9876543210.tmp",
+            export / ".proof.0a1b2c3d4e5f.tmp" / "deck.pdf"]
+    kept = [folder / "notes.0123456789ab.tmp", folder / ".mini-a4.pdf.tmp", export / ".proof-keep" / "x"]
+    for path in left + kept:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"%PDF-1.7 half")
+    assert run(root, "build", "--jobs", "1").exit_code == 0
+    assert run(root, "export", "mini", "--format", "proof", "--jobs", "1").exit_code == 0
+    assert [p for p in left if p.exists()] == [] and not (export / ".proof.0a1b2c3d4e5f.tmp").exists()
+    assert all(p.exists() for p in kept)
+    assert not [p.name for p in folder.rglob("*.tmp") if p not in kept and p.parent not in kept]
+
+
 # -- where outputs go ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("link, commands", [
     ("output", [["build"], ["report"], ["calibrate"], ["simulate", "mini"]]),

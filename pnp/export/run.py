@@ -3,7 +3,6 @@ check what was written against the format's rules, and put the folder in place o
 
 import shutil
 from collections.abc import Callable
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,7 +10,7 @@ from ..kit.inputs import record, sha256, snapshot
 from ..kit.manifest import Manifest, up_to_date, warning_records
 from ..check import few_collections, validate
 from ..errors import PnpError, cannot_write
-from ..project import output_lock, replace_folder
+from ..project import output_lock, replace_folder, temporary_beside
 from ..report import Diagnostic, Report
 from .faces import FACES_PDF, collect, drawn_in_chunks, number_pages
 from .raster import Shot, run_tasks, write_all
@@ -80,7 +79,7 @@ def _written(project: "Project", studio: "Studio", fmt: str, folder: Path, optio
              on_progress: Callable[[str, int], None] | None, report: Report, trees: dict[str, str]) -> int | None:
     """Write the export into a new folder of its own beside `folder` and put it in its place; returns how
     many files it holds, None when refused (the report says why)."""
-    work = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    work = temporary_beside(folder, folder=True)  # with the lock held: see remove_leftovers
     try:
         if not _write(project, studio, fmt, folder, work, options, jobs, on_progress, report):
             return None
