@@ -116,6 +116,30 @@ def test_what_a_killed_pnp_left_is_removed_by_the_next_writer_of_the_folder(tmp_
     assert not [p.name for p in folder.rglob("*.tmp") if p not in kept and p.parent not in kept]
 
 
+def test_a_shared_icon_saved_while_a_build_draws_makes_the_next_build_again(tmp_path, monkeypatch):
+    """A shared icon is an input only once a build has used it, so it is digested at the end: saved during
+    the build, it was recorded as the new version though the old one was drawn, and the kit found up to date."""
+    import pnp.kit.render as render
+
+    root = make_project(tmp_path / "p")
+    icon = root / "layouts" / "shared" / "icons" / "round-star.svg"
+    drawn = icon.read_bytes()
+    original = render.render_game
+
+    def saved_meanwhile(*args, **kwargs):
+        result = original(*args, **kwargs)
+        icon.unlink()  # a new file, as an editor saves (it may be a hard link to the repository's)
+        icon.write_bytes(drawn + b"<!-- saved again -->\n")
+        return result
+
+    monkeypatch.setattr(render, "render_game", saved_meanwhile)
+    assert run(root, "build", "--jobs", "1").exit_code == 0
+    monkeypatch.undo()
+    again = run(root, "build", "--jobs", "1")
+    assert again.exit_code == 0 and "up to date" not in again.output
+    assert "up to date" in run(root, "build", "--jobs", "1").output
+
+
 # -- where outputs go ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("link, commands", [
     ("output", [["build"], ["report"], ["calibrate"], ["simulate", "mini"]]),

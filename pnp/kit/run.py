@@ -6,6 +6,7 @@ import multiprocessing
 import os
 import queue as queues
 import sys
+import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -89,6 +90,7 @@ def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Pa
     """Validate, then draw and commit with the folder locked: a second build of it meanwhile waits, then
     finds the kit up to date when the first built the same (a build never mixes its files with another's)."""
     report = Report(project.root)
+    started = time.time_ns()
     trees = snapshot(project, game_id)  # before reading anything: a file edited meanwhile rebuilds next time
     from ..check import validate
 
@@ -107,7 +109,7 @@ def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Pa
             emit("start", game_id, steps(game))
             result = render_game(game, studio, folder, on_step=lambda label: emit("step", game_id, label))
             result.warnings = warning_records(report)
-            result.inputs = record(project, game_id, trees, game.icons.used | game.used_files)
+            result.inputs = record(project, game_id, trees, game.icons.used | game.used_files, started)
             files = commit(result)
     except PnpError as e:
         report.error(f"{game_id}: build failed: {e.message}; previous output left intact", e.mark)
