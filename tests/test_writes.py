@@ -55,6 +55,9 @@ def test_options_differing_below_what_the_names_say_print_the_same_kit():
     named = PrintOptions(bleed=0.25 * MM, duplex_offset=(0.54 * MM, -1 * MM))
     finer = PrintOptions(bleed=0.254 * MM, duplex_offset=(0.541 * MM, -1.001 * MM))
     assert finer == named and manifest_name(finer) == "manifest-bleed0.25mm-offset0.54_-1mm.json"
+    # a length that rounds to nothing is the home kit's, in its manifest too (which said -0.0)
+    assert PrintOptions(bleed=-0.0, duplex_offset=(-0.001 * MM, -0.0)).record() == PrintOptions().record()
+    assert "-0" not in json.dumps(PrintOptions(duplex_offset=(-0.001 * MM, -0.0)).record())
 
 
 def test_a_build_with_other_options_never_touches_another_builds_files(tmp_path):
