@@ -426,6 +426,10 @@ def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):
     assert calls[-1][2] == "0.0.0.0" and calls[-1][-1] == ("preview.lan",)
     assert "warning" not in run(mini.root, "serve", "mini").stderr
     assert "--allow-host NAME" in run(mini.root, "serve", "--help").output
+    for empty in ["", " "]:  # the system listens on every address for it, and the URL shown was http://:8000/
+        refused = run(mini.root, "serve", "mini", "--host", empty)
+        assert refused.exit_code == 2 and "--host: empty" in refused.output + refused.stderr
+    assert len(calls) == 2
 
 
 # -- the design report: drawn in memory, once at a time --------------------------------------------------
