@@ -319,8 +319,11 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
         report = Report(scratch.root)
         game, studio = validate(scratch, game_id, report, options)
         if studio is None or report.errors:
-            raise UsageError(f"{game_id} at {ref} does not validate ({len(report.errors)} errors), so its faces "
-                             "cannot be compared; compare with a build's manifest instead")
+            first = report.errors[0] if report.errors else None
+            at = Mark(f"{ref}:{first.mark.file}", first.mark.line, first.mark.col) if first and first.mark else None
+            raise UsageError(f"{game_id} at {ref} does not validate ({len(report.errors)} errors"
+                             + (f"; the first: {first.message}" if first else "")
+                             + "), so its faces cannot be compared; compare with a build's manifest instead", at)
         return faces_of(studio)
 
 
