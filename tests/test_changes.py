@@ -89,6 +89,9 @@ def test_the_reprint_holds_only_the_changed_cards_and_their_backs(proj):
     assert not [n for n in others if n in fronts]
     assert "Triassic" in backs
     assert set(kit) <= {p.name for p in (proj / "output" / GAME).glob("*.pdf")}  # the kit is still all there
+    recorded = json.loads((proj / "output" / GAME / "manifest-reprint.json").read_text(encoding="utf-8"))
+    assert recorded["file"] == reprint.name and recorded["pages"] == 2 and recorded["since"] == "before.json"
+    assert recorded["items"] == {"deck-triassic": sorted(EDITED)}
 
 
 def test_changes_since_a_git_commit(proj):

@@ -4,6 +4,7 @@ it is now names the cards added, removed and changed since that build, or since 
 are validated in a scratch folder). The reprint imposes the changed faces, fronts with their backs, on as
 few sheets as they need, through the same kinds that print the whole kit."""
 
+import json
 import os
 import re
 import subprocess
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
-from ..project import not_regular, read_project_file, written_beside
+from ..project import not_regular, output_lock, read_project_file, write_file, written_beside
 from ..products.base import distinct
 from ..report import Mark, Report, shown
 from .faces import FACE_FIELDS, TEXT, item_key, manifest_faces
@@ -513,13 +514,21 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[F
     from ..check import validate
 
     target = folder / f"{game_id}-reprint-{options.paper}{options.variant}.pdf"
+    recorded = folder / manifest_name(options, "reprint")  # what the reprint holds and since when
     changes = compare(state[0], read_faces(project, folder / manifest_name(options), game_id), state[1])
     keys = changes.reprinted()
     pages = 0
-    if keys:
-        _, studio = validate(project, game_id, Report(project.root), options)
-        pages = write_selection(studio, keys, target) if studio is not None else 0
-    if not pages:
-        target.unlink(missing_ok=True)
-        return Reprint(None, 0, 0, state[1], [])
+    # with the folder's lock, as the kit was written: the reprint was written beside another build's kit as
+    # it wrote, and no manifest said what it held or since when
+    with output_lock(folder, project.rel(folder)):
+        if keys:
+            _, studio = validate(project, game_id, Report(project.root), options)
+            pages = write_selection(studio, keys, target) if studio is not None else 0
+        if not pages:
+            target.unlink(missing_ok=True)
+            recorded.unlink(missing_ok=True)
+            return Reprint(None, 0, 0, state[1], [])
+        record = {"game": game_id, **options.record(), "since": state[1], "file": target.name, "pages": pages,
+                  "items": {cid: sorted(items) for cid, items in sorted(keys.items())}}
+        write_file(recorded, (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return Reprint(target, pages, sum(len(v) for v in keys.values()), state[1], changes.lines())
