@@ -465,6 +465,25 @@ def output_lock(folder: Path, shown: str = "", on_wait: Callable[[str], None] | 
         os.close(fd)  # releases the lock; the file stays (removing it would let a third command lock another)
 
 
+def tidy(folder: Path) -> None:
+    """Remove what a killed pnp left in `folder` (remove_leftovers) when no pnp is writing there now; never
+    waits. For a command that finds the folder's output up to date, or whose worker processes were ended
+    (Ctrl-C on `build -j 2` ended them before they could remove their temporary files)."""
+    if fcntl is None:
+        return
+    try:
+        fd = os.open(folder / ".pnp.lock", os.O_RDWR | NO_FOLLOW)  # none: no pnp has written here
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        remove_leftovers(folder)
+    except OSError:  # another pnp holds it (BlockingIOError): its temporaries are its own
+        pass
+    finally:
+        os.close(fd)
+
+
 def _say(message: str) -> None:
     print(f"pnp: {message}", file=sys.stderr, flush=True)
 

@@ -117,6 +117,13 @@ def test_what_a_killed_pnp_left_is_removed_by_the_next_writer_of_the_folder(tmp_
     assert [p for p in left if p.exists()] == [] and not (export / ".proof.0a1b2c3d4e5f.tmp").exists()
     assert all(p.exists() for p in kept)
     assert not [p.name for p in folder.rglob("*.tmp") if p not in kept and p.parent not in kept]
+    # killed after the kit was made (a forced build): the next finds it up to date, and still removes them
+    for path in left:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"%PDF-1.7 half")
+    assert "up to date" in run(root, "build", "--jobs", "1").output
+    assert "up to date" in run(root, "export", "mini", "--format", "proof").output
+    assert [p for p in left if p.exists()] == [] and all(p.exists() for p in kept)
 
 
 def test_a_shared_icon_saved_while_a_build_draws_makes_the_next_build_again(tmp_path, monkeypatch):
@@ -141,6 +148,26 @@ def test_a_shared_icon_saved_while_a_build_draws_makes_the_next_build_again(tmp_
     again = run(root, "build", "--jobs", "1")
     assert again.exit_code == 0 and "up to date" not in again.output
     assert "up to date" in run(root, "build", "--jobs", "1").output
+
+
+def test_ctrl_c_on_a_build_in_processes_leaves_no_temporary_files(tmp_path, monkeypatch):
+    """The pool ends its workers on Ctrl-C before they can remove their temporary files: the parent does."""
+    import pnp.kit.run as kit_run
+
+    root = make_project(tmp_path / "p")
+    folder = root / "output" / "mini"
+    folder.mkdir(parents=True)
+    (folder / ".pnp.lock").touch()
+    left = folder / ".mini-a4.pdf.0123456789ab.tmp"  # as a worker ended midway leaves it
+    left.write_bytes(b"%PDF-1.7 half")
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(kit_run, "_follow", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        kit_run.build_games(Project(root.resolve()), ["mini", "mini"], PrintOptions(), root / "output", jobs=2)
+    assert not left.exists()
 
 
 # -- where outputs go ---------------------------------------------------------------------------------------

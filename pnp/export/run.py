@@ -11,7 +11,7 @@ from ..kit.inputs import record, sha256, snapshot
 from ..kit.manifest import Manifest, up_to_date, warning_records
 from ..check import few_collections, validate
 from ..errors import PnpError, cannot_write
-from ..project import output_lock, replace_folder, temporary_beside
+from ..project import output_lock, replace_folder, temporary_beside, tidy
 from ..report import Diagnostic, Report
 from .faces import FACES_PDF, collect, drawn_in_chunks, number_pages
 from .raster import Shot, run_tasks, write_all
@@ -54,6 +54,7 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
     if not force:
         manifest = up_to_date(project, game_id, _settings(fmt, options), folder, MANIFEST)
         if manifest is not None:
+            tidy(folder.parent)  # an export killed after this one was made left its work folder
             return Exported(game_id, True, manifest.replayed(), folder, len(manifest.files) + 1, up_to_date=True)
     report = Report(project.root)
     started = time.time_ns()  # what the export used elsewhere, modified since, is recorded as such

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, cast
 
 from ..errors import PnpError, cannot_write
-from ..project import output_lock
+from ..project import output_lock, tidy
 from ..report import Diagnostic, Report
 from .inputs import manifest_name, record, snapshot
 from .manifest import up_to_date, warning_records
@@ -48,6 +48,7 @@ def already_built(project: "Project", game_id: str, options: "PrintOptions", fol
     manifest = up_to_date(project, game_id, options, folder, manifest_name(options))
     if manifest is None:
         return None
+    tidy(folder)  # a build killed after this kit was made left its temporary files
     try:
         all_in_one = next(c["all_in_one"] for c in manifest.components) if manifest.components else {}
         files = [folder / f["path"] for f in manifest.files] + [folder / manifest_name(options)]
@@ -168,11 +169,17 @@ def build_games(project: "Project", game_ids: list[str], options: "PrintOptions"
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     events = context.Queue()
-    with context.Pool(jobs, initializer=_start_worker, initargs=(events,)) as pool:
-        pending = {g: pool.apply_async(_in_worker, (project, g, options, Path(out_root) / g, force)) for g in todo}
-        with progress:
-            _follow(events, progress, pending.values())
-        outcomes.update((g, p.get()) for g, p in pending.items())
+    try:
+        with context.Pool(jobs, initializer=_start_worker, initargs=(events,)) as pool:
+            pending = {g: pool.apply_async(_in_worker, (project, g, options, Path(out_root) / g, force))
+                       for g in todo}
+            with progress:
+                _follow(events, progress, pending.values())
+            outcomes.update((g, p.get()) for g, p in pending.items())
+    except BaseException:  # Ctrl-C: the pool has ended its workers, whose temporary files are left
+        for g in todo:
+            tidy(Path(out_root) / g)
+        raise
     return cast(list[Outcome], [outcomes[g] for g in game_ids])
 
 
