@@ -642,3 +642,13 @@ def test_a_games_page_or_script_is_served_as_a_download_never_run(mini):
         assert response.headers["x-content-type-options"] == "nosniff"
     assert client.get("/files/output/mini/sheet.pdf").headers["content-type"] == "application/pdf"
     assert client.get("/files/cards/mini/cards.yaml").headers["content-type"] == "text/plain; charset=utf-8"
+
+
+def test_a_file_whose_name_is_not_utf8_beside_the_layouts_is_no_failure_of_the_preview(mini):
+    """A picture named in another encoding (b'\\xff.png') among the layouts: digesting the folder's files for
+    the preview raised UnicodeEncodeError, and the page said only that pnp failed."""
+    folder = os.fsencode(mini.root / "layouts" / "mini")
+    with open(os.path.join(folder, b"\xff\xfe.png"), "wb") as f:
+        f.write(b"\x89PNG not one")
+    state = Preview(mini, "mini").refresh()
+    assert state["status"] == "ok" and state["problems"] == [], state["problems"]

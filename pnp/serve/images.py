@@ -82,7 +82,7 @@ def assets_digest(project: "Project", game: "Game") -> str:
     digest = hashlib.sha256()
     for path, status in file_digests(game).items():
         if not path.endswith((".yaml", ".j2", ".md")):
-            digest.update(f"{path}\0{status}\0".encode())
+            digest.update(f"{path}\0{status}\0".encode("utf-8", "surrogateescape"))  # a name not in UTF-8 (os.fsdecode)
     return digest.hexdigest()[:16]
 
 
