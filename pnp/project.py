@@ -363,13 +363,13 @@ def replace_folder(folder: Path, work: Path) -> None:
 
 
 def temporary_beside(path: Path, folder: bool = False) -> Path:
-    """A new empty file (or `folder`) in `path`'s folder (.<name>.<random>.tmp, TEMPORARY_NAME) that no other
+    """A new empty file (or `folder`) in `path`'s folder (.<name>.pnp-<random>.tmp, TEMPORARY_NAME) that no other
     writer has: what pnp writes is made there and renamed over `path` when whole, so two commands at once never
     write into one file. It is made with the usual permissions (a renamed PDF is as readable as any file made
     here); in an output folder, only while its lock is held (output_lock removes those a killed pnp left)."""
     path = Path(path)
     while True:
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        tmp = path.with_name(f".{path.name}.pnp-{secrets.token_hex(6)}.tmp")
         try:
             if folder:
                 tmp.mkdir()
@@ -380,7 +380,8 @@ def temporary_beside(path: Path, folder: bool = False) -> Path:
             continue
 
 
-TEMPORARY_NAME = re.compile(r"\..+\.[0-9a-f]{12}\.tmp", re.S)  # what temporary_beside names
+# what temporary_beside names: pnp's own mark in it, since an --out folder may hold other programs' files
+TEMPORARY_NAME = re.compile(r"\..+\.pnp-[0-9a-f]{12}\.tmp", re.S)
 
 
 def remove_leftovers(folder: Path) -> None:

@@ -106,15 +106,16 @@ def test_what_a_killed_pnp_left_is_removed_by_the_next_writer_of_the_folder(tmp_
     folders for good; the next command holding the folder's lock removes those, and nothing else."""
     root = make_project(tmp_path / "p")
     folder, export = root / "output" / "mini", root / "output" / "mini" / "export"
-    left = [folder / ".mini-a4.pdf.0123456789ab.tmp", folder / ".mini-report.pdf.ba9876543210.tmp",
-            export / ".proof.0a1b2c3d4e5f.tmp" / "deck.pdf"]
-    kept = [folder / "notes.0123456789ab.tmp", folder / ".mini-a4.pdf.tmp", export / ".proof-keep" / "x"]
+    left = [folder / ".mini-a4.pdf.pnp-0123456789ab.tmp", folder / ".mini-report.pdf.pnp-ba9876543210.tmp",
+            export / ".proof.pnp-0a1b2c3d4e5f.tmp" / "deck.pdf"]
+    kept = [folder / "notes.pnp-0123456789ab.tmp", folder / ".mini-a4.pdf.0123456789ab.tmp",  # not pnp's
+            folder / ".mini-a4.pdf.tmp", export / ".proof-keep" / "x"]
     for path in left + kept:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(b"%PDF-1.7 half")
     assert run(root, "build", "--jobs", "1").exit_code == 0
     assert run(root, "export", "mini", "--format", "proof", "--jobs", "1").exit_code == 0
-    assert [p for p in left if p.exists()] == [] and not (export / ".proof.0a1b2c3d4e5f.tmp").exists()
+    assert [p for p in left if p.exists()] == [] and not (export / ".proof.pnp-0a1b2c3d4e5f.tmp").exists()
     assert all(p.exists() for p in kept)
     assert not [p.name for p in folder.rglob("*.tmp") if p not in kept and p.parent not in kept]
     # killed after the kit was made (a forced build): the next finds it up to date, and still removes them
@@ -158,7 +159,7 @@ def test_ctrl_c_on_a_build_in_processes_leaves_no_temporary_files(tmp_path, monk
     folder = root / "output" / "mini"
     folder.mkdir(parents=True)
     (folder / ".pnp.lock").touch()
-    left = folder / ".mini-a4.pdf.0123456789ab.tmp"  # as a worker ended midway leaves it
+    left = folder / ".mini-a4.pdf.pnp-0123456789ab.tmp"  # as a worker ended midway leaves it
     left.write_bytes(b"%PDF-1.7 half")
 
     def interrupted(*args):
