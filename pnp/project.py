@@ -450,7 +450,11 @@ def output_lock(folder: Path, shown: str = "", on_wait: Callable[[str], None] | 
     saying so through `on_wait(message)` (standard error by default), so they never mix their files."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder / ".pnp.lock", os.O_RDWR | os.O_CREAT | NO_FOLLOW, 0o666)
+    lock = folder / ".pnp.lock"
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | NO_FOLLOW, 0o666)
+    except OSError as e:  # a folder or a link in its place: errors.cannot_write names the file in the way
+        raise OSError(e.errno, e.strerror, str(folder), None, str(lock)) from None
     try:
         waited = False
         if fcntl is not None:
