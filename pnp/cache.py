@@ -12,6 +12,7 @@ not used."""
 import hashlib
 import marshal
 import os
+import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -46,12 +47,25 @@ def private_folder(name: str, *depends_on: str | bytes | Callable[[], str | byte
     folder = base / f"{name}-{digest}"
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        info = folder.stat()
+        real = folder.resolve(strict=True)  # entries are opened by this path, whose every folder was checked
+        info = real.stat()
         if info.st_uid != os.getuid() or info.st_mode & 0o022:  # someone else could plant code here
             return None
-    except OSError:
+        if not all(_kept_by_user(parent) for parent in real.parents):
+            return None
+    except (OSError, RuntimeError):  # RuntimeError: a loop of links
         return None
-    return folder
+    return real
+
+
+def _kept_by_user(folder: Path) -> bool:
+    """Whether no other user can rename what `folder` holds: it is the user's or root's, and no one else may
+    write into it, unless it is sticky (/tmp), where no one else can rename or remove what the user keeps
+    there. Checking the cache folder alone was not enough: in a folder others could write to
+    (PNP_CACHE_DIR=/srv/shared/pnp, mode 777), another user renamed the checked folder away after the check
+    and put a link to a folder of theirs in its place, whose entries were loaded as code."""
+    info = folder.stat()
+    return info.st_uid in (os.getuid(), 0) and (not info.st_mode & 0o022 or bool(info.st_mode & stat.S_ISVTX))
 
 
 class DiskCache:

@@ -693,6 +693,8 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
 
     project = _project(ctx)
     selected = project.select(games)
+    if not host.strip():  # the system took it for every address, and the URL shown was http://:8000/
+        raise UsageError("--host: empty; give an address such as 127.0.0.1 (this computer) or 0.0.0.0 (every network)")
     if warning := exposure(host):
         click.echo(f"pnp serve: {warning}", err=True)
     try:

@@ -201,7 +201,7 @@ def inputs_digest(game: "Game", options: PrintOptions) -> str:
     the fonts, the icon and image files (by size and time, read cheaply), game.yaml and the print options."""
     digest = hashlib.sha256(options_digest(game, options).encode())
     for path, file_digest in file_digests(game).items():
-        digest.update(f"{path}\0{file_digest}\0".encode())
+        digest.update(f"{path}\0{file_digest}\0".encode("utf-8", "surrogateescape"))  # a name not in UTF-8 (os.fsdecode)
     return digest.hexdigest()[:32]
 
 

@@ -4,6 +4,7 @@ game names inside the project folder."""
 import contextlib
 import errno
 import os
+import re
 import secrets
 import sys
 import stat
@@ -348,32 +349,57 @@ def replace_folder(folder: Path, work: Path) -> None:
     """Put the folder `work` (written beside `folder`) where `folder` was: the old one is moved aside first and
     removed last, so the path always names a whole folder, the old or the new. OSError when it cannot."""
     import shutil
-    import tempfile
 
     mask = os.umask(0)
     os.umask(mask)
     os.chmod(work, 0o777 & ~mask)  # a temporary folder is private; the new one is as any folder made here
     old = None
     if folder.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{folder.name}-old-", dir=folder.parent)) / "old"
+        old = temporary_beside(folder, folder=True) / "old"
         move_into_place(folder, old)
     move_into_place(work, folder)
     if old is not None:
         shutil.rmtree(old.parent, ignore_errors=True)
 
 
-def temporary_beside(path: Path) -> Path:
-    """A new empty file in `path`'s folder (.<name>.<random>.tmp) that no other writer has: what pnp writes is
-    made there and renamed over `path` when whole, so two commands at once never write into one file. It is
-    made with the usual permissions (a renamed PDF is as readable as any file made here)."""
+def temporary_beside(path: Path, folder: bool = False) -> Path:
+    """A new empty file (or `folder`) in `path`'s folder (.<name>.pnp-<random>.tmp, TEMPORARY_NAME) that no other
+    writer has: what pnp writes is made there and renamed over `path` when whole, so two commands at once never
+    write into one file. It is made with the usual permissions (a renamed PDF is as readable as any file made
+    here); in an output folder, only while its lock is held (output_lock removes those a killed pnp left)."""
     path = Path(path)
     while True:
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        tmp = path.with_name(f".{path.name}.pnp-{secrets.token_hex(6)}.tmp")
         try:
-            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o666))
+            if folder:
+                tmp.mkdir()
+            else:
+                os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | NO_FOLLOW, 0o666))
             return tmp
         except FileExistsError:
             continue
+
+
+# what temporary_beside names: pnp's own mark in it, since an --out folder may hold other programs' files
+TEMPORARY_NAME = re.compile(r"\..+\.pnp-[0-9a-f]{12}\.tmp", re.S)
+
+
+def remove_leftovers(folder: Path) -> None:
+    """Remove the temporary files and folders that a pnp killed while it wrote into `folder` left there (on
+    SIGKILL or a power cut no clean-up runs): called with the folder's lock held, which every writer of
+    temporaries there holds, so none is another's at work. They were never removed: each killed build left
+    PDFs' worth of hidden files for good."""
+    import shutil
+
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            if not TEMPORARY_NAME.fullmatch(entry.name):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
 
 
 PROTECTED = ("cards", "layouts", "fonts", ".git")  # what pnp reads: nothing it makes is written there
@@ -424,7 +450,11 @@ def output_lock(folder: Path, shown: str = "", on_wait: Callable[[str], None] | 
     saying so through `on_wait(message)` (standard error by default), so they never mix their files."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    fd = os.open(folder / ".pnp.lock", os.O_RDWR | os.O_CREAT | NO_FOLLOW, 0o666)
+    lock = folder / ".pnp.lock"
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | NO_FOLLOW, 0o666)
+    except OSError as e:  # a folder or a link in its place: errors.cannot_write names the file in the way
+        raise OSError(e.errno, e.strerror, str(folder), None, str(lock)) from None
     try:
         waited = False
         if fcntl is not None:
@@ -434,9 +464,29 @@ def output_lock(folder: Path, shown: str = "", on_wait: Callable[[str], None] | 
                 waited = True
                 (on_wait or _say)(f"{shown or folder}: another pnp is writing here; waiting for it to finish")
                 fcntl.flock(fd, fcntl.LOCK_EX)
+        remove_leftovers(folder)
         yield waited
     finally:
         os.close(fd)  # releases the lock; the file stays (removing it would let a third command lock another)
+
+
+def tidy(folder: Path) -> None:
+    """Remove what a killed pnp left in `folder` (remove_leftovers) when no pnp is writing there now; never
+    waits. For a command that finds the folder's output up to date, or whose worker processes were ended
+    (Ctrl-C on `build -j 2` ended them before they could remove their temporary files)."""
+    if fcntl is None:
+        return
+    try:
+        fd = os.open(folder / ".pnp.lock", os.O_RDWR | NO_FOLLOW)  # none: no pnp has written here
+    except OSError:
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        remove_leftovers(folder)
+    except OSError:  # another pnp holds it (BlockingIOError): its temporaries are its own
+        pass
+    finally:
+        os.close(fd)
 
 
 def _say(message: str) -> None:

@@ -85,7 +85,7 @@ def size(value: object) -> tuple[float, float]:
 
 
 def to_mm(points: float) -> float:
-    return round(points / MM, 2)
+    return round(points / MM, 2) + 0.0  # + 0.0: a length rounded to nothing is 0, not -0.0 (manifests said it)
 
 
 IMPOSITIONS = ("duplex", "gutterfold")

@@ -89,6 +89,9 @@ def test_the_reprint_holds_only_the_changed_cards_and_their_backs(proj):
     assert not [n for n in others if n in fronts]
     assert "Triassic" in backs
     assert set(kit) <= {p.name for p in (proj / "output" / GAME).glob("*.pdf")}  # the kit is still all there
+    recorded = json.loads((proj / "output" / GAME / "manifest-reprint.json").read_text(encoding="utf-8"))
+    assert recorded["file"] == reprint.name and recorded["pages"] == 2 and recorded["since"] == "before.json"
+    assert recorded["items"] == {"deck-triassic": sorted(EDITED)}
 
 
 def test_changes_since_a_git_commit(proj):
@@ -136,7 +139,7 @@ def test_a_commit_is_read_without_running_what_the_received_folders_git_config_n
 @pytest.mark.parametrize("redirect", ["alternates", "include", "gitdir", "linked pack", "linked in the project",
                                       "include after a byte-order mark", "include after another header",
                                       "include in config.worktree", "named pipe", "partial clone",
-                                      "huge packed-refs"])
+                                      "huge packed-refs", "gitdir read otherwise by git"])
 def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads_it(tmp_path, redirect):
     """Objects kept in another repository, config included from another file, a .git file naming a repository
     elsewhere: each would make git read outside the project, so none is read, and the message names it."""
@@ -183,6 +186,12 @@ def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads
         (root / ".git").rename(elsewhere)
         (root / ".git").write_text(f"gitdir: {elsewhere}\n")
         named = ".git"
+    elif redirect == "gitdir read otherwise by git":  # git keeps the space: it used '.g ', pnp checked .g
+        (root / ".git").rename(root / ".g ")
+        subprocess.run(["git", "init", "-q", "--bare", str(root / ".g")], check=True)
+        (root / ".g " / "objects" / "info" / "alternates").write_text(f"{elsewhere}/objects\n")
+        (root / ".git").write_text("gitdir: .g \n")
+        named = ".g /objects/info/alternates"
     elif redirect == "linked pack":  # git follows links in its folder: this read another repository's objects
         (root / ".git" / "objects" / "pack").rename(elsewhere)
         (root / ".git" / "objects" / "pack").symlink_to(elsewhere)
@@ -284,3 +293,36 @@ def test_a_project_folder_laid_out_as_a_bare_repository_is_not_taken_for_one(tmp
     result = run(root, "changes", "--since", "HEAD~0")
     assert result.exit_code == 0 and "nothing changed since commit HEAD~0" in result.output, result.output
     assert not marker.exists()
+
+
+def test_a_repository_git_refuses_is_said_with_gits_reason(tmp_path):
+    """A repository git cannot read (a config of a later format) was reported as an unknown commit."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "proj")
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "as sent"], check=True)
+    subprocess.run([*git, "config", "core.repositoryFormatVersion", "9"], check=True)
+    result = run(root, "changes", "--since", "HEAD")
+    assert result.exit_code == 2 and "--since HEAD: neither a manifest file nor a git commit" in result.output
+    assert "(git: " in result.output
+
+
+def test_a_commit_that_does_not_validate_is_refused_naming_its_first_error_there(tmp_path):
+    """The refusal said only how many errors the game had at that commit, naming no file."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "proj")
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    cards = root / "cards" / "mini" / "cards.yaml"
+    good = cards.read_text(encoding="utf-8")
+    cards.write_text(good.replace("name: Wolf", "name: [Wolf"), encoding="utf-8")
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "broken"], check=True)
+    cards.write_text(good, encoding="utf-8")
+    result = run(root, "changes", "--since", "HEAD")
+    assert result.exit_code == 2, result.output
+    assert "HEAD:cards/mini/cards.yaml:" in result.output and "mini at HEAD does not validate" in result.output

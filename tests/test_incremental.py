@@ -358,3 +358,21 @@ def test_a_font_subset_is_made_once_for_the_same_glyphs_in_the_same_order(tmp_pa
     assert pdf("Roar \u00fc") != first and subsets.made == made + 1
     subsets.kept.clear()  # made anew, the subset's bytes are the same
     assert pdf("Roar \u00e9") == first and subsets.made == made + 2
+
+
+def test_a_simulation_file_not_as_simulate_writes_it_is_named_not_the_template_reading_it(tmp_path):
+    """output/<game>/simulation.json may come with a game someone sent, of any shape: a template that reads
+    it failed at its own line, which was not at fault."""
+    root = make_project(tmp_path / "proj")
+    template = root / "layouts/mini/rulebook.md.j2"
+    template.write_text(template.read_text(encoding="utf-8") +
+                        "\n{% if simulation %}{{ simulation.matchup.get('greedy') }}{% endif %}\n", encoding="utf-8")
+    assert run(root, "validate").exit_code == 0
+    (root / "output/mini").mkdir(parents=True)
+    (root / "output/mini/simulation.json").write_text(json.dumps({"matchup": "not a mapping"}))
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert "output/mini/simulation.json: error: not as `pnp simulate` writes it: the rulebook template " \
+           "(layouts/mini/rulebook.md.j2:" in result.output, result.output
+    template.write_text(template.read_text(encoding="utf-8") + "{{ 1 + }}\n", encoding="utf-8")
+    assert "layouts/mini/rulebook.md.j2:" in run(root, "validate").output.split(": error:")[0]  # the template's own

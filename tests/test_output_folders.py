@@ -39,6 +39,8 @@ def test_convert_into_an_unwritable_folder_is_an_error_naming_it(project, tmp_pa
     (["report", "mini"], "output/mini/mini-report.pdf"),
     (["calibrate"], "output/calibrate-a4.pdf"),
     (["convert", "cards/mini/cards.yaml", "--to", "csv", "--force"], "cards/mini/cards.csv"),
+    (["build", "mini"], "output/mini/.pnp.lock"),  # the lock file: the message named the folder
+    (["calibrate"], "output/.pnp.lock"),
 ])
 def test_a_folder_where_the_file_goes_is_named_not_its_folder_or_a_temporary_name(project, command, in_the_way):
     (project / in_the_way).mkdir(parents=True)

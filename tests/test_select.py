@@ -66,6 +66,7 @@ def test_a_sample_with_a_seed_picks_the_same_nine_every_time(proj):
 @pytest.mark.parametrize("args, message", [
     (["--only", "card.eraa == 1"], "no field 'eraa' (did you mean 'era'?)"),
     (["--only", "card.era =="], "template syntax error"),
+    (["--only", ""], "template syntax error"),  # an empty one built the whole kit with exit 0
     (["--component", "nope"], "has no such component"),
     (["--only", "card.era == 'Permian'"], "the selection keeps nothing"),
 ])

@@ -426,6 +426,10 @@ def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):
     assert calls[-1][2] == "0.0.0.0" and calls[-1][-1] == ("preview.lan",)
     assert "warning" not in run(mini.root, "serve", "mini").stderr
     assert "--allow-host NAME" in run(mini.root, "serve", "--help").output
+    for empty in ["", " "]:  # the system listens on every address for it, and the URL shown was http://:8000/
+        refused = run(mini.root, "serve", "mini", "--host", empty)
+        assert refused.exit_code == 2 and "--host: empty" in refused.output + refused.stderr
+    assert len(calls) == 2
 
 
 # -- the design report: drawn in memory, once at a time --------------------------------------------------
@@ -620,3 +624,31 @@ def test_a_rulebook_that_cannot_be_drawn_is_said_on_the_page(mini, monkeypatch):
     problem = preview.state["problems"][-1]
     assert problem["message"] == "the rulebook could not be drawn: the game draws too much"
     assert problem["where"]["at"] == "layouts/mini/rulebook.md.j2:3:1" and preview.state["status"] == "errors"
+
+
+def test_a_games_page_or_script_is_served_as_a_download_never_run(mini):
+    """A game someone sent may hold an .html or an .svg with a <script>: served as a page, it ran with the
+    preview's address. Only pnp's outputs, pictures and text are served as what they are, never sniffed."""
+    root = mini.root
+    (root / "cards" / "mini" / "x.html").write_text("<script>alert(1)</script>")
+    (root / "layouts" / "mini" / "x.SVG").write_text('<svg xmlns="http://www.w3.org/2000/svg"><script/></svg>')
+    (root / "output" / "mini").mkdir(parents=True)
+    (root / "output" / "mini" / "sheet.pdf").write_bytes(b"%PDF-1.7")
+    client = TestClient(create_app(mini, ["mini"]), base_url=LOCAL)
+    for path in ["/files/cards/mini/x.html", "/files/layouts/mini/x.SVG"]:
+        response = client.get(path)
+        assert response.status_code == 200 and response.headers["content-type"] == "application/octet-stream"
+        assert response.headers["content-disposition"] == "attachment", path
+        assert response.headers["x-content-type-options"] == "nosniff"
+    assert client.get("/files/output/mini/sheet.pdf").headers["content-type"] == "application/pdf"
+    assert client.get("/files/cards/mini/cards.yaml").headers["content-type"] == "text/plain; charset=utf-8"
+
+
+def test_a_file_whose_name_is_not_utf8_beside_the_layouts_is_no_failure_of_the_preview(mini):
+    """A picture named in another encoding (b'\\xff.png') among the layouts: digesting the folder's files for
+    the preview raised UnicodeEncodeError, and the page said only that pnp failed."""
+    folder = os.fsencode(mini.root / "layouts" / "mini")
+    with open(os.path.join(folder, b"\xff\xfe.png"), "wb") as f:
+        f.write(b"\x89PNG not one")
+    state = Preview(mini, "mini").refresh()
+    assert state["status"] == "ok" and state["problems"] == [], state["problems"]

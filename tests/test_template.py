@@ -215,6 +215,25 @@ def test_a_cache_folder_others_can_write_to_is_not_used(tmp_path, monkeypatch):
     assert DiskCache("templates", "v1").folder() is None
 
 
+def test_a_cache_inside_a_folder_others_can_write_to_is_not_used(tmp_path, monkeypatch):
+    """Another user could rename the checked cache folder away and put a link to one of theirs in its place;
+    a sticky folder (as /tmp) lets no one else rename what is the user's."""
+    from pnp.cache import DiskCache
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    monkeypatch.setenv("PNP_CACHE_DIR", str(shared / "pnp"))
+    shared.chmod(0o777)
+    assert DiskCache("templates", "v1").folder() is None
+    shared.chmod(0o1777)
+    assert DiskCache("templates", "v1").folder() is not None
+    link = tmp_path / "link"
+    link.symlink_to(shared)
+    shared.chmod(0o777)  # reached through a link: the folders checked are the ones it leads to
+    monkeypatch.setenv("PNP_CACHE_DIR", str(link / "pnp"))
+    assert DiskCache("templates", "v1").folder() is None
+
+
 @pytest.mark.parametrize("env", [{"PNP_CACHE_DIR": "cache"}, {"XDG_CACHE_HOME": "cache"}])
 def test_a_relative_cache_folder_is_not_used(tmp_path, monkeypatch, env):
     """A relative cache would be in the folder pnp runs in: a game someone sent could hold its entries."""

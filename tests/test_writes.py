@@ -55,6 +55,9 @@ def test_options_differing_below_what_the_names_say_print_the_same_kit():
     named = PrintOptions(bleed=0.25 * MM, duplex_offset=(0.54 * MM, -1 * MM))
     finer = PrintOptions(bleed=0.254 * MM, duplex_offset=(0.541 * MM, -1.001 * MM))
     assert finer == named and manifest_name(finer) == "manifest-bleed0.25mm-offset0.54_-1mm.json"
+    # a length that rounds to nothing is the home kit's, in its manifest too (which said -0.0)
+    assert PrintOptions(bleed=-0.0, duplex_offset=(-0.001 * MM, -0.0)).record() == PrintOptions().record()
+    assert "-0" not in json.dumps(PrintOptions(duplex_offset=(-0.001 * MM, -0.0)).record())
 
 
 def test_a_build_with_other_options_never_touches_another_builds_files(tmp_path):
@@ -96,6 +99,76 @@ def test_two_builds_at_once_wait_for_each_other_and_write_one_whole_kit(tmp_path
     assert not [p for p in folder.iterdir() if p.name.endswith(".tmp")]
     assert run(root, "build", "--out", str(tmp_path / "fresh")).exit_code == 0
     assert kit(folder) == kit(tmp_path / "fresh" / "mini")  # byte for byte a single build's
+
+
+def test_what_a_killed_pnp_left_is_removed_by_the_next_writer_of_the_folder(tmp_path):
+    """A build or export killed while it wrote (SIGKILL: no clean-up runs) left its temporary files and
+    folders for good; the next command holding the folder's lock removes those, and nothing else."""
+    root = make_project(tmp_path / "p")
+    folder, export = root / "output" / "mini", root / "output" / "mini" / "export"
+    left = [folder / ".mini-a4.pdf.pnp-0123456789ab.tmp", folder / ".mini-report.pdf.pnp-ba9876543210.tmp",
+            export / ".proof.pnp-0a1b2c3d4e5f.tmp" / "deck.pdf"]
+    kept = [folder / "notes.pnp-0123456789ab.tmp", folder / ".mini-a4.pdf.0123456789ab.tmp",  # not pnp's
+            folder / ".mini-a4.pdf.tmp", export / ".proof-keep" / "x"]
+    for path in left + kept:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"%PDF-1.7 half")
+    assert run(root, "build", "--jobs", "1").exit_code == 0
+    assert run(root, "export", "mini", "--format", "proof", "--jobs", "1").exit_code == 0
+    assert [p for p in left if p.exists()] == [] and not (export / ".proof.pnp-0a1b2c3d4e5f.tmp").exists()
+    assert all(p.exists() for p in kept)
+    assert not [p.name for p in folder.rglob("*.tmp") if p not in kept and p.parent not in kept]
+    # killed after the kit was made (a forced build): the next finds it up to date, and still removes them
+    for path in left:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"%PDF-1.7 half")
+    assert "up to date" in run(root, "build", "--jobs", "1").output
+    assert "up to date" in run(root, "export", "mini", "--format", "proof").output
+    assert [p for p in left if p.exists()] == [] and all(p.exists() for p in kept)
+
+
+def test_a_shared_icon_saved_while_a_build_draws_makes_the_next_build_again(tmp_path, monkeypatch):
+    """A shared icon is an input only once a build has used it, so it is digested at the end: saved during
+    the build, it was recorded as the new version though the old one was drawn, and the kit found up to date."""
+    import pnp.kit.render as render
+
+    root = make_project(tmp_path / "p")
+    icon = root / "layouts" / "shared" / "icons" / "round-star.svg"
+    drawn = icon.read_bytes()
+    original = render.render_game
+
+    def saved_meanwhile(*args, **kwargs):
+        result = original(*args, **kwargs)
+        icon.unlink()  # a new file, as an editor saves (it may be a hard link to the repository's)
+        icon.write_bytes(drawn + b"<!-- saved again -->\n")
+        return result
+
+    monkeypatch.setattr(render, "render_game", saved_meanwhile)
+    assert run(root, "build", "--jobs", "1").exit_code == 0
+    monkeypatch.undo()
+    again = run(root, "build", "--jobs", "1")
+    assert again.exit_code == 0 and "up to date" not in again.output
+    assert "up to date" in run(root, "build", "--jobs", "1").output
+
+
+def test_ctrl_c_on_a_build_in_processes_leaves_no_temporary_files(tmp_path, monkeypatch):
+    """The pool ends its workers on Ctrl-C before they can remove their temporary files: the parent does."""
+    import pnp.kit.run as kit_run
+
+    root = make_project(tmp_path / "p")
+    folder = root / "output" / "mini"
+    folder.mkdir(parents=True)
+    (folder / ".pnp.lock").touch()
+    left = folder / ".mini-a4.pdf.pnp-0123456789ab.tmp"  # as a worker ended midway leaves it
+    left.write_bytes(b"%PDF-1.7 half")
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(kit_run, "_follow", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        kit_run.build_games(Project(root.resolve()), ["mini", "mini"], PrintOptions(), root / "output", jobs=2)
+    assert not left.exists()
 
 
 # -- where outputs go ---------------------------------------------------------------------------------------

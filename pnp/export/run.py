@@ -2,8 +2,8 @@
 check what was written against the format's rules, and put the folder in place of the old one at once."""
 
 import shutil
+import time
 from collections.abc import Callable
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,7 +11,7 @@ from ..kit.inputs import record, sha256, snapshot
 from ..kit.manifest import Manifest, up_to_date, warning_records
 from ..check import few_collections, validate
 from ..errors import PnpError, cannot_write
-from ..project import output_lock, replace_folder
+from ..project import output_lock, replace_folder, temporary_beside, tidy
 from ..report import Diagnostic, Report
 from .faces import FACES_PDF, collect, drawn_in_chunks, number_pages
 from .raster import Shot, run_tasks, write_all
@@ -54,8 +54,10 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
     if not force:
         manifest = up_to_date(project, game_id, _settings(fmt, options), folder, MANIFEST)
         if manifest is not None:
+            tidy(folder.parent)  # an export killed after this one was made left its work folder
             return Exported(game_id, True, manifest.replayed(), folder, len(manifest.files) + 1, up_to_date=True)
     report = Report(project.root)
+    started = time.time_ns()  # what the export used elsewhere, modified since, is recorded as such
     trees = snapshot(project, game_id)
     game, studio = validate(project, game_id, report, options["print"])
     if studio is None or report.errors:
@@ -63,7 +65,7 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
         return Exported(game_id, False, report.diagnostics)
     try:
         with output_lock(folder.parent, project.rel(folder.parent)):  # one export into a folder at a time
-            count = _written(project, studio, fmt, folder, options, jobs, on_progress, report, trees)
+            count = _written(project, studio, fmt, folder, options, jobs, on_progress, report, (trees, started))
         if count is None:
             return Exported(game_id, False, report.diagnostics)
     except PnpError as e:
@@ -77,10 +79,11 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
 
 
 def _written(project: "Project", studio: "Studio", fmt: str, folder: Path, options: dict[str, Any], jobs: int,
-             on_progress: Callable[[str, int], None] | None, report: Report, trees: dict[str, str]) -> int | None:
+             on_progress: Callable[[str, int], None] | None, report: Report,
+             trees: tuple[dict[str, str], int]) -> int | None:  # (digests, when taken)
     """Write the export into a new folder of its own beside `folder` and put it in its place; returns how
     many files it holds, None when refused (the report says why)."""
-    work = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+    work = temporary_beside(folder, folder=True)  # with the lock held: see remove_leftovers
     try:
         if not _write(project, studio, fmt, folder, work, options, jobs, on_progress, report):
             return None
@@ -91,14 +94,14 @@ def _written(project: "Project", studio: "Studio", fmt: str, folder: Path, optio
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _record(project: "Project", game: "Game", fmt: str, options: dict[str, Any], work: Path, trees: dict[str, str],
-            report: Report) -> int:
+def _record(project: "Project", game: "Game", fmt: str, options: dict[str, Any], work: Path,
+            trees: tuple[dict[str, str], int], report: Report) -> int:
     """export.json: the settings, the inputs (as the build records them), the warnings and each file's sha256,
     so that the next export of unchanged inputs is skipped. Returns how many files the export holds."""
     files = [{"path": p.relative_to(work).as_posix(), "sha256": sha256(p)}
              for p in sorted(work.rglob("*")) if p.is_file()]
     manifest = Manifest({"game": game.id, **_settings(fmt, options)}, files, warning_records(report),
-                        record(project, game.id, trees, game.icons.used | game.used_files))
+                        record(project, game.id, trees[0], game.icons.used | game.used_files, started_ns=trees[1]))
     with open(work / MANIFEST, "w", encoding="utf-8") as f:
         manifest.write(f)
     return len(files) + 1

@@ -400,7 +400,7 @@ def write_game_report(project: "Project", game_id: str, folder: str | Path, repo
     """Check a game's data and write folder/<game>-report.pdf; returns its path, or None when the data has
     errors (they are in `report`). `emit(event, game_id, value)` tells progress as the build's does."""
     from ..errors import cannot_write
-    from ..project import write_file
+    from ..project import output_lock, write_file
 
     try:
         pdf = game_report_pdf(project, game_id, report, emit)
@@ -409,8 +409,8 @@ def write_game_report(project: "Project", game_id: str, folder: str | Path, repo
         folder = Path(folder)
         target = folder / f"{game_id}-report.pdf"
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            write_file(target, pdf)  # atomic, under a name of its own: two reports at once never share a file
+            with output_lock(folder, project.rel(folder)):  # the folder's writers' lock: see remove_leftovers
+                write_file(target, pdf)  # atomic, under a name of its own: two reports at once never share a file
         except OSError as e:
             report.error(f"{game_id}: no report: {cannot_write(project.rel(folder), e, project.rel)}")
             return None

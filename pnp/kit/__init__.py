@@ -34,7 +34,7 @@ def write_calibration(project: "Project", paper: str, folder: str | Path) -> Pat
     from ..draw.calibrate import calibration_sheet
     from ..draw.fonts import load_fonts
     from ..errors import OutputError, cannot_write
-    from ..project import write_file
+    from ..project import output_lock, write_file
     from ..units import PrintOptions
 
     size = PrintOptions(paper).paper_size
@@ -42,8 +42,8 @@ def write_calibration(project: "Project", paper: str, folder: str | Path) -> Pat
     folder = Path(folder)
     path = folder / f"calibrate-{paper}.pdf"
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        write_file(path, data)
+        with output_lock(folder, project.rel(folder)):  # the folder's writers' lock: see remove_leftovers
+            write_file(path, data)
     except OSError as e:
         raise OutputError(cannot_write(folder, e, project.rel)) from None
     return path

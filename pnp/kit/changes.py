@@ -4,6 +4,7 @@ it is now names the cards added, removed and changed since that build, or since 
 are validated in a scratch folder). The reprint imposes the changed faces, fronts with their backs, on as
 few sheets as they need, through the same kinds that print the whole kit."""
 
+import json
 import os
 import re
 import subprocess
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
-from ..project import not_regular, read_project_file, written_beside
+from ..project import not_regular, output_lock, read_project_file, write_file, written_beside
 from ..products.base import distinct
 from ..report import Mark, Report, shown
 from .faces import FACE_FIELDS, TEXT, item_key, manifest_faces
@@ -156,7 +157,7 @@ _TREE_ENTRY = re.compile(r"(\d+) (\w+) ([0-9a-f]+) +(-|\d+)\t(.*)", re.S)
 # what in a repository makes git read another folder: objects kept elsewhere, a worktree's common folder
 _ELSEWHERE = ("objects/info/alternates", "objects/info/http-alternates", "commondir")
 _CONFIGS = ("config", "config.worktree")  # the repository's config files git reads (the second with worktreeConfig)
-_GITDIR = re.compile(rb"gitdir:\s*(.*?)\s*\Z", re.S)
+_GITDIR = re.compile(rb"gitdir: (.+?)[\r\n]*\Z", re.S)  # as git reads a .git file: only line ends dropped
 
 
 def _repository(project: "Project") -> tuple[Path, Path] | None:
@@ -179,10 +180,7 @@ def _own_repository(project: "Project") -> None:
         raise UsageError("--since: the project is in no git repository")
     dotgit, work_tree = found
     try:
-        git_dir = dotgit
-        if dotgit.is_file():  # "gitdir: PATH", as a worktree or submodule has
-            named = _GITDIR.fullmatch(read_project_file(dotgit, 4096, Mark(project.rel(dotgit))))
-            git_dir = work_tree / os.fsdecode(named.group(1)) if named else dotgit
+        git_dir = _git_folder(project, dotgit, work_tree)
         real = project.inside(git_dir, Mark(project.rel(dotgit)), "git folder") if work_tree == project.root \
             else git_dir.resolve()  # the project's own is kept inside it; one above holds the project
         _links_inside(project, real)
@@ -197,6 +195,19 @@ def _own_repository(project: "Project") -> None:
     except DataError as e:
         raise UsageError(f"--since: the project's git repository cannot be read safely: {e.message}",
                          e.mark) from None
+
+
+def _git_folder(project: "Project", dotgit: Path, work_tree: Path) -> Path:
+    """The git folder of the repository whose .git is `dotgit`: itself, or the folder named by its "gitdir:
+    PATH" line (a worktree's or a submodule's). git is given this folder, never the .git file: read each in
+    its own way, `gitdir: .g ` (a space after) made pnp check .g while git used '.g ', a folder nothing
+    checked (its objects taken from a repository outside the project). DataError for any other .git file."""
+    if not dotgit.is_file():
+        return dotgit
+    named = _GITDIR.fullmatch(read_project_file(dotgit, 4096, Mark(project.rel(dotgit))))
+    if named is None:
+        raise DataError("this .git file is not one line 'gitdir: PATH'", Mark(project.rel(dotgit), 1, 1))
+    return work_tree / os.fsdecode(named.group(1))
 
 
 # settings of a repository's config that make git reach beyond it, as git names them (lowercase): an included
@@ -261,7 +272,7 @@ def _small_metadata(project: "Project", git_dir: Path, path: Path) -> None:
 def _git_command(project: "Project", *args: str) -> list[str]:
     """git run in the project on the repository _own_repository checked, and no other."""
     found = _repository(project)
-    pinned = [f"--git-dir={found[0]}", f"--work-tree={found[1]}"] if found is not None else []
+    pinned = [f"--git-dir={_git_folder(project, *found)}", f"--work-tree={found[1]}"] if found is not None else []
     return ["git", "-C", str(project.root), *pinned, *_GIT_SAFE, *args]
 
 
@@ -293,8 +304,10 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
     _own_repository(project)
     try:
         _git(project, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
-    except UsageError:
-        raise UsageError(f"--since {ref}: neither a manifest file nor a git commit of {project.root}") from None
+    except UsageError as e:  # git says nothing of a ref it does not know, and why of a repository it refuses
+        said = e.message.partition(": ")[2]
+        raise UsageError(f"--since {ref}: neither a manifest file nor a git commit of {project.root}"
+                         + (f" (git: {said})" if said else "")) from None
     prefix = _git(project, "rev-parse", "--show-prefix").decode().strip()
     wanted = [f"cards/{game_id}", f"layouts/{game_id}", "layouts/shared", "fonts"]
     entries = _tree(project, ref, prefix, wanted)
@@ -307,8 +320,11 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
         report = Report(scratch.root)
         game, studio = validate(scratch, game_id, report, options)
         if studio is None or report.errors:
-            raise UsageError(f"{game_id} at {ref} does not validate ({len(report.errors)} errors), so its faces "
-                             "cannot be compared; compare with a build's manifest instead")
+            first = report.errors[0] if report.errors else None
+            at = Mark(f"{ref}:{first.mark.file}", first.mark.line, first.mark.col) if first and first.mark else None
+            raise UsageError(f"{game_id} at {ref} does not validate ({len(report.errors)} errors"
+                             + (f"; the first: {first.message}" if first else "")
+                             + "), so its faces cannot be compared; compare with a build's manifest instead", at)
         return faces_of(studio)
 
 
@@ -498,13 +514,21 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[F
     from ..check import validate
 
     target = folder / f"{game_id}-reprint-{options.paper}{options.variant}.pdf"
+    recorded = folder / manifest_name(options, "reprint")  # what the reprint holds and since when
     changes = compare(state[0], read_faces(project, folder / manifest_name(options), game_id), state[1])
     keys = changes.reprinted()
     pages = 0
-    if keys:
-        _, studio = validate(project, game_id, Report(project.root), options)
-        pages = write_selection(studio, keys, target) if studio is not None else 0
-    if not pages:
-        target.unlink(missing_ok=True)
-        return Reprint(None, 0, 0, state[1], [])
+    # with the folder's lock, as the kit was written: the reprint was written beside another build's kit as
+    # it wrote, and no manifest said what it held or since when
+    with output_lock(folder, project.rel(folder)):
+        if keys:
+            _, studio = validate(project, game_id, Report(project.root), options)
+            pages = write_selection(studio, keys, target) if studio is not None else 0
+        if not pages:
+            target.unlink(missing_ok=True)
+            recorded.unlink(missing_ok=True)
+            return Reprint(None, 0, 0, state[1], [])
+        record = {"game": game_id, **options.record(), "since": state[1], "file": target.name, "pages": pages,
+                  "items": {cid: sorted(items) for cid, items in sorted(keys.items())}}
+        write_file(recorded, (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return Reprint(target, pages, sum(len(v) for v in keys.values()), state[1], changes.lines())

@@ -176,10 +176,26 @@ def snapshot(project: "Project", game_id: str, extra: "Collection[Path | str]" =
     return {rel: _digest(project, paths[rel]) for rel in sorted(paths)}
 
 
+CHANGED_WHILE_BUILT = "changed while it was built from"  # matches no digest: the next build makes it again
+
+
 def record(project: "Project", game_id: str, tree_digests: dict[str, str],
-           used: "Iterable[Path]") -> dict[str, Any]:
-    """The manifest's `inputs`: the trees as digested before the build plus the files it used elsewhere."""
+           used: "Iterable[Path]", started_ns: int) -> dict[str, Any]:
+    """The manifest's `inputs`: the trees as digested before the build (started at `started_ns`, time.time_ns)
+    plus the files it used elsewhere, which are known only once it is done: one modified since it started is
+    recorded as CHANGED_WHILE_BUILT, since what was drawn may be its older version (a shared icon saved during
+    a build was recorded as the new one, and the kit of the old found up to date from then on)."""
     files = dict(tree_digests)
     for path in used:
-        files.setdefault(_named(project, path), _digest(project, Path(path)))
+        name = _named(project, path)
+        if name not in files:
+            files[name] = CHANGED_WHILE_BUILT if _modified_since(Path(path), started_ns) else \
+                _digest(project, Path(path))
     return {"engine": engine(), "files": dict(sorted(files.items()))}
+
+
+def _modified_since(path: Path, started_ns: int) -> bool:
+    try:
+        return path.stat().st_mtime_ns >= started_ns
+    except OSError:
+        return False  # missing: its digest says so

@@ -6,13 +6,14 @@ import multiprocessing
 import os
 import queue as queues
 import sys
+import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, cast
 
 from ..errors import PnpError, cannot_write
-from ..project import output_lock
+from ..project import output_lock, tidy
 from ..report import Diagnostic, Report
 from .inputs import manifest_name, record, snapshot
 from .manifest import up_to_date, warning_records
@@ -47,6 +48,7 @@ def already_built(project: "Project", game_id: str, options: "PrintOptions", fol
     manifest = up_to_date(project, game_id, options, folder, manifest_name(options))
     if manifest is None:
         return None
+    tidy(folder)  # a build killed after this kit was made left its temporary files
     try:
         all_in_one = next(c["all_in_one"] for c in manifest.components) if manifest.components else {}
         files = [folder / f["path"] for f in manifest.files] + [folder / manifest_name(options)]
@@ -89,6 +91,7 @@ def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Pa
     """Validate, then draw and commit with the folder locked: a second build of it meanwhile waits, then
     finds the kit up to date when the first built the same (a build never mixes its files with another's)."""
     report = Report(project.root)
+    started = time.time_ns()
     trees = snapshot(project, game_id)  # before reading anything: a file edited meanwhile rebuilds next time
     from ..check import validate
 
@@ -107,7 +110,7 @@ def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Pa
             emit("start", game_id, steps(game))
             result = render_game(game, studio, folder, on_step=lambda label: emit("step", game_id, label))
             result.warnings = warning_records(report)
-            result.inputs = record(project, game_id, trees, game.icons.used | game.used_files)
+            result.inputs = record(project, game_id, trees, game.icons.used | game.used_files, started)
             files = commit(result)
     except PnpError as e:
         report.error(f"{game_id}: build failed: {e.message}; previous output left intact", e.mark)
@@ -166,11 +169,17 @@ def build_games(project: "Project", game_ids: list[str], options: "PrintOptions"
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     events = context.Queue()
-    with context.Pool(jobs, initializer=_start_worker, initargs=(events,)) as pool:
-        pending = {g: pool.apply_async(_in_worker, (project, g, options, Path(out_root) / g, force)) for g in todo}
-        with progress:
-            _follow(events, progress, pending.values())
-        outcomes.update((g, p.get()) for g, p in pending.items())
+    try:
+        with context.Pool(jobs, initializer=_start_worker, initargs=(events,)) as pool:
+            pending = {g: pool.apply_async(_in_worker, (project, g, options, Path(out_root) / g, force))
+                       for g in todo}
+            with progress:
+                _follow(events, progress, pending.values())
+            outcomes.update((g, p.get()) for g, p in pending.items())
+    except BaseException:  # Ctrl-C: the pool has ended its workers, whose temporary files are left
+        for g in todo:
+            tidy(Path(out_root) / g)
+        raise
     return cast(list[Outcome], [outcomes[g] for g in game_ids])
 
 

@@ -32,7 +32,7 @@ class Selection:
     seed: int = 0
 
     def __bool__(self) -> bool:
-        return bool(self.only or self.components or self.sample is not None)
+        return self.only is not None or bool(self.components) or self.sample is not None  # --only "" too
 
     def record(self) -> dict[str, Any]:
         return {"only": self.only, "components": list(self.components), "sample": self.sample, "seed": self.seed}

@@ -195,14 +195,36 @@ def markdown(studio: Studio) -> str:
             source = read_project_file(real, MAX_FILE_BYTES, Mark(shown)).decode("utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
+        measured = simulation(studio)
         try:
-            cached = render(source, {**studio.context(), "simulation": simulation(studio)}, MAX_RULEBOOK_CHARS,
-                            "the rulebook is longer than {max_chars:,} characters once its template is rendered "
-                            "(a long rulebook is about 40,000)")
+            cached = _rendered(studio, source, measured)
         except ExprError as e:
-            raise DataError(f"rulebook template: {e.message}", Mark(shown, e.line or 0, 1 if e.line else 0)) from None
+            at = Mark(shown, e.line or 0, 1 if e.line else 0)
+            if measured is not None and _renders(studio, source):  # the figures read are at fault, not the template
+                raise DataError(f"not as `pnp simulate` writes it: the rulebook template ({at}) failed on it: "
+                                f"{e.message}; run `pnp simulate` again",
+                                Mark(studio.project.rel(studio.project.root / "output" / studio.game.id /
+                                                        SIMULATION_FILE))) from None
+            raise DataError(f"rulebook template: {e.message}", at) from None
         studio.cache["rulebook"], studio.cache["rulebook-source"] = cached, source
     return cached
+
+
+def _rendered(studio: Studio, source: str, measured: dict[str, Any] | None) -> str:
+    return render(source, {**studio.context(), "simulation": measured}, MAX_RULEBOOK_CHARS,
+                  "the rulebook is longer than {max_chars:,} characters once its template is rendered "
+                  "(a long rulebook is about 40,000)")
+
+
+def _renders(studio: Studio, source: str) -> bool:
+    """Whether the rulebook renders without a simulation's figures: when it does, a failure with them is the
+    fault of simulation.json (a file in output/ a game folder someone sent may carry, of any shape), which the
+    message then names instead of a line of the template that reads it."""
+    try:
+        _rendered(studio, source, None)
+    except ExprError:
+        return False
+    return True
 
 
 def simulation(studio: Studio) -> dict[str, Any] | None:

@@ -8,7 +8,6 @@ import contextlib
 import html
 import ipaddress
 import itertools
-import mimetypes
 import os
 import re
 import sys
@@ -81,6 +80,24 @@ def served(project: "Project", real: Path | None) -> BinaryIO | None:
         return os.fdopen(open_beneath(project.root, real), "rb")
     except (OSError, ValueError):
         return None
+
+
+# what /files/ serves as what it is: pnp's outputs and pictures, and the text a game is written in. Any other
+# file of a game someone sent (an .html, an .svg with a <script>) is a download: served as a page, its script
+# ran with the preview's address, read every file the preview serves and the cookies of every other server on
+# this computer (cookies do not tell ports apart)
+PASSIVE_TYPES = {".pdf": "application/pdf", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
+                 ".webp": "image/webp", **{suffix: "text/plain; charset=utf-8" for suffix in TEXT_SUFFIXES}}
+
+
+def served_as(real: Path) -> tuple[str, dict[str, str]]:
+    """(media type, headers) of a project file /files/ serves: a passive type known by its suffix, never
+    guessed by the browser (nosniff), else a download."""
+    headers = {"X-Content-Type-Options": "nosniff"}
+    media = PASSIVE_TYPES.get(real.suffix.lower())
+    if media is None:
+        return "application/octet-stream", {**headers, "Content-Disposition": "attachment"}
+    return media, headers
 
 
 def _chunks(opened: BinaryIO, size: int) -> Iterator[bytes]:
@@ -358,10 +375,10 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
         opened = served(project, real)
         if real is None or opened is None:
             return NOT_FOUND
-        media = "text/plain; charset=utf-8" if real.suffix in TEXT_SUFFIXES else mimetypes.guess_type(real.name)[0]
         size = os.fstat(opened.fileno()).st_size
-        return StreamingResponse(_chunks(opened, size), media_type=media or "application/octet-stream",
-                                 headers={"Content-Length": str(size)})
+        media, headers = served_as(real)
+        return StreamingResponse(_chunks(opened, size), media_type=media,
+                                 headers={"Content-Length": str(size), **headers})
 
     def source(request: "Request") -> Response:
         rel = request.path_params["path"]

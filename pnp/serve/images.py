@@ -78,7 +78,7 @@ def assets_digest(files: "Mapping[str, str]") -> str:
     digest = hashlib.sha256()
     for path, status in files.items():
         if not path.endswith((".yaml", ".j2", ".md")):
-            digest.update(f"{path}\0{status}\0".encode())
+            digest.update(f"{path}\0{status}\0".encode("utf-8", "surrogateescape"))  # a name not in UTF-8 (os.fsdecode)
     return digest.hexdigest()[:16]
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from ..check import load
 from ..errors import DataError, UsageError
 from ..products.rulebook import SIMULATION_FILE
-from ..project import Project, write_file
+from ..project import Project, output_lock, write_file
 from ..report import Mark, Report
 from ..template import budget
 from .agents import make_agent
@@ -71,8 +71,8 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
     sim.summary = summarise(results, meta, names)
     sim.path = out_dir / SIMULATION_FILE
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        write_file(sim.path, to_json(sim.summary))
+        with output_lock(out_dir):  # the folder's writers' lock: see remove_leftovers
+            write_file(sim.path, to_json(sim.summary))
     except OSError as e:
         report.error(f"cannot write: {e.strerror or e}", Mark(str(sim.path)))
         sim.path = None
