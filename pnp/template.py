@@ -321,6 +321,8 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
         if isinstance(item, int):
             total += item.bit_length() // 3 + 2
             continue
+        if isinstance(item, Undefined):  # `[card.nmae]` would print "[Undefined]": said as `card.nmae` is
+            item._fail_with_undefined_error()
         if not (_is_mapping(item) or isinstance(item, (list, tuple, set, frozenset, Namespace))):
             _refuse_unprintable(item)
             total += 32  # a number, none, a macro: a short text
