@@ -169,6 +169,20 @@ def test_a_game_over_its_memory_is_stopped(monkeypatch):
             template.render(source, {})
 
 
+def test_what_a_stopped_game_left_behind_does_not_raise_the_next_games_memory_ceiling(monkeypatch):
+    # the stopped template's values stay in a cycle (its error, traceback and frames) until collected: counted
+    # into the next game's starting point, a long `pnp serve` let the second check of a game reach 1.9 GB
+    monkeypatch.setattr(template, "MAX_MEMORY_GROWTH", 64 << 20)
+    source = "{% set l = range(200) | map('string') | map('center', 999999) | list %}{{ l | length }}"
+    ceilings = []
+    for _ in range(3):
+        with template.budget():
+            ceilings.append(template._budget.memory_ceiling)
+            with pytest.raises(ExprError, match="more than 64 MB of memory"):
+                template.render(source, {})
+    assert max(ceilings) - min(ceilings) < 32 << 20, [c >> 20 for c in ceilings]
+
+
 def test_fields_win_over_mapping_methods():
     assert template.render("{{ card.items }}", {"card": {"items": 3}}) == "3"
 
