@@ -7,6 +7,7 @@ import functools
 import gc
 import inspect
 import itertools
+import math
 import re
 import resource
 import signal
@@ -729,6 +730,23 @@ def _counted(tokens: Iterable[Token]) -> Iterator[Token]:
         yield token
 
 
+_BITS_PER_DIGIT = {"b": 1, "o": 3, "x": 4}  # after 0b, 0o, 0x (the prefix's two characters count too)
+
+
+def _numbers_checked(tokens: Iterable[tuple[int, str, str]]) -> Iterator[tuple[int, str, str]]:
+    """The lexer's raw tokens, a number written too large refused at its line: `1e400` is infinity, which
+    Jinja's compiled code cannot write back (a NameError), and a 5,000-digit integer is past Python's own
+    limit for reading one."""
+    for lineno, kind, value in tokens:
+        if kind in ("integer", "float"):
+            digits = value.replace("_", "")
+            too_large = not math.isfinite(float(digits)) if kind == "float" else \
+                len(digits.lstrip("0")) * _BITS_PER_DIGIT.get(digits[1:2].lower(), 10 / 3) > MAX_NUMBER_BITS
+            if too_large:
+                raise _TooBig(f"the number {_short(value)} is too large (at most about 1,200 digits)", lineno)
+        yield lineno, kind, value
+
+
 def _bounded_tree(tree: _Node) -> _Node:
     """Refuse a template nested too deep to compile (Jinja's compiler and Python's recurse on
     nesting: 250 chained `+` overflow them), then route its loops and its `~` through the guards. The walk
@@ -860,8 +878,8 @@ class _Env(ImmutableSandboxedEnvironment):
         """A template's tokens, its source size and their number refused before they cost too much."""
         _check_source(source)
         lexer = self.lexer  # its tokens counted as the parser reads them (Jinja's own _tokenize, no extensions)
-        tokens = lexer.wrap(lexer.tokeniter(self.preprocess(source, name, filename), name, filename, state), name,
-                            filename)
+        tokens = lexer.wrap(_numbers_checked(lexer.tokeniter(self.preprocess(source, name, filename), name,
+                                                             filename, state)), name, filename)
         return TokenStream(_counted(tokens), name, filename)
 
     def _generate(self, source: nodes.Template, name: str | None, filename: str | None,
