@@ -293,12 +293,37 @@ def _check_int(value: object, what: str) -> None:
 
 
 def _check_result(value: _T) -> _T:
-    size = _size(value)
+    size = _held(value) if type(value) in _BUILT else _size(value)
     if size is not None:
         if size > MAX_STRING:
-            raise LimitError(f"a template built a value of {size:,} items or characters (at most {MAX_STRING:,})")
+            raise LimitError(f"a template built a value of {size:,} items or characters (at most {MAX_STRING:,})"
+                             if size == _size(value) else f"a template built a value holding more than "
+                             f"{MAX_STRING:,} items within one another (a list holding a list twice, again and again?)")
         tick(size)
     return value
+
+
+_BUILT = (list, tuple, dict)  # the containers a template makes (a game's data are Records and MarkedLists)
+
+
+def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
+    """The items a template's container holds, those of the containers inside it counted as often as they are
+    held (up to just past MAX_STRING). `[x, x]` is twice the size of x: forty such steps are short to write,
+    and comparing or hashing the result (==, `in`, a mapping's key) never ends, in C code that no time limit
+    stops. Bounded where each value is made, such work is too. Each container is looked at once (its count
+    kept by id), so the look costs what the value takes in memory, not what it counts."""
+    counts: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        container, inner_counted = stack.pop()
+        items = [*container.keys(), *container.values()] if type(container) is dict else container
+        inner = [item for item in items if type(item) in _BUILT]
+        if not inner_counted:
+            stack.append((container, True))
+            stack.extend((item, False) for item in inner if id(item) not in counts)
+            continue
+        counts[id(container)] = min(len(items) + sum(counts.get(id(item), 0) for item in inner), MAX_STRING + 1)
+    return counts[id(value)]
 
 
 def _refuse_longer(size: int, what: str) -> int:
@@ -326,8 +351,8 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
         if isinstance(item, int):
             total += item.bit_length() // 3 + 2
             continue
-        if isinstance(item, Undefined):  # `[card.nmae]` would print "[Undefined]": said as `card.nmae` is
-            item._fail_with_undefined_error()
+        if isinstance(item, StrictUndefined):  # `[card.nmae]` would print "[Undefined]": said as `card.nmae`
+            item._fail_with_undefined_error()  # is (Jinja's `x if c` without else is lenient: it prints '')
         if not (_is_mapping(item) or isinstance(item, (list, tuple, set, frozenset, Namespace))):
             _refuse_unprintable(item)
             total += 32  # a number, none, a macro: a short text
@@ -761,6 +786,13 @@ def _bounded_tree(tree: _Node) -> _Node:
         for field, value in node.iter_fields():
             children = value if isinstance(value, list) else [value]
             for i, child in enumerate(children):
+                if isinstance(child, (nodes.List, nodes.Dict)) or \
+                        isinstance(child, nodes.Tuple) and child.ctx == "load":  # `[x, x]`: see _held
+                    if not (isinstance(node, nodes.Filter) and node.name in ("_pnp_built", "_pnp_concat")):
+                        child = children[i] = nodes.Filter(child, "_pnp_built", [], [], None, None,
+                                                           lineno=child.lineno)
+                        if children is not value:
+                            setattr(node, field, child)
                 if isinstance(child, nodes.Concat):
                     child = children[i] = nodes.Filter(nodes.List(child.nodes, lineno=child.lineno), "_pnp_concat",
                                                        [], [], None, None, lineno=child.lineno)
@@ -949,7 +981,7 @@ def _split(text: Any, sep: str | None = None) -> list[str]:
 
 
 OWN_FILTERS = {"percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split}
-ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded, _pnp_concat=_concat)
+ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result)
 ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,
                    range=_bounded_range)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text

@@ -187,6 +187,17 @@ def test_fields_win_over_mapping_methods():
     assert template.render("{{ card.items }}", {"card": {"items": 3}}) == "3"
 
 
+@pytest.mark.parametrize("source", ["{{ [card.nmae] }}", "{{ (1, card.nmae) ~ '' }}", "{{ '%s' % ({'a': card.nmae},) }}",
+                                    "{{ dict(a=card.nmae) | dictsort | string }}"])
+def test_a_value_holding_a_missing_field_fails_when_printed(source):
+    with pytest.raises(ExprError, match="no field 'nmae'"):
+        template.render(source, {"card": {"name": "Lion"}})
+
+
+def test_an_if_without_else_still_prints_nothing():
+    assert template.render("{{ 's' if card.n != 1 }}|{{ ['a' if card.n != 1] | length }}", {"card": {"n": 1}}) == "|1"
+
+
 @pytest.mark.parametrize("expression", ["game.missing", "[1, game.missing]", "{'a': game.missing}"])
 def test_an_expression_that_names_nothing_fails_where_it_is_evaluated(expression):
     with pytest.raises(ExprError, match="no field 'missing'"):
