@@ -786,21 +786,27 @@ def _bounded_tree(tree: _Node) -> _Node:
         for field, value in node.iter_fields():
             children = value if isinstance(value, list) else [value]
             for i, child in enumerate(children):
-                if isinstance(child, (nodes.List, nodes.Dict)) or \
-                        isinstance(child, nodes.Tuple) and child.ctx == "load":  # `[x, x]`: see _held
-                    if not (isinstance(node, nodes.Filter) and node.name in ("_pnp_built", "_pnp_concat")):
-                        child = children[i] = nodes.Filter(child, "_pnp_built", [], [], None, None,
-                                                           lineno=child.lineno)
-                        if children is not value:
-                            setattr(node, field, child)
-                if isinstance(child, nodes.Concat):
-                    child = children[i] = nodes.Filter(nodes.List(child.nodes, lineno=child.lineno), "_pnp_concat",
-                                                       [], [], None, None, lineno=child.lineno)
+                guarded = _guarded(node, child)
+                if guarded is not child:
+                    child = children[i] = guarded
                     if children is not value:
                         setattr(node, field, child)
                 if isinstance(child, nodes.Node):
                     stack.append((child, depth + 1))
     return tree
+
+
+def _guarded(parent: nodes.Node, child: object) -> object:
+    """A node of the tree as the guards see it: `a ~ b` through _concat, a list, tuple or mapping it writes
+    through _check_result (see _held); any other node, or one its parent already guards, as it is."""
+    if isinstance(parent, nodes.Filter) and parent.name in ("_pnp_built", "_pnp_concat"):
+        return child
+    if isinstance(child, (nodes.List, nodes.Dict)) or isinstance(child, nodes.Tuple) and child.ctx == "load":
+        return nodes.Filter(child, "_pnp_built", [], [], None, None, lineno=child.lineno)
+    if isinstance(child, nodes.Concat):
+        return nodes.Filter(nodes.List(child.nodes, lineno=child.lineno), "_pnp_concat", [], [], None, None,
+                            lineno=child.lineno)
+    return child
 
 
 def _template_line_of_code(code: str, line: int | None) -> int:

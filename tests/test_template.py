@@ -34,8 +34,8 @@ from pnp.errors import ExprError
     ("{{ ('\n' * 999999) | indent(1000) }}", "what indent builds would be longer"),
     ("{{ ('\t' * 999999).expandtabs(1000) }}", "what expandtabs builds would be longer"),
     ("{{ ('x' * 1000).translate({120: 'y' * 10000}) }}", "what translate builds would be longer"),
-    ("{{ sum([[1] * 1000] * 2000, []) }}", "this sum would be longer"),
-    ("{{ ([[1] * 1000] * 2000) | sum(start=[]) }}", "this sum would be longer"),
+    ("{{ sum([[1] * 1000] * 2000, []) }}", "holding more than 1,000,000 items"),
+    ("{{ ([[1] * 1000] * 2000) | sum(start=[]) }}", "holding more than 1,000,000 items"),
     ("{{ ('x' * 100000) | wordwrap(1) }}", "wrapping this text at 1 would take too long"),
     ("{{ round(5, -10**8) }}", "rounding to 100000000 digits is too many"),
     # a memory address would print: the same data would not build the same bytes
