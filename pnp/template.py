@@ -1058,8 +1058,9 @@ def _friendly(message: str) -> str:
 
 # What evaluating a template may raise besides Jinja's own errors: a designer's mistake in an expression,
 # or our limits. Anything else is a bug in pnp and should surface as one.
-_EXPECTED = (TemplateError, LimitError, TypeError, ValueError, ArithmeticError, AttributeError, KeyError,
-             IndexError, RuntimeError, MemoryError, AssertionError)  # Jinja asserts on truncate's arguments
+_EXPECTED = (TemplateError, LimitError, TypeError, ValueError, ArithmeticError, AttributeError,
+             LookupError,  # KeyError, IndexError, and an unknown codec's: 'x'.encode('rot13')
+             RuntimeError, MemoryError, AssertionError)  # Jinja asserts on truncate's arguments
 
 
 def _failure(error: BaseException) -> ExprError:
