@@ -180,7 +180,7 @@ def test_what_a_stopped_game_left_behind_does_not_raise_the_next_games_memory_ce
             ceilings.append(template._budget.memory_ceiling)
             with pytest.raises(ExprError, match="more than 64 MB of memory"):
                 template.render(source, {})
-    assert max(ceilings) - min(ceilings) < 32 << 20, [c >> 20 for c in ceilings]
+    assert max(ceilings[1:]) < ceilings[0] + (32 << 20), [c >> 20 for c in ceilings]  # (it may fall)
 
 
 def test_fields_win_over_mapping_methods():
