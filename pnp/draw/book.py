@@ -110,6 +110,28 @@ def _block_end(tokens: list[Token], i: int) -> int:
                  if tokens[j].level == start.level and tokens[j].nesting == -1), len(tokens))
 
 
+_UNPRINTABLE = {"fence": "a code block", "code_block": "a code block (a line indented by 4 spaces)",
+                "html_block": "HTML"}  # what Markdown has and a rulebook does not print
+
+
+def _unprintable(token: Token) -> Callable[[_Story], int] | None:
+    """For a block the book has no way to print, a handler that refuses it: it was left out without a word
+    (a 140,000-character code block vanished from a rulebook built with exit 0)."""
+    if token.type not in _UNPRINTABLE:
+        return None
+
+    def refuse(state: _Story) -> int:
+        _refuse_unprintable(token)
+        return state.i + 1
+    return refuse
+
+
+def _refuse_unprintable(token: Token) -> None:
+    if token.type in _UNPRINTABLE:
+        raise DataError(f"the rulebook prints headings, paragraphs, lists, tables, tips and pictures, not "
+                        f"{_UNPRINTABLE[token.type]}: it would be left out")
+
+
 def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     """markdown-it inline tokens -> pnp markup, plus any images found."""
     out: list[str] = []
@@ -244,7 +266,7 @@ class Book:
         state = _Story(tokens, registry)
         while state.i < len(tokens):
             token = tokens[state.i]
-            handler = getattr(self, "_md_" + token.type, None)
+            handler = getattr(self, "_md_" + token.type, None) or _unprintable(token)
             placed = len(state.flow)
             try:
                 state.i = handler(state) if handler else state.i + 1
@@ -400,6 +422,7 @@ class Book:
     def tip(self, tokens: list[Token]) -> "_Together":
         inner: list[RichText] = []
         for t in tokens:
+            _refuse_unprintable(t)  # a tip prints its paragraphs
             if t.type == "inline":
                 text = _text_only(t.children, "a tip")
                 inner.append(self.para(text, size=9.5, space_after=3))
