@@ -1222,7 +1222,12 @@ def module(source: str, context: dict[str, Any]) -> TemplateModule:
     """A template of macros (macros.j2) as a module whose macros other templates call."""
     try:
         with _EVALUATION:
-            return _compile_template(source).make_module(context)
+            template = _compile_template(source)
+            try:
+                return template.make_module(context)
+            except _EXPECTED:  # Jinja's own rewriting, which render has: a failure at the top of macros.j2 was
+                ENV.handle_exception(source=source)  # said at a line of the Python code made from it
+                raise
     except _EXPECTED as e:
         raise _failure(e) from None
 
