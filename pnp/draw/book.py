@@ -32,6 +32,7 @@ _CELL_PADDING = 12  # points: a table cell's padding, left and right (ReportLab'
 MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale its drawing to nothing)
 MAX_BLOCKS = 6000  # headings, paragraphs, list items, table cells: the shipped rulebooks have 640-750; 20,000
 # headings took 13 s and 290 MB to set
+_SHORT_WORD = 20  # characters: no shorter word is wider than a page's text at a rulebook's sizes
 MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing with the square of its rows
 
 Entry = tuple[int, str, int]  # a heading the contents list: (level, text, page)
@@ -239,10 +240,25 @@ class Book:
             self._draw_icon(canvas, name, x, y, w, h, col)
 
     def para(self, markup: str, **kw: Any) -> RichText:
-        return RichText(markup, **self._style(kw))
+        return RichText(markup, **self._within_page(markup, self._style(kw)))
 
     def heading(self, markup: str, level: int, registry: list[Entry], **kw: Any) -> Heading:
-        return Heading(markup, level, registry, **self._style(dict(family="Display", **kw)))
+        return Heading(markup, level, registry, **self._within_page(markup, self._style(dict(family="Display",
+                                                                                             **kw))))
+
+    def _within_page(self, markup: str, style: dict[str, Any]) -> dict[str, Any]:
+        """A text's style, once no word of it is wider than the page's text: such a word ran off the page, cut
+        off, in a rulebook built with exit 0. (Words of a few characters always fit: not measured.)"""
+        longest = max(markup.split(), key=len, default="")
+        if len(longest) > _SHORT_WORD:
+            width = self.paper[0] - 2 * MARGIN
+            _, overflow = rtext.layout(rtext.parse(markup), self.fonts, style.get("family", "Body"),
+                                       style.get("size", 10.0), width)
+            if overflow:
+                raise BookError(f"a word wider than the page's text ({width / MM:.0f} mm) would run off the page: "
+                                f"'{longest[:40]}{'…' if len(longest) > 40 else ''}' ({len(longest):,} characters): "
+                                "break it with spaces")
+        return style
 
     def _style(self, kw: dict[str, Any]) -> dict[str, Any]:
         style = dict(fonts=self.fonts, draw_icon=self._icon, color=INK, layouts=self._layouts)
@@ -594,10 +610,13 @@ def _fill(frame: Frame, flow: list[Flowable], canvas: Canvas) -> None:
             if placed:
                 return
             continue
-        if frame.add(head, canvas, trySplit=0):
-            del flow[0]
-            placed += 1
-            continue
+        try:
+            if frame.add(head, canvas, trySplit=0):
+                del flow[0]
+                placed += 1
+                continue
+        except DataError as e:  # a block that cannot be set (a word wider than the page), said at its line
+            raise BookError(e.message, e.mark, line=getattr(head, "pnp_line", None)) from None
         parts = frame.split(head, canvas)
         if parts and not (len(parts) == 1 and parts[0] is head):
             flow[0:1] = parts
