@@ -53,6 +53,7 @@ class BookContent:
     note: str = ""  # a line at the foot of the title page
     fonts_line: str = ""
     icons_line: str = ""
+    marks: dict[str, Mark | None] = field(default_factory=dict)  # where title, subtitle, facts, credits are written
 
 
 def _too_many_blocks(tokens: list[Token]) -> "BookError | None":
@@ -472,16 +473,23 @@ class Book:
     def title_page(self) -> list[Flowable]:
         c = self.content
         flow = [Spacer(1, 40 * MM),
-                self.para(c.title, family="Display", size=34, leading=1.1, align="center", color=ACCENT,
-                          space_after=6)]
+                self._written("title", c.title, family="Display", size=34, leading=1.1, align="center",
+                              color=ACCENT, space_after=6)]
         if c.subtitle:
-            flow.append(self.para(f"*{c.subtitle}*", size=14, align="center", space_after=10))
-        flow.append(self.para(c.facts, size=12, align="center", space_after=18))
+            flow.append(self._written("subtitle", f"*{c.subtitle}*", size=14, align="center", space_after=10))
+        flow.append(self._written("facts", c.facts, size=12, align="center", space_after=18))
         for role, who in c.credits:
-            flow.append(self.para(f"**{role}:** {who}", size=10, align="center", space_after=3))
+            flow.append(self._written("credits", f"**{role}:** {who}", size=10, align="center", space_after=3))
         flow.append(Spacer(1, 12 * MM))
         flow.append(self.para(c.note, size=8.5, align="center", color="#666666"))
         return flow
+
+    def _written(self, what: str, markup: str, **kw: Any) -> RichText:
+        """A paragraph of the title page, refused (a word wider than the page) where game.yaml writes it."""
+        try:
+            return self.para(markup, **kw)
+        except BookError as e:
+            raise BookError(e.message, e.mark or self.content.marks.get(what)) from None
 
     def toc(self, entries: list[Entry]) -> list[Flowable]:
         flow = [self.para("Contents", family="Display", size=20, color=ACCENT, space_after=8)]

@@ -326,7 +326,9 @@ def content(studio: Studio) -> BookContent:
                       for name, lic in studio.fonts.licences.values())
     return BookContent(
         title=studio.game.title, markdown=markdown(studio), subtitle=str(meta.get("subtitle") or ""), facts=facts,
-        credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.", icons_line=_icons_line(studio))
+        credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.", icons_line=_icons_line(studio),
+        marks={what: meta.mark_of(key) for what, key in (("title", "title"), ("subtitle", "subtitle"),
+                                                         ("facts", "players"), ("credits", "credits"))})
 
 
 def _icons_line(studio: Studio) -> str:
