@@ -293,7 +293,7 @@ def _check_int(value: object, what: str) -> None:
 
 
 def _check_result(value: _T) -> _T:
-    size = _held(value) if type(value) in _BUILT else _size(value)
+    size = _held(cast(Any, value)) if type(value) in _BUILT else _size(value)
     if size is not None:
         if size > MAX_STRING:
             raise LimitError(f"a template built a value of {size:,} items or characters (at most {MAX_STRING:,})"
