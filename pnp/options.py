@@ -17,6 +17,7 @@ COLOUR_UNIT = "`#rrggbb`, `#rgb`, a colour name, or `none`"  # a colour option's
 COLOUR_RULE = ("Every colour, in a layout or in the data (a colour set's field), is written the same way: `'#rrggbb'` "
                "or `'#rgb'` (hexadecimal, any case), or a CSS colour name such as `white` or `darkgreen` (any case); "
                "`none`, `transparent` or nothing means no colour (a colour set's colours cannot be none).")
+CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # all but tab and line breaks
 _HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 NO_COLOUR = ("", "none", "transparent")
 _Value = TypeVar("_Value")
@@ -310,7 +311,12 @@ class Text(Option):
     def convert(self, value: object) -> object:
         if isinstance(value, (Mapping, list)):
             raise ValueError(f"expected text, got a {'mapping' if isinstance(value, Mapping) else 'list'}")
-        return "" if value is None else str(value)
+        text = "" if value is None else str(value)
+        control = CONTROL_CHARACTER.search(text)
+        if control:  # a YAML escape ("\e") or a template ('\x00') makes one: it prints nothing, or a box
+            raise ValueError(f"the text holds the control character U+{ord(control.group()):04X}, which prints "
+                             "nothing (an escape written by mistake?)")
+        return text
 
 
 class Name(Text):

@@ -4,8 +4,10 @@ game (constraints, derived fields, macros, layouts, the rulebook) is evaluated h
 import _string  # type: ignore[import-not-found]  # (no stub) how str.format splits a field name
 import contextlib
 import functools
+import gc
 import inspect
 import itertools
+import math
 import re
 import resource
 import signal
@@ -164,6 +166,9 @@ def budget(seconds: float | None = None) -> Iterator[None]:
     saved = state.seconds_left, state.memory_ceiling, state.stopped, state.too_slow
     state.games, state.stopped, state.too_slow = 1, None, {}
     state.seconds_left = SECONDS_PER_GAME if seconds is None else seconds
+    # A template stopped by an error leaves its values in a cycle (error, traceback, its frames): collected
+    # now, an earlier game's 500 MB neither raise this game's ceiling (pnp serve reached 1.9 GB) nor count in it
+    gc.collect()
     state.memory_ceiling = _memory() + MAX_MEMORY_GROWTH
     try:
         yield
@@ -288,12 +293,37 @@ def _check_int(value: object, what: str) -> None:
 
 
 def _check_result(value: _T) -> _T:
-    size = _size(value)
+    size = _held(cast(Any, value)) if type(value) in _BUILT else _size(value)
     if size is not None:
         if size > MAX_STRING:
-            raise LimitError(f"a template built a value of {size:,} items or characters (at most {MAX_STRING:,})")
+            raise LimitError(f"a template built a value of {size:,} items or characters (at most {MAX_STRING:,})"
+                             if size == _size(value) else f"a template built a value holding more than "
+                             f"{MAX_STRING:,} items within one another (a list holding a list twice, again and again?)")
         tick(size)
     return value
+
+
+_BUILT = (list, tuple, dict)  # the containers a template makes (a game's data are Records and MarkedLists)
+
+
+def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
+    """The items a template's container holds, those of the containers inside it counted as often as they are
+    held (up to just past MAX_STRING). `[x, x]` is twice the size of x: forty such steps are short to write,
+    and comparing or hashing the result (==, `in`, a mapping's key) never ends, in C code that no time limit
+    stops. Bounded where each value is made, such work is too. Each container is looked at once (its count
+    kept by id), so the look costs what the value takes in memory, not what it counts."""
+    counts: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(value, False)]
+    while stack:
+        container, inner_counted = stack.pop()
+        items = [*container.keys(), *container.values()] if type(container) is dict else container
+        inner = [item for item in items if type(item) in _BUILT]
+        if not inner_counted:
+            stack.append((container, True))
+            stack.extend((item, False) for item in inner if id(item) not in counts)
+            continue
+        counts[id(container)] = min(len(items) + sum(counts.get(id(item), 0) for item in inner), MAX_STRING + 1)
+    return counts[id(value)]
 
 
 def _refuse_longer(size: int, what: str) -> int:
@@ -321,6 +351,8 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
         if isinstance(item, int):
             total += item.bit_length() // 3 + 2
             continue
+        if isinstance(item, StrictUndefined):  # `[card.nmae]` would print "[Undefined]": said as `card.nmae`
+            item._fail_with_undefined_error()  # is (Jinja's `x if c` without else is lenient: it prints '')
         if not (_is_mapping(item) or isinstance(item, (list, tuple, set, frozenset, Namespace))):
             _refuse_unprintable(item)
             total += 32  # a number, none, a macro: a short text
@@ -723,6 +755,23 @@ def _counted(tokens: Iterable[Token]) -> Iterator[Token]:
         yield token
 
 
+_BITS_PER_DIGIT = {"b": 1, "o": 3, "x": 4}  # after 0b, 0o, 0x (the prefix's two characters count too)
+
+
+def _numbers_checked(tokens: Iterable[tuple[int, str, str]]) -> Iterator[tuple[int, str, str]]:
+    """The lexer's raw tokens, a number written too large refused at its line: `1e400` is infinity, which
+    Jinja's compiled code cannot write back (a NameError), and a 5,000-digit integer is past Python's own
+    limit for reading one."""
+    for lineno, kind, value in tokens:
+        if kind in ("integer", "float"):
+            digits = value.replace("_", "")
+            too_large = not math.isfinite(float(digits)) if kind == "float" else \
+                len(digits.lstrip("0")) * _BITS_PER_DIGIT.get(digits[1:2].lower(), 10 / 3) > MAX_NUMBER_BITS
+            if too_large:
+                raise _TooBig(f"the number {_short(value)} is too large (at most about 1,200 digits)", lineno)
+        yield lineno, kind, value
+
+
 def _bounded_tree(tree: _Node) -> _Node:
     """Refuse a template nested too deep to compile (Jinja's compiler and Python's recurse on
     nesting: 250 chained `+` overflow them), then route its loops and its `~` through the guards. The walk
@@ -737,14 +786,27 @@ def _bounded_tree(tree: _Node) -> _Node:
         for field, value in node.iter_fields():
             children = value if isinstance(value, list) else [value]
             for i, child in enumerate(children):
-                if isinstance(child, nodes.Concat):
-                    child = children[i] = nodes.Filter(nodes.List(child.nodes, lineno=child.lineno), "_pnp_concat",
-                                                       [], [], None, None, lineno=child.lineno)
+                guarded = _guarded(node, child)
+                if guarded is not child:
+                    child = children[i] = guarded
                     if children is not value:
                         setattr(node, field, child)
                 if isinstance(child, nodes.Node):
                     stack.append((child, depth + 1))
     return tree
+
+
+def _guarded(parent: nodes.Node, child: object) -> object:
+    """A node of the tree as the guards see it: `a ~ b` through _concat, a list, tuple or mapping it writes
+    through _check_result (see _held); any other node, or one its parent already guards, as it is."""
+    if isinstance(parent, nodes.Filter) and parent.name in ("_pnp_built", "_pnp_concat"):
+        return child
+    if isinstance(child, (nodes.List, nodes.Dict)) or isinstance(child, nodes.Tuple) and child.ctx == "load":
+        return nodes.Filter(child, "_pnp_built", [], [], None, None, lineno=child.lineno)
+    if isinstance(child, nodes.Concat):
+        return nodes.Filter(nodes.List(child.nodes, lineno=child.lineno), "_pnp_concat", [], [], None, None,
+                            lineno=child.lineno)
+    return child
 
 
 def _template_line_of_code(code: str, line: int | None) -> int:
@@ -854,8 +916,8 @@ class _Env(ImmutableSandboxedEnvironment):
         """A template's tokens, its source size and their number refused before they cost too much."""
         _check_source(source)
         lexer = self.lexer  # its tokens counted as the parser reads them (Jinja's own _tokenize, no extensions)
-        tokens = lexer.wrap(lexer.tokeniter(self.preprocess(source, name, filename), name, filename, state), name,
-                            filename)
+        tokens = lexer.wrap(_numbers_checked(lexer.tokeniter(self.preprocess(source, name, filename), name,
+                                                             filename, state)), name, filename)
         return TokenStream(_counted(tokens), name, filename)
 
     def _generate(self, source: nodes.Template, name: str | None, filename: str | None,
@@ -925,7 +987,7 @@ def _split(text: Any, sep: str | None = None) -> list[str]:
 
 
 OWN_FILTERS = {"percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split}
-ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded, _pnp_concat=_concat)
+ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result)
 ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,
                    range=_bounded_range)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
@@ -1003,8 +1065,9 @@ def _friendly(message: str) -> str:
 
 # What evaluating a template may raise besides Jinja's own errors: a designer's mistake in an expression,
 # or our limits. Anything else is a bug in pnp and should surface as one.
-_EXPECTED = (TemplateError, LimitError, TypeError, ValueError, ArithmeticError, AttributeError, KeyError,
-             IndexError, RuntimeError, MemoryError, AssertionError)  # Jinja asserts on truncate's arguments
+_EXPECTED = (TemplateError, LimitError, TypeError, ValueError, ArithmeticError, AttributeError,
+             LookupError,  # KeyError, IndexError, and an unknown codec's: 'x'.encode('rot13')
+             RuntimeError, MemoryError, AssertionError)  # Jinja asserts on truncate's arguments
 
 
 def _failure(error: BaseException, files: tuple[str, ...] = _TEMPLATE_FILES) -> ExprError:

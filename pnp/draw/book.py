@@ -32,6 +32,7 @@ _CELL_PADDING = 12  # points: a table cell's padding, left and right (ReportLab'
 MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale its drawing to nothing)
 MAX_BLOCKS = 6000  # headings, paragraphs, list items, table cells: the shipped rulebooks have 640-750; 20,000
 # headings took 13 s and 290 MB to set
+_SHORT_WORD = 20  # characters: no shorter word is wider than a page's text at a rulebook's sizes
 MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing with the square of its rows
 
 Entry = tuple[int, str, int]  # a heading the contents list: (level, text, page)
@@ -52,6 +53,7 @@ class BookContent:
     note: str = ""  # a line at the foot of the title page
     fonts_line: str = ""
     icons_line: str = ""
+    marks: dict[str, Mark | None] = field(default_factory=dict)  # where title, subtitle, facts, credits are written
 
 
 def _too_many_blocks(tokens: list[Token]) -> "BookError | None":
@@ -108,6 +110,28 @@ def _block_end(tokens: list[Token], i: int) -> int:
         return i + 1
     return next((j + 1 for j in range(i + 1, len(tokens))
                  if tokens[j].level == start.level and tokens[j].nesting == -1), len(tokens))
+
+
+_UNPRINTABLE = {"fence": "a code block", "code_block": "a code block (a line indented by 4 spaces)",
+                "html_block": "HTML"}  # what Markdown has and a rulebook does not print
+
+
+def _unprintable(token: Token) -> Callable[[_Story], int] | None:
+    """For a block the book has no way to print, a handler that refuses it: it was left out without a word
+    (a 140,000-character code block vanished from a rulebook built with exit 0)."""
+    if token.type not in _UNPRINTABLE:
+        return None
+
+    def refuse(state: _Story) -> int:
+        _refuse_unprintable(token)
+        return state.i + 1
+    return refuse
+
+
+def _refuse_unprintable(token: Token) -> None:
+    if token.type in _UNPRINTABLE:
+        raise DataError(f"the rulebook prints headings, paragraphs, lists, tables, tips and pictures, not "
+                        f"{_UNPRINTABLE[token.type]}: it would be left out")
 
 
 def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
@@ -217,10 +241,25 @@ class Book:
             self._draw_icon(canvas, name, x, y, w, h, col)
 
     def para(self, markup: str, **kw: Any) -> RichText:
-        return RichText(markup, **self._style(kw))
+        return RichText(markup, **self._within_page(markup, self._style(kw)))
 
     def heading(self, markup: str, level: int, registry: list[Entry], **kw: Any) -> Heading:
-        return Heading(markup, level, registry, **self._style(dict(family="Display", **kw)))
+        return Heading(markup, level, registry, **self._within_page(markup, self._style(dict(family="Display",
+                                                                                             **kw))))
+
+    def _within_page(self, markup: str, style: dict[str, Any]) -> dict[str, Any]:
+        """A text's style, once no word of it is wider than the page's text: such a word ran off the page, cut
+        off, in a rulebook built with exit 0. (Words of a few characters always fit: not measured.)"""
+        longest = max(markup.split(), key=len, default="")
+        if len(longest) > _SHORT_WORD:
+            width = self.paper[0] - 2 * MARGIN
+            _, overflow = rtext.layout(rtext.parse(markup), self.fonts, style.get("family", "Body"),
+                                       style.get("size", 10.0), width)
+            if overflow:
+                raise BookError(f"a word wider than the page's text ({width / MM:.0f} mm) would run off the page: "
+                                f"'{longest[:40]}{'…' if len(longest) > 40 else ''}' ({len(longest):,} characters): "
+                                "break it with spaces")
+        return style
 
     def _style(self, kw: dict[str, Any]) -> dict[str, Any]:
         style = dict(fonts=self.fonts, draw_icon=self._icon, color=INK, layouts=self._layouts)
@@ -244,7 +283,7 @@ class Book:
         state = _Story(tokens, registry)
         while state.i < len(tokens):
             token = tokens[state.i]
-            handler = getattr(self, "_md_" + token.type, None)
+            handler = getattr(self, "_md_" + token.type, None) or _unprintable(token)
             placed = len(state.flow)
             try:
                 state.i = handler(state) if handler else state.i + 1
@@ -400,6 +439,7 @@ class Book:
     def tip(self, tokens: list[Token]) -> "_Together":
         inner: list[RichText] = []
         for t in tokens:
+            _refuse_unprintable(t)  # a tip prints its paragraphs
             if t.type == "inline":
                 text = _text_only(t.children, "a tip")
                 inner.append(self.para(text, size=9.5, space_after=3))
@@ -433,16 +473,23 @@ class Book:
     def title_page(self) -> list[Flowable]:
         c = self.content
         flow = [Spacer(1, 40 * MM),
-                self.para(c.title, family="Display", size=34, leading=1.1, align="center", color=ACCENT,
-                          space_after=6)]
+                self._written("title", c.title, family="Display", size=34, leading=1.1, align="center",
+                              color=ACCENT, space_after=6)]
         if c.subtitle:
-            flow.append(self.para(f"*{c.subtitle}*", size=14, align="center", space_after=10))
-        flow.append(self.para(c.facts, size=12, align="center", space_after=18))
+            flow.append(self._written("subtitle", f"*{c.subtitle}*", size=14, align="center", space_after=10))
+        flow.append(self._written("facts", c.facts, size=12, align="center", space_after=18))
         for role, who in c.credits:
-            flow.append(self.para(f"**{role}:** {who}", size=10, align="center", space_after=3))
+            flow.append(self._written("credits", f"**{role}:** {who}", size=10, align="center", space_after=3))
         flow.append(Spacer(1, 12 * MM))
         flow.append(self.para(c.note, size=8.5, align="center", color="#666666"))
         return flow
+
+    def _written(self, what: str, markup: str, **kw: Any) -> RichText:
+        """A paragraph of the title page, refused (a word wider than the page) where game.yaml writes it."""
+        try:
+            return self.para(markup, **kw)
+        except BookError as e:
+            raise BookError(e.message, e.mark or self.content.marks.get(what)) from None
 
     def toc(self, entries: list[Entry]) -> list[Flowable]:
         flow = [self.para("Contents", family="Display", size=20, color=ACCENT, space_after=8)]
@@ -571,10 +618,13 @@ def _fill(frame: Frame, flow: list[Flowable], canvas: Canvas) -> None:
             if placed:
                 return
             continue
-        if frame.add(head, canvas, trySplit=0):
-            del flow[0]
-            placed += 1
-            continue
+        try:
+            if frame.add(head, canvas, trySplit=0):
+                del flow[0]
+                placed += 1
+                continue
+        except DataError as e:  # a block that cannot be set (a word wider than the page), said at its line
+            raise BookError(e.message, e.mark, line=getattr(head, "pnp_line", None)) from None
         parts = frame.split(head, canvas)
         if parts and not (len(parts) == 1 and parts[0] is head):
             flow[0:1] = parts

@@ -1,5 +1,6 @@
 """The design report's views: charts a game declares in game.yaml's `report:`, checked against its tables."""
 
+import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -47,7 +48,14 @@ def table_fields(spec: Mapping[str, Any]) -> dict[str, str]:
 
 
 def is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A number a chart or a margin can place: infinity, nan and a whole number past the largest float (a
+    derived `10 ** 1000 * item.power`) have no place on an axis (a histogram of one ended in a traceback)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
 
 
 def numeric(game: GameShape, table: str, name: str, kind: str) -> bool:
@@ -96,4 +104,6 @@ def _shape_problems(game: GameShape, view: Record, fields: dict[str, str]) -> It
     for key in wants_number:
         name = view.get(key)
         if name is not None and not numeric(game, table, name, fields[name]):
-            yield f"a {kind} charts '{name}' as a number, but it is {fields[name]}", key
+            yield f"a {kind} charts '{name}' as a number, but it is {fields[name]}" + (
+                " and not every row's value is a number a chart can place (text, infinity, nan or past 1e308)"
+                if fields[name] == "derived" else ""), key

@@ -16,8 +16,9 @@ from ..errors import DataError, ExprError
 from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model.schema import ICON_IN_TEXT
+from ..options import CONTROL_CHARACTER
 from ..project import read_project_file
-from ..report import Mark
+from ..report import MAX_ALIKE, Mark
 from ..template import render
 from .base import Kind, Printable
 from ..model.components import Component
@@ -92,10 +93,14 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     blocks the build could not set (pictures, tables), made as the build makes them, short of drawing."""
     said: list[tuple[str, Mark | None]] = []
     for n, line in enumerate(text.splitlines(), 1):
-        for name in ICON_IN_TEXT.findall(line):
-            if not studio.icons.exists(name):
-                said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}"
-                             f"{studio.did_you_mean_icon(name)}", book_mark(studio, n)))
+        control = CONTROL_CHARACTER.search(line)
+        if control:  # as in any text a game prints (see options.Text)
+            said.append((f"the rendered rulebook line {n} holds the control character U+{ord(control.group()):04X}, "
+                         "which prints nothing (an escape written by mistake?)", book_mark(studio, n)))
+        unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(line) if not studio.icons.exists(name)))
+        for told, name in enumerate(unknown):  # a suggestion is sought for those the report will show
+            hint = studio.did_you_mean_icon(name) if told < MAX_ALIKE else ""  # (20,000 names took 8 s)
+            said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}{hint}", book_mark(studio, n)))
         if "[[" in line:
             note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
             said += [(f"{message}, in the rendered rulebook line {n}", book_mark(studio, n))
@@ -120,7 +125,10 @@ def book_mark(studio: Studio, rendered_line: int | None) -> Mark:
         return Mark(shown)
     rendered = markdown(studio)  # reads the template's source too
     source = studio.cache["rulebook-source"]
-    line = source_line(source, rendered, rendered_line) or _first_loop(source)
+    index = studio.cache.get("rulebook-lines")
+    if index is None or index.rendered is not rendered:
+        index = studio.cache["rulebook-lines"] = _LineIndex(source, rendered)
+    line = index.source_line(rendered_line) or _first_loop(source)
     return Mark(shown, line, 1) if line else Mark(shown)
 
 
@@ -137,17 +145,41 @@ def source_line(source: str, rendered: str, line: int) -> int:
     """The template line that line `line` of the rendered Markdown comes from: the template line written
     exactly as it, or, when Jinja made it (a loop's row), as the nearest line above it that the template
     writes once and literally (a table's header). 0 when there is none."""
-    template = [text.strip() for text in source.splitlines()]
-    rendered_lines = rendered.splitlines()
-    for k in range(min(line, len(rendered_lines)), 0, -1):
-        text = rendered_lines[k - 1].strip()
-        if text and template.count(text) == 1:
-            return template.index(text) + 1
-        if k == line and text:  # a line the template writes with a value in it: `## {{ title }}`
-            written = [n for n, pattern in enumerate(template, 1) if "{{" in pattern and _writes(pattern, text)]
-            if len(written) == 1:
-                return written[0]
-    return 0
+    return _LineIndex(source, rendered).source_line(line)
+
+
+class _LineIndex:
+    """source_line for every line of one rendered rulebook, its tables made once: a rulebook of 20,000 lines
+    naming an unknown icon twice searched the template line by line, upwards from each, for a minute."""
+
+    def __init__(self, source: str, rendered: str) -> None:
+        self.rendered = rendered
+        template = [text.strip() for text in source.splitlines()]
+        times: dict[str, int] = {}
+        for text in template:
+            times[text] = times.get(text, 0) + 1
+        self.once = {text: n for n, text in enumerate(template, 1) if times[text] == 1}
+        self.template = template
+        self.lines = [text.strip() for text in rendered.splitlines()]
+        self.above = [0]  # above[k]: the template line of the nearest rendered line at or above k written once
+        for text in self.lines:
+            self.above.append((self.once.get(text, 0) if text else 0) or self.above[-1])
+        self.patterns = [(n, text) for n, text in enumerate(template, 1) if "{{" in text]
+        self.written: dict[str, int] = {}  # rendered text -> the one template line that can write it, or 0
+
+    def source_line(self, line: int) -> int:
+        if line > len(self.lines):
+            return self.above[len(self.lines)]
+        text = self.lines[line - 1]
+        if text and line <= len(self.template) and self.template[line - 1] == text and text not in self.once:
+            return line  # written more than once, and at this very line: where it is, before any loop
+        if text and text not in self.once:  # a line the template writes with a value in it: `## {{ title }}`
+            if text not in self.written:
+                lines = [n for n, pattern in self.patterns if _writes(pattern, text)]
+                self.written[text] = lines[0] if len(lines) == 1 else 0
+            if self.written[text]:
+                return self.written[text]
+        return self.above[line]
 
 
 def _writes(template_line: str, text: str) -> bool:
@@ -316,7 +348,9 @@ def content(studio: Studio) -> BookContent:
                       for name, lic in studio.fonts.licences.values())
     return BookContent(
         title=studio.game.title, markdown=markdown(studio), subtitle=str(meta.get("subtitle") or ""), facts=facts,
-        credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.", icons_line=_icons_line(studio))
+        credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.", icons_line=_icons_line(studio),
+        marks={what: meta.mark_of(key) for what, key in (("title", "title"), ("subtitle", "subtitle"),
+                                                         ("facts", "players"), ("credits", "credits"))})
 
 
 def _icons_line(studio: Studio) -> str:
