@@ -289,32 +289,42 @@ def _worked_out(svg: bytes, digest: bytes, colour: Color, font_name: str) -> For
     return float(drawing.width), float(drawing.height), list(operators) if clean else None
 
 
-def _operators(svg: bytes, digest: bytes, colour: Color, font_name: str) -> tuple[Drawing, list[str]]:
-    """(the drawing, the operators that draw it into a form of a scratch PDF in `font_name`)."""
+def _operators(svg: bytes, digest: bytes, colour: Color, font_name: str,
+               written: io.BytesIO | None = None) -> tuple[Drawing, list[str]]:
+    """(the drawing, the operators that draw it into a form of a scratch PDF in `font_name`); with `written`,
+    the scratch PDF is written there whole and uncompressed, the resources the form uses (a gradient's
+    shading) included."""
     drawing = _drawing(svg, digest)
-    scratch = new_canvas(io.BytesIO(), font_name)
+    scratch = new_canvas(written if written is not None else io.BytesIO(), font_name,
+                         compression=0 if written is not None else None)
     scratch.beginForm("icon", 0, 0, drawing.width, drawing.height)
     start = len(scratch._code)
     _render(scratch, svg, digest, colour)
     operators = scratch._code[start:]
     scratch.endForm()
+    if written is not None:
+        scratch.showPage()
+        scratch.save()
     return drawing, operators
 
 
 def _drawing_problem(svg: bytes, digest: bytes) -> str | None:
-    """Why the icon's drawing cannot be written into a PDF, or None: it is drawn once, as a build would (a
-    coordinate of 1e308 fails there, and one of nan would be written as a word no PDF reader knows)."""
+    """Why the icon's drawing cannot be written into a PDF, or None: it is drawn once and its scratch PDF
+    written whole, as a build would (a coordinate of 1e308 fails there, in the content or in a resource such
+    as a gradient's shading, and one of nan would be written as a word no PDF reader knows)."""
     from reportlab.lib import colors
 
     _drawing(svg, digest)  # svglib's own errors, and ours on the drawing's size, as they are
     default_font = shapes.STATE_DEFAULTS["fontName"]
+    written = io.BytesIO()
     try:
-        _, operators = _operators(svg, digest, colors.black, "Helvetica")
+        _operators(svg, digest, colors.black, "Helvetica", written)
+        pdf = written.getvalue().decode("latin-1")
     except (ValueError, OverflowError, ZeroDivisionError):  # ReportLab writing a number it cannot
-        operators = ["nan"]
+        pdf = "nan"
     finally:
         shapes.STATE_DEFAULTS["fontName"] = default_font
-    if any(_NOT_FINITE.search(op) for op in operators):
+    if _NOT_FINITE.search(pdf):
         return "it holds a coordinate or size that is not a number or too large to write in a PDF"
     return None
 
