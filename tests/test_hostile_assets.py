@@ -4,10 +4,12 @@ from the game's budget, however the icons share it out."""
 import base64
 import hashlib
 import io
+import struct
 
 import pytest
 from PIL import Image
 
+from conftest import REPO, make_project, run
 from pnp.errors import LimitError
 from pnp.draw import icons
 from pnp.template import budget
@@ -31,3 +33,24 @@ def test_drawing_an_icons_embedded_picture_is_paid_from_the_games_time():
         icons._drawing_problem(svg, digest)
     with budget():
         assert icons._drawing_problem(svg, digest) is None
+
+
+def _font_with_glyph_count(count: int) -> bytes:
+    """pnp's own Body font, its maxp table saying it holds `count` glyphs."""
+    font = bytearray((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
+    for n in range(struct.unpack(">H", font[4:6])[0]):
+        tag, _, offset, _ = struct.unpack(">4sIII", font[12 + 16 * n:28 + 16 * n])
+        if tag == b"maxp":
+            font[offset + 4:offset + 6] = struct.pack(">H", count)
+    return bytes(font)
+
+
+def test_a_font_whose_tables_disagree_is_refused_at_validation_not_in_the_builds_save(tmp_path):
+    """A font whose cmap names glyphs past its glyph count was registered, validated, then failed the build
+    with ReportLab's traceback when the PDF was saved."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
+    (root / "fonts/f.ttf").write_bytes(_font_with_glyph_count(0))
+    result = run(root, "build")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be embedded in a PDF" in result.stderr

@@ -160,6 +160,19 @@ def _codes_walked(font: bytes, at: int) -> int:
     return 0  # formats 0, 6 and 10 read one entry of the file per code point: as long as the file
 
 
+def _check_embeddable(font: TTFont, what: str, mark: Mark | None) -> None:
+    """DataError unless every character the font maps can be embedded: each is subset as a PDF's save does,
+    255 at a time (a font whose tables disagree, a glyph numbered past its glyph count, was registered and
+    failed only in the middle of a build's save, with a traceback). A few milliseconds per thousand glyphs."""
+    codes = sorted(font.face.charToGlyph)
+    try:
+        for start in range(0, len(codes), 255):
+            font.face.makeSubset([0, *codes[start:start + 255]])
+    except Exception as e:  # noqa: BLE001 - ReportLab's subsetter meeting any broken table: say which
+        raise DataError(f"{what} cannot be embedded in a PDF: its tables do not agree "
+                        f"({type(e).__name__}: {e})", mark) from None
+
+
 def _status(path: Path) -> tuple[int, ...]:
     """A font file's file_status (none when it cannot be read: reading it says why)."""
     try:
@@ -200,8 +213,10 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
             data = io.BytesIO(raw)
             data.name = str(real)  # what ReportLab calls the font in its messages
             try:
-                pdfmetrics.registerFont(TTFont(reg, data))
+                font = TTFont(reg, data)
             except Exception as e:  # noqa: BLE001 - a font parser meeting any broken file: say which, no traceback
                 raise DataError(f"font {family} {style} ({file}) cannot be loaded: {e}", where) from None
+            _check_embeddable(font, f"font {family} {style} ({file})", where)
+            pdfmetrics.registerFont(font)
         names[style] = reg
     return names
