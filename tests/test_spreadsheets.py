@@ -343,3 +343,21 @@ def test_a_sheet_holds_no_more_values_than_the_same_items_in_yaml(tmp_path, monk
     result = run(root, "validate")
     assert result.exit_code == 1
     assert "cards/mini/cards.csv:57:1: error: more than 1,000 values" in result.stderr  # 56 rows x 18 > 1,000
+
+
+@pytest.mark.parametrize("cell, said", [
+    (b'<c r="D3" t="e"><v>#DIV/0!</v></c>', "this cell holds an error value ('#DIV/0!')"),  # was printed as text
+    (b'<c r="D3" t="s"><v>99999</v></c>', "this cell cannot be read as its type says (IndexError"),
+    (b'<c r="D3" t="n"><v>abc</v></c>', "this cell cannot be read as its type says (ValueError"),
+    (b'<c r="D3" t="d"><v>soon</v></c>', "this cell cannot be read as its type says (ValueError"),
+    (b'<c r="D3" t="n"><v>1e999</v></c>', "this cell's number (inf) is not a finite number"),  # was printed 'inf'
+    (b'<c r="D3" t="inlineStr"><is><t>&undefined;</t></is></c>', "the sheet's XML cannot be read (undefined entity"),
+])
+def test_a_cell_openpyxl_cannot_read_or_reads_as_an_error_is_refused_at_the_cell(proj, cell, said):
+    """A value that does not read as its type says was refused for the whole workbook, with no cell named;
+    an error value (#DIV/0!, #VALUE!) or a number past a float's range was printed on the card as it reads."""
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: re.sub(rb'<c r="D3"[^>]*>.*?</c>', cell, data, count=1)
+          if name == "xl/worksheets/sheet1.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:4: error: {said}") for ln in errors(proj)), \
+        errors(proj)

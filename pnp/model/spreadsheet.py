@@ -7,6 +7,7 @@ column (and the sheet, for a workbook), so a message points at the cell."""
 
 import csv
 import io
+import math
 import re
 import zipfile
 from collections.abc import Sequence
@@ -125,21 +126,52 @@ def _cells_in_place(ws: Any, where: str) -> None:
     """LoadError at the first row or cell that openpyxl's reader would leave out or put in the wrong place
     without a word (a value lost with exit 0): a sheet numbers its rows from 1 up, each past the one before (a
     row numbered 0 or less, repeated or out of order was dropped), and a row's cells are named for that row, in
-    column order, each once (B2 before A2 was lost, G2 before F2 too, a second B2 cut the row short). Read in
-    one pass from the sheet's XML, its <row r=...> and <c r=...> (at most 4 MB: checked)."""
-    from xml.etree.ElementTree import iterparse
+    column order, each once (B2 before A2 was lost, G2 before F2 too, a second B2 cut the row short); and at
+    the first cell whose value openpyxl's reader cannot read, or reads as an error value (see _cell_value).
+    Read in one pass from the sheet's XML (at most 4 MB: checked); XML it cannot parse is refused at the row
+    it was in."""
+    from xml.etree.ElementTree import ParseError, iterparse
 
+    from openpyxl.worksheet._reader import WorkSheetParser
+
+    book = ws.parent  # the reader openpyxl's own read-only sheet makes, reading each cell as that one does
+    reader = WorkSheetParser(None, ws._shared_strings, data_only=False, epoch=book.epoch,
+                             date_formats=book._date_formats, timedelta_formats=book._timedelta_formats)
     row, column = 0, 0
     with ws._get_source() as source:  # the sheet's XML part, as openpyxl's own reader opens it
-        for event, element in iterparse(source, events=("start", "end")):
-            tag = element.tag.rpartition("}")[2]
-            if event == "end":
-                if tag == "row":
-                    element.clear()  # (its cells were checked: not kept)
-            elif tag == "row":
-                row, column = _row_number(element.get("r"), row, where), 0
-            elif tag == "c":
-                column = _cell_column(element.get("r"), row, column, where)
+        try:
+            for event, element in iterparse(source, events=("start", "end")):
+                tag = element.tag.rpartition("}")[2]
+                if event == "end":
+                    if tag == "row":
+                        element.clear()  # (its cells were checked: not kept)
+                    elif tag == "c":
+                        _cell_value(reader, element, Mark(where, row, column))
+                elif tag == "row":
+                    row, column = _row_number(element.get("r"), row, where), 0
+                elif tag == "c":
+                    column = _cell_column(element.get("r"), row, column, where)
+        except ParseError as e:
+            raise LoadError(f"the sheet's XML cannot be read ({str(e).split(':')[0]})",
+                            Mark(where, max(row, 1), max(column, 1))) from None
+
+
+def _cell_value(reader: Any, element: Any, mark: Mark) -> None:
+    """LoadError at `mark` when openpyxl's `reader` cannot read the cell `element` (a number that is not one, a
+    shared string that is not there, a date that is not a date: the workbook was refused with no cell named),
+    or reads it as an error value (#DIV/0!, or a date out of range, which openpyxl turns into #VALUE! with a
+    warning): that is no data, and was printed on the card as it reads."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cell = reader.parse_cell(element)
+    except Exception as e:  # noqa: BLE001 - openpyxl casting a value that is not what its type says
+        raise LoadError(f"this cell cannot be read as its type says ({type(e).__name__}: {e})", mark) from None
+    if cell["data_type"] == "e":
+        raise LoadError(f"this cell holds an error value ({shown(str(cell['value']))}), not data: type the value",
+                        mark)
 
 
 def _row_number(number: str | None, before: int, where: str) -> int:
@@ -310,6 +342,8 @@ def _cell(value: object, field: Field | None, mark: Mark) -> Any:
     """A cell's value as its field's type reads it; what does not read is kept as written, so the schema
     check reports it at this cell."""
     value = _plain_number(value)
+    if isinstance(value, float) and not math.isfinite(value):  # <v>1e999</v>: printed 'inf' in a text field
+        raise LoadError(f"this cell's number ({value}) is not a finite number", mark)
     if isinstance(value, str) and (bad := _NOT_PRINTABLE.search(value)):
         raise LoadError(f"character U+{ord(bad.group()):04X} is not allowed in a table's text (a control "
                         "character prints as nothing or as a box)", mark)
