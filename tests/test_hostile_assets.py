@@ -71,3 +71,18 @@ def test_a_csv_of_blank_rows_or_wide_rows_stops_at_the_row_as_a_workbook_does(tm
     csv.write_text("id,name,kind,power\n" + rows.replace("moss,Moss,plant,2", "moss,Moss,plant,2" + "," * 1000))
     result = run(root, "validate")
     assert "cards/mini/cards.csv:5:1001: error: row has more than 1,000 columns" in result.stderr
+
+
+def test_the_preview_never_draws_an_icon_validation_refuses(tmp_path):
+    """The preview draws the faces of a game with errors: an icon refused by validation was drawn there anyway
+    (250 uses of an embedded picture: 26 s and 2.5 GB; a gradient of nan: ReportLab's words, 'drawing failed')."""
+    from pnp.project import Project
+    from pnp.serve.preview import Preview
+
+    gradient = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs><linearGradient id="a" x2="1e308">'
+                '<stop offset="0" stop-color="red"/><stop offset="1" stop-color="blue"/></linearGradient></defs>'
+                '<rect width="10" height="10" fill="url(#a)"/></svg>')
+    root = make_project(tmp_path / "proj", {"layouts/shared/icons/round-star.svg": gradient})
+    problems = [p["message"] for p in Preview(Project(root), "mini").refresh()["problems"]]
+    assert all(m.startswith("icon 'round-star': the SVG file cannot be drawn") for m in problems), problems
+    assert any(m.endswith("(printing deck 'lion' front)") for m in problems), problems  # the face that shows it

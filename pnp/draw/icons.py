@@ -138,10 +138,15 @@ def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float
 
 def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: Color) -> tuple[str, float, float, int]:
     """The icon in this colour as the canvas's form `name`; (name, width, height, paints). The file is read for
-    each PDF, so what is drawn is always its content now; the drawing is worked out once per content."""
+    each PDF, so what is drawn is always its content now; the drawing is worked out once per content, and only
+    for an icon validation accepts (DataError otherwise)."""
     svg = read_icon(path)
     digest = hashlib.sha256(svg).digest()
     found = _forms.get((digest, hexval))
+    if found is None and (why := unreadable(path)) is not None:
+        # validation refuses it; the preview draws the faces of a game with errors, and drawing this one
+        # (250 uses of an embedded picture) took 26 s and 2.5 GB there
+        raise DataError(f"icon '{path.stem}': {why[0]}", None)
     if found is None:
         found = _forms[(digest, hexval)] = tuple(FORMS.value(
             digest + hexval.encode(), lambda: _worked_out(svg, digest, colour, canvas._initialFontName)))
