@@ -5,6 +5,7 @@ import base64
 import hashlib
 import io
 import struct
+import zlib
 
 import pytest
 from PIL import Image
@@ -86,3 +87,23 @@ def test_the_preview_never_draws_an_icon_validation_refuses(tmp_path):
     problems = [p["message"] for p in Preview(Project(root), "mini").refresh()["problems"]]
     assert all(m.startswith("icon 'round-star': the SVG file cannot be drawn") for m in problems), problems
     assert any(m.endswith("(printing deck 'lion' front)") for m in problems), problems  # the face that shows it
+
+
+def test_the_preview_says_a_damaged_picture_as_validation_does_not_in_reportlabs_words(tmp_path):
+    """A PNG whose header claims 6000 x 6000 pixels and holds a 20 x 20 picture's data: the preview drew it
+    anyway and said 'drawing failed: OSError: identity=[ImageReader@0x...] image file is truncated'."""
+    from pnp.project import Project
+    from pnp.serve.preview import Preview
+
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": (
+        "size: poker\nelements:\n  - {type: image, src: images/t.png, x: 0, y: 0, w: 3, h: 3}\n")})
+    picture = io.BytesIO()
+    Image.new("RGB", (20, 20)).save(picture, "PNG")
+    data = picture.getvalue()
+    header = struct.pack(">IIBBBBB", 6000, 6000, 8, 2, 0, 0, 0)
+    chunk = struct.pack(">I", 13) + b"IHDR" + header + struct.pack(">I", zlib.crc32(b"IHDR" + header))
+    (root / "layouts/mini/images").mkdir()
+    (root / "layouts/mini/images/t.png").write_bytes(data[:8] + chunk + data[33:])
+    problems = Preview(Project(root), "mini").refresh()["problems"]
+    assert problems and all(p["message"].startswith("image 'images/t.png' cannot be read: image file is truncated")
+                            and p["where"]["at"] == "layouts/mini/card.yaml:3:24" for p in problems), problems
