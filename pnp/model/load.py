@@ -2,6 +2,7 @@
 deep nesting, huge numbers and huge files."""
 
 import hashlib
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -435,6 +436,10 @@ def _counted_load(text: str, file: str) -> tuple[Any, int]:
     """load_text's (value, how many values it holds, aliases expanded): what keeping it costs."""
     if len(text) > MAX_FILE_BYTES:
         raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Mark(file))
+    if unseen := _UNSEEN_LINE_BREAK.search(text):
+        raise LoadError(f"character {_character(ord(unseen.group()))} is not allowed in YAML text: YAML reads it as "
+                        "the end of a line, which an editor does not show (every line after it would be "
+                        "numbered wrong); use a plain line break or a space", _position_mark(file, text, unseen.start()))
     loader = _Loader(text)
     try:
         builder = _Builder(loader, file, text)
@@ -450,6 +455,11 @@ def _counted_load(text: str, file: str) -> tuple[Any, int]:
         raise LoadError(f"malformed YAML: {e}", Mark(file)) from None
     finally:
         loader.dispose()
+
+
+# YAML 1.1, which PyYAML reads, ends a line at NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR too: one of them in a
+# comment ended it there (the rest was read as data), and every mark after it named a line the editor does not
+_UNSEEN_LINE_BREAK = re.compile("[\x85\u2028\u2029]")
 
 
 def _character(code: object) -> str:
