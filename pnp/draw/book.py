@@ -110,6 +110,23 @@ def _block_end(tokens: list[Token], i: int) -> int:
                  if tokens[j].level == start.level and tokens[j].nesting == -1), len(tokens))
 
 
+# Markdown's blocks the rulebook has no way to print, and what they are to the writer
+_UNPRINTED = {"code_block": "text indented four spaces or more (a code block, to Markdown)",
+              "fence": "a fenced code block (```)", "html_block": "a block of HTML"}
+
+
+def _unprinted(st: "_Story") -> int:
+    """The next token after the one at st.i, which no handler prints: a block holding text (a code block, HTML)
+    is refused at its line, where it was left out of the rulebook without a word (an indented paragraph in a
+    Jinja loop among them)."""
+    token = st.tokens[st.i]
+    if token.nesting == 0 and token.content.strip():
+        kind = _UNPRINTED.get(token.type, f"a Markdown block ({token.type})")
+        raise DataError(f"{kind} is not printed in a rulebook: its text would be left out; write it as a "
+                        "paragraph, a list or a table")
+    return st.i + 1
+
+
 def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     """markdown-it inline tokens -> pnp markup, plus any images found."""
     out: list[str] = []
@@ -244,7 +261,7 @@ class Book:
         state = _Story(tokens, registry)
         while state.i < len(tokens):
             token = tokens[state.i]
-            handler = getattr(self, "_md_" + token.type, None)
+            handler = getattr(self, "_md_" + token.type, None) or _unprinted
             placed = len(state.flow)
             try:
                 state.i = handler(state) if handler else state.i + 1
