@@ -246,11 +246,11 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
 
     from PIL import Image, UnidentifiedImageError
 
-    from ..model.images import MAX_IMAGE_PIXELS, jpeg_problem
+    from ..model.images import MAX_IMAGE_PIXELS, structure_problem
 
     try:
         picture = base64.decodebytes(payload.encode("ascii"))
-        if problem := jpeg_problem(picture):
+        if problem := structure_problem(picture):
             return f"cannot be used: {problem}", 0
         with Image.open(io.BytesIO(picture), formats=("PNG", "JPEG")) as image:
             width, height = image.size
