@@ -366,3 +366,21 @@ def test_a_damaged_cell_is_refused_at_its_cell(proj, cell, message):
           if name == "xl/worksheets/sheet1.xml" else data)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:2: error: {message}") for ln in errors(proj)), \
         errors(proj)
+
+
+@pytest.mark.parametrize("cell, said", [
+    (b'<c r="D3" t="e"><v>#DIV/0!</v></c>', "this cell holds the error value '#DIV/0!'"),  # was printed as text
+    (b'<c r="D3" t="s"><v>99999</v></c>', "this cell refers to shared text '99999'"),
+    (b'<c r="D3" t="n"><v>abc</v></c>', "this number cell holds 'abc', which is no finite number"),
+    (b'<c r="D3" t="d"><v>soon</v></c>', "this date cell holds 'soon', which is no date"),
+    (b'<c r="D3" t="n"><v>1e999</v></c>', "this number cell holds '1e999', which is no finite number"),  # was 'inf'
+    (b'<c r="D3" t="inlineStr"><is><t>&undefined;</t></is></c>', "the sheet's XML cannot be read (undefined entity"),
+])
+def test_a_cell_openpyxl_cannot_read_or_reads_as_an_error_is_refused_at_the_cell(proj, cell, said):
+    """A value that does not read as its type says was refused for the whole workbook, with no cell named;
+    an error value (#DIV/0!, #VALUE!) or a number past a float's range was printed on the card as it reads."""
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: re.sub(rb'<c r="D3"[^>]*>.*?</c>', cell, data, count=1)
+          if name == "xl/worksheets/sheet1.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:4: error: {said}") for ln in errors(proj)), \
+        errors(proj)

@@ -112,26 +112,26 @@ def _block_end(tokens: list[Token], i: int) -> int:
                  if tokens[j].level == start.level and tokens[j].nesting == -1), len(tokens))
 
 
-_UNPRINTABLE = {"fence": "a code block", "code_block": "a code block (a line indented by 4 spaces)",
-                "html_block": "HTML"}  # what Markdown has and a rulebook does not print
+# Markdown's blocks the rulebook has no way to print, and what they are to the writer
+_UNPRINTED = {"code_block": "text indented four spaces or more (a code block, to Markdown)",
+              "fence": "a fenced code block (```)", "html_block": "a block of HTML"}
 
 
-def _unprintable(token: Token) -> Callable[[_Story], int] | None:
-    """For a block the book has no way to print, a handler that refuses it: it was left out without a word
-    (a 140,000-character code block vanished from a rulebook built with exit 0)."""
-    if token.type not in _UNPRINTABLE:
-        return None
-
-    def refuse(state: _Story) -> int:
-        _refuse_unprintable(token)
-        return state.i + 1
-    return refuse
+def _unprinted(st: "_Story") -> int:
+    """The next token after the one at st.i, which no handler prints: a block holding text (a code block, HTML)
+    is refused at its line, where it was left out of the rulebook without a word (an indented paragraph in a
+    Jinja loop among them)."""
+    _refuse_unprinted(st.tokens[st.i])
+    return st.i + 1
 
 
-def _refuse_unprintable(token: Token) -> None:
-    if token.type in _UNPRINTABLE:
-        raise DataError(f"the rulebook prints headings, paragraphs, lists, tables, tips and pictures, not "
-                        f"{_UNPRINTABLE[token.type]}: it would be left out")
+def _refuse_unprinted(token: Token) -> None:
+    """Refuse a token holding text that is not printed (a tip prints only its paragraphs, the story only the
+    blocks it has handlers for)."""
+    if token.nesting == 0 and token.content.strip() and token.type != "inline":
+        kind = _UNPRINTED.get(token.type, f"a Markdown block ({token.type})")
+        raise DataError(f"{kind} is not printed in a rulebook: its text would be left out; write it as a "
+                        "paragraph, a list or a table")
 
 
 def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
@@ -283,7 +283,7 @@ class Book:
         state = _Story(tokens, registry)
         while state.i < len(tokens):
             token = tokens[state.i]
-            handler = getattr(self, "_md_" + token.type, None) or _unprintable(token)
+            handler = getattr(self, "_md_" + token.type, None) or _unprinted
             placed = len(state.flow)
             try:
                 state.i = handler(state) if handler else state.i + 1
@@ -439,7 +439,7 @@ class Book:
     def tip(self, tokens: list[Token]) -> "_Together":
         inner: list[RichText] = []
         for t in tokens:
-            _refuse_unprintable(t)  # a tip prints its paragraphs
+            _refuse_unprinted(t)  # a tip prints its paragraphs
             if t.type == "inline":
                 text = _text_only(t.children, "a tip")
                 inner.append(self.para(text, size=9.5, space_after=3))

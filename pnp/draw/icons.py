@@ -45,6 +45,9 @@ _drawings: dict[bytes, Any] = {}  # file content's digest -> svglib's drawing of
 MAX_ICON_BYTES = 1024 * 1024
 MAX_ICON_ELEMENTS = 2_000  # counting each <use> as the elements it repeats
 MAX_CHAIN = 300  # elements within elements, and <use> of <use>, deeper than this are refused
+# An embedded picture is decoded and embedded again at each <use> of it (about a second per 30 million pixels):
+# it counts as one element per this many of its pixels, so an icon draws at most 4 million pixels in all
+PIXELS_PER_ELEMENT = 2_000
 MAX_ICON_SIZE = 100_000.0  # width and height, in points (1.4 m)
 MIN_ICON_SIZE = 1e-6  # ...and at least this: fitting a smaller one to its box scales it past any number a PDF holds
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
@@ -135,10 +138,15 @@ def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float
 
 def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: Color) -> tuple[str, float, float, int]:
     """The icon in this colour as the canvas's form `name`; (name, width, height, paints). The file is read for
-    each PDF, so what is drawn is always its content now; the drawing is worked out once per content."""
+    each PDF, so what is drawn is always its content now; the drawing is worked out once per content, and only
+    for an icon validation accepts (DataError otherwise)."""
     svg = read_icon(path)
     digest = hashlib.sha256(svg).digest()
     found = _forms.get((digest, hexval))
+    if found is None and (why := unreadable(path)) is not None:
+        # validation refuses it; the preview draws the faces of a game with errors, and drawing this one
+        # (250 uses of an embedded picture) took 26 s and 2.5 GB there
+        raise DataError(f"icon '{path.stem}': {why[0]}", None)
     if found is None:
         found = _forms[(digest, hexval)] = tuple(FORMS.value(
             digest + hexval.encode(), lambda: _worked_out(svg, digest, colour, canvas._initialFontName)))
@@ -229,7 +237,8 @@ def _outside_reference(svg: bytes) -> Problem | None:
     """(message, line, column) of what an icon must not hold, or None: a reference to anything but its own
     elements (another file, anywhere, or a URL: an icon is one self-contained file), an embedded picture
     that is not really a PNG or JPEG (svglib would let Pillow guess, and Pillow hands PostScript to
-    Ghostscript), or more than MAX_ICON_ELEMENTS elements once every <use> is counted as what it repeats."""
+    Ghostscript), or more than MAX_ICON_ELEMENTS elements once every <use> is counted as what it repeats and
+    every embedded picture as one element per PIXELS_PER_ELEMENT of its pixels."""
     from lxml import etree
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True)
@@ -237,6 +246,7 @@ def _outside_reference(svg: bytes) -> Problem | None:
         root = etree.fromstring(svg, parser)
     except etree.XMLSyntaxError as e:  # what the standard library's parser let pass (nesting too deep)
         return f"not an SVG file svglib can read ({e.msg})", e.lineno or 1, 1
+    weights: dict[Any, int] = {}  # embedded picture -> the elements its pixels count as
     for node in root.iter(etree.Element):
         if etree.QName(node).localname == "text":
             return ("holds text (<text>), which an icon may not: it would be drawn in a font pnp does not embed; "
@@ -250,43 +260,45 @@ def _outside_reference(svg: bytes) -> Problem | None:
             shown = href if len(href) <= 60 else href[:59] + "…"
             return (f"refers to '{shown}' outside the icon; an icon may refer only to its own elements "
                     "(#id) and embed PNG or JPEG pictures", where, 1)
-        problem = _embedded_problem(href[embedded.end() + 1:])
+        problem, pixels = _embedded_problem(href[embedded.end() + 1:])
         if problem:
             return f"its embedded picture {problem}", where, 1
-    count = _element_count(root)
+        weights[node] = pixels // PIXELS_PER_ELEMENT
+    count = _element_count(root, weights)
     if count > MAX_ICON_ELEMENTS:
         return (f"it has more than {MAX_ICON_ELEMENTS:,} elements and attributes (each <use> counted as what it "
-                f"repeats), or elements nested more than {MAX_CHAIN} deep", 1, 1)
+                f"repeats, each embedded picture as one per {PIXELS_PER_ELEMENT:,} pixels), or elements nested "
+                f"more than {MAX_CHAIN} deep", 1, 1)
     return None
 
 
-def _embedded_problem(payload: str) -> str | None:
-    """Why a base64 picture inside an icon cannot be drawn, or None."""
+def _embedded_problem(payload: str) -> tuple[str | None, int]:
+    """(why a base64 picture inside an icon cannot be drawn, or None; its pixels)."""
     import binascii
 
     from PIL import Image, UnidentifiedImageError
 
-    from ..model.images import MAX_IMAGE_PIXELS, jpeg_problem
+    from ..model.images import MAX_IMAGE_PIXELS, structure_problem
 
     try:
         picture = base64.decodebytes(payload.encode("ascii"))
-        if problem := jpeg_problem(picture):
-            return f"cannot be used: {problem}"
+        if problem := structure_problem(picture):
+            return f"cannot be used: {problem}", 0
         with Image.open(io.BytesIO(picture), formats=("PNG", "JPEG")) as image:
             width, height = image.size
     except (UnidentifiedImageError, binascii.Error, UnicodeEncodeError):
-        return "is not a PNG or JPEG image"
+        return "is not a PNG or JPEG image", 0
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
-        return "cannot be read"
+        return "cannot be read", 0
     if width * height > MAX_IMAGE_PIXELS:
-        return f"has more than {MAX_IMAGE_PIXELS:,} pixels"
-    return None
+        return f"has more than {MAX_IMAGE_PIXELS:,} pixels", 0
+    return None, width * height
 
 
-def _element_count(root: Any) -> int:
+def _element_count(root: Any, weights: dict[Any, int]) -> int:
     """The elements svglib would draw and their attributes, each <use> counted as the elements it stands for
-    (a chain of uses of uses can stand for millions); stops counting once past MAX_ICON_ELEMENTS, and a chain
-    deeper than MAX_CHAIN counts as past it."""
+    (a chain of uses of uses can stand for millions) and each element of `weights` as that many more; stops
+    counting once past MAX_ICON_ELEMENTS, and a chain deeper than MAX_CHAIN counts as past it."""
     from lxml import etree
 
     by_id = {node.get("id"): node for node in root.iter(etree.Element) if node.get("id")}
@@ -300,7 +312,7 @@ def _element_count(root: Any) -> int:
         if depth > MAX_CHAIN:
             return MAX_ICON_ELEMENTS + 1
         counts[node] = 1
-        total = 1 + len(node.attrib)  # svglib's work on an element grows with the square of its attributes
+        total = 1 + len(node.attrib) + weights.get(node, 0)  # svglib's work grows with the square of attributes
         href = node.get(_XLINK_HREF) or node.get("href") or ""
         targets = [by_id[href[1:]]] if href.startswith("#") and href[1:] in by_id else []
         for child in [*node.iterchildren(etree.Element), *targets]:
@@ -321,32 +333,44 @@ def _worked_out(svg: bytes, digest: bytes, colour: Color, font_name: str) -> For
     return float(drawing.width), float(drawing.height), list(operators) if clean else None
 
 
-def _operators(svg: bytes, digest: bytes, colour: Color, font_name: str) -> tuple[Drawing, list[str]]:
-    """(the drawing, the operators that draw it into a form of a scratch PDF in `font_name`)."""
+def _operators(svg: bytes, digest: bytes, colour: Color, font_name: str,
+               written: io.BytesIO | None = None) -> tuple[Drawing, list[str]]:
+    """(the drawing, the operators that draw it into a form of a scratch PDF in `font_name`); with `written`,
+    the scratch PDF is written there whole and uncompressed, the resources the form uses (a gradient's
+    shading) included."""
     drawing = _drawing(svg, digest)
-    scratch = new_canvas(io.BytesIO(), font_name)
+    scratch = new_canvas(written if written is not None else io.BytesIO(), font_name,
+                         compression=0 if written is not None else None)
     scratch.beginForm("icon", 0, 0, drawing.width, drawing.height)
     start = len(scratch._code)
     _render(scratch, svg, digest, colour)
     operators = scratch._code[start:]
     scratch.endForm()
+    if written is not None:
+        scratch.showPage()
+        scratch.save()
     return drawing, operators
 
 
 def _drawing_problem(svg: bytes, digest: bytes) -> str | None:
-    """Why the icon's drawing cannot be written into a PDF, or None: it is drawn once, as a build would (a
-    coordinate of 1e308 fails there, and one of nan would be written as a word no PDF reader knows)."""
+    """Why the icon's drawing cannot be written into a PDF, or None: it is drawn once (in the game's time) and
+    its scratch PDF written whole, as a build would (a coordinate of 1e308 fails there, in the content or in a resource such
+    as a gradient's shading, and one of nan would be written as a word no PDF reader knows)."""
     from reportlab.lib import colors
 
     _drawing(svg, digest)  # svglib's own errors, and ours on the drawing's size, as they are
     default_font = shapes.STATE_DEFAULTS["fontName"]
+    written = io.BytesIO()
     try:
-        _, operators = _operators(svg, digest, colors.black, "Helvetica")
+        # in the game's time too: embedded pictures are decoded and packed here, as in each PDF that draws them
+        with metered("drawing the icon"):
+            _operators(svg, digest, colors.black, "Helvetica", written)
+        pdf = written.getvalue().decode("latin-1")
     except (ValueError, OverflowError, ZeroDivisionError):  # ReportLab writing a number it cannot
-        operators = ["nan"]
+        pdf = "nan"
     finally:
         shapes.STATE_DEFAULTS["fontName"] = default_font
-    if any(_NOT_FINITE.search(op) for op in operators):
+    if _NOT_FINITE.search(pdf):
         return "it holds a coordinate or size that is not a number or too large to write in a PDF"
     return None
 

@@ -13,7 +13,7 @@ from ..report import Mark
 from . import text as rtext
 from .colour import ColourError, colour
 from .icons import draw_icon, icon_paints
-from .pictures import draw_resampled, drawn_pixels
+from .pictures import draw_resampled, drawn_pixels, verified_picture
 from .primitive import Primitive
 from ..project import Project, present
 from .fonts import FontSet
@@ -170,7 +170,13 @@ class Painter:
             except (OSError, ValueError):  # a picture Pillow cannot resample is drawn as it is
                 pass
         spend(f"embedded|{real}", size[0] * size[1])  # ReportLab decodes it to embed it
-        self.c.drawImage(str(real), x, y, p.w, p.h, preserveAspectRatio=True, anchor="c", mask="auto")
+        try:
+            self.c.drawImage(str(real), x, y, p.w, p.h, preserveAspectRatio=True, anchor="c", mask="auto")
+        except (OSError, ValueError):
+            # a damaged file, which validation refuses, drawn by the preview (it draws a game with errors):
+            # refused as validation says it, at its element, not in ReportLab's words as 'drawing failed'
+            verified_picture(self.project, path, p.mark, p.text, (p.w, p.h), lambda work, pixels: None)
+            raise
 
     def _spending(self, p: Primitive) -> Callable[[str, int], None]:
         """What decoding a picture for `p` spends: the game's pixels, in the name of the element that drew it."""

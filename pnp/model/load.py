@@ -470,6 +470,10 @@ def _built(text: str, file: str, lines: int = 0) -> "_Builder":
     file above the text, parsed alone (ParsedFiles._spliced)."""
     if len(text) > MAX_FILE_BYTES:
         raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Mark(file))
+    if unseen := _UNSEEN_LINE_BREAK.search(text):
+        raise LoadError(f"character {_character(ord(unseen.group()))} is not allowed in YAML text: YAML reads it as "
+                        "the end of a line, which an editor does not show (every line after it would be "
+                        "numbered wrong); use a plain line break or a space", _position_mark(file, text, unseen.start()))
     loader = _Loader(text)
     try:
         builder = _Builder(loader, file, text, lines)
@@ -486,6 +490,11 @@ def _built(text: str, file: str, lines: int = 0) -> "_Builder":
         raise LoadError(f"malformed YAML: {e}", Mark(file)) from None
     finally:
         loader.dispose()
+
+
+# YAML 1.1, which PyYAML reads, ends a line at NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR too: one of them in a
+# comment ended it there (the rest was read as data), and every mark after it named a line the editor does not
+_UNSEEN_LINE_BREAK = re.compile("[\x85\u2028\u2029]")
 
 
 def _character(code: object) -> str:

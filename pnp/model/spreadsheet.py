@@ -10,7 +10,7 @@ import io
 import math
 import re
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,7 @@ def _csv_rows(path: Path, shown: str) -> Rows:
     line = 1
     try:
         for cells in reader:
+            _check_row_size(len(rows), line, cells, shown)
             rows.append((line, cells))
             line = reader.line_num + 1
     except csv.Error as e:
@@ -125,24 +126,24 @@ def _cells_in_place(ws: Any, where: str) -> None:
     """LoadError at the first row or cell that openpyxl's reader would leave out or put in the wrong place
     without a word (a value lost with exit 0): a sheet numbers its rows from 1 up, each past the one before (a
     row numbered 0 or less, repeated or out of order was dropped), and a row's cells are named for that row, in
-    column order, each once (B2 before A2 was lost, G2 before F2 too, a second B2 cut the row short). Read in
-    one pass from the sheet's XML, its <row r=...> and <c r=...> (at most 4 MB: checked). Each cell's value
-    is checked there too (_cell_problem), so that a damaged one is said at its cell."""
-    from xml.etree.ElementTree import iterparse
+    column order, each once (B2 before A2 was lost, G2 before F2 too, a second B2 cut the row short); and at
+    the first cell whose value is damaged (_cell_problem: openpyxl would read it as something else without a
+    word) or that openpyxl's reader cannot read, or reads as an error value (_cell_value). Read in one pass from
+    the sheet's XML (at most 4 MB: checked); XML it cannot parse is refused at the row it was in."""
+    from xml.etree.ElementTree import ParseError, iterparse
 
+    from openpyxl.worksheet._reader import WorkSheetParser
+
+    book = ws.parent  # the reader openpyxl's own read-only sheet makes, reading each cell as that one does
+    reader = WorkSheetParser(None, ws._shared_strings, data_only=False, epoch=book.epoch,
+                             date_formats=book._date_formats, timedelta_formats=book._timedelta_formats)
     row, column = 0, 0
     with ws._get_source() as source:  # the sheet's XML part, as openpyxl's own reader opens it
-        for event, element in iterparse(source, events=("start", "end")):
-            tag = element.tag.rpartition("}")[2]
-            if event == "end":
-                if tag == "row":
-                    element.clear()  # (its cells were checked: not kept)
-                elif tag == "c" and (problem := _cell_problem(element, ws.parent)):
-                    raise LoadError(problem, Mark(where, row, column))
-            elif tag == "row":
-                row, column = _row_number(element.get("r"), row, where), 0
-            elif tag == "c":
-                column = _cell_column(element.get("r"), row, column, where)
+    column order, each once (B2 before A2 was lost, G2 before F2 too, a second B2 cut the row short); and at
+    the first cell whose value is damaged (_cell_problem: openpyxl would read it as something else without a
+    word) or that openpyxl's reader cannot read, or reads as an error value (_cell_value). Read in one pass from
+    the sheet's XML (at most 4 MB: checked); XML it cannot parse is refused at the row it was in."""
+    from xml.etree.ElementTree import ParseError, iterparse
 
 
 def _row_number(number: str | None, before: int, where: str) -> int:
@@ -273,10 +274,7 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
             raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
         if not cells:
             continue  # a row the file leaves out
-        if len(rows) >= MAX_ROWS:
-            raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(where, n, 1))
-        if len(cells) > MAX_COLUMNS:
-            raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(where, n, MAX_COLUMNS + 1))
+        _check_row_size(len(rows), n, cells, where)
         values = []
         for col, cell in enumerate(cells, start=1):
             if cell.data_type == "f":
@@ -285,6 +283,15 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
             values.append(cell.value)
         rows.append((n, values))
     return rows
+
+
+def _check_row_size(kept: int, line: int, cells: Sequence[Any], where: str) -> None:
+    """LoadError at a row past MAX_ROWS (blank rows counted: two million empty CSV lines took 14 s and 550 MB,
+    each kept until the items were made) or a row of more than MAX_COLUMNS cells, in a CSV file as in a sheet."""
+    if kept >= MAX_ROWS:
+        raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(where, line, 1))
+    if len(cells) > MAX_COLUMNS:
+        raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(where, line, MAX_COLUMNS + 1))
 
 
 def _blank(value: object) -> bool:
@@ -373,6 +380,8 @@ def _cell(value: object, field: Field | None, mark: Mark) -> Any:
     """A cell's value as its field's type reads it; what does not read is kept as written, so the schema
     check reports it at this cell."""
     value = _plain_number(value)
+    if isinstance(value, float) and not math.isfinite(value):  # <v>1e999</v>: printed 'inf' in a text field
+        raise LoadError(f"this cell's number ({value}) is not a finite number", mark)
     if isinstance(value, str) and (bad := _NOT_PRINTABLE.search(value)):
         raise LoadError(f"character U+{ord(bad.group()):04X} is not allowed in a table's text (a control "
                         "character prints as nothing or as a box)", mark)

@@ -1,0 +1,109 @@
+"""What a received game's assets can make pnp do, beyond the golden bad-input cases: work that must be paid for
+from the game's budget, however the icons share it out."""
+
+import base64
+import hashlib
+import io
+import struct
+import zlib
+
+import pytest
+from PIL import Image
+
+from conftest import REPO, make_project, run
+from pnp.errors import LimitError
+from pnp.draw import icons
+from pnp.template import budget
+
+
+def _icon_embedding(size: tuple[int, int]) -> bytes:
+    picture = io.BytesIO()
+    Image.new("RGB", size, (200, 10, 10)).save(picture, "PNG")
+    data = base64.b64encode(picture.getvalue()).decode()
+    return ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10">'
+            f'<image xlink:href="data:image/png;base64,{data}" width="10" height="10"/></svg>').encode()
+
+
+def test_drawing_an_icons_embedded_picture_is_paid_from_the_games_time():
+    """Each of 60 icons of a 3.8-million-pixel picture passed alone; drawn to check them, they took 10 s of
+    processor time and 550 MB: the drawing is in the game's time, so the game stops at the icon that spends it."""
+    svg = _icon_embedding((1000, 1000))
+    digest = hashlib.sha256(svg).digest()
+    icons._drawing(svg, digest)  # svglib's part, metered before: read with time to spare
+    with budget(seconds=0.0001), pytest.raises(LimitError):
+        icons._drawing_problem(svg, digest)
+    with budget():
+        assert icons._drawing_problem(svg, digest) is None
+
+
+def _font_with_glyph_count(count: int) -> bytes:
+    """pnp's own Body font, its maxp table saying it holds `count` glyphs."""
+    font = bytearray((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
+    for n in range(struct.unpack(">H", font[4:6])[0]):
+        tag, _, offset, _ = struct.unpack(">4sIII", font[12 + 16 * n:28 + 16 * n])
+        if tag == b"maxp":
+            font[offset + 4:offset + 6] = struct.pack(">H", count)
+    return bytes(font)
+
+
+def test_a_font_whose_tables_disagree_is_refused_at_validation_not_in_the_builds_save(tmp_path):
+    """A font whose cmap names glyphs past its glyph count was registered, validated, then failed the build
+    with ReportLab's traceback when the PDF was saved."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
+    (root / "fonts/f.ttf").write_bytes(_font_with_glyph_count(0))
+    result = run(root, "build")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be embedded in a PDF" in result.stderr
+
+
+def test_a_csv_of_blank_rows_or_wide_rows_stops_at_the_row_as_a_workbook_does(tmp_path, monkeypatch):
+    """Two million empty CSV lines (10 MB) took 14 s and 550 MB to validate and said ok: blank rows count
+    towards MAX_ROWS, and a row's cells towards MAX_COLUMNS, as in a workbook (the limit is made small here)."""
+    from pnp.model import spreadsheet
+    monkeypatch.setattr(spreadsheet, "MAX_ROWS", 50)
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    rows = "lion,Lion,beast,4\nfern,Fern,plant,1\nwolf,Wolf,beast,3\nmoss,Moss,plant,2\n"
+    csv = root / "cards" / "mini" / "cards.csv"
+    csv.write_text("id,name,kind,power\n" + rows + ",,,\n" * 60, encoding="utf-8")
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert "cards/mini/cards.csv:51:1: error: sheet has more than 50 rows" in result.stderr
+    csv.write_text("id,name,kind,power\n" + rows.replace("moss,Moss,plant,2", "moss,Moss,plant,2" + "," * 1000))
+    result = run(root, "validate")
+    assert "cards/mini/cards.csv:5:1001: error: row has more than 1,000 columns" in result.stderr
+
+
+def test_the_preview_never_draws_an_icon_validation_refuses(tmp_path):
+    """The preview draws the faces of a game with errors: an icon refused by validation was drawn there anyway
+    (250 uses of an embedded picture: 26 s and 2.5 GB; a gradient of nan: ReportLab's words, 'drawing failed')."""
+    from pnp.project import Project
+    from pnp.serve.preview import Preview
+
+    gradient = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs><linearGradient id="a" x2="1e308">'
+                '<stop offset="0" stop-color="red"/><stop offset="1" stop-color="blue"/></linearGradient></defs>'
+                '<rect width="10" height="10" fill="url(#a)"/></svg>')
+    root = make_project(tmp_path / "proj", {"layouts/shared/icons/round-star.svg": gradient})
+    problems = [p["message"] for p in Preview(Project(root), "mini").refresh()["problems"]]
+    assert all(m.startswith("icon 'round-star': the SVG file cannot be drawn") for m in problems), problems
+    assert any(m.endswith("(printing deck 'lion' front)") for m in problems), problems  # the face that shows it
+
+
+def test_the_preview_says_a_damaged_picture_as_validation_does_not_in_reportlabs_words(tmp_path):
+    """A PNG whose header claims 6000 x 6000 pixels and holds a 20 x 20 picture's data: the preview drew it
+    anyway and said 'drawing failed: OSError: identity=[ImageReader@0x...] image file is truncated'."""
+    from pnp.project import Project
+    from pnp.serve.preview import Preview
+
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": (
+        "size: poker\nelements:\n  - {type: image, src: images/t.png, x: 0, y: 0, w: 3, h: 3}\n")})
+    picture = io.BytesIO()
+    Image.new("RGB", (20, 20)).save(picture, "PNG")
+    data = picture.getvalue()
+    header = struct.pack(">IIBBBBB", 6000, 6000, 8, 2, 0, 0, 0)
+    chunk = struct.pack(">I", 13) + b"IHDR" + header + struct.pack(">I", zlib.crc32(b"IHDR" + header))
+    (root / "layouts/mini/images").mkdir()
+    (root / "layouts/mini/images/t.png").write_bytes(data[:8] + chunk + data[33:])
+    problems = Preview(Project(root), "mini").refresh()["problems"]
+    assert problems and all(p["message"].startswith("image 'images/t.png' cannot be read: image file is truncated")
+                            and p["where"]["at"] == "layouts/mini/card.yaml:3:24" for p in problems), problems
