@@ -139,11 +139,41 @@ def _cells_in_place(ws: Any, where: str) -> None:
                              date_formats=book._date_formats, timedelta_formats=book._timedelta_formats)
     row, column = 0, 0
     with ws._get_source() as source:  # the sheet's XML part, as openpyxl's own reader opens it
-    column order, each once (B2 before A2 was lost, G2 before F2 too, a second B2 cut the row short); and at
-    the first cell whose value is damaged (_cell_problem: openpyxl would read it as something else without a
-    word) or that openpyxl's reader cannot read, or reads as an error value (_cell_value). Read in one pass from
-    the sheet's XML (at most 4 MB: checked); XML it cannot parse is refused at the row it was in."""
-    from xml.etree.ElementTree import ParseError, iterparse
+        try:
+            for event, element in iterparse(source, events=("start", "end")):
+                tag = element.tag.rpartition("}")[2]
+                if event == "end":
+                    if tag == "row":
+                        element.clear()  # (its cells were checked: not kept)
+                    elif tag == "c":
+                        if problem := _cell_problem(element, ws.parent):
+                            raise LoadError(problem, Mark(where, row, column))
+                        _cell_value(reader, element, Mark(where, row, column))
+                elif tag == "row":
+                    row, column = _row_number(element.get("r"), row, where), 0
+                elif tag == "c":
+                    column = _cell_column(element.get("r"), row, column, where)
+        except ParseError as e:
+            raise LoadError(f"the sheet's XML cannot be read ({str(e).split(':')[0]})",
+                            Mark(where, max(row, 1), max(column, 1))) from None
+
+
+def _cell_value(reader: Any, element: Any, mark: Mark) -> None:
+    """LoadError at `mark` when openpyxl's `reader` cannot read the cell `element` (a number that is not one, a
+    shared string that is not there, a date that is not a date: the workbook was refused with no cell named),
+    or reads it as an error value (#DIV/0!, or a date out of range, which openpyxl turns into #VALUE! with a
+    warning): that is no data, and was printed on the card as it reads."""
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cell = reader.parse_cell(element)
+    except Exception as e:  # noqa: BLE001 - openpyxl casting a value that is not what its type says
+        raise LoadError(f"this cell cannot be read as its type says ({type(e).__name__}: {e})", mark) from None
+    if cell["data_type"] == "e":
+        raise LoadError(f"this cell holds an error value ({shown(str(cell['value']))}), not data: type the value",
+                        mark)
 
 
 def _row_number(number: str | None, before: int, where: str) -> int:
