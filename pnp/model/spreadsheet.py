@@ -136,8 +136,9 @@ def _cells_in_place(ws: Any, where: str) -> None:
 
     book = ws.parent  # the reader openpyxl's own read-only sheet makes, reading each cell as that one does
     # (no source: only its parse_cell is used, on the elements read here)
-    reader = WorkSheetParser(None, ws._shared_strings,  # type: ignore[arg-type] data_only=False, epoch=book.epoch,
-                             date_formats=book._date_formats, timedelta_formats=book._timedelta_formats)
+    reader = WorkSheetParser(None, ws._shared_strings, data_only=False,  # type: ignore[arg-type]
+                             epoch=book.epoch, date_formats=book._date_formats,
+                             timedelta_formats=book._timedelta_formats)
     row, column = 0, 0
     with ws._get_source() as source:  # the sheet's XML part, as openpyxl's own reader opens it
         try:
