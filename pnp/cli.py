@@ -153,7 +153,8 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
                    "since that build's manifest.json or that git commit (fronts with their backs).")
 @click.option("--only", metavar="EXPR", default=None,
               help="Proof only the items for which this expression is true, e.g. \"card.era == 'Triassic'\" "
-                   "(items as layouts see them); writes <game>-selection-<paper>.pdf, not the kit.")
+                   "(items as layouts see them); writes <game>-selection-<key>-<paper>.pdf (<key> names the "
+                   "selection), not the kit.")
 @click.option("--component", "components", metavar="ID", multiple=True,
               help="Proof only this component (repeat for more); writes the selection PDF, not the kit.")
 @click.option("--sample", type=click.IntRange(1, 100_000), default=None, metavar="N",

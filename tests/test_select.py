@@ -1,5 +1,6 @@
 """Proofing part of a game: --only, --component, --sample pick items through one mechanism, print them with
-their backs into <game>-selection-<paper>.pdf and leave the full kit's files untouched."""
+their backs into <game>-selection-<key>-<paper>.pdf (<key> naming the selection) and leave the full kit's files,
+and other selections', untouched."""
 
 import json
 import re
@@ -25,6 +26,13 @@ def kit(root):
             if "selection" not in p.name}
 
 
+def written(root, result):
+    """The selection PDF and its manifest that a build says it wrote."""
+    found = re.search(r"pages in (\S+-selection-([0-9a-f]{8})-a4\.pdf)", result.output)
+    assert found, result.output
+    return root / found[1], root / "output" / GAME / f"manifest-selection-{found[2]}.json"
+
+
 def names(root, era):
     text = (root / "cards" / GAME / f"dinosaurs-{era.lower()}.yaml").read_text(encoding="utf-8")
     return re.findall(r"^  name: (.*)$", text, re.M)
@@ -35,7 +43,7 @@ def test_only_prints_exactly_the_triassic_dinosaurs_and_their_backs(proj):
     result = run(proj, "build", GAME, "--only", "card.era == 'Triassic'")
     assert result.exit_code == 0, result.output
     assert "selection of 16 items" in result.output
-    pdf = proj / "output" / GAME / f"{GAME}-selection-a4.pdf"
+    pdf, manifest_file = written(proj, result)
     pages = PdfReader(pdf).pages
     assert len(pages) == 4  # 16 poker cards 9-up: two sheets of fronts, each followed by its backs
     fronts = pages[0].extract_text() + pages[2].extract_text()
@@ -43,8 +51,8 @@ def test_only_prints_exactly_the_triassic_dinosaurs_and_their_backs(proj):
     assert len(triassic) == 16 and all(n in fronts for n in triassic)
     assert not [n for n in names(proj, "Jurassic") + names(proj, "Cretaceous") if n in fronts]
     assert "Triassic" in pages[1].extract_text()  # the era's back
-    manifest = json.loads((proj / "output" / GAME / "manifest-selection.json").read_text(encoding="utf-8"))
-    assert manifest["selection"]["only"] == "card.era == 'Triassic'"
+    manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
+    assert manifest["selection"]["only"] == "card.era == 'Triassic'" and manifest["file"] == pdf.name
     assert list(manifest["items"]) == ["deck-triassic"] and len(manifest["items"]["deck-triassic"]) == 16
     assert kit(proj) == before  # the full kit's files: same bytes, not even rewritten
 
@@ -55,12 +63,26 @@ def test_a_sample_with_a_seed_picks_the_same_nine_every_time(proj):
         result = run(proj, "build", GAME, "--component", "deck-jurassic", "--component", "deck-cretaceous",
                      "--sample", "9", "--seed", "1")
         assert result.exit_code == 0, result.output
-        manifest = json.loads((proj / "output" / GAME / "manifest-selection.json").read_text(encoding="utf-8"))
-        picks.append((manifest["items"], (proj / "output" / GAME / f"{GAME}-selection-a4.pdf").read_bytes()))
+        pdf, manifest_file = written(proj, result)
+        manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
+        picks.append((pdf.name, manifest["items"], pdf.read_bytes()))
     assert picks[0] == picks[1]
-    assert sum(len(v) for v in picks[0][0].values()) == 9
+    assert sum(len(v) for v in picks[0][1].values()) == 9
     other = run(proj, "build", GAME, "--component", "deck-jurassic", "--sample", "9", "--seed", "2")
     assert other.exit_code == 0
+
+
+def test_two_selections_never_replace_each_others_files(proj):
+    """Each selection writes under its own names (they replaced each other's, as `-selection-a4.pdf`); the
+    same selection built again writes the same names."""
+    first = run(proj, "build", GAME, "--only", "card.era == 'Jurassic'")
+    pdf, manifest = written(proj, first)
+    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in (pdf, manifest)}
+    second = run(proj, "build", GAME, "--only", "card.era == 'Cretaceous'", "--sample", "3")
+    other_pdf, other_manifest = written(proj, second)
+    assert {other_pdf, other_manifest}.isdisjoint(before)
+    assert {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in before} == before
+    assert written(proj, run(proj, "build", GAME, "--only", "card.era == 'Jurassic'")) == (pdf, manifest)
 
 
 @pytest.mark.parametrize("args, message", [

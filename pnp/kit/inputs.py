@@ -36,7 +36,7 @@ MAX_DIGESTED_BYTES = 256 * 1024 * 1024
 def manifest_name(options: "PrintOptions", what: str = "") -> str:
     """manifest.json for the home kit (A4, no option changed); any other build has its own beside it, named
     by every option it changes, the paper too (manifest-letter-bleed3mm.json). `what` names a manifest of
-    something else than the kit (manifest-selection.json)."""
+    something else than the kit (manifest-selection-KEY.json)."""
     return f"manifest{'-' * bool(what)}{what}{options.suffix}.json"
 
 

@@ -1,9 +1,11 @@
 """Proofing a part of a game: `pnp build GAME --only EXPR --component ID --sample N --seed S` picks items
 through one mechanism (the same selection a reprint of changed cards uses, see changes.write_selection)
-and prints them into <game>-selection-<paper>.pdf with a manifest of what was picked, beside the full kit
-and never over it."""
+and prints them into <game>-selection-<key>-<paper>.pdf with a manifest of what was picked, beside the full
+kit and never over it; <key> names the selection, so that two proofs of different selections never replace each
+other's files."""
 
 import dataclasses
+import hashlib
 import json
 import random
 from dataclasses import dataclass
@@ -36,6 +38,12 @@ class Selection:
 
     def record(self) -> dict[str, Any]:
         return {"only": self.only, "components": list(self.components), "sample": self.sample, "seed": self.seed}
+
+    def key(self) -> str:
+        """Eight hex digits naming this selection in its files: the same selection writes the same names again,
+        another one its own (an --only EXPR can hold any text, so the names carry its digest, not the text)."""
+        what = json.dumps(self.record(), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(what.encode("utf-8")).hexdigest()[:8]
 
 
 def picked(studio: "Studio", selection: Selection) -> dict[str, list[str]]:
@@ -116,13 +124,13 @@ def write_selected(studio: "Studio", selection: Selection, folder: str | Path) -
         studio.options = dataclasses.replace(studio.options, draft=True)  # it holds a card drawn marked
     options = studio.options
     folder = Path(folder)
-    name = f"{studio.game.id}-selection-{options.paper}{options.variant}"
+    name = f"{studio.game.id}-selection-{selection.key()}-{options.paper}{options.variant}"
     pdf = folder / f"{name}.pdf"
     with output_lock(folder):  # the PDF and its manifest from one selection, never two mixed
         pages = write_selection(studio, {cid: set(items) for cid, items in keys.items()}, pdf, "selection")
         record = {"game": studio.game.id, **options.record(), "selection": selection.record(), "file": pdf.name,
                   "pages": pages, "items": keys}
-        write_file(folder / manifest_name(options, "selection"),
+        write_file(folder / manifest_name(options, f"selection-{selection.key()}"),
                    (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return pdf, pages, sum(len(v) for v in keys.values())
 
