@@ -346,7 +346,9 @@ class _ExportCommand(click.Command):
 _EXPORT_HELP = """Export games' faces as image files (all games when none are named).
 
     \b
-    Writes output/<game>/export/<format>/ (or --out DIR/<game>/<format>/), replacing it whole:
+    Writes output/<game>/export/<format>/ (or --out DIR/<game>/<format>/), replacing it whole. png with
+    another --dpi or --bleed than 300 and 3 writes a folder of its own (png-150dpi/, png-bleed0mm/), so
+    that no export replaces another's files:
 {formats}
     tgc, mpc, drivethru: a deck is printed as the service's product whose trim is within 1 mm of
     its own (the list: pnp/export/catalogue.yaml), at its own size, never stretched; a deck no
@@ -385,11 +387,13 @@ def export(ctx: click.Context, games: tuple[str, ...], fmt: str, out_dir: str | 
     project = _project(ctx)
     report = Report(project.root)
     selected = project.select(games)
+    bleed = round(bleed, 2) + 0.0  # to the 0.01 mm its folder's name says (as a kit's --bleed)
     options = {"print": PrintOptions(), "dpi": dpi, "bleed": bleed * MM, "base_url": base_url}
+    named = _export_folder(fmt, dpi, bleed)
     done = 0
     for game_id in selected:
-        folder = project_mod.output_path(project, out_dir, game_id, fmt) if out_dir else \
-            project_mod.output_path(project, None, game_id, "export", fmt)
+        folder = project_mod.output_path(project, out_dir, game_id, named) if out_dir else \
+            project_mod.output_path(project, None, game_id, "export", named)
         with _export_bar(game_id) as bar:
             result = export_game(project, game_id, fmt, folder, options, jobs or default_jobs(), bar, force)
         report.diagnostics += result.diagnostics
@@ -400,6 +404,15 @@ def export(ctx: click.Context, games: tuple[str, ...], fmt: str, out_dir: str | 
             click.echo(f"{game_id}: {said} in {project.rel(result.folder)}/")
     _print_report(report, f"exported {done} of {len(selected)} game{'s' * (len(selected) != 1)} as {fmt}")
     ctx.exit(report.exit_code)
+
+
+def _export_folder(fmt: str, dpi: int, bleed_mm: float) -> str:
+    """The folder an export writes: its format's name, with png's --dpi and --bleed when they are not the
+    defaults (png-150dpi-bleed0mm), so that an export with other options never replaces another's files."""
+    if fmt != "png":
+        return fmt
+    parts = [f"{dpi}dpi"] * (dpi != 300) + [f"bleed{bleed_mm:g}mm"] * (bleed_mm != 3.0)
+    return "-".join([fmt, *parts])
 
 
 @cli.command("report", epilog=EPILOG)

@@ -29,7 +29,7 @@ def pngs(folder):
 
 def test_png_writes_every_face_at_its_size_with_bleed_and_dpi(mini):
     export(mini, "--format", "png", "--dpi", "150", "--bleed", "2")
-    folder = mini / "output/mini/export/png"
+    folder = mini / "output/mini/export/png-150dpi-bleed2mm"  # not the defaults: a folder of its own
     names = sorted(p.relative_to(folder).as_posix() for p in pngs(folder))
     cards = [n for n in names if n.startswith("deck/")]
     assert len(cards) == 8  # 4 distinct cards, front and back each
@@ -45,7 +45,7 @@ def test_png_writes_every_face_at_its_size_with_bleed_and_dpi(mini):
 def test_png_bytes_are_the_same_however_the_faces_are_drawn_and_split(mini, monkeypatch):
     """The faces drawn a chunk at a time and rendered by two processes give the same files as all in one PDF in
     one process, and nothing of the drawing is left in the export."""
-    folder = mini / "output/mini/export/png"
+    folder = mini / "output/mini/export/png-72dpi"
     monkeypatch.setattr("pnp.export.run.CHUNKS", (1, 2))  # chunks of 1, 2, 2, ... pages
     export(mini, "--format", "png", "--dpi", "72", "--force", "-j", "2")
     chunked = {p.relative_to(folder): p.read_bytes() for p in pngs(folder)}
@@ -63,7 +63,7 @@ def test_png_matches_the_pdf_card(mini):
 
     export(mini, "--format", "png", "--dpi", "100", "--bleed", "0")
     assert run(mini, "build", "--bleed", "0").exit_code == 0
-    card = Image.open(mini / "output/mini/export/png/deck/001-lion-front.png").convert("L")
+    card = Image.open(mini / "output/mini/export/png-100dpi-bleed0mm/deck/001-lion-front.png").convert("L")
     pdf = mini / "output/mini/mini-cards-a4.pdf"
     _, clips = page_geometry(read(pdf).pages[0])
     # the first card (lion) sits top left: its clip is its trim plus outer bleed on the left and top only
@@ -195,6 +195,7 @@ def test_an_unchanged_export_is_not_made_again(tmp_path):
     assert "mini: up to date" in export(root, "--format", "png").output
     assert {p: p.stat().st_mtime_ns for p in folder.rglob("*")} == made
     assert "mini: 10 files" in export(root, "--format", "png", "--dpi", "150").output  # a setting changed
+    assert {p: p.stat().st_mtime_ns for p in folder.rglob("*")} == made  # into png-150dpi/: png/ as it was
     cards = root / "cards/mini/cards.yaml"
     cards.write_text(cards.read_text().replace("Roars", "Growls"))
     assert "mini: 10 files" in export(root, "--format", "png", "--dpi", "150").output  # the data changed
@@ -210,11 +211,11 @@ def test_a_face_too_large_for_one_image_is_exported_smaller_with_a_warning(tmp_p
     # the 400 x 300 mm board at 150 dpi is 2362 x 1772 pixels: 4.2 million
     assert ("layouts/mini/board.yaml:1:7: warning: Board: 400 x 300 mm at 150 dpi would be 2,362 x 1,772 "
             "pixels, more than the 1 million pnp renders in one image: exported at 73 dpi") in result.stderr
-    with Image.open(root / "output/mini/export/png/board/001-front.png") as image:
+    with Image.open(root / "output/mini/export/png-150dpi-bleed0mm/board/001-front.png") as image:
         assert image.width * image.height <= 1_000_000
         assert image.size == (round(400 / 25.4 * 73), round(300 / 25.4 * 73))
         assert round(image.info["dpi"][0]) == 73
-    with Image.open(root / "output/mini/export/png/deck/001-lion-front.png") as card:
+    with Image.open(root / "output/mini/export/png-150dpi-bleed0mm/deck/001-lion-front.png") as card:
         assert round(card.info["dpi"][0]) == 150  # the cards fit: their resolution is the one asked for
 
 
