@@ -151,7 +151,7 @@ def _check_memory(state: _Budget) -> None:
         raise _stop(f"the templates used more than {MAX_MEMORY_GROWTH >> 20:,} MB of memory; pnp stops there")
 
 
-_collected_at = [0]  # the process's memory after the last full collection (budget's)
+_collected_at = [0]  # the process's memory after budget's last full collection, or the least seen since
 
 
 def _collected() -> int:
