@@ -151,6 +151,23 @@ def _check_memory(state: _Budget) -> None:
         raise _stop(f"the templates used more than {MAX_MEMORY_GROWTH >> 20:,} MB of memory; pnp stops there")
 
 
+_collected_at = [0]  # the process's memory after budget's last full collection, or the least seen since
+
+
+def _collected() -> int:
+    """The process's memory now, what reference cycles hold collected first when it grew by more than an eighth
+    of MAX_MEMORY_GROWTH since the last collection. A template stopped by an error leaves its values in a cycle
+    (error, traceback, its frames): collected, an earlier game's 500 MB neither raise this game's ceiling (pnp
+    serve reached 1.9 GB) nor count in it. A full pass over a preview's kept data costs ~0.1 s: not at every
+    refresh that left little behind."""
+    memory = _memory()
+    _collected_at[0] = min(_collected_at[0], memory)  # (what was freed since counts as collected)
+    if memory > _collected_at[0] + MAX_MEMORY_GROWTH // 8:
+        gc.collect()
+        memory = _collected_at[0] = _memory()
+    return memory
+
+
 @contextlib.contextmanager
 def budget(seconds: float | None = None) -> Iterator[None]:
     """One budget of template time and memory for everything inside the block: one game's validation and
@@ -166,10 +183,7 @@ def budget(seconds: float | None = None) -> Iterator[None]:
     saved = state.seconds_left, state.memory_ceiling, state.stopped, state.too_slow
     state.games, state.stopped, state.too_slow = 1, None, {}
     state.seconds_left = SECONDS_PER_GAME if seconds is None else seconds
-    # A template stopped by an error leaves its values in a cycle (error, traceback, its frames): collected
-    # now, an earlier game's 500 MB neither raise this game's ceiling (pnp serve reached 1.9 GB) nor count in it
-    gc.collect()
-    state.memory_ceiling = _memory() + MAX_MEMORY_GROWTH
+    state.memory_ceiling = _collected() + MAX_MEMORY_GROWTH
     try:
         yield
     finally:

@@ -56,6 +56,22 @@ def test_png_bytes_are_the_same_however_the_faces_are_drawn_and_split(mini, monk
     assert not list(folder.rglob("*.pdf"))
 
 
+def test_png_bytes_unfiltered_and_up_filtered_give_the_same_pixels_and_the_same_bytes_each_time():
+    """The preview's images (rows unfiltered) and export's (rows "Up"), in strips: decoded, the same pixels."""
+    import io
+
+    import numpy as np
+
+    from pnp.export.raster import PNG_STRIP, png_bytes
+
+    pixels = np.random.default_rng(7).integers(0, 256, (PNG_STRIP + 3, 5, 3), dtype=np.uint8)
+    pixels[:, 2:] = pixels[:, :1]  # (some runs for deflate to find)
+    for up in (True, False):
+        data = png_bytes(pixels, 96, up=up)
+        assert data == png_bytes(pixels, 96, up=up)
+        assert (np.asarray(Image.open(io.BytesIO(data)).convert("RGB")) == pixels).all()
+
+
 def test_png_matches_the_pdf_card(mini):
     """The exported face and the card in the built PDF come from the same drawing: rendered alike, their
     pixels agree."""

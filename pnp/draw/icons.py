@@ -156,13 +156,22 @@ def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: Col
     if operators is not None:
         for op in operators:
             canvas.addLiteral(op)
+        paints = _form_paints.get((digest, hexval))
+        if paints is None:  # counted once per worked-out form, not in every PDF that draws it
+            paints = _form_paints[(digest, hexval)] = _painting(operators)
     else:
         _render(canvas, svg, digest, colour)
-    paints = sum(token in _PAINTING for op in canvas._code[start:] for token in op.split())
+        paints = _painting(canvas._code[start:])
     canvas.endForm()
     return name, width, height, paints
 
 
+def _painting(operators: list[str]) -> int:
+    """The fills and strokes (and forms and pictures) `operators` paint."""
+    return sum(token in _PAINTING for op in operators for token in op.split())
+
+
+_form_paints: dict[tuple[bytes, str], int] = {}  # _forms' key -> what its operators paint: this process's
 _paints: dict[bytes, int] = {}  # file content's digest -> the fills and strokes its drawing paints: this process's
 
 
@@ -192,7 +201,7 @@ def _painted(svg: bytes, digest: bytes) -> int:
         _, operators = _operators(svg, digest, colors.black, "Helvetica")
     finally:
         shapes.STATE_DEFAULTS["fontName"] = default_font
-    return sum(token in _PAINTING for op in operators for token in op.split())
+    return _painting(operators)
 
 
 # PDF operators that paint (fill, stroke, shade, draw a form or picture): a rasteriser's work per use of an icon
