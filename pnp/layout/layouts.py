@@ -132,6 +132,9 @@ class LayoutSet:
                               "folders)", mark)
         for folder in self.folders:
             candidate = folder / f"{name}.yaml"
+            # the answer (found, not found, leads outside) is the file's: an edit of it (a link made a file
+            # again) must reach what asked, as an edit of a layout read does (model/reads.py)
+            note_files((self.project.rel(candidate),))
             if present(candidate):
                 try:
                     self.project.inside(candidate, mark, "layout")
