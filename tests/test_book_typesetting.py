@@ -63,3 +63,17 @@ def test_a_paragraph_split_over_pages_leaves_two_lines_on_each(fillers):
     lines = [sum(1 for line in text.splitlines() if "w0" in line or "w1" in line) for text in pages]
     assert sum(lines) >= 6
     assert all(n == 0 or n >= 2 for n in lines), f"the paragraph's lines per page: {lines}"
+
+
+@pytest.mark.parametrize("natural", [(1 * MM, 2000 * MM), (400 * MM, 10 * MM)])
+def test_a_picture_of_a_component_taller_than_a_page_is_shown_smaller_on_one_page(natural):
+    """A 1 x 2000 mm card shown at card width was taller than any page: validate said ok, the build failed
+    with "too large for a page"."""
+    fonts = _fonts()
+    book = Book(BookContent(title="Test", markdown="# Rules\n\n![A tall card](component:deck/x)\n\nAfter it.\n"),
+                fonts, PAPER, lambda src, width: (lambda canvas: None, natural, True), lambda *args: None)
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=PAPER, invariant=1)
+    book.draw(canvas)
+    canvas.save()
+    assert any("After it." in page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages)

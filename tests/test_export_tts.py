@@ -186,3 +186,15 @@ def test_a_base_url_urllib_cannot_parse_or_holding_a_control_character_is_a_usag
     save's addresses."""
     result = run(project, "export", "--format", "tts", "--base-url", address)
     assert result.exit_code == 2 and "is not an http:// or https:// address" in result.output
+
+
+def test_a_game_named_export_is_refused_before_its_save_is_replaced_by_the_export_record(tmp_path):
+    """The save is <game>.json, the record export.json: a game named `export` lost its save (exit 0)."""
+    root = make_project(tmp_path / "proj")
+    (root / "cards/mini").rename(root / "cards/export")
+    (root / "layouts/mini").rename(root / "layouts/export")
+    result = run(root, "export", "--format", "tts", "export")
+    assert result.exit_code == 1
+    assert "cards/export/game.yaml: error: export: not exported as tts: one of its files is named export.json" \
+        in result.output
+    assert not (root / "output/export/export/tts").exists()

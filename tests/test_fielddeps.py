@@ -370,3 +370,22 @@ def test_an_edit_within_one_card_parses_that_card_alone(game, monkeypatch):
         preview.refresh()
         assert load.PARSED.spliced - before == spliced, (old, new)
         assert seen(preview) == seen_parsed_whole(), (old, new)
+
+
+def test_a_layout_made_a_link_out_of_the_project_then_a_file_again_is_shown_as_a_fresh_preview_shows_it(tmp_path):
+    """The refusal of a layout that leads outside is the answer of its file, not of the data: the file made
+    ordinary again takes the message away (it stayed at the component's line until the preview restarted)."""
+    root = make_project(tmp_path / "proj")
+    layout = root / "layouts/mini/card.yaml"
+    text = layout.read_bytes()
+    (tmp_path / "elsewhere.yaml").write_bytes(text)
+    preview = Preview(find(root), "mini")
+    preview.refresh()
+    layout.unlink()
+    layout.symlink_to(tmp_path / "elsewhere.yaml")
+    preview.refresh()
+    assert any("outside the project" in p["message"] for p in preview.state["problems"])
+    layout.unlink()
+    _write(layout, text)
+    preview.refresh()
+    assert seen(preview) == seen_fresh(root) and preview.state["status"] == "ok"

@@ -143,3 +143,15 @@ def test_an_edit_taking_a_card_out_of_a_filtered_component_shows_no_first_step_s
     assert _shown(preview, final) == _shown(fresh, fresh.state)
     _edit(root, "name: Wolf", "name: Wolfie")  # an edit within the members: the first step still comes
     assert preview.refresh(states.append)["status"] == "ok" and states[-1]["status"] == "checking"
+
+
+def test_an_icon_alias_pointed_at_another_icon_redraws_the_faces_that_show_it(tmp_path):
+    """A face's primitives say `star`; which picture that is, game.yaml's `icons:` says: pointed at another
+    icon, the page showed the old picture (with status ok) until the preview restarted."""
+    root, preview = _preview(tmp_path)
+    game = root / "cards/mini/game.yaml"
+    game.write_text(game.read_text().replace("  star: round-star\n", "  star: ammonite\n", 1))
+    final = preview.refresh(lambda state: None)
+    fresh = Preview(preview.project, "mini")
+    fresh.refresh()
+    assert final["status"] == "ok" and _shown(preview, final) == _shown(fresh, fresh.state)

@@ -12,7 +12,7 @@ from ..kit.manifest import Manifest, up_to_date, warning_records
 from ..check import few_collections, validate
 from ..errors import PnpError, cannot_write
 from ..project import output_lock, replace_folder, temporary_beside, tidy
-from ..report import Diagnostic, Report
+from ..report import Diagnostic, Mark, Report
 from .faces import FACES_PDF, collect, drawn_in_chunks, number_pages
 from .raster import Shot, run_tasks, write_all
 from .registry import ExportFormat, moved, registered
@@ -86,6 +86,11 @@ def _written(project: "Project", studio: "Studio", fmt: str, folder: Path, optio
     work = temporary_beside(folder, folder=True)  # with the lock held: see remove_leftovers
     try:
         if not _write(project, studio, fmt, folder, work, options, jobs, on_progress, report):
+            return None
+        if (work / MANIFEST).exists():  # a file named after the game (tts: <game>.json) would be replaced by the record
+            report.error(f"{studio.game.id}: not exported as {fmt}: one of its files is named {MANIFEST} (after the "
+                         f"game's folder), the name of the export's own record, which would replace it; rename "
+                         "the game's folder", Mark(project.rel(studio.game.folder / "game.yaml")))
             return None
         count = _record(project, studio.game, fmt, options, work, trees, report)
         replace_folder(folder, work)

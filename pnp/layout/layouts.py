@@ -130,15 +130,21 @@ class LayoutSet:
         if not isinstance(name, str) or not NAME.match(name) or ".." in name.split("/"):
             raise LayoutError(f"'{name}' is not a layout name (letters, digits, '-', '_' and '/' between "
                               "folders)", mark)
+        looked: list[str] = []
         for folder in self.folders:
             candidate = folder / f"{name}.yaml"
+            looked.append(self.project.rel(candidate))
             if present(candidate):
                 try:
                     self.project.inside(candidate, mark, "layout")
                 except DataError as e:
+                    # a refusal is the answer of the files looked at: their edit (a link made a file again)
+                    # must reach what asked, as an edit of a layout read does (model/reads.py)
+                    note_files(looked)
                     raise LayoutError(e.message, e.mark) from None
                 return candidate
-        where = " or ".join(self.project.rel(f / f"{name}.yaml") for f in self.folders)
+        note_files(looked)
+        where = " or ".join(looked)
         known = [p.stem for f in self.folders if f.is_dir() for p in f.glob("*.yaml")]
         raise LayoutError(f"layout '{name}' not found{did_you_mean(name, known)} (looked for {where})", mark)
 

@@ -73,14 +73,17 @@ class ImageStore:
                 del self._images[d]
 
 
-def assets_digest(files: "Mapping[str, str]") -> str:
+def assets_digest(files: "Mapping[str, str]", icons: "Mapping[str, Any]") -> str:
     """What a face's primitives do not say but its picture shows: the files of fonts, icons and images, as the
     check of a game knows them (`files`: printables.file_digests, which the refresh's printables.Memo took when
-    its check started). An edited icon changes every face's digest."""
+    its check started), and which file each icon name draws (`icons`: game.yaml's aliases; a primitive says
+    `star`, the page shows the file it names). An edited icon, or an alias pointed at another, changes every
+    face's digest."""
     digest = hashlib.sha256()
     for path, status in files.items():
         if not path.endswith((".yaml", ".j2", ".md")):
             digest.update(f"{path}\0{status}\0".encode("utf-8", "surrogateescape"))  # a name not in UTF-8 (os.fsdecode)
+    digest.update(repr(sorted((str(name), repr(file)) for name, file in icons.items())).encode("utf-8", "surrogateescape"))
     return digest.hexdigest()[:16]
 
 

@@ -204,7 +204,7 @@ class Preview:
     def _drawn(self, game: "Game", studio: Studio, report: Report) -> str:
         """_gallery's work, which the game's drawing budget may stop."""
         faces = collect(studio, 0)
-        digests = self._drawn_faces(studio, faces, assets_digest(self.memo.files), report)
+        digests = self._drawn_faces(studio, faces, assets_digest(self.memo.files, studio.game.icons.aliases), report)
         self._remember(studio, faces, digests)
         self._sources = self._drawers(studio, faces, digests)
         self._studio = studio if not report.errors else None
@@ -229,7 +229,7 @@ class Preview:
         try:
             Checks(studio, early).printables(chosen)
             faces = [face_of(studio, p, 0) for p in chosen if KINDS[p.component.kind].exports_faces]
-            digests = self._drawn_faces(studio, faces, assets_digest(self.memo.files), early)
+            digests = self._drawn_faces(studio, faces, assets_digest(self.memo.files, studio.game.icons.aliases), early)
         except BudgetSpent:  # sized for the few items of the first step: the whole check has the game's budget
             return None
         finally:  # the whole check spends it again in its own order, as a fresh one (where it runs out)
