@@ -355,6 +355,7 @@ class Studio:
         self._same: dict[str, tuple[list[Prim], frozenset[Any]]] = {}
         self.problems: Problems = []  # (message, mark) found while walking
         self._looks: dict[PrintableKey, str] = {}  # printable key -> look
+        self._prim_bytes: dict[int, tuple[Prim, bytes]] = {}  # id of a primitive -> (it, its bytes in a look)
         self._data_digests: dict[tuple[str, int], str] = {}  # (component id, item index) -> data
         self._constant_looks: dict[str, str] = {}  # layout name -> the look of a layout that reads nothing of its item
         # (component id, id(item)) -> the error messages a draft prints over that item's faces
@@ -511,15 +512,17 @@ class Studio:
             data = self._data_digests[data_key] = _digest_of(printable.item)
         return data
 
-    def printed(self, printable: "Printable") -> list[Prim]:
-        """The primitives as they go on paper: resolved, and lightened by the ink saver when it is on."""
+    def printed(self, printable: "Printable", resolved: list[Prim] | None = None) -> list[Prim]:
+        """The primitives as they go on paper: resolved (`resolved`, when the caller just resolved it whole),
+        and lightened by the ink saver when it is on."""
         if not self.options.ink_saver:
-            return self.resolve(printable)
+            return self.resolve(printable) if resolved is None else resolved
         key = ("ink saver",) + printable.key
         prims = self._resolved.get(key)
         if prims is None:
             layout = self.layouts.get(printable.layout)
-            prims = self._resolved[key] = ink_saved(self.resolve(printable), layout.width, layout.height)
+            whole = self.resolve(printable) if resolved is None else resolved
+            prims = self._resolved[key] = ink_saved(whole, layout.width, layout.height)
         return prims
 
     def fingerprint(self, printable: "Printable", prims: list[Prim] | None = None) -> tuple[str, str]:
@@ -539,27 +542,34 @@ class Studio:
     def _look(self, printable: "Printable", prims: list[Prim] | None) -> str:
         """The digest of a face's primitives; a layout that reads nothing of its item (every card back)
         looks the same for all, and is digested once; primitives the memo kept, once while kept."""
-        constant = not printable.extra and self.layouts.resolver(printable.layout).constant
+        constant = not printable.extra and self.layouts.constant(printable.layout)
         if constant and printable.layout in self._constant_looks:
             return self._constant_looks[printable.layout]
         prims = self.printed(printable) if prims is None else prims
         kept = self.memo.looks.get(printable.key) if self.memo is not None else None
         if kept is not None and kept[0] is prims:  # the same list (held there): nobody changes a primitive
             return kept[1]
-        look = hashlib.sha256()
-        for prim in prims:
-            fields = (prim.kind, prim.x, prim.y, prim.w, prim.h, prim.points, prim.style, prim.text,
-                      prim.rotate, prim.thumbnail)
-            try:
-                look.update(marshal.dumps(fields, LOOK_FORMAT))
-            except ValueError:  # a value marshal cannot write: its text stands in
-                look.update(repr(fields).encode())
-        digest = look.hexdigest()[:16]
+        digest = hashlib.sha256(b"".join(map(self._drawn_bytes, prims))).hexdigest()[:16]
         if constant:
             self._constant_looks[printable.layout] = digest
         if self.memo is not None:
             self.memo.looks[printable.key] = (prims, digest)
         return digest
+
+    def _drawn_bytes(self, prim: Prim) -> bytes:
+        """What a face's look digests of one primitive (how it is drawn), written once per primitive in this
+        command: the primitives an element shares between faces (_by_reads) are written once, not per face."""
+        known = self._prim_bytes.get(id(prim))
+        if known is not None and known[0] is prim:
+            return known[1]
+        fields = (prim.kind, prim.x, prim.y, prim.w, prim.h, prim.points, prim.style, prim.text, prim.rotate,
+                  prim.thumbnail)
+        try:
+            written = marshal.dumps(fields, LOOK_FORMAT)
+        except ValueError:  # a value marshal cannot write: its text stands in
+            written = repr(fields).encode()
+        self._prim_bytes[id(prim)] = (prim, written)  # (held: its id names no other primitive while kept)
+        return written
 
     def icons_used(self) -> set[str]:
         """Icon files (aliases resolved) that the printed components and the rulebook really draw."""

@@ -182,6 +182,12 @@ class LayoutSet:
             self._resolvers[name] = Resolver(layout, self, self.context)
         return self._resolvers[name]
 
+    def constant(self, name: str) -> bool:
+        """Whether the layout reads nothing of its item (Resolver.constant). Its files are not noted as read
+        once it has a resolver: whoever resolved a printable of it noted them."""
+        found = self._resolvers.get(name)
+        return (found if found is not None else self.resolver(name)).constant
+
     def _read(self, name: str, stack: tuple[str, ...], mark: Mark | None) -> Layout:
         path = self.path(name, mark)
         shown = self.project.rel(path)
