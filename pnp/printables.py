@@ -422,16 +422,24 @@ class Studio:
         if prims is None:
             if problems is None and self.options.draft:  # a draft draws what it can: checking said the rest
                 problems = []
-            again = printable.key in self._paid  # (resolved in this command, let go from memory since)
-            with self.budget.paid_for() if again else contextlib.nullcontext():
+            if printable.key in self._paid:  # (resolved in this command, let go from memory since)
+                with self.budget.paid_for():
+                    kept = self._recalled(printable, problems)
+            else:  # (no context manager: the commonest case, once per printable, costs less without one)
                 self._paid.add(printable.key)
-                kept = self.memo.recall(self, printable) if self.memo is not None else None
-                if kept is None:
-                    return self._resolved_now(printable, problems)
+                kept = self._recalled(printable, problems)
+            if isinstance(kept, list):  # resolved now
+                return kept
             prims, self._reads[printable.key] = kept
             self._resolved[printable.key] = prims
         note_all(self._reads.get(printable.key, ()))  # whoever asks (the rulebook's pictures) read that too
         return prims
+
+    def _recalled(self, printable: "Printable",
+                  problems: list[Any] | None) -> "list[Prim] | tuple[list[Prim], frozenset[Any]]":
+        """(primitives, reads) the memo kept for a printable, or its primitives resolved now."""
+        kept = self.memo.recall(self, printable) if self.memo is not None else None
+        return self._resolved_now(printable, problems) if kept is None else kept
 
     def _resolved_now(self, printable: "Printable", problems: list[Any] | None) -> list[Prim]:
         """resolve()'s work when nothing kept it: the layout evaluated for the item, noting the tables read."""

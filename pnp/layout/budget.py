@@ -128,7 +128,13 @@ class DrawingBudget:
         if self.stopped is not None:
             raise BudgetSpent(self.stopped)
         self.drawn.add(drawing)
-        costs = [self._painting(prim, icon_paints) for prim in prims]
+        known, costs = self._costs, []
+        for prim in prims:  # (_painting's lookup, made here: most primitives are shared, costed already)
+            cost = known.get(id(prim))
+            if cost is not None and cost[0] is prim and cost[1] == (prim.source is not None):
+                costs.append(cost[2])
+            else:
+                costs.append(self._painting(prim, icon_paints))
         if self.spent + sum(costs) <= self.limit:
             self.spend(sum(costs), None)
             return
