@@ -5,7 +5,8 @@ are laid out on paper (`draw`). Products receive the game's studio (pnp.printabl
 it resolves printables to primitives, holds the layouts and fonts, and knows the paper."""
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any, Protocol, TypeVar
 
 from reportlab.pdfgen.canvas import Canvas
@@ -42,7 +43,7 @@ class Printable:
 
     # stable across builds: what the printable is, not where it sits in memory (made once: a check asks for it
     # a dozen times per printable)
-    key: tuple[str, str, int, tuple[tuple[str, Any], ...]] = field(init=False, repr=False)
+    key: tuple[str, str, int, tuple[tuple[str, Any], ...]] = dataclass_field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "key", (self.component.id, self.side, self.index, self.extra))  # (frozen)
