@@ -265,7 +265,7 @@ class Checks:
     def printable(self, p: "Printable") -> None:
         problems: "Problems" = []
         try:
-            self.studio.layouts.get(p.layout, p.mark)  # its file's problems, said once
+            layout = self.studio.layouts.get(p.layout, p.mark)  # its file's problems, said once
             prims = self.studio.resolve(p, problems)
         except LayoutError as e:  # the layout file itself is wrong: its problems, once
             for message, mark in e.problems:
@@ -274,9 +274,10 @@ class Checks:
         except BudgetSpent:  # the game's time ran out at one of these problems: it is said there
             self.printable_problems(p, problems)
             raise
-        self.printable_problems(p, problems)
-        if not problems:  # (one drawn in part is printed only in a draft, which pays for it as it draws it)
-            self.studio.charge(p, self.studio.printed(p))
+        if problems:
+            self.printable_problems(p, problems)
+        else:  # (one drawn in part is printed only in a draft, which pays for it as it draws it)
+            self.studio.charge(p, self.studio.printed(p, prims))
         handled = p.side != "picture"  # a diagram in the rulebook is read on the page, not at arm's length
         shared = (id(prims), handled, p.component.kind)  # a constant layout's one list (every card back) ...
         if shared in self.clean:  # ... is checked once for a kind when nothing was wrong with it
@@ -284,13 +285,12 @@ class Checks:
         before = len(self.report.diagnostics)
         reads = self.studio.reads_of(p)
         if reads is None or self.studio.memo is None:  # resolved in part (said above), or nothing to keep
-            self.elements(p, prims)
+            self.elements(p, prims, layout)
         else:  # the preview keeps the element checks under what the printable and they read
             said, effects = self.studio.remembered(("elements", p.key), partial(self.kept_elements, p, prims, reads))
             self.say(said)
             self.studio.took(effects)
-        if not problems and len(self.report.diagnostics) == before and \
-                self.studio.layouts.resolver(p.layout).constant:
+        if not problems and len(self.report.diagnostics) == before and self.studio.layouts.constant(p.layout):
             self.clean.add(shared)
 
     def kept_elements(self, p: "Printable", prims: list["Prim"],
@@ -302,14 +302,17 @@ class Checks:
             self.elements(p, prims)
         return tuple(said), effects
 
-    def elements(self, p: "Printable", prims: list["Prim"]) -> None:
+    def elements(self, p: "Printable", prims: list["Prim"], layout: "Layout | None" = None) -> None:
         """The checks of a printable's primitives (text fitting, icons, images, the safe area) and its layout's
-        keys."""
+        keys (`layout`, when the caller has it at hand)."""
         label = f" ({p.item.get('id')})" if p.item is not None and p.item.get("id") else ""
-        layout, kind = self.studio.layouts.get(p.layout, p.mark), KINDS[p.component.kind]
+        layout = self.studio.layouts.get(p.layout, p.mark) if layout is None else layout
+        kind = KINDS[p.component.kind]
         handled = p.side != "picture"
+        clean = self.clean_prims
         for prim in prims:
-            self.prim(prim, label, handled)
+            if (id(prim), handled) not in clean:  # (prim()'s own test, made here: most are shared and clean)
+                self.prim(prim, label, handled)
         if kind.cut_with_blade:
             self.safe_area(layout, prims)
         self.layout_keys(layout, kind)

@@ -338,12 +338,15 @@ class Studio:
         if memo is not None:
             memo.sized(self.layouts)
         self.fonts = load_fonts(game.project)  # DataError when fonts.yaml is wrong
-        self.layouts.measure = self._text_height  # elements placed below a text follow its fitted lines
         self.cache: dict[str, Any] = {}  # products keep per-build results here (the rulebook's Markdown)
         self.memo = memo  # what the last check resolved (the preview's), or None
         # text fitting, shared by every painter of the build (and kept by the memo while the fonts are the same)
         self.fit_cache = memo.fit_cache if memo is not None else _Recent(RESOLVED_KEPT)
         self._measurer = self.painter(None)  # fits texts for placement, with no page to draw on
+        # elements placed below a text follow its fitted lines: measured by the painter, which holds no studio
+        # (a bound method of the studio would make a cycle, and all a check made be freed by the cyclic
+        # collector's full pass rather than when its last user lets go: ~0.2 s for 10,000 cards)
+        self.layouts.measure = self._measurer.text_height
         self._faces: dict[str, list[Printable]] | None = None  # component id -> its printables
         self._some: dict[str, list[Printable]] = {}  # the same, of the components of_one() asked for
         self._resolved = _Recent(RESOLVED_KEPT)  # printable key -> primitives
@@ -355,6 +358,7 @@ class Studio:
         self._same: dict[str, tuple[list[Prim], frozenset[Any]]] = {}
         self.problems: Problems = []  # (message, mark) found while walking
         self._looks: dict[PrintableKey, str] = {}  # printable key -> look
+        self._prim_bytes: dict[int, tuple[Prim, bytes]] = {}  # id of a primitive -> (it, its bytes in a look)
         self._data_digests: dict[tuple[str, int], str] = {}  # (component id, item index) -> data
         self._constant_looks: dict[str, str] = {}  # layout name -> the look of a layout that reads nothing of its item
         # (component id, id(item)) -> the error messages a draft prints over that item's faces
@@ -364,10 +368,6 @@ class Studio:
     def page_title(self) -> str:
         """What each printed sheet's footer calls the game: a draft says on every page that it is one."""
         return f"DRAFT, not for print · {self.game.title}" if self.options.draft else self.game.title
-
-    def _text_height(self, prim: Prim) -> float:
-        """The height a text primitive's lines take, fitted as they will be drawn (the fit is kept)."""
-        return self._measurer.fit_text(prim).height
 
     def kind(self, component: "Component") -> "Kind":
         return KINDS[component.kind]
@@ -421,16 +421,24 @@ class Studio:
         if prims is None:
             if problems is None and self.options.draft:  # a draft draws what it can: checking said the rest
                 problems = []
-            again = printable.key in self._paid  # (resolved in this command, let go from memory since)
-            with self.budget.paid_for() if again else contextlib.nullcontext():
+            if printable.key in self._paid:  # (resolved in this command, let go from memory since)
+                with self.budget.paid_for():
+                    kept = self._recalled(printable, problems)
+            else:  # (no context manager: the commonest case, once per printable, costs less without one)
                 self._paid.add(printable.key)
-                kept = self.memo.recall(self, printable) if self.memo is not None else None
-                if kept is None:
-                    return self._resolved_now(printable, problems)
+                kept = self._recalled(printable, problems)
+            if isinstance(kept, list):  # resolved now
+                return kept
             prims, self._reads[printable.key] = kept
             self._resolved[printable.key] = prims
         note_all(self._reads.get(printable.key, ()))  # whoever asks (the rulebook's pictures) read that too
         return prims
+
+    def _recalled(self, printable: "Printable",
+                  problems: list[Any] | None) -> "list[Prim] | tuple[list[Prim], frozenset[Any]]":
+        """(primitives, reads) the memo kept for a printable, or its primitives resolved now."""
+        kept = self.memo.recall(self, printable) if self.memo is not None else None
+        return self._resolved_now(printable, problems) if kept is None else kept
 
     def _resolved_now(self, printable: "Printable", problems: list[Any] | None) -> list[Prim]:
         """resolve()'s work when nothing kept it: the layout evaluated for the item, noting the tables read."""
@@ -511,15 +519,17 @@ class Studio:
             data = self._data_digests[data_key] = _digest_of(printable.item)
         return data
 
-    def printed(self, printable: "Printable") -> list[Prim]:
-        """The primitives as they go on paper: resolved, and lightened by the ink saver when it is on."""
+    def printed(self, printable: "Printable", resolved: list[Prim] | None = None) -> list[Prim]:
+        """The primitives as they go on paper: resolved (`resolved`, when the caller just resolved it whole),
+        and lightened by the ink saver when it is on."""
         if not self.options.ink_saver:
-            return self.resolve(printable)
+            return self.resolve(printable) if resolved is None else resolved
         key = ("ink saver",) + printable.key
         prims = self._resolved.get(key)
         if prims is None:
             layout = self.layouts.get(printable.layout)
-            prims = self._resolved[key] = ink_saved(self.resolve(printable), layout.width, layout.height)
+            whole = self.resolve(printable) if resolved is None else resolved
+            prims = self._resolved[key] = ink_saved(whole, layout.width, layout.height)
         return prims
 
     def fingerprint(self, printable: "Printable", prims: list[Prim] | None = None) -> tuple[str, str]:
@@ -539,27 +549,34 @@ class Studio:
     def _look(self, printable: "Printable", prims: list[Prim] | None) -> str:
         """The digest of a face's primitives; a layout that reads nothing of its item (every card back)
         looks the same for all, and is digested once; primitives the memo kept, once while kept."""
-        constant = not printable.extra and self.layouts.resolver(printable.layout).constant
+        constant = not printable.extra and self.layouts.constant(printable.layout)
         if constant and printable.layout in self._constant_looks:
             return self._constant_looks[printable.layout]
         prims = self.printed(printable) if prims is None else prims
         kept = self.memo.looks.get(printable.key) if self.memo is not None else None
         if kept is not None and kept[0] is prims:  # the same list (held there): nobody changes a primitive
             return kept[1]
-        look = hashlib.sha256()
-        for prim in prims:
-            fields = (prim.kind, prim.x, prim.y, prim.w, prim.h, prim.points, prim.style, prim.text,
-                      prim.rotate, prim.thumbnail)
-            try:
-                look.update(marshal.dumps(fields, LOOK_FORMAT))
-            except ValueError:  # a value marshal cannot write: its text stands in
-                look.update(repr(fields).encode())
-        digest = look.hexdigest()[:16]
+        digest = hashlib.sha256(b"".join(map(self._drawn_bytes, prims))).hexdigest()[:16]
         if constant:
             self._constant_looks[printable.layout] = digest
         if self.memo is not None:
             self.memo.looks[printable.key] = (prims, digest)
         return digest
+
+    def _drawn_bytes(self, prim: Prim) -> bytes:
+        """What a face's look digests of one primitive (how it is drawn), written once per primitive in this
+        command: the primitives an element shares between faces (_by_reads) are written once, not per face."""
+        known = self._prim_bytes.get(id(prim))
+        if known is not None and known[0] is prim:
+            return known[1]
+        fields = (prim.kind, prim.x, prim.y, prim.w, prim.h, prim.points, prim.style, prim.text, prim.rotate,
+                  prim.thumbnail)
+        try:
+            written = marshal.dumps(fields, LOOK_FORMAT)
+        except ValueError:  # a value marshal cannot write: its text stands in
+            written = repr(fields).encode()
+        self._prim_bytes[id(prim)] = (prim, written)  # (held: its id names no other primitive while kept)
+        return written
 
     def icons_used(self) -> set[str]:
         """Icon files (aliases resolved) that the printed components and the rulebook really draw."""

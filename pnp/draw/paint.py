@@ -215,6 +215,10 @@ class Painter:
                                                      s["min_size"], s["leading"], s.get("max_lines", 0))
         return fitted
 
+    def text_height(self, p: Primitive) -> float:
+        """The height a text primitive's lines take, fitted as they will be drawn (the fit is kept)."""
+        return self.fit_text(p).height
+
     def text_lines(self, p: Primitive) -> list[TextBox]:
         """Where a text primitive's lines are inked: (left, top, right, bottom) each, in the primitive's
         coordinates (points from the trim's top-left, y down), as `_text` places them; a turned text's box."""

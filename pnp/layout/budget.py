@@ -53,6 +53,10 @@ class DrawingBudget:
         self.pixel_work: list[tuple[str, int, Mark | None, str]] = []
         self.stopped: str | None = None  # the message said when the budget ran out
         self.again = 0  # inside paid_for() blocks: work done again, paid for already
+        # id of a primitive -> (it, whether it had a source, what painting it costs): a primitive shared by many
+        # drawings (the same card text on 10,000 fronts) is costed once (nobody changes a primitive; the
+        # primitive is held so that its id names no other while kept)
+        self._costs: dict[int, tuple[Primitive, bool, int]] = {}
 
     def allow_faces(self, faces: int) -> None:
         """Size the budget for a game that prints `faces` faces."""
@@ -124,14 +128,28 @@ class DrawingBudget:
         if self.stopped is not None:
             raise BudgetSpent(self.stopped)
         self.drawn.add(drawing)
-        costs = [steps_of(prim) + (sum(max(0, paints - ICON_PAINTS) for paints in icon_paints(prim))
-                                   if prim.source is not None else 0)  # none: the rulebook's, within its limits
-                 for prim in prims]
+        known, costs = self._costs, []
+        for prim in prims:  # (_painting's lookup, made here: most primitives are shared, costed already)
+            cost = known.get(id(prim))
+            if cost is not None and cost[0] is prim and cost[1] == (prim.source is not None):
+                costs.append(cost[2])
+            else:
+                costs.append(self._painting(prim, icon_paints))
         if self.spent + sum(costs) <= self.limit:
             self.spend(sum(costs), None)
             return
         for prim, steps in zip(prims, costs):  # the one that passes it
             self.spend(steps, prim.source)
+
+    def _painting(self, prim: Primitive, icon_paints: Callable[[Primitive], Sequence[int]]) -> int:
+        """What painting one primitive costs (spend_drawing), worked out once per primitive in this command."""
+        sourced = prim.source is not None  # none: the rulebook's, within its limits
+        known = self._costs.get(id(prim))
+        if known is not None and known[0] is prim and known[1] == sourced:
+            return known[2]
+        cost = steps_of(prim) + (sum(max(0, paints - ICON_PAINTS) for paints in icon_paints(prim)) if sourced else 0)
+        self._costs[id(prim)] = (prim, sourced, cost)
+        return cost
 
     def saved(self) -> tuple[int, str | None, int, int, frozenset[str]]:
         """What has been spent so far, for restore()."""

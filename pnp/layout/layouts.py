@@ -2,6 +2,7 @@
 A layout is found as layouts/<game>/NAME.yaml, then layouts/shared/NAME.yaml."""
 
 import re
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -185,8 +186,16 @@ class LayoutSet:
     def resolver(self, name: str, mark: Mark | None = None) -> Resolver:
         layout = self.get(name, mark)  # its files noted as read, each time
         if name not in self._resolvers:
-            self._resolvers[name] = Resolver(layout, self, self.context)
+            # (held weakly by its resolvers, which it holds: no cycle, so a check's layouts and everything
+            # their resolvers made are freed when the check's studio is let go, not by a full collection)
+            self._resolvers[name] = Resolver(layout, weakref.proxy(self), self.context)
         return self._resolvers[name]
+
+    def constant(self, name: str) -> bool:
+        """Whether the layout reads nothing of its item (Resolver.constant). Its files are not noted as read
+        once it has a resolver: whoever resolved a printable of it noted them."""
+        found = self._resolvers.get(name)
+        return (found if found is not None else self.resolver(name)).constant
 
     def _read(self, name: str, stack: tuple[str, ...], mark: Mark | None) -> Layout:
         path = self.path(name, mark)

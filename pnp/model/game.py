@@ -1,6 +1,7 @@
 """A game: game.yaml's metadata, rules model, data tables and component manifest, loaded and validated."""
 
-from collections.abc import Iterable
+import weakref
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -133,9 +134,9 @@ class Game:
         seen = (self.glossary, self.tables, self._ref, self.components)
         views = self._views  # what templates read through them is noted (reads.py); a copy of the game has its own
         if views is None or any(a is not b for a, b in zip(views[0], seen)):
-            terms = self.glossary_reads
+            terms = _weakly(self.glossary_reads)
             views = self._views = (seen, Tables(self.tables), Tables(self._ref),
-                                   Reaching(self.components, self.components_read),
+                                   Reaching(self.components, _weakly(self.components_read)),
                                    reading(self.glossary.keyword, terms), Reaching(self.glossary.entries, terms))
         _, data, ref, components, keyword, glossary = views
         return {"game": self.meta, "data": data, "ref": ref, "components": components,
@@ -338,3 +339,16 @@ def _load_macros(game: Game, chk: CheckerShape) -> None:
 
 
 __all__ = ["Component", "Game", "load_game", "GAME_FILE", "COMPONENT_FIELDS", "did_you_mean"]
+
+
+def _weakly(method: Callable[[], Iterable[Read]]) -> Callable[[], Iterable[Read]]:
+    """A game's `method` giving what a view of it reads, held without holding the game: the game holds its
+    views, and a cycle would leave a whole check's data (10,000 items) to the cyclic collector's full pass
+    instead of being freed when its last user lets go. A view outliving its game reads anything at all."""
+    ref = weakref.WeakMethod(method)
+
+    def reads() -> Iterable[Read]:
+        bound = ref()
+        return (ALL,) if bound is None else bound()
+
+    return reads

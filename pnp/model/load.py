@@ -319,7 +319,31 @@ class _Builder:
         value = event.value if tag == _STR else self.construct(tag, event, self.mark(place))
         if event.anchor is not None:
             self.anchor(event.anchor, value, 1)
-        self.add(value, 1, place)
+        self.add_one(value, place)
+
+    def add_one(self, value: Any, place: int) -> None:
+        """add() of one scalar, with the commonest cases of key() and value() made here: a card file is
+        mostly scalars, a text key then its value, and a call less for each counts."""
+        stack = self.stack
+        if not stack or self.expanded >= self.limit:  # the root, or past the limit: add() says so
+            self.add(value, 1, place)
+            return
+        self.expanded += 1
+        parent = stack[-1]
+        parent.size += 1
+        if not parent.is_map:
+            parent.items.append(value)
+            parent.marks.append(place)
+        elif parent.key is None:
+            if type(value) is str and value not in parent.data:
+                parent.key, parent.key_mark = value, place
+            else:
+                self.key(parent, value, place)  # a key of another type, or a duplicate: checked there
+        elif parent.key is _MERGE_KEY:
+            self.value(parent, value, place)
+        else:
+            key, parent.key = parent.key, None
+            parent.data[key], parent.marks[key], parent.key_marks[key] = value, place, parent.key_mark
 
     def resolved(self, value: str, implicit: tuple[bool, bool]) -> str:
         """The tag of an untagged scalar; the same keys and words recur on every card, so each is resolved

@@ -6,6 +6,7 @@ it resolves printables to primitives, holds the layouts and fonts, and knows the
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any, Protocol, TypeVar
 
 from reportlab.pdfgen.canvas import Canvas
@@ -40,10 +41,12 @@ class Printable:
     copies: int = 1  # how many times it is printed
     mark: Mark | None = None  # where it is asked for: the component's layout key in game.yaml, a rulebook line
 
-    @property
-    def key(self) -> tuple[str, str, int, tuple[tuple[str, Any], ...]]:
-        """Stable across builds: what the printable is, not where it sits in memory."""
-        return (self.component.id, self.side, self.index, self.extra)
+    # stable across builds: what the printable is, not where it sits in memory (made once: a check asks for it
+    # a dozen times per printable)
+    key: tuple[str, str, int, tuple[tuple[str, Any], ...]] = dataclass_field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "key", (self.component.id, self.side, self.index, self.extra))  # (frozen)
 
     @property
     def label(self) -> str:
