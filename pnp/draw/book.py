@@ -30,9 +30,10 @@ TIP = colors.HexColor("#eef3ea")
 COMPONENT_PICTURE_WIDTH = 48 * MM  # a card or token shown in the rules
 _CELL_PADDING = 12  # points: a table cell's padding, left and right (ReportLab's 6 each)
 MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale its drawing to nothing)
-# of a page's text height, the most a picture takes: with its caption it fits on a page (a 1 x 2000 mm card
-# shown at card width was taller than any page: validate said ok, the build failed)
-PICTURE_HEIGHT_SHARE = 0.6
+# of a page's text height, what a picture may not take: room for its caption (up to three lines) below it, so
+# that the two fit on a page (a 1 x 2000 mm card shown at card width was taller than any page: validate said
+# ok, the build failed). A picture drawn to fit a page (DinoSpan's tree) keeps its size.
+CAPTION_ROOM = 16 * MM
 MAX_BLOCKS = 6000  # headings, paragraphs, list items, table cells: the shipped rulebooks have 640-750; 20,000
 # headings took 13 s and 290 MB to set
 _SHORT_WORD = 20  # characters: no shorter word is wider than a page's text at a rulebook's sizes
@@ -469,7 +470,7 @@ class Book:
         width = COMPONENT_PICTURE_WIDTH if is_component else min(size[0], self.paper[0] - 2 * MARGIN)
         if title.strip():
             width = _length(title.strip(), src)
-        tallest = PICTURE_HEIGHT_SHARE * (self.paper[1] - 2 * MARGIN - 4 * MM)  # (the pages' frame: see pdf)
+        tallest = self.paper[1] - 2 * MARGIN - 4 * MM - CAPTION_ROOM  # (the pages' frame: see pdf)
         width = min(width, tallest * size[0] / size[1])
         cap = self.para(f"*{caption}*", size=8.5, align="center", space_after=0) if caption else None
         return Picture(draw, size, width, caption, cap)
