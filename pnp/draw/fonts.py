@@ -30,7 +30,8 @@ FAMILY_FIELDS = {
     "bold_italic": {"type": "str", "required": False,
                     "doc": "the bold italic face's TTF file (default: the regular one)"},
     "name": {"type": "str", "required": False,
-             "doc": "the font's own name, as the rulebook's credits print it (default: the family's name)"},
+             "doc": "the font's own name, as the rulebook's credits print it, at most 100 characters (default: the "
+                    "family's name)"},
     "license": {"type": "str", "required": False,
                 "doc": "its licence file (fonts you embed in a PDF you share must allow it: SIL OFL fonts do)"},
 }
