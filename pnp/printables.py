@@ -392,7 +392,8 @@ class Studio:
                 except (DataError, LayoutError) as e:
                     self._faces[c.id] = []
                     self.problems.extend(getattr(e, "problems", None) or [(e.message, e.mark)])
-            self.budget.allow_faces(sum(map(len, self._faces.values())))
+            every = [p for faces in self._faces.values() for p in faces]
+            self.budget.allow_faces(len(every), sum(p.copies for p in every))
         note_all(self.game.components_read())  # which items it prints
         return self._faces.get(component.id, [])
 

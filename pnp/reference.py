@@ -11,7 +11,8 @@ from .draw.fonts import FAMILY_FIELDS, MAX_FAMILIES, MAX_FONT_BYTES, MAX_FONTS_R
 from .layout.elements import ELEMENTS
 from .layout.elements.base import COMMON, ROTATE, TEXT_STYLE
 from .layout.layouts import LAYOUT_PARAMS
-from .layout.budget import BASE_PIXELS, BASE_STEPS, CHARACTERS_PER_STEP, ICON_PAINTS, PIXELS_PER_FACE, STEPS_PER_FACE
+from .layout.budget import (BASE_PAGES, BASE_PIXELS, BASE_STEPS, CHARACTERS_PER_STEP, ICON_PAINTS, PAGES_PER_FACE,
+                            PIXELS_PER_FACE, STEPS_PER_FACE)
 from .layout.resolve import CONTEXT as LAYOUT_CONTEXT, MAX_PRIMS, MAX_REPEAT
 from .layout.styles import MAX_EXTENDS, OWN_KEYS
 from .model.components import COMPONENT_FIELDS, ITEM_FIELDS, MAX_COUNT
@@ -170,7 +171,9 @@ def _elements() -> str:
            "checked, so validate, build, export and the preview agree); past it, the game stops "
            f"with one message at the element that spent it. Its pictures may have {BASE_PIXELS:,} pixels decoded, "
            f"resampled and embedded, and {PIXELS_PER_FACE:,} more per face (each picture is decoded once); past it, "
-           "one message where the picture that crossed it was asked for. Elements that can turn also take:", "", _option_table(ROTATE),
+           "one message where the picture that crossed it was asked for. A build's kit has at most "
+           f"{BASE_PAGES:,} pages and {PAGES_PER_FACE:g} more per face printed (copies counted). Elements that can "
+           "turn also take:", "", _option_table(ROTATE),
            "", "A parameter an element does not take, or that does not apply to how it is written, is an error."]
     for name, element in ELEMENTS.items():
         turns = " It can turn (`rotate`)." if element.rotates else ""

@@ -962,8 +962,10 @@ class _NoOtherFiles(jinja2.BaseLoader):
                                                 "no other file (the macros of macros.j2 are there already)")
 
 
+# optimized=False: Jinja's constant folding writes a folded float into the compiled Python as its repr, so
+# `'inf' | float` or `1e308 * 10` compiled to the name `inf` and failed with a NameError when run
 ENV = _Env(undefined=_Undefined, autoescape=False, keep_trailing_newline=True, finalize=_printed,
-           loader=_NoOtherFiles())
+           loader=_NoOtherFiles(), optimized=False)
 ENV.filters = {name: _guard_filter(name, f) for name, f in ENV.filters.items()}
 ENV.filters["sum"] = _guard_filter("sum", _sum_filter)
 

@@ -518,3 +518,16 @@ def test_tile_seams_keep_clear_of_a_boards_title(tmp_path):
         seams_seen += len(seams)
         assert all(not left - 1 * MM < x < right + 1 * MM for x in seams), (left, right, seams)
     assert seams_seen == 2  # the two right-hand tiles are trimmed along the seam between the columns
+
+
+def test_cards_larger_than_the_paper_are_tiled_front_then_back(tmp_path):
+    """A deck of cards too large for the paper is tiled like a board: each back was left out, exit 0."""
+    root = make_project(tmp_path / "proj", {
+        "layouts/mini/card.yaml": "size: [200, 280]\nelements: [{type: rect, fill: '#ff0000'}]\n",
+        "layouts/mini/back.yaml": "size: [200, 280]\nelements: [{type: rect, fill: '#0000ff'}]\n"})
+    folder = build(root)
+    reader = read(folder / "mini-cards-a4.pdf")
+    footers = [next(t for t, _, _ in texts(page) if t.startswith("Mini Game · Cards")) for page in reader.pages]
+    backs = [f for f in footers if "· back ·" in f]
+    assert len(footers) == 16 and len(backs) == 8, footers  # 4 cards of 2 tiles each, each side
+    assert all("· back ·" in footers[i] for i in (2, 3)) and "· back ·" not in footers[0], footers

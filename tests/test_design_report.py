@@ -166,3 +166,24 @@ def test_a_handful_of_numbers_is_listed_not_charted(tmp_path):
     assert f"cards.power min {powers[0]}, median {powers[1]}, max {powers[2]}; the values: " \
            f"{', '.join(map(str, powers))}" in text
     assert "data.cards | length <= 3 3 <= 3 0" in text
+
+
+def test_a_long_derived_text_is_shortened_not_a_paragraph_taller_than_the_page(tmp_path):
+    # one unbreakable word of 5,000 characters as every row's value: a table cell taller than the page
+    # was a ReportLab traceback
+    game = GAME.replace('      double: "item.power * 2"\n', '      double: "item.power * 2"\n'
+                                                             '      motto: "\'w\' * 5000"\n')
+    _, text = report_text(game_project(tmp_path, game))
+    said = text.split("cards.motto all 8 values are ")[1].split("…")[0]
+    assert said.replace(" ", "") == "w" * 59  # wrapped in the cell, and cut short
+
+
+def test_a_view_naming_rows_by_a_derived_list_is_an_error_with_its_line(tmp_path):
+    game = GAME.replace('      double: "item.power * 2"\n', '      double: "item.power * 2"\n'
+                                                             '      tags: "[item.colour]"\n').replace(
+        "{kind: counts, table: cards, x: colour, by: big}", "{kind: counts, table: cards, x: tags, by: big}")
+    result = run(game_project(tmp_path, game), "report", "rt")
+    line = game.splitlines().index("  - {kind: counts, table: cards, x: tags, by: big}") + 1
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert any(ln.startswith(f"cards/rt/game.yaml:{line}:") and "names rows by 'tags'" in ln
+               for ln in result.output.splitlines()), result.output

@@ -151,3 +151,25 @@ def test_a_deck_too_large_to_keep_resolved_is_paid_for_once(tmp_path, monkeypatc
     said = [[line.split(": error: ")[0] for line in _errors(run(root, *command)) if "draws too much" in line]
             for command in (("validate",), ("build", "--force"))]  # (the kit just built is up to date)
     assert len(said[0]) == 1 and said[0] == said[1], said
+
+
+def test_copies_of_a_board_tiled_over_many_sheets_stop_at_the_kits_page_allowance(tmp_path, monkeypatch, spent):
+    # each copy of the 400 x 300 mm board is tiled over four A4 sheets and printed once more full size: copies
+    # cost no drawing steps, but pages do; 10,000 copies ran for minutes
+    monkeypatch.setattr(budget, "BASE_PAGES", 30)
+    game = "cards/mini/game.yaml"
+    root = make_project(tmp_path / "proj", case={"replace": {game: [["    layout: board\n",
+                                                                    "    layout: board\n    copies: 12\n"]]}})
+    result = run(root, "build", "mini")
+    assert result.exit_code == 1
+    lines = (root / game).read_text().splitlines()
+    errors = _errors(result)
+    assert errors[0].startswith(f"{game}:{lines.index('    copies: 12') + 1}:"), errors
+    assert "too many pages" in errors[0] and "previous output left intact" in errors[0], errors
+    assert not (root / "output" / "mini" / "mini-a4.pdf").exists()
+
+
+def test_a_small_game_uses_a_small_part_of_its_page_allowance(tmp_path, spent):
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build", "mini").exit_code == 0
+    assert spent and all(b.pages <= budget.BASE_PAGES // 20 for b in spent)

@@ -5,6 +5,7 @@ import base64
 import hashlib
 import io
 import struct
+import shutil
 import zlib
 
 import pytest
@@ -107,3 +108,19 @@ def test_the_preview_says_a_damaged_picture_as_validation_does_not_in_reportlabs
     problems = Preview(Project(root), "mini").refresh()["problems"]
     assert problems and all(p["message"].startswith("image 'images/t.png' cannot be read: image file is truncated")
                             and p["where"]["at"] == "layouts/mini/card.yaml:3:24" for p in problems), problems
+
+
+@pytest.mark.parametrize("family, said", [
+    ("{regular: f.ttf, name: '" + "N" * 5000 + "'}", "name of 5,000 characters; at most 100"),
+    ("{regular: f.ttf, name: \"Sans\\e[31m\"}", "name holds the character U+001B"),
+    ("{regular: f.ttf, license: /etc/hostname}", "licence file '/etc/hostname' is outside the project folder"),
+])
+def test_a_fonts_name_or_licence_the_credits_cannot_print_is_an_error_at_its_line(tmp_path, family, said):
+    """The rulebook's credits print each font's name and its licence's folder: a 100,000-character name failed
+    the build with no line, an escape printed as text, a licence outside the project printed '..'."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": f"families:\n  Body: {family}\n  Display: {{regular: f.ttf}}\n"})
+    shutil.copy(REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf", root / "fonts" / "f.ttf")
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert any(ln.startswith("fonts/fonts.yaml:2:") and said in ln for ln in result.stderr.splitlines()), result.stderr

@@ -237,6 +237,14 @@ def test_a_box_too_large_for_the_paper_says_how_to_split_the_deck(tmp_path):
     assert hit and "more than the paper holds" in hit[0] and "`copies: 2`" in hit[0], lines
 
 
+def test_a_label_too_long_for_the_boxs_back_is_refused_not_left_off(tmp_path):
+    label = "W" * 200  # fits no poker box's back even at the smallest size: it used to vanish, exit 0
+    root = project_with(tmp_path, "{id: box, name: Card box, kind: tuckbox, deck: deck, label: " + label + "}")
+    lines = _errors(root)
+    hit = [ln for ln in lines if ln.startswith(f"{GAME}:{_line(root, 'label: W')}:")]
+    assert hit and "cannot hold the label" in hit[0], lines
+
+
 def test_a_layout_of_its_own_on_the_front(tmp_path):
     front = ("size: poker\nelements:\n  - {type: rect, x: 0, y: 0, w: 63, h: 88, bleed: true, fill: '#884422'}\n"
              "  - {type: text, x: 5, y: 40, w: 53, h: 10, text: Our Deck, size: 14}\n")

@@ -1,14 +1,31 @@
 """The one way pnp makes a ReportLab canvas: deterministic (`invariant`), so the same drawing gives the same
 bytes on every run, and starting in the font the drawing sets first."""
 
+from collections.abc import Callable
 from typing import BinaryIO
 
 from reportlab.pdfgen.canvas import Canvas
 
 
+class CountedCanvas(Canvas):
+    """A canvas that calls `on_page` before each page it finishes: a budget may stop a drawing there."""
+
+    def __init__(self, *args: object, on_page: Callable[[], None], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.on_page = on_page
+
+    def showPage(self) -> None:  # noqa: N802 - ReportLab's name
+        self.on_page()
+        super().showPage()
+
+
 def new_canvas(target: str | BinaryIO, font_name: str, page_size: tuple[float, float] | None = None,
-               compression: int | None = None) -> Canvas:
+               compression: int | None = None, on_page: Callable[[], None] | None = None) -> Canvas:
     """A canvas writing to `target` (a file name or a binary stream) on pages of `page_size` points
     (ReportLab's default when None), its first font `font_name` (so no other is selected by an operator of its
-    own), streams compressed or not (`compression`: 1, 0, or None for ReportLab's default)."""
-    return Canvas(target, pagesize=page_size, invariant=1, pageCompression=compression, initialFontName=font_name)
+    own), streams compressed or not (`compression`: 1, 0, or None for ReportLab's default); `on_page` is
+    called before each page is finished."""
+    options = dict(pagesize=page_size, invariant=1, pageCompression=compression, initialFontName=font_name)
+    if on_page is None:
+        return Canvas(target, **options)
+    return CountedCanvas(target, on_page=on_page, **options)

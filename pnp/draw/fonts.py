@@ -6,6 +6,7 @@ import io
 import os
 import struct
 import threading
+import unicodedata
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -29,7 +30,8 @@ FAMILY_FIELDS = {
     "bold_italic": {"type": "str", "required": False,
                     "doc": "the bold italic face's TTF file (default: the regular one)"},
     "name": {"type": "str", "required": False,
-             "doc": "the font's own name, as the rulebook's credits print it (default: the family's name)"},
+             "doc": "the font's own name, as the rulebook's credits print it, at most 100 characters (default: the "
+                    "family's name)"},
     "license": {"type": "str", "required": False,
                 "doc": "its licence file (fonts you embed in a PDF you share must allow it: SIL OFL fonts do)"},
 }
@@ -98,9 +100,31 @@ def load_fonts(project: Project) -> "FontSet":
     files: list[tuple[Path, tuple[int, ...]]] = []  # each font file read, with its status then
     for family, styles in families.items():
         fonts.families[family] = _register(project, path, family, styles, families.mark_of(family), read, files)
-        fonts.licences[family] = (styles.get("name", family), styles.get("license", ""))
+        fonts.licences[family] = (_credit(project, path, family, styles, "name"),
+                                  _credit(project, path, family, styles, "license"))
     _LOADED[path] = (digest, fonts, tuple(files))
     return fonts
+
+
+MAX_CREDIT = 100  # characters of a font's name or licence file: the rulebook's credits print them on one line
+
+
+def _credit(project: Project, path: Path, family: str, styles: Record, key: str) -> str:
+    """A family's `name` (default: the family's) or `license` (a file inside the project, default none), as
+    the rulebook's credits print it; DataError at its line when it is not a short line of printable text."""
+    value = styles.get(key, family if key == "name" else "")
+    where = styles.mark_of(key)
+    if not isinstance(value, str):
+        raise DataError(f"font family '{family}': {key} must be text", where)
+    if len(value) > MAX_CREDIT:
+        raise DataError(f"font family '{family}': {key} of {len(value):,} characters; at most {MAX_CREDIT}", where)
+    control = next((c for c in value if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn")), None)
+    if control is not None:
+        raise DataError(f"font family '{family}': {key} holds the character U+{ord(control):04X}, which prints "
+                        "nothing (an escape written by mistake?)", where)
+    if key == "license" and value:
+        _inside(project, path.parent / value, where, "licence file", shown=value)
+    return value
 
 
 def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown: str | None = None) -> Path:

@@ -29,12 +29,16 @@ BINS = 12
 FEW = 5  # numbers up to which a field's values are listed rather than charted
 
 
+SHOWN = 60  # characters of a value the report prints: a long text would be a paragraph taller than the page
+
+
 def _text(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:.4g}"
-    return "(none)" if value is None else str(value)
+    said = "(none)" if value is None else str(value)
+    return said if len(said) <= SHOWN else said[:SHOWN - 1] + "…"
 
 
 def _nice(step: float) -> float:

@@ -41,9 +41,10 @@ class GameBuild:
             tmp.unlink(missing_ok=True)
 
 
-def new_canvas(target: Path, studio: "Studio", what: str) -> Canvas:
-    """A kit PDF's canvas (deterministic, compressed) titled with the game and `what` it holds."""
-    c = deterministic_canvas(str(target), studio.fonts.name("Body"), studio.paper, compression=1)
+def new_canvas(target: Path, studio: "Studio", what: str, on_page: Callable[[], None] | None = None) -> Canvas:
+    """A kit PDF's canvas (deterministic, compressed) titled with the game and `what` it holds; `on_page`
+    before each page is finished."""
+    c = deterministic_canvas(str(target), studio.fonts.name("Body"), studio.paper, compression=1, on_page=on_page)
     c.setTitle(f"{studio.game.title} — {what}")
     c.setAuthor(_author(studio))
     c.setCreator(f"pnp {__version__}")
@@ -84,14 +85,20 @@ def render_game(game: "Game", studio: "Studio", folder: str | Path,
     result = GameBuild(game, studio, folder)
     slug, paper_name = game.id, studio.options.paper + studio.options.variant
     in_order = []  # the per-kind PDFs, in the all-in-one PDF's order
+    drawing: list[Component] = []  # the component whose pages are being drawn: each page is counted against it
+
+    def page_drawn() -> None:
+        studio.budget.spend_page(drawing[-1].spec.mark_of("copies") if drawing else None)
+
     try:
         with budget():
             for kind, components in by_kind(game):
                 name = f"{slug}-{kind.file_part}-{paper_name}.pdf"
                 result.files[name] = tmp = _temporary(folder, name)
-                canvas = new_canvas(tmp, studio, kind.file_part)
+                canvas = new_canvas(tmp, studio, kind.file_part, page_drawn)
                 page = 1
                 for component in components:
+                    drawing.append(component)
                     n = kind.draw(canvas, component, studio)
                     result.placements[component.id] = {"file": name, "pages": [page, page + n - 1]}
                     page += n
@@ -103,8 +110,11 @@ def render_game(game: "Game", studio: "Studio", folder: str | Path,
                 for part, title, draw in kind.extra_files():
                     extra = f"{slug}-{part}{studio.options.suffix}.pdf"  # no paper in the name: suffix says it
                     result.files[extra] = tmp = _temporary(folder, extra)
-                    canvas = new_canvas(tmp, studio, title)
-                    result.pages[extra] = sum(draw(canvas, c, studio) for c in components)
+                    canvas = new_canvas(tmp, studio, title, page_drawn)
+                    result.pages[extra] = 0
+                    for component in components:
+                        drawing.append(component)
+                        result.pages[extra] += draw(canvas, component, studio)
                     canvas.save()
                     on_step(title)
         result.all_name = f"{slug}-{paper_name}.pdf"

@@ -29,6 +29,13 @@ ICON_PAINTS = 3  # ...when it paints no more than this (game-icons.net's paint o
 # cards are refused at the third.
 BASE_PIXELS = 100_000_000
 PIXELS_PER_FACE = 12_000_000
+# The pages a game's kit may have in one command, the same way: a base, and half a page per face printed (its
+# copies counted: a copy costs no drawing steps, but each is printed again). A page costs about 5 ms to draw and
+# write, whatever is on it, so copies of a board tiled over many sheets, or a deck of cards larger than the
+# paper, could otherwise run for minutes. A deck of poker cards needs two pages per nine faces, a board of
+# 400 x 300 mm five pages (its tiles and its print-shop page); the shipped games print at most 0.3 a face.
+BASE_PAGES = 500
+PAGES_PER_FACE = 0.5
 
 
 def steps_of(prim: Primitive) -> int:
@@ -51,6 +58,7 @@ class DrawingBudget:
         # the pictures' work paid for, in order, as spend_pixels was told it: a check kept by the preview spends
         # it again (Studio.adding, Studio.took), as a fresh check would
         self.pixel_work: list[tuple[str, int, Mark | None, str]] = []
+        self.page_limit, self.pages = BASE_PAGES, 0  # the kit's pages drawn so far
         self.stopped: str | None = None  # the message said when the budget ran out
         self.again = 0  # inside paid_for() blocks: work done again, paid for already
         # id of a primitive -> (it, whether it had a source, what painting it costs): a primitive shared by many
@@ -58,10 +66,22 @@ class DrawingBudget:
         # primitive is held so that its id names no other while kept)
         self._costs: dict[int, tuple[Primitive, bool, int]] = {}
 
-    def allow_faces(self, faces: int) -> None:
-        """Size the budget for a game that prints `faces` faces."""
+    def allow_faces(self, faces: int, printed: int = 0) -> None:
+        """Size the budget for a game that prints `faces` faces, `printed` times in all (copies counted)."""
         self.limit = self.base + STEPS_PER_FACE * faces
         self.pixel_limit = BASE_PIXELS + PIXELS_PER_FACE * faces
+        self.page_limit = BASE_PAGES + int(PAGES_PER_FACE * max(faces, printed))
+
+    def spend_page(self, mark: Mark | None) -> None:
+        """Count one more page of the kit, drawn for the component at `mark`: past the limit, BudgetSpent."""
+        if self.stopped is not None:
+            raise BudgetSpent(self.stopped)
+        self.pages += 1
+        if self.pages > self.page_limit:
+            self.stopped = (f"the kit prints too many pages: past its {self.page_limit:,} ({BASE_PAGES:,} and "
+                            f"{PAGES_PER_FACE:g} per face printed, copies counted); pnp stops here (too many "
+                            "copies of a board tiled over many sheets, or faces far larger than the paper?)")
+            raise BudgetSpent(self.stopped, mark)
 
     def spend(self, steps: int, mark: Mark | None) -> None:
         """Spend `steps` for the element at `mark` (its file:line)."""

@@ -27,6 +27,7 @@ class StyleSet:
         for folder in (project.shared_layouts, project.layouts / game_id):  # the game's own win
             self._read(folder / "text-styles.yaml")
         self.styles: dict[str, Record] = {}
+        self.depth: dict[str, int] = {}  # style name -> how many styles deep it extends
         for name in self.raw:
             self._resolve(name, ())
 
@@ -70,7 +71,7 @@ class StyleSet:
         if parent is not None:
             if not isinstance(parent, str):
                 self.problems.append((f"extends names one style, got {type_name(parent)}", spec.mark_of("extends")))
-            elif len(stack) >= MAX_EXTENDS:
+            elif len(stack) + self.depth.get(parent, 0) >= MAX_EXTENDS:  # a parent resolved before counts its own
                 self.problems.append((f"styles extend each other more than {MAX_EXTENDS} deep", spec.mark_of("extends")))
             elif parent in stack or parent == name:
                 self.problems.append((f"styles extend each other in a circle: {' -> '.join(stack + (name, parent))}",
@@ -80,6 +81,7 @@ class StyleSet:
                                       f"{did_you_mean(parent, self.raw)}", spec.mark_of("extends")))
             else:
                 merged = merged.merged_over(self._resolve(parent, stack + (name,)))
+                self.depth[name] = self.depth.get(parent, 0) + 1
         self.styles[name] = merged
         return merged
 

@@ -60,9 +60,10 @@ GAME_FILE = {
     "colour_sets": {"type": "list", "of": {"type": "record", "fields": COLOUR_SET_FIELDS}, "default": [],
                     "doc": "colours that tell players or categories apart: checked as colour-blind players see "
                            "them (see Colour sets)"},
-    "report": {"type": "list", "of": {"type": "record", "fields": VIEW_FIELDS}, "default": [],
-               "doc": "the charts `pnp report` draws besides every table's own: each view one chart (see Report "
-                      "views)"},
+    # at most 64 views: each chart takes some 50 ms to draw, so thousands of them ran for minutes
+    "report": {"type": "list", "of": {"type": "record", "fields": VIEW_FIELDS}, "default": [], "max_items": 64,
+               "doc": "the charts `pnp report` draws besides every table's own: each view one chart, at most 64 (see "
+                      "Report views)"},
     "balance": {"type": "list", "of": {"type": "record", "fields": BALANCE_FIELDS}, "default": [],
                 "doc": "rules over what `pnp simulate` measures by playing the game (win rates, game length, how "
                        "games end, each tracked item's rates): checked by pnp simulate, their syntax by validate"},

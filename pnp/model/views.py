@@ -101,9 +101,33 @@ def _shape_problems(game: GameShape, view: Record, fields: dict[str, str]) -> It
             yield f"'{key}' is for counts only", key
     if kind == "bars" and view.get("by") is not None:
         yield "bars take no 'by' (use counts or a histogram)", "by"
+    yield from _naming_problems(game, view, fields)
     for key in wants_number:
         name = view.get(key)
         if name is not None and not numeric(game, table, name, fields[name]):
             yield f"a {kind} charts '{name}' as a number, but it is {fields[name]}" + (
                 " and not every row's value is a number a chart can place (text, infinity, nan or past 1e308)"
                 if fields[name] == "derived" else ""), key
+
+
+NAMING_KEYS = {"counts": ("x", "by"), "scatter": ("by", "label"), "histogram": ("by",), "bars": ("label",)}
+
+
+def plain(game: GameShape, table: str, name: str, kind: str) -> bool:
+    """Whether a field holds values a chart can name a bar, a colour or a point by: no lists or mappings."""
+    if kind in ("list", "map", "record"):
+        return False
+    if kind != "derived":
+        return True
+    return all(v is None or isinstance(v, (str, bool, int, float)) for v in (it.get(name) for it in
+                                                                           game.tables.get(table, ())))
+
+
+def _naming_problems(game: GameShape, view: Record, fields: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """(message, key) for a field the view names rows by (its categories, colours, labels) that holds lists
+    or mappings: they have no name to print, and cannot be counted as one value."""
+    for key in NAMING_KEYS[view["kind"]]:
+        name = view.get(key)
+        if name is not None and not plain(game, view["table"], name, fields[name]):
+            yield (f"a {view['kind']} names rows by '{name}' ('{key}'), but it is {fields[name]} and holds lists or "
+                   "mappings, not a value to name a row by"), key

@@ -42,15 +42,16 @@ class Board(Kind):
 
 
 def draw_tiled(canvas: Canvas, component: Component, studio: Studio) -> int:
-    """Each face over as many pages as it needs, portrait or landscape, whichever takes fewer."""
+    """Each face over as many pages as it needs, portrait or landscape, whichever takes fewer; its back (if it
+    has one) tiled on the pages after it (a deck of cards larger than the paper printed no backs at all)."""
     pages = 0
     painter = studio.painter(canvas)
     drawn = canvas.__dict__.setdefault("_pnp_board_forms", set())
-    for face in by_side(component, studio)[0]:
+    for face in (f for pair in zip(*by_side(component, studio)) for f in pair if f is not None):
         layout = studio.layouts.get(face.layout)
         size = (layout.width, layout.height)
         prims = studio.printed(face)
-        name = f"board-{component.id}-{face.index}"
+        name = f"board-{component.id}-{face.side}-{face.index}"
         if name not in drawn:  # the whole face once; every tile shows a clipped window of it
             paper.form(canvas, painter, prims, name, *size)
             drawn.add(name)
@@ -91,6 +92,7 @@ def _draw_tile(canvas: Canvas, studio: Studio, component: Component, form_name: 
     targets = [(ox + mx, oy + my) for mx, my in tiling.alignment_marks(tile)]
     paper.tile_window(canvas, form_name, (ox, oy), window, trims, targets)
     which = f" · {studio.kind(component).item_name(component, face, studio)}" if component.count > 1 else ""
+    which += " · back" if face.side == "back" else ""
     footer = f"{studio.page_title} · {component.name}{which}"
     if tile.rows * tile.cols == 1:  # a board that fits the page only turned: cut it out like a card
         grid = Grid(page, 1, 1, (tile.bw, tile.bh), 0.0, 0.0, window[:2])

@@ -54,11 +54,8 @@ class Die(Kind):
             layout = studio.layouts.get(self.layout_name(component, "layout", item, studio),
                                         component.spec.mark_of("layout"))
             net = layout.options.get("net", "d6")
-            values = face_values(layout, studio.context(item=item))
+            face_values(layout, studio.context(item=item))  # as many as the net has faces, or an error
             faces = nets.NETS[net]()
-            if len(values) != len(faces):
-                report.error(f"a {net} has {len(faces)} faces, 'faces' gives {len(values)}",
-                             layout.spec.mark_of("faces"))
             edge = layout.options.get("edge") or EDGE
             w, h = (side * edge for side in nets.bounds(faces))
             room = [side - 2 * MARGIN for side in studio.paper]
@@ -98,6 +95,10 @@ def face_values(layout: Layout, context: dict[str, Any]) -> list[FaceValue]:
             not all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in faces):
         raise LayoutError(f"faces: expected a list of face values (numbers or text), got {shown(faces)}",
                           layout.spec.mark_of("faces"))
+    net = layout.options.get("net", "d6")
+    solid = nets.NETS[net]()
+    if len(faces) != len(solid):  # said before any face is made: 100,000 values would be 100,000 faces to check
+        raise LayoutError(f"a {net} has {len(solid)} faces, 'faces' gives {len(faces)}", layout.spec.mark_of("faces"))
     return list(faces)
 
 

@@ -61,6 +61,7 @@ class TuckBox(Kind):
             return
         if box is None:  # the deck prints nothing: said where the deck is checked
             return
+        _check_label(component, studio, box, report)
         w, h = box.net.size
         if nets.placement((w, h), studio.paper, MARGIN, FOOTER_ROOM) is None:
             (pw, ph), (lw, lh) = nets.room(studio.paper, MARGIN, FOOTER_ROOM)
@@ -191,10 +192,27 @@ def _draw_box(canvas: Canvas, studio: Studio, component: Component, box: Box, or
     canvas.restoreState()
 
 
+def _check_label(component: Component, studio: Studio, box: Box, report: Reporter) -> None:
+    """An error at the `label` line (else the deck's) when the deck's name cannot fit the box's back even at
+    the smallest readable size: it would be left off the box, not printed."""
+    room = _words_room(box.net.panels["back"])
+    if boxes.label_fits(studio.fonts, box.label, room, NAME):
+        return
+    shown = box.label if len(box.label) <= 40 else box.label[:40] + "…"
+    report.error(f"component '{component.id}': the box's back ({to_mm(box.net.panels['back'][2]):.0f} mm wide) "
+                 f"cannot hold the label '{shown}' even at {NAME[3]:g} pt; give a shorter `label`",
+                 component.spec.mark_of("label" if "label" in component.spec else "deck"))
+
+
+def _words_room(panel: nets.Rect) -> float:
+    """How long a line of words across a panel may be: its width less a margin each side."""
+    return panel[2] - 8 * MM
+
+
 def _words(canvas: Canvas, studio: Studio, box: Box, panel: nets.Rect) -> None:
     """The game's title, the deck's name and how many cards, across a panel."""
     x, y, w, h = panel
-    room, cx = w - 8 * MM, x + w / 2
+    room, cx = _words_room(panel), x + w / 2
     fonts, title = studio.fonts, studio.page_title
     boxes.fitted_label(canvas, fonts, title, (cx, y + h * 0.62), room, TITLE)
     boxes.fitted_label(canvas, fonts, box.label, (cx, y + h * 0.62 - 10 * MM), room, NAME)
