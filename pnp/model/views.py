@@ -113,7 +113,7 @@ def _shape_problems(game: GameShape, view: Record, fields: dict[str, str]) -> It
 NAMING_KEYS = {"counts": ("x", "by"), "scatter": ("by", "label"), "histogram": ("by",), "bars": ("label",)}
 
 
-def plain(game: GameShape, table: str, name: str, kind: str) -> bool:
+def names_rows_plainly(game: GameShape, table: str, name: str, kind: str) -> bool:
     """Whether a field holds values a chart can name a bar, a colour or a point by: no lists or mappings."""
     if kind in ("list", "map", "record"):
         return False
@@ -128,6 +128,6 @@ def _naming_problems(game: GameShape, view: Record, fields: dict[str, str]) -> I
     or mappings: they have no name to print, and cannot be counted as one value."""
     for key in NAMING_KEYS[view["kind"]]:
         name = view.get(key)
-        if name is not None and not plain(game, view["table"], name, fields[name]):
+        if name is not None and not names_rows_plainly(game, view["table"], name, fields[name]):
             yield (f"a {view['kind']} names rows by '{name}' ('{key}'), but it is {fields[name]} and holds lists or "
                    "mappings, not a value to name a row by"), key
