@@ -10,7 +10,9 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from .draw.fonts import unmapped_message
 from .draw.icons import unreadable
+from .draw.text import unmapped
 from .draw.pictures import verified_picture
 from .errors import BudgetSpent, DataError, LayoutError
 from .model.game import check_whole_game, load_game
@@ -372,6 +374,12 @@ class Checks:
         if not self.studio.fonts.has(font):
             self.error(f"unknown font '{font}' (fonts.yaml has {', '.join(self.studio.fonts.families)})", prim.mark)
             return
+        missing = unmapped(prim.text, self.studio.fonts, font)
+        if missing is not None:  # said at the item's field that writes it, else at the layout's element
+            field_mark = _field_with(self.item_now, missing)
+            self.error(unmapped_message(missing, font) + (f" (laid out by {prim.mark})" if field_mark else label),
+                       field_mark or prim.mark)
+            return
         fitted = self.painter.fit_text(prim)
         if fitted.overflow:
             self.overflow(prim, label)
@@ -504,6 +512,14 @@ def _reach(margin: float) -> str:
     if mm == 0:
         return "text box reaches the trim"
     return f"text box runs {-mm:.1f} mm past the trim"
+
+
+def _field_with(item: "Record | None", character: str) -> Mark | None:
+    """The mark of the item's first text field holding `character`, None when none does (the layout wrote it)."""
+    if item is None or not hasattr(item, "mark_of"):
+        return None
+    return next((item.mark_of(name) for name, value in item.items() if isinstance(value, str) and character in value),
+                None)
 
 
 def _field_holding(item: "Record | None", text: str) -> tuple[str, Mark | None] | tuple[None, None]:
