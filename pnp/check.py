@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from .draw.fonts import unmapped_message
 from .draw.icons import unreadable
+from .draw.sheet import FOOTER_FAMILY
 from .draw.text import unmapped
 from .draw.pictures import verified_picture
 from .errors import BudgetSpent, DataError, LayoutError
@@ -232,6 +233,18 @@ class Checks:
             self.error(message, mark)
         self.icon_files()
         self.small_text()
+        self.footer_names()
+
+    def footer_names(self) -> None:
+        """The game's title and each component's name, printed in the footer of the sheets that print it, in
+        the font family footers are set in: each character it has, at game.yaml's line."""
+        meta, fonts = self.game.meta, self.studio.fonts
+        names = [(self.game.title, meta.mark_of("title") if "title" in meta else meta.mark)]
+        names += [(c.name, c.spec.mark_of("name") if "name" in c.spec else c.spec.mark) for c in self.game.components]
+        for text, mark in names:
+            missing = fonts.unmapped(text, FOOTER_FAMILY)
+            if missing is not None:
+                self.error(unmapped_message(missing, FOOTER_FAMILY) + " (the pages' footers print it)", mark)
 
     def printables(self, printables: "Iterable[Printable]") -> None:
         """The checks of these printables, each with its item (where its errors are said and marked)."""
@@ -377,8 +390,8 @@ class Checks:
         missing = unmapped(prim.text, self.studio.fonts, font)
         if missing is not None:  # said at the item's field that writes it, else at the layout's element
             field_mark = _field_with(self.item_now, missing)
-            self.error(unmapped_message(missing, font) + (f" (laid out by {prim.mark})" if field_mark else label),
-                       field_mark or prim.mark)
+            self.error(unmapped_message(missing, font) + (f" (laid out by {prim.mark})" if field_mark else ""),
+                       field_mark or prim.mark, label)
             return
         fitted = self.painter.fit_text(prim)
         if fitted.overflow:

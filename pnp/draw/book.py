@@ -588,16 +588,13 @@ class Book:
 
     def _footer_fits(self) -> None:
         """Refuse, at game.yaml's title, a title whose page footer (`title · page`) is wider than the page's
-        text: it ran off both sides of every page."""
+        text: it ran off both sides of every page. (Its characters are checked as every sheet's footer's.)"""
         widest = stringWidth(f"{self.content.title} · {MAX_BLOCKS}", self.fonts.name("Body"), FOOTER_SIZE)
         avail = self.paper[0] - 2 * MARGIN
         if widest > avail:
             raise BookError(f"the game's title is too long for the rulebook's page footer: "
                             f"{widest / MM:.0f} mm at {FOOTER_SIZE:g} pt with its page number, and the page's text "
                             f"is {avail / MM:.0f} mm wide; shorten it", self.content.marks.get("title"))
-        missing = self.fonts.unmapped(self.content.title, "Body")
-        if missing is not None:
-            raise BookError(unmapped_message(missing, "Body") + " (the page footer)", self.content.marks.get("title"))
 
     def _furniture(self, canvas: Canvas, page: int) -> None:
         pw, _ = self.paper

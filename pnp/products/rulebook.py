@@ -105,8 +105,12 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
             note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
             said += [(f"{message}, in the rendered rulebook line {n}", book_mark(studio, n))
                      for _, message in studio.game.glossary.unknown(line)]
-    book = Book(BookContent(title=studio.game.title, markdown=text), studio.fonts, studio.paper,
+    book = Book(content(studio), studio.fonts, studio.paper,
                 lambda src, width: _drawer(studio, src), lambda *icon: None, _tokens(studio))
+    try:  # the title page, said at game.yaml's lines
+        book.title_page()
+    except BookError as e:
+        said.append((e.message, e.mark))
     for e in book.problems():
         for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
             # a problem of another file (a pictured component's layout) is said at its own place

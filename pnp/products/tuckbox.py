@@ -6,6 +6,7 @@ import hashlib
 
 from ..draw import sheet as paper
 from ..draw import tuckbox as boxes
+from ..draw.fonts import unmapped_message
 from ..errors import DataError
 from ..impose import tuckbox as nets
 from ..impose.sheet import EDGE_SAFE, MARGIN
@@ -61,6 +62,7 @@ class TuckBox(Kind):
             return
         if box is None:  # the deck prints nothing: said where the deck is checked
             return
+        _check_glyphs(component, studio, box, report)
         w, h = box.net.size
         if nets.placement((w, h), studio.paper, MARGIN, FOOTER_ROOM) is None:
             (pw, ph), (lw, lh) = nets.room(studio.paper, MARGIN, FOOTER_ROOM)
@@ -136,6 +138,19 @@ class Box:
         backs = [p for p in faces if p.side == "back"]
         front = own[0] if own else backs[0] if backs else None
         return cls(component, deck, size, spec.get("holds", deck.count), front)
+
+
+def _check_glyphs(component: Component, studio: Studio, box: "Box", report: Reporter) -> None:
+    """The game's title and the deck's name in the fonts the box's panels print them in: every character, at
+    the line that writes it (a label's own, else the deck's name)."""
+    meta, spec = studio.game.meta, component.spec
+    label_mark = spec.mark_of("label") if "label" in spec else box.deck.spec.mark_of("name") \
+        if "name" in box.deck.spec else spec.mark
+    for (family, bold, _, _), text, mark in ((TITLE, studio.game.title, meta.mark_of("title")),
+                                             (NAME, box.label, label_mark)):
+        missing = studio.fonts.unmapped(text, family, bold)
+        if missing is not None:
+            report.error(unmapped_message(missing, family) + " (on the tuck box)", mark)
 
 
 def _one_size(component: Component, deck: Component, faces: list[Printable], studio: Studio) -> tuple[float, float]:
