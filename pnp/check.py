@@ -15,7 +15,7 @@ from .draw.icons import unreadable
 from .draw.sheet import FOOTER_FAMILY
 from .draw.text import unmapped
 from .draw.pictures import verified_picture
-from .errors import BudgetSpent, DataError, LayoutError
+from .errors import BudgetSpent, DataError, LayoutError, LimitError
 from .model.game import check_whole_game, load_game
 from .model.reads import FieldCache, note_all
 from .model.schema import ICON_IN_TEXT
@@ -272,7 +272,11 @@ class Checks:
         the build's drawing). The icons are those looked up while checking what prints, the rulebook's
         included: the files the build depends on."""
         for path in sorted(self.game.icons.used):
-            why = unreadable(path)
+            try:
+                why = unreadable(path)
+            except LimitError as e:  # the game's time ran out here: said once (the next icon finds it spent)
+                self.error(e.message, Mark(self.game.project.rel(path)))
+                continue
             if why is not None:
                 message, line, column = why
                 self.error(f"icon '{path.stem}': {message}", Mark(self.game.project.rel(path), line, column))
