@@ -110,8 +110,8 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
                 lambda src, width: _drawer(studio, src), lambda *icon: None, _tokens(studio))
     try:  # the title page, said at game.yaml's lines
         book.title_page()
-    except BookError as e:
-        said.append((e.message, e.mark))
+    except BookError as refused:
+        said.append((refused.message, refused.mark))
     for e in book.problems():
         for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
             # a problem of another file (a pictured component's layout) is said at its own place
