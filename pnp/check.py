@@ -10,9 +10,12 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from .draw.fonts import unmapped_message
 from .draw.icons import unreadable
+from .draw.sheet import FOOTER_FAMILY
+from .draw.text import unmapped
 from .draw.pictures import verified_picture
-from .errors import BudgetSpent, DataError, LayoutError
+from .errors import BudgetSpent, DataError, LayoutError, LimitError
 from .model.game import check_whole_game, load_game
 from .model.reads import FieldCache, note_all
 from .model.schema import ICON_IN_TEXT
@@ -230,6 +233,18 @@ class Checks:
             self.error(message, mark)
         self.icon_files()
         self.small_text()
+        self.footer_names()
+
+    def footer_names(self) -> None:
+        """The game's title and each component's name, printed in the footer of the sheets that print it, in
+        the font family footers are set in: each character it has, at game.yaml's line."""
+        meta, fonts = self.game.meta, self.studio.fonts
+        names = [(self.game.title, meta.mark_of("title") if "title" in meta else meta.mark)]
+        names += [(c.name, c.spec.mark_of("name") if "name" in c.spec else c.spec.mark) for c in self.game.components]
+        for text, mark in names:
+            missing = fonts.unmapped(text, FOOTER_FAMILY)
+            if missing is not None:
+                self.error(unmapped_message(missing, FOOTER_FAMILY) + " (the pages' footers print it)", mark)
 
     def printables(self, printables: "Iterable[Printable]") -> None:
         """The checks of these printables, each with its item (where its errors are said and marked)."""
@@ -257,7 +272,11 @@ class Checks:
         the build's drawing). The icons are those looked up while checking what prints, the rulebook's
         included: the files the build depends on."""
         for path in sorted(self.game.icons.used):
-            why = unreadable(path)
+            try:
+                why = unreadable(path)
+            except LimitError as e:  # the game's time ran out here: said once (the next icon finds it spent)
+                self.error(e.message, Mark(self.game.project.rel(path)))
+                continue
             if why is not None:
                 message, line, column = why
                 self.error(f"icon '{path.stem}': {message}", Mark(self.game.project.rel(path), line, column))
@@ -374,6 +393,12 @@ class Checks:
         font = prim.style["font"]
         if not self.studio.fonts.has(font):
             self.error(f"unknown font '{font}' (fonts.yaml has {', '.join(self.studio.fonts.families)})", prim.mark)
+            return
+        missing = unmapped(prim.text, self.studio.fonts, font)
+        if missing is not None:  # said at the item's field that writes it, else at the layout's element
+            field_mark = _field_with(self.item_now, missing)
+            self.error(unmapped_message(missing, font) + (f" (laid out by {prim.mark})" if field_mark else ""),
+                       field_mark or prim.mark, label)
             return
         fitted = self.painter.fit_text(prim)
         if fitted.overflow:
@@ -507,6 +532,14 @@ def _reach(margin: float) -> str:
     if mm == 0:
         return "text box reaches the trim"
     return f"text box runs {-mm:.1f} mm past the trim"
+
+
+def _field_with(item: "Record | None", character: str) -> Mark | None:
+    """The mark of the item's first text field holding `character`, None when none does (the layout wrote it)."""
+    if item is None or not hasattr(item, "mark_of"):
+        return None
+    return next((item.mark_of(name) for name, value in item.items() if isinstance(value, str) and character in value),
+                None)
 
 
 def _field_holding(item: "Record | None", text: str) -> tuple[str, Mark | None] | tuple[None, None]:

@@ -538,7 +538,11 @@ class Studio:
         (positions, styles, texts; not where in the files they were written) and its item's data. Kept in
         the manifest, so `pnp changes` can tell which faces a later edit changed. Taken while the face is
         drawn, when its primitives are at hand, so a large deck is not resolved a second time for it."""
-        return self.look(printable, prims), self.data_digest(printable)  # (look, data)
+        look = self.look(printable, prims)
+        messages = self.marks.get(marked_key(printable)) if self.marks and printable.side != "picture" else None
+        if messages:  # a draft's face drawn marked with its errors: not what the item prints once they are fixed
+            look = hashlib.sha256("\0".join([look, *messages]).encode()).hexdigest()[:16]
+        return look, self.data_digest(printable)  # (look, data)
 
     def look(self, printable: "Printable", prims: list[Prim] | None = None) -> str:
         """The digest of a face's primitives as drawn (fingerprint's first part), once per build."""

@@ -75,6 +75,7 @@ class _Budget(threading.local):
     deadline: float | None = None  # the outermost evaluation's end: the earlier of its own limit and the game's
     depth = 0  # nested render/evaluate calls: the outermost one owns the deadline
     call_depth = 0  # calls in progress inside templates (macros calling macros)
+    doing: str | None = None  # the library whose work `metered` spends from the budget (svglib), None for a template
     steps = 0
     built = 0  # characters and items built since the last look at the clock and the memory
 
@@ -116,6 +117,10 @@ def _stop(message: str) -> LimitError:
 
 
 def _over_game_time() -> str:
+    """What is said where the game's time ran out: a library's work (`metered`) is not a template's."""
+    if _budget.doing is not None:
+        return (f"checking this game took longer than {SECONDS_PER_GAME:g} s of processing time in all; pnp stops "
+                f"the game here, in {_budget.doing}")
     return (f"the game's templates took longer than {SECONDS_PER_GAME:g} s in all; pnp stops the game here "
             "(a loop that does far too much?)")
 
@@ -232,12 +237,21 @@ def metered(who: str) -> Iterator[None]:
     without end (a style sheet whose selectors try every ancestor in turn) stops with LimitError within
     SECONDS_PER_EVALUATION. On the main thread a timer of processor time also stops C code that looks at
     signals (the regular expression engine backtracking). Only this thread is traced, only while the block runs."""
+    doing, _budget.doing = _budget.doing, who
     try:
         with _counted_calls(), _EVALUATION, _processor_timer(_time_left()):
             yield
     except _Timeout:
         raise LimitError(f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time; pnp stops "
                          "there") from None
+    finally:
+        _budget.doing = doing
+
+
+def ended_game(error: LimitError) -> bool:
+    """Whether `error` is the one that spent the game's whole budget (said once, where it ran out), not a
+    limit of the one piece of work that raised it."""
+    return error is _budget.stopped
 
 
 @contextlib.contextmanager

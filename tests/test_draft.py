@@ -88,3 +88,24 @@ def test_validate_json_gives_each_message_with_its_place_kind_and_card(tmp_path,
         assert d["file"] == "cards/mini/cards.yaml" and d["code"] == "data" and "power" in d["message"]
     else:
         assert d["code"] == "print" and d["item"] == {"component": "deck", "index": 0}, d
+
+
+def test_a_drafts_manifest_says_its_marked_faces_apart_from_the_fixed_ones(tmp_path):
+    """A draft's face marked with an error fixed elsewhere (an icon game.yaml forgot) shows what the fixed one
+    does not: compared with the draft's manifest, it is changed; the real build's manifest is another file,
+    which the draft leaves alone, and its change report is unaffected."""
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build").exit_code == 0
+    real = (root / "output/mini/manifest.json").read_bytes()
+    game = root / "cards/mini/game.yaml"
+    fixed = game.read_text(encoding="utf-8")
+    game.write_text(fixed.replace("star: round-star", "starry: round-star"), encoding="utf-8")
+    draft = run(root, "build", "--draft")
+    assert "(1 item marked with errors)" in draft.stdout, draft.output
+    assert (root / "output/mini/manifest.json").read_bytes() == real
+    game.write_text(fixed, encoding="utf-8")
+    since_draft = run(root, "changes", "--since", str(root / "output/mini/manifest-draft.json"))
+    assert since_draft.exit_code == 0 and "changed  deck lion  (front: look; back: look)" in since_draft.stdout, since_draft.output
+    assert "fern" not in since_draft.stdout
+    since_real = run(root, "changes")
+    assert since_real.exit_code == 0 and "nothing changed since output/mini/manifest.json" in since_real.stdout

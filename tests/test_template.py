@@ -93,7 +93,7 @@ def test_a_deeply_nested_template_is_refused_at_its_line():
 
 
 def test_a_loop_that_never_ends_is_stopped_at_the_time_limit(monkeypatch):
-    monkeypatch.setattr(template, "SECONDS_PER_EVALUATION", 0.2)
+    monkeypatch.setattr(template, "SECONDS_PER_EVALUATION", 5)  # each icon under its own limit: the game stops
     with pytest.raises(ExprError, match="took longer than 0.2 s"):
         template.render("{% for a in range(99999) %}{% for b in range(99999) %}{% endfor %}{% endfor %}", {})
 
@@ -111,7 +111,7 @@ def test_a_filter_whose_own_loop_is_slow_is_stopped_at_the_time_limit(monkeypatc
 
     real_urlize = jinja2.filters.urlize
     monkeypatch.setattr(jinja2.filters, "urlize", urlize)
-    monkeypatch.setattr(template, "SECONDS_PER_EVALUATION", 0.2)
+    monkeypatch.setattr(template, "SECONDS_PER_EVALUATION", 5)  # each icon under its own limit: the game stops
     with pytest.raises(ExprError, match="took longer than 0.2 s"):
         template.render("{{ ('a.b ' * 200000) | urlize | length }}", {})
     assert not finished  # stopped inside the filter, not once it had done all its work
@@ -318,3 +318,27 @@ def test_a_patterns_matching_time_is_spent_from_the_games_budget(tmp_path, monke
     errors = [line for line in result.stderr.splitlines() if "took longer than" in line]
     assert len(errors) == 1 and errors[0].startswith("cards/mini/cards.yaml:2:9: error: name: matching the pattern")
     assert "took longer than 0.05 s" in errors[0], errors
+
+
+def test_the_game_running_out_of_time_on_icons_is_said_once_where_it_stopped(tmp_path, monkeypatch):
+    """Endless icons that each stay under their own limit spend the game's time: said once, as the game's checking
+    (not its templates), at the element reading the icon it stopped at; each later icon said it again, as
+    'the SVG file cannot be drawn', an answer kept for the next run."""
+    from conftest import make_project, run
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(template, "SECONDS_PER_GAME", 0.5)
+    monkeypatch.setattr(template, "SECONDS_PER_EVALUATION", 5)  # each icon under its own limit: the game stops
+    slow = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><style>x g g g g g g g g g g g g rect '
+            '{fill: #00000N}</style>' + "<g>" * 40 + '<rect width="5" height="5"/>' + "</g>" * 40 + "</svg>")
+    files = {f"layouts/mini/icons/slow{i}.svg": slow.replace("N", str(i)) for i in range(6)}
+    text = " ".join(f":slow{i}:" for i in range(6))
+    root = make_project(tmp_path / "proj", case={"files": files, "replace": {
+        "cards/mini/cards.yaml": [["Roars :star: loudly.", text]]}})
+    result = run(root, "validate")
+    errors = [line for line in result.stderr.splitlines() if ": error: " in line or line.startswith("error:")]
+    assert len(errors) == 1, result.stderr
+    assert errors[0].startswith("layouts/mini/card.yaml:5:") and "checking this game took longer than 0.5 s" in errors[0]
+    assert "reading icon 'slow" in errors[0] and "templates" not in errors[0]
+    again = run(root, "validate")  # nothing was kept of icons not read to their end
+    assert [line for line in again.stderr.splitlines() if ": error: " in line] == errors, again.stderr

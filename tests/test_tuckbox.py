@@ -242,7 +242,7 @@ def test_a_label_too_long_for_the_boxs_back_is_refused_not_left_off(tmp_path):
     root = project_with(tmp_path, "{id: box, name: Card box, kind: tuckbox, deck: deck, label: " + label + "}")
     lines = _errors(root)
     hit = [ln for ln in lines if ln.startswith(f"{GAME}:{_line(root, 'label: W')}:")]
-    assert hit and "cannot hold the label" in hit[0], lines
+    assert hit and "mm long at 6.5 pt, the smallest the tuck box prints it" in hit[0], lines
 
 
 def test_a_layout_of_its_own_on_the_front(tmp_path):
@@ -289,3 +289,16 @@ def test_every_shipped_box_fits_its_deck(shipped, game):
             w, h = (v * MM + 1 * MM for v in deck["size_mm"])
             assert near(m["front"], w) and near(m["back"], w) and near(m["height"], h), (box.id, m["front"] / MM)
             assert near(m["side"], holds * 0.32 * MM + 1 * MM) and near(m["side2"], m["side"]), box.id
+
+
+def test_a_label_too_long_or_in_a_script_the_fonts_lack_is_refused_at_its_line(tmp_path):
+    """The back panel left a label longer than its width off the box, and printed a character its font lacks
+    as a blank box, with exit 0: each said at the line that writes it."""
+    root = project_with(tmp_path, "{id: box, name: Card box, kind: tuckbox, deck: deck, label: " + "Beasts " * 12 + "}",
+                        "{id: box2, name: Card box, kind: tuckbox, deck: deck, label: 獣の箱}")
+    errors = _errors(root)
+    line = _line(root, "label: Beasts")
+    assert any(e.startswith(f"{GAME}:{line}:") and "mm long at 6.5 pt, the smallest the tuck box prints it" in e for e in errors), errors
+    assert any("U+7363" in e and "'Body'" in e for e in errors), errors
+    game = "cards/mini/game.yaml:"
+    assert all(e.startswith(game) for e in errors if "tuck box" in e), errors

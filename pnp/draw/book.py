@@ -12,6 +12,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from reportlab.lib import colors
 from reportlab.lib.colors import Color
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Frame, KeepTogether, Spacer, Table, TableStyle
 from reportlab.platypus.doctemplate import ActionFlowable
 
@@ -21,7 +22,7 @@ from ..units import MM
 from . import text as rtext
 from .canvas import Canvas, new_canvas
 from .flowables import Heading, LaidOut, Picture, RichText, layout_only
-from .fonts import FontSet
+from .fonts import FontSet, unmapped_message
 
 MARGIN = 18 * MM
 INK = "#222222"
@@ -36,7 +37,10 @@ MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale 
 CAPTION_ROOM = 16 * MM
 MAX_BLOCKS = 6000  # headings, paragraphs, list items, table cells: the shipped rulebooks have 640-750; 20,000
 # headings took 13 s and 290 MB to set
-_SHORT_WORD = 20  # characters: no shorter word is wider than a page's text at a rulebook's sizes
+_WIDEST_EM = 2.0  # no character of a text font is wider than two of its ems: a word that short always fits
+TOC_SIZES, TOC_INDENTS = {1: 10.5, 2: 9.5}, {1: 0.0, 2: 5 * MM}  # the contents' lines of each heading level
+TOC_PAGE_COLUMN = 14 * MM  # the contents' column of page numbers
+FOOTER_SIZE = 8  # points: the page footer's type
 MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing with the square of its rows
 
 Entry = tuple[int, str, int]  # a heading the contents list: (level, text, page)
@@ -244,25 +248,37 @@ class Book:
         if not layout_only(canvas):
             self._draw_icon(canvas, name, x, y, w, h, col)
 
-    def para(self, markup: str, **kw: Any) -> RichText:
-        return RichText(markup, **self._within_page(markup, self._style(kw)))
+    def para(self, markup: str, column: float | None = None, **kw: Any) -> RichText:
+        """A paragraph set in `column` points (the page's text width by default)."""
+        return RichText(markup, **self._within_page(markup, self._style(kw), column))
 
     def heading(self, markup: str, level: int, registry: list[Entry], **kw: Any) -> Heading:
+        if level <= 2:  # as the table of contents lists it, in its column
+            self._within_page(f"**{markup}**" if level == 1 else markup, self._style(dict(size=TOC_SIZES[level], indent=TOC_INDENTS[level])),
+                              self.paper[0] - 2 * MARGIN - TOC_PAGE_COLUMN)
         return Heading(markup, level, registry, **self._within_page(markup, self._style(dict(family="Display",
                                                                                              **kw))))
 
-    def _within_page(self, markup: str, style: dict[str, Any]) -> dict[str, Any]:
-        """A text's style, once no word of it is wider than the page's text: such a word ran off the page, cut
-        off, in a rulebook built with exit 0. (Words of a few characters always fit: not measured.)"""
+    def _within_page(self, markup: str, style: dict[str, Any], column: float | None = None) -> dict[str, Any]:
+        """A text's style, once no word of it is wider than its column (the page's text, a list item's, a tip's:
+        such a word ran past it, off the page, in a rulebook built with exit 0) and its font has every
+        character it prints."""
+        family, size = style.get("family", "Body"), style.get("size", 10.0)
+        missing = rtext.unmapped(markup, self.fonts, family)
+        if missing is not None:
+            raise BookError(unmapped_message(missing, family))
+        page = self.paper[0] - 2 * MARGIN
+        width = (page if column is None else column) - style.get("indent", 0.0)
         longest = max(markup.split(), key=len, default="")
-        if len(longest) > _SHORT_WORD:
-            width = self.paper[0] - 2 * MARGIN
-            _, overflow = rtext.layout(rtext.parse(markup), self.fonts, style.get("family", "Body"),
-                                       style.get("size", 10.0), width)
+        if len(longest) * size * _WIDEST_EM > width:  # (a shorter word always fits: not measured)
+            _, overflow = rtext.layout(rtext.parse(markup), self.fonts, family, size, width)
             if overflow:
-                raise BookError(f"a word wider than the page's text ({width / MM:.0f} mm) would run off the page: "
+                where = "the page's text" if column is None else "its column"
+                past = "off the page" if column is None else "past it"
+                raise BookError(f"a word wider than {where} ({width / MM:.0f} mm) would run {past}: "
                                 f"'{longest[:40]}{'…' if len(longest) > 40 else ''}' ({len(longest):,} characters): "
-                                "break it with spaces")
+                                "break it with spaces" + (", or put it in a paragraph of its own"
+                                                          if width < page else ""))
         return style
 
     def _style(self, kw: dict[str, Any]) -> dict[str, Any]:
@@ -369,7 +385,8 @@ class Book:
         depth = len(stack)
         first = tokens[i - 1].type == "list_item_open"
         bullet = (f"{number}." if ordered else "•") if first else ""
-        item = self.para(text, indent=0, space_after=2.5)
+        avail = self.paper[0] - 2 * MARGIN
+        item = self.para(text, avail - 6 * MM * depth, indent=0, space_after=2.5)
         label = self.para(bullet, space_after=0, align="right", color=ACCENT)
         table = _table([[label, item]], colWidths=[6 * MM * depth, None], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                    ("RIGHTPADDING", (0, 0), (0, 0), 2 * MM), ("RIGHTPADDING", (1, 0), (1, 0), 0),
@@ -446,7 +463,7 @@ class Book:
             _refuse_unprinted(t)  # a tip prints its paragraphs
             if t.type == "inline":
                 text = _text_only(t.children, "a tip")
-                inner.append(self.para(text, size=9.5, space_after=3))
+                inner.append(self.para(text, self.paper[0] - 2 * MARGIN - 8 * MM, size=9.5, space_after=3))
         box = _table([[inner]], hAlign="LEFT", fonts=self.fonts, commands=[("BACKGROUND", (0, 0), (-1, -1), TIP),
                                  ("LINEBEFORE", (0, 0), (0, -1), 2, colors.HexColor(ACCENT)),
                                  ("LEFTPADDING", (0, 0), (-1, -1), 4 * MM), ("RIGHTPADDING", (0, 0), (-1, -1), 4 * MM),
@@ -478,6 +495,7 @@ class Book:
     # -- pages ------------------------------------------------------------------
     def title_page(self) -> list[Flowable]:
         c = self.content
+        self._footer_fits()
         flow = [Spacer(1, 40 * MM),
                 self._written("title", c.title, family="Display", size=34, leading=1.1, align="center",
                               color=ACCENT, space_after=6)]
@@ -503,10 +521,10 @@ class Book:
         for level, text, page in entries:
             if level > 2:
                 continue
-            row = _table([[self.para(("**" + text + "**") if level == 1 else text, size=10.5 if level == 1 else 9.5,
-                                    space_after=0, indent=0 if level == 1 else 5 * MM),
+            row = _table([[self.para(("**" + text + "**") if level == 1 else text, size=TOC_SIZES[level],
+                                    space_after=0, indent=TOC_INDENTS[level]),
                           self.para(str(page), size=10, align="right", space_after=0)]],
-                        colWidths=[None, 14 * MM], fonts=self.fonts, commands=[("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                        colWidths=[None, TOC_PAGE_COLUMN], fonts=self.fonts, commands=[("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                                      ("TOPPADDING", (0, 0), (-1, -1), 1.5 if level == 1 else 0.5),
                                      ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5)])
             row.pnp_line = lines.get((level, text))
@@ -574,10 +592,20 @@ class Book:
             registry[:] = [(lv, tx, pg - first_page + 1) for lv, tx, pg in registry]
         return page
 
+    def _footer_fits(self) -> None:
+        """Refuse, at game.yaml's title, a title whose page footer (`title · page`) is wider than the page's
+        text: it ran off both sides of every page. (Its characters are checked as every sheet's footer's.)"""
+        widest = stringWidth(f"{self.content.title} · {MAX_BLOCKS}", self.fonts.name("Body"), FOOTER_SIZE)
+        avail = self.paper[0] - 2 * MARGIN
+        if widest > avail:
+            raise BookError(f"the game's title is too long for the rulebook's page footer: "
+                            f"{widest / MM:.0f} mm at {FOOTER_SIZE:g} pt with its page number, and the page's text "
+                            f"is {avail / MM:.0f} mm wide; shorten it", self.content.marks.get("title"))
+
     def _furniture(self, canvas: Canvas, page: int) -> None:
         pw, _ = self.paper
         canvas.saveState()
-        canvas.setFont(self.fonts.name("Body"), 8)
+        canvas.setFont(self.fonts.name("Body"), FOOTER_SIZE)
         canvas.setFillColor(colors.Color(0.4, 0.4, 0.4))
         canvas.drawCentredString(pw / 2, 10 * MM, f"{self.content.title} · {page}")
         canvas.restoreState()

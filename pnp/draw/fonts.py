@@ -70,6 +70,32 @@ class FontSet:
     def has(self, family: str) -> bool:
         return family in self.families
 
+    def unmapped(self, text: str, family: str, bold: bool = False, italic: bool = False) -> str | None:
+        """The first character of `text` the family's style has no glyph for (ReportLab would print the font's
+        blank box, or nothing), None when it maps them all. Whitespace a line breaks at is not printed."""
+        mapped = mapped_codes(self.name(family, bold, italic))
+        # (a control character prints nothing, and is refused as such where the text is read)
+        return next((ch for ch in text if ord(ch) not in mapped and unicodedata.category(ch) != "Cc"), None)
+
+_MAPPED: dict[str, frozenset[int]] = {}  # registered font name -> the code points its character map maps
+
+
+def mapped_codes(registered: str) -> frozenset[int]:
+    """The code points a registered font maps to a glyph: read once per registered font (its name holds its
+    file's path and status, so a changed file is a new name)."""
+    found = _MAPPED.get(registered)
+    if found is None:
+        font = pdfmetrics.getFont(registered)
+        face = getattr(font, "face", None)
+        found = _MAPPED[registered] = frozenset(getattr(face, "charToGlyph", None) or range(32, 256))
+    return found
+
+
+def unmapped_message(ch: str, family: str) -> str:
+    """What is said of a character a text prints in a font that has no glyph for it."""
+    return (f"character U+{ord(ch):04X} ('{ch}') is not in the font family '{family}': it would print as a blank "
+            "box; leave it out, or set the text in a family of fonts.yaml whose font has it")
+
 
 def load_fonts(project: Project) -> "FontSet":
     """Read fonts/fonts.yaml and register each font file (once per process while it and the files are

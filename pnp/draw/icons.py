@@ -21,10 +21,10 @@ from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from ..cache import DiskCache
-from ..errors import DataError, LimitError
+from ..errors import BudgetSpent, DataError, LimitError
 from ..project import read_project_file
 from ..report import Mark
-from ..template import metered
+from ..template import ended_game, metered
 from .canvas import new_canvas
 
 # operators that name a resource of the PDF they are written into (a graphics state, a font, an image):
@@ -210,7 +210,8 @@ _PAINTING = frozenset({"f", "F", "f*", "B", "B*", "b", "b*", "S", "s", "sh", "Do
 
 def unreadable(path: Path) -> Problem | None:
     """Why the icon file cannot be drawn, as (message, line, column), or None; found once per file content
-    (kept with the drawings), so a build that has checked its icons before reads the answer."""
+    (kept with the drawings), so a build that has checked its icons before reads the answer. LimitError
+    when the game's time runs out while reading it (template.ended_game), BudgetSpent once it has."""
     try:
         svg = read_icon(path)
     except DataError as e:
@@ -219,6 +220,8 @@ def unreadable(path: Path) -> Problem | None:
     try:
         return FORMS.value(b"check\0" + digest, lambda: _why_unreadable(svg, digest))
     except LimitError as e:  # not kept: the answer of a game whose time was spent elsewhere
+        if ended_game(e):  # the file was not at fault: the game's time ran out on it, said by the caller
+            raise
         return f"the SVG file cannot be drawn: {e.message}", 1, 1
 
 
@@ -235,7 +238,7 @@ def _why_unreadable(svg: bytes, digest: bytes) -> Problem | None:
         return outside
     try:
         problem = _drawing_problem(svg, digest)
-    except LimitError:
+    except (LimitError, BudgetSpent):  # no answer about the file: never kept as one
         raise
     except Exception as e:  # noqa: BLE001 - svglib's and ReportLab's errors on what they cannot draw, ours too
         problem = str(e).splitlines()[-1] if str(e) else type(e).__name__

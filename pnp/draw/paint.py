@@ -7,6 +7,7 @@ from typing import Any, Protocol
 
 from reportlab.lib import colors
 
+from ..errors import BudgetSpent, LimitError
 from ..model.icons import IconIndex
 from ..model.images import checked_image
 from ..report import Mark
@@ -65,7 +66,10 @@ class Painter:
             if path is None:  # drawn as nothing (validation says so)
                 continue
             if path not in self._icon_paints:
-                self._icon_paints[path] = icon_paints(path)
+                try:
+                    self._icon_paints[path] = icon_paints(path)
+                except LimitError as e:  # the game's time ran out reading it: said at the element using it
+                    raise BudgetSpent(f"{e.message} reading icon '{name}'", p.mark) from None
             paints.append(self._icon_paints[path])
         return paints
 

@@ -8,6 +8,7 @@ import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 
 from reportlab.lib import colors
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.pathobject import PDFPathObject
 
 from ..impose.shapes import Outline
@@ -20,6 +21,7 @@ from .paint import Painter
 from reportlab.pdfgen.canvas import Canvas
 
 FOOTER_GREY = colors.Color(0.45, 0.45, 0.45)
+FOOTER_FAMILY, FOOTER_SIZE = "Body", 6.5  # the font family and size (points) of each sheet's footer line
 GUIDE = colors.Color(0.3, 0.3, 0.3)
 CUT = colors.Color(0.35, 0.35, 0.35)
 TAB = colors.Color(0.88, 0.88, 0.88)
@@ -137,7 +139,9 @@ def footer(canvas: Canvas, fonts: FontSet, paper: tuple[float, float], text: str
     """A small grey line at the bottom of a page: which game, component and side it is."""
     canvas.saveState()
     canvas.setFillColor(FOOTER_GREY)
-    canvas.setFont(fonts.name("Body"), 6.5)
+    font, room = fonts.name(FOOTER_FAMILY), paper[0] - 2 * EDGE_SAFE
+    size = min(FOOTER_SIZE, FOOTER_SIZE * room / max(stringWidth(text, font, FOOTER_SIZE), 1e-6))  # a long title
+    canvas.setFont(font, size)  # shrinks the line to the page's width, not past it
     canvas.drawCentredString(paper[0] / 2, EDGE_SAFE + 0.6 * MM, text)  # descenders stay clear of the edge
     canvas.restoreState()
 

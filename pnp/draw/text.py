@@ -61,6 +61,19 @@ def _term_runs(term: str, italic: bool) -> list[Run]:
             for word in re.split(r"( +)", term.strip()) if word]
 
 
+@functools.lru_cache(maxsize=4096)
+def unmapped(markup: str, fonts: FontSet, family: str) -> str | None:
+    """The first character the markup prints that its font (the family's style of its run) has no glyph
+    for, None when there is none: such a character printed as a blank box, or nothing. Icons are drawn, not
+    set in the font."""
+    for run in parse(markup):
+        if run.kind == "text":
+            missing = fonts.unmapped(run.text, family, run.bold, run.italic)
+            if missing is not None:
+                return missing
+    return None
+
+
 @functools.lru_cache(maxsize=65536)
 def _width1(text: str, font: str) -> float:
     return stringWidth(text, font, 1.0)

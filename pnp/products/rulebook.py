@@ -4,6 +4,7 @@ diagrams drawn by the same renderer, a title page and credits naming every font 
 import hashlib
 import json
 import re
+from dataclasses import replace
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -105,8 +106,12 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
             note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
             said += [(f"{message}, in the rendered rulebook line {n}", book_mark(studio, n))
                      for _, message in studio.game.glossary.unknown(line)]
-    book = Book(BookContent(title=studio.game.title, markdown=text), studio.fonts, studio.paper,
+    book = Book(_title_content(studio, text), studio.fonts, studio.paper,
                 lambda src, width: _drawer(studio, src), lambda *icon: None, _tokens(studio))
+    try:  # the title page, said at game.yaml's lines
+        book.title_page()
+    except BookError as refused:
+        said.append((refused.message, refused.mark))
     for e in book.problems():
         for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
             # a problem of another file (a pictured component's layout) is said at its own place
@@ -340,6 +345,12 @@ def _drawer(studio: Studio, src: str) -> tuple[Callable[[Canvas], None], tuple[f
 
 def content(studio: Studio) -> BookContent:
     """What the title page and credits say, from game.yaml, the fonts and the icons really printed."""
+    return replace(_title_content(studio, markdown(studio)), icons_line=_icons_line(studio))
+
+
+def _title_content(studio: Studio, text: str) -> BookContent:
+    """What the book says but the icons' credit (which resolves every printable to find them): its Markdown
+    `text`, the title page's and the credits' words."""
     meta = studio.game.meta
     facts = " · ".join(str(x) for x in (f"{meta.get('players')} players", f"ages {meta.get('ages')}",
                                          meta.get("time")) if x)
@@ -347,8 +358,8 @@ def content(studio: Studio) -> BookContent:
     fonts = ", ".join(f"{name} ({lic.split('/')[0]}, SIL Open Font License)"
                       for name, lic in studio.fonts.licences.values())
     return BookContent(
-        title=studio.game.title, markdown=markdown(studio), subtitle=str(meta.get("subtitle") or ""), facts=facts,
-        credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.", icons_line=_icons_line(studio),
+        title=studio.game.title, markdown=text, subtitle=str(meta.get("subtitle") or ""), facts=facts,
+        credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.",
         marks={what: meta.mark_of(key) for what, key in (("title", "title"), ("subtitle", "subtitle"),
                                                          ("facts", "players"), ("credits", "credits"))})
 

@@ -4,12 +4,16 @@ both spines."""
 
 import hashlib
 
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
 from ..draw import sheet as paper
 from ..draw import tuckbox as boxes
+from ..draw.fonts import unmapped_message
 from ..errors import DataError
 from ..impose import tuckbox as nets
 from ..impose.sheet import EDGE_SAFE, MARGIN
 from ..options import did_you_mean
+from ..report import shortened
 from ..units import MM, to_mm
 from .base import Kind
 from ..model.components import Component
@@ -21,6 +25,7 @@ THICKNESS = 0.32  # mm: one card of ordinary 300 g/m² card stock, unsleeved
 CLEARANCE = 1.0  # mm of play in width, height and depth, so the deck slides in and out
 FOOTER_ROOM = EDGE_SAFE + 4 * MM  # the net stays clear of the page's footer
 CARD_KINDS = ("deck", "aid")
+PANEL_PADDING = 8 * MM  # a panel's width less its words' room
 TITLE = ("Display", False, 16, 7)  # (family, bold, size, smallest size) of the texts on the box
 NAME = ("Body", True, 12, 6.5)
 SMALL = ("Body", False, 8, 6)
@@ -61,7 +66,7 @@ class TuckBox(Kind):
             return
         if box is None:  # the deck prints nothing: said where the deck is checked
             return
-        _check_label(component, studio, box, report)
+        _check_words(component, studio, box, report)
         w, h = box.net.size
         if nets.placement((w, h), studio.paper, MARGIN, FOOTER_ROOM) is None:
             (pw, ph), (lw, lh) = nets.room(studio.paper, MARGIN, FOOTER_ROOM)
@@ -139,6 +144,25 @@ class Box:
         return cls(component, deck, size, spec.get("holds", deck.count), front)
 
 
+def _check_words(component: Component, studio: Studio, box: "Box", report: Reporter) -> None:
+    """The game's title and the deck's name as the box's back panel prints them: every character in its
+    font, and the whole line within the panel at its smallest size (a longer one was left off the box with
+    exit 0); said at the line that writes it (a label's own, else the deck's name)."""
+    meta, spec = studio.game.meta, component.spec
+    label_mark = spec.mark_of("label") if "label" in spec else box.deck.spec.mark_of("name") \
+        if "name" in box.deck.spec else spec.mark
+    room = box.net.panels["back"][2] - PANEL_PADDING
+    for (family, bold, _, smallest), text, mark in ((TITLE, studio.page_title, meta.mark_of("title")),
+                                                    (NAME, box.label, label_mark)):
+        missing = studio.fonts.unmapped(text, family, bold)
+        if missing is not None:
+            report.error(unmapped_message(missing, family) + " (on the tuck box)", mark)
+        width = stringWidth(text, studio.fonts.name(family, bold), smallest)
+        if width > room:
+            report.error(f"'{shortened(text, 40)}' is {to_mm(width):.0f} mm long at {smallest:g} pt, the smallest the "
+                         f"tuck box prints it; its back is {to_mm(room):.0f} mm wide: shorten it", mark)
+
+
 def _one_size(component: Component, deck: Component, faces: list[Printable], studio: Studio) -> tuple[float, float]:
     """The size of the deck's cards (points), all of one size; DataError at the box's `deck:` line otherwise.
     Their layouts' sizes alone are read (LayoutSet.size): a colour edit does not check the box again."""
@@ -192,27 +216,10 @@ def _draw_box(canvas: Canvas, studio: Studio, component: Component, box: Box, or
     canvas.restoreState()
 
 
-def _check_label(component: Component, studio: Studio, box: Box, report: Reporter) -> None:
-    """An error at the `label` line (else the deck's) when the deck's name cannot fit the box's back even at
-    the smallest readable size: it would be left off the box, not printed."""
-    room = _words_room(box.net.panels["back"])
-    if boxes.label_fits(studio.fonts, box.label, room, NAME):
-        return
-    shown = box.label if len(box.label) <= 40 else box.label[:40] + "…"
-    report.error(f"component '{component.id}': the box's back ({to_mm(box.net.panels['back'][2]):.0f} mm wide) "
-                 f"cannot hold the label '{shown}' even at {NAME[3]:g} pt; give a shorter `label`",
-                 component.spec.mark_of("label" if "label" in component.spec else "deck"))
-
-
-def _words_room(panel: nets.Rect) -> float:
-    """How long a line of words across a panel may be: its width less a margin each side."""
-    return panel[2] - 8 * MM
-
-
 def _words(canvas: Canvas, studio: Studio, box: Box, panel: nets.Rect) -> None:
     """The game's title, the deck's name and how many cards, across a panel."""
     x, y, w, h = panel
-    room, cx = _words_room(panel), x + w / 2
+    room, cx = w - PANEL_PADDING, x + w / 2
     fonts, title = studio.fonts, studio.page_title
     boxes.fitted_label(canvas, fonts, title, (cx, y + h * 0.62), room, TITLE)
     boxes.fitted_label(canvas, fonts, box.label, (cx, y + h * 0.62 - 10 * MM), room, NAME)
