@@ -531,3 +531,32 @@ def test_cards_larger_than_the_paper_are_tiled_front_then_back(tmp_path):
     backs = [f for f in footers if "· back ·" in f]
     assert len(footers) == 16 and len(backs) == 8, footers  # 4 cards of 2 tiles each, each side
     assert all("· back ·" in footers[i] for i in (2, 3)) and "· back ·" not in footers[0], footers
+
+
+@pytest.mark.parametrize("words, shrunk, cut", [(3, False, False), (39, True, False), (2000, True, True)])
+def test_a_sheet_footer_too_long_for_the_page_shrinks_to_6_pt_then_is_cut(words, shrunk, cut):
+    """A long game or component name shrank the footer without a floor (1,000 words: under 1 pt); it stops at
+    6 pt, the least any printed text is, and the rest of the line is cut, ending in an ellipsis."""
+    import io
+
+    from pypdf import PdfReader
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.draw import sheet
+
+    class Helvetica:
+        def name(self, family, bold=False, italic=False):
+            return "Helvetica"
+
+    out, paper = io.BytesIO(), (210 * MM, 297 * MM)
+    canvas = Canvas(out, pagesize=paper, invariant=1)
+    sheet.footer(canvas, Helvetica(), paper, "Dino " * words)
+    canvas.save()
+    shown = []
+    PdfReader(io.BytesIO(out.getvalue())).pages[0].extract_text(
+        visitor_text=lambda text, cm, tm, font, size: shown.append((text.strip(), size)) if text.strip() else None)
+    [(text, size)] = shown
+    assert (size == 6.5) != shrunk and size >= 6.0
+    assert stringWidth(text, "Helvetica", size) <= paper[0] - 2 * sheet.EDGE_SAFE
+    assert text.endswith("…") == cut

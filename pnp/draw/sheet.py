@@ -22,6 +22,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 FOOTER_GREY = colors.Color(0.45, 0.45, 0.45)
 FOOTER_FAMILY, FOOTER_SIZE = "Body", 6.5  # the font family and size (points) of each sheet's footer line
+FOOTER_SMALLEST = 6.0  # points: the least it shrinks to
 GUIDE = colors.Color(0.3, 0.3, 0.3)
 CUT = colors.Color(0.35, 0.35, 0.35)
 TAB = colors.Color(0.88, 0.88, 0.88)
@@ -140,8 +141,14 @@ def footer(canvas: Canvas, fonts: FontSet, paper: tuple[float, float], text: str
     canvas.saveState()
     canvas.setFillColor(FOOTER_GREY)
     font, room = fonts.name(FOOTER_FAMILY), paper[0] - 2 * EDGE_SAFE
-    size = min(FOOTER_SIZE, FOOTER_SIZE * room / max(stringWidth(text, font, FOOTER_SIZE), 1e-6))  # a long title
-    canvas.setFont(font, size)  # shrinks the line to the page's width, not past it
+    # a long title shrinks the line to the page's width, down to 6 pt (no text pnp prints is smaller); past
+    # that its end is cut, marked by an ellipsis
+    size = max(FOOTER_SMALLEST, min(FOOTER_SIZE, FOOTER_SIZE * room / max(stringWidth(text, font, FOOTER_SIZE), 1e-6)))
+    if stringWidth(text, font, size) > room:
+        while text and stringWidth(text + "…", font, size) > room:
+            text = text[:max(0, min(len(text) - 1, int(len(text) * room / stringWidth(text + "…", font, size))))]
+        text += "…"
+    canvas.setFont(font, size)
     canvas.drawCentredString(paper[0] / 2, EDGE_SAFE + 0.6 * MM, text)  # descenders stay clear of the edge
     canvas.restoreState()
 
