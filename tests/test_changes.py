@@ -300,11 +300,8 @@ def test_a_repository_git_refuses_is_said_with_gits_reason(tmp_path):
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     root = make_project(tmp_path / "proj")
-    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "."], check=True)
-    subprocess.run([*git, "commit", "-qm", "as sent"], check=True)
-    subprocess.run([*git, "config", "core.repositoryFormatVersion", "9"], check=True)
+    _committed(root)
+    subprocess.run(["git", "-C", str(root), "config", "core.repositoryFormatVersion", "9"], check=True)
     result = run(root, "changes", "--since", "HEAD")
     assert result.exit_code == 2 and "--since HEAD: neither a manifest file nor a git commit" in result.output
     assert "(git: " in result.output
@@ -315,13 +312,10 @@ def test_a_commit_that_does_not_validate_is_refused_naming_its_first_error_there
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     root = make_project(tmp_path / "proj")
-    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run([*git, "init", "-q"], check=True)
     cards = root / "cards" / "mini" / "cards.yaml"
     good = cards.read_text(encoding="utf-8")
     cards.write_text(good.replace("name: Wolf", "name: [Wolf"), encoding="utf-8")
-    subprocess.run([*git, "add", "."], check=True)
-    subprocess.run([*git, "commit", "-qm", "broken"], check=True)
+    _committed(root)
     cards.write_text(good, encoding="utf-8")
     result = run(root, "changes", "--since", "HEAD")
     assert result.exit_code == 2, result.output
