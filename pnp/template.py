@@ -244,8 +244,31 @@ def metered(who: str) -> Iterator[None]:
     except _Timeout:
         raise LimitError(f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time; pnp stops "
                          "there") from None
+    except Exception as error:
+        # a library's clean-up failing while the limit unwound it (ReportLab deleting an attribute the limit
+        # stopped it from setting) hid the limit behind its own error, an AttributeError: the limit is what
+        # happened
+        stopped = _limit_under(error)
+        if stopped is None:
+            raise
+        if isinstance(stopped, _Timeout):
+            raise LimitError(f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time; pnp "
+                             "stops there") from None
+        raise stopped from None
     finally:
         _budget.doing = doing
+
+
+def _limit_under(error: BaseException) -> LimitError | None:
+    """The LimitError that `error` was raised while handling (through its chain of contexts), if any."""
+    seen: set[int] = set()
+    cause = error.__context__
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, LimitError):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__context__
+    return None
 
 
 def ended_game(error: LimitError) -> bool:

@@ -342,3 +342,22 @@ def test_the_game_running_out_of_time_on_icons_is_said_once_where_it_stopped(tmp
     assert "reading icon 'slow" in errors[0] and "templates" not in errors[0]
     again = run(root, "validate")  # nothing was kept of icons not read to their end
     assert [line for line in again.stderr.splitlines() if ": error: " in line] == errors, again.stderr
+
+
+def test_a_librarys_cleanup_failing_as_a_limit_unwinds_it_still_says_the_limit():
+    """ReportLab, stopped by the game's time inside a setattr, deleted the attribute it had not set in its
+    finally block: the AttributeError hid the limit (CI saw it once in a thousand runs)."""
+    from pnp.errors import LimitError
+
+    def library_step():
+        try:
+            raise LimitError("checking this game took longer than 5 s of processing time in all")
+        finally:
+            raise AttributeError("'Image' object has no attribute '_parent'")
+
+    with template.budget(), pytest.raises(LimitError, match="took longer than 5 s"):
+        with template.metered("drawing the icon"):
+            library_step()
+    with template.budget(), pytest.raises(AttributeError):  # an error of its own is not taken for a limit
+        with template.metered("drawing the icon"):
+            raise AttributeError("no such thing")

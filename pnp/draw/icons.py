@@ -380,6 +380,11 @@ def _drawing_problem(svg: bytes, digest: bytes) -> str | None:
         pdf = written.getvalue().decode("latin-1")
     except (ValueError, OverflowError, ZeroDivisionError):  # ReportLab writing a number it cannot
         pdf = "nan"
+    except LimitError:
+        # stopped midway, ReportLab leaves its marks on the drawing's nodes (the canvas it drew on): the
+        # drawing is parsed again when next used, never drawn from that state
+        _drawings.pop(digest, None)
+        raise
     finally:
         shapes.STATE_DEFAULTS["fontName"] = default_font
     if _NOT_FINITE.search(pdf):
