@@ -340,8 +340,10 @@ def test_the_game_running_out_of_time_on_icons_is_said_once_where_it_stopped(tmp
     assert len(errors) == 1, result.stderr
     assert errors[0].startswith("layouts/mini/card.yaml:5:") and "checking this game took longer than 0.5 s" in errors[0]
     assert "reading icon 'slow" in errors[0] and "templates" not in errors[0]
-    again = run(root, "validate")  # nothing was kept of icons not read to their end
-    assert [line for line in again.stderr.splitlines() if ": error: " in line] == errors, again.stderr
+    # nothing was kept of icons not read to their end: the next run stops the same way, said once (at the
+    # same icon or a later one, as icons read to their end in the first run are kept), never "cannot be drawn"
+    again = [line for line in run(root, "validate").stderr.splitlines() if ": error: " in line]
+    assert len(again) == 1 and again[0].split("reading icon 'slow")[0] == errors[0].split("reading icon 'slow")[0]
 
 
 def test_a_librarys_cleanup_failing_as_a_limit_unwinds_it_still_says_the_limit():
