@@ -17,7 +17,10 @@ COLOUR_UNIT = "`#rrggbb`, `#rgb`, a colour name, or `none`"  # a colour option's
 COLOUR_RULE = ("Every colour, in a layout or in the data (a colour set's field), is written the same way: `'#rrggbb'` "
                "or `'#rgb'` (hexadecimal, any case), or a CSS colour name such as `white` or `darkgreen` (any case); "
                "`none`, `transparent` or nothing means no colour (a colour set's colours cannot be none).")
-CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # all but tab and line breaks
+# all control characters but tab and line breaks, and the bidirectional controls (marks, embeddings, overrides,
+# isolates): pnp lays text out left to right and prints them as nothing, while a program showing the same text
+# (a TTS description, a spreadsheet) reorders it by them, so a card could read one way and print another
+CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 NO_COLOUR = ("", "none", "transparent")
 _Value = TypeVar("_Value")
