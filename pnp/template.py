@@ -241,19 +241,15 @@ def metered(who: str) -> Iterator[None]:
     try:
         with _counted_calls(), _EVALUATION, _processor_timer(_time_left()):
             yield
-    except _Timeout:
-        raise LimitError(f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time; pnp stops "
-                         "there") from None
     except Exception as error:
-        # a library's clean-up failing while the limit unwound it (ReportLab deleting an attribute the limit
-        # stopped it from setting) hid the limit behind its own error, an AttributeError: the limit is what
-        # happened
-        stopped = _limit_under(error)
+        # the limit, also where a library's clean-up failed while the limit unwound it (ReportLab deleting an
+        # attribute the limit stopped it from setting) and hid it behind its own error, an AttributeError
+        stopped = error if isinstance(error, _Timeout) else _limit_under(error)
         if stopped is None:
             raise
         if isinstance(stopped, _Timeout):
-            raise LimitError(f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time; pnp "
-                             "stops there") from None
+            raise LimitError(f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time; pnp stops "
+                             "there") from None
         raise stopped from None
     finally:
         _budget.doing = doing
