@@ -19,6 +19,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 from xml.sax.saxutils import escape
 
+from .text import cut_to_width
 from ..report import shortened
 from .fonts import FontSet
 from pathlib import Path
@@ -397,9 +398,7 @@ def _tick_text(value: float, form: str) -> str:
 
 def _fitted(text: str, font: str, width: float) -> str:
     """`text`, cut with an ellipsis to fit `width` points at the label size."""
-    while len(text) > 1 and stringWidth(text, font, LABEL) > width + 0.01:
-        text = text[:-2] + "…"
-    return text
+    return cut_to_width(text, font, LABEL, width + 0.01)
 
 
 def intervals_drawing(block: Block, font: str, bold: str, width: float) -> Drawing:

@@ -18,6 +18,7 @@ from .colour import colour
 from .primitive import Primitive
 from .fonts import FontSet
 from .paint import Painter
+from . import text as rtext
 from reportlab.pdfgen.canvas import Canvas
 
 FOOTER_GREY = colors.Color(0.45, 0.45, 0.45)
@@ -144,10 +145,7 @@ def footer(canvas: Canvas, fonts: FontSet, paper: tuple[float, float], text: str
     # a long title shrinks the line to the page's width, down to 6 pt (no text pnp prints is smaller); past
     # that its end is cut, marked by an ellipsis
     size = max(FOOTER_SMALLEST, min(FOOTER_SIZE, FOOTER_SIZE * room / max(stringWidth(text, font, FOOTER_SIZE), 1e-6)))
-    if stringWidth(text, font, size) > room:
-        while text and stringWidth(text + "…", font, size) > room:
-            text = text[:max(0, min(len(text) - 1, int(len(text) * room / stringWidth(text + "…", font, size))))]
-        text += "…"
+    text = rtext.cut_to_width(text, font, size, room)
     canvas.setFont(font, size)
     canvas.drawCentredString(paper[0] / 2, EDGE_SAFE + 0.6 * MM, text)  # descenders stay clear of the edge
     canvas.restoreState()

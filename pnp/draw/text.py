@@ -61,6 +61,24 @@ def _term_runs(term: str, italic: bool) -> list[Run]:
             for word in re.split(r"( +)", term.strip()) if word]
 
 
+def cut_to_width(text: str, font: str, size: float, width: float, least: int = 0) -> str:
+    """`text` as it fits `width` points in `font` at `size`: whole when it does, else the longest beginning of
+    it that fits followed by an ellipsis, two characters or more shorter than the text (the ellipsis takes the
+    place of one) and at least `least` long (`least` when none fits); a text of `least` + 1 characters or fewer
+    as it is. The cut is found by halving (a title of thousands of words is measured a dozen times, not once
+    a character)."""
+    if len(text) <= least + 1 or stringWidth(text, font, size) <= width:
+        return text
+    lo, hi = least, len(text) - 2  # the longest fitting beginning's length is in lo..hi
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if stringWidth(text[:mid] + "…", font, size) <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo] + "…"
+
+
 @functools.lru_cache(maxsize=4096)
 def unmapped(markup: str, fonts: FontSet, family: str) -> str | None:
     """The first character the markup prints that its font (the family's style of its run) has no glyph

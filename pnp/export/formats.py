@@ -188,10 +188,7 @@ def _draw_proof(studio: "Studio", fronts: list["Face"], grid: tuple[int, int], p
 
 
 def _fit_label(text: str, width: float, studio: "Studio") -> str:
-    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from ..draw.text import cut_to_width
 
-    font = studio.fonts.name("Body")
-    while len(text) > 4 and stringWidth(text, font, 7) > width:
-        text = text[:-2] + "…"
-    return text
+    return cut_to_width(text, studio.fonts.name("Body"), 7, width, least=3)
 
