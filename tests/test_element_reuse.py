@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 from conftest import make_project
+from test_incremental import _gallery as _page  # what the page shows: images, messages, status
 from pnp.layout import resolve
 from pnp.project import Project
 from pnp.serve.preview import Preview
@@ -57,14 +58,6 @@ def _refreshed(preview):
     preview.made.clear()
     preview.refresh()
     return dict(preview.made)
-
-
-def _page(preview):
-    """What the page shows: each face's image bytes and staleness, every message, the status."""
-    state = preview.state
-    faces = {(key, f["side"]): (preview.store.get(f["image"]).png if f["image"] else None, f["stale"])
-             for key, card in state["cards"].items() for f in card["faces"]}
-    return faces, state["problems"], state["status"]
 
 
 def _fresh(preview):
