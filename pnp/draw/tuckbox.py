@@ -44,12 +44,6 @@ def clipped_to(canvas: Canvas, points: Sequence[Point]) -> Iterator[None]:
         canvas.restoreState()
 
 
-def label_fits(fonts: FontSet, text: str, room: float, style: tuple[str, bool, float, float]) -> bool:
-    """Whether one line of `text` in `style` is at most `room` long at the style's smallest size."""
-    family, bold, _, smallest = style
-    return stringWidth(text, fonts.name(family, bold=bold), smallest) <= room
-
-
 def fitted_label(canvas: Canvas, fonts: FontSet, text: str, centre: Point, room: float,
                  style: tuple[str, bool, float, float], turned: bool = False) -> bool:
     """One line of `text` centred on `centre`, in `style` = (family, bold, size, smallest size), shrunk until
@@ -59,7 +53,7 @@ def fitted_label(canvas: Canvas, fonts: FontSet, text: str, centre: Point, room:
     font = fonts.name(family, bold=bold)
     while stringWidth(text, font, size) > room and size > smallest:
         size = max(smallest, size - 0.5)
-    if not label_fits(fonts, text, room, style):
+    if stringWidth(text, font, size) > room:
         return False
     canvas.saveState()
     canvas.translate(*centre)
