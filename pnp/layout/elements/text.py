@@ -1,10 +1,14 @@
 """text: rich text in a box, wrapped and shrunk to fit."""
 
-from ...errors import LimitError
+from collections.abc import Iterator
+
+from ...errors import LayoutError, LimitError
+from ...model.load import Record
+from ...template import is_template
 from .. import params as P
 from ..prims import Prim
 from .base import TEXT_STYLE, Element, box
-from .base import Context, ElementResolver, ElementShape
+from .base import Context, ElementResolver, ElementShape, Problem
 
 MAX_TEXT = 20_000  # characters in one text box: a rulebook page, many times over
 
@@ -24,6 +28,20 @@ class Text(Element):
         **TEXT_STYLE,
     }
 
+    def check(self, spec: Record) -> Iterator[Problem]:
+        """A `min_size` above `size` (both written as numbers): the text would never shrink as the layout says."""
+        sizes = []
+        for key in ("size", "min_size"):
+            if key not in spec or is_template(spec[key]):
+                return
+            try:
+                sizes.append(float(TEXT_STYLE[key].convert(spec[key])))  # type: ignore[arg-type]
+            except ValueError:
+                return  # the parameter's own check says what is wrong with it
+        problem = min_size_problem(*sizes)
+        if problem:
+            yield problem, spec.mark_of("min_size")
+
     def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
                 resolver: ElementResolver) -> None:
         v = el.values(ctx)
@@ -33,7 +51,18 @@ class Text(Element):
         if len(text) > MAX_TEXT:
             raise LimitError(f"text of {len(text):,} characters; a text box holds at most {MAX_TEXT:,}")
         style = {key: v[key] for key in TEXT_STYLE}
-        style["min_size"] = min(style["size"], style["min_size"] or style["size"])
+        problem = min_size_problem(style["size"], style["min_size"])
+        if problem:  # templated sizes, known only now
+            raise LayoutError(problem, el.mark_of("min_size"))
+        style["min_size"] = style["min_size"] or style["size"]
         w = resolver.layout.width if v["w"] is None else v["w"]
         out.append(Prim("text", ox + v["x"], oy + v["y"], w, v["h"], text=text, style=style, rotate=v["rotate"],
                         mark=el.mark_of("text")))
+
+
+def min_size_problem(size: float, min_size: float | None) -> str | None:
+    """What is wrong when a text's smallest size is above its largest (None: min_size not set, or fine)."""
+    if min_size is not None and min_size > size:
+        return (f"min_size: {min_size:g} pt is above size ({size:g} pt): text shrinks from size down to "
+                f"min_size, so min_size is at most size")
+    return None
