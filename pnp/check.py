@@ -231,9 +231,22 @@ class Checks:
         self.printables(self.studio.printables())
         for message, mark in self.studio.problems + self.studio.layouts.styles.problems:
             self.error(message, mark)
+        self.kit_pages()
         self.icon_files()
         self.small_text()
         self.footer_names()
+
+    def kit_pages(self) -> None:
+        """The pages the kit will print, foreseen in print order against the game's page allowance: too many
+        copies of a tiled board are refused here, at the component's `copies`, as the build would after
+        drawing for a minute (BudgetSpent, said where validate catches it)."""
+        order = list(KINDS)
+        for component in sorted(self.game.components, key=lambda c: order.index(c.kind)):
+            try:
+                pages = KINDS[component.kind].pages(component, self.studio)
+            except (DataError, LayoutError):  # its faces or layouts are wrong: said by their own checks
+                continue
+            self.studio.budget.foresee_pages(pages, component.spec.mark_of("copies"))
 
     def footer_names(self) -> None:
         """The game's title and each component's name, printed in the footer of the sheets that print it, in

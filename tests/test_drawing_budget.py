@@ -153,10 +153,17 @@ def test_a_deck_too_large_to_keep_resolved_is_paid_for_once(tmp_path, monkeypatc
     assert len(said[0]) == 1 and said[0] == said[1], said
 
 
-def test_copies_of_a_board_tiled_over_many_sheets_stop_at_the_kits_page_allowance(tmp_path, monkeypatch, spent):
+@pytest.mark.parametrize("foreseen", [True, False])
+def test_copies_of_a_board_tiled_over_many_sheets_stop_at_the_kits_page_allowance(tmp_path, monkeypatch, spent,
+                                                                                  foreseen):
     # each copy of the 400 x 300 mm board is tiled over four A4 sheets and printed once more full size: copies
-    # cost no drawing steps, but pages do; 10,000 copies ran for minutes
+    # cost no drawing steps, but pages do; 10,000 copies ran for minutes. Validation foresees the pages (Kind.pages)
+    # and refuses before one is drawn; a kind that cannot foresee its pages is stopped as they are drawn, in
+    # the same words at the same line.
     monkeypatch.setattr(budget, "BASE_PAGES", 30)
+    if not foreseen:
+        from pnp.products.board import Board
+        monkeypatch.setattr(Board, "pages", lambda self, component, studio: 0)
     game = "cards/mini/game.yaml"
     root = make_project(tmp_path / "proj", case={"replace": {game: [["    layout: board\n",
                                                                     "    layout: board\n    copies: 12\n"]]}})
@@ -165,7 +172,9 @@ def test_copies_of_a_board_tiled_over_many_sheets_stop_at_the_kits_page_allowanc
     lines = (root / game).read_text().splitlines()
     errors = _errors(result)
     assert errors[0].startswith(f"{game}:{lines.index('    copies: 12') + 1}:"), errors
-    assert "too many pages" in errors[0] and "previous output left intact" in errors[0], errors
+    assert "the kit prints too many pages: past its 40 " in errors[0], errors
+    assert ("previous output left intact" in errors[0]) is not foreseen  # (drawing had begun)
+    assert max(b.pages for b in spent) == (0 if foreseen else 41)
     assert not (root / "output" / "mini" / "mini-a4.pdf").exists()
 
 

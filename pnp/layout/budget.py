@@ -59,6 +59,7 @@ class DrawingBudget:
         # it again (Studio.adding, Studio.took), as a fresh check would
         self.pixel_work: list[tuple[str, int, Mark | None, str]] = []
         self.page_limit, self.pages = BASE_PAGES, 0  # the kit's pages drawn so far
+        self.foreseen = 0  # the kit's pages foreseen by validation so far (Kind.pages)
         self.stopped: str | None = None  # the message said when the budget ran out
         self.again = 0  # inside paid_for() blocks: work done again, paid for already
         # id of a primitive -> (it, whether it had a source, what painting it costs): a primitive shared by many
@@ -77,7 +78,19 @@ class DrawingBudget:
         if self.stopped is not None:
             raise BudgetSpent(self.stopped)
         self.pages += 1
-        if self.pages > self.page_limit:
+        self._pages_within(self.pages, mark)
+
+    def foresee_pages(self, pages: int, mark: Mark | None) -> None:
+        """Count `pages` the kit will print for the component at `mark`, foreseen before any is drawn (by
+        validation): past the limit, BudgetSpent there, in the words of spend_page, seconds before the
+        drawing would have reached it."""
+        if self.stopped is not None:
+            raise BudgetSpent(self.stopped)
+        self.foreseen += pages
+        self._pages_within(self.foreseen, mark)
+
+    def _pages_within(self, pages: int, mark: Mark | None) -> None:
+        if pages > self.page_limit:
             self.stopped = (f"the kit prints too many pages: past its {self.page_limit:,} ({BASE_PAGES:,} and "
                             f"{PAGES_PER_FACE:g} per face printed, copies counted); pnp stops here (too many "
                             "copies of a board tiled over many sheets, or faces far larger than the paper?)")

@@ -178,6 +178,12 @@ class Kind:
         """Draw the component onto the canvas, page by page; returns the number of pages."""
         raise NotImplementedError
 
+    def pages(self, component: Component, studio: Studio) -> int:
+        """The pages draw and extra_files will print for the component, foreseen without drawing (validation
+        refuses a kit past its page allowance with it), or fewer where a kind cannot tell cheaply: those are
+        counted as they are drawn."""
+        return 0
+
     def size_mm(self, component: Component, studio: Studio) -> list[float] | None:
         """The trim size of the component's first face, for the manifest."""
         faces = studio.of(component)

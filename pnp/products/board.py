@@ -3,12 +3,12 @@ and each at full size on a page of its own, for a print shop."""
 
 from ..draw import sheet as paper
 from ..impose import tiles as tiling
-from ..impose.sheet import EDGE_SAFE, FOOTER_BAND, Grid
+from ..impose.sheet import EDGE_SAFE, FOOTER_BAND, Grid, pages_needed
 from ..impose.tiles import Interval, Tile
 from ..layout.prims import Prim
 from ..units import MM
 from .base import DrawFile, Kind, Printable
-from .sheets import by_side, draw_sheets, fits_sheet
+from .sheets import by_side, draw_sheets, fits_sheet, grid_for
 from ..draw.paint import Painter
 from ..model.components import Component
 from ..model.schema import Str
@@ -39,6 +39,24 @@ class Board(Kind):
 
     def extra_files(self) -> tuple[tuple[str, str, DrawFile], ...]:
         return (("boards-fullsize", "boards at full size", draw_full_size),)
+
+    def pages(self, component: Component, studio: Studio) -> int:
+        """Its tiles (or sheets) and its full-size pages: one tile per page, one full-size page per face
+        printed, copies counted (where seams fall moves with the text, how many tiles there are does not)."""
+        fronts, backs = by_side(component, studio)
+        faces = [f for f in fronts + backs if f is not None]
+        if not faces:
+            return 0
+        full_size = len(faces)
+        if fits_sheet(component, studio):
+            grid = grid_for(component, studio)
+            sides = 2 if any(b is not None for b in backs) else 1
+            return full_size + sides * pages_needed(len(fronts), grid.per_page if grid else 1)
+        tiled = 0
+        for face in faces:
+            layout = studio.layouts.get(face.layout)
+            tiled += len(_tiling(studio.paper, (layout.width, layout.height), ([], []))[1])
+        return full_size + tiled
 
 
 def draw_tiled(canvas: Canvas, component: Component, studio: Studio) -> int:
