@@ -235,6 +235,8 @@ class Checks:
         self.icon_files()
         self.small_text()
         self.footer_names()
+        for message, mark in self.studio.fonts.blank_problems():
+            self.error(message, mark)
 
     def kit_pages(self) -> None:
         """The pages the kit will print, foreseen in print order against the game's page allowance: too many
@@ -275,10 +277,22 @@ class Checks:
         with self.studio.adding() as effects:
             try:
                 KINDS[component.kind].check(component, self.studio, said)
+                self.item_names(component)
             except (DataError, LayoutError) as e:  # said at the component when the problem has no place
                 for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
                     said.error(message, mark or component.spec.mark)
         return tuple(said.problems), effects
+
+    def item_names(self, component: "Component") -> None:
+        """Each item's name from the component's `item_name` template, as exports write it (a Tabletop
+        Simulator piece's name): LayoutError at the template's line when it cannot be made or breaks the
+        rule of printed text, found by validation rather than by the export."""
+        if "item_name" not in component.spec:
+            return
+        kind = KINDS[component.kind]
+        for p in self.studio.of(component):
+            if p.item is not None:
+                kind.item_name(component, p, self.studio)
 
     def icon_files(self) -> None:
         """Every icon file the game prints can be drawn (a broken one is refused at its line, not found by

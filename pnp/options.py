@@ -21,6 +21,16 @@ COLOUR_RULE = ("Every colour, in a layout or in the data (a colour set's field),
 # isolates): pnp lays text out left to right and prints them as nothing, while a program showing the same text
 # (a TTS description, a spreadsheet) reorders it by them, so a card could read one way and print another
 CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def control_problem(text: str, what: str = "the text") -> str | None:
+    """What is wrong with `text` (`what` names it) when it holds a CONTROL_CHARACTER, else None: the one rule
+    for every text pnp prints or writes into an export (a Tabletop Simulator name, a file name, a manifest)."""
+    control = CONTROL_CHARACTER.search(text)
+    if control is None:
+        return None
+    return (f"{what} holds the control character U+{ord(control.group()):04X}, which prints nothing (an escape "
+            "written by mistake?)")
 _HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 NO_COLOUR = ("", "none", "transparent")
 _Value = TypeVar("_Value")
@@ -315,10 +325,9 @@ class Text(Option):
         if isinstance(value, (Mapping, list)):
             raise ValueError(f"expected text, got a {'mapping' if isinstance(value, Mapping) else 'list'}")
         text = "" if value is None else str(value)
-        control = CONTROL_CHARACTER.search(text)
-        if control:  # a YAML escape ("\e") or a template ('\x00') makes one: it prints nothing, or a box
-            raise ValueError(f"the text holds the control character U+{ord(control.group()):04X}, which prints "
-                             "nothing (an escape written by mistake?)")
+        problem = control_problem(text)
+        if problem:  # a template ('\x00') makes one: it prints nothing, or a box
+            raise ValueError(problem)
         return text
 
 

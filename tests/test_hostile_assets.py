@@ -112,7 +112,8 @@ def test_the_preview_says_a_damaged_picture_as_validation_does_not_in_reportlabs
 
 @pytest.mark.parametrize("family, said", [
     ("{regular: f.ttf, name: '" + "N" * 5000 + "'}", "name of 5,000 characters; at most 100"),
-    ("{regular: f.ttf, name: \"Sans\\e[31m\"}", "name holds the character U+001B"),
+    ("{regular: f.ttf, name: \"Sans\\e[31m\"}", "holds the control character U+001B"),
+    ("{regular: f.ttf, name: \"Sans\\u202e\"}", "holds the control character U+202E"),
     ("{regular: f.ttf, license: /etc/hostname}", "licence file '/etc/hostname' is outside the project folder"),
 ])
 def test_a_fonts_name_or_licence_the_credits_cannot_print_is_an_error_at_its_line(tmp_path, family, said):
@@ -124,3 +125,31 @@ def test_a_fonts_name_or_licence_the_credits_cannot_print_is_an_error_at_its_lin
     result = run(root, "validate")
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert any(ln.startswith("fonts/fonts.yaml:2:") and said in ln for ln in result.stderr.splitlines()), result.stderr
+
+
+def _zero_table(font: bytes, name: bytes) -> bytes:
+    """The font with one of its tables filled with zeros (its directory and every other table kept)."""
+    out = bytearray(font)
+    for n in range(struct.unpack_from(">H", font, 4)[0]):
+        tag, _, offset, length = struct.unpack_from(">4sIII", font, 12 + 16 * n)
+        if tag == name:
+            out[offset:offset + length] = bytes(length)
+    return bytes(out)
+
+
+def test_a_font_whose_glyphs_have_no_outlines_is_refused_at_its_line_in_fonts_yaml(tmp_path):
+    """A font whose glyph table is zeros maps every character, so nothing said it lacked one: every text set
+    in it printed blank, with exit 0. A font drawing the characters a game prints passes (the Display family)."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: blank.ttf}\n  Display: {regular: f.ttf}\n"})
+    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    # its own PostScript name (ReportLab draws a font registered under a name it met before with the first one)
+    renamed = regular.replace(b"SourceSansPro-Regular", b"BlankSansPro0-Regular").replace(
+        "SourceSansPro-Regular".encode("utf-16-be"), "BlankSansPro0-Regular".encode("utf-16-be"))
+    (root / "fonts" / "blank.ttf").write_bytes(_zero_table(renamed, b"glyf"))
+    shutil.copy(REPO / "pnp" / "fonts" / "AveriaSerifGWF" / "AveriaSerifGWF-Regular.ttf", root / "fonts" / "f.ttf")
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    said = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert len(said) == 1 and said[0].startswith("fonts/fonts.yaml:2:") and "'blank.ttf'" in said[0] \
+        and "no outline" in said[0], said

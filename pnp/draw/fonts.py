@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
 from ..errors import DataError, LoadError
 from ..model.load import MAX_FILE_BYTES, Record, load_file
@@ -56,6 +56,9 @@ class FontSet:
     def __init__(self, families: dict[str, dict[str, str]], licences: dict[str, tuple[str, str]]) -> None:
         self.families = families  # {family: {style: registered name}}
         self.licences = licences  # {family: (name, licence file)}
+        self.files: dict[str, tuple[str, Mark | None]] = {}  # registered name -> (its file as said, its line)
+        # registered name -> the first character a text set in it printed whose glyph has no outline (blank_codes)
+        self.blank_printed: dict[str, str] = {}
         # (family, bold, italic) -> name: asked for every run of text laid out or drawn
         self._names: dict[tuple[str, bool, bool], str] = {}
 
@@ -73,9 +76,25 @@ class FontSet:
     def unmapped(self, text: str, family: str, bold: bool = False, italic: bool = False) -> str | None:
         """The first character of `text` the family's style has no glyph for (ReportLab would print the font's
         blank box, or nothing), None when it maps them all. Whitespace a line breaks at is not printed."""
-        mapped = mapped_codes(self.name(family, bold, italic))
+        registered = self.name(family, bold, italic)
+        mapped = mapped_codes(registered)
+        if (blank := blank_codes(registered)) and registered not in self.blank_printed:
+            if (drawn_blank := next((ch for ch in text if ord(ch) in blank), None)) is not None:
+                self.blank_printed[registered] = drawn_blank  # said at the font's line (blank_problems)
         # (a control character prints nothing, and is refused as such where the text is read)
         return next((ch for ch in text if ord(ch) not in mapped and unicodedata.category(ch) != "Cc"), None)
+
+    def blank_problems(self) -> list[tuple[str, Mark | None]]:
+        """(message, fonts.yaml's line) for each font file a printed text found without an outline for a
+        character it maps (a glyph table zeroed or emptied): its text would print blank. Once per line of
+        fonts.yaml, however many styles name the file there."""
+        said: dict[Mark | None, str] = {}
+        for registered, ch in self.blank_printed.items():
+            file, mark = self.files.get(registered, (registered, None))
+            said.setdefault(mark, f"font file '{file}' maps character U+{ord(ch):04X} ('{ch}') to a glyph with no "
+                                  "outline: the game prints it, and it would print as nothing; use a font file "
+                                  "that draws it")
+        return [(message, mark) for mark, message in said.items()]
 
 _MAPPED: dict[str, frozenset[int]] = {}  # registered font name -> the code points its character map maps
 
@@ -89,6 +108,39 @@ def mapped_codes(registered: str) -> frozenset[int]:
         face = getattr(font, "face", None)
         found = _MAPPED[registered] = frozenset(getattr(face, "charToGlyph", None) or range(32, 256))
     return found
+
+
+_BLANK: dict[str, frozenset[int]] = {}  # registered font name -> the code points blank_codes found
+# Characters whose glyph is rightly empty though they are no space, control or mark (fillers of Hangul, the blank
+# Braille cell, the object replacement character)
+_BLANK_BY_DESIGN = frozenset((0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0xFFFC))
+
+
+_MAY_BE_BLANK = frozenset(("Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me"))
+
+
+def blank_codes(registered: str) -> frozenset[int]:
+    """The code points a registered TrueType font maps to a glyph with no outline (no data in its glyph
+    table, or none of its contours) though they print something (not a space, a control or format character,
+    nor a mark that may be empty such as a variation selector): read once per registered font, as mapped_codes."""
+    found = _BLANK.get(registered)
+    if found is None:
+        face = getattr(pdfmetrics.getFont(registered), "face", None)
+        found = _BLANK[registered] = _outline_less(face) if face is not None else frozenset()
+    return found
+
+
+def _outline_less(face: TTFontFace) -> frozenset[int]:
+    positions, data = face.glyphPos, face._ttf_data
+    glyphs = face.get_table_pos("glyf")[0]
+    blank = set()
+    for code, glyph in face.charToGlyph.items():
+        if code in _BLANK_BY_DESIGN or unicodedata.category(chr(code)) in _MAY_BE_BLANK or glyph + 1 >= len(positions):
+            continue
+        start, end = positions[glyph], positions[glyph + 1]
+        if end <= start or data[glyphs + start:glyphs + start + 2] in (b"\0\0", b"\0"):  # no data, or 0 contours
+            blank.add(code)
+    return frozenset(blank)
 
 
 def unmapped_message(ch: str, family: str) -> str:
@@ -125,7 +177,7 @@ def load_fonts(project: Project) -> "FontSet":
     fonts, read = FontSet({}, {}), [0]
     files: list[tuple[Path, tuple[int, ...]]] = []  # each font file read, with its status then
     for family, styles in families.items():
-        fonts.families[family] = _register(project, path, family, styles, families.mark_of(family), read, files)
+        fonts.families[family] = _register(project, path, family, styles, families.mark_of(family), read, files, fonts)
         fonts.licences[family] = (_credit(project, path, family, styles, "name"),
                                   _credit(project, path, family, styles, "license"))
     _LOADED[path] = (digest, fonts, tuple(files))
@@ -137,17 +189,14 @@ MAX_CREDIT = 100  # characters of a font's name or licence file: the rulebook's 
 
 def _credit(project: Project, path: Path, family: str, styles: Record, key: str) -> str:
     """A family's `name` (default: the family's) or `license` (a file inside the project, default none), as
-    the rulebook's credits print it; DataError at its line when it is not a short line of printable text."""
+    the rulebook's credits print it; DataError at its line when it is not a short line of text (a control
+    character in it is refused when fonts.yaml is read, as in any text: options.control_problem)."""
     value = styles.get(key, family if key == "name" else "")
     where = styles.mark_of(key)
     if not isinstance(value, str):
         raise DataError(f"font family '{family}': {key} must be text", where)
     if len(value) > MAX_CREDIT:
         raise DataError(f"font family '{family}': {key} of {len(value):,} characters; at most {MAX_CREDIT}", where)
-    control = next((c for c in value if unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn")), None)
-    if control is not None:
-        raise DataError(f"font family '{family}': {key} holds the character U+{ord(control):04X}, which prints "
-                        "nothing (an escape written by mistake?)", where)
     if key == "license" and value:
         _inside(project, path.parent / value, where, "licence file", shown=value)
     return value
@@ -243,9 +292,9 @@ def _status(path: Path) -> tuple[int, ...]:
 
 
 def _register(project: Project, path: Path, family: str, styles: object, mark: Mark | None,
-              read: list[int], files: list[tuple[Path, tuple[int, ...]]]) -> dict[str, str]:
+              read: list[int], files: list[tuple[Path, tuple[int, ...]]], fonts: FontSet) -> dict[str, str]:
     """The registered names of a family's four styles; `read` counts the bytes of font files read so far,
-    `files` gathers each font file with its status."""
+    `files` gathers each font file with its status, `fonts.files` each registered name's file and line."""
     if not isinstance(styles, Record) or "regular" not in styles:
         raise DataError(f"font family '{family}' needs at least a 'regular' font file", mark)
     for key in styles:
@@ -281,6 +330,7 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
             font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
             pdfmetrics.registerFont(font)
         names[style] = reg
+        fonts.files[reg] = (file, where)
     return names
 
 

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 import yaml
 
 from ..errors import LoadError
+from ..options import CONTROL_CHARACTER, control_problem
 from ..options import plain, shown  # noqa: F401  (the model's callers import them from here)
 from ..project import open_project_file, read_project_file
 from ..report import Mark
@@ -31,6 +32,7 @@ _ALLOWED_TAGS = {
 }
 _MERGE = "tag:yaml.org,2002:merge"
 _STR, _INT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
+_CONTROL = CONTROL_CHARACTER.search
 # YAML 1.1 reads a bare '<<' (outside a key) and '=' as these tags, which build nothing: they are text
 _TEXT_ALIKE = {_MERGE, "tag:yaml.org,2002:value"}
 # Read as numbers or dates by PyYAML's constructor, whose time grows with the length (base 60 squarely)
@@ -316,10 +318,17 @@ class _Builder:
             tag = _STR
         if tag not in _ALLOWED_TAGS:
             self.allowed(tag, self.mark(place))
-        value = event.value if tag == _STR else self.construct(tag, event, self.mark(place))
+        value = self.text_scalar(event.value, place) if tag == _STR else self.construct(tag, event, self.mark(place))
         if event.anchor is not None:
             self.anchor(event.anchor, value, 1)
         self.add_one(value, place)
+
+    def text_scalar(self, value: str, place: int) -> str:
+        """A text scalar, refused where it holds a control character that a YAML escape ("\\e", "\\u202e") made:
+        any text of a game may be printed or written into an export (a Tabletop Simulator name, a file name)."""
+        if _CONTROL(value):
+            raise LoadError(control_problem(value) or "", self.mark(place))
+        return value
 
     def add_one(self, value: Any, place: int) -> None:
         """add() of one scalar, with the commonest cases of key() and value() made here: a card file is

@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from ..errors import DataError, LoadError
-from ..options import closest
+from ..options import closest, control_problem
 from ..project import read_project_file
 from ..report import Mark
 from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Place, Record, check_file, load_text, plain, shown,
@@ -414,6 +414,8 @@ def _cell(value: object, field: Field | None, mark: Mark) -> Any:
     value = _plain_number(value)
     if isinstance(value, float) and not math.isfinite(value):  # <v>1e999</v>: printed 'inf' in a text field
         raise LoadError(f"this cell's number ({value}) is not a finite number", mark)
+    if isinstance(value, str) and (control := control_problem(value)):  # the rule of a YAML table's text
+        raise LoadError(control, mark)
     if isinstance(value, str) and (bad := _NOT_PRINTABLE.search(value)):
         raise LoadError(f"character U+{ord(bad.group()):04X} is not allowed in a table's text (a control "
                         "character prints as nothing or as a box)", mark)

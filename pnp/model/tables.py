@@ -7,7 +7,7 @@ from pathlib import Path
 from ..errors import DataError, LoadError
 from ..report import Mark
 from ..template import ExprError, evaluate
-from ..options import did_you_mean
+from ..options import control_problem, did_you_mean
 from .load import MarkedList, Record, load_data_file, shown
 from .reads import FieldCache, KeptChecks, same
 from .schema import Schema
@@ -207,7 +207,11 @@ def _derived(game: GameShape, name: str, i: int, item: Record, fname: str, deriv
     if fname not in failed:
         try:
             def compute() -> object:
-                return evaluate(derived[fname], game.context(item=item.with_values(values)))
+                result = evaluate(derived[fname], game.context(item=item.with_values(values)))
+                problem = control_problem(result) if isinstance(result, str) else None
+                if problem:  # ('\u202e' in the expression): the rule of the data's own text (model.load)
+                    raise ExprError(problem)
+                return result
 
             value = compute() if cache is None else cache.value(key, compute)
         except ExprError as e:

@@ -14,6 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..draw.fonts import FontSet
 from ..draw.paint import Painter
 from ..errors import LayoutError
+from ..options import control_problem
 from ..layout.layouts import LayoutSet
 from ..layout.params import Param
 from ..layout.prims import Prim
@@ -152,9 +153,13 @@ class Kind:
         item = printable.item
         if "item_name" in component.spec:
             try:
-                return render(str(component.spec["item_name"]), studio.context(item=item, card=item))
+                name = render(str(component.spec["item_name"]), studio.context(item=item, card=item))
             except ExprError as e:
                 raise LayoutError(f"item_name: {e.message}", component.spec.mark_of("item_name")) from None
+            problem = control_problem(name)  # (written out to pieces' names and file names by exports)
+            if problem:
+                raise LayoutError(f"item_name: {problem}", component.spec.mark_of("item_name"))
+            return name
         for field in ("name", "title", "id"):
             if item is not None and isinstance(item.get(field), str) and item.get(field).strip():
                 return item.get(field)

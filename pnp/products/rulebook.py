@@ -17,7 +17,7 @@ from ..errors import DataError, ExprError
 from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model.schema import ICON_IN_TEXT
-from ..options import CONTROL_CHARACTER
+from ..options import control_problem
 from ..project import read_project_file
 from ..report import MAX_ALIKE, Mark
 from ..template import render
@@ -94,10 +94,9 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     blocks the build could not set (pictures, tables), made as the build makes them, short of drawing."""
     said: list[tuple[str, Mark | None]] = []
     for n, line in enumerate(text.splitlines(), 1):
-        control = CONTROL_CHARACTER.search(line)
+        control = control_problem(line, f"the rendered rulebook line {n}")
         if control:  # as in any text a game prints (see options.Text)
-            said.append((f"the rendered rulebook line {n} holds the control character U+{ord(control.group()):04X}, "
-                         "which prints nothing (an escape written by mistake?)", book_mark(studio, n)))
+            said.append((control, book_mark(studio, n)))
         unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(line) if not studio.icons.exists(name)))
         for told, name in enumerate(unknown):  # a suggestion is sought for those the report will show
             hint = studio.did_you_mean_icon(name) if told < MAX_ALIKE else ""  # (20,000 names took 8 s)
