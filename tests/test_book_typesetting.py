@@ -77,3 +77,30 @@ def test_a_picture_of_a_component_taller_than_a_page_is_shown_smaller_on_one_pag
     book.draw(canvas)
     canvas.save()
     assert any("After it." in page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages)
+
+
+def test_a_numbered_lists_label_column_holds_its_widest_label():
+    """"10." and above were wider than the 4 mm a list's label column had: they ran left of the column, out of
+    the page's text. Read back from the PDF: every label starts inside the text's margin and ends before its
+    item's text, and all the items' text starts at one place."""
+    import pdfplumber
+
+    from pnp.draw.book import MARGIN
+
+    markdown = "# Rules\n\n" + "".join(f"{n}. step {n}\n" for n in range(1, 13))
+    book = Book(BookContent(title="Test", markdown=markdown), _fonts(), (210 * MM, 297 * MM), lambda src, width: None,
+                lambda *args: None)
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(210 * MM, 297 * MM), invariant=1)
+    book.draw(canvas)
+    canvas.save()
+    with pdfplumber.open(io.BytesIO(out.getvalue())) as pdf:
+        words = [w for page in pdf.pages for w in page.extract_words()]
+    labels = {w["text"]: w for w in words if w["text"][:-1].isdigit() and w["text"].endswith(".")}
+    texts = [w for w in words if w["text"] == "step"]
+    assert sorted(labels, key=lambda t: int(t[:-1])) == [f"{n}." for n in range(1, 13)] and len(texts) == 12
+    assert len({round(w["x0"], 1) for w in texts}) == 1, "the items' text starts at one place"
+    for text in texts:
+        label = next(w for w in labels.values() if abs(w["top"] - text["top"]) < 1)
+        assert label["x0"] >= MARGIN - 0.1, f"{label['text']} starts left of the text's margin"
+        assert label["x1"] < text["x0"] - 1, f"{label['text']} runs into its item's text"

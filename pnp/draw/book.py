@@ -40,6 +40,9 @@ MAX_BLOCKS = 6000  # headings, paragraphs, list items, table cells: the shipped 
 _WIDEST_EM = 2.0  # no character of a text font is wider than two of its ems: a word that short always fits
 TOC_SIZES, TOC_INDENTS = {1: 10.5, 2: 9.5}, {1: 0.0, 2: 5 * MM}  # the contents' lines of each heading level
 TOC_PAGE_COLUMN = 14 * MM  # the contents' column of page numbers
+# A list item's label column: at least this wide (a level deeper, this much further in), and as wide as the
+# list's widest label ("12." is wider than the 4 mm "9." fits in) and the gap before the item's text
+LIST_INDENT, LIST_GAP, LIST_LABEL_SIZE = 6 * MM, 2 * MM, 10.0
 FOOTER_SIZE = 8  # points: the page footer's type
 MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing with the square of its rows
 
@@ -83,8 +86,20 @@ class _Story:
     tokens: list[Token]
     registry: list[Entry]
     i: int = 0
-    lists: list[list[int]] = field(default_factory=list)  # [ordered?, next number] per open list
+    # per open list: [ordered?, next number, the width of its label column (its widest label and the gap)]
+    lists: list[list[Any]] = field(default_factory=list)
     flow: list[Flowable] = field(default_factory=list)
+
+
+def _items(tokens: list[Token], opened: int) -> int:
+    """How many items the list opened at tokens[opened] holds (not those of lists inside it)."""
+    depth, count = 0, 0
+    for t in tokens[opened:]:
+        depth += t.nesting if t.type.endswith(("list_open", "list_close")) else 0
+        if depth == 0:
+            break
+        count += depth == 1 and t.type == "list_item_open"
+    return count
 
 
 class BookError(DataError):
@@ -343,7 +358,11 @@ class Book:
 
     def _md_bullet_list_open(self, st: _Story) -> int:
         t = st.tokens[st.i]
-        st.lists.append([t.type.startswith("ordered"), int(t.attrGet("start") or 1)])
+        ordered, start = t.type.startswith("ordered"), int(t.attrGet("start") or 1)
+        labels = [f"{n}." for n in range(start, start + _items(st.tokens, st.i))] if ordered else ["•"]
+        widest = max(stringWidth(label, self.fonts.name("Body"), LIST_LABEL_SIZE) for label in labels)
+        indent = st.lists[-1][2] if st.lists else 0.0  # a list inside another starts past its label column
+        st.lists.append([ordered, start, indent + max(LIST_INDENT, widest + LIST_GAP)])
         return st.i + 1
 
     _md_ordered_list_open = _md_bullet_list_open
@@ -381,15 +400,14 @@ class Book:
         return st.i + 1
 
     def _list_item(self, text: str, stack: list[list[int]], tokens: list[Token], i: int) -> "_Table":
-        ordered, number = stack[-1]
-        depth = len(stack)
+        ordered, number, column = stack[-1]
         first = tokens[i - 1].type == "list_item_open"
         bullet = (f"{number}." if ordered else "•") if first else ""
         avail = self.paper[0] - 2 * MARGIN
-        item = self.para(text, avail - 6 * MM * depth, indent=0, space_after=2.5)
-        label = self.para(bullet, space_after=0, align="right", color=ACCENT)
-        table = _table([[label, item]], colWidths=[6 * MM * depth, None], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
-                                   ("RIGHTPADDING", (0, 0), (0, 0), 2 * MM), ("RIGHTPADDING", (1, 0), (1, 0), 0),
+        item = self.para(text, avail - column, indent=0, space_after=2.5)
+        label = self.para(bullet, space_after=0, align="right", color=ACCENT, size=LIST_LABEL_SIZE)
+        table = _table([[label, item]], colWidths=[column, None], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                   ("RIGHTPADDING", (0, 0), (0, 0), LIST_GAP), ("RIGHTPADDING", (1, 0), (1, 0), 0),
                                    ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)])
         return table
 
