@@ -1,4 +1,6 @@
-"""`python -m pnp ...` runs the same command line as the installed `pnp` script (useful without installing)."""
+"""`python -m pnp ...` runs the same command line as the installed `pnp` script (useful without installing). In a
+folder someone sent, use the `pnp` script or `python -P -m pnp`: a pnp.py or pnp/ there is imported instead of
+this module, which can guard nothing then (README)."""
 
 import os
 import sys

@@ -3,6 +3,8 @@ game names inside the project folder."""
 
 import contextlib
 import errno
+import multiprocessing
+import multiprocessing.context
 import os
 import re
 import secrets
@@ -499,3 +501,15 @@ def find(root: str | Path | None = None) -> Project:
     if not base.is_dir():
         raise UsageError(f"--root {base}: not a folder")
     return Project(base.resolve())
+
+
+def worker_context(method: str | None = None) -> multiprocessing.context.BaseContext:
+    """How pnp starts its worker processes: by `method` ('fork') where the system has it, else by the system's
+    default. A process started afresh (spawned: Windows, macOS) is a new Python whose current folder, a
+    received game's, comes first on its import path until pnp's own path is handed over: it imported
+    `multiprocessing` from there, so a `multiprocessing.py` in the game folder ran. PYTHONSAFEPATH (Python's
+    -P) keeps the folder off that path in every process pnp starts after this."""
+    if method is not None and method in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context(method)
+    os.environ["PYTHONSAFEPATH"] = "1"
+    return multiprocessing.get_context()

@@ -376,3 +376,30 @@ def test_a_simulation_file_not_as_simulate_writes_it_is_named_not_the_template_r
            "(layouts/mini/rulebook.md.j2:" in result.output, result.output
     template.write_text(template.read_text(encoding="utf-8") + "{{ 1 + }}\n", encoding="utf-8")
     assert "layouts/mini/rulebook.md.j2:" in run(root, "validate").output.split(": error:")[0]  # the template's own
+
+
+FAKE_LIBRARY = """import os, sys
+open(os.path.join(os.getcwd(), "ran.txt"), "w").write("the game folder's code ran")
+# then the real library, so that a regression fails this test rather than hanging the pool
+sys.path[:] = [p for p in sys.path if p not in ("", os.getcwd())]
+del sys.modules["multiprocessing"]
+import multiprocessing
+sys.modules[__name__] = multiprocessing
+"""
+
+
+def test_worker_processes_started_afresh_do_not_import_from_the_game_folder(two_games, monkeypatch):
+    """Where the system cannot fork (Windows), build workers are new Pythons started in the game folder, which
+    came first on their import path: a `multiprocessing` package in a received game ran as they started."""
+    import multiprocessing
+
+    real_context = multiprocessing.get_context
+    monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method=None: real_context(method or "spawn"))
+    monkeypatch.delenv("PYTHONSAFEPATH", raising=False)
+    (two_games / "multiprocessing").mkdir()
+    (two_games / "multiprocessing" / "__init__.py").write_text(FAKE_LIBRARY)
+    monkeypatch.chdir(two_games)
+    build(two_games, "--jobs", "2")
+    assert (two_games / "output" / "other").is_dir()
+    assert not (two_games / "ran.txt").exists()

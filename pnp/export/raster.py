@@ -1,7 +1,6 @@
 """Faces PDF pages -> PNG files with pypdfium2 (the PDF's own drawing, no second renderer), in parallel
 processes: rendering is quick, PNG encoding is what takes the time."""
 
-import multiprocessing
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -9,6 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PIL import Image
+
+from ..project import worker_context
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -188,8 +189,7 @@ def write_all(chunks: Iterable[tuple[Path, int, int]], shots: list[Shot], jobs: 
             for batch in _batches(by_page, chunk):
                 report(_work(batch))
         return
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    context = worker_context("fork")
     with context.Pool(jobs, initializer=_load_libraries) as pool:
         if on_start:
             on_start()  # only now may a progress bar start its thread: the workers are forked already

@@ -2,7 +2,6 @@
 other is validated, drawn and committed. With jobs > 1 the games are built in separate processes; progress
 arrives as events and problems come back with each game, so what is printed is whole and in game order."""
 
-import multiprocessing
 import os
 import queue as queues
 import sys
@@ -13,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, cast
 
 from ..errors import PnpError, cannot_write
-from ..project import output_lock, tidy
+from ..project import output_lock, tidy, worker_context
 from ..report import Diagnostic, Report
 from .inputs import manifest_name, record, snapshot
 from .manifest import up_to_date, warning_records
@@ -166,8 +165,7 @@ def build_games(project: "Project", game_ids: list[str], options: "PrintOptions"
                 outcomes[g] = build_game(project, g, options, Path(out_root) / g, force, progress.on_event,
                                          checked=True)
         return cast(list[Outcome], [outcomes[g] for g in game_ids])  # every game has one by now
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    context = worker_context("fork")
     events = context.Queue()
     try:
         with context.Pool(jobs, initializer=_start_worker, initargs=(events,)) as pool:

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from .agents import Agent, make_agent, win_shares
 from .api import GameData, GameRules, Tracked, code_mark, rules_class
+from ..project import worker_context
 
 MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported as never ending
 GAME_TIMEOUT = 120.0  # seconds of processor time for one game (not wall time: a busy machine must not fail games)
@@ -284,7 +285,8 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     chunks = [games[i:i + size] for i in range(0, len(games), size)]
     path, shown = type(rules).source
     results = []
-    with ProcessPoolExecutor(min(options.jobs, len(chunks), os.cpu_count() or 1), initializer=_start_worker,
+    with ProcessPoolExecutor(min(options.jobs, len(chunks), os.cpu_count() or 1), mp_context=worker_context(),
+                             initializer=_start_worker,
                              initargs=((path, shown, rules.game.id), rules.game, options)) as pool:
         for done in pool.map(_play_chunk, chunks):
             results.extend(done)
