@@ -172,7 +172,9 @@ def _elements() -> str:
            f"with one message at the element that spent it. Its pictures may have {BASE_PIXELS:,} pixels decoded, "
            f"resampled and embedded, and {PIXELS_PER_FACE:,} more per face (each picture is decoded once); past it, "
            "one message where the picture that crossed it was asked for. A build's kit has at most "
-           f"{BASE_PAGES:,} pages and {PAGES_PER_FACE:g} more per face printed (copies counted). Elements that can "
+           f"{BASE_PAGES:,} pages and {PAGES_PER_FACE:g} more per face printed (copies counted); validate foresees a "
+           "board's tiles and pages, so too many copies of one are refused at its `copies` before a page is drawn. "
+           "Elements that can "
            "turn also take:", "", _option_table(ROTATE),
            "", "A parameter an element does not take, or that does not apply to how it is written, is an error."]
     for name, element in ELEMENTS.items():

@@ -44,7 +44,7 @@ PAINT = {
 TEXT_STYLE = {
     "font": P.Text("Body", "the font family: Body or Display (pnp's own fonts), or a family of the project's fonts/fonts.yaml"),
     "size": P.FontSize(9, "the largest font size"),
-    "min_size": P.FontSize("=the size", "the smallest size the text may shrink to so that it fits its box"),
+    "min_size": P.FontSize("=the size", "the smallest size the text may shrink to so that it fits its box (at most `size`)"),
     "leading": P.Number(1.2, "line spacing as a multiple of the font size", minimum=0.5, maximum=5),
     "align": P.Choice(("left", "center", "right"), "left", "horizontal alignment"),
     "valign": P.Choice(("top", "middle", "bottom"), "top", "vertical alignment in the box"),
