@@ -61,6 +61,7 @@ class FontSet:
         self.blank_printed: dict[str, str] = {}
         # (family, bold, italic) -> name: asked for every run of text laid out or drawn
         self._names: dict[tuple[str, bool, bool], str] = {}
+        self._mapped_by_all: dict[str, frozenset[str]] = {}  # family -> the characters each of its styles maps
 
     def name(self, family: str, bold: bool = False, italic: bool = False) -> str:
         found = self._names.get((family, bold, italic))
@@ -96,6 +97,18 @@ class FontSet:
                                   "that draws it")
         return [(message, mark) for mark, message in said.items()]
 
+    def maps_all(self, text: str, family: str) -> bool:
+        """Whether every character of `text` has a glyph with an outline in each style of the family: one set
+        test, so that a text whose characters all do (nearly every text) needs no run-by-run look (unmapped);
+        False says only that some style may lack one (or draw it blank: unmapped then notes it)."""
+        chars = self._mapped_by_all.get(family)
+        if chars is None:
+            codes = frozenset.intersection(*(_drawn_codes(self.name(family, bold, italic))
+                                             for bold in (False, True) for italic in (False, True)))
+            chars = self._mapped_by_all[family] = frozenset(map(chr, codes))
+        return chars.issuperset(text)
+
+
 _MAPPED: dict[str, frozenset[int]] = {}  # registered font name -> the code points its character map maps
 
 
@@ -117,6 +130,11 @@ _BLANK_BY_DESIGN = frozenset((0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0xFFFC))
 
 
 _MAY_BE_BLANK = frozenset(("Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me"))
+
+
+def _drawn_codes(registered: str) -> frozenset[int]:
+    """The code points a registered font maps to a glyph that has an outline (or may rightly have none)."""
+    return mapped_codes(registered) - blank_codes(registered)
 
 
 def blank_codes(registered: str) -> frozenset[int]:

@@ -84,6 +84,8 @@ def unmapped(markup: str, fonts: FontSet, family: str) -> str | None:
     """The first character the markup prints that its font (the family's style of its run) has no glyph
     for, None when there is none: such a character printed as a blank box, or nothing. Icons are drawn, not
     set in the font."""
+    if fonts.maps_all(markup, family):  # (every run's characters are the markup's, in one of these styles)
+        return None
     for run in parse(markup):
         if run.kind == "text":
             missing = fonts.unmapped(run.text, family, run.bold, run.italic)
