@@ -18,7 +18,7 @@ from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model.schema import ICON_IN_TEXT
 from ..options import CONTROL_CHARACTER
-from ..project import read_project_file
+from ..project import read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark
 from ..template import render
 from .base import Kind, Printable
@@ -229,8 +229,8 @@ def markdown(studio: Studio) -> str:
             raise DataError("rulebook template not found", Mark(shown))
         try:
             real = studio.project.inside(path, Mark(shown), "rulebook template")
-            source = read_project_file(real, MAX_FILE_BYTES, Mark(shown)).decode("utf-8")
-        except (OSError, UnicodeDecodeError) as e:
+            source = utf8_text(read_project_file(real, MAX_FILE_BYTES, Mark(shown)), shown)
+        except OSError as e:
             raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
         measured = simulation(studio)
         try:
