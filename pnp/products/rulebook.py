@@ -57,9 +57,9 @@ class Rulebook(Kind):
         for src, line in images(_tokens(studio)):
             if src.startswith("layout:") and src not in seen:
                 seen.add(src)
-                name, item = _diagram(studio, src)
-                out.append(Printable(component, "picture", len(out), item, name,
-                                     mark=book_mark(studio, line)))
+                mark = book_mark(studio, line)
+                name, item = _diagram(studio, src, mark)
+                out.append(Printable(component, "picture", len(out), item, name, mark=mark))
         return out
 
     def check(self, component: Component, studio: Studio, report: Reporter) -> None:
@@ -283,15 +283,15 @@ def simulation(studio: Studio) -> dict[str, Any] | None:
     return value
 
 
-def _diagram(studio: Studio, src: str) -> tuple[str, Record | None]:
-    """'layout:NAME[/TABLE/ITEM]' -> (layout name, item)."""
+def _diagram(studio: Studio, src: str, mark: Mark | None = None) -> tuple[str, Record | None]:
+    """'layout:NAME[/TABLE/ITEM]' -> (layout name, item); DataError at `mark` for an item that is not there."""
     name, _, rest = src[len("layout:"):].partition("/")
     table, _, item_id = rest.partition("/")
     item = None
     if table:
         item = studio.context()["ref"].get(table, {}).get(item_id)
         if item is None:
-            raise DataError(f"picture '{src}': no item '{item_id}' in table '{table}'")
+            raise DataError(f"picture '{src}': no item '{item_id}' in table '{table}'", mark)
     return name, item
 
 
