@@ -441,7 +441,9 @@ class _Builder:
             self.value(parent, value, mark)
 
     def key(self, parent: _Collection, key: Any, mark: Place) -> None:
-        if type(key) is not str and isinstance(key, (Record, list)):  # (Record's check is an ABC's: slow)
+        # a null key (`~:`, `null:`) too: None is what `parent.key` holds while a key is awaited, so the value
+        # after it was taken for the next key and every key and value of the mapping after it swapped places
+        if key is None or type(key) is not str and isinstance(key, (Record, list)):  # (Record's is an ABC's: slow)
             raise LoadError("a mapping key must be plain text or a number", self.mark(mark))
         if key in parent.data:
             first = parent.key_marks[key]
