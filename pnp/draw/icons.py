@@ -265,30 +265,42 @@ def _outside_reference(svg: bytes) -> Problem | None:
         return f"not an SVG file svglib can read ({e.msg})", e.lineno or 1, 1
     weights: dict[Any, int] = {}  # element -> the elements its numbers or its embedded picture's pixels count as
     for node in root.iter(etree.Element):
-        if etree.QName(node).localname == "text":
-            return ("holds text (<text>), which an icon may not: it would be drawn in a font pnp does not embed; "
-                    "put the words in the layout", node.sourceline or 1, 1)
-        if shape := node.get("d") or node.get("points"):
-            weights[node] = sum(1 for _ in _NUMBER.finditer(shape)) // NUMBERS_PER_ELEMENT
-        href = (node.get(_XLINK_HREF) or node.get("href") or "").strip()
-        if not href or href.startswith("#"):
-            continue
-        where = node.sourceline or 1
-        embedded = _EMBEDDED.match(href)
-        if embedded is None:
-            shown = href if len(href) <= 60 else href[:59] + "…"
-            return (f"refers to '{shown}' outside the icon; an icon may refer only to its own elements "
-                    "(#id) and embed PNG or JPEG pictures", where, 1)
-        problem, pixels = _embedded_problem(href[embedded.end() + 1:])
-        if problem:
-            return f"its embedded picture {problem}", where, 1
-        weights[node] = weights.get(node, 0) + pixels // PIXELS_PER_ELEMENT
+        problem = _element_problem(node, weights)
+        if problem is not None:
+            return problem
     count = _element_count(root, weights)
     if count > MAX_ICON_ELEMENTS:
         return (f"it has more than {MAX_ICON_ELEMENTS:,} elements and attributes (each <use> counted as what it "
                 f"repeats, each embedded picture as one per {PIXELS_PER_ELEMENT:,} pixels, each path or polyline as "
                 f"one per {NUMBERS_PER_ELEMENT} numbers), or elements nested "
                 f"more than {MAX_CHAIN} deep", 1, 1)
+    return None
+
+
+def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
+    """(message, line, column) of what the icon's element `node` must not hold (text, a reference outside the
+    icon, an embedded picture that cannot be drawn), or None; what its numbers and pixels weigh goes in
+    `weights`."""
+    from lxml import etree
+
+    if etree.QName(node).localname == "text":
+        return ("holds text (<text>), which an icon may not: it would be drawn in a font pnp does not embed; "
+                "put the words in the layout", node.sourceline or 1, 1)
+    if shape := node.get("d") or node.get("points"):
+        weights[node] = sum(1 for _ in _NUMBER.finditer(shape)) // NUMBERS_PER_ELEMENT
+    href = (node.get(_XLINK_HREF) or node.get("href") or "").strip()
+    if not href or href.startswith("#"):
+        return None
+    where = node.sourceline or 1
+    embedded = _EMBEDDED.match(href)
+    if embedded is None:
+        shown = href if len(href) <= 60 else href[:59] + "…"
+        return (f"refers to '{shown}' outside the icon; an icon may refer only to its own elements "
+                "(#id) and embed PNG or JPEG pictures", where, 1)
+    problem, pixels = _embedded_problem(href[embedded.end() + 1:])
+    if problem:
+        return f"its embedded picture {problem}", where, 1
+    weights[node] = weights.get(node, 0) + pixels // PIXELS_PER_ELEMENT
     return None
 
 
