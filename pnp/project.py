@@ -247,6 +247,24 @@ def read_project_file(path: Path, limit: int, mark: Mark | None, what: str = "fi
     return data
 
 
+def utf8_text(raw: bytes, shown: str, advice: str = "", encoding: str = "utf-8") -> str:
+    """`raw` (a file's bytes) decoded as `encoding` (UTF-8, or "utf-8-sig" to drop a leading byte-order mark),
+    else LoadError at the line and column of its first byte that is not UTF-8: a file saved in another
+    encoding is found at the character an editor shows wrong, not at a byte count."""
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError:
+        pass
+    try:  # the same bytes as plain UTF-8 (a byte-order mark is UTF-8): the offset counted from the file's start
+        raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        start = raw.rfind(b"\n", 0, e.start) + 1
+        column = len(raw[start:e.start].decode("utf-8").removeprefix("\ufeff")) + 1
+        mark = Mark(shown, raw.count(b"\n", 0, e.start) + 1, column)
+        raise LoadError(f"not UTF-8 text (byte 0x{raw[e.start]:02x}){advice}", mark) from None
+    raise AssertionError("unreachable: text that is UTF-8 decodes as it")  # pragma: no cover
+
+
 def write_file(path: str | Path, data: bytes) -> None:
     """Write bytes to `path` atomically: a temporary file beside it (a name no other writer, process or
     thread, uses), then renamed over it; a reader never sees half a file. OSError when it cannot."""

@@ -74,7 +74,7 @@ def test_add_never_writes_through_a_link_out_of_the_project(tmp_path, package):
 
 @pytest.mark.parametrize("make, said", [
     (lambda path: path.touch() or os.truncate(path, 3 * 2**30), "ATTRIBUTION.md: file is larger than 20 MB"),
-    (lambda path: path.write_bytes(b"\xff\xfe"), "ATTRIBUTION.md: not UTF-8 text (byte 0)"),
+    (lambda path: path.write_bytes(b"# Icons\n\xff\xfe"), "ATTRIBUTION.md:2:1: not UTF-8 text (byte 0xff)"),
     (os.mkfifo, "ATTRIBUTION.md: file is a named pipe"),
 ])
 def test_a_hostile_attribution_file_is_refused_at_it_before_any_icon_is_written(tmp_path, package, make, said):

@@ -48,6 +48,10 @@ MAX_CHAIN = 300  # elements within elements, and <use> of <use>, deeper than thi
 # An embedded picture is decoded and embedded again at each <use> of it (about a second per 30 million pixels):
 # it counts as one element per this many of its pixels, so an icon draws at most 4 million pixels in all
 PIXELS_PER_ELEMENT = 2_000
+# A path's or polyline's numbers are read and drawn one by one: 80,000 in one <path d> (a 1 MB icon) took 4 s to
+# check and as long again to draw, 10 of them about as long as an element; the largest shipped icon has 1,515
+NUMBERS_PER_ELEMENT = 10
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 MAX_ICON_SIZE = 100_000.0  # width and height, in points (1.4 m)
 MIN_ICON_SIZE = 1e-6  # ...and at least this: fitting a smaller one to its box scales it past any number a PDF holds
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
@@ -250,7 +254,8 @@ def _outside_reference(svg: bytes) -> Problem | None:
     elements (another file, anywhere, or a URL: an icon is one self-contained file), an embedded picture
     that is not really a PNG or JPEG (svglib would let Pillow guess, and Pillow hands PostScript to
     Ghostscript), or more than MAX_ICON_ELEMENTS elements once every <use> is counted as what it repeats and
-    every embedded picture as one element per PIXELS_PER_ELEMENT of its pixels."""
+    every embedded picture as one element per PIXELS_PER_ELEMENT of its pixels and every path or polyline
+    as one per NUMBERS_PER_ELEMENT of its numbers."""
     from lxml import etree
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, remove_comments=True)
@@ -258,29 +263,44 @@ def _outside_reference(svg: bytes) -> Problem | None:
         root = etree.fromstring(svg, parser)
     except etree.XMLSyntaxError as e:  # what the standard library's parser let pass (nesting too deep)
         return f"not an SVG file svglib can read ({e.msg})", e.lineno or 1, 1
-    weights: dict[Any, int] = {}  # embedded picture -> the elements its pixels count as
+    weights: dict[Any, int] = {}  # element -> the elements its numbers or its embedded picture's pixels count as
     for node in root.iter(etree.Element):
-        if etree.QName(node).localname == "text":
-            return ("holds text (<text>), which an icon may not: it would be drawn in a font pnp does not embed; "
-                    "put the words in the layout", node.sourceline or 1, 1)
-        href = (node.get(_XLINK_HREF) or node.get("href") or "").strip()
-        if not href or href.startswith("#"):
-            continue
-        where = node.sourceline or 1
-        embedded = _EMBEDDED.match(href)
-        if embedded is None:
-            shown = href if len(href) <= 60 else href[:59] + "…"
-            return (f"refers to '{shown}' outside the icon; an icon may refer only to its own elements "
-                    "(#id) and embed PNG or JPEG pictures", where, 1)
-        problem, pixels = _embedded_problem(href[embedded.end() + 1:])
-        if problem:
-            return f"its embedded picture {problem}", where, 1
-        weights[node] = pixels // PIXELS_PER_ELEMENT
+        problem = _element_problem(node, weights)
+        if problem is not None:
+            return problem
     count = _element_count(root, weights)
     if count > MAX_ICON_ELEMENTS:
         return (f"it has more than {MAX_ICON_ELEMENTS:,} elements and attributes (each <use> counted as what it "
-                f"repeats, each embedded picture as one per {PIXELS_PER_ELEMENT:,} pixels), or elements nested "
+                f"repeats, each embedded picture as one per {PIXELS_PER_ELEMENT:,} pixels, each path or polyline as "
+                f"one per {NUMBERS_PER_ELEMENT} numbers), or elements nested "
                 f"more than {MAX_CHAIN} deep", 1, 1)
+    return None
+
+
+def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
+    """(message, line, column) of what the icon's element `node` must not hold (text, a reference outside the
+    icon, an embedded picture that cannot be drawn), or None; what its numbers and pixels weigh goes in
+    `weights`."""
+    from lxml import etree
+
+    if etree.QName(node).localname == "text":
+        return ("holds text (<text>), which an icon may not: it would be drawn in a font pnp does not embed; "
+                "put the words in the layout", node.sourceline or 1, 1)
+    if shape := node.get("d") or node.get("points"):
+        weights[node] = sum(1 for _ in _NUMBER.finditer(shape)) // NUMBERS_PER_ELEMENT
+    href = (node.get(_XLINK_HREF) or node.get("href") or "").strip()
+    if not href or href.startswith("#"):
+        return None
+    where = node.sourceline or 1
+    embedded = _EMBEDDED.match(href)
+    if embedded is None:
+        shown = href if len(href) <= 60 else href[:59] + "…"
+        return (f"refers to '{shown}' outside the icon; an icon may refer only to its own elements "
+                "(#id) and embed PNG or JPEG pictures", where, 1)
+    problem, pixels = _embedded_problem(href[embedded.end() + 1:])
+    if problem:
+        return f"its embedded picture {problem}", where, 1
+    weights[node] = weights.get(node, 0) + pixels // PIXELS_PER_ELEMENT
     return None
 
 

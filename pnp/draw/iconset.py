@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cache import private_folder
-from ..errors import LoadError, UsageError
+from ..errors import UsageError
 from ..options import closest
 from ..project import Project
 from ..report import Mark
@@ -229,17 +229,13 @@ def _credits_text(project: Project, credits: Path) -> str:
     """The icons folder's ATTRIBUTION.md as text (the heading alone when there is none yet), read as any file
     of the game is: capped in size, an ordinary file, UTF-8; a LoadError at the file otherwise."""
     from ..model.load import MAX_FILE_BYTES
-    from ..project import read_project_file
+    from ..project import read_project_file, utf8_text
 
     if not (credits.exists() or credits.is_symlink()):
         return ATTRIBUTION_HEAD
     shown = project.rel(credits)
     raw = read_project_file(credits, MAX_FILE_BYTES, Mark(shown))
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise LoadError(f"not UTF-8 text (byte {e.start}): pnp adds each icon's row to it as text",
-                        Mark(shown)) from None
+    return utf8_text(raw, shown, ": pnp adds each icon's row to it as text")
 
 
 def _drawings(todo: list[str], iconset: JSON) -> JSON:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, LoadError
-from ..project import Project, read_project_file
+from ..project import Project, read_project_file, utf8_text
 from ..report import Mark, Report
 from ..template import ExprError, module
 from .balance import BALANCE_FIELDS, check_balance_syntax
@@ -328,7 +328,7 @@ def _load_macros(game: Game, chk: CheckerShape) -> None:
     shown = game.project.rel(path)
     try:
         real = game.project.inside(path, Mark(shown), "macros file")
-        source = read_project_file(real, MAX_FILE_BYTES, Mark(shown)).decode("utf-8")
+        source = utf8_text(read_project_file(real, MAX_FILE_BYTES, Mark(shown)), shown)
         game.macros_source = source
         game.macros = module(source, game.context())
     except DataError as e:

@@ -17,7 +17,7 @@ import yaml
 from ..errors import LoadError
 from ..options import CONTROL_CHARACTER, control_problem
 from ..options import plain, shown  # noqa: F401  (the model's callers import them from here)
-from ..project import open_project_file, read_project_file
+from ..project import open_project_file, read_project_file, utf8_text
 from ..report import Mark
 
 _Loader: type[yaml.SafeLoader] | type[yaml.CSafeLoader]
@@ -450,7 +450,9 @@ class _Builder:
             self.value(parent, value, mark)
 
     def key(self, parent: _Collection, key: Any, mark: Place) -> None:
-        if type(key) is not str and isinstance(key, (Record, list)):  # (Record's check is an ABC's: slow)
+        # a null key (`~:`, `null:`) too: None is what `parent.key` holds while a key is awaited, so the value
+        # after it was taken for the next key and every key and value of the mapping after it swapped places
+        if key is None or type(key) is not str and isinstance(key, (Record, list)):  # (Record's is an ABC's: slow)
             raise LoadError("a mapping key must be plain text or a number", self.mark(mark))
         if key in parent.data:
             first = parent.key_marks[key]
@@ -549,9 +551,7 @@ def check_file(path: Path, shown_as: str) -> None:
 def load_file(path: Path, shown_as: str) -> Any:
     """Load a YAML file; raises LoadError (a missing or unreadable file included)."""
     try:
-        text = read_project_file(path, MAX_FILE_BYTES, Mark(shown_as)).decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise LoadError(f"not UTF-8 text ({e.reason} at byte {e.start})", Mark(shown_as)) from None
+        text = utf8_text(read_project_file(path, MAX_FILE_BYTES, Mark(shown_as)), shown_as)
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown_as)) from None
     return load_text(text, shown_as)
@@ -729,11 +729,8 @@ def _item_alone(text: bytes, shown_as: str, line: int) -> "_Builder | None":
 
 
 def _decoded(raw: bytes, shown_as: str) -> str:
-    """A data file's bytes as text; LoadError when they are not UTF-8."""
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise LoadError(f"not UTF-8 text ({e.reason} at byte {e.start})", Mark(shown_as)) from None
+    """A data file's bytes as text; LoadError at the first character that is not UTF-8."""
+    return utf8_text(raw, shown_as)
 
 
 def load_data_file(path: Path, shown_as: str) -> Any:

@@ -18,7 +18,7 @@ import yaml
 
 from ..errors import DataError, LoadError
 from ..options import closest, control_problem
-from ..project import read_project_file
+from ..project import read_project_file, utf8_text
 from ..report import Mark
 from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Place, Record, check_file, load_text, plain, shown,
                    spend_values, values_left)
@@ -63,11 +63,9 @@ def read_table(path: Path, shown: str, schema: Schema, sheet: str | None = None)
 
 def _csv_rows(path: Path, shown: str) -> Rows:
     """(line, [cell text]) per row; the line is where the row starts (a quoted cell may span lines)."""
-    try:
-        text = read_project_file(path, MAX_FILE_BYTES, Mark(shown)).decode("utf-8-sig")  # Excel writes a BOM
-    except UnicodeDecodeError as e:
-        raise LoadError(f"not UTF-8 text ({e.reason} at byte {e.start}); save the sheet as CSV UTF-8",
-                        Mark(shown)) from None
+    try:  # Excel writes a byte-order mark
+        text = utf8_text(read_project_file(path, MAX_FILE_BYTES, Mark(shown)), shown, "; save the sheet as CSV UTF-8",
+                         "utf-8-sig")
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
     first = text.split("\n", 1)[0]

@@ -18,7 +18,7 @@ from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model.schema import ICON_IN_TEXT
 from ..options import control_problem
-from ..project import read_project_file
+from ..project import read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark
 from ..template import render
 from .base import Kind, Printable
@@ -57,9 +57,9 @@ class Rulebook(Kind):
         for src, line in images(_tokens(studio)):
             if src.startswith("layout:") and src not in seen:
                 seen.add(src)
-                name, item = _diagram(studio, src)
-                out.append(Printable(component, "picture", len(out), item, name,
-                                     mark=book_mark(studio, line)))
+                mark = book_mark(studio, line)
+                name, item = _diagram(studio, src, mark)
+                out.append(Printable(component, "picture", len(out), item, name, mark=mark))
         return out
 
     def check(self, component: Component, studio: Studio, report: Reporter) -> None:
@@ -228,8 +228,8 @@ def markdown(studio: Studio) -> str:
             raise DataError("rulebook template not found", Mark(shown))
         try:
             real = studio.project.inside(path, Mark(shown), "rulebook template")
-            source = read_project_file(real, MAX_FILE_BYTES, Mark(shown)).decode("utf-8")
-        except (OSError, UnicodeDecodeError) as e:
+            source = utf8_text(read_project_file(real, MAX_FILE_BYTES, Mark(shown)), shown)
+        except OSError as e:
             raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
         measured = simulation(studio)
         try:
@@ -282,15 +282,15 @@ def simulation(studio: Studio) -> dict[str, Any] | None:
     return value
 
 
-def _diagram(studio: Studio, src: str) -> tuple[str, Record | None]:
-    """'layout:NAME[/TABLE/ITEM]' -> (layout name, item)."""
+def _diagram(studio: Studio, src: str, mark: Mark | None = None) -> tuple[str, Record | None]:
+    """'layout:NAME[/TABLE/ITEM]' -> (layout name, item); DataError at `mark` for an item that is not there."""
     name, _, rest = src[len("layout:"):].partition("/")
     table, _, item_id = rest.partition("/")
     item = None
     if table:
         item = studio.context()["ref"].get(table, {}).get(item_id)
         if item is None:
-            raise DataError(f"picture '{src}': no item '{item_id}' in table '{table}'")
+            raise DataError(f"picture '{src}': no item '{item_id}' in table '{table}'", mark)
     return name, item
 
 
