@@ -269,8 +269,9 @@ class Book:
 
     def heading(self, markup: str, level: int, registry: list[Entry], **kw: Any) -> Heading:
         if level <= 2:  # as the table of contents lists it, in its column
-            self._within_page(f"**{markup}**" if level == 1 else markup, self._style(dict(size=TOC_SIZES[level], indent=TOC_INDENTS[level])),
-                              self.paper[0] - 2 * MARGIN - TOC_PAGE_COLUMN)
+            listed, style = f"**{markup}**" if level == 1 else markup, self._style(dict(size=TOC_SIZES[level], indent=TOC_INDENTS[level]))
+            column = self.paper[0] - 2 * MARGIN - TOC_PAGE_COLUMN
+            self._unsplit_within_page(listed, self._within_page(listed, style, column), column)
         return Heading(markup, level, registry, **self._within_page(markup, self._style(dict(family="Display",
                                                                                              **kw))))
 
@@ -295,6 +296,17 @@ class Book:
                                 "break it with spaces" + (", or put it in a paragraph of its own"
                                                           if width < page else ""))
         return style
+
+    def _unsplit_within_page(self, markup: str, style: dict[str, Any], column: float) -> None:
+        """Refuse a text that is never split (a row of the table of contents) taller than a page's text: the
+        build stopped at it, after validation had said ok."""
+        size = style.get("size", 10.0)
+        lines, _ = rtext.layout(rtext.parse(markup), self.fonts, style.get("family", "Body"), size,
+                                column - style.get("indent", 0.0))
+        height, page = len(lines) * size * style.get("leading", 1.35), self.paper[1] - 2 * MARGIN - 4 * MM
+        if height > page:
+            raise BookError(f"a heading of {len(lines):,} lines in the table of contents would be taller than a page "
+                            f"({height / MM:,.0f} mm; the page's text is {page / MM:.0f} mm): shorten it")
 
     def _style(self, kw: dict[str, Any]) -> dict[str, Any]:
         style = dict(fonts=self.fonts, draw_icon=self._icon, color=INK, layouts=self._layouts)
