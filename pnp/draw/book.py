@@ -185,10 +185,24 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     return text, images
 
 
+# A picture or a footnote Markdown did not read, left in the text as it was typed: `![x][r]` with no `[r]:`
+# line, `![x](` never closed, `[^1]` (commonmark has no footnotes). Printed as typed, exit 0, where refused.
+_LEFT_AS_TYPED = re.compile(r"(?:!\[[^\]\n]*\][\[(]|\[\^[^\]\s]+\])\S*")
+
+
+def _refuse_left_as_typed(text: str) -> None:
+    typed = _LEFT_AS_TYPED.search(text)
+    if typed is not None:
+        what = "a footnote (the rulebook has none)" if typed.group().startswith("[^") else \
+            "a picture whose reference has no `[name]: src` line, or whose brackets do not close"
+        raise BookError(f"'{typed.group()}' would be printed as typed: {what}")
+
+
 def _text_only(children: list[Token] | None, where: str) -> str:
     """The markup of inline tokens where the book draws no picture (a heading, a table's cell, a tip): a
     picture there is refused, where it was left out without a word (and never checked)."""
     text, images = _inline(children)
+    _refuse_left_as_typed(text)
     if images:
         raise BookError(f"picture '{images[0][0]}' in {where}: the rulebook draws pictures only in paragraphs "
                         "and list items; put it in a paragraph of its own")
@@ -361,6 +375,7 @@ class Book:
 
     def _md_paragraph_open(self, st: _Story) -> int:
         text, images = _inline(st.tokens[st.i + 1].children)
+        _refuse_left_as_typed(text)
         if images:
             st.flow.append(self.pictures(images))
         if text:
