@@ -875,6 +875,18 @@ class _Env(ImmutableSandboxedEnvironment):
     intercepted_binops = frozenset(_BINOPS)
     concat = staticmethod(_joined_output)  # a block's output joined, its size refused before
 
+    def handle_exception(self, source: str | None = None) -> NoReturn:
+        """A failure raised as it is. Jinja's own rewrites its traceback into one of fake frames that hold
+        one another in a cycle, and with them all the template had built (a refused value of millions of
+        characters): every failing card kept its values until a collection (few run while a game is
+        checked, see check.few_collections), 141 of them reached the memory budget and were stopped there,
+        naming an unrelated card. Its line is found from the frames as they are (_template_line)."""
+        error = sys.exc_info()[1]
+        if isinstance(error, TemplateSyntaxError) and not error.translated:
+            error.translated, error.source = True, source
+        del error  # (this frame joins its traceback: holding the error there would be a cycle again)
+        raise
+
     def getattr(self, obj: Any, attribute: str) -> Any:
         # A mapping's fields win over its methods, so `card.items` or `goal.values` mean the data.
         tick()  # a step: sort, groupby, map... read an attribute of each item, out of any loop's sight
@@ -1126,7 +1138,19 @@ def _failure(error: BaseException, files: tuple[str, ...] = _TEMPLATE_FILES) -> 
     in_macro = _template_line(error, (MACROS_FILE,)) if files != (MACROS_FILE,) else None
     if in_macro is not None and not isinstance(error, TemplateSyntaxError):  # (a syntax error's line is its own)
         message += f" (in a macro of macros.j2, line {in_macro})"
-    return ExprError(message, _template_line(error, files))
+    failure = ExprError(message, _template_line(error, files))
+    _forget_frames(error)
+    return failure
+
+
+def _forget_frames(error: BaseException | None) -> None:
+    """Drop the tracebacks of a failure and of those it happened during (its ExprError keeps it as its
+    context): their frames hold all the template had built, and a validation keeps every error it reports."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        error.__traceback__ = None
+        error = error.__cause__ or error.__context__
 
 
 def compile_template(source: str) -> Template:

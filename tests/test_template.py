@@ -1,5 +1,7 @@
 """The sandbox's bounds, directly: each refusal is an ExprError with a plain message, never a hang."""
 
+import gc
+
 import pytest
 
 from pnp import template
@@ -181,6 +183,23 @@ def test_what_a_stopped_game_left_behind_does_not_raise_the_next_games_memory_ce
             with pytest.raises(ExprError, match="more than 64 MB of memory"):
                 template.render(source, {})
     assert max(ceilings[1:]) < ceilings[0] + (32 << 20), [c >> 20 for c in ceilings]  # (it may fall)
+
+
+def test_a_failed_template_keeps_nothing_it_built():
+    # a validation keeps every card's error: through it (its context's traceback, and the cycle of fake frames
+    # Jinja's own traceback rewriting made) each kept all its template had built, until 141 failing cards
+    # reached the memory budget, stopped there naming an unrelated card
+    source = "{% set big = 'x' * card.n %}{{ big ~ big }}"
+    kept, before = [], template._memory()
+    gc.disable()  # (as few collections run while a game is checked)
+    try:
+        for _ in range(40):
+            with pytest.raises(ExprError, match="longer than 1,000,000") as failure:
+                template.render(source, {"card": {"n": 999_999}})
+            kept.append(failure.value)
+        assert template._memory() - before < (10 << 20), (template._memory() - before) >> 20  # 40 MB kept before
+    finally:
+        gc.enable()
 
 
 def test_fields_win_over_mapping_methods():

@@ -79,6 +79,21 @@ def _too_many_blocks(tokens: list[Token]) -> "BookError | None":
                      "cells; split it", line=first_too_many[0] + 1 if first_too_many else None)
 
 
+_NESTING = MarkdownIt("commonmark").options["maxNesting"]  # where markdown-it stops reading blocks
+
+
+def _too_deep(tokens: list[Token]) -> "BookError | None":
+    """The error for blocks nested as deep as markdown-it reads (lists in lists, quotes in quotes), at the line
+    of the first so deep; None when none is. Past its limit it leaves out what is inside without a word: a
+    list 40 deep printed 9 of its items, a quote 20 deep nothing."""
+    deep = next((t for t in tokens if t.level >= _NESTING - 1 and t.map and t.type != "inline"), None)
+    if deep is None:
+        return None
+    return BookError(f"lists or quotes nested {deep.level} levels deep: Markdown reads blocks at most "
+                     f"{_NESTING - 2} deep and would leave out what is inside; nest them less",
+                     line=deep.map[0] + 1)
+
+
 @dataclass
 class _Story:
     """Where the Markdown walk is: its tokens, the position, open lists and the flowables so far."""
@@ -194,10 +209,24 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     return text, images
 
 
+# A picture or a footnote Markdown did not read, left in the text as it was typed: `![x][r]` with no `[r]:`
+# line, `![x](` never closed, `[^1]` (commonmark has no footnotes). Printed as typed, exit 0, where refused.
+_LEFT_AS_TYPED = re.compile(r"(?:!\[[^\]\n]*\][\[(]|\[\^[^\]\s]+\])\S*")
+
+
+def _refuse_left_as_typed(text: str) -> None:
+    typed = _LEFT_AS_TYPED.search(text)
+    if typed is not None:
+        what = "a footnote (the rulebook has none)" if typed.group().startswith("[^") else \
+            "a picture whose reference has no `[name]: src` line, or whose brackets do not close"
+        raise BookError(f"'{typed.group()}' would be printed as typed: {what}")
+
+
 def _text_only(children: list[Token] | None, where: str) -> str:
     """The markup of inline tokens where the book draws no picture (a heading, a table's cell, a tip): a
     picture there is refused, where it was left out without a word (and never checked)."""
     text, images = _inline(children)
+    _refuse_left_as_typed(text)
     if images:
         raise BookError(f"picture '{images[0][0]}' in {where}: the rulebook draws pictures only in paragraphs "
                         "and list items; put it in a paragraph of its own")
@@ -278,8 +307,9 @@ class Book:
 
     def heading(self, markup: str, level: int, registry: list[Entry], **kw: Any) -> Heading:
         if level <= 2:  # as the table of contents lists it, in its column
-            self._within_page(f"**{markup}**" if level == 1 else markup, self._style(dict(size=TOC_SIZES[level], indent=TOC_INDENTS[level])),
-                              self.paper[0] - 2 * MARGIN - TOC_PAGE_COLUMN)
+            listed, style = f"**{markup}**" if level == 1 else markup, self._style(dict(size=TOC_SIZES[level], indent=TOC_INDENTS[level]))
+            column = self.paper[0] - 2 * MARGIN - TOC_PAGE_COLUMN
+            self._unsplit_within_page(listed, self._within_page(listed, style, column), column)
         return Heading(markup, level, registry, **self._within_page(markup, self._style(dict(family="Display",
                                                                                              **kw))))
 
@@ -305,6 +335,17 @@ class Book:
                                                           if width < page else ""))
         return style
 
+    def _unsplit_within_page(self, markup: str, style: dict[str, Any], column: float) -> None:
+        """Refuse a text that is never split (a row of the table of contents) taller than a page's text: the
+        build stopped at it, after validation had said ok."""
+        size = style.get("size", 10.0)
+        lines, _ = rtext.layout(rtext.parse(markup), self.fonts, style.get("family", "Body"), size,
+                                column - style.get("indent", 0.0))
+        height, page = len(lines) * size * style.get("leading", 1.35), self.paper[1] - 2 * MARGIN - 4 * MM
+        if height > page:
+            raise BookError(f"a heading of {len(lines):,} lines in the table of contents would be taller than a page "
+                            f"({height / MM:,.0f} mm; the page's text is {page / MM:.0f} mm): shorten it")
+
     def _style(self, kw: dict[str, Any]) -> dict[str, Any]:
         style = dict(fonts=self.fonts, draw_icon=self._icon, color=INK, layouts=self._layouts)
         style.update(kw)
@@ -318,7 +359,7 @@ class Book:
         tokens = self.__dict__.get("_tokens")
         if tokens is None:
             tokens = self._tokens = parse(self.markdown)
-        error: DataError | None = _too_many_blocks(tokens)
+        error: DataError | None = _too_many_blocks(tokens) or _too_deep(tokens)
         if error is not None:
             if problems is None:
                 raise error
@@ -358,6 +399,7 @@ class Book:
 
     def _md_paragraph_open(self, st: _Story) -> int:
         text, images = _inline(st.tokens[st.i + 1].children)
+        _refuse_left_as_typed(text)
         if images:
             st.flow.append(self.pictures(images))
         if text:
