@@ -276,6 +276,19 @@ def test_a_received_repository_holding_the_project_in_a_subfolder_is_checked_as_
     assert "sent/.git/config: --since: the project's git repository cannot be read safely" in result.output
 
 
+def test_a_commit_made_before_the_projects_subfolder_existed_is_said_by_name(tmp_path):
+    """git ls-tree said only that it could not list the files of the commit."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "README").write_text("before the game\n")
+    _committed(tmp_path / "repo")
+    root = make_project(tmp_path / "repo" / "games")
+    result = run(root, "changes", "--since", "HEAD")
+    assert result.exit_code == 2 and "mini did not exist at HEAD: the project's folder games/ was not in that " \
+        "commit" in result.output, result.output
+
+
 def test_a_project_folder_laid_out_as_a_bare_repository_is_not_taken_for_one(tmp_path):
     """Left to find its repository, git took a project holding HEAD, objects/ and refs/ for a bare one, and
     ran what its config named; pnp gives git the repository it checked."""

@@ -2,6 +2,7 @@
 layout, Ctrl-C; and a browser (Playwright driving Debian's chromium) that watches a card change on save."""
 
 import json
+import logging
 import os
 import shutil
 import signal
@@ -332,6 +333,26 @@ def test_raw_dot_dot_paths_are_refused_by_the_running_server(mini, running):
         assert status in (400, 403, 404), (path, status)
         assert b"root:" not in body and b"def create_app" not in body
     assert _get(live.url, "/files/cards/mini/cards.yaml")[0] == 200
+
+
+def test_a_request_with_a_body_is_refused_and_a_broken_one_leaves_no_traceback(mini, running):
+    live = running(mini, ["mini"])
+    logged = []
+    handler = logging.Handler()
+    handler.emit = lambda record: logged.append(record.getMessage())
+    logging.getLogger("uvicorn.error").addHandler(handler)
+    host, port = live.url.split("//")[1].rstrip("/").split(":")
+    try:
+        for body, status in [(b"Transfer-Encoding: chunked\r\n\r\nzzzz\r\n", b"400"),  # uvicorn's own 400
+                             (b"Content-Length: 3\r\n\r\nabc", b"400"),
+                             (b"Content-Length: 100000000000\r\n\r\n" + b"a" * 70_000, b"413")]:
+            with socket.create_connection((host, int(port)), timeout=5) as conn:
+                conn.sendall(b"GET /g/mini/state.json HTTP/1.1\r\nHost: 127.0.0.1\r\n" + body)
+                assert conn.recv(200).split()[1] == status, body[:30]
+        assert _get(live.url, "/files/cards/mini/cards.yaml")[0] == 200
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(handler)
+    assert not [m for m in logged if "Exception" in m], logged
 
 
 def test_links_to_hidden_files_special_files_and_linked_folders_are_resolved_before_serving(mini, tmp_path):

@@ -165,6 +165,20 @@ def test_convert_refuses_a_file_no_table_reads_and_never_overwrites(proj):
     assert again.exit_code == 2 and "exists; --force replaces it" in again.output
 
 
+def test_convert_refuses_a_table_whose_fields_game_yaml_cannot_read(proj):
+    # read without its types, the text '0012' of a field whose spec had a typo came back as the number 12
+    folder = proj / "cards" / GAME
+    game_yaml = folder / "game.yaml"
+    text = game_yaml.read_text(encoding="utf-8")
+    assert "timing: {type: timing, required: false}" in text
+    game_yaml.write_text(text.replace("timing: {type: timing, required: false}",
+                                      "timing: {type: timing, optional: true}"), encoding="utf-8")
+    line = next(n for n, ln in enumerate(game_yaml.read_text(encoding="utf-8").splitlines(), 1) if "optional" in ln)
+    result = run(proj, "convert", str(folder / "terms.yaml"), "--to", "csv")
+    assert result.exit_code != 0 and f"cards/{GAME}/game.yaml:{line}:" in result.output, result.output
+    assert "field 'timing'" in result.output and not (folder / "terms.csv").exists()
+
+
 def test_convert_refuses_an_out_named_for_another_format(proj):
     # a mistyped --out (`--to xlsx --out game.yaml --force`) wrote a workbook over the game's definition
     game_yaml = proj / "cards" / GAME / "game.yaml"

@@ -309,6 +309,12 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
         raise UsageError(f"--since {ref}: neither a manifest file nor a git commit of {project.root}"
                          + (f" (git: {said})" if said else "")) from None
     prefix = _git(project, "rev-parse", "--show-prefix").decode().strip()
+    if prefix:  # the project is a folder of the repository: ls-tree said only that it "could not list" a commit
+        try:       # made before that folder was
+            _git(project, "rev-parse", "--verify", "--quiet", f"{ref}:{prefix}")
+        except UsageError:
+            raise UsageError(f"{game_id} did not exist at {ref}: the project's folder {prefix.rstrip('/')}/ "
+                             "was not in that commit") from None
     wanted = [f"cards/{game_id}", f"layouts/{game_id}", "layouts/shared", "fonts"]
     entries = _tree(project, ref, prefix, wanted)
     if not any(path.startswith(f"cards/{game_id}/") for _, _, path in entries):

@@ -24,6 +24,10 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
                          f"({project.root})")
     spec, enums, table = _table_of(project, game_folder, name)
     schema = Schema(spec.get("fields"), enums)
+    if schema.problems:  # a field game.yaml cannot read is read as any value: text '0012' came back as 12
+        message, mark = schema.problems[0]
+        raise DataError(f"{message}; a table is converted only once game.yaml's fields for it read, since "
+                        "they say how to read each cell", mark or Mark(project.rel(game_folder / "game.yaml")))
     shown = project.rel(path)
     real = project.inside(path, Mark(shown), "table file")
     items = (read_table(real, shown, schema, spec.get("sheet")) if real.suffix.lower() in SPREADSHEETS

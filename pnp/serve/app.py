@@ -283,6 +283,35 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
+MAX_REQUEST_BODY = 64 * 1024  # what a request may send before it is refused unread (the preview takes none)
+
+
+class NoRequestBody:
+    """Refuses every request that sends a body (every route of the preview is a GET) once its body has come,
+    and answers nothing to one whose body is malformed. uvicorn calls the app as soon as the headers are in:
+    answered at once while a broken chunked body was still arriving, the app's answer met the connection
+    uvicorn had closed with its own 400, a traceback in the terminal for each such request."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = Headers(scope=scope) if scope["type"] == "http" else None
+        if headers is None or (headers.get("content-length", "0").strip() in ("", "0")
+                               and "transfer-encoding" not in headers):
+            await self.app(scope, receive, send)
+            return
+        received, more = 0, True
+        while more and received <= MAX_REQUEST_BODY:
+            message = await receive()
+            if message["type"] == "http.disconnect":  # gone, or refused by the server itself: nothing to answer
+                return
+            received += len(message.get("body", b""))
+            more = message.get("more_body", False)
+        await PlainTextResponse("the preview takes no request body", status_code=413 if more else 400)(
+            scope, receive, send)
+
+
 def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1", on_refresh: "OnRefresh | None" = None,
                allow_hosts: Iterable[str] = ()) -> Starlette:
     """The ASGI app previewing `games` of `project`, listening on `host` and answering requests for its
@@ -406,7 +435,8 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
         Mount("/static", StaticFiles(packages=[("pnp.serve", "static")]), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(HostCheck, names=allowed_names(host, allow_hosts))])
+                    middleware=[Middleware(NoRequestBody),  # outermost: the body has come before any answer
+                                Middleware(HostCheck, names=allowed_names(host, allow_hosts))])
     app.state.hub = hub
     return app
 
