@@ -87,7 +87,7 @@ def _too_deep(tokens: list[Token]) -> "BookError | None":
     of the first so deep; None when none is. Past its limit it leaves out what is inside without a word: a
     list 40 deep printed 9 of its items, a quote 20 deep nothing."""
     deep = next((t for t in tokens if t.level >= _NESTING - 1 and t.map and t.type != "inline"), None)
-    if deep is None:
+    if deep is None or deep.map is None:  # (it has a map: the test above)
         return None
     return BookError(f"lists or quotes nested {deep.level} levels deep: Markdown reads blocks at most "
                      f"{_NESTING - 2} deep and would leave out what is inside; nest them less",
