@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import hashlib
 import json
 import os
 import subprocess
@@ -181,6 +182,11 @@ def main(argv: list[str] | None = None) -> int:
         out.write_text(icon_svg(resolve(name, iconset), iconset), encoding="utf-8", newline="\n")
     (args.icons_dir / "ATTRIBUTION.md").write_text(
         attribution(wanted, iconset, info, package), encoding="utf-8", newline="\n")
+    # what was vendored, in `sha256sum -c` form: a test holds the files to it, so an icon changed by accident
+    # (written through a hard link of a throw-away copy) fails the suite instead of shipping
+    sums = "".join(f"{hashlib.sha256((args.icons_dir / f'{name}.svg').read_bytes()).hexdigest()}  {name}.svg\n"
+                   for name in wanted)
+    (args.icons_dir / "SHA256SUMS").write_text(sums, encoding="utf-8", newline="\n")
 
     stale = sorted(p for p in args.icons_dir.glob("*.svg") if p.stem not in wanted)
     for path in stale:
