@@ -30,7 +30,7 @@ CASES = {
                             "{{ pay(2) }} <<\n\nDraw a card.\n",
     "icon-after-a-multi-line-expression": "# Rules\n\n{{ 'Draw'\n   ~ ' a card.' }}\n\nDraw a card.\n\n"
                                           "Use :nosuch: here. <<\n",
-    "icon-in-a-multi-line-expression": "# Rules\n\nDraw a card.\n\n{{ <<\n  'Use :nosuch: here' ~\n  '.' }}\n\n"
+    "icon-in-a-multi-line-expression": "# Rules\n\nDraw a card.\n\n{{\n  'Use :nosuch: here' ~ <<\n  '.' }}\n\n"
                                        "Draw a card.\n",
     "icon-after-whitespace-control": "# Rules\n\n{%- if true -%}\n\n\nDraw a card.\n\n{%- endif %}\n\n"
                                      "{%- set x = 1 -%}\n\n\nUse :nosuch: here. <<\n",
