@@ -8,6 +8,7 @@ import re
 import pytest
 
 from conftest import make_project, run
+from pnp.products.rulebook import PRINTED
 
 FILLER = "Draw a card.\n\nDraw a card.\n\n- Take one.\n- Take one.\n\n"
 # a list 40 deep: markdown-it reads 18 levels of blocks, so the error is at the 10th item (two levels each)
@@ -23,14 +24,14 @@ CASES = {
                       "Draw a card.\n",
     "icon-in-a-loop-on-one-line": "# Rules\n\n{% for c in data.cards %}- {{ c.name }} :nosuch: <<\n{% endfor %}\n"
                                   "Draw a card.\n",
-    "icon-in-a-value": "# Rules\n\n{% set cost = ':nosuch:' %}\nDraw a card.\n\nPay {{ cost }}. <<\n\nDraw a card.\n",
-    "icon-in-a-macro-of-macros-j2": "# Rules\n\nDraw a card.\n\n{{ macros.pay(2) }} <<\n\nDraw a card.\n",
-    "icon-in-a-macro-argument": "# Rules\n\nDraw a card.\n\n{{ macros.bold(':nosuch:') }} <<\n\nDraw a card.\n",
+    "icon-in-a-value": "# Rules\n\n{% set cost = ':nosuch:' %}\nDraw a card.\n\nPay {{ cost }}. <<p\n\nDraw a card.\n",
+    "icon-in-a-macro-of-macros-j2": "# Rules\n\nDraw a card.\n\n{{ macros.pay(2) }} <<p\n\nDraw a card.\n",
+    "icon-in-a-macro-argument": "# Rules\n\nDraw a card.\n\n{{ macros.bold(':nosuch:') }} <<p\n\nDraw a card.\n",
     "icon-in-an-own-macro": "{% macro pay(n) %}Pay {{ n }} :nosuch:.{% endmacro %}\n# Rules\n\nDraw a card.\n\n"
-                            "{{ pay(2) }} <<\n\nDraw a card.\n",
+                            "{{ pay(2) }} <<p\n\nDraw a card.\n",
     "icon-after-a-multi-line-expression": "# Rules\n\n{{ 'Draw'\n   ~ ' a card.' }}\n\nDraw a card.\n\n"
                                           "Use :nosuch: here. <<\n",
-    "icon-in-a-multi-line-expression": "# Rules\n\nDraw a card.\n\n{{\n  'Use :nosuch: here' ~ <<\n  '.' }}\n\n"
+    "icon-in-a-multi-line-expression": "# Rules\n\nDraw a card.\n\n{{\n  'Use :nosuch: here' ~ <<p\n  '.' }}\n\n"
                                        "Draw a card.\n",
     "icon-after-whitespace-control": "# Rules\n\n{%- if true -%}\n\n\nDraw a card.\n\n{%- endif %}\n\n"
                                      "{%- set x = 1 -%}\n\n\nUse :nosuch: here. <<\n",
@@ -38,7 +39,7 @@ CASES = {
                            "Use :nosuch: here. <<\n",
     "icon-after-a-value-of-several-lines": "# Rules\n\n{{ 'Draw a card.\\n\\nDraw a card.\\n\\n- Take one.' }}\n\n"
                                            "Use :nosuch: here. <<\n",
-    "icon-in-a-value-of-several-lines": "# Rules\n\nDraw a card.\n\n{{ 'Draw a card.\\n\\nPay :nosuch:.' }} <<\n\n"
+    "icon-in-a-value-of-several-lines": "# Rules\n\nDraw a card.\n\n{{ 'Draw a card.\\n\\nPay :nosuch:.' }} <<p\n\n"
                                         "Draw a card.\n",
     "icon-after-a-set-block": "# Rules\n\n{% set text %}\nDraw a card.\n\nDraw a card.\n{% endset %}\n{{ text }}\n\n"
                               "Use :nosuch: here. <<\n",
@@ -51,6 +52,10 @@ CASES = {
                              f"{FILLER}Draw a card.[^1] <<\n",
     "word-too-long-after-whitespace-control": f"# Rules\n\n{{%- if true -%}}\n\n{FILLER}{{%- endif -%}}\n\n"
                                               f"- one\n  - {'W' * 90} <<\n\n{FILLER}- one\n  - {'W' * 90} <<\n",
+    "icon-in-a-filter-block": "# Rules\n\n{% filter lower %} <<p\nDraw a card.\n\nUse :NOSUCH: here.\n"
+                              "{% endfilter %}\nDraw a card.\n",
+    "icon-in-a-call-block": "# Rules\n\nDraw a card.\n\n{% call macros.tip() %}Use :nosuch: here.{% endcall %} <<p\n"
+                            "\nDraw a card.\n",
     "picture": f"# Rules\n\n{FILLER * 2}![A thing](component:nosuch) <<\n\n{FILLER}",
     "picture-in-a-loop": "# Rules\n\n{% for i in range(2) %}\nDraw a card.\n\n{% endfor %}\n"
                          "![A thing](component:nosuch) <<\n\nDraw a card.\n",
@@ -60,14 +65,16 @@ CASES = {
     "list-40-deep": f"# Rules\n\n{FILLER * 4}{DEEP}",
     "list-40-deep-after-a-loop": "# Rules\n\n{% for i in range(9) %}\n- deeper\n\n{% endfor %}\n" + DEEP,
 }
-MACROS = "{% macro pay(n) %}Pay {{ n }} :nosuch:.{% endmacro %}\n{% macro bold(t) %}**{{ t }}**{% endmacro %}\n"
+MACROS = ("{% macro pay(n) %}Pay {{ n }} :nosuch:.{% endmacro %}\n{% macro bold(t) %}**{{ t }}**{% endmacro %}\n"
+          "{% macro tip() %}> {{ caller() }}{% endmacro %}\n")
 
 
-def _case(source: str) -> tuple[str, list[int]]:
-    """The rulebook of a case and the lines its faults are expected at."""
+def _case(source: str) -> tuple[str, list[tuple[int, bool]]]:
+    """The rulebook of a case and the lines its faults are expected at, each with whether the message says
+    the text is printed there."""
     lines = source.split("\n")
-    expected = [n for n, text in enumerate(lines, 1) if text.endswith(" <<")]
-    return "\n".join(re.sub(r" <<$", "", text) for text in lines), expected
+    expected = [(n, text.endswith("p")) for n, text in enumerate(lines, 1) if re.search(r" <<p?$", text)]
+    return "\n".join(re.sub(r" <<p?$", "", text) for text in lines), expected
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -76,6 +83,7 @@ def test_rulebook_fault_is_said_at_its_template_line(case, tmp_path):
     root = make_project(tmp_path / "proj", {"layouts/mini/rulebook.md.j2": rulebook,
                                             "layouts/mini/macros.j2": MACROS})
     result = run(root, "validate")
-    said = sorted({int(m[1]) for m in re.finditer(r"layouts/mini/rulebook\.md\.j2:(\d+):\d+: error", result.stderr)})
+    said = sorted({(int(m[1]), PRINTED in m[2])
+                   for m in re.finditer(r"layouts/mini/rulebook\.md\.j2:(\d+):\d+: error: (.*)", result.stderr)})
     assert "Traceback" not in result.output
     assert said == expected, result.stderr

@@ -18,7 +18,7 @@ from ..errors import DataError, ExprError
 from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model.schema import ICON_IN_TEXT
-from ..options import control_problem
+from ..options import CONTROL_CHARACTER, control_problem
 from ..project import read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark
 from ..template import render
@@ -77,7 +77,8 @@ class Rulebook(Kind):
         try:
             return book.draw(canvas)
         except BookError as e:  # the rendered Markdown's line, told as the template's
-            raise BookError(e.message, e.mark or book_mark(studio, e.line)) from None
+            place, printed = (e.mark, "") if e.mark else book_place(studio, e.line)
+            raise BookError(e.message + printed, place) from None
 
     def size_mm(self, component: Component, studio: Studio) -> list[float]:
         return [round(v / (72 / 25.4), 2) for v in studio.paper]
@@ -94,18 +95,20 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     """What is wrong with the rulebook's rendered Markdown `text`: unknown icons and glossary terms, and the
     blocks the build could not set (pictures, tables), made as the build makes them, short of drawing."""
     said: list[tuple[str, Mark | None]] = []
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(text.split("\n"), 1):  # lines as Markdown and the line index count them
         control = control_problem(line, f"the rendered rulebook line {n}")
         if control:  # as in any text a game prints (see options.Text)
-            said.append((control, book_mark(studio, n)))
+            mark, printed = book_place(studio, n, CONTROL_CHARACTER.search(line).start())  # type: ignore[union-attr]
+            said.append((control + printed, mark))
         unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(line) if not studio.icons.exists(name)))
         for told, name in enumerate(unknown):  # a suggestion is sought for those the report will show
             hint = studio.did_you_mean_icon(name) if told < MAX_ALIKE else ""  # (20,000 names took 8 s)
-            said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}{hint}",
-                         book_mark(studio, n, line.find(f":{name}:"))))
+            mark, printed = book_place(studio, n, line.find(f":{name}:"))
+            said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}{printed}{hint}", mark))
         if "[[" in line:
             note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
-            said += [(f"{message}, in the rendered rulebook line {n}", book_mark(studio, n))
+            mark, printed = book_place(studio, n)
+            said += [(f"{message}, in the rendered rulebook line {n}{printed}", mark)
                      for _, message in studio.game.glossary.unknown(line)]
     book = Book(_title_content(studio, text), studio.fonts, studio.paper,
                 lambda src, width: _drawer(studio, src), lambda *icon: None, _tokens(studio))
@@ -116,7 +119,8 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     for e in book.problems():
         for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
             # a problem of another file (a pictured component's layout) is said at its own place
-            said.append((message, mark or book_mark(studio, getattr(e, "line", None))))
+            place, printed = (mark, "") if mark else book_place(studio, getattr(e, "line", None))
+            said.append((message + printed, place))
     return tuple(said)
 
 
@@ -127,15 +131,25 @@ def template_path(studio: Studio) -> Path:
 def book_mark(studio: Studio, rendered_line: int | None, column: int | None = None) -> Mark:
     """Where in the rulebook template a line of the rendered Markdown (at `column`, 0-based, when known)
     comes from: the template line that wrote it (see _LineIndex)."""
+    return book_place(studio, rendered_line, column)[0]
+
+
+# said after a message whose text the template does not write literally at its line: the fault may be in
+# what that line prints (a card's text, a macro of macros.j2), not in the line itself
+PRINTED = " (in text the template prints at that line: a value, a macro's or a block's)"
+
+
+def book_place(studio: Studio, rendered_line: int | None, column: int | None = None) -> tuple[Mark, str]:
+    """book_mark, and PRINTED when the template line prints the text rather than writes it ("" else)."""
     shown = studio.project.rel(template_path(studio))
     if not rendered_line:
-        return Mark(shown)
+        return Mark(shown), ""
     rendered = markdown(studio)  # traces the template's lines too
     index = studio.cache.get("rulebook-lines")
     if index is None or index.rendered is not rendered:
         index = studio.cache["rulebook-lines"] = _LineIndex(rendered, studio.cache["rulebook-origins"])
-    line = index.source_line(rendered_line, column)
-    return Mark(shown, line, 1) if line else Mark(shown)
+    line, literal = index.place(rendered_line, column)
+    return (Mark(shown, line, 1) if line else Mark(shown)), "" if literal else PRINTED
 
 
 class _LineIndex:
@@ -151,11 +165,11 @@ class _LineIndex:
         self.offsets = [offset for offset, _, _ in origins]
         self.origins = origins
 
-    def source_line(self, line: int, column: int | None = None) -> int:
+    def place(self, line: int, column: int | None = None) -> tuple[int, bool]:
         """The template line of rendered line `line` (1-based) at `column`, by default its first character
-        that is not a space; 0 when the template wrote nothing."""
+        that is not a space (0 when the template wrote nothing), and whether that line writes it literally."""
         if not self.origins:
-            return 0
+            return 0, True
         line = min(max(line, 1), len(self.starts))
         start = self.starts[line - 1]
         text = self.rendered[start:self.starts[line] - 1] if line < len(self.starts) else self.rendered[start:]
@@ -164,8 +178,8 @@ class _LineIndex:
         at = min(start + max(column, 0), len(self.rendered) - 1)
         offset, written, literal = self.origins[max(bisect_right(self.offsets, at) - 1, 0)]
         if not literal:
-            return written
-        return written + bisect_right(self.starts, at) - bisect_right(self.starts, offset)
+            return written, False
+        return written + bisect_right(self.starts, at) - bisect_right(self.starts, offset), True
 
 
 def _tokens(studio: Studio) -> list[Token]:
