@@ -858,8 +858,9 @@ def _guarded(parent: nodes.Node, child: object) -> object:
 
 # The Python file name a template rendered with its lines traced is compiled under (see render's `origins`)
 TRACED_FILE = "<traced>"
-# Blocks whose output Jinja gathers into a text rather than yielding it: their pieces are told by the node
-# that prints that text (a macro's call, `{{ x }}` after `{% set x %}`), not one by one
+# Blocks whose output Jinja gathers into a text rather than yielding it (a recursive loop's too): their
+# pieces are told by the node that prints that text (a macro's call, `{{ x }}` after `{% set x %}`, the block
+# itself), not one by one
 _BUFFERED = (nodes.Macro, nodes.CallBlock, nodes.FilterBlock, nodes.AssignBlock)
 
 
@@ -869,7 +870,7 @@ def _traced_tree(node: nodes.Node) -> None:
     own debug information gives a literal piece the line of the node before it. Literal text is no longer
     folded into its neighbours, so each piece knows its own line."""
     for child in node.iter_child_nodes():
-        if isinstance(child, _BUFFERED):
+        if isinstance(child, _BUFFERED) or isinstance(child, nodes.For) and child.recursive:
             continue
         if isinstance(child, nodes.Output):
             child.nodes = [_origin_of(piece) for piece in child.nodes]
@@ -901,8 +902,8 @@ def _pnp_origin(context: Context, value: Any, line: int, literal: bool) -> Any:
 def _yield_line(pieces: Generator[str, None, None], template: Template) -> int:
     """The template line of the yield a generated template stands at (Jinja's debug information): for what
     a block that gathers its text yields (`{% filter %}`, `{% call %}`), the line of that block."""
-    frame = pieces.gi_frame
-    inner: Any = pieces
+    inner: Any = pieces  # (typed Generator has no gi_frame)
+    frame = inner.gi_frame
     while getattr(inner, "gi_yieldfrom", None) is not None and hasattr(inner.gi_yieldfrom, "gi_frame"):
         inner = inner.gi_yieldfrom
         frame = inner.gi_frame

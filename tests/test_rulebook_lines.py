@@ -56,6 +56,8 @@ CASES = {
                               "{% endfilter %}\nDraw a card.\n",
     "icon-in-a-call-block": "# Rules\n\nDraw a card.\n\n{% call macros.tip() %}Use :nosuch: here.{% endcall %} <<p\n"
                             "\nDraw a card.\n",
+    "icon-in-a-recursive-loop": "# Rules\n\n{% for n in [1, 2] recursive %} <<p\n- {{ n }} :nosuch:\n"
+                                "{% endfor %}\nDraw a card.\n",
     "picture": f"# Rules\n\n{FILLER * 2}![A thing](component:nosuch) <<\n\n{FILLER}",
     "picture-in-a-loop": "# Rules\n\n{% for i in range(2) %}\nDraw a card.\n\n{% endfor %}\n"
                          "![A thing](component:nosuch) <<\n\nDraw a card.\n",

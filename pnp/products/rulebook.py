@@ -98,7 +98,8 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     for n, line in enumerate(text.split("\n"), 1):  # lines as Markdown and the line index count them
         control = control_problem(line, f"the rendered rulebook line {n}")
         if control:  # as in any text a game prints (see options.Text)
-            mark, printed = book_place(studio, n, CONTROL_CHARACTER.search(line).start())  # type: ignore[union-attr]
+            found = CONTROL_CHARACTER.search(line)
+            mark, printed = book_place(studio, n, found.start() if found else None)
             said.append((control + printed, mark))
         unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(line) if not studio.icons.exists(name)))
         for told, name in enumerate(unknown):  # a suggestion is sought for those the report will show
