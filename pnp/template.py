@@ -21,7 +21,7 @@ from types import CodeType
 from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
 
 import jinja2
-from jinja2 import StrictUndefined, TemplateError, Undefined, nodes, pass_environment
+from jinja2 import StrictUndefined, TemplateError, Undefined, nodes, pass_context, pass_environment
 from jinja2.environment import Template, TemplateExpression, TemplateModule
 from jinja2.filters import make_attrgetter
 from jinja2.lexer import Token, TokenStream
@@ -856,6 +856,60 @@ def _guarded(parent: nodes.Node, child: object) -> object:
     return child
 
 
+# The Python file name a template rendered with its lines traced is compiled under (see render's `origins`)
+TRACED_FILE = "<traced>"
+# Blocks whose output Jinja gathers into a text rather than yielding it (a recursive loop's too): their
+# pieces are told by the node that prints that text (a macro's call, `{{ x }}` after `{% set x %}`, the block
+# itself), not one by one
+_BUFFERED = (nodes.Macro, nodes.CallBlock, nodes.FilterBlock, nodes.AssignBlock)
+
+
+def _traced_tree(node: nodes.Node) -> None:
+    """Route every piece of text the template yields through _pnp_origin with the template line that writes
+    it, and whether it is written literally (its later lines are then the template's next lines): Jinja's
+    own debug information gives a literal piece the line of the node before it. Literal text is no longer
+    folded into its neighbours, so each piece knows its own line."""
+    for child in node.iter_child_nodes():
+        if isinstance(child, _BUFFERED) or isinstance(child, nodes.For) and child.recursive:
+            continue
+        if isinstance(child, nodes.Output):
+            child.nodes = [_origin_of(piece) for piece in child.nodes]
+        _traced_tree(child)
+
+
+def _origin_of(piece: nodes.Expr) -> nodes.Expr:
+    literal = isinstance(piece, nodes.TemplateData)
+    value = nodes.Const(piece.data, lineno=piece.lineno) if isinstance(piece, nodes.TemplateData) else piece
+    return nodes.Filter(value, "_pnp_origin", [nodes.Const(piece.lineno), nodes.Const(literal)], [], None, None,
+                        lineno=piece.lineno)
+
+
+class _Origin(threading.local):
+    """The template line of the piece of text about to be yielded, and whether it is literal text."""
+
+    at: tuple[int, bool] | None = None
+
+
+_ORIGIN = _Origin()
+
+
+@pass_context  # (a filter given the context is never folded into a constant by Jinja's compiler)
+def _pnp_origin(context: Context, value: Any, line: int, literal: bool) -> Any:
+    _ORIGIN.at = (line, literal)
+    return value
+
+
+def _yield_line(pieces: Generator[str, None, None], template: Template) -> int:
+    """The template line of the yield a generated template stands at (Jinja's debug information): for what
+    a block that gathers its text yields (`{% filter %}`, `{% call %}`), the line of that block."""
+    inner: Any = pieces  # (typed Generator has no gi_frame)
+    frame = inner.gi_frame
+    while getattr(inner, "gi_yieldfrom", None) is not None and hasattr(inner.gi_yieldfrom, "gi_frame"):
+        inner = inner.gi_yieldfrom
+        frame = inner.gi_frame
+    return template.get_corresponding_lineno(frame.f_lineno) if frame is not None else 1
+
+
 def _template_line_of_code(code: str, line: int | None) -> int:
     """The template line that generated Python line `line` came from (Jinja's debug_info maps them)."""
     found = _DEBUG_INFO.search(code)
@@ -983,6 +1037,8 @@ class _Env(ImmutableSandboxedEnvironment):
                   defer_init: bool = False) -> str:
         """Python code for a tree, once it is known to be small and shallow enough, with its guards in."""
         tree = _bounded_tree(source)
+        if filename == TRACED_FILE:
+            _traced_tree(tree)
         try:
             return super()._generate(tree, name, filename, defer_init=defer_init)
         except RecursionError:
@@ -1013,6 +1069,7 @@ ENV = _Env(undefined=_Undefined, autoescape=False, keep_trailing_newline=True, f
            loader=_NoOtherFiles(), optimized=False)
 ENV.filters = {name: _guard_filter(name, f) for name, f in ENV.filters.items()}
 ENV.filters["sum"] = _guard_filter("sum", _sum_filter)
+ENV.filters["_pnp_origin"] = _pnp_origin
 
 
 def _percent(part: Any, whole: Any) -> int:
@@ -1068,7 +1125,7 @@ _GLOBALS = dict(ENV.globals)
 
 # -- the public surface -------------------------------------------------------------------------------------
 
-_TEMPLATE_FILES = ("<template>", "<unknown>")
+_TEMPLATE_FILES = ("<template>", "<unknown>", TRACED_FILE)
 # the Python file name macros.j2's code is compiled under: a failure inside one of its macros, called from
 # another template, is said at that template's line (the call) and at the macro's own line in macros.j2
 MACROS_FILE = "<macros>"
@@ -1245,23 +1302,32 @@ def _lookup(source: str, context: Mapping[str, Any]) -> str | None:
 
 
 def render(source: Any, context: Mapping[str, Any], max_chars: int = MAX_STRING,
-           too_long: str = "the template's text is longer than {max_chars:,} characters") -> Any:
+           too_long: str = "the template's text is longer than {max_chars:,} characters",
+           origins: list[tuple[int, int, bool]] | None = None) -> Any:
     """Render a string template; plain strings come back untouched (the fast path for most values). Text
-    longer than `max_chars` stops it at the line writing past the limit, with `too_long` as the message."""
+    longer than `max_chars` stops it at the line writing past the limit, with `too_long` as the message.
+    With `origins`, the template's lines are traced: it gets (offset in the text, template line, literal?)
+    for each piece of the text, a literal piece's later lines being the template's next lines."""
     if not is_template(source):
+        if origins is not None and source:
+            origins.append((0, 1, True))
         return source
-    quick = _lookup(source, context)
+    quick = _lookup(source, context) if origins is None else None
     if quick is not None and len(quick) <= max_chars:
         return quick
     if source in _budget.too_slow:
         raise _budget.too_slow[source]
     try:
         with _EVALUATION:
-            template = _compile_template(source)
+            template = _compile_template(source, "<template>" if origins is None else TRACED_FILE)
             out: list[str] = []
             size = 0
             pieces = cast(Generator[str, None, None], template.generate(context))  # (typed as an Iterator: it is a generator)
+            _ORIGIN.at = None
             for piece in pieces:
+                if origins is not None and piece:
+                    origins.append((size, *(_ORIGIN.at or (_yield_line(pieces, template), False))))
+                    _ORIGIN.at = None
                 size += len(piece)
                 if size > max_chars:  # thrown in at the template's yield, so the error has the line writing it
                     pieces.throw(LimitError(too_long.format(max_chars=max_chars)))

@@ -214,19 +214,30 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
 _LEFT_AS_TYPED = re.compile(r"(?:!\[[^\]\n]*\][\[(]|\[\^[^\]\s]+\])\S*")
 
 
-def _refuse_left_as_typed(text: str) -> None:
+def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
+    """Refuse a picture or footnote left as typed in `text`, the markup of the inline token `inline`, at the
+    rendered line where it is typed (in a paragraph of several lines, not the paragraph's first)."""
     typed = _LEFT_AS_TYPED.search(text)
     if typed is not None:
         what = "a footnote (the rulebook has none)" if typed.group().startswith("[^") else \
             "a picture whose reference has no `[name]: src` line, or whose brackets do not close"
-        raise BookError(f"'{typed.group()}' would be printed as typed: {what}")
+        raise BookError(f"'{typed.group()}' would be printed as typed: {what}", line=_line_of(inline, typed.group()))
 
 
-def _text_only(children: list[Token] | None, where: str) -> str:
+def _line_of(inline: Token | None, typed: str) -> int | None:
+    """The rendered line where `typed` is in the source text of the inline token `inline` (its block's
+    first line when it is not found as it is); None when the token has no line."""
+    if inline is None or not inline.map:
+        return None
+    at = inline.content.find(typed)
+    return inline.map[0] + 1 + (inline.content.count("\n", 0, at) if at > 0 else 0)
+
+
+def _text_only(children: list[Token] | None, where: str, inline: Token | None = None) -> str:
     """The markup of inline tokens where the book draws no picture (a heading, a table's cell, a tip): a
     picture there is refused, where it was left out without a word (and never checked)."""
     text, images = _inline(children)
-    _refuse_left_as_typed(text)
+    _refuse_left_as_typed(text, inline)
     if images:
         raise BookError(f"picture '{images[0][0]}' in {where}: the rulebook draws pictures only in paragraphs "
                         "and list items; put it in a paragraph of its own")
@@ -375,7 +386,8 @@ class Book:
                 for flowable in state.flow[placed:]:  # where a block too large for a page is reported
                     _set_line(flowable, token.map[0] + 1 if token.map else None)
             except DataError as e:
-                error = e if e.mark else BookError(e.message, line=token.map[0] + 1 if token.map else None)
+                error = e if e.mark or getattr(e, "line", None) else \
+                    BookError(e.message, line=token.map[0] + 1 if token.map else None)
                 if problems is None:
                     raise error from None
                 problems.append(error)
@@ -391,7 +403,7 @@ class Book:
 
     def _md_heading_open(self, st: _Story) -> int:
         level = min(int(st.tokens[st.i].tag[1]), 3)
-        text = _text_only(st.tokens[st.i + 1].children, "a heading")
+        text = _text_only(st.tokens[st.i + 1].children, "a heading", st.tokens[st.i + 1])
         st.flow.append(self.heading(text, level, st.registry, size={1: 20, 2: 14, 3: 11.5}[level], leading=1.2,
                                     color=ACCENT if level < 3 else INK, space_before={1: 14, 2: 10, 3: 6}[level],
                                     space_after=4))
@@ -399,7 +411,7 @@ class Book:
 
     def _md_paragraph_open(self, st: _Story) -> int:
         text, images = _inline(st.tokens[st.i + 1].children)
-        _refuse_left_as_typed(text)
+        _refuse_left_as_typed(text, st.tokens[st.i + 1])
         if images:
             st.flow.append(self.pictures(images))
         if text:
@@ -531,7 +543,7 @@ class Book:
         for t in tokens:
             _refuse_unprinted(t)  # a tip prints its paragraphs
             if t.type == "inline":
-                text = _text_only(t.children, "a tip")
+                text = _text_only(t.children, "a tip", t)
                 inner.append(self.para(text, self.paper[0] - 2 * MARGIN - 8 * MM, size=9.5, space_after=3))
         box = _table([[inner]], hAlign="LEFT", fonts=self.fonts, commands=[("BACKGROUND", (0, 0), (-1, -1), TIP),
                                  ("LINEBEFORE", (0, 0), (0, -1), 2, colors.HexColor(ACCENT)),

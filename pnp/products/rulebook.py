@@ -4,6 +4,7 @@ diagrams drawn by the same renderer, a title page and credits naming every font 
 import hashlib
 import json
 import re
+from bisect import bisect_right
 from dataclasses import replace
 from collections.abc import Callable
 from functools import partial
@@ -17,7 +18,7 @@ from ..errors import DataError, ExprError
 from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model.schema import ICON_IN_TEXT
-from ..options import control_problem
+from ..options import CONTROL_CHARACTER, control_problem
 from ..project import read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark
 from ..template import render
@@ -76,7 +77,8 @@ class Rulebook(Kind):
         try:
             return book.draw(canvas)
         except BookError as e:  # the rendered Markdown's line, told as the template's
-            raise BookError(e.message, e.mark or book_mark(studio, e.line)) from None
+            place, printed = (e.mark, "") if e.mark else book_place(studio, e.line)
+            raise BookError(e.message + printed, place) from None
 
     def size_mm(self, component: Component, studio: Studio) -> list[float]:
         return [round(v / (72 / 25.4), 2) for v in studio.paper]
@@ -93,17 +95,21 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     """What is wrong with the rulebook's rendered Markdown `text`: unknown icons and glossary terms, and the
     blocks the build could not set (pictures, tables), made as the build makes them, short of drawing."""
     said: list[tuple[str, Mark | None]] = []
-    for n, line in enumerate(text.splitlines(), 1):
+    for n, line in enumerate(text.split("\n"), 1):  # lines as Markdown and the line index count them
         control = control_problem(line, f"the rendered rulebook line {n}")
         if control:  # as in any text a game prints (see options.Text)
-            said.append((control, book_mark(studio, n)))
+            found = CONTROL_CHARACTER.search(line)
+            mark, printed = book_place(studio, n, found.start() if found else None)
+            said.append((control + printed, mark))
         unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(line) if not studio.icons.exists(name)))
         for told, name in enumerate(unknown):  # a suggestion is sought for those the report will show
             hint = studio.did_you_mean_icon(name) if told < MAX_ALIKE else ""  # (20,000 names took 8 s)
-            said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}{hint}", book_mark(studio, n)))
+            mark, printed = book_place(studio, n, line.find(f":{name}:"))
+            said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}{printed}{hint}", mark))
         if "[[" in line:
             note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
-            said += [(f"{message}, in the rendered rulebook line {n}", book_mark(studio, n))
+            mark, printed = book_place(studio, n)
+            said += [(f"{message}, in the rendered rulebook line {n}{printed}", mark)
                      for _, message in studio.game.glossary.unknown(line)]
     book = Book(_title_content(studio, text), studio.fonts, studio.paper,
                 lambda src, width: _drawer(studio, src), lambda *icon: None, _tokens(studio))
@@ -114,7 +120,8 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     for e in book.problems():
         for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
             # a problem of another file (a pictured component's layout) is said at its own place
-            said.append((message, mark or book_mark(studio, getattr(e, "line", None))))
+            place, printed = (mark, "") if mark else book_place(studio, getattr(e, "line", None))
+            said.append((message + printed, place))
     return tuple(said)
 
 
@@ -122,83 +129,58 @@ def template_path(studio: Studio) -> Path:
     return studio.game.layout_folder / "rulebook.md.j2"
 
 
-def book_mark(studio: Studio, rendered_line: int | None) -> Mark:
-    """Where in the rulebook template a line of the rendered Markdown comes from (see source_line)."""
+def book_mark(studio: Studio, rendered_line: int | None, column: int | None = None) -> Mark:
+    """Where in the rulebook template a line of the rendered Markdown (at `column`, 0-based, when known)
+    comes from: the template line that wrote it (see _LineIndex)."""
+    return book_place(studio, rendered_line, column)[0]
+
+
+# said after a message whose text the template does not write literally at its line: the fault may be in
+# what that line prints (a card's text, a macro of macros.j2), not in the line itself
+PRINTED = " (in text the template prints at that line: a value, a macro's or a block's)"
+
+
+def book_place(studio: Studio, rendered_line: int | None, column: int | None = None) -> tuple[Mark, str]:
+    """book_mark, and PRINTED when the template line prints the text rather than writes it ("" else)."""
     shown = studio.project.rel(template_path(studio))
     if not rendered_line:
-        return Mark(shown)
-    rendered = markdown(studio)  # reads the template's source too
-    source = studio.cache["rulebook-source"]
+        return Mark(shown), ""
+    rendered = markdown(studio)  # traces the template's lines too
     index = studio.cache.get("rulebook-lines")
     if index is None or index.rendered is not rendered:
-        index = studio.cache["rulebook-lines"] = _LineIndex(source, rendered)
-    line = index.source_line(rendered_line) or _first_loop(source)
-    return Mark(shown, line, 1) if line else Mark(shown)
-
-
-def _first_loop(source: str) -> int:
-    """The line of the template's first `{% for`: where text that no template line writes literally most
-    likely comes from (1 when there is none: the template as a whole)."""
-    for n, text in enumerate(source.splitlines(), start=1):
-        if "{%" in text and "for " in text.split("{%", 1)[1]:
-            return n
-    return 1
-
-
-def source_line(source: str, rendered: str, line: int) -> int:
-    """The template line that line `line` of the rendered Markdown comes from: the template line written
-    exactly as it, or, when Jinja made it (a loop's row), as the nearest line above it that the template
-    writes once and literally (a table's header). 0 when there is none."""
-    return _LineIndex(source, rendered).source_line(line)
+        index = studio.cache["rulebook-lines"] = _LineIndex(rendered, studio.cache["rulebook-origins"])
+    line, literal = index.place(rendered_line, column)
+    return (Mark(shown, line, 1) if line else Mark(shown)), "" if literal else PRINTED
 
 
 class _LineIndex:
-    """source_line for every line of one rendered rulebook, its tables made once: a rulebook of 20,000 lines
-    naming an unknown icon twice searched the template line by line, upwards from each, for a minute."""
+    """The template line of any place in the rendered rulebook, from the pieces its rendering traced (see
+    template.render's `origins`): the line of the `{{ }}` that printed a value, and for text the template
+    writes literally, its own line (a piece's later lines are the template's next ones). Exact by
+    construction, however often a line repeats, loops run or whitespace control joins lines; text a
+    `{% filter %}` or `{% call %}` block yields is told at that block's line."""
 
-    def __init__(self, source: str, rendered: str) -> None:
+    def __init__(self, rendered: str, origins: list[tuple[int, int, bool]]) -> None:
         self.rendered = rendered
-        template = [text.strip() for text in source.splitlines()]
-        times: dict[str, int] = {}
-        for text in template:
-            times[text] = times.get(text, 0) + 1
-        self.once = {text: n for n, text in enumerate(template, 1) if times[text] == 1}
-        self.template = template
-        self.lines = [text.strip() for text in rendered.splitlines()]
-        self.above = [0]  # above[k]: the template line of the nearest rendered line at or above k written once
-        for text in self.lines:
-            self.above.append((self.once.get(text, 0) if text else 0) or self.above[-1])
-        self.patterns = [(n, text) for n, text in enumerate(template, 1) if "{{" in text]
-        self.written: dict[str, int] = {}  # rendered text -> the one template line that can write it, or 0
+        self.starts = [0] + [found.end() for found in re.finditer("\n", rendered)]  # where each line starts
+        self.offsets = [offset for offset, _, _ in origins]
+        self.origins = origins
 
-    def source_line(self, line: int) -> int:
-        if line > len(self.lines):
-            return self.above[len(self.lines)]
-        text = self.lines[line - 1]
-        if text and line <= len(self.template) and self.template[line - 1] == text and text not in self.once:
-            return line  # written more than once, and at this very line: where it is, before any loop
-        if text and text not in self.once:  # a line the template writes with a value in it: `## {{ title }}`
-            if text not in self.written:
-                lines = [n for n, pattern in self.patterns if _writes(pattern, text)]
-                self.written[text] = lines[0] if len(lines) == 1 else 0
-            if self.written[text]:
-                return self.written[text]
-        return self.above[line]
-
-
-def _writes(template_line: str, text: str) -> bool:
-    """Whether a template line can render as `text`: its literal parts in order, each `{{ }}` or `{% %}`
-    standing for any text. Literal parts are searched one after another (no backtracking: linear)."""
-    parts = re.split(r"\{\{.*?\}\}|\{%.*?%\}", template_line)
-    if len(parts) == 1 or not text.startswith(parts[0]) or not text.endswith(parts[-1]):
-        return False
-    at, end = len(parts[0]), len(text) - len(parts[-1])
-    for part in parts[1:-1]:
-        found = text.find(part, at, end)
-        if found < 0:
-            return False
-        at = found + len(part)
-    return at <= end
+    def place(self, line: int, column: int | None = None) -> tuple[int, bool]:
+        """The template line of rendered line `line` (1-based) at `column`, by default its first character
+        that is not a space (0 when the template wrote nothing), and whether that line writes it literally."""
+        if not self.origins:
+            return 0, True
+        line = min(max(line, 1), len(self.starts))
+        start = self.starts[line - 1]
+        text = self.rendered[start:self.starts[line] - 1] if line < len(self.starts) else self.rendered[start:]
+        if column is None:
+            column = len(text) - len(text.lstrip()) if text.strip() else 0
+        at = min(start + max(column, 0), len(self.rendered) - 1)
+        offset, written, literal = self.origins[max(bisect_right(self.offsets, at) - 1, 0)]
+        if not literal:
+            return written, False
+        return written + bisect_right(self.starts, at) - bisect_right(self.starts, offset), True
 
 
 def _tokens(studio: Studio) -> list[Token]:
@@ -232,8 +214,9 @@ def markdown(studio: Studio) -> str:
         except OSError as e:
             raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
         measured = simulation(studio)
+        origins: list[tuple[int, int, bool]] = []
         try:
-            cached = _rendered(studio, source, measured)
+            cached = _rendered(studio, source, measured, origins)
         except ExprError as e:
             at = Mark(shown, e.line or 0, 1 if e.line else 0)
             if measured is not None and _renders(studio, source):  # the figures read are at fault, not the template
@@ -243,13 +226,16 @@ def markdown(studio: Studio) -> str:
                                                         SIMULATION_FILE))) from None
             raise DataError(f"rulebook template: {e.message}", at) from None
         studio.cache["rulebook"], studio.cache["rulebook-source"] = cached, source
+        studio.cache["rulebook-origins"] = origins
     return cached
 
 
-def _rendered(studio: Studio, source: str, measured: dict[str, Any] | None) -> str:
+def _rendered(studio: Studio, source: str, measured: dict[str, Any] | None,
+              origins: list[tuple[int, int, bool]] | None = None) -> str:
+    """The rulebook's Markdown; with `origins`, the template line of each piece of it (see template.render)."""
     return render(source, {**studio.context(), "simulation": measured}, MAX_RULEBOOK_CHARS,
                   "the rulebook is longer than {max_chars:,} characters once its template is rendered "
-                  "(a long rulebook is about 40,000)")
+                  "(a long rulebook is about 40,000)", origins)
 
 
 def _renders(studio: Studio, source: str) -> bool:

@@ -1,0 +1,91 @@
+"""Every refusal of the rulebook names the template line that wrote the text at fault, however Jinja made the
+Markdown: lines repeated word for word, loops, macros, expressions over several lines, whitespace control,
+template lines that write several Markdown lines. Each case is a small rulebook with one fault; `<<` ends a
+line where the fault is expected (removed before the rulebook is written)."""
+
+import re
+
+import pytest
+
+from conftest import make_project, run
+from pnp.products.rulebook import PRINTED
+
+FILLER = "Draw a card.\n\nDraw a card.\n\n- Take one.\n- Take one.\n\n"
+# a list 40 deep: markdown-it reads 18 levels of blocks, so the error is at the 10th item (two levels each)
+DEEP = "".join("  " * depth + "- deeper" + " <<" * (depth == 9) + "\n" for depth in range(40))
+
+CASES = {
+    "icon": "# Rules\n\nSome text.\n\nUse :nosuch: here. <<\n",
+    "icon-among-repeated-lines": f"# Rules\n\n{FILLER * 3}Use :nosuch: here. <<\n\n{FILLER * 3}",
+    "icon-on-a-repeated-line": f"# Rules\n\n{FILLER}Pay :nosuch:. <<\n\n{FILLER}Pay :nosuch:. <<\n\n{FILLER}",
+    "icon-after-a-loop": "# Rules\n\n{% for i in range(5) %}\nDraw a card.\n\n{% endfor %}\nDraw a card.\n\n"
+                         "Use :nosuch: here. <<\n",
+    "icon-in-a-loop": "# Rules\n\n{% for c in data.cards %}\n- {{ c.name }} pays :nosuch: <<\n{% endfor %}\n"
+                      "Draw a card.\n",
+    "icon-in-a-loop-on-one-line": "# Rules\n\n{% for c in data.cards %}- {{ c.name }} :nosuch: <<\n{% endfor %}\n"
+                                  "Draw a card.\n",
+    "icon-in-a-value": "# Rules\n\n{% set cost = ':nosuch:' %}\nDraw a card.\n\nPay {{ cost }}. <<p\n\nDraw a card.\n",
+    "icon-in-a-macro-of-macros-j2": "# Rules\n\nDraw a card.\n\n{{ macros.pay(2) }} <<p\n\nDraw a card.\n",
+    "icon-in-a-macro-argument": "# Rules\n\nDraw a card.\n\n{{ macros.bold(':nosuch:') }} <<p\n\nDraw a card.\n",
+    "icon-in-an-own-macro": "{% macro pay(n) %}Pay {{ n }} :nosuch:.{% endmacro %}\n# Rules\n\nDraw a card.\n\n"
+                            "{{ pay(2) }} <<p\n\nDraw a card.\n",
+    "icon-after-a-multi-line-expression": "# Rules\n\n{{ 'Draw'\n   ~ ' a card.' }}\n\nDraw a card.\n\n"
+                                          "Use :nosuch: here. <<\n",
+    "icon-in-a-multi-line-expression": "# Rules\n\nDraw a card.\n\n{{\n  'Use :nosuch: here' ~ <<p\n  '.' }}\n\n"
+                                       "Draw a card.\n",
+    "icon-after-whitespace-control": "# Rules\n\n{%- if true -%}\n\n\nDraw a card.\n\n{%- endif %}\n\n"
+                                     "{%- set x = 1 -%}\n\n\nUse :nosuch: here. <<\n",
+    "icon-after-comments": "{#- a comment\n    of two lines -#}\n{#- another -#}\n# Rules\n\nDraw a card.\n\n"
+                           "Use :nosuch: here. <<\n",
+    "icon-after-a-value-of-several-lines": "# Rules\n\n{{ 'Draw a card.\\n\\nDraw a card.\\n\\n- Take one.' }}\n\n"
+                                           "Use :nosuch: here. <<\n",
+    "icon-in-a-value-of-several-lines": "# Rules\n\nDraw a card.\n\n{{ 'Draw a card.\\n\\nPay :nosuch:.' }} <<p\n\n"
+                                        "Draw a card.\n",
+    "icon-after-a-set-block": "# Rules\n\n{% set text %}\nDraw a card.\n\nDraw a card.\n{% endset %}\n{{ text }}\n\n"
+                              "Use :nosuch: here. <<\n",
+    "icon-in-the-second-line-of-a-paragraph": f"# Rules\n\n{FILLER}Draw a card\nand use :nosuch: here. <<\n",
+    "icon-on-a-repeated-line-after-a-loop": "{% for i in range(3) %}\nDraw a card.\n{% endfor %}\n"
+                                            f"{FILLER}Pay :nosuch:. <<\n\n{FILLER}Pay :nosuch:. <<\n",
+    "picture-after-a-false-if": "# Rules\n\n{% if false %}\n![A thing](component:nosuch)\n\nDraw a card.\n"
+                                "{% endif %}\nDraw a card.\n\n![A thing](component:nosuch) <<\n",
+    "footnote-after-a-loop": "{% for i in range(3) %}\nDraw a card.[^1] <<\n{% endfor %}\n"
+                             f"{FILLER}Draw a card.[^1] <<\n",
+    "word-too-long-after-whitespace-control": f"# Rules\n\n{{%- if true -%}}\n\n{FILLER}{{%- endif -%}}\n\n"
+                                              f"- one\n  - {'W' * 90} <<\n\n{FILLER}- one\n  - {'W' * 90} <<\n",
+    "icon-in-a-filter-block": "# Rules\n\n{% filter lower %} <<p\nDraw a card.\n\nUse :NOSUCH: here.\n"
+                              "{% endfilter %}\nDraw a card.\n",
+    "icon-in-a-call-block": "# Rules\n\nDraw a card.\n\n{% call macros.tip() %}Use :nosuch: here.{% endcall %} <<p\n"
+                            "\nDraw a card.\n",
+    "icon-in-a-recursive-loop": "# Rules\n\n{% for n in [1, 2] recursive %} <<p\n- {{ n }} :nosuch:\n"
+                                "{% endfor %}\nDraw a card.\n",
+    "picture": f"# Rules\n\n{FILLER * 2}![A thing](component:nosuch) <<\n\n{FILLER}",
+    "picture-in-a-loop": "# Rules\n\n{% for i in range(2) %}\nDraw a card.\n\n{% endfor %}\n"
+                         "![A thing](component:nosuch) <<\n\nDraw a card.\n",
+    "footnote": f"# Rules\n\n{FILLER}Draw a card.[^1] <<\n\n{FILLER}",
+    "footnote-in-the-second-line-of-a-paragraph": f"# Rules\n\n{FILLER}Draw a card\nor two.[^1] <<\n\n{FILLER}",
+    "word-too-long": f"# Rules\n\n{FILLER * 2}- one\n  - {'W' * 90} <<\n\n{FILLER}",
+    "list-40-deep": f"# Rules\n\n{FILLER * 4}{DEEP}",
+    "list-40-deep-after-a-loop": "# Rules\n\n{% for i in range(9) %}\n- deeper\n\n{% endfor %}\n" + DEEP,
+}
+MACROS = ("{% macro pay(n) %}Pay {{ n }} :nosuch:.{% endmacro %}\n{% macro bold(t) %}**{{ t }}**{% endmacro %}\n"
+          "{% macro tip() %}> {{ caller() }}{% endmacro %}\n")
+
+
+def _case(source: str) -> tuple[str, list[tuple[int, bool]]]:
+    """The rulebook of a case and the lines its faults are expected at, each with whether the message says
+    the text is printed there."""
+    lines = source.split("\n")
+    expected = [(n, text.endswith("p")) for n, text in enumerate(lines, 1) if re.search(r" <<p?$", text)]
+    return "\n".join(re.sub(r" <<p?$", "", text) for text in lines), expected
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_rulebook_fault_is_said_at_its_template_line(case, tmp_path):
+    rulebook, expected = _case(CASES[case])
+    root = make_project(tmp_path / "proj", {"layouts/mini/rulebook.md.j2": rulebook,
+                                            "layouts/mini/macros.j2": MACROS})
+    result = run(root, "validate")
+    said = sorted({(int(m[1]), PRINTED in m[2])
+                   for m in re.finditer(r"layouts/mini/rulebook\.md\.j2:(\d+):\d+: error: (.*)", result.stderr)})
+    assert "Traceback" not in result.output
+    assert said == expected, result.stderr
