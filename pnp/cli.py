@@ -149,8 +149,9 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
               help="Rebuild even the games whose data, layouts, fonts, options and pnp itself did not change "
                    "since their last build.")
 @click.option("--changed-since", "since", metavar="MANIFEST|COMMIT", default=None,
-              help="Also write <game>-reprint-<paper>.pdf holding only the cards and components added or changed "
-                   "since that build's manifest.json or that git commit (fronts with their backs).")
+              help="Also write <game>-reprint-<key>-<paper>.pdf (<key> names MANIFEST|COMMIT) holding only the "
+                   "cards and components added or changed since that build's manifest.json or that git commit "
+                   "(fronts with their backs).")
 @click.option("--only", metavar="EXPR", default=None,
               help="Proof only the items for which this expression is true, e.g. \"card.era == 'Triassic'\" "
                    "(items as layouts see them); writes <game>-selection-<key>-<paper>.pdf (<key> names the "

@@ -78,7 +78,9 @@ def test_the_reprint_holds_only_the_changed_cards_and_their_backs(proj):
     edit_facts(proj)
     result = run(proj, "build", GAME, "--changed-since", str(manifest))
     assert result.exit_code == 0, result.output
-    reprint = proj / "output" / GAME / f"{GAME}-reprint-a4.pdf"
+    reprints = list((proj / "output" / GAME).glob(f"{GAME}-reprint-*-a4.pdf"))
+    assert len(reprints) == 1, reprints
+    reprint = reprints[0]
     pages = PdfReader(reprint).pages
     assert len(pages) == 2  # one sheet of fronts, one of backs
     fronts, backs = (page.extract_text() for page in pages)
@@ -89,7 +91,8 @@ def test_the_reprint_holds_only_the_changed_cards_and_their_backs(proj):
     assert not [n for n in others if n in fronts]
     assert "Triassic" in backs
     assert set(kit) <= {p.name for p in (proj / "output" / GAME).glob("*.pdf")}  # the kit is still all there
-    recorded = json.loads((proj / "output" / GAME / "manifest-reprint.json").read_text(encoding="utf-8"))
+    key = reprint.name.removeprefix(f"{GAME}-reprint-").removesuffix("-a4.pdf")
+    recorded = json.loads((proj / "output" / GAME / f"manifest-reprint-{key}.json").read_text(encoding="utf-8"))
     assert recorded["file"] == reprint.name and recorded["pages"] == 2 and recorded["since"] == "before.json"
     assert recorded["items"] == {"deck-triassic": sorted(EDITED)}
 
@@ -333,3 +336,24 @@ def test_a_commit_that_does_not_validate_is_refused_naming_its_first_error_there
     result = run(root, "changes", "--since", "HEAD")
     assert result.exit_code == 2, result.output
     assert "HEAD:cards/mini/cards.yaml:" in result.output and "mini at HEAD does not validate" in result.output
+
+
+def test_a_reprint_since_another_state_never_replaces_or_removes_this_one(tmp_path):
+    """Both reprints were <game>-reprint-a4.pdf: --changed-since HEAD~1 replaced the one since a manifest, and a
+    --changed-since that found nothing changed removed it (one build changing another's files)."""
+    from pnp.kit import changes
+
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build", "mini").exit_code == 0
+    shutil.copy(root / "output" / "mini" / "manifest.json", root / "before.json")
+    cards = root / "cards" / "mini" / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Roars", "Growls", 1), encoding="utf-8")
+    first = run(root, "build", "mini", "--changed-since", str(root / "before.json"))
+    assert first.exit_code == 0 and "reprint of 1 item" in first.output, first.output
+    written = {p.name: p.read_bytes() for p in (root / "output" / "mini").glob("*reprint*")}
+    assert sorted(written) == [f"manifest-reprint-{changes.reprint_key('before.json')}.json",
+                               f"mini-reprint-{changes.reprint_key('before.json')}-a4.pdf"]
+    shutil.copy(root / "output" / "mini" / "manifest.json", root / "after.json")
+    second = run(root, "build", "mini", "--changed-since", str(root / "after.json"))
+    assert second.exit_code == 0 and "nothing added or changed since after.json; no reprint" in second.output
+    assert {p.name: p.read_bytes() for p in (root / "output" / "mini").glob("*reprint*")} == written

@@ -4,6 +4,7 @@ it is now names the cards added, removed and changed since that build, or since 
 are validated in a scratch folder). The reprint imposes the changed faces, fronts with their backs, on as
 few sheets as they need, through the same kinds that print the whole kit."""
 
+import hashlib
 import json
 import os
 import re
@@ -512,15 +513,24 @@ class Reprint:
     lines: list[str]
 
 
+def reprint_key(since: str) -> str:
+    """Eight hex digits naming a reprint by the state it is compared with (as a selection is named by its
+    expression): `--changed-since v1` and `--changed-since v2` are two variants, and one build replaced or
+    removed the other's reprint. The same --changed-since writes the same names again."""
+    return hashlib.sha256(since.encode("utf-8")).hexdigest()[:8]
+
+
 def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[Faces, str],
                   options: "PrintOptions") -> Reprint:
     """The reprint of what changed in a just-built game since `state`, written beside its kit in `folder`: the
     build's manifest has the faces as they are now, so the game is validated again only to draw what changed.
-    A reprint left from an earlier build is removed when nothing changed."""
+    A reprint left by the same --changed-since is removed when nothing changed; one since another state is
+    another variant, named by it (reprint_key), and left as it is."""
     from ..check import validate
 
-    target = folder / f"{game_id}-reprint-{options.paper}{options.variant}.pdf"
-    recorded = folder / manifest_name(options, "reprint")  # what the reprint holds and since when
+    what = f"reprint-{reprint_key(state[1])}"
+    target = folder / f"{game_id}-{what}-{options.paper}{options.variant}.pdf"
+    recorded = folder / manifest_name(options, what)  # what the reprint holds and since when
     changes = compare(state[0], read_faces(project, folder / manifest_name(options), game_id), state[1])
     keys = changes.reprinted()
     pages = 0
