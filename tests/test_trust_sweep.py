@@ -186,3 +186,20 @@ def test_one_font_named_by_many_families_is_read_within_a_bound(tmp_path, monkey
     result = run(root, "validate")
     assert result.exit_code == 1
     assert "fonts/fonts.yaml:2:19: error: the font files fonts.yaml names add up to more than" in result.stderr
+
+
+def test_folders_nested_past_pythons_recursion_limit_are_inputs_like_any_other(tmp_path):
+    """A game folder someone sent, with folders nested 1,200 deep: `pnp build` raised RecursionError while it
+    listed the game's inputs; every file is listed, a link to a folder is not walked into."""
+    project = Project(tmp_path)
+    game = tmp_path / "cards" / "g"
+    game.mkdir(parents=True)
+    deep = game
+    for _ in range(1200):  # one by one: Path.mkdir(parents=True) recurses as deep
+        deep = deep / "d"
+        deep.mkdir()
+    (deep / "x.yaml").write_text("[]\n")
+    (game / "cards.yaml").write_text("[]\n")
+    (game / "loop").symlink_to("..")
+    names = inputs.snapshot(project, "g")
+    assert sorted(names) == ["cards/g/cards.yaml", "cards/g/" + "d/" * 1200 + "x.yaml"]
