@@ -30,7 +30,7 @@ from .model.reads import FieldCache, note_all, recording
 from .options import did_you_mean
 from .model.schema import ICON_IN_TEXT
 from .products import KINDS, layout_options
-from .project import file_status, read_project_file
+from .project import count_folder_file, file_status, read_project_file
 from .report import Diagnostic, Mark
 from .units import PrintOptions
 
@@ -242,6 +242,7 @@ def _files_under(folder: Path, project: "Project") -> list[tuple[str, os.stat_re
                     _first_visit(project, Path(entry.path), linked):
                 folders.append(entry.path)
             elif _is_file(entry):
+                count_folder_file(len(found), project.rel(folder))
                 try:
                     stat: os.stat_result | None = entry.stat(follow_symlinks=False)
                 except OSError:  # gone since the folder was listed

@@ -112,6 +112,21 @@ class Project:
         return real
 
 
+# files in one of a game's folders (cards/<game>/, layouts/<game>/, the shared layouts, the fonts): every build
+# and every refresh of the preview lists and digests each (120,000 empty files took 20 s of CPU a build and the
+# preview never came up); a game with a picture per card has a few hundred. As many as `--since` reads.
+MAX_FOLDER_FILES = 20_000
+
+
+def count_folder_file(count: int, folder: str) -> int:
+    """`count` + 1, the files listed so far in `folder` (as shown); DataError naming the folder past
+    MAX_FOLDER_FILES, before any more is listed or read."""
+    if count >= MAX_FOLDER_FILES:
+        raise DataError(f"holds more than {MAX_FOLDER_FILES:,} files: pnp lists and reads every file of a game's "
+                        "folders at each build; move what the game does not use out of it", Mark(folder))
+    return count + 1
+
+
 MAX_GAME_NAME_BYTES = 100  # a game's name begins every output file's name, which a file system holds to 255 bytes
 
 

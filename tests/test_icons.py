@@ -134,3 +134,25 @@ def test_a_package_of_many_members_or_a_pipe_is_refused_without_reading_it_all(t
     os.mkfifo(tmp_path / "unpacked" / "icons.json")
     result = run(root, "icons", "add", "mini", "anchor", "--package", str(tmp_path / "unpacked"))
     assert result.exit_code == 2 and "icons.json: a named pipe, not an ordinary file" in result.output
+
+
+def test_an_icon_svglib_ran_out_of_time_on_is_not_read_again_for_every_face(tmp_path, monkeypatch):
+    """The preview and a draft draw every face after the check: each face using an icon whose style sheet
+    svglib could not finish in its 2 s spent them again (minutes of CPU before the preview came up)."""
+    from pnp.draw import icons
+    from pnp.errors import LimitError
+
+    tried = []
+
+    def too_slow(svg: bytes, digest: bytes) -> None:
+        tried.append(digest)
+        raise LimitError("svglib took longer than 2 s of processor time; pnp stops there")
+
+    monkeypatch.setattr(icons, "_why_unreadable", too_slow)
+    monkeypatch.setattr(icons, "_over_time", {})
+    icon = tmp_path / "slow.svg"
+    icon.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><style>rect{}</style></svg>')
+    first = icons.unreadable(icon)
+    assert first is not None and "took longer than 2 s" in first[0]
+    assert icons.unreadable(icon) == first
+    assert len(tried) == 1

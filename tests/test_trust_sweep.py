@@ -186,3 +186,46 @@ def test_one_font_named_by_many_families_is_read_within_a_bound(tmp_path, monkey
     result = run(root, "validate")
     assert result.exit_code == 1
     assert "fonts/fonts.yaml:2:19: error: the font files fonts.yaml names add up to more than" in result.stderr
+
+
+def test_folders_nested_past_pythons_recursion_limit_are_inputs_like_any_other(tmp_path):
+    """A game folder someone sent, with folders nested 1,200 deep: `pnp build` raised RecursionError while it
+    listed the game's inputs; every file is listed, a link to a folder is not walked into."""
+    project = Project(tmp_path)
+    game = tmp_path / "cards" / "g"
+    game.mkdir(parents=True)
+    deep = game
+    for _ in range(1200):  # one by one: Path.mkdir(parents=True) recurses as deep
+        deep = deep / "d"
+        deep.mkdir()
+    (deep / "x.yaml").write_text("[]\n")
+    (game / "cards.yaml").write_text("[]\n")
+    (game / "loop").symlink_to("..")
+    names = inputs.snapshot(project, "g")
+    assert sorted(names) == ["cards/g/cards.yaml", "cards/g/" + "d/" * 1200 + "x.yaml"]
+
+
+def test_a_game_folder_holding_more_files_than_the_cap_is_refused_by_name_before_they_are_read(tmp_path, monkeypatch):
+    """120,000 unused files in layouts/<game>/ took 20 s of CPU a build and the preview never came up: the
+    build's inputs and the preview's listing stop at the cap with the folder's name."""
+    from pnp import printables
+    from pnp.errors import DataError
+
+    assert project_module.MAX_FOLDER_FILES > 10 * max(  # the shipped games are far below it
+        sum(len(files) for _, _, files in os.walk(REPO / part / game))
+        for part in ("cards", "layouts") for game in os.listdir(REPO / "cards"))
+    monkeypatch.setattr(project_module, "MAX_FOLDER_FILES", 5)
+    project = Project(tmp_path)
+    (tmp_path / "cards" / "g").mkdir(parents=True)
+    junk = tmp_path / "layouts" / "g" / "junk"
+    junk.mkdir(parents=True)
+    for n in range(5):
+        (junk / str(n)).write_text("")
+    assert len(inputs.snapshot(project, "g")) == 5
+    (junk / "5").write_text("")
+    with pytest.raises(DataError) as refused:
+        inputs.snapshot(project, "g")
+    assert str(refused.value).startswith("layouts/g: holds more than 5 files")
+    with pytest.raises(DataError) as refused:
+        printables._files_under(tmp_path / "layouts" / "g", project)
+    assert str(refused.value).startswith("layouts/g: holds more than 5 files")

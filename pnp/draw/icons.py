@@ -221,12 +221,20 @@ def unreadable(path: Path) -> Problem | None:
     except DataError as e:
         return e.message, 0, 0
     digest = hashlib.sha256(svg).digest()
+    if digest in _over_time:
+        return _over_time[digest]
     try:
         return FORMS.value(b"check\0" + digest, lambda: _why_unreadable(svg, digest))
-    except LimitError as e:  # not kept: the answer of a game whose time was spent elsewhere
+    except LimitError as e:  # not kept on disk: the answer of a game whose time was spent elsewhere
         if ended_game(e):  # the file was not at fault: the game's time ran out on it, said by the caller
             raise
-        return f"the SVG file cannot be drawn: {e.message}", 1, 1
+        # kept for this process: the preview and a draft draw every face after the check, and each face
+        # using the icon spent its 2 s on it again (a style sheet svglib cannot finish: minutes of CPU)
+        _over_time[digest] = f"the SVG file cannot be drawn: {e.message}", 1, 1
+        return _over_time[digest]
+
+
+_over_time: dict[bytes, Problem] = {}  # icon content's digest -> its problem: svglib ran out of time on it
 
 
 def _why_unreadable(svg: bytes, digest: bytes) -> Problem | None:
