@@ -97,6 +97,8 @@ def _checked(project: "Project", game_id: str, report: Report, options: "PrintOp
     """validate_game's work."""
     before = len(report.errors)
     fields = memo.fields if memo is not None else None
+    for problem in project.folder_problems(game_id):  # (the build lists every file of them)
+        report.add(problem)
     game = load(project, game_id, report, fields, whole=steps is None)  # in two steps: the whole game's rules
     studio = _studio(game, report, options, memo, before)  # in the second
     if steps is not None:

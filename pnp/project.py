@@ -85,6 +85,43 @@ class Project:
             )
         return list(dict.fromkeys(names))
 
+    def input_trees(self, game_id: str) -> list[Path]:
+        """The folders whose every file is an input of the game (a build records them; shared icons are
+        counted one by one there)."""
+        return [self.cards / game_id, self.layouts / game_id, self.own_fonts, self.shared_layouts]
+
+    def files_below(self, tree: Path) -> list[Path]:
+        """Every entry under `tree` that is not a folder (files, links to files, special files), walked without
+        following links to folders, as `tree.rglob("*")` does; a loop, not a recursion, since folders nested a
+        thousand deep (a game folder someone sent) made rglob raise RecursionError. DataError past
+        MAX_FOLDER_FILES."""
+        files: list[Path] = []
+        folders = [tree]
+        while folders:
+            try:
+                with os.scandir(folders.pop()) as entries:
+                    listed = list(entries)
+            except OSError:  # unreadable, or a path past the system's length limit: no files of its own
+                continue
+            for entry in listed:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(Path(entry.path))
+                elif not _is_folder(entry):
+                    count_folder_file(len(files), self.rel(tree))
+                    files.append(Path(entry.path))
+        return files
+
+    def folder_problems(self, game_id: str) -> list[DataError]:
+        """What the game's input folders hold past MAX_FOLDER_FILES, as a build would refuse it: said by
+        `validate` too, so that it never says ok to a game its build refuses."""
+        problems = []
+        for tree in self.input_trees(game_id):
+            try:
+                self.files_below(tree)
+            except DataError as e:
+                problems.append(e)
+        return problems
+
     def rel(self, path: str | Path) -> str:
         """A path as shown in messages: relative to the project root when inside it."""
         path = Path(path)
@@ -116,6 +153,14 @@ class Project:
 # and every refresh of the preview lists and digests each (120,000 empty files took 20 s of CPU a build and the
 # preview never came up); a game with a picture per card has a few hundred. As many as `--since` reads.
 MAX_FOLDER_FILES = 20_000
+
+
+def _is_folder(entry: "os.DirEntry[str]") -> bool:
+    """Whether an entry is a link to a folder (skipped, as rglob skips it); a broken or looping link is not."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def count_folder_file(count: int, folder: str) -> int:

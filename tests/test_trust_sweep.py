@@ -229,3 +229,5 @@ def test_a_game_folder_holding_more_files_than_the_cap_is_refused_by_name_before
     with pytest.raises(DataError) as refused:
         printables._files_under(tmp_path / "layouts" / "g", project)
     assert str(refused.value).startswith("layouts/g: holds more than 5 files")
+    # ... and validate says so too: it never says ok to a game its build refuses
+    assert [str(e) for e in project.folder_problems("g")] == [str(refused.value)]

@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from .. import __version__
 from ..errors import LoadError, UsageError
-from ..project import count_folder_file, open_project_file, open_regular
+from ..project import open_project_file, open_regular
 from ..products.rulebook import SIMULATION_FILE
 from ..report import Mark
 
@@ -40,51 +40,16 @@ def manifest_name(options: "PrintOptions", what: str = "") -> str:
     return f"manifest{'-' * bool(what)}{what}{options.suffix}.json"
 
 
-def _trees(project: "Project", game_id: str) -> list[Path]:
-    """The folders whose every file is an input of the game (shared icons are counted one by one)."""
-    return [project.cards / game_id, project.layouts / game_id, project.own_fonts, project.shared_layouts]
-
-
 def _skipped(project: "Project", path: Path) -> bool:
     """Shared icons are inputs only of the games that draw them (they are recorded when used)."""
     return path.suffix == ".svg" and path.parent == project.shared_layouts / "icons"
 
 
-def _files_below(project: "Project", tree: Path) -> list[Path]:
-    """Every entry under `tree` that is not a folder (files, links to files, special files), walked without
-    following links to folders, as `tree.rglob("*")` does; a loop, not a recursion, since folders nested a
-    thousand deep (a game folder someone sent) made rglob raise RecursionError. DataError past
-    MAX_FOLDER_FILES."""
-    files: list[Path] = []
-    folders = [tree]
-    while folders:
-        try:
-            with os.scandir(folders.pop()) as entries:
-                listed = list(entries)
-        except OSError:  # unreadable, or a path past the system's length limit: no files of its own
-            continue
-        for entry in listed:
-            if entry.is_dir(follow_symlinks=False):
-                folders.append(Path(entry.path))
-            elif not _is_folder(entry):
-                count_folder_file(len(files), project.rel(tree))
-                files.append(Path(entry.path))
-    return files
-
-
-def _is_folder(entry: os.DirEntry[str]) -> bool:
-    """Whether an entry is a link to a folder (skipped, as rglob skips it); a broken or looping link is not."""
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
-
-
 def _tree_files(project: "Project", game_id: str) -> list[Path]:
     files: list[Path] = []
-    for tree in _trees(project, game_id):
+    for tree in project.input_trees(game_id):
         if tree.is_dir():
-            files += [p for p in _files_below(project, tree) if not _skipped(project, p)]
+            files += [p for p in project.files_below(tree) if not _skipped(project, p)]
     # what `pnp simulate` measured, which the rulebook may print: an input when it is there, so that a new run
     # makes the next build print the new figures instead of finding the kit up to date
     simulated = project.root / "output" / game_id / SIMULATION_FILE
