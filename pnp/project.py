@@ -130,10 +130,12 @@ class Project:
         except ValueError:
             return str(path)
 
-    def inside(self, path: str | Path, mark: Mark | None = None, what: str = "file", shown: str | None = None) -> Path:
+    def inside(self, path: str | Path, mark: Mark | None = None, what: str = "file", shown: str | None = None,
+               hidden: bool = False) -> Path:
         """`path` after following every symbolic link, if that is inside the project; otherwise a DataError
         naming it (as `shown`, the name the game wrote). A game someone sent you must not make pnp read, or
-        embed in a PDF, any other file of yours."""
+        embed in a PDF, any other file of yours, nor a hidden one of the project (a name starting with '.',
+        such as .env or .git) unless `hidden` (git's own files)."""
         path = Path(path)
         shown = shown or self.rel(path)
         try:
@@ -146,6 +148,10 @@ class Project:
         if not real.is_relative_to(self.root):
             raise DataError(f"{what} '{shown}' is outside the project folder (pnp reads only files inside it, "
                             "following links)", mark or Mark(self.rel(path)))
+        if not hidden and is_hidden(self, real):
+            # a game someone sent, unpacked into your project, could link to your .env and print it on its cards
+            raise DataError(f"{what} '{shown}' leads to a hidden file or folder ('{self.rel(real)}'): pnp reads "
+                            "no hidden file of the project as part of a game", mark or Mark(self.rel(path)))
         return real
 
 
@@ -153,6 +159,12 @@ class Project:
 # and every refresh of the preview lists and digests each (120,000 empty files took 20 s of CPU a build and the
 # preview never came up); a game with a picture per card has a few hundred. As many as `--since` reads.
 MAX_FOLDER_FILES = 20_000
+
+
+def is_hidden(project: Project, real: Path) -> bool:
+    """Whether a resolved path inside the project lies in a hidden file or folder of it (a name starting with
+    '.': .env, .git, an editor's or a tool's own)."""
+    return any(part.startswith(".") for part in real.relative_to(project.root).parts)
 
 
 def _is_folder(entry: "os.DirEntry[str]") -> bool:

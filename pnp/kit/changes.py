@@ -182,7 +182,7 @@ def _own_repository(project: "Project") -> None:
     dotgit, work_tree = found
     try:
         git_dir = _git_folder(project, dotgit, work_tree)
-        real = project.inside(git_dir, Mark(project.rel(dotgit)), "git folder") if work_tree == project.root \
+        real = project.inside(git_dir, Mark(project.rel(dotgit)), "git folder", hidden=True) if work_tree == project.root \
             else git_dir.resolve()  # the project's own is kept inside it; one above holds the project
         _links_inside(project, real)
         for name in _ELSEWHERE:
@@ -252,7 +252,7 @@ def _links_inside(project: "Project", git_dir: Path) -> None:
                 raise DataError(f"git file '{project.rel(path)}' is {kind}; git would wait on it",
                                 Mark(project.rel(path)))
             if path.is_symlink():
-                real = project.inside(path, Mark(project.rel(path)), "git file")
+                real = project.inside(path, Mark(project.rel(path)), "git file", hidden=True)
                 if not real.is_relative_to(git_dir):
                     raise DataError(f"git file '{project.rel(path)}' is a link out of the git folder; git would "
                                     "read there", Mark(project.rel(path)))

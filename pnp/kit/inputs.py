@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from .. import __version__
 from ..errors import LoadError, UsageError
-from ..project import open_project_file, open_regular
+from ..project import is_hidden, open_project_file, open_regular
 from ..products.rulebook import SIMULATION_FILE
 from ..report import Mark
 
@@ -65,6 +65,8 @@ def _digest(project: "Project", path: Path) -> str:
         real = path.resolve()
         if not real.is_relative_to(project.root):
             return "outside the project"
+        if is_hidden(project, real):  # (a link to the project's .env: its digest would say when it changed)
+            return "a hidden file"
         with open_project_file(real, MAX_DIGESTED_BYTES, Mark(str(path))) as f:
             return _sha256_of(f)
     except LoadError as e:  # too large, or a special file: what it is stands for its content
