@@ -343,9 +343,11 @@ def _check_result(value: _T) -> _T:
     size = _held(cast(Any, value)) if type(value) in _BUILT else _size(value)
     if size is not None:
         if size > MAX_STRING:
-            raise LimitError(f"a template built a value of {size:,} items or characters (at most {MAX_STRING:,})"
-                             if size == _size(value) else f"a template built a value holding more than "
-                             f"{MAX_STRING:,} items within one another (a list holding a list twice, again and again?)")
+            length = len(cast(Any, value))
+            raise LimitError(f"a template built a value of {length:,} items or characters (at most {MAX_STRING:,})"
+                             if length > MAX_STRING else f"a template built a value holding more than "
+                             f"{MAX_STRING:,} items and characters within one another (a list holding a list or a "
+                             "long text many times?)")
         tick(size)
     return value
 
@@ -354,11 +356,13 @@ _BUILT = (list, tuple, dict)  # the containers a template makes (a game's data a
 
 
 def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
-    """The items a template's container holds, those of the containers inside it counted as often as they are
-    held (up to just past MAX_STRING). `[x, x]` is twice the size of x: forty such steps are short to write,
-    and comparing or hashing the result (==, `in`, a mapping's key) never ends, in C code that no time limit
-    stops. Bounded where each value is made, such work is too. Each container is looked at once (its count
-    kept by id), so the look costs what the value takes in memory, not what it counts."""
+    """The items a template's container holds, and the characters of its texts, those of the containers
+    inside it counted as often as they are held (up to just past MAX_STRING). `[x, x]` is twice the size of x:
+    forty such steps are short to write, and comparing or hashing the result (==, `in`, a mapping's key) never
+    ends, in C code that no time limit stops; so does looking for a text in a million references to another
+    text of a million characters (`t in [s] * 10**6` compared a terabyte). Bounded where each value is made,
+    such work is too. Each container is looked at once (its count kept by id), so the look costs what the
+    value takes in memory, not what it counts."""
     counts: dict[int, int] = {}
     stack: list[tuple[Any, bool]] = [(value, False)]
     while stack:
@@ -369,7 +373,9 @@ def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
             stack.append((container, True))
             stack.extend((item, False) for item in inner if id(item) not in counts)
             continue
-        counts[id(container)] = min(len(items) + sum(counts.get(id(item), 0) for item in inner), MAX_STRING + 1)
+        texts = sum(len(item) for item in items if type(item) in (str, bytes))
+        counts[id(container)] = min(len(items) + texts + sum(counts.get(id(item), 0) for item in inner),
+                                    MAX_STRING + 1)
     return counts[id(value)]
 
 

@@ -28,16 +28,18 @@ from pnp.errors import ExprError
     ("{% set a = 'x' * 600000 %}{{ '{0}{0}'.format(a) }}", "this format's text would be longer"),
     ("{% set a = 'x' * 600000 %}{{ '%(a)s%(a)s' % {'a': a} }}", "this format's text would be longer"),
     ("{{ '{:>{w}}'.format(1, w=10**9) }}", "widths given as arguments ('{:{}}') are not allowed"),
-    ("{{ ['x' * 1000] * 1000000 }}", "the printed text would be longer"),
-    ("{{ (['x' * 1000] * 1000000) | tojson }}", "the text given to tojson would be longer"),
-    ("{{ (['x' * 1000] * 2000) | join }}", "what join builds would be longer"),
-    ("{{ '-'.join(['x' * 1000] * 2000) }}", "what join builds would be longer"),
+    ("{{ [10 ** 300] * 5000 }}", "the printed text would be longer"),
+    ("{{ ([10 ** 300] * 5000) | tojson }}", "the text given to tojson would be longer"),
+    ("{{ (['x' * 1000] * 900) | join('-' * 200) }}", "what join builds would be longer"),
+    ("{{ ('-' * 200).join(['x' * 1000] * 900) }}", "what join builds would be longer"),
     ("{{ ('x' * 1000).replace('', 'y' * 1000) }}", "what replace builds would be longer"),
     ("{{ ('\n' * 999999) | indent(1000) }}", "what indent builds would be longer"),
     ("{{ ('\t' * 999999).expandtabs(1000) }}", "what expandtabs builds would be longer"),
     ("{{ ('x' * 1000).translate({120: 'y' * 10000}) }}", "what translate builds would be longer"),
     ("{{ sum([[1] * 1000] * 2000, []) }}", "holding more than 1,000,000 items"),
     ("{{ ([[1] * 1000] * 2000) | sum(start=[]) }}", "holding more than 1,000,000 items"),
+    # a text's characters count as often as a list holds it: `in` compared each reference, a terabyte in C
+    ("{% set s = 'x' * 999999 %}{{ 'y' in [s] * 2 }}", "holding more than 1,000,000 items and characters"),
     ("{{ ('x' * 100000) | wordwrap(1) }}", "wrapping this text at 1 would take too long"),
     ("{{ round(5, -10**8) }}", "rounding to 100000000 digits is too many"),
     # a memory address would print: the same data would not build the same bytes
@@ -164,7 +166,7 @@ def test_a_game_out_of_template_time_is_told_once_at_the_line_being_evaluated(tm
 
 def test_a_game_over_its_memory_is_stopped(monkeypatch):
     monkeypatch.setattr(template, "MAX_MEMORY_GROWTH", 64 << 20)
-    source = ("{% set ns = namespace(l=[]) %}{% for i in range(1000) %}{% set ns.l = ns.l + ['x' * 999990 ~ i] %}"
+    source = ("{% set ns = namespace(l=[]) %}{% for i in range(1000) %}{% set ns.l = [namespace(v='x' * 999990 ~ i), ns.l] %}"
               "{% endfor %}")
     with template.budget():
         with pytest.raises(ExprError, match="the templates used more than 64 MB of memory"):
