@@ -340,6 +340,10 @@ def _check_int(value: object, what: str) -> None:
 
 
 def _check_result(value: _T) -> _T:
+    if type(value) is int and value.bit_length() > MAX_NUMBER_BITS:  # made from text: `'f' * 999999 | int(base=16)`
+        # (base 16 has no length limit in Python) is 4 million bits, and one `//` of two such took 6 s in C
+        raise LimitError(f"a template made a number of {value.bit_length():,} bits (at most {MAX_NUMBER_BITS:,}, "
+                         "about 1,200 digits)")
     size = _held(cast(Any, value)) if type(value) in _BUILT else _size(value)
     if size is not None:
         if size > MAX_STRING:
@@ -390,7 +394,7 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
     million times is 8 MB, its text a terabyte. An estimate that is never far under (escapes aside). A
     container inside itself (a namespace set to hold itself) prints as `...` there, as Python writes it: counted
     around again, it took seconds to reach the limit, six characters a turn."""
-    if isinstance(value, str):
+    if isinstance(value, (str, bytes)):  # (bytes: what they hold, as bytes.join and bytes % build them)
         return len(value)
     total, stack, inside = 0, [value], set()
     while stack and total <= limit:
@@ -398,7 +402,7 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
         if type(item) is _Leave:
             inside.discard(item.key)
             continue
-        if isinstance(item, str):
+        if isinstance(item, (str, bytes)):
             total += len(item) + 2  # quoted inside a list
             continue
         if isinstance(item, int):
@@ -523,8 +527,8 @@ def _power(left: Any, right: Any) -> Any:
 
 
 def _modulo(left: Any, right: Any) -> Any:
-    if isinstance(left, str):
-        _percent_size(left, right)
+    if isinstance(left, (str, bytes)):  # bytes format as text does: `'%999999999d'.encode() % 1` built 1 GB
+        _percent_size(left if isinstance(left, str) else left.decode("latin-1"), right)
         return _check_result(left % right)
     return left % right
 
@@ -618,8 +622,9 @@ def _bounded_range(*args: int) -> range:
 
 # -- what filters and text methods would build, from their arguments -----------------------------------------
 
-def _replaced_size(text: str, old: object, new: object, count: object = None) -> int:
-    old, new = str(old), str(new)
+def _replaced_size(text: str | bytes, old: Any, new: Any, count: object = None) -> int:
+    if isinstance(text, str):  # (bytes replace bytes: anything else is refused by replace itself)
+        old, new = str(old), str(new)
     found = text.count(old) if old else len(text) + 1
     if isinstance(count, int) and count >= 0:
         found = min(found, count)
@@ -627,7 +632,8 @@ def _replaced_size(text: str, old: object, new: object, count: object = None) ->
 
 
 def _joined_size(items: list[Any], separator: object) -> int:
-    return sum(_text_size(item) for item in items) + len(str(separator)) * max(len(items) - 1, 0)
+    between = len(separator) if isinstance(separator, (str, bytes)) else len(str(separator))
+    return sum(_text_size(item) for item in items) + between * max(len(items) - 1, 0)
 
 
 def _wrap_size(text: str, width: object, wrapstring: object) -> int:
@@ -716,8 +722,8 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     return guarded
 
 
-def _expanded_size(text: str, tabsize: int = 8) -> int:
-    return len(text) + text.count("\t") * max(tabsize, 0)
+def _expanded_size(text: str | bytes, tabsize: int = 8) -> int:
+    return len(text) + text.count(b"\t" if isinstance(text, bytes) else "\t") * max(tabsize, 0)
 
 
 def _translated_size(text: str, table: Any) -> int:
@@ -725,8 +731,8 @@ def _translated_size(text: str, table: Any) -> int:
     return len(text) * max(longest, 1)
 
 
-# text method -> what it would build, from the text and the call's arguments (the others build at most a
-# width given as a number, which is checked, or less than the text)
+# text method (of str or bytes) -> what it would build, from the text and the call's arguments (the others
+# build at most a width given as a number, which is checked, or a few times the text)
 _METHOD_SIZES: dict[str, Callable[..., int]] = {"join": lambda text, items, *_: _joined_size(list(items), text),
                  "replace": _replaced_size, "expandtabs": _expanded_size, "translate": _translated_size}
 
@@ -921,7 +927,7 @@ class _Env(ImmutableSandboxedEnvironment):
         if owner is not None and isinstance(owner, (str, list, bytes)):
             for value in list(args) + list(kwargs.values()):  # 'x'.ljust(10**10)
                 _check_int(value, "the number")
-            sizer = _METHOD_SIZES.get(getattr(__obj, "__name__", "")) if isinstance(owner, str) else None
+            sizer = _METHOD_SIZES.get(getattr(__obj, "__name__", "")) if isinstance(owner, (str, bytes)) else None
             if sizer is not None:  # 'x'.join(...), .replace, .expandtabs, .translate: refused before they build
                 args = tuple(list(arg) if isinstance(arg, Iterator) else arg for arg in args)
                 given = {k: v for k, v in kwargs.items() if k not in _JINJA_CALL_KEYS}

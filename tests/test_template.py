@@ -38,6 +38,12 @@ from pnp.errors import ExprError
     ("{{ ('x' * 1000).translate({120: 'y' * 10000}) }}", "what translate builds would be longer"),
     ("{{ sum([[1] * 1000] * 2000, []) }}", "holding more than 1,000,000 items"),
     ("{{ ([[1] * 1000] * 2000) | sum(start=[]) }}", "holding more than 1,000,000 items"),
+    # bytes (a text's .encode()) are bounded as texts are, before they are built (1 GB was built first)
+    ("{{ '%999999999d'.encode() % 1 }}", "a format width of 999999999 is too large"),
+    ("{{ ('x' * 999999).encode().replace(''.encode(), ('y' * 1000).encode()) }}", "what replace builds would be"),
+    ("{{ ('\t' * 999999).encode().expandtabs(1000) }}", "what expandtabs builds would be longer"),
+    # a number made from text has the bound of numbers computed (base 16 has no length limit in Python)
+    ("{{ ('f' * 999999) | int(base=16) }}", "a template made a number of 3,999,996 bits (at most 4,096"),
     # a text's characters count as often as a list holds it: `in` compared each reference, a terabyte in C
     ("{% set s = 'x' * 999999 %}{{ 'y' in [s] * 2 }}", "holding more than 1,000,000 items and characters"),
     ("{{ ('x' * 100000) | wordwrap(1) }}", "wrapping this text at 1 would take too long"),
