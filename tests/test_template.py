@@ -392,3 +392,12 @@ def test_a_librarys_cleanup_failing_as_a_limit_unwinds_it_still_says_the_limit()
     with template.budget(), pytest.raises(AttributeError):  # an error of its own is not taken for a limit
         with template.metered("drawing the icon"):
             raise AttributeError("no such thing")
+
+
+def test_text_too_long_is_said_at_the_line_of_plain_text_where_it_went_past_the_limit():
+    # Jinja writes a run of plain text as one piece, at the line the run begins: 20,000 lines of rulebook
+    # text were refused at the line of the `{% endfor %}` before them
+    source = "{% for i in range(2) %}{{ i }}{% endfor %}\n" + "".join(f"line {i}\n" for i in range(2000))
+    with pytest.raises(ExprError) as e:
+        template.render(source, {}, max_chars=1000)
+    assert source.splitlines()[e.value.line - 1] == "line 123"  # "01" + 998 characters reach into it
