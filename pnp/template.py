@@ -673,6 +673,21 @@ def _filter_format(a: dict[str, Any]) -> int:
     return _percent_size(fmt, a["kwargs"] or tuple(a["args"]))
 
 
+def _filter_case_keys(a: dict[str, Any]) -> int:
+    """sort, unique, min, max and groupby ignore case by comparing a lower-case copy of each text, all made
+    inside one C call: 450 texts of a million characters took 900 MB before any look at the memory. The
+    texts they would copy, counted first."""
+    a["value"] = items = list(a["value"])
+    if a["case_sensitive"]:
+        return 0
+    attribute = a["attribute"]
+    if attribute is not None:  # (sort's may name several fields: "suit,rank")
+        fields = [field.strip() for field in attribute.split(",")] if isinstance(attribute, str) else [attribute]
+        getters = [make_attrgetter(a["environment"], field) for field in fields]
+        items = [getter(item) for item in items for getter in getters]
+    return sum(len(item) for item in items if isinstance(item, str))
+
+
 def _filter_tojson(a: dict[str, Any]) -> int:
     """tojson with an indent writes each item on a line of its own, indented once per container it is in:
     `[[1, 2, 3]] * 100 | tojson(indent=999999)` built 800 MB in C before its size was looked at."""
@@ -708,7 +723,8 @@ def _sum_filter(environment: jinja2.Environment, iterable: Iterable[Any], attrib
 # filter -> what it would build (characters or items), from its bound arguments, which it may replace (a
 # generator read into a list, a value turned into text once)
 _FILTER_SIZES = {"join": _filter_join, "replace": _filter_replace, "indent": _filter_indent,
-                 "wordwrap": _filter_wordwrap, "format": _filter_format, "tojson": _filter_tojson}
+                 "wordwrap": _filter_wordwrap, "format": _filter_format, "tojson": _filter_tojson,
+                 **dict.fromkeys(("sort", "unique", "min", "max", "groupby"), _filter_case_keys)}
 # filters that turn their value into text first: it is refused before when it would be too long
 _TEXT_FILTERS = frozenset({"capitalize", "center", "e", "escape", "forceescape", "lower", "pprint", "string",
                            "striptags", "title", "tojson", "trim", "truncate", "upper", "urlencode", "urlize",

@@ -44,6 +44,8 @@ from pnp.errors import ExprError
     ("{{ ('\t' * 999999).encode().expandtabs(1000) }}", "what expandtabs builds would be longer"),
     # tojson's indent repeats once per line and per container around it (800 MB were built before)
     ("{{ ([[1, 2, 3]] * 100) | tojson(indent=999999) }}", "what tojson builds would be longer"),
+    # ignoring case, sort, unique, min, max and groupby copy every text at once in C (900 MB before a look)
+    ("{{ range(3) | map('string') | map('center', 400000) | sort }}", "what sort builds would be longer"),
     # a number made from text has the bound of numbers computed (base 16 has no length limit in Python)
     ("{{ ('f' * 999999) | int(base=16) }}", "a template made a number of 3,999,996 bits (at most 4,096"),
     # a text's characters count as often as a list holds it: `in` compared each reference, a terabyte in C
