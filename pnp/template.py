@@ -340,10 +340,11 @@ def _check_int(value: object, what: str) -> None:
 
 
 def _check_result(value: _T) -> _T:
-    if type(value) is int and value.bit_length() > MAX_NUMBER_BITS:  # made from text: `'f' * 999999 | int(base=16)`
-        # (base 16 has no length limit in Python) is 4 million bits, and one `//` of two such took 6 s in C
-        raise LimitError(f"a template made a number of {value.bit_length():,} bits (at most {MAX_NUMBER_BITS:,}, "
-                         "about 1,200 digits)")
+    bits = value.bit_length() if isinstance(value, int) else 0
+    if bits > MAX_NUMBER_BITS:  # made from text: `'f' * 999999 | int(base=16)` (base 16 has no length limit in
+        # Python) is 4 million bits, and one `//` of two such took 6 s in C
+        raise LimitError(f"a template made a number of {bits:,} bits (at most {MAX_NUMBER_BITS:,}, about 1,200 "
+                         "digits)")
     size = _held(cast(Any, value)) if type(value) in _BUILT else _size(value)
     if size is not None:
         if size > MAX_STRING:
@@ -762,7 +763,8 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
 
 
 def _expanded_size(text: str | bytes, tabsize: int = 8) -> int:
-    return len(text) + text.count(b"\t" if isinstance(text, bytes) else "\t") * max(tabsize, 0)
+    tabs = text.count(b"\t") if isinstance(text, bytes) else text.count("\t")
+    return len(text) + tabs * max(tabsize, 0)
 
 
 def _translated_size(text: str, table: Any) -> int:

@@ -246,6 +246,12 @@ def scatter_block(game: "Game", view: View, label: str) -> "Block":
     return {"kind": "scatter", "x": x, "y": y, "groups": groups, "labelled": far}
 
 
+def _left_out(domains: Iterable[tuple[str | None, list[Any]]]) -> str:
+    """The line saying which fields had more values than a chart shows."""
+    return "; ".join(f"{len(values)} values of {name}, the first {MAX_BARS} shown" for name, values in domains
+                     if len(values) > MAX_BARS)
+
+
 def counts_view(game: "Game", view: View) -> "Block":
     x, by, weight = view["x"], view.get("by"), view.get("weight")
     items = game.tables[view["table"]]
@@ -258,9 +264,7 @@ def counts_view(game: "Game", view: View) -> "Block":
     all_xs = dom(x)
     all_ys = dom(by) if by is not None else []
     xs, ys = all_xs[:MAX_BARS], all_ys[:MAX_BARS]
-    left_out = [f"{len(values)} values of {name}, the first {MAX_BARS} shown"
-                for name, values in ((x, all_xs), (by, all_ys)) if len(values) > MAX_BARS]
-    finding = "; ".join(left_out)
+    finding = _left_out(((x, all_xs), (by, all_ys)))
     amount = (lambda it: it.get(weight) or 0) if weight else (lambda it: 1)
     if by is None:
         totals: Counter[Any] = Counter()
