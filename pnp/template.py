@@ -340,12 +340,19 @@ def _check_int(value: object, what: str) -> None:
 
 
 def _check_result(value: _T) -> _T:
+    bits = value.bit_length() if isinstance(value, int) else 0
+    if bits > MAX_NUMBER_BITS:  # made from text: `'f' * 999999 | int(base=16)` (base 16 has no length limit in
+        # Python) is 4 million bits, and one `//` of two such took 6 s in C
+        raise LimitError(f"a template made a number of {bits:,} bits (at most {MAX_NUMBER_BITS:,}, about 1,200 "
+                         "digits)")
     size = _held(cast(Any, value)) if type(value) in _BUILT else _size(value)
     if size is not None:
         if size > MAX_STRING:
-            raise LimitError(f"a template built a value of {size:,} items or characters (at most {MAX_STRING:,})"
-                             if size == _size(value) else f"a template built a value holding more than "
-                             f"{MAX_STRING:,} items within one another (a list holding a list twice, again and again?)")
+            length = len(cast(Any, value))
+            raise LimitError(f"a template built a value of {length:,} items or characters (at most {MAX_STRING:,})"
+                             if length > MAX_STRING else f"a template built a value holding more than "
+                             f"{MAX_STRING:,} items and characters within one another (a list holding a list or a "
+                             "long text many times?)")
         tick(size)
     return value
 
@@ -354,11 +361,13 @@ _BUILT = (list, tuple, dict)  # the containers a template makes (a game's data a
 
 
 def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
-    """The items a template's container holds, those of the containers inside it counted as often as they are
-    held (up to just past MAX_STRING). `[x, x]` is twice the size of x: forty such steps are short to write,
-    and comparing or hashing the result (==, `in`, a mapping's key) never ends, in C code that no time limit
-    stops. Bounded where each value is made, such work is too. Each container is looked at once (its count
-    kept by id), so the look costs what the value takes in memory, not what it counts."""
+    """The items a template's container holds, and the characters of its texts, those of the containers
+    inside it counted as often as they are held (up to just past MAX_STRING). `[x, x]` is twice the size of x:
+    forty such steps are short to write, and comparing or hashing the result (==, `in`, a mapping's key) never
+    ends, in C code that no time limit stops; so does looking for a text in a million references to another
+    text of a million characters (`t in [s] * 10**6` compared a terabyte). Bounded where each value is made,
+    such work is too. Each container is looked at once (its count kept by id), so the look costs what the
+    value takes in memory, not what it counts."""
     counts: dict[int, int] = {}
     stack: list[tuple[Any, bool]] = [(value, False)]
     while stack:
@@ -369,7 +378,9 @@ def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
             stack.append((container, True))
             stack.extend((item, False) for item in inner if id(item) not in counts)
             continue
-        counts[id(container)] = min(len(items) + sum(counts.get(id(item), 0) for item in inner), MAX_STRING + 1)
+        texts = sum(len(item) for item in items if type(item) in (str, bytes))
+        counts[id(container)] = min(len(items) + texts + sum(counts.get(id(item), 0) for item in inner),
+                                    MAX_STRING + 1)
     return counts[id(value)]
 
 
@@ -384,7 +395,7 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
     million times is 8 MB, its text a terabyte. An estimate that is never far under (escapes aside). A
     container inside itself (a namespace set to hold itself) prints as `...` there, as Python writes it: counted
     around again, it took seconds to reach the limit, six characters a turn."""
-    if isinstance(value, str):
+    if isinstance(value, (str, bytes)):  # (bytes: what they hold, as bytes.join and bytes % build them)
         return len(value)
     total, stack, inside = 0, [value], set()
     while stack and total <= limit:
@@ -392,7 +403,7 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
         if type(item) is _Leave:
             inside.discard(item.key)
             continue
-        if isinstance(item, str):
+        if isinstance(item, (str, bytes)):
             total += len(item) + 2  # quoted inside a list
             continue
         if isinstance(item, int):
@@ -517,8 +528,8 @@ def _power(left: Any, right: Any) -> Any:
 
 
 def _modulo(left: Any, right: Any) -> Any:
-    if isinstance(left, str):
-        _percent_size(left, right)
+    if isinstance(left, (str, bytes)):  # bytes format as text does: `'%999999999d'.encode() % 1` built 1 GB
+        _percent_size(left if isinstance(left, str) else left.decode("latin-1"), right)
         return _check_result(left % right)
     return left % right
 
@@ -612,8 +623,9 @@ def _bounded_range(*args: int) -> range:
 
 # -- what filters and text methods would build, from their arguments -----------------------------------------
 
-def _replaced_size(text: str, old: object, new: object, count: object = None) -> int:
-    old, new = str(old), str(new)
+def _replaced_size(text: str | bytes, old: Any, new: Any, count: object = None) -> int:
+    if isinstance(text, str):  # (bytes replace bytes: anything else is refused by replace itself)
+        old, new = str(old), str(new)
     found = text.count(old) if old else len(text) + 1
     if isinstance(count, int) and count >= 0:
         found = min(found, count)
@@ -621,7 +633,8 @@ def _replaced_size(text: str, old: object, new: object, count: object = None) ->
 
 
 def _joined_size(items: list[Any], separator: object) -> int:
-    return sum(_text_size(item) for item in items) + len(str(separator)) * max(len(items) - 1, 0)
+    between = len(separator) if isinstance(separator, (str, bytes)) else len(str(separator))
+    return sum(_text_size(item) for item in items) + between * max(len(items) - 1, 0)
 
 
 def _wrap_size(text: str, width: object, wrapstring: object) -> int:
@@ -661,6 +674,44 @@ def _filter_format(a: dict[str, Any]) -> int:
     return _percent_size(fmt, a["kwargs"] or tuple(a["args"]))
 
 
+def _filter_case_keys(a: dict[str, Any]) -> int:
+    """sort, unique, min, max and groupby ignore case by comparing a lower-case copy of each text, all made
+    inside one C call: 450 texts of a million characters took 900 MB before any look at the memory. The
+    texts they would copy, counted first."""
+    a["value"] = items = list(a["value"])
+    if a["case_sensitive"]:
+        return 0
+    attribute = a["attribute"]
+    if attribute is not None:  # (sort's may name several fields: "suit,rank")
+        fields = [field.strip() for field in attribute.split(",")] if isinstance(attribute, str) else [attribute]
+        getters = [make_attrgetter(a["environment"], field) for field in fields]
+        items = [getter(item) for item in items for getter in getters]
+    return sum(len(item) for item in items if isinstance(item, str))
+
+
+def _filter_tojson(a: dict[str, Any]) -> int:
+    """tojson with an indent writes each item on a line of its own, indented once per container it is in:
+    `[[1, 2, 3]] * 100 | tojson(indent=999999)` built 800 MB in C before its size was looked at."""
+    text, indent = _text_size(a["value"]), a["indent"]
+    width = len(indent) if isinstance(indent, str) else indent if isinstance(indent, int) else 0
+    return text * (1 + max(width, 0) * _depth(a["value"])) if width else text
+
+
+def _depth(value: object) -> int:
+    """How many containers (lists, tuples, mappings) are inside one another in `value`, at the deepest."""
+    deepest, stack = 0, [(value, 1)]
+    seen: set[int] = set()
+    while stack:
+        item, depth = stack.pop()
+        children = list(item.values()) if _is_mapping(item) else item if isinstance(item, (list, tuple)) else None
+        if children is None or id(item) in seen:
+            continue
+        seen.add(id(item))
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
 @pass_environment
 def _sum_filter(environment: jinja2.Environment, iterable: Iterable[Any], attribute: str | int | None = None,
                 start: Any = 0) -> Any:
@@ -673,7 +724,8 @@ def _sum_filter(environment: jinja2.Environment, iterable: Iterable[Any], attrib
 # filter -> what it would build (characters or items), from its bound arguments, which it may replace (a
 # generator read into a list, a value turned into text once)
 _FILTER_SIZES = {"join": _filter_join, "replace": _filter_replace, "indent": _filter_indent,
-                 "wordwrap": _filter_wordwrap, "format": _filter_format}
+                 "wordwrap": _filter_wordwrap, "format": _filter_format, "tojson": _filter_tojson,
+                 **dict.fromkeys(("sort", "unique", "min", "max", "groupby"), _filter_case_keys)}
 # filters that turn their value into text first: it is refused before when it would be too long
 _TEXT_FILTERS = frozenset({"capitalize", "center", "e", "escape", "forceescape", "lower", "pprint", "string",
                            "striptags", "title", "tojson", "trim", "truncate", "upper", "urlencode", "urlize",
@@ -710,8 +762,9 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     return guarded
 
 
-def _expanded_size(text: str, tabsize: int = 8) -> int:
-    return len(text) + text.count("\t") * max(tabsize, 0)
+def _expanded_size(text: str | bytes, tabsize: int = 8) -> int:
+    tabs = text.count(b"\t") if isinstance(text, bytes) else text.count("\t")
+    return len(text) + tabs * max(tabsize, 0)
 
 
 def _translated_size(text: str, table: Any) -> int:
@@ -719,8 +772,8 @@ def _translated_size(text: str, table: Any) -> int:
     return len(text) * max(longest, 1)
 
 
-# text method -> what it would build, from the text and the call's arguments (the others build at most a
-# width given as a number, which is checked, or less than the text)
+# text method (of str or bytes) -> what it would build, from the text and the call's arguments (the others
+# build at most a width given as a number, which is checked, or a few times the text)
 _METHOD_SIZES: dict[str, Callable[..., int]] = {"join": lambda text, items, *_: _joined_size(list(items), text),
                  "replace": _replaced_size, "expandtabs": _expanded_size, "translate": _translated_size}
 
@@ -969,7 +1022,7 @@ class _Env(ImmutableSandboxedEnvironment):
         if owner is not None and isinstance(owner, (str, list, bytes)):
             for value in list(args) + list(kwargs.values()):  # 'x'.ljust(10**10)
                 _check_int(value, "the number")
-            sizer = _METHOD_SIZES.get(getattr(__obj, "__name__", "")) if isinstance(owner, str) else None
+            sizer = _METHOD_SIZES.get(getattr(__obj, "__name__", "")) if isinstance(owner, (str, bytes)) else None
             if sizer is not None:  # 'x'.join(...), .replace, .expandtabs, .translate: refused before they build
                 args = tuple(list(arg) if isinstance(arg, Iterator) else arg for arg in args)
                 given = {k: v for k, v in kwargs.items() if k not in _JINJA_CALL_KEYS}
@@ -1317,6 +1370,7 @@ def render(source: Any, context: Mapping[str, Any], max_chars: int = MAX_STRING,
         return quick
     if source in _budget.too_slow:
         raise _budget.too_slow[source]
+    crossing: int | None = None  # the source line where the text went past max_chars, when it is the source's own
     try:
         with _EVALUATION:
             template = _compile_template(source, "<template>" if origins is None else TRACED_FILE)
@@ -1330,11 +1384,25 @@ def render(source: Any, context: Mapping[str, Any], max_chars: int = MAX_STRING,
                     _ORIGIN.at = None
                 size += len(piece)
                 if size > max_chars:  # thrown in at the template's yield, so the error has the line writing it
+                    crossing = _line_in_text(source, piece, len(piece) - (size - max_chars))
                     pieces.throw(LimitError(too_long.format(max_chars=max_chars)))
                 out.append(piece)
             return "".join(out)
     except _EXPECTED as e:
-        raise _remember(source, e) from None
+        failure = _remember(source, e)
+        if crossing is not None and isinstance(e, LimitError) and failure.line is not None and crossing > failure.line:
+            failure.line = crossing
+        raise failure from None
+
+
+def _line_in_text(source: str, piece: str, cut: int) -> int | None:
+    """The line of `source` at which `piece` (a piece of a template's output) goes past `cut` characters, when
+    the piece is the template's own text: Jinja writes a run of plain text as one piece, said at the line the
+    run begins, which for 20,000 lines of plain text was far from where the limit was passed."""
+    if "\n" not in piece[:cut]:
+        return None
+    at = source.find(piece)
+    return None if at < 0 else source.count("\n", 0, at + cut) + 1
 
 
 def evaluate(source: object, context: Mapping[str, Any]) -> Any:

@@ -28,16 +28,28 @@ from pnp.errors import ExprError
     ("{% set a = 'x' * 600000 %}{{ '{0}{0}'.format(a) }}", "this format's text would be longer"),
     ("{% set a = 'x' * 600000 %}{{ '%(a)s%(a)s' % {'a': a} }}", "this format's text would be longer"),
     ("{{ '{:>{w}}'.format(1, w=10**9) }}", "widths given as arguments ('{:{}}') are not allowed"),
-    ("{{ ['x' * 1000] * 1000000 }}", "the printed text would be longer"),
-    ("{{ (['x' * 1000] * 1000000) | tojson }}", "the text given to tojson would be longer"),
-    ("{{ (['x' * 1000] * 2000) | join }}", "what join builds would be longer"),
-    ("{{ '-'.join(['x' * 1000] * 2000) }}", "what join builds would be longer"),
+    ("{{ [10 ** 300] * 5000 }}", "the printed text would be longer"),
+    ("{{ ([10 ** 300] * 5000) | tojson }}", "the text given to tojson would be longer"),
+    ("{{ (['x' * 1000] * 900) | join('-' * 200) }}", "what join builds would be longer"),
+    ("{{ ('-' * 200).join(['x' * 1000] * 900) }}", "what join builds would be longer"),
     ("{{ ('x' * 1000).replace('', 'y' * 1000) }}", "what replace builds would be longer"),
     ("{{ ('\n' * 999999) | indent(1000) }}", "what indent builds would be longer"),
     ("{{ ('\t' * 999999).expandtabs(1000) }}", "what expandtabs builds would be longer"),
     ("{{ ('x' * 1000).translate({120: 'y' * 10000}) }}", "what translate builds would be longer"),
     ("{{ sum([[1] * 1000] * 2000, []) }}", "holding more than 1,000,000 items"),
     ("{{ ([[1] * 1000] * 2000) | sum(start=[]) }}", "holding more than 1,000,000 items"),
+    # bytes (a text's .encode()) are bounded as texts are, before they are built (1 GB was built first)
+    ("{{ '%999999999d'.encode() % 1 }}", "a format width of 999999999 is too large"),
+    ("{{ ('x' * 999999).encode().replace(''.encode(), ('y' * 1000).encode()) }}", "what replace builds would be"),
+    ("{{ ('\t' * 999999).encode().expandtabs(1000) }}", "what expandtabs builds would be longer"),
+    # tojson's indent repeats once per line and per container around it (800 MB were built before)
+    ("{{ ([[1, 2, 3]] * 100) | tojson(indent=999999) }}", "what tojson builds would be longer"),
+    # ignoring case, sort, unique, min, max and groupby copy every text at once in C (900 MB before a look)
+    ("{{ range(3) | map('string') | map('center', 400000) | sort }}", "what sort builds would be longer"),
+    # a number made from text has the bound of numbers computed (base 16 has no length limit in Python)
+    ("{{ ('f' * 999999) | int(base=16) }}", "a template made a number of 3,999,996 bits (at most 4,096"),
+    # a text's characters count as often as a list holds it: `in` compared each reference, a terabyte in C
+    ("{% set s = 'x' * 999999 %}{{ 'y' in [s] * 2 }}", "holding more than 1,000,000 items and characters"),
     ("{{ ('x' * 100000) | wordwrap(1) }}", "wrapping this text at 1 would take too long"),
     ("{{ round(5, -10**8) }}", "rounding to 100000000 digits is too many"),
     # a memory address would print: the same data would not build the same bytes
@@ -164,7 +176,7 @@ def test_a_game_out_of_template_time_is_told_once_at_the_line_being_evaluated(tm
 
 def test_a_game_over_its_memory_is_stopped(monkeypatch):
     monkeypatch.setattr(template, "MAX_MEMORY_GROWTH", 64 << 20)
-    source = ("{% set ns = namespace(l=[]) %}{% for i in range(1000) %}{% set ns.l = ns.l + ['x' * 999990 ~ i] %}"
+    source = ("{% set ns = namespace(l=[]) %}{% for i in range(1000) %}{% set ns.l = [namespace(v='x' * 999990 ~ i), ns.l] %}"
               "{% endfor %}")
     with template.budget():
         with pytest.raises(ExprError, match="the templates used more than 64 MB of memory"):
@@ -382,3 +394,12 @@ def test_a_librarys_cleanup_failing_as_a_limit_unwinds_it_still_says_the_limit()
     with template.budget(), pytest.raises(AttributeError):  # an error of its own is not taken for a limit
         with template.metered("drawing the icon"):
             raise AttributeError("no such thing")
+
+
+def test_text_too_long_is_said_at_the_line_of_plain_text_where_it_went_past_the_limit():
+    # Jinja writes a run of plain text as one piece, at the line the run begins: 20,000 lines of rulebook
+    # text were refused at the line of the `{% endfor %}` before them
+    source = "{% for i in range(2) %}{{ i }}{% endfor %}\n" + "".join(f"line {i}\n" for i in range(2000))
+    with pytest.raises(ExprError) as e:
+        template.render(source, {}, max_chars=1000)
+    assert source.splitlines()[e.value.line - 1] == "line 123"  # "01" + 998 characters reach into it

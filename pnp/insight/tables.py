@@ -246,6 +246,12 @@ def scatter_block(game: "Game", view: View, label: str) -> "Block":
     return {"kind": "scatter", "x": x, "y": y, "groups": groups, "labelled": far}
 
 
+def _left_out(domains: Iterable[tuple[str | None, list[Any]]]) -> str:
+    """The line saying which fields had more values than a chart shows."""
+    return "; ".join(f"{len(values)} values of {name}, the first {MAX_BARS} shown" for name, values in domains
+                     if len(values) > MAX_BARS)
+
+
 def counts_view(game: "Game", view: View) -> "Block":
     x, by, weight = view["x"], view.get("by"), view.get("weight")
     items = game.tables[view["table"]]
@@ -253,19 +259,24 @@ def counts_view(game: "Game", view: View) -> "Block":
 
     def dom(name: str) -> list[Any]:
         return _domain(game, name, spec.get(name, {}) if hasattr(spec, "get") else {}, [it.get(name) for it in items])
-    xs = dom(x)
+    # at most MAX_BARS values each way, the rest said in a line: 5,000 ids by 5,000 names made a grid of 25
+    # million cells (3.5 GB, over a minute, still drawing)
+    all_xs = dom(x)
+    all_ys = dom(by) if by is not None else []
+    xs, ys = all_xs[:MAX_BARS], all_ys[:MAX_BARS]
+    finding = _left_out(((x, all_xs), (by, all_ys)))
     amount = (lambda it: it.get(weight) or 0) if weight else (lambda it: 1)
     if by is None:
         totals: Counter[Any] = Counter()
         for it in items:
             totals[it.get(x)] += amount(it)
-        return {"kind": "bars", "labels": [_text(v) for v in xs],
+        return {"kind": "bars", "labels": [_text(v) for v in xs], "finding": finding,
                 "series": [(weight or "rows", [totals[v] for v in xs])], "axis": x}
-    ys = dom(by)
     cells: Counter[tuple[Any, Any]] = Counter()
     for it in items:
         cells[(it.get(x), it.get(by))] += amount(it)
     return {"kind": "grid", "rows": [_text(v) for v in xs], "cols": [_text(v) for v in ys], "row_name": x,
+            "finding": finding,
             "col_name": by, "cells": [[cells[(a, b)] for b in ys] for a in xs]}
 
 
