@@ -153,3 +153,53 @@ def test_a_font_whose_glyphs_have_no_outlines_is_refused_at_its_line_in_fonts_ya
     said = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
     assert len(said) == 1 and said[0].startswith("fonts/fonts.yaml:2:") and "'blank.ttf'" in said[0] \
         and "no outline" in said[0], said
+
+
+def _font_named(font: bytes, name: str, new: str) -> bytes:
+    """The font with its PostScript name (and every other name written the same) changed to one as long."""
+    assert len(name) == len(new)
+    return font.replace(name.encode(), new.encode()).replace(name.encode("utf-16-be"), new.encode("utf-16-be"))
+
+
+def _advances(folder) -> dict[str, set[tuple[str, float]]]:
+    """The font names of the folder's PDFs (their subset tag left out), each with the (character, advance per point) it draws."""
+    import pdfplumber
+
+    drawn: dict[str, set[tuple[str, float]]] = {}
+    for pdf_path in folder.glob("*.pdf"):
+        with pdfplumber.open(pdf_path) as pdf:
+            for ch in (ch for page in pdf.pages for ch in page.chars if ch["text"].strip()):
+                drawn.setdefault(ch["fontname"].split("+", 1)[-1], set()).add(
+                    (ch["text"], round((ch["x1"] - ch["x0"]) / ch["size"], 3)))
+    return drawn
+
+
+def test_font_files_of_one_postscript_name_each_draw_their_own_glyphs_in_one_process(tmp_path):
+    """ReportLab gives a font registered under a PostScript name it met before the first font of that name: a
+    second game (or a font file replaced while `pnp serve` runs) whose font file had the name of another's was
+    drawn with the other's glyphs, exit 0. Three games built in one process: Source Sans, another font under
+    Source Sans's name, and both in one game (two families). Each text is as wide as its own file says, and the
+    two files of one game print under two names (their PDF parts are named after it)."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    files = {"sans": (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes(),
+             "other": _font_named((REPO / "pnp/fonts/AveriaSerifGWF/AveriaSerifGWF-Italic.ttf").read_bytes(),
+                                  "AveriaSerifGWF-Italic", "SourceSansPro-Regular")}
+    widths = {name: TTFont(name, io.BytesIO(font)).stringWidth for name, font in files.items()}  # each file's own
+    games = {"sans": {"Body": "sans", "Display": "sans"}, "other": {"Body": "other", "Display": "other"},
+             "both": {"Body": "sans", "Display": "other"}}
+    for game, families in games.items():
+        root = make_project(tmp_path / game, changes={"fonts/fonts.yaml": "families:\n" + "".join(
+            f"  {family}: {{regular: {file}.ttf}}\n" for family, file in families.items())})
+        for file in families.values():
+            (root / "fonts" / f"{file}.ttf").write_bytes(files[file])
+        result = run(root, "build")
+        assert result.exit_code == 0, result.output
+        drawn = _advances(root / "output/mini")
+        used = list(dict.fromkeys(families.values()))  # in fonts.yaml's order: the first prints its own name
+        assert sorted(drawn) == ["SourceSansPro-Regular", *(
+            f"SourceSansPro-Regular-{hashlib.sha256(files[file]).hexdigest()[:8]}" for file in used[1:])], drawn
+        for font_name, file in zip(sorted(drawn), used):
+            for name in files:  # drawn as wide as its own file says, and not as the other (the two differ)
+                assert all(abs(widths[name](ch, 1) - advance) < 0.002 for ch, advance in drawn[font_name]) \
+                    == (name == file), (game, font_name, name)
