@@ -203,3 +203,20 @@ def test_font_files_of_one_postscript_name_each_draw_their_own_glyphs_in_one_pro
             for name in files:  # drawn as wide as its own file says, and not as the other (the two differ)
                 assert all(abs(widths[name](ch, 1) - advance) < 0.002 for ch, advance in drawn[font_name]) \
                     == (name == file), (game, font_name, name)
+
+
+@pytest.mark.parametrize("start, rest", [(b"OTTO", None), (b"\0\1\0\0", b"x" * 100)],
+                         ids=["postscript-outlines", "no-table-directory"])
+def test_a_font_file_reportlab_cannot_load_is_named_as_fonts_yaml_names_it(tmp_path, start, rest):
+    """ReportLab's messages on a font file it cannot read (PostScript outlines, no table directory) named the
+    file by its absolute path: said at fonts.yaml's line, the file is named as fonts.yaml names it."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: sub/f.ttf}\n  Display: {regular: sub/f.ttf}\n"})
+    (root / "fonts" / "sub").mkdir()
+    font = rest or (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()[4:]
+    (root / "fonts" / "sub" / "f.ttf").write_bytes(start + font)
+    result = run(root, "validate")
+    said = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and len(said) == 1, result.output
+    assert said[0].startswith("fonts/fonts.yaml:2:19: error: font Body regular (sub/f.ttf) cannot be loaded: ")
+    assert str(tmp_path) not in result.output and "/fonts/sub" not in result.output
