@@ -358,10 +358,10 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
     return names
 
 
-def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | None, what: str, read: list[int]) -> TTFont:
+def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | None, what: str,
+               read: list[int]) -> TTFont:
     """The font file parsed and checked (its PostScript name and content digest noted in _FACES, under its path
-    and `status`); `read` counts
-    the bytes of font files read so far."""
+    and `status`); `read` counts the bytes of font files read so far."""
     raw = read_project_file(real, MAX_FONT_BYTES, where, "font file", shown=file)
     read[0] += len(raw)
     if read[0] > MAX_FONTS_READ:
