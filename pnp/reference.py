@@ -195,7 +195,8 @@ def _templates() -> str:
             "`random` filter is refused, since the same data must print the same bytes on every build.", "",
             "Limits, so that no mistake hangs a build: a text or list of at most "
             f"{template.MAX_STRING:,} characters or items (a list's lists counted as often as it holds them), a "
-            f"`range` of at most {template.MAX_ITEMS:,} numbers, a number written of at most about 1,200 digits, "
+            f"`range` of at most {template.MAX_ITEMS:,} numbers, a number written of at most about 1,200 digits "
+            "(none computed past the largest float: no `inf` or `nan`), "
             f"macros nested at most {template.MAX_CALL_DEPTH} deep, {template.SECONDS_PER_EVALUATION:g} s for one "
             f"template, and {template.SECONDS_PER_GAME:g} s and {template.MAX_MEMORY_GROWTH >> 20:,} MB for all of a "
             "game's templates in one validation and build (when they run out, the game stops there with one "

@@ -1,6 +1,7 @@
 """Collects diagnostics (errors, warnings) with their file:line:col and owns the exit code; says how every message
 quotes a value and suggests a name."""
 
+import datetime
 import functools
 import re
 from collections.abc import Iterable, Mapping
@@ -41,7 +42,24 @@ def plain(value: object) -> Any:
 
 def shown(value: object, limit: int = QUOTE_LIMIT) -> str:
     """A value as a message quotes it: the data as written (no class names), cut short when long."""
-    return shortened(repr(plain(value)), limit)
+    return shortened(repr(_as_written(value)), limit)
+
+
+class _Written(str):
+    """A value quoted as its data file writes it, unquoted (a YAML date: 2001-12-14, not Python's
+    datetime.date(2001, 12, 14))."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _as_written(value: object) -> object:
+    """plain(value), each date or time in it as its file writes it."""
+    if isinstance(value, Mapping):
+        return {_as_written(k): _as_written(x) for k, x in value.items()}
+    if isinstance(value, list):
+        return [_as_written(x) for x in value]
+    return _Written(value.isoformat()) if isinstance(value, (datetime.date, datetime.time)) else value
 
 
 def described(value: object) -> str:
@@ -60,6 +78,8 @@ def type_name(value: object) -> str:
         return "a mapping"
     if isinstance(value, list):
         return "a list"
+    if isinstance(value, datetime.date):
+        return "a date" if type(value) is datetime.date else "a date and time"
     return {int: "a whole number", float: "a number", str: "text", type(None): "nothing"}.get(type(value), "a value")
 
 

@@ -8,6 +8,7 @@ import gc
 import inspect
 import itertools
 import math
+import operator
 import re
 import resource
 import signal
@@ -339,12 +340,23 @@ def _check_int(value: object, what: str) -> None:
         raise LimitError(f"{what} {value} is too large (at most {MAX_STRING:,})")
 
 
+def _finite(value: _T) -> _T:
+    """A template's computed value, refused when it is a float past what a number can hold (inf, or nan made
+    from one): printed it read 'inf', and a literal such a number is refused already (_numbers_checked)."""
+    if type(value) is float and not math.isfinite(value):
+        raise LimitError("a number too large to compute (it comes out as infinity)" if math.isinf(value) else
+                         "a result that is no number (nan: made from a number too large to compute, or "
+                         "the text 'nan' read as one)")
+    return value
+
+
 def _check_result(value: _T) -> _T:
     bits = value.bit_length() if isinstance(value, int) else 0
     if bits > MAX_NUMBER_BITS:  # made from text: `'f' * 999999 | int(base=16)` (base 16 has no length limit in
         # Python) is 4 million bits, and one `//` of two such took 6 s in C
         raise LimitError(f"a template made a number of {bits:,} bits (at most {MAX_NUMBER_BITS:,}, about 1,200 "
                          "digits)")
+    _finite(value)
     size = _held(cast(Any, value)) if type(value) in _BUILT else _size(value)
     if size is not None:
         if size > MAX_STRING:
@@ -541,7 +553,9 @@ def _add(left: Any, right: Any) -> Any:
     return _check_result(left + right)
 
 
-_BINOPS = {"*": _multiply, "**": _power, "%": _modulo, "+": _add}
+# every arithmetic operator (each result checked to be finite: call_binop), those that can build too much sized first
+_BINOPS = {"*": _multiply, "**": _power, "%": _modulo, "+": _add, "-": operator.sub, "/": operator.truediv,
+           "//": operator.floordiv}
 
 
 def _concat(values: list[Any]) -> str:
@@ -1014,7 +1028,7 @@ class _Env(ImmutableSandboxedEnvironment):
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
         tick()
-        return _BINOPS[operator](left, right)
+        return _finite(_BINOPS[operator](left, right))
 
     def call(self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         tick()

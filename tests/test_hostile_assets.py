@@ -153,3 +153,76 @@ def test_a_font_whose_glyphs_have_no_outlines_is_refused_at_its_line_in_fonts_ya
     said = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
     assert len(said) == 1 and said[0].startswith("fonts/fonts.yaml:2:") and "'blank.ttf'" in said[0] \
         and "no outline" in said[0], said
+
+
+def _font_named(font: bytes, name: str, new: str) -> bytes:
+    """The font with its PostScript name (and every other name written the same) changed to one as long."""
+    assert len(name) == len(new)
+    return font.replace(name.encode(), new.encode()).replace(name.encode("utf-16-be"), new.encode("utf-16-be"))
+
+
+def _advances(root) -> dict[str, set[tuple[str, float]]]:
+    """The font names of the game's rulebook (set in both families), their subset tag left out, each with the
+    (character, advance per point) it draws."""
+    import pdfplumber
+
+    drawn: dict[str, set[tuple[str, float]]] = {}
+    with pdfplumber.open(root / "output/mini/mini-rulebook-a4.pdf") as pdf:
+        for ch in (ch for page in pdf.pages for ch in page.chars if ch["text"].strip()):
+            drawn.setdefault(ch["fontname"].split("+", 1)[-1], set()).add(
+                (ch["text"], round((ch["x1"] - ch["x0"]) / ch["size"], 3)))
+    return drawn
+
+
+def test_font_files_of_one_postscript_name_each_draw_their_own_glyphs_in_one_process(tmp_path):
+    """ReportLab gives a font registered under a PostScript name it met before the first font of that name: a
+    second game (or a font file replaced while `pnp serve` runs) whose font file had the name of another's was
+    drawn with the other's glyphs, exit 0. Built in one process: a game in Source Sans, a game with it and another
+    font under Source Sans's name (two families), then the first game's file replaced by the other.
+    Each text is as wide as its own file says, and the two files of one game print under two names (their PDF
+    parts are named after it)."""
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    files = {"sans": (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes(),
+             "other": _font_named((REPO / "pnp/fonts/AveriaSerifGWF/AveriaSerifGWF-Italic.ttf").read_bytes(),
+                                  "AveriaSerifGWF-Italic", "SourceSansPro-Regular")}
+    widths = {name: TTFont(name, io.BytesIO(font)).stringWidth for name, font in files.items()}  # each file's own
+    games = {"sans": {"Body": "sans", "Display": "sans"}, "both": {"Body": "sans", "Display": "other"}}
+    for game, families in games.items():
+        root = make_project(tmp_path / game, changes={"fonts/fonts.yaml": "families:\n" + "".join(
+            f"  {family}: {{regular: {file}.ttf}}\n" for family, file in families.items())})
+        for file in families.values():
+            (root / "fonts" / f"{file}.ttf").write_bytes(files[file])
+        result = run(root, "build")
+        assert result.exit_code == 0, result.output
+        drawn = _advances(root)
+        used = list(dict.fromkeys(families.values()))  # in fonts.yaml's order: the first prints its own name
+        assert sorted(drawn) == ["SourceSansPro-Regular", *(
+            f"SourceSansPro-Regular-{hashlib.sha256(files[file]).hexdigest()[:8]}" for file in used[1:])], drawn
+        for font_name, file in zip(sorted(drawn), used):
+            for name in files:  # drawn as wide as its own file says, and not as the other (the two differ)
+                assert all(abs(widths[name](ch, 1) - advance) < 0.002 for ch, advance in drawn[font_name]) \
+                    == (name == file), (game, font_name, name)
+    swapped = tmp_path / "sans"  # its font file replaced by the other (as while `pnp serve` runs), built again
+    (swapped / "fonts" / "sans.ttf").write_bytes(files["other"])
+    assert run(swapped, "build").exit_code == 0
+    drawn = _advances(swapped)
+    assert list(drawn) == ["SourceSansPro-Regular"] and all(
+        abs(widths["other"](ch, 1) - advance) < 0.002 for ch, advance in drawn["SourceSansPro-Regular"])
+
+
+@pytest.mark.parametrize("start, rest", [(b"OTTO", None), (b"\0\1\0\0", b"x" * 100)],
+                         ids=["postscript-outlines", "no-table-directory"])
+def test_a_font_file_reportlab_cannot_load_is_named_as_fonts_yaml_names_it(tmp_path, start, rest):
+    """ReportLab's messages on a font file it cannot read (PostScript outlines, no table directory) named the
+    file by its absolute path: said at fonts.yaml's line, the file is named as fonts.yaml names it."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: sub/f.ttf}\n  Display: {regular: sub/f.ttf}\n"})
+    (root / "fonts" / "sub").mkdir()
+    font = rest or (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()[4:]
+    (root / "fonts" / "sub" / "f.ttf").write_bytes(start + font)
+    result = run(root, "validate")
+    said = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and len(said) == 1, result.output
+    assert said[0].startswith("fonts/fonts.yaml:2:19: error: font Body regular (sub/f.ttf) cannot be loaded: ")
+    assert str(tmp_path) not in result.output and "/fonts/sub" not in result.output

@@ -48,6 +48,8 @@ MAX_CMAP_CODES = 200_000
 SUBSETS_KEPT = 32  # of each registered font, its last subsets' bytes (an edit draws the same glyphs again)
 # fonts.yaml path -> (its bytes' digest, FontSet, the font files' statuses): kept while none of them changes
 _LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
+# font file (its path and status) -> its PostScript name and its content's digest, read when it was registered
+_FACES: dict[tuple[Path, tuple[int, ...]], tuple[bytes, str]] = {}
 
 
 class FontSet:
@@ -62,6 +64,15 @@ class FontSet:
         # (family, bold, italic) -> name: asked for every run of text laid out or drawn
         self._names: dict[tuple[str, bool, bool], str] = {}
         self._mapped_by_all: dict[str, frozenset[str]] = {}  # family -> the characters each of its styles maps
+        self._printed: dict[bytes, str] = {}  # PostScript name -> the digest of the first font file of that name
+
+    def printed_name(self, postscript: bytes, digest: str) -> bytes:
+        """The name a font file's PDF fonts print: its PostScript name, but for a second file of the same name
+        and other content, that name and its content's digest (the fonts' parts in a PDF are named after it, so
+        two of one name collided). Of this fonts.yaml alone, in its order: a build prints the same names alone
+        or after other games."""
+        first = self._printed.setdefault(postscript, digest)
+        return postscript if first == digest else postscript + b"-" + digest[:8].encode()
 
     def name(self, family: str, bold: bool = False, italic: bool = False) -> str:
         found = self._names.get((family, bold, italic))
@@ -330,26 +341,56 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
         # and a font file replaced while `pnp serve` runs is read again (ReportLab keeps what it registered)
         status = _status(real)
         files.append((real, status))
+        what = f"font {family} {style} ({file})"
+        font = None
+        if (real, status) not in _FACES:
+            font = _read_font(real, status, file, where, what, read)
+        postscript, digest = _FACES[(real, status)]
+        printed = fonts.printed_name(postscript, digest)
         reg = f"{family}-{style}-{hashlib.sha1(f'{real}{status}'.encode()).hexdigest()[:6]}"
+        reg += "" if printed == postscript else f"-{digest[:8]}"
         if reg not in pdfmetrics.getRegisteredFontNames():
-            raw = read_project_file(real, MAX_FONT_BYTES, where, "font file", shown=file)
-            read[0] += len(raw)
-            if read[0] > MAX_FONTS_READ:
-                raise DataError(f"the font files fonts.yaml names add up to more than {MAX_FONTS_READ >> 20} MB, "
-                                "each counted for every family and style naming it", where)
-            _check_character_maps(raw, f"font {family} {style} ({file})", where)
-            data = io.BytesIO(raw)
-            data.name = str(real)  # what ReportLab calls the font in its messages
-            try:
-                font = TTFont(reg, data)
-            except Exception as e:  # noqa: BLE001 - a font parser meeting any broken file: say which, no traceback
-                raise DataError(f"font {family} {style} ({file}) cannot be loaded: {e}", where) from None
-            _check_embeddable(font, hashlib.sha256(raw).digest(), f"font {family} {style} ({file})", where)
-            font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
-            pdfmetrics.registerFont(font)
+            font = font or _read_font(real, status, file, where, what, read)
+            font.fontName = reg
+            _register_face(font, printed, digest)
         names[style] = reg
         fonts.files[reg] = (file, where)
     return names
+
+
+def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | None, what: str,
+               read: list[int]) -> TTFont:
+    """The font file parsed and checked (its PostScript name and content digest noted in _FACES, under its path
+    and `status`); `read` counts the bytes of font files read so far."""
+    raw = read_project_file(real, MAX_FONT_BYTES, where, "font file", shown=file)
+    read[0] += len(raw)
+    if read[0] > MAX_FONTS_READ:
+        raise DataError(f"the font files fonts.yaml names add up to more than {MAX_FONTS_READ >> 20} MB, "
+                        "each counted for every family and style naming it", where)
+    _check_character_maps(raw, what, where)
+    data = io.BytesIO(raw)
+    data.name = file  # what ReportLab calls the font in its messages: the file as fonts.yaml says it
+    try:
+        font = TTFont(what, data)
+    except Exception as e:  # noqa: BLE001 - a font parser meeting any broken file: say which, no traceback
+        raise DataError(f"{what} cannot be loaded: {e}", where) from None
+    digest = hashlib.sha256(raw).digest()
+    _check_embeddable(font, digest, what, where)
+    font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
+    _FACES[(real, status)] = (font.face.name, digest.hex())
+    return font
+
+
+def _register_face(font: TTFont, printed: bytes, digest: str) -> None:
+    """Register the font, its PDF name `printed`. ReportLab gives a font whose face (PostScript) name it met
+    before the first font of that name (its glyphs, its widths): two files of one name, two games' or one
+    file replaced while `pnp serve` runs, drew the second with the first's glyphs. So it is registered under a
+    face name of its content and printed name, one font per content, and then given the name its PDFs print."""
+    font.face.name = printed + b"." + digest.encode()
+    try:
+        pdfmetrics.registerFont(font)
+    finally:
+        font.face.name = printed
 
 
 class _KeptSubsets:

@@ -45,6 +45,7 @@ _drawings: dict[bytes, Any] = {}  # file content's digest -> svglib's drawing of
 MAX_ICON_BYTES = 1024 * 1024
 MAX_ICON_ELEMENTS = 2_000  # counting each <use> as the elements it repeats
 MAX_CHAIN = 300  # elements within elements, and <use> of <use>, deeper than this are refused
+MAX_NESTED = 250  # elements within elements as written: svglib's parser (libxml) reads at most 256
 # An embedded picture is decoded and embedded again at each <use> of it (about a second per 30 million pixels):
 # it counts as one element per this many of its pixels, so an icon draws at most 4 million pixels in all
 PIXELS_PER_ELEMENT = 2_000
@@ -55,6 +56,7 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 MAX_ICON_SIZE = 100_000.0  # width and height, in points (1.4 m)
 MIN_ICON_SIZE = 1e-6  # ...and at least this: fitting a smaller one to its box scales it past any number a PDF holds
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+_URL = re.compile(r"""url\(\s*['"]?([^'")]*)""", re.IGNORECASE)  # what a paint's url(...) refers to
 _EMBEDDED = re.compile(r"^data:image/(jpe?g|png);base64")  # the embedded pictures svglib decodes (its pattern)
 
 
@@ -238,14 +240,7 @@ _over_time: dict[bytes, Problem] = {}  # icon content's digest -> its problem: s
 
 
 def _why_unreadable(svg: bytes, digest: bytes) -> Problem | None:
-    from xml.etree import ElementTree
-
-    try:
-        ElementTree.fromstring(svg)  # for the line of a syntax error, which svglib only logs
-    except ElementTree.ParseError as e:
-        line, column = e.position
-        return f"not a well-formed SVG file ({str(e).split(':')[0]})", line, column + 1
-    outside = _outside_reference(svg)
+    outside = _syntax_problem(svg) or _outside_reference(svg)
     if outside is not None:
         return outside
     try:
@@ -255,6 +250,38 @@ def _why_unreadable(svg: bytes, digest: bytes) -> Problem | None:
     except Exception as e:  # noqa: BLE001 - svglib's and ReportLab's errors on what they cannot draw, ours too
         problem = str(e).splitlines()[-1] if str(e) else type(e).__name__
     return None if problem is None else (f"the SVG file cannot be drawn: {problem}", 1, 1)
+
+
+class _NestedTooDeep(Exception):
+    """Stops reading an icon at the element nested past MAX_NESTED."""
+
+
+def _syntax_problem(svg: bytes) -> Problem | None:
+    """(message, line, column) of an icon file that is not well-formed XML or nests elements deeper than
+    MAX_NESTED, or None: read with the standard library's expat, which says where (svglib only logs a syntax
+    error, and its parser, libxml, refuses deep nesting in its own words)."""
+    from xml.parsers import expat
+
+    parser = expat.ParserCreate()
+    depth = [0]
+
+    def start(name: str, attributes: dict[str, str]) -> None:
+        depth[0] += 1
+        if depth[0] > MAX_NESTED:
+            raise _NestedTooDeep
+
+    def end(name: str) -> None:
+        depth[0] -= 1
+
+    parser.StartElementHandler, parser.EndElementHandler = start, end
+    try:
+        parser.Parse(svg, True)
+    except expat.ExpatError as e:
+        return f"not a well-formed SVG file ({expat.errors.messages[e.code]})", e.lineno, e.offset + 1
+    except _NestedTooDeep:
+        return (f"its elements are nested more than {MAX_NESTED} deep (an icon needs a few levels of groups)",
+                parser.CurrentLineNumber, parser.CurrentColumnNumber + 1)
+    return None
 
 
 def _outside_reference(svg: bytes) -> Problem | None:
@@ -296,20 +323,39 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
                 "put the words in the layout", node.sourceline or 1, 1)
     if shape := node.get("d") or node.get("points"):
         weights[node] = sum(1 for _ in _NUMBER.finditer(shape)) // NUMBERS_PER_ELEMENT
+    where = node.sourceline or 1
+    if (target := _url_outside(node)) is not None:
+        return _outside(target, where)
     href = (node.get(_XLINK_HREF) or node.get("href") or "").strip()
     if not href or href.startswith("#"):
         return None
-    where = node.sourceline or 1
     embedded = _EMBEDDED.match(href)
     if embedded is None:
-        shown = href if len(href) <= 60 else href[:59] + "…"
-        return (f"refers to '{shown}' outside the icon; an icon may refer only to its own elements "
-                "(#id) and embed PNG or JPEG pictures", where, 1)
+        return _outside(href, where)
     problem, pixels = _embedded_problem(href[embedded.end() + 1:])
     if problem:
         return f"its embedded picture {problem}", where, 1
     weights[node] = weights.get(node, 0) + pixels // PIXELS_PER_ELEMENT
     return None
+
+
+def _url_outside(node: Any) -> str | None:
+    """What a paint, clip or mask given as url(...) refers to, when that is not one of the icon's own elements
+    (svglib reads them from attributes, style and <style> alike, and fails on a file's URL)."""
+    from lxml import etree
+
+    values = node.attrib.values()
+    for value in [*values, node.text or ""] if etree.QName(node).localname == "style" else values:
+        for target in _URL.findall(value):
+            if not target.strip().startswith("#"):
+                return str(target.strip())
+    return None
+
+
+def _outside(target: str, where: int) -> Problem:
+    shown = target if len(target) <= 60 else target[:59] + "…"
+    return (f"refers to '{shown}' outside the icon; an icon may refer only to its own elements "
+            "(#id) and embed PNG or JPEG pictures", where, 1)
 
 
 def _embedded_problem(payload: str) -> tuple[str | None, int]:
