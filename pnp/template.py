@@ -343,8 +343,8 @@ def _check_int(value: object, what: str) -> None:
 def _finite(value: _T) -> _T:
     """A template's computed value, refused when it is a float past what a number can hold (inf, or nan made
     from one): printed it read 'inf', and a literal such a number is refused already (_numbers_checked)."""
-    if type(value) is float and not math.isfinite(value):
-        raise LimitError("a number too large to compute (it comes out as infinity)" if math.isinf(value) else
+    if type(value) is float and not math.isfinite(number := cast(float, value)):
+        raise LimitError("a number too large to compute (it comes out as infinity)" if math.isinf(number) else
                          "a result that is no number (nan: made from a number too large to compute, or "
                          "the text 'nan' read as one)")
     return value
@@ -1384,29 +1384,39 @@ def render(source: Any, context: Mapping[str, Any], max_chars: int = MAX_STRING,
         return quick
     if source in _budget.too_slow:
         raise _budget.too_slow[source]
-    crossing: int | None = None  # the source line where the text went past max_chars, when it is the source's own
+    crossing: list[int | None] = [None]  # the source line where the text went past max_chars (_generated)
     try:
         with _EVALUATION:
             template = _compile_template(source, "<template>" if origins is None else TRACED_FILE)
-            out: list[str] = []
-            size = 0
-            pieces = cast(Generator[str, None, None], template.generate(context))  # (typed as an Iterator: it is a generator)
-            _ORIGIN.at = None
-            for piece in pieces:
-                if origins is not None and piece:
-                    origins.append((size, *(_ORIGIN.at or (_yield_line(pieces, template), False))))
-                    _ORIGIN.at = None
-                size += len(piece)
-                if size > max_chars:  # thrown in at the template's yield, so the error has the line writing it
-                    crossing = _line_in_text(source, piece, len(piece) - (size - max_chars))
-                    pieces.throw(LimitError(too_long.format(max_chars=max_chars)))
-                out.append(piece)
-            return "".join(out)
+            return _generated(template, context, source, (max_chars, too_long), origins, crossing)
     except _EXPECTED as e:
         failure = _remember(source, e)
-        if crossing is not None and isinstance(e, LimitError) and failure.line is not None and crossing > failure.line:
-            failure.line = crossing
+        line = crossing[0]
+        if line is not None and isinstance(e, LimitError) and failure.line is not None and line > failure.line:
+            failure.line = line
         raise failure from None
+
+
+def _generated(template: Any, context: Mapping[str, Any], source: str, limit: tuple[int, str],
+               origins: list[tuple[int, int, bool]] | None, crossing: list[int | None]) -> str:
+    """render's text, made piece by piece: `limit` (max_chars, too_long) stops it at the piece going past,
+    noting in `crossing` the source line where it did when the piece is the source's own text; with
+    `origins`, each piece's (offset, template line, literal?) is noted there."""
+    max_chars, too_long = limit
+    out: list[str] = []
+    size = 0
+    pieces = cast(Generator[str, None, None], template.generate(context))  # (typed as an Iterator: it is a generator)
+    _ORIGIN.at = None
+    for piece in pieces:
+        if origins is not None and piece:
+            origins.append((size, *(_ORIGIN.at or (_yield_line(pieces, template), False))))
+            _ORIGIN.at = None
+        size += len(piece)
+        if size > max_chars:  # thrown in at the template's yield, so the error has the line writing it
+            crossing[0] = _line_in_text(source, piece, len(piece) - (size - max_chars))
+            pieces.throw(LimitError(too_long.format(max_chars=max_chars)))
+        out.append(piece)
+    return "".join(out)
 
 
 def _line_in_text(source: str, piece: str, cut: int) -> int | None:
