@@ -201,8 +201,15 @@ def test_folders_nested_past_pythons_recursion_limit_are_inputs_like_any_other(t
     (deep / "x.yaml").write_text("[]\n")
     (game / "cards.yaml").write_text("[]\n")
     (game / "loop").symlink_to("..")
-    names = inputs.snapshot(project, "g")
-    assert sorted(names) == ["cards/g/cards.yaml", "cards/g/" + "d/" * 1200 + "x.yaml"]
+    try:
+        names = inputs.snapshot(project, "g")
+        assert sorted(names) == ["cards/g/cards.yaml", "cards/g/" + "d/" * 1200 + "x.yaml"]
+    finally:  # removed here, deepest first: pytest's clean-up of old temporary folders (shutil.rmtree) recurses,
+        # and a later run's would raise RecursionError on this tree
+        (deep / "x.yaml").unlink()
+        while deep != game:
+            deep.rmdir()
+            deep = deep.parent
 
 
 def test_a_game_folder_holding_more_files_than_the_cap_is_refused_by_name_before_they_are_read(tmp_path, monkeypatch):
