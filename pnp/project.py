@@ -96,7 +96,12 @@ class Project:
         thousand deep (a game folder someone sent) made rglob raise RecursionError. DataError past
         MAX_FOLDER_FILES."""
         files: list[Path] = []
-        folders = [tree]
+        self._walk(tree, lambda path: files.append(Path(path)))
+        return files
+
+    def _walk(self, tree: Path, found: Callable[[str], object]) -> int:
+        """files_below's walk: `found` is given each entry's path; returns how many there were."""
+        count, folders, shown = 0, [str(tree)], self.rel(tree)  # (shown only past the limit)
         while folders:
             try:
                 with os.scandir(folders.pop()) as entries:
@@ -105,11 +110,11 @@ class Project:
                 continue
             for entry in listed:
                 if entry.is_dir(follow_symlinks=False):
-                    folders.append(Path(entry.path))
+                    folders.append(entry.path)
                 elif not _is_folder(entry):
-                    count_folder_file(len(files), self.rel(tree))
-                    files.append(Path(entry.path))
-        return files
+                    count = count_folder_file(count, shown)
+                    found(entry.path)
+        return count
 
     def folder_problems(self, game_id: str) -> list[DataError]:
         """What the game's input folders hold past MAX_FOLDER_FILES, as a build would refuse it: said by
@@ -117,7 +122,7 @@ class Project:
         problems = []
         for tree in self.input_trees(game_id):
             try:
-                self.files_below(tree)
+                self._walk(tree, len)  # (counted only)
             except DataError as e:
                 problems.append(e)
         return problems
