@@ -122,3 +122,17 @@ def test_a_photo_turned_by_its_exif_orientation_prints_upright_resampled_or_not(
         assert abs(height - 2 * width) <= 1  # portrait, as viewers show it (resampled: rounded up)
         top, bottom = picture.getpixel((width // 2, height // 4)), picture.getpixel((width // 2, 3 * height // 4))
         assert top[2] > 200 > top[0] and bottom[0] > 200 > bottom[2]  # blue above red
+
+
+
+def test_a_picture_padded_past_what_its_pixels_need_is_refused_at_its_element(tmp_path):
+    """A 400 x 200 JPEG with 3 MB after its end: embedded as it was, every PDF printing it carried the 3 MB (a
+    game padding one to 100 MB made each export spend 18 s more; a padded WebP is read whole at each opening)."""
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", "jpg")},
+                        images={"layouts/mini/images/art.jpg": [400, 200]})
+    art = root / "layouts" / "mini" / "images" / "art.jpg"
+    art.write_bytes(art.read_bytes() + b"\0" * 3_000_000)
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    assert "layouts/mini/card.yaml:3:24: error: image 'images/art.jpg' cannot be used: a file of 3,0" in result.output
+    assert "400x200 px" in result.output

@@ -3,6 +3,7 @@ would hand a PostScript file named pic.png to Ghostscript."""
 
 import contextlib
 import mmap
+import os
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +32,17 @@ MAX_JPEG_SCANS = 30
 DEEP_MODES = frozenset({"I", "I;16", "I;16B", "I;16L", "I;16N"})
 ORIENTATION = 0x0112  # the EXIF tag of how a camera held the picture: 1 upright; 5 to 8 turned a quarter
 TURNED = frozenset({5, 6, 7, 8})
+# A picture's file holds its pixels, compressed, and a little about them (EXIF, colour profile, XMP: under
+# 1 MB in a photograph): a 400 x 400 JPEG padded to 100 MB (bytes after its end, or comments before its
+# picture) was embedded whole in every PDF printing it (each export spent 18 s more), and a padded WebP is read
+# whole at each opening. A file of more bytes than its pixels could need is refused
+MAX_BYTES_PER_PIXEL = 4
+METADATA_BYTES = 2 * 1024 * 1024
+
+
+def padded(file_bytes: int, size: tuple[int, int]) -> bool:
+    """Whether a picture's file holds more bytes than its pixels could need (MAX_BYTES_PER_PIXEL)."""
+    return file_bytes > size[0] * size[1] * MAX_BYTES_PER_PIXEL + METADATA_BYTES
 
 
 def orientation(image: "Image.Image") -> int:
@@ -100,7 +112,8 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
     """(the file after following links, its (width, height) in pixels as it is seen, whether it can be embedded
     as it is) of an image a game names, read from its header: a picture whose EXIF says the camera was turned
     is seen turned (a phone's portrait photo is stored on its side), and it, or one of more than 8 bits a
-    sample (DEEP_MODES), must be redrawn (pnp.draw.pictures) to print as it is seen. DataError at `mark`, naming the image as `shown`, unless it is an ordinary file inside the
+    sample (DEEP_MODES), must be redrawn (pnp.draw.pictures) to print as it is seen. A file padded
+    with bytes its pixels do not need (padded) is refused. DataError at `mark`, naming the image as `shown`, unless it is an ordinary file inside the
     project, under MAX_IMAGE_BYTES, one of IMAGE_FORMATS and of at most MAX_IMAGE_PIXELS (its pixels are
     decoded, once, by pnp.draw.pictures)."""
     real = project.inside(path, mark, "image", shown=shown)
@@ -111,6 +124,10 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
             held = orientation(image)
             size = image.size[::-1] if held in TURNED else image.size
             as_is = held == 1 and image.mode not in DEEP_MODES
+            if padded(file_bytes := os.fstat(f.fileno()).st_size, image.size):
+                raise DataError(f"image '{shown}' cannot be used: a file of {file_bytes:,} bytes for "
+                                f"{image.size[0]}x{image.size[1]} px, more than its pixels could need "
+                                f"({MAX_BYTES_PER_PIXEL} bytes a pixel and 2 MB): data after its picture?", mark)
     return real, size, as_is
 
 
