@@ -217,3 +217,15 @@ def test_a_typed_number_past_what_a_chart_places_is_an_error_with_its_line(tmp_p
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert any(ln.startswith(f"cards/rt/game.yaml:{line}:") and "'weight' as a number" in ln
                for ln in result.output.splitlines()), result.output
+
+
+def test_negative_weights_and_numbers_too_near_zero_give_a_report(tmp_path):
+    # a counts grid of negative weights shaded a cell by a share of -2, and a derived 5e-324 made a
+    # histogram's round step 0: both were tracebacks; the tiny one is now left out of the charts
+    game = GAME.replace('      double: "item.power * 2"\n', '      double: "item.power * 2"\n'
+                                                             '      loss: "-item.power"\n'
+                                                             '      tiny: "5e-324 * item.power"\n').replace(
+        "{kind: counts, table: cards, x: colour, by: big}", "{kind: counts, table: cards, x: colour, by: big, "
+                                                            "weight: loss}")
+    _, text = report_text(game_project(tmp_path, game))
+    assert "cards.tiny" not in text and "cards.loss" in text

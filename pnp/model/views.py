@@ -49,19 +49,21 @@ def table_fields(spec: Mapping[str, Any]) -> dict[str, str]:
 
 # The largest number a chart or a margin places: the sums, differences and squares a chart makes of its
 # numbers stay finite (two derived values of +-1.7e308 made a histogram's range infinite, and a scatter's
-# trend and a counts view's weights overflowed: tracebacks)
+# trend and a counts view's weights overflowed: tracebacks), and the smallest but 0
 MAX_CHARTED = 1e100
 
 
 def is_number(value: object) -> bool:
-    """A number a chart or a margin can place: infinity, nan and a number past MAX_CHARTED (a derived
-    `10 ** 1000 * item.power`) have no place on an axis (a histogram of one ended in a traceback)."""
+    """A number a chart or a margin can place: infinity, nan, a number past MAX_CHARTED (a derived
+    `10 ** 1000 * item.power`) or nearer 0 than its inverse have no place on an axis (a histogram of one
+    ended in a traceback)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
     try:
-        return abs(float(value)) <= MAX_CHARTED
+        size = abs(float(value))
     except OverflowError:
         return False
+    return size == 0 or 1 / MAX_CHARTED <= size <= MAX_CHARTED  # (and 5e-324's round step is 0: StopIteration)
 
 
 def numeric(game: GameShape, table: str, name: str, kind: str) -> bool:
@@ -111,7 +113,7 @@ def _shape_problems(game: GameShape, view: Record, fields: dict[str, str]) -> It
         name = view.get(key)
         if name is not None and not numeric(game, table, name, fields[name]):
             yield f"a {kind} charts '{name}' as a number, but it is {fields[name]}" + (
-                " and not every row's value is a number a chart can place (text, infinity, nan or past 1e100)"
+                " and not every row's value is a number a chart can place (text, infinity, nan, past 1e100 or nearer 0 than 1e-100)"
                 if fields[name] == "derived" or fields[name] in NUMERIC_TYPES else ""), key
 
 
