@@ -536,7 +536,10 @@ def _power(left: Any, right: Any) -> Any:
     if isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right > 0 and \
             right * max(left.bit_length() - 1, 1) > MAX_NUMBER_BITS:
         raise LimitError(f"{left} ** {right} is too large to compute")
-    return left ** right
+    result = left ** right
+    if isinstance(result, complex):  # (-8) ** 0.5 printed '(1.7e-16+2.8j)'
+        raise ValueError(f"{_describe_value(left)} to the power {shown(right, 30)} has no real value")
+    return result
 
 
 def _modulo(left: Any, right: Any) -> Any:
@@ -1077,12 +1080,17 @@ class _Env(ImmutableSandboxedEnvironment):
         if any(spec and "{" in spec for _, _, spec, _ in _FORMATTER.parse(fmt)):  # '{:{}}'.format(1, 10**9)
             raise LimitError("widths given as arguments ('{:{}}') are not allowed in formats")
         repeated = re.search(r"\{[\w\[.]", fmt) is not None  # '{0}{0}' fills fields with one argument
+        # a '%' field writes its number times 100: '{:.2%}'.format(1e307) printed 'inf%'
+        percent = any(spec and spec.endswith("%") for _, _, spec, _ in _FORMATTER.parse(fmt))
 
         def bounded(*args: Any, **kwargs: Any) -> str:
             given = args[0] if value.__name__ == "format_map" and args else kwargs
-            values = list(given.values()) if _is_mapping(given) else []
-            _format_size(fmt, list(args) + values + self._fields_reached(fmt, args, given), fmt.count("{"),
-                         repeated)
+            values = list(args) + (list(given.values()) if _is_mapping(given) else [])
+            values += self._fields_reached(fmt, args, given)
+            _format_size(fmt, values, fmt.count("{"), repeated)
+            for number in values if percent else ():
+                if type(number) is float:
+                    _finite(number * 100)
             return _check_result(wrapped(*args, **kwargs))
 
         return bounded
