@@ -618,6 +618,16 @@ def _round_filter(value: Any, precision: Any = 0, method: str = "common") -> Any
     return jinja2.filters.do_round(value, precision, method)  # type: ignore[arg-type]
 
 
+def _int_filter(value: Any, default: Any = 0, base: Any = 10) -> Any:
+    """Jinja's int filter, a text of a number too large to read refused rather than read as the default:
+    `'1' * 4400 | int` is past Python's 4,300 digits and its float is infinity, and it printed 0."""
+    number = jinja2.filters.do_int(value, default, base)
+    if number is default and isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            _finite(float(value))
+    return number
+
+
 def _filesizeformat(value: Any, binary: bool = False) -> str:
     """Jinja's filesizeformat, a size past what a number can hold refused: it multiplies the size by 1,000
     or 1,024 before it writes it, and 1e308 came out as 'inf YB'."""
@@ -1164,6 +1174,7 @@ ENV.filters = {name: _guard_filter(name, f) for name, f in ENV.filters.items()}
 ENV.filters["sum"] = _guard_filter("sum", _sum_filter)
 ENV.filters["round"] = _guard_filter("round", _round_filter)
 ENV.filters["filesizeformat"] = _guard_filter("filesizeformat", _filesizeformat)
+ENV.filters["int"] = _guard_filter("int", _int_filter)
 ENV.filters["_pnp_origin"] = _pnp_origin
 
 
