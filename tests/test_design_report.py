@@ -195,3 +195,37 @@ def test_counts_by_two_fields_with_many_values_show_forty_of_each_and_say_the_re
                         "  - {kind: counts, table: cards, x: id, by: name}").replace("length <= 20", "length <= 50")
     _, text = report_text(game_project(tmp_path, game, cards_yaml(45)))
     assert "45 values of id, the first 40 shown; 45 values of name, the first 40 shown" in text
+
+
+def test_a_scatter_of_a_field_no_row_gives_says_so(tmp_path):
+    # a derived field that is none in every row: the scatter drew no point, a traceback (max of nothing)
+    game = GAME.replace('      double: "item.power * 2"\n', '      double: "item.power * 2"\n'
+                                                             '      nothing: "none"\n').replace(
+        "x: power, y: weight, by: colour", "x: nothing, y: weight, by: colour")
+    _, text = report_text(game_project(tmp_path, game))
+    assert "no row gives both nothing and weight" in text
+
+
+def test_a_typed_number_past_what_a_chart_places_is_an_error_with_its_line(tmp_path):
+    # weights of 1.7e+308 and -1.7e+308: the histogram's range, the scatter's trend and the counts' sums
+    # were infinite (OverflowError tracebacks) though validate said ok
+    view = "  - {kind: histogram, table: cards, x: weight}\n"
+    game = GAME.replace("report:\n", "report:\n" + view)
+    cards = cards_yaml().replace("weight: 2.5,", "weight: 1.7e+308,").replace("weight: 1.0,", "weight: -1.7e+308,")
+    result = run(game_project(tmp_path, game, cards), "report", "rt")
+    line = game.splitlines().index(view.rstrip("\n")) + 1
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert any(ln.startswith(f"cards/rt/game.yaml:{line}:") and "'weight' as a number" in ln
+               for ln in result.output.splitlines()), result.output
+
+
+def test_negative_weights_and_numbers_too_near_zero_give_a_report(tmp_path):
+    # a counts grid of negative weights shaded a cell by a share of -2, and a derived 5e-324 made a
+    # histogram's round step 0: both were tracebacks; the tiny one is now left out of the charts
+    game = GAME.replace('      double: "item.power * 2"\n', '      double: "item.power * 2"\n'
+                                                             '      loss: "-item.power"\n'
+                                                             '      tiny: "5e-324 * item.power"\n').replace(
+        "{kind: counts, table: cards, x: colour, by: big}", "{kind: counts, table: cards, x: colour, by: big, "
+                                                            "weight: loss}")
+    _, text = report_text(game_project(tmp_path, game))
+    assert "cards.tiny" not in text and "cards.loss" in text

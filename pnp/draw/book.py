@@ -133,7 +133,28 @@ def parse(markdown: str) -> list[Token]:
     picture it cannot show at its line instead, and draws no link."""
     markdown_parser = MarkdownIt("commonmark").enable("table")
     markdown_parser.validateLink = _any_link  # type: ignore[method-assign]
-    return markdown_parser.parse(markdown)
+    env: dict[str, Any] = {}
+    tokens = markdown_parser.parse(markdown, env)
+    return _with_unused_references(tokens, env.get("references") or {})
+
+
+def _with_unused_references(tokens: list[Token], references: dict[str, Any]) -> list[Token]:
+    """The tokens, with a `reference` block at the line of each `[name]: text` line no picture or link uses:
+    Markdown takes such a line for a link's target and prints nothing of it ('[Optional]: Shuffle' was left
+    out of the rulebook without a word); the book refuses it as a block it does not print."""
+    used = _targets(tokens)
+    unused = sorted((ref["map"][0], label, ref["href"]) for label, ref in references.items()
+                    if ref.get("map") and ref["href"] not in used)
+    for line, label, href in reversed(unused):
+        at = next((i for i, t in enumerate(tokens) if t.level == 0 and t.map and t.map[0] > line), len(tokens))
+        tokens.insert(at, Token("reference", "", 0, map=[line, line + 1], content=f"[{label}]: {href}"))
+    return tokens
+
+
+def _targets(tokens: list[Token]) -> set[str]:
+    """The sources of the pictures and the targets of the links the Markdown's text holds."""
+    return {str(c.attrGet("src") or c.attrGet("href") or "") for t in tokens if t.type == "inline"
+            for c in t.children or [] if c.type in ("image", "link_open")}
 
 
 def _any_link(url: str) -> bool:
@@ -161,7 +182,8 @@ def _block_end(tokens: list[Token], i: int) -> int:
 
 # Markdown's blocks the rulebook has no way to print, and what they are to the writer
 _UNPRINTED = {"code_block": "text indented four spaces or more (a code block, to Markdown)",
-              "fence": "a fenced code block (```)", "html_block": "a block of HTML"}
+              "fence": "a fenced code block (```)", "html_block": "a block of HTML",
+              "reference": "a line '[name]: text' (the target of a link, to Markdown)"}
 
 
 def _unprinted(st: "_Story") -> int:

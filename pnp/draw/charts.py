@@ -318,7 +318,7 @@ def _shades(cells: list[float | None], i: int, top: float) -> TableStyles:
     """Table styles shading row `i`'s cells by their share of `top` (white text on the dark ones)."""
     style: TableStyles = []
     for j, c in enumerate(cells, start=1):
-        share = (c or 0) / top
+        share = min(abs(c or 0) / abs(top), 1.0)  # (a counts view's weights may be negative: a share of -2 was a traceback)
         style.append(("BACKGROUND", (j, i), (j, i), colors.linearlyInterpolatedColor(
             colors.white, colors.HexColor("#0072B2"), 0, 1, share)))
         if share > 0.55:

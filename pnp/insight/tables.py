@@ -242,6 +242,8 @@ def scatter_block(game: "Game", view: View, label: str) -> "Block":
         groups.append({"name": _text(value) if by else "", "points": points, "trend": trend})
         if trend:
             labelled += [(abs(p[1] - (trend[0] * p[0] + trend[1])), p) for p in points]
+    if not any(group["points"] for group in groups):  # (a field with nothing in every row)
+        return {"kind": "note", "text": f"no row gives both {x} and {y}"}
     far = [p for d, p in sorted(labelled, key=lambda f: (-f[0], f[1][2]))[:4] if d > 0]
     return {"kind": "scatter", "x": x, "y": y, "groups": groups, "labelled": far}
 
@@ -325,8 +327,9 @@ def view_block(game: "Game", view: View) -> "Block":
     words = {"scatter": f"{view.get('y')} against {view['x']}", "counts": f"rows per {view['x']}",
              "histogram": f"{view['x']}", "bars": f"{view['x']} per {label}"}[view["kind"]]
     by = f" by {view['by']}" if view.get("by") else ""
-    block.update(title=view.get("title") or f"{view['table']}: {words}{by}", text=view.get("doc") or "",
-                 wide=True)
+    said = block.get("text", "") if block["kind"] == "note" else ""  # (a note's text is what the chart shows)
+    block.update(title=view.get("title") or f"{view['table']}: {words}{by}",
+                 text=" ".join(t for t in (view.get("doc") or "", said) if t), wide=True)
     return block
 
 

@@ -211,6 +211,9 @@ def _derived(game: GameShape, name: str, i: int, item: Record, fname: str, deriv
                 problem = control_problem(result) if isinstance(result, str) else None
                 if problem:  # ('\u202e' in the expression): the rule of the data's own text (model.load)
                     raise ExprError(problem)
+                if callable(result):  # `item.name.upper`: a method kept as the item's value, its memory address
+                    # in whatever prints it
+                    raise ExprError("the value is a function or a method, not a value (is a '()' missing?)")
                 return result
 
             value = compute() if cache is None else cache.value(key, compute)

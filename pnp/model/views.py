@@ -47,22 +47,29 @@ def table_fields(spec: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
+# The largest number a chart or a margin places: the sums, differences and squares a chart makes of its
+# numbers stay finite (two derived values of +-1.7e308 made a histogram's range infinite, and a scatter's
+# trend and a counts view's weights overflowed: tracebacks), and the smallest but 0
+MAX_CHARTED = 1e100
+
+
 def is_number(value: object) -> bool:
-    """A number a chart or a margin can place: infinity, nan and a whole number past the largest float (a
-    derived `10 ** 1000 * item.power`) have no place on an axis (a histogram of one ended in a traceback)."""
+    """A number a chart or a margin can place: infinity, nan, a number past MAX_CHARTED (a derived
+    `10 ** 1000 * item.power`) or nearer 0 than its inverse have no place on an axis (a histogram of one
+    ended in a traceback)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return False
     try:
-        return math.isfinite(float(value))
+        size = abs(float(value))
     except OverflowError:
         return False
+    return size == 0 or 1 / MAX_CHARTED <= size <= MAX_CHARTED  # (and 5e-324's round step is 0: StopIteration)
 
 
 def numeric(game: GameShape, table: str, name: str, kind: str) -> bool:
-    """Whether a field holds numbers: typed int/number, or derived with a number (or nothing) in every row."""
-    if kind in NUMERIC_TYPES:
-        return True
-    if kind != "derived":
+    """Whether a field holds numbers a chart can place: typed int/number or derived, with such a number (or
+    nothing) in every row (a typed 1.7e+308 is a number, but not one a chart can place)."""
+    if kind not in NUMERIC_TYPES and kind != "derived":
         return False
     values = [it.get(name) for it in game.tables.get(table, ())]
     return all(v is None or is_number(v) for v in values)
@@ -106,8 +113,8 @@ def _shape_problems(game: GameShape, view: Record, fields: dict[str, str]) -> It
         name = view.get(key)
         if name is not None and not numeric(game, table, name, fields[name]):
             yield f"a {kind} charts '{name}' as a number, but it is {fields[name]}" + (
-                " and not every row's value is a number a chart can place (text, infinity, nan or past 1e308)"
-                if fields[name] == "derived" else ""), key
+                " and not every row's value is a number a chart can place (text, infinity, nan, past 1e100 or nearer 0 than 1e-100)"
+                if fields[name] == "derived" or fields[name] in NUMERIC_TYPES else ""), key
 
 
 NAMING_KEYS = {"counts": ("x", "by"), "scatter": ("by", "label"), "histogram": ("by",), "bars": ("label",)}

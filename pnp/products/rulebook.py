@@ -59,7 +59,10 @@ class Rulebook(Kind):
             if src.startswith("layout:") and src not in seen:
                 seen.add(src)
                 mark = book_mark(studio, line)
-                name, item = _diagram(studio, src, mark)
+                try:
+                    name, item = _diagram(studio, src, mark)
+                except DataError:  # said by the book's check at its line: the other pictures are still drawn (a
+                    continue  # bad one made every later-checked good one 'not among the rulebook's pictures')
                 out.append(Printable(component, "picture", len(out), item, name, mark=mark))
         return out
 
