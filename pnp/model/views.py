@@ -1,6 +1,5 @@
 """The design report's views: charts a game declares in game.yaml's `report:`, checked against its tables."""
 
-import math
 from collections.abc import Iterator, Mapping
 from typing import Any
 
