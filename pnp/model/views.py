@@ -12,7 +12,7 @@ VIEW_KINDS = ("scatter", "counts", "histogram", "bars")
 VIEW_FIELDS = {
     "kind": {"type": "enum", "values": list(VIEW_KINDS),
              "doc": "scatter: y against x, a trend fitted, the rows furthest from it named; counts: rows per value "
-                    "of x (by a second field `by`: a grid of counts); histogram: how a number is spread (per value "
+                    "of x (by a second field `by`: a grid of counts; 40 values a side at most); histogram: how a number is spread (per value "
                     "of `by`: one series each); bars: each row's number x as a bar named by `label`"},
     "table": {"type": "str", "doc": "the table whose rows are charted"},
     "x": {"type": "str", "doc": "a field of the table (typed or derived): across the chart"},
