@@ -167,9 +167,14 @@ MAX_FOLDER_FILES = 20_000
 
 
 def is_hidden(project: Project, real: Path) -> bool:
-    """Whether a resolved path inside the project lies in a hidden file or folder of it (a name starting with
-    '.': .env, .git, an editor's or a tool's own)."""
-    return any(part.startswith(".") for part in real.relative_to(project.root).parts)
+    """Whether a resolved path inside the project lies in a hidden file or folder of it."""
+    return hidden_part(real.relative_to(project.root).parts)
+
+
+def hidden_part(parts: Sequence[str]) -> bool:
+    """Whether a path, as its parts, holds a hidden file or folder (a name starting with '.': .env, .git, an
+    editor's or a tool's own, and '..'): what pnp neither reads as part of a game nor serves."""
+    return any(part.startswith(".") for part in parts)
 
 
 def _is_folder(entry: "os.DirEntry[str]") -> bool:

@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..errors import DataError, PnpError
-from ..project import open_beneath
+from ..project import hidden_part, open_beneath
 from ..model.load import load_file
 from .preview import Preview
 from .watch import watch
@@ -112,7 +112,7 @@ def _chunks(opened: BinaryIO, size: int) -> Iterator[bytes]:
 def _servable(parts: tuple[str, ...]) -> bool:
     """Whether a path inside the project, as its parts, lies in a served folder with no hidden part ('..'
     included)."""
-    return bool(parts) and parts[0] in SERVED_FOLDERS and not any(p.startswith(".") for p in parts)
+    return bool(parts) and parts[0] in SERVED_FOLDERS and not hidden_part(parts)
 
 
 class Latest(Generic[Drawing]):
