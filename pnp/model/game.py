@@ -333,8 +333,8 @@ def _load_macros(game: Game, chk: CheckerShape) -> None:
         game.macros = module(source, game.context())
     except DataError as e:
         chk.report.add(e)
-    except (OSError, UnicodeDecodeError) as e:
-        chk.error(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown))
+    except OSError as e:  # (bytes that are not UTF-8 are refused by utf8_text, at their line)
+        chk.error(f"cannot read: {e.strerror or e}", Mark(shown))
     except ExprError as e:
         chk.error(f"macros: {e.message}", Mark(shown, e.line or 0, 1 if e.line else 0))
 
