@@ -16,7 +16,7 @@ import string
 import sys
 import threading
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from pathlib import Path
 from types import CodeType
 from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
@@ -47,6 +47,7 @@ MAX_SOURCE = 1_000_000  # characters in one template's source (a rulebook, a mac
 MAX_TOKENS = 25_000  # words of one template's code (names, operators, tags...): what compiling costs (real: < 5,000)
 MAX_NESTING = 50  # operators, brackets and blocks inside one another
 MAX_WRAP_WORK = 200_000_000  # characters wordwrap may copy: its cost grows with text length x longest word / width
+MAX_SCAN_WORK = 200_000_000  # characters x characters strip may compare (see _stripped_size)
 SECONDS_PER_EVALUATION = 2.0
 SECONDS_PER_GAME = 5.0  # all of a game's template work together, compiling included (see `budget`): the largest
 # shipped game (DinoSpan) spends 1.9 s in a cold build; 10 s let a hostile game run 10-11 s of CPU before stopping
@@ -668,9 +669,8 @@ def _bounded_range(*args: int) -> range:
 
 # -- what filters and text methods would build, from their arguments -----------------------------------------
 
-def _replaced_size(text: str | bytes, old: Any, new: Any, count: object = None) -> int:
-    if isinstance(text, str):  # (bytes replace bytes: anything else is refused by replace itself)
-        old, new = str(old), str(new)
+def _replaced_size(text: str, old: Any, new: Any, count: object = None) -> int:
+    old, new = str(old), str(new)
     found = text.count(old) if old else len(text) + 1
     if isinstance(count, int) and count >= 0:
         found = min(found, count)
@@ -678,7 +678,7 @@ def _replaced_size(text: str | bytes, old: Any, new: Any, count: object = None) 
 
 
 def _joined_size(items: list[Any], separator: object) -> int:
-    between = len(separator) if isinstance(separator, (str, bytes)) else len(str(separator))
+    between = len(str(separator))
     return sum(_text_size(item) for item in items) + between * max(len(items) - 1, 0)
 
 
@@ -807,20 +807,70 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     return guarded
 
 
-def _expanded_size(text: str | bytes, tabsize: int = 8) -> int:
-    tabs = text.count(b"\t") if isinstance(text, bytes) else text.count("\t")
-    return len(text) + tabs * max(tabsize, 0)
+def _stripped_size(text: str, chars: object = None) -> int:
+    """strip looks for each character it may take off among `chars`: 300,000 of them on a text as long took 5 s
+    in C, which no time limit stops. Refused when that work is too much."""
+    if isinstance(chars, str) and len(text) * len(chars) > MAX_SCAN_WORK:
+        raise LimitError(f"stripping any of {len(chars):,} characters from a text of {len(text):,} would take too "
+                         "long")
+    return len(text)
 
 
-def _translated_size(text: str, table: Any) -> int:
-    longest = max((_text_size(v) for v in table.values()), default=1) if _is_mapping(table) else 1
-    return len(text) * max(longest, 1)
-
-
-# text method (of str or bytes) -> what it would build, from the text and the call's arguments (the others
-# build at most a width given as a number, which is checked, or a few times the text)
+# text method -> what it would build, from the text and the call's arguments, refused before it builds; the other
+# methods of _OFFERED build at most a few times their text or a width given as a number (checked, _check_int)
 _METHOD_SIZES: dict[str, Callable[..., int]] = {"join": lambda text, items, *_: _joined_size(list(items), text),
-                 "replace": _replaced_size, "expandtabs": _expanded_size, "translate": _translated_size}
+                                                "replace": _replaced_size, "strip": _stripped_size,
+                                                "lstrip": _stripped_size, "rstrip": _stripped_size}
+
+
+class _Kind:
+    """Values of some of Python's built-in types, as a message names them, and the methods templates may call
+    on them: every other attribute those types define is refused (Jinja's sandbox offers them all)."""
+
+    __slots__ = ("name", "types", "offered", "defined")
+
+    def __init__(self, name: str, types: tuple[type, ...], offered: frozenset[str]) -> None:
+        self.name, self.types, self.offered = name, types, offered
+        self.defined = frozenset(attribute for kind in types for attribute in dir(kind))  # (what is closed)
+
+    def refusal(self, attribute: str) -> str:
+        return (f"'{attribute}' of {self.name} is not allowed in a template; templates may call " +
+                (f"these methods of {self.name}: {', '.join(sorted(self.offered))}" if self.offered else
+                 f"no method of {self.name}"))
+
+
+# The methods templates may call, each cheap and bounded (see docs/reference.md, Templates). Text: each builds
+# at most three times its text (a case change: 'ß' is 'SS'), or a width checked (_check_int), or what
+# _METHOD_SIZES sizes first; searching (count, find, index, split, partition, startswith...) takes time linear in
+# the text. Lists: count and index compare items as `in` does. Mappings: a look-up or a view. Attributes a
+# class adds of its own (a group's `grouper` from groupby, a game's fields) are not these types' and stay open.
+_TEXT_METHODS = frozenset({
+    "capitalize", "center", "count", "endswith", "find", "format", "index", "isalnum", "isalpha", "isdecimal",
+    "isdigit", "islower", "isnumeric", "isspace", "istitle", "isupper", "join", "ljust", "lower", "lstrip",
+    "partition", "removeprefix", "removesuffix", "replace", "rfind", "rindex", "rjust", "rpartition", "rsplit",
+    "rstrip", "split", "splitlines", "startswith", "strip", "title", "upper", "zfill"})
+_KINDS = (
+    _Kind("text", (str,), _TEXT_METHODS),
+    _Kind("a list", (list, tuple, range), frozenset({"count", "index"})),
+    _Kind("a mapping", (dict, Mapping), frozenset({"get", "items", "keys", "values"})),
+    _Kind("a number", (int, float), frozenset({"is_integer"})),
+    _Kind("the keys, values or items of a mapping", (KeysView, ValuesView, ItemsView), frozenset()),
+    _Kind("a set", (set, frozenset), frozenset()),
+    _Kind("bytes", (bytes, bytearray), frozenset()),
+)
+_KIND_OF: dict[type, _Kind | None] = {}  # type -> its kind, found once
+
+
+def _kind_of(value: object) -> _Kind | None:
+    """The kind of `value` whose methods are closed, None for other values (a namespace, a loop, a macro)."""
+    kind_type = type(value)
+    if kind_type not in _KIND_OF:
+        _KIND_OF[kind_type] = next((kind for kind in _KINDS if isinstance(value, kind.types)), None)
+    return _KIND_OF[kind_type]
+
+
+class _NotOffered(SecurityError):
+    """A method of a built-in type that templates may not call: its message says which they may."""
 
 
 class _Undefined(StrictUndefined):
@@ -1063,12 +1113,12 @@ class _Env(ImmutableSandboxedEnvironment):
 
     def call(self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         tick()
-        owner = getattr(__obj, "__self__", None)
-        if owner is not None and isinstance(owner, (str, list, bytes)):
+        if isinstance(getattr(__obj, "__self__", None), str):  # a text's method (one of _TEXT_METHODS)
+            owner = __obj.__self__
             for value in list(args) + list(kwargs.values()):  # 'x'.ljust(10**10)
                 _check_int(value, "the number")
-            sizer = _METHOD_SIZES.get(getattr(__obj, "__name__", "")) if isinstance(owner, (str, bytes)) else None
-            if sizer is not None:  # 'x'.join(...), .replace, .expandtabs, .translate: refused before they build
+            sizer = _METHOD_SIZES.get(getattr(__obj, "__name__", ""))
+            if sizer is not None:  # 'x'.join(...), .replace, .strip: refused before they build
                 args = tuple(list(arg) if isinstance(arg, Iterator) else arg for arg in args)
                 given = {k: v for k, v in kwargs.items() if k not in _JINJA_CALL_KEYS}
                 _refuse_longer(sizer(owner, *args, **given), f"what {__obj.__name__} builds")
@@ -1081,7 +1131,23 @@ class _Env(ImmutableSandboxedEnvironment):
         finally:
             _budget.call_depth -= 1
 
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        """Of a value of a built-in type, only the methods offered (_KINDS); anything else as Jinja's sandbox says."""
+        kind = _kind_of(obj)
+        if kind is not None and attr in kind.defined:
+            return attr in kind.offered
+        return super().is_safe_attribute(obj, attr, value)
+
+    def unsafe_undefined(self, obj: Any, attribute: str) -> Undefined:
+        """A refused method, said with the methods that are offered instead."""
+        kind = _kind_of(obj)
+        if kind is None or attribute.startswith("_"):
+            return super().unsafe_undefined(obj, attribute)
+        return self.undefined(kind.refusal(attribute), obj=obj, name=attribute, exc=_NotOffered)
+
     def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
+        if getattr(value, "__name__", None) == "format_map":  # not offered: refused by is_safe_attribute
+            return None
         wrapped = super().wrap_str_format(value)
         if wrapped is None:
             return None
@@ -1094,9 +1160,7 @@ class _Env(ImmutableSandboxedEnvironment):
         percent = any(spec and spec.endswith("%") for _, _, spec, _ in _FORMATTER.parse(fmt))
 
         def bounded(*args: Any, **kwargs: Any) -> str:
-            given = args[0] if value.__name__ == "format_map" and args else kwargs
-            values = list(args) + (list(given.values()) if _is_mapping(given) else [])
-            values += self._fields_reached(fmt, args, given)
+            values = list(args) + list(kwargs.values()) + self._fields_reached(fmt, args, kwargs)
             _format_size(fmt, values, fmt.count("{"), repeated)
             for number in values if percent else ():
                 if type(number) is float:
@@ -1105,7 +1169,7 @@ class _Env(ImmutableSandboxedEnvironment):
 
         return bounded
 
-    def _fields_reached(self, fmt: str, args: tuple[Any, ...], given: Any) -> list[Any]:
+    def _fields_reached(self, fmt: str, args: tuple[Any, ...], given: Mapping[str, Any]) -> list[Any]:
         """The values a format's fields reach through attributes and items ('{0.items}'), sized and checked
         as printed values are: they are formatted without passing through a template's printing."""
         reached: list[Any] = []
@@ -1268,6 +1332,8 @@ def _described(error: BaseException) -> str:
         return f"template syntax error: {error.message}"
     if isinstance(error, UndefinedError):
         return _friendly(str(error.message))
+    if isinstance(error, _NotOffered):
+        return error.message or ""
     if isinstance(error, SecurityError):
         return "not allowed in a template (pnp templates cannot reach Python internals)"
     if isinstance(error, RecursionError):
@@ -1290,7 +1356,7 @@ def _friendly(message: str) -> str:
 # What evaluating a template may raise besides Jinja's own errors: a designer's mistake in an expression,
 # or our limits. Anything else is a bug in pnp and should surface as one.
 _EXPECTED = (TemplateError, LimitError, TypeError, ValueError, ArithmeticError, AttributeError,
-             LookupError,  # KeyError, IndexError, and an unknown codec's: 'x'.encode('rot13')
+             LookupError,  # KeyError, IndexError
              RuntimeError, MemoryError, AssertionError)  # Jinja asserts on truncate's arguments
 
 
