@@ -193,6 +193,13 @@ def _templates() -> str:
     out += ["", "Besides Jinja's own filters, pnp adds:", "", _row("filter", "what"), _row("---", "---")] + filters
     out += ["", "and the functions `max`, `min`, `abs`, `round`, `sorted`, `len`, `sum` and `range`. Jinja's "
             "`random` filter is refused, since the same data must print the same bytes on every build.", "",
+            "Of Python's own methods, templates may call only these, each cheap and bounded (any other, "
+            "`'x'.encode()` or `[1].copy()`, is refused at its line; a game's fields win over them: "
+            "`card.items` is the field `items` when the card has one):", "", _row("on", "methods"),
+            _row("---", "---")]
+    out += [_row(kind.name, ", ".join(f"`{name}`" for name in sorted(kind.offered)) or "none")
+            for kind in template.METHOD_KINDS]
+    out += ["",
             "Limits, so that no mistake hangs a build: a text or list of at most "
             f"{template.MAX_STRING:,} characters or items (a list's lists counted as often as it holds them), a "
             f"`range` of at most {template.MAX_ITEMS:,} numbers, a number written of at most about 1,200 digits "

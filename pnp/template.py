@@ -849,7 +849,7 @@ _TEXT_METHODS = frozenset({
     "isdigit", "islower", "isnumeric", "isspace", "istitle", "isupper", "join", "ljust", "lower", "lstrip",
     "partition", "removeprefix", "removesuffix", "replace", "rfind", "rindex", "rjust", "rpartition", "rsplit",
     "rstrip", "split", "splitlines", "startswith", "strip", "title", "upper", "zfill"})
-_KINDS = (
+METHOD_KINDS = (
     _Kind("text", (str,), _TEXT_METHODS),
     _Kind("a list", (list, tuple, range), frozenset({"count", "index"})),
     _Kind("a mapping", (dict, Mapping), frozenset({"get", "items", "keys", "values"})),
@@ -865,7 +865,7 @@ def _kind_of(value: object) -> _Kind | None:
     """The kind of `value` whose methods are closed, None for other values (a namespace, a loop, a macro)."""
     kind_type = type(value)
     if kind_type not in _KIND_OF:
-        _KIND_OF[kind_type] = next((kind for kind in _KINDS if isinstance(value, kind.types)), None)
+        _KIND_OF[kind_type] = next((kind for kind in METHOD_KINDS if isinstance(value, kind.types)), None)
     return _KIND_OF[kind_type]
 
 
@@ -1132,7 +1132,8 @@ class _Env(ImmutableSandboxedEnvironment):
             _budget.call_depth -= 1
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
-        """Of a value of a built-in type, only the methods offered (_KINDS); anything else as Jinja's sandbox says."""
+        """Of a value of a built-in type, only the methods offered (METHOD_KINDS); anything else as Jinja's
+        sandbox says."""
         kind = _kind_of(obj)
         if kind is not None and attr in kind.defined:
             return attr in kind.offered
