@@ -811,13 +811,13 @@ def _stripped_size(text: str, chars: object = None) -> int:
     """strip looks for each character it may take off among `chars`: 300,000 of them on a text as long took 5 s
     in C, which no time limit stops. Refused when that work is too much."""
     if isinstance(chars, str) and len(text) * len(chars) > MAX_SCAN_WORK:
-        raise LimitError(f"stripping any of {len(chars):,} characters from a text of {len(text):,} would take too "
-                         "long")
+        raise LimitError(f"stripping any of {len(chars):,} characters from a text of {len(text):,} characters would "
+                         "take too long")
     return len(text)
 
 
 # text method -> what it would build, from the text and the call's arguments, refused before it builds; the other
-# methods of _OFFERED build at most a few times their text or a width given as a number (checked, _check_int)
+# methods of METHOD_KINDS build at most a few times their text or a width given as a number (checked, _check_int)
 _METHOD_SIZES: dict[str, Callable[..., int]] = {"join": lambda text, items, *_: _joined_size(list(items), text),
                                                 "replace": _replaced_size, "strip": _stripped_size,
                                                 "lstrip": _stripped_size, "rstrip": _stripped_size}
