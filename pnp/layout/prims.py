@@ -50,7 +50,7 @@ def scaled(p: Prim, x: float, y: float, s: float, used: Mark | None) -> Prim:
         style["dash"] = tuple(d * s for d in style["dash"])
     return Prim(p.kind, x + p.x * s, y + p.y * s, p.w * s, p.h * s,
                 tuple((x + px * s, y + py * s) for px, py in p.points), style, p.text, p.rotate, p.mark,
-                p.thumbnail or s < 0.999, used=(used, s * (p.used[1] if p.used is not None else 1.0)))
+                p.thumbnail or s < 0.999, p.source, (used, s * (p.used[1] if p.used is not None else 1.0)))
 
 
 class PlacedShape(Protocol):
