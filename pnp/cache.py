@@ -4,8 +4,8 @@ written once and read back by every later run that needs it, as Python keeps a m
 Each cache is a folder named by a digest of everything its values depend on besides their own input (the
 versions of Python and of the libraries that made them, and the code that made them), so a stale or foreign
 entry is never read; each entry is named by a digest of its input. Values are what `marshal` writes (code,
-numbers, text, tuples and lists of them), after a checksum of them and of their input: an entry that does not match it is made
-again and rewritten, never used. PNP_CACHE_DIR chooses where the folders go (`off`: nowhere; a relative path: nowhere either); a
+numbers, text, tuples and lists of them), after a checksum of them and of their input: an entry that does not match it, or
+whose value is not of the shape its caller expects, is made again and rewritten, never used. PNP_CACHE_DIR chooses where the folders go (`off`: nowhere; a relative path: nowhere either); a
 folder must be private to the user (its files become code), and one that cannot be read or written is simply
 not used."""
 
@@ -69,7 +69,7 @@ def _kept_by_user(folder: Path) -> bool:
 
 
 class DiskCache:
-    """One cache: `value(key, make)` is the value stored for `key` (text or bytes), or `make()`'s, stored."""
+    """One cache: `value(key, make, valid)` is the value stored for `key` (text or bytes), or `make()`'s, stored."""
 
     def __init__(self, name: str, *depends_on: str | bytes | Callable[[], str | bytes]) -> None:
         self.name, self._depends_on = name, depends_on
@@ -80,7 +80,10 @@ class DiskCache:
             self._folder = private_folder(self.name, *self._depends_on)
         return self._folder
 
-    def value(self, key: str | bytes, make: Callable[[], Any]) -> Any:
+    def value(self, key: str | bytes, make: Callable[[], Any], valid: Callable[[Any], bool]) -> Any:
+        """The value kept for `key`, when `valid(value)` says it is of the shape `make` gives (a stored value of
+        another type, its checksum right, would reach code that expects a template's code or an icon's
+        drawing and fail there, or worse); else `make()`'s, kept."""
         folder = self.folder()
         if folder is None:
             return make()
@@ -88,7 +91,9 @@ class DiskCache:
         named = hashlib.sha256(key).digest()
         path = folder / (named.hex() + ".marshal")
         try:
-            return marshal.loads(_verified(_entry(path), named))
+            found = marshal.loads(_verified(_entry(path), named))
+            if valid(found):
+                return found
         except (OSError, ValueError, EOFError, TypeError):  # absent, unreadable or damaged: made again
             pass
         made = make()

@@ -141,7 +141,7 @@ class Steps(Protocol):
         """Called between the whole game's checks (each component's, the printables'): may raise to stop."""
 
 # what collecting() collected: ("error", message, mark, where), ("warning", message, mark) or
-# ("small", mark, size, set size, label, text), said later by say()
+# ("small", mark, size, set size, label, text, used), said later by say()
 Collected = tuple[Any, ...]
 
 
@@ -159,8 +159,8 @@ class Checks:
         # (id, handled, kind) of constant layouts' primitive lists checked without a problem
         self.clean: set[tuple[int, bool, str]] = set()
         self.min_size = self.game.meta.get("min_text_size", 6)
-        # text element's mark -> (printed size, its set size, item label, text)
-        self.smallest: dict[Mark | None, tuple[float, float, str, str]] = {}
+        # text element's mark -> (printed size, its set size, item label, text, Prim.used)
+        self.smallest: dict[Mark | None, tuple[float, float, str, str, "tuple[Mark | None, float] | None"]] = {}
         self.item: tuple[str, int] | None = None  # (component id, item index) of the printable being checked
         self.item_now: Record | None = None  # that printable's data item, to say errors at its fields
         self.marked: tuple[str, int] | None = None  # how the studio's draft marks name that item (marked_key)
@@ -209,15 +209,17 @@ class Checks:
             self.warned.add(mark)
             self.report.warning(message, mark)
 
-    def small(self, mark: Mark | None, size: float, set_size: float, label: str, text: str) -> None:
-        """A text printed at `size` after fitting, below the game's minimum: said at its smallest (small_text)."""
+    def small(self, mark: Mark | None, size: float, set_size: float, label: str, text: str,
+              used: "tuple[Mark | None, float] | None" = None) -> None:
+        """A text printed at `size` after fitting, below the game's minimum (`used`: the `use` that draws it
+        and its scale, Prim.used): said at its smallest (small_text)."""
         self.told += 1
         if self.said is not None:
-            self.said.append(("small", mark, size, set_size, label, text))
+            self.said.append(("small", mark, size, set_size, label, text, used))
             return
         seen = self.smallest.get(mark)
         if seen is None or size < seen[0]:
-            self.smallest[mark] = (size, set_size, label, text)
+            self.smallest[mark] = (size, set_size, label, text, used)
 
     def run(self, between: "Callable[[], None] | None" = None) -> None:
         """Every check; `between()` is called before each component's and before the printables'."""
@@ -432,8 +434,8 @@ class Checks:
         fitted = self.painter.fit_text(prim)
         if fitted.overflow:
             self.overflow(prim, label)
-        elif handled and not prim.thumbnail and fitted.size < self.min_size - 0.01:
-            self.small(prim.mark, fitted.size, prim.style["size"], label, prim.text)
+        elif handled and fitted.size < self.min_size - 0.01:  # drawn by a `use` too: a player reads it as printed
+            self.small(prim.mark, fitted.size, prim.style["size"], label, prim.text, prim.used)
 
     def overflow(self, prim: "Prim", label: str) -> None:
         """Text too long for its box, said where the designer edits it: at the item's field whose text fills
@@ -465,8 +467,11 @@ class Checks:
 
     def small_text(self) -> None:
         """Text under the game's minimum size, after shrinking to fit: once per element, at its smallest."""
-        for mark, (size, set_size, label, text) in self.smallest.items():
+        for mark, (size, set_size, label, text, used) in self.smallest.items():
             how = f"is set at {set_size:g} pt" if size == set_size else f"shrinks to {size:g} pt to fit{label}"
+            if used is not None:  # (the text element is fine in its own layout: the use is what prints it small)
+                how = f"prints at {size:.3g} pt{label} inside the use at {used[0]}, which draws it at " \
+                      f"{used[1]:.3g} times its size"
             self.error(f"text {how} ('{_short(text, 30)}'): players need at least {self.min_size:g} pt to read "
                        "it at the table; make it larger or give it more room", mark)
 

@@ -1401,7 +1401,7 @@ def _compile_template(source: str, filename: str = "<template>") -> Template:
     key = source if filename == "<template>" else f"{filename}\0{source}"
     template = _TEMPLATES.get(key)
     if template is None:
-        code = CODE_CACHE.value(f"template\0{key}", lambda: ENV.compile(source, filename=filename))
+        code = CODE_CACHE.value(f"template\0{key}", lambda: ENV.compile(source, filename=filename), _is_code)
         template = _TEMPLATES[key] = ENV.template_class.from_code(ENV, code, _GLOBALS, None)
     return template
 
@@ -1409,10 +1409,15 @@ def _compile_template(source: str, filename: str = "<template>") -> Template:
 def _compile_expression(source: str) -> TemplateExpression:
     expression = _EXPRESSIONS.get(source)
     if expression is None:
-        code = CODE_CACHE.value(f"expression\0{source}", lambda: _expression_code(source))
+        code = CODE_CACHE.value(f"expression\0{source}", lambda: _expression_code(source), _is_code)
         template = ENV.template_class.from_code(ENV, code, _GLOBALS, None)
         expression = _EXPRESSIONS[source] = TemplateExpression(template, False)
     return expression
+
+
+def _is_code(value: object) -> bool:
+    """Whether a value read from CODE_CACHE is compiled code, as compiling gives."""
+    return isinstance(value, CodeType)
 
 
 def _expression_code(source: str) -> CodeType:

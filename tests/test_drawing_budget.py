@@ -182,3 +182,20 @@ def test_a_small_game_uses_a_small_part_of_its_page_allowance(tmp_path, spent):
     root = make_project(tmp_path / "proj")
     assert run(root, "build", "mini").exit_code == 0
     assert spent and all(b.pages <= budget.BASE_PAGES // 20 for b in spent)
+
+
+def test_a_budget_spent_making_a_used_layout_is_said_at_its_element_drawn_by_the_printed_layouts_use(
+        tmp_path, monkeypatch):
+    """Run out while a `use` inside a `use` makes its shapes, the budget is said at the element that spent it,
+    in the layout drawn, with the printed layout's own `use` (painting them: the golden case drawing-budget-in-use)."""
+    monkeypatch.setattr(budget, "BASE_STEPS", 1_000)
+    monkeypatch.setattr(budget, "STEPS_PER_FACE", 0)
+    root = make_project(tmp_path / "proj", {
+        "layouts/mini/heavy.yaml": "size: [40, 30]\nelements:\n  - {type: rect, w: 1, h: 1, fill: red, repeat: 2000}\n",
+        "layouts/mini/middle.yaml": "size: [40, 30]\nelements:\n  - {type: use, layout: heavy}\n",
+        "layouts/mini/board.yaml": "size: [400mm, 300mm]\nelements:\n  - {type: use, layout: middle, w: 400}\n"})
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    (error,) = _errors(result)
+    assert error.startswith("layouts/mini/heavy.yaml:3:5: error: the game draws too much: past its 1,000 "), error
+    assert error.endswith(" (drawn by the use at layouts/mini/board.yaml:3:5)"), error

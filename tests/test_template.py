@@ -255,17 +255,17 @@ def test_compiled_templates_are_kept_on_disk_and_a_damaged_entry_is_compiled_aga
         made.append(1)
         return tm.ENV.compile("{{ a * 2 }}")
 
-    code = cache.value("template\0{{ a * 2 }}", make)
+    code = cache.value("template\0{{ a * 2 }}", make, tm._is_code)
     files = list(cache.folder().glob("*.marshal"))
     assert len(files) == 1 and made == [1]
-    again = cache.value("template\0{{ a * 2 }}", make)
+    again = cache.value("template\0{{ a * 2 }}", make, tm._is_code)
     assert made == [1] and again.co_code == code.co_code  # read back, not compiled
     template = tm.ENV.template_class.from_code(tm.ENV, again, tm.ENV.make_globals(None), None)
     assert template.render(a=21) == "42"
     files[0].write_bytes(b"not marshal data")
-    cache.value("template\0{{ a * 2 }}", make)
+    cache.value("template\0{{ a * 2 }}", make, tm._is_code)
     assert made == [1, 1]  # compiled again, and the entry rewritten
-    assert cache.value("template\0{{ a * 2 }}", make) and made == [1, 1]
+    assert cache.value("template\0{{ a * 2 }}", make, tm._is_code) and made == [1, 1]
     assert DiskCache("templates", "another version").folder() != cache.folder()
 
 

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ import pytest
 from conftest import REPO, make_project, run
 from pnp.kit.inputs import listed_file, manifest_name, sha256
 from pnp.kit.run import already_built
-from pnp.cache import DiskCache
+from pnp.cache import DiskCache, _checksum
 from pnp.project import Project
 from pnp.units import MM, PrintOptions
 
@@ -272,6 +273,77 @@ def test_a_malformed_manifest_is_an_error_naming_it(tmp_path):
 
 
 # -- the cache ----------------------------------------------------------------------------------------------
+def _is_code(value: object) -> bool:
+    return isinstance(value, types.CodeType)
+
+
+def _is_int(value: object) -> bool:
+    return type(value) is int
+
+
+def _forge(cache: DiskCache, value: object) -> None:
+    """Every entry of `cache` rewritten to hold `value`, whole, under the checksum the cache itself writes."""
+    payload = marshal.dumps(value)
+    for entry in cache.folder().iterdir():
+        entry.write_bytes(_checksum(bytes.fromhex(entry.stem), payload) + payload)
+
+
+def test_a_cache_entry_of_another_type_is_made_again_never_used(tmp_path, monkeypatch):
+    """An entry whose checksum is right but whose value is not what its caller expects (written by hand, or
+    by another pnp that kept something else under that name) was used: compiled code that was a number gave a
+    traceback. It is made again and written back, as a damaged one is."""
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    made = []
+
+    def make():
+        made.append(1)
+        return compile("6 * 7", "<test>", "eval")
+
+    cache = DiskCache("test")
+    assert eval(cache.value("key", make, _is_code)) == 42
+    [entry] = cache.folder().iterdir()
+    good = entry.read_bytes()
+    forgeries = (42, "6 * 7", None, (1.0, 2.0, ["q"]), [compile("6 * 9", "<x>", "eval")])
+    for forged in forgeries:
+        _forge(cache, forged)
+        assert entry.read_bytes() != good
+        assert eval(cache.value("key", make, _is_code)) == 42  # made again, not read
+        assert entry.read_bytes() == good  # and written again whole
+    assert len(made) == 1 + len(forgeries)
+
+
+def test_the_template_and_icon_caches_make_again_an_entry_of_another_type(tmp_path, monkeypatch):
+    """Each user of the disk cache says what its values are: a template's code, an icon's drawing, its paint
+    count and what is wrong with it, each forged as another type, is worked out again to the same answer."""
+    from reportlab.lib import colors
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp import template as tm
+    from pnp.draw import icons
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(tm, "CODE_CACHE", DiskCache("templates", "forged"))
+    monkeypatch.setattr(icons, "FORMS", DiskCache("icons", "forged"))
+    icon = REPO / "layouts/shared/icons/amber-mosquito.svg"
+
+    def worked_out() -> tuple:
+        """What the caches give, each asked afresh (this process's own memories of them forgotten)."""
+        monkeypatch.setattr(tm, "_TEMPLATES", {})
+        monkeypatch.setattr(icons, "_forms", {})
+        monkeypatch.setattr(icons, "_paints", {})
+        canvas = Canvas(str(tmp_path / "icon.pdf"))
+        drawn = icons.draw_icon(canvas, icon, 0, 0, 10, 10, colors.black)
+        return (tm._compile_template("{{ a * 2 }}").render(a=21), icons.icon_paints(icon), icons.unreadable(icon),
+                drawn, canvas.getpdfdata().count(b"/FormXob"))
+
+    fresh = worked_out()
+    assert fresh[0] == "42" and fresh[1] > 0 and fresh[2] is None and fresh[4] == 1
+    for forged in (7.5, "text", (1.0, 2.0, [3]), ("x", 1, 1.5)):  # (each of another type for every entry)
+        _forge(tm.CODE_CACHE, forged)
+        _forge(icons.FORMS, forged)
+        assert worked_out() == fresh, forged
+
+
 def test_a_damaged_cache_entry_is_made_again_never_used(tmp_path, monkeypatch):
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
     made = []
@@ -281,13 +353,14 @@ def test_a_damaged_cache_entry_is_made_again_never_used(tmp_path, monkeypatch):
         return compile("6 * 7", "<test>", "eval")
 
     cache = DiskCache("test")
-    assert eval(cache.value("key", make)) == 42 and eval(cache.value("key", make)) == 42 and len(made) == 1
+    assert eval(cache.value("key", make, _is_code)) == 42 and eval(cache.value("key", make, _is_code)) == 42
+    assert len(made) == 1
     [entry] = cache.folder().iterdir()
     good = entry.read_bytes()
     for damage in (lambda b: b[:-1] + bytes([b[-1] ^ 1]), lambda b: b[:5], lambda b: b"",
                    lambda b: b[:16] + marshal.dumps(compile("6 * 9", "<x>", "eval"))):
         entry.write_bytes(damage(good))
-        assert eval(cache.value("key", make)) == 42  # made again, not read
+        assert eval(cache.value("key", make, _is_code)) == 42  # made again, not read
         assert entry.read_bytes() == good  # and written again whole
     assert len(made) == 5
 
@@ -297,14 +370,14 @@ def test_a_whole_cache_entry_moved_to_another_entrys_name_is_made_again_never_us
     ran another's code (a game failed on lines that were right) and a card could draw another's icon."""
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
     cache = DiskCache("test")
-    assert cache.value("six", lambda: 6) == 6 and cache.value("seven", lambda: 7) == 7
+    assert cache.value("six", lambda: 6, _is_int) == 6 and cache.value("seven", lambda: 7, _is_int) == 7
     first, second = sorted(cache.folder().iterdir())
     first_bytes, second_bytes = first.read_bytes(), second.read_bytes()
     first.write_bytes(second_bytes)
     second.write_bytes(first_bytes)
-    assert cache.value("six", lambda: 6) == 6 and cache.value("seven", lambda: 7) == 7
+    assert cache.value("six", lambda: 6, _is_int) == 6 and cache.value("seven", lambda: 7, _is_int) == 7
     assert sorted(p.read_bytes() for p in cache.folder().iterdir()) == sorted([first_bytes, second_bytes])
-    assert cache.value("six", lambda: -1) == 6  # and, written again under its own name, read back
+    assert cache.value("six", lambda: -1, _is_int) == 6  # and, written again under its own name, read back
 
 
 def test_a_cache_entry_that_is_no_ordinary_file_or_too_large_is_made_again_never_read(tmp_path, monkeypatch):
@@ -312,10 +385,10 @@ def test_a_cache_entry_that_is_no_ordinary_file_or_too_large_is_made_again_never
     was read without end or whole: each is made again and the entry written back as an ordinary file."""
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
     cache = DiskCache("test")
-    assert cache.value("key", lambda: 42) == 42
+    assert cache.value("key", lambda: 42, _is_int) == 42
     [entry] = cache.folder().iterdir()
     for replace in (os.mkfifo, lambda p: p.symlink_to("/dev/zero"), lambda p: p.touch() or os.truncate(p, 3 << 30)):
         entry.unlink()
         replace(entry)
-        assert cache.value("key", lambda: 43) == 43
+        assert cache.value("key", lambda: 43, _is_int) == 43
         assert entry.is_file() and not entry.is_symlink() and entry.stat().st_size < 100

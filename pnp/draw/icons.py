@@ -154,8 +154,8 @@ def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: Col
         # (250 uses of an embedded picture) took 26 s and 2.5 GB there
         raise DataError(f"icon '{path.stem}': {why[0]}", None)
     if found is None:
-        found = _forms[(digest, hexval)] = tuple(FORMS.value(
-            digest + hexval.encode(), lambda: _worked_out(svg, digest, colour, canvas._initialFontName)))
+        found = _forms[(digest, hexval)] = FORMS.value(
+            digest + hexval.encode(), lambda: _worked_out(svg, digest, colour, canvas._initialFontName), _is_form)
     width, height, operators = found
     canvas.beginForm(name, 0, 0, width, height)
     start = len(canvas._code)
@@ -194,7 +194,8 @@ def icon_paints(path: Path) -> int:
     if found is None:
         if unreadable(path) is not None:
             return 0
-        found = _paints[digest] = FORMS.value(b"paints\0" + digest, lambda: _painted(svg, digest))
+        found = _paints[digest] = FORMS.value(b"paints\0" + digest, lambda: _painted(svg, digest),
+                                              lambda value: type(value) is int)
     return found
 
 
@@ -226,7 +227,7 @@ def unreadable(path: Path) -> Problem | None:
     if digest in _over_time:
         return _over_time[digest]
     try:
-        return FORMS.value(b"check\0" + digest, lambda: _why_unreadable(svg, digest))
+        return FORMS.value(b"check\0" + digest, lambda: _why_unreadable(svg, digest), _is_problem)
     except LimitError as e:  # not kept on disk: the answer of a game whose time was spent elsewhere
         if ended_game(e):  # the file was not at fault: the game's time ran out on it, said by the caller
             raise
@@ -409,6 +410,20 @@ def _element_count(root: Any, weights: dict[Any, int]) -> int:
         return total
 
     return count(root, 0)
+
+
+def _is_form(value: object) -> bool:
+    """Whether a value read from FORMS is a FormMade, as _worked_out gives."""
+    if not isinstance(value, tuple) or len(value) != 3 or not all(isinstance(n, float) for n in value[:2]):
+        return False
+    operators = value[2]
+    return operators is None or isinstance(operators, list) and all(isinstance(op, str) for op in operators)
+
+
+def _is_problem(value: object) -> bool:
+    """Whether a value read from FORMS is what _why_unreadable gives: None or a Problem."""
+    return value is None or (isinstance(value, tuple) and len(value) == 3 and isinstance(value[0], str)
+                             and all(type(n) is int for n in value[1:]))
 
 
 def _worked_out(svg: bytes, digest: bytes, colour: Color, font_name: str) -> FormMade:

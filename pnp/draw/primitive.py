@@ -20,3 +20,4 @@ class Primitive(Protocol):
     mark: Mark | None
     thumbnail: bool
     source: Mark | None
+    used: tuple[Mark | None, float] | None

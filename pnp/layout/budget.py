@@ -44,6 +44,11 @@ def steps_of(prim: Primitive) -> int:
     return (ICON_STEPS if prim.kind == "icon" else 1) + (len(prim.text) + len(prim.points)) // CHARACTERS_PER_STEP
 
 
+def drawn_by(used: Mark | None) -> str:
+    """What a message about an element adds when a `use` at `used` draws it inside the printed layout."""
+    return f" (drawn by the use at {used})" if used is not None else ""
+
+
 class DrawingBudget:
     """The steps left to one game's drawing. Spending past the limit raises BudgetSpent at the element that
     spent the last step, which ends the game's command there (no other element goes on to be reported as
@@ -96,8 +101,9 @@ class DrawingBudget:
                             "copies of a board tiled over many sheets, or faces far larger than the paper?)")
             raise BudgetSpent(self.stopped, mark)
 
-    def spend(self, steps: int, mark: Mark | None) -> None:
-        """Spend `steps` for the element at `mark` (its file:line)."""
+    def spend(self, steps: int, mark: Mark | None, used: Mark | None = None) -> None:
+        """Spend `steps` for the element at `mark` (its file:line), drawn by the `use` element at `used` if one
+        draws it inside the printed layout (said with it: the element's own layout may print nowhere else)."""
         if self.stopped is not None:
             raise BudgetSpent(self.stopped)
         if self.again:
@@ -107,7 +113,7 @@ class DrawingBudget:
             self.stopped = (f"the game draws too much: past its {self.limit:,} drawing steps (one per element "
                             f"or copy, per shape made or painted, per {CHARACTERS_PER_STEP} characters of text); "
                             "pnp stops here (a repeat far too big, or repeats inside repeats?)")
-            raise BudgetSpent(self.stopped, mark)
+            raise BudgetSpent(self.stopped + drawn_by(used), mark)
 
     @contextlib.contextmanager
     def paid_for(self) -> Iterator[None]:
@@ -172,7 +178,7 @@ class DrawingBudget:
             self.spend(sum(costs), None)
             return
         for prim, steps in zip(prims, costs):  # the one that passes it
-            self.spend(steps, prim.source)
+            self.spend(steps, prim.source, prim.used[0] if prim.used is not None else None)
 
     def _painting(self, prim: Primitive, icon_paints: Callable[[Primitive], Sequence[int]]) -> int:
         """What painting one primitive costs (spend_drawing), worked out once per primitive in this command."""

@@ -26,6 +26,9 @@ class Prim:
     # the element that made it (its file:line), which painting it spends the drawing budget for; not part of
     # what is drawn, so not of its repr (shared faces are named by the repr of their primitives)
     source: Mark | None = field(default=None, repr=False, compare=False)
+    # (the `use` element of the printed layout that draws it inside that layout, the scale it is drawn at all
+    # told): None when its own layout draws it; said where printed text is too small. Not part of what is drawn.
+    used: "tuple[Mark | None, float] | None" = field(default=None, repr=False, compare=False)
 
 
 def polygon(points: list[tuple[float, float]], style: dict[str, Any], rotate: float = 0.0,
@@ -36,8 +39,9 @@ def polygon(points: list[tuple[float, float]], style: dict[str, Any], rotate: fl
                 rotate=rotate, mark=mark)
 
 
-def scaled(p: Prim, x: float, y: float, s: float) -> Prim:
-    """A copy of a primitive scaled by s about the origin, then moved by (x, y)."""
+def scaled(p: Prim, x: float, y: float, s: float, used: Mark | None) -> Prim:
+    """A copy of a primitive scaled by s about the origin, then moved by (x, y), drawn by the `use` element at
+    `used` (that layout's, outside any it draws it in)."""
     style = dict(p.style)
     for key in ("size", "min_size", "stroke_width", "radius"):
         if key in style and style[key] is not None:
@@ -46,7 +50,7 @@ def scaled(p: Prim, x: float, y: float, s: float) -> Prim:
         style["dash"] = tuple(d * s for d in style["dash"])
     return Prim(p.kind, x + p.x * s, y + p.y * s, p.w * s, p.h * s,
                 tuple((x + px * s, y + py * s) for px, py in p.points), style, p.text, p.rotate, p.mark,
-                p.thumbnail or s < 0.999)
+                p.thumbnail or s < 0.999, p.source, (used, s * (p.used[1] if p.used is not None else 1.0)))
 
 
 class PlacedShape(Protocol):

@@ -6,12 +6,12 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from .. import units
-from ..errors import ExprError, LayoutError, LimitError
+from ..errors import BudgetSpent, ExprError, LayoutError, LimitError
 from ..model.load import Place, Record, place_mark, shown
 from ..model.reads import MARK, Tracked, note_all, recording
 from ..template import may_tell_identity
 from ..report import Mark
-from .budget import DrawingBudget
+from .budget import DrawingBudget, drawn_by
 from .elements.base import Context, ElementShape
 from .place import Box, Measure, Placement
 from .prims import LayoutShape, PlacedShape, Prim
@@ -235,15 +235,21 @@ class Resolver:
 
     def use(self, name: str, item: object, extra: dict[str, Any],
             el: ElementShape) -> tuple[LayoutShape, list[Prim]]:
-        """(layout, primitives) of another layout drawn inside this one, for `item`."""
+        """(layout, primitives) of another layout drawn inside this one, for `item`. The drawing budget spent
+        by one of its elements is said there, drawn by this use when it is the printed layout's own."""
         stack = self.layouts.using
         if name in stack or len(stack) >= MAX_USE_DEPTH:
             chain = " -> ".join([self.layout.name] + stack + [name])
             raise LayoutError(f"layout: layouts use each other in a circle or too deep ({chain})", el.mark_of("layout"))
         inner = self.layouts.resolver(name, el.mark_of("layout"))  # its own file's problems, if any
+        printed = not stack
         stack.append(name)
         try:
             return inner.layout, inner.resolve(item, extra=extra)
+        except BudgetSpent as e:
+            if not printed or e.mark is None:  # (said already: passed over in silence)
+                raise
+            raise BudgetSpent(e.message + drawn_by(el.mark), e.mark) from None
         finally:
             stack.pop()
 

@@ -36,7 +36,8 @@ GAME_FILE = {
     "description": {"type": "scalar", "required": False, "doc": "a sentence about the game"},
     "min_text_size": {"type": "number", "min": 6, "max": 72, "default": 6,
                       "doc": "the smallest text, in points, that may print on anything a player handles (after "
-                             "shrinking to fit); 6 unless a game asks for more"},
+                             "shrinking to fit, and as printed by a `use` that draws it smaller; a rulebook's "
+                             "pictures are exempt); 6 unless a game asks for more"},
     "icons": {"type": "map", "values": "str", "default": {},
               "doc": "icon aliases: a name used in data and layouts -> an icon file's name"},
     "enums": {"type": "map", "values": {"type": "list", "of": "scalar"}, "default": {},

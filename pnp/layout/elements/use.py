@@ -11,7 +11,8 @@ from .base import Context, ElementResolver, ElementShape
 
 
 class Use(Element):
-    """Another layout drawn inside this one (a card in a diagram), scaled to width `w`."""
+    """Another layout drawn inside this one (a card in a diagram), scaled to width `w`. On anything a player
+    handles its text counts at the size it prints (`min_text_size`); in a rulebook's pictures it may be smaller."""
 
     type = "use"
     params = {
@@ -31,7 +32,7 @@ class Use(Element):
         width = inner.width if v["w"] is None else v["w"]
         scale = width / inner.width if inner.width else 1.0
         x, y = ox + v["x"], oy + v["y"]
-        out.extend(scaled(_trimmed(p, inner), x, y, scale) for p in prims)
+        out.extend(scaled(_trimmed(p, inner), x, y, scale, el.mark) for p in prims)
 
 
 def _trimmed(p: Prim, layout: LayoutShape) -> Prim:
