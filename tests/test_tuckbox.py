@@ -273,22 +273,32 @@ def shipped(tmp_path_factory):
 @pytest.mark.parametrize("game", SHIPPED)
 def test_every_shipped_box_fits_its_deck(shipped, game):
     """Each shipped tuck box, read back from its page: front and back its deck's card size plus 1 mm, the
-    sides 0.32 mm a card it holds plus 1 mm, all on one page of the paper."""
+    sides a card's thickness (0.32 mm unless the box says) for each card it holds plus 1 mm, all on one page of
+    the paper, and both sides print the deck's label turned up the spine (two 8-card boxes had none). Boxes
+    that hold different decks differ on the front too (four of Dino Battles' showed one back)."""
     data = load(find(REPO), game, Report())
     manifest = json.loads((shipped / game / "manifest.json").read_text())
     by_id = {c["id"]: c for c in manifest["components"]}
     boxes = [c for c in data.components if c.kind == "tuckbox"]
     assert SHIPPED and boxes
+    fronts = {}
     for box in boxes:
         deck = by_id[box.spec["deck"]]
         entry, pages = box_pages(shipped / game, manifest, box.id)
         assert len(pages) == box.count
         holds = box.spec.get("holds", deck["count"])
+        label = box.spec.get("label") or deck["name"]
         for page in pages:
             m = measure(page)
             w, h = (v * MM + 1 * MM for v in deck["size_mm"])
             assert near(m["front"], w) and near(m["back"], w) and near(m["height"], h), (box.id, m["front"] / MM)
-            assert near(m["side"], holds * 0.32 * MM + 1 * MM) and near(m["side2"], m["side"]), box.id
+            side = holds * box.spec.get("thickness", 0.32) * MM + 1 * MM
+            assert near(m["side"], side) and near(m["side2"], m["side"]), box.id
+            spines = [e for e in drawn(page) if e[0] == "text" and abs(e[4][0]) < 1e-6 and e[1].endswith(label)]
+            assert len(spines) == 2, (box.id, spines)
+            fronts[box.spec["deck"]] = tuple(sorted(e[1] for e in drawn(page) if e[0] == "text"
+                                                    and m["x"][0] < e[2] < m["x"][1] and m["y"][0] < e[3] < m["y"][1]))
+    assert all(fronts.values()) and len(set(fronts.values())) == len(fronts), fronts
 
 
 def test_a_label_too_long_or_in_a_script_the_fonts_lack_is_refused_at_its_line(tmp_path):
