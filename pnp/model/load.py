@@ -379,11 +379,13 @@ class _Builder:
         node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]
         try:
             value = self.loader.construct_object(node, deep=True)
-        except (ValueError, OverflowError):  # a date that is no date (2001-13-01), a base-60 float past range
-            raise LoadError(f"{shown(text)} is written as a number or date but is not one; quote it to keep it as "
-                            "text", mark) from None
         except yaml.YAMLError as e:
             raise LoadError(f"malformed value: {getattr(e, 'problem', e)}", mark) from None
+        except Exception:  # a date that is no date (2001-13-01), a base-60 float past range; and text an explicit
+            # tag calls a number, date or truth value that PyYAML's constructor cannot even start on (!!int "",
+            # !!bool maybe, !!timestamp foo: IndexError, KeyError, AttributeError inside it)
+            raise LoadError(f"{shown(text)} is written as a number, date or yes/no but is not one; quote it to keep "
+                            "it as text", mark) from None
         if type(value) is int and not -_HUGE < value < _HUGE:
             raise _too_long(mark)  # hex, binary and base 60 write many digits in few characters
         return value
@@ -491,10 +493,10 @@ _HANDLERS: dict[type[yaml.Event], Callable[[Any, Any], None]] = {
 
 def load_text(text: str, file: str) -> Any:
     """Parse YAML text; `file` is the name used in marks. Raises LoadError with a mark."""
-    return _counted_load(text, file)[0]
+    return counted_load(text, file)[0]
 
 
-def _counted_load(text: str, file: str) -> tuple[Any, int]:
+def counted_load(text: str, file: str) -> tuple[Any, int]:
     """load_text's (value, how many values it holds, aliases expanded): what keeping it costs."""
     builder = _built(text, file)
     return builder.root, builder.expanded
