@@ -362,6 +362,21 @@ def test_a_sheet_holds_no_more_values_than_the_same_items_in_yaml(tmp_path, monk
     assert "cards/mini/cards.csv:57:1: error: more than 1,000 values" in result.stderr  # 56 rows x 18 > 1,000
 
 
+def test_cells_of_yaml_flow_text_share_the_tables_count_of_values(tmp_path):
+    # each cell of a list field was its own YAML text, allowed the game's whole count of values: a row holding
+    # a short alias bomb (111,110 values in 240 characters) was counted as one value, and 60 such rows took 27 s
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None}, case={"replace": {
+        "cards/mini/game.yaml": [["      text: {type: text, default: \"\"}",
+                                  "      text: {type: text, default: \"\"}\n      tags: {type: list, required: false}"]]}})
+    levels = ["&a0 [x, x, x, x, x, x, x, x, x, x]"] + [f"&a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 5)]
+    rows = "".join(f'c{i},N,beast,4,"[{", ".join(levels)}]"\n' for i in range(60))
+    (root / "cards" / "mini" / "cards.csv").write_text("id,name,kind,power,tags\n" + rows, encoding="utf-8")
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert "cards/mini/cards.csv:3:5: error: more than 400,000 values with the game's other data files" \
+        in result.stderr, result.stderr  # (the second row: each cell counts its values as a file would)
+
+
 @pytest.mark.parametrize("cell, message", [
     (b'<c r="B3" t="s"><v>-1</v></c>', "this cell refers to shared text '-1', and the workbook has "),  # (was its last)
     (b'<c r="B3" t="s"><v>9999</v></c>', "this cell refers to shared text '9999', and the workbook has "),

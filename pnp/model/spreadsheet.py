@@ -20,8 +20,8 @@ from ..errors import DataError, LoadError
 from ..options import closest, control_problem
 from ..project import read_project_file, utf8_text
 from ..report import Mark
-from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Place, Record, check_file, load_text, plain, shown,
-                   spend_values, values_left)
+from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Place, Record, check_file, counted_load, plain,
+                   shown, spend_values, values_left)
 from .schema import Enum, Field, List, Map, Nested, Schema, Str, TrueFalse
 
 SPREADSHEETS = (".csv", ".xlsx")
@@ -349,8 +349,11 @@ def _records(rows: Rows, where: str, schema: Schema) -> MarkedList:
             if col > len(names) or names[col - 1] is None:
                 raise LoadError("a value in a column without a name in the header row", mark)
             name = names[col - 1]
-            data[name], marks[name], key_marks[name] = _cell(cell, schema.fields.get(name), mark), mark, \
-                Mark(where, 1, col)
+            data[name], size = _cell(cell, schema.fields.get(name), mark)
+            marks[name], key_marks[name] = mark, Mark(where, 1, col)
+            values += size  # a cell of YAML flow text counts the values it holds, aliases expanded, as a file does
+            if values > limit:
+                raise LoadError(f"{too_many} (each counted in every list and mapping around it, as in YAML)", mark)
         # counted as the same items in YAML count (each value in every list and mapping around it: its key and
         # value twice, the item twice), so that a sheet holds no more than a YAML file may: 99,000 rows of four
         # cells took 11 s to validate
@@ -406,9 +409,18 @@ def _plain_number(value: object) -> object:
     return value
 
 
-def _cell(value: object, field: Field | None, mark: Mark) -> Any:
-    """A cell's value as its field's type reads it; what does not read is kept as written, so the schema
-    check reports it at this cell."""
+def _cell(value: object, field: Field | None, mark: Mark) -> tuple[Any, int]:
+    """(A cell's value as its field's type reads it, the values it holds: more than one for YAML flow text);
+    what does not read is kept as written, so the schema check reports it at this cell."""
+    if not isinstance(field, (List, Map, Nested)) or not isinstance(value, str):
+        return _cell_scalar(value, field, mark), 1
+    _cell_scalar(value, None, mark)  # (the checks of any cell's text)
+    found, size = _yaml_value(value.strip(), mark)
+    return _remarked(found, mark), size
+
+
+def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
+    """_cell's value of a cell that holds one value."""
     value = _plain_number(value)
     if isinstance(value, float) and not math.isfinite(value):  # <v>1e999</v>: printed 'inf' in a text field
         raise LoadError(f"this cell's number ({value}) is not a finite number", mark)
@@ -426,9 +438,7 @@ def _cell(value: object, field: Field | None, mark: Mark) -> Any:
         return {"true": True, "false": False, "yes": True, "no": False}.get(text.lower(), value)
     if isinstance(field, Enum):
         return next((v for v in field.values if str(v) == text), value)
-    if not isinstance(field, (List, Map, Nested)):  # a number, or a field the table does not declare
-        return _scalar(text)
-    return _remarked(_yaml_value(text, mark), mark)
+    return _scalar(text)  # a number, or a field the table does not declare
 
 
 def _scalar(text: str) -> int | float | str:
@@ -445,9 +455,10 @@ def _scalar(text: str) -> int | float | str:
     return text
 
 
-def _yaml_value(text: str, mark: Mark) -> Any:
+def _yaml_value(text: str, mark: Mark) -> tuple[Any, int]:
+    """(The value of a cell's YAML flow text, how many values it holds with its aliases expanded)."""
     try:
-        return load_text(text, mark.file)
+        return counted_load(text, mark.file)
     except LoadError as e:
         raise LoadError(f"this cell holds YAML flow text such as [a, b] or {{key: 1}}: {e.message}", mark) from None
 
