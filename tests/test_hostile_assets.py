@@ -95,6 +95,28 @@ def test_a_font_whose_composite_glyphs_chain_is_refused_before_it_is_subset(tmp_
            "characters walks more than 5,000 glyphs" in result.stderr, result.stderr
 
 
+@pytest.mark.parametrize("file, rows, refused", [
+    ("big.yaml", "".join(f"- {{id: i{i}, name: N}}\n" for i in range(100)),
+     "cards/mini/big.yaml:1:1: error: YAML data expands to "),
+    ("big.csv", "id,name\n" + "".join(f"i{i},N\n" for i in range(100)), "cards/mini/big.csv:2:1: error: "),
+])
+def test_tables_past_the_games_count_of_values_are_refused_at_their_first_value(tmp_path, monkeypatch, file, rows,
+                                                                                 refused):
+    """200 tables of one 5,000-item file: each table past the game's count of values was read again up to what
+    was left of it, then refused (28 s for YAML, 13 s for CSV). The file passing it spends the count, so the
+    next are refused at their first value (the count is made small here)."""
+    from pnp.model import load
+    monkeypatch.setattr(load, "MAX_GAME_VALUES", 5000)
+    tables = "".join(f"  t{i}:\n    file: {file}\n    fields: {{id: {{type: id}}, name: {{type: str}}}}\n"
+                     for i in range(30))
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [["tables:\n",
+                                                                                        "tables:\n" + tables]]}})
+    (root / "cards/mini" / file).write_text(rows, encoding="utf-8")
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{refused}more than 5,000 values with the game's other data files" in result.stderr, result.stderr
+
+
 def test_a_csv_of_blank_rows_or_wide_rows_stops_at_the_row_as_a_workbook_does(tmp_path, monkeypatch):
     """Two million empty CSV lines (10 MB) took 14 s and 550 MB to validate and said ok: blank rows count
     towards MAX_ROWS, and a row's cells towards MAX_COLUMNS, as in a workbook (the limit is made small here)."""

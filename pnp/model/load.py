@@ -512,10 +512,23 @@ def _built(text: str, file: str, lines: int = 0) -> "_Builder":
                         "the end of a line, which an editor does not show (every line after it would be "
                         "numbered wrong); use a plain line break or a space", _position_mark(file, text, unseen.start()))
     loader = _Loader(text)
+    builder = _Builder(loader, file, text, lines)
     try:
-        builder = _Builder(loader, file, text, lines)
+        _build(builder, text, file)
+    except LoadError:
+        # what was read counts, refused or not (a read is spent by its caller): one file read as 200 tables, past
+        # the game's values or malformed at its end, was read again for each up to there (28 s, 31 s)
+        spend_values(builder.expanded)
+        raise
+    finally:
+        loader.dispose()
+    return builder
+
+
+def _build(builder: "_Builder", text: str, file: str) -> None:
+    """builder.build(), its parser's errors made LoadError at their place in `text`."""
+    try:
         builder.build()
-        return builder
     except yaml.MarkedYAMLError as e:
         m = e.problem_mark or e.context_mark
         problem = " ".join(p for p in (e.context, e.problem) if p)
@@ -525,8 +538,6 @@ def _built(text: str, file: str, lines: int = 0) -> "_Builder":
                         _position_mark(file, text, e.position)) from None
     except yaml.YAMLError as e:
         raise LoadError(f"malformed YAML: {e}", Mark(file)) from None
-    finally:
-        loader.dispose()
 
 
 # YAML 1.1, which PyYAML reads, ends a line at NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR too: one of them in a
