@@ -58,6 +58,65 @@ def test_a_font_whose_tables_disagree_is_refused_at_validation_not_in_the_builds
     assert "fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be embedded in a PDF" in result.stderr
 
 
+def _font_of_chained_composites() -> bytes:
+    """pnp's own Body font, each of its glyphs but the last redrawn as a composite glyph made of the next one."""
+    font = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    tables = {}
+    for n in range(struct.unpack(">H", font[4:6])[0]):
+        tag, _, offset, length = struct.unpack(">4sIII", font[12 + 16 * n:28 + 16 * n])
+        tables[tag] = bytearray(font[offset:offset + length])
+    count = struct.unpack(">H", tables[b"maxp"][4:6])[0]
+    tables[b"head"][50:52] = struct.pack(">h", 1)  # long offsets in loca
+    # (its flags: offsets as bytes, no more components)
+    glyphs = b"".join(struct.pack(">h4hHHbb", -1, 0, 0, 9, 9, 0x02, g + 1, 0, 0) for g in range(count - 1))
+    tables[b"glyf"] = bytearray(glyphs)
+    tables[b"loca"] = bytearray(b"".join(struct.pack(">I", 16 * g) for g in range(count)) + struct.pack(">I", len(glyphs)))
+    tags = sorted(tables)
+    out, at = struct.pack(">IHHHH", 0x10000, len(tags), 0, 0, 0), 12 + 16 * len(tags)
+    body = b""
+    for tag in tags:
+        out += struct.pack(">4sIII", tag, 0, at + len(body), len(tables[tag]))
+        body += bytes(tables[tag]) + b"\0" * (-len(tables[tag]) % 4)
+    return out + body
+
+
+def test_a_font_whose_composite_glyphs_chain_is_refused_before_it_is_subset(tmp_path, monkeypatch):
+    """A 1.4 MB font whose 65,534 glyphs were each made of the next one was walked whole for each subset of its
+    characters: validation ran for minutes. The walk is counted before subsetting (the limit is made small
+    here: the font's own 1,900 glyphs are walked for each of its subsets)."""
+    from pnp.draw import fonts
+    monkeypatch.setattr(fonts, "MAX_SUBSET_WALK", 5000)
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
+    (root / "fonts/f.ttf").write_bytes(_font_of_chained_composites())
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be embedded in a PDF: subsetting its " \
+           "characters walks more than 5,000 glyphs" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("file, rows, refused", [
+    ("big.yaml", "".join(f"- {{id: i{i}, name: N}}\n" for i in range(100)),
+     "cards/mini/big.yaml:1:1: error: YAML data expands to "),
+    ("big.csv", "id,name\n" + "".join(f"i{i},N\n" for i in range(100)), "cards/mini/big.csv:2:1: error: "),
+])
+def test_tables_past_the_games_count_of_values_are_refused_at_their_first_value(tmp_path, monkeypatch, file, rows,
+                                                                                 refused):
+    """200 tables of one 5,000-item file: each table past the game's count of values was read again up to what
+    was left of it, then refused (28 s for YAML, 13 s for CSV). The file passing it spends the count, so the
+    next are refused at their first value (the count is made small here)."""
+    from pnp.model import load
+    monkeypatch.setattr(load, "MAX_GAME_VALUES", 5000)
+    tables = "".join(f"  t{i}:\n    file: {file}\n    fields: {{id: {{type: id}}, name: {{type: str}}}}\n"
+                     for i in range(30))
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [["tables:\n",
+                                                                                        "tables:\n" + tables]]}})
+    (root / "cards/mini" / file).write_text(rows, encoding="utf-8")
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{refused}more than 5,000 values with the game's other data files" in result.stderr, result.stderr
+
+
 def test_a_csv_of_blank_rows_or_wide_rows_stops_at_the_row_as_a_workbook_does(tmp_path, monkeypatch):
     """Two million empty CSV lines (10 MB) took 14 s and 550 MB to validate and said ok: blank rows count
     towards MAX_ROWS, and a row's cells towards MAX_COLUMNS, as in a workbook (the limit is made small here)."""

@@ -90,7 +90,7 @@ def test_numbers_of_too_many_digits_are_refused_in_any_notation(text):
 def test_a_number_or_date_that_cannot_be_read_names_its_cell(text):
     with pytest.raises(LoadError) as e:
         load_text(f"a: [x, {text}]", "f.yaml")
-    assert e.value.message == f"{shown(text)} is written as a number or date but is not one; quote it to keep " \
+    assert e.value.message == f"{shown(text)} is written as a number, date or yes/no but is not one; quote it to keep " \
                               "it as text"
     assert str(e.value.mark) == "f.yaml:1:8"
 

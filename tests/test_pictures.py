@@ -91,6 +91,27 @@ def test_a_16_bit_greyscale_picture_prints_its_greys_resampled_or_not(tmp_path):
     assert greys == {156}  # 40000 / 256, in both
 
 
+def test_a_pictures_transparent_colour_is_transparent_in_print(tmp_path):
+    # a PNG may say one colour of an RGB or a 16-bit grey picture is transparent (tRNS): ReportLab reads that of
+    # a palette only, so the transparent part printed in its colour; the picture is redrawn with an alpha channel
+    card = ("size: poker\nelements:\n"
+            "  - {type: image, src: images/rgb.png, x: 5, y: 5, w: 20, h: 20}\n"
+            "  - {type: image, src: images/grey.png, x: 5, y: 40, w: 20, h: 20}\n")
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    (root / "layouts/mini/images").mkdir()
+    rgb = Image.new("RGB", (300, 150), (255, 0, 0))
+    rgb.paste((0, 0, 255), (0, 0, 150, 150))
+    rgb.save(root / "layouts/mini/images/rgb.png", transparency=(255, 0, 0))
+    grey = Image.new("I;16", (300, 150), 40000)
+    grey.paste(1000, (0, 0, 150, 150))
+    grey.save(root / "layouts/mini/images/grey.png", transparency=40000)
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
+        masks = [pikepdf.PdfImage(image.SMask).as_pil_image().convert("L") for image in _images_in(pdf.pages[0].obj)]
+    assert sorted((m.getpixel((0, 0)), m.getpixel((299, 0))) for m in masks) == [(255, 0), (255, 0)]
+
+
 def _images_in(xobject):
     """The pictures a page or an XObject is or holds (a resampled picture is drawn from a form)."""
     if xobject.get("/Subtype") == "/Image":

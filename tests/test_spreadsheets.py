@@ -362,6 +362,41 @@ def test_a_sheet_holds_no_more_values_than_the_same_items_in_yaml(tmp_path, monk
     assert "cards/mini/cards.csv:57:1: error: more than 1,000 values" in result.stderr  # 56 rows x 18 > 1,000
 
 
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_field_whose_name_yaml_reads_as_no_text_round_trips(tmp_path, fmt):
+    # game.yaml's `no:` is the field False and `1:` the field 1: convert to xlsx was a TypeError traceback, and a
+    # sheet's header cell, text, named no field ("unknown field 'False' (did you mean 'False'?)")
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "cards/mini/game.yaml": [["      text: {type: text, default: \"\"}",
+                                  "      text: {type: text, default: \"\"}\n      no: {type: str}\n      1: {type: int}"]],
+        "cards/mini/cards.yaml": [["  power: 4\n", "  power: 4\n  no: hi\n  1: 7\n"]]}})
+    for item in ("fern", "wolf", "moss"):
+        text = (root / "cards/mini/cards.yaml").read_text(encoding="utf-8")
+        (root / "cards/mini/cards.yaml").write_text(text.replace(f"id: {item}\n", f"id: {item}\n  no: x\n  1: 2\n"))
+    convert(root, root / "cards/mini/cards.yaml", fmt)
+    convert(root, root / f"cards/mini/cards.{fmt}", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == \
+        yaml.safe_load((root / "cards/mini/cards.yaml").read_text(encoding="utf-8"))
+    (root / "cards/mini/cards.yaml").unlink()
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
+
+
+def test_cells_of_yaml_flow_text_share_the_tables_count_of_values(tmp_path):
+    # each cell of a list field was its own YAML text, allowed the game's whole count of values: a row holding
+    # a short alias bomb (111,110 values in 240 characters) was counted as one value, and 60 such rows took 27 s
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None}, case={"replace": {
+        "cards/mini/game.yaml": [["      text: {type: text, default: \"\"}",
+                                  "      text: {type: text, default: \"\"}\n      tags: {type: list, required: false}"]]}})
+    levels = ["&a0 [x, x, x, x, x, x, x, x, x, x]"] + [f"&a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 5)]
+    rows = "".join(f'c{i},N,beast,4,"[{", ".join(levels)}]"\n' for i in range(60))
+    (root / "cards" / "mini" / "cards.csv").write_text("id,name,kind,power,tags\n" + rows, encoding="utf-8")
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert "cards/mini/cards.csv:3:5: error: more than 400,000 values with the game's other data files" \
+        in result.stderr, result.stderr  # (the second row: each cell counts its values as a file would)
+
+
 @pytest.mark.parametrize("cell, message", [
     (b'<c r="B3" t="s"><v>-1</v></c>', "this cell refers to shared text '-1', and the workbook has "),  # (was its last)
     (b'<c r="B3" t="s"><v>9999</v></c>', "this cell refers to shared text '9999', and the workbook has "),

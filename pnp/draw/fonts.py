@@ -45,6 +45,12 @@ MAX_FONTS_READ = 4 * MAX_FONT_BYTES
 # The code points one character map of a font may map: a font has at most 65,535 glyphs, the largest (whole CJK
 # sets) map about 70,000 code points; all 1,114,112 of Unicode's took ReportLab 3 s and 600 MB
 MAX_CMAP_CODES = 200_000
+# Subsetting a font copies the glyphs asked for and every glyph their composite glyphs are made of, walked anew for
+# each subset of 255 characters (ReportLab's makeSubset, about 6 microseconds a glyph). A real font's composites
+# are an accent over a letter, so checking every character walks about as many glyphs as it maps (70,000 in the
+# largest); a 1.4 MB font whose 65,534 glyphs are each made of the next walked 65,534 glyphs per subset, and
+# validation ran for minutes. The glyphs and component records all its subsets walk, at most this many
+MAX_SUBSET_WALK = 300_000
 SUBSETS_KEPT = 32  # of each registered font, its last subsets' bytes (an edit draws the same glyphs again)
 # fonts.yaml path -> (its bytes' digest, FontSet, the font files' statuses): kept while none of them changes
 _LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
@@ -301,8 +307,14 @@ def _check_embeddable(font: TTFont, digest: bytes, what: str, mark: Mark | None)
         return
     codes = sorted(font.face.charToGlyph)
     try:
+        if _subsets_walk(font.face, codes) > MAX_SUBSET_WALK:
+            raise DataError(f"{what} cannot be embedded in a PDF: subsetting its characters walks more than "
+                            f"{MAX_SUBSET_WALK:,} glyphs and parts of composite glyphs (each subset walks a "
+                            "composite's parts again: an accented letter has a few)", mark)
         for start in range(0, len(codes), 255):
             font.face.makeSubset([0, *codes[start:start + 255]])
+    except DataError:
+        raise
     except Exception as e:  # noqa: BLE001 - ReportLab's subsetter meeting any broken table: say which
         raise DataError(f"{what} cannot be embedded in a PDF: its tables do not agree "
                         f"({type(e).__name__}: {e})", mark) from None
@@ -310,6 +322,42 @@ def _check_embeddable(font: TTFont, digest: bytes, what: str, mark: Mark | None)
 
 
 _EMBEDDABLE: set[bytes] = set()  # digests of the font files found embeddable in this process
+
+
+def _subsets_walk(face: TTFontFace, codes: list[int]) -> int:
+    """The glyphs and component records ReportLab's makeSubset walks to subset `codes`, 255 at a time, as
+    _check_embeddable does: counted as it walks them, and no further than past MAX_SUBSET_WALK. Errors of a
+    table cut short or a glyph past the font's count are ReportLab's too: left for makeSubset to meet."""
+    data, positions, glyphs = face._ttf_data, face.glyphPos, face.get_table_pos("glyf")[0]
+    walked = 0
+    for start in range(0, len(codes), 255):
+        order = [0, *dict.fromkeys(face.charToGlyph[code] for code in codes[start:start + 255])]
+        found = set(order)
+        for glyph in order:  # (grows while it is walked: the components of components)
+            walked += 1
+            if walked > MAX_SUBSET_WALK:
+                return walked
+            at = glyphs + positions[glyph]
+            if positions[glyph + 1] == positions[glyph] or struct.unpack_from(">h", data, at)[0] >= 0:
+                continue  # an empty or simple glyph
+            at, flags = at + 10, _MORE_COMPONENTS
+            while flags & _MORE_COMPONENTS and walked <= MAX_SUBSET_WALK:
+                flags, component = struct.unpack_from(">HH", data, at)
+                walked += 1
+                if component not in found:
+                    found.add(component)
+                    order.append(component)
+                at += 4 + _COMPONENT_ARGUMENTS[flags & 1] + _component_scale(flags)
+    return walked
+
+
+_MORE_COMPONENTS = 1 << 5
+_COMPONENT_ARGUMENTS = (2, 4)  # a component's two offsets as bytes or as words (its flags' first bit)
+
+
+def _component_scale(flags: int) -> int:
+    """The bytes of a component's scale, as its flags say (a scale, an x and y scale, or a 2 x 2 matrix)."""
+    return 2 if flags & 1 << 3 else 4 if flags & 1 << 6 else 8 if flags & 1 << 7 else 0
 
 
 def _status(path: Path) -> tuple[int, ...]:

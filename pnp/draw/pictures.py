@@ -19,8 +19,8 @@ from pathlib import Path
 from PIL import Image, ImageOps
 from reportlab.pdfgen.canvas import Canvas
 
-from ..model.images import (DEEP_MODES, IMAGE_FORMATS, MAX_IMAGE_BYTES, TURNED, checked_image, opened_image,
-                            orientation)
+from ..model.images import (DEEP_MODES, IMAGE_FORMATS, MAX_IMAGE_BYTES, TURNED, checked_image, colour_keyed,
+                            opened_image, orientation)
 from ..project import Project, read_project_file
 from ..report import Mark
 
@@ -160,11 +160,19 @@ def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
 
 def _eight_bits(image: Image.Image) -> Image.Image:
     """The picture in one of the modes resampled and embedded as they are (L, LA, RGB, RGBA): a palette or
-    CMYK as RGB(A), samples of more than 8 bits scaled to 8 (Pillow's convert clips them: light greys white)."""
-    if image.mode in ("L", "LA", "RGB", "RGBA"):
+    CMYK as RGB(A), samples of more than 8 bits scaled to 8 (Pillow's convert clips them: light greys white),
+    a transparent colour (colour_keyed) as an alpha channel."""
+    if image.mode in ("L", "LA", "RGB", "RGBA") and not colour_keyed(image):
         return image
     if image.mode in DEEP_MODES:
-        return image.convert("I").point(lambda sample: sample * (1 / 256)).convert("L")
+        samples = image.convert("I")
+        grey = samples.point(lambda sample: sample * (1 / 256)).convert("L")
+        key = image.info.get("transparency")
+        if isinstance(key, int) and 0 <= key < 65536:  # (Pillow's convert to LA drops it)
+            opacity = [255] * 65536  # of each sample value
+            opacity[key] = 0
+            grey.putalpha(samples.point(opacity, "L"))
+        return grey
     return image.convert("RGBA" if _transparent(image) else "RGB")
 
 

@@ -40,6 +40,12 @@ MAX_BYTES_PER_PIXEL = 4
 METADATA_BYTES = 2 * 1024 * 1024
 
 
+def colour_keyed(image: "Image.Image") -> bool:
+    """Whether a picture that is no palette says one of its colours is transparent (a PNG's tRNS): ReportLab
+    reads such a key on a palette alone, and printed the colour (a 16-bit grey picture's too, once made 8-bit)."""
+    return image.mode != "P" and "transparency" in image.info
+
+
 def padded(file_bytes: int, size: tuple[int, int]) -> bool:
     """Whether a picture's file holds more bytes than its pixels could need (MAX_BYTES_PER_PIXEL)."""
     return file_bytes > size[0] * size[1] * MAX_BYTES_PER_PIXEL + METADATA_BYTES
@@ -112,7 +118,7 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
     """(the file after following links, its (width, height) in pixels as it is seen, whether it can be embedded
     as it is) of an image a game names, read from its header: a picture whose EXIF says the camera was turned
     is seen turned (a phone's portrait photo is stored on its side), and it, or one of more than 8 bits a
-    sample (DEEP_MODES), must be redrawn (pnp.draw.pictures) to print as it is seen. A file padded
+    sample (DEEP_MODES) or with a transparent colour (colour_keyed), must be redrawn (pnp.draw.pictures) to print as it is seen. A file padded
     with bytes its pixels do not need (padded) is refused. DataError at `mark`, naming the image as `shown`, unless it is an ordinary file inside the
     project, under MAX_IMAGE_BYTES, one of IMAGE_FORMATS and of at most MAX_IMAGE_PIXELS (its pixels are
     decoded, once, by pnp.draw.pictures)."""
@@ -123,7 +129,7 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
         with opened_image(f, shown, mark) as image:
             held = orientation(image)
             size = image.size[::-1] if held in TURNED else image.size
-            as_is = held == 1 and image.mode not in DEEP_MODES
+            as_is = held == 1 and image.mode not in DEEP_MODES and not colour_keyed(image)
             if padded(file_bytes := os.fstat(f.fileno()).st_size, image.size):
                 raise DataError(f"image '{shown}' cannot be used: a file of {file_bytes:,} bytes for "
                                 f"{image.size[0]}x{image.size[1]} px, more than its pixels could need "

@@ -379,11 +379,13 @@ class _Builder:
         node = yaml.ScalarNode(tag, text, event.start_mark, event.end_mark, event.style)  # type: ignore[arg-type]
         try:
             value = self.loader.construct_object(node, deep=True)
-        except (ValueError, OverflowError):  # a date that is no date (2001-13-01), a base-60 float past range
-            raise LoadError(f"{shown(text)} is written as a number or date but is not one; quote it to keep it as "
-                            "text", mark) from None
         except yaml.YAMLError as e:
             raise LoadError(f"malformed value: {getattr(e, 'problem', e)}", mark) from None
+        except Exception:  # a date that is no date (2001-13-01), a base-60 float past range; and text an explicit
+            # tag calls a number, date or truth value that PyYAML's constructor cannot even start on (!!int "",
+            # !!bool maybe, !!timestamp foo: IndexError, KeyError, AttributeError inside it)
+            raise LoadError(f"{shown(text)} is written as a number, date or yes/no but is not one; quote it to keep "
+                            "it as text", mark) from None
         if type(value) is int and not -_HUGE < value < _HUGE:
             raise _too_long(mark)  # hex, binary and base 60 write many digits in few characters
         return value
@@ -491,10 +493,10 @@ _HANDLERS: dict[type[yaml.Event], Callable[[Any, Any], None]] = {
 
 def load_text(text: str, file: str) -> Any:
     """Parse YAML text; `file` is the name used in marks. Raises LoadError with a mark."""
-    return _counted_load(text, file)[0]
+    return counted_load(text, file)[0]
 
 
-def _counted_load(text: str, file: str) -> tuple[Any, int]:
+def counted_load(text: str, file: str) -> tuple[Any, int]:
     """load_text's (value, how many values it holds, aliases expanded): what keeping it costs."""
     builder = _built(text, file)
     return builder.root, builder.expanded
@@ -510,10 +512,23 @@ def _built(text: str, file: str, lines: int = 0) -> "_Builder":
                         "the end of a line, which an editor does not show (every line after it would be "
                         "numbered wrong); use a plain line break or a space", _position_mark(file, text, unseen.start()))
     loader = _Loader(text)
+    builder = _Builder(loader, file, text, lines)
     try:
-        builder = _Builder(loader, file, text, lines)
+        _build(builder, text, file)
+    except LoadError:
+        # what was read counts, refused or not (a read is spent by its caller): one file read as 200 tables, past
+        # the game's values or malformed at its end, was read again for each up to there (28 s, 31 s)
+        spend_values(builder.expanded)
+        raise
+    finally:
+        loader.dispose()
+    return builder
+
+
+def _build(builder: "_Builder", text: str, file: str) -> None:
+    """builder.build(), its parser's errors made LoadError at their place in `text`."""
+    try:
         builder.build()
-        return builder
     except yaml.MarkedYAMLError as e:
         m = e.problem_mark or e.context_mark
         problem = " ".join(p for p in (e.context, e.problem) if p)
@@ -523,8 +538,6 @@ def _built(text: str, file: str, lines: int = 0) -> "_Builder":
                         _position_mark(file, text, e.position)) from None
     except yaml.YAMLError as e:
         raise LoadError(f"malformed YAML: {e}", Mark(file)) from None
-    finally:
-        loader.dispose()
 
 
 # YAML 1.1, which PyYAML reads, ends a line at NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR too: one of them in a

@@ -20,8 +20,8 @@ from ..errors import DataError, LoadError
 from ..options import closest, control_problem
 from ..project import read_project_file, utf8_text
 from ..report import Mark
-from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Place, Record, check_file, load_text, plain, shown,
-                   spend_values, values_left)
+from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Place, Record, check_file, counted_load, plain,
+                   shown, spend_values, values_left)
 from .schema import Enum, Field, List, Map, Nested, Schema, Str, TrueFalse
 
 SPREADSHEETS = (".csv", ".xlsx")
@@ -72,10 +72,10 @@ def _csv_rows(path: Path, shown: str) -> Rows:
     delimiter = max((",", ";", "\t"), key=first.count)  # a European Excel saves CSV with semicolons
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: Rows = []
-    line = 1
+    line, room = 1, _Room()
     try:
         for cells in reader:
-            _check_row_size(len(rows), line, cells, shown)
+            _check_row_size(len(rows), line, cells, shown, room)
             rows.append((line, cells))
             line = reader.line_num + 1
     except csv.Error as e:
@@ -299,12 +299,13 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
     it is (openpyxl's read-only mode stops there); a formula cell is refused: pnp runs none."""
     ws.reset_dimensions()
     rows: Rows = []
+    room = _Room()
     for n, cells in enumerate(ws.iter_rows(), start=1):
         if n > MAX_SHEET_ROW:
             raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
         if not cells:
             continue  # a row the file leaves out
-        _check_row_size(len(rows), n, cells, where)
+        _check_row_size(len(rows), n, cells, where, room)
         values = []
         for col, cell in enumerate(cells, start=1):
             if cell.data_type == "f":
@@ -315,11 +316,29 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
     return rows
 
 
-def _check_row_size(kept: int, line: int, cells: Sequence[Any], where: str) -> None:
+class _Room:
+    """The values a sheet being read may still hold (what is left of the game's allowance, as _records counts
+    them), and how many that is in words."""
+
+    LEAST_PER_ITEM = 2 * (1 + 2)  # a row of one value, as _records counts it
+
+    def __init__(self) -> None:
+        self.left, self.too_many = values_left(MAX_EXPANDED_VALUES)
+
+
+def _check_row_size(kept: int, line: int, cells: Sequence[Any], where: str, room: _Room) -> None:
     """LoadError at a row past MAX_ROWS (blank rows counted: two million empty CSV lines took 14 s and 550 MB,
-    each kept until the items were made) or a row of more than MAX_COLUMNS cells, in a CSV file as in a sheet."""
+    each kept until the items were made) or a row of more than MAX_COLUMNS cells, in a CSV file as in a sheet;
+    or at an item (a row after the header holding a value) past the `room` left: the game's values were spent,
+    and one file read as 200 tables was read whole for each (the refusal _records would give, found sooner)."""
     if kept >= MAX_ROWS:
         raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(where, line, 1))
+    if kept and not all(_blank(c) for c in cells):
+        room.left -= room.LEAST_PER_ITEM
+        if room.left < 0:
+            spend_values(room.LEAST_PER_ITEM * kept)  # (what _records would have spent refusing it)
+            raise LoadError(f"{room.too_many} (each counted in every list and mapping around it, as in YAML)",
+                            Mark(where, line, 1))
     if len(cells) > MAX_COLUMNS:
         raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(where, line, MAX_COLUMNS + 1))
 
@@ -329,40 +348,59 @@ def _blank(value: object) -> bool:
 
 
 def _records(rows: Rows, where: str, schema: Schema) -> MarkedList:
-    """The header row names the fields; every later row that is not blank is one item."""
+    """The header row names the fields; every later row that is not blank is one item. The values read count
+    against the game's allowance whether the sheet is then refused or not: one file read as many tables was
+    read again for each, up to the end (a header missing a field) or the limit."""
     items = MarkedList(mark=Mark(where, 1, 1))
     if not rows:
         return items
     line, header = rows[0]
-    names = _header(header, where, line)
-    values, (limit, too_many) = 0, values_left(MAX_EXPANDED_VALUES)
-    for line, cells in rows[1:]:
-        if all(_blank(c) for c in cells):
-            continue  # spreadsheets end in empty rows
-        data: dict[Any, Any] = {}
-        marks: dict[Any, Place | None] = {}
-        key_marks: dict[Any, Place | None] = {}
-        for col, cell in enumerate(cells, start=1):
-            if _blank(cell):
-                continue
-            mark = Mark(where, line, col)
-            if col > len(names) or names[col - 1] is None:
-                raise LoadError("a value in a column without a name in the header row", mark)
-            name = names[col - 1]
-            data[name], marks[name], key_marks[name] = _cell(cell, schema.fields.get(name), mark), mark, \
-                Mark(where, 1, col)
-        # counted as the same items in YAML count (each value in every list and mapping around it: its key and
-        # value twice, the item twice), so that a sheet holds no more than a YAML file may: 99,000 rows of four
-        # cells took 11 s to validate
-        values += 2 * (1 + 2 * len(data))
-        if values > limit:
-            raise LoadError(f"{too_many} (each counted in every list and mapping around it, as in YAML)",
-                            Mark(where, line, 1))
-        items.append(Record._made(data, marks, key_marks, Mark(where, line, 1)))
-        items.marks.append(Mark(where, line, 1))
-    _required_columns(names, where, rows[0][0], schema)
-    spend_values(values)
+    # a header cell is text: it names the field whose name reads as it (game.yaml's `no:` or `1:` is no text)
+    by_text = {str(name): name for name in schema.fields}
+    names = [by_text.get(name, name) for name in _header(header, where, line)]
+    read, allowed = [0], values_left(MAX_EXPANDED_VALUES)  # values read so far, as YAML counts them; how many may be
+    try:
+        for line, cells in rows[1:]:
+            if not all(_blank(c) for c in cells):  # (spreadsheets end in empty rows)
+                items.append(_row_item(cells, names, Mark(where, line, 1), schema, (read, *allowed)))
+                items.marks.append(Mark(where, line, 1))
+        _required_columns(names, where, rows[0][0], schema)
+    finally:
+        spend_values(read[0])
     return items
+
+
+def _row_item(cells: list[Any], names: list[Any], mark: Mark, schema: Schema,
+              count: tuple[list[int], int, str]) -> Record:
+    """The item of a row (at `mark`, its first cell); `count`: (values read, as a list of one, the most the
+    sheet may hold, how many that is in words): its values are added, and LoadError past the most."""
+    read, limit, too_many = count
+    data: dict[Any, Any] = {}
+    marks: dict[Any, Place | None] = {}
+    key_marks: dict[Any, Place | None] = {}
+    for col, cell in enumerate(cells, start=1):
+        if _blank(cell):
+            continue
+        at = Mark(mark.file, mark.line, col)
+        if col > len(names) or names[col - 1] is None:
+            raise LoadError("a value in a column without a name in the header row", at)
+        name = names[col - 1]
+        data[name], inside = _cell(cell, schema.fields.get(name), at)
+        marks[name], key_marks[name] = at, Mark(mark.file, 1, col)
+        read[0] += inside  # a cell of YAML flow text counts the values it holds, aliases expanded, as a file does
+        _check_values(read[0], limit, too_many, at)
+    # counted as the same items in YAML count (each value in every list and mapping around it: its key and
+    # value twice, the item twice), so that a sheet holds no more than a YAML file may: 99,000 rows of four
+    # cells took 11 s to validate
+    read[0] += 2 * (1 + 2 * len(data))
+    _check_values(read[0], limit, too_many, mark)
+    return Record._made(data, marks, key_marks, mark)
+
+
+def _check_values(values: int, limit: int, too_many: str, mark: Mark) -> None:
+    """LoadError at `mark` when a sheet's `values` so far pass its `limit`."""
+    if values > limit:
+        raise LoadError(f"{too_many} (each counted in every list and mapping around it, as in YAML)", mark)
 
 
 def _header(header: list[Any], where: str, line: int) -> list[str | None]:
@@ -383,15 +421,15 @@ def _header(header: list[Any], where: str, line: int) -> list[str | None]:
     return names
 
 
-def _required_columns(names: list[str | None], where: str, line: int, schema: Schema) -> None:
+def _required_columns(names: list[Any], where: str, line: int, schema: Schema) -> None:
     """LoadError at the header when a field every item needs has no column: a typo in a header cell would
     otherwise be one 'missing field' error per row."""
-    present = {n for n in names if n}
+    present = {n for n in names if n is not None}
     missing = [n for n, f in schema.fields.items() if f.required and n not in present]
     if not missing:
         return
-    strangers = [n for n in names if n and n not in schema.fields]
-    close = closest(missing[0], strangers)
+    strangers = [n for n in names if n is not None and n not in schema.fields]
+    close = closest(str(missing[0]), strangers)
     col = names.index(close[0]) + 1 if close else 1
     hint = f"; is column '{close[0]}' meant to be '{missing[0]}'?" if close else ""
     also = f" (nor for {', '.join(repr(n) for n in missing[1:])})" if len(missing) > 1 else ""
@@ -406,9 +444,18 @@ def _plain_number(value: object) -> object:
     return value
 
 
-def _cell(value: object, field: Field | None, mark: Mark) -> Any:
-    """A cell's value as its field's type reads it; what does not read is kept as written, so the schema
-    check reports it at this cell."""
+def _cell(value: object, field: Field | None, mark: Mark) -> tuple[Any, int]:
+    """(A cell's value as its field's type reads it, the values it holds within it: none but in YAML flow
+    text); what does not read is kept as written, so the schema check reports it at this cell."""
+    if not isinstance(field, (List, Map, Nested)) or not isinstance(value, str):
+        return _cell_scalar(value, field, mark), 0
+    _cell_scalar(value, None, mark)  # (the checks of any cell's text)
+    found, size = _yaml_value(value.strip(), mark)
+    return _remarked(found, mark), size
+
+
+def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
+    """_cell's value of a cell that holds one value."""
     value = _plain_number(value)
     if isinstance(value, float) and not math.isfinite(value):  # <v>1e999</v>: printed 'inf' in a text field
         raise LoadError(f"this cell's number ({value}) is not a finite number", mark)
@@ -426,9 +473,7 @@ def _cell(value: object, field: Field | None, mark: Mark) -> Any:
         return {"true": True, "false": False, "yes": True, "no": False}.get(text.lower(), value)
     if isinstance(field, Enum):
         return next((v for v in field.values if str(v) == text), value)
-    if not isinstance(field, (List, Map, Nested)):  # a number, or a field the table does not declare
-        return _scalar(text)
-    return _remarked(_yaml_value(text, mark), mark)
+    return _scalar(text)  # a number, or a field the table does not declare
 
 
 def _scalar(text: str) -> int | float | str:
@@ -445,9 +490,10 @@ def _scalar(text: str) -> int | float | str:
     return text
 
 
-def _yaml_value(text: str, mark: Mark) -> Any:
+def _yaml_value(text: str, mark: Mark) -> tuple[Any, int]:
+    """(The value of a cell's YAML flow text, how many values it holds with its aliases expanded)."""
     try:
-        return load_text(text, mark.file)
+        return counted_load(text, mark.file)
     except LoadError as e:
         raise LoadError(f"this cell holds YAML flow text such as [a, b] or {{key: 1}}: {e.message}", mark) from None
 
@@ -512,7 +558,7 @@ def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
     assert isinstance(ws, Worksheet)  # a new workbook's one sheet
     ws.title = title[:31]  # Excel's limit on a sheet's name
     for col, name in enumerate(names, start=1):
-        _text_cell(ws, 1, col, name, getattr(items, "mark", None)).font = Font(bold=True)
+        _text_cell(ws, 1, col, str(name), getattr(items, "mark", None)).font = Font(bold=True)  # (read by _records)
     ws.freeze_panes = "A2"
     for line, (item, row) in enumerate(zip(items, rows), start=2):
         for col, name in enumerate(names, start=1):
