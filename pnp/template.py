@@ -335,9 +335,16 @@ def _size(value: object) -> int | None:
     return len(value) if isinstance(value, (str, list, tuple, bytes)) else None
 
 
+# the arguments that say how much a filter or a text's method builds ('x' | center(10**10), batch(10**9, 0),
+# 'x'.zfill(10**10)), checked before it builds. Only those: an argument that is a value (selectattr('cost',
+# 'gt', 2000000), '%d' | format(2500000), [2000000].count(2000000)) may be any number.
+_WIDTH_PARAMETERS = frozenset({"width", "linecount", "slices", "indent"})
+_WIDTH_METHODS = frozenset({"center", "ljust", "rjust", "zfill"})
+
+
 def _check_int(value: object, what: str) -> None:
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_STRING:
-        raise LimitError(f"{what} {value} is too large (at most {MAX_STRING:,})")
+        raise LimitError(f"{what} {_short(str(value))} is too large (at most {MAX_STRING:,})")
 
 
 def _finite(value: _T) -> _T:
@@ -783,11 +790,11 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     skip = 1 if hasattr(function, "jinja_pass_arg") else 0  # the context Jinja passes first
     signature = inspect.signature(function)
     sizer, text_filter = _FILTER_SIZES.get(name), name in _TEXT_FILTERS
+    widths = [(n, parameter) for n, parameter in enumerate(signature.parameters) if parameter in _WIDTH_PARAMETERS]
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
-        if len(args) > skip + 1 or kwargs:
-            for param in list(args[skip + 1:]) + list(kwargs.values()):  # a width, a count: center(10**10)
-                _check_int(param, "the number")
+        for n, parameter in widths:
+            _check_int(args[n] if n < len(args) else kwargs.get(parameter), "the number")
         if text_filter and len(args) > skip and type(args[skip]) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(args[skip]), f"the text given to {name}")
         if sizer is not None:
@@ -1065,8 +1072,9 @@ class _Env(ImmutableSandboxedEnvironment):
         tick()
         owner = getattr(__obj, "__self__", None)
         if owner is not None and isinstance(owner, (str, list, bytes)):
-            for value in list(args) + list(kwargs.values()):  # 'x'.ljust(10**10)
-                _check_int(value, "the number")
+            if getattr(__obj, "__name__", "") in _WIDTH_METHODS:  # 'x'.ljust(10**10)
+                for value in list(args) + list(kwargs.values()):
+                    _check_int(value, "the number")
             sizer = _METHOD_SIZES.get(getattr(__obj, "__name__", "")) if isinstance(owner, (str, bytes)) else None
             if sizer is not None:  # 'x'.join(...), .replace, .expandtabs, .translate: refused before they build
                 args = tuple(list(arg) if isinstance(arg, Iterator) else arg for arg in args)

@@ -13,6 +13,8 @@ from pnp.errors import ExprError
     ("{{ 'x' * 10**10 }}", "repeating 1 items 10,000,000,000 times is too large"),
     ("{{ 7 ** 100000 }}", "7 ** 100000 is too large to compute"),
     ("{{ 'x'.ljust(10**10) }}", "the number 10000000000 is too large"),
+    ("{{ [1] | batch(linecount=10**9, fill_with=0) | list }}", "the number 1000000000 is too large"),
+    ("{{ 'x' | center(2**4000) }}", "the number 13182040934309431001038897942… is too large"),
     ("{{ '{:>999999999}'.format(1) }}", "a format width of 999999999 is too large"),
     ("{{ '%999999999d' % 1 }}", "a format width of 999999999 is too large"),
     ("{{ [1, 2].append(3) }}", "not allowed in a template"),
@@ -78,6 +80,19 @@ def test_sizes_within_the_limits_are_built():
     source = "{% set a = 'x' * 400000 %}{{ (a ~ a) | length }} {{ sum([[1, 2], [3]], []) }} {{ 'ab' | replace('a', 'aa') }}"
     assert template.render(source, {}) == "800000 [1, 2, 3] aab"
     assert template.render("{{ [1, 2] | map('string') | join('-') }} {{ '%s:%d' % ('a', 1) }}", {}) == "1-2 a:1"
+
+
+@pytest.mark.parametrize("source, printed", [
+    ("{{ cards | selectattr('cost', 'gt', 2000000) | map(attribute='id') | join }}", "b"),
+    ("{{ [3000000] | select('equalto', 3000000) | list }}", "[3000000]"),
+    ("{{ '%d gold' | format(2500000) }}", "2500000 gold"),
+    ("{{ none | default(2500000) }} {{ [1] | sum(start=1500000) }}", "None 1500001"),
+    ("{{ [2000000].count(2000000) }} {{ 'abc'.find('c', 0, 2000000) }}", "1 2"),
+])
+def test_a_number_given_as_a_value_may_be_any_size(source, printed):
+    """Only the arguments that say how much is built (a width, a count of lines) are bounded: a value compared
+    or printed was refused as 'too large' past a million."""
+    assert template.render(source, {"cards": [{"id": "a", "cost": 5}, {"id": "b", "cost": 3000000}]}) == printed
 
 
 def test_a_namespace_holding_itself_prints_as_python_writes_it():
