@@ -335,11 +335,11 @@ def _size(value: object) -> int | None:
     return len(value) if isinstance(value, (str, list, tuple, bytes)) else None
 
 
-# the arguments that say how much a filter or a text's method builds ('x' | center(10**10), batch(10**9, 0),
-# 'x'.zfill(10**10)), checked before it builds. Only those: an argument that is a value (selectattr('cost',
+# the arguments that say how much a filter or a method builds ('x' | center(10**10), batch(10**9, 0),
+# 'x'.zfill(10**10), (1).to_bytes(10**9): a gigabyte), checked before it builds. Only those: an argument that is a value (selectattr('cost',
 # 'gt', 2000000), '%d' | format(2500000), [2000000].count(2000000)) may be any number.
 _WIDTH_PARAMETERS = frozenset({"width", "linecount", "slices", "indent"})
-_WIDTH_METHODS = frozenset({"center", "ljust", "rjust", "zfill"})
+_WIDTH_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "to_bytes"})
 
 
 def _check_int(value: object, what: str) -> None:
@@ -1071,7 +1071,7 @@ class _Env(ImmutableSandboxedEnvironment):
     def call(self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         tick()
         owner = getattr(__obj, "__self__", None)
-        if owner is not None and isinstance(owner, (str, list, bytes)):
+        if owner is not None and isinstance(owner, (str, list, bytes, int)):
             if getattr(__obj, "__name__", "") in _WIDTH_METHODS:  # 'x'.ljust(10**10)
                 for value in list(args) + list(kwargs.values()):
                     _check_int(value, "the number")
