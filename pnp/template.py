@@ -1183,6 +1183,9 @@ ENV.filters["sum"] = _guard_filter("sum", _sum_filter)
 ENV.filters["round"] = _guard_filter("round", _round_filter)
 ENV.filters["filesizeformat"] = _guard_filter("filesizeformat", _filesizeformat)
 ENV.filters["int"] = _guard_filter("int", _int_filter)
+# `x | attr('name')` reads as `x.name` does (a mapping's fields first): Jinja's own found no field of a mapping
+# and said "no field 'cards' (did you mean 'cards'?)"
+ENV.filters["attr"] = _guard_filter("attr", pass_environment(lambda environment, obj, name: environment.getattr(obj, name)))
 ENV.filters["_pnp_origin"] = _pnp_origin
 
 
