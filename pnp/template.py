@@ -336,8 +336,9 @@ def _size(value: object) -> int | None:
 
 
 # the arguments that say how much a filter or a method builds ('x' | center(10**10), batch(10**9, 0),
-# 'x'.zfill(10**10), (1).to_bytes(10**9): a gigabyte), checked before it builds. Only those: an argument that is a value (selectattr('cost',
-# 'gt', 2000000), '%d' | format(2500000), [2000000].count(2000000)) may be any number.
+# 'x'.zfill(10**10), (1).to_bytes(10**9): a gigabyte), checked before it builds. Only those: an argument that
+# is a value (selectattr('cost', 'gt', 2000000), '%d' | format(2500000), [2000000].count(2000000)) may be any
+# number.
 _WIDTH_PARAMETERS = frozenset({"width", "linecount", "slices", "indent"})
 _WIDTH_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "to_bytes"})
 
@@ -1183,9 +1184,16 @@ ENV.filters["sum"] = _guard_filter("sum", _sum_filter)
 ENV.filters["round"] = _guard_filter("round", _round_filter)
 ENV.filters["filesizeformat"] = _guard_filter("filesizeformat", _filesizeformat)
 ENV.filters["int"] = _guard_filter("int", _int_filter)
-# `x | attr('name')` reads as `x.name` does (a mapping's fields first): Jinja's own found no field of a mapping
-# and said "no field 'cards' (did you mean 'cards'?)"
-ENV.filters["attr"] = _guard_filter("attr", pass_environment(lambda environment, obj, name: environment.getattr(obj, name)))
+
+
+@pass_environment
+def _attr_filter(environment: jinja2.Environment, obj: Any, name: str) -> Any:
+    """`x | attr('name')` read as `x.name` is (a mapping's fields first): Jinja's own found no field of a
+    mapping and said "no field 'cards' (did you mean 'cards'?)"."""
+    return environment.getattr(obj, name)
+
+
+ENV.filters["attr"] = _guard_filter("attr", _attr_filter)
 ENV.filters["_pnp_origin"] = _pnp_origin
 
 

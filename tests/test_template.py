@@ -233,8 +233,8 @@ def test_a_failed_template_keeps_nothing_it_built():
 def test_fields_win_over_mapping_methods():
     assert template.render("{{ card.items }}", {"card": {"items": 3}}) == "3"
     # the attr filter reads a field as `.` does: it said "no field 'name' (did you mean 'name'?)"
-    assert template.render("{{ card | attr('items') }} {{ card | attr('name') }}", {"card": {"items": 3, "name": "Lion"}}) \
-        == "3 Lion"
+    card = {"card": {"items": 3, "name": "Lion"}}
+    assert template.render("{{ card | attr('items') }} {{ card | attr('name') }}", card) == "3 Lion"
 
 
 @pytest.mark.parametrize("source", ["{{ [card.nmae] }}", "{{ (1, card.nmae) ~ '' }}", "{{ '%s' % ({'a': card.nmae},) }}",
