@@ -75,6 +75,7 @@ class _Budget(threading.local):
     started = 0.0  # when the outermost evaluation began
     deadline: float | None = None  # the outermost evaluation's end: the earlier of its own limit and the game's
     depth = 0  # nested render/evaluate calls: the outermost one owns the deadline
+    evaluation = 0  # outermost evaluations begun: the one a namespace was made in (_Namespace)
     call_depth = 0  # calls in progress inside templates (macros calling macros)
     doing: str | None = None  # the library whose work `metered` spends from the budget (svglib), None for a template
     steps = 0
@@ -214,6 +215,7 @@ class _Evaluation:
                 limit = min(limit, state.seconds_left)
             state.started = _clock()
             state.deadline, state.call_depth = state.started + limit, 0
+            state.evaluation += 1
         state.depth += 1
 
     def __exit__(self, *exc: object) -> Literal[False]:
@@ -1050,7 +1052,7 @@ class _Env(ImmutableSandboxedEnvironment):
     def getattr(self, obj: Any, attribute: str) -> Any:
         # A mapping's fields win over its methods, so `card.items` or `goal.values` mean the data.
         tick()  # a step: sort, groupby, map... read an attribute of each item, out of any loop's sight
-        if type(obj) is Namespace and attribute[:1] != "_":  # a template's own values (the sandbox's answer,
+        if type(obj) is _Namespace and attribute[:1] != "_":  # a template's own values (the sandbox's answer,
             # without its dozens of type tests, each a Python call of Namespace's __getattribute__)
             try:
                 value = getattr(obj, attribute)
@@ -1233,7 +1235,27 @@ OWN_FILTERS = {"percent": _percent, "count": _count, "count_by": _count_by, "loo
 ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result)
 ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,
                    range=_bounded_range)
-ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
+ENV.globals.pop("lipsum", None)
+
+
+class _Namespace(Namespace):
+    """namespace(): changed only by the evaluation that made it. One made at the top of macros.j2 is shared by
+    every item's templates: a macro counting in it printed 1, 2, 3, 4 on four cards, numbers that hung on
+    the order the cards were drawn in (the preview, or a build redrawing only the changed ones, printed others)."""
+
+    def __init__(*args: Any, **kwargs: Any) -> None:
+        Namespace.__init__(*args, **kwargs)
+        object.__setattr__(args[0], "_pnp_made_in", _budget.evaluation)
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        if object.__getattribute__(self, "_pnp_made_in") != _budget.evaluation:
+            raise ValueError(f"this namespace was made elsewhere (at the top of macros.j2?) and cannot be changed "
+                             f"here (set .{_short(name)}): what an item prints may not depend on the items printed "
+                             "before it; make the namespace inside the macro or template that changes it")
+        Namespace.__setitem__(self, name, value)
+
+
+ENV.globals["namespace"] = _Namespace  # lipsum(10**9) is a memory bomb, and no game needs filler text
 
 
 def _no_random(*args: Any, **kwargs: Any) -> NoReturn:
