@@ -30,7 +30,7 @@ from jinja2.parser import Parser
 from jinja2.runtime import Context
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from jinja2.utils import Namespace, missing
+from jinja2.utils import Cycler, Joiner, Namespace, missing
 
 from .cache import DiskCache
 from .errors import BudgetSpent, ExprError, LimitError
@@ -1238,6 +1238,13 @@ ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=l
 ENV.globals.pop("lipsum", None)
 
 
+def _refuse_elsewhere(made_in: int, what: str) -> None:
+    if made_in != _budget.evaluation:
+        raise ValueError(f"this {what} was made elsewhere (at the top of macros.j2?) and cannot be changed here: "
+                         "what an item prints may not depend on the items printed before it; make it inside the "
+                         "macro or template that changes it")
+
+
 class _Namespace(Namespace):
     """namespace(): changed only by the evaluation that made it. One made at the top of macros.j2 is shared by
     every item's templates: a macro counting in it printed 1, 2, 3, 4 on four cards, numbers that hung on
@@ -1248,14 +1255,41 @@ class _Namespace(Namespace):
         object.__setattr__(args[0], "_pnp_made_in", _budget.evaluation)
 
     def __setitem__(self, name: str, value: Any) -> None:
-        if object.__getattribute__(self, "_pnp_made_in") != _budget.evaluation:
-            raise ValueError(f"this namespace was made elsewhere (at the top of macros.j2?) and cannot be changed "
-                             f"here (set .{_short(name)}): what an item prints may not depend on the items printed "
-                             "before it; make the namespace inside the macro or template that changes it")
+        _refuse_elsewhere(object.__getattribute__(self, "_pnp_made_in"), f"namespace (set .{_short(name)})")
         Namespace.__setitem__(self, name, value)
 
 
-ENV.globals["namespace"] = _Namespace  # lipsum(10**9) is a memory bomb, and no game needs filler text
+class _Cycler(Cycler):
+    """cycler(): moved on only by the evaluation that made it (as a namespace is changed)."""
+
+    def __init__(self, *items: Any) -> None:
+        super().__init__(*items)
+        self._pnp_made_in = _budget.evaluation
+
+    def reset(self) -> None:
+        _refuse_elsewhere(self._pnp_made_in, "cycler")
+        super().reset()
+
+    def next(self) -> Any:
+        _refuse_elsewhere(self._pnp_made_in, "cycler")
+        return super().next()
+
+    __next__ = next
+
+
+class _Joiner(Joiner):
+    """joiner(): its first call says nothing and the others its separator, within the evaluation that made it."""
+
+    def __init__(self, sep: str = ", ") -> None:
+        super().__init__(sep)
+        self._pnp_made_in = _budget.evaluation
+
+    def __call__(self) -> str:
+        _refuse_elsewhere(self._pnp_made_in, "joiner")
+        return super().__call__()
+
+
+ENV.globals.update(namespace=_Namespace, cycler=_Cycler, joiner=_Joiner)  # lipsum(10**9) is a memory bomb, and no game needs filler text
 
 
 def _no_random(*args: Any, **kwargs: Any) -> NoReturn:

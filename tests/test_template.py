@@ -433,4 +433,13 @@ def test_a_namespace_is_changed_only_where_it_was_made():
     assert [template.render("{{ macros.own() }}", {"macros": macros}) for _ in range(2)] == ["1", "1"]
     with pytest.raises(ExprError) as e:
         template.render("{{ macros.count() }}", {"macros": macros})
-    assert "this namespace was made elsewhere (at the top of macros.j2?) and cannot be changed here" in e.value.message
+    assert "this namespace (set .n) was made elsewhere (at the top of macros.j2?) and cannot be changed here" \
+        in e.value.message
+    cycling = template.module("{% set c = cycler('a', 'b') %}{% set j = joiner() %}{% macro cy() %}{{ c.next() }}"
+                              "{% endmacro %}{% macro jo() %}{{ j() }}{% endmacro %}", {})
+    for name in ("cy", "jo"):
+        with pytest.raises(ExprError) as e:
+            template.render(f"{{{{ macros.{name}() }}}}", {"macros": cycling})
+        assert "was made elsewhere" in e.value.message
+    assert template.render("{% set c = cycler(1, 2) %}{% set j = joiner('-') %}{% for i in range(3) %}{{ j() }}"
+                           "{{ c.next() }}{% endfor %}", {}) == "1-2-1"
