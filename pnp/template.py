@@ -1235,7 +1235,7 @@ OWN_FILTERS = {"percent": _percent, "count": _count, "count_by": _count_by, "loo
 ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result)
 ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,
                    range=_bounded_range)
-ENV.globals.pop("lipsum", None)
+ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
 
 
 def _refuse_elsewhere(made_in: int, what: str) -> None:
@@ -1289,7 +1289,7 @@ class _Joiner(Joiner):
         return super().__call__()
 
 
-ENV.globals.update(namespace=_Namespace, cycler=_Cycler, joiner=_Joiner)  # lipsum(10**9) is a memory bomb, and no game needs filler text
+ENV.globals.update(namespace=_Namespace, cycler=_Cycler, joiner=_Joiner)
 
 
 def _no_random(*args: Any, **kwargs: Any) -> NoReturn:
