@@ -215,7 +215,7 @@ class _Evaluation:
                 limit = min(limit, state.seconds_left)
             state.started = _clock()
             state.deadline, state.call_depth = state.started + limit, 0
-            state.evaluation += 1
+            state.evaluation = next(_EVALUATIONS)  # (counted across threads: the preview's may share a module)
         state.depth += 1
 
     def __exit__(self, *exc: object) -> Literal[False]:
@@ -231,6 +231,7 @@ class _Evaluation:
 
 
 _EVALUATION = _Evaluation()
+_EVALUATIONS = itertools.count(1)
 
 
 @contextlib.contextmanager
