@@ -30,7 +30,7 @@ from jinja2.parser import Parser
 from jinja2.runtime import Context
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from jinja2.utils import Namespace, missing
+from jinja2.utils import Cycler, Joiner, Namespace, missing
 
 from .cache import DiskCache
 from .errors import BudgetSpent, ExprError, LimitError
@@ -76,6 +76,7 @@ class _Budget(threading.local):
     started = 0.0  # when the outermost evaluation began
     deadline: float | None = None  # the outermost evaluation's end: the earlier of its own limit and the game's
     depth = 0  # nested render/evaluate calls: the outermost one owns the deadline
+    evaluation = 0  # outermost evaluations begun: the one a namespace was made in (_Namespace)
     call_depth = 0  # calls in progress inside templates (macros calling macros)
     doing: str | None = None  # the library whose work `metered` spends from the budget (svglib), None for a template
     steps = 0
@@ -215,6 +216,7 @@ class _Evaluation:
                 limit = min(limit, state.seconds_left)
             state.started = _clock()
             state.deadline, state.call_depth = state.started + limit, 0
+            state.evaluation = next(_EVALUATIONS)  # (counted across threads: the preview's may share a module)
         state.depth += 1
 
     def __exit__(self, *exc: object) -> Literal[False]:
@@ -230,6 +232,7 @@ class _Evaluation:
 
 
 _EVALUATION = _Evaluation()
+_EVALUATIONS = itertools.count(1)
 
 
 @contextlib.contextmanager
@@ -336,9 +339,17 @@ def _size(value: object) -> int | None:
     return len(value) if isinstance(value, (str, list, tuple, bytes)) else None
 
 
+# the arguments that say how much a filter or a method builds ('x' | center(10**10), batch(10**9, 0),
+# 'x'.zfill(10**10), (1).to_bytes(10**9): a gigabyte), checked before it builds. Only those: an argument that
+# is a value (selectattr('cost', 'gt', 2000000), '%d' | format(2500000), [2000000].count(2000000)) may be any
+# number.
+_WIDTH_PARAMETERS = frozenset({"width", "linecount", "slices", "indent"})
+_WIDTH_METHODS = frozenset({"center", "ljust", "rjust", "zfill"})  # text methods whose number sets what they build
+
+
 def _check_int(value: object, what: str) -> None:
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_STRING:
-        raise LimitError(f"{what} {value} is too large (at most {MAX_STRING:,})")
+        raise LimitError(f"{what} {_short(str(value))} is too large (at most {MAX_STRING:,})")
 
 
 def _finite(value: _T) -> _T:
@@ -783,11 +794,11 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     skip = 1 if hasattr(function, "jinja_pass_arg") else 0  # the context Jinja passes first
     signature = inspect.signature(function)
     sizer, text_filter = _FILTER_SIZES.get(name), name in _TEXT_FILTERS
+    widths = [(n, parameter) for n, parameter in enumerate(signature.parameters) if parameter in _WIDTH_PARAMETERS]
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
-        if len(args) > skip + 1 or kwargs:
-            for param in list(args[skip + 1:]) + list(kwargs.values()):  # a width, a count: center(10**10)
-                _check_int(param, "the number")
+        for n, parameter in widths:
+            _check_int(args[n] if n < len(args) else kwargs.get(parameter), "the number")
         if text_filter and len(args) > skip and type(args[skip]) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(args[skip]), f"the text given to {name}")
         if sizer is not None:
@@ -1092,7 +1103,7 @@ class _Env(ImmutableSandboxedEnvironment):
     def getattr(self, obj: Any, attribute: str) -> Any:
         # A mapping's fields win over its methods, so `card.items` or `goal.values` mean the data.
         tick()  # a step: sort, groupby, map... read an attribute of each item, out of any loop's sight
-        if type(obj) is Namespace and attribute[:1] != "_":  # a template's own values (the sandbox's answer,
+        if type(obj) is _Namespace and attribute[:1] != "_":  # a template's own values (the sandbox's answer,
             # without its dozens of type tests, each a Python call of Namespace's __getattribute__)
             try:
                 value = getattr(obj, attribute)
@@ -1115,8 +1126,9 @@ class _Env(ImmutableSandboxedEnvironment):
         tick()
         if isinstance(getattr(__obj, "__self__", None), str):  # a text's method (one of _TEXT_METHODS)
             owner = __obj.__self__
-            for value in list(args) + list(kwargs.values()):  # 'x'.ljust(10**10)
-                _check_int(value, "the number")
+            if getattr(__obj, "__name__", "") in _WIDTH_METHODS:  # 'x'.ljust(10**10)
+                for value in list(args) + list(kwargs.values()):
+                    _check_int(value, "the number")
             sizer = _METHOD_SIZES.get(getattr(__obj, "__name__", ""))
             if sizer is not None:  # 'x'.join(...), .replace, .strip: refused before they build
                 args = tuple(list(arg) if isinstance(arg, Iterator) else arg for arg in args)
@@ -1240,6 +1252,16 @@ ENV.filters["sum"] = _guard_filter("sum", _sum_filter)
 ENV.filters["round"] = _guard_filter("round", _round_filter)
 ENV.filters["filesizeformat"] = _guard_filter("filesizeformat", _filesizeformat)
 ENV.filters["int"] = _guard_filter("int", _int_filter)
+
+
+@pass_environment
+def _attr_filter(environment: jinja2.Environment, obj: Any, name: str) -> Any:
+    """`x | attr('name')` read as `x.name` is (a mapping's fields first): Jinja's own found no field of a
+    mapping and said "no field 'cards' (did you mean 'cards'?)"."""
+    return environment.getattr(obj, name)
+
+
+ENV.filters["attr"] = _guard_filter("attr", _attr_filter)
 ENV.filters["_pnp_origin"] = _pnp_origin
 
 
@@ -1280,6 +1302,60 @@ ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_bu
 ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,
                    range=_bounded_range)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
+
+
+def _refuse_elsewhere(made_in: int, what: str) -> None:
+    if made_in != _budget.evaluation:
+        raise ValueError(f"this {what} was made elsewhere (at the top of macros.j2?) and cannot be changed here: "
+                         "what an item prints may not depend on the items printed before it; make it inside the "
+                         "macro or template that changes it")
+
+
+class _Namespace(Namespace):
+    """namespace(): changed only by the evaluation that made it. One made at the top of macros.j2 is shared by
+    every item's templates: a macro counting in it printed 1, 2, 3, 4 on four cards, numbers that hung on
+    the order the cards were drawn in (the preview, or a build redrawing only the changed ones, printed others)."""
+
+    def __init__(*args: Any, **kwargs: Any) -> None:
+        Namespace.__init__(*args, **kwargs)
+        object.__setattr__(args[0], "_pnp_made_in", _budget.evaluation)
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        _refuse_elsewhere(object.__getattribute__(self, "_pnp_made_in"), f"namespace (set .{_short(name)})")
+        Namespace.__setitem__(self, name, value)
+
+
+class _Cycler(Cycler):
+    """cycler(): moved on only by the evaluation that made it (as a namespace is changed)."""
+
+    def __init__(self, *items: Any) -> None:
+        super().__init__(*items)
+        self._pnp_made_in = _budget.evaluation
+
+    def reset(self) -> None:
+        _refuse_elsewhere(self._pnp_made_in, "cycler")
+        super().reset()
+
+    def next(self) -> Any:
+        _refuse_elsewhere(self._pnp_made_in, "cycler")
+        return super().next()
+
+    __next__ = next
+
+
+class _Joiner(Joiner):
+    """joiner(): its first call says nothing and the others its separator, within the evaluation that made it."""
+
+    def __init__(self, sep: str = ", ") -> None:
+        super().__init__(sep)
+        self._pnp_made_in = _budget.evaluation
+
+    def __call__(self) -> str:
+        _refuse_elsewhere(self._pnp_made_in, "joiner")
+        return super().__call__()
+
+
+ENV.globals.update(namespace=_Namespace, cycler=_Cycler, joiner=_Joiner)
 
 
 def _no_random(*args: Any, **kwargs: Any) -> NoReturn:

@@ -440,6 +440,9 @@ def test_the_rulebook_can_picture_a_cards_back(tmp_path):
     rulebook = root / "layouts/mini/rulebook.md.j2"
     rulebook.write_text(rulebook.read_text() + "\n![Its back](component:deck/lion:back)\n")
     assert lions() == before + 1  # its back prints the id too
+    # without an item, the deck's back: `:deck:` in what a picture points at is no icon (it was an unknown one)
+    rulebook.write_text(rulebook.read_text() + "\n![The back](component:deck:back) [a link](http://h:80:star:)\n")
+    assert lions() == before + 2
     rulebook.write_text(rulebook.read_text() + "\n![No such](component:deck/lion:back:back)\n")
     result = run(root, "validate")
     assert result.exit_code == 1 and "component 'deck' has no back 'lion:back'" in result.output

@@ -229,3 +229,17 @@ def test_negative_weights_and_numbers_too_near_zero_give_a_report(tmp_path):
                                                             "weight: loss}")
     _, text = report_text(game_project(tmp_path, game))
     assert "cards.tiny" not in text and "cards.loss" in text
+
+
+def test_a_scatter_of_values_one_float_step_apart_stays_inside_its_drawing():
+    # x of 1.0 and 1.0000000000000002: a span no axis can divide; the points, ticks and trend line were drawn
+    # up to twice the drawing's width, across the page's margin
+    from pnp.draw.charts import scatter_drawing
+    from pnp.insight.tables import fit
+
+    points = [(1.0, 0, "a"), (1.0000000000000002, 4, "b"), (1.0, 1, "c"), (1.0000000000000002, 3, "d")]
+    block = {"kind": "scatter", "x": "weight", "y": "power", "labelled": [],
+             "groups": [{"name": "", "points": points, "trend": fit([p[:2] for p in points])}]}
+    drawing = scatter_drawing(block, "Helvetica")
+    left, bottom, right, top = drawing.getBounds()
+    assert 0 <= left and right <= drawing.width and 0 <= bottom and top <= drawing.height

@@ -185,6 +185,29 @@ def test_a_part_of_the_wrong_shape_is_left_out_and_the_rest_shown(tmp_path):
     assert "Not checked: the simulation lacks a part they read (KeyError: 'seat_win_rate')" in text
 
 
+def test_an_item_taken_in_more_seats_than_it_was_in_play_is_left_out(tmp_path):
+    """Its rate had an interval with a square root of a negative number: the report stopped with a traceback."""
+    cards = SIMULATION["items"]["cards"]
+    mouse = {**cards["c1"], "events": {**cards["c1"]["events"], "taken": {"count": 50, "rate": 1.0}}}
+    damaged = {**SIMULATION, "items": {"cards": {**cards, "c1": mouse}}}
+    output, text, _ = report(project(tmp_path, damaged))
+    assert "output/sr/simulation.json: warning: parts are not what `pnp simulate` writes and are not shown: " \
+           "items.cards.c1" in output
+    assert "Lion Card 40 50% (35–65%)" in text and "Mouse Card" not in text
+
+
+def test_a_name_longer_than_the_files_texts_is_left_out(tmp_path):
+    """A table named by 100,000 letters took 47 s to lay out, then failed in ReportLab (a cell taller than a page)."""
+    from pnp.insight.simulation import read_simulation, warnings
+    from pnp.project import Project
+
+    long_names = {**SIMULATION, "items": {"T" * 100_000: SIMULATION["items"]["cards"], **SIMULATION["items"]},
+                  "end_reasons": {"R" * 201: {"count": 1, "share": 1.0}, "x" * 200: {"count": 1, "share": 1.0}}}
+    found = read_simulation(Project(project(tmp_path, long_names).resolve()), "sr")
+    assert list(found.summary["items"]) == ["cards"] and list(found.summary["end_reasons"]) == ["x" * 200]
+    assert f"end_reasons.{'R' * 39}…; items.{'T' * 39}…" in warnings(found)[0]
+
+
 def test_data_changed_since_the_run_is_warned_of(tmp_path):
     root = project(tmp_path)
     cards = root / "cards" / "sr" / "cards.yaml"

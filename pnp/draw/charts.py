@@ -150,7 +150,12 @@ def _legend(entries: list[tuple[str, str]], font: str, x: float, y: float, marke
 
 def _bounds(values: Sequence[float]) -> tuple[float, float]:
     lo, hi = min(values), max(values)
-    pad = (hi - lo) * 0.06 or 1
+    # values a few steps of a float's last digit apart (1.0 and 1.0000000000000002) span no room an axis can
+    # divide: its ticks and the points fell outside the plot, the trend line across the page. They are drawn
+    # as the one value they print as, within a span of their size.
+    size = max(abs(lo), abs(hi))
+    span = hi - lo if hi - lo > size * 1e-9 else size
+    pad = span * 0.06 or 1
     return lo - pad, hi + pad
 
 

@@ -8,6 +8,7 @@ import math
 import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DataError
@@ -45,6 +46,13 @@ class Each:
         self.shape, self.cap = shape, cap
 
 
+class Where:
+    """A value of `shape` whose parts also agree with one another (`agree` of the cleaned value)."""
+
+    def __init__(self, shape: Any, agree: Callable[[Any], bool]) -> None:
+        self.shape, self.agree = shape, agree
+
+
 def _number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and abs(v) <= 1e12
 
@@ -72,8 +80,11 @@ def _text(v: Any) -> bool:
 RATE = {"rate": _rate, "low": _rate, "high": _rate, "n": _count}
 SPREAD = {"mean": _number, "min": _number, "median": _number, "max": _number}
 END = {"count": _count, "share": _rate}
-ITEM = {"name": _text, "seats": _count, "events": Each({"count": _count, "rate": _rate}, MAX_REASONS),
-        "win_taken": RATE, "win_not_taken": RATE, "gap": _gap}
+ITEM = Where({"name": _text, "seats": _count, "events": Each({"count": _count, "rate": _rate}, MAX_REASONS),
+              "win_taken": RATE, "win_not_taken": RATE, "gap": _gap},
+             # an event counted in more seats than the item was in play has no rate (its interval was a
+             # square root of a negative number, and the report stopped with a traceback)
+             lambda item: all(e["count"] <= item["seats"] for e in item["events"].values()))
 SHAPE = {
     "game": _text, "seed": _whole, "players": _count, "agents": Many(_text, MAX_AGENTS), "games": _count,
     "games_per_seating": _count, "seat_win_rate": Many(RATE, MAX_SEATS), "agent_win_rate": Each(RATE, MAX_AGENTS),
@@ -98,6 +109,9 @@ def clean(value: Any, shape: Any, where: str, problems: list) -> Any:
         return BAD if any(v is BAD for v in kept) else kept
     if isinstance(shape, Each):
         return _clean_each(value, shape, where, problems)
+    if isinstance(shape, Where):
+        kept = clean(value, shape.shape, where, problems)
+        return kept if kept is BAD or shape.agree(kept) else BAD
     return value if shape(value) else BAD
 
 
@@ -116,7 +130,9 @@ def _clean_each(value: Any, shape: Each, where: str, problems: list) -> Any:
     if len(value) > shape.cap:
         problems.append(f"{where} has {len(value):,} entries, only the first {shape.cap} are shown")
     for k, v in list(value.items())[:shape.cap]:
-        v = clean(v, shape.shape, f"{where}.{shortened(k, 40)}", problems)
+        # a name is a text as short as the file's other texts: a table named by 100,000 letters took 47 s to
+        # lay out and then failed in ReportLab, too tall for a page
+        v = clean(v, shape.shape, f"{where}.{shortened(k, 40)}", problems) if _text(k) else BAD
         if v is BAD:
             problems.append(f"{where}.{shortened(k, 40)}")
         else:

@@ -13,7 +13,7 @@ BALANCE_FIELDS = {
     "each": {"type": "str", "required": False,
              "doc": "a table the rules track: the expression is checked once per item in play, seen as `item` "
                     "(item.taken, item.gap, item.<event>...); the items that fail are named"},
-    "message": {"type": "str", "required": False, "doc": "what to print when it is false (a template)"},
+    "message": {"type": "str", "required": False, "doc": "what to print when it is false (a template; at most 2,000 characters)"},
     "doc": {"type": "str", "required": False, "doc": "why the rule exists"},
 }
 

@@ -8,10 +8,15 @@ from .reads import FieldCache, note_table
 from .shapes import CheckerShape, GameShape
 from ..options import did_you_mean
 
+# a message is a line or a few: one of a million characters was printed for every item that broke the rule
+MAX_MESSAGE = 2_000
+TOO_LONG_MESSAGE = "the message is longer than {max_chars:,} characters"
+
 CONSTRAINT_FIELDS = {
     "expr": {"type": "str", "doc": "a Jinja expression that must be true, e.g. data.cards | length == 52"},
     "message": {"type": "str", "required": False,
-                "doc": "what to print when it is false (a template: it may show the numbers)"},
+                "doc": "what to print when it is false (a template: it may show the numbers; at most 2,000 "
+                       "characters)"},
     "each": {"type": "str", "required": False,
              "doc": "a table: the expression is checked once per item, which it sees as `item`"},
     "where": {"type": "str", "required": False,
@@ -53,7 +58,7 @@ def _checked(game: GameShape, c: Record, item: Record | None) -> tuple[list[tupl
     if ok:
         return [], False
     try:
-        message = render(str(c.get("message", "constraint not met: " + c["expr"])), ctx)
+        message = render(str(c.get("message", "constraint not met: " + c["expr"])), ctx, MAX_MESSAGE, TOO_LONG_MESSAGE)
     except ExprError as e:
         message = f"constraint not met: {c['expr']} (its message failed: {e.message})"
     return [(message, _where(game, c, item))], False

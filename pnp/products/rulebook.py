@@ -94,6 +94,10 @@ def _digest(text: str) -> bytes:
     return hashlib.sha256(text.encode()).digest()
 
 
+# what a link or picture points at, inside `](...)`: it prints no icon, so `component:deck:back` names none
+_LINK_TARGET = re.compile(r"(?<=\]\()[^()]*(?=\))")
+
+
 def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], ...]:
     """What is wrong with the rulebook's rendered Markdown `text`: unknown icons and glossary terms, and the
     blocks the build could not set (pictures, tables), made as the build makes them, short of drawing."""
@@ -104,10 +108,11 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
             found = CONTROL_CHARACTER.search(line)
             mark, printed = book_place(studio, n, found.start() if found else None)
             said.append((control + printed, mark))
-        unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(line) if not studio.icons.exists(name)))
+        shown = _LINK_TARGET.sub(lambda target: " " * len(target.group()), line)
+        unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(shown) if not studio.icons.exists(name)))
         for told, name in enumerate(unknown):  # a suggestion is sought for those the report will show
             hint = studio.did_you_mean_icon(name) if told < MAX_ALIKE else ""  # (20,000 names took 8 s)
-            mark, printed = book_place(studio, n, line.find(f":{name}:"))
+            mark, printed = book_place(studio, n, shown.find(f":{name}:"))
             said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}{printed}{hint}", mark))
         if "[[" in line:
             note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables

@@ -6,6 +6,7 @@ from typing import Any
 
 from ..errors import ExprError
 from ..model.game import Game
+from ..model.constraints import MAX_MESSAGE, TOO_LONG_MESSAGE
 from ..model.load import Record
 from ..model.margins import nearest_comparison
 from ..report import Mark
@@ -80,7 +81,8 @@ def _message(game: Game, rule: Record, row: Row | None, sim: dict[str, Any], out
     text = rule.get("message")
     if text:
         try:
-            text = render(str(text), game.context(sim=sim, item=row) if row is not None else game.context(sim=sim))
+            text = render(str(text), game.context(sim=sim, item=row) if row is not None else game.context(sim=sim),
+                          MAX_MESSAGE, TOO_LONG_MESSAGE)
         except ExprError as e:
             text = f"balance rule not met: {outcome.expr} (its message failed: {e.message})"
     else:
