@@ -357,7 +357,7 @@ def _records(rows: Rows, where: str, schema: Schema) -> MarkedList:
     line, header = rows[0]
     # a header cell is text: it names the field whose name reads as it (game.yaml's `no:` or `1:` is no text)
     by_text = {str(name): name for name in schema.fields}
-    names = [by_text.get(name, name) for name in _header(header, where, line)]
+    names = [name if name is None else by_text.get(name, name) for name in _header(header, where, line)]
     read, allowed = [0], values_left(MAX_EXPANDED_VALUES)  # values read so far, as YAML counts them; how many may be
     try:
         for line, cells in rows[1:]:
