@@ -401,3 +401,19 @@ def test_a_cell_openpyxl_cannot_read_or_reads_as_an_error_is_refused_at_the_cell
           if name == "xl/worksheets/sheet1.xml" else data)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:4: error: {said}") for ln in errors(proj)), \
         errors(proj)
+
+
+@pytest.mark.parametrize("fmt, field, text, said", [
+    ("csv", "title", '""', "no characters"),  # required: its blank cell read back as missing
+    ("xlsx", "text", '"  "', "only spaces"),  # its blank cell read back as the default, ""
+])
+def test_a_blank_text_a_blank_cell_cannot_give_back_is_refused_at_its_item(proj, fmt, field, text, said):
+    folder = proj / "cards" / GAME
+    rows = (folder / "turn.yaml").read_text(encoding="utf-8").splitlines()
+    line = next(n for n, row in enumerate(rows, start=1) if row.startswith(f"  {field}:"))
+    rows[line - 1] = f"  {field}: {text}"
+    (folder / "turn.yaml").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    result = run(proj, "convert", str(folder / "turn.yaml"), "--to", fmt)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cards/{GAME}/turn.yaml:{line}:{len(field) + 5}: '{field}' is a text of {said}" in result.output
+    assert not (folder / f"turn.{fmt}").exists()

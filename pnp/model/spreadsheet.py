@@ -487,6 +487,7 @@ def write_csv(items: list[Any], schema: Schema) -> bytes:
     was read back as the end of a row (an item more, a text cut short, exit 0)."""
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
+    _no_blank_text(items, rows, names, schema)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
     for cells in [names, *([cell_text(row.get(n)) for n in names] for row in rows)]:
@@ -495,6 +496,20 @@ def write_csv(items: list[Any], schema: Schema) -> bytes:
         writer.writerow(cells)
         out.write(line.getvalue().removesuffix("\r\n") + "\n")
     return out.getvalue().encode("utf-8")
+
+
+def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any], schema: Schema) -> None:
+    """DataError at the first text of no characters or only spaces that its field would not give back: its
+    cell is blank, and a blank cell is read as a value left out (the field's default, or missing). Converted
+    without a word, a required field's '' validated in YAML and was 'missing' in the spreadsheet."""
+    for item, row in zip(items, rows):
+        for name in names:
+            value, field = row.get(name), schema.fields.get(name)
+            if isinstance(value, str) and _blank(value) and (field is None or value != field.default):
+                said = "no characters" if not value else "only spaces"
+                raise DataError(f"'{name}' is a text of {said}, which a spreadsheet's blank cell cannot give back (it "
+                                "is read as a value left out); leave the field out or give it text",
+                                item.mark_of(name) if isinstance(item, Record) else None)
 
 
 def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
@@ -507,6 +522,7 @@ def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
 
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
+    _no_blank_text(items, rows, names, schema)
     book = openpyxl.Workbook()
     ws = book.active
     assert isinstance(ws, Worksheet)  # a new workbook's one sheet
