@@ -417,3 +417,16 @@ def test_a_blank_text_a_blank_cell_cannot_give_back_is_refused_at_its_item(proj,
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert f"cards/{GAME}/turn.yaml:{line}:{len(field) + 5}: '{field}' is a text of {said}" in result.output
     assert not (folder / f"turn.{fmt}").exists()
+
+
+def test_a_number_a_workbook_cell_cannot_hold_exactly_round_trips_as_its_text(proj):
+    """openpyxl writes a number cell with 16 digits: 10**23 came back as 9.999999999999999e+22, 0.1 + 0.2 as 0.3."""
+    folder = proj / "cards" / GAME
+    turn = yaml.safe_load((folder / "turn.yaml").read_text(encoding="utf-8"))
+    turn[0]["step"], turn[1]["step"], turn[2]["weight"] = 10**23, 2**53 + 1, 0.1 + 0.2
+    (folder / "turn.yaml").write_text(yaml.safe_dump(turn, sort_keys=False), encoding="utf-8")
+    convert(proj, folder / "turn.yaml", "xlsx")
+    convert(proj, folder / "turn.xlsx", "yaml", "--out", str(proj / "back.yaml"))
+    assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == turn
+    cells = list(openpyxl.load_workbook(folder / "turn.xlsx").active.iter_rows(min_row=2, max_col=1, values_only=True))
+    assert cells[3] == (4,)  # a number a cell holds exactly stays a number, for sorting and sums

@@ -600,9 +600,14 @@ def _typed(value: object, field: Field | None) -> str | int | float | None:
         return None
     if isinstance(field, Str):
         return cell_text(value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and float(_WORKBOOK_NUMBER % value) == value:
         return value
+    # a number a workbook cell cannot hold exactly is kept as its text, read back by its field's type: openpyxl
+    # writes 16 digits, so 0.30000000000000004 came back 0.3 and 10**23 as 9.999999999999999e+22, exit 0
     return cell_text(value)
+
+
+_WORKBOOK_NUMBER = "%.16g"  # how openpyxl writes a number cell's value
 
 
 def write_yaml(items: list[Any], schema: Schema) -> bytes:
