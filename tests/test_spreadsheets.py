@@ -430,3 +430,21 @@ def test_a_number_a_workbook_cell_cannot_hold_exactly_round_trips_as_its_text(pr
     assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == turn
     cells = list(openpyxl.load_workbook(folder / "turn.xlsx").active.iter_rows(min_row=2, max_col=1, values_only=True))
     assert cells[3] == (4,)  # a number a cell holds exactly stays a number, for sorting and sums
+
+
+@pytest.mark.parametrize("table, sheet", [("ca:rds/[1]", "ca_rds__1_"), ("pnp lists", "pnp lists")])
+def test_a_table_whose_name_no_sheet_can_bear_converts_and_offers_its_own_drop_downs(proj, table, sheet):
+    """A name with a character Excel refuses in a sheet's name was a traceback; one the same as the hidden
+    sheet of drop-down values made the drop-downs offer the table's own first column."""
+    folder = proj / "cards" / GAME
+    game = (folder / "game.yaml").read_text(encoding="utf-8")
+    (folder / "game.yaml").write_text(game.replace("\n  cards:\n", f'\n  "{table}":\n    file: cards.yaml\n', 1),
+                                      encoding="utf-8")
+    convert(proj, folder / "cards.yaml", "xlsx")
+    convert(proj, folder / "cards.xlsx", "yaml", "--out", str(proj / "back.yaml"))
+    assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == \
+        yaml.safe_load((folder / "cards.yaml").read_text(encoding="utf-8"))
+    book = openpyxl.load_workbook(folder / "cards.xlsx")
+    assert book.worksheets[0].title == sheet
+    rule = book.worksheets[0].data_validations.dataValidation[0]
+    assert book[rule.formula1.split("!")[0].strip("'")].sheet_state == "hidden"

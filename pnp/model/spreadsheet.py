@@ -526,7 +526,7 @@ def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
     book = openpyxl.Workbook()
     ws = book.active
     assert isinstance(ws, Worksheet)  # a new workbook's one sheet
-    ws.title = title[:31]  # Excel's limit on a sheet's name
+    ws.title = _sheet_title(title)
     for col, name in enumerate(names, start=1):
         _text_cell(ws, 1, col, name, getattr(items, "mark", None)).font = Font(bold=True)
     ws.freeze_panes = "A2"
@@ -543,6 +543,13 @@ def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
+
+
+def _sheet_title(table: str) -> str:
+    """The table's name as a sheet's name, which is only shown (a table reads its file's first sheet or the one
+    `sheet:` names): without the characters Excel refuses in one (a table named 'pro:be' was a traceback), at
+    most 31 characters, not beginning or ending with a quote."""
+    return re.sub(r"[\[\]:*?/\\]", "_", table)[:31].strip("'") or "items"
 
 
 LISTS_SHEET = "pnp lists"  # a hidden sheet holding each enum column's values, for its drop-down
@@ -567,7 +574,8 @@ def _enum_dropdowns(book: Any, ws: Any, names: list[Any], schema: Schema, last_r
                 lists.cell(row, n, value).data_type = "s"
             else:
                 lists.cell(row, n, value)
-        rule = DataValidation(type="list", formula1=f"'{LISTS_SHEET}'!${letter}$1:${letter}${len(field.values)}",
+        # lists.title: a table named as LISTS_SHEET took that name first, and the drop-downs offered its own column
+        rule = DataValidation(type="list", formula1=f"'{lists.title}'!${letter}$1:${letter}${len(field.values)}",
                               allow_blank=not field.required, showErrorMessage=True,
                               errorTitle="Not one of the values",
                               error=f"{names[col - 1]} is one of: {', '.join(map(str, field.values))}"[:255])
