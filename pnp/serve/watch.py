@@ -35,7 +35,7 @@ def games_of(project: "Project", path: str | Path, games: Iterable[str]) -> set[
         return set()
     if parts[0] == "fonts" or parts[:2] == ("layouts", "shared"):
         return set(games)
-    if parts[0] in ("cards", "layouts") and len(parts) >= 3:
+    if parts[0] in ("cards", "layouts"):  # a game's folder itself too: renamed away or replaced, it was not seen
         return {parts[1]} & set(games)
     return set()
 
