@@ -511,6 +511,7 @@ def test_the_watcher_ignores_output_hidden_and_scratch_files(mini):
     assert games_of(mini, root / "layouts/shared/icons/x.svg", games) == {"mini", "other"}
     assert games_of(mini, root / "fonts/fonts.yaml", games) == {"mini", "other"}
     assert games_of(mini, root / "layouts/mini", games) == {"mini"}  # the folder itself: replaced or renamed
+    assert games_of(mini, root / "cards", games) == {"mini", "other"}
     for path in ["output/mini/mini-a4.pdf", "output/mini/manifest.json", "cards/mini/.cards.yaml.swp",
                  "cards/mini/cards.yaml~", "layouts/mini/4913", ".git/index", "notes.txt", "cards/zzz/game.yaml"]:
         assert games_of(mini, root / path, games) == set(), path
