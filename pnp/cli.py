@@ -393,8 +393,8 @@ def export(ctx: click.Context, games: tuple[str, ...], fmt: str, out_dir: str | 
     named = _export_folder(fmt, dpi, bleed)
     done = 0
     for game_id in selected:
-        folder = project_mod.output_path(project, out_dir, game_id, named) if out_dir else \
-            project_mod.output_path(project, None, game_id, "export", named)
+        folder = project_mod.output_path(project, out_dir, game_id, named, replaced_whole=True) if out_dir else \
+            project_mod.output_path(project, None, game_id, "export", named, replaced_whole=True)
         with _export_bar(game_id) as bar:
             result = export_game(project, game_id, fmt, folder, options, jobs or default_jobs(), bar, force)
         report.diagnostics += result.diagnostics

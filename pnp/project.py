@@ -508,12 +508,13 @@ PROTECTED = ("cards", "layouts", "fonts", ".git")  # what pnp reads: nothing it 
 
 
 def output_path(project: "Project", given: str | Path | None, *parts: str, default: Path | None = None,
-                protected: tuple[str, ...] = PROTECTED) -> Path:
+                protected: tuple[str, ...] = PROTECTED, replaced_whole: bool = False) -> Path:
     """Where a command writes: `given` (the user's --out) or else `default` (output/ of the project), then
     `parts` (<game>/, ...). Inside the project pnp writes only into real folders: a component that is a
     symbolic link is refused (a game folder someone sent may hold `output -> ~`). Outside it, the --out the
     user gave is followed as the system does. Wherever it leads, it may not be in the project's `protected`
-    folders, whose files pnp reads. Returns the path with '..' taken out, the one to write to; UsageError."""
+    folders, whose files pnp reads; a folder the command `replaced_whole` (an export's) may not be the project's
+    folder or hold it either. Returns the path with '..' taken out, the one to write to; UsageError."""
     base = Path(given).absolute() if given else Path(default or project.root / "output")
     target = Path(os.path.normpath(base.joinpath(*parts)))  # '..' after a link is where the check looked
     shown = f"--out {given}" if given else project.rel(target)
@@ -529,6 +530,10 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
         if real == folder or real.is_relative_to(folder):
             raise UsageError(f"{shown}: {project.rel(real)} is in {name}/, whose files pnp reads; pnp writes "
                              "nothing there: choose another folder")
+    # an export puts a new folder in place of the old: one holding the project took its cards/ and layouts/ away
+    if replaced_whole and project.root.is_relative_to(real):
+        raise UsageError(f"{shown}: {real} is or holds the project's folder ({project.root}), which the command would replace "
+                         "whole; choose another folder")
     return target
 
 

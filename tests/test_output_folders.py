@@ -48,3 +48,16 @@ def test_a_folder_where_the_file_goes_is_named_not_its_folder_or_a_temporary_nam
     assert result.exit_code == 1, result.output
     assert f"cannot write to {in_the_way}: " in result.output and ".tmp" not in result.output, result.output
     assert (project / in_the_way).is_dir() and not list((project / in_the_way).iterdir())
+
+
+@pytest.mark.parametrize("inside", ["", "games/mine"])
+def test_an_export_folder_that_is_or_holds_the_project_is_refused_and_the_project_kept(tmp_path, inside):
+    from conftest import make_project
+
+    # --out kits makes kits/mini/tts/, replaced whole by the export: here it is the project (or holds it)
+    root = make_project(tmp_path / "kits" / "mini" / "tts" / inside)
+    before = sorted(p.relative_to(root) for p in root.rglob("*"))
+    result = run(root, "export", "mini", "--format", "tts", "--out", str(tmp_path / "kits"))
+    assert result.exit_code == 2, result.output
+    assert f"--out {tmp_path / 'kits'}: {tmp_path / 'kits/mini/tts'} is or holds the project's folder" in result.output
+    assert sorted(p.relative_to(root) for p in root.rglob("*")) == before

@@ -510,6 +510,8 @@ def test_the_watcher_ignores_output_hidden_and_scratch_files(mini):
     assert games_of(mini, root / "layouts/mini/rulebook.md.j2", games) == {"mini"}
     assert games_of(mini, root / "layouts/shared/icons/x.svg", games) == {"mini", "other"}
     assert games_of(mini, root / "fonts/fonts.yaml", games) == {"mini", "other"}
+    assert games_of(mini, root / "layouts/mini", games) == {"mini"}  # the folder itself: replaced or renamed
+    assert games_of(mini, root / "cards", games) == {"mini", "other"}
     for path in ["output/mini/mini-a4.pdf", "output/mini/manifest.json", "cards/mini/.cards.yaml.swp",
                  "cards/mini/cards.yaml~", "layouts/mini/4913", ".git/index", "notes.txt", "cards/zzz/game.yaml"]:
         assert games_of(mini, root / path, games) == set(), path
@@ -532,6 +534,16 @@ def test_saving_output_does_not_refresh_but_saving_data_does(mini, running):
     data = mini.cards / "mini" / "cards.yaml"
     data.write_text(data.read_text() + "\n")
     wait_for(lambda: preview.generation > settled, timeout=10)
+
+
+def test_a_games_folder_renamed_away_is_seen_by_the_preview(mini, running):
+    """A change to cards/<game> itself concerned no game: the page said ok with the game's data gone."""
+    live = running(mini, ["mini"])
+    preview = live.server.config.app.state.hub.previews["mini"]
+    wait_for(lambda: preview.state["status"] == "ok")
+    (mini.cards / "mini").rename(mini.cards / "mini-old")
+    wait_for(lambda: preview.state["status"] == "stale", timeout=10)
+    assert any(p["where"] and p["where"]["file"] == "cards/mini/game.yaml" for p in preview.state["problems"])
 
 
 def test_ctrl_c_stops_the_server_cleanly(mini):

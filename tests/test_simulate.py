@@ -123,6 +123,17 @@ def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
     assert "cards/mini/rules.py:1:1: error: rules.py must define `class Rules(GameRules)`" in result.output
 
 
+@pytest.mark.parametrize("rules, said", [
+    (NIM + "\n    def __init__(self, game):\n        raise ValueError('no deck')\n", "failed to start: ValueError: no deck"),
+    ("import sys\nsys.exit(3)\n", "failed to load: SystemExit: 3"),  # exit 3 and not a word
+])
+def test_rules_that_raise_as_they_start_are_errors_at_their_line(tmp_path, rules, said):
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    line = rules.splitlines().index(next(r for r in rules.splitlines() if "raise" in r or "exit" in r)) + 1
+    assert f"cards/mini/rules.py:{line}:1: error: the rules {said}" in result.output
+
+
 BALANCE = """
 balance:
   - expr: "sim.seat_win_rate[0] >= 0.99"

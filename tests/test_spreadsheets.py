@@ -436,3 +436,50 @@ def test_a_cell_openpyxl_cannot_read_or_reads_as_an_error_is_refused_at_the_cell
           if name == "xl/worksheets/sheet1.xml" else data)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:4: error: {said}") for ln in errors(proj)), \
         errors(proj)
+
+
+@pytest.mark.parametrize("fmt, field, text, said", [
+    ("csv", "title", '""', "no characters"),  # required: its blank cell read back as missing
+    ("xlsx", "text", '"  "', "only spaces"),  # its blank cell read back as the default, ""
+])
+def test_a_blank_text_a_blank_cell_cannot_give_back_is_refused_at_its_item(proj, fmt, field, text, said):
+    folder = proj / "cards" / GAME
+    rows = (folder / "turn.yaml").read_text(encoding="utf-8").splitlines()
+    line = next(n for n, row in enumerate(rows, start=1) if row.startswith(f"  {field}:"))
+    rows[line - 1] = f"  {field}: {text}"
+    (folder / "turn.yaml").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    result = run(proj, "convert", str(folder / "turn.yaml"), "--to", fmt)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cards/{GAME}/turn.yaml:{line}:{len(field) + 5}: '{field}' is a text of {said}" in result.output
+    assert not (folder / f"turn.{fmt}").exists()
+
+
+def test_a_number_a_workbook_cell_cannot_hold_exactly_round_trips_as_its_text(proj):
+    """openpyxl writes a number cell with 16 digits: 10**23 came back as 9.999999999999999e+22, 0.1 + 0.2 as 0.3."""
+    folder = proj / "cards" / GAME
+    turn = yaml.safe_load((folder / "turn.yaml").read_text(encoding="utf-8"))
+    turn[0]["step"], turn[1]["step"], turn[2]["weight"] = 10**23, 2**53 + 1, 0.1 + 0.2
+    (folder / "turn.yaml").write_text(yaml.safe_dump(turn, sort_keys=False), encoding="utf-8")
+    convert(proj, folder / "turn.yaml", "xlsx")
+    convert(proj, folder / "turn.xlsx", "yaml", "--out", str(proj / "back.yaml"))
+    assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == turn
+    cells = list(openpyxl.load_workbook(folder / "turn.xlsx").active.iter_rows(min_row=2, max_col=1, values_only=True))
+    assert cells[3] == (4,)  # a number a cell holds exactly stays a number, for sorting and sums
+
+
+@pytest.mark.parametrize("table, sheet", [("ca:rds/[1]", "ca_rds__1_"), ("pnp lists", "pnp lists")])
+def test_a_table_whose_name_no_sheet_can_bear_converts_and_offers_its_own_drop_downs(proj, table, sheet):
+    """A name with a character Excel refuses in a sheet's name was a traceback; one the same as the hidden
+    sheet of drop-down values made the drop-downs offer the table's own first column."""
+    folder = proj / "cards" / GAME
+    game = (folder / "game.yaml").read_text(encoding="utf-8")
+    (folder / "game.yaml").write_text(game.replace("\n  cards:\n", f'\n  "{table}":\n    file: cards.yaml\n', 1),
+                                      encoding="utf-8")
+    convert(proj, folder / "cards.yaml", "xlsx")
+    convert(proj, folder / "cards.xlsx", "yaml", "--out", str(proj / "back.yaml"))
+    assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == \
+        yaml.safe_load((folder / "cards.yaml").read_text(encoding="utf-8"))
+    book = openpyxl.load_workbook(folder / "cards.xlsx")
+    assert book.worksheets[0].title == sheet
+    rule = book.worksheets[0].data_validations.dataValidation[0]
+    assert book[rule.formula1.split("!")[0].strip("'")].sheet_state == "hidden"

@@ -533,6 +533,7 @@ def write_csv(items: list[Any], schema: Schema) -> bytes:
     was read back as the end of a row (an item more, a text cut short, exit 0)."""
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
+    _no_blank_text(items, rows, names, schema)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
     for cells in [names, *([cell_text(row.get(n)) for n in names] for row in rows)]:
@@ -541,6 +542,20 @@ def write_csv(items: list[Any], schema: Schema) -> bytes:
         writer.writerow(cells)
         out.write(line.getvalue().removesuffix("\r\n") + "\n")
     return out.getvalue().encode("utf-8")
+
+
+def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any], schema: Schema) -> None:
+    """DataError at the first text of no characters or only spaces that its field would not give back: its
+    cell is blank, and a blank cell is read as a value left out (the field's default, or missing). Converted
+    without a word, a required field's '' validated in YAML and was 'missing' in the spreadsheet."""
+    for item, row in zip(items, rows):
+        for name in names:
+            value, field = row.get(name), schema.fields.get(name)
+            if isinstance(value, str) and _blank(value) and (field is None or value != field.default):
+                said = "no characters" if not value else "only spaces"
+                raise DataError(f"'{name}' is a text of {said}, which a spreadsheet's blank cell cannot give back (it "
+                                "is read as a value left out); leave the field out or give it text",
+                                item.mark_of(name) if isinstance(item, Record) else None)
 
 
 def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
@@ -553,10 +568,11 @@ def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
 
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
+    _no_blank_text(items, rows, names, schema)
     book = openpyxl.Workbook()
     ws = book.active
     assert isinstance(ws, Worksheet)  # a new workbook's one sheet
-    ws.title = title[:31]  # Excel's limit on a sheet's name
+    ws.title = _sheet_title(title)
     for col, name in enumerate(names, start=1):
         _text_cell(ws, 1, col, str(name), getattr(items, "mark", None)).font = Font(bold=True)  # (read by _records)
     ws.freeze_panes = "A2"
@@ -573,6 +589,13 @@ def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
+
+
+def _sheet_title(table: str) -> str:
+    """The table's name as a sheet's name, which is only shown (a table reads its file's first sheet or the one
+    `sheet:` names): without the characters Excel refuses in one (a table named 'pro:be' was a traceback), at
+    most 31 characters, not beginning or ending with a quote."""
+    return re.sub(r"[\[\]:*?/\\]", "_", table)[:31].strip("'") or "items"
 
 
 LISTS_SHEET = "pnp lists"  # a hidden sheet holding each enum column's values, for its drop-down
@@ -597,7 +620,8 @@ def _enum_dropdowns(book: Any, ws: Any, names: list[Any], schema: Schema, last_r
                 lists.cell(row, n, value).data_type = "s"
             else:
                 lists.cell(row, n, value)
-        rule = DataValidation(type="list", formula1=f"'{LISTS_SHEET}'!${letter}$1:${letter}${len(field.values)}",
+        # lists.title: a table named as LISTS_SHEET took that name first, and the drop-downs offered its own column
+        rule = DataValidation(type="list", formula1=f"'{lists.title}'!${letter}$1:${letter}${len(field.values)}",
                               allow_blank=not field.required, showErrorMessage=True,
                               errorTitle="Not one of the values",
                               error=f"{names[col - 1]} is one of: {', '.join(map(str, field.values))}"[:255])
@@ -630,9 +654,14 @@ def _typed(value: object, field: Field | None) -> str | int | float | None:
         return None
     if isinstance(field, Str):
         return cell_text(value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and float(_WORKBOOK_NUMBER % value) == value:
         return value
+    # a number a workbook cell cannot hold exactly is kept as its text, read back by its field's type: openpyxl
+    # writes 16 digits, so 0.30000000000000004 came back 0.3 and 10**23 as 9.999999999999999e+22, exit 0
     return cell_text(value)
+
+
+_WORKBOOK_NUMBER = "%.16g"  # how openpyxl writes a number cell's value
 
 
 def write_yaml(items: list[Any], schema: Schema) -> bytes:

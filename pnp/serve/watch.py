@@ -28,14 +28,14 @@ def games_of(project: "Project", path: str | Path, games: Iterable[str]) -> set[
         parts = Path(path).absolute().relative_to(project.root).parts
     except ValueError:
         return set()
-    if len(parts) < 2 or any(part.startswith(".") for part in parts):
+    if not parts or any(part.startswith(".") for part in parts):
         return set()
     name = parts[-1]
     if name.endswith(SCRATCH_SUFFIXES) or name in SCRATCH_NAMES or name.startswith("#"):
         return set()
-    if parts[0] == "fonts" or parts[:2] == ("layouts", "shared"):
+    if parts[0] == "fonts" or parts[:2] == ("layouts", "shared") or parts in (("cards",), ("layouts",)):
         return set(games)
-    if parts[0] in ("cards", "layouts") and len(parts) >= 3:
+    if parts[0] in ("cards", "layouts") and len(parts) >= 2:  # a game's folder itself too: renamed away or replaced
         return {parts[1]} & set(games)
     return set()
 

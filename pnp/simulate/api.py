@@ -181,7 +181,11 @@ def load_rules(project: Project, game: Game) -> GameRules:
         raise DataError(f"no rules to play: write {RULES_FILE} beside game.yaml (see the README's `pnp simulate`)",
                         Mark(shown))
     project.inside(path, Mark(shown), "rules file")
-    return rules_class(str(path), shown, game.id)(GameData.of(game))
+    rules = rules_class(str(path), shown, game.id)
+    try:
+        return rules(GameData.of(game))
+    except (Exception, SystemExit) as e:  # a designer's __init__: its error is theirs, said at its line
+        raise DataError(f"the rules failed to start: {type(e).__name__}: {e}", code_mark(e, shown, str(path))) from None
 
 
 def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
@@ -195,7 +199,7 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
         sys.modules[name] = module  # dataclasses and pickling look their module up by name
         try:
             spec.loader.exec_module(module)
-        except Exception as e:  # a designer's code: any error is theirs, said at its line
+        except (Exception, SystemExit) as e:  # a designer's code: any error is theirs, said at its line (exit() too)
             sys.modules.pop(name, None)
             raise DataError(f"the rules failed to load: {type(e).__name__}: {e}", code_mark(e, shown, path)) from None
     rules = getattr(module, "Rules", None)
