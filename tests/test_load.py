@@ -102,9 +102,23 @@ def test_yaml_1_1_value_and_merge_words_are_text_outside_a_merge():
 
 
 def test_numbers_in_other_notations_still_read():
-    data = load_text("a: 0x1F\nb: 1:30\nc: 0b101\nd: 1.5e+3\ne: 2001-01-02\n", "f.yaml")
-    assert [data[k] for k in "abcd"] == [31, 90, 5, 1500.0]
+    data = load_text("a: 0x1F\nb: !!int 1:30\nc: 0b101\nd: 1.5e+3\ne: 2001-01-02\nf: 1_000\ng: !!int 010\n"
+                     "h: '010'\ni: 0o10\nj: 010.5\n", "f.yaml")
+    assert [data[k] for k in "abcdfghij"] == [31, 90, 5, 1500.0, 1000, 8, "010", "0o10", 10.5]
     assert str(data["e"]) == "2001-01-02"
+
+
+@pytest.mark.parametrize("written, reading", [
+    ("010", "the octal number 8"), ("-07", "the octal number -7"), ("0_10", "the octal number 8"),
+    ("1:30", "the base-60 number 90"), ("190:20:30", "the base-60 number 685230"),
+    ("1:30.5", "the base-60 number 90.5"), ("[x, 1:30]", "the base-60 number 90")])
+def test_a_plain_number_yaml_11_reads_otherwise_is_refused_at_its_place(written, reading):
+    # YAML 1.1 reads these otherwise than a designer means them (a count of 010 would be 8): refused, not changed
+    with pytest.raises(LoadError) as caught:
+        load_text(f"id: c1\ncount: {written}\n", "f.yaml")
+    column = 8 + (written.index("1:") if written.startswith("[") else 0)
+    assert str(caught.value) == (f"f.yaml:2:{column}: {shown(written.strip('[x, ]'))} is read by YAML as {reading}; "
+                                 "write the number in decimal, or quote it to keep it as text")
 
 
 

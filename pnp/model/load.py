@@ -36,7 +36,8 @@ _CONTROL = CONTROL_CHARACTER.search
 # YAML 1.1 reads a bare '<<' (outside a key) and '=' as these tags, which build nothing: they are text
 _TEXT_ALIKE = {_MERGE, "tag:yaml.org,2002:value"}
 # Read as numbers or dates by PyYAML's constructor, whose time grows with the length (base 60 squarely)
-_NUMBER_TAGS = {_INT, "tag:yaml.org,2002:float", "tag:yaml.org,2002:timestamp"}
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_NUMBER_TAGS = {_INT, "tag:yaml.org,2002:float", _TIMESTAMP}
 # The first characters of plain scalars the loader's resolver may read as something else than text (numbers,
 # yes/no, null, dates, '<<', '='): any other plain scalar is text, as its resolver would find after trying
 # none of its patterns. Without that table (a resolver with patterns for any character) every one is resolved
@@ -229,6 +230,20 @@ class _Collection:
         self.merges: list[tuple[Any, Place]] = []
 
 
+def _refuse_yaml11_only_number(text: str, value: object, mark: Mark) -> None:
+    """Refuses a plain number that YAML 1.1 (PyYAML) reads otherwise than its writer surely meant: '010' as the
+    octal 8, '1:30' as the base-60 90. Spelt prefixes (0x10, 0b11) and thousands (1_000) stay as they are."""
+    digits = text.lstrip("+-")
+    if ":" in digits:
+        reading = "the base-60 number"
+    elif type(value) is int and len(digits) > 1 and digits[0] == "0" and digits[1] in "01234567_":
+        reading = "the octal number"
+    else:
+        return
+    raise LoadError(f"{shown(text)} is read by YAML as {reading} {value}; write the number in decimal, or quote "
+                    "it to keep it as text", mark)
+
+
 class _Builder:
     """Turns the parser's event stream into Records and MarkedLists without recursion, so no nesting can
     overflow a stack; counts every value an alias expands to."""
@@ -319,6 +334,8 @@ class _Builder:
         if tag not in _ALLOWED_TAGS:
             self.allowed(tag, self.mark(place))
         value = self.text_scalar(event.value, place) if tag == _STR else self.construct(tag, event, self.mark(place))
+        if event.tag is None and tag in _NUMBER_TAGS and tag != _TIMESTAMP:
+            _refuse_yaml11_only_number(event.value, value, self.mark(place))
         if event.anchor is not None:
             self.anchor(event.anchor, value, 1)
         self.add_one(value, place)

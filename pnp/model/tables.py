@@ -37,7 +37,9 @@ def load_tables(game: GameShape, tables: Record, chk: CheckerShape) -> None:
     """Read every table's files into game.tables (a MarkedList of Records per table)."""
     for name, spec in tables.items():
         items = MarkedList(mark=spec.mark)
-        for fname in spec.get("files") or [spec.get("file") or default_file(game.folder, name)]:
+        files = spec.get("files") or [spec.get("file") or default_file(game.folder, name)]
+        _refuse_ignored_keys(spec, files, chk)
+        for fname in files:
             data = _read(game, spec, name, fname, chk)
             if data is None:
                 continue
@@ -51,6 +53,19 @@ def load_tables(game: GameShape, tables: Record, chk: CheckerShape) -> None:
                 items.mark = data.mark
         game.tables[name] = items
     game.refresh()
+
+
+def _refuse_ignored_keys(spec: Record, files: list[str], chk: CheckerShape) -> None:
+    """Refuses what a table's definition says that reading its files would pass over without a word."""
+    if "file" in spec and "files" in spec:
+        chk.error("a table reads file: or files:, not both (file: would be ignored): list every file under files:",
+                  spec.key_mark("file"))
+    elif spec.get("file") == "":
+        chk.error("file: is empty: name the table's file, or leave file: out to read the default one",
+                  spec.key_mark("file"))
+    if "sheet" in spec and not any(str(fname).lower().endswith(".xlsx") for fname in files):
+        chk.error(f"sheet: names a sheet of an .xlsx file, and the table reads {', '.join(map(shown, files))}: "
+                  "leave sheet: out", spec.key_mark("sheet"))
 
 
 def default_file(folder: Path, name: str) -> str:
