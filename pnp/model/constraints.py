@@ -36,6 +36,9 @@ def check_constraints(game: GameShape, constraints: MarkedList, chk: CheckerShap
         if each is not None and each not in game.tables:
             chk.error(f"constraint 'each: {each}' names no table{did_you_mean(each, game.tables)}", c.mark_of("each"))
             continue
+        field_problem = _field_problem(game, c)
+        if field_problem:
+            chk.error(field_problem, c.mark_of("field"))
         for i, item in enumerate(game.tables[each] if each else [None]):
             compute = partial(_checked, game, c, item)
             key = ("constraint", n, i if each else None, bool(game.dirty))
@@ -44,6 +47,24 @@ def check_constraints(game: GameShape, constraints: MarkedList, chk: CheckerShap
                 chk.error(message, mark)
             if stop:
                 break
+
+
+def _field_problem(game: GameShape, c: Record) -> str | None:
+    """What is wrong with a constraint's `field:`, which points its message at a field of the table it is about
+    (`each`, or a `where` naming a table): otherwise the message would point elsewhere without a word."""
+    field = c.get("field")
+    if field is None:
+        return None
+    table = c.get("each") or c.get("where")
+    if table not in game.tables:
+        return f"field: '{field}' points into a table's items: give the constraint each: or where: a table"
+    spec = game.meta["tables"].get(table)
+    known = {name for key in ("fields", "derived") if isinstance(spec, Record) and isinstance(spec.get(key), Record)
+             for name in spec[key]}
+    known.update(name for item in game.tables[table] for name in item)
+    if field in known:
+        return None
+    return f"constraint 'field: {field}' names no field of {table}{did_you_mean(field, known)}"
 
 
 def _checked(game: GameShape, c: Record, item: Record | None) -> tuple[list[tuple[str, Mark | None]], bool]:
