@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import UsageError
-from .project import move_into_place, output_path
+from .project import RESERVED_GAME_NAMES, move_into_place, output_path
 from .report import shown
 
 if TYPE_CHECKING:
@@ -49,6 +49,9 @@ def _checked(project: "Project", game_id: str, start: str) -> list[Path]:
     if not GAME_ID.fullmatch(game_id or ""):
         raise UsageError(f"'{game_id}' cannot name a game: use lowercase letters, digits and hyphens "
                          "(at most 40), e.g. my-game")
+    if game_id in RESERVED_GAME_NAMES:
+        raise UsageError(f"'{game_id}' cannot name a game: pnp reserves it ({RESERVED_GAME_NAMES[game_id]}); "
+                         "choose another name")
     if start not in STARTS:
         raise UsageError(f"--from is one of {', '.join(STARTS)}")
     # written like any command's output: into real folders of the project, never through a link (a project

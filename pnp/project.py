@@ -194,6 +194,8 @@ def count_folder_file(count: int, folder: str) -> int:
     return count + 1
 
 
+# names a game's folders cannot take, since pnp reads the folder of that name otherwise: why, for the message
+RESERVED_GAME_NAMES = {"shared": "layouts/shared holds the layouts and icons every game of the project shares"}
 MAX_GAME_NAME_BYTES = 100  # a game's name begins every output file's name, which a file system holds to 255 bytes
 
 

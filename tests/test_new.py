@@ -56,6 +56,13 @@ def test_new_refuses_a_name_that_cannot_be_a_game_id(tmp_path, name):
     assert not (tmp_path / "cards").exists()
 
 
+def test_new_refuses_a_name_pnp_reserves(tmp_path):
+    # layouts/shared would become every game's shared layouts (their templates and icons)
+    result = run(tmp_path, "new", "shared")
+    assert result.exit_code == 2 and "'shared' cannot name a game: pnp reserves it (layouts/shared" in result.output
+    assert not (tmp_path / "cards").exists() and not (tmp_path / "layouts").exists()
+
+
 def test_new_with_root_makes_the_folder_and_its_hint_runs_as_printed(tmp_path):
     root = tmp_path / "not yet"
     made = run(root, "new", "mygame")
