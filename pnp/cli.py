@@ -3,6 +3,7 @@
 import contextlib
 import math
 import os
+import re
 import shlex
 import sys
 from collections.abc import Callable, Mapping
@@ -29,15 +30,44 @@ if TYPE_CHECKING:
 EPILOG = "Exit status: 0 ok, 1 invalid data or failed build, 2 usage error (unknown game, bad option)."
 
 
+# a number on the command line: plain ASCII decimals only. Python's int() and float(), and click's types after
+# them, also read '1_0' as 10, Arabic-Indic or fullwidth digits, 'inf' and 'nan': a typo passed as a number
+_DECIMAL_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+_WHOLE_TEXT = re.compile(r"[+-]?[0-9]+")
+
+
+def _check_plain(kind: click.ParamType, value: Any, param: click.Parameter | None, ctx: click.Context | None,
+                 whole: bool) -> None:
+    """Fail `kind`'s conversion of a command-line value that is not a number written plainly (a default
+    already is a number)."""
+    if isinstance(value, str) and not (_WHOLE_TEXT if whole else _DECIMAL_TEXT).fullmatch(value.strip()):
+        example = "a whole number such as 12" if whole else "a decimal number such as 2.5"
+        kind.fail(f"{value!r} is not {example} (digits 0-9 only).", param, ctx)
+
+
 class _NumberRange(click.FloatRange):
-    """A FloatRange that also refuses nan: nan compares false with both bounds, so click's own check lets
-    it through to the imposition, which cannot count cards on a page nan millimetres wide."""
+    """A FloatRange of plain decimals (which leaves out nan: it compares false with both bounds, and no
+    imposition counts cards on a page nan millimetres wide)."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        number = super().convert(value, param, ctx)
-        if math.isnan(number):
-            self.fail(f"{value} is not a number in the range {self._describe_range()}.", param, ctx)
-        return number
+        _check_plain(self, value, param, ctx, whole=False)
+        return super().convert(value, param, ctx)
+
+
+class _WholeRange(click.IntRange):
+    """An IntRange of plain whole numbers."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        _check_plain(self, value, param, ctx, whole=True)
+        return super().convert(value, param, ctx)
+
+
+class _Whole(click.types.IntParamType):
+    """click.INT, of plain whole numbers."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        _check_plain(self, value, param, ctx, whole=True)
+        return super().convert(value, param, ctx)
 
 
 def _print_report(report: Report, what: str) -> None:
@@ -143,7 +173,7 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
               help="Build even with errors: every card that can be drawn is, a card with an error is drawn "
                    "marked with its messages (the rest as usual), in files named '-draft' that cannot pass for a "
                    "print-ready kit. Still exits 1 while there are errors.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
+@click.option("--jobs", "-j", type=_WholeRange(1, 64), default=None, metavar="N",
               help="Build N games at once, each in its own process [default: the number of cores].")
 @click.option("--force", is_flag=True,
               help="Rebuild even the games whose data, layouts, fonts, options and pnp itself did not change "
@@ -158,9 +188,9 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
                    "selection), not the kit.")
 @click.option("--component", "components", metavar="ID", multiple=True,
               help="Proof only this component (repeat for more); writes the selection PDF, not the kit.")
-@click.option("--sample", type=click.IntRange(1, 100_000), default=None, metavar="N",
+@click.option("--sample", type=_WholeRange(1, 100_000), default=None, metavar="N",
               help="Proof N items picked at random (among those --only and --component keep).")
-@click.option("--seed", type=int, default=0, show_default=True, help="The random seed of --sample: the same "
+@click.option("--seed", type=_Whole(), default=0, show_default=True, help="The random seed of --sample: the same "
               "seed picks the same items.")
 @click.pass_context
 def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str | None, bleed: float, ink_saver: bool,
@@ -366,12 +396,12 @@ _EXPORT_HELP = """Export games' faces as image files (all games when none are na
 @click.option("--format", "fmt", cls=_FormatOption, type=_FormatChoice(()), required=True)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write to DIR/<game>/<format>/ instead of output/<game>/export/<format>/.")
-@click.option("--dpi", type=click.IntRange(72, 1200), default=300, show_default=True,
+@click.option("--dpi", type=_WholeRange(72, 1200), default=300, show_default=True,
               help="Resolution of the png format.")
 @click.option("--bleed", type=_NumberRange(0, 6), default=3.0, show_default=True,
               help="Millimetres of art around each face in the png format (the print services' formats use "
                    "their own).")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
+@click.option("--jobs", "-j", type=_WholeRange(1, 64), default=None, metavar="N",
               help="Encode images in N processes [default: the number of cores].")
 @click.option("--force", is_flag=True, help="Export even when nothing changed since the last export.")
 @click.option("--base-url", metavar="URL", default=None, callback=lambda ctx, param, value: _base_url(value),
@@ -455,16 +485,16 @@ def design_report(ctx: click.Context, games: tuple[str, ...], out_dir: str | Non
 
 @cli.command(epilog=EPILOG)
 @click.argument("game")
-@click.option("--games", "-n", type=click.IntRange(1, 1_000_000), default=100, show_default=True,
+@click.option("--games", "-n", type=_WholeRange(1, 1_000_000), default=100, show_default=True,
               help="Games per seating of the agents.")
-@click.option("--players", "-p", type=click.IntRange(1, 16), default=2, show_default=True, help="Players per game.")
+@click.option("--players", "-p", type=_WholeRange(1, 16), default=2, show_default=True, help="Players per game.")
 @click.option("--agents", default="random", show_default=True, metavar="LIST",
               help="Comma-separated agents: random, greedy (one-step look-ahead on the rules' heuristic), mcts "
                    "(information-set MCTS, 32 iterations a decision) or mcts-N. Every seating of them is played "
                    "(each agent in each seat against each other), --games times.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=_Whole(), default=0, show_default=True,
               help="The run's seed: game g plays with seed S+g, so the same seed gives the same results file.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None, metavar="N",
+@click.option("--jobs", "-j", type=_WholeRange(1, 64), default=None, metavar="N",
               help="Play in N processes [default: the number of cores]; the results do not depend on it.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write DIR/<game>/simulation.json instead of output/<game>/simulation.json.")
@@ -688,7 +718,7 @@ def reference() -> None:
 
 @cli.command(epilog=EPILOG)
 @click.argument("games", nargs=-1)
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port to listen on.")
+@click.option("--port", type=_WholeRange(0, 65535), default=8000, show_default=True, help="The port to listen on.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="The address to listen on (the default is this computer only; 0.0.0.0 is every network, "
                    "which shows the project's files to anyone who can reach this computer).")
@@ -729,11 +759,11 @@ def _out_root(project: "Project", out_dir: str | None, games: list[str]) -> Path
 
 def _offset(value: object) -> tuple[float, float]:
     """'X,Y' in millimetres -> (x, y); a usage error otherwise."""
-    try:
-        x, y = (float(part) for part in str(value).split(","))
-    except ValueError:
-        raise click.BadParameter(f"expected X,Y in millimetres such as 0.5,-1, got {value!r}") from None
-    if not (abs(x) <= 20 and abs(y) <= 20):  # nan compares false both ways: it moved every back by nan
+    parts = str(value).split(",")
+    if len(parts) != 2 or not all(_DECIMAL_TEXT.fullmatch(part.strip()) for part in parts):
+        raise click.BadParameter(f"expected X,Y in millimetres such as 0.5,-1, got {value!r}")
+    x, y = float(parts[0]), float(parts[1])
+    if not (abs(x) <= 20 and abs(y) <= 20):  # (a long string of digits reads as inf)
         raise click.BadParameter(f"{x:g},{y:g} mm is more than any printer is out; read it again on the sheet")
     return x, y
 

@@ -366,8 +366,11 @@ def test_calibration_sheet_has_scales_on_the_front_and_a_cross_on_the_back(tmp_p
 
 
 @pytest.mark.parametrize("offset, message", [("left", "expected X,Y in millimetres"),
-                                             ("nan,0", "more than any printer is out"),
-                                             ("0,inf", "more than any printer is out")])
+                                             ("nan,0", "expected X,Y in millimetres"),
+                                             ("0,inf", "expected X,Y in millimetres"),
+                                             ("1_0", "expected X,Y in millimetres"),  # float() reads 10
+                                             ("\u0663,0", "expected X,Y in millimetres"),  # an Arabic-Indic 3
+                                             ("0," + "9" * 400, "more than any printer is out")])
 def test_bad_duplex_offset_is_a_usage_error(tmp_path, offset, message):
     root = make_project(tmp_path / "p")
     result = run(root, "build", f"--duplex-offset={offset}")
@@ -380,6 +383,14 @@ def test_bleed_nan_is_a_usage_error(tmp_path, command):
     # nan passes a plain range check (it compares false with both bounds) and reached the imposition
     result = run(tmp_path, *command, "--bleed", "nan")
     assert result.exit_code == 2 and "--bleed" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("option, value", [("--bleed", "1_0"), ("--bleed", "\u0663"), ("--jobs", "\u0663"),
+                                           ("--seed", "1_0"), ("--sample", "\uff13")])
+def test_a_number_option_takes_plain_ascii_decimals_only(tmp_path, option, value):
+    # Python's float() and int() (and click's types after them) read 1_0 as 10 and other scripts' digits
+    result = run(tmp_path, "build", option, value)
+    assert result.exit_code == 2 and f"Invalid value for '{option}'" in result.output and "digits 0-9" in result.output
 
 
 def test_each_tile_names_its_board_in_the_footer(tmp_path):
