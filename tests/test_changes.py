@@ -12,6 +12,7 @@ from pypdf import PdfReader
 
 from conftest import make_project, run
 from test_game_rules import shipped
+from pnp.kit.changes import _copy as _real_copy
 
 GAME = "dinospan"
 FILE = "cards/dinospan/dinosaurs-triassic.yaml"
@@ -243,6 +244,33 @@ def test_a_commit_of_more_files_than_the_limit_is_refused_before_they_are_writte
     assert "--since HEAD: the game has more than 5 files at that commit" in result.output
     monkeypatch.setattr(changes, "MAX_COMMIT_FILES", 100_000)
     assert "mini: nothing changed since commit HEAD" in run(root, "changes", "mini", "--since", "HEAD").output
+
+
+def test_a_commit_is_written_out_within_its_cap_and_a_file_past_every_input_cap_only_as_its_size(tmp_path,
+                                                                                                 monkeypatch):
+    """A file no input reader takes (past MAX_BLOB_BYTES) is written as a stand-in of its size, not read from git:
+    it costs neither time nor disk; the rest together is held to MAX_COMMIT_BYTES. (Both lowered here.)"""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    from pnp.kit import changes
+
+    root = make_project(tmp_path / "proj", {"cards/mini/sketch.psd": "x" * 500_000})
+    others = [path.stat().st_size for path in root.rglob("*") if path.is_file() and path.name != "sketch.psd"]
+    monkeypatch.setattr(changes, "MAX_BLOB_BYTES", max(others))
+    monkeypatch.setattr(changes, "MAX_COMMIT_BYTES", sum(others))
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "a big sketch"], check=True)
+    written = []
+    monkeypatch.setattr(changes, "_copy", lambda source, size, target: (written.append(target.name),
+                                                                          _real_copy(source, size, target)))
+    assert "mini: nothing changed since commit HEAD" in run(root, "changes", "mini", "--since", "HEAD").output
+    assert written and "sketch.psd" not in written
+    monkeypatch.setattr(changes, "MAX_COMMIT_BYTES", 1000)
+    result = run(root, "changes", "mini", "--since", "HEAD")
+    assert result.exit_code == 2 and "--since HEAD: the game's files at that commit are too large to compare" \
+        in result.output
 
 
 @pytest.mark.parametrize("command", [["changes", "mini", "--since"], ["build", "mini", "--force", "--changed-since"]])

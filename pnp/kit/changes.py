@@ -146,8 +146,12 @@ def read_faces(project: "Project", path: Path, game_id: str, follow: bool = Fals
 # hook, no pager, no system-wide config.
 _GIT_SAFE = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "--no-pager"]
 _GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "GIT_PAGER": "cat"}
-MAX_BLOB_BYTES = 256 * 1024 * 1024  # one file of a commit: past every input's own cap
-MAX_COMMIT_BYTES = 1024 * 1024 * 1024  # all the files of the game at a commit
+# one file of a commit: past every input's own cap (a picture's 200 MB is the largest), so no reader takes
+# it: such a file is written as a stand-in of its size holding no bytes (a sparse file), which its reader
+# refuses for its size as in the project itself, and nothing of it is read from git
+MAX_BLOB_BYTES = 256 * 1024 * 1024
+# all the files of the game at a commit that are written out (stand-ins aside): as large as any one input may be
+MAX_COMMIT_BYTES = MAX_BLOB_BYTES
 # the files of the game at a commit: each is written to a scratch folder, a round trip to git (a commit of
 # 600,000 files ran for minutes); a game with a picture per card has a few hundred
 MAX_COMMIT_FILES = 20_000
@@ -318,7 +322,7 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
                              "was not in that commit") from None
     wanted = [f"cards/{game_id}", f"layouts/{game_id}", "layouts/shared", "fonts"]
     entries = _tree(project, ref, prefix, wanted)
-    if not any(path.startswith(f"cards/{game_id}/") for _, _, path in entries):
+    if not any(path.startswith(f"cards/{game_id}/") for _, _, path, _ in entries):
         raise UsageError(f"{game_id} did not exist at {ref}")
     with tempfile.TemporaryDirectory(prefix="pnp-since-") as tmp:
         root = Path(tmp) / "project"
@@ -335,10 +339,10 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
         return faces_of(studio)
 
 
-def _tree(project: "Project", ref: str, prefix: str, wanted: list[str]) -> list[tuple[str, str, str]]:
-    """[(mode, object id, path)] of the files under `wanted` at the commit: blobs and symbolic links (a
+def _tree(project: "Project", ref: str, prefix: str, wanted: list[str]) -> list[tuple[str, str, str, int]]:
+    """[(mode, object id, path, size)] of the files under `wanted` at the commit: blobs and symbolic links (a
     submodule has no files here). UsageError for a path that would leave the scratch folder, or files too
-    large to read."""
+    large to write out together."""
     listed = _listing(project, ref, "ls-tree", "-r", "-l", "-z", "--full-tree", f"{ref}:{prefix}", "--", *wanted)
     entries, total = [], 0
     for row in filter(None, listed.decode("utf-8", errors="surrogateescape").split("\0")):
@@ -351,11 +355,12 @@ def _tree(project: "Project", ref: str, prefix: str, wanted: list[str]) -> list[
         parts = path.split("/")
         if path.startswith("/") or any(part in ("", ".", "..", ".git") for part in parts):
             raise UsageError(f"--since {ref}: the commit holds a file named '{path}', which pnp does not read")
-        total += int(size)
-        if int(size) > MAX_BLOB_BYTES or total > MAX_COMMIT_BYTES:
-            raise UsageError(f"--since {ref}: '{path}' at that commit is too large to compare "
-                             f"(files over {MAX_BLOB_BYTES // 2**20} MB, or {MAX_COMMIT_BYTES // 2**20} MB in all)")
-        entries.append((mode, oid, path))
+        total += int(size) if int(size) <= MAX_BLOB_BYTES else 0  # (a stand-in: see MAX_BLOB_BYTES)
+        if total > MAX_COMMIT_BYTES or (mode == "120000" and int(size) > MAX_BLOB_BYTES):
+            raise UsageError(f"--since {ref}: the game's files at that commit are too large to compare (more than "
+                             f"{MAX_COMMIT_BYTES // 2**20} MB in all, at '{path}'); compare with a build's manifest "
+                             "instead")
+        entries.append((mode, oid, path, int(size)))
     return entries
 
 
@@ -389,10 +394,11 @@ def _listing(project: "Project", ref: str, *args: str) -> bytes:
     return b"".join(chunks)
 
 
-def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str]], root: Path) -> None:
+def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str, int]], root: Path) -> None:
     """Write the commit's files under `root` from their blobs, read with `git cat-file --batch` (which
-    applies no filter); symbolic links are made last, so no file is ever written through one (a link that
-    leaves the scratch project is refused when it is read, as in any project)."""
+    applies no filter), a file past MAX_BLOB_BYTES as a stand-in of its size; symbolic links are made last,
+    so no file is ever written through one (a link that leaves the scratch project is refused when it is
+    read, as in any project)."""
     links = []
     command = _git_command(project, "cat-file", "--batch")
     try:
@@ -404,14 +410,18 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str]
     watchdog = threading.Timer(120, git.kill)
     watchdog.start()
     try:
-        for mode, oid, path in entries:
+        for mode, oid, path, size in entries:
+            target = root / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if size > MAX_BLOB_BYTES:
+                with open(target, "xb") as stand_in:
+                    stand_in.truncate(size)
+                continue
             git.stdin.write(oid.encode() + b"\n")
             git.stdin.flush()
             header = git.stdout.readline().split()
             if len(header) != 3 or header[1] != b"blob" or int(header[2]) > MAX_BLOB_BYTES:
                 raise UsageError(f"--since {ref}: git cat-file could not read '{path}'")
-            target = root / path
-            target.parent.mkdir(parents=True, exist_ok=True)
             if mode == "120000":
                 links.append((target, git.stdout.read(int(header[2])).decode("utf-8", errors="surrogateescape")))
             else:
