@@ -530,11 +530,30 @@ def _percent_size(fmt: str, args: Any) -> int:
     return _format_size(fmt, list(args) if isinstance(args, tuple) else [args], fmt.count("%"), repeated=False)
 
 
+@contextlib.contextmanager
+def _in_format_range() -> Iterator[None]:
+    """Formatting a value its field cannot write raises OverflowError, whichever way it is out of range: said
+    as what the fields take (a character code of -1 is no number too large)."""
+    try:
+        yield
+    except OverflowError:
+        raise ValueError("a number this format cannot write: %c and {:c} take a character code from 0 to "
+                         "1,114,111, %f, %e and %g a number under 1.8e308") from None
+
+
+def _too_many_bits(least_bits: int) -> LimitError | None:
+    """The refusal of a whole number computed to have at least `least_bits` bits (as _check_result's), or None
+    when it may be within MAX_NUMBER_BITS: the result is then made (at most twice as long) and checked."""
+    if least_bits <= MAX_NUMBER_BITS:
+        return None
+    return LimitError(f"a template made a number of more than {MAX_NUMBER_BITS:,} bits (about 1,200 digits)")
+
+
 def _multiply(left: Any, right: Any) -> Any:
     if isinstance(left, int) and isinstance(right, int):
-        if left.bit_length() + right.bit_length() > MAX_NUMBER_BITS:
-            raise LimitError("a number too large to compute")
-        return left * right
+        if left and right and (refused := _too_many_bits(left.bit_length() + right.bit_length() - 1)):
+            raise refused
+        return _check_result(left * right)
     for seq, n in ((left, right), (right, left)):
         size = _size(seq)
         if size is not None and isinstance(n, int):
@@ -545,19 +564,21 @@ def _multiply(left: Any, right: Any) -> Any:
 
 
 def _power(left: Any, right: Any) -> Any:
-    if isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right > 0 and \
-            right * max(left.bit_length() - 1, 1) > MAX_NUMBER_BITS:
-        raise LimitError(f"{left} ** {right} is too large to compute")
+    whole = isinstance(left, int) and isinstance(right, int)
+    # |left| of n bits is at least 2**(n-1): left ** right has at least (n-1) * right + 1 bits
+    if whole and abs(left) > 1 and right > 0 and (refused := _too_many_bits((left.bit_length() - 1) * right + 1)):
+        raise refused
     result = left ** right
     if isinstance(result, complex):  # (-8) ** 0.5 printed '(1.7e-16+2.8j)'
         raise ValueError(f"{_describe_value(left)} to the power {shown(right, 30)} has no real value")
-    return result
+    return _check_result(result) if whole else result
 
 
 def _modulo(left: Any, right: Any) -> Any:
     if isinstance(left, (str, bytes)):  # bytes format as text does: `'%999999999d'.encode() % 1` built 1 GB
         _percent_size(left if isinstance(left, str) else left.decode("latin-1"), right)
-        return _check_result(left % right)
+        with _in_format_range():
+            return _check_result(left % right)
     return left % right
 
 
@@ -793,7 +814,7 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     kept within the limits."""
     skip = 1 if hasattr(function, "jinja_pass_arg") else 0  # the context Jinja passes first
     signature = inspect.signature(function)
-    sizer, text_filter = _FILTER_SIZES.get(name), name in _TEXT_FILTERS
+    sizer, text_filter, formats = _FILTER_SIZES.get(name), name in _TEXT_FILTERS, name == "format"
     widths = [(n, parameter) for n, parameter in enumerate(signature.parameters) if parameter in _WIDTH_PARAMETERS]
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
@@ -806,8 +827,8 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
             bound.apply_defaults()
             _refuse_longer(sizer(bound.arguments), f"what {name} builds")
             args, kwargs = bound.args, bound.kwargs
-        with _counted_calls():  # a filter's own loop in Python (urlize over a long text) is template work too
-            result = function(*args, **kwargs)
+        with _counted_calls(), _in_format_range() if formats else contextlib.nullcontext():
+            result = function(*args, **kwargs)  # (a filter's own loop in Python, urlize's, is template work too)
         if isinstance(result, Iterator):
             return _ticking(result)
         return _check_result(result)
@@ -1178,7 +1199,8 @@ class _Env(ImmutableSandboxedEnvironment):
             for number in values if percent else ():
                 if type(number) is float:
                     _finite(number * 100)
-            return _check_result(wrapped(*args, **kwargs))
+            with _in_format_range():
+                return _check_result(wrapped(*args, **kwargs))
 
         return bounded
 

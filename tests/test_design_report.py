@@ -2,6 +2,7 @@
 
 import statistics
 
+import pytest
 from pypdf import PdfReader
 
 from conftest import make_project, run
@@ -243,3 +244,19 @@ def test_a_scatter_of_values_one_float_step_apart_stays_inside_its_drawing():
     drawing = scatter_drawing(block, "Helvetica")
     left, bottom, right, top = drawing.getBounds()
     assert 0 <= left and right <= drawing.width and 0 <= bottom and top <= drawing.height
+
+
+@pytest.mark.parametrize("values, labels", [
+    # values alike in their first 4 digits: every bar was labelled '1-1'
+    ([1.0001, 1.0004, 1.0009], ["1.0001-1.0002", "1.0002-1.0003", "1.0003-1.0004", "1.0004-1.0005"]),
+    ([1.5, 1.5, 1.5], ["1.5"]),  # all alike (a histogram view's): log10 of a step of 0 was a traceback
+    ([1.0, 1.0000000000000002], ["1-1.0000000000000002"]),  # closer than bars of round widths can part
+    ([-1e308, 1e308], None),  # a span past a float's range
+])
+def test_histogram_bars_are_labelled_apart(values, labels):
+    from pnp.insight.tables import Bins
+
+    bins = Bins(values)
+    assert len(set(bins.labels)) == len(bins.labels) and sum(bins.counts(values)) == len(values)
+    if labels is not None:
+        assert bins.labels[:len(labels)] == labels

@@ -11,7 +11,15 @@ from pnp.errors import ExprError
 @pytest.mark.parametrize("source, message", [
     ("{{ range(10**9) | list }}", "range of 1,000,000,000 numbers is too long"),
     ("{{ 'x' * 10**10 }}", "repeating 1 items 10,000,000,000 times is too large"),
-    ("{{ 7 ** 100000 }}", "7 ** 100000 is too large to compute"),
+    ("{{ 7 ** 100000 }}", "a template made a number of more than 4,096 bits"),
+    # powers held to MAX_NUMBER_BITS as every other result: 2 ** 4096 (4,097 bits) was made, 2**4095 * 2 refused
+    ("{{ 2 ** 4096 }}", "a template made a number of more than 4,096 bits"),
+    ("{{ (-2) ** 4096 }}", "a template made a number of more than 4,096 bits"),
+    ("{{ 3 ** 2585 }}", "a template made a number of 4,098 bits (at most 4,096"),
+    # a character code out of range is no number too large: said as what the field takes
+    ("{{ '%c' | format(-1) }}", "%c and {:c} take a character code from 0 to 1,114,111"),
+    ("{{ '%c' % 1114112 }}", "%c and {:c} take a character code from 0 to 1,114,111"),
+    ("{{ '{:c}'.format(-1) }}", "%c and {:c} take a character code from 0 to 1,114,111"),
     ("{{ 'x'.ljust(10**10) }}", "the number 10000000000 is too large"),
     ("{{ [1] | batch(linecount=10**9, fill_with=0) | list }}", "the number 1000000000 is too large"),
     ("{{ 'x' | center(2**4000) }}", "the number 13182040934309431001038897942… is too large"),
@@ -88,6 +96,8 @@ def test_sizes_within_the_limits_are_built():
     source = "{% set a = 'x' * 400000 %}{{ (a ~ a) | length }} {{ sum([[1, 2], [3]], []) }} {{ 'ab' | replace('a', 'aa') }}"
     assert template.render(source, {}) == "800000 [1, 2, 3] aab"
     assert template.render("{{ [1, 2] | map('string') | join('-') }} {{ '%s:%d' % ('a', 1) }}", {}) == "1-2 a:1"
+    # numbers of 4,096 bits, as many as any result may have, made by a power and by a product
+    assert template.render("{{ (2 ** 4095) % 10 }} {{ (3 * (2 ** 4094 + 1)) % 10 }} {{ '%c' % 65 }}", {}) == "8 5 A"
 
 
 @pytest.mark.parametrize("source, printed", [

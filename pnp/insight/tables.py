@@ -47,6 +47,16 @@ def _nice(step: float) -> float:
     return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= step * (1 - 1e-9))
 
 
+def _bounds_text(bounds: list[float]) -> list[str]:
+    """The bars' bounds (increasing) as text, in as few significant digits (4 at least) as tell them all apart:
+    bars of values that agree in their first 4 digits were all labelled '1-1'."""
+    for digits in range(4, 18):  # (17 tell any two floats apart)
+        texts = [f"{bound:.{digits}g}" for bound in bounds]
+        if len(set(texts)) == len(texts):
+            break
+    return texts
+
+
 class Bins:
     """How numbers are grouped into bars: one bar per whole number over a short range, else about BINS bins of
     a round width (the last one closed)."""
@@ -63,16 +73,22 @@ class Bins:
             self.start, self.width, n = lo, 1, hi - lo + 1
             self.labels = [str(v) for v in range(int(lo), int(hi) + 1)]  # whole: ints already
             return
-        self.width = _nice((hi - lo) / BINS)
-        self.start = math.floor(lo / self.width) * self.width
-        n = max(1, math.ceil((hi - self.start) / self.width + 1e-9))
-        if self.start + n * self.width <= hi:
+        step = hi / BINS - lo / BINS  # (hi - lo may pass a float's range)
+        self.width = _nice(step) if step > 0 else 1.0
+        first = math.floor(lo / self.width)  # bars are counted in widths: a difference of values may overflow
+        self.start = first * self.width
+        n = max(1, math.ceil(hi / self.width - first + 1e-9))
+        if (first + n) * self.width <= hi:
             n += 1
-        self.labels = [f"{_text(self.start + i * self.width)}-{_text(self.start + (i + 1) * self.width)}"
-                       for i in range(n)]
+        bounds = [(first + i) * self.width for i in range(n + 1)]
+        if not step > 0 or len(set(bounds)) <= n:  # values closer than floats of their size tell apart: one bar
+            self.labels = [_text(lo) if lo == hi else "-".join(_bounds_text([lo, hi]))]
+            return
+        texts = _bounds_text(bounds)
+        self.labels = [f"{texts[i]}-{texts[i + 1]}" for i in range(n)]
 
     def index(self, v: float) -> int:
-        return min(len(self.labels) - 1, int((v - self.start) // self.width))
+        return max(0, min(len(self.labels) - 1, math.floor(v / self.width - self.start / self.width)))
 
     def counts(self, values: Iterable[float]) -> list[int]:
         counts = [0] * len(self.labels)
