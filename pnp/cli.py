@@ -1,7 +1,6 @@
 """The pnp command line: validate, build, list. No logic here beyond wiring and printing."""
 
 import contextlib
-import math
 import os
 import re
 import shlex

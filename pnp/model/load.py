@@ -36,8 +36,8 @@ _CONTROL = CONTROL_CHARACTER.search
 # YAML 1.1 reads a bare '<<' (outside a key) and '=' as these tags, which build nothing: they are text
 _TEXT_ALIKE = {_MERGE, "tag:yaml.org,2002:value"}
 # Read as numbers or dates by PyYAML's constructor, whose time grows with the length (base 60 squarely)
-_TIMESTAMP = "tag:yaml.org,2002:timestamp"
-_NUMBER_TAGS = {_INT, "tag:yaml.org,2002:float", _TIMESTAMP}
+_PLAIN_NUMBER_TAGS = {_INT, "tag:yaml.org,2002:float"}
+_NUMBER_TAGS = _PLAIN_NUMBER_TAGS | {"tag:yaml.org,2002:timestamp"}
 # The first characters of plain scalars the loader's resolver may read as something else than text (numbers,
 # yes/no, null, dates, '<<', '='): any other plain scalar is text, as its resolver would find after trying
 # none of its patterns. Without that table (a resolver with patterns for any character) every one is resolved
@@ -334,8 +334,6 @@ class _Builder:
         if tag not in _ALLOWED_TAGS:
             self.allowed(tag, self.mark(place))
         value = self.text_scalar(event.value, place) if tag == _STR else self.construct(tag, event, self.mark(place))
-        if event.tag is None and tag in _NUMBER_TAGS and tag != _TIMESTAMP:
-            _refuse_yaml11_only_number(event.value, value, self.mark(place))
         if event.anchor is not None:
             self.anchor(event.anchor, value, 1)
         self.add_one(value, place)
@@ -405,6 +403,8 @@ class _Builder:
                             "it as text", mark) from None
         if type(value) is int and not -_HUGE < value < _HUGE:
             raise _too_long(mark)  # hex, binary and base 60 write many digits in few characters
+        if event.tag is None and tag in _PLAIN_NUMBER_TAGS:
+            _refuse_yaml11_only_number(text, value, mark)
         return value
 
     def alias(self, event: yaml.AliasEvent) -> None:
