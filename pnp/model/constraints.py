@@ -22,7 +22,8 @@ CONSTRAINT_FIELDS = {
     "where": {"type": "str", "required": False,
               "doc": "where the message points: a table's file, or a value in the rules as rules.KEY.KEY"},
     "field": {"type": "str", "required": False,
-              "doc": "with `each` or `where`: the field whose line the message points at"},
+              "doc": "with `each` or `where` naming a table: the field of its items whose line the message "
+                     "points at"},
     "doc": {"type": "str", "required": False, "doc": "why the rule exists"},
 }
 

@@ -22,7 +22,7 @@ TABLE_FIELDS = {
     "sheet": {"type": "str", "required": False,
               "doc": "for an .xlsx file: the sheet holding the table (default: the first)"},
     "files": {"type": "list", "of": "str", "required": False,
-              "doc": "several files whose items make one table, in this order"},
+              "doc": "several files whose items make one table, in this order (instead of `file`)"},
     "fields": {"type": "any", "doc": "each field's name and its type (see Field types)"},
     "derived": {"type": "map", "values": "str", "required": False,
                 "doc": "computed fields: name -> a Jinja expression over `item` and the game; an item may type "
