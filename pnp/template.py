@@ -27,7 +27,7 @@ from jinja2.environment import Template, TemplateExpression, TemplateModule
 from jinja2.filters import make_attrgetter
 from jinja2.lexer import Token, TokenStream
 from jinja2.parser import Parser
-from jinja2.runtime import Context
+from jinja2.runtime import Context, LoopContext
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import Cycler, Joiner, Namespace, missing
@@ -648,12 +648,14 @@ def _filesizeformat(value: Any, binary: bool = False) -> str:
 
 
 class _Guarded:
-    """A loop's iterable that checks the time budget as it goes (wrapped round every `{% for %}`)."""
+    """A loop's iterable that checks the time budget as it goes (wrapped round every `{% for %}`), and notes the
+    evaluation the loop ran in: its `loop` object is read only there (see _Env.getattr)."""
 
-    __slots__ = ("items",)
+    __slots__ = ("items", "made_in")
 
     def __init__(self, items: Any) -> None:  # what `{% for %}` loops over: a template's value
         self.items = items
+        self.made_in = _budget.evaluation
 
     def __len__(self) -> int:
         return len(self.items)
@@ -664,11 +666,34 @@ class _Guarded:
             yield value
 
 
-def _ticking(items: Iterator[object]) -> Iterator[object]:
-    """A filter's lazy result (map, select, batch...) that checks the budget at each item it gives."""
-    for value in items:
+def _check_loop_here(loop: LoopContext) -> None:
+    """A `for`'s loop object is read only by the evaluation it ran in (one kept in a namespace at the top of
+    macros.j2 answered loop.changed(card.kind) from the card drawn before)."""
+    _refuse_elsewhere(getattr(loop._iterable, "made_in", _budget.evaluation), "loop", "read")
+
+
+class _Lazy:
+    """A filter's lazy result (map, select, batch...) that checks the budget at each item it gives, read only by
+    the evaluation that made it: one made at the top of macros.j2 was used up by the first item that read it,
+    and every later item printed nothing in its place (what an item prints hung on the items drawn before it)."""
+
+    __slots__ = ("items", "made_in")
+
+    def __init__(self, items: Iterator[object]) -> None:
+        self.items = items
+        self.made_in = _budget.evaluation
+
+    def __iter__(self) -> "_Lazy":
+        return self
+
+    def __next__(self) -> object:
+        _refuse_elsewhere(self.made_in, "filter's result (read once: `| list` keeps it)", "read")
+        value = next(self.items)
         tick(_size(value) or 1)
-        yield value
+        return value
+
+    def __repr__(self) -> str:  # (printed, it is refused as a generator is: _refuse_unprintable)
+        return f"<generator object at 0x{id(self):x}>"
 
 
 def _bounded_range(*args: int) -> range:
@@ -809,7 +834,7 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
         with _counted_calls():  # a filter's own loop in Python (urlize over a long text) is template work too
             result = function(*args, **kwargs)
         if isinstance(result, Iterator):
-            return _ticking(result)
+            return _Lazy(result)
         return _check_result(result)
 
     for attr in ("jinja_pass_arg", "__name__", "__doc__"):
@@ -1112,6 +1137,8 @@ class _Env(ImmutableSandboxedEnvironment):
             return self.wrap_str_format(value) or value
         if _is_mapping(obj) and attribute in obj:
             return obj[attribute]
+        if type(obj) is LoopContext:  # (loop.changed remembers the value it was last given)
+            _check_loop_here(obj)
         return super().getattr(obj, attribute)
 
     def getitem(self, obj: Any, argument: Any) -> Any:
@@ -1124,6 +1151,9 @@ class _Env(ImmutableSandboxedEnvironment):
 
     def call(self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         tick()
+        if type(__obj) is LoopContext and args:  # a recursive loop's next level: `loop(children)`, guarded as a `for`
+            _check_loop_here(__obj)
+            args = (_Guarded(args[0]), *args[1:])
         if isinstance(getattr(__obj, "__self__", None), str):  # a text's method (one of _TEXT_METHODS)
             owner = __obj.__self__
             if getattr(__obj, "__name__", "") in _WIDTH_METHODS:  # 'x'.ljust(10**10)
@@ -1304,11 +1334,11 @@ ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=l
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
 
 
-def _refuse_elsewhere(made_in: int, what: str) -> None:
+def _refuse_elsewhere(made_in: int, what: str, done: str = "changed") -> None:
     if made_in != _budget.evaluation:
-        raise ValueError(f"this {what} was made elsewhere (at the top of macros.j2?) and cannot be changed here: "
+        raise ValueError(f"this {what} was made elsewhere (at the top of macros.j2?) and cannot be {done} here: "
                          "what an item prints may not depend on the items printed before it; make it inside the "
-                         "macro or template that changes it")
+                         "macro or template that uses it")
 
 
 class _Namespace(Namespace):

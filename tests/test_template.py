@@ -530,3 +530,23 @@ def test_a_namespace_is_changed_only_where_it_was_made():
         assert "was made elsewhere" in e.value.message
     assert template.render("{% set c = cycler(1, 2) %}{% set j = joiner('-') %}{% for i in range(3) %}{{ j() }}"
                            "{{ c.next() }}{% endfor %}", {}) == "1-2-1"
+
+
+def test_a_lazy_filter_result_and_a_loop_are_read_only_where_they_were_made():
+    """`map` at the top of macros.j2 was used up by the first card (the others printed nothing), and a loop kept in
+    a namespace there answered loop.changed(card.kind) from the card drawn before."""
+    macros = template.module(
+        "{% set names = ['a', 'b'] | map('upper') %}{% set kept = names | list %}{% set ns = namespace(l=0, r=0) %}"
+        "{% for i in [1] %}{% set ns.l = loop %}{% endfor %}"
+        "{% for i in [[1]] recursive %}{% if i is number %}{% set ns.r = loop %}{% else %}{{ loop(i) }}{% endif %}"
+        "{% endfor %}{% macro lazy() %}{{ names | join }}{% endmacro %}{% macro listed() %}{{ kept | join }}"
+        "{% endmacro %}{% macro changed(x) %}{{ ns.l.changed(x) }}{% endmacro %}"
+        "{% macro inner(x) %}{{ ns.r.changed(x) }}{% endmacro %}", {})
+    assert [template.render("{{ macros.listed() }}", {"macros": macros}) for _ in range(2)] == ["AB", "AB"]
+    for call, what in (("lazy()", "this filter's result"), ("changed(1)", "this loop"), ("inner(1)", "this loop")):
+        with pytest.raises(ExprError) as e:
+            template.render(f"{{{{ macros.{call} }}}}", {"macros": macros})
+        assert e.value.message.startswith(f"{what}") and "was made elsewhere" in e.value.message, call
+    assert template.render("{% for k in [1, 1, 2] %}{{ loop.changed(k) }}{% endfor %}{% for i in [[1, [2]]] recursive %}"
+                           "{% if i is number %}{{ i }}{% else %}{{ loop(i) }}{% endif %}{% endfor %}"
+                           "{% set g = [1] | map('string') %}{{ g | join }}{{ g | join }}", {}) == "TrueFalseTrue121"
