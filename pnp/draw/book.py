@@ -208,7 +208,7 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     out: list[str] = []
     images: list[Image] = []
     for t in children or []:
-        if t.type == "text":
+        if t.type in ("text", "code_inline"):  # (a star in `code` is a star: it made the rest italic)
             out.append(t.content.replace("*", "\\*"))
         elif t.type in ("strong_open", "strong_close"):
             out.append("**")
@@ -218,8 +218,6 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
             out.append(" ")
         elif t.type == "hardbreak":
             out.append("\n")
-        elif t.type == "code_inline":
-            out.append(t.content)
         elif t.type == "image":
             images.append((str(t.attrGet("src") or ""), "".join(c.content for c in t.children or []),
                            str(t.attrGet("title") or "")))
