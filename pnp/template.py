@@ -1336,7 +1336,8 @@ ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game n
 
 def _refuse_elsewhere(made_in: int, what: str, done: str = "changed") -> None:
     if made_in != _budget.evaluation:
-        raise ValueError(f"this {what} was made elsewhere (at the top of macros.j2?) and cannot be {done} here: "
+        raise ValueError(f"this {what} was made elsewhere (at the top of macros.j2, or in a derived field?) and "
+                         f"cannot be {done} here: "
                          "what an item prints may not depend on the items printed before it; make it inside the "
                          "macro or template that uses it")
 
@@ -1663,6 +1664,8 @@ def _defined(value: Any) -> Any:
     here, with its message, not later in code that only then tries to use it."""
     if isinstance(value, Undefined):
         value._fail_with_undefined_error()
+    if type(value) is _Lazy:  # read by whoever needs it, as often (a derived field by every layout), not once
+        return _check_result(list(value))
     if type(value) in (list, tuple):  # made by the expression (data's own lists and records hold no Undefined)
         for item in value:
             _defined(item)

@@ -520,8 +520,8 @@ def test_a_namespace_is_changed_only_where_it_was_made():
     assert [template.render("{{ macros.own() }}", {"macros": macros}) for _ in range(2)] == ["1", "1"]
     with pytest.raises(ExprError) as e:
         template.render("{{ macros.count() }}", {"macros": macros})
-    assert "this namespace (set .n) was made elsewhere (at the top of macros.j2?) and cannot be changed here" \
-        in e.value.message
+    assert "this namespace (set .n) was made elsewhere (at the top of macros.j2, or in a derived field?) and cannot " \
+        "be changed here" in e.value.message
     cycling = template.module("{% set c = cycler('a', 'b') %}{% set j = joiner() %}{% macro cy() %}{{ c.next() }}"
                               "{% endmacro %}{% macro jo() %}{{ j() }}{% endmacro %}", {})
     for name in ("cy", "jo"):
@@ -550,3 +550,5 @@ def test_a_lazy_filter_result_and_a_loop_are_read_only_where_they_were_made():
     assert template.render("{% for k in [1, 1, 2] %}{{ loop.changed(k) }}{% endfor %}{% for i in [[1, [2]]] recursive %}"
                            "{% if i is number %}{{ i }}{% else %}{{ loop(i) }}{% endif %}{% endfor %}"
                            "{% set g = [1] | map('string') %}{{ g | join }}{{ g | join }}", {}) == "TrueFalseTrue121"
+    # an expression's value (a derived field, read by every layout) is kept whole, not as a stream read once
+    assert template.evaluate("['a', 'b'] | map('upper')", {}) == ["A", "B"]
