@@ -61,7 +61,7 @@ _CALLS_PER_STEP = 16  # function calls of a library's work (see `metered`) that 
 
 # Internal class names that would otherwise leak into messages from Python's own errors.
 _FRIENDLY = {"Record": "mapping", "MarkedList": "list", "_Guarded": "list", "dict object": "mapping",
-             "list object": "list", "str object": "text"}
+             "list object": "list", "str object": "text", "_Lazy": "a filter's result (`| list` makes it a list)"}
 
 
 class _Budget(threading.local):
