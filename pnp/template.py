@@ -453,10 +453,16 @@ def _refuse_unprintable(value: object) -> None:
     differs on every run: the same data would not build the same bytes."""
     if isinstance(value, (float, bool, type(None))):
         return
-    shown = repr(value)
-    if " at 0x" in shown:
-        raise LimitError(f"{_short(shown.split(' at 0x')[0], 60)}> is a function or an object, not a value, and "
-                         "cannot be printed (is a '()' missing after a name?)")
+    # a function is named without its object: `loop.changed` printed "<bound method ... of <LoopContext 1/1>>",
+    # and a method of a whole table (data.cards.mark_of) every item of it, though no address showed
+    if callable(value) and not isinstance(value, Undefined):  # (`x if c` without else is an Undefined: '')
+        shown = f"<{getattr(value, '__qualname__', type(value).__name__)}"
+    else:
+        shown = repr(value)
+        if " at 0x" not in shown:
+            return
+    raise LimitError(f"{_short(shown.split(' at 0x')[0], 60)}> is a function or an object, not a value, and "
+                     "cannot be printed (is a '()' missing after a name?)")
 
 
 class _Leave:

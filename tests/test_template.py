@@ -64,6 +64,8 @@ from pnp.errors import ExprError
     ("{{ round(5, -10**8) }}", "rounding to 100000000 digits is too many"),
     # a memory address would print: the same data would not build the same bytes
     ("{{ card.items }}", "is a function or an object, not a value, and cannot be printed"),
+    # a method whose object shows no address printed itself ("<bound method LoopContext.changed of ...>")
+    ("{% for i in [1] %}{{ loop.changed }}{% endfor %}", "<LoopContext.changed> is a function or an object"),
     ("{{ '%s' % [cycler(1, 2)] }}", "is a function or an object, not a value, and cannot be printed"),
     ("{{ 'a {} {.items}'.format(1, card) }}", "is a function or an object, not a value, and cannot be printed"),
     # what compiling costs, and Python's and Jinja's own recursion
