@@ -27,7 +27,7 @@ from jinja2.environment import Template, TemplateExpression, TemplateModule
 from jinja2.filters import make_attrgetter
 from jinja2.lexer import Token, TokenStream
 from jinja2.parser import Parser
-from jinja2.runtime import Context
+from jinja2.runtime import Context, LoopContext
 from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from jinja2.utils import Cycler, Joiner, Namespace, missing
@@ -61,7 +61,7 @@ _CALLS_PER_STEP = 16  # function calls of a library's work (see `metered`) that 
 
 # Internal class names that would otherwise leak into messages from Python's own errors.
 _FRIENDLY = {"Record": "mapping", "MarkedList": "list", "_Guarded": "list", "dict object": "mapping",
-             "list object": "list", "str object": "text"}
+             "list object": "list", "str object": "text", "_Lazy": "a filter's result (`| list` makes it a list)"}
 
 
 class _Budget(threading.local):
@@ -453,10 +453,16 @@ def _refuse_unprintable(value: object) -> None:
     differs on every run: the same data would not build the same bytes."""
     if isinstance(value, (float, bool, type(None))):
         return
-    shown = repr(value)
-    if " at 0x" in shown:
-        raise LimitError(f"{_short(shown.split(' at 0x')[0], 60)}> is a function or an object, not a value, and "
-                         "cannot be printed (is a '()' missing after a name?)")
+    # a function is named without its object: `loop.changed` printed "<bound method ... of <LoopContext 1/1>>",
+    # and a method of a whole table (data.cards.mark_of) every item of it, though no address showed
+    if callable(value) and not isinstance(value, Undefined):  # (`x if c` without else is an Undefined: '')
+        shown = f"<{getattr(value, '__qualname__', type(value).__name__)}"
+    else:
+        shown = repr(value)
+        if " at 0x" not in shown:
+            return
+    raise LimitError(f"{_short(shown.split(' at 0x')[0], 60)}> is a function or an object, not a value, and "
+                     "cannot be printed (is a '()' missing after a name?)")
 
 
 class _Leave:
@@ -669,12 +675,14 @@ def _filesizeformat(value: Any, binary: bool = False) -> str:
 
 
 class _Guarded:
-    """A loop's iterable that checks the time budget as it goes (wrapped round every `{% for %}`)."""
+    """A loop's iterable that checks the time budget as it goes (wrapped round every `{% for %}`), and notes the
+    evaluation the loop ran in: its `loop` object is read only there (see _Env.getattr)."""
 
-    __slots__ = ("items",)
+    __slots__ = ("items", "made_in")
 
     def __init__(self, items: Any) -> None:  # what `{% for %}` loops over: a template's value
         self.items = items
+        self.made_in = _budget.evaluation
 
     def __len__(self) -> int:
         return len(self.items)
@@ -685,11 +693,34 @@ class _Guarded:
             yield value
 
 
-def _ticking(items: Iterator[object]) -> Iterator[object]:
-    """A filter's lazy result (map, select, batch...) that checks the budget at each item it gives."""
-    for value in items:
+def _check_loop_here(loop: LoopContext) -> None:
+    """A `for`'s loop object is read only by the evaluation it ran in (one kept in a namespace at the top of
+    macros.j2 answered loop.changed(card.kind) from the card drawn before)."""
+    _refuse_elsewhere(getattr(loop._iterable, "made_in", _budget.evaluation), "loop", "read")
+
+
+class _Lazy:
+    """A filter's lazy result (map, select, batch...) that checks the budget at each item it gives, read only by
+    the evaluation that made it: one made at the top of macros.j2 was used up by the first item that read it,
+    and every later item printed nothing in its place (what an item prints hung on the items drawn before it)."""
+
+    __slots__ = ("items", "made_in")
+
+    def __init__(self, items: Iterator[object]) -> None:
+        self.items = items
+        self.made_in = _budget.evaluation
+
+    def __iter__(self) -> "_Lazy":
+        return self
+
+    def __next__(self) -> object:
+        _refuse_elsewhere(self.made_in, "filter's result (read once: `| list` keeps it)", "read")
+        value = next(self.items)
         tick(_size(value) or 1)
-        yield value
+        return value
+
+    def __repr__(self) -> str:  # (printed, it is refused as a generator is: _refuse_unprintable)
+        return f"<generator object at 0x{id(self):x}>"
 
 
 def _bounded_range(*args: int) -> range:
@@ -830,7 +861,7 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
         with _counted_calls(), _in_format_range() if formats else contextlib.nullcontext():
             result = function(*args, **kwargs)  # (a filter's own loop in Python, urlize's, is template work too)
         if isinstance(result, Iterator):
-            return _ticking(result)
+            return _Lazy(result)
         return _check_result(result)
 
     for attr in ("jinja_pass_arg", "__name__", "__doc__"):
@@ -1133,6 +1164,8 @@ class _Env(ImmutableSandboxedEnvironment):
             return self.wrap_str_format(value) or value
         if _is_mapping(obj) and attribute in obj:
             return obj[attribute]
+        if type(obj) is LoopContext:  # (loop.changed remembers the value it was last given)
+            _check_loop_here(obj)
         return super().getattr(obj, attribute)
 
     def getitem(self, obj: Any, argument: Any) -> Any:
@@ -1145,6 +1178,9 @@ class _Env(ImmutableSandboxedEnvironment):
 
     def call(self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         tick()
+        if type(__obj) is LoopContext and args:  # a recursive loop's next level: `loop(children)`, guarded as a `for`
+            _check_loop_here(__obj)
+            args = (_Guarded(args[0]), *args[1:])
         if isinstance(getattr(__obj, "__self__", None), str):  # a text's method (one of _TEXT_METHODS)
             owner = __obj.__self__
             if getattr(__obj, "__name__", "") in _WIDTH_METHODS:  # 'x'.ljust(10**10)
@@ -1326,11 +1362,12 @@ ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=l
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
 
 
-def _refuse_elsewhere(made_in: int, what: str) -> None:
+def _refuse_elsewhere(made_in: int, what: str, done: str = "changed") -> None:
     if made_in != _budget.evaluation:
-        raise ValueError(f"this {what} was made elsewhere (at the top of macros.j2?) and cannot be changed here: "
+        raise ValueError(f"this {what} was made elsewhere (at the top of macros.j2, or in a derived field?) and "
+                         f"cannot be {done} here: "
                          "what an item prints may not depend on the items printed before it; make it inside the "
-                         "macro or template that changes it")
+                         "macro or template that uses it")
 
 
 class _Namespace(Namespace):
@@ -1655,6 +1692,8 @@ def _defined(value: Any) -> Any:
     here, with its message, not later in code that only then tries to use it."""
     if isinstance(value, Undefined):
         value._fail_with_undefined_error()
+    if type(value) is _Lazy:  # read by whoever needs it, as often (a derived field by every layout), not once
+        return _check_result(list(value))
     if type(value) in (list, tuple):  # made by the expression (data's own lists and records hold no Undefined)
         for item in value:
             _defined(item)

@@ -104,3 +104,9 @@ def test_a_numbered_lists_label_column_holds_its_widest_label():
         label = next(w for w in labels.values() if abs(w["top"] - text["top"]) < 1)
         assert label["x0"] >= MARGIN - 0.1, f"{label['text']} starts left of the text's margin"
         assert label["x1"] < text["x0"] - 1, f"{label['text']} runs into its item's text"
+
+
+def test_a_star_in_inline_code_prints_as_a_star():
+    """`*` in backticks was pnp markup: it printed nothing and made the rest of the paragraph italic."""
+    text = " ".join(_pages("# Rules\n\nPress `*` to multiply, then `**` and *on*.\n")).replace("\n", " ")
+    assert "Press * to multiply, then ** and on." in text

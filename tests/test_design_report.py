@@ -260,3 +260,12 @@ def test_histogram_bars_are_labelled_apart(values, labels):
     assert len(set(bins.labels)) == len(bins.labels) and sum(bins.counts(values)) == len(values)
     if labels is not None:
         assert bins.labels[:len(labels)] == labels
+
+
+def test_an_axis_to_a_huge_number_writes_its_ticks_short(tmp_path):
+    # weights of +-9e+99: ReportLab wrote each whole tick with '%.0f', 101 digits of the float ("1000...0159028
+    # 9110975...") running over one another along the axis
+    game = GAME.replace("report:\n", "report:\n  - {kind: scatter, table: cards, x: weight, y: power}\n")
+    cards = cards_yaml().replace("weight: 2.5,", "weight: 9.0e+99,").replace("weight: 1.0,", "weight: -9.0e+99,")
+    _, text = report_text(game_project(tmp_path, game, cards))
+    assert "5e+99" in text and "1e+100" in text and "159028911" not in text

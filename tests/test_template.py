@@ -72,6 +72,8 @@ from pnp.errors import ExprError
     ("{{ round(5, -10**8) }}", "rounding to 100000000 digits is too many"),
     # a memory address would print: the same data would not build the same bytes
     ("{{ card.items }}", "is a function or an object, not a value, and cannot be printed"),
+    # a method whose object shows no address printed itself ("<bound method LoopContext.changed of ...>")
+    ("{% for i in [1] %}{{ loop.changed }}{% endfor %}", "<LoopContext.changed> is a function or an object"),
     ("{{ '%s' % [cycler(1, 2)] }}", "is a function or an object, not a value, and cannot be printed"),
     ("{{ 'a {} {.items}'.format(1, card) }}", "is a function or an object, not a value, and cannot be printed"),
     # what compiling costs, and Python's and Jinja's own recursion
@@ -530,8 +532,8 @@ def test_a_namespace_is_changed_only_where_it_was_made():
     assert [template.render("{{ macros.own() }}", {"macros": macros}) for _ in range(2)] == ["1", "1"]
     with pytest.raises(ExprError) as e:
         template.render("{{ macros.count() }}", {"macros": macros})
-    assert "this namespace (set .n) was made elsewhere (at the top of macros.j2?) and cannot be changed here" \
-        in e.value.message
+    assert "this namespace (set .n) was made elsewhere (at the top of macros.j2, or in a derived field?) and cannot " \
+        "be changed here" in e.value.message
     cycling = template.module("{% set c = cycler('a', 'b') %}{% set j = joiner() %}{% macro cy() %}{{ c.next() }}"
                               "{% endmacro %}{% macro jo() %}{{ j() }}{% endmacro %}", {})
     for name in ("cy", "jo"):
@@ -540,3 +542,25 @@ def test_a_namespace_is_changed_only_where_it_was_made():
         assert "was made elsewhere" in e.value.message
     assert template.render("{% set c = cycler(1, 2) %}{% set j = joiner('-') %}{% for i in range(3) %}{{ j() }}"
                            "{{ c.next() }}{% endfor %}", {}) == "1-2-1"
+
+
+def test_a_lazy_filter_result_and_a_loop_are_read_only_where_they_were_made():
+    """`map` at the top of macros.j2 was used up by the first card (the others printed nothing), and a loop kept in
+    a namespace there answered loop.changed(card.kind) from the card drawn before."""
+    macros = template.module(
+        "{% set names = ['a', 'b'] | map('upper') %}{% set kept = names | list %}{% set ns = namespace(l=0, r=0) %}"
+        "{% for i in [1] %}{% set ns.l = loop %}{% endfor %}"
+        "{% for i in [[1]] recursive %}{% if i is number %}{% set ns.r = loop %}{% else %}{{ loop(i) }}{% endif %}"
+        "{% endfor %}{% macro lazy() %}{{ names | join }}{% endmacro %}{% macro listed() %}{{ kept | join }}"
+        "{% endmacro %}{% macro changed(x) %}{{ ns.l.changed(x) }}{% endmacro %}"
+        "{% macro inner(x) %}{{ ns.r.changed(x) }}{% endmacro %}", {})
+    assert [template.render("{{ macros.listed() }}", {"macros": macros}) for _ in range(2)] == ["AB", "AB"]
+    for call, what in (("lazy()", "this filter's result"), ("changed(1)", "this loop"), ("inner(1)", "this loop")):
+        with pytest.raises(ExprError) as e:
+            template.render(f"{{{{ macros.{call} }}}}", {"macros": macros})
+        assert e.value.message.startswith(f"{what}") and "was made elsewhere" in e.value.message, call
+    assert template.render("{% for k in [1, 1, 2] %}{{ loop.changed(k) }}{% endfor %}{% for i in [[1, [2]]] recursive %}"
+                           "{% if i is number %}{{ i }}{% else %}{{ loop(i) }}{% endif %}{% endfor %}"
+                           "{% set g = [1] | map('string') %}{{ g | join }}{{ g | join }}", {}) == "TrueFalseTrue121"
+    # an expression's value (a derived field, read by every layout) is kept whole, not as a stream read once
+    assert template.evaluate("['a', 'b'] | map('upper')", {}) == ["A", "B"]

@@ -65,6 +65,14 @@ def _axis_fonts(chart: VerticalBarChart | LinePlot, font: str) -> None:
         if axis is not None:
             axis.labels.fontName, axis.labels.fontSize, axis.labels.fillColor = font, LABEL, INK
             axis.strokeColor = GREY
+            if isinstance(axis, ValueAxis):
+                axis.labelTextFormat = _axis_number
+
+
+def _axis_number(value: float) -> str:
+    """A value axis's tick: a whole number of up to 15 digits as it is, any other as %g. ReportLab writes whole
+    ticks with '%.0f': an axis to 1e100 printed each as the 101 digits of its float, running over one another."""
+    return f"{value:.0f}" if value == int(value) and abs(value) < 1e15 else f"{value:g}"
 
 
 def _crowded(labels: Sequence[str], width: float) -> bool:

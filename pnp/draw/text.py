@@ -33,10 +33,12 @@ def parse(markup: str) -> tuple[Run, ...]:
     """Markup -> runs. Unknown markers are kept as text; '\\*' is a literal star."""
     runs: list[Run] = []
     bold, italic = False, False
-    for piece in _TOKEN.split(markup):
+    for n, piece in enumerate(_TOKEN.split(markup)):
         if not piece:
             continue
-        if piece == "**":
+        if n % 2 == 0:  # text between markers, whatever it looks like (':Rules:', '::', '[[]]' are words)
+            runs.append(Run("text", piece, bold, italic))
+        elif piece == "**":
             bold = not bold
         elif piece == "*":
             italic = not italic

@@ -250,6 +250,12 @@ class Resolver:
             if not printed or e.mark is None:  # (said already: passed over in silence)
                 raise
             raise BudgetSpent(e.message + drawn_by(el.mark), e.mark) from None
+        except LayoutError as e:  # said at the used layout's element, and the use whose item or `with` it had
+            if not printed:
+                raise
+            said = drawn_by(el.mark)
+            raise LayoutError(e.message + said, e.mark, [(message + said, at) for message, at in e.problems]) \
+                from None
         finally:
             stack.pop()
 
