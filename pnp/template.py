@@ -1204,8 +1204,8 @@ class _Env(ImmutableSandboxedEnvironment):
         """Of a value of a built-in type, only the methods offered (METHOD_KINDS); anything else as Jinja's
         sandbox says."""
         kind = _kind_of(obj)
-        if kind is not None and attr in kind.defined:
-            return attr in kind.offered
+        if kind is not None and (attr in kind.defined or callable(value)):  # (a subclass's own methods too:
+            return attr in kind.offered  # a game's Record.with_values, Markup.unescape; groupby's `list` is data)
         return super().is_safe_attribute(obj, attr, value)
 
     def unsafe_undefined(self, obj: Any, attribute: str) -> Undefined:

@@ -564,3 +564,16 @@ def test_a_lazy_filter_result_and_a_loop_are_read_only_where_they_were_made():
                            "{% set g = [1] | map('string') %}{{ g | join }}{{ g | join }}", {}) == "TrueFalseTrue121"
     # an expression's value (a derived field, read by every layout) is kept whole, not as a stream read once
     assert template.evaluate("['a', 'b'] | map('upper')", {}) == ["A", "B"]
+
+
+def test_a_subclass_s_own_methods_are_closed_too():
+    """A game's Record adds with_values and merged_over, safe text adds unescape: methods the table of
+    METHOD_KINDS does not offer, refused as a built-in type's are (their data stay readable)."""
+    from pnp.model.load import Mark, Record
+
+    card = Record({"name": "Lion"}, mark=Mark("cards/mini/cards.yaml", 3, 3))
+    for call in ("card.with_values({})", "card.mark_of('name')", "(card.name | e).unescape()"):
+        with pytest.raises(ExprError) as e:
+            template.evaluate(call, {"card": card})
+        assert "is not allowed in a template" in e.value.message, call
+    assert template.evaluate("card.name ~ ' ' ~ card.get('name')", {"card": card}) == "Lion Lion"
