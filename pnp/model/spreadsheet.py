@@ -90,7 +90,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
 
     try:
         with zipfile.ZipFile(path) as z:
-            _check_parts(z.infolist(), shown)
+            _check_parts(z, shown)
         # not data_only: a formula cell is seen as one (and refused) instead of read as the value it last showed
         book = openpyxl.load_workbook(path, read_only=True, data_only=False)
     except LoadError:
@@ -275,11 +275,14 @@ _VALUE_CHECKS: dict[str, Callable[[str, Any, Any], str | None]] = {
     "e": _error_value_problem}
 
 
-def _check_parts(infos: list[zipfile.ZipInfo], shown: str) -> None:
+def _check_parts(book: zipfile.ZipFile, shown: str) -> None:
     """LoadError unless every part of the workbook inflates to a sane size at a sane ratio."""
+    infos = book.infolist()
     if len(infos) > MAX_PARTS:
         raise LoadError(f"workbook holds {len(infos):,} parts; pnp reads at most {MAX_PARTS:,}", Mark(shown))
-    xml = [info for info in infos if info.filename.lower().endswith((".xml", ".rels"))]
+    if sum(info.file_size for info in infos) > MAX_UNZIPPED_BYTES:  # (before any part is read, to tell XML)
+        raise LoadError(f"workbook too large: it unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB", Mark(shown))
+    xml = [info for info in infos if _is_xml(book, info)]
     for info in xml:
         if info.file_size > MAX_XML_PART_BYTES:
             raise LoadError(f"part '{info.filename}' of the workbook unpacks to {info.file_size / 2**20:,.1f} MB; "
@@ -288,10 +291,24 @@ def _check_parts(infos: list[zipfile.ZipInfo], shown: str) -> None:
         if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
             raise LoadError(f"part '{info.filename}' of the workbook is packed "
                             f"{info.file_size // max(info.compress_size, 1):,} to 1 (a zip bomb?)", Mark(shown))
-    for parts, limit, what in ((xml, MAX_XML_BYTES, "its XML parts unpack"),
-                               (infos, MAX_UNZIPPED_BYTES, "it unpacks")):
-        if sum(info.file_size for info in parts) > limit:
-            raise LoadError(f"workbook too large: {what} to more than {limit // 2**20} MB", Mark(shown))
+    if sum(info.file_size for info in xml) > MAX_XML_BYTES:
+        raise LoadError(f"workbook too large: its XML parts unpack to more than {MAX_XML_BYTES // 2**20} MB",
+                        Mark(shown))
+
+
+# What may come before an XML document's first '<': byte order marks (UTF-8, UTF-16) and white space, in UTF-16 too
+_BEFORE_XML = b"\xef\xbb\xbf\xfe\xff \t\r\n\0"
+
+
+def _is_xml(book: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
+    """Whether a part of the workbook may be XML openpyxl parses: by its content, not its name (a sheet's XML
+    in a part named sheet1.dat, which the workbook's relations may name, was parsed past every XML limit: 150
+    MB took 40 s and 3 GB). Read up to its first byte that is not white space (a picture's first byte)."""
+    with book.open(info) as part:
+        while chunk := part.read(1 << 16):
+            if first := chunk.lstrip(_BEFORE_XML)[:1]:
+                return first == b"<"
+    return False
 
 
 def _sheet_rows(ws: Any, where: str) -> Rows:
