@@ -311,6 +311,22 @@ def test_a_sheet_in_a_part_not_named_xml_is_held_to_the_xml_limits(proj):
                              "unpacks to 5.") and "pnp reads at most 4 MB of XML" in ln for ln in errors(proj)), errors(proj)
 
 
+def test_a_number_format_longer_than_any_spreadsheet_writes_is_refused(proj):
+    """openpyxl tells a date format by a regular expression that takes the square of the code's length: a code
+    of 100,000 '[' took 23 s to open the workbook. Here one just past the limit, on every cell's style."""
+    path = xlsx_table(proj, "turn")
+    code = b'<numFmts count="1"><numFmt numFmtId="164" formatCode="' + b"[" * 1001 + b'"/></numFmts>'
+
+    def change(name: str, data: bytes) -> bytes:
+        if name != "xl/styles.xml":
+            return data
+        data = re.sub(rb"<numFmts.*?(</numFmts>|/>)", b"", data, count=1, flags=re.S)
+        return re.sub(rb'numFmtId="\d+"', b'numFmtId="164"', re.sub(rb"(<styleSheet[^>]*>)", rb"\1" + code, data))
+    rezip(path, change)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: the workbook's number format '164' is 1,001 characters "
+                             "long; pnp reads at most 1,000") for ln in errors(proj)), errors(proj)
+
+
 @pytest.mark.parametrize("text, message", [
     ('"bell \\a"', "the text holds the control character U+0007"),  # refused as any text is, on reading
     ("x" * 32_768, "text of 32,768 characters; a workbook cell holds at most 32,767"),  # openpyxl cuts it short

@@ -37,6 +37,9 @@ MAX_COLUMNS = 1000
 MAX_ROWS = MAX_EXPANDED_VALUES // 10
 MAX_SHEET_ROW = 1_048_576  # Excel's last row: openpyxl yields every row up to a <row r="999999999"> one by one
 MAX_CELL_CHARS = 32_767  # Excel's limit; openpyxl cuts a longer text short without a word
+# A number format's code, in characters (Excel takes at most 255): openpyxl tells a date format by a regular
+# expression whose time grows with the square of the code's length (100,000 characters of '[' took 23 s)
+MAX_FORMAT_CHARS = 1000
 # A cell typed with one of these starts a formula in Excel (OWASP's CSV injection list, which names tab and
 # carriage return too)
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -91,6 +94,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     try:
         with zipfile.ZipFile(path) as z:
             _check_parts(z, shown)
+            _check_number_formats(z, shown)
         # not data_only: a formula cell is seen as one (and refused) instead of read as the value it last showed
         book = openpyxl.load_workbook(path, read_only=True, data_only=False)
     except LoadError:
@@ -294,6 +298,23 @@ def _check_parts(book: zipfile.ZipFile, shown: str) -> None:
     if sum(info.file_size for info in xml) > MAX_XML_BYTES:
         raise LoadError(f"workbook too large: its XML parts unpack to more than {MAX_XML_BYTES // 2**20} MB",
                         Mark(shown))
+
+
+def _check_number_formats(book: zipfile.ZipFile, file: str) -> None:
+    """LoadError at the first number format of the workbook's styles (the part openpyxl reads them from) whose
+    code is longer than MAX_FORMAT_CHARS; the part's size is checked before (_check_parts)."""
+    from xml.etree.ElementTree import iterparse
+
+    if "xl/styles.xml" not in book.namelist():
+        return
+    with book.open("xl/styles.xml") as styles:
+        for _, element in iterparse(styles):
+            code = element.get("formatCode", "") if element.tag.rpartition("}")[2] == "numFmt" else ""
+            if len(code) > MAX_FORMAT_CHARS:
+                raise LoadError(f"the workbook's number format {shown(element.get('numFmtId', '?'))} is "
+                                f"{len(code):,} characters long; pnp reads at most {MAX_FORMAT_CHARS:,} (Excel takes 255): "
+                                "the file is damaged", Mark(file))
+            element.clear()
 
 
 # What may come before an XML document's first '<': byte order marks (UTF-8, UTF-16) and white space, in UTF-16 too
