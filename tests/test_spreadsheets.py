@@ -243,6 +243,23 @@ def test_a_formula_cell_is_refused_at_its_cell_never_run(proj):
                for ln in errors(proj)), errors(proj)
 
 
+def test_a_table_found_in_two_files_says_which_it_reads(proj):
+    """With no `file:`, a table's YAML is read before its workbook, and a CSV before a workbook: edits made in the
+    file not read printed nowhere, with no word. Here the YAML turned into a workbook and a CSV, then removed."""
+    folder = proj / "cards" / GAME
+    convert(proj, folder / "turn.yaml", "xlsx")
+    convert(proj, folder / "turn.yaml", "csv")
+    line = next(n for n, row in enumerate((folder / "game.yaml").read_text(encoding="utf-8").splitlines(), start=1)
+                if row.strip() == "turn:")
+    for read, beside in (("turn.yaml", "turn.csv, turn.xlsx"), ("turn.csv", "turn.xlsx")):
+        result = run(proj, "validate", GAME)
+        assert result.exit_code == 0 and "Traceback" not in result.output
+        assert (f"cards/{GAME}/game.yaml:{line}:3: warning: table 'turn' is read from {read}; {beside} beside it is "
+                "not read") in result.stderr, result.stderr
+        (folder / read).unlink()
+    assert "warning: table 'turn'" not in run(proj, "validate", GAME).stderr
+
+
 def rezip(path, change):
     """Rewrite the workbook at `path` with change(name, bytes) -> bytes applied to each part."""
     with zipfile.ZipFile(path) as z:
