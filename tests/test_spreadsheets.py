@@ -260,6 +260,55 @@ def test_a_table_found_in_two_files_says_which_it_reads(proj):
     assert "warning: table 'turn'" not in run(proj, "validate", GAME).stderr
 
 
+def _with_shared_texts(path):
+    """The workbook at `path` with its texts in a shared-strings part, as Excel and LibreOffice write them
+    (openpyxl writes each in its cell)."""
+    texts: list[bytes] = []
+
+    def shared(found: re.Match) -> bytes:
+        texts.append(found[2])
+        return found[1] + b' t="s"><v>%d</v></c>' % (len(texts) - 1)
+    with zipfile.ZipFile(path) as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    parts["xl/worksheets/sheet1.xml"] = re.sub(rb'(<c r="[A-Z]+\d+"(?: s="\d+")?) t="inlineStr"><is><t[^>]*>(.*?)</t></is></c>',
+                                               shared, parts["xl/worksheets/sheet1.xml"])
+    parts["xl/sharedStrings.xml"] = (b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+                                     + b"".join(b"<si><t>%s</t></si>" % text for text in texts) + b"</sst>")
+    parts["[Content_Types].xml"] = parts["[Content_Types].xml"].replace(b"</Types>", (
+        b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument'
+        b'.spreadsheetml.sharedStrings+xml"/></Types>'))
+    parts["xl/_rels/workbook.xml.rels"] = parts["xl/_rels/workbook.xml.rels"].replace(b"</Relationships>", (
+        b'<Relationship Id="rIdShared" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+        b'sharedStrings" Target="sharedStrings.xml"/></Relationships>'))
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    return texts
+
+
+def test_a_workbook_of_shared_texts_as_excel_writes_is_read_with_its_escapes(proj):
+    """A workbook keeping its texts in a shared-strings part (as every spreadsheet program writes) was refused at
+    its first text cell ("refers to shared text '0', and the workbook has 0"); a character Excel writes as
+    _xHHHH_ (a carriage return from Windows text) was printed as those seven characters. Here a step's text
+    holds a literal _x0041_, written and read back as typed (in its cell, as pnp writes it), and another one
+    Excel's _x0042_ for a B."""
+    folder = proj / "cards" / GAME
+    rows = (folder / "turn.yaml").read_text(encoding="utf-8").splitlines()
+    lines = [n for n, row in enumerate(rows) if row.startswith("  text:")][:2]
+    rows[lines[0]], rows[lines[1]] = "  text: typed _x0041_ as is", "  text: an escaped B"
+    (folder / "turn.yaml").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    path = xlsx_table(proj, "turn")
+    convert(proj, path, "yaml", "--out", str(folder / "back.yaml"))
+    assert "text: typed _x0041_ as is" in (folder / "back.yaml").read_text(encoding="utf-8")
+    # (openpyxl drops the "x005F_" of a shared text: a typed _x0041_ is read as Excel's A there)
+    rezip(path, lambda name, data: data.replace(b"an escaped B", b"an escaped _x0042_"))
+    assert len(_with_shared_texts(path)) > 10
+    convert(proj, path, "yaml", "--out", str(folder / "back.yaml"), "--force")
+    back = (folder / "back.yaml").read_text(encoding="utf-8")
+    assert "text: an escaped B" in back, back
+    assert run(proj, "validate", GAME).exit_code == 0
+
+
 def rezip(path, change):
     """Rewrite the workbook at `path` with change(name, bytes) -> bytes applied to each part."""
     with zipfile.ZipFile(path) as z:
@@ -325,7 +374,8 @@ def test_a_sheet_in_a_part_not_named_xml_is_held_to_the_xml_limits(proj):
         for name, data in parts.items():
             z.writestr(name.replace("sheet1.xml", "sheet1.dat"), data)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: part 'xl/worksheets/sheet1.dat' of the workbook "
-                             "unpacks to 5.") and "pnp reads at most 4 MB of XML" in ln for ln in errors(proj)), errors(proj)
+                             "unpacks to 5.") and "pnp reads at most 4 MB of XML" in ln
+               for ln in errors(proj)), errors(proj)
 
 
 def test_a_number_format_longer_than_any_spreadsheet_writes_is_refused(proj):

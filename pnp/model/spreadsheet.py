@@ -150,7 +150,7 @@ def _cells_in_place(ws: Any, where: str) -> None:
                     if tag == "row":
                         element.clear()  # (its cells were checked: not kept)
                     elif tag == "c":
-                        if problem := _cell_problem(element, ws.parent):
+                        if problem := _cell_problem(element, ws):
                             raise LoadError(problem, Mark(where, row, column))
                         _cell_value(reader, element, Mark(where, row, column))
                 elif tag == "row":
@@ -213,8 +213,8 @@ def _cell_column(name: str | None, row: int, before: int, where: str) -> int:
     return column
 
 
-def _cell_problem(cell: Any, book: Any) -> str | None:
-    """Why openpyxl could not read the value of a sheet's <c> element of the (read-only) workbook `book`, or
+def _cell_problem(cell: Any, sheet: Any) -> str | None:
+    """Why openpyxl could not read the value of a <c> element of the (read-only) `sheet`, or
     would read it as something else than it says, or None: its failure named the file but not the cell, a
     negative shared-text index read the last text, and a date out of range became the text #VALUE!, each
     without a word."""
@@ -225,40 +225,41 @@ def _cell_problem(cell: Any, book: Any) -> str | None:
     value, check = parts.get("v") or None, _VALUE_CHECKS.get(cell.get("t", "n"))  # (as openpyxl: no text, no
     if value is None or "f" in parts or check is None:  # value; inline texts read as they are; a formula is
         return None  # refused where its value is read)
-    problem = check(value, cell, book)
-    return None if problem is None else problem.format(said=shown(value), shared=len(book.shared_strings))
+    problem = check(value, cell, sheet)
+    return None if problem is None else problem.format(said=shown(value), shared=len(sheet._shared_strings))
 
 
-def _shared_text_problem(value: str, cell: Any, book: Any) -> str | None:
+def _shared_text_problem(value: str, cell: Any, sheet: Any) -> str | None:
     index = value.strip()  # (as int() reads it)
-    if index.isascii() and index.isdigit() and int(index) < len(book.shared_strings):
+    if index.isascii() and index.isdigit() and int(index) < len(sheet._shared_strings):
         return None
     return ("this cell refers to shared text {said}, and the workbook has {shared:,} (numbered from 0): the file "
             "is damaged; save it again from the spreadsheet program")
 
 
-def _number_problem(value: str, cell: Any, book: Any) -> str | None:
+def _number_problem(value: str, cell: Any, sheet: Any) -> str | None:
     number = value.strip()
     if not _FLOAT.fullmatch(number) or not math.isfinite(float(number)):
         return "this number cell holds {said}, which is no finite number: the file is damaged"
     style = cell.get("s") or "0"
-    if int(style) in book._date_formats:  # a date kept as a number of days, as openpyxl reads it
+    if int(style) in sheet.parent._date_formats:  # a date kept as a number of days, as openpyxl reads it
         from openpyxl.utils.datetime import from_excel
 
         try:
-            from_excel(float(number), book.epoch, timedelta=int(style) in book._timedelta_formats)
+            from_excel(float(number), sheet.parent.epoch,
+                       timedelta=int(style) in sheet.parent._timedelta_formats)
         except (OverflowError, ValueError):
             return "this cell is formatted as a date, and holds {said}, which is no date: the file is damaged"
     return None
 
 
-def _true_false_problem(value: str, cell: Any, book: Any) -> str | None:
+def _true_false_problem(value: str, cell: Any, sheet: Any) -> str | None:
     if value.strip() in ("0", "1"):
         return None
     return "this true/false cell holds {said}; a workbook writes 1 or 0: the file is damaged"
 
 
-def _date_problem(value: str, cell: Any, book: Any) -> str | None:
+def _date_problem(value: str, cell: Any, sheet: Any) -> str | None:
     from openpyxl.utils.datetime import from_ISO8601
 
     try:
@@ -268,7 +269,7 @@ def _date_problem(value: str, cell: Any, book: Any) -> str | None:
     return None
 
 
-def _error_value_problem(value: str, cell: Any, book: Any) -> str:
+def _error_value_problem(value: str, cell: Any, sheet: Any) -> str:
     return ("this cell holds the error value {said} (what a formula gave, kept without it); type the value the "
             "cell should hold")
 
@@ -312,8 +313,8 @@ def _check_number_formats(book: zipfile.ZipFile, file: str) -> None:
             code = element.get("formatCode", "") if element.tag.rpartition("}")[2] == "numFmt" else ""
             if len(code) > MAX_FORMAT_CHARS:
                 raise LoadError(f"the workbook's number format {shown(element.get('numFmtId', '?'))} is "
-                                f"{len(code):,} characters long; pnp reads at most {MAX_FORMAT_CHARS:,} (Excel takes 255): "
-                                "the file is damaged", Mark(file))
+                                f"{len(code):,} characters long; pnp reads at most {MAX_FORMAT_CHARS:,} "
+                                "(Excel takes 255): the file is damaged", Mark(file))
             element.clear()
 
 
@@ -349,9 +350,27 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
             if cell.data_type == "f":
                 raise LoadError(f"this cell holds a formula ({shown(getattr(cell.value, 'text', cell.value))}); pnp reads what a cell holds and "
                                 "runs no formula: type the value, or make the cell text", Mark(where, n, col))
-            values.append(cell.value)
+            values.append(_unescaped(cell.value) if isinstance(cell.value, str) else cell.value)
         rows.append((n, values))
     return rows
+
+
+# How a workbook writes a character XML cannot hold (a carriage return, a control character) in a text: _x000D_,
+# and a text's own "_x" before four hex digits and "_" as _x005F_x...; openpyxl reads them as they are written
+# (and drops "x005F_" from shared texts only: a typed "_x0041_" is read there as Excel's "A"), so a text typed with
+# a line break from Windows printed "_x000D_"
+_EXCEL_ESCAPE = re.compile(r"_x([0-9A-Fa-f]{4})_")
+
+
+def _unescaped(text: str) -> str:
+    """A workbook's text as Excel shows it: each _xHHHH_ the character it stands for."""
+    return _EXCEL_ESCAPE.sub(lambda found: chr(int(found[1], 16)), text) if "_x" in text else text
+
+
+def _escaped(text: str) -> str:
+    """A text as a workbook writes it, for Excel (and _unescaped) to show it as it is: a "_" before "xHHHH_" as
+    _x005F_."""
+    return re.sub(r"_(?=x[0-9A-Fa-f]{4}_)", "_x005F_", text)
 
 
 class _Room:
@@ -674,13 +693,13 @@ def _text_cell(ws: Any, row: int, col: int, text: str, mark: Mark | None) -> Any
     cell is edited."""
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
-    if len(text) > MAX_CELL_CHARS:
-        raise DataError(f"text of {len(text):,} characters; a workbook cell holds at most {MAX_CELL_CHARS:,}",
+    if len(written := _escaped(text)) > MAX_CELL_CHARS:  # (openpyxl would cut it short)
+        raise DataError(f"text of {len(written):,} characters; a workbook cell holds at most {MAX_CELL_CHARS:,}",
                         mark)
     if bad := ILLEGAL_CHARACTERS_RE.search(text):
         raise DataError(f"text holds the control character U+{ord(bad.group()):04X}, which a workbook cannot "
                         "store", mark)
-    cell = ws.cell(row, col, text)
+    cell = ws.cell(row, col, written)
     cell.data_type = "s"
     if text.startswith(_FORMULA_STARTS):
         cell.quotePrefix = True
