@@ -1,9 +1,10 @@
 """Tables kept in spreadsheets: `pnp convert` round trips, CSV and XLSX tables that build the same PDFs as
 their YAML, and errors that point at the spreadsheet's row and column (and sheet)."""
 
+import datetime
+import os
 import re
 import shutil
-import os
 import zipfile
 
 import openpyxl
@@ -307,6 +308,24 @@ def test_a_workbook_of_shared_texts_as_excel_writes_is_read_with_its_escapes(pro
     back = (folder / "back.yaml").read_text(encoding="utf-8")
     assert "text: an escaped B" in back, back
     assert run(proj, "validate", GAME).exit_code == 0
+
+
+@pytest.mark.parametrize("column, value, said", [
+    (4, datetime.datetime(2024, 1, 2), "2024-01-02 00:00:00"),  # a text typed "1/2", which Excel makes a date
+    (1, datetime.timedelta(days=3), "3 days, 0:00:00"),  # a duration in a number field
+    (2, datetime.time(1, 30), "01:30:00"),
+])
+def test_a_date_or_time_cell_is_refused_at_its_cell(proj, column, value, said):
+    """A date cell in a text field printed as Python writes it ('2024-01-02 00:00:00' where the sheet showed
+    2-Jan), with exit 0; a duration or a time of day was a traceback when the table was converted to YAML."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.active.cell(row=3, column=column, value=value)
+    book.save(path)
+    message = f"3:{column}: error: this cell holds a date or time ({said}), which pnp's data has no type for"
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:{message}") for ln in errors(proj)), errors(proj)
+    result = run(proj, "convert", str(path), "--to", "yaml")
+    assert result.exit_code == 1 and "Traceback" not in result.output and message.split(" error: ")[1] in result.output
 
 
 def rezip(path, change):

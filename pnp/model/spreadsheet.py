@@ -6,6 +6,7 @@ YAML flow text in one cell, e.g. [a, b] or {plants: 2}. Every value is marked wi
 column (and the sheet, for a workbook), so a message points at the cell."""
 
 import csv
+import datetime
 import io
 import math
 import re
@@ -511,6 +512,9 @@ def _cell(value: object, field: Field | None, mark: Mark) -> tuple[Any, int]:
     return _remarked(found, mark), size
 
 
+_DATES_AND_TIMES = (datetime.date, datetime.time, datetime.timedelta)  # (a datetime is a date)
+
+
 def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     """_cell's value of a cell that holds one value."""
     value = _plain_number(value)
@@ -521,6 +525,11 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     if isinstance(value, str) and (bad := _NOT_PRINTABLE.search(value)):
         raise LoadError(f"character U+{ord(bad.group()):04X} is not allowed in a table's text (a control "
                         "character prints as nothing or as a box)", mark)
+    if isinstance(value, _DATES_AND_TIMES):
+        # (printed as Python writes it, "2024-01-02 00:00:00" where the sheet showed 2-Jan; a duration or a time
+        # of day was a traceback converting the table to YAML): refused as a YAML table's dates are
+        raise LoadError(f"this cell holds a date or time ({value}), which pnp's data has no type for: format the "
+                        "cell as text (or a number) and type the value", mark)
     if isinstance(field, Str):  # str, text, id, icon: the cell as written
         return cell_text(value)
     if not isinstance(value, str):
@@ -617,8 +626,6 @@ def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any
 
 def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
     """A workbook of one sheet; numbers and true/false stay typed, so Excel can sort and sum them."""
-    import datetime
-
     import openpyxl
     from openpyxl.styles import Font
     from openpyxl.worksheet.worksheet import Worksheet
