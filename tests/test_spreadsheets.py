@@ -328,6 +328,17 @@ def test_a_date_or_time_cell_is_refused_at_its_cell(proj, column, value, said):
     assert result.exit_code == 1 and "Traceback" not in result.output and message.split(" error: ")[1] in result.output
 
 
+def test_merged_cells_are_refused_at_their_first_cell(proj):
+    """A text merged down a column shows on every row in the sheet; openpyxl reads it in the first row alone and
+    the others blank: the other items printed without it, with exit 0."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.active.merge_cells("D3:D5")
+    book.save(path)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:4: error: cells 'D3:D5' are merged")
+               for ln in errors(proj)), errors(proj)
+
+
 def rezip(path, change):
     """Rewrite the workbook at `path` with change(name, bytes) -> bytes applied to each part."""
     with zipfile.ZipFile(path) as z:

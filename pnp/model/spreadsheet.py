@@ -154,6 +154,8 @@ def _cells_in_place(ws: Any, where: str) -> None:
                         if problem := _cell_problem(element, ws):
                             raise LoadError(problem, Mark(where, row, column))
                         _cell_value(reader, element, Mark(where, row, column))
+                elif tag == "mergeCell":
+                    raise _merged(element.get("ref") or "", where)
                 elif tag == "row":
                     row, column = _row_number(element.get("r"), row, where), 0
                 elif tag == "c":
@@ -161,6 +163,16 @@ def _cells_in_place(ws: Any, where: str) -> None:
         except ParseError as e:
             raise LoadError(f"the sheet's XML cannot be read ({str(e).split(':')[0]})",
                             Mark(where, max(row, 1), max(column, 1))) from None
+
+
+def _merged(cells: str, where: str) -> LoadError:
+    """The refusal of a merged range of cells: the sheet shows its first cell's value across the range, and the
+    others are read blank (a text merged down a column printed on the first item alone, with exit 0)."""
+    first = _CELL_NAME.match(cells)
+    row, column = (int(first[2]), _column_number(first[1])) if first else (1, 1)
+    return LoadError(f"cells {shown(cells)} are merged: the sheet shows one value across them, and pnp reads each "
+                     "row's own cells (the others as blank); unmerge them and type the value in each",
+                     Mark(where, row, column))
 
 
 def _cell_value(reader: Any, element: Any, mark: Mark) -> None:
@@ -205,12 +217,18 @@ def _cell_column(name: str | None, row: int, before: int, where: str) -> int:
     if found is None or int(found[2]) != row:
         raise LoadError(f"a cell named {shown(name)} in row {row}: each cell is named by its column and its own "
                         "row (such as B2)", Mark(where, row, before + 1))
-    column = 0
-    for letter in found[1]:
-        column = column * 26 + ord(letter) - ord("A") + 1
+    column = _column_number(found[1])
     if column <= before:
         raise LoadError(f"cell {name} after column {before} of its row: a row's cells are in column order, each "
                         "once (the reader would put it in the wrong place or leave it out)", Mark(where, row, column))
+    return column
+
+
+def _column_number(letters: str) -> int:
+    """The number of the column named `letters` (A is 1)."""
+    column = 0
+    for letter in letters:
+        column = column * 26 + ord(letter) - ord("A") + 1
     return column
 
 
