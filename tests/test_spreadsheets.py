@@ -339,6 +339,24 @@ def test_merged_cells_are_refused_at_their_first_cell(proj):
                for ln in errors(proj)), errors(proj)
 
 
+def test_a_workbook_of_more_sheets_than_pnp_reads_is_refused_before_openpyxl_opens_them(proj):
+    """openpyxl opens every sheet a workbook lists as it loads it, looking each up in lists: 9,900 empty sheets
+    took 10 s. Here the workbook lists its one sheet 1,001 times (sheets may share a part)."""
+    from pnp.model.spreadsheet import MAX_SHEETS
+
+    path = xlsx_table(proj, "turn")
+
+    def more_sheets(name: str, data: bytes) -> bytes:
+        if name != "xl/workbook.xml":
+            return data
+        sheet = re.search(rb"<sheet [^>]*/>", data)[0]
+        return data.replace(sheet, b"".join(sheet.replace(b'name="', b'name="%d' % n, 1).replace(
+            b'sheetId="', b'sheetId="%d' % n, 1) for n in range(MAX_SHEETS + 1)))
+    rezip(path, more_sheets)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: workbook has more than {MAX_SHEETS:,} sheets")
+               for ln in errors(proj)), errors(proj)
+
+
 def rezip(path, change):
     """Rewrite the workbook at `path` with change(name, bytes) -> bytes applied to each part."""
     with zipfile.ZipFile(path) as z:

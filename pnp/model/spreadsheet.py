@@ -41,6 +41,9 @@ MAX_CELL_CHARS = 32_767  # Excel's limit; openpyxl cuts a longer text short with
 # A number format's code, in characters (Excel takes at most 255): openpyxl tells a date format by a regular
 # expression whose time grows with the square of the code's length (100,000 characters of '[' took 23 s)
 MAX_FORMAT_CHARS = 1000
+# openpyxl opens each sheet as it loads a workbook, and looks each one up in lists of every part and relation:
+# 9,900 empty sheets took 10 s. A game's workbook has a few
+MAX_SHEETS = 1000
 # A cell typed with one of these starts a formula in Excel (OWASP's CSV injection list, which names tab and
 # carriage return too)
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -96,6 +99,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
         with zipfile.ZipFile(path) as z:
             _check_parts(z, shown)
             _check_number_formats(z, shown)
+            _check_sheet_count(z, shown)
         # not data_only: a formula cell is seen as one (and refused) instead of read as the value it last showed
         book = openpyxl.load_workbook(path, read_only=True, data_only=False)
     except LoadError:
@@ -334,6 +338,27 @@ def _check_number_formats(book: zipfile.ZipFile, file: str) -> None:
                 raise LoadError(f"the workbook's number format {shown(element.get('numFmtId', '?'))} is "
                                 f"{len(code):,} characters long; pnp reads at most {MAX_FORMAT_CHARS:,} "
                                 "(Excel takes 255): the file is damaged", Mark(file))
+            element.clear()
+
+
+def _check_sheet_count(book: zipfile.ZipFile, file: str) -> None:
+    """LoadError when the workbook lists more than MAX_SHEETS sheets, counted in its workbook part (found as
+    openpyxl finds it; the part's size is checked before, and several sheets may share one part)."""
+    from xml.etree.ElementTree import iterparse
+
+    from openpyxl.packaging.manifest import Manifest
+    from openpyxl.reader.excel import _find_workbook_part
+    from openpyxl.xml.constants import ARC_CONTENT_TYPES
+    from openpyxl.xml.functions import fromstring
+
+    workbook = _find_workbook_part(Manifest.from_tree(fromstring(book.read(ARC_CONTENT_TYPES)))).PartName[1:]
+    sheets = 0
+    with book.open(workbook) as part:
+        for _, element in iterparse(part):
+            sheets += element.tag.rpartition("}")[2] == "sheet"
+            if sheets > MAX_SHEETS:
+                raise LoadError(f"workbook has more than {MAX_SHEETS:,} sheets; pnp reads at most {MAX_SHEETS:,}",
+                                Mark(file))
             element.clear()
 
 
