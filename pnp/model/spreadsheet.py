@@ -347,11 +347,12 @@ def _check_sheet_count(book: zipfile.ZipFile, file: str) -> None:
     from xml.etree.ElementTree import iterparse
 
     from openpyxl.packaging.manifest import Manifest
-    from openpyxl.reader.excel import _find_workbook_part
+    from openpyxl.reader.excel import _find_workbook_part  # type: ignore[attr-defined]  # (as openpyxl finds it)
     from openpyxl.xml.constants import ARC_CONTENT_TYPES
     from openpyxl.xml.functions import fromstring
 
-    workbook = _find_workbook_part(Manifest.from_tree(fromstring(book.read(ARC_CONTENT_TYPES)))).PartName[1:]
+    manifest = Manifest.from_tree(fromstring(book.read(ARC_CONTENT_TYPES)))  # type: ignore[arg-type]
+    workbook = _find_workbook_part(manifest).PartName[1:]
     sheets = 0
     with book.open(workbook) as part:
         for _, element in iterparse(part):
