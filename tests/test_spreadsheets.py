@@ -1,6 +1,8 @@
 """Tables kept in spreadsheets: `pnp convert` round trips, CSV and XLSX tables that build the same PDFs as
 their YAML, and errors that point at the spreadsheet's row and column (and sheet)."""
 
+import datetime
+import os
 import re
 import shutil
 import zipfile
@@ -242,6 +244,119 @@ def test_a_formula_cell_is_refused_at_its_cell_never_run(proj):
                for ln in errors(proj)), errors(proj)
 
 
+def test_a_table_found_in_two_files_says_which_it_reads(proj):
+    """With no `file:`, a table's YAML is read before its workbook, and a CSV before a workbook: edits made in the
+    file not read printed nowhere, with no word. Here the YAML turned into a workbook and a CSV, then removed."""
+    folder = proj / "cards" / GAME
+    convert(proj, folder / "turn.yaml", "xlsx")
+    convert(proj, folder / "turn.yaml", "csv")
+    line = next(n for n, row in enumerate((folder / "game.yaml").read_text(encoding="utf-8").splitlines(), start=1)
+                if row.strip() == "turn:")
+    for read, beside in (("turn.yaml", "turn.csv, turn.xlsx"), ("turn.csv", "turn.xlsx")):
+        result = run(proj, "validate", GAME)
+        assert result.exit_code == 0 and "Traceback" not in result.output
+        assert (f"cards/{GAME}/game.yaml:{line}:3: warning: table 'turn' is read from {read}; {beside} beside it is "
+                "not read") in result.stderr, result.stderr
+        (folder / read).unlink()
+    assert "warning: table 'turn'" not in run(proj, "validate", GAME).stderr
+
+
+def _with_shared_texts(path):
+    """The workbook at `path` with its texts in a shared-strings part, as Excel and LibreOffice write them
+    (openpyxl writes each in its cell)."""
+    texts: list[bytes] = []
+
+    def shared(found: re.Match) -> bytes:
+        texts.append(found[2])
+        return found[1] + b' t="s"><v>%d</v></c>' % (len(texts) - 1)
+    with zipfile.ZipFile(path) as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    parts["xl/worksheets/sheet1.xml"] = re.sub(rb'(<c r="[A-Z]+\d+"(?: s="\d+")?) t="inlineStr"><is><t[^>]*>(.*?)</t></is></c>',
+                                               shared, parts["xl/worksheets/sheet1.xml"])
+    parts["xl/sharedStrings.xml"] = (b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
+                                     + b"".join(b"<si><t>%s</t></si>" % text for text in texts) + b"</sst>")
+    parts["[Content_Types].xml"] = parts["[Content_Types].xml"].replace(b"</Types>", (
+        b'<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument'
+        b'.spreadsheetml.sharedStrings+xml"/></Types>'))
+    parts["xl/_rels/workbook.xml.rels"] = parts["xl/_rels/workbook.xml.rels"].replace(b"</Relationships>", (
+        b'<Relationship Id="rIdShared" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/'
+        b'sharedStrings" Target="sharedStrings.xml"/></Relationships>'))
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    return texts
+
+
+def test_a_workbook_of_shared_texts_as_excel_writes_is_read_with_its_escapes(proj):
+    """A workbook keeping its texts in a shared-strings part (as every spreadsheet program writes) was refused at
+    its first text cell ("refers to shared text '0', and the workbook has 0"); a character Excel writes as
+    _xHHHH_ (a carriage return from Windows text) was printed as those seven characters. Here a step's text
+    holds a literal _x0041_, written and read back as typed (in its cell, as pnp writes it), and another one
+    Excel's _x0042_ for a B."""
+    folder = proj / "cards" / GAME
+    rows = (folder / "turn.yaml").read_text(encoding="utf-8").splitlines()
+    lines = [n for n, row in enumerate(rows) if row.startswith("  text:")][:2]
+    rows[lines[0]], rows[lines[1]] = "  text: typed _x0041_ as is", "  text: an escaped B"
+    (folder / "turn.yaml").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    path = xlsx_table(proj, "turn")
+    convert(proj, path, "yaml", "--out", str(folder / "back.yaml"))
+    assert "text: typed _x0041_ as is" in (folder / "back.yaml").read_text(encoding="utf-8")
+    # (openpyxl drops the "x005F_" of a shared text: a typed _x0041_ is read as Excel's A there)
+    rezip(path, lambda name, data: data.replace(b"an escaped B", b"an escaped _x0042_"))
+    assert len(_with_shared_texts(path)) > 10
+    convert(proj, path, "yaml", "--out", str(folder / "back.yaml"), "--force")
+    back = (folder / "back.yaml").read_text(encoding="utf-8")
+    assert "text: an escaped B" in back, back
+    assert run(proj, "validate", GAME).exit_code == 0
+
+
+@pytest.mark.parametrize("column, value, said", [
+    (4, datetime.datetime(2024, 1, 2), "2024-01-02 00:00:00"),  # a text typed "1/2", which Excel makes a date
+    (1, datetime.timedelta(days=3), "3 days, 0:00:00"),  # a duration in a number field
+    (2, datetime.time(1, 30), "01:30:00"),
+])
+def test_a_date_or_time_cell_is_refused_at_its_cell(proj, column, value, said):
+    """A date cell in a text field printed as Python writes it ('2024-01-02 00:00:00' where the sheet showed
+    2-Jan), with exit 0; a duration or a time of day was a traceback when the table was converted to YAML."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.active.cell(row=3, column=column, value=value)
+    book.save(path)
+    message = f"3:{column}: error: this cell holds a date or time ({said}), which pnp's data has no type for"
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:{message}") for ln in errors(proj)), errors(proj)
+    result = run(proj, "convert", str(path), "--to", "yaml")
+    assert result.exit_code == 1 and "Traceback" not in result.output and message.split(" error: ")[1] in result.output
+
+
+def test_merged_cells_are_refused_at_their_first_cell(proj):
+    """A text merged down a column shows on every row in the sheet; openpyxl reads it in the first row alone and
+    the others blank: the other items printed without it, with exit 0."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.active.merge_cells("D3:D5")
+    book.save(path)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:4: error: cells 'D3:D5' are merged")
+               for ln in errors(proj)), errors(proj)
+
+
+def test_a_workbook_of_more_sheets_than_pnp_reads_is_refused_before_openpyxl_opens_them(proj):
+    """openpyxl opens every sheet a workbook lists as it loads it, looking each up in lists: 9,900 empty sheets
+    took 10 s. Here the workbook lists its one sheet 1,001 times (sheets may share a part)."""
+    from pnp.model.spreadsheet import MAX_SHEETS
+
+    path = xlsx_table(proj, "turn")
+
+    def more_sheets(name: str, data: bytes) -> bytes:
+        if name != "xl/workbook.xml":
+            return data
+        sheet = re.search(rb"<sheet [^>]*/>", data)[0]
+        return data.replace(sheet, b"".join(sheet.replace(b'name="', b'name="%d' % n, 1).replace(
+            b'sheetId="', b'sheetId="%d' % n, 1) for n in range(MAX_SHEETS + 1)))
+    rezip(path, more_sheets)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: workbook has more than {MAX_SHEETS:,} sheets")
+               for ln in errors(proj)), errors(proj)
+
+
 def rezip(path, change):
     """Rewrite the workbook at `path` with change(name, bytes) -> bytes applied to each part."""
     with zipfile.ZipFile(path) as z:
@@ -292,6 +407,39 @@ def test_a_workbook_that_unzips_too_far_is_refused_before_it_is_read(proj, size,
     rezip(path, lambda name, data: data.replace(b"<sheetData>", b"<sheetData>" + b" " * size)
           if name == "xl/worksheets/sheet1.xml" else data)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: {message}") for ln in errors(proj)), errors(proj)
+
+
+def test_a_sheet_in_a_part_not_named_xml_is_held_to_the_xml_limits(proj):
+    """The XML limits went by a part's name: a sheet's XML in 'sheet1.dat' (the workbook's relations name any
+    part) was parsed whole, 150 MB for 40 s and 3 GB. Here 5 MB of elements that pack 3 to 1 (no zip bomb)."""
+    path = xlsx_table(proj, "turn")
+    filler = b"".join(b'<x a="%s"/>' % os.urandom(8).hex().encode() for _ in range(5 * 2**20 // 24))
+    rezip(path, lambda name, data: data.replace(b"</worksheet>", b"<extLst>" + filler + b"</extLst></worksheet>")
+          if name == "xl/worksheets/sheet1.xml" else data.replace(b"worksheets/sheet1.xml", b"worksheets/sheet1.dat"))
+    with zipfile.ZipFile(path) as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name.replace("sheet1.xml", "sheet1.dat"), data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: part 'xl/worksheets/sheet1.dat' of the workbook "
+                             "unpacks to 5.") and "pnp reads at most 4 MB of XML" in ln
+               for ln in errors(proj)), errors(proj)
+
+
+def test_a_number_format_longer_than_any_spreadsheet_writes_is_refused(proj):
+    """openpyxl tells a date format by a regular expression that takes the square of the code's length: a code
+    of 100,000 '[' took 23 s to open the workbook. Here one just past the limit, on every cell's style."""
+    path = xlsx_table(proj, "turn")
+    code = b'<numFmts count="1"><numFmt numFmtId="164" formatCode="' + b"[" * 1001 + b'"/></numFmts>'
+
+    def change(name: str, data: bytes) -> bytes:
+        if name != "xl/styles.xml":
+            return data
+        data = re.sub(rb"<numFmts.*?(</numFmts>|/>)", b"", data, count=1, flags=re.S)
+        return re.sub(rb'numFmtId="\d+"', b'numFmtId="164"', re.sub(rb"(<styleSheet[^>]*>)", rb"\1" + code, data))
+    rezip(path, change)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: the workbook's number format '164' is 1,001 characters "
+                             "long; pnp reads at most 1,000") for ln in errors(proj)), errors(proj)
 
 
 @pytest.mark.parametrize("text, message", [

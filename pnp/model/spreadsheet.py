@@ -6,6 +6,7 @@ YAML flow text in one cell, e.g. [a, b] or {plants: 2}. Every value is marked wi
 column (and the sheet, for a workbook), so a message points at the cell."""
 
 import csv
+import datetime
 import io
 import math
 import re
@@ -37,6 +38,12 @@ MAX_COLUMNS = 1000
 MAX_ROWS = MAX_EXPANDED_VALUES // 10
 MAX_SHEET_ROW = 1_048_576  # Excel's last row: openpyxl yields every row up to a <row r="999999999"> one by one
 MAX_CELL_CHARS = 32_767  # Excel's limit; openpyxl cuts a longer text short without a word
+# A number format's code, in characters (Excel takes at most 255): openpyxl tells a date format by a regular
+# expression whose time grows with the square of the code's length (100,000 characters of '[' took 23 s)
+MAX_FORMAT_CHARS = 1000
+# openpyxl opens each sheet as it loads a workbook, and looks each one up in lists of every part and relation:
+# 9,900 empty sheets took 10 s. A game's workbook has a few
+MAX_SHEETS = 1000
 # A cell typed with one of these starts a formula in Excel (OWASP's CSV injection list, which names tab and
 # carriage return too)
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -90,7 +97,9 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
 
     try:
         with zipfile.ZipFile(path) as z:
-            _check_parts(z.infolist(), shown)
+            _check_parts(z, shown)
+            _check_number_formats(z, shown)
+            _check_sheet_count(z, shown)
         # not data_only: a formula cell is seen as one (and refused) instead of read as the value it last showed
         book = openpyxl.load_workbook(path, read_only=True, data_only=False)
     except LoadError:
@@ -146,9 +155,11 @@ def _cells_in_place(ws: Any, where: str) -> None:
                     if tag == "row":
                         element.clear()  # (its cells were checked: not kept)
                     elif tag == "c":
-                        if problem := _cell_problem(element, ws.parent):
+                        if problem := _cell_problem(element, ws):
                             raise LoadError(problem, Mark(where, row, column))
                         _cell_value(reader, element, Mark(where, row, column))
+                elif tag == "mergeCell":
+                    raise _merged(element.get("ref") or "", where)
                 elif tag == "row":
                     row, column = _row_number(element.get("r"), row, where), 0
                 elif tag == "c":
@@ -156,6 +167,16 @@ def _cells_in_place(ws: Any, where: str) -> None:
         except ParseError as e:
             raise LoadError(f"the sheet's XML cannot be read ({str(e).split(':')[0]})",
                             Mark(where, max(row, 1), max(column, 1))) from None
+
+
+def _merged(cells: str, where: str) -> LoadError:
+    """The refusal of a merged range of cells: the sheet shows its first cell's value across the range, and the
+    others are read blank (a text merged down a column printed on the first item alone, with exit 0)."""
+    first = _CELL_NAME.match(cells)
+    row, column = (int(first[2]), _column_number(first[1])) if first else (1, 1)
+    return LoadError(f"cells {shown(cells)} are merged: the sheet shows one value across them, and pnp reads each "
+                     "row's own cells (the others as blank); unmerge them and type the value in each",
+                     Mark(where, row, column))
 
 
 def _cell_value(reader: Any, element: Any, mark: Mark) -> None:
@@ -200,17 +221,23 @@ def _cell_column(name: str | None, row: int, before: int, where: str) -> int:
     if found is None or int(found[2]) != row:
         raise LoadError(f"a cell named {shown(name)} in row {row}: each cell is named by its column and its own "
                         "row (such as B2)", Mark(where, row, before + 1))
-    column = 0
-    for letter in found[1]:
-        column = column * 26 + ord(letter) - ord("A") + 1
+    column = _column_number(found[1])
     if column <= before:
         raise LoadError(f"cell {name} after column {before} of its row: a row's cells are in column order, each "
                         "once (the reader would put it in the wrong place or leave it out)", Mark(where, row, column))
     return column
 
 
-def _cell_problem(cell: Any, book: Any) -> str | None:
-    """Why openpyxl could not read the value of a sheet's <c> element of the (read-only) workbook `book`, or
+def _column_number(letters: str) -> int:
+    """The number of the column named `letters` (A is 1)."""
+    column = 0
+    for letter in letters:
+        column = column * 26 + ord(letter) - ord("A") + 1
+    return column
+
+
+def _cell_problem(cell: Any, sheet: Any) -> str | None:
+    """Why openpyxl could not read the value of a <c> element of the (read-only) `sheet`, or
     would read it as something else than it says, or None: its failure named the file but not the cell, a
     negative shared-text index read the last text, and a date out of range became the text #VALUE!, each
     without a word."""
@@ -221,40 +248,41 @@ def _cell_problem(cell: Any, book: Any) -> str | None:
     value, check = parts.get("v") or None, _VALUE_CHECKS.get(cell.get("t", "n"))  # (as openpyxl: no text, no
     if value is None or "f" in parts or check is None:  # value; inline texts read as they are; a formula is
         return None  # refused where its value is read)
-    problem = check(value, cell, book)
-    return None if problem is None else problem.format(said=shown(value), shared=len(book.shared_strings))
+    problem = check(value, cell, sheet)
+    return None if problem is None else problem.format(said=shown(value), shared=len(sheet._shared_strings))
 
 
-def _shared_text_problem(value: str, cell: Any, book: Any) -> str | None:
+def _shared_text_problem(value: str, cell: Any, sheet: Any) -> str | None:
     index = value.strip()  # (as int() reads it)
-    if index.isascii() and index.isdigit() and int(index) < len(book.shared_strings):
+    if index.isascii() and index.isdigit() and int(index) < len(sheet._shared_strings):
         return None
     return ("this cell refers to shared text {said}, and the workbook has {shared:,} (numbered from 0): the file "
             "is damaged; save it again from the spreadsheet program")
 
 
-def _number_problem(value: str, cell: Any, book: Any) -> str | None:
+def _number_problem(value: str, cell: Any, sheet: Any) -> str | None:
     number = value.strip()
     if not _FLOAT.fullmatch(number) or not math.isfinite(float(number)):
         return "this number cell holds {said}, which is no finite number: the file is damaged"
     style = cell.get("s") or "0"
-    if int(style) in book._date_formats:  # a date kept as a number of days, as openpyxl reads it
+    if int(style) in sheet.parent._date_formats:  # a date kept as a number of days, as openpyxl reads it
         from openpyxl.utils.datetime import from_excel
 
         try:
-            from_excel(float(number), book.epoch, timedelta=int(style) in book._timedelta_formats)
+            from_excel(float(number), sheet.parent.epoch,
+                       timedelta=int(style) in sheet.parent._timedelta_formats)
         except (OverflowError, ValueError):
             return "this cell is formatted as a date, and holds {said}, which is no date: the file is damaged"
     return None
 
 
-def _true_false_problem(value: str, cell: Any, book: Any) -> str | None:
+def _true_false_problem(value: str, cell: Any, sheet: Any) -> str | None:
     if value.strip() in ("0", "1"):
         return None
     return "this true/false cell holds {said}; a workbook writes 1 or 0: the file is damaged"
 
 
-def _date_problem(value: str, cell: Any, book: Any) -> str | None:
+def _date_problem(value: str, cell: Any, sheet: Any) -> str | None:
     from openpyxl.utils.datetime import from_ISO8601
 
     try:
@@ -264,7 +292,7 @@ def _date_problem(value: str, cell: Any, book: Any) -> str | None:
     return None
 
 
-def _error_value_problem(value: str, cell: Any, book: Any) -> str:
+def _error_value_problem(value: str, cell: Any, sheet: Any) -> str:
     return ("this cell holds the error value {said} (what a formula gave, kept without it); type the value the "
             "cell should hold")
 
@@ -275,11 +303,14 @@ _VALUE_CHECKS: dict[str, Callable[[str, Any, Any], str | None]] = {
     "e": _error_value_problem}
 
 
-def _check_parts(infos: list[zipfile.ZipInfo], shown: str) -> None:
+def _check_parts(book: zipfile.ZipFile, shown: str) -> None:
     """LoadError unless every part of the workbook inflates to a sane size at a sane ratio."""
+    infos = book.infolist()
     if len(infos) > MAX_PARTS:
         raise LoadError(f"workbook holds {len(infos):,} parts; pnp reads at most {MAX_PARTS:,}", Mark(shown))
-    xml = [info for info in infos if info.filename.lower().endswith((".xml", ".rels"))]
+    if sum(info.file_size for info in infos) > MAX_UNZIPPED_BYTES:  # (before any part is read, to tell XML)
+        raise LoadError(f"workbook too large: it unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB", Mark(shown))
+    xml = [info for info in infos if _is_xml(book, info)]
     for info in xml:
         if info.file_size > MAX_XML_PART_BYTES:
             raise LoadError(f"part '{info.filename}' of the workbook unpacks to {info.file_size / 2**20:,.1f} MB; "
@@ -288,10 +319,63 @@ def _check_parts(infos: list[zipfile.ZipInfo], shown: str) -> None:
         if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
             raise LoadError(f"part '{info.filename}' of the workbook is packed "
                             f"{info.file_size // max(info.compress_size, 1):,} to 1 (a zip bomb?)", Mark(shown))
-    for parts, limit, what in ((xml, MAX_XML_BYTES, "its XML parts unpack"),
-                               (infos, MAX_UNZIPPED_BYTES, "it unpacks")):
-        if sum(info.file_size for info in parts) > limit:
-            raise LoadError(f"workbook too large: {what} to more than {limit // 2**20} MB", Mark(shown))
+    if sum(info.file_size for info in xml) > MAX_XML_BYTES:
+        raise LoadError(f"workbook too large: its XML parts unpack to more than {MAX_XML_BYTES // 2**20} MB",
+                        Mark(shown))
+
+
+def _check_number_formats(book: zipfile.ZipFile, file: str) -> None:
+    """LoadError at the first number format of the workbook's styles (the part openpyxl reads them from) whose
+    code is longer than MAX_FORMAT_CHARS; the part's size is checked before (_check_parts)."""
+    from xml.etree.ElementTree import iterparse
+
+    if "xl/styles.xml" not in book.namelist():
+        return
+    with book.open("xl/styles.xml") as styles:
+        for _, element in iterparse(styles):
+            code = element.get("formatCode", "") if element.tag.rpartition("}")[2] == "numFmt" else ""
+            if len(code) > MAX_FORMAT_CHARS:
+                raise LoadError(f"the workbook's number format {shown(element.get('numFmtId', '?'))} is "
+                                f"{len(code):,} characters long; pnp reads at most {MAX_FORMAT_CHARS:,} "
+                                "(Excel takes 255): the file is damaged", Mark(file))
+            element.clear()
+
+
+def _check_sheet_count(book: zipfile.ZipFile, file: str) -> None:
+    """LoadError when the workbook lists more than MAX_SHEETS sheets, counted in its workbook part (found as
+    openpyxl finds it; the part's size is checked before, and several sheets may share one part)."""
+    from xml.etree.ElementTree import iterparse
+
+    from openpyxl.packaging.manifest import Manifest
+    from openpyxl.reader.excel import _find_workbook_part  # type: ignore[attr-defined]  # (as openpyxl finds it)
+    from openpyxl.xml.constants import ARC_CONTENT_TYPES
+    from openpyxl.xml.functions import fromstring
+
+    manifest = Manifest.from_tree(fromstring(book.read(ARC_CONTENT_TYPES)))  # type: ignore[arg-type]
+    workbook = _find_workbook_part(manifest).PartName[1:]
+    sheets = 0
+    with book.open(workbook) as part:
+        for _, element in iterparse(part):
+            sheets += element.tag.rpartition("}")[2] == "sheet"
+            if sheets > MAX_SHEETS:
+                raise LoadError(f"workbook has more than {MAX_SHEETS:,} sheets; pnp reads at most {MAX_SHEETS:,}",
+                                Mark(file))
+            element.clear()
+
+
+# What may come before an XML document's first '<': byte order marks (UTF-8, UTF-16) and white space, in UTF-16 too
+_BEFORE_XML = b"\xef\xbb\xbf\xfe\xff \t\r\n\0"
+
+
+def _is_xml(book: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
+    """Whether a part of the workbook may be XML openpyxl parses: by its content, not its name (a sheet's XML
+    in a part named sheet1.dat, which the workbook's relations may name, was parsed past every XML limit: 150
+    MB took 40 s and 3 GB). Read up to its first byte that is not white space (a picture's first byte)."""
+    with book.open(info) as part:
+        while chunk := part.read(1 << 16):
+            if first := chunk.lstrip(_BEFORE_XML)[:1]:
+                return first == b"<"
+    return False
 
 
 def _sheet_rows(ws: Any, where: str) -> Rows:
@@ -311,9 +395,27 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
             if cell.data_type == "f":
                 raise LoadError(f"this cell holds a formula ({shown(getattr(cell.value, 'text', cell.value))}); pnp reads what a cell holds and "
                                 "runs no formula: type the value, or make the cell text", Mark(where, n, col))
-            values.append(cell.value)
+            values.append(_unescaped(cell.value) if isinstance(cell.value, str) else cell.value)
         rows.append((n, values))
     return rows
+
+
+# How a workbook writes a character XML cannot hold (a carriage return, a control character) in a text: _x000D_,
+# and a text's own "_x" before four hex digits and "_" as _x005F_x...; openpyxl reads them as they are written
+# (and drops "x005F_" from shared texts only: a typed "_x0041_" is read there as Excel's "A"), so a text typed with
+# a line break from Windows printed "_x000D_"
+_EXCEL_ESCAPE = re.compile(r"_x([0-9A-Fa-f]{4})_")
+
+
+def _unescaped(text: str) -> str:
+    """A workbook's text as Excel shows it: each _xHHHH_ the character it stands for."""
+    return _EXCEL_ESCAPE.sub(lambda found: chr(int(found[1], 16)), text) if "_x" in text else text
+
+
+def _escaped(text: str) -> str:
+    """A text as a workbook writes it, for Excel (and _unescaped) to show it as it is: a "_" before "xHHHH_" as
+    _x005F_."""
+    return re.sub(r"_(?=x[0-9A-Fa-f]{4}_)", "_x005F_", text)
 
 
 class _Room:
@@ -454,6 +556,9 @@ def _cell(value: object, field: Field | None, mark: Mark) -> tuple[Any, int]:
     return _remarked(found, mark), size
 
 
+_DATES_AND_TIMES = (datetime.date, datetime.time, datetime.timedelta)  # (a datetime is a date)
+
+
 def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     """_cell's value of a cell that holds one value."""
     value = _plain_number(value)
@@ -464,6 +569,11 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     if isinstance(value, str) and (bad := _NOT_PRINTABLE.search(value)):
         raise LoadError(f"character U+{ord(bad.group()):04X} is not allowed in a table's text (a control "
                         "character prints as nothing or as a box)", mark)
+    if isinstance(value, _DATES_AND_TIMES):
+        # (printed as Python writes it, "2024-01-02 00:00:00" where the sheet showed 2-Jan; a duration or a time
+        # of day was a traceback converting the table to YAML): refused as a YAML table's dates are
+        raise LoadError(f"this cell holds a date or time ({value}), which pnp's data has no type for: format the "
+                        "cell as text (or a number) and type the value", mark)
     if isinstance(field, Str):  # str, text, id, icon: the cell as written
         return cell_text(value)
     if not isinstance(value, str):
@@ -560,8 +670,6 @@ def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any
 
 def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
     """A workbook of one sheet; numbers and true/false stay typed, so Excel can sort and sum them."""
-    import datetime
-
     import openpyxl
     from openpyxl.styles import Font
     from openpyxl.worksheet.worksheet import Worksheet
@@ -636,13 +744,13 @@ def _text_cell(ws: Any, row: int, col: int, text: str, mark: Mark | None) -> Any
     cell is edited."""
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
-    if len(text) > MAX_CELL_CHARS:
-        raise DataError(f"text of {len(text):,} characters; a workbook cell holds at most {MAX_CELL_CHARS:,}",
+    if len(written := _escaped(text)) > MAX_CELL_CHARS:  # (openpyxl would cut it short)
+        raise DataError(f"text of {len(written):,} characters; a workbook cell holds at most {MAX_CELL_CHARS:,}",
                         mark)
     if bad := ILLEGAL_CHARACTERS_RE.search(text):
         raise DataError(f"text holds the control character U+{ord(bad.group()):04X}, which a workbook cannot "
                         "store", mark)
-    cell = ws.cell(row, col, text)
+    cell = ws.cell(row, col, written)
     cell.data_type = "s"
     if text.startswith(_FORMULA_STARTS):
         cell.quotePrefix = True

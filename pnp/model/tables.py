@@ -37,6 +37,12 @@ def load_tables(game: GameShape, tables: Record, chk: CheckerShape) -> None:
     """Read every table's files into game.tables (a MarkedList of Records per table)."""
     for name, spec in tables.items():
         items = MarkedList(mark=spec.mark)
+        if not (spec.get("files") or spec.get("file")) and len(found := _files_found(game.folder, name)) > 1:
+            # (a table edited in its workbook while its YAML is read, or a CSV and a workbook: the edits printed
+            # nowhere, with no word)
+            chk.report.warning(f"table '{name}' is read from {found[0]}; {', '.join(found[1:])} beside it "
+                               "is not read (say which file with `file:`, or remove the others)",
+                               tables.key_mark(name))
         files = spec.get("files") or [spec.get("file") or default_file(game.folder, name)]
         _refuse_ignored_keys(spec, files, chk)
         for fname in files:
@@ -69,11 +75,13 @@ def _refuse_ignored_keys(spec: Record, files: list[str], chk: CheckerShape) -> N
 
 
 def default_file(folder: Path, name: str) -> str:
-    """<name>.yaml, or the spreadsheet of that name when only one of those exists (in a game's cards folder)."""
-    for suffix in (".yaml",) + SPREADSHEETS:
-        if (folder / f"{name}{suffix}").exists():
-            return f"{name}{suffix}"
-    return f"{name}.yaml"
+    """<name>.yaml, else <name>.csv, else <name>.xlsx: the first that exists (in a game's cards folder)."""
+    return next(iter(_files_found(folder, name)), f"{name}.yaml")
+
+
+def _files_found(folder: Path, name: str) -> list[str]:
+    """The files a table of no `file:` may be read from that exist, the one read first."""
+    return [f"{name}{suffix}" for suffix in (".yaml",) + SPREADSHEETS if (folder / f"{name}{suffix}").exists()]
 
 
 def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShape) -> MarkedList | None:
