@@ -654,11 +654,19 @@ def _typed(value: object, field: Field | None) -> str | int | float | None:
         return None
     if isinstance(field, Str):
         return cell_text(value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and float(_WORKBOOK_NUMBER % value) == value:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and _read_back(value) == (type(value), value):
         return value
-    # a number a workbook cell cannot hold exactly is kept as its text, read back by its field's type: openpyxl
-    # writes 16 digits, so 0.30000000000000004 came back 0.3 and 10**23 as 9.999999999999999e+22, exit 0
+    # a number a workbook cell cannot give back as it is is kept as its text, read back by its field's type:
+    # openpyxl writes 16 digits, so 0.30000000000000004 came back 0.3 and 10**23 as 9.999999999999999e+22; and
+    # a cell's whole number is read as an int below 2**53 only, so 2**63 came back a float (an int field's
+    # error) and 3.0 or -0.0 an int (printed 3 and 0), exit 0
     return cell_text(value)
+
+
+def _read_back(value: int | float) -> tuple[type, object]:
+    """(The type, the value) a number cell written with `value` is read back as."""
+    read = _plain_number(float(_WORKBOOK_NUMBER % value))
+    return type(read), read
 
 
 _WORKBOOK_NUMBER = "%.16g"  # how openpyxl writes a number cell's value
