@@ -82,6 +82,10 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
     return Exported(game_id, True, report.diagnostics, folder, count)
 
 
+# what a file manager leaves in a folder it showed (macOS's Finder, its ._ files on other disks, Windows Explorer)
+FILE_MANAGERS_OWN = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
+
+
 def not_an_export(project: "Project", folder: Path) -> str | None:
     """Why `folder` may not be replaced by an export (None when it may): something there that no export wrote,
     since the whole folder goes: a file or link of the user's in its place, or a file its record (export.json)
@@ -97,6 +101,8 @@ def not_an_export(project: "Project", folder: Path) -> str | None:
         listed = set()
     for path in sorted(folder.rglob("*")):
         name = path.relative_to(folder).as_posix()
+        if path.name in FILE_MANAGERS_OWN or path.name.startswith("._"):  # made by looking at the folder
+            continue
         if name != MANIFEST and name not in listed and (path.is_symlink() or not path.is_dir()):
             return f"holds {name}, which no export wrote (its {MANIFEST} does not list it)"
     return None
