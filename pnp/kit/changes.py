@@ -409,7 +409,7 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str]
     feeder = threading.Thread(target=_ask_all, args=(git.stdin, [oid for _, oid, _ in entries]), daemon=True)
     feeder.start()
     try:
-        for mode, oid, path in entries:
+        for mode, _, path in entries:
             header = git.stdout.readline().split()
             if len(header) != 3 or header[1] != b"blob" or int(header[2]) > MAX_BLOB_BYTES:
                 raise UsageError(f"--since {ref}: git cat-file could not read '{path}'")
