@@ -1,6 +1,7 @@
 """`pnp export`: validate a game, draw its faces once into a faces PDF, rasterise them for the format,
 check what was written against the format's rules, and put the folder in place of the old one at once."""
 
+import os
 import shutil
 import time
 from collections.abc import Callable
@@ -93,7 +94,9 @@ def not_an_export(project: "Project", folder: Path) -> str | None:
     export). An empty folder or none may be."""
     if not folder.exists() and not folder.is_symlink():
         return None
-    if folder.is_symlink() or not folder.is_dir():
+    if folder.is_symlink():
+        return f"is a link (to {os.readlink(folder)}), which an export would replace"
+    if not folder.is_dir():
         return "is a file pnp did not write"
     try:
         listed = {entry["path"] for entry in Manifest.read(folder / MANIFEST, project.rel(folder / MANIFEST)).files}
