@@ -382,6 +382,27 @@ def test_a_field_whose_name_yaml_reads_as_no_text_round_trips(tmp_path, fmt):
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_an_enum_of_true_false_and_number_values_round_trips_and_validates(tmp_path, fmt):
+    # the cell of the enum value true is written 'true' and was matched against str(True), 'True': read back as
+    # the text 'true', no value of the enum, in the sheet and in the YAML converted back
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "cards/mini/game.yaml": [["      text: {type: text, default: \"\"}",
+                                  "      text: {type: text, default: \"\"}\n"
+                                  "      seal: {type: enum, values: [true, 1, '01', 'null'], required: false}"]]}})
+    cards = (root / "cards/mini/cards.yaml").read_text(encoding="utf-8")
+    for item, seal in (("lion", "true"), ("fern", "1"), ("wolf", "'01'"), ("moss", "'null'")):
+        cards = cards.replace(f"id: {item}\n", f"id: {item}\n  seal: {seal}\n")
+    (root / "cards/mini/cards.yaml").write_text(cards, encoding="utf-8")
+    convert(root, root / "cards/mini/cards.yaml", fmt)
+    convert(root, root / f"cards/mini/cards.{fmt}", "yaml", "--out", str(root / "back.yaml"))
+    back = yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8"))
+    assert [(item["seal"], type(item["seal"])) for item in back] == [(True, bool), (1, int), ("01", str), ("null", str)]
+    (root / "cards/mini/cards.yaml").unlink()
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
+
+
 def test_cells_of_yaml_flow_text_share_the_tables_count_of_values(tmp_path):
     # each cell of a list field was its own YAML text, allowed the game's whole count of values: a row holding
     # a short alias bomb (111,110 values in 240 characters) was counted as one value, and 60 such rows took 27 s

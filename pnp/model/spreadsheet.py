@@ -472,7 +472,7 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     if isinstance(field, TrueFalse):
         return {"true": True, "false": False, "yes": True, "no": False}.get(text.lower(), value)
     if isinstance(field, Enum):
-        return next((v for v in field.values if str(v) == text), value)
+        return next((v for v in field.values if text in (cell_text(v), str(v))), value)  # as written: true (or True)
     return _scalar(text)  # a number, or a field the table does not declare
 
 
