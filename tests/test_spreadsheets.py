@@ -488,6 +488,16 @@ def test_a_number_a_workbook_cell_cannot_hold_exactly_round_trips_as_its_text(pr
     assert cells[3] == (4,)  # a number a cell holds exactly stays a number, for sorting and sums
 
 
+def test_a_written_workbook_bears_no_time_of_writing(proj):
+    """The same data gives the same file: book.save() stamped its modified date and each zip entry the time of
+    writing, so two converts of one table were two files."""
+    folder = proj / "cards" / GAME
+    convert(proj, folder / "turn.yaml", "xlsx")
+    with zipfile.ZipFile(folder / "turn.xlsx") as book:
+        assert {entry.date_time for entry in book.infolist()} == {(2000, 1, 1, 0, 0, 0)}
+    assert openpyxl.load_workbook(folder / "turn.xlsx").properties.modified.year == 2000
+
+
 def test_a_number_a_workbook_cell_gives_back_as_another_type_round_trips_as_its_text(proj):
     """A cell's whole number is read as an int below 2**53 only: 2**63 came back a float, which the int field
     then refused, and 3.0 or -0.0 came back the int 3 or 0, printed so on the cards."""

@@ -586,9 +586,26 @@ def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
     _enum_dropdowns(book, ws, names, schema, len(rows) + 1)
     # the same data gives the same file: no "created now" in the workbook's properties
     book.properties.created = book.properties.modified = datetime.datetime(2000, 1, 1)
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
+    return _saved(book)
+
+
+_FIXED_TIME = (2000, 1, 1, 0, 0, 0)
+
+
+def _saved(book: Any) -> bytes:
+    """The workbook's bytes, the same for the same data: book.save() stamps the time of saving as its
+    modified date, and each entry of the zip bears the time it was written (two converts of one table made
+    two different files, a change in version control each time)."""
+    from openpyxl.writer.excel import ExcelWriter
+
+    made = io.BytesIO()
+    with zipfile.ZipFile(made, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as archive:
+        ExcelWriter(book, archive).save()  # what book.save() does, but for its "modified now"
+    fixed = io.BytesIO()
+    with zipfile.ZipFile(made) as written, zipfile.ZipFile(fixed, "w", zipfile.ZIP_DEFLATED) as out:
+        for entry in written.infolist():
+            out.writestr(zipfile.ZipInfo(entry.filename, _FIXED_TIME), written.read(entry), zipfile.ZIP_DEFLATED)
+    return fixed.getvalue()
 
 
 def _sheet_title(table: str) -> str:
