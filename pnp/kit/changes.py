@@ -131,6 +131,9 @@ def read_faces(project: "Project", path: Path, game_id: str, follow: bool = Fals
     if game != game_id:
         raise UsageError(f"this is the manifest of {shown(game)}, not of {game_id}: give one of {game_id}'s "
                          "builds", Mark(where))
+    if manifest.components is None:  # told to build again with --force, which never makes this file a build's
+        raise UsageError("not a build's manifest but another record of pnp's (an export's or a "
+                         "reprint's: it lists no components); give a build's manifest", Mark(where))
     if manifest.face_fields != FACE_FIELDS:
         raise UsageError(f"{where} was written by a pnp that did not record faces; build again with "
                          "--force to compare later changes with it")
