@@ -138,8 +138,8 @@ def read_faces(project: "Project", path: Path, game_id: str, follow: bool = Fals
         raise UsageError(f"{where} was written by a pnp that did not record faces; build again with "
                          "--force to compare later changes with it")
     try:
-        # no components: iterating None raises TypeError, refused below like any other malformed part
-        return {_text(c["id"]): _indexed(c["faces"]) for c in manifest.components}  # type: ignore[union-attr]
+        # a malformed part (a component not a mapping) raises TypeError, refused below
+        return {_text(c["id"]): _indexed(c["faces"]) for c in manifest.components}
     except (KeyError, TypeError, ValueError) as e:
         raise UsageError(f"not a pnp manifest: its components are not as pnp writes them ({e!r})",
                          Mark(where)) from None
