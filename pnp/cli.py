@@ -222,6 +222,9 @@ def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str |
     from .kit.select import Selection
 
     selection = Selection(only, tuple(components), sample, seed)
+    if selection and since:  # a selection writes a proof, not the kit: the reprint asked for was never written
+        raise UsageError("--changed-since writes a reprint beside the kit; --only, --component and --sample write "
+                         "a proof instead of the kit: give one or the other")
     if selection:
         ctx.exit(_build_selection(project, selected, options, out_root, selection))
     from .kit.changes import states_before

@@ -385,3 +385,14 @@ def test_a_reprint_since_another_state_never_replaces_or_removes_this_one(tmp_pa
     second = run(root, "build", "mini", "--changed-since", str(root / "after.json"))
     assert second.exit_code == 0 and "nothing added or changed since after.json; no reprint" in second.output
     assert {p.name: p.read_bytes() for p in (root / "output" / "mini").glob("*reprint*")} == written
+
+
+def test_an_exports_record_given_for_a_manifest_is_said_to_be_one(tmp_path):
+    # it was said to be "written by a pnp that did not record faces; build again with --force", which never helps
+    root = make_project(tmp_path / "proj")
+    record = root / "output/mini/export/png/export.json"
+    record.parent.mkdir(parents=True)
+    record.write_text(json.dumps({"game": "mini", "format": "png", "files": [], "warnings": [], "inputs": {}}))
+    result = run(root, "changes", "mini", "--since", str(record))
+    assert result.exit_code == 2, result.output
+    assert "output/mini/export/png/export.json: not a build's manifest but another record" in result.output

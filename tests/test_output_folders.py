@@ -61,3 +61,29 @@ def test_an_export_folder_that_is_or_holds_the_project_is_refused_and_the_projec
     assert result.exit_code == 2, result.output
     assert f"--out {tmp_path / 'kits'}: {tmp_path / 'kits/mini/tts'} is or holds the project's folder" in result.output
     assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
+
+
+@pytest.mark.parametrize("foreign", ["mini/tts/notes.txt", "mini/tts/sub/photo.png", "mini/tts", "mini/tts-link"])
+def test_an_export_never_replaces_a_folder_holding_files_no_export_wrote(project, tmp_path, foreign):
+    # the export replaces DIR/<game>/<format>/ whole: a folder of the user's there lost every file in it
+    kits = tmp_path / "kits"
+    (kits / foreign).parent.mkdir(parents=True)
+    (kits / foreign).write_text("the user's own\n")
+    if foreign.endswith("-link"):  # the export folder a link to the user's file
+        (kits / "mini/tts").symlink_to(kits / foreign)
+    result = run(project, "export", "mini", "--format", "tts", "--out", str(kits))
+    assert result.exit_code == 1, result.output
+    said = {"mini/tts": "is a file pnp did not write", "mini/tts-link": "is a link (to "}.get(foreign, "which no export wrote")
+    assert f"{kits / 'mini/tts'} " in result.output and said in result.output, result.output
+    assert (kits / foreign).read_text() == "the user's own\n"
+
+
+def test_an_export_replaces_its_own_folder_but_not_a_file_added_to_it(project, tmp_path):
+    kits = tmp_path / "kits"
+    assert run(project, "export", "mini", "--format", "tts", "--out", str(kits)).exit_code == 0
+    (kits / "mini/tts/.DS_Store").write_bytes(b"\0")  # a file manager's own, left by looking at the folder
+    assert run(project, "export", "mini", "--format", "tts", "--out", str(kits), "--force").exit_code == 0
+    (kits / "mini/tts/notes.txt").write_text("the user's own\n")
+    result = run(project, "export", "mini", "--format", "tts", "--out", str(kits), "--force")
+    assert result.exit_code == 1 and "holds notes.txt, which no export wrote" in result.output, result.output
+    assert (kits / "mini/tts/notes.txt").read_text() == "the user's own\n"

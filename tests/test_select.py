@@ -91,6 +91,7 @@ def test_two_selections_never_replace_each_others_files(proj):
     (["--only", ""], "template syntax error"),  # an empty one built the whole kit with exit 0
     (["--component", "nope"], "has no such component"),
     (["--only", "card.era == 'Permian'"], "the selection keeps nothing"),
+    (["--component", "deck-jurassic", "--changed-since", "HEAD"], "--changed-since writes a reprint beside the kit"),
 ])
 def test_a_selection_that_cannot_be_made_says_why(proj, args, message):
     result = run(proj, "build", GAME, *args)

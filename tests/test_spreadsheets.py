@@ -530,6 +530,27 @@ def test_a_field_whose_name_yaml_reads_as_no_text_round_trips(tmp_path, fmt):
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_an_enum_of_true_false_and_number_values_round_trips_and_validates(tmp_path, fmt):
+    # the cell of the enum value true is written 'true' and was matched against str(True), 'True': read back as
+    # the text 'true', no value of the enum, in the sheet and in the YAML converted back
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "cards/mini/game.yaml": [["      text: {type: text, default: \"\"}",
+                                  "      text: {type: text, default: \"\"}\n"
+                                  "      seal: {type: enum, values: [true, 1, '01', 'null'], required: false}"]]}})
+    cards = (root / "cards/mini/cards.yaml").read_text(encoding="utf-8")
+    for item, seal in (("lion", "true"), ("fern", "1"), ("wolf", "'01'"), ("moss", "'null'")):
+        cards = cards.replace(f"id: {item}\n", f"id: {item}\n  seal: {seal}\n")
+    (root / "cards/mini/cards.yaml").write_text(cards, encoding="utf-8")
+    convert(root, root / "cards/mini/cards.yaml", fmt)
+    convert(root, root / f"cards/mini/cards.{fmt}", "yaml", "--out", str(root / "back.yaml"))
+    back = yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8"))
+    assert [(item["seal"], type(item["seal"])) for item in back] == [(True, bool), (1, int), ("01", str), ("null", str)]
+    (root / "cards/mini/cards.yaml").unlink()
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
+
+
 def test_cells_of_yaml_flow_text_share_the_tables_count_of_values(tmp_path):
     # each cell of a list field was its own YAML text, allowed the game's whole count of values: a row holding
     # a short alias bomb (111,110 values in 240 characters) was counted as one value, and 60 such rows took 27 s
@@ -613,6 +634,29 @@ def test_a_number_a_workbook_cell_cannot_hold_exactly_round_trips_as_its_text(pr
     assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == turn
     cells = list(openpyxl.load_workbook(folder / "turn.xlsx").active.iter_rows(min_row=2, max_col=1, values_only=True))
     assert cells[3] == (4,)  # a number a cell holds exactly stays a number, for sorting and sums
+
+
+def test_a_written_workbook_bears_no_time_of_writing(proj):
+    """The same data gives the same file: book.save() stamped its modified date and each zip entry the time of
+    writing, so two converts of one table were two files."""
+    folder = proj / "cards" / GAME
+    convert(proj, folder / "turn.yaml", "xlsx")
+    with zipfile.ZipFile(folder / "turn.xlsx") as book:
+        assert {entry.date_time for entry in book.infolist()} == {(2000, 1, 1, 0, 0, 0)}
+    assert openpyxl.load_workbook(folder / "turn.xlsx").properties.modified.year == 2000
+
+
+def test_a_number_a_workbook_cell_gives_back_as_another_type_round_trips_as_its_text(proj):
+    """A cell's whole number is read as an int below 2**53 only: 2**63 came back a float, which the int field
+    then refused, and 3.0 or -0.0 came back the int 3 or 0, printed so on the cards."""
+    folder = proj / "cards" / GAME
+    turn = yaml.safe_load((folder / "turn.yaml").read_text(encoding="utf-8"))
+    turn[0]["step"], turn[1]["step"], turn[2]["weight"], turn[3]["weight"] = 2**63, 10**20, 3.0, -0.0
+    (folder / "turn.yaml").write_text(yaml.safe_dump(turn, sort_keys=False), encoding="utf-8")
+    convert(proj, folder / "turn.yaml", "xlsx")
+    convert(proj, folder / "turn.xlsx", "yaml", "--out", str(proj / "back.yaml"))
+    assert (proj / "back.yaml").read_text(encoding="utf-8") == yaml.safe_dump(turn, allow_unicode=True,
+                                                                               sort_keys=False, width=110)
 
 
 @pytest.mark.parametrize("table, sheet", [("ca:rds/[1]", "ca_rds__1_"), ("pnp lists", "pnp lists")])

@@ -1,6 +1,7 @@
 """`pnp export`: validate a game, draw its faces once into a faces PDF, rasterise them for the format,
 check what was written against the format's rules, and put the folder in place of the old one at once."""
 
+import os
 import shutil
 import time
 from collections.abc import Callable
@@ -10,7 +11,7 @@ from pathlib import Path
 from ..kit.inputs import record, sha256, snapshot
 from ..kit.manifest import Manifest, up_to_date, warning_records
 from ..check import few_collections, validate
-from ..errors import PnpError, cannot_write
+from ..errors import PnpError, UsageError, cannot_write
 from ..project import output_lock, replace_folder, temporary_beside, tidy
 from ..report import Diagnostic, Mark, Report
 from .faces import FACES_PDF, collect, drawn_in_chunks, number_pages
@@ -65,6 +66,10 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
         return Exported(game_id, False, report.diagnostics)
     try:
         with output_lock(folder.parent, project.rel(folder.parent)):  # one export into a folder at a time
+            if problem := not_an_export(project, folder):
+                report.error(f"{game_id}: not exported: {project.rel(folder)} {problem}; an export replaces its folder "
+                             "whole: move that away or choose another --out")
+                return Exported(game_id, False, report.diagnostics)
             count = _written(project, studio, fmt, folder, options, jobs, on_progress, report, (trees, started))
         if count is None:
             return Exported(game_id, False, report.diagnostics)
@@ -76,6 +81,34 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
                      "as it was")
         return Exported(game_id, False, report.diagnostics)
     return Exported(game_id, True, report.diagnostics, folder, count)
+
+
+# what a file manager leaves in a folder it showed (macOS's Finder, its ._ files on other disks, Windows Explorer)
+FILE_MANAGERS_OWN = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
+
+
+def not_an_export(project: "Project", folder: Path) -> str | None:
+    """Why `folder` may not be replaced by an export (None when it may): something there that no export wrote,
+    since the whole folder goes: a file or link of the user's in its place, or a file its record (export.json)
+    does not list (an --out of the user's own, ~/kits/<game>/png/ holding their photos, or a note put in an
+    export). An empty folder or none may be."""
+    if not folder.exists() and not folder.is_symlink():
+        return None
+    if folder.is_symlink():
+        return f"is a link (to {os.readlink(folder)}), which an export would replace"
+    if not folder.is_dir():
+        return "is a file pnp did not write"
+    try:
+        listed = {entry["path"] for entry in Manifest.read(folder / MANIFEST, project.rel(folder / MANIFEST)).files}
+    except (UsageError, OSError, TypeError, KeyError):  # none, or not one pnp wrote: it lists nothing
+        listed = set()
+    for path in sorted(folder.rglob("*")):
+        name = path.relative_to(folder).as_posix()
+        if path.name in FILE_MANAGERS_OWN or path.name.startswith("._"):  # made by looking at the folder
+            continue
+        if name != MANIFEST and name not in listed and (path.is_symlink() or not path.is_dir()):
+            return f"holds {name}, which no export wrote (its {MANIFEST} does not list it)"
+    return None
 
 
 def _written(project: "Project", studio: "Studio", fmt: str, folder: Path, options: dict[str, Any], jobs: int,

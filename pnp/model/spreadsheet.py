@@ -582,7 +582,7 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     if isinstance(field, TrueFalse):
         return {"true": True, "false": False, "yes": True, "no": False}.get(text.lower(), value)
     if isinstance(field, Enum):
-        return next((v for v in field.values if str(v) == text), value)
+        return next((v for v in field.values if text in (cell_text(v), str(v))), value)  # as written: true (or True)
     return _scalar(text)  # a number, or a field the table does not declare
 
 
@@ -694,9 +694,26 @@ def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
     _enum_dropdowns(book, ws, names, schema, len(rows) + 1)
     # the same data gives the same file: no "created now" in the workbook's properties
     book.properties.created = book.properties.modified = datetime.datetime(2000, 1, 1)
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
+    return _saved(book)
+
+
+_FIXED_TIME = (2000, 1, 1, 0, 0, 0)
+
+
+def _saved(book: Any) -> bytes:
+    """The workbook's bytes, the same for the same data: book.save() stamps the time of saving as its
+    modified date, and each entry of the zip bears the time it was written (two converts of one table made
+    two different files, a change in version control each time)."""
+    from openpyxl.writer.excel import ExcelWriter
+
+    made = io.BytesIO()
+    with zipfile.ZipFile(made, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as archive:
+        ExcelWriter(book, archive).save()  # what book.save() does, but for its "modified now"
+    fixed = io.BytesIO()
+    with zipfile.ZipFile(made) as written, zipfile.ZipFile(fixed, "w", zipfile.ZIP_DEFLATED) as out:
+        for entry in written.infolist():
+            out.writestr(zipfile.ZipInfo(entry.filename, _FIXED_TIME), written.read(entry), zipfile.ZIP_DEFLATED)
+    return fixed.getvalue()
 
 
 def _sheet_title(table: str) -> str:
@@ -762,11 +779,19 @@ def _typed(value: object, field: Field | None) -> str | int | float | None:
         return None
     if isinstance(field, Str):
         return cell_text(value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and float(_WORKBOOK_NUMBER % value) == value:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and _read_back(value) == (type(value), value):
         return value
-    # a number a workbook cell cannot hold exactly is kept as its text, read back by its field's type: openpyxl
-    # writes 16 digits, so 0.30000000000000004 came back 0.3 and 10**23 as 9.999999999999999e+22, exit 0
+    # a number a workbook cell cannot give back as it is is kept as its text, read back by its field's type:
+    # openpyxl writes 16 digits, so 0.30000000000000004 came back 0.3 and 10**23 as 9.999999999999999e+22; and
+    # a cell's whole number is read as an int below 2**53 only, so 2**63 came back a float (an int field's
+    # error) and 3.0 or -0.0 an int (printed 3 and 0), exit 0
     return cell_text(value)
+
+
+def _read_back(value: int | float) -> tuple[type, object]:
+    """(The type, the value) a number cell written with `value` is read back as."""
+    read = _plain_number(float(_WORKBOOK_NUMBER % value))
+    return type(read), read
 
 
 _WORKBOOK_NUMBER = "%.16g"  # how openpyxl writes a number cell's value
