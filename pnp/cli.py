@@ -404,7 +404,7 @@ _EXPORT_HELP = """Export games' faces as image files (all games when none are na
               help="Millimetres of art around each face in the png format (the print services' formats use "
                    "their own).")
 @click.option("--jobs", "-j", type=_WholeRange(1, 64), default=None, metavar="N",
-              help="Encode images in N processes [default: the number of cores].")
+              help="Encode images in N processes, at most one per core [default: the number of cores].")
 @click.option("--force", is_flag=True, help="Export even when nothing changed since the last export.")
 @click.option("--base-url", metavar="URL", default=None, callback=lambda ctx, param, value: _base_url(value),
               help="tts: the public address the export folder is uploaded to; the save names its images there "

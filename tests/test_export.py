@@ -367,3 +367,25 @@ def test_drivethru_preflight_reads_the_ink_of_every_colour_and_image(tmp_path, m
     assert found == ["art.pdf: 355% total ink somewhere; the format allows 240%",
                      "text.pdf: 285% total ink somewhere; the format allows 240%"]
     assert checked == [1, 1, 1]  # each file's check counted on the progress bar
+
+
+def test_export_starts_no_more_processes_than_cores(monkeypatch, tmp_path):
+    """-j 64 started 65 processes (4.2 GB together) for no gain past the cores: the pool is cut to the cores."""
+    from pnp.export import raster
+
+    sizes = []
+
+    class Stop(Exception):
+        pass
+
+    class Context:
+        def Pool(self, processes, **kwargs):  # noqa: N802 (multiprocessing's name)
+            sizes.append(processes)
+            raise Stop
+
+    monkeypatch.setattr(raster, "worker_context", lambda method: Context())
+    monkeypatch.setattr(raster.os, "cpu_count", lambda: 3)
+    shots = [raster.Shot(0, str(tmp_path / f"{n}.png"), (1, 1), (0, 0, 0, 0), 0, (1, 1), 72) for n in range(100)]
+    with pytest.raises(Stop):
+        raster.write_all([], shots, jobs=64)
+    assert sizes == [3]
