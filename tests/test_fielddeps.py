@@ -214,11 +214,11 @@ def test_a_field_read_through_the_data_follows_its_edits_on_every_card_sharing_i
 
 
 def test_a_filter_printing_its_item_whole_follows_any_edit_of_it(tmp_path):
-    """`item.keys` prints the item whole (a method shows the item it belongs to): the filter read every field,
+    """`item | string` prints the item whole: the filter read every field,
     and renaming the lion takes it out of the deck, as a new preview shows it."""
     root = make_project(tmp_path / "proj", case={"replace": {GAME: [[
         "  - id: board\n", "  - id: lions\n    name: Lions\n    kind: deck\n    items: cards\n"
-        "    filter: \"'Lion' in (item.keys | string)\"\n    layout: card\n    back: back\n  - id: board\n"]]}})
+        "    filter: \"'Lion' in (item | string)\"\n    layout: card\n    back: back\n  - id: board\n"]]}})
     preview = Preview(find(root), "mini")
     preview.refresh()
     assert "lions/lion" in preview.state["cards"]

@@ -51,7 +51,7 @@ def test_an_item_told_apart_by_identity_gets_its_own_primitives(tmp_path):
 
 
 @pytest.mark.parametrize("template", ["{{ [card] == [data.cards[1]] }}",  # a list compares its entries by identity first
-                                      "{{ card.keys }}"])  # a method, not a field: it prints the item whole
+                                      "{{ card }}"])  # not a field: it prints the item whole
 def test_an_item_used_itself_gets_its_own_primitives(tmp_path, template):
     """An element using its item itself rather than a field of it reads nothing that tells one item from
     another: every front must show what that front alone resolves to."""
