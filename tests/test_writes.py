@@ -288,17 +288,23 @@ def _forge(cache: DiskCache, value: object) -> None:
         entry.write_bytes(_checksum(bytes.fromhex(entry.stem), payload) + payload)
 
 
-def test_a_cache_entry_of_another_type_is_made_again_never_used(tmp_path, monkeypatch):
-    """An entry whose checksum is right but whose value is not what its caller expects (written by hand, or
-    by another pnp that kept something else under that name) was used: compiled code that was a number gave a
-    traceback. It is made again and written back, as a damaged one is."""
-    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+def _counted_maker():
+    """A maker of the cache's value (code giving 42), and the list it adds one to each time it makes it."""
     made = []
 
     def make():
         made.append(1)
         return compile("6 * 7", "<test>", "eval")
 
+    return made, make
+
+
+def test_a_cache_entry_of_another_type_is_made_again_never_used(tmp_path, monkeypatch):
+    """An entry whose checksum is right but whose value is not what its caller expects (written by hand, or
+    by another pnp that kept something else under that name) was used: compiled code that was a number gave a
+    traceback. It is made again and written back, as a damaged one is."""
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    made, make = _counted_maker()
     cache = DiskCache("test")
     assert eval(cache.value("key", make, _is_code)) == 42
     [entry] = cache.folder().iterdir()
@@ -346,12 +352,7 @@ def test_the_template_and_icon_caches_make_again_an_entry_of_another_type(tmp_pa
 
 def test_a_damaged_cache_entry_is_made_again_never_used(tmp_path, monkeypatch):
     monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
-    made = []
-
-    def make():
-        made.append(1)
-        return compile("6 * 7", "<test>", "eval")
-
+    made, make = _counted_maker()
     cache = DiskCache("test")
     assert eval(cache.value("key", make, _is_code)) == 42 and eval(cache.value("key", make, _is_code)) == 42
     assert len(made) == 1
