@@ -610,6 +610,8 @@ def test_a_cell_openpyxl_cannot_read_or_reads_as_an_error_is_refused_at_the_cell
 @pytest.mark.parametrize("fmt, field, text, said", [
     ("csv", "title", '""', "no characters"),  # required: its blank cell read back as missing
     ("xlsx", "text", '"  "', "only spaces"),  # its blank cell read back as the default, ""
+    ("xlsx", "title", ".inf", "inf, not a finite number"),  # written as an empty number cell: read back as left out
+    ("csv", "text", ".NaN", "nan, not a finite number"),  # read back as the text 'nan'
 ])
 def test_a_blank_text_a_blank_cell_cannot_give_back_is_refused_at_its_item(proj, fmt, field, text, said):
     folder = proj / "cards" / GAME
@@ -619,7 +621,8 @@ def test_a_blank_text_a_blank_cell_cannot_give_back_is_refused_at_its_item(proj,
     (folder / "turn.yaml").write_text("\n".join(rows) + "\n", encoding="utf-8")
     result = run(proj, "convert", str(folder / "turn.yaml"), "--to", fmt)
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert f"cards/{GAME}/turn.yaml:{line}:{len(field) + 5}: '{field}' is a text of {said}" in result.output
+    assert f"cards/{GAME}/turn.yaml:{line}:{len(field) + 5}: '{field}' is {'' if 'finite' in said else 'a text of '}{said}" \
+        in result.output
     assert not (folder / f"turn.{fmt}").exists()
 
 

@@ -655,17 +655,23 @@ def write_csv(items: list[Any], schema: Schema) -> bytes:
 
 
 def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any], schema: Schema) -> None:
-    """DataError at the first text of no characters or only spaces that its field would not give back: its
-    cell is blank, and a blank cell is read as a value left out (the field's default, or missing). Converted
-    without a word, a required field's '' validated in YAML and was 'missing' in the spreadsheet."""
+    """DataError at the first value a cell cannot give back: a text of no characters or only spaces that its
+    field would not give back (its cell is blank, and a blank cell is read as a value left out: the field's
+    default, or missing; converted without a word, a required field's '' validated in YAML and was 'missing'
+    in the spreadsheet), or a number that is not finite (a workbook wrote .inf as an empty number cell, read
+    back as left out; a CSV's 'inf' came back as text), as the reader refuses such a cell."""
     for item, row in zip(items, rows):
         for name in names:
             value, field = row.get(name), schema.fields.get(name)
+            problem = None
             if isinstance(value, str) and _blank(value) and (field is None or value != field.default):
                 said = "no characters" if not value else "only spaces"
-                raise DataError(f"'{name}' is a text of {said}, which a spreadsheet's blank cell cannot give back (it "
-                                "is read as a value left out); leave the field out or give it text",
-                                item.mark_of(name) if isinstance(item, Record) else None)
+                problem = (f"'{name}' is a text of {said}, which a spreadsheet's blank cell cannot give back (it is "
+                           "read as a value left out); leave the field out or give it text")
+            elif isinstance(value, float) and not math.isfinite(value):
+                problem = f"'{name}' is {value}, not a finite number, which no spreadsheet cell gives back"
+            if problem:
+                raise DataError(problem, item.mark_of(name) if isinstance(item, Record) else None)
 
 
 def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
