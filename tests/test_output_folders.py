@@ -117,3 +117,14 @@ def test_a_file_put_in_the_export_folder_while_it_is_written_is_kept(project, tm
     assert result.exit_code == 1 and "holds notes.txt, which no export wrote" in result.output, result.output
     assert (kits / "mini/tts/notes.txt").read_text() == "the user's own\n"
     assert not [p for p in (kits / "mini").iterdir() if p.name.endswith(".tmp")]  # no work folder left
+
+
+def test_an_export_whose_record_is_damaged_is_refused_saying_so(project, tmp_path):
+    # every file was said to be one "no export wrote ... (its export.json does not list it)", which it did
+    kits = tmp_path / "kits"
+    assert run(project, "export", "mini", "--format", "tts", "--out", str(kits)).exit_code == 0
+    (kits / "mini/tts/export.json").write_text('{"files": 3}')
+    result = run(project, "export", "mini", "--format", "tts", "--out", str(kits), "--force")
+    assert result.exit_code == 1 and "and its export.json, which lists an export's files, is not one an export " \
+        "writes" in result.output, result.output
+    assert (kits / "mini/tts/export.json").read_text() == '{"files": 3}'

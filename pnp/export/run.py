@@ -119,16 +119,20 @@ def not_an_export(project: "Project", folder: Path) -> str | None:
         return f"is a link (to {os.readlink(folder)}), which an export would replace"
     if not folder.is_dir():
         return "is a file pnp did not write"
+    record = folder / MANIFEST
+    said = "which no export wrote (its {record} does not list it)"
     try:
-        listed = {entry["path"] for entry in Manifest.read(folder / MANIFEST, project.rel(folder / MANIFEST)).files}
+        listed = {entry["path"] for entry in Manifest.read(record, project.rel(record)).files}
     except (UsageError, OSError, TypeError, KeyError):  # none, or not one pnp wrote: it lists nothing
         listed = set()
+        if record.exists() or record.is_symlink():  # (said so: "does not list it" sent the user to read it)
+            said = "and its {record}, which lists an export's files, is not one an export writes"
     for path in sorted(folder.rglob("*")):
         name = path.relative_to(folder).as_posix()
         if _file_managers_own(path):  # made by looking at the folder
             continue
         if name != MANIFEST and name not in listed and (path.is_symlink() or not path.is_dir()):
-            return f"holds {name}, which no export wrote (its {MANIFEST} does not list it)"
+            return f"holds {name}, " + said.format(record=MANIFEST)
     return None
 
 
