@@ -678,3 +678,17 @@ def test_a_table_whose_name_no_sheet_can_bear_converts_and_offers_its_own_drop_d
     assert book.worksheets[0].title == sheet
     rule = book.worksheets[0].data_validations.dataValidation[0]
     assert book[rule.formula1.split("!")[0].strip("'")].sheet_state == "hidden"
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_text_holding_a_character_yaml_reads_as_a_line_end_converts_to_yaml_pnp_reads(proj, fmt):
+    """A sheet's text with U+2028 (or U+2029, U+0085) was written into the YAML as it is, a file pnp then
+    refuses ('not allowed in YAML text'); a list's flow text in a cell too. Now they are escaped (\\L)."""
+    folder = proj / "cards" / GAME
+    turn = yaml.safe_load((folder / "turn.yaml").read_text(encoding="utf-8"))
+    turn[0]["title"], turn[1]["text"] = "Grow\u2028now", "Fight\u2029 them"
+    (folder / "turn.yaml").write_text(yaml.safe_dump(turn, sort_keys=False), encoding="utf-8")  # escaped: \L, \P
+    convert(proj, folder / "turn.yaml", fmt)
+    convert(proj, folder / f"turn.{fmt}", "yaml", "--out", str(folder / "back.yaml"))
+    back = (folder / "back.yaml").read_text(encoding="utf-8")
+    assert not re.search("[\u0085\u2028\u2029]", back) and yaml.safe_load(back) == turn
