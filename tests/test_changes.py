@@ -396,3 +396,34 @@ def test_an_exports_record_given_for_a_manifest_is_said_to_be_one(tmp_path):
     result = run(root, "changes", "mini", "--since", str(record))
     assert result.exit_code == 2, result.output
     assert "output/mini/export/png/export.json: not a build's manifest but another record" in result.output
+
+
+@pytest.mark.parametrize("entries, said", [
+    (lambda blob, tree: f"120000 blob {blob('a' * 5000)}\tlong\n", "link 'cards/mini/long' cannot be made: "),
+    (lambda blob, tree: "120000 blob " + blob("a\0b") + "\tnul\n",
+     "link 'cards/mini/nul' cannot be made: its target holds a NUL"),
+    # a tree git itself would not write: a link and a folder of one name
+    (lambda blob, tree: f"120000 blob {blob('cards.yaml')}\tsub\n040000 tree {tree()}\tsub\n",
+     "link 'cards/mini/sub' cannot be made: "),
+])
+def test_a_commits_link_the_system_cannot_make_is_refused_by_name(tmp_path, entries, said):
+    """A hostile repository's link of a 5,000-byte or NUL-holding target, or one where a folder of the commit
+    is, was a traceback (os.symlink's own error)."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "proj")
+    _committed(root)
+
+    def git(*args, given=None):
+        return subprocess.run(["git", "-C", str(root), *args], input=given, capture_output=True, check=True,
+                              text=True).stdout.strip()
+
+    blob = lambda text: git("hash-object", "-w", "--stdin", given=text)  # noqa: E731
+    tree = lambda: git("mktree", given=f"100644 blob {blob('x')}\tx\n")  # noqa: E731
+    mini = git("mktree", given=git("ls-tree", "HEAD:cards/mini") + "\n" + entries(blob, tree))
+    cards = git("mktree", given=f"040000 tree {mini}\tmini\n")
+    top = git("mktree", given="".join(f"{line}\n" for line in git("ls-tree", "HEAD").splitlines()
+                                      if not line.endswith("\tcards")) + f"040000 tree {cards}\tcards\n")
+    git("tag", "hostile", git("-c", "user.name=t", "-c", "user.email=t@t", "commit-tree", top, "-m", "hostile"))
+    result = run(root, "changes", "mini", "--since", "hostile")
+    assert result.exit_code == 2 and f"--since hostile: the commit's {said}" in result.output, result.output

@@ -81,9 +81,50 @@ def test_an_export_never_replaces_a_folder_holding_files_no_export_wrote(project
 def test_an_export_replaces_its_own_folder_but_not_a_file_added_to_it(project, tmp_path):
     kits = tmp_path / "kits"
     assert run(project, "export", "mini", "--format", "tts", "--out", str(kits)).exit_code == 0
-    (kits / "mini/tts/.DS_Store").write_bytes(b"\0")  # a file manager's own, left by looking at the folder
+    (kits / "mini/tts/.DS_Store").write_bytes(b"\0\0\0\1Bud1\0")  # a file manager's own, left by looking at it
+    (kits / "mini/tts/._rulebook.pdf").write_bytes(b"\0\x05\x16\x07\0\x02")  # (an AppleDouble file)
     assert run(project, "export", "mini", "--format", "tts", "--out", str(kits), "--force").exit_code == 0
     (kits / "mini/tts/notes.txt").write_text("the user's own\n")
     result = run(project, "export", "mini", "--format", "tts", "--out", str(kits), "--force")
     assert result.exit_code == 1 and "holds notes.txt, which no export wrote" in result.output, result.output
     assert (kits / "mini/tts/notes.txt").read_text() == "the user's own\n"
+
+
+@pytest.mark.parametrize("name", ["._notes.txt", ".DS_Store", "Thumbs.db"])
+def test_a_users_file_named_as_a_file_managers_is_kept(project, tmp_path, name):
+    # a file manager's own files are known by how they begin: a text of the user's named ._notes.txt was removed
+    kits = tmp_path / "kits"
+    assert run(project, "export", "mini", "--format", "tts", "--out", str(kits)).exit_code == 0
+    (kits / "mini/tts" / name).write_text("the user's own\n")
+    result = run(project, "export", "mini", "--format", "tts", "--out", str(kits), "--force")
+    assert result.exit_code == 1 and f"holds {name}, which no export wrote" in result.output, result.output
+    assert (kits / "mini/tts" / name).read_text() == "the user's own\n"
+
+
+def test_a_file_put_in_the_export_folder_while_it_is_written_is_kept(project, tmp_path, monkeypatch):
+    from pnp.export import run as export_run
+
+    kits = tmp_path / "kits"
+    assert run(project, "export", "mini", "--format", "tts", "--out", str(kits)).exit_code == 0
+    recorded = export_run._record
+
+    def record_then_the_user_saves(*args, **kwargs):  # the user saves a file there as the export ends
+        (kits / "mini/tts/notes.txt").write_text("the user's own\n")
+        return recorded(*args, **kwargs)
+
+    monkeypatch.setattr(export_run, "_record", record_then_the_user_saves)
+    result = run(project, "export", "mini", "--format", "tts", "--out", str(kits), "--force")
+    assert result.exit_code == 1 and "holds notes.txt, which no export wrote" in result.output, result.output
+    assert (kits / "mini/tts/notes.txt").read_text() == "the user's own\n"
+    assert not [p for p in (kits / "mini").iterdir() if p.name.endswith(".tmp")]  # no work folder left
+
+
+def test_an_export_whose_record_is_damaged_is_refused_saying_so(project, tmp_path):
+    # every file was said to be one "no export wrote ... (its export.json does not list it)", which it did
+    kits = tmp_path / "kits"
+    assert run(project, "export", "mini", "--format", "tts", "--out", str(kits)).exit_code == 0
+    (kits / "mini/tts/export.json").write_text('{"files": 3}')
+    result = run(project, "export", "mini", "--format", "tts", "--out", str(kits), "--force")
+    assert result.exit_code == 1 and "and its export.json, which lists an export's files, is not one an export " \
+        "writes" in result.output, result.output
+    assert (kits / "mini/tts/export.json").read_text() == '{"files": 3}'

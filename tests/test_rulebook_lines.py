@@ -89,3 +89,16 @@ def test_rulebook_fault_is_said_at_its_template_line(case, tmp_path):
                    for m in re.finditer(r"layouts/mini/rulebook\.md\.j2:(\d+):\d+: error: (.*)", result.stderr)})
     assert "Traceback" not in result.output
     assert said == expected, result.stderr
+
+
+@pytest.mark.parametrize("line_end", ["\r", "\r\n"])
+@pytest.mark.parametrize("case", ["icon-after-a-loop", "picture", "footnote-in-the-second-line-of-a-paragraph"])
+def test_rulebook_fault_is_said_at_its_line_whatever_the_line_ends(case, line_end, tmp_path):
+    """Markdown reads a lone \\r (an old Mac's line end) as a line's end; the line index did not, so every
+    message of such a rulebook said line 1."""
+    rulebook, expected = _case(CASES[case])
+    root = make_project(tmp_path / "proj", {"layouts/mini/rulebook.md.j2": rulebook.replace("\n", line_end)})
+    result = run(root, "validate")
+    said = sorted({(int(m[1]), PRINTED in m[2])
+                   for m in re.finditer(r"layouts/mini/rulebook\.md\.j2:(\d+):\d+: error: (.*)", result.stderr)})
+    assert said == expected, result.stderr

@@ -562,6 +562,19 @@ def test_a_games_folder_renamed_away_is_seen_by_the_preview(mini, running):
     assert any(p["where"] and p["where"]["file"] == "cards/mini/game.yaml" for p in preview.state["problems"])
 
 
+def test_a_fonts_folder_made_after_the_preview_started_is_watched(mini, running):
+    """Only the folders there at the start were watched: a project's first fonts/ was never read again, and the
+    page said ok where validate refused its fonts.yaml."""
+    assert not (mini.root / "fonts").exists()
+    live = running(mini, ["mini"])
+    preview = live.server.config.app.state.hub.previews["mini"]
+    wait_for(lambda: preview.state["status"] == "ok")
+    (mini.root / "fonts").mkdir()
+    (mini.root / "fonts" / "fonts.yaml").write_text("families: [\n")
+    wait_for(lambda: any(p["where"] and p["where"]["file"] == "fonts/fonts.yaml" for p in preview.state["problems"]),
+             timeout=10)
+
+
 def test_ctrl_c_stops_the_server_cleanly(mini):
     process = subprocess.Popen([sys.executable, "-c", "from pnp.cli import main; main()", "--root", str(mini.root),
                                 "serve", "mini", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,

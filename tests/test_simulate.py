@@ -312,3 +312,26 @@ def test_an_agent_look_ahead_that_raises_names_the_hook_and_agent(tmp_path):
 def test_an_agents_list_naming_no_agent_is_a_usage_error(tmp_path, agents):
     result = CliRunner().invoke(cli, ["--root", str(_nim(tmp_path)), "simulate", "mini", "--agents", agents])
     assert result.exit_code == 2 and "--agents: name at least one agent" in result.output, result.output
+
+
+def test_rules_whose_error_cannot_be_shown_or_is_huge_are_said_at_their_line_cut_short(tmp_path):
+    """An error class whose __str__ raised was a traceback; a 10 MB message was printed whole."""
+    rules = NIM + ("\nclass Unshown(Exception):\n    def __str__(self):\n        raise RuntimeError('no')\n"
+                   "\n\nclass Rules(Rules):\n    def __init__(self, game):\n        raise Unshown()\n")
+    result = _simulate(_nim(tmp_path / "1", rules), "--games", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"rules.py:{len(rules.splitlines())}:1: error: the rules failed to start: Unshown: (its message cannot " \
+           "be shown" in result.output, result.output
+    rules = NIM + "\n    def __init__(self, game):\n        raise ValueError('x' * 10**6)\n"
+    result = _simulate(_nim(tmp_path / "2", rules), "--games", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "ValueError: " + "x" * 500 + "… (1,000,000 characters)" in result.output
+    assert len(result.output) < 2000
+
+
+def test_a_worker_the_rules_end_is_said_not_a_traceback(tmp_path):
+    """os._exit in a worker (or the system killing it) broke the process pool: a traceback."""
+    rules = NIM + "\n    def setup(self, players, rng):\n        import os\n        os._exit(0)\n"
+    result = _simulate(_nim(tmp_path, rules), "--games", "4", "--jobs", "2", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "cards/mini/rules.py: error: a process playing the games ended without a word" in result.output, \
+        result.output

@@ -610,6 +610,8 @@ def test_a_cell_openpyxl_cannot_read_or_reads_as_an_error_is_refused_at_the_cell
 @pytest.mark.parametrize("fmt, field, text, said", [
     ("csv", "title", '""', "no characters"),  # required: its blank cell read back as missing
     ("xlsx", "text", '"  "', "only spaces"),  # its blank cell read back as the default, ""
+    ("xlsx", "title", ".inf", "inf, not a finite number"),  # written as an empty number cell: read back as left out
+    ("csv", "text", ".NaN", "nan, not a finite number"),  # read back as the text 'nan'
 ])
 def test_a_blank_text_a_blank_cell_cannot_give_back_is_refused_at_its_item(proj, fmt, field, text, said):
     folder = proj / "cards" / GAME
@@ -619,7 +621,8 @@ def test_a_blank_text_a_blank_cell_cannot_give_back_is_refused_at_its_item(proj,
     (folder / "turn.yaml").write_text("\n".join(rows) + "\n", encoding="utf-8")
     result = run(proj, "convert", str(folder / "turn.yaml"), "--to", fmt)
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert f"cards/{GAME}/turn.yaml:{line}:{len(field) + 5}: '{field}' is a text of {said}" in result.output
+    assert f"cards/{GAME}/turn.yaml:{line}:{len(field) + 5}: '{field}' is {'' if 'finite' in said else 'a text of '}{said}" \
+        in result.output
     assert not (folder / f"turn.{fmt}").exists()
 
 
@@ -675,3 +678,17 @@ def test_a_table_whose_name_no_sheet_can_bear_converts_and_offers_its_own_drop_d
     assert book.worksheets[0].title == sheet
     rule = book.worksheets[0].data_validations.dataValidation[0]
     assert book[rule.formula1.split("!")[0].strip("'")].sheet_state == "hidden"
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_text_holding_a_character_yaml_reads_as_a_line_end_converts_to_yaml_pnp_reads(proj, fmt):
+    """A sheet's text with U+2028 (or U+2029, U+0085) was written into the YAML as it is, a file pnp then
+    refuses ('not allowed in YAML text'); a list's flow text in a cell too. Now they are escaped (\\L)."""
+    folder = proj / "cards" / GAME
+    turn = yaml.safe_load((folder / "turn.yaml").read_text(encoding="utf-8"))
+    turn[0]["title"], turn[1]["text"] = "Grow\u2028now", "Fight\u2029 them"
+    (folder / "turn.yaml").write_text(yaml.safe_dump(turn, sort_keys=False), encoding="utf-8")  # escaped: \L, \P
+    convert(proj, folder / "turn.yaml", fmt)
+    convert(proj, folder / f"turn.{fmt}", "yaml", "--out", str(folder / "back.yaml"))
+    back = (folder / "back.yaml").read_text(encoding="utf-8")
+    assert not re.search("[\u0085\u2028\u2029]", back) and yaml.safe_load(back) == turn

@@ -66,9 +66,7 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
         return Exported(game_id, False, report.diagnostics)
     try:
         with output_lock(folder.parent, project.rel(folder.parent)):  # one export into a folder at a time
-            if problem := not_an_export(project, folder):
-                report.error(f"{game_id}: not exported: {project.rel(folder)} {problem}; an export replaces its folder "
-                             "whole: move that away or choose another --out")
+            if _foreign(project, game_id, folder, report):
                 return Exported(game_id, False, report.diagnostics)
             count = _written(project, studio, fmt, folder, options, jobs, on_progress, report, (trees, started))
         if count is None:
@@ -83,8 +81,31 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
     return Exported(game_id, True, report.diagnostics, folder, count)
 
 
-# what a file manager leaves in a folder it showed (macOS's Finder, its ._ files on other disks, Windows Explorer)
-FILE_MANAGERS_OWN = frozenset({".DS_Store", "Thumbs.db", "desktop.ini"})
+def _foreign(project: "Project", game_id: str, folder: Path, report: Report) -> bool:
+    """True, said in the report, when `folder` holds what no export wrote (not_an_export)."""
+    problem = not_an_export(project, folder)
+    if problem:
+        report.error(f"{game_id}: not exported: {project.rel(folder)} {problem}; an export replaces its folder "
+                     "whole: move that away or choose another --out")
+    return problem is not None
+
+
+# what a file manager leaves in a folder it showed (macOS's Finder, its ._ files on other disks, Windows
+# Explorer's thumbnails), each known by how its file begins, so that a user's own file of such a name is kept
+FILE_MANAGERS_OWN = {".DS_Store": b"\0\0\0\1Bud1", "Thumbs.db": b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"}
+APPLE_DOUBLE = b"\0\x05\x16\x07"  # ._<name>: a file's Finder data on a disk that cannot hold it beside the file
+
+
+def _file_managers_own(path: Path) -> bool:
+    """Whether `path` is an ordinary file a file manager made by showing the folder (FILE_MANAGERS_OWN)."""
+    magic = APPLE_DOUBLE if path.name.startswith("._") else FILE_MANAGERS_OWN.get(path.name)
+    if magic is None or path.is_symlink() or not path.is_file():
+        return False
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(magic)) == magic
+    except OSError:
+        return False
 
 
 def not_an_export(project: "Project", folder: Path) -> str | None:
@@ -98,16 +119,20 @@ def not_an_export(project: "Project", folder: Path) -> str | None:
         return f"is a link (to {os.readlink(folder)}), which an export would replace"
     if not folder.is_dir():
         return "is a file pnp did not write"
+    record = folder / MANIFEST
+    said = "which no export wrote (its {record} does not list it)"
     try:
-        listed = {entry["path"] for entry in Manifest.read(folder / MANIFEST, project.rel(folder / MANIFEST)).files}
+        listed = {entry["path"] for entry in Manifest.read(record, project.rel(record)).files}
     except (UsageError, OSError, TypeError, KeyError):  # none, or not one pnp wrote: it lists nothing
         listed = set()
+        if record.exists() or record.is_symlink():  # (said so: "does not list it" sent the user to read it)
+            said = "and its {record}, which lists an export's files, is not one an export writes"
     for path in sorted(folder.rglob("*")):
         name = path.relative_to(folder).as_posix()
-        if path.name in FILE_MANAGERS_OWN or path.name.startswith("._"):  # made by looking at the folder
+        if _file_managers_own(path):  # made by looking at the folder
             continue
         if name != MANIFEST and name not in listed and (path.is_symlink() or not path.is_dir()):
-            return f"holds {name}, which no export wrote (its {MANIFEST} does not list it)"
+            return f"holds {name}, " + said.format(record=MANIFEST)
     return None
 
 
@@ -126,6 +151,8 @@ def _written(project: "Project", studio: "Studio", fmt: str, folder: Path, optio
                          "the game's folder", Mark(project.rel(studio.game.folder / "game.yaml")))
             return None
         count = _record(project, studio.game, fmt, options, work, trees, report)
+        if _foreign(project, studio.game.id, folder, report):  # a file put there while the export was written
+            return None
         replace_folder(folder, work)
         return count
     finally:

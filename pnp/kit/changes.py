@@ -430,7 +430,7 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
             if len(header) != 3 or header[1] != b"blob" or int(header[2]) > MAX_BLOB_BYTES:
                 raise UsageError(f"--since {ref}: git cat-file could not read '{path}'")
             if mode == "120000":
-                links.append((target, git.stdout.read(int(header[2])).decode("utf-8", errors="surrogateescape")))
+                links.append((path, git.stdout.read(int(header[2])).decode("utf-8", errors="surrogateescape")))
             else:
                 _copy(git.stdout, int(header[2]), target)
             git.stdout.read(1)  # the newline after each object
@@ -441,8 +441,20 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
         git.kill()
         git.wait()
         feeder.join()
-    for target, link in links:
-        target.symlink_to(link)
+    for path, link in links:
+        _link(ref, root, path, link)
+
+
+def _link(ref: str, root: Path, path: str, link: str) -> None:
+    """The commit's symbolic link `path` made under `root`; UsageError naming it when the system cannot make
+    it (a target of thousands of bytes or holding a NUL byte, or a file of the commit already in its place)."""
+    try:
+        (root / path).symlink_to(link)
+    except ValueError:  # os.symlink's word for a NUL byte
+        raise UsageError(f"--since {ref}: the commit's link '{path}' cannot be made: its target holds a NUL "
+                         "byte") from None
+    except OSError as e:
+        raise UsageError(f"--since {ref}: the commit's link '{path}' cannot be made: {e.strerror}") from None
 
 
 def _ask_all(stdin: IO[bytes], oids: list[str]) -> None:

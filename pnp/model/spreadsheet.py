@@ -625,6 +625,21 @@ def columns(items: list[Any], schema: Schema) -> list[Any]:
     return [n for n in schema.fields if n in used] + [k for k in used if k not in schema.fields]
 
 
+class _Dumper(yaml.SafeDumper):
+    """PyYAML's safe dumper, but a text holding a character YAML reads as a line's end (U+0085, U+2028, U+2029)
+    is written double-quoted, where it is escaped (\\N, \\L, \\P): written as it is, the YAML file was one
+    pnp refuses (or a cell's flow text read back with a line break changed), from a sheet that validated."""
+
+
+def _text_written(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+    style = '"' if _YAML_LINE_ENDS.search(text) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
+
+
+_YAML_LINE_ENDS = re.compile("[\x85\u2028\u2029]")
+_Dumper.add_representer(str, _text_written)
+
+
 def cell_text(value: object) -> str:
     """A value as one cell's text: lists and mappings as YAML flow text."""
     if value is None:
@@ -632,8 +647,8 @@ def cell_text(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (list, dict)):
-        return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, sort_keys=False,
-                              width=1_000_000).strip()
+        return yaml.dump(value, Dumper=_Dumper, default_flow_style=True, allow_unicode=True, sort_keys=False,
+                         width=1_000_000).strip()
     return str(value)
 
 
@@ -655,17 +670,23 @@ def write_csv(items: list[Any], schema: Schema) -> bytes:
 
 
 def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any], schema: Schema) -> None:
-    """DataError at the first text of no characters or only spaces that its field would not give back: its
-    cell is blank, and a blank cell is read as a value left out (the field's default, or missing). Converted
-    without a word, a required field's '' validated in YAML and was 'missing' in the spreadsheet."""
+    """DataError at the first value a cell cannot give back: a text of no characters or only spaces that its
+    field would not give back (its cell is blank, and a blank cell is read as a value left out: the field's
+    default, or missing; converted without a word, a required field's '' validated in YAML and was 'missing'
+    in the spreadsheet), or a number that is not finite (a workbook wrote .inf as an empty number cell, read
+    back as left out; a CSV's 'inf' came back as text), as the reader refuses such a cell."""
     for item, row in zip(items, rows):
         for name in names:
             value, field = row.get(name), schema.fields.get(name)
+            problem = None
             if isinstance(value, str) and _blank(value) and (field is None or value != field.default):
                 said = "no characters" if not value else "only spaces"
-                raise DataError(f"'{name}' is a text of {said}, which a spreadsheet's blank cell cannot give back (it "
-                                "is read as a value left out); leave the field out or give it text",
-                                item.mark_of(name) if isinstance(item, Record) else None)
+                problem = (f"'{name}' is a text of {said}, which a spreadsheet's blank cell cannot give back (it is "
+                           "read as a value left out); leave the field out or give it text")
+            elif isinstance(value, float) and not math.isfinite(value):
+                problem = f"'{name}' is {value}, not a finite number, which no spreadsheet cell gives back"
+            if problem:
+                raise DataError(problem, item.mark_of(name) if isinstance(item, Record) else None)
 
 
 def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
@@ -801,4 +822,4 @@ def write_yaml(items: list[Any], schema: Schema) -> bytes:
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
     ordered = [{n: row[n] for n in names if n in row} for row in rows]
-    return yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False, width=110).encode("utf-8")
+    return yaml.dump(ordered, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=110).encode("utf-8")

@@ -218,7 +218,9 @@ def markdown(studio: Studio) -> str:
             raise DataError("rulebook template not found", Mark(shown))
         try:
             real = studio.project.inside(path, Mark(shown), "rulebook template")
-            source = utf8_text(read_project_file(real, MAX_FILE_BYTES, Mark(shown)), shown)
+            # its lines end as Markdown and the line index count them: Jinja keeps a lone \r (an old Mac's line
+            # end), which Markdown reads as a line's end and the index did not (every message said line 1)
+            source = re.sub(r"\r\n?", "\n", utf8_text(read_project_file(real, MAX_FILE_BYTES, Mark(shown)), shown))
         except OSError as e:
             raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
         measured = simulation(studio)

@@ -51,16 +51,42 @@ class InputFilter(DefaultFilter):
         return super().__call__(change, path) and bool(games_of(self.project, path, self.games))
 
 
+FOLDERS_LOOKED_FOR_MS = 1000  # how often the watched folders are looked for again (see watch)
+
+
+def _folders_now(project: "Project") -> list[tuple[Path, int]]:
+    """The folders to watch, each with its inode: one removed and made again is another folder to watch."""
+    found = []
+    for folder in watched_folders(project):
+        try:
+            found.append((folder, folder.stat().st_ino))
+        except OSError:  # gone since it was listed
+            pass
+    return found
+
+
 async def watch(project: "Project", games: Iterable[str], on_change: Callable[[set[str]], None],
                 stop_event: asyncio.Event | None = None) -> None:
-    """Call `on_change(set of game ids)` for each batch of saved inputs, until `stop_event` is set."""
-    folders = watched_folders(project)
-    if not folders:
-        return
+    """Call `on_change(set of game ids)` for each batch of saved inputs, until `stop_event` is set. The folders
+    watched are looked for again every second: a project's fonts/ made after the preview started (or a
+    cards/ made anew) was never watched, and the preview showed the game as it was, where validate refused it."""
     found = InputFilter(project, games)
-    async for changes in awatch(*folders, watch_filter=found, stop_event=stop_event, debounce=400, step=30):
-        concerned: set[str] = set()
-        for _, path in changes:
-            concerned |= games_of(project, path, games)
-        if concerned:
-            on_change(concerned)
+    folders = _folders_now(project)
+    while stop_event is None or not stop_event.is_set():
+        if folders:
+            async for changes in awatch(*(folder for folder, _ in folders), watch_filter=found, stop_event=stop_event,
+                                        debounce=400, step=30, rust_timeout=FOLDERS_LOOKED_FOR_MS,
+                                        yield_on_timeout=True):
+                concerned: set[str] = set()
+                for _, path in changes:
+                    concerned |= games_of(project, path, games)
+                if concerned:
+                    on_change(concerned)
+                if _folders_now(project) != folders:
+                    break
+        else:
+            await asyncio.sleep(FOLDERS_LOOKED_FOR_MS / 1000)
+        now = _folders_now(project)
+        if now != folders:  # a folder made, or made anew: what it holds is read afresh
+            folders = now
+            on_change(set(games))

@@ -56,10 +56,10 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         return Simulation()
     try:
         rules = load_rules(project, game)
+        results = run(rules, options, progress)
     except DataError as e:
         report.add(e)
         return Simulation()
-    results = run(rules, options, progress)
     sim = Simulation(logs=[(r.index, r.seed, r.log) for r in results if r.log])
     if _report_failures(results, game_id, options, type(rules).source[1], report):
         return sim

@@ -185,7 +185,7 @@ def load_rules(project: Project, game: Game) -> GameRules:
     try:
         return rules(GameData.of(game))
     except (Exception, SystemExit) as e:  # a designer's __init__: its error is theirs, said at its line
-        raise DataError(f"the rules failed to start: {type(e).__name__}: {e}", code_mark(e, shown, str(path))) from None
+        raise DataError(f"the rules failed to start: {raised(e)}", code_mark(e, shown, str(path))) from None
 
 
 def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
@@ -201,7 +201,7 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
             spec.loader.exec_module(module)
         except (Exception, SystemExit) as e:  # a designer's code: any error is theirs, said at its line (exit() too)
             sys.modules.pop(name, None)
-            raise DataError(f"the rules failed to load: {type(e).__name__}: {e}", code_mark(e, shown, path)) from None
+            raise DataError(f"the rules failed to load: {raised(e)}", code_mark(e, shown, path)) from None
     rules = getattr(module, "Rules", None)
     if not (isinstance(rules, type) and issubclass(rules, GameRules)):
         raise DataError("rules.py must define `class Rules(GameRules)` (from pnp.simulate.api import GameRules)",
@@ -211,6 +211,21 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
         raise DataError(f"class Rules lacks {', '.join(missing)}", Mark(shown, 1, 1))
     rules.source = (path, shown)
     return rules
+
+
+MAX_RAISED_CHARS = 500  # of a designer's error message: a ValueError('x' * 10**7) was printed whole
+
+
+def raised(error: BaseException) -> str:
+    """'ValueError: its message', as a message may show an error the rules raised: cut short, and said even
+    when the error's own __str__ fails (an error class of the designer's whose __str__ raised was a traceback)."""
+    try:
+        text = str(error)
+    except Exception as e:  # noqa: BLE001 - the designer's __str__: whatever it raises, the error is still said
+        text = f"(its message cannot be shown: its __str__ raised {type(e).__name__})"
+    if len(text) > MAX_RAISED_CHARS:
+        text = text[:MAX_RAISED_CHARS] + f"… ({len(text):,} characters)"
+    return f"{type(error).__name__}: {text}"
 
 
 def code_mark(error: BaseException, shown: str, path: str) -> Mark:

@@ -7,14 +7,17 @@ import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from random import Random
 from types import FrameType
 from typing import Any, Literal
 
 from .agents import Agent, make_agent, win_shares
-from .api import GameData, GameRules, Tracked, code_mark, rules_class
+from .api import GameData, GameRules, Tracked, code_mark, raised, rules_class
+from ..errors import DataError
 from ..project import worker_context
+from ..report import Mark
 
 MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported as never ending
 GAME_TIMEOUT = 120.0  # seconds of processor time for one game (not wall time: a busy machine must not fail games)
@@ -130,7 +133,7 @@ class _Call:
             raise
         except Exception as e:  # the designer's code: any exception is a fault of the rules
             line = code_mark(e, self.shown, self.path).line
-            raise RulesFault(f"{hook} raised {type(e).__name__}: {e}", line) from None
+            raise RulesFault(f"{hook} raised {raised(e)}", line) from None
 
 
 def play(rules: GameRules, options: Options, index: int, seed: int, seating: Seating) -> GameResult:
@@ -149,7 +152,7 @@ def play(rules: GameRules, options: Options, index: int, seed: int, seating: Sea
         result.failure = f"turn {turn[0]}: the rules recursed without end"
     except Exception as e:  # raised in the game loop, which calls the rules unwrapped (see _play)
         hook, line = _raised_in(e, call)
-        result.failure, result.line = f"turn {turn[0]}: {hook} raised {type(e).__name__}: {e}", line
+        result.failure, result.line = f"turn {turn[0]}: {hook} raised {raised(e)}", line
     return result
 
 
@@ -285,11 +288,16 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     chunks = [games[i:i + size] for i in range(0, len(games), size)]
     path, shown = type(rules).source
     results = []
-    with ProcessPoolExecutor(min(options.jobs, len(chunks), os.cpu_count() or 1), mp_context=worker_context(),
-                             initializer=_start_worker,
-                             initargs=((path, shown, rules.game.id), rules.game, options)) as pool:
-        for done in pool.map(_play_chunk, chunks):
-            results.extend(done)
-            if progress:
-                progress(len(done))
+    try:
+        with ProcessPoolExecutor(min(options.jobs, len(chunks), os.cpu_count() or 1), mp_context=worker_context(),
+                                 initializer=_start_worker,
+                                 initargs=((path, shown, rules.game.id), rules.game, options)) as pool:
+            for done in pool.map(_play_chunk, chunks):
+                results.extend(done)
+                if progress:
+                    progress(len(done))
+    except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
+        raise DataError("a process playing the games ended without a word: the rules ended it (os._exit, a crash) "
+                        "or the system killed it (out of memory?); run with --jobs 1 to see in which game",
+                        Mark(shown)) from None
     return results
