@@ -128,3 +128,16 @@ def test_an_export_whose_record_is_damaged_is_refused_saying_so(project, tmp_pat
     assert result.exit_code == 1 and "and its export.json, which lists an export's files, is not one an export " \
         "writes" in result.output, result.output
     assert (kits / "mini/tts/export.json").read_text() == '{"files": 3}'
+
+
+def test_an_export_never_replaces_another_games_or_formats_export(project, tmp_path):
+    # a game named `export` sent with --out output/<game>/ would write into <game>/export/: another game's
+    # export there, whose record lists every file, was replaced whole
+    kits = tmp_path / "kits"
+    assert run(project, "export", "mini", "--format", "tts", "--out", str(kits)).exit_code == 0
+    (kits / "mini/tts").rename(kits / "mini/png")  # the tts export standing where the png export goes
+    before = sorted(p.name for p in (kits / "mini/png").iterdir())
+    result = run(project, "export", "mini", "--format", "png", "--out", str(kits))
+    assert result.exit_code == 1 and "holds the tts export of mini, which the png export of mini would replace" \
+        in result.output, result.output
+    assert sorted(p.name for p in (kits / "mini/png").iterdir()) == before

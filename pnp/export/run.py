@@ -66,7 +66,7 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
         return Exported(game_id, False, report.diagnostics)
     try:
         with output_lock(folder.parent, project.rel(folder.parent)):  # one export into a folder at a time
-            if _foreign(project, game_id, folder, report):
+            if _foreign(project, game_id, fmt, folder, report):
                 return Exported(game_id, False, report.diagnostics)
             count = _written(project, studio, fmt, folder, options, jobs, on_progress, report, (trees, started))
         if count is None:
@@ -81,9 +81,9 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
     return Exported(game_id, True, report.diagnostics, folder, count)
 
 
-def _foreign(project: "Project", game_id: str, folder: Path, report: Report) -> bool:
-    """True, said in the report, when `folder` holds what no export wrote (not_an_export)."""
-    problem = not_an_export(project, folder)
+def _foreign(project: "Project", game_id: str, fmt: str, folder: Path, report: Report) -> bool:
+    """True, said in the report, when `folder` holds what this export may not replace (not_an_export)."""
+    problem = not_an_export(project, folder, game_id, fmt)
     if problem:
         report.error(f"{game_id}: not exported: {project.rel(folder)} {problem}; an export replaces its folder "
                      "whole: move that away or choose another --out")
@@ -108,11 +108,12 @@ def _file_managers_own(path: Path) -> bool:
         return False
 
 
-def not_an_export(project: "Project", folder: Path) -> str | None:
-    """Why `folder` may not be replaced by an export (None when it may): something there that no export wrote,
-    since the whole folder goes: a file or link of the user's in its place, or a file its record (export.json)
-    does not list (an --out of the user's own, ~/kits/<game>/png/ holding their photos, or a note put in an
-    export). An empty folder or none may be."""
+def not_an_export(project: "Project", folder: Path, game_id: str, fmt: str) -> str | None:
+    """Why `folder` may not be replaced by the export of `game_id` as `fmt` (None when it may): something there
+    that no export wrote, since the whole folder goes: a file or link of the user's in its place, or a file its
+    record (export.json) does not list (an --out of the user's own, ~/kits/<game>/png/ holding their photos, or
+    a note put in an export), or another game's or format's export (a game named `export` sent with --out into
+    output/<game>/). An empty folder or none may be."""
     if not folder.exists() and not folder.is_symlink():
         return None
     if folder.is_symlink():
@@ -122,7 +123,11 @@ def not_an_export(project: "Project", folder: Path) -> str | None:
     record = folder / MANIFEST
     said = "which no export wrote (its {record} does not list it)"
     try:
-        listed = {entry["path"] for entry in Manifest.read(record, project.rel(record)).files}
+        manifest = Manifest.read(record, project.rel(record))
+        listed = {entry["path"] for entry in manifest.files}
+        made = (manifest.head.get("game"), manifest.head.get("format"))
+        if made != (game_id, fmt):
+            return f"holds the {made[1]} export of {made[0]}, which the {fmt} export of {game_id} would replace"
     except (UsageError, OSError, TypeError, KeyError):  # none, or not one pnp wrote: it lists nothing
         listed = set()
         if record.exists() or record.is_symlink():  # (said so: "does not list it" sent the user to read it)
@@ -151,7 +156,7 @@ def _written(project: "Project", studio: "Studio", fmt: str, folder: Path, optio
                          "the game's folder", Mark(project.rel(studio.game.folder / "game.yaml")))
             return None
         count = _record(project, studio.game, fmt, options, work, trees, report)
-        if _foreign(project, studio.game.id, folder, report):  # a file put there while the export was written
+        if _foreign(project, studio.game.id, fmt, folder, report):  # a file put there while the export was written
             return None
         replace_folder(folder, work)
         return count
