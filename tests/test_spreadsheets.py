@@ -301,13 +301,46 @@ def test_a_workbook_of_shared_texts_as_excel_writes_is_read_with_its_escapes(pro
     path = xlsx_table(proj, "turn")
     convert(proj, path, "yaml", "--out", str(folder / "back.yaml"))
     assert "text: typed _x0041_ as is" in (folder / "back.yaml").read_text(encoding="utf-8")
-    # (openpyxl drops the "x005F_" of a shared text: a typed _x0041_ is read as Excel's A there)
     rezip(path, lambda name, data: data.replace(b"an escaped B", b"an escaped _x0042_"))
     assert len(_with_shared_texts(path)) > 10
     convert(proj, path, "yaml", "--out", str(folder / "back.yaml"), "--force")
     back = (folder / "back.yaml").read_text(encoding="utf-8")
     assert "text: an escaped B" in back, back
     assert run(proj, "validate", GAME).exit_code == 0
+
+
+def test_a_shared_text_is_read_as_typed_its_runs_joined(proj):
+    """openpyxl drops every "x005F_" of a shared text: a text typed "_x0041_" in Excel (which writes it
+    _x005F_x0041_) printed "A", and one typed "x005F_" lost it, with exit 0. A rich text's runs are joined, its
+    phonetic guide left out."""
+    folder = proj / "cards" / GAME
+    path = xlsx_table(proj, "turn")
+    _with_shared_texts(path)
+    rezip(path, lambda name, data: data.replace(b"<si><t>The jungle grows</t></si>", (
+        "<si><r><t>The </t></r><r><rPr><b/></rPr><t>jungle</t></r><r><t xml:space='preserve'> grows</t></r>"
+        "<rPh sb='0' eb='1'><t>ジャ</t></rPh></si>").encode()).replace(b"Fight dinosaurs", b"Fight _x005F_x0041_ x005F_"))
+    convert(proj, path, "yaml", "--out", str(folder / "back.yaml"))
+    titles = [item["title"] for item in yaml.safe_load((folder / "back.yaml").read_text(encoding="utf-8"))]
+    assert titles[:2] == ["The jungle grows", "Fight _x0041_ x005F_"], titles
+
+
+@pytest.mark.parametrize("code, value", [("000", 7), ("0.0%", 0.5), ("# ?/?", 0.5), ("0", 1.5)])
+def test_a_number_shown_otherwise_than_its_text_is_refused_in_a_text_field(proj, code, value):
+    """A number cell formatted to show 007, 50.0% or 1/2 printed 7 or 0.5 in a text field, with exit 0; in a
+    number field it is read as the number it is."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    for column in (1, 2):  # step (an int field), title (a text one)
+        cell = book.active.cell(row=2, column=column, value=value if column == 2 else 1)
+        cell.number_format = code
+    book.save(path)
+    assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
+        f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell ({value}) is formatted as '{code}', so the sheet "
+        "shows it otherwise than its text field would print it: format the cell as text and type the text"]
+    for code in ("General", "@", "0"):
+        book.active.cell(row=2, column=2, value=7).number_format = code
+        book.save(path)
+        assert run(proj, "validate", GAME).exit_code == 0, code
 
 
 @pytest.mark.parametrize("column, value, said", [

@@ -6,6 +6,7 @@ YAML flow text in one cell, e.g. [a, b] or {plants: 2}. Every value is marked wi
 column (and the sheet, for a workbook), so a message points at the cell."""
 
 import csv
+import dataclasses
 import datetime
 import io
 import math
@@ -101,7 +102,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
             _check_number_formats(z, shown)
             _check_sheet_count(z, shown)
         # not data_only: a formula cell is seen as one (and refused) instead of read as the value it last showed
-        book = openpyxl.load_workbook(path, read_only=True, data_only=False)
+        book = _open_workbook(path)
     except LoadError:
         raise
     except Exception as e:  # noqa: BLE001 - zip, XML and openpyxl errors alike: a file Excel did not write
@@ -124,6 +125,39 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     finally:
         book.close()
     return rows, where
+
+
+def _open_workbook(path: Path) -> Any:
+    """openpyxl's read-only workbook of `path` (as its load_workbook opens one), its shared texts read as they are
+    written: openpyxl drops every "x005F_" in one, so a text typed "_x0041_" in Excel (which writes it
+    _x005F_x0041_) printed "A", and one typed "x005F_" lost it; _unescaped reads the escapes."""
+    from openpyxl.reader.excel import ExcelReader
+    from openpyxl.xml.constants import SHARED_STRINGS
+
+    class Reader(ExcelReader):  # type: ignore[misc]  # (openpyxl is untyped)
+        def read_strings(self) -> None:
+            part = self.package.find(SHARED_STRINGS)
+            if part is not None:
+                with self.archive.open(part.PartName[1:]) as source:
+                    self.shared_strings = _shared_texts(source)
+
+    reader = Reader(path, read_only=True, data_only=False)
+    reader.read()
+    return reader.wb
+
+
+def _shared_texts(source: Any) -> list[str]:
+    """The texts of a workbook's shared-strings part, each as written: its own text, or its runs' texts joined
+    (a rich text's formatting and phonetic guides left out, as openpyxl's reader does)."""
+    from xml.etree.ElementTree import iterparse
+
+    texts = []
+    for _, element in iterparse(source):
+        if element.tag.rpartition("}")[2] == "si":
+            runs = [element, *(child for child in element if child.tag.rpartition("}")[2] == "r")]
+            texts.append("".join(t.text or "" for run in runs for t in run if t.tag.rpartition("}")[2] == "t"))
+            element.clear()
+    return texts
 
 
 _CELL_NAME = re.compile(r"([A-Z]{1,3})([0-9]{1,12})")
@@ -395,9 +429,36 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
             if cell.data_type == "f":
                 raise LoadError(f"this cell holds a formula ({shown(getattr(cell.value, 'text', cell.value))}); pnp reads what a cell holds and "
                                 "runs no formula: type the value, or make the cell text", Mark(where, n, col))
-            values.append(_unescaped(cell.value) if isinstance(cell.value, str) else cell.value)
+            values.append(_unescaped(cell.value) if isinstance(cell.value, str) else _number_as_shown(cell))
         rows.append((n, values))
     return rows
+
+
+@dataclasses.dataclass(frozen=True)
+class _FormattedNumber:
+    """A number cell whose number format shows it otherwise than as it is (007, 50%, 1/2): a text field would
+    print what the cell holds (7, 0.5), not what the sheet shows; a number field reads the number."""
+
+    value: int | float
+    format: str
+
+    def __str__(self) -> str:
+        return str(_plain_number(self.value))
+
+
+# Number formats that show a number as its text is (Text shows a number cell as General does; "0" a whole one)
+_SHOWN_AS_IT_IS = {"General", "@"}
+
+
+def _number_as_shown(cell: Any) -> Any:
+    """A cell's value, a number kept with its format when that format shows it otherwise (_FormattedNumber)."""
+    value = cell.value
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return value
+    shape = cell.number_format or "General"
+    if shape in _SHOWN_AS_IT_IS or (shape == "0" and float(value).is_integer()):
+        return value
+    return _FormattedNumber(value, shape)
 
 
 # How a workbook writes a character XML cannot hold (a carriage return, a control character) in a text: _x000D_,
@@ -561,6 +622,12 @@ _DATES_AND_TIMES = (datetime.date, datetime.time, datetime.timedelta)  # (a date
 
 def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     """_cell's value of a cell that holds one value."""
+    if isinstance(value, _FormattedNumber):
+        if isinstance(field, Str):
+            raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it "
+                            "otherwise than its text field would print it: format the cell as text and type the "
+                            "text", mark)
+        value = value.value
     value = _plain_number(value)
     if isinstance(value, float) and not math.isfinite(value):  # <v>1e999</v>: printed 'inf' in a text field
         raise LoadError(f"this cell's number ({value}) is not a finite number", mark)
