@@ -343,6 +343,24 @@ def test_a_number_shown_otherwise_than_its_text_is_refused_in_a_text_field(proj,
         assert run(proj, "validate", GAME).exit_code == 0, code
 
 
+@pytest.mark.parametrize("part, encoding", [("xl/worksheets/sheet1.xml", "utf-8"), ("xl/styles.xml", "utf-16")])
+def test_a_part_declaring_a_document_type_is_refused_before_its_entities_expand(proj, part, encoding):
+    """No spreadsheet program writes a DOCTYPE in a workbook: one of entities nested three deep in 3 MB of sheet
+    XML gave a cell of 300 MB (16 s, 1 GB). Here a small one, in any encoding."""
+    path = xlsx_table(proj, "turn")
+
+    def declared(name, data):
+        if name != part:
+            return data
+        text = data.decode().replace('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>', "")
+        return ('<?xml version="1.0" encoding="%s"?><!DOCTYPE x [<!ENTITY a "jungle">]>' % encoding
+                + text.replace("The jungle grows", "The &a; grows")).encode(encoding)
+    rezip(path, declared)
+    assert errors(proj)[-1] == (f"cards/{GAME}/turn.xlsx: error: part '{part}' of the workbook declares a document "
+                                "type (<!DOCTYPE>), which no spreadsheet program writes (a workbook's XML has none): "
+                                "the file is damaged")
+
+
 @pytest.mark.parametrize("column, value, said", [
     (4, datetime.datetime(2024, 1, 2), "2024-01-02 00:00:00"),  # a text typed "1/2", which Excel makes a date
     (1, datetime.timedelta(days=3), "3 days, 0:00:00"),  # a duration in a number field

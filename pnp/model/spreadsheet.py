@@ -349,6 +349,11 @@ def _check_parts(book: zipfile.ZipFile, shown: str) -> None:
         if info.file_size > MAX_XML_PART_BYTES:
             raise LoadError(f"part '{info.filename}' of the workbook unpacks to {info.file_size / 2**20:,.1f} MB; "
                             f"pnp reads at most {MAX_XML_PART_BYTES // 2**20} MB of XML per part", Mark(shown))
+        if _declares_a_document_type(book, info):
+            # (its entities expand: 3 MB of sheet XML gave a cell of 300 MB, 16 s and 1 GB)
+            raise LoadError(f"part '{info.filename}' of the workbook declares a document type (<!DOCTYPE>), which "
+                            "no spreadsheet program writes (a workbook's XML has none): the file is damaged",
+                            Mark(shown))
     for info in infos:
         if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
             raise LoadError(f"part '{info.filename}' of the workbook is packed "
@@ -410,6 +415,32 @@ def _is_xml(book: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
             if first := chunk.lstrip(_BEFORE_XML)[:1]:
                 return first == b"<"
     return False
+
+
+class _FirstElement(Exception):
+    """The parse of a part reached its first element: what may come before it (its declarations) was read."""
+
+
+def _declares_a_document_type(book: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
+    """Whether an XML part of the workbook declares a document type, read up to its first element (where a
+    declaration must be), in whatever encoding it is written."""
+    import pyexpat
+
+    parser = pyexpat.ParserCreate()
+    declared = []
+
+    def first_element(*_: object) -> None:
+        raise _FirstElement
+
+    parser.StartDoctypeDeclHandler = lambda *_: declared.append(True)
+    parser.StartElementHandler = first_element
+    with book.open(info) as part:
+        try:
+            while (chunk := part.read(1 << 16)) and not declared:
+                parser.Parse(chunk, False)
+        except (_FirstElement, pyexpat.ExpatError):  # (XML that does not parse is refused where it is read)
+            pass
+    return bool(declared)
 
 
 def _sheet_rows(ws: Any, where: str) -> Rows:
