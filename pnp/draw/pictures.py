@@ -173,7 +173,19 @@ def _eight_bits(image: Image.Image) -> Image.Image:
             opacity[key] = 0
             grey.putalpha(samples.point(opacity, "L"))
         return grey
+    if isinstance(key := image.info.get("transparency"), int) and (depth := _LOW_GREY_DEPTHS.get(_raw_mode(image))):
+        # Pillow reads a 2- or 4-bit grey as 8-bit samples (3 of 2 bits as 255) and keeps the PNG's key unscaled
+        # (3): no sample matched it, and the transparent grey printed
+        image.info["transparency"] = key * 255 // (2**depth - 1)
     return image.convert("RGBA" if _transparent(image) else "RGB")
+
+
+_LOW_GREY_DEPTHS = {"L;2": 2, "L;4": 4}  # Pillow's raw modes of a PNG's greys of fewer than 8 bits -> the bits
+
+
+def _raw_mode(image: Image.Image) -> str | None:
+    """How the file stores the picture's samples, as Pillow names it (read before its pixels are decoded)."""
+    return image.tile[0].args if image.tile and isinstance(image.tile[0].args, str) else None
 
 
 def _transparent(image: Image.Image) -> bool:
