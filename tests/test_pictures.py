@@ -151,8 +151,10 @@ def _images_in(xobject):
             for image in _images_in(inner)]
 
 
-def test_a_photo_turned_by_its_exif_orientation_prints_upright_resampled_or_not(tmp_path):
-    # a phone stores a portrait photo on its side, with EXIF orientation 6: it printed on its side
+@pytest.mark.parametrize("kind", ["JPEG", "MPO"])
+def test_a_photo_turned_by_its_exif_orientation_prints_upright_resampled_or_not(tmp_path, kind):
+    # a phone stores a portrait photo on its side, with EXIF orientation 6: it printed on its side (a photo with
+    # a second picture after it, a multi-picture JPEG, too once it was fixed for a JPEG)
     card = ("size: poker\nelements:\n"
             "  - {type: image, src: images/small.jpg, x: 5, y: 5, w: 20, h: 20, min_dpi: 1}\n"  # as it is
             "  - {type: image, src: images/big.jpg, x: 5, y: 40, w: 20, h: 20}\n")  # resampled
@@ -163,7 +165,8 @@ def test_a_photo_turned_by_its_exif_orientation_prints_upright_resampled_or_not(
         stored.paste((0, 0, 255), (0, 0, side, side))  # its left half blue: the top once turned upright
         exif = stored.getexif()
         exif[0x0112] = 6
-        stored.save(root / f"layouts/mini/images/{name}.jpg", exif=exif.tobytes())
+        more = {"save_all": True, "append_images": [Image.new("RGB", (2 * side, side), "green")]} if kind == "MPO" else {}
+        stored.save(root / f"layouts/mini/images/{name}.jpg", kind, exif=exif.tobytes(), **more)
     result = run(root, "build", "mini")
     assert result.exit_code == 0, result.output
     with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:

@@ -19,8 +19,8 @@ from pathlib import Path
 from PIL import Image, ImageOps
 from reportlab.pdfgen.canvas import Canvas
 
-from ..model.images import (DEEP_MODES, IMAGE_FORMATS, MAX_IMAGE_BYTES, TURNED, checked_image, colour_keyed,
-                            opened_image, orientation)
+from ..model.images import (DEEP_MODES, IMAGE_FORMATS, JPEG_KINDS, MAX_IMAGE_BYTES, TURNED, checked_image,
+                            colour_keyed, opened_image, orientation)
 from ..project import Project, read_project_file
 from ..report import Mark
 
@@ -140,9 +140,9 @@ def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
     """The open picture `image` resampled to `size` (Lanczos; a JPEG decoded at a reduced scale first, which
     costs a fraction of the time and memory), as JPEG when it was one, else as PNG: Pillow's encoders give the
     same bytes for the same pixels, so a rebuild gives the same PDF."""
-    was_jpeg = image.format == "JPEG" and image.mode in ("L", "RGB")
+    was_jpeg = image.format in JPEG_KINDS and image.mode in ("L", "RGB")
     held = orientation(image)
-    if image.format == "JPEG":  # at least `size` as stored: the decoder skips what Lanczos would average away
+    if image.format in JPEG_KINDS:  # at least `size` as stored: the decoder skips what Lanczos would average away
         image.draft(image.mode, size[::-1] if held in TURNED else size)
     if held != 1:  # upright, as viewers show it (`size` is upright)
         image = ImageOps.exif_transpose(image)
