@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
-from PIL import Image, ImageOps
+from PIL import Image, ImageFile, ImageOps
 from reportlab.pdfgen.canvas import Canvas
 
 from ..model.images import (DEEP_MODES, IMAGE_FORMATS, JPEG_KINDS, MAX_IMAGE_BYTES, TURNED, checked_image,
@@ -183,9 +183,10 @@ def _eight_bits(image: Image.Image) -> Image.Image:
 _LOW_GREY_DEPTHS = {"L;2": 2, "L;4": 4}  # Pillow's raw modes of a PNG's greys of fewer than 8 bits -> the bits
 
 
-def _raw_mode(image: Image.Image) -> str | None:
+def _raw_mode(image: Image.Image) -> str:
     """How the file stores the picture's samples, as Pillow names it (read before its pixels are decoded)."""
-    return image.tile[0].args if image.tile and isinstance(image.tile[0].args, str) else None
+    tiles = image.tile if isinstance(image, ImageFile.ImageFile) else []
+    return tiles[0].args if tiles and isinstance(tiles[0].args, str) else ""
 
 
 def _transparent(image: Image.Image) -> bool:

@@ -134,7 +134,7 @@ def _open_workbook(path: Path) -> Any:
     from openpyxl.reader.excel import ExcelReader
     from openpyxl.xml.constants import SHARED_STRINGS
 
-    class Reader(ExcelReader):  # type: ignore[misc]  # (openpyxl is untyped)
+    class Reader(ExcelReader):
         def read_strings(self) -> None:
             part = self.package.find(SHARED_STRINGS)
             if part is not None:
@@ -653,13 +653,7 @@ _DATES_AND_TIMES = (datetime.date, datetime.time, datetime.timedelta)  # (a date
 
 def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     """_cell's value of a cell that holds one value."""
-    if isinstance(value, _FormattedNumber):
-        if isinstance(field, Str):
-            raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it "
-                            "otherwise than its text field would print it: format the cell as text and type the "
-                            "text", mark)
-        value = value.value
-    value = _plain_number(value)
+    value = _plain_number(_number_of(value, field, mark))
     if isinstance(value, float) and not math.isfinite(value):  # <v>1e999</v>: printed 'inf' in a text field
         raise LoadError(f"this cell's number ({value}) is not a finite number", mark)
     if isinstance(value, str) and (control := control_problem(value)):  # the rule of a YAML table's text
@@ -682,6 +676,17 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     if isinstance(field, Enum):
         return next((v for v in field.values if str(v) == text), value)
     return _scalar(text)  # a number, or a field the table does not declare
+
+
+def _number_of(value: object, field: Field | None, mark: Mark) -> object:
+    """The number of a _FormattedNumber (any other value as it is); LoadError at `mark` in a text `field`."""
+    if not isinstance(value, _FormattedNumber):
+        return value
+    if isinstance(field, Str):
+        raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it "
+                        "otherwise than its text field would print it: format the cell as text and type the text",
+                        mark)
+    return value.value
 
 
 def _scalar(text: str) -> int | float | str:
