@@ -361,6 +361,24 @@ def test_a_part_declaring_a_document_type_is_refused_before_its_entities_expand(
                                 "the file is damaged")
 
 
+def test_a_number_typed_in_an_enum_of_texts_is_read_as_the_value_it_shows(proj):
+    """A rank typed 2 in a workbook is the number 2 (a spreadsheet makes it one), and the ranks are the texts
+    "A", "2"...: every such card was refused, "'2' is not a known rank (did you mean '2'?)"."""
+    folder = proj / "cards" / GAME
+    path = xlsx_table(proj, "cards")
+    book = openpyxl.load_workbook(path)
+    column = [c.value for c in book.active[1]].index("rank") + 1
+    numbers = 0
+    for row in range(2, book.active.max_row + 1):
+        if (cell := book.active.cell(row, column)).value.isdigit():
+            cell.value, numbers = int(cell.value), numbers + 1
+    book.save(path)
+    assert numbers == 36
+    assert run(proj, "validate", GAME).exit_code == 0
+    convert(proj, path, "yaml", "--out", str(folder / "back.yaml"))
+    assert "rank: '2'" in (folder / "back.yaml").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("column, value, said", [
     (4, datetime.datetime(2024, 1, 2), "2024-01-02 00:00:00"),  # a text typed "1/2", which Excel makes a date
     (1, datetime.timedelta(days=3), "3 days, 0:00:00"),  # a duration in a number field

@@ -233,12 +233,17 @@ class Enum(Field):
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if value in self.values:
             return
+        if (twin := next((v for v in self.values if str(v) == str(value)), None)) is not None:
+            # (2 where the values are the texts "2", "3"...: it was said not to be one, "did you mean '2'?")
+            yield (f"{shown(value)} is {type_name(value)}, and the {self.label} {shown(twin)} is {type_name(twin)}: "
+                   "write it as the enum's values are written (quoted, or not)"), mark
+            return
         if len(self.values) > 12 and self.label != "these values":  # a long list reads better by name
             yield f"'{value}' is not a known {self.label} (see enums.{self.label} in game.yaml)" \
                   f"{did_you_mean(value, self.values)}", mark
             return
-        shown = ", ".join(str(v) for v in self.values)
-        yield f"'{value}' is not one of {shown}{did_you_mean(value, self.values)}", mark
+        listed = ", ".join(str(v) for v in self.values)
+        yield f"'{value}' is not one of {listed}{did_you_mean(value, self.values)}", mark
 
 
 class Ref(Field):

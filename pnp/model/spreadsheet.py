@@ -94,8 +94,6 @@ def _csv_rows(path: Path, shown: str) -> Rows:
 def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     """(row number, [cell value]) per row of one sheet (the first unless `sheet` names one), and the name
     messages use for it: file[sheet]."""
-    import openpyxl  # only workbooks need it: CSV and YAML games load without it
-
     try:
         with zipfile.ZipFile(path) as z:
             _check_parts(z, shown)
@@ -128,7 +126,8 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
 
 
 def _open_workbook(path: Path) -> Any:
-    """openpyxl's read-only workbook of `path` (as its load_workbook opens one), its shared texts read as they are
+    """openpyxl's read-only workbook of `path` (as its load_workbook opens one; imported here: CSV and YAML games
+    load without it), its shared texts read as they are
     written: openpyxl drops every "x005F_" in one, so a text typed "_x0041_" in Excel (which writes it
     _x005F_x0041_) printed "A", and one typed "x005F_" lost it; _unescaped reads the escapes."""
     from openpyxl.reader.excel import ExcelReader
@@ -668,13 +667,14 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
                         "cell as text (or a number) and type the value", mark)
     if isinstance(field, Str):  # str, text, id, icon: the cell as written
         return cell_text(value)
+    if isinstance(field, Enum):  # the value the cell shows (a "2" typed in a workbook is the number 2)
+        text = cell_text(value).strip()
+        return next((v for v in field.values if str(v) == text), value)
     if not isinstance(value, str):
         return value  # a workbook's number or true/false, already typed
     text = value.strip()
     if isinstance(field, TrueFalse):
         return {"true": True, "false": False, "yes": True, "no": False}.get(text.lower(), value)
-    if isinstance(field, Enum):
-        return next((v for v in field.values if str(v) == text), value)
     return _scalar(text)  # a number, or a field the table does not declare
 
 
