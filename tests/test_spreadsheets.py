@@ -624,6 +624,7 @@ def test_cells_of_yaml_flow_text_share_the_tables_count_of_values(tmp_path):
     (b'<c r="B3" t="d"><v>soon</v></c>', "this date cell holds 'soon', which is no date"),
     (b'<c r="B3" t="e"><v>#N/A</v></c>', "this cell holds the error value '#N/A'"),  # (was the text #N/A)
     (b'<c r="B3" s="x"><v>4</v></c>', "this cell's style is 'x', where a workbook writes a number"),
+    (b'<c r="B3" s="999"><v>4</v></c>', "this cell's style is '999', and the workbook has "),  # (a refusal of no cell)
 ])
 def test_a_damaged_cell_is_refused_at_its_cell(proj, cell, message):
     """A cell whose value openpyxl cannot read failed the whole workbook, naming the file alone; some it read

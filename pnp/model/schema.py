@@ -231,7 +231,9 @@ class Enum(Field):
                             "enums)")
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
-        if value in self.values:
+        # one of the values as it is written: Python's == takes yes for 1 and 1.0 for 1 (an enum of 1 took a
+        # `yes`, and the card printed 'True')
+        if any(type(v) is type(value) and v == value for v in self.values):
             return
         if (twin := next((v for v in self.values if str(v) == str(value)), None)) is not None:
             # (2 where the values are the texts "2", "3"...: it was said not to be one, "did you mean '2'?")

@@ -277,6 +277,9 @@ def _cell_problem(cell: Any, sheet: Any) -> str | None:
     style = cell.get("s")
     if style and not (style.isascii() and style.isdigit()):  # (none or empty: the first style, as openpyxl reads it)
         return f"this cell's style is {shown(style)}, where a workbook writes a number: the file is damaged"
+    if style and int(style) >= (styles := len(sheet.parent._cell_styles)):  # (its number format is read)
+        return (f"this cell's style is {shown(style)}, and the workbook has {styles:,} (numbered from 0): the file "
+                "is damaged")
     parts = {child.tag.rpartition("}")[2]: child.text for child in cell}
     value, check = parts.get("v") or None, _VALUE_CHECKS.get(cell.get("t", "n"))  # (as openpyxl: no text, no
     if value is None or "f" in parts or check is None:  # value; inline texts read as they are; a formula is
