@@ -379,6 +379,22 @@ def test_a_number_typed_in_an_enum_of_texts_is_read_as_the_value_it_shows(proj):
     assert "rank: '2'" in (folder / "back.yaml").read_text(encoding="utf-8")
 
 
+def test_a_table_reads_the_first_sheet_a_spreadsheet_program_shows_not_a_hidden_one(proj):
+    """A hidden sheet before the table's was read instead: the sheet a spreadsheet opens at, and edits, printed
+    nowhere, with exit 0."""
+    folder = proj / "cards" / GAME
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    hidden = book.create_sheet("old turn", 0)
+    hidden.append(["step", "title", "icon"])
+    hidden.append([1, "An old title", "jungle"])
+    hidden.sheet_state = "hidden"
+    book.save(path)
+    convert(proj, path, "yaml", "--out", str(folder / "back.yaml"))
+    back = (folder / "back.yaml").read_text(encoding="utf-8")
+    assert "The jungle grows" in back and "An old title" not in back
+
+
 @pytest.mark.parametrize("column, value, said", [
     (4, datetime.datetime(2024, 1, 2), "2024-01-02 00:00:00"),  # a text typed "1/2", which Excel makes a date
     (1, datetime.timedelta(days=3), "3 days, 0:00:00"),  # a duration in a number field

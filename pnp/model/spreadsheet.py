@@ -92,8 +92,8 @@ def _csv_rows(path: Path, shown: str) -> Rows:
 
 
 def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
-    """(row number, [cell value]) per row of one sheet (the first unless `sheet` names one), and the name
-    messages use for it: file[sheet]."""
+    """(row number, [cell value]) per row of one sheet (the first not hidden unless `sheet` names one), and the
+    name messages use for it: file[sheet]."""
     try:
         with zipfile.ZipFile(path) as z:
             _check_parts(z, shown)
@@ -106,8 +106,8 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     except Exception as e:  # noqa: BLE001 - zip, XML and openpyxl errors alike: a file Excel did not write
         raise LoadError(f"not a readable .xlsx workbook ({type(e).__name__}: {e})", Mark(shown)) from None
     try:
-        if sheet is None:
-            ws = book.worksheets[0]
+        if sheet is None:  # the first a spreadsheet program shows: a hidden sheet before it was read instead
+            ws = next((ws for ws in book.worksheets if ws.sheet_state == "visible"), book.worksheets[0])
         elif sheet in book.sheetnames:
             ws = book[sheet]
         else:
