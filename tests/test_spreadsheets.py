@@ -337,7 +337,7 @@ def test_a_number_shown_otherwise_than_its_text_is_refused_in_a_text_field(proj,
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
         f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell ({value}) is formatted as '{code}', so the sheet "
         "shows it otherwise than its text field would print it: format the cell as text and type the text"]
-    for code in ("General", "@", "0"):
+    for code in ("General", "GENERAL", "@", "0"):
         book.active.cell(row=2, column=2, value=7).number_format = code
         book.save(path)
         assert run(proj, "validate", GAME).exit_code == 0, code

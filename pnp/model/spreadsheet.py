@@ -480,7 +480,7 @@ class _FormattedNumber:
 
 
 # Number formats that show a number as its text is (Text shows a number cell as General does; "0" a whole one)
-_SHOWN_AS_IT_IS = {"General", "@"}
+_SHOWN_AS_IT_IS = {"general", "@"}  # (in any case: a format code's words are)
 
 
 def _number_as_shown(cell: Any) -> Any:
@@ -489,7 +489,7 @@ def _number_as_shown(cell: Any) -> Any:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return value
     shape = cell.number_format or "General"
-    if shape in _SHOWN_AS_IT_IS or (shape == "0" and float(value).is_integer()):
+    if shape.lower() in _SHOWN_AS_IT_IS or (shape == "0" and float(value).is_integer()):
         return value
     return _FormattedNumber(value, shape)
 
