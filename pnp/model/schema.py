@@ -387,6 +387,11 @@ class Map(Field):
         for k, v in value.items():
             if self.keys is not None:
                 yield from self.keys.check(k, value.key_mark(k), ctx)
+            elif isinstance(k, bool) or not isinstance(k, (str, int, float)) or k != k:
+                # (YAML reads a key yes or no as true or false: a card listing its votes printed 'True=3')
+                kind = "not a number (NaN)" if k != k else type_name(k)
+                yield (f"key {shown(str(k))} is {kind}: a map's keys are text or numbers; quote it (YAML reads yes, "
+                       "no, on and off as true/false, and 2024-01-02 as a date)"), value.key_mark(k)
             yield from self.value.check(v, value.mark_of(k), ctx)
         if self.min_total is not None or self.max_total is not None:
             total = sum(v for v in value.values() if _is_number(v))
