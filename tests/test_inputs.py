@@ -128,7 +128,10 @@ def _with_character_map(font: bytes, subtable: bytes, lost_maps: int = 0) -> byt
     ([(0, 0xFFFFFFFF)], 1, 0), ([(0x20, 0x7E)] * 20_000, 20_000, 0),
     # a map before it that lies past the file's end; more groups claimed than the file holds (ReportLab
     # walks those there before it fails): each hid the map from pnp's check, and ReportLab took 1 GB and ran on
-    ([(0, 0xFFFFFFFF)], 1, 2), ([(0, 0xFFFFFFFF)], 1_000_000, 0)])
+    ([(0, 0xFFFFFFFF)], 1, 2), ([(0, 0xFFFFFFFF)], 1_000_000, 0),
+    # more groups than any font has, mapping none (5 million took 13 s), and one after them that the check
+    # stopped before (60 of all Unicode took 48 s and 3 GB)
+    ([(10, 5)] * 200_001 + [(0, 0x10FFFF)], 200_002, 0)])
 def test_a_font_whose_character_map_spans_billions_of_code_points_is_refused_before_reportlab_walks_it(
         tmp_path, groups, claimed, lost_maps):
     """ReportLab steps through each code point of each range of a cmap: one range of 4 billion, or a small

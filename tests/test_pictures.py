@@ -112,6 +112,37 @@ def test_a_pictures_transparent_colour_is_transparent_in_print(tmp_path):
     assert sorted((m.getpixel((0, 0)), m.getpixel((299, 0))) for m in masks) == [(255, 0), (255, 0)]
 
 
+def _grey_png(depth, transparent_grey, rows):
+    """A grey PNG of `depth` bits a sample whose grey `transparent_grey` is transparent (tRNS), written chunk by
+    chunk: Pillow writes no grey of 2 or 4 bits."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    header = struct.pack(">IIBBBBB", 8 * len(rows[0]) // depth, len(rows), depth, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"tRNS", struct.pack(">H", transparent_grey))
+            + chunk(b"IDAT", zlib.compress(b"".join(b"\0" + row for row in rows))) + chunk(b"IEND", b""))
+
+
+def test_a_low_bit_grey_pictures_transparent_grey_is_transparent_in_print(tmp_path):
+    # Pillow reads a 2- or 4-bit grey PNG as 8-bit greys, and keeps its transparent grey (tRNS) as the file
+    # writes it: white (3 of 2 bits, 15 of 4) matched no 8-bit grey (255), and printed opaque
+    card = ("size: poker\nelements:\n"
+            "  - {type: image, src: images/two.png, x: 5, y: 5, w: 20, h: 10}\n"
+            "  - {type: image, src: images/four.png, x: 5, y: 40, w: 20, h: 10}\n")
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    (root / "layouts/mini/images").mkdir()
+    for name, depth in (("two", 2), ("four", 4)):  # 400 x 100 px, the left half white, the right half black
+        row = b"\xff" * (25 * depth) + b"\0" * (25 * depth)
+        (root / f"layouts/mini/images/{name}.png").write_bytes(_grey_png(depth, 2**depth - 1, [row] * 100))
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
+        masks = [pikepdf.PdfImage(image.SMask).as_pil_image().convert("L") for image in _images_in(pdf.pages[0].obj)]
+    assert sorted((m.getpixel((0, 0)), m.getpixel((m.width - 1, 0))) for m in masks) == [(0, 255), (0, 255)]
+
+
 def _images_in(xobject):
     """The pictures a page or an XObject is or holds (a resampled picture is drawn from a form)."""
     if xobject.get("/Subtype") == "/Image":
@@ -120,8 +151,10 @@ def _images_in(xobject):
             for image in _images_in(inner)]
 
 
-def test_a_photo_turned_by_its_exif_orientation_prints_upright_resampled_or_not(tmp_path):
-    # a phone stores a portrait photo on its side, with EXIF orientation 6: it printed on its side
+@pytest.mark.parametrize("kind", ["JPEG", "MPO"])
+def test_a_photo_turned_by_its_exif_orientation_prints_upright_resampled_or_not(tmp_path, kind):
+    # a phone stores a portrait photo on its side, with EXIF orientation 6: it printed on its side (a photo with
+    # a second picture after it, a multi-picture JPEG, too once it was fixed for a JPEG)
     card = ("size: poker\nelements:\n"
             "  - {type: image, src: images/small.jpg, x: 5, y: 5, w: 20, h: 20, min_dpi: 1}\n"  # as it is
             "  - {type: image, src: images/big.jpg, x: 5, y: 40, w: 20, h: 20}\n")  # resampled
@@ -132,7 +165,8 @@ def test_a_photo_turned_by_its_exif_orientation_prints_upright_resampled_or_not(
         stored.paste((0, 0, 255), (0, 0, side, side))  # its left half blue: the top once turned upright
         exif = stored.getexif()
         exif[0x0112] = 6
-        stored.save(root / f"layouts/mini/images/{name}.jpg", exif=exif.tobytes())
+        more = {"save_all": True, "append_images": [Image.new("RGB", (2 * side, side), "green")]} if kind == "MPO" else {}
+        stored.save(root / f"layouts/mini/images/{name}.jpg", kind, exif=exif.tobytes(), **more)
     result = run(root, "build", "mini")
     assert result.exit_code == 0, result.output
     with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:

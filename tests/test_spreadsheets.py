@@ -301,13 +301,98 @@ def test_a_workbook_of_shared_texts_as_excel_writes_is_read_with_its_escapes(pro
     path = xlsx_table(proj, "turn")
     convert(proj, path, "yaml", "--out", str(folder / "back.yaml"))
     assert "text: typed _x0041_ as is" in (folder / "back.yaml").read_text(encoding="utf-8")
-    # (openpyxl drops the "x005F_" of a shared text: a typed _x0041_ is read as Excel's A there)
     rezip(path, lambda name, data: data.replace(b"an escaped B", b"an escaped _x0042_"))
     assert len(_with_shared_texts(path)) > 10
     convert(proj, path, "yaml", "--out", str(folder / "back.yaml"), "--force")
     back = (folder / "back.yaml").read_text(encoding="utf-8")
     assert "text: an escaped B" in back, back
     assert run(proj, "validate", GAME).exit_code == 0
+
+
+def test_a_shared_text_is_read_as_typed_its_runs_joined(proj):
+    """openpyxl drops every "x005F_" of a shared text: a text typed "_x0041_" in Excel (which writes it
+    _x005F_x0041_) printed "A", and one typed "x005F_" lost it, with exit 0. A rich text's runs are joined, its
+    phonetic guide left out."""
+    folder = proj / "cards" / GAME
+    path = xlsx_table(proj, "turn")
+    _with_shared_texts(path)
+    rezip(path, lambda name, data: data.replace(b"<si><t>The jungle grows</t></si>", (
+        "<si><r><t>The </t></r><r><rPr><b/></rPr><t>jungle</t></r><r><t xml:space='preserve'> grows</t></r>"
+        "<rPh sb='0' eb='1'><t>ジャ</t></rPh></si>").encode()).replace(b"Fight dinosaurs", b"Fight _x005F_x0041_ x005F_"))
+    convert(proj, path, "yaml", "--out", str(folder / "back.yaml"))
+    titles = [item["title"] for item in yaml.safe_load((folder / "back.yaml").read_text(encoding="utf-8"))]
+    assert titles[:2] == ["The jungle grows", "Fight _x0041_ x005F_"], titles
+
+
+@pytest.mark.parametrize("code, value", [("000", 7), ("0.0%", 0.5), ("# ?/?", 0.5), ("0", 1.5)])
+def test_a_number_shown_otherwise_than_its_text_is_refused_in_a_text_field(proj, code, value):
+    """A number cell formatted to show 007, 50.0% or 1/2 printed 7 or 0.5 in a text field, with exit 0; in a
+    number field it is read as the number it is."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    for column in (1, 2):  # step (an int field), title (a text one)
+        cell = book.active.cell(row=2, column=column, value=value if column == 2 else 1)
+        cell.number_format = code
+    book.save(path)
+    assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
+        f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell ({value}) is formatted as '{code}', so the sheet "
+        "shows it otherwise than its text field would print it: format the cell as text and type the text"]
+    for code in ("General", "GENERAL", "@", "0"):
+        book.active.cell(row=2, column=2, value=7).number_format = code
+        book.save(path)
+        assert run(proj, "validate", GAME).exit_code == 0, code
+
+
+@pytest.mark.parametrize("part, encoding", [("xl/worksheets/sheet1.xml", "utf-8"), ("xl/styles.xml", "utf-16")])
+def test_a_part_declaring_a_document_type_is_refused_before_its_entities_expand(proj, part, encoding):
+    """No spreadsheet program writes a DOCTYPE in a workbook: one of entities nested three deep in 3 MB of sheet
+    XML gave a cell of 300 MB (16 s, 1 GB). Here a small one, in any encoding."""
+    path = xlsx_table(proj, "turn")
+
+    def declared(name, data):
+        if name != part:
+            return data
+        text = data.decode().replace('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>', "")
+        return ('<?xml version="1.0" encoding="%s"?><!DOCTYPE x [<!ENTITY a "jungle">]>' % encoding
+                + text.replace("The jungle grows", "The &a; grows")).encode(encoding)
+    rezip(path, declared)
+    assert errors(proj)[-1] == (f"cards/{GAME}/turn.xlsx: error: part '{part}' of the workbook declares a document "
+                                "type (<!DOCTYPE>), which no spreadsheet program writes (a workbook's XML has none): "
+                                "the file is damaged")
+
+
+def test_a_number_typed_in_an_enum_of_texts_is_read_as_the_value_it_shows(proj):
+    """A rank typed 2 in a workbook is the number 2 (a spreadsheet makes it one), and the ranks are the texts
+    "A", "2"...: every such card was refused, "'2' is not a known rank (did you mean '2'?)"."""
+    folder = proj / "cards" / GAME
+    path = xlsx_table(proj, "cards")
+    book = openpyxl.load_workbook(path)
+    column = [c.value for c in book.active[1]].index("rank") + 1
+    numbers = 0
+    for row in range(2, book.active.max_row + 1):
+        if (cell := book.active.cell(row, column)).value.isdigit():
+            cell.value, numbers = int(cell.value), numbers + 1
+    book.save(path)
+    assert numbers == 36
+    assert run(proj, "validate", GAME).exit_code == 0
+    convert(proj, path, "yaml", "--out", str(folder / "back.yaml"))
+    assert "rank: '2'" in (folder / "back.yaml").read_text(encoding="utf-8")
+
+
+def test_a_table_reads_the_first_sheet_a_spreadsheet_program_shows_not_a_hidden_one(proj):
+    """A hidden sheet before the table's was read instead: the sheet a spreadsheet opens at, and edits, printed
+    nowhere, with exit 0."""
+    folder = proj / "cards" / GAME
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    hidden = book.create_sheet("old turn", 0)
+    hidden.append(["step", "title", "icon"])
+    hidden.append([1, "An old title", "jungle"])
+    hidden.sheet_state = "hidden"
+    book.save(path)
+    convert(proj, path, "yaml", "--out", str(folder / "back.yaml"))
+    back = (folder / "back.yaml").read_text(encoding="utf-8")
+    assert "The jungle grows" in back and "An old title" not in back
 
 
 @pytest.mark.parametrize("column, value, said", [
@@ -576,6 +661,7 @@ def test_cells_of_yaml_flow_text_share_the_tables_count_of_values(tmp_path):
     (b'<c r="B3" t="d"><v>soon</v></c>', "this date cell holds 'soon', which is no date"),
     (b'<c r="B3" t="e"><v>#N/A</v></c>', "this cell holds the error value '#N/A'"),  # (was the text #N/A)
     (b'<c r="B3" s="x"><v>4</v></c>', "this cell's style is 'x', where a workbook writes a number"),
+    (b'<c r="B3" s="999"><v>4</v></c>', "this cell's style is '999', and the workbook has "),  # (a refusal of no cell)
 ])
 def test_a_damaged_cell_is_refused_at_its_cell(proj, cell, message):
     """A cell whose value openpyxl cannot read failed the whole workbook, naming the file alone; some it read

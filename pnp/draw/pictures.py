@@ -16,11 +16,11 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
-from PIL import Image, ImageOps
+from PIL import Image, ImageFile, ImageOps
 from reportlab.pdfgen.canvas import Canvas
 
-from ..model.images import (DEEP_MODES, IMAGE_FORMATS, MAX_IMAGE_BYTES, TURNED, checked_image, colour_keyed,
-                            opened_image, orientation)
+from ..model.images import (DEEP_MODES, IMAGE_FORMATS, JPEG_KINDS, MAX_IMAGE_BYTES, TURNED, checked_image,
+                            colour_keyed, opened_image, orientation)
 from ..project import Project, read_project_file
 from ..report import Mark
 
@@ -140,9 +140,9 @@ def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
     """The open picture `image` resampled to `size` (Lanczos; a JPEG decoded at a reduced scale first, which
     costs a fraction of the time and memory), as JPEG when it was one, else as PNG: Pillow's encoders give the
     same bytes for the same pixels, so a rebuild gives the same PDF."""
-    was_jpeg = image.format == "JPEG" and image.mode in ("L", "RGB")
+    was_jpeg = image.format in JPEG_KINDS and image.mode in ("L", "RGB")
     held = orientation(image)
-    if image.format == "JPEG":  # at least `size` as stored: the decoder skips what Lanczos would average away
+    if image.format in JPEG_KINDS:  # at least `size` as stored: the decoder skips what Lanczos would average away
         image.draft(image.mode, size[::-1] if held in TURNED else size)
     if held != 1:  # upright, as viewers show it (`size` is upright)
         image = ImageOps.exif_transpose(image)
@@ -173,7 +173,20 @@ def _eight_bits(image: Image.Image) -> Image.Image:
             opacity[key] = 0
             grey.putalpha(samples.point(opacity, "L"))
         return grey
+    if isinstance(key := image.info.get("transparency"), int) and (depth := _LOW_GREY_DEPTHS.get(_raw_mode(image))):
+        # Pillow reads a 2- or 4-bit grey as 8-bit samples (3 of 2 bits as 255) and keeps the PNG's key unscaled
+        # (3): no sample matched it, and the transparent grey printed
+        image.info["transparency"] = key * 255 // (2**depth - 1)
     return image.convert("RGBA" if _transparent(image) else "RGB")
+
+
+_LOW_GREY_DEPTHS = {"L;2": 2, "L;4": 4}  # Pillow's raw modes of a PNG's greys of fewer than 8 bits -> the bits
+
+
+def _raw_mode(image: Image.Image) -> str:
+    """How the file stores the picture's samples, as Pillow names it (read before its pixels are decoded)."""
+    tiles = image.tile if isinstance(image, ImageFile.ImageFile) else []
+    return tiles[0].args if tiles and isinstance(tiles[0].args, str) else ""
 
 
 def _transparent(image: Image.Image) -> bool:

@@ -17,6 +17,10 @@ from ..project import Project, open_project_file
 from ..report import Mark
 
 IMAGE_FORMATS = ("PNG", "JPEG", "WEBP")  # Pillow's names; ReportLab draws each of them
+# What Pillow calls a JPEG it opened: a phone's photo with a second picture after it (a preview, a depth map) is
+# a multi-picture JPEG, "MPO", read as its first picture (it was taken for no JPEG: its EXIF orientation was not
+# read, and a portrait photo printed on its side)
+JPEG_KINDS = frozenset({"JPEG", "MPO"})
 # a picture printed 600 x 400 mm at 300 dpi is 33 million pixels; ReportLab embeds every pixel, and a picture
 # of 100 million took 16 s and 1.8 GB to build: more is a mistake or a decompression bomb
 MAX_IMAGE_PIXELS = 40_000_000
@@ -54,7 +58,7 @@ def padded(file_bytes: int, size: tuple[int, int]) -> bool:
 def orientation(image: "Image.Image") -> int:
     """A JPEG's or WebP's EXIF orientation (1: upright), read from its header. A PNG's is not read: Pillow
     decodes the whole picture to find it, and cameras write JPEG."""
-    if image.format not in ("JPEG", "WEBP"):
+    if image.format not in JPEG_KINDS | {"WEBP"}:
         return 1
     found = image.getexif().get(ORIENTATION, 1)
     return found if isinstance(found, int) else 1

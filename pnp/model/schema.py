@@ -231,14 +231,21 @@ class Enum(Field):
                             "enums)")
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
-        if value in self.values:
+        # one of the values as it is written: Python's == takes yes for 1 and 1.0 for 1 (an enum of 1 took a
+        # `yes`, and the card printed 'True')
+        if any(type(v) is type(value) and v == value for v in self.values):
+            return
+        if (twin := next((v for v in self.values if str(v) == str(value)), None)) is not None:
+            # (2 where the values are the texts "2", "3"...: it was said not to be one, "did you mean '2'?")
+            yield (f"{shown(value)} is {type_name(value)}, and the {self.label} {shown(twin)} is {type_name(twin)}: "
+                   "write it as the enum's values are written (quoted, or not)"), mark
             return
         if len(self.values) > 12 and self.label != "these values":  # a long list reads better by name
             yield f"'{value}' is not a known {self.label} (see enums.{self.label} in game.yaml)" \
                   f"{did_you_mean(value, self.values)}", mark
             return
-        shown = ", ".join(str(v) for v in self.values)
-        yield f"'{value}' is not one of {shown}{did_you_mean(value, self.values)}", mark
+        listed = ", ".join(str(v) for v in self.values)
+        yield f"'{value}' is not one of {listed}{did_you_mean(value, self.values)}", mark
 
 
 class Ref(Field):
@@ -380,6 +387,11 @@ class Map(Field):
         for k, v in value.items():
             if self.keys is not None:
                 yield from self.keys.check(k, value.key_mark(k), ctx)
+            elif isinstance(k, bool) or not isinstance(k, (str, int, float)) or k != k:
+                # (YAML reads a key yes or no as true or false: a card listing its votes printed 'True=3')
+                kind = "not a number (NaN)" if k != k else type_name(k)
+                yield (f"key {shown(str(k))} is {kind}: a map's keys are text or numbers; quote it (YAML reads yes, "
+                       "no, on and off as true/false, and 2024-01-02 as a date)"), value.key_mark(k)
             yield from self.value.check(v, value.mark_of(k), ctx)
         if self.min_total is not None or self.max_total is not None:
             total = sum(v for v in value.values() if _is_number(v))

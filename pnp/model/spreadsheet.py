@@ -6,6 +6,7 @@ YAML flow text in one cell, e.g. [a, b] or {plants: 2}. Every value is marked wi
 column (and the sheet, for a workbook), so a message points at the cell."""
 
 import csv
+import dataclasses
 import datetime
 import io
 import math
@@ -91,24 +92,22 @@ def _csv_rows(path: Path, shown: str) -> Rows:
 
 
 def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
-    """(row number, [cell value]) per row of one sheet (the first unless `sheet` names one), and the name
-    messages use for it: file[sheet]."""
-    import openpyxl  # only workbooks need it: CSV and YAML games load without it
-
+    """(row number, [cell value]) per row of one sheet (the first not hidden unless `sheet` names one), and the
+    name messages use for it: file[sheet]."""
     try:
         with zipfile.ZipFile(path) as z:
             _check_parts(z, shown)
             _check_number_formats(z, shown)
             _check_sheet_count(z, shown)
         # not data_only: a formula cell is seen as one (and refused) instead of read as the value it last showed
-        book = openpyxl.load_workbook(path, read_only=True, data_only=False)
+        book = _open_workbook(path)
     except LoadError:
         raise
     except Exception as e:  # noqa: BLE001 - zip, XML and openpyxl errors alike: a file Excel did not write
         raise LoadError(f"not a readable .xlsx workbook ({type(e).__name__}: {e})", Mark(shown)) from None
     try:
-        if sheet is None:
-            ws = book.worksheets[0]
+        if sheet is None:  # the first a spreadsheet program shows: a hidden sheet before it was read instead
+            ws = next((ws for ws in book.worksheets if ws.sheet_state == "visible"), book.worksheets[0])
         elif sheet in book.sheetnames:
             ws = book[sheet]
         else:
@@ -124,6 +123,40 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     finally:
         book.close()
     return rows, where
+
+
+def _open_workbook(path: Path) -> Any:
+    """openpyxl's read-only workbook of `path` (as its load_workbook opens one; imported here: CSV and YAML games
+    load without it), its shared texts read as they are
+    written: openpyxl drops every "x005F_" in one, so a text typed "_x0041_" in Excel (which writes it
+    _x005F_x0041_) printed "A", and one typed "x005F_" lost it; _unescaped reads the escapes."""
+    from openpyxl.reader.excel import ExcelReader
+    from openpyxl.xml.constants import SHARED_STRINGS
+
+    class Reader(ExcelReader):
+        def read_strings(self) -> None:
+            part = self.package.find(SHARED_STRINGS)
+            if part is not None:
+                with self.archive.open(part.PartName[1:]) as source:
+                    self.shared_strings = _shared_texts(source)
+
+    reader = Reader(path, read_only=True, data_only=False)
+    reader.read()
+    return reader.wb
+
+
+def _shared_texts(source: Any) -> list[str]:
+    """The texts of a workbook's shared-strings part, each as written: its own text, or its runs' texts joined
+    (a rich text's formatting and phonetic guides left out, as openpyxl's reader does)."""
+    from xml.etree.ElementTree import iterparse
+
+    texts = []
+    for _, element in iterparse(source):
+        if element.tag.rpartition("}")[2] == "si":
+            runs = [element, *(child for child in element if child.tag.rpartition("}")[2] == "r")]
+            texts.append("".join(t.text or "" for run in runs for t in run if t.tag.rpartition("}")[2] == "t"))
+            element.clear()
+    return texts
 
 
 _CELL_NAME = re.compile(r"([A-Z]{1,3})([0-9]{1,12})")
@@ -244,6 +277,9 @@ def _cell_problem(cell: Any, sheet: Any) -> str | None:
     style = cell.get("s")
     if style and not (style.isascii() and style.isdigit()):  # (none or empty: the first style, as openpyxl reads it)
         return f"this cell's style is {shown(style)}, where a workbook writes a number: the file is damaged"
+    if style and int(style) >= (styles := len(sheet.parent._cell_styles)):  # (its number format is read)
+        return (f"this cell's style is {shown(style)}, and the workbook has {styles:,} (numbered from 0): the file "
+                "is damaged")
     parts = {child.tag.rpartition("}")[2]: child.text for child in cell}
     value, check = parts.get("v") or None, _VALUE_CHECKS.get(cell.get("t", "n"))  # (as openpyxl: no text, no
     if value is None or "f" in parts or check is None:  # value; inline texts read as they are; a formula is
@@ -315,6 +351,11 @@ def _check_parts(book: zipfile.ZipFile, shown: str) -> None:
         if info.file_size > MAX_XML_PART_BYTES:
             raise LoadError(f"part '{info.filename}' of the workbook unpacks to {info.file_size / 2**20:,.1f} MB; "
                             f"pnp reads at most {MAX_XML_PART_BYTES // 2**20} MB of XML per part", Mark(shown))
+        if _declares_a_document_type(book, info):
+            # (its entities expand: 3 MB of sheet XML gave a cell of 300 MB, 16 s and 1 GB)
+            raise LoadError(f"part '{info.filename}' of the workbook declares a document type (<!DOCTYPE>), which "
+                            "no spreadsheet program writes (a workbook's XML has none): the file is damaged",
+                            Mark(shown))
     for info in infos:
         if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
             raise LoadError(f"part '{info.filename}' of the workbook is packed "
@@ -378,6 +419,32 @@ def _is_xml(book: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
     return False
 
 
+class _FirstElement(Exception):
+    """The parse of a part reached its first element: what may come before it (its declarations) was read."""
+
+
+def _declares_a_document_type(book: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
+    """Whether an XML part of the workbook declares a document type, read up to its first element (where a
+    declaration must be), in whatever encoding it is written."""
+    import pyexpat
+
+    parser = pyexpat.ParserCreate()
+    declared = []
+
+    def first_element(*_: object) -> None:
+        raise _FirstElement
+
+    parser.StartDoctypeDeclHandler = lambda *_: declared.append(True)
+    parser.StartElementHandler = first_element
+    with book.open(info) as part:
+        try:
+            while (chunk := part.read(1 << 16)) and not declared:
+                parser.Parse(chunk, False)
+        except (_FirstElement, pyexpat.ExpatError):  # (XML that does not parse is refused where it is read)
+            pass
+    return bool(declared)
+
+
 def _sheet_rows(ws: Any, where: str) -> Rows:
     """(row number, [cell value]) of every row holding a cell, however large the sheet's <dimension> says
     it is (openpyxl's read-only mode stops there); a formula cell is refused: pnp runs none."""
@@ -395,9 +462,36 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
             if cell.data_type == "f":
                 raise LoadError(f"this cell holds a formula ({shown(getattr(cell.value, 'text', cell.value))}); pnp reads what a cell holds and "
                                 "runs no formula: type the value, or make the cell text", Mark(where, n, col))
-            values.append(_unescaped(cell.value) if isinstance(cell.value, str) else cell.value)
+            values.append(_unescaped(cell.value) if isinstance(cell.value, str) else _number_as_shown(cell))
         rows.append((n, values))
     return rows
+
+
+@dataclasses.dataclass(frozen=True)
+class _FormattedNumber:
+    """A number cell whose number format shows it otherwise than as it is (007, 50%, 1/2): a text field would
+    print what the cell holds (7, 0.5), not what the sheet shows; a number field reads the number."""
+
+    value: int | float
+    format: str
+
+    def __str__(self) -> str:
+        return str(_plain_number(self.value))
+
+
+# Number formats that show a number as its text is (Text shows a number cell as General does; "0" a whole one)
+_SHOWN_AS_IT_IS = {"general", "@"}  # (in any case: a format code's words are)
+
+
+def _number_as_shown(cell: Any) -> Any:
+    """A cell's value, a number kept with its format when that format shows it otherwise (_FormattedNumber)."""
+    value = cell.value
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return value
+    shape = cell.number_format or "General"
+    if shape.lower() in _SHOWN_AS_IT_IS or (shape == "0" and float(value).is_integer()):
+        return value
+    return _FormattedNumber(value, shape)
 
 
 # How a workbook writes a character XML cannot hold (a carriage return, a control character) in a text: _x000D_,
@@ -561,7 +655,7 @@ _DATES_AND_TIMES = (datetime.date, datetime.time, datetime.timedelta)  # (a date
 
 def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     """_cell's value of a cell that holds one value."""
-    value = _plain_number(value)
+    value = _plain_number(_number_of(value, field, mark))
     if isinstance(value, float) and not math.isfinite(value):  # <v>1e999</v>: printed 'inf' in a text field
         raise LoadError(f"this cell's number ({value}) is not a finite number", mark)
     if isinstance(value, str) and (control := control_problem(value)):  # the rule of a YAML table's text
@@ -576,14 +670,26 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
                         "cell as text (or a number) and type the value", mark)
     if isinstance(field, Str):  # str, text, id, icon: the cell as written
         return cell_text(value)
+    if isinstance(field, Enum):  # the value the cell shows (a "2" typed in a workbook is the number 2)
+        text = cell_text(value).strip()
+        return next((v for v in field.values if text in (cell_text(v), str(v))), value)  # (true as written, or True)
     if not isinstance(value, str):
         return value  # a workbook's number or true/false, already typed
     text = value.strip()
     if isinstance(field, TrueFalse):
         return {"true": True, "false": False, "yes": True, "no": False}.get(text.lower(), value)
-    if isinstance(field, Enum):
-        return next((v for v in field.values if text in (cell_text(v), str(v))), value)  # as written: true (or True)
     return _scalar(text)  # a number, or a field the table does not declare
+
+
+def _number_of(value: object, field: Field | None, mark: Mark) -> object:
+    """The number of a _FormattedNumber (any other value as it is); LoadError at `mark` in a text `field`."""
+    if not isinstance(value, _FormattedNumber):
+        return value
+    if isinstance(field, Str):
+        raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it "
+                        "otherwise than its text field would print it: format the cell as text and type the text",
+                        mark)
+    return value.value
 
 
 def _scalar(text: str) -> int | float | str:

@@ -20,7 +20,7 @@ TABLE_FIELDS = {
                     "(.csv, .xlsx: a header row of field names, then a row per item); default: <table name>.yaml, "
                     "else <table name>.csv or .xlsx, whichever exists"},
     "sheet": {"type": "str", "required": False,
-              "doc": "for an .xlsx file: the sheet holding the table (default: the first)"},
+              "doc": "for an .xlsx file: the sheet holding the table (default: the first not hidden)"},
     "files": {"type": "list", "of": "str", "required": False,
               "doc": "several files whose items make one table, in this order (instead of `file`)"},
     "fields": {"type": "any", "doc": "each field's name and its type (see Field types)"},
@@ -45,8 +45,9 @@ def load_tables(game: GameShape, tables: Record, chk: CheckerShape) -> None:
                                tables.key_mark(name))
         files = spec.get("files") or [spec.get("file") or default_file(game.folder, name)]
         _refuse_ignored_keys(spec, files, chk)
+        read: dict[Path, str] = {}  # each file read so far (after links) -> as files: names it
         for fname in files:
-            data = _read(game, spec, name, fname, chk)
+            data = _read(game, spec, name, fname, chk, read)
             if data is None:
                 continue
             for i, item in enumerate(data):
@@ -84,24 +85,30 @@ def _files_found(folder: Path, name: str) -> list[str]:
     return [f"{name}{suffix}" for suffix in (".yaml",) + SPREADSHEETS if (folder / f"{name}{suffix}").exists()]
 
 
-def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShape) -> MarkedList | None:
-    """One file of a table as a MarkedList, or None (reported) when it cannot be read."""
+def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShape,
+          read: dict[Path, str]) -> MarkedList | None:
+    """One file of a table as a MarkedList, or None (reported) when it cannot be read or was `read` before (its
+    items were each said twice as their own first, at the same line)."""
     mark = spec.mark_of("files" if "files" in spec else "file")
-    shown = game.project.rel(game.folder / fname)
+    file_shown = game.project.rel(game.folder / fname)
     try:
         path = game.file(fname, mark, "table file")
+        if path in read:
+            chk.error(f"files: names the file {shown(read[path])} twice (again as {shown(fname)})", mark)
+            return None
+        read[path] = fname
         if path.suffix.lower() in SPREADSHEETS:
-            data = read_table(path, shown, Schema(spec.get("fields"), game.enums), spec.get("sheet"))
+            data = read_table(path, file_shown, Schema(spec.get("fields"), game.enums), spec.get("sheet"))
         else:
-            data = load_data_file(path, shown)
+            data = load_data_file(path, file_shown)
     except (LoadError, DataError) as e:
         chk.report.add(e)
         game.broken.add(name)
         return None
     if data is None:
-        return MarkedList(mark=Mark(shown, 1, 1))
+        return MarkedList(mark=Mark(file_shown, 1, 1))
     if not isinstance(data, MarkedList):
-        chk.error(f"expected a list of {name} (one '- ' entry each)", getattr(data, "mark", None) or Mark(shown, 1, 1))
+        chk.error(f"expected a list of {name} (one '- ' entry each)", getattr(data, "mark", None) or Mark(file_shown, 1, 1))
         game.broken.add(name)
         return None
     return data
