@@ -120,18 +120,9 @@ def not_an_export(project: "Project", folder: Path, game_id: str, fmt: str) -> s
         return f"is a link (to {os.readlink(folder)}), which an export would replace"
     if not folder.is_dir():
         return "is a file pnp did not write"
-    record = folder / MANIFEST
-    said = "which no export wrote (its {record} does not list it)"
-    try:
-        manifest = Manifest.read(record, project.rel(record))
-        listed = {entry["path"] for entry in manifest.files}
-        made = (manifest.head.get("game"), manifest.head.get("format"))
-        if made != (game_id, fmt):
-            return f"holds the {made[1]} export of {made[0]}, which the {fmt} export of {game_id} would replace"
-    except (UsageError, OSError, TypeError, KeyError):  # none, or not one pnp wrote: it lists nothing
-        listed = set()
-        if record.exists() or record.is_symlink():  # (said so: "does not list it" sent the user to read it)
-            said = "and its {record}, which lists an export's files, is not one an export writes"
+    made, listed, said = _record_of(project, folder / MANIFEST)
+    if made is not None and made != (game_id, fmt):
+        return f"holds the {made[1]} export of {made[0]}, which the {fmt} export of {game_id} would replace"
     for path in sorted(folder.rglob("*")):
         name = path.relative_to(folder).as_posix()
         if _file_managers_own(path):  # made by looking at the folder
@@ -139,6 +130,22 @@ def not_an_export(project: "Project", folder: Path, game_id: str, fmt: str) -> s
         if name != MANIFEST and name not in listed and (path.is_symlink() or not path.is_dir()):
             return f"holds {name}, " + said.format(record=MANIFEST)
     return None
+
+
+_UNLISTED = "which no export wrote (its {record} does not list it)"
+
+
+def _record_of(project: "Project", record: Path) -> tuple[tuple[Any, Any] | None, set[str], str]:
+    """What an export folder's record says: the (game, format) it was made as (None when there is no record
+    pnp wrote), the files it lists, and how a file it does not list is said."""
+    try:
+        manifest = Manifest.read(record, project.rel(record))
+        return ((manifest.head.get("game"), manifest.head.get("format")), {entry["path"] for entry in manifest.files},
+                _UNLISTED)
+    except (UsageError, OSError, TypeError, KeyError):  # none, or not one pnp wrote: it lists nothing
+        if record.exists() or record.is_symlink():  # (said so: "does not list it" sent the user to read it)
+            return None, set(), "and its {record}, which lists an export's files, is not one an export writes"
+        return None, set(), _UNLISTED
 
 
 def _written(project: "Project", studio: "Studio", fmt: str, folder: Path, options: dict[str, Any], jobs: int,
