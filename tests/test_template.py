@@ -553,12 +553,16 @@ def test_a_lazy_filter_result_and_a_loop_are_read_only_where_they_were_made():
         "{% for i in [[1]] recursive %}{% if i is number %}{% set ns.r = loop %}{% else %}{{ loop(i) }}{% endif %}"
         "{% endfor %}{% macro lazy() %}{{ names | join }}{% endmacro %}{% macro listed() %}{{ kept | join }}"
         "{% endmacro %}{% macro changed(x) %}{{ ns.l.changed(x) }}{% endmacro %}"
-        "{% macro inner(x) %}{{ ns.r.changed(x) }}{% endmacro %}", {})
+        "{% macro inner(x) %}{{ ns.r.changed(x) }}{% endmacro %}{% macro inside() %}{{ names.items | list | length }}"
+        "{% endmacro %}", {})
     assert [template.render("{{ macros.listed() }}", {"macros": macros}) for _ in range(2)] == ["AB", "AB"]
     for call, what in (("lazy()", "this filter's result"), ("changed(1)", "this loop"), ("inner(1)", "this loop")):
         with pytest.raises(ExprError) as e:
             template.render(f"{{{{ macros.{call} }}}}", {"macros": macros})
         assert e.value.message.startswith(f"{what}") and "was made elsewhere" in e.value.message, call
+    with pytest.raises(ExprError) as e:  # the iterator it holds was reachable as `.items`: the first card read
+        template.render("{{ macros.inside() }}", {"macros": macros})  # it whole, the others printed 0
+    assert "has no attribute 'items'" in e.value.message
     assert template.render("{% for k in [1, 1, 2] %}{{ loop.changed(k) }}{% endfor %}{% for i in [[1, [2]]] recursive %}"
                            "{% if i is number %}{{ i }}{% else %}{{ loop(i) }}{% endif %}{% endfor %}"
                            "{% set g = [1] | map('string') %}{{ g | join }}{{ g | join }}", {}) == "TrueFalseTrue121"
