@@ -52,6 +52,37 @@ class recording:
             stack[-1].update(self.reads)
 
 
+class _Refused(set[Read]):
+    """The reads of a refusing_reads block: none may be made (each is refused with `message`)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def add(self, key: Read) -> None:
+        raise ValueError(self.message)
+
+    def update(self, *keys: Iterable[Read]) -> None:
+        raise ValueError(self.message)
+
+
+class refusing_reads:
+    """`with refusing_reads(message):` any read of the data inside it (a table, the components, the glossary)
+    fails with ValueError(message): for work whose reads no one could note, done before the data is whole."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __enter__(self) -> None:
+        stack = getattr(_local, "stack", None)
+        if stack is None:
+            stack = _local.stack = []
+        stack.append(_Refused(self.message))
+
+    def __exit__(self, *exc: object) -> None:
+        _local.stack.pop()
+
+
 def note(key: Read) -> None:
     """Note one read in the innermost recording (none: nobody asks)."""
     stack = getattr(_local, "stack", None)
