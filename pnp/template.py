@@ -459,7 +459,11 @@ def _refuse_unprintable(value: object) -> None:
         shown = f"<{getattr(value, '__qualname__', type(value).__name__)}"
     else:
         shown = repr(value)
-        if " at 0x" not in shown:
+        if shown.startswith("<") and " at 0x" not in shown:  # an object with no literal form, by Python's
+            # convention: `[macros]` printed '[<TemplateModule memory:7f9054e10f10>]', another address on every
+            # run, and `self` or `loop` what Jinja calls them
+            shown = f"<{type(value).__name__}"
+        elif " at 0x" not in shown:
             return
     raise LimitError(f"{_short(shown.split(' at 0x')[0], 60)}> is a function or an object, not a value, and "
                      "cannot be printed (is a '()' missing after a name?)")
