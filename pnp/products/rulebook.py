@@ -129,7 +129,7 @@ def _set_problems(studio: Studio, text: str) -> list[tuple[str, Mark | None]]:
     problem found only on another paper is said with that paper."""
     said: list[tuple[str, Mark | None]] = []
     content = _title_content(studio, text)
-    papers = [studio.paper] + [size for size in (tuple(v * MM for v in mm) for mm in PAPER_SIZES.values())
+    papers = [studio.paper] + [size for size in ((w * MM, h * MM) for w, h in PAPER_SIZES.values())
                                if size != studio.paper]
     on_built: set[Mark | None] = set()  # the places of the problems found on the build's paper
     for paper in papers:
@@ -140,7 +140,7 @@ def _set_problems(studio: Studio, text: str) -> list[tuple[str, Mark | None]]:
                 on_built.add(problem[1])
                 said.append(problem)
             elif problem[1] not in on_built:  # found only there: said with the paper
-                name = next(name for name, mm in PAPER_SIZES.items() if tuple(v * MM for v in mm) == paper)
+                name = next(name for name, (w, h) in PAPER_SIZES.items() if (w * MM, h * MM) == paper)
                 said.append((f"{problem[0]} (on {name} paper: a rulebook prints on every paper pnp offers)",
                              problem[1]))
     return said
