@@ -459,7 +459,11 @@ def _refuse_unprintable(value: object) -> None:
         shown = f"<{getattr(value, '__qualname__', type(value).__name__)}"
     else:
         shown = repr(value)
-        if " at 0x" not in shown:
+        if shown.startswith("<") and " at 0x" not in shown:  # an object with no literal form, by Python's
+            # convention: `[macros]` printed '[<TemplateModule memory:7f9054e10f10>]', another address on every
+            # run, and `self` or `loop` what Jinja calls them
+            shown = f"<{type(value).__name__}"
+        elif " at 0x" not in shown:
             return
     raise LimitError(f"{_short(shown.split(' at 0x')[0], 60)}> is a function or an object, not a value, and "
                      "cannot be printed (is a '()' missing after a name?)")
@@ -678,17 +682,17 @@ class _Guarded:
     """A loop's iterable that checks the time budget as it goes (wrapped round every `{% for %}`), and notes the
     evaluation the loop ran in: its `loop` object is read only there (see _Env.getattr)."""
 
-    __slots__ = ("items", "made_in")
+    __slots__ = ("_items", "_made_in")  # (named with '_': the sandbox keeps them from templates)
 
     def __init__(self, items: Any) -> None:  # what `{% for %}` loops over: a template's value
-        self.items = items
-        self.made_in = _budget.evaluation
+        self._items = items
+        self._made_in = _budget.evaluation
 
     def __len__(self) -> int:
-        return len(self.items)
+        return len(self._items)
 
     def __iter__(self) -> Iterator[object]:
-        for value in self.items:
+        for value in self._items:
             tick()
             yield value
 
@@ -696,7 +700,7 @@ class _Guarded:
 def _check_loop_here(loop: LoopContext) -> None:
     """A `for`'s loop object is read only by the evaluation it ran in (one kept in a namespace at the top of
     macros.j2 answered loop.changed(card.kind) from the card drawn before)."""
-    _refuse_elsewhere(getattr(loop._iterable, "made_in", _budget.evaluation), "loop", "read")
+    _refuse_elsewhere(getattr(loop._iterable, "_made_in", _budget.evaluation), "loop", "read")
 
 
 class _Lazy:
@@ -704,18 +708,18 @@ class _Lazy:
     the evaluation that made it: one made at the top of macros.j2 was used up by the first item that read it,
     and every later item printed nothing in its place (what an item prints hung on the items drawn before it)."""
 
-    __slots__ = ("items", "made_in")
+    __slots__ = ("_items", "_made_in")  # (named with '_': `.items` gave templates the iterator itself, unchecked)
 
     def __init__(self, items: Iterator[object]) -> None:
-        self.items = items
-        self.made_in = _budget.evaluation
+        self._items = items
+        self._made_in = _budget.evaluation
 
     def __iter__(self) -> "_Lazy":
         return self
 
     def __next__(self) -> object:
-        _refuse_elsewhere(self.made_in, "filter's result (read once: `| list` keeps it)", "read")
-        value = next(self.items)
+        _refuse_elsewhere(self._made_in, "filter's result (read once: `| list` keeps it)", "read")
+        value = next(self._items)
         tick(_size(value) or 1)
         return value
 

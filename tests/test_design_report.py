@@ -262,6 +262,20 @@ def test_histogram_bars_are_labelled_apart(values, labels):
         assert bins.labels[:len(labels)] == labels
 
 
+@pytest.mark.parametrize("values, bars", [
+    # 0.6 / 0.2 is 2.9999999999999996: each 0.6 was counted in the bar '0.4-0.6', 1.2 in '1-1.2'
+    ([0.0, 0.3, 0.6, 0.6, 0.7, 1.2, 2.0], ["0-0.2", "0.2-0.4", "0.6-0.8", "0.6-0.8", "0.6-0.8", "1.2-1.4", "2-2.2"]),
+    ([0.1 * i for i in range(4)], ["0-0.025", "0.1-0.125", "0.2-0.225", "0.3-0.325"]),
+    # whole numbers past a float's 53 bits: 10**18 + 1 was counted as 10**18
+    ([10**18, 10**18 + 1, 10**18 + 2], ["1000000000000000000", "1000000000000000001", "1000000000000000002"]),
+])
+def test_a_value_is_counted_in_the_bar_whose_label_holds_it(values, bars):
+    from pnp.insight.tables import Bins
+
+    bins = Bins(values)
+    assert [bins.labels[bins.index(v)] for v in values] == bars
+
+
 def test_an_axis_to_a_huge_number_writes_its_ticks_short(tmp_path):
     # weights of +-9e+99: ReportLab wrote each whole tick with '%.0f', 101 digits of the float ("1000...0159028
     # 9110975...") running over one another along the axis

@@ -389,3 +389,18 @@ def test_a_layout_made_a_link_out_of_the_project_then_a_file_again_is_shown_as_a
     _write(layout, text)
     preview.refresh()
     assert seen(preview) == seen_fresh(root) and preview.state["status"] == "ok"
+
+
+@pytest.mark.parametrize("before, after", [
+    ({1: "a"}, {True: "a"}),  # equal keys that print otherwise
+    ({0.0: 1}, {-0.0: 1}),
+    ({"a": 1, "b": 2}, {"b": 2, "a": 1}),  # equal mappings printed in another order
+])
+def test_mappings_that_print_otherwise_are_not_the_same_value(before, after):
+    """A derived field's value turning from {1: 'a'} to {True: 'a'} (equal) was taken as unchanged: the preview
+    kept the face printing it as it was before the edit, and a fresh preview printed the other."""
+    from pnp.model.load import Record
+    from pnp.model.reads import same
+
+    assert not same(before, after) and same(before, dict(before))
+    assert not same(Record(before), Record(after)) and same(Record(before), Record(dict(before)))

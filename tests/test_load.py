@@ -215,3 +215,23 @@ def test_an_edit_is_spliced_only_into_a_parse_still_kept():
     assert "cards.yaml" not in parsed._last
     value = parsed.load(CARDS.replace("power: 2", "power: 3").encode(), "cards.yaml")
     assert parsed.spliced == 0 and value[1]["power"] == 3
+
+
+def test_a_derived_field_reading_other_items_sees_the_fields_declared_before_it_on_every_item(tmp_path):
+    """Derived item by item, a field reading another item's derived field found it on the items before alone:
+    'how many cards are strong' was 0, 1, 1, 2 on four cards (the lion, strong itself, said 0) with exit 0."""
+    from pnp.model.game import load_game
+    from pnp.products import component_keys
+    from pnp.project import Project
+    from pnp.report import Report
+
+    count = "data.cards | map(attribute='strong', default=false) | select | list | length"
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "cards/mini/game.yaml": [['strong: "item.power >= 4"', f'strong: "item.power >= 4"\n      many: "{count}"']],
+        "cards/mini/cards.yaml": [["power: 3", "power: 5"]]}})
+    project = Project(root.resolve())
+    report = Report(project.root)
+    game = load_game(project, "mini", report, component_keys())
+    assert not report.errors
+    assert [(card["id"], card["many"]) for card in game.tables["cards"]] == \
+        [("lion", 2), ("fern", 2), ("wolf", 2), ("moss", 2)]

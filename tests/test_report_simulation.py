@@ -196,6 +196,26 @@ def test_an_item_taken_in_more_seats_than_it_was_in_play_is_left_out(tmp_path):
     assert "Lion Card 40 50% (35–65%)" in text and "Mouse Card" not in text
 
 
+def test_parts_that_disagree_with_one_another_are_left_out(tmp_path):
+    """A game ending one way more often than the games played made a share past 1 that the balance rules took
+    the interval of (a square root of a negative number: a traceback); a rate outside its own interval, or none
+    for 40 games, was charted as the file said."""
+    from pnp.insight.simulation import read_simulation, warnings
+    from pnp.project import Project
+
+    cards = SIMULATION["items"]["cards"]
+    damaged = {**SIMULATION, "end_reasons": {"last counter": {"count": 41, "share": 1.0}},
+               "agent_win_rate": {"greedy": rate(0.0, 0.9, 1.0, 40), "random": rate(None, None, None, 40)},
+               "items": {"cards": {**cards, "c0": {**cards["c0"], "win_taken": rate(0.7, 0.75, 0.85, 20)}}}}
+    root = project(tmp_path, damaged)
+    found = read_simulation(Project(root.resolve()), "sr")
+    assert "end_reasons" not in found.summary and found.summary["agent_win_rate"] == {}
+    assert list(found.summary["items"]["cards"]) == ["c1", "c2"]
+    assert warnings(found)[0].endswith("agent_win_rate.greedy; agent_win_rate.random; end_reasons; items.cards.c0")
+    output, text, _ = report(root)
+    assert "How games end" not in text and "Lion Card" not in text and "Mouse Card" in text
+
+
 def test_a_name_longer_than_the_files_texts_is_left_out(tmp_path):
     """A table named by 100,000 letters took 47 s to lay out, then failed in ReportLab (a cell taller than a page)."""
     from pnp.insight.simulation import read_simulation, warnings

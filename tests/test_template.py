@@ -76,6 +76,9 @@ from pnp.errors import ExprError
     ("{% for i in [1] %}{{ loop.changed }}{% endfor %}", "<LoopContext.changed> is a function or an object"),
     ("{{ '%s' % [cycler(1, 2)] }}", "is a function or an object, not a value, and cannot be printed"),
     ("{{ 'a {} {.items}'.format(1, card) }}", "is a function or an object, not a value, and cannot be printed"),
+    # an object with no literal form ('<...>'): what Jinja calls it, or an address ('<TemplateModule memory:7f..>')
+    ("{{ [self] }}", "<TemplateReference> is a function or an object, not a value"),
+    ("{% for i in [1] %}{{ loop }}{% endfor %}", "<LoopContext> is a function or an object, not a value"),
     # what compiling costs, and Python's and Jinja's own recursion
     ("{{ 1 }}" + "x" * 1_000_000, "the template is 1,000,007 characters long"),
     ("{{ " + " + ".join(["1"] * 250) + " }}", "more than 50 operators, brackets or blocks inside one another"),
@@ -86,6 +89,16 @@ def test_refused_with_a_message(source, message):
     with pytest.raises(ExprError) as e:
         template.render(source, {"card": {"name": "Lion"}})
     assert message in e.value.message
+
+
+def test_the_macros_module_is_no_printed_value():
+    """`[macros]` printed '[<TemplateModule memory:7f9054e10f10>]': another address on every run."""
+    macros = template.module("{% macro m() %}x{% endmacro %}", {})
+    for source in ("{{ [macros] }}", "{{ macros }}", "{{ '%s' % [macros] }}"):
+        with pytest.raises(ExprError) as e:
+            template.render(source, {"macros": macros})
+        assert e.value.message.startswith("<TemplateModule> is a function or an object, not a value"), source
+    assert template.render("{{ macros.m() }}", {"macros": macros}) == "x"
 
 
 def test_a_long_value_quoted_in_a_message_is_cut_short():
@@ -553,12 +566,16 @@ def test_a_lazy_filter_result_and_a_loop_are_read_only_where_they_were_made():
         "{% for i in [[1]] recursive %}{% if i is number %}{% set ns.r = loop %}{% else %}{{ loop(i) }}{% endif %}"
         "{% endfor %}{% macro lazy() %}{{ names | join }}{% endmacro %}{% macro listed() %}{{ kept | join }}"
         "{% endmacro %}{% macro changed(x) %}{{ ns.l.changed(x) }}{% endmacro %}"
-        "{% macro inner(x) %}{{ ns.r.changed(x) }}{% endmacro %}", {})
+        "{% macro inner(x) %}{{ ns.r.changed(x) }}{% endmacro %}{% macro inside() %}{{ names.items | list | length }}"
+        "{% endmacro %}", {})
     assert [template.render("{{ macros.listed() }}", {"macros": macros}) for _ in range(2)] == ["AB", "AB"]
     for call, what in (("lazy()", "this filter's result"), ("changed(1)", "this loop"), ("inner(1)", "this loop")):
         with pytest.raises(ExprError) as e:
             template.render(f"{{{{ macros.{call} }}}}", {"macros": macros})
         assert e.value.message.startswith(f"{what}") and "was made elsewhere" in e.value.message, call
+    with pytest.raises(ExprError) as e:  # the iterator it holds was reachable as `.items`: the first card read
+        template.render("{{ macros.inside() }}", {"macros": macros})  # it whole, the others printed 0
+    assert "has no attribute 'items'" in e.value.message
     assert template.render("{% for k in [1, 1, 2] %}{{ loop.changed(k) }}{% endfor %}{% for i in [[1, [2]]] recursive %}"
                            "{% if i is number %}{{ i }}{% else %}{{ loop(i) }}{% endif %}{% endfor %}"
                            "{% set g = [1] | map('string') %}{{ g | join }}{{ g | join }}", {}) == "TrueFalseTrue121"

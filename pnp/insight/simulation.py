@@ -77,7 +77,15 @@ def _text(v: Any) -> bool:
     return isinstance(v, str) and len(v) <= 200
 
 
-RATE = {"rate": _rate, "low": _rate, "high": _rate, "n": _count}
+def _interval(w: dict) -> bool:
+    """A rate inside its interval, or no rate at all when no game measured it (as stats.wilson writes them):
+    '0% (90-100%)' was charted as the file said, and `rate: null` of 40 games stopped the balance rules."""
+    if w["n"] == 0 or w["rate"] is None:
+        return w["n"] == 0 and w["rate"] is None and w["low"] is None and w["high"] is None
+    return w["low"] is not None and w["high"] is not None and w["low"] <= w["rate"] <= w["high"]
+
+
+RATE = Where({"rate": _rate, "low": _rate, "high": _rate, "n": _count}, _interval)
 SPREAD = {"mean": _number, "min": _number, "median": _number, "max": _number}
 END = {"count": _count, "share": _rate}
 ITEM = Where({"name": _text, "seats": _count, "events": Each({"count": _count, "rate": _rate}, MAX_REASONS),
@@ -95,6 +103,12 @@ SHAPE = {
     "items": Each(Each(ITEM, MAX_ITEMS), MAX_TABLES),
 }
 BAD = object()  # what a value of the wrong shape cleans to
+# top-level parts that must agree with the parts read before them (`summary`, cleaned so far): a game ends one
+# way at most once (a count past the games made a share past 1, whose interval was the square root of a negative
+# number: the report stopped with a traceback)
+AGREE: dict[str, Callable[[Any, dict], bool]] = {
+    "end_reasons": lambda ends, summary: all(e["count"] <= summary.get("games", 0) for e in ends.values()),
+}
 
 
 def clean(value: Any, shape: Any, where: str, problems: list) -> Any:
@@ -184,7 +198,7 @@ def read_simulation(project: "Project", game_id: str) -> Simulated:
     for key, shape in SHAPE.items():
         if key in value:
             kept = clean(value[key], shape, key, found.problems)
-            if kept is BAD:
+            if kept is BAD or not AGREE.get(key, lambda *_: True)(kept, found.summary):
                 found.problems.append(key)
             else:
                 found.summary[key] = kept

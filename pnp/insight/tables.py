@@ -1,10 +1,12 @@
 """The design report: every table's numbers and values charted, the views game.yaml declares, and each
 constraint's margin, as blocks that draw.charts lays out into a PDF."""
 
+import bisect
 import math
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -80,7 +82,11 @@ class Bins:
         n = max(1, math.ceil(hi / self.width - first + 1e-9))
         if (first + n) * self.width <= hi:
             n += 1
-        bounds = [(first + i) * self.width for i in range(n + 1)]
+        # each bound the number its label writes, as a value written so is read (0.6 is 3 widths of 0.2 while
+        # 3 * 0.2 is 0.6000000000000001), and a value counted in the bar its bounds hold it in: 0.6 / 0.2 is
+        # 2.9999999999999996, and 0.6 was counted in the bar '0.4-0.6'
+        bounds = [float(Decimal(first + i) * Decimal(repr(self.width))) for i in range(n + 1)]
+        self.bounds = bounds
         if not step > 0 or len(set(bounds)) <= n:  # values closer than floats of their size tell apart: one bar
             self.labels = [_text(lo) if lo == hi else "-".join(_bounds_text([lo, hi]))]
             return
@@ -88,7 +94,8 @@ class Bins:
         self.labels = [f"{texts[i]}-{texts[i + 1]}" for i in range(n)]
 
     def index(self, v: float) -> int:
-        return max(0, min(len(self.labels) - 1, math.floor(v / self.width - self.start / self.width)))
+        at = int(v) - int(self.start) if self.whole else bisect.bisect_right(self.bounds, v) - 1  # (whole: exact)
+        return max(0, min(len(self.labels) - 1, at))
 
     def counts(self, values: Iterable[float]) -> list[int]:
         counts = [0] * len(self.labels)

@@ -463,7 +463,10 @@ MAX_KEY_VALUES = 1_000  # values in a field's mappings and lists that _value_key
 def _copies(values: object, el: ElementShape) -> Sequence[Any]:
     """The values of a repeat's copies: a list, or range(n) for a number n; LayoutError at `repeat` for
     anything else (a negative or fractional count, which would draw nothing), or for too many."""
-    if isinstance(values, bool) or not isinstance(values, (int, float, str)) and not hasattr(values, "__iter__"):
+    if isinstance(values, str):  # ('fire water' drew a copy for each of its 10 characters, with exit 0)
+        raise LayoutError(f"repeat: expected a number or a list, got the text {shown(values)}, which would repeat "
+                          "once per character (a list of its words: `... | split`)", el.mark_of("repeat"))
+    if isinstance(values, bool) or not isinstance(values, (int, float)) and not hasattr(values, "__iter__"):
         raise LayoutError(f"repeat: expected a number or a list, got {shown(values)}", el.mark_of("repeat"))
     if isinstance(values, (int, float)):
         whole = isinstance(values, int) or values.is_integer()

@@ -16,7 +16,7 @@ from .components import COMPONENT_FIELDS, Component, Kinds, load_components
 from .constraints import CONSTRAINT_FIELDS, check_constraints
 from .glossary import Glossary, load_glossary, load_timings
 from .icons import IconIndex
-from .reads import ALL, MEMBERS, FieldCache, Reaching, Read, Tables, reading, recording, track
+from .reads import ALL, MEMBERS, FieldCache, Reaching, Read, Tables, reading, recording, refusing_reads, track
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_data_file, shown, values_allowance
 from ..options import did_you_mean
 from .schema import INVALID, Schema
@@ -320,6 +320,13 @@ def _load_rules(game: Game, meta: Record, chk: CheckerShape) -> Record:
     return meta.with_values({"rules": loaded})
 
 
+# The top of macros.j2 (outside its macros) runs once per load, before the derived fields and the components are
+# made: `components | length` there was 0 and a derived field missing, and what it read of the data was noted by
+# no item, so the preview kept faces printing a value of the data as it was before an edit
+MACROS_TOP_READS = ("the top of macros.j2 (outside a macro) runs before the derived fields and the components are "
+                    "made, so it reads no data, ref, components or glossary: read them inside a macro")
+
+
 def _load_macros(game: Game, chk: CheckerShape) -> None:
     """layouts/<game>/macros.j2: Jinja macros every template and expression can call as macros.NAME(...),
     so one definition (say, how an ability reads) serves cards, aids and the rulebook."""
@@ -331,7 +338,9 @@ def _load_macros(game: Game, chk: CheckerShape) -> None:
         real = game.project.inside(path, Mark(shown), "macros file")
         source = utf8_text(read_project_file(real, MAX_FILE_BYTES, Mark(shown)), shown)
         game.macros_source = source
-        game.macros = module(source, game.context())
+        context = game.context()
+        with refusing_reads(MACROS_TOP_READS):
+            game.macros = module(source, context)
     except DataError as e:
         chk.report.add(e)
     except OSError as e:  # (bytes that are not UTF-8 are refused by utf8_text, at their line)

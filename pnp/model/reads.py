@@ -52,6 +52,37 @@ class recording:
             stack[-1].update(self.reads)
 
 
+class _Refused(set[Read]):
+    """The reads of a refusing_reads block: none may be made (each is refused with `message`)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def add(self, key: Read) -> None:
+        raise ValueError(self.message)
+
+    def update(self, *keys: Iterable[Read]) -> None:
+        raise ValueError(self.message)
+
+
+class refusing_reads:
+    """`with refusing_reads(message):` any read of the data inside it (a table, the components, the glossary)
+    fails with ValueError(message): for work whose reads no one could note, done before the data is whole."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def __enter__(self) -> None:
+        stack = getattr(_local, "stack", None)
+        if stack is None:
+            stack = _local.stack = []
+        stack.append(_Refused(self.message))
+
+    def __exit__(self, *exc: object) -> None:
+        _local.stack.pop()
+
+
 def note(key: Read) -> None:
     """Note one read in the innermost recording (none: nobody asks)."""
     stack = getattr(_local, "stack", None)
@@ -243,8 +274,16 @@ def same(a: Any, b: Any) -> bool:
             return False
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
+        return _same_items(a, b)
     return a == b
+
+
+def _same_items(a: Mapping[Any, Any], b: Mapping[Any, Any]) -> bool:
+    """Whether two mappings read the same: key by key in their order, keys as values are (a mapping printed
+    writes its keys in order, and `{1: 'a'}` and `{True: 'a'}` are equal but print otherwise: the preview kept a
+    face printing the first after an edit made it the second)."""
+    return len(a) == len(b) and all(same(ka, kb) and same(va, vb)
+                                    for (ka, va), (kb, vb) in zip(a.items(), b.items()))
 
 
 def _same_places(a: Record, b: Record) -> bool:
@@ -254,8 +293,7 @@ def _same_places(a: Record, b: Record) -> bool:
 
 
 def _same_record(a: Record, b: Record) -> bool:
-    return _same_places(a, b) and a._data.keys() == b._data.keys() and \
-        all(same(v, b._data[k]) for k, v in a._data.items())
+    return _same_places(a, b) and _same_items(a._data, b._data)
 
 
 class Changes:

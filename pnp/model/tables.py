@@ -26,7 +26,9 @@ TABLE_FIELDS = {
     "fields": {"type": "any", "doc": "each field's name and its type (see Field types)"},
     "derived": {"type": "map", "values": "str", "required": False,
                 "doc": "computed fields: name -> a Jinja expression over `item` and the game; an item may type "
-                       "the value too, and it must then agree"},
+                       "the value too, and it must then agree. They are computed in the order written, each for "
+                       "every item at once, table after table: one may read the derived fields written before it, "
+                       "on any item"},
     "unique": {"type": "list", "of": "str", "required": False,
                "doc": "fields besides `id` whose values must differ from item to item"},
     "doc": {"type": "str", "required": False, "doc": "what the table holds"},
@@ -210,25 +212,28 @@ def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache
             continue
         failed: set[str] = set()
         items = game.tables[name]
-        for i, item in enumerate(items):
-            values: dict[str, object] = {}
-            for fname in derived:
-                value = _derived(game, name, i, item, fname, derived, values, failed, chk, cache)
-                if value is _FAILED:
-                    continue
-                if fname in item and not _same(item[fname], value):
+        # field by field, each given to every item at once: computed item by item, an item's field that read
+        # another item's derived field ('data.cards | map(attribute="strong", default=false)') saw it on the items
+        # before it alone, and printed 0, 1, 1, 2 on four cards where each should say 2
+        for fname in derived:
+            values: list[object] = []
+            for i, item in enumerate(items):
+                value = _derived(game, name, i, item, fname, derived, failed, chk, cache)
+                if value is not _FAILED and fname in item and not _same(item[fname], value):
                     chk.error(f"{fname} is {shown(item[fname])} here but the data gives {shown(value)} "
                               f"(it is computed: remove it or correct it)", item.mark_of(fname))
-                values[fname] = value
-            items[i] = item.with_values({k: v for k, v in values.items() if k not in item}, derived.mark)
-        game.refresh((name,))  # (the other tables' items are as they were)
+                values.append(value)
+            for i, value in enumerate(values):
+                if value is not _FAILED and fname not in items[i]:
+                    items[i] = items[i].with_values({fname: value}, derived.mark)
+            game.refresh((name,))  # (the other tables' items are as they were)
 
 
 _FAILED = object()  # a derived field that could not be computed for an item
 
 
-def _derived(game: GameShape, name: str, i: int, item: Record, fname: str, derived: Record,
-             values: dict[str, object], failed: set[str], chk: CheckerShape, cache: FieldCache | None) -> object:
+def _derived(game: GameShape, name: str, i: int, item: Record, fname: str, derived: Record, failed: set[str],
+             chk: CheckerShape, cache: FieldCache | None) -> object:
     """One derived field of one item (from the cache when what it read is unchanged), or _FAILED (reported
     once per field); the cache's changes learn when its value is not the last load's."""
     key = ("derived", name, i, fname)
@@ -237,7 +242,7 @@ def _derived(game: GameShape, name: str, i: int, item: Record, fname: str, deriv
     if fname not in failed:
         try:
             def compute() -> object:
-                result = evaluate(derived[fname], game.context(item=item.with_values(values)))
+                result = evaluate(derived[fname], game.context(item=item))
                 problem = control_problem(result) if isinstance(result, str) else None
                 if problem:  # ('\u202e' in the expression): the rule of the data's own text (model.load)
                     raise ExprError(problem)

@@ -22,6 +22,7 @@ from ..options import CONTROL_CHARACTER, control_problem
 from ..project import read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark
 from ..template import render
+from ..units import MM, PAPER_SIZES
 from .base import Kind, Printable
 from ..model.components import Component
 from .base import Reporter, Studio
@@ -119,9 +120,36 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
             mark, printed = book_place(studio, n)
             said += [(f"{message}, in the rendered rulebook line {n}{printed}", mark)
                      for _, message in studio.game.glossary.unknown(line)]
-    book = Book(_title_content(studio, text), studio.fonts, studio.paper,
-                lambda src, width: _drawer(studio, src), lambda *icon: None, _tokens(studio))
-    try:  # the title page, said at game.yaml's lines
+    return tuple(dict.fromkeys(said + _set_problems(studio, text)))
+
+
+def _set_problems(studio: Studio, text: str) -> list[tuple[str, Mark | None]]:
+    """What the book of the rendered Markdown `text` cannot set, on every paper pnp prints on, the build's own
+    first: a table row that fit A4 but not Letter passed validate, and `build --paper letter` refused it. A
+    problem found only on another paper is said with that paper."""
+    said: list[tuple[str, Mark | None]] = []
+    content = _title_content(studio, text)
+    papers = [studio.paper] + [size for size in ((w * MM, h * MM) for w, h in PAPER_SIZES.values())
+                               if size != studio.paper]
+    on_built: set[Mark | None] = set()  # the places of the problems found on the build's paper
+    for paper in papers:
+        book = Book(content, studio.fonts, paper, lambda src, width: _drawer(studio, src), lambda *icon: None,
+                    _tokens(studio))
+        for problem in _book_problems(studio, book):
+            if paper == studio.paper:
+                on_built.add(problem[1])
+                said.append(problem)
+            elif problem[1] not in on_built:  # found only there: said with the paper
+                name = next(name for name, (w, h) in PAPER_SIZES.items() if (w * MM, h * MM) == paper)
+                said.append((f"{problem[0]} (on {name} paper: a rulebook prints on every paper pnp offers)",
+                             problem[1]))
+    return said
+
+
+def _book_problems(studio: Studio, book: Book) -> list[tuple[str, Mark | None]]:
+    """What the book cannot set on its paper: its title page (said at game.yaml's lines) and its blocks."""
+    said: list[tuple[str, Mark | None]] = []
+    try:
         book.title_page()
     except BookError as refused:
         said.append((refused.message, refused.mark))
@@ -130,7 +158,7 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
             # a problem of another file (a pictured component's layout) is said at its own place
             place, printed = (mark, "") if mark else book_place(studio, getattr(e, "line", None))
             said.append((message + printed, place))
-    return tuple(said)
+    return said
 
 
 def template_path(studio: Studio) -> Path:
