@@ -15,7 +15,6 @@ from reportlab.lib.colors import Color
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Frame, KeepTogether, Spacer, Table, TableStyle
 from reportlab.platypus.doctemplate import ActionFlowable
-from reportlab.platypus.flowables import _listWrapOn
 
 from ..errors import DataError
 from ..report import Mark
@@ -293,9 +292,10 @@ class _WithStartOf(_Together):
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         self.wrap(availWidth, availHeight)
         if self._H > availHeight:
-            _, leading_height = _listWrapOn(self._leading, availWidth, self.canv)
-            room = (availHeight - leading_height - self._leading[-1].getSpaceAfter()
-                    - self._block.getSpaceBefore())
+            # as the frame adds them: the first one's space before is already out of availHeight
+            room = (availHeight + self._leading[0].getSpaceBefore() - self._block.getSpaceBefore() - sum(
+                f.wrapOn(self.canv, availWidth, availHeight)[1] + f.getSpaceBefore() + f.getSpaceAfter()
+                for f in self._leading))
             parts = self._block.splitOn(self.canv, availWidth, room) if room > 0 else []
             if len(parts) >= 2 and parts[0].wrapOn(self.canv, availWidth, room)[1] <= room:
                 return self._leading + parts
