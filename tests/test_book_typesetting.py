@@ -30,12 +30,12 @@ def _fonts():
     return load_fonts(find(REPO))
 
 
-def _pages(markdown: str) -> list:
+def _pages(markdown: str, paper: tuple[float, float] = PAPER) -> list:
     fonts = _fonts()
-    book = Book(BookContent(title="Test", markdown=markdown), fonts, PAPER, lambda src, width: None,
+    book = Book(BookContent(title="Test", markdown=markdown), fonts, paper, lambda src, width: None,
                 lambda *args: None)
     out = io.BytesIO()
-    canvas = Canvas(out, pagesize=PAPER, invariant=1)
+    canvas = Canvas(out, pagesize=paper, invariant=1)
     book.draw(canvas)
     canvas.save()
     return [page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages]
@@ -110,3 +110,44 @@ def test_a_star_in_inline_code_prints_as_a_star():
     """`*` in backticks was pnp markup: it printed nothing and made the rest of the paragraph italic."""
     text = " ".join(_pages("# Rules\n\nPress `*` to multiply, then `**` and *on*.\n")).replace("\n", " ")
     assert "Press * to multiply, then ** and on." in text
+
+
+def _table_pages(body_rows: int, fillers: int) -> list[str]:
+    """The pages of a book of filler paragraphs, then a heading, then a table of `body_rows` rows: on pages
+    150 mm tall, the table (about 12 of its rows to a page) falls at every height of a page as fillers grow."""
+    filler = "".join(f"Filler paragraph number {n} of the book.\n\n" for n in range(fillers))
+    table = "| Head one | Head two |\n|---|---|\n" + "".join(f"| row{n:02d} | cell |\n" for n in range(body_rows))
+    return _pages(f"# Rules\n\n{filler}## The table\n\n{table}\nThe end.\n", (210 * MM, 150 * MM))
+
+
+@pytest.mark.parametrize("body_rows", [10, 5])
+def test_a_table_at_a_page_foot_splits_between_rows_with_its_header_repeated(body_rows):
+    """A 10-row table that did not fit in the rest of a page moved whole, leaving up to a quarter page blank
+    (Dino Ranch's Action Mat table): it splits when its header and two rows fit, two rows at least going on;
+    a table of fewer than six rows still moves whole. Its heading stays with its first rows."""
+    splits = 0
+    for fillers in range(6, 16):
+        pages = _table_pages(body_rows, fillers)
+        rows_per_page = [sum(f"row{n:02d}" in text for n in range(body_rows)) for text in pages]
+        assert sum(rows_per_page) == body_rows
+        printed = [(text, rows) for text, rows in zip(pages, rows_per_page) if rows]
+        assert "The table" in printed[0][0], f"the table's heading is left without it ({fillers} fillers)"
+        for text, rows in printed:
+            assert rows >= 2 and "Head one" in text, f"{fillers} fillers, rows per page: {rows_per_page}"
+        splits += len(printed) > 1
+    assert splits if body_rows >= 6 else not splits, f"the {body_rows}-row table split {splits} times"
+
+
+def test_a_heading_keeps_the_first_lines_of_its_paragraph_not_all_of_it():
+    """A heading at a page's foot moved to the next page with all of the long paragraph after it, leaving the
+    page above part blank: it now keeps that paragraph's first two lines at least, the rest going on."""
+    words = " ".join(f"w{n:03d}" for n in range(150))  # about eight lines
+    splits = 0
+    for fillers in range(8):
+        filler = "".join(f"Filler paragraph number {n} of the book.\n\n" for n in range(fillers))
+        pages = _pages(f"# Rules\n\n{filler}## The heading\n\n{words}\n\nThe end.\n")
+        lines = [sum(1 for line in text.splitlines() if "w0" in line or "w1" in line) for text in pages]
+        at = max(i for i, text in enumerate(pages) if "The heading" in text)  # after the contents
+        assert lines[at] >= 2, f"the heading ends page {at + 1} ({fillers} fillers): lines per page {lines}"
+        splits += "Filler" in pages[at] and sum(1 for n in lines if n) > 1  # split where it fell, not moved
+    assert splits

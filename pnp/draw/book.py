@@ -44,6 +44,10 @@ TOC_PAGE_COLUMN = 14 * MM  # the contents' column of page numbers
 # list's widest label ("12." is wider than the 4 mm "9." fits in) and the gap before the item's text
 LIST_INDENT, LIST_GAP, LIST_LABEL_SIZE = 6 * MM, 2 * MM, 10.0
 FOOTER_SIZE = 8  # points: the page footer's type
+# A table splits between rows with at least this many body rows on each side (its header repeated on the
+# next page); one of fewer than TABLE_WHOLE_ROWS body rows moves whole: split, it would be all fragments, and
+# the gap it leaves when it moves is small
+TABLE_SPLIT_ROWS, TABLE_WHOLE_ROWS = 2, 6
 MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing with the square of its rows
 
 Entry = tuple[int, str, int]  # a heading the contents list: (level, text, page)
@@ -275,6 +279,29 @@ class _Together(KeepTogether):
         return super()._doctemplateAttr(name)
 
 
+class _WithStartOf(_Together):
+    """Headings (or introducing paragraphs) kept with the start of the block that follows them, not all of
+    it: when the whole does not fit, the block is split so that its first part (two lines of a paragraph, a
+    table's header and two rows) stays with them on this page; only when even that does not fit do they all
+    move to the next page."""
+
+    def __init__(self, leading: list[Flowable], block: Flowable) -> None:
+        super().__init__(leading + [block])
+        self._leading, self._block = leading, block
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        self.wrap(availWidth, availHeight)
+        if self._H > availHeight:
+            # as the frame adds them: the first one's space before is already out of availHeight
+            room = (availHeight + self._leading[0].getSpaceBefore() - self._block.getSpaceBefore() - sum(
+                f.wrapOn(self.canv, availWidth, availHeight)[1] + f.getSpaceBefore() + f.getSpaceAfter()
+                for f in self._leading))
+            parts = self._block.splitOn(self.canv, availWidth, room) if room > 0 else []
+            if len(parts) >= 2 and parts[0].wrapOn(self.canv, availWidth, room)[1] <= room:
+                return self._leading + parts
+        return super().split(availWidth, availHeight)
+
+
 def _set_line(flowable: Flowable, line: int | None) -> None:
     """Note the rendered Markdown line a flowable (and what it keeps together) was made from."""
     flowable.pnp_line = line
@@ -300,9 +327,11 @@ class _Table(Table):
 
 
 def _split_range(rows: int, header_rows: int) -> tuple[int, int]:
-    """Where a table may split (ReportLab's rowSplitRange): between rows, at least two rows on each side of the
-    split besides the repeated header; a table too short for that does not split at all."""
-    return (header_rows + 2, rows - 2) if rows >= header_rows + 4 else (rows, rows)
+    """Where a table may split (ReportLab's rowSplitRange): between rows, at least TABLE_SPLIT_ROWS body rows
+    on each side of the split besides the repeated header; a table too short for that does not split at all."""
+    if rows - header_rows < 2 * TABLE_SPLIT_ROWS:
+        return rows, rows
+    return header_rows + TABLE_SPLIT_ROWS, rows - TABLE_SPLIT_ROWS
 
 
 def _table(rows: list[list[Any]], commands: Sequence[tuple[Any, ...]], fonts: FontSet, **kw: Any) -> "_Table":
@@ -538,14 +567,15 @@ class Book:
         if len(rows) > MAX_TABLE_ROWS:  # 20,000 rows took minutes; 1,000 are about a second, 30 pages
             raise BookError(f"a table of {len(rows):,} rows is longer than a rulebook prints (at most "
                             f"{MAX_TABLE_ROWS:,}): split it, or print it as cards or an aid")
-        table = _table(rows, repeatRows=header_rows, rowSplitRange=_split_range(len(rows), header_rows), hAlign="LEFT", colWidths=self._column_widths(rows), fonts=self.fonts, commands=[
+        table = _table(rows, repeatRows=header_rows, rowSplitRange=_split_range(len(rows), header_rows), hAlign="LEFT",
+                       colWidths=self._column_widths(rows), fonts=self.fonts, spaceBefore=3, spaceAfter=6, commands=[
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.Color(0.7, 0.7, 0.7)),
             ("BACKGROUND", (0, 0), (-1, header_rows - 1), colors.HexColor("#dfe8e2")) if header_rows else
             ("BACKGROUND", (0, 0), (0, 0), colors.white),
             ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
         ])
-        return _Together([Spacer(1, 3), table, Spacer(1, 6)]) if len(rows) < 14 else table
+        return _Together([table]) if len(rows) - header_rows < TABLE_WHOLE_ROWS else table
 
     def _column_widths(self, rows: list[list[RichText]], padding: float = 12) -> list[float]:
         """Narrow columns keep their natural width; the rest of the text width goes to the wide ones, in
@@ -754,7 +784,7 @@ def _keep_headings_with_next(flow: list[Flowable]) -> list[Flowable]:
             continue
         if pending:
             # one level of keeping together: nested ones misjudge the space left on the page
-            out.append(_Together(pending + list(getattr(f, "_content", [f]))))
+            out.append(_Together(pending + f._content) if isinstance(f, KeepTogether) else _WithStartOf(pending, f))
             out[-1].pnp_line = getattr(f, "pnp_line", None)
             pending = []
         else:
