@@ -25,7 +25,7 @@ from .products import KINDS, component_keys
 from .project import present
 from .report import Mark, Report, shortened
 from .template import budget
-from .units import MM, PrintOptions
+from .units import MM, PAPER_SIZES, PrintOptions
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -245,14 +245,30 @@ class Checks:
     def kit_pages(self) -> None:
         """The pages the kit will print, foreseen in print order against the game's page allowance: too many
         copies of a tiled board are refused here, at the component's `copies`, as the build would after
-        drawing for a minute (BudgetSpent, said where validate catches it)."""
+        drawing for a minute (BudgetSpent, said where validate catches it). They are counted on every paper
+        pnp offers, the build's own first: a board tiled over more Letter pages than A4 ones passed validate
+        and `build --paper letter` refused it; a count past the allowance only on another paper says it."""
         order = list(KINDS)
-        for component in sorted(self.game.components, key=lambda c: order.index(c.kind)):
+        components = sorted(self.game.components, key=lambda c: order.index(c.kind))
+        papers = [self.studio.options.paper] + [name for name in PAPER_SIZES if name != self.studio.options.paper]
+        counts = {name: self.pages_on(components, name) for name in papers}
+        over = [name for name in papers if sum(pages for pages, _ in counts[name]) > self.studio.budget.page_limit]
+        paper = over[0] if over else papers[0]
+        on_paper = "" if paper == papers[0] else f" (on {paper} paper: a kit prints on every paper pnp offers)"
+        for pages, mark in counts[paper]:
+            self.studio.budget.foresee_pages(pages, mark, on_paper)
+
+    def pages_on(self, components: "list[Component]", paper: str) -> list[tuple[int, Mark | None]]:
+        """(pages, the place of its `copies`) of each component on the named paper, in print order."""
+        w, h = PAPER_SIZES[paper]
+        counted = []
+        for component in components:
             try:
-                pages = KINDS[component.kind].pages(component, self.studio)
+                pages = KINDS[component.kind].pages(component, self.studio, (w * MM, h * MM))
             except (DataError, LayoutError):  # its faces or layouts are wrong: said by their own checks
                 continue
-            self.studio.budget.foresee_pages(pages, component.spec.mark_of("copies"))
+            counted.append((pages, component.spec.mark_of("copies")))
+        return counted
 
     def footer_names(self) -> None:
         """The game's title and each component's name, printed in the footer of the sheets that print it, in

@@ -163,7 +163,7 @@ def test_copies_of_a_board_tiled_over_many_sheets_stop_at_the_kits_page_allowanc
     monkeypatch.setattr(budget, "BASE_PAGES", 30)
     if not foreseen:
         from pnp.products.board import Board
-        monkeypatch.setattr(Board, "pages", lambda self, component, studio: 0)
+        monkeypatch.setattr(Board, "pages", lambda self, component, studio, paper: 0)
     game = "cards/mini/game.yaml"
     root = make_project(tmp_path / "proj", case={"replace": {game: [["    layout: board\n",
                                                                     "    layout: board\n    copies: 12\n"]]}})

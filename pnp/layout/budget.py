@@ -85,20 +85,21 @@ class DrawingBudget:
         self.pages += 1
         self._pages_within(self.pages, mark)
 
-    def foresee_pages(self, pages: int, mark: Mark | None) -> None:
+    def foresee_pages(self, pages: int, mark: Mark | None, on_paper: str = "") -> None:
         """Count `pages` the kit will print for the component at `mark`, foreseen before any is drawn (by
-        validation): past the limit, BudgetSpent there, in the words of spend_page, seconds before the
-        drawing would have reached it."""
+        validation): past the limit, BudgetSpent there, in the words of spend_page (and `on_paper`, which says
+        the paper counted when it is not the build's), seconds before the drawing would have reached it."""
         if self.stopped is not None:
             raise BudgetSpent(self.stopped)
         self.foreseen += pages
-        self._pages_within(self.foreseen, mark)
+        self._pages_within(self.foreseen, mark, on_paper)
 
-    def _pages_within(self, pages: int, mark: Mark | None) -> None:
+    def _pages_within(self, pages: int, mark: Mark | None, on_paper: str = "") -> None:
         if pages > self.page_limit:
             self.stopped = (f"the kit prints too many pages: past its {self.page_limit:,} ({BASE_PAGES:,} and "
-                            f"{PAGES_PER_FACE:g} per face printed, copies counted); pnp stops here (too many "
-                            "copies of a board tiled over many sheets, or faces far larger than the paper?)")
+                            f"{PAGES_PER_FACE:g} per face printed, copies counted){on_paper}; pnp stops here "
+                            "(too many copies of a board tiled over many sheets, or faces far larger than the "
+                            "paper?)")
             raise BudgetSpent(self.stopped, mark)
 
     def spend(self, steps: int, mark: Mark | None, used: Mark | None = None) -> None:

@@ -183,10 +183,10 @@ class Kind:
         """Draw the component onto the canvas, page by page; returns the number of pages."""
         raise NotImplementedError
 
-    def pages(self, component: Component, studio: Studio) -> int:
-        """The pages draw and extra_files will print for the component, foreseen without drawing (validation
-        refuses a kit past its page allowance with it), or fewer where a kind cannot tell cheaply: those are
-        counted as they are drawn."""
+    def pages(self, component: Component, studio: Studio, paper: tuple[float, float]) -> int:
+        """The pages draw and extra_files will print for the component on `paper`, foreseen without drawing
+        (validation refuses a kit past its page allowance on any paper pnp offers with it), or fewer where a
+        kind cannot tell cheaply: those are counted as they are drawn."""
         return 0
 
     def size_mm(self, component: Component, studio: Studio) -> list[float] | None:

@@ -40,7 +40,7 @@ class Board(Kind):
     def extra_files(self) -> tuple[tuple[str, str, DrawFile], ...]:
         return (("boards-fullsize", "boards at full size", draw_full_size),)
 
-    def pages(self, component: Component, studio: Studio) -> int:
+    def pages(self, component: Component, studio: Studio, paper: tuple[float, float]) -> int:
         """Its tiles (or sheets) and its full-size pages: one tile per page, one full-size page per face
         printed, copies counted (where seams fall moves with the text, how many tiles there are does not)."""
         fronts, backs = by_side(component, studio)
@@ -48,14 +48,14 @@ class Board(Kind):
         if not faces:
             return 0
         full_size = len(faces)
-        if fits_sheet(component, studio):
-            grid = grid_for(component, studio)
+        if fits_sheet(component, studio, paper):
+            grid = grid_for(component, studio, paper)
             sides = 2 if any(b is not None for b in backs) else 1
             return full_size + sides * pages_needed(len(fronts), grid.per_page if grid else 1)
         tiled = 0
         for face in faces:
             layout = studio.layouts.get(face.layout)
-            tiled += len(_tiling(studio.paper, (layout.width, layout.height), ([], []))[1])
+            tiled += len(_tiling(paper, (layout.width, layout.height), ([], []))[1])
         return full_size + tiled
 
 

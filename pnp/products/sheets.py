@@ -17,8 +17,9 @@ TOKEN_GAP = 2 * MM  # paper between two tokens' art, so each can be cut with not
 HOME_BLEEDS = (3 * MM, 2 * MM, 1.5 * MM, 1 * MM)  # tried in turn for kinds that space their items apart
 
 
-def grid_for(component: Component, studio: Studio) -> Grid | None:
-    """The grid of the component's first face on the paper, or None if one face does not fit a page. A kind
+def grid_for(component: Component, studio: Studio, sheet_size: tuple[float, float] | None = None) -> Grid | None:
+    """The grid of the component's first face on the paper (the build's, or `sheet_size`: validation counts the
+    pages on each paper pnp offers), or None if one face does not fit a page. A kind
     that spaces its items (`spaced`) gets the most bleed the paper allows without losing a slot or its crop
     marks, so a cut a little off shows its own art, not the neighbour's; butted items get what outer bleed
     the margins leave room for."""
@@ -26,19 +27,20 @@ def grid_for(component: Component, studio: Studio) -> Grid | None:
     layout = studio.layouts.get(faces[0].layout)
     size = (layout.width, layout.height)
     impose = sheet.densest if studio.kind(component).turn_to_fit else sheet.grid
-    butted = impose(studio.paper, size, studio.bleed)
+    sheet_size = sheet_size or studio.paper
+    butted = impose(sheet_size, size, studio.bleed)
     if butted is None or studio.bleed:
         return butted
     if studio.kind(component).spaced:
         for bleed in HOME_BLEEDS:
-            spaced = impose(studio.paper, size, min(bleed, layout.bleed))
+            spaced = impose(sheet_size, size, min(bleed, layout.bleed))
             if spaced is not None and spaced.per_page >= butted.per_page:  # the grid keeps its crop marks
                 return spaced
     return butted.with_outer_bleed(layout.bleed)
 
 
-def fits_sheet(component: Component, studio: Studio) -> bool:
-    return bool(studio.of(component)) and grid_for(component, studio) is not None
+def fits_sheet(component: Component, studio: Studio, sheet_size: tuple[float, float] | None = None) -> bool:
+    return bool(studio.of(component)) and grid_for(component, studio, sheet_size) is not None
 
 
 def by_side(component: Component, studio: Studio) -> tuple[list[Printable], list[Printable | None]]:
