@@ -413,6 +413,20 @@ def test_a_date_or_time_cell_is_refused_at_its_cell(proj, column, value, said):
     assert result.exit_code == 1 and "Traceback" not in result.output and message.split(" error: ")[1] in result.output
 
 
+def test_a_true_false_cell_in_a_text_field_prints_as_the_sheet_shows_it(proj):
+    """A workbook's true/false cell shows TRUE or FALSE; in a text field it printed 'true' or 'false'."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.active.cell(row=2, column=4, value=True)
+    book.active.cell(row=3, column=4, value=False)
+    book.save(path)
+    field = book.active.cell(row=1, column=4).value
+    back = proj / "cards" / GAME / "back.yaml"
+    convert(proj, path, "yaml", "--out", str(back))
+    texts = [row[field] for row in yaml.safe_load(back.read_text(encoding="utf-8"))[:2]]
+    assert texts == ["TRUE", "FALSE"]
+
+
 def test_merged_cells_are_refused_at_their_first_cell(proj):
     """A text merged down a column shows on every row in the sheet; openpyxl reads it in the first row alone and
     the others blank: the other items printed without it, with exit 0."""

@@ -668,8 +668,8 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
         # of day was a traceback converting the table to YAML): refused as a YAML table's dates are
         raise LoadError(f"this cell holds a date or time ({value}), which pnp's data has no type for: format the "
                         "cell as text (or a number) and type the value", mark)
-    if isinstance(field, Str):  # str, text, id, icon: the cell as written
-        return cell_text(value)
+    if isinstance(field, Str):  # str, text, id, icon: the cell as the sheet shows it
+        return shown_text(value)
     if isinstance(field, Enum):  # the value the cell shows (a "2" typed in a workbook is the number 2)
         text = cell_text(value).strip()
         return next((v for v in field.values if text in (cell_text(v), str(v))), value)  # (true as written, or True)
@@ -756,6 +756,12 @@ def cell_text(value: object) -> str:
         return yaml.dump(value, Dumper=_Dumper, default_flow_style=True, allow_unicode=True, sort_keys=False,
                          width=1_000_000).strip()
     return str(value)
+
+
+def shown_text(value: object) -> str:
+    """A workbook cell's value as a text field prints it: as the sheet shows it, a true/false cell TRUE or
+    FALSE (cell_text's true, YAML's word, printed where the sheet showed TRUE)."""
+    return cell_text(value).upper() if isinstance(value, bool) else cell_text(value)
 
 
 def write_csv(items: list[Any], schema: Schema) -> bytes:
