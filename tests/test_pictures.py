@@ -91,14 +91,21 @@ def test_a_16_bit_greyscale_picture_prints_its_greys_resampled_or_not(tmp_path):
     assert greys == {156}  # 40000 / 256, in both
 
 
+def _two_pictures_project(tmp_path, first, second, height):
+    """A project whose card draws images/<first>.png above images/<second>.png, each 20 mm x `height` mm; its
+    images folder made, empty."""
+    card = ("size: poker\nelements:\n"
+            f"  - {{type: image, src: images/{first}.png, x: 5, y: 5, w: 20, h: {height}}}\n"
+            f"  - {{type: image, src: images/{second}.png, x: 5, y: 40, w: 20, h: {height}}}\n")
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    (root / "layouts/mini/images").mkdir()
+    return root
+
+
 def test_a_pictures_transparent_colour_is_transparent_in_print(tmp_path):
     # a PNG may say one colour of an RGB or a 16-bit grey picture is transparent (tRNS): ReportLab reads that of
     # a palette only, so the transparent part printed in its colour; the picture is redrawn with an alpha channel
-    card = ("size: poker\nelements:\n"
-            "  - {type: image, src: images/rgb.png, x: 5, y: 5, w: 20, h: 20}\n"
-            "  - {type: image, src: images/grey.png, x: 5, y: 40, w: 20, h: 20}\n")
-    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
-    (root / "layouts/mini/images").mkdir()
+    root = _two_pictures_project(tmp_path, "rgb", "grey", 20)
     rgb = Image.new("RGB", (300, 150), (255, 0, 0))
     rgb.paste((0, 0, 255), (0, 0, 150, 150))
     rgb.save(root / "layouts/mini/images/rgb.png", transparency=(255, 0, 0))
@@ -128,11 +135,7 @@ def _grey_png(depth, transparent_grey, rows):
 def test_a_low_bit_grey_pictures_transparent_grey_is_transparent_in_print(tmp_path):
     # Pillow reads a 2- or 4-bit grey PNG as 8-bit greys, and keeps its transparent grey (tRNS) as the file
     # writes it: white (3 of 2 bits, 15 of 4) matched no 8-bit grey (255), and printed opaque
-    card = ("size: poker\nelements:\n"
-            "  - {type: image, src: images/two.png, x: 5, y: 5, w: 20, h: 10}\n"
-            "  - {type: image, src: images/four.png, x: 5, y: 40, w: 20, h: 10}\n")
-    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
-    (root / "layouts/mini/images").mkdir()
+    root = _two_pictures_project(tmp_path, "two", "four", 10)
     for name, depth in (("two", 2), ("four", 4)):  # 400 x 100 px, the left half white, the right half black
         row = b"\xff" * (25 * depth) + b"\0" * (25 * depth)
         (root / f"layouts/mini/images/{name}.png").write_bytes(_grey_png(depth, 2**depth - 1, [row] * 100))
