@@ -25,7 +25,7 @@ from .products import KINDS, component_keys
 from .project import present
 from .report import Mark, Report, shortened
 from .template import budget
-from .units import MM, PAPER_SIZES, PrintOptions
+from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -250,21 +250,20 @@ class Checks:
         and `build --paper letter` refused it; a count past the allowance only on another paper says it."""
         order = list(KINDS)
         components = sorted(self.game.components, key=lambda c: order.index(c.kind))
-        papers = [self.studio.options.paper] + [name for name in PAPER_SIZES if name != self.studio.options.paper]
+        papers = every_paper(self.studio.options.paper)
         counts = {name: self.pages_on(components, name) for name in papers}
         over = [name for name in papers if sum(pages for pages, _ in counts[name]) > self.studio.budget.page_limit]
         paper = over[0] if over else papers[0]
-        on_paper = "" if paper == papers[0] else f" (on {paper} paper: a kit prints on every paper pnp offers)"
+        on_paper = "" if paper == papers[0] else on_other_paper(paper, "kit")
         for pages, mark in counts[paper]:
             self.studio.budget.foresee_pages(pages, mark, on_paper)
 
     def pages_on(self, components: "list[Component]", paper: str) -> list[tuple[int, Mark | None]]:
         """(pages, the place of its `copies`) of each component on the named paper, in print order."""
-        w, h = PAPER_SIZES[paper]
         counted = []
         for component in components:
             try:
-                pages = KINDS[component.kind].pages(component, self.studio, (w * MM, h * MM))
+                pages = KINDS[component.kind].pages(component, self.studio, paper_points(paper))
             except (DataError, LayoutError):  # its faces or layouts are wrong: said by their own checks
                 continue
             counted.append((pages, component.spec.mark_of("copies")))

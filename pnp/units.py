@@ -50,6 +50,23 @@ CARD_SIZES = {name: (s.w, s.h) for name, s in NAMED_SIZES.items()}  # name -> (w
 PAPER_SIZES = {"a4": (210, 297), "letter": (215.9, 279.4)}
 
 
+def paper_points(name: str) -> tuple[float, float]:
+    """A paper's (width, height) in points."""
+    w, h = PAPER_SIZES[name]
+    return (w * MM, h * MM)
+
+
+def every_paper(first: str) -> list[str]:
+    """Every paper pnp prints on, `first` (the build's own) first: what validate sets a game on, so that no
+    paper's build refuses what validate passed."""
+    return [first] + [name for name in PAPER_SIZES if name != first]
+
+
+def on_other_paper(name: str, what: str) -> str:
+    """How a problem found only on another paper than the build's is said: after its message."""
+    return f" (on {name} paper: a {what} prints on every paper pnp offers)"
+
+
 
 
 def length(value: object, default_unit: str = "mm") -> float:
@@ -114,8 +131,7 @@ class PrintOptions:
 
     @property
     def paper_size(self) -> tuple[float, float]:
-        w, h = PAPER_SIZES[self.paper]
-        return (w * MM, h * MM)
+        return paper_points(self.paper)
 
     def named_parts(self, with_paper: bool = True) -> list[str]:
         """How the options are written in file names: a part for each recorded option that differs from the

@@ -22,7 +22,7 @@ from ..options import CONTROL_CHARACTER, control_problem
 from ..project import read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark
 from ..template import render
-from ..units import MM, PAPER_SIZES
+from ..units import every_paper, on_other_paper, paper_points
 from .base import Kind, Printable
 from ..model.components import Component
 from .base import Reporter, Studio
@@ -129,20 +129,17 @@ def _set_problems(studio: Studio, text: str) -> list[tuple[str, Mark | None]]:
     problem found only on another paper is said with that paper."""
     said: list[tuple[str, Mark | None]] = []
     content = _title_content(studio, text)
-    papers = [studio.paper] + [size for size in ((w * MM, h * MM) for w, h in PAPER_SIZES.values())
-                               if size != studio.paper]
+    papers = every_paper(studio.options.paper)
     on_built: set[Mark | None] = set()  # the places of the problems found on the build's paper
     for paper in papers:
-        book = Book(content, studio.fonts, paper, lambda src, width: _drawer(studio, src), lambda *icon: None,
-                    _tokens(studio))
+        book = Book(content, studio.fonts, paper_points(paper), lambda src, width: _drawer(studio, src),
+                    lambda *icon: None, _tokens(studio))
         for problem in _book_problems(studio, book):
-            if paper == studio.paper:
+            if paper == papers[0]:
                 on_built.add(problem[1])
                 said.append(problem)
             elif problem[1] not in on_built:  # found only there: said with the paper
-                name = next(name for name, (w, h) in PAPER_SIZES.items() if (w * MM, h * MM) == paper)
-                said.append((f"{problem[0]} (on {name} paper: a rulebook prints on every paper pnp offers)",
-                             problem[1]))
+                said.append((problem[0] + on_other_paper(paper, "rulebook"), problem[1]))
     return said
 
 
