@@ -909,8 +909,9 @@ class _Kind:
 # The methods templates may call, each cheap and bounded (see docs/reference.md, Templates). Text: each builds
 # at most three times its text (a case change: 'ß' is 'SS'), or a width checked (_check_int), or what
 # _METHOD_SIZES sizes first; searching (count, find, index, split, partition, startswith...) takes time linear in
-# the text. Lists: count and index compare items as `in` does. Mappings: a look-up or a view. Attributes a
-# class adds of its own (a group's `grouper` from groupby, a game's fields) are not these types' and stay open.
+# the text. Lists: count and index compare items as `in` does. Mappings: a look-up or a view. Data a class adds
+# of its own (a group's `grouper` from groupby, a game's fields) stay open; its own methods are closed as the
+# type's are (see _Env.is_safe_attribute).
 _TEXT_METHODS = frozenset({
     "capitalize", "center", "count", "endswith", "find", "format", "index", "isalnum", "isalpha", "isdecimal",
     "isdigit", "islower", "isnumeric", "isspace", "istitle", "isupper", "join", "ljust", "lower", "lstrip",
