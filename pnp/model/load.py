@@ -524,7 +524,7 @@ def _built(text: str, file: str, lines: int = 0) -> "_Builder":
     file above the text, parsed alone (ParsedFiles._spliced)."""
     if len(text) > MAX_FILE_BYTES:
         raise LoadError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB", Mark(file))
-    if unseen := _UNSEEN_LINE_BREAK.search(text):
+    if unseen := UNSEEN_LINE_BREAK.search(text):
         raise LoadError(f"character {_character(ord(unseen.group()))} is not allowed in YAML text: YAML reads it as "
                         "the end of a line, which an editor does not show (every line after it would be "
                         "numbered wrong); use a plain line break or a space", _position_mark(file, text, unseen.start()))
@@ -559,7 +559,7 @@ def _build(builder: "_Builder", text: str, file: str) -> None:
 
 # YAML 1.1, which PyYAML reads, ends a line at NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR too: one of them in a
 # comment ended it there (the rest was read as data), and every mark after it named a line the editor does not
-_UNSEEN_LINE_BREAK = re.compile("[\x85\u2028\u2029]")
+UNSEEN_LINE_BREAK = re.compile("[\x85\u2028\u2029]")
 
 
 def _character(code: object) -> str:

@@ -22,8 +22,8 @@ from ..errors import DataError, LoadError
 from ..options import closest, control_problem
 from ..project import read_project_file, utf8_text
 from ..report import Mark
-from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MarkedList, Place, Record, check_file, counted_load, plain,
-                   shown, spend_values, values_left)
+from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, UNSEEN_LINE_BREAK, MarkedList, Place, Record, check_file,
+                   counted_load, plain, shown, spend_values, values_left)
 from .schema import Enum, Field, List, Map, Nested, Schema, Str, TrueFalse
 
 SPREADSHEETS = (".csv", ".xlsx")
@@ -738,11 +738,10 @@ class _Dumper(yaml.SafeDumper):
 
 
 def _text_written(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
-    style = '"' if _YAML_LINE_ENDS.search(text) else None
+    style = '"' if UNSEEN_LINE_BREAK.search(text) else None  # (written as it is, pnp refuses to read it back)
     return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
 
 
-_YAML_LINE_ENDS = re.compile("[\x85\u2028\u2029]")
 _Dumper.add_representer(str, _text_written)
 
 
