@@ -15,7 +15,7 @@ from .draw.icons import unreadable
 from .draw.sheet import FOOTER_FAMILY
 from .draw.text import unmapped
 from .draw.pictures import verified_picture
-from .errors import BudgetSpent, DataError, LayoutError, LimitError
+from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, blame, unforeseen
 from .model.game import check_whole_game, load_game
 from .model.reads import FieldCache, note_all
 from .model.schema import ICON_IN_TEXT
@@ -70,6 +70,13 @@ def validate(project: "Project", game_id: str, report: Report, options: "PrintOp
         except BudgetSpent as e:
             if e.mark is not None or len(report.errors) == before:  # where it ran out, unless said there
                 report.add(e)
+            return None, None
+        except PnpError:
+            raise
+        except Exception as e:  # noqa: BLE001 - a bug in pnp met by this game: said at its input, not as a traceback
+            if steps is not None:  # the preview's, which says it itself (and a newer save's signal passes)
+                raise
+            report.add(unforeseen(e, f"{game_id}: check failed"))
             return None, None
 
 
@@ -300,6 +307,9 @@ class Checks:
             except (DataError, LayoutError) as e:  # said at the component when the problem has no place
                 for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
                     said.error(message, mark or component.spec.mark)
+            except Exception as e:
+                blame(e, component.spec.mark)
+                raise
         return tuple(said.problems), effects
 
     def item_names(self, component: "Component") -> None:
@@ -338,6 +348,9 @@ class Checks:
             return
         except BudgetSpent:  # the game's time ran out at one of these problems: it is said there
             self.printable_problems(p, problems)
+            raise
+        except Exception as e:
+            blame(e, p.mark)
             raise
         if problems:
             self.printable_problems(p, problems)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 import click
 
 from . import __version__, project as project_mod
-from .errors import PnpError, UsageError
+from .errors import PnpError, UsageError, unforeseen
 from .report import Report
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
 
@@ -77,15 +77,27 @@ def _print_report(report: Report, what: str) -> None:
 
 class _Group(click.Group):
     """Shows a PnpError that escapes a command as click shows its own: one line, exit code 2 for a usage
-    error and 1 otherwise (pnp's errors know nothing of click)."""
+    error and 1 otherwise (pnp's errors know nothing of click). Any other exception is a bug in pnp, shown
+    the same way at the input it was working on (errors.unforeseen), never as a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except PnpError as e:
-            error = click.ClickException(str(e))
-            error.exit_code = e.exit_code  # type: ignore[misc]  # click sets it per class; this one is pnp's
-            raise error from None
+            raise _shown(e) from None
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as e:  # noqa: BLE001 - the last resort: a bug in pnp, said in one line with its place
+            if isinstance(e, OSError) and e.filename is None:  # what pnp prints could not be written: main says so
+                raise
+            raise _shown(unforeseen(e, f"pnp {ctx.invoked_subcommand or ''}".strip())) from None
+
+
+def _shown(error: PnpError) -> click.ClickException:
+    """A pnp error as click shows its own."""
+    shown = click.ClickException(str(error))
+    shown.exit_code = error.exit_code  # type: ignore[misc]  # click sets it per class; this one is pnp's
+    return shown
 
 
 @click.group(cls=_Group, epilog=EPILOG)

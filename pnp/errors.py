@@ -1,5 +1,7 @@
-"""Every exception pnp raises for a user's mistake. None of them knows the command line: cli shows them."""
+"""Every exception pnp raises for a user's mistake, and the one it says for its own bugs. None of them knows the
+command line: cli shows them."""
 import os
+import traceback
 from collections.abc import Callable
 
 from .report import Mark
@@ -84,3 +86,48 @@ class BudgetSpent(PnpError):
     another message."""
 
     code = "budget"
+
+
+class Unforeseen(PnpError):
+    """An error pnp did not foresee (a bug in pnp, met by some input), said as one line at the input it was
+    working on rather than as a traceback: the guarantee that no input ends in a traceback holds even where a
+    check is missing, and the user still learns which file to look at."""
+
+    code = "internal"
+
+
+# the attribute an unforeseen exception carries the place of the input being worked on when it was raised
+_BLAMED = "_pnp_blamed"
+
+
+def blame(error: BaseException, mark: Mark | None) -> None:
+    """Note on an unforeseen `error` that it escaped work on the input at `mark`, unless work nested inside
+    that noted its own (the innermost input is the one at fault: a layout element inside its card). pnp's own
+    errors are left alone: they say their place themselves. The note is an attribute, which a worker
+    process's error keeps when it is sent to the parent."""
+    if mark is None or isinstance(error, PnpError) or getattr(error, _BLAMED, None) is not None:
+        return
+    try:
+        setattr(error, _BLAMED, mark)
+    except AttributeError:  # an exception class with __slots__: said without a place
+        pass
+
+
+def blamed(error: BaseException) -> Mark | None:
+    """The place `blame` noted on `error`, if any."""
+    return getattr(error, _BLAMED, None)
+
+
+def unforeseen(error: Exception, doing: str) -> Unforeseen:
+    """The one line said for an unforeseen `error` raised while `doing` (e.g. "g: build failed"), at the place
+    `blame` noted. With PNP_TRACEBACK=1 in the environment the traceback is printed too, for a bug report."""
+    if os.environ.get("PNP_TRACEBACK"):
+        traceback.print_exception(error)
+    try:
+        said = str(error)[:1000].strip().splitlines()
+    except Exception:  # noqa: BLE001 - an exception whose own text fails: its name is said alone
+        said = []
+    detail = type(error).__name__ + (f": {said[0][:200]}" if said else "")
+    return Unforeseen(f"{doing}: pnp met something here it does not handle ({detail}). This is a bug in pnp: "
+                      "please report it with this file (PNP_TRACEBACK=1 shows where in pnp)",
+                      blamed(error))

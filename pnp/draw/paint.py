@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from reportlab.lib import colors
 
-from ..errors import BudgetSpent, LimitError
+from ..errors import BudgetSpent, LimitError, blame
 from ..model.icons import IconIndex
 from ..model.images import checked_image
 from ..report import Mark
@@ -78,15 +78,19 @@ class Painter:
         c = self.c
         top = y0 + height
         for p in prims:
-            if p.rotate:  # clockwise on the page about the centre of the primitive's box
-                c.saveState()
-                cx, cy = x0 + p.x + p.w / 2, top - p.y - p.h / 2
-                c.translate(cx, cy)
-                c.rotate(-p.rotate)
-                c.translate(-cx, -cy)
-            getattr(self, "_" + p.kind)(p, x0, top)
-            if p.rotate:
-                c.restoreState()
+            try:
+                if p.rotate:  # clockwise on the page about the centre of the primitive's box
+                    c.saveState()
+                    cx, cy = x0 + p.x + p.w / 2, top - p.y - p.h / 2
+                    c.translate(cx, cy)
+                    c.rotate(-p.rotate)
+                    c.translate(-cx, -cy)
+                getattr(self, "_" + p.kind)(p, x0, top)
+                if p.rotate:
+                    c.restoreState()
+            except Exception as e:
+                blame(e, p.mark)  # the layout element that made it
+                raise
 
     def _stroke_fill(self, p: Primitive) -> tuple[int, int]:
         s = p.style

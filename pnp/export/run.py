@@ -11,7 +11,7 @@ from pathlib import Path
 from ..kit.inputs import record, sha256, snapshot
 from ..kit.manifest import Manifest, up_to_date, warning_records
 from ..check import few_collections, validate
-from ..errors import PnpError, UsageError, cannot_write
+from ..errors import PnpError, UsageError, cannot_write, unforeseen
 from ..project import output_lock, replace_folder, temporary_beside, tidy
 from ..report import Diagnostic, Mark, Report
 from .faces import FACES_PDF, collect, drawn_in_chunks, number_pages
@@ -77,6 +77,9 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
     except OSError as e:
         report.error(f"{game_id}: export failed: {cannot_write(project.rel(folder.parent), e, project.rel)}; the previous export is left "
                      "as it was")
+        return Exported(game_id, False, report.diagnostics)
+    except Exception as e:  # noqa: BLE001 - a bug in pnp met by this game: said at its input, not as a traceback
+        report.add(unforeseen(e, f"{game_id}: export failed, the previous export is left as it was"))
         return Exported(game_id, False, report.diagnostics)
     return Exported(game_id, True, report.diagnostics, folder, count)
 

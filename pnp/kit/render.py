@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from .. import __version__
 from ..draw.canvas import Canvas, new_canvas as deterministic_canvas
+from ..errors import blame
 from ..products import KINDS
 from ..project import ErrorHoldingFile, commit_files, temporary_beside
 from ..template import budget
@@ -117,10 +118,13 @@ def render_game(game: "Game", studio: "Studio", folder: str | Path,
                         result.pages[extra] += draw(canvas, component, studio)
                     canvas.save()
                     on_step(title)
+        drawing.clear()  # (no component is at fault when joining the files fails)
         result.all_name = f"{slug}-{paper_name}.pdf"
         result.files[result.all_name] = tmp = _temporary(folder, result.all_name)
         _assemble(tmp, [result.files[name] for name in in_order], studio)
-    except BaseException:
+    except BaseException as e:
+        if drawing:  # a bug met while drawing a component's pages: said at it when nothing inside said where
+            blame(e, drawing[-1].spec.mark)
         result.discard()
         raise
     offsets, first = {}, 1

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, cast
 
-from ..errors import PnpError, cannot_write
+from ..errors import PnpError, cannot_write, unforeseen
 from ..project import output_lock, tidy, worker_context
 from ..report import Diagnostic, Report
 from .inputs import manifest_name, record, snapshot
@@ -117,6 +117,9 @@ def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Pa
     except OSError as e:
         report.error(f"{game_id}: build failed: {cannot_write(project.rel(folder), e, project.rel)}; "
                      "previous output left intact")
+        return Outcome(game_id, "failed", report.diagnostics)
+    except Exception as e:  # noqa: BLE001 - a bug in pnp met by this game: said at its input, the other games go on
+        report.add(unforeseen(e, f"{game_id}: build failed, previous output left intact"))
         return Outcome(game_id, "failed", report.diagnostics)
     status = "draft" if options.draft else "built"
     outcome = Outcome(game_id, status, report.diagnostics, files, result.pages[result.all_name], result.all_name)

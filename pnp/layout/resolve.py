@@ -6,7 +6,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from .. import units
-from ..errors import BudgetSpent, ExprError, LayoutError, LimitError
+from ..errors import BudgetSpent, ExprError, LayoutError, LimitError, blame
 from ..model.load import Place, Record, place_mark, shown
 from ..model.reads import MARK, Tracked, note_all, recording
 from ..template import may_tell_identity
@@ -215,6 +215,9 @@ class Resolver:
                 self._repeated(el, ctx, ox, oy, out)
         except (LimitError, ExprError) as e:
             raise LayoutError(e.message, el.mark) from None
+        except Exception as e:
+            blame(e, el.mark)
+            raise
         self._pay(cast(_Made, out), el)  # every element draws into the list _prims made
 
     def _repeated(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim]) -> None:

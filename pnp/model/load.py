@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import yaml
 
-from ..errors import LoadError
+from ..errors import LoadError, blame
 from ..options import CONTROL_CHARACTER, control_problem
 from ..options import plain, shown  # noqa: F401  (the model's callers import them from here)
 from ..project import open_project_file, read_project_file, utf8_text
@@ -584,7 +584,11 @@ def load_file(path: Path, shown_as: str) -> Any:
         text = utf8_text(read_project_file(path, MAX_FILE_BYTES, Mark(shown_as)), shown_as)
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown_as)) from None
-    return load_text(text, shown_as)
+    try:
+        return load_text(text, shown_as)
+    except Exception as e:
+        blame(e, Mark(shown_as))
+        raise
 
 
 class ParsedFiles:
@@ -770,4 +774,8 @@ def load_data_file(path: Path, shown_as: str) -> Any:
         raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown_as))
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown_as)) from None
-    return PARSED.load(raw, shown_as)
+    try:
+        return PARSED.load(raw, shown_as)
+    except Exception as e:
+        blame(e, Mark(shown_as))
+        raise

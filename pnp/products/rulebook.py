@@ -14,7 +14,7 @@ from typing import Any
 from markdown_it.token import Token
 
 from ..draw.book import Book, BookContent, BookError, images, parse
-from ..errors import DataError, ExprError
+from ..errors import DataError, ExprError, blame
 from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model.schema import ICON_IN_TEXT
@@ -83,6 +83,9 @@ class Rulebook(Kind):
         except BookError as e:  # the rendered Markdown's line, told as the template's
             place, printed = (e.mark, "") if e.mark else book_place(studio, e.line)
             raise BookError(e.message + printed, place) from None
+        except Exception as e:
+            blame(e, book_place(studio, None)[0])  # (the rulebook's template, when nothing inside said where)
+            raise
 
     def size_mm(self, component: Component, studio: Studio) -> list[float]:
         return [round(v / (72 / 25.4), 2) for v in studio.paper]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..kit.faces import item_key, side_key
 from ..check import Checks, validate
-from ..errors import BudgetSpent, PnpError
+from ..errors import BudgetSpent, PnpError, blamed
 from ..export.faces import collect, face_of
 from ..products import KINDS
 from ..model.reads import ALL, MARK, MEMBERS
@@ -126,7 +126,7 @@ class Preview:
                 report.add(e)
                 game, status = None, "stale"
             except Exception as e:  # noqa: BLE001 - a bug or a broken file must not take the server down
-                report.error(f"pnp failed while checking {self.game_id}: {_crash(e)}")
+                report.error(f"pnp failed while checking {self.game_id}: {_crash(e)}", blamed(e))
                 game, status = None, "stale"
             self.generation += 1
             self.seconds = time.monotonic() - started
