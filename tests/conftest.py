@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,32 @@ from skips import pytest_terminal_summary  # noqa: F401 - a hook: each run says 
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "unforeseen: the test makes pnp meet a bug on purpose (errors.Unforeseen)")
+
+
+@pytest.fixture(autouse=True)
+def _no_bug_hidden_by_the_last_resort(request, monkeypatch):
+    """pnp says a bug it meets in one line instead of a traceback (errors.unforeseen). In a test such a line
+    would pass for a refusal: every one said in this process fails the test, with the bug's traceback, unless
+    the test is marked `unforeseen` (it makes the bug on purpose)."""
+    import traceback
+
+    from pnp.errors import Unforeseen
+
+    met = []
+    made = Unforeseen.__init__
+
+    def noted(self, *args, **kwargs):
+        met.append(sys.exc_info()[1])  # made while handling the bug's exception
+        made(self, *args, **kwargs)
+
+    monkeypatch.setattr(Unforeseen, "__init__", noted)
+    yield
+    if met and request.node.get_closest_marker("unforeseen") is None:
+        pytest.fail("pnp met a bug (said as an internal error):\n" + "".join(traceback.format_exception(met[0])))
 
 
 def pytest_addoption(parser):
