@@ -541,9 +541,11 @@ class Checks:
         px_w, px_h = size
         dpi = min(px_w / (prim.w / 72), px_h / (prim.h / 72)) if prim.w and prim.h else 1e9
         need = prim.style.get("min_dpi", 150)
-        if dpi < need:
+        if dpi < need:  # (inside a `use`, the size it prints at, and the use that draws it so, are said)
+            used = f" inside the use at {prim.used[0]}, which draws it at {prim.used[1]:.3g} times its size" \
+                if prim.used is not None else ""
             self.error(f"image '{prim.text}' is {px_w}x{px_h} px: {dpi:.0f} dpi at its printed size "
-                       f"{prim.w / MM:.0f}x{prim.h / MM:.0f} mm, below the {need:g} dpi minimum", prim.mark)
+                       f"{prim.w / MM:.0f}x{prim.h / MM:.0f} mm{used}, below the {need:g} dpi minimum", prim.mark)
 
     def _read_image(self, prim: "Prim") -> tuple[int, int] | None:
         folder = self.game.layout_folder
