@@ -285,3 +285,23 @@ def test_a_font_file_reportlab_cannot_load_is_named_as_fonts_yaml_names_it(tmp_p
     assert result.exit_code == 1 and len(said) == 1, result.output
     assert said[0].startswith("fonts/fonts.yaml:2:19: error: font Body regular (sub/f.ttf) cannot be loaded: ")
     assert str(tmp_path) not in result.output and "/fonts/sub" not in result.output
+
+
+def test_two_icon_files_of_one_name_in_different_folders_each_draw_their_own_drawing(tmp_path):
+    """A game's icons/gem.svg linked to art/star.svg beside its own icons/star.svg: both were drawn as the
+    first one the PDF met (forms were named by the file's name alone), and the build said ok."""
+    from reportlab.lib import colors
+    from reportlab.pdfgen.canvas import Canvas
+
+    square, disc = tmp_path / "icons" / "star.svg", tmp_path / "art" / "star.svg"
+    for path, shape in ((square, '<rect width="10" height="10"/>'), (disc, '<circle cx="5" cy="5" r="2"/>')):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">{shape}</svg>')
+    out = io.BytesIO()
+    canvas = Canvas(out, pageCompression=0)
+    for path in (square, disc, square):
+        icons.draw_icon(canvas, path, 0, 0, 10, 10, colors.black)
+    canvas.showPage()
+    canvas.save()
+    pdf = out.getvalue()
+    assert pdf.count(b"/Subtype /Form") == 2 and b"0 0 10 10 re f" in pdf and b" c\n" in pdf

@@ -126,11 +126,9 @@ def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float
     paints it at every use)."""
     forms = canvas.__dict__.setdefault("_pnp_icon_forms", {})
     hexval = colour.hexval() if hasattr(colour, "hexval") else str(colour)
-    key = (path.stem, hexval)  # no folder: same bytes anywhere
-    form = forms.get(key)
+    form = forms.get((path, hexval))
     if form is None:
-        form = forms[key] = _define_form(canvas, "icon" + hashlib.sha1(repr(key).encode()).hexdigest()[:12],
-                                         path, hexval, colour)
+        form = forms[(path, hexval)] = _define_form(canvas, path, hexval, colour)
     name, width, height, paints = form
     scale = min(w / width, h / height)
     # what saveState, transform, doForm and restoreState write, without their bookkeeping: an icon changes
@@ -142,12 +140,18 @@ def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float
     return paints
 
 
-def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: Color) -> tuple[str, float, float, int]:
-    """The icon in this colour as the canvas's form `name`; (name, width, height, paints). The file is read for
-    each PDF, so what is drawn is always its content now; the drawing is worked out once per content, and only
-    for an icon validation accepts (DataError otherwise)."""
+def _define_form(canvas: Canvas, path: Path, hexval: str, colour: Color) -> tuple[str, float, float, int]:
+    """The icon in this colour as a form of the canvas, named by its content and colour (the same bytes come
+    out wherever the project lies, and two files of one name in different folders, one reached through a
+    link, are two forms; two files of the same bytes are one); (name, width, height, paints). The file is read
+    for each PDF, so what is drawn is always its content now; the drawing is worked out once per content, and
+    only for an icon validation accepts (DataError otherwise)."""
     svg = read_icon(path)
     digest = hashlib.sha256(svg).digest()
+    name = "icon" + hashlib.sha1(digest + hexval.encode()).hexdigest()[:12]
+    defined = canvas.__dict__.setdefault("_pnp_icon_named", {})
+    if name in defined:
+        return defined[name]
     found = _forms.get((digest, hexval))
     if found is None and (why := unreadable(path)) is not None:
         # validation refuses it; the preview draws the faces of a game with errors, and drawing this one
@@ -169,7 +173,8 @@ def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: Col
         _render(canvas, svg, digest, colour)
         paints = _painting(canvas._code[start:])
     canvas.endForm()
-    return name, width, height, paints
+    defined[name] = name, width, height, paints
+    return defined[name]
 
 
 def _painting(operators: list[str]) -> int:
