@@ -168,10 +168,10 @@ def _define_form(canvas: Canvas, path: Path, hexval: str, colour: Color) -> tupl
             canvas.addLiteral(op)
         paints = _form_paints.get((digest, hexval))
         if paints is None:  # counted once per worked-out form, not in every PDF that draws it
-            paints = _form_paints[(digest, hexval)] = _painting(operators)
+            paints = _form_paints[(digest, hexval)] = _painting(operators) + int(_dashes(_drawing(svg, digest)))
     else:
         _render(canvas, svg, digest, colour)
-        paints = _painting(canvas._code[start:])
+        paints = _painting(canvas._code[start:]) + int(_dashes(_drawing(svg, digest)))
     canvas.endForm()
     defined[name] = name, width, height, paints
     return defined[name]
@@ -180,6 +180,35 @@ def _define_form(canvas: Canvas, path: Path, hexval: str, colour: Color) -> tupl
 def _painting(operators: list[str]) -> int:
     """The fills and strokes (and forms and pictures) `operators` paint."""
     return sum(token in _PAINTING for op in operators for token in op.split())
+
+
+# A dashed stroke is painted dash by dash: a circle of 4 pt dashed every millionth of a point (25 million
+# dashes) took a PDF reader (poppler: pdftoppm, many viewers and printer drivers) over two minutes to render,
+# where a layout's own dashes are held to options.MIN_DASH_CYCLE. An icon's dashes count as its paints, and an
+# icon painting more than this is refused
+MAX_ICON_DASHES = 20_000
+
+
+def _dashes(node: Any) -> float:
+    """The dashes the strokes of a drawing (svglib's shapes and groups) paint: each stroked shape's outline (as
+    long as its points' polygon, or its bounds' perimeter, at least; both in its own units) over its dash
+    pattern's length. The pattern is measured along the outline in the same units, so no transform changes it."""
+    if isinstance(node, Group):
+        return sum(_dashes(child) for child in node.contents)
+    pattern = getattr(node, "strokeDashArray", None)
+    if not pattern or getattr(node, "strokeColor", None) is None or not getattr(node, "strokeWidth", 1):
+        return 0
+    lengths = pattern[1] if isinstance(pattern[-1], (list, tuple)) else pattern  # ReportLab's (phase, [...]) too
+    cycle = sum(abs(float(n)) for n in lengths) * (1 + len(lengths) % 2)  # an odd list is repeated, as PDF does
+    x0, y0, x1, y1 = node.getBounds()
+    outline = max(2 * ((x1 - x0) + (y1 - y0)), _polygon_length(getattr(node, "points", None) or []))
+    return math.inf if cycle <= 0 or not math.isfinite(cycle) else outline / cycle
+
+
+def _polygon_length(points: list[float]) -> float:
+    """The length of the polygon through the points [x0, y0, x1, y1, ...] (a curve is no longer than the one
+    through its control points)."""
+    return sum(math.hypot(points[i + 2] - points[i], points[i + 3] - points[i + 1]) for i in range(0, len(points) - 3, 2))
 
 
 _form_paints: dict[tuple[bytes, str], int] = {}  # _forms' key -> what its operators paint: this process's
@@ -210,10 +239,10 @@ def _painted(svg: bytes, digest: bytes) -> int:
 
     default_font = shapes.STATE_DEFAULTS["fontName"]
     try:
-        _, operators = _operators(svg, digest, colors.black, "Helvetica")
+        drawing, operators = _operators(svg, digest, colors.black, "Helvetica")
     finally:
         shapes.STATE_DEFAULTS["fontName"] = default_font
-    return _painting(operators)
+    return _painting(operators) + int(_dashes(drawing))
 
 
 # PDF operators that paint (fill, stroke, shade, draw a form or picture): a rasteriser's work per use of an icon
@@ -464,7 +493,9 @@ def _drawing_problem(svg: bytes, digest: bytes) -> str | None:
     as a gradient's shading, and one of nan would be written as a word no PDF reader knows)."""
     from reportlab.lib import colors
 
-    _drawing(svg, digest)  # svglib's own errors, and ours on the drawing's size, as they are
+    if _dashes(_drawing(svg, digest)) > MAX_ICON_DASHES:  # (svglib's own errors, and ours on the drawing's size)
+        return (f"its dashed lines paint more than {MAX_ICON_DASHES:,} dashes (make the dashes and gaps of its "
+                "stroke-dasharray longer)")
     default_font = shapes.STATE_DEFAULTS["fontName"]
     written = io.BytesIO()
     try:
