@@ -399,7 +399,7 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
 
     from PIL import Image, UnidentifiedImageError
 
-    from ..model.images import MAX_IMAGE_PIXELS, structure_problem
+    from ..model.images import MAX_IMAGE_PIXELS, drawn_as_is, structure_problem
 
     try:
         picture = base64.decodebytes(payload.encode("ascii"))
@@ -407,12 +407,16 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
             return f"cannot be used: {problem}", 0
         with Image.open(io.BytesIO(picture), formats=("PNG", "JPEG")) as image:
             width, height = image.size
+            as_is = drawn_as_is(image)
     except (UnidentifiedImageError, binascii.Error, UnicodeEncodeError):
         return "is not a PNG or JPEG image", 0
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
         return "cannot be read", 0
     if width * height > MAX_IMAGE_PIXELS:
         return f"has more than {MAX_IMAGE_PIXELS:,} pixels", 0
+    if not as_is:  # a picture of the game's own is redrawn (pnp.draw.pictures); svglib hands this one as it is
+        return ("would print otherwise than it is seen (16-bit greys clipped to white, a transparent colour "
+                "printed, an EXIF orientation not turned): embed it as an upright 8-bit PNG or JPEG"), 0
     return None, width * height
 
 

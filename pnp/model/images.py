@@ -50,6 +50,12 @@ def colour_keyed(image: "Image.Image") -> bool:
     return image.mode != "P" and "transparency" in image.info
 
 
+def drawn_as_is(image: "Image.Image") -> bool:
+    """Whether ReportLab, given the open picture's file, draws it as viewers show it: upright by its EXIF
+    orientation (orientation), of samples of 8 bits (DEEP_MODES), with no transparent colour (colour_keyed)."""
+    return orientation(image) == 1 and image.mode not in DEEP_MODES and not colour_keyed(image)
+
+
 def padded(file_bytes: int, size: tuple[int, int]) -> bool:
     """Whether a picture's file holds more bytes than its pixels could need (MAX_BYTES_PER_PIXEL)."""
     return file_bytes > size[0] * size[1] * MAX_BYTES_PER_PIXEL + METADATA_BYTES
@@ -133,7 +139,7 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
         with opened_image(f, shown, mark) as image:
             held = orientation(image)
             size = image.size[::-1] if held in TURNED else image.size
-            as_is = held == 1 and image.mode not in DEEP_MODES and not colour_keyed(image)
+            as_is = drawn_as_is(image)
             if padded(file_bytes := os.fstat(f.fileno()).st_size, image.size):
                 raise DataError(f"image '{shown}' cannot be used: a file of {file_bytes:,} bytes for "
                                 f"{image.size[0]}x{image.size[1]} px, more than its pixels could need "
