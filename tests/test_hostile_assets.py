@@ -314,3 +314,19 @@ def test_an_icons_dashes_count_as_what_each_use_of_it_paints(tmp_path):
     dashed.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle cx="5" cy="5" r="4" '
                       'fill="none" stroke="black" stroke-dasharray="0.0025"/></svg>')
     assert 5_000 <= icons.icon_paints(dashed) <= 6_401
+
+
+def test_an_icon_reached_through_a_link_is_credited_by_where_its_file_lies_not_by_its_name(tmp_path):
+    """The designer's own drawing art/amber-mosquito.svg, drawn as :gem: through icons/gem.svg, was credited to
+    game-icons.net (a shared icon has that name): the rulebook's credits said whose it is by name alone."""
+    from pdfread import read
+
+    root = make_project(tmp_path / "proj", case={
+        "files": {"layouts/mini/art/amber-mosquito.svg":
+                  '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'},
+        "replace": {"cards/mini/cards.yaml": [["Roars :star: loudly.", "Roars :gem: loudly."]]},
+        "symlinks": {"layouts/mini/icons/gem.svg": "../art/amber-mosquito.svg"}})
+    assert run(root, "build", "mini").exit_code == 0
+    credits = " ".join(page.extract_text() for page in read(root / "output/mini/mini-rulebook-a4.pdf").pages)
+    credits = " ".join(credits.split())
+    assert "This game's own: amber-mosquito." in credits and "game: amber-mosquito" not in credits
