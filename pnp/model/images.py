@@ -25,6 +25,10 @@ JPEG_KINDS = frozenset({"JPEG", "MPO"})
 # of 100 million took 16 s and 1.8 GB to build: more is a mistake or a decompression bomb
 MAX_IMAGE_PIXELS = 40_000_000
 MAX_IMAGE_BYTES = 200 * 1024 * 1024  # past any photograph of that many pixels
+# ...and at most this many on a side (JPEG's own limit; a picture 600 mm long at 600 dpi has 14,173): decoding
+# costs per row besides per pixel, and a PNG one pixel wide and 39 million high took 5 s to decode (validation
+# took 10 s to say its resolution was too low)
+MAX_IMAGE_SIDE = 65_535
 # A progressive JPEG has about 10 scans, each decoding the whole picture again: 300 copies of a 4000 x 4000
 # picture's scans decoded for minutes, 50 of a 40-million-pixel photograph 6 s. Its segments before the
 # picture (tables, EXIF, ICC, XMP, comments) are a dozen or so: Pillow's reading of them grows with their
@@ -130,8 +134,8 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
     is seen turned (a phone's portrait photo is stored on its side), and it, or one of more than 8 bits a
     sample (DEEP_MODES) or with a transparent colour (colour_keyed), must be redrawn (pnp.draw.pictures) to print as it is seen. A file padded
     with bytes its pixels do not need (padded) is refused. DataError at `mark`, naming the image as `shown`, unless it is an ordinary file inside the
-    project, under MAX_IMAGE_BYTES, one of IMAGE_FORMATS and of at most MAX_IMAGE_PIXELS (its pixels are
-    decoded, once, by pnp.draw.pictures)."""
+    project, under MAX_IMAGE_BYTES, one of IMAGE_FORMATS and of at most MAX_IMAGE_PIXELS and MAX_IMAGE_SIDE (its
+    pixels are decoded, once, by pnp.draw.pictures)."""
     real = project.inside(path, mark, "image", shown=shown)
     with open_project_file(real, MAX_IMAGE_BYTES, mark, "image", shown) as f:
         if problem := _file_structure_problem(f):
@@ -150,7 +154,8 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
 @contextlib.contextmanager
 def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["Image.Image"]:
     """The picture in `source` (a file or a BytesIO) opened as one of IMAGE_FORMATS, of at most
-    MAX_IMAGE_PIXELS; Pillow's errors while it is open or decoded in the block are DataError at `mark`."""
+    MAX_IMAGE_PIXELS and MAX_IMAGE_SIDE; Pillow's errors while it is open or decoded in the block are DataError
+    at `mark`."""
     from PIL import Image, UnidentifiedImageError
 
     try:
@@ -158,9 +163,10 @@ def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["I
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(source, formats=IMAGE_FORMATS) as image:
                 size = image.size
-                if size[0] * size[1] > MAX_IMAGE_PIXELS:
-                    raise DataError(f"image '{shown}' cannot be used: {size[0]}x{size[1]} px, more than "
-                                    f"{MAX_IMAGE_PIXELS:,} pixels", mark)
+                over = f"{MAX_IMAGE_PIXELS:,} pixels" if size[0] * size[1] > MAX_IMAGE_PIXELS else \
+                    f"{MAX_IMAGE_SIDE:,} pixels on a side" if max(size) > MAX_IMAGE_SIDE else None
+                if over:
+                    raise DataError(f"image '{shown}' cannot be used: {size[0]}x{size[1]} px, more than {over}", mark)
                 yield image
     except UnidentifiedImageError:
         raise DataError(f"image '{shown}' cannot be used: not a PNG, JPEG or WebP image", mark) from None
