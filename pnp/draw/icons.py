@@ -162,18 +162,13 @@ def _define_form(canvas: Canvas, path: Path, hexval: str, colour: Color) -> tupl
             digest + hexval.encode(), lambda: _worked_out(svg, digest, colour, canvas._initialFontName), _is_form)
     width, height, operators = found
     canvas.beginForm(name, 0, 0, width, height)
-    start = len(canvas._code)
     if operators is not None:
         for op in operators:
             canvas.addLiteral(op)
-        paints = _form_paints.get((digest, hexval))
-        if paints is None:  # counted once per worked-out form, not in every PDF that draws it
-            paints = _form_paints[(digest, hexval)] = _painting(operators) + int(_dashes(_drawing(svg, digest)))
     else:
         _render(canvas, svg, digest, colour)
-        paints = _painting(canvas._code[start:]) + int(_dashes(_drawing(svg, digest)))
     canvas.endForm()
-    defined[name] = name, width, height, paints
+    defined[name] = name, width, height, _paints_of(svg, digest)
     return defined[name]
 
 
@@ -211,7 +206,6 @@ def _polygon_length(points: list[float]) -> float:
     return sum(math.hypot(points[i + 2] - points[i], points[i + 3] - points[i + 1]) for i in range(0, len(points) - 3, 2))
 
 
-_form_paints: dict[tuple[bytes, str], int] = {}  # _forms' key -> what its operators paint: this process's
 _paints: dict[bytes, int] = {}  # file content's digest -> the fills and strokes its drawing paints: this process's
 
 
@@ -224,10 +218,15 @@ def icon_paints(path: Path) -> int:
     except DataError:  # (a pipe, a file too large: said where the game's icon files are checked)
         return 0
     digest = hashlib.sha256(svg).digest()
+    if digest not in _paints and unreadable(path) is not None:
+        return 0
+    return _paints_of(svg, digest)
+
+
+def _paints_of(svg: bytes, digest: bytes) -> int:
+    """What the drawing of an icon validation accepts paints (_painted), worked out once per file content."""
     found = _paints.get(digest)
     if found is None:
-        if unreadable(path) is not None:
-            return 0
         found = _paints[digest] = FORMS.value(b"paints\0" + digest, lambda: _painted(svg, digest),
                                               lambda value: type(value) is int)
     return found
