@@ -584,8 +584,8 @@ class Studio:
         self._prim_bytes[id(prim)] = (prim, written)  # (held: its id names no other primitive while kept)
         return written
 
-    def icons_used(self) -> set[str]:
-        """Icon files (aliases resolved) that the printed components and the rulebook really draw."""
+    def icons_used(self) -> set[Path]:
+        """Icon files (aliases resolved, links followed) that the printed components and the rulebook really draw."""
         names = set()
         for p in self.printables():
             for prim in self._resolved.get(p.key) or self.resolve(p):
@@ -594,7 +594,7 @@ class Studio:
                 elif prim.kind == "text":
                     names.update(ICON_IN_TEXT.findall(prim.text))
         names.update(ICON_IN_TEXT.findall(self.cache.get("rulebook") or ""))
-        return {path.stem for n in names if (path := self.icons.path(n)) is not None}
+        return {path for n in names if (path := self.icons.path(n)) is not None}
 
     def did_you_mean_icon(self, name: str) -> str:
         return did_you_mean(name, self.icons.names())

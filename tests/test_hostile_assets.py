@@ -285,3 +285,48 @@ def test_a_font_file_reportlab_cannot_load_is_named_as_fonts_yaml_names_it(tmp_p
     assert result.exit_code == 1 and len(said) == 1, result.output
     assert said[0].startswith("fonts/fonts.yaml:2:19: error: font Body regular (sub/f.ttf) cannot be loaded: ")
     assert str(tmp_path) not in result.output and "/fonts/sub" not in result.output
+
+
+def test_two_icon_files_of_one_name_in_different_folders_each_draw_their_own_drawing(tmp_path):
+    """A game's icons/gem.svg linked to art/star.svg beside its own icons/star.svg: both were drawn as the
+    first one the PDF met (forms were named by the file's name alone), and the build said ok."""
+    from reportlab.lib import colors
+    from reportlab.pdfgen.canvas import Canvas
+
+    square, disc = tmp_path / "icons" / "star.svg", tmp_path / "art" / "star.svg"
+    for path, shape in ((square, '<rect width="10" height="10"/>'), (disc, '<circle cx="5" cy="5" r="2"/>')):
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">{shape}</svg>')
+    out = io.BytesIO()
+    canvas = Canvas(out, pageCompression=0)
+    for path in (square, disc, square):
+        icons.draw_icon(canvas, path, 0, 0, 10, 10, colors.black)
+    canvas.showPage()
+    canvas.save()
+    pdf = out.getvalue()
+    assert pdf.count(b"/Subtype /Form") == 2 and b"0 0 10 10 re f" in pdf and b" c\n" in pdf
+
+
+def test_an_icons_dashes_count_as_what_each_use_of_it_paints(tmp_path):
+    """Each dash is painted at every use: an icon of 5,000 dashes (its outline 25 units long, measured as 32 by
+    its bounds, over a dash and a gap of 0.0025 each) costs the drawing budget as that many strokes."""
+    dashed = tmp_path / "dashed.svg"
+    dashed.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle cx="5" cy="5" r="4" '
+                      'fill="none" stroke="black" stroke-dasharray="0.0025"/></svg>')
+    assert 5_000 <= icons.icon_paints(dashed) <= 6_401
+
+
+def test_an_icon_reached_through_a_link_is_credited_by_where_its_file_lies_not_by_its_name(tmp_path):
+    """The designer's own drawing art/amber-mosquito.svg, drawn as :gem: through icons/gem.svg, was credited to
+    game-icons.net (a shared icon has that name): the rulebook's credits said whose it is by name alone."""
+    from pdfread import read
+
+    root = make_project(tmp_path / "proj", case={
+        "files": {"layouts/mini/art/amber-mosquito.svg":
+                  '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'},
+        "replace": {"cards/mini/cards.yaml": [["Roars :star: loudly.", "Roars :gem: loudly."]]},
+        "symlinks": {"layouts/mini/icons/gem.svg": "../art/amber-mosquito.svg"}})
+    assert run(root, "build", "mini").exit_code == 0
+    credits = " ".join(page.extract_text() for page in read(root / "output/mini/mini-rulebook-a4.pdf").pages)
+    credits = " ".join(credits.split())
+    assert "This game's own: amber-mosquito." in credits and "game: amber-mosquito" not in credits

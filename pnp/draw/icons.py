@@ -126,11 +126,9 @@ def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float
     paints it at every use)."""
     forms = canvas.__dict__.setdefault("_pnp_icon_forms", {})
     hexval = colour.hexval() if hasattr(colour, "hexval") else str(colour)
-    key = (path.stem, hexval)  # no folder: same bytes anywhere
-    form = forms.get(key)
+    form = forms.get((path, hexval))
     if form is None:
-        form = forms[key] = _define_form(canvas, "icon" + hashlib.sha1(repr(key).encode()).hexdigest()[:12],
-                                         path, hexval, colour)
+        form = forms[(path, hexval)] = _define_form(canvas, path, hexval, colour)
     name, width, height, paints = form
     scale = min(w / width, h / height)
     # what saveState, transform, doForm and restoreState write, without their bookkeeping: an icon changes
@@ -142,12 +140,18 @@ def draw_icon(canvas: Canvas, path: Path, x: float, y: float, w: float, h: float
     return paints
 
 
-def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: Color) -> tuple[str, float, float, int]:
-    """The icon in this colour as the canvas's form `name`; (name, width, height, paints). The file is read for
-    each PDF, so what is drawn is always its content now; the drawing is worked out once per content, and only
-    for an icon validation accepts (DataError otherwise)."""
+def _define_form(canvas: Canvas, path: Path, hexval: str, colour: Color) -> tuple[str, float, float, int]:
+    """The icon in this colour as a form of the canvas, named by its content and colour (the same bytes come
+    out wherever the project lies, and two files of one name in different folders, one reached through a
+    link, are two forms; two files of the same bytes are one); (name, width, height, paints). The file is read
+    for each PDF, so what is drawn is always its content now; the drawing is worked out once per content, and
+    only for an icon validation accepts (DataError otherwise)."""
     svg = read_icon(path)
     digest = hashlib.sha256(svg).digest()
+    name = "icon" + hashlib.sha1(digest + hexval.encode()).hexdigest()[:12]
+    defined = canvas.__dict__.setdefault("_pnp_icon_named", {})
+    if name in defined:
+        return defined[name]
     found = _forms.get((digest, hexval))
     if found is None and (why := unreadable(path)) is not None:
         # validation refuses it; the preview draws the faces of a game with errors, and drawing this one
@@ -158,18 +162,14 @@ def _define_form(canvas: Canvas, name: str, path: Path, hexval: str, colour: Col
             digest + hexval.encode(), lambda: _worked_out(svg, digest, colour, canvas._initialFontName), _is_form)
     width, height, operators = found
     canvas.beginForm(name, 0, 0, width, height)
-    start = len(canvas._code)
     if operators is not None:
         for op in operators:
             canvas.addLiteral(op)
-        paints = _form_paints.get((digest, hexval))
-        if paints is None:  # counted once per worked-out form, not in every PDF that draws it
-            paints = _form_paints[(digest, hexval)] = _painting(operators)
     else:
         _render(canvas, svg, digest, colour)
-        paints = _painting(canvas._code[start:])
     canvas.endForm()
-    return name, width, height, paints
+    defined[name] = name, width, height, _paints_of(svg, digest)
+    return defined[name]
 
 
 def _painting(operators: list[str]) -> int:
@@ -177,7 +177,35 @@ def _painting(operators: list[str]) -> int:
     return sum(token in _PAINTING for op in operators for token in op.split())
 
 
-_form_paints: dict[tuple[bytes, str], int] = {}  # _forms' key -> what its operators paint: this process's
+# A dashed stroke is painted dash by dash: a circle of 4 pt dashed every millionth of a point (25 million
+# dashes) took a PDF reader (poppler: pdftoppm, many viewers and printer drivers) over two minutes to render,
+# where a layout's own dashes are held to options.MIN_DASH_CYCLE. An icon's dashes count as its paints, and an
+# icon painting more than this is refused
+MAX_ICON_DASHES = 20_000
+
+
+def _dashes(node: Any) -> float:
+    """The dashes the strokes of a drawing (svglib's shapes and groups) paint: each stroked shape's outline (as
+    long as its points' polygon, or its bounds' perimeter, at least; both in its own units) over its dash
+    pattern's length. The pattern is measured along the outline in the same units, so no transform changes it."""
+    if isinstance(node, Group):
+        return sum(_dashes(child) for child in node.contents)
+    pattern = getattr(node, "strokeDashArray", None)
+    if not pattern or getattr(node, "strokeColor", None) is None or not getattr(node, "strokeWidth", 1):
+        return 0
+    lengths = pattern[1] if isinstance(pattern[-1], (list, tuple)) else pattern  # ReportLab's (phase, [...]) too
+    cycle = sum(abs(float(n)) for n in lengths) * (1 + len(lengths) % 2)  # an odd list is repeated, as PDF does
+    x0, y0, x1, y1 = node.getBounds()
+    outline = max(2 * ((x1 - x0) + (y1 - y0)), _polygon_length(getattr(node, "points", None) or []))
+    return math.inf if cycle <= 0 or not math.isfinite(cycle) else outline / cycle
+
+
+def _polygon_length(points: list[float]) -> float:
+    """The length of the polygon through the points [x0, y0, x1, y1, ...] (a curve is no longer than the one
+    through its control points)."""
+    return sum(math.hypot(points[i + 2] - points[i], points[i + 3] - points[i + 1]) for i in range(0, len(points) - 3, 2))
+
+
 _paints: dict[bytes, int] = {}  # file content's digest -> the fills and strokes its drawing paints: this process's
 
 
@@ -190,10 +218,15 @@ def icon_paints(path: Path) -> int:
     except DataError:  # (a pipe, a file too large: said where the game's icon files are checked)
         return 0
     digest = hashlib.sha256(svg).digest()
+    if digest not in _paints and unreadable(path) is not None:
+        return 0
+    return _paints_of(svg, digest)
+
+
+def _paints_of(svg: bytes, digest: bytes) -> int:
+    """What the drawing of an icon validation accepts paints (_painted), worked out once per file content."""
     found = _paints.get(digest)
     if found is None:
-        if unreadable(path) is not None:
-            return 0
         found = _paints[digest] = FORMS.value(b"paints\0" + digest, lambda: _painted(svg, digest),
                                               lambda value: type(value) is int)
     return found
@@ -205,10 +238,10 @@ def _painted(svg: bytes, digest: bytes) -> int:
 
     default_font = shapes.STATE_DEFAULTS["fontName"]
     try:
-        _, operators = _operators(svg, digest, colors.black, "Helvetica")
+        drawing, operators = _operators(svg, digest, colors.black, "Helvetica")
     finally:
         shapes.STATE_DEFAULTS["fontName"] = default_font
-    return _painting(operators)
+    return _painting(operators) + int(_dashes(drawing))
 
 
 # PDF operators that paint (fill, stroke, shade, draw a form or picture): a rasteriser's work per use of an icon
@@ -365,7 +398,7 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
 
     from PIL import Image, UnidentifiedImageError
 
-    from ..model.images import MAX_IMAGE_PIXELS, structure_problem
+    from ..model.images import MAX_IMAGE_PIXELS, drawn_as_is, structure_problem
 
     try:
         picture = base64.decodebytes(payload.encode("ascii"))
@@ -373,12 +406,16 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
             return f"cannot be used: {problem}", 0
         with Image.open(io.BytesIO(picture), formats=("PNG", "JPEG")) as image:
             width, height = image.size
+            as_is = drawn_as_is(image)
     except (UnidentifiedImageError, binascii.Error, UnicodeEncodeError):
         return "is not a PNG or JPEG image", 0
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
         return "cannot be read", 0
     if width * height > MAX_IMAGE_PIXELS:
         return f"has more than {MAX_IMAGE_PIXELS:,} pixels", 0
+    if not as_is:  # a picture of the game's own is redrawn (pnp.draw.pictures); svglib hands this one as it is
+        return ("would print otherwise than it is seen (16-bit greys clipped to white, a transparent colour "
+                "printed, an EXIF orientation not turned): embed it as an upright 8-bit PNG or JPEG"), 0
     return None, width * height
 
 
@@ -459,7 +496,9 @@ def _drawing_problem(svg: bytes, digest: bytes) -> str | None:
     as a gradient's shading, and one of nan would be written as a word no PDF reader knows)."""
     from reportlab.lib import colors
 
-    _drawing(svg, digest)  # svglib's own errors, and ours on the drawing's size, as they are
+    if _dashes(_drawing(svg, digest)) > MAX_ICON_DASHES:  # (svglib's own errors, and ours on the drawing's size)
+        return (f"its dashed lines paint more than {MAX_ICON_DASHES:,} dashes (make the dashes and gaps of its "
+                "stroke-dasharray longer)")
     default_font = shapes.STATE_DEFAULTS["fontName"]
     written = io.BytesIO()
     try:

@@ -25,6 +25,10 @@ JPEG_KINDS = frozenset({"JPEG", "MPO"})
 # of 100 million took 16 s and 1.8 GB to build: more is a mistake or a decompression bomb
 MAX_IMAGE_PIXELS = 40_000_000
 MAX_IMAGE_BYTES = 200 * 1024 * 1024  # past any photograph of that many pixels
+# ...and at most this many on a side (JPEG's own limit; a picture 600 mm long at 600 dpi has 14,173): decoding
+# costs per row besides per pixel, and a PNG one pixel wide and 39 million high took 5 s to decode (validation
+# took 10 s to say its resolution was too low)
+MAX_IMAGE_SIDE = 65_535
 # A progressive JPEG has about 10 scans, each decoding the whole picture again: 300 copies of a 4000 x 4000
 # picture's scans decoded for minutes, 50 of a 40-million-pixel photograph 6 s. Its segments before the
 # picture (tables, EXIF, ICC, XMP, comments) are a dozen or so: Pillow's reading of them grows with their
@@ -48,6 +52,12 @@ def colour_keyed(image: "Image.Image") -> bool:
     """Whether a picture that is no palette says one of its colours is transparent (a PNG's tRNS): ReportLab
     reads such a key on a palette alone, and printed the colour (a 16-bit grey picture's too, once made 8-bit)."""
     return image.mode != "P" and "transparency" in image.info
+
+
+def drawn_as_is(image: "Image.Image") -> bool:
+    """Whether ReportLab, given the open picture's file, draws it as viewers show it: upright by its EXIF
+    orientation (orientation), of samples of 8 bits (DEEP_MODES), with no transparent colour (colour_keyed)."""
+    return orientation(image) == 1 and image.mode not in DEEP_MODES and not colour_keyed(image)
 
 
 def padded(file_bytes: int, size: tuple[int, int]) -> bool:
@@ -124,8 +134,8 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
     is seen turned (a phone's portrait photo is stored on its side), and it, or one of more than 8 bits a
     sample (DEEP_MODES) or with a transparent colour (colour_keyed), must be redrawn (pnp.draw.pictures) to print as it is seen. A file padded
     with bytes its pixels do not need (padded) is refused. DataError at `mark`, naming the image as `shown`, unless it is an ordinary file inside the
-    project, under MAX_IMAGE_BYTES, one of IMAGE_FORMATS and of at most MAX_IMAGE_PIXELS (its pixels are
-    decoded, once, by pnp.draw.pictures)."""
+    project, under MAX_IMAGE_BYTES, one of IMAGE_FORMATS and of at most MAX_IMAGE_PIXELS and MAX_IMAGE_SIDE (its
+    pixels are decoded, once, by pnp.draw.pictures)."""
     real = project.inside(path, mark, "image", shown=shown)
     with open_project_file(real, MAX_IMAGE_BYTES, mark, "image", shown) as f:
         if problem := _file_structure_problem(f):
@@ -133,7 +143,7 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
         with opened_image(f, shown, mark) as image:
             held = orientation(image)
             size = image.size[::-1] if held in TURNED else image.size
-            as_is = held == 1 and image.mode not in DEEP_MODES and not colour_keyed(image)
+            as_is = drawn_as_is(image)
             if padded(file_bytes := os.fstat(f.fileno()).st_size, image.size):
                 raise DataError(f"image '{shown}' cannot be used: a file of {file_bytes:,} bytes for "
                                 f"{image.size[0]}x{image.size[1]} px, more than its pixels could need "
@@ -144,7 +154,8 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
 @contextlib.contextmanager
 def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["Image.Image"]:
     """The picture in `source` (a file or a BytesIO) opened as one of IMAGE_FORMATS, of at most
-    MAX_IMAGE_PIXELS; Pillow's errors while it is open or decoded in the block are DataError at `mark`."""
+    MAX_IMAGE_PIXELS and MAX_IMAGE_SIDE; Pillow's errors while it is open or decoded in the block are DataError
+    at `mark`."""
     from PIL import Image, UnidentifiedImageError
 
     try:
@@ -152,9 +163,10 @@ def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["I
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
             with Image.open(source, formats=IMAGE_FORMATS) as image:
                 size = image.size
-                if size[0] * size[1] > MAX_IMAGE_PIXELS:
-                    raise DataError(f"image '{shown}' cannot be used: {size[0]}x{size[1]} px, more than "
-                                    f"{MAX_IMAGE_PIXELS:,} pixels", mark)
+                over = f"{MAX_IMAGE_PIXELS:,} pixels" if size[0] * size[1] > MAX_IMAGE_PIXELS else \
+                    f"{MAX_IMAGE_SIDE:,} pixels on a side" if max(size) > MAX_IMAGE_SIDE else None
+                if over:
+                    raise DataError(f"image '{shown}' cannot be used: {size[0]}x{size[1]} px, more than {over}", mark)
                 yield image
     except UnidentifiedImageError:
         raise DataError(f"image '{shown}' cannot be used: not a PNG, JPEG or WebP image", mark) from None

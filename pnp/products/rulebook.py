@@ -388,12 +388,14 @@ def _title_content(studio: Studio, text: str) -> BookContent:
 
 
 def _icons_line(studio: Studio) -> str:
-    """Credit for the icons printed: the shared ones are game-icons.net's; a game's own icons/ folder (looked
-    up first) holds the designer's."""
-    own_folder = studio.game.layout_folder / "icons"
-    used = sorted(studio.icons_used())
-    own = [n for n in used if (own_folder / f"{n}.svg").exists()]
-    shared = [n for n in used if n not in own]
+    """Credit for the icons printed: the files in the shared icons folder are game-icons.net's; any other (a
+    game's own icons/ folder, looked up first, or a file a link there leads to) the designer's. Told by where
+    the file drawn lies, not by its name: a link to a file of the designer's named like a shared icon was
+    credited to game-icons.net."""
+    shared_folder = studio.game.project.shared_layouts.joinpath("icons").resolve()
+    used = studio.icons_used()
+    shared = sorted({path.stem for path in used if path.parent == shared_folder})
+    own = sorted({path.stem for path in used if path.parent != shared_folder})
     parts = []
     if shared:
         parts.append("from game-icons.net by Lorc, Delapouite and the other game-icons.net contributors, licensed "
