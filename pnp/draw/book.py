@@ -207,6 +207,20 @@ def _refuse_unprinted(token: Token) -> None:
                         "paragraph, a list or a table")
 
 
+# the blocks a tip prints only the text of, each line a paragraph, and what they are to the writer
+_UNSTRUCTURED = {"bullet_list_open": "a list", "ordered_list_open": "a numbered list", "table_open": "a table",
+                 "heading_open": "a heading", "blockquote_open": "a tip inside a tip"}
+
+
+def _refuse_unstructured(token: Token) -> None:
+    """Refuse a block inside a tip that the tip would print as plain paragraphs (a table's cells one under
+    another, a list without its bullets or numbers, a heading as body text), at its line: printed so, exit 0."""
+    kind = _UNSTRUCTURED.get(token.type)
+    if kind is not None:
+        raise BookError(f"{kind} in a tip would print as plain paragraphs: a tip (`>`) prints only paragraphs; "
+                        "put it outside the tip", line=token.map[0] + 1 if token.map else None)
+
+
 def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     """markdown-it inline tokens -> pnp markup, plus any images found."""
     out: list[str] = []
@@ -492,7 +506,9 @@ class Book:
 
     def _md_bullet_list_open(self, st: _Story) -> int:
         t = st.tokens[st.i]
-        ordered, start = t.type.startswith("ordered"), int(t.attrGet("start") or 1)
+        # markdown-it writes `start` only when it is not 1: a list from 0 was numbered from 1 (`or 1`)
+        given = t.attrGet("start")
+        ordered, start = t.type.startswith("ordered"), 1 if given is None else int(given)
         labels = [f"{n}." for n in range(start, start + _items(st.tokens, st.i))] if ordered else ["•"]
         widest = max(stringWidth(label, self.fonts.name("Body"), LIST_LABEL_SIZE) for label in labels)
         indent = st.lists[-1][2] if st.lists else 0.0  # a list inside another starts past its label column
@@ -614,6 +630,7 @@ class Book:
         inner: list[RichText] = []
         for t in tokens:
             _refuse_unprinted(t)  # a tip prints its paragraphs
+            _refuse_unstructured(t)
             if t.type == "inline":
                 text = _text_only(t.children, "a tip", t)
                 inner.append(self.para(text, self.paper[0] - 2 * MARGIN - 8 * MM, size=9.5, space_after=3))
