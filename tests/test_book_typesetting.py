@@ -157,3 +157,11 @@ def test_a_numbered_list_from_0_is_numbered_from_0():
     """markdown-it writes a list's start only when it is not 1: a list from 0 was printed from 1."""
     text = " ".join(" ".join(_pages("# Rules\n\n0. zero\n1. one\n\nThen:\n\n7. seven\n")).split())
     assert "0. zero 1. one" in text and "7. seven" in text  # (a list from 7 was already right)
+
+
+def test_a_backslash_before_a_star_prints_as_a_backslash():
+    """A heading ending in '\\' escaped the star of the contents' '**...**' around it (the contents printed
+    'Head *' and the rest bold), and `x\\` before *y* printed 'x*y*'."""
+    text = " ".join(" ".join(_pages("# Head \\\\\n\nEnds `x\\`*y* and C:\\\\Games\\\\ here.\n")).split())
+    assert text.count("Head \\") == 2 and "Head *" not in text  # in the contents and on its page
+    assert "Ends x\\y and C:\\Games\\ here." in text

@@ -221,13 +221,19 @@ def _refuse_unstructured(token: Token) -> None:
                         "put it outside the tip", line=token.map[0] + 1 if token.map else None)
 
 
+def literal(text: str) -> str:
+    """`text` as pnp markup printing it as it is: its stars and backslashes escaped (a heading ending in '\\'
+    escaped the star of the contents' '**...**' around it: it printed '*')."""
+    return text.replace("\\", "\\\\").replace("*", "\\*")
+
+
 def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     """markdown-it inline tokens -> pnp markup, plus any images found."""
     out: list[str] = []
     images: list[Image] = []
     for t in children or []:
         if t.type in ("text", "code_inline"):  # (a star in `code` is a star: it made the rest italic)
-            out.append(t.content.replace("*", "\\*"))
+            out.append(literal(t.content))
         elif t.type in ("strong_open", "strong_close"):
             out.append("**")
         elif t.type in ("em_open", "em_close"):
@@ -237,7 +243,7 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
         elif t.type == "hardbreak":
             out.append("\n")
         elif t.type == "image":
-            images.append((str(t.attrGet("src") or ""), "".join(c.content for c in t.children or []),
+            images.append((str(t.attrGet("src") or ""), literal("".join(c.content for c in t.children or [])),
                            str(t.attrGet("title") or "")))
         elif t.type in ("link_open", "link_close"):
             continue
