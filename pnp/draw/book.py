@@ -37,6 +37,7 @@ MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale 
 CAPTION_ROOM = 16 * MM
 MAX_BLOCKS = 6000  # headings, paragraphs, list items, table cells: the shipped rulebooks have 640-750; 20,000
 # headings took 13 s and 290 MB to set
+_WORD_BREAK = re.compile(r"[ \n]+")  # where rich text may break a line (see rtext.layout)
 _WIDEST_EM = 2.0  # no character of a text font is wider than two of its ems: a word that short always fits
 TOC_SIZES, TOC_INDENTS = {1: 10.5, 2: 9.5}, {1: 0.0, 2: 5 * MM}  # the contents' lines of each heading level
 TOC_PAGE_COLUMN = 14 * MM  # the contents' column of page numbers
@@ -403,7 +404,9 @@ class Book:
             raise BookError(unmapped_message(missing, family))
         page = self.paper[0] - 2 * MARGIN
         width = (page if column is None else column) - style.get("indent", 0.0)
-        longest = max(markup.split(), key=len, default="")
+        # a word as rtext breaks lines: between spaces and at line breaks only (str.split() also split at a
+        # no-break space, so a paragraph of words joined by them was never measured and ran off the page)
+        longest = max(_WORD_BREAK.split(markup), key=len, default="")
         if len(longest) * size * _WIDEST_EM > width:  # (a shorter word always fits: not measured)
             _, overflow = rtext.layout(rtext.parse(markup), self.fonts, family, size, width)
             if overflow:
@@ -411,8 +414,9 @@ class Book:
                 past = "off the page" if column is None else "past it"
                 raise BookError(f"a word wider than {where} ({width / MM:.0f} mm) would run {past}: "
                                 f"'{longest[:40]}{'…' if len(longest) > 40 else ''}' ({len(longest):,} characters): "
-                                "break it with spaces" + (", or put it in a paragraph of its own"
-                                                          if width < page else ""))
+                                "break it with spaces" + (" (a no-break space does not break a line)"
+                                                          if any(c.isspace() for c in longest) else "")
+                                + (", or put it in a paragraph of its own" if width < page else ""))
         return style
 
     def _unsplit_within_page(self, markup: str, style: dict[str, Any], column: float) -> None:
