@@ -120,6 +120,7 @@ def test_a_bad_view_is_an_error_with_its_line(tmp_path):
     assert f"cards/rt/game.yaml:{line}:" in result.output
     assert "report: table 'cards' has no field 'wieght' (did you mean 'weight'?)" in result.output
     assert "rt: no report" in result.output
+    assert "reported on 0 of 1 game: 1 error\n" in result.output  # the 'no report' line was counted as one more
     assert not (root / "output" / "rt" / "rt-report.pdf").exists()
 
 
