@@ -165,3 +165,16 @@ def test_a_backslash_before_a_star_prints_as_a_backslash():
     text = " ".join(" ".join(_pages("# Head \\\\\n\nEnds `x\\`*y* and C:\\\\Games\\\\ here.\n")).split())
     assert text.count("Head \\") == 2 and "Head *" not in text  # in the contents and on its page
     assert "Ends x\\y and C:\\Games\\ here." in text
+
+
+def test_the_title_page_prints_game_yaml_as_written():
+    """A star in the title made the title page's rest italic (the footer printed it, as game.yaml writes it)."""
+    fonts = _fonts()
+    content = BookContent(title="Super*Star", markdown="# Rules\n", subtitle="C:\\\\", facts="2*3 players",
+                          credits=[("Design", "A*B")])
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=PAPER, invariant=1)
+    Book(content, fonts, (210 * MM, 297 * MM), lambda src, width: None, lambda *args: None).draw(canvas)
+    canvas.save()
+    text = PdfReader(io.BytesIO(out.getvalue())).pages[0].extract_text()
+    assert [line.strip() for line in text.split("\n")[:4]] == ["Super*Star", "C:\\\\", "2*3 players", "Design: A*B"]

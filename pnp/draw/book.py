@@ -674,16 +674,18 @@ class Book:
 
     # -- pages ------------------------------------------------------------------
     def title_page(self) -> list[Flowable]:
+        """The title, subtitle, facts and credits as game.yaml writes them (the footer prints the title so: a
+        star in it made the title page's rest italic), then the edition's note."""
         c = self.content
         self._footer_fits()
         flow = [Spacer(1, 40 * MM),
-                self._written("title", c.title, family="Display", size=34, leading=1.1, align="center",
+                self._written("title", literal(c.title), family="Display", size=34, leading=1.1, align="center",
                               color=ACCENT, space_after=6)]
         if c.subtitle:
-            flow.append(self._written("subtitle", f"*{c.subtitle}*", size=14, align="center", space_after=10))
-        flow.append(self._written("facts", c.facts, size=12, align="center", space_after=18))
+            flow.append(self._written("subtitle", f"*{literal(c.subtitle)}*", size=14, align="center", space_after=10))
+        flow.append(self._written("facts", literal(c.facts), size=12, align="center", space_after=18))
         for role, who in c.credits:
-            flow.append(self._written("credits", f"**{role}:** {who}", size=10, align="center", space_after=3))
+            flow.append(self._written("credits", f"**{literal(role)}:** {literal(str(who))}", size=10, align="center", space_after=3))
         flow.append(Spacer(1, 12 * MM))
         flow.append(self.para(c.note, size=8.5, align="center", color="#666666"))
         return flow
@@ -715,7 +717,7 @@ class Book:
         c = self.content
         flow = [self.heading("Credits", 1, registry, size=20, color=ACCENT, space_before=14, space_after=4)]
         for role, who in c.credits:
-            flow.append(self.para(f"**{role}:** {who}", space_after=3))
+            flow.append(self.para(f"**{literal(role)}:** {literal(str(who))}", space_after=3))
         flow.append(self.para(c.fonts_line, space_after=3))
         if c.icons_line:
             flow.append(self.para(c.icons_line, space_after=3))
