@@ -259,6 +259,17 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
 _LEFT_AS_TYPED = re.compile(r"(?:!\[[^\]\n]*\][\[(]|\[\^[^\]\s]+\])\S*")
 
 
+def _refuse_html(inline: Token | None) -> None:
+    """Refuse HTML in the text of the inline token `inline` (`<br>`, `<b>bold</b>`) at its line: the rulebook
+    reads no HTML (a block of it is refused too), and it was printed as typed with exit 0."""
+    html = next((c for c in (inline.children if inline is not None else None) or [] if c.type == "html_inline"),
+                None)
+    if html is not None:
+        raise BookError(f"'{html.content}' would be printed as typed: the rulebook reads no HTML; write it as "
+                        "text ('&lt;' prints '<')",
+                        line=_line_of(inline, html.content))
+
+
 def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
     """Refuse a picture or footnote left as typed in `text`, the markup of the inline token `inline`, at the
     rendered line where it is typed (in a paragraph of several lines, not the paragraph's first)."""
@@ -283,6 +294,7 @@ def _text_only(children: list[Token] | None, where: str, inline: Token | None = 
     picture there is refused, where it was left out without a word (and never checked)."""
     text, images = _inline(children)
     _refuse_left_as_typed(text, inline)
+    _refuse_html(inline)
     if images:
         raise BookError(f"picture '{images[0][0]}' in {where}: the rulebook draws pictures only in paragraphs "
                         "and list items; put it in a paragraph of its own")
@@ -507,6 +519,7 @@ class Book:
     def _md_paragraph_open(self, st: _Story) -> int:
         text, images = _inline(st.tokens[st.i + 1].children)
         _refuse_left_as_typed(text, st.tokens[st.i + 1])
+        _refuse_html(st.tokens[st.i + 1])
         if images:
             st.flow.append(self.pictures(images))
         if text:
@@ -588,7 +601,7 @@ class Book:
                 rows.append(row)
                 header_rows += in_head
             elif t.type == "inline" and row is not None:
-                text = _text_only(t.children, "a table")
+                text = _text_only(t.children, "a table", t)
                 row.append(self.para(f"**{text}**" if in_head else text, size=9, space_after=0, leading=1.25))
         if len(rows) > MAX_TABLE_ROWS:  # 20,000 rows took minutes; 1,000 are about a second, 30 pages
             raise BookError(f"a table of {len(rows):,} rows is longer than a rulebook prints (at most "
