@@ -511,6 +511,9 @@ class Book:
     def _md_heading_open(self, st: _Story) -> int:
         level = min(int(st.tokens[st.i].tag[1]), 3)
         text = _text_only(st.tokens[st.i + 1].children, "a heading", st.tokens[st.i + 1])
+        if not text:  # a '#' alone, or a '---' under nothing but spaces
+            raise BookError("a heading with no text would print as a blank line (in the contents too, with a page "
+                            "number): write its text, or leave out the '#'")
         st.flow.append(self.heading(text, level, st.registry, size={1: 20, 2: 14, 3: 11.5}[level], leading=1.2,
                                     color=ACCENT if level < 3 else INK, space_before={1: 14, 2: 10, 3: 6}[level],
                                     space_after=4))
