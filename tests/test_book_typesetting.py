@@ -151,3 +151,30 @@ def test_a_heading_keeps_the_first_lines_of_its_paragraph_not_all_of_it():
         assert lines[at] >= 2, f"the heading ends page {at + 1} ({fillers} fillers): lines per page {lines}"
         splits += "Filler" in pages[at] and sum(1 for n in lines if n) > 1  # split where it fell, not moved
     assert splits
+
+
+def test_a_numbered_list_from_0_is_numbered_from_0():
+    """markdown-it writes a list's start only when it is not 1: a list from 0 was printed from 1."""
+    text = " ".join(" ".join(_pages("# Rules\n\n0. zero\n1. one\n\nThen:\n\n7. seven\n")).split())
+    assert "0. zero 1. one" in text and "7. seven" in text  # (a list from 7 was already right)
+
+
+def test_a_backslash_before_a_star_prints_as_a_backslash():
+    """A heading ending in '\\' escaped the star of the contents' '**...**' around it (the contents printed
+    'Head *' and the rest bold), and `x\\` before *y* printed 'x*y*'."""
+    text = " ".join(" ".join(_pages("# Head \\\\\n\nEnds `x\\`*y* and C:\\\\Games\\\\ here.\n")).split())
+    assert text.count("Head \\") == 2 and "Head *" not in text  # in the contents and on its page
+    assert "Ends x\\y and C:\\Games\\ here." in text
+
+
+def test_the_title_page_prints_game_yaml_as_written():
+    """A star in the title made the title page's rest italic (the footer printed it, as game.yaml writes it)."""
+    fonts = _fonts()
+    content = BookContent(title="Super*Star", markdown="# Rules\n", subtitle="C:\\\\", facts="2*3 players",
+                          credits=[("Design", "A*B")])
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=PAPER, invariant=1)
+    Book(content, fonts, (210 * MM, 297 * MM), lambda src, width: None, lambda *args: None).draw(canvas)
+    canvas.save()
+    text = PdfReader(io.BytesIO(out.getvalue())).pages[0].extract_text()
+    assert [line.strip() for line in text.split("\n")[:4]] == ["Super*Star", "C:\\\\", "2*3 players", "Design: A*B"]

@@ -120,6 +120,7 @@ def test_a_bad_view_is_an_error_with_its_line(tmp_path):
     assert f"cards/rt/game.yaml:{line}:" in result.output
     assert "report: table 'cards' has no field 'wieght' (did you mean 'weight'?)" in result.output
     assert "rt: no report" in result.output
+    assert "reported on 0 of 1 game: 1 error\n" in result.output  # the 'no report' line was counted as one more
     assert not (root / "output" / "rt" / "rt-report.pdf").exists()
 
 
@@ -283,3 +284,21 @@ def test_an_axis_to_a_huge_number_writes_its_ticks_short(tmp_path):
     cards = cards_yaml().replace("weight: 2.5,", "weight: 9.0e+99,").replace("weight: 1.0,", "weight: -9.0e+99,")
     _, text = report_text(game_project(tmp_path, game, cards))
     assert "5e+99" in text and "1e+100" in text and "159028911" not in text
+
+
+def test_scatters_past_the_points_a_report_draws_are_an_error_at_the_view(tmp_path, monkeypatch):
+    """16 scatters of 3,000 rows took a minute to draw: the points of all scatters are capped (here at 14, so the
+    test stays small; the real cap is two scatters of 10,000 rows), counted as drawn: a spot's rows once."""
+    from pnp.model import views
+
+    monkeypatch.setattr(views, "MAX_SCATTER_POINTS", 14)
+    # 8 cards on 7 spots of (power, flat), twice: 14 points, the cap; then on 8 spots of (colour, power, weight)
+    game = GAME.replace("report:\n", "report:\n  - {kind: scatter, table: cards, x: power, y: flat}\n"
+                                     "  - {kind: scatter, table: cards, x: power, y: flat}\n")
+    result = run(game_project(tmp_path, game), "validate", "rt")
+    line = game.splitlines().index("  - {kind: scatter, table: cards, x: power, y: weight, by: colour, "
+                                   "title: Weight against power}") + 1
+    assert result.exit_code == 1
+    assert result.output.count("error:") == 1
+    assert f"cards/rt/game.yaml:{line}:12: error: report: the scatters draw 22 points up to this one, more than the " \
+           "14 a report draws" in result.output

@@ -285,3 +285,15 @@ def test_many_events_and_items_are_charted_within_bounds(tmp_path, monkeypatch):
     assert "items.cards: 1 of its 3 items are not charted (the report charts at most 2 items in all)" in output
     assert "event 10 Lion Card 30%" in text and "cards \\ event event11" in text and "event19" in text
     assert "cards: the 2 in play" in text
+
+
+def test_a_game_length_whose_figures_disagree_is_left_out(tmp_path):
+    """'median 5 (10–1)' and a mean of -3 turns were charted as the file said, with no warning."""
+    from pnp.insight.simulation import read_simulation, warnings
+    from pnp.project import Project
+
+    length = SIMULATION["length"]
+    for turns in ({"mean": 50, "min": 10, "median": 5, "max": 1}, {"mean": -3, "min": -7, "median": 1, "max": 4}):
+        root = project(tmp_path / str(turns["mean"]), {**SIMULATION, "length": {**length, "turns": turns}})
+        found = read_simulation(Project(root.resolve()), "sr")
+        assert "length" not in found.summary and warnings(found)[0].endswith("are not shown: length")

@@ -37,6 +37,7 @@ MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale 
 CAPTION_ROOM = 16 * MM
 MAX_BLOCKS = 6000  # headings, paragraphs, list items, table cells: the shipped rulebooks have 640-750; 20,000
 # headings took 13 s and 290 MB to set
+_WORD_BREAK = re.compile(r"[ \n]+")  # where rich text may break a line (see rtext.layout)
 _WIDEST_EM = 2.0  # no character of a text font is wider than two of its ems: a word that short always fits
 TOC_SIZES, TOC_INDENTS = {1: 10.5, 2: 9.5}, {1: 0.0, 2: 5 * MM}  # the contents' lines of each heading level
 TOC_PAGE_COLUMN = 14 * MM  # the contents' column of page numbers
@@ -207,13 +208,33 @@ def _refuse_unprinted(token: Token) -> None:
                         "paragraph, a list or a table")
 
 
+# the blocks a tip prints only the text of, each line a paragraph, and what they are to the writer
+_UNSTRUCTURED = {"bullet_list_open": "a list", "ordered_list_open": "a numbered list", "table_open": "a table",
+                 "heading_open": "a heading", "blockquote_open": "a tip inside a tip"}
+
+
+def _refuse_unstructured(token: Token) -> None:
+    """Refuse a block inside a tip that the tip would print as plain paragraphs (a table's cells one under
+    another, a list without its bullets or numbers, a heading as body text), at its line: printed so, exit 0."""
+    kind = _UNSTRUCTURED.get(token.type)
+    if kind is not None:
+        raise BookError(f"{kind} in a tip would print as plain paragraphs: a tip (`>`) prints only paragraphs; "
+                        "put it outside the tip", line=token.map[0] + 1 if token.map else None)
+
+
+def literal(text: str) -> str:
+    """`text` as pnp markup printing it as it is: its stars and backslashes escaped (a heading ending in '\\'
+    escaped the star of the contents' '**...**' around it: it printed '*')."""
+    return text.replace("\\", "\\\\").replace("*", "\\*")
+
+
 def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     """markdown-it inline tokens -> pnp markup, plus any images found."""
     out: list[str] = []
     images: list[Image] = []
     for t in children or []:
         if t.type in ("text", "code_inline"):  # (a star in `code` is a star: it made the rest italic)
-            out.append(t.content.replace("*", "\\*"))
+            out.append(literal(t.content))
         elif t.type in ("strong_open", "strong_close"):
             out.append("**")
         elif t.type in ("em_open", "em_close"):
@@ -223,7 +244,7 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
         elif t.type == "hardbreak":
             out.append("\n")
         elif t.type == "image":
-            images.append((str(t.attrGet("src") or ""), "".join(c.content for c in t.children or []),
+            images.append((str(t.attrGet("src") or ""), literal("".join(c.content for c in t.children or [])),
                            str(t.attrGet("title") or "")))
         elif t.type in ("link_open", "link_close"):
             continue
@@ -236,6 +257,17 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
 # A picture or a footnote Markdown did not read, left in the text as it was typed: `![x][r]` with no `[r]:`
 # line, `![x](` never closed, `[^1]` (commonmark has no footnotes). Printed as typed, exit 0, where refused.
 _LEFT_AS_TYPED = re.compile(r"(?:!\[[^\]\n]*\][\[(]|\[\^[^\]\s]+\])\S*")
+
+
+def _refuse_html(inline: Token | None) -> None:
+    """Refuse HTML in the text of the inline token `inline` (`<br>`, `<b>bold</b>`) at its line: the rulebook
+    reads no HTML (a block of it is refused too), and it was printed as typed with exit 0."""
+    html = next((c for c in (inline.children if inline is not None else None) or [] if c.type == "html_inline"),
+                None)
+    if html is not None:
+        raise BookError(f"'{html.content}' would be printed as typed: the rulebook reads no HTML; write it as "
+                        "text ('&lt;' prints '<')",
+                        line=_line_of(inline, html.content))
 
 
 def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
@@ -262,6 +294,7 @@ def _text_only(children: list[Token] | None, where: str, inline: Token | None = 
     picture there is refused, where it was left out without a word (and never checked)."""
     text, images = _inline(children)
     _refuse_left_as_typed(text, inline)
+    _refuse_html(inline)
     if images:
         raise BookError(f"picture '{images[0][0]}' in {where}: the rulebook draws pictures only in paragraphs "
                         "and list items; put it in a paragraph of its own")
@@ -383,7 +416,9 @@ class Book:
             raise BookError(unmapped_message(missing, family))
         page = self.paper[0] - 2 * MARGIN
         width = (page if column is None else column) - style.get("indent", 0.0)
-        longest = max(markup.split(), key=len, default="")
+        # a word as rtext breaks lines: between spaces and at line breaks only (str.split() also split at a
+        # no-break space, so a paragraph of words joined by them was never measured and ran off the page)
+        longest = max(_WORD_BREAK.split(markup), key=len, default="")
         if len(longest) * size * _WIDEST_EM > width:  # (a shorter word always fits: not measured)
             _, overflow = rtext.layout(rtext.parse(markup), self.fonts, family, size, width)
             if overflow:
@@ -391,8 +426,9 @@ class Book:
                 past = "off the page" if column is None else "past it"
                 raise BookError(f"a word wider than {where} ({width / MM:.0f} mm) would run {past}: "
                                 f"'{longest[:40]}{'…' if len(longest) > 40 else ''}' ({len(longest):,} characters): "
-                                "break it with spaces" + (", or put it in a paragraph of its own"
-                                                          if width < page else ""))
+                                "break it with spaces" + (" (a no-break space does not break a line)"
+                                                          if any(c.isspace() for c in longest) else "")
+                                + (", or put it in a paragraph of its own" if width < page else ""))
         return style
 
     def _unsplit_within_page(self, markup: str, style: dict[str, Any], column: float) -> None:
@@ -475,6 +511,9 @@ class Book:
     def _md_heading_open(self, st: _Story) -> int:
         level = min(int(st.tokens[st.i].tag[1]), 3)
         text = _text_only(st.tokens[st.i + 1].children, "a heading", st.tokens[st.i + 1])
+        if not text:  # a '#' alone, or a '---' under nothing but spaces
+            raise BookError("a heading with no text would print as a blank line (in the contents too, with a page "
+                            "number): write its text, or leave out the '#'")
         st.flow.append(self.heading(text, level, st.registry, size={1: 20, 2: 14, 3: 11.5}[level], leading=1.2,
                                     color=ACCENT if level < 3 else INK, space_before={1: 14, 2: 10, 3: 6}[level],
                                     space_after=4))
@@ -483,6 +522,7 @@ class Book:
     def _md_paragraph_open(self, st: _Story) -> int:
         text, images = _inline(st.tokens[st.i + 1].children)
         _refuse_left_as_typed(text, st.tokens[st.i + 1])
+        _refuse_html(st.tokens[st.i + 1])
         if images:
             st.flow.append(self.pictures(images))
         if text:
@@ -492,7 +532,9 @@ class Book:
 
     def _md_bullet_list_open(self, st: _Story) -> int:
         t = st.tokens[st.i]
-        ordered, start = t.type.startswith("ordered"), int(t.attrGet("start") or 1)
+        # markdown-it writes `start` only when it is not 1: a list from 0 was numbered from 1 (`or 1`)
+        given = t.attrGet("start")
+        ordered, start = t.type.startswith("ordered"), 1 if given is None else int(given)
         labels = [f"{n}." for n in range(start, start + _items(st.tokens, st.i))] if ordered else ["•"]
         widest = max(stringWidth(label, self.fonts.name("Body"), LIST_LABEL_SIZE) for label in labels)
         indent = st.lists[-1][2] if st.lists else 0.0  # a list inside another starts past its label column
@@ -562,7 +604,7 @@ class Book:
                 rows.append(row)
                 header_rows += in_head
             elif t.type == "inline" and row is not None:
-                text = _text_only(t.children, "a table")
+                text = _text_only(t.children, "a table", t)
                 row.append(self.para(f"**{text}**" if in_head else text, size=9, space_after=0, leading=1.25))
         if len(rows) > MAX_TABLE_ROWS:  # 20,000 rows took minutes; 1,000 are about a second, 30 pages
             raise BookError(f"a table of {len(rows):,} rows is longer than a rulebook prints (at most "
@@ -614,6 +656,7 @@ class Book:
         inner: list[RichText] = []
         for t in tokens:
             _refuse_unprinted(t)  # a tip prints its paragraphs
+            _refuse_unstructured(t)
             if t.type == "inline":
                 text = _text_only(t.children, "a tip", t)
                 inner.append(self.para(text, self.paper[0] - 2 * MARGIN - 8 * MM, size=9.5, space_after=3))
@@ -647,16 +690,18 @@ class Book:
 
     # -- pages ------------------------------------------------------------------
     def title_page(self) -> list[Flowable]:
+        """The title, subtitle, facts and credits as game.yaml writes them (the footer prints the title so: a
+        star in it made the title page's rest italic), then the edition's note."""
         c = self.content
         self._footer_fits()
         flow = [Spacer(1, 40 * MM),
-                self._written("title", c.title, family="Display", size=34, leading=1.1, align="center",
+                self._written("title", literal(c.title), family="Display", size=34, leading=1.1, align="center",
                               color=ACCENT, space_after=6)]
         if c.subtitle:
-            flow.append(self._written("subtitle", f"*{c.subtitle}*", size=14, align="center", space_after=10))
-        flow.append(self._written("facts", c.facts, size=12, align="center", space_after=18))
+            flow.append(self._written("subtitle", f"*{literal(c.subtitle)}*", size=14, align="center", space_after=10))
+        flow.append(self._written("facts", literal(c.facts), size=12, align="center", space_after=18))
         for role, who in c.credits:
-            flow.append(self._written("credits", f"**{role}:** {who}", size=10, align="center", space_after=3))
+            flow.append(self._written("credits", f"**{literal(role)}:** {literal(str(who))}", size=10, align="center", space_after=3))
         flow.append(Spacer(1, 12 * MM))
         flow.append(self.para(c.note, size=8.5, align="center", color="#666666"))
         return flow
@@ -688,7 +733,7 @@ class Book:
         c = self.content
         flow = [self.heading("Credits", 1, registry, size=20, color=ACCENT, space_before=14, space_after=4)]
         for role, who in c.credits:
-            flow.append(self.para(f"**{role}:** {who}", space_after=3))
+            flow.append(self.para(f"**{literal(role)}:** {literal(str(who))}", space_after=3))
         flow.append(self.para(c.fonts_line, space_after=3))
         if c.icons_line:
             flow.append(self.para(c.icons_line, space_after=3))

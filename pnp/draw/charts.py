@@ -173,7 +173,7 @@ def _scatter_series(groups: list[Block], box: Box) -> tuple[list[list[tuple[floa
     styles: list[LineStyle] = []
     for i, g in enumerate(groups):
         colour = colors.HexColor(PALETTE[i % 8])
-        data.append([p[:2] for p in g["points"]])
+        data.append(list(dict.fromkeys(p[:2] for p in g["points"])))  # a spot's rows drawn once (counted beside it)
         styles.append(("points", colour, MARKERS[i % 8]))
         if g["trend"]:
             data.append(_clipped(g["trend"], *box))

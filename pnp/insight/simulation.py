@@ -86,7 +86,10 @@ def _interval(w: dict) -> bool:
 
 
 RATE = Where({"rate": _rate, "low": _rate, "high": _rate, "n": _count}, _interval)
-SPREAD = {"mean": _number, "min": _number, "median": _number, "max": _number}
+# a game's length in turns or decisions: none below 0, the median and mean between the shortest and longest
+# ('median 5 (10–1)', a mean of -3 were charted as the file said)
+SPREAD = Where({"mean": _number, "min": _number, "median": _number, "max": _number},
+               lambda s: 0 <= s["min"] <= min(s["median"], s["mean"]) and max(s["median"], s["mean"]) <= s["max"])
 END = {"count": _count, "share": _rate}
 ITEM = Where({"name": _text, "seats": _count, "events": Each({"count": _count, "rate": _rate}, MAX_REASONS),
               "win_taken": RATE, "win_not_taken": RATE, "gap": _gap},

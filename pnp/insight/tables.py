@@ -418,7 +418,7 @@ def game_report_pdf(project: "Project", game_id: str, report: "Report",
     with budget():
         game = load(project, game_id, report)
     if game.meta is None or len(report.errors) > before:
-        report.error(f"{game_id}: no report (fix the errors above)")
+        report.consequence(f"{game_id}: no report (fix the errors above)")  # (it was counted as one error more)
         return None
     try:
         fonts = load_fonts(project)

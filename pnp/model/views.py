@@ -50,6 +50,12 @@ def table_fields(spec: Mapping[str, Any]) -> dict[str, str]:
 # numbers stay finite (two derived values of +-1.7e308 made a histogram's range infinite, and a scatter's
 # trend and a counts view's weights overflowed: tracebacks), and the smallest but 0
 MAX_CHARTED = 1e100
+# The points a report's scatters draw in all: a point costs ReportLab a few milliseconds to draw and measure
+# (16 scatters of 3,000 rows took a minute); two scatters of the benchmark's 10,000 rows
+MAX_SCATTER_POINTS = 20_000
+# The values of `by` a scatter or histogram colours apart: the report's palette (draw.charts.PALETTE) and its
+# legend beside the chart hold this many; 300 drew a legend down the page, over the next sections and past its foot
+MAX_SERIES = 8
 
 
 def is_number(value: object) -> bool:
@@ -78,22 +84,45 @@ def default_label(fields: Mapping[str, object]) -> str:
     return "name" if "name" in fields else "id"
 
 
+def scatter_points(game: GameShape, view: Record) -> int:
+    """The points a scatter view draws: its rows' distinct (by, x, y), rows on one spot drawn once."""
+    x, y, by = view["x"], view["y"], view.get("by")
+    return len({(row.get(by) if by else None, row.get(x), row.get(y)) for row in game.tables.get(view["table"], ())
+                if is_number(row.get(x)) and is_number(row.get(y))})
+
+
 def check_views(game: GameShape, views: MarkedList, chk: CheckerShape) -> None:
-    """Every view's table and fields must exist, and fields that are charted as numbers must hold numbers."""
+    """Every view's table and fields must exist, and fields that are charted as numbers must hold numbers;
+    the scatters draw at most MAX_SCATTER_POINTS points in all."""
+    drawn = 0
     for view in views:
-        table = view["table"]
-        if table not in game.tables:
-            chk.error(f"report: no table '{table}'{did_you_mean(table, game.tables)}", view.mark_of("table"))
+        if not _check_view(game, view, chk) or view["kind"] != "scatter" or drawn > MAX_SCATTER_POINTS:
             continue
-        fields = table_fields(game.meta["tables"][table])
-        for key in ("x", "y", "by", "weight", "label"):
-            name = view.get(key)
-            if name is not None and name not in fields:
-                chk.error(f"report: table '{table}' has no field '{name}'{did_you_mean(name, fields)}",
-                          view.mark_of(key))
-                return
-        for message, key in _shape_problems(game, view, fields):
-            chk.error(f"report: {message}", view.mark_of(key) if key in view else view.mark)
+        drawn += scatter_points(game, view)
+        if drawn > MAX_SCATTER_POINTS:  # said once, at the view past the limit
+            chk.error(f"report: the scatters draw {drawn:,} points up to this one, more than the {MAX_SCATTER_POINTS:,} "
+                      "a report draws (each takes a few milliseconds); chart fewer scatters of the large table",
+                      view.mark_of("kind"))
+
+
+def _check_view(game: GameShape, view: Record, chk: CheckerShape) -> bool:
+    """Check one view (see check_views); whether it is sound."""
+    table = view["table"]
+    if table not in game.tables:
+        chk.error(f"report: no table '{table}'{did_you_mean(table, game.tables)}", view.mark_of("table"))
+        return False
+    fields = table_fields(game.meta["tables"][table])
+    for key in ("x", "y", "by", "weight", "label"):
+        name = view.get(key)
+        if name is not None and name not in fields:
+            chk.error(f"report: table '{table}' has no field '{name}'{did_you_mean(name, fields)}",
+                      view.mark_of(key))
+            return False
+    sound = True
+    for message, key in _shape_problems(game, view, fields):
+        chk.error(f"report: {message}", view.mark_of(key) if key in view else view.mark)
+        sound = False
+    return sound
 
 
 def _shape_problems(game: GameShape, view: Record, fields: dict[str, str]) -> Iterator[tuple[str, str]]:
@@ -108,12 +137,24 @@ def _shape_problems(game: GameShape, view: Record, fields: dict[str, str]) -> It
     if kind == "bars" and view.get("by") is not None:
         yield "bars take no 'by' (use counts or a histogram)", "by"
     yield from _naming_problems(game, view, fields)
+    yield from _series_problems(game, view, fields)
     for key in wants_number:
         name = view.get(key)
         if name is not None and not numeric(game, table, name, fields[name]):
             yield f"a {kind} charts '{name}' as a number, but it is {fields[name]}" + (
                 " and not every row's value is a number a chart can place (text, infinity, nan, past 1e100 or nearer 0 than 1e-100)"
                 if fields[name] == "derived" or fields[name] in NUMERIC_TYPES else ""), key
+
+
+def _series_problems(game: GameShape, view: Record, fields: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """(message, "by") for a scatter or histogram colouring its rows by more values than it tells apart."""
+    kind, table, by = view["kind"], view["table"], view.get("by")
+    if kind not in ("scatter", "histogram") or by is None or not names_rows_plainly(game, table, by, fields[by]):
+        return
+    told = {row.get(by) for row in game.tables.get(table, ())}
+    if len(told) > MAX_SERIES:
+        yield (f"a {kind} colours its rows by '{by}', which has {len(told):,} values: at most {MAX_SERIES} can be "
+               "told apart (the report's colours); use a field of fewer values, or counts"), "by"
 
 
 NAMING_KEYS = {"counts": ("x", "by"), "scatter": ("by", "label"), "histogram": ("by",), "bars": ("label",)}
