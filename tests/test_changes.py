@@ -427,3 +427,22 @@ def test_a_commits_link_the_system_cannot_make_is_refused_by_name(tmp_path, entr
     git("tag", "hostile", git("-c", "user.name=t", "-c", "user.email=t@t", "commit-tree", top, "-m", "hostile"))
     result = run(root, "changes", "mini", "--since", "hostile")
     assert result.exit_code == 2 and f"--since hostile: the commit's {said}" in result.output, result.output
+
+
+@pytest.mark.parametrize("lion_id", ["'#2'", '"a\\tb"'])
+def test_an_id_that_is_no_plain_name_names_its_item_by_number_and_its_change_is_seen(tmp_path, lion_id):
+    """An id field of type str allows any text: the id '#2' was taken for the second card's number (its
+    change compared with the other card's face: "nothing changed", exit 0), and an id holding a tab made
+    `pnp changes` refuse the manifest pnp had just written."""
+    root = make_project(tmp_path / "p", case={"replace": {
+        "cards/mini/game.yaml": [["id: {type: id}", "id: {type: str, required: false}"]],
+        "cards/mini/cards.yaml": [["- id: lion\n", f"- id: {lion_id}\n"], ["- id: fern\n  name", "- name"],
+                                  ["  friend: lion\n", ""]],
+        "layouts/mini/rulebook.md.j2": [["component:deck/lion", "component:deck/wolf"]]}})
+    built = run(root, "build", "mini")
+    assert built.exit_code == 0, built.output
+    cards = root / "cards/mini/cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("power: 4", "power: 5", 1), encoding="utf-8")
+    result = run(root, "changes", "mini")
+    assert result.exit_code == 0, result.output
+    assert changed_items(result.output) == ["#1"], result.output

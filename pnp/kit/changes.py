@@ -21,7 +21,7 @@ from ..errors import DataError, UsageError
 from ..project import not_regular, output_lock, read_project_file, write_file, written_beside
 from ..products.base import distinct
 from ..report import Mark, Report, shown
-from .faces import FACE_FIELDS, TEXT, item_key, manifest_faces
+from .faces import FACE_FIELDS, MAX_NAME, TEXT, item_key, manifest_faces
 from .inputs import manifest_name
 from .manifest import Manifest
 
@@ -42,9 +42,6 @@ def faces_of(studio: "Studio") -> Faces:
 
 def _indexed(rows: Iterable[Sequence[Any]]) -> dict[tuple[str, str], Fingerprints]:
     return {(_text(item), _text(side)): {"look": look, "data": data} for item, side, _, look, data in rows}
-
-
-MAX_NAME = 200  # characters of a name a manifest gives: an id is a few dozen
 
 
 def _text(value: object) -> str:
