@@ -446,3 +446,20 @@ def test_an_id_that_is_no_plain_name_names_its_item_by_number_and_its_change_is_
     result = run(root, "changes", "mini")
     assert result.exit_code == 0, result.output
     assert changed_items(result.output) == ["#1"], result.output
+
+
+def test_die_faces_1_and_text_1_and_a_tab_are_each_a_side_of_their_own(tmp_path):
+    """A die's face named by its value: 1 and '1' were both 'face 1' (one's fingerprint hid the other's), and
+    a face 'a<tab>b' made `pnp changes` refuse the manifest pnp had just written."""
+    die = ('size: [20mm, 20mm]\nnet: d6\nedge: 20mm\nfaces: ["a\\tb", 1, "1", "\\"1\\"", 3, 4]\nelements:\n'
+           '  - {type: text, x: 1, y: 8, w: 18, h: 4, text: "{{ face }}", size: 7}\n')
+    root = make_project(tmp_path / "p", case={"files": {"layouts/mini/die.yaml": die}, "replace": {
+        "cards/mini/game.yaml": [["components:\n", "components:\n  - {id: die, name: Die, kind: die, count: 1, "
+                                  "layout: die}\n"]]}})
+    built = run(root, "build", "mini")
+    assert built.exit_code == 0, built.output
+    manifest = json.loads((root / "output/mini/manifest.json").read_text(encoding="utf-8"))
+    faces = next(c["faces"] for c in manifest["components"] if c["id"] == "die")
+    assert len({side for _, side, *_ in faces}) == 6, faces
+    result = run(root, "changes", "mini")
+    assert result.exit_code == 0 and "nothing changed" in result.output, result.output

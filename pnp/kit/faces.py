@@ -1,6 +1,8 @@
 """How the manifest records each printed face: a row of its item, side, copies and the two fingerprints the
 studio takes as it draws (what the face shows, and the data it is made from)."""
 
+import hashlib
+import json
 from typing import TYPE_CHECKING, Any
 
 from ..products import KINDS
@@ -35,7 +37,31 @@ def item_key(item: "Record | None", index: int) -> str:
 
 
 def side_key(printable: "Printable") -> str:
-    return " ".join([printable.side, *(str(value) for _, value in printable.extra)])
+    """How a face's side is named in the manifest: the side, then each of its variables' values (a die's
+    'face 6', 'face egg')."""
+    return " ".join([printable.side, *(_value_word(value) for _, value in printable.extra)])
+
+
+def _value_word(value: object) -> str:
+    """A side's variable's value as its name says it: a number, or a text that is a plain_name, reads as no
+    number and begins with no '"', as it is; any other text quoted and escaped (JSON), cut to a digest when long. A die's
+    faces 1 and '1' were both 'face 1' (one face's fingerprint hid the other's), and a face 'a<tab>b' made
+    `pnp changes` refuse the manifest pnp had written."""
+    text = str(value)
+    if not isinstance(value, str) or (plain_name(text) and not _reads_as_number(text) and text[0] != '"'):
+        return text
+    quoted = json.dumps(value)  # printable ASCII, and quoted: never a number's text, never another's word
+    if len(quoted) > MAX_NAME // 4:
+        quoted = f'"{hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]}..."'
+    return quoted
+
+
+def _reads_as_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def manifest_faces(studio: "Studio", component: "Component") -> list[list[Any]]:
