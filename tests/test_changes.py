@@ -463,3 +463,15 @@ def test_die_faces_1_and_text_1_and_a_tab_are_each_a_side_of_their_own(tmp_path)
     assert len({side for _, side, *_ in faces}) == 6, faces
     result = run(root, "changes", "mini")
     assert result.exit_code == 0 and "nothing changed" in result.output, result.output
+
+
+@pytest.mark.parametrize("folder", [" games", os.fsdecode(b"games-\xff")])
+def test_a_project_in_a_subfolder_named_with_a_leading_space_or_not_utf8_is_compared(tmp_path, folder):
+    """git's answer for the project's folder was stripped (' games' became 'games': "did not exist at HEAD")
+    and decoded as UTF-8 (a traceback for a name the system holds in other bytes)."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "repo" / folder)
+    _committed(tmp_path / "repo")
+    result = run(root, "changes", "mini", "--since", "HEAD")
+    assert result.exit_code == 0 and "nothing changed since commit HEAD" in result.output, result.output

@@ -314,7 +314,9 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
         said = e.message.partition(": ")[2]
         raise UsageError(f"--since {ref}: neither a manifest file nor a git commit of {project.root}"
                          + (f" (git: {said})" if said else "")) from None
-    prefix = _git(project, "rev-parse", "--show-prefix").decode().strip()
+    # only git's line end is dropped, and the bytes kept as the system names them: strip() took the space
+    # off a folder ' kits' (then "not in that commit"), and a name not UTF-8 was a traceback
+    prefix = os.fsdecode(_git(project, "rev-parse", "--show-prefix").removesuffix(b"\n"))
     if prefix:  # the project is a folder of the repository: ls-tree said only that it "could not list" a commit
         try:       # made before that folder was
             _git(project, "rev-parse", "--verify", "--quiet", f"{ref}:{prefix}")
