@@ -475,3 +475,25 @@ def test_a_project_in_a_subfolder_named_with_a_leading_space_or_not_utf8_is_comp
     _committed(tmp_path / "repo")
     result = run(root, "changes", "mini", "--since", "HEAD")
     assert result.exit_code == 0 and "nothing changed since commit HEAD" in result.output, result.output
+
+
+def test_a_git_folder_of_more_entries_than_the_limit_is_refused_before_git_runs(tmp_path, monkeypatch):
+    """Every entry of the git folder is looked at before git runs: 200,000 empty loose refs took 35 s."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    import pnp.kit.changes as changes
+
+    root = make_project(tmp_path / "p")
+    _committed(root)
+    many = root / ".git/refs/tags/many"
+    many.mkdir()
+    entries = sum(len(dirs) + len(files) for _, dirs, files in os.walk(root / ".git"))
+    for n in range(20):
+        (many / str(n)).touch()
+    monkeypatch.setattr(changes, "MAX_GIT_ENTRIES", entries + 10)
+    result = run(root, "changes", "mini", "--since", "HEAD")
+    assert result.exit_code == 2, result.output
+    assert f".git: --since: the project's git repository cannot be read safely: the git folder holds more than " \
+        f"{entries + 10:,} files" in result.output, result.output
+    monkeypatch.setattr(changes, "MAX_GIT_ENTRIES", entries + 21)  # the folder as it is: read
+    assert run(root, "changes", "mini", "--since", "HEAD").exit_code == 0
