@@ -31,3 +31,31 @@ def test_a_part_not_as_pnp_writes_it_is_refused_naming_the_file(built, part, val
         assert path.read_text(encoding="utf-8") == written  # built again: the same bytes as before
     finally:
         path.write_text(written, encoding="utf-8")
+
+
+def test_a_file_a_manifest_names_many_ways_is_read_once_when_checking_up_to_date(tmp_path, monkeypatch):
+    """A manifest (in a project someone sent) naming one file by many spellings ('cards/../big.bin', ...)
+    among its inputs, or listing one output file many times, made `pnp build` read it each time before it
+    said anything: 59 spellings of a 100 MB file took 27 s."""
+    import hashlib
+    import os
+
+    import pnp.kit.inputs as inputs
+    from conftest import make_project, run
+
+    root = make_project(tmp_path / "p")
+    (root / "big.bin").write_bytes(b"\0" * 1000)
+    assert run(root, "build", "mini").exit_code == 0
+    path = root / "output/mini/manifest.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    digest = hashlib.sha256(b"\0" * 1000).hexdigest()
+    manifest["inputs"]["files"].update({"cards/../" * n + "big.bin": digest for n in range(1, 30)})
+    manifest["inputs"]["files"] = dict(sorted(manifest["inputs"]["files"].items()))
+    manifest["files"] = manifest["files"] * 30
+    path.write_text(json.dumps(manifest), encoding="utf-8")
+    read: list[int] = []  # the inode of each file read
+    real_sha256_of = inputs._sha256_of
+    monkeypatch.setattr(inputs, "_sha256_of", lambda f: read.append(os.fstat(f.fileno()).st_ino) or real_sha256_of(f))
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0 and "up to date" in result.output, result.output
+    assert len(read) == len(set(read)), sorted(read)

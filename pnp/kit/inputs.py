@@ -58,9 +58,15 @@ def _tree_files(project: "Project", game_id: str) -> list[Path]:
     return files
 
 
-def _digest(project: "Project", path: Path) -> str:
+# a file's (device, inode) -> its digest, for one snapshot
+Digested = dict[tuple[int, int], str]
+
+
+def _digest(project: "Project", path: Path, digested: "Digested | None" = None) -> str:
     """A file's sha256, or what stands in its place: a file pnp may not read has no content to it (a named
-    pipe or device is never opened to be read, so it cannot block the check)."""
+    pipe or device is never opened to be read, so it cannot block the check). `digested`: the digests taken
+    so far, by file: a file named many ways (hard links, links, 'cards/../x') is read once (a manifest naming
+    one 100 MB file by 59 spellings of it made `pnp build` read it 59 times before it said anything)."""
     try:
         real = path.resolve()
         if not real.is_relative_to(project.root):
@@ -68,7 +74,12 @@ def _digest(project: "Project", path: Path) -> str:
         if is_hidden(project, real):  # (a link to the project's .env: its digest would say when it changed)
             return "a hidden file"
         with open_project_file(real, MAX_DIGESTED_BYTES, Mark(str(path))) as f:
-            return _sha256_of(f)
+            info = os.fstat(f.fileno())
+            seen = digested if digested is not None else {}
+            found = seen.get((info.st_dev, info.st_ino))
+            if found is None:
+                found = seen[(info.st_dev, info.st_ino)] = _sha256_of(f)
+            return found
     except LoadError as e:  # too large, or a special file: what it is stands for its content
         return e.message
     except (OSError, RuntimeError):
@@ -170,7 +181,8 @@ def snapshot(project: "Project", game_id: str, extra: "Collection[Path | str]" =
     for p in extra:
         p = project.root / p  # a path as it is (an absolute one), a name from the project's folder
         paths.setdefault(_named(project, p), p)
-    return {rel: _digest(project, paths[rel]) for rel in sorted(paths)}
+    digested: Digested = {}
+    return {rel: _digest(project, paths[rel], digested) for rel in sorted(paths)}
 
 
 CHANGED_WHILE_BUILT = "changed while it was built from"  # matches no digest: the next build makes it again
