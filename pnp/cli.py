@@ -256,7 +256,7 @@ def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str |
                        f"errors), {said}"
             click.echo(f"{outcome.game_id}: {said}, {outcome.pages} pages in {where}")
             if outcome.game_id in before:
-                _reprint(project, outcome, before[outcome.game_id], options)
+                _reprint(project, outcome, before[outcome.game_id], options, report)
     _print_report(report, f"built {built} of {len(selected)} game{'s' * (len(selected) != 1)}")
     ctx.exit(report.exit_code)
 
@@ -277,11 +277,19 @@ def _build_selection(project: "Project", games: list[str], options: "PrintOption
     return report.exit_code
 
 
-def _reprint(project: "Project", outcome: "Outcome", state: "tuple[Faces, str]", options: "PrintOptions") -> None:
-    """Say the reprint of what changed since `state`, written beside the game's kit (kit.changes)."""
+def _reprint(project: "Project", outcome: "Outcome", state: "tuple[Faces, str]", options: "PrintOptions",
+             report: Report) -> None:
+    """Say the reprint of what changed since `state`, written beside the game's kit (kit.changes); a reprint
+    that cannot be written (a folder or a read-only file in its place) is an error in `report`."""
+    from .errors import cannot_write
     from .kit.changes import write_reprint
 
-    done = write_reprint(project, outcome.game_id, Path(outcome.files[0]).parent, state, options)
+    folder = Path(outcome.files[0]).parent
+    try:
+        done = write_reprint(project, outcome.game_id, folder, state, options)
+    except OSError as e:
+        report.error(f"{outcome.game_id}: reprint failed: {cannot_write(project.rel(folder), e, project.rel)}")
+        return
     if done.path is None:
         click.echo(f"{outcome.game_id}: nothing added or changed since {done.since}; no reprint")
         return

@@ -1,6 +1,7 @@
 """Every exception pnp raises for a user's mistake, and the one it says for its own bugs. None of them knows the
 command line: cli shows them."""
 import os
+import re
 import traceback
 from collections.abc import Callable
 
@@ -56,11 +57,18 @@ class OutputError(PnpError):
     code = "output"
 
 
+# what project.temporary_beside names: pnp's own mark in it, since an --out folder may hold other programs' files
+TEMPORARY_NAME = re.compile(r"\..+\.pnp-[0-9a-f]{12}\.tmp", re.S)
+
+
 def cannot_write(folder: object, error: OSError, shown: Callable[[str], str] = str) -> str:
     """The words for a write into `folder` that failed: the file in the way when renaming the finished file
-    onto its name failed (a folder there), else the folder the user chose; never a temporary name. `shown`
-    gives a path as messages show it."""
-    at_fault = shown(os.fsdecode(error.filename2)) if error.filename2 is not None else folder
+    onto its name failed (a folder there) or when removing it did, else the folder the user chose; never a
+    temporary name. `shown` gives a path as messages show it."""
+    named = error.filename2 if error.filename2 is not None else error.filename
+    at_fault = folder
+    if isinstance(named, (str, bytes)) and not TEMPORARY_NAME.fullmatch(os.path.basename(os.fsdecode(named))):
+        at_fault = shown(os.fsdecode(named))
     return f"cannot write to {at_fault}: {error.strerror or error}"
 
 

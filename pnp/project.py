@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator, Sequence
 
-from .errors import DataError, LoadError, UsageError
+from .errors import TEMPORARY_NAME, DataError, LoadError, UsageError
 from .options import did_you_mean
 from .report import Mark, shown
 
@@ -482,10 +482,6 @@ def temporary_beside(path: Path, folder: bool = False) -> Path:
             return tmp
         except FileExistsError:
             continue
-
-
-# what temporary_beside names: pnp's own mark in it, since an --out folder may hold other programs' files
-TEMPORARY_NAME = re.compile(r"\..+\.pnp-[0-9a-f]{12}\.tmp", re.S)
 
 
 def remove_leftovers(folder: Path) -> None:

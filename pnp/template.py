@@ -1538,7 +1538,7 @@ _EXPRESSIONS: dict[str, TemplateExpression] = {}
 
 def _compile_template(source: str, filename: str = "<template>") -> Template:
     """The template of `source`, its code compiled under `filename` (what its frames are known by)."""
-    key = source if filename == "<template>" else f"{filename}\0{source}"
+    key = f"{filename}\0{source}"  # (a name holds no NUL: an inline text '<macros>\0S' once shared S's code)
     template = _TEMPLATES.get(key)
     if template is None:
         code = CODE_CACHE.value(f"template\0{key}", lambda: ENV.compile(source, filename=filename), _is_code)

@@ -427,3 +427,73 @@ def test_a_commits_link_the_system_cannot_make_is_refused_by_name(tmp_path, entr
     git("tag", "hostile", git("-c", "user.name=t", "-c", "user.email=t@t", "commit-tree", top, "-m", "hostile"))
     result = run(root, "changes", "mini", "--since", "hostile")
     assert result.exit_code == 2 and f"--since hostile: the commit's {said}" in result.output, result.output
+
+
+@pytest.mark.parametrize("lion_id", ["'#2'", '"a\\tb"'])
+def test_an_id_that_is_no_plain_name_names_its_item_by_number_and_its_change_is_seen(tmp_path, lion_id):
+    """An id field of type str allows any text: the id '#2' was taken for the second card's number (its
+    change compared with the other card's face: "nothing changed", exit 0), and an id holding a tab made
+    `pnp changes` refuse the manifest pnp had just written."""
+    root = make_project(tmp_path / "p", case={"replace": {
+        "cards/mini/game.yaml": [["id: {type: id}", "id: {type: str, required: false}"]],
+        "cards/mini/cards.yaml": [["- id: lion\n", f"- id: {lion_id}\n"], ["- id: fern\n  name", "- name"],
+                                  ["  friend: lion\n", ""]],
+        "layouts/mini/rulebook.md.j2": [["component:deck/lion", "component:deck/wolf"]]}})
+    built = run(root, "build", "mini")
+    assert built.exit_code == 0, built.output
+    cards = root / "cards/mini/cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("power: 4", "power: 5", 1), encoding="utf-8")
+    result = run(root, "changes", "mini")
+    assert result.exit_code == 0, result.output
+    assert changed_items(result.output) == ["#1"], result.output
+
+
+def test_die_faces_1_and_text_1_and_a_tab_are_each_a_side_of_their_own(tmp_path):
+    """A die's face named by its value: 1 and '1' were both 'face 1' (one's fingerprint hid the other's), and
+    a face 'a<tab>b' made `pnp changes` refuse the manifest pnp had just written."""
+    die = ('size: [20mm, 20mm]\nnet: d6\nedge: 20mm\nfaces: ["a\\tb", 1, "1", "\\"1\\"", 3, 4]\nelements:\n'
+           '  - {type: text, x: 1, y: 8, w: 18, h: 4, text: "{{ face }}", size: 7}\n')
+    root = make_project(tmp_path / "p", case={"files": {"layouts/mini/die.yaml": die}, "replace": {
+        "cards/mini/game.yaml": [["components:\n", "components:\n  - {id: die, name: Die, kind: die, count: 1, "
+                                  "layout: die}\n"]]}})
+    built = run(root, "build", "mini")
+    assert built.exit_code == 0, built.output
+    manifest = json.loads((root / "output/mini/manifest.json").read_text(encoding="utf-8"))
+    faces = next(c["faces"] for c in manifest["components"] if c["id"] == "die")
+    assert len({side for _, side, *_ in faces}) == 6, faces
+    result = run(root, "changes", "mini")
+    assert result.exit_code == 0 and "nothing changed" in result.output, result.output
+
+
+@pytest.mark.parametrize("folder", [" games", os.fsdecode(b"games-\xff")])
+def test_a_project_in_a_subfolder_named_with_a_leading_space_or_not_utf8_is_compared(tmp_path, folder):
+    """git's answer for the project's folder was stripped (' games' became 'games': "did not exist at HEAD")
+    and decoded as UTF-8 (a traceback for a name the system holds in other bytes)."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "repo" / folder)
+    _committed(tmp_path / "repo")
+    result = run(root, "changes", "mini", "--since", "HEAD")
+    assert result.exit_code == 0 and "nothing changed since commit HEAD" in result.output, result.output
+
+
+def test_a_git_folder_of_more_entries_than_the_limit_is_refused_before_git_runs(tmp_path, monkeypatch):
+    """Every entry of the git folder is looked at before git runs: 200,000 empty loose refs took 35 s."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    import pnp.kit.changes as changes
+
+    root = make_project(tmp_path / "p")
+    _committed(root)
+    many = root / ".git/refs/tags/many"
+    many.mkdir()
+    entries = sum(len(dirs) + len(files) for _, dirs, files in os.walk(root / ".git"))
+    for n in range(20):
+        (many / str(n)).touch()
+    monkeypatch.setattr(changes, "MAX_GIT_ENTRIES", entries + 10)
+    result = run(root, "changes", "mini", "--since", "HEAD")
+    assert result.exit_code == 2, result.output
+    assert f".git: --since: the project's git repository cannot be read safely: the git folder holds more than " \
+        f"{entries + 10:,} files" in result.output, result.output
+    monkeypatch.setattr(changes, "MAX_GIT_ENTRIES", entries + 21)  # the folder as it is: read
+    assert run(root, "changes", "mini", "--since", "HEAD").exit_code == 0

@@ -31,3 +31,56 @@ def test_a_part_not_as_pnp_writes_it_is_refused_naming_the_file(built, part, val
         assert path.read_text(encoding="utf-8") == written  # built again: the same bytes as before
     finally:
         path.write_text(written, encoding="utf-8")
+
+
+def test_a_file_a_manifest_names_many_ways_is_read_once_when_checking_up_to_date(tmp_path, monkeypatch):
+    """A manifest (in a project someone sent) naming one file by many spellings ('cards/../big.bin', ...)
+    among its inputs, or listing one output file many times, made `pnp build` read it each time before it
+    said anything: 59 spellings of a 100 MB file took 27 s."""
+    import hashlib
+    import os
+
+    import pnp.kit.inputs as inputs
+    from conftest import make_project, run
+
+    root = make_project(tmp_path / "p")
+    (root / "big.bin").write_bytes(b"\0" * 1000)
+    assert run(root, "build", "mini").exit_code == 0
+    path = root / "output/mini/manifest.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    digest = hashlib.sha256(b"\0" * 1000).hexdigest()
+    manifest["inputs"]["files"].update({"cards/../" * n + "big.bin": digest for n in range(1, 30)})
+    manifest["inputs"]["files"] = dict(sorted(manifest["inputs"]["files"].items()))
+    manifest["files"] = manifest["files"] * 30
+    path.write_text(json.dumps(manifest), encoding="utf-8")
+    read: list[int] = []  # the inode of each file read
+    real_sha256_of = inputs._sha256_of
+    monkeypatch.setattr(inputs, "_sha256_of", lambda f: read.append(os.fstat(f.fileno()).st_ino) or real_sha256_of(f))
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0 and "up to date" in result.output, result.output
+    assert len(read) == len(set(read)), sorted(read)
+
+
+def test_files_past_the_snapshots_bytes_are_known_by_size_and_time_and_still_rebuild_when_changed(tmp_path,
+                                                                                                    monkeypatch):
+    """Eight empty 255 MB files (sparse: 12 KB on disk) in a game's folder made every build read 2 GB (20 s)
+    to tell whether it was up to date. (The limit is lowered here: the same comparison at any size.)"""
+    import os
+
+    import pnp.kit.inputs as inputs
+    from conftest import make_project, run
+
+    root = make_project(tmp_path / "p")
+    monkeypatch.setattr(inputs, "MAX_SNAPSHOT_BYTES", 4000)  # less than the notes' 5,000 bytes
+    notes = root / "cards/mini/notes.txt"
+    notes.write_bytes(b"a" * 5000)
+    read: list[int] = []  # the sizes of the files read
+    real_sha256_of = inputs._sha256_of
+    monkeypatch.setattr(inputs, "_sha256_of", lambda f: read.append(os.fstat(f.fileno()).st_size) or real_sha256_of(f))
+    assert run(root, "build", "mini").exit_code == 0
+    assert 5000 not in read
+    assert "up to date" in run(root, "build", "mini").output
+    notes.write_bytes(b"b" * 5000)
+    os.utime(notes, ns=(notes.stat().st_atime_ns, notes.stat().st_mtime_ns + 10**9))
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0 and "up to date" not in result.output, result.output

@@ -141,3 +141,32 @@ def test_an_export_never_replaces_another_games_or_formats_export(project, tmp_p
     assert result.exit_code == 1 and "holds the tts export of mini, which the png export of mini would replace" \
         in result.output, result.output
     assert sorted(p.name for p in (kits / "mini/png").iterdir()) == before
+
+
+def _side_files() -> list[tuple[list[str], str]]:
+    """(command, a file it writes beside the kit): a proof's PDF and its manifest, a reprint's PDF."""
+    from pnp.kit.changes import reprint_key
+    from pnp.kit.select import Selection
+
+    key = Selection(components=("deck",)).key()
+    since = f"reprint-{reprint_key('commit HEAD')}"
+    return [(["build", "mini", "--component", "deck"], f"output/mini/mini-selection-{key}-a4.pdf"),
+            (["build", "mini", "--component", "deck"], f"output/mini/manifest-selection-{key}.json"),
+            (["build", "mini", "--changed-since", "HEAD"], f"output/mini/mini-{since}-a4.pdf")]
+
+
+@pytest.mark.parametrize("command, in_the_way", _side_files())
+def test_a_folder_where_a_proof_or_reprint_goes_is_an_error_naming_it(project, command, in_the_way):
+    """A proof's or reprint's file is written (or, for a reprint with nothing changed, removed) after the kit:
+    a folder in its place was a traceback."""
+    import subprocess
+
+    git = ["git", "-C", str(project), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "cards", "layouts"], check=True)
+    subprocess.run([*git, "commit", "-qm", "v1"], check=True)
+    (project / in_the_way).mkdir(parents=True)
+    result = run(project, *command)
+    assert result.exit_code == 1, result.output
+    assert f"cannot write to {in_the_way}: " in result.output and ".tmp" not in result.output, result.output
+    assert (project / in_the_way).is_dir() and not list((project / in_the_way).iterdir())

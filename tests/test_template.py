@@ -594,3 +594,12 @@ def test_a_subclass_s_own_methods_are_closed_too():
             template.evaluate(call, {"card": card})
         assert "is not allowed in a template" in e.value.message, call
     assert template.evaluate("card.name ~ ' ' ~ card.get('name')", {"card": card}) == "Lion Lion"
+
+
+def test_a_text_beginning_with_a_template_files_name_and_a_nul_is_compiled_as_itself():
+    """The cache key of a text was the text alone, of a file's template its name, a NUL and its source: the
+    text '<macros>\\0S' was given the code of the macros file S (in memory and on disk)."""
+    from pnp.template import MACROS_FILE, _compile_template
+
+    assert _compile_template("{{ 6 * 7 }}", MACROS_FILE).render() == "42"
+    assert _compile_template(f"{MACROS_FILE}\0{{{{ 6 * 7 }}}}").render() == f"{MACROS_FILE}\x0042"

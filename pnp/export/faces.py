@@ -51,8 +51,24 @@ def collect(studio: "Studio", bleed: float) -> list["Face"]:
         kind = KINDS[component.kind]
         if not kind.exports_faces:
             continue
-        faces.extend(face_of(studio, p, bleed) for p in studio.of(component))
+        taken: set[str] = set()
+        for p in studio.of(component):
+            face = face_of(studio, p, bleed)
+            face.stem = _untaken(face.stem, taken)
+            faces.append(face)
     return faces
+
+
+def _untaken(stem: str, taken: set[str]) -> str:
+    """`stem`, or `stem`-2, -3, ... when a face of its component (whose files share a folder) has it already,
+    and now taken: the slugs of a die's faces 1 and '1' (or 'a b' and 'a-b') are one, and each face's image
+    was written over the other's (4 files for a d6, exit 0; Tabletop Simulator's die showed one face twice)."""
+    found, n = stem, 1
+    while found in taken:
+        n += 1
+        found = f"{stem}-{n}"
+    taken.add(found)
+    return found
 
 
 def face_of(studio: "Studio", p: "Printable", bleed: float) -> "Face":

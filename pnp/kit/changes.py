@@ -21,7 +21,7 @@ from ..errors import DataError, UsageError
 from ..project import not_regular, output_lock, read_project_file, write_file, written_beside
 from ..products.base import distinct
 from ..report import Mark, Report, shown
-from .faces import FACE_FIELDS, TEXT, item_key, manifest_faces
+from .faces import FACE_FIELDS, MAX_NAME, TEXT, item_key, manifest_faces
 from .inputs import manifest_name
 from .manifest import Manifest
 
@@ -42,9 +42,6 @@ def faces_of(studio: "Studio") -> Faces:
 
 def _indexed(rows: Iterable[Sequence[Any]]) -> dict[tuple[str, str], Fingerprints]:
     return {(_text(item), _text(side)): {"look": look, "data": data} for item, side, _, look, data in rows}
-
-
-MAX_NAME = 200  # characters of a name a manifest gives: an id is a few dozen
 
 
 def _text(value: object) -> str:
@@ -247,24 +244,51 @@ def _no_setting_elsewhere(project: "Project", config: Path) -> None:
                             Mark(project.rel(config)))
 
 
+# entries of the git folder looked at before git runs: a repository's own are thousands (objects are packed;
+# git packs loose ones past 6,700), and each costs a look: 200,000 empty loose refs took 35 s to check, where
+# git itself answered in milliseconds
+MAX_GIT_ENTRIES = 100_000
+
+
 def _links_inside(project: "Project", git_dir: Path) -> None:
     """DataError at the first link in the git folder that leads out of it: git follows them, so a linked
     objects/pack, refs or config would make it read another repository or file of the user's. (A link kept
     within the folder leads where the walk goes anyway, so a link beyond it is found wherever it is.) Also at
-    the first file that is no ordinary file: git waits on a named pipe (packed-refs, HEAD) for good."""
-    for folder, dirs, files in os.walk(git_dir):  # links to folders are listed, not walked into
-        for name in dirs + files:
-            path = Path(folder) / name
-            kind = not_regular(path.lstat().st_mode)
-            if kind is not None and kind != "a folder" and not path.is_symlink():
-                raise DataError(f"git file '{project.rel(path)}' is {kind}; git would wait on it",
-                                Mark(project.rel(path)))
-            if path.is_symlink():
-                real = project.inside(path, Mark(project.rel(path)), "git file", hidden=True)
-                if not real.is_relative_to(git_dir):
-                    raise DataError(f"git file '{project.rel(path)}' is a link out of the git folder; git would "
-                                    "read there", Mark(project.rel(path)))
-            _small_metadata(project, git_dir, path)
+    the first file that is no ordinary file: git waits on a named pipe (packed-refs, HEAD) for good; and when
+    the folder holds more than MAX_GIT_ENTRIES entries. Walked with scandir, whose entries know their kind
+    without a look at each file (os.walk and pathlib looked three times at each)."""
+    objects = str(git_dir / "objects")
+    folders, seen = [(str(git_dir), False)], 0  # (folder, whether it is objects/ or in it)
+    while folders:
+        folder, in_objects = folders.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                seen += 1
+                if seen > MAX_GIT_ENTRIES:
+                    raise DataError(f"the git folder holds more than {MAX_GIT_ENTRIES:,} files; pnp reads no "
+                                    "repository that large", Mark(project.rel(git_dir)))
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append((entry.path, in_objects or entry.path == objects))
+                else:
+                    _git_file_checked(project, git_dir, entry, in_objects)
+
+
+def _git_file_checked(project: "Project", git_dir: Path, entry: "os.DirEntry[str]", in_objects: bool) -> None:
+    """DataError when one entry of the git folder (not a folder) is a link out of it, no ordinary file, or
+    metadata git reads whole that is too large (_small_metadata); `in_objects`: it is in objects/."""
+    if entry.is_symlink():
+        path = Path(entry.path)
+        real = project.inside(path, Mark(project.rel(path)), "git file", hidden=True)
+        if not real.is_relative_to(git_dir):
+            raise DataError(f"git file '{project.rel(path)}' is a link out of the git folder; git would "
+                            "read there", Mark(project.rel(path)))
+        _small_metadata(project, git_dir, path)
+    elif not entry.is_file(follow_symlinks=False):
+        kind = not_regular(entry.stat(follow_symlinks=False).st_mode)
+        raise DataError(f"git file '{project.rel(entry.path)}' is {kind}; git would wait on it",
+                        Mark(project.rel(entry.path)))
+    elif not in_objects and entry.stat(follow_symlinks=False).st_size > MAX_GIT_METADATA_BYTES:
+        _small_metadata(project, git_dir, Path(entry.path))  # (which says so)
 
 
 def _small_metadata(project: "Project", git_dir: Path, path: Path) -> None:
@@ -317,7 +341,9 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
         said = e.message.partition(": ")[2]
         raise UsageError(f"--since {ref}: neither a manifest file nor a git commit of {project.root}"
                          + (f" (git: {said})" if said else "")) from None
-    prefix = _git(project, "rev-parse", "--show-prefix").decode().strip()
+    # only git's line end is dropped, and the bytes kept as the system names them: strip() took the space
+    # off a folder ' kits' (then "not in that commit"), and a name not UTF-8 was a traceback
+    prefix = os.fsdecode(_git(project, "rev-parse", "--show-prefix").removesuffix(b"\n"))
     if prefix:  # the project is a folder of the repository: ls-tree said only that it "could not list" a commit
         try:       # made before that folder was
             _git(project, "rev-parse", "--verify", "--quiet", f"{ref}:{prefix}")

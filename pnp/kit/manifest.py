@@ -113,8 +113,12 @@ def up_to_date(project: "Project", game_id: str, options: "PrintOptions | dict",
         recorded = manifest.inputs.get("files") or {}
         if snapshot(project, game_id, list(recorded)) != recorded:  # the used files are named by the record
             return None
+        digested: dict[tuple[int, int], str] = {}  # (device, inode) -> sha256: a file listed many times is read once
         for entry in manifest.files:
-            if sha256(listed_file(folder, entry["path"]), follow=False) != entry["sha256"]:
+            listed = listed_file(folder, entry["path"])
+            info = listed.stat(follow_symlinks=False)
+            found = digested.get((info.st_dev, info.st_ino)) or sha256(listed, follow=False)
+            if digested.setdefault((info.st_dev, info.st_ino), found) != entry["sha256"]:
                 return None
     except (UsageError, OSError, ValueError, TypeError):
         return None

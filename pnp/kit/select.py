@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import UsageError
+from ..errors import UsageError, cannot_write
 from ..project import output_lock, write_file
 from ..report import Report
 from .inputs import manifest_name
@@ -150,4 +150,8 @@ def proof(project: "Project", game_id: str, options: "PrintOptions", selection: 
         report.consequence(f"{game_id}: not built (fix the errors above)")
         return None
     studio.options = options
-    return write_selected(studio, selection, folder)
+    try:
+        return write_selected(studio, selection, folder)
+    except OSError as e:  # a folder or a read-only file in the way: said as a build's failed write is
+        report.error(f"{game_id}: proof failed: {cannot_write(project.rel(folder), e, project.rel)}")
+        return None
