@@ -6,7 +6,6 @@ import errno
 import multiprocessing
 import multiprocessing.context
 import os
-import re
 import secrets
 import sys
 import stat
