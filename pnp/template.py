@@ -448,6 +448,12 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
     return total
 
 
+def printed_size(value: object, limit: int) -> int:
+    """How many characters `value` prints as, counted no further than just past `limit` (a value kept beyond
+    one template: a derived field's); LimitError for what cannot be printed (a function, a macro module)."""
+    return _text_size(value, limit)
+
+
 def _refuse_unprintable(value: object) -> None:
     """A function or method printed without being called (`{{ card.items }}`) prints its memory address, which
     differs on every run: the same data would not build the same bytes."""
