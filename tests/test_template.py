@@ -594,3 +594,11 @@ def test_a_subclass_s_own_methods_are_closed_too():
             template.evaluate(call, {"card": card})
         assert "is not allowed in a template" in e.value.message, call
     assert template.evaluate("card.name ~ ' ' ~ card.get('name')", {"card": card}) == "Lion Lion"
+
+
+def test_a_mapping_of_the_data_prints_as_one_a_template_builds():
+    """A map field or a layout's vars printed whole showed pnp's class name: "Record({'red': 1})"."""
+    from pnp.model.load import Record
+
+    cost = Record({"red": 1, "blue": 2})
+    assert template.render("{{ cost }}|{{ [cost] }}", {"cost": cost}) == "{'red': 1, 'blue': 2}|[{'red': 1, 'blue': 2}]"
