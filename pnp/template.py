@@ -1491,6 +1491,8 @@ def _described(error: BaseException) -> str:
         return "division by zero"
     if isinstance(error, OverflowError):
         return "a number too large to compute"
+    if type(error) is KeyError and error.args:  # ('%(nmae)s' % card said only "'nmae'")
+        return f"no field or key {_short(repr(error.args[0]), 60)} in the value formatted"
     return _friendly(str(error) or type(error).__name__)
 
 

@@ -602,3 +602,9 @@ def test_a_mapping_of_the_data_prints_as_one_a_template_builds():
 
     cost = Record({"red": 1, "blue": 2})
     assert template.render("{{ cost }}|{{ [cost] }}", {"cost": cost}) == "{'red': 1, 'blue': 2}|[{'red': 1, 'blue': 2}]"
+
+
+def test_a_format_naming_a_missing_key_says_so():
+    """'%(nmae)s' % card failed with the message "'nmae'" alone."""
+    with pytest.raises(ExprError, match="no field or key 'nmae'"):
+        template.render("{{ '%(nmae)s' % card }}", {"card": {"name": "Lion"}})
