@@ -29,7 +29,8 @@ TABLE_FIELDS = {
                 "doc": "computed fields: name -> a Jinja expression over `item` and the game; an item may type "
                        "the value too, and it must then agree. They are computed in the order written, each for "
                        "every item at once, table after table: one may read the derived fields written before it, "
-                       "on any item"},
+                       "on any item, not the components; all their values together print as at most 1,000,000 "
+                       "characters"},
     "unique": {"type": "list", "of": "str", "required": False,
                "doc": "fields besides `id` whose values must differ from item to item"},
     "doc": {"type": "str", "required": False, "doc": "what the table holds"},
