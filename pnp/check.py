@@ -482,7 +482,8 @@ class Checks:
 
     def _fitting_length(self, prim: "Prim") -> int:
         """How many characters of the text fit the box at its smallest size, cut between words."""
-        cuts = [i for i, ch in enumerate(prim.text) if ch == " "] + [len(prim.text)]
+        # (between words: at any space or line break; at spaces alone, lines without one fitted none of them)
+        cuts = [i for i, ch in enumerate(prim.text) if ch.isspace()] + [len(prim.text)]
         lo, hi = 0, len(cuts)  # cuts[:lo] are known to fit, cuts[hi:] known not to
         while lo < hi:
             mid = (lo + hi) // 2

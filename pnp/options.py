@@ -278,7 +278,8 @@ def _fmt(number: float) -> str:
         return f"{number:,}"
     if number == int(number) and abs(number) < 1e15:
         return f"{int(number):,}"
-    return f"{number:g}"
+    short = f"{number:g}"  # (6 digits: 5.9999999 read "6 is out of range (expected 6 to 72)")
+    return short if float(short) == number else f"{number:.15g}"  # (15: no float noise, 2.5400000000000005)
 
 
 class Int(Number):

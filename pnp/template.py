@@ -448,6 +448,12 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
     return total
 
 
+def printed_size(value: object, limit: int) -> int:
+    """How many characters `value` prints as, counted no further than just past `limit` (a value kept beyond
+    one template: a derived field's); LimitError for what cannot be printed (a function, a macro module)."""
+    return _text_size(value, limit)
+
+
 def _refuse_unprintable(value: object) -> None:
     """A function or method printed without being called (`{{ card.items }}`) prints its memory address, which
     differs on every run: the same data would not build the same bytes."""
@@ -1485,6 +1491,8 @@ def _described(error: BaseException) -> str:
         return "division by zero"
     if isinstance(error, OverflowError):
         return "a number too large to compute"
+    if type(error) is KeyError and error.args:  # ('%(nmae)s' % card said only "'nmae'")
+        return f"no field or key {_short(repr(error.args[0]), 60)} in the value formatted"
     return _friendly(str(error) or type(error).__name__)
 
 

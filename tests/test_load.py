@@ -235,3 +235,15 @@ def test_a_derived_field_reading_other_items_sees_the_fields_declared_before_it_
     assert not report.errors
     assert [(card["id"], card["many"]) for card in game.tables["cards"]] == \
         [("lion", 2), ("fern", 2), ("wolf", 2), ("moss", 2)]
+
+
+def test_a_derived_field_holding_its_own_table_builds(tmp_path):
+    """`everyone: data.cards` held the table that was then changed in place to hold the items carrying it: the
+    table held itself, and the build ended in a RecursionError traceback writing an item out (validate said
+    ok). Each derived field is given to a new list: the value keeps the items it was computed from."""
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "cards/mini/game.yaml": [['strong: "item.power >= 4"',
+                                  'strong: "item.power >= 4"\n      everyone: "data.cards"\n      all: "data"\n      ids: "ref"']]}})
+    result = run(root, "build")
+    assert result.exit_code == 0, result.output
+    assert (root / "output" / "mini" / "mini-a4.pdf").exists()

@@ -603,3 +603,17 @@ def test_a_text_beginning_with_a_template_files_name_and_a_nul_is_compiled_as_it
 
     assert _compile_template("{{ 6 * 7 }}", MACROS_FILE).render() == "42"
     assert _compile_template(f"{MACROS_FILE}\0{{{{ 6 * 7 }}}}").render() == f"{MACROS_FILE}\x0042"
+
+
+def test_a_mapping_of_the_data_prints_as_one_a_template_builds():
+    """A map field or a layout's vars printed whole showed pnp's class name: "Record({'red': 1})"."""
+    from pnp.model.load import Record
+
+    cost = Record({"red": 1, "blue": 2})
+    assert template.render("{{ cost }}|{{ [cost] }}", {"cost": cost}) == "{'red': 1, 'blue': 2}|[{'red': 1, 'blue': 2}]"
+
+
+def test_a_format_naming_a_missing_key_says_so():
+    """'%(nmae)s' % card failed with the message "'nmae'" alone."""
+    with pytest.raises(ExprError, match="no field or key 'nmae'"):
+        template.render("{{ '%(nmae)s' % card }}", {"card": {"name": "Lion"}})

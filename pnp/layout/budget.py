@@ -4,6 +4,7 @@ text by its length), so that layouts asking for far too much stop with one messa
 spent the last step, whatever multiplies the work (repeats in repeats, many items, long texts)."""
 
 import contextlib
+import math
 from collections.abc import Callable, Iterator, Sequence
 
 from ..draw.primitive import Primitive
@@ -20,6 +21,9 @@ STEPS_PER_FACE = 500
 CHARACTERS_PER_STEP = 8  # fitting and setting a text costs about as much per 8 characters as one shape
 ICON_STEPS = 3  # an icon costs about three plain shapes to place and paint...
 ICON_PAINTS = 3  # ...when it paints no more than this (game-icons.net's paint one to three): each more is a step
+# A dashed outline is rendered dash by dash (pypdfium2 drew 20 million dashes in 7 s of processor time): 4,000
+# lines of 0.1 mm dashes across a board took 11 s to export as PNG, and a game could ask for minutes of it
+DASHES_PER_STEP = 32
 # The pixels a game's pictures may have decoded in one command, the same way: a base and an allowance per face.
 # Decoding and resampling go at about 30 million pixels a second (a plain 40-million-pixel PNG took 1.3 s to
 # decode, 1.4 s more to resample), so the base is about 3 s of it: a 33-million-pixel board picture is decoded
@@ -40,8 +44,24 @@ PAGES_PER_FACE = 0.5
 
 def steps_of(prim: Primitive) -> int:
     """What making or painting one primitive costs, in steps: one (an icon three), and one per few
-    characters of its text or points of its outline."""
-    return (ICON_STEPS if prim.kind == "icon" else 1) + (len(prim.text) + len(prim.points)) // CHARACTERS_PER_STEP
+    characters of its text or points of its outline, or dashes of its dashed outline."""
+    return ((ICON_STEPS if prim.kind == "icon" else 1) + (len(prim.text) + len(prim.points)) // CHARACTERS_PER_STEP
+            + _dashes(prim) // DASHES_PER_STEP)
+
+
+def _dashes(prim: Primitive) -> int:
+    """About how many dashes a primitive's dashed outline has: its length (a box's perimeter for a shape
+    drawn in its box, more than a circle's or a hexagon's) over its pattern's."""
+    pattern = prim.style.get("dash") if prim.style.get("stroke") else None
+    if not pattern or sum(pattern) <= 0:
+        return 0
+    points = prim.points
+    if points:
+        ends = points[1:] + (points[:1] if prim.kind == "polygon" else ())
+        length = sum(math.dist(a, b) for a, b in zip(points, ends))
+    else:
+        length = 2 * (abs(prim.w) + abs(prim.h))
+    return int(length / sum(pattern))
 
 
 def drawn_by(used: Mark | None) -> str:
@@ -112,7 +132,8 @@ class DrawingBudget:
         self.spent += steps
         if self.spent > self.limit:
             self.stopped = (f"the game draws too much: past its {self.limit:,} drawing steps (one per element "
-                            f"or copy, per shape made or painted, per {CHARACTERS_PER_STEP} characters of text); "
+                            f"or copy, per shape made or painted, per {CHARACTERS_PER_STEP} characters of text, per "
+                            f"{DASHES_PER_STEP} dashes); "
                             "pnp stops here (a repeat far too big, or repeats inside repeats?)")
             raise BudgetSpent(self.stopped + drawn_by(used), mark)
 

@@ -241,11 +241,17 @@ class Resolver:
         """(layout, primitives) of another layout drawn inside this one, for `item`. The drawing budget spent
         by one of its elements is said there, drawn by this use when it is the printed layout's own."""
         stack = self.layouts.using
-        if name in stack or len(stack) >= MAX_USE_DEPTH:
-            chain = " -> ".join([self.layout.name] + stack + [name])
-            raise LayoutError(f"layout: layouts use each other in a circle or too deep ({chain})", el.mark_of("layout"))
+        # the printed layout, then each used one: the chain a message shows (with the used ones alone, one 8
+        # deep read 'l7 -> l0 -> ... -> l7 -> l8', a circle that was not there)
+        chain = stack or [self.layout.name]
+        if name in chain or len(chain) > MAX_USE_DEPTH:
+            shown_chain = " -> ".join(chain + [name])
+            raise LayoutError(f"layout: layouts use each other in a circle or too deep ({shown_chain})",
+                              el.mark_of("layout"))
         inner = self.layouts.resolver(name, el.mark_of("layout"))  # its own file's problems, if any
         printed = not stack
+        if printed:
+            stack.append(self.layout.name)
         stack.append(name)
         try:
             return inner.layout, inner.resolve(item, extra=extra)
@@ -260,7 +266,7 @@ class Resolver:
             raise LayoutError(e.message + said, e.mark, [(message + said, at) for message, at in e.problems]) \
                 from None
         finally:
-            stack.pop()
+            del stack[-2 if printed else -1:]
 
 
 _Kept = tuple[list[Prim], int, tuple[Any, ...], tuple[Any, ...]]

@@ -16,7 +16,8 @@ from .components import COMPONENT_FIELDS, Component, Kinds, load_components
 from .constraints import CONSTRAINT_FIELDS, check_constraints
 from .glossary import Glossary, load_glossary, load_timings
 from .icons import IconIndex
-from .reads import ALL, MEMBERS, FieldCache, Reaching, Read, Tables, reading, recording, refusing_reads, track
+from .reads import (ALL, MEMBERS, FieldCache, Reaching, Read, Tables, note_all, reading, recording, refusing_reads,
+                    track)
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_data_file, shown, values_allowance
 from ..options import did_you_mean
 from .schema import INVALID, Schema
@@ -111,7 +112,7 @@ class Game:
     dropped: set[str] = field(default_factory=set)  # keys of game.yaml left out because their value was wrong
     used_files: set[Path] = field(default_factory=set)  # files read besides the game's own data (images)
     # what the components' items depend on (reads.py keys)
-    component_reads: frozenset[Read] = frozenset((ALL,))
+    component_reads: frozenset[Read] | None = frozenset((ALL,))  # None while the components are being made
 
     @property
     def title(self) -> str:
@@ -147,6 +148,9 @@ class Game:
     def components_read(self) -> frozenset[Read]:
         """What reading the components reads: which items each holds (every table's membership, the fields its
         filter and quantity read)."""
+        if self.component_reads is None:
+            note_all((ALL,))  # (at the top of macros.j2, its own refusal is said: refusing_reads)
+            raise ValueError(COMPONENTS_NOT_MADE)
         return self.component_reads
 
     def glossary_reads(self) -> tuple[tuple[str, None, None], ...]:
@@ -238,6 +242,7 @@ def _load_game(project: Project, game_id: str, report: Report, kinds: Kinds | No
     game.icons.set_aliases(meta["icons"], chk)
     game.meta = meta = _load_rules(game, meta, chk)
     game.enums = dict(meta["enums"])
+    game.component_reads = None  # (reading the components is refused until they are made)
     load_tables(game, meta["tables"], chk)
     game.glossary = load_glossary(game, meta, chk)
     game.timings = load_timings(game, meta, chk)
@@ -325,6 +330,13 @@ def _load_rules(game: Game, meta: Record, chk: CheckerShape) -> Record:
 # no item, so the preview kept faces printing a value of the data as it was before an edit
 MACROS_TOP_READS = ("the top of macros.j2 (outside a macro) runs before the derived fields and the components are "
                     "made, so it reads no data, ref, components or glossary: read them inside a macro")
+
+
+# The timings and derived fields are computed before the components are made (a component's filter may read
+# them), and a component's filter while they are: `components | length` there, or in a macro one called, was 0
+# with exit 0 where the cards printed 3
+COMPONENTS_NOT_MADE = ("the components are made after the timings and the derived fields, and while their "
+                       "filters run: these cannot read `components` (count the items in `data` instead)")
 
 
 def _load_macros(game: Game, chk: CheckerShape) -> None:

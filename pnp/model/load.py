@@ -145,8 +145,8 @@ class Record(Mapping[Any, Any]):
         except KeyError:
             raise AttributeError(name) from None
 
-    def __repr__(self) -> str:
-        return f"Record({self._data!r})"
+    def __repr__(self) -> str:  # as a mapping a template builds prints: `{{ card.cost }}` printed "Record({...})"
+        return repr(self._data)
 
     @classmethod
     def _made(cls, data: dict[Any, Any], marks: dict[Any, Place | None], key_marks: dict[Any, Place | None],

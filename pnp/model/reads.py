@@ -219,6 +219,11 @@ class Tables(Mapping[str, Any]):
     def __repr__(self) -> str:
         return repr(self._tables)
 
+    def as_now(self) -> "Tables":
+        """The tables as they are now, which later changes of the game's dict do not reach (each table is
+        replaced, never changed in place, as fields are derived)."""
+        return Tables(dict(self._tables))
+
 
 class Reaching(Sequence[Any]):
     """A list whose entries reach the data in ways no item notes (the components: which items a filter kept;

@@ -3,10 +3,11 @@
 import functools
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
-from ..errors import DataError, LoadError
+from ..errors import DataError, LimitError, LoadError
 from ..report import Mark
-from ..template import ExprError, evaluate
+from ..template import ExprError, evaluate, printed_size
 from ..options import control_problem, did_you_mean
 from .load import MarkedList, Record, load_data_file, shown
 from .reads import FieldCache, KeptChecks, same
@@ -28,7 +29,8 @@ TABLE_FIELDS = {
                 "doc": "computed fields: name -> a Jinja expression over `item` and the game; an item may type "
                        "the value too, and it must then agree. They are computed in the order written, each for "
                        "every item at once, table after table: one may read the derived fields written before it, "
-                       "on any item"},
+                       "on any item, not the components; all their values together print as at most 1,000,000 "
+                       "characters"},
     "unique": {"type": "list", "of": "str", "required": False,
                "doc": "fields besides `id` whose values must differ from item to item"},
     "doc": {"type": "str", "required": False, "doc": "what the table holds"},
@@ -206,6 +208,7 @@ def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache
     A field that fails is reported once and skipped; the other fields and tables are still computed. With a
     `cache` (reads.py), an item's field whose reads did not change since the last load is taken from it, and
     a field whose value changed is added to the cache's changes, for what reads it next."""
+    printed = [MAX_DERIVED_SIZE]  # what the derived fields of the game may still print as, all together
     for name, spec in tables.items():
         derived = spec.get("derived")
         if not derived or name not in game.tables:
@@ -217,23 +220,58 @@ def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache
         # before it alone, and printed 0, 1, 1, 2 on four cards where each should say 2
         for fname in derived:
             values: list[object] = []
+            # the data as it is before this field: a value holding `data` or `ref` whole keeps it so, and does
+            # not come to hold the items that carry the value itself
+            context = game.context()
+            now = {"data": context["data"].as_now(), "ref": context["ref"].as_now()}
             for i, item in enumerate(items):
-                value = _derived(game, name, i, item, fname, derived, failed, chk, cache)
+                value = _derived(game, name, i, item, fname, derived, failed, chk, cache, now)
+                value = _sized(value, fname, derived, failed, chk, printed)
                 if value is not _FAILED and fname in item and not _same(item[fname], value):
                     chk.error(f"{fname} is {shown(item[fname])} here but the data gives {shown(value)} "
                               f"(it is computed: remove it or correct it)", item.mark_of(fname))
                 values.append(value)
-            for i, value in enumerate(values):
-                if value is not _FAILED and fname not in items[i]:
-                    items[i] = items[i].with_values({fname: value}, derived.mark)
+            # a new list, the table's old one left as it was: a value that holds the table itself (`data.cards`)
+            # keeps the items it was computed from; the table changed in place held itself, and writing an item
+            # out (its digest in the build) never ended
+            items = game.tables[name] = MarkedList(
+                (item.with_values({fname: value}, derived.mark) if value is not _FAILED and fname not in item
+                 else item for item, value in zip(items, values)), items.marks, items.mark)
             game.refresh((name,))  # (the other tables' items are as they were)
 
 
 _FAILED = object()  # a derived field that could not be computed for an item
+# Characters the values of a game's derived fields may print as, all of them together: a derived field is a
+# number, a name or a short list, but one may hold whole items or tables (`data.cards | list`, `item`), each
+# holding those of the fields before it; every build writes each item out whole (its digest), and three such
+# fields over 100 cards wrote a hundred million items (the build never ended; validate said ok in 2 s)
+MAX_DERIVED_SIZE = 1_000_000
+
+
+def _sized(value: object, fname: str, derived: Record, failed: set[str], chk: CheckerShape,
+           printed: list[int]) -> object:
+    """`value`, or _FAILED (reported once per field) when it cannot be printed or the game's derived values
+    together would print longer than MAX_DERIVED_SIZE; `printed` holds what they may still print as."""
+    if value is _FAILED:
+        return value
+    try:
+        size = printed_size(value, printed[0])
+    except LimitError as e:
+        problem = e.message
+    else:
+        if size <= printed[0]:
+            printed[0] -= size
+            return value
+        problem = (f"the game's derived fields hold more than {MAX_DERIVED_SIZE:,} characters in all as printed "
+                   "(does a field hold whole items or tables? derive a number, a name or a list of ids)")
+    if fname not in failed:
+        chk.error(f"derived field '{fname}': {problem}", derived.mark_of(fname))
+        failed.add(fname)
+    return _FAILED
 
 
 def _derived(game: GameShape, name: str, i: int, item: Record, fname: str, derived: Record, failed: set[str],
-             chk: CheckerShape, cache: FieldCache | None) -> object:
+             chk: CheckerShape, cache: FieldCache | None, now: dict[str, Any]) -> object:
     """One derived field of one item (from the cache when what it read is unchanged), or _FAILED (reported
     once per field); the cache's changes learn when its value is not the last load's."""
     key = ("derived", name, i, fname)
@@ -242,7 +280,7 @@ def _derived(game: GameShape, name: str, i: int, item: Record, fname: str, deriv
     if fname not in failed:
         try:
             def compute() -> object:
-                result = evaluate(derived[fname], game.context(item=item))
+                result = evaluate(derived[fname], game.context(item=item, **now))
                 problem = control_problem(result) if isinstance(result, str) else None
                 if problem:  # ('\u202e' in the expression): the rule of the data's own text (model.load)
                     raise ExprError(problem)
