@@ -159,7 +159,8 @@ class Str(Field):
 
 
 class RichText(Str):
-    """Rich text: **bold**, *italic*, :icon: names and [[Term]] glossary terms, which must exist."""
+    """Rich text: **bold**, *italic*, :icon: names and [[Term]] glossary terms, which must exist; `\\*` prints a star
+    and `\\\\` a backslash."""
 
     name = "text"
 
