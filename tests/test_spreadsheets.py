@@ -792,3 +792,64 @@ def test_a_text_holding_a_character_yaml_reads_as_a_line_end_converts_to_yaml_pn
     convert(proj, folder / f"turn.{fmt}", "yaml", "--out", str(folder / "back.yaml"))
     back = (folder / "back.yaml").read_text(encoding="utf-8")
     assert not re.search("[\u0085\u2028\u2029]", back) and yaml.safe_load(back) == turn
+
+
+def add_table(proj, name, fields, items):
+    """A table `name` of these fields (game.yaml's flow text) and items added to the game, in YAML."""
+    folder = proj / "cards" / GAME
+    game = folder / "game.yaml"
+    spec = "".join(f"      {field}: {kind}\n" for field, kind in fields.items())
+    game.write_text(game.read_text(encoding="utf-8").replace("tables:\n", f"tables:\n  {name}:\n    fields:\n{spec}",
+                                                             1), encoding="utf-8")
+    (folder / f"{name}.yaml").write_text(yaml.safe_dump(items, sort_keys=False), encoding="utf-8")
+    return folder / f"{name}.yaml"
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_cell_naming_an_id_or_an_icon_that_looks_like_a_number_is_read_as_that_name(proj, fmt):
+    """A ref cell is read as the id it names is: '007' and '10' were read as the numbers 7 and 10, no id (the
+    game validated in YAML, not in the spreadsheet), and converted back to YAML as those numbers with exit 0; an
+    icon's cell is read as its name (an icon named 12 was unknown)."""
+    icons = proj / "layouts" / "shared" / "icons"
+    shutil.copy(next(icons.glob("*.svg")), icons / "12.svg")
+    items = [{"id": "10", "next": "007", "icon": "12"}, {"id": "007", "next": "10", "suit": "hearts"}]
+    path = add_table(proj, "codes", {"id": "{type: id}", "next": "{type: ref, table: codes, required: false}",
+                                     "suit": "{type: ref, table: suits, required: false}",
+                                     "icon": "{type: icon, required: false}"}, items)
+    convert(proj, path, fmt)
+    path.unlink()
+    result = run(proj, "validate", GAME)
+    assert result.exit_code == 0, result.output
+    convert(proj, path.with_suffix(f".{fmt}"), "yaml")
+    assert yaml.safe_load(path.read_text(encoding="utf-8")) == items
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_an_item_of_no_value_is_refused_at_it_not_lost_in_a_blank_row(proj, fmt):
+    """An item leaving every field to its default validates in YAML; a spreadsheet's blank row is no item, so
+    converted it was left out (4 items written, 3 read back, exit 0)."""
+    path = add_table(proj, "marks", {"name": "{type: str, default: mark}"}, [{"name": "a"}, {}, {"name": "b"}])
+    result = run(proj, "convert", str(path), "--to", fmt)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cards/{GAME}/marks.yaml:2:3: this item gives no value" in result.output
+    assert not path.with_suffix(f".{fmt}").exists()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_sheet_of_many_blank_cells_is_refused_at_the_row_past_the_limit(proj, fmt, monkeypatch):
+    """Rows of 1,000 blank cells each (a CSV of commas, a workbook row naming cell ALL3) were each looked at:
+    40,000 of them took 30 s. The limit is lowered here to keep the test fast."""
+    monkeypatch.setattr("pnp.model.spreadsheet.MAX_CELLS", 5_000)
+    path = add_table(proj, "marks", {"name": "{type: str}"}, [{"name": "a"}])
+    convert(proj, path, fmt)
+    path.unlink()
+    path = path.with_suffix(f".{fmt}")
+    if fmt == "csv":
+        path.write_text(path.read_text(encoding="utf-8") + ("," * 999 + "\n") * 10, encoding="utf-8")
+    else:
+        book = openpyxl.load_workbook(path)
+        for row in range(3, 13):
+            book.active.cell(row=row, column=1000).number_format = "0.00"  # a blank cell, kept by its style
+        book.save(path)
+    shown = f"cards/{GAME}/marks.{fmt}" + ("[marks]" if fmt == "xlsx" else "")
+    assert f"{shown}:7:1: error: sheet has more than 5,000 cells in its rows" in "\n".join(errors(proj))

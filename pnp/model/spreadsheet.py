@@ -12,7 +12,7 @@ import io
 import math
 import re
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from ..project import read_project_file, utf8_text
 from ..report import Mark
 from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, UNSEEN_LINE_BREAK, MarkedList, Place, Record, check_file,
                    counted_load, plain, shown, spend_values, values_left)
-from .schema import Enum, Field, List, Map, Nested, Schema, Str, TrueFalse
+from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
 
 SPREADSHEETS = (".csv", ".xlsx")
 # A workbook is a zip of XML parts. The sizes its directory states bound what zipfile inflates (it stops
@@ -37,6 +37,9 @@ MAX_PARTS = 10_000
 MAX_RATIO = 100  # inflated / compressed size of a part over 1 MB; a real sheet's XML packs 5-20 times
 MAX_COLUMNS = 1000
 MAX_ROWS = MAX_EXPANDED_VALUES // 10
+# Cells of a sheet's rows together, blank ones included (each is looked at): 40,000 rows of 1,000 blank cells
+# (a CSV of commas, or a workbook row naming cell ALL3) took 30 s. Rows of 25 columns reach it at MAX_ROWS
+MAX_CELLS = 1_000_000
 MAX_SHEET_ROW = 1_048_576  # Excel's last row: openpyxl yields every row up to a <row r="999999999"> one by one
 MAX_CELL_CHARS = 32_767  # Excel's limit; openpyxl cuts a longer text short without a word
 # A number format's code, in characters (Excel takes at most 255): openpyxl tells a date format by a regular
@@ -59,14 +62,38 @@ _FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 Rows = list[tuple[int, list[Any]]]  # (line or row number, [cell value]) per row
 
 
-def read_table(path: Path, shown: str, schema: Schema, sheet: str | None = None) -> MarkedList:
-    """The rows of a .csv or .xlsx file as a MarkedList of Records; raises LoadError (with the cell)."""
+def read_table(path: Path, shown: str, schema: Schema, sheet: str | None = None,
+               ids: Mapping[Any, Field | None] | None = None) -> MarkedList:
+    """The rows of a .csv or .xlsx file as a MarkedList of Records; raises LoadError (with the cell). `ids`:
+    each table's id field (id_fields), by which a ref cell is read."""
     check_file(path, shown)
     if path.suffix.lower() == ".csv":
         rows, where = _csv_rows(path, shown), shown
     else:
         rows, where = _xlsx_rows(path, shown, sheet)
-    return _records(rows, where, schema)
+    return _records(rows, where, schema, ids or {})
+
+
+def id_fields(tables: Mapping[Any, Any], enums: Mapping[str, Any]) -> dict[Any, Field | None]:
+    """Each table's `id` field (None where it has none), by which a ref cell naming one of its items is read."""
+    return {name: Schema(spec.get("fields"), enums).fields.get("id") if isinstance(spec, Mapping) else None
+            for name, spec in tables.items()}
+
+
+_NAME = Str({}, {})  # how a cell naming an icon or a timing is read: as its text
+
+
+def _read_as(field: Field | None, ids: Mapping[Any, Field | None]) -> Field | None:
+    """The field whose reading a cell of `field` takes: a ref's cell is read as the id it names is (a text id
+    such as '007' or '10' was read as the number 7 or 10, not an id, and converted to YAML as that number with
+    exit 0), an icon's or a timing's as text, the name it is (an icon named 12 was unknown)."""
+    named: set[Any] = set()
+    while isinstance(field, Ref) and field.table not in named:  # (an id that is a ref to another table's ids)
+        named.add(field.table)
+        field = ids.get(field.table)
+    if named and not isinstance(field, (Str, WholeNumber, TrueFalse, Enum)) or isinstance(field, (Icon, Timing)):
+        return _NAME
+    return field
 
 
 def _csv_rows(path: Path, shown: str) -> Rows:
@@ -514,21 +541,27 @@ def _escaped(text: str) -> str:
 
 class _Room:
     """The values a sheet being read may still hold (what is left of the game's allowance, as _records counts
-    them), and how many that is in words."""
+    them), and how many that is in words; and the cells it may still hold (MAX_CELLS)."""
 
     LEAST_PER_ITEM = 2 * (1 + 2)  # a row of one value, as _records counts it
 
     def __init__(self) -> None:
         self.left, self.too_many = values_left(MAX_EXPANDED_VALUES)
+        self.cells = MAX_CELLS
 
 
 def _check_row_size(kept: int, line: int, cells: Sequence[Any], where: str, room: _Room) -> None:
     """LoadError at a row past MAX_ROWS (blank rows counted: two million empty CSV lines took 14 s and 550 MB,
-    each kept until the items were made) or a row of more than MAX_COLUMNS cells, in a CSV file as in a sheet;
+    each kept until the items were made), past MAX_CELLS, or a row of more than MAX_COLUMNS cells, in a CSV
+    file as in a sheet;
     or at an item (a row after the header holding a value) past the `room` left: the game's values were spent,
     and one file read as 200 tables was read whole for each (the refusal _records would give, found sooner)."""
     if kept >= MAX_ROWS:
         raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(where, line, 1))
+    room.cells -= len(cells)
+    if room.cells < 0:
+        raise LoadError(f"sheet has more than {MAX_CELLS:,} cells in its rows (blank ones counted: delete the "
+                        "columns and rows past the table's own)", Mark(where, line, 1))
     if kept and not all(_blank(c) for c in cells):
         room.left -= room.LEAST_PER_ITEM
         if room.left < 0:
@@ -543,7 +576,7 @@ def _blank(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def _records(rows: Rows, where: str, schema: Schema) -> MarkedList:
+def _records(rows: Rows, where: str, schema: Schema, ids: Mapping[Any, Field | None]) -> MarkedList:
     """The header row names the fields; every later row that is not blank is one item. The values read count
     against the game's allowance whether the sheet is then refused or not: one file read as many tables was
     read again for each, up to the end (a header missing a field) or the limit."""
@@ -558,7 +591,7 @@ def _records(rows: Rows, where: str, schema: Schema) -> MarkedList:
     try:
         for line, cells in rows[1:]:
             if not all(_blank(c) for c in cells):  # (spreadsheets end in empty rows)
-                items.append(_row_item(cells, names, Mark(where, line, 1), schema, (read, *allowed)))
+                items.append(_row_item(cells, names, Mark(where, line, 1), schema, ids, (read, *allowed)))
                 items.marks.append(Mark(where, line, 1))
         _required_columns(names, where, rows[0][0], schema)
     finally:
@@ -566,10 +599,11 @@ def _records(rows: Rows, where: str, schema: Schema) -> MarkedList:
     return items
 
 
-def _row_item(cells: list[Any], names: list[Any], mark: Mark, schema: Schema,
+def _row_item(cells: list[Any], names: list[Any], mark: Mark, schema: Schema, ids: Mapping[Any, Field | None],
               count: tuple[list[int], int, str]) -> Record:
-    """The item of a row (at `mark`, its first cell); `count`: (values read, as a list of one, the most the
-    sheet may hold, how many that is in words): its values are added, and LoadError past the most."""
+    """The item of a row (at `mark`, its first cell), a ref read by `ids` (_read_as); `count`: (values read, as
+    a list of one, the most the sheet may hold, how many that is in words): its values are added, and
+    LoadError past the most."""
     read, limit, too_many = count
     data: dict[Any, Any] = {}
     marks: dict[Any, Place | None] = {}
@@ -581,7 +615,7 @@ def _row_item(cells: list[Any], names: list[Any], mark: Mark, schema: Schema,
         if col > len(names) or names[col - 1] is None:
             raise LoadError("a value in a column without a name in the header row", at)
         name = names[col - 1]
-        data[name], inside = _cell(cell, schema.fields.get(name), at)
+        data[name], inside = _cell(cell, _read_as(schema.fields.get(name), ids), at)
         marks[name], key_marks[name] = at, Mark(mark.file, 1, col)
         read[0] += inside  # a cell of YAML flow text counts the values it holds, aliases expanded, as a file does
         _check_values(read[0], limit, too_many, at)
@@ -781,7 +815,8 @@ def write_csv(items: list[Any], schema: Schema) -> bytes:
 
 
 def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any], schema: Schema) -> None:
-    """DataError at the first value a cell cannot give back: a text of no characters or only spaces that its
+    """DataError at the first item a row cannot give back (one of no value), or the first value a cell cannot
+    give back: a text of no characters or only spaces that its
     field would not give back (its cell is blank, and a blank cell is read as a value left out: the field's
     default, or missing; converted without a word, a required field's '' validated in YAML and was 'missing'
     in the spreadsheet), or a number that is not finite (a workbook wrote .inf as an empty number cell, read
@@ -798,6 +833,10 @@ def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any
                 problem = f"'{name}' is {value}, not a finite number, which no spreadsheet cell gives back"
             if problem:
                 raise DataError(problem, item.mark_of(name) if isinstance(item, Record) else None)
+        if all(_blank(cell_text(row.get(name))) for name in names):  # (every field left out: `- {}`)
+            raise DataError("this item gives no value, and a spreadsheet's row of blank cells is no item (it is "
+                            "left out when read): give it a value, such as a field's default",
+                            item.mark if isinstance(item, Record) else None)
 
 
 def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
