@@ -676,6 +676,12 @@ def test_cells_of_yaml_flow_text_share_the_tables_count_of_values(tmp_path):
     (b'<c r="B3" t="e"><v>#N/A</v></c>', "this cell holds the error value '#N/A'"),  # (was the text #N/A)
     (b'<c r="B3" s="x"><v>4</v></c>', "this cell's style is 'x', where a workbook writes a number"),
     (b'<c r="B3" s="999"><v>4</v></c>', "this cell's style is '999', and the workbook has "),  # (a refusal of no cell)
+    # each read as blank, as another text or as text, without a word
+    (b'<c r="B3" t="inlineStr"><v>Roll</v></c>', "this cell of type 'inlineStr' holds a <v>"),
+    (b'<c r="B3" t="s"><is><t>Roll</t></is></c>', "this cell of type 's' holds a <is>"),
+    (b'<c r="B3" t="inlineStr"><is><t>Ro</t><t>ll</t></is></c>', "this cell holds a part twice"),
+    (b'<c r="B3"><v>1</v><v>2</v></c>', "this cell holds a part twice"),
+    (b'<c r="B3" t="text"><v>Roll</v></c>', "this cell's type is 'text', which is none of a workbook's"),
 ])
 def test_a_damaged_cell_is_refused_at_its_cell(proj, cell, message):
     """A cell whose value openpyxl cannot read failed the whole workbook, naming the file alone; some it read

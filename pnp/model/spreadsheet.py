@@ -307,12 +307,38 @@ def _cell_problem(cell: Any, sheet: Any) -> str | None:
     if style and int(style) >= (styles := len(sheet.parent._cell_styles)):  # (its number format is read)
         return (f"this cell's style is {shown(style)}, and the workbook has {styles:,} (numbered from 0): the file "
                 "is damaged")
+    if form := _form_problem(cell):
+        return form
     parts = {child.tag.rpartition("}")[2]: child.text for child in cell}
     value, check = parts.get("v") or None, _VALUE_CHECKS.get(cell.get("t", "n"))  # (as openpyxl: no text, no
     if value is None or "f" in parts or check is None:  # value; inline texts read as they are; a formula is
         return None  # refused where its value is read)
     problem = check(value, cell, sheet)
     return None if problem is None else problem.format(said=shown(value), shared=len(sheet._shared_strings))
+
+
+_CELL_TYPES = ("b", "d", "e", "inlineStr", "n", "s", "str")  # a cell's t="...", as the standard lists them
+
+
+def _form_problem(cell: Any) -> str | None:
+    """Why a <c> element is not a cell as a workbook writes one, or None: a type the standard has not (read as
+    text), or its value where its type does not put it (an inline text in <v>, or a shared text's cell holding
+    <is>, read as blank), or a part given twice (of two texts in <is>, the last read): each read otherwise than
+    the file says, without a word."""
+    kind = cell.get("t", "n")
+    if kind not in _CELL_TYPES:
+        return (f"this cell's type is {shown(kind)}, which is none of a workbook's ({', '.join(_CELL_TYPES)}): the "
+                "file is damaged")
+    kids = [child.tag.rpartition("}")[2] for child in cell]
+    inline = next((child for child in cell if child.tag.rpartition("}")[2] == "is"), None)
+    texts = [] if inline is None else [child.tag.rpartition("}")[2] for child in inline]
+    if len(set(kids)) < len(kids) or texts.count("t") > 1 or "t" in texts and "r" in texts:
+        return "this cell holds a part twice (its value, or its text): the file is damaged"
+    misplaced = "v" if kind == "inlineStr" else "is"  # (an inline text is in <is>, every other value in <v>)
+    if misplaced in kids:
+        return (f"this cell of type {shown(kind)} holds a <{misplaced}>, where a workbook does not put its value (it "
+                "would be read as blank): the file is damaged")
+    return None
 
 
 def _shared_text_problem(value: str, cell: Any, sheet: Any) -> str | None:
