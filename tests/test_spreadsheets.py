@@ -859,3 +859,31 @@ def test_a_sheet_of_many_blank_cells_is_refused_at_the_row_past_the_limit(proj, 
         book.save(path)
     shown = f"cards/{GAME}/marks.{fmt}" + ("[marks]" if fmt == "xlsx" else "")
     assert f"{shown}:7:1: error: sheet has more than 5,000 cells in its rows" in "\n".join(errors(proj))
+
+
+@pytest.mark.parametrize("typed, fmt, said", [
+    ("base_camp: true, roll: 1", "xlsx", None),  # a true/false cell and a number cell give them back
+    ("base_camp: true", "csv", "'base_camp' is True (true/false), which its cell would give back as 'true'"),
+    ("reach: 100.0", "csv", None),
+    ("id_text: '10'", "xlsx", "'id_text' is '10' (text), which its cell would give back as 10"),
+])
+def test_a_derived_field_typed_by_hand_round_trips_or_is_refused(proj, typed, fmt, said):
+    """A column game.yaml gives no type (a derived field, typed by hand) was read as a number when it looked
+    like one, else as text: a typed-in '10' came back as 10, true as 'true', each then not the value computed
+    (validate refused the converted table, exit 0 from convert)."""
+    folder = proj / "cards" / GAME
+    game = folder / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("    derived:\n", "    derived:\n      id_text: \"'10'\"\n",
+                                                             1), encoding="utf-8")
+    cards = folder / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("suit: spades}", f"suit: spades, {typed}}}", 1),
+                     encoding="utf-8")
+    result = run(proj, "convert", str(cards), "--to", fmt)
+    if said:
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert f"cards/{GAME}/cards.yaml:30:" in result.output and said in result.output, result.output
+        return
+    assert result.exit_code == 0, result.output
+    convert(proj, cards.with_suffix(f".{fmt}"), "yaml", "--out", str(proj / "back.yaml"))
+    assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == yaml.safe_load(
+        cards.read_text(encoding="utf-8"))

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from ..errors import DataError, LoadError
-from ..options import closest, control_problem
+from ..options import closest, control_problem, type_name
 from ..project import read_project_file, utf8_text
 from ..report import Mark
 from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, UNSEEN_LINE_BREAK, MarkedList, Place, Record, check_file,
@@ -829,7 +829,7 @@ def write_csv(items: list[Any], schema: Schema) -> bytes:
     was read back as the end of a row (an item more, a text cut short, exit 0)."""
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
-    _no_blank_text(items, rows, names, schema)
+    _no_blank_text(items, rows, names, schema, cell_text)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
     for cells in [names, *([cell_text(row.get(n)) for n in names] for row in rows)]:
@@ -840,29 +840,50 @@ def write_csv(items: list[Any], schema: Schema) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
-def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any], schema: Schema) -> None:
+def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any], schema: Schema,
+                   written: Callable[[object], object]) -> None:
     """DataError at the first item a row cannot give back (one of no value), or the first value a cell cannot
-    give back: a text of no characters or only spaces that its
+    give back (`written`: the cell written for a value, a CSV's text or a workbook's typed cell): a value of a
+    column the table does not type that is read back as another (_untyped_problem), a text of no characters
+    or only spaces that its
     field would not give back (its cell is blank, and a blank cell is read as a value left out: the field's
     default, or missing; converted without a word, a required field's '' validated in YAML and was 'missing'
     in the spreadsheet), or a number that is not finite (a workbook wrote .inf as an empty number cell, read
     back as left out; a CSV's 'inf' came back as text), as the reader refuses such a cell."""
     for item, row in zip(items, rows):
         for name in names:
-            value, field = row.get(name), schema.fields.get(name)
-            problem = None
-            if isinstance(value, str) and _blank(value) and (field is None or value != field.default):
-                said = "no characters" if not value else "only spaces"
-                problem = (f"'{name}' is a text of {said}, which a spreadsheet's blank cell cannot give back (it is "
-                           "read as a value left out); leave the field out or give it text")
-            elif isinstance(value, float) and not math.isfinite(value):
-                problem = f"'{name}' is {value}, not a finite number, which no spreadsheet cell gives back"
-            if problem:
+            if problem := _value_problem(name, row.get(name), schema.fields.get(name), written):
                 raise DataError(problem, item.mark_of(name) if isinstance(item, Record) else None)
         if all(_blank(cell_text(row.get(name))) for name in names):  # (every field left out: `- {}`)
             raise DataError("this item gives no value, and a spreadsheet's row of blank cells is no item (it is "
                             "left out when read): give it a value, such as a field's default",
                             item.mark if isinstance(item, Record) else None)
+
+
+def _value_problem(name: Any, value: object, field: Field | None, written: Callable[[object], object]) -> str | None:
+    """Why the cell `written` for a `field`'s value does not give it back, or None (_no_blank_text)."""
+    if isinstance(value, str) and _blank(value) and (field is None or value != field.default):
+        said = "no characters" if not value else "only spaces"
+        return (f"'{name}' is a text of {said}, which a spreadsheet's blank cell cannot give back (it is read as a "
+                "value left out); leave the field out or give it text")
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"'{name}' is {value}, not a finite number, which no spreadsheet cell gives back"
+    if field is None and value is not None:
+        return _untyped_problem(name, value, written(value))
+    return None
+
+
+def _untyped_problem(name: Any, value: object, cell: object) -> str | None:
+    """Why the `cell` written for `value` in a column game.yaml gives no type (a derived field typed by hand)
+    reads back as another value, or None: such a cell is read as a number when it looks like one, else as its
+    text, trimmed (a typed-in derived '10' came back as 10, true as 'true', ' a' as 'a', a list as its text:
+    each then differed from the value computed, exit 0)."""
+    back = _cell_scalar(cell, None, Mark("")) if isinstance(cell, str) else _plain_number(cell)
+    if type(back) is type(value) and back == value:
+        return None
+    return (f"'{name}' is {shown(value)} ({type_name(value)}), which its cell would give back as {shown(back)} "
+            f"({type_name(back)}): the table's fields do not say its type; leave it out (a derived field is "
+            "computed)")
 
 
 def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
@@ -873,7 +894,7 @@ def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
 
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
-    _no_blank_text(items, rows, names, schema)
+    _no_blank_text(items, rows, names, schema, lambda value: _typed(value, None))
     book = openpyxl.Workbook()
     ws = book.active
     assert isinstance(ws, Worksheet)  # a new workbook's one sheet
@@ -976,7 +997,9 @@ def _typed(value: object, field: Field | None) -> str | int | float | None:
         return None
     if isinstance(field, Str):
         return cell_text(value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and _read_back(value) == (type(value), value):
+    if isinstance(value, bool):  # a true/false cell (its text 'true' was read back as text where no field types it)
+        return value
+    if isinstance(value, (int, float)) and _read_back(value) == (type(value), value):
         return value
     # a number a workbook cell cannot give back as it is is kept as its text, read back by its field's type:
     # openpyxl writes 16 digits, so 0.30000000000000004 came back 0.3 and 10**23 as 9.999999999999999e+22; and
