@@ -541,6 +541,28 @@ def test_a_number_format_longer_than_any_spreadsheet_writes_is_refused(proj):
                              "long; pnp reads at most 1,000") for ln in errors(proj)), errors(proj)
 
 
+@pytest.mark.parametrize("code, styles, said", [
+    (b"[h" * 499, 9, "9 cell styles, with number formats of up to 998 characters"),  # each within the limit
+    (b"0", 20_001, "20,001 cell styles"),  # each style a few tens of microseconds in openpyxl
+])
+def test_a_workbook_whose_cell_styles_ask_openpyxl_too_much_is_refused(proj, code, styles, said):
+    """openpyxl tests each cell style's number format for a date, style by style, in a time growing with the
+    square of the format's length: 110,000 styles of one 999-character format ran past a minute."""
+    path = xlsx_table(proj, "turn")
+    formats = b'<numFmts count="1"><numFmt numFmtId="164" formatCode="' + code + b'"/></numFmts>'
+    xfs = b'<cellXfs count="%d">' % styles + b'<xf numFmtId="164"/>' * styles + b"</cellXfs>"
+
+    def change(name: str, data: bytes) -> bytes:
+        if name != "xl/styles.xml":
+            return data
+        data = re.sub(rb"<numFmts.*?(</numFmts>|/>)", b"", data, count=1, flags=re.S)
+        data = re.sub(rb"<cellXfs.*?</cellXfs>", lambda _: xfs, data, count=1, flags=re.S)
+        return re.sub(rb"(<styleSheet[^>]*>)", rb"\1" + formats, data)
+    rezip(path, change)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: the workbook has {said}") for ln in errors(proj)), \
+        errors(proj)
+
+
 @pytest.mark.parametrize("text, message", [
     ('"bell \\a"', "the text holds the control character U+0007"),  # refused as any text is, on reading
     ("x" * 32_768, "text of 32,768 characters; a workbook cell holds at most 32,767"),  # openpyxl cuts it short

@@ -45,6 +45,11 @@ MAX_CELL_CHARS = 32_767  # Excel's limit; openpyxl cuts a longer text short with
 # A number format's code, in characters (Excel takes at most 255): openpyxl tells a date format by a regular
 # expression whose time grows with the square of the code's length (100,000 characters of '[' took 23 s)
 MAX_FORMAT_CHARS = 1000
+# ... and it does so for each cell style, reading each at some 100 a millisecond: the sum over the styles of
+# their format's length squared, and the styles themselves, keep that to a second or two (a workbook has a
+# few hundred styles; Excel allows 65,490)
+MAX_FORMAT_WORK = 8_000_000
+MAX_CELL_STYLES = 20_000
 # openpyxl opens each sheet as it loads a workbook, and looks each one up in lists of every part and relation:
 # 9,900 empty sheets took 10 s. A game's workbook has a few
 MAX_SHEETS = 1000
@@ -420,19 +425,38 @@ def _check_parts(book: zipfile.ZipFile, shown: str) -> None:
 
 def _check_number_formats(book: zipfile.ZipFile, file: str) -> None:
     """LoadError at the first number format of the workbook's styles (the part openpyxl reads them from) whose
-    code is longer than MAX_FORMAT_CHARS; the part's size is checked before (_check_parts)."""
+    code is longer than MAX_FORMAT_CHARS, or when its cell styles ask openpyxl too much: it tells each cell
+    style's format for a date by a regular expression whose time grows with the square of the code's length,
+    style by style (110,000 styles of one 999-character format ran past a minute); the part's size is checked
+    before (_check_parts)."""
+    from collections import Counter
     from xml.etree.ElementTree import iterparse
+
+    from openpyxl.styles.numbers import BUILTIN_FORMATS
 
     if "xl/styles.xml" not in book.namelist():
         return
-    with book.open("xl/styles.xml") as styles:
-        for _, element in iterparse(styles):
-            code = element.get("formatCode", "") if element.tag.rpartition("}")[2] == "numFmt" else ""
-            if len(code) > MAX_FORMAT_CHARS:
-                raise LoadError(f"the workbook's number format {shown(element.get('numFmtId', '?'))} is "
-                                f"{len(code):,} characters long; pnp reads at most {MAX_FORMAT_CHARS:,} "
-                                "(Excel takes 255): the file is damaged", Mark(file))
-            element.clear()
+    codes: dict[str | None, str] = {}
+    styles: Counter[str | None] = Counter()  # a cell style's numFmtId -> how many styles have it
+    with book.open("xl/styles.xml") as part:
+        for _, element in iterparse(part):
+            tag = element.tag.rpartition("}")[2]
+            if tag == "numFmt":
+                code = codes[element.get("numFmtId")] = element.get("formatCode", "")
+                if len(code) > MAX_FORMAT_CHARS:
+                    raise LoadError(f"the workbook's number format {shown(element.get('numFmtId', '?'))} is "
+                                    f"{len(code):,} characters long; pnp reads at most {MAX_FORMAT_CHARS:,} "
+                                    "(Excel takes 255): the file is damaged", Mark(file))
+            elif tag == "cellXfs":
+                styles.update(xf.get("numFmtId") for xf in element if xf.tag.rpartition("}")[2] == "xf")
+            if tag != "xf":  # (a cellXfs reads its own)
+                element.clear()
+    work = sum(len(codes.get(key) or BUILTIN_FORMATS.get(int(key) if key and key.isdigit() else 0, "")) ** 2 * count
+               for key, count in styles.items())
+    if work > MAX_FORMAT_WORK or sum(styles.values()) > MAX_CELL_STYLES:
+        raise LoadError(f"the workbook has {sum(styles.values()):,} cell styles, with number formats of up to "
+                        f"{max(map(len, codes.values()), default=0):,} characters: more than pnp reads (at most "
+                        f"{MAX_CELL_STYLES:,} styles, fewer with long formats): the file is damaged", Mark(file))
 
 
 def _check_sheet_count(book: zipfile.ZipFile, file: str) -> None:
