@@ -555,7 +555,7 @@ def test_a_number_format_longer_than_any_spreadsheet_writes_is_refused(proj):
 
 @pytest.mark.parametrize("code, styles, said", [
     (b"[h" * 499, 9, "9 cell styles, with number formats of up to 998 characters"),  # each within the limit
-    (b"0", 20_001, "20,001 cell styles"),  # each style a few tens of microseconds in openpyxl
+    (b"0", 20_001, "styles hold more than 20,000 elements"),  # each a few tens of microseconds in openpyxl
 ])
 def test_a_workbook_whose_cell_styles_ask_openpyxl_too_much_is_refused(proj, code, styles, said):
     """openpyxl tests each cell style's number format for a date, style by style, in a time growing with the
@@ -571,7 +571,7 @@ def test_a_workbook_whose_cell_styles_ask_openpyxl_too_much_is_refused(proj, cod
         data = re.sub(rb"<cellXfs.*?</cellXfs>", lambda _: xfs, data, count=1, flags=re.S)
         return re.sub(rb"(<styleSheet[^>]*>)", rb"\1" + formats, data)
     rezip(path, change)
-    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: the workbook has {said}") for ln in errors(proj)), \
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: the workbook") and said in ln for ln in errors(proj)), \
         errors(proj)
 
 
