@@ -52,6 +52,7 @@ MAX_FORMAT_WORK = 8_000_000
 # openpyxl makes an object of each element of a workbook's styles (a font, a cell style...), at some 15 a
 # millisecond: 4 MB of fonts took 32 s. A workbook's styles hold a few hundred
 MAX_STYLE_ELEMENTS = 20_000
+MAX_OBJECT_ELEMENTS = 20_000  # the same, in the other parts openpyxl reads into objects (_check_object_parts)
 # openpyxl opens each sheet as it loads a workbook, and looks each one up in lists of every part and relation:
 # 9,900 empty sheets took 10 s. A game's workbook has a few
 MAX_SHEETS = 1000
@@ -131,6 +132,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     try:
         with zipfile.ZipFile(path) as z:
             _check_parts(z, shown)
+            _check_object_parts(z, shown)
             _check_number_formats(z, shown)
             _check_sheet_count(z, shown)
         # not data_only: a formula cell is seen as one (and refused) instead of read as the value it last showed
@@ -466,6 +468,29 @@ def _check_number_formats(book: zipfile.ZipFile, file: str) -> None:
                         "the formats, the fewer styles): the file is damaged", Mark(file))
 
 
+def _check_object_parts(book: zipfile.ZipFile, file: str) -> None:
+    """LoadError when a part openpyxl reads whole into objects, by the names it reads them by (the list of
+    parts, their relations, the document's properties), holds more than MAX_OBJECT_ELEMENTS elements (30,000
+    custom properties took 6 s); the workbook and styles parts are counted where they are read
+    (_check_sheet_count, _check_number_formats). The parts' sizes are checked before (_check_parts)."""
+    from xml.etree.ElementTree import iterparse
+
+    from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM
+
+    names = set(book.namelist())
+    for name in sorted(n for n in names if n in (ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM) or n.endswith(".rels")):
+        with book.open(name) as part:
+            try:
+                for elements, (_, element) in enumerate(iterparse(part), start=1):
+                    if elements > MAX_OBJECT_ELEMENTS:
+                        raise LoadError(f"part '{name}' of the workbook holds more than {MAX_OBJECT_ELEMENTS:,} "
+                                        f"elements; pnp reads at most {MAX_OBJECT_ELEMENTS:,} (a workbook's have a "
+                                        "few dozen): the file is damaged", Mark(file))
+                    element.clear()
+            except SyntaxError:  # (XML that does not parse: openpyxl's refusal says so)
+                pass
+
+
 def _check_sheet_count(book: zipfile.ZipFile, file: str) -> None:
     """LoadError when the workbook lists more than MAX_SHEETS sheets, or more defined names than
     _MOST_IN_WORKBOOK says, counted in its workbook part (found as openpyxl finds it; the part's size is checked
@@ -482,19 +507,19 @@ def _check_sheet_count(book: zipfile.ZipFile, file: str) -> None:
     counts = dict.fromkeys(_MOST_IN_WORKBOOK, 0)
     with book.open(workbook) as part:
         for _, element in iterparse(part):
-            tag = element.tag.rpartition("}")[2]
-            if tag in counts:
-                counts[tag] += 1
-                if counts[tag] > (most := _MOST_IN_WORKBOOK[tag]):
-                    raise LoadError(f"workbook has more than {most:,} {_WORKBOOK_WORDS[tag]}; pnp reads at most "
+            for counted in {"*", element.tag.rpartition("}")[2]} & counts.keys():  # (every element, and its kind)
+                counts[counted] += 1
+                if counts[counted] > (most := _MOST_IN_WORKBOOK[counted]):
+                    raise LoadError(f"workbook has more than {most:,} {_WORKBOOK_WORDS[counted]}; pnp reads at most "
                                     f"{most:,}", Mark(file))
             element.clear()
 
 
 # What a workbook part lists, at most: openpyxl opens each sheet, and makes each defined name (a named range)
 # an object, at some 10 a millisecond (98,000 names in 4 MB took 11 s). A game's workbook has a few of each
-_MOST_IN_WORKBOOK = {"sheet": MAX_SHEETS, "definedName": 10_000}
-_WORKBOOK_WORDS = {"sheet": "sheets", "definedName": "defined names (named ranges)"}
+_MOST_IN_WORKBOOK = {"sheet": MAX_SHEETS, "definedName": 10_000, "*": MAX_OBJECT_ELEMENTS}
+_WORKBOOK_WORDS = {"sheet": "sheets", "definedName": "defined names (named ranges)",
+                   "*": "elements (views, names...)"}
 
 
 # What may come before an XML document's first '<': byte order marks (UTF-8, UTF-16) and white space, in UTF-16 too
