@@ -485,6 +485,21 @@ def test_a_part_openpyxl_reads_into_objects_of_more_elements_than_pnp_reads_is_r
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: {said}") for ln in errors(proj)), errors(proj)
 
 
+def test_a_link_to_another_workbook_of_more_elements_than_pnp_reads_is_refused(proj):
+    """openpyxl reads each linked workbook's cached values whole into objects: 4 MB of them took 5 s."""
+    path = xlsx_table(proj, "turn")
+    link = (b'<externalLink xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><externalBook>'
+            + b"<sheetNames>" + b'<sheetName val="s"/>' * 20_001 + b"</sheetNames></externalBook></externalLink>")
+    rel = (b'<Relationship Id="rIdLink" Target="externalLinks/externalLink1.xml" '
+           b'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/externalLink"/>')
+    rezip(path, lambda name, data: data.replace(b"</Relationships>", rel + b"</Relationships>")
+          if name == "xl/_rels/workbook.xml.rels" else data)
+    with zipfile.ZipFile(path, "a") as z:
+        z.writestr("xl/externalLinks/externalLink1.xml", link)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: part 'xl/externalLinks/externalLink1.xml' of the "
+                             "workbook holds more than 20,000 elements") for ln in errors(proj)), errors(proj)
+
+
 def rezip(path, change):
     """Rewrite the workbook at `path` with change(name, bytes) -> bytes applied to each part."""
     with zipfile.ZipFile(path) as z:

@@ -473,22 +473,29 @@ def _check_object_parts(book: zipfile.ZipFile, file: str) -> None:
     parts, their relations, the document's properties), holds more than MAX_OBJECT_ELEMENTS elements (30,000
     custom properties took 6 s); the workbook and styles parts are counted where they are read
     (_check_sheet_count, _check_number_formats). The parts' sizes are checked before (_check_parts)."""
-    from xml.etree.ElementTree import iterparse
-
     from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM
 
-    names = set(book.namelist())
-    for name in sorted(n for n in names if n in (ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM) or n.endswith(".rels")):
-        with book.open(name) as part:
-            try:
-                for elements, (_, element) in enumerate(iterparse(part), start=1):
-                    if elements > MAX_OBJECT_ELEMENTS:
-                        raise LoadError(f"part '{name}' of the workbook holds more than {MAX_OBJECT_ELEMENTS:,} "
-                                        f"elements; pnp reads at most {MAX_OBJECT_ELEMENTS:,} (a workbook's have a "
-                                        "few dozen): the file is damaged", Mark(file))
-                    element.clear()
-            except SyntaxError:  # (XML that does not parse: openpyxl's refusal says so)
-                pass
+    for name in sorted(n for n in book.namelist() if n in (ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM)
+                       or n.endswith(".rels")):
+        _count_elements(book, name, file)
+
+
+def _count_elements(book: zipfile.ZipFile, name: str, file: str) -> None:
+    """LoadError when the part `name` of the workbook holds more than MAX_OBJECT_ELEMENTS elements."""
+    from xml.etree.ElementTree import iterparse
+
+    if name not in book.namelist():
+        return  # (openpyxl's refusal names the part missing)
+    with book.open(name) as part:
+        try:
+            for elements, (_, element) in enumerate(iterparse(part), start=1):
+                if elements > MAX_OBJECT_ELEMENTS:
+                    raise LoadError(f"part '{name}' of the workbook holds more than {MAX_OBJECT_ELEMENTS:,} "
+                                    f"elements; pnp reads at most {MAX_OBJECT_ELEMENTS:,} (a workbook's have a "
+                                    "few dozen): the file is damaged", Mark(file))
+                element.clear()
+        except SyntaxError:  # (XML that does not parse: openpyxl's refusal says so)
+            pass
 
 
 def _check_sheet_count(book: zipfile.ZipFile, file: str) -> None:
@@ -498,8 +505,9 @@ def _check_sheet_count(book: zipfile.ZipFile, file: str) -> None:
     from xml.etree.ElementTree import iterparse
 
     from openpyxl.packaging.manifest import Manifest
+    from openpyxl.packaging.relationship import get_dependents, get_rels_path
     from openpyxl.reader.excel import _find_workbook_part  # type: ignore[attr-defined]  # (as openpyxl finds it)
-    from openpyxl.xml.constants import ARC_CONTENT_TYPES
+    from openpyxl.xml.constants import ARC_CONTENT_TYPES, REL_NS
     from openpyxl.xml.functions import fromstring
 
     manifest = Manifest.from_tree(fromstring(book.read(ARC_CONTENT_TYPES)))  # type: ignore[arg-type]
@@ -513,6 +521,10 @@ def _check_sheet_count(book: zipfile.ZipFile, file: str) -> None:
                     raise LoadError(f"workbook has more than {most:,} {_WORKBOOK_WORDS[counted]}; pnp reads at most "
                                     f"{most:,}", Mark(file))
             element.clear()
+    # the links to other workbooks it lists, each read whole into objects (4 MB of a link's cached values: 5 s)
+    if (rels := get_rels_path(workbook)) in book.namelist():
+        for link in get_dependents(book, rels).find(f"{REL_NS}/externalLink"):
+            _count_elements(book, link.target, file)
 
 
 # What a workbook part lists, at most: openpyxl opens each sheet, and makes each defined name (a named range)
