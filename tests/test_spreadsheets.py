@@ -456,6 +456,50 @@ def test_a_workbook_of_more_sheets_than_pnp_reads_is_refused_before_openpyxl_ope
                for ln in errors(proj)), errors(proj)
 
 
+def test_a_workbook_of_more_defined_names_than_pnp_reads_is_refused_before_openpyxl_makes_them(proj):
+    """openpyxl makes each defined name (a named range) an object as it loads the workbook: 98,000 of them, in
+    4 MB, took 11 s."""
+    path = xlsx_table(proj, "turn")
+    names = b"<definedNames>" + b"".join(b'<definedName name="n%d">1</definedName>' % n for n in range(10_001)) \
+        + b"</definedNames>"
+    rezip(path, lambda name, data: data.replace(b"</sheets>", b"</sheets>" + names, 1)
+          if name == "xl/workbook.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: workbook has more than 10,000 defined names")
+               for ln in errors(proj)), errors(proj)
+
+
+@pytest.mark.parametrize("part, before, elements, said", [
+    ("xl/workbook.xml", b"<sheets>", (b"<bookViews>", b'<workbookView xWindow="%d"/>', b"</bookViews>"),
+     "workbook has more than 20,000 elements"),
+    ("[Content_Types].xml", b"</Types>", (b"", b'<Override PartName="/x%d.xml" ContentType="application/xml"/>', b""),
+     "part '[Content_Types].xml' of the workbook holds more than 20,000 elements"),
+])
+def test_a_part_openpyxl_reads_into_objects_of_more_elements_than_pnp_reads_is_refused(proj, part, before, elements,
+                                                                                        said):
+    """openpyxl makes an object of each element of the parts it reads whole: 90,000 workbook views took 8 s,
+    30,000 custom properties 6 s."""
+    path = xlsx_table(proj, "turn")
+    start, element, end = elements
+    filler = start + b"".join(element % n for n in range(20_001)) + end
+    rezip(path, lambda name, data: data.replace(before, filler + before, 1) if name == part else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: {said}") for ln in errors(proj)), errors(proj)
+
+
+def test_a_link_to_another_workbook_of_more_elements_than_pnp_reads_is_refused(proj):
+    """openpyxl reads each linked workbook's cached values whole into objects: 4 MB of them took 5 s."""
+    path = xlsx_table(proj, "turn")
+    link = (b'<externalLink xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><externalBook>'
+            + b"<sheetNames>" + b'<sheetName val="s"/>' * 20_001 + b"</sheetNames></externalBook></externalLink>")
+    rel = (b'<Relationship Id="rIdLink" Target="externalLinks/externalLink1.xml" '
+           b'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/externalLink"/>')
+    rezip(path, lambda name, data: data.replace(b"</Relationships>", rel + b"</Relationships>")
+          if name == "xl/_rels/workbook.xml.rels" else data)
+    with zipfile.ZipFile(path, "a") as z:
+        z.writestr("xl/externalLinks/externalLink1.xml", link)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: part 'xl/externalLinks/externalLink1.xml' of the "
+                             "workbook holds more than 20,000 elements") for ln in errors(proj)), errors(proj)
+
+
 def rezip(path, change):
     """Rewrite the workbook at `path` with change(name, bytes) -> bytes applied to each part."""
     with zipfile.ZipFile(path) as z:
@@ -539,6 +583,28 @@ def test_a_number_format_longer_than_any_spreadsheet_writes_is_refused(proj):
     rezip(path, change)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: the workbook's number format '164' is 1,001 characters "
                              "long; pnp reads at most 1,000") for ln in errors(proj)), errors(proj)
+
+
+@pytest.mark.parametrize("code, styles, said", [
+    (b"[h" * 499, 9, "9 cell styles, with number formats of up to 998 characters"),  # each within the limit
+    (b"0", 20_001, "styles hold more than 20,000 elements"),  # each a few tens of microseconds in openpyxl
+])
+def test_a_workbook_whose_cell_styles_ask_openpyxl_too_much_is_refused(proj, code, styles, said):
+    """openpyxl tests each cell style's number format for a date, style by style, in a time growing with the
+    square of the format's length: 110,000 styles of one 999-character format ran past a minute."""
+    path = xlsx_table(proj, "turn")
+    formats = b'<numFmts count="1"><numFmt numFmtId="164" formatCode="' + code + b'"/></numFmts>'
+    xfs = b'<cellXfs count="%d">' % styles + b'<xf numFmtId="164"/>' * styles + b"</cellXfs>"
+
+    def change(name: str, data: bytes) -> bytes:
+        if name != "xl/styles.xml":
+            return data
+        data = re.sub(rb"<numFmts.*?(</numFmts>|/>)", b"", data, count=1, flags=re.S)
+        data = re.sub(rb"<cellXfs.*?</cellXfs>", lambda _: xfs, data, count=1, flags=re.S)
+        return re.sub(rb"(<styleSheet[^>]*>)", rb"\1" + formats, data)
+    rezip(path, change)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: the workbook") and said in ln for ln in errors(proj)), \
+        errors(proj)
 
 
 @pytest.mark.parametrize("text, message", [
@@ -676,6 +742,12 @@ def test_cells_of_yaml_flow_text_share_the_tables_count_of_values(tmp_path):
     (b'<c r="B3" t="e"><v>#N/A</v></c>', "this cell holds the error value '#N/A'"),  # (was the text #N/A)
     (b'<c r="B3" s="x"><v>4</v></c>', "this cell's style is 'x', where a workbook writes a number"),
     (b'<c r="B3" s="999"><v>4</v></c>', "this cell's style is '999', and the workbook has "),  # (a refusal of no cell)
+    # each read as blank, as another text or as text, without a word
+    (b'<c r="B3" t="inlineStr"><v>Roll</v></c>', "this cell of type 'inlineStr' holds a <v>"),
+    (b'<c r="B3" t="s"><is><t>Roll</t></is></c>', "this cell of type 's' holds a <is>"),
+    (b'<c r="B3" t="inlineStr"><is><t>Ro</t><t>ll</t></is></c>', "this cell holds a part twice"),
+    (b'<c r="B3"><v>1</v><v>2</v></c>', "this cell holds a part twice"),
+    (b'<c r="B3" t="text"><v>Roll</v></c>', "this cell's type is 'text', which is none of a workbook's"),
 ])
 def test_a_damaged_cell_is_refused_at_its_cell(proj, cell, message):
     """A cell whose value openpyxl cannot read failed the whole workbook, naming the file alone; some it read
@@ -792,3 +864,92 @@ def test_a_text_holding_a_character_yaml_reads_as_a_line_end_converts_to_yaml_pn
     convert(proj, folder / f"turn.{fmt}", "yaml", "--out", str(folder / "back.yaml"))
     back = (folder / "back.yaml").read_text(encoding="utf-8")
     assert not re.search("[\u0085\u2028\u2029]", back) and yaml.safe_load(back) == turn
+
+
+def add_table(proj, name, fields, items):
+    """A table `name` of these fields (game.yaml's flow text) and items added to the game, in YAML."""
+    folder = proj / "cards" / GAME
+    game = folder / "game.yaml"
+    spec = "".join(f"      {field}: {kind}\n" for field, kind in fields.items())
+    game.write_text(game.read_text(encoding="utf-8").replace("tables:\n", f"tables:\n  {name}:\n    fields:\n{spec}",
+                                                             1), encoding="utf-8")
+    (folder / f"{name}.yaml").write_text(yaml.safe_dump(items, sort_keys=False), encoding="utf-8")
+    return folder / f"{name}.yaml"
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_cell_naming_an_id_or_an_icon_that_looks_like_a_number_is_read_as_that_name(proj, fmt):
+    """A ref cell is read as the id it names is: '007' and '10' were read as the numbers 7 and 10, no id (the
+    game validated in YAML, not in the spreadsheet), and converted back to YAML as those numbers with exit 0; an
+    icon's cell is read as its name (an icon named 12 was unknown)."""
+    icons = proj / "layouts" / "shared" / "icons"
+    shutil.copy(next(icons.glob("*.svg")), icons / "12.svg")
+    items = [{"id": "10", "next": "007", "icon": "12"}, {"id": "007", "next": "10", "suit": "hearts"}]
+    path = add_table(proj, "codes", {"id": "{type: id}", "next": "{type: ref, table: codes, required: false}",
+                                     "suit": "{type: ref, table: suits, required: false}",
+                                     "icon": "{type: icon, required: false}"}, items)
+    convert(proj, path, fmt)
+    path.unlink()
+    result = run(proj, "validate", GAME)
+    assert result.exit_code == 0, result.output
+    convert(proj, path.with_suffix(f".{fmt}"), "yaml")
+    assert yaml.safe_load(path.read_text(encoding="utf-8")) == items
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_an_item_of_no_value_is_refused_at_it_not_lost_in_a_blank_row(proj, fmt):
+    """An item leaving every field to its default validates in YAML; a spreadsheet's blank row is no item, so
+    converted it was left out (4 items written, 3 read back, exit 0)."""
+    path = add_table(proj, "marks", {"name": "{type: str, default: mark}"}, [{"name": "a"}, {}, {"name": "b"}])
+    result = run(proj, "convert", str(path), "--to", fmt)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cards/{GAME}/marks.yaml:2:3: this item gives no value" in result.output
+    assert not path.with_suffix(f".{fmt}").exists()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_sheet_of_many_blank_cells_is_refused_at_the_row_past_the_limit(proj, fmt, monkeypatch):
+    """Rows of 1,000 blank cells each (a CSV of commas, a workbook row naming cell ALL3) were each looked at:
+    40,000 of them took 30 s. The limit is lowered here to keep the test fast."""
+    monkeypatch.setattr("pnp.model.spreadsheet.MAX_CELLS", 5_000)
+    path = add_table(proj, "marks", {"name": "{type: str}"}, [{"name": "a"}])
+    convert(proj, path, fmt)
+    path.unlink()
+    path = path.with_suffix(f".{fmt}")
+    if fmt == "csv":
+        path.write_text(path.read_text(encoding="utf-8") + ("," * 999 + "\n") * 10, encoding="utf-8")
+    else:
+        book = openpyxl.load_workbook(path)
+        for row in range(3, 13):
+            book.active.cell(row=row, column=1000).number_format = "0.00"  # a blank cell, kept by its style
+        book.save(path)
+    shown = f"cards/{GAME}/marks.{fmt}" + ("[marks]" if fmt == "xlsx" else "")
+    assert f"{shown}:7:1: error: sheet has more than 5,000 cells in its rows" in "\n".join(errors(proj))
+
+
+@pytest.mark.parametrize("typed, fmt, said", [
+    ("base_camp: true, roll: 1", "xlsx", None),  # a true/false cell and a number cell give them back
+    ("base_camp: true", "csv", "'base_camp' is True (true/false), which its cell would give back as 'true'"),
+    ("reach: 100.0", "csv", None),
+    ("id_text: '10'", "xlsx", "'id_text' is '10' (text), which its cell would give back as 10"),
+])
+def test_a_derived_field_typed_by_hand_round_trips_or_is_refused(proj, typed, fmt, said):
+    """A column game.yaml gives no type (a derived field, typed by hand) was read as a number when it looked
+    like one, else as text: a typed-in '10' came back as 10, true as 'true', each then not the value computed
+    (validate refused the converted table, exit 0 from convert)."""
+    folder = proj / "cards" / GAME
+    game = folder / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("    derived:\n", "    derived:\n      id_text: \"'10'\"\n",
+                                                             1), encoding="utf-8")
+    cards = folder / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("suit: spades}", f"suit: spades, {typed}}}", 1),
+                     encoding="utf-8")
+    result = run(proj, "convert", str(cards), "--to", fmt)
+    if said:
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert f"cards/{GAME}/cards.yaml:30:" in result.output and said in result.output, result.output
+        return
+    assert result.exit_code == 0, result.output
+    convert(proj, cards.with_suffix(f".{fmt}"), "yaml", "--out", str(proj / "back.yaml"))
+    assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == yaml.safe_load(
+        cards.read_text(encoding="utf-8"))

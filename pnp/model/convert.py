@@ -10,7 +10,7 @@ from ..project import Project, write_file
 from ..report import Mark
 from .load import MarkedList, Record, load_file
 from .schema import Schema
-from .spreadsheet import SPREADSHEETS, read_table, write_csv, write_xlsx, write_yaml
+from .spreadsheet import SPREADSHEETS, id_fields, read_table, write_csv, write_xlsx, write_yaml
 from .tables import default_file
 
 def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None = None,
@@ -22,7 +22,7 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
     if game_folder.parent != project.cards.absolute():
         raise UsageError(f"{project.rel(path)}: a table file lives in cards/<game>/ of the project "
                          f"({project.root})")
-    spec, enums, table = _table_of(project, game_folder, name)
+    spec, enums, table, tables = _table_of(project, game_folder, name)
     schema = Schema(spec.get("fields"), enums)
     if schema.problems:  # a field game.yaml cannot read is read as any value: text '0012' came back as 12
         message, mark = schema.problems[0]
@@ -30,7 +30,8 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
                         "they say how to read each cell", mark or Mark(project.rel(game_folder / "game.yaml")))
     shown = project.rel(path)
     real = project.inside(path, Mark(shown), "table file")
-    items = (read_table(real, shown, schema, spec.get("sheet")) if real.suffix.lower() in SPREADSHEETS
+    items = (read_table(real, shown, schema, spec.get("sheet"), id_fields(tables, enums))
+             if real.suffix.lower() in SPREADSHEETS
              else load_file(real, shown))
     if items is None:
         items = MarkedList()
@@ -51,8 +52,8 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
     return target, len(items)
 
 
-def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, Any, str]:
-    """(table spec, enums, table name) of the table game.yaml reads from the file `name`."""
+def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, Any, str, Record]:
+    """(table spec, enums, table name, every table) of the table game.yaml reads from the file `name`."""
     game_yaml = game_folder / "game.yaml"
     shown = project.rel(game_yaml)
     try:
@@ -70,7 +71,7 @@ def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, A
         files = spec.get("files") or [spec.get("file") or default_file(game_folder, table)]
         # the table's file, or the same file in another of the formats (events.csv for events.yaml)
         if any(name == f or (stem is not None and isinstance(f, str) and stem == _stem(f)) for f in files):
-            return spec, enums if isinstance(enums, Record) else {}, table
+            return spec, enums if isinstance(enums, Record) else {}, table, tables
     raise UsageError(f"no table of {shown} is read from '{name}'; its tables: {', '.join(tables)}")
 
 

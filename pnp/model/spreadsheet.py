@@ -12,19 +12,19 @@ import io
 import math
 import re
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from ..errors import DataError, LoadError
-from ..options import closest, control_problem
+from ..options import closest, control_problem, type_name
 from ..project import read_project_file, utf8_text
 from ..report import Mark
 from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, UNSEEN_LINE_BREAK, MarkedList, Place, Record, check_file,
                    counted_load, plain, shown, spend_values, values_left)
-from .schema import Enum, Field, List, Map, Nested, Schema, Str, TrueFalse
+from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
 
 SPREADSHEETS = (".csv", ".xlsx")
 # A workbook is a zip of XML parts. The sizes its directory states bound what zipfile inflates (it stops
@@ -37,11 +37,22 @@ MAX_PARTS = 10_000
 MAX_RATIO = 100  # inflated / compressed size of a part over 1 MB; a real sheet's XML packs 5-20 times
 MAX_COLUMNS = 1000
 MAX_ROWS = MAX_EXPANDED_VALUES // 10
+# Cells of a sheet's rows together, blank ones included (each is looked at): 40,000 rows of 1,000 blank cells
+# (a CSV of commas, or a workbook row naming cell ALL3) took 30 s. Rows of 25 columns reach it at MAX_ROWS
+MAX_CELLS = 1_000_000
 MAX_SHEET_ROW = 1_048_576  # Excel's last row: openpyxl yields every row up to a <row r="999999999"> one by one
 MAX_CELL_CHARS = 32_767  # Excel's limit; openpyxl cuts a longer text short without a word
 # A number format's code, in characters (Excel takes at most 255): openpyxl tells a date format by a regular
 # expression whose time grows with the square of the code's length (100,000 characters of '[' took 23 s)
 MAX_FORMAT_CHARS = 1000
+# ... and it does so for each cell style, reading each at some 100 a millisecond: the sum over the styles of
+# their format's length squared, and the styles themselves, keep that to a second or two (a workbook has a
+# few hundred styles; Excel allows 65,490)
+MAX_FORMAT_WORK = 8_000_000
+# openpyxl makes an object of each element of a workbook's styles (a font, a cell style...), at some 15 a
+# millisecond: 4 MB of fonts took 32 s. A workbook's styles hold a few hundred
+MAX_STYLE_ELEMENTS = 20_000
+MAX_OBJECT_ELEMENTS = 20_000  # the same, in the other parts openpyxl reads into objects (_check_object_parts)
 # openpyxl opens each sheet as it loads a workbook, and looks each one up in lists of every part and relation:
 # 9,900 empty sheets took 10 s. A game's workbook has a few
 MAX_SHEETS = 1000
@@ -59,14 +70,38 @@ _FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 Rows = list[tuple[int, list[Any]]]  # (line or row number, [cell value]) per row
 
 
-def read_table(path: Path, shown: str, schema: Schema, sheet: str | None = None) -> MarkedList:
-    """The rows of a .csv or .xlsx file as a MarkedList of Records; raises LoadError (with the cell)."""
+def read_table(path: Path, shown: str, schema: Schema, sheet: str | None = None,
+               ids: Mapping[Any, Field | None] | None = None) -> MarkedList:
+    """The rows of a .csv or .xlsx file as a MarkedList of Records; raises LoadError (with the cell). `ids`:
+    each table's id field (id_fields), by which a ref cell is read."""
     check_file(path, shown)
     if path.suffix.lower() == ".csv":
         rows, where = _csv_rows(path, shown), shown
     else:
         rows, where = _xlsx_rows(path, shown, sheet)
-    return _records(rows, where, schema)
+    return _records(rows, where, schema, ids or {})
+
+
+def id_fields(tables: Mapping[Any, Any], enums: Mapping[str, Any]) -> dict[Any, Field | None]:
+    """Each table's `id` field (None where it has none), by which a ref cell naming one of its items is read."""
+    return {name: Schema(spec.get("fields"), enums).fields.get("id") if isinstance(spec, Mapping) else None
+            for name, spec in tables.items()}
+
+
+_NAME = Str({}, {})  # how a cell naming an icon or a timing is read: as its text
+
+
+def _read_as(field: Field | None, ids: Mapping[Any, Field | None]) -> Field | None:
+    """The field whose reading a cell of `field` takes: a ref's cell is read as the id it names is (a text id
+    such as '007' or '10' was read as the number 7 or 10, not an id, and converted to YAML as that number with
+    exit 0), an icon's or a timing's as text, the name it is (an icon named 12 was unknown)."""
+    named: set[Any] = set()
+    while isinstance(field, Ref) and field.table not in named:  # (an id that is a ref to another table's ids)
+        named.add(field.table)
+        field = ids.get(field.table)
+    if named and not isinstance(field, (Str, WholeNumber, TrueFalse, Enum)) or isinstance(field, (Icon, Timing)):
+        return _NAME
+    return field
 
 
 def _csv_rows(path: Path, shown: str) -> Rows:
@@ -97,6 +132,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     try:
         with zipfile.ZipFile(path) as z:
             _check_parts(z, shown)
+            _check_object_parts(z, shown)
             _check_number_formats(z, shown)
             _check_sheet_count(z, shown)
         # not data_only: a formula cell is seen as one (and refused) instead of read as the value it last showed
@@ -280,12 +316,38 @@ def _cell_problem(cell: Any, sheet: Any) -> str | None:
     if style and int(style) >= (styles := len(sheet.parent._cell_styles)):  # (its number format is read)
         return (f"this cell's style is {shown(style)}, and the workbook has {styles:,} (numbered from 0): the file "
                 "is damaged")
+    if form := _form_problem(cell):
+        return form
     parts = {child.tag.rpartition("}")[2]: child.text for child in cell}
     value, check = parts.get("v") or None, _VALUE_CHECKS.get(cell.get("t", "n"))  # (as openpyxl: no text, no
     if value is None or "f" in parts or check is None:  # value; inline texts read as they are; a formula is
         return None  # refused where its value is read)
     problem = check(value, cell, sheet)
     return None if problem is None else problem.format(said=shown(value), shared=len(sheet._shared_strings))
+
+
+_CELL_TYPES = ("b", "d", "e", "inlineStr", "n", "s", "str")  # a cell's t="...", as the standard lists them
+
+
+def _form_problem(cell: Any) -> str | None:
+    """Why a <c> element is not a cell as a workbook writes one, or None: a type the standard has not (read as
+    text), or its value where its type does not put it (an inline text in <v>, or a shared text's cell holding
+    <is>, read as blank), or a part given twice (of two texts in <is>, the last read): each read otherwise than
+    the file says, without a word."""
+    kind = cell.get("t", "n")
+    if kind not in _CELL_TYPES:
+        return (f"this cell's type is {shown(kind)}, which is none of a workbook's ({', '.join(_CELL_TYPES)}): the "
+                "file is damaged")
+    kids = [child.tag.rpartition("}")[2] for child in cell]
+    inline = next((child for child in cell if child.tag.rpartition("}")[2] == "is"), None)
+    texts = [] if inline is None else [child.tag.rpartition("}")[2] for child in inline]
+    if len(set(kids)) < len(kids) or texts.count("t") > 1 or "t" in texts and "r" in texts:
+        return "this cell holds a part twice (its value, or its text): the file is damaged"
+    misplaced = "v" if kind == "inlineStr" else "is"  # (an inline text is in <is>, every other value in <v>)
+    if misplaced in kids:
+        return (f"this cell of type {shown(kind)} holds a <{misplaced}>, where a workbook does not put its value (it "
+                "would be read as blank): the file is damaged")
+    return None
 
 
 def _shared_text_problem(value: str, cell: Any, sheet: Any) -> str | None:
@@ -367,41 +429,109 @@ def _check_parts(book: zipfile.ZipFile, shown: str) -> None:
 
 def _check_number_formats(book: zipfile.ZipFile, file: str) -> None:
     """LoadError at the first number format of the workbook's styles (the part openpyxl reads them from) whose
-    code is longer than MAX_FORMAT_CHARS; the part's size is checked before (_check_parts)."""
+    code is longer than MAX_FORMAT_CHARS, past MAX_STYLE_ELEMENTS, or when its cell styles ask openpyxl too
+    much: it tells each cell
+    style's format for a date by a regular expression whose time grows with the square of the code's length,
+    style by style (110,000 styles of one 999-character format ran past a minute); the part's size is checked
+    before (_check_parts)."""
+    from collections import Counter
     from xml.etree.ElementTree import iterparse
+
+    from openpyxl.styles.numbers import BUILTIN_FORMATS
 
     if "xl/styles.xml" not in book.namelist():
         return
-    with book.open("xl/styles.xml") as styles:
-        for _, element in iterparse(styles):
-            code = element.get("formatCode", "") if element.tag.rpartition("}")[2] == "numFmt" else ""
-            if len(code) > MAX_FORMAT_CHARS:
-                raise LoadError(f"the workbook's number format {shown(element.get('numFmtId', '?'))} is "
-                                f"{len(code):,} characters long; pnp reads at most {MAX_FORMAT_CHARS:,} "
-                                "(Excel takes 255): the file is damaged", Mark(file))
-            element.clear()
+    codes: dict[str | None, str] = {}
+    styles: Counter[str | None] = Counter()  # a cell style's numFmtId -> how many styles have it
+    with book.open("xl/styles.xml") as part:
+        for elements, (_, element) in enumerate(iterparse(part), start=1):
+            if elements > MAX_STYLE_ELEMENTS:
+                raise LoadError(f"the workbook's styles hold more than {MAX_STYLE_ELEMENTS:,} elements (fonts, fills, "
+                                f"cell styles...); pnp reads at most {MAX_STYLE_ELEMENTS:,} (a workbook has a few "
+                                "hundred): the file is damaged", Mark(file))
+            tag = element.tag.rpartition("}")[2]
+            if tag == "numFmt":
+                code = codes[element.get("numFmtId")] = element.get("formatCode", "")
+                if len(code) > MAX_FORMAT_CHARS:
+                    raise LoadError(f"the workbook's number format {shown(element.get('numFmtId', '?'))} is "
+                                    f"{len(code):,} characters long; pnp reads at most {MAX_FORMAT_CHARS:,} "
+                                    "(Excel takes 255): the file is damaged", Mark(file))
+            elif tag == "cellXfs":
+                styles.update(xf.get("numFmtId") for xf in element if xf.tag.rpartition("}")[2] == "xf")
+            if tag != "xf":  # (a cellXfs reads its own)
+                element.clear()
+    work = sum(len(codes.get(key) or BUILTIN_FORMATS.get(int(key) if key and key.isdigit() else 0, "")) ** 2 * count
+               for key, count in styles.items())
+    if work > MAX_FORMAT_WORK:
+        raise LoadError(f"the workbook has {sum(styles.values()):,} cell styles, with number formats of up to "
+                        f"{max(map(len, codes.values()), default=0):,} characters: more than pnp reads (the longer "
+                        "the formats, the fewer styles): the file is damaged", Mark(file))
+
+
+def _check_object_parts(book: zipfile.ZipFile, file: str) -> None:
+    """LoadError when a part openpyxl reads whole into objects, by the names it reads them by (the list of
+    parts, their relations, the document's properties), holds more than MAX_OBJECT_ELEMENTS elements (30,000
+    custom properties took 6 s); the workbook and styles parts are counted where they are read
+    (_check_sheet_count, _check_number_formats). The parts' sizes are checked before (_check_parts)."""
+    from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM
+
+    for name in sorted(n for n in book.namelist() if n in (ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM)
+                       or n.endswith(".rels")):
+        _count_elements(book, name, file)
+
+
+def _count_elements(book: zipfile.ZipFile, name: str, file: str) -> None:
+    """LoadError when the part `name` of the workbook holds more than MAX_OBJECT_ELEMENTS elements."""
+    from xml.etree.ElementTree import iterparse
+
+    if name not in book.namelist():
+        return  # (openpyxl's refusal names the part missing)
+    with book.open(name) as part:
+        try:
+            for elements, (_, element) in enumerate(iterparse(part), start=1):
+                if elements > MAX_OBJECT_ELEMENTS:
+                    raise LoadError(f"part '{name}' of the workbook holds more than {MAX_OBJECT_ELEMENTS:,} "
+                                    f"elements; pnp reads at most {MAX_OBJECT_ELEMENTS:,} (a workbook's have a "
+                                    "few dozen): the file is damaged", Mark(file))
+                element.clear()
+        except SyntaxError:  # (XML that does not parse: openpyxl's refusal says so)
+            pass
 
 
 def _check_sheet_count(book: zipfile.ZipFile, file: str) -> None:
-    """LoadError when the workbook lists more than MAX_SHEETS sheets, counted in its workbook part (found as
-    openpyxl finds it; the part's size is checked before, and several sheets may share one part)."""
+    """LoadError when the workbook lists more than MAX_SHEETS sheets, or more defined names than
+    _MOST_IN_WORKBOOK says, counted in its workbook part (found as openpyxl finds it; the part's size is checked
+    before, and several sheets may share one part)."""
     from xml.etree.ElementTree import iterparse
 
     from openpyxl.packaging.manifest import Manifest
+    from openpyxl.packaging.relationship import get_dependents, get_rels_path
     from openpyxl.reader.excel import _find_workbook_part  # type: ignore[attr-defined]  # (as openpyxl finds it)
-    from openpyxl.xml.constants import ARC_CONTENT_TYPES
+    from openpyxl.xml.constants import ARC_CONTENT_TYPES, REL_NS
     from openpyxl.xml.functions import fromstring
 
     manifest = Manifest.from_tree(fromstring(book.read(ARC_CONTENT_TYPES)))  # type: ignore[arg-type]
     workbook = _find_workbook_part(manifest).PartName[1:]
-    sheets = 0
+    counts = dict.fromkeys(_MOST_IN_WORKBOOK, 0)
     with book.open(workbook) as part:
         for _, element in iterparse(part):
-            sheets += element.tag.rpartition("}")[2] == "sheet"
-            if sheets > MAX_SHEETS:
-                raise LoadError(f"workbook has more than {MAX_SHEETS:,} sheets; pnp reads at most {MAX_SHEETS:,}",
-                                Mark(file))
+            for counted in {"*", element.tag.rpartition("}")[2]} & counts.keys():  # (every element, and its kind)
+                counts[counted] += 1
+                if counts[counted] > (most := _MOST_IN_WORKBOOK[counted]):
+                    raise LoadError(f"workbook has more than {most:,} {_WORKBOOK_WORDS[counted]}; pnp reads at most "
+                                    f"{most:,}", Mark(file))
             element.clear()
+    # the links to other workbooks it lists, each read whole into objects (4 MB of a link's cached values: 5 s)
+    if (rels := get_rels_path(workbook)) in book.namelist():
+        for link in get_dependents(book, rels).find(f"{REL_NS}/externalLink"):
+            _count_elements(book, link.target, file)
+
+
+# What a workbook part lists, at most: openpyxl opens each sheet, and makes each defined name (a named range)
+# an object, at some 10 a millisecond (98,000 names in 4 MB took 11 s). A game's workbook has a few of each
+_MOST_IN_WORKBOOK = {"sheet": MAX_SHEETS, "definedName": 10_000, "*": MAX_OBJECT_ELEMENTS}
+_WORKBOOK_WORDS = {"sheet": "sheets", "definedName": "defined names (named ranges)",
+                   "*": "elements (views, names...)"}
 
 
 # What may come before an XML document's first '<': byte order marks (UTF-8, UTF-16) and white space, in UTF-16 too
@@ -514,21 +644,27 @@ def _escaped(text: str) -> str:
 
 class _Room:
     """The values a sheet being read may still hold (what is left of the game's allowance, as _records counts
-    them), and how many that is in words."""
+    them), and how many that is in words; and the cells it may still hold (MAX_CELLS)."""
 
     LEAST_PER_ITEM = 2 * (1 + 2)  # a row of one value, as _records counts it
 
     def __init__(self) -> None:
         self.left, self.too_many = values_left(MAX_EXPANDED_VALUES)
+        self.cells = MAX_CELLS
 
 
 def _check_row_size(kept: int, line: int, cells: Sequence[Any], where: str, room: _Room) -> None:
     """LoadError at a row past MAX_ROWS (blank rows counted: two million empty CSV lines took 14 s and 550 MB,
-    each kept until the items were made) or a row of more than MAX_COLUMNS cells, in a CSV file as in a sheet;
+    each kept until the items were made), past MAX_CELLS, or a row of more than MAX_COLUMNS cells, in a CSV
+    file as in a sheet;
     or at an item (a row after the header holding a value) past the `room` left: the game's values were spent,
     and one file read as 200 tables was read whole for each (the refusal _records would give, found sooner)."""
     if kept >= MAX_ROWS:
         raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(where, line, 1))
+    room.cells -= len(cells)
+    if room.cells < 0:
+        raise LoadError(f"sheet has more than {MAX_CELLS:,} cells in its rows (blank ones counted: delete the "
+                        "columns and rows past the table's own)", Mark(where, line, 1))
     if kept and not all(_blank(c) for c in cells):
         room.left -= room.LEAST_PER_ITEM
         if room.left < 0:
@@ -543,7 +679,7 @@ def _blank(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def _records(rows: Rows, where: str, schema: Schema) -> MarkedList:
+def _records(rows: Rows, where: str, schema: Schema, ids: Mapping[Any, Field | None]) -> MarkedList:
     """The header row names the fields; every later row that is not blank is one item. The values read count
     against the game's allowance whether the sheet is then refused or not: one file read as many tables was
     read again for each, up to the end (a header missing a field) or the limit."""
@@ -558,7 +694,7 @@ def _records(rows: Rows, where: str, schema: Schema) -> MarkedList:
     try:
         for line, cells in rows[1:]:
             if not all(_blank(c) for c in cells):  # (spreadsheets end in empty rows)
-                items.append(_row_item(cells, names, Mark(where, line, 1), schema, (read, *allowed)))
+                items.append(_row_item(cells, names, Mark(where, line, 1), schema, ids, (read, *allowed)))
                 items.marks.append(Mark(where, line, 1))
         _required_columns(names, where, rows[0][0], schema)
     finally:
@@ -566,10 +702,11 @@ def _records(rows: Rows, where: str, schema: Schema) -> MarkedList:
     return items
 
 
-def _row_item(cells: list[Any], names: list[Any], mark: Mark, schema: Schema,
+def _row_item(cells: list[Any], names: list[Any], mark: Mark, schema: Schema, ids: Mapping[Any, Field | None],
               count: tuple[list[int], int, str]) -> Record:
-    """The item of a row (at `mark`, its first cell); `count`: (values read, as a list of one, the most the
-    sheet may hold, how many that is in words): its values are added, and LoadError past the most."""
+    """The item of a row (at `mark`, its first cell), a ref read by `ids` (_read_as); `count`: (values read, as
+    a list of one, the most the sheet may hold, how many that is in words): its values are added, and
+    LoadError past the most."""
     read, limit, too_many = count
     data: dict[Any, Any] = {}
     marks: dict[Any, Place | None] = {}
@@ -581,7 +718,7 @@ def _row_item(cells: list[Any], names: list[Any], mark: Mark, schema: Schema,
         if col > len(names) or names[col - 1] is None:
             raise LoadError("a value in a column without a name in the header row", at)
         name = names[col - 1]
-        data[name], inside = _cell(cell, schema.fields.get(name), at)
+        data[name], inside = _cell(cell, _read_as(schema.fields.get(name), ids), at)
         marks[name], key_marks[name] = at, Mark(mark.file, 1, col)
         read[0] += inside  # a cell of YAML flow text counts the values it holds, aliases expanded, as a file does
         _check_values(read[0], limit, too_many, at)
@@ -769,7 +906,7 @@ def write_csv(items: list[Any], schema: Schema) -> bytes:
     was read back as the end of a row (an item more, a text cut short, exit 0)."""
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
-    _no_blank_text(items, rows, names, schema)
+    _no_blank_text(items, rows, names, schema, cell_text)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
     for cells in [names, *([cell_text(row.get(n)) for n in names] for row in rows)]:
@@ -780,24 +917,50 @@ def write_csv(items: list[Any], schema: Schema) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
-def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any], schema: Schema) -> None:
-    """DataError at the first value a cell cannot give back: a text of no characters or only spaces that its
+def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any], schema: Schema,
+                   written: Callable[[object], object]) -> None:
+    """DataError at the first item a row cannot give back (one of no value), or the first value a cell cannot
+    give back (`written`: the cell written for a value, a CSV's text or a workbook's typed cell): a value of a
+    column the table does not type that is read back as another (_untyped_problem), a text of no characters
+    or only spaces that its
     field would not give back (its cell is blank, and a blank cell is read as a value left out: the field's
     default, or missing; converted without a word, a required field's '' validated in YAML and was 'missing'
     in the spreadsheet), or a number that is not finite (a workbook wrote .inf as an empty number cell, read
     back as left out; a CSV's 'inf' came back as text), as the reader refuses such a cell."""
     for item, row in zip(items, rows):
         for name in names:
-            value, field = row.get(name), schema.fields.get(name)
-            problem = None
-            if isinstance(value, str) and _blank(value) and (field is None or value != field.default):
-                said = "no characters" if not value else "only spaces"
-                problem = (f"'{name}' is a text of {said}, which a spreadsheet's blank cell cannot give back (it is "
-                           "read as a value left out); leave the field out or give it text")
-            elif isinstance(value, float) and not math.isfinite(value):
-                problem = f"'{name}' is {value}, not a finite number, which no spreadsheet cell gives back"
-            if problem:
+            if problem := _value_problem(name, row.get(name), schema.fields.get(name), written):
                 raise DataError(problem, item.mark_of(name) if isinstance(item, Record) else None)
+        if all(_blank(cell_text(row.get(name))) for name in names):  # (every field left out: `- {}`)
+            raise DataError("this item gives no value, and a spreadsheet's row of blank cells is no item (it is "
+                            "left out when read): give it a value, such as a field's default",
+                            item.mark if isinstance(item, Record) else None)
+
+
+def _value_problem(name: Any, value: object, field: Field | None, written: Callable[[object], object]) -> str | None:
+    """Why the cell `written` for a `field`'s value does not give it back, or None (_no_blank_text)."""
+    if isinstance(value, str) and _blank(value) and (field is None or value != field.default):
+        said = "no characters" if not value else "only spaces"
+        return (f"'{name}' is a text of {said}, which a spreadsheet's blank cell cannot give back (it is read as a "
+                "value left out); leave the field out or give it text")
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"'{name}' is {value}, not a finite number, which no spreadsheet cell gives back"
+    if field is None and value is not None:
+        return _untyped_problem(name, value, written(value))
+    return None
+
+
+def _untyped_problem(name: Any, value: object, cell: object) -> str | None:
+    """Why the `cell` written for `value` in a column game.yaml gives no type (a derived field typed by hand)
+    reads back as another value, or None: such a cell is read as a number when it looks like one, else as its
+    text, trimmed (a typed-in derived '10' came back as 10, true as 'true', ' a' as 'a', a list as its text:
+    each then differed from the value computed, exit 0)."""
+    back = _cell_scalar(cell, None, Mark("")) if isinstance(cell, str) else _plain_number(cell)
+    if type(back) is type(value) and back == value:
+        return None
+    return (f"'{name}' is {shown(value)} ({type_name(value)}), which its cell would give back as {shown(back)} "
+            f"({type_name(back)}): the table's fields do not say its type; leave it out (a derived field is "
+            "computed)")
 
 
 def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
@@ -808,7 +971,7 @@ def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
 
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
-    _no_blank_text(items, rows, names, schema)
+    _no_blank_text(items, rows, names, schema, lambda value: _typed(value, None))
     book = openpyxl.Workbook()
     ws = book.active
     assert isinstance(ws, Worksheet)  # a new workbook's one sheet
@@ -911,7 +1074,9 @@ def _typed(value: object, field: Field | None) -> str | int | float | None:
         return None
     if isinstance(field, Str):
         return cell_text(value)
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and _read_back(value) == (type(value), value):
+    if isinstance(value, bool):  # a true/false cell (its text 'true' was read back as text where no field types it)
+        return value
+    if isinstance(value, (int, float)) and _read_back(value) == (type(value), value):
         return value
     # a number a workbook cell cannot give back as it is is kept as its text, read back by its field's type:
     # openpyxl writes 16 digits, so 0.30000000000000004 came back 0.3 and 10**23 as 9.999999999999999e+22; and

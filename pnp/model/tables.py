@@ -11,9 +11,9 @@ from ..template import ExprError, evaluate, printed_size
 from ..options import control_problem, did_you_mean
 from .load import MarkedList, Record, load_data_file, shown
 from .reads import FieldCache, KeptChecks, same
-from .schema import Schema
+from .schema import Field, Schema
 from .shapes import CheckerShape, GameShape
-from .spreadsheet import SPREADSHEETS, read_table
+from .spreadsheet import SPREADSHEETS, id_fields, read_table
 
 TABLE_FIELDS = {
     "file": {"type": "str", "required": False,
@@ -39,6 +39,7 @@ TABLE_FIELDS = {
 
 def load_tables(game: GameShape, tables: Record, chk: CheckerShape) -> None:
     """Read every table's files into game.tables (a MarkedList of Records per table)."""
+    ids = id_fields(tables, game.enums)  # (a spreadsheet's ref cell is read as the id it names)
     for name, spec in tables.items():
         items = MarkedList(mark=spec.mark)
         if not (spec.get("files") or spec.get("file")) and len(found := _files_found(game.folder, name)) > 1:
@@ -51,7 +52,7 @@ def load_tables(game: GameShape, tables: Record, chk: CheckerShape) -> None:
         _refuse_ignored_keys(spec, files, chk)
         read: dict[Path, str] = {}  # each file read so far (after links) -> as files: names it
         for fname in files:
-            data = _read(game, spec, name, fname, chk, read)
+            data = _read(game, spec, name, fname, chk, read, ids)
             if data is None:
                 continue
             for i, item in enumerate(data):
@@ -90,9 +91,9 @@ def _files_found(folder: Path, name: str) -> list[str]:
 
 
 def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShape,
-          read: dict[Path, str]) -> MarkedList | None:
+          read: dict[Path, str], ids: Mapping[str, Field | None]) -> MarkedList | None:
     """One file of a table as a MarkedList, or None (reported) when it cannot be read or was `read` before (its
-    items were each said twice as their own first, at the same line)."""
+    items were each said twice as their own first, at the same line); `ids`: every table's id field."""
     mark = spec.mark_of("files" if "files" in spec else "file")
     file_shown = game.project.rel(game.folder / fname)
     try:
@@ -102,7 +103,7 @@ def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShap
             return None
         read[path] = fname
         if path.suffix.lower() in SPREADSHEETS:
-            data = read_table(path, file_shown, Schema(spec.get("fields"), game.enums), spec.get("sheet"))
+            data = read_table(path, file_shown, Schema(spec.get("fields"), game.enums), spec.get("sheet"), ids)
         else:
             data = load_data_file(path, file_shown)
     except (LoadError, DataError) as e:
