@@ -308,6 +308,13 @@ def test_an_agent_look_ahead_that_raises_names_the_hook_and_agent(tmp_path):
     assert "turn 1: heuristic (in the greedy agent's look-ahead) raised KeyError: 'x'" in result.output
 
 
+@pytest.mark.parametrize("agents", ["mcts-\u0663", "mcts-03", "mcts-0", "mcts-100001"])
+def test_an_mcts_agent_is_named_by_ascii_digits_one_way(tmp_path, agents):
+    """'mcts-\u0663' (an Arabic-Indic three) and 'mcts-03' played as mcts-3, under other names in the results."""
+    result = CliRunner().invoke(cli, ["--root", str(_nim(tmp_path)), "simulate", "mini", "--agents", agents])
+    assert result.exit_code == 2 and f"--agents: unknown agent '{agents}'" in result.output, result.output
+
+
 @pytest.mark.parametrize("agents", [",", " , ,"])
 def test_an_agents_list_naming_no_agent_is_a_usage_error(tmp_path, agents):
     result = CliRunner().invoke(cli, ["--root", str(_nim(tmp_path)), "simulate", "mini", "--agents", agents])
