@@ -73,6 +73,12 @@ BROKEN = {
                    "legal_moves returned [] while the game is not over"),
     "bad scores": ("        return [1 if p == state[\"winner\"] else 0 for p in range(state[\"players\"])]",
                    "        return [1]", "scores returned [1], not one number per player"),
+    "nan scores": ("        return [1 if p == state[\"winner\"] else 0 for p in range(state[\"players\"])]",
+                   "        return [float(\"nan\")] * state[\"players\"]",  # no one won, said with exit 0
+                   "scores returned [nan, nan], not one number per player"),
+    "their own BaseException": ("        state[\"pile\"] -= card.power\n",  # a traceback that ended the run
+                                "        raise GeneratorExit(\"gone\")\n",
+                                "game 0 (seed 0, seats random,random): turn 1: apply raised GeneratorExit: gone"),
 }
 
 
@@ -126,6 +132,7 @@ def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
 @pytest.mark.parametrize("rules, said", [
     (NIM + "\n    def __init__(self, game):\n        raise ValueError('no deck')\n", "failed to start: ValueError: no deck"),
     ("import sys\nsys.exit(3)\n", "failed to load: SystemExit: 3"),  # exit 3 and not a word
+    ("class Stop(BaseException):\n    pass\n\n\nraise Stop('here')\n", "failed to load: Stop: here"),  # a traceback
 ])
 def test_rules_that_raise_as_they_start_are_errors_at_their_line(tmp_path, rules, said):
     result = _simulate(_nim(tmp_path, rules), "--games", "1", "--out", str(tmp_path / "o"))
