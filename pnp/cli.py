@@ -640,7 +640,10 @@ def new(ctx: click.Context, game: str, start: str, title: str | None) -> None:
     from .new import new_game
 
     if ctx.obj:  # `new` is the one command that may start a project folder: the others need one to exist
-        Path(ctx.obj).mkdir(parents=True, exist_ok=True)
+        try:
+            Path(ctx.obj).mkdir(parents=True, exist_ok=True)
+        except OSError as e:  # (under a file, it was a traceback)
+            raise UsageError(f"--root {ctx.obj}: cannot make the folder: {e.strerror or e}") from None
     project = _project(ctx)
     files = new_game(project, game, start, title)
     for path in files:

@@ -29,6 +29,16 @@ def new_game(project: "Project", game_id: str, start: str = "deck", title: str |
     targets = _checked(project, game_id, start)
     title = _yaml_text(title or game_id.replace("-", " ").title())
     parts = {marker: _part(start, name) for marker, name in MARKERS.items()}
+    try:
+        return _written(project, game_id, start, title, parts, targets)
+    except OSError as e:  # (a project whose cards/ is a file was a traceback)
+        where = project.rel(e.filename) if isinstance(e.filename, (str, Path)) else project.rel(project.root)
+        raise UsageError(f"{where}: cannot write the new game there: {e.strerror or e}") from None
+
+
+def _written(project: "Project", game_id: str, start: str, title: str, parts: dict[str, str | None],
+             targets: list[Path]) -> list[Path]:
+    """new_game's writing: the game staged in a hidden folder of the project, then moved into place; OSError."""
     project.root.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=project.root, prefix=".pnp-new-") as tmp:
         staged = Path(tmp)

@@ -49,6 +49,22 @@ def test_new_never_overwrites_a_game(tmp_path):
     assert not (tmp_path / "layouts/mygame/board.yaml").exists()
 
 
+@pytest.mark.parametrize("blocked", ["cards", "layouts"])
+def test_new_where_a_games_folder_is_a_file_says_so_and_leaves_nothing(tmp_path, blocked):
+    """A project whose cards/ (or layouts/) is a file was a traceback (FileExistsError)."""
+    (tmp_path / blocked).write_text("mine\n", encoding="utf-8")
+    result = run(tmp_path, "new", "mygame")
+    assert result.exit_code == 2 and f"Error: {blocked}: cannot write the new game there" in result.output, result.output
+    assert (tmp_path / blocked).read_text(encoding="utf-8") == "mine\n"
+    assert not list(tmp_path.glob("*/mygame")) and not list(tmp_path.glob(".*"))  # no half game, no staging
+
+
+def test_new_with_a_root_under_a_file_says_so(tmp_path):
+    (tmp_path / "file").write_text("mine\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["--root", str(tmp_path / "file" / "proj"), "new", "mygame"])
+    assert result.exit_code == 2 and f"--root {tmp_path / 'file' / 'proj'}: cannot make the folder" in result.output
+
+
 @pytest.mark.parametrize("name", ["My Game", "../escape", "UPPER", ""])
 def test_new_refuses_a_name_that_cannot_be_a_game_id(tmp_path, name):
     result = run(tmp_path, "new", name)

@@ -371,6 +371,37 @@ def test_a_request_with_a_body_is_refused_and_a_broken_one_leaves_no_traceback(m
     assert not [m for m in logged if "Exception" in m], logged
 
 
+def test_a_file_that_shrinks_while_it_is_served_ends_the_answer_without_a_traceback(mini, running, monkeypatch):
+    """An editor saving a file in place (truncating it) while /files/ sent it: the length announced when it
+    was opened could not be sent, a traceback in the terminal and a client left waiting. The answer now ends
+    with what the file holds."""
+    import urllib.request
+
+    import pnp.serve.app as app
+
+    sheet = mini.root / "output" / "sheet.pdf"
+    sheet.parent.mkdir()
+    sheet.write_bytes(b"%PDF" + b"x" * 300_000)
+    chunks = app._chunks
+
+    def saved_in_place_once_opened(opened, size):
+        sheet.write_bytes(b"%PDF-short")  # the same file, truncated and written again
+        yield from chunks(opened, size)
+
+    monkeypatch.setattr(app, "_chunks", saved_in_place_once_opened)
+    live = running(mini, ["mini"])
+    logged = []
+    handler = logging.Handler()
+    handler.emit = lambda record: logged.append(record.getMessage())
+    logging.getLogger("uvicorn.error").addHandler(handler)
+    try:
+        with urllib.request.urlopen(live.url + "files/output/sheet.pdf", timeout=10) as answer:
+            assert answer.status == 200 and answer.read() == b"%PDF-short"
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(handler)
+    assert not [m for m in logged if "Exception" in m], logged
+
+
 def test_links_to_hidden_files_special_files_and_linked_folders_are_resolved_before_serving(mini, tmp_path):
     root = mini.root
     (root / ".env").write_text("SECRET=1")

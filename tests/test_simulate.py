@@ -73,6 +73,12 @@ BROKEN = {
                    "legal_moves returned [] while the game is not over"),
     "bad scores": ("        return [1 if p == state[\"winner\"] else 0 for p in range(state[\"players\"])]",
                    "        return [1]", "scores returned [1], not one number per player"),
+    "nan scores": ("        return [1 if p == state[\"winner\"] else 0 for p in range(state[\"players\"])]",
+                   "        return [float(\"nan\")] * state[\"players\"]",  # no one won, said with exit 0
+                   "scores returned [nan, nan], not one number per player"),
+    "their own BaseException": ("        state[\"pile\"] -= card.power\n",  # a traceback that ended the run
+                                "        raise GeneratorExit(\"gone\")\n",
+                                "game 0 (seed 0, seats random,random): turn 1: apply raised GeneratorExit: gone"),
 }
 
 
@@ -126,6 +132,7 @@ def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
 @pytest.mark.parametrize("rules, said", [
     (NIM + "\n    def __init__(self, game):\n        raise ValueError('no deck')\n", "failed to start: ValueError: no deck"),
     ("import sys\nsys.exit(3)\n", "failed to load: SystemExit: 3"),  # exit 3 and not a word
+    ("class Stop(BaseException):\n    pass\n\n\nraise Stop('here')\n", "failed to load: Stop: here"),  # a traceback
 ])
 def test_rules_that_raise_as_they_start_are_errors_at_their_line(tmp_path, rules, said):
     result = _simulate(_nim(tmp_path, rules), "--games", "1", "--out", str(tmp_path / "o"))
@@ -306,6 +313,13 @@ def test_an_agent_look_ahead_that_raises_names_the_hook_and_agent(tmp_path):
                        "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "turn 1: heuristic (in the greedy agent's look-ahead) raised KeyError: 'x'" in result.output
+
+
+@pytest.mark.parametrize("agents", ["mcts-\u0663", "mcts-03", "mcts-0", "mcts-100001"])
+def test_an_mcts_agent_is_named_by_ascii_digits_one_way(tmp_path, agents):
+    """'mcts-\u0663' (an Arabic-Indic three) and 'mcts-03' played as mcts-3, under other names in the results."""
+    result = CliRunner().invoke(cli, ["--root", str(_nim(tmp_path)), "simulate", "mini", "--agents", agents])
+    assert result.exit_code == 2 and f"--agents: unknown agent '{agents}'" in result.output, result.output
 
 
 @pytest.mark.parametrize("agents", [",", " , ,"])

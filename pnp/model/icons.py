@@ -20,6 +20,7 @@ class IconIndex:
         self.used: set[Path] = set()  # the files of the icons asked for: what a build of the game depends on
         self._files: dict[str, Path] = {}
         self._found: dict[str, Path | None] = {}  # name -> path(): every card's text asks for the same few names
+        self._names: list[str] | None = None  # names(), once asked for
         for folder in reversed(self.folders):  # earlier folders win
             if not folder.is_dir():
                 continue
@@ -42,7 +43,7 @@ class IconIndex:
 
     def set_aliases(self, aliases: Record, chk: CheckerShape) -> None:
         """game.yaml's `icons:` (name -> icon); an alias naming nothing, or itself through others, is reported."""
-        self.aliases, self._found = dict(aliases), {}
+        self.aliases, self._found, self._names = dict(aliases), {}, None
         for problem in self.problems:
             chk.report.add(problem)
         for alias in aliases:
@@ -75,7 +76,12 @@ class IconIndex:
         return self.path(name) is not None
 
     def names(self) -> list[str]:
-        return sorted(set(self._files) | set(self.aliases))
+        """The names that draw an icon, as a message suggests them: an alias of an icon that is not there is
+        none ('unknown icon 'attack' (did you mean 'attack'?)' when the alias attack named a missing file)."""
+        if self._names is None:
+            self._names = sorted(name for name in set(self._files) | set(self.aliases)
+                                 if self._resolve(name) in self._files)
+        return self._names
 
 
 def _svg_entries(folder: Path) -> list[os.DirEntry[str]]:

@@ -104,8 +104,10 @@ def served_as(real: Path) -> tuple[str, dict[str, str]]:
 
 
 def _chunks(opened: BinaryIO, size: int) -> Iterator[bytes]:
-    """The first `size` bytes of the file (its length when it was opened, as Content-Length said), in chunks;
-    the file is closed at the end."""
+    """At most the first `size` bytes of the file (its length when it was opened: one growing is not read on
+    for good), in chunks, fewer when it shrinks while read (an editor saving it in place); the file is closed at
+    the end. Sent chunked, with no Content-Length: a file that came up short of the length announced was a
+    traceback in the terminal (h11's "Too little data") and a client left waiting."""
     with opened:
         while size > 0 and (chunk := opened.read(min(size, 1 << 16))):
             size -= len(chunk)
@@ -407,10 +409,9 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
         opened = served(project, real)
         if real is None or opened is None:
             return NOT_FOUND
-        size = os.fstat(opened.fileno()).st_size
         media, headers = served_as(real)
-        return StreamingResponse(_chunks(opened, size), media_type=media,
-                                 headers={"Content-Length": str(size), **headers})
+        return StreamingResponse(_chunks(opened, os.fstat(opened.fileno()).st_size), media_type=media,
+                                 headers=headers)
 
     def source(request: "Request") -> Response:
         rel = request.path_params["path"]

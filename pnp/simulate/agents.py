@@ -6,6 +6,7 @@ interface, so every game would need a bridge from the rules API; the search belo
 that API, runs in any process pnp starts, and its budget is ours to set."""
 
 import math
+import re
 from random import Random
 from typing import Any
 
@@ -150,6 +151,9 @@ class MctsAgent(Agent):
         return state
 
 
+MCTS_N = re.compile(r"mcts-([1-9][0-9]*)")
+
+
 def make_agent(name: str) -> Agent:
     """An agent by its name on the command line: random, greedy, mcts, or mcts-N for N iterations."""
     if name == "random":
@@ -158,6 +162,7 @@ def make_agent(name: str) -> Agent:
         return GreedyAgent()
     if name == "mcts":
         return MctsAgent()
-    if name.startswith("mcts-") and name[5:].isdigit() and 1 <= int(name[5:]) <= 100_000:
-        return MctsAgent(int(name[5:]))
+    iterations = MCTS_N.fullmatch(name)  # ASCII digits, one spelling each: 'mcts-٣' and 'mcts-03' were
+    if iterations and int(iterations[1]) <= 100_000:  # taken as mcts-3, shown in the results under other names
+        return MctsAgent(int(iterations[1]))
     raise ValueError(name)

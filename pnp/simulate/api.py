@@ -184,7 +184,10 @@ def load_rules(project: Project, game: Game) -> GameRules:
     rules = rules_class(str(path), shown, game.id)
     try:
         return rules(GameData.of(game))
-    except (Exception, SystemExit) as e:  # a designer's __init__: its error is theirs, said at its line
+    except KeyboardInterrupt:  # Ctrl-C
+        raise
+    except BaseException as e:  # a designer's __init__: its error is theirs, said at its line (exit() and their
+        # own BaseException too, which was a traceback)
         raise DataError(f"the rules failed to start: {raised(e)}", code_mark(e, shown, str(path))) from None
 
 
@@ -199,7 +202,9 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
         sys.modules[name] = module  # dataclasses and pickling look their module up by name
         try:
             spec.loader.exec_module(module)
-        except (Exception, SystemExit) as e:  # a designer's code: any error is theirs, said at its line (exit() too)
+        except KeyboardInterrupt:  # Ctrl-C
+            raise
+        except BaseException as e:  # a designer's code: any error is theirs, said at its line (exit() too)
             sys.modules.pop(name, None)
             raise DataError(f"the rules failed to load: {raised(e)}", code_mark(e, shown, path)) from None
     rules = getattr(module, "Rules", None)

@@ -129,9 +129,10 @@ class _Call:
     def __call__(self, hook: str, *args: Any) -> Any:
         try:
             return getattr(self.rules, hook)(*args)
-        except (RulesFault, _Timeout):
+        except (RulesFault, _Timeout, KeyboardInterrupt):
             raise
-        except Exception as e:  # the designer's code: any exception is a fault of the rules
+        except BaseException as e:  # the designer's code: any exception is a fault of the rules (exit() and their
+            # own BaseException subclasses too: a traceback that ended the run)
             line = code_mark(e, self.shown, self.path).line
             raise RulesFault(f"{hook} raised {raised(e)}", line) from None
 
@@ -150,7 +151,9 @@ def play(rules: GameRules, options: Options, index: int, seed: int, seating: Sea
         result.failure = f"turn {turn[0]}: the game took more than {options.timeout:g} s of processor time (a loop in the rules, or a search budget too large for the game?)"
     except RecursionError:
         result.failure = f"turn {turn[0]}: the rules recursed without end"
-    except Exception as e:  # raised in the game loop, which calls the rules unwrapped (see _play)
+    except KeyboardInterrupt:  # Ctrl-C
+        raise
+    except BaseException as e:  # raised in the game loop, which calls the rules unwrapped (see _play)
         hook, line = _raised_in(e, call)
         result.failure, result.line = f"turn {turn[0]}: {hook} raised {raised(e)}", line
     return result
@@ -224,7 +227,7 @@ def _check_moves(moves: Any) -> None:
 def _finish(call: _Call, state: Any, players: int, result: GameResult, turn: int) -> None:
     scores = call("scores", state)
     if not (isinstance(scores, (list, tuple)) and len(scores) == players
-            and all(isinstance(s, (int, float)) for s in scores)):
+            and all(isinstance(s, (int, float)) and s == s for s in scores)):  # (NaN: no one won, exit 0)
         raise RulesFault(f"scores returned {scores!r}, not one number per player")
     result.shares = win_shares(list(scores))
     result.turns = turn
