@@ -307,8 +307,9 @@ def test_a_received_repository_holding_the_project_in_a_subfolder_is_checked_as_
     assert "sent/.git/config: --since: the project's git repository cannot be read safely" in result.output
 
 
-def test_a_commit_made_before_the_projects_subfolder_existed_is_said_by_name(tmp_path):
-    """git ls-tree said only that it could not list the files of the commit."""
+def test_a_game_made_since_the_commit_has_every_card_added(tmp_path):
+    """A game not in the commit (or in a project folder made since: git ls-tree said only that it could not list
+    the commit's files) was refused, and with it every game of `build --changed-since COMMIT`."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     (tmp_path / "repo").mkdir()
@@ -316,8 +317,12 @@ def test_a_commit_made_before_the_projects_subfolder_existed_is_said_by_name(tmp
     _committed(tmp_path / "repo")
     root = make_project(tmp_path / "repo" / "games")
     result = run(root, "changes", "--since", "HEAD")
-    assert result.exit_code == 2 and "mini did not exist at HEAD: the project's folder games/ was not in that " \
-        "commit" in result.output, result.output
+    assert result.exit_code == 0, result.output
+    assert "(0 changed, 6 added, 0 removed)" in result.output  # the board, four cards and the rulebook's text
+    built = run(root, "build", "--changed-since", "HEAD")
+    assert built.exit_code == 0, built.output
+    reprints = list((root / "output" / "mini").glob("mini-reprint-*.pdf"))
+    assert len(reprints) == 1
 
 
 def test_a_project_folder_laid_out_as_a_bare_repository_is_not_taken_for_one(tmp_path):

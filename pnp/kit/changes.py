@@ -328,7 +328,7 @@ def _git(project: "Project", *args: str) -> bytes:
 
 def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOptions") -> Faces:
     """The faces of the game as it was at a git commit: its files written to a scratch project, validated
-    and resolved there."""
+    and resolved there; none when the game was not in that commit."""
     from ..project import Project
     from ..check import validate
 
@@ -344,16 +344,18 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
     # only git's line end is dropped, and the bytes kept as the system names them: strip() took the space
     # off a folder ' kits' (then "not in that commit"), and a name not UTF-8 was a traceback
     prefix = os.fsdecode(_git(project, "rev-parse", "--show-prefix").removesuffix(b"\n"))
+    # a game made since the commit (or a project whose folder was made since) had no faces then: every one of
+    # them is added, as its first build would say, and `build --changed-since` of every game reprints it whole
+    # (the whole command was refused for it)
     if prefix:  # the project is a folder of the repository: ls-tree said only that it "could not list" a commit
         try:       # made before that folder was
             _git(project, "rev-parse", "--verify", "--quiet", f"{ref}:{prefix}")
         except UsageError:
-            raise UsageError(f"{game_id} did not exist at {ref}: the project's folder {prefix.rstrip('/')}/ "
-                             "was not in that commit") from None
+            return {}
     wanted = [f"cards/{game_id}", f"layouts/{game_id}", "layouts/shared", "fonts"]
     entries = _tree(project, ref, prefix, wanted)
     if not any(path.startswith(f"cards/{game_id}/") for _, _, path, _ in entries):
-        raise UsageError(f"{game_id} did not exist at {ref}")
+        return {}
     with tempfile.TemporaryDirectory(prefix="pnp-since-") as tmp:
         root = Path(tmp) / "project"
         _write_tree(project, ref, entries, root)
