@@ -1542,6 +1542,19 @@ def compile_template(source: str) -> Template:
 
 _TEMPLATES: dict[str, Template] = {}
 _EXPRESSIONS: dict[str, TemplateExpression] = {}
+# compiled templates and expressions kept in memory, each kind: the five shipped games use 560 and 249. A long
+# `pnp serve` session compiles every edited text anew, so past this the oldest half is let go (the disk cache
+# still has their code)
+MAX_COMPILED_KEPT = 5_000
+
+
+def _keep(kept: dict[str, _T], key: str, value: _T) -> _T:
+    """`value` kept under `key` in a cache of compiled code bounded by MAX_COMPILED_KEPT."""
+    if len(kept) >= MAX_COMPILED_KEPT:
+        for old in list(itertools.islice(kept, len(kept) // 2)):  # (a dict keeps the order keys came in)
+            del kept[old]
+    kept[key] = value
+    return value
 
 
 def _compile_template(source: str, filename: str = "<template>") -> Template:
@@ -1550,7 +1563,7 @@ def _compile_template(source: str, filename: str = "<template>") -> Template:
     template = _TEMPLATES.get(key)
     if template is None:
         code = CODE_CACHE.value(f"template\0{key}", lambda: ENV.compile(source, filename=filename), _is_code)
-        template = _TEMPLATES[key] = ENV.template_class.from_code(ENV, code, _GLOBALS, None)
+        template = _keep(_TEMPLATES, key, ENV.template_class.from_code(ENV, code, _GLOBALS, None))
     return template
 
 
@@ -1559,7 +1572,7 @@ def _compile_expression(source: str) -> TemplateExpression:
     if expression is None:
         code = CODE_CACHE.value(f"expression\0{source}", lambda: _expression_code(source), _is_code)
         template = ENV.template_class.from_code(ENV, code, _GLOBALS, None)
-        expression = _EXPRESSIONS[source] = TemplateExpression(template, False)
+        expression = _keep(_EXPRESSIONS, source, TemplateExpression(template, False))
     return expression
 
 

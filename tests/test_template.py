@@ -617,3 +617,16 @@ def test_a_format_naming_a_missing_key_says_so():
     """'%(nmae)s' % card failed with the message "'nmae'" alone."""
     with pytest.raises(ExprError, match="no field or key 'nmae'"):
         template.render("{{ '%(nmae)s' % card }}", {"card": {"name": "Lion"}})
+
+
+def test_compiled_code_kept_in_memory_is_bounded_and_what_was_let_go_compiles_again(monkeypatch):
+    """A long `pnp serve` session compiles every edited text anew: the compiled templates and expressions kept
+    in memory grew without end."""
+    monkeypatch.setattr(template, "MAX_COMPILED_KEPT", 4)
+    monkeypatch.setattr(template, "_EXPRESSIONS", {})
+    monkeypatch.setattr(template, "_TEMPLATES", {})
+    for n in range(10):
+        assert template.evaluate(f"{n} + 1", {}) == n + 1
+        assert template.render(f"{{{{ {n} * 2 }}}}", {}) == str(n * 2)
+    assert 0 < len(template._EXPRESSIONS) <= 4 and 0 < len(template._TEMPLATES) <= 4
+    assert template.evaluate("0 + 1", {}) == 1  # let go long ago: compiled again
