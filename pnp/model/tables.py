@@ -15,6 +15,12 @@ from .schema import Field, Schema
 from .shapes import CheckerShape, GameShape
 from .spreadsheet import SPREADSHEETS, id_fields, read_table
 
+# Characters the values of a game's derived fields may print as, all of them together: a derived field is a
+# number, a name or a short list, but one may hold whole items or tables (`data.cards | list`, `item`), each
+# holding those of the fields before it; every build writes each item out whole (its digest), and three such
+# fields over 100 cards wrote a hundred million items (the build never ended; validate said ok in 2 s)
+MAX_DERIVED_SIZE = 1_000_000
+
 TABLE_FIELDS = {
     "file": {"type": "str", "required": False,
              "doc": "the file in cards/<game>/ holding the items: YAML (a list of mappings), or a spreadsheet "
@@ -29,8 +35,8 @@ TABLE_FIELDS = {
                 "doc": "computed fields: name -> a Jinja expression over `item` and the game; an item may type "
                        "the value too, and it must then agree. They are computed in the order written, each for "
                        "every item at once, table after table: one may read the derived fields written before it, "
-                       "on any item, not the components; all their values together print as at most 1,000,000 "
-                       "characters"},
+                       "on any item, not the components; all their values together print as at most "
+                       f"{MAX_DERIVED_SIZE:,} characters"},
     "unique": {"type": "list", "of": "str", "required": False,
                "doc": "fields besides `id` whose values must differ from item to item"},
     "doc": {"type": "str", "required": False, "doc": "what the table holds"},
@@ -242,11 +248,6 @@ def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache
 
 
 _FAILED = object()  # a derived field that could not be computed for an item
-# Characters the values of a game's derived fields may print as, all of them together: a derived field is a
-# number, a name or a short list, but one may hold whole items or tables (`data.cards | list`, `item`), each
-# holding those of the fields before it; every build writes each item out whole (its digest), and three such
-# fields over 100 cards wrote a hundred million items (the build never ended; validate said ok in 2 s)
-MAX_DERIVED_SIZE = 1_000_000
 
 
 def _sized(value: object, fname: str, derived: Record, failed: set[str], chk: CheckerShape,
