@@ -64,6 +64,7 @@ class FontSet:
     def __init__(self, families: dict[str, dict[str, str]], licences: dict[str, tuple[str, str]]) -> None:
         self.families = families  # {family: {style: registered name}}
         self.licences = licences  # {family: (name, licence file)}
+        self.credit_marks: dict[str, Mark | None] = {}  # family -> its line in fonts.yaml (the credits print it)
         self.files: dict[str, tuple[str, Mark | None]] = {}  # registered name -> (its file as said, its line)
         # registered name -> the first character a text set in it printed whose glyph has no outline (blank_codes)
         self.blank_printed: dict[str, str] = {}
@@ -215,6 +216,7 @@ def load_fonts(project: Project) -> "FontSet":
         fonts.families[family] = _register(project, path, family, styles, families.mark_of(family), read, files, fonts)
         fonts.licences[family] = (_credit(project, path, family, styles, "name"),
                                   _credit(project, path, family, styles, "license"))
+        fonts.credit_marks[family] = families.mark_of(family)
     _LOADED[path] = (digest, fonts, tuple(files))
     return fonts
 
