@@ -347,3 +347,27 @@ def test_a_fonts_name_prints_in_the_credits_as_fonts_yaml_writes_it(tmp_path):
     with pdfplumber.open(root / "output" / "mini" / "mini-rulebook-a4.pdf") as pdf:
         text = " ".join(page.extract_text() for page in pdf.pages)
     assert "Sans **Pro* (" in text, text  # (pdfplumber joins the bold "Fonts:" to it)
+
+
+def _collection(font: bytes, fonts: int) -> bytes:
+    """A font collection (.ttc) listing `fonts` fonts, each the one font (its tables' offsets made the file's)."""
+    start, moved = 12 + 4 * fonts, bytearray(font)
+    for n in range(struct.unpack_from(">H", font, 4)[0]):
+        struct.pack_into(">I", moved, 12 + 16 * n + 8, struct.unpack_from(">I", font, 12 + 16 * n + 8)[0] + start)
+    return b"ttcf" + struct.pack(">HHI", 1, 0, fonts) + struct.pack(">I", start) * fonts + bytes(moved)
+
+
+@pytest.mark.parametrize("fonts, said", [(2, None), (257, "a font collection listing 257 fonts; pnp reads at most 256")])
+def test_a_font_collection_listing_more_fonts_than_any_is_refused_before_reportlab_reads_the_list(tmp_path, fonts, said):
+    """ReportLab reads every entry of a collection's list of fonts, one by one: one listing 15 million (a 60 MB
+    file) ran for over a minute."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: c.ttc}\n  Display: {regular: c.ttc}\n"})
+    font = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    (root / "fonts" / "c.ttc").write_bytes(_collection(font, fonts))
+    result = run(root, "validate")
+    if said is None:
+        assert result.exit_code == 0, result.output
+    else:
+        assert result.exit_code == 1
+        assert f"fonts/fonts.yaml:2:19: error: font Body regular (c.ttc) cannot be loaded: {said}" in result.stderr
