@@ -22,6 +22,7 @@ from .model.schema import ICON_IN_TEXT
 from .options import did_you_mean
 from .printables import Studio, marked_key
 from .products import KINDS, component_keys
+from .products.rulebook import credit_problems
 from .project import present
 from .report import Mark, Report, shortened
 from .template import budget
@@ -246,6 +247,9 @@ class Checks:
         self.icon_files()
         self.small_text()
         self.footer_names()
+        if any(component.kind == "rulebook" for component in self.game.components):
+            for message, mark in credit_problems(self.studio):
+                self.error(message, mark)
         for message, mark in self.studio.fonts.blank_problems():
             self.error(message, mark)
 

@@ -175,6 +175,9 @@ def test_the_preview_says_a_damaged_picture_as_validation_does_not_in_reportlabs
     ("{regular: f.ttf, name: \"Sans\\e[31m\"}", "holds the control character U+001B"),
     ("{regular: f.ttf, name: \"Sans\\u202e\"}", "holds the control character U+202E"),
     ("{regular: f.ttf, license: /etc/hostname}", "licence file '/etc/hostname' is outside the project folder"),
+    # validate said ok, and the build refused them at the rulebook's template
+    ("{regular: f.ttf, name: \"Sans\\u2028Pro\"}", "character U+2028 "),
+    ("{regular: f.ttf, name: '" + "W" * 100 + "'}", "a word wider than the page's text (174 mm)"),
 ])
 def test_a_fonts_name_or_licence_the_credits_cannot_print_is_an_error_at_its_line(tmp_path, family, said):
     """The rulebook's credits print each font's name and its licence's folder: a 100,000-character name failed
@@ -331,3 +334,40 @@ def test_an_icon_reached_through_a_link_is_credited_by_where_its_file_lies_not_b
     credits = " ".join(page.extract_text() for page in read(root / "output/mini/mini-rulebook-a4.pdf").pages)
     credits = " ".join(credits.split())
     assert "This game's own: amber-mosquito." in credits and "game: amber-mosquito" not in credits
+
+
+def test_a_fonts_name_prints_in_the_credits_as_fonts_yaml_writes_it(tmp_path):
+    # the credits line is markup: a name's stars made the rest bold and were not printed
+    import pdfplumber
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf, name: 'Sans **Pro*'}\n  Display: {regular: f.ttf}\n"})
+    shutil.copy(REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf", root / "fonts" / "f.ttf")
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(root / "output" / "mini" / "mini-rulebook-a4.pdf") as pdf:
+        text = " ".join(page.extract_text() for page in pdf.pages)
+    assert "Sans **Pro* (" in text, text  # (pdfplumber joins the bold "Fonts:" to it)
+
+
+def _collection(font: bytes, fonts: int) -> bytes:
+    """A font collection (.ttc) listing `fonts` fonts, each the one font (its tables' offsets made the file's)."""
+    start, moved = 12 + 4 * fonts, bytearray(font)
+    for n in range(struct.unpack_from(">H", font, 4)[0]):
+        struct.pack_into(">I", moved, 12 + 16 * n + 8, struct.unpack_from(">I", font, 12 + 16 * n + 8)[0] + start)
+    return b"ttcf" + struct.pack(">HHI", 1, 0, fonts) + struct.pack(">I", start) * fonts + bytes(moved)
+
+
+@pytest.mark.parametrize("fonts, said", [(2, None), (257, "a font collection listing 257 fonts; pnp reads at most 256")])
+def test_a_font_collection_listing_more_fonts_than_any_is_refused_before_reportlab_reads_the_list(tmp_path, fonts, said):
+    """ReportLab reads every entry of a collection's list of fonts, one by one: one listing 15 million (a 60 MB
+    file) ran for over a minute."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: c.ttc}\n  Display: {regular: c.ttc}\n"})
+    font = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    (root / "fonts" / "c.ttc").write_bytes(_collection(font, fonts))
+    result = run(root, "validate")
+    if said is None:
+        assert result.exit_code == 0, result.output
+    else:
+        assert result.exit_code == 1
+        assert f"fonts/fonts.yaml:2:19: error: font Body regular (c.ttc) cannot be loaded: {said}" in result.stderr

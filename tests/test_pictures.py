@@ -194,3 +194,42 @@ def test_a_picture_padded_past_what_its_pixels_need_is_refused_at_its_element(tm
     assert result.exit_code == 1
     assert "layouts/mini/card.yaml:3:24: error: image 'images/art.jpg' cannot be used: a file of 3,0" in result.output
     assert "400x200 px" in result.output
+
+
+def _exif(values: int) -> bytes:
+    """An EXIF of orientation 6 (turned) and a camera maker (one text) given as `values` numbers."""
+    import struct
+    entries = struct.pack(">HHII", 0x010F, 4, values, 8 + 2 + 24 + 4) + struct.pack(">HHII", 0x0112, 3, 1, 6 << 16)
+    return b"Exif\0\0MM\0\x2a" + struct.pack(">IH", 8, 2) + entries + b"\0\0\0\0" + b"\0" * (4 * values)
+
+
+def test_a_webp_whose_exif_is_past_what_a_camera_writes_is_refused_at_its_element(tmp_path):
+    """Pillow reads every value of an EXIF to find the orientation: a 3000 x 3000 WebP holding one of 36 MB took 7 s
+    and 500 MB to validate. A JPEG's EXIF segment holds at most 64 KB."""
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", "webp")})
+    (root / "layouts/mini/images").mkdir()
+    Image.new("RGB", (400, 400), "red").save(root / "layouts/mini/images/art.webp", "WEBP", exif=_exif(20_000))
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    assert ("layouts/mini/card.yaml:3:24: error: image 'images/art.webp' cannot be used: its EXIF data is 80,038 "
+            "bytes, more than 64 KB") in result.output
+
+
+def test_a_turned_webp_whose_exif_has_a_tag_of_odd_size_prints_upright_with_no_warning(tmp_path):
+    # Pillow warned of the tag on the terminal, twice (reading the orientation, then turning the picture)
+    import warnings
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", "webp")})
+    (root / "layouts/mini/images").mkdir()
+    stored = Image.new("RGB", (1200, 600), "red")
+    stored.paste((0, 0, 255), (0, 0, 600, 600))  # its left half blue: the top once turned upright
+    stored.save(root / "layouts/mini/images/art.webp", "WEBP", exif=_exif(3), lossless=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
+        (picture,) = [pikepdf.PdfImage(image).as_pil_image().convert("RGB") for image in _images_in(pdf.pages[0].obj)]
+    width, height = picture.size
+    assert height > width
+    top, bottom = picture.getpixel((width // 2, height // 4)), picture.getpixel((width // 2, 3 * height // 4))
+    assert top[2] > 200 > top[0] and bottom[0] > 200 > bottom[2]

@@ -51,6 +51,10 @@ MAX_CMAP_CODES = 200_000
 # largest); a 1.4 MB font whose 65,534 glyphs are each made of the next walked 65,534 glyphs per subset, and
 # validation ran for minutes. The glyphs and component records all its subsets walk, at most this many
 MAX_SUBSET_WALK = 300_000
+# A font collection (.ttc) lists where each of its fonts begins: ReportLab reads every entry of the list, one by one,
+# though it uses the first; a collection listing 15 million (a 60 MB file) ran for over a minute. The largest (whole
+# CJK sets in every weight) hold a few dozen
+MAX_COLLECTION_FONTS = 256
 SUBSETS_KEPT = 32  # of each registered font, its last subsets' bytes (an edit draws the same glyphs again)
 # fonts.yaml path -> (its bytes' digest, FontSet, the font files' statuses): kept while none of them changes
 _LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
@@ -64,6 +68,7 @@ class FontSet:
     def __init__(self, families: dict[str, dict[str, str]], licences: dict[str, tuple[str, str]]) -> None:
         self.families = families  # {family: {style: registered name}}
         self.licences = licences  # {family: (name, licence file)}
+        self.credit_marks: dict[str, Mark | None] = {}  # family -> its line in fonts.yaml (the credits print it)
         self.files: dict[str, tuple[str, Mark | None]] = {}  # registered name -> (its file as said, its line)
         # registered name -> the first character a text set in it printed whose glyph has no outline (blank_codes)
         self.blank_printed: dict[str, str] = {}
@@ -215,6 +220,7 @@ def load_fonts(project: Project) -> "FontSet":
         fonts.families[family] = _register(project, path, family, styles, families.mark_of(family), read, files, fonts)
         fonts.licences[family] = (_credit(project, path, family, styles, "name"),
                                   _credit(project, path, family, styles, "license"))
+        fonts.credit_marks[family] = families.mark_of(family)
     _LOADED[path] = (digest, fonts, tuple(files))
     return fonts
 
@@ -424,6 +430,9 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     if read[0] > MAX_FONTS_READ:
         raise DataError(f"the font files fonts.yaml names add up to more than {MAX_FONTS_READ >> 20} MB, "
                         "each counted for every family and style naming it", where)
+    if raw[:4] == b"ttcf" and (fonts := int.from_bytes(raw[8:12], "big")) > MAX_COLLECTION_FONTS:
+        raise DataError(f"{what} cannot be loaded: a font collection listing {fonts:,} fonts; pnp reads at most "
+                        f"{MAX_COLLECTION_FONTS} (the largest hold a few dozen)", where)
     _check_character_maps(raw, what, where)
     data = io.BytesIO(raw)
     data.name = file  # what ReportLab calls the font in its messages: the file as fonts.yaml says it

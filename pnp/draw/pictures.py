@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
-from PIL import Image, ImageFile, ImageOps
+from PIL import Image, ImageFile
 from reportlab.pdfgen.canvas import Canvas
 
 from ..model.images import (DEEP_MODES, IMAGE_FORMATS, JPEG_KINDS, MAX_IMAGE_BYTES, TURNED, checked_image,
@@ -144,8 +144,9 @@ def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
     held = orientation(image)
     if image.format in JPEG_KINDS:  # at least `size` as stored: the decoder skips what Lanczos would average away
         image.draft(image.mode, size[::-1] if held in TURNED else size)
-    if held != 1:  # upright, as viewers show it (`size` is upright)
-        image = ImageOps.exif_transpose(image)
+    if held in _UPRIGHTED:  # upright, as viewers show it (`size` is upright); by the orientation read once, as
+        # Pillow's exif_transpose would read (and warn of) the whole EXIF again
+        image = image.transpose(_UPRIGHTED[held])
     picture = _eight_bits(image)
     resampled = picture.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
     out = io.BytesIO()
@@ -180,6 +181,10 @@ def _eight_bits(image: Image.Image) -> Image.Image:
     return image.convert("RGBA" if _transparent(image) else "RGB")
 
 
+# an EXIF orientation -> what makes the picture upright (as Pillow's ImageOps.exif_transpose does)
+_UPRIGHTED = dict(zip(range(2, 9), (Image.Transpose.FLIP_LEFT_RIGHT, Image.Transpose.ROTATE_180,
+                                    Image.Transpose.FLIP_TOP_BOTTOM, Image.Transpose.TRANSPOSE,
+                                    Image.Transpose.ROTATE_270, Image.Transpose.TRANSVERSE, Image.Transpose.ROTATE_90)))
 _LOW_GREY_DEPTHS = {"L;2": 2, "L;4": 4}  # Pillow's raw modes of a PNG's greys of fewer than 8 bits -> the bits
 
 

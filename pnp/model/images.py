@@ -38,6 +38,10 @@ MAX_JPEG_SCANS = 30
 # through it, clip such samples to 0-255 when they make 8-bit pixels of them, so every grey but the darkest
 # printed white; pnp scales them itself (pnp.draw.pictures)
 DEEP_MODES = frozenset({"I", "I;16", "I;16B", "I;16L", "I;16N"})
+# A picture's EXIF (camera, date, orientation...) fits a JPEG's segment of 64 KB: Pillow reads every value of it to
+# find the orientation, and a WebP of 3000 x 3000 px holding an EXIF of 36 MB (one tag of 9 million numbers) took
+# 7 s and 500 MB to validate
+MAX_EXIF_BYTES = 64 * 1024
 ORIENTATION = 0x0112  # the EXIF tag of how a camera held the picture: 1 upright; 5 to 8 turned a quarter
 TURNED = frozenset({5, 6, 7, 8})
 # A picture's file holds its pixels, compressed, and a little about them (EXIF, colour profile, XMP: under
@@ -70,7 +74,9 @@ def orientation(image: "Image.Image") -> int:
     decodes the whole picture to find it, and cameras write JPEG."""
     if image.format not in JPEG_KINDS | {"WEBP"}:
         return 1
-    found = image.getexif().get(ORIENTATION, 1)
+    with warnings.catch_warnings():  # of tags of unexpected sizes: the orientation is checked below
+        warnings.simplefilter("ignore")
+        found = image.getexif().get(ORIENTATION, 1)
     return found if isinstance(found, int) else 1
 MAX_JPEG_SEGMENTS = 200
 _START_OF_SCAN = b"\xff\xda"
@@ -167,6 +173,9 @@ def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["I
                     f"{MAX_IMAGE_SIDE:,} pixels on a side" if max(size) > MAX_IMAGE_SIDE else None
                 if over:
                     raise DataError(f"image '{shown}' cannot be used: {size[0]}x{size[1]} px, more than {over}", mark)
+                if len(exif := image.info.get("exif") or b"") > MAX_EXIF_BYTES:
+                    raise DataError(f"image '{shown}' cannot be used: its EXIF data is {len(exif):,} bytes, more than "
+                                    f"{MAX_EXIF_BYTES >> 10} KB (a camera's fits a JPEG's 64 KB segment)", mark)
                 yield image
     except UnidentifiedImageError:
         raise DataError(f"image '{shown}' cannot be used: not a PNG, JPEG or WebP image", mark) from None

@@ -13,8 +13,8 @@ from typing import Any
 
 from markdown_it.token import Token
 
-from ..draw.book import Book, BookContent, BookError, images, parse
-from ..errors import DataError, ExprError, blame
+from ..draw.book import Book, BookContent, BookError, images, literal, parse
+from ..errors import DataError, ExprError, LimitError, blame
 from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model.schema import ICON_IN_TEXT
@@ -378,13 +378,48 @@ def _title_content(studio: Studio, text: str) -> BookContent:
     facts = " · ".join(str(x) for x in (f"{meta.get('players')} players", f"ages {meta.get('ages')}",
                                          meta.get("time")) if x)
     credits = [(str(role).replace("_", " ").capitalize(), who) for role, who in (meta.get("credits") or {}).items()]
-    fonts = ", ".join(f"{name} ({lic.split('/')[0]}, SIL Open Font License)"
-                      for name, lic in studio.fonts.licences.values())
+    fonts = ", ".join(credit for credit, _ in _font_credits(studio))
     return BookContent(
         title=studio.game.title, markdown=text, subtitle=str(meta.get("subtitle") or ""), facts=facts,
         credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.",
         marks={what: meta.mark_of(key) for what, key in (("title", "title"), ("subtitle", "subtitle"),
                                                          ("facts", "players"), ("credits", "credits"))})
+
+
+def _font_credits(studio: Studio) -> list[tuple[str, Mark | None]]:
+    """(the markup crediting a font family, its line in fonts.yaml), as the credits print them: its name and
+    licence folder as they are (a star in a name made the rest bold, and ':star:' printed an icon)."""
+    return [(f"{literal(name)} ({literal(lic.split('/')[0])}, SIL Open Font License)", studio.fonts.credit_marks.get(family))
+            for family, (name, lic) in studio.fonts.licences.items()]
+
+
+def credit_problems(studio: Studio) -> list[tuple[str, Mark | None]]:
+    """What the rulebook's credits cannot set, on every paper pnp prints on: a font's credit (a character
+    its font lacks, a word wider than the page) at its family's line of fonts.yaml, the icons' (a long icon
+    file name) at game.yaml's `icons:`. The build refused them at the rulebook's template after validate said
+    ok. Asked once every printable is checked: the icons credited are those they print."""
+    meta = studio.game.meta
+    lines = [(f"{credit},", mark) for credit, mark in _font_credits(studio)]
+    try:
+        icons = _icons_line(studio)
+    except LimitError:
+        raise
+    except (DataError, ExprError):  # a printable that cannot be resolved: said where it is checked
+        icons = ""
+    if icons:
+        lines.append((icons, meta.mark_of("icons") if "icons" in meta else meta.mark))
+    said: dict[int, tuple[str, Mark | None]] = {}  # line -> its problem, on the build's paper if it has one there
+    papers = every_paper(studio.options.paper)
+    for paper in papers:
+        book = Book(BookContent(title="", markdown=""), studio.fonts, paper_points(paper), lambda src, width: None,
+                    lambda *icon: None, [])
+        for n, (markup, mark) in enumerate(lines):
+            try:
+                book.para(markup, space_after=3)
+            except BookError as e:
+                on_other = "" if paper == papers[0] else on_other_paper(paper, "rulebook")
+                said.setdefault(n, (e.message + " (the rulebook's credits print it)" + on_other, mark))
+    return list(said.values())
 
 
 def _icons_line(studio: Studio) -> str:
