@@ -349,6 +349,28 @@ def test_a_fonts_name_prints_in_the_credits_as_fonts_yaml_writes_it(tmp_path):
     assert "Sans **Pro* (" in text, text  # (pdfplumber joins the bold "Fonts:" to it)
 
 
+def test_the_credits_name_only_the_licence_a_fonts_licence_file_grants(tmp_path):
+    """Every font was credited under the SIL Open Font License, whatever its licence file said, and one with
+    no licence file too."""
+    import pdfplumber
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf, name: Own Sans, license: own/EULA.txt}\n"
+                            "  Display: {regular: f.ttf, name: Free Serif, license: free/OFL.txt}\n"
+                            "  Extra: {regular: f.ttf, name: Bare Mono}\n",
+        "fonts/own/EULA.txt": "Own Sans end user licence. All rights reserved.\n",
+        "fonts/free/OFL.txt": "Copyright 2020 someone\n\nThis Font Software is licensed under the SIL Open Font\n"
+                              "License, Version 1.1.\n"})
+    shutil.copy(REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf", root / "fonts" / "f.ttf")
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(root / "output" / "mini" / "mini-rulebook-a4.pdf") as pdf:
+        text = " ".join(" ".join((page.extract_text() or "").split()) for page in pdf.pages)
+    assert "Own Sans (licence: own/EULA.txt)" in text, text
+    assert "Free Serif (free, SIL Open Font License)" in text, text
+    assert "Bare Mono (no licence file given)" in text, text
+    assert text.count("SIL Open Font License") == 1
+
+
 def _collection(font: bytes, fonts: int) -> bytes:
     """A font collection (.ttc) listing `fonts` fonts, each the one font (its tables' offsets made the file's)."""
     start, moved = 12 + 4 * fonts, bytearray(font)

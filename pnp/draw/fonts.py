@@ -16,7 +16,7 @@ from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
 from ..errors import DataError, LoadError
 from ..model.load import MAX_FILE_BYTES, Record, load_file
-from ..project import BUILTIN_FONTS, file_status, read_project_file
+from ..project import BUILTIN_FONTS, file_status, open_project_file, read_project_file
 from ..report import Mark
 from ..project import Project
 from pathlib import Path
@@ -65,9 +65,9 @@ _FACES: dict[tuple[Path, tuple[int, ...]], tuple[bytes, str]] = {}
 class FontSet:
     """Family name (e.g. 'Body', 'Display') -> the registered ReportLab font name of each style."""
 
-    def __init__(self, families: dict[str, dict[str, str]], licences: dict[str, tuple[str, str]]) -> None:
+    def __init__(self, families: dict[str, dict[str, str]], licences: dict[str, tuple[str, str, str]]) -> None:
         self.families = families  # {family: {style: registered name}}
-        self.licences = licences  # {family: (name, licence file)}
+        self.licences = licences  # {family: (name, licence file, the licence it grants as credited: _granted)}
         self.credit_marks: dict[str, Mark | None] = {}  # family -> its line in fonts.yaml (the credits print it)
         self.files: dict[str, tuple[str, Mark | None]] = {}  # registered name -> (its file as said, its line)
         # registered name -> the first character a text set in it printed whose glyph has no outline (blank_codes)
@@ -218,8 +218,9 @@ def load_fonts(project: Project) -> "FontSet":
     files: list[tuple[Path, tuple[int, ...]]] = []  # each font file read, with its status then
     for family, styles in families.items():
         fonts.families[family] = _register(project, path, family, styles, families.mark_of(family), read, files, fonts)
-        fonts.licences[family] = (_credit(project, path, family, styles, "name"),
-                                  _credit(project, path, family, styles, "license"))
+        licence = _credit(project, path, family, styles, "license")
+        fonts.licences[family] = (_credit(project, path, family, styles, "name"), licence,
+                                  _granted(project, path, licence, styles.mark_of("license")))
         fonts.credit_marks[family] = families.mark_of(family)
     _LOADED[path] = (digest, fonts, tuple(files))
     return fonts
@@ -241,6 +242,21 @@ def _credit(project: Project, path: Path, family: str, styles: Record, key: str)
     if key == "license" and value:
         _inside(project, path.parent / value, where, "licence file", shown=value)
     return value
+
+
+OFL = "SIL Open Font License"
+
+
+def _granted(project: Project, path: Path, licence: str, mark: Mark | None) -> str:
+    """The licence a family's licence file grants, as the credits name it: the SIL Open Font License when the
+    file says so in its opening lines, '' for any other (the credits then name the file) or none. The credits
+    named the OFL whatever the file held, and for a family with no licence at all."""
+    if not licence:
+        return ""
+    real = _inside(project, path.parent / licence, mark, "licence file", shown=licence)
+    with open_project_file(real, MAX_FILE_BYTES, mark, "licence file", shown=licence) as f:
+        opening = f.read(4096).decode("utf-8", "replace")
+    return OFL if OFL.casefold() in " ".join(opening.split()).casefold() else ""
 
 
 def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown: str | None = None) -> Path:

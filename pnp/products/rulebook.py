@@ -9,7 +9,7 @@ from dataclasses import replace
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from markdown_it.token import Token
 
@@ -389,8 +389,21 @@ def _title_content(studio: Studio, text: str) -> BookContent:
 def _font_credits(studio: Studio) -> list[tuple[str, Mark | None]]:
     """(the markup crediting a font family, its line in fonts.yaml), as the credits print them: its name and
     licence folder as they are (a star in a name made the rest bold, and ':star:' printed an icon)."""
-    return [(f"{literal(name)} ({literal(lic.split('/')[0])}, SIL Open Font License)", studio.fonts.credit_marks.get(family))
-            for family, (name, lic) in studio.fonts.licences.items()]
+    return [(_font_credit(name, licence, granted), studio.fonts.credit_marks.get(family))
+            for family, (name, licence, granted) in studio.fonts.licences.items()]
+
+
+def _font_credit(name: str, licence: str, granted: str) -> str:
+    """A family's credit: the licence its file grants with the file's folder, else the file, else that none is
+    given (never a licence the font was not said to have)."""
+    if granted:
+        return f"{literal(name)} ({literal(licence.split('/')[0])}, {granted})"
+    return f"{literal(name)} ({'licence: ' + literal(licence) if licence else 'no licence file given'})"
+
+
+def _no_picture(src: str, width: str) -> NoReturn:
+    """The picture source of a book that sets credit lines alone, which hold none."""
+    raise DataError(f"no picture is drawn in a credit line ({src})")
 
 
 def credit_problems(studio: Studio) -> list[tuple[str, Mark | None]]:
@@ -411,7 +424,7 @@ def credit_problems(studio: Studio) -> list[tuple[str, Mark | None]]:
     said: dict[int, tuple[str, Mark | None]] = {}  # line -> its problem, on the build's paper if it has one there
     papers = every_paper(studio.options.paper)
     for paper in papers:
-        book = Book(BookContent(title="", markdown=""), studio.fonts, paper_points(paper), lambda src, width: None,
+        book = Book(BookContent(title="", markdown=""), studio.fonts, paper_points(paper), _no_picture,
                     lambda *icon: None, [])
         for n, (markup, mark) in enumerate(lines):
             try:
