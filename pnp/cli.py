@@ -725,11 +725,12 @@ def icons_add(ctx: click.Context, game: str, names: tuple[str, ...], package: st
     from .draw.iconset import add_icons
 
     project = _project(ctx)
-    written = add_icons(project, game, list(names), Path(package) if package else None)
+    wanted = list(dict.fromkeys(names))  # a name given twice is one icon, not one written and one "already in"
+    written = add_icons(project, game, wanted, Path(package) if package else None)
     for path in written:
         click.echo(f"wrote {project.rel(path)}")
-    if len(written) < len(names):
-        click.echo(f"{len(names) - len(written)} already in {project.rel(project.layouts / game / 'icons')}")
+    if len(written) < len(wanted):
+        click.echo(f"{len(wanted) - len(written)} already in {project.rel(project.layouts / game / 'icons')}")
 
 
 @cli.command(epilog=EPILOG)
