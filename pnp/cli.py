@@ -704,6 +704,8 @@ def icons_search(words: tuple[str, ...]) -> None:
     """List the game-icons.net icons whose name holds every WORD (or the closest names). Works offline."""
     from .draw.iconset import search
 
+    if not any(word.strip() for word in words):  # every name holds no word: forty names unasked for, exit 0
+        raise UsageError("icons search: give a word of the name, e.g. pnp icons search ship")
     found = search(list(words))
     if not found:
         raise UsageError(f"no icon name holds {' '.join(words)}; try a shorter or another word")

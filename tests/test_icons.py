@@ -31,6 +31,8 @@ def test_search_finds_names_holding_every_word_and_a_typo_offline(tmp_path):
     result = run(tmp_path, "icons", "search", "ship", "wheel")
     assert result.exit_code == 0 and result.stdout.split() == ["ship-wheel"]
     assert "anchor" in run(tmp_path, "icons", "search", "anchr").stdout.split()
+    blank = run(tmp_path, "icons", "search", " ", "")
+    assert blank.exit_code == 2 and "give a word" in blank.output and "abstract" not in blank.output
 
 
 def test_add_writes_the_icon_and_its_credit_and_the_game_draws_it(tmp_path, package):
