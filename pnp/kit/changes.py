@@ -150,8 +150,9 @@ _GIT_SAFE = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "--
 # the memory (address space) each git process may take: git reads a commit or tree object whole, and a commit
 # of a 1.5 GB message (1.5 MB compressed: a received repository's HEAD) took 1.5 GB and a minute to say
 # nothing had changed; past this, git stops at once (malloc fails), its reason said. A file of the commit is
-# at most MAX_BLOB_BYTES, which git may hold twice (a delta's base and result)
-MAX_GIT_MEMORY = 1 << 30
+# at most MAX_BLOB_BYTES, which git may hold twice (a delta's base and result: 250 MB took git 490 MB), so
+# that a commit just below the cap still takes git less than 1 GB and a few seconds
+MAX_GIT_MEMORY = 640 << 20
 _GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "GIT_PAGER": "cat"}
 # one file of a commit: past every input's own cap (a picture's 200 MB is the largest), so no reader takes
 # it: such a file is written as a stand-in of its size holding no bytes (a sparse file), which its reader
