@@ -81,6 +81,7 @@ class _Group(click.Group):
     the same way at the input it was working on (errors.unforeseen), never as a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        _print_any_name()
         try:
             return super().invoke(ctx)
         except PnpError as e:
@@ -91,6 +92,15 @@ class _Group(click.Group):
             if isinstance(e, OSError) and e.filename is None:  # what pnp prints could not be written: main says so
                 raise
             raise _shown(unforeseen(e, f"pnp {ctx.invoked_subcommand or ''}".strip())) from None
+
+
+def _print_any_name() -> None:
+    """Standard output shows a text that is not UTF-8 escaped (\\udcff), as standard error does: a name the
+    system allows (--out a folder named with the byte 0xff) was printed after the build with Python's strict
+    UTF-8 of most locales, and failed there as a bug in pnp."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None and getattr(sys.stdout, "errors", None) == "strict":
+        reconfigure(errors="backslashreplace")
 
 
 def _shown(error: PnpError) -> click.ClickException:

@@ -23,7 +23,7 @@ from ..products.base import distinct
 from ..report import Mark, Report, shown
 from .faces import FACE_FIELDS, MAX_NAME, TEXT, item_key, manifest_faces
 from .inputs import manifest_name
-from .manifest import Manifest
+from .manifest import Manifest, record_bytes
 
 if TYPE_CHECKING:
     from ..model.game import Game
@@ -598,7 +598,7 @@ def reprint_key(since: str) -> str:
     """Eight hex digits naming a reprint by the state it is compared with (as a selection is named by its
     expression): `--changed-since v1` and `--changed-since v2` are two variants, and one build replaced or
     removed the other's reprint. The same --changed-since writes the same names again."""
-    return hashlib.sha256(since.encode("utf-8")).hexdigest()[:8]
+    return hashlib.sha256(since.encode("utf-8", "surrogateescape")).hexdigest()[:8]  # (a path not UTF-8)
 
 
 def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[Faces, str],
@@ -627,5 +627,5 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[F
             return Reprint(None, 0, 0, state[1], [])
         record = {"game": game_id, **options.record(), "since": state[1], "file": target.name, "pages": pages,
                   "items": {cid: sorted(items) for cid, items in sorted(keys.items())}}
-        write_file(recorded, (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+        write_file(recorded, record_bytes(record))
     return Reprint(target, pages, sum(len(v) for v in keys.values()), state[1], changes.lines())
