@@ -87,7 +87,7 @@ class DiskCache:
         folder = self.folder()
         if folder is None:
             return make()
-        key = key if isinstance(key, bytes) else key.encode()
+        key = key if isinstance(key, bytes) else key.encode("utf-8", "surrogateescape")  # (--only typed not UTF-8)
         named = hashlib.sha256(key).digest()
         path = folder / (named.hex() + ".marshal")
         try:

@@ -81,6 +81,7 @@ class _Group(click.Group):
     the same way at the input it was working on (errors.unforeseen), never as a traceback."""
 
     def invoke(self, ctx: click.Context) -> Any:
+        _print_any_name()
         try:
             return super().invoke(ctx)
         except PnpError as e:
@@ -91,6 +92,15 @@ class _Group(click.Group):
             if isinstance(e, OSError) and e.filename is None:  # what pnp prints could not be written: main says so
                 raise
             raise _shown(unforeseen(e, f"pnp {ctx.invoked_subcommand or ''}".strip())) from None
+
+
+def _print_any_name() -> None:
+    """Standard output shows a text that is not UTF-8 escaped (\\udcff), as standard error does: a name the
+    system allows (--out a folder named with the byte 0xff) was printed after the build with Python's strict
+    UTF-8 of most locales, and failed there as a bug in pnp."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None and getattr(sys.stdout, "errors", None) == "strict":
+        reconfigure(errors="backslashreplace")
 
 
 def _shown(error: PnpError) -> click.ClickException:
@@ -704,6 +714,8 @@ def icons_search(words: tuple[str, ...]) -> None:
     """List the game-icons.net icons whose name holds every WORD (or the closest names). Works offline."""
     from .draw.iconset import search
 
+    if not any(word.strip() for word in words):  # every name holds no word: forty names unasked for, exit 0
+        raise UsageError("icons search: give a word of the name, e.g. pnp icons search ship")
     found = search(list(words))
     if not found:
         raise UsageError(f"no icon name holds {' '.join(words)}; try a shorter or another word")
@@ -725,11 +737,12 @@ def icons_add(ctx: click.Context, game: str, names: tuple[str, ...], package: st
     from .draw.iconset import add_icons
 
     project = _project(ctx)
-    written = add_icons(project, game, list(names), Path(package) if package else None)
+    wanted = list(dict.fromkeys(names))  # a name given twice is one icon, not one written and one "already in"
+    written = add_icons(project, game, wanted, Path(package) if package else None)
     for path in written:
         click.echo(f"wrote {project.rel(path)}")
-    if len(written) < len(names):
-        click.echo(f"{len(names) - len(written)} already in {project.rel(project.layouts / game / 'icons')}")
+    if len(written) < len(wanted):
+        click.echo(f"{len(wanted) - len(written)} already in {project.rel(project.layouts / game / 'icons')}")
 
 
 @cli.command(epilog=EPILOG)

@@ -12,7 +12,10 @@ import stat
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, BinaryIO, Callable, Iterator, Sequence
+
+if TYPE_CHECKING:
+    import pikepdf
 
 from .errors import TEMPORARY_NAME, DataError, LoadError, UsageError
 from .options import did_you_mean
@@ -440,6 +443,17 @@ def _kept_aside(final: Path) -> Path | None:
     old.unlink()
     os.link(final, old)
     return old
+
+
+@contextlib.contextmanager
+def opened_pdf(path: str | Path) -> "Iterator[pikepdf.Pdf]":
+    """pikepdf's Pdf of the file at `path`, the file opened by Python: pikepdf hands the path of a file it
+    opens itself to qpdf as UTF-8 text, which a folder name the system allows but that is not UTF-8 cannot
+    be (`build --out $'\\xff'` failed as a bug in pnp, TypeError)."""
+    import pikepdf
+
+    with open(path, "rb") as stream, pikepdf.open(stream) as pdf:
+        yield pdf
 
 
 def move_into_place(made: Path, target: Path) -> None:

@@ -502,3 +502,36 @@ def test_a_git_folder_of_more_entries_than_the_limit_is_refused_before_git_runs(
         f"{entries + 10:,} files" in result.output, result.output
     monkeypatch.setattr(changes, "MAX_GIT_ENTRIES", entries + 21)  # the folder as it is: read
     assert run(root, "changes", "mini", "--since", "HEAD").exit_code == 0
+
+
+def test_a_commit_object_larger_than_gits_memory_cap_is_refused_at_once(tmp_path, monkeypatch):
+    """A received repository whose HEAD is a commit of a 1.5 GB message (1.5 MB compressed) took git 1.5 GB
+    and a minute; git now runs within MAX_GIT_MEMORY (here made 96 MB, the commit 128 MB) and stops at once."""
+    import hashlib
+    import zlib
+
+    import pnp.kit.changes as changes
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "proj")
+    _committed(root)
+    git = ["git", "-C", str(root)]
+    tree, parent = (subprocess.run([*git, "rev-parse", f"HEAD{s}"], capture_output=True, text=True,
+                                   check=True).stdout.strip() for s in ("^{tree}", ""))
+    head = f"tree {tree}\nparent {parent}\nauthor t <t@t> 0 +0000\ncommitter t <t@t> 0 +0000\n\n".encode()
+    block, blocks = b"x" * (1 << 20), 128
+    digest, packer = hashlib.sha1(), zlib.compressobj(1)
+    packed = []
+    for part in [f"commit {len(head) + blocks * len(block)}\0".encode(), head, *[block] * blocks]:
+        digest.update(part)
+        packed.append(packer.compress(part))
+    oid = digest.hexdigest()
+    (root / ".git/objects" / oid[:2]).mkdir(exist_ok=True)
+    (root / ".git/objects" / oid[:2] / oid[2:]).write_bytes(b"".join(packed) + packer.flush())
+    subprocess.run([*git, "update-ref", "HEAD", oid], check=True)
+    monkeypatch.setattr(changes, "MAX_GIT_MEMORY", 96 << 20)
+    assert run(root, "changes", "--since", parent).exit_code == 0  # git works within the cap
+    result = run(root, "changes", "--since", "HEAD")
+    assert result.exit_code == 2 and "--since HEAD: neither a manifest file nor a git commit" in result.output
+    assert "(git: " in result.output

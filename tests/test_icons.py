@@ -31,6 +31,8 @@ def test_search_finds_names_holding_every_word_and_a_typo_offline(tmp_path):
     result = run(tmp_path, "icons", "search", "ship", "wheel")
     assert result.exit_code == 0 and result.stdout.split() == ["ship-wheel"]
     assert "anchor" in run(tmp_path, "icons", "search", "anchr").stdout.split()
+    blank = run(tmp_path, "icons", "search", " ", "")
+    assert blank.exit_code == 2 and "give a word" in blank.output and "abstract" not in blank.output
 
 
 def test_add_writes_the_icon_and_its_credit_and_the_game_draws_it(tmp_path, package):
@@ -45,6 +47,8 @@ def test_add_writes_the_icon_and_its_credit_and_the_game_draws_it(tmp_path, pack
     again = run(root, "icons", "add", "mini", "anchor", "ship-wheel", "--package", str(package))
     assert again.exit_code == 0 and "wrote layouts/mini/icons/ship-wheel.svg" in again.stdout
     assert (root / "layouts/mini/icons/ATTRIBUTION.md").read_text().count("| anchor |") == 1
+    twice = run(root, "icons", "add", "mini", "sattelite", "sattelite", "--package", str(package))
+    assert twice.exit_code == 0 and "already in" not in twice.stdout  # one icon named twice, none there before
     card = (root / "layouts/mini/card.yaml").read_text()
     (root / "layouts/mini/card.yaml").write_text(card + "  - {type: icon, icon: anchor, x: 2, y: 2, w: 5}\n")
     assert run(root, "validate").exit_code == 0

@@ -170,3 +170,30 @@ def test_a_folder_where_a_proof_or_reprint_goes_is_an_error_naming_it(project, c
     assert result.exit_code == 1, result.output
     assert f"cannot write to {in_the_way}: " in result.output and ".tmp" not in result.output, result.output
     assert (project / in_the_way).is_dir() and not list((project / in_the_way).iterdir())
+
+
+def test_a_folder_named_with_a_byte_not_utf8_is_written_to_by_build_export_and_their_records(tmp_path):
+    """A name the system allows but that is not UTF-8 (read as a lone surrogate): the all-in-one PDF failed
+    as a bug in pnp (pikepdf names the files it opens as UTF-8), Ghostscript dropped the byte and could not
+    open its files, and a proof's and a reprint's records failed to be written after their PDFs were."""
+    import json
+    import os
+
+    from conftest import make_project
+
+    root = make_project(tmp_path / "proj")
+    out = tmp_path / os.fsdecode(b"kits\xff")
+    assert run(root, "build", "--out", str(out)).exit_code == 0
+    assert (out / "mini/mini-a4.pdf").read_bytes().startswith(b"%PDF")
+    result = run(root, "export", "--format", "drivethru", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert (out / "mini/drivethru/deck.pdf").read_bytes().startswith(b"%PDF")
+    manifest = tmp_path / os.fsdecode(b"old\xff.json")
+    manifest.write_bytes((out / "mini/manifest.json").read_bytes())
+    cards = root / "cards/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace("Roars", "Purrs"))
+    assert run(root, "build", "--changed-since", str(manifest)).exit_code == 0
+    only = os.fsdecode(b'card.id != "\xff"')
+    assert run(root, "build", "--only", only).exit_code == 0
+    records = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in (root / "output/mini").glob("manifest-*.json")}
+    assert sorted(r.get("since") or r["selection"]["only"] for r in records.values()) == [str(manifest), only]

@@ -2,6 +2,7 @@
 bleed, made PDF/X-1a:2003 in CMYK by Ghostscript from the faces PDF itself: text and line art stay vectors, black
 text and lines print in black ink alone, and no colour has more than 240% total ink."""
 
+import os
 import shutil
 import subprocess
 import threading
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pikepdf
 
 from ..errors import PnpError
-from ..project import move_into_place
+from ..project import move_into_place, opened_pdf
 from .faces import FACES_PDF
 
 if TYPE_CHECKING:
@@ -80,6 +81,13 @@ def cmyk(image: "Image", transform: "ImageCmsTransform") -> bytes:
     return np.clip(planes, 0, 255).astype(np.uint8).tobytes()
 
 
+def _relative_to(folder: Path, *paths: str | Path) -> list[str]:
+    """The paths as Ghostscript is given them, run in `folder`: relative to it. Ghostscript reads its arguments
+    as UTF-8 and dropped the bytes of a folder name the system allows but that is not UTF-8 (--out $'\\xff'),
+    then could not open its files; the files are pnp's own, in the export's work folder."""
+    return [os.path.join(os.curdir, os.path.relpath(path, folder)) for path in paths]  # ./: never read as an option
+
+
 def pdfx(source: str | Path, target: str | Path, title: str) -> None:
     """Ghostscript writes `source` again as PDF/X-1a:2003 with a CMYK output intent."""
     gs, icc = shutil.which("gs"), profile()
@@ -87,14 +95,16 @@ def pdfx(source: str | Path, target: str | Path, title: str) -> None:
     definition = Path(target).with_suffix(".pdfx.ps")
     safe_title = "".join(ch for ch in title if ch.isalnum() or ch in " -_:,.")
     definition.write_text(PDFX_DEF.format(title=safe_title, icc=icc))
+    folder = Path(target).parent
+    named = _relative_to(folder, target, definition, source)
     try:
         run = subprocess.run([gs, "-q", "-dPDFX=true", "-dBATCH", "-dNOPAUSE", "-dNOSAFER", "-sDEVICE=pdfwrite",
                               "-dCompatibilityLevel=1.4", "-sColorConversionStrategy=CMYK",
                               "-sProcessColorModel=DeviceCMYK",
                               # keep the 300 dpi CMYK pixels exactly: no JPEG, no downsampling
                               "-dAutoFilterColorImages=false", "-sColorImageFilter=FlateEncode",
-                              "-dDownsampleColorImages=false", f"-sOutputFile={target}", str(definition),
-                              str(source)], capture_output=True, text=True, timeout=300)
+                              "-dDownsampleColorImages=false", f"-sOutputFile={named[0]}", *named[1:]],
+                             capture_output=True, text=True, timeout=300, cwd=folder)
     finally:
         definition.unlink(missing_ok=True)
     if run.returncode != 0:
@@ -107,7 +117,7 @@ def max_ink(path: Path) -> float:
     of its images (exact, and quick: nothing is rendered), or, where a page holds something whose ink cannot be
     read that way (a shading, a pattern, a spot colour, overprint), measured on the pages as Ghostscript renders
     them at 72 dpi."""
-    with pikepdf.open(path) as pdf:
+    with opened_pdf(path) as pdf:
         try:
             inks = _Inks()
             for page in pdf.pages:
@@ -210,8 +220,9 @@ def _rendered_max_ink(path: Path) -> float:
     assert gs is not None  # the PDF was made by it (DeckJob)
     tiff = Path(path).with_suffix(".ink.tif")
     try:
-        subprocess.run([gs, "-q", "-dBATCH", "-dNOPAUSE", "-sDEVICE=tiff32nc", "-r72", f"-sOutputFile={tiff}",
-                        str(path)], check=True, capture_output=True, timeout=300)
+        named = _relative_to(tiff.parent, tiff, path)
+        subprocess.run([gs, "-q", "-dBATCH", "-dNOPAUSE", "-sDEVICE=tiff32nc", "-r72", f"-sOutputFile={named[0]}",
+                        named[1]], check=True, capture_output=True, timeout=300, cwd=tiff.parent)
         worst = 0.0
         with Image.open(tiff) as image:
             for n in range(getattr(image, "n_frames", 1)):
@@ -250,7 +261,7 @@ class DeckJob:
         """Write each distinct page of the deck once into `target` (a deck's backs are mostly one drawing, and
         Ghostscript takes as long over a repeated page as over a new one); returns, for each page of the deck in
         order, the number of its page in `target`."""
-        with pikepdf.open(faces) as source:
+        with opened_pdf(faces) as source:
             pdf = pikepdf.new()
             forms: dict[int, pikepdf.Object] = {}
             seen: set[tuple[int, int]] = set()
@@ -312,7 +323,7 @@ def _in_order(distinct: Path, order: list[int], target: Path) -> None:
     if order == list(range(len(order))):
         move_into_place(distinct, target)
         return
-    with pikepdf.open(distinct) as pdf:
+    with opened_pdf(distinct) as pdf:
         count = len(pdf.pages)
         for n in order:
             pdf.pages.append(pdf.pages[n])

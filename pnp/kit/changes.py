@@ -23,7 +23,7 @@ from ..products.base import distinct
 from ..report import Mark, Report, shown
 from .faces import FACE_FIELDS, MAX_NAME, TEXT, item_key, manifest_faces
 from .inputs import manifest_name
-from .manifest import Manifest
+from .manifest import Manifest, record_bytes
 
 if TYPE_CHECKING:
     from ..model.game import Game
@@ -145,7 +145,14 @@ def read_faces(project: "Project", path: Path, game_id: str, follow: bool = Fals
 # Reading a commit runs nothing the received folder's own .git/config names: no filter (only `git archive`,
 # checkout and `cat-file --filters` apply them; ls-tree and plain cat-file --batch do not), no fsmonitor, no
 # hook, no pager, no system-wide config.
-_GIT_SAFE = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "--no-pager"]
+_GIT_SAFE = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "--no-pager",
+             "-c", "core.packedGitWindowSize=32m", "-c", "core.packedGitLimit=128m"]  # its maps within MAX_GIT_MEMORY
+# the memory (address space) each git process may take: git reads a commit or tree object whole, and a commit
+# of a 1.5 GB message (1.5 MB compressed: a received repository's HEAD) took 1.5 GB and a minute to say
+# nothing had changed; past this, git stops at once (malloc fails), its reason said. A file of the commit is
+# at most MAX_BLOB_BYTES, which git may hold twice (a delta's base and result: 250 MB took git 490 MB), so
+# that a commit just below the cap still takes git less than 1 GB and a few seconds
+MAX_GIT_MEMORY = 640 << 20
 _GIT_ENV = {"GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "GIT_PAGER": "cat"}
 # one file of a commit: past every input's own cap (a picture's 200 MB is the largest), so no reader takes
 # it: such a file is written as a stand-in of its size holding no bytes (a sparse file), which its reader
@@ -234,7 +241,7 @@ def _no_setting_elsewhere(project: "Project", config: Path) -> None:
                    f"^({pattern})$"]
         try:
             found = subprocess.run(command, capture_output=True, timeout=60, cwd="/", stdin=subprocess.DEVNULL,
-                                   env={**_git_env(), "GIT_DIR": os.devnull + "/none"})
+                                   env={**_git_env(), "GIT_DIR": os.devnull + "/none"}, preexec_fn=_memory_capped)
         except (OSError, subprocess.TimeoutExpired):
             raise DataError("git cannot read it", Mark(project.rel(config))) from None
         if found.returncode == 0:
@@ -302,6 +309,15 @@ def _small_metadata(project: "Project", git_dir: Path, path: Path) -> None:
                         "would read it whole", Mark(project.rel(path)))
 
 
+def _memory_capped() -> None:
+    """Run in each git process before git starts: its address space capped at MAX_GIT_MEMORY."""
+    try:
+        import resource
+    except ImportError:  # (Windows: no such limit)
+        return
+    resource.setrlimit(resource.RLIMIT_AS, (MAX_GIT_MEMORY, MAX_GIT_MEMORY))
+
+
 def _git_command(project: "Project", *args: str) -> list[str]:
     """git run in the project on the repository _own_repository checked, and no other."""
     found = _repository(project)
@@ -317,7 +333,8 @@ def _git_env() -> dict[str, str]:
 def _git(project: "Project", *args: str) -> bytes:
     try:
         return subprocess.run(_git_command(project, *args), capture_output=True, check=True, timeout=60,
-                              env=_git_env(), stdin=subprocess.DEVNULL).stdout
+                              env=_git_env(), stdin=subprocess.DEVNULL,
+                              preexec_fn=_memory_capped).stdout
     except FileNotFoundError:
         raise UsageError("comparing with a commit needs git, which is not installed") from None
     except subprocess.CalledProcessError as e:
@@ -401,7 +418,7 @@ def _listing(project: "Project", ref: str, *args: str) -> bytes:
     no further: a tree of millions of entries is listed in gigabytes)."""
     try:
         git = subprocess.Popen(_git_command(project, *args), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, env=_git_env())
+                               stderr=subprocess.DEVNULL, env=_git_env(), preexec_fn=_memory_capped)
     except FileNotFoundError:
         raise UsageError("comparing with a commit needs git, which is not installed") from None
     assert git.stdout is not None  # piped
@@ -435,7 +452,7 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
     command = _git_command(project, "cat-file", "--batch")
     try:
         git = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                               env=_git_env())
+                               env=_git_env(), preexec_fn=_memory_capped)
     except FileNotFoundError:
         raise UsageError("comparing with a commit needs git, which is not installed") from None
     assert git.stdin is not None and git.stdout is not None  # piped
@@ -583,7 +600,7 @@ def reprint_key(since: str) -> str:
     """Eight hex digits naming a reprint by the state it is compared with (as a selection is named by its
     expression): `--changed-since v1` and `--changed-since v2` are two variants, and one build replaced or
     removed the other's reprint. The same --changed-since writes the same names again."""
-    return hashlib.sha256(since.encode("utf-8")).hexdigest()[:8]
+    return hashlib.sha256(since.encode("utf-8", "surrogateescape")).hexdigest()[:8]  # (a path not UTF-8)
 
 
 def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[Faces, str],
@@ -612,5 +629,5 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[F
             return Reprint(None, 0, 0, state[1], [])
         record = {"game": game_id, **options.record(), "since": state[1], "file": target.name, "pages": pages,
                   "items": {cid: sorted(items) for cid, items in sorted(keys.items())}}
-        write_file(recorded, (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+        write_file(recorded, record_bytes(record))
     return Reprint(target, pages, sum(len(v) for v in keys.values()), state[1], changes.lines())

@@ -16,6 +16,13 @@ if TYPE_CHECKING:
     from ..units import PrintOptions
 
 
+def record_bytes(record: dict[str, Any]) -> bytes:
+    """A record pnp writes beside a kit (a selection's, a reprint's) as JSON text, UTF-8: a text typed on the
+    command line that is not UTF-8 (--changed-since a file named with the byte 0xff, read by the system as a
+    lone surrogate) is written as its JSON escape (\\udcff), where encoding it failed after the kit was built."""
+    return (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace")
+
+
 @dataclass
 class Manifest:
     """What a build or an export wrote and what it was made from. JSON keys in this order: `head`'s, then

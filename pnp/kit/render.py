@@ -2,6 +2,7 @@
 PDF is those PDFs' pages copied in print order (qpdf, through pikepdf), never drawn again. Files go to
 temporary names beside the old ones and replace them only when every one is written."""
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,7 +12,7 @@ from .. import __version__
 from ..draw.canvas import Canvas, new_canvas as deterministic_canvas
 from ..errors import blame
 from ..products import KINDS
-from ..project import ErrorHoldingFile, commit_files, temporary_beside
+from ..project import ErrorHoldingFile, commit_files, opened_pdf, temporary_beside
 from ..template import budget
 from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, sha256
@@ -142,25 +143,21 @@ def _assemble(target: Path, parts: list[Path], studio: "Studio") -> None:
     pages (its document id is a digest of the content), so rebuilds stay byte-identical."""
     import pikepdf
 
-    with pikepdf.new() as whole:
-        sources = [pikepdf.open(part) for part in parts]
-        try:
-            for source in sources:
-                whole.pages.extend(source.pages)
-            info = whole.docinfo
-            info["/Title"] = f"{studio.game.title} — everything"
-            info["/Author"] = _author(studio)
-            info["/Creator"] = f"pnp {__version__}"
-            info["/Producer"] = f"pnp {__version__} (ReportLab, qpdf)"
-            info["/Subject"] = "Print-and-play kit"
-            with open(target, "wb") as file:
-                out = ErrorHoldingFile(file)
-                whole.save(cast(BinaryIO, out), deterministic_id=True, compress_streams=True,
-                           object_stream_mode=pikepdf.ObjectStreamMode.generate)
-                out.raise_held()
-        finally:
-            for source in sources:
-                source.close()
+    with pikepdf.new() as whole, contextlib.ExitStack() as opened:
+        sources = [opened.enter_context(opened_pdf(part)) for part in parts]
+        for source in sources:
+            whole.pages.extend(source.pages)
+        info = whole.docinfo
+        info["/Title"] = f"{studio.game.title} — everything"
+        info["/Author"] = _author(studio)
+        info["/Creator"] = f"pnp {__version__}"
+        info["/Producer"] = f"pnp {__version__} (ReportLab, qpdf)"
+        info["/Subject"] = "Print-and-play kit"
+        with open(target, "wb") as file:
+            out = ErrorHoldingFile(file)
+            whole.save(cast(BinaryIO, out), deterministic_id=True, compress_streams=True,
+                       object_stream_mode=pikepdf.ObjectStreamMode.generate)
+            out.raise_held()
 
 
 def manifest(result: GameBuild) -> Manifest:

@@ -16,6 +16,7 @@ from ..errors import UsageError, cannot_write
 from ..project import output_lock, write_file
 from ..report import Report
 from .inputs import manifest_name
+from .manifest import record_bytes
 
 if TYPE_CHECKING:
     from ..model.components import Component
@@ -43,7 +44,7 @@ class Selection:
         """Eight hex digits naming this selection in its files: the same selection writes the same names again,
         another one its own (an --only EXPR can hold any text, so the names carry its digest, not the text)."""
         what = json.dumps(self.record(), sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(what.encode("utf-8")).hexdigest()[:8]
+        return hashlib.sha256(what.encode("utf-8", "surrogateescape")).hexdigest()[:8]  # (a byte not UTF-8 typed)
 
 
 def picked(studio: "Studio", selection: Selection) -> dict[str, list[str]]:
@@ -131,7 +132,7 @@ def write_selected(studio: "Studio", selection: Selection, folder: str | Path) -
         record = {"game": studio.game.id, **options.record(), "selection": selection.record(), "file": pdf.name,
                   "pages": pages, "items": keys}
         write_file(folder / manifest_name(options, f"selection-{selection.key()}"),
-                   (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+                   record_bytes(record))
     return pdf, pages, sum(len(v) for v in keys.values())
 
 
