@@ -6,7 +6,6 @@ few sheets as they need, through the same kinds that print the whole kit."""
 
 import contextlib
 import hashlib
-import json
 import os
 import re
 import subprocess
