@@ -2,6 +2,7 @@
 their YAML, and errors that point at the spreadsheet's row and column (and sheet)."""
 
 import datetime
+import warnings
 import os
 import re
 import shutil
@@ -953,3 +954,96 @@ def test_a_derived_field_typed_by_hand_round_trips_or_is_refused(proj, typed, fm
     convert(proj, cards.with_suffix(f".{fmt}"), "yaml", "--out", str(proj / "back.yaml"))
     assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == yaml.safe_load(
         cards.read_text(encoding="utf-8"))
+
+
+def test_a_chart_sheet_is_named_never_read(proj):
+    """A chart sheet holds no cells: `sheet:` naming one was refused as "AttributeError: 'Chartsheet' object has
+    no attribute '_get_source'", and any workbook holding one with no drawing as "AttributeError: 'list'
+    object has no attribute 'find'" (openpyxl read its charts, and opened their pictures with Pillow). A chart
+    sheet first is passed over for the first sheet of cells; a workbook of charts alone is refused by name."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.create_chartsheet("chart", 0)
+    book.save(path)
+    assert run(proj, "validate", GAME).exit_code == 0
+    game = proj / "cards" / GAME / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("  turn:\n", "  turn:\n    sheet: chart\n"),
+                    encoding="utf-8")
+    assert f"cards/{GAME}/turn.xlsx: error: sheet 'chart' is a chart sheet, which holds no cells; its sheets of " \
+           "cells: turn" in errors(proj)
+    charts = openpyxl.Workbook()
+    charts.remove(charts.active)
+    charts.create_chartsheet("chart")
+    charts.save(path)
+    game.write_text(game.read_text(encoding="utf-8").replace("    sheet: chart\n", ""), encoding="utf-8")
+    assert f"cards/{GAME}/turn.xlsx: error: workbook has no sheet of cells (its chart sheets hold none: chart)" \
+           in errors(proj)
+
+
+def test_a_sheet_openpyxl_leaves_out_is_refused_never_passed_over(proj):
+    """openpyxl leaves out a sheet listed without its part (as it reads a Strict Open XML workbook's), with a
+    warning printed under its own file's name: the next sheet was read instead, or the workbook was refused as
+    "IndexError: list index out of range". Here the table's sheet has lost its link to its part."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.create_sheet("notes")
+    book.save(path)
+    rezip(path, lambda name, data: data.replace(b' r:id="rId1"', b"") if name == "xl/workbook.xml" else data)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        found = errors(proj)
+    assert f"cards/{GAME}/turn.xlsx: error: workbook lists 2 sheets, of which 1 can be read (a sheet without its " \
+           "part, or a workbook saved as Strict Open XML): save it as an Excel Workbook (.xlsx)" in found, found
+    assert not [w for w in said if "openpyxl" in w.filename], [str(w.message) for w in said]
+
+
+@pytest.mark.parametrize("move, column", [
+    (lambda row, cell: row.replace(cell, b"") + cell, 4),  # the cell beside its row, in <sheetData>
+    (lambda row, cell: row.replace(cell, cell.replace(b"<c ", b'<x:c xmlns:x="urn:x" ')  # another namespace's
+                                   .replace(b"</c>", b"</x:c>")), 4),
+])
+def test_a_cell_out_of_its_row_is_refused_never_dropped_or_misplaced(proj, move, column):
+    """openpyxl reads every element in a row as a cell, and none beside it: row 3's text beside its row was lost,
+    and an element of another kind in a row was read as a cell unseen by pnp's checks (a title was replaced and
+    the rest of its row lost), each with exit 0."""
+    path = xlsx_table(proj, "turn")
+
+    def change(data: bytes) -> bytes:
+        row = re.search(rb'<row r="3".*?</row>', data)[0]
+        cell = re.search(rb'<c r="D3".*?</c>', row)[0]
+        return data.replace(row, move(row, cell))
+    rezip(path, lambda name, data: change(data) if name == "xl/worksheets/sheet1.xml" else data)
+    assert f"cards/{GAME}/turn.xlsx[turn]:3:{column}: error: a <c> element where a sheet holds none (its cells " \
+           "are each in a <row> of its <sheetData>): the file is damaged; save it again from the spreadsheet " \
+           "program" in errors(proj), errors(proj)
+
+
+def test_the_cells_of_a_games_sheets_together_are_bounded(proj, monkeypatch):
+    """Blank cells hold no value, so many tables reading one sheet of them each read it whole: 40 tables reading
+    a CSV of 1,000,000 blank cells took 40 s. The game's sheets share one allowance of cells (lowered here)."""
+    for module in ("load", "spreadsheet"):
+        monkeypatch.setattr(f"pnp.model.{module}.MAX_GAME_CELLS", 5_000)
+    path = add_table(proj, "marks", {"name": "{type: str}"}, [{"name": "a"}])
+    convert(proj, path, "csv")
+    path.unlink()
+    csv = path.with_suffix(".csv")
+    csv.write_text(csv.read_text(encoding="utf-8") + ("," * 99 + "\n") * 30, encoding="utf-8")  # 3,000 cells
+    game = proj / "cards" / GAME / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        "tables:\n", "tables:\n  marks2:\n    file: marks.csv\n    fields:\n      name: {type: str}\n", 1),
+        encoding="utf-8")
+    assert f"cards/{GAME}/marks.csv:22:1: error: the game's spreadsheets hold more than 5,000 cells together (each " \
+           "time one is read) (blank ones counted: delete the columns and rows past the table's own)" \
+           in errors(proj), errors(proj)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_text_a_cell_cannot_hold_is_refused_at_its_item_never_written(proj, fmt):
+    """A YAML escape gives a text any character: U+FFFE was an internal error writing a workbook, and a CSV
+    holding it was written with exit 0 and then refused by pnp reading it."""
+    path = add_table(proj, "marks", {"name": "{type: str}"}, [{"name": "a"}])
+    path.write_text('- name: "a"\n- name: "b \\uFFFE"\n', encoding="utf-8")
+    result = run(proj, "convert", str(path), "--to", fmt)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cards/{GAME}/marks.yaml:2:9: 'name': character U+FFFE is not allowed in a table's text" in result.output
+    assert not path.with_suffix(f".{fmt}").exists()

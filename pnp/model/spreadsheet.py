@@ -22,8 +22,8 @@ from ..errors import DataError, LoadError
 from ..options import closest, control_problem, type_name
 from ..project import read_project_file, utf8_text
 from ..report import Mark
-from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, UNSEEN_LINE_BREAK, MarkedList, Place, Record, check_file,
-                   counted_load, plain, shown, spend_values, values_left)
+from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, UNSEEN_LINE_BREAK, MarkedList, Place, Record,
+                   check_file, counted_load, plain, shown, spend_cells, spend_values, values_left)
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
 
 SPREADSHEETS = (".csv", ".xlsx")
@@ -134,18 +134,27 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
             _check_parts(z, shown)
             _check_object_parts(z, shown)
             _check_number_formats(z, shown)
-            _check_sheet_count(z, shown)
+            listed = _check_sheet_count(z, shown)
         # not data_only: a formula cell is seen as one (and refused) instead of read as the value it last showed
-        book = _open_workbook(path)
+        book, charts = _open_workbook(path)
     except LoadError:
         raise
     except Exception as e:  # noqa: BLE001 - zip, XML and openpyxl errors alike: a file Excel did not write
         raise LoadError(f"not a readable .xlsx workbook ({type(e).__name__}: {e})", Mark(shown)) from None
     try:
+        if listed != len(book.sheetnames) + len(charts):  # (openpyxl drops them with a warning, or none)
+            raise LoadError(f"workbook lists {listed:,} sheets, of which {len(book.sheetnames) + len(charts):,} can be "
+                            "read (a sheet without its part, or a workbook saved as Strict Open XML): save it as "
+                            "an Excel Workbook (.xlsx)", Mark(shown))
+        if sheet is None and not book.worksheets:
+            raise LoadError(f"workbook has no sheet of cells{_charts_said(charts)}", Mark(shown))
         if sheet is None:  # the first a spreadsheet program shows: a hidden sheet before it was read instead
             ws = next((ws for ws in book.worksheets if ws.sheet_state == "visible"), book.worksheets[0])
         elif sheet in book.sheetnames:
             ws = book[sheet]
+        elif sheet in charts:
+            raise LoadError(f"sheet '{sheet}' is a chart sheet, which holds no cells; its sheets of cells: "
+                            f"{', '.join(book.sheetnames) or 'none'}", Mark(shown))
         else:
             raise LoadError(f"workbook has no sheet '{sheet}'; its sheets: {', '.join(book.sheetnames)}",
                             Mark(shown))
@@ -161,13 +170,18 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     return rows, where
 
 
-def _open_workbook(path: Path) -> Any:
-    """openpyxl's read-only workbook of `path` (as its load_workbook opens one; imported here: CSV and YAML games
-    load without it), its shared texts read as they are
+def _open_workbook(path: Path) -> tuple[Any, list[str]]:
+    """(openpyxl's read-only workbook of `path`, as its load_workbook opens one, the names of its chart sheets;
+    imported here: CSV and YAML games load without it), its shared texts read as they are
     written: openpyxl drops every "x005F_" in one, so a text typed "_x0041_" in Excel (which writes it
-    _x005F_x0041_) printed "A", and one typed "x005F_" lost it; _unescaped reads the escapes."""
+    _x005F_x0041_) printed "A", and one typed "x005F_" lost it; _unescaped reads the escapes. A chart sheet is
+    only named, never read: it holds no cells, and openpyxl reads its charts and opens its pictures with any
+    format Pillow knows (a chart sheet without a drawing was refused as "AttributeError: 'list' object has no
+    attribute 'find'", and `sheet:` naming one as another AttributeError)."""
     from openpyxl.reader.excel import ExcelReader
     from openpyxl.xml.constants import SHARED_STRINGS
+
+    charts: list[str] = []
 
     class Reader(ExcelReader):
         def read_strings(self) -> None:
@@ -176,9 +190,21 @@ def _open_workbook(path: Path) -> Any:
                 with self.archive.open(part.PartName[1:]) as source:
                     self.shared_strings = _shared_texts(source)
 
+        def read_chartsheet(self, sheet: Any, rel: Any) -> None:
+            charts.append(sheet.name)
+
+    import warnings
+
     reader = Reader(path, read_only=True, data_only=False)
-    reader.read()
-    return reader.wb
+    with warnings.catch_warnings():  # (printed with openpyxl's own file and line: what pnp must know is checked)
+        warnings.simplefilter("ignore")
+        reader.read()
+    return reader.wb, charts
+
+
+def _charts_said(charts: list[str]) -> str:
+    """What a workbook of no sheet of cells holds instead, for its refusal."""
+    return f" (its chart sheets hold none: {', '.join(charts)})" if charts else ""
 
 
 def _shared_texts(source: Any) -> list[str]:
@@ -216,11 +242,15 @@ def _cells_in_place(ws: Any, where: str) -> None:
                              epoch=book.epoch, date_formats=book._date_formats,
                              timedelta_formats=book._timedelta_formats)
     row, column = 0, 0
+    inside: list[str] = []  # the tags of the elements the parse is in, the sheet's root first
     with ws._get_source() as source:  # the sheet's XML part, as openpyxl's own reader opens it
         try:
             for event, element in iterparse(source, events=("start", "end")):
                 tag = element.tag.rpartition("}")[2]
+                if event == "start" and (problem := _misplaced(inside, element.tag)):
+                    raise LoadError(problem, Mark(where, max(row, 1), column + 1))
                 if event == "end":
+                    inside.pop()
                     if tag == "row":
                         element.clear()  # (its cells were checked: not kept)
                     elif tag == "c":
@@ -236,6 +266,27 @@ def _cells_in_place(ws: Any, where: str) -> None:
         except ParseError as e:
             raise LoadError(f"the sheet's XML cannot be read ({str(e).split(':')[0]})",
                             Mark(where, max(row, 1), max(column, 1))) from None
+
+
+# Where a sheet's rows and cells are, and all openpyxl reads: each <row> of the sheet's namespace wherever it is,
+# and every element in one as a cell (openpyxl.worksheet._reader.WorkSheetParser.parse, parse_row)
+_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"  # openpyxl's SHEET_MAIN_NS
+_CELL_PATH = tuple(_MAIN + tag for tag in ("worksheet", "sheetData", "row", "c"))
+
+
+def _misplaced(inside: list[str], tag: str) -> str | None:
+    """Why an element `tag` starting `inside` the elements listed is a row or a cell out of its place, or None
+    (it is added to `inside`): each cell is in a row of the sheet's <sheetData>. A cell beside its row was
+    left out by openpyxl's reader, and an element of another kind or namespace in a row read as a cell, unseen
+    by the checks of _cells_in_place (a value lost or put in the wrong place, exit 0)."""
+    inside.append(tag)
+    name = tag.rpartition("}")[2]
+    if name not in ("row", "c") and inside[-2:-1] != [_CELL_PATH[2]]:
+        return None
+    if len(inside) in (3, 4) and tuple(inside) == _CELL_PATH[:len(inside)]:
+        return None
+    return (f"a <{name}> element where a sheet holds none (its cells are each in a <row> of its <sheetData>): "
+            "the file is damaged; save it again from the spreadsheet program")
 
 
 def _merged(cells: str, where: str) -> LoadError:
@@ -498,10 +549,10 @@ def _count_elements(book: zipfile.ZipFile, name: str, file: str) -> None:
             pass
 
 
-def _check_sheet_count(book: zipfile.ZipFile, file: str) -> None:
-    """LoadError when the workbook lists more than MAX_SHEETS sheets, or more defined names than
-    _MOST_IN_WORKBOOK says, counted in its workbook part (found as openpyxl finds it; the part's size is checked
-    before, and several sheets may share one part)."""
+def _check_sheet_count(book: zipfile.ZipFile, file: str) -> int:
+    """The number of sheets the workbook lists; LoadError when it lists more than MAX_SHEETS sheets, or more
+    defined names than _MOST_IN_WORKBOOK says, counted in its workbook part (found as openpyxl finds it; the
+    part's size is checked before, and several sheets may share one part)."""
     from xml.etree.ElementTree import iterparse
 
     from openpyxl.packaging.manifest import Manifest
@@ -525,6 +576,7 @@ def _check_sheet_count(book: zipfile.ZipFile, file: str) -> None:
     if (rels := get_rels_path(workbook)) in book.namelist():
         for link in get_dependents(book, rels).find(f"{REL_NS}/externalLink"):
             _count_elements(book, link.target, file)
+    return counts["sheet"]
 
 
 # What a workbook part lists, at most: openpyxl opens each sheet, and makes each defined name (a named range)
@@ -578,23 +630,32 @@ def _declares_a_document_type(book: zipfile.ZipFile, info: zipfile.ZipInfo) -> b
 def _sheet_rows(ws: Any, where: str) -> Rows:
     """(row number, [cell value]) of every row holding a cell, however large the sheet's <dimension> says
     it is (openpyxl's read-only mode stops there); a formula cell is refused: pnp runs none."""
+    import warnings
+
     ws.reset_dimensions()
     rows: Rows = []
     room = _Room()
-    for n, cells in enumerate(ws.iter_rows(), start=1):
-        if n > MAX_SHEET_ROW:
-            raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
-        if not cells:
-            continue  # a row the file leaves out
-        _check_row_size(len(rows), n, cells, where, room)
-        values = []
-        for col, cell in enumerate(cells, start=1):
-            if cell.data_type == "f":
-                raise LoadError(f"this cell holds a formula ({shown(getattr(cell.value, 'text', cell.value))}); pnp reads what a cell holds and "
-                                "runs no formula: type the value, or make the cell text", Mark(where, n, col))
-            values.append(_unescaped(cell.value) if isinstance(cell.value, str) else _number_as_shown(cell))
-        rows.append((n, values))
+    with warnings.catch_warnings():  # (of parts pnp does not read, such as extensions: printed with openpyxl's
+        warnings.simplefilter("ignore")  # own file and line)
+        for n, cells in enumerate(ws.iter_rows(), start=1):
+            _row_read(n, cells, rows, room, where)
     return rows
+
+
+def _row_read(n: int, cells: Sequence[Any], rows: Rows, room: "_Room", where: str) -> None:
+    """Adds row `n`'s values to `rows` (_sheet_rows), unless the file leaves it out."""
+    if n > MAX_SHEET_ROW:
+        raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
+    if not cells:
+        return  # a row the file leaves out
+    _check_row_size(len(rows), n, cells, where, room)
+    values = []
+    for col, cell in enumerate(cells, start=1):
+        if cell.data_type == "f":
+            raise LoadError(f"this cell holds a formula ({shown(getattr(cell.value, 'text', cell.value))}); pnp reads what a cell holds and "
+                            "runs no formula: type the value, or make the cell text", Mark(where, n, col))
+        values.append(_unescaped(cell.value) if isinstance(cell.value, str) else _number_as_shown(cell))
+    rows.append((n, values))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -662,9 +723,12 @@ def _check_row_size(kept: int, line: int, cells: Sequence[Any], where: str, room
     if kept >= MAX_ROWS:
         raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(where, line, 1))
     room.cells -= len(cells)
-    if room.cells < 0:
-        raise LoadError(f"sheet has more than {MAX_CELLS:,} cells in its rows (blank ones counted: delete the "
-                        "columns and rows past the table's own)", Mark(where, line, 1))
+    game_left = spend_cells(len(cells))
+    if room.cells < 0 or game_left is not None and game_left < 0:  # (one file read as many tables, too)
+        said = (f"sheet has more than {MAX_CELLS:,} cells in its rows" if room.cells < 0 else
+                f"the game's spreadsheets hold more than {MAX_GAME_CELLS:,} cells together (each time one is read)")
+        raise LoadError(f"{said} (blank ones counted: delete the columns and rows past the table's own)",
+                        Mark(where, line, 1))
     if kept and not all(_blank(c) for c in cells):
         room.left -= room.LEAST_PER_ITEM
         if room.left < 0:
@@ -795,11 +859,8 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     value = _plain_number(_number_of(value, field, mark))
     if isinstance(value, float) and not math.isfinite(value):  # <v>1e999</v>: printed 'inf' in a text field
         raise LoadError(f"this cell's number ({value}) is not a finite number", mark)
-    if isinstance(value, str) and (control := control_problem(value)):  # the rule of a YAML table's text
-        raise LoadError(control, mark)
-    if isinstance(value, str) and (bad := _NOT_PRINTABLE.search(value)):
-        raise LoadError(f"character U+{ord(bad.group()):04X} is not allowed in a table's text (a control "
-                        "character prints as nothing or as a box)", mark)
+    if isinstance(value, str) and (problem := _text_problem(value)):
+        raise LoadError(problem, mark)
     if isinstance(value, _DATES_AND_TIMES):
         # (printed as Python writes it, "2024-01-02 00:00:00" where the sheet showed 2-Jan; a duration or a time
         # of day was a traceback converting the table to YAML): refused as a YAML table's dates are
@@ -816,6 +877,17 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     if isinstance(field, TrueFalse):
         return {"true": True, "false": False, "yes": True, "no": False}.get(text.lower(), value)
     return _scalar(text)  # a number, or a field the table does not declare
+
+
+def _text_problem(text: str) -> str | None:
+    """Why a cell cannot hold `text`, or None: the rule of a YAML table's text, and the characters a YAML file
+    refuses as they are (a control character, U+FFFE)."""
+    if control := control_problem(text):
+        return control
+    if bad := _NOT_PRINTABLE.search(text):
+        return (f"character U+{ord(bad.group()):04X} is not allowed in a table's text (a control character prints "
+                "as nothing or as a box)")
+    return None
 
 
 def _number_of(value: object, field: Field | None, mark: Mark) -> object:
@@ -945,6 +1017,8 @@ def _value_problem(name: Any, value: object, field: Field | None, written: Calla
                 "value left out); leave the field out or give it text")
     if isinstance(value, float) and not math.isfinite(value):
         return f"'{name}' is {value}, not a finite number, which no spreadsheet cell gives back"
+    if isinstance(value, str) and (problem := _text_problem(value)):  # (written, a cell pnp refuses to read, or
+        return f"'{name}': {problem}"  # openpyxl refuses to write: an internal error)
     if field is None and value is not None:
         return _untyped_problem(name, value, written(value))
     return None
