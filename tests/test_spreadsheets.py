@@ -1047,3 +1047,20 @@ def test_a_text_a_cell_cannot_hold_is_refused_at_its_item_never_written(proj, fm
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert f"cards/{GAME}/marks.yaml:2:9: 'name': character U+FFFE is not allowed in a table's text" in result.output
     assert not path.with_suffix(f".{fmt}").exists()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+@pytest.mark.parametrize("kind, value, said", [
+    ("any", "[1, 2]", "'extra' is [1, 2] (a list), which its cell would give back as '[1, 2]' (text)"),
+    ("scalar", "'12'", "'extra' is '12' (text), which its cell would give back as 12 (a whole number)"),
+    ("int", "'3'", "'extra' is '3' (text), which its cell would give back as 3 (a whole number)"),
+])
+def test_a_value_its_cell_gives_back_otherwise_is_refused_at_its_item(proj, fmt, kind, value, said):
+    """A list in an `any` field came back from its cell as its text, a `scalar` text '12' as the number 12 (the
+    game validating both ways), and an int field's text '3' as 3, each converted with exit 0."""
+    path = add_table(proj, "marks", {"name": "{type: str}", "extra": f"{{type: {kind}}}"}, [])
+    path.write_text(f"- name: a\n  extra: 1\n- name: b\n  extra: {value}\n", encoding="utf-8")
+    result = run(proj, "convert", str(path), "--to", fmt)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cards/{GAME}/marks.yaml:4:10: {said}: its field ({kind}) reads the cell so" in result.output, result.output
+    assert not path.with_suffix(f".{fmt}").exists()

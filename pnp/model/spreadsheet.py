@@ -24,6 +24,7 @@ from ..project import read_project_file, utf8_text
 from ..report import Mark
 from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, UNSEEN_LINE_BREAK, MarkedList, Place, Record,
                    check_file, counted_load, plain, shown, spend_cells, spend_values, values_left)
+from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
 
 SPREADSHEETS = (".csv", ".xlsx")
@@ -972,13 +973,13 @@ def shown_text(value: object) -> str:
     return cell_text(value).upper() if isinstance(value, bool) else cell_text(value)
 
 
-def write_csv(items: list[Any], schema: Schema) -> bytes:
+def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] | None = None) -> bytes:
     """The table as CSV, a row a line ending in \\n. A cell holding a line break of either kind (\\r or \\n)
     is quoted: Python's writer quotes only the characters of its line ending, and a bare \\r left unquoted
     was read back as the end of a row (an item more, a text cut short, exit 0)."""
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
-    _no_blank_text(items, rows, names, schema, cell_text)
+    _no_blank_text(items, rows, names, schema, lambda value, field: cell_text(value), ids or {})
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
     for cells in [names, *([cell_text(row.get(n)) for n in names] for row in rows)]:
@@ -990,18 +991,18 @@ def write_csv(items: list[Any], schema: Schema) -> bytes:
 
 
 def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any], schema: Schema,
-                   written: Callable[[object], object]) -> None:
+                   written: Callable[[object, Field | None], object], ids: Mapping[Any, Field | None]) -> None:
     """DataError at the first item a row cannot give back (one of no value), or the first value a cell cannot
-    give back (`written`: the cell written for a value, a CSV's text or a workbook's typed cell): a value of a
-    column the table does not type that is read back as another (_untyped_problem), a text of no characters
-    or only spaces that its
+    give back (`written`: the cell written for a value of a field, a CSV's text or a workbook's typed cell;
+    `ids`: each table's id field, by which a ref cell is read): a text of no characters or only spaces that its
     field would not give back (its cell is blank, and a blank cell is read as a value left out: the field's
     default, or missing; converted without a word, a required field's '' validated in YAML and was 'missing'
-    in the spreadsheet), or a number that is not finite (a workbook wrote .inf as an empty number cell, read
-    back as left out; a CSV's 'inf' came back as text), as the reader refuses such a cell."""
+    in the spreadsheet), a number that is not finite (a workbook wrote .inf as an empty number cell, read
+    back as left out; a CSV's 'inf' came back as text), a text no cell may hold, as the reader refuses such a
+    cell; or any other value its cell is read back otherwise (_round_trip_problem)."""
     for item, row in zip(items, rows):
         for name in names:
-            if problem := _value_problem(name, row.get(name), schema.fields.get(name), written):
+            if problem := _value_problem(name, row.get(name), schema.fields.get(name), written, ids):
                 raise DataError(problem, item.mark_of(name) if isinstance(item, Record) else None)
         if all(_blank(cell_text(row.get(name))) for name in names):  # (every field left out: `- {}`)
             raise DataError("this item gives no value, and a spreadsheet's row of blank cells is no item (it is "
@@ -1009,9 +1010,14 @@ def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any
                             item.mark if isinstance(item, Record) else None)
 
 
-def _value_problem(name: Any, value: object, field: Field | None, written: Callable[[object], object]) -> str | None:
+def _value_problem(name: Any, value: object, field: Field | None, written: Callable[[object, Field | None], object],
+                   ids: Mapping[Any, Field | None]) -> str | None:
     """Why the cell `written` for a `field`'s value does not give it back, or None (_no_blank_text)."""
-    if isinstance(value, str) and _blank(value) and (field is None or value != field.default):
+    if value is None:
+        return None
+    if isinstance(value, str) and _blank(value):
+        if field is not None and value == field.default:
+            return None
         said = "no characters" if not value else "only spaces"
         return (f"'{name}' is a text of {said}, which a spreadsheet's blank cell cannot give back (it is read as a "
                 "value left out); leave the field out or give it text")
@@ -1019,25 +1025,29 @@ def _value_problem(name: Any, value: object, field: Field | None, written: Calla
         return f"'{name}' is {value}, not a finite number, which no spreadsheet cell gives back"
     if isinstance(value, str) and (problem := _text_problem(value)):  # (written, a cell pnp refuses to read, or
         return f"'{name}': {problem}"  # openpyxl refuses to write: an internal error)
-    if field is None and value is not None:
-        return _untyped_problem(name, value, written(value))
-    return None
+    return _round_trip_problem(name, value, field, written(value, field), ids)
 
 
-def _untyped_problem(name: Any, value: object, cell: object) -> str | None:
-    """Why the `cell` written for `value` in a column game.yaml gives no type (a derived field typed by hand)
-    reads back as another value, or None: such a cell is read as a number when it looks like one, else as its
-    text, trimmed (a typed-in derived '10' came back as 10, true as 'true', ' a' as 'a', a list as its text:
-    each then differed from the value computed, exit 0)."""
-    back = _cell_scalar(cell, None, Mark("")) if isinstance(cell, str) else _plain_number(cell)
-    if type(back) is type(value) and back == value:
+def _round_trip_problem(name: Any, value: object, field: Field | None, cell: object,
+                        ids: Mapping[Any, Field | None]) -> str | None:
+    """Why the `cell` written for `value` reads back, as its `field` reads it, as another value, or None. A
+    column game.yaml gives no type (a derived field typed by hand) is read as a number when it looks like one,
+    else as its text, trimmed (a typed-in derived '10' came back as 10, true as 'true', ' a' as 'a'); a field of
+    `any` or `scalar` type, or a value not of its field's type, alike (a list in an `any` field came back as
+    its text, a text '12' as the number 12, an int field's '3' as 3): each converted with exit 0."""
+    try:
+        back = plain(_cell(cell if isinstance(cell, str) else _plain_number(cell), _read_as(field, ids), Mark(""))[0])
+    except LoadError as e:
+        return f"'{name}' is {shown(value)}, whose cell would not be read back: {e.message}"
+    if same(back, value):
         return None
+    why = ("the table's fields do not say its type; leave it out (a derived field is computed)" if field is None
+           else f"its field ({field.name}) reads the cell so: keep such a value in YAML, or give it its field's type")
     return (f"'{name}' is {shown(value)} ({type_name(value)}), which its cell would give back as {shown(back)} "
-            f"({type_name(back)}): the table's fields do not say its type; leave it out (a derived field is "
-            "computed)")
+            f"({type_name(back)}): {why}")
 
 
-def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
+def write_xlsx(items: list[Any], schema: Schema, title: str, ids: Mapping[Any, Field | None] | None = None) -> bytes:
     """A workbook of one sheet; numbers and true/false stay typed, so Excel can sort and sum them."""
     import openpyxl
     from openpyxl.styles import Font
@@ -1045,7 +1055,7 @@ def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
 
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
-    _no_blank_text(items, rows, names, schema, lambda value: _typed(value, None))
+    _no_blank_text(items, rows, names, schema, _typed, ids or {})
     book = openpyxl.Workbook()
     ws = book.active
     assert isinstance(ws, Worksheet)  # a new workbook's one sheet
