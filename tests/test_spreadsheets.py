@@ -1064,3 +1064,14 @@ def test_a_value_its_cell_gives_back_otherwise_is_refused_at_its_item(proj, fmt,
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert f"cards/{GAME}/marks.yaml:4:10: {said}: its field ({kind}) reads the cell so" in result.output, result.output
     assert not path.with_suffix(f".{fmt}").exists()
+
+
+def test_a_text_longer_than_a_csv_cell_pnp_reads_is_refused_when_written(proj):
+    """A text of 140,000 characters was written to a CSV with exit 0, and the CSV then refused ("field larger
+    than field limit")."""
+    path = add_table(proj, "marks", {"name": "{type: str}"}, [{"name": "a"}, {"name": "x" * 140_000}])
+    result = run(proj, "convert", str(path), "--to", "csv")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cards/{GAME}/marks.yaml:2:9: 'name' is 140,000 characters as a cell; a CSV cell holds at most " \
+           in result.output, result.output
+    assert not path.with_suffix(".csv").exists()

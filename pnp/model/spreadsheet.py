@@ -980,6 +980,7 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
     _no_blank_text(items, rows, names, schema, lambda value, field: cell_text(value), ids or {})
+    _csv_cells_readable(items, rows, names)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
     for cells in [names, *([cell_text(row.get(n)) for n in names] for row in rows)]:
@@ -988,6 +989,17 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
         writer.writerow(cells)
         out.write(line.getvalue().removesuffix("\r\n") + "\n")
     return out.getvalue().encode("utf-8")
+
+
+def _csv_cells_readable(items: list[Any], rows: list[dict[Any, Any]], names: list[Any]) -> None:
+    """DataError at the first value whose CSV cell is longer than Python's CSV reader reads (its
+    field_size_limit): a text of 140,000 characters was written with exit 0, and the file then refused."""
+    most = csv.field_size_limit()  # (the reader's, in this process)
+    for item, row in zip(items, rows):
+        for name in names:
+            if len(text := cell_text(row.get(name))) > most:
+                raise DataError(f"'{name}' is {len(text):,} characters as a cell; a CSV cell holds at most {most:,} "
+                                "(keep the table in YAML)", item.mark_of(name) if isinstance(item, Record) else None)
 
 
 def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any], schema: Schema,
