@@ -1075,3 +1075,20 @@ def test_a_text_longer_than_a_csv_cell_pnp_reads_is_refused_when_written(proj):
     assert f"cards/{GAME}/marks.yaml:2:9: 'name' is 140,000 characters as a cell; a CSV cell holds at most " \
            in result.output, result.output
     assert not path.with_suffix(".csv").exists()
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_text_raised_or_lowered_in_part_is_refused_at_its_cell(proj, shared):
+    """A cell showing "Attack 10²" (a run of the rich text superscript) printed "Attack 102", with exit 0, read
+    as an inline text or a shared one."""
+    path = xlsx_table(proj, "turn")
+    if shared:
+        _with_shared_texts(path)
+        rich = b"<si><r><t>Attack 10</t></r><r><rPr><vertAlign val='superscript'/></rPr><t>2</t></r></si>"
+        rezip(path, lambda name, data: data.replace(b"<si><t>Fight dinosaurs</t></si>", rich))
+    else:
+        rich = b"<is><r><t>Attack 10</t></r><r><rPr><vertAlign val='superscript'/></rPr><t>2</t></r></is>"
+        rezip(path, lambda name, data: data.replace(b"<is><t>Fight dinosaurs</t></is>", rich))
+    assert f"cards/{GAME}/turn.xlsx[turn]:3:2: error: part of this text is raised or lowered (superscript or " \
+           "subscript), which pnp prints on the line (10² as 102): type the character itself (²), or the text " \
+           "without it" in errors(proj), errors(proj)

@@ -217,9 +217,21 @@ def _shared_texts(source: Any) -> list[str]:
     for _, element in iterparse(source):
         if element.tag.rpartition("}")[2] == "si":
             runs = [element, *(child for child in element if child.tag.rpartition("}")[2] == "r")]
-            texts.append("".join(t.text or "" for run in runs for t in run if t.tag.rpartition("}")[2] == "t"))
+            text = "".join(t.text or "" for run in runs for t in run if t.tag.rpartition("}")[2] == "t")
+            texts.append(_RaisedText(text) if _raised(element) else text)
             element.clear()
     return texts
+
+
+class _RaisedText(str):
+    """A shared text part of which is raised or lowered (_raised): refused where a cell reads it."""
+
+
+def _raised(text: Any) -> bool:
+    """Whether a rich text's element (a shared text's <si>, an inline text's cell) has a run raised or lowered
+    (superscript, subscript), which pnp prints on the line: a cell showing 10² printed 102, with exit 0."""
+    return any(element.tag.rpartition("}")[2] == "vertAlign" and element.get("val") in ("superscript", "subscript")
+               for element in text.iter())
 
 
 _CELL_NAME = re.compile(r"([A-Z]{1,3})([0-9]{1,12})")
@@ -316,6 +328,9 @@ def _cell_value(reader: Any, element: Any, mark: Mark) -> None:
     if cell["data_type"] == "e":
         raise LoadError(f"this cell holds an error value ({shown(str(cell['value']))}), not data: type the value",
                         mark)
+    if isinstance(cell["value"], _RaisedText) or cell["data_type"] == "s" and _raised(element):
+        raise LoadError("part of this text is raised or lowered (superscript or subscript), which pnp prints on the "
+                        "line (10² as 102): type the character itself (²), or the text without it", mark)
 
 
 def _row_number(number: str | None, before: int, where: str) -> int:
