@@ -994,11 +994,11 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     was read back as the end of a row (an item more, a text cut short, exit 0)."""
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
-    _no_blank_text(items, rows, names, schema, lambda value, field: cell_text(value), ids or {})
-    _csv_cells_readable(items, rows, names)
+    written = _cells_given_back(items, rows, names, schema, lambda value, field: cell_text(value), ids or {})
+    _csv_cells_readable(items, written, names)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
-    for cells in [names, *([cell_text(row.get(n)) for n in names] for row in rows)]:
+    for cells in [names, *written]:
         line.seek(0)
         line.truncate()
         writer.writerow(cells)
@@ -1006,20 +1006,20 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     return out.getvalue().encode("utf-8")
 
 
-def _csv_cells_readable(items: list[Any], rows: list[dict[Any, Any]], names: list[Any]) -> None:
-    """DataError at the first value whose CSV cell is longer than Python's CSV reader reads (its
-    field_size_limit): a text of 140,000 characters was written with exit 0, and the file then refused."""
+def _csv_cells_readable(items: list[Any], written: list[list[Any]], names: list[Any]) -> None:
+    """DataError at the first cell `written` longer than Python's CSV reader reads (its field_size_limit): a
+    text of 140,000 characters was written with exit 0, and the file then refused."""
     most = csv.field_size_limit()  # (the reader's, in this process)
-    for item, row in zip(items, rows):
-        for name in names:
-            if len(text := cell_text(row.get(name))) > most:
+    for item, cells in zip(items, written):
+        for name, text in zip(names, cells):
+            if len(text) > most:
                 raise DataError(f"'{name}' is {len(text):,} characters as a cell; a CSV cell holds at most {most:,} "
                                 "(keep the table in YAML)", item.mark_of(name) if isinstance(item, Record) else None)
 
 
-def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any], schema: Schema,
-                   written: Callable[[object, Field | None], object], ids: Mapping[Any, Field | None]) -> None:
-    """DataError at the first item a row cannot give back (one of no value), or the first value a cell cannot
+def _cells_given_back(items: list[Any], rows: list[dict[Any, Any]], names: list[Any], schema: Schema,
+                      written: Callable[[object, Field | None], Any], ids: Mapping[Any, Field | None]) -> list[list[Any]]:
+    """The cells `written` for each row's values, in the order of `names`; DataError at the first item a row cannot give back (one of no value), or the first value a cell cannot
     give back (`written`: the cell written for a value of a field, a CSV's text or a workbook's typed cell;
     `ids`: each table's id field, by which a ref cell is read): a text of no characters or only spaces that its
     field would not give back (its cell is blank, and a blank cell is read as a value left out: the field's
@@ -1027,19 +1027,23 @@ def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any
     in the spreadsheet), a number that is not finite (a workbook wrote .inf as an empty number cell, read
     back as left out; a CSV's 'inf' came back as text), a text no cell may hold, as the reader refuses such a
     cell; or any other value its cell is read back otherwise (_round_trip_problem)."""
+    table = []
     for item, row in zip(items, rows):
-        for name in names:
-            if problem := _value_problem(name, row.get(name), schema.fields.get(name), written, ids):
+        cells = [written(row.get(name), schema.fields.get(name)) for name in names]
+        for name, cell in zip(names, cells):
+            if problem := _value_problem(name, row.get(name), schema.fields.get(name), cell, ids):
                 raise DataError(problem, item.mark_of(name) if isinstance(item, Record) else None)
-        if all(_blank(cell_text(row.get(name))) for name in names):  # (every field left out: `- {}`)
+        if all(_blank(cell) for cell in cells):  # (every field left out: `- {}`)
             raise DataError("this item gives no value, and a spreadsheet's row of blank cells is no item (it is "
                             "left out when read): give it a value, such as a field's default",
                             item.mark if isinstance(item, Record) else None)
+        table.append(cells)
+    return table
 
 
-def _value_problem(name: Any, value: object, field: Field | None, written: Callable[[object, Field | None], object],
+def _value_problem(name: Any, value: object, field: Field | None, cell: object,
                    ids: Mapping[Any, Field | None]) -> str | None:
-    """Why the cell `written` for a `field`'s value does not give it back, or None (_no_blank_text)."""
+    """Why the `cell` written for a `field`'s value does not give it back, or None (_cells_given_back)."""
     if value is None:
         return None
     if isinstance(value, str) and _blank(value):
@@ -1052,7 +1056,7 @@ def _value_problem(name: Any, value: object, field: Field | None, written: Calla
         return f"'{name}' is {value}, not a finite number, which no spreadsheet cell gives back"
     if isinstance(value, str) and (problem := _text_problem(value)):  # (written, a cell pnp refuses to read, or
         return f"'{name}': {problem}"  # openpyxl refuses to write: an internal error)
-    return _round_trip_problem(name, value, field, written(value, field), ids)
+    return _round_trip_problem(name, value, field, cell, ids)
 
 
 def _round_trip_problem(name: Any, value: object, field: Field | None, cell: object,
@@ -1082,7 +1086,7 @@ def write_xlsx(items: list[Any], schema: Schema, title: str, ids: Mapping[Any, F
 
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
-    _no_blank_text(items, rows, names, schema, _typed, ids or {})
+    written = _cells_given_back(items, rows, names, schema, _typed, ids or {})
     book = openpyxl.Workbook()
     ws = book.active
     assert isinstance(ws, Worksheet)  # a new workbook's one sheet
@@ -1090,9 +1094,8 @@ def write_xlsx(items: list[Any], schema: Schema, title: str, ids: Mapping[Any, F
     for col, name in enumerate(names, start=1):
         _text_cell(ws, 1, col, str(name), getattr(items, "mark", None)).font = Font(bold=True)  # (read by _records)
     ws.freeze_panes = "A2"
-    for line, (item, row) in enumerate(zip(items, rows), start=2):
-        for col, name in enumerate(names, start=1):
-            value = _typed(row.get(name), schema.fields.get(name))
+    for line, (item, cells) in enumerate(zip(items, written), start=2):
+        for col, (name, value) in enumerate(zip(names, cells), start=1):
             if isinstance(value, str):
                 _text_cell(ws, line, col, value, item.mark_of(name) if isinstance(item, Record) else None)
             elif value is not None:
