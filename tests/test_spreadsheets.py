@@ -1092,3 +1092,20 @@ def test_a_text_raised_or_lowered_in_part_is_refused_at_its_cell(proj, shared):
     assert f"cards/{GAME}/turn.xlsx[turn]:3:2: error: part of this text is raised or lowered (superscript or " \
            "subscript), which pnp prints on the line (10² as 102): type the character itself (²), or the text " \
            "without it" in errors(proj), errors(proj)
+
+
+@pytest.mark.parametrize("number, said", [
+    (b"1e1", "11:1: error: a row numbered 4 after row 10"),  # read as row 10: the rows after it were dropped
+    (b"2.0", "3:1: error: a row numbered 2 after row 2"),
+    (b"2.5", "3:1: error: a row numbered '2.5', which is no whole number: the file is damaged"),
+])
+def test_a_row_number_is_read_as_openpyxl_reads_it(proj, number, said):
+    """A row numbered 1e1 is row 10 to openpyxl's reader, and was taken by pnp's check for the next row: every
+    row after it was left out (7 items of 9), with exit 0. Here row 3's cells name no row."""
+    path = xlsx_table(proj, "turn")
+
+    def change(data: bytes) -> bytes:
+        row = re.search(rb'<row r="3".*?</row>', data)[0]
+        return data.replace(row, re.sub(rb' r="[A-Z]+3"', b"", row).replace(b'<row r="3"', b'<row r="' + number + b'"'))
+    rezip(path, lambda name, data: change(data) if name == "xl/worksheets/sheet1.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:{said}") for ln in errors(proj)), errors(proj)

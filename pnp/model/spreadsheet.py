@@ -336,16 +336,33 @@ def _cell_value(reader: Any, element: Any, mark: Mark) -> None:
 def _row_number(number: str | None, before: int, where: str) -> int:
     """The number of a row written `number` (the next one when it has none) after row `before`; LoadError
     when it is not after it, or past the last row a sheet has."""
-    if not number or not number.lstrip("-").isdigit():
-        now = before + 1
-    else:  # (more digits than any row has: past the last row, not parsed)
-        now = int(number) if len(number) <= 12 else MAX_SHEET_ROW + 1
+    now = before + 1 if not number else _read_row_number(number, before, where)
     if now > MAX_SHEET_ROW:
         raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
     if now <= before:
         raise LoadError(f"a row numbered {now} after row {before}: a sheet's rows are numbered from 1 up, each once "
                         "(the reader would leave this one out)", Mark(where, before + 1, 1))
     return now
+
+
+def _read_row_number(number: str, before: int, where: str) -> int:
+    """A row's number written `number`, as openpyxl's reader reads it (Python's int(), else a float that is a
+    whole number: r="1e1" is row 10, which was taken for the next row, and openpyxl's reader then dropped every
+    row after it, exit 0); LoadError when it reads none."""
+    if len(number) > 20:  # (more characters than any row's number has: past the last row, not parsed)
+        return MAX_SHEET_ROW + 1
+    try:
+        return int(number)
+    except ValueError:
+        pass
+    try:
+        value = float(number)
+    except ValueError:
+        value = math.nan
+    if not value.is_integer():  # (NaN and infinities are not)
+        raise LoadError(f"a row numbered {shown(number)}, which is no whole number: the file is damaged",
+                        Mark(where, before + 1, 1))
+    return int(value) if abs(value) <= MAX_SHEET_ROW else MAX_SHEET_ROW + 1
 
 
 def _cell_column(name: str | None, row: int, before: int, where: str) -> int:
