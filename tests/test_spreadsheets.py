@@ -2,6 +2,7 @@
 their YAML, and errors that point at the spreadsheet's row and column (and sheet)."""
 
 import datetime
+import warnings
 import os
 import re
 import shutil
@@ -953,3 +954,158 @@ def test_a_derived_field_typed_by_hand_round_trips_or_is_refused(proj, typed, fm
     convert(proj, cards.with_suffix(f".{fmt}"), "yaml", "--out", str(proj / "back.yaml"))
     assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == yaml.safe_load(
         cards.read_text(encoding="utf-8"))
+
+
+def test_a_chart_sheet_is_named_never_read(proj):
+    """A chart sheet holds no cells: `sheet:` naming one was refused as "AttributeError: 'Chartsheet' object has
+    no attribute '_get_source'", and any workbook holding one with no drawing as "AttributeError: 'list'
+    object has no attribute 'find'" (openpyxl read its charts, and opened their pictures with Pillow). A chart
+    sheet first is passed over for the first sheet of cells; a workbook of charts alone is refused by name."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.create_chartsheet("chart", 0)
+    book.save(path)
+    assert run(proj, "validate", GAME).exit_code == 0
+    game = proj / "cards" / GAME / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("  turn:\n", "  turn:\n    sheet: chart\n"),
+                    encoding="utf-8")
+    assert f"cards/{GAME}/turn.xlsx: error: sheet 'chart' is a chart sheet, which holds no cells; its sheets of " \
+           "cells: turn" in errors(proj)
+    charts = openpyxl.Workbook()
+    charts.remove(charts.active)
+    charts.create_chartsheet("chart")
+    charts.save(path)
+    game.write_text(game.read_text(encoding="utf-8").replace("    sheet: chart\n", ""), encoding="utf-8")
+    assert f"cards/{GAME}/turn.xlsx: error: workbook has no sheet of cells (its chart sheets hold none: chart)" \
+           in errors(proj)
+
+
+def test_a_sheet_openpyxl_leaves_out_is_refused_never_passed_over(proj):
+    """openpyxl leaves out a sheet listed without its part (as it reads a Strict Open XML workbook's), with a
+    warning printed under its own file's name: the next sheet was read instead, or the workbook was refused as
+    "IndexError: list index out of range". Here the table's sheet has lost its link to its part."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.create_sheet("notes")
+    book.save(path)
+    rezip(path, lambda name, data: data.replace(b' r:id="rId1"', b"") if name == "xl/workbook.xml" else data)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        found = errors(proj)
+    assert f"cards/{GAME}/turn.xlsx: error: workbook lists 2 sheets, of which 1 can be read (a sheet without its " \
+           "part, or a workbook saved as Strict Open XML): save it as an Excel Workbook (.xlsx)" in found, found
+    assert not [w for w in said if "openpyxl" in w.filename], [str(w.message) for w in said]
+
+
+@pytest.mark.parametrize("move, column", [
+    (lambda row, cell: row.replace(cell, b"") + cell, 4),  # the cell beside its row, in <sheetData>
+    (lambda row, cell: row.replace(cell, cell.replace(b"<c ", b'<x:c xmlns:x="urn:x" ')  # another namespace's
+                                   .replace(b"</c>", b"</x:c>")), 4),
+])
+def test_a_cell_out_of_its_row_is_refused_never_dropped_or_misplaced(proj, move, column):
+    """openpyxl reads every element in a row as a cell, and none beside it: row 3's text beside its row was lost,
+    and an element of another kind in a row was read as a cell unseen by pnp's checks (a title was replaced and
+    the rest of its row lost), each with exit 0."""
+    path = xlsx_table(proj, "turn")
+
+    def change(data: bytes) -> bytes:
+        row = re.search(rb'<row r="3".*?</row>', data)[0]
+        cell = re.search(rb'<c r="D3".*?</c>', row)[0]
+        return data.replace(row, move(row, cell))
+    rezip(path, lambda name, data: change(data) if name == "xl/worksheets/sheet1.xml" else data)
+    assert f"cards/{GAME}/turn.xlsx[turn]:3:{column}: error: a <c> element where a sheet holds none (its cells " \
+           "are each in a <row> of its <sheetData>): the file is damaged; save it again from the spreadsheet " \
+           "program" in errors(proj), errors(proj)
+
+
+def test_the_cells_of_a_games_sheets_together_are_bounded(proj, monkeypatch):
+    """Blank cells hold no value, so many tables reading one sheet of them each read it whole: 40 tables reading
+    a CSV of 1,000,000 blank cells took 40 s. The game's sheets share one allowance of cells (lowered here)."""
+    for module in ("load", "spreadsheet"):
+        monkeypatch.setattr(f"pnp.model.{module}.MAX_GAME_CELLS", 5_000)
+    path = add_table(proj, "marks", {"name": "{type: str}"}, [{"name": "a"}])
+    convert(proj, path, "csv")
+    path.unlink()
+    csv = path.with_suffix(".csv")
+    csv.write_text(csv.read_text(encoding="utf-8") + ("," * 99 + "\n") * 30, encoding="utf-8")  # 3,000 cells
+    game = proj / "cards" / GAME / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        "tables:\n", "tables:\n  marks2:\n    file: marks.csv\n    fields:\n      name: {type: str}\n", 1),
+        encoding="utf-8")
+    assert f"cards/{GAME}/marks.csv:22:1: error: the game's spreadsheets hold more than 5,000 cells together (each " \
+           "time one is read) (blank ones counted: delete the columns and rows past the table's own)" \
+           in errors(proj), errors(proj)
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_text_a_cell_cannot_hold_is_refused_at_its_item_never_written(proj, fmt):
+    """A YAML escape gives a text any character: U+FFFE was an internal error writing a workbook, and a CSV
+    holding it was written with exit 0 and then refused by pnp reading it."""
+    path = add_table(proj, "marks", {"name": "{type: str}"}, [{"name": "a"}])
+    path.write_text('- name: "a"\n- name: "b \\uFFFE"\n', encoding="utf-8")
+    result = run(proj, "convert", str(path), "--to", fmt)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cards/{GAME}/marks.yaml:2:9: 'name': character U+FFFE is not allowed in a table's text" in result.output
+    assert not path.with_suffix(f".{fmt}").exists()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+@pytest.mark.parametrize("kind, value, said", [
+    ("any", "[1, 2]", "'extra' is [1, 2] (a list), which its cell would give back as '[1, 2]' (text)"),
+    ("scalar", "'12'", "'extra' is '12' (text), which its cell would give back as 12 (a whole number)"),
+    ("int", "'3'", "'extra' is '3' (text), which its cell would give back as 3 (a whole number)"),
+])
+def test_a_value_its_cell_gives_back_otherwise_is_refused_at_its_item(proj, fmt, kind, value, said):
+    """A list in an `any` field came back from its cell as its text, a `scalar` text '12' as the number 12 (the
+    game validating both ways), and an int field's text '3' as 3, each converted with exit 0."""
+    path = add_table(proj, "marks", {"name": "{type: str}", "extra": f"{{type: {kind}}}"}, [])
+    path.write_text(f"- name: a\n  extra: 1\n- name: b\n  extra: {value}\n", encoding="utf-8")
+    result = run(proj, "convert", str(path), "--to", fmt)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cards/{GAME}/marks.yaml:4:10: {said}: its field ({kind}) reads the cell so" in result.output, result.output
+    assert not path.with_suffix(f".{fmt}").exists()
+
+
+def test_a_text_longer_than_a_csv_cell_pnp_reads_is_refused_when_written(proj):
+    """A text of 140,000 characters was written to a CSV with exit 0, and the CSV then refused ("field larger
+    than field limit")."""
+    path = add_table(proj, "marks", {"name": "{type: str}"}, [{"name": "a"}, {"name": "x" * 140_000}])
+    result = run(proj, "convert", str(path), "--to", "csv")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cards/{GAME}/marks.yaml:2:9: 'name' is 140,000 characters as a cell; a CSV cell holds at most " \
+           in result.output, result.output
+    assert not path.with_suffix(".csv").exists()
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_text_raised_or_lowered_in_part_is_refused_at_its_cell(proj, shared):
+    """A cell showing "Attack 10²" (a run of the rich text superscript) printed "Attack 102", with exit 0, read
+    as an inline text or a shared one."""
+    path = xlsx_table(proj, "turn")
+    if shared:
+        _with_shared_texts(path)
+        rich = b"<si><r><t>Attack 10</t></r><r><rPr><vertAlign val='superscript'/></rPr><t>2</t></r></si>"
+        rezip(path, lambda name, data: data.replace(b"<si><t>Fight dinosaurs</t></si>", rich))
+    else:
+        rich = b"<is><r><t>Attack 10</t></r><r><rPr><vertAlign val='superscript'/></rPr><t>2</t></r></is>"
+        rezip(path, lambda name, data: data.replace(b"<is><t>Fight dinosaurs</t></is>", rich))
+    assert f"cards/{GAME}/turn.xlsx[turn]:3:2: error: part of this text is raised or lowered (superscript or " \
+           "subscript), which pnp prints on the line (10² as 102): type the character itself (²), or the text " \
+           "without it" in errors(proj), errors(proj)
+
+
+@pytest.mark.parametrize("number, said", [
+    (b"1e1", "11:1: error: a row numbered 4 after row 10"),  # read as row 10: the rows after it were dropped
+    (b"2.0", "3:1: error: a row numbered 2 after row 2"),
+    (b"2.5", "3:1: error: a row numbered '2.5', which is no whole number: the file is damaged"),
+])
+def test_a_row_number_is_read_as_openpyxl_reads_it(proj, number, said):
+    """A row numbered 1e1 is row 10 to openpyxl's reader, and was taken by pnp's check for the next row: every
+    row after it was left out (7 items of 9), with exit 0. Here row 3's cells name no row."""
+    path = xlsx_table(proj, "turn")
+
+    def change(data: bytes) -> bytes:
+        row = re.search(rb'<row r="3".*?</row>', data)[0]
+        return data.replace(row, re.sub(rb' r="[A-Z]+3"', b"", row).replace(b'<row r="3"', b'<row r="' + number + b'"'))
+    rezip(path, lambda name, data: change(data) if name == "xl/worksheets/sheet1.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:{said}") for ln in errors(proj)), errors(proj)

@@ -43,7 +43,8 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
         raise UsageError(f"{shown} is already {fmt}")
     if target.exists() and not force:
         raise UsageError(f"{project.rel(target)} exists; --force replaces it")
-    data = {"csv": lambda: write_csv(items, schema), "xlsx": lambda: write_xlsx(items, schema, table),
+    ids = id_fields(tables, enums)  # (a ref's cell is read back as the id it names)
+    data = {"csv": lambda: write_csv(items, schema, ids), "xlsx": lambda: write_xlsx(items, schema, table, ids),
             "yaml": lambda: write_yaml(items, schema)}[fmt]()
     try:
         write_file(target, data)

@@ -51,14 +51,17 @@ MAX_EXPANDED_VALUES = 1_000_000  # values after aliases are expanded: refuses a 
 # checked item by item, so validating takes time in proportion. 10,000 cards of four fields count 260,000 and
 # validate in about 2 s; a game of 55,000 such cards (several files, each under the cap above) took over 8 s
 MAX_GAME_VALUES = 400_000
-_ALLOWANCE: ContextVar[list[int] | None] = ContextVar("pnp_game_values_left", default=None)
+# ... and the cells of all a game's spreadsheets, blank ones included (each is looked at, and holds no value:
+# 40 tables reading one CSV of 1,000,000 blank cells took 40 s), as many as one sheet may hold
+MAX_GAME_CELLS = 1_000_000
+_ALLOWANCE: ContextVar[list[int] | None] = ContextVar("pnp_game_values_left", default=None)  # [values, cells]
 
 
 @contextmanager
 def values_allowance() -> Iterator[None]:
-    """Data files loaded inside share MAX_GAME_VALUES values: the one passing it is refused at the line where
-    it does (its own cap, MAX_EXPANDED_VALUES, still holds)."""
-    token = _ALLOWANCE.set([MAX_GAME_VALUES])
+    """Data files loaded inside share MAX_GAME_VALUES values and MAX_GAME_CELLS spreadsheet cells: the one
+    passing either is refused at the line where it does (its own caps still hold)."""
+    token = _ALLOWANCE.set([MAX_GAME_VALUES, MAX_GAME_CELLS])
     try:
         yield
     finally:
@@ -79,6 +82,16 @@ def spend_values(size: int) -> None:
     left = _ALLOWANCE.get()
     if left is not None:
         left[0] -= size
+
+
+def spend_cells(cells: int) -> int | None:
+    """Count a spreadsheet's `cells` (more of them read) against the game's allowance; the cells it has left
+    (below 0: spent), or None when no allowance is open."""
+    left = _ALLOWANCE.get()
+    if left is None:
+        return None
+    left[1] -= cells
+    return left[1]
 MAX_DEPTH = 100  # nesting of lists and mappings (the parser itself would crash far deeper)
 # libyaml reads up to a line ahead of the values it has handed over and stops at its own depth cap (1000
 # in PyYAML 6.0.4); so much of that line is read again to find where pnp's cap was passed first

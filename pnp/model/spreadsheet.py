@@ -22,8 +22,9 @@ from ..errors import DataError, LoadError
 from ..options import closest, control_problem, type_name
 from ..project import read_project_file, utf8_text
 from ..report import Mark
-from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, UNSEEN_LINE_BREAK, MarkedList, Place, Record, check_file,
-                   counted_load, plain, shown, spend_values, values_left)
+from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, UNSEEN_LINE_BREAK, MarkedList, Place, Record,
+                   check_file, counted_load, plain, shown, spend_cells, spend_values, values_left)
+from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
 
 SPREADSHEETS = (".csv", ".xlsx")
@@ -134,18 +135,27 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
             _check_parts(z, shown)
             _check_object_parts(z, shown)
             _check_number_formats(z, shown)
-            _check_sheet_count(z, shown)
+            listed = _check_sheet_count(z, shown)
         # not data_only: a formula cell is seen as one (and refused) instead of read as the value it last showed
-        book = _open_workbook(path)
+        book, charts = _open_workbook(path)
     except LoadError:
         raise
     except Exception as e:  # noqa: BLE001 - zip, XML and openpyxl errors alike: a file Excel did not write
         raise LoadError(f"not a readable .xlsx workbook ({type(e).__name__}: {e})", Mark(shown)) from None
     try:
+        if listed != len(book.sheetnames) + len(charts):  # (openpyxl drops them with a warning, or none)
+            raise LoadError(f"workbook lists {listed:,} sheets, of which {len(book.sheetnames) + len(charts):,} can be "
+                            "read (a sheet without its part, or a workbook saved as Strict Open XML): save it as "
+                            "an Excel Workbook (.xlsx)", Mark(shown))
+        if sheet is None and not book.worksheets:
+            raise LoadError(f"workbook has no sheet of cells{_charts_said(charts)}", Mark(shown))
         if sheet is None:  # the first a spreadsheet program shows: a hidden sheet before it was read instead
             ws = next((ws for ws in book.worksheets if ws.sheet_state == "visible"), book.worksheets[0])
         elif sheet in book.sheetnames:
             ws = book[sheet]
+        elif sheet in charts:
+            raise LoadError(f"sheet '{sheet}' is a chart sheet, which holds no cells; its sheets of cells: "
+                            f"{', '.join(book.sheetnames) or 'none'}", Mark(shown))
         else:
             raise LoadError(f"workbook has no sheet '{sheet}'; its sheets: {', '.join(book.sheetnames)}",
                             Mark(shown))
@@ -161,13 +171,18 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     return rows, where
 
 
-def _open_workbook(path: Path) -> Any:
-    """openpyxl's read-only workbook of `path` (as its load_workbook opens one; imported here: CSV and YAML games
-    load without it), its shared texts read as they are
+def _open_workbook(path: Path) -> tuple[Any, list[str]]:
+    """(openpyxl's read-only workbook of `path`, as its load_workbook opens one, the names of its chart sheets;
+    imported here: CSV and YAML games load without it), its shared texts read as they are
     written: openpyxl drops every "x005F_" in one, so a text typed "_x0041_" in Excel (which writes it
-    _x005F_x0041_) printed "A", and one typed "x005F_" lost it; _unescaped reads the escapes."""
+    _x005F_x0041_) printed "A", and one typed "x005F_" lost it; _unescaped reads the escapes. A chart sheet is
+    only named, never read: it holds no cells, and openpyxl reads its charts and opens its pictures with any
+    format Pillow knows (a chart sheet without a drawing was refused as "AttributeError: 'list' object has no
+    attribute 'find'", and `sheet:` naming one as another AttributeError)."""
     from openpyxl.reader.excel import ExcelReader
     from openpyxl.xml.constants import SHARED_STRINGS
+
+    charts: list[str] = []
 
     class Reader(ExcelReader):
         def read_strings(self) -> None:
@@ -176,9 +191,21 @@ def _open_workbook(path: Path) -> Any:
                 with self.archive.open(part.PartName[1:]) as source:
                     self.shared_strings = _shared_texts(source)
 
+        def read_chartsheet(self, sheet: Any, rel: Any) -> None:
+            charts.append(sheet.name)
+
+    import warnings
+
     reader = Reader(path, read_only=True, data_only=False)
-    reader.read()
-    return reader.wb
+    with warnings.catch_warnings():  # (printed with openpyxl's own file and line: what pnp must know is checked)
+        warnings.simplefilter("ignore")
+        reader.read()
+    return reader.wb, charts
+
+
+def _charts_said(charts: list[str]) -> str:
+    """What a workbook of no sheet of cells holds instead, for its refusal."""
+    return f" (its chart sheets hold none: {', '.join(charts)})" if charts else ""
 
 
 def _shared_texts(source: Any) -> list[str]:
@@ -190,9 +217,21 @@ def _shared_texts(source: Any) -> list[str]:
     for _, element in iterparse(source):
         if element.tag.rpartition("}")[2] == "si":
             runs = [element, *(child for child in element if child.tag.rpartition("}")[2] == "r")]
-            texts.append("".join(t.text or "" for run in runs for t in run if t.tag.rpartition("}")[2] == "t"))
+            text = "".join(t.text or "" for run in runs for t in run if t.tag.rpartition("}")[2] == "t")
+            texts.append(_RaisedText(text) if _raised(element) else text)
             element.clear()
     return texts
+
+
+class _RaisedText(str):
+    """A shared text part of which is raised or lowered (_raised): refused where a cell reads it."""
+
+
+def _raised(text: Any) -> bool:
+    """Whether a rich text's element (a shared text's <si>, an inline text's cell) has a run raised or lowered
+    (superscript, subscript), which pnp prints on the line: a cell showing 10² printed 102, with exit 0."""
+    return any(element.tag.rpartition("}")[2] == "vertAlign" and element.get("val") in ("superscript", "subscript")
+               for element in text.iter())
 
 
 _CELL_NAME = re.compile(r"([A-Z]{1,3})([0-9]{1,12})")
@@ -216,11 +255,15 @@ def _cells_in_place(ws: Any, where: str) -> None:
                              epoch=book.epoch, date_formats=book._date_formats,
                              timedelta_formats=book._timedelta_formats)
     row, column = 0, 0
+    inside: list[str] = []  # the tags of the elements the parse is in, the sheet's root first
     with ws._get_source() as source:  # the sheet's XML part, as openpyxl's own reader opens it
         try:
             for event, element in iterparse(source, events=("start", "end")):
                 tag = element.tag.rpartition("}")[2]
+                if event == "start" and (problem := _misplaced(inside, element.tag)):
+                    raise LoadError(problem, Mark(where, max(row, 1), column + 1))
                 if event == "end":
+                    inside.pop()
                     if tag == "row":
                         element.clear()  # (its cells were checked: not kept)
                     elif tag == "c":
@@ -236,6 +279,27 @@ def _cells_in_place(ws: Any, where: str) -> None:
         except ParseError as e:
             raise LoadError(f"the sheet's XML cannot be read ({str(e).split(':')[0]})",
                             Mark(where, max(row, 1), max(column, 1))) from None
+
+
+# Where a sheet's rows and cells are, and all openpyxl reads: each <row> of the sheet's namespace wherever it is,
+# and every element in one as a cell (openpyxl.worksheet._reader.WorkSheetParser.parse, parse_row)
+_MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"  # openpyxl's SHEET_MAIN_NS
+_CELL_PATH = tuple(_MAIN + tag for tag in ("worksheet", "sheetData", "row", "c"))
+
+
+def _misplaced(inside: list[str], tag: str) -> str | None:
+    """Why an element `tag` starting `inside` the elements listed is a row or a cell out of its place, or None
+    (it is added to `inside`): each cell is in a row of the sheet's <sheetData>. A cell beside its row was
+    left out by openpyxl's reader, and an element of another kind or namespace in a row read as a cell, unseen
+    by the checks of _cells_in_place (a value lost or put in the wrong place, exit 0)."""
+    inside.append(tag)
+    name = tag.rpartition("}")[2]
+    if name not in ("row", "c") and inside[-2:-1] != [_CELL_PATH[2]]:
+        return None
+    if len(inside) in (3, 4) and tuple(inside) == _CELL_PATH[:len(inside)]:
+        return None
+    return (f"a <{name}> element where a sheet holds none (its cells are each in a <row> of its <sheetData>): "
+            "the file is damaged; save it again from the spreadsheet program")
 
 
 def _merged(cells: str, where: str) -> LoadError:
@@ -264,21 +328,41 @@ def _cell_value(reader: Any, element: Any, mark: Mark) -> None:
     if cell["data_type"] == "e":
         raise LoadError(f"this cell holds an error value ({shown(str(cell['value']))}), not data: type the value",
                         mark)
+    if isinstance(cell["value"], _RaisedText) or cell["data_type"] == "s" and _raised(element):
+        raise LoadError("part of this text is raised or lowered (superscript or subscript), which pnp prints on the "
+                        "line (10² as 102): type the character itself (²), or the text without it", mark)
 
 
 def _row_number(number: str | None, before: int, where: str) -> int:
     """The number of a row written `number` (the next one when it has none) after row `before`; LoadError
     when it is not after it, or past the last row a sheet has."""
-    if not number or not number.lstrip("-").isdigit():
-        now = before + 1
-    else:  # (more digits than any row has: past the last row, not parsed)
-        now = int(number) if len(number) <= 12 else MAX_SHEET_ROW + 1
+    now = before + 1 if not number else _read_row_number(number, before, where)
     if now > MAX_SHEET_ROW:
         raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
     if now <= before:
         raise LoadError(f"a row numbered {now} after row {before}: a sheet's rows are numbered from 1 up, each once "
                         "(the reader would leave this one out)", Mark(where, before + 1, 1))
     return now
+
+
+def _read_row_number(number: str, before: int, where: str) -> int:
+    """A row's number written `number`, as openpyxl's reader reads it (Python's int(), else a float that is a
+    whole number: r="1e1" is row 10, which was taken for the next row, and openpyxl's reader then dropped every
+    row after it, exit 0); LoadError when it reads none."""
+    if len(number) > 20:  # (more characters than any row's number has: past the last row, not parsed)
+        return MAX_SHEET_ROW + 1
+    try:
+        return int(number)
+    except ValueError:
+        pass
+    try:
+        value = float(number)
+    except ValueError:
+        value = math.nan
+    if not value.is_integer():  # (NaN and infinities are not)
+        raise LoadError(f"a row numbered {shown(number)}, which is no whole number: the file is damaged",
+                        Mark(where, before + 1, 1))
+    return int(value) if abs(value) <= MAX_SHEET_ROW else MAX_SHEET_ROW + 1
 
 
 def _cell_column(name: str | None, row: int, before: int, where: str) -> int:
@@ -498,10 +582,10 @@ def _count_elements(book: zipfile.ZipFile, name: str, file: str) -> None:
             pass
 
 
-def _check_sheet_count(book: zipfile.ZipFile, file: str) -> None:
-    """LoadError when the workbook lists more than MAX_SHEETS sheets, or more defined names than
-    _MOST_IN_WORKBOOK says, counted in its workbook part (found as openpyxl finds it; the part's size is checked
-    before, and several sheets may share one part)."""
+def _check_sheet_count(book: zipfile.ZipFile, file: str) -> int:
+    """The number of sheets the workbook lists; LoadError when it lists more than MAX_SHEETS sheets, or more
+    defined names than _MOST_IN_WORKBOOK says, counted in its workbook part (found as openpyxl finds it; the
+    part's size is checked before, and several sheets may share one part)."""
     from xml.etree.ElementTree import iterparse
 
     from openpyxl.packaging.manifest import Manifest
@@ -525,6 +609,7 @@ def _check_sheet_count(book: zipfile.ZipFile, file: str) -> None:
     if (rels := get_rels_path(workbook)) in book.namelist():
         for link in get_dependents(book, rels).find(f"{REL_NS}/externalLink"):
             _count_elements(book, link.target, file)
+    return counts["sheet"]
 
 
 # What a workbook part lists, at most: openpyxl opens each sheet, and makes each defined name (a named range)
@@ -578,23 +663,32 @@ def _declares_a_document_type(book: zipfile.ZipFile, info: zipfile.ZipInfo) -> b
 def _sheet_rows(ws: Any, where: str) -> Rows:
     """(row number, [cell value]) of every row holding a cell, however large the sheet's <dimension> says
     it is (openpyxl's read-only mode stops there); a formula cell is refused: pnp runs none."""
+    import warnings
+
     ws.reset_dimensions()
     rows: Rows = []
     room = _Room()
-    for n, cells in enumerate(ws.iter_rows(), start=1):
-        if n > MAX_SHEET_ROW:
-            raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
-        if not cells:
-            continue  # a row the file leaves out
-        _check_row_size(len(rows), n, cells, where, room)
-        values = []
-        for col, cell in enumerate(cells, start=1):
-            if cell.data_type == "f":
-                raise LoadError(f"this cell holds a formula ({shown(getattr(cell.value, 'text', cell.value))}); pnp reads what a cell holds and "
-                                "runs no formula: type the value, or make the cell text", Mark(where, n, col))
-            values.append(_unescaped(cell.value) if isinstance(cell.value, str) else _number_as_shown(cell))
-        rows.append((n, values))
+    with warnings.catch_warnings():  # (of parts pnp does not read, such as extensions: printed with openpyxl's
+        warnings.simplefilter("ignore")  # own file and line)
+        for n, cells in enumerate(ws.iter_rows(), start=1):
+            _row_read(n, cells, rows, room, where)
     return rows
+
+
+def _row_read(n: int, cells: Sequence[Any], rows: Rows, room: "_Room", where: str) -> None:
+    """Adds row `n`'s values to `rows` (_sheet_rows), unless the file leaves it out."""
+    if n > MAX_SHEET_ROW:
+        raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
+    if not cells:
+        return  # a row the file leaves out
+    _check_row_size(len(rows), n, cells, where, room)
+    values = []
+    for col, cell in enumerate(cells, start=1):
+        if cell.data_type == "f":
+            raise LoadError(f"this cell holds a formula ({shown(getattr(cell.value, 'text', cell.value))}); pnp reads what a cell holds and "
+                            "runs no formula: type the value, or make the cell text", Mark(where, n, col))
+        values.append(_unescaped(cell.value) if isinstance(cell.value, str) else _number_as_shown(cell))
+    rows.append((n, values))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -662,9 +756,12 @@ def _check_row_size(kept: int, line: int, cells: Sequence[Any], where: str, room
     if kept >= MAX_ROWS:
         raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(where, line, 1))
     room.cells -= len(cells)
-    if room.cells < 0:
-        raise LoadError(f"sheet has more than {MAX_CELLS:,} cells in its rows (blank ones counted: delete the "
-                        "columns and rows past the table's own)", Mark(where, line, 1))
+    game_left = spend_cells(len(cells))
+    if room.cells < 0 or game_left is not None and game_left < 0:  # (one file read as many tables, too)
+        said = (f"sheet has more than {MAX_CELLS:,} cells in its rows" if room.cells < 0 else
+                f"the game's spreadsheets hold more than {MAX_GAME_CELLS:,} cells together (each time one is read)")
+        raise LoadError(f"{said} (blank ones counted: delete the columns and rows past the table's own)",
+                        Mark(where, line, 1))
     if kept and not all(_blank(c) for c in cells):
         room.left -= room.LEAST_PER_ITEM
         if room.left < 0:
@@ -795,11 +892,8 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     value = _plain_number(_number_of(value, field, mark))
     if isinstance(value, float) and not math.isfinite(value):  # <v>1e999</v>: printed 'inf' in a text field
         raise LoadError(f"this cell's number ({value}) is not a finite number", mark)
-    if isinstance(value, str) and (control := control_problem(value)):  # the rule of a YAML table's text
-        raise LoadError(control, mark)
-    if isinstance(value, str) and (bad := _NOT_PRINTABLE.search(value)):
-        raise LoadError(f"character U+{ord(bad.group()):04X} is not allowed in a table's text (a control "
-                        "character prints as nothing or as a box)", mark)
+    if isinstance(value, str) and (problem := _text_problem(value)):
+        raise LoadError(problem, mark)
     if isinstance(value, _DATES_AND_TIMES):
         # (printed as Python writes it, "2024-01-02 00:00:00" where the sheet showed 2-Jan; a duration or a time
         # of day was a traceback converting the table to YAML): refused as a YAML table's dates are
@@ -816,6 +910,17 @@ def _cell_scalar(value: object, field: Field | None, mark: Mark) -> Any:
     if isinstance(field, TrueFalse):
         return {"true": True, "false": False, "yes": True, "no": False}.get(text.lower(), value)
     return _scalar(text)  # a number, or a field the table does not declare
+
+
+def _text_problem(text: str) -> str | None:
+    """Why a cell cannot hold `text`, or None: the rule of a YAML table's text, and the characters a YAML file
+    refuses as they are (a control character, U+FFFE)."""
+    if control := control_problem(text):
+        return control
+    if bad := _NOT_PRINTABLE.search(text):
+        return (f"character U+{ord(bad.group()):04X} is not allowed in a table's text (a control character prints "
+                "as nothing or as a box)")
+    return None
 
 
 def _number_of(value: object, field: Field | None, mark: Mark) -> object:
@@ -900,16 +1005,17 @@ def shown_text(value: object) -> str:
     return cell_text(value).upper() if isinstance(value, bool) else cell_text(value)
 
 
-def write_csv(items: list[Any], schema: Schema) -> bytes:
+def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] | None = None) -> bytes:
     """The table as CSV, a row a line ending in \\n. A cell holding a line break of either kind (\\r or \\n)
     is quoted: Python's writer quotes only the characters of its line ending, and a bare \\r left unquoted
     was read back as the end of a row (an item more, a text cut short, exit 0)."""
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
-    _no_blank_text(items, rows, names, schema, cell_text)
+    written = _cells_given_back(items, rows, names, schema, lambda value, field: cell_text(value), ids or {})
+    _csv_cells_readable(items, written, names)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
-    for cells in [names, *([cell_text(row.get(n)) for n in names] for row in rows)]:
+    for cells in [names, *written]:
         line.seek(0)
         line.truncate()
         writer.writerow(cells)
@@ -917,53 +1023,79 @@ def write_csv(items: list[Any], schema: Schema) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
-def _no_blank_text(items: list[Any], rows: list[dict[Any, Any]], names: list[Any], schema: Schema,
-                   written: Callable[[object], object]) -> None:
-    """DataError at the first item a row cannot give back (one of no value), or the first value a cell cannot
-    give back (`written`: the cell written for a value, a CSV's text or a workbook's typed cell): a value of a
-    column the table does not type that is read back as another (_untyped_problem), a text of no characters
-    or only spaces that its
+def _csv_cells_readable(items: list[Any], written: list[list[Any]], names: list[Any]) -> None:
+    """DataError at the first cell `written` longer than Python's CSV reader reads (its field_size_limit): a
+    text of 140,000 characters was written with exit 0, and the file then refused."""
+    most = csv.field_size_limit()  # (the reader's, in this process)
+    for item, cells in zip(items, written):
+        for name, text in zip(names, cells):
+            if len(text) > most:
+                raise DataError(f"'{name}' is {len(text):,} characters as a cell; a CSV cell holds at most {most:,} "
+                                "(keep the table in YAML)", item.mark_of(name) if isinstance(item, Record) else None)
+
+
+def _cells_given_back(items: list[Any], rows: list[dict[Any, Any]], names: list[Any], schema: Schema,
+                      written: Callable[[object, Field | None], Any], ids: Mapping[Any, Field | None]) -> list[list[Any]]:
+    """The cells `written` for each row's values, in the order of `names`; DataError at the first item a row cannot give back (one of no value), or the first value a cell cannot
+    give back (`written`: the cell written for a value of a field, a CSV's text or a workbook's typed cell;
+    `ids`: each table's id field, by which a ref cell is read): a text of no characters or only spaces that its
     field would not give back (its cell is blank, and a blank cell is read as a value left out: the field's
     default, or missing; converted without a word, a required field's '' validated in YAML and was 'missing'
-    in the spreadsheet), or a number that is not finite (a workbook wrote .inf as an empty number cell, read
-    back as left out; a CSV's 'inf' came back as text), as the reader refuses such a cell."""
+    in the spreadsheet), a number that is not finite (a workbook wrote .inf as an empty number cell, read
+    back as left out; a CSV's 'inf' came back as text), a text no cell may hold, as the reader refuses such a
+    cell; or any other value its cell is read back otherwise (_round_trip_problem)."""
+    table = []
     for item, row in zip(items, rows):
-        for name in names:
-            if problem := _value_problem(name, row.get(name), schema.fields.get(name), written):
+        cells = [written(row.get(name), schema.fields.get(name)) for name in names]
+        for name, cell in zip(names, cells):
+            if problem := _value_problem(name, row.get(name), schema.fields.get(name), cell, ids):
                 raise DataError(problem, item.mark_of(name) if isinstance(item, Record) else None)
-        if all(_blank(cell_text(row.get(name))) for name in names):  # (every field left out: `- {}`)
+        if all(_blank(cell) for cell in cells):  # (every field left out: `- {}`)
             raise DataError("this item gives no value, and a spreadsheet's row of blank cells is no item (it is "
                             "left out when read): give it a value, such as a field's default",
                             item.mark if isinstance(item, Record) else None)
+        table.append(cells)
+    return table
 
 
-def _value_problem(name: Any, value: object, field: Field | None, written: Callable[[object], object]) -> str | None:
-    """Why the cell `written` for a `field`'s value does not give it back, or None (_no_blank_text)."""
-    if isinstance(value, str) and _blank(value) and (field is None or value != field.default):
+def _value_problem(name: Any, value: object, field: Field | None, cell: object,
+                   ids: Mapping[Any, Field | None]) -> str | None:
+    """Why the `cell` written for a `field`'s value does not give it back, or None (_cells_given_back)."""
+    if value is None:
+        return None
+    if isinstance(value, str) and _blank(value):
+        if field is not None and value == field.default:
+            return None
         said = "no characters" if not value else "only spaces"
         return (f"'{name}' is a text of {said}, which a spreadsheet's blank cell cannot give back (it is read as a "
                 "value left out); leave the field out or give it text")
     if isinstance(value, float) and not math.isfinite(value):
         return f"'{name}' is {value}, not a finite number, which no spreadsheet cell gives back"
-    if field is None and value is not None:
-        return _untyped_problem(name, value, written(value))
-    return None
+    if isinstance(value, str) and (problem := _text_problem(value)):  # (written, a cell pnp refuses to read, or
+        return f"'{name}': {problem}"  # openpyxl refuses to write: an internal error)
+    return _round_trip_problem(name, value, field, cell, ids)
 
 
-def _untyped_problem(name: Any, value: object, cell: object) -> str | None:
-    """Why the `cell` written for `value` in a column game.yaml gives no type (a derived field typed by hand)
-    reads back as another value, or None: such a cell is read as a number when it looks like one, else as its
-    text, trimmed (a typed-in derived '10' came back as 10, true as 'true', ' a' as 'a', a list as its text:
-    each then differed from the value computed, exit 0)."""
-    back = _cell_scalar(cell, None, Mark("")) if isinstance(cell, str) else _plain_number(cell)
-    if type(back) is type(value) and back == value:
+def _round_trip_problem(name: Any, value: object, field: Field | None, cell: object,
+                        ids: Mapping[Any, Field | None]) -> str | None:
+    """Why the `cell` written for `value` reads back, as its `field` reads it, as another value, or None. A
+    column game.yaml gives no type (a derived field typed by hand) is read as a number when it looks like one,
+    else as its text, trimmed (a typed-in derived '10' came back as 10, true as 'true', ' a' as 'a'); a field of
+    `any` or `scalar` type, or a value not of its field's type, alike (a list in an `any` field came back as
+    its text, a text '12' as the number 12, an int field's '3' as 3): each converted with exit 0."""
+    try:
+        back = plain(_cell(cell if isinstance(cell, str) else _plain_number(cell), _read_as(field, ids), Mark(""))[0])
+    except LoadError as e:
+        return f"'{name}' is {shown(value)}, whose cell would not be read back: {e.message}"
+    if same(back, value):
         return None
+    why = ("the table's fields do not say its type; leave it out (a derived field is computed)" if field is None
+           else f"its field ({field.name}) reads the cell so: keep such a value in YAML, or give it its field's type")
     return (f"'{name}' is {shown(value)} ({type_name(value)}), which its cell would give back as {shown(back)} "
-            f"({type_name(back)}): the table's fields do not say its type; leave it out (a derived field is "
-            "computed)")
+            f"({type_name(back)}): {why}")
 
 
-def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
+def write_xlsx(items: list[Any], schema: Schema, title: str, ids: Mapping[Any, Field | None] | None = None) -> bytes:
     """A workbook of one sheet; numbers and true/false stay typed, so Excel can sort and sum them."""
     import openpyxl
     from openpyxl.styles import Font
@@ -971,7 +1103,7 @@ def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
 
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
-    _no_blank_text(items, rows, names, schema, lambda value: _typed(value, None))
+    written = _cells_given_back(items, rows, names, schema, _typed, ids or {})
     book = openpyxl.Workbook()
     ws = book.active
     assert isinstance(ws, Worksheet)  # a new workbook's one sheet
@@ -979,9 +1111,8 @@ def write_xlsx(items: list[Any], schema: Schema, title: str) -> bytes:
     for col, name in enumerate(names, start=1):
         _text_cell(ws, 1, col, str(name), getattr(items, "mark", None)).font = Font(bold=True)  # (read by _records)
     ws.freeze_panes = "A2"
-    for line, (item, row) in enumerate(zip(items, rows), start=2):
-        for col, name in enumerate(names, start=1):
-            value = _typed(row.get(name), schema.fields.get(name))
+    for line, (item, cells) in enumerate(zip(items, written), start=2):
+        for col, (name, value) in enumerate(zip(names, cells), start=1):
             if isinstance(value, str):
                 _text_cell(ws, line, col, value, item.mark_of(name) if isinstance(item, Record) else None)
             elif value is not None:
