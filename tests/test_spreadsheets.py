@@ -442,7 +442,7 @@ def test_merged_cells_are_refused_at_their_first_cell(proj):
 def test_a_workbook_of_more_sheets_than_pnp_reads_is_refused_before_openpyxl_opens_them(proj):
     """openpyxl opens every sheet a workbook lists as it loads it, looking each up in lists: 9,900 empty sheets
     took 10 s. Here the workbook lists its one sheet 1,001 times (sheets may share a part)."""
-    from pnp.model.spreadsheet import MAX_SHEETS
+    from pnp.model.workbook_parts import MAX_SHEETS
 
     path = xlsx_table(proj, "turn")
 

@@ -1,0 +1,209 @@
+"""The checks a workbook passes before openpyxl reads a byte of it: an .xlsx file is a zip of XML parts, and
+openpyxl reads some parts whole into objects and others at some speed, so each part's size, ratio, kind and count
+of elements is bounded here, where a hostile file (a zip bomb, a million styles, a document type whose entities
+expand) is refused by name rather than read for minutes. What a sheet's cells hold is checked as they are read
+(spreadsheet.py)."""
+
+import zipfile
+
+from ..errors import LoadError
+from ..report import Mark
+from .load import shown
+
+# A workbook is a zip of XML parts. The sizes its directory states bound what zipfile inflates (it stops
+# there and checks the CRC), so they are checked before openpyxl reads a byte: a zip bomb is refused
+MAX_UNZIPPED_BYTES = 200 * 1024 * 1024  # all parts together, pictures included (openpyxl reads none)
+# openpyxl parses XML at about 1.5 MB a second (a sheet, its shared strings): these keep a load to seconds
+MAX_XML_PART_BYTES = 4 * 1024 * 1024
+MAX_XML_BYTES = 16 * 1024 * 1024
+MAX_PARTS = 10_000
+MAX_RATIO = 100  # inflated / compressed size of a part over 1 MB; a real sheet's XML packs 5-20 times
+# A number format's code, in characters (Excel takes at most 255): openpyxl tells a date format by a regular
+# expression whose time grows with the square of the code's length (100,000 characters of '[' took 23 s)
+MAX_FORMAT_CHARS = 1000
+# ... and it does so for each cell style, reading each at some 100 a millisecond: the sum over the styles of
+# their format's length squared, and the styles themselves, keep that to a second or two (a workbook has a
+# few hundred styles; Excel allows 65,490)
+MAX_FORMAT_WORK = 8_000_000
+# openpyxl makes an object of each element of a workbook's styles (a font, a cell style...), at some 15 a
+# millisecond: 4 MB of fonts took 32 s. A workbook's styles hold a few hundred
+MAX_STYLE_ELEMENTS = 20_000
+MAX_OBJECT_ELEMENTS = 20_000  # the same, in the other parts openpyxl reads into objects (check_object_parts)
+# openpyxl opens each sheet as it loads a workbook, and looks each one up in lists of every part and relation:
+# 9,900 empty sheets took 10 s. A game's workbook has a few
+MAX_SHEETS = 1000
+
+
+def check_parts(book: zipfile.ZipFile, shown: str) -> None:
+    """LoadError unless every part of the workbook inflates to a sane size at a sane ratio."""
+    infos = book.infolist()
+    if len(infos) > MAX_PARTS:
+        raise LoadError(f"workbook holds {len(infos):,} parts; pnp reads at most {MAX_PARTS:,}", Mark(shown))
+    if sum(info.file_size for info in infos) > MAX_UNZIPPED_BYTES:  # (before any part is read, to tell XML)
+        raise LoadError(f"workbook too large: it unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB", Mark(shown))
+    xml = [info for info in infos if _is_xml(book, info)]
+    for info in xml:
+        if info.file_size > MAX_XML_PART_BYTES:
+            raise LoadError(f"part '{info.filename}' of the workbook unpacks to {info.file_size / 2**20:,.1f} MB; "
+                            f"pnp reads at most {MAX_XML_PART_BYTES // 2**20} MB of XML per part", Mark(shown))
+        if _declares_a_document_type(book, info):
+            # (its entities expand: 3 MB of sheet XML gave a cell of 300 MB, 16 s and 1 GB)
+            raise LoadError(f"part '{info.filename}' of the workbook declares a document type (<!DOCTYPE>), which "
+                            "no spreadsheet program writes (a workbook's XML has none): the file is damaged",
+                            Mark(shown))
+    for info in infos:
+        if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise LoadError(f"part '{info.filename}' of the workbook is packed "
+                            f"{info.file_size // max(info.compress_size, 1):,} to 1 (a zip bomb?)", Mark(shown))
+    if sum(info.file_size for info in xml) > MAX_XML_BYTES:
+        raise LoadError(f"workbook too large: its XML parts unpack to more than {MAX_XML_BYTES // 2**20} MB",
+                        Mark(shown))
+
+
+def check_number_formats(book: zipfile.ZipFile, file: str) -> None:
+    """LoadError at the first number format of the workbook's styles (the part openpyxl reads them from) whose
+    code is longer than MAX_FORMAT_CHARS, past MAX_STYLE_ELEMENTS, or when its cell styles ask openpyxl too
+    much: it tells each cell
+    style's format for a date by a regular expression whose time grows with the square of the code's length,
+    style by style (110,000 styles of one 999-character format ran past a minute); the part's size is checked
+    before (check_parts)."""
+    from collections import Counter
+    from xml.etree.ElementTree import iterparse
+
+    from openpyxl.styles.numbers import BUILTIN_FORMATS
+
+    if "xl/styles.xml" not in book.namelist():
+        return
+    codes: dict[str | None, str] = {}
+    styles: Counter[str | None] = Counter()  # a cell style's numFmtId -> how many styles have it
+    with book.open("xl/styles.xml") as part:
+        for elements, (_, element) in enumerate(iterparse(part), start=1):
+            if elements > MAX_STYLE_ELEMENTS:
+                raise LoadError(f"the workbook's styles hold more than {MAX_STYLE_ELEMENTS:,} elements (fonts, fills, "
+                                f"cell styles...); pnp reads at most {MAX_STYLE_ELEMENTS:,} (a workbook has a few "
+                                "hundred): the file is damaged", Mark(file))
+            tag = element.tag.rpartition("}")[2]
+            if tag == "numFmt":
+                code = codes[element.get("numFmtId")] = element.get("formatCode", "")
+                if len(code) > MAX_FORMAT_CHARS:
+                    raise LoadError(f"the workbook's number format {shown(element.get('numFmtId', '?'))} is "
+                                    f"{len(code):,} characters long; pnp reads at most {MAX_FORMAT_CHARS:,} "
+                                    "(Excel takes 255): the file is damaged", Mark(file))
+            elif tag == "cellXfs":
+                styles.update(xf.get("numFmtId") for xf in element if xf.tag.rpartition("}")[2] == "xf")
+            if tag != "xf":  # (a cellXfs reads its own)
+                element.clear()
+    work = sum(len(codes.get(key) or BUILTIN_FORMATS.get(int(key) if key and key.isdigit() else 0, "")) ** 2 * count
+               for key, count in styles.items())
+    if work > MAX_FORMAT_WORK:
+        raise LoadError(f"the workbook has {sum(styles.values()):,} cell styles, with number formats of up to "
+                        f"{max(map(len, codes.values()), default=0):,} characters: more than pnp reads (the longer "
+                        "the formats, the fewer styles): the file is damaged", Mark(file))
+
+
+def check_object_parts(book: zipfile.ZipFile, file: str) -> None:
+    """LoadError when a part openpyxl reads whole into objects, by the names it reads them by (the list of
+    parts, their relations, the document's properties), holds more than MAX_OBJECT_ELEMENTS elements (30,000
+    custom properties took 6 s); the workbook and styles parts are counted where they are read
+    (check_sheet_count, _check_number_formats). The parts' sizes are checked before (check_parts)."""
+    from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM
+
+    for name in sorted(n for n in book.namelist() if n in (ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM)
+                       or n.endswith(".rels")):
+        _count_elements(book, name, file)
+
+
+def _count_elements(book: zipfile.ZipFile, name: str, file: str) -> None:
+    """LoadError when the part `name` of the workbook holds more than MAX_OBJECT_ELEMENTS elements."""
+    from xml.etree.ElementTree import iterparse
+
+    if name not in book.namelist():
+        return  # (openpyxl's refusal names the part missing)
+    with book.open(name) as part:
+        try:
+            for elements, (_, element) in enumerate(iterparse(part), start=1):
+                if elements > MAX_OBJECT_ELEMENTS:
+                    raise LoadError(f"part '{name}' of the workbook holds more than {MAX_OBJECT_ELEMENTS:,} "
+                                    f"elements; pnp reads at most {MAX_OBJECT_ELEMENTS:,} (a workbook's have a "
+                                    "few dozen): the file is damaged", Mark(file))
+                element.clear()
+        except SyntaxError:  # (XML that does not parse: openpyxl's refusal says so)
+            pass
+
+
+def check_sheet_count(book: zipfile.ZipFile, file: str) -> int:
+    """The number of sheets the workbook lists; LoadError when it lists more than MAX_SHEETS sheets, or more
+    defined names than _MOST_IN_WORKBOOK says, counted in its workbook part (found as openpyxl finds it; the
+    part's size is checked before, and several sheets may share one part)."""
+    from xml.etree.ElementTree import iterparse
+
+    from openpyxl.packaging.manifest import Manifest
+    from openpyxl.packaging.relationship import get_dependents, get_rels_path
+    from openpyxl.reader.excel import _find_workbook_part  # type: ignore[attr-defined]  # (as openpyxl finds it)
+    from openpyxl.xml.constants import ARC_CONTENT_TYPES, REL_NS
+    from openpyxl.xml.functions import fromstring
+
+    manifest = Manifest.from_tree(fromstring(book.read(ARC_CONTENT_TYPES)))  # type: ignore[arg-type]
+    workbook = _find_workbook_part(manifest).PartName[1:]
+    counts = dict.fromkeys(_MOST_IN_WORKBOOK, 0)
+    with book.open(workbook) as part:
+        for _, element in iterparse(part):
+            for counted in {"*", element.tag.rpartition("}")[2]} & counts.keys():  # (every element, and its kind)
+                counts[counted] += 1
+                if counts[counted] > (most := _MOST_IN_WORKBOOK[counted]):
+                    raise LoadError(f"workbook has more than {most:,} {_WORKBOOK_WORDS[counted]}; pnp reads at most "
+                                    f"{most:,}", Mark(file))
+            element.clear()
+    # the links to other workbooks it lists, each read whole into objects (4 MB of a link's cached values: 5 s)
+    if (rels := get_rels_path(workbook)) in book.namelist():
+        for link in get_dependents(book, rels).find(f"{REL_NS}/externalLink"):
+            _count_elements(book, link.target, file)
+    return counts["sheet"]
+
+
+# What a workbook part lists, at most: openpyxl opens each sheet, and makes each defined name (a named range)
+# an object, at some 10 a millisecond (98,000 names in 4 MB took 11 s). A game's workbook has a few of each
+_MOST_IN_WORKBOOK = {"sheet": MAX_SHEETS, "definedName": 10_000, "*": MAX_OBJECT_ELEMENTS}
+_WORKBOOK_WORDS = {"sheet": "sheets", "definedName": "defined names (named ranges)",
+                   "*": "elements (views, names...)"}
+
+
+# What may come before an XML document's first '<': byte order marks (UTF-8, UTF-16) and white space, in UTF-16 too
+_BEFORE_XML = b"\xef\xbb\xbf\xfe\xff \t\r\n\0"
+
+
+def _is_xml(book: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
+    """Whether a part of the workbook may be XML openpyxl parses: by its content, not its name (a sheet's XML
+    in a part named sheet1.dat, which the workbook's relations may name, was parsed past every XML limit: 150
+    MB took 40 s and 3 GB). Read up to its first byte that is not white space (a picture's first byte)."""
+    with book.open(info) as part:
+        while chunk := part.read(1 << 16):
+            if first := chunk.lstrip(_BEFORE_XML)[:1]:
+                return first == b"<"
+    return False
+
+
+class _FirstElement(Exception):
+    """The parse of a part reached its first element: what may come before it (its declarations) was read."""
+
+
+def _declares_a_document_type(book: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
+    """Whether an XML part of the workbook declares a document type, read up to its first element (where a
+    declaration must be), in whatever encoding it is written."""
+    import pyexpat
+
+    parser = pyexpat.ParserCreate()
+    declared = []
+
+    def first_element(*_: object) -> None:
+        raise _FirstElement
+
+    parser.StartDoctypeDeclHandler = lambda *_: declared.append(True)
+    parser.StartElementHandler = first_element
+    with book.open(info) as part:
+        try:
+            while (chunk := part.read(1 << 16)) and not declared:
+                parser.Parse(chunk, False)
+        except (_FirstElement, pyexpat.ExpatError):  # (XML that does not parse is refused where it is read)
+            pass
+    return bool(declared)
