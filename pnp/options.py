@@ -437,7 +437,8 @@ class Elements(_Shaped):
 
 
 class Variables(_Shaped):
-    """A mapping of names to values (templates in them are rendered per item)."""
+    """A mapping of names to values (a `use`'s `with` renders the templates in them per item; a layout's vars
+    refuse templates)."""
 
     kind = "mapping"
     shape = Mapping
