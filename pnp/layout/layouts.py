@@ -12,7 +12,6 @@ from ..errors import DataError, LayoutError, LoadError
 from ..model.load import Record, load_file
 from ..model.reads import FILE, SIZE, note, note_files
 from ..options import did_you_mean, type_name
-from ..template import is_template
 from ..report import Mark, shown
 from . import params as P
 from .budget import DrawingBudget
@@ -246,7 +245,7 @@ class LayoutSet:
             if name in RESERVED:
                 problems.append((f"a variable may not be called '{name}': templates already use that name for "
                                  f"{RESERVED[name]}", spec["vars"].key_mark(name)))
-            elif (found := _template_inside(spec["vars"], name)) is not None:
+            elif (found := P.template_inside(spec["vars"], name)) is not None:
                 problems.append((f"vars: '{name}' holds a template ({shown(found[0], 40)}), which a variable prints "
                                  "as written, braces and all: a layout's vars are values; compute it in the "
                                  "element that prints it (or in a macro)", found[1]))
@@ -274,18 +273,3 @@ class LayoutSet:
             chain=[shown] + (parent.chain if parent else []),
         )
 
-
-def _template_inside(container: Any, key: Any) -> tuple[str, Mark | None] | None:
-    """The first text inside container[key] (in lists and mappings within it too) that is a Jinja template,
-    with where it is written; None when there is none."""
-    stack = [(container, key)]
-    while stack:
-        holder, at = stack.pop()
-        value = holder[at]
-        if isinstance(value, str) and is_template(value):
-            return value, holder.mark_of(at) if hasattr(holder, "mark_of") else None
-        if isinstance(value, Record):
-            stack.extend((value, inner) for inner in reversed(list(value)))
-        elif isinstance(value, list):
-            stack.extend((value, index) for index in reversed(range(len(value))))
-    return None
