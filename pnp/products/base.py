@@ -111,7 +111,8 @@ DrawFile = Callable[[Canvas, Component, Studio], int]  # draws a kind's componen
 Problems = list[tuple[str, Mark | None]]
 
 LAYOUT_KEY = Str.key(doc="the layout of each item's front; a template such as `{{ item.layout }}` picks one per item")
-BACK_KEY = Str.key(None, "the layout of each item's back; printed on the following page, mirrored for long-edge duplex")
+BACK_KEY = Str.key(None, "the layout of each item's back, of its front's size; printed on the following page, mirrored "
+                        "for long-edge duplex")
 
 
 class Kind:
