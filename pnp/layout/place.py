@@ -26,7 +26,8 @@ Measure = Callable[[Prim], float]  # a text primitive -> the height its lines ta
 
 PLACE = {
     "below": P.Name(None, "place the element's top `gap` below the bottom of the element of this `name`, as "
-                          "drawn (a text's last line, after shrinking to fit; where it would be, when not drawn)"),
+                          "drawn (a text's last line, after shrinking to fit; where it would be, when not drawn); "
+                          "a layout's own elements are placed so, not those inside a group"),
     "above": P.Name(None, "place the element's bottom `gap` above the top of the named element"),
     "right_of": P.Name(None, "place the element's left edge `gap` right of the named element's right edge"),
     "left_of": P.Name(None, "place the element's right edge `gap` left of the named element's left edge"),
