@@ -170,15 +170,19 @@ def _finite(number: _Value, what: str) -> _Value:
     return number
 
 
+# a number written as text (a template's result): plain ASCII decimals, as a computed number prints them. float()
+# alone also read '1_0' as 10 and Arabic-Indic or fullwidth digits ('١' as 1)
+_NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 def _number(value: object, what: str) -> float:
     if isinstance(value, bool):
         raise ValueError(f"expected {what}, got {shown(value)}")
     if isinstance(value, (int, float)):
         return _finite(float(value), what)
-    try:
-        return _finite(float(str(value).strip()), what)
-    except ValueError:
-        raise ValueError(f"expected {what}, got {shown(value)}") from None
+    if not _NUMBER_TEXT.fullmatch(text := str(value).strip()):
+        raise ValueError(f"expected {what}, got {shown(value)}")
+    return _finite(float(text), what)
 
 
 class Length(Option):
@@ -437,7 +441,8 @@ class Elements(_Shaped):
 
 
 class Variables(_Shaped):
-    """A mapping of names to values (templates in them are rendered per item)."""
+    """A mapping of names to values (a `use`'s `with` renders the templates in them per item; a layout's vars
+    refuse templates)."""
 
     kind = "mapping"
     shape = Mapping

@@ -60,7 +60,8 @@ _CHECK_BUILT = 1 << 20  # ...this many characters and items were built
 _CALLS_PER_STEP = 16  # function calls of a library's work (see `metered`) that count as one step
 
 # Internal class names that would otherwise leak into messages from Python's own errors.
-_FRIENDLY = {"Record": "mapping", "MarkedList": "list", "_Guarded": "list", "dict object": "mapping",
+_FRIENDLY = {"Record": "mapping", "Tracked": "mapping", "MarkedList": "list", "_Guarded": "list",
+             "dict object": "mapping",
              "list object": "list", "str object": "text", "_Lazy": "a filter's result (`| list` makes it a list)"}
 
 

@@ -10,7 +10,9 @@ from .report import described, did_you_mean
 MM = 72 / 25.4
 _UNITS = {"mm": MM, "cm": 10 * MM, "in": 72.0, "pt": 1.0}
 # matched against the stripped text: `\s*(unit)?\s*$` tried every split of a long run of spaces (20,000 took 14 s)
-_LENGTH = re.compile(r"(-?\d+(?:\.\d+)?)\s*(mm|cm|in|pt)?")
+# ASCII digits only (\d, as float(), also reads Arabic-Indic and fullwidth digits); an exponent as a computed
+# number prints (`{{ 0.00001 }}` is '1e-05')
+_LENGTH = re.compile(r"(-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)\s*(mm|cm|in|pt)?")
 
 @dataclass(frozen=True)
 class NamedSize:

@@ -574,3 +574,18 @@ def test_a_sheet_footer_too_long_for_the_page_shrinks_to_6_pt_then_is_cut(words,
     assert (size == 6.5) != shrunk and size >= 6.0
     assert stringWidth(text, "Helvetica", size) <= paper[0] - 2 * sheet.EDGE_SAFE
     assert text.endswith("…") == cut
+
+
+def test_cards_of_several_sizes_are_each_printed_at_their_own_size_not_cut_to_the_firsts_slot(tmp_path):
+    """One grid of slots cuts one size: a deck whose layout picks a tarot card for some items imposed them
+    into the first card's poker slots, clipped (their foot lost, exit 0). Each is printed at its own size."""
+    base = (DATA / "base/cards/mini/game.yaml").read_text()
+    mixed = base.replace("    layout: card\n    back: back\n", "    layout: \"{{ 'card' if item.power > 2 else 'tall' }}\"\n")
+    assert mixed != base
+    tall = ("size: tarot\nelements:\n  - {type: rect, x: 0, y: 0, w: 70, h: 120, bleed: true, fill: '#224422'}\n"
+            "  - {type: text, x: 5, y: 105, w: 60, h: 10, text: '{{ card.id }} foot', size: 12}\n")
+    folder = build(make_project(tmp_path / "p", {"cards/mini/game.yaml": mixed, "layouts/mini/tall.yaml": tall}))
+    reader = read(folder / "mini-cards-a4.pdf")
+    faces = [[text for *_, found in placed_forms(page) for text in found] for page in reader.pages]
+    assert len(faces) == 4  # one card a page (not 4 to a sheet), each whole: the tarot cards' feet are there
+    assert [texts for texts in faces if any(t.endswith("foot") for t in texts)] == [["fern foot"], ["moss foot"]]

@@ -134,11 +134,15 @@ def test_print_services_get_their_template_size(tmp_path, fmt, size):
 def test_a_deck_of_no_service_size_is_left_out_with_a_warning(mini):
     card = mini / "layouts/mini/card.yaml"
     original = card.read_text()
+    back = mini / "layouts/mini/back.yaml"
+    original_back = back.read_text()
     card.write_text(original.replace("size: poker", "size: [50mm, 50mm]"))
+    back.write_text(original_back.replace("size: poker", "size: [50mm, 50mm]"))  # (a back is its front's size)
     try:
         result = run(mini, "export", "--format", "tgc")
     finally:
         card.write_text(original)
+        back.write_text(original_back)
     assert result.exit_code == 0
     assert "layouts/mini/card.yaml:1:7: warning: Cards refused: 50 x 50 mm cards are none of" in result.output
 
@@ -319,7 +323,8 @@ def test_a_card_size_no_product_fits_is_refused_not_stretched(tmp_path):
     assert product_for("mpc", (60 * MM, 88 * MM)) is None  # 3 mm narrower than Poker Size: no stretching
     root = make_project(tmp_path / "proj")
     card = root / "layouts/mini/card.yaml"
-    card.write_text(card.read_text().replace("size: poker", "size: [60mm, 88mm]"))
+    for face in (card, root / "layouts/mini/back.yaml"):  # (a back is its front's size)
+        face.write_text(face.read_text().replace("size: poker", "size: [60mm, 88mm]"))
     result = run(root, "export", "--format", "mpc")
     assert ("layouts/mini/card.yaml:1:7: warning: Cards refused: 60 x 88 mm cards are none of MakePlayingCards's "
             "card products (Poker Size 63.5 x 88.9 mm") in result.output

@@ -21,7 +21,7 @@ def draw(tmp_path, elements):
     """Draw the mini game's first card with `elements` as its layout; returns (events, fonts) where each
     event's position is in mm from the layout's top-left corner (y down, as layouts measure)."""
     layout = f"size: [{SIZE}mm, {SIZE}mm]\nbleed: 0\nelements:\n" + "".join(f"  - {e}\n" for e in elements)
-    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": layout})
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": layout, "layouts/mini/back.yaml": layout})
     report = Report()
     game, studio = validate(find(root), "mini", report)
     assert not report.errors, [str(d) for d in report.errors]

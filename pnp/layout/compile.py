@@ -10,7 +10,7 @@ from ..options import did_you_mean, type_name
 from ..template import compile_expression, compile_template, evaluate, is_template, render
 from . import params as P
 from .elements import ELEMENTS
-from .place import REST
+from .place import RELATIONS, REST
 from ..report import Mark
 from .elements.base import Context, Element
 from .styles import StyleSet
@@ -125,7 +125,19 @@ class _Compiler:
         compiled.name, compiled.step = compiled.consts["as"], compiled.consts["step"]
         if kind == "group" and compiled.consts.get("elements"):
             compiled.children = self.elements(compiled.consts["elements"], spec.mark_of("elements"))
+            self._placed_in_group(compiled.children)
         return compiled
+
+    def _placed_in_group(self, children: list[Compiled]) -> None:
+        """Placement (`below: NAME`, `h: rest`) is worked out among a layout's own elements: inside a group it
+        was left out, silently (the text drawn over the one it was to go below, an unknown name not said)."""
+        for child in children:
+            for key in (r for r in RELATIONS if r in child.spec):
+                self.problems.append((f"{key}: an element inside a group is not placed against others; give it "
+                                      "x and y (or move it out of the group)", child.spec.mark_of(key)))
+            if child.spec.get("h") == REST:
+                self.problems.append((f"h: '{REST}' is for a layout's own elements; inside a group give a height",
+                                      child.spec.mark_of("h")))
 
     def _styled(self, spec: Record) -> Record:
         """The element's settings over those of its named text style."""

@@ -12,7 +12,7 @@ from ..errors import DataError, LayoutError, LoadError
 from ..model.load import Record, load_file
 from ..model.reads import FILE, SIZE, note, note_files
 from ..options import did_you_mean, type_name
-from ..report import Mark
+from ..report import Mark, shown
 from . import params as P
 from .budget import DrawingBudget
 from .compile import Compiled, compile_elements
@@ -48,7 +48,8 @@ LAYOUT_PARAMS = {
     "safe": P.Length("3mm", "text on cut components must stay this far inside the trim (a warning)", minimum=0,
                      maximum=500),
     "radius": P.Length(0, "corner radius of the cut (rounded cards and tokens)", minimum=0),
-    "vars": P.Variables({}, "names every template of the layout sees (also as `vars.NAME`): colours, lookups"),
+    "vars": P.Variables({}, "names every template of the layout sees (also as `vars.NAME`): colours, lookups; "
+                            "values as written, not templates"),
     "elements": P.Elements([], "what is drawn, in order, later elements over earlier ones"),
     "doc": P.Text(None, "a note for people reading the layout"),
 }
@@ -244,6 +245,10 @@ class LayoutSet:
             if name in RESERVED:
                 problems.append((f"a variable may not be called '{name}': templates already use that name for "
                                  f"{RESERVED[name]}", spec["vars"].key_mark(name)))
+            elif (found := P.template_inside(spec["vars"], name)) is not None:
+                problems.append((f"vars: '{name}' holds a template ({shown(found[0], 40)}), which a variable prints "
+                                 "as written, braces and all: a layout's vars are values; compute it in the "
+                                 "element that prints it (or in a macro)", found[1]))
         return values
 
     def _layout(self, name: str, shown: str, spec: Record, values: dict[str, Any], parent: Layout | None,
@@ -267,3 +272,4 @@ class LayoutSet:
             spec=spec.merged_over(parent.spec) if parent else spec, options=options,
             chain=[shown] + (parent.chain if parent else []),
         )
+

@@ -1,7 +1,12 @@
 """Parameter types of layout elements and layout files: the options of pnp.options (one vocabulary for every
 option), and the points of a polyline, which are read with the data model's safe loader."""
 
+from typing import Any
+
 from ..errors import LoadError
+from ..model.load import Record
+from ..report import Mark
+from ..template import is_template
 from ..options import (  # noqa: F401  (the elements read every option type from here, as P.Length ...)
     MAX_DASHES, MIN_DASH_CYCLE, NUMBER_LIMIT, REQUIRED, Angle, Anything, Bool, Choice, Colour, Dash, Elements,
     Expression, FontSize, Int, Length, Lengths, Name, Number, Option, Text, Variables, shown)
@@ -36,3 +41,23 @@ class Points(Option):
 _POINT = Length()  # each coordinate of a point: a length like any other
 
 
+def template_inside(container: Any, key: Any, below: bool = False) -> tuple[str, Mark | None] | None:
+    """The first text inside container[key] (in lists and mappings within it too; with `below`, only those)
+    that is a Jinja template, with where it is written; None when there is none."""
+    stack = _children(container[key]) if below else [(container, key)]
+    while stack:
+        holder, at = stack.pop()
+        value = holder[at]
+        if isinstance(value, str) and is_template(value):
+            return value, holder.mark_of(at) if hasattr(holder, "mark_of") else None
+        stack.extend(_children(value))
+    return None
+
+
+def _children(value: Any) -> list[tuple[Any, Any]]:
+    """(container, key or index) of each value directly inside a mapping or list, the first last."""
+    if isinstance(value, Record):
+        return [(value, key) for key in reversed(list(value))]
+    if isinstance(value, list):
+        return [(value, index) for index in reversed(range(len(value)))]
+    return []

@@ -5,7 +5,7 @@ bottom of the layout's safe area. A layout that uses none of this resolves exact
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 from ..draw.text import valign_offset
 from ..errors import LayoutError
@@ -26,7 +26,8 @@ Measure = Callable[[Prim], float]  # a text primitive -> the height its lines ta
 
 PLACE = {
     "below": P.Name(None, "place the element's top `gap` below the bottom of the element of this `name`, as "
-                          "drawn (a text's last line, after shrinking to fit; where it would be, when not drawn)"),
+                          "drawn (a text's last line, after shrinking to fit; where it would be, when not drawn); "
+                          "a layout's own elements are placed so, not those inside a group"),
     "above": P.Name(None, "place the element's bottom `gap` above the top of the named element"),
     "right_of": P.Name(None, "place the element's left edge `gap` right of the named element's right edge"),
     "left_of": P.Name(None, "place the element's right edge `gap` left of the named element's left edge"),
@@ -70,11 +71,9 @@ def plan(elements: Sequence[Placed], problems: list[tuple[str, Mark | None]]) ->
             target = el.consts.get(relation)
             if target is None:
                 continue
-            if target not in named:
-                problems.append((f"{relation}: no element of this layout is named '{target}'"
-                                 f"{did_you_mean(target, named)}", el.mark_of(relation)))
-            elif named[target] is el:
-                problems.append((f"{relation}: an element cannot be placed against itself", el.mark_of(relation)))
+            problem = _unplaceable(el, target, named, elements)
+            if problem is not None:
+                problems.append((f"{relation}: {problem}", el.mark_of(relation)))
             else:
                 anchors.setdefault(el, []).append((relation, named[target], el.consts["gap"]))
     if not anchors and not rest:
@@ -85,6 +84,18 @@ def plan(elements: Sequence[Placed], problems: list[tuple[str, Mark | None]]) ->
             problems.append(("place an element against one other at most across (right_of or left_of) and one "
                              "up and down (below or above)", el.mark))
     return Placement(anchors, rest, _ordered(elements, anchors, problems))
+
+
+def _unplaceable(el: Placed, target: str, named: dict[Any, Placed], elements: Sequence[Placed]) -> str | None:
+    """Why `el` cannot be placed against the element named `target`, or None."""
+    if target not in named:
+        return f"no element of this layout is named '{target}'{did_you_mean(target, named)}"
+    same = [str(e.mark) for e in elements if e.consts.get("name") == target]
+    if len(same) > 1:  # the last of them was taken, silently
+        return f"{len(same)} elements are named '{target}' ({', '.join(same)}): name them apart"
+    if named[target] is el:
+        return "an element cannot be placed against itself"
+    return None
 
 
 def _ordered(elements: Sequence[Placed], anchors: dict[Placed, list[Relation[Placed]]],

@@ -27,7 +27,7 @@ from ..model.load import Record
 from ..project import Project
 from ..report import Mark
 from ..template import ExprError, is_template, render
-from ..units import PrintOptions
+from ..units import PrintOptions, to_mm
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,7 +111,8 @@ DrawFile = Callable[[Canvas, Component, Studio], int]  # draws a kind's componen
 Problems = list[tuple[str, Mark | None]]
 
 LAYOUT_KEY = Str.key(doc="the layout of each item's front; a template such as `{{ item.layout }}` picks one per item")
-BACK_KEY = Str.key(None, "the layout of each item's back; printed on the following page, mirrored for long-edge duplex")
+BACK_KEY = Str.key(None, "the layout of each item's back, of its front's size; printed on the following page, mirrored "
+                        "for long-edge duplex")
 
 
 class Kind:
@@ -178,7 +179,9 @@ class Kind:
         return out
 
     def check(self, component: Component, studio: Studio, report: Reporter) -> None:
-        """Problems of this kind beyond what resolving its printables finds (reported into `report`)."""
+        """Problems of this kind beyond what resolving its printables finds (reported into `report`): here,
+        what every kind with backs keeps (a kind adding its own calls this too)."""
+        check_backs(component, studio, report)
 
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         """Draw the component onto the canvas, page by page; returns the number of pages."""
@@ -202,3 +205,22 @@ class Kind:
     def extra_files(self) -> tuple[tuple[str, str, DrawFile], ...]:
         """(file part, draw function) of PDFs this kind adds beside its own, e.g. boards at full size."""
         return ()
+
+
+def check_backs(component: Component, studio: Studio, report: Reporter) -> None:
+    """Each back is the size of its front: it is printed behind it and cut with it. A tarot back of poker
+    fronts was cut to the fronts' slots (its foot lost) and a token's back placed by its front's size, exit 0."""
+    fronts = {p.index: p for p in studio.of(component) if p.side == "front"}
+    said: set[tuple[str, str]] = set()
+    for back in (p for p in studio.of(component) if p.side == "back" and p.index in fronts):
+        front = fronts[back.index]
+        try:
+            sizes = [studio.layouts.size(face.layout) for face in (front, back)]
+        except LayoutError:  # a layout that cannot be read: said where its face is checked
+            continue
+        if sizes[0] == sizes[1] or (front.layout, back.layout) in said:
+            continue
+        said.add((front.layout, back.layout))
+        shown = [f"{to_mm(w):g} x {to_mm(h):g} mm" for w, h in sizes]
+        report.error(f"the back '{back.layout}' is {shown[1]}, its front '{front.layout}' {shown[0]} ({back.label}): "
+                     "a back is printed behind its front and cut with it, so both must be one size", back.mark)

@@ -19,13 +19,16 @@ HOME_BLEEDS = (3 * MM, 2 * MM, 1.5 * MM, 1 * MM)  # tried in turn for kinds that
 
 def grid_for(component: Component, studio: Studio, sheet_size: tuple[float, float] | None = None) -> Grid | None:
     """The grid of the component's first face on the paper (the build's, or `sheet_size`: validation counts the
-    pages on each paper pnp offers), or None if one face does not fit a page. A kind
+    pages on each paper pnp offers), or None if one face does not fit a page or its faces are not all one size. A kind
     that spaces its items (`spaced`) gets the most bleed the paper allows without losing a slot or its crop
     marks, so a cut a little off shows its own art, not the neighbour's; butted items get what outer bleed
     the margins leave room for."""
     faces = studio.of(component)
     layout = studio.layouts.get(faces[0].layout)
     size = (layout.width, layout.height)
+    if any(studio.layouts.size(face.layout) != size for face in faces[1:]):
+        return None  # one grid cuts one size: a back, or an item's own layout, of another size was cut to the
+        # first face's slot (a tarot back clipped to a poker card's, exit 0); each face is printed at its own size
     impose = sheet.densest if studio.kind(component).turn_to_fit else sheet.grid
     sheet_size = sheet_size or studio.paper
     butted = impose(sheet_size, size, studio.bleed)

@@ -33,6 +33,7 @@ class Tokens(Kind):
 
     def check(self, component: Component, studio: Studio, report: Reporter) -> None:
         """Every token must fit on the paper inside its margins (a bigger one is a board)."""
+        super().check(component, studio, report)
         room = [side - 2 * sheet.MARGIN for side in studio.paper]
         for p in studio.of(component):
             layout = studio.layouts.get(p.layout)

@@ -1,5 +1,6 @@
 """use: another layout drawn inside this one, scaled to a width."""
 
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 
 from ...template import render
@@ -7,7 +8,9 @@ from .. import params as P
 from ..prims import scaled
 from .base import Element
 from ..prims import LayoutShape, Prim
-from .base import Context, ElementResolver, ElementShape
+from .base import Context, ElementResolver, ElementShape, Problem
+from ...model.load import Record
+from ...report import shown
 
 
 class Use(Element):
@@ -22,6 +25,14 @@ class Use(Element):
         "w": P.Length("=the used layout's own width", "width it is drawn at", minimum=0),
         "with": P.Variables({}, "more template variables for it: name -> value (values are templates)"),
     }
+
+    def check(self, spec: Record) -> Iterator[Problem]:
+        """`with`'s values are rendered where they are texts: a template inside a list or mapping was printed as
+        written, braces and all."""
+        found = P.template_inside(spec, "with", below=True) if isinstance(spec.get("with"), Mapping) else None
+        if found is not None:
+            yield (f"with: a template inside a list or mapping ({shown(found[0], 40)}) is printed as written, braces "
+                   "and all; only a value that is itself a text is rendered: give it a name of its own"), found[1]
 
     def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
                 resolver: ElementResolver) -> None:
