@@ -222,10 +222,18 @@ def _refuse_unstructured(token: Token) -> None:
                         "put it outside the tip", line=token.map[0] + 1 if token.map else None)
 
 
-def literal(text: str) -> str:
-    """`text` as pnp markup printing it as it is: its stars and backslashes escaped (a heading ending in '\\'
-    escaped the star of the contents' '**...**' around it: it printed '*')."""
+def _markdown_text(text: str) -> str:
+    """A text token of the Markdown as pnp markup: its stars and backslashes escaped (Markdown has read its
+    emphasis; a heading ending in '\\' escaped the star of the contents' '**...**' around it: it printed '*'),
+    its :icons: and [[Terms]] kept."""
     return text.replace("\\", "\\\\").replace("*", "\\*")
+
+
+def literal(text: str) -> str:
+    """`text` as pnp markup printing it as it is, icons' and glossary terms' markers too: a game's title
+    ':star: Wars' drew an icon on the title page (and an unknown one nothing) beside a footer printing it as
+    typed, and `:star:` in a code span an icon."""
+    return _markdown_text(text).replace(":", "\\:").replace("[", "\\[")
 
 
 def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
@@ -233,7 +241,9 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     out: list[str] = []
     images: list[Image] = []
     for t in children or []:
-        if t.type in ("text", "code_inline"):  # (a star in `code` is a star: it made the rest italic)
+        if t.type == "text":
+            out.append(_markdown_text(t.content))
+        elif t.type == "code_inline":  # as typed: a star in `code` made the rest italic, `:star:` drew an icon
             out.append(literal(t.content))
         elif t.type in ("strong_open", "strong_close"):
             out.append("**")
@@ -244,7 +254,7 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
         elif t.type == "hardbreak":
             out.append("\n")
         elif t.type == "image":
-            images.append((str(t.attrGet("src") or ""), literal("".join(c.content for c in t.children or [])),
+            images.append((str(t.attrGet("src") or ""), _markdown_text("".join(c.content for c in t.children or [])),
                            str(t.attrGet("title") or "")))
         elif t.type in ("link_open", "link_close"):
             continue

@@ -98,8 +98,9 @@ def _digest(text: str) -> bytes:
     return hashlib.sha256(text.encode()).digest()
 
 
-# what a link or picture points at, inside `](...)`: it prints no icon, so `component:deck:back` names none
-_LINK_TARGET = re.compile(r"(?<=\]\()[^()]*(?=\))")
+# what a link or picture points at, inside `](...)`, and a code span, printed as typed: they print no icon or
+# glossary term, so `component:deck:back` names none
+_AS_TYPED = re.compile(r"(?<=\]\()[^()]*(?=\))|(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
 
 
 def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], ...]:
@@ -112,17 +113,17 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
             found = CONTROL_CHARACTER.search(line)
             mark, printed = book_place(studio, n, found.start() if found else None)
             said.append((control + printed, mark))
-        shown = _LINK_TARGET.sub(lambda target: " " * len(target.group()), line)
+        shown = _AS_TYPED.sub(lambda target: " " * len(target.group()), line)
         unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(shown) if not studio.icons.exists(name)))
         for told, name in enumerate(unknown):  # a suggestion is sought for those the report will show
             hint = studio.did_you_mean_icon(name) if told < MAX_ALIKE else ""  # (20,000 names took 8 s)
             mark, printed = book_place(studio, n, shown.find(f":{name}:"))
             said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}{printed}{hint}", mark))
-        if "[[" in line:
+        if "[[" in shown:
             note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
             mark, printed = book_place(studio, n)
             said += [(f"{message}, in the rendered rulebook line {n}{printed}", mark)
-                     for _, message in studio.game.glossary.unknown(line)]
+                     for _, message in studio.game.glossary.unknown(shown)]
     return tuple(dict.fromkeys(said + _set_problems(studio, text)))
 
 
