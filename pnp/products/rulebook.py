@@ -3,6 +3,7 @@ diagrams drawn by the same renderer, a title page and credits naming every font 
 
 import hashlib
 import json
+import math
 import re
 from bisect import bisect_right
 from dataclasses import replace
@@ -297,7 +298,7 @@ def simulation(studio: Studio) -> dict[str, Any] | None:
         return None
     try:
         real = studio.project.inside(path, Mark(shown), "simulation results")
-        value = json.loads(read_project_file(real, MAX_SIMULATION_BYTES, Mark(shown), "simulation results"))
+        value = simulation_json(read_project_file(real, MAX_SIMULATION_BYTES, Mark(shown), "simulation results"))
     except (OSError, UnicodeDecodeError) as e:
         raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
     except (ValueError, RecursionError) as e:
@@ -305,6 +306,24 @@ def simulation(studio: Studio) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         raise DataError("not the JSON `pnp simulate` writes (no object at the top); run it again", Mark(shown))
     return value
+
+
+def simulation_json(data: bytes) -> Any:
+    """simulation.json's bytes parsed as `pnp simulate` writes them: finite numbers only. Python's JSON reads
+    NaN, Infinity and 1e999 too, and the rulebook printed 'Win rate nan' from such a file with exit 0 (the
+    report dropped those values); ValueError for them, as for any JSON that is not valid."""
+    return json.loads(data, parse_constant=_not_finite, parse_float=_finite)
+
+
+def _not_finite(name: str) -> float:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text[:20]} is too large for a number")
+    return number
 
 
 def _diagram(studio: Studio, src: str, mark: Mark | None = None) -> tuple[str, Record | None]:
