@@ -321,3 +321,11 @@ def test_scatters_past_the_points_a_report_draws_are_an_error_at_the_view(tmp_pa
     assert result.output.count("error:") == 1
     assert f"cards/rt/game.yaml:{line}:12: error: report: the scatters draw 22 points up to this one, more than the " \
            "14 a report draws" in result.output
+
+
+def test_a_weighted_counts_views_title_names_its_weight(tmp_path):
+    # a counts view adding up `weight` per value was titled 'rows per colour' (its bars are weights, not rows)
+    game = GAME.replace("{kind: counts, table: cards, x: colour, by: big}",
+                        "{kind: counts, table: cards, x: colour, weight: weight}")
+    _, text = report_text(game_project(tmp_path, game))
+    assert "cards: weight per colour" in text and "cards: rows per colour" not in text
