@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block.table import escapedSplit
 from markdown_it.token import Token
 from reportlab.lib import colors
 from reportlab.lib.colors import Color
@@ -17,7 +18,7 @@ from reportlab.platypus import Flowable, Frame, KeepTogether, Spacer, Table, Tab
 from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..errors import DataError
-from ..report import Mark
+from ..report import Mark, shortened
 from ..units import MM
 from . import text as rtext
 from .canvas import Canvas, new_canvas
@@ -600,15 +601,17 @@ class Book:
     def table(self, tokens: list[Token]) -> Flowable:
         rows: list[list[RichText]] = []
         row: list[RichText] | None = None
-        header_rows = 0
+        header_rows = header_cells = 0
         in_head = False
         for t in tokens:
             if t.type == "thead_open":
                 in_head = True
             elif t.type == "thead_close":
                 in_head = False
+                header_cells = len(rows[0]) if rows else 0
             elif t.type == "tr_open":
                 row = []
+                self._refuse_cells_left_out(t, header_cells)
             elif t.type == "tr_close":
                 assert row is not None  # a row closes after it opens
                 rows.append(row)
@@ -628,6 +631,23 @@ class Book:
             ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
         ])
         return _Together([table]) if len(rows) - header_rows < TABLE_WHOLE_ROWS else table
+
+    def _refuse_cells_left_out(self, row: Token, header_cells: int) -> None:
+        """Refuse a table's body row of more cells than its header's, at its line: Markdown leaves out the
+        cells past the header's, and they were missing from the rulebook without a word. Its cells are counted
+        as markdown-it splits them."""
+        if not header_cells or not row.map:
+            return
+        lines = self.__dict__.setdefault("_lines", self.markdown.split("\n"))
+        cells = escapedSplit(lines[row.map[0]].strip()) if row.map[0] < len(lines) else []
+        if cells and cells[0] == "":  # (the pipes at its ends are no cells)
+            cells.pop(0)
+        if cells and cells[-1] == "":
+            cells.pop()
+        if len(cells) > header_cells:
+            raise BookError(f"a table row of {len(cells)} cells under a header of {header_cells}: Markdown leaves "
+                            f"out the cells past the header's ('{shortened(cells[header_cells].strip(), 40)}'); "
+                            "add their columns to the header, or join the cells", line=row.map[0] + 1)
 
     def _column_widths(self, rows: list[list[RichText]], padding: float = 12) -> list[float]:
         """Narrow columns keep their natural width; the rest of the text width goes to the wide ones, in
