@@ -281,9 +281,19 @@ def _refuse_html(inline: Token | None) -> None:
                         line=_line_of(inline, html.content))
 
 
+# a table's delimiter row ('|---|:--:|') in text: Markdown read no table there (the row above has another number of
+# cells, or none), and its rows were printed as typed, pipes and dashes, exit 0
+_DELIMITER_ROW = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?)?[ \t]*$", re.MULTILINE)
+
+
 def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
-    """Refuse a picture or footnote left as typed in `text`, the markup of the inline token `inline`, at the
-    rendered line where it is typed (in a paragraph of several lines, not the paragraph's first)."""
+    """Refuse a picture, footnote or table left as typed in `text`, the markup of the inline token `inline`, at
+    the rendered line where it is typed (in a paragraph of several lines, not the paragraph's first)."""
+    row = _DELIMITER_ROW.search(inline.content) if inline is not None else None
+    if row is not None:
+        raise BookError(f"'{shortened(row.group().strip(), 40)}' would be printed as typed, with the lines around "
+                        "it: a table's header row and the row of dashes under it need as many cells; Markdown read "
+                        "no table here", line=_line_of(inline, row.group()))
     typed = _LEFT_AS_TYPED.search(text)
     if typed is not None:
         what = "a footnote (the rulebook has none)" if typed.group().startswith("[^") else \
