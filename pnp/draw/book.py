@@ -515,13 +515,21 @@ class Book:
         canvas.pnp_layout_only = True
         found: list[DataError] = []
         flow = list(flow)
+        self.story_pages = 0  # the pages the story takes (the kit's page allowance counts them, see pages_foreseen)
         while flow:
             try:
+                self.story_pages += 1
                 _fill(self._frame(), flow, canvas)
             except BookError as e:
                 found.append(e)
                 del flow[0]
         return found
+
+    def pages_foreseen(self) -> int:
+        """The pages the book prints, as problems() set its story: with the title page and the contents (one page
+        at least each; the credits may take one more). A 3,000-picture book passed validation and the build
+        refused it for printing too many pages."""
+        return 2 + self.__dict__.get("story_pages", 0)
 
     def _frame(self) -> Frame:
         """A page's frame for the text."""

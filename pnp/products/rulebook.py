@@ -88,6 +88,10 @@ class Rulebook(Kind):
             blame(e, book_place(studio, None)[0])  # (the rulebook's template, when nothing inside said where)
             raise
 
+    def pages(self, component: Component, studio: Studio, paper: tuple[float, float]) -> int:
+        """The pages its check set the book in on `paper` (0 when it has not: the build counts them as drawn)."""
+        return int(studio.cache.get("rulebook-pages", {}).get(paper, 0))
+
     def size_mm(self, component: Component, studio: Studio) -> list[float]:
         return [round(v / (72 / 25.4), 2) for v in studio.paper]
 
@@ -136,15 +140,19 @@ def _set_problems(studio: Studio, text: str) -> list[tuple[str, Mark | None]]:
     content = _title_content(studio, text)
     papers = every_paper(studio.options.paper)
     on_built: set[Mark | None] = set()  # the places of the problems found on the build's paper
+    pages: dict[tuple[float, float], int] = {}
     for paper in papers:
         book = Book(content, studio.fonts, paper_points(paper), lambda src, width: _drawer(studio, src),
                     lambda *icon: None, _tokens(studio))
-        for problem in _book_problems(studio, book):
+        problems = _book_problems(studio, book)
+        pages[paper_points(paper)] = book.pages_foreseen()
+        for problem in problems:
             if paper == papers[0]:
                 on_built.add(problem[1])
                 said.append(problem)
             elif problem[1] not in on_built:  # found only there: said with the paper
                 said.append((problem[0] + on_other_paper(paper, "rulebook"), problem[1]))
+    studio.cache["rulebook-pages"] = pages  # (a check's result kept brings it back with it: see Studio.kept)
     return said
 
 
