@@ -195,3 +195,23 @@ def test_icon_and_term_markers_print_as_typed_in_code_and_on_the_title_page():
     assert text.startswith("Mini :star: Wars [[X]]") and "Design: A :zzz: B" in text
     assert "Type :star: [[Y]] for ." in text
     assert drawn == ["star"]  # the one in text, in the one pass that draws
+
+
+def test_a_list_item_that_begins_with_a_picture_is_numbered():
+    """An item whose paragraph began with a picture printed the picture, then its text without the number:
+    the steps read '2.', '4.'."""
+    drawn = []
+
+    def picture(src, title):
+        return (lambda canvas: drawn.append(src)), (60 * MM, 20 * MM), True
+
+    book = Book(BookContent(title="Test", markdown="# Rules\n\n1. ![a](component:x)\n2. Two.\n3. ![b](component:y) "
+                                                  "Three.\n"), _fonts(), (210 * MM, 297 * MM), picture,
+                lambda *args: None)
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(210 * MM, 297 * MM), invariant=1)
+    book.draw(canvas)
+    canvas.save()
+    text = " ".join(PdfReader(io.BytesIO(out.getvalue())).pages[2].extract_text().split())
+    assert drawn == ["component:x", "component:y"]
+    assert text.startswith("Rules 1. a 2. Two. 3. b Three."), text

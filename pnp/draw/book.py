@@ -209,6 +209,9 @@ def _refuse_unprinted(token: Token) -> None:
                         "paragraph, a list or a table")
 
 
+# the blocks that print without a list item's label when they begin the item, and what they are to the writer
+_UNLABELLED = {"table_open": "a table", "blockquote_open": "a tip", "heading_open": "a heading", "hr": "a rule (---)"}
+
 # the blocks a tip prints only the text of, each line a paragraph, and what they are to the writer
 _UNSTRUCTURED = {"bullet_list_open": "a list", "ordered_list_open": "a numbered list", "table_open": "a table",
                  "heading_open": "a heading", "blockquote_open": "a tip inside a tip"}
@@ -552,12 +555,28 @@ class Book:
         text, images = _inline(st.tokens[st.i + 1].children)
         _refuse_left_as_typed(text, st.tokens[st.i + 1])
         _refuse_html(st.tokens[st.i + 1])
+        if st.lists:  # pictures too beside the item's label: an item that began with one printed no number
+            column = self.paper[0] - 2 * MARGIN - st.lists[-1][2]
+            blocks = ([self.pictures(images)] if images else []) + \
+                ([self.para(text, column, indent=0, space_after=2.5)] if text else [])
+            st.flow.append(self._list_item(blocks, st.lists, st.tokens, st.i))
+            return st.i + 3
         if images:
             st.flow.append(self.pictures(images))
         if text:
-            st.flow.append(self._list_item(text, st.lists, st.tokens, st.i) if st.lists
-                           else self.para(text, indent=0, space_after=5))
+            st.flow.append(self.para(text, indent=0, space_after=5))
         return st.i + 3
+
+    def _md_list_item_open(self, st: _Story) -> int:
+        """Refuse an item that begins with a block printed without its label (a table, a tip, a heading): the
+        numbered steps '1. > tip' and '2. text' printed as a tip and '2. text'."""
+        first = st.tokens[st.i + 1] if st.i + 1 < len(st.tokens) else None
+        kind = _UNLABELLED.get(first.type) if first is not None else None
+        if first is not None and kind is not None:
+            label = "number" if st.lists and st.lists[-1][0] else "bullet"
+            raise BookError(f"{kind} first in a list item would print without the item's {label}: begin the item "
+                            "with a line of text", line=first.map[0] + 1 if first.map else None)
+        return st.i + 1
 
     def _md_bullet_list_open(self, st: _Story) -> int:
         t = st.tokens[st.i]
@@ -604,12 +623,11 @@ class Book:
         st.flow.append(Spacer(1, 8))
         return st.i + 1
 
-    def _list_item(self, text: str, stack: list[list[int]], tokens: list[Token], i: int) -> "_Table":
+    def _list_item(self, item: list[Flowable], stack: list[list[int]], tokens: list[Token], i: int) -> "_Table":
+        """The blocks of a list item's paragraph beside its label (its number or bullet, on its first)."""
         ordered, number, column = stack[-1]
         first = tokens[i - 1].type == "list_item_open"
         bullet = (f"{number}." if ordered else "•") if first else ""
-        avail = self.paper[0] - 2 * MARGIN
-        item = self.para(text, avail - column, indent=0, space_after=2.5)
         label = self.para(bullet, space_after=0, align="right", color=ACCENT, size=LIST_LABEL_SIZE)
         table = _table([[label, item]], colWidths=[column, None], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                    ("RIGHTPADDING", (0, 0), (0, 0), LIST_GAP), ("RIGHTPADDING", (1, 0), (1, 0), 0),
