@@ -181,10 +181,12 @@ def test_the_title_page_prints_game_yaml_as_written():
 
 
 def test_icon_and_term_markers_print_as_typed_in_code_and_on_the_title_page():
-    """`:star:` in a code span drew an icon, and a title ':star: Wars [[X]]' an icon and a bold 'X' on the title
-    page (an unknown icon nothing) beside a footer printing it as typed; in text, :star: is still an icon."""
+    """`:star:` in a code span drew an icon (so did '\\:star:', and '&colon;zzz&colon;' an unknown one: nothing),
+    and a title ':star: Wars [[X]]' an icon and a bold 'X' on the title page beside a footer printing it as
+    typed; in text, :star: is still an icon."""
     drawn = []
-    content = BookContent(title="Mini :star: Wars [[X]]", markdown="# Rules\n\nType `:star: [[Y]]` for :star:.\n",
+    content = BookContent(title="Mini :star: Wars [[X]]",
+                          markdown="# Rules\n\nType `:star: [[Y]]` or \\:star: or &colon;zzz&#58; for :star:.\n",
                           credits=[("Design", "A :zzz: B")])
     out = io.BytesIO()
     canvas = Canvas(out, pagesize=(210 * MM, 297 * MM), invariant=1)
@@ -193,7 +195,7 @@ def test_icon_and_term_markers_print_as_typed_in_code_and_on_the_title_page():
     canvas.save()
     text = " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages).split())
     assert text.startswith("Mini :star: Wars [[X]]") and "Design: A :zzz: B" in text
-    assert "Type :star: [[Y]] for ." in text
+    assert "Type :star: [[Y]] or :star: or :zzz: for ." in text
     assert drawn == ["star"]  # the one in text, in the one pass that draws
 
 

@@ -104,11 +104,13 @@ def test_rulebook_fault_is_said_at_its_line_whatever_the_line_ends(case, line_en
     assert said == expected, result.stderr
 
 
-def test_code_spans_and_link_targets_name_no_icon_or_term(tmp_path):
-    """A code span prints as typed (`:nosuch:` is no icon, `[[Nope]]` no glossary term): validation refused what
-    the build printed as typed; an unknown icon in the text beside them is still said."""
+def test_code_spans_and_escapes_name_no_icon_or_term(tmp_path):
+    """A code span, an escape and an entity print as typed (`:nosuch:`, '\\:nosuch:' are no icons, `[[Nope]]` no
+    glossary term): validation refused what the build printed as typed; an unknown icon in the text beside
+    them is still said."""
     root = tmp_path / "g"
-    make_project(root, {"layouts/mini/rulebook.md.j2": "# Rules\n\nType `:nosuch:` or ``a `[[Nope]]` b``, not :nosuch2:.\n"})
+    make_project(root, {"layouts/mini/rulebook.md.j2": "# Rules\n\nType `:nosuch:` or ``a `[[Nope]]` b`` or "
+                                                       "\\:nosuch: or &colon;a&colon;, not :nosuch2:.\n"})
     result = run(root, "validate")
     assert result.exit_code == 1
     assert [line for line in result.stderr.splitlines() if ": error: " in line] == [

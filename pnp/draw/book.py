@@ -138,6 +138,8 @@ def parse(markdown: str) -> list[Token]:
     HTML against scripts), and the rulebook then printed its markup as text with exit 0; the book refuses a
     picture it cannot show at its line instead, and draws no link."""
     markdown_parser = MarkdownIt("commonmark").enable("table")
+    # an escape or entity ('\\:', '&colon;') stays a token of its own, printed as typed (see _inline)
+    markdown_parser.disable("text_join")
     markdown_parser.validateLink = _any_link  # type: ignore[method-assign]
     env: dict[str, Any] = {}
     tokens = markdown_parser.parse(markdown, env)
@@ -247,8 +249,8 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     for t in children or []:
         if t.type == "text":
             out.append(_markdown_text(t.content))
-        elif t.type == "code_inline":  # as typed: a star in `code` made the rest italic, `:star:` drew an icon
-            out.append(literal(t.content))
+        elif t.type in ("code_inline", "text_special"):  # as typed: a star in `code` made the rest italic,
+            out.append(literal(t.content))  # `:star:` drew an icon, '&colon;zzz&colon;' an unknown one (nothing)
         elif t.type in ("strong_open", "strong_close"):
             out.append("**")
         elif t.type in ("em_open", "em_close"):

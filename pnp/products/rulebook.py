@@ -103,9 +103,9 @@ def _digest(text: str) -> bytes:
     return hashlib.sha256(text.encode()).digest()
 
 
-# what a link or picture points at, inside `](...)`, and a code span, printed as typed: they print no icon or
-# glossary term, so `component:deck:back` names none
-_AS_TYPED = re.compile(r"(?<=\]\()[^()]*(?=\))|(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)")
+# what a link or picture points at, inside `](...)`, a code span and a backslash escape ('\:'), printed as typed:
+# they print no icon or glossary term, so `component:deck:back` names none
+_AS_TYPED = re.compile(r"(?<=\]\()[^()]*(?=\))|(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)|\\[!-/:-@\[-`{-~]")
 
 
 def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], ...]:
