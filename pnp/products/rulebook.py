@@ -112,7 +112,8 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     """What is wrong with the rulebook's rendered Markdown `text`: unknown icons and glossary terms, and the
     blocks the build could not set (pictures, tables), made as the build makes them, short of drawing."""
     said: list[tuple[str, Mark | None]] = []
-    for n, line in enumerate(text.split("\n"), 1):  # lines as Markdown and the line index count them
+    lines = text.split("\n")
+    for n, line in enumerate(lines, 1):  # lines as Markdown and the line index count them
         control = control_problem(line, f"the rendered rulebook line {n}")
         if control:  # as in any text a game prints (see options.Text)
             found = CONTROL_CHARACTER.search(line)
@@ -128,8 +129,20 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
             note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
             mark, printed = book_place(studio, n)
             said += [(f"{message}, in the rendered rulebook line {n}{printed}", mark)
-                     for _, message in studio.game.glossary.unknown(shown)]
+                     for _, message in studio.game.glossary.unknown(_terms_closed(shown, lines[n:]))]
     return tuple(dict.fromkeys(said + _set_problems(studio, text)))
+
+
+def _terms_closed(shown: str, after: list[str]) -> str:
+    """A line's text, with the lines after it that close a `[[Term` it leaves open joined on as Markdown joins
+    a paragraph's lines (by a space): '[[Not' and 'Defined]]' printed the term 'Not Defined' in bold, and
+    no line held it to check. A term is 60 characters at most, so a few lines are enough."""
+    joined = shown
+    for line in after[:30]:
+        if joined.rfind("[[") <= joined.rfind("]]") or not line.strip():
+            break
+        joined += " " + line.strip()
+    return joined
 
 
 def _set_problems(studio: Studio, text: str) -> list[tuple[str, Mark | None]]:
