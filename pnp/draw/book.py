@@ -291,6 +291,17 @@ def _refuse_html(inline: Token | None) -> None:
 _DELIMITER_ROW = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?)?[ \t]*$", re.MULTILINE)
 
 
+def _refuse_picture_in_caption(inline: Token) -> None:
+    """Refuse a picture inside another's caption (`![a ![b](src)](src)`), at its line: the caption prints its
+    words only, and the inner picture was left out without a word (and its source never checked)."""
+    for picture in (c for c in inline.children or [] if c.type == "image"):
+        inner = next((c for c in picture.children or [] if c.type == "image"), None)
+        if inner is not None:
+            raise BookError(f"picture '{inner.attrGet('src')}' in the caption of picture '{picture.attrGet('src')}' "
+                            "would be left out: a caption prints only words; put it in a paragraph of its own",
+                            line=inline.map[0] + 1 if inline.map else None)
+
+
 def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
     """Refuse a picture, footnote or table left as typed in `text`, the markup of the inline token `inline`, at
     the rendered line where it is typed (in a paragraph of several lines, not the paragraph's first)."""
@@ -557,6 +568,7 @@ class Book:
         text, images = _inline(st.tokens[st.i + 1].children)
         _refuse_left_as_typed(text, st.tokens[st.i + 1])
         _refuse_html(st.tokens[st.i + 1])
+        _refuse_picture_in_caption(st.tokens[st.i + 1])
         if st.lists:  # pictures too beside the item's label: an item that began with one printed no number
             column = self.paper[0] - 2 * MARGIN - st.lists[-1][2]
             blocks = ([self.pictures(images)] if images else []) + \
