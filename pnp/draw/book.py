@@ -212,7 +212,8 @@ def _refuse_unprinted(token: Token) -> None:
 
 
 # the blocks that print without a list item's label when they begin the item, and what they are to the writer
-_UNLABELLED = {"table_open": "a table", "blockquote_open": "a tip", "heading_open": "a heading", "hr": "a rule (---)"}
+_UNLABELLED = {"table_open": "a table", "blockquote_open": "a tip", "heading_open": "a heading", "hr": "a rule (---)",
+               "bullet_list_open": "a list", "ordered_list_open": "a numbered list"}
 
 # the blocks a tip prints only the text of, each line a paragraph, and what they are to the writer
 _UNSTRUCTURED = {"bullet_list_open": "a list", "ordered_list_open": "a numbered list", "table_open": "a table",
