@@ -178,3 +178,42 @@ def test_the_title_page_prints_game_yaml_as_written():
     canvas.save()
     text = PdfReader(io.BytesIO(out.getvalue())).pages[0].extract_text()
     assert [line.strip() for line in text.split("\n")[:4]] == ["Super*Star", "C:\\\\", "2*3 players", "Design: A*B"]
+
+
+def test_icon_and_term_markers_print_as_typed_in_code_and_on_the_title_page():
+    """`:star:` in a code span drew an icon (so did '\\:star:', and '&colon;zzz&colon;' an unknown one: nothing),
+    and a title ':star: Wars [[X]]' an icon and a bold 'X' on the title page beside a footer printing it as
+    typed; in text, :star: is still an icon."""
+    drawn = []
+    content = BookContent(title="Mini :star: Wars [[X]]",
+                          markdown="# Rules\n\nType `:star: [[Y]]` or \\:star: or &colon;zzz&#58; for :star:.\n",
+                          credits=[("Design", "A :zzz: B")])
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(210 * MM, 297 * MM), invariant=1)
+    Book(content, _fonts(), (210 * MM, 297 * MM), lambda src, width: None,
+         lambda canvas, name, *rest: drawn.append(name)).draw(canvas)
+    canvas.save()
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages).split())
+    assert text.startswith("Mini :star: Wars [[X]]") and "Design: A :zzz: B" in text
+    assert "Type :star: [[Y]] or :star: or :zzz: for ." in text
+    assert drawn == ["star"]  # the one in text, in the one pass that draws
+
+
+def test_a_list_item_that_begins_with_a_picture_is_numbered():
+    """An item whose paragraph began with a picture printed the picture, then its text without the number:
+    the steps read '2.', '4.'."""
+    drawn = []
+
+    def picture(src, title):
+        return (lambda canvas: drawn.append(src)), (60 * MM, 20 * MM), True
+
+    book = Book(BookContent(title="Test", markdown="# Rules\n\n1. ![a](component:x)\n2. Two.\n3. ![b](component:y) "
+                                                  "Three.\n"), _fonts(), (210 * MM, 297 * MM), picture,
+                lambda *args: None)
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(210 * MM, 297 * MM), invariant=1)
+    book.draw(canvas)
+    canvas.save()
+    text = " ".join(PdfReader(io.BytesIO(out.getvalue())).pages[2].extract_text().split())
+    assert drawn == ["component:x", "component:y"]
+    assert text.startswith("Rules 1. a 2. Two. 3. b Three."), text

@@ -247,6 +247,25 @@ def test_a_scatter_of_values_one_float_step_apart_stays_inside_its_drawing():
     assert 0 <= left and right <= drawing.width and 0 <= bottom and top <= drawing.height
 
 
+@pytest.mark.parametrize("scale", [1e-100, 1e-12, 1.0, 1e90])
+def test_a_scatters_trend_line_is_cut_at_the_plots_edges_at_any_scale(scale):
+    # the edges were told within 1e-9: on an axis of 1e-100 no trend line was ever cut, it ran across the page,
+    # and the plot narrowed to a sliver to keep it inside its drawing
+    from pnp.draw.charts import FULL, scatter_drawing
+    from pnp.insight.tables import fit
+
+    points = [(1 * scale, 2, "a"), (2 * scale, 1, "b"), (3 * scale, 1.5, "c")]
+    block = {"kind": "scatter", "x": "v", "y": "power", "labelled": [],
+             "groups": [{"name": "", "points": points, "trend": fit([p[:2] for p in points])}]}
+    drawing = scatter_drawing(block, "Helvetica")
+    plot = drawing.contents[0]
+    assert plot.width == FULL - 44  # as wide as a plot without a legend is made
+    trend = plot.data[1]
+    assert len(trend) == 2 and trend[0] != trend[1]
+    assert all(plot.xValueAxis.valueMin <= x <= plot.xValueAxis.valueMax and
+               plot.yValueAxis.valueMin - 1e-9 <= y <= plot.yValueAxis.valueMax + 1e-9 for x, y in trend)
+
+
 @pytest.mark.parametrize("values, labels", [
     # values alike in their first 4 digits: every bar was labelled '1-1'
     ([1.0001, 1.0004, 1.0009], ["1.0001-1.0002", "1.0002-1.0003", "1.0003-1.0004", "1.0004-1.0005"]),
@@ -302,3 +321,11 @@ def test_scatters_past_the_points_a_report_draws_are_an_error_at_the_view(tmp_pa
     assert result.output.count("error:") == 1
     assert f"cards/rt/game.yaml:{line}:12: error: report: the scatters draw 22 points up to this one, more than the " \
            "14 a report draws" in result.output
+
+
+def test_a_weighted_counts_views_title_names_its_weight(tmp_path):
+    # a counts view adding up `weight` per value was titled 'rows per colour' (its bars are weights, not rows)
+    game = GAME.replace("{kind: counts, table: cards, x: colour, by: big}",
+                        "{kind: counts, table: cards, x: colour, weight: weight}")
+    _, text = report_text(game_project(tmp_path, game))
+    assert "cards: weight per colour" in text and "cards: rows per colour" not in text

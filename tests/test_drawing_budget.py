@@ -199,3 +199,15 @@ def test_a_budget_spent_making_a_used_layout_is_said_at_its_element_drawn_by_the
     (error,) = _errors(result)
     assert error.startswith("layouts/mini/heavy.yaml:3:5: error: the game draws too much: past its 1,000 "), error
     assert error.endswith(" (drawn by the use at layouts/mini/board.yaml:3:5)"), error
+
+
+def test_a_rulebook_past_the_kits_page_allowance_is_refused_by_validate_as_by_the_build(tmp_path, monkeypatch):
+    # the rulebook's pages were not foreseen: a book of 3,000 pictures passed validate, and the build refused it
+    # for printing too many pages (here the allowance is made small, and 40 pictures pass it)
+    monkeypatch.setattr(budget, "BASE_PAGES", 10)
+    pictures = "".join("![The lion](component:deck/lion)\n\n" for _ in range(40))
+    root = make_project(tmp_path / "proj", {"layouts/mini/rulebook.md.j2": f"# Rules\n\n{pictures}"})
+    said = [[line for line in _errors(run(root, *command)) if "too many pages" in line]
+            for command in (("validate",), ("build",))]
+    assert len(said[0]) == 1 and said[0][0].startswith("cards/mini/game.yaml:"), said
+    assert [line.split(" (")[0] for line in said[0]] == [line.split(" (")[0] for line in said[1]], said

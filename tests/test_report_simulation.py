@@ -139,6 +139,7 @@ BIG = 8 * 1024 * 1024 + 1
 @pytest.mark.parametrize("data, said", [
     (b"{not json", "not the JSON `pnp simulate` writes (JSONDecodeError)"),
     (b'{"games": NaN}', "not the JSON `pnp simulate` writes (ValueError)"),
+    (b'{"games": 1e999}', "not the JSON `pnp simulate` writes (ValueError)"),
     (b"[" * 100_000, "not the JSON `pnp simulate` writes (RecursionError)"),
     (b"[1, 2]", "no object at the top"),
     (b" " * BIG, "is larger than 8 MB"),
@@ -297,3 +298,14 @@ def test_a_game_length_whose_figures_disagree_is_left_out(tmp_path):
         root = project(tmp_path / str(turns["mean"]), {**SIMULATION, "length": {**length, "turns": turns}})
         found = read_simulation(Project(root.resolve()), "sr")
         assert "length" not in found.summary and warnings(found)[0].endswith("are not shown: length")
+
+
+@pytest.mark.parametrize("number", ["NaN", "-Infinity", "1e999"])
+def test_the_rulebook_reads_no_number_pnp_simulate_never_writes(tmp_path, number):
+    """Python's JSON reads NaN, Infinity and 1e999 (infinite): the rulebook printed 'Win rate nan' with exit 0,
+    where the report leaves such values out."""
+    root = make_project(tmp_path / "g", {"output/mini/simulation.json": f'{{"a": {number}}}',
+                                         "layouts/mini/rulebook.md.j2": "# Rules\n\nWin rate {{ simulation.a }}.\n"})
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert "output/mini/simulation.json: error: not the JSON `pnp simulate` writes (ValueError)" in result.stderr

@@ -102,3 +102,16 @@ def test_rulebook_fault_is_said_at_its_line_whatever_the_line_ends(case, line_en
     said = sorted({(int(m[1]), PRINTED in m[2])
                    for m in re.finditer(r"layouts/mini/rulebook\.md\.j2:(\d+):\d+: error: (.*)", result.stderr)})
     assert said == expected, result.stderr
+
+
+def test_code_spans_and_escapes_name_no_icon_or_term(tmp_path):
+    """A code span, an escape and an entity print as typed (`:nosuch:`, '\\:nosuch:' are no icons, `[[Nope]]` no
+    glossary term): validation refused what the build printed as typed; an unknown icon in the text beside
+    them is still said."""
+    root = tmp_path / "g"
+    make_project(root, {"layouts/mini/rulebook.md.j2": "# Rules\n\nType `:nosuch:` or ``a `[[Nope]]` b`` or "
+                                                       "\\:nosuch: or &colon;a&colon;, not :nosuch2:.\n"})
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert [line for line in result.stderr.splitlines() if ": error: " in line] == [
+        "layouts/mini/rulebook.md.j2:3:1: error: unknown icon ':nosuch2:' in the rendered rulebook line 3"]

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block.table import escapedSplit
 from markdown_it.token import Token
 from reportlab.lib import colors
 from reportlab.lib.colors import Color
@@ -17,7 +18,7 @@ from reportlab.platypus import Flowable, Frame, KeepTogether, Spacer, Table, Tab
 from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..errors import DataError
-from ..report import Mark
+from ..report import Mark, shortened
 from ..units import MM
 from . import text as rtext
 from .canvas import Canvas, new_canvas
@@ -137,6 +138,8 @@ def parse(markdown: str) -> list[Token]:
     HTML against scripts), and the rulebook then printed its markup as text with exit 0; the book refuses a
     picture it cannot show at its line instead, and draws no link."""
     markdown_parser = MarkdownIt("commonmark").enable("table")
+    # an escape or entity ('\\:', '&colon;') stays a token of its own, printed as typed (see _inline)
+    markdown_parser.disable("text_join")
     markdown_parser.validateLink = _any_link  # type: ignore[method-assign]
     env: dict[str, Any] = {}
     tokens = markdown_parser.parse(markdown, env)
@@ -208,6 +211,10 @@ def _refuse_unprinted(token: Token) -> None:
                         "paragraph, a list or a table")
 
 
+# the blocks that print without a list item's label when they begin the item, and what they are to the writer
+_UNLABELLED = {"table_open": "a table", "blockquote_open": "a tip", "heading_open": "a heading", "hr": "a rule (---)",
+               "bullet_list_open": "a list", "ordered_list_open": "a numbered list"}
+
 # the blocks a tip prints only the text of, each line a paragraph, and what they are to the writer
 _UNSTRUCTURED = {"bullet_list_open": "a list", "ordered_list_open": "a numbered list", "table_open": "a table",
                  "heading_open": "a heading", "blockquote_open": "a tip inside a tip"}
@@ -222,10 +229,18 @@ def _refuse_unstructured(token: Token) -> None:
                         "put it outside the tip", line=token.map[0] + 1 if token.map else None)
 
 
-def literal(text: str) -> str:
-    """`text` as pnp markup printing it as it is: its stars and backslashes escaped (a heading ending in '\\'
-    escaped the star of the contents' '**...**' around it: it printed '*')."""
+def _markdown_text(text: str) -> str:
+    """A text token of the Markdown as pnp markup: its stars and backslashes escaped (Markdown has read its
+    emphasis; a heading ending in '\\' escaped the star of the contents' '**...**' around it: it printed '*'),
+    its :icons: and [[Terms]] kept."""
     return text.replace("\\", "\\\\").replace("*", "\\*")
+
+
+def literal(text: str) -> str:
+    """`text` as pnp markup printing it as it is, icons' and glossary terms' markers too: a game's title
+    ':star: Wars' drew an icon on the title page (and an unknown one nothing) beside a footer printing it as
+    typed, and `:star:` in a code span an icon."""
+    return _markdown_text(text).replace(":", "\\:").replace("[", "\\[")
 
 
 def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
@@ -233,8 +248,10 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     out: list[str] = []
     images: list[Image] = []
     for t in children or []:
-        if t.type in ("text", "code_inline"):  # (a star in `code` is a star: it made the rest italic)
-            out.append(literal(t.content))
+        if t.type == "text":
+            out.append(_markdown_text(t.content))
+        elif t.type in ("code_inline", "text_special"):  # as typed: a star in `code` made the rest italic,
+            out.append(literal(t.content))  # `:star:` drew an icon, '&colon;zzz&colon;' an unknown one (nothing)
         elif t.type in ("strong_open", "strong_close"):
             out.append("**")
         elif t.type in ("em_open", "em_close"):
@@ -244,7 +261,7 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
         elif t.type == "hardbreak":
             out.append("\n")
         elif t.type == "image":
-            images.append((str(t.attrGet("src") or ""), literal("".join(c.content for c in t.children or [])),
+            images.append((str(t.attrGet("src") or ""), _markdown_text("".join(c.content for c in t.children or [])),
                            str(t.attrGet("title") or "")))
         elif t.type in ("link_open", "link_close"):
             continue
@@ -270,9 +287,30 @@ def _refuse_html(inline: Token | None) -> None:
                         line=_line_of(inline, html.content))
 
 
+# a table's delimiter row ('|---|:--:|') in text: Markdown read no table there (the row above has another number of
+# cells, or none), and its rows were printed as typed, pipes and dashes, exit 0
+_DELIMITER_ROW = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?)?[ \t]*$", re.MULTILINE)
+
+
+def _refuse_picture_in_caption(inline: Token) -> None:
+    """Refuse a picture inside another's caption (`![a ![b](src)](src)`), at its line: the caption prints its
+    words only, and the inner picture was left out without a word (and its source never checked)."""
+    for picture in (c for c in inline.children or [] if c.type == "image"):
+        inner = next((c for c in picture.children or [] if c.type == "image"), None)
+        if inner is not None:
+            raise BookError(f"picture '{inner.attrGet('src')}' in the caption of picture '{picture.attrGet('src')}' "
+                            "would be left out: a caption prints only words; put it in a paragraph of its own",
+                            line=inline.map[0] + 1 if inline.map else None)
+
+
 def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
-    """Refuse a picture or footnote left as typed in `text`, the markup of the inline token `inline`, at the
-    rendered line where it is typed (in a paragraph of several lines, not the paragraph's first)."""
+    """Refuse a picture, footnote or table left as typed in `text`, the markup of the inline token `inline`, at
+    the rendered line where it is typed (in a paragraph of several lines, not the paragraph's first)."""
+    row = _DELIMITER_ROW.search(inline.content) if inline is not None else None
+    if row is not None:
+        raise BookError(f"'{shortened(row.group().strip(), 40)}' would be printed as typed, with the lines around "
+                        "it: a table's header row and the row of dashes under it need as many cells; Markdown read "
+                        "no table here", line=_line_of(inline, row.group()))
     typed = _LEFT_AS_TYPED.search(text)
     if typed is not None:
         what = "a footnote (the rulebook has none)" if typed.group().startswith("[^") else \
@@ -494,13 +532,21 @@ class Book:
         canvas.pnp_layout_only = True
         found: list[DataError] = []
         flow = list(flow)
+        self.story_pages = 0  # the pages the story takes (the kit's page allowance counts them, see pages_foreseen)
         while flow:
             try:
+                self.story_pages += 1
                 _fill(self._frame(), flow, canvas)
             except BookError as e:
                 found.append(e)
                 del flow[0]
         return found
+
+    def pages_foreseen(self) -> int:
+        """The pages the book prints, as problems() set its story: with the title page and the contents (one page
+        at least each; the credits may take one more). A 3,000-picture book passed validation and the build
+        refused it for printing too many pages."""
+        return 2 + self.__dict__.get("story_pages", 0)
 
     def _frame(self) -> Frame:
         """A page's frame for the text."""
@@ -523,12 +569,29 @@ class Book:
         text, images = _inline(st.tokens[st.i + 1].children)
         _refuse_left_as_typed(text, st.tokens[st.i + 1])
         _refuse_html(st.tokens[st.i + 1])
+        _refuse_picture_in_caption(st.tokens[st.i + 1])
+        if st.lists:  # pictures too beside the item's label: an item that began with one printed no number
+            column = self.paper[0] - 2 * MARGIN - st.lists[-1][2]
+            blocks = ([self.pictures(images)] if images else []) + \
+                ([self.para(text, column, indent=0, space_after=2.5)] if text else [])
+            st.flow.append(self._list_item(blocks, st.lists, st.tokens, st.i))
+            return st.i + 3
         if images:
             st.flow.append(self.pictures(images))
         if text:
-            st.flow.append(self._list_item(text, st.lists, st.tokens, st.i) if st.lists
-                           else self.para(text, indent=0, space_after=5))
+            st.flow.append(self.para(text, indent=0, space_after=5))
         return st.i + 3
+
+    def _md_list_item_open(self, st: _Story) -> int:
+        """Refuse an item that begins with a block printed without its label (a table, a tip, a heading): the
+        numbered steps '1. > tip' and '2. text' printed as a tip and '2. text'."""
+        first = st.tokens[st.i + 1] if st.i + 1 < len(st.tokens) else None
+        kind = _UNLABELLED.get(first.type) if first is not None else None
+        if first is not None and kind is not None:
+            label = "number" if st.lists and st.lists[-1][0] else "bullet"
+            raise BookError(f"{kind} first in a list item would print without the item's {label}: begin the item "
+                            "with a line of text", line=first.map[0] + 1 if first.map else None)
+        return st.i + 1
 
     def _md_bullet_list_open(self, st: _Story) -> int:
         t = st.tokens[st.i]
@@ -575,12 +638,11 @@ class Book:
         st.flow.append(Spacer(1, 8))
         return st.i + 1
 
-    def _list_item(self, text: str, stack: list[list[int]], tokens: list[Token], i: int) -> "_Table":
+    def _list_item(self, item: list[Flowable], stack: list[list[int]], tokens: list[Token], i: int) -> "_Table":
+        """The blocks of a list item's paragraph beside its label (its number or bullet, on its first)."""
         ordered, number, column = stack[-1]
         first = tokens[i - 1].type == "list_item_open"
         bullet = (f"{number}." if ordered else "•") if first else ""
-        avail = self.paper[0] - 2 * MARGIN
-        item = self.para(text, avail - column, indent=0, space_after=2.5)
         label = self.para(bullet, space_after=0, align="right", color=ACCENT, size=LIST_LABEL_SIZE)
         table = _table([[label, item]], colWidths=[column, None], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                    ("RIGHTPADDING", (0, 0), (0, 0), LIST_GAP), ("RIGHTPADDING", (1, 0), (1, 0), 0),
@@ -590,15 +652,17 @@ class Book:
     def table(self, tokens: list[Token]) -> Flowable:
         rows: list[list[RichText]] = []
         row: list[RichText] | None = None
-        header_rows = 0
+        header_rows = header_cells = 0
         in_head = False
         for t in tokens:
             if t.type == "thead_open":
                 in_head = True
             elif t.type == "thead_close":
                 in_head = False
+                header_cells = len(rows[0]) if rows else 0
             elif t.type == "tr_open":
                 row = []
+                self._refuse_cells_left_out(t, header_cells)
             elif t.type == "tr_close":
                 assert row is not None  # a row closes after it opens
                 rows.append(row)
@@ -618,6 +682,23 @@ class Book:
             ("TOPPADDING", (0, 0), (-1, -1), 3), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
         ])
         return _Together([table]) if len(rows) - header_rows < TABLE_WHOLE_ROWS else table
+
+    def _refuse_cells_left_out(self, row: Token, header_cells: int) -> None:
+        """Refuse a table's body row of more cells than its header's, at its line: Markdown leaves out the
+        cells past the header's, and they were missing from the rulebook without a word. Its cells are counted
+        as markdown-it splits them."""
+        if not header_cells or not row.map:
+            return
+        lines = self.__dict__.setdefault("_lines", self.markdown.split("\n"))
+        cells = escapedSplit(lines[row.map[0]].strip()) if row.map[0] < len(lines) else []
+        if cells and cells[0] == "":  # (the pipes at its ends are no cells)
+            cells.pop(0)
+        if cells and cells[-1] == "":
+            cells.pop()
+        if len(cells) > header_cells:
+            raise BookError(f"a table row of {len(cells)} cells under a header of {header_cells}: Markdown leaves "
+                            f"out the cells past the header's ('{shortened(cells[header_cells].strip(), 40)}'); "
+                            "add their columns to the header, or join the cells", line=row.map[0] + 1)
 
     def _column_widths(self, rows: list[list[RichText]], padding: float = 12) -> list[float]:
         """Narrow columns keep their natural width; the rest of the text width goes to the wide ones, in

@@ -220,10 +220,13 @@ def scatter_drawing(block: Block, font: str) -> Drawing:
 
 
 def _clipped(trend: Sequence[float], x0: float, x1: float, y0: float, y1: float) -> list[tuple[float, float]]:
-    """The trend line y = a x + b between the plot's edges (cut where it would leave the plot)."""
+    """The trend line y = a x + b between the plot's edges (cut where it would leave the plot). The edges are
+    told within a billionth of the plot's span, not of 1: on an axis of 1e-100 every point was inside that, and
+    the uncut line ran across the page (the plot narrowed to a sliver to keep it in the drawing)."""
     a, b = trend
     xs = [x0, x1] + ([(y - b) / a for y in (y0, y1)] if a else [])
-    inside = sorted(x for x in xs if x0 - 1e-9 <= x <= x1 + 1e-9 and y0 - 1e-9 <= a * x + b <= y1 + 1e-9)
+    near_x, near_y = (x1 - x0) * 1e-9, (y1 - y0) * 1e-9
+    inside = sorted(x for x in xs if x0 - near_x <= x <= x1 + near_x and y0 - near_y <= a * x + b <= y1 + near_y)
     if len(inside) < 2:
         return [(x0, a * x0 + b), (x0, a * x0 + b)]
     return [(inside[0], a * inside[0] + b), (inside[-1], a * inside[-1] + b)]

@@ -12,7 +12,7 @@ from reportlab.pdfbase.pdfmetrics import getAscent, stringWidth
 from .fonts import FontSet
 from reportlab.pdfgen.canvas import Canvas
 
-_TOKEN = re.compile(r"(\[\[[^\[\]\n]{1,60}\]\]|\\\\|\\\*|\*\*|\*|:[a-z0-9][a-z0-9-]*:|\n| +)")
+_TOKEN = re.compile(r"(\[\[[^\[\]\n]{1,60}\]\]|\\\\|\\[*:\[]|\*\*|\*|:[a-z0-9][a-z0-9-]*:|\n| +)")
 ICON_SCALE = 1.15  # an inline icon is a little larger than the text's cap height so it reads at small sizes
 
 
@@ -31,7 +31,8 @@ DrawIcon = Callable[[Canvas, str, float, float, float, float, Color | None], Non
 @functools.lru_cache(maxsize=4096)
 def parse(markup: str) -> tuple[Run, ...]:
     """Markup -> runs. Unknown markers are kept as text; '\\*' is a literal star, '\\\\' a backslash (so that
-    a text ending in one, set in markup such as '**...**', does not escape the star after it)."""
+    a text ending in one, set in markup such as '**...**', does not escape the star after it), '\\:' a colon
+    and '\\[' a bracket that start no icon or glossary term (see book.literal)."""
     runs: list[Run] = []
     bold, italic = False, False
     for n, piece in enumerate(_TOKEN.split(markup)):
@@ -43,8 +44,8 @@ def parse(markup: str) -> tuple[Run, ...]:
             bold = not bold
         elif piece == "*":
             italic = not italic
-        elif piece == "\\*":
-            runs.append(Run("text", "*", bold, italic))
+        elif piece in ("\\*", "\\:", "\\["):
+            runs.append(Run("text", piece[1], bold, italic))
         elif piece == "\\\\":
             runs.append(Run("text", "\\", bold, italic))
         elif piece == "\n":

@@ -3,7 +3,6 @@ defensively (size cap, shape check part by part) and said as blocks for draw.cha
 agents' matchups, game length, how games end, each tracked table's take rates and win gaps, dead items and
 the balance rules with their margins."""
 
-import json
 import math
 import os
 from dataclasses import dataclass, field
@@ -12,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DataError
-from ..products.rulebook import MAX_SIMULATION_BYTES, SIMULATION_FILE
+from ..products.rulebook import MAX_SIMULATION_BYTES, SIMULATION_FILE, simulation_json
 from ..project import read_project_file
 from ..report import Mark, shortened
 
@@ -157,10 +156,6 @@ def _clean_each(value: Any, shape: Each, where: str, problems: list) -> Any:
     return kept
 
 
-def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
 @dataclass
 class Simulated:
     """What the report knows of a game's last simulation."""
@@ -183,8 +178,7 @@ def read_simulation(project: "Project", game_id: str) -> Simulated:
     try:
         real = project.inside(path, mark, "simulation results")
         found.made = os.stat(real).st_mtime
-        value = json.loads(read_project_file(real, MAX_SIMULATION_BYTES, mark, "simulation results"),
-                           parse_constant=_no_constant)
+        value = simulation_json(read_project_file(real, MAX_SIMULATION_BYTES, mark, "simulation results"))
     except DataError as e:
         found.problems.append(e.message)
         return found

@@ -347,7 +347,8 @@ def view_block(game: "Game", view: View) -> "Block":
         block = histogram_view(game, view)
     else:
         block = bars_view(game, view, label)
-    words = {"scatter": f"{view.get('y')} against {view['x']}", "counts": f"rows per {view['x']}",
+    words = {"scatter": f"{view.get('y')} against {view['x']}",
+             "counts": f"{view.get('weight') or 'rows'} per {view['x']}",  # (a weighted one adds up its weight)
              "histogram": f"{view['x']}", "bars": f"{view['x']} per {label}"}[view["kind"]]
     by = f" by {view['by']}" if view.get("by") else ""
     said = block.get("text", "") if block["kind"] == "note" else ""  # (a note's text is what the chart shows)

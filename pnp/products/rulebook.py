@@ -3,6 +3,7 @@ diagrams drawn by the same renderer, a title page and credits naming every font 
 
 import hashlib
 import json
+import math
 import re
 from bisect import bisect_right
 from dataclasses import replace
@@ -87,6 +88,10 @@ class Rulebook(Kind):
             blame(e, book_place(studio, None)[0])  # (the rulebook's template, when nothing inside said where)
             raise
 
+    def pages(self, component: Component, studio: Studio, paper: tuple[float, float]) -> int:
+        """The pages its check set the book in on `paper` (0 when it has not: the build counts them as drawn)."""
+        return int(studio.cache.get("rulebook-pages", {}).get(paper, 0))
+
     def size_mm(self, component: Component, studio: Studio) -> list[float]:
         return [round(v / (72 / 25.4), 2) for v in studio.paper]
 
@@ -98,32 +103,46 @@ def _digest(text: str) -> bytes:
     return hashlib.sha256(text.encode()).digest()
 
 
-# what a link or picture points at, inside `](...)`: it prints no icon, so `component:deck:back` names none
-_LINK_TARGET = re.compile(r"(?<=\]\()[^()]*(?=\))")
+# what a link or picture points at, inside `](...)`, a code span and a backslash escape ('\:'), printed as typed:
+# they print no icon or glossary term, so `component:deck:back` names none
+_AS_TYPED = re.compile(r"(?<=\]\()[^()]*(?=\))|(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)|\\[!-/:-@\[-`{-~]")
 
 
 def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], ...]:
     """What is wrong with the rulebook's rendered Markdown `text`: unknown icons and glossary terms, and the
     blocks the build could not set (pictures, tables), made as the build makes them, short of drawing."""
     said: list[tuple[str, Mark | None]] = []
-    for n, line in enumerate(text.split("\n"), 1):  # lines as Markdown and the line index count them
+    lines = text.split("\n")
+    for n, line in enumerate(lines, 1):  # lines as Markdown and the line index count them
         control = control_problem(line, f"the rendered rulebook line {n}")
         if control:  # as in any text a game prints (see options.Text)
             found = CONTROL_CHARACTER.search(line)
             mark, printed = book_place(studio, n, found.start() if found else None)
             said.append((control + printed, mark))
-        shown = _LINK_TARGET.sub(lambda target: " " * len(target.group()), line)
+        shown = _AS_TYPED.sub(lambda target: " " * len(target.group()), line)
         unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(shown) if not studio.icons.exists(name)))
         for told, name in enumerate(unknown):  # a suggestion is sought for those the report will show
             hint = studio.did_you_mean_icon(name) if told < MAX_ALIKE else ""  # (20,000 names took 8 s)
             mark, printed = book_place(studio, n, shown.find(f":{name}:"))
             said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}{printed}{hint}", mark))
-        if "[[" in line:
+        if "[[" in shown:
             note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
             mark, printed = book_place(studio, n)
             said += [(f"{message}, in the rendered rulebook line {n}{printed}", mark)
-                     for _, message in studio.game.glossary.unknown(line)]
+                     for _, message in studio.game.glossary.unknown(_terms_closed(shown, lines[n:]))]
     return tuple(dict.fromkeys(said + _set_problems(studio, text)))
+
+
+def _terms_closed(shown: str, after: list[str]) -> str:
+    """A line's text, with the lines after it that close a `[[Term` it leaves open joined on as Markdown joins
+    a paragraph's lines (by a space): '[[Not' and 'Defined]]' printed the term 'Not Defined' in bold, and
+    no line held it to check. A term is 60 characters at most, so a few lines are enough."""
+    joined = shown
+    for line in after[:30]:
+        if joined.rfind("[[") <= joined.rfind("]]") or not line.strip():
+            break
+        joined += " " + line.strip()
+    return joined
 
 
 def _set_problems(studio: Studio, text: str) -> list[tuple[str, Mark | None]]:
@@ -134,15 +153,19 @@ def _set_problems(studio: Studio, text: str) -> list[tuple[str, Mark | None]]:
     content = _title_content(studio, text)
     papers = every_paper(studio.options.paper)
     on_built: set[Mark | None] = set()  # the places of the problems found on the build's paper
+    pages: dict[tuple[float, float], int] = {}
     for paper in papers:
         book = Book(content, studio.fonts, paper_points(paper), lambda src, width: _drawer(studio, src),
                     lambda *icon: None, _tokens(studio))
-        for problem in _book_problems(studio, book):
+        problems = _book_problems(studio, book)
+        pages[paper_points(paper)] = book.pages_foreseen()
+        for problem in problems:
             if paper == papers[0]:
                 on_built.add(problem[1])
                 said.append(problem)
             elif problem[1] not in on_built:  # found only there: said with the paper
                 said.append((problem[0] + on_other_paper(paper, "rulebook"), problem[1]))
+    studio.cache["rulebook-pages"] = pages  # (a check's result kept brings it back with it: see Studio.kept)
     return said
 
 
@@ -296,7 +319,7 @@ def simulation(studio: Studio) -> dict[str, Any] | None:
         return None
     try:
         real = studio.project.inside(path, Mark(shown), "simulation results")
-        value = json.loads(read_project_file(real, MAX_SIMULATION_BYTES, Mark(shown), "simulation results"))
+        value = simulation_json(read_project_file(real, MAX_SIMULATION_BYTES, Mark(shown), "simulation results"))
     except (OSError, UnicodeDecodeError) as e:
         raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
     except (ValueError, RecursionError) as e:
@@ -304,6 +327,24 @@ def simulation(studio: Studio) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         raise DataError("not the JSON `pnp simulate` writes (no object at the top); run it again", Mark(shown))
     return value
+
+
+def simulation_json(data: bytes) -> Any:
+    """simulation.json's bytes parsed as `pnp simulate` writes them: finite numbers only. Python's JSON reads
+    NaN, Infinity and 1e999 too, and the rulebook printed 'Win rate nan' from such a file with exit 0 (the
+    report dropped those values); ValueError for them, as for any JSON that is not valid."""
+    return json.loads(data, parse_constant=_not_finite, parse_float=_finite)
+
+
+def _not_finite(name: str) -> float:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise ValueError(f"{text[:20]} is too large for a number")
+    return number
 
 
 def _diagram(studio: Studio, src: str, mark: Mark | None = None) -> tuple[str, Record | None]:
