@@ -288,6 +288,24 @@ def test_the_rulebook_is_served_as_pages_and_the_index_lists_the_games(mini):
         assert 'href="/g/mini/"' in index and 'href="/g/second/"' in index
 
 
+def test_games_named_with_url_signs_are_linked_to_their_own_pages(mini, running):
+    import re
+    from urllib.parse import unquote
+
+    names = ["a#b", "q?x", "100%", "%41"]
+    for name in names:
+        shutil.copytree(mini.cards / "mini", mini.cards / name)
+        shutil.copytree(mini.layouts / "mini", mini.layouts / name)
+    url = running(mini, names).url  # (sent as a browser sends them: a test client re-encodes '%25')
+    hrefs = re.findall(r'<a href="(/g/[^"]*)">', _get(url, "/")[1].decode())
+    assert sorted(unquote(h.split("/")[2]) for h in hrefs) == sorted(names)  # (page.js decodes it so)
+    for href in hrefs:
+        assert _get(url, href)[0] == 200
+        assert json.loads(_get(url, f"{href}state.json")[1])["game"] == unquote(href.split("/")[2])
+    with TestClient(create_app(mini, ["a#b"]), base_url=LOCAL) as client:
+        assert client.get("/", follow_redirects=False).headers["location"] == "/g/a%23b/"
+
+
 def test_a_data_error_names_its_card_and_line(mini):
     preview = Preview(mini, "mini")
     preview.refresh()

@@ -349,3 +349,39 @@ def test_a_worker_the_rules_end_is_said_not_a_traceback(tmp_path):
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "cards/mini/rules.py: error: a process playing the games ended without a word" in result.output, \
         result.output
+
+
+RETURNED = {  # a hook returning a value pnp cannot take: said cut short, the hook named
+    "huge turn number": ('        return state["turn"]', "        return 10**5000",
+                         "turn returned <a whole number of 5,001 digits or so>, not a turn number"),
+    "turn too large for the statistics": ('        return state["turn"]', "        return 10**400",
+                                          "not a turn number (at most 9,007,199,254,740,992)"),
+    "huge player": ('        return state["player"]', "        return -10**5000",
+                    "to_act returned <a whole number of 5,001 digits or so>, not a player 0-1"),
+    "50 MB of moves": ('        return [("play", card.id) for card in self.game.tables.cards if card.power <= state["pile"]]',
+                       '        return "m" * 50_000_000', "legal_moves returned 'mmm"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RETURNED))
+def test_a_hook_returning_a_value_too_large_to_show_is_said_cut_short(tmp_path, case):
+    old, new, expected = RETURNED[case]
+    assert old in NIM
+    result = _simulate(_nim(tmp_path, NIM.replace(old, new, 1)), "--games", "1", "--jobs", "1",
+                       "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and expected in result.output
+    assert "cards/mini/rules.py: error: game 0 (seed 0" in result.output and len(result.output) < 2000
+
+
+@pytest.mark.parametrize("attribute, value, said", [
+    ("ITEMS", "5", "ITEMS must map table names to what one item is, e.g. {\"cards\": \"card\"}, not 5"),
+    ("ITEMS", "{'nosuch': 'card'}", "ITEMS names 'nosuch', which is no table of game.yaml"),
+    ("END_REASONS", "None", "END_REASONS must be a tuple of texts, e.g. (\"last counter\",), not None"),
+])
+def test_class_attributes_of_the_wrong_shape_are_said_at_their_line_before_playing(tmp_path, attribute, value, said):
+    lines = NIM.splitlines(keepends=True)
+    line = next(n for n, text in enumerate(lines, 1) if text.startswith(f"    {attribute} = "))
+    lines[line - 1] = f"    {attribute} = {value}\n"
+    result = _simulate(_nim(tmp_path, "".join(lines)), "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and f"cards/mini/rules.py:{line}:5: error: class Rules: {said}" in result.output
+    assert not (tmp_path / "o/mini/simulation.json").exists()

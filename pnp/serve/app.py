@@ -60,6 +60,12 @@ LINE_END = re.compile(r"\r\n|\r|\n")
 MAX_SOURCE_LINES = 100_000  # the lines of it the page shows (a 10,000-item table is some 60,000)
 
 
+def game_address(game: str) -> str:
+    """The address of a game's page: its folder's name escaped whole, as page.js reads it back (a game named
+    'a#b', 'q?x' or '%41' was linked as /g/a, /g/q and /g/A, and '100%' broke the page's script)."""
+    return f"/g/{quote(game, safe='')}/"
+
+
 def project_file(project: "Project", rel: str) -> Path | None:
     """The real path of a file of the project that may be served for the request path `rel`, or None: only
     regular files under output/, cards/ and layouts/ with no hidden part, both as requested and after
@@ -339,8 +345,8 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
 
     async def index(request: "Request") -> Response:
         if len(hub.games) == 1:
-            return RedirectResponse(f"/g/{hub.games[0]}/")
-        links = "".join(f'<li><a href="/g/{html.escape(g)}/">{html.escape(_title(project, g))}</a>'
+            return RedirectResponse(game_address(hub.games[0]))
+        links = "".join(f'<li><a href="{html.escape(game_address(g))}">{html.escape(_title(project, g))}</a>'
                         f" <code>{html.escape(g)}</code></li>" for g in hub.games)
         return HTMLResponse(_static("index.html").read_text(encoding="utf-8").replace("<!--games-->", links))
 

@@ -1,13 +1,17 @@
 """The rules API: what a game's cards/<game>/rules.py defines so that pnp can play it, and the read-only view
 of the validated data it is given."""
 
+import ast
 import copy
 import importlib.util
 import inspect
+import math
+import reprlib
 import sys
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from random import Random
 from typing import Any, ClassVar
 
@@ -182,6 +186,10 @@ def load_rules(project: Project, game: Game) -> GameRules:
                         Mark(shown))
     project.inside(path, Mark(shown), "rules file")
     rules = rules_class(str(path), shown, game.id)
+    problem = _attributes_problem(rules, set(game.tables))
+    if problem:
+        name, message = problem
+        raise DataError(f"class Rules: {name} {message}", Mark(shown, *_assigned_at(path, name)))
     try:
         return rules(GameData.of(game))
     except KeyboardInterrupt:  # Ctrl-C
@@ -189,6 +197,36 @@ def load_rules(project: Project, game: Game) -> GameRules:
     except BaseException as e:  # a designer's __init__: its error is theirs, said at its line (exit() and their
         # own BaseException too, which was a traceback)
         raise DataError(f"the rules failed to start: {raised(e)}", code_mark(e, shown, str(path))) from None
+
+
+def _attributes_problem(rules: type[GameRules], tables: set[str]) -> tuple[str, str] | None:
+    """(attribute, what is wrong with it) when ITEMS or END_REASONS is not of the shape the statistics read
+    (ITEMS = 5 or END_REASONS = None was a bug said by pnp after every game was played), else None."""
+    items, ends = rules.ITEMS, rules.END_REASONS
+    if not (isinstance(items, Mapping) and all(isinstance(k, str) and isinstance(v, str) for k, v in items.items())):
+        return "ITEMS", f"must map table names to what one item is, e.g. {{\"cards\": \"card\"}}, not {said(items)}"
+    unknown = sorted(set(items) - tables)
+    if unknown:
+        return "ITEMS", f"names {said(unknown[0])}, which is no table of game.yaml"
+    if not (isinstance(ends, (tuple, list)) and all(isinstance(e, str) for e in ends)):
+        return "END_REASONS", f"must be a tuple of texts, e.g. (\"last counter\",), not {said(ends)}"
+    return None
+
+
+def _assigned_at(path: Path, name: str) -> tuple[int, int]:
+    """(line, column) where the rules file assigns `name` in a class, else (1, 1)."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (SyntaxError, ValueError, OSError):  # (imported already, so not expected)
+        return 1, 1
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for statement in node.body:
+                targets = statement.targets if isinstance(statement, ast.Assign) else \
+                    [statement.target] if isinstance(statement, ast.AnnAssign) else []
+                if any(isinstance(target, ast.Name) and target.id == name for target in targets):
+                    return statement.lineno, statement.col_offset + 1
+    return 1, 1
 
 
 def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
@@ -231,6 +269,26 @@ def raised(error: BaseException) -> str:
     if len(text) > MAX_RAISED_CHARS:
         text = text[:MAX_RAISED_CHARS] + f"… ({len(text):,} characters)"
     return f"{type(error).__name__}: {text}"
+
+
+class _Said(reprlib.Repr):
+    """reprlib's short repr, also of a whole number too long for str() (Python refuses 4,300 digits)."""
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 256:
+            return f"<a whole number of {math.floor(x.bit_length() * math.log10(2)) + 1:,} digits or so>"
+        return super().repr_int(x, level)
+
+
+_SAID = _Said()
+_SAID.maxstring = _SAID.maxother = _SAID.maxlong = 80
+
+
+def said(value: object) -> str:
+    """A value the rules returned, as a message quotes it: cut short, whatever its size (a list of ten million
+    moves or a string of 50 MB was printed whole) or its repr (a whole number of 5,000 digits cannot be one)."""
+    text = _SAID.repr(value)
+    return text if len(text) <= MAX_RAISED_CHARS else text[:MAX_RAISED_CHARS] + "…"
 
 
 def code_mark(error: BaseException, shown: str, path: str) -> Mark:

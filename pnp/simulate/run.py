@@ -14,12 +14,13 @@ from types import FrameType
 from typing import Any, Literal
 
 from .agents import Agent, make_agent, win_shares
-from .api import GameData, GameRules, Tracked, code_mark, raised, rules_class
+from .api import GameData, GameRules, Tracked, code_mark, raised, rules_class, said
 from ..errors import DataError
 from ..project import worker_context
 from ..report import Mark
 
 MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported as never ending
+MAX_TURN = 2**53  # a turn number the statistics hold exactly (10**400 was no float, 10**5000 no text)
 GAME_TIMEOUT = 120.0  # seconds of processor time for one game (not wall time: a busy machine must not fail games)
 
 
@@ -192,12 +193,14 @@ def _play(call: _Call, options: Options, result: GameResult, turn: list[int]) ->
         if made == options.move_cap:
             raise RulesFault(f"the game did not end within {options.move_cap:,} moves (is_over never true?)")
         number = turn_of(state)
+        if number.__class__ is int and number > MAX_TURN:
+            raise RulesFault(f"turn returned {said(number)}, not a turn number (at most {MAX_TURN:,})")
         turn[0] = number if number.__class__ is int and number >= 0 else made
         if is_over(state):
             break
         player = to_act(state)
         if player.__class__ is not int or not 0 <= player < players:
-            raise RulesFault(f"to_act returned {player!r}, not a player 0-{players - 1}")
+            raise RulesFault(f"to_act returned {said(player)}, not a player 0-{players - 1}")
         moves = legal_moves(state)
         _check_moves(moves)
         move = agents[player].choose(rules, state, moves, player, agent_rng)
@@ -211,7 +214,7 @@ def _play(call: _Call, options: Options, result: GameResult, turn: list[int]) ->
 def _check_moves(moves: Any) -> None:
     if moves.__class__ not in (list, tuple) or not moves:
         if not isinstance(moves, (list, tuple)) or not moves:
-            raise RulesFault(f"legal_moves returned {moves!r} while the game is not over (it must list at least "
+            raise RulesFault(f"legal_moves returned {said(moves)} while the game is not over (it must list at least "
                              "one move)")
     try:
         hash(tuple(moves))  # every move at once, in C
@@ -220,7 +223,7 @@ def _check_moves(moves: Any) -> None:
             try:
                 hash(move)
             except TypeError:
-                raise RulesFault(f"legal_moves returned a move that is not hashable: {move!r} (use a tuple, not "
+                raise RulesFault(f"legal_moves returned a move that is not hashable: {said(move)} (use a tuple, not "
                                  "a list)") from None
 
 
@@ -228,7 +231,7 @@ def _finish(call: _Call, state: Any, players: int, result: GameResult, turn: int
     scores = call("scores", state)
     if not (isinstance(scores, (list, tuple)) and len(scores) == players
             and all(isinstance(s, (int, float)) and s == s for s in scores)):  # (NaN: no one won, exit 0)
-        raise RulesFault(f"scores returned {scores!r}, not one number per player")
+        raise RulesFault(f"scores returned {said(scores)}, not one number per player")
     result.shares = win_shares(list(scores))
     result.turns = turn
     result.end = str(call("end_reason", state))

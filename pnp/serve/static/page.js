@@ -61,7 +61,7 @@ function drawHeader() {
     : `${state.status === "checking" ? "edited cards" : "checked and"} drawn in ${state.seconds.toFixed(2)} s`;
   const build = document.getElementById("build-link");
   build.hidden = !state.build;
-  if (state.build) build.href = `/files/${state.build}`;
+  if (state.build) build.href = `/files/${state.build.split("/").map(encodeURIComponent).join("/")}`;
   document.getElementById("nav-rulebook").hidden = !state.rulebook;
   document.getElementById("stale").hidden = !state.stale;
 }
