@@ -99,7 +99,20 @@ def face_values(layout: Layout, context: dict[str, Any]) -> list[FaceValue]:
     solid = nets.NETS[net]()
     if len(faces) != len(solid):  # said before any face is made: 100,000 values would be 100,000 faces to check
         raise LayoutError(f"a {net} has {len(solid)} faces, 'faces' gives {len(faces)}", layout.spec.mark_of("faces"))
+    _refuse_one_value_two_ways(list(faces), layout)
     return list(faces)
+
+
+def _refuse_one_value_two_ways(faces: list[FaceValue], layout: Layout) -> None:
+    """Refuse two faces holding one number written two ways (1 and 1.0, 0 and -0.0): a face is found by its
+    value, which counts them as one face, while each prints as written, so one of them was printed with the
+    other's text (or the build stopped on it)."""
+    written: dict[FaceValue, FaceValue] = {}
+    for value in faces:
+        first = written.setdefault(value, value)
+        if repr(first) != repr(value):
+            raise LayoutError(f"faces: {first!r} and {value!r} are one value written two ways; write it one way "
+                              "on every face", layout.spec.mark_of("faces"))
 
 
 def _draw_net(canvas: Canvas, studio: Studio, component: Component, layout: Layout, die_faces: list[Printable],
