@@ -33,7 +33,8 @@ class Die(Kind):
         "net": P.Choice(tuple(nets.NETS), "d6", "the solid the die folds into"),
         "faces": P.Anything(P.REQUIRED, "the value on each face: a list, or an expression giving one, e.g. "
                                         "`range(1, 7) | list`; each face's templates see its value as `face`"),
-        "edge": P.Length("20mm", "the length of one edge of the solid", minimum=5, maximum=100),
+        "edge": P.Length("20mm", "the length of one edge of the solid (the layout must fit inside the box around "
+                                 "a face: each face is cut to its shape)", minimum=5, maximum=100),
     }
 
     def printables(self, component: Component, studio: Studio) -> list[Printable]:
@@ -57,6 +58,7 @@ class Die(Kind):
             face_values(layout, studio.context(item=item))  # as many as the net has faces, or an error
             faces = nets.NETS[net]()
             edge = layout.options.get("edge") or EDGE
+            _check_face_room(net, faces, edge, layout, report)
             w, h = (side * edge for side in nets.bounds(faces))
             room = [side - 2 * MARGIN for side in studio.paper]
             if w > room[0] or h > room[1]:
@@ -78,6 +80,18 @@ class Die(Kind):
                 canvas.showPage()
                 pages += 1
         return pages
+
+
+def _check_face_room(net: str, faces: list[nets.Face], edge: float, layout: Layout, report: Reporter) -> None:
+    """Refuse a face layout wider or taller than every face of the net holds (the box around a face, the
+    narrowest of them): each face is drawn centred on its face of the net and cut to it, so what lay outside
+    was lost without a word (a 40 mm layout's text on a d6 of 5 mm edges printed nothing)."""
+    room_w, room_h = (min(side) * edge for side in zip(*(nets.bounds([face]) for face in faces)))
+    if layout.width > room_w + 1e-6 or layout.height > room_h + 1e-6:
+        report.error(f"a face layout of {to_mm(layout.width):g} x {to_mm(layout.height):g} mm is larger than a face "
+                     f"of this {net} with {to_mm(edge):g} mm edges holds ({to_mm(room_w):.1f} x {to_mm(room_h):.1f} "
+                     "mm): each face is cut to its shape, so what lies outside is lost; make the layout smaller or "
+                     "the edges longer", layout.spec.mark_of("size") or layout.spec.mark)
 
 
 FaceValue = str | int | float
