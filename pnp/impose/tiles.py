@@ -7,6 +7,8 @@ sit between the trim line and the end of the overlap, so both tiles keep them (p
 hold the pair to the light, to line the two up). Seams are moved, where the paper leaves room, so that no
 text is cut in two, and where some must be, the smallest type rather than a title."""
 
+import bisect
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -67,6 +69,7 @@ def _seams(length: float, count: int, room: float, overlap: float, avoid: Sequen
     keeps every tile at most `room` long, to the place that cuts the least text (see `_clear_spot`).
     A tile spans from the seam before it to the seam after it, plus half the overlap at each seam."""
     seams: list[float] = []
+    held = (_Coverage(avoid), _Coverage([(a - overlap / 2, b + overlap / 2, w) for a, b, w in avoid]))
     for c in range(count - 1):
         later = count - 2 - c  # seams still to place after this one
         if seams:
@@ -76,20 +79,38 @@ def _seams(length: float, count: int, room: float, overlap: float, avoid: Sequen
         # the tiles after this seam must still reach the end of the board
         lo = max(lo, length + overlap / 2 - room - later * (room - overlap))
         even = min(max(length * (c + 1) / count, lo), hi)
-        seams.append(_clear_spot(even, lo, hi, overlap, avoid))
+        seams.append(_clear_spot(even, lo, hi, held) if avoid else even)
     return seams
 
 
-def _clear_spot(even: float, lo: float, hi: float, overlap: float, avoid: Sequence[Interval]) -> float:
+class _Coverage:
+    """The weights of open intervals (start, end, weight) that hold a point, summed in logarithmic time: a
+    board of 10,000 labels tiled over 88 pages compared every label with every place a seam might go (70 s)."""
+
+    def __init__(self, intervals: Sequence[Interval]) -> None:
+        kept = [(a, b, w) for a, b, w in intervals if a < b]  # (an empty interval holds no point)
+        by_start, by_end = sorted(kept, key=lambda i: i[0]), sorted(kept, key=lambda i: i[1])
+        self.starts, self.ends = [a for a, _, _ in by_start], [b for _, b, _ in by_end]
+        self.start_sums = list(itertools.accumulate((w for *_, w in by_start), initial=0.0))
+        self.end_sums = list(itertools.accumulate((w for *_, w in by_end), initial=0.0))
+
+    def at(self, point: float) -> float:
+        """The weights of the intervals with start < point < end: those begun before it less those ended."""
+        begun = self.start_sums[bisect.bisect_left(self.starts, point)]
+        return begun - self.end_sums[bisect.bisect_right(self.ends, point)]
+
+
+def _clear_spot(even: float, lo: float, hi: float, held: tuple[_Coverage, _Coverage]) -> float:
     """The position in [lo, hi] whose seam cuts the least text, the size of the type cut counting (a title
     weighs more than a note), then whose overlap strip (where the targets go) crosses the least, then the
-    nearest `even`. `avoid` holds (start, end, weight) intervals: lines of text and their type size."""
-    def cost(s: float) -> tuple[float, float, float]:
-        cut = sum(w for a, b, w in avoid if a < s < b)
-        crossed = sum(w for a, b, w in avoid if a < s + overlap / 2 and b > s - overlap / 2)
-        return (round(cut, 3), round(crossed, 3), abs(s - even))
+    nearest `even`. `held` holds the lines of text, each weighed by its type size: (the lines themselves, the
+    lines widened by half the overlap on each side, which an overlap strip centred on a seam crosses)."""
+    cut, crossed = held
 
-    if lo > hi or not avoid:
+    def cost(s: float) -> tuple[float, float, float]:
+        return (round(cut.at(s), 3), round(crossed.at(s), 3), abs(s - even))
+
+    if lo > hi:
         return even
     steps = int((hi - lo) / SEAM_STEP) + 1
     return min([even, *(lo + k * SEAM_STEP for k in range(steps + 1) if lo + k * SEAM_STEP <= hi)], key=cost)
