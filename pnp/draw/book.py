@@ -175,7 +175,7 @@ def images(tokens: list[Token]) -> list[tuple[str, int | None]]:
     out: list[tuple[str, int | None]] = []
     for t in tokens:
         if t.type == "inline":
-            out += [(src, t.map[0] + 1 if t.map else None) for src, _, _ in _inline(t.children)[1]]
+            out += [(src, _line_of(t, src)) for src, _, _ in _inline(t.children)[1]]
     return out
 
 
@@ -335,7 +335,7 @@ def _text_only(children: list[Token] | None, where: str, inline: Token | None = 
     _refuse_html(inline)
     if images:
         raise BookError(f"picture '{images[0][0]}' in {where}: the rulebook draws pictures only in paragraphs "
-                        "and list items; put it in a paragraph of its own")
+                        "and list items; put it in a paragraph of its own", line=_line_of(inline, images[0][0]))
     return text
 
 
@@ -572,12 +572,12 @@ class Book:
         _refuse_picture_in_caption(st.tokens[st.i + 1])
         if st.lists:  # pictures too beside the item's label: an item that began with one printed no number
             column = self.paper[0] - 2 * MARGIN - st.lists[-1][2]
-            blocks = ([self.pictures(images)] if images else []) + \
+            blocks = ([self.pictures(images, st.tokens[st.i + 1])] if images else []) + \
                 ([self.para(text, column, indent=0, space_after=2.5)] if text else [])
             st.flow.append(self._list_item(blocks, st.lists, st.tokens, st.i))
             return st.i + 3
         if images:
-            st.flow.append(self.pictures(images))
+            st.flow.append(self.pictures(images, st.tokens[st.i + 1]))
         if text:
             st.flow.append(self.para(text, indent=0, space_after=5))
         return st.i + 3
@@ -747,8 +747,10 @@ class Book:
                                  ("TOPPADDING", (0, 0), (-1, -1), 3 * MM), ("BOTTOMPADDING", (0, 0), (-1, -1), 2 * MM)])
         return _Together([Spacer(1, 2), box, Spacer(1, 6)])
 
-    def pictures(self, images: list[Image]) -> Flowable:
-        cells = [self.picture(src, caption, title) for src, caption, title in images]
+    def pictures(self, images: list[Image], inline: Token | None = None) -> Flowable:
+        """The pictures of a paragraph side by side; one that cannot be drawn is refused at the line of its
+        source in the paragraph `inline` (a picture on a paragraph's third line was said at its first)."""
+        cells = [self._picture_at(inline, src, caption, title) for src, caption, title in images]
         if len(cells) == 1:
             return cells[0]
         avail, least = self.paper[0] - 2 * MARGIN, len(cells) * (MIN_PICTURE_WIDTH + _CELL_PADDING)
@@ -757,6 +759,14 @@ class Book:
                             f"text is {avail / MM:.0f} mm wide: put them in paragraphs of their own")
         table = _table([cells], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "BOTTOM")])
         return table
+
+    def _picture_at(self, inline: Token | None, src: str, caption: str, title: str) -> Picture:
+        try:
+            return self.picture(src, caption, title)
+        except DataError as e:
+            if e.mark or getattr(e, "line", None):  # said at its own place (a pictured component's layout)
+                raise
+            raise BookError(e.message, line=_line_of(inline, src)) from None
 
     def picture(self, src: str, caption: str, title: str) -> Picture:
         draw, size, is_component = self._picture(src, title.strip())
