@@ -115,3 +115,18 @@ def test_code_spans_and_escapes_name_no_icon_or_term(tmp_path):
     assert result.exit_code == 1
     assert [line for line in result.stderr.splitlines() if ": error: " in line] == [
         "layouts/mini/rulebook.md.j2:3:1: error: unknown icon ':nosuch2:' in the rendered rulebook line 3"]
+
+
+def test_credit_roles_keep_their_capitals(tmp_path):
+    """A credit's role prints as written, its first letter a capital: str.capitalize() lowered the rest, and
+    'AI_art' printed 'Ai art' on the title page and the credits, exit 0."""
+    from pypdf import PdfReader
+
+    root = tmp_path / "proj"
+    make_project(root, case={"replace": {"cards/mini/game.yaml": [["credits:", "credits:\n  AI_art: A Painter\n  "
+                                                                                "3D_models: B Sculptor"]]}})
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    pdf = next((root / "output" / "mini").glob("mini-rulebook-*.pdf"))
+    text = " ".join(page.extract_text() for page in PdfReader(pdf).pages)
+    assert text.count("AI art: A Painter") == 2 and text.count("3D models: B Sculptor") == 2

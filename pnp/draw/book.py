@@ -127,9 +127,10 @@ class BookError(DataError):
     """The rulebook cannot be set: a block too large for a page, a picture that cannot be drawn. `line` is
     the line of the rendered Markdown where the block starts, when known."""
 
-    def __init__(self, message: str, mark: Mark | None = None, line: int | None = None) -> None:
+    def __init__(self, message: str, mark: Mark | None = None, line: int | None = None, printed: str = "") -> None:
         super().__init__(message, mark)
         self.line = line
+        self.printed = printed  # the words at fault, as printed: the block's line holding them is said
 
 
 def parse(markdown: str) -> list[Token]:
@@ -175,7 +176,7 @@ def images(tokens: list[Token]) -> list[tuple[str, int | None]]:
     out: list[tuple[str, int | None]] = []
     for t in tokens:
         if t.type == "inline":
-            out += [(src, t.map[0] + 1 if t.map else None) for src, _, _ in _inline(t.children)[1]]
+            out += [(src, _line_of(t, src)) for src, _, _ in _inline(t.children)[1]]
     return out
 
 
@@ -335,7 +336,7 @@ def _text_only(children: list[Token] | None, where: str, inline: Token | None = 
     _refuse_html(inline)
     if images:
         raise BookError(f"picture '{images[0][0]}' in {where}: the rulebook draws pictures only in paragraphs "
-                        "and list items; put it in a paragraph of its own")
+                        "and list items; put it in a paragraph of its own", line=_line_of(inline, images[0][0]))
     return text
 
 
@@ -451,7 +452,7 @@ class Book:
         family, size = style.get("family", "Body"), style.get("size", 10.0)
         missing = rtext.unmapped(markup, self.fonts, family)
         if missing is not None:
-            raise BookError(unmapped_message(missing, family))
+            raise BookError(unmapped_message(missing, family), printed=missing)
         page = self.paper[0] - 2 * MARGIN
         width = (page if column is None else column) - style.get("indent", 0.0)
         # a word as rtext breaks lines: between spaces and at line breaks only (str.split() also split at a
@@ -459,14 +460,16 @@ class Book:
         longest = max(_WORD_BREAK.split(markup), key=len, default="")
         if len(longest) * size * _WIDEST_EM > width:  # (a shorter word always fits: not measured)
             _, overflow = rtext.layout(rtext.parse(markup), self.fonts, family, size, width)
-            if overflow:
+            if overflow:  # the word as printed: a heading's, listed in the contents as '**...**', was quoted so
+                longest = "".join(run.text for run in rtext.parse(longest))
                 where = "the page's text" if column is None else "its column"
                 past = "off the page" if column is None else "past it"
                 raise BookError(f"a word wider than {where} ({width / MM:.0f} mm) would run {past}: "
                                 f"'{longest[:40]}{'…' if len(longest) > 40 else ''}' ({len(longest):,} characters): "
                                 "break it with spaces" + (" (a no-break space does not break a line)"
                                                           if any(c.isspace() for c in longest) else "")
-                                + (", or put it in a paragraph of its own" if width < page else ""))
+                                + (", or put it in a paragraph of its own" if width < page else ""),
+                                printed=longest)
         return style
 
     def _unsplit_within_page(self, markup: str, style: dict[str, Any], column: float) -> None:
@@ -510,12 +513,22 @@ class Book:
                     _set_line(flowable, token.map[0] + 1 if token.map else None)
             except DataError as e:
                 error = e if e.mark or getattr(e, "line", None) else \
-                    BookError(e.message, line=token.map[0] + 1 if token.map else None)
+                    BookError(e.message, line=self._line_in_block(token, getattr(e, "printed", "")))
                 if problems is None:
                     raise error from None
                 problems.append(error)
                 state.i = _block_end(tokens, state.i)
         return _keep_headings_with_next(state.flow)
+
+    def _line_in_block(self, block: Token, printed: str) -> int | None:
+        """The rendered line of the block opened by `block` that holds `printed` (a word too wide, a character
+        no font has), its first when none does: a word on a paragraph's fifth line was said at its first."""
+        if not block.map:
+            return None
+        lines = self.__dict__.setdefault("_lines", self.markdown.split("\n"))
+        first, end = block.map
+        return next((n + 1 for n in range(first, min(end, len(lines))) if printed and printed in lines[n]),
+                    first + 1)
 
     def problems(self) -> list[DataError]:
         """Every block of the Markdown that cannot be set (a picture that cannot be drawn, a table wider
@@ -572,12 +585,12 @@ class Book:
         _refuse_picture_in_caption(st.tokens[st.i + 1])
         if st.lists:  # pictures too beside the item's label: an item that began with one printed no number
             column = self.paper[0] - 2 * MARGIN - st.lists[-1][2]
-            blocks = ([self.pictures(images)] if images else []) + \
+            blocks = ([self.pictures(images, st.tokens[st.i + 1])] if images else []) + \
                 ([self.para(text, column, indent=0, space_after=2.5)] if text else [])
             st.flow.append(self._list_item(blocks, st.lists, st.tokens, st.i))
             return st.i + 3
         if images:
-            st.flow.append(self.pictures(images))
+            st.flow.append(self.pictures(images, st.tokens[st.i + 1]))
         if text:
             st.flow.append(self.para(text, indent=0, space_after=5))
         return st.i + 3
@@ -747,8 +760,10 @@ class Book:
                                  ("TOPPADDING", (0, 0), (-1, -1), 3 * MM), ("BOTTOMPADDING", (0, 0), (-1, -1), 2 * MM)])
         return _Together([Spacer(1, 2), box, Spacer(1, 6)])
 
-    def pictures(self, images: list[Image]) -> Flowable:
-        cells = [self.picture(src, caption, title) for src, caption, title in images]
+    def pictures(self, images: list[Image], inline: Token | None = None) -> Flowable:
+        """The pictures of a paragraph side by side; one that cannot be drawn is refused at the line of its
+        source in the paragraph `inline` (a picture on a paragraph's third line was said at its first)."""
+        cells = [self._picture_at(inline, src, caption, title) for src, caption, title in images]
         if len(cells) == 1:
             return cells[0]
         avail, least = self.paper[0] - 2 * MARGIN, len(cells) * (MIN_PICTURE_WIDTH + _CELL_PADDING)
@@ -757,6 +772,14 @@ class Book:
                             f"text is {avail / MM:.0f} mm wide: put them in paragraphs of their own")
         table = _table([cells], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "BOTTOM")])
         return table
+
+    def _picture_at(self, inline: Token | None, src: str, caption: str, title: str) -> Picture:
+        try:
+            return self.picture(src, caption, title)
+        except DataError as e:
+            if e.mark or getattr(e, "line", None):  # said at its own place (a pictured component's layout)
+                raise
+            raise BookError(e.message, line=_line_of(inline, src)) from None
 
     def picture(self, src: str, caption: str, title: str) -> Picture:
         draw, size, is_component = self._picture(src, title.strip())

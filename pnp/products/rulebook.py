@@ -418,13 +418,19 @@ def _title_content(studio: Studio, text: str) -> BookContent:
     meta = studio.game.meta
     facts = " · ".join(str(x) for x in (f"{meta.get('players')} players", f"ages {meta.get('ages')}",
                                          meta.get("time")) if x)
-    credits = [(str(role).replace("_", " ").capitalize(), who) for role, who in (meta.get("credits") or {}).items()]
+    credits = [(_first_upper(str(role).replace("_", " ")), who) for role, who in (meta.get("credits") or {}).items()]
     fonts = ", ".join(credit for credit, _ in _font_credits(studio))
     return BookContent(
         title=studio.game.title, markdown=text, subtitle=str(meta.get("subtitle") or ""), facts=facts,
         credits=credits, note=NOTE, fonts_line=f"**Fonts:** {fonts}.",
         marks={what: meta.mark_of(key) for what, key in (("title", "title"), ("subtitle", "subtitle"),
                                                          ("facts", "players"), ("credits", "credits"))})
+
+
+def _first_upper(role: str) -> str:
+    """A credit's role as written, its first letter made a capital: str.capitalize() also lowered the rest,
+    and the role 'AI_art' printed 'Ai art', '3D_models' '3d models'."""
+    return role[:1].upper() + role[1:]
 
 
 def _font_credits(studio: Studio) -> list[tuple[str, Mark | None]]:
