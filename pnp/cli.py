@@ -244,14 +244,15 @@ def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str |
     from .kit.select import Selection
 
     selection = Selection(only, tuple(components), sample, seed)
-    if selection and since:  # a selection writes a proof, not the kit: the reprint asked for was never written
+    if selection and since is not None:  # a selection writes a proof, not the kit: the reprint asked for was never written
         raise UsageError("--changed-since writes a reprint beside the kit; --only, --component and --sample write "
                          "a proof instead of the kit: give one or the other")
     if selection:
         ctx.exit(_build_selection(project, selected, options, out_root, selection))
     from .kit.changes import states_before
 
-    before = states_before(project, selected, since, options, out_root) if since else {}
+    # (--changed-since "" is a state asked for, refused as such: it built the kit, no reprint, exit 0)
+    before = states_before(project, selected, since, options, out_root) if since is not None else {}
     outcomes = build_games(project, selected, options, out_root, jobs or default_jobs(), force, _progress())
     report = Report(project.root)
     built = 0

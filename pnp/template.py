@@ -1714,6 +1714,12 @@ def evaluate(source: object, context: Mapping[str, Any]) -> Any:
         raise _remember(source, e) from None
 
 
+def out_of_time(source: str) -> bool:
+    """Whether evaluating `source` ran out of time in the game being checked: its own (it is not run again)
+    or the game's (no template is): its error says nothing of the item it was asked of."""
+    return source in _budget.too_slow or _budget.stopped is not None
+
+
 def _defined(value: Any) -> Any:
     """An expression's value, refused if it is (or holds) something undefined: `game.rules.missing` must fail
     here, with its message, not later in code that only then tries to use it."""

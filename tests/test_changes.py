@@ -535,3 +535,11 @@ def test_a_commit_object_larger_than_gits_memory_cap_is_refused_at_once(tmp_path
     result = run(root, "changes", "--since", "HEAD")
     assert result.exit_code == 2 and "--since HEAD: neither a manifest file nor a git commit" in result.output
     assert "(git: " in result.output
+
+
+def test_an_empty_changed_since_is_refused_not_ignored(tmp_path):
+    # it built the kit and wrote no reprint, exit 0, as if the option had not been given
+    root = make_project(tmp_path / "proj")
+    result = run(root, "build", "mini", "--changed-since", "")
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "--since" in result.output and not (root / "output" / "mini").exists()

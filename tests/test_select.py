@@ -96,3 +96,26 @@ def test_two_selections_never_replace_each_others_files(proj):
 def test_a_selection_that_cannot_be_made_says_why(proj, args, message):
     result = run(proj, "build", GAME, *args)
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+
+
+
+SLOW = "(range(10000) | map('string') | list | length) > 0"  # about 0.3 s, under every limit of its own
+
+
+@pytest.mark.parametrize("only, limit", [
+    # each item's evaluation had its own 2 s: one just under it ran for minutes over a game's items, exit 0
+    (SLOW, ("SECONDS_PER_GAME", 0.3)),
+    # the item it timed out on, and every later one (a too-slow expression is not run again), were left out of
+    # a proof that said ok, as if they could not answer it
+    (f"item.id == 'lion' or {SLOW}", ("SECONDS_PER_EVALUATION", 0.1)),
+])
+def test_an_only_expression_out_of_time_is_refused_not_taken_for_an_item_it_cannot_answer(tmp_path, monkeypatch,
+                                                                                          only, limit):
+    from conftest import make_project
+
+    root = make_project(tmp_path / "proj")
+    monkeypatch.setattr(f"pnp.template.{limit[0]}", limit[1])
+    result = run(root, "build", "mini", "--only", only)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert f"--only {only!r}: " in result.output and "took longer than" in result.output
+    assert not list((root / "output").glob("mini/*selection*"))

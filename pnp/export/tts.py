@@ -357,14 +357,13 @@ def _flat_piece(group: list["Face"], copy: int, backs: dict[int, "Face"], url: U
 def _sides(component: "Component", fronts: list["Face"], studio: "Studio") -> list[list["Face"]]:
     """The component's fronts grouped into physical pieces: a board's `piece` template gives the items that are
     sides of one piece (each alone otherwise)."""
-    template = component.spec.get("piece")
-    if not template:
+    if not component.spec.get("piece"):
         return [[face] for face in fronts]
-    from ..template import render
+    from ..products.board import piece_of
 
     groups: dict[str, list[Face]] = {}
-    for face in fronts:
-        value = render(str(template), studio.context(item=face.item, card=face.item)) if face.item is not None else ""
+    for face in fronts:  # (validation made each piece, so none fails here)
+        value = piece_of(component, face.item, studio) if face.item is not None else ""
         groups.setdefault(value, []).append(face)
     return list(groups.values())
 

@@ -7,15 +7,27 @@ from ..impose.sheet import EDGE_SAFE, FOOTER_BAND, Grid, pages_needed
 from ..impose.tiles import Interval, Tile
 from ..layout.prims import Prim
 from ..units import MM
-from .base import DrawFile, Kind, Printable
+from ..errors import LayoutError
+from ..template import ExprError, render
+from .base import DrawFile, Kind, Printable, Reporter
 from .sheets import by_side, draw_sheets, fits_sheet, grid_for
 from ..draw.paint import Painter
 from ..model.components import Component
+from ..model.load import Record
 from ..model.schema import Str
 from .base import Studio
 from reportlab.pdfgen.canvas import Canvas
 
 FULL_SIZE_MARGIN = 12 * MM
+
+
+def piece_of(component: Component, item: Record, studio: Studio) -> str:
+    """Which physical board the item is a side of: the text of the component's `piece` template over it;
+    LayoutError at the template's line when it cannot be made."""
+    try:
+        return render(str(component.spec["piece"]), studio.context(item=item, card=item))
+    except ExprError as e:
+        raise LayoutError(f"piece: {e.message}", component.spec.mark_of("piece")) from None
 
 
 class Board(Kind):
@@ -31,6 +43,16 @@ class Board(Kind):
         None, "which physical board each item is a side of, a template over `item` such as `{{ item.half }}`: "
               "items that give the same value are printed apart but glued back to back, so the Tabletop "
               "Simulator export makes them one board that flips between them")}
+
+    def check(self, component: Component, studio: Studio, report: Reporter) -> None:
+        """Besides what every kind checks, each item's `piece`: validation never made it, so a template that
+        failed (or ran for 2 s an item, outside any game's budget) was met only by the Tabletop Simulator export,
+        which refused with no file or line where validate had said ok."""
+        super().check(component, studio, report)
+        if component.spec.get("piece"):
+            for p in studio.of(component):
+                if p.item is not None:
+                    piece_of(component, p.item, studio)
 
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         if fits_sheet(component, studio):
