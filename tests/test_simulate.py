@@ -385,3 +385,16 @@ def test_class_attributes_of_the_wrong_shape_are_said_at_their_line_before_playi
     result = _simulate(_nim(tmp_path, "".join(lines)), "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and f"cards/mini/rules.py:{line}:5: error: class Rules: {said}" in result.output
     assert not (tmp_path / "o/mini/simulation.json").exists()
+
+
+def test_a_failed_games_replay_line_plays_that_game(tmp_path):
+    """The replay line names the failed game's seating (random,greedy,random); it replayed the first seating of
+    those agents (random,random,greedy) with that seed: another game."""
+    root = _nim(tmp_path)
+    run = _simulate(root, "--games", "1", "--players", "3", "--agents", "random,greedy", "--seed", "0", "--log",
+                    "--jobs", "1", "--out", str(tmp_path / "a"))
+    game = run.output.split("game 1 (seed 1)\n")[1].split("game 2")[0]
+    assert "P1 greedy" in game and "P2 random" in game  # the seating random,greedy,random
+    replay = _simulate(root, "--seed", "1", "--games", "1", "--players", "3", "--agents", "random,greedy,random",
+                       "--log", "--jobs", "1", "--out", str(tmp_path / "b"))
+    assert replay.output.startswith(f"game 0 (seed 1)\n{game}")
