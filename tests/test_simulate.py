@@ -400,17 +400,29 @@ def test_a_failed_games_replay_line_plays_that_game(tmp_path):
     assert replay.output.startswith(f"game 0 (seed 1)\n{game}")
 
 
-def test_a_balance_rule_on_a_table_the_rules_do_not_track_fails_at_its_each(tmp_path):
-    """`each: extras` where rules.py's ITEMS tracks only cards: no item was measured, and the impossible rule
-    'held' with exit 0."""
-    root = _nim(tmp_path, balance="balance:\n  - {each: extras, expr: 'item.gap > 5'}\n")
+UNMEASURED = {  # (the rules' change, the balance rule's table, why no item of it was measured)
+    "untracked table": ("", "extras", "the rules do not track extras (their ITEMS: cards)"),
+    "nothing in play": ("        cards = {(\"cards\", c.id) for c in self.game.tables.cards}\n",
+                        "cards", "no item of cards was in play in any game"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNMEASURED))
+def test_a_balance_rule_measuring_no_item_fails_at_its_each(tmp_path, case):
+    """`each: extras` where rules.py's ITEMS tracks only cards, or `each: cards` where no card was ever in play:
+    no item was measured, and an impossible rule (item.gap > 5) 'held' with exit 0."""
+    old, table, why = UNMEASURED[case]
+    rule = f"  - {{each: {table}, expr: 'item.gap > 5'}}"
+    rules = NIM.replace(old, "        cards = set()\n", 1) if old else NIM
+    assert rules != NIM or not old
+    root = _nim(tmp_path, rules, balance=f"balance:\n{rule}\n")
     game = root / "cards/mini/game.yaml"
     game.write_text(game.read_text(encoding="utf-8").replace(
         "tables:\n", "tables:\n  extras:\n    fields:\n      id: {type: id}\n      name: {type: str}\n", 1),
         encoding="utf-8")
     (root / "cards/mini/extras.yaml").write_text("- {id: a, name: A}\n", encoding="utf-8")
     result = _simulate(root, "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
-    line = game.read_text(encoding="utf-8").splitlines().index("  - {each: extras, expr: 'item.gap > 5'}") + 1
+    line = game.read_text(encoding="utf-8").splitlines().index(rule) + 1
     assert result.exit_code == 1
-    assert f"cards/mini/game.yaml:{line}:12: error: balance rule 'each: extras': the rules do not track extras " \
-           "(their ITEMS: cards)" in result.output
+    assert f"cards/mini/game.yaml:{line}:12: error: balance rule 'each: {table}': {why}, so the run measured none " \
+           "of its items" in result.output
