@@ -197,6 +197,7 @@ def count_folder_file(count: int, folder: str) -> int:
 
 
 # names a game's folders cannot take, since pnp reads the folder of that name otherwise: why, for the message
+SIMULATION_FILE = "simulation.json"  # what `pnp simulate` writes into output/<game>/, which a rulebook may print
 RESERVED_GAME_NAMES = {"shared": "layouts/shared holds the layouts and icons every game of the project shares"}
 MAX_GAME_NAME_BYTES = 100  # a game's name begins every output file's name, which a file system holds to 255 bytes
 
