@@ -30,7 +30,7 @@ from .model.reads import FieldCache, note_all, recording
 from .options import did_you_mean
 from .model.schema import ICON_IN_TEXT
 from .products import KINDS, layout_options
-from .project import count_folder_file, file_status, read_project_file
+from .project import SIMULATION_FILE, count_folder_file, file_status, read_project_file
 from .report import Diagnostic, Mark
 from .units import PrintOptions
 
@@ -212,7 +212,7 @@ def options_digest(game: "Game", options: PrintOptions) -> str:
 
 def file_digests(game: "Game") -> dict[str, str]:
     """{project-relative path: digest} of every file of the game's layouts folder, the shared layouts and the
-    fonts (see _file_digest), in order. Each file's name is its folder's as shown plus its path in it (no
+    fonts (see _file_digest), in order, and of its output/<game>/simulation.json when there is one. Each file's name is its folder's as shown plus its path in it (no
     Path made per file: a refresh lists a few hundred files)."""
     project = game.project
     digests: dict[str, str] = {}
@@ -221,6 +221,11 @@ def file_digests(game: "Game") -> dict[str, str]:
         for path, stat in _files_under(folder, project):
             tail = path[len(top) + 1:]
             digests[f"{shown}/{tail}" if shown != "." else tail] = _file_digest(project, path, stat)
+    # what `pnp simulate` measured, which the rulebook prints: the preview's next check kept the rulebook drawn
+    # without it (or with the last run's figures) while only the data and layouts were compared
+    simulated = os.path.join(project.root, "output", game.id, SIMULATION_FILE)
+    with contextlib.suppress(OSError):
+        digests[project.rel(Path(simulated))] = _file_digest(project, simulated, os.lstat(simulated))
     return digests
 
 

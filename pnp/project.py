@@ -197,6 +197,7 @@ def count_folder_file(count: int, folder: str) -> int:
 
 
 # names a game's folders cannot take, since pnp reads the folder of that name otherwise: why, for the message
+SIMULATION_FILE = "simulation.json"  # what `pnp simulate` writes into output/<game>/, which a rulebook may print
 RESERVED_GAME_NAMES = {"shared": "layouts/shared holds the layouts and icons every game of the project shares"}
 MAX_GAME_NAME_BYTES = 100  # a game's name begins every output file's name, which a file system holds to 255 bytes
 
@@ -519,20 +520,21 @@ PROTECTED = ("cards", "layouts", "fonts", ".git")  # what pnp reads: nothing it 
 
 
 def output_path(project: "Project", given: str | Path | None, *parts: str, default: Path | None = None,
-                protected: tuple[str, ...] = PROTECTED, replaced_whole: bool = False) -> Path:
+                protected: tuple[str, ...] = PROTECTED, replaced_whole: bool = False, out_option: bool = True) -> Path:
     """Where a command writes: `given` (the user's --out) or else `default` (output/ of the project), then
     `parts` (<game>/, ...). Inside the project pnp writes only into real folders: a component that is a
     symbolic link is refused (a game folder someone sent may hold `output -> ~`). Outside it, the --out the
     user gave is followed as the system does. Wherever it leads, it may not be in the project's `protected`
     folders, whose files pnp reads; a folder the command `replaced_whole` (an export's) may not be the project's
-    folder or hold it either. Returns the path with '..' taken out, the one to write to; UsageError."""
+    folder or hold it either. Returns the path with '..' taken out, the one to write to; UsageError (which
+    advises --out only where the command has it: `out_option`)."""
     base = Path(given).absolute() if given else Path(default or project.root / "output")
     target = Path(os.path.normpath(base.joinpath(*parts)))  # '..' after a link is where the check looked
     shown = f"--out {given}" if given else project.rel(target)
     try:
         followed = Path(os.path.normpath(base.resolve().joinpath(*parts)))  # a link outside that leads in
         for path in (target, followed):
-            _no_link_inside(project, path, shown)
+            _no_link_inside(project, path, shown, out_option)
         real = target.resolve()
     except (OSError, RuntimeError):  # a loop of links
         raise UsageError(f"{shown}: a loop of symbolic links") from None
@@ -548,7 +550,7 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
     return target
 
 
-def _no_link_inside(project: "Project", path: Path, shown: str) -> None:
+def _no_link_inside(project: "Project", path: Path, shown: str, out_option: bool = True) -> None:
     """UsageError if a folder of `path` inside the project (or the path itself) is a symbolic link."""
     if not path.is_relative_to(project.root):
         return
@@ -557,8 +559,8 @@ def _no_link_inside(project: "Project", path: Path, shown: str) -> None:
         walked = walked / part
         if walked.is_symlink():
             raise UsageError(f"{shown}: {project.rel(walked)} is a symbolic link (to {os.readlink(walked)}); pnp "
-                             "writes only into real folders inside the project: remove the link, or give --out a "
-                             "folder outside the project")
+                             "writes only into real folders inside the project: remove the link" +
+                             (", or give --out a folder outside the project" if out_option else ""))
 
 
 @contextlib.contextmanager

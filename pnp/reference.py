@@ -77,7 +77,8 @@ def _game_file() -> str:
            "checks their syntax, pnp simulate their truth. An expression sees the game (as constraints do) and "
            "`sim`: `sim.games`, `sim.seat_win_rate[i]`, `sim.agent_win_rate.AGENT`, `sim.matchup.A.B` (how often "
            "A did better than B), `sim.end_share.REASON`, `sim.end_share_among['a,b'].REASON` (in the games "
-           "seating exactly those agents), `sim.turns` (mean); with `each: TABLE` also `item`: "
+           "seating exactly those agents), `sim.turns` (mean); with `each: TABLE` (a table rules.py tracks in "
+           "ITEMS, else the rule fails) also `item`: "
            "`item.id`, `item.name`, `item.seats`, each event's rate by its name (`item.taken`, `item.played`, "
            "`item.effective`, a game's own; `item.when_taken.EVENT` among the seats that took it), "
            "`item.win_taken`, `item.win_not_taken`, `item.gap` (their difference).", "",

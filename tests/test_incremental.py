@@ -233,6 +233,7 @@ def test_the_preview_memo_reads_no_file_out_of_the_project_nor_a_padded_one_whol
     project = Project(root)
 
     class Game:  # what the digest reads of a game
+        id = "mini"  # (its output/mini/simulation.json)
         meta = {}
         layout_folder = root / "layouts/mini"
 

@@ -101,6 +101,7 @@ def test_new_writes_nothing_through_a_linked_cards_or_layouts_folder(tmp_path, l
     (root / linked).symlink_to(elsewhere)  # a project someone sent, holding `cards -> ~`
     result = run(root, "new", "mygame")
     assert result.exit_code == 2 and f"{linked} is a symbolic link" in result.output
+    assert "--out" not in result.output  # pnp new has no --out to advise
     assert list(elsewhere.iterdir()) == []
     assert not (root / "cards" / "mygame").exists()
 

@@ -577,7 +577,9 @@ def test_the_watcher_ignores_output_hidden_and_scratch_files(mini):
     assert games_of(mini, root / "fonts/fonts.yaml", games) == {"mini", "other"}
     assert games_of(mini, root / "layouts/mini", games) == {"mini"}  # the folder itself: replaced or renamed
     assert games_of(mini, root / "cards", games) == {"mini", "other"}
-    for path in ["output/mini/mini-a4.pdf", "output/mini/manifest.json", "cards/mini/.cards.yaml.swp",
+    assert games_of(mini, root / "output/mini/simulation.json", games) == {"mini"}  # the rulebook prints it
+    for path in ["output/mini/mini-a4.pdf", "output/mini/manifest.json", "output/simulation.json", "output",
+                 "output/mini/x/simulation.json", "cards/mini/.cards.yaml.swp",
                  "cards/mini/cards.yaml~", "layouts/mini/4913", ".git/index", "notes.txt", "cards/zzz/game.yaml"]:
         assert games_of(mini, root / path, games) == set(), path
     found = InputFilter(mini, games)
@@ -599,6 +601,37 @@ def test_saving_output_does_not_refresh_but_saving_data_does(mini, running):
     data = mini.cards / "mini" / "cards.yaml"
     data.write_text(data.read_text() + "\n")
     wait_for(lambda: preview.generation > settled, timeout=10)
+
+
+def test_a_simulation_written_while_the_preview_runs_is_printed_in_its_rulebook(mini, running):
+    """`pnp simulate` writes output/<game>/simulation.json, which the rulebook prints: the watcher ignored
+    output/ and the next check kept the rulebook drawn without it, where build prints the figures."""
+    rulebook = mini.layouts / "mini" / "rulebook.md.j2"
+    rulebook.write_text(rulebook.read_text() + "\n{% if simulation %}Measured over {{ simulation.games }} games."
+                        "{% else %}No simulation.{% endif %}\n")
+    live = running(mini, ["mini"])
+    preview = live.server.config.app.state.hub.previews["mini"]
+
+    def book_text():
+        book = preview.book
+        return "" if book is None else " ".join(_page_words(book, n) for n in range(len(book.sizes)))
+
+    wait_for(lambda: "No simulation." in book_text())
+    sim = mini.root / "output" / "mini" / "simulation.json"
+    sim.parent.mkdir(parents=True)
+    sim.write_text(json.dumps({"games": 40}))
+    wait_for(lambda: "Measured over 40 games." in book_text(), timeout=10)
+    (mini.root / "output" / "mini" / "mini-a4.pdf").write_bytes(b"%PDF-1.4\n")  # a build's file: no refresh
+    settled = preview.generation
+    time.sleep(1.0)
+    assert preview.generation == settled
+
+
+def _page_words(book, n):
+    from pnp.serve.images import PDFIUM, _page_text
+
+    with PDFIUM:
+        return "" if book.closed else _page_text(book.document[n])
 
 
 def test_a_games_folder_renamed_away_is_seen_by_the_preview(mini, running):

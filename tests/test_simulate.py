@@ -385,3 +385,44 @@ def test_class_attributes_of_the_wrong_shape_are_said_at_their_line_before_playi
     result = _simulate(_nim(tmp_path, "".join(lines)), "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and f"cards/mini/rules.py:{line}:5: error: class Rules: {said}" in result.output
     assert not (tmp_path / "o/mini/simulation.json").exists()
+
+
+def test_a_failed_games_replay_line_plays_that_game(tmp_path):
+    """The replay line names the failed game's seating (random,greedy,random); it replayed the first seating of
+    those agents (random,random,greedy) with that seed: another game."""
+    root = _nim(tmp_path)
+    run = _simulate(root, "--games", "1", "--players", "3", "--agents", "random,greedy", "--seed", "0", "--log",
+                    "--jobs", "1", "--out", str(tmp_path / "a"))
+    game = run.output.split("game 1 (seed 1)\n")[1].split("game 2")[0]
+    assert "P1 greedy" in game and "P2 random" in game  # the seating random,greedy,random
+    replay = _simulate(root, "--seed", "1", "--games", "1", "--players", "3", "--agents", "random,greedy,random",
+                       "--log", "--jobs", "1", "--out", str(tmp_path / "b"))
+    assert replay.output.startswith(f"game 0 (seed 1)\n{game}")
+
+
+UNMEASURED = {  # (the rules' change, the balance rule's table, why no item of it was measured)
+    "untracked table": ("", "extras", "the rules do not track extras (their ITEMS: cards)"),
+    "nothing in play": ("        cards = {(\"cards\", c.id) for c in self.game.tables.cards}\n",
+                        "cards", "no item of cards was in play in any game"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNMEASURED))
+def test_a_balance_rule_measuring_no_item_fails_at_its_each(tmp_path, case):
+    """`each: extras` where rules.py's ITEMS tracks only cards, or `each: cards` where no card was ever in play:
+    no item was measured, and an impossible rule (item.gap > 5) 'held' with exit 0."""
+    old, table, why = UNMEASURED[case]
+    rule = f"  - {{each: {table}, expr: 'item.gap > 5'}}"
+    rules = NIM.replace(old, "        cards = set()\n", 1) if old else NIM
+    assert rules != NIM or not old
+    root = _nim(tmp_path, rules, balance=f"balance:\n{rule}\n")
+    game = root / "cards/mini/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        "tables:\n", "tables:\n  extras:\n    fields:\n      id: {type: id}\n      name: {type: str}\n", 1),
+        encoding="utf-8")
+    (root / "cards/mini/extras.yaml").write_text("- {id: a, name: A}\n", encoding="utf-8")
+    result = _simulate(root, "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    line = game.read_text(encoding="utf-8").splitlines().index(rule) + 1
+    assert result.exit_code == 1
+    assert f"cards/mini/game.yaml:{line}:12: error: balance rule 'each: {table}': {why}, so the run measured none " \
+           "of its items" in result.output

@@ -20,6 +20,7 @@ from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model.schema import ICON_IN_TEXT
 from ..options import CONTROL_CHARACTER, control_problem
+from ..project import SIMULATION_FILE as SIMULATION_FILE  # (kit, simulate, insight import it from here)
 from ..project import read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark
 from ..template import render
@@ -29,7 +30,6 @@ from ..model.components import Component
 from .base import Reporter, Studio
 from reportlab.pdfgen.canvas import Canvas
 
-SIMULATION_FILE = "simulation.json"  # what `pnp simulate` writes into output/<game>/
 MAX_SIMULATION_BYTES = 8 * 1024 * 1024
 # The rulebook's Markdown, after Jinja: the shipped books are 15,000-38,000 characters; Markdown parsing and
 # page layout take seconds per 100,000 characters of hostile text (deep brackets, endless lists)

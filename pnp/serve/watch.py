@@ -1,7 +1,8 @@
 """Which saved files concern which game, and the watcher (watchfiles) that tells the preview. A game's inputs
 are its cards/<game>/ and layouts/<game>/ folders (data, layouts, macros, rulebook, icons, images), the shared
-layouts and icons, and the project's fonts; build output (output/), hidden files and editors' scratch files
-are ignored."""
+layouts and icons, the project's fonts and the figures `pnp simulate` wrote (output/<game>/simulation.json,
+which the rulebook prints); the rest of output/ (builds), hidden files and editors' scratch files are
+ignored."""
 
 import asyncio
 from collections.abc import Callable, Iterable
@@ -9,6 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from watchfiles import Change, DefaultFilter, awatch
+
+from ..project import SIMULATION_FILE
 
 if TYPE_CHECKING:
     from ..project import Project
@@ -18,8 +21,8 @@ SCRATCH_NAMES = {"4913"}  # vim's test file
 
 
 def watched_folders(project: "Project") -> list[Path]:
-    """The folders to watch: those of cards/, layouts/ and fonts/ that exist (never output/)."""
-    return [p for p in (project.cards, project.layouts, project.own_fonts) if p.is_dir()]
+    """The folders to watch: those of cards/, layouts/, fonts/ and output/ (for simulation.json) that exist."""
+    return [p for p in (project.cards, project.layouts, project.own_fonts, project.root / "output") if p.is_dir()]
 
 
 def games_of(project: "Project", path: str | Path, games: Iterable[str]) -> set[str]:
@@ -35,6 +38,8 @@ def games_of(project: "Project", path: str | Path, games: Iterable[str]) -> set[
         return set()
     if parts[0] == "fonts" or parts[:2] == ("layouts", "shared") or parts in (("cards",), ("layouts",)):
         return set(games)
+    if parts[0] == "output":  # only what simulate measured: builds write the rest
+        return {parts[1]} & set(games) if parts[2:] == (SIMULATION_FILE,) else set()
     if parts[0] in ("cards", "layouts") and len(parts) >= 2:  # a game's folder itself too: renamed away or replaced
         return {parts[1]} & set(games)
     return set()
@@ -88,5 +93,17 @@ async def watch(project: "Project", games: Iterable[str], on_change: Callable[[s
             await asyncio.sleep(FOLDERS_LOOKED_FOR_MS / 1000)
         now = _folders_now(project)
         if now != folders:  # a folder made, or made anew: what it holds is read afresh
-            folders = now
-            on_change(set(games))
+            folders, made = now, _games_of_folders(project, games, folders, now)
+            if made:
+                on_change(made)
+
+
+def _games_of_folders(project: "Project", games: Iterable[str], before: list[tuple[Path, int]],
+                      now: list[tuple[Path, int]]) -> set[str]:
+    """The games that watched folders made, made anew or removed concern: all of them, but for an output/
+    made (a first build), only those whose simulation.json it holds: a build's output is no input."""
+    changed = {folder for folder, _ in set(before) ^ set(now)}
+    output = project.root / "output"
+    if changed != {output} or output not in dict(now):
+        return set(games)
+    return {game for game in games if (output / game / SIMULATION_FILE).exists()}

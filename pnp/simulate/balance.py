@@ -46,6 +46,13 @@ def _check(game: Game, rule: Record, sim: dict[str, Any], summary: dict[str, Any
     expr, each = str(rule["expr"]), rule.get("each")
     outcome = Outcome(expr, rule.mark_of("expr"), True)
     rows = [None] if each is None else [item_view(i, s) for i, s in summary["items"].get(each, {}).items()]
+    if not rows:  # no item to judge: the rule "held" on none, with exit 0
+        tracked = summary.get("tracked")
+        why = f"the rules do not track {each} (their ITEMS: {', '.join(map(str, tracked)) or 'none'})" \
+            if isinstance(tracked, dict) and each not in tracked else f"no item of {each} was in play in any game"
+        outcome.holds, outcome.mark = False, rule.mark_of("each")
+        outcome.message = f"balance rule 'each: {each}': {why}, so the run measured none of its items"
+        return outcome
     failing: list[Row | None] = []
     nearest: Nearest | None = None
     for row in rows:

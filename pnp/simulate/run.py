@@ -77,7 +77,7 @@ def seatings(agents: Seating, players: int) -> list[Seating]:
     them when there are no more agents than seats, else one a seat). Each is played equally often, so every
     agent meets every other from every seat and the seats' win rates compare like with like (rotating the
     list seated the stronger of two agents first in some pairings only)."""
-    agents = tuple(dict.fromkeys(agents))  # an agent named twice is one agent
+    written, agents = tuple(agents), tuple(dict.fromkeys(agents))  # an agent named twice is one agent
     out: list[Seating] = []
 
     def extend(seated: Seating) -> None:
@@ -94,6 +94,10 @@ def seatings(agents: Seating, players: int) -> list[Seating]:
             extend(seated + (agent,))
 
     extend(())
+    if written in out:  # the seating the list writes plays first, with the run's own seed: a failed game's
+        # replay line names its seating so (--agents random,greedy,random), and replayed another seating
+        out.remove(written)
+        out.insert(0, written)
     return out
 
 
