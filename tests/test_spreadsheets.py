@@ -1109,3 +1109,50 @@ def test_a_row_number_is_read_as_openpyxl_reads_it(proj, number, said):
         return data.replace(row, re.sub(rb' r="[A-Z]+3"', b"", row).replace(b'<row r="3"', b'<row r="' + number + b'"'))
     rezip(path, lambda name, data: change(data) if name == "xl/worksheets/sheet1.xml" else data)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:{said}") for ln in errors(proj)), errors(proj)
+
+
+@pytest.mark.parametrize("code", ['@" cm"', '"Step: "@', "@@", ";;;", "0;-0;0;", '\\;@', "*-@"])
+def test_a_text_cell_formatted_to_show_otherwise_is_refused_at_its_cell(proj, code):
+    """A text cell whose number format's text section adds to the text or hides it (the sheet showed 'Step: The
+    jungle grows' or nothing) printed the text alone, with exit 0."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.active.cell(row=3, column=2).number_format = code
+    book.save(path)
+    assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
+        f"cards/{GAME}/turn.xlsx[turn]:3:2: error: this text cell is formatted as {code!r}, so the sheet shows it "
+        "otherwise than the text it holds, which pnp reads: format the cell as General or Text and type the text as "
+        "it should read"]
+    for code in ("@", "[Blue]@", "_(@_)", "0.00", "0;-0;0;@", "0.00;@"):  # each shows the text as it is
+        book.active.cell(row=3, column=2).number_format = code
+        book.save(path)
+        assert run(proj, "validate", GAME).exit_code == 0, code
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_fields_named_with_spaces_or_delimiters_round_trip(tmp_path, fmt):
+    # a field ' pad' came back as 'pad' (the header cell trimmed), and a CSV's header naming a field 'a;b;c;d'
+    # was read as separated by semicolons ("no column for 'id'"), each from a file convert wrote with exit 0
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "cards/mini/game.yaml": [["      text: {type: text, default: \"\"}",
+                                  "      text: {type: text, default: \"\"}\n      ' pad': {type: str, required: false}\n"
+                                  "      'a;b;c;d;e': {type: str, required: false}"]],
+        "cards/mini/cards.yaml": [["  power: 4\n", "  power: 4\n  ' pad': hi\n  'a;b;c;d;e': x\n"]]}})
+    convert(root, root / "cards/mini/cards.yaml", fmt)
+    convert(root, root / f"cards/mini/cards.{fmt}", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == \
+        yaml.safe_load((root / "cards/mini/cards.yaml").read_text(encoding="utf-8"))
+    (root / "cards/mini/cards.yaml").unlink()
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
+
+
+def test_a_csv_header_cell_holding_semicolons_is_one_cell_of_a_comma_separated_file(proj):
+    # its semicolons were counted, and the file read as separated by semicolons ("no column for 'step'")
+    path = proj / "cards" / GAME / "turn.csv"
+    convert(proj, path.with_suffix(".yaml"), "csv")
+    path.with_suffix(".yaml").unlink()
+    header, rest = path.read_text(encoding="utf-8").split("\n", 1)
+    path.write_text(header + ',"notes; kept; by; hand; here"\n' + rest, encoding="utf-8")
+    result = run(proj, "validate", GAME)
+    assert result.exit_code == 0, result.output

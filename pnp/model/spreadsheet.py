@@ -91,9 +91,7 @@ def _csv_rows(path: Path, shown: str) -> Rows:
                          "utf-8-sig")
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
-    first = text.split("\n", 1)[0]
-    delimiter = max((",", ";", "\t"), key=first.count)  # a European Excel saves CSV with semicolons
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text), strict=True)
     rows: Rows = []
     line, room = 1, _Room()
     try:
@@ -104,6 +102,17 @@ def _csv_rows(path: Path, shown: str) -> Rows:
     except csv.Error as e:
         raise LoadError(f"malformed CSV: {e}", Mark(shown, reader.line_num or line, 1)) from None
     return rows
+
+
+_DELIMITERS = (",", ";", "\t")  # a European Excel saves CSV with semicolons
+_QUOTED = re.compile(r'"[^"]*(?:"|$)')
+
+
+def _delimiter(text: str) -> str:
+    """The delimiter of a CSV file's text: the one its first line holds most of outside quoted cells (a header
+    cell "a;b;c" is one cell of a comma-separated file: counted, the file was read as separated by semicolons)."""
+    first = _QUOTED.sub("", text.split("\n", 1)[0])
+    return max(_DELIMITERS, key=first.count)
 
 
 def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
@@ -491,8 +500,34 @@ def _row_read(n: int, cells: Sequence[Any], rows: Rows, room: "_Room", where: st
         if cell.data_type == "f":
             raise LoadError(f"this cell holds a formula ({shown(getattr(cell.value, 'text', cell.value))}); pnp reads what a cell holds and "
                             "runs no formula: type the value, or make the cell text", Mark(where, n, col))
+        if isinstance(cell.value, str) and _text_shown_otherwise(cell.number_format or "General"):
+            raise LoadError(f"this text cell is formatted as {shown(cell.number_format)}, so the sheet shows it "
+                            "otherwise than the text it holds, which pnp reads: format the cell as General or Text "
+                            "and type the text as it should read", Mark(where, n, col))
         values.append(_unescaped(cell.value) if isinstance(cell.value, str) else _number_as_shown(cell))
     rows.append((n, values))
+
+
+# A number format's parts: a quoted literal, an escaped character, a space the width of a character (_x), a fill
+# (*x), a colour or condition ([Red]), a section's end (;), or one character
+_FORMAT_PART = re.compile(r'"[^"]*"?|\\.?|_.?|\*.?|\[[^\]]*\]?|.', re.DOTALL)
+
+
+def _text_shown_otherwise(code: str) -> bool:
+    """Whether the number format `code` shows a text cell otherwise than its text: its text section (the fourth,
+    or a last one holding @) adds to the text ("Step: "@, @" cm", @@) or hides it (;;;). Colours, widths of
+    spaces and a fill of spaces change no character (pnp read the text alone, where the sheet showed more or
+    nothing, exit 0)."""
+    sections: list[list[str]] = [[]]
+    for part in _FORMAT_PART.findall(code):
+        if part == ";":
+            sections.append([])
+        else:
+            sections[-1].append(part)
+    if len(sections) < 4 and "@" not in sections[-1]:
+        return False  # (no text section: a text is shown as it is)
+    text = sections[3] if len(sections) >= 4 else sections[-1]
+    return "".join(p for p in text if not p.startswith(("[", "_")) and p != "* ") != "@"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -590,7 +625,7 @@ def _records(rows: Rows, where: str, schema: Schema, ids: Mapping[Any, Field | N
     line, header = rows[0]
     # a header cell is text: it names the field whose name reads as it (game.yaml's `no:` or `1:` is no text)
     by_text = {str(name): name for name in schema.fields}
-    names = [name if name is None else by_text.get(name, name) for name in _header(header, where, line)]
+    names = [name if name is None else by_text.get(name, name) for name in _header(header, where, line, by_text)]
     read, allowed = [0], values_left(MAX_EXPANDED_VALUES)  # values read so far, as YAML counts them; how many may be
     try:
         for line, cells in rows[1:]:
@@ -637,14 +672,16 @@ def _check_values(values: int, limit: int, too_many: str, mark: Mark) -> None:
         raise LoadError(f"{too_many} (each counted in every list and mapping around it, as in YAML)", mark)
 
 
-def _header(header: list[Any], where: str, line: int) -> list[str | None]:
+def _header(header: list[Any], where: str, line: int, fields: Mapping[str, Any]) -> list[str | None]:
+    """The text of each header cell (None where blank), trimmed unless it is the name of one of the `fields` as it
+    is (a field named ' pad' was read back from its own converted file as 'pad', exit 0)."""
     names: list[str | None] = []
     seen: dict[str, int] = {}
     for col, cell in enumerate(header, start=1):
         if _blank(cell):
             names.append(None)
             continue
-        name = str(cell).strip()
+        name = text if (text := str(cell)) in fields else text.strip()
         if name in seen:
             raise LoadError(f"column '{name}' appears twice in the header row (first in column {seen[name]})",
                             Mark(where, line, col))
@@ -819,10 +856,13 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     _csv_cells_readable(items, written, names)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
-    for cells in [names, *written]:
+    # a header cell holding another delimiter (a field named 'a;b;c') is quoted, as _delimiter reads the first line
+    header = csv.writer(line, lineterminator="\r\n",
+                        quoting=csv.QUOTE_ALL if any(set(str(n)) & set(_DELIMITERS) for n in names) else csv.QUOTE_MINIMAL)
+    for row, cells in enumerate([names, *written]):
         line.seek(0)
         line.truncate()
-        writer.writerow(cells)
+        (writer if row else header).writerow(cells)
         out.write(line.getvalue().removesuffix("\r\n") + "\n")
     return out.getvalue().encode("utf-8")
 
