@@ -1156,3 +1156,13 @@ def test_a_csv_header_cell_holding_semicolons_is_one_cell_of_a_comma_separated_f
     path.write_text(header + ',"notes; kept; by; hand; here"\n' + rest, encoding="utf-8")
     result = run(proj, "validate", GAME)
     assert result.exit_code == 0, result.output
+
+
+def test_a_row_far_below_the_others_is_read_at_its_number_without_the_rows_between(proj):
+    # openpyxl's reader made an empty row of each number between (a million rows walked: 4 s a sheet)
+    path = xlsx_table(proj, "turn")
+    far = ('<row r="1048576"><c r="A1048576"><v>99</v></c><c r="B1048576" t="inlineStr"><is><t>far</t></is></c>'
+           '<c r="C1048576" t="inlineStr"><is><t>d12</t></is></c></row></sheetData>')
+    rezip(path, lambda name, data: data.replace(b"</sheetData>", far.encode()) if name.endswith("sheet1.xml") else data)
+    assert [ln for ln in errors(proj) if "turn.xlsx[turn]:1048576" in ln] == [
+        f"cards/{GAME}/turn.xlsx[turn]:1048576:1: error: step: 99 is out of range (expected 1 to 9)"]
