@@ -1166,3 +1166,17 @@ def test_a_row_far_below_the_others_is_read_at_its_number_without_the_rows_betwe
     rezip(path, lambda name, data: data.replace(b"</sheetData>", far.encode()) if name.endswith("sheet1.xml") else data)
     assert [ln for ln in errors(proj) if "turn.xlsx[turn]:1048576" in ln] == [
         f"cards/{GAME}/turn.xlsx[turn]:1048576:1: error: step: 99 is out of range (expected 1 to 9)"]
+
+
+@pytest.mark.parametrize("element", ['<hyperlink ref="A{n}" location="B{n}"/>', '<col min="{n}" max="{n}" width="9"/>'])
+def test_a_sheet_of_more_elements_beside_its_cells_than_pnp_reads_is_refused(proj, element):
+    # openpyxl makes an object of each: 90,000 links in a 4 MB sheet took 5 s, 50,000 conditional formats 8 s
+    path = xlsx_table(proj, "turn")
+    wrap = "hyperlinks" if "hyperlink" in element else "cols"
+    many = f"<{wrap}>" + "".join(element.format(n=n) for n in range(1, 20_002)) + f"</{wrap}>"
+    at = "</sheetData>" if wrap == "hyperlinks" else "<sheetData>"  # (the standard's order of a sheet's parts)
+    rezip(path, lambda name, data: data.replace(at.encode(), (at + many if wrap == "hyperlinks" else many + at).encode())
+          if name.endswith("sheet1.xml") else data)
+    assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
+        f"cards/{GAME}/turn.xlsx[turn]: error: the sheet holds more than 20,000 elements beside its cells (formats, "
+        "links, column widths...); pnp reads at most 20,000 (a sheet has a few dozen): the file is damaged"]

@@ -26,7 +26,7 @@ from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, UNSEEN_L
                    check_file, counted_load, plain, shown, spend_cells, spend_values, values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
-from .workbook_parts import check_number_formats, check_object_parts, check_parts, check_sheet_count
+from .workbook_parts import MAX_OBJECT_ELEMENTS, check_number_formats, check_object_parts, check_parts, check_sheet_count
 
 SPREADSHEETS = (".csv", ".xlsx")
 MAX_COLUMNS = 1000
@@ -233,6 +233,7 @@ def _cells_in_place(ws: Any, where: str) -> None:
     the first cell whose value is damaged (_cell_problem: openpyxl would read it as something else without a
     word) or that openpyxl's reader cannot read, or reads as an error value (_cell_value). Read in one pass from
     the sheet's XML (at most 4 MB: checked); XML it cannot parse is refused at the row it was in."""
+    import warnings
     from xml.etree.ElementTree import ParseError, iterparse
 
     from openpyxl.worksheet._reader import WorkSheetParser
@@ -244,12 +245,16 @@ def _cells_in_place(ws: Any, where: str) -> None:
                              timedelta_formats=book._timedelta_formats)
     row, column = 0, 0
     inside: list[str] = []  # the tags of the elements the parse is in, the sheet's root first
-    with ws._get_source() as source:  # the sheet's XML part, as openpyxl's own reader opens it
+    beside = [0]  # the elements read beside the sheet's cells, as a list of one
+    with ws._get_source() as source, warnings.catch_warnings():  # the sheet's XML part, as openpyxl's reader
+        warnings.simplefilter("ignore")  # opens it (and its warnings, once for all: 15% of the time per cell)
         try:
             for event, element in iterparse(source, events=("start", "end")):
                 tag = element.tag.rpartition("}")[2]
-                if event == "start" and (problem := _misplaced(inside, element.tag)):
-                    raise LoadError(problem, Mark(where, max(row, 1), column + 1))
+                if event == "start":
+                    if problem := _misplaced(inside, element.tag):
+                        raise LoadError(problem, Mark(where, max(row, 1), column + 1))
+                    _count_beside_cells(inside, beside, where)
                 if event == "end":
                     inside.pop()
                     if tag == "row":
@@ -290,6 +295,20 @@ def _misplaced(inside: list[str], tag: str) -> str | None:
             "the file is damaged; save it again from the spreadsheet program")
 
 
+def _count_beside_cells(inside: list[str], beside: list[int], where: str) -> None:
+    """LoadError when the element just started (the last of `inside`) is one too many beside the sheet's cells
+    (not at a cell: the sheet is named); `beside`: how many were read so far (a list of one, counted here).
+    openpyxl makes an object of each (a conditional format, a link, a column's width...), as of the parts
+    check_object_parts counts: 50,000 rules of conditional formatting in a 4 MB sheet took 8 s."""
+    if len(inside) < 2 or inside[1] == _CELL_PATH[1]:
+        return
+    beside[0] += 1
+    if beside[0] > MAX_OBJECT_ELEMENTS:
+        raise LoadError(f"the sheet holds more than {MAX_OBJECT_ELEMENTS:,} elements beside its cells (formats, "
+                        f"links, column widths...); pnp reads at most {MAX_OBJECT_ELEMENTS:,} (a sheet has a few dozen): the file is "
+                        "damaged", Mark(where))
+
+
 def _merged(cells: str, where: str) -> LoadError:
     """The refusal of a merged range of cells: the sheet shows its first cell's value across the range, and the
     others are read blank (a text merged down a column printed on the first item alone, with exit 0)."""
@@ -305,12 +324,8 @@ def _cell_value(reader: Any, element: Any, mark: Mark) -> None:
     shared string that is not there, a date that is not a date: the workbook was refused with no cell named),
     or reads it as an error value (#DIV/0!, or a date out of range, which openpyxl turns into #VALUE! with a
     warning): that is no data, and was printed on the card as it reads."""
-    import warnings
-
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            cell = reader.parse_cell(element)
+        cell = reader.parse_cell(element)  # (its warnings ignored by _cells_in_place)
     except Exception as e:  # noqa: BLE001 - openpyxl casting a value that is not what its type says
         raise LoadError(f"this cell cannot be read as its type says ({type(e).__name__}: {e})", mark) from None
     if cell["data_type"] == "e":
