@@ -1180,3 +1180,15 @@ def test_a_sheet_of_more_elements_beside_its_cells_than_pnp_reads_is_refused(pro
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
         f"cards/{GAME}/turn.xlsx[turn]: error: the sheet holds more than 20,000 elements beside its cells (formats, "
         "links, column widths...); pnp reads at most 20,000 (a sheet has a few dozen): the file is damaged"]
+
+
+@pytest.mark.parametrize("value, said", [("0.30000000000000004", "0.30000000000000004"), ("1E-7", "1e-07"),
+                                         ("123456789012", "123456789012")])
+def test_a_number_general_shows_otherwise_than_its_text_is_refused_in_a_text_field(proj, value, said):
+    # General shows 0.3, 1E-07 and 1.23457E+11, where the text field printed Python's text of the number
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: re.sub(rb'<c r="B2"[^>]*>.*?</c>', f'<c r="B2"><v>{value}</v></c>'.encode(), data,
+                                          count=1) if name.endswith("sheet1.xml") else data)
+    assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
+        f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell ({said}) is formatted as 'General', so the sheet "
+        "shows it otherwise than its text field would print it: format the cell as text and type the text"]

@@ -529,7 +529,7 @@ def _row_read(n: int, cells: Sequence[Any], rows: Rows, room: "_Room", where: st
         if cell.data_type == "f":
             raise LoadError(f"this cell holds a formula ({shown(getattr(cell.value, 'text', cell.value))}); pnp reads what a cell holds and "
                             "runs no formula: type the value, or make the cell text", Mark(where, n, col))
-        if isinstance(cell.value, str) and _text_shown_otherwise(cell.number_format or "General"):
+        if isinstance(cell.value, str) and cell.value and _text_shown_otherwise(cell.number_format or "General"):
             raise LoadError(f"this text cell is formatted as {shown(cell.number_format)}, so the sheet shows it "
                             "otherwise than the text it holds, which pnp reads: format the cell as General or Text "
                             "and type the text as it should read", Mark(where, n, col))
@@ -581,9 +581,16 @@ def _number_as_shown(cell: Any) -> Any:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return value
     shape = cell.number_format or "General"
-    if shape.lower() in _SHOWN_AS_IT_IS or (shape == "0" and float(value).is_integer()):
+    if shape.lower() in _SHOWN_AS_IT_IS and _general_shows(value) or (shape == "0" and float(value).is_integer()):
         return value
     return _FormattedNumber(value, shape)
+
+
+def _general_shows(value: int | float) -> bool:
+    """Whether the General format shows a number as its text is: at most 11 digits, and no exponent (it shows
+    0.30000000000000004 as 0.3 and 1e-07 as 1E-07, which a text field printed as Python writes them, exit 0)."""
+    text = str(_plain_number(value))
+    return "e" not in text and "n" not in text and len(text.lstrip("-").replace(".", "")) <= 11
 
 
 # How a workbook writes a character XML cannot hold (a carriage return, a control character) in a text: _x000D_,
