@@ -1192,3 +1192,14 @@ def test_a_number_general_shows_otherwise_than_its_text_is_refused_in_a_text_fie
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
         f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell ({said}) is formatted as 'General', so the sheet "
         "shows it otherwise than its text field would print it: format the cell as text and type the text"]
+
+
+def test_rows_of_no_cell_count_among_a_sheets_rows(proj, monkeypatch):
+    # 250,000 <row/> elements, each walked by openpyxl's reader, took 7 s: the rows of a sheet are counted as read
+    monkeypatch.setattr("pnp.model.spreadsheet.MAX_ROWS", 20)
+    path = xlsx_table(proj, "turn")
+    empty = "".join(f'<row r="{n}"/>' for n in range(11, 41))
+    rezip(path, lambda name, data: data.replace(b"</sheetData>", (empty + "</sheetData>").encode())
+          if name.endswith("sheet1.xml") else data)
+    assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
+        f"cards/{GAME}/turn.xlsx[turn]:21:1: error: sheet has more than 20 rows"]

@@ -245,7 +245,7 @@ def _cells_in_place(ws: Any, where: str) -> None:
                              timedelta_formats=book._timedelta_formats)
     row, column = 0, 0
     inside: list[str] = []  # the tags of the elements the parse is in, the sheet's root first
-    beside = [0]  # the elements read beside the sheet's cells, as a list of one
+    counts = [0, 0]  # the elements read beside the sheet's cells, the rows read
     with ws._get_source() as source, warnings.catch_warnings():  # the sheet's XML part, as openpyxl's reader
         warnings.simplefilter("ignore")  # opens it (and its warnings, once for all: 15% of the time per cell)
         try:
@@ -254,7 +254,7 @@ def _cells_in_place(ws: Any, where: str) -> None:
                 if event == "start":
                     if problem := _misplaced(inside, element.tag):
                         raise LoadError(problem, Mark(where, max(row, 1), column + 1))
-                    _count_beside_cells(inside, beside, where)
+                    _count_beside_cells(inside, counts, where)
                 if event == "end":
                     inside.pop()
                     if tag == "row":
@@ -266,7 +266,9 @@ def _cells_in_place(ws: Any, where: str) -> None:
                 elif tag == "mergeCell":
                     raise _merged(element.get("ref") or "", where)
                 elif tag == "row":
-                    row, column = _row_number(element.get("r"), row, where), 0
+                    row, column, counts[1] = _row_number(element.get("r"), row, where), 0, counts[1] + 1
+                    if counts[1] > MAX_ROWS:  # (a row of no cell too: 250,000 of <row/> took 7 s)
+                        raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(where, row, 1))
                 elif tag == "c":
                     column = _cell_column(element.get("r"), row, column, where)
         except ParseError as e:
@@ -295,15 +297,15 @@ def _misplaced(inside: list[str], tag: str) -> str | None:
             "the file is damaged; save it again from the spreadsheet program")
 
 
-def _count_beside_cells(inside: list[str], beside: list[int], where: str) -> None:
+def _count_beside_cells(inside: list[str], counts: list[int], where: str) -> None:
     """LoadError when the element just started (the last of `inside`) is one too many beside the sheet's cells
-    (not at a cell: the sheet is named); `beside`: how many were read so far (a list of one, counted here).
+    (not at a cell: the sheet is named); counts[0]: how many were read so far (counted here).
     openpyxl makes an object of each (a conditional format, a link, a column's width...), as of the parts
     check_object_parts counts: 50,000 rules of conditional formatting in a 4 MB sheet took 8 s."""
     if len(inside) < 2 or inside[1] == _CELL_PATH[1]:
         return
-    beside[0] += 1
-    if beside[0] > MAX_OBJECT_ELEMENTS:
+    counts[0] += 1
+    if counts[0] > MAX_OBJECT_ELEMENTS:
         raise LoadError(f"the sheet holds more than {MAX_OBJECT_ELEMENTS:,} elements beside its cells (formats, "
                         f"links, column widths...); pnp reads at most {MAX_OBJECT_ELEMENTS:,} (a sheet has a few dozen): the file is "
                         "damaged", Mark(where))
