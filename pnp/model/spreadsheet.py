@@ -12,7 +12,7 @@ import io
 import math
 import re
 import zipfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +148,6 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
             raise LoadError(f"workbook has no sheet '{sheet}'; its sheets: {', '.join(book.sheetnames)}",
                             Mark(shown))
         where = f"{shown}[{ws.title}]"
-        _cells_in_place(ws, where)
         rows = _sheet_rows(ws, where)
     except LoadError:
         raise
@@ -225,14 +224,17 @@ def _raised(text: Any) -> bool:
 _CELL_NAME = re.compile(r"([A-Z]{1,3})([0-9]{1,12})")
 
 
-def _cells_in_place(ws: Any, where: str) -> None:
-    """LoadError at the first row or cell that openpyxl's reader would leave out or put in the wrong place
+def _sheet_rows(ws: Any, where: str) -> Rows:
+    """(row number, [cell value]) of every row of the sheet holding a cell, read in one pass from its XML (at
+    most 4 MB: checked) as openpyxl's read-only sheet reads them (its own reader read the XML a second time,
+    with an empty row of each number between two rows); a formula cell is refused: pnp runs none. LoadError
+    at the first row or cell that openpyxl's reader would leave out or put in the wrong place
     without a word (a value lost with exit 0): a sheet numbers its rows from 1 up, each past the one before (a
     row numbered 0 or less, repeated or out of order was dropped), and a row's cells are named for that row, in
     column order, each once (B2 before A2 was lost, G2 before F2 too, a second B2 cut the row short); and at
     the first cell whose value is damaged (_cell_problem: openpyxl would read it as something else without a
-    word) or that openpyxl's reader cannot read, or reads as an error value (_cell_value). Read in one pass from
-    the sheet's XML (at most 4 MB: checked); XML it cannot parse is refused at the row it was in."""
+    word) or that openpyxl's reader cannot read, or reads as an error value (_cell_value); XML it cannot parse
+    is refused at the row it was in."""
     import warnings
     from xml.etree.ElementTree import ParseError, iterparse
 
@@ -244,6 +246,9 @@ def _cells_in_place(ws: Any, where: str) -> None:
                              epoch=book.epoch, date_formats=book._date_formats,
                              timedelta_formats=book._timedelta_formats)
     row, column = 0, 0
+    rows: Rows = []
+    room = _Room()  # what the sheet may still hold
+    held: list[dict[str, Any]] = []  # the cells read of the row being read
     inside: list[str] = []  # the tags of the elements the parse is in, the sheet's root first
     counts = [0, 0]  # the elements read beside the sheet's cells, the rows read
     with ws._get_source() as source, warnings.catch_warnings():  # the sheet's XML part, as openpyxl's reader
@@ -258,15 +263,17 @@ def _cells_in_place(ws: Any, where: str) -> None:
                 if event == "end":
                     inside.pop()
                     if tag == "row":
-                        element.clear()  # (its cells were checked: not kept)
+                        _row_read(row, ws._get_row(held), rows, room, where)
+                        element.clear()  # (its cells were read: not kept)
                     elif tag == "c":
                         if problem := _cell_problem(element, ws):
                             raise LoadError(problem, Mark(where, row, column))
-                        _cell_value(reader, element, Mark(where, row, column))
+                        held.append(_cell_value(reader, element, Mark(where, row, column)))
                 elif tag == "mergeCell":
                     raise _merged(element.get("ref") or "", where)
                 elif tag == "row":
                     row, column, counts[1] = _row_number(element.get("r"), row, where), 0, counts[1] + 1
+                    reader.row_counter, reader.col_counter, held = row, 0, []  # (as its parse_row sets them)
                     if counts[1] > MAX_ROWS:  # (a row of no cell too: 250,000 of <row/> took 7 s)
                         raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(where, row, 1))
                 elif tag == "c":
@@ -274,6 +281,7 @@ def _cells_in_place(ws: Any, where: str) -> None:
         except ParseError as e:
             raise LoadError(f"the sheet's XML cannot be read ({str(e).split(':')[0]})",
                             Mark(where, max(row, 1), max(column, 1))) from None
+    return rows
 
 
 # Where a sheet's rows and cells are, and all openpyxl reads: each <row> of the sheet's namespace wherever it is,
@@ -321,7 +329,7 @@ def _merged(cells: str, where: str) -> LoadError:
                      Mark(where, row, column))
 
 
-def _cell_value(reader: Any, element: Any, mark: Mark) -> None:
+def _cell_value(reader: Any, element: Any, mark: Mark) -> dict[str, Any]:
     """LoadError at `mark` when openpyxl's `reader` cannot read the cell `element` (a number that is not one, a
     shared string that is not there, a date that is not a date: the workbook was refused with no cell named),
     or reads it as an error value (#DIV/0!, or a date out of range, which openpyxl turns into #VALUE! with a
@@ -336,6 +344,7 @@ def _cell_value(reader: Any, element: Any, mark: Mark) -> None:
     if isinstance(cell["value"], _RaisedText) or cell["data_type"] == "s" and _raised(element):
         raise LoadError("part of this text is raised or lowered (superscript or subscript), which pnp prints on the "
                         "line (10² as 102): type the character itself (²), or the text without it", mark)
+    return cell
 
 
 def _row_number(number: str | None, before: int, where: str) -> int:
@@ -488,35 +497,6 @@ def _error_value_problem(value: str, cell: Any, sheet: Any) -> str:
 _VALUE_CHECKS: dict[str, Callable[[str, Any, Any], str | None]] = {
     "s": _shared_text_problem, "n": _number_problem, "b": _true_false_problem, "d": _date_problem,
     "e": _error_value_problem}
-
-
-def _sheet_rows(ws: Any, where: str) -> Rows:
-    """(row number, [cell value]) of every row holding a cell, however large the sheet's <dimension> says
-    it is (openpyxl's read-only mode stops there); a formula cell is refused: pnp runs none."""
-    import warnings
-
-    rows: Rows = []
-    room = _Room()
-    with warnings.catch_warnings():  # (of parts pnp does not read, such as extensions: printed with openpyxl's
-        warnings.simplefilter("ignore")  # own file and line)
-        for n, cells in _rows_held(ws):
-            _row_read(n, cells, rows, room, where)
-    return rows
-
-
-def _rows_held(ws: Any) -> Iterator[tuple[int, Sequence[Any]]]:
-    """(row number, cells) of each row the sheet's XML holds, as openpyxl's read-only sheet reads them (up to
-    its last cell, however large its <dimension> says it is), but without the empty rows its iter_rows makes
-    of the numbers between: a header and a row numbered 1,048,576 were a million empty rows walked, 4 s a
-    sheet. Its rows are in order, each once (_cells_in_place)."""
-    from openpyxl.worksheet._reader import WorkSheetParser
-
-    book = ws.parent
-    with ws._get_source() as source:
-        parser = WorkSheetParser(source, ws._shared_strings, data_only=book.data_only, epoch=book.epoch,
-                                 date_formats=book._date_formats, timedelta_formats=book._timedelta_formats)
-        for number, cells in parser.parse():
-            yield number, ws._get_row(cells)
 
 
 def _row_read(n: int, cells: Sequence[Any], rows: Rows, room: "_Room", where: str) -> None:
