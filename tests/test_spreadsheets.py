@@ -1136,8 +1136,8 @@ def test_fields_named_with_spaces_or_delimiters_round_trip(tmp_path, fmt):
     root = make_project(tmp_path / "proj", case={"replace": {
         "cards/mini/game.yaml": [["      text: {type: text, default: \"\"}",
                                   "      text: {type: text, default: \"\"}\n      ' pad': {type: str, required: false}\n"
-                                  "      'a;b;c;d;e': {type: str, required: false}"]],
-        "cards/mini/cards.yaml": [["  power: 4\n", "  power: 4\n  ' pad': hi\n  'a;b;c;d;e': x\n"]]}})
+                                  "      'a;b;c;d;e;f;g;h;i;j;k;l': {type: str, required: false}"]],
+        "cards/mini/cards.yaml": [["  power: 4\n", "  power: 4\n  ' pad': hi\n  'a;b;c;d;e;f;g;h;i;j;k;l': x\n"]]}})
     convert(root, root / "cards/mini/cards.yaml", fmt)
     convert(root, root / f"cards/mini/cards.{fmt}", "yaml", "--out", str(root / "back.yaml"))
     assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == \
