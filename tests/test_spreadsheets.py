@@ -1109,3 +1109,97 @@ def test_a_row_number_is_read_as_openpyxl_reads_it(proj, number, said):
         return data.replace(row, re.sub(rb' r="[A-Z]+3"', b"", row).replace(b'<row r="3"', b'<row r="' + number + b'"'))
     rezip(path, lambda name, data: change(data) if name == "xl/worksheets/sheet1.xml" else data)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:{said}") for ln in errors(proj)), errors(proj)
+
+
+@pytest.mark.parametrize("code", ['@" cm"', '"Step: "@', "@@", ";;;", "0;-0;0;", '\\;@', "*-@"])
+def test_a_text_cell_formatted_to_show_otherwise_is_refused_at_its_cell(proj, code):
+    """A text cell whose number format's text section adds to the text or hides it (the sheet showed 'Step: The
+    jungle grows' or nothing) printed the text alone, with exit 0."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.active.cell(row=3, column=2).number_format = code
+    book.save(path)
+    assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
+        f"cards/{GAME}/turn.xlsx[turn]:3:2: error: this text cell is formatted as {code!r}, so the sheet shows it "
+        "otherwise than the text it holds, which pnp reads: format the cell as General or Text and type the text as "
+        "it should read"]
+    for code in ("@", "[Blue]@", "_(@_)", "0.00", "0;-0;0;@", "0.00;@"):  # each shows the text as it is
+        book.active.cell(row=3, column=2).number_format = code
+        book.save(path)
+        assert run(proj, "validate", GAME).exit_code == 0, code
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_fields_named_with_spaces_or_delimiters_round_trip(tmp_path, fmt):
+    # a field ' pad' came back as 'pad' (the header cell trimmed), and a CSV's header naming a field 'a;b;c;d'
+    # was read as separated by semicolons ("no column for 'id'"), each from a file convert wrote with exit 0
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "cards/mini/game.yaml": [["      text: {type: text, default: \"\"}",
+                                  "      text: {type: text, default: \"\"}\n      ' pad': {type: str, required: false}\n"
+                                  "      'a;b;c;d;e;f;g;h;i;j;k;l': {type: str, required: false}"]],
+        "cards/mini/cards.yaml": [["  power: 4\n", "  power: 4\n  ' pad': hi\n  'a;b;c;d;e;f;g;h;i;j;k;l': x\n"]]}})
+    convert(root, root / "cards/mini/cards.yaml", fmt)
+    convert(root, root / f"cards/mini/cards.{fmt}", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == \
+        yaml.safe_load((root / "cards/mini/cards.yaml").read_text(encoding="utf-8"))
+    (root / "cards/mini/cards.yaml").unlink()
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
+
+
+def test_a_csv_header_cell_holding_semicolons_is_one_cell_of_a_comma_separated_file(proj):
+    # its semicolons were counted, and the file read as separated by semicolons ("no column for 'step'")
+    path = proj / "cards" / GAME / "turn.csv"
+    convert(proj, path.with_suffix(".yaml"), "csv")
+    path.with_suffix(".yaml").unlink()
+    header, rest = path.read_text(encoding="utf-8").split("\n", 1)
+    path.write_text(header + ',"notes; kept; by; hand; here"\n' + rest, encoding="utf-8")
+    result = run(proj, "validate", GAME)
+    assert result.exit_code == 0, result.output
+
+
+def test_a_row_far_below_the_others_is_read_at_its_number_without_the_rows_between(proj):
+    # openpyxl's reader made an empty row of each number between (a million rows walked: 4 s a sheet)
+    path = xlsx_table(proj, "turn")
+    far = ('<row r="1048576"><c r="A1048576"><v>99</v></c><c r="B1048576" t="inlineStr"><is><t>far</t></is></c>'
+           '<c r="C1048576" t="inlineStr"><is><t>d12</t></is></c></row></sheetData>')
+    rezip(path, lambda name, data: data.replace(b"</sheetData>", far.encode()) if name.endswith("sheet1.xml") else data)
+    assert [ln for ln in errors(proj) if "turn.xlsx[turn]:1048576" in ln] == [
+        f"cards/{GAME}/turn.xlsx[turn]:1048576:1: error: step: 99 is out of range (expected 1 to 9)"]
+
+
+@pytest.mark.parametrize("element", ['<hyperlink ref="A{n}" location="B{n}"/>', '<col min="{n}" max="{n}" width="9"/>'])
+def test_a_sheet_of_more_elements_beside_its_cells_than_pnp_reads_is_refused(proj, element):
+    # openpyxl makes an object of each: 90,000 links in a 4 MB sheet took 5 s, 50,000 conditional formats 8 s
+    path = xlsx_table(proj, "turn")
+    wrap = "hyperlinks" if "hyperlink" in element else "cols"
+    many = f"<{wrap}>" + "".join(element.format(n=n) for n in range(1, 20_002)) + f"</{wrap}>"
+    at = "</sheetData>" if wrap == "hyperlinks" else "<sheetData>"  # (the standard's order of a sheet's parts)
+    rezip(path, lambda name, data: data.replace(at.encode(), (at + many if wrap == "hyperlinks" else many + at).encode())
+          if name.endswith("sheet1.xml") else data)
+    assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
+        f"cards/{GAME}/turn.xlsx[turn]: error: the sheet holds more than 20,000 elements beside its cells (formats, "
+        "links, column widths...); pnp reads at most 20,000 (a sheet has a few dozen): the file is damaged"]
+
+
+@pytest.mark.parametrize("value, said", [("0.30000000000000004", "0.30000000000000004"), ("1E-7", "1e-07"),
+                                         ("123456789012", "123456789012")])
+def test_a_number_general_shows_otherwise_than_its_text_is_refused_in_a_text_field(proj, value, said):
+    # General shows 0.3, 1E-07 and 1.23457E+11, where the text field printed Python's text of the number
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: re.sub(rb'<c r="B2"[^>]*>.*?</c>', f'<c r="B2"><v>{value}</v></c>'.encode(), data,
+                                          count=1) if name.endswith("sheet1.xml") else data)
+    assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
+        f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell ({said}) is formatted as 'General', so the sheet "
+        "shows it otherwise than its text field would print it: format the cell as text and type the text"]
+
+
+def test_rows_of_no_cell_count_among_a_sheets_rows(proj, monkeypatch):
+    # 250,000 <row/> elements, each walked by openpyxl's reader, took 7 s: the rows of a sheet are counted as read
+    monkeypatch.setattr("pnp.model.spreadsheet.MAX_ROWS", 20)
+    path = xlsx_table(proj, "turn")
+    empty = "".join(f'<row r="{n}"/>' for n in range(11, 41))
+    rezip(path, lambda name, data: data.replace(b"</sheetData>", (empty + "</sheetData>").encode())
+          if name.endswith("sheet1.xml") else data)
+    assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
+        f"cards/{GAME}/turn.xlsx[turn]:21:1: error: sheet has more than 20 rows"]

@@ -26,7 +26,7 @@ from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, UNSEEN_L
                    check_file, counted_load, plain, shown, spend_cells, spend_values, values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
-from .workbook_parts import check_number_formats, check_object_parts, check_parts, check_sheet_count
+from .workbook_parts import MAX_OBJECT_ELEMENTS, check_number_formats, check_object_parts, check_parts, check_sheet_count
 
 SPREADSHEETS = (".csv", ".xlsx")
 MAX_COLUMNS = 1000
@@ -91,9 +91,7 @@ def _csv_rows(path: Path, shown: str) -> Rows:
                          "utf-8-sig")
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
-    first = text.split("\n", 1)[0]
-    delimiter = max((",", ";", "\t"), key=first.count)  # a European Excel saves CSV with semicolons
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text), strict=True)
     rows: Rows = []
     line, room = 1, _Room()
     try:
@@ -104,6 +102,17 @@ def _csv_rows(path: Path, shown: str) -> Rows:
     except csv.Error as e:
         raise LoadError(f"malformed CSV: {e}", Mark(shown, reader.line_num or line, 1)) from None
     return rows
+
+
+_DELIMITERS = (",", ";", "\t")  # a European Excel saves CSV with semicolons
+_QUOTED = re.compile(r'"[^"]*(?:"|$)')
+
+
+def _delimiter(text: str) -> str:
+    """The delimiter of a CSV file's text: the one its first line holds most of outside quoted cells (a header
+    cell "a;b;c" is one cell of a comma-separated file: counted, the file was read as separated by semicolons)."""
+    first = _QUOTED.sub("", text.split("\n", 1)[0])
+    return max(_DELIMITERS, key=first.count)
 
 
 def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
@@ -139,7 +148,6 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
             raise LoadError(f"workbook has no sheet '{sheet}'; its sheets: {', '.join(book.sheetnames)}",
                             Mark(shown))
         where = f"{shown}[{ws.title}]"
-        _cells_in_place(ws, where)
         rows = _sheet_rows(ws, where)
     except LoadError:
         raise
@@ -216,14 +224,18 @@ def _raised(text: Any) -> bool:
 _CELL_NAME = re.compile(r"([A-Z]{1,3})([0-9]{1,12})")
 
 
-def _cells_in_place(ws: Any, where: str) -> None:
-    """LoadError at the first row or cell that openpyxl's reader would leave out or put in the wrong place
+def _sheet_rows(ws: Any, where: str) -> Rows:
+    """(row number, [cell value]) of every row of the sheet holding a cell, read in one pass from its XML (at
+    most 4 MB: checked) as openpyxl's read-only sheet reads them (its own reader read the XML a second time,
+    with an empty row of each number between two rows); a formula cell is refused: pnp runs none. LoadError
+    at the first row or cell that openpyxl's reader would leave out or put in the wrong place
     without a word (a value lost with exit 0): a sheet numbers its rows from 1 up, each past the one before (a
     row numbered 0 or less, repeated or out of order was dropped), and a row's cells are named for that row, in
     column order, each once (B2 before A2 was lost, G2 before F2 too, a second B2 cut the row short); and at
     the first cell whose value is damaged (_cell_problem: openpyxl would read it as something else without a
-    word) or that openpyxl's reader cannot read, or reads as an error value (_cell_value). Read in one pass from
-    the sheet's XML (at most 4 MB: checked); XML it cannot parse is refused at the row it was in."""
+    word) or that openpyxl's reader cannot read, or reads as an error value (_cell_value); XML it cannot parse
+    is refused at the row it was in."""
+    import warnings
     from xml.etree.ElementTree import ParseError, iterparse
 
     from openpyxl.worksheet._reader import WorkSheetParser
@@ -234,30 +246,42 @@ def _cells_in_place(ws: Any, where: str) -> None:
                              epoch=book.epoch, date_formats=book._date_formats,
                              timedelta_formats=book._timedelta_formats)
     row, column = 0, 0
+    rows: Rows = []
+    room = _Room()  # what the sheet may still hold
+    held: list[dict[str, Any]] = []  # the cells read of the row being read
     inside: list[str] = []  # the tags of the elements the parse is in, the sheet's root first
-    with ws._get_source() as source:  # the sheet's XML part, as openpyxl's own reader opens it
+    counts = [0, 0]  # the elements read beside the sheet's cells, the rows read
+    with ws._get_source() as source, warnings.catch_warnings():  # the sheet's XML part, as openpyxl's reader
+        warnings.simplefilter("ignore")  # opens it (and its warnings, once for all: 15% of the time per cell)
         try:
             for event, element in iterparse(source, events=("start", "end")):
                 tag = element.tag.rpartition("}")[2]
-                if event == "start" and (problem := _misplaced(inside, element.tag)):
-                    raise LoadError(problem, Mark(where, max(row, 1), column + 1))
+                if event == "start":
+                    if problem := _misplaced(inside, element.tag):
+                        raise LoadError(problem, Mark(where, max(row, 1), column + 1))
+                    _count_beside_cells(inside, counts, where)
                 if event == "end":
                     inside.pop()
                     if tag == "row":
-                        element.clear()  # (its cells were checked: not kept)
+                        _row_read(row, ws._get_row(held), rows, room, where)
+                        element.clear()  # (its cells were read: not kept)
                     elif tag == "c":
                         if problem := _cell_problem(element, ws):
                             raise LoadError(problem, Mark(where, row, column))
-                        _cell_value(reader, element, Mark(where, row, column))
+                        held.append(_cell_value(reader, element, Mark(where, row, column)))
                 elif tag == "mergeCell":
                     raise _merged(element.get("ref") or "", where)
                 elif tag == "row":
-                    row, column = _row_number(element.get("r"), row, where), 0
+                    row, column, counts[1] = _row_number(element.get("r"), row, where), 0, counts[1] + 1
+                    reader.row_counter, reader.col_counter, held = row, 0, []  # (as its parse_row sets them)
+                    if counts[1] > MAX_ROWS:  # (a row of no cell too: 250,000 of <row/> took 7 s)
+                        raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(where, row, 1))
                 elif tag == "c":
                     column = _cell_column(element.get("r"), row, column, where)
         except ParseError as e:
             raise LoadError(f"the sheet's XML cannot be read ({str(e).split(':')[0]})",
                             Mark(where, max(row, 1), max(column, 1))) from None
+    return rows
 
 
 # Where a sheet's rows and cells are, and all openpyxl reads: each <row> of the sheet's namespace wherever it is,
@@ -281,6 +305,20 @@ def _misplaced(inside: list[str], tag: str) -> str | None:
             "the file is damaged; save it again from the spreadsheet program")
 
 
+def _count_beside_cells(inside: list[str], counts: list[int], where: str) -> None:
+    """LoadError when the element just started (the last of `inside`) is one too many beside the sheet's cells
+    (not at a cell: the sheet is named); counts[0]: how many were read so far (counted here).
+    openpyxl makes an object of each (a conditional format, a link, a column's width...), as of the parts
+    check_object_parts counts: 50,000 rules of conditional formatting in a 4 MB sheet took 8 s."""
+    if len(inside) < 2 or inside[1] == _CELL_PATH[1]:
+        return
+    counts[0] += 1
+    if counts[0] > MAX_OBJECT_ELEMENTS:
+        raise LoadError(f"the sheet holds more than {MAX_OBJECT_ELEMENTS:,} elements beside its cells (formats, "
+                        f"links, column widths...); pnp reads at most {MAX_OBJECT_ELEMENTS:,} (a sheet has a few dozen): the file is "
+                        "damaged", Mark(where))
+
+
 def _merged(cells: str, where: str) -> LoadError:
     """The refusal of a merged range of cells: the sheet shows its first cell's value across the range, and the
     others are read blank (a text merged down a column printed on the first item alone, with exit 0)."""
@@ -291,17 +329,13 @@ def _merged(cells: str, where: str) -> LoadError:
                      Mark(where, row, column))
 
 
-def _cell_value(reader: Any, element: Any, mark: Mark) -> None:
+def _cell_value(reader: Any, element: Any, mark: Mark) -> dict[str, Any]:
     """LoadError at `mark` when openpyxl's `reader` cannot read the cell `element` (a number that is not one, a
     shared string that is not there, a date that is not a date: the workbook was refused with no cell named),
     or reads it as an error value (#DIV/0!, or a date out of range, which openpyxl turns into #VALUE! with a
     warning): that is no data, and was printed on the card as it reads."""
-    import warnings
-
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            cell = reader.parse_cell(element)
+        cell = reader.parse_cell(element)  # (its warnings ignored by _cells_in_place)
     except Exception as e:  # noqa: BLE001 - openpyxl casting a value that is not what its type says
         raise LoadError(f"this cell cannot be read as its type says ({type(e).__name__}: {e})", mark) from None
     if cell["data_type"] == "e":
@@ -310,6 +344,7 @@ def _cell_value(reader: Any, element: Any, mark: Mark) -> None:
     if isinstance(cell["value"], _RaisedText) or cell["data_type"] == "s" and _raised(element):
         raise LoadError("part of this text is raised or lowered (superscript or subscript), which pnp prints on the "
                         "line (10² as 102): type the character itself (²), or the text without it", mark)
+    return cell
 
 
 def _row_number(number: str | None, before: int, where: str) -> int:
@@ -464,21 +499,6 @@ _VALUE_CHECKS: dict[str, Callable[[str, Any, Any], str | None]] = {
     "e": _error_value_problem}
 
 
-def _sheet_rows(ws: Any, where: str) -> Rows:
-    """(row number, [cell value]) of every row holding a cell, however large the sheet's <dimension> says
-    it is (openpyxl's read-only mode stops there); a formula cell is refused: pnp runs none."""
-    import warnings
-
-    ws.reset_dimensions()
-    rows: Rows = []
-    room = _Room()
-    with warnings.catch_warnings():  # (of parts pnp does not read, such as extensions: printed with openpyxl's
-        warnings.simplefilter("ignore")  # own file and line)
-        for n, cells in enumerate(ws.iter_rows(), start=1):
-            _row_read(n, cells, rows, room, where)
-    return rows
-
-
 def _row_read(n: int, cells: Sequence[Any], rows: Rows, room: "_Room", where: str) -> None:
     """Adds row `n`'s values to `rows` (_sheet_rows), unless the file leaves it out."""
     if n > MAX_SHEET_ROW:
@@ -491,8 +511,34 @@ def _row_read(n: int, cells: Sequence[Any], rows: Rows, room: "_Room", where: st
         if cell.data_type == "f":
             raise LoadError(f"this cell holds a formula ({shown(getattr(cell.value, 'text', cell.value))}); pnp reads what a cell holds and "
                             "runs no formula: type the value, or make the cell text", Mark(where, n, col))
+        if isinstance(cell.value, str) and cell.value and _text_shown_otherwise(cell.number_format or "General"):
+            raise LoadError(f"this text cell is formatted as {shown(cell.number_format)}, so the sheet shows it "
+                            "otherwise than the text it holds, which pnp reads: format the cell as General or Text "
+                            "and type the text as it should read", Mark(where, n, col))
         values.append(_unescaped(cell.value) if isinstance(cell.value, str) else _number_as_shown(cell))
     rows.append((n, values))
+
+
+# A number format's parts: a quoted literal, an escaped character, a space the width of a character (_x), a fill
+# (*x), a colour or condition ([Red]), a section's end (;), or one character
+_FORMAT_PART = re.compile(r'"[^"]*"?|\\.?|_.?|\*.?|\[[^\]]*\]?|.', re.DOTALL)
+
+
+def _text_shown_otherwise(code: str) -> bool:
+    """Whether the number format `code` shows a text cell otherwise than its text: its text section (the fourth,
+    or a last one holding @) adds to the text ("Step: "@, @" cm", @@) or hides it (;;;). Colours, widths of
+    spaces and a fill of spaces change no character (pnp read the text alone, where the sheet showed more or
+    nothing, exit 0)."""
+    sections: list[list[str]] = [[]]
+    for part in _FORMAT_PART.findall(code):
+        if part == ";":
+            sections.append([])
+        else:
+            sections[-1].append(part)
+    if len(sections) < 4 and "@" not in sections[-1]:
+        return False  # (no text section: a text is shown as it is)
+    text = sections[3] if len(sections) >= 4 else sections[-1]
+    return "".join(p for p in text if not p.startswith(("[", "_")) and p != "* ") != "@"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -517,9 +563,16 @@ def _number_as_shown(cell: Any) -> Any:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return value
     shape = cell.number_format or "General"
-    if shape.lower() in _SHOWN_AS_IT_IS or (shape == "0" and float(value).is_integer()):
+    if shape.lower() in _SHOWN_AS_IT_IS and _general_shows(value) or (shape == "0" and float(value).is_integer()):
         return value
     return _FormattedNumber(value, shape)
+
+
+def _general_shows(value: int | float) -> bool:
+    """Whether the General format shows a number as its text is: at most 11 digits, and no exponent (it shows
+    0.30000000000000004 as 0.3 and 1e-07 as 1E-07, which a text field printed as Python writes them, exit 0)."""
+    text = str(_plain_number(value))
+    return "e" not in text and "n" not in text and len(text.lstrip("-").replace(".", "")) <= 11
 
 
 # How a workbook writes a character XML cannot hold (a carriage return, a control character) in a text: _x000D_,
@@ -590,7 +643,7 @@ def _records(rows: Rows, where: str, schema: Schema, ids: Mapping[Any, Field | N
     line, header = rows[0]
     # a header cell is text: it names the field whose name reads as it (game.yaml's `no:` or `1:` is no text)
     by_text = {str(name): name for name in schema.fields}
-    names = [name if name is None else by_text.get(name, name) for name in _header(header, where, line)]
+    names = [name if name is None else by_text.get(name, name) for name in _header(header, where, line, by_text)]
     read, allowed = [0], values_left(MAX_EXPANDED_VALUES)  # values read so far, as YAML counts them; how many may be
     try:
         for line, cells in rows[1:]:
@@ -637,14 +690,16 @@ def _check_values(values: int, limit: int, too_many: str, mark: Mark) -> None:
         raise LoadError(f"{too_many} (each counted in every list and mapping around it, as in YAML)", mark)
 
 
-def _header(header: list[Any], where: str, line: int) -> list[str | None]:
+def _header(header: list[Any], where: str, line: int, fields: Mapping[str, Any]) -> list[str | None]:
+    """The text of each header cell (None where blank), trimmed unless it is the name of one of the `fields` as it
+    is (a field named ' pad' was read back from its own converted file as 'pad', exit 0)."""
     names: list[str | None] = []
     seen: dict[str, int] = {}
     for col, cell in enumerate(header, start=1):
         if _blank(cell):
             names.append(None)
             continue
-        name = str(cell).strip()
+        name = text if (text := str(cell)) in fields else text.strip()
         if name in seen:
             raise LoadError(f"column '{name}' appears twice in the header row (first in column {seen[name]})",
                             Mark(where, line, col))
@@ -819,10 +874,13 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     _csv_cells_readable(items, written, names)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
-    for cells in [names, *written]:
+    # a header cell holding another delimiter (a field named 'a;b;c') is quoted, as _delimiter reads the first line
+    header = csv.writer(line, lineterminator="\r\n",
+                        quoting=csv.QUOTE_ALL if any(set(str(n)) & set(_DELIMITERS) for n in names) else csv.QUOTE_MINIMAL)
+    for row, cells in enumerate([names, *written]):
         line.seek(0)
         line.truncate()
-        writer.writerow(cells)
+        (writer if row else header).writerow(cells)
         out.write(line.getvalue().removesuffix("\r\n") + "\n")
     return out.getvalue().encode("utf-8")
 
