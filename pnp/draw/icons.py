@@ -57,6 +57,10 @@ MAX_ICON_SIZE = 100_000.0  # width and height, in points (1.4 m)
 MIN_ICON_SIZE = 1e-6  # ...and at least this: fitting a smaller one to its box scales it past any number a PDF holds
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _URL = re.compile(r"""url\(\s*['"]?([^'")]*)""", re.IGNORECASE)  # what a paint's url(...) refers to
+# elements whose effect svglib leaves out without a word (it draws a masked, filtered or pattern-filled shape
+# as if plain, and no marker or foreign content at all): an icon holding one would print otherwise than it is seen
+_NOT_DRAWN = {"mask": "a mask", "filter": "a filter", "pattern": "a pattern", "marker": "a marker",
+              "foreignObject": "foreign content"}
 _EMBEDDED = re.compile(r"^data:image/(jpe?g|png);base64")  # the embedded pictures svglib decodes (its pattern)
 
 
@@ -355,9 +359,13 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
     `weights`."""
     from lxml import etree
 
-    if etree.QName(node).localname == "text":
+    name = etree.QName(node).localname
+    if name == "text":
         return ("holds text (<text>), which an icon may not: it would be drawn in a font pnp does not embed; "
                 "put the words in the layout", node.sourceline or 1, 1)
+    if name in _NOT_DRAWN:
+        return (f"holds {_NOT_DRAWN[name]} (<{name}>), which svglib does not draw: the icon would print otherwise "
+                "than it is seen; flatten it into plain shapes", node.sourceline or 1, 1)
     if shape := node.get("d") or node.get("points"):
         weights[node] = sum(1 for _ in _NUMBER.finditer(shape)) // NUMBERS_PER_ELEMENT
     where = node.sourceline or 1
