@@ -61,6 +61,11 @@ _URL = re.compile(r"""url\(\s*['"]?([^'")]*)""", re.IGNORECASE)  # what a paint'
 # as if plain, and no marker or foreign content at all): an icon holding one would print otherwise than it is seen
 _NOT_DRAWN = {"mask": "a mask", "filter": "a filter", "pattern": "a pattern", "marker": "a marker",
               "foreignObject": "foreign content"}
+# element -> why an icon may not hold it
+_REFUSED_ELEMENTS = {"text": "holds text (<text>), which an icon may not: it would be drawn in a font pnp does not "
+                             "embed; put the words in the layout",
+                     **{name: f"holds {what} (<{name}>), which svglib does not draw: the icon would print otherwise "
+                              "than it is seen; flatten it into plain shapes" for name, what in _NOT_DRAWN.items()}}
 _EMBEDDED = re.compile(r"^data:image/(jpe?g|png);base64")  # the embedded pictures svglib decodes (its pattern)
 
 
@@ -359,13 +364,8 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
     `weights`."""
     from lxml import etree
 
-    name = etree.QName(node).localname
-    if name == "text":
-        return ("holds text (<text>), which an icon may not: it would be drawn in a font pnp does not embed; "
-                "put the words in the layout", node.sourceline or 1, 1)
-    if name in _NOT_DRAWN:
-        return (f"holds {_NOT_DRAWN[name]} (<{name}>), which svglib does not draw: the icon would print otherwise "
-                "than it is seen; flatten it into plain shapes", node.sourceline or 1, 1)
+    if (refused := _REFUSED_ELEMENTS.get(etree.QName(node).localname)) is not None:
+        return refused, node.sourceline or 1, 1
     if shape := node.get("d") or node.get("points"):
         weights[node] = sum(1 for _ in _NUMBER.finditer(shape)) // NUMBERS_PER_ELEMENT
     where = node.sourceline or 1
