@@ -362,9 +362,7 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
     """(message, line, column) of what the icon's element `node` must not hold (text, a reference outside the
     icon, an embedded picture that cannot be drawn), or None; what its numbers and pixels weigh goes in
     `weights`."""
-    from lxml import etree
-
-    if (refused := _REFUSED_ELEMENTS.get(etree.QName(node).localname)) is not None:
+    if (refused := _refused(node)) is not None:
         return refused, node.sourceline or 1, 1
     if shape := node.get("d") or node.get("points"):
         weights[node] = sum(1 for _ in _NUMBER.finditer(shape)) // NUMBERS_PER_ELEMENT
@@ -382,6 +380,19 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
         return f"its embedded picture {problem}", where, 1
     weights[node] = weights.get(node, 0) + pixels // PIXELS_PER_ELEMENT
     return None
+
+
+def _refused(node: Any) -> str | None:
+    """Why an icon may not hold the element `node` (_REFUSED_ELEMENTS), or None. svglib also reads a clip whose
+    shapes are fractions of the clipped shape's bounds (clipPathUnits="objectBoundingBox") as user units: the
+    shape was clipped to a speck and printed as nothing."""
+    from lxml import etree
+
+    name = etree.QName(node).localname
+    if name == "clipPath" and node.get("clipPathUnits", "").strip() == "objectBoundingBox":
+        return ("holds a clip in units of the shape it clips (clipPathUnits=\"objectBoundingBox\"), which svglib "
+                "does not follow: the icon would print otherwise than it is seen; give the clip in user units")
+    return _REFUSED_ELEMENTS.get(name)
 
 
 def _url_outside(node: Any) -> str | None:
