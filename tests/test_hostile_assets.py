@@ -393,3 +393,49 @@ def test_a_font_collection_listing_more_fonts_than_any_is_refused_before_reportl
     else:
         assert result.exit_code == 1
         assert f"fonts/fonts.yaml:2:19: error: font Body regular (c.ttc) cannot be loaded: {said}" in result.stderr
+
+
+def _resources_named_but_missing(reader) -> list[str]:
+    """The shadings (`sh`) and graphics states (`gs`) a form of the PDF draws with that its resources lack."""
+    from pypdf.generic import ContentStream
+
+    missing, seen = [], set()
+
+    def walk(xobjects):
+        for name, ref in (xobjects or {}).items():
+            form = ref.get_object()
+            if form.get("/Subtype") != "/Form" or ref.idnum in seen:
+                continue
+            seen.add(ref.idnum)
+            resources = form.get("/Resources", {})
+            for operands, op in ContentStream(form, reader).operations:
+                kind = {b"sh": "/Shading", b"gs": "/ExtGState"}.get(op)
+                if kind and operands[0] not in resources.get(kind, {}):
+                    missing.append(f"{name} {operands[0]} {op.decode()}")
+            walk(resources.get("/XObject"))
+
+    for page in reader.pages:
+        walk(page.get("/Resources", {}).get("/XObject"))
+    return missing
+
+
+def test_a_gradient_or_opacity_drawn_inside_a_form_is_among_the_forms_resources(tmp_path):
+    """An icon's gradient or opacity, and a card back's opacity, are drawn inside a form (drawn once, shown at
+    every use): ReportLab listed none of them among the form's resources, so each PDF named a shading or
+    graphics state no reader found (poppler: "ExtGState 'Sh0' is unknown") and drew it wrong."""
+    from pypdf import PdfReader
+
+    icon = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs><linearGradient id="g">'
+            '<stop offset="0" stop-color="red"/><stop offset="1" stop-color="blue"/></linearGradient></defs>'
+            '<rect width="5" height="5" fill="url(#g)"/><rect x="5" width="5" height="5" fill-opacity="0.5"/></svg>')
+    root = make_project(tmp_path / "proj", {"layouts/shared/icons/round-star.svg": icon})
+    back = root / "layouts/mini/back.yaml"
+    back.write_text(back.read_text().replace('fill: "#224422"}', 'fill: "#224422", opacity: 0.5}'))
+    card = (root / "layouts/mini/card.yaml").read_text().replace(", when: card.strong", "")
+    (root / "layouts/mini/card.yaml").write_text(card)
+    result = run(root, "build", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    reader = PdfReader(tmp_path / "out/mini/mini-cards-a4.pdf")
+    forms = [page["/Resources"]["/XObject"] for page in reader.pages if "/XObject" in page["/Resources"]]
+    assert forms, "the cards are drawn through forms"
+    assert _resources_named_but_missing(reader) == []

@@ -57,6 +57,15 @@ MAX_ICON_SIZE = 100_000.0  # width and height, in points (1.4 m)
 MIN_ICON_SIZE = 1e-6  # ...and at least this: fitting a smaller one to its box scales it past any number a PDF holds
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 _URL = re.compile(r"""url\(\s*['"]?([^'")]*)""", re.IGNORECASE)  # what a paint's url(...) refers to
+# elements whose effect svglib leaves out without a word (it draws a masked, filtered or pattern-filled shape
+# as if plain, and no marker or foreign content at all): an icon holding one would print otherwise than it is seen
+_NOT_DRAWN = {"mask": "a mask", "filter": "a filter", "pattern": "a pattern", "marker": "a marker",
+              "foreignObject": "foreign content"}
+# element -> why an icon may not hold it
+_REFUSED_ELEMENTS = {"text": "holds text (<text>), which an icon may not: it would be drawn in a font pnp does not "
+                             "embed; put the words in the layout",
+                     **{name: f"holds {what} (<{name}>), which svglib does not draw: the icon would print otherwise "
+                              "than it is seen; flatten it into plain shapes" for name, what in _NOT_DRAWN.items()}}
 _EMBEDDED = re.compile(r"^data:image/(jpe?g|png);base64")  # the embedded pictures svglib decodes (its pattern)
 
 
@@ -353,11 +362,8 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
     """(message, line, column) of what the icon's element `node` must not hold (text, a reference outside the
     icon, an embedded picture that cannot be drawn), or None; what its numbers and pixels weigh goes in
     `weights`."""
-    from lxml import etree
-
-    if etree.QName(node).localname == "text":
-        return ("holds text (<text>), which an icon may not: it would be drawn in a font pnp does not embed; "
-                "put the words in the layout", node.sourceline or 1, 1)
+    if (refused := _refused(node)) is not None:
+        return refused, node.sourceline or 1, 1
     if shape := node.get("d") or node.get("points"):
         weights[node] = sum(1 for _ in _NUMBER.finditer(shape)) // NUMBERS_PER_ELEMENT
     where = node.sourceline or 1
@@ -374,6 +380,19 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
         return f"its embedded picture {problem}", where, 1
     weights[node] = weights.get(node, 0) + pixels // PIXELS_PER_ELEMENT
     return None
+
+
+def _refused(node: Any) -> str | None:
+    """Why an icon may not hold the element `node` (_REFUSED_ELEMENTS), or None. svglib also reads a clip whose
+    shapes are fractions of the clipped shape's bounds (clipPathUnits="objectBoundingBox") as user units: the
+    shape was clipped to a speck and printed as nothing."""
+    from lxml import etree
+
+    name = etree.QName(node).localname
+    if name == "clipPath" and node.get("clipPathUnits", "").strip() == "objectBoundingBox":
+        return ("holds a clip in units of the shape it clips (clipPathUnits=\"objectBoundingBox\"), which svglib "
+                "does not follow: the icon would print otherwise than it is seen; give the clip in user units")
+    return _REFUSED_ELEMENTS.get(name)
 
 
 def _url_outside(node: Any) -> str | None:
