@@ -75,7 +75,7 @@ def _calls(path: Path) -> list[tuple[str, int]]:
         on_os = isinstance(func, ast.Attribute) and getattr(func.value, "id", "") == "os"
         if name in ("replace", "rename") and (on_os or (len(node.args) == 1 and not node.keywords)):
             found.append(("rename", node.lineno))  # os.replace(a, b), Path.replace(b); not str.replace(a, b)
-        elif name == "Canvas":
+        elif name.endswith("Canvas"):  # ReportLab's, or a subclass of it (canvas.FormCanvas)
             found.append(("canvas", node.lineno))
     return found
 
