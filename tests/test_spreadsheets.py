@@ -687,13 +687,7 @@ def test_a_field_whose_name_yaml_reads_as_no_text_round_trips(tmp_path, fmt):
     for item in ("fern", "wolf", "moss"):
         text = (root / "cards/mini/cards.yaml").read_text(encoding="utf-8")
         (root / "cards/mini/cards.yaml").write_text(text.replace(f"id: {item}\n", f"id: {item}\n  no: x\n  1: 2\n"))
-    convert(root, root / "cards/mini/cards.yaml", fmt)
-    convert(root, root / f"cards/mini/cards.{fmt}", "yaml", "--out", str(root / "back.yaml"))
-    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == \
-        yaml.safe_load((root / "cards/mini/cards.yaml").read_text(encoding="utf-8"))
-    (root / "cards/mini/cards.yaml").unlink()
-    result = run(root, "validate")
-    assert result.exit_code == 0, result.output
+    _round_trips_and_validates(root, fmt)
 
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
@@ -1138,13 +1132,7 @@ def test_fields_named_with_spaces_or_delimiters_round_trip(tmp_path, fmt):
                                   "      text: {type: text, default: \"\"}\n      ' pad': {type: str, required: false}\n"
                                   "      'a;b;c;d;e;f;g;h;i;j;k;l': {type: str, required: false}"]],
         "cards/mini/cards.yaml": [["  power: 4\n", "  power: 4\n  ' pad': hi\n  'a;b;c;d;e;f;g;h;i;j;k;l': x\n"]]}})
-    convert(root, root / "cards/mini/cards.yaml", fmt)
-    convert(root, root / f"cards/mini/cards.{fmt}", "yaml", "--out", str(root / "back.yaml"))
-    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == \
-        yaml.safe_load((root / "cards/mini/cards.yaml").read_text(encoding="utf-8"))
-    (root / "cards/mini/cards.yaml").unlink()
-    result = run(root, "validate")
-    assert result.exit_code == 0, result.output
+    _round_trips_and_validates(root, fmt)
 
 
 def test_a_csv_header_cell_holding_semicolons_is_one_cell_of_a_comma_separated_file(proj):
@@ -1203,3 +1191,15 @@ def test_rows_of_no_cell_count_among_a_sheets_rows(proj, monkeypatch):
           if name.endswith("sheet1.xml") else data)
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
         f"cards/{GAME}/turn.xlsx[turn]:21:1: error: sheet has more than 20 rows"]
+
+
+def _round_trips_and_validates(root, fmt):
+    """The mini game's cards converted to `fmt` and back give the same YAML, and the game validates with the
+    cards read from the `fmt` file alone."""
+    convert(root, root / "cards/mini/cards.yaml", fmt)
+    convert(root, root / f"cards/mini/cards.{fmt}", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == \
+        yaml.safe_load((root / "cards/mini/cards.yaml").read_text(encoding="utf-8"))
+    (root / "cards/mini/cards.yaml").unlink()
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
