@@ -2,6 +2,7 @@
 contents whose page numbers settle, page numbers, tables, tip boxes, inline icons and pictures of real
 components. What the book says comes from products.rulebook; this module only sets it in type."""
 
+import functools
 import io
 import re
 from collections.abc import Callable, Sequence
@@ -305,8 +306,9 @@ def _refuse_picture_in_caption(inline: Token) -> None:
 
 
 def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
-    """Refuse a picture, footnote or table left as typed in `text`, the markup of the inline token `inline`, at
-    the rendered line where it is typed (in a paragraph of several lines, not the paragraph's first)."""
+    """Refuse a picture, footnote, table or HTML left as typed in `text`, the markup of the inline token
+    `inline`, at the rendered line where it is typed (in a paragraph of several lines, not the paragraph's
+    first)."""
     row = _DELIMITER_ROW.search(inline.content) if inline is not None else None
     if row is not None:
         raise BookError(f"'{shortened(row.group().strip(), 40)}' would be printed as typed, with the lines around "
@@ -317,6 +319,7 @@ def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
         what = "a footnote (the rulebook has none)" if typed.group().startswith("[^") else \
             "a picture whose reference has no `[name]: src` line, or whose brackets do not close"
         raise BookError(f"'{typed.group()}' would be printed as typed: {what}", line=_line_of(inline, typed.group()))
+    _refuse_html(inline)
 
 
 def _line_of(inline: Token | None, typed: str) -> int | None:
@@ -333,7 +336,6 @@ def _text_only(children: list[Token] | None, where: str, inline: Token | None = 
     picture there is refused, where it was left out without a word (and never checked)."""
     text, images = _inline(children)
     _refuse_left_as_typed(text, inline)
-    _refuse_html(inline)
     if images:
         raise BookError(f"picture '{images[0][0]}' in {where}: the rulebook draws pictures only in paragraphs "
                         "and list items; put it in a paragraph of its own", line=_line_of(inline, images[0][0]))
@@ -520,12 +522,17 @@ class Book:
                 state.i = _block_end(tokens, state.i)
         return _keep_headings_with_next(state.flow)
 
+    @functools.cached_property
+    def _markdown_lines(self) -> list[str]:
+        """The rendered Markdown's lines, split once (a table's every row looks its line up)."""
+        return self.markdown.split("\n")
+
     def _line_in_block(self, block: Token, printed: str) -> int | None:
         """The rendered line of the block opened by `block` that holds `printed` (a word too wide, a character
         no font has), its first when none does: a word on a paragraph's fifth line was said at its first."""
         if not block.map:
             return None
-        lines = self.__dict__.setdefault("_lines", self.markdown.split("\n"))
+        lines = self._markdown_lines
         first, end = block.map
         return next((n + 1 for n in range(first, min(end, len(lines))) if printed and printed in lines[n]),
                     first + 1)
@@ -581,7 +588,6 @@ class Book:
     def _md_paragraph_open(self, st: _Story) -> int:
         text, images = _inline(st.tokens[st.i + 1].children)
         _refuse_left_as_typed(text, st.tokens[st.i + 1])
-        _refuse_html(st.tokens[st.i + 1])
         _refuse_picture_in_caption(st.tokens[st.i + 1])
         if st.lists:  # pictures too beside the item's label: an item that began with one printed no number
             column = self.paper[0] - 2 * MARGIN - st.lists[-1][2]
@@ -702,7 +708,7 @@ class Book:
         as markdown-it splits them."""
         if not header_cells or not row.map:
             return
-        lines = self.__dict__.setdefault("_lines", self.markdown.split("\n"))
+        lines = self._markdown_lines
         cells = escapedSplit(lines[row.map[0]].strip()) if row.map[0] < len(lines) else []
         if cells and cells[0] == "":  # (the pipes at its ends are no cells)
             cells.pop(0)

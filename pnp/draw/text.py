@@ -44,10 +44,8 @@ def parse(markup: str) -> tuple[Run, ...]:
             bold = not bold
         elif piece == "*":
             italic = not italic
-        elif piece in ("\\*", "\\:", "\\["):
+        elif piece in ("\\*", "\\:", "\\[", "\\\\"):  # an escape prints the character it escapes
             runs.append(Run("text", piece[1], bold, italic))
-        elif piece == "\\\\":
-            runs.append(Run("text", "\\", bold, italic))
         elif piece == "\n":
             runs.append(Run("br"))
         elif piece.startswith(" "):
