@@ -218,9 +218,9 @@ def load_fonts(project: Project) -> "FontSet":
     files: list[tuple[Path, tuple[int, ...]]] = []  # each font file read, with its status then
     for family, styles in families.items():
         fonts.families[family] = _register(project, path, family, styles, families.mark_of(family), read, files, fonts)
-        licence = _credit(project, path, family, styles, "license")
-        fonts.licences[family] = (_credit(project, path, family, styles, "name"), licence,
-                                  _granted(project, path, licence, styles.mark_of("license")))
+        licence = _credit(family, styles, "license")
+        fonts.licences[family] = (_credit(family, styles, "name"), licence,
+                                  _granted(project, path, licence, styles.mark_of("license"), files))
         fonts.credit_marks[family] = families.mark_of(family)
     _LOADED[path] = (digest, fonts, tuple(files))
     return fonts
@@ -229,9 +229,9 @@ def load_fonts(project: Project) -> "FontSet":
 MAX_CREDIT = 100  # characters of a font's name or licence file: the rulebook's credits print them on one line
 
 
-def _credit(project: Project, path: Path, family: str, styles: Record, key: str) -> str:
-    """A family's `name` (default: the family's) or `license` (a file inside the project, default none), as
-    the rulebook's credits print it; DataError at its line when it is not a short line of text (a control
+def _credit(family: str, styles: Record, key: str) -> str:
+    """A family's `name` (default: the family's) or `license` (a file kept inside the project by _granted,
+    default none), as the rulebook's credits print it; DataError at its line when it is not a short line of text (a control
     character in it is refused when fonts.yaml is read, as in any text: options.control_problem)."""
     value = styles.get(key, family if key == "name" else "")
     where = styles.mark_of(key)
@@ -239,21 +239,22 @@ def _credit(project: Project, path: Path, family: str, styles: Record, key: str)
         raise DataError(f"font family '{family}': {key} must be text", where)
     if len(value) > MAX_CREDIT:
         raise DataError(f"font family '{family}': {key} of {len(value):,} characters; at most {MAX_CREDIT}", where)
-    if key == "license" and value:
-        _inside(project, path.parent / value, where, "licence file", shown=value)
     return value
 
 
 OFL = "SIL Open Font License"
 
 
-def _granted(project: Project, path: Path, licence: str, mark: Mark | None) -> str:
+def _granted(project: Project, path: Path, licence: str, mark: Mark | None,
+             files: list[tuple[Path, tuple[int, ...]]]) -> str:
     """The licence a family's licence file grants, as the credits name it: the SIL Open Font License when the
     file says so in its opening lines, '' for any other (the credits then name the file) or none. The credits
-    named the OFL whatever the file held, and for a family with no licence at all."""
+    named the OFL whatever the file held, and for a family with no licence at all. The file is kept inside the
+    project, and noted among `files` with its status, so that an edited licence is read again."""
     if not licence:
         return ""
     real = _inside(project, path.parent / licence, mark, "licence file", shown=licence)
+    files.append((real, _status(real)))
     with open_project_file(real, MAX_FILE_BYTES, mark, "licence file", shown=licence) as f:
         opening = f.read(4096).decode("utf-8", "replace")
     return OFL if OFL.casefold() in " ".join(opening.split()).casefold() else ""
