@@ -30,7 +30,8 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
                         "they say how to read each cell", mark or Mark(project.rel(game_folder / "game.yaml")))
     shown = project.rel(path)
     real = project.inside(path, Mark(shown), "table file")
-    items = (read_table(real, shown, schema, spec.get("sheet"), id_fields(tables, enums))
+    ids = id_fields(tables, enums)  # (a ref's cell is read as the id it names, and read back so)
+    items = (read_table(real, shown, schema, spec.get("sheet"), ids)
              if real.suffix.lower() in SPREADSHEETS
              else load_file(real, shown))
     if items is None:
@@ -43,7 +44,6 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
         raise UsageError(f"{shown} is already {fmt}")
     if target.exists() and not force:
         raise UsageError(f"{project.rel(target)} exists; --force replaces it")
-    ids = id_fields(tables, enums)  # (a ref's cell is read back as the id it names)
     data = {"csv": lambda: write_csv(items, schema, ids), "xlsx": lambda: write_xlsx(items, schema, table, ids),
             "yaml": lambda: write_yaml(items, schema)}[fmt]()
     try:

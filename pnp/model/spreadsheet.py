@@ -294,7 +294,7 @@ def _misplaced(inside: list[str], tag: str) -> str | None:
     """Why an element `tag` starting `inside` the elements listed is a row or a cell out of its place, or None
     (it is added to `inside`): each cell is in a row of the sheet's <sheetData>. A cell beside its row was
     left out by openpyxl's reader, and an element of another kind or namespace in a row read as a cell, unseen
-    by the checks of _cells_in_place (a value lost or put in the wrong place, exit 0)."""
+    by the checks of _sheet_rows (a value lost or put in the wrong place, exit 0)."""
     inside.append(tag)
     name = tag.rpartition("}")[2]
     if name not in ("row", "c") and inside[-2:-1] != [_CELL_PATH[2]]:
@@ -335,7 +335,7 @@ def _cell_value(reader: Any, element: Any, mark: Mark) -> dict[str, Any]:
     or reads it as an error value (#DIV/0!, or a date out of range, which openpyxl turns into #VALUE! with a
     warning): that is no data, and was printed on the card as it reads."""
     try:
-        cell = reader.parse_cell(element)  # (its warnings ignored by _cells_in_place)
+        cell = reader.parse_cell(element)  # (its warnings ignored by _sheet_rows)
     except Exception as e:  # noqa: BLE001 - openpyxl casting a value that is not what its type says
         raise LoadError(f"this cell cannot be read as its type says ({type(e).__name__}: {e})", mark) from None
     if cell["data_type"] == "e":

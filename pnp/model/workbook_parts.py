@@ -105,7 +105,7 @@ def check_object_parts(book: zipfile.ZipFile, file: str) -> None:
     """LoadError when a part openpyxl reads whole into objects, by the names it reads them by (the list of
     parts, their relations, the document's properties), holds more than MAX_OBJECT_ELEMENTS elements (30,000
     custom properties took 6 s); the workbook and styles parts are counted where they are read
-    (check_sheet_count, _check_number_formats). The parts' sizes are checked before (check_parts)."""
+    (check_sheet_count, check_number_formats). The parts' sizes are checked before (check_parts)."""
     from openpyxl.xml.constants import ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM
 
     for name in sorted(n for n in book.namelist() if n in (ARC_CONTENT_TYPES, ARC_CORE, ARC_CUSTOM)
@@ -117,8 +117,6 @@ def _count_elements(book: zipfile.ZipFile, name: str, file: str) -> None:
     """LoadError when the part `name` of the workbook holds more than MAX_OBJECT_ELEMENTS elements."""
     from xml.etree.ElementTree import iterparse
 
-    if name not in book.namelist():
-        return  # (openpyxl's refusal names the part missing)
     with book.open(name) as part:
         try:
             for elements, (_, element) in enumerate(iterparse(part), start=1):
@@ -155,9 +153,11 @@ def check_sheet_count(book: zipfile.ZipFile, file: str) -> int:
                                     f"{most:,}", Mark(file))
             element.clear()
     # the links to other workbooks it lists, each read whole into objects (4 MB of a link's cached values: 5 s)
-    if (rels := get_rels_path(workbook)) in book.namelist():
+    names = set(book.namelist())
+    if (rels := get_rels_path(workbook)) in names:
         for link in get_dependents(book, rels).find(f"{REL_NS}/externalLink"):
-            _count_elements(book, link.target, file)
+            if link.target in names:  # (openpyxl's refusal names the part missing)
+                _count_elements(book, link.target, file)
     return counts["sheet"]
 
 
