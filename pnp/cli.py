@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 import click
 
 from . import __version__, project as project_mod
-from .errors import PnpError, UsageError, unforeseen
+from .errors import PnpError, UsageError, cannot_write, unforeseen
 from .report import Report
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
 
@@ -292,7 +292,6 @@ def _reprint(project: "Project", outcome: "Outcome", state: "tuple[Faces, str]",
              report: Report) -> None:
     """Say the reprint of what changed since `state`, written beside the game's kit (kit.changes); a reprint
     that cannot be written (a folder or a read-only file in its place) is an error in `report`."""
-    from .errors import cannot_write
     from .kit.changes import write_reprint
 
     folder = Path(outcome.files[0]).parent

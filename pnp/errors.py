@@ -113,7 +113,7 @@ def blame(error: BaseException, mark: Mark | None) -> None:
     that noted its own (the innermost input is the one at fault: a layout element inside its card). pnp's own
     errors are left alone: they say their place themselves. The note is an attribute, which a worker
     process's error keeps when it is sent to the parent."""
-    if mark is None or isinstance(error, PnpError) or getattr(error, _BLAMED, None) is not None:
+    if mark is None or isinstance(error, PnpError) or blamed(error) is not None:
         return
     try:
         setattr(error, _BLAMED, mark)

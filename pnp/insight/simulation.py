@@ -11,8 +11,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DataError
-from ..products.rulebook import MAX_SIMULATION_BYTES, SIMULATION_FILE, simulation_json
-from ..project import read_project_file
+from ..products.rulebook import MAX_SIMULATION_BYTES, simulation_json
+from ..project import SIMULATION_FILE, read_project_file
 from ..report import Mark, shortened
 
 if TYPE_CHECKING:

@@ -18,8 +18,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from .. import __version__
 from ..errors import LoadError, UsageError
-from ..project import is_hidden, open_project_file, open_regular
-from ..products.rulebook import SIMULATION_FILE
+from ..project import SIMULATION_FILE, is_hidden, open_project_file, open_regular
 from ..report import Mark
 
 if TYPE_CHECKING:

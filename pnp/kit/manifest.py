@@ -124,8 +124,10 @@ def up_to_date(project: "Project", game_id: str, options: "PrintOptions | dict",
         for entry in manifest.files:
             listed = listed_file(folder, entry["path"])
             info = listed.stat(follow_symlinks=False)
-            found = digested.get((info.st_dev, info.st_ino)) or sha256(listed, follow=False)
-            if digested.setdefault((info.st_dev, info.st_ino), found) != entry["sha256"]:
+            key = (info.st_dev, info.st_ino)
+            if key not in digested:
+                digested[key] = sha256(listed, follow=False)
+            if digested[key] != entry["sha256"]:
                 return None
     except (UsageError, OSError, ValueError, TypeError):
         return None

@@ -58,10 +58,12 @@ def colour_keyed(image: "Image.Image") -> bool:
     return image.mode != "P" and "transparency" in image.info
 
 
-def drawn_as_is(image: "Image.Image") -> bool:
+def drawn_as_is(image: "Image.Image", held: int | None = None) -> bool:
     """Whether ReportLab, given the open picture's file, draws it as viewers show it: upright by its EXIF
-    orientation (orientation), of samples of 8 bits (DEEP_MODES), with no transparent colour (colour_keyed)."""
-    return orientation(image) == 1 and image.mode not in DEEP_MODES and not colour_keyed(image)
+    orientation (orientation, or `held` when the caller read it already: each read parses the EXIF), of
+    samples of 8 bits (DEEP_MODES), with no transparent colour (colour_keyed)."""
+    upright = (orientation(image) if held is None else held) == 1
+    return upright and image.mode not in DEEP_MODES and not colour_keyed(image)
 
 
 def padded(file_bytes: int, size: tuple[int, int]) -> bool:
@@ -149,7 +151,7 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
         with opened_image(f, shown, mark) as image:
             held = orientation(image)
             size = image.size[::-1] if held in TURNED else image.size
-            as_is = drawn_as_is(image)
+            as_is = drawn_as_is(image, held)
             if padded(file_bytes := os.fstat(f.fileno()).st_size, image.size):
                 raise DataError(f"image '{shown}' cannot be used: a file of {file_bytes:,} bytes for "
                                 f"{image.size[0]}x{image.size[1]} px, more than its pixels could need "

@@ -92,6 +92,8 @@ def spend_cells(cells: int) -> int | None:
         return None
     left[1] -= cells
     return left[1]
+
+
 MAX_DEPTH = 100  # nesting of lists and mappings (the parser itself would crash far deeper)
 # libyaml reads up to a line ahead of the values it has handed over and stops at its own depth cap (1000
 # in PyYAML 6.0.4); so much of that line is read again to find where pnp's cap was passed first

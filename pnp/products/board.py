@@ -70,10 +70,10 @@ class Board(Kind):
         if not faces:
             return 0
         full_size = len(faces)
-        if fits_sheet(component, studio, paper):
-            grid = grid_for(component, studio, paper)
+        grid = grid_for(component, studio, paper)  # (it has faces, so it fits a sheet when it has a grid)
+        if grid is not None:
             sides = 2 if any(b is not None for b in backs) else 1
-            return full_size + sides * pages_needed(len(fronts), grid.per_page if grid else 1)
+            return full_size + sides * pages_needed(len(fronts), grid.per_page)
         tiled = 0
         for face in faces:
             layout = studio.layouts.get(face.layout)

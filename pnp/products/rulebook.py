@@ -20,7 +20,7 @@ from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model.schema import ICON_IN_TEXT
 from ..options import CONTROL_CHARACTER, control_problem
-from ..project import SIMULATION_FILE as SIMULATION_FILE  # (kit, simulate, insight import it from here)
+from ..project import SIMULATION_FILE
 from ..project import read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark
 from ..template import render

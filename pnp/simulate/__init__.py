@@ -8,8 +8,7 @@ from typing import Any
 
 from ..check import load
 from ..errors import DataError, UsageError
-from ..products.rulebook import SIMULATION_FILE
-from ..project import Project, output_lock, write_file
+from ..project import SIMULATION_FILE, Project, output_lock, write_file
 from ..report import Mark, Report
 from ..template import budget
 from .agents import make_agent
