@@ -30,7 +30,7 @@ from .model.reads import FieldCache, note_all, recording
 from .options import did_you_mean
 from .model.schema import ICON_IN_TEXT
 from .products import KINDS, layout_options
-from .project import SIMULATION_FILE, count_folder_file, file_status, read_project_file
+from .project import count_folder_file, file_status, read_project_file
 from .report import Diagnostic, Mark
 from .units import PrintOptions
 
@@ -223,7 +223,7 @@ def file_digests(game: "Game") -> dict[str, str]:
             digests[f"{shown}/{tail}" if shown != "." else tail] = _file_digest(project, path, stat)
     # what `pnp simulate` measured, which the rulebook prints: the preview's next check kept the rulebook drawn
     # without it (or with the last run's figures) while only the data and layouts were compared
-    simulated = os.path.join(project.root, "output", game.id, SIMULATION_FILE)
+    simulated = str(project.simulation(game.id))
     with contextlib.suppress(OSError):
         digests[project.rel(Path(simulated))] = _file_digest(project, simulated, os.lstat(simulated))
     return digests

@@ -58,6 +58,11 @@ class Project:
     def shared_layouts(self) -> Path:
         return self.layouts / "shared"
 
+    def simulation(self, game_id: str) -> Path:
+        """output/<game>/simulation.json: what `pnp simulate` measured, which a rulebook and the report may print
+        and the preview watches."""
+        return self.root / "output" / game_id / SIMULATION_FILE
+
     def games(self) -> list[str]:
         """Game ids: folders of cards/ holding a game.yaml, sorted. Anything named game.yaml makes a game (a named
         pipe, a broken link): loading it says what is wrong, where the game was skipped without a word.

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import DataError
 from ..products.rulebook import MAX_SIMULATION_BYTES, simulation_json
-from ..project import SIMULATION_FILE, read_project_file
+from ..project import read_project_file
 from ..report import Mark, shortened
 
 if TYPE_CHECKING:
@@ -170,7 +170,7 @@ class Simulated:
 def read_simulation(project: "Project", game_id: str) -> Simulated:
     """output/<game>/simulation.json, as far as it has the shape `pnp simulate` writes. A file that is too
     large, not JSON or of another shape is never an error: its problems are noted and its good parts kept."""
-    path = project.root / "output" / game_id / SIMULATION_FILE
+    path = project.simulation(game_id)
     found = Simulated(project.rel(path))
     if not (path.exists() or path.is_symlink()):
         return found

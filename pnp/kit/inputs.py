@@ -18,7 +18,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from .. import __version__
 from ..errors import LoadError, UsageError
-from ..project import SIMULATION_FILE, is_hidden, open_project_file, open_regular
+from ..project import is_hidden, open_project_file, open_regular
 from ..report import Mark
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def _tree_files(project: "Project", game_id: str) -> list[Path]:
             files += [p for p in project.files_below(tree) if not _skipped(project, p)]
     # what `pnp simulate` measured, which the rulebook may print: an input when it is there, so that a new run
     # makes the next build print the new figures instead of finding the kit up to date
-    simulated = project.root / "output" / game_id / SIMULATION_FILE
+    simulated = project.simulation(game_id)
     if simulated.exists() or simulated.is_symlink():
         files.append(simulated)
     return files

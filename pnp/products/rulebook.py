@@ -20,7 +20,6 @@ from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model.schema import ICON_IN_TEXT
 from ..options import CONTROL_CHARACTER, control_problem
-from ..project import SIMULATION_FILE
 from ..project import read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark
 from ..template import render
@@ -283,8 +282,7 @@ def markdown(studio: Studio) -> str:
             if measured is not None and _renders(studio, source):  # the figures read are at fault, not the template
                 raise DataError(f"not as `pnp simulate` writes it: the rulebook template ({at}) failed on it: "
                                 f"{e.message}; run `pnp simulate` again",
-                                Mark(studio.project.rel(studio.project.root / "output" / studio.game.id /
-                                                        SIMULATION_FILE))) from None
+                                Mark(studio.project.rel(studio.project.simulation(studio.game.id)))) from None
             raise DataError(f"rulebook template: {e.message}", at) from None
         studio.cache["rulebook"], studio.cache["rulebook-source"] = cached, source
         studio.cache["rulebook-origins"] = origins
@@ -313,7 +311,7 @@ def _renders(studio: Studio, source: str) -> bool:
 def simulation(studio: Studio) -> dict[str, Any] | None:
     """output/<game>/simulation.json, parsed, for the template's `simulation` (None when no run wrote one), so a
     rulebook prints measured figures without running any rules code. DataError at the file when unreadable."""
-    path = studio.project.root / "output" / studio.game.id / SIMULATION_FILE
+    path = studio.project.simulation(studio.game.id)
     shown = studio.project.rel(path)
     if not path.is_file():
         return None

@@ -106,4 +106,4 @@ def _games_of_folders(project: "Project", games: Iterable[str], before: list[tup
     output = project.root / "output"
     if changed != {output} or output not in dict(now):
         return set(games)
-    return {game for game in games if (output / game / SIMULATION_FILE).exists()}
+    return {game for game in games if project.simulation(game).exists()}
