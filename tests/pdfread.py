@@ -145,12 +145,33 @@ def drawn(page, enter_forms=True):
     return out
 
 
+class _Parsed:
+    """A content stream's operations, parsed once: a form placed on every card of a sheet is read once."""
+
+    def __init__(self, operations):
+        self.operations = operations
+
+
+def _parsed_form(reference, xobject, pdf):
+    """The operations of a form XObject, kept on its reader by object number (pypdf parses a stream anew each
+    time, which made walking every placement of a deck's forms the slowest part of the suite)."""
+    from pypdf.generic import ContentStream
+
+    if not isinstance(reference, IndirectObject):
+        return ContentStream(xobject, pdf)
+    kept = pdf.__dict__.setdefault("_parsed_forms", {})
+    key = (reference.idnum, reference.generation)
+    if key not in kept:
+        kept[key] = _Parsed(ContentStream(xobject, pdf).operations)
+    return kept[key]
+
+
 def _walk_content(content, resources, ctm, out, pdf, enter_forms=True):
     from pypdf.generic import ContentStream
 
     if content is None:
         return
-    if not isinstance(content, ContentStream):
+    if not isinstance(content, (ContentStream, _Parsed)):
         content = ContentStream(content, pdf)
     tm, size, path = [1, 0, 0, 1, 0, 0], 0.0, []
     for op, operands, ctm in _operations(content, ctm):
@@ -183,7 +204,8 @@ def _walk_content(content, resources, ctm, out, pdf, enter_forms=True):
 
 
 def _form(name, resources, ctm, out, pdf, enter_forms):
-    xobject = resources["/XObject"][name].get_object()
+    reference = resources["/XObject"].raw_get(name)
+    xobject = reference.get_object()
     if xobject.get("/Subtype") != "/Form":
         out.append(("image", name, ctm[4], ctm[5], ctm))
         return
@@ -193,7 +215,8 @@ def _form(name, resources, ctm, out, pdf, enter_forms):
     if not enter_forms:
         return
     inner = xobject.get("/Resources", resources)
-    _walk_content(xobject, inner.get_object() if hasattr(inner, "get_object") else inner, placed, out, pdf)
+    _walk_content(_parsed_form(reference, xobject, pdf), inner.get_object() if hasattr(inner, "get_object") else inner,
+                  placed, out, pdf)
 
 
 def page_texts(path):
