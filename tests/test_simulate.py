@@ -351,6 +351,29 @@ def test_a_worker_the_rules_end_is_said_not_a_traceback(tmp_path):
         result.output
 
 
+@pytest.mark.parametrize("where", ["setup", "module"])
+def test_rules_ending_their_process_with_jobs_1_are_said_not_exit_0(tmp_path, where):
+    """os._exit(0) in the rules ended pnp with exit 0 and not a word: they now play in a process of their own."""
+    ending = "\n    def setup(self, players, rng):\n        import os\n        os._exit(0)\n" if where == "setup" else \
+        "\nimport os\nos._exit(0)\n"
+    result = _simulate(_nim(tmp_path, NIM + ending), "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "cards/mini/rules.py: error: a process playing the games ended without a word" in result.output, \
+        result.output
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_threads_the_rules_leave_running_do_not_hold_the_run(tmp_path, jobs):
+    """A thread the rules started (at import, in setup) kept pnp, and its worker processes, running for good."""
+    rules = NIM.replace("    def setup(self, players, rng):\n",
+                        "    def setup(self, players, rng):\n        threading.Thread(target=time.sleep, args=(3600,)).start()\n",
+                        1) + "\nimport threading, time\nthreading.Thread(target=time.sleep, args=(3600,)).start()\n"
+    result = _simulate(_nim(tmp_path, rules), "--games", "4", "--jobs", jobs, "--out", str(tmp_path / "o"))
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "o/mini/simulation.json").read_bytes())["games"] == 4
+
+
 RETURNED = {  # a hook returning a value pnp cannot take: said cut short, the hook named
     "huge turn number": ('        return state["turn"]', "        return 10**5000",
                          "turn returned <a whole number of 5,001 digits or so>, not a turn number"),

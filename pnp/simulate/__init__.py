@@ -12,9 +12,8 @@ from ..project import SIMULATION_FILE, Project, output_lock, write_file
 from ..report import Mark, Report
 from ..template import budget
 from .agents import make_agent
-from .api import load_rules
 from .balance import Outcome, check_balance, figures
-from .run import GameResult, Options, games_in, run
+from .run import GameResult, Options, games_in, run_apart
 from .stats import dead_items, summarise, to_json
 
 MAX_GAMES = 1_000_000  # games in one run, all seatings together
@@ -54,19 +53,19 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
     if game.meta is None or len(report.errors) > before:
         return Simulation()
     try:
-        rules = load_rules(project, game)
-        results = run(rules, options, progress)
+        played = run_apart(project, game, options, progress)
     except DataError as e:
         report.add(e)
         return Simulation()
+    results = played.results
     sim = Simulation(logs=[(r.index, r.seed, r.log) for r in results if r.log])
-    if _report_failures(results, game_id, options, type(rules).source[1], report):
+    if _report_failures(results, game_id, options, played.shown, report):
         return sim
-    names = {f"{table}:{it['id']}": str(it.get("name", it["id"])) for table in rules.ITEMS
+    names = {f"{table}:{it['id']}": str(it.get("name", it["id"])) for table in played.items
              for it in game.tables.get(table, ()) if "id" in it}
     meta = {"game": game_id, "seed": options.seed, "players": options.players, "agents": list(options.agents),
-            "games_per_seating": options.games, "end_reasons_known": list(rules.END_REASONS),
-            "tracked": dict(rules.ITEMS)}
+            "games_per_seating": options.games, "end_reasons_known": played.end_reasons,
+            "tracked": played.items}
     sim.summary = summarise(results, meta, names)
     sim.path = out_dir / SIMULATION_FILE
     try:
