@@ -381,9 +381,43 @@ RETURNED = {  # a hook returning a value pnp cannot take: said cut short, the ho
                                           "not a turn number (at most 9,007,199,254,740,992)"),
     "huge player": ('        return state["player"]', "        return -10**5000",
                     "to_act returned <a whole number of 5,001 digits or so>, not a player 0-1"),
+    "end reason of 1 MB": ('        return "last counter"', '        return "x" * 1_000_000', "end_reason returned 'xxx"),
+    "end reason forging a line": ('        return "last counter"', '        return "\\x1b[2J\\nsimulated mini: ok"',
+                                  "end_reason returned '\\x1b[2J\\nsimulated mini: ok', not one line of printable "
+                                  "text of at most 200 characters"),
     "50 MB of moves": ('        return [("play", card.id) for card in self.game.tables.cards if card.power <= state["pile"]]',
                        '        return "m" * 50_000_000', "legal_moves returned 'mmm"),
 }
+
+
+def test_a_move_described_with_a_line_break_is_said_not_printed(tmp_path):
+    """--log printed describe's text raw: a line break forged lines of the log, an escape acted on the terminal."""
+    rules = NIM + "\n    def describe(self, move):\n        return 'take\\nsimulated mini: ok'\n"
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1", "--log", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "\nsimulated mini: ok" not in result.output
+    assert "describe returned 'take\\nsimulated mini: ok', not one line of printable text" in result.output
+
+
+@pytest.mark.parametrize("tracked, said", [
+    ('{("cards", c.id) for c in self.game.tables.cards} | {("nosuch", "z")}', "the item ('nosuch', 'z'), which is"),
+    ('{("cards", "ghost")}', "the item ('cards', 'ghost'), which is no item of a table of ITEMS"),
+])
+def test_items_tracked_outside_the_tables_of_items_are_said(tmp_path, tracked, said):
+    """An item of no table was printed as 'nosuch never taken: z' with exit 0, and kept in simulation.json."""
+    old = '        cards = {("cards", c.id) for c in self.game.tables.cards}\n'
+    assert old in NIM
+    result = _simulate(_nim(tmp_path, NIM.replace(old, f"        cards = {tracked}\n", 1)), "--games", "2",
+                       "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and f"tracked returned {said}" in result.output, result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_an_event_named_with_a_megabyte_is_said_not_written(tmp_path):
+    """The report refused the file simulate wrote (names of at most 200 characters)."""
+    rules = NIM.replace('"effective": w}', '"effective": w, "e" * 1_000_000: p}', 1)
+    result = _simulate(_nim(tmp_path, rules), "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "tracked (an event's name) returned 'eeee" in result.output
+    assert len(result.output) < 3000 and not (tmp_path / "o").exists()
 
 
 @pytest.mark.parametrize("case", sorted(RETURNED))

@@ -8,7 +8,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
@@ -26,6 +26,7 @@ from ..project import Project, worker_context
 from ..report import Mark
 
 MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported as never ending
+MAX_TEXT = 200  # characters of what end_reason or describe returns: one line of the summary or the log
 MAX_TURN = 2**53  # a turn number the statistics hold exactly (10**400 was no float, 10**5000 no text)
 GAME_TIMEOUT = 120.0  # seconds of processor time for one game (not wall time: a busy machine must not fail games)
 
@@ -215,7 +216,8 @@ def _play(call: _Call, options: Options, result: GameResult, turn: list[int]) ->
         _check_moves(moves)
         move = agents[player].choose(rules, state, moves, player, agent_rng)
         if options.log:
-            result.log.append(f"turn {turn[0]}: P{player} {result.seating[player]}: {call('describe', move)}")
+            result.log.append(f"turn {turn[0]}: P{player} {result.seating[player]}: "
+                              f"{_line_of_text('describe', call('describe', move))}")
         decisions[player] += 1
         state = apply(state, move, game_rng)
     _finish(call, state, players, result, turn[0])
@@ -244,13 +246,49 @@ def _finish(call: _Call, state: Any, players: int, result: GameResult, turn: int
         raise RulesFault(f"scores returned {said(scores)}, not one number per player")
     result.shares = win_shares(list(scores))
     result.turns = turn
-    result.end = str(call("end_reason", state))
+    result.end = _line_of_text("end_reason", call("end_reason", state))
     tracked = call("tracked", state)
     if not isinstance(tracked, Tracked):
         raise RulesFault(f"tracked returned {type(tracked).__name__}, not a Tracked")
+    _keep_tracked(call.rules, tracked, result)
+
+
+def _keep_tracked(rules: GameRules, tracked: Tracked, result: GameResult) -> None:
+    """What the rules tracked in a game, into its result: items of the tables of ITEMS, events named by a line."""
     result.available = sorted(f"{t}:{i}" for t, i in tracked.available)
-    result.events = [{name: sorted(f"{t}:{i}" for t, i in pairs) for name, pairs in sorted(events.items())}
-                     for events in tracked.events]
+    result.events = [{_line_of_text("tracked (an event's name)", name): sorted(f"{t}:{i}" for t, i in pairs)
+                      for name, pairs in sorted(events.items())} for events in tracked.events]
+    known = _tracked_items(rules)
+    for named in (result.available, *(pairs for events in result.events for pairs in events.values())):
+        unknown = next((item for item in named if item not in known), None)
+        if unknown is not None:  # kept, it was printed as a dead item of no table, and the report refused the file
+            table, _, item = unknown.partition(":")
+            raise RulesFault(f"tracked returned the item ({said(table)}, {said(item)}), which is no item of a table "
+                             "of ITEMS")
+
+
+_TRACKED: dict[int, tuple[GameData, frozenset[str]]] = {}  # id of the rules' GameData -> it, "table:id" it holds
+
+
+def _tracked_items(rules: GameRules) -> frozenset[str]:
+    """Every item the rules may track, as "table:id": those of the tables of their ITEMS (worked out once)."""
+    game = rules.game
+    if id(game) not in _TRACKED:
+        tables = {table: getattr(game.tables, table, ()) for table in rules.ITEMS}
+        _TRACKED[id(game)] = game, frozenset(f"{table}:{it['id']}" for table, items in tables.items() for it in items
+                                             if isinstance(it, Mapping) and "id" in it)
+    return _TRACKED[id(game)][1]
+
+
+def _line_of_text(hook: str, value: Any) -> str:
+    """What a hook returned as the summary or the log prints it: one line of printable text, short (an escape
+    sequence acted on the terminal, a line break forged lines of pnp's output, and an end reason of 1 MB was
+    printed whole and kept for every game in simulation.json)."""
+    text = str(value)
+    if len(text) > MAX_TEXT or not text.isprintable():
+        raise RulesFault(f"{hook} returned {said(text)}, not one line of printable text of at most {MAX_TEXT} "
+                         "characters")
+    return text
 
 
 class _alarm:
