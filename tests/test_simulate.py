@@ -374,6 +374,14 @@ def test_threads_the_rules_leave_running_do_not_hold_the_run(tmp_path, jobs):
     assert json.loads((tmp_path / "o/mini/simulation.json").read_bytes())["games"] == 4
 
 
+@pytest.mark.parametrize("seed", ["99999999999999999999999", "-9223372036854775808", "9223372036854775807"])
+def test_a_seed_the_results_file_cannot_hold_is_refused(tmp_path, seed):
+    """--seed 10**23 wrote a simulation.json whose seed the report refused as not what pnp simulate writes."""
+    result = _simulate(_nim(tmp_path), "--games", "2", "--seed", seed, "--out", str(tmp_path / "o"))
+    assert result.exit_code == 2 and "--seed: the games are seeded S to S+1, which must lie between " \
+        "-9,223,372,036,854,775,807 and 9,223,372,036,854,775,807" in result.output, result.output
+
+
 RETURNED = {  # a hook returning a value pnp cannot take: said cut short, the hook named
     "huge turn number": ('        return state["turn"]', "        return 10**5000",
                          "turn returned <a whole number of 5,001 digits or so>, not a turn number"),

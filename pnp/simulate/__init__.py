@@ -17,6 +17,7 @@ from .run import GameResult, Options, games_in, run_apart
 from .stats import dead_items, summarise, to_json
 
 MAX_GAMES = 1_000_000  # games in one run, all seatings together
+MAX_SEED = 2**63 - 1  # of any game of a run: the report reads simulation.json's seed as a 64-bit whole number
 
 
 @dataclass
@@ -38,8 +39,12 @@ def check_options(options: Options) -> None:
             make_agent(name)
         except ValueError:
             raise UsageError(f"--agents: unknown agent '{name}' (random, greedy, mcts or mcts-N)") from None
-    if games_in(options) > MAX_GAMES:
+    games = games_in(options)
+    if games > MAX_GAMES:
         raise UsageError(f"--games: at most {MAX_GAMES:,} games in a run (all seatings together)")
+    if not -MAX_SEED <= options.seed <= MAX_SEED - (games - 1):  # the file's seed, and every replay's
+        raise UsageError(f"--seed: the games are seeded S to S+{games - 1:,}, which must lie between "
+                         f"-{MAX_SEED:,} and {MAX_SEED:,}")
 
 
 def simulate(project: Project, game_id: str, options: Options, out_dir: Path, report: Report,
