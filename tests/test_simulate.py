@@ -382,6 +382,19 @@ def test_a_seed_the_results_file_cannot_hold_is_refused(tmp_path, seed):
         "-9,223,372,036,854,775,807 and 9,223,372,036,854,775,807" in result.output, result.output
 
 
+@pytest.mark.parametrize("in_the_way, said", [("output/mini", "output/mini: error: cannot write: "),
+                                               ("output/mini/simulation.json/x",
+                                                "output/mini/simulation.json: error: cannot write: ")])
+def test_a_file_or_folder_in_the_way_of_the_results_is_named_as_the_project_names_it(tmp_path, in_the_way, said):
+    """The refusal named the file by its absolute path, and output/mini (a file) as a temporary file inside it."""
+    root = _nim(tmp_path)
+    (root / in_the_way).parent.mkdir(parents=True, exist_ok=True)
+    (root / in_the_way).write_text("mine", encoding="utf-8")
+    result = _simulate(root, "--games", "2", "--jobs", "1")
+    assert result.exit_code == 1 and any(line.startswith(said) for line in result.output.splitlines()), \
+        result.output
+
+
 RETURNED = {  # a hook returning a value pnp cannot take: said cut short, the hook named
     "huge turn number": ('        return state["turn"]', "        return 10**5000",
                          "turn returned <a whole number of 5,001 digits or so>, not a turn number"),

@@ -77,7 +77,9 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         with output_lock(out_dir):  # the folder's writers' lock: see remove_leftovers
             write_file(sim.path, to_json(sim.summary))
     except OSError as e:
-        report.error(f"cannot write: {e.strerror or e}", Mark(str(sim.path)))
+        in_the_way = Path(e.filename) if isinstance(e.filename, (str, Path)) else None  # a file where a folder goes
+        at = in_the_way if in_the_way in sim.path.parents else sim.path
+        report.error(f"cannot write: {e.strerror or e}", Mark(project.rel(at)))
         sim.path = None
     with budget():
         sim.outcomes = check_balance(game, sim.summary)
