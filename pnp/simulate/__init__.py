@@ -72,13 +72,13 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
             "games_per_seating": options.games, "end_reasons_known": played.end_reasons,
             "tracked": played.items}
     sim.summary = summarise(results, meta, names)
-    sim.path = out_dir / SIMULATION_FILE
+    sim.path = path = out_dir / SIMULATION_FILE
     try:
         with output_lock(out_dir):  # the folder's writers' lock: see remove_leftovers
-            write_file(sim.path, to_json(sim.summary))
+            write_file(path, to_json(sim.summary))
     except OSError as e:
-        in_the_way = Path(e.filename) if isinstance(e.filename, (str, Path)) else None  # a file where a folder goes
-        at = in_the_way if in_the_way in sim.path.parents else sim.path
+        in_the_way = Path(e.filename) if isinstance(e.filename, (str, Path)) else path  # a file where a folder goes
+        at = in_the_way if in_the_way in path.parents else path
         report.error(f"cannot write: {e.strerror or e}", Mark(project.rel(at)))
         sim.path = None
     with budget():
