@@ -8,7 +8,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
@@ -250,34 +250,15 @@ def _finish(call: _Call, state: Any, players: int, result: GameResult, turn: int
     tracked = call("tracked", state)
     if not isinstance(tracked, Tracked):
         raise RulesFault(f"tracked returned {type(tracked).__name__}, not a Tracked")
-    _keep_tracked(call.rules, tracked, result)
+    _keep_tracked(tracked, result)
 
 
-def _keep_tracked(rules: GameRules, tracked: Tracked, result: GameResult) -> None:
-    """What the rules tracked in a game, into its result: items of the tables of ITEMS, events named by a line."""
+def _keep_tracked(tracked: Tracked, result: GameResult) -> None:
+    """What the rules tracked in a game, into its result, its events named by a line (its items are checked
+    against the tables of ITEMS by the run: see refuse_unknown_items in __init__)."""
     result.available = sorted(f"{t}:{i}" for t, i in tracked.available)
     result.events = [{_line_of_text("tracked (an event's name)", name): sorted(f"{t}:{i}" for t, i in pairs)
                       for name, pairs in sorted(events.items())} for events in tracked.events]
-    known = _tracked_items(rules)
-    for named in (result.available, *(pairs for events in result.events for pairs in events.values())):
-        unknown = next((item for item in named if item not in known), None)
-        if unknown is not None:  # kept, it was printed as a dead item of no table, and the report refused the file
-            table, _, item = unknown.partition(":")
-            raise RulesFault(f"tracked returned the item ({said(table)}, {said(item)}), which is no item of a table "
-                             "of ITEMS")
-
-
-_TRACKED: dict[int, tuple[GameData, frozenset[str]]] = {}  # id of the rules' GameData -> it, "table:id" it holds
-
-
-def _tracked_items(rules: GameRules) -> frozenset[str]:
-    """Every item the rules may track, as "table:id": those of the tables of their ITEMS (worked out once)."""
-    game = rules.game
-    if id(game) not in _TRACKED:
-        tables = {table: getattr(game.tables, table, ()) for table in rules.ITEMS}
-        _TRACKED[id(game)] = game, frozenset(f"{table}:{it['id']}" for table, items in tables.items() for it in items
-                                             if isinstance(it, Mapping) and "id" in it)
-    return _TRACKED[id(game)][1]
 
 
 def _line_of_text(hook: str, value: Any) -> str:
