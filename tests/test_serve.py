@@ -419,6 +419,26 @@ def test_a_request_with_a_body_is_refused_and_a_broken_one_leaves_no_traceback(m
     assert not [m for m in logged if "Exception" in m], logged
 
 
+def test_requests_any_page_may_send_print_nothing_in_the_terminal(mini, running):
+    """A page of any site opening a WebSocket to the preview printed uvicorn's warnings in its terminal, one
+    telling the user to pip install 'uvicorn[standard]'."""
+    live = running(mini, ["mini"])
+    logged = []
+    handler = logging.Handler()
+    handler.emit = lambda record: logged.append(record.getMessage())
+    logging.getLogger("uvicorn.error").addHandler(handler)
+    host, port = live.url.split("//")[1].rstrip("/").split(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=5) as conn:
+            conn.sendall(b"GET /g/mini/state.json HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                         b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                         b"Sec-WebSocket-Version: 13\r\n\r\n")
+            assert conn.recv(200).split()[1] == b"200"
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(handler)
+    assert logged == []
+
+
 def test_a_file_that_shrinks_while_it_is_served_ends_the_answer_without_a_traceback(mini, running, monkeypatch):
     """An editor saving a file in place (truncating it) while /files/ sent it: the length announced when it
     was opened could not be sent, a traceback in the terminal and a client left waiting. The answer now ends

@@ -531,7 +531,9 @@ def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", po
     except OSError:
         sock.close()
         raise
-    config = uvicorn.Config(create_app(project, games, host, on_refresh, allow_hosts), log_level="warning",
+    # uvicorn's errors only: its warnings are about requests, which any page the browser opens may send (a
+    # WebSocket to the preview printed two lines in its terminal, one telling the user to pip install a library)
+    config = uvicorn.Config(create_app(project, games, host, on_refresh, allow_hosts), log_level="error",
                             timeout_graceful_shutdown=1, lifespan="on")
     shown = f"[{host}]" if ":" in host else host
     return uvicorn.Server(config), sock, f"http://{shown}:{sock.getsockname()[1]}/"
