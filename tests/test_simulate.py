@@ -441,6 +441,16 @@ def test_an_event_named_with_a_megabyte_is_said_not_written(tmp_path):
     assert len(result.output) < 3000 and not (tmp_path / "o").exists()
 
 
+@pytest.mark.parametrize("value, said", [("'high'", "heuristic returned 'high', not a number"),
+                                         ("float('nan')", "heuristic returned nan, not a number")])
+def test_a_heuristic_that_is_no_number_is_said_as_the_heuristics(tmp_path, value, said):
+    """'high' was said as a TypeError of pnp's comparing, naming no hook; NaN was judged the best position."""
+    rules = NIM + f"\n    def heuristic(self, state, player):\n        return {value}\n"
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1", "--agents", "greedy",
+                       "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and f"turn 1: {said}; replay it" in result.output, result.output
+
+
 @pytest.mark.parametrize("case", sorted(RETURNED))
 def test_a_hook_returning_a_value_too_large_to_show_is_said_cut_short(tmp_path, case):
     old, new, expected = RETURNED[case]

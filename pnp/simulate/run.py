@@ -19,7 +19,8 @@ from types import FrameType
 from typing import Any, Literal, cast
 
 from .agents import Agent, make_agent, win_shares
-from .api import RULES_FILE, GameData, GameRules, Tracked, code_mark, load_rules, raised, rules_class, said
+from .api import (RULES_FILE, GameData, GameRules, RulesFault, Tracked, code_mark, load_rules, raised, rules_class,
+                  said)
 from ..errors import DataError
 from ..model.game import Game
 from ..project import Project, worker_context
@@ -61,14 +62,6 @@ class GameResult:
     log: list[str] = field(default_factory=list)
     failure: str = ""  # what went wrong, when the rules failed
     line: int = 0  # the rules file's line at fault, when known
-
-
-class RulesFault(Exception):
-    """The rules failed in a game: `message` says how, `line` where in rules.py."""
-
-    def __init__(self, message: str, line: int = 0) -> None:
-        super().__init__(message)
-        self.message, self.line = message, line
 
 
 class _Timeout(BaseException):
