@@ -203,7 +203,11 @@ def count_folder_file(count: int, folder: str) -> int:
 
 # names a game's folders cannot take, since pnp reads the folder of that name otherwise: why, for the message
 SIMULATION_FILE = "simulation.json"  # what `pnp simulate` writes into output/<game>/, which a rulebook may print
-RESERVED_GAME_NAMES = {"shared": "layouts/shared holds the layouts and icons every game of the project shares"}
+WINDOWS_DEVICE_NAMES = ("con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in range(10)))
+RESERVED_GAME_NAMES = {"shared": "layouts/shared holds the layouts and icons every game of the project shares",
+                       # a folder of such a name cannot be made or checked out on Windows (it is a device there)
+                       **{name: "Windows names a device so: the game's folders could not be made or checked out "
+                          "there" for name in WINDOWS_DEVICE_NAMES}}
 MAX_GAME_NAME_BYTES = 100  # a game's name begins every output file's name, which a file system holds to 255 bytes
 
 

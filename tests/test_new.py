@@ -79,6 +79,15 @@ def test_new_refuses_a_name_pnp_reserves(tmp_path):
     assert not (tmp_path / "cards").exists() and not (tmp_path / "layouts").exists()
 
 
+@pytest.mark.parametrize("name", ["con", "nul", "com1", "lpt9"])
+def test_new_refuses_a_name_windows_keeps_for_a_device(tmp_path, name):
+    # cards/con cannot be made, nor the project checked out, on Windows
+    result = run(tmp_path, "new", name)
+    assert result.exit_code == 2 and f"'{name}' cannot name a game: pnp reserves it (Windows names a device" \
+        in result.output
+    assert not (tmp_path / "cards").exists() and not (tmp_path / "layouts").exists()
+
+
 def test_new_with_root_makes_the_folder_and_its_hint_runs_as_printed(tmp_path):
     root = tmp_path / "not yet"
     made = run(root, "new", "mygame")

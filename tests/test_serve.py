@@ -306,6 +306,36 @@ def test_games_named_with_url_signs_are_linked_to_their_own_pages(mini, running)
         assert client.get("/", follow_redirects=False).headers["location"] == "/g/a%23b/"
 
 
+def test_the_index_reads_game_yaml_off_the_event_loop_and_once_a_change(mini, running, monkeypatch):
+    """The index read every game.yaml on every request in the server's event loop: one of 8 MB held every
+    request of the preview (the cards' state too) for 10 s."""
+    import pnp.serve.app as app
+
+    shutil.copytree(mini.cards / "mini", mini.cards / "second")
+    shutil.copytree(mini.layouts / "mini", mini.layouts / "second")
+    url = running(mini, ["mini", "second"]).url
+    reading, answered, reads = threading.Event(), threading.Event(), []
+
+    def slow_load(path, shown):  # a game.yaml that takes long to read: until the state below is answered
+        reads.append(shown)
+        reading.set()
+        answered.wait(10)
+        return {"title": f"Title of {shown}"}
+
+    monkeypatch.setattr(app, "load_file", slow_load)
+    with ThreadPoolExecutor(1) as pool:
+        index = pool.submit(_get, url, "/")
+        assert reading.wait(10)
+        assert _get(url, "/g/mini/state.json")[0] == 200  # answered while the index reads
+        answered.set()
+        assert "Title of second" in index.result()[1].decode()
+    assert "Title of second" in _get(url, "/")[1].decode() and sorted(reads) == ["mini", "second"]
+    game = mini.cards / "second" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    _get(url, "/")
+    assert sorted(reads) == ["mini", "second", "second"]
+
+
 def test_a_data_error_names_its_card_and_line(mini):
     preview = Preview(mini, "mini")
     preview.refresh()
@@ -387,6 +417,26 @@ def test_a_request_with_a_body_is_refused_and_a_broken_one_leaves_no_traceback(m
     finally:
         logging.getLogger("uvicorn.error").removeHandler(handler)
     assert not [m for m in logged if "Exception" in m], logged
+
+
+def test_requests_any_page_may_send_print_nothing_in_the_terminal(mini, running):
+    """A page of any site opening a WebSocket to the preview printed uvicorn's warnings in its terminal, one
+    telling the user to pip install 'uvicorn[standard]'."""
+    live = running(mini, ["mini"])
+    logged = []
+    handler = logging.Handler()
+    handler.emit = lambda record: logged.append(record.getMessage())
+    logging.getLogger("uvicorn.error").addHandler(handler)
+    host, port = live.url.split("//")[1].rstrip("/").split(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=5) as conn:
+            conn.sendall(b"GET /g/mini/state.json HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                         b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                         b"Sec-WebSocket-Version: 13\r\n\r\n")
+            assert conn.recv(200).split()[1] == b"200"
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(handler)
+    assert logged == []
 
 
 def test_a_file_that_shrinks_while_it_is_served_ends_the_answer_without_a_traceback(mini, running, monkeypatch):

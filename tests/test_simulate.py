@@ -351,6 +351,50 @@ def test_a_worker_the_rules_end_is_said_not_a_traceback(tmp_path):
         result.output
 
 
+@pytest.mark.parametrize("where", ["setup", "module"])
+def test_rules_ending_their_process_with_jobs_1_are_said_not_exit_0(tmp_path, where):
+    """os._exit(0) in the rules ended pnp with exit 0 and not a word: they now play in a process of their own."""
+    ending = "\n    def setup(self, players, rng):\n        import os\n        os._exit(0)\n" if where == "setup" else \
+        "\nimport os\nos._exit(0)\n"
+    result = _simulate(_nim(tmp_path, NIM + ending), "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "cards/mini/rules.py: error: a process playing the games ended without a word" in result.output, \
+        result.output
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_threads_the_rules_leave_running_do_not_hold_the_run(tmp_path, jobs):
+    """A thread the rules started (at import, in setup) kept pnp, and its worker processes, running for good."""
+    rules = NIM.replace("    def setup(self, players, rng):\n",
+                        "    def setup(self, players, rng):\n        threading.Thread(target=time.sleep, args=(3600,)).start()\n",
+                        1) + "\nimport threading, time\nthreading.Thread(target=time.sleep, args=(3600,)).start()\n"
+    result = _simulate(_nim(tmp_path, rules), "--games", "4", "--jobs", jobs, "--out", str(tmp_path / "o"))
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "o/mini/simulation.json").read_bytes())["games"] == 4
+
+
+@pytest.mark.parametrize("seed", ["99999999999999999999999", "-9223372036854775808", "9223372036854775807"])
+def test_a_seed_the_results_file_cannot_hold_is_refused(tmp_path, seed):
+    """--seed 10**23 wrote a simulation.json whose seed the report refused as not what pnp simulate writes."""
+    result = _simulate(_nim(tmp_path), "--games", "2", "--seed", seed, "--out", str(tmp_path / "o"))
+    assert result.exit_code == 2 and "--seed: the games are seeded S to S+1, which must lie between " \
+        "-9,223,372,036,854,775,807 and 9,223,372,036,854,775,807" in result.output, result.output
+
+
+@pytest.mark.parametrize("in_the_way, said", [("output/mini", "output/mini: error: cannot write: "),
+                                               ("output/mini/simulation.json/x",
+                                                "output/mini/simulation.json: error: cannot write: ")])
+def test_a_file_or_folder_in_the_way_of_the_results_is_named_as_the_project_names_it(tmp_path, in_the_way, said):
+    """The refusal named the file by its absolute path, and output/mini (a file) as a temporary file inside it."""
+    root = _nim(tmp_path)
+    (root / in_the_way).parent.mkdir(parents=True, exist_ok=True)
+    (root / in_the_way).write_text("mine", encoding="utf-8")
+    result = _simulate(root, "--games", "2", "--jobs", "1")
+    assert result.exit_code == 1 and any(line.startswith(said) for line in result.output.splitlines()), \
+        result.output
+
+
 RETURNED = {  # a hook returning a value pnp cannot take: said cut short, the hook named
     "huge turn number": ('        return state["turn"]', "        return 10**5000",
                          "turn returned <a whole number of 5,001 digits or so>, not a turn number"),
@@ -358,9 +402,53 @@ RETURNED = {  # a hook returning a value pnp cannot take: said cut short, the ho
                                           "not a turn number (at most 9,007,199,254,740,992)"),
     "huge player": ('        return state["player"]', "        return -10**5000",
                     "to_act returned <a whole number of 5,001 digits or so>, not a player 0-1"),
+    "end reason of 1 MB": ('        return "last counter"', '        return "x" * 1_000_000', "end_reason returned 'xxx"),
+    "end reason forging a line": ('        return "last counter"', '        return "\\x1b[2J\\nsimulated mini: ok"',
+                                  "end_reason returned '\\x1b[2J\\nsimulated mini: ok', not one line of printable "
+                                  "text of at most 200 characters"),
     "50 MB of moves": ('        return [("play", card.id) for card in self.game.tables.cards if card.power <= state["pile"]]',
                        '        return "m" * 50_000_000', "legal_moves returned 'mmm"),
 }
+
+
+def test_a_move_described_with_a_line_break_is_said_not_printed(tmp_path):
+    """--log printed describe's text raw: a line break forged lines of the log, an escape acted on the terminal."""
+    rules = NIM + "\n    def describe(self, move):\n        return 'take\\nsimulated mini: ok'\n"
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1", "--log", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "\nsimulated mini: ok" not in result.output
+    assert "describe returned 'take\\nsimulated mini: ok', not one line of printable text" in result.output
+
+
+@pytest.mark.parametrize("tracked, said", [
+    ('{("cards", c.id) for c in self.game.tables.cards} | {("nosuch", "z")}', "the item ('nosuch', 'z'), which is"),
+    ('{("cards", "ghost")}', "the item ('cards', 'ghost'), which is no item of a table of ITEMS"),
+])
+def test_items_tracked_outside_the_tables_of_items_are_said(tmp_path, tracked, said):
+    """An item of no table was printed as 'nosuch never taken: z' with exit 0, and kept in simulation.json."""
+    old = '        cards = {("cards", c.id) for c in self.game.tables.cards}\n'
+    assert old in NIM
+    result = _simulate(_nim(tmp_path, NIM.replace(old, f"        cards = {tracked}\n", 1)), "--games", "2",
+                       "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and f"tracked returned {said}" in result.output, result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_an_event_named_with_a_megabyte_is_said_not_written(tmp_path):
+    """The report refused the file simulate wrote (names of at most 200 characters)."""
+    rules = NIM.replace('"effective": w}', '"effective": w, "e" * 1_000_000: p}', 1)
+    result = _simulate(_nim(tmp_path, rules), "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "tracked (an event's name) returned 'eeee" in result.output
+    assert len(result.output) < 3000 and not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("value, said", [("'high'", "heuristic returned 'high', not a number"),
+                                         ("float('nan')", "heuristic returned nan, not a number")])
+def test_a_heuristic_that_is_no_number_is_said_as_the_heuristics(tmp_path, value, said):
+    """'high' was said as a TypeError of pnp's comparing, naming no hook; NaN was judged the best position."""
+    rules = NIM + f"\n    def heuristic(self, state, player):\n        return {value}\n"
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1", "--agents", "greedy",
+                       "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and f"turn 1: {said}; replay it" in result.output, result.output
 
 
 @pytest.mark.parametrize("case", sorted(RETURNED))

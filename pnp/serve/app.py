@@ -343,11 +343,13 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
     def preview_of(request: "Request") -> Preview | None:
         return hub.previews.get(request.path_params["game"])
 
-    async def index(request: "Request") -> Response:
+    titles: dict[str, tuple[object, str]] = {}  # game -> (its game.yaml's stat, the title read from it)
+
+    def index(request: "Request") -> Response:  # sync: reading game.yaml runs in Starlette's thread pool
         if len(hub.games) == 1:
             return RedirectResponse(game_address(hub.games[0]))
-        links = "".join(f'<li><a href="{html.escape(game_address(g))}">{html.escape(_title(project, g))}</a>'
-                        f" <code>{html.escape(g)}</code></li>" for g in hub.games)
+        links = "".join(f'<li><a href="{html.escape(game_address(g))}">{html.escape(_title(project, g, titles))}'
+                        f"</a> <code>{html.escape(g)}</code></li>" for g in hub.games)
         return HTMLResponse(_static("index.html").read_text(encoding="utf-8").replace("<!--games-->", links))
 
     async def page(request: "Request") -> Response:
@@ -461,13 +463,25 @@ def _design_report(project: "Project", game: str) -> tuple[bytes | None, str]:
     return pdf, (str(found.sorted()[0]) if found.diagnostics else "the data has errors")
 
 
-def _title(project: "Project", game: str) -> str:
-    """A game's title as game.yaml gives it (its id when that cannot be read)."""
+def _title(project: "Project", game: str, known: dict[str, tuple[object, str]]) -> str:
+    """A game's title as game.yaml gives it (its id when that cannot be read), read again only once the file
+    has changed (`known` holds what was read): the index read every game.yaml on every request, in the server's
+    event loop, and one of 8 MB held every page of the preview for 10 s."""
+    path = project.cards / game / "game.yaml"
     try:
-        meta = load_file(project.inside(project.cards / game / "game.yaml"), game)
-        return str(meta.get("title") or game) if isinstance(meta, Mapping) else game
+        stat = os.stat(path)
+        seen: object = (stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+    except OSError:
+        seen = None
+    if game in known and known[game][0] == seen:
+        return known[game][1]
+    try:
+        meta = load_file(project.inside(path), game)
+        title = str(meta.get("title") or game) if isinstance(meta, Mapping) else game
     except PnpError:
-        return game
+        title = game
+    known[game] = seen, title
+    return title
 
 
 def _source_page(rel: str, text: str) -> str:
@@ -517,7 +531,9 @@ def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", po
     except OSError:
         sock.close()
         raise
-    config = uvicorn.Config(create_app(project, games, host, on_refresh, allow_hosts), log_level="warning",
+    # uvicorn's errors only: its warnings are about requests, which any page the browser opens may send (a
+    # WebSocket to the preview printed two lines in its terminal, one telling the user to pip install a library)
+    config = uvicorn.Config(create_app(project, games, host, on_refresh, allow_hosts), log_level="error",
                             timeout_graceful_shutdown=1, lifespan="on")
     shown = f"[{host}]" if ":" in host else host
     return uvicorn.Server(config), sock, f"http://{shown}:{sock.getsockname()[1]}/"

@@ -1,7 +1,8 @@
 """pnp simulate: a game plays itself with the rules of its cards/<game>/rules.py, and its balance rules are
 checked on what the games measure."""
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,12 +13,13 @@ from ..project import SIMULATION_FILE, Project, output_lock, write_file
 from ..report import Mark, Report
 from ..template import budget
 from .agents import make_agent
-from .api import load_rules
+from .api import said
 from .balance import Outcome, check_balance, figures
-from .run import GameResult, Options, games_in, run
+from .run import GameResult, Options, games_in, run_apart
 from .stats import dead_items, summarise, to_json
 
 MAX_GAMES = 1_000_000  # games in one run, all seatings together
+MAX_SEED = 2**63 - 1  # of any game of a run: the report reads simulation.json's seed as a 64-bit whole number
 
 
 @dataclass
@@ -39,8 +41,12 @@ def check_options(options: Options) -> None:
             make_agent(name)
         except ValueError:
             raise UsageError(f"--agents: unknown agent '{name}' (random, greedy, mcts or mcts-N)") from None
-    if games_in(options) > MAX_GAMES:
+    games = games_in(options)
+    if games > MAX_GAMES:
         raise UsageError(f"--games: at most {MAX_GAMES:,} games in a run (all seatings together)")
+    if not -MAX_SEED <= options.seed <= MAX_SEED - (games - 1):  # the file's seed, and every replay's
+        raise UsageError(f"--seed: the games are seeded S to S+{games - 1:,}, which must lie between "
+                         f"-{MAX_SEED:,} and {MAX_SEED:,}")
 
 
 def simulate(project: Project, game_id: str, options: Options, out_dir: Path, report: Report,
@@ -54,33 +60,54 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
     if game.meta is None or len(report.errors) > before:
         return Simulation()
     try:
-        rules = load_rules(project, game)
-        results = run(rules, options, progress)
+        played = run_apart(project, game, options, progress)
     except DataError as e:
         report.add(e)
         return Simulation()
+    results = played.results
     sim = Simulation(logs=[(r.index, r.seed, r.log) for r in results if r.log])
-    if _report_failures(results, game_id, options, type(rules).source[1], report):
-        return sim
-    names = {f"{table}:{it['id']}": str(it.get("name", it["id"])) for table in rules.ITEMS
+    names = {f"{table}:{it['id']}": str(it.get("name", it["id"])) for table in played.items
              for it in game.tables.get(table, ()) if "id" in it}
+    refuse_unknown_items(results, names)
+    if _report_failures(results, game_id, options, played.shown, report):
+        return sim
     meta = {"game": game_id, "seed": options.seed, "players": options.players, "agents": list(options.agents),
-            "games_per_seating": options.games, "end_reasons_known": list(rules.END_REASONS),
-            "tracked": dict(rules.ITEMS)}
+            "games_per_seating": options.games, "end_reasons_known": played.end_reasons,
+            "tracked": played.items}
     sim.summary = summarise(results, meta, names)
-    sim.path = out_dir / SIMULATION_FILE
-    try:
-        with output_lock(out_dir):  # the folder's writers' lock: see remove_leftovers
-            write_file(sim.path, to_json(sim.summary))
-    except OSError as e:
-        report.error(f"cannot write: {e.strerror or e}", Mark(str(sim.path)))
-        sim.path = None
+    sim.path = _written(project, out_dir, sim.summary, report)
     with budget():
         sim.outcomes = check_balance(game, sim.summary)
     for outcome in sim.outcomes:
         if not outcome.holds:
             report.error(outcome.message, outcome.mark)
     return sim
+
+
+def _written(project: Project, out_dir: Path, summary: dict[str, Any], report: Report) -> Path | None:
+    """<out_dir>/simulation.json written with the summary, or None when it cannot be (said in `report`)."""
+    path = out_dir / SIMULATION_FILE
+    try:
+        with output_lock(out_dir):  # the folder's writers' lock: see remove_leftovers
+            write_file(path, to_json(summary))
+    except OSError as e:
+        in_the_way = Path(e.filename) if isinstance(e.filename, (str, Path)) else path  # a file where a folder goes
+        at = in_the_way if in_the_way in path.parents else path
+        report.error(f"cannot write: {e.strerror or e}", Mark(project.rel(at)))
+        return None
+    return path
+
+
+def refuse_unknown_items(results: list[GameResult], known: Collection[str]) -> None:
+    """A game whose rules tracked an item of no table of ITEMS ("table:id" not in `known`) failed: kept, it was
+    printed as a dead item of no table with exit 0, and the report refused the file simulate wrote."""
+    for result in results:
+        tracked = itertools.chain(result.available, *(items for events in result.events for items in events.values()))
+        unknown = next((item for item in tracked if item not in known), None)
+        if unknown is not None and not result.failure:
+            table, _, item = unknown.partition(":")
+            result.failure = (f"turn {result.turns}: tracked returned the item ({said(table)}, {said(item)}), which "
+                              "is no item of a table of ITEMS")
 
 
 def _report_failures(results: list[GameResult], game_id: str, options: Options, shown: str, report: Report) -> bool:

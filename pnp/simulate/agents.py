@@ -6,11 +6,12 @@ interface, so every game would need a bridge from the rules API; the search belo
 that API, runs in any process pnp starts, and its budget is ours to set."""
 
 import math
+import numbers
 import re
 from random import Random
 from typing import Any
 
-from .api import GameRules, Move
+from .api import GameRules, Move, RulesFault, said
 
 AGENTS = ("random", "greedy", "mcts")
 # per decision: beats random in every game and greedy in most (Dino Battles), and 1,000 games against random
@@ -64,7 +65,11 @@ def value_of(rules: GameRules, state: Any, player: int) -> float:
     heuristic squashed (a lead of 1 is worth about 0.73)."""
     if rules.is_over(state):
         return win_shares(rules.scores(state))[player]
-    return 1 / (1 + math.exp(-max(-50.0, min(50.0, rules.heuristic(state, player)))))
+    value = rules.heuristic(state, player)
+    if not isinstance(value, (int, float, numbers.Real)) or value != value:  # 'high' was said as pnp's own
+        # TypeError, not naming the heuristic; NaN was judged the best of positions
+        raise RulesFault(f"heuristic returned {said(value)}, not a number")
+    return 1 / (1 + math.exp(-max(-50.0, min(50.0, value))))
 
 
 def win_shares(scores: list[float]) -> list[float]:

@@ -101,6 +101,14 @@ class Tracked:
     events: list[dict[str, Iterable[tuple[str, str]]]] = field(default_factory=list)
 
 
+class RulesFault(Exception):
+    """The rules failed in a game: `message` says how, `line` where in rules.py."""
+
+    def __init__(self, message: str, line: int = 0) -> None:
+        super().__init__(message)
+        self.message, self.line = message, line
+
+
 class GameRules(ABC):
     """The contract of a rules.py: define `class Rules(GameRules)` with at least the abstract methods.
 

@@ -1,25 +1,33 @@
 """The runner: N seeded games per seating of the agents, across processes; each game bounded by a move cap and
 a timeout, and a failure of the rules said with its game, seed and turn."""
 
+import contextlib
 import math
+import multiprocessing
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
+from multiprocessing.util import Finalize
 from dataclasses import dataclass, field
 from random import Random
 from types import FrameType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from .agents import Agent, make_agent, win_shares
-from .api import GameData, GameRules, Tracked, code_mark, raised, rules_class, said
+from .api import (RULES_FILE, GameData, GameRules, RulesFault, Tracked, code_mark, load_rules, raised, rules_class,
+                  said)
 from ..errors import DataError
-from ..project import worker_context
+from ..model.game import Game
+from ..project import Project, worker_context
 from ..report import Mark
 
 MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported as never ending
+MAX_TEXT = 200  # characters of what end_reason or describe returns: one line of the summary or the log
 MAX_TURN = 2**53  # a turn number the statistics hold exactly (10**400 was no float, 10**5000 no text)
 GAME_TIMEOUT = 120.0  # seconds of processor time for one game (not wall time: a busy machine must not fail games)
 
@@ -54,14 +62,6 @@ class GameResult:
     log: list[str] = field(default_factory=list)
     failure: str = ""  # what went wrong, when the rules failed
     line: int = 0  # the rules file's line at fault, when known
-
-
-class RulesFault(Exception):
-    """The rules failed in a game: `message` says how, `line` where in rules.py."""
-
-    def __init__(self, message: str, line: int = 0) -> None:
-        super().__init__(message)
-        self.message, self.line = message, line
 
 
 class _Timeout(BaseException):
@@ -209,7 +209,8 @@ def _play(call: _Call, options: Options, result: GameResult, turn: list[int]) ->
         _check_moves(moves)
         move = agents[player].choose(rules, state, moves, player, agent_rng)
         if options.log:
-            result.log.append(f"turn {turn[0]}: P{player} {result.seating[player]}: {call('describe', move)}")
+            result.log.append(f"turn {turn[0]}: P{player} {result.seating[player]}: "
+                              f"{_line_of_text('describe', call('describe', move))}")
         decisions[player] += 1
         state = apply(state, move, game_rng)
     _finish(call, state, players, result, turn[0])
@@ -238,13 +239,30 @@ def _finish(call: _Call, state: Any, players: int, result: GameResult, turn: int
         raise RulesFault(f"scores returned {said(scores)}, not one number per player")
     result.shares = win_shares(list(scores))
     result.turns = turn
-    result.end = str(call("end_reason", state))
+    result.end = _line_of_text("end_reason", call("end_reason", state))
     tracked = call("tracked", state)
     if not isinstance(tracked, Tracked):
         raise RulesFault(f"tracked returned {type(tracked).__name__}, not a Tracked")
+    _keep_tracked(tracked, result)
+
+
+def _keep_tracked(tracked: Tracked, result: GameResult) -> None:
+    """What the rules tracked in a game, into its result, its events named by a line (its items are checked
+    against the tables of ITEMS by the run: see refuse_unknown_items in __init__)."""
     result.available = sorted(f"{t}:{i}" for t, i in tracked.available)
-    result.events = [{name: sorted(f"{t}:{i}" for t, i in pairs) for name, pairs in sorted(events.items())}
-                     for events in tracked.events]
+    result.events = [{_line_of_text("tracked (an event's name)", name): sorted(f"{t}:{i}" for t, i in pairs)
+                      for name, pairs in sorted(events.items())} for events in tracked.events]
+
+
+def _line_of_text(hook: str, value: Any) -> str:
+    """What a hook returned as the summary or the log prints it: one line of printable text, short (an escape
+    sequence acted on the terminal, a line break forged lines of pnp's output, and an end reason of 1 MB was
+    printed whole and kept for every game in simulation.json)."""
+    text = str(value)
+    if len(text) > MAX_TEXT or not text.isprintable():
+        raise RulesFault(f"{hook} returned {said(text)}, not one line of printable text of at most {MAX_TEXT} "
+                         "characters")
+    return text
 
 
 class _alarm:
@@ -276,8 +294,16 @@ _WORKER: dict[str, Any] = {}  # a worker process's "rules" (GameRules) and "opti
 
 def _start_worker(source: tuple[str, str, str], game_data: GameData, options: Options) -> None:
     path, shown, game_id = source
+    _end_when_done()
     _WORKER["rules"] = rules_class(path, shown, game_id)(game_data)
     _WORKER["options"] = options
+
+
+def _end_when_done() -> None:
+    """End this process as soon as its work is done, last of its exit steps: Python then waits for every thread
+    still running, and a thread the rules started (to sleep, to serve) held the run, and pnp, for good. Its
+    results are sent by then (a worker's go through a queue written at once)."""
+    Finalize(None, os._exit, args=(0,), exitpriority=-1)
 
 
 def _play_chunk(chunk: list[Scheduled]) -> list[GameResult]:
@@ -307,7 +333,77 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
                 if progress:
                     progress(len(done))
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
-        raise DataError("a process playing the games ended without a word: the rules ended it (os._exit, a crash) "
-                        "or the system killed it (out of memory?); run with --jobs 1 to see in which game",
-                        Mark(shown)) from None
+        raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(shown)) from None
     return results
+
+
+ENDED = ("a process playing the games ended without a word: the rules ended it (os._exit, a crash) or the system "
+         "killed it (out of memory?)")
+
+
+@dataclass
+class Played:
+    """A run's games, and what the statistics read of the rules that played them."""
+
+    results: list[GameResult]
+    items: dict[str, str]  # the rules' ITEMS
+    end_reasons: list[str]  # their END_REASONS
+    shown: str  # the rules file as messages name it
+
+
+def run_apart(project: Project, game: Game, options: Options,
+              progress: Callable[[int], object] | None = None) -> Played:
+    """Load the game's rules and play the run in a process of its own, forked (nothing is copied), so that what
+    the rules do to their process stays there: os._exit(0) in them ended pnp with exit 0 and not a word, and a
+    thread they started kept pnp running for good. DataError as load_rules and run raise it. Where no process
+    can be forked (Windows) the run plays in pnp's own."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return _played(project, game, options, progress)
+    context = multiprocessing.get_context("fork")
+    receiving, sending = context.Pipe(duplex=False)
+    child = context.Process(target=_play_apart, args=(sending, project, game, options), name="pnp-rules")
+    child.start()
+    sending.close()
+    try:
+        while True:
+            try:
+                kind, value = receiving.recv()
+            except EOFError:  # it ended before it said how the games went
+                raise DataError(ENDED, Mark(project.rel(game.folder / RULES_FILE))) from None
+            if kind == "played":
+                return cast(Played, value)
+            if kind == "raised":
+                raise cast(BaseException, value)
+            if progress:
+                progress(value)
+    finally:
+        receiving.close()
+        child.join(5)  # it ends itself once it has sent the games (see _play_apart)
+        if child.is_alive():
+            child.kill()
+            child.join()
+
+
+def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None) -> Played:
+    rules = load_rules(project, game)
+    results = run(rules, options, progress)
+    return Played(results, dict(rules.ITEMS), list(rules.END_REASONS), type(rules).source[1])
+
+
+def _play_apart(sending: Connection, project: Project, game: Game, options: Options) -> None:
+    """run_apart's process: the games, or the exception that stopped them, sent back; then it ends at once,
+    whatever threads the rules left running (Python would wait for them)."""
+    try:
+        sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)))))
+    except KeyboardInterrupt:  # Ctrl-C reached pnp's process too, which says it
+        pass
+    except BaseException as e:  # a DataError said by pnp; anything else is pnp's own fault, said as such there
+        try:
+            sending.send(("raised", e))
+        except Exception:  # noqa: BLE001 - an exception that cannot be sent is said by its name and words
+            sending.send(("raised", RuntimeError(f"{type(e).__name__}: {e}")))
+    finally:
+        for stream in (sys.stdout, sys.stderr):  # what the rules printed
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(0)
