@@ -55,6 +55,14 @@ MAX_SUBSET_WALK = 300_000
 # though it uses the first; a collection listing 15 million (a 60 MB file) ran for over a minute. The largest (whole
 # CJK sets in every weight) hold a few dozen
 MAX_COLLECTION_FONTS = 256
+# A font's widest glyph, in its ems: real text fonts' are up to about 2.5 (a three-em dash is 3). pnp measures
+# words, list labels and titles by these advances; a font whose bullet was 65 em wide put a list's text at
+# "-59 mm", and one whose letters were 60 em wide said every text 'too long' at the game's lines, not the font's
+MAX_ADVANCE_EM = 8.0
+# A font's ascender (how far above its baseline it reaches), in its ems: pnp sets a text's first baseline this
+# far below its box's top. Real fonts' are 0.6 to 1.1; one of 30 em (or -30) printed every card's text off its
+# card with exit 0, one of 0 above its box
+ASCENT_EM = (0.25, 3.0)
 SUBSETS_KEPT = 32  # of each registered font, its last subsets' bytes (an edit draws the same glyphs again)
 # fonts.yaml path -> (its bytes' digest, FontSet, the font files' statuses): kept while none of them changes
 _LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
@@ -129,6 +137,23 @@ class FontSet:
                                              for bold in (False, True) for italic in (False, True)))
             chars = self._mapped_by_all[family] = frozenset(map(chr, codes))
         return chars.issuperset(text)
+
+    def widest_em(self, family: str) -> float:
+        """The widest advance of any character in any style of the family, in ems: a word of n characters
+        prints at most n times this many ems wide (at most MAX_ADVANCE_EM: _check_metrics)."""
+        return max(widest_em(self.name(family, bold, italic)) for bold in (False, True) for italic in (False, True))
+
+
+_WIDEST: dict[str, float] = {}  # registered font name -> its widest character's advance, in ems
+
+
+def widest_em(registered: str) -> float:
+    """A registered font's widest character's advance in ems, read once per registered font (as mapped_codes)."""
+    found = _WIDEST.get(registered)
+    if found is None:
+        widths = getattr(getattr(pdfmetrics.getFont(registered), "face", None), "charWidths", None)
+        found = _WIDEST[registered] = max(widths.values(), default=0) / 1000 if widths else MAX_ADVANCE_EM
+    return found
 
 
 _MAPPED: dict[str, frozenset[int]] = {}  # registered font name -> the code points its character map maps
@@ -329,6 +354,28 @@ def _codes_walked(font: bytes, at: int) -> int:
     return 0  # format 0 reads at most 65,535 entries (its length is 16 bits)
 
 
+def _check_metrics(face: TTFontFace, what: str, mark: Mark | None) -> None:
+    """DataError when the font's glyphs are wider than MAX_ADVANCE_EM, or its ascender outside ASCENT_EM (the
+    measures are ReportLab's, in thousandths of an em: its units per em are 16 or 16,384 alike)."""
+    widest = max(face.charWidths.items(), key=lambda item: item[1], default=None)
+    if widest is not None and widest[1] > MAX_ADVANCE_EM * 1000:
+        code = widest[0]
+        raise DataError(f"{what} cannot be used: its character U+{code:04X} ({_shown_character(code)}) is "
+                        f"{widest[1] / 1000:,.1f} em wide (its head table's units per em and its hmtx table's "
+                        f"advances); pnp takes fonts whose glyphs are at most {MAX_ADVANCE_EM:g} em wide (real "
+                        "fonts' widest are about 3)", mark)
+    low, high = ASCENT_EM
+    if not low * 1000 <= face.ascent <= high * 1000:
+        raise DataError(f"{what} cannot be used: its ascender (OS/2 sTypoAscender, or the head table's yMax) is "
+                        f"{face.ascent / 1000:,.2f} em; pnp places a text's first line by it and takes "
+                        f"{low:g} to {high:g} em (real fonts' are about 0.7 to 1.1)", mark)
+
+
+def _shown_character(code: int) -> str:
+    """A character as a message quotes it: itself, but for one that prints nothing or moves the text."""
+    return f"'{chr(code)}'" if chr(code).isprintable() else "unprintable"
+
+
 def _check_embeddable(font: TTFont, digest: bytes, what: str, mark: Mark | None) -> None:
     """DataError unless every character the font maps can be embedded: each is subset as a PDF's save does,
     255 at a time (a font whose tables disagree, a glyph numbered past its glyph count, was registered and
@@ -457,6 +504,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
         font = TTFont(what, data)
     except Exception as e:  # noqa: BLE001 - a font parser meeting any broken file: say which, no traceback
         raise DataError(f"{what} cannot be loaded: {e}", where) from None
+    _check_metrics(font.face, what, where)
     digest = hashlib.sha256(raw).digest()
     _check_embeddable(font, digest, what, where)
     font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
