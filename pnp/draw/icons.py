@@ -31,6 +31,9 @@ from .canvas import new_canvas
 # a form using one is drawn again in every PDF rather than copied
 _USES_RESOURCE = re.compile(r"(^|\s)(gs|Tf|Do|sh|scn|SCN|cs|CS)(\s|$)")
 _NOT_FINITE = re.compile(r"(^|\s)-?(nan|inf)(\s|$)")
+# a line width below zero: SVG viewers ignore a negative stroke-width (drawing the width the shape inherits),
+# svglib writes it into the PDF as it is, and PDF viewers draw it each their own way
+_NEGATIVE_WIDTH = re.compile(r"(^|\s)-(\d*\.)?\d+ w(\s|$)")
 # parsing the SVGs and drawing them was a tenth of building a game; a run that finds every icon here does not
 # even load svglib
 Problem = tuple[str, int, int]  # (message, line, column) of an icon file that cannot be drawn
@@ -539,6 +542,9 @@ def _drawing_problem(svg: bytes, digest: bytes) -> str | None:
         shapes.STATE_DEFAULTS["fontName"] = default_font
     if _NOT_FINITE.search(pdf):
         return "it holds a coordinate or size that is not a number or too large to write in a PDF"
+    if _NEGATIVE_WIDTH.search(pdf):
+        return ("it holds a negative stroke-width, which SVG viewers ignore and PDF viewers each draw their own "
+                "way: leave it out, or give the width it should print at")
     return None
 
 
