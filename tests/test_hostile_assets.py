@@ -478,3 +478,23 @@ def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path
     assert result.exit_code == 1 and len(errors) == 1, result.output
     assert errors[0].startswith("fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be used: ") \
         and said in errors[0], errors
+
+
+def test_a_font_whose_letters_take_no_room_is_refused_at_its_line_in_fonts_yaml(tmp_path):
+    """A font whose advances are all zero printed every character of a text on the next, as a blot, with exit
+    0 (nothing measured too wide). Refused, as a font whose glyphs have no outline is, at the line naming it."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: narrow.ttf}\n"})
+    regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    shutil.copy(REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf", root / "fonts" / "f.ttf")
+    tables = {struct.unpack_from(">4s", regular, 12 + 16 * n)[0]: struct.unpack_from(">I", regular, 12 + 16 * n + 8)[0]
+              for n in range(struct.unpack_from(">H", regular, 4)[0])}
+    metrics = struct.unpack_from(">H", regular, tables[b"hhea"] + 34)[0]  # glyphs with an advance of their own
+    narrow = bytearray(regular)
+    for glyph in range(metrics):
+        struct.pack_into(">H", narrow, tables[b"hmtx"] + 4 * glyph, 0)
+    (root / "fonts" / "narrow.ttf").write_bytes(bytes(narrow))
+    result = run(root, "validate")
+    said = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and len(said) == 1, result.output
+    assert said[0].startswith("fonts/fonts.yaml:3:") and "'narrow.ttf'" in said[0] and "no width" in said[0], said

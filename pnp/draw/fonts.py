@@ -122,9 +122,10 @@ class FontSet:
         said: dict[Mark | None, str] = {}
         for registered, ch in self.blank_printed.items():
             file, mark = self.files.get(registered, (registered, None))
-            said.setdefault(mark, f"font file '{file}' maps character U+{ord(ch):04X} ('{ch}') to a glyph with no "
-                                  "outline: the game prints it, and it would print as nothing; use a font file "
-                                  "that draws it")
+            glyph, printed = (("of no width", "on the character after it") if ord(ch) in _narrow_codes(registered)
+                              else ("with no outline", "as nothing"))
+            said.setdefault(mark, f"font file '{file}' maps character U+{ord(ch):04X} ('{ch}') to a glyph {glyph}: "
+                                  f"the game prints it, and it would print {printed}; use a font file that draws it")
         return [(message, mark) for mark, message in said.items()]
 
     def maps_all(self, text: str, family: str) -> bool:
@@ -187,12 +188,33 @@ def _drawn_codes(registered: str) -> frozenset[int]:
 def blank_codes(registered: str) -> frozenset[int]:
     """The code points a registered TrueType font maps to a glyph with no outline (no data in its glyph
     table, or none of its contours) though they print something (not a space, a control or format character,
-    nor a mark that may be empty such as a variation selector): read once per registered font, as mapped_codes."""
+    nor a mark that may be empty such as a variation selector), or to a glyph of no width though they take
+    room (_narrow_codes): read once per registered font, as mapped_codes."""
     found = _BLANK.get(registered)
     if found is None:
         face = getattr(pdfmetrics.getFont(registered), "face", None)
-        found = _BLANK[registered] = _outline_less(face) if face is not None else frozenset()
+        found = _BLANK[registered] = (_outline_less(face) | _narrow_codes(registered) if face is not None
+                                      else frozenset())
     return found
+
+
+# Characters that always take room: letters, digits and spaces (a mark is set over the character before it,
+# and a symbol or punctuation may be drawn over its neighbours by design: a fraction slash, an undertie)
+_TAKE_ROOM = ("L", "N", "Zs")
+
+
+def _narrow_codes(registered: str) -> frozenset[int]:
+    """The letters, digits and spaces a registered TrueType font gives no advance: each printed on the next (a
+    text set in a font whose advances were all zero printed as a blot, exit 0)."""
+    found = _NARROW.get(registered)
+    if found is None:
+        widths = getattr(getattr(pdfmetrics.getFont(registered), "face", None), "charWidths", None) or {}
+        found = _NARROW[registered] = frozenset(code for code, width in widths.items()
+                                                if width <= 0 and unicodedata.category(chr(code)).startswith(_TAKE_ROOM))
+    return found
+
+
+_NARROW: dict[str, frozenset[int]] = {}  # registered font name -> the code points _narrow_codes found
 
 
 def _outline_less(face: TTFontFace) -> frozenset[int]:
