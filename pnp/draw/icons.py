@@ -367,6 +367,11 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
     `weights`."""
     if (refused := _refused(node)) is not None:
         return refused, node.sourceline or 1, 1
+    if (negative := _negative_size(node)) is not None:
+        from lxml import etree
+
+        return (f"holds a <{etree.QName(node).localname}> of {negative[0]} {negative[1]}, which SVG viewers draw as "
+                "nothing and svglib drew as a shape: leave it out, or give its size"), node.sourceline or 1, 1
     if shape := node.get("d") or node.get("points"):
         weights[node] = sum(1 for _ in _NUMBER.finditer(shape)) // NUMBERS_PER_ELEMENT
     where = node.sourceline or 1
@@ -396,6 +401,19 @@ def _refused(node: Any) -> str | None:
         return ("holds a clip in units of the shape it clips (clipPathUnits=\"objectBoundingBox\"), which svglib "
                 "does not follow: the icon would print otherwise than it is seen; give the clip in user units")
     return _REFUSED_ELEMENTS.get(name)
+
+
+_SIZES = ("width", "height", "r", "rx", "ry")  # an element's sizes, never below zero in SVG
+
+
+def _negative_size(node: Any) -> tuple[str, str] | None:
+    """(name, value) of a size the element gives below zero (a rect of width -5, a circle of r -3), or None."""
+    for name in _SIZES:
+        value = node.get(name, "").strip()
+        number = _NUMBER.match(value)
+        if number is not None and float(number.group()) < 0:
+            return name, value[:20]
+    return None
 
 
 def _url_outside(node: Any) -> str | None:
