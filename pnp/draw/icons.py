@@ -367,11 +367,6 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
     `weights`."""
     if (refused := _refused(node)) is not None:
         return refused, node.sourceline or 1, 1
-    if (negative := _negative_size(node)) is not None:
-        from lxml import etree
-
-        return (f"holds a <{etree.QName(node).localname}> of {negative[0]} {negative[1]}, which SVG viewers draw as "
-                "nothing and svglib drew as a shape: leave it out, or give its size"), node.sourceline or 1, 1
     if shape := node.get("d") or node.get("points"):
         weights[node] = sum(1 for _ in _NUMBER.finditer(shape)) // NUMBERS_PER_ELEMENT
     where = node.sourceline or 1
@@ -391,7 +386,7 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
 
 
 def _refused(node: Any) -> str | None:
-    """Why an icon may not hold the element `node` (_REFUSED_ELEMENTS), or None. svglib also reads a clip whose
+    """Why an icon may not hold the element `node` (_REFUSED_ELEMENTS, or a size below zero), or None. svglib also reads a clip whose
     shapes are fractions of the clipped shape's bounds (clipPathUnits="objectBoundingBox") as user units: the
     shape was clipped to a speck and printed as nothing."""
     from lxml import etree
@@ -400,6 +395,9 @@ def _refused(node: Any) -> str | None:
     if name == "clipPath" and node.get("clipPathUnits", "").strip() == "objectBoundingBox":
         return ("holds a clip in units of the shape it clips (clipPathUnits=\"objectBoundingBox\"), which svglib "
                 "does not follow: the icon would print otherwise than it is seen; give the clip in user units")
+    if (negative := _negative_size(node)) is not None:
+        return (f"holds a <{name}> of {negative[0]} {negative[1]}, which SVG viewers draw as nothing and svglib "
+                "drew as a shape: leave it out, or give its size")
     return _REFUSED_ELEMENTS.get(name)
 
 
