@@ -387,9 +387,8 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
 
 def _refused(node: Any) -> str | None:
     """Why an icon may not hold the element `node` (_REFUSED_ELEMENTS, a size below zero), or None. svglib also
-    reads a clip whose
-    shapes are fractions of the clipped shape's bounds (clipPathUnits="objectBoundingBox") as user units: the
-    shape was clipped to a speck and printed as nothing."""
+    reads a clip whose shapes are fractions of the clipped shape's bounds (clipPathUnits="objectBoundingBox") as
+    user units: the shape was clipped to a speck and printed as nothing."""
     from lxml import etree
 
     name = etree.QName(node).localname
