@@ -439,3 +439,62 @@ def test_a_gradient_or_opacity_drawn_inside_a_form_is_among_the_forms_resources(
     forms = [page["/Resources"]["/XObject"] for page in reader.pages if "/XObject" in page["/Resources"]]
     assert forms, "the cards are drawn through forms"
     assert _resources_named_but_missing(reader) == []
+
+
+def _font_with(font: bytes, table: bytes, at: int, fmt: str, value: int) -> bytes:
+    """The font with one value of one of its tables written anew (`at` bytes into the table)."""
+    out = bytearray(font)
+    for n in range(struct.unpack_from(">H", font, 4)[0]):
+        tag, _, offset, _ = struct.unpack_from(">4sIII", font, 12 + 16 * n)
+        if tag == table:
+            struct.pack_into(fmt, out, offset + at, value)
+    return bytes(out)
+
+
+def _advance_of(font: bytes, character: str, advance: int) -> bytes:
+    """The font with one character's glyph's advance width (in its hmtx table) set."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+    glyph = TTFontFile(io.BytesIO(font)).charToGlyph[ord(character)]
+    return _font_with(font, b"hmtx", 4 * glyph, ">H", advance)
+
+
+@pytest.mark.parametrize("change, said", [
+    (lambda font: _advance_of(font, "•", 65535), "its character U+2022 ('•') is 65.5 em wide"),
+    (lambda font: _font_with(font, b"head", 18, ">H", 16), " em wide"),  # every glyph 62.5 times as wide
+    (lambda font: _font_with(font, b"OS/2", 68, ">h", 30000), "its ascender"),
+    (lambda font: _font_with(font, b"OS/2", 68, ">h", -30000), "its ascender"),
+], ids=["bullet-65-em", "units-per-em-16", "ascender-30-em", "ascender-minus-30-em"])
+def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path, change, said):
+    """pnp measures words, list labels and titles by a font's advances and sets a text's first line by its
+    ascender: a font whose bullet was 65 em wide was said as a list column of "-59 mm" at the rulebook's
+    lines, one whose letters were 62 times too wide as every card text too long, and one whose ascender was
+    30 em (or -30) printed every card's text off its card with exit 0. Refused at the font's line instead."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
+    regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    (root / "fonts" / "f.ttf").write_bytes(change(regular))
+    result = run(root, "validate")
+    errors = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and len(errors) == 1, result.output
+    assert errors[0].startswith("fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be used: ") \
+        and said in errors[0], errors
+
+
+def test_a_font_whose_letters_take_no_room_is_refused_at_its_line_in_fonts_yaml(tmp_path):
+    """A font whose advances are all zero printed every character of a text on the next, as a blot, with exit
+    0 (nothing measured too wide). Refused, as a font whose glyphs have no outline is, at the line naming it."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: narrow.ttf}\n"})
+    regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    shutil.copy(REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf", root / "fonts" / "f.ttf")
+    tables = {struct.unpack_from(">4s", regular, 12 + 16 * n)[0]: struct.unpack_from(">I", regular, 12 + 16 * n + 8)[0]
+              for n in range(struct.unpack_from(">H", regular, 4)[0])}
+    metrics = struct.unpack_from(">H", regular, tables[b"hhea"] + 34)[0]  # glyphs with an advance of their own
+    narrow = bytearray(regular)
+    for glyph in range(metrics):
+        struct.pack_into(">H", narrow, tables[b"hmtx"] + 4 * glyph, 0)
+    (root / "fonts" / "narrow.ttf").write_bytes(bytes(narrow))
+    result = run(root, "validate")
+    said = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and len(said) == 1, result.output
+    assert said[0].startswith("fonts/fonts.yaml:3:") and "'narrow.ttf'" in said[0] and "no width" in said[0], said

@@ -1,6 +1,8 @@
 """Pictures are embedded with the pixels their printed size needs (600 dpi) and no more, in the same place,
 with the same bytes on every build; a picture that has no more than that is embedded as it is."""
 
+import base64
+
 import pdfplumber
 import pikepdf
 import pytest
@@ -233,3 +235,25 @@ def test_a_turned_webp_whose_exif_has_a_tag_of_odd_size_prints_upright_with_no_w
     assert height > width
     top, bottom = picture.getpixel((width // 2, height // 4)), picture.getpixel((width // 2, 3 * height // 4))
     assert top[2] > 200 > top[0] and bottom[0] > 200 > bottom[2]
+
+
+def test_a_jpeg_of_a_frame_reportlab_does_not_embed_prints_as_pillow_reads_it(tmp_path):
+    """ReportLab embeds a JPEG's bytes only for a baseline, extended or progressive (Huffman) frame: an
+    arithmetic-coded one (SOF9), which Pillow decodes, was drawn as a broken picture of other pixels (poppler:
+    'Bad image parameters') with exit 0. It is redrawn, as a baseline JPEG of its own size."""
+    root, pdf = _built(tmp_path, "arith", [300, 150], "jpg")
+    art = root / "layouts/mini/images/art.jpg"
+    data = bytearray(art.read_bytes())
+    frame = data.find(b"\xff\xc0")
+    data[frame + 1] = 0xC9  # (the same Huffman data read as arithmetic coding: Pillow decodes it to other pixels)
+    art.write_bytes(bytes(data))
+    with Image.open(art) as image:
+        image.load()  # as pnp reads it
+    assert run(root, "build", "mini").exit_code == 0
+    pictures = _pictures(pdf)
+    assert len(pictures) == 4 and {pixels for _, pixels, _ in pictures} == {(300, 150)}, pictures
+    with pikepdf.open(pdf) as document:
+        # (ReportLab writes the JPEG's bytes in ASCII85, ended by '~>')
+        embedded = {base64.a85decode(bytes(image.read_raw_bytes()).strip()[:-2])
+                    for image in _images_in(document.pages[0])}
+    assert len(embedded) == 1 and b"\xff\xc0" in next(iter(embedded)) and b"\xff\xc9" not in next(iter(embedded))

@@ -312,3 +312,19 @@ def test_a_label_too_long_or_in_a_script_the_fonts_lack_is_refused_at_its_line(t
     assert any("U+7363" in e and "'Body'" in e for e in errors), errors
     game = "cards/mini/game.yaml:"
     assert all(e.startswith(game) for e in errors if "tuck box" in e), errors
+
+
+@pytest.mark.parametrize("size, said", [
+    ("[3, 60]", "its back is 4 mm wide, 8 mm of it kept clear at its edges"),  # was "its back is -4 mm wide"
+    ("[60, 12]", "a tuck box's back is as tall as its cards and the clearance, here 13 mm;"),
+], ids=["narrow-cards", "short-cards"])
+def test_a_box_for_cards_too_small_for_its_words_says_so_in_true_measures(tmp_path, size, said):
+    """The back's room for its words less its padding was said of narrow cards' boxes as "-4 mm wide"; the
+    deck's name and count on a box for cards 12 mm tall were printed below its back, off the box, exit 0."""
+    replaced = [["size: poker", f"size: {size}"]]
+    root = project_with(tmp_path, "{id: box, name: Card box, kind: tuckbox, deck: deck}",
+                        case={"replace": {"layouts/mini/card.yaml": replaced, "layouts/mini/back.yaml": replaced}})
+    errors = [e for e in _errors(root) if "tuck box" in e]
+    # (at the title's line, the label's, or the box's)
+    assert errors and all(e.startswith(f"{GAME}:") for e in errors), errors
+    assert any(said in e for e in errors) and not any(" -" in e for e in errors), errors

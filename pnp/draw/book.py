@@ -22,6 +22,7 @@ from ..errors import DataError
 from ..report import Mark, shortened
 from ..units import MM
 from . import text as rtext
+from .text import ICON_SCALE
 from .canvas import Canvas, new_canvas
 from .flowables import Heading, LaidOut, Picture, RichText, layout_only
 from .fonts import FontSet, unmapped_message
@@ -40,12 +41,14 @@ CAPTION_ROOM = 16 * MM
 MAX_BLOCKS = 6000  # headings, paragraphs, list items, table cells: the shipped rulebooks have 640-750; 20,000
 # headings took 13 s and 290 MB to set
 _WORD_BREAK = re.compile(r"[ \n]+")  # where rich text may break a line (see rtext.layout)
-_WIDEST_EM = 2.0  # no character of a text font is wider than two of its ems: a word that short always fits
 TOC_SIZES, TOC_INDENTS = {1: 10.5, 2: 9.5}, {1: 0.0, 2: 5 * MM}  # the contents' lines of each heading level
 TOC_PAGE_COLUMN = 14 * MM  # the contents' column of page numbers
 # A list item's label column: at least this wide (a level deeper, this much further in), and as wide as the
 # list's widest label ("12." is wider than the 4 mm "9." fits in) and the gap before the item's text
 LIST_INDENT, LIST_GAP, LIST_LABEL_SIZE = 6 * MM, 2 * MM, 10.0
+# A list item's text is at least this wide: nine lists numbered from 999999999 nested in one another, in a
+# monospaced font, put the innermost one's text at "-12 mm"
+LIST_TEXT_LEAST = 30 * MM
 FOOTER_SIZE = 8  # points: the page footer's type
 # A table splits between rows with at least this many body rows on each side (its header repeated on the
 # next page); one of fewer than TABLE_WHOLE_ROWS body rows moves whole: split, it would be all fragments, and
@@ -460,7 +463,10 @@ class Book:
         # a word as rtext breaks lines: between spaces and at line breaks only (str.split() also split at a
         # no-break space, so a paragraph of words joined by them was never measured and ran off the page)
         longest = max(_WORD_BREAK.split(markup), key=len, default="")
-        if len(longest) * size * _WIDEST_EM > width:  # (a shorter word always fits: not measured)
+        # a word shorter than its characters at the font's widest (or an icon's width) always fits: not measured.
+        # (Assumed 2 em, but Source Sans's three-em dash is 2.2: 24 of them ran past the page's text, exit 0)
+        widest = max(self.fonts.widest_em(family), ICON_SCALE)
+        if len(longest) * size * widest > width:
             _, overflow = rtext.layout(rtext.parse(markup), self.fonts, family, size, width)
             if overflow:  # the word as printed: a heading's, listed in the contents as '**...**', was quoted so
                 longest = "".join(run.text for run in rtext.parse(longest))
@@ -618,9 +624,17 @@ class Book:
         given = t.attrGet("start")
         ordered, start = t.type.startswith("ordered"), 1 if given is None else int(given)
         labels = [f"{n}." for n in range(start, start + _items(st.tokens, st.i))] if ordered else ["•"]
-        widest = max(stringWidth(label, self.fonts.name("Body"), LIST_LABEL_SIZE) for label in labels)
+        widths = {label: stringWidth(label, self.fonts.name("Body"), LIST_LABEL_SIZE) for label in labels}
+        widest = max(widths, key=widths.__getitem__)
         indent = st.lists[-1][2] if st.lists else 0.0  # a list inside another starts past its label column
-        st.lists.append([ordered, start, indent + max(LIST_INDENT, widest + LIST_GAP)])
+        column = indent + max(LIST_INDENT, widths[widest] + LIST_GAP)
+        page = self.paper[0] - 2 * MARGIN
+        if page - column < LIST_TEXT_LEAST:
+            raise BookError(f"this list's items would begin {column / MM:.0f} mm into the page's text, which is "
+                            f"{page / MM:.0f} mm wide (past the labels of the {len(st.lists)} lists it is in and its "
+                            f"own widest, '{widest}'), leaving them less than {LIST_TEXT_LEAST / MM:g} mm: nest it "
+                            "less" + (", or number it from a smaller number" if ordered else ""))
+        st.lists.append([ordered, start, column])
         return st.i + 1
 
     _md_ordered_list_open = _md_bullet_list_open

@@ -55,6 +55,14 @@ MAX_SUBSET_WALK = 300_000
 # though it uses the first; a collection listing 15 million (a 60 MB file) ran for over a minute. The largest (whole
 # CJK sets in every weight) hold a few dozen
 MAX_COLLECTION_FONTS = 256
+# A font's widest glyph, in its ems: real text fonts' are up to about 2.5 (a three-em dash is 3). pnp measures
+# words, list labels and titles by these advances; a font whose bullet was 65 em wide put a list's text at
+# "-59 mm", and one whose letters were 60 em wide said every text 'too long' at the game's lines, not the font's
+MAX_ADVANCE_EM = 8.0
+# A font's ascender (how far above its baseline it reaches), in its ems: pnp sets a text's first baseline this
+# far below its box's top. Real fonts' are 0.6 to 1.1; one of 30 em (or -30) printed every card's text off its
+# card with exit 0, one of 0 above its box
+ASCENT_EM = (0.25, 3.0)
 SUBSETS_KEPT = 32  # of each registered font, its last subsets' bytes (an edit draws the same glyphs again)
 # fonts.yaml path -> (its bytes' digest, FontSet, the font files' statuses): kept while none of them changes
 _LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
@@ -114,9 +122,10 @@ class FontSet:
         said: dict[Mark | None, str] = {}
         for registered, ch in self.blank_printed.items():
             file, mark = self.files.get(registered, (registered, None))
-            said.setdefault(mark, f"font file '{file}' maps character U+{ord(ch):04X} ('{ch}') to a glyph with no "
-                                  "outline: the game prints it, and it would print as nothing; use a font file "
-                                  "that draws it")
+            glyph, printed = (("of no width", "on the character after it") if ord(ch) in _narrow_codes(registered)
+                              else ("with no outline", "as nothing"))
+            said.setdefault(mark, f"font file '{file}' maps character U+{ord(ch):04X} ('{ch}') to a glyph {glyph}: "
+                                  f"the game prints it, and it would print {printed}; use a font file that draws it")
         return [(message, mark) for mark, message in said.items()]
 
     def maps_all(self, text: str, family: str) -> bool:
@@ -129,6 +138,23 @@ class FontSet:
                                              for bold in (False, True) for italic in (False, True)))
             chars = self._mapped_by_all[family] = frozenset(map(chr, codes))
         return chars.issuperset(text)
+
+    def widest_em(self, family: str) -> float:
+        """The widest advance of any character in any style of the family, in ems: a word of n characters
+        prints at most n times this many ems wide (at most MAX_ADVANCE_EM: _check_metrics)."""
+        return max(widest_em(self.name(family, bold, italic)) for bold in (False, True) for italic in (False, True))
+
+
+_WIDEST: dict[str, float] = {}  # registered font name -> its widest character's advance, in ems
+
+
+def widest_em(registered: str) -> float:
+    """A registered font's widest character's advance in ems, read once per registered font (as mapped_codes)."""
+    found = _WIDEST.get(registered)
+    if found is None:
+        widths = getattr(getattr(pdfmetrics.getFont(registered), "face", None), "charWidths", None)
+        found = _WIDEST[registered] = max(widths.values(), default=0) / 1000 if widths else MAX_ADVANCE_EM
+    return found
 
 
 _MAPPED: dict[str, frozenset[int]] = {}  # registered font name -> the code points its character map maps
@@ -162,12 +188,33 @@ def _drawn_codes(registered: str) -> frozenset[int]:
 def blank_codes(registered: str) -> frozenset[int]:
     """The code points a registered TrueType font maps to a glyph with no outline (no data in its glyph
     table, or none of its contours) though they print something (not a space, a control or format character,
-    nor a mark that may be empty such as a variation selector): read once per registered font, as mapped_codes."""
+    nor a mark that may be empty such as a variation selector), or to a glyph of no width though they take
+    room (_narrow_codes): read once per registered font, as mapped_codes."""
     found = _BLANK.get(registered)
     if found is None:
         face = getattr(pdfmetrics.getFont(registered), "face", None)
-        found = _BLANK[registered] = _outline_less(face) if face is not None else frozenset()
+        found = _BLANK[registered] = (_outline_less(face) | _narrow_codes(registered) if face is not None
+                                      else frozenset())
     return found
+
+
+# Characters that always take room: letters, digits and spaces (a mark is set over the character before it,
+# and a symbol or punctuation may be drawn over its neighbours by design: a fraction slash, an undertie)
+_TAKE_ROOM = ("L", "N", "Zs")
+
+
+def _narrow_codes(registered: str) -> frozenset[int]:
+    """The letters, digits and spaces a registered TrueType font gives no advance: each printed on the next (a
+    text set in a font whose advances were all zero printed as a blot, exit 0)."""
+    found = _NARROW.get(registered)
+    if found is None:
+        widths = getattr(getattr(pdfmetrics.getFont(registered), "face", None), "charWidths", None) or {}
+        found = _NARROW[registered] = frozenset(code for code, width in widths.items()
+                                                if width <= 0 and unicodedata.category(chr(code)).startswith(_TAKE_ROOM))
+    return found
+
+
+_NARROW: dict[str, frozenset[int]] = {}  # registered font name -> the code points _narrow_codes found
 
 
 def _outline_less(face: TTFontFace) -> frozenset[int]:
@@ -329,6 +376,28 @@ def _codes_walked(font: bytes, at: int) -> int:
     return 0  # format 0 reads at most 65,535 entries (its length is 16 bits)
 
 
+def _check_metrics(face: TTFontFace, what: str, mark: Mark | None) -> None:
+    """DataError when the font's glyphs are wider than MAX_ADVANCE_EM, or its ascender outside ASCENT_EM (the
+    measures are ReportLab's, in thousandths of an em: its units per em are 16 or 16,384 alike)."""
+    widest = max(face.charWidths.items(), key=lambda item: item[1], default=None)
+    if widest is not None and widest[1] > MAX_ADVANCE_EM * 1000:
+        code = widest[0]
+        raise DataError(f"{what} cannot be used: its character U+{code:04X} ({_shown_character(code)}) is "
+                        f"{widest[1] / 1000:,.1f} em wide (its head table's units per em and its hmtx table's "
+                        f"advances); pnp takes fonts whose glyphs are at most {MAX_ADVANCE_EM:g} em wide (real "
+                        "fonts' widest are about 3)", mark)
+    low, high = ASCENT_EM
+    if not low * 1000 <= face.ascent <= high * 1000:
+        raise DataError(f"{what} cannot be used: its ascender (OS/2 sTypoAscender, or the head table's yMax) is "
+                        f"{face.ascent / 1000:,.2f} em; pnp places a text's first line by it and takes "
+                        f"{low:g} to {high:g} em (real fonts' are about 0.7 to 1.1)", mark)
+
+
+def _shown_character(code: int) -> str:
+    """A character as a message quotes it: itself, but for one that prints nothing or moves the text."""
+    return f"'{chr(code)}'" if chr(code).isprintable() else "unprintable"
+
+
 def _check_embeddable(font: TTFont, digest: bytes, what: str, mark: Mark | None) -> None:
     """DataError unless every character the font maps can be embedded: each is subset as a PDF's save does,
     255 at a time (a font whose tables disagree, a glyph numbered past its glyph count, was registered and
@@ -457,6 +526,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
         font = TTFont(what, data)
     except Exception as e:  # noqa: BLE001 - a font parser meeting any broken file: say which, no traceback
         raise DataError(f"{what} cannot be loaded: {e}", where) from None
+    _check_metrics(font.face, what, where)
     digest = hashlib.sha256(raw).digest()
     _check_embeddable(font, digest, what, where)
     font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)

@@ -31,6 +31,9 @@ from .canvas import new_canvas
 # a form using one is drawn again in every PDF rather than copied
 _USES_RESOURCE = re.compile(r"(^|\s)(gs|Tf|Do|sh|scn|SCN|cs|CS)(\s|$)")
 _NOT_FINITE = re.compile(r"(^|\s)-?(nan|inf)(\s|$)")
+# a line width below zero: SVG viewers ignore a negative stroke-width (drawing the width the shape inherits),
+# svglib writes it into the PDF as it is, and PDF viewers draw it each their own way
+_NEGATIVE_WIDTH = re.compile(r"(^|\s)-(\d*\.)?\d+ w(\s|$)")
 # parsing the SVGs and drawing them was a tenth of building a game; a run that finds every icon here does not
 # even load svglib
 Problem = tuple[str, int, int]  # (message, line, column) of an icon file that cannot be drawn
@@ -383,16 +386,32 @@ def _element_problem(node: Any, weights: dict[Any, int]) -> Problem | None:
 
 
 def _refused(node: Any) -> str | None:
-    """Why an icon may not hold the element `node` (_REFUSED_ELEMENTS), or None. svglib also reads a clip whose
-    shapes are fractions of the clipped shape's bounds (clipPathUnits="objectBoundingBox") as user units: the
-    shape was clipped to a speck and printed as nothing."""
+    """Why an icon may not hold the element `node` (_REFUSED_ELEMENTS, a size below zero), or None. svglib also
+    reads a clip whose shapes are fractions of the clipped shape's bounds (clipPathUnits="objectBoundingBox") as
+    user units: the shape was clipped to a speck and printed as nothing."""
     from lxml import etree
 
     name = etree.QName(node).localname
     if name == "clipPath" and node.get("clipPathUnits", "").strip() == "objectBoundingBox":
         return ("holds a clip in units of the shape it clips (clipPathUnits=\"objectBoundingBox\"), which svglib "
                 "does not follow: the icon would print otherwise than it is seen; give the clip in user units")
+    if (negative := _negative_size(node)) is not None:
+        return (f"holds a <{name}> of {negative[0]} {negative[1]}, which SVG viewers draw as nothing and svglib "
+                "drew as a shape: leave it out, or give its size")
     return _REFUSED_ELEMENTS.get(name)
+
+
+_SIZES = ("width", "height", "r", "rx", "ry")  # an element's sizes, never below zero in SVG
+
+
+def _negative_size(node: Any) -> tuple[str, str] | None:
+    """(name, value) of a size the element gives below zero (a rect of width -5, a circle of r -3), or None."""
+    for name in _SIZES:
+        value = node.get(name, "").strip()
+        number = _NUMBER.match(value)
+        if number is not None and float(number.group()) < 0:
+            return name, value[:20]
+    return None
 
 
 def _url_outside(node: Any) -> str | None:
@@ -437,7 +456,8 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
         return f"has more than {MAX_IMAGE_PIXELS:,} pixels", 0
     if not as_is:  # a picture of the game's own is redrawn (pnp.draw.pictures); svglib hands this one as it is
         return ("would print otherwise than it is seen (16-bit greys clipped to white, a transparent colour "
-                "printed, an EXIF orientation not turned): embed it as an upright 8-bit PNG or JPEG"), 0
+                "printed, an EXIF orientation not turned, an arithmetic-coded JPEG misread): embed it as an upright "
+                "8-bit PNG or baseline JPEG"), 0
     return None, width * height
 
 
@@ -539,6 +559,9 @@ def _drawing_problem(svg: bytes, digest: bytes) -> str | None:
         shapes.STATE_DEFAULTS["fontName"] = default_font
     if _NOT_FINITE.search(pdf):
         return "it holds a coordinate or size that is not a number or too large to write in a PDF"
+    if _NEGATIVE_WIDTH.search(pdf):
+        return ("it holds a negative stroke-width, which SVG viewers ignore and PDF viewers each draw their own "
+                "way: leave it out, or give the width it should print at")
     return None
 
 

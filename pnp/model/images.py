@@ -63,7 +63,34 @@ def drawn_as_is(image: "Image.Image", held: int | None = None) -> bool:
     orientation (orientation, or `held` when the caller read it already: each read parses the EXIF), of
     samples of 8 bits (DEEP_MODES), with no transparent colour (colour_keyed)."""
     upright = (orientation(image) if held is None else held) == 1
-    return upright and image.mode not in DEEP_MODES and not colour_keyed(image)
+    return upright and image.mode not in DEEP_MODES and not colour_keyed(image) and _frame_passed_through(image)
+
+
+# The JPEG frames ReportLab embeds as they are (its readJPEGInfo): baseline, extended and progressive Huffman DCT
+_PASSED_THROUGH_FRAMES = frozenset({0xC0, 0xC1, 0xC2})
+_NOT_FRAMES = frozenset({0xC4, 0xC8, 0xCC})  # markers numbered among the frames' that are none (tables)
+
+
+def _frame_passed_through(image: "Image.Image") -> bool:
+    """Whether a JPEG's frame is one ReportLab embeds as it is (any other picture is decoded): it read an
+    arithmetic-coded JPEG, which Pillow decodes, as a broken picture, and the PDF printed it so with exit 0. The
+    segments before the frame are walked from the file's start (jpeg_problem bounded how many there are)."""
+    fp = getattr(image, "fp", None)
+    if image.format not in JPEG_KINDS or fp is None:
+        return True
+    kept, at = fp.tell(), 2
+    try:
+        for _ in range(MAX_JPEG_SEGMENTS + 1):
+            fp.seek(at)
+            head = fp.read(4)
+            if len(head) < 4 or head[0] != 0xFF or head[1] == 0xDA:
+                return False
+            if 0xC0 <= head[1] <= 0xCF and head[1] not in _NOT_FRAMES:
+                return head[1] in _PASSED_THROUGH_FRAMES
+            at += 2 + int.from_bytes(head[2:4], "big")
+        return False
+    finally:
+        fp.seek(kept)
 
 
 def padded(file_bytes: int, size: tuple[int, int]) -> bool:

@@ -30,6 +30,11 @@ TITLE = ("Display", False, 16, 7)  # (family, bold, size, smallest size) of the 
 NAME = ("Body", True, 12, 6.5)
 SMALL = ("Body", False, 8, 6)
 SPINE = ("Body", True, 10, 6)
+# The words across a panel: the title's baseline this far up it, the deck's name and the count this far below
+# the title's; the count's descenders stay clear of the panel's foot. A box for cards 12 mm tall printed the
+# name and the count below its back, off the box, with exit 0
+WORDS_UP, WORDS_BELOW, WORDS_FOOT = 0.62, (10 * MM, 17 * MM), 2 * MM
+WORDS_LEAST_HEIGHT = (WORDS_BELOW[-1] + WORDS_FOOT) / WORDS_UP
 
 
 class TuckBox(Kind):
@@ -151,7 +156,13 @@ def _check_words(component: Component, studio: Studio, box: "Box", report: Repor
     meta, spec = studio.game.meta, component.spec
     label_mark = spec.mark_of("label") if "label" in spec else box.deck.spec.mark_of("name") \
         if "name" in box.deck.spec else spec.mark
-    room = box.net.panels["back"][2] - PANEL_PADDING
+    _, _, back, height = box.net.panels["back"]
+    if height < WORDS_LEAST_HEIGHT:
+        report.error(f"a tuck box's back is as tall as its cards and the clearance, here {to_mm(height):.0f} mm; "
+                     f"the title, the deck's name and its count need {to_mm(WORDS_LEAST_HEIGHT):.0f} mm: keep these "
+                     "cards in a box of your own", component.spec.mark_of("deck"))
+        return
+    room = back - PANEL_PADDING
     for (family, bold, _, smallest), text, mark in ((TITLE, studio.page_title, meta.mark_of("title")),
                                                     (NAME, box.label, label_mark)):
         missing = studio.fonts.unmapped(text, family, bold)
@@ -159,8 +170,10 @@ def _check_words(component: Component, studio: Studio, box: "Box", report: Repor
             report.error(unmapped_message(missing, family) + " (on the tuck box)", mark)
         width = stringWidth(text, studio.fonts.name(family, bold), smallest)
         if width > room:
+            # (the back's width as it is: its room less the padding was said of small cards' boxes as "-4 mm")
             report.error(f"'{shortened(text, 40)}' is {to_mm(width):.0f} mm long at {smallest:g} pt, the smallest the "
-                         f"tuck box prints it; its back is {to_mm(room):.0f} mm wide: shorten it", mark)
+                         f"tuck box prints it; its back is {to_mm(back):.0f} mm wide, {to_mm(PANEL_PADDING):g} mm of "
+                         "it kept clear at its edges: shorten it", mark)
 
 
 def _one_size(component: Component, deck: Component, faces: list[Printable], studio: Studio) -> tuple[float, float]:
@@ -219,11 +232,11 @@ def _draw_box(canvas: Canvas, studio: Studio, component: Component, box: Box, or
 def _words(canvas: Canvas, studio: Studio, box: Box, panel: nets.Rect) -> None:
     """The game's title, the deck's name and how many cards, across a panel."""
     x, y, w, h = panel
-    room, cx = w - PANEL_PADDING, x + w / 2
+    room, cx, up = w - PANEL_PADDING, x + w / 2, y + h * WORDS_UP
     fonts, title = studio.fonts, studio.page_title
-    boxes.fitted_label(canvas, fonts, title, (cx, y + h * 0.62), room, TITLE)
-    boxes.fitted_label(canvas, fonts, box.label, (cx, y + h * 0.62 - 10 * MM), room, NAME)
-    boxes.fitted_label(canvas, fonts, f"{box.count} cards", (cx, y + h * 0.62 - 17 * MM), room, SMALL)
+    boxes.fitted_label(canvas, fonts, title, (cx, up), room, TITLE)
+    boxes.fitted_label(canvas, fonts, box.label, (cx, up - WORDS_BELOW[0]), room, NAME)
+    boxes.fitted_label(canvas, fonts, f"{box.count} cards", (cx, up - WORDS_BELOW[1]), room, SMALL)
 
 
 def _spine(canvas: Canvas, studio: Studio, box: Box, panel: nets.Rect) -> None:
