@@ -1,8 +1,7 @@
 """pnp simulate: a game plays itself with the rules of its cards/<game>/rules.py, and its balance rules are
 checked on what the games measure."""
 
-import itertools
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,10 +12,9 @@ from ..project import SIMULATION_FILE, Project, output_lock, write_file
 from ..report import Mark, Report
 from ..template import budget
 from .agents import make_agent
-from .api import said
 from .balance import Outcome, check_balance, figures
-from .run import GameResult, Options, games_in, run_apart
-from .stats import dead_items, summarise, to_json
+from .run import Options, games_in, run_apart
+from .stats import Tally, dead_items, to_json
 
 MAX_GAMES = 1_000_000  # games in one run, all seatings together
 MAX_SEED = 2**63 - 1  # of any game of a run: the report reads simulation.json's seed as a 64-bit whole number
@@ -64,17 +62,14 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
     except DataError as e:
         report.add(e)
         return Simulation()
-    results = played.results
-    sim = Simulation(logs=[(r.index, r.seed, r.log) for r in results if r.log])
-    names = {f"{table}:{it['id']}": str(it.get("name", it["id"])) for table in played.items
-             for it in game.tables.get(table, ()) if "id" in it}
-    refuse_unknown_items(results, names)
-    if _report_failures(results, game_id, options, played.shown, report):
+    tally = played.tally
+    sim = Simulation(logs=tally.logs)
+    if _report_failures(tally, game_id, options, played.shown, report):
         return sim
     meta = {"game": game_id, "seed": options.seed, "players": options.players, "agents": list(options.agents),
             "games_per_seating": options.games, "end_reasons_known": played.end_reasons,
             "tracked": played.items}
-    sim.summary = summarise(results, meta, names)
+    sim.summary = tally.summary(meta, played.names)
     sim.path = _written(project, out_dir, sim.summary, report)
     with budget():
         sim.outcomes = check_balance(game, sim.summary)
@@ -98,28 +93,15 @@ def _written(project: Project, out_dir: Path, summary: dict[str, Any], report: R
     return path
 
 
-def refuse_unknown_items(results: list[GameResult], known: Collection[str]) -> None:
-    """A game whose rules tracked an item of no table of ITEMS ("table:id" not in `known`) failed: kept, it was
-    printed as a dead item of no table with exit 0, and the report refused the file simulate wrote."""
-    for result in results:
-        tracked = itertools.chain(result.available, *(items for events in result.events for items in events.values()))
-        unknown = next((item for item in tracked if item not in known), None)
-        if unknown is not None and not result.failure:
-            table, _, item = unknown.partition(":")
-            result.failure = (f"turn {result.turns}: tracked returned the item ({said(table)}, {said(item)}), which "
-                              "is no item of a table of ITEMS")
-
-
-def _report_failures(results: list[GameResult], game_id: str, options: Options, shown: str, report: Report) -> bool:
+def _report_failures(tally: Tally, game_id: str, options: Options, shown: str, report: Report) -> bool:
     """Report the games the rules failed in (the first few, each with how to replay it); True if any."""
-    failed = [r for r in results if r.failure]
-    for r in failed[:5]:
+    for r in tally.failures:
         report.error(f"game {r.index} (seed {r.seed}, seats {','.join(r.seating)}): {r.failure}; replay it with "
                      f"`pnp simulate {game_id} --seed {r.seed} --games 1 --players {options.players} --agents "
                      f"{','.join(r.seating)} --log`", Mark(shown, r.line, 1 if r.line else 0))
-    if len(failed) > 5:
-        report.error(f"{len(failed) - 5} more games failed", Mark(shown))
-    return bool(failed)
+    if tally.failed > len(tally.failures):
+        report.error(f"{tally.failed - len(tally.failures)} more games failed", Mark(shown))
+    return bool(tally.failed)
 
 
 def _ci(w: dict[str, Any]) -> str:

@@ -2,13 +2,14 @@
 a timeout, and a failure of the rules said with its game, seed and turn."""
 
 import contextlib
+import itertools
 import math
 import multiprocessing
 import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
@@ -25,6 +26,7 @@ from ..errors import DataError
 from ..model.game import Game
 from ..project import Project, worker_context
 from ..report import Mark
+from .stats import Tally
 
 MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported as never ending
 MAX_TEXT = 200  # characters of what end_reason or describe returns: one line of the summary or the log
@@ -310,31 +312,29 @@ def _play_chunk(chunk: list[Scheduled]) -> list[GameResult]:
     return [play(_WORKER["rules"], _WORKER["options"], *game) for game in chunk]
 
 
-def run(rules: GameRules, options: Options, progress: Callable[[int], object] | None = None) -> list[GameResult]:
-    """Every game of the run, in game order (the same list whatever options.jobs); progress(n) after each n."""
+def run(rules: GameRules, options: Options, progress: Callable[[int], object] | None = None) -> Iterator[GameResult]:
+    """Every game of the run as it is played, in game order (the same games whatever options.jobs); progress(n)
+    after each n."""
     games = schedule(options)
     if options.jobs <= 1 or len(games) < 2:
-        results = []
         for game in games:
-            results.append(play(rules, options, *game))
+            yield play(rules, options, *game)
             if progress:
                 progress(1)
-        return results
+        return
     size = max(1, min(50, len(games) // (options.jobs * 8)))
     chunks = [games[i:i + size] for i in range(0, len(games), size)]
     path, shown = type(rules).source
-    results = []
     try:
         with ProcessPoolExecutor(min(options.jobs, len(chunks), os.cpu_count() or 1), mp_context=worker_context(),
                                  initializer=_start_worker,
                                  initargs=((path, shown, rules.game.id), rules.game, options)) as pool:
             for done in pool.map(_play_chunk, chunks):
-                results.extend(done)
+                yield from done
                 if progress:
                     progress(len(done))
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
         raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(shown)) from None
-    return results
 
 
 ENDED = ("a process playing the games ended without a word: the rules ended it (os._exit, a crash) or the system "
@@ -343,12 +343,30 @@ ENDED = ("a process playing the games ended without a word: the rules ended it (
 
 @dataclass
 class Played:
-    """A run's games, and what the statistics read of the rules that played them."""
+    """A run's games, folded into their statistics, and what the statistics read of the rules that played them."""
 
-    results: list[GameResult]
+    tally: Tally
     items: dict[str, str]  # the rules' ITEMS
     end_reasons: list[str]  # their END_REASONS
     shown: str  # the rules file as messages name it
+    names: dict[str, str]  # "table:id" -> the item's name, of every item of the tables of ITEMS
+
+
+def item_names(game: Game, items: Iterable[str]) -> dict[str, str]:
+    """"table:id" -> the item's name (its id when it has none), of every item of the tables `items` names."""
+    return {f"{table}:{it['id']}": str(it.get("name", it["id"])) for table in items
+            for it in game.tables.get(table, ()) if "id" in it}
+
+
+def refuse_unknown_items(result: GameResult, known: Collection[str]) -> None:
+    """A game whose rules tracked an item of no table of ITEMS ("table:id" not in `known`) failed: kept, it was
+    printed as a dead item of no table with exit 0, and the report refused the file simulate wrote."""
+    tracked = itertools.chain(result.available, *(items for events in result.events for items in events.values()))
+    unknown = next((item for item in tracked if item not in known), None)
+    if unknown is not None and not result.failure:
+        table, _, item = unknown.partition(":")
+        result.failure = (f"turn {result.turns}: tracked returned the item ({said(table)}, {said(item)}), which "
+                          "is no item of a table of ITEMS")
 
 
 def run_apart(project: Project, game: Game, options: Options,
@@ -386,8 +404,12 @@ def run_apart(project: Project, game: Game, options: Options,
 
 def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None) -> Played:
     rules = load_rules(project, game)
-    results = run(rules, options, progress)
-    return Played(results, dict(rules.ITEMS), list(rules.END_REASONS), type(rules).source[1])
+    names = item_names(game, rules.ITEMS)
+    tally = Tally(options.players)
+    for result in run(rules, options, progress):
+        refuse_unknown_items(result, names)
+        tally.add(result)
+    return Played(tally, dict(rules.ITEMS), list(rules.END_REASONS), type(rules).source[1], names)
 
 
 def _play_apart(sending: Connection, project: Project, game: Game, options: Options) -> None:

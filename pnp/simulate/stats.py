@@ -3,7 +3,6 @@ length, how games end, and per tracked item how often it was taken or played and
 
 import json
 import math
-import statistics
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -21,111 +20,167 @@ def wilson(successes: float, n: int) -> dict:
     return {"rate": p, "low": max(0.0, centre - half), "high": min(1.0, centre + half), "n": n}
 
 
-def summarise(results: list, meta: dict, names: dict) -> dict:
-    """simulation.json's content from the games played (`names`: "table:id" -> the item's name)."""
-    players = meta["players"]
-    return {
-        **meta,
-        "games": len(results),
-        "seat_win_rate": [wilson(sum(r.shares[s] for r in results), len(results)) for s in range(players)],
-        "agent_win_rate": _agent_rates(results),
-        "matchup": _matchups(results),
-        "length": _length(results, players),
-        "end_reasons": {reason: {"count": n, "share": n / len(results)}
-                        for reason, n in sorted(Counter(r.end for r in results).items())},
-        "end_reasons_among": _ends_among(results),
-        "items": _items(results, names),
-    }
+MAX_FAILURES_KEPT = 5  # failed games a run says each (with how to replay it); the others are counted
 
 
-def _ends_among(results: list) -> dict:
-    """How games end, per set of agents seated ("greedy,mcts"): skilled players' games can end otherwise than
-    games against a random player, and a balance rule may want only the former."""
-    games: defaultdict[str, Counter[str]] = defaultdict(Counter)
-    for r in results:
-        games[",".join(sorted(set(r.seating)))][r.end] += 1
-    return {agents: {reason: {"count": n, "share": n / sum(ends.values())} for reason, n in sorted(ends.items())}
-            for agents, ends in sorted(games.items())}
+class Tally:
+    """A run's games folded in as they are played, in game order, so a run keeps counts and not games: a
+    million games kept whole took about 4 GB. The figures are those the games' list gave (the same sums in the
+    same order, a median from each value's count)."""
 
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.games = 0
+        self.failures: list[Any] = []  # the first MAX_FAILURES_KEPT failed games (GameResult), whole
+        self.failed = 0
+        self.logs: list[tuple[int, int, list[str]]] = []  # (game index, seed, lines) of the games that kept a log
+        self.seat_wins: list[float] = [0] * players
+        self.ends: Counter[str] = Counter()
+        self.ends_among: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self.agent_wins: defaultdict[str, float] = defaultdict(float)
+        self.agent_seats: Counter[str] = Counter()
+        self.beat: defaultdict[tuple[str, str], float] = defaultdict(float)
+        self.met: Counter[tuple[str, str]] = Counter()
+        self.turns: Counter[int] = Counter()
+        self.decisions: list[Counter[int]] = [Counter() for _ in range(players)]
+        self.items = _ItemTally()
 
-def _agent_rates(results: list) -> dict:
-    wins: defaultdict[str, float] = defaultdict(float)
-    seats: Counter[str] = Counter()
-    for r in results:
-        for agent, share in zip(r.seating, r.shares):
-            wins[agent] += share
-            seats[agent] += 1
-    return {agent: wilson(wins[agent], seats[agent]) for agent in sorted(seats)}
-
-
-def _matchups(results: list) -> dict:
-    """matchup[a][b]: in games where agents a and b both sat, how often a did better than b (a tie counts
-    half): the share of the win a's seats took against b's."""
-    beat: defaultdict[tuple[str, str], float] = defaultdict(float)
-    met: Counter[tuple[str, str]] = Counter()
-    for r in results:
+    def add(self, r: Any) -> None:
+        """One game (a GameResult), the next in game order."""
+        if r.log:
+            self.logs.append((r.index, r.seed, r.log))
+        if r.failure:
+            self.failed += 1
+            if len(self.failures) < MAX_FAILURES_KEPT:
+                self.failures.append(r)
+            return
+        self.games += 1
+        for s in range(self.players):
+            self.seat_wins[s] += r.shares[s]
+            self.decisions[s][r.decisions[s]] += 1
+        self.ends[r.end] += 1
+        self.ends_among[",".join(sorted(set(r.seating)))][r.end] += 1
+        self.turns[r.turns] += 1
         share: defaultdict[str, float] = defaultdict(float)
         for agent, s in zip(r.seating, r.shares):
+            self.agent_wins[agent] += s
+            self.agent_seats[agent] += 1
             share[agent] += s
         for a in share:
             for b in share:
                 if a != b:
-                    met[a, b] += 1
-                    beat[a, b] += 1.0 if share[a] > share[b] else (0.5 if share[a] == share[b] else 0.0)
-    out: defaultdict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
-    for a, b in sorted(met):
-        out[a][b] = wilson(beat[a, b], met[a, b])
-    return dict(out)
+                    self.met[a, b] += 1
+                    self.beat[a, b] += 1.0 if share[a] > share[b] else (0.5 if share[a] == share[b] else 0.0)
+        self.items.add(r)
+
+    def summary(self, meta: dict, names: dict) -> dict:
+        """simulation.json's content (`names`: "table:id" -> the item's name); asked of a run none of whose
+        games failed."""
+        games = self.games
+        return {
+            **meta,
+            "games": games,
+            "seat_win_rate": [wilson(self.seat_wins[s], games) for s in range(self.players)],
+            "agent_win_rate": {agent: wilson(self.agent_wins[agent], self.agent_seats[agent])
+                               for agent in sorted(self.agent_seats)},
+            "matchup": self._matchups(),
+            "length": {"turns": _spread(self.turns),
+                       "decisions": [_spread(self.decisions[s]) for s in range(self.players)]},
+            "end_reasons": {reason: {"count": n, "share": n / games} for reason, n in sorted(self.ends.items())},
+            "end_reasons_among": {agents: {reason: {"count": n, "share": n / sum(ends.values())}
+                                           for reason, n in sorted(ends.items())}
+                                  for agents, ends in sorted(self.ends_among.items())},
+            "items": self.items.summary(names),
+        }
+
+    def _matchups(self) -> dict:
+        """matchup[a][b]: in games where agents a and b both sat, how often a did better than b (a tie counts
+        half): the share of the win a's seats took against b's."""
+        out: defaultdict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+        for a, b in sorted(self.met):
+            out[a][b] = wilson(self.beat[a, b], self.met[a, b])
+        return dict(out)
 
 
-def _spread(values: list) -> dict:
-    return {"mean": statistics.fmean(values), "min": min(values), "median": statistics.median(values),
-            "max": max(values)} if values else {}
-
-
-def _length(results: list, players: int) -> dict:
-    return {"turns": _spread([r.turns for r in results]),
-            "decisions": [_spread([r.decisions[s] for r in results]) for s in range(players)]}
-
-
-def _items(results: list, names: dict) -> dict:
-    """Per table, per item in play in some game: each event's rate among the seats that could have had it,
-    and the win rate of the seats that took it against those that did not."""
-    seats: Counter[str] = Counter()
-    wins_with: Counter[str] = Counter()
-    wins_without: Counter[str] = Counter()
-    n_with: Counter[str] = Counter()
-    counts: defaultdict[str, Counter[str]] = defaultdict(Counter)
-    among_takers: defaultdict[str, Counter[str]] = defaultdict(Counter)  # events of the seats that took the item
-    event_names = set()
+def summarise(results: list, meta: dict, names: dict) -> dict:
+    """simulation.json's content from the games played (`names`: "table:id" -> the item's name)."""
+    tally = Tally(meta["players"])
     for r in results:
+        tally.add(r)
+    return tally.summary(meta, names)
+
+
+def _spread(counts: Counter[int]) -> dict:
+    """Mean, min, median and max of values given as {value: how many times}: what `statistics` gives of the
+    values listed, without listing them."""
+    n = sum(counts.values())
+    if not n:
+        return {}
+    ordered = sorted(counts)
+    return {"mean": sum(v * c for v, c in counts.items()) / n, "min": ordered[0], "median": _median(ordered, counts, n),
+            "max": ordered[-1]}
+
+
+def _median(ordered: list[int], counts: Counter[int], n: int) -> float | int:
+    """statistics.median of the values counted: the middle one, or the mean of the middle two."""
+    wanted = [(n - 1) // 2, n // 2]  # positions of the middle value(s) among the values in order
+    found: list[int] = []
+    seen = 0
+    for value in ordered:
+        seen += counts[value]
+        while len(found) < 2 and wanted[len(found)] < seen:
+            found.append(value)
+        if len(found) == 2:
+            break
+    return found[0] if n % 2 else (found[0] + found[1]) / 2
+
+
+class _ItemTally:
+    """Per tracked item, over the seats that could have had it: each event's count, and the wins of the seats
+    that took it and of those that did not."""
+
+    def __init__(self) -> None:
+        self.seats: Counter[str] = Counter()
+        self.wins_with: Counter[str] = Counter()
+        self.wins_without: Counter[str] = Counter()
+        self.n_with: Counter[str] = Counter()
+        self.counts: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        self.among_takers: defaultdict[str, Counter[str]] = defaultdict(Counter)  # events of the item's takers
+        self.event_names: set[str] = set()
+
+    def add(self, r: Any) -> None:
         for s, events in enumerate(r.events):
             taken = set(events.get("taken", ()))
-            event_names.update(events)
+            self.event_names.update(events)
             for key in r.available:
-                seats[key] += 1
+                self.seats[key] += 1
                 if key in taken:
-                    n_with[key] += 1
-                    wins_with[key] += r.shares[s]
+                    self.n_with[key] += 1
+                    self.wins_with[key] += r.shares[s]
                 else:
-                    wins_without[key] += r.shares[s]
+                    self.wins_without[key] += r.shares[s]
             for name, keys in events.items():
                 for key in keys:
-                    counts[key][name] += 1
+                    self.counts[key][name] += 1
                     if key in taken:
-                        among_takers[key][name] += 1
-    out: defaultdict[str, dict[str, Any]] = defaultdict(dict)
-    for key in sorted(seats):
-        table, item_id = key.split(":", 1)
-        with_ = wilson(wins_with[key], n_with[key])
-        without = wilson(wins_without[key], seats[key] - n_with[key])
-        gap = with_["rate"] - without["rate"] if with_["n"] and without["n"] else None
-        out[table][item_id] = {
-            "name": names.get(key, item_id), "seats": seats[key],
-            "events": {name: {"count": counts[key][name], "rate": counts[key][name] / seats[key],
-                              "when_taken": among_takers[key][name]} for name in sorted(event_names)},
-            "win_taken": with_, "win_not_taken": without, "gap": gap}
-    return dict(out)
+                        self.among_takers[key][name] += 1
+
+    def summary(self, names: dict) -> dict:
+        """Per table, per item in play in some game: each event's rate among the seats that could have had it,
+        and the win rate of the seats that took it against those that did not."""
+        out: defaultdict[str, dict[str, Any]] = defaultdict(dict)
+        for key in sorted(self.seats):
+            table, item_id = key.split(":", 1)
+            with_ = wilson(self.wins_with[key], self.n_with[key])
+            without = wilson(self.wins_without[key], self.seats[key] - self.n_with[key])
+            gap = with_["rate"] - without["rate"] if with_["n"] and without["n"] else None
+            seats = self.seats[key]
+            out[table][item_id] = {
+                "name": names.get(key, item_id), "seats": seats,
+                "events": {name: {"count": self.counts[key][name], "rate": self.counts[key][name] / seats,
+                                  "when_taken": self.among_takers[key][name]} for name in sorted(self.event_names)},
+                "win_taken": with_, "win_not_taken": without, "gap": gap}
+        return dict(out)
 
 
 def dead_items(summary: dict) -> dict:
