@@ -329,3 +329,23 @@ def test_a_weighted_counts_views_title_names_its_weight(tmp_path):
                         "{kind: counts, table: cards, x: colour, weight: weight}")
     _, text = report_text(game_project(tmp_path, game))
     assert "cards: weight per colour" in text and "cards: rows per colour" not in text
+
+
+def test_a_character_the_fonts_lack_is_an_error_where_it_is_written(tmp_path):
+    """The report printed such characters as blanks with exit 0: like every text pnp prints, each is an error at
+    the line that writes it (a value, a view's title, a derived field's expression), and no report is written."""
+    game = GAME.replace("colour: [red, blue, green]", "colour: [red, blue, green, 緑]") \
+        .replace("title: Weight against power}", "title: Weight ☃ power}") \
+        .replace('double: "item.power * 2"', 'double: "item.power * 2"\n      mark: "\'龍\' if item.big else \'x\'"')
+    cards = cards_yaml().replace("name: Card 3,", "name: Card 🙂,")
+    result = run(game_project(tmp_path, game, cards), "report", "rt")
+    lines = game.splitlines()
+    at = {ch: next(f"{n}:{line.index(value) + 1}" for n, line in enumerate(lines, 1) if ch in line)
+          for ch, value in (("緑", "緑"), ("☃", "Weight ☃"), ("龍", '"\'龍'))}  # (each value's line and column)
+    assert result.exit_code == 1
+    for ch, where in at.items():
+        assert f"cards/rt/game.yaml:{where}: error: character U+{ord(ch):04X} ('{ch}') is not in the font family " \
+               "'Body'" in result.output
+    assert "cards/rt/cards.yaml:4:18: error: character U+1F642 ('🙂')" in result.output
+    assert result.output.count("(the design report prints it)") == 4
+    assert not (tmp_path / "proj" / "output" / "rt" / "rt-report.pdf").exists()

@@ -517,6 +517,44 @@ def _headings(out: list[Flowable]) -> list[Flowable]:
     return taken
 
 
+# Characters pnp draws in the report besides the blocks' texts: a spot's count (×3), a label cut short (…)
+DRAWN_BESIDE = "×…"
+
+
+def unmapped_characters(blocks: Iterable[Block], fonts: FontSet, title: str) -> dict[str, str]:
+    """Each character the report prints that a font it is set in has no glyph for (FontSet.unmapped: it would
+    print blank), with that font's family, in the order printed: a level 1 heading is set in Display's bold
+    (Styles.h1), any other text in Body's regular and bold, as is the footer's title."""
+    printed: dict[str, dict[str, None]] = {"Display": {}, "Body": dict.fromkeys(DRAWN_BESIDE + title)}
+    for block in blocks:
+        into = printed["Display" if block["kind"] == "h1" else "Body"]
+        for text in _texts(block):
+            into.update(dict.fromkeys(text))
+    missing: dict[str, str] = {}
+    for family, chars in printed.items():
+        text = "".join(chars)
+        if fonts.maps_all(text, family):  # (nearly always: one set test)
+            continue
+        for bold in (True,) if family == "Display" else (False, True):
+            for ch in text:
+                if ch not in missing and fonts.unmapped(ch, family, bold) is not None:
+                    missing[ch] = family
+    return missing
+
+
+def _texts(value: object) -> Iterable[str]:
+    """Every text a block holds (its kind aside), however deep in its lists and mappings."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, part in value.items():
+            if key != "kind":
+                yield from _texts(part)
+    elif isinstance(value, (list, tuple)):
+        for part in value:
+            yield from _texts(part)
+
+
 def write_report(path: Path | IO[bytes], blocks: Iterable[Block], fonts: FontSet, title: str) -> None:
     """Write the blocks as an A4 PDF (page numbers in the footer) at `path`, or into it when it is a binary
     file such as io.BytesIO (the preview serves the report from memory)."""

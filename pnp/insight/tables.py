@@ -5,11 +5,12 @@ import bisect
 import math
 import statistics
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..model.load import MarkedList, Record
 from ..model.margins import HOW, margins
 from ..model.views import default_label, is_number, numeric, table_fields
 from ..report import Mark
@@ -18,7 +19,7 @@ from .simulation import Simulated, read_simulation, simulation_blocks, warnings
 if TYPE_CHECKING:
     from ..draw.charts import Block
     from ..model.game import Game
-    from ..model.load import Record
+    from ..draw.fonts import FontSet
     from ..project import Project
     from ..report import Report
 
@@ -432,9 +433,63 @@ def game_report_pdf(project: "Project", game_id: str, report: "Report",
         report.warning(warning, shown)
     emit("start", game_id, steps(game) + 1)
     blocks = report_blocks(game, lambda label: emit("step", game_id, label), simulated)
+    if not printable(blocks, game, simulated, fonts, report):
+        report.consequence(f"{game_id}: no report (fix the errors above)")
+        return None
     pdf = io.BytesIO()
     write_report(pdf, blocks, fonts, game.title)
     return pdf.getvalue()
+
+
+MAX_UNMAPPED = 20  # characters the fonts lack said one by one; a report of CJK names in a Latin font lacks thousands
+
+
+def printable(blocks: list["Block"], game: "Game", simulated: Simulated, fonts: "FontSet", report: "Report") -> bool:
+    """Whether the fonts print every character of the report, as validate asks of every text pnp prints: each
+    one a font lacks is an error at the place that first writes it (game.yaml, a table's file, simulation.json),
+    else at the font's family in fonts.yaml (a character pnp draws itself)."""
+    from ..draw.charts import unmapped_characters
+    from ..draw.fonts import unmapped_message
+
+    missing = unmapped_characters(blocks, fonts, game.title)
+    shown = list(missing)[:MAX_UNMAPPED]
+    places = written_at(game, set(shown))
+    for ch in shown:
+        in_simulation = simulated.line_of(ch)
+        where = places.get(ch) or (in_simulation if in_simulation.line else fonts.credit_marks.get(missing[ch]))
+        report.error(unmapped_message(ch, missing[ch]) + " (the design report prints it)", where)
+    if len(missing) > len(shown):
+        report.consequence(f"and {len(missing) - len(shown):,} more characters the fonts lack")
+    blank = fonts.blank_problems()  # (a glyph with no outline, noted by unmapped)
+    for message, mark in blank:
+        report.error(message, mark)
+    return not missing and not blank
+
+
+def written_at(game: "Game", characters: set[str]) -> dict[str, Mark | None]:
+    """Where each of `characters` is first written in game.yaml or the tables' files (a name, a value, a key),
+    for those written there: one walk of their texts, ended when all are found."""
+    found: dict[str, Mark | None] = {}
+    for source in (game.meta, *game.tables.values()):
+        for text, mark in _texts_written(source):
+            for ch in characters.intersection(text):
+                found[ch] = mark
+                characters.discard(ch)
+            if not characters:
+                return found
+    return found
+
+
+def _texts_written(value: object) -> Iterator[tuple[str, Mark | None]]:
+    """(text, where it is written) of every key and text in loaded data, however deep."""
+    if isinstance(value, Record):
+        for key, part in value.items():
+            if isinstance(key, str):
+                yield key, value.key_mark(key)
+            yield from _texts_written(part) if not isinstance(part, str) else [(part, value.mark_of(key))]
+    elif isinstance(value, MarkedList):
+        for i, part in enumerate(value):
+            yield from _texts_written(part) if not isinstance(part, str) else [(part, value.mark_of(i))]
 
 
 def write_game_report(project: "Project", game_id: str, folder: str | Path, report: "Report",
