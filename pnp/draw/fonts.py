@@ -136,12 +136,15 @@ _MAPPED: dict[str, frozenset[int]] = {}  # registered font name -> the code poin
 
 def mapped_codes(registered: str) -> frozenset[int]:
     """The code points a registered font maps to a glyph: read once per registered font (its name holds its
-    file's path and status, so a changed file is a new name)."""
+    file's path and status, so a changed file is a new name). A code point mapped to glyph 0 is not: that is
+    the font's missing-character box (.notdef), which a character map names for the characters a range of it
+    skips (DejaVu Sans ExtraLight maps 73 so), and such a character printed as a box with exit 0."""
     found = _MAPPED.get(registered)
     if found is None:
         font = pdfmetrics.getFont(registered)
-        face = getattr(font, "face", None)
-        found = _MAPPED[registered] = frozenset(getattr(face, "charToGlyph", None) or range(32, 256))
+        glyphs = getattr(getattr(font, "face", None), "charToGlyph", None)
+        found = _MAPPED[registered] = frozenset(code for code, glyph in glyphs.items() if glyph) if glyphs \
+            else frozenset(range(32, 256))
     return found
 
 
