@@ -349,3 +349,15 @@ def test_a_character_the_fonts_lack_is_an_error_where_it_is_written(tmp_path):
     assert "cards/rt/cards.yaml:4:18: error: character U+1F642 ('🙂')" in result.output
     assert result.output.count("(the design report prints it)") == 4
     assert not (tmp_path / "proj" / "output" / "rt" / "rt-report.pdf").exists()
+
+
+def test_a_rule_thousands_of_characters_long_is_printed_cut_short(tmp_path):
+    """The margins' table printed a rule whole: one of 8,000 characters made a row taller than a page, and the
+    report stopped in ReportLab's LayoutError. It prints the first RULE_SHOWN characters, then an ellipsis."""
+    from pnp.insight.tables import RULE_SHOWN
+
+    rule = "data.cards | length >= 1 or " + " ".join(f"'{'x' * 30}{i}'" for i in range(250)) + " == 'q'"
+    game = GAME.replace("constraints:\n", f"constraints:\n  - expr: \"{rule}\"\n")
+    _, text = report_text(game_project(tmp_path, game))
+    assert len(rule) > 8000 and rule[:RULE_SHOWN - 40].replace(" ", "") in text.replace(" ", "")
+    assert rule[RULE_SHOWN:RULE_SHOWN + 40].replace(" ", "") not in text.replace(" ", "")

@@ -33,6 +33,9 @@ FEW = 5  # numbers up to which a field's values are listed rather than charted
 
 
 SHOWN = 60  # characters of a value the report prints: a long text would be a paragraph taller than the page
+# characters of a rule the margins' table prints (about 8 lines of its column): a row never splits, and one of a
+# rule thousands of characters long was taller than a page (ReportLab's LayoutError)
+RULE_SHOWN = 600
 
 
 def _text(value: object) -> str:
@@ -363,11 +366,12 @@ def view_block(game: "Game", view: View) -> "Block":
 def margin_rows(game: "Game") -> list[list[str]]:
     rows = []
     for m in margins(game):
-        where = f" (each {m.each}{': ' + m.row if m.row else ''})" if m.each else ""
+        where = f" (each {m.each}{': ' + _text(m.row) if m.row else ''})" if m.each else ""
+        rule = m.expr if len(m.expr) <= RULE_SHOWN else m.expr[:RULE_SHOWN - 1] + "…"
         if m.margin is None:
-            rows.append([m.expr + where, "", "", "", "holds" if m.holds else "FAILS"])
+            rows.append([rule + where, "", "", "", "holds" if m.holds else "FAILS"])
         else:
-            rows.append([m.expr + where, _text(m.value), f"{m.op} {_text(m.limit)}", _text(m.margin),
+            rows.append([rule + where, _text(m.value), f"{m.op} {_text(m.limit)}", _text(m.margin),
                          "holds" if m.holds else "FAILS"])
     return rows
 
