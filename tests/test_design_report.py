@@ -361,3 +361,22 @@ def test_a_rule_thousands_of_characters_long_is_printed_cut_short(tmp_path):
     _, text = report_text(game_project(tmp_path, game))
     assert len(rule) > 8000 and rule[:RULE_SHOWN - 40].replace(" ", "") in text.replace(" ", "")
     assert rule[RULE_SHOWN:RULE_SHOWN + 40].replace(" ", "") not in text.replace(" ", "")
+
+
+def test_a_field_named_by_thousands_of_letters_is_cut_where_a_column_or_axis_holds_it(tmp_path):
+    """A field of a 3,000-letter name: its chart's title in a half-page column (a table cell, which never splits)
+    and a grid's corner were taller than a page (ReportLab's LayoutError); along a scatter's axis it ran off the
+    page. Each is cut short there; a paragraph of the page's width prints it whole, over lines."""
+    import re
+
+    name = "k" * 3000
+    game = GAME.replace("      big: {type: bool}\n", f"      big: {{type: bool}}\n      ? {name}\n      : {{type: int}}\n") \
+        .replace("report:\n", f"report:\n  - {{kind: scatter, table: cards, x: power, y: {name}}}\n"
+                              f"  - {{kind: counts, table: cards, x: colour, by: {name}}}\n")
+    cards = "".join("- " + "\n  ".join(row[3:-1].split(", ")) + f"\n  ? {name}\n  : 3\n"  # (a block key)
+                    for row in cards_yaml().splitlines())
+    root = game_project(tmp_path, game, cards)
+    result = run(root, "report", "rt")
+    assert result.exit_code == 0, result.output
+    lines = [ln for page in PdfReader(root / "output/rt/rt-report.pdf").pages for ln in page.extract_text().split("\n")]
+    assert 0 < max(len(run_) for ln in lines for run_ in re.findall("k{2,}", ln)) <= 300

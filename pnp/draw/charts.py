@@ -233,9 +233,11 @@ def _clipped(trend: Sequence[float], x0: float, x1: float, y0: float, y1: float)
 
 
 def _axis_titles(d: Drawing, plot: LinePlot, block: Block, font: str) -> None:
-    d.add(String(plot.x + plot.width / 2, 4, block["x"], fontName=font, fontSize=8, fillColor=INK,
-                 textAnchor="middle"))
-    title = Group(String(0, 0, block["y"], fontName=font, fontSize=8, fillColor=INK, textAnchor="middle"))
+    """Each axis's field name along it, cut to the plot's width or height (a long one ran off the page)."""
+    d.add(String(plot.x + plot.width / 2, 4, cut_to_width(block["x"], font, 8, plot.width), fontName=font,
+                 fontSize=8, fillColor=INK, textAnchor="middle"))
+    title = Group(String(0, 0, cut_to_width(block["y"], font, 8, plot.height), fontName=font, fontSize=8,
+                         fillColor=INK, textAnchor="middle"))
     title.translate(10, plot.y + plot.height / 2)
     title.rotate(90)
     d.add(title)
@@ -315,7 +317,7 @@ def _grid_part(block: Block, st: Styles, top: float, texts: list[list[str]], sta
     """The grid's table of columns start .. start + GRID_COLUMNS."""
     part = slice(start, start + GRID_COLUMNS)
     cols = block["cols"][part]
-    head = [Paragraph(f"{escape(block['row_name'])} \\ {escape(block['col_name'])}", st.small)]
+    head = [Paragraph(f"{escape(_short(block['row_name'], 40))} \\ {escape(_short(block['col_name'], 40))}", st.small)]
     rows = [head + [Paragraph(escape(_short(c, 24)), st.small) for c in cols]]
     style: TableStyles = [("FONT", (0, 0), (-1, -1), st.body, LABEL + 1), ("GRID", (0, 0), (-1, -1), 0.3, GREY),
              ("ALIGN", (1, 1), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]
@@ -366,13 +368,20 @@ def margins_table(block: Block, st: Styles) -> Table:
     return table
 
 
+# characters of a chart's title, and of its line of text, printed in a half-page column: the column is a table's
+# cell, which never splits, and a field named by 3,000 letters made one taller than a page (ReportLab's LayoutError)
+IN_COLUMN = 300
+
+
 def _chart(block: Block, st: Styles, width: float) -> list[Flowable]:
-    """A titled chart (or note) as a list of flowables."""
-    out: list[Flowable] = [Paragraph(escape(block.get("title", "")), st.h3)]
+    """A titled chart (or note) as a list of flowables; in a half-page column, its texts cut short."""
+    def said(text: str) -> str:
+        return escape(text if width >= FULL else shortened(text, IN_COLUMN))
+    out: list[Flowable] = [Paragraph(said(block.get("title", "")), st.h3)]
     if block.get("text"):
-        out.append(Paragraph(escape(block["text"]), st.small))
+        out.append(Paragraph(said(block["text"]), st.small))
     if block.get("finding"):
-        out.append(Paragraph(escape(block["finding"]), st.finding))
+        out.append(Paragraph(said(block["finding"]), st.finding))
     if block["kind"] == "bars" and block["labels"]:
         out.append(bar_drawing(block, st.body, width))
     elif block["kind"] == "scatter":
