@@ -380,3 +380,15 @@ def test_a_field_named_by_thousands_of_letters_is_cut_where_a_column_or_axis_hol
     assert result.exit_code == 0, result.output
     lines = [ln for page in PdfReader(root / "output/rt/rt-report.pdf").pages for ln in page.extract_text().split("\n")]
     assert 0 < max(len(run_) for ln in lines for run_ in re.findall("k{2,}", ln)) <= 300
+
+
+def test_tabs_and_line_breaks_print_as_spaces(tmp_path):
+    """A tab or line break in the title (the footer) or a row's name (a chart's label) drew the font's
+    missing-character box; a view's doc of several lines is a paragraph, and no character the fonts lack."""
+    game = GAME.replace("title: Report Test", 'title: "Report\\tTest"').replace(
+        "title: Weight against power}", 'title: Weight against power, doc: "two\\nlines"}')
+    cards = cards_yaml().replace("name: Card 3,", 'name: "Card\\t3",')
+    pdf, text = report_text(game_project(tmp_path, game, cards))
+    raw = "".join(page.extract_text() for page in PdfReader(pdf).pages)
+    assert "\t" not in raw and "\x00" not in raw  # (the box reads as glyph 0)
+    assert text.count("Report Test: design report") >= 2 and "two lines" in text  # (the heading, the footer)

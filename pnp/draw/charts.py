@@ -541,7 +541,7 @@ def unmapped_characters(blocks: Iterable[Block], fonts: FontSet, title: str) -> 
             into.update(dict.fromkeys(text))
     missing: dict[str, str] = {}
     for family, chars in printed.items():
-        text = "".join(chars)
+        text = "".join(ch for ch in chars if ch not in LINE_SPACES)  # (printed as spaces: see _spaced)
         if fonts.maps_all(text, family):  # (nearly always: one set test)
             continue
         for bold in (True,) if family == "Display" else (False, True):
@@ -549,6 +549,24 @@ def unmapped_characters(blocks: Iterable[Block], fonts: FontSet, title: str) -> 
                 if ch not in missing and fonts.unmapped(ch, family, bold) is not None:
                     missing[ch] = family
     return missing
+
+
+LINE_SPACES = "\t\n\r"  # what write_report prints as a space: a Paragraph does, a chart's String drew the font's box
+
+
+def _spaced(value: Any) -> Any:
+    """A block (or any part of it) with each tab and line break of its texts a space, as a paragraph prints
+    them: a chart's label, an axis title or the footer drew them as the font's missing-character box."""
+    if isinstance(value, str):
+        return value.translate(_AS_SPACE)
+    if isinstance(value, dict):
+        return {key: _spaced(part) for key, part in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_spaced(part) for part in value)
+    return value
+
+
+_AS_SPACE = str.maketrans(dict.fromkeys(LINE_SPACES, " "))
 
 
 def _texts(value: object) -> Iterable[str]:
@@ -568,6 +586,7 @@ def write_report(path: Path | IO[bytes], blocks: Iterable[Block], fonts: FontSet
     """Write the blocks as an A4 PDF (page numbers in the footer) at `path`, or into it when it is a binary
     file such as io.BytesIO (the preview serves the report from memory)."""
     st = Styles(fonts)
+    blocks, title = [_spaced(block) for block in blocks], _spaced(title)
 
     def footer(canvas: Canvas, doc: SimpleDocTemplate) -> None:
         canvas.setFont(st.body, 7.5)
