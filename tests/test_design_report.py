@@ -1,5 +1,6 @@
 """pnp report: the design report's numbers, read back from the PDF, equal those computed from the data."""
 
+import re
 import statistics
 
 import pytest
@@ -392,3 +393,15 @@ def test_tabs_and_line_breaks_print_as_spaces(tmp_path):
     raw = "".join(page.extract_text() for page in PdfReader(pdf).pages)
     assert "\t" not in raw and "\x00" not in raw  # (the box reads as glyph 0)
     assert text.count("Report Test: design report") >= 2 and "two lines" in text  # (the heading, the footer)
+
+
+def test_charts_past_the_reports_cap_are_named_in_one_line(tmp_path, monkeypatch):
+    """A table of 1,000 number fields drew 1,000 charts in 81 s: the report draws its first MAX_CHARTS (here 3,
+    so the test stays small; the real cap is 40, above the 30 of the largest shipped game) and names the rest."""
+    from pnp.insight import tables
+
+    monkeypatch.setattr(tables, "MAX_CHARTS", 3)
+    _, text = report_text(game_project(tmp_path))
+    said = re.findall(r"Not charted, as a report draws its first 3 charts: \d+ more \(([^)]*)\)", text)
+    assert said[0] == "cards: weight per name"  # the fourth view; the first three are drawn
+    assert said[1] == "cards.colour, cards.power, cards.weight"  # the tables' fields charted, after the views

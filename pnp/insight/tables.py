@@ -398,7 +398,32 @@ def report_blocks(game: "Game", step: Callable[[str], None] = lambda label: None
     for table in game.tables:
         blocks += table_blocks(game, table)
         step(f"table {table}")
-    return blocks
+    return _charts_capped(blocks)
+
+
+MAX_CHARTS = 40  # charts of views and fields one report draws: ReportLab takes about 0.08 s to draw each (the
+# shipped games draw 10 to 30), and a table of 1,000 number fields took 81 s
+CHARTS = ("bars", "scatter", "grid")
+
+
+def _charts_capped(blocks: list["Block"]) -> list["Block"]:
+    """The blocks with the charts past the first MAX_CHARTS left out, each run of them named in one line (a
+    note of each was as slow to set as the charts: 1,000 fields took 8 s)."""
+    out: list[Block] = []
+    drawn, left_out = 0, []
+    for block in blocks + [{"kind": "end"}]:
+        if block["kind"] in CHARTS:
+            drawn += 1
+            if drawn > MAX_CHARTS:
+                left_out.append(block.get("title") or "")
+                continue
+        if left_out:
+            shown = ", ".join(_text(title) for title in left_out[:12]) + (" ..." if len(left_out) > 12 else "")
+            out.append({"kind": "p", "text": f"Not charted, as a report draws its first {MAX_CHARTS} charts: "
+                                             f"{len(left_out)} more ({shown})."})
+            left_out = []
+        out.append(block)
+    return out[:-1]
 
 
 def steps(game: "Game") -> int:
