@@ -405,3 +405,14 @@ def test_charts_past_the_reports_cap_are_named_in_one_line(tmp_path, monkeypatch
     said = re.findall(r"Not charted, as a report draws its first 3 charts: \d+ more \(([^)]*)\)", text)
     assert said[0] == "cards: weight per name"  # the fourth view; the first three are drawn
     assert said[1] == "cards.colour, cards.power, cards.weight"  # the tables' fields charted, after the views
+
+
+def test_a_character_a_derived_field_makes_is_said_at_its_expression(tmp_path):
+    """A derived value made of an escape ('\\u9f8d') is written nowhere as itself: it is said at the field's
+    expression, where every derived value is marked (they were all marked at the line of `derived:`)."""
+    game = GAME.replace('double: "item.power * 2"', 'double: "item.power * 2"\n      mark: \'"\\u9f8d" if item.big else "x"\'')
+    result = run(game_project(tmp_path, game), "report", "rt")
+    line = game.splitlines().index('      mark: \'"\\u9f8d" if item.big else "x"\'') + 1
+    assert result.exit_code == 1
+    assert f"cards/rt/game.yaml:{line}:13: error: character U+9F8D ('龍') is not in the font family 'Body'" \
+        in result.output, result.output
