@@ -217,3 +217,12 @@ def test_a_list_item_that_begins_with_a_picture_is_numbered():
     text = " ".join(PdfReader(io.BytesIO(out.getvalue())).pages[2].extract_text().split())
     assert drawn == ["component:x", "component:y"]
     assert text.startswith("Rules 1. a 2. Two. 3. b Three."), text
+
+
+def test_a_tab_or_carriage_return_prints_as_a_space():
+    """A tab between words (in the text, in a **bold** run, in a plain one-line text) printed as the font's
+    missing-character box, with exit 0: it is a space between words, as Markdown reads it."""
+    text = "".join(_pages("# Rules\n\nA\ttabbed\tword, **bold\ttab** and a CR\rhere.\n\n- one\tword\n"))
+    assert "\t" not in text and "\r" not in text
+    said = " ".join(text.split())
+    assert "A tabbed word, bold tab and a CR here." in said and "one word" in said

@@ -1,5 +1,6 @@
 """pnp report: the design report's numbers, read back from the PDF, equal those computed from the data."""
 
+import re
 import statistics
 
 import pytest
@@ -329,3 +330,89 @@ def test_a_weighted_counts_views_title_names_its_weight(tmp_path):
                         "{kind: counts, table: cards, x: colour, weight: weight}")
     _, text = report_text(game_project(tmp_path, game))
     assert "cards: weight per colour" in text and "cards: rows per colour" not in text
+
+
+def test_a_character_the_fonts_lack_is_an_error_where_it_is_written(tmp_path):
+    """The report printed such characters as blanks with exit 0: like every text pnp prints, each is an error at
+    the line that writes it (a value, a view's title, a derived field's expression), and no report is written."""
+    game = GAME.replace("colour: [red, blue, green]", "colour: [red, blue, green, 緑]") \
+        .replace("title: Weight against power}", "title: Weight ☃ power}") \
+        .replace('double: "item.power * 2"', 'double: "item.power * 2"\n      mark: "\'龍\' if item.big else \'x\'"')
+    cards = cards_yaml().replace("name: Card 3,", "name: Card 🙂,")
+    result = run(game_project(tmp_path, game, cards), "report", "rt")
+    lines = game.splitlines()
+    at = {ch: next(f"{n}:{line.index(value) + 1}" for n, line in enumerate(lines, 1) if ch in line)
+          for ch, value in (("緑", "緑"), ("☃", "Weight ☃"), ("龍", '"\'龍'))}  # (each value's line and column)
+    assert result.exit_code == 1
+    for ch, where in at.items():
+        assert f"cards/rt/game.yaml:{where}: error: character U+{ord(ch):04X} ('{ch}') is not in the font family " \
+               "'Body'" in result.output
+    assert "cards/rt/cards.yaml:4:18: error: character U+1F642 ('🙂')" in result.output
+    assert result.output.count("(the design report prints it)") == 4
+    assert not (tmp_path / "proj" / "output" / "rt" / "rt-report.pdf").exists()
+
+
+def test_a_rule_thousands_of_characters_long_is_printed_cut_short(tmp_path):
+    """The margins' table printed a rule whole: one of 8,000 characters made a row taller than a page, and the
+    report stopped in ReportLab's LayoutError. It prints the first RULE_SHOWN characters, then an ellipsis."""
+    from pnp.insight.tables import RULE_SHOWN
+
+    rule = "data.cards | length >= 1 or " + " ".join(f"'{'x' * 30}{i}'" for i in range(250)) + " == 'q'"
+    game = GAME.replace("constraints:\n", f"constraints:\n  - expr: \"{rule}\"\n")
+    _, text = report_text(game_project(tmp_path, game))
+    assert len(rule) > 8000 and rule[:RULE_SHOWN - 40].replace(" ", "") in text.replace(" ", "")
+    assert rule[RULE_SHOWN:RULE_SHOWN + 40].replace(" ", "") not in text.replace(" ", "")
+
+
+def test_a_field_named_by_thousands_of_letters_is_cut_where_a_column_or_axis_holds_it(tmp_path):
+    """A field of a 3,000-letter name: its chart's title in a half-page column (a table cell, which never splits)
+    and a grid's corner were taller than a page (ReportLab's LayoutError); along a scatter's axis it ran off the
+    page. Each is cut short there; a paragraph of the page's width prints it whole, over lines."""
+    import re
+
+    name = "k" * 3000
+    game = GAME.replace("      big: {type: bool}\n", f"      big: {{type: bool}}\n      ? {name}\n      : {{type: int}}\n") \
+        .replace("report:\n", f"report:\n  - {{kind: scatter, table: cards, x: power, y: {name}}}\n"
+                              f"  - {{kind: counts, table: cards, x: colour, by: {name}}}\n")
+    cards = "".join("- " + "\n  ".join(row[3:-1].split(", ")) + f"\n  ? {name}\n  : 3\n"  # (a block key)
+                    for row in cards_yaml().splitlines())
+    root = game_project(tmp_path, game, cards)
+    result = run(root, "report", "rt")
+    assert result.exit_code == 0, result.output
+    lines = [ln for page in PdfReader(root / "output/rt/rt-report.pdf").pages for ln in page.extract_text().split("\n")]
+    assert 0 < max(len(run_) for ln in lines for run_ in re.findall("k{2,}", ln)) <= 300
+
+
+def test_tabs_and_line_breaks_print_as_spaces(tmp_path):
+    """A tab or line break in the title (the footer) or a row's name (a chart's label) drew the font's
+    missing-character box; a view's doc of several lines is a paragraph, and no character the fonts lack."""
+    game = GAME.replace("title: Report Test", 'title: "Report\\tTest"').replace(
+        "title: Weight against power}", 'title: Weight against power, doc: "two\\nlines"}')
+    cards = cards_yaml().replace("name: Card 3,", 'name: "Card\\t3",')
+    pdf, text = report_text(game_project(tmp_path, game, cards))
+    raw = "".join(page.extract_text() for page in PdfReader(pdf).pages)
+    assert "\t" not in raw and "\x00" not in raw  # (the box reads as glyph 0)
+    assert text.count("Report Test: design report") >= 2 and "two lines" in text  # (the heading, the footer)
+
+
+def test_charts_past_the_reports_cap_are_named_in_one_line(tmp_path, monkeypatch):
+    """A table of 1,000 number fields drew 1,000 charts in 81 s: the report draws its first MAX_CHARTS (here 3,
+    so the test stays small; the real cap is 40, above the 30 of the largest shipped game) and names the rest."""
+    from pnp.insight import tables
+
+    monkeypatch.setattr(tables, "MAX_CHARTS", 3)
+    _, text = report_text(game_project(tmp_path))
+    said = re.findall(r"Not charted, as a report draws its first 3 charts: \d+ more \(([^)]*)\)", text)
+    assert said[0] == "cards: weight per name"  # the fourth view; the first three are drawn
+    assert said[1] == "cards.colour, cards.power, cards.weight"  # the tables' fields charted, after the views
+
+
+def test_a_character_a_derived_field_makes_is_said_at_its_expression(tmp_path):
+    """A derived value made of an escape ('\\u9f8d') is written nowhere as itself: it is said at the field's
+    expression, where every derived value is marked (they were all marked at the line of `derived:`)."""
+    game = GAME.replace('double: "item.power * 2"', 'double: "item.power * 2"\n      mark: \'"\\u9f8d" if item.big else "x"\'')
+    result = run(game_project(tmp_path, game), "report", "rt")
+    line = game.splitlines().index('      mark: \'"\\u9f8d" if item.big else "x"\'') + 1
+    assert result.exit_code == 1
+    assert f"cards/rt/game.yaml:{line}:13: error: character U+9F8D ('龍') is not in the font family 'Body'" \
+        in result.output, result.output

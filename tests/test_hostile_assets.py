@@ -498,3 +498,43 @@ def test_a_font_whose_letters_take_no_room_is_refused_at_its_line_in_fonts_yaml(
     said = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
     assert result.exit_code == 1 and len(said) == 1, result.output
     assert said[0].startswith("fonts/fonts.yaml:3:") and "'narrow.ttf'" in said[0] and "no width" in said[0], said
+
+
+def _font_mapping_to_notdef(font: bytes, code: int) -> bytes:
+    """The font with `code` mapped to glyph 0 (its missing-character box) in each of its character maps of
+    format 4 (through its glyph array) and 12, as a map names the characters a range of it skips."""
+    out = bytearray(font)
+    tables = {struct.unpack_from(">4s", font, 12 + 16 * n)[0]: struct.unpack_from(">I", font, 20 + 16 * n)[0]
+              for n in range(struct.unpack_from(">H", font, 4)[0])}
+    cmap = tables[b"cmap"]
+    for n in range(struct.unpack_from(">H", font, cmap + 2)[0]):
+        at = cmap + struct.unpack_from(">I", font, cmap + 8 + 8 * n)[0]
+        if struct.unpack_from(">H", font, at)[0] == 4:
+            segments = struct.unpack_from(">H", font, at + 6)[0]
+            ends, starts = at + 14, at + 16 + segments
+            for s in range(segments // 2):
+                start, end = struct.unpack_from(">H", font, starts + 2 * s)[0], struct.unpack_from(">H", font, ends + 2 * s)[0]
+                offset = at + 16 + 3 * segments + 2 * s
+                if start <= code <= end and struct.unpack_from(">H", font, offset)[0]:
+                    struct.pack_into(">H", out, offset + struct.unpack_from(">H", font, offset)[0] + 2 * (code - start), 0)
+        elif struct.unpack_from(">H", font, at)[0] == 12:
+            for g in range(struct.unpack_from(">I", font, at + 12)[0]):
+                start, end, _ = struct.unpack_from(">III", font, at + 16 + 12 * g)
+                if start == code == end:
+                    struct.pack_into(">I", out, at + 24 + 12 * g, 0)
+    return bytes(out)
+
+
+def test_a_character_a_font_maps_to_its_missing_character_box_is_one_it_lacks(tmp_path):
+    """A character map naming glyph 0 (.notdef) for a character (DejaVu Sans ExtraLight does for 73) counted as
+    having it: the rulebook printed '×' as a box, with exit 0."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: boxed.ttf}\n  Display: {regular: boxed.ttf}\n"})
+    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    renamed = regular.replace(b"SourceSansPro-Regular", b"BoxedSansPro0-Regular").replace(
+        "SourceSansPro-Regular".encode("utf-16-be"), "BoxedSansPro0-Regular".encode("utf-16-be"))
+    (root / "fonts" / "boxed.ttf").write_bytes(_font_mapping_to_notdef(renamed, ord("×")))
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "layouts/mini/rulebook.md.j2:5:1: error: character U+00D7 ('×') is not in the font family 'Body'" \
+        in result.stderr, result.stderr

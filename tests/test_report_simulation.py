@@ -309,3 +309,22 @@ def test_the_rulebook_reads_no_number_pnp_simulate_never_writes(tmp_path, number
     result = run(root, "validate")
     assert result.exit_code == 1
     assert "output/mini/simulation.json: error: not the JSON `pnp simulate` writes (ValueError)" in result.stderr
+
+
+def test_a_name_the_fonts_lack_is_an_error_at_its_line_in_the_file(tmp_path):
+    """An end reason named in characters the report's font lacks printed as blanks with exit 0: it is an error at
+    the file's line, found whether the file writes the character or its JSON escape (as `pnp simulate` does)."""
+    named = {**SIMULATION, "end_reasons": {"王手": {"count": 40, "share": 1.0}}, "end_reasons_known": ["王手"]}
+    root = project(tmp_path, None)
+    text = json.dumps(named, indent=1).replace("\\u738b", "王")  # the first as itself, the second escaped
+    write_simulation(root, text.encode())
+    result = run(root, "report", "sr")
+    lines = text.splitlines()
+    line = next(n for n, ln in enumerate(lines, 1) if "王" in ln)
+    escape = "\\u624b"
+    escaped = next(n for n, ln in enumerate(lines, 1) if escape in ln)
+    assert result.exit_code == 1
+    assert f"output/sr/simulation.json:{line}:{lines[line - 1].index('王') + 1}: error: character U+738B ('王')" \
+           in result.output
+    assert f"output/sr/simulation.json:{escaped}:{lines[escaped - 1].index(escape) + 1}: error: character " \
+           "U+624B ('手')" in result.output

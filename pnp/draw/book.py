@@ -40,7 +40,7 @@ MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale 
 CAPTION_ROOM = 16 * MM
 MAX_BLOCKS = 6000  # headings, paragraphs, list items, table cells: the shipped rulebooks have 640-750; 20,000
 # headings took 13 s and 290 MB to set
-_WORD_BREAK = re.compile(r"[ \n]+")  # where rich text may break a line (see rtext.layout)
+_WORD_BREAK = re.compile(r"[ \t\r\n]+")  # where rich text may break a line (see rtext.layout, rtext._TOKEN)
 TOC_SIZES, TOC_INDENTS = {1: 10.5, 2: 9.5}, {1: 0.0, 2: 5 * MM}  # the contents' lines of each heading level
 TOC_PAGE_COLUMN = 14 * MM  # the contents' column of page numbers
 # A list item's label column: at least this wide (a level deeper, this much further in), and as wide as the

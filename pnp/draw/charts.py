@@ -233,9 +233,11 @@ def _clipped(trend: Sequence[float], x0: float, x1: float, y0: float, y1: float)
 
 
 def _axis_titles(d: Drawing, plot: LinePlot, block: Block, font: str) -> None:
-    d.add(String(plot.x + plot.width / 2, 4, block["x"], fontName=font, fontSize=8, fillColor=INK,
-                 textAnchor="middle"))
-    title = Group(String(0, 0, block["y"], fontName=font, fontSize=8, fillColor=INK, textAnchor="middle"))
+    """Each axis's field name along it, cut to the plot's width or height (a long one ran off the page)."""
+    d.add(String(plot.x + plot.width / 2, 4, cut_to_width(block["x"], font, 8, plot.width), fontName=font,
+                 fontSize=8, fillColor=INK, textAnchor="middle"))
+    title = Group(String(0, 0, cut_to_width(block["y"], font, 8, plot.height), fontName=font, fontSize=8,
+                         fillColor=INK, textAnchor="middle"))
     title.translate(10, plot.y + plot.height / 2)
     title.rotate(90)
     d.add(title)
@@ -315,7 +317,7 @@ def _grid_part(block: Block, st: Styles, top: float, texts: list[list[str]], sta
     """The grid's table of columns start .. start + GRID_COLUMNS."""
     part = slice(start, start + GRID_COLUMNS)
     cols = block["cols"][part]
-    head = [Paragraph(f"{escape(block['row_name'])} \\ {escape(block['col_name'])}", st.small)]
+    head = [Paragraph(f"{escape(_short(block['row_name'], 40))} \\ {escape(_short(block['col_name'], 40))}", st.small)]
     rows = [head + [Paragraph(escape(_short(c, 24)), st.small) for c in cols]]
     style: TableStyles = [("FONT", (0, 0), (-1, -1), st.body, LABEL + 1), ("GRID", (0, 0), (-1, -1), 0.3, GREY),
              ("ALIGN", (1, 1), (-1, -1), "CENTER"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]
@@ -366,13 +368,20 @@ def margins_table(block: Block, st: Styles) -> Table:
     return table
 
 
+# characters of a chart's title, and of its line of text, printed in a half-page column: the column is a table's
+# cell, which never splits, and a field named by 3,000 letters made one taller than a page (ReportLab's LayoutError)
+IN_COLUMN = 300
+
+
 def _chart(block: Block, st: Styles, width: float) -> list[Flowable]:
-    """A titled chart (or note) as a list of flowables."""
-    out: list[Flowable] = [Paragraph(escape(block.get("title", "")), st.h3)]
+    """A titled chart (or note) as a list of flowables; in a half-page column, its texts cut short."""
+    def said(text: str) -> str:
+        return escape(text if width >= FULL else shortened(text, IN_COLUMN))
+    out: list[Flowable] = [Paragraph(said(block.get("title", "")), st.h3)]
     if block.get("text"):
-        out.append(Paragraph(escape(block["text"]), st.small))
+        out.append(Paragraph(said(block["text"]), st.small))
     if block.get("finding"):
-        out.append(Paragraph(escape(block["finding"]), st.finding))
+        out.append(Paragraph(said(block["finding"]), st.finding))
     if block["kind"] == "bars" and block["labels"]:
         out.append(bar_drawing(block, st.body, width))
     elif block["kind"] == "scatter":
@@ -517,10 +526,67 @@ def _headings(out: list[Flowable]) -> list[Flowable]:
     return taken
 
 
+# Characters pnp draws in the report besides the blocks' texts: a spot's count (×3), a label cut short (…)
+DRAWN_BESIDE = "×…"
+
+
+def unmapped_characters(blocks: Iterable[Block], fonts: FontSet, title: str) -> dict[str, str]:
+    """Each character the report prints that a font it is set in has no glyph for (FontSet.unmapped: it would
+    print blank), with that font's family, in the order printed: a level 1 heading is set in Display's bold
+    (Styles.h1), any other text in Body's regular and bold, as is the footer's title."""
+    printed: dict[str, dict[str, None]] = {"Display": {}, "Body": dict.fromkeys(DRAWN_BESIDE + title)}
+    for block in blocks:
+        into = printed["Display" if block["kind"] == "h1" else "Body"]
+        for text in _texts(block):
+            into.update(dict.fromkeys(text))
+    missing: dict[str, str] = {}
+    for family, chars in printed.items():
+        text = "".join(ch for ch in chars if ch not in LINE_SPACES)  # (printed as spaces: see _spaced)
+        if fonts.maps_all(text, family):  # (nearly always: one set test)
+            continue
+        for bold in (True,) if family == "Display" else (False, True):
+            for ch in text:
+                if ch not in missing and fonts.unmapped(ch, family, bold) is not None:
+                    missing[ch] = family
+    return missing
+
+
+LINE_SPACES = "\t\n\r"  # what write_report prints as a space: a Paragraph does, a chart's String drew the font's box
+
+
+def _spaced(value: Any) -> Any:
+    """A block (or any part of it) with each tab and line break of its texts a space, as a paragraph prints
+    them: a chart's label, an axis title or the footer drew them as the font's missing-character box."""
+    if isinstance(value, str):
+        return value.translate(_AS_SPACE)
+    if isinstance(value, dict):
+        return {key: _spaced(part) for key, part in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_spaced(part) for part in value)
+    return value
+
+
+_AS_SPACE = str.maketrans(dict.fromkeys(LINE_SPACES, " "))
+
+
+def _texts(value: object) -> Iterable[str]:
+    """Every text a block holds (its kind aside), however deep in its lists and mappings."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, part in value.items():
+            if key != "kind":
+                yield from _texts(part)
+    elif isinstance(value, (list, tuple)):
+        for part in value:
+            yield from _texts(part)
+
+
 def write_report(path: Path | IO[bytes], blocks: Iterable[Block], fonts: FontSet, title: str) -> None:
     """Write the blocks as an A4 PDF (page numbers in the footer) at `path`, or into it when it is a binary
     file such as io.BytesIO (the preview serves the report from memory)."""
     st = Styles(fonts)
+    blocks, title = [_spaced(block) for block in blocks], _spaced(title)
 
     def footer(canvas: Canvas, doc: SimpleDocTemplate) -> None:
         canvas.setFont(st.body, 7.5)

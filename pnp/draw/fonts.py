@@ -106,14 +106,17 @@ class FontSet:
 
     def unmapped(self, text: str, family: str, bold: bool = False, italic: bool = False) -> str | None:
         """The first character of `text` the family's style has no glyph for (ReportLab would print the font's
-        blank box, or nothing), None when it maps them all. Whitespace a line breaks at is not printed."""
+        blank box, or nothing), None when it maps them all. A control character is not (options.CONTROL_CHARACTER
+        refuses it where a text is read), but for a tab and a line break, which texts may hold: ReportLab draws
+        those as the box too (a title's tab in the pages' footers); rich text (draw.text) never gives it them,
+        it breaks lines and spaces words at them."""
         registered = self.name(family, bold, italic)
         mapped = mapped_codes(registered)
         if (blank := blank_codes(registered)) and registered not in self.blank_printed:
             if (drawn_blank := next((ch for ch in text if ord(ch) in blank), None)) is not None:
                 self.blank_printed[registered] = drawn_blank  # said at the font's line (blank_problems)
-        # (a control character prints nothing, and is refused as such where the text is read)
-        return next((ch for ch in text if ord(ch) not in mapped and unicodedata.category(ch) != "Cc"), None)
+        return next((ch for ch in text if ord(ch) not in mapped
+                     and (ch in "\t\n\r" or unicodedata.category(ch) != "Cc")), None)
 
     def blank_problems(self) -> list[tuple[str, Mark | None]]:
         """(message, fonts.yaml's line) for each font file a printed text found without an outline for a
@@ -162,12 +165,15 @@ _MAPPED: dict[str, frozenset[int]] = {}  # registered font name -> the code poin
 
 def mapped_codes(registered: str) -> frozenset[int]:
     """The code points a registered font maps to a glyph: read once per registered font (its name holds its
-    file's path and status, so a changed file is a new name)."""
+    file's path and status, so a changed file is a new name). A code point mapped to glyph 0 is not: that is
+    the font's missing-character box (.notdef), which a character map names for the characters a range of it
+    skips (DejaVu Sans ExtraLight maps 73 so), and such a character printed as a box with exit 0."""
     found = _MAPPED.get(registered)
     if found is None:
         font = pdfmetrics.getFont(registered)
-        face = getattr(font, "face", None)
-        found = _MAPPED[registered] = frozenset(getattr(face, "charToGlyph", None) or range(32, 256))
+        glyphs = getattr(getattr(font, "face", None), "charToGlyph", None)
+        found = _MAPPED[registered] = frozenset(code for code, glyph in glyphs.items() if glyph) if glyphs \
+            else frozenset(range(32, 256))
     return found
 
 
@@ -232,7 +238,8 @@ def _outline_less(face: TTFontFace) -> frozenset[int]:
 
 def unmapped_message(ch: str, family: str) -> str:
     """What is said of a character a text prints in a font that has no glyph for it."""
-    return (f"character U+{ord(ch):04X} ('{ch}') is not in the font family '{family}': it would print as a blank "
+    shown = ch if ch.isprintable() else repr(ch)[1:-1]  # (a tab as '\t')
+    return (f"character U+{ord(ch):04X} ('{shown}') is not in the font family '{family}': it would print as a blank "
             "box; leave it out, or set the text in a family of fonts.yaml whose font has it")
 
 

@@ -12,7 +12,10 @@ from reportlab.pdfbase.pdfmetrics import getAscent, stringWidth
 from .fonts import FontSet
 from reportlab.pdfgen.canvas import Canvas
 
-_TOKEN = re.compile(r"(\[\[[^\[\]\n]{1,60}\]\]|\\\\|\\[*:\[]|\*\*|\*|:[a-z0-9][a-z0-9-]*:|\n| +)")
+# A tab or carriage return is a space between words, as in Markdown and HTML: in a run of text ReportLab drew each
+# as the font's missing-character box, on a card or in the rulebook, with exit 0
+_TOKEN = re.compile(r"(\[\[[^\[\]\n]{1,60}\]\]|\\\\|\\[*:\[]|\*\*|\*|:[a-z0-9][a-z0-9-]*:|\n|[ \t\r]+)")
+_SPACES = re.compile(r"([ \t\r]+)")
 ICON_SCALE = 1.15  # an inline icon is a little larger than the text's cap height so it reads at small sizes
 
 
@@ -48,7 +51,7 @@ def parse(markup: str) -> tuple[Run, ...]:
             runs.append(Run("text", piece[1], bold, italic))
         elif piece == "\n":
             runs.append(Run("br"))
-        elif piece.startswith(" "):
+        elif piece[0] in " \t\r":
             runs.append(Run("space", " ", bold, italic))
         elif piece.startswith(":") and piece.endswith(":") and len(piece) > 2:
             runs.append(Run("icon", piece[1:-1], bold, italic))
@@ -61,8 +64,8 @@ def parse(markup: str) -> tuple[Run, ...]:
 
 def _term_runs(term: str, italic: bool) -> list[Run]:
     """A glossary term's words in bold, breakable between them like any words."""
-    return [Run("space", " ", True, italic) if word.startswith(" ") else Run("text", word, True, italic)
-            for word in re.split(r"( +)", term.strip()) if word]
+    return [Run("space", " ", True, italic) if word[0] in " \t\r" else Run("text", word, True, italic)
+            for word in _SPACES.split(term.strip()) if word]
 
 
 def cut_to_width(text: str, font: str, size: float, width: float, least: int = 0) -> str:
@@ -179,7 +182,7 @@ def layout(runs: Sequence[Run], fonts: FontSet, family: str, size: float, width:
     return lines, overflow
 
 
-_PLAIN = re.compile(r"^[^*:\\\n[]*$")  # no markup at all (no [[Term]] either): one font, breaks only at spaces
+_PLAIN = re.compile(r"^[^*:\\\n[\t\r]*$")  # no markup at all (no [[Term]] either): one font, breaks only at spaces
 
 
 def _one_line(markup: str, fonts: FontSet, family: str, width: float, height: float, size: float,

@@ -3,6 +3,7 @@ defensively (size cap, shape check part by part) and said as blocks for draw.cha
 agents' matchups, game length, how games end, each tracked table's take rates and win gaps, dead items and
 the balance rules with their margins."""
 
+import json
 import math
 import os
 from dataclasses import dataclass, field
@@ -165,6 +166,18 @@ class Simulated:
     made: float = 0.0  # when it was written (its modification time)
     changed: str = ""  # a file of the game's data changed after the run, else ""
     problems: list = field(default_factory=list)  # what could not be read, for the warning
+    text: str = ""  # the file's text, where a message finds the line of what it quotes (line_of)
+
+    def line_of(self, character: str) -> Mark:
+        """The file's line and column where `character` is first written, as itself or as a JSON escape
+        (json.dump writes every character past ASCII as one); the file alone when it is not there."""
+        escape = json.dumps(character)[1:-1].lower()  # ('\\ud83d\\ude00' for a character past U+FFFF)
+        for number, line in enumerate(self.text.split("\n"), 1):
+            at = line.find(character)
+            at = line.lower().find(escape) if at < 0 else at
+            if at >= 0:
+                return Mark(self.shown, number, at + 1)
+        return Mark(self.shown)
 
 
 def read_simulation(project: "Project", game_id: str) -> Simulated:
@@ -178,7 +191,9 @@ def read_simulation(project: "Project", game_id: str) -> Simulated:
     try:
         real = project.inside(path, mark, "simulation results")
         found.made = os.stat(real).st_mtime
-        value = simulation_json(read_project_file(real, MAX_SIMULATION_BYTES, mark, "simulation results"))
+        data = read_project_file(real, MAX_SIMULATION_BYTES, mark, "simulation results")
+        found.text = data.decode(json.detect_encoding(data), "replace")
+        value = simulation_json(data)
     except DataError as e:
         found.problems.append(e.message)
         return found

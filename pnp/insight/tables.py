@@ -5,11 +5,12 @@ import bisect
 import math
 import statistics
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..model.load import MarkedList, Record
 from ..model.margins import HOW, margins
 from ..model.views import default_label, is_number, numeric, table_fields
 from ..report import Mark
@@ -18,7 +19,7 @@ from .simulation import Simulated, read_simulation, simulation_blocks, warnings
 if TYPE_CHECKING:
     from ..draw.charts import Block
     from ..model.game import Game
-    from ..model.load import Record
+    from ..draw.fonts import FontSet
     from ..project import Project
     from ..report import Report
 
@@ -32,6 +33,9 @@ FEW = 5  # numbers up to which a field's values are listed rather than charted
 
 
 SHOWN = 60  # characters of a value the report prints: a long text would be a paragraph taller than the page
+# characters of a rule the margins' table prints (about 8 lines of its column): a row never splits, and one of a
+# rule thousands of characters long was taller than a page (ReportLab's LayoutError)
+RULE_SHOWN = 600
 
 
 def _text(value: object) -> str:
@@ -362,11 +366,12 @@ def view_block(game: "Game", view: View) -> "Block":
 def margin_rows(game: "Game") -> list[list[str]]:
     rows = []
     for m in margins(game):
-        where = f" (each {m.each}{': ' + m.row if m.row else ''})" if m.each else ""
+        where = f" (each {m.each}{': ' + _text(m.row) if m.row else ''})" if m.each else ""
+        rule = m.expr if len(m.expr) <= RULE_SHOWN else m.expr[:RULE_SHOWN - 1] + "…"
         if m.margin is None:
-            rows.append([m.expr + where, "", "", "", "holds" if m.holds else "FAILS"])
+            rows.append([rule + where, "", "", "", "holds" if m.holds else "FAILS"])
         else:
-            rows.append([m.expr + where, _text(m.value), f"{m.op} {_text(m.limit)}", _text(m.margin),
+            rows.append([rule + where, _text(m.value), f"{m.op} {_text(m.limit)}", _text(m.margin),
                          "holds" if m.holds else "FAILS"])
     return rows
 
@@ -393,7 +398,32 @@ def report_blocks(game: "Game", step: Callable[[str], None] = lambda label: None
     for table in game.tables:
         blocks += table_blocks(game, table)
         step(f"table {table}")
-    return blocks
+    return _charts_capped(blocks)
+
+
+MAX_CHARTS = 40  # charts of views and fields one report draws: ReportLab takes about 0.08 s to draw each (the
+# shipped games draw 10 to 30), and a table of 1,000 number fields took 81 s
+CHARTS = ("bars", "scatter", "grid")
+
+
+def _charts_capped(blocks: list["Block"]) -> list["Block"]:
+    """The blocks with the charts past the first MAX_CHARTS left out, each run of them named in one line (a
+    note of each was as slow to set as the charts: 1,000 fields took 8 s)."""
+    out: list[Block] = []
+    drawn, left_out = 0, []
+    for block in blocks + [{"kind": "end"}]:
+        if block["kind"] in CHARTS:
+            drawn += 1
+            if drawn > MAX_CHARTS:
+                left_out.append(block.get("title") or "")
+                continue
+        if left_out:
+            shown = ", ".join(_text(title) for title in left_out[:12]) + (" ..." if len(left_out) > 12 else "")
+            out.append({"kind": "p", "text": f"Not charted, as a report draws its first {MAX_CHARTS} charts: "
+                                             f"{len(left_out)} more ({shown})."})
+            left_out = []
+        out.append(block)
+    return out[:-1]
 
 
 def steps(game: "Game") -> int:
@@ -432,9 +462,63 @@ def game_report_pdf(project: "Project", game_id: str, report: "Report",
         report.warning(warning, shown)
     emit("start", game_id, steps(game) + 1)
     blocks = report_blocks(game, lambda label: emit("step", game_id, label), simulated)
+    if not printable(blocks, game, simulated, fonts, report):
+        report.consequence(f"{game_id}: no report (fix the errors above)")
+        return None
     pdf = io.BytesIO()
     write_report(pdf, blocks, fonts, game.title)
     return pdf.getvalue()
+
+
+MAX_UNMAPPED = 20  # characters the fonts lack said one by one; a report of CJK names in a Latin font lacks thousands
+
+
+def printable(blocks: list["Block"], game: "Game", simulated: Simulated, fonts: "FontSet", report: "Report") -> bool:
+    """Whether the fonts print every character of the report, as validate asks of every text pnp prints: each
+    one a font lacks is an error at the place that first writes it (game.yaml, a table's file, simulation.json),
+    else at the font's family in fonts.yaml (a character pnp draws itself)."""
+    from ..draw.charts import unmapped_characters
+    from ..draw.fonts import unmapped_message
+
+    missing = unmapped_characters(blocks, fonts, game.title)
+    shown = list(missing)[:MAX_UNMAPPED]
+    places = written_at(game, set(shown))
+    for ch in shown:
+        in_simulation = simulated.line_of(ch)
+        where = places.get(ch) or (in_simulation if in_simulation.line else fonts.credit_marks.get(missing[ch]))
+        report.error(unmapped_message(ch, missing[ch]) + " (the design report prints it)", where)
+    if len(missing) > len(shown):
+        report.consequence(f"and {len(missing) - len(shown):,} more characters the fonts lack")
+    blank = fonts.blank_problems()  # (a glyph with no outline, noted by unmapped)
+    for message, mark in blank:
+        report.error(message, mark)
+    return not missing and not blank
+
+
+def written_at(game: "Game", characters: set[str]) -> dict[str, Mark | None]:
+    """Where each of `characters` is first written in game.yaml or the tables' files (a name, a value, a key),
+    for those written there: one walk of their texts, ended when all are found."""
+    found: dict[str, Mark | None] = {}
+    for source in (game.meta, *game.tables.values()):
+        for text, mark in _texts_written(source):
+            for ch in characters.intersection(text):
+                found[ch] = mark
+                characters.discard(ch)
+            if not characters:
+                return found
+    return found
+
+
+def _texts_written(value: object) -> Iterator[tuple[str, Mark | None]]:
+    """(text, where it is written) of every key and text in loaded data, however deep."""
+    if isinstance(value, Record):
+        for key, part in value.items():
+            if isinstance(key, str):
+                yield key, value.key_mark(key)
+            yield from _texts_written(part) if not isinstance(part, str) else [(part, value.mark_of(key))]
+    elif isinstance(value, MarkedList):
+        for i, part in enumerate(value):
+            yield from _texts_written(part) if not isinstance(part, str) else [(part, value.mark_of(i))]
 
 
 def write_game_report(project: "Project", game_id: str, folder: str | Path, report: "Report",

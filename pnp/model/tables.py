@@ -242,7 +242,7 @@ def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache
             # keeps the items it was computed from; the table changed in place held itself, and writing an item
             # out (its digest in the build) never ended
             items = game.tables[name] = MarkedList(
-                (item.with_values({fname: value}, derived.mark) if value is not _FAILED and fname not in item
+                (item.with_values({fname: value}, derived.mark_of(fname)) if value is not _FAILED and fname not in item
                  else item for item, value in zip(items, values)), items.marks, items.mark)
             game.refresh((name,))  # (the other tables' items are as they were)
 
