@@ -743,6 +743,9 @@ def test_cells_of_yaml_flow_text_share_the_tables_count_of_values(tmp_path):
     (b'<c r="B3" t="inlineStr"><is><t>Ro</t><t>ll</t></is></c>', "this cell holds a part twice"),
     (b'<c r="B3"><v>1</v><v>2</v></c>', "this cell holds a part twice"),
     (b'<c r="B3" t="text"><v>Roll</v></c>', "this cell's type is 'text', which is none of a workbook's"),
+    # read up to the element, exit 0: 'Ro', 1
+    (b'<c r="B3" t="inlineStr"><is><t>Ro<x/>ll</t></is></c>', "this text holds a <x> element inside it"),
+    (b'<c r="B3"><v>1<x/>2</v></c>', "this cell's <v> holds an element inside its text"),
 ])
 def test_a_damaged_cell_is_refused_at_its_cell(proj, cell, message):
     """A cell whose value openpyxl cannot read failed the whole workbook, naming the file alone; some it read
@@ -1086,6 +1089,15 @@ def test_a_text_raised_or_lowered_in_part_is_refused_at_its_cell(proj, shared):
     assert f"cards/{GAME}/turn.xlsx[turn]:3:2: error: part of this text is raised or lowered (superscript or " \
            "subscript), which pnp prints on the line (10² as 102): type the character itself (²), or the text " \
            "without it" in errors(proj), errors(proj)
+
+
+def test_a_shared_text_holding_an_element_is_refused_at_its_cell_never_read_in_part(proj):
+    """openpyxl's reader reads a text up to an element inside it: "Fight <x/>dinosaurs" printed "Fight ", exit 0."""
+    path = xlsx_table(proj, "turn")
+    _with_shared_texts(path)
+    rezip(path, lambda name, data: data.replace(b"<si><t>Fight dinosaurs</t></si>", b"<si><t>Fight <x/>dinosaurs</t></si>"))
+    assert f"cards/{GAME}/turn.xlsx[turn]:3:2: error: this text holds a <x> element inside it, and would be read up " \
+           "to it: the file is damaged; save it again from the spreadsheet program" in errors(proj), errors(proj)
 
 
 @pytest.mark.parametrize("number, said", [

@@ -222,20 +222,37 @@ def _shared_texts(source: Any) -> list[str]:
         if element.tag.rpartition("}")[2] == "si":
             runs = [element, *(child for child in element if child.tag.rpartition("}")[2] == "r")]
             text = "".join(t.text or "" for run in runs for t in run if t.tag.rpartition("}")[2] == "t")
-            texts.append(_RaisedText(text) if _raised(element) else text)
+            problem = _rich_text_problem(element)
+            texts.append(_RefusedText(text, problem) if problem else text)
             element.clear()
     return texts
 
 
-class _RaisedText(str):
-    """A shared text part of which is raised or lowered (_raised): refused where a cell reads it."""
+class _RefusedText(str):
+    """A shared text refused where a cell reads it: `problem` says why (_rich_text_problem)."""
+
+    problem: str
+
+    def __new__(cls, text: str, problem: str) -> "_RefusedText":
+        refused = super().__new__(cls, text)
+        refused.problem = problem
+        return refused
 
 
-def _raised(text: Any) -> bool:
-    """Whether a rich text's element (a shared text's <si>, an inline text's cell) has a run raised or lowered
-    (superscript, subscript), which pnp prints on the line: a cell showing 10² printed 102, with exit 0."""
-    return any(element.tag.rpartition("}")[2] == "vertAlign" and element.get("val") in ("superscript", "subscript")
-               for element in text.iter())
+def _rich_text_problem(text: Any) -> str | None:
+    """Why a rich text's element (a shared text's <si>, an inline text's cell) is refused where a cell reads it,
+    or None: a run raised or lowered (superscript, subscript), which pnp prints on the line (a cell showing 10²
+    printed 102), or a text holding an element, which openpyxl's reader reads up to that element (a title
+    'Fight <x/>dinosaurs' printed 'Fight '), each with exit 0."""
+    for element in text.iter():
+        name = _local(element.tag)
+        if name == "vertAlign" and element.get("val") in ("superscript", "subscript"):
+            return ("part of this text is raised or lowered (superscript or subscript), which pnp prints on the "
+                    "line (10² as 102): type the character itself (²), or the text without it")
+        if name == "t" and len(element):
+            return (f"this text holds a <{_local(element[0].tag)}> element inside it, and would be read up to it: "
+                    "the file is damaged; save it again from the spreadsheet program")
+    return None
 
 
 _CELL_NAME = re.compile(r"([A-Z]{1,3})([0-9]{1,12})")
@@ -465,10 +482,10 @@ def _cell_value(reader: Any, element: Any, where: str, row: int, column: int) ->
     if cell["data_type"] == "e":
         raise LoadError(f"this cell holds an error value ({shown(str(cell['value']))}), not data: type the value",
                         Mark(where, row, column))
-    if isinstance(cell["value"], _RaisedText) or element.get("t") == "inlineStr" and _raised(element):
-        raise LoadError("part of this text is raised or lowered (superscript or subscript), which pnp prints on the "
-                        "line (10² as 102): type the character itself (²), or the text without it",
-                        Mark(where, row, column))
+    value = cell["value"]
+    if problem := value.problem if isinstance(value, _RefusedText) else \
+            _rich_text_problem(element) if element.get("t") == "inlineStr" else None:
+        raise LoadError(problem, Mark(where, row, column))
     return cell
 
 
@@ -575,6 +592,9 @@ def _form_problem(cell: Any, kind: str, parts: Mapping[str, Any]) -> str | None:
     if misplaced in parts:
         return (f"this cell of type {shown(kind)} holds a <{misplaced}>, where a workbook does not put its value (it "
                 "would be read as blank): the file is damaged")
+    if split := next((name for name in ("v", "f") if name in parts and len(parts[name])), None):
+        return (f"this cell's <{split}> holds an element inside its text, and would be read up to it (2<x/>9 as 2): "
+                "the file is damaged; save it again from the spreadsheet program")
     return None
 
 
