@@ -1215,3 +1215,16 @@ def _round_trips_and_validates(root, fmt):
     (root / "cards/mini/cards.yaml").unlink()
     result = run(root, "validate")
     assert result.exit_code == 0, result.output
+
+
+def test_a_header_row_below_the_first_names_its_own_row_in_messages(proj):
+    """A sheet whose header is row 3 (rows 1 and 2 empty) said an unknown column was at row 1."""
+    path = xlsx_table(proj, "turn")
+
+    def lower(data: bytes) -> bytes:
+        data = re.sub(rb' r="([A-Z]+)(\d+)"', lambda m: b' r="%s%d"' % (m[1], int(m[2]) + 2), data)
+        return re.sub(rb'<row r="(\d+)"', lambda m: b'<row r="%d"' % (int(m[1]) + 2), data).replace(
+            b"<t>term</t>", b"<t>terms</t>")
+    rezip(path, lambda name, data: lower(data) if name.endswith("sheet1.xml") else data)
+    assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
+        f"cards/{GAME}/turn.xlsx[turn]:3:5: error: unknown field 'terms' (did you mean 'term'?)"]
