@@ -725,12 +725,12 @@ def _escaped(text: str) -> str:
 
 class _Room:
     """The values a sheet being read may still hold (what is left of the game's allowance, as _records counts
-    them), and how many that is in words; and the cells it may still hold (MAX_CELLS)."""
-
-    LEAST_PER_ITEM = 2 * (1 + 2)  # a row of one value, as _records counts it
+    them), and how many that is in words; the values counted so far; and the cells it may still hold
+    (MAX_CELLS)."""
 
     def __init__(self) -> None:
         self.left, self.too_many = values_left(MAX_EXPANDED_VALUES)
+        self.counted = 0
         self.cells = MAX_CELLS
 
 
@@ -738,8 +738,10 @@ def _check_row_size(kept: int, line: int, cells: Sequence[Any], where: str, room
     """LoadError at a row past MAX_ROWS (blank rows counted: two million empty CSV lines took 14 s and 550 MB,
     each kept until the items were made), past MAX_CELLS, or a row of more than MAX_COLUMNS cells, in a CSV
     file as in a sheet;
-    or at an item (a row after the header holding a value) past the `room` left: the game's values were spent,
-    and one file read as 200 tables was read whole for each (the refusal _records would give, found sooner)."""
+    or at an item (a row after the header holding a value) past the `room` left, its values counted as _records
+    counts a row's (those of its cells' YAML flow texts aside): the game's values were spent, and one file read as
+    200 tables was read whole for each; a sheet of 200,000 values was read whole before _records refused it (the
+    refusal _records would give, found sooner)."""
     if kept >= MAX_ROWS:
         raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(where, line, 1))
     room.cells -= len(cells)
@@ -749,10 +751,12 @@ def _check_row_size(kept: int, line: int, cells: Sequence[Any], where: str, room
                 f"the game's spreadsheets hold more than {MAX_GAME_CELLS:,} cells together (each time one is read)")
         raise LoadError(f"{said} (blank ones counted: delete the columns and rows past the table's own)",
                         Mark(where, line, 1))
-    if kept and not all(_blank(c) for c in cells):
-        room.left -= room.LEAST_PER_ITEM
+    filled = sum(not _blank(c) for c in cells) if kept else 0
+    if filled:
+        counted = 2 * (1 + 2 * filled)  # (as _row_item counts the item)
+        room.left, room.counted = room.left - counted, room.counted + counted
         if room.left < 0:
-            spend_values(room.LEAST_PER_ITEM * kept)  # (what _records would have spent refusing it)
+            spend_values(room.counted)  # (what _records would have spent refusing it)
             raise LoadError(f"{room.too_many} (each counted in every list and mapping around it, as in YAML)",
                             Mark(where, line, 1))
     if len(cells) > MAX_COLUMNS:
