@@ -743,6 +743,9 @@ def test_cells_of_yaml_flow_text_share_the_tables_count_of_values(tmp_path):
     (b'<c r="B3" t="inlineStr"><is><t>Ro</t><t>ll</t></is></c>', "this cell holds a part twice"),
     (b'<c r="B3"><v>1</v><v>2</v></c>', "this cell holds a part twice"),
     (b'<c r="B3" t="text"><v>Roll</v></c>', "this cell's type is 'text', which is none of a workbook's"),
+    # read up to the element, exit 0: 'Ro', 1
+    (b'<c r="B3" t="inlineStr"><is><t>Ro<x/>ll</t></is></c>', "this text holds a <x> element inside it"),
+    (b'<c r="B3"><v>1<x/>2</v></c>', "this cell's <v> holds an element inside its text"),
 ])
 def test_a_damaged_cell_is_refused_at_its_cell(proj, cell, message):
     """A cell whose value openpyxl cannot read failed the whole workbook, naming the file alone; some it read
@@ -1088,6 +1091,15 @@ def test_a_text_raised_or_lowered_in_part_is_refused_at_its_cell(proj, shared):
            "without it" in errors(proj), errors(proj)
 
 
+def test_a_shared_text_holding_an_element_is_refused_at_its_cell_never_read_in_part(proj):
+    """openpyxl's reader reads a text up to an element inside it: "Fight <x/>dinosaurs" printed "Fight ", exit 0."""
+    path = xlsx_table(proj, "turn")
+    _with_shared_texts(path)
+    rezip(path, lambda name, data: data.replace(b"<si><t>Fight dinosaurs</t></si>", b"<si><t>Fight <x/>dinosaurs</t></si>"))
+    assert f"cards/{GAME}/turn.xlsx[turn]:3:2: error: this text holds a <x> element inside it, and would be read up " \
+           "to it: the file is damaged; save it again from the spreadsheet program" in errors(proj), errors(proj)
+
+
 @pytest.mark.parametrize("number, said", [
     (b"1e1", "11:1: error: a row numbered 4 after row 10"),  # read as row 10: the rows after it were dropped
     (b"2.0", "3:1: error: a row numbered 2 after row 2"),
@@ -1203,3 +1215,16 @@ def _round_trips_and_validates(root, fmt):
     (root / "cards/mini/cards.yaml").unlink()
     result = run(root, "validate")
     assert result.exit_code == 0, result.output
+
+
+def test_a_header_row_below_the_first_names_its_own_row_in_messages(proj):
+    """A sheet whose header is row 3 (rows 1 and 2 empty) said an unknown column was at row 1."""
+    path = xlsx_table(proj, "turn")
+
+    def lower(data: bytes) -> bytes:
+        data = re.sub(rb' r="([A-Z]+)(\d+)"', lambda m: b' r="%s%d"' % (m[1], int(m[2]) + 2), data)
+        return re.sub(rb'<row r="(\d+)"', lambda m: b'<row r="%d"' % (int(m[1]) + 2), data).replace(
+            b"<t>term</t>", b"<t>terms</t>")
+    rezip(path, lambda name, data: lower(data) if name.endswith("sheet1.xml") else data)
+    assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
+        f"cards/{GAME}/turn.xlsx[turn]:3:5: error: unknown field 'terms' (did you mean 'term'?)"]

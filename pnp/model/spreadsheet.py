@@ -5,12 +5,16 @@ formats. Cells are read by their field's type (a text field keeps '007' as text,
 YAML flow text in one cell, e.g. [a, b] or {plants: 2}. Every value is marked with its file, row and
 column (and the sheet, for a workbook), so a message points at the cell."""
 
+import collections
 import csv
 import dataclasses
 import datetime
+import functools
 import io
 import math
+import operator
 import re
+import warnings
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -26,7 +30,7 @@ from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, UNSEEN_L
                    check_file, counted_load, plain, shown, spend_cells, spend_values, values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
-from .workbook_parts import MAX_OBJECT_ELEMENTS, check_number_formats, check_object_parts, check_parts, check_sheet_count
+from .workbook_parts import MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts, check_parts, check_sheet_count
 
 SPREADSHEETS = (".csv", ".xlsx")
 MAX_COLUMNS = 1000
@@ -165,8 +169,11 @@ def _open_workbook(path: Path) -> tuple[Any, list[str]]:
     _x005F_x0041_) printed "A", and one typed "x005F_" lost it; _unescaped reads the escapes. A chart sheet is
     only named, never read: it holds no cells, and openpyxl reads its charts and opens its pictures with any
     format Pillow knows (a chart sheet without a drawing was refused as "AttributeError: 'list' object has no
-    attribute 'find'", and `sheet:` naming one as another AttributeError)."""
+    attribute 'find'", and `sheet:` naming one as another AttributeError). Its sheets are not walked for the
+    size they say (openpyxl's read-only sheet parses its XML to the <dimension> the sheet may have, else to its
+    end: 1.8 s for a sheet of 200,000 cells, every sheet of the workbook): pnp reads the rows a sheet holds."""
     from openpyxl.reader.excel import ExcelReader
+    from openpyxl.worksheet._read_only import ReadOnlyWorksheet
     from openpyxl.xml.constants import SHARED_STRINGS
 
     charts: list[str] = []
@@ -178,10 +185,20 @@ def _open_workbook(path: Path) -> tuple[Any, list[str]]:
                 with self.archive.open(part.PartName[1:]) as source:
                     self.shared_strings = _shared_texts(source)
 
-        def read_chartsheet(self, sheet: Any, rel: Any) -> None:
-            charts.append(sheet.name)
+        def read_worksheets(self) -> None:  # (openpyxl's, for a read-only workbook)
+            for sheet, rel in self.parser.find_sheets():
+                if rel.target not in self.valid_files:
+                    continue
+                if "chartsheet" in rel.Type:
+                    charts.append(sheet.name)
+                    continue
+                ws: Any = UnsizedSheet(self.wb, sheet.name, rel.target, self.shared_strings)
+                ws.sheet_state = sheet.state
+                self.wb._sheets.append(ws)  # type: ignore[attr-defined]
 
-    import warnings
+    class UnsizedSheet(ReadOnlyWorksheet):
+        def _get_size(self) -> None:
+            pass
 
     reader = Reader(path, read_only=True, data_only=False)
     with warnings.catch_warnings():  # (printed with openpyxl's own file and line: what pnp must know is checked)
@@ -205,83 +222,40 @@ def _shared_texts(source: Any) -> list[str]:
         if element.tag.rpartition("}")[2] == "si":
             runs = [element, *(child for child in element if child.tag.rpartition("}")[2] == "r")]
             text = "".join(t.text or "" for run in runs for t in run if t.tag.rpartition("}")[2] == "t")
-            texts.append(_RaisedText(text) if _raised(element) else text)
+            problem = _rich_text_problem(element)
+            texts.append(_RefusedText(text, problem) if problem else text)
             element.clear()
     return texts
 
 
-class _RaisedText(str):
-    """A shared text part of which is raised or lowered (_raised): refused where a cell reads it."""
+class _RefusedText(str):
+    """A shared text refused where a cell reads it: `problem` says why (_rich_text_problem)."""
+
+    problem: str
+
+    def __new__(cls, text: str, problem: str) -> "_RefusedText":
+        refused = super().__new__(cls, text)
+        refused.problem = problem
+        return refused
 
 
-def _raised(text: Any) -> bool:
-    """Whether a rich text's element (a shared text's <si>, an inline text's cell) has a run raised or lowered
-    (superscript, subscript), which pnp prints on the line: a cell showing 10² printed 102, with exit 0."""
-    return any(element.tag.rpartition("}")[2] == "vertAlign" and element.get("val") in ("superscript", "subscript")
-               for element in text.iter())
+def _rich_text_problem(text: Any) -> str | None:
+    """Why a rich text's element (a shared text's <si>, an inline text's cell) is refused where a cell reads it,
+    or None: a run raised or lowered (superscript, subscript), which pnp prints on the line (a cell showing 10²
+    printed 102), or a text holding an element, which openpyxl's reader reads up to that element (a title
+    'Fight <x/>dinosaurs' printed 'Fight '), each with exit 0."""
+    for element in text.iter():
+        name = _local(element.tag)
+        if name == "vertAlign" and element.get("val") in ("superscript", "subscript"):
+            return ("part of this text is raised or lowered (superscript or subscript), which pnp prints on the "
+                    "line (10² as 102): type the character itself (²), or the text without it")
+        if name == "t" and len(element):
+            return (f"this text holds a <{_local(element[0].tag)}> element inside it, and would be read up to it: "
+                    "the file is damaged; save it again from the spreadsheet program")
+    return None
 
 
 _CELL_NAME = re.compile(r"([A-Z]{1,3})([0-9]{1,12})")
-
-
-def _sheet_rows(ws: Any, where: str) -> Rows:
-    """(row number, [cell value]) of every row of the sheet holding a cell, read in one pass from its XML (at
-    most 4 MB: checked) as openpyxl's read-only sheet reads them (its own reader read the XML a second time,
-    with an empty row of each number between two rows); a formula cell is refused: pnp runs none. LoadError
-    at the first row or cell that openpyxl's reader would leave out or put in the wrong place
-    without a word (a value lost with exit 0): a sheet numbers its rows from 1 up, each past the one before (a
-    row numbered 0 or less, repeated or out of order was dropped), and a row's cells are named for that row, in
-    column order, each once (B2 before A2 was lost, G2 before F2 too, a second B2 cut the row short); and at
-    the first cell whose value is damaged (_cell_problem: openpyxl would read it as something else without a
-    word) or that openpyxl's reader cannot read, or reads as an error value (_cell_value); XML it cannot parse
-    is refused at the row it was in."""
-    import warnings
-    from xml.etree.ElementTree import ParseError, iterparse
-
-    from openpyxl.worksheet._reader import WorkSheetParser
-
-    book = ws.parent  # the reader openpyxl's own read-only sheet makes, reading each cell as that one does
-    # (no source: only its parse_cell is used, on the elements read here)
-    reader = WorkSheetParser(None, ws._shared_strings, data_only=False,  # type: ignore[arg-type]
-                             epoch=book.epoch, date_formats=book._date_formats,
-                             timedelta_formats=book._timedelta_formats)
-    row, column = 0, 0
-    rows: Rows = []
-    room = _Room()  # what the sheet may still hold
-    held: list[dict[str, Any]] = []  # the cells read of the row being read
-    inside: list[str] = []  # the tags of the elements the parse is in, the sheet's root first
-    counts = [0, 0]  # the elements read beside the sheet's cells, the rows read
-    with ws._get_source() as source, warnings.catch_warnings():  # the sheet's XML part, as openpyxl's reader
-        warnings.simplefilter("ignore")  # opens it (and its warnings, once for all: 15% of the time per cell)
-        try:
-            for event, element in iterparse(source, events=("start", "end")):
-                tag = element.tag.rpartition("}")[2]
-                if event == "start":
-                    if problem := _misplaced(inside, element.tag):
-                        raise LoadError(problem, Mark(where, max(row, 1), column + 1))
-                    _count_beside_cells(inside, counts, where)
-                if event == "end":
-                    inside.pop()
-                    if tag == "row":
-                        _row_read(row, ws._get_row(held), rows, room, where)
-                        element.clear()  # (its cells were read: not kept)
-                    elif tag == "c":
-                        if problem := _cell_problem(element, ws):
-                            raise LoadError(problem, Mark(where, row, column))
-                        held.append(_cell_value(reader, element, Mark(where, row, column)))
-                elif tag == "mergeCell":
-                    raise _merged(element.get("ref") or "", where)
-                elif tag == "row":
-                    row, column, counts[1] = _row_number(element.get("r"), row, where), 0, counts[1] + 1
-                    reader.row_counter, reader.col_counter, held = row, 0, []  # (as its parse_row sets them)
-                    if counts[1] > MAX_ROWS:  # (a row of no cell too: 250,000 of <row/> took 7 s)
-                        raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(where, row, 1))
-                elif tag == "c":
-                    column = _cell_column(element.get("r"), row, column, where)
-        except ParseError as e:
-            raise LoadError(f"the sheet's XML cannot be read ({str(e).split(':')[0]})",
-                            Mark(where, max(row, 1), max(column, 1))) from None
-    return rows
 
 
 # Where a sheet's rows and cells are, and all openpyxl reads: each <row> of the sheet's namespace wherever it is,
@@ -290,33 +264,199 @@ _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"  # openpyx
 _CELL_PATH = tuple(_MAIN + tag for tag in ("worksheet", "sheetData", "row", "c"))
 
 
-def _misplaced(inside: list[str], tag: str) -> str | None:
-    """Why an element `tag` starting `inside` the elements listed is a row or a cell out of its place, or None
-    (it is added to `inside`): each cell is in a row of the sheet's <sheetData>. A cell beside its row was
-    left out by openpyxl's reader, and an element of another kind or namespace in a row read as a cell, unseen
-    by the checks of _sheet_rows (a value lost or put in the wrong place, exit 0)."""
-    inside.append(tag)
-    name = tag.rpartition("}")[2]
-    if name not in ("row", "c") and inside[-2:-1] != [_CELL_PATH[2]]:
-        return None
-    if len(inside) in (3, 4) and tuple(inside) == _CELL_PATH[:len(inside)]:
-        return None
-    return (f"a <{name}> element where a sheet holds none (its cells are each in a <row> of its <sheetData>): "
+def _sheet_rows(ws: Any, where: str) -> Rows:
+    """(row number, [cell value]) of every row of the sheet holding a cell, read from its XML (at most 4 MB:
+    checked) parsed whole and walked row by row, each cell read by openpyxl's read-only sheet reader (a parse
+    event per element, handled in Python, made a sheet of 200,000 cells take 9 s of processor time). LoadError
+    at the first row or cell that openpyxl's reader would leave out or put in the wrong place without a word
+    (a value lost with exit 0): a sheet numbers its rows from 1 up, each past the one before (a row numbered 0
+    or less, repeated or out of order was dropped), and a row's cells are named for that row, in column order,
+    each once (B2 before A2 was lost, G2 before F2 too, a second B2 cut the row short); each cell is in a row
+    of the sheet's <sheetData> (_misplaced); and at the first cell whose value is damaged (_cell_problem:
+    openpyxl would read it as something else without a word) or that openpyxl's reader cannot read, or reads
+    as an error value (_cell_value); XML it cannot parse is refused at the row it was in."""
+    from openpyxl.worksheet._reader import WorkSheetParser
+
+    book = ws.parent  # the reader openpyxl's own read-only sheet makes, reading each cell as that one does
+    # (no source: only its parse_cell is used, on the elements read here)
+    reader = WorkSheetParser(None, ws._shared_strings, data_only=False,  # type: ignore[arg-type]
+                             epoch=book.epoch, date_formats=book._date_formats,
+                             timedelta_formats=book._timedelta_formats)
+    root = _sheet_tree(ws, where)
+    sheet = _SheetRead(ws, reader, where)
+    if _local(root.tag) in ("row", "c"):
+        raise LoadError(_misplaced_said(root.tag), Mark(where, 1, 1))
+    with warnings.catch_warnings():  # openpyxl's, once for all (15% of the time per cell): its cases are refused
+        warnings.simplefilter("ignore")
+        sheet.walk(root)
+        if sheet.placed < _rows_and_cells(root):  # one inside a cell: found by a walk looking into each
+            _SheetRead(ws, reader, where, look_inside_cells=True).walk(root)
+    return sheet.rows
+
+
+def _rows_and_cells(root: Any) -> int:
+    """How many elements under `root` are named as a row or a cell is, in any namespace (counted in C: looking
+    into every cell for one took an eighth of the time of a sheet's reading)."""
+    tags = collections.Counter(map(operator.attrgetter("tag"), root.iter()))
+    return sum(count for tag, count in tags.items() if _local(tag) in ("row", "c"))
+
+
+def _sheet_tree(ws: Any, where: str) -> Any:
+    """The root element of the sheet's XML part, parsed whole; LoadError at the row where it cannot be."""
+    from xml.etree.ElementTree import ParseError, XMLParser
+
+    with ws._get_source() as source:  # the sheet's XML part, as openpyxl's reader opens it
+        data = source.read(MAX_XML_PART_BYTES + 1)
+    parser = XMLParser()
+    try:
+        parser.feed(data)
+        return parser.close()
+    except ParseError as e:
+        row, column = _last_cell_begun(data)
+        raise LoadError(f"the sheet's XML cannot be read ({str(e).split(':')[0]})", Mark(where, row, column)) from None
+
+
+def _last_cell_begun(data: bytes) -> tuple[int, int]:
+    """(row, column) of the last cell a sheet's XML begins before the place where it cannot be parsed (at
+    least 1, 1), for its refusal: the row as the sheet numbers it, the cell as its row's number or name does."""
+    from xml.etree.ElementTree import ParseError, XMLPullParser
+
+    parser: Any = XMLPullParser(events=("start",))
+    row, column = 0, 0
+    try:
+        for at in range(0, len(data), 65536):
+            parser.feed(data[at:at + 65536])
+            for _, element in parser.read_events():
+                if _local(element.tag) == "row":
+                    number = element.get("r")
+                    row, column = int(number) if number and number.isdigit() else row + 1, 0
+                elif _local(element.tag) == "c":
+                    found = _CELL_NAME.fullmatch(element.get("r") or "")
+                    column = _column_number(found[1]) if found else column + 1
+    except ParseError:
+        pass
+    return max(row, 1), max(column, 1)
+
+
+def _local(tag: str) -> str:
+    """An element's name without its namespace."""
+    return tag.rpartition("}")[2]
+
+
+def _misplaced_said(tag: str) -> str:
+    """The refusal of a row or a cell out of its place, or of an element of another kind in a row: each cell is
+    in a row of the sheet's <sheetData>. A cell beside its row was left out by openpyxl's reader, and an
+    element of another kind or namespace in a row read as a cell, unseen by the checks of _sheet_rows (a value
+    lost or put in the wrong place, exit 0)."""
+    return (f"a <{_local(tag)}> element where a sheet holds none (its cells are each in a <row> of its <sheetData>): "
             "the file is damaged; save it again from the spreadsheet program")
 
 
-def _count_beside_cells(inside: list[str], counts: list[int], where: str) -> None:
-    """LoadError when the element just started (the last of `inside`) is one too many beside the sheet's cells
-    (not at a cell: the sheet is named); counts[0]: how many were read so far (counted here).
-    openpyxl makes an object of each (a conditional format, a link, a column's width...), as of the parts
-    check_object_parts counts: 50,000 rules of conditional formatting in a 4 MB sheet took 8 s."""
-    if len(inside) < 2 or inside[1] == _CELL_PATH[1]:
-        return
-    counts[0] += 1
-    if counts[0] > MAX_OBJECT_ELEMENTS:
-        raise LoadError(f"the sheet holds more than {MAX_OBJECT_ELEMENTS:,} elements beside its cells (formats, "
-                        f"links, column widths...); pnp reads at most {MAX_OBJECT_ELEMENTS:,} (a sheet has a few dozen): the file is "
-                        "damaged", Mark(where))
+class _SheetRead:
+    """The rows of a sheet read so far (_sheet_rows), and where the reading is."""
+
+    def __init__(self, ws: Any, reader: Any, where: str, look_inside_cells: bool = False) -> None:
+        self.ws, self.reader, self.where = ws, reader, where
+        self.look_inside_cells = look_inside_cells  # for a row or a cell inside one (_refuse_misplaced)
+        self.placed = 0  # the rows and the cells read in their place
+        self.rows: Rows = []
+        self.room = _Room()  # what the sheet may still hold
+        self.row, self.column = 0, 0  # the number of the row read last, the column of its last cell read
+        self.counted = 0  # the rows read, with a cell or none
+        self.beside = 0  # the elements read beside the sheet's cells
+        self.formats: dict[int, str] = {}  # a cell style's number format, by the style's number
+
+    def _refuse_misplaced(self, elements: Any, skipped: Any = None) -> None:
+        """LoadError at the first of `elements` (but `skipped`) named as a row or a cell is (_misplaced_said), or
+        as a range of merged cells (_merged)."""
+        for element in elements:
+            name = _local(element.tag)
+            if element is not skipped and name in ("row", "c"):
+                raise LoadError(_misplaced_said(element.tag), Mark(self.where, max(self.row, 1), self.column + 1))
+            if name == "mergeCell":
+                raise _merged(element.get("ref") or "", self.where)
+
+    def walk(self, root: Any) -> None:
+        """Reads the sheet whose XML's root element is `root`."""
+        for part in root:
+            if root.tag == _CELL_PATH[0] and part.tag == _CELL_PATH[1]:
+                for element in part:
+                    self.read(element)
+            else:
+                self.beside_cells(part)
+
+    def beside_cells(self, part: Any) -> None:
+        """Reads a part of the sheet beside its cells: LoadError at a row or a cell in it, or at one element too
+        many beside the cells (the sheet is named). openpyxl makes an object of each (a conditional format, a
+        link, a column's width...), as of the parts check_object_parts counts: 50,000 rules of conditional
+        formatting in a 4 MB sheet took 8 s."""
+        for element in part.iter():
+            self._refuse_misplaced((element,))
+            self.beside += 1
+            if self.beside > MAX_OBJECT_ELEMENTS:
+                raise LoadError(f"the sheet holds more than {MAX_OBJECT_ELEMENTS:,} elements beside its cells "
+                                f"(formats, links, column widths...); pnp reads at most {MAX_OBJECT_ELEMENTS:,} (a "
+                                "sheet has a few dozen): the file is damaged", Mark(self.where))
+
+    def read(self, element: Any) -> None:
+        """Reads an element of the sheet's <sheetData>: a row, or an element of another kind holding none."""
+        if element.tag != _CELL_PATH[2]:
+            self._refuse_misplaced(element.iter())
+            return
+        self.row, self.column = _row_number(element.get("r"), self.row, self.where), 0
+        self.counted += 1
+        self.placed += 1 + len(element)  # (each element in a row is a cell, or refused)
+        if self.counted > MAX_ROWS:  # (a row of no cell too: 250,000 of <row/> took 7 s)
+            raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(self.where, self.row, 1))
+        self.reader.row_counter, self.reader.col_counter = self.row, 0  # (as its parse_row sets them)
+        held = [self._cell(cell) for cell in element]
+        if held:  # (a row of no cell is one the file leaves out)
+            self._add(held)
+
+    def _cell(self, cell: Any) -> dict[str, Any]:
+        """openpyxl's reading of an element of a row (parse_cell): LoadError unless it is a cell in its place,
+        whose value openpyxl reads as it is (_cell_problem, _cell_value)."""
+        if cell.tag != _CELL_PATH[3]:
+            raise LoadError(_misplaced_said(cell.tag), Mark(self.where, self.row, self.column + 1))
+        self.column = _cell_column(cell.get("r"), self.row, self.column, self.where)
+        if self.look_inside_cells:
+            self._refuse_misplaced(cell.iter(), skipped=cell)
+        if not len(cell) and cell.get("t") in _BLANK_TYPES:  # a blank cell (most, in a sheet of many): no value
+            if problem := _style_problem(cell.get("s"), self.ws):  # to read, as parse_cell reads none
+                raise LoadError(problem, Mark(self.where, self.row, self.column))
+            self.reader.col_counter = self.column  # (as parse_cell counts the cells it reads)
+            return {"column": self.column, "value": None, "data_type": "n"}
+        if problem := _cell_problem(cell, self.ws):
+            raise LoadError(problem, Mark(self.where, self.row, self.column))
+        return _cell_value(self.reader, cell, self.where, self.row, self.column)
+
+    def _add(self, held: list[dict[str, Any]]) -> None:
+        """Adds the values of the cells read of a row (openpyxl's parse_cell's, in column order) to the rows."""
+        values: list[Any] = [None] * held[-1]["column"]
+        for cell in held:
+            value, column = cell["value"], cell["column"]
+            if value is None:
+                continue
+            if cell["data_type"] == "f":
+                raise LoadError(f"this cell holds a formula ({shown(getattr(value, 'text', value))}); pnp reads what a "
+                                "cell holds and runs no formula: type the value, or make the cell text",
+                                Mark(self.where, self.row, column))
+            code = self._number_format(cell["style_id"])
+            if isinstance(value, str) and value and _text_shown_otherwise(code):
+                raise LoadError(f"this text cell is formatted as {shown(code)}, so the sheet shows it otherwise than "
+                                "the text it holds, which pnp reads: format the cell as General or Text and type the "
+                                "text as it should read", Mark(self.where, self.row, column))
+            values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
+        _check_row_size(len(self.rows), self.row, values, self.where, self.room)
+        self.rows.append((self.row, values))
+
+    def _number_format(self, style: int) -> str:
+        """The number format of the cell style numbered `style`, as openpyxl's read-only cell reads it."""
+        if style not in self.formats:
+            from openpyxl.cell.read_only import ReadOnlyCell
+
+            self.formats[style] = ReadOnlyCell(self.ws, 1, 1, None, style_id=style).number_format or "General"
+        return self.formats[style]
 
 
 def _merged(cells: str, where: str) -> LoadError:
@@ -329,21 +469,23 @@ def _merged(cells: str, where: str) -> LoadError:
                      Mark(where, row, column))
 
 
-def _cell_value(reader: Any, element: Any, mark: Mark) -> dict[str, Any]:
-    """LoadError at `mark` when openpyxl's `reader` cannot read the cell `element` (a number that is not one, a
-    shared string that is not there, a date that is not a date: the workbook was refused with no cell named),
-    or reads it as an error value (#DIV/0!, or a date out of range, which openpyxl turns into #VALUE! with a
-    warning): that is no data, and was printed on the card as it reads."""
+def _cell_value(reader: Any, element: Any, where: str, row: int, column: int) -> dict[str, Any]:
+    """LoadError at the cell (of sheet `where`, at `row` and `column`) when openpyxl's `reader` cannot read the
+    cell `element` (a number that is not one, a shared string that is not there, a date that is not a date: the
+    workbook was refused with no cell named), or reads it as an error value (#DIV/0!, or a date out of range,
+    which openpyxl turns into #VALUE! with a warning): that is no data, and was printed on the card as it reads."""
     try:
         cell = reader.parse_cell(element)  # (its warnings ignored by _sheet_rows)
     except Exception as e:  # noqa: BLE001 - openpyxl casting a value that is not what its type says
-        raise LoadError(f"this cell cannot be read as its type says ({type(e).__name__}: {e})", mark) from None
+        raise LoadError(f"this cell cannot be read as its type says ({type(e).__name__}: {e})",
+                        Mark(where, row, column)) from None
     if cell["data_type"] == "e":
         raise LoadError(f"this cell holds an error value ({shown(str(cell['value']))}), not data: type the value",
-                        mark)
-    if isinstance(cell["value"], _RaisedText) or cell["data_type"] == "s" and _raised(element):
-        raise LoadError("part of this text is raised or lowered (superscript or subscript), which pnp prints on the "
-                        "line (10² as 102): type the character itself (²), or the text without it", mark)
+                        Mark(where, row, column))
+    value = cell["value"]
+    if problem := value.problem if isinstance(value, _RefusedText) else \
+            _rich_text_problem(element) if element.get("t") == "inlineStr" else None:
+        raise LoadError(problem, Mark(where, row, column))
     return cell
 
 
@@ -408,43 +550,51 @@ def _cell_problem(cell: Any, sheet: Any) -> str | None:
     would read it as something else than it says, or None: its failure named the file but not the cell, a
     negative shared-text index read the last text, and a date out of range became the text #VALUE!, each
     without a word."""
-    style = cell.get("s")
-    if style and not (style.isascii() and style.isdigit()):  # (none or empty: the first style, as openpyxl reads it)
-        return f"this cell's style is {shown(style)}, where a workbook writes a number: the file is damaged"
-    if style and int(style) >= (styles := len(sheet.parent._cell_styles)):  # (its number format is read)
-        return (f"this cell's style is {shown(style)}, and the workbook has {styles:,} (numbered from 0): the file "
-                "is damaged")
-    if form := _form_problem(cell):
+    if style := _style_problem(cell.get("s"), sheet):
+        return style
+    kind = cell.get("t", "n")
+    parts = {_local(child.tag): child for child in cell}
+    if form := _form_problem(cell, kind, parts):
         return form
-    parts = {child.tag.rpartition("}")[2]: child.text for child in cell}
-    value, check = parts.get("v") or None, _VALUE_CHECKS.get(cell.get("t", "n"))  # (as openpyxl: no text, no
-    if value is None or "f" in parts or check is None:  # value; inline texts read as they are; a formula is
+    value, check = parts["v"].text if "v" in parts else None, _VALUE_CHECKS.get(kind)  # (as openpyxl: no text,
+    if not value or "f" in parts or check is None:  # no value; inline texts read as they are; a formula is
         return None  # refused where its value is read)
     problem = check(value, cell, sheet)
     return None if problem is None else problem.format(said=shown(value), shared=len(sheet._shared_strings))
 
 
 _CELL_TYPES = ("b", "d", "e", "inlineStr", "n", "s", "str")  # a cell's t="...", as the standard lists them
+_BLANK_TYPES = (None, "b", "d", "inlineStr", "n", "s", "str")  # those of which a cell of no value is blank
 
 
-def _form_problem(cell: Any) -> str | None:
-    """Why a <c> element is not a cell as a workbook writes one, or None: a type the standard has not (read as
-    text), or its value where its type does not put it (an inline text in <v>, or a shared text's cell holding
-    <is>, read as blank), or a part given twice (of two texts in <is>, the last read): each read otherwise than
-    the file says, without a word."""
-    kind = cell.get("t", "n")
+def _style_problem(style: str | None, sheet: Any) -> str | None:
+    """Why a cell's style `style` (its s="...") is none of the (read-only) `sheet`'s workbook, or None."""
+    if style and not (style.isascii() and style.isdigit()):  # (none or empty: the first style, as openpyxl reads it)
+        return f"this cell's style is {shown(style)}, where a workbook writes a number: the file is damaged"
+    if style and int(style) >= (styles := len(sheet.parent._cell_styles)):  # (its number format is read)
+        return (f"this cell's style is {shown(style)}, and the workbook has {styles:,} (numbered from 0): the file "
+                "is damaged")
+    return None
+
+
+def _form_problem(cell: Any, kind: str, parts: Mapping[str, Any]) -> str | None:
+    """Why a <c> element of type `kind` holding `parts` (its elements by name) is not a cell as a workbook
+    writes one, or None: a type the standard has not (read as text), or its value where its type does not put
+    it (an inline text in <v>, or a shared text's cell holding <is>, read as blank), or a part given twice (of
+    two texts in <is>, the last read): each read otherwise than the file says, without a word."""
     if kind not in _CELL_TYPES:
         return (f"this cell's type is {shown(kind)}, which is none of a workbook's ({', '.join(_CELL_TYPES)}): the "
                 "file is damaged")
-    kids = [child.tag.rpartition("}")[2] for child in cell]
-    inline = next((child for child in cell if child.tag.rpartition("}")[2] == "is"), None)
-    texts = [] if inline is None else [child.tag.rpartition("}")[2] for child in inline]
-    if len(set(kids)) < len(kids) or texts.count("t") > 1 or "t" in texts and "r" in texts:
+    texts = [_local(child.tag) for child in parts["is"]] if "is" in parts else []
+    if len(parts) < len(cell) or texts.count("t") > 1 or "t" in texts and "r" in texts:
         return "this cell holds a part twice (its value, or its text): the file is damaged"
     misplaced = "v" if kind == "inlineStr" else "is"  # (an inline text is in <is>, every other value in <v>)
-    if misplaced in kids:
+    if misplaced in parts:
         return (f"this cell of type {shown(kind)} holds a <{misplaced}>, where a workbook does not put its value (it "
                 "would be read as blank): the file is damaged")
+    if split := next((name for name in ("v", "f") if name in parts and len(parts[name])), None):
+        return (f"this cell's <{split}> holds an element inside its text, and would be read up to it (2<x/>9 as 2): "
+                "the file is damaged; save it again from the spreadsheet program")
     return None
 
 
@@ -499,31 +649,12 @@ _VALUE_CHECKS: dict[str, Callable[[str, Any, Any], str | None]] = {
     "e": _error_value_problem}
 
 
-def _row_read(n: int, cells: Sequence[Any], rows: Rows, room: "_Room", where: str) -> None:
-    """Adds row `n`'s values to `rows` (_sheet_rows), unless the file leaves it out."""
-    if n > MAX_SHEET_ROW:
-        raise LoadError(f"a row is numbered past {MAX_SHEET_ROW:,}, the last row a sheet has", Mark(where))
-    if not cells:
-        return  # a row the file leaves out
-    _check_row_size(len(rows), n, cells, where, room)
-    values = []
-    for col, cell in enumerate(cells, start=1):
-        if cell.data_type == "f":
-            raise LoadError(f"this cell holds a formula ({shown(getattr(cell.value, 'text', cell.value))}); pnp reads what a cell holds and "
-                            "runs no formula: type the value, or make the cell text", Mark(where, n, col))
-        if isinstance(cell.value, str) and cell.value and _text_shown_otherwise(cell.number_format or "General"):
-            raise LoadError(f"this text cell is formatted as {shown(cell.number_format)}, so the sheet shows it "
-                            "otherwise than the text it holds, which pnp reads: format the cell as General or Text "
-                            "and type the text as it should read", Mark(where, n, col))
-        values.append(_unescaped(cell.value) if isinstance(cell.value, str) else _number_as_shown(cell))
-    rows.append((n, values))
-
-
 # A number format's parts: a quoted literal, an escaped character, a space the width of a character (_x), a fill
 # (*x), a colour or condition ([Red]), a section's end (;), or one character
 _FORMAT_PART = re.compile(r'"[^"]*"?|\\.?|_.?|\*.?|\[[^\]]*\]?|.', re.DOTALL)
 
 
+@functools.lru_cache(maxsize=256)  # (a sheet has a few formats, its cells many)
 def _text_shown_otherwise(code: str) -> bool:
     """Whether the number format `code` shows a text cell otherwise than its text: its text section (the fourth,
     or a last one holding @) adds to the text ("Step: "@, @" cm", @@) or hides it (;;;). Colours, widths of
@@ -557,12 +688,11 @@ class _FormattedNumber:
 _SHOWN_AS_IT_IS = {"general", "@"}  # (in any case: a format code's words are)
 
 
-def _number_as_shown(cell: Any) -> Any:
-    """A cell's value, a number kept with its format when that format shows it otherwise (_FormattedNumber)."""
-    value = cell.value
+def _number_as_shown(value: Any, shape: str) -> Any:
+    """A cell's value, a number kept with its number format `shape` when that shows it otherwise
+    (_FormattedNumber)."""
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return value
-    shape = cell.number_format or "General"
     if shape.lower() in _SHOWN_AS_IT_IS and _general_shows(value) or (shape == "0" and float(value).is_integer()):
         return value
     return _FormattedNumber(value, shape)
@@ -595,12 +725,12 @@ def _escaped(text: str) -> str:
 
 class _Room:
     """The values a sheet being read may still hold (what is left of the game's allowance, as _records counts
-    them), and how many that is in words; and the cells it may still hold (MAX_CELLS)."""
-
-    LEAST_PER_ITEM = 2 * (1 + 2)  # a row of one value, as _records counts it
+    them), and how many that is in words; the values counted so far; and the cells it may still hold
+    (MAX_CELLS)."""
 
     def __init__(self) -> None:
         self.left, self.too_many = values_left(MAX_EXPANDED_VALUES)
+        self.counted = 0
         self.cells = MAX_CELLS
 
 
@@ -608,8 +738,10 @@ def _check_row_size(kept: int, line: int, cells: Sequence[Any], where: str, room
     """LoadError at a row past MAX_ROWS (blank rows counted: two million empty CSV lines took 14 s and 550 MB,
     each kept until the items were made), past MAX_CELLS, or a row of more than MAX_COLUMNS cells, in a CSV
     file as in a sheet;
-    or at an item (a row after the header holding a value) past the `room` left: the game's values were spent,
-    and one file read as 200 tables was read whole for each (the refusal _records would give, found sooner)."""
+    or at an item (a row after the header holding a value) past the `room` left, its values counted as _records
+    counts a row's (those of its cells' YAML flow texts aside): the game's values were spent, and one file read as
+    200 tables was read whole for each; a sheet of 200,000 values was read whole before _records refused it (the
+    refusal _records would give, found sooner)."""
     if kept >= MAX_ROWS:
         raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(where, line, 1))
     room.cells -= len(cells)
@@ -619,10 +751,12 @@ def _check_row_size(kept: int, line: int, cells: Sequence[Any], where: str, room
                 f"the game's spreadsheets hold more than {MAX_GAME_CELLS:,} cells together (each time one is read)")
         raise LoadError(f"{said} (blank ones counted: delete the columns and rows past the table's own)",
                         Mark(where, line, 1))
-    if kept and not all(_blank(c) for c in cells):
-        room.left -= room.LEAST_PER_ITEM
+    filled = sum(not _blank(c) for c in cells) if kept else 0
+    if filled:
+        counted = 2 * (1 + 2 * filled)  # (as _row_item counts the item)
+        room.left, room.counted = room.left - counted, room.counted + counted
         if room.left < 0:
-            spend_values(room.LEAST_PER_ITEM * kept)  # (what _records would have spent refusing it)
+            spend_values(room.counted)  # (what _records would have spent refusing it)
             raise LoadError(f"{room.too_many} (each counted in every list and mapping around it, as in YAML)",
                             Mark(where, line, 1))
     if len(cells) > MAX_COLUMNS:
@@ -644,23 +778,27 @@ def _records(rows: Rows, where: str, schema: Schema, ids: Mapping[Any, Field | N
     # a header cell is text: it names the field whose name reads as it (game.yaml's `no:` or `1:` is no text)
     by_text = {str(name): name for name in schema.fields}
     names = [name if name is None else by_text.get(name, name) for name in _header(header, where, line, by_text)]
+    # each column's (field, how its cells are read, where its name is written), None where the header cell is
+    # blank: worked out once for all its cells (a ref's field was looked up for every cell)
+    columns = [None if name is None else (name, _read_as(schema.fields.get(name), ids), Mark(where, line, col))
+               for col, name in enumerate(names, start=1)]
     read, allowed = [0], values_left(MAX_EXPANDED_VALUES)  # values read so far, as YAML counts them; how many may be
     try:
         for line, cells in rows[1:]:
             if not all(_blank(c) for c in cells):  # (spreadsheets end in empty rows)
-                items.append(_row_item(cells, names, Mark(where, line, 1), schema, ids, (read, *allowed)))
-                items.marks.append(Mark(where, line, 1))
+                items.append(_row_item(cells, columns, Mark(where, line, 1), (read, *allowed)))
+                items.marks.append(items[-1].mark)
         _required_columns(names, where, rows[0][0], schema)
     finally:
         spend_values(read[0])
     return items
 
 
-def _row_item(cells: list[Any], names: list[Any], mark: Mark, schema: Schema, ids: Mapping[Any, Field | None],
+def _row_item(cells: list[Any], columns: list[tuple[Any, Field | None, Mark] | None], mark: Mark,
               count: tuple[list[int], int, str]) -> Record:
-    """The item of a row (at `mark`, its first cell), a ref read by `ids` (_read_as); `count`: (values read, as
-    a list of one, the most the sheet may hold, how many that is in words): its values are added, and
-    LoadError past the most."""
+    """The item of a row (at `mark`, its first cell), each cell read as its column says (_records); `count`:
+    (values read, as a list of one, the most the sheet may hold, how many that is in words): its values are
+    added, and LoadError past the most."""
     read, limit, too_many = count
     data: dict[Any, Any] = {}
     marks: dict[Any, Place | None] = {}
@@ -669,11 +807,12 @@ def _row_item(cells: list[Any], names: list[Any], mark: Mark, schema: Schema, id
         if _blank(cell):
             continue
         at = Mark(mark.file, mark.line, col)
-        if col > len(names) or names[col - 1] is None:
+        column = columns[col - 1] if col <= len(columns) else None
+        if column is None:
             raise LoadError("a value in a column without a name in the header row", at)
-        name = names[col - 1]
-        data[name], inside = _cell(cell, _read_as(schema.fields.get(name), ids), at)
-        marks[name], key_marks[name] = at, Mark(mark.file, 1, col)
+        name, field, named_at = column
+        data[name], inside = _cell(cell, field, at)
+        marks[name], key_marks[name] = at, named_at
         read[0] += inside  # a cell of YAML flow text counts the values it holds, aliases expanded, as a file does
         _check_values(read[0], limit, too_many, at)
     # counted as the same items in YAML count (each value in every list and mapping around it: its key and
