@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .kit import Outcome
     from rich.progress import Progress, TaskID
 
-    from .kit.changes import Faces
+    from .kit.changes import State
     from .kit.select import Selection
     from .project import Project
     from .units import PrintOptions
@@ -288,7 +288,7 @@ def _build_selection(project: "Project", games: list[str], options: "PrintOption
     return report.exit_code
 
 
-def _reprint(project: "Project", outcome: "Outcome", state: "tuple[Faces, str]", options: "PrintOptions",
+def _reprint(project: "Project", outcome: "Outcome", state: "State", options: "PrintOptions",
              report: Report) -> None:
     """Say the reprint of what changed since `state`, written beside the game's kit (kit.changes); a reprint
     that cannot be written (a folder or a read-only file in its place) is an error in `report`."""

@@ -145,11 +145,11 @@ def test_an_export_never_replaces_another_games_or_formats_export(project, tmp_p
 
 def _side_files() -> list[tuple[list[str], str]]:
     """(command, a file it writes beside the kit): a proof's PDF and its manifest, a reprint's PDF."""
-    from pnp.kit.changes import reprint_key
+    from pnp.kit.changes import State
     from pnp.kit.select import Selection
 
     key = Selection(components=("deck",)).key()
-    since = f"reprint-{reprint_key('commit HEAD')}"
+    since = f"reprint-{State({}, 'commit', 'HEAD').key()}"
     return [(["build", "mini", "--component", "deck"], f"output/mini/mini-selection-{key}-a4.pdf"),
             (["build", "mini", "--component", "deck"], f"output/mini/manifest-selection-{key}.json"),
             (["build", "mini", "--changed-since", "HEAD"], f"output/mini/mini-{since}-a4.pdf")]

@@ -6,6 +6,7 @@ few sheets as they need, through the same kinds that print the whole kit."""
 
 import contextlib
 import hashlib
+import json
 import os
 import re
 import subprocess
@@ -99,20 +100,44 @@ def compare(old: Faces, new: Faces, since: str) -> Changes:
 
 
 # -- the state a game is compared with ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class State:
+    """The faces of a game in a state it is compared with: a build's manifest (`kind` "manifest", `name` its
+    path as shown) or a git commit ("commit", the ref as given)."""
+
+    faces: Faces
+    kind: str
+    name: str
+
+    @property
+    def label(self) -> str:
+        """The state as messages say it: a manifest's path, `commit REF`."""
+        return self.name if self.kind == "manifest" else f"{self.kind} {self.name}"
+
+    def key(self) -> str:
+        """Eight hex digits naming a reprint by this state (as a selection is named by its expression):
+        `--changed-since v1` and `--changed-since v2` are two variants, and one build replaced or removed the
+        other's reprint. Made of the kind and the name apart: made of the label, a manifest named `commit v1`
+        had the key of commit v1, and each build replaced the other's reprint. The same --changed-since writes
+        the same names again."""
+        named = json.dumps([self.kind, self.name], ensure_ascii=True)  # (a path not UTF-8: its bytes escaped)
+        return hashlib.sha256(named.encode("ascii")).hexdigest()[:8]
+
+
 def faces_since(project: "Project", game_id: str, since: str | None, options: "PrintOptions",
-                out_root: str | Path) -> tuple[Faces, str]:
-    """(faces, what they are) of the state named by `since`: a manifest file, a git commit, or (None) the
-    game's last build in out_root."""
+                out_root: str | Path) -> State:
+    """The State named by `since`: a manifest file, a git commit, or (None) the game's last build in
+    out_root."""
     if since is None:
         path = Path(out_root) / game_id / manifest_name(options)
         if not path.is_file() and not path.is_symlink():
             raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
                              "build first, or give --since MANIFEST or a git commit")
-        return read_faces(project, path, game_id), project.rel(path)
+        return State(read_faces(project, path, game_id), "manifest", project.rel(path))
     path = Path(since)
     if path.is_file():
-        return read_faces(project, path, game_id, follow=True), project.rel(path)
-    return _commit_faces(project, game_id, since, options), f"commit {since}"
+        return State(read_faces(project, path, game_id, follow=True), "manifest", project.rel(path))
+    return State(_commit_faces(project, game_id, since, options), "commit", since)
 
 
 def read_faces(project: "Project", path: Path, game_id: str, follow: bool = False) -> Faces:
@@ -568,16 +593,16 @@ def game_changes(project: "Project", game_id: str, since: str | None, options: "
     game does not validate now (the errors are in `report`)."""
     from ..check import validate
 
-    old, label = faces_since(project, game_id, since, options, out_root)
+    old = faces_since(project, game_id, since, options, out_root)
     game, studio = validate(project, game_id, report, options)
     if studio is None or report.errors:
         return None, None
-    return compare(old, faces_of(studio), label), studio
+    return compare(old.faces, faces_of(studio), old.label), studio
 
 
 def states_before(project: "Project", games: list[str], since: str, options: "PrintOptions",
-                  out_root: Path) -> dict[str, tuple[Faces, str]]:
-    """{game: (faces, what they are)} of the state `--changed-since` names, read before the build replaces it."""
+                  out_root: Path) -> dict[str, State]:
+    """{game: State} of the state `--changed-since` names, read before the build replaces it."""
     if Path(since).is_file() and len(games) != 1:
         raise UsageError("--changed-since MANIFEST compares one game: name it")
     return {g: faces_since(project, g, since, options, out_root) for g in games}
@@ -595,25 +620,17 @@ class Reprint:
     lines: list[str]
 
 
-def reprint_key(since: str) -> str:
-    """Eight hex digits naming a reprint by the state it is compared with (as a selection is named by its
-    expression): `--changed-since v1` and `--changed-since v2` are two variants, and one build replaced or
-    removed the other's reprint. The same --changed-since writes the same names again."""
-    return hashlib.sha256(since.encode("utf-8", "surrogateescape")).hexdigest()[:8]  # (a path not UTF-8)
-
-
-def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[Faces, str],
-                  options: "PrintOptions") -> Reprint:
+def write_reprint(project: "Project", game_id: str, folder: Path, state: State, options: "PrintOptions") -> Reprint:
     """The reprint of what changed in a just-built game since `state`, written beside its kit in `folder`: the
     build's manifest has the faces as they are now, so the game is validated again only to draw what changed.
     A reprint left by the same --changed-since is removed when nothing changed; one since another state is
-    another variant, named by it (reprint_key), and left as it is."""
+    another variant, named by it (State.key), and left as it is."""
     from ..check import validate
 
-    what = f"reprint-{reprint_key(state[1])}"
+    what = f"reprint-{state.key()}"
     target = folder / f"{game_id}-{what}-{options.paper}{options.variant}.pdf"
     recorded = folder / manifest_name(options, what)  # what the reprint holds and since when
-    changes = compare(state[0], read_faces(project, folder / manifest_name(options), game_id), state[1])
+    changes = compare(state.faces, read_faces(project, folder / manifest_name(options), game_id), state.label)
     keys = changes.reprinted()
     pages = 0
     # with the folder's lock, as the kit was written: the reprint was written beside another build's kit as
@@ -625,8 +642,8 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[F
         if not pages:
             target.unlink(missing_ok=True)
             recorded.unlink(missing_ok=True)
-            return Reprint(None, 0, 0, state[1], [])
-        record = {"game": game_id, **options.record(), "since": state[1], "file": target.name, "pages": pages,
+            return Reprint(None, 0, 0, state.label, [])
+        record = {"game": game_id, **options.record(), "since": state.label, "since_kind": state.kind, "file": target.name, "pages": pages,
                   "items": {cid: sorted(items) for cid, items in sorted(keys.items())}}
         write_file(recorded, record_bytes(record))
-    return Reprint(target, pages, sum(len(v) for v in keys.values()), state[1], changes.lines())
+    return Reprint(target, pages, sum(len(v) for v in keys.values()), state.label, changes.lines())
