@@ -264,9 +264,8 @@ def _no_setting_elsewhere(project: "Project", config: Path) -> None:
         command = ["git", "config", "--file", str(config), "--no-includes", "--name-only", "--get-regexp",
                    f"^({pattern})$"]
         try:
-            found = subprocess.run(command, capture_output=True, timeout=60, cwd="/", stdin=subprocess.DEVNULL,
-                                   env={**_git_env(), "GIT_DIR": os.devnull + "/none"}, preexec_fn=_memory_capped)
-        except (OSError, subprocess.TimeoutExpired):
+            found = _ran(command, cwd="/", env={"GIT_DIR": os.devnull + "/none"})
+        except subprocess.TimeoutExpired:
             raise DataError("git cannot read it", Mark(project.rel(config))) from None
         if found.returncode == 0:
             raise DataError(f"{why}; pnp reads only the project", Mark(project.rel(config)))
@@ -349,22 +348,41 @@ def _git_command(project: "Project", *args: str) -> list[str]:
     return ["git", "-C", str(project.root), *pinned, *_GIT_SAFE, *args]
 
 
-def _git_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    return {**env, **_GIT_ENV}
+def _started(command: list[str], stdin: int = subprocess.DEVNULL, stderr: int = subprocess.PIPE,
+             cwd: str | None = None, env: Mapping[str, str] | None = None) -> "subprocess.Popen[bytes]":
+    """A git `command` started as pnp runs every git: its output piped, none of the user's GIT_ variables but
+    _GIT_ENV (and `env`), its memory capped (_memory_capped); UsageError when git is not installed."""
+    kept = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    try:
+        return subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr, cwd=cwd,
+                                env={**kept, **_GIT_ENV, **(env or {})}, preexec_fn=_memory_capped)
+    except FileNotFoundError:
+        raise UsageError("comparing with a commit needs git, which is not installed") from None
+    except OSError as e:  # (out of processes or memory)
+        raise UsageError(f"git could not be started: {e.strerror}") from None
+
+
+def _ran(command: list[str], cwd: str | None = None,
+         env: Mapping[str, str] | None = None) -> "subprocess.CompletedProcess[bytes]":
+    """A git `command` (_started) run to its end, what it printed and said kept; subprocess.TimeoutExpired,
+    git killed, past 60 s."""
+    with _started(command, cwd=cwd, env=env) as git:
+        try:
+            out, said = git.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            git.kill()
+            raise
+    return subprocess.CompletedProcess(command, git.returncode, out, said)
 
 
 def _git(project: "Project", *args: str) -> bytes:
     try:
-        return subprocess.run(_git_command(project, *args), capture_output=True, check=True, timeout=60,
-                              env=_git_env(), stdin=subprocess.DEVNULL,
-                              preexec_fn=_memory_capped).stdout
-    except FileNotFoundError:
-        raise UsageError("comparing with a commit needs git, which is not installed") from None
-    except subprocess.CalledProcessError as e:
-        raise UsageError(f"git {args[0]}: {e.stderr.decode(errors='replace').strip()}") from None
+        done = _ran(_git_command(project, *args))
     except subprocess.TimeoutExpired:
         raise UsageError(f"git {args[0]} took more than 60 s") from None
+    if done.returncode != 0:
+        raise UsageError(f"git {args[0]}: {done.stderr.decode(errors='replace').strip()}")
+    return done.stdout
 
 
 def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOptions") -> Faces:
@@ -440,11 +458,7 @@ def _tree(project: "Project", ref: str, prefix: str, wanted: list[str]) -> list[
 def _listing(project: "Project", ref: str, *args: str) -> bytes:
     """What a git command lists, one entry per NUL; UsageError once it lists more than MAX_COMMIT_FILES (read
     no further: a tree of millions of entries is listed in gigabytes)."""
-    try:
-        git = subprocess.Popen(_git_command(project, *args), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, env=_git_env(), preexec_fn=_memory_capped)
-    except FileNotFoundError:
-        raise UsageError("comparing with a commit needs git, which is not installed") from None
+    git = _started(_git_command(project, *args), stderr=subprocess.DEVNULL)
     assert git.stdout is not None  # piped
     watchdog = threading.Timer(60, git.kill)
     watchdog.start()
@@ -473,12 +487,7 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
     so no file is ever written through one (a link that leaves the scratch project is refused when it is
     read, as in any project)."""
     links = []
-    command = _git_command(project, "cat-file", "--batch")
-    try:
-        git = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                               env=_git_env(), preexec_fn=_memory_capped)
-    except FileNotFoundError:
-        raise UsageError("comparing with a commit needs git, which is not installed") from None
+    git = _started(_git_command(project, "cat-file", "--batch"), stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert git.stdin is not None and git.stdout is not None  # piped
     watchdog = threading.Timer(120, git.kill)
     watchdog.start()
