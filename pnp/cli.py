@@ -336,7 +336,9 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
     if since and Path(since).is_file() and len(selected) != 1:
         raise UsageError("--since MANIFEST compares one game: name it")
     options = PrintOptions(paper.lower())
-    out_root = Path(out_dir) if out_dir else project.root / "output"
+    # the builds are looked for where build writes them: `output -> ~` (a link in a folder someone sent) made
+    # pnp read a manifest outside the project, said to be output/<game>/manifest.json
+    out_root = _out_root(project, out_dir, selected, protected=()) if since is None else project.root / "output"
     report = Report(project.root)
     for game_id in selected:
         found, _ = game_changes(project, game_id, since, options, out_root, report)
@@ -787,12 +789,13 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
         raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
 
 
-def _out_root(project: "Project", out_dir: str | None, games: list[str]) -> Path:
+def _out_root(project: "Project", out_dir: str | None, games: list[str],
+              protected: tuple[str, ...] = project_mod.PROTECTED) -> Path:
     """Where the games' folders go (--out or output/), each checked by project.output_path: real folders
-    inside the project, never in the folders pnp reads."""
+    inside the project, never in the `protected` folders (those pnp reads, where it writes nothing)."""
     for game_id in games:
-        project_mod.output_path(project, out_dir, game_id)
-    return project_mod.output_path(project, out_dir)
+        project_mod.output_path(project, out_dir, game_id, protected=protected)
+    return project_mod.output_path(project, out_dir, protected=protected)
 
 
 def _offset(value: object) -> tuple[float, float]:

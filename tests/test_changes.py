@@ -567,3 +567,19 @@ def test_an_empty_changed_since_is_refused_not_ignored(tmp_path):
     result = run(root, "build", "mini", "--changed-since", "")
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert "--since" in result.output and not (root / "output" / "mini").exists()
+
+
+def test_changes_never_reads_a_build_through_an_output_folder_that_is_a_link(tmp_path):
+    """`pnp changes GAME` read output/<game>/manifest.json through `output -> a folder outside the project`
+    (which build refuses to write to), and said it had compared with output/mini/manifest.json."""
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build", "mini").exit_code == 0
+    (root / "output").rename(tmp_path / "elsewhere")
+    (root / "output").symlink_to(tmp_path / "elsewhere")
+    result = run(root, "changes", "mini")
+    assert result.exit_code == 2 and "output is a symbolic link" in result.output, result.output
+    assert "changed since" not in result.output
+    kits = tmp_path / "kits"  # a --out outside the project is the user's: followed as given
+    shutil.copytree(tmp_path / "elsewhere", kits)
+    result = run(root, "changes", "mini", "--out", str(kits))
+    assert result.exit_code == 0 and "nothing changed since" in result.output, result.output
