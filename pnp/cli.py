@@ -305,8 +305,7 @@ def _reprint(project: "Project", outcome: "Outcome", state: "State", options: "P
         return
     click.echo(f"{outcome.game_id}: reprint of {done.items} item{'s' * (done.items != 1)} changed since "
                f"{done.since}, {done.pages} pages in {project.rel(done.path)}")
-    for line in done.lines:
-        click.echo(line)
+    _echo_lines(done.lines)
 
 
 @cli.command(epilog=EPILOG)
@@ -348,11 +347,16 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
         click.echo(f"{game_id}: {n or 'nothing'} changed since {found.since}" +
                    (f" ({len(found.changed)} changed, {len(found.added)} added, {len(found.removed)} removed)"
                     if n else ""))
-        for line in found.lines():
-            click.echo(line)
+        _echo_lines(found.lines())
     if report.errors:
         _print_report(report, "changes")
     ctx.exit(report.exit_code)
+
+
+def _echo_lines(lines: list[str]) -> None:
+    """Lines said at once: echoed one by one, the 230,000 faces a manifest can list took 5 s to say."""
+    if lines:
+        click.echo("\n".join(lines))
 
 
 def _base_url(value: str | None) -> str | None:
