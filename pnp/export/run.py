@@ -49,9 +49,10 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
                 on_progress: Callable[[str, int], None] | None = None, force: bool = False) -> Exported:
     """Export one game in `fmt` into `folder` (replaced whole, only when everything was written and checked),
     unless an export from the same inputs and settings is already there (or `force`).
-    `options`: print options plus 'dpi' and 'bleed' (points) for the png format. `on_progress(event, value)`:
-    ('start', images to make), then ('advance', images made) as they are written."""
+    `options`: print options plus 'dpi' and 'bleed' (points) for the png format; its 'folder' is set here.
+    `on_progress(event, value)`: ('start', images to make), then ('advance', images made) as they are written."""
     folder = Path(folder).absolute()  # Tabletop Simulator's saved object names its images by absolute path
+    options = {**options, "folder": folder}  # (which the format's settings may depend on: see ExportFormat.settings)
     if not force:
         manifest = up_to_date(project, game_id, _settings(fmt, options), folder, MANIFEST)
         if manifest is not None:
