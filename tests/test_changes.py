@@ -566,7 +566,9 @@ def test_an_empty_changed_since_is_refused_not_ignored(tmp_path):
     root = make_project(tmp_path / "proj")
     result = run(root, "build", "mini", "--changed-since", "")
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
-    assert "--since" in result.output and not (root / "output" / "mini").exists()
+    assert "--changed-since" in result.output and not (root / "output" / "mini").exists()
+    result = run(root, "build", "mini", "--changed-since", "v1")  # the option is named as given, not changes'
+    assert result.exit_code == 2 and "Error: --changed-since: the project is in no git repository" in result.output
 
 
 def test_changes_never_reads_a_build_through_an_output_folder_that_is_a_link(tmp_path):

@@ -614,7 +614,12 @@ def states_before(project: "Project", games: list[str], since: str, options: "Pr
     """{game: State} of the state `--changed-since` names, read before the build replaces it."""
     if Path(since).is_file() and len(games) != 1:
         raise UsageError("--changed-since MANIFEST compares one game: name it")
-    return {g: faces_since(project, g, since, options, out_root) for g in games}
+    try:
+        return {g: faces_since(project, g, since, options, out_root) for g in games}
+    except UsageError as e:  # said of `changes --since`: here the state is named by build's --changed-since
+        if not e.message.startswith("--since"):
+            raise
+        raise UsageError("--changed-since" + e.message.removeprefix("--since"), e.mark) from None
 
 
 @dataclass
