@@ -585,3 +585,21 @@ def test_changes_never_reads_a_build_through_an_output_folder_that_is_a_link(tmp
     shutil.copytree(tmp_path / "elsewhere", kits)
     result = run(root, "changes", "mini", "--out", str(kits))
     assert result.exit_code == 0 and "nothing changed since" in result.output, result.output
+
+
+def test_a_card_whose_id_is_text_is_reprinted_alone(tmp_path):
+    """A component was kept whole when the item key 'text' (a rulebook's text, faces.TEXT) was selected: the
+    change of the card `text` reprinted its whole deck, said to be a reprint of 1 item (exit 0)."""
+    root = make_project(tmp_path / "proj")
+    for rel, old, new in [("cards/mini/cards.yaml", "id: lion", "id: text"), ("cards/mini/cards.yaml",
+                          "friend: lion", "friend: text"), ("layouts/mini/rulebook.md.j2", "deck/lion", "deck/text")]:
+        path = root / rel
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    assert run(root, "build", "mini").exit_code == 0
+    shutil.copy(root / "output/mini/manifest.json", root / "before.json")
+    cards = root / "cards/mini/cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Roars", "Growls", 1), encoding="utf-8")
+    result = run(root, "build", "mini", "--changed-since", str(root / "before.json"))
+    assert result.exit_code == 0 and "reprint of 1 item" in result.output, result.output
+    fronts = PdfReader(next((root / "output/mini").glob("mini-reprint-*.pdf"))).pages[0].extract_text()
+    assert "text" in fronts and "Growls" in fronts and not {"fern", "wolf", "moss"} & set(fronts.split()), fronts

@@ -21,7 +21,7 @@ from ..errors import DataError, UsageError
 from ..project import not_regular, output_lock, read_project_file, write_file, written_beside
 from ..products.base import distinct
 from ..report import Mark, Report, shown
-from .faces import FACE_FIELDS, MAX_NAME, TEXT, item_key, manifest_faces
+from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name
 from .manifest import Manifest, record_bytes
 
@@ -556,13 +556,16 @@ def _copy(source: IO[bytes], size: int, target: Path) -> None:
 # -- the reprint --------------------------------------------------------------------------------------------
 def selected(game: "Game", keys: Mapping[str, Collection[str]]) -> "Game":
     """A copy of the game whose components keep only the items named in `keys` ({component id: item keys});
-    every copy of a kept item is kept. Components with nothing selected are left out."""
+    every copy of a kept item is kept; a component of no items (a rulebook, a tuck box: those whose text is a
+    face of its own, faces.TEXT) is kept whole. Components with nothing selected are left out. (A component was
+    kept whole when the item key 'text' was selected: the change of a card whose id is `text` reprinted its
+    whole deck, said to be a reprint of 1 item.)"""
     components = []
     for component in game.components:
         wanted = keys.get(component.id)
         if not wanted:
             continue
-        if TEXT in wanted or not component.items:
+        if not component.items:
             components.append(component)
             continue
         kept = {id(item) for index, (item, _) in enumerate(distinct(component.items)) if item_key(item, index) in wanted}
