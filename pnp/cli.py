@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .kit import Outcome
     from rich.progress import Progress, TaskID
 
-    from .kit.changes import Faces
+    from .kit.changes import State
     from .kit.select import Selection
     from .project import Project
     from .units import PrintOptions
@@ -288,7 +288,7 @@ def _build_selection(project: "Project", games: list[str], options: "PrintOption
     return report.exit_code
 
 
-def _reprint(project: "Project", outcome: "Outcome", state: "tuple[Faces, str]", options: "PrintOptions",
+def _reprint(project: "Project", outcome: "Outcome", state: "State", options: "PrintOptions",
              report: Report) -> None:
     """Say the reprint of what changed since `state`, written beside the game's kit (kit.changes); a reprint
     that cannot be written (a folder or a read-only file in its place) is an error in `report`."""
@@ -305,8 +305,7 @@ def _reprint(project: "Project", outcome: "Outcome", state: "tuple[Faces, str]",
         return
     click.echo(f"{outcome.game_id}: reprint of {done.items} item{'s' * (done.items != 1)} changed since "
                f"{done.since}, {done.pages} pages in {project.rel(done.path)}")
-    for line in done.lines:
-        click.echo(line)
+    _echo_lines(done.lines)
 
 
 @cli.command(epilog=EPILOG)
@@ -336,7 +335,9 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
     if since and Path(since).is_file() and len(selected) != 1:
         raise UsageError("--since MANIFEST compares one game: name it")
     options = PrintOptions(paper.lower())
-    out_root = Path(out_dir) if out_dir else project.root / "output"
+    # the builds are looked for where build writes them: `output -> ~` (a link in a folder someone sent) made
+    # pnp read a manifest outside the project, said to be output/<game>/manifest.json
+    out_root = _out_root(project, out_dir, selected, protected=()) if since is None else project.root / "output"
     report = Report(project.root)
     for game_id in selected:
         found, _ = game_changes(project, game_id, since, options, out_root, report)
@@ -346,11 +347,16 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
         click.echo(f"{game_id}: {n or 'nothing'} changed since {found.since}" +
                    (f" ({len(found.changed)} changed, {len(found.added)} added, {len(found.removed)} removed)"
                     if n else ""))
-        for line in found.lines():
-            click.echo(line)
+        _echo_lines(found.lines())
     if report.errors:
         _print_report(report, "changes")
     ctx.exit(report.exit_code)
+
+
+def _echo_lines(lines: list[str]) -> None:
+    """Lines said at once: echoed one by one, the 230,000 faces a manifest can list took 5 s to say."""
+    if lines:
+        click.echo("\n".join(lines))
 
 
 def _base_url(value: str | None) -> str | None:
@@ -787,12 +793,13 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
         raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
 
 
-def _out_root(project: "Project", out_dir: str | None, games: list[str]) -> Path:
+def _out_root(project: "Project", out_dir: str | None, games: list[str],
+              protected: tuple[str, ...] = project_mod.PROTECTED) -> Path:
     """Where the games' folders go (--out or output/), each checked by project.output_path: real folders
-    inside the project, never in the folders pnp reads."""
+    inside the project, never in the `protected` folders (those pnp reads, where it writes nothing)."""
     for game_id in games:
-        project_mod.output_path(project, out_dir, game_id)
-    return project_mod.output_path(project, out_dir)
+        project_mod.output_path(project, out_dir, game_id, protected=protected)
+    return project_mod.output_path(project, out_dir, protected=protected)
 
 
 def _offset(value: object) -> tuple[float, float]:

@@ -568,7 +568,7 @@ def _no_link_inside(project: "Project", path: Path, shown: str, out_option: bool
         walked = walked / part
         if walked.is_symlink():
             raise UsageError(f"{shown}: {project.rel(walked)} is a symbolic link (to {os.readlink(walked)}); pnp "
-                             "writes only into real folders inside the project: remove the link" +
+                             "writes and reads its output only in real folders inside the project: remove the link" +
                              (", or give --out a folder outside the project" if out_option else ""))
 
 

@@ -384,12 +384,36 @@ def test_a_reprint_since_another_state_never_replaces_or_removes_this_one(tmp_pa
     first = run(root, "build", "mini", "--changed-since", str(root / "before.json"))
     assert first.exit_code == 0 and "reprint of 1 item" in first.output, first.output
     written = {p.name: p.read_bytes() for p in (root / "output" / "mini").glob("*reprint*")}
-    assert sorted(written) == [f"manifest-reprint-{changes.reprint_key('before.json')}.json",
-                               f"mini-reprint-{changes.reprint_key('before.json')}-a4.pdf"]
+    key = changes.State({}, "manifest", "before.json").key()
+    assert sorted(written) == [f"manifest-reprint-{key}.json", f"mini-reprint-{key}-a4.pdf"]
     shutil.copy(root / "output" / "mini" / "manifest.json", root / "after.json")
     second = run(root, "build", "mini", "--changed-since", str(root / "after.json"))
     assert second.exit_code == 0 and "nothing added or changed since after.json; no reprint" in second.output
     assert {p.name: p.read_bytes() for p in (root / "output" / "mini").glob("*reprint*")} == written
+
+
+def test_a_manifest_named_like_a_commit_is_another_state_than_the_commit(tmp_path):
+    """A reprint was named by the words said for its state: a manifest file named `commit HEAD` and the commit
+    HEAD were both "commit HEAD", so each build replaced the other's reprint and record."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "proj")
+    _committed(root)
+    assert run(root, "build", "mini").exit_code == 0
+    shutil.copy(root / "output" / "mini" / "manifest.json", root / "commit HEAD")
+    cards = root / "cards" / "mini" / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Roars", "Growls", 1), encoding="utf-8")
+    since_commit = run(root, "build", "mini", "--changed-since", "HEAD")
+    assert since_commit.exit_code == 0 and "reprint of 1 item" in since_commit.output, since_commit.output
+    written = {p.name: p.read_bytes() for p in (root / "output" / "mini").glob("*reprint*")}
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Growls", "Howls", 1), encoding="utf-8")
+    since_file = run(root, "build", "mini", "--changed-since", str(root / "commit HEAD"))
+    assert since_file.exit_code == 0 and "reprint of 1 item" in since_file.output, since_file.output
+    after = {p.name: p.read_bytes() for p in (root / "output" / "mini").glob("*reprint*")}
+    assert len(after) == 4 and {name: after[name] for name in written} == written
+    records = [json.loads(after[name]) for name in after if name.endswith(".json")]
+    assert sorted((r["since_kind"], r["since"]) for r in records) == [("commit", "commit HEAD"),
+                                                                     ("manifest", "commit HEAD")]
 
 
 def test_an_exports_record_given_for_a_manifest_is_said_to_be_one(tmp_path):
@@ -542,4 +566,40 @@ def test_an_empty_changed_since_is_refused_not_ignored(tmp_path):
     root = make_project(tmp_path / "proj")
     result = run(root, "build", "mini", "--changed-since", "")
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
-    assert "--since" in result.output and not (root / "output" / "mini").exists()
+    assert "--changed-since" in result.output and not (root / "output" / "mini").exists()
+    result = run(root, "build", "mini", "--changed-since", "v1")  # the option is named as given, not changes'
+    assert result.exit_code == 2 and "Error: --changed-since: the project is in no git repository" in result.output
+
+
+def test_changes_never_reads_a_build_through_an_output_folder_that_is_a_link(tmp_path):
+    """`pnp changes GAME` read output/<game>/manifest.json through `output -> a folder outside the project`
+    (which build refuses to write to), and said it had compared with output/mini/manifest.json."""
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build", "mini").exit_code == 0
+    (root / "output").rename(tmp_path / "elsewhere")
+    (root / "output").symlink_to(tmp_path / "elsewhere")
+    result = run(root, "changes", "mini")
+    assert result.exit_code == 2 and "output is a symbolic link" in result.output, result.output
+    assert "changed since" not in result.output
+    kits = tmp_path / "kits"  # a --out outside the project is the user's: followed as given
+    shutil.copytree(tmp_path / "elsewhere", kits)
+    result = run(root, "changes", "mini", "--out", str(kits))
+    assert result.exit_code == 0 and "nothing changed since" in result.output, result.output
+
+
+def test_a_card_whose_id_is_text_is_reprinted_alone(tmp_path):
+    """A component was kept whole when the item key 'text' (a rulebook's text, faces.TEXT) was selected: the
+    change of the card `text` reprinted its whole deck, said to be a reprint of 1 item (exit 0)."""
+    root = make_project(tmp_path / "proj")
+    for rel, old, new in [("cards/mini/cards.yaml", "id: lion", "id: text"), ("cards/mini/cards.yaml",
+                          "friend: lion", "friend: text"), ("layouts/mini/rulebook.md.j2", "deck/lion", "deck/text")]:
+        path = root / rel
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    assert run(root, "build", "mini").exit_code == 0
+    shutil.copy(root / "output/mini/manifest.json", root / "before.json")
+    cards = root / "cards/mini/cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Roars", "Growls", 1), encoding="utf-8")
+    result = run(root, "build", "mini", "--changed-since", str(root / "before.json"))
+    assert result.exit_code == 0 and "reprint of 1 item" in result.output, result.output
+    fronts = PdfReader(next((root / "output/mini").glob("mini-reprint-*.pdf"))).pages[0].extract_text()
+    assert "text" in fronts and "Growls" in fronts and not {"fern", "wolf", "moss"} & set(fronts.split()), fronts

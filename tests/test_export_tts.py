@@ -198,3 +198,22 @@ def test_a_game_named_export_is_refused_before_its_save_is_replaced_by_the_expor
     assert "cards/export/game.yaml: error: export: not exported as tts: one of its files is named export.json" \
         in result.output
     assert not (root / "output/export/export/tts").exists()
+
+
+def test_an_export_whose_save_names_its_images_elsewhere_is_not_up_to_date(project, tmp_path):
+    """The save names its images by file:/// address: in a copy of the project (or the project moved), the
+    export was found up to date and kept a save naming the images where they had been (exit 0)."""
+    from pnp.export.registry import registered
+    from pnp.kit.manifest import up_to_date
+    from pnp.project import Project
+
+    assert run(project, "export", "--format", "tts").exit_code == 0
+    folder = project / "output/mini/export/tts"
+    save = json.loads((folder / "mini.json").read_text())
+    urls = {u for o in walk(save["ObjectStates"]) for u in re.findall(r'"(file:[^"]+)"', json.dumps(o))}
+    assert urls and all(local(u).is_relative_to(folder) for u in urls)
+    settings = {"format": "tts", **registered()["tts"].settings({"base_url": None, "folder": folder})}
+    assert up_to_date(Project(project), "mini", settings, folder, "export.json") is not None
+    moved = {**settings, **registered()["tts"].settings({"base_url": None, "folder": tmp_path / "tts"})}
+    assert moved["images_at"] == (tmp_path / "tts").as_uri()
+    assert up_to_date(Project(project), "mini", moved, folder, "export.json") is None

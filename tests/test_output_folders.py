@@ -2,6 +2,8 @@
 folder, exit 1, for every command that writes: never a traceback. A file in the way stands for a read-only
 folder here because the tests may run as root, whom permissions do not stop."""
 
+import json
+
 import pytest
 
 from conftest import run
@@ -78,6 +80,28 @@ def test_an_export_never_replaces_a_folder_holding_files_no_export_wrote(project
     assert (kits / foreign).read_text() == "the user's own\n"
 
 
+def test_an_export_folder_is_walked_only_where_its_record_lists_files(tmp_path):
+    """Every entry of the folder was listed and sorted before the first unlisted one was named: 300,000 files
+    there took 16 s. Now only the folders holding the record's files are walked, so a folder the record does
+    not name is said at once, files and all (or none: an empty one is walked no further either)."""
+    from pnp.export.run import not_an_export
+    from pnp.project import Project
+
+    folder = tmp_path / "kits/mini/tts"
+    (folder / "cards/deck").mkdir(parents=True)
+    (folder / "cards/deck/001-lion-front.png").write_bytes(b"png")
+    (folder / "export.json").write_text(json.dumps({"game": "mini", "format": "tts", "files": [
+        {"path": "cards/deck/001-lion-front.png", "sha256": "0" * 64}]}))
+    project = Project(tmp_path)
+    assert not_an_export(project, folder, "mini", "tts") is None
+    for n in range(3):
+        (folder / "cards/deck/zz" / str(n)).mkdir(parents=True)
+    assert not_an_export(project, folder, "mini", "tts").startswith("holds cards/deck/zz/, which no export wrote")
+    (folder / "cards/deck/zz").rename(tmp_path / "zz")
+    (folder / "cards/deck/notes.txt").write_text("the user's own\n")
+    assert not_an_export(project, folder, "mini", "tts").startswith("holds cards/deck/notes.txt, which no")
+
+
 def test_an_export_replaces_its_own_folder_but_not_a_file_added_to_it(project, tmp_path):
     kits = tmp_path / "kits"
     assert run(project, "export", "mini", "--format", "tts", "--out", str(kits)).exit_code == 0
@@ -145,11 +169,11 @@ def test_an_export_never_replaces_another_games_or_formats_export(project, tmp_p
 
 def _side_files() -> list[tuple[list[str], str]]:
     """(command, a file it writes beside the kit): a proof's PDF and its manifest, a reprint's PDF."""
-    from pnp.kit.changes import reprint_key
+    from pnp.kit.changes import State
     from pnp.kit.select import Selection
 
     key = Selection(components=("deck",)).key()
-    since = f"reprint-{reprint_key('commit HEAD')}"
+    since = f"reprint-{State({}, 'commit', 'HEAD').key()}"
     return [(["build", "mini", "--component", "deck"], f"output/mini/mini-selection-{key}-a4.pdf"),
             (["build", "mini", "--component", "deck"], f"output/mini/manifest-selection-{key}.json"),
             (["build", "mini", "--changed-since", "HEAD"], f"output/mini/mini-{since}-a4.pdf")]

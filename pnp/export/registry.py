@@ -47,7 +47,7 @@ class ExportFormat:
 
     def settings(self, options: dict) -> dict:
         """What shapes this export besides the game's files, as export.json records it after the format's
-        name (an export whose settings differ is made again)."""
+        name (an export whose settings differ is made again); `options` holds the export's 'folder' too."""
         return {"dpi": None, "bleed_mm": None}
 
     def plan(self, faces: list, folder: Path, options: dict, studio: "Studio") -> Plan:

@@ -6,7 +6,7 @@ import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from ..kit.inputs import record, sha256, snapshot
 from ..kit.manifest import Manifest, up_to_date, warning_records
@@ -49,9 +49,10 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
                 on_progress: Callable[[str, int], None] | None = None, force: bool = False) -> Exported:
     """Export one game in `fmt` into `folder` (replaced whole, only when everything was written and checked),
     unless an export from the same inputs and settings is already there (or `force`).
-    `options`: print options plus 'dpi' and 'bleed' (points) for the png format. `on_progress(event, value)`:
-    ('start', images to make), then ('advance', images made) as they are written."""
+    `options`: print options plus 'dpi' and 'bleed' (points) for the png format; its 'folder' is set here.
+    `on_progress(event, value)`: ('start', images to make), then ('advance', images made) as they are written."""
     folder = Path(folder).absolute()  # Tabletop Simulator's saved object names its images by absolute path
+    options = {**options, "folder": folder}  # (which the format's settings may depend on: see ExportFormat.settings)
     if not force:
         manifest = up_to_date(project, game_id, _settings(fmt, options), folder, MANIFEST)
         if manifest is not None:
@@ -126,12 +127,32 @@ def not_an_export(project: "Project", folder: Path, game_id: str, fmt: str) -> s
     made, listed, said = _record_of(project, folder / MANIFEST)
     if made is not None and made != (game_id, fmt):
         return f"holds the {made[1]} export of {made[0]}, which the {fmt} export of {game_id} would replace"
-    for path in sorted(folder.rglob("*")):
-        name = path.relative_to(folder).as_posix()
-        if _file_managers_own(path):  # made by looking at the folder
-            continue
-        if name != MANIFEST and name not in listed and (path.is_symlink() or not path.is_dir()):
-            return f"holds {name}, " + said.format(record=MANIFEST)
+    foreign = _first_unlisted(folder, listed | {MANIFEST})
+    return None if foreign is None else f"holds {foreign}, " + said.format(record=MANIFEST)
+
+
+def _first_unlisted(folder: Path, listed: set[str]) -> str | None:
+    """The first entry of `folder` (by name, each folder's before those in it) that no export wrote: neither a
+    file `listed` (as the record names them), nor a folder holding one, nor a file manager's own; None when
+    there is none. Only the folders holding listed files are walked, so the walk ends within the record's
+    entries and one more: 300,000 files no record listed were all listed and sorted (16 s) before the first
+    was named, and as many empty folders would have been walked each in turn."""
+    holding = {parent.as_posix() + "/" for name in listed for parent in PurePosixPath(name).parents}
+    walking = [(folder, "")]  # (folder, its name as the record writes it: "" or ending in '/')
+    while walking:
+        path, prefix = walking.pop()
+        with os.scandir(path) as scanned:
+            entries = sorted(scanned, key=lambda entry: entry.name)
+        inside = []
+        for entry in entries:
+            name = prefix + entry.name
+            if entry.is_dir(follow_symlinks=False):
+                if name + "/" not in holding:
+                    return name + "/"
+                inside.append((Path(entry.path), name + "/"))
+            elif name not in listed and not _file_managers_own(Path(entry.path)):  # (made by looking at it)
+                return name
+        walking += reversed(inside)  # the first name walked first
     return None
 
 

@@ -94,8 +94,11 @@ class TabletopSimulator(ExportFormat):
         return max(options["bleed"], SERVICE_BLEED)
 
     def settings(self, options: dict[str, Any]) -> dict[str, Any]:
-        """--base-url: the save names its images there."""
-        return {**super().settings(options), "base_url": options.get("base_url")}
+        """--base-url, and where the save names its images: under it, or (none given) where the export is
+        written, by file:/// address: an export found up to date in a project moved or copied elsewhere kept a
+        save naming the images where they were, which Tabletop Simulator could no longer load."""
+        base_url = options.get("base_url")
+        return {**super().settings(options), "base_url": base_url, "images_at": _urls(options["folder"], base_url)("")}
 
     def plan(self, faces: list["Face"], folder: Path, options: dict[str, Any], studio: "Studio") -> "TablePlan":
         """The sheets and piece images to render; the save, its preview and the rulebook when they exist."""

@@ -6,6 +6,7 @@ few sheets as they need, through the same kinds that print the whole kit."""
 
 import contextlib
 import hashlib
+import json
 import os
 import re
 import subprocess
@@ -20,7 +21,7 @@ from ..errors import DataError, UsageError
 from ..project import not_regular, output_lock, read_project_file, write_file, written_beside
 from ..products.base import distinct
 from ..report import Mark, Report, shown
-from .faces import FACE_FIELDS, MAX_NAME, TEXT, item_key, manifest_faces
+from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name
 from .manifest import Manifest, record_bytes
 
@@ -99,20 +100,44 @@ def compare(old: Faces, new: Faces, since: str) -> Changes:
 
 
 # -- the state a game is compared with ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class State:
+    """The faces of a game in a state it is compared with: a build's manifest (`kind` "manifest", `name` its
+    path as shown) or a git commit ("commit", the ref as given)."""
+
+    faces: Faces
+    kind: str
+    name: str
+
+    @property
+    def label(self) -> str:
+        """The state as messages say it: a manifest's path, `commit REF`."""
+        return self.name if self.kind == "manifest" else f"{self.kind} {self.name}"
+
+    def key(self) -> str:
+        """Eight hex digits naming a reprint by this state (as a selection is named by its expression):
+        `--changed-since v1` and `--changed-since v2` are two variants, and one build replaced or removed the
+        other's reprint. Made of the kind and the name apart: made of the label, a manifest named `commit v1`
+        had the key of commit v1, and each build replaced the other's reprint. The same --changed-since writes
+        the same names again."""
+        named = json.dumps([self.kind, self.name], ensure_ascii=True)  # (a path not UTF-8: its bytes escaped)
+        return hashlib.sha256(named.encode("ascii")).hexdigest()[:8]
+
+
 def faces_since(project: "Project", game_id: str, since: str | None, options: "PrintOptions",
-                out_root: str | Path) -> tuple[Faces, str]:
-    """(faces, what they are) of the state named by `since`: a manifest file, a git commit, or (None) the
-    game's last build in out_root."""
+                out_root: str | Path) -> State:
+    """The State named by `since`: a manifest file, a git commit, or (None) the game's last build in
+    out_root."""
     if since is None:
         path = Path(out_root) / game_id / manifest_name(options)
         if not path.is_file() and not path.is_symlink():
             raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
                              "build first, or give --since MANIFEST or a git commit")
-        return read_faces(project, path, game_id), project.rel(path)
+        return State(read_faces(project, path, game_id), "manifest", project.rel(path))
     path = Path(since)
     if path.is_file():
-        return read_faces(project, path, game_id, follow=True), project.rel(path)
-    return _commit_faces(project, game_id, since, options), f"commit {since}"
+        return State(read_faces(project, path, game_id, follow=True), "manifest", project.rel(path))
+    return State(_commit_faces(project, game_id, since, options), "commit", since)
 
 
 def read_faces(project: "Project", path: Path, game_id: str, follow: bool = False) -> Faces:
@@ -239,9 +264,8 @@ def _no_setting_elsewhere(project: "Project", config: Path) -> None:
         command = ["git", "config", "--file", str(config), "--no-includes", "--name-only", "--get-regexp",
                    f"^({pattern})$"]
         try:
-            found = subprocess.run(command, capture_output=True, timeout=60, cwd="/", stdin=subprocess.DEVNULL,
-                                   env={**_git_env(), "GIT_DIR": os.devnull + "/none"}, preexec_fn=_memory_capped)
-        except (OSError, subprocess.TimeoutExpired):
+            found = _ran(command, cwd="/", env={"GIT_DIR": os.devnull + "/none"})
+        except subprocess.TimeoutExpired:
             raise DataError("git cannot read it", Mark(project.rel(config))) from None
         if found.returncode == 0:
             raise DataError(f"{why}; pnp reads only the project", Mark(project.rel(config)))
@@ -324,22 +348,41 @@ def _git_command(project: "Project", *args: str) -> list[str]:
     return ["git", "-C", str(project.root), *pinned, *_GIT_SAFE, *args]
 
 
-def _git_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    return {**env, **_GIT_ENV}
+def _started(command: list[str], stdin: int = subprocess.DEVNULL, stderr: int = subprocess.PIPE,
+             cwd: str | None = None, env: Mapping[str, str] | None = None) -> "subprocess.Popen[bytes]":
+    """A git `command` started as pnp runs every git: its output piped, none of the user's GIT_ variables but
+    _GIT_ENV (and `env`), its memory capped (_memory_capped); UsageError when git is not installed."""
+    kept = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    try:
+        return subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr, cwd=cwd,
+                                env={**kept, **_GIT_ENV, **(env or {})}, preexec_fn=_memory_capped)
+    except FileNotFoundError:
+        raise UsageError("comparing with a commit needs git, which is not installed") from None
+    except OSError as e:  # (out of processes or memory)
+        raise UsageError(f"git could not be started: {e.strerror}") from None
+
+
+def _ran(command: list[str], cwd: str | None = None,
+         env: Mapping[str, str] | None = None) -> "subprocess.CompletedProcess[bytes]":
+    """A git `command` (_started) run to its end, what it printed and said kept; subprocess.TimeoutExpired,
+    git killed, past 60 s."""
+    with _started(command, cwd=cwd, env=env) as git:
+        try:
+            out, said = git.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            git.kill()
+            raise
+    return subprocess.CompletedProcess(command, git.returncode, out, said)
 
 
 def _git(project: "Project", *args: str) -> bytes:
     try:
-        return subprocess.run(_git_command(project, *args), capture_output=True, check=True, timeout=60,
-                              env=_git_env(), stdin=subprocess.DEVNULL,
-                              preexec_fn=_memory_capped).stdout
-    except FileNotFoundError:
-        raise UsageError("comparing with a commit needs git, which is not installed") from None
-    except subprocess.CalledProcessError as e:
-        raise UsageError(f"git {args[0]}: {e.stderr.decode(errors='replace').strip()}") from None
+        done = _ran(_git_command(project, *args))
     except subprocess.TimeoutExpired:
         raise UsageError(f"git {args[0]} took more than 60 s") from None
+    if done.returncode != 0:
+        raise UsageError(f"git {args[0]}: {done.stderr.decode(errors='replace').strip()}")
+    return done.stdout
 
 
 def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOptions") -> Faces:
@@ -415,11 +458,7 @@ def _tree(project: "Project", ref: str, prefix: str, wanted: list[str]) -> list[
 def _listing(project: "Project", ref: str, *args: str) -> bytes:
     """What a git command lists, one entry per NUL; UsageError once it lists more than MAX_COMMIT_FILES (read
     no further: a tree of millions of entries is listed in gigabytes)."""
-    try:
-        git = subprocess.Popen(_git_command(project, *args), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, env=_git_env(), preexec_fn=_memory_capped)
-    except FileNotFoundError:
-        raise UsageError("comparing with a commit needs git, which is not installed") from None
+    git = _started(_git_command(project, *args), stderr=subprocess.DEVNULL)
     assert git.stdout is not None  # piped
     watchdog = threading.Timer(60, git.kill)
     watchdog.start()
@@ -448,12 +487,7 @@ def _write_tree(project: "Project", ref: str, entries: list[tuple[str, str, str,
     so no file is ever written through one (a link that leaves the scratch project is refused when it is
     read, as in any project)."""
     links = []
-    command = _git_command(project, "cat-file", "--batch")
-    try:
-        git = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                               env=_git_env(), preexec_fn=_memory_capped)
-    except FileNotFoundError:
-        raise UsageError("comparing with a commit needs git, which is not installed") from None
+    git = _started(_git_command(project, "cat-file", "--batch"), stdin=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert git.stdin is not None and git.stdout is not None  # piped
     watchdog = threading.Timer(120, git.kill)
     watchdog.start()
@@ -522,13 +556,16 @@ def _copy(source: IO[bytes], size: int, target: Path) -> None:
 # -- the reprint --------------------------------------------------------------------------------------------
 def selected(game: "Game", keys: Mapping[str, Collection[str]]) -> "Game":
     """A copy of the game whose components keep only the items named in `keys` ({component id: item keys});
-    every copy of a kept item is kept. Components with nothing selected are left out."""
+    every copy of a kept item is kept; a component of no items (a rulebook, a tuck box: those whose text is a
+    face of its own, faces.TEXT) is kept whole. Components with nothing selected are left out. (A component was
+    kept whole when the item key 'text' was selected: the change of a card whose id is `text` reprinted its
+    whole deck, said to be a reprint of 1 item.)"""
     components = []
     for component in game.components:
         wanted = keys.get(component.id)
         if not wanted:
             continue
-        if TEXT in wanted or not component.items:
+        if not component.items:
             components.append(component)
             continue
         kept = {id(item) for index, (item, _) in enumerate(distinct(component.items)) if item_key(item, index) in wanted}
@@ -568,19 +605,24 @@ def game_changes(project: "Project", game_id: str, since: str | None, options: "
     game does not validate now (the errors are in `report`)."""
     from ..check import validate
 
-    old, label = faces_since(project, game_id, since, options, out_root)
+    old = faces_since(project, game_id, since, options, out_root)
     game, studio = validate(project, game_id, report, options)
     if studio is None or report.errors:
         return None, None
-    return compare(old, faces_of(studio), label), studio
+    return compare(old.faces, faces_of(studio), old.label), studio
 
 
 def states_before(project: "Project", games: list[str], since: str, options: "PrintOptions",
-                  out_root: Path) -> dict[str, tuple[Faces, str]]:
-    """{game: (faces, what they are)} of the state `--changed-since` names, read before the build replaces it."""
+                  out_root: Path) -> dict[str, State]:
+    """{game: State} of the state `--changed-since` names, read before the build replaces it."""
     if Path(since).is_file() and len(games) != 1:
         raise UsageError("--changed-since MANIFEST compares one game: name it")
-    return {g: faces_since(project, g, since, options, out_root) for g in games}
+    try:
+        return {g: faces_since(project, g, since, options, out_root) for g in games}
+    except UsageError as e:  # said of `changes --since`: here the state is named by build's --changed-since
+        if not e.message.startswith("--since"):
+            raise
+        raise UsageError("--changed-since" + e.message.removeprefix("--since"), e.mark) from None
 
 
 @dataclass
@@ -595,25 +637,17 @@ class Reprint:
     lines: list[str]
 
 
-def reprint_key(since: str) -> str:
-    """Eight hex digits naming a reprint by the state it is compared with (as a selection is named by its
-    expression): `--changed-since v1` and `--changed-since v2` are two variants, and one build replaced or
-    removed the other's reprint. The same --changed-since writes the same names again."""
-    return hashlib.sha256(since.encode("utf-8", "surrogateescape")).hexdigest()[:8]  # (a path not UTF-8)
-
-
-def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[Faces, str],
-                  options: "PrintOptions") -> Reprint:
+def write_reprint(project: "Project", game_id: str, folder: Path, state: State, options: "PrintOptions") -> Reprint:
     """The reprint of what changed in a just-built game since `state`, written beside its kit in `folder`: the
     build's manifest has the faces as they are now, so the game is validated again only to draw what changed.
     A reprint left by the same --changed-since is removed when nothing changed; one since another state is
-    another variant, named by it (reprint_key), and left as it is."""
+    another variant, named by it (State.key), and left as it is."""
     from ..check import validate
 
-    what = f"reprint-{reprint_key(state[1])}"
+    what = f"reprint-{state.key()}"
     target = folder / f"{game_id}-{what}-{options.paper}{options.variant}.pdf"
     recorded = folder / manifest_name(options, what)  # what the reprint holds and since when
-    changes = compare(state[0], read_faces(project, folder / manifest_name(options), game_id), state[1])
+    changes = compare(state.faces, read_faces(project, folder / manifest_name(options), game_id), state.label)
     keys = changes.reprinted()
     pages = 0
     # with the folder's lock, as the kit was written: the reprint was written beside another build's kit as
@@ -625,8 +659,8 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: tuple[F
         if not pages:
             target.unlink(missing_ok=True)
             recorded.unlink(missing_ok=True)
-            return Reprint(None, 0, 0, state[1], [])
-        record = {"game": game_id, **options.record(), "since": state[1], "file": target.name, "pages": pages,
+            return Reprint(None, 0, 0, state.label, [])
+        record = {"game": game_id, **options.record(), "since": state.label, "since_kind": state.kind, "file": target.name, "pages": pages,
                   "items": {cid: sorted(items) for cid, items in sorted(keys.items())}}
         write_file(recorded, record_bytes(record))
-    return Reprint(target, pages, sum(len(v) for v in keys.values()), state[1], changes.lines())
+    return Reprint(target, pages, sum(len(v) for v in keys.values()), state.label, changes.lines())
