@@ -6,7 +6,7 @@ versions of Python and of the libraries that made them, and the code that made t
 entry is never read; each entry is named by a digest of its input. Values are what `marshal` writes (code,
 numbers, text, tuples and lists of them), after a checksum of them and of their input: an entry that does not match it, or
 whose value is not of the shape its caller expects, is made again and rewritten, never used. PNP_CACHE_DIR chooses where the folders go (`off`: nowhere; a relative path: nowhere either); a
-folder must be private to the user (its files become code), and one that cannot be read or written is simply
+folder must be private to the user (its files become code) and outside the project, and one that cannot be read or written is simply
 not used."""
 
 import hashlib
@@ -32,6 +32,22 @@ def _base() -> Path | None:
     return base if base.is_absolute() else None
 
 
+_OUT_OF_BOUNDS = "PNP_NO_CACHE_IN"  # the folders no cache may lie in (keep_out_of), kept for the processes pnp starts
+
+
+def keep_out_of(folder: Path) -> None:
+    """Keep no cache inside `folder`, the project pnp works on: a game someone sent may carry a cache folder of
+    its own, and with PNP_CACHE_DIR pointing into the project (a CI caching its workspace while it checks a
+    received pull request) its planted entries, well formed, would be loaded as code."""
+    os.environ[_OUT_OF_BOUNDS] = str(folder.resolve())
+
+
+def _in_bounds(real: Path) -> bool:
+    """Whether the resolved cache folder `real` lies outside the folder keep_out_of named."""
+    kept_out = os.environ.get(_OUT_OF_BOUNDS)
+    return not kept_out or not (real == Path(kept_out) or Path(kept_out) in real.parents)
+
+
 def private_folder(name: str, *depends_on: str | bytes | Callable[[], str | bytes]) -> Path | None:
     """The folder of cache `name` whose values depend on `depends_on` (texts or bytes, or functions giving
     them: asked only here) and on this Python; None when caching is off or the folder could be written by
@@ -46,12 +62,14 @@ def private_folder(name: str, *depends_on: str | bytes | Callable[[], str | byte
     digest = hashlib.sha256(b"\0".join(parts)).hexdigest()[:16]
     folder = base / f"{name}-{digest}"
     try:
+        if not _in_bounds(folder.resolve()):  # before it is made there
+            return None
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         real = folder.resolve(strict=True)  # entries are opened by this path, whose every folder was checked
         info = real.stat()
         if info.st_uid != os.getuid() or info.st_mode & 0o022:  # someone else could plant code here
             return None
-        if not all(_kept_by_user(parent) for parent in real.parents):
+        if not all(_kept_by_user(parent) for parent in real.parents) or not _in_bounds(real):
             return None
     except (OSError, RuntimeError):  # RuntimeError: a loop of links
         return None

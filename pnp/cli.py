@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import click
 
-from . import __version__, project as project_mod
+from . import __version__, cache, project as project_mod
 from .errors import PnpError, UsageError, cannot_write, unforeseen
 from .report import Report
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
@@ -137,7 +137,9 @@ def cli(ctx: click.Context, root: str | None) -> None:
 
 
 def _project(ctx: click.Context) -> "Project":
-    return project_mod.find(ctx.obj)
+    project = project_mod.find(ctx.obj)
+    cache.keep_out_of(project.root)  # a cache inside a received project would be its sender's
+    return project
 
 
 @cli.command(epilog=EPILOG)

@@ -22,6 +22,14 @@ def pytest_configure(config):
 
 
 @pytest.fixture(autouse=True)
+def _no_project_kept_from_the_cache_after_its_test(monkeypatch):
+    """A command keeps the cache out of its project through the environment (cache.keep_out_of), which in a
+    test's process would outlive the test."""
+    monkeypatch.setenv("PNP_NO_CACHE_IN", "")
+    monkeypatch.delenv("PNP_NO_CACHE_IN")
+
+
+@pytest.fixture(autouse=True)
 def _no_bug_hidden_by_the_last_resort(request, monkeypatch):
     """pnp says a bug it meets in one line instead of a traceback (errors.unforeseen). In a test such a line
     would pass for a refusal: every one said in this process fails the test, with the bug's traceback, unless

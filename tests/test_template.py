@@ -630,3 +630,20 @@ def test_compiled_code_kept_in_memory_is_bounded_and_what_was_let_go_compiles_ag
         assert template.render(f"{{{{ {n} * 2 }}}}", {}) == str(n * 2)
     assert 0 < len(template._EXPRESSIONS) <= 4 and 0 < len(template._TEMPLATES) <= 4
     assert template.evaluate("0 + 1", {}) == 1  # let go long ago: compiled again
+
+
+def test_no_cache_is_kept_or_read_inside_the_project(tmp_path, monkeypatch):
+    """With PNP_CACHE_DIR inside the project (a CI caching its workspace while it checks a received game), the
+    game's own planted entries, well formed, would be loaded as code: pnp keeps no cache there, and writes
+    nothing into the project."""
+    from conftest import make_project, run
+
+    from pnp.draw import icons
+
+    root = make_project(tmp_path / "proj")
+    monkeypatch.setenv("PNP_CACHE_DIR", str(root / ".cache"))
+    for cache in (template.CODE_CACHE, icons.FORMS):  # each process looks for its folder once: this one anew
+        monkeypatch.setattr(cache, "_folder", False)
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
+    assert not (root / ".cache").exists()
