@@ -663,9 +663,11 @@ class Studio:
 
     def charge(self, printable: "Printable", prims: list[Prim]) -> None:
         """Spend what painting a printable's drawing (`prims`) costs, once per distinct drawing (its look) in
-        this command: the check does it for every printable, so whichever faces are painted after, or kept
-        from a preview's last refresh and not painted again, the game's verdict is the same."""
-        self.budget.spend_drawing(self.look(printable, prims), prims, self._measurer.icon_paints)
+        this command, as often as its kind's build paints it: the check does it for every printable, so
+        whichever faces are painted after, or kept from a preview's last refresh and not painted again, the
+        game's verdict is the same."""
+        self.budget.spend_drawing(self.look(printable, prims), prims, self._measurer.icon_paints,
+                                  self.kind(printable.component).paintings)
 
     def _marked(self, printable: "Printable", layout: "Layout", messages: list[str]) -> list[Prim]:
         """A draft's face of an item with errors: what of it can be drawn (elements that fail left out), under
