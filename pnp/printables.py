@@ -544,11 +544,15 @@ class Studio:
         (positions, styles, texts; not where in the files they were written) and its item's data. Kept in
         the manifest, so `pnp changes` can tell which faces a later edit changed. Taken while the face is
         drawn, when its primitives are at hand, so a large deck is not resolved a second time for it."""
+        return self.shown(printable, prims), self.data_digest(printable)  # (look, data)
+
+    def shown(self, printable: "Printable", prims: list[Prim] | None = None) -> str:
+        """The digest of what a face shows as drawn: its look, and a draft's errors marked over it."""
         look = self.look(printable, prims)
         messages = self.marks.get(marked_key(printable)) if self.marks and printable.side != "picture" else None
         if messages:  # a draft's face drawn marked with its errors: not what the item prints once they are fixed
             look = hashlib.sha256("\0".join([look, *messages]).encode()).hexdigest()[:16]
-        return look, self.data_digest(printable)  # (look, data)
+        return look
 
     def look(self, printable: "Printable", prims: list[Prim] | None = None) -> str:
         """The digest of a face's primitives as drawn (fingerprint's first part), once per build."""
@@ -656,8 +660,8 @@ class Studio:
         if not isinstance(clip, tuple):
             clip = (clip,) * 4
         if shared or printable.copies > 1:
-            paper.shared_item(canvas, painter, prims, x, y, layout.width, layout.height, clip, printable.layout,
-                              max(layout.bleed, *clip))
+            paper.shared_item(canvas, painter, prims, x, y, layout.width, layout.height, clip,
+                              f"{printable.layout}|{self.shown(printable, prims)}", max(layout.bleed, *clip))
         else:
             paper.item(canvas, painter, prims, x, y, layout.width, layout.height, clip)
 

@@ -55,9 +55,10 @@ def shared_item(canvas: Canvas, painter: Painter, prims: Sequence[Primitive], x:
                 height: float, clip: Sides, key: str, bleed: float) -> None:
     """Like `item`, but identical items (every card back) are stored once in the PDF as a form XObject with
     `bleed` of art all round, each copy clipped to its own `clip`; `key` names what is drawn (its layout and
-    primitives), so the same bytes come out on every build."""
+    the digest of its primitives, worked out once per face: 600 copies of a face of 5,000 shapes written out
+    again for each took 20 s), so the same bytes come out on every build."""
     forms = canvas.__dict__.setdefault("_pnp_forms", {})
-    digest = hashlib.sha1(repr((key, bleed, prims)).encode()).hexdigest()[:16]
+    digest = hashlib.sha1(repr((key, bleed)).encode()).hexdigest()[:16]
     name = forms.get(digest)
     if name is None:
         name = forms[digest] = f"item{digest}"
