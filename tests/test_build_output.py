@@ -315,6 +315,17 @@ def test_a_die_of_one_value_paints_its_face_once_for_every_face_of_the_net(tmp_p
     assert len(faces) == 6 and len(set(faces)) == 1  # one face, placed six times
 
 
+def test_a_card_pictured_many_times_in_the_rulebook_is_painted_once(tmp_path):
+    """Each picture of one face in the rulebook shows one form, painted once: its painting is charged once,
+    and a card of 5,000 shapes pictured 400 times, painted each time, built in 20 s."""
+    book = '# Play\n\n{% for i in range(3) %}![Lion {{ i }}](component:deck/lion "20mm")\n\n{% endfor %}\n'
+    root = make_project(tmp_path / "p", {"layouts/mini/rulebook.md.j2": book})
+    pages = read(build(root) / "mini-rulebook-a4.pdf").pages
+    placed = [form for page in pages for kind, form, *_ in drawn(page, enter_forms=False)
+              if kind == "form" and ".item" in form]
+    assert len(placed) == 3 and len(set(placed)) == 1
+
+
 def test_token_cut_lines_follow_each_shape(tmp_path):
     base = (DATA / "base/cards/mini/game.yaml").read_text()
     tokens = base.replace("components:\n", "components:\n  - {id: chits, name: Chits, kind: tokens, items: shapes, "
