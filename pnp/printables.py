@@ -544,11 +544,15 @@ class Studio:
         (positions, styles, texts; not where in the files they were written) and its item's data. Kept in
         the manifest, so `pnp changes` can tell which faces a later edit changed. Taken while the face is
         drawn, when its primitives are at hand, so a large deck is not resolved a second time for it."""
+        return self.shown(printable, prims), self.data_digest(printable)  # (look, data)
+
+    def shown(self, printable: "Printable", prims: list[Prim] | None = None) -> str:
+        """The digest of what a face shows as drawn: its look, and a draft's errors marked over it."""
         look = self.look(printable, prims)
         messages = self.marks.get(marked_key(printable)) if self.marks and printable.side != "picture" else None
         if messages:  # a draft's face drawn marked with its errors: not what the item prints once they are fixed
             look = hashlib.sha256("\0".join([look, *messages]).encode()).hexdigest()[:16]
-        return look, self.data_digest(printable)  # (look, data)
+        return look
 
     def look(self, printable: "Printable", prims: list[Prim] | None = None) -> str:
         """The digest of a face's primitives as drawn (fingerprint's first part), once per build."""
@@ -656,16 +660,18 @@ class Studio:
         if not isinstance(clip, tuple):
             clip = (clip,) * 4
         if shared or printable.copies > 1:
-            paper.shared_item(canvas, painter, prims, x, y, layout.width, layout.height, clip, printable.layout,
-                              max(layout.bleed, *clip))
+            paper.shared_item(canvas, painter, prims, x, y, layout.width, layout.height, clip,
+                              f"{printable.layout}|{self.shown(printable, prims)}", max(layout.bleed, *clip))
         else:
             paper.item(canvas, painter, prims, x, y, layout.width, layout.height, clip)
 
     def charge(self, printable: "Printable", prims: list[Prim]) -> None:
         """Spend what painting a printable's drawing (`prims`) costs, once per distinct drawing (its look) in
-        this command: the check does it for every printable, so whichever faces are painted after, or kept
-        from a preview's last refresh and not painted again, the game's verdict is the same."""
-        self.budget.spend_drawing(self.look(printable, prims), prims, self._measurer.icon_paints)
+        this command, as often as its kind's build paints it: the check does it for every printable, so
+        whichever faces are painted after, or kept from a preview's last refresh and not painted again, the
+        game's verdict is the same."""
+        self.budget.spend_drawing(self.look(printable, prims), prims, self._measurer.icon_paints,
+                                  self.kind(printable.component).paintings)
 
     def _marked(self, printable: "Printable", layout: "Layout", messages: list[str]) -> list[Prim]:
         """A draft's face of an item with errors: what of it can be drawn (elements that fail left out), under

@@ -12,7 +12,8 @@ from .layout.elements import ELEMENTS
 from .layout.elements.base import COMMON, ROTATE, TEXT_STYLE
 from .layout.layouts import LAYOUT_PARAMS
 from .layout.budget import (BASE_PAGES, BASE_PIXELS, BASE_STEPS, CHARACTERS_PER_STEP, DASHES_PER_STEP, ICON_PAINTS,
-                            PAGES_PER_FACE, PIXELS_PER_FACE, STEPS_PER_FACE)
+                            PAGES_PER_FACE, PIXELS_PER_FACE, STEPS_PER_FACE, TEXT_CHARACTERS_PER_STEP,
+                            TEXT_STEPS)
 from .layout.resolve import CONTEXT as LAYOUT_CONTEXT, MAX_PRIMS, MAX_REPEAT
 from .layout.styles import MAX_EXTENDS, OWN_KEYS
 from .model.components import COMPONENT_FIELDS, ITEM_FIELDS, MAX_COUNT
@@ -168,9 +169,11 @@ def _elements() -> str:
            f"at most {MAX_PRIMS:,} shapes for an item. A game's drawing, in one command, has a budget of "
            f"{BASE_STEPS:,} steps and {STEPS_PER_FACE:,} more per face it prints (a step: an element or copy "
            f"resolved, a shape made or painted, each fill or stroke of an icon past its first {ICON_PAINTS}, "
-           f"{CHARACTERS_PER_STEP} characters of text, {DASHES_PER_STEP} dashes of a dashed outline; a distinct "
-           "face's painting is counted once, when the game is "
-           "checked, so validate, build, export and the preview agree); past it, the game stops "
+           f"{CHARACTERS_PER_STEP} characters of text made, {TEXT_STEPS} per text painted and one per "
+           f"{TEXT_CHARACTERS_PER_STEP} of its characters or each change of font, icon or line break in it, "
+           f"{DASHES_PER_STEP} dashes of a dashed outline; a distinct "
+           "face's painting is counted when the game is checked, as often as the build paints it (a board twice: "
+           "on its sheets and at full size), so validate, build, export and the preview agree); past it, the game stops "
            "with one message at the element that spent it (inside a `use`, the used layout's element, and the use "
            f"that draws it). Its pictures may have {BASE_PIXELS:,} pixels decoded, "
            f"resampled and embedded, and {PIXELS_PER_FACE:,} more per face (each picture is decoded once); past it, "

@@ -99,7 +99,7 @@ def test_a_running_preview_gives_the_verdict_a_fresh_one_and_the_build_give(tmp_
                                             "  - {type: rect, w: 1, h: 1, fill: red, repeat: 40}\n"
                                             "  - {type: text, x: 5, y: 20, w: 53, h: 20, text: '{{ card.text }}'}\n"})
     edits = [(cards, "Roars :star: loudly.", longer), (cards, longer, "Roars :star: loudly."),
-             (CARD, "repeat: 40}", "repeat: 41}")]
+             (CARD, "repeat: 40}", "repeat: 42}")]
     edit(root, *edits[0])
     assert run(root, "validate").exit_code == 0
     monkeypatch.setattr(budget, "BASE_STEPS", spent[-1].spent - 1)  # the longer text just past the limit
@@ -211,3 +211,19 @@ def test_a_rulebook_past_the_kits_page_allowance_is_refused_by_validate_as_by_th
             for command in (("validate",), ("build",))]
     assert len(said[0]) == 1 and said[0][0].startswith("cards/mini/game.yaml:"), said
     assert [line.split(" (")[0] for line in said[0]] == [line.split(" (")[0] for line in said[1]], said
+
+
+def test_a_board_pays_for_each_glyph_run_of_its_texts_each_time_it_is_painted(tmp_path, spent):
+    """A text is charged per string it is set in (each change of font one more), and a board is painted twice
+    (on its tiles or sheets, and at full size): 100 texts with two changes of font more than plain ones of the
+    same length spend 100 x 2 x 2 steps more. (Charged a step a label, painted once, 40,000 hex labels on a
+    board built in 44 s.)"""
+    said = []
+    for text in ("xxaaxx xbbx cc", "**aa** *bb* cc"):
+        root = make_project(tmp_path / text.replace("*", "s").replace(" ", "_"), {
+            "layouts/mini/board.yaml": "size: [400mm, 300mm]\nelements:\n"
+                                       f"  - {{type: text, x: '{{{{ i % 5 * 60 }}}}', y: '{{{{ i // 5 * 12 }}}}', "
+                                       f"w: 50, h: 10, size: 8, text: '{text}', repeat: 100}}\n"})
+        assert run(root, "validate").exit_code == 0
+        said.append(spent[-1].spent)
+    assert said[1] - said[0] == 100 * 2 * 2

@@ -5,7 +5,7 @@ draws it."""
 import contextlib
 import hashlib
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -30,7 +30,8 @@ TAB = colors.Color(0.88, 0.88, 0.88)
 
 Point = tuple[float, float]
 Sides = tuple[float, float, float, float]  # (left, bottom, right, top)
-NetFace = tuple[list[Point], Point, Sequence[Primitive], tuple[float, float]]  # polygon, centre, prims, size
+# polygon, centre, what draws the face with its trim's bottom-left corner at a point, its size
+NetFace = tuple[list[Point], Point, Callable[[float, float], None], tuple[float, float]]
 
 
 def _clip_to(canvas: Canvas, x: float, y: float, width: float, height: float, clip: Sides) -> None:
@@ -55,9 +56,10 @@ def shared_item(canvas: Canvas, painter: Painter, prims: Sequence[Primitive], x:
                 height: float, clip: Sides, key: str, bleed: float) -> None:
     """Like `item`, but identical items (every card back) are stored once in the PDF as a form XObject with
     `bleed` of art all round, each copy clipped to its own `clip`; `key` names what is drawn (its layout and
-    primitives), so the same bytes come out on every build."""
+    the digest of its primitives, worked out once per face: 600 copies of a face of 5,000 shapes written out
+    again for each took 20 s), so the same bytes come out on every build."""
     forms = canvas.__dict__.setdefault("_pnp_forms", {})
-    digest = hashlib.sha1(repr((key, bleed, prims)).encode()).hexdigest()[:16]
+    digest = hashlib.sha1(repr((key, bleed)).encode()).hexdigest()[:16]
     name = forms.get(digest)
     if name is None:
         name = forms[digest] = f"item{digest}"
@@ -261,16 +263,16 @@ def tile_map(canvas: Canvas, fonts: FontSet, cells: Iterable[tuple[float, float,
     canvas.restoreState()
 
 
-def die_net(canvas: Canvas, painter: Painter, faces: Sequence[NetFace], tabs: Iterable[Sequence[Point]],
+def die_net(canvas: Canvas, faces: Sequence[NetFace], tabs: Iterable[Sequence[Point]],
             outline: Iterable[Segment], face_fill: str) -> None:
-    """A die net: glue `tabs` (polygons) in grey, each face (polygon, centre, primitives, layout size)
+    """A die net: glue `tabs` (polygons) in grey, each face (polygon, centre, what draws it, layout size)
     filled and drawn clipped to its shape, fold lines dashed, the cut `outline` (segments) solid."""
     canvas.saveState()
     canvas.setLineWidth(0.4)
     for tab in tabs:
         polygon(canvas, tab, fill=TAB, stroke=colors.Color(0.3, 0.3, 0.3))
     fill = colour(face_fill) or colors.white
-    for poly, (cx, cy), prims, (w, h) in faces:
+    for poly, (cx, cy), draw_face, (w, h) in faces:
         polygon(canvas, poly, fill=fill, stroke=None)
         canvas.saveState()
         path = canvas.beginPath()
@@ -279,7 +281,7 @@ def die_net(canvas: Canvas, painter: Painter, faces: Sequence[NetFace], tabs: It
             path.lineTo(*p)
         path.close()
         canvas.clipPath(path, stroke=0, fill=0)
-        painter.paint(prims, cx - w / 2, cy - h / 2, h)
+        draw_face(cx - w / 2, cy - h / 2)
         canvas.restoreState()
     canvas.setDash([2, 2])
     for poly, *_ in faces:

@@ -62,6 +62,23 @@ def parse(markup: str) -> tuple[Run, ...]:
     return tuple(runs)
 
 
+def glyph_runs(markup: str) -> int:
+    """How many strings setting `markup` takes at the least: one, and one more at each change of font (bold,
+    italic, a glossary term), each inline icon and each line break: what the drawing budget charges a text
+    (layout.budget.steps_of), whatever its width wraps it into."""
+    if _PLAIN.match(markup):
+        return 1
+    runs, last = 0, None
+    for run in parse(markup):
+        if run.kind == "space":
+            continue
+        look = (run.kind, run.bold, run.italic)
+        if look != last or run.kind != "text":
+            runs += 1
+        last = look
+    return max(runs, 1)
+
+
 def _term_runs(term: str, italic: bool) -> list[Run]:
     """A glossary term's words in bold, breakable between them like any words."""
     return [Run("space", " ", True, italic) if word[0] in " \t\r" else Run("text", word, True, italic)

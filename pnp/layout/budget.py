@@ -8,17 +8,25 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 
 from ..draw.primitive import Primitive
+from ..draw.text import glyph_runs
 from ..errors import BudgetSpent
 from .prims import Prim
 from ..report import Mark
 
 # The steps a game may spend on its drawing in one command (validate, build, export, a preview refresh): a
 # base, and an allowance per face printed, so that a deck of 10,000 cards can be drawn and a small game cannot
-# be made to draw for minutes. Built, the shipped games spend 6,500 to 40,000 steps, at most 124 per face
-# (a 1000-card deck of the benchmark: 21 per face); a step takes 5 to 15 microseconds of processor time.
+# be made to draw for minutes. Built, the shipped games spend 12,000 to 72,000 steps, at most 212 per face
+# (a text-heavy face); a step takes 5 to 15 microseconds of processor time.
 BASE_STEPS = 250_000
 STEPS_PER_FACE = 500
-CHARACTERS_PER_STEP = 8  # fitting and setting a text costs about as much per 8 characters as one shape
+CHARACTERS_PER_STEP = 8  # making a text (its template rendered) costs about as much per 8 characters as one shape
+# Painting a text costs far more than making it: it is fitted to its box (by validation, and again by a board's
+# tiling) and set as a PDF text object each time it is painted, about six shapes' work for a short label (a
+# board of 40,000 six-character labels, charged a step each, took 44 s to build), then one step per 4
+# characters (word widths, wrapping, glyphs written) and per glyph run past its first (each change of font, icon
+# or line break is one more string set)
+TEXT_STEPS = 6
+TEXT_CHARACTERS_PER_STEP = 4
 ICON_STEPS = 3  # an icon costs about three plain shapes to place and paint...
 ICON_PAINTS = 3  # ...when it paints no more than this (game-icons.net's paint one to three): each more is a step
 # A dashed outline is rendered dash by dash (pypdfium2 drew 20 million dashes in 7 s of processor time): 4,000
@@ -43,10 +51,18 @@ PAGES_PER_FACE = 0.5
 
 
 def steps_of(prim: Primitive) -> int:
-    """What making or painting one primitive costs, in steps: one (an icon three), and one per few
-    characters of its text or points of its outline, or dashes of its dashed outline."""
+    """What making one primitive costs, in steps: one (an icon three), and one per few characters of its text or
+    points of its outline, or dashes of its dashed outline."""
     return ((ICON_STEPS if prim.kind == "icon" else 1) + (len(prim.text) + len(prim.points)) // CHARACTERS_PER_STEP
             + _dashes(prim) // DASHES_PER_STEP)
+
+
+def painting_steps(prim: Primitive) -> int:
+    """What painting one primitive costs, in steps: a text TEXT_STEPS, one per few of its characters and one
+    per glyph run past its first; any other, what making it costs."""
+    if prim.kind == "text":
+        return TEXT_STEPS + len(prim.text) // TEXT_CHARACTERS_PER_STEP + glyph_runs(prim.text) - 1
+    return steps_of(prim)
 
 
 def _dashes(prim: Primitive) -> int:
@@ -132,8 +148,9 @@ class DrawingBudget:
         self.spent += steps
         if self.spent > self.limit:
             self.stopped = (f"the game draws too much: past its {self.limit:,} drawing steps (one per element "
-                            f"or copy, per shape made or painted, per {CHARACTERS_PER_STEP} characters of text, per "
-                            f"{DASHES_PER_STEP} dashes); "
+                            f"or copy, per shape made or painted, per {CHARACTERS_PER_STEP} characters of text made, "
+                            f"{TEXT_STEPS} per text painted and one per {TEXT_CHARACTERS_PER_STEP} of its characters, "
+                            f"per {DASHES_PER_STEP} dashes); "
                             "pnp stops here (a repeat far too big, or repeats inside repeats?)")
             raise BudgetSpent(self.stopped + drawn_by(used), mark)
 
@@ -176,10 +193,11 @@ class DrawingBudget:
         self.spend(steps, mark)
 
     def spend_drawing(self, drawing: str, prims: Sequence[Primitive],
-                      icon_paints: Callable[[Primitive], Sequence[int]]) -> None:
-        """Spend what painting `prims` costs, once per command for each distinct `drawing` (a digest of what it
-        shows), in the name of the element that made the one that would pass the limit: each primitive's steps
-        and, past ICON_PAINTS, the fills and strokes of each icon it paints (`icon_paints`: its own or its
+                      icon_paints: Callable[[Primitive], Sequence[int]], paintings: int = 1) -> None:
+        """Spend what painting `prims` `paintings` times costs (a board is painted on its sheets and again at
+        full size), once per command for each distinct `drawing` (a digest of what it shows), in the name of
+        the element that made the one that would pass the limit: each primitive's steps and, past ICON_PAINTS,
+        the fills and strokes of each icon it paints (`icon_paints`: its own or its
         text's inline ones; a PDF holds an icon once, but every use is painted again where it is rendered:
         5,000 uses of an icon of 640 shapes took 15 s and 1.9 GB to export as PNG). What a drawing costs
         follows from what it shows, not from which path paints it or how often: validation pays for it, so
@@ -196,6 +214,7 @@ class DrawingBudget:
                 costs.append(cost[2])
             else:
                 costs.append(self._painting(prim, icon_paints))
+        costs = [cost * paintings for cost in costs]
         if self.spent + sum(costs) <= self.limit:
             self.spend(sum(costs), None)
             return
@@ -208,7 +227,7 @@ class DrawingBudget:
         known = self._costs.get(id(prim))
         if known is not None and known[0] is prim and known[1] == sourced:
             return known[2]
-        cost = steps_of(prim) + (sum(max(0, paints - ICON_PAINTS) for paints in icon_paints(prim)) if sourced else 0)
+        cost = painting_steps(prim) + (sum(max(0, paints - ICON_PAINTS) for paints in icon_paints(prim)) if sourced else 0)
         self._costs[id(prim)] = (prim, sourced, cost)
         return cost
 

@@ -39,6 +39,7 @@ class Board(Kind):
     file_part = "boards"
     order = 3
     turn_to_fit = False  # a board too wide for the page is printed upright on a landscape page instead
+    paintings = 2  # once on its sheets (or as the form its tiles show), once more at full size
     component_keys = {**Kind.component_keys, "piece": Str.key(
         None, "which physical board each item is a side of, a template over `item` such as `{{ item.half }}`: "
               "items that give the same value are printed apart but glued back to back, so the Tabletop "
