@@ -544,9 +544,9 @@ class Studio:
         (positions, styles, texts; not where in the files they were written) and its item's data. Kept in
         the manifest, so `pnp changes` can tell which faces a later edit changed. Taken while the face is
         drawn, when its primitives are at hand, so a large deck is not resolved a second time for it."""
-        return self.shown(printable, prims), self.data_digest(printable)  # (look, data)
+        return self.shown_digest(printable, prims), self.data_digest(printable)  # (look, data)
 
-    def shown(self, printable: "Printable", prims: list[Prim] | None = None) -> str:
+    def shown_digest(self, printable: "Printable", prims: list[Prim] | None = None) -> str:
         """The digest of what a face shows as drawn: its look, and a draft's errors marked over it."""
         look = self.look(printable, prims)
         messages = self.marks.get(marked_key(printable)) if self.marks and printable.side != "picture" else None
@@ -661,7 +661,7 @@ class Studio:
             clip = (clip,) * 4
         if shared or printable.copies > 1:
             paper.shared_item(canvas, painter, prims, x, y, layout.width, layout.height, clip,
-                              f"{printable.layout}|{self.shown(printable, prims)}", max(layout.bleed, *clip))
+                              f"{printable.layout}|{self.shown_digest(printable, prims)}", max(layout.bleed, *clip))
         else:
             paper.item(canvas, painter, prims, x, y, layout.width, layout.height, clip)
 
