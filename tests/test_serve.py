@@ -1,6 +1,7 @@
 """`pnp serve`: the preview's state, the files it refuses, the watcher's filter, a crash in one card, a broken
 layout, Ctrl-C; and a browser (Playwright driving Debian's chromium) that watches a card change on save."""
 
+import contextlib
 import json
 import logging
 import os
@@ -399,23 +400,36 @@ def test_raw_dot_dot_paths_are_refused_by_the_running_server(mini, running):
     assert _get(live.url, "/files/cards/mini/cards.yaml")[0] == 200
 
 
-def test_a_request_with_a_body_is_refused_and_a_broken_one_leaves_no_traceback(mini, running):
-    live = running(mini, ["mini"])
+@contextlib.contextmanager
+def _logged_by_uvicorn():
+    """What the server logs (as it would print in the terminal) while the block runs."""
     logged = []
     handler = logging.Handler()
     handler.emit = lambda record: logged.append(record.getMessage())
     logging.getLogger("uvicorn.error").addHandler(handler)
-    host, port = live.url.split("//")[1].rstrip("/").split(":")
     try:
+        yield logged
+    finally:
+        logging.getLogger("uvicorn.error").removeHandler(handler)
+
+
+def _raw_request(live, request: bytes) -> bytes:
+    """The status of a request sent as written (bytes no HTTP client would send)."""
+    host, port = live.url.split("//")[1].rstrip("/").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as conn:
+        conn.sendall(request)
+        return conn.recv(200).split()[1]
+
+
+def test_a_request_with_a_body_is_refused_and_a_broken_one_leaves_no_traceback(mini, running):
+    live = running(mini, ["mini"])
+    with _logged_by_uvicorn() as logged:
         for body, status in [(b"Transfer-Encoding: chunked\r\n\r\nzzzz\r\n", b"400"),  # uvicorn's own 400
                              (b"Content-Length: 3\r\n\r\nabc", b"400"),
                              (b"Content-Length: 100000000000\r\n\r\n" + b"a" * 70_000, b"413")]:
-            with socket.create_connection((host, int(port)), timeout=5) as conn:
-                conn.sendall(b"GET /g/mini/state.json HTTP/1.1\r\nHost: 127.0.0.1\r\n" + body)
-                assert conn.recv(200).split()[1] == status, body[:30]
+            request = b"GET /g/mini/state.json HTTP/1.1\r\nHost: 127.0.0.1\r\n" + body
+            assert _raw_request(live, request) == status, body[:30]
         assert _get(live.url, "/files/cards/mini/cards.yaml")[0] == 200
-    finally:
-        logging.getLogger("uvicorn.error").removeHandler(handler)
     assert not [m for m in logged if "Exception" in m], logged
 
 
@@ -423,19 +437,10 @@ def test_requests_any_page_may_send_print_nothing_in_the_terminal(mini, running)
     """A page of any site opening a WebSocket to the preview printed uvicorn's warnings in its terminal, one
     telling the user to pip install 'uvicorn[standard]'."""
     live = running(mini, ["mini"])
-    logged = []
-    handler = logging.Handler()
-    handler.emit = lambda record: logged.append(record.getMessage())
-    logging.getLogger("uvicorn.error").addHandler(handler)
-    host, port = live.url.split("//")[1].rstrip("/").split(":")
-    try:
-        with socket.create_connection((host, int(port)), timeout=5) as conn:
-            conn.sendall(b"GET /g/mini/state.json HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                         b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                         b"Sec-WebSocket-Version: 13\r\n\r\n")
-            assert conn.recv(200).split()[1] == b"200"
-    finally:
-        logging.getLogger("uvicorn.error").removeHandler(handler)
+    with _logged_by_uvicorn() as logged:
+        assert _raw_request(live, b"GET /g/mini/state.json HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                                  b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                                  b"Sec-WebSocket-Version: 13\r\n\r\n") == b"200"
     assert logged == []
 
 
