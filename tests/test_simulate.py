@@ -458,7 +458,7 @@ def test_a_hook_returning_a_value_too_large_to_show_is_said_cut_short(tmp_path, 
     result = _simulate(_nim(tmp_path, NIM.replace(old, new, 1)), "--games", "1", "--jobs", "1",
                        "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and expected in result.output
-    assert "cards/mini/rules.py: error: game 0 (seed 0" in result.output and len(result.output) < 2000
+    assert re.search(r"cards/mini/rules\.py:\d+:1: error: game 0 \(seed 0", result.output) and len(result.output) < 2000
 
 
 @pytest.mark.parametrize("attribute, value, said", [
@@ -531,3 +531,35 @@ def test_a_runs_length_figures_from_counts_are_those_of_the_games_listed():
         assert _spread(Counter(values)) == {"mean": statistics.fmean(values), "min": min(values),
                                             "median": statistics.median(values), "max": max(values)}
     assert _spread(Counter()) == {}
+
+
+LINE_OF_HOOK = {  # a hook whose value pnp cannot take, said at the line defining that hook (it was rules.py alone)
+    "to_act": ('        return state["player"]', "        return 7", "to_act returned 7"),
+    "scores": ('        return [1 if p == state["winner"] else 0 for p in range(state["players"])]',
+               "        return 'win'", "scores returned 'win'"),
+    "end_reason": ('        return "last counter"', "        return 'a\\nb'", "end_reason returned 'a\\nb'"),
+    "tracked": ('        cards = {("cards", c.id) for c in self.game.tables.cards}\n',
+                '        cards = {("cards", "ghost")}\n', "tracked returned the item ('cards', 'ghost')"),
+    "heuristic": ('        good = state["pile"] % 5 != 0\n', "        return 'high'\n", "heuristic returned 'high'"),
+    "is_over": ('        return state["winner"] is not None', "        return False", "did not end within"),
+}
+
+
+@pytest.mark.parametrize("hook", sorted(LINE_OF_HOOK))
+def test_a_hook_returning_a_bad_value_is_said_at_the_line_defining_it(tmp_path, hook):
+    old, new, said = LINE_OF_HOOK[hook]
+    rules = NIM.replace(old, new, 1).replace("if card.power <= state[\"pile\"]]", "]")  # (is_over: moves go on)
+    line = rules.splitlines().index(f"    def {hook}(self, state{', player' * (hook == 'heuristic')}):") + 1
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1", "--agents", "greedy",
+                       "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and f"cards/mini/rules.py:{line}:1: error: game 0 " in result.output, result.output
+    assert said in result.output
+
+
+def test_an_inherited_hook_returning_a_bad_value_is_said_at_the_class(tmp_path):
+    """describe is GameRules' own here: the move it cannot print is said at `class Rules`."""
+    rules = NIM.replace('return [("play", card.id)', 'return [("play\\n", card.id)', 1)
+    line = rules.splitlines().index("class Rules(GameRules):") + 1
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1", "--log", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and f"cards/mini/rules.py:{line}:1: error: game 0 " in result.output, result.output
+    assert "describe returned 'play\\n" in result.output

@@ -3,6 +3,7 @@ of the validated data it is given."""
 
 import ast
 import copy
+import functools
 import importlib.util
 import inspect
 import math
@@ -102,11 +103,12 @@ class Tracked:
 
 
 class RulesFault(Exception):
-    """The rules failed in a game: `message` says how, `line` where in rules.py."""
+    """The rules failed in a game: `message` says how, `line` where in rules.py, else `hook` the method whose
+    value was wrong (said at the line that defines it: see hook_line)."""
 
-    def __init__(self, message: str, line: int = 0) -> None:
+    def __init__(self, message: str, line: int = 0, hook: str = "") -> None:
         super().__init__(message)
-        self.message, self.line = message, line
+        self.message, self.line, self.hook = message, line, hook
 
 
 class GameRules(ABC):
@@ -309,6 +311,26 @@ def code_mark(error: BaseException, shown: str, path: str) -> Mark:
     if line == 0 and isinstance(error, SyntaxError) and error.lineno:
         line = error.lineno
     return Mark(shown, line, 1 if line else 0)
+
+
+def hook_line(rules: type, hook: str) -> int:
+    """The line of the rules file that defines method `hook` of the Rules class, else (a hook it inherits, or no
+    hook) the line of `class Rules`, else 0: a value a hook returned that pnp cannot take was said at rules.py
+    with no line, and a rules file defines many hooks."""
+    path = getattr(rules, "source", ("", ""))[0]
+    member = inspect.getattr_static(rules, hook, None)
+    code = getattr(getattr(member, "__func__", member), "__code__", None)  # (a staticmethod's function)
+    if code is not None and code.co_filename == path:
+        return int(code.co_firstlineno)
+    return _class_line(rules)
+
+
+@functools.cache
+def _class_line(rules: type) -> int:
+    try:
+        return inspect.getsourcelines(rules)[1]
+    except (OSError, TypeError, SyntaxError, ValueError):  # (a class made by type(), a file changed since)
+        return 0
 
 
 def all_items(tracked: Tracked) -> Iterator[tuple[str, str]]:

@@ -20,8 +20,8 @@ from types import FrameType
 from typing import Any, Literal, cast
 
 from .agents import Agent, make_agent, win_shares
-from .api import (RULES_FILE, GameData, GameRules, RulesFault, Tracked, code_mark, load_rules, raised, rules_class,
-                  said)
+from .api import (RULES_FILE, GameData, GameRules, RulesFault, Tracked, code_mark, hook_line, load_rules, raised,
+                  rules_class, said)
 from ..errors import DataError
 from ..model.game import Game
 from ..project import Project, worker_context
@@ -153,11 +153,13 @@ def play(rules: GameRules, options: Options, index: int, seed: int, seating: Sea
         with _alarm(options.timeout):
             _play(call, options, result, turn)
     except RulesFault as e:
-        result.failure, result.line = f"turn {turn[0]}: {e.message}", e.line
-    except _Timeout:
+        result.failure, result.line = f"turn {turn[0]}: {e.message}", e.line or hook_line(type(rules), e.hook)
+    except _Timeout as e:  # said at the line of the rules running when time ran out (the loop's, most often)
         result.failure = f"turn {turn[0]}: the game took more than {options.timeout:g} s of processor time (a loop in the rules, or a search budget too large for the game?)"
-    except RecursionError:
+        result.line = code_mark(e, call.shown, call.path).line
+    except RecursionError as e:
         result.failure = f"turn {turn[0]}: the rules recursed without end"
+        result.line = code_mark(e, call.shown, call.path).line
     except KeyboardInterrupt:  # Ctrl-C
         raise
     except BaseException as e:  # raised in the game loop, which calls the rules unwrapped (see _play)
@@ -197,16 +199,17 @@ def _play(call: _Call, options: Options, result: GameResult, turn: list[int]) ->
         rules.apply
     for made in range(options.move_cap + 1):
         if made == options.move_cap:
-            raise RulesFault(f"the game did not end within {options.move_cap:,} moves (is_over never true?)")
+            raise RulesFault(f"the game did not end within {options.move_cap:,} moves (is_over never true?)",
+                             hook="is_over")
         number = turn_of(state)
         if number.__class__ is int and number > MAX_TURN:
-            raise RulesFault(f"turn returned {said(number)}, not a turn number (at most {MAX_TURN:,})")
+            raise RulesFault(f"turn returned {said(number)}, not a turn number (at most {MAX_TURN:,})", hook="turn")
         turn[0] = number if number.__class__ is int and number >= 0 else made
         if is_over(state):
             break
         player = to_act(state)
         if player.__class__ is not int or not 0 <= player < players:
-            raise RulesFault(f"to_act returned {said(player)}, not a player 0-{players - 1}")
+            raise RulesFault(f"to_act returned {said(player)}, not a player 0-{players - 1}", hook="to_act")
         moves = legal_moves(state)
         _check_moves(moves)
         move = agents[player].choose(rules, state, moves, player, agent_rng)
@@ -222,7 +225,7 @@ def _check_moves(moves: Any) -> None:
     if moves.__class__ not in (list, tuple) or not moves:
         if not isinstance(moves, (list, tuple)) or not moves:
             raise RulesFault(f"legal_moves returned {said(moves)} while the game is not over (it must list at least "
-                             "one move)")
+                             "one move)", hook="legal_moves")
     try:
         hash(tuple(moves))  # every move at once, in C
     except TypeError:
@@ -231,26 +234,26 @@ def _check_moves(moves: Any) -> None:
                 hash(move)
             except TypeError:
                 raise RulesFault(f"legal_moves returned a move that is not hashable: {said(move)} (use a tuple, not "
-                                 "a list)") from None
+                                 "a list)", hook="legal_moves") from None
 
 
 def _finish(call: _Call, state: Any, players: int, result: GameResult, turn: int) -> None:
     scores = call("scores", state)
     if not (isinstance(scores, (list, tuple)) and len(scores) == players
             and all(isinstance(s, (int, float)) and s == s for s in scores)):  # (NaN: no one won, exit 0)
-        raise RulesFault(f"scores returned {said(scores)}, not one number per player")
+        raise RulesFault(f"scores returned {said(scores)}, not one number per player", hook="scores")
     result.shares = win_shares(list(scores))
     result.turns = turn
     result.end = _line_of_text("end_reason", call("end_reason", state))
     tracked = call("tracked", state)
     if not isinstance(tracked, Tracked):
-        raise RulesFault(f"tracked returned {type(tracked).__name__}, not a Tracked")
+        raise RulesFault(f"tracked returned {type(tracked).__name__}, not a Tracked", hook="tracked")
     _keep_tracked(tracked, result)
 
 
 def _keep_tracked(tracked: Tracked, result: GameResult) -> None:
     """What the rules tracked in a game, into its result, its events named by a line (its items are checked
-    against the tables of ITEMS by the run: see refuse_unknown_items in __init__)."""
+    against the tables of ITEMS by the run: see refuse_unknown_items)."""
     result.available = sorted(f"{t}:{i}" for t, i in tracked.available)
     result.events = [{_line_of_text("tracked (an event's name)", name): sorted(f"{t}:{i}" for t, i in pairs)
                       for name, pairs in sorted(events.items())} for events in tracked.events]
@@ -263,7 +266,7 @@ def _line_of_text(hook: str, value: Any) -> str:
     text = str(value)
     if len(text) > MAX_TEXT or not text.isprintable():
         raise RulesFault(f"{hook} returned {said(text)}, not one line of printable text of at most {MAX_TEXT} "
-                         "characters")
+                         "characters", hook=hook.split()[0])
     return text
 
 
@@ -358,7 +361,7 @@ def item_names(game: Game, items: Iterable[str]) -> dict[str, str]:
             for it in game.tables.get(table, ()) if "id" in it}
 
 
-def refuse_unknown_items(result: GameResult, known: Collection[str]) -> None:
+def refuse_unknown_items(result: GameResult, known: Collection[str], rules: type[GameRules]) -> None:
     """A game whose rules tracked an item of no table of ITEMS ("table:id" not in `known`) failed: kept, it was
     printed as a dead item of no table with exit 0, and the report refused the file simulate wrote."""
     tracked = itertools.chain(result.available, *(items for events in result.events for items in events.values()))
@@ -367,6 +370,7 @@ def refuse_unknown_items(result: GameResult, known: Collection[str]) -> None:
         table, _, item = unknown.partition(":")
         result.failure = (f"turn {result.turns}: tracked returned the item ({said(table)}, {said(item)}), which "
                           "is no item of a table of ITEMS")
+        result.line = hook_line(rules, "tracked")
 
 
 def run_apart(project: Project, game: Game, options: Options,
@@ -407,7 +411,7 @@ def _played(project: Project, game: Game, options: Options, progress: Callable[[
     names = item_names(game, rules.ITEMS)
     tally = Tally(options.players)
     for result in run(rules, options, progress):
-        refuse_unknown_items(result, names)
+        refuse_unknown_items(result, names, type(rules))
         tally.add(result)
     return Played(tally, dict(rules.ITEMS), list(rules.END_REASONS), type(rules).source[1], names)
 
