@@ -627,3 +627,13 @@ def test_a_run_holds_what_the_report_reads():
     from pnp.insight.simulation import MAX_REASONS, MAX_TABLES
     from pnp.simulate.api import MAX_END_REASONS, MAX_TABLES_TRACKED
     assert (MAX_TABLES_TRACKED, MAX_END_REASONS) == (MAX_TABLES, MAX_REASONS)
+
+
+def test_a_log_past_its_cap_is_cut_and_said(tmp_path, monkeypatch):
+    """--log kept every move of every game until the run ended: 300 long games took 820 MB (the real cap is
+    100,000 lines; the run's process is forked, so it sees the patched one)."""
+    monkeypatch.setattr("pnp.simulate.stats.MAX_LOG_LINES", 10)
+    whole = _simulate(_nim(tmp_path / "a"), "--games", "5", "--jobs", "1", "--log", "--out", str(tmp_path / "o"))
+    moves = sum(1 for line in whole.output.splitlines() if line.startswith("  turn "))
+    assert whole.exit_code == 0 and moves == 10, whole.output
+    assert re.search(r"the log stops here: [1-9][\d,]* more lines are not kept", whole.output), whole.output
