@@ -538,7 +538,8 @@ def design_report(ctx: click.Context, games: tuple[str, ...], out_dir: str | Non
               help="Play in N processes [default: the number of cores]; the results do not depend on it.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write DIR/<game>/simulation.json instead of output/<game>/simulation.json.")
-@click.option("--log", is_flag=True, help="Print every move of every game (use with --games 1 to replay one).")
+@click.option("--log", is_flag=True,
+              help="Print every move of every game, 100,000 lines at most (use with --games 1 to replay one).")
 @click.pass_context
 def simulate(ctx: click.Context, game: str, games: int, players: int, agents: str, seed: int, jobs: int | None,
              out_dir: str | None, log: bool) -> None:
@@ -568,6 +569,9 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
         click.echo(f"game {index} (seed {game_seed})")
         for line in lines:
             click.echo(f"  {line}")
+    if sim.log_lines_dropped:
+        click.echo(f"(the log stops here: {sim.log_lines_dropped:,} more lines are not kept; replay one game with "
+                   "--games 1 --seed S)")
     if sim.summary is not None:
         click.echo("\n".join(summary_lines(sim)))
         if sim.path is not None:

@@ -458,13 +458,15 @@ def test_a_hook_returning_a_value_too_large_to_show_is_said_cut_short(tmp_path, 
     result = _simulate(_nim(tmp_path, NIM.replace(old, new, 1)), "--games", "1", "--jobs", "1",
                        "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and expected in result.output
-    assert "cards/mini/rules.py: error: game 0 (seed 0" in result.output and len(result.output) < 2000
+    assert re.search(r"cards/mini/rules\.py:\d+:1: error: game 0 \(seed 0", result.output) and len(result.output) < 2000
 
 
 @pytest.mark.parametrize("attribute, value, said", [
-    ("ITEMS", "5", "ITEMS must map table names to what one item is, e.g. {\"cards\": \"card\"}, not 5"),
+    ("ITEMS", "5", "ITEMS must map at most 20 table names to what one item is (a line of text), e.g. "
+                   "{\"cards\": \"card\"}, not 5"),
     ("ITEMS", "{'nosuch': 'card'}", "ITEMS names 'nosuch', which is no table of game.yaml"),
-    ("END_REASONS", "None", "END_REASONS must be a tuple of texts, e.g. (\"last counter\",), not None"),
+    ("END_REASONS", "None", "END_REASONS must be a tuple of at most 40 lines of text, e.g. (\"last counter\",), "
+                            "not None"),
 ])
 def test_class_attributes_of_the_wrong_shape_are_said_at_their_line_before_playing(tmp_path, attribute, value, said):
     lines = NIM.splitlines(keepends=True)
@@ -531,3 +533,107 @@ def test_a_runs_length_figures_from_counts_are_those_of_the_games_listed():
         assert _spread(Counter(values)) == {"mean": statistics.fmean(values), "min": min(values),
                                             "median": statistics.median(values), "max": max(values)}
     assert _spread(Counter()) == {}
+
+
+LINE_OF_HOOK = {  # a hook whose value pnp cannot take, said at the line defining that hook (it was rules.py alone)
+    "to_act": ('        return state["player"]', "        return 7", "to_act returned 7"),
+    "scores": ('        return [1 if p == state["winner"] else 0 for p in range(state["players"])]',
+               "        return 'win'", "scores returned 'win'"),
+    "end_reason": ('        return "last counter"', "        return 'a\\nb'", "end_reason returned 'a\\nb'"),
+    "tracked": ('        cards = {("cards", c.id) for c in self.game.tables.cards}\n',
+                '        cards = {("cards", "ghost")}\n', "tracked returned the item ('cards', 'ghost')"),
+    "heuristic": ('        good = state["pile"] % 5 != 0\n', "        return 'high'\n", "heuristic returned 'high'"),
+    "is_over": ('        return state["winner"] is not None', "        return False", "did not end within"),
+}
+
+
+@pytest.mark.parametrize("hook", sorted(LINE_OF_HOOK))
+def test_a_hook_returning_a_bad_value_is_said_at_the_line_defining_it(tmp_path, hook):
+    old, new, said = LINE_OF_HOOK[hook]
+    rules = NIM.replace(old, new, 1).replace("if card.power <= state[\"pile\"]]", "]")  # (is_over: moves go on)
+    line = rules.splitlines().index(f"    def {hook}(self, state{', player' * (hook == 'heuristic')}):") + 1
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1", "--agents", "greedy",
+                       "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and f"cards/mini/rules.py:{line}:1: error: game 0 " in result.output, result.output
+    assert said in result.output
+
+
+def test_an_inherited_hook_returning_a_bad_value_is_said_at_the_class(tmp_path):
+    """describe is GameRules' own here: the move it cannot print is said at `class Rules`."""
+    rules = NIM.replace('return [("play", card.id)', 'return [("play\\n", card.id)', 1)
+    line = rules.splitlines().index("class Rules(GameRules):") + 1
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1", "--log", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and f"cards/mini/rules.py:{line}:1: error: game 0 " in result.output, result.output
+    assert "describe returned 'play\\n" in result.output
+
+
+_TRACKED = 'return Tracked(cards, [{"taken": p, "played": p, "effective": w}'
+_STR_SUBCLASS = "class S(str):\n    pass\n\n\nclass Rules(GameRules):\n"
+SHAPES = {  # what the rules declare or track, of a shape the run or the report cannot hold: said at its line
+    "events for more players than play": (
+        ('for p, w in zip(state["played"], state["won_with"])])', 'for p, w in zip(state["played"], state["won_with"])] * 3)'),
+        "tracked returned events for 6 players, not a list of one mapping per player (at most 2)", "def tracked"),
+    "an endless iterable of items": ((_TRACKED, 'import itertools\n        ' + _TRACKED.replace("cards,", 'itertools.repeat(("cards", "lion")),')),
+                                     "tracked returned more than 100,000 (table, id) pairs in a game", "def tracked"),
+    "an item that is no pair": ((_TRACKED, _TRACKED.replace("cards,", '{"ab"},')), "tracked returned 'ab', not a (table, id) pair",
+                                "def tracked"),
+    "41 events": ((_TRACKED, _TRACKED.replace('"effective": w', '"effective": w, **{f"e{k}": p for k in range(38)}')),
+                  "tracked returned the events {", "def tracked"),
+    "41 ways to end": (('        return "last counter"', '        self.ended = getattr(self, "ended", 0) + 1\n'
+                                                        '        return f"end {self.ended}"'),
+                       None, None),
+    "END_REASONS of 41": (('END_REASONS = ("last counter",)', 'END_REASONS = tuple(map(str, range(41)))'),
+                          "class Rules: END_REASONS must be a tuple of at most 40 lines of text", "END_REASONS ="),
+    "END_REASONS of a megabyte": (('END_REASONS = ("last counter",)', 'END_REASONS = ("x" * 1_000_000,)'),
+                                  "class Rules: END_REASONS must be a tuple of at most 40 lines", "END_REASONS ="),
+    "ITEMS whose items() raises": (("class Rules(GameRules):\n", "class D(dict):\n    def items(self):\n        raise ValueError('no')"
+                                    "\n\n\nclass Rules(GameRules):\n"), "class Rules: ITEMS cannot be read: ValueError: no",
+                                   "raise ValueError('no')"),
+    "ITEMS of a str subclass": (("class Rules(GameRules):\n    ITEMS = {\"cards\": \"card\"}",
+                                 _STR_SUBCLASS + "    ITEMS = {S(\"cards\"): S(\"card\")}"), None, None),
+    "END_REASONS of a str subclass": (("class Rules(GameRules):\n    ITEMS = {\"cards\": \"card\"}\n    END_REASONS = (\"last counter\",)",
+                                       _STR_SUBCLASS + "    ITEMS = {\"cards\": \"card\"}\n    END_REASONS = (S(\"last counter\"),)"),
+                                      None, None),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SHAPES))
+def test_what_the_rules_declare_or_track_is_of_a_shape_the_run_and_the_report_hold(tmp_path, case):
+    """Each was a bug in pnp (a str subclass could not be sent back from the rules' process; an IndexError; an
+    unreadable ITEMS), 3 GB (an endless iterable), or a simulation.json the report refused, written with exit 0."""
+    (old, new), said, at = SHAPES[case]
+    assert old in NIM
+    rules = NIM.replace(old, new, 1)
+    if case == "ITEMS whose items() raises":
+        rules = rules.replace('ITEMS = {"cards": "card"}', 'ITEMS = D(cards="card")')
+    root = _nim(tmp_path, rules)
+    result = _simulate(root, "--games", "50", "--jobs", "1", "--out", str(tmp_path / "o"))
+    if said is None:  # taken as plain texts (a str subclass), or 41 ways to end in 50 games said at end_reason
+        if case == "41 ways to end":
+            line = rules.splitlines().index("    def end_reason(self, state):") + 1
+            assert result.exit_code == 1 and f"rules.py:{line}:1: error: " in result.output, result.output
+            assert "a way to end past the 40 a run may count" in result.output
+        else:
+            assert result.exit_code == 0, result.output
+            assert "(table, id)" not in result.output
+        return
+    line = next(n for n, text in enumerate(rules.splitlines(), 1) if at in text)
+    assert result.exit_code == 1 and f"cards/mini/rules.py:{line}:" in result.output and said in result.output, \
+        result.output
+    assert "bug in pnp" not in result.output and not (tmp_path / "o").exists()
+
+
+def test_a_run_holds_what_the_report_reads():
+    from pnp.insight.simulation import MAX_REASONS, MAX_TABLES
+    from pnp.simulate.api import MAX_END_REASONS, MAX_TABLES_TRACKED
+    assert (MAX_TABLES_TRACKED, MAX_END_REASONS) == (MAX_TABLES, MAX_REASONS)
+
+
+def test_a_log_past_its_cap_is_cut_and_said(tmp_path, monkeypatch):
+    """--log kept every move of every game until the run ended: 300 long games took 820 MB (the real cap is
+    100,000 lines; the run's process is forked, so it sees the patched one)."""
+    monkeypatch.setattr("pnp.simulate.stats.MAX_LOG_LINES", 10)
+    whole = _simulate(_nim(tmp_path / "a"), "--games", "5", "--jobs", "1", "--log", "--out", str(tmp_path / "o"))
+    moves = sum(1 for line in whole.output.splitlines() if line.startswith("  turn "))
+    assert whole.exit_code == 0 and moves == 10, whole.output
+    assert re.search(r"the log stops here: [1-9][\d,]* more lines are not kept", whole.output), whole.output

@@ -28,6 +28,7 @@ class Simulation:
     outcomes: list[Outcome] = field(default_factory=list)  # balance rules' Outcomes
     path: Path | None = None
     logs: list[tuple[int, int, list[str]]] = field(default_factory=list)  # (game index, seed, lines) with --log
+    log_lines_dropped: int = 0  # lines of --log past stats.MAX_LOG_LINES, not kept
 
 
 def check_options(options: Options) -> None:
@@ -63,7 +64,7 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         report.add(e)
         return Simulation()
     tally = played.tally
-    sim = Simulation(logs=tally.logs)
+    sim = Simulation(logs=tally.logs, log_lines_dropped=tally.log_lines_dropped)
     if _report_failures(tally, game_id, options, played.shown, report):
         return sim
     meta = {"game": game_id, "seed": options.seed, "players": options.players, "agents": list(options.agents),

@@ -68,7 +68,7 @@ def value_of(rules: GameRules, state: Any, player: int) -> float:
     value = rules.heuristic(state, player)
     if not isinstance(value, (int, float, numbers.Real)) or value != value:  # 'high' was said as pnp's own
         # TypeError, not naming the heuristic; NaN was judged the best of positions
-        raise RulesFault(f"heuristic returned {said(value)}, not a number")
+        raise RulesFault(f"heuristic returned {said(value)}, not a number", hook="heuristic")
     return 1 / (1 + math.exp(-max(-50.0, min(50.0, value))))
 
 

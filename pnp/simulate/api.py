@@ -3,6 +3,7 @@ of the validated data it is given."""
 
 import ast
 import copy
+import functools
 import importlib.util
 import inspect
 import math
@@ -102,11 +103,12 @@ class Tracked:
 
 
 class RulesFault(Exception):
-    """The rules failed in a game: `message` says how, `line` where in rules.py."""
+    """The rules failed in a game: `message` says how, `line` where in rules.py, else `hook` the method whose
+    value was wrong (said at the line that defines it: see hook_line)."""
 
-    def __init__(self, message: str, line: int = 0) -> None:
+    def __init__(self, message: str, line: int = 0, hook: str = "") -> None:
         super().__init__(message)
-        self.message, self.line = message, line
+        self.message, self.line, self.hook = message, line, hook
 
 
 class GameRules(ABC):
@@ -194,10 +196,7 @@ def load_rules(project: Project, game: Game) -> GameRules:
                         Mark(shown))
     project.inside(path, Mark(shown), "rules file")
     rules = rules_class(str(path), shown, game.id)
-    problem = _attributes_problem(rules, set(game.tables))
-    if problem:
-        name, message = problem
-        raise DataError(f"class Rules: {name} {message}", Mark(shown, *_assigned_at(path, name)))
+    declared(rules, set(game.tables))
     try:
         return rules(GameData.of(game))
     except KeyboardInterrupt:  # Ctrl-C
@@ -207,18 +206,57 @@ def load_rules(project: Project, game: Game) -> GameRules:
         raise DataError(f"the rules failed to start: {raised(e)}", code_mark(e, shown, str(path))) from None
 
 
-def _attributes_problem(rules: type[GameRules], tables: set[str]) -> tuple[str, str] | None:
+# tables tracked, and ways to end (and event names), a run's simulation.json may hold: what `pnp report` reads of it
+# (insight.simulation's MAX_TABLES and MAX_REASONS; a test holds them equal, insight importing simulate)
+MAX_TABLES_TRACKED, MAX_END_REASONS = 20, 40
+
+
+def declared(rules: type[GameRules], tables: set[str]) -> tuple[dict[str, str], list[str]]:
+    """The rules' ITEMS and END_REASONS as plain texts, the only copies the run keeps; DataError at the line
+    assigning one that is not of the shape the statistics and the report read. Reading them is the designer's
+    code too (a metaclass's property, a mapping's items()), and a str subclass of the rules module could not be
+    sent back to pnp's process (both were 'a bug in pnp')."""
+    path, shown = rules.source
+    reading = "ITEMS"  # the attribute being read, named when reading it raises
+    try:
+        items = rules.ITEMS
+        reading = "END_REASONS"
+        ends = rules.END_REASONS
+        reading = "ITEMS"
+        problem = _attributes_problem(items, ends, tables)
+        if problem is None:
+            return {str.__str__(k): str.__str__(v) for k, v in items.items()}, [str.__str__(e) for e in ends]
+    except KeyboardInterrupt:  # Ctrl-C
+        raise
+    except BaseException as e:  # the designer's code: any error is theirs, said at its line
+        raise DataError(f"class Rules: {reading} cannot be read: {raised(e)}", code_mark(e, shown, path)) from None
+    name, message = problem
+    raise DataError(f"class Rules: {name} {message}", Mark(shown, *_assigned_at(Path(path), name)))
+
+
+def _attributes_problem(items: Any, ends: Any, tables: set[str]) -> tuple[str, str] | None:
     """(attribute, what is wrong with it) when ITEMS or END_REASONS is not of the shape the statistics read
     (ITEMS = 5 or END_REASONS = None was a bug said by pnp after every game was played), else None."""
-    items, ends = rules.ITEMS, rules.END_REASONS
-    if not (isinstance(items, Mapping) and all(isinstance(k, str) and isinstance(v, str) for k, v in items.items())):
-        return "ITEMS", f"must map table names to what one item is, e.g. {{\"cards\": \"card\"}}, not {said(items)}"
+    if not (isinstance(items, Mapping) and len(items) <= MAX_TABLES_TRACKED
+            and all(isinstance(k, str) and isinstance(v, str) and _one_line(v) for k, v in items.items())):
+        return "ITEMS", (f"must map at most {MAX_TABLES_TRACKED} table names to what one item is (a line of text), "
+                         f"e.g. {{\"cards\": \"card\"}}, not {said(items)}")
     unknown = sorted(set(items) - tables)
     if unknown:
         return "ITEMS", f"names {said(unknown[0])}, which is no table of game.yaml"
-    if not (isinstance(ends, (tuple, list)) and all(isinstance(e, str) for e in ends)):
-        return "END_REASONS", f"must be a tuple of texts, e.g. (\"last counter\",), not {said(ends)}"
+    if not (isinstance(ends, (tuple, list)) and len(ends) <= MAX_END_REASONS
+            and all(isinstance(e, str) and _one_line(e) for e in ends)):
+        return "END_REASONS", (f"must be a tuple of at most {MAX_END_REASONS} lines of text, e.g. "
+                               f"(\"last counter\",), not {said(ends)}")
     return None
+
+
+MAX_LINE = 200  # characters of a text the rules give: one line of the summary, the log or the report
+
+
+def _one_line(text: str) -> bool:
+    """Whether a text the rules give reads as one short line of printable text (see MAX_LINE)."""
+    return len(text) <= MAX_LINE and text.isprintable()
 
 
 def _assigned_at(path: Path, name: str) -> tuple[int, int]:
@@ -309,6 +347,26 @@ def code_mark(error: BaseException, shown: str, path: str) -> Mark:
     if line == 0 and isinstance(error, SyntaxError) and error.lineno:
         line = error.lineno
     return Mark(shown, line, 1 if line else 0)
+
+
+def hook_line(rules: type, hook: str) -> int:
+    """The line of the rules file that defines method `hook` of the Rules class, else (a hook it inherits, or no
+    hook) the line of `class Rules`, else 0: a value a hook returned that pnp cannot take was said at rules.py
+    with no line, and a rules file defines many hooks."""
+    path = getattr(rules, "source", ("", ""))[0]
+    member = inspect.getattr_static(rules, hook, None)
+    code = getattr(getattr(member, "__func__", member), "__code__", None)  # (a staticmethod's function)
+    if code is not None and code.co_filename == path:
+        return int(code.co_firstlineno)
+    return _class_line(rules)
+
+
+@functools.cache
+def _class_line(rules: type) -> int:
+    try:
+        return inspect.getsourcelines(rules)[1]
+    except (OSError, TypeError, SyntaxError, ValueError):  # (a class made by type(), a file changed since)
+        return 0
 
 
 def all_items(tracked: Tracked) -> Iterator[tuple[str, str]]:

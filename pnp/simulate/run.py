@@ -9,7 +9,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
@@ -20,8 +20,8 @@ from types import FrameType
 from typing import Any, Literal, cast
 
 from .agents import Agent, make_agent, win_shares
-from .api import (RULES_FILE, GameData, GameRules, RulesFault, Tracked, code_mark, load_rules, raised, rules_class,
-                  said)
+from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, RULES_FILE, GameData, GameRules, RulesFault, Tracked,
+                  code_mark, declared, hook_line, load_rules, raised, rules_class, said)
 from ..errors import DataError
 from ..model.game import Game
 from ..project import Project, worker_context
@@ -29,7 +29,6 @@ from ..report import Mark
 from .stats import Tally
 
 MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported as never ending
-MAX_TEXT = 200  # characters of what end_reason or describe returns: one line of the summary or the log
 MAX_TURN = 2**53  # a turn number the statistics hold exactly (10**400 was no float, 10**5000 no text)
 GAME_TIMEOUT = 120.0  # seconds of processor time for one game (not wall time: a busy machine must not fail games)
 
@@ -153,11 +152,13 @@ def play(rules: GameRules, options: Options, index: int, seed: int, seating: Sea
         with _alarm(options.timeout):
             _play(call, options, result, turn)
     except RulesFault as e:
-        result.failure, result.line = f"turn {turn[0]}: {e.message}", e.line
-    except _Timeout:
+        result.failure, result.line = f"turn {turn[0]}: {e.message}", e.line or hook_line(type(rules), e.hook)
+    except _Timeout as e:  # said at the line of the rules running when time ran out (the loop's, most often)
         result.failure = f"turn {turn[0]}: the game took more than {options.timeout:g} s of processor time (a loop in the rules, or a search budget too large for the game?)"
-    except RecursionError:
+        result.line = code_mark(e, call.shown, call.path).line
+    except RecursionError as e:
         result.failure = f"turn {turn[0]}: the rules recursed without end"
+        result.line = code_mark(e, call.shown, call.path).line
     except KeyboardInterrupt:  # Ctrl-C
         raise
     except BaseException as e:  # raised in the game loop, which calls the rules unwrapped (see _play)
@@ -197,16 +198,17 @@ def _play(call: _Call, options: Options, result: GameResult, turn: list[int]) ->
         rules.apply
     for made in range(options.move_cap + 1):
         if made == options.move_cap:
-            raise RulesFault(f"the game did not end within {options.move_cap:,} moves (is_over never true?)")
+            raise RulesFault(f"the game did not end within {options.move_cap:,} moves (is_over never true?)",
+                             hook="is_over")
         number = turn_of(state)
         if number.__class__ is int and number > MAX_TURN:
-            raise RulesFault(f"turn returned {said(number)}, not a turn number (at most {MAX_TURN:,})")
+            raise RulesFault(f"turn returned {said(number)}, not a turn number (at most {MAX_TURN:,})", hook="turn")
         turn[0] = number if number.__class__ is int and number >= 0 else made
         if is_over(state):
             break
         player = to_act(state)
         if player.__class__ is not int or not 0 <= player < players:
-            raise RulesFault(f"to_act returned {said(player)}, not a player 0-{players - 1}")
+            raise RulesFault(f"to_act returned {said(player)}, not a player 0-{players - 1}", hook="to_act")
         moves = legal_moves(state)
         _check_moves(moves)
         move = agents[player].choose(rules, state, moves, player, agent_rng)
@@ -222,7 +224,7 @@ def _check_moves(moves: Any) -> None:
     if moves.__class__ not in (list, tuple) or not moves:
         if not isinstance(moves, (list, tuple)) or not moves:
             raise RulesFault(f"legal_moves returned {said(moves)} while the game is not over (it must list at least "
-                             "one move)")
+                             "one move)", hook="legal_moves")
     try:
         hash(tuple(moves))  # every move at once, in C
     except TypeError:
@@ -231,39 +233,66 @@ def _check_moves(moves: Any) -> None:
                 hash(move)
             except TypeError:
                 raise RulesFault(f"legal_moves returned a move that is not hashable: {said(move)} (use a tuple, not "
-                                 "a list)") from None
+                                 "a list)", hook="legal_moves") from None
 
 
 def _finish(call: _Call, state: Any, players: int, result: GameResult, turn: int) -> None:
     scores = call("scores", state)
     if not (isinstance(scores, (list, tuple)) and len(scores) == players
             and all(isinstance(s, (int, float)) and s == s for s in scores)):  # (NaN: no one won, exit 0)
-        raise RulesFault(f"scores returned {said(scores)}, not one number per player")
+        raise RulesFault(f"scores returned {said(scores)}, not one number per player", hook="scores")
     result.shares = win_shares(list(scores))
     result.turns = turn
     result.end = _line_of_text("end_reason", call("end_reason", state))
     tracked = call("tracked", state)
     if not isinstance(tracked, Tracked):
-        raise RulesFault(f"tracked returned {type(tracked).__name__}, not a Tracked")
+        raise RulesFault(f"tracked returned {type(tracked).__name__}, not a Tracked", hook="tracked")
     _keep_tracked(tracked, result)
+
+
+MAX_PAIRS = 100_000  # (table, id) pairs one game's tracking gives, all together: an endless iterable took 3 GB
 
 
 def _keep_tracked(tracked: Tracked, result: GameResult) -> None:
     """What the rules tracked in a game, into its result, its events named by a line (its items are checked
-    against the tables of ITEMS by the run: see refuse_unknown_items in __init__)."""
-    result.available = sorted(f"{t}:{i}" for t, i in tracked.available)
-    result.events = [{_line_of_text("tracked (an event's name)", name): sorted(f"{t}:{i}" for t, i in pairs)
-                      for name, pairs in sorted(events.items())} for events in tracked.events]
+    against the tables of ITEMS by the run: see refuse_unknown_items)."""
+    players = len(result.shares)
+    if not isinstance(tracked.events, (list, tuple)) or len(tracked.events) > players:
+        given = f"{len(tracked.events)} players" if isinstance(tracked.events, (list, tuple)) else said(tracked.events)
+        raise RulesFault(f"tracked returned events for {given}, not a list of one mapping per player (at most "
+                         f"{players})", hook="tracked")
+    pairs = itertools.count()
+    result.available = _keys(tracked.available, pairs)
+    result.events = []
+    for events in tracked.events:
+        if not isinstance(events, Mapping) or len(events) > MAX_END_REASONS:
+            raise RulesFault(f"tracked returned the events {said(events)}, not a mapping of at most "
+                             f"{MAX_END_REASONS} event names to items", hook="tracked")
+        result.events.append({_line_of_text("tracked (an event's name)", name): _keys(items, pairs)
+                              for name, items in sorted(events.items(), key=lambda kv: str(kv[0]))})
+
+
+def _keys(pairs: Any, counted: Iterator[int]) -> list[str]:
+    """The "table:id" of each (table, id) pair of an iterable the rules tracked, in order; RulesFault for a
+    pair of another shape (said as pnp's own unpacking error, at no line) or past MAX_PAIRS in the game."""
+    keys = set()
+    for pair in pairs:
+        if next(counted) >= MAX_PAIRS:
+            raise RulesFault(f"tracked returned more than {MAX_PAIRS:,} (table, id) pairs in a game", hook="tracked")
+        if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(part, str) for part in pair)):
+            raise RulesFault(f"tracked returned {said(pair)}, not a (table, id) pair", hook="tracked")
+        keys.add(f"{pair[0]}:{pair[1]}")
+    return sorted(keys)
 
 
 def _line_of_text(hook: str, value: Any) -> str:
     """What a hook returned as the summary or the log prints it: one line of printable text, short (an escape
     sequence acted on the terminal, a line break forged lines of pnp's output, and an end reason of 1 MB was
     printed whole and kept for every game in simulation.json)."""
-    text = str(value)
+    text = str.__str__(str(value))  # a plain str: the rules module's own subclass could not be sent to pnp
     if len(text) > MAX_TEXT or not text.isprintable():
         raise RulesFault(f"{hook} returned {said(text)}, not one line of printable text of at most {MAX_TEXT} "
-                         "characters")
+                         "characters", hook=hook.split()[0])
     return text
 
 
@@ -358,15 +387,28 @@ def item_names(game: Game, items: Iterable[str]) -> dict[str, str]:
             for it in game.tables.get(table, ()) if "id" in it}
 
 
-def refuse_unknown_items(result: GameResult, known: Collection[str]) -> None:
+def refuse_unknown_items(result: GameResult, known: Collection[str], rules: type[GameRules], tally: Tally) -> None:
     """A game whose rules tracked an item of no table of ITEMS ("table:id" not in `known`) failed: kept, it was
-    printed as a dead item of no table with exit 0, and the report refused the file simulate wrote."""
+    printed as a dead item of no table with exit 0, and the report refused the file simulate wrote. So did a
+    game ending a way, or naming an event, past the MAX_END_REASONS the run's file may hold (the report refused
+    it too)."""
+    if result.failure:
+        return
     tracked = itertools.chain(result.available, *(items for events in result.events for items in events.values()))
     unknown = next((item for item in tracked if item not in known), None)
-    if unknown is not None and not result.failure:
+    if unknown is not None:
         table, _, item = unknown.partition(":")
         result.failure = (f"turn {result.turns}: tracked returned the item ({said(table)}, {said(item)}), which "
                           "is no item of a table of ITEMS")
+        result.line = hook_line(rules, "tracked")
+    elif result.end not in tally.ends and len(tally.ends) >= MAX_END_REASONS:
+        result.failure = (f"turn {result.turns}: end_reason returned {said(result.end)}, a way to end past the "
+                          f"{MAX_END_REASONS} a run may count")
+        result.line = hook_line(rules, "end_reason")
+    elif len(tally.items.event_names.union(*result.events)) > MAX_END_REASONS:
+        result.failure = (f"turn {result.turns}: tracked returned events past the {MAX_END_REASONS} names a run "
+                          "may count")
+        result.line = hook_line(rules, "tracked")
 
 
 def run_apart(project: Project, game: Game, options: Options,
@@ -404,12 +446,13 @@ def run_apart(project: Project, game: Game, options: Options,
 
 def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None) -> Played:
     rules = load_rules(project, game)
-    names = item_names(game, rules.ITEMS)
+    items, end_reasons = declared(type(rules), set(game.tables))
+    names = item_names(game, items)
     tally = Tally(options.players)
     for result in run(rules, options, progress):
-        refuse_unknown_items(result, names)
+        refuse_unknown_items(result, names, type(rules), tally)
         tally.add(result)
-    return Played(tally, dict(rules.ITEMS), list(rules.END_REASONS), type(rules).source[1], names)
+    return Played(tally, items, end_reasons, type(rules).source[1], names)
 
 
 def _play_apart(sending: Connection, project: Project, game: Game, options: Options) -> None:

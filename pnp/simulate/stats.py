@@ -21,6 +21,7 @@ def wilson(successes: float, n: int) -> dict:
 
 
 MAX_FAILURES_KEPT = 5  # failed games a run says each (with how to replay it); the others are counted
+MAX_LOG_LINES = 100_000  # of --log kept for printing, all games together: 300 long games' logs kept took 820 MB
 
 
 class Tally:
@@ -34,6 +35,8 @@ class Tally:
         self.failures: list[Any] = []  # the first MAX_FAILURES_KEPT failed games (GameResult), whole
         self.failed = 0
         self.logs: list[tuple[int, int, list[str]]] = []  # (game index, seed, lines) of the games that kept a log
+        self.log_lines = 0  # lines of self.logs
+        self.log_lines_dropped = 0  # lines past MAX_LOG_LINES, counted, not kept
         self.seat_wins: list[float] = [0] * players
         self.ends: Counter[str] = Counter()
         self.ends_among: defaultdict[str, Counter[str]] = defaultdict(Counter)
@@ -48,7 +51,11 @@ class Tally:
     def add(self, r: Any) -> None:
         """One game (a GameResult), the next in game order."""
         if r.log:
-            self.logs.append((r.index, r.seed, r.log))
+            room = MAX_LOG_LINES - self.log_lines
+            if room > 0:
+                self.logs.append((r.index, r.seed, r.log[:room]))
+                self.log_lines += len(self.logs[-1][2])
+            self.log_lines_dropped += max(0, len(r.log) - max(room, 0))
         if r.failure:
             self.failed += 1
             if len(self.failures) < MAX_FAILURES_KEPT:
