@@ -319,7 +319,7 @@ def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown: s
     if project.fonts == BUILTIN_FONTS:
         real = path.resolve()
         if not real.is_relative_to(BUILTIN_FONTS):
-            raise DataError(f"{what} '{shown or path}' is not among pnp's fonts", mark)
+            raise DataError(f"{what} '{path if shown is None else shown}' is not among pnp's fonts", mark)
         return real
     return project.inside(path, mark, what, shown=shown)
 
