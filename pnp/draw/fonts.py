@@ -17,7 +17,7 @@ from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 from ..errors import DataError, LoadError
 from ..model.load import MAX_FILE_BYTES, Record, load_file
 from ..project import BUILTIN_FONTS, file_status, open_project_file, read_project_file
-from ..report import Mark
+from ..report import Mark, shown as quoted
 from ..project import Project
 from pathlib import Path
 
@@ -271,6 +271,8 @@ def load_fonts(project: Project) -> "FontSet":
     fonts, read = FontSet({}, {}), [0]
     files: list[tuple[Path, tuple[int, ...]]] = []  # each font file read, with its status then
     for family, styles in families.items():
+        if not isinstance(family, str):  # (a layout's font: names a family by its text)
+            raise DataError(f"font family name must be text, got {quoted(family)} (quote it)", families.key_mark(family))
         fonts.families[family] = _register(project, path, family, styles, families.mark_of(family), read, files, fonts)
         licence = _credit(family, styles, "license")
         fonts.licences[family] = (_credit(family, styles, "name"), licence,
