@@ -401,9 +401,9 @@ def _refused(node: Any) -> str | None:
     if (opacity := _see_through(node)) is not None:
         return (f"holds an opacity of {opacity} (in a <{name}>), which svglib does not draw (it printed a shape "
                 "of opacity 0 solid): leave the shape out, or give fill-opacity and stroke-opacity")
-    if name == "svg" and node.getparent() is not None:
-        return ("holds an <svg> inside the icon, which svglib does not clip to its box (what lies outside it "
-                "printed): flatten it into plain shapes")
+    if name == "svg" and node.getparent() is not None or name == "symbol" and node.get("viewBox") is not None:
+        return (f"holds a nested <{name}> box, which svglib does not fit and clip as SVG viewers do (its shapes "
+                "printed at another size, or outside the box): flatten it into plain shapes")
     return _REFUSED_ELEMENTS.get(name)
 
 
