@@ -320,6 +320,21 @@ def test_an_icons_dashes_count_as_what_each_use_of_it_paints(tmp_path):
     assert 5_000 <= icons.icon_paints(dashed) <= 6_401
 
 
+def test_an_icons_dash_pattern_of_zeros_strokes_solid(tmp_path):
+    """SVG strokes a stroke-dasharray summing to zero solid; it was written into the PDF as it is (a PDF error)
+    and counted as endless dashes, refusing the icon."""
+    import hashlib
+
+    from reportlab.lib import colors
+
+    svg = (b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle cx="5" cy="5" r="4" '
+           b'fill="none" stroke="black" stroke-dasharray="0 0"/></svg>')
+    (tmp_path / "zeros.svg").write_bytes(svg)
+    assert icons.unreadable(tmp_path / "zeros.svg") is None
+    operators = icons._operators(svg, hashlib.sha256(svg).digest(), colors.black, "Helvetica")[1]
+    assert "[] 0 d" in operators and not any(op.endswith(" d") and op != "[] 0 d" for op in operators)
+
+
 def test_an_icon_reached_through_a_link_is_credited_by_where_its_file_lies_not_by_its_name(tmp_path):
     """The designer's own drawing art/amber-mosquito.svg, drawn as :gem: through icons/gem.svg, was credited to
     game-icons.net (a shared icon has that name): the rulebook's credits said whose it is by name alone."""

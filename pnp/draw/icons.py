@@ -95,8 +95,23 @@ def _drawing(svg: bytes, digest: bytes) -> Drawing:
             if not math.isfinite(side) or not MIN_ICON_SIZE <= side <= MAX_ICON_SIZE:
                 raise ValueError(f"its drawing's width and height must be between {MIN_ICON_SIZE:g} and "
                                  f"{MAX_ICON_SIZE:g} pt, not {side:g}")
+        _undash_zero_patterns(drawing)
         _drawings[digest] = drawing
     return drawing
+
+
+def _undash_zero_patterns(node: Any) -> None:
+    """Stroke solid each shape whose stroke-dasharray sums to zero, as SVG says: svglib wrote such a pattern into
+    the PDF, where it is an error (and was counted as endless dashes, refusing the icon)."""
+    if isinstance(node, Group):
+        for child in node.contents:
+            _undash_zero_patterns(child)
+        return
+    pattern = getattr(node, "strokeDashArray", None)
+    if pattern:
+        lengths = pattern[1] if isinstance(pattern[-1], (list, tuple)) else pattern  # (as _dashes reads it)
+        if not any(float(n) for n in lengths):
+            node.strokeDashArray = None
 
 
 def _no_system_fonts() -> object:
