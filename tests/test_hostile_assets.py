@@ -495,6 +495,23 @@ def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path
         and said in errors[0], errors
 
 
+@pytest.mark.parametrize("fs_type, said", [(0x0002, "Restricted License"), (0x0100, "No subsetting"),
+                                           (0x0200, "Bitmap embedding only")])
+def test_a_font_whose_licence_forbids_embedding_a_subset_is_refused_at_its_line(tmp_path, fs_type, said):
+    """pnp embeds a subset of each font in every PDF: a font whose OS/2 fsType forbids that (restricted, no
+    subsetting, bitmaps only) was embedded as any other, and every PDF of the game broke its licence."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: ok.ttf}\n"})
+    regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    (root / "fonts" / "f.ttf").write_bytes(_font_with(regular, b"OS/2", 8, ">H", fs_type))
+    (root / "fonts" / "ok.ttf").write_bytes(_font_with(regular, b"OS/2", 8, ">H", 0x0008))  # editable: allowed
+    result = run(root, "validate")
+    errors = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and len(errors) == 1, result.output
+    assert errors[0].startswith("fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be embedded") \
+        and said in errors[0] and f"0x{fs_type:04X}" in errors[0], errors
+
+
 def test_a_font_whose_letters_take_no_room_is_refused_at_its_line_in_fonts_yaml(tmp_path):
     """A font whose advances are all zero printed every character of a text on the next, as a blot, with exit
     0 (nothing measured too wide). Refused, as a font whose glyphs have no outline is, at the line naming it."""

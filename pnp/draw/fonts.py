@@ -33,7 +33,8 @@ FAMILY_FIELDS = {
              "doc": "the font's own name, as the rulebook's credits print it, at most 100 characters (default: the "
                     "family's name)"},
     "license": {"type": "str", "required": False,
-                "doc": "its licence file (fonts you embed in a PDF you share must allow it: SIL OFL fonts do)"},
+                "doc": "its licence file (fonts you embed in a PDF you share must allow it: SIL OFL fonts do; a "
+                       "font whose OS/2 fsType forbids embedding a subset of it is refused)"},
 }
 FAMILY_KEYS = set(FAMILY_FIELDS)
 MAX_FONT_BYTES = 64 * 1024 * 1024  # the largest TTF fonts (whole CJK sets) are about 20 MB
@@ -341,6 +342,38 @@ def _check_character_maps(font: bytes, what: str, mark: Mark | None) -> None:
                             f"pnp reads at most {MAX_CMAP_CODES:,} (the largest fonts map about 70,000)", mark)
 
 
+# What a font's licence says of embedding it (its OS/2 table's fsType), as the OpenType specification words it.
+# pnp embeds a subset of each font in every PDF it writes: ReportLab embedded a font whose licence forbids that
+# as any other, and the game's PDFs, sent to a print shop or shared, broke it without a word
+_FORBIDDEN_EMBEDDINGS = ((lambda fs_type: fs_type & 0xF == 0x2, "embedding it (Restricted License embedding)"),
+                         (lambda fs_type: fs_type & 0x100, "embedding a subset of it (No subsetting)"),
+                         (lambda fs_type: fs_type & 0x200, "embedding its outlines (Bitmap embedding only)"))
+
+
+def _check_licence_allows_subsets(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when the font's fsType says its licence forbids embedding a subset of its outlines in a PDF."""
+    fs_type = _fs_type(font)
+    for forbids, which in _FORBIDDEN_EMBEDDINGS:
+        if fs_type is not None and forbids(fs_type):
+            raise DataError(f"{what} cannot be embedded in a PDF: its licence forbids {which}, as its OS/2 "
+                            f"table's fsType (0x{fs_type:04X}) says; use a font whose licence allows it (an "
+                            "OFL font does)", mark)
+
+
+def _fs_type(font: bytes) -> int | None:
+    """The fsType of the font's (of a collection's first font's) OS/2 table; None when it has none, or the
+    table is cut short (ReportLab fails there)."""
+    try:
+        directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
+        for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
+            tag, _, table, _ = struct.unpack_from(">4sIII", font, directory + 12 + 16 * n)
+            if tag == b"OS/2":
+                return int(struct.unpack_from(">H", font, table + 8)[0])
+    except struct.error:
+        return None
+    return None
+
+
 def _character_maps(font: bytes) -> Iterator[int]:
     """Where each character map of the font's (of a collection's first font's) cmap table begins."""
     try:
@@ -529,6 +562,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
         raise DataError(f"{what} cannot be loaded: a font collection listing {fonts:,} fonts; pnp reads at most "
                         f"{MAX_COLLECTION_FONTS} (the largest hold a few dozen)", where)
     _check_character_maps(raw, what, where)
+    _check_licence_allows_subsets(raw, what, where)
     data = io.BytesIO(raw)
     data.name = file  # what ReportLab calls the font in its messages: the file as fonts.yaml says it
     try:
