@@ -512,6 +512,43 @@ def test_a_font_whose_licence_forbids_embedding_a_subset_is_refused_at_its_line(
         and said in errors[0] and f"0x{fs_type:04X}" in errors[0], errors
 
 
+def _font_made_of_copies(font: bytes, character: str, middle: str, base: str, copies: int) -> bytes:
+    """The font with `character`'s glyph made of `copies` placings of `middle`'s, and that of `copies` of `base`'s:
+    glyf and loca written anew (loca long) at the file's end, the directory pointing at them."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+    face = TTFontFile(io.BytesIO(font))
+    out = bytearray(font)
+    tables = {struct.unpack_from(">4s", font, 12 + 16 * n)[0]: n for n in range(struct.unpack_from(">H", font, 4)[0])}
+    glyf = struct.unpack_from(">I", font, 12 + 16 * tables[b"glyf"] + 8)[0]
+    outer, inner = face.charToGlyph[ord(character)], face.charToGlyph[ord(middle)]
+    made = {glyph: struct.pack(">hhhhh", -1, 0, 0, 1000, 1000) + b"".join(
+        struct.pack(">HHhh", 0x3 | (0x20 if k < copies - 1 else 0), part, 0, 0) for k in range(copies))
+        for glyph, part in ((outer, inner), (inner, face.charToGlyph[ord(base)]))}
+    glyphs = [made.get(g, font[glyf + face.glyphPos[g]:glyf + face.glyphPos[g + 1]]) for g in range(face.numGlyphs)]
+    positions = [sum(len(g) for g in glyphs[:i]) for i in range(len(glyphs) + 1)]
+    for tag, table in ((b"glyf", b"".join(glyphs)), (b"loca", struct.pack(f">{len(positions)}I", *positions))):
+        out += b"\0" * (-len(out) % 4)
+        struct.pack_into(">II", out, 12 + 16 * tables[tag] + 8, len(out), len(table))
+        out += table
+    head = struct.unpack_from(">I", font, 12 + 16 * tables[b"head"] + 8)[0]
+    struct.pack_into(">h", out, head + 50, 1)  # loca of 32-bit offsets
+    return bytes(out)
+
+
+def test_a_font_whose_glyph_is_made_of_too_many_placed_parts_is_refused_at_its_line(tmp_path):
+    """An 'é' made of 42 copies of a glyph of 42 copies of 'o' (40 points each: 70,560 in all) passed every check
+    and FreeType (pdftoppm, poppler's viewers, pnp's PNG export) drew nothing of it: a card's text missing, exit 0."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: ok.ttf}\n  Display: {regular: f.ttf}\n"})
+    regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    (root / "fonts" / "ok.ttf").write_bytes(_font_made_of_copies(regular, "é", "è", "o", 9))  # 3,240 points: real
+    (root / "fonts" / "f.ttf").write_bytes(_font_made_of_copies(regular, "é", "è", "o", 42))
+    result = run(root, "validate")
+    errors = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and len(errors) == 1, result.output
+    assert errors[0].startswith("fonts/fonts.yaml:3:") and "U+00E9 ('é')" in errors[0] and "32,767 points" in errors[0]
+
+
 def test_a_font_whose_letters_take_no_room_is_refused_at_its_line_in_fonts_yaml(tmp_path):
     """A font whose advances are all zero printed every character of a text on the next, as a blot, with exit
     0 (nothing measured too wide). Refused, as a font whose glyphs have no outline is, at the line naming it."""

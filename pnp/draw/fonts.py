@@ -3,6 +3,7 @@ them."""
 
 import hashlib
 import io
+import math
 import os
 import struct
 import threading
@@ -56,6 +57,11 @@ MAX_SUBSET_WALK = 300_000
 # though it uses the first; a collection listing 15 million (a 60 MB file) ran for over a minute. The largest (whole
 # CJK sets in every weight) hold a few dozen
 MAX_COLLECTION_FONTS = 256
+# The points of a glyph's outline, its composite glyphs' parts counted as often as they are placed: FreeType
+# (which poppler, pdftoppm and many PDF readers use) holds an outline of at most 65,535 points (32,767 before
+# version 2.13) and draws nothing of a larger one: an 'é' made of 42 copies of a glyph of 42 copies of 'o' printed
+# no text, with exit 0 (pnp's PNG export too). Real fonts' most complex glyphs (CJK, hand-drawn) have thousands
+MAX_GLYPH_POINTS = 32_767
 # A font's widest glyph, in its ems: real text fonts' are up to about 2.5 (a three-em dash is 3). pnp measures
 # words, list labels and titles by these advances; a font whose bullet was 65 em wide put a list's text at
 # "-59 mm", and one whose letters were 60 em wide said every text 'too long' at the game's lines, not the font's
@@ -494,6 +500,41 @@ def _subsets_walk(face: TTFontFace, codes: list[int]) -> int:
     return walked
 
 
+def _check_outlines(face: TTFontFace, what: str, mark: Mark | None) -> None:
+    """DataError when a character the font maps has a glyph of more than MAX_GLYPH_POINTS points, its composite
+    glyphs' parts counted as often as they are placed (a glyph made of itself, through others, has no end).
+    _check_embeddable walked every composite already, so each record read here is one ReportLab read too."""
+    data, positions, glyphs = face._ttf_data, face.glyphPos, face.get_table_pos("glyf")[0]
+    points: dict[int, float] = {}  # glyph -> its outline's points (math.inf while it is being counted: a loop)
+
+    def counted(glyph: int) -> float:
+        if glyph in points:
+            return points[glyph]
+        points[glyph] = math.inf
+        at = glyphs + positions[glyph]
+        contours = struct.unpack_from(">h", data, at)[0] if positions[glyph + 1] > positions[glyph] else 0
+        if contours >= 0:  # an empty or simple glyph: its last contour's last point, numbered from 0
+            total: float = struct.unpack_from(">H", data, at + 10 + 2 * (contours - 1))[0] + 1 if contours else 0
+        else:
+            total, at, flags = 0, at + 10, _MORE_COMPONENTS
+            while flags & _MORE_COMPONENTS and total <= MAX_GLYPH_POINTS:
+                flags, component = struct.unpack_from(">HH", data, at)
+                total += counted(component) if component < len(positions) - 1 else 0
+                at += 4 + _COMPONENT_ARGUMENTS[flags & 1] + _component_scale(flags)
+        points[glyph] = total
+        return total
+
+    for code, glyph in sorted(face.charToGlyph.items()):
+        try:
+            if glyph < len(positions) - 1 and counted(glyph) > MAX_GLYPH_POINTS:
+                raise DataError(f"{what} cannot be used: its character U+{code:04X} ({_shown_character(code)}) is "
+                                f"drawn with more than {MAX_GLYPH_POINTS:,} points (its composite glyph's parts, "
+                                "counted as often as placed); many PDF readers draw nothing of such a glyph (a real "
+                                "font's most complex have thousands)", mark)
+        except struct.error:  # a table cut short: the subsetting check met it first
+            return
+
+
 _MORE_COMPONENTS = 1 << 5
 _COMPONENT_ARGUMENTS = (2, 4)  # a component's two offsets as bytes or as words (its flags' first bit)
 
@@ -572,6 +613,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     _check_metrics(font.face, what, where)
     digest = hashlib.sha256(raw).digest()
     _check_embeddable(font, digest, what, where)
+    _check_outlines(font.face, what, where)
     font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
     _FACES[(real, status)] = (font.face.name, digest.hex())
     return font
