@@ -149,7 +149,7 @@ class Project:
         embed in a PDF, any other file of yours, nor a hidden one of the project (a name starting with '.',
         such as .env or .git) unless `hidden` (git's own files)."""
         path = Path(path)
-        shown = shown or self.rel(path)
+        shown = self.rel(path) if shown is None else shown  # (a name written empty is quoted as written)
         try:
             real = path.resolve()
         except (OSError, RuntimeError):  # Python 3.11 raises RuntimeError on a symbolic link loop
@@ -317,7 +317,7 @@ def open_project_file(path: Path, limit: int, mark: Mark | None, what: str = "fi
     `limit` bytes; LoadError (at `mark`, naming the file as `shown`) otherwise. Every file a game gives pnp is
     opened here: a padded file would otherwise be read whole. Without `shown` the messages name only `what`,
     for a mark that already names the file."""
-    subject = f"{what} '{shown}'" if shown else what
+    subject = what if shown is None else f"{what} '{shown}'"  # (a name written empty is quoted: '')
     try:
         fd = open_regular(path)
     except FileNotFoundError:
@@ -338,7 +338,7 @@ def read_project_file(path: Path, limit: int, mark: Mark | None, what: str = "fi
     with open_project_file(path, limit, mark, what, shown) as f:
         data = f.read(limit + 1)
     if len(data) > limit:
-        subject = f"{what} '{shown}'" if shown else what
+        subject = what if shown is None else f"{what} '{shown}'"
         raise LoadError(f"{subject} is larger than {_size_text(limit)}", mark)
     return data
 

@@ -320,6 +320,21 @@ def test_an_icons_dashes_count_as_what_each_use_of_it_paints(tmp_path):
     assert 5_000 <= icons.icon_paints(dashed) <= 6_401
 
 
+def test_an_icons_dash_pattern_of_zeros_strokes_solid(tmp_path):
+    """SVG strokes a stroke-dasharray summing to zero solid; it was written into the PDF as it is (a PDF error)
+    and counted as endless dashes, refusing the icon."""
+    import hashlib
+
+    from reportlab.lib import colors
+
+    svg = (b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle cx="5" cy="5" r="4" '
+           b'fill="none" stroke="black" stroke-dasharray="0 0"/></svg>')
+    (tmp_path / "zeros.svg").write_bytes(svg)
+    assert icons.unreadable(tmp_path / "zeros.svg") is None
+    operators = icons._operators(svg, hashlib.sha256(svg).digest(), colors.black, "Helvetica")[1]
+    assert "[] 0 d" in operators and not any(op.endswith(" d") and op != "[] 0 d" for op in operators)
+
+
 def test_an_icon_reached_through_a_link_is_credited_by_where_its_file_lies_not_by_its_name(tmp_path):
     """The designer's own drawing art/amber-mosquito.svg, drawn as :gem: through icons/gem.svg, was credited to
     game-icons.net (a shared icon has that name): the rulebook's credits said whose it is by name alone."""
@@ -478,6 +493,60 @@ def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path
     assert result.exit_code == 1 and len(errors) == 1, result.output
     assert errors[0].startswith("fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be used: ") \
         and said in errors[0], errors
+
+
+@pytest.mark.parametrize("fs_type, said", [(0x0002, "Restricted License"), (0x0100, "No subsetting"),
+                                           (0x0200, "Bitmap embedding only")])
+def test_a_font_whose_licence_forbids_embedding_a_subset_is_refused_at_its_line(tmp_path, fs_type, said):
+    """pnp embeds a subset of each font in every PDF: a font whose OS/2 fsType forbids that (restricted, no
+    subsetting, bitmaps only) was embedded as any other, and every PDF of the game broke its licence."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: ok.ttf}\n"})
+    regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    (root / "fonts" / "f.ttf").write_bytes(_font_with(regular, b"OS/2", 8, ">H", fs_type))
+    (root / "fonts" / "ok.ttf").write_bytes(_font_with(regular, b"OS/2", 8, ">H", 0x0008))  # editable: allowed
+    result = run(root, "validate")
+    errors = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and len(errors) == 1, result.output
+    assert errors[0].startswith("fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be embedded") \
+        and said in errors[0] and f"0x{fs_type:04X}" in errors[0], errors
+
+
+def _font_made_of_copies(font: bytes, character: str, middle: str, base: str, copies: int) -> bytes:
+    """The font with `character`'s glyph made of `copies` placings of `middle`'s, and that of `copies` of `base`'s:
+    glyf and loca written anew (loca long) at the file's end, the directory pointing at them."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+    face = TTFontFile(io.BytesIO(font))
+    out = bytearray(font)
+    tables = {struct.unpack_from(">4s", font, 12 + 16 * n)[0]: n for n in range(struct.unpack_from(">H", font, 4)[0])}
+    glyf = struct.unpack_from(">I", font, 12 + 16 * tables[b"glyf"] + 8)[0]
+    outer, inner = face.charToGlyph[ord(character)], face.charToGlyph[ord(middle)]
+    made = {glyph: struct.pack(">hhhhh", -1, 0, 0, 1000, 1000) + b"".join(
+        struct.pack(">HHhh", 0x3 | (0x20 if k < copies - 1 else 0), part, 0, 0) for k in range(copies))
+        for glyph, part in ((outer, inner), (inner, face.charToGlyph[ord(base)]))}
+    glyphs = [made.get(g, font[glyf + face.glyphPos[g]:glyf + face.glyphPos[g + 1]]) for g in range(face.numGlyphs)]
+    positions = [sum(len(g) for g in glyphs[:i]) for i in range(len(glyphs) + 1)]
+    for tag, table in ((b"glyf", b"".join(glyphs)), (b"loca", struct.pack(f">{len(positions)}I", *positions))):
+        out += b"\0" * (-len(out) % 4)
+        struct.pack_into(">II", out, 12 + 16 * tables[tag] + 8, len(out), len(table))
+        out += table
+    head = struct.unpack_from(">I", font, 12 + 16 * tables[b"head"] + 8)[0]
+    struct.pack_into(">h", out, head + 50, 1)  # loca of 32-bit offsets
+    return bytes(out)
+
+
+def test_a_font_whose_glyph_is_made_of_too_many_placed_parts_is_refused_at_its_line(tmp_path):
+    """An 'é' made of 42 copies of a glyph of 42 copies of 'o' (40 points each: 70,560 in all) passed every check
+    and FreeType (pdftoppm, poppler's viewers, pnp's PNG export) drew nothing of it: a card's text missing, exit 0."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: ok.ttf}\n  Display: {regular: f.ttf}\n"})
+    regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    (root / "fonts" / "ok.ttf").write_bytes(_font_made_of_copies(regular, "é", "è", "o", 9))  # 3,240 points: real
+    (root / "fonts" / "f.ttf").write_bytes(_font_made_of_copies(regular, "é", "è", "o", 42))
+    result = run(root, "validate")
+    errors = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and len(errors) == 1, result.output
+    assert errors[0].startswith("fonts/fonts.yaml:3:") and "U+00E9 ('é')" in errors[0] and "32,767 points" in errors[0]
 
 
 def test_a_font_whose_letters_take_no_room_is_refused_at_its_line_in_fonts_yaml(tmp_path):

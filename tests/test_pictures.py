@@ -93,6 +93,25 @@ def test_a_16_bit_greyscale_picture_prints_its_greys_resampled_or_not(tmp_path):
     assert greys == {156}  # 40000 / 256, in both
 
 
+def test_a_cmyk_jpeg_prints_the_same_inks_resampled_or_not(tmp_path):
+    # resampled, a CMYK photo was made RGB by Pillow's reckoning: drawn small it printed other colours than
+    # drawn large (its inks embedded as they are)
+    card = ("size: poker\nelements:\n"
+            "  - {type: image, src: images/small.jpg, x: 5, y: 5, w: 20, h: 20}\n"  # 300 x 150: as it is
+            "  - {type: image, src: images/big.jpg, x: 5, y: 40, w: 20, h: 20}\n")  # 3000 x 1500: resampled
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    (root / "layouts/mini/images").mkdir()
+    for name, size in (("small", (300, 150)), ("big", (3000, 1500))):
+        Image.new("CMYK", size, (200, 30, 0, 40)).save(root / f"layouts/mini/images/{name}.jpg")
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
+        images = list(_images_in(pdf.pages[0].obj))
+        inks = {(str(image.ColorSpace), tuple(pikepdf.PdfImage(image).as_pil_image().getpixel((0, 0))))
+                for image in images}
+    assert len(images) == 2 and len(inks) == 1 and next(iter(inks))[0] == "/DeviceCMYK", inks
+
+
 def _two_pictures_project(tmp_path, first, second, height):
     """A project whose card draws images/<first>.png above images/<second>.png, each 20 mm x `height` mm; its
     images folder made, empty."""

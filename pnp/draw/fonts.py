@@ -3,6 +3,7 @@ them."""
 
 import hashlib
 import io
+import math
 import os
 import struct
 import threading
@@ -17,7 +18,7 @@ from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 from ..errors import DataError, LoadError
 from ..model.load import MAX_FILE_BYTES, Record, load_file
 from ..project import BUILTIN_FONTS, file_status, open_project_file, read_project_file
-from ..report import Mark
+from ..report import Mark, shown as quoted
 from ..project import Project
 from pathlib import Path
 
@@ -33,7 +34,8 @@ FAMILY_FIELDS = {
              "doc": "the font's own name, as the rulebook's credits print it, at most 100 characters (default: the "
                     "family's name)"},
     "license": {"type": "str", "required": False,
-                "doc": "its licence file (fonts you embed in a PDF you share must allow it: SIL OFL fonts do)"},
+                "doc": "its licence file (fonts you embed in a PDF you share must allow it: SIL OFL fonts do; a "
+                       "font whose OS/2 fsType forbids embedding a subset of it is refused)"},
 }
 FAMILY_KEYS = set(FAMILY_FIELDS)
 MAX_FONT_BYTES = 64 * 1024 * 1024  # the largest TTF fonts (whole CJK sets) are about 20 MB
@@ -55,6 +57,11 @@ MAX_SUBSET_WALK = 300_000
 # though it uses the first; a collection listing 15 million (a 60 MB file) ran for over a minute. The largest (whole
 # CJK sets in every weight) hold a few dozen
 MAX_COLLECTION_FONTS = 256
+# The points of a glyph's outline, its composite glyphs' parts counted as often as they are placed: FreeType
+# (which poppler, pdftoppm and many PDF readers use) holds an outline of at most 65,535 points (32,767 before
+# version 2.13) and draws nothing of a larger one: an 'é' made of 42 copies of a glyph of 42 copies of 'o' printed
+# no text, with exit 0 (pnp's PNG export too). Real fonts' most complex glyphs (CJK, hand-drawn) have thousands
+MAX_GLYPH_POINTS = 32_767
 # A font's widest glyph, in its ems: real text fonts' are up to about 2.5 (a three-em dash is 3). pnp measures
 # words, list labels and titles by these advances; a font whose bullet was 65 em wide put a list's text at
 # "-59 mm", and one whose letters were 60 em wide said every text 'too long' at the game's lines, not the font's
@@ -271,6 +278,8 @@ def load_fonts(project: Project) -> "FontSet":
     fonts, read = FontSet({}, {}), [0]
     files: list[tuple[Path, tuple[int, ...]]] = []  # each font file read, with its status then
     for family, styles in families.items():
+        if not isinstance(family, str):  # (a layout's font: names a family by its text)
+            raise DataError(f"font family name must be text, got {quoted(family)} (quote it)", families.key_mark(family))
         fonts.families[family] = _register(project, path, family, styles, families.mark_of(family), read, files, fonts)
         licence = _credit(family, styles, "license")
         fonts.licences[family] = (_credit(family, styles, "name"), licence,
@@ -319,7 +328,7 @@ def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown: s
     if project.fonts == BUILTIN_FONTS:
         real = path.resolve()
         if not real.is_relative_to(BUILTIN_FONTS):
-            raise DataError(f"{what} '{shown or path}' is not among pnp's fonts", mark)
+            raise DataError(f"{what} '{path if shown is None else shown}' is not among pnp's fonts", mark)
         return real
     return project.inside(path, mark, what, shown=shown)
 
@@ -337,6 +346,38 @@ def _check_character_maps(font: bytes, what: str, mark: Mark | None) -> None:
         if walked > MAX_CMAP_CODES:
             raise DataError(f"{what} cannot be loaded: its character map (cmap) spans {walked:,} code points and ranges; "
                             f"pnp reads at most {MAX_CMAP_CODES:,} (the largest fonts map about 70,000)", mark)
+
+
+# What a font's licence says of embedding it (its OS/2 table's fsType), as the OpenType specification words it.
+# pnp embeds a subset of each font in every PDF it writes: ReportLab embedded a font whose licence forbids that
+# as any other, and the game's PDFs, sent to a print shop or shared, broke it without a word
+_FORBIDDEN_EMBEDDINGS = ((lambda fs_type: fs_type & 0xF == 0x2, "embedding it (Restricted License embedding)"),
+                         (lambda fs_type: fs_type & 0x100, "embedding a subset of it (No subsetting)"),
+                         (lambda fs_type: fs_type & 0x200, "embedding its outlines (Bitmap embedding only)"))
+
+
+def _check_licence_allows_subsets(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when the font's fsType says its licence forbids embedding a subset of its outlines in a PDF."""
+    fs_type = _fs_type(font)
+    for forbids, which in _FORBIDDEN_EMBEDDINGS:
+        if fs_type is not None and forbids(fs_type):
+            raise DataError(f"{what} cannot be embedded in a PDF: its licence forbids {which}, as its OS/2 "
+                            f"table's fsType (0x{fs_type:04X}) says; use a font whose licence allows it (an "
+                            "OFL font does)", mark)
+
+
+def _fs_type(font: bytes) -> int | None:
+    """The fsType of the font's (of a collection's first font's) OS/2 table; None when it has none, or the
+    table is cut short (ReportLab fails there)."""
+    try:
+        directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
+        for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
+            tag, _, table, _ = struct.unpack_from(">4sIII", font, directory + 12 + 16 * n)
+            if tag == b"OS/2":
+                return int(struct.unpack_from(">H", font, table + 8)[0])
+    except struct.error:
+        return None
+    return None
 
 
 def _character_maps(font: bytes) -> Iterator[int]:
@@ -459,6 +500,41 @@ def _subsets_walk(face: TTFontFace, codes: list[int]) -> int:
     return walked
 
 
+def _check_outlines(face: TTFontFace, what: str, mark: Mark | None) -> None:
+    """DataError when a character the font maps has a glyph of more than MAX_GLYPH_POINTS points, its composite
+    glyphs' parts counted as often as they are placed (a glyph made of itself, through others, has no end).
+    _check_embeddable walked every composite already, so each record read here is one ReportLab read too."""
+    data, positions, glyphs = face._ttf_data, face.glyphPos, face.get_table_pos("glyf")[0]
+    points: dict[int, float] = {}  # glyph -> its outline's points (math.inf while it is being counted: a loop)
+
+    def counted(glyph: int) -> float:
+        if glyph in points:
+            return points[glyph]
+        points[glyph] = math.inf
+        at = glyphs + positions[glyph]
+        contours = struct.unpack_from(">h", data, at)[0] if positions[glyph + 1] > positions[glyph] else 0
+        if contours >= 0:  # an empty or simple glyph: its last contour's last point, numbered from 0
+            total: float = struct.unpack_from(">H", data, at + 10 + 2 * (contours - 1))[0] + 1 if contours else 0
+        else:
+            total, at, flags = 0, at + 10, _MORE_COMPONENTS
+            while flags & _MORE_COMPONENTS and total <= MAX_GLYPH_POINTS:
+                flags, component = struct.unpack_from(">HH", data, at)
+                total += counted(component) if component < len(positions) - 1 else 0
+                at += 4 + _COMPONENT_ARGUMENTS[flags & 1] + _component_scale(flags)
+        points[glyph] = total
+        return total
+
+    for code, glyph in sorted(face.charToGlyph.items()):
+        try:
+            if glyph < len(positions) - 1 and counted(glyph) > MAX_GLYPH_POINTS:
+                raise DataError(f"{what} cannot be used: its character U+{code:04X} ({_shown_character(code)}) is "
+                                f"drawn with more than {MAX_GLYPH_POINTS:,} points (its composite glyph's parts, "
+                                "counted as often as placed); many PDF readers draw nothing of such a glyph (a real "
+                                "font's most complex have thousands)", mark)
+        except struct.error:  # a table cut short: the subsetting check met it first
+            return
+
+
 _MORE_COMPONENTS = 1 << 5
 _COMPONENT_ARGUMENTS = (2, 4)  # a component's two offsets as bytes or as words (its flags' first bit)
 
@@ -527,6 +603,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
         raise DataError(f"{what} cannot be loaded: a font collection listing {fonts:,} fonts; pnp reads at most "
                         f"{MAX_COLLECTION_FONTS} (the largest hold a few dozen)", where)
     _check_character_maps(raw, what, where)
+    _check_licence_allows_subsets(raw, what, where)
     data = io.BytesIO(raw)
     data.name = file  # what ReportLab calls the font in its messages: the file as fonts.yaml says it
     try:
@@ -536,6 +613,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     _check_metrics(font.face, what, where)
     digest = hashlib.sha256(raw).digest()
     _check_embeddable(font, digest, what, where)
+    _check_outlines(font.face, what, where)
     font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
     _FACES[(real, status)] = (font.face.name, digest.hex())
     return font

@@ -95,8 +95,23 @@ def _drawing(svg: bytes, digest: bytes) -> Drawing:
             if not math.isfinite(side) or not MIN_ICON_SIZE <= side <= MAX_ICON_SIZE:
                 raise ValueError(f"its drawing's width and height must be between {MIN_ICON_SIZE:g} and "
                                  f"{MAX_ICON_SIZE:g} pt, not {side:g}")
+        _undash_zero_patterns(drawing)
         _drawings[digest] = drawing
     return drawing
+
+
+def _undash_zero_patterns(node: Any) -> None:
+    """Stroke solid each shape whose stroke-dasharray sums to zero, as SVG says: svglib wrote such a pattern into
+    the PDF, where it is an error (and was counted as endless dashes, refusing the icon)."""
+    if isinstance(node, Group):
+        for child in node.contents:
+            _undash_zero_patterns(child)
+        return
+    pattern = getattr(node, "strokeDashArray", None)
+    if pattern:
+        lengths = pattern[1] if isinstance(pattern[-1], (list, tuple)) else pattern  # (as _dashes reads it)
+        if not any(float(n) for n in lengths):
+            node.strokeDashArray = None
 
 
 def _no_system_fonts() -> object:
@@ -398,10 +413,33 @@ def _refused(node: Any) -> str | None:
     if (negative := _negative_size(node)) is not None:
         return (f"holds a <{name}> of {negative[0]} {negative[1]}, which SVG viewers draw as nothing and svglib "
                 "drew as a shape: leave it out, or give its size")
+    if (opacity := _see_through(node)) is not None:
+        return (f"holds an opacity of {opacity} (in a <{name}>), which svglib does not draw (it printed a shape "
+                "of opacity 0 solid): leave the shape out, or give fill-opacity and stroke-opacity")
+    if name == "svg" and node.getparent() is not None or name == "symbol" and node.get("viewBox") is not None:
+        return (f"holds a nested <{name}> box, which svglib does not fit and clip as SVG viewers do (its shapes "
+                "printed at another size, or outside the box): flatten it into plain shapes")
     return _REFUSED_ELEMENTS.get(name)
 
 
 _SIZES = ("width", "height", "r", "rx", "ry")  # an element's sizes, never below zero in SVG
+# `opacity` given in a style (a style attribute or a <style> sheet), not fill-opacity or stroke-opacity
+_OPACITY_STYLE = re.compile(r"(?<![-\w])opacity\s*:\s*([^;}!]*)", re.IGNORECASE)
+
+
+def _see_through(node: Any) -> str | None:
+    """The `opacity` below 1 an element gives (as an attribute, in its style or, for a <style>, in its
+    sheet), as written, or None. svglib reads fill-opacity and stroke-opacity alone."""
+    from lxml import etree
+
+    values = [node.get("opacity", "")]
+    styles = [node.get("style", ""), *([node.text or ""] if etree.QName(node).localname == "style" else [])]
+    values += [found for style in styles for found in _OPACITY_STYLE.findall(style)]
+    for value in values:
+        number = _NUMBER.match(value.strip())
+        if number is not None and float(number.group()) / (100 if value.strip().endswith("%") else 1) < 1:
+            return value.strip()[:20]
+    return None
 
 
 def _negative_size(node: Any) -> tuple[str, str] | None:

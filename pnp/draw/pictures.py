@@ -140,7 +140,7 @@ def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
     """The open picture `image` resampled to `size` (Lanczos; a JPEG decoded at a reduced scale first, which
     costs a fraction of the time and memory), as JPEG when it was one, else as PNG: Pillow's encoders give the
     same bytes for the same pixels, so a rebuild gives the same PDF."""
-    was_jpeg = image.format in JPEG_KINDS and image.mode in ("L", "RGB")
+    was_jpeg = image.format in JPEG_KINDS and image.mode in ("L", "RGB", "CMYK")
     held = orientation(image)
     if image.format in JPEG_KINDS:  # at least `size` as stored: the decoder skips what Lanczos would average away
         image.draft(image.mode, size[::-1] if held in TURNED else size)
@@ -160,10 +160,11 @@ def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
 
 
 def _eight_bits(image: Image.Image) -> Image.Image:
-    """The picture in one of the modes resampled and embedded as they are (L, LA, RGB, RGBA): a palette or
-    CMYK as RGB(A), samples of more than 8 bits scaled to 8 (Pillow's convert clips them: light greys white),
-    a transparent colour (colour_keyed) as an alpha channel."""
-    if image.mode in ("L", "LA", "RGB", "RGBA") and not colour_keyed(image):
+    """The picture in one of the modes resampled and embedded as they are (L, LA, RGB, RGBA, and a JPEG's CMYK,
+    embedded as its inks as a CMYK JPEG drawn at its own size is: made RGB, it printed other colours drawn
+    small than large): a palette as RGB(A), samples of more than 8 bits scaled to 8 (Pillow's convert clips
+    them: light greys white), a transparent colour (colour_keyed) as an alpha channel."""
+    if image.mode in ("L", "LA", "RGB", "RGBA", "CMYK") and not colour_keyed(image):
         return image
     if image.mode in DEEP_MODES:
         samples = image.convert("I")
