@@ -226,3 +226,20 @@ def test_a_tab_or_carriage_return_prints_as_a_space():
     assert "\t" not in text and "\r" not in text
     said = " ".join(text.split())
     assert "A tabbed word, bold tab and a CR here." in said and "one word" in said
+
+
+def test_a_soft_hyphen_prints_nothing():
+    """A soft hyphen (U+00AD) printed as a hyphen mid-line ('extra-ordinary'), in text, a glossary term, a
+    heading and the page footer, with exit 0: pnp never hyphenates, so it prints nothing."""
+    fonts = _fonts()
+    content = BookContent(title="Dino\u00adsaur", markdown="# Head\u00ading\n\nAn extra\u00adordinary "
+                          "[[Ter\u00adm]] and a plain one, un\u00adusual.\n")
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=PAPER, invariant=1)
+    Book(content, fonts, (210 * MM, 297 * MM), lambda src, width: None, lambda *args: None).draw(canvas)
+    canvas.save()
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages)
+    assert "\u00ad" not in text and "-" not in text
+    said = " ".join(text.split())
+    assert "An extraordinary Term and a plain one, unusual." in said and said.count("Heading") == 2
+    assert "Dinosaur · 3" in said

@@ -323,6 +323,23 @@ def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
             "a picture whose reference has no `[name]: src` line, or whose brackets do not close"
         raise BookError(f"'{typed.group()}' would be printed as typed: {what}", line=_line_of(inline, typed.group()))
     _refuse_html(inline)
+    _refuse_empty_link(inline)
+
+
+def _refuse_empty_link(inline: Token | None) -> None:
+    """Refuse a link with no words (`[](http://x)`, `[ ](x)`) at its line: the rulebook prints a link's words,
+    not its target, so it printed nothing, with exit 0."""
+    children = (inline.children if inline is not None else None) or []
+    for k, opened in enumerate(children):
+        if opened.type != "link_open":
+            continue
+        closed = next((j for j in range(k + 1, len(children)) if children[j].type == "link_close"), len(children))
+        if not any(c.type == "image" or c.content.replace(rtext.SOFT_HYPHEN, "").strip()
+                   for c in children[k + 1:closed]):
+            href = str(opened.attrGet("href") or "")
+            raise BookError(f"a link with no words, to '{shortened(href, 40)}', would print nothing: the rulebook "
+                            "prints a link's words, not its target; write its words between the brackets",
+                            line=_line_of(inline, href) if href else _line_of(inline, "["))
 
 
 def _line_of(inline: Token | None, typed: str) -> int | None:
@@ -914,19 +931,24 @@ class Book:
     def _footer_fits(self) -> None:
         """Refuse, at game.yaml's title, a title whose page footer (`title · page`) is wider than the page's
         text: it ran off both sides of every page. (Its characters are checked as every sheet's footer's.)"""
-        widest = stringWidth(f"{self.content.title} · {MAX_BLOCKS}", self.fonts.name("Body"), FOOTER_SIZE)
+        widest = stringWidth(f"{self._footer_title} · {MAX_BLOCKS}", self.fonts.name("Body"), FOOTER_SIZE)
         avail = self.paper[0] - 2 * MARGIN
         if widest > avail:
             raise BookError(f"the game's title is too long for the rulebook's page footer: "
                             f"{widest / MM:.0f} mm at {FOOTER_SIZE:g} pt with its page number, and the page's text "
                             f"is {avail / MM:.0f} mm wide; shorten it", self.content.marks.get("title"))
 
+    @property
+    def _footer_title(self) -> str:
+        """The title as the page footer prints it: without soft hyphens, which rich text never prints either."""
+        return self.content.title.replace(rtext.SOFT_HYPHEN, "")
+
     def _furniture(self, canvas: Canvas, page: int) -> None:
         pw, _ = self.paper
         canvas.saveState()
         canvas.setFont(self.fonts.name("Body"), FOOTER_SIZE)
         canvas.setFillColor(colors.Color(0.4, 0.4, 0.4))
-        canvas.drawCentredString(pw / 2, 10 * MM, f"{self.content.title} · {page}")
+        canvas.drawCentredString(pw / 2, 10 * MM, f"{self._footer_title} · {page}")
         canvas.restoreState()
 
 
