@@ -18,6 +18,7 @@ from ..draw.book import Book, BookContent, BookError, images, literal, parse
 from ..errors import DataError, ExprError, LimitError, blame
 from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
+from ..model import simulated
 from ..model.schema import ICON_IN_TEXT
 from ..options import CONTROL_CHARACTER, control_problem
 from ..project import read_project_file, utf8_text
@@ -317,14 +318,32 @@ def simulation(studio: Studio) -> dict[str, Any] | None:
         return None
     try:
         real = studio.project.inside(path, Mark(shown), "simulation results")
-        value = simulation_json(read_project_file(real, MAX_SIMULATION_BYTES, Mark(shown), "simulation results"))
+        data = read_project_file(real, MAX_SIMULATION_BYTES, Mark(shown), "simulation results")
+        value = simulation_json(data)
     except (OSError, UnicodeDecodeError) as e:
         raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
     except (ValueError, RecursionError) as e:
         raise DataError(f"not the JSON `pnp simulate` writes ({type(e).__name__}); run it again", Mark(shown)) from None
     if not isinstance(value, dict):
         raise DataError("not the JSON `pnp simulate` writes (no object at the top); run it again", Mark(shown))
+    unlike = simulated.unlike(value)
+    if unlike:  # the report leaves such parts out with a warning; the rulebook would print them as figures
+        more = f" and {len(unlike) - 1:,} more" if len(unlike) > 1 else ""
+        raise DataError(f"not as `pnp simulate` writes it: '{unlike[0]}'{more} (a rate outside 0-1 or its interval, "
+                        "a count below 0, a missing part) would be printed in the rulebook; run `pnp simulate` again",
+                        _part_mark(shown, data.decode(json.detect_encoding(data), "replace"), unlike[0]))
     return value
+
+
+def _part_mark(shown: str, text: str, part: str) -> Mark:
+    """The file's line and column where the part at `part` (items.dinosaurs.rex) is named as a key, the file
+    alone when it is not found so."""
+    key = re.compile(re.escape(json.dumps(part.rsplit(".", 1)[-1])) + r"\s*:")
+    for number, line in enumerate(text.split("\n"), 1):
+        found = key.search(line)
+        if found:
+            return Mark(shown, number, found.start() + 1)
+    return Mark(shown)
 
 
 def simulation_json(data: bytes) -> Any:
