@@ -234,6 +234,11 @@ def _refuse_unstructured(token: Token) -> None:
                         "put it outside the tip", line=token.map[0] + 1 if token.map else None)
 
 
+def _blank(markup: str) -> bool:
+    """Whether pnp markup prints nothing: no word, no icon (spaces, soft hyphens and emphasis markers only)."""
+    return not any(run.kind in ("text", "icon") for run in rtext.parse(markup))
+
+
 def _markdown_text(text: str) -> str:
     """A text token of the Markdown as pnp markup: its stars and backslashes escaped (Markdown has read its
     emphasis; a heading ending in '\\' escaped the star of the contents' '**...**' around it: it printed '*'),
@@ -394,6 +399,11 @@ class _WithStartOf(_Together):
             if len(parts) >= 2 and parts[0].wrapOn(self.canv, availWidth, room)[1] <= room:
                 return self._leading + parts
         return super().split(availWidth, availHeight)
+
+
+def _line(token: Token) -> int | None:
+    """The rendered line where a block token starts, None when markdown-it gives it none."""
+    return token.map[0] + 1 if token.map else None
 
 
 def _set_line(flowable: Flowable, line: int | None) -> None:
@@ -600,7 +610,7 @@ class Book:
     def _md_heading_open(self, st: _Story) -> int:
         level = min(int(st.tokens[st.i].tag[1]), 3)
         text = _text_only(st.tokens[st.i + 1].children, "a heading", st.tokens[st.i + 1])
-        if not text:  # a '#' alone, or a '---' under nothing but spaces
+        if _blank(text):  # a '#' alone, or a '---' under nothing but spaces
             raise BookError("a heading with no text would print as a blank line (in the contents too, with a page "
                             "number): write its text, or leave out the '#'")
         st.flow.append(self.heading(text, level, st.registry, size={1: 20, 2: 14, 3: 11.5}[level], leading=1.2,
@@ -628,6 +638,10 @@ class Book:
         """Refuse an item that begins with a block printed without its label (a table, a tip, a heading): the
         numbered steps '1. > tip' and '2. text' printed as a tip and '2. text'."""
         first = st.tokens[st.i + 1] if st.i + 1 < len(st.tokens) else None
+        if first is not None and first.type == "list_item_close":  # '- ' or '1.' alone on its line
+            number = st.lists and st.lists[-1][0]
+            raise BookError(f"an empty list item would be left out{', and the list numbered past it' if number else ''}"
+                            ": write its words, or leave out its line", line=_line(st.tokens[st.i]))
         kind = _UNLABELLED.get(first.type) if first is not None else None
         if first is not None and kind is not None:
             label = "number" if st.lists and st.lists[-1][0] else "bullet"
@@ -720,6 +734,8 @@ class Book:
             elif t.type == "inline" and row is not None:
                 text = _text_only(t.children, "a table", t)
                 row.append(self.para(f"**{text}**" if in_head else text, size=9, space_after=0, leading=1.25))
+        if all(_blank(cell.markup) for r in rows for cell in r):  # '| |' over '|-|'
+            raise BookError("a table with no words in any cell would print as empty boxes: write its words")
         if len(rows) > MAX_TABLE_ROWS:  # 20,000 rows took minutes; 1,000 are about a second, 30 pages
             raise BookError(f"a table of {len(rows):,} rows is longer than a rulebook prints (at most "
                             f"{MAX_TABLE_ROWS:,}): split it, or print it as cards or an aid")
@@ -791,6 +807,9 @@ class Book:
             if t.type == "inline":
                 text = _text_only(t.children, "a tip", t)
                 inner.append(self.para(text, self.paper[0] - 2 * MARGIN - 8 * MM, size=9.5, space_after=3))
+        if all(_blank(para.markup) for para in inner):  # a '>' alone
+            raise BookError("a tip (`>`) with no words would print as an empty box: write its words, or leave out "
+                            "its '>'")
         box = _table([[inner]], hAlign="LEFT", fonts=self.fonts, commands=[("BACKGROUND", (0, 0), (-1, -1), TIP),
                                  ("LINEBEFORE", (0, 0), (0, -1), 2, colors.HexColor(ACCENT)),
                                  ("LEFTPADDING", (0, 0), (-1, -1), 4 * MM), ("RIGHTPADDING", (0, 0), (-1, -1), 4 * MM),
