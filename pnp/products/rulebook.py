@@ -507,8 +507,9 @@ def _icons_line(studio: Studio) -> str:
     credited to game-icons.net."""
     shared_folder = studio.game.project.shared_layouts.joinpath("icons").resolve()
     used = studio.icons_used()
-    shared = sorted({path.stem for path in used if path.parent == shared_folder})
-    own = sorted({path.stem for path in used if path.parent != shared_folder})
+    # its file names as they are: 'my*odd*.svg' printed 'myodd' in italics, ':y:' drew an icon (or nothing)
+    shared = sorted({literal(path.stem) for path in used if path.parent == shared_folder})
+    own = sorted({literal(path.stem) for path in used if path.parent != shared_folder})
     parts = []
     if shared:
         parts.append("from game-icons.net by Lorc, Delapouite and the other game-icons.net contributors, licensed "
