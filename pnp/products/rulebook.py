@@ -271,7 +271,9 @@ def markdown(studio: Studio) -> str:
             real = studio.project.inside(path, Mark(shown), "rulebook template")
             # its lines end as Markdown and the line index count them: Jinja keeps a lone \r (an old Mac's line
             # end), which Markdown reads as a line's end and the index did not (every message said line 1)
-            source = re.sub(r"\r\n?", "\n", utf8_text(read_project_file(real, MAX_FILE_BYTES, Mark(shown)), shown))
+            # (a byte-order mark an editor saved before it made the first line no heading: "# Rules" was printed)
+            source = re.sub(r"\r\n?", "\n", utf8_text(read_project_file(real, MAX_FILE_BYTES, Mark(shown)), shown,
+                                                      encoding="utf-8-sig"))
         except OSError as e:
             raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
         measured = simulation(studio)
