@@ -479,6 +479,10 @@ def credit_problems(studio: Studio) -> list[tuple[str, Mark | None]]:
     file name) at game.yaml's `icons:`. The build refused them at the rulebook's template after validate said
     ok. Asked once every printable is checked: the icons credited are those they print."""
     meta = studio.game.meta
+    credits = meta.get("credits") or {}
+    blank = [(f"credits: the role '{role}' prints as no words (its '_' print as spaces): write its words",
+              credits.key_mark(role)) for role in credits
+             if str(role).strip() and not str(role).replace("_", " ").strip()]
     lines = [(f"{credit},", mark) for credit, mark in _font_credits(studio)]
     try:
         icons = _icons_line(studio)
@@ -499,7 +503,7 @@ def credit_problems(studio: Studio) -> list[tuple[str, Mark | None]]:
             except BookError as e:
                 on_other = "" if paper == papers[0] else on_other_paper(paper, "rulebook")
                 said.setdefault(n, (e.message + " (the rulebook's credits print it)" + on_other, mark))
-    return list(said.values())
+    return blank + list(said.values())
 
 
 def _icons_line(studio: Studio) -> str:
