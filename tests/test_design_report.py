@@ -103,6 +103,15 @@ def test_margins_read_back_nearest_first(tmp_path):
     assert rules.index(power) < rules.index(count) < rules.index(big) < rules.index("item.name != ''")
 
 
+def test_an_equality_that_holds_has_a_margin_of_0_not_minus_0():
+    """The margin of '... == 0.6000000000000001' holding on floats was printed '-0' (-abs(0.0))."""
+    from pnp.insight.tables import _text
+    from pnp.model.margins import _measure
+
+    assert _text(_measure("==", 0.1 * 4 + 0.2, 0.6000000000000001)) == "0"
+    assert _text(_measure("==", 4, 4)) == "0" and _text(_measure("==", 0.5, 0.75)) == "-0.25"
+
+
 def test_same_bytes_for_the_same_data(tmp_path):
     root = game_project(tmp_path)
     pdf, _ = report_text(root)
