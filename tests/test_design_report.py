@@ -425,3 +425,13 @@ def test_a_character_a_derived_field_makes_is_said_at_its_expression(tmp_path):
     assert result.exit_code == 1
     assert f"cards/rt/game.yaml:{line}:13: error: character U+9F8D ('龍') is not in the font family 'Body'" \
         in result.output, result.output
+
+
+def test_bars_named_by_a_field_with_no_value_or_blank_text_say_so():
+    """Bars named by an optional field were named 'None', and by a blank text by nothing at all."""
+    from types import SimpleNamespace
+
+    from pnp.insight.tables import bars_view
+
+    game = SimpleNamespace(tables={"t": [{"x": 1, "l": None}, {"x": 2, "l": " "}, {"x": 3, "l": 0}]})
+    assert bars_view(game, {"table": "t", "x": "x"}, "l")["labels"] == ["(none)", "(blank)", "0"]
