@@ -96,7 +96,18 @@ BAD = object()  # what a value of the wrong shape cleans to
 # number: the report stopped with a traceback)
 AGREE: dict[str, Callable[[Any, dict], bool]] = {
     "end_reasons": lambda ends, summary: all(e["count"] <= summary.get("games", 0) for e in ends.values()),
+    # the agents rated, matched and ending games are among those that played (a 'ghost' at 90% was charted)
+    "agent_win_rate": lambda rates, summary: _among_agents(rates, summary),
+    "matchup": lambda rows, summary: _among_agents(rows, summary) and all(
+        _among_agents(row, summary) for row in rows.values()),
+    "end_reasons_among": lambda among, summary: all(
+        _among_agents(names.split(","), summary) for names in among),
 }
+
+
+def _among_agents(names: Any, summary: dict) -> bool:
+    """Whether every name is one of the file's agents (when it has a readable list of them)."""
+    return "agents" not in summary or set(names) <= set(summary["agents"])
 
 
 def clean(value: Any, shape: Any, where: str, problems: list) -> Any:

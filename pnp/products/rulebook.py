@@ -332,7 +332,7 @@ def simulation(studio: Studio) -> dict[str, Any] | None:
     if unlike:  # the report leaves such parts out with a warning; the rulebook would print them as figures
         more = f" and {len(unlike) - 1:,} more" if len(unlike) > 1 else ""
         raise DataError(f"not as `pnp simulate` writes it: '{unlike[0]}'{more} (a rate outside 0-1 or its interval, "
-                        "a count below 0, a missing part) would be printed in the rulebook; run `pnp simulate` again",
+                        "a count below 0, parts that disagree) would be printed in the rulebook; run `pnp simulate` again",
                         _part_mark(shown, data.decode(json.detect_encoding(data), "replace"), unlike[0]))
     return value
 
