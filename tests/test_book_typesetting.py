@@ -243,3 +243,15 @@ def test_a_soft_hyphen_prints_nothing():
     said = " ".join(text.split())
     assert "An extraordinary Term and a plain one, unusual." in said and said.count("Heading") == 2
     assert "Dinosaur · 3" in said
+
+
+def test_a_glossary_term_prints_its_name_as_written():
+    """Markdown read the '*' of a term named 'Fast*Strike' as emphasis: the paragraph printed '**' as typed and
+    lost the term's bold, and a table's cell printed 'Fast\\*Strike'."""
+    from pnp.draw.book import parse
+
+    markdown = "# Rules\n\nUse [[Fast*Strike]] and **[[Fast*Strike]]**.\n\n| Term |\n|---|\n| [[Fast*Strike]] |\n"
+    paragraph = parse(markdown)[4].children
+    assert [t.type for t in paragraph][:3] == ["text", "term", "text"] and paragraph[1].content == "Fast*Strike"
+    text = " ".join(" ".join(_pages(markdown)).split())
+    assert "Use Fast*Strike and Fast*Strike." in text and text.count("Fast*Strike") == 3 and "\\" not in text

@@ -11,6 +11,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block.table import escapedSplit
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from reportlab.lib import colors
 from reportlab.lib.colors import Color
@@ -19,6 +20,7 @@ from reportlab.platypus import Flowable, Frame, KeepTogether, Spacer, Table, Tab
 from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..errors import DataError
+from ..model.glossary import TERM_IN_TEXT
 from ..report import Mark, shortened
 from ..units import MM
 from . import text as rtext
@@ -146,9 +148,22 @@ def parse(markdown: str) -> list[Token]:
     # an escape or entity ('\\:', '&colon;') stays a token of its own, printed as typed (see _inline)
     markdown_parser.disable("text_join")
     markdown_parser.validateLink = _any_link  # type: ignore[method-assign]
+    markdown_parser.inline.ruler.before("link", "term", _term)
     env: dict[str, Any] = {}
     tokens = markdown_parser.parse(markdown, env)
     return _with_unused_references(tokens, env.get("references") or {})
+
+
+def _term(state: StateInline, silent: bool) -> bool:
+    """A glossary term `[[Name]]` as one token holding its name as written: Markdown read a '*' in the name
+    'Fast*Strike' as emphasis (the paragraph printed '**' as typed) and a table's cell printed 'Fast\\*Strike'."""
+    found = TERM_IN_TEXT.match(state.src, state.pos)
+    if found is None:
+        return False
+    if not silent:
+        state.push("term", "", 0).content = found.group(1)
+    state.pos = found.end()
+    return True
 
 
 def _with_unused_references(tokens: list[Token], references: dict[str, Any]) -> list[Token]:
@@ -253,6 +268,11 @@ def literal(text: str) -> str:
     return _markdown_text(text).replace(":", "\\:").replace("[", "\\[")
 
 
+# inline tokens that print as fixed pnp markup (a link prints its words alone: see _refuse_empty_link)
+_MARKUP_OF = {"strong_open": "**", "strong_close": "**", "em_open": "*", "em_close": "*", "softbreak": " ",
+              "hardbreak": "\n", "link_open": "", "link_close": ""}
+
+
 def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     """markdown-it inline tokens -> pnp markup, plus any images found."""
     out: list[str] = []
@@ -262,19 +282,13 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
             out.append(_markdown_text(t.content))
         elif t.type in ("code_inline", "text_special"):  # as typed: a star in `code` made the rest italic,
             out.append(literal(t.content))  # `:star:` drew an icon, '&colon;zzz&colon;' an unknown one (nothing)
-        elif t.type in ("strong_open", "strong_close"):
-            out.append("**")
-        elif t.type in ("em_open", "em_close"):
-            out.append("*")
-        elif t.type == "softbreak":
-            out.append(" ")
-        elif t.type == "hardbreak":
-            out.append("\n")
+        elif t.type in _MARKUP_OF:
+            out.append(_MARKUP_OF[t.type])
+        elif t.type == "term":  # its name as written, read by rich text (see _term)
+            out.append(f"[[{t.content}]]")
         elif t.type == "image":
             images.append((str(t.attrGet("src") or ""), _markdown_text("".join(c.content for c in t.children or [])),
                            str(t.attrGet("title") or "")))
-        elif t.type in ("link_open", "link_close"):
-            continue
         else:
             out.append(t.content)
     text = re.sub(r"[ ]{2,}", " ", "".join(out)).strip()
@@ -428,6 +442,12 @@ class _Table(Table):
                 if isinstance(part, _Table):
                     part._rowSplitRange = _split_range(len(part._cellvalues), part.repeatRows)
         return parts
+
+
+def _refuse_blank_table(rows: list[list[RichText]]) -> None:
+    """Refuse a table with no words in any cell ('| |' over '|-|'): it printed as empty boxes, exit 0."""
+    if all(_blank(cell.markup) for row in rows for cell in row):
+        raise BookError("a table with no words in any cell would print as empty boxes: write its words")
 
 
 def _split_range(rows: int, header_rows: int) -> tuple[int, int]:
@@ -734,8 +754,7 @@ class Book:
             elif t.type == "inline" and row is not None:
                 text = _text_only(t.children, "a table", t)
                 row.append(self.para(f"**{text}**" if in_head else text, size=9, space_after=0, leading=1.25))
-        if all(_blank(cell.markup) for r in rows for cell in r):  # '| |' over '|-|'
-            raise BookError("a table with no words in any cell would print as empty boxes: write its words")
+        _refuse_blank_table(rows)
         if len(rows) > MAX_TABLE_ROWS:  # 20,000 rows took minutes; 1,000 are about a second, 30 pages
             raise BookError(f"a table of {len(rows):,} rows is longer than a rulebook prints (at most "
                             f"{MAX_TABLE_ROWS:,}): split it, or print it as cards or an aid")
