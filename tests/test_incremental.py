@@ -398,6 +398,9 @@ def test_a_simulation_file_of_figures_simulate_never_writes_is_refused_at_the_pa
     assert result.exit_code == 1
     assert "output/mini/simulation.json:3:2: error: not as `pnp simulate` writes it: 'players' and 1 more" \
         in result.output, result.output
+    sim.write_text(json.dumps({"games": 40, "game": "other"}, indent=1, sort_keys=True))
+    assert "output/mini/simulation.json:2:2: error: a simulation of the game 'other', not of 'mini': run `pnp " \
+        "simulate mini`" in run(root, "validate").output
 
 
 FAKE_LIBRARY = """import os, sys

@@ -234,6 +234,18 @@ def test_agents_that_did_not_play_are_left_out(tmp_path):
     assert {"agent_win_rate", "matchup"} <= set(found.summary) and not found.problems
 
 
+def test_a_simulation_of_another_game_is_not_read(tmp_path):
+    """A simulation.json of another game (an output folder copied under another name) was charted as this
+    game's."""
+    from pnp.insight.simulation import read_simulation, warnings
+    from pnp.project import Project
+
+    found = read_simulation(Project(project(tmp_path, {**SIMULATION, "game": "other"}).resolve()), "sr")
+    assert found.summary is None
+    assert warnings(found) == ["not read, the design report shows no simulation from it: a simulation of the game "
+                               "'other', not of 'sr'; run `pnp simulate` on it"]
+
+
 def test_a_name_longer_than_the_files_texts_is_left_out(tmp_path):
     """A table named by 100,000 letters took 47 s to lay out, then failed in ReportLab (a cell taller than a page)."""
     from pnp.insight.simulation import read_simulation, warnings

@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DataError
-from ..model.simulated import cleaned
+from ..model.simulated import cleaned, of_another_game
 from ..products.rulebook import MAX_SIMULATION_BYTES, simulation_json
 from ..project import read_project_file
 from ..report import Mark, shortened
@@ -75,6 +75,9 @@ def read_simulation(project: "Project", game_id: str) -> Simulated:
         return found
     if not isinstance(value, dict):
         found.problems.append("not the JSON `pnp simulate` writes (no object at the top)")
+        return found
+    if of_another_game(value, game_id):
+        found.problems.append(of_another_game(value, game_id) + "; run `pnp simulate` on it")
         return found
     found.summary = cleaned(value, found.problems)
     _cap_items(found)

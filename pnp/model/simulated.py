@@ -174,3 +174,12 @@ def unlike(value: dict) -> list[str]:
     problems: list[str] = []
     cleaned(value, problems)
     return [p for p in problems if not isinstance(p, Capped)]
+
+
+def of_another_game(value: dict, game_id: str) -> str:
+    """What to say of a simulation.json of another game than `game_id` (a folder copied under another name):
+    its figures were charted and printed as this game's; "" when it is this game's or does not say."""
+    other = value.get("game")
+    if not isinstance(other, str) or other == game_id:
+        return ""
+    return f"a simulation of the game '{shortened(other, 40)}', not of '{game_id}'"

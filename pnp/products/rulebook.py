@@ -328,6 +328,10 @@ def simulation(studio: Studio) -> dict[str, Any] | None:
         raise DataError(f"not the JSON `pnp simulate` writes ({type(e).__name__}); run it again", Mark(shown)) from None
     if not isinstance(value, dict):
         raise DataError("not the JSON `pnp simulate` writes (no object at the top); run it again", Mark(shown))
+    other = simulated.of_another_game(value, studio.game.id)
+    if other:  # (the rulebook printed its figures as this game's)
+        raise DataError(f"{other}: run `pnp simulate {studio.game.id}`",
+                        _part_mark(shown, data.decode(json.detect_encoding(data), "replace"), "game"))
     unlike = simulated.unlike(value)
     if unlike:  # the report leaves such parts out with a warning; the rulebook would print them as figures
         more = f" and {len(unlike) - 1:,} more" if len(unlike) > 1 else ""
