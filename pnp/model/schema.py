@@ -459,7 +459,7 @@ class Scalar(Field):
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             yield f"expected text or a number, got {type_name(value)}", mark
-        elif isinstance(value, str) and not value.strip():
+        elif isinstance(value, str) and not value.replace("\u00ad", "").strip():  # (a soft hyphen prints nothing)
             # a blank title, player count or credit printed nothing where its words go ('players · ages 8+'),
             # with exit 0
             yield "blank: it would print nothing; write its words" + ("" if self.required else ", or leave it out"), mark
