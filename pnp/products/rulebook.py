@@ -483,9 +483,9 @@ def credit_problems(studio: Studio) -> list[tuple[str, Mark | None]]:
     file name) at game.yaml's `icons:`. The build refused them at the rulebook's template after validate said
     ok. Asked once every printable is checked: the icons credited are those they print."""
     meta = studio.game.meta
-    credits = meta.get("credits") or {}
+    credits = meta.get("credits")
     blank = [(f"credits: the role '{role}' prints as no words (its '_' print as spaces): write its words",
-              credits.key_mark(role)) for role in credits
+              credits.key_mark(role)) for role in (credits if isinstance(credits, Record) else ())
              if str(role).strip() and not str(role).replace("_", " ").strip()]
     lines = [(f"{credit},", mark) for credit, mark in _font_credits(studio)]
     try:
