@@ -226,3 +226,32 @@ def test_a_tab_or_carriage_return_prints_as_a_space():
     assert "\t" not in text and "\r" not in text
     said = " ".join(text.split())
     assert "A tabbed word, bold tab and a CR here." in said and "one word" in said
+
+
+def test_a_soft_hyphen_prints_nothing():
+    """A soft hyphen (U+00AD) printed as a hyphen mid-line ('extra-ordinary'), in text, a glossary term, a
+    heading and the page footer, with exit 0: pnp never hyphenates, so it prints nothing."""
+    fonts = _fonts()
+    content = BookContent(title="Dino\u00adsaur", markdown="# Head\u00ading\n\nAn extra\u00adordinary "
+                          "[[Ter\u00adm]] and a plain one, un\u00adusual.\n")
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=PAPER, invariant=1)
+    Book(content, fonts, (210 * MM, 297 * MM), lambda src, width: None, lambda *args: None).draw(canvas)
+    canvas.save()
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages)
+    assert "\u00ad" not in text and "-" not in text
+    said = " ".join(text.split())
+    assert "An extraordinary Term and a plain one, unusual." in said and said.count("Heading") == 2
+    assert "Dinosaur · 3" in said
+
+
+def test_a_glossary_term_prints_its_name_as_written():
+    """Markdown read the '*' of a term named 'Fast*Strike' as emphasis: the paragraph printed '**' as typed and
+    lost the term's bold, and a table's cell printed 'Fast\\*Strike'."""
+    from pnp.draw.book import parse
+
+    markdown = "# Rules\n\nUse [[Fast*Strike]] and **[[Fast*Strike]]**.\n\n| Term |\n|---|\n| [[Fast*Strike]] |\n"
+    paragraph = parse(markdown)[4].children
+    assert [t.type for t in paragraph][:3] == ["text", "term", "text"] and paragraph[1].content == "Fast*Strike"
+    text = " ".join(" ".join(_pages(markdown)).split())
+    assert "Use Fast*Strike and Fast*Strike." in text and text.count("Fast*Strike") == 3 and "\\" not in text

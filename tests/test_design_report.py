@@ -103,6 +103,15 @@ def test_margins_read_back_nearest_first(tmp_path):
     assert rules.index(power) < rules.index(count) < rules.index(big) < rules.index("item.name != ''")
 
 
+def test_an_equality_that_holds_has_a_margin_of_0_not_minus_0():
+    """The margin of '... == 0.6000000000000001' holding on floats was printed '-0' (-abs(0.0))."""
+    from pnp.insight.tables import _text
+    from pnp.model.margins import _measure
+
+    assert _text(_measure("==", 0.1 * 4 + 0.2, 0.6000000000000001)) == "0"
+    assert _text(_measure("==", 4, 4)) == "0" and _text(_measure("==", 0.5, 0.75)) == "-0.25"
+
+
 def test_same_bytes_for_the_same_data(tmp_path):
     root = game_project(tmp_path)
     pdf, _ = report_text(root)
@@ -416,3 +425,13 @@ def test_a_character_a_derived_field_makes_is_said_at_its_expression(tmp_path):
     assert result.exit_code == 1
     assert f"cards/rt/game.yaml:{line}:13: error: character U+9F8D ('龍') is not in the font family 'Body'" \
         in result.output, result.output
+
+
+def test_bars_named_by_a_field_with_no_value_or_blank_text_say_so():
+    """Bars named by an optional field were named 'None', and by a blank text by nothing at all."""
+    from types import SimpleNamespace
+
+    from pnp.insight.tables import bars_view
+
+    game = SimpleNamespace(tables={"t": [{"x": 1, "l": None}, {"x": 2, "l": " "}, {"x": 3, "l": 0}]})
+    assert bars_view(game, {"table": "t", "x": "x"}, "l")["labels"] == ["(none)", "(blank)", "0"]

@@ -351,6 +351,20 @@ def test_an_icon_reached_through_a_link_is_credited_by_where_its_file_lies_not_b
     assert "This game's own: amber-mosquito." in credits and "game: amber-mosquito" not in credits
 
 
+def test_an_icons_file_name_prints_in_the_credits_as_it_is(tmp_path):
+    """The icons' credit line is markup: an icon file named 'my*odd*[[x]]:y:.svg' was credited as 'myoddx' (in
+    italics, a bold term, and ':y:' drew an icon or nothing), exit 0."""
+    from pdfread import read
+
+    root = make_project(tmp_path / "proj", case={
+        "files": {"layouts/mini/icons/my*odd*[[x]]:y:.svg":
+                  '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'},
+        "replace": {"cards/mini/game.yaml": [["star: round-star", "star: 'my*odd*[[x]]:y:'"]]}})
+    assert run(root, "build", "mini").exit_code == 0
+    credits = " ".join(page.extract_text() for page in read(root / "output/mini/mini-rulebook-a4.pdf").pages)
+    assert "This game's own: my*odd*[[x]]:y:." in " ".join(credits.split())
+
+
 def test_a_fonts_name_prints_in_the_credits_as_fonts_yaml_writes_it(tmp_path):
     # the credits line is markup: a name's stars made the rest bold and were not printed
     import pdfplumber

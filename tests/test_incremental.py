@@ -367,16 +367,40 @@ def test_a_simulation_file_not_as_simulate_writes_it_is_named_not_the_template_r
     root = make_project(tmp_path / "proj")
     template = root / "layouts/mini/rulebook.md.j2"
     template.write_text(template.read_text(encoding="utf-8") +
-                        "\n{% if simulation %}{{ simulation.matchup.get('greedy') }}{% endif %}\n", encoding="utf-8")
+                        "\n{% if simulation %}{{ simulation.dead.get('cards') }}{% endif %}\n", encoding="utf-8")
     assert run(root, "validate").exit_code == 0
     (root / "output/mini").mkdir(parents=True)
-    (root / "output/mini/simulation.json").write_text(json.dumps({"matchup": "not a mapping"}))
+    (root / "output/mini/simulation.json").write_text(json.dumps({"dead": "not a mapping"}))
     result = run(root, "validate")
     assert result.exit_code == 1
     assert "output/mini/simulation.json: error: not as `pnp simulate` writes it: the rulebook template " \
            "(layouts/mini/rulebook.md.j2:" in result.output, result.output
     template.write_text(template.read_text(encoding="utf-8") + "{{ 1 + }}\n", encoding="utf-8")
     assert "layouts/mini/rulebook.md.j2:" in run(root, "validate").output.split(": error:")[0]  # the template's own
+
+
+def test_a_simulation_file_of_figures_simulate_never_writes_is_refused_at_the_part(tmp_path):
+    """A first seat winning '700% (95% interval -300-1200%)' of '-5 games' was printed in the rulebook from a
+    simulation.json someone sent, exit 0, where the design report left those parts out with a warning: the
+    rulebook reads the file through the same shape check, refused at the first part not of it."""
+    root = make_project(tmp_path / "proj")
+    template = root / "layouts/mini/rulebook.md.j2"
+    template.write_text(template.read_text(encoding="utf-8") + "\n{% if simulation %}{{ simulation.games }} games, "
+                        "first seat {{ simulation.seat_win_rate[0].rate }}{% endif %}\n", encoding="utf-8")
+    (root / "output/mini").mkdir(parents=True)
+    sim = root / "output/mini/simulation.json"
+    rate = {"rate": 0.5, "low": 0.4, "high": 0.6, "n": 40}
+    sim.write_text(json.dumps({"games": 40, "seat_win_rate": [rate], "players": 2}, indent=1))
+    assert run(root, "validate").exit_code == 0
+    sim.write_text(json.dumps({"games": 40, "seat_win_rate": [{**rate, "rate": 7, "high": 12}], "players": -5},
+                              indent=1, sort_keys=True))
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert "output/mini/simulation.json:3:2: error: not as `pnp simulate` writes it: 'players' and 1 more" \
+        in result.output, result.output
+    sim.write_text(json.dumps({"games": 40, "game": "other"}, indent=1, sort_keys=True))
+    assert "output/mini/simulation.json:2:2: error: a simulation of the game 'other', not of 'mini': run `pnp " \
+        "simulate mini`" in run(root, "validate").output
 
 
 FAKE_LIBRARY = """import os, sys

@@ -217,6 +217,35 @@ def test_parts_that_disagree_with_one_another_are_left_out(tmp_path):
     assert "How games end" not in text and "Lion Card" not in text and "Mouse Card" in text
 
 
+def test_agents_that_did_not_play_are_left_out(tmp_path):
+    """An agent 'ghost' winning 90%, absent from the file's agents, was charted as the file said (in the matchups
+    too)."""
+    from pnp.insight.simulation import read_simulation, warnings
+    from pnp.project import Project
+
+    ghost = {**SIMULATION, "agent_win_rate": {**SIMULATION["agent_win_rate"], "ghost": rate(0.9, 0.8, 0.95, 10)},
+             "matchup": {**SIMULATION["matchup"], "random": {"ghost": rate(0.1, 0.05, 0.2, 10)}},
+             "end_reasons_among": {"ghost,random": {"last counter": {"count": 4, "share": 1.0}}}}
+    root = project(tmp_path, ghost)
+    found = read_simulation(Project(root.resolve()), "sr")
+    assert {"agent_win_rate", "matchup", "end_reasons_among"}.isdisjoint(found.summary)
+    assert warnings(found)[0].endswith("agent_win_rate; matchup; end_reasons_among")
+    found = read_simulation(Project(project(tmp_path / "good", SIMULATION).resolve()), "sr")
+    assert {"agent_win_rate", "matchup"} <= set(found.summary) and not found.problems
+
+
+def test_a_simulation_of_another_game_is_not_read(tmp_path):
+    """A simulation.json of another game (an output folder copied under another name) was charted as this
+    game's."""
+    from pnp.insight.simulation import read_simulation, warnings
+    from pnp.project import Project
+
+    found = read_simulation(Project(project(tmp_path, {**SIMULATION, "game": "other"}).resolve()), "sr")
+    assert found.summary is None
+    assert warnings(found) == ["not read, the design report shows no simulation from it: a simulation of the game "
+                               "'other', not of 'sr'; run `pnp simulate` on it"]
+
+
 def test_a_name_longer_than_the_files_texts_is_left_out(tmp_path):
     """A table named by 100,000 letters took 47 s to lay out, then failed in ReportLab (a cell taller than a page)."""
     from pnp.insight.simulation import read_simulation, warnings

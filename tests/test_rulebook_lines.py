@@ -130,3 +130,21 @@ def test_credit_roles_keep_their_capitals(tmp_path):
     pdf = next((root / "output" / "mini").glob("mini-rulebook-*.pdf"))
     text = " ".join(page.extract_text() for page in PdfReader(pdf).pages)
     assert text.count("AI art: A Painter") == 2 and text.count("3D models: B Sculptor") == 2
+
+
+def test_a_byte_order_mark_before_the_rulebook_is_not_printed(tmp_path):
+    """A rulebook template saved with a byte-order mark (as some editors do) made its first line no heading:
+    '# Rules' was printed as text, missing from the contents, exit 0."""
+    from pnp.check import validate_game
+    from pnp.draw.book import parse
+    from pnp.products.rulebook import markdown
+    from pnp.project import Project
+    from pnp.report import Report
+
+    root = make_project(tmp_path / "proj")
+    template = root / "layouts/mini/rulebook.md.j2"
+    template.write_bytes(b"\xef\xbb\xbf# Rules\n\nDraw a card.\n")
+    report = Report(root)
+    _, studio = validate_game(Project(root), "mini", report)
+    assert not report.errors
+    assert [t.type for t in parse(markdown(studio))[:3]] == ["heading_open", "inline", "heading_close"]

@@ -11,6 +11,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block.table import escapedSplit
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from reportlab.lib import colors
 from reportlab.lib.colors import Color
@@ -19,6 +20,7 @@ from reportlab.platypus import Flowable, Frame, KeepTogether, Spacer, Table, Tab
 from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..errors import DataError
+from ..model.glossary import TERM_IN_TEXT
 from ..report import Mark, shortened
 from ..units import MM
 from . import text as rtext
@@ -146,9 +148,22 @@ def parse(markdown: str) -> list[Token]:
     # an escape or entity ('\\:', '&colon;') stays a token of its own, printed as typed (see _inline)
     markdown_parser.disable("text_join")
     markdown_parser.validateLink = _any_link  # type: ignore[method-assign]
+    markdown_parser.inline.ruler.before("link", "term", _term)
     env: dict[str, Any] = {}
     tokens = markdown_parser.parse(markdown, env)
     return _with_unused_references(tokens, env.get("references") or {})
+
+
+def _term(state: StateInline, silent: bool) -> bool:
+    """A glossary term `[[Name]]` as one token holding its name as written: Markdown read a '*' in the name
+    'Fast*Strike' as emphasis (the paragraph printed '**' as typed) and a table's cell printed 'Fast\\*Strike'."""
+    found = TERM_IN_TEXT.match(state.src, state.pos)
+    if found is None:
+        return False
+    if not silent:
+        state.push("term", "", 0).content = found.group(1)
+    state.pos = found.end()
+    return True
 
 
 def _with_unused_references(tokens: list[Token], references: dict[str, Any]) -> list[Token]:
@@ -234,6 +249,11 @@ def _refuse_unstructured(token: Token) -> None:
                         "put it outside the tip", line=token.map[0] + 1 if token.map else None)
 
 
+def _blank(markup: str) -> bool:
+    """Whether pnp markup prints nothing: no word, no icon (spaces, soft hyphens and emphasis markers only)."""
+    return not any(run.kind in ("text", "icon") for run in rtext.parse(markup))
+
+
 def _markdown_text(text: str) -> str:
     """A text token of the Markdown as pnp markup: its stars and backslashes escaped (Markdown has read its
     emphasis; a heading ending in '\\' escaped the star of the contents' '**...**' around it: it printed '*'),
@@ -248,6 +268,11 @@ def literal(text: str) -> str:
     return _markdown_text(text).replace(":", "\\:").replace("[", "\\[")
 
 
+# inline tokens that print as fixed pnp markup (a link prints its words alone: see _refuse_empty_link)
+_MARKUP_OF = {"strong_open": "**", "strong_close": "**", "em_open": "*", "em_close": "*", "softbreak": " ",
+              "hardbreak": "\n", "link_open": "", "link_close": ""}
+
+
 def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     """markdown-it inline tokens -> pnp markup, plus any images found."""
     out: list[str] = []
@@ -257,19 +282,13 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
             out.append(_markdown_text(t.content))
         elif t.type in ("code_inline", "text_special"):  # as typed: a star in `code` made the rest italic,
             out.append(literal(t.content))  # `:star:` drew an icon, '&colon;zzz&colon;' an unknown one (nothing)
-        elif t.type in ("strong_open", "strong_close"):
-            out.append("**")
-        elif t.type in ("em_open", "em_close"):
-            out.append("*")
-        elif t.type == "softbreak":
-            out.append(" ")
-        elif t.type == "hardbreak":
-            out.append("\n")
+        elif t.type in _MARKUP_OF:
+            out.append(_MARKUP_OF[t.type])
+        elif t.type == "term":  # its name as written, read by rich text (see _term)
+            out.append(f"[[{t.content}]]")
         elif t.type == "image":
             images.append((str(t.attrGet("src") or ""), _markdown_text("".join(c.content for c in t.children or [])),
                            str(t.attrGet("title") or "")))
-        elif t.type in ("link_open", "link_close"):
-            continue
         else:
             out.append(t.content)
     text = re.sub(r"[ ]{2,}", " ", "".join(out)).strip()
@@ -323,6 +342,23 @@ def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
             "a picture whose reference has no `[name]: src` line, or whose brackets do not close"
         raise BookError(f"'{typed.group()}' would be printed as typed: {what}", line=_line_of(inline, typed.group()))
     _refuse_html(inline)
+    _refuse_empty_link(inline)
+
+
+def _refuse_empty_link(inline: Token | None) -> None:
+    """Refuse a link with no words (`[](http://x)`, `[ ](x)`) at its line: the rulebook prints a link's words,
+    not its target, so it printed nothing, with exit 0."""
+    children = (inline.children if inline is not None else None) or []
+    for k, opened in enumerate(children):
+        if opened.type != "link_open":
+            continue
+        closed = next((j for j in range(k + 1, len(children)) if children[j].type == "link_close"), len(children))
+        if not any(c.type == "image" or c.content.replace(rtext.SOFT_HYPHEN, "").strip()
+                   for c in children[k + 1:closed]):
+            href = str(opened.attrGet("href") or "")
+            raise BookError(f"a link with no words, to '{shortened(href, 40)}', would print nothing: the rulebook "
+                            "prints a link's words, not its target; write its words between the brackets",
+                            line=_line_of(inline, href) if href else _line_of(inline, "["))
 
 
 def _line_of(inline: Token | None, typed: str) -> int | None:
@@ -379,6 +415,11 @@ class _WithStartOf(_Together):
         return super().split(availWidth, availHeight)
 
 
+def _line(token: Token) -> int | None:
+    """The rendered line where a block token starts, None when markdown-it gives it none."""
+    return token.map[0] + 1 if token.map else None
+
+
 def _set_line(flowable: Flowable, line: int | None) -> None:
     """Note the rendered Markdown line a flowable (and what it keeps together) was made from."""
     flowable.pnp_line = line
@@ -401,6 +442,12 @@ class _Table(Table):
                 if isinstance(part, _Table):
                     part._rowSplitRange = _split_range(len(part._cellvalues), part.repeatRows)
         return parts
+
+
+def _refuse_blank_table(rows: list[list[RichText]]) -> None:
+    """Refuse a table with no words in any cell ('| |' over '|-|'): it printed as empty boxes, exit 0."""
+    if all(_blank(cell.markup) for row in rows for cell in row):
+        raise BookError("a table with no words in any cell would print as empty boxes: write its words")
 
 
 def _split_range(rows: int, header_rows: int) -> tuple[int, int]:
@@ -583,7 +630,7 @@ class Book:
     def _md_heading_open(self, st: _Story) -> int:
         level = min(int(st.tokens[st.i].tag[1]), 3)
         text = _text_only(st.tokens[st.i + 1].children, "a heading", st.tokens[st.i + 1])
-        if not text:  # a '#' alone, or a '---' under nothing but spaces
+        if _blank(text):  # a '#' alone, or a '---' under nothing but spaces
             raise BookError("a heading with no text would print as a blank line (in the contents too, with a page "
                             "number): write its text, or leave out the '#'")
         st.flow.append(self.heading(text, level, st.registry, size={1: 20, 2: 14, 3: 11.5}[level], leading=1.2,
@@ -611,6 +658,10 @@ class Book:
         """Refuse an item that begins with a block printed without its label (a table, a tip, a heading): the
         numbered steps '1. > tip' and '2. text' printed as a tip and '2. text'."""
         first = st.tokens[st.i + 1] if st.i + 1 < len(st.tokens) else None
+        if first is not None and first.type == "list_item_close":  # '- ' or '1.' alone on its line
+            number = st.lists and st.lists[-1][0]
+            raise BookError(f"an empty list item would be left out{', and the list numbered past it' if number else ''}"
+                            ": write its words, or leave out its line", line=_line(st.tokens[st.i]))
         kind = _UNLABELLED.get(first.type) if first is not None else None
         if first is not None and kind is not None:
             label = "number" if st.lists and st.lists[-1][0] else "bullet"
@@ -703,6 +754,7 @@ class Book:
             elif t.type == "inline" and row is not None:
                 text = _text_only(t.children, "a table", t)
                 row.append(self.para(f"**{text}**" if in_head else text, size=9, space_after=0, leading=1.25))
+        _refuse_blank_table(rows)
         if len(rows) > MAX_TABLE_ROWS:  # 20,000 rows took minutes; 1,000 are about a second, 30 pages
             raise BookError(f"a table of {len(rows):,} rows is longer than a rulebook prints (at most "
                             f"{MAX_TABLE_ROWS:,}): split it, or print it as cards or an aid")
@@ -774,6 +826,9 @@ class Book:
             if t.type == "inline":
                 text = _text_only(t.children, "a tip", t)
                 inner.append(self.para(text, self.paper[0] - 2 * MARGIN - 8 * MM, size=9.5, space_after=3))
+        if all(_blank(para.markup) for para in inner):  # a '>' alone
+            raise BookError("a tip (`>`) with no words would print as an empty box: write its words, or leave out "
+                            "its '>'")
         box = _table([[inner]], hAlign="LEFT", fonts=self.fonts, commands=[("BACKGROUND", (0, 0), (-1, -1), TIP),
                                  ("LINEBEFORE", (0, 0), (0, -1), 2, colors.HexColor(ACCENT)),
                                  ("LEFTPADDING", (0, 0), (-1, -1), 4 * MM), ("RIGHTPADDING", (0, 0), (-1, -1), 4 * MM),
@@ -914,19 +969,24 @@ class Book:
     def _footer_fits(self) -> None:
         """Refuse, at game.yaml's title, a title whose page footer (`title · page`) is wider than the page's
         text: it ran off both sides of every page. (Its characters are checked as every sheet's footer's.)"""
-        widest = stringWidth(f"{self.content.title} · {MAX_BLOCKS}", self.fonts.name("Body"), FOOTER_SIZE)
+        widest = stringWidth(f"{self._footer_title} · {MAX_BLOCKS}", self.fonts.name("Body"), FOOTER_SIZE)
         avail = self.paper[0] - 2 * MARGIN
         if widest > avail:
             raise BookError(f"the game's title is too long for the rulebook's page footer: "
                             f"{widest / MM:.0f} mm at {FOOTER_SIZE:g} pt with its page number, and the page's text "
                             f"is {avail / MM:.0f} mm wide; shorten it", self.content.marks.get("title"))
 
+    @property
+    def _footer_title(self) -> str:
+        """The title as the page footer prints it: without soft hyphens, which rich text never prints either."""
+        return self.content.title.replace(rtext.SOFT_HYPHEN, "")
+
     def _furniture(self, canvas: Canvas, page: int) -> None:
         pw, _ = self.paper
         canvas.saveState()
         canvas.setFont(self.fonts.name("Body"), FOOTER_SIZE)
         canvas.setFillColor(colors.Color(0.4, 0.4, 0.4))
-        canvas.drawCentredString(pw / 2, 10 * MM, f"{self.content.title} · {page}")
+        canvas.drawCentredString(pw / 2, 10 * MM, f"{self._footer_title} · {page}")
         canvas.restoreState()
 
 

@@ -14,7 +14,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 # A tab or carriage return is a space between words, as in Markdown and HTML: in a run of text ReportLab drew each
 # as the font's missing-character box, on a card or in the rulebook, with exit 0
-_TOKEN = re.compile(r"(\[\[[^\[\]\n]{1,60}\]\]|\\\\|\\[*:\[]|\*\*|\*|:[a-z0-9][a-z0-9-]*:|\n|[ \t\r]+)")
+# A soft hyphen (U+00AD) is a marker, never printed: text is never hyphenated, and the fonts drew it as a hyphen
+# in the middle of a line ('extra-ordinary'), with exit 0
+SOFT_HYPHEN = "\u00ad"
+_TOKEN = re.compile(r"(\[\[[^\[\]\n]{1,60}\]\]|\\\\|\\[*:\[]|\*\*|\*|:[a-z0-9][a-z0-9-]*:|\n|[ \t\r]+|\u00ad+)")
 _SPACES = re.compile(r"([ \t\r]+)")
 ICON_SCALE = 1.15  # an inline icon is a little larger than the text's cap height so it reads at small sizes
 
@@ -51,6 +54,8 @@ def parse(markup: str) -> tuple[Run, ...]:
             runs.append(Run("text", piece[1], bold, italic))
         elif piece == "\n":
             runs.append(Run("br"))
+        elif piece[0] == SOFT_HYPHEN:
+            continue
         elif piece[0] in " \t\r":
             runs.append(Run("space", " ", bold, italic))
         elif piece.startswith(":") and piece.endswith(":") and len(piece) > 2:
@@ -82,7 +87,7 @@ def glyph_runs(markup: str) -> int:
 def _term_runs(term: str, italic: bool) -> list[Run]:
     """A glossary term's words in bold, breakable between them like any words."""
     return [Run("space", " ", True, italic) if word[0] in " \t\r" else Run("text", word, True, italic)
-            for word in _SPACES.split(term.strip()) if word]
+            for word in _SPACES.split(term.replace(SOFT_HYPHEN, "").strip()) if word]
 
 
 def cut_to_width(text: str, font: str, size: float, width: float, least: int = 0) -> str:
@@ -199,7 +204,7 @@ def layout(runs: Sequence[Run], fonts: FontSet, family: str, size: float, width:
     return lines, overflow
 
 
-_PLAIN = re.compile(r"^[^*:\\\n[\t\r]*$")  # no markup at all (no [[Term]] either): one font, breaks only at spaces
+_PLAIN = re.compile(r"^[^*:\\\n[\t\r\u00ad]*$")  # no markup at all (no [[Term]] either): one font, breaks only at spaces
 
 
 def _one_line(markup: str, fonts: FontSet, family: str, width: float, height: float, size: float,

@@ -8,10 +8,10 @@ import math
 import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DataError
+from ..model.simulated import cleaned, of_another_game
 from ..products.rulebook import MAX_SIMULATION_BYTES, simulation_json
 from ..project import read_project_file
 from ..report import Mark, shortened
@@ -20,141 +20,11 @@ if TYPE_CHECKING:
     from ..model.game import Game
     from ..project import Project
 
-MAX_SEATS, MAX_AGENTS, MAX_REASONS, MAX_TABLES = 64, 16, 40, 20
-MAX_ITEMS = 200  # items of one table shown; a file holding more is said to
 MAX_ITEMS_SHOWN = 300  # items of all tables shown: 20 tables of 200 items and 40 events took minutes to chart
 MAX_MATRIX = 8  # agents in the matchup matrix: more columns would not fit the page
 CHART_ROWS = 40  # rows of one interval chart: a drawing never splits across pages
 MAX_WALKED = 10_000  # files of cards/<game>/ looked at to tell whether the data changed after the run
 SHOWN_PROBLEMS = 5
-
-
-# -- the shape pnp simulate writes -----------------------------------------------------------------------------
-
-class Many:
-    """A list of at most `cap` values of one shape (a seat per entry: one bad entry spoils the list)."""
-
-    def __init__(self, shape: Any, cap: int) -> None:
-        self.shape, self.cap = shape, cap
-
-
-class Each:
-    """A mapping from names to values of one shape; an entry of another shape is dropped alone, and entries
-    past `cap` are not shown."""
-
-    def __init__(self, shape: Any, cap: int) -> None:
-        self.shape, self.cap = shape, cap
-
-
-class Where:
-    """A value of `shape` whose parts also agree with one another (`agree` of the cleaned value)."""
-
-    def __init__(self, shape: Any, agree: Callable[[Any], bool]) -> None:
-        self.shape, self.agree = shape, agree
-
-
-def _number(v: Any) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and abs(v) <= 1e12
-
-
-def _rate(v: Any) -> bool:
-    return v is None or (_number(v) and 0 <= v <= 1)
-
-
-def _gap(v: Any) -> bool:
-    return v is None or (_number(v) and -1 <= v <= 1)
-
-
-def _count(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10**12
-
-
-def _whole(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and abs(v) < 2**63
-
-
-def _text(v: Any) -> bool:
-    return isinstance(v, str) and len(v) <= 200
-
-
-def _interval(w: dict) -> bool:
-    """A rate inside its interval, or no rate at all when no game measured it (as stats.wilson writes them):
-    '0% (90-100%)' was charted as the file said, and `rate: null` of 40 games stopped the balance rules."""
-    if w["n"] == 0 or w["rate"] is None:
-        return w["n"] == 0 and w["rate"] is None and w["low"] is None and w["high"] is None
-    return w["low"] is not None and w["high"] is not None and w["low"] <= w["rate"] <= w["high"]
-
-
-RATE = Where({"rate": _rate, "low": _rate, "high": _rate, "n": _count}, _interval)
-# a game's length in turns or decisions: none below 0, the median and mean between the shortest and longest
-# ('median 5 (10–1)', a mean of -3 were charted as the file said)
-SPREAD = Where({"mean": _number, "min": _number, "median": _number, "max": _number},
-               lambda s: 0 <= s["min"] <= min(s["median"], s["mean"]) and max(s["median"], s["mean"]) <= s["max"])
-END = {"count": _count, "share": _rate}
-ITEM = Where({"name": _text, "seats": _count, "events": Each({"count": _count, "rate": _rate}, MAX_REASONS),
-              "win_taken": RATE, "win_not_taken": RATE, "gap": _gap},
-             # an event counted in more seats than the item was in play has no rate (its interval was a
-             # square root of a negative number, and the report stopped with a traceback)
-             lambda item: all(e["count"] <= item["seats"] for e in item["events"].values()))
-SHAPE = {
-    "game": _text, "seed": _whole, "players": _count, "agents": Many(_text, MAX_AGENTS), "games": _count,
-    "games_per_seating": _count, "seat_win_rate": Many(RATE, MAX_SEATS), "agent_win_rate": Each(RATE, MAX_AGENTS),
-    "matchup": Each(Each(RATE, MAX_AGENTS), MAX_AGENTS),
-    "length": {"turns": SPREAD, "decisions": Many(SPREAD, MAX_SEATS)},
-    "end_reasons": Each(END, MAX_REASONS), "end_reasons_among": Each(Each(END, MAX_REASONS), MAX_AGENTS),
-    "end_reasons_known": Many(_text, MAX_REASONS), "tracked": Each(_text, MAX_TABLES),
-    "items": Each(Each(ITEM, MAX_ITEMS), MAX_TABLES),
-}
-BAD = object()  # what a value of the wrong shape cleans to
-# top-level parts that must agree with the parts read before them (`summary`, cleaned so far): a game ends one
-# way at most once (a count past the games made a share past 1, whose interval was the square root of a negative
-# number: the report stopped with a traceback)
-AGREE: dict[str, Callable[[Any, dict], bool]] = {
-    "end_reasons": lambda ends, summary: all(e["count"] <= summary.get("games", 0) for e in ends.values()),
-}
-
-
-def clean(value: Any, shape: Any, where: str, problems: list) -> Any:
-    """`value` kept as far as it has `shape` (BAD when it has not); what was dropped is noted in `problems`
-    by its place in the file (items.dinosaurs.rex)."""
-    if isinstance(shape, dict):
-        return _clean_record(value, shape, where, problems)
-    if isinstance(shape, Many):
-        if not isinstance(value, list) or len(value) > shape.cap:
-            return BAD
-        kept = [clean(v, shape.shape, where, problems) for v in value]
-        return BAD if any(v is BAD for v in kept) else kept
-    if isinstance(shape, Each):
-        return _clean_each(value, shape, where, problems)
-    if isinstance(shape, Where):
-        kept = clean(value, shape.shape, where, problems)
-        return kept if kept is BAD or shape.agree(kept) else BAD
-    return value if shape(value) else BAD
-
-
-def _clean_record(value: Any, shape: dict, where: str, problems: list) -> Any:
-    """A record: every key of `shape` there and of its shape (others are dropped), else BAD."""
-    if not isinstance(value, dict) or not all(k in value for k in shape):
-        return BAD
-    kept = {k: clean(value[k], s, f"{where}.{k}", problems) for k, s in shape.items()}
-    return BAD if any(v is BAD for v in kept.values()) else kept
-
-
-def _clean_each(value: Any, shape: Each, where: str, problems: list) -> Any:
-    if not isinstance(value, dict):
-        return BAD
-    kept = {}
-    if len(value) > shape.cap:
-        problems.append(f"{where} has {len(value):,} entries, only the first {shape.cap} are shown")
-    for k, v in list(value.items())[:shape.cap]:
-        # a name is a text as short as the file's other texts: a table named by 100,000 letters took 47 s to
-        # lay out and then failed in ReportLab, too tall for a page
-        v = clean(v, shape.shape, f"{where}.{shortened(k, 40)}", problems) if _text(k) else BAD
-        if v is BAD:
-            problems.append(f"{where}.{shortened(k, 40)}")
-        else:
-            kept[k] = v
-    return kept
 
 
 @dataclass
@@ -206,14 +76,10 @@ def read_simulation(project: "Project", game_id: str) -> Simulated:
     if not isinstance(value, dict):
         found.problems.append("not the JSON `pnp simulate` writes (no object at the top)")
         return found
-    found.summary = {}
-    for key, shape in SHAPE.items():
-        if key in value:
-            kept = clean(value[key], shape, key, found.problems)
-            if kept is BAD or not AGREE.get(key, lambda *_: True)(kept, found.summary):
-                found.problems.append(key)
-            else:
-                found.summary[key] = kept
+    if of_another_game(value, game_id):
+        found.problems.append(of_another_game(value, game_id) + "; run `pnp simulate` on it")
+        return found
+    found.summary = cleaned(value, found.problems)
     _cap_items(found)
     found.changed = _changed_since(project, game_id, found.made)
     return found

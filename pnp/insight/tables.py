@@ -44,6 +44,8 @@ def _text(value: object) -> str:
     if isinstance(value, float):
         return f"{value:.4g}"
     said = "(none)" if value is None else str(value)
+    if not said.strip():  # a bar or point named by a blank text was named by nothing
+        return "(blank)"
     return said if len(said) <= SHOWN else said[:SHOWN - 1] + "…"
 
 
@@ -263,7 +265,7 @@ def scatter_block(game: "Game", view: View, label: str) -> "Block":
     groups: list[dict[str, Any]] = []
     labelled: list[tuple[float, tuple[Any, Any, str]]] = []
     for value, rows in _groups(game.tables[view["table"]], by):
-        points = [(it[x], it[y], str(it.get(label) or "")) for it in rows
+        points = [(it[x], it[y], _text(it.get(label))) for it in rows
                   if is_number(it.get(x)) and is_number(it.get(y))]
         trend = fit([p[:2] for p in points])
         groups.append({"name": _text(value) if by else "", "points": points, "trend": trend})
@@ -326,7 +328,7 @@ def bars_view(game: "Game", view: View, label: str) -> "Block":
     labels: list[str] = []
     values: list[Any] = []
     for it in game.tables[view["table"]]:
-        key = (str(it.get(label)), it.get(view["x"]))
+        key = (_text(it.get(label)), it.get(view["x"]))
         if key in seen or not is_number(key[1]):
             continue
         seen.add(key)

@@ -61,7 +61,7 @@ def _measure(op: str, value: Figure, limit: Figure) -> float:
         return getattr(value, "high", value) - getattr(limit, "low", limit)
     if op == "!=":
         return abs(value - limit)
-    return -abs(value - limit)  # ==: 0 when it holds
+    return 0.0 - abs(value - limit)  # ==: 0 when it holds (-abs made it -0.0, printed "-0")
 
 
 _FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}

@@ -393,6 +393,8 @@ class Map(Field):
                 kind = "not a number (NaN)" if k != k else type_name(k)
                 yield (f"key {shown(str(k))} is {kind}: a map's keys are text or numbers; quote it (YAML reads yes, "
                        "no, on and off as true/false, and 2024-01-02 as a date)"), value.key_mark(k)
+            elif isinstance(k, str) and not k.strip():  # a credit ': Ada' printed with no role, exit 0
+                yield f"key {shown(k)} is blank: it would print nothing; write its words", value.key_mark(k)
             yield from self.value.check(v, value.mark_of(k), ctx)
         if self.min_total is not None or self.max_total is not None:
             total = sum(v for v in value.values() if _is_number(v))
@@ -457,6 +459,10 @@ class Scalar(Field):
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             yield f"expected text or a number, got {type_name(value)}", mark
+        elif isinstance(value, str) and not value.replace("\u00ad", "").strip():  # (a soft hyphen prints nothing)
+            # a blank title, player count or credit printed nothing where its words go ('players · ages 8+'),
+            # with exit 0
+            yield "blank: it would print nothing; write its words" + ("" if self.required else ", or leave it out"), mark
 
 
 class AnyValue(Field):

@@ -136,6 +136,9 @@ def _shape_problems(game: GameShape, view: Record, fields: dict[str, str]) -> It
             yield f"'{key}' is for counts only", key
     if kind == "bars" and view.get("by") is not None:
         yield "bars take no 'by' (use counts or a histogram)", "by"
+    title = view.get("title")
+    if isinstance(title, str) and not title.strip():  # a chart printed without a heading
+        yield "'title' is blank: the chart would have no heading; write it, or leave it out (a title is made)", "title"
     yield from _naming_problems(game, view, fields)
     yield from _series_problems(game, view, fields)
     for key in wants_number:

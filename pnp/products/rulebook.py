@@ -18,6 +18,7 @@ from ..draw.book import Book, BookContent, BookError, images, literal, parse
 from ..errors import DataError, ExprError, LimitError, blame
 from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
+from ..model import simulated
 from ..model.schema import ICON_IN_TEXT
 from ..options import CONTROL_CHARACTER, control_problem
 from ..project import read_project_file, utf8_text
@@ -270,7 +271,9 @@ def markdown(studio: Studio) -> str:
             real = studio.project.inside(path, Mark(shown), "rulebook template")
             # its lines end as Markdown and the line index count them: Jinja keeps a lone \r (an old Mac's line
             # end), which Markdown reads as a line's end and the index did not (every message said line 1)
-            source = re.sub(r"\r\n?", "\n", utf8_text(read_project_file(real, MAX_FILE_BYTES, Mark(shown)), shown))
+            # (a byte-order mark an editor saved before it made the first line no heading: "# Rules" was printed)
+            source = re.sub(r"\r\n?", "\n", utf8_text(read_project_file(real, MAX_FILE_BYTES, Mark(shown)), shown,
+                                                      encoding="utf-8-sig"))
         except OSError as e:
             raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
         measured = simulation(studio)
@@ -317,14 +320,36 @@ def simulation(studio: Studio) -> dict[str, Any] | None:
         return None
     try:
         real = studio.project.inside(path, Mark(shown), "simulation results")
-        value = simulation_json(read_project_file(real, MAX_SIMULATION_BYTES, Mark(shown), "simulation results"))
+        data = read_project_file(real, MAX_SIMULATION_BYTES, Mark(shown), "simulation results")
+        value = simulation_json(data)
     except (OSError, UnicodeDecodeError) as e:
         raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
     except (ValueError, RecursionError) as e:
         raise DataError(f"not the JSON `pnp simulate` writes ({type(e).__name__}); run it again", Mark(shown)) from None
     if not isinstance(value, dict):
         raise DataError("not the JSON `pnp simulate` writes (no object at the top); run it again", Mark(shown))
+    other = simulated.of_another_game(value, studio.game.id)
+    if other:  # (the rulebook printed its figures as this game's)
+        raise DataError(f"{other}: run `pnp simulate {studio.game.id}`",
+                        _part_mark(shown, data.decode(json.detect_encoding(data), "replace"), "game"))
+    unlike = simulated.unlike(value)
+    if unlike:  # the report leaves such parts out with a warning; the rulebook would print them as figures
+        more = f" and {len(unlike) - 1:,} more" if len(unlike) > 1 else ""
+        raise DataError(f"not as `pnp simulate` writes it: '{unlike[0]}'{more} (a rate outside 0-1 or its interval, "
+                        "a count below 0, parts that disagree) would be printed in the rulebook; run `pnp simulate` again",
+                        _part_mark(shown, data.decode(json.detect_encoding(data), "replace"), unlike[0]))
     return value
+
+
+def _part_mark(shown: str, text: str, part: str) -> Mark:
+    """The file's line and column where the part at `part` (items.dinosaurs.rex) is named as a key, the file
+    alone when it is not found so."""
+    key = re.compile(re.escape(json.dumps(part.rsplit(".", 1)[-1])) + r"\s*:")
+    for number, line in enumerate(text.split("\n"), 1):
+        found = key.search(line)
+        if found:
+            return Mark(shown, number, found.start() + 1)
+    return Mark(shown)
 
 
 def simulation_json(data: bytes) -> Any:
@@ -458,6 +483,10 @@ def credit_problems(studio: Studio) -> list[tuple[str, Mark | None]]:
     file name) at game.yaml's `icons:`. The build refused them at the rulebook's template after validate said
     ok. Asked once every printable is checked: the icons credited are those they print."""
     meta = studio.game.meta
+    credits = meta.get("credits")
+    blank = [(f"credits: the role '{role}' prints as no words (its '_' print as spaces): write its words",
+              credits.key_mark(role)) for role in (credits if isinstance(credits, Record) else ())
+             if str(role).strip() and not str(role).replace("_", " ").strip()]
     lines = [(f"{credit},", mark) for credit, mark in _font_credits(studio)]
     try:
         icons = _icons_line(studio)
@@ -478,7 +507,7 @@ def credit_problems(studio: Studio) -> list[tuple[str, Mark | None]]:
             except BookError as e:
                 on_other = "" if paper == papers[0] else on_other_paper(paper, "rulebook")
                 said.setdefault(n, (e.message + " (the rulebook's credits print it)" + on_other, mark))
-    return list(said.values())
+    return blank + list(said.values())
 
 
 def _icons_line(studio: Studio) -> str:
@@ -488,8 +517,9 @@ def _icons_line(studio: Studio) -> str:
     credited to game-icons.net."""
     shared_folder = studio.game.project.shared_layouts.joinpath("icons").resolve()
     used = studio.icons_used()
-    shared = sorted({path.stem for path in used if path.parent == shared_folder})
-    own = sorted({path.stem for path in used if path.parent != shared_folder})
+    # its file names as they are: 'my*odd*.svg' printed 'myodd' in italics, ':y:' drew an icon (or nothing)
+    shared = sorted({literal(path.stem) for path in used if path.parent == shared_folder})
+    own = sorted({literal(path.stem) for path in used if path.parent != shared_folder})
     parts = []
     if shared:
         parts.append("from game-icons.net by Lorc, Delapouite and the other game-icons.net contributors, licensed "
