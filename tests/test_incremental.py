@@ -401,6 +401,8 @@ def test_a_simulation_file_of_figures_simulate_never_writes_is_refused_at_the_pa
     sim.write_text(json.dumps({"games": 40, "game": "other"}, indent=1, sort_keys=True))
     assert "output/mini/simulation.json:2:2: error: a simulation of the game 'other', not of 'mini': run `pnp " \
         "simulate mini`" in run(root, "validate").output
+    template.write_text(template.read_text(encoding="utf-8").split("{% if simulation %}")[0], encoding="utf-8")
+    assert run(root, "validate").exit_code == 0  # a rulebook printing no figure does not read the file
 
 
 FAKE_LIBRARY = """import os, sys

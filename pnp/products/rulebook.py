@@ -276,7 +276,9 @@ def markdown(studio: Studio) -> str:
                                                       encoding="utf-8-sig"))
         except OSError as e:
             raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
-        measured = simulation(studio)
+        # read only by a template that names it: a received game's stale or foreign simulation.json stopped the
+        # build of a rulebook that prints no figure
+        measured = simulation(studio) if _NAMES_SIMULATION.search(source) else None
         origins: list[tuple[int, int, bool]] = []
         try:
             cached = _rendered(studio, source, measured, origins)
@@ -290,6 +292,9 @@ def markdown(studio: Studio) -> str:
         studio.cache["rulebook"], studio.cache["rulebook-source"] = cached, source
         studio.cache["rulebook-origins"] = origins
     return cached
+
+
+_NAMES_SIMULATION = re.compile(r"\bsimulation\b")  # the template's name for what `pnp simulate` measured
 
 
 def _rendered(studio: Studio, source: str, measured: dict[str, Any] | None,
