@@ -244,3 +244,17 @@ def test_cells_are_paid_for_as_they_are_made(tmp_path, monkeypatch, spent, cells
     assert _errors(result)[0].startswith(f"{CARD}:3:5: error: the game draws too much: past its 2,000 drawing")
     (used,) = spent
     assert 2_000 < used.spent < 2_000 + 20
+
+
+def test_points_a_template_gives_are_read_within_the_templates_time(tmp_path, monkeypatch):
+    # points given as a template's text are read as YAML, about a second a megabyte: a megabyte of them on
+    # each card ran for many seconds, outside any limit; now the read is the template's work, stopped in time
+    from pnp import template
+
+    monkeypatch.setattr(template, "SECONDS_PER_EVALUATION", 0.05)
+    points = "{{ '[' ~ ('[1,2],' * 60000) ~ '[1,2]]' }}"
+    root = make_project(tmp_path / "proj", {CARD: f"size: poker\nelements:\n  - {{type: polygon, points: \"{points}\"}}\n"})
+    result = run(root, "validate")
+    errors = _errors(result)
+    assert errors and all(line.startswith(f"{CARD}:3:29: error: points: ") and "processor time" in line
+                          for line in errors), errors
