@@ -12,7 +12,7 @@ from .layout.elements import ELEMENTS
 from .layout.elements.base import COMMON, ROTATE, TEXT_STYLE
 from .layout.layouts import LAYOUT_PARAMS
 from .layout.budget import (BASE_PAGES, BASE_PIXELS, BASE_STEPS, CHARACTERS_PER_STEP, DASHES_PER_STEP, ICON_PAINTS,
-                            PAGES_PER_FACE, PIXELS_PER_FACE, STEPS_PER_FACE, TEXT_CHARACTERS_PER_STEP,
+                            PAGES_PER_FACE, PIXELS_PER_FACE, POINTS_PER_STEP, STEPS_PER_FACE, TEXT_CHARACTERS_PER_STEP,
                             TEXT_STEPS)
 from .layout.resolve import CONTEXT as LAYOUT_CONTEXT, MAX_PRIMS, MAX_REPEAT
 from .layout.styles import MAX_EXTENDS, OWN_KEYS
@@ -168,7 +168,8 @@ def _elements() -> str:
            _option_table(COMMON), "", f"A repeated element makes 0 to {MAX_REPEAT:,} copies, and one layout draws "
            f"at most {MAX_PRIMS:,} shapes for an item. A game's drawing, in one command, has a budget of "
            f"{BASE_STEPS:,} steps and {STEPS_PER_FACE:,} more per face it prints (a step: an element or copy "
-           f"resolved, a shape made or painted, each fill or stroke of an icon past its first {ICON_PAINTS}, "
+           f"resolved (a grid's, track's or hexgrid's cell too), a shape made or painted and {POINTS_PER_STEP} "
+           f"corners of its outline, each fill or stroke of an icon past its first {ICON_PAINTS}, "
            f"{CHARACTERS_PER_STEP} characters of text made, {TEXT_STEPS} per text painted and one per "
            f"{TEXT_CHARACTERS_PER_STEP} of its characters or each change of font, icon or line break in it, "
            f"{DASHES_PER_STEP} dashes of a dashed outline; a distinct "

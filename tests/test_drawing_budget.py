@@ -227,3 +227,34 @@ def test_a_board_pays_for_each_glyph_run_of_its_texts_each_time_it_is_painted(tm
         assert run(root, "validate").exit_code == 0
         said.append(spent[-1].spent)
     assert said[1] - said[0] == 100 * 2 * 2
+
+
+@pytest.mark.parametrize("cells", [
+    "{type: hexgrid, cols: 100, rows: 100, radius: 0.2mm, fill: '{{ \"red\" if n % 2 else \"blue\" }}'}",
+    "{type: grid, cols: 100, rows: 100, cell_w: 0.3mm, cell_h: 0.3mm, label: '{{ n }}'}",
+    "{type: track, x1: 0, x2: 60mm, count: 10000, cell: 0.005mm}",
+])
+def test_cells_are_paid_for_as_they_are_made(tmp_path, monkeypatch, spent, cells):
+    # 10,000 cells of one element, made all before being paid for, overspent the budget by all of them (a
+    # board of several such grids took seconds to be refused): paid for cell by cell, it stops at the one
+    monkeypatch.setattr(budget, "BASE_STEPS", 2_000)
+    monkeypatch.setattr(budget, "STEPS_PER_FACE", 0)
+    root = make_project(tmp_path / "proj", {CARD: f"size: poker\nelements:\n  - {cells}\n"})
+    result = run(root, "validate")
+    assert _errors(result)[0].startswith(f"{CARD}:3:5: error: the game draws too much: past its 2,000 drawing")
+    (used,) = spent
+    assert 2_000 < used.spent < 2_000 + 20
+
+
+def test_points_a_template_gives_are_read_within_the_templates_time(tmp_path, monkeypatch):
+    # points given as a template's text are read as YAML, about a second a megabyte: a megabyte of them on
+    # each card ran for many seconds, outside any limit; now the read is the template's work, stopped in time
+    from pnp import template
+
+    monkeypatch.setattr(template, "SECONDS_PER_EVALUATION", 0.05)
+    points = "{{ '[' ~ ('[1,2],' * 60000) ~ '[1,2]]' }}"
+    root = make_project(tmp_path / "proj", {CARD: f"size: poker\nelements:\n  - {{type: polygon, points: \"{points}\"}}\n"})
+    result = run(root, "validate")
+    errors = _errors(result)
+    assert errors and all(line.startswith(f"{CARD}:3:29: error: points: ") and "processor time" in line
+                          for line in errors), errors

@@ -20,6 +20,9 @@ from ..report import Mark
 BASE_STEPS = 250_000
 STEPS_PER_FACE = 500
 CHARACTERS_PER_STEP = 8  # making a text (its template rendered) costs about as much per 8 characters as one shape
+# each corner of an outline is worked out, and set again in the PDF each time it is painted: a board of 60,000
+# hexagons took 2.7 times a board of 60,000 rectangles to build, when a point was a step per 8
+POINTS_PER_STEP = 3
 # Painting a text costs far more than making it: it is fitted to its box (by validation, and again by a board's
 # tiling) and set as a PDF text object each time it is painted, about six shapes' work for a short label (a
 # board of 40,000 six-character labels, charged a step each, took 44 s to build), then one step per 4
@@ -51,10 +54,10 @@ PAGES_PER_FACE = 0.5
 
 
 def steps_of(prim: Primitive) -> int:
-    """What making one primitive costs, in steps: one (an icon three), and one per few characters of its text or
+    """What making one primitive costs, in steps: one (an icon three), and one per few characters of its text,
     points of its outline, or dashes of its dashed outline."""
-    return ((ICON_STEPS if prim.kind == "icon" else 1) + (len(prim.text) + len(prim.points)) // CHARACTERS_PER_STEP
-            + _dashes(prim) // DASHES_PER_STEP)
+    return ((ICON_STEPS if prim.kind == "icon" else 1) + len(prim.text) // CHARACTERS_PER_STEP
+            + len(prim.points) // POINTS_PER_STEP + _dashes(prim) // DASHES_PER_STEP)
 
 
 def painting_steps(prim: Primitive) -> int:

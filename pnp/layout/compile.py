@@ -78,6 +78,8 @@ class Compiled:
             return param.convert(text)
         except ValueError as e:
             raise LayoutError(f"{name}: {e}", self.mark_of(name)) from None
+        except ExprError as e:  # a limit met reading the text (points read as YAML)
+            raise LayoutError(f"{name}: {e.message}", self.mark_of(name)) from None
 
     def evaluate(self, key: str, ctx: Context) -> Any:
         try:

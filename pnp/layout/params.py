@@ -6,7 +6,7 @@ from typing import Any
 from ..errors import LoadError
 from ..model.load import Record
 from ..report import Mark
-from ..template import is_template
+from ..template import is_template, metered
 from ..options import (  # noqa: F401  (the elements read every option type from here, as P.Length ...)
     MAX_DASHES, MIN_DASH_CYCLE, NUMBER_LIMIT, REQUIRED, Angle, Anything, Bool, Choice, Colour, Dash, Elements,
     Expression, FontSize, Int, Length, Lengths, Name, Number, Option, Text, Variables, shown)
@@ -25,7 +25,10 @@ class Points(Option):
             from ..model.load import load_text
 
             try:
-                value = load_text(value, "points")
+                # metered as the template's work that gave it, at its time: YAML is read at about a second a
+                # megabyte (a million characters of points on each card ran for many seconds)
+                with metered("reading the points its template gave"):
+                    value = load_text(value, "points")
             except LoadError as e:
                 raise ValueError(f"the points are not a list of [x, y]: {e.message}") from None
         if not isinstance(value, list) or len(value) < 2:

@@ -218,7 +218,7 @@ class Resolver:
         except Exception as e:
             blame(e, el.mark)
             raise
-        self._pay(cast(_Made, out), el)  # every element draws into the list _prims made
+        self.pay(el, out)  # every element draws into the list _prims made
 
     def _repeated(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim]) -> None:
         values = _copies(el.evaluate("repeat", ctx), el)
@@ -227,14 +227,16 @@ class Resolver:
             each = {**ctx, el.name: value, "i": i, f"{el.name}_i": i}
             if el.when is None or el.evaluate("when", each):  # `when` may test the repeated value
                 el.element.resolve(el, each, ox + i * dx, oy + i * dy, out, self)
-            self._pay(cast(_Made, out), el)  # after each copy: a million copies are never made to be counted
+            self.pay(el, out)  # after each copy: a million copies are never made to be counted
 
-    def _pay(self, out: _Made, el: ElementShape) -> None:
-        """Spend from the game's drawing budget for the element `el` resolved once more and the primitives it
-        added to `out` since the last payment; refuse more than MAX_PRIMS for one item."""
-        self.layouts.budget.spend_on(out[out.paid:], el.mark)
-        out.paid = len(out)
-        _bounded(out, el)
+    def pay(self, el: ElementShape, out: list[Prim]) -> None:
+        """Spend from the game's drawing budget for the element `el` resolved once more (or one more of its
+        copies or cells) and the primitives it added to `out` since the last payment; refuse more than
+        MAX_PRIMS for one item."""
+        made = cast(_Made, out)  # every element draws into the list _prims made
+        self.layouts.budget.spend_on(made[made.paid:], el.mark)
+        made.paid = len(made)
+        _bounded(made, el)
 
     def use(self, name: str, item: object, extra: dict[str, Any],
             el: ElementShape) -> tuple[LayoutShape, list[Prim]]:

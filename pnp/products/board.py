@@ -3,7 +3,7 @@ and each at full size on a page of its own, for a print shop."""
 
 from ..draw import sheet as paper
 from ..impose import tiles as tiling
-from ..impose.sheet import EDGE_SAFE, FOOTER_BAND, Grid, pages_needed
+from ..impose.sheet import EDGE_SAFE, FOOTER_BAND, Grid, gutterfold, pages_needed
 from ..impose.tiles import Interval, Tile
 from ..layout.prims import Prim
 from ..units import MM
@@ -67,19 +67,29 @@ class Board(Kind):
         """Its tiles (or sheets) and its full-size pages: one tile per page, one full-size page per face
         printed, copies counted (where seams fall moves with the text, how many tiles there are does not)."""
         fronts, backs = by_side(component, studio)
-        faces = [f for f in fronts + backs if f is not None]
-        if not faces:
-            return 0
-        full_size = len(faces)
-        grid = grid_for(component, studio, paper)  # (it has faces, so it fits a sheet when it has a grid)
-        if grid is not None:
-            sides = 2 if any(b is not None for b in backs) else 1
-            return full_size + sides * pages_needed(len(fronts), grid.per_page)
-        tiled = 0
-        for face in faces:
-            layout = studio.layouts.get(face.layout)
-            tiled += len(_tiling(paper, (layout.width, layout.height), ([], []))[1])
-        return full_size + tiled
+        return len([f for f in fronts + backs if f is not None]) + sheet_pages(component, studio, paper)
+
+
+def sheet_pages(component: Component, studio: Studio, paper: tuple[float, float]) -> int:
+    """The pages draw_sheets or draw_tiled print for the component on `paper`: its sheets, or one page per
+    tile (where seams fall moves with the text, how many tiles there are does not)."""
+    fronts, backs = by_side(component, studio)
+    faces = [f for f in fronts + backs if f is not None]
+    if not faces:
+        return 0
+    grid = grid_for(component, studio, paper)  # (it has faces, so it fits a sheet when it has a grid)
+    has_back = any(b is not None for b in backs)
+    if grid is not None and has_back and studio.options.imposition == "gutterfold":  # as draw_folded prints them
+        first = studio.layouts.get(fronts[0].layout)
+        fold = gutterfold(paper, (first.width, first.height), studio.bleed)
+        return 0 if fold is None else pages_needed(len(fronts), fold.per_page)
+    if grid is not None:
+        return (2 if has_back else 1) * pages_needed(len(fronts), grid.per_page)
+    tiled = 0
+    for face in faces:
+        layout = studio.layouts.get(face.layout)
+        tiled += len(_tiling(paper, (layout.width, layout.height), ([], []))[1])
+    return tiled
 
 
 def draw_tiled(canvas: Canvas, component: Component, studio: Studio) -> int:

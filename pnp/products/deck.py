@@ -1,7 +1,7 @@
 """Decks and player aids: cards imposed 9-up (poker) with crop marks and mirrored backs."""
 
 from .base import Kind
-from .board import draw_tiled
+from .board import draw_tiled, sheet_pages
 from .sheets import draw_sheets, fits_sheet
 from ..model.components import Component
 from .base import Studio
@@ -21,6 +21,11 @@ class Deck(Kind):
         if fits_sheet(component, studio):
             return draw_sheets(canvas, component, studio)
         return draw_tiled(canvas, component, studio)
+
+    def pages(self, component: Component, studio: Studio, paper: tuple[float, float]) -> int:
+        """Its sheets, or its tiles when its cards are larger than the paper: 2,500 copies of a card the size of
+        the page passed validate and stopped the build at the kit's page allowance."""
+        return sheet_pages(component, studio, paper)
 
 
 class Aid(Deck):

@@ -121,7 +121,8 @@ def draw_folded(canvas: Canvas, component: Component, studio: Studio, fronts: li
     layout = studio.layouts.get(fronts[0].layout)
     fold = sheet.gutterfold(studio.paper, (layout.width, layout.height), studio.bleed)
     if fold is None:
-        raise DataError(f"component '{component.id}': its cards do not fit half a page for a gutter fold")
+        raise DataError(f"component '{component.id}': its cards do not fit half a page for a gutter fold",
+                        layout.spec.mark_of("size"))
     pages = sheet.pages_needed(len(fronts), fold.per_page)
     painter, title = studio.painter(canvas), studio.page_title
     canvas.setPageSize(fold.page)

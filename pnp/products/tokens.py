@@ -45,10 +45,7 @@ class Tokens(Kind):
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         fronts, backs = by_side(component, studio)
         layouts = [studio.layouts.get(p.layout) for p in fronts]
-        bleed = max(min(lay.bleed, MAX_TOKEN_BLEED) for lay in layouts)
-        # 2 mm of paper between neighbours' art, however much art runs past each cut line
-        pages = sheet.shelves(studio.paper, [(lay.width, lay.height) for lay in layouts], gap=TOKEN_GAP + 2 * bleed,
-                              margin=sheet.MARGIN + bleed)  # the bleed stays clear of the footer too
+        bleed, pages = _packed(layouts, studio.paper)
         has_back = any(b is not None for b in backs)
         painter, title = studio.painter(canvas), studio.page_title
         for n, page in enumerate(pages):
@@ -70,6 +67,27 @@ class Tokens(Kind):
                 paper.footer(canvas, studio.fonts, studio.paper, f"{title} · {component.name} · backs of sheet {n + 1}")
                 canvas.showPage()
         return len(pages) * (2 if has_back else 1)
+
+
+    def pages(self, component: Component, studio: Studio, paper: tuple[float, float]) -> int:
+        """Its sheets as draw packs them, and as many of backs: 2,500 copies of a token the size of the page
+        passed validate and stopped the build at the kit's page allowance."""
+        fronts, backs = by_side(component, studio)
+        if not fronts:
+            return 0
+        try:
+            _, pages = _packed([studio.layouts.get(p.layout) for p in fronts], paper)
+        except ValueError:  # a token larger than this paper: said by check
+            return 0
+        return len(pages) * (2 if any(b is not None for b in backs) else 1)
+
+
+def _packed(layouts: list[Layout], paper_size: tuple[float, float]) -> tuple[float, list[list[sheet.Placed]]]:
+    """(the bleed every token gets, the pages of tokens packed in rows on the paper)."""
+    bleed = max(min(lay.bleed, MAX_TOKEN_BLEED) for lay in layouts)
+    # 2 mm of paper between neighbours' art, however much art runs past each cut line
+    return bleed, sheet.shelves(paper_size, [(lay.width, lay.height) for lay in layouts], gap=TOKEN_GAP + 2 * bleed,
+                                margin=sheet.MARGIN + bleed)  # the bleed stays clear of the footer too
 
 
 def _outline(layout: Layout, x: float, y: float) -> Outline | None:

@@ -102,6 +102,11 @@ class TuckBox(Kind):
         canvas.setPageSize(studio.paper)
         return component.count
 
+    def pages(self, component: Component, studio: Studio, paper: tuple[float, float]) -> int:
+        """A page per box printed (its copies), as draw prints them: 10,000 copies of a box passed validate
+        and stopped the build at the kit's page allowance."""
+        return component.count if Box.of(component, studio) is not None else 0
+
     def size_mm(self, component: Component, studio: Studio) -> list[float] | None:
         """The box's width, height and depth in mm: the cards' plus the clearance."""
         try:

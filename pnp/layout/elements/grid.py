@@ -38,4 +38,4 @@ class Grid(Element):
         x0, y0 = ox + v["x"], oy + v["y"]
         cells = [(x0 + c * cw, y0 + r * ch, cw, ch, {"row": r, "col": c, "n": r * cols + c})
                  for r in range(rows) for c in range(cols)]
-        draw_cells(el, ctx, cells, out)
+        draw_cells(el, ctx, cells, out, resolver)

@@ -69,6 +69,7 @@ class HexGrid(Element):
                     cell = el.values({**ctx, "row": row, "col": col, "n": row * cols + col, **coords})
                 if cell["show"]:
                     _draw_cell(el, cell, ox + v["x"] + cx, oy + v["y"] + cy, v["radius"], v["orientation"], out)
+                resolver.pay(el, out)  # each cell as it is made, as a repeat's copy is
 
 
 def hex_cell(row: int, col: int, radius: float, orientation: str, offset: str) -> tuple[float, float, dict[str, Any]]:

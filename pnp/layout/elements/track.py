@@ -64,7 +64,7 @@ class Track(Element):
                                   f"{units.to_mm(w)} x {units.to_mm(h)} mm without overlapping", el.mark)
         cells = [(cx - cell / 2, cy - cell / 2, cell, cell, {"n": v["start"] + k, "i": k, "last": k == count - 1})
                  for k, (cx, cy) in enumerate(centres)]
-        draw_cells(el, ctx, cells, out)
+        draw_cells(el, ctx, cells, out, resolver)
 
 
 def around(x: float, y: float, w: float, h: float, count: int, cell: float) -> list[tuple[float, float]] | None:
