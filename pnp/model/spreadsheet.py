@@ -129,7 +129,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
             check_number_formats(z, shown)
             listed = check_sheet_count(z, shown)
         # not data_only: a formula cell is seen as one (and refused) instead of read as the value it last showed
-        book, charts = _open_workbook(path)
+        book, charts = _open_workbook(path, shown)
     except LoadError:
         raise
     except Exception as e:  # noqa: BLE001 - zip, XML and openpyxl errors alike: a file Excel did not write
@@ -162,7 +162,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     return rows, where
 
 
-def _open_workbook(path: Path) -> tuple[Any, list[str]]:
+def _open_workbook(path: Path, shown: str) -> tuple[Any, list[str]]:
     """(openpyxl's read-only workbook of `path`, as its load_workbook opens one, the names of its chart sheets;
     imported here: CSV and YAML games load without it), its shared texts read as they are
     written: openpyxl drops every "x005F_" in one, so a text typed "_x0041_" in Excel (which writes it
@@ -183,7 +183,7 @@ def _open_workbook(path: Path) -> tuple[Any, list[str]]:
             part = self.package.find(SHARED_STRINGS)
             if part is not None:
                 with self.archive.open(part.PartName[1:]) as source:
-                    self.shared_strings = _shared_texts(source)
+                    self.shared_strings = _shared_texts(source, shown)
 
         def read_worksheets(self) -> None:  # (openpyxl's, for a read-only workbook)
             for sheet, rel in self.parser.find_sheets():
@@ -212,20 +212,40 @@ def _charts_said(charts: list[str]) -> str:
     return f" (its chart sheets hold none: {', '.join(charts)})" if charts else ""
 
 
-def _shared_texts(source: Any) -> list[str]:
-    """The texts of a workbook's shared-strings part, each as written: its own text, or its runs' texts joined
-    (a rich text's formatting and phonetic guides left out, as openpyxl's reader does)."""
+def _shared_texts(source: Any, file: str) -> list[str]:
+    """The texts of a workbook's shared-strings part (_rich_text), each <si> of its <sst> in turn; LoadError at
+    a <si> anywhere else (inside another, or of another namespace), which a cell's number does not count: each
+    was counted, and every later cell read the text after its own (exit 0)."""
     from xml.etree.ElementTree import iterparse
 
     texts = []
-    for _, element in iterparse(source):
-        if element.tag.rpartition("}")[2] == "si":
-            runs = [element, *(child for child in element if child.tag.rpartition("}")[2] == "r")]
-            text = "".join(t.text or "" for run in runs for t in run if t.tag.rpartition("}")[2] == "t")
-            problem = _rich_text_problem(element)
-            texts.append(_RefusedText(text, problem) if problem else text)
+    depth = 0  # of the element read: its <sst> is at 1
+    for event, element in iterparse(source, events=("start", "end")):
+        depth += 1 if event == "start" else -1
+        if event == "end" and _local(element.tag) == "si":
+            if depth != 1 or element.tag != _MAIN + "si":
+                raise LoadError("the workbook's shared texts hold a <si> element out of its place (each is one of "
+                                "its <sst>'s own, in its namespace): the file is damaged", Mark(file))
+            texts.append(_rich_text(element))
             element.clear()
     return texts
+
+
+def _rich_text(text: Any) -> str:
+    """The text of a text's element (a shared text's <si>, an inline text's <is>) as written: its own text, or its
+    runs' texts joined (a rich text's formatting and phonetic guides left out, as openpyxl's reader does); a
+    _RefusedText when it is refused where a cell reads it (_rich_text_problem). openpyxl read an inline text's
+    run of two <t> as its last alone."""
+    runs = [text, *(child for child in text if _local(child.tag) == "r")]
+    read = "".join(t.text or "" for run in runs for t in run if _local(t.tag) == "t")
+    problem = _rich_text_problem(text)
+    return _RefusedText(read, problem) if problem else read
+
+
+def _twice(text: Any) -> bool:
+    """Whether a text's or a run's element holds two texts (<t>), or a text beside runs: a workbook writes one."""
+    parts = [_local(child.tag) for child in text]
+    return parts.count("t") > 1 or "t" in parts and "r" in parts
 
 
 class _RefusedText(str):
@@ -246,6 +266,8 @@ def _rich_text_problem(text: Any) -> str | None:
     'Fight <x/>dinosaurs' printed 'Fight '), each with exit 0."""
     for element in text.iter():
         name = _local(element.tag)
+        if name in ("si", "is", "r") and _twice(element):
+            return "this cell holds a part twice (its value, or its text): the file is damaged"
         if name == "vertAlign" and element.get("val") in ("superscript", "subscript"):
             return ("part of this text is raised or lowered (superscript or subscript), which pnp prints on the "
                     "line (10² as 102): type the character itself (²), or the text without it")
@@ -419,6 +441,8 @@ class _SheetRead:
         if cell.tag != _CELL_PATH[3]:
             raise LoadError(_misplaced_said(cell.tag), Mark(self.where, self.row, self.column + 1))
         self.column = _cell_column(cell.get("r"), self.row, self.column, self.where)
+        if self.column > MAX_COLUMNS:  # (refused as it is met: a row of 900,000 cells was read whole first, 360 MB)
+            raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(self.where, self.row, MAX_COLUMNS + 1))
         if self.look_inside_cells:
             self._refuse_misplaced(cell.iter(), skipped=cell)
         if not len(cell) and cell.get("t") in _BLANK_TYPES:  # a blank cell (most, in a sheet of many): no value
@@ -428,6 +452,12 @@ class _SheetRead:
             return {"column": self.column, "value": None, "data_type": "n"}
         if problem := _cell_problem(cell, self.ws):
             raise LoadError(problem, Mark(self.where, self.row, self.column))
+        if (formula := cell.find(_MAIN + "f")) is not None:
+            # refused before openpyxl reads it: it parses a formula shared with later cells again for each (a row
+            # of 16,000 cells sharing one of 72,000 characters ran past a minute)
+            said = shown("=" + formula.text) if formula.text else "one shared from another cell"
+            raise LoadError(f"this cell holds a formula ({said}); pnp reads what a cell holds and runs no formula: "
+                            "type the value, or make the cell text", Mark(self.where, self.row, self.column))
         return _cell_value(self.reader, cell, self.where, self.row, self.column)
 
     def _add(self, held: list[dict[str, Any]]) -> None:
@@ -437,11 +467,7 @@ class _SheetRead:
             value, column = cell["value"], cell["column"]
             if value is None:
                 continue
-            if cell["data_type"] == "f":
-                raise LoadError(f"this cell holds a formula ({shown(getattr(value, 'text', value))}); pnp reads what a "
-                                "cell holds and runs no formula: type the value, or make the cell text",
-                                Mark(self.where, self.row, column))
-            code = self._number_format(cell["style_id"])
+            code = self._number_format(cell["style_id"], column)
             if isinstance(value, str) and value and _text_shown_otherwise(code):
                 raise LoadError(f"this text cell is formatted as {shown(code)}, so the sheet shows it otherwise than "
                                 "the text it holds, which pnp reads: format the cell as General or Text and type the "
@@ -450,12 +476,19 @@ class _SheetRead:
         _check_row_size(len(self.rows), self.row, values, self.where, self.room)
         self.rows.append((self.row, values))
 
-    def _number_format(self, style: int) -> str:
-        """The number format of the cell style numbered `style`, as openpyxl's read-only cell reads it."""
+    def _number_format(self, style: int, column: int) -> str:
+        """The number format of the cell style numbered `style`, as openpyxl's read-only cell reads it; LoadError
+        at the cell (in `column` of the row read) when the style names a format the workbook has not (an
+        IndexError naming no cell)."""
         if style not in self.formats:
             from openpyxl.cell.read_only import ReadOnlyCell
 
-            self.formats[style] = ReadOnlyCell(self.ws, 1, 1, None, style_id=style).number_format or "General"
+            try:
+                self.formats[style] = ReadOnlyCell(self.ws, 1, 1, None, style_id=style).number_format or "General"
+            except IndexError:
+                number = self.ws.parent._cell_styles[style].numFmtId
+                raise LoadError(f"this cell's style ({style}) has number format {number}, which the workbook's "
+                                "styles do not hold: the file is damaged", Mark(self.where, self.row, column)) from None
         return self.formats[style]
 
 
@@ -482,10 +515,10 @@ def _cell_value(reader: Any, element: Any, where: str, row: int, column: int) ->
     if cell["data_type"] == "e":
         raise LoadError(f"this cell holds an error value ({shown(str(cell['value']))}), not data: type the value",
                         Mark(where, row, column))
-    value = cell["value"]
-    if problem := value.problem if isinstance(value, _RefusedText) else \
-            _rich_text_problem(element) if element.get("t") == "inlineStr" else None:
-        raise LoadError(problem, Mark(where, row, column))
+    if cell["data_type"] == "s" and (text := element.find(_MAIN + "is")) is not None:
+        cell["value"] = _rich_text(text)  # (read as a shared text is)
+    if isinstance(value := cell["value"], _RefusedText):
+        raise LoadError(value.problem, Mark(where, row, column))
     return cell
 
 
@@ -553,6 +586,11 @@ def _cell_problem(cell: Any, sheet: Any) -> str | None:
     if style := _style_problem(cell.get("s"), sheet):
         return style
     kind = cell.get("t", "n")
+    if stranger := next((child.tag for child in cell if child.tag not in _CELL_PARTS), None):
+        # (openpyxl's reader finds a cell's parts by their names in its namespace: a value in <v> of another
+        # namespace was read as blank, a formula of another namespace passed by and its cell's value unchecked)
+        return (f"this cell holds a <{_local(stranger)}> element{_namespace_said(stranger)}, which is none of a "
+                "cell's parts (its value, its formula, its text): the file is damaged")
     parts = {_local(child.tag): child for child in cell}
     if form := _form_problem(cell, kind, parts):
         return form
@@ -563,13 +601,23 @@ def _cell_problem(cell: Any, sheet: Any) -> str | None:
     return None if problem is None else problem.format(said=shown(value), shared=len(sheet._shared_strings))
 
 
+_CELL_PARTS = {_MAIN + name for name in ("f", "v", "is", "extLst")}  # what a <c> element may hold
+
+
+def _namespace_said(tag: str) -> str:
+    """' of namespace ...' for an element's tag of a namespace other than a sheet's, else ''."""
+    namespace = tag.rpartition("}")[0].lstrip("{")
+    return f" of namespace {shown(namespace)}" if tag.startswith("{") and not tag.startswith(_MAIN) else ""
+
+
 _CELL_TYPES = ("b", "d", "e", "inlineStr", "n", "s", "str")  # a cell's t="...", as the standard lists them
 _BLANK_TYPES = (None, "b", "d", "inlineStr", "n", "s", "str")  # those of which a cell of no value is blank
 
 
 def _style_problem(style: str | None, sheet: Any) -> str | None:
     """Why a cell's style `style` (its s="...") is none of the (read-only) `sheet`'s workbook, or None."""
-    if style and not (style.isascii() and style.isdigit()):  # (none or empty: the first style, as openpyxl reads it)
+    # (none: the first style, as openpyxl reads it; s="" failed its reading of the number format, naming no cell)
+    if style is not None and not (style.isascii() and style.isdigit()):
         return f"this cell's style is {shown(style)}, where a workbook writes a number: the file is damaged"
     if style and int(style) >= (styles := len(sheet.parent._cell_styles)):  # (its number format is read)
         return (f"this cell's style is {shown(style)}, and the workbook has {styles:,} (numbered from 0): the file "
@@ -585,8 +633,7 @@ def _form_problem(cell: Any, kind: str, parts: Mapping[str, Any]) -> str | None:
     if kind not in _CELL_TYPES:
         return (f"this cell's type is {shown(kind)}, which is none of a workbook's ({', '.join(_CELL_TYPES)}): the "
                 "file is damaged")
-    texts = [_local(child.tag) for child in parts["is"]] if "is" in parts else []
-    if len(parts) < len(cell) or texts.count("t") > 1 or "t" in texts and "r" in texts:
+    if len(parts) < len(cell):  # (two texts in one <is>: _rich_text_problem)
         return "this cell holds a part twice (its value, or its text): the file is damaged"
     misplaced = "v" if kind == "inlineStr" else "is"  # (an inline text is in <is>, every other value in <v>)
     if misplaced in parts:
