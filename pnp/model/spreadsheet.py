@@ -183,7 +183,8 @@ def _open_workbook(path: Path, shown: str) -> tuple[Any, list[str]]:
             part = self.package.find(SHARED_STRINGS)
             if part is not None:
                 with self.archive.open(part.PartName[1:]) as source:
-                    self.shared_strings = _shared_texts(source, shown)
+                    # (openpyxl only counts and indexes its shared strings)
+                    self.shared_strings = _shared_texts(source, shown)  # type: ignore[assignment]
 
         def read_worksheets(self) -> None:  # (openpyxl's, for a read-only workbook)
             for sheet, rel in self.parser.find_sheets():
@@ -212,23 +213,42 @@ def _charts_said(charts: list[str]) -> str:
     return f" (its chart sheets hold none: {', '.join(charts)})" if charts else ""
 
 
-def _shared_texts(source: Any, file: str) -> list[str]:
-    """The texts of a workbook's shared-strings part (_rich_text), each <si> of its <sst> in turn; LoadError at
-    a <si> anywhere else (inside another, or of another namespace), which a cell's number does not count: each
-    was counted, and every later cell read the text after its own (exit 0)."""
-    from xml.etree.ElementTree import iterparse
+def _shared_texts(source: Any, file: str) -> "_SharedTexts":
+    """The texts of a workbook's shared-strings part (at most 4 MB: checked), parsed whole (_rich_text), each <si>
+    of its <sst> in turn; LoadError at a <si> anywhere else (inside another, or of another namespace), which a
+    cell's number does not count: each was counted, and every later cell read the text after its own (exit 0)."""
+    from xml.etree.ElementTree import XMLParser
 
-    texts = []
-    depth = 0  # of the element read: its <sst> is at 1
-    for event, element in iterparse(source, events=("start", "end")):
-        depth += 1 if event == "start" else -1
-        if event == "end" and _local(element.tag) == "si":
-            if depth != 1 or element.tag != _MAIN + "si":
-                raise LoadError("the workbook's shared texts hold a <si> element out of its place (each is one of "
-                                "its <sst>'s own, in its namespace): the file is damaged", Mark(file))
-            texts.append(_rich_text(element))
-            element.clear()
+    parser = XMLParser()
+    parser.feed(source.read(MAX_XML_PART_BYTES + 1))
+    root = parser.close()
+    texts = _SharedTexts([element for element in root if element.tag == _MAIN + "si"])
+    if len(texts) < sum(count for tag, count in _tags(root).items() if _local(tag) == "si"):
+        raise LoadError("the workbook's shared texts hold a <si> element out of its place (each is one of its "
+                        "<sst>'s own, in its namespace): the file is damaged", Mark(file))
     return texts
+
+
+class _SharedTexts(Sequence[str]):
+    """A workbook's shared texts, each read (_rich_text) when a cell first reads it: a part of 600,000 texts was
+    read whole, each text in Python, for the few a sheet's cells read."""
+
+    def __init__(self, elements: list[Any]) -> None:
+        self.elements = elements
+        self.read: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return len(self.elements)
+
+    def __getitem__(self, index: Any) -> Any:  # (an index, as openpyxl's reader reads a cell's; a slice unused)
+        if index not in self.read:
+            self.read[index] = _rich_text(self.elements[index])
+        return self.read[index]
+
+
+def _tags(root: Any) -> collections.Counter[str]:
+    """How many elements of each tag `root` holds, itself included (counted in C)."""
+    return collections.Counter(map(operator.attrgetter("tag"), root.iter()))
 
 
 def _rich_text(text: Any) -> str:
@@ -236,6 +256,8 @@ def _rich_text(text: Any) -> str:
     runs' texts joined (a rich text's formatting and phonetic guides left out, as openpyxl's reader does); a
     _RefusedText when it is refused where a cell reads it (_rich_text_problem). openpyxl read an inline text's
     run of two <t> as its last alone."""
+    if len(text) == 1 and text[0].tag == _MAIN + "t" and not len(text[0]):  # (most: one plain text)
+        return text[0].text or ""
     runs = [text, *(child for child in text if _local(child.tag) == "r")]
     read = "".join(t.text or "" for run in runs for t in run if _local(t.tag) == "t")
     problem = _rich_text_problem(text)
@@ -319,8 +341,7 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
 def _rows_and_cells(root: Any) -> int:
     """How many elements under `root` are named as a row or a cell is, in any namespace (counted in C: looking
     into every cell for one took an eighth of the time of a sheet's reading)."""
-    tags = collections.Counter(map(operator.attrgetter("tag"), root.iter()))
-    return sum(count for tag, count in tags.items() if _local(tag) in ("row", "c"))
+    return sum(count for tag, count in _tags(root).items() if _local(tag) in ("row", "c"))
 
 
 def _sheet_tree(ws: Any, where: str) -> Any:
