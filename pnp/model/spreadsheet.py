@@ -476,7 +476,8 @@ class _SheetRead:
         if (formula := cell.find(_MAIN + "f")) is not None:
             # refused before openpyxl reads it: it parses a formula shared with later cells again for each (a row
             # of 16,000 cells sharing one of 72,000 characters ran past a minute)
-            said = shown("=" + formula.text) if formula.text else "one shared from another cell"
+            shared = not formula.text and formula.get("t") == "shared"
+            said = "one shared from another cell" if shared else shown("=" + (formula.text or ""))
             raise LoadError(f"this cell holds a formula ({said}); pnp reads what a cell holds and runs no formula: "
                             "type the value, or make the cell text", Mark(self.where, self.row, self.column))
         return _cell_value(self.reader, cell, self.where, self.row, self.column)
