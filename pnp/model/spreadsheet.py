@@ -282,10 +282,11 @@ class _RefusedText(str):
 
 
 def _rich_text_problem(text: Any) -> str | None:
-    """Why a rich text's element (a shared text's <si>, an inline text's cell) is refused where a cell reads it,
+    """Why a rich text's element (a shared text's <si>, an inline text's <is>) is refused where a cell reads it,
     or None: a run raised or lowered (superscript, subscript), which pnp prints on the line (a cell showing 10²
     printed 102), or a text holding an element, which openpyxl's reader reads up to that element (a title
-    'Fight <x/>dinosaurs' printed 'Fight '), each with exit 0."""
+    'Fight <x/>dinosaurs' printed 'Fight '), or a text or a run of two texts (_twice: openpyxl read the last),
+    each with exit 0."""
     for element in text.iter():
         name = _local(element.tag)
         if name in ("si", "is", "r") and _twice(element):
