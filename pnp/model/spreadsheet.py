@@ -642,10 +642,17 @@ def _style_problem(style: str | None, sheet: Any) -> str | None:
     # (none: the first style, as openpyxl reads it; s="" failed its reading of the number format, naming no cell)
     if style is not None and not (style.isascii() and style.isdigit()):
         return f"this cell's style is {shown(style)}, where a workbook writes a number: the file is damaged"
-    if style and int(style) >= (styles := len(sheet.parent._cell_styles)):  # (its number format is read)
+    if style and _counted(style) >= (styles := len(sheet.parent._cell_styles)):  # (its number format is read)
         return (f"this cell's style is {shown(style)}, and the workbook has {styles:,} (numbered from 0): the file "
                 "is damaged")
     return None
+
+
+def _counted(digits: str) -> int:
+    """The number ASCII `digits` write, but past any count a workbook holds when they are more than 18 (openpyxl's
+    int() refuses more than 4,300: a style or a shared text's number of 5,000 digits, leading zeros too,
+    refused the workbook with Python's words, naming no cell)."""
+    return int(digits) if len(digits) <= 18 else 10**18
 
 
 def _form_problem(cell: Any, kind: str, parts: Mapping[str, Any]) -> str | None:
@@ -670,7 +677,7 @@ def _form_problem(cell: Any, kind: str, parts: Mapping[str, Any]) -> str | None:
 
 def _shared_text_problem(value: str, cell: Any, sheet: Any) -> str | None:
     index = value.strip()  # (as int() reads it)
-    if index.isascii() and index.isdigit() and int(index) < len(sheet._shared_strings):
+    if index.isascii() and index.isdigit() and _counted(index) < len(sheet._shared_strings):
         return None
     return ("this cell refers to shared text {said}, and the workbook has {shared:,} (numbered from 0): the file "
             "is damaged; save it again from the spreadsheet program")
@@ -678,7 +685,8 @@ def _shared_text_problem(value: str, cell: Any, sheet: Any) -> str | None:
 
 def _number_problem(value: str, cell: Any, sheet: Any) -> str | None:
     number = value.strip()
-    if not _FLOAT.fullmatch(number) or not math.isfinite(float(number)):
+    # (a workbook writes at most 17 digits: openpyxl's int() refused 5,000 of them, zeros first, in Python's words)
+    if len(number) > 100 or not _FLOAT.fullmatch(number) or not math.isfinite(float(number)):
         return "this number cell holds {said}, which is no finite number: the file is damaged"
     style = cell.get("s") or "0"
     if int(style) in sheet.parent._date_formats:  # a date kept as a number of days, as openpyxl reads it
