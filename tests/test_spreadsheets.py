@@ -810,7 +810,7 @@ def test_a_shared_text_out_of_its_place_is_refused_never_counted(proj, extra):
     # 5,000 digits, zeros first: Python's int() refuses them (the workbook was refused in its words, naming no cell)
     (b'<c r="D3" t="s"><v>' + b"0" * 5000 + b'1</v></c>', "this cell refers to shared text '000"),
     (b'<c r="D3" s="' + b"0" * 5000 + b'1"><v>1</v></c>', "this cell's style is '000"),
-    (b'<c r="D3" t="n"><v>' + b"0" * 5000 + b'1</v></c>', "this number cell holds '000"),
+    (b'<c r="D3" t="n"><v>' + b"0" * 5000 + b'1</v></c>', "this number cell holds '000"),  # (5,001 characters long)
 ])
 def test_a_cell_openpyxl_cannot_read_or_reads_as_an_error_is_refused_at_the_cell(proj, cell, said):
     """A value that does not read as its type says was refused for the whole workbook, with no cell named;

@@ -686,7 +686,10 @@ def _shared_text_problem(value: str, cell: Any, sheet: Any) -> str | None:
 def _number_problem(value: str, cell: Any, sheet: Any) -> str | None:
     number = value.strip()
     # (a workbook writes at most 17 digits: openpyxl's int() refused 5,000 of them, zeros first, in Python's words)
-    if len(number) > 100 or not _FLOAT.fullmatch(number) or not math.isfinite(float(number)):
+    if len(number) > 100:
+        return (f"this number cell holds {{said}}, {len(number):,} characters long (a workbook writes at most 17 "
+                "digits): the file is damaged")
+    if not _FLOAT.fullmatch(number) or not math.isfinite(float(number)):
         return "this number cell holds {said}, which is no finite number: the file is damaged"
     style = cell.get("s") or "0"
     if int(style) in sheet.parent._date_formats:  # a date kept as a number of days, as openpyxl reads it
