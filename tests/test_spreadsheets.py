@@ -742,6 +742,11 @@ def test_cells_of_yaml_flow_text_share_the_tables_count_of_values(tmp_path):
     (b'<c r="B3" t="s"><is><t>Roll</t></is></c>', "this cell of type 's' holds a <is>"),
     (b'<c r="B3" t="inlineStr"><is><t>Ro</t><t>ll</t></is></c>', "this cell holds a part twice"),
     (b'<c r="B3"><v>1</v><v>2</v></c>', "this cell holds a part twice"),
+    (b'<c r="B3" t="inlineStr"><is><r><t>Ro</t><t>ll</t></r></is></c>', "this cell holds a part twice"),  # ('ll')
+    # a value or a text of another namespace: read as blank
+    (b'<c r="B3" t="inlineStr"><is xmlns="urn:q"><t>Roll</t></is></c>', "this cell holds a <is> element of namespace 'urn:q'"),
+    (b'<c r="B3" t="n"><q:v xmlns:q="urn:q">1</q:v></c>', "this cell holds a <v> element of namespace 'urn:q'"),
+    (b'<c r="B3" s=""><v>1</v></c>', "this cell's style is '', where a workbook writes a number"),  # (a TypeError)
     (b'<c r="B3" t="text"><v>Roll</v></c>', "this cell's type is 'text', which is none of a workbook's"),
     # read up to the element, exit 0: 'Ro', 1
     (b'<c r="B3" t="inlineStr"><is><t>Ro<x/>ll</t></is></c>', "this text holds a <x> element inside it"),
@@ -759,6 +764,42 @@ def test_a_damaged_cell_is_refused_at_its_cell(proj, cell, message):
         errors(proj)
 
 
+@pytest.mark.parametrize("cells, said", [
+    # a formula of 4,500 characters, then 2,000 cells sharing it: openpyxl parsed it again for each (16,000 cells
+    # sharing one of 72,000 characters ran past a minute)
+    (b'<c r="A3"><f t="shared" si="0" ref="A3:BZZ3">' + b"+".join(b"A%d" % n for n in range(1, 900)) + b"</f><v>1</v></c>"
+     + b"".join(b'<c r="%s3"><f t="shared" si="0"/><v>1</v></c>' % openpyxl.utils.get_column_letter(column).encode()
+                for column in range(2, 2000)), "this cell holds a formula ('=A1+A2+A3+"),
+    (b'<c r="A3"><f t="shared" si="0"/><v>2</v></c>', "this cell holds a formula (one shared from another cell)"),
+])
+def test_a_formula_is_refused_at_its_cell_before_openpyxl_reads_it(proj, cells, said):
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: re.sub(rb'<c r="A3".*?</c>', lambda _: cells, data, count=1)
+          if name == "xl/worksheets/sheet1.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:1: error: {said}") for ln in errors(proj)), errors(proj)
+
+
+def test_a_cell_style_of_a_number_format_the_workbook_has_not_is_refused_at_the_cell(proj):
+    """An IndexError refused the workbook, naming no cell."""
+    path = xlsx_table(proj, "turn")  # (the header's cells are of style 1)
+    rezip(path, lambda name, data: data.replace(b'<xf numFmtId="0" fontId="1"', b'<xf numFmtId="300" fontId="1"')
+          if name == "xl/styles.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:1:1: error: this cell's style (1) has number format 300, "
+                             "which the workbook's styles do not hold") for ln in errors(proj)), errors(proj)
+
+
+@pytest.mark.parametrize("extra", [b"<si><t>extra</t></si>", b'<q:si xmlns:q="urn:q"><t>extra</t></q:si>'])
+def test_a_shared_text_out_of_its_place_is_refused_never_counted(proj, extra):
+    """A <si> inside another, or of another namespace, was counted among the shared texts: every later cell read
+    the text after its own, exit 0."""
+    path = xlsx_table(proj, "turn")
+    _with_shared_texts(path)
+    rezip(path, lambda name, data: data.replace(b"<t>step</t></si>", b"<t>step</t>" + extra + b"</si>", 1)
+          if name == "xl/sharedStrings.xml" else data)
+    assert f"cards/{GAME}/turn.xlsx: error: the workbook's shared texts hold a <si> element out of its place" in \
+        "\n".join(errors(proj))
+
+
 @pytest.mark.parametrize("cell, said", [
     (b'<c r="D3" t="e"><v>#DIV/0!</v></c>', "this cell holds the error value '#DIV/0!'"),  # was printed as text
     (b'<c r="D3" t="s"><v>99999</v></c>', "this cell refers to shared text '99999'"),
@@ -766,6 +807,10 @@ def test_a_damaged_cell_is_refused_at_its_cell(proj, cell, message):
     (b'<c r="D3" t="d"><v>soon</v></c>', "this date cell holds 'soon', which is no date"),
     (b'<c r="D3" t="n"><v>1e999</v></c>', "this number cell holds '1e999', which is no finite number"),  # was 'inf'
     (b'<c r="D3" t="inlineStr"><is><t>&undefined;</t></is></c>', "the sheet's XML cannot be read (undefined entity"),
+    # 5,000 digits, zeros first: Python's int() refuses them (the workbook was refused in its words, naming no cell)
+    (b'<c r="D3" t="s"><v>' + b"0" * 5000 + b'1</v></c>', "this cell refers to shared text '000"),
+    (b'<c r="D3" s="' + b"0" * 5000 + b'1"><v>1</v></c>', "this cell's style is '000"),
+    (b'<c r="D3" t="n"><v>' + b"0" * 5000 + b'1</v></c>', "this number cell holds '000"),  # (5,001 characters long)
 ])
 def test_a_cell_openpyxl_cannot_read_or_reads_as_an_error_is_refused_at_the_cell(proj, cell, said):
     """A value that does not read as its type says was refused for the whole workbook, with no cell named;

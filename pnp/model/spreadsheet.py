@@ -129,7 +129,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
             check_number_formats(z, shown)
             listed = check_sheet_count(z, shown)
         # not data_only: a formula cell is seen as one (and refused) instead of read as the value it last showed
-        book, charts = _open_workbook(path)
+        book, charts = _open_workbook(path, shown)
     except LoadError:
         raise
     except Exception as e:  # noqa: BLE001 - zip, XML and openpyxl errors alike: a file Excel did not write
@@ -162,7 +162,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     return rows, where
 
 
-def _open_workbook(path: Path) -> tuple[Any, list[str]]:
+def _open_workbook(path: Path, shown: str) -> tuple[Any, list[str]]:
     """(openpyxl's read-only workbook of `path`, as its load_workbook opens one, the names of its chart sheets;
     imported here: CSV and YAML games load without it), its shared texts read as they are
     written: openpyxl drops every "x005F_" in one, so a text typed "_x0041_" in Excel (which writes it
@@ -183,7 +183,8 @@ def _open_workbook(path: Path) -> tuple[Any, list[str]]:
             part = self.package.find(SHARED_STRINGS)
             if part is not None:
                 with self.archive.open(part.PartName[1:]) as source:
-                    self.shared_strings = _shared_texts(source)
+                    # (openpyxl only counts and indexes its shared strings)
+                    self.shared_strings = _shared_texts(source, shown)  # type: ignore[assignment]
 
         def read_worksheets(self) -> None:  # (openpyxl's, for a read-only workbook)
             for sheet, rel in self.parser.find_sheets():
@@ -212,20 +213,61 @@ def _charts_said(charts: list[str]) -> str:
     return f" (its chart sheets hold none: {', '.join(charts)})" if charts else ""
 
 
-def _shared_texts(source: Any) -> list[str]:
-    """The texts of a workbook's shared-strings part, each as written: its own text, or its runs' texts joined
-    (a rich text's formatting and phonetic guides left out, as openpyxl's reader does)."""
-    from xml.etree.ElementTree import iterparse
+def _shared_texts(source: Any, file: str) -> "_SharedTexts":
+    """The texts of a workbook's shared-strings part (at most 4 MB: checked), parsed whole (_rich_text), each <si>
+    of its <sst> in turn; LoadError at a <si> anywhere else (inside another, or of another namespace), which a
+    cell's number does not count: each was counted, and every later cell read the text after its own (exit 0)."""
+    from xml.etree.ElementTree import XMLParser
 
-    texts = []
-    for _, element in iterparse(source):
-        if element.tag.rpartition("}")[2] == "si":
-            runs = [element, *(child for child in element if child.tag.rpartition("}")[2] == "r")]
-            text = "".join(t.text or "" for run in runs for t in run if t.tag.rpartition("}")[2] == "t")
-            problem = _rich_text_problem(element)
-            texts.append(_RefusedText(text, problem) if problem else text)
-            element.clear()
+    parser = XMLParser()
+    parser.feed(source.read(MAX_XML_PART_BYTES + 1))
+    root = parser.close()
+    texts = _SharedTexts([element for element in root if element.tag == _MAIN + "si"])
+    if len(texts) < sum(count for tag, count in _tags(root).items() if _local(tag) == "si"):
+        raise LoadError("the workbook's shared texts hold a <si> element out of its place (each is one of its "
+                        "<sst>'s own, in its namespace): the file is damaged", Mark(file))
     return texts
+
+
+class _SharedTexts(Sequence[str]):
+    """A workbook's shared texts, each read (_rich_text) when a cell first reads it: a part of 600,000 texts was
+    read whole, each text in Python, for the few a sheet's cells read."""
+
+    def __init__(self, elements: list[Any]) -> None:
+        self.elements = elements
+        self.read: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return len(self.elements)
+
+    def __getitem__(self, index: Any) -> Any:  # (an index, as openpyxl's reader reads a cell's; a slice unused)
+        if index not in self.read:
+            self.read[index] = _rich_text(self.elements[index])
+        return self.read[index]
+
+
+def _tags(root: Any) -> collections.Counter[str]:
+    """How many elements of each tag `root` holds, itself included (counted in C)."""
+    return collections.Counter(map(operator.attrgetter("tag"), root.iter()))
+
+
+def _rich_text(text: Any) -> str:
+    """The text of a text's element (a shared text's <si>, an inline text's <is>) as written: its own text, or its
+    runs' texts joined (a rich text's formatting and phonetic guides left out, as openpyxl's reader does); a
+    _RefusedText when it is refused where a cell reads it (_rich_text_problem). openpyxl read an inline text's
+    run of two <t> as its last alone."""
+    if len(text) == 1 and text[0].tag == _MAIN + "t" and not len(text[0]):  # (most: one plain text)
+        return text[0].text or ""
+    runs = [text, *(child for child in text if _local(child.tag) == "r")]
+    read = "".join(t.text or "" for run in runs for t in run if _local(t.tag) == "t")
+    problem = _rich_text_problem(text)
+    return _RefusedText(read, problem) if problem else read
+
+
+def _twice(text: Any) -> bool:
+    """Whether a text's or a run's element holds two texts (<t>), or a text beside runs: a workbook writes one."""
+    parts = [_local(child.tag) for child in text]
+    return parts.count("t") > 1 or "t" in parts and "r" in parts
 
 
 class _RefusedText(str):
@@ -240,12 +282,15 @@ class _RefusedText(str):
 
 
 def _rich_text_problem(text: Any) -> str | None:
-    """Why a rich text's element (a shared text's <si>, an inline text's cell) is refused where a cell reads it,
+    """Why a rich text's element (a shared text's <si>, an inline text's <is>) is refused where a cell reads it,
     or None: a run raised or lowered (superscript, subscript), which pnp prints on the line (a cell showing 10²
     printed 102), or a text holding an element, which openpyxl's reader reads up to that element (a title
-    'Fight <x/>dinosaurs' printed 'Fight '), each with exit 0."""
+    'Fight <x/>dinosaurs' printed 'Fight '), or a text or a run of two texts (_twice: openpyxl read the last),
+    each with exit 0."""
     for element in text.iter():
         name = _local(element.tag)
+        if name in ("si", "is", "r") and _twice(element):
+            return "this cell holds a part twice (its value, or its text): the file is damaged"
         if name == "vertAlign" and element.get("val") in ("superscript", "subscript"):
             return ("part of this text is raised or lowered (superscript or subscript), which pnp prints on the "
                     "line (10² as 102): type the character itself (²), or the text without it")
@@ -297,8 +342,7 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
 def _rows_and_cells(root: Any) -> int:
     """How many elements under `root` are named as a row or a cell is, in any namespace (counted in C: looking
     into every cell for one took an eighth of the time of a sheet's reading)."""
-    tags = collections.Counter(map(operator.attrgetter("tag"), root.iter()))
-    return sum(count for tag, count in tags.items() if _local(tag) in ("row", "c"))
+    return sum(count for tag, count in _tags(root).items() if _local(tag) in ("row", "c"))
 
 
 def _sheet_tree(ws: Any, where: str) -> Any:
@@ -419,6 +463,8 @@ class _SheetRead:
         if cell.tag != _CELL_PATH[3]:
             raise LoadError(_misplaced_said(cell.tag), Mark(self.where, self.row, self.column + 1))
         self.column = _cell_column(cell.get("r"), self.row, self.column, self.where)
+        if self.column > MAX_COLUMNS:  # (refused as it is met: a row of 900,000 cells was read whole first, 360 MB)
+            raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(self.where, self.row, MAX_COLUMNS + 1))
         if self.look_inside_cells:
             self._refuse_misplaced(cell.iter(), skipped=cell)
         if not len(cell) and cell.get("t") in _BLANK_TYPES:  # a blank cell (most, in a sheet of many): no value
@@ -428,6 +474,13 @@ class _SheetRead:
             return {"column": self.column, "value": None, "data_type": "n"}
         if problem := _cell_problem(cell, self.ws):
             raise LoadError(problem, Mark(self.where, self.row, self.column))
+        if (formula := cell.find(_MAIN + "f")) is not None:
+            # refused before openpyxl reads it: it parses a formula shared with later cells again for each (a row
+            # of 16,000 cells sharing one of 72,000 characters ran past a minute)
+            shared = not formula.text and formula.get("t") == "shared"
+            said = "one shared from another cell" if shared else shown("=" + (formula.text or ""))
+            raise LoadError(f"this cell holds a formula ({said}); pnp reads what a cell holds and runs no formula: "
+                            "type the value, or make the cell text", Mark(self.where, self.row, self.column))
         return _cell_value(self.reader, cell, self.where, self.row, self.column)
 
     def _add(self, held: list[dict[str, Any]]) -> None:
@@ -437,11 +490,7 @@ class _SheetRead:
             value, column = cell["value"], cell["column"]
             if value is None:
                 continue
-            if cell["data_type"] == "f":
-                raise LoadError(f"this cell holds a formula ({shown(getattr(value, 'text', value))}); pnp reads what a "
-                                "cell holds and runs no formula: type the value, or make the cell text",
-                                Mark(self.where, self.row, column))
-            code = self._number_format(cell["style_id"])
+            code = self._number_format(cell["style_id"], column)
             if isinstance(value, str) and value and _text_shown_otherwise(code):
                 raise LoadError(f"this text cell is formatted as {shown(code)}, so the sheet shows it otherwise than "
                                 "the text it holds, which pnp reads: format the cell as General or Text and type the "
@@ -450,12 +499,19 @@ class _SheetRead:
         _check_row_size(len(self.rows), self.row, values, self.where, self.room)
         self.rows.append((self.row, values))
 
-    def _number_format(self, style: int) -> str:
-        """The number format of the cell style numbered `style`, as openpyxl's read-only cell reads it."""
+    def _number_format(self, style: int, column: int) -> str:
+        """The number format of the cell style numbered `style`, as openpyxl's read-only cell reads it; LoadError
+        at the cell (in `column` of the row read) when the style names a format the workbook has not (an
+        IndexError naming no cell)."""
         if style not in self.formats:
             from openpyxl.cell.read_only import ReadOnlyCell
 
-            self.formats[style] = ReadOnlyCell(self.ws, 1, 1, None, style_id=style).number_format or "General"
+            try:
+                self.formats[style] = ReadOnlyCell(self.ws, 1, 1, None, style_id=style).number_format or "General"
+            except IndexError:
+                number = self.ws.parent._cell_styles[style].numFmtId
+                raise LoadError(f"this cell's style ({style}) has number format {number}, which the workbook's "
+                                "styles do not hold: the file is damaged", Mark(self.where, self.row, column)) from None
         return self.formats[style]
 
 
@@ -482,10 +538,10 @@ def _cell_value(reader: Any, element: Any, where: str, row: int, column: int) ->
     if cell["data_type"] == "e":
         raise LoadError(f"this cell holds an error value ({shown(str(cell['value']))}), not data: type the value",
                         Mark(where, row, column))
-    value = cell["value"]
-    if problem := value.problem if isinstance(value, _RefusedText) else \
-            _rich_text_problem(element) if element.get("t") == "inlineStr" else None:
-        raise LoadError(problem, Mark(where, row, column))
+    if cell["data_type"] == "s" and (text := element.find(_MAIN + "is")) is not None:
+        cell["value"] = _rich_text(text)  # (read as a shared text is)
+    if isinstance(value := cell["value"], _RefusedText):
+        raise LoadError(value.problem, Mark(where, row, column))
     return cell
 
 
@@ -553,6 +609,11 @@ def _cell_problem(cell: Any, sheet: Any) -> str | None:
     if style := _style_problem(cell.get("s"), sheet):
         return style
     kind = cell.get("t", "n")
+    if stranger := next((child.tag for child in cell if child.tag not in _CELL_PARTS), None):
+        # (openpyxl's reader finds a cell's parts by their names in its namespace: a value in <v> of another
+        # namespace was read as blank, a formula of another namespace passed by and its cell's value unchecked)
+        return (f"this cell holds a <{_local(stranger)}> element{_namespace_said(stranger)}, which is none of a "
+                "cell's parts (its value, its formula, its text): the file is damaged")
     parts = {_local(child.tag): child for child in cell}
     if form := _form_problem(cell, kind, parts):
         return form
@@ -563,18 +624,35 @@ def _cell_problem(cell: Any, sheet: Any) -> str | None:
     return None if problem is None else problem.format(said=shown(value), shared=len(sheet._shared_strings))
 
 
+_CELL_PARTS = {_MAIN + name for name in ("f", "v", "is", "extLst")}  # what a <c> element may hold
+
+
+def _namespace_said(tag: str) -> str:
+    """' of namespace ...' for an element's tag of a namespace other than a sheet's, else ''."""
+    namespace = tag.rpartition("}")[0].lstrip("{")
+    return f" of namespace {shown(namespace)}" if tag.startswith("{") and not tag.startswith(_MAIN) else ""
+
+
 _CELL_TYPES = ("b", "d", "e", "inlineStr", "n", "s", "str")  # a cell's t="...", as the standard lists them
 _BLANK_TYPES = (None, "b", "d", "inlineStr", "n", "s", "str")  # those of which a cell of no value is blank
 
 
 def _style_problem(style: str | None, sheet: Any) -> str | None:
     """Why a cell's style `style` (its s="...") is none of the (read-only) `sheet`'s workbook, or None."""
-    if style and not (style.isascii() and style.isdigit()):  # (none or empty: the first style, as openpyxl reads it)
+    # (none: the first style, as openpyxl reads it; s="" failed its reading of the number format, naming no cell)
+    if style is not None and not (style.isascii() and style.isdigit()):
         return f"this cell's style is {shown(style)}, where a workbook writes a number: the file is damaged"
-    if style and int(style) >= (styles := len(sheet.parent._cell_styles)):  # (its number format is read)
+    if style and _counted(style) >= (styles := len(sheet.parent._cell_styles)):  # (its number format is read)
         return (f"this cell's style is {shown(style)}, and the workbook has {styles:,} (numbered from 0): the file "
                 "is damaged")
     return None
+
+
+def _counted(digits: str) -> int:
+    """The number ASCII `digits` write, but past any count a workbook holds when they are more than 18 (openpyxl's
+    int() refuses more than 4,300: a style or a shared text's number of 5,000 digits, leading zeros too,
+    refused the workbook with Python's words, naming no cell)."""
+    return int(digits) if len(digits) <= 18 else 10**18
 
 
 def _form_problem(cell: Any, kind: str, parts: Mapping[str, Any]) -> str | None:
@@ -585,8 +663,7 @@ def _form_problem(cell: Any, kind: str, parts: Mapping[str, Any]) -> str | None:
     if kind not in _CELL_TYPES:
         return (f"this cell's type is {shown(kind)}, which is none of a workbook's ({', '.join(_CELL_TYPES)}): the "
                 "file is damaged")
-    texts = [_local(child.tag) for child in parts["is"]] if "is" in parts else []
-    if len(parts) < len(cell) or texts.count("t") > 1 or "t" in texts and "r" in texts:
+    if len(parts) < len(cell):  # (two texts in one <is>: _rich_text_problem)
         return "this cell holds a part twice (its value, or its text): the file is damaged"
     misplaced = "v" if kind == "inlineStr" else "is"  # (an inline text is in <is>, every other value in <v>)
     if misplaced in parts:
@@ -600,7 +677,7 @@ def _form_problem(cell: Any, kind: str, parts: Mapping[str, Any]) -> str | None:
 
 def _shared_text_problem(value: str, cell: Any, sheet: Any) -> str | None:
     index = value.strip()  # (as int() reads it)
-    if index.isascii() and index.isdigit() and int(index) < len(sheet._shared_strings):
+    if index.isascii() and index.isdigit() and _counted(index) < len(sheet._shared_strings):
         return None
     return ("this cell refers to shared text {said}, and the workbook has {shared:,} (numbered from 0): the file "
             "is damaged; save it again from the spreadsheet program")
@@ -608,6 +685,10 @@ def _shared_text_problem(value: str, cell: Any, sheet: Any) -> str | None:
 
 def _number_problem(value: str, cell: Any, sheet: Any) -> str | None:
     number = value.strip()
+    # (a workbook writes at most 17 digits: openpyxl's int() refused 5,000 of them, zeros first, in Python's words)
+    if len(number) > 100:
+        return (f"this number cell holds {{said}}, {len(number):,} characters long (a workbook writes at most 17 "
+                "digits): the file is damaged")
     if not _FLOAT.fullmatch(number) or not math.isfinite(float(number)):
         return "this number cell holds {said}, which is no finite number: the file is damaged"
     style = cell.get("s") or "0"
