@@ -1,6 +1,7 @@
 """What a received folder or a failing disk can do to the parts of pnp merged last: the parse cache, the
 manifests read back, `python -m pnp` run inside a game folder, and a commit of a kit's files that fails half-way."""
 
+import gc
 import json
 import os
 import subprocess
@@ -12,7 +13,7 @@ import pytest
 from conftest import REPO, make_project, run
 from pnp import project as project_module
 from pnp.kit import inputs
-from pnp.kit.changes import read_faces
+from pnp.kit.changes import MAX_MANIFEST_FACES, read_faces
 from pnp.kit.faces import FACE_FIELDS
 from pnp.kit.manifest import Manifest
 from pnp.errors import UsageError
@@ -67,6 +68,27 @@ def test_changes_refuses_a_manifest_whose_names_would_act_on_the_terminal_or_flo
     with pytest.raises(UsageError) as refused:
         read_faces(Project(tmp_path), path, "g")
     assert str(refused.value.mark) == "manifest.json" and "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("decks", [1, 2])  # one deck of too many faces; two decks of half as many (and themselves)
+def test_changes_refuses_a_manifest_listing_more_faces_than_pnp_writes_at_the_manifest(tmp_path, decks):
+    rows = [["c", "f", 1, "", ""]] * (MAX_MANIFEST_FACES // decks)  # (16 MB of such rows once took 30 s)
+    faces = [{"id": f"d{n}", "faces": rows} for n in range(decks)]
+    path = _manifest(tmp_path, face_fields=FACE_FIELDS, components=faces)
+    with pytest.raises(UsageError) as refused:
+        read_faces(Project(tmp_path), path, "g")
+    assert str(refused.value.mark) == "manifest.json" and f"{MAX_MANIFEST_FACES:,}" in str(refused.value)
+    at_cap = _manifest(tmp_path, face_fields=FACE_FIELDS, components=[{"id": "d", "faces": [["c", "f", 1, "", ""]]}])
+    assert read_faces(Project(tmp_path), at_cap, "g") == {"d": {("c", "f"): ("", "")}}
+
+
+def test_a_manifest_is_parsed_with_the_collector_paused_and_it_runs_again_after(tmp_path):
+    assert gc.isenabled()
+    Manifest.read(_manifest(tmp_path), "manifest.json")
+    (tmp_path / "manifest.json").write_text("[[], [], {", encoding="utf-8")
+    with pytest.raises(UsageError):
+        Manifest.read(tmp_path / "manifest.json", "manifest.json")
+    assert gc.isenabled()
 
 
 def test_python_m_pnp_in_a_game_folder_imports_nothing_from_it(tmp_path):
