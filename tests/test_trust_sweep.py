@@ -15,10 +15,11 @@ from pnp import project as project_module
 from pnp.kit import inputs
 from pnp.kit.changes import MAX_MANIFEST_FACES, read_faces
 from pnp.kit.faces import FACE_FIELDS
-from pnp.kit.manifest import Manifest
+from pnp.kit.manifest import MAX_KEPT_WARNINGS, Manifest, warning_records
 from pnp.errors import UsageError
 from pnp.model.load import MAX_FILE_BYTES, ParsedFiles
 from pnp.project import Project, commit_files, temporary_beside
+from pnp.report import Mark, Report
 
 
 def test_the_parse_cache_keeps_no_more_bytes_of_text_than_its_bound():
@@ -89,6 +90,18 @@ def test_a_manifest_is_parsed_with_the_collector_paused_and_it_runs_again_after(
     with pytest.raises(UsageError):
         Manifest.read(tmp_path / "manifest.json", "manifest.json")
     assert gc.isenabled()
+
+
+def test_a_manifest_keeps_so_many_warnings_and_one_keeping_more_is_not_said_again(tmp_path):
+    report = Report(tmp_path)
+    for line in range(MAX_KEPT_WARNINGS + 5):
+        report.warning("a warning", Mark("cards/g/cards.yaml", line + 1, 1))
+    kept = warning_records(report)
+    assert len(kept) == MAX_KEPT_WARNINGS + 1 and kept[-1]["message"].startswith("and 5 more warnings")
+    assert len(Manifest.read(_manifest(tmp_path, warnings=kept), "m.json").replayed()) == MAX_KEPT_WARNINGS + 1
+    with pytest.raises(UsageError) as refused:  # 200,000 planted ones took 18 s to say again
+        Manifest.read(_manifest(tmp_path, warnings=kept + kept[:1]), "output/g/manifest.json")
+    assert str(refused.value.mark) == "output/g/manifest.json" and f"{MAX_KEPT_WARNINGS:,}" in str(refused.value)
 
 
 def test_python_m_pnp_in_a_game_folder_imports_nothing_from_it(tmp_path):

@@ -67,6 +67,9 @@ class Manifest:
         if not all(isinstance(f, dict) and isinstance(f.get("path"), str) and isinstance(f.get("sha256"), str)
                    and type(f.get("pages", 0)) is int for f in files):
             raise UsageError("not a pnp manifest: its files are not as pnp writes them", Mark(shown))
+        if len(warnings) > MAX_KEPT_WARNINGS + 1:  # (and the line saying how many more)
+            raise UsageError(f"not a pnp manifest: it keeps {len(warnings):,} warnings, and pnp keeps at most "
+                             f"{MAX_KEPT_WARNINGS:,}", Mark(shown))
         if not all(_is_warning(w) for w in warnings):
             raise UsageError("not a pnp manifest: its warnings are not as pnp writes them", Mark(shown))
         inputs = part("inputs", dict, {})
@@ -100,10 +103,22 @@ def _is_warning(record: object) -> bool:
             and all(type(record.get(k)) is int for k in ("line", "col")))
 
 
+# the warnings a manifest keeps to say again when its output is up to date: the first of them, then a line saying
+# how many more (every card of a 10,000-card deck warned of is kept); a manifest keeping more is not one pnp
+# wrote, and is built again: 200,000 warnings planted in one took 18 s to say again, each a line of its text
+MAX_KEPT_WARNINGS = 10_000
+
+
 def warning_records(report: Report) -> list[dict]:
-    """The report's warnings as a manifest keeps them, to say again when the output is up to date."""
-    return [{"message": d.message, "file": (d.mark or Mark("")).file, "line": (d.mark or Mark("")).line,
-             "col": (d.mark or Mark("")).col} for d in report.warnings]
+    """The report's warnings as a manifest keeps them, to say again when the output is up to date: at most
+    MAX_KEPT_WARNINGS, then a line saying how many more were said when it was made."""
+    warnings = report.warnings
+    kept = [{"message": d.message, "file": (d.mark or Mark("")).file, "line": (d.mark or Mark("")).line,
+             "col": (d.mark or Mark("")).col} for d in warnings[:MAX_KEPT_WARNINGS]]
+    if len(warnings) > MAX_KEPT_WARNINGS:
+        kept.append({"message": f"and {len(warnings) - MAX_KEPT_WARNINGS:,} more warnings, said again when it is "
+                     "made again (--force)", "file": "", "line": 0, "col": 0})
+    return kept
 
 
 def up_to_date(project: "Project", game_id: str, options: "PrintOptions | dict", folder: Path, manifest_name: str) -> Manifest | None:
