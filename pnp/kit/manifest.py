@@ -67,6 +67,10 @@ class Manifest:
         if not all(isinstance(f, dict) and isinstance(f.get("path"), str) and isinstance(f.get("sha256"), str)
                    and type(f.get("pages", 0)) is int for f in files):
             raise UsageError("not a pnp manifest: its files are not as pnp writes them", Mark(shown))
+        # pnp lists each file once, and each listed is checked on disk: one listed 140,000 times took 4 s to check
+        if len({f["path"] for f in files}) != len(files):
+            raise UsageError("not a pnp manifest: its files are not as pnp writes them (one is listed twice)",
+                             Mark(shown))
         if len(warnings) > MAX_KEPT_WARNINGS + 1:  # (and the line saying how many more)
             raise UsageError(f"not a pnp manifest: it keeps {len(warnings):,} warnings, and pnp keeps at most "
                              f"{MAX_KEPT_WARNINGS:,}", Mark(shown))
