@@ -87,21 +87,27 @@ def compare(old: Faces, new: Faces, since: str) -> Changes:
     changes = Changes(since)
     for cid in dict.fromkeys([*old, *new]):
         before, after = old.get(cid, {}), new.get(cid, {})
-        if before == after:  # (most components are as they were: compared whole, at the speed of C)
-            continue
-        for (item, side), a in before.items():
-            b = after.get((item, side))
-            if b is None:
-                changes.removed.setdefault((cid, item), []).append(side)
-            elif a != b:
-                note = f"{side}: " + ", ".join(w for w, x, y in zip(FINGERPRINTS, a, b) if x != y)
-                changes.changed.setdefault((cid, item), []).append(note)
-        for item, side in (key for key in after if key not in before):  # (in order: an item's sides are noted as listed)
-            changes.added.setdefault((cid, item), []).append(side)
+        if before != after:  # (most components are as they were: compared whole, at the speed of C)
+            _note_faces(changes, cid, before, after)
     for target in (changes.added, changes.removed):  # an item with some sides kept is changed, not both
         for key in [k for k in target if k in changes.changed or (k in changes.added and k in changes.removed)]:
             changes.changed.setdefault(key, []).extend(target.pop(key))
     return changes
+
+
+def _note_faces(changes: Changes, cid: str, before: dict[tuple[str, str], Fingerprints],
+                after: dict[tuple[str, str], Fingerprints]) -> None:
+    """Note in `changes` each face of component `cid` removed, changed or added from `before` to `after`, an
+    item's sides in the order listed."""
+    for (item, side), a in before.items():
+        b = after.get((item, side))
+        if b is None:
+            changes.removed.setdefault((cid, item), []).append(side)
+        elif a != b:
+            note = f"{side}: " + ", ".join(w for w, x, y in zip(FINGERPRINTS, a, b) if x != y)
+            changes.changed.setdefault((cid, item), []).append(note)
+    for item, side in (key for key in after if key not in before):
+        changes.added.setdefault((cid, item), []).append(side)
 
 
 # -- the state a game is compared with ----------------------------------------------------------------------

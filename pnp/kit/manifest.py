@@ -64,18 +64,8 @@ class Manifest:
             return value
 
         files, warnings = part("files", list, []), part("warnings", list, [])
-        if not all(isinstance(f, dict) and isinstance(f.get("path"), str) and isinstance(f.get("sha256"), str)
-                   and type(f.get("pages", 0)) is int for f in files):
-            raise UsageError("not a pnp manifest: its files are not as pnp writes them", Mark(shown))
-        # pnp lists each file once, and each listed is checked on disk: one listed 140,000 times took 4 s to check
-        if len({f["path"] for f in files}) != len(files):
-            raise UsageError("not a pnp manifest: its files are not as pnp writes them (one is listed twice)",
-                             Mark(shown))
-        if len(warnings) > MAX_KEPT_WARNINGS + 1:  # (and the line saying how many more)
-            raise UsageError(f"not a pnp manifest: it keeps {len(warnings):,} warnings, and pnp keeps at most "
-                             f"{MAX_KEPT_WARNINGS:,}", Mark(shown))
-        if not all(_is_warning(w) for w in warnings):
-            raise UsageError("not a pnp manifest: its warnings are not as pnp writes them", Mark(shown))
+        _check_files(files, shown)
+        _check_warnings(warnings, shown)
         inputs = part("inputs", dict, {})
         if not isinstance(inputs.get("files", {}), dict) or \
                 not all(isinstance(k, str) and isinstance(v, str) for k, v in inputs.get("files", {}).items()):
@@ -96,6 +86,25 @@ class Manifest:
     def pages_of(self, name: str) -> int:
         """The page count it lists for the file `name` (0 when it lists none)."""
         return next((f.get("pages", 0) for f in self.files if f["path"] == name), 0)
+
+
+def _check_files(files: list, shown: str) -> None:
+    """UsageError at the manifest `shown` unless its files are listed as pnp writes them."""
+    if not all(isinstance(f, dict) and isinstance(f.get("path"), str) and isinstance(f.get("sha256"), str)
+               and type(f.get("pages", 0)) is int for f in files):
+        raise UsageError("not a pnp manifest: its files are not as pnp writes them", Mark(shown))
+    # pnp lists each file once, and each listed is checked on disk: one listed 140,000 times took 4 s to check
+    if len({f["path"] for f in files}) != len(files):
+        raise UsageError("not a pnp manifest: its files are not as pnp writes them (one is listed twice)", Mark(shown))
+
+
+def _check_warnings(warnings: list, shown: str) -> None:
+    """UsageError at the manifest `shown` unless its warnings are kept as pnp keeps them."""
+    if len(warnings) > MAX_KEPT_WARNINGS + 1:  # (and the line saying how many more)
+        raise UsageError(f"not a pnp manifest: it keeps {len(warnings):,} warnings, and pnp keeps at most "
+                         f"{MAX_KEPT_WARNINGS:,}", Mark(shown))
+    if not all(_is_warning(w) for w in warnings):
+        raise UsageError("not a pnp manifest: its warnings are not as pnp writes them", Mark(shown))
 
 
 def _is_warning(record: object) -> bool:
