@@ -316,10 +316,12 @@ def _reprint(project: "Project", outcome: "Outcome", state: "State", options: "P
               help="Compare with this build manifest or git commit (default: the game's last build).")
 @click.option("--paper", type=click.Choice(list(PAPER_SIZES), case_sensitive=False), default="a4",
               show_default=True, help="The paper of the build compared with (its manifest).")
+@click.option("--ink-saver", is_flag=True, help="Compare with a build made with --ink-saver (its faces look otherwise).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Where the builds are, if not output/.")
 @click.pass_context
-def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper: str, out_dir: str | None) -> None:
+def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper: str, ink_saver: bool,
+            out_dir: str | None) -> None:
     """List the cards and components added, removed and changed since a build or a commit.
 
     \b
@@ -336,7 +338,7 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
     selected = project.select(games)
     if since and Path(since).is_file() and len(selected) != 1:
         raise UsageError("--since MANIFEST compares one game: name it")
-    options = PrintOptions(paper.lower())
+    options = PrintOptions(paper.lower(), ink_saver=ink_saver)
     # the builds are looked for where build writes them: `output -> ~` (a link in a folder someone sent) made
     # pnp read a manifest outside the project, said to be output/<game>/manifest.json
     out_root = _out_root(project, out_dir, selected, protected=()) if since is None else project.root / "output"

@@ -144,17 +144,25 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
         if not path.is_file() and not path.is_symlink():
             raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
                              "build first, or give --since MANIFEST or a git commit")
-        return State(read_faces(project, path, game_id), "manifest", project.rel(path))
+        return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
     path = Path(since)
     if path.is_file():
-        return State(read_faces(project, path, game_id, follow=True), "manifest", project.rel(path))
+        return State(read_faces(project, path, game_id, follow=True, drawn=options), "manifest", project.rel(path))
     return State(_commit_faces(project, game_id, since, options), "commit", since)
 
 
-def read_faces(project: "Project", path: Path, game_id: str, follow: bool = False) -> Faces:
+# the print options that change what a face shows, so its fingerprint (the others place faces on sheets): faces
+# drawn with other values all differ (a kit built with --ink-saver had every coloured card "changed" since the
+# same game's kit without it, exit 0). A draft marks only items with errors, which no compared game has.
+FACE_OPTIONS = {"ink_saver": "--ink-saver"}
+
+
+def read_faces(project: "Project", path: Path, game_id: str, follow: bool = False,
+               drawn: "PrintOptions | None" = None) -> Faces:
     """The faces a build of `game_id` recorded in its manifest, as faces_of gives them (`follow`: the user named
-    the file). UsageError for another game's manifest: compared with it, every face was added or removed, and
-    a reprint printed the whole game with exit 0."""
+    the file; `drawn`: the options the faces it is compared with are drawn with, to be its own FACE_OPTIONS).
+    UsageError for another game's manifest: compared with it, every face was added or removed, and a reprint
+    printed the whole game with exit 0."""
     where = project.rel(path)
     manifest = Manifest.read(path, where, follow)
     game = manifest.head.get("game")
@@ -170,6 +178,13 @@ def read_faces(project: "Project", path: Path, game_id: str, follow: bool = Fals
         raise UsageError(f"{where} was written by a pnp that did not record faces; build again with "
                          "--force to compare later changes with it")
     _not_too_many(manifest.components, where)
+    drawn_with = drawn.record() if drawn is not None else {}
+    for key, flag in FACE_OPTIONS.items() if drawn_with else ():
+        made_with = manifest.head.get(key) is True
+        if made_with != drawn_with[key]:
+            said = "with" if made_with else "without"
+            raise UsageError(f"this build was made {said} {flag}, which changes how every face looks: compare it "
+                             f"{said} {flag}", Mark(where))
     try:
         # a malformed part (a component not a mapping) raises TypeError, refused below
         return {_text(c["id"]): _indexed(c["faces"]) for c in manifest.components}
