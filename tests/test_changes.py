@@ -618,3 +618,13 @@ def test_a_build_made_with_ink_saver_is_compared_with_faces_drawn_with_it_or_ref
     result = run(root, "changes", "mini", "--ink-saver")
     assert result.exit_code == 0 and f"mini: nothing changed since {saved}" in result.output, result.output
     assert not list((root / "output" / "mini").glob("*reprint*"))
+
+
+def test_a_manifest_named_with_a_line_break_and_an_escape_is_said_as_one_printable_line(tmp_path):
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build", "mini").exit_code == 0
+    named = root / "m\x1b[31mred\nmini: fake line.json"
+    shutil.copyfile(root / "output/mini/manifest.json", named)
+    result = run(root, "changes", "mini", "--since", str(named))
+    assert result.exit_code == 0 and result.output == "mini: nothing changed since m\\x1b[31mred\\nmini: fake line.json\n", \
+        result.output

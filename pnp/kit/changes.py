@@ -20,7 +20,7 @@ from typing import IO, TYPE_CHECKING, Any
 from ..errors import DataError, UsageError
 from ..project import not_regular, output_lock, read_project_file, write_file, written_beside
 from ..products.base import distinct
-from ..report import Mark, Report, shown
+from ..report import Mark, Report, printable, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name
 from .manifest import Manifest, record_bytes
@@ -122,8 +122,9 @@ class State:
 
     @property
     def label(self) -> str:
-        """The state as messages say it: a manifest's path, `commit REF`."""
-        return self.name if self.kind == "manifest" else f"{self.kind} {self.name}"
+        """The state as messages say it: a manifest's path, `commit REF`, printable (a file named with a line
+        break and an escape sequence, given as --since, printed a line of its own and coloured the terminal)."""
+        return printable(self.name if self.kind == "manifest" else f"{self.kind} {self.name}")
 
     def key(self) -> str:
         """Eight hex digits naming a reprint by this state (as a selection is named by its expression):
