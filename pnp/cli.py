@@ -13,7 +13,7 @@ import click
 
 from . import __version__, cache, project as project_mod
 from .errors import PnpError, UsageError, cannot_write, unforeseen
-from .report import Report
+from .report import Report, printable
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
 
 if TYPE_CHECKING:
@@ -262,7 +262,7 @@ def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str |
         report.diagnostics += outcome.diagnostics
         if outcome.status in ("built", "up to date", "draft"):
             built += 1
-            where = f"{project.rel(Path(outcome.files[0]).parent)}/{outcome.all_name}"
+            where = f"{_shown_path(project, Path(outcome.files[0]).parent)}/{outcome.all_name}"
             said = "up to date" if outcome.status == "up to date" else f"{len(outcome.files)} files"
             if outcome.status == "draft":
                 said = f"DRAFT, not for print ({outcome.marked} item{'s' * (outcome.marked != 1)} marked with " \
@@ -285,7 +285,7 @@ def _build_selection(project: "Project", games: list[str], options: "PrintOption
         if done is not None:
             pdf, pages, count = done
             click.echo(f"{game_id}: selection of {count} item{'s' * (count != 1)}, {pages} pages in "
-                       f"{project.rel(pdf)}")
+                       f"{_shown_path(project, pdf)}")
     _print_report(report, f"proofed {len(games)} game{'s' * (len(games) != 1)}")
     return report.exit_code
 
@@ -306,7 +306,7 @@ def _reprint(project: "Project", outcome: "Outcome", state: "State", options: "P
         click.echo(f"{outcome.game_id}: nothing added or changed since {done.since}; no reprint")
         return
     click.echo(f"{outcome.game_id}: reprint of {done.items} item{'s' * (done.items != 1)} changed since "
-               f"{done.since}, {done.pages} pages in {project.rel(done.path)}")
+               f"{done.since}, {done.pages} pages in {_shown_path(project, done.path)}")
     _echo_lines(done.lines)
 
 
@@ -355,6 +355,12 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
     if report.errors:
         _print_report(report, "changes")
     ctx.exit(report.exit_code)
+
+
+def _shown_path(project: "Project", path: Path) -> str:
+    """Where a command wrote, as its line of output says it: printable (--out a folder named with a line break
+    and an escape sequence forged a line of output and coloured the terminal)."""
+    return printable(project.rel(path))
 
 
 def _echo_lines(lines: list[str]) -> None:
@@ -474,7 +480,7 @@ def export(ctx: click.Context, games: tuple[str, ...], fmt: str, out_dir: str | 
             assert result.folder is not None  # an export that went through names its folder
             done += 1
             said = "up to date" if result.up_to_date else f"{result.files} files"
-            click.echo(f"{game_id}: {said} in {project.rel(result.folder)}/")
+            click.echo(f"{game_id}: {said} in {_shown_path(project, result.folder)}/")
     _print_report(report, f"exported {done} of {len(selected)} game{'s' * (len(selected) != 1)} as {fmt}")
     ctx.exit(report.exit_code)
 
