@@ -526,7 +526,7 @@ def design_report(ctx: click.Context, games: tuple[str, ...], out_dir: str | Non
             path = write_game_report(project, game_id, out_root / game_id, report, bars.on_event)
             if path is not None:
                 written += 1
-                bars.echo(f"{game_id}: report in {project.rel(path)}")
+                bars.echo(f"{game_id}: report in {_shown_path(project, path)}")
     _print_report(report, f"reported on {written} of {len(selected)} game{'s' * (len(selected) != 1)}")
     ctx.exit(report.exit_code)
 
@@ -579,7 +579,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
     if sim.summary is not None:
         click.echo("\n".join(summary_lines(sim)))
         if sim.path is not None:
-            click.echo(f"{game_id}: results in {project.rel(sim.path)}", err=True)
+            click.echo(f"{game_id}: results in {_shown_path(project, sim.path)}", err=True)
     _print_report(report, f"simulated {game_id}")
     ctx.exit(report.exit_code)
 
@@ -626,7 +626,7 @@ def calibrate(ctx: click.Context, paper: str, out_dir: str | None) -> None:
 
     project = _project(ctx)
     path = write_calibration(project, paper.lower(), project_mod.output_path(project, out_dir))
-    click.echo(f"wrote {project.rel(path)}: print it double-sided (flip on the long edge) and follow its steps")
+    click.echo(f"wrote {_shown_path(project, path)}: print it double-sided (flip on the long edge) and follow its steps")
 
 
 @cli.command("list", epilog=EPILOG)
