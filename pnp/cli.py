@@ -13,7 +13,7 @@ import click
 
 from . import __version__, cache, project as project_mod
 from .errors import PnpError, UsageError, cannot_write, unforeseen
-from .report import Report
+from .report import Report, printable
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
 
 if TYPE_CHECKING:
@@ -262,7 +262,7 @@ def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str |
         report.diagnostics += outcome.diagnostics
         if outcome.status in ("built", "up to date", "draft"):
             built += 1
-            where = f"{project.rel(Path(outcome.files[0]).parent)}/{outcome.all_name}"
+            where = f"{_shown_path(project, Path(outcome.files[0]).parent)}/{outcome.all_name}"
             said = "up to date" if outcome.status == "up to date" else f"{len(outcome.files)} files"
             if outcome.status == "draft":
                 said = f"DRAFT, not for print ({outcome.marked} item{'s' * (outcome.marked != 1)} marked with " \
@@ -285,7 +285,7 @@ def _build_selection(project: "Project", games: list[str], options: "PrintOption
         if done is not None:
             pdf, pages, count = done
             click.echo(f"{game_id}: selection of {count} item{'s' * (count != 1)}, {pages} pages in "
-                       f"{project.rel(pdf)}")
+                       f"{_shown_path(project, pdf)}")
     _print_report(report, f"proofed {len(games)} game{'s' * (len(games) != 1)}")
     return report.exit_code
 
@@ -306,7 +306,7 @@ def _reprint(project: "Project", outcome: "Outcome", state: "State", options: "P
         click.echo(f"{outcome.game_id}: nothing added or changed since {done.since}; no reprint")
         return
     click.echo(f"{outcome.game_id}: reprint of {done.items} item{'s' * (done.items != 1)} changed since "
-               f"{done.since}, {done.pages} pages in {project.rel(done.path)}")
+               f"{done.since}, {done.pages} pages in {_shown_path(project, done.path)}")
     _echo_lines(done.lines)
 
 
@@ -316,10 +316,12 @@ def _reprint(project: "Project", outcome: "Outcome", state: "State", options: "P
               help="Compare with this build manifest or git commit (default: the game's last build).")
 @click.option("--paper", type=click.Choice(list(PAPER_SIZES), case_sensitive=False), default="a4",
               show_default=True, help="The paper of the build compared with (its manifest).")
+@click.option("--ink-saver", is_flag=True, help="Compare with a build made with --ink-saver (its faces look otherwise).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Where the builds are, if not output/.")
 @click.pass_context
-def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper: str, out_dir: str | None) -> None:
+def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper: str, ink_saver: bool,
+            out_dir: str | None) -> None:
     """List the cards and components added, removed and changed since a build or a commit.
 
     \b
@@ -336,7 +338,7 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
     selected = project.select(games)
     if since and Path(since).is_file() and len(selected) != 1:
         raise UsageError("--since MANIFEST compares one game: name it")
-    options = PrintOptions(paper.lower())
+    options = PrintOptions(paper.lower(), ink_saver=ink_saver)
     # the builds are looked for where build writes them: `output -> ~` (a link in a folder someone sent) made
     # pnp read a manifest outside the project, said to be output/<game>/manifest.json
     out_root = _out_root(project, out_dir, selected, protected=()) if since is None else project.root / "output"
@@ -353,6 +355,12 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
     if report.errors:
         _print_report(report, "changes")
     ctx.exit(report.exit_code)
+
+
+def _shown_path(project: "Project", path: Path) -> str:
+    """Where a command wrote, as its line of output says it: printable (--out a folder named with a line break
+    and an escape sequence forged a line of output and coloured the terminal)."""
+    return printable(project.rel(path))
 
 
 def _echo_lines(lines: list[str]) -> None:
@@ -472,7 +480,7 @@ def export(ctx: click.Context, games: tuple[str, ...], fmt: str, out_dir: str | 
             assert result.folder is not None  # an export that went through names its folder
             done += 1
             said = "up to date" if result.up_to_date else f"{result.files} files"
-            click.echo(f"{game_id}: {said} in {project.rel(result.folder)}/")
+            click.echo(f"{game_id}: {said} in {_shown_path(project, result.folder)}/")
     _print_report(report, f"exported {done} of {len(selected)} game{'s' * (len(selected) != 1)} as {fmt}")
     ctx.exit(report.exit_code)
 
@@ -518,7 +526,7 @@ def design_report(ctx: click.Context, games: tuple[str, ...], out_dir: str | Non
             path = write_game_report(project, game_id, out_root / game_id, report, bars.on_event)
             if path is not None:
                 written += 1
-                bars.echo(f"{game_id}: report in {project.rel(path)}")
+                bars.echo(f"{game_id}: report in {_shown_path(project, path)}")
     _print_report(report, f"reported on {written} of {len(selected)} game{'s' * (len(selected) != 1)}")
     ctx.exit(report.exit_code)
 
@@ -575,7 +583,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
     if sim.summary is not None:
         click.echo("\n".join(summary_lines(sim)))
         if sim.path is not None:
-            click.echo(f"{game_id}: results in {project.rel(sim.path)}", err=True)
+            click.echo(f"{game_id}: results in {_shown_path(project, sim.path)}", err=True)
     _print_report(report, f"simulated {game_id}")
     ctx.exit(report.exit_code)
 
@@ -622,7 +630,7 @@ def calibrate(ctx: click.Context, paper: str, out_dir: str | None) -> None:
 
     project = _project(ctx)
     path = write_calibration(project, paper.lower(), project_mod.output_path(project, out_dir))
-    click.echo(f"wrote {project.rel(path)}: print it double-sided (flip on the long edge) and follow its steps")
+    click.echo(f"wrote {_shown_path(project, path)}: print it double-sided (flip on the long edge) and follow its steps")
 
 
 @cli.command("list", epilog=EPILOG)

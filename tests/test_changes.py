@@ -603,3 +603,28 @@ def test_a_card_whose_id_is_text_is_reprinted_alone(tmp_path):
     assert result.exit_code == 0 and "reprint of 1 item" in result.output, result.output
     fronts = PdfReader(next((root / "output/mini").glob("mini-reprint-*.pdf"))).pages[0].extract_text()
     assert "text" in fronts and "Growls" in fronts and not {"fern", "wolf", "moss"} & set(fronts.split()), fronts
+
+
+def test_a_build_made_with_ink_saver_is_compared_with_faces_drawn_with_it_or_refused_at_its_manifest(tmp_path):
+    """Faces drawn with and without --ink-saver differ everywhere: compared across it, EVO's 68 coloured
+    cards were each said "changed" (and reprinted) though nothing in the game had changed, exit 0."""
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build", "mini", "--ink-saver").exit_code == 0
+    saved = "output/mini/manifest-inksaver.json"
+    for command in (["changes", "mini", "--since", str(root / saved)], ["build", "mini", "--changed-since", str(root / saved)]):
+        result = run(root, *command)
+        assert result.exit_code == 2 and f"{saved}: this build was made with --ink-saver" in result.output, \
+            result.output
+    result = run(root, "changes", "mini", "--ink-saver")
+    assert result.exit_code == 0 and f"mini: nothing changed since {saved}" in result.output, result.output
+    assert not list((root / "output" / "mini").glob("*reprint*"))
+
+
+def test_a_manifest_named_with_a_line_break_and_an_escape_is_said_as_one_printable_line(tmp_path):
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build", "mini").exit_code == 0
+    named = root / "m\x1b[31mred\nmini: fake line.json"
+    shutil.copyfile(root / "output/mini/manifest.json", named)
+    result = run(root, "changes", "mini", "--since", str(named))
+    assert result.exit_code == 0 and result.output == "mini: nothing changed since m\\x1b[31mred\\nmini: fake line.json\n", \
+        result.output

@@ -221,3 +221,12 @@ def test_a_folder_named_with_a_byte_not_utf8_is_written_to_by_build_export_and_t
     assert run(root, "build", "--only", only).exit_code == 0
     records = {p.name: json.loads(p.read_text(encoding="utf-8")) for p in (root / "output/mini").glob("manifest-*.json")}
     assert sorted(r.get("since") or r["selection"]["only"] for r in records.values()) == [str(manifest), only]
+
+
+@pytest.mark.parametrize("command", [["build", "mini"], ["export", "mini", "--format", "tts"], ["calibrate"]])
+def test_an_out_folder_named_with_a_line_break_and_an_escape_is_said_as_one_printable_line(project, tmp_path, command):
+    out = tmp_path / "o\x1b[31m\nmini: fake line"
+    result = run(project, *command, "--out", str(out))
+    assert result.exit_code == 0, result.output
+    said = [line for line in result.output.splitlines() if line.startswith(("mini: ", "wrote "))]
+    assert len(said) == 1 and "o\\x1b[31m\\nmini: fake line/" in said[0], result.output

@@ -1,6 +1,7 @@
 """What a received folder or a failing disk can do to the parts of pnp merged last: the parse cache, the
 manifests read back, `python -m pnp` run inside a game folder, and a commit of a kit's files that fails half-way."""
 
+import gc
 import json
 import os
 import subprocess
@@ -12,12 +13,13 @@ import pytest
 from conftest import REPO, make_project, run
 from pnp import project as project_module
 from pnp.kit import inputs
-from pnp.kit.changes import read_faces
+from pnp.kit.changes import MAX_MANIFEST_FACES, read_faces
 from pnp.kit.faces import FACE_FIELDS
-from pnp.kit.manifest import Manifest
+from pnp.kit.manifest import MAX_KEPT_WARNINGS, Manifest, warning_records
 from pnp.errors import UsageError
 from pnp.model.load import MAX_FILE_BYTES, ParsedFiles
 from pnp.project import Project, commit_files, temporary_beside
+from pnp.report import Mark, Report
 
 
 def test_the_parse_cache_keeps_no_more_bytes_of_text_than_its_bound():
@@ -67,6 +69,39 @@ def test_changes_refuses_a_manifest_whose_names_would_act_on_the_terminal_or_flo
     with pytest.raises(UsageError) as refused:
         read_faces(Project(tmp_path), path, "g")
     assert str(refused.value.mark) == "manifest.json" and "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("decks", [1, 2])  # one deck of too many faces; two decks of half as many (and themselves)
+def test_changes_refuses_a_manifest_listing_more_faces_than_pnp_writes_at_the_manifest(tmp_path, decks):
+    rows = [["c", "f", 1, "", ""]] * (MAX_MANIFEST_FACES // decks)  # (16 MB of such rows once took 30 s)
+    faces = [{"id": f"d{n}", "faces": rows} for n in range(decks)]
+    path = _manifest(tmp_path, face_fields=FACE_FIELDS, components=faces)
+    with pytest.raises(UsageError) as refused:
+        read_faces(Project(tmp_path), path, "g")
+    assert str(refused.value.mark) == "manifest.json" and f"{MAX_MANIFEST_FACES:,}" in str(refused.value)
+    at_cap = _manifest(tmp_path, face_fields=FACE_FIELDS, components=[{"id": "d", "faces": [["c", "f", 1, "", ""]]}])
+    assert read_faces(Project(tmp_path), at_cap, "g") == {"d": {("c", "f"): ("", "")}}
+
+
+def test_a_manifest_is_parsed_with_the_collector_paused_and_it_runs_again_after(tmp_path):
+    assert gc.isenabled()
+    Manifest.read(_manifest(tmp_path), "manifest.json")
+    (tmp_path / "manifest.json").write_text("[[], [], {", encoding="utf-8")
+    with pytest.raises(UsageError):
+        Manifest.read(tmp_path / "manifest.json", "manifest.json")
+    assert gc.isenabled()
+
+
+def test_a_manifest_keeps_so_many_warnings_and_one_keeping_more_is_not_said_again(tmp_path):
+    report = Report(tmp_path)
+    for line in range(MAX_KEPT_WARNINGS + 5):
+        report.warning("a warning", Mark("cards/g/cards.yaml", line + 1, 1))
+    kept = warning_records(report)
+    assert len(kept) == MAX_KEPT_WARNINGS + 1 and kept[-1]["message"].startswith("and 5 more warnings")
+    assert len(Manifest.read(_manifest(tmp_path, warnings=kept), "m.json").replayed()) == MAX_KEPT_WARNINGS + 1
+    with pytest.raises(UsageError) as refused:  # 200,000 planted ones took 18 s to say again
+        Manifest.read(_manifest(tmp_path, warnings=kept + kept[:1]), "output/g/manifest.json")
+    assert str(refused.value.mark) == "output/g/manifest.json" and f"{MAX_KEPT_WARNINGS:,}" in str(refused.value)
 
 
 def test_python_m_pnp_in_a_game_folder_imports_nothing_from_it(tmp_path):

@@ -64,11 +64,8 @@ class Manifest:
             return value
 
         files, warnings = part("files", list, []), part("warnings", list, [])
-        if not all(isinstance(f, dict) and isinstance(f.get("path"), str) and isinstance(f.get("sha256"), str)
-                   and type(f.get("pages", 0)) is int for f in files):
-            raise UsageError("not a pnp manifest: its files are not as pnp writes them", Mark(shown))
-        if not all(_is_warning(w) for w in warnings):
-            raise UsageError("not a pnp manifest: its warnings are not as pnp writes them", Mark(shown))
+        _check_files(files, shown)
+        _check_warnings(warnings, shown)
         inputs = part("inputs", dict, {})
         if not isinstance(inputs.get("files", {}), dict) or \
                 not all(isinstance(k, str) and isinstance(v, str) for k, v in inputs.get("files", {}).items()):
@@ -91,6 +88,25 @@ class Manifest:
         return next((f.get("pages", 0) for f in self.files if f["path"] == name), 0)
 
 
+def _check_files(files: list, shown: str) -> None:
+    """UsageError at the manifest `shown` unless its files are listed as pnp writes them."""
+    if not all(isinstance(f, dict) and isinstance(f.get("path"), str) and isinstance(f.get("sha256"), str)
+               and type(f.get("pages", 0)) is int for f in files):
+        raise UsageError("not a pnp manifest: its files are not as pnp writes them", Mark(shown))
+    # pnp lists each file once, and each listed is checked on disk: one listed 140,000 times took 4 s to check
+    if len({f["path"] for f in files}) != len(files):
+        raise UsageError("not a pnp manifest: its files are not as pnp writes them (one is listed twice)", Mark(shown))
+
+
+def _check_warnings(warnings: list, shown: str) -> None:
+    """UsageError at the manifest `shown` unless its warnings are kept as pnp keeps them."""
+    if len(warnings) > MAX_KEPT_WARNINGS + 1:  # (and the line saying how many more)
+        raise UsageError(f"not a pnp manifest: it keeps {len(warnings):,} warnings, and pnp keeps at most "
+                         f"{MAX_KEPT_WARNINGS:,}", Mark(shown))
+    if not all(_is_warning(w) for w in warnings):
+        raise UsageError("not a pnp manifest: its warnings are not as pnp writes them", Mark(shown))
+
+
 def _is_warning(record: object) -> bool:
     """A warning as warning_records writes it: text, and where (a file name, line and column: whole numbers,
     0 for none; a line of null sorted against a number was a traceback), all printable: a warning is said again
@@ -100,10 +116,22 @@ def _is_warning(record: object) -> bool:
             and all(type(record.get(k)) is int for k in ("line", "col")))
 
 
+# the warnings a manifest keeps to say again when its output is up to date: the first of them, then a line saying
+# how many more (every card of a 10,000-card deck warned of is kept); a manifest keeping more is not one pnp
+# wrote, and is built again: 200,000 warnings planted in one took 18 s to say again, each a line of its text
+MAX_KEPT_WARNINGS = 10_000
+
+
 def warning_records(report: Report) -> list[dict]:
-    """The report's warnings as a manifest keeps them, to say again when the output is up to date."""
-    return [{"message": d.message, "file": (d.mark or Mark("")).file, "line": (d.mark or Mark("")).line,
-             "col": (d.mark or Mark("")).col} for d in report.warnings]
+    """The report's warnings as a manifest keeps them, to say again when the output is up to date: at most
+    MAX_KEPT_WARNINGS, then a line saying how many more were said when it was made."""
+    warnings = report.warnings
+    kept = [{"message": d.message, "file": (d.mark or Mark("")).file, "line": (d.mark or Mark("")).line,
+             "col": (d.mark or Mark("")).col} for d in warnings[:MAX_KEPT_WARNINGS]]
+    if len(warnings) > MAX_KEPT_WARNINGS:
+        kept.append({"message": f"and {len(warnings) - MAX_KEPT_WARNINGS:,} more warnings, said again when it is "
+                     "made again (--force)", "file": "", "line": 0, "col": 0})
+    return kept
 
 
 def up_to_date(project: "Project", game_id: str, options: "PrintOptions | dict", folder: Path, manifest_name: str) -> Manifest | None:
