@@ -677,7 +677,7 @@ def new(ctx: click.Context, game: str, start: str, title: str | None) -> None:
     project = _project(ctx)
     files = new_game(project, game, start, title)
     for path in files:
-        click.echo(f"wrote {project.rel(path)}")
+        click.echo(f"wrote {_shown_path(project, path)}")
     # The hint must work where the user is: with --root, the next commands need it too.
     pnp = f"pnp --root {shlex.quote(ctx.obj)}" if ctx.obj else "pnp"
     where = f"{ctx.obj.rstrip('/')}/" if ctx.obj else ""
@@ -714,7 +714,7 @@ def convert(ctx: click.Context, table_file: str, fmt: str, out: str | None, forc
     out_path = project_mod.output_path(project, out, default=beside,
                                        protected=tuple(p for p in project_mod.PROTECTED if p != "cards"))
     target, count = write(project, table_file, fmt, out_path, force)
-    click.echo(f"wrote {project.rel(target)}: {count} item{'s' * (count != 1)}")
+    click.echo(f"wrote {_shown_path(project, target)}: {count} item{'s' * (count != 1)}")
 
 
 @cli.group(epilog=EPILOG)
@@ -760,9 +760,9 @@ def icons_add(ctx: click.Context, game: str, names: tuple[str, ...], package: st
     wanted = list(dict.fromkeys(names))  # a name given twice is one icon, not one written and one "already in"
     written = add_icons(project, game, wanted, Path(package) if package else None)
     for path in written:
-        click.echo(f"wrote {project.rel(path)}")
+        click.echo(f"wrote {_shown_path(project, path)}")
     if len(written) < len(wanted):
-        click.echo(f"{len(wanted) - len(written)} already in {project.rel(project.layouts / game / 'icons')}")
+        click.echo(f"{len(wanted) - len(written)} already in {_shown_path(project, project.layouts / game / 'icons')}")
 
 
 @cli.command(epilog=EPILOG)

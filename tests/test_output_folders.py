@@ -230,3 +230,10 @@ def test_an_out_folder_named_with_a_line_break_and_an_escape_is_said_as_one_prin
     assert result.exit_code == 0, result.output
     said = [line for line in result.output.splitlines() if line.startswith(("mini: ", "wrote "))]
     assert len(said) == 1 and "o\\x1b[31m\\nmini: fake line/" in said[0], result.output
+
+
+def test_a_converted_file_named_with_a_line_break_and_an_escape_is_said_as_one_printable_line(project, tmp_path):
+    out = tmp_path / "o\x1b[31m\nmini: fake line.csv"
+    result = run(project, "convert", str(project / "cards/mini/cards.yaml"), "--to", "csv", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [f"wrote {tmp_path}/o\\x1b[31m\\nmini: fake line.csv: 4 items"], result.output
