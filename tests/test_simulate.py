@@ -623,12 +623,6 @@ def test_what_the_rules_declare_or_track_is_of_a_shape_the_run_and_the_report_ho
     assert "bug in pnp" not in result.output and not (tmp_path / "o").exists()
 
 
-def test_a_run_holds_what_the_report_reads():
-    from pnp.insight.simulation import MAX_REASONS, MAX_TABLES
-    from pnp.simulate.api import MAX_END_REASONS, MAX_TABLES_TRACKED
-    assert (MAX_TABLES_TRACKED, MAX_END_REASONS) == (MAX_TABLES, MAX_REASONS)
-
-
 def test_a_log_past_its_cap_is_cut_and_said(tmp_path, monkeypatch):
     """--log kept every move of every game until the run ended: 300 long games took 820 MB (the real cap is
     100,000 lines; the run's process is forked, so it sees the patched one)."""

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from ..errors import DataError
 from ..model.game import Game
+from ..model.simulated import MAX_REASONS, MAX_TABLES
 from ..project import Project
 from ..report import Mark
 
@@ -206,9 +207,9 @@ def load_rules(project: Project, game: Game) -> GameRules:
         raise DataError(f"the rules failed to start: {raised(e)}", code_mark(e, shown, str(path))) from None
 
 
-# tables tracked, and ways to end (and event names), a run's simulation.json may hold: what `pnp report` reads of it
-# (insight.simulation's MAX_TABLES and MAX_REASONS; a test holds them equal, insight importing simulate)
-MAX_TABLES_TRACKED, MAX_END_REASONS = 20, 40
+# tables tracked, and ways to end (and event names), a run's simulation.json may hold: what `pnp report` and the
+# rulebook read of it
+MAX_TABLES_TRACKED, MAX_END_REASONS = MAX_TABLES, MAX_REASONS
 
 
 def declared(rules: type[GameRules], tables: set[str]) -> tuple[dict[str, str], list[str]]:
