@@ -27,13 +27,37 @@ MARKERS = {"__TABLES__": "tables.yaml", "__CONSTRAINTS__": "constraints.yaml",
 def new_game(project: "Project", game_id: str, start: str = "deck", title: str | None = None) -> list[Path]:
     """Write cards/<game_id>/ and layouts/<game_id>/ into the project; returns the files written."""
     targets = _checked(project, game_id, start)
+    given = title
     title = _yaml_text(title or game_id.replace("-", " ").title())
     parts = {marker: _part(start, name) for marker, name in MARKERS.items()}
     try:
-        return _written(project, game_id, start, title, parts, targets)
+        written = _written(project, game_id, start, title, parts, targets)
     except OSError as e:  # (a project whose cards/ is a file was a traceback)
         where = project.rel(e.filename) if isinstance(e.filename, (str, Path)) else project.rel(project.root)
         raise UsageError(f"{where}: cannot write the new game there: {e.strerror or e}") from None
+    if given is not None:
+        _refuse_unless_valid(project, game_id, given, targets)
+    return written
+
+
+def _refuse_unless_valid(project: "Project", game_id: str, title: str, targets: list[Path]) -> None:
+    """The new game, written with a title of the user's, checked as `pnp validate` checks it, and taken back
+    (both folders removed) with the first error when it does not validate: a title too long for the rulebook's
+    footer or the card back's box, or holding characters the fonts lack, made a game validate refused. The
+    title made from a game id (at most 40 ASCII letters) always fits, so only a given one is checked."""
+    from .check import validate
+    from .report import Report
+
+    report = Report(project.root)
+    validate(project, game_id, report)
+    ours = [d for d in report.sorted() if d.severity == "error" and d.mark is not None
+            and Path(d.mark.file).parts[:2] in (("cards", game_id), ("layouts", game_id))]
+    if ours:
+        for target in targets:
+            shutil.rmtree(target, ignore_errors=True)
+        count = f"the first of {len(ours)} errors" if len(ours) > 1 else "its error"
+        raise UsageError(f"--title {shown(title)}: pnp new wrote nothing: with this title the new game would not "
+                         f"validate ({count}: {ours[0]})")
 
 
 def _written(project: "Project", game_id: str, start: str, title: str, parts: dict[str, str | None],

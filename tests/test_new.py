@@ -126,3 +126,16 @@ def test_a_title_of_more_than_one_line_is_refused_and_nothing_written(tmp_path):
     made = run(tmp_path, "new", "mygame", "--title", "A\nplayers: 9")
     assert made.exit_code == 2 and "a title is one line of printable text" in made.output
     assert not (tmp_path / "cards").exists()
+
+
+@pytest.mark.parametrize("title, said", [
+    ("Long " * 60, "too long for the rulebook's page footer"),
+    ("Ḉ the game", "U+1E08"),
+])
+def test_a_title_the_game_could_not_print_is_refused_and_nothing_written(tmp_path, title, said):
+    """A title too long for the footer, or holding characters the fonts lack, wrote a game validate refused."""
+    made = run(tmp_path, "new", "mygame", "--from", "tokens", "--title", title)
+    assert made.exit_code == 2, made.output
+    assert "pnp new wrote nothing" in made.output and "cards/mygame/game.yaml:4:8: error:" in made.output
+    assert said in made.output
+    assert not list(tmp_path.glob("*/mygame")) and not list(tmp_path.glob(".*"))
