@@ -644,6 +644,22 @@ def test_the_watcher_ignores_output_hidden_and_scratch_files(mini):
     assert found(Change.modified, str(root / "cards/mini/cards.yaml"))
 
 
+def test_the_watcher_watches_each_folder_of_the_inputs_and_never_follows_a_link_out(mini, tmp_path):
+    """Watched as whole trees, a link in a game's folder to /usr was followed: the preview walked and watched
+    15,000 folders outside the project (inotify watches taken from every program of the user)."""
+    from pnp.serve.watch import _folders_now
+
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "deep").mkdir(parents=True)
+    (mini.layouts / "mini" / "outside").symlink_to(elsewhere, target_is_directory=True)
+    (mini.cards / "mini" / "art").mkdir()
+    (mini.cards / "mini" / ".hidden").mkdir()
+    watched = {folder for folder, _ in _folders_now(mini, ["mini"])}
+    assert mini.cards / "mini" / "art" in watched and mini.layouts / "mini" in watched
+    assert not any(folder.is_relative_to(elsewhere) or folder.name in ("outside", ".hidden") for folder in watched)
+    assert all(folder.is_relative_to(mini.root) for folder in watched)
+
+
 def test_saving_output_does_not_refresh_but_saving_data_does(mini, running):
     live = running(mini, ["mini"])
     preview = live.server.config.app.state.hub.previews["mini"]

@@ -5,6 +5,8 @@ which the rulebook prints); the rest of output/ (builds), hidden files and edito
 ignored."""
 
 import asyncio
+import os
+import stat
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -57,16 +59,32 @@ class InputFilter(DefaultFilter):
 
 
 FOLDERS_LOOKED_FOR_MS = 1000  # how often the watched folders are looked for again (see watch)
+MAX_WATCHED_FOLDERS = 4096  # folders watched at most (a game has a few): the walk is made every second
 
 
-def _folders_now(project: "Project") -> list[tuple[Path, int]]:
-    """The folders to watch, each with its inode: one removed and made again is another folder to watch."""
-    found = []
-    for folder in watched_folders(project):
+def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, int]]:
+    """The folders to watch, each with its inode (one removed and made again is another folder to watch): every
+    real folder under cards/, layouts/ and fonts/ with no hidden part, never through a link, and output/ with the
+    served games' folders in it (where simulate writes). Each is watched alone, not its tree: watched whole, a
+    link in a game's folder to / or /usr was followed, and the preview walked and watched every folder of the
+    computer (15,000 inotify watches for /usr, taken from every program of the user)."""
+    found: list[tuple[Path, int]] = []
+    output = project.root / "output"
+    trees = [folder for folder in watched_folders(project) if folder != output]
+    outputs = [output, *(output / game for game in games)] if output in watched_folders(project) else []
+    for top in trees:
+        for folder, subfolders, _ in os.walk(top):  # (links to folders are listed, never walked)
+            subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+            outputs.append(Path(folder))
+            if len(outputs) >= MAX_WATCHED_FOLDERS:
+                break
+    for folder in outputs[:MAX_WATCHED_FOLDERS]:
         try:
-            found.append((folder, folder.stat().st_ino))
-        except OSError:  # gone since it was listed
-            pass
+            seen = os.lstat(folder)
+        except OSError:  # gone since it was listed, or a game not built
+            continue
+        if stat.S_ISDIR(seen.st_mode):
+            found.append((folder, seen.st_ino))
     return found
 
 
@@ -75,35 +93,41 @@ async def watch(project: "Project", games: Iterable[str], on_change: Callable[[s
     """Call `on_change(set of game ids)` for each batch of saved inputs, until `stop_event` is set. The folders
     watched are looked for again every second: a project's fonts/ made after the preview started (or a
     cards/ made anew) was never watched, and the preview showed the game as it was, where validate refused it."""
+    games = list(games)
     found = InputFilter(project, games)
-    folders = _folders_now(project)
+    folders = _folders_now(project, games)
     while stop_event is None or not stop_event.is_set():
         if folders:
             async for changes in awatch(*(folder for folder, _ in folders), watch_filter=found, stop_event=stop_event,
                                         debounce=400, step=30, rust_timeout=FOLDERS_LOOKED_FOR_MS,
-                                        yield_on_timeout=True):
+                                        yield_on_timeout=True, recursive=False):
                 concerned: set[str] = set()
                 for _, path in changes:
                     concerned |= games_of(project, path, games)
                 if concerned:
                     on_change(concerned)
-                if _folders_now(project) != folders:
+                if _folders_now(project, games) != folders:
                     break
         else:
             await asyncio.sleep(FOLDERS_LOOKED_FOR_MS / 1000)
-        now = _folders_now(project)
+        now = _folders_now(project, games)
         if now != folders:  # a folder made, or made anew: what it holds is read afresh
             folders, made = now, _games_of_folders(project, games, folders, now)
             if made:
                 on_change(made)
 
 
-def _games_of_folders(project: "Project", games: Iterable[str], before: list[tuple[Path, int]],
+def _games_of_folders(project: "Project", games: list[str], before: list[tuple[Path, int]],
                       now: list[tuple[Path, int]]) -> set[str]:
-    """The games that watched folders made, made anew or removed concern: all of them, but for an output/
-    made (a first build), only those whose simulation.json it holds: a build's output is no input."""
-    changed = {folder for folder, _ in set(before) ^ set(now)}
-    output = project.root / "output"
-    if changed != {output} or output not in dict(now):
-        return set(games)
-    return {game for game in games if project.simulation(game).exists()}
+    """The games that watched folders made, made anew or removed concern: those whose inputs they hold, but for
+    output/ or a game's folder in it made (a first build), only the games whose simulation.json it holds: a
+    build's output is no input."""
+    output, there = project.root / "output", dict(now)
+    concerned: set[str] = set()
+    for folder in {folder for folder, _ in set(before) ^ set(now)}:
+        if folder == output or folder.parent == output:
+            covered = games if folder == output else [folder.name]
+            concerned |= {g for g in covered if folder not in there or project.simulation(g).exists()}
+        else:
+            concerned |= games_of(project, folder, games)
+    return concerned
