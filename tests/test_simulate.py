@@ -441,6 +441,15 @@ def test_an_event_named_with_a_megabyte_is_said_not_written(tmp_path):
     assert len(result.output) < 3000 and not (tmp_path / "o").exists()
 
 
+def test_two_events_whose_names_read_as_one_are_said_not_merged(tmp_path):
+    """Events named 1 and "1" were written as one event "1": the items of one were lost, with exit 0."""
+    rules = NIM.replace('"effective": w}', '"effective": w, 1: p, "1": w}', 1)
+    assert rules != NIM
+    result = _simulate(_nim(tmp_path, rules), "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "two of whose names read as one" in result.output, result.output
+    assert not (tmp_path / "o").exists()
+
+
 @pytest.mark.parametrize("value, said", [("'high'", "heuristic returned 'high', not a number"),
                                          ("float('nan')", "heuristic returned nan, not a number")])
 def test_a_heuristic_that_is_no_number_is_said_as_the_heuristics(tmp_path, value, said):

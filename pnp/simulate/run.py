@@ -268,8 +268,12 @@ def _keep_tracked(tracked: Tracked, result: GameResult) -> None:
         if not isinstance(events, Mapping) or len(events) > MAX_END_REASONS:
             raise RulesFault(f"tracked returned the events {said(events)}, not a mapping of at most "
                              f"{MAX_END_REASONS} event names to items", hook="tracked")
-        result.events.append({_line_of_text("tracked (an event's name)", name): _keys(items, pairs)
-                              for name, items in sorted(events.items(), key=lambda kv: str(kv[0]))})
+        named = {_line_of_text("tracked (an event's name)", name): _keys(items, pairs)
+                 for name, items in sorted(events.items(), key=lambda kv: str(kv[0]))}
+        if len(named) < len(events):  # 1 and "1": one event's items replaced the other's, exit 0
+            raise RulesFault(f"tracked returned the events {said(events)}, two of whose names read as one",
+                             hook="tracked")
+        result.events.append(named)
 
 
 def _keys(pairs: Any, counted: Iterator[int]) -> list[str]:
