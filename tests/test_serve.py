@@ -658,6 +658,8 @@ def test_the_watcher_watches_each_folder_of_the_inputs_and_never_follows_a_link_
     assert mini.cards / "mini" / "art" in watched and mini.layouts / "mini" in watched
     assert not any(folder.is_relative_to(elsewhere) or folder.name in ("outside", ".hidden") for folder in watched)
     assert all(folder.is_relative_to(mini.root) for folder in watched)
+    (mini.root / "fonts").symlink_to(elsewhere, target_is_directory=True)  # os.walk walks a link it starts at
+    assert not any(folder.is_relative_to(mini.root / "fonts") for folder, _ in _folders_now(mini, ["mini"]))
 
 
 def test_saving_output_does_not_refresh_but_saving_data_does(mini, running):
