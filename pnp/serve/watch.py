@@ -71,14 +71,14 @@ def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, i
     found: list[tuple[Path, int]] = []
     output = project.root / "output"
     trees = [folder for folder in watched_folders(project) if folder != output and not folder.is_symlink()]
-    outputs = [output, *(output / game for game in games)] if output in watched_folders(project) else []
+    candidates = [output, *(output / game for game in games)] if output in watched_folders(project) else []
     for top in trees:
-        for folder, subfolders, _ in os.walk(top):  # (links to folders are listed, never walked)
+        for walked, subfolders, _ in os.walk(top):  # (links to folders are listed, never walked)
             subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
-            outputs.append(Path(folder))
-            if len(outputs) >= MAX_WATCHED_FOLDERS:
+            candidates.append(Path(walked))
+            if len(candidates) >= MAX_WATCHED_FOLDERS:
                 break
-    for folder in outputs[:MAX_WATCHED_FOLDERS]:
+    for folder in candidates[:MAX_WATCHED_FOLDERS]:
         try:
             seen = os.lstat(folder)
         except OSError:  # gone since it was listed, or a game not built
