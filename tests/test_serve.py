@@ -374,6 +374,18 @@ def test_request_paths_outside_the_project_are_refused(mini, tmp_path):
         assert client.get("/source/cards/mini/cards.yaml").status_code == 200
 
 
+def test_every_file_a_problem_names_has_a_source_page(mini):
+    """An error of fonts/fonts.yaml was linked to /source/fonts/fonts.yaml, which answered 404."""
+    (mini.root / "fonts").mkdir()
+    (mini.root / "fonts" / "fonts.yaml").write_text("families:\n  Body: {regular: nosuch.ttf}\n")
+    problems = Preview(mini, "mini").refresh()["problems"]
+    assert {p["where"]["file"] for p in problems} == {"fonts/fonts.yaml"}, problems
+    with TestClient(create_app(mini, ["mini"]), base_url=LOCAL) as client:
+        for problem in problems:
+            page = client.get(f"/source/{problem['where']['file']}")
+            assert page.status_code == 200 and f'<tr id="L{problem["where"]["line"]}">' in page.text
+
+
 def test_a_source_page_numbers_lines_as_messages_do_and_shows_a_long_file_in_part(mini, monkeypatch):
     """5 MB of line breaks made a page of 460 MB (1.4 GB of memory, 13 s); a form feed started a line of the page
     that no message counts, so every #L anchor after it showed the line above the one meant."""

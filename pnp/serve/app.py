@@ -1,6 +1,6 @@
 """`pnp serve`: the live preview as a Starlette app run by uvicorn. Each served game has a Preview, refreshed in
 a worker thread when the watcher reports a saved input; open pages hear of it through server-sent events and
-fetch the new state. Files are served only from the project's output/, cards/ and layouts/ folders, no
+fetch the new state. Files are served only from the project's output/, cards/, layouts/ and fonts/ folders, no
 request writes anything, and nothing a request says is ever run."""
 
 import asyncio
@@ -48,7 +48,8 @@ if TYPE_CHECKING:
 OnRefresh = Callable[[str, dict[str, Any]], None]  # (game, its preview's new state) after each refresh
 Drawing = TypeVar("Drawing")
 
-SERVED_FOLDERS = ("output", "cards", "layouts")  # what /files/ and /source/ may read, inside the project
+SERVED_FOLDERS = ("output", "cards", "layouts", "fonts")  # what /files/ and /source/ may read, inside the project
+# (fonts/ too: the page links an error of fonts/fonts.yaml to its line, which was a 404)
 TEXT_SUFFIXES = {".yaml", ".yml", ".j2", ".md", ".csv", ".txt", ".json"}
 DIGEST = re.compile(r"^(book-)?[0-9a-f]{16,64}$")
 HOST_HEADER = re.compile(r"(?:\[(?P<address>[0-9a-f:.]+)\]|(?P<name>[a-z0-9._-]+))(?::[0-9]{1,5})?", re.IGNORECASE)
@@ -68,7 +69,7 @@ def game_address(game: str) -> str:
 
 def project_file(project: "Project", rel: str) -> Path | None:
     """The real path of a file of the project that may be served for the request path `rel`, or None: only
-    regular files under output/, cards/ and layouts/ with no hidden part, both as requested and after
+    regular files under the SERVED_FOLDERS with no hidden part, both as requested and after
     following every link (a link to .env or .git/ is refused, and so is a pipe or a device)."""
     if not rel or "\\" in rel or "\0" in rel or ":" in rel or not _servable(PurePosixPath(rel).parts):
         return None
@@ -257,7 +258,7 @@ def exposure(host: str) -> str | None:
     if host.lower() in LOCAL_NAMES or (address is not None and address.is_loopback):
         return None
     return (f"warning: --host {host} makes the preview reachable from the network: anyone who can reach this "
-            "computer can see the games and read the project's files under output/, cards/ and layouts/ "
+            "computer can see the games and read the project's files under output/, cards/, layouts/ and fonts/ "
             "(without --host it listens on this computer only)")
 
 
