@@ -656,7 +656,7 @@ def test_the_watcher_ignores_output_hidden_and_scratch_files(mini):
     assert found(Change.modified, str(root / "cards/mini/cards.yaml"))
 
 
-def test_the_watcher_watches_each_folder_of_the_inputs_and_never_follows_a_link_out(mini, tmp_path):
+def test_the_watcher_watches_each_folder_of_the_inputs_and_never_follows_a_link_out(mini, tmp_path, monkeypatch):
     """Watched as whole trees, a link in a game's folder to /usr was followed: the preview walked and watched
     15,000 folders outside the project (inotify watches taken from every program of the user)."""
     from pnp.serve.watch import _folders_now
@@ -672,6 +672,10 @@ def test_the_watcher_watches_each_folder_of_the_inputs_and_never_follows_a_link_
     assert all(folder.is_relative_to(mini.root) for folder in watched)
     (mini.root / "fonts").symlink_to(elsewhere, target_is_directory=True)  # os.walk walks a link it starts at
     assert not any(folder.is_relative_to(mini.root / "fonts") for folder, _ in _folders_now(mini, ["mini"]))
+    for n in range(5):
+        (mini.cards / "mini" / "art" / str(n)).mkdir()
+    monkeypatch.setattr("pnp.serve.watch.MAX_WATCHED_FOLDERS", 4)  # the walk, made every second, is bounded
+    assert len(_folders_now(mini, ["mini"])) == 4
 
 
 def test_saving_output_does_not_refresh_but_saving_data_does(mini, running):
