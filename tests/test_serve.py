@@ -386,6 +386,13 @@ def test_every_file_a_problem_names_has_a_source_page(mini):
             assert page.status_code == 200 and f'<tr id="L{problem["where"]["line"]}">' in page.text
 
 
+def test_a_rulebook_page_number_of_any_length_is_not_found_not_a_server_error(mini):
+    """/book/<digest>/<5,000 digits>.png was a 500 and a traceback in the terminal (Python's limit on int())."""
+    with TestClient(create_app(mini, ["mini"]), base_url=LOCAL, raise_server_exceptions=False) as client:
+        for page in ["9" * 5000, "-1", "1e3", "０"]:
+            assert client.get(f"/g/mini/book/{'a' * 32}/{page}.png").status_code == 404, page
+
+
 def test_a_source_page_numbers_lines_as_messages_do_and_shows_a_long_file_in_part(mini, monkeypatch):
     """5 MB of line breaks made a page of 460 MB (1.4 GB of memory, 13 s); a form feed started a line of the page
     that no message counts, so every #L anchor after it showed the line above the one meant."""

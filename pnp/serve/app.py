@@ -52,6 +52,9 @@ SERVED_FOLDERS = ("output", "cards", "layouts", "fonts")  # what /files/ and /so
 # (fonts/ too: the page links an error of fonts/fonts.yaml to its line, which was a 404)
 TEXT_SUFFIXES = {".yaml", ".yml", ".j2", ".md", ".csv", ".txt", ".json"}
 DIGEST = re.compile(r"^(book-)?[0-9a-f]{16,64}$")
+# a rulebook page's number in its address, read by the handler: Starlette's `int` convertor raised on 5,000
+# digits (Python's limit on converting text to int), a traceback in the terminal for one request
+PAGE_NUMBER = re.compile(r"[0-9]{1,9}")
 HOST_HEADER = re.compile(r"(?:\[(?P<address>[0-9a-f:.]+)\]|(?P<name>[a-z0-9._-]+))(?::[0-9]{1,5})?", re.IGNORECASE)
 LOCAL_NAMES = ("localhost",)  # names that always mean this computer (addresses are allowed by HostCheck)
 KEEP_ALIVE = 15  # seconds between comments on an idle event stream
@@ -389,7 +392,8 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
     def book_page(request: "Request") -> Response:  # sync: rasterising runs in Starlette's thread pool
         preview = preview_of(request)
         book = preview.book if preview is not None else None
-        n = request.path_params["page"]
+        page = request.path_params["page"]
+        n = int(page) if PAGE_NUMBER.fullmatch(page) else -1
         if preview is None or book is None or book.digest != request.path_params["digest"] or not 0 <= n < len(book.sizes):
             return NOT_FOUND
         found = book.page(n, preview.store)
@@ -441,7 +445,7 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
         Route("/g/{game}/events", events),
         Route("/g/{game}/img/{digest}.png", image),
         Route("/g/{game}/detail/{digest}.png", detail),
-        Route("/g/{game}/book/{digest}/{page:int}.png", book_page),
+        Route("/g/{game}/book/{digest}/{page}.png", book_page),
         Route("/g/{game}/report.pdf", design_report),
         Route("/files/{path:path}", files),
         Route("/source/{path:path}", source),
