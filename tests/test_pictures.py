@@ -279,6 +279,20 @@ def test_a_webp_whose_exif_is_past_what_a_camera_writes_is_refused_at_its_elemen
             "bytes, more than 64 KB") in result.output
 
 
+def test_a_photo_whose_orientation_only_its_xmp_gives_prints_as_viewers_show_it(tmp_path):
+    """Viewers and browsers turn a picture by its EXIF orientation alone: Pillow's getexif took an XMP packet's
+    tiff:Orientation when there was no EXIF, and pnp printed on its side a picture every viewer shows upright."""
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", "jpg")})
+    (root / "layouts/mini/images").mkdir()
+    xmp = (b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+           b'<rdf:Description xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="6"/></rdf:RDF></x:xmpmeta>')
+    Image.new("RGB", (300, 150), "red").save(root / "layouts/mini/images/art.jpg", "JPEG", xmp=xmp)
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    pictures = _pictures(root / "output" / "mini" / "mini-cards-a4.pdf")
+    assert {pixels for _, pixels, _ in pictures} == {(300, 150)}, pictures
+
+
 def test_a_turned_webp_whose_exif_has_a_tag_of_odd_size_prints_upright_with_no_warning(tmp_path):
     # Pillow warned of the tag on the terminal, twice (reading the orientation, then turning the picture)
     import warnings

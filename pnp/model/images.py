@@ -129,12 +129,18 @@ def padded(file_bytes: int, size: tuple[int, int]) -> bool:
 
 def orientation(image: "Image.Image") -> int:
     """A JPEG's or WebP's EXIF orientation (1: upright), read from its header. A PNG's is not read: Pillow
-    decodes the whole picture to find it, and cameras write JPEG."""
+    decodes the whole picture to find it, and cameras write JPEG. The EXIF's alone, as viewers and browsers turn
+    a picture by it: Pillow's getexif takes an XMP packet's tiff:Orientation when the EXIF has none, and a
+    picture viewers show upright printed on its side."""
+    from PIL import Image
+
     if image.format not in JPEG_KINDS | {"WEBP"}:
         return 1
     with warnings.catch_warnings():  # of tags of unexpected sizes: the orientation is checked below
         warnings.simplefilter("ignore")
-        found = image.getexif().get(ORIENTATION, 1)
+        exif = Image.Exif()
+        exif.load(image.info.get("exif") or b"")
+        found = exif.get(ORIENTATION, 1)
     return found if isinstance(found, int) else 1
 MAX_JPEG_SEGMENTS = 200
 # Bytes that are no marker where one is due (0xFF fill bytes, junk): the standard allows a few fill bytes, and
