@@ -173,9 +173,9 @@ def test_a_font_whose_format_10_character_map_counts_millions_of_entries_is_refu
            f"spans {count:,} code points" in result.stderr, result.stderr
 
 
-def _jpeg(scans: int = 1, comments: int = 0) -> bytes:
+def _jpeg(scans: int = 1, comments: int = 0, lead: bytes = b"") -> bytes:
     """A small JPEG, progressive when `scans` > 1 (its scans repeated until there are at least that many),
-    with `comments` comment segments before the picture."""
+    with `lead` and then `comments` comment segments before the picture."""
     import io
 
     from PIL import Image
@@ -186,12 +186,17 @@ def _jpeg(scans: int = 1, comments: int = 0) -> bytes:
     start = data.index(b"\xff\xda")
     copies = -(-scans // data.count(b"\xff\xda"))
     comment = b"\xff\xfe\x00\x05abc"
-    return data[:2] + comment * comments + data[2:start] + data[start:-2] * copies + data[-2:]
+    return data[:2] + lead + comment * comments + data[2:start] + data[start:-2] * copies + data[-2:]
 
 
 @pytest.mark.parametrize("jpeg, problem", [
     (_jpeg(scans=31), "a JPEG of more than 30 scans"),
     (_jpeg(comments=201), "a JPEG of more than 200 segments before its picture"),
+    # a restart marker has no length: a walk reading its next bytes as one skipped the comments after it
+    (_jpeg(comments=201, lead=b"\xff\xd0"), "a JPEG of more than 200 segments before its picture"),
+    # Pillow walks bytes that are no marker one at a time (5 MB: 1.5 s), before the file is found padded
+    (_jpeg(lead=b"\xff\x00" + bytes(65 * 1024)), "a JPEG holding more than 64 KB that are no marker between its "
+                                                  "segments (from byte 2): a damaged file?"),
 ])
 def test_a_jpeg_too_costly_to_decode_is_refused_before_it_is_decoded(tmp_path, jpeg, problem):
     """Each scan decodes the whole picture again, and Pillow reads many metadata segments in quadratic time:

@@ -2,6 +2,7 @@
 with the same bytes on every build; a picture that has no more than that is embedded as it is."""
 
 import base64
+import io
 
 import pdfplumber
 import pikepdf
@@ -110,6 +111,48 @@ def test_a_cmyk_jpeg_prints_the_same_inks_resampled_or_not(tmp_path):
         inks = {(str(image.ColorSpace), tuple(pikepdf.PdfImage(image).as_pil_image().getpixel((0, 0))))
                 for image in images}
     assert len(images) == 2 and len(inks) == 1 and next(iter(inks))[0] == "/DeviceCMYK", inks
+
+
+def _short_jfif(jpeg):
+    """A JFIF segment too short for ReportLab's reading of it (libjpeg and Pillow read on past it)."""
+    return jpeg[:2] + b"\xff\xe0\x00\x05abc" + jpeg[2:]
+
+
+def _arithmetic_behind_a_restart_marker(jpeg):
+    """An arithmetic-coded frame, behind a restart marker (two bytes, no length) and a comment holding a
+    baseline frame's marker where a walk reading the restart marker's next two bytes as its length lands."""
+    frame = jpeg.find(b"\xff\xc0")
+    comment = bytearray(b"x" * 65533)
+    comment[65530:65532] = b"\xff\xc0"
+    return (jpeg[:2] + b"\xff\xd0\xff\xfe\xff\xff" + bytes(comment) + jpeg[2:frame + 1] + b"\xc9"
+            + jpeg[frame + 2:])
+
+
+@pytest.mark.parametrize("hostile, colours_kept", [(_short_jfif, True), (_arithmetic_behind_a_restart_marker, False)])
+def test_a_jpeg_reportlab_would_read_otherwise_than_libjpeg_prints_as_pillow_reads_it(tmp_path, hostile, colours_kept):
+    """A JPEG is embedded as it is only when ReportLab reads its header as libjpeg does: a JFIF segment of 3
+    bytes (ReportLab's reading failed, and the picture printed blank with exit 0), or an arithmetic-coded frame
+    behind a restart marker (a walk taking the marker's next bytes for a length found a baseline frame inside a
+    comment), is redrawn as a baseline JPEG of its own size (red above blue where the coding is the one written:
+    Pillow reads Huffman data as arithmetic coding into other pixels)."""
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", "jpg")})
+    (root / "layouts/mini/images").mkdir()
+    picture = Image.new("RGB", (300, 150), "red")
+    picture.paste((0, 0, 255), (0, 75, 300, 150))
+    stored = io.BytesIO()
+    picture.save(stored, "JPEG")
+    (root / "layouts/mini/images/art.jpg").write_bytes(hostile(stored.getvalue()))
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as document:
+        images = _images_in(document.pages[0])
+        embedded = {base64.a85decode(bytes(image.read_raw_bytes()).strip()[:-2]) for image in images}
+        sizes = {(int(image.Width), int(image.Height)) for image in images}
+    assert len(embedded) == 1 and sizes == {(300, 150)}, sizes
+    with Image.open(io.BytesIO(next(iter(embedded)))) as drawn:
+        assert drawn.size == (300, 150) and b"\xff\xc9" not in next(iter(embedded))
+        top, bottom = drawn.convert("RGB").getpixel((150, 30)), drawn.convert("RGB").getpixel((150, 120))
+    assert not colours_kept or (top[0] > 200 > top[2] and bottom[2] > 200 > bottom[0]), (top, bottom)
 
 
 def _two_pictures_project(tmp_path, first, second, height):
@@ -234,6 +277,20 @@ def test_a_webp_whose_exif_is_past_what_a_camera_writes_is_refused_at_its_elemen
     assert result.exit_code == 1
     assert ("layouts/mini/card.yaml:3:24: error: image 'images/art.webp' cannot be used: its EXIF data is 80,038 "
             "bytes, more than 64 KB") in result.output
+
+
+def test_a_photo_whose_orientation_only_its_xmp_gives_prints_as_viewers_show_it(tmp_path):
+    """Viewers and browsers turn a picture by its EXIF orientation alone: Pillow's getexif took an XMP packet's
+    tiff:Orientation when there was no EXIF, and pnp printed on its side a picture every viewer shows upright."""
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", "jpg")})
+    (root / "layouts/mini/images").mkdir()
+    xmp = (b'<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+           b'<rdf:Description xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="6"/></rdf:RDF></x:xmpmeta>')
+    Image.new("RGB", (300, 150), "red").save(root / "layouts/mini/images/art.jpg", "JPEG", xmp=xmp)
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    pictures = _pictures(root / "output" / "mini" / "mini-cards-a4.pdf")
+    assert {pixels for _, pixels, _ in pictures} == {(300, 150)}, pictures
 
 
 def test_a_turned_webp_whose_exif_has_a_tag_of_odd_size_prints_upright_with_no_warning(tmp_path):

@@ -494,7 +494,7 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
         return f"has more than {MAX_IMAGE_PIXELS:,} pixels", 0
     if not as_is:  # a picture of the game's own is redrawn (pnp.draw.pictures); svglib hands this one as it is
         return ("would print otherwise than it is seen (16-bit greys clipped to white, a transparent colour "
-                "printed, an EXIF orientation not turned, an arithmetic-coded JPEG misread): embed it as an upright "
+                "printed, an EXIF orientation not turned, a JPEG ReportLab misreads: arithmetic-coded, or a header it walks otherwise): embed it as an upright "
                 "8-bit PNG or baseline JPEG"), 0
     return None, width * height
 

@@ -2,6 +2,7 @@
 would hand a PostScript file named pic.png to Ghostscript."""
 
 import contextlib
+import io
 import mmap
 import os
 import warnings
@@ -73,24 +74,52 @@ _NOT_FRAMES = frozenset({0xC4, 0xC8, 0xCC})  # markers numbered among the frames
 
 def _frame_passed_through(image: "Image.Image") -> bool:
     """Whether a JPEG's frame is one ReportLab embeds as it is (any other picture is decoded): it read an
-    arithmetic-coded JPEG, which Pillow decodes, as a broken picture, and the PDF printed it so with exit 0. The
-    segments before the frame are walked from the file's start (jpeg_problem bounded how many there are)."""
+    arithmetic-coded JPEG, which Pillow decodes, as a broken picture, and the PDF printed it so with exit 0. Its
+    markers must be walked alike by libjpeg (Pillow) and ReportLab (jpeg_markers, with no bytes between them that
+    each skips its own way) up to a frame ReportLab embeds, and ReportLab's own reading of the header must find
+    that frame: a JPEG it cannot read (a JFIF segment too short for its reading) it embedded as a broken picture."""
     fp = getattr(image, "fp", None)
     if image.format not in JPEG_KINDS or fp is None:
         return True
-    kept, at = fp.tell(), 2
+    kept = fp.tell()
     try:
-        for _ in range(MAX_JPEG_SEGMENTS + 1):
-            fp.seek(at)
-            head = fp.read(4)
-            if len(head) < 4 or head[0] != 0xFF or head[1] == 0xDA:
-                return False
-            if 0xC0 <= head[1] <= 0xCF and head[1] not in _NOT_FRAMES:
-                return head[1] in _PASSED_THROUGH_FRAMES
-            at += 2 + int.from_bytes(head[2:4], "big")
-        return False
+        with _whole(fp) as data:
+            frame = _first_frame(data)
+        return frame in _PASSED_THROUGH_FRAMES and _reportlab_reads(fp, image)
     finally:
         fp.seek(kept)
+
+
+def _whole(fp: BinaryIO) -> contextlib.AbstractContextManager[bytes | mmap.mmap]:
+    """The bytes of an open picture's file (mapped, not read) or of its BytesIO."""
+    if isinstance(fp, io.BytesIO):
+        return contextlib.nullcontext(fp.getvalue())
+    return mmap.mmap(fp.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+def _first_frame(data: bytes | mmap.mmap) -> int | None:
+    """The marker code of a JPEG's frame (SOFn), when its markers before it are walked alike by libjpeg and
+    ReportLab: None past bytes that are no marker (fill, junk), an end of image or a bogus length (each reader
+    goes its own way there), or at a scan before any frame."""
+    for _, code in jpeg_markers(data):
+        if code < 0 or code in (_END_OF_IMAGE, 0xDA):
+            return None
+        if 0xC0 <= code <= 0xCF and code not in _NOT_FRAMES:
+            return code
+    return None
+
+
+def _reportlab_reads(fp: BinaryIO, image: "Image.Image") -> bool:
+    """Whether ReportLab's reading of a JPEG's header (readJPEGInfo, which its embedding relies on) succeeds and
+    finds the size and colour channels Pillow found."""
+    from reportlab.pdfbase.pdfutils import readJPEGInfo
+
+    fp.seek(0)
+    try:
+        width, height, channels, _ = readJPEGInfo(fp)
+    except Exception:  # noqa: BLE001 - whatever it raises, ReportLab then embeds no such JPEG as it is
+        return False
+    return (width, height) == image.size and channels == len(image.getbands())
 
 
 def padded(file_bytes: int, size: tuple[int, int]) -> bool:
@@ -100,21 +129,60 @@ def padded(file_bytes: int, size: tuple[int, int]) -> bool:
 
 def orientation(image: "Image.Image") -> int:
     """A JPEG's or WebP's EXIF orientation (1: upright), read from its header. A PNG's is not read: Pillow
-    decodes the whole picture to find it, and cameras write JPEG."""
+    decodes the whole picture to find it, and cameras write JPEG. The EXIF's alone, as viewers and browsers turn
+    a picture by it: Pillow's getexif takes an XMP packet's tiff:Orientation when the EXIF has none, and a
+    picture viewers show upright printed on its side."""
+    from PIL import Image
+
     if image.format not in JPEG_KINDS | {"WEBP"}:
         return 1
     with warnings.catch_warnings():  # of tags of unexpected sizes: the orientation is checked below
         warnings.simplefilter("ignore")
-        found = image.getexif().get(ORIENTATION, 1)
+        exif = Image.Exif()
+        exif.load(image.info.get("exif") or b"")
+        found = exif.get(ORIENTATION, 1)
     return found if isinstance(found, int) else 1
 MAX_JPEG_SEGMENTS = 200
+# Bytes that are no marker where one is due (0xFF fill bytes, junk): the standard allows a few fill bytes, and
+# Pillow walks such bytes one at a time in Python (5 MB of them took 1.5 s to open, and the file was refused as
+# padded only once open)
+MAX_JPEG_JUNK = 64 * 1024
 _START_OF_SCAN = b"\xff\xda"
+_END_OF_IMAGE = 0xD9
+# markers with no length after them (TEM, RST0-7, SOI, EOI): libjpeg, Pillow and ReportLab read on after them
+_PARAMETERLESS = frozenset({0x01, *range(0xD0, 0xDA)})
+
+
+def jpeg_markers(data: bytes | mmap.mmap) -> Iterator[tuple[int, int]]:
+    """(offset, code) of each marker of a JPEG up to its first scan's (0xDA), walked as libjpeg and Pillow walk
+    them: a parameterless marker is two bytes, any other is followed by its length. Bytes that are no marker
+    where one is due (fill bytes 0xFF, junk, a marker and a length below 2, which libjpeg refuses and Pillow reads
+    on after) are yielded as (offset, -count), up to the next 0xFF."""
+    at = 2
+    while at + 2 <= len(data):
+        code = data[at + 1]
+        if data[at] != 0xFF or code in (0x00, 0xFF):
+            found = data.find(b"\xff", at + 1)
+            end = len(data) if found < 0 else found
+            yield at, -(end - at)
+            at = end
+            continue
+        length = 0 if code in _PARAMETERLESS else int.from_bytes(data[at + 2:at + 4], "big")
+        if code not in _PARAMETERLESS and length < 2:
+            yield at, -4
+            at += 4
+            continue
+        yield at, code
+        if code == 0xDA:
+            return
+        at += 2 + length
 
 
 def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
-    """Why a JPEG's structure is too costly to decode (too many scans, or segments before the first), or None;
-    None too for what is no JPEG. Upper bounds read without decoding: a marker of the compressed data is
-    always a marker (its 0xFF bytes are stuffed), one inside a segment's payload is counted as one too."""
+    """Why a JPEG's structure is too costly to decode (too many scans, or segments or bytes that are no marker
+    before the first), or None; None too for what is no JPEG. Upper bounds read without decoding: a marker of
+    the compressed data is always a marker (its 0xFF bytes are stuffed), one inside a segment's payload is counted
+    as one too."""
     if data[:2] != b"\xff\xd8":
         return None
     scans, at = 0, data.find(_START_OF_SCAN)
@@ -122,13 +190,18 @@ def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
         scans, at = scans + 1, data.find(_START_OF_SCAN, at + 2)
     if scans > MAX_JPEG_SCANS:
         return f"a JPEG of more than {MAX_JPEG_SCANS} scans (a progressive JPEG has about 10)"
-    segments, at = 0, 2
-    while at + 4 <= len(data) and data[at] == 0xFF and data[at + 1] != 0xDA:
-        segments += 1
+    segments, junk = 0, 0
+    for at, code in jpeg_markers(data):
+        if code < 0:
+            junk -= code
+        else:
+            segments += 1
         if segments > MAX_JPEG_SEGMENTS:
             return f"a JPEG of more than {MAX_JPEG_SEGMENTS} segments before its picture (EXIF, colour profile, " \
                    "comments...)"
-        at += 2 + int.from_bytes(data[at + 2:at + 4], "big")
+        if junk > MAX_JPEG_JUNK:
+            return f"a JPEG holding more than {MAX_JPEG_JUNK >> 10} KB that are no marker between its segments " \
+                   f"(from byte {at:,}): a damaged file?"
     return None
 
 
