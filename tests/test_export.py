@@ -192,6 +192,21 @@ def test_proof_sheet_shows_every_card_with_its_id_and_name(mini):
     assert "Mini Game: Cards, 4 cards · proof page 1 of 1" in shown
 
 
+def test_a_proof_of_cards_larger_than_half_the_page_draws_them_smaller_on_it(tmp_path):
+    # 600 x 800 mm cards at half size ran off the A4 page: each proof page showed its title alone, exit 0
+    from pdfread import texts
+
+    root = make_project(tmp_path / "proj")
+    for face in (root / "layouts/mini/card.yaml", root / "layouts/mini/back.yaml"):
+        face.write_text(face.read_text().replace("size: poker", "size: [600mm, 800mm]"))
+    assert run(root, "export", "mini", "--format", "proof").exit_code == 0
+    page = read(root / "output/mini/export/proof/deck.pdf").pages[0]
+    width, height = float(page.mediabox.width), float(page.mediabox.height)
+    shown = {t: (x, y) for t, x, y in texts(page)}
+    assert "lion" in shown and "lion · Lion" in shown, shown  # the card's own text, and its label
+    assert all(0 < x < width and 0 < y < height for x, y in shown.values()), shown
+
+
 def test_drivethru_is_cmyk_pdfx_within_240_percent_ink(mini):
     import pikepdf
 
