@@ -646,3 +646,33 @@ def test_cards_too_large_for_a_gutter_fold_are_refused_at_their_layouts_size(tmp
     result = run(root, "build", "--imposition", "gutterfold")
     assert result.exit_code == 1
     assert any(line.startswith(f"{card}:1:7: error: ") and "gutter fold" in line for line in result.stderr.splitlines())
+
+
+def test_a_kind_the_game_no_longer_has_leaves_no_pdf_beside_the_new_kit(project):
+    # the board removed: its PDFs of the last build stayed in the folder, listed by no manifest, printed with the kit
+    assert run(project, "build", "mini").exit_code == 0
+    assert run(project, "build", "mini", "--paper", "letter").exit_code == 0
+    folder = project / "output/mini"
+    (folder / "notes.pdf").write_bytes(b"the user's own\n")
+    game = project / "cards/mini/game.yaml"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text[:text.index("  - id: board")], encoding="utf-8")
+    result = run(project, "build", "mini")
+    assert result.exit_code == 0, result.output
+    assert not (folder / "mini-boards-a4.pdf").exists() and not (folder / "mini-boards-fullsize.pdf").exists()
+    listed = {f["path"] for f in json.loads((folder / "manifest.json").read_text())["files"]}
+    assert {p.name for p in folder.glob("mini-*a4.pdf")} <= listed
+    # the letter kit's files (another build's) and the user's are kept
+    assert (folder / "mini-boards-letter.pdf").is_file() and (folder / "mini-boards-fullsize-letter.pdf").is_file()
+    assert (folder / "notes.pdf").read_bytes() == b"the user's own\n"
+
+
+def test_a_pdf_of_the_last_kit_edited_since_is_kept_when_its_kind_goes(project):
+    assert run(project, "build", "mini").exit_code == 0
+    boards = project / "output/mini/mini-boards-a4.pdf"
+    boards.write_bytes(boards.read_bytes() + b"% marked up by hand\n")
+    game = project / "cards/mini/game.yaml"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text[:text.index("  - id: board")], encoding="utf-8")
+    assert run(project, "build", "mini").exit_code == 0
+    assert boards.read_bytes().endswith(b"% marked up by hand\n")

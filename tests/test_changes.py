@@ -628,3 +628,17 @@ def test_a_manifest_named_with_a_line_break_and_an_escape_is_said_as_one_printab
     result = run(root, "changes", "mini", "--since", str(named))
     assert result.exit_code == 0 and result.output == "mini: nothing changed since m\\x1b[31mred\\nmini: fake line.json\n", \
         result.output
+
+
+def test_a_commit_named_by_its_message_is_compared_and_a_tree_is_refused_by_the_name_given(tmp_path):
+    """`--since ':/as sent'` (git's name of the newest commit whose message says it) was refused as no commit:
+    the '^{commit}' pnp added became part of the words searched for."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "proj")
+    _committed(root)
+    result = run(root, "changes", "mini", "--since", ":/as sent")
+    assert result.exit_code == 0 and "mini: nothing changed since commit :/as sent" in result.output, result.output
+    tree = run(root, "changes", "mini", "--since", "HEAD:cards")
+    assert tree.exit_code == 2 and "--since HEAD:cards: neither a manifest file nor a git commit" in tree.output
+    assert "(git: " in tree.output and not re.search("[0-9a-f]{40}", tree.output), tree.output  # named as given

@@ -143,8 +143,12 @@ def test_a_deck_of_no_service_size_is_left_out_with_a_warning(mini):
     finally:
         card.write_text(original)
         back.write_text(original_back)
-    assert result.exit_code == 0
     assert "layouts/mini/card.yaml:1:7: warning: Cards refused: 50 x 50 mm cards are none of" in result.output
+    # its only deck left out, the export made nothing: exit 0, "1 files" (its record) in an empty folder
+    assert result.exit_code == 1
+    assert ("cards/mini/game.yaml: error: mini: not exported as tgc: the format makes nothing of this game (see the "
+            "warnings above)") in result.output
+    assert not (mini / "output/mini/export/tgc").exists()
 
 
 def test_a_failed_export_leaves_the_previous_files(mini, monkeypatch):
@@ -186,6 +190,21 @@ def test_proof_sheet_shows_every_card_with_its_id_and_name(mini):
     for label in ("lion · Lion", "fern · Fern", "wolf · Wolf", "moss · Moss"):
         assert label in shown, (label, shown)
     assert "Mini Game: Cards, 4 cards · proof page 1 of 1" in shown
+
+
+def test_a_proof_of_cards_larger_than_half_the_page_draws_them_smaller_on_it(tmp_path):
+    # 600 x 800 mm cards at half size ran off the A4 page: each proof page showed its title alone, exit 0
+    from pdfread import texts
+
+    root = make_project(tmp_path / "proj")
+    for face in (root / "layouts/mini/card.yaml", root / "layouts/mini/back.yaml"):
+        face.write_text(face.read_text().replace("size: poker", "size: [600mm, 800mm]"))
+    assert run(root, "export", "mini", "--format", "proof").exit_code == 0
+    page = read(root / "output/mini/export/proof/deck.pdf").pages[0]
+    width, height = float(page.mediabox.width), float(page.mediabox.height)
+    shown = {t: (x, y) for t, x, y in texts(page)}
+    assert "lion" in shown and "lion · Lion" in shown, shown  # the card's own text, and its label
+    assert all(0 < x < width and 0 < y < height for x, y in shown.values()), shown
 
 
 def test_drivethru_is_cmyk_pdfx_within_240_percent_ink(mini):

@@ -119,7 +119,7 @@ class Proof(ExportFormat):
 
     name = "proof"
     help = "a PDF per deck with every card small, its id and name beneath"
-    writes = "<deck>.pdf: every card at half size with its id and name, to check a deck at a glance"
+    writes = "<deck>.pdf: every card at half size (less if too big) with its id and name, to check a deck at a glance"
 
     def plan(self, faces: list["Face"], folder: Path, options: dict[str, Any], studio: "Studio") -> Plan:
         """One PDF per deck of its fronts, drawn when the plan finishes; each PDF's page count checked."""
@@ -141,11 +141,22 @@ class Proof(ExportFormat):
         return plan
 
 
+def _proof_scale(trim: tuple[float, float]) -> float:
+    """PROOF_SCALE, or less for a card that would not fit the page at it with its label: a card of 600 x 800 mm
+    was drawn off the page, its proof blank but for the page's title, exit 0."""
+    from ..units import PAPER_SIZES
+
+    pw, ph = (v * MM for v in PAPER_SIZES["a4"])
+    room = (pw - 2 * PROOF_MARGIN - 4 * MM, ph - 2 * PROOF_MARGIN - 10 * MM - PROOF_LABEL - 2 * MM)
+    return min(PROOF_SCALE, room[0] / trim[0], room[1] / trim[1])
+
+
 def _proof_grid(face: "Face") -> tuple[int, int]:
     from ..units import PAPER_SIZES
 
     pw, ph = (v * MM for v in PAPER_SIZES["a4"])
-    cw, ch = face.trim[0] * PROOF_SCALE + 4 * MM, face.trim[1] * PROOF_SCALE + PROOF_LABEL + 2 * MM
+    scale = _proof_scale(face.trim)
+    cw, ch = face.trim[0] * scale + 4 * MM, face.trim[1] * scale + PROOF_LABEL + 2 * MM
     return max(1, int((pw - 2 * PROOF_MARGIN) // cw)), max(1, int((ph - 2 * PROOF_MARGIN - 10 * MM) // ch))
 
 
@@ -158,7 +169,8 @@ def _draw_proof(studio: "Studio", fronts: list["Face"], grid: tuple[int, int], p
     canvas = new_canvas(str(path), studio.fonts.name("Body"), (pw, ph))
     painter = studio.painter(canvas)
     per_page = cols * rows
-    cw, ch = fronts[0].trim[0] * PROOF_SCALE, fronts[0].trim[1] * PROOF_SCALE
+    scale = _proof_scale(fronts[0].trim)
+    cw, ch = fronts[0].trim[0] * scale, fronts[0].trim[1] * scale
     cell_w, cell_h = (pw - 2 * PROOF_MARGIN) / cols, ch + PROOF_LABEL + 2 * MM
     pages = math.ceil(len(fronts) / per_page)
     for n, face in enumerate(fronts):
@@ -172,8 +184,8 @@ def _draw_proof(studio: "Studio", fronts: list["Face"], grid: tuple[int, int], p
         x = PROOF_MARGIN + col * cell_w + (cell_w - cw) / 2
         y = ph - PROOF_MARGIN - 10 * MM - (row + 1) * cell_h + PROOF_LABEL
         canvas.saveState()
-        canvas.scale(PROOF_SCALE, PROOF_SCALE)
-        studio.draw(canvas, painter, face.printable, x / PROOF_SCALE, y / PROOF_SCALE, clip=0)
+        canvas.scale(scale, scale)
+        studio.draw(canvas, painter, face.printable, x / scale, y / scale, clip=0)
         canvas.restoreState()
         canvas.setStrokeColorRGB(0.7, 0.7, 0.7)
         canvas.setLineWidth(0.3)

@@ -437,10 +437,14 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
     if ref.startswith("-"):
         raise UsageError(f"--since {ref}: neither a manifest file nor a git commit")
     _own_repository(project)
+    named = ref
     try:
-        _git(project, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+        # named first, then taken to its commit: a suffix on the name itself made `:/fix typo` (the newest commit
+        # whose message says it) search for 'fix typo^{commit}' and refused it as no commit
+        named = _git(project, "rev-parse", "--verify", "--quiet", ref).decode("ascii").strip()
+        commit = _git(project, "rev-parse", "--verify", "--quiet", f"{named}^{{commit}}").decode("ascii").strip()
     except UsageError as e:  # git says nothing of a ref it does not know, and why of a repository it refuses
-        said = e.message.partition(": ")[2]
+        said = e.message.partition(": ")[2].replace(named, ref)  # the name given, not its id
         raise UsageError(f"--since {ref}: neither a manifest file nor a git commit of {project.root}"
                          + (f" (git: {said})" if said else "")) from None
     # only git's line end is dropped, and the bytes kept as the system names them: strip() took the space
@@ -451,11 +455,11 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
     # (the whole command was refused for it)
     if prefix:  # the project is a folder of the repository: ls-tree said only that it "could not list" a commit
         try:       # made before that folder was
-            _git(project, "rev-parse", "--verify", "--quiet", f"{ref}:{prefix}")
+            _git(project, "rev-parse", "--verify", "--quiet", f"{commit}:{prefix}")
         except UsageError:
             return {}
     wanted = [f"cards/{game_id}", f"layouts/{game_id}", "layouts/shared", "fonts"]
-    entries = _tree(project, ref, prefix, wanted)
+    entries = _tree(project, ref, commit, prefix, wanted)
     if not any(path.startswith(f"cards/{game_id}/") for _, _, path, _ in entries):
         return {}
     with tempfile.TemporaryDirectory(prefix="pnp-since-") as tmp:
@@ -473,11 +477,12 @@ def _commit_faces(project: "Project", game_id: str, ref: str, options: "PrintOpt
         return faces_of(studio)
 
 
-def _tree(project: "Project", ref: str, prefix: str, wanted: list[str]) -> list[tuple[str, str, str, int]]:
-    """[(mode, object id, path, size)] of the files under `wanted` at the commit: blobs and symbolic links (a
+def _tree(project: "Project", ref: str, commit: str, prefix: str, wanted: list[str]) -> list[tuple[str, str, str, int]]:
+    """[(mode, object id, path, size)] of the files under `wanted` at the commit (`ref` as given, `commit` its
+    object id): blobs and symbolic links (a
     submodule has no files here). UsageError for a path that would leave the scratch folder, or files too
     large to write out together."""
-    listed = _listing(project, ref, "ls-tree", "-r", "-l", "-z", "--full-tree", f"{ref}:{prefix}", "--", *wanted)
+    listed = _listing(project, ref, "ls-tree", "-r", "-l", "-z", "--full-tree", f"{commit}:{prefix}", "--", *wanted)
     entries, total = [], 0
     for row in filter(None, listed.decode("utf-8", errors="surrogateescape").split("\0")):
         found = _TREE_ENTRY.fullmatch(row)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 from .. import __version__
 from ..draw.canvas import Canvas, new_canvas as deterministic_canvas
-from ..errors import blame
+from ..errors import UsageError, blame
 from ..products import KINDS
 from ..project import ErrorHoldingFile, commit_files, opened_pdf, temporary_beside
 from ..template import budget
@@ -19,6 +19,7 @@ from .inputs import manifest_name, sha256
 from .manifest import Manifest
 
 if TYPE_CHECKING:
+    from ..units import PrintOptions
     from ..model.components import Component
     from ..model.game import Game
     from ..products.base import Kind
@@ -73,6 +74,28 @@ def steps(game: "Game") -> int:
     return len(game.components) + extra + 1
 
 
+def all_in_one_name(game_id: str, options: "PrintOptions") -> str:
+    return f"{game_id}-{options.paper}{options.variant}.pdf"
+
+
+def kind_file_name(game_id: str, kind: "Kind", options: "PrintOptions") -> str:
+    return f"{game_id}-{kind.file_part}-{options.paper}{options.variant}.pdf"
+
+
+def extra_file_name(game_id: str, part: str, options: "PrintOptions") -> str:
+    return f"{game_id}-{part}{options.suffix}.pdf"  # no paper in the name: the suffix says it
+
+
+def kit_names(game_id: str, options: "PrintOptions") -> set[str]:
+    """Every name a kit of `game_id` built with `options` can write, whatever components the game has: names
+    no build with other options (nor a proof, a reprint or a report) ever writes (see PrintOptions.named_parts)."""
+    names = {all_in_one_name(game_id, options), manifest_name(options)}
+    for kind in KINDS.values():
+        names.add(kind_file_name(game_id, kind, options))
+        names.update(extra_file_name(game_id, part, options) for part, _, _ in kind.extra_files())
+    return names
+
+
 def _temporary(folder: Path, name: str) -> Path:
     return temporary_beside(folder / name)  # never another build's: two at once each write their own
 
@@ -85,7 +108,7 @@ def render_game(game: "Game", studio: "Studio", folder: str | Path,
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     result = GameBuild(game, studio, folder)
-    slug, paper_name = game.id, studio.options.paper + studio.options.variant
+    slug = game.id
     in_order = []  # the per-kind PDFs, in the all-in-one PDF's order
     drawing: list[Component] = []  # the component whose pages are being drawn: each page is counted against it
 
@@ -95,7 +118,7 @@ def render_game(game: "Game", studio: "Studio", folder: str | Path,
     try:
         with budget():
             for kind, components in by_kind(game):
-                name = f"{slug}-{kind.file_part}-{paper_name}.pdf"
+                name = kind_file_name(slug, kind, studio.options)
                 result.files[name] = tmp = _temporary(folder, name)
                 canvas = new_canvas(tmp, studio, kind.file_part, page_drawn)
                 page = 1
@@ -110,7 +133,7 @@ def render_game(game: "Game", studio: "Studio", folder: str | Path,
                 result.pages[name] = page - 1
                 in_order.append(name)
                 for part, title, draw in kind.extra_files():
-                    extra = f"{slug}-{part}{studio.options.suffix}.pdf"  # no paper in the name: suffix says it
+                    extra = extra_file_name(slug, part, studio.options)
                     result.files[extra] = tmp = _temporary(folder, extra)
                     canvas = new_canvas(tmp, studio, title, page_drawn)
                     result.pages[extra] = 0
@@ -120,7 +143,7 @@ def render_game(game: "Game", studio: "Studio", folder: str | Path,
                     canvas.save()
                     on_step(title)
         drawing.clear()  # (no component is at fault when joining the files fails)
-        result.all_name = f"{slug}-{paper_name}.pdf"
+        result.all_name = all_in_one_name(slug, studio.options)
         result.files[result.all_name] = tmp = _temporary(folder, result.all_name)
         _assemble(tmp, [result.files[name] for name in in_order], studio)
     except BaseException as e:
@@ -183,6 +206,7 @@ def commit(result: GameBuild) -> list[Path]:
     before this point leaves the old files as they were. Returns the final paths."""
     folder = result.folder
     name = manifest_name(result.studio.options)
+    before = _listed(folder / name)
     tmp = _temporary(folder, name)
     with open(tmp, "w", encoding="utf-8") as f:
         manifest(result).write(f)
@@ -191,4 +215,25 @@ def commit(result: GameBuild) -> list[Path]:
         commit_files({path: folder / final for final, path in result.files.items()})
     finally:
         result.discard()  # whatever was not renamed
+    _remove_outgrown(folder, before, set(result.files), kit_names(result.game.id, result.studio.options))
     return [folder / final for final in result.files]
+
+
+def _listed(path: Path) -> dict[str, str]:
+    """{name: sha256} of the files the manifest at `path` lists; none when it cannot be read as pnp's."""
+    try:
+        return {f["path"]: f["sha256"] for f in Manifest.read(path, path.name).files}
+    except (UsageError, OSError, ValueError):
+        return {}
+
+
+def _remove_outgrown(folder: Path, before: dict[str, str], written: set[str], own: set[str]) -> None:
+    """Remove the files the previous kit of these options made that this one did not (a kind of component the
+    game no longer has: its PDF stayed beside the new kit, listed by no manifest, and was printed as part of
+    it): only names of this kit's own (`own`), and only as that kit left them (`before`: name -> sha256), so
+    another build's files, a user's or one edited since are kept."""
+    for name in sorted((before.keys() - written) & own):
+        path = folder / name
+        with contextlib.suppress(OSError):
+            if sha256(path, follow=False) == before[name]:
+                path.unlink()
