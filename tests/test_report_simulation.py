@@ -357,3 +357,16 @@ def test_a_name_the_fonts_lack_is_an_error_at_its_line_in_the_file(tmp_path):
            in result.output
     assert f"output/sr/simulation.json:{escaped}:{lines[escaped - 1].index(escape) + 1}: error: character " \
            "U+624B ('手')" in result.output
+
+
+@pytest.mark.parametrize("kind", ["folder", "named pipe"])
+def test_the_rulebook_refuses_a_simulation_file_that_is_no_ordinary_file(tmp_path, kind):
+    """A folder or a named pipe named simulation.json was "no run" to the rulebook (it printed that no simulation
+    was made, exit 0) while the report warned it could not read it: the rulebook refuses it at the file."""
+    root = make_project(tmp_path / "g", {"layouts/mini/rulebook.md.j2": "# Rules\n\n{{ simulation or 'no run' }}.\n"})
+    path = root / "output" / "mini" / "simulation.json"
+    path.parent.mkdir(parents=True)
+    path.mkdir() if kind == "folder" else os.mkfifo(path)
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert f"output/mini/simulation.json: error: simulation results is a {kind}, not an ordinary file" in result.stderr
