@@ -435,3 +435,14 @@ def test_bars_named_by_a_field_with_no_value_or_blank_text_say_so():
 
     game = SimpleNamespace(tables={"t": [{"x": 1, "l": None}, {"x": 2, "l": " "}, {"x": 3, "l": 0}]})
     assert bars_view(game, {"table": "t", "x": "x"}, "l")["labels"] == ["(none)", "(blank)", "0"]
+
+
+def test_a_soft_hyphen_is_printed_nowhere_in_the_report(tmp_path):
+    """A soft hyphen (U+00AD) in the title printed in every page's footer and the PDF's title, and in a value a
+    chart labels (a bar's label, drawn, not set as a paragraph), with exit 0: pnp never prints it."""
+    game = GAME.replace("title: Report Test", 'title: "Re\\u00adport Test"').replace("[red, blue, green]",
+                                                                                    '[red, "bl\\u00adue", green]')
+    cards = cards_yaml().replace("colour: blue", 'colour: "bl\\u00adue"')
+    pdf, text = report_text(game_project(tmp_path, game, cards))
+    assert "\u00ad" not in text and "Report Test: design report" in text and "blue" in text
+    assert PdfReader(pdf).metadata.title == "Report Test: design report"
