@@ -446,3 +446,13 @@ def test_a_soft_hyphen_is_printed_nowhere_in_the_report(tmp_path):
     pdf, text = report_text(game_project(tmp_path, game, cards))
     assert "\u00ad" not in text and "Report Test: design report" in text and "blue" in text
     assert PdfReader(pdf).metadata.title == "Report Test: design report"
+
+
+def test_a_long_title_is_cut_in_the_footer_before_the_page_number(tmp_path):
+    """A game without a rulebook has no cap on its title's length: the report's footer printed a 150-letter
+    title over its page number and off the page, with exit 0."""
+    title = "W" * 150
+    pdf, _ = report_text(game_project(tmp_path, GAME.replace("title: Report Test", f"title: {title}")))
+    lines = PdfReader(pdf).pages[0].extract_text().splitlines()
+    footer = next(line for line in lines if line.endswith(": design report") and line.startswith("W"))
+    assert footer.endswith("W…: design report") and 40 < len(footer) < 120 and "page 1" in lines

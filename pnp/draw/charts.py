@@ -592,8 +592,12 @@ def write_report(path: Path | IO[bytes], blocks: Iterable[Block], fonts: FontSet
     def footer(canvas: Canvas, doc: SimpleDocTemplate) -> None:
         canvas.setFont(st.body, 7.5)
         canvas.setFillColor(GREY)
-        canvas.drawString(20 * mm, 10 * mm, f"{title}: design report")
-        canvas.drawRightString(A4[0] - 20 * mm, 10 * mm, f"page {doc.page}")
+        number = f"page {doc.page}"
+        # a long title is cut to the room left of the page number (it ran over it and off the page): a game
+        # without a rulebook has no other cap on its title's length
+        room = A4[0] - 40 * mm - stringWidth(f"{number}  : design report", st.body, 7.5)
+        canvas.drawString(20 * mm, 10 * mm, f"{cut_to_width(title, st.body, 7.5, room)}: design report")
+        canvas.drawRightString(A4[0] - 20 * mm, 10 * mm, number)
     doc = SimpleDocTemplate(path if hasattr(path, "write") else str(path), pagesize=A4, leftMargin=20 * mm, rightMargin=20 * mm, topMargin=16 * mm,
                             bottomMargin=18 * mm, title=f"{title}: design report", author="pnp", invariant=1,
                             initialFontName=st.body)
