@@ -456,3 +456,11 @@ def test_a_long_title_is_cut_in_the_footer_before_the_page_number(tmp_path):
     lines = PdfReader(pdf).pages[0].extract_text().splitlines()
     footer = next(line for line in lines if line.endswith(": design report") and line.startswith("W"))
     assert footer.endswith("W…: design report") and 40 < len(footer) < 120 and "page 1" in lines
+
+
+def test_bars_past_those_drawn_are_said(tmp_path):
+    """A bars view draws 80 rows: the 20 past them of a 100-row table were left out without a word, as counts
+    says the values it leaves out."""
+    game = GAME.replace("data.cards | length <= 20", "data.cards | length <= 100")
+    _, text = report_text(game_project(tmp_path, game, cards_yaml(100)))
+    assert "100 rows give weight, the first 80 shown" in text and "Card 79" in text and "Card 80" not in text

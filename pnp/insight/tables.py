@@ -334,8 +334,11 @@ def bars_view(game: "Game", view: View, label: str) -> "Block":
         seen.add(key)
         labels.append(key[0])
         values.append(key[1])
-    return {"kind": "bars", "labels": labels[:MAX_BARS * 2], "series": [(view["x"], values[:MAX_BARS * 2])],
-            "axis": view["x"], "wide": True}
+    shown = MAX_BARS * 2
+    # the rows past those drawn are said, as counts says its values past MAX_BARS (they were left out silently)
+    finding = f"{len(labels):,} rows give {view['x']}, the first {shown} shown" if len(labels) > shown else ""
+    return {"kind": "bars", "labels": labels[:shown], "series": [(view["x"], values[:shown])],
+            "axis": view["x"], "wide": True, "finding": finding}
 
 
 def view_block(game: "Game", view: View) -> "Block":
