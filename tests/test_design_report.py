@@ -464,3 +464,14 @@ def test_bars_past_those_drawn_are_said(tmp_path):
     game = GAME.replace("data.cards | length <= 20", "data.cards | length <= 100")
     _, text = report_text(game_project(tmp_path, game, cards_yaml(100)))
     assert "100 rows give weight, the first 80 shown" in text and "Card 79" in text and "Card 80" not in text
+
+
+def test_counts_tell_yes_from_the_number_1(tmp_path):
+    """Python holds True == 1: a derived field giving yes for some rows and 1 for others drew one bar '1'
+    counting both, and no bar 'yes', with exit 0."""
+    game = GAME.replace('double: "item.power * 2"', 'double: "item.power * 2"\n      mixed: "item.big or 1"').replace(
+        "report:\n", "report:\n  - {kind: counts, table: cards, x: mixed, title: Mixed counts}\n")
+    pdf, _ = report_text(game_project(tmp_path, game))
+    page = PdfReader(pdf).pages[0].extract_text()
+    # two bars of 4 rows each (the axis up to 4): 1, yes
+    assert page[page.index("Mixed counts"):].split("\n")[:8] == ["Mixed counts", "1", "yes", "0", "1", "2", "3", "4"]
