@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.load import MarkedList, Record
 from ..model.margins import HOW, margins
-from ..model.views import default_label, is_number, numeric, table_fields
+from ..model.views import default_label, is_number, numeric, series_key, table_fields
 from ..report import Mark
 from .simulation import Simulated, read_simulation, simulation_blocks, warnings
 
@@ -129,15 +129,9 @@ def _domain(game: "Game", name: str, spec: Any, values: Iterable[Any]) -> list[A
         domain = [True, False]
     elif name in game.enums:  # a derived field named after an enum (size_class) takes its values
         domain = list(game.enums[name])
-    seen = {_apart(v) for v in domain}
-    others = {_apart(v): v for v in values if _apart(v) not in seen}
+    seen = {series_key(v) for v in domain}
+    others = {series_key(v): v for v in values if series_key(v) not in seen}
     return domain + sorted(others.values(), key=_order)
-
-
-def _apart(value: Any) -> tuple[bool, Any]:
-    """The key a chart counts a value by: yes and no apart from the numbers 1 and 0, which Python holds equal
-    (a derived field giving yes for some rows and 1 for others drew one bar '1' counting both, and no 'yes')."""
-    return isinstance(value, bool), value
 
 
 def _order(value: Any) -> tuple[int, Any, str]:
@@ -215,20 +209,20 @@ def _times(n: int) -> str:
 
 
 def _counts_block(title: str, values: list[Any], domain: list[Any]) -> "Block":
-    counts = Counter(_apart(v) for v in values)
-    unused = [d for d in domain if counts[_apart(d)] == 0]
+    counts = Counter(series_key(v) for v in values)
+    unused = [d for d in domain if counts[series_key(d)] == 0]
     if len(counts) == 1 and len(domain) <= 1:
         return {"kind": "note", "title": title, "text": f"all {len(values)} values are {_text(values[0])}"}
-    if len(domain) > 1 and len({counts[_apart(d)] for d in domain}) == 1:  # a flat chart would say only this
+    if len(domain) > 1 and len({counts[series_key(d)] for d in domain}) == 1:  # a flat chart would say only this
         return {"kind": "note", "title": title,
-                "text": f"each of its {len(domain)} values is used {_times(counts[_apart(domain[0])])}: "
+                "text": f"each of its {len(domain)} values is used {_times(counts[series_key(domain[0])])}: "
                         f"{', '.join(_text(d) for d in domain[:12])}{' ...' if len(domain) > 12 else ''}"}
     shown = domain[:MAX_BARS]
     said = f"{len(domain)} values, {len(values)} uses"
     finding = f"used by no row: {', '.join(_text(u) for u in unused[:12])}" + (" ..." if len(unused) > 12 else "") \
         if unused else ""
     return {"kind": "bars", "title": title, "text": said, "finding": finding, "labels": [_text(d) for d in shown],
-            "series": [("rows", [counts[_apart(d)] for d in shown])]}
+            "series": [("rows", [counts[series_key(d)] for d in shown])]}
 
 
 def table_blocks(game: "Game", table: str) -> list["Block"]:
@@ -254,7 +248,7 @@ def _groups(items: Iterable["Record"], by: str | None) -> list[tuple[Any, list["
         return [(None, list(items))]
     groups: dict[tuple[bool, Any], tuple[Any, list[Record]]] = {}
     for it in items:
-        groups.setdefault(_apart(it.get(by)), (it.get(by), []))[1].append(it)
+        groups.setdefault(series_key(it.get(by)), (it.get(by), []))[1].append(it)
     return list(groups.values())
 
 
@@ -307,15 +301,15 @@ def counts_view(game: "Game", view: View) -> "Block":
     if by is None:
         totals: Counter[Any] = Counter()
         for it in items:
-            totals[_apart(it.get(x))] += amount(it)
+            totals[series_key(it.get(x))] += amount(it)
         return {"kind": "bars", "labels": [_text(v) for v in xs], "finding": finding,
-                "series": [(weight or "rows", [totals[_apart(v)] for v in xs])], "axis": x}
+                "series": [(weight or "rows", [totals[series_key(v)] for v in xs])], "axis": x}
     cells: Counter[tuple[Any, Any]] = Counter()
     for it in items:
-        cells[(_apart(it.get(x)), _apart(it.get(by)))] += amount(it)
+        cells[(series_key(it.get(x)), series_key(it.get(by)))] += amount(it)
     return {"kind": "grid", "rows": [_text(v) for v in xs], "cols": [_text(v) for v in ys], "row_name": x,
             "finding": finding,
-            "col_name": by, "cells": [[cells[(_apart(a), _apart(b))] for b in ys] for a in xs]}
+            "col_name": by, "cells": [[cells[(series_key(a), series_key(b))] for b in ys] for a in xs]}
 
 
 def histogram_view(game: "Game", view: View) -> "Block":
