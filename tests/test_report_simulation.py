@@ -370,3 +370,17 @@ def test_the_rulebook_refuses_a_simulation_file_that_is_no_ordinary_file(tmp_pat
     result = run(root, "validate")
     assert result.exit_code == 1
     assert f"output/mini/simulation.json: error: simulation results is a {kind}, not an ordinary file" in result.stderr
+
+
+def test_the_rulebook_reads_no_entry_past_those_the_report_shows_unchecked(tmp_path):
+    """Only the first 40 ways to end were checked (the report shows no more), but the rulebook reads them all:
+    a 41st of '700%' of '-5' games was printed with exit 0."""
+    ends = {f"r{i}": {"count": 1, "share": 0.1} for i in range(40)} | {"doom": {"count": -5, "share": 7}}
+    text = json.dumps({"game": "mini", "games": 10, "end_reasons": ends})
+    root = make_project(tmp_path / "g", {"output/mini/simulation.json": text, "layouts/mini/rulebook.md.j2":
+                        "# Rules\n\n{% for name, e in simulation.end_reasons.items() %}{{ e.share }} {% endfor %}\n"})
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    column = text.index('"doom"') + 1
+    assert f"output/mini/simulation.json:1:{column}: error: not as `pnp simulate` writes it: " \
+           "'end_reasons.doom'" in result.stderr
