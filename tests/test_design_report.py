@@ -475,3 +475,11 @@ def test_counts_tell_yes_from_the_number_1(tmp_path):
     page = PdfReader(pdf).pages[0].extract_text()
     # two bars of 4 rows each (the axis up to 4): 1, yes
     assert page[page.index("Mixed counts"):].split("\n")[:8] == ["Mixed counts", "1", "yes", "0", "1", "2", "3", "4"]
+
+
+def test_a_long_game_title_is_shortened_in_the_report(tmp_path):
+    """A game without a rulebook has no cap on its title: one of 30,000 words took ReportLab 40 s to set as the
+    report's heading. The report prints its first 200 characters."""
+    title = " ".join(["Word"] * 1000)
+    pdf, text = report_text(game_project(tmp_path, GAME.replace("title: Report Test", f"title: {title}")))
+    assert f"{title[:199]}…: design report" in text and PdfReader(pdf).metadata.title == f"{title[:199]}…: design report"

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..model.load import MarkedList, Record
 from ..model.margins import HOW, margins
 from ..model.views import default_label, is_number, numeric, series_key, table_fields
-from ..report import Mark
+from ..report import Mark, shortened
 from .simulation import Simulated, read_simulation, simulation_blocks, warnings
 
 if TYPE_CHECKING:
@@ -27,6 +27,9 @@ Emit = Callable[[str, str, Any], None]  # (event, game id, value), as a build te
 View = Mapping[str, Any]  # one view of game.yaml's `report`
 
 MAX_BARS = 40  # categories drawn in one chart; the rest are said in a line
+# characters of the game's title the report prints (its heading, footer and PDF title): a game without a
+# rulebook has no other cap on it, and a title of 30,000 words took ReportLab 40 s to set as the heading
+MAX_TITLE_SHOWN = 200
 MAX_INT_BARS = 24  # whole numbers spanning at most this many values get one bar each
 BINS = 12
 FEW = 5  # numbers up to which a field's values are listed rather than charted
@@ -382,11 +385,16 @@ def margin_rows(game: "Game") -> list[list[str]]:
     return rows
 
 
+def report_title(game: "Game") -> str:
+    """The game's title as the report prints it: its first MAX_TITLE_SHOWN characters."""
+    return shortened(game.title, MAX_TITLE_SHOWN)
+
+
 def report_blocks(game: "Game", step: Callable[[str], None] = lambda label: None,
                   simulated: Simulated | None = None) -> list["Block"]:
     """Every block of a game's report, in order; `step(label)` after each part (for a progress bar).
     `simulated`: what was read of the game's simulation.json, charted in its own section."""
-    blocks: list[Block] = [{"kind": "h1", "text": f"{game.title}: design report"}]
+    blocks: list[Block] = [{"kind": "h1", "text": f"{report_title(game)}: design report"}]
     views = game.meta.get("report") or []
     if views:
         blocks.append({"kind": "h2", "text": "Views"})
@@ -472,7 +480,7 @@ def game_report_pdf(project: "Project", game_id: str, report: "Report",
         report.consequence(f"{game_id}: no report (fix the errors above)")
         return None
     pdf = io.BytesIO()
-    write_report(pdf, blocks, fonts, game.title)
+    write_report(pdf, blocks, fonts, report_title(game))
     return pdf.getvalue()
 
 
@@ -486,7 +494,7 @@ def printable(blocks: list["Block"], game: "Game", simulated: Simulated, fonts: 
     from ..draw.charts import unmapped_characters
     from ..draw.fonts import unmapped_message
 
-    missing = unmapped_characters(blocks, fonts, game.title)
+    missing = unmapped_characters(blocks, fonts, report_title(game))
     shown = list(missing)[:MAX_UNMAPPED]
     places = written_at(game, set(shown))
     for ch in shown:

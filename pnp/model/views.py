@@ -23,8 +23,11 @@ VIEW_FIELDS = {
                "doc": "counts: add up this number per value instead of counting rows (e.g. copies)"},
     "label": {"type": "str", "required": False,
               "doc": "the field naming a row in a scatter or bars (default: name, else id)"},
-    "title": {"type": "str", "required": False, "doc": "the chart's heading (default: made from the fields)"},
-    "doc": {"type": "str", "required": False, "doc": "what the view shows the designer, printed under its title"},
+    # (capped: a doc of 60,000 words took ReportLab 35 s to set across pages)
+    "title": {"type": "str", "required": False, "max_len": 200,
+              "doc": "the chart's heading (default: made from the fields), 200 characters at most"},
+    "doc": {"type": "str", "required": False, "max_len": 2000,
+            "doc": "what the view shows the designer, printed under its title, 2,000 characters at most"},
 }
 
 NUMERIC_TYPES = ("int", "number")
