@@ -211,6 +211,13 @@ def _times(n: int) -> str:
     return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
+def _unused_finding(unused: list[Any]) -> str:
+    """The line naming the values of a field no row uses (the first 12)."""
+    if not unused:
+        return ""
+    return f"used by no row: {', '.join(_text(u) for u in unused[:12])}" + (" ..." if len(unused) > 12 else "")
+
+
 def _counts_block(title: str, values: list[Any], domain: list[Any]) -> "Block":
     counts = Counter(series_key(v) for v in values)
     unused = [d for d in domain if counts[series_key(d)] == 0]
@@ -222,9 +229,8 @@ def _counts_block(title: str, values: list[Any], domain: list[Any]) -> "Block":
                         f"{', '.join(_text(d) for d in domain[:12])}{' ...' if len(domain) > 12 else ''}"}
     shown = domain[:MAX_BARS]
     said = f"{len(domain)} values, {len(values)} uses"
-    finding = f"used by no row: {', '.join(_text(u) for u in unused[:12])}" + (" ..." if len(unused) > 12 else "") \
-        if unused else ""
-    return {"kind": "bars", "title": title, "text": said, "finding": finding, "labels": [_text(d) for d in shown],
+    return {"kind": "bars", "title": title, "text": said, "finding": _unused_finding(unused),
+            "labels": [_text(d) for d in shown],
             "series": [("rows", [counts[series_key(d)] for d in shown])]}
 
 
