@@ -245,6 +245,19 @@ def test_a_soft_hyphen_prints_nothing():
     assert "Dinosaur · 3" in said
 
 
+def test_a_soft_hyphen_is_not_printed_in_a_sheets_footer():
+    """The footer of every sheet outside the rulebook (cards, tokens, boards, tuckboxes, dice) printed a title's
+    or a component's soft hyphen as a hyphen, with exit 0."""
+    from pnp.draw.sheet import footer
+
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=PAPER, invariant=1)
+    footer(canvas, _fonts(), PAPER, "Dino\u00adsaur · Dino\u00adcards · sheet 1 of 1")
+    canvas.save()
+    text = PdfReader(io.BytesIO(out.getvalue())).pages[0].extract_text()
+    assert "Dinosaur · Dinocards · sheet 1 of 1" in text and "\u00ad" not in text
+
+
 def test_a_glossary_term_prints_its_name_as_written():
     """Markdown read the '*' of a term named 'Fast*Strike' as emphasis: the paragraph printed '**' as typed and
     lost the term's bold, and a table's cell printed 'Fast\\*Strike'."""

@@ -435,3 +435,51 @@ def test_bars_named_by_a_field_with_no_value_or_blank_text_say_so():
 
     game = SimpleNamespace(tables={"t": [{"x": 1, "l": None}, {"x": 2, "l": " "}, {"x": 3, "l": 0}]})
     assert bars_view(game, {"table": "t", "x": "x"}, "l")["labels"] == ["(none)", "(blank)", "0"]
+
+
+def test_a_soft_hyphen_is_printed_nowhere_in_the_report(tmp_path):
+    """A soft hyphen (U+00AD) in the title printed in every page's footer and the PDF's title, and in a value a
+    chart labels (a bar's label, drawn, not set as a paragraph), with exit 0: pnp never prints it."""
+    game = GAME.replace("title: Report Test", 'title: "Re\\u00adport Test"').replace("[red, blue, green]",
+                                                                                    '[red, "bl\\u00adue", green]')
+    cards = cards_yaml().replace("colour: blue", 'colour: "bl\\u00adue"')
+    pdf, text = report_text(game_project(tmp_path, game, cards))
+    assert "\u00ad" not in text and "Report Test: design report" in text and "blue" in text
+    assert PdfReader(pdf).metadata.title == "Report Test: design report"
+
+
+def test_a_long_title_is_cut_in_the_footer_before_the_page_number(tmp_path):
+    """A game without a rulebook has no cap on its title's length: the report's footer printed a 150-letter
+    title over its page number and off the page, with exit 0."""
+    title = "W" * 150
+    pdf, _ = report_text(game_project(tmp_path, GAME.replace("title: Report Test", f"title: {title}")))
+    lines = PdfReader(pdf).pages[0].extract_text().splitlines()
+    footer = next(line for line in lines if line.endswith(": design report") and line.startswith("W"))
+    assert footer.endswith("W…: design report") and 40 < len(footer) < 120 and "page 1" in lines
+
+
+def test_bars_past_those_drawn_are_said(tmp_path):
+    """A bars view draws 80 rows: the 20 past them of a 100-row table were left out without a word, as counts
+    says the values it leaves out."""
+    game = GAME.replace("data.cards | length <= 20", "data.cards | length <= 100")
+    _, text = report_text(game_project(tmp_path, game, cards_yaml(100)))
+    assert "100 rows give weight, the first 80 shown" in text and "Card 79" in text and "Card 80" not in text
+
+
+def test_counts_tell_yes_from_the_number_1(tmp_path):
+    """Python holds True == 1: a derived field giving yes for some rows and 1 for others drew one bar '1'
+    counting both, and no bar 'yes', with exit 0."""
+    game = GAME.replace('double: "item.power * 2"', 'double: "item.power * 2"\n      mixed: "item.big or 1"').replace(
+        "report:\n", "report:\n  - {kind: counts, table: cards, x: mixed, title: Mixed counts}\n")
+    pdf, _ = report_text(game_project(tmp_path, game))
+    page = PdfReader(pdf).pages[0].extract_text()
+    # two bars of 4 rows each (the axis up to 4): 1, yes
+    assert page[page.index("Mixed counts"):].split("\n")[:8] == ["Mixed counts", "1", "yes", "0", "1", "2", "3", "4"]
+
+
+def test_a_long_game_title_is_shortened_in_the_report(tmp_path):
+    """A game without a rulebook has no cap on its title: one of 30,000 words took ReportLab 40 s to set as the
+    report's heading. The report prints its first 200 characters."""
+    title = " ".join(["Word"] * 1000)
+    pdf, text = report_text(game_project(tmp_path, GAME.replace("title: Report Test", f"title: {title}")))
+    assert f"{title[:199]}…: design report" in text and PdfReader(pdf).metadata.title == f"{title[:199]}…: design report"

@@ -357,3 +357,30 @@ def test_a_name_the_fonts_lack_is_an_error_at_its_line_in_the_file(tmp_path):
            in result.output
     assert f"output/sr/simulation.json:{escaped}:{lines[escaped - 1].index(escape) + 1}: error: character " \
            "U+624B ('手')" in result.output
+
+
+@pytest.mark.parametrize("kind", ["folder", "named pipe"])
+def test_the_rulebook_refuses_a_simulation_file_that_is_no_ordinary_file(tmp_path, kind):
+    """A folder or a named pipe named simulation.json was "no run" to the rulebook (it printed that no simulation
+    was made, exit 0) while the report warned it could not read it: the rulebook refuses it at the file."""
+    root = make_project(tmp_path / "g", {"layouts/mini/rulebook.md.j2": "# Rules\n\n{{ simulation or 'no run' }}.\n"})
+    path = root / "output" / "mini" / "simulation.json"
+    path.parent.mkdir(parents=True)
+    path.mkdir() if kind == "folder" else os.mkfifo(path)
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    assert f"output/mini/simulation.json: error: simulation results is a {kind}, not an ordinary file" in result.stderr
+
+
+def test_the_rulebook_reads_no_entry_past_those_the_report_shows_unchecked(tmp_path):
+    """Only the first 40 ways to end were checked (the report shows no more), but the rulebook reads them all:
+    a 41st of '700%' of '-5' games was printed with exit 0."""
+    ends = {f"r{i}": {"count": 1, "share": 0.1} for i in range(40)} | {"doom": {"count": -5, "share": 7}}
+    text = json.dumps({"game": "mini", "games": 10, "end_reasons": ends})
+    root = make_project(tmp_path / "g", {"output/mini/simulation.json": text, "layouts/mini/rulebook.md.j2":
+                        "# Rules\n\n{% for name, e in simulation.end_reasons.items() %}{{ e.share }} {% endfor %}\n"})
+    result = run(root, "validate")
+    assert result.exit_code == 1
+    column = text.index('"doom"') + 1
+    assert f"output/mini/simulation.json:1:{column}: error: not as `pnp simulate` writes it: " \
+           "'end_reasons.doom'" in result.stderr

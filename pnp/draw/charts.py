@@ -19,7 +19,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 from xml.sax.saxutils import escape
 
-from .text import cut_to_width
+from .text import SOFT_HYPHEN, cut_to_width
 from ..report import shortened
 from .fonts import FontSet
 from pathlib import Path
@@ -541,7 +541,7 @@ def unmapped_characters(blocks: Iterable[Block], fonts: FontSet, title: str) -> 
             into.update(dict.fromkeys(text))
     missing: dict[str, str] = {}
     for family, chars in printed.items():
-        text = "".join(ch for ch in chars if ch not in LINE_SPACES)  # (printed as spaces: see _spaced)
+        text = "".join(ch for ch in chars if ch not in LINE_SPACES + SOFT_HYPHEN)  # (never printed so: see _spaced)
         if fonts.maps_all(text, family):  # (nearly always: one set test)
             continue
         for bold in (True,) if family == "Display" else (False, True):
@@ -556,7 +556,8 @@ LINE_SPACES = "\t\n\r"  # what write_report prints as a space: a Paragraph does,
 
 def _spaced(value: Any) -> Any:
     """A block (or any part of it) with each tab and line break of its texts a space, as a paragraph prints
-    them: a chart's label, an axis title or the footer drew them as the font's missing-character box."""
+    them: a chart's label, an axis title or the footer drew them as the font's missing-character box; and
+    without soft hyphens, markers pnp never prints (text.SOFT_HYPHEN): they drew a hyphen there."""
     if isinstance(value, str):
         return value.translate(_AS_SPACE)
     if isinstance(value, dict):
@@ -566,7 +567,7 @@ def _spaced(value: Any) -> Any:
     return value
 
 
-_AS_SPACE = str.maketrans(dict.fromkeys(LINE_SPACES, " "))
+_AS_SPACE = str.maketrans({**dict.fromkeys(LINE_SPACES, " "), SOFT_HYPHEN: None})
 
 
 def _texts(value: object) -> Iterable[str]:
@@ -591,8 +592,12 @@ def write_report(path: Path | IO[bytes], blocks: Iterable[Block], fonts: FontSet
     def footer(canvas: Canvas, doc: SimpleDocTemplate) -> None:
         canvas.setFont(st.body, 7.5)
         canvas.setFillColor(GREY)
-        canvas.drawString(20 * mm, 10 * mm, f"{title}: design report")
-        canvas.drawRightString(A4[0] - 20 * mm, 10 * mm, f"page {doc.page}")
+        number = f"page {doc.page}"
+        # a long title is cut to the room left of the page number (it ran over it and off the page): a game
+        # without a rulebook has no other cap on its title's length
+        room = A4[0] - 40 * mm - stringWidth(f"{number}  : design report", st.body, 7.5)
+        canvas.drawString(20 * mm, 10 * mm, f"{cut_to_width(title, st.body, 7.5, room)}: design report")
+        canvas.drawRightString(A4[0] - 20 * mm, 10 * mm, number)
     doc = SimpleDocTemplate(path if hasattr(path, "write") else str(path), pagesize=A4, leftMargin=20 * mm, rightMargin=20 * mm, topMargin=16 * mm,
                             bottomMargin=18 * mm, title=f"{title}: design report", author="pnp", invariant=1,
                             initialFontName=st.body)

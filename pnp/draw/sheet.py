@@ -141,6 +141,7 @@ def fold_line(canvas: Canvas, fonts: FontSet, line: Segment, label: str) -> None
 
 def footer(canvas: Canvas, fonts: FontSet, paper: tuple[float, float], text: str) -> None:
     """A small grey line at the bottom of a page: which game, component and side it is."""
+    text = text.replace(rtext.SOFT_HYPHEN, "")  # a marker, never printed (rtext.SOFT_HYPHEN): the font drew a hyphen
     canvas.saveState()
     canvas.setFillColor(FOOTER_GREY)
     font, room = fonts.name(FOOTER_FAMILY), paper[0] - 2 * EDGE_SAFE

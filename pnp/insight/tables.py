@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..model.load import MarkedList, Record
 from ..model.margins import HOW, margins
-from ..model.views import default_label, is_number, numeric, table_fields
-from ..report import Mark
+from ..model.views import default_label, is_number, numeric, series_key, table_fields
+from ..report import Mark, shortened
 from .simulation import Simulated, read_simulation, simulation_blocks, warnings
 
 if TYPE_CHECKING:
@@ -27,6 +27,9 @@ Emit = Callable[[str, str, Any], None]  # (event, game id, value), as a build te
 View = Mapping[str, Any]  # one view of game.yaml's `report`
 
 MAX_BARS = 40  # categories drawn in one chart; the rest are said in a line
+# characters of the game's title the report prints (its heading, footer and PDF title): a game without a
+# rulebook has no other cap on it, and a title of 30,000 words took ReportLab 40 s to set as the heading
+MAX_TITLE_SHOWN = 200
 MAX_INT_BARS = 24  # whole numbers spanning at most this many values get one bar each
 BINS = 12
 FEW = 5  # numbers up to which a field's values are listed rather than charted
@@ -129,8 +132,9 @@ def _domain(game: "Game", name: str, spec: Any, values: Iterable[Any]) -> list[A
         domain = [True, False]
     elif name in game.enums:  # a derived field named after an enum (size_class) takes its values
         domain = list(game.enums[name])
-    seen = set(domain)
-    return domain + sorted({v for v in values if v not in seen}, key=_order)
+    seen = {series_key(v) for v in domain}
+    others = {series_key(v): v for v in values if series_key(v) not in seen}
+    return domain + sorted(others.values(), key=_order)
 
 
 def _order(value: Any) -> tuple[int, Any, str]:
@@ -207,21 +211,27 @@ def _times(n: int) -> str:
     return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
+def _unused_finding(unused: list[Any]) -> str:
+    """The line naming the values of a field no row uses (the first 12)."""
+    if not unused:
+        return ""
+    return f"used by no row: {', '.join(_text(u) for u in unused[:12])}" + (" ..." if len(unused) > 12 else "")
+
+
 def _counts_block(title: str, values: list[Any], domain: list[Any]) -> "Block":
-    counts = Counter(values)
-    unused = [d for d in domain if counts[d] == 0]
-    if len(set(values)) == 1 and len(domain) <= 1:
+    counts = Counter(series_key(v) for v in values)
+    unused = [d for d in domain if counts[series_key(d)] == 0]
+    if len(counts) == 1 and len(domain) <= 1:
         return {"kind": "note", "title": title, "text": f"all {len(values)} values are {_text(values[0])}"}
-    if len(domain) > 1 and len({counts[d] for d in domain}) == 1:  # a flat chart would say only this
+    if len(domain) > 1 and len({counts[series_key(d)] for d in domain}) == 1:  # a flat chart would say only this
         return {"kind": "note", "title": title,
-                "text": f"each of its {len(domain)} values is used {_times(counts[domain[0]])}: "
+                "text": f"each of its {len(domain)} values is used {_times(counts[series_key(domain[0])])}: "
                         f"{', '.join(_text(d) for d in domain[:12])}{' ...' if len(domain) > 12 else ''}"}
     shown = domain[:MAX_BARS]
     said = f"{len(domain)} values, {len(values)} uses"
-    finding = f"used by no row: {', '.join(_text(u) for u in unused[:12])}" + (" ..." if len(unused) > 12 else "") \
-        if unused else ""
-    return {"kind": "bars", "title": title, "text": said, "finding": finding, "labels": [_text(d) for d in shown],
-            "series": [("rows", [counts[d] for d in shown])]}
+    return {"kind": "bars", "title": title, "text": said, "finding": _unused_finding(unused),
+            "labels": [_text(d) for d in shown],
+            "series": [("rows", [counts[series_key(d)] for d in shown])]}
 
 
 def table_blocks(game: "Game", table: str) -> list["Block"]:
@@ -245,10 +255,10 @@ def _groups(items: Iterable["Record"], by: str | None) -> list[tuple[Any, list["
     """[(value of `by`, rows having it)] in first-seen order ([(None, items)] without `by`)."""
     if by is None:
         return [(None, list(items))]
-    groups: dict[Any, list[Record]] = {}
+    groups: dict[tuple[bool, Any], tuple[Any, list[Record]]] = {}
     for it in items:
-        groups.setdefault(it.get(by), []).append(it)
-    return list(groups.items())
+        groups.setdefault(series_key(it.get(by)), (it.get(by), []))[1].append(it)
+    return list(groups.values())
 
 
 def fit(points: Sequence[Sequence[float]]) -> tuple[float, float] | None:
@@ -300,15 +310,15 @@ def counts_view(game: "Game", view: View) -> "Block":
     if by is None:
         totals: Counter[Any] = Counter()
         for it in items:
-            totals[it.get(x)] += amount(it)
+            totals[series_key(it.get(x))] += amount(it)
         return {"kind": "bars", "labels": [_text(v) for v in xs], "finding": finding,
-                "series": [(weight or "rows", [totals[v] for v in xs])], "axis": x}
+                "series": [(weight or "rows", [totals[series_key(v)] for v in xs])], "axis": x}
     cells: Counter[tuple[Any, Any]] = Counter()
     for it in items:
-        cells[(it.get(x), it.get(by))] += amount(it)
+        cells[(series_key(it.get(x)), series_key(it.get(by)))] += amount(it)
     return {"kind": "grid", "rows": [_text(v) for v in xs], "cols": [_text(v) for v in ys], "row_name": x,
             "finding": finding,
-            "col_name": by, "cells": [[cells[(a, b)] for b in ys] for a in xs]}
+            "col_name": by, "cells": [[cells[(series_key(a), series_key(b))] for b in ys] for a in xs]}
 
 
 def histogram_view(game: "Game", view: View) -> "Block":
@@ -334,8 +344,11 @@ def bars_view(game: "Game", view: View, label: str) -> "Block":
         seen.add(key)
         labels.append(key[0])
         values.append(key[1])
-    return {"kind": "bars", "labels": labels[:MAX_BARS * 2], "series": [(view["x"], values[:MAX_BARS * 2])],
-            "axis": view["x"], "wide": True}
+    shown = MAX_BARS * 2
+    # the rows past those drawn are said, as counts says its values past MAX_BARS (they were left out silently)
+    finding = f"{len(labels):,} rows give {view['x']}, the first {shown} shown" if len(labels) > shown else ""
+    return {"kind": "bars", "labels": labels[:shown], "series": [(view["x"], values[:shown])],
+            "axis": view["x"], "wide": True, "finding": finding}
 
 
 def view_block(game: "Game", view: View) -> "Block":
@@ -378,11 +391,16 @@ def margin_rows(game: "Game") -> list[list[str]]:
     return rows
 
 
+def report_title(game: "Game") -> str:
+    """The game's title as the report prints it: its first MAX_TITLE_SHOWN characters."""
+    return shortened(game.title, MAX_TITLE_SHOWN)
+
+
 def report_blocks(game: "Game", step: Callable[[str], None] = lambda label: None,
                   simulated: Simulated | None = None) -> list["Block"]:
     """Every block of a game's report, in order; `step(label)` after each part (for a progress bar).
     `simulated`: what was read of the game's simulation.json, charted in its own section."""
-    blocks: list[Block] = [{"kind": "h1", "text": f"{game.title}: design report"}]
+    blocks: list[Block] = [{"kind": "h1", "text": f"{report_title(game)}: design report"}]
     views = game.meta.get("report") or []
     if views:
         blocks.append({"kind": "h2", "text": "Views"})
@@ -468,7 +486,7 @@ def game_report_pdf(project: "Project", game_id: str, report: "Report",
         report.consequence(f"{game_id}: no report (fix the errors above)")
         return None
     pdf = io.BytesIO()
-    write_report(pdf, blocks, fonts, game.title)
+    write_report(pdf, blocks, fonts, report_title(game))
     return pdf.getvalue()
 
 
@@ -482,7 +500,7 @@ def printable(blocks: list["Block"], game: "Game", simulated: Simulated, fonts: 
     from ..draw.charts import unmapped_characters
     from ..draw.fonts import unmapped_message
 
-    missing = unmapped_characters(blocks, fonts, game.title)
+    missing = unmapped_characters(blocks, fonts, report_title(game))
     shown = list(missing)[:MAX_UNMAPPED]
     places = written_at(game, set(shown))
     for ch in shown:

@@ -23,8 +23,11 @@ VIEW_FIELDS = {
                "doc": "counts: add up this number per value instead of counting rows (e.g. copies)"},
     "label": {"type": "str", "required": False,
               "doc": "the field naming a row in a scatter or bars (default: name, else id)"},
-    "title": {"type": "str", "required": False, "doc": "the chart's heading (default: made from the fields)"},
-    "doc": {"type": "str", "required": False, "doc": "what the view shows the designer, printed under its title"},
+    # (capped: a doc of 60,000 words took ReportLab 35 s to set across pages)
+    "title": {"type": "str", "required": False, "max_len": 200,
+              "doc": "the chart's heading (default: made from the fields), 200 characters at most"},
+    "doc": {"type": "str", "required": False, "max_len": 2000,
+            "doc": "what the view shows the designer, printed under its title, 2,000 characters at most"},
 }
 
 NUMERIC_TYPES = ("int", "number")
@@ -87,7 +90,7 @@ def default_label(fields: Mapping[str, object]) -> str:
 def scatter_points(game: GameShape, view: Record) -> int:
     """The points a scatter view draws: its rows' distinct (by, x, y), rows on one spot drawn once."""
     x, y, by = view["x"], view["y"], view.get("by")
-    return len({(row.get(by) if by else None, row.get(x), row.get(y)) for row in game.tables.get(view["table"], ())
+    return len({(series_key(row.get(by)) if by else None, row.get(x), row.get(y)) for row in game.tables.get(view["table"], ())
                 if is_number(row.get(x)) and is_number(row.get(y))})
 
 
@@ -154,13 +157,19 @@ def _series_problems(game: GameShape, view: Record, fields: dict[str, str]) -> I
     kind, table, by = view["kind"], view["table"], view.get("by")
     if kind not in ("scatter", "histogram") or by is None or not names_rows_plainly(game, table, by, fields[by]):
         return
-    told = {row.get(by) for row in game.tables.get(table, ())}
+    told = {series_key(row.get(by)) for row in game.tables.get(table, ())}
     if len(told) > MAX_SERIES:
         yield (f"a {kind} colours its rows by '{by}', which has {len(told):,} values: at most {MAX_SERIES} can be "
                "told apart (the report's colours); use a field of fewer values, or counts"), "by"
 
 
 NAMING_KEYS = {"counts": ("x", "by"), "scatter": ("by", "label"), "histogram": ("by",), "bars": ("label",)}
+
+
+def series_key(value: Any) -> tuple[bool, Any]:
+    """The key a chart tells a value apart by: yes and no apart from the numbers 1 and 0, which Python holds
+    equal (a derived field giving yes for some rows and 1 for others drew one bar '1' counting both)."""
+    return isinstance(value, bool), value
 
 
 def names_rows_plainly(game: GameShape, table: str, name: str, kind: str) -> bool:

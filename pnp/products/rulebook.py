@@ -321,7 +321,9 @@ def simulation(studio: Studio) -> dict[str, Any] | None:
     rulebook prints measured figures without running any rules code. DataError at the file when unreadable."""
     path = studio.project.simulation(studio.game.id)
     shown = studio.project.rel(path)
-    if not path.is_file():
+    # only a file that is not there is "no run": a folder or a named pipe there is refused as the report warns of
+    # it (is_file() took either for no simulation, and the rulebook printed that no run was made, with exit 0)
+    if not (path.exists() or path.is_symlink()):
         return None
     try:
         real = studio.project.inside(path, Mark(shown), "simulation results")
