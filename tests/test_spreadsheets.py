@@ -1273,3 +1273,30 @@ def test_a_header_row_below_the_first_names_its_own_row_in_messages(proj):
     rezip(path, lambda name, data: lower(data) if name.endswith("sheet1.xml") else data)
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
         f"cards/{GAME}/turn.xlsx[turn]:3:5: error: unknown field 'terms' (did you mean 'term'?)"]
+
+
+def two_tables(tmp_path, first, second, files):
+    """A project of the mini game whose game.yaml also declares tables `first` and `second` (name -> fields),
+    written beside it as `files` (name -> text)."""
+    root = tmp_path / "two"
+    make_project(root)
+    folder = root / "cards" / "mini"
+    game_yaml = folder / "game.yaml"
+    declared = yaml.safe_dump({"tables": {**first, **second}}, sort_keys=False).split("\n", 1)[1]
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("tables:\n", "tables:\n" + declared, 1),
+                         encoding="utf-8")
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return root, folder
+
+
+def test_convert_reads_a_file_by_the_table_that_reads_it_not_one_reading_its_namesake(tmp_path):
+    # table a reads t.yaml, table b reads t.csv: t.csv was converted by a's fields, its text '007' as 7, exit 0
+    root, folder = two_tables(tmp_path, {"a": {"file": "t.yaml", "fields": {"id": "str", "n": "int"}}},
+                              {"b": {"file": "t.csv", "fields": {"id": "str", "n": "str"}}},
+                              {"t.yaml": "- {id: x, n: 3}\n", "t.csv": "id,n\nx,007\n"})
+    convert(root, folder / "t.csv", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == [{"id": "x", "n": "007"}]
+    # a file neither reads, each reading its namesake by other fields, is read by neither
+    result = run(root, "convert", str(folder / "t.xlsx"), "--to", "yaml")
+    assert result.exit_code == 2 and "tables a, b of cards/mini/game.yaml" in result.output, result.output

@@ -8,7 +8,7 @@ from typing import Any
 from ..errors import DataError, LoadError, OutputError, UsageError, cannot_write
 from ..project import Project, write_file
 from ..report import Mark
-from .load import MarkedList, Record, load_file
+from .load import MarkedList, Record, load_file, plain
 from .schema import Schema
 from .spreadsheet import SPREADSHEETS, id_fields, read_table, write_csv, write_xlsx, write_yaml
 from .tables import default_file
@@ -66,13 +66,19 @@ def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, A
     if not isinstance(tables, Record):
         raise UsageError(f"{shown} declares no tables")
     stem = _stem(name)
-    for table, spec in tables.items():
-        if not isinstance(spec, Record):
-            continue
-        files = spec.get("files") or [spec.get("file") or default_file(game_folder, table)]
-        # the table's file, or the same file in another of the formats (events.csv for events.yaml)
-        if any(name == f or (stem is not None and isinstance(f, str) and stem == _stem(f)) for f in files):
-            return spec, enums if isinstance(enums, Record) else {}, table, tables
+    read = [(table, spec, spec.get("files") or [spec.get("file") or default_file(game_folder, table)])
+            for table, spec in tables.items() if isinstance(spec, Record)]
+    # the table reading the file itself, else the one reading the same file in another of the formats
+    # (events.csv for events.yaml): t.csv of a table reading t.yaml was read by that table's fields, where
+    # another table read t.csv ('007' of its text field converted as 7, exit 0)
+    for same_file in (lambda f: name == f, lambda f: stem is not None and isinstance(f, str) and stem == _stem(f)):
+        found = [(table, spec) for table, spec, files in read if any(map(same_file, files))]
+        if len({repr(plain(spec.get("fields"))) for _, spec in found}) > 1:  # (t.yaml and t.xlsx, converting t.csv)
+            raise UsageError(f"tables {', '.join(t for t, _ in found)} of {shown} read '{name}' (or the same file in "
+                             "another format) by different fields, each reading its cells otherwise; convert a file "
+                             "only one table reads")
+        if found:
+            return found[0][1], enums if isinstance(enums, Record) else {}, found[0][0], tables
     raise UsageError(f"no table of {shown} is read from '{name}'; its tables: {', '.join(tables)}")
 
 
