@@ -1300,3 +1300,16 @@ def test_convert_reads_a_file_by_the_table_that_reads_it_not_one_reading_its_nam
     # a file neither reads, each reading its namesake by other fields, is read by neither
     result = run(root, "convert", str(folder / "t.xlsx"), "--to", "yaml")
     assert result.exit_code == 2 and "tables a, b of cards/mini/game.yaml" in result.output, result.output
+
+
+def test_an_enum_value_a_workbook_would_show_otherwise_is_offered_escaped_as_a_cell_holding_it(tmp_path):
+    # '_x0041_' was written as it is in the drop-down's list, which Excel shows as 'A': picked, it was refused
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "k": {"type": "enum", "values": ["_x0041_"]}}}},
+                              {}, {"a.yaml": "- {id: x, k: _x0041_}\n"})
+    convert(root, folder / "a.yaml", "xlsx")
+    with zipfile.ZipFile(folder / "a.xlsx") as book:
+        texts = [t for name in book.namelist() if name.startswith("xl/worksheets/")
+                 for t in re.findall(r"<t[^>]*>([^<]*)</t>", book.read(name).decode("utf-8"))]
+    assert texts.count("_x005F_x0041_") == 2 and "_x0041_" not in texts, texts  # (the cell, its drop-down's value)
+    convert(root, folder / "a.xlsx", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == [{"id": "x", "k": "_x0041_"}]

@@ -1249,8 +1249,8 @@ def _enum_dropdowns(book: Any, ws: Any, names: list[Any], schema: Schema, last_r
     for n, (col, field) in enumerate(enums, start=1):
         letter = get_column_letter(n)
         for row, value in enumerate(field.values, start=1):  # typed as the data's cells are, or Excel refuses 2
-            if isinstance(value, str):
-                lists.cell(row, n, value).data_type = "s"
+            if isinstance(value, str):  # (escaped as the data's: '_x0041_' was offered as 'A', then refused)
+                _text_cell(lists, row, n, value, _spec_mark(field))
             else:
                 lists.cell(row, n, value)
         # lists.title: a table named as LISTS_SHEET took that name first, and the drop-downs offered its own column
@@ -1261,6 +1261,12 @@ def _enum_dropdowns(book: Any, ws: Any, names: list[Any], schema: Schema, last_r
         column = get_column_letter(col)
         rule.add(f"{column}2:{column}{last_row + 500}")
         ws.add_data_validation(rule)
+
+
+def _spec_mark(field: Field) -> Mark | None:
+    """Where game.yaml gives a field's values (its `values:` or `enum:`), or None."""
+    mark_of = getattr(field.spec, "mark_of", None)
+    return mark_of("values" if "values" in field.spec else "enum") if mark_of else None
 
 
 def _text_cell(ws: Any, row: int, col: int, text: str, mark: Mark | None) -> Any:
