@@ -1313,3 +1313,25 @@ def test_an_enum_value_a_workbook_would_show_otherwise_is_offered_escaped_as_a_c
     assert texts.count("_x005F_x0041_") == 2 and "_x0041_" not in texts, texts  # (the cell, its drop-down's value)
     convert(root, folder / "a.xlsx", "yaml", "--out", str(root / "back.yaml"))
     assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == [{"id": "x", "k": "_x0041_"}]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_table_of_no_item_converts_to_a_sheet_naming_its_fields_that_reads_back(tmp_path, fmt):
+    # its CSV was a header naming no field, refused when read back ("the first row names the fields")
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "n": "int"}}}, {}, {"a.yaml": "[]\n"})
+    convert(root, folder / "a.yaml", fmt)
+    if fmt == "csv":
+        assert (folder / "a.csv").read_text(encoding="utf-8") == "id,n\n"
+    convert(root, folder / f"a.{fmt}", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_field_given_as_null_is_refused_at_it_not_converted_as_left_out(tmp_path, fmt):
+    # YAML refuses `n:` of nothing (expected a whole number); its blank cell was read as the field left out, and the
+    # converted table validated, the default printed
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "n": {"type": "int", "default": 3}}}}, {},
+                              {"a.yaml": "- id: x\n  n:\n"})
+    result = run(root, "convert", str(folder / "a.yaml"), "--to", fmt)
+    assert result.exit_code == 1 and "cards/mini/a.yaml:2:5: 'n' is given as null" in result.output, result.output
+    assert not (folder / f"a.{fmt}").exists()

@@ -1047,7 +1047,10 @@ def _remarked(value: Any, mark: Mark) -> Any:
 
 # -- writing -------------------------------------------------------------------------------------------------
 def columns(items: list[Any], schema: Schema) -> list[Any]:
-    """The header: the schema's fields in their order (those any item uses), then any other keys."""
+    """The header: the schema's fields in their order (those any item uses, or all of them for a table of no item,
+    whose spreadsheet then names them: its CSV had a header naming none, refused when read), then any other keys."""
+    if not items:
+        return list(schema.fields)
     used = list(dict.fromkeys(k for it in items for k in it))
     return [n for n in schema.fields if n in used] + [k for k in used if k not in schema.fields]
 
@@ -1091,6 +1094,8 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
     written = _cells_given_back(items, rows, names, schema, lambda value, field: cell_text(value), ids or {})
+    if not names:  # (a line of no cell is a header naming no field, refused when read: a table of no item and
+        return b""  # no field is a file of no row)
     _csv_cells_readable(items, written, names)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
@@ -1125,12 +1130,15 @@ def _cells_given_back(items: list[Any], rows: list[dict[Any, Any]], names: list[
     default, or missing; converted without a word, a required field's '' validated in YAML and was 'missing'
     in the spreadsheet), a number that is not finite (a workbook wrote .inf as an empty number cell, read
     back as left out; a CSV's 'inf' came back as text), a text no cell may hold, as the reader refuses such a
-    cell; or any other value its cell is read back otherwise (_round_trip_problem)."""
+    cell; or any other value its cell is read back otherwise (_round_trip_problem). A field given as null (`text:`
+    with nothing after it) alike: its blank cell was read as the field left out, and a table YAML refused ('expected
+    text, got nothing') was converted to one that validated, its default printed."""
     table = []
     for item, row in zip(items, rows):
         cells = [written(row.get(name), schema.fields.get(name)) for name in names]
         for name, cell in zip(names, cells):
-            if problem := _value_problem(name, row.get(name), schema.fields.get(name), cell, ids):
+            if problem := (_NULL_SAID.format(name=name) if name in row and row[name] is None
+                           else _value_problem(name, row.get(name), schema.fields.get(name), cell, ids)):
                 raise DataError(problem, item.mark_of(name) if isinstance(item, Record) else None)
         if all(_blank(cell) for cell in cells):  # (every field left out: `- {}`)
             raise DataError("this item gives no value, and a spreadsheet's row of blank cells is no item (it is "
@@ -1138,6 +1146,10 @@ def _cells_given_back(items: list[Any], rows: list[dict[Any, Any]], names: list[
                             item.mark if isinstance(item, Record) else None)
         table.append(cells)
     return table
+
+
+_NULL_SAID = ("'{name}' is given as null (nothing), which a spreadsheet's blank cell cannot give back (it is read as the "
+              "field left out); leave the field out or give it a value")
 
 
 def _value_problem(name: Any, value: object, field: Field | None, cell: object,
