@@ -1335,3 +1335,48 @@ def test_a_field_given_as_null_is_refused_at_it_not_converted_as_left_out(tmp_pa
     result = run(root, "convert", str(folder / "a.yaml"), "--to", fmt)
     assert result.exit_code == 1 and "cards/mini/a.yaml:2:5: 'n' is given as null" in result.output, result.output
     assert not (folder / f"a.{fmt}").exists()
+
+
+def test_a_table_whose_yaml_would_repeat_long_field_names_past_the_file_limit_is_refused_before_written(tmp_path):
+    # a CSV of 20,000 rows under a field named in 100,000 characters ran out of memory writing 2 GB of YAML
+    name = "k" * 30_000
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", name: "str"}}}, {},
+                              {"a.csv": f"id,{name}\n" + "".join(f"i{n},x\n" for n in range(800))})
+    result = run(root, "convert", str(folder / "a.csv"), "--to", "yaml")
+    assert result.exit_code == 1 and "cards/mini/a.csv:1:1: written as YAML, the table's field names" in result.output
+    assert not (folder / "a.yaml").exists()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_table_of_more_columns_than_a_sheet_is_read_with_is_refused_before_written(tmp_path, fmt):
+    # 1,001 fields were written as 1,001 columns, and the sheet refused when read back
+    fields = {f"f{n}": {"type": "int", "required": False} for n in range(1001)}
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", **fields}}}, {},
+                              {"a.yaml": "- {id: x, " + ", ".join(f"f{n}: 1" for n in range(1001)) + "}\n"})
+    result = run(root, "convert", str(folder / "a.yaml"), "--to", fmt)
+    assert result.exit_code == 1 and "cards/mini/a.yaml:1:1: as a spreadsheet, the table would be 1,002 columns" \
+        in result.output, result.output
+
+
+def test_a_table_whose_workbook_pnp_would_not_read_is_refused_before_written(tmp_path, monkeypatch):
+    # 3,000 texts of 3,000 characters made a sheet of 9 MB of XML, written, then refused when read back (the limit
+    # lowered here: the reader's own is tested above)
+    from pnp.model import workbook_parts
+
+    monkeypatch.setattr(workbook_parts, "MAX_XML_PART_BYTES", 20_000)
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "t": "str"}}}, {},
+                              {"a.yaml": "".join(f"- {{id: i{n}, t: {'x' * 300}}}\n" for n in range(100))})
+    result = run(root, "convert", str(folder / "a.yaml"), "--to", "xlsx")
+    assert result.exit_code == 1 and "cards/mini/a.yaml:1:1: the table as a workbook is more than pnp reads" \
+        in result.output, result.output
+    assert not (folder / "a.xlsx").exists()
+
+
+def test_a_converted_file_larger_than_pnp_reads_is_refused_before_written(tmp_path, monkeypatch):
+    from pnp.model import convert as convert_module
+
+    monkeypatch.setattr(convert_module, "MAX_FILE_BYTES", 1000)  # (the real 20 MB: what the reader reads, load.MAX_FILE_BYTES)
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "t": "str"}}}, {},
+                              {"a.csv": "id,t\n" + "".join(f"i{n},{'x' * 30}\n" for n in range(30))})
+    result = run(root, "convert", str(folder / "a.csv"), "--to", "yaml")
+    assert result.exit_code == 1 and "cards/mini/a.csv:1:1: as YAML, the table is 0.0 MB" in result.output, result.output

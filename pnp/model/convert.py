@@ -8,7 +8,7 @@ from typing import Any
 from ..errors import DataError, LoadError, OutputError, UsageError, cannot_write
 from ..project import Project, write_file
 from ..report import Mark
-from .load import MarkedList, Record, load_file, plain
+from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, values_allowance
 from .schema import Schema
 from .spreadsheet import SPREADSHEETS, id_fields, read_table, write_csv, write_xlsx, write_yaml
 from .tables import default_file
@@ -17,6 +17,12 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
             force: bool = False) -> tuple[Path, int]:
     """Write the table held in `path` as `fmt` (next to it unless `out` is given). Returns (written path,
     number of items). Raises UsageError for a file that is no table, DataError/LoadError for unreadable data."""
+    with values_allowance():  # (a table validate refuses as more data than a game reads, convert refuses too: a CSV
+        return _converted(project, path, fmt, out, force)  # of 60,000 rows took 7 s to be refused at its file's cap)
+
+
+def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | None, force: bool) -> tuple[Path, int]:
+    """convert(), within the game's allowance of values."""
     path = Path(path).absolute()
     game_folder, name = path.parent, path.name
     if game_folder.parent != project.cards.absolute():
@@ -46,6 +52,9 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
         raise UsageError(f"{project.rel(target)} exists; --force replaces it")
     data = {"csv": lambda: write_csv(items, schema, ids), "xlsx": lambda: write_xlsx(items, schema, table, ids),
             "yaml": lambda: write_yaml(items, schema)}[fmt]()
+    if len(data) > MAX_FILE_BYTES:  # (a table of long texts in a CSV is a longer YAML file: its quotes, its keys)
+        raise DataError(f"as {fmt.upper()}, the table is {len(data) / 2**20:,.1f} MB, and pnp reads a file of at most "
+                        f"{MAX_FILE_BYTES // 2**20} MB", items.mark if isinstance(items, MarkedList) else Mark(shown, 1, 1))
     try:
         write_file(target, data)
     except OSError as e:

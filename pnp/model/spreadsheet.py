@@ -1055,13 +1055,18 @@ def columns(items: list[Any], schema: Schema) -> list[Any]:
     return [n for n in schema.fields if n in used] + [k for k in used if k not in schema.fields]
 
 
-class _Dumper(yaml.SafeDumper):
+# libyaml's emitter where PyYAML has it, as load.py reads with its parser: PyYAML's own, in Python, took 23 s to write
+# a table of 3,000 texts of 3,000 characters (9 MB) as YAML
+_SafeDumper: type[yaml.SafeDumper] | type[yaml.CSafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _Dumper(_SafeDumper):  # type: ignore[valid-type,misc]  # (either base: same representers)
     """PyYAML's safe dumper, but a text holding a character YAML reads as a line's end (U+0085, U+2028, U+2029)
     is written double-quoted, where it is escaped (\\N, \\L, \\P): written as it is, the YAML file was one
     pnp refuses (or a cell's flow text read back with a line break changed), from a sheet that validated."""
 
 
-def _text_written(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+def _text_written(dumper: Any, text: str) -> yaml.ScalarNode:
     style = '"' if UNSEEN_LINE_BREAK.search(text) else None  # (written as it is, pnp refuses to read it back)
     return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
 
@@ -1092,7 +1097,7 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     is quoted: Python's writer quotes only the characters of its line ending, and a bare \\r left unquoted
     was read back as the end of a row (an item more, a text cut short, exit 0)."""
     rows = [plain(it) for it in items]
-    names = columns(rows, schema)
+    names = _sheet_columns(items, rows, schema)
     written = _cells_given_back(items, rows, names, schema, lambda value, field: cell_text(value), ids or {})
     if not names:  # (a line of no cell is a header naming no field, refused when read: a table of no item and
         return b""  # no field is a file of no row)
@@ -1108,6 +1113,17 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
         (writer if row else header).writerow(cells)
         out.write(line.getvalue().removesuffix("\r\n") + "\n")
     return out.getvalue().encode("utf-8")
+
+
+def _sheet_columns(items: list[Any], rows: list[dict[Any, Any]], schema: Schema) -> list[Any]:
+    """The header of the table's spreadsheet (columns()); DataError when its rows would hold more columns or cells
+    than a sheet pnp reads (a table of 1,001 fields was written, and its sheet refused when read back)."""
+    names = columns(rows, schema)
+    if len(names) > MAX_COLUMNS or len(names) * (len(rows) + 1) > MAX_CELLS:
+        said = (f"{len(names):,} columns, and a sheet's row holds at most {MAX_COLUMNS:,}" if len(names) > MAX_COLUMNS
+                else f"{len(names) * (len(rows) + 1):,} cells, and a sheet holds at most {MAX_CELLS:,}")
+        raise DataError(f"as a spreadsheet, the table would be {said} here: keep it in YAML", getattr(items, "mark", None))
+    return names
 
 
 def _csv_cells_readable(items: list[Any], written: list[list[Any]], names: list[Any]) -> None:
@@ -1196,7 +1212,7 @@ def write_xlsx(items: list[Any], schema: Schema, title: str, ids: Mapping[Any, F
     from openpyxl.worksheet.worksheet import Worksheet
 
     rows = [plain(it) for it in items]
-    names = columns(rows, schema)
+    names = _sheet_columns(items, rows, schema)
     written = _cells_given_back(items, rows, names, schema, _typed, ids or {})
     book = openpyxl.Workbook()
     ws = book.active
@@ -1214,7 +1230,13 @@ def write_xlsx(items: list[Any], schema: Schema, title: str, ids: Mapping[Any, F
     _enum_dropdowns(book, ws, names, schema, len(rows) + 1)
     # the same data gives the same file: no "created now" in the workbook's properties
     book.properties.created = book.properties.modified = datetime.datetime(2000, 1, 1)
-    return _saved(book)
+    made = _saved(book)
+    try:  # (a table of 3,000 texts of 3,000 characters was written as a workbook pnp then refused to read)
+        check_parts(zipfile.ZipFile(io.BytesIO(made)), title)
+    except LoadError as e:
+        raise DataError(f"the table as a workbook is more than pnp reads ({e.message}): keep it in YAML or CSV",
+                        getattr(items, "mark", None)) from None
+    return made
 
 
 _FIXED_TIME = (2000, 1, 1, 0, 0, 0)
@@ -1326,7 +1348,14 @@ _WORKBOOK_NUMBER = "%.16g"  # how openpyxl writes a number cell's value
 
 
 def write_yaml(items: list[Any], schema: Schema) -> bytes:
+    """The table as YAML; DataError when the names of its fields, which each item repeats where a sheet's header
+    names them once, would make a file larger than pnp reads (a CSV of 20,000 rows under a field named in 100,000
+    characters ran out of memory writing 2 GB)."""
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
+    if (repeated := sum(len(str(name)) for row in rows for name in row)) > MAX_FILE_BYTES:
+        raise DataError(f"written as YAML, the table's field names alone would take {repeated / 2**20:,.0f} MB (each "
+                        f"item repeats them), and pnp reads a file of at most {MAX_FILE_BYTES // 2**20} MB: give its "
+                        "fields shorter names", getattr(items, "mark", None))
     ordered = [{n: row[n] for n in names if n in row} for row in rows]
     return yaml.dump(ordered, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=110).encode("utf-8")
