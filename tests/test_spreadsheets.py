@@ -1380,3 +1380,15 @@ def test_a_converted_file_larger_than_pnp_reads_is_refused_before_written(tmp_pa
                               {"a.csv": "id,t\n" + "".join(f"i{n},{'x' * 30}\n" for n in range(30))})
     result = run(root, "convert", str(folder / "a.csv"), "--to", "yaml")
     assert result.exit_code == 1 and "cards/mini/a.csv:1:1: as YAML, the table is 0.0 MB" in result.output, result.output
+
+
+def test_a_workbook_is_written_with_the_sheet_its_table_reads(tmp_path):
+    # converted to YAML and back, its sheet was named for the table, and validate refused it: "workbook has no sheet"
+    root, folder = two_tables(tmp_path, {"a": {"file": "a.xlsx", "sheet": "My Cards",
+                                               "fields": {"id": "str", "t": "str"}}}, {},
+                              {"a.yaml": "- {id: x, t: y}\n"})
+    convert(root, folder / "a.yaml", "xlsx")
+    assert openpyxl.load_workbook(folder / "a.xlsx").sheetnames == ["My Cards"]
+    (folder / "a.yaml").unlink()
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output

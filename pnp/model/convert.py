@@ -50,7 +50,7 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
         raise UsageError(f"{shown} is already {fmt}")
     if target.exists() and not force:
         raise UsageError(f"{project.rel(target)} exists; --force replaces it")
-    data = {"csv": lambda: write_csv(items, schema, ids), "xlsx": lambda: write_xlsx(items, schema, table, ids),
+    data = {"csv": lambda: write_csv(items, schema, ids), "xlsx": lambda: write_xlsx(items, schema, _sheet_named(spec, table), ids),
             "yaml": lambda: write_yaml(items, schema)}[fmt]()
     if len(data) > MAX_FILE_BYTES:  # (a table of long texts in a CSV is a longer YAML file: its quotes, its keys)
         raise DataError(f"as {fmt.upper()}, the table is {len(data) / 2**20:,.1f} MB, and pnp reads a file of at most "
@@ -60,6 +60,13 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     except OSError as e:
         raise OutputError(cannot_write(target.parent, e, project.rel)) from None
     return target, len(items)
+
+
+def _sheet_named(spec: Record, table: str) -> str:
+    """The name of the sheet a table's workbook is written with: the one its `sheet:` reads (a workbook written with
+    the table's name was refused by validate: 'workbook has no sheet'), else the table's."""
+    sheet = spec.get("sheet")
+    return sheet if isinstance(sheet, str) and sheet else table
 
 
 def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, Any, str, Record]:
