@@ -1392,3 +1392,12 @@ def test_a_workbook_is_written_with_the_sheet_its_table_reads(tmp_path):
     (folder / "a.yaml").unlink()
     result = run(root, "validate")
     assert result.exit_code == 0, result.output
+
+
+def test_a_field_named_beginning_with_a_byte_order_mark_is_read_back_from_its_csv(tmp_path):
+    # the reader took it for the mark Excel writes: the header was read without it, and the field said missing
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"\ufeffx": "str", "id": "str"}}}, {},
+                              {"a.yaml": '- {"\\ufeffx": y, id: z}\n'})
+    convert(root, folder / "a.yaml", "csv")
+    convert(root, folder / "a.csv", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == [{"\ufeffx": "y", "id": "z"}]
