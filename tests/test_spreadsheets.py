@@ -1273,3 +1273,131 @@ def test_a_header_row_below_the_first_names_its_own_row_in_messages(proj):
     rezip(path, lambda name, data: lower(data) if name.endswith("sheet1.xml") else data)
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
         f"cards/{GAME}/turn.xlsx[turn]:3:5: error: unknown field 'terms' (did you mean 'term'?)"]
+
+
+def two_tables(tmp_path, first, second, files):
+    """A project of the mini game whose game.yaml also declares tables `first` and `second` (name -> fields),
+    written beside it as `files` (name -> text)."""
+    root = tmp_path / "two"
+    make_project(root)
+    folder = root / "cards" / "mini"
+    game_yaml = folder / "game.yaml"
+    declared = yaml.safe_dump({"tables": {**first, **second}}, sort_keys=False).split("\n", 1)[1]
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace("tables:\n", "tables:\n" + declared, 1),
+                         encoding="utf-8")
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return root, folder
+
+
+def test_convert_reads_a_file_by_the_table_that_reads_it_not_one_reading_its_namesake(tmp_path):
+    # table a reads t.yaml, table b reads t.csv: t.csv was converted by a's fields, its text '007' as 7, exit 0
+    root, folder = two_tables(tmp_path, {"a": {"file": "t.yaml", "fields": {"id": "str", "n": "int"}}},
+                              {"b": {"file": "t.csv", "fields": {"id": "str", "n": "str"}}},
+                              {"t.yaml": "- {id: x, n: 3}\n", "t.csv": "id,n\nx,007\n"})
+    convert(root, folder / "t.csv", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == [{"id": "x", "n": "007"}]
+    # a file neither reads, each reading its namesake by other fields, is read by neither
+    result = run(root, "convert", str(folder / "t.xlsx"), "--to", "yaml")
+    assert result.exit_code == 2 and "tables a, b of cards/mini/game.yaml" in result.output, result.output
+
+
+def test_an_enum_value_a_workbook_would_show_otherwise_is_offered_escaped_as_a_cell_holding_it(tmp_path):
+    # '_x0041_' was written as it is in the drop-down's list, which Excel shows as 'A': picked, it was refused
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "k": {"type": "enum", "values": ["_x0041_"]}}}},
+                              {}, {"a.yaml": "- {id: x, k: _x0041_}\n"})
+    convert(root, folder / "a.yaml", "xlsx")
+    with zipfile.ZipFile(folder / "a.xlsx") as book:
+        texts = [t for name in book.namelist() if name.startswith("xl/worksheets/")
+                 for t in re.findall(r"<t[^>]*>([^<]*)</t>", book.read(name).decode("utf-8"))]
+    assert texts.count("_x005F_x0041_") == 2 and "_x0041_" not in texts, texts  # (the cell, its drop-down's value)
+    convert(root, folder / "a.xlsx", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == [{"id": "x", "k": "_x0041_"}]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_table_of_no_item_converts_to_a_sheet_naming_its_fields_that_reads_back(tmp_path, fmt):
+    # its CSV was a header naming no field, refused when read back ("the first row names the fields")
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "n": "int"}}}, {}, {"a.yaml": "[]\n"})
+    convert(root, folder / "a.yaml", fmt)
+    if fmt == "csv":
+        assert (folder / "a.csv").read_text(encoding="utf-8") == "id,n\n"
+    convert(root, folder / f"a.{fmt}", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_field_given_as_null_is_refused_at_it_not_converted_as_left_out(tmp_path, fmt):
+    # YAML refuses `n:` of nothing (expected a whole number); its blank cell was read as the field left out, and the
+    # converted table validated, the default printed
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "n": {"type": "int", "default": 3}}}}, {},
+                              {"a.yaml": "- id: x\n  n:\n"})
+    result = run(root, "convert", str(folder / "a.yaml"), "--to", fmt)
+    assert result.exit_code == 1 and "cards/mini/a.yaml:2:5: 'n' is given as null" in result.output, result.output
+    assert not (folder / f"a.{fmt}").exists()
+
+
+def test_a_table_whose_yaml_would_repeat_long_field_names_past_the_file_limit_is_refused_before_written(tmp_path):
+    # a CSV of 20,000 rows under a field named in 100,000 characters ran out of memory writing 2 GB of YAML
+    name = "k" * 30_000
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", name: "str"}}}, {},
+                              {"a.csv": f"id,{name}\n" + "".join(f"i{n},x\n" for n in range(800))})
+    result = run(root, "convert", str(folder / "a.csv"), "--to", "yaml")
+    assert result.exit_code == 1 and "cards/mini/a.csv:1:1: written as YAML, the table's field names" in result.output
+    assert not (folder / "a.yaml").exists()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_table_of_more_columns_than_a_sheet_is_read_with_is_refused_before_written(tmp_path, fmt):
+    # 1,001 fields were written as 1,001 columns, and the sheet refused when read back
+    fields = {f"f{n}": {"type": "int", "required": False} for n in range(1001)}
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", **fields}}}, {},
+                              {"a.yaml": "- {id: x, " + ", ".join(f"f{n}: 1" for n in range(1001)) + "}\n"})
+    result = run(root, "convert", str(folder / "a.yaml"), "--to", fmt)
+    assert result.exit_code == 1 and "cards/mini/a.yaml:1:1: as a spreadsheet, the table would be 1,002 columns" \
+        in result.output, result.output
+
+
+def test_a_table_whose_workbook_pnp_would_not_read_is_refused_before_written(tmp_path, monkeypatch):
+    # 3,000 texts of 3,000 characters made a sheet of 9 MB of XML, written, then refused when read back (the limit
+    # lowered here: the reader's own is tested above)
+    from pnp.model import workbook_parts
+
+    monkeypatch.setattr(workbook_parts, "MAX_XML_PART_BYTES", 20_000)
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "t": "str"}}}, {},
+                              {"a.yaml": "".join(f"- {{id: i{n}, t: {'x' * 300}}}\n" for n in range(100))})
+    result = run(root, "convert", str(folder / "a.yaml"), "--to", "xlsx")
+    assert result.exit_code == 1 and "cards/mini/a.yaml:1:1: the table as a workbook is more than pnp reads" \
+        in result.output, result.output
+    assert not (folder / "a.xlsx").exists()
+
+
+def test_a_converted_file_larger_than_pnp_reads_is_refused_before_written(tmp_path, monkeypatch):
+    from pnp.model import convert as convert_module
+
+    monkeypatch.setattr(convert_module, "MAX_FILE_BYTES", 1000)  # (the real 20 MB: what the reader reads, load.MAX_FILE_BYTES)
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "t": "str"}}}, {},
+                              {"a.csv": "id,t\n" + "".join(f"i{n},{'x' * 30}\n" for n in range(30))})
+    result = run(root, "convert", str(folder / "a.csv"), "--to", "yaml")
+    assert result.exit_code == 1 and "cards/mini/a.csv:1:1: as YAML, the table is 0.0 MB" in result.output, result.output
+
+
+def test_a_workbook_is_written_with_the_sheet_its_table_reads(tmp_path):
+    # converted to YAML and back, its sheet was named for the table, and validate refused it: "workbook has no sheet"
+    root, folder = two_tables(tmp_path, {"a": {"file": "a.xlsx", "sheet": "My Cards",
+                                               "fields": {"id": "str", "t": "str"}}}, {},
+                              {"a.yaml": "- {id: x, t: y}\n"})
+    convert(root, folder / "a.yaml", "xlsx")
+    assert openpyxl.load_workbook(folder / "a.xlsx").sheetnames == ["My Cards"]
+    (folder / "a.yaml").unlink()
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
+
+
+def test_a_field_named_beginning_with_a_byte_order_mark_is_read_back_from_its_csv(tmp_path):
+    # the reader took it for the mark Excel writes: the header was read without it, and the field said missing
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"\ufeffx": "str", "id": "str"}}}, {},
+                              {"a.yaml": '- {"\\ufeffx": y, id: z}\n'})
+    convert(root, folder / "a.yaml", "csv")
+    convert(root, folder / "a.csv", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == [{"\ufeffx": "y", "id": "z"}]

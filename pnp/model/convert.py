@@ -2,14 +2,15 @@
 and keep YAML under version control (or the reverse). The table's fields in game.yaml say how to read each
 cell, so a round trip gives back the same data."""
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, LoadError, OutputError, UsageError, cannot_write
 from ..project import Project, write_file
 from ..report import Mark
-from .load import MarkedList, Record, load_file
-from .schema import Schema
+from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, values_allowance
+from .schema import Field, Schema
 from .spreadsheet import SPREADSHEETS, id_fields, read_table, write_csv, write_xlsx, write_yaml
 from .tables import default_file
 
@@ -17,6 +18,12 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
             force: bool = False) -> tuple[Path, int]:
     """Write the table held in `path` as `fmt` (next to it unless `out` is given). Returns (written path,
     number of items). Raises UsageError for a file that is no table, DataError/LoadError for unreadable data."""
+    with values_allowance():  # (a table validate refuses as more data than a game reads, convert refuses too: a CSV
+        return _converted(project, path, fmt, out, force)  # of 60,000 rows took 7 s to be refused at its file's cap)
+
+
+def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | None, force: bool) -> tuple[Path, int]:
+    """convert(), within the game's allowance of values."""
     path = Path(path).absolute()
     game_folder, name = path.parent, path.name
     if game_folder.parent != project.cards.absolute():
@@ -35,8 +42,8 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
              if real.suffix.lower() in SPREADSHEETS
              else load_file(real, shown))
     if items is None:
-        items = MarkedList()
-    if not isinstance(items, list) or not all(isinstance(it, Record) for it in items):
+        items = MarkedList(mark=Mark(shown, 1, 1))
+    if not isinstance(items, MarkedList) or not all(isinstance(it, Record) for it in items):
         raise DataError(f"expected a list of {table} (one mapping per item)", getattr(items, "mark", None)
                         or Mark(shown, 1, 1))
     target = Path(out) if out else path.with_suffix("." + fmt)
@@ -44,13 +51,29 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
         raise UsageError(f"{shown} is already {fmt}")
     if target.exists() and not force:
         raise UsageError(f"{project.rel(target)} exists; --force replaces it")
-    data = {"csv": lambda: write_csv(items, schema, ids), "xlsx": lambda: write_xlsx(items, schema, table, ids),
-            "yaml": lambda: write_yaml(items, schema)}[fmt]()
+    data = _written(items, fmt, schema, _sheet_named(spec, table), ids)
     try:
         write_file(target, data)
     except OSError as e:
         raise OutputError(cannot_write(target.parent, e, project.rel)) from None
     return target, len(items)
+
+
+def _written(items: MarkedList, fmt: str, schema: Schema, sheet: str, ids: Mapping[Any, Field | None]) -> bytes:
+    """The table's `items` as a file of `fmt`; DataError when pnp would not read it back for its size."""
+    data = {"csv": lambda: write_csv(items, schema, ids), "xlsx": lambda: write_xlsx(items, schema, sheet, ids),
+            "yaml": lambda: write_yaml(items, schema)}[fmt]()
+    if len(data) > MAX_FILE_BYTES:  # (a table of long texts in a CSV is a longer YAML file: its quotes, its keys)
+        raise DataError(f"as {fmt.upper()}, the table is {len(data) / 2**20:,.1f} MB, and pnp reads a file of at most "
+                        f"{MAX_FILE_BYTES // 2**20} MB", items.mark)
+    return data
+
+
+def _sheet_named(spec: Record, table: str) -> str:
+    """The name of the sheet a table's workbook is written with: the one its `sheet:` reads (a workbook written with
+    the table's name was refused by validate: 'workbook has no sheet'), else the table's."""
+    sheet = spec.get("sheet")
+    return sheet if isinstance(sheet, str) and sheet else table
 
 
 def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, Any, str, Record]:
@@ -65,15 +88,27 @@ def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, A
     enums = meta.get("enums") if isinstance(meta, Record) else None
     if not isinstance(tables, Record):
         raise UsageError(f"{shown} declares no tables")
+    read = [(table, spec, spec.get("files") or [spec.get("file") or default_file(game_folder, table)])
+            for table, spec in tables.items() if isinstance(spec, Record)]
+    table, spec = _table_reading(read, name, shown)
+    return spec, enums if isinstance(enums, Record) else {}, table, tables
+
+
+def _table_reading(read: list[tuple[Any, Record, Any]], name: str, shown: str) -> tuple[Any, Record]:
+    """(name, spec) of the table that reads the file `name`, of the tables `read` (name, spec, files)."""
     stem = _stem(name)
-    for table, spec in tables.items():
-        if not isinstance(spec, Record):
-            continue
-        files = spec.get("files") or [spec.get("file") or default_file(game_folder, table)]
-        # the table's file, or the same file in another of the formats (events.csv for events.yaml)
-        if any(name == f or (stem is not None and isinstance(f, str) and stem == _stem(f)) for f in files):
-            return spec, enums if isinstance(enums, Record) else {}, table, tables
-    raise UsageError(f"no table of {shown} is read from '{name}'; its tables: {', '.join(tables)}")
+    # the table reading the file itself, else the one reading the same file in another of the formats
+    # (events.csv for events.yaml): t.csv of a table reading t.yaml was read by that table's fields, where
+    # another table read t.csv ('007' of its text field converted as 7, exit 0)
+    for same_file in (lambda f: name == f, lambda f: stem is not None and isinstance(f, str) and stem == _stem(f)):
+        found = [(table, spec) for table, spec, files in read if any(map(same_file, files))]
+        if len({repr(plain(spec.get("fields"))) for _, spec in found}) > 1:  # (t.yaml and t.xlsx, converting t.csv)
+            raise UsageError(f"tables {', '.join(t for t, _ in found)} of {shown} read '{name}' (or the same file in "
+                             "another format) by different fields, each reading its cells otherwise; convert a file "
+                             "only one table reads")
+        if found:
+            return found[0]
+    raise UsageError(f"no table of {shown} is read from '{name}'; its tables: {', '.join(str(t) for t, _, _ in read)}")
 
 
 def _stem(name: str) -> str | None:

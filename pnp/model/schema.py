@@ -1,6 +1,7 @@
 """Field types of the rules model, each checking its own values. A table's fields in game.yaml are made of
 them, and so is the shape of game.yaml itself (see game.GAME_FILE)."""
 
+import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Self
@@ -23,6 +24,10 @@ INVALID = object()  # what `clean` gives for a value that failed its check
 
 def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_finite(value: object) -> bool:
+    return not isinstance(value, float) or math.isfinite(value)
 
 
 def _outside(value: float, lo: float | None, hi: float | None) -> bool:
@@ -230,6 +235,11 @@ class Enum(Field):
         else:
             raise SpecError("an enum field needs 'values' (a list) or 'enum' (the name of one of game.yaml's "
                             "enums)")
+        # a value is one a cell can hold (a mapping among them was a traceback writing the table's workbook, .nan
+        # a workbook Excel cannot open)
+        for odd in (v for v in self.values if not isinstance(v, (str, int, float)) or not _is_finite(v)):
+            raise SpecError(f"the values of an enum are text, finite numbers or true/false, and {self.label} hold "
+                            f"{shown(odd) if isinstance(odd, float) else 'one that is ' + type_name(odd)}")
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         # one of the values as it is written: Python's == takes yes for 1 and 1.0 for 1 (an enum of 1 took a

@@ -1047,18 +1047,26 @@ def _remarked(value: Any, mark: Mark) -> Any:
 
 # -- writing -------------------------------------------------------------------------------------------------
 def columns(items: list[Any], schema: Schema) -> list[Any]:
-    """The header: the schema's fields in their order (those any item uses), then any other keys."""
+    """The header: the schema's fields in their order (those any item uses, or all of them for a table of no item,
+    whose spreadsheet then names them: its CSV had a header naming none, refused when read), then any other keys."""
+    if not items:
+        return list(schema.fields)
     used = list(dict.fromkeys(k for it in items for k in it))
     return [n for n in schema.fields if n in used] + [k for k in used if k not in schema.fields]
 
 
-class _Dumper(yaml.SafeDumper):
+# libyaml's emitter where PyYAML has it, as load.py reads with its parser: PyYAML's own, in Python, took 23 s to write
+# a table of 3,000 texts of 3,000 characters (9 MB) as YAML
+_SafeDumper: type[yaml.SafeDumper] | type[yaml.CSafeDumper] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _Dumper(_SafeDumper):  # type: ignore[valid-type,misc]  # (either base: same representers)
     """PyYAML's safe dumper, but a text holding a character YAML reads as a line's end (U+0085, U+2028, U+2029)
     is written double-quoted, where it is escaped (\\N, \\L, \\P): written as it is, the YAML file was one
     pnp refuses (or a cell's flow text read back with a line break changed), from a sheet that validated."""
 
 
-def _text_written(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
+def _text_written(dumper: Any, text: str) -> yaml.ScalarNode:
     style = '"' if UNSEEN_LINE_BREAK.search(text) else None  # (written as it is, pnp refuses to read it back)
     return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
 
@@ -1089,8 +1097,10 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     is quoted: Python's writer quotes only the characters of its line ending, and a bare \\r left unquoted
     was read back as the end of a row (an item more, a text cut short, exit 0)."""
     rows = [plain(it) for it in items]
-    names = columns(rows, schema)
+    names = _sheet_columns(items, rows, schema)
     written = _cells_given_back(items, rows, names, schema, lambda value, field: cell_text(value), ids or {})
+    if not names:  # (a line of no cell is a header naming no field, refused when read: a table of no item and
+        return b""  # no field is a file of no row)
     _csv_cells_readable(items, written, names)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
@@ -1102,7 +1112,21 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
         line.truncate()
         (writer if row else header).writerow(cells)
         out.write(line.getvalue().removesuffix("\r\n") + "\n")
-    return out.getvalue().encode("utf-8")
+    # the reader takes a first U+FEFF for the byte order mark Excel writes: one is written before a header
+    # beginning with that character (a field so named was read back without it, and refused as missing)
+    text = out.getvalue()
+    return ("\ufeff" * text.startswith("\ufeff") + text).encode("utf-8")
+
+
+def _sheet_columns(items: list[Any], rows: list[dict[Any, Any]], schema: Schema) -> list[Any]:
+    """The header of the table's spreadsheet (columns()); DataError when its rows would hold more columns or cells
+    than a sheet pnp reads (a table of 1,001 fields was written, and its sheet refused when read back)."""
+    names = columns(rows, schema)
+    if len(names) > MAX_COLUMNS or len(names) * (len(rows) + 1) > MAX_CELLS:
+        said = (f"{len(names):,} columns, and a sheet's row holds at most {MAX_COLUMNS:,}" if len(names) > MAX_COLUMNS
+                else f"{len(names) * (len(rows) + 1):,} cells, and a sheet holds at most {MAX_CELLS:,}")
+        raise DataError(f"as a spreadsheet, the table would be {said} here: keep it in YAML", getattr(items, "mark", None))
+    return names
 
 
 def _csv_cells_readable(items: list[Any], written: list[list[Any]], names: list[Any]) -> None:
@@ -1125,12 +1149,15 @@ def _cells_given_back(items: list[Any], rows: list[dict[Any, Any]], names: list[
     default, or missing; converted without a word, a required field's '' validated in YAML and was 'missing'
     in the spreadsheet), a number that is not finite (a workbook wrote .inf as an empty number cell, read
     back as left out; a CSV's 'inf' came back as text), a text no cell may hold, as the reader refuses such a
-    cell; or any other value its cell is read back otherwise (_round_trip_problem)."""
+    cell; or any other value its cell is read back otherwise (_round_trip_problem). A field given as null (`text:`
+    with nothing after it) alike: its blank cell was read as the field left out, and a table YAML refused ('expected
+    text, got nothing') was converted to one that validated, its default printed."""
     table = []
     for item, row in zip(items, rows):
         cells = [written(row.get(name), schema.fields.get(name)) for name in names]
         for name, cell in zip(names, cells):
-            if problem := _value_problem(name, row.get(name), schema.fields.get(name), cell, ids):
+            if problem := (_NULL_SAID.format(name=name) if name in row and row[name] is None
+                           else _value_problem(name, row.get(name), schema.fields.get(name), cell, ids)):
                 raise DataError(problem, item.mark_of(name) if isinstance(item, Record) else None)
         if all(_blank(cell) for cell in cells):  # (every field left out: `- {}`)
             raise DataError("this item gives no value, and a spreadsheet's row of blank cells is no item (it is "
@@ -1138,6 +1165,10 @@ def _cells_given_back(items: list[Any], rows: list[dict[Any, Any]], names: list[
                             item.mark if isinstance(item, Record) else None)
         table.append(cells)
     return table
+
+
+_NULL_SAID = ("'{name}' is given as null (nothing), which a spreadsheet's blank cell cannot give back (it is read as the "
+              "field left out); leave the field out or give it a value")
 
 
 def _value_problem(name: Any, value: object, field: Field | None, cell: object,
@@ -1184,7 +1215,7 @@ def write_xlsx(items: list[Any], schema: Schema, title: str, ids: Mapping[Any, F
     from openpyxl.worksheet.worksheet import Worksheet
 
     rows = [plain(it) for it in items]
-    names = columns(rows, schema)
+    names = _sheet_columns(items, rows, schema)
     written = _cells_given_back(items, rows, names, schema, _typed, ids or {})
     book = openpyxl.Workbook()
     ws = book.active
@@ -1202,7 +1233,13 @@ def write_xlsx(items: list[Any], schema: Schema, title: str, ids: Mapping[Any, F
     _enum_dropdowns(book, ws, names, schema, len(rows) + 1)
     # the same data gives the same file: no "created now" in the workbook's properties
     book.properties.created = book.properties.modified = datetime.datetime(2000, 1, 1)
-    return _saved(book)
+    made = _saved(book)
+    try:  # (a table of 3,000 texts of 3,000 characters was written as a workbook pnp then refused to read)
+        check_parts(zipfile.ZipFile(io.BytesIO(made)), title)
+    except LoadError as e:
+        raise DataError(f"the table as a workbook is more than pnp reads ({e.message}): keep it in YAML or CSV",
+                        getattr(items, "mark", None)) from None
+    return made
 
 
 _FIXED_TIME = (2000, 1, 1, 0, 0, 0)
@@ -1249,8 +1286,8 @@ def _enum_dropdowns(book: Any, ws: Any, names: list[Any], schema: Schema, last_r
     for n, (col, field) in enumerate(enums, start=1):
         letter = get_column_letter(n)
         for row, value in enumerate(field.values, start=1):  # typed as the data's cells are, or Excel refuses 2
-            if isinstance(value, str):
-                lists.cell(row, n, value).data_type = "s"
+            if isinstance(value, str):  # (escaped as the data's: '_x0041_' was offered as 'A', then refused)
+                _text_cell(lists, row, n, value, _spec_mark(field))
             else:
                 lists.cell(row, n, value)
         # lists.title: a table named as LISTS_SHEET took that name first, and the drop-downs offered its own column
@@ -1261,6 +1298,12 @@ def _enum_dropdowns(book: Any, ws: Any, names: list[Any], schema: Schema, last_r
         column = get_column_letter(col)
         rule.add(f"{column}2:{column}{last_row + 500}")
         ws.add_data_validation(rule)
+
+
+def _spec_mark(field: Field) -> Mark | None:
+    """Where game.yaml gives a field's values (its `values:` or `enum:`), or None."""
+    mark_of = getattr(field.spec, "mark_of", None)
+    return mark_of("values" if "values" in field.spec else "enum") if mark_of else None
 
 
 def _text_cell(ws: Any, row: int, col: int, text: str, mark: Mark | None) -> Any:
@@ -1308,7 +1351,14 @@ _WORKBOOK_NUMBER = "%.16g"  # how openpyxl writes a number cell's value
 
 
 def write_yaml(items: list[Any], schema: Schema) -> bytes:
+    """The table as YAML; DataError when the names of its fields, which each item repeats where a sheet's header
+    names them once, would make a file larger than pnp reads (a CSV of 20,000 rows under a field named in 100,000
+    characters ran out of memory writing 2 GB)."""
     rows = [plain(it) for it in items]
     names = columns(rows, schema)
+    if (repeated := sum(len(str(name)) for row in rows for name in row)) > MAX_FILE_BYTES:
+        raise DataError(f"written as YAML, the table's field names alone would take {repeated / 2**20:,.0f} MB (each "
+                        f"item repeats them), and pnp reads a file of at most {MAX_FILE_BYTES // 2**20} MB: give its "
+                        "fields shorter names", getattr(items, "mark", None))
     ordered = [{n: row[n] for n in names if n in row} for row in rows]
     return yaml.dump(ordered, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=110).encode("utf-8")
