@@ -21,6 +21,21 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "unforeseen: the test makes pnp meet a bug on purpose (errors.Unforeseen)")
 
 
+@pytest.fixture
+def own_disk_cache(tmp_path, monkeypatch):
+    """PNP_CACHE_DIR of this test's own, and pnp's disk caches looking for their folder anew: each process looks
+    once (DiskCache.folder), so without this the caches stayed in the folder of whichever test of the worker
+    used them first, holding other tests' entries."""
+    from pnp import template
+    from pnp.draw import icons
+
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
+    for cache in (template.CODE_CACHE, icons.FORMS):
+        monkeypatch.setattr(cache, "_folder", False)
+    return folder
+
+
 @pytest.fixture(autouse=True)
 def _no_project_kept_from_the_cache_after_its_test(monkeypatch):
     """A command keeps the cache out of its project through the environment (cache.keep_out_of), which in a

@@ -402,13 +402,12 @@ def test_a_patterns_matching_time_is_spent_from_the_games_budget(tmp_path, monke
     assert "took longer than 0.05 s" in errors[0], errors
 
 
-def test_the_game_running_out_of_time_on_icons_is_said_once_where_it_stopped(tmp_path, monkeypatch):
+def test_the_game_running_out_of_time_on_icons_is_said_once_where_it_stopped(tmp_path, monkeypatch, own_disk_cache):
     """Endless icons that each stay under their own limit spend the game's time: said once, as the game's checking
     (not its templates), at the element reading the icon it stopped at; each later icon said it again, as
     'the SVG file cannot be drawn', an answer kept for the next run."""
     from conftest import make_project, run
 
-    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(template, "SECONDS_PER_GAME", 0.5)
     monkeypatch.setattr(template, "SECONDS_PER_EVALUATION", 5)  # each icon under its own limit: the game stops
     slow = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><style>x g g g g g g g g g g g g rect '
@@ -632,18 +631,14 @@ def test_compiled_code_kept_in_memory_is_bounded_and_what_was_let_go_compiles_ag
     assert template.evaluate("0 + 1", {}) == 1  # let go long ago: compiled again
 
 
-def test_no_cache_is_kept_or_read_inside_the_project(tmp_path, monkeypatch):
+def test_no_cache_is_kept_or_read_inside_the_project(tmp_path, monkeypatch, own_disk_cache):
     """With PNP_CACHE_DIR inside the project (a CI caching its workspace while it checks a received game), the
     game's own planted entries, well formed, would be loaded as code: pnp keeps no cache there, and writes
     nothing into the project."""
     from conftest import make_project, run
 
-    from pnp.draw import icons
-
     root = make_project(tmp_path / "proj")
     monkeypatch.setenv("PNP_CACHE_DIR", str(root / ".cache"))
-    for cache in (template.CODE_CACHE, icons.FORMS):  # each process looks for its folder once: this one anew
-        monkeypatch.setattr(cache, "_folder", False)
     result = run(root, "validate")
     assert result.exit_code == 0, result.output
     assert not (root / ".cache").exists()
