@@ -179,6 +179,13 @@ def test_a_filter_whose_own_loop_is_slow_is_stopped_at_the_time_limit(monkeypatc
     assert not finished  # stopped inside the filter, not once it had done all its work
 
 
+def test_urlize_on_a_word_its_pattern_would_take_minutes_on_is_refused_before_it_runs():
+    # its search for a word's closing punctuation tries every place in the word, in C: 20,000 ')' took 12 s
+    with pytest.raises(ExprError, match="urlize would take too long on this text \\(a word of 20,002 characters\\)"):
+        template.render("{{ (')' * 20000 ~ 'a)') | urlize }}", {})
+    assert template.render("{{ 'see www.example.com.' | urlize }}", {}).count("https://www.example.com") == 1
+
+
 def test_a_macro_calling_itself_is_stopped_by_depth():
     macros = template.module("{% macro down(n) %}{{ down(n + 1) }}{% endmacro %}", {})
     with pytest.raises(ExprError, match="macros call each other more than 100 deep"):
