@@ -446,7 +446,7 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
             continue
         if isinstance(item, StrictUndefined):  # `[card.nmae]` would print "[Undefined]": said as `card.nmae`
             item._fail_with_undefined_error()  # is (Jinja's `x if c` without else is lenient: it prints '')
-        if not (_is_mapping(item) or isinstance(item, (list, tuple, set, frozenset, Namespace))):
+        if not (_is_mapping(item) or isinstance(item, (list, tuple, set, frozenset, Namespace, _VIEWS))):
             _refuse_unprintable(item)
             total += 32  # a number, none, a macro: a short text
             continue
@@ -495,11 +495,22 @@ class _Leave:
         self.key = key
 
 
+_VIEWS = (KeysView, ValuesView, ItemsView)  # (a dict's own views are registered as these)
+
+
 def _contents(container: Any, stack: list[Any]) -> int:
     """Put a container's items on _text_size's stack; what it prints besides them."""
     if isinstance(container, Namespace):
         stack.append(object.__getattribute__(container, "_Namespace__attrs"))
         return 12
+    if isinstance(container, _VIEWS):  # a view of a game's mapping prints the whole mapping, a dict's view its
+        # items: each was printed by repr() to be refused, `[big.items()] * 100000` a 2 MB repr 100,000 times
+        mapping = getattr(container, "_mapping", None)
+        if mapping is not None:
+            stack.append(mapping)
+        else:
+            stack.extend(container)
+        return 16 + 2 * len(container)
     if _is_mapping(container):
         stack.extend(container.keys())
         stack.extend(container.values())

@@ -186,6 +186,14 @@ def test_urlize_on_a_word_its_pattern_would_take_minutes_on_is_refused_before_it
     assert template.render("{{ 'see www.example.com.' | urlize }}", {}).count("https://www.example.com") == 1
 
 
+def test_a_mappings_views_are_sized_by_what_they_print_before_they_are_printed():
+    # a view was printed by repr() to learn whether it could be: `[big.items()] * 100000` made a 2 MB repr of
+    # a game's mapping 100,000 times (261 s); its contents are counted as a list's are
+    with pytest.raises(ExprError, match="the printed text would be longer than 1,000,000"):
+        template.render("{{ [{'a': 'x' * 2000}.values()] * 1000 }}", {})
+    assert template.render("{{ {'a': 1}.keys() | list }}", {}) == "['a']"
+
+
 def test_a_macro_calling_itself_is_stopped_by_depth():
     macros = template.module("{% macro down(n) %}{{ down(n + 1) }}{% endmacro %}", {})
     with pytest.raises(ExprError, match="macros call each other more than 100 deep"):
