@@ -194,6 +194,17 @@ def test_a_mappings_views_are_sized_by_what_they_print_before_they_are_printed()
     assert template.render("{{ {'a': 1}.keys() | list }}", {}) == "['a']"
 
 
+def test_a_games_mappings_held_many_times_count_their_entries_so_comparing_them_is_bounded():
+    # each view or table counted as one item: `[big.items()] * 1000 == [big.items()] * 1000` compared 1,000
+    # mappings of 20,000 entries in Python's own code, outside any limit (7 s)
+    from pnp.model.load import Record
+
+    big = Record({f"k{i}": i for i in range(20_000)})
+    with pytest.raises(ExprError, match="holding more than 1,000,000 items"):
+        template.render("{{ [big.items()] * 1000 == [big.items()] * 1000 }}", {"big": big})
+    assert template.render("{{ ([big] * 40) | length }}", {"big": big}) == "40"
+
+
 def test_a_macro_calling_itself_is_stopped_by_depth():
     macros = template.module("{% macro down(n) %}{{ down(n + 1) }}{% endmacro %}", {})
     with pytest.raises(ExprError, match="macros call each other more than 100 deep"):
