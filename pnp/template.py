@@ -22,6 +22,7 @@ from types import CodeType
 from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
 
 import jinja2
+import markupsafe
 from jinja2 import StrictUndefined, TemplateError, Undefined, nodes, pass_context, pass_environment
 from jinja2.environment import Template, TemplateExpression, TemplateModule
 from jinja2.filters import make_attrgetter
@@ -48,6 +49,7 @@ MAX_TOKENS = 25_000  # words of one template's code (names, operators, tags...):
 MAX_NESTING = 50  # operators, brackets and blocks inside one another
 MAX_WRAP_WORK = 200_000_000  # characters wordwrap may copy: its cost grows with text length x longest word / width
 MAX_SCAN_WORK = 200_000_000  # characters x characters strip may compare (see _stripped_size)
+MAX_PATTERN_WORK = 20_000_000  # steps a filter's regular expression may take in C, out of any limit's reach (~0.6 s)
 SECONDS_PER_EVALUATION = 2.0
 SECONDS_PER_GAME = 5.0  # all of a game's template work together, compiling included (see `budget`): the largest
 # shipped game (DinoSpan) spends 1.9 s in a cold build; 10 s let a hostile game run 10-11 s of CPU before stopping
@@ -78,6 +80,7 @@ class _Budget(threading.local):
     deadline: float | None = None  # the outermost evaluation's end: the earlier of its own limit and the game's
     depth = 0  # nested render/evaluate calls: the outermost one owns the deadline
     evaluation = 0  # outermost evaluations begun: the one a namespace was made in (_Namespace)
+    evaluated = 0  # outermost evaluations begun on this thread (see evaluations_made)
     call_depth = 0  # calls in progress inside templates (macros calling macros)
     doing: str | None = None  # the library whose work `metered` spends from the budget (svglib), None for a template
     steps = 0
@@ -218,6 +221,7 @@ class _Evaluation:
             state.started = _clock()
             state.deadline, state.call_depth = state.started + limit, 0
             state.evaluation = next(_EVALUATIONS)  # (counted across threads: the preview's may share a module)
+            state.evaluated += 1
         state.depth += 1
 
     def __exit__(self, *exc: object) -> Literal[False]:
@@ -234,6 +238,12 @@ class _Evaluation:
 
 _EVALUATION = _Evaluation()
 _EVALUATIONS = itertools.count(1)
+
+
+def evaluations_made() -> int:
+    """How many templates and expressions this thread has evaluated (not those a plain look-up answered):
+    what drawing prices a layout's templates by (layout.budget)."""
+    return _budget.evaluated
 
 
 @contextlib.contextmanager
@@ -385,6 +395,14 @@ def _check_result(value: _T) -> _T:
 _BUILT = (list, tuple, dict)  # the containers a template makes (a game's data are Records and MarkedLists)
 
 
+def _is_held_data(item: object) -> bool:
+    """A game's list or mapping, or a view of one, held in a template's container: counted as its length
+    (comparing `[big.items()] * 1000` with another such compared 1,000 mappings of 20,000 entries, 7 s)."""
+    kind = type(item)
+    return kind not in _SHORT_TEXTS and kind not in _BUILT and \
+        isinstance(item, (list, tuple, Mapping, KeysView, ValuesView, ItemsView))
+
+
 def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
     """The items a template's container holds, and the characters of its texts, those of the containers
     inside it counted as often as they are held (up to just past MAX_STRING). `[x, x]` is twice the size of x:
@@ -397,13 +415,15 @@ def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
     stack: list[tuple[Any, bool]] = [(value, False)]
     while stack:
         container, inner_counted = stack.pop()
+        if not inner_counted and id(container) in counts:  # (held twice by one container: looked at once)
+            continue
         items = [*container.keys(), *container.values()] if type(container) is dict else container
         inner = [item for item in items if type(item) in _BUILT]
         if not inner_counted:
             stack.append((container, True))
             stack.extend((item, False) for item in inner if id(item) not in counts)
             continue
-        texts = sum(len(item) for item in items if type(item) in (str, bytes))
+        texts = sum(len(item) for item in items if type(item) in (str, bytes) or _is_held_data(item))
         counts[id(container)] = min(len(items) + texts + sum(counts.get(id(item), 0) for item in inner),
                                     MAX_STRING + 1)
     return counts[id(value)]
@@ -436,7 +456,7 @@ def _text_size(value: object, limit: int = MAX_STRING) -> int:
             continue
         if isinstance(item, StrictUndefined):  # `[card.nmae]` would print "[Undefined]": said as `card.nmae`
             item._fail_with_undefined_error()  # is (Jinja's `x if c` without else is lenient: it prints '')
-        if not (_is_mapping(item) or isinstance(item, (list, tuple, set, frozenset, Namespace))):
+        if not (_is_mapping(item) or isinstance(item, (list, tuple, set, frozenset, Namespace, _VIEWS))):
             _refuse_unprintable(item)
             total += 32  # a number, none, a macro: a short text
             continue
@@ -485,11 +505,22 @@ class _Leave:
         self.key = key
 
 
+_VIEWS = (KeysView, ValuesView, ItemsView)  # (a dict's own views are registered as these)
+
+
 def _contents(container: Any, stack: list[Any]) -> int:
     """Put a container's items on _text_size's stack; what it prints besides them."""
     if isinstance(container, Namespace):
         stack.append(object.__getattribute__(container, "_Namespace__attrs"))
         return 12
+    if isinstance(container, _VIEWS):  # a view of a game's mapping prints the whole mapping, a dict's view its
+        # items: each was printed by repr() to be refused, `[big.items()] * 100000` a 2 MB repr 100,000 times
+        mapping = getattr(container, "_mapping", None)
+        if mapping is not None:
+            stack.append(mapping)
+        else:
+            stack.extend(container)
+        return 16 + 2 * len(container)
     if _is_mapping(container):
         stack.extend(container.keys())
         stack.extend(container.values())
@@ -793,6 +824,19 @@ def _filter_format(a: dict[str, Any]) -> int:
     return _percent_size(fmt, a["kwargs"] or tuple(a["args"]))
 
 
+def _filter_urlize(a: dict[str, Any]) -> int:
+    """urlize looks for a run of closing punctuation at the end of each word with a regular expression that
+    tries every place in the word (in C, which no time limit stops): a word of 20,000 ')' took 12 s, a word
+    of n characters up to n x n steps. Refused when its words (escaped, as urlize sees them) would take too many."""
+    a["value"] = text = _as_text(a["value"], "the text given to urlize")
+    escaped = str(markupsafe.escape(text))
+    work = sum(len(word) ** 2 for word in escaped.split())
+    if work > MAX_PATTERN_WORK:
+        longest = max(map(len, escaped.split()))
+        raise LimitError(f"urlize would take too long on this text (a word of {longest:,} characters)")
+    return len(escaped)
+
+
 def _filter_case_keys(a: dict[str, Any]) -> int:
     """sort, unique, min, max and groupby ignore case by comparing a lower-case copy of each text, all made
     inside one C call: 450 texts of a million characters took 900 MB before any look at the memory. The
@@ -842,7 +886,7 @@ def _sum_filter(environment: jinja2.Environment, iterable: Iterable[Any], attrib
 
 # filter -> what it would build (characters or items), from its bound arguments, which it may replace (a
 # generator read into a list, a value turned into text once)
-_FILTER_SIZES = {"join": _filter_join, "replace": _filter_replace, "indent": _filter_indent,
+_FILTER_SIZES = {"join": _filter_join, "replace": _filter_replace, "indent": _filter_indent, "urlize": _filter_urlize,
                  "wordwrap": _filter_wordwrap, "format": _filter_format, "tojson": _filter_tojson,
                  **dict.fromkeys(("sort", "unique", "min", "max", "groupby"), _filter_case_keys)}
 # filters that turn their value into text first: it is refused before when it would be too long

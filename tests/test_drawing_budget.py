@@ -33,15 +33,15 @@ def _errors(result):
 
 
 def test_six_repeats_of_9999_stop_at_the_element_that_passes_the_budget(tmp_path, monkeypatch):
-    monkeypatch.setattr(budget, "BASE_STEPS", 20_000)
+    monkeypatch.setattr(budget, "BASE_STEPS", 20_010)
     monkeypatch.setattr(budget, "STEPS_PER_FACE", 0)
     root = make_project(tmp_path / "proj", {CARD: SIX_REPEATS})
     result = run(root, "validate")
     assert result.exit_code == 1
     errors = _errors(result)
     assert len(errors) == 1, errors
-    # the first element spends 20,000 steps on 9,999 copies, the second passes the limit
-    assert errors[0].startswith(f"{CARD}:4:5: error: the game draws too much: past its 20,000 drawing steps")
+    # the first element spends 20,001 steps on its repeat and 9,999 copies, the second passes the limit
+    assert errors[0].startswith(f"{CARD}:4:5: error: the game draws too much: past its 20,010 drawing steps")
 
 
 def test_the_shipped_shape_of_a_game_spends_a_small_part_of_its_budget(tmp_path, spent):
@@ -258,3 +258,16 @@ def test_points_a_template_gives_are_read_within_the_templates_time(tmp_path, mo
     errors = _errors(result)
     assert errors and all(line.startswith(f"{CARD}:3:29: error: points: ") and "processor time" in line
                           for line in errors), errors
+
+
+def test_each_template_a_layout_evaluates_is_paid_for(tmp_path, spent):
+    # a templated colour on each of 110,000 grid cells or repeated copies was priced as the shape it made, two
+    # steps, but costs about 40 microseconds: 4.4 s of work passed inside the budget before the shape cap
+    said = []
+    for fill in ("red", "{{ 'red' if i % 2 else 'blue' }}"):
+        root = make_project(tmp_path / f"proj{len(said)}",
+                            {CARD: f"size: poker\nelements:\n  - {{type: rect, w: 1, h: 1, fill: \"{fill}\", "
+                                   "repeat: 100}\n"})
+        assert run(root, "validate").exit_code == 0
+        said.append(spent[-1].spent)
+    assert said[1] - said[0] == 4 * 100 * budget.TEMPLATE_STEPS  # on each of the 4 cards

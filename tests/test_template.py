@@ -179,6 +179,32 @@ def test_a_filter_whose_own_loop_is_slow_is_stopped_at_the_time_limit(monkeypatc
     assert not finished  # stopped inside the filter, not once it had done all its work
 
 
+def test_urlize_on_a_word_its_pattern_would_take_minutes_on_is_refused_before_it_runs():
+    # its search for a word's closing punctuation tries every place in the word, in C: 20,000 ')' took 12 s
+    with pytest.raises(ExprError, match="urlize would take too long on this text \\(a word of 20,002 characters\\)"):
+        template.render("{{ (')' * 20000 ~ 'a)') | urlize }}", {})
+    assert template.render("{{ 'see www.example.com.' | urlize }}", {}).count("https://www.example.com") == 1
+
+
+def test_a_mappings_views_are_sized_by_what_they_print_before_they_are_printed():
+    # a view was printed by repr() to learn whether it could be: `[big.items()] * 100000` made a 2 MB repr of
+    # a game's mapping 100,000 times (261 s); its contents are counted as a list's are
+    with pytest.raises(ExprError, match="the printed text would be longer than 1,000,000"):
+        template.render("{{ [{'a': 'x' * 2000}.values()] * 1000 }}", {})
+    assert template.render("{{ {'a': 1}.keys() | list }}", {}) == "['a']"
+
+
+def test_a_games_mappings_held_many_times_count_their_entries_so_comparing_them_is_bounded():
+    # each view or table counted as one item: `[big.items()] * 1000 == [big.items()] * 1000` compared 1,000
+    # mappings of 20,000 entries in Python's own code, outside any limit (7 s)
+    from pnp.model.load import Record
+
+    big = Record({f"k{i}": i for i in range(20_000)})
+    with pytest.raises(ExprError, match="holding more than 1,000,000 items"):
+        template.render("{{ [big.items()] * 1000 == [big.items()] * 1000 }}", {"big": big})
+    assert template.render("{{ ([big] * 40) | length }}", {"big": big}) == "40"
+
+
 def test_a_macro_calling_itself_is_stopped_by_depth():
     macros = template.module("{% macro down(n) %}{{ down(n + 1) }}{% endmacro %}", {})
     with pytest.raises(ExprError, match="macros call each other more than 100 deep"):

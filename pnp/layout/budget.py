@@ -12,6 +12,7 @@ from ..draw.text import glyph_runs
 from ..errors import BudgetSpent
 from .prims import Prim
 from ..report import Mark
+from ..template import evaluations_made
 
 # The steps a game may spend on its drawing in one command (validate, build, export, a preview refresh): a
 # base, and an allowance per face printed, so that a deck of 10,000 cards can be drawn and a small game cannot
@@ -35,6 +36,10 @@ ICON_PAINTS = 3  # ...when it paints no more than this (game-icons.net's paint o
 # A dashed outline is rendered dash by dash (pypdfium2 drew 20 million dashes in 7 s of processor time): 4,000
 # lines of 0.1 mm dashes across a board took 11 s to export as PNG, and a game could ask for minutes of it
 DASHES_PER_STEP = 32
+# Each template or expression a layout evaluates (a `when`, a templated colour of each grid cell or repeated copy)
+# costs about 20 to 40 microseconds of processor time with what surrounds it: 110,000 templated cells, priced as
+# the shape each made, ran 4.4 s before the shape cap stopped them
+TEMPLATE_STEPS = 3
 # The pixels a game's pictures may have decoded in one command, the same way: a base and an allowance per face.
 # Decoding and resampling go at about 30 million pixels a second (a plain 40-million-pixel PNG took 1.3 s to
 # decode, 1.4 s more to resample), so the base is about 3 s of it: a 33-million-pixel board picture is decoded
@@ -110,6 +115,12 @@ class DrawingBudget:
         # drawings (the same card text on 10,000 fronts) is costed once (nobody changes a primitive; the
         # primitive is held so that its id names no other while kept)
         self._costs: dict[int, tuple[Primitive, bool, int]] = {}
+        self.evaluations_paid = 0  # the count of evaluations_made() that spend_on has charged up to
+
+    def start_resolving(self) -> None:
+        """A printed layout starts being resolved: the templates evaluated before (validating data) are not
+        its to pay for."""
+        self.evaluations_paid = evaluations_made()
 
     def allow_faces(self, faces: int, printed: int = 0) -> None:
         """Size the budget for a game that prints `faces` faces, `printed` times in all (copies counted)."""
@@ -186,9 +197,12 @@ class DrawingBudget:
             raise BudgetSpent(self.stopped, mark)
 
     def spend_on(self, prims: Sequence[Prim], mark: Mark | None) -> None:
-        """Spend one step for the element at `mark`, resolved once more, and what the `prims` it made cost;
-        each then knows the element that made it, if it did not yet: painting it spends in that name."""
-        steps = 1
+        """Spend one step for the element at `mark`, resolved once more, TEMPLATE_STEPS for each template
+        evaluated since the last payment, and what the `prims` it made cost; each then knows the element that
+        made it, if it did not yet: painting it spends in that name."""
+        evaluated = evaluations_made()
+        steps = 1 + TEMPLATE_STEPS * max(evaluated - self.evaluations_paid, 0)
+        self.evaluations_paid = evaluated
         for prim in prims:
             steps += steps_of(prim)
             if prim.source is None:

@@ -91,6 +91,8 @@ class Resolver:
 
     def _resolve(self, item: object, problems: Problems | None, extra: dict[str, Any] | None) -> list[Prim]:
         ctx = {**self.base, "item": item, "card": item, **(extra or {})}
+        if not self.layouts.using:  # the printed layout (a used one's templates are its use's to pay for)
+            self.layouts.budget.start_resolving()
         if self.layout.placement is not None:
             return self._placed(ctx, problems)
         out: list[Prim] = []

@@ -162,6 +162,10 @@ def _items(game: GameShape, component: Component, rows: list[Record], chk: Check
             chk.error(f"component '{component.id}' filter: {e.message}", spec.mark_of("filter"))
             return None
     qty = spec.get("quantity")
+    unknown = _unknown_field(game, spec["items"], qty) if qty else None
+    if unknown:  # (every item printed once: `quantity: copies` for a field named `count` printed a deck of 4)
+        chk.error(f"component '{component.id}': quantity: {unknown}", spec.mark_of("quantity"))
+        return None
     items: list[Record] = []
     for item in rows:
         times = item.get(qty, 1) if qty else 1
@@ -174,6 +178,15 @@ def _items(game: GameShape, component: Component, rows: list[Record], chk: Check
             return None
         items.extend([item] * times)
     return items
+
+
+def _unknown_field(game: GameShape, table: str, field: str) -> str | None:
+    """What is wrong with naming `field` of `table`'s items: None when the table types, derives or holds it."""
+    spec = game.meta["tables"].get(table)
+    known = {name for key in ("fields", "derived") if isinstance(spec, Record) and isinstance(spec.get(key), Record)
+             for name in spec[key]}
+    known.update(name for item in game.tables[table] for name in item)
+    return None if field in known else f"'{field}' names no field of {table}{did_you_mean(field, known)}"
 
 
 def _check_count(game: GameShape, component: Component, spec: Record, table: str | None, chk: CheckerShape) -> None:

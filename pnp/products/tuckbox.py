@@ -207,12 +207,17 @@ def _deck(component: Component, studio: Studio) -> Component:
 
 
 def _most_cards(box: Box, studio: Studio) -> int:
-    """The most cards of this box's size and thickness that a box printed on this paper holds."""
-    for count in range(box.count - 1, 0, -1):
+    """The most cards of this box's size and thickness that a box printed on this paper holds, found by halving:
+    a box only grows with its cards (counted down one by one, `holds: 1000000000` never ended)."""
+    def fits(count: int) -> bool:
         size = nets.tuck_net(*nets.box_size(box.card, count, box.thickness, box.clearance)).size
-        if nets.placement(size, studio.paper, MARGIN, FOOTER_ROOM) is not None:
-            return count
-    return 0
+        return nets.placement(size, studio.paper, MARGIN, FOOTER_ROOM) is not None
+
+    most, too_many = 0, box.count  # (a box of box.count cards does not fit: why this is asked)
+    while too_many - most > 1:
+        middle = (most + too_many) // 2
+        most, too_many = (middle, too_many) if fits(middle) else (most, middle)
+    return most
 
 
 def _draw_box(canvas: Canvas, studio: Studio, component: Component, box: Box, origin: tuple[float, float]) -> None:
