@@ -403,6 +403,16 @@ def _is_held_data(item: object) -> bool:
         isinstance(item, (list, tuple, Mapping, KeysView, ValuesView, ItemsView))
 
 
+def _length_unread(item: Any) -> int:
+    """The length of a game's list or mapping (or a view of one) a template's container holds, noted as no read
+    of it: sizing is pnp's own bookkeeping, and a read of every item tied the rulebook's check to each of them
+    (the preview checked it again at any edit). The data's tracked values say it by `size_unread`."""
+    mapping = getattr(item, "_mapping", None)  # a view: its mapping's length
+    target = item if mapping is None else mapping
+    own = getattr(type(target), "size_unread", None)
+    return int(own(target)) if own is not None else len(target)
+
+
 def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
     """The items a template's container holds, and the characters of its texts, those of the containers
     inside it counted as often as they are held (up to just past MAX_STRING). `[x, x]` is twice the size of x:
@@ -423,7 +433,8 @@ def _held(value: list[Any] | tuple[Any, ...] | dict[Any, Any]) -> int:
             stack.append((container, True))
             stack.extend((item, False) for item in inner if id(item) not in counts)
             continue
-        texts = sum(len(item) for item in items if type(item) in (str, bytes) or _is_held_data(item))
+        texts = sum(len(item) if type(item) in (str, bytes) else _length_unread(item) for item in items
+                    if type(item) in (str, bytes) or _is_held_data(item))
         counts[id(container)] = min(len(items) + texts + sum(counts.get(id(item), 0) for item in inner),
                                     MAX_STRING + 1)
     return counts[id(value)]

@@ -185,6 +185,8 @@ def _unknown_field(game: GameShape, table: str, field: str) -> str | None:
     spec = game.meta["tables"].get(table)
     known = {name for key in ("fields", "derived") if isinstance(spec, Record) and isinstance(spec.get(key), Record)
              for name in spec[key]}
+    if field in known:  # (the items are looked at only past the schema: each item looked at is a read the
+        return None     # preview's field cache keeps, and every edit of any item then checked the game again)
     known.update(name for item in game.tables[table] for name in item)
     return None if field in known else f"'{field}' names no field of {table}{did_you_mean(field, known)}"
 

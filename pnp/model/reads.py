@@ -153,6 +153,11 @@ class Tracked(Record):
         note((*self._at, None))
         return len(self._data)
 
+    def size_unread(self) -> int:
+        """len() noting no read: how templates size what they hold (template._length_unread), pnp's own
+        bookkeeping, which no printed value depends on."""
+        return len(self._data)
+
     def __repr__(self) -> str:  # every field, printed (`item.keys` shows its item so)
         note((*self._at, None))
         return Record.__repr__(self)
@@ -244,6 +249,10 @@ class Reaching(Sequence[Any]):
 
     def __len__(self) -> int:
         note_all(self._reads())
+        return len(self._items)
+
+    def size_unread(self) -> int:
+        """len() noting no read (see Tracked.size_unread)."""
         return len(self._items)
 
     def __repr__(self) -> str:
