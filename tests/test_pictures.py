@@ -77,18 +77,24 @@ def test_two_picture_files_of_the_same_bytes_are_drawn_from_one_form(tmp_path):
     assert len(pictures) == 4 and {pixels for _, pixels, _ in pictures} == {(473, 237)}
 
 
-def test_a_16_bit_greyscale_picture_prints_its_greys_resampled_or_not(tmp_path):
-    # Pillow and ReportLab clipped 16-bit samples to 8 bits: a mid grey (40000 of 65535) printed white
+def _built_small_and_big(tmp_path, mode: str, colour, ext: str):
+    """The cards PDF of a card showing one picture of `mode` and `colour` twice, at 20 x 20 mm: a 300 x 150
+    file (embedded as it is) and a 3000 x 1500 one (resampled)."""
     card = ("size: poker\nelements:\n"
-            "  - {type: image, src: images/small.png, x: 5, y: 5, w: 20, h: 20}\n"  # 300 x 150: as it is
-            "  - {type: image, src: images/big.png, x: 5, y: 40, w: 20, h: 20}\n")  # 3000 x 1500: resampled
+            f"  - {{type: image, src: images/small.{ext}, x: 5, y: 5, w: 20, h: 20}}\n"
+            f"  - {{type: image, src: images/big.{ext}, x: 5, y: 40, w: 20, h: 20}}\n")
     root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
     (root / "layouts/mini/images").mkdir()
     for name, size in (("small", (300, 150)), ("big", (3000, 1500))):
-        Image.new("I;16", size, 40000).save(root / f"layouts/mini/images/{name}.png")
+        Image.new(mode, size, colour).save(root / f"layouts/mini/images/{name}.{ext}")
     result = run(root, "build", "mini")
     assert result.exit_code == 0, result.output
-    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
+    return root / "output" / "mini" / "mini-cards-a4.pdf"
+
+
+def test_a_16_bit_greyscale_picture_prints_its_greys_resampled_or_not(tmp_path):
+    # Pillow and ReportLab clipped 16-bit samples to 8 bits: a mid grey (40000 of 65535) printed white
+    with pikepdf.open(_built_small_and_big(tmp_path, "I;16", 40000, "png")) as pdf:
         greys = {pikepdf.PdfImage(image).as_pil_image().convert("L").getpixel((0, 0))
                  for image in _images_in(pdf.pages[0].obj)}
     assert greys == {156}  # 40000 / 256, in both
@@ -97,16 +103,7 @@ def test_a_16_bit_greyscale_picture_prints_its_greys_resampled_or_not(tmp_path):
 def test_a_cmyk_jpeg_prints_the_same_inks_resampled_or_not(tmp_path):
     # resampled, a CMYK photo was made RGB by Pillow's reckoning: drawn small it printed other colours than
     # drawn large (its inks embedded as they are)
-    card = ("size: poker\nelements:\n"
-            "  - {type: image, src: images/small.jpg, x: 5, y: 5, w: 20, h: 20}\n"  # 300 x 150: as it is
-            "  - {type: image, src: images/big.jpg, x: 5, y: 40, w: 20, h: 20}\n")  # 3000 x 1500: resampled
-    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
-    (root / "layouts/mini/images").mkdir()
-    for name, size in (("small", (300, 150)), ("big", (3000, 1500))):
-        Image.new("CMYK", size, (200, 30, 0, 40)).save(root / f"layouts/mini/images/{name}.jpg")
-    result = run(root, "build", "mini")
-    assert result.exit_code == 0, result.output
-    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
+    with pikepdf.open(_built_small_and_big(tmp_path, "CMYK", (200, 30, 0, 40), "jpg")) as pdf:
         images = list(_images_in(pdf.pages[0].obj))
         inks = {(str(image.ColorSpace), tuple(pikepdf.PdfImage(image).as_pil_image().getpixel((0, 0))))
                 for image in images}
