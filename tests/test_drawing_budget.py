@@ -256,8 +256,9 @@ def test_points_a_template_gives_are_read_within_the_templates_time(tmp_path, mo
     root = make_project(tmp_path / "proj", {CARD: f"size: poker\nelements:\n  - {{type: polygon, points: \"{points}\"}}\n"})
     result = run(root, "validate")
     errors = _errors(result)
-    assert errors and all(line.startswith(f"{CARD}:3:29: error: points: ") and "processor time" in line
-                          for line in errors), errors
+    # (with no compiled template kept on disk, the first card may spend its 0.05 s compiling: "out of time")
+    assert errors and all(line.startswith(f"{CARD}:3:29: error: points: ") for line in errors), errors
+    assert any("the points its template gave took longer than" in line for line in errors), errors
 
 
 def test_each_template_a_layout_evaluates_is_paid_for(tmp_path, spent):
