@@ -109,14 +109,6 @@ class Tally:
         return dict(out)
 
 
-def summarise(results: list, meta: dict, names: dict) -> dict:
-    """simulation.json's content from the games played (`names`: "table:id" -> the item's name)."""
-    tally = Tally(meta["players"])
-    for r in results:
-        tally.add(r)
-    return tally.summary(meta, names)
-
-
 def _spread(counts: Counter[int]) -> dict:
     """Mean, min, median and max of values given as {value: how many times}: what `statistics` gives of the
     values listed, without listing them."""
