@@ -76,8 +76,9 @@ def read_simulation(project: "Project", game_id: str) -> Simulated:
     if not isinstance(value, dict):
         found.problems.append("not the JSON `pnp simulate` writes (no object at the top)")
         return found
-    if of_another_game(value, game_id):
-        found.problems.append(of_another_game(value, game_id) + "; run `pnp simulate` on it")
+    other = of_another_game(value, game_id)
+    if other:
+        found.problems.append(other + "; run `pnp simulate` on it")
         return found
     found.summary = cleaned(value, found.problems)
     _cap_items(found)

@@ -382,7 +382,7 @@ def margin_rows(game: "Game") -> list[list[str]]:
     rows = []
     for m in margins(game):
         where = f" (each {m.each}{': ' + _text(m.row) if m.row else ''})" if m.each else ""
-        rule = m.expr if len(m.expr) <= RULE_SHOWN else m.expr[:RULE_SHOWN - 1] + "…"
+        rule = shortened(m.expr, RULE_SHOWN)
         if m.margin is None:
             rows.append([rule + where, "", "", "", "holds" if m.holds else "FAILS"])
         else:

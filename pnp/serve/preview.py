@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..kit.faces import item_key, side_key
+from ..kit.render import all_in_one_name
 from ..check import Checks, validate
 from ..errors import BudgetSpent, PnpError, blamed
 from ..export.faces import collect, face_of
@@ -438,7 +439,7 @@ def _few_items(reads: "frozenset[Any]", most: int = 8) -> bool:
 def built_kit(project: "Project", game_id: str, options: PrintOptions) -> Path:
     """Where `pnp build` writes the game's whole kit for these options (the page links to it when it is
     there): the one place serve names a build's file, as kit/render.py does."""
-    return project.root / "output" / game_id / f"{game_id}-{options.paper}{options.variant}.pdf"
+    return project.root / "output" / game_id / all_in_one_name(game_id, options)
 
 
 def _cards(component: "Component",

@@ -71,8 +71,9 @@ def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, i
     computer (15,000 inotify watches for /usr, taken from every program of the user)."""
     found: list[tuple[Path, int]] = []
     output = project.root / "output"
-    trees = [folder for folder in watched_folders(project) if folder != output and not folder.is_symlink()]
-    candidates = [output, *(output / game for game in games)] if output in watched_folders(project) else []
+    watched = watched_folders(project)
+    trees = [folder for folder in watched if folder != output and not folder.is_symlink()]
+    candidates = [output, *(output / game for game in games)] if output in watched else []
     for top in trees:
         for walked, subfolders, _ in os.walk(top):  # (links to folders are listed, never walked)
             subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
