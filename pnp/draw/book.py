@@ -479,6 +479,7 @@ class Book:
             self._tokens = tokens
         self.markdown, self._picture, self._draw_icon = content.markdown, picture, draw_icon
         self._layouts: LaidOut = {}  # text laid out once for every pass (a line break depends only on text and width)
+        self.story_pages = 0  # the pages the story takes, once problems() set it (see pages_foreseen)
 
     # -- text helpers --------------------------------------------------------
     def _icon(self, canvas: Canvas, name: str, x: float, y: float, w: float, h: float, col: Color | None) -> None:
@@ -605,7 +606,7 @@ class Book:
         canvas.pnp_layout_only = True
         found: list[DataError] = []
         flow = list(flow)
-        self.story_pages = 0  # the pages the story takes (the kit's page allowance counts them, see pages_foreseen)
+        self.story_pages = 0
         while flow:
             try:
                 self.story_pages += 1
@@ -619,7 +620,7 @@ class Book:
         """The pages the book prints, as problems() set its story: with the title page and the contents (one page
         at least each; the credits may take one more). A 3,000-picture book passed validation and the build
         refused it for printing too many pages."""
-        return 2 + self.__dict__.get("story_pages", 0)
+        return 2 + self.story_pages
 
     def _frame(self) -> Frame:
         """A page's frame for the text."""

@@ -30,7 +30,7 @@ from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, UNSEEN_L
                    check_file, counted_load, plain, shown, spend_cells, spend_values, values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
-from .workbook_parts import MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts, check_parts, check_sheet_count
+from .workbook_parts import MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts, check_parts, check_sheet_count, local_name
 
 SPREADSHEETS = (".csv", ".xlsx")
 MAX_COLUMNS = 1000
@@ -223,7 +223,7 @@ def _shared_texts(source: Any, file: str) -> "_SharedTexts":
     parser.feed(source.read(MAX_XML_PART_BYTES + 1))
     root = parser.close()
     texts = _SharedTexts([element for element in root if element.tag == _MAIN + "si"])
-    if len(texts) < sum(count for tag, count in _tags(root).items() if _local(tag) == "si"):
+    if len(texts) < sum(count for tag, count in _tags(root).items() if local_name(tag) == "si"):
         raise LoadError("the workbook's shared texts hold a <si> element out of its place (each is one of its "
                         "<sst>'s own, in its namespace): the file is damaged", Mark(file))
     return texts
@@ -258,15 +258,15 @@ def _rich_text(text: Any) -> str:
     run of two <t> as its last alone."""
     if len(text) == 1 and text[0].tag == _MAIN + "t" and not len(text[0]):  # (most: one plain text)
         return text[0].text or ""
-    runs = [text, *(child for child in text if _local(child.tag) == "r")]
-    read = "".join(t.text or "" for run in runs for t in run if _local(t.tag) == "t")
+    runs = [text, *(child for child in text if local_name(child.tag) == "r")]
+    read = "".join(t.text or "" for run in runs for t in run if local_name(t.tag) == "t")
     problem = _rich_text_problem(text)
     return _RefusedText(read, problem) if problem else read
 
 
 def _twice(text: Any) -> bool:
     """Whether a text's or a run's element holds two texts (<t>), or a text beside runs: a workbook writes one."""
-    parts = [_local(child.tag) for child in text]
+    parts = [local_name(child.tag) for child in text]
     return parts.count("t") > 1 or "t" in parts and "r" in parts
 
 
@@ -288,14 +288,14 @@ def _rich_text_problem(text: Any) -> str | None:
     'Fight <x/>dinosaurs' printed 'Fight '), or a text or a run of two texts (_twice: openpyxl read the last),
     each with exit 0."""
     for element in text.iter():
-        name = _local(element.tag)
+        name = local_name(element.tag)
         if name in ("si", "is", "r") and _twice(element):
             return "this cell holds a part twice (its value, or its text): the file is damaged"
         if name == "vertAlign" and element.get("val") in ("superscript", "subscript"):
             return ("part of this text is raised or lowered (superscript or subscript), which pnp prints on the "
                     "line (10² as 102): type the character itself (²), or the text without it")
         if name == "t" and len(element):
-            return (f"this text holds a <{_local(element[0].tag)}> element inside it, and would be read up to it: "
+            return (f"this text holds a <{local_name(element[0].tag)}> element inside it, and would be read up to it: "
                     "the file is damaged; save it again from the spreadsheet program")
     return None
 
@@ -329,7 +329,7 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
                              timedelta_formats=book._timedelta_formats)
     root = _sheet_tree(ws, where)
     sheet = _SheetRead(ws, reader, where)
-    if _local(root.tag) in ("row", "c"):
+    if local_name(root.tag) in ("row", "c"):
         raise LoadError(_misplaced_said(root.tag), Mark(where, 1, 1))
     with warnings.catch_warnings():  # openpyxl's, once for all (15% of the time per cell): its cases are refused
         warnings.simplefilter("ignore")
@@ -342,7 +342,7 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
 def _rows_and_cells(root: Any) -> int:
     """How many elements under `root` are named as a row or a cell is, in any namespace (counted in C: looking
     into every cell for one took an eighth of the time of a sheet's reading)."""
-    return sum(count for tag, count in _tags(root).items() if _local(tag) in ("row", "c"))
+    return sum(count for tag, count in _tags(root).items() if local_name(tag) in ("row", "c"))
 
 
 def _sheet_tree(ws: Any, where: str) -> Any:
@@ -371,10 +371,10 @@ def _last_cell_begun(data: bytes) -> tuple[int, int]:
         for at in range(0, len(data), 65536):
             parser.feed(data[at:at + 65536])
             for _, element in parser.read_events():
-                if _local(element.tag) == "row":
+                if local_name(element.tag) == "row":
                     number = element.get("r")
                     row, column = int(number) if number and number.isdigit() else row + 1, 0
-                elif _local(element.tag) == "c":
+                elif local_name(element.tag) == "c":
                     found = _CELL_NAME.fullmatch(element.get("r") or "")
                     column = _column_number(found[1]) if found else column + 1
     except ParseError:
@@ -382,17 +382,13 @@ def _last_cell_begun(data: bytes) -> tuple[int, int]:
     return max(row, 1), max(column, 1)
 
 
-def _local(tag: str) -> str:
-    """An element's name without its namespace."""
-    return tag.rpartition("}")[2]
-
 
 def _misplaced_said(tag: str) -> str:
     """The refusal of a row or a cell out of its place, or of an element of another kind in a row: each cell is
     in a row of the sheet's <sheetData>. A cell beside its row was left out by openpyxl's reader, and an
     element of another kind or namespace in a row read as a cell, unseen by the checks of _sheet_rows (a value
     lost or put in the wrong place, exit 0)."""
-    return (f"a <{_local(tag)}> element where a sheet holds none (its cells are each in a <row> of its <sheetData>): "
+    return (f"a <{local_name(tag)}> element where a sheet holds none (its cells are each in a <row> of its <sheetData>): "
             "the file is damaged; save it again from the spreadsheet program")
 
 
@@ -414,7 +410,7 @@ class _SheetRead:
         """LoadError at the first of `elements` (but `skipped`) named as a row or a cell is (_misplaced_said), or
         as a range of merged cells (_merged)."""
         for element in elements:
-            name = _local(element.tag)
+            name = local_name(element.tag)
             if element is not skipped and name in ("row", "c"):
                 raise LoadError(_misplaced_said(element.tag), Mark(self.where, max(self.row, 1), self.column + 1))
             if name == "mergeCell":
@@ -612,9 +608,9 @@ def _cell_problem(cell: Any, sheet: Any) -> str | None:
     if stranger := next((child.tag for child in cell if child.tag not in _CELL_PARTS), None):
         # (openpyxl's reader finds a cell's parts by their names in its namespace: a value in <v> of another
         # namespace was read as blank, a formula of another namespace passed by and its cell's value unchecked)
-        return (f"this cell holds a <{_local(stranger)}> element{_namespace_said(stranger)}, which is none of a "
+        return (f"this cell holds a <{local_name(stranger)}> element{_namespace_said(stranger)}, which is none of a "
                 "cell's parts (its value, its formula, its text): the file is damaged")
-    parts = {_local(child.tag): child for child in cell}
+    parts = {local_name(child.tag): child for child in cell}
     if form := _form_problem(cell, kind, parts):
         return form
     value, check = parts["v"].text if "v" in parts else None, _VALUE_CHECKS.get(kind)  # (as openpyxl: no text,
@@ -834,7 +830,7 @@ def _check_row_size(kept: int, line: int, cells: Sequence[Any], where: str, room
                         Mark(where, line, 1))
     filled = sum(not _blank(c) for c in cells) if kept else 0
     if filled:
-        counted = 2 * (1 + 2 * filled)  # (as _row_item counts the item)
+        counted = _item_values(filled)
         room.left, room.counted = room.left - counted, room.counted + counted
         if room.left < 0:
             spend_values(room.counted)  # (what _records would have spent refusing it)
@@ -875,6 +871,12 @@ def _records(rows: Rows, where: str, schema: Schema, ids: Mapping[Any, Field | N
     return items
 
 
+def _item_values(fields: int) -> int:
+    """The values an item of `fields` fields counts for, as YAML's would: each value in every list and mapping
+    around it (its key and value twice, the item twice)."""
+    return 2 * (1 + 2 * fields)
+
+
 def _row_item(cells: list[Any], columns: list[tuple[Any, Field | None, Mark] | None], mark: Mark,
               count: tuple[list[int], int, str]) -> Record:
     """The item of a row (at `mark`, its first cell), each cell read as its column says (_records); `count`:
@@ -899,7 +901,7 @@ def _row_item(cells: list[Any], columns: list[tuple[Any, Field | None, Mark] | N
     # counted as the same items in YAML count (each value in every list and mapping around it: its key and
     # value twice, the item twice), so that a sheet holds no more than a YAML file may: 99,000 rows of four
     # cells took 11 s to validate
-    read[0] += 2 * (1 + 2 * len(data))
+    read[0] += _item_values(len(data))
     _check_values(read[0], limit, too_many, mark)
     return Record._made(data, marks, key_marks, mark)
 

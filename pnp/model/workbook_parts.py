@@ -34,6 +34,11 @@ MAX_OBJECT_ELEMENTS = 20_000  # the same, in the other parts openpyxl reads into
 MAX_SHEETS = 1000
 
 
+
+def local_name(tag: str) -> str:
+    """An XML element's name without its namespace."""
+    return tag.rpartition("}")[2]
+
 def check_parts(book: zipfile.ZipFile, shown: str) -> None:
     """LoadError unless every part of the workbook inflates to a sane size at a sane ratio."""
     infos = book.infolist()
@@ -82,7 +87,7 @@ def check_number_formats(book: zipfile.ZipFile, file: str) -> None:
                 raise LoadError(f"the workbook's styles hold more than {MAX_STYLE_ELEMENTS:,} elements (fonts, fills, "
                                 f"cell styles...); pnp reads at most {MAX_STYLE_ELEMENTS:,} (a workbook has a few "
                                 "hundred): the file is damaged", Mark(file))
-            tag = element.tag.rpartition("}")[2]
+            tag = local_name(element.tag)
             if tag == "numFmt":
                 code = codes[element.get("numFmtId")] = element.get("formatCode", "")
                 if len(code) > MAX_FORMAT_CHARS:
@@ -90,7 +95,7 @@ def check_number_formats(book: zipfile.ZipFile, file: str) -> None:
                                     f"{len(code):,} characters long; pnp reads at most {MAX_FORMAT_CHARS:,} "
                                     "(Excel takes 255): the file is damaged", Mark(file))
             elif tag == "cellXfs":
-                styles.update(xf.get("numFmtId") for xf in element if xf.tag.rpartition("}")[2] == "xf")
+                styles.update(xf.get("numFmtId") for xf in element if local_name(xf.tag) == "xf")
             if tag != "xf":  # (a cellXfs reads its own)
                 element.clear()
     work = sum(len(codes.get(key) or BUILTIN_FORMATS.get(int(key) if key and key.isdigit() else 0, "")) ** 2 * count
@@ -146,7 +151,7 @@ def check_sheet_count(book: zipfile.ZipFile, file: str) -> int:
     counts = dict.fromkeys(_MOST_IN_WORKBOOK, 0)
     with book.open(workbook) as part:
         for _, element in iterparse(part):
-            for counted in {"*", element.tag.rpartition("}")[2]} & counts.keys():  # (every element, and its kind)
+            for counted in {"*", local_name(element.tag)} & counts.keys():  # (every element, and its kind)
                 counts[counted] += 1
                 if counts[counted] > (most := _MOST_IN_WORKBOOK[counted]):
                     raise LoadError(f"workbook has more than {most:,} {_WORKBOOK_WORDS[counted]}; pnp reads at most "
