@@ -621,3 +621,42 @@ def test_a_character_a_font_maps_to_its_missing_character_box_is_one_it_lacks(tm
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "layouts/mini/rulebook.md.j2:5:1: error: character U+00D7 ('×') is not in the font family 'Body'" \
         in result.stderr, result.stderr
+
+
+def _icon_ink(tmp_path, svg: str) -> tuple[bool, bool]:
+    """Whether the icon `svg`, drawn by pnp in red in a 20 pt box and rasterised, prints (its middle, a point on
+    its edge)."""
+    import pypdfium2 as pdfium
+    from reportlab.lib import colors
+
+    from pnp.draw.canvas import new_canvas
+
+    (tmp_path / "icon.svg").write_text(svg)
+    pdf = io.BytesIO()
+    canvas = new_canvas(pdf, "Helvetica", page_size=(20, 20))
+    icons.draw_icon(canvas, tmp_path / "icon.svg", 0, 0, 20, 20, colors.red)
+    canvas.showPage()
+    canvas.save()
+    image = pdfium.PdfDocument(pdf.getvalue())[0].render(scale=1).to_pil().convert("RGB")
+    return image.getpixel((10, 10)) != (255, 255, 255), image.getpixel((10, 0)) != (255, 255, 255)
+
+
+_SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rect width="20" height="20" {}/></svg>'
+
+
+@pytest.mark.parametrize("root, shape, middle, edge", [
+    ("", 'fill="currentColor" color="transparent"', False, False),  # its own color, not its parent's
+    ("", 'style="fill: currentcolor; color: rgba(0, 0, 0, 0)"', False, False),
+    ('><style>rect { color: transparent }</style', 'fill="currentColor"', False, False),
+    (' color="transparent"', 'fill="currentColor"', False, False),
+    (' fill="none" stroke="currentColor" stroke-width="4"', "", False, True),  # a Feather/Lucide icon
+    (' color="none"', 'fill="currentColor"', True, True),  # (not a colour: inherited, as browsers do)
+    (' fill="red"', 'fill="bogus"', True, True),
+    ("", 'fill="none" stroke="currentColor" color="transparent" stroke-width="4"', False, False),
+])
+def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_them(tmp_path, root, shape, middle,
+                                                                                      edge):
+    """svglib took currentColor from the parent's color, not the shape's own (a shape of color="transparent"
+    printed solid), stroked nothing where no color was given (Feather's and Lucide's icons printed blank) and
+    painted nothing for a colour it cannot read, where a browser ignores it and inherits."""
+    assert _icon_ink(tmp_path, _SQUARE.format(root, shape)) == (middle, edge)

@@ -83,12 +83,14 @@ def _drawing(svg: bytes, digest: bytes) -> Drawing:
     other (validation refuses an icon that makes one)."""
     drawing = _drawings.get(digest)
     if drawing is None:
-        from svglib.svglib import svg2rlg
+        from svglib.svglib import SvgRenderer, load_svg_file
 
         with metered("svglib"):
-            drawing = svg2rlg(io.BytesIO(svg), font_map=_no_system_fonts())
-        if drawing is None:
-            raise ValueError("svglib cannot read it")
+            root = load_svg_file(io.BytesIO(svg))
+            if root is None:
+                raise ValueError("svglib cannot read it")
+            _paint_as_browsers(root)
+            drawing = SvgRenderer("", font_map=_no_system_fonts()).render(root)
         for side in (drawing.width, drawing.height):
             if not side:
                 raise ValueError("its drawing has no size (no width, height or viewBox)")
@@ -98,6 +100,54 @@ def _drawing(svg: bytes, digest: bytes) -> Drawing:
         _undash_zero_patterns(drawing)
         _drawings[digest] = drawing
     return drawing
+
+
+_PAINTS = ("fill", "stroke", "color")  # the properties whose colour decides what an icon's shape paints
+
+
+def _paint_as_browsers(root: Any) -> None:
+    """Set the fill, stroke and color of the parsed icon `root` (lxml) so that svglib paints what a browser does.
+    svglib takes `currentColor` from the parent's color, not the shape's own (a shape of color="transparent"
+    printed solid), falls back on the property's default where no color is given (a stroke="currentColor"
+    printed nothing where browsers stroke black), and paints nothing for a colour it cannot read, where a
+    browser ignores it and inherits (color="none" printed nothing). Each element's style sheet rules and style
+    attribute are first written into its attributes, as svglib does when it reads one, from every <style>."""
+    from svglib.svglib import CSSMatcher, NodeTracker, Svg2RlgAttributeConverter, node_name
+
+    converter = Svg2RlgAttributeConverter()
+    converter.css_rules = CSSMatcher()
+    top = NodeTracker.from_xml_root(root)
+    for wrapped in top.iter_subtree():
+        if node_name(wrapped.etree_element) == "style":
+            converter.css_rules.add_styles(wrapped.etree_element.text or "")
+    for wrapped in top.iter_subtree():
+        converter.findAttr(wrapped, "color")  # (writes the element's rules and style into its attributes)
+        attributes = wrapped.etree_element.attrib
+        for name in _PAINTS:
+            value = attributes.get(name, "").replace("!important", "").strip()
+            if value.lower() == "currentcolor" and name != "color":
+                attributes[name] = "currentColor"
+            elif value and not _paint_readable(converter, value, name):
+                del attributes[name]  # a browser ignores it: the element inherits the property
+        own = attributes.get("color")
+        for name in ("fill", "stroke"):
+            if own and attributes.get(name) == "currentColor":
+                attributes[name] = own
+    if not root.get("color"):
+        root.set("color", "black")  # (browsers' initial color)
+
+
+def _paint_readable(converter: Any, value: str, name: str) -> bool:
+    """Whether svglib reads the colour `value` of the property `name` as a browser does: a colour, `none` or a
+    url(...) paint (not for `color`), or `inherit`."""
+    if value == "inherit":
+        return True
+    if name != "color" and (value == "none" or value.startswith("url(")):
+        return True
+    try:
+        return value.lower() != "currentcolor" and converter.convertColor(value) is not None
+    except (ValueError, TypeError, AttributeError, KeyError, IndexError):  # ReportLab's colour parser on odd text
+        return False
 
 
 def _undash_zero_patterns(node: Any) -> None:
