@@ -653,10 +653,17 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     (' color="none"', 'fill="currentColor"', True, True),  # (not a colour: inherited, as browsers do)
     (' fill="red"', 'fill="bogus"', True, True),
     ("", 'fill="none" stroke="currentColor" color="transparent" stroke-width="4"', False, False),
+    ("", 'fill="NONE"', False, False),  # (keywords and property names in any case)
+    ("", 'style="FILL: none"', False, False),
+    ("", 'style="display: none !important"', False, False),
+    ('><style>rect { fill: none !important }</style', 'style="fill: black"', False, False),
+    ("", 'fill-opacity="0%"', False, False),
+    ("", 'fill-opacity="-1"', False, False),
 ])
 def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_them(tmp_path, root, shape, middle,
                                                                                       edge):
     """svglib took currentColor from the parent's color, not the shape's own (a shape of color="transparent"
     printed solid), stroked nothing where no color was given (Feather's and Lucide's icons printed blank) and
-    painted nothing for a colour it cannot read, where a browser ignores it and inherits."""
+    painted nothing for a colour it cannot read, where a browser ignores it and inherits; it read keywords and
+    style names in capitals, !important and opacities in % or below 0 otherwise than CSS."""
     assert _icon_ink(tmp_path, _SQUARE.format(root, shape)) == (middle, edge)

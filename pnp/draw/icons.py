@@ -103,49 +103,144 @@ def _drawing(svg: bytes, digest: bytes) -> Drawing:
 
 
 _PAINTS = ("fill", "stroke", "color")  # the properties whose colour decides what an icon's shape paints
+_OPACITIES = ("fill-opacity", "stroke-opacity", "stop-opacity")
+_IMPORTANT = re.compile(r"\s*!\s*important\s*$", re.IGNORECASE)
+
+
+class IconProblem(ValueError):
+    """What an icon holds that pnp cannot draw as a browser does, at its line of the file."""
+
+    def __init__(self, message: str, line: int | None) -> None:
+        super().__init__(message)
+        self.line = line or 1
 
 
 def _paint_as_browsers(root: Any) -> None:
-    """Set the fill, stroke and color of the parsed icon `root` (lxml) so that svglib paints what a browser does.
-    svglib takes `currentColor` from the parent's color, not the shape's own (a shape of color="transparent"
-    printed solid), falls back on the property's default where no color is given (a stroke="currentColor"
-    printed nothing where browsers stroke black), and paints nothing for a colour it cannot read, where a
-    browser ignores it and inherits (color="none" printed nothing). Each element's style sheet rules and style
-    attribute are first written into its attributes, as svglib does when it reads one, from every <style>."""
+    """Set the parsed icon `root` (lxml) so that svglib paints what a browser does. Its style sheets and style
+    attributes are cascaded into each element's attributes as CSS does (property names in any case, !important
+    first), not as svglib does (its style sheets' !important and capitalised names were dropped, and a
+    display:none !important drawn). svglib takes `currentColor` from the parent's color, not the shape's own (a
+    shape of color="transparent" printed solid), falls back on the property's default where no color is given
+    (a stroke="currentColor" printed nothing where browsers stroke black), paints nothing for a colour it
+    cannot read where a browser ignores it and inherits (color="none" printed nothing), and reads an opacity
+    of 10% or -1 as 1."""
     from svglib.svglib import CSSMatcher, NodeTracker, Svg2RlgAttributeConverter, node_name
 
     converter = Svg2RlgAttributeConverter()
-    converter.css_rules = CSSMatcher()
+    sheet = CSSMatcher()
     top = NodeTracker.from_xml_root(root)
     for wrapped in top.iter_subtree():
         if node_name(wrapped.etree_element) == "style":
-            converter.css_rules.add_styles(wrapped.etree_element.text or "")
+            sheet.add_styles(wrapped.etree_element.text or "")
     for wrapped in top.iter_subtree():
-        converter.findAttr(wrapped, "color")  # (writes the element's rules and style into its attributes)
         attributes = wrapped.etree_element.attrib
-        for name in _PAINTS:
-            value = attributes.get(name, "").replace("!important", "").strip()
-            if value.lower() == "currentcolor" and name != "color":
-                attributes[name] = "currentColor"
-            elif value and not _paint_readable(converter, value, name):
-                del attributes[name]  # a browser ignores it: the element inherits the property
-        own = attributes.get("color")
-        for name in ("fill", "stroke"):
-            if own and attributes.get(name) == "currentColor":
-                attributes[name] = own
+        _cascade(attributes, [match[3][1] for match in sheet.match(wrapped)])
+        _browser_paints(attributes, converter)
+        for name in _OPACITIES:
+            _clamp_opacity(attributes, name)
+        _refuse_drawn_otherwise(wrapped.etree_element, converter)
     if not root.get("color"):
         root.set("color", "black")  # (browsers' initial color)
+    _refuse_clips_of_nothing(root)
+
+
+def _browser_paints(attributes: Any, converter: Any) -> None:
+    """An element's fill, stroke and color `attributes` as a browser reads them: in lower case, `currentColor`
+    as the element's own color where it gives one, one that is no colour left out (it is inherited)."""
+    for name in _PAINTS:
+        value = attributes.get(name, "").strip()
+        value = value if value.startswith("url(") else value.lower()
+        if value == "currentcolor" and name != "color":
+            attributes[name] = "currentColor"
+        elif value and _paint_readable(converter, value, name):
+            attributes[name] = value
+        elif name in attributes:
+            del attributes[name]  # a browser ignores it: the element inherits the property
+    own = attributes.get("color")
+    for name in ("fill", "stroke"):
+        if own and attributes.get(name) == "currentColor":
+            attributes[name] = own
+
+
+def _cascade(attributes: Any, rules: list[dict[str, str]]) -> None:
+    """Write into an element's `attributes` what CSS gives it from the style sheet `rules` that match it (least
+    specific first) and its style attribute, each declaration by its name in lower case, !important ones last;
+    marked so that svglib does not cascade them again its own way."""
+    inline = [_declared(declaration) for declaration in attributes.get("style", "").split(";")]
+    declared = [(name.strip().lower(), value) for rule in rules for name, value in rule.items()]
+    declared += [found for found in inline if found is not None]
+    for important in (False, True):
+        for name, value in declared:
+            if bool(_IMPORTANT.search(value)) is important and name and not name.startswith("-"):
+                try:
+                    attributes[name] = _IMPORTANT.sub("", value).strip()
+                except ValueError:  # (a name lxml cannot hold as an attribute: no property svglib reads)
+                    pass
+    attributes.pop("style", None)  # (svglib reads display from it again, !important and all)
+    attributes["__rules_applied"] = "1"
+
+
+def _declared(declaration: str) -> tuple[str, str] | None:
+    """(name in lower case, value) of one `name: value` declaration of a style attribute, or None."""
+    name, colon, value = declaration.partition(":")
+    return (name.strip().lower(), value.strip()) if colon else None
+
+
+def _clamp_opacity(attributes: Any, name: str) -> None:
+    """An opacity as browsers read it: a percentage as its fraction, clamped to 0..1; one that is no number
+    is ignored (the element inherits it)."""
+    value = attributes.get(name, "").strip()
+    if not value:
+        return
+    number = _NUMBER.fullmatch(value.removesuffix("%"))
+    if number is None or not math.isfinite(float(number.group())):
+        del attributes[name]
+        return
+    fraction = float(number.group()) / (100 if value.endswith("%") else 1)
+    attributes[name] = repr(min(1.0, max(0.0, fraction)))
+
+
+def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
+    """IconProblem at an element, its styles cascaded, that svglib draws otherwise than browsers: a gradient's
+    stop that is see-through (svglib paints every stop opaque), a viewBox of no width or height (browsers draw
+    nothing, svglib drew the shapes) or of a negative one (browsers ignore it, svglib drew nothing)."""
+    from svglib.svglib import node_name
+
+    if node_name(element) == "stop":
+        colour = element.get("stop-color", "").strip()
+        alpha = getattr(converter.convertColor(colour.lower()) if _paint_readable(converter, colour.lower(), "color") else
+                        None, "alpha", 1)
+        if float(element.get("stop-opacity", "1")) < 1 or alpha < 1:
+            raise IconProblem("it holds a see-through gradient stop (a stop-opacity or stop-color alpha below 1), "
+                              "which svglib paints opaque: give the stop an opaque colour", element.sourceline)
+    box = element.get("viewBox", "").replace(",", " ").split()
+    if len(box) == 4 and all(_NUMBER.fullmatch(n) for n in box) and min(float(box[2]), float(box[3])) <= 0:
+        raise IconProblem(f"it holds a viewBox of width {box[2][:20]} and height {box[3][:20]}, which browsers "
+                          "draw as nothing or ignore: give it the width and height of the drawing",
+                          element.sourceline)
+
+
+def _refuse_clips_of_nothing(root: Any) -> None:
+    """IconProblem at a clip path holding no shape it draws (none at all, or each display:none): browsers show
+    nothing of what it clips, svglib drew it all unclipped."""
+    from lxml import etree
+
+    for clip in root.iter("{http://www.w3.org/2000/svg}clipPath", "clipPath"):
+        shapes_drawn = [node for node in clip.iter(etree.Element) if node is not clip and node.get("display") != "none"]
+        if not shapes_drawn:
+            raise IconProblem("it holds a clip path of no shape it draws, which browsers draw as clipping away all "
+                              "it clips and svglib as no clip: leave out the clip and what it clips", clip.sourceline)
 
 
 def _paint_readable(converter: Any, value: str, name: str) -> bool:
-    """Whether svglib reads the colour `value` of the property `name` as a browser does: a colour, `none` or a
-    url(...) paint (not for `color`), or `inherit`."""
+    """Whether svglib reads the colour `value` (in lower case) of the property `name` as a browser does: a
+    colour, `none` or a url(...) paint (not for `color`), or `inherit`."""
     if value == "inherit":
         return True
     if name != "color" and (value == "none" or value.startswith("url(")):
         return True
     try:
-        return value.lower() != "currentcolor" and converter.convertColor(value) is not None
+        return value != "currentcolor" and converter.convertColor(value) is not None
     except (ValueError, TypeError, AttributeError, KeyError, IndexError):  # ReportLab's colour parser on odd text
         return False
 
@@ -358,6 +453,8 @@ def _why_unreadable(svg: bytes, digest: bytes) -> Problem | None:
         problem = _drawing_problem(svg, digest)
     except (LimitError, BudgetSpent):  # no answer about the file: never kept as one
         raise
+    except IconProblem as e:
+        return f"the SVG file cannot be drawn: {e}", e.line, 1
     except Exception as e:  # noqa: BLE001 - svglib's and ReportLab's errors on what they cannot draw, ours too
         problem = str(e).splitlines()[-1] if str(e) else type(e).__name__
     return None if problem is None else (f"the SVG file cannot be drawn: {problem}", 1, 1)
