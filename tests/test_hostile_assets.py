@@ -659,6 +659,10 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     ('><style>rect { fill: none !important }</style', 'style="fill: black"', False, False),
     ("", 'fill-opacity="0%"', False, False),
     ("", 'fill-opacity="-1"', False, False),
+    ('><polyline points="0 0 20 0 20 20 0 20 5"/', 'fill="none"', True, True),  # (filled, though odd)
+    ('><ellipse cx="10" cy="10" rx="10"/', 'fill="none"', True, True),  # (ry: auto)
+    ('><use href="#r" display="none"/', 'id="r" fill="none"', False, False),
+    ('><rect xmlns="http://example.com/" width="20" height="20"/', 'fill="none"', False, False),
 ])
 def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_them(tmp_path, root, shape, middle,
                                                                                       edge):
@@ -667,3 +671,16 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
     painted nothing for a colour it cannot read, where a browser ignores it and inherits; it read keywords and
     style names in capitals, !important and opacities in % or below 0 otherwise than CSS."""
     assert _icon_ink(tmp_path, _SQUARE.format(root, shape)) == (middle, edge)
+
+
+@pytest.mark.parametrize("shape, said", [
+    ('style="transform: translate(10px, 0)"', "it gives transform in a style"),
+    ('stroke="black" stroke-width="50%"', "it gives stroke-width as a percentage"),
+])
+def test_what_svglib_reads_otherwise_than_css_is_refused_at_its_line(tmp_path, shape, said):
+    """svglib read a CSS transform (units, commas) as an attribute's, and a percentage of a radius or stroke
+    width as that many units: the icon printed otherwise than it is seen."""
+    (tmp_path / "icon.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">\n'
+                                       f'  <rect width="20" height="20" {shape}/>\n</svg>')
+    message, line, _ = icons.unreadable(tmp_path / "icon.svg")
+    assert said in message and line == 2

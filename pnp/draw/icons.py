@@ -126,6 +126,7 @@ def _paint_as_browsers(root: Any) -> None:
     of 10% or -1 as 1."""
     from svglib.svglib import CSSMatcher, NodeTracker, Svg2RlgAttributeConverter, node_name
 
+    _leave_out_what_browsers_do_not_draw(root)
     converter = Svg2RlgAttributeConverter()
     sheet = CSSMatcher()
     top = NodeTracker.from_xml_root(root)
@@ -134,13 +135,15 @@ def _paint_as_browsers(root: Any) -> None:
             sheet.add_styles(wrapped.etree_element.text or "")
     for wrapped in top.iter_subtree():
         attributes = wrapped.etree_element.attrib
-        _cascade(attributes, [match[3][1] for match in sheet.match(wrapped)])
+        _cascade(wrapped.etree_element, [match[3][1] for match in sheet.match(wrapped)])
         _browser_paints(attributes, converter)
         for name in _OPACITIES:
             _clamp_opacity(attributes, name)
         _refuse_drawn_otherwise(wrapped.etree_element, converter)
-    if not root.get("color"):
-        root.set("color", "black")  # (browsers' initial color)
+        _shape_as_browsers(wrapped.etree_element)
+    for name in ("color", "fill"):  # (their initial values, which svglib leaves unset: a polyline was not filled)
+        if not root.get(name):
+            root.set(name, "black")
     _refuse_clips_of_nothing(root)
 
 
@@ -162,13 +165,22 @@ def _browser_paints(attributes: Any, converter: Any) -> None:
             attributes[name] = own
 
 
-def _cascade(attributes: Any, rules: list[dict[str, str]]) -> None:
-    """Write into an element's `attributes` what CSS gives it from the style sheet `rules` that match it (least
+# properties whose CSS form is not their attribute's (units, commas, path()): svglib would read them as attributes
+_CSS_SYNTAX = ("transform", "d")
+
+
+def _cascade(element: Any, rules: list[dict[str, str]]) -> None:
+    """Write into the `element`'s attributes what CSS gives it from the style sheet `rules` that match it (least
     specific first) and its style attribute, each declaration by its name in lower case, !important ones last;
-    marked so that svglib does not cascade them again its own way."""
+    marked so that svglib does not cascade them again its own way. IconProblem at a property whose CSS form
+    svglib does not read."""
+    attributes = element.attrib
     inline = [_declared(declaration) for declaration in attributes.get("style", "").split(";")]
     declared = [(name.strip().lower(), value) for rule in rules for name, value in rule.items()]
     declared += [found for found in inline if found is not None]
+    if css_only := next((name for name, _ in declared if name in _CSS_SYNTAX), None):
+        raise IconProblem(f"it gives {css_only} in a style, whose form there svglib does not read: give it as the "
+                          f"element's {css_only} attribute", element.sourceline)
     for important in (False, True):
         for name, value in declared:
             if bool(_IMPORTANT.search(value)) is important and name and not name.startswith("-"):
@@ -218,6 +230,48 @@ def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
         raise IconProblem(f"it holds a viewBox of width {box[2][:20]} and height {box[3][:20]}, which browsers "
                           "draw as nothing or ignore: give it the width and height of the drawing",
                           element.sourceline)
+
+
+_SVG = "http://www.w3.org/2000/svg"
+
+
+def _leave_out_what_browsers_do_not_draw(root: Any) -> None:
+    """Take out of the parsed icon the elements a browser does not draw and svglib did: elements of another
+    namespace than SVG's (in an SVG file), and a <use> of display="none"."""
+    from lxml import etree
+
+    if etree.QName(root).namespace != _SVG:
+        return
+    for element in list(root.iter(etree.Element)):
+        foreign = etree.QName(element).namespace != _SVG
+        if foreign or etree.QName(element).localname == "use" and element.get("display", "").strip() == "none":
+            parent = element.getparent()
+            if parent is not None:
+                parent.remove(element)
+
+
+# lengths svglib reads a percentage of as that many units (it resolves x, y, width and height alone)
+_NOT_PERCENT = ("r", "rx", "ry", "stroke-width", "stroke-dasharray", "stroke-dashoffset")
+
+
+def _shape_as_browsers(element: Any) -> None:
+    """Set an element's shape as a browser draws it: a polyline or polygon of an odd count of numbers without
+    the last (svglib drew none of it), an ellipse given one radius round (SVG 2's auto). IconProblem at a
+    length given as a percentage svglib reads as units."""
+    from svglib.svglib import node_name
+
+    name = node_name(element)
+    if name in ("polyline", "polygon"):
+        numbers = _NUMBER.findall(element.get("points", ""))
+        if len(numbers) % 2:
+            element.set("points", " ".join(numbers[:-1]))
+    if name == "ellipse":
+        for radius, other in (("rx", "ry"), ("ry", "rx")):
+            if element.get(radius) is None and element.get(other):
+                element.set(radius, element.get(other))
+    if percent := next((length for length in _NOT_PERCENT if element.get(length, "").strip().endswith("%")), None):
+        raise IconProblem(f"it gives {percent} as a percentage, which svglib reads as that many units: give it in "
+                          "the drawing's units", element.sourceline)
 
 
 def _refuse_clips_of_nothing(root: Any) -> None:
