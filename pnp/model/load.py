@@ -429,6 +429,11 @@ class _Builder:
         value, size = self.anchors[event.anchor]
         if value is None:
             raise LoadError("recursive YAML alias: a value contains itself", mark)
+        if isinstance(value, Record) and self.stack and not self.stack[-1].is_map:
+            # an item of a list repeated by its alias is an item of its own, said where the alias lies: a table's
+            # item `- *scout` was said as a duplicate of itself, both at the anchor
+            value = Record._made(dict(value._data), dict.fromkeys(value._data, mark),
+                                 dict.fromkeys(value._data, mark), mark)
         self.add(value, size, mark)
 
     def start(self, event: yaml.CollectionStartEvent) -> None:
