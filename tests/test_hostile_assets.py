@@ -641,6 +641,7 @@ def _icon_ink(tmp_path, svg: str) -> tuple[bool, bool]:
     return image.getpixel((10, 10)) != (255, 255, 255), image.getpixel((10, 0)) != (255, 255, 255)
 
 
+_WIDE_BLACK_PNG = "iVBORw0KGgoAAAANSUhEUgAAACgAAAAUCAIAAABwJOjsAAAAGUlEQVR4nO3BMQEAAADCoPVPbQo/oAAAeBsJdAABQs/f3QAAAABJRU5ErkJggg=="  # 40 x 20
 _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rect width="20" height="20" {}/></svg>'
 
 
@@ -663,13 +664,16 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     ('><ellipse cx="10" cy="10" rx="10"/', 'fill="none"', True, True),  # (ry: auto)
     ('><use href="#r" display="none"/', 'id="r" fill="none"', False, False),
     ('><rect xmlns="http://example.com/" width="20" height="20"/', 'fill="none"', False, False),
+    ("", 'display="None"', False, False),
+    (f'><image width="20" height="20" href="data:image/png;base64,{_WIDE_BLACK_PNG}"/', 'fill="none"', True, False),
 ])
 def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_them(tmp_path, root, shape, middle,
                                                                                       edge):
     """svglib took currentColor from the parent's color, not the shape's own (a shape of color="transparent"
     printed solid), stroked nothing where no color was given (Feather's and Lucide's icons printed blank) and
     painted nothing for a colour it cannot read, where a browser ignores it and inherits; it read keywords and
-    style names in capitals, !important and opacities in % or below 0 otherwise than CSS."""
+    style names in capitals, !important and opacities in % or below 0 otherwise than CSS, and stretched an
+    embedded picture to its box (a browser fits it, aspect kept)."""
     assert _icon_ink(tmp_path, _SQUARE.format(root, shape)) == (middle, edge)
 
 

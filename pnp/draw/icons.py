@@ -167,6 +167,7 @@ def _browser_paints(attributes: Any, converter: Any) -> None:
 
 # properties whose CSS form is not their attribute's (units, commas, path()): svglib would read them as attributes
 _CSS_SYNTAX = ("transform", "d")
+_KEYWORDS = ("display", "visibility", "fill-rule", "clip-rule", "stroke-linecap", "stroke-linejoin")
 
 
 def _cascade(element: Any, rules: list[dict[str, str]]) -> None:
@@ -182,14 +183,23 @@ def _cascade(element: Any, rules: list[dict[str, str]]) -> None:
         raise IconProblem(f"it gives {css_only} in a style, whose form there svglib does not read: give it as the "
                           f"element's {css_only} attribute", element.sourceline)
     for important in (False, True):
-        for name, value in declared:
-            if bool(_IMPORTANT.search(value)) is important and name and not name.startswith("-"):
-                try:
-                    attributes[name] = _IMPORTANT.sub("", value).strip()
-                except ValueError:  # (a name lxml cannot hold as an attribute: no property svglib reads)
-                    pass
+        _set_declared(attributes, [(name, value) for name, value in declared
+                                   if bool(_IMPORTANT.search(value)) is important])
+    for name in _KEYWORDS:  # (CSS keywords are read in any case; svglib read display="None" as shown)
+        if name in attributes:
+            attributes[name] = attributes[name].strip().lower()
     attributes.pop("style", None)  # (svglib reads display from it again, !important and all)
     attributes["__rules_applied"] = "1"
+
+
+def _set_declared(attributes: Any, declared: list[tuple[str, str]]) -> None:
+    """Set each (name, value) declared as an attribute, !important left out of its value."""
+    for name, value in declared:
+        if name and not name.startswith("-"):
+            try:
+                attributes[name] = _IMPORTANT.sub("", value).strip()
+            except ValueError:  # (a name lxml cannot hold as an attribute: no property svglib reads)
+                pass
 
 
 def _declared(declaration: str) -> tuple[str, str] | None:
@@ -269,9 +279,40 @@ def _shape_as_browsers(element: Any) -> None:
         for radius, other in (("rx", "ry"), ("ry", "rx")):
             if element.get(radius) is None and element.get(other):
                 element.set(radius, element.get(other))
+    if name == "image":
+        _picture_fitted(element)
     if percent := next((length for length in _NOT_PERCENT if element.get(length, "").strip().endswith("%")), None):
         raise IconProblem(f"it gives {percent} as a percentage, which svglib reads as that many units: give it in "
                           "the drawing's units", element.sourceline)
+
+
+def _picture_fitted(element: Any) -> None:
+    """Set an embedded picture's box to where a browser draws it (svglib stretched it to its box): fitted to it
+    aspect kept (preserveAspectRatio's meet, the default) at its align. IconProblem at a picture to be cropped
+    to its box (slice)."""
+    from PIL import Image
+
+    box = [element.get(name, "0" if name in "xy" else "").strip().removesuffix("px") for name in ("x", "y", "width", "height")]
+    embedded = _EMBEDDED.match((element.get(_XLINK_HREF) or element.get("href") or "").strip())
+    if embedded is None or not all(_NUMBER.fullmatch(n) for n in box):
+        return
+    x, y, width, height = (float(n) for n in box)
+    with Image.open(io.BytesIO(base64.decodebytes(element.get(_XLINK_HREF, element.get("href", ""))
+                                                  .strip()[embedded.end() + 1:].encode("ascii")))) as picture:
+        pixels_wide, pixels_high = picture.size
+    align, _, fit = element.get("preserveAspectRatio", "xMidYMid meet").strip().partition(" ")
+    scale = min(width / pixels_wide, height / pixels_high) if width > 0 and height > 0 else 0
+    if align == "none" or not scale or math.isclose(width / height, pixels_wide / pixels_high, rel_tol=1e-3):
+        return
+    if fit.strip() == "slice":
+        raise IconProblem("it holds a picture cropped to its box (preserveAspectRatio slice), which svglib "
+                          "stretches to the box: crop the picture itself", element.sourceline)
+    shown_width, shown_height = pixels_wide * scale, pixels_high * scale
+    spare = {"Min": 0.0, "Mid": 0.5, "Max": 1.0}
+    element.set("x", repr(x + (width - shown_width) * spare.get(align[1:4], 0.5)))
+    element.set("y", repr(y + (height - shown_height) * spare.get(align[5:8], 0.5)))
+    element.set("width", repr(shown_width))
+    element.set("height", repr(shown_height))
 
 
 def _refuse_clips_of_nothing(root: Any) -> None:
