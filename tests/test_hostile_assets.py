@@ -665,6 +665,8 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     ('><use href="#r" display="none"/', 'id="r" fill="none"', False, False),
     ('><rect xmlns="http://example.com/" width="20" height="20"/', 'fill="none"', False, False),
     ("", 'display="None"', False, False),
+    ("><style>$$$ { fill: none } ::before { fill: none } rect { stroke: black; stroke-width: 4 }</style",
+     "", True, True),  # (a rule of no selector svglib reads left out, a pseudo-element's styling nothing)
     (f'><image width="20" height="20" href="data:image/png;base64,{_WIDE_BLACK_PNG}"/', 'fill="none"', True, False),
 ])
 def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_them(tmp_path, root, shape, middle,

@@ -132,10 +132,12 @@ def _paint_as_browsers(root: Any) -> None:
     top = NodeTracker.from_xml_root(root)
     for wrapped in top.iter_subtree():
         if node_name(wrapped.etree_element) == "style":
-            sheet.add_styles(wrapped.etree_element.text or "")
+            _add_rules(sheet, wrapped.etree_element.text or "")
+            wrapped.etree_element.text = ""  # (cascaded here: svglib refused a sheet of a rule it cannot read)
     for wrapped in top.iter_subtree():
         attributes = wrapped.etree_element.attrib
-        _cascade(wrapped.etree_element, [match[3][1] for match in sheet.match(wrapped)])
+        # (a rule of a pseudo-element, ::before, styles no element of the drawing)
+        _cascade(wrapped.etree_element, [match[3][1] for match in sheet.match(wrapped) if match[2] is None])
         _browser_paints(attributes, converter)
         for name in _OPACITIES:
             _clamp_opacity(attributes, name)
@@ -168,6 +170,25 @@ def _browser_paints(attributes: Any, converter: Any) -> None:
 # properties whose CSS form is not their attribute's (units, commas, path()): svglib would read them as attributes
 _CSS_SYNTAX = ("transform", "d")
 _KEYWORDS = ("display", "visibility", "fill-rule", "clip-rule", "stroke-linecap", "stroke-linejoin")
+
+
+def _add_rules(sheet: Any, text: str) -> None:
+    """Add the rules of the style sheet `text` to `sheet` (svglib's CSSMatcher) as its add_styles does, but
+    leaving out a rule whose selector is not CSS svglib reads, as browsers leave out one they do not."""
+    import cssselect2  # type: ignore[import-untyped]
+    import tinycss2  # type: ignore[import-untyped]
+
+    for rule in tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True):
+        if rule.type != "qualified-rule" or not rule.prelude:
+            continue
+        try:
+            selectors = cssselect2.compile_selector_list(rule.prelude)
+        except cssselect2.SelectorError:
+            continue
+        declared = {name.strip(): value.strip() for name, colon, value in
+                    (part.partition(":") for part in tinycss2.serialize(rule.content).split(";")) if colon}
+        for selector in selectors:
+            sheet.add_selector(selector, (tinycss2.serialize(rule.prelude), declared))
 
 
 def _cascade(element: Any, rules: list[dict[str, str]]) -> None:
