@@ -682,6 +682,7 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
 @pytest.mark.parametrize("shape, said", [
     ('style="transform: translate(10px, 0)"', "it gives transform in a style"),
     ('stroke="black" stroke-width="50%"', "it gives stroke-width as a percentage"),
+    ('stroke="black" vector-effect="non-scaling-stroke"', "it holds a vector-effect"),
 ])
 def test_what_svglib_reads_otherwise_than_css_is_refused_at_its_line(tmp_path, shape, said):
     """svglib read a CSS transform (units, commas) as an attribute's, and a percentage of a radius or stroke

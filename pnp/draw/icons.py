@@ -246,7 +246,8 @@ def _clamp_opacity(attributes: Any, name: str) -> None:
 def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
     """IconProblem at an element, its styles cascaded, that svglib draws otherwise than browsers: a gradient's
     stop that is see-through (svglib paints every stop opaque), a viewBox of no width or height (browsers draw
-    nothing, svglib drew the shapes) or of a negative one (browsers ignore it, svglib drew nothing)."""
+    nothing, svglib drew the shapes) or of a negative one (browsers ignore it, svglib drew nothing), a
+    vector-effect."""
     from svglib.svglib import node_name
 
     if node_name(element) == "stop":
@@ -256,6 +257,9 @@ def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
         if float(element.get("stop-opacity", "1")) < 1 or alpha < 1:
             raise IconProblem("it holds a see-through gradient stop (a stop-opacity or stop-color alpha below 1), "
                               "which svglib paints opaque: give the stop an opaque colour", element.sourceline)
+    if element.get("vector-effect", "none").strip().lower() != "none":
+        raise IconProblem("it holds a vector-effect, which svglib does not follow (a non-scaling stroke printed "
+                          "scaled with the icon): leave it out", element.sourceline)
     box = element.get("viewBox", "").replace(",", " ").split()
     if len(box) == 4 and all(_NUMBER.fullmatch(n) for n in box) and min(float(box[2]), float(box[3])) <= 0:
         raise IconProblem(f"it holds a viewBox of width {box[2][:20]} and height {box[3][:20]}, which browsers "
