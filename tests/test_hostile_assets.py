@@ -680,14 +680,15 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
 
 
 @pytest.mark.parametrize("shape, said", [
-    ('style="transform: translate(10px, 0)"', "it gives transform in a style"),
-    ('stroke="black" stroke-width="50%"', "it gives stroke-width as a percentage"),
-    ('stroke="black" vector-effect="non-scaling-stroke"', "it holds a vector-effect"),
+    ('<rect width="20" height="20" style="transform: translate(10px, 0)"/>', "it gives transform in a style"),
+    ('<rect width="20" height="20" stroke="black" stroke-width="50%"/>', "it gives stroke-width as a percentage"),
+    ('<rect width="20" height="20" stroke="black" vector-effect="non-scaling-stroke"/>', "it holds a vector-effect"),
+    ('<path d="M0 0 H20 V20 H0 Z x M0 0 L1 1"/>', "its path data (d) cannot be read"),  # (said at its line, not line 1)
 ])
 def test_what_svglib_reads_otherwise_than_css_is_refused_at_its_line(tmp_path, shape, said):
     """svglib read a CSS transform (units, commas) as an attribute's, and a percentage of a radius or stroke
     width as that many units: the icon printed otherwise than it is seen."""
     (tmp_path / "icon.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">\n'
-                                       f'  <rect width="20" height="20" {shape}/>\n</svg>')
+                                       f'  {shape}\n</svg>')
     message, line, _ = icons.unreadable(tmp_path / "icon.svg")
     assert said in message and line == 2

@@ -306,6 +306,13 @@ def _shape_as_browsers(element: Any) -> None:
                 element.set(radius, element.get(other))
     if name == "image":
         _picture_fitted(element)
+    if name == "path" and element.get("d"):
+        from svglib.utils import normalise_svg_path
+
+        try:
+            normalise_svg_path(element.get("d"))
+        except (ValueError, TypeError, IndexError) as e:  # (svglib's reading of the path, said at the path)
+            raise IconProblem(f"its path data (d) cannot be read ({e})", element.sourceline) from None
     if percent := next((length for length in _NOT_PERCENT if element.get(length, "").strip().endswith("%")), None):
         raise IconProblem(f"it gives {percent} as a percentage, which svglib reads as that many units: give it in "
                           "the drawing's units", element.sourceline)
