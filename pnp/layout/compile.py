@@ -88,6 +88,14 @@ class Compiled:
             raise LayoutError(f"{key}: {e.message}", self.mark_of(key)) from None
 
 
+# Names every layout template sees already (resolve.CONTEXT and the game's): a variable must not hide them.
+RESERVED = {"W": "the layout's width", "H": "the layout's height", "B": "the layout's bleed",
+            "item": "the item printed", "card": "the item printed", "vars": "the layout's variables",
+            "game": "game.yaml", "data": "the tables", "ref": "the tables by id", "components": "the manifest",
+            "enums": "the enums", "macros": "macros.j2", "ink_saver": "whether ink is being saved"}
+# ...and a repeated copy its index: `as` may not hide one of them (`as: i` printed the indexes, not the values)
+COPY_HIDES = {**RESERVED, "i": "the copy's index"}
+
 class _Compiler:
     def __init__(self, styles: StyleSet, problems: list[tuple[str, Mark | None]]) -> None:
         self.styles, self.problems, self.count = styles, problems, 0
@@ -125,6 +133,9 @@ class _Compiler:
             self._value(compiled, name, param)
         compiled.when, compiled.repeat = spec.get("when"), spec.get("repeat")
         compiled.name, compiled.step = compiled.consts["as"], compiled.consts["step"]
+        if compiled.name in COPY_HIDES:
+            self.problems.append((f"as: a repeated copy may not be called '{compiled.name}': templates already use "
+                                  f"that name for {COPY_HIDES[compiled.name]}", spec.mark_of("as")))
         if kind == "group" and compiled.consts.get("elements"):
             compiled.children = self.elements(compiled.consts["elements"], spec.mark_of("elements"))
             self._placed_in_group(compiled.children)

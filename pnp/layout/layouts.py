@@ -15,7 +15,7 @@ from ..options import did_you_mean, type_name
 from ..report import Mark, shown
 from . import params as P
 from .budget import DrawingBudget
-from .compile import Compiled, compile_elements
+from .compile import RESERVED, Compiled, compile_elements
 from .place import Measure, Placement, plan
 from .resolve import KeptElements, Resolver
 from .styles import StyleSet
@@ -55,11 +55,6 @@ LAYOUT_PARAMS = {
 }
 
 
-# Names every layout template sees already (resolve.CONTEXT and the game's): a variable must not hide them.
-RESERVED = {"W": "the layout's width", "H": "the layout's height", "B": "the layout's bleed",
-            "item": "the item printed", "card": "the item printed", "vars": "the layout's variables",
-            "game": "game.yaml", "data": "the tables", "ref": "the tables by id", "components": "the manifest",
-            "enums": "the enums", "macros": "macros.j2", "ink_saver": "whether ink is being saved"}
 
 
 @dataclass
