@@ -129,6 +129,7 @@ class Kind:
     spaced = False  # imposed apart, each with what bleed the paper leaves room for (else butted together)
     turn_to_fit = True  # imposed a quarter turn round when more fit a sheet that way
     exports_faces = True  # `pnp export` writes each face as an image; a kind that is not a set of faces says False
+    footer_names_items = False  # its sheets' footers name the item printed (item_name), when it has several
     paintings = 1  # how often the build paints each distinct face (the drawing budget charges each painting)
     registry: dict[str, "Kind"] = {}  # `kind:` name -> an instance of each kind class
 

@@ -39,6 +39,7 @@ class Board(Kind):
     file_part = "boards"
     order = 3
     turn_to_fit = False  # a board too wide for the page is printed upright on a landscape page instead
+    footer_names_items = True
     paintings = 2  # once on its sheets (or as the form its tiles show), once more at full size
     component_keys = {**Kind.component_keys, "piece": Str.key(
         None, "which physical board each item is a side of, a template over `item` such as `{{ item.half }}`: "
@@ -142,7 +143,8 @@ def _draw_tile(canvas: Canvas, studio: Studio, component: Component, form_name: 
     trims = [((ox + x1, oy + y1), (ox + x2, oy + y2)) for (x1, y1), (x2, y2) in tile.trim_lines()]
     targets = [(ox + mx, oy + my) for mx, my in tiling.alignment_marks(tile)]
     paper.tile_window(canvas, form_name, (ox, oy), window, trims, targets)
-    which = f" · {studio.kind(component).item_name(component, face, studio)}" if component.count > 1 else ""
+    kind = studio.kind(component)
+    which = f" · {kind.item_name(component, face, studio)}" if kind.footer_names_items and component.count > 1 else ""
     which += " · back" if face.side == "back" else ""
     footer = f"{studio.page_title} · {component.name}{which}"
     if tile.rows * tile.cols == 1:  # a board that fits the page only turned: cut it out like a card
