@@ -12,7 +12,7 @@ from . import params as P
 from .elements import ELEMENTS
 from .place import RELATIONS, REST
 from ..report import Mark
-from .elements.base import Context, Element
+from .elements.base import RESERVED, Context, Element
 from .styles import StyleSet
 
 MAX_ELEMENTS = 5_000  # elements in one layout file, groups included
@@ -88,13 +88,10 @@ class Compiled:
             raise LayoutError(f"{key}: {e.message}", self.mark_of(key)) from None
 
 
-# Names every layout template sees already (resolve.CONTEXT and the game's): a variable must not hide them.
-RESERVED = {"W": "the layout's width", "H": "the layout's height", "B": "the layout's bleed",
-            "item": "the item printed", "card": "the item printed", "vars": "the layout's variables",
-            "game": "game.yaml", "data": "the tables", "ref": "the tables by id", "components": "the manifest",
-            "enums": "the enums", "macros": "macros.j2", "ink_saver": "whether ink is being saved"}
-# ...and a repeated copy its index: `as` may not hide one of them (`as: i` printed the indexes, not the values)
+# A repeated copy sees its value and its index besides the names every template sees: `as` may not hide one of
+# them (`as: i` printed the indexes, not the values)
 COPY_HIDES = {**RESERVED, "i": "the copy's index"}
+
 
 class _Compiler:
     def __init__(self, styles: StyleSet, problems: list[tuple[str, Mark | None]]) -> None:

@@ -15,7 +15,8 @@ from ..options import did_you_mean, type_name
 from ..report import Mark, shown
 from . import params as P
 from .budget import DrawingBudget
-from .compile import RESERVED, Compiled, compile_elements
+from .compile import Compiled, compile_elements
+from .elements.base import RESERVED
 from .place import Measure, Placement, plan
 from .resolve import KeptElements, Resolver
 from .styles import StyleSet

@@ -29,6 +29,12 @@ COMMON = {
     **PLACE,
 }
 
+# Names every layout template sees already (resolve.CONTEXT and the game's): a variable must not hide them.
+RESERVED = {"W": "the layout's width", "H": "the layout's height", "B": "the layout's bleed",
+            "item": "the item printed", "card": "the item printed", "vars": "the layout's variables",
+            "game": "game.yaml", "data": "the tables", "ref": "the tables by id", "components": "the manifest",
+            "enums": "the enums", "macros": "macros.j2", "ink_saver": "whether ink is being saved"}
+
 # Elements that can turn take this.
 ROTATE = {"rotate": P.Angle(0, "turn the element clockwise about the centre of its box")}
 
