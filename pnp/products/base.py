@@ -160,7 +160,9 @@ class Kind:
                 name = render(str(component.spec["item_name"]), studio.context(item=item, card=item))
             except ExprError as e:
                 raise LayoutError(f"item_name: {e.message}", component.spec.mark_of("item_name")) from None
-            problem = control_problem(name)  # (written out to pieces' names and file names by exports)
+            problem = control_problem(name) or \
+                ("blank: the item would be called nothing; write its words, or leave it out"
+                 if not name.replace("\u00ad", "").strip() else None)  # (written out to pieces' names by exports)
             if problem:
                 raise LayoutError(f"item_name: {problem}", component.spec.mark_of("item_name"))
             return name
