@@ -40,9 +40,12 @@ class Size(P.Param):
         return w, h
 
 
+MAX_EXTENDS_DEPTH = 50  # layouts each extending the next (text styles may extend 50 deep too)
+
 # The keys of a layout file. Component kinds add their own (a die's `net`, a token's `shape`).
 LAYOUT_PARAMS = {
-    "extends": P.Name(None, "another layout this one builds on: its settings, vars and elements come first"),
+    "extends": P.Name(None, "another layout this one builds on: its settings, vars and elements come first (50 "
+                            "deep at most)"),
     "size": Size("=the extended layout's", "the trim size"),
     "bleed": P.Length("3mm", "art beyond the trim that the layout provides (rects with `bleed: true` reach it)",
                       minimum=0, maximum=25),
@@ -163,6 +166,9 @@ class LayoutSet:
         """get()'s layout, its files not noted as read (a LayoutError's are)."""
         if name in _stack:
             raise LayoutError(f"layouts extend each other in a circle: {' -> '.join(_stack + (name,))}", mark)
+        if len(_stack) >= MAX_EXTENDS_DEPTH:  # (each is read inside the one it extends: 320 deep broke Python's stack)
+            raise LayoutError(f"layouts extend each other more than {MAX_EXTENDS_DEPTH} deep ({_stack[0]} -> "
+                              f"{_stack[1]} -> ... -> {_stack[-1]} -> {name})", mark)
         found = self._layouts.get(name) if name is not None else None
         if found is None:
             found = self.kept.layouts.get(name) if name is not None else None
