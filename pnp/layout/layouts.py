@@ -226,6 +226,10 @@ class LayoutSet:
         if problems:
             raise LayoutError(problems[0][0], problems[0][1], problems)
         layout = self._layout(name, shown, spec, values, parent, elements)
+        if layout.radius > min(layout.width, layout.height) / 2 + 1e-6:  # its corners' curves crossed: a bow-tie cut
+            problems.append((f"radius: {units.to_mm(layout.radius):g} mm is more than half the layout's "
+                             f"{units.to_mm(min(layout.width, layout.height)):g} mm side: the cut's corners would "
+                             "cross each other", spec.mark_of("radius" if "radius" in spec else "size")))
         layout.placement = plan(layout.elements, problems)
         if problems:
             raise LayoutError(problems[0][0], problems[0][1], problems)
