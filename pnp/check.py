@@ -319,13 +319,22 @@ class Checks:
     def item_names(self, component: "Component") -> None:
         """Each item's name from the component's `item_name` template, as exports write it (a Tabletop
         Simulator piece's name): LayoutError at the template's line when it cannot be made or breaks the
-        rule of printed text, found by validation rather than by the export."""
-        if "item_name" not in component.spec:
-            return
+        rule of printed text, found by validation rather than by the export. A name the footers print (a
+        board of several items) must also be in the footers' font: a character it lacks was left out."""
         kind = KINDS[component.kind]
+        in_footer = kind.footer_names_items and component.count > 1
+        if "item_name" not in component.spec and not in_footer:
+            return
         for p in self.studio.of(component):
-            if p.item is not None:
-                kind.item_name(component, p, self.studio)
+            if p.item is None:
+                continue
+            name = kind.item_name(component, p, self.studio)
+            missing = self.studio.fonts.unmapped(name, FOOTER_FAMILY) if in_footer else None
+            if missing is not None:
+                mark = component.spec.mark_of("item_name") if "item_name" in component.spec else \
+                    _field_with(p.item, missing) or component.spec.mark
+                raise LayoutError(unmapped_message(missing, FOOTER_FAMILY) + " (the pages' footers name each item)",
+                                  mark)
 
     def icon_files(self) -> None:
         """Every icon file the game prints can be drawn (a broken one is refused at its line, not found by

@@ -143,3 +143,23 @@ def test_seams_among_thousands_of_labels_find_the_one_clear_spot():
     assert len(lines) > 45_000 and len(seams) == 1
     assert gap[0] <= seams[0] <= gap[1]
     assert not any(a < seams[0] < b for a, b, _ in lines)
+
+
+def test_a_rect_rounded_past_half_its_side_is_rounded_fully():
+    """A radius over half the shorter side drew corner curves that crossed (a bow tie): it rounds fully."""
+    from pnp.draw.paint import Painter
+    from pnp.layout.prims import Prim
+
+    drawn = []
+
+    class Canvas:
+        def roundRect(self, x, y, w, h, r, stroke, fill):
+            drawn.append(r)
+
+        def setFillColor(self, *args):
+            pass
+
+    painter = Painter.__new__(Painter)
+    painter.c = Canvas()
+    painter._rect(Prim("rect", 0, 0, 20 * MM, 10 * MM, style={"fill": "#ff0000", "radius": 100 * MM}), 0, 0)
+    assert drawn == [5 * MM]

@@ -114,7 +114,9 @@ class Painter:
     def _rect(self, p: Primitive, x0: float, top: float) -> None:
         fill, stroke = self._stroke_fill(p)
         if fill or stroke:
-            r = p.style.get("radius", 0)
+            # at most half the shorter side, which rounds it fully (a pill, a circle): past that the corners' curves
+            # crossed, drawing a bow tie
+            r = min(p.style.get("radius", 0), p.w / 2, p.h / 2)
             y = top - p.y - p.h
             if r:
                 self.c.roundRect(x0 + p.x, y, p.w, p.h, r, stroke=stroke, fill=fill)

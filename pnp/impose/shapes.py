@@ -47,5 +47,5 @@ def cut_shape(shape: str, x: float, y: float, w: float, h: float, radius: float,
     if shape == "hex":
         return hexagon(x, y, w, h)
     if shape == "rounded":
-        return Outline("rect", x, y, w, h, radius or rounded_default)
+        return Outline("rect", x, y, w, h, radius or min(rounded_default, w / 2, h / 2))  # (a 1 mm token's corners)
     return Outline("rect", x, y, w, h, radius)

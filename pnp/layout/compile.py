@@ -12,7 +12,7 @@ from . import params as P
 from .elements import ELEMENTS
 from .place import RELATIONS, REST
 from ..report import Mark
-from .elements.base import Context, Element
+from .elements.base import RESERVED, Context, Element
 from .styles import StyleSet
 
 MAX_ELEMENTS = 5_000  # elements in one layout file, groups included
@@ -88,6 +88,11 @@ class Compiled:
             raise LayoutError(f"{key}: {e.message}", self.mark_of(key)) from None
 
 
+# A repeated copy sees its value and its index besides the names every template sees: `as` may not hide one of
+# them (`as: i` printed the indexes, not the values)
+COPY_HIDES = {**RESERVED, "i": "the copy's index"}
+
+
 class _Compiler:
     def __init__(self, styles: StyleSet, problems: list[tuple[str, Mark | None]]) -> None:
         self.styles, self.problems, self.count = styles, problems, 0
@@ -125,6 +130,9 @@ class _Compiler:
             self._value(compiled, name, param)
         compiled.when, compiled.repeat = spec.get("when"), spec.get("repeat")
         compiled.name, compiled.step = compiled.consts["as"], compiled.consts["step"]
+        if compiled.name in COPY_HIDES:
+            self.problems.append((f"as: a repeated copy may not be called '{compiled.name}': templates already use "
+                                  f"that name for {COPY_HIDES[compiled.name]}", spec.mark_of("as")))
         if kind == "group" and compiled.consts.get("elements"):
             compiled.children = self.elements(compiled.consts["elements"], spec.mark_of("elements"))
             self._placed_in_group(compiled.children)

@@ -16,6 +16,7 @@ from ..report import Mark, shown
 from . import params as P
 from .budget import DrawingBudget
 from .compile import Compiled, compile_elements
+from .elements.base import RESERVED
 from .place import Measure, Placement, plan
 from .resolve import KeptElements, Resolver
 from .styles import StyleSet
@@ -39,9 +40,12 @@ class Size(P.Param):
         return w, h
 
 
+MAX_EXTENDS_DEPTH = 50  # layouts each extending the next (text styles may extend 50 deep too)
+
 # The keys of a layout file. Component kinds add their own (a die's `net`, a token's `shape`).
 LAYOUT_PARAMS = {
-    "extends": P.Name(None, "another layout this one builds on: its settings, vars and elements come first"),
+    "extends": P.Name(None, "another layout this one builds on: its settings, vars and elements come first (50 "
+                            "deep at most)"),
     "size": Size("=the extended layout's", "the trim size"),
     "bleed": P.Length("3mm", "art beyond the trim that the layout provides (rects with `bleed: true` reach it)",
                       minimum=0, maximum=25),
@@ -55,11 +59,6 @@ LAYOUT_PARAMS = {
 }
 
 
-# Names every layout template sees already (resolve.CONTEXT and the game's): a variable must not hide them.
-RESERVED = {"W": "the layout's width", "H": "the layout's height", "B": "the layout's bleed",
-            "item": "the item printed", "card": "the item printed", "vars": "the layout's variables",
-            "game": "game.yaml", "data": "the tables", "ref": "the tables by id", "components": "the manifest",
-            "enums": "the enums", "macros": "macros.j2", "ink_saver": "whether ink is being saved"}
 
 
 @dataclass
@@ -167,6 +166,9 @@ class LayoutSet:
         """get()'s layout, its files not noted as read (a LayoutError's are)."""
         if name in _stack:
             raise LayoutError(f"layouts extend each other in a circle: {' -> '.join(_stack + (name,))}", mark)
+        if len(_stack) >= MAX_EXTENDS_DEPTH:  # (each is read inside the one it extends: 320 deep broke Python's stack)
+            raise LayoutError(f"layouts extend each other more than {MAX_EXTENDS_DEPTH} deep ({_stack[0]} -> "
+                              f"{_stack[1]} -> ... -> {_stack[-1]} -> {name})", mark)
         found = self._layouts.get(name) if name is not None else None
         if found is None:
             found = self.kept.layouts.get(name) if name is not None else None
@@ -224,6 +226,10 @@ class LayoutSet:
         if problems:
             raise LayoutError(problems[0][0], problems[0][1], problems)
         layout = self._layout(name, shown, spec, values, parent, elements)
+        if layout.radius > min(layout.width, layout.height) / 2 + 1e-6:  # its corners' curves crossed: a bow-tie cut
+            problems.append((f"radius: {units.to_mm(layout.radius):g} mm is more than half the layout's "
+                             f"{units.to_mm(min(layout.width, layout.height)):g} mm side: the cut's corners would "
+                             "cross each other", spec.mark_of("radius" if "radius" in spec else "size")))
         layout.placement = plan(layout.elements, problems)
         if problems:
             raise LayoutError(problems[0][0], problems[0][1], problems)

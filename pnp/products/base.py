@@ -129,6 +129,7 @@ class Kind:
     spaced = False  # imposed apart, each with what bleed the paper leaves room for (else butted together)
     turn_to_fit = True  # imposed a quarter turn round when more fit a sheet that way
     exports_faces = True  # `pnp export` writes each face as an image; a kind that is not a set of faces says False
+    footer_names_items = False  # its sheets' footers name the item printed (item_name), when it has several
     paintings = 1  # how often the build paints each distinct face (the drawing budget charges each painting)
     registry: dict[str, "Kind"] = {}  # `kind:` name -> an instance of each kind class
 
@@ -159,7 +160,9 @@ class Kind:
                 name = render(str(component.spec["item_name"]), studio.context(item=item, card=item))
             except ExprError as e:
                 raise LayoutError(f"item_name: {e.message}", component.spec.mark_of("item_name")) from None
-            problem = control_problem(name)  # (written out to pieces' names and file names by exports)
+            problem = control_problem(name) or \
+                ("blank: the item would be called nothing; write its words, or leave it out"
+                 if not name.replace("\u00ad", "").strip() else None)  # (written out to pieces' names by exports)
             if problem:
                 raise LayoutError(f"item_name: {problem}", component.spec.mark_of("item_name"))
             return name

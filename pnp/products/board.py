@@ -13,7 +13,7 @@ from .base import DrawFile, Kind, Printable, Reporter
 from .sheets import by_side, draw_sheets, fits_sheet, grid_for
 from ..draw.paint import Painter
 from ..model.components import Component
-from ..model.load import Record
+from ..model.load import Record, shown
 from ..model.schema import Str
 from .base import Studio
 from reportlab.pdfgen.canvas import Canvas
@@ -30,6 +30,27 @@ def piece_of(component: Component, item: Record, studio: Studio) -> str:
         raise LayoutError(f"piece: {e.message}", component.spec.mark_of("piece")) from None
 
 
+def _check_pieces(component: Component, studio: Studio, report: Reporter) -> None:
+    """Each item's `piece`, and the sides it gathers: one physical board has two, printed as often as each
+    other (three items of one piece, or sides printed once and twice, were printed as if they could be glued
+    back to back, and exported as that many boards flipping between them, exit 0). Their sizes may differ (a
+    small side glued onto a large one)."""
+    sides: dict[str, list[Printable]] = {}
+    for p in studio.of(component):
+        if p.item is not None and p.side == "front":
+            sides.setdefault(piece_of(component, p.item, studio), []).append(p)
+    for piece, faces in sides.items():
+        names = ", ".join(repr(studio.kind(component).item_name(component, f, studio)) for f in faces[:3])
+        if len(faces) > 2:
+            report.error(f"piece: {len(faces)} items give the piece {shown(piece, 40)} ({names}"
+                         f"{', ...' if len(faces) > 3 else ''}); a board is glued back to back from two sides",
+                         component.spec.mark_of("piece"))
+        elif len({f.copies for f in faces}) > 1:
+            report.error(f"piece: the two sides of the piece {shown(piece, 40)} ({names}) are printed "
+                         f"{' and '.join(str(f.copies) for f in faces)} times: they are glued back to back, so each "
+                         "needs the other's count", component.spec.mark_of("piece"))
+
+
 class Board(Kind):
     """Boards and mats: imposed like cards when they fit the paper, otherwise split into tiles that
     overlap by 12 mm, with registration targets and a map of the tiles; also each on one page of its own
@@ -39,11 +60,13 @@ class Board(Kind):
     file_part = "boards"
     order = 3
     turn_to_fit = False  # a board too wide for the page is printed upright on a landscape page instead
+    footer_names_items = True
     paintings = 2  # once on its sheets (or as the form its tiles show), once more at full size
     component_keys = {**Kind.component_keys, "piece": Str.key(
         None, "which physical board each item is a side of, a template over `item` such as `{{ item.half }}`: "
-              "items that give the same value are printed apart but glued back to back, so the Tabletop "
-              "Simulator export makes them one board that flips between them")}
+              "the two items that give the same value are printed apart but glued back to back (so each is "
+              "printed as often as the other), and the Tabletop Simulator export makes them one board that flips "
+              "between them")}
 
     def check(self, component: Component, studio: Studio, report: Reporter) -> None:
         """Besides what every kind checks, each item's `piece`: validation never made it, so a template that
@@ -51,9 +74,7 @@ class Board(Kind):
         which refused with no file or line where validate had said ok."""
         super().check(component, studio, report)
         if component.spec.get("piece"):
-            for p in studio.of(component):
-                if p.item is not None:
-                    piece_of(component, p.item, studio)
+            _check_pieces(component, studio, report)
 
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         if fits_sheet(component, studio):
@@ -142,7 +163,8 @@ def _draw_tile(canvas: Canvas, studio: Studio, component: Component, form_name: 
     trims = [((ox + x1, oy + y1), (ox + x2, oy + y2)) for (x1, y1), (x2, y2) in tile.trim_lines()]
     targets = [(ox + mx, oy + my) for mx, my in tiling.alignment_marks(tile)]
     paper.tile_window(canvas, form_name, (ox, oy), window, trims, targets)
-    which = f" · {studio.kind(component).item_name(component, face, studio)}" if component.count > 1 else ""
+    kind = studio.kind(component)
+    which = f" · {kind.item_name(component, face, studio)}" if kind.footer_names_items and component.count > 1 else ""
     which += " · back" if face.side == "back" else ""
     footer = f"{studio.page_title} · {component.name}{which}"
     if tile.rows * tile.cols == 1:  # a board that fits the page only turned: cut it out like a card

@@ -41,6 +41,7 @@ class Tokens(Kind):
                 report.error(f"a {layout.size_mm[0]:g} x {layout.size_mm[1]:g} mm token does not fit on the paper "
                              f"(at most {to_mm(room[0]):g} x {to_mm(room[1]):g} mm); make it a board, which is tiled",
                              layout.spec.mark_of("size"))
+        _check_back_cuts(component, studio, report)
 
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         fronts, backs = by_side(component, studio)
@@ -80,6 +81,22 @@ class Tokens(Kind):
         except ValueError:  # a token larger than this paper: said by check
             return 0
         return len(pages) * (2 if any(b is not None for b in backs) else 1)
+
+
+def _check_back_cuts(component: Component, studio: Studio, report: Reporter) -> None:
+    """A back is cut with its front, along the front's line: a back layout's own `shape` or `radius` that differ
+    were ignored (a hex back printed as its front's circle, exit 0)."""
+    fronts, backs = by_side(component, studio)
+    for front, back in dict.fromkeys(zip(fronts, backs)):
+        if back is None:
+            continue
+        front_layout, back_layout = studio.layouts.get(front.layout), studio.layouts.get(back.layout)
+        cuts = {"shape": (front_layout.options.get("shape", "square"), back_layout.options.get("shape", "square")),
+                "radius": (f"{to_mm(front_layout.radius):g} mm", f"{to_mm(back_layout.radius):g} mm")}
+        for key, (cut, own) in cuts.items():
+            if own != cut and key in back_layout.spec:
+                report.error(f"{key}: a token's back is cut with its front, along the front's line ({front.layout}'s "
+                             f"{key}: {cut}); give it the front's {key}, or leave it out", back_layout.spec.mark_of(key))
 
 
 def _packed(layouts: list[Layout], paper_size: tuple[float, float]) -> tuple[float, list[list[sheet.Placed]]]:

@@ -168,6 +168,9 @@ def _check_words(component: Component, studio: Studio, box: "Box", report: Repor
                      "cards in a box of your own", component.spec.mark_of("deck"))
         return
     room = back - PANEL_PADDING
+    if not box.label.replace("\u00ad", "").strip():  # (a soft hyphen prints nothing)
+        report.error("label: blank: the box's back and spines would print no name; write its words, or leave it out "
+                     "(the deck's name is printed)", label_mark)
     for (family, bold, _, smallest), text, mark in ((TITLE, studio.page_title, meta.mark_of("title")),
                                                     (NAME, box.label, label_mark)):
         missing = studio.fonts.unmapped(text, family, bold)

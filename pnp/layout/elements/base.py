@@ -21,12 +21,19 @@ COMMON = {
     "repeat": P.Expression(None, "draw the element once per value of this expression (a list, or a number n "
                                  "for 0 to n-1); each copy sees its value as `it` (or the `as` name) and its "
                                  "index as `i`"),
-    "as": P.Name("it", "the name under which a repeated copy sees its value"),
+    "as": P.Name("it", "the name under which a repeated copy sees its value (not `i`, nor a name templates "
+                      "see already: `card`, `W`...)"),
     "step": P.Lengths(2, [0, 0], "how far each repeated copy moves from the one before: [dx, dy]"),
     "name": P.Name(None, "a name for the element: others may be placed against it (`below: NAME`)"),
     "doc": P.Text(None, "a note for people reading the layout"),
     **PLACE,
 }
+
+# Names every layout template sees already (resolve.CONTEXT and the game's): a variable must not hide them.
+RESERVED = {"W": "the layout's width", "H": "the layout's height", "B": "the layout's bleed",
+            "item": "the item printed", "card": "the item printed", "vars": "the layout's variables",
+            "game": "game.yaml", "data": "the tables", "ref": "the tables by id", "components": "the manifest",
+            "enums": "the enums", "macros": "macros.j2", "ink_saver": "whether ink is being saved"}
 
 # Elements that can turn take this.
 ROTATE = {"rotate": P.Angle(0, "turn the element clockwise about the centre of its box")}

@@ -8,7 +8,7 @@ from .. import params as P
 from ..prims import scaled
 from .base import Element
 from ..prims import LayoutShape, Prim
-from .base import Context, ElementResolver, ElementShape, Problem
+from .base import RESERVED, Context, ElementResolver, ElementShape, Problem
 from ...model.load import Record
 from ...report import shown
 
@@ -28,7 +28,14 @@ class Use(Element):
 
     def check(self, spec: Record) -> Iterator[Problem]:
         """`with`'s values are rendered where they are texts: a template inside a list or mapping was printed as
-        written, braces and all."""
+        written, braces and all. Its names may not hide those the used layout's templates see (as a layout's
+        vars may not): `with: {W: 300}` made the used layout's W 300."""
+        given = spec.get("with")
+        for name in given if isinstance(given, Record) else ():
+            if name in RESERVED:
+                yield (f"with: a variable may not be called '{name}': templates already use that name for "
+                       f"{RESERVED[name]}" + (" (give the item as `item:`)" if name in ("item", "card") else "")), \
+                    given.key_mark(name)
         found = P.template_inside(spec, "with", below=True) if isinstance(spec.get("with"), Mapping) else None
         if found is not None:
             yield (f"with: a template inside a list or mapping ({shown(found[0], 40)}) is printed as written, braces "
