@@ -117,6 +117,19 @@ def test_code_spans_and_escapes_name_no_icon_or_term(tmp_path):
         "layouts/mini/rulebook.md.j2:3:1: error: unknown icon ':nosuch2:' in the rendered rulebook line 3"]
 
 
+def test_link_targets_and_reference_definitions_name_no_icon(tmp_path):
+    """What a link or picture points at prints nothing, wherever it is written: a reference definition's target
+    (`[pic]: component:deck:back`, on its own line) and a target holding parentheses ('a_(b:c:d)') were refused
+    as unknown icons; an unknown icon in the text beside them is still said."""
+    root = tmp_path / "g"
+    make_project(root, {"layouts/mini/rulebook.md.j2": "# Rules\n\n![The back][pic]\n\nSee [the wiki]"
+                                                       "(http://x.org/a_(b:nosuch:c)), not :nosuch2:.\n\n"
+                                                       "[pic]: component:deck:back\n  \"40mm\"\n"})
+    result = run(root, "validate")
+    assert [line for line in result.stderr.splitlines() if ": error: " in line] == [
+        "layouts/mini/rulebook.md.j2:5:1: error: unknown icon ':nosuch2:' in the rendered rulebook line 5"]
+
+
 def test_credit_roles_keep_their_capitals(tmp_path):
     """A credit's role prints as written, its first letter a capital: str.capitalize() lowered the rest, and
     'AI_art' printed 'Ai art' on the title page and the credits, exit 0."""

@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 from markdown_it.token import Token
 
-from ..draw.book import Book, BookContent, BookError, images, literal, parse
+from ..draw.book import Book, BookContent, BookError, Parsed, images, literal, parse
 from ..errors import DataError, ExprError, LimitError, blame
 from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
@@ -103,9 +103,10 @@ def _digest(text: str) -> bytes:
     return hashlib.sha256(text.encode()).digest()
 
 
-# what a link or picture points at, inside `](...)`, a code span and a backslash escape ('\:'), printed as typed:
-# they print no icon or glossary term, so `component:deck:back` names none
-_AS_TYPED = re.compile(r"(?<=\]\()[^()]*(?=\))|(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)|\\[!-/:-@\[-`{-~]")
+# what a link or picture points at, inside `](...)` (with parentheses inside it, as in a wiki's 'a_(b)'), a code
+# span and a backslash escape ('\:'), printed as typed: they print no icon or glossary term, so
+# `component:deck:back` names none
+_AS_TYPED = re.compile(r"(?<=\]\()(?:[^()]|\([^()]*\))*(?=\))|(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)|\\[!-/:-@\[-`{-~]")
 
 
 def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], ...]:
@@ -113,13 +114,14 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     blocks the build could not set (pictures, tables), made as the build makes them, short of drawing."""
     said: list[tuple[str, Mark | None]] = []
     lines = text.split("\n")
+    definitions = _tokens(studio).definitions
     for n, line in enumerate(lines, 1):  # lines as Markdown and the line index count them
         control = control_problem(line, f"the rendered rulebook line {n}")
         if control:  # as in any text a game prints (see options.Text)
             found = CONTROL_CHARACTER.search(line)
             mark, printed = book_place(studio, n, found.start() if found else None)
             said.append((control + printed, mark))
-        shown = _AS_TYPED.sub(lambda target: " " * len(target.group()), line)
+        shown = "" if n in definitions else _AS_TYPED.sub(lambda target: " " * len(target.group()), line)
         unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(shown) if not studio.icons.exists(name)))
         for told, name in enumerate(unknown):  # a suggestion is sought for those the report will show
             hint = studio.did_you_mean_icon(name) if told < MAX_ALIKE else ""  # (20,000 names took 8 s)
@@ -242,7 +244,7 @@ class _LineIndex:
         return written + bisect_right(self.starts, at) - bisect_right(self.starts, offset), True
 
 
-def _tokens(studio: Studio) -> list[Token]:
+def _tokens(studio: Studio) -> Parsed:
     """The rulebook's Markdown parsed once per build, as the book parses it (and once for the same text in
     a row: the preview's refreshes render it again after an edit it reads, most often to the same text)."""
     global _LAST_PARSED
@@ -256,7 +258,7 @@ def _tokens(studio: Studio) -> list[Token]:
     return cached
 
 
-_LAST_PARSED: tuple[str, list[Token]] | None = None  # (Markdown, its tokens), which nothing changes once parsed
+_LAST_PARSED: tuple[str, Parsed] | None = None  # (Markdown, its tokens), which nothing changes once parsed
 
 
 def markdown(studio: Studio) -> str:
