@@ -12,8 +12,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn
 
-from markdown_it.token import Token
-
 from ..draw.book import Book, BookContent, BookError, Parsed, images, literal, parse
 from ..errors import DataError, ExprError, LimitError, blame
 from ..model.load import MAX_FILE_BYTES, Record
