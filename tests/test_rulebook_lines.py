@@ -137,6 +137,7 @@ def test_code_spans_are_found_in_a_line_of_many_backtick_runs():
     ladder = " ".join("`" * k + "a" for k in range(1, 540))
     assert _blanked(ladder) == ladder
     assert _blanked("``:x:`` \\:z: :y:") == " " * 10 + "z: :y:"
+    assert _blanked("![]() and [a]() :y:") == "![]() and [a]() :y:"  # (an empty target: it looped for ever)
 
 
 def test_credit_roles_keep_their_capitals(tmp_path):

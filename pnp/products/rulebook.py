@@ -130,7 +130,7 @@ def _blanked(source: str) -> str:
             end = starts[at] + (end - start)
         pieces += [source[done:start], re.sub(r"[^\n]", " ", source[start:end])]
         done = end
-        found = _AS_TYPED.search(source, end)
+        found = _AS_TYPED.search(source, max(end, start + 1))  # (past an empty target, as in '![]()')
     return "".join(pieces) + source[done:]
 
 
