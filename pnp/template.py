@@ -1667,7 +1667,9 @@ def compile_expression(source: object) -> TemplateExpression:
 
 
 def is_template(value: object) -> bool:
-    return isinstance(value, str) and ("{{" in value or "{%" in value)
+    """Whether `value` is text Jinja reads as a template: one holding a tag, an expression or a comment (a
+    rulebook whose only Jinja was a `{# note #}` printed the note)."""
+    return isinstance(value, str) and ("{{" in value or "{%" in value or "{#" in value)
 
 
 _LOOKUP = re.compile(r"^\{\{\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*\}\}$")
@@ -1704,6 +1706,9 @@ def render(source: Any, context: Mapping[str, Any], max_chars: int = MAX_STRING,
     With `origins`, the template's lines are traced: it gets (offset in the text, template line, literal?)
     for each piece of the text, a literal piece's later lines being the template's next lines."""
     if not is_template(source):
+        if len(source) > max_chars:  # text alone is held to the limit too: a rulebook of 1.2 MB of plain Markdown
+            # was set (in 7 s) where the same text with one `{{ }}` in it was refused
+            raise ExprError(too_long.format(max_chars=max_chars), _line_in_text(source, source, max_chars))
         if origins is not None and source:
             origins.append((0, 1, True))
         return source

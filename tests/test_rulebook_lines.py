@@ -8,7 +8,7 @@ import re
 import pytest
 
 from conftest import make_project, run
-from pnp.products.rulebook import PRINTED
+from pnp.products.rulebook import PRINTED, _blanked
 
 FILLER = "Draw a card.\n\nDraw a card.\n\n- Take one.\n- Take one.\n\n"
 # a list 40 deep: markdown-it reads 18 levels of blocks, so the error is at the 10th item (two levels each)
@@ -115,6 +115,29 @@ def test_code_spans_and_escapes_name_no_icon_or_term(tmp_path):
     assert result.exit_code == 1
     assert [line for line in result.stderr.splitlines() if ": error: " in line] == [
         "layouts/mini/rulebook.md.j2:3:1: error: unknown icon ':nosuch2:' in the rendered rulebook line 3"]
+
+
+def test_link_targets_and_reference_definitions_name_no_icon(tmp_path):
+    """What a link or picture points at prints nothing, wherever it is written: a reference definition's target
+    (`[pic]: component:deck:back`, on its own line) and a target holding parentheses ('a_(b:c:d)') were refused
+    as unknown icons, as was a code span going on over a line break; an unknown icon beside them is still said."""
+    root = tmp_path / "g"
+    make_project(root, {"layouts/mini/rulebook.md.j2": "# Rules\n\n![The back][pic]\n\nSee [the wiki]"
+                                                       "(http://x.org/a_(b:nosuch:c)), not :nosuch2:.\n\n"
+                                                       "Type `the code\n:nosuch4: here` as it is.\n\n"
+                                                       "[pic]: component:deck:back\n  \"40mm\"\n"})
+    result = run(root, "validate")
+    assert [line for line in result.stderr.splitlines() if ": error: " in line] == [
+        "layouts/mini/rulebook.md.j2:5:1: error: unknown icon ':nosuch2:' in the rendered rulebook line 5"]
+
+
+def test_code_spans_are_found_in_a_line_of_many_backtick_runs():
+    """Runs of 1, 2, 3 ... 540 backticks open no code span (none is closed by a run as long): a regular
+    expression seeking each one's closing run took 4 s on the line; a span's closing run is still found."""
+    ladder = " ".join("`" * k + "a" for k in range(1, 540))
+    assert _blanked(ladder) == ladder
+    assert _blanked("``:x:`` \\:z: :y:") == " " * 10 + "z: :y:"
+    assert _blanked("![]() and [a]() :y:") == "![]() and [a]() :y:"  # (an empty target: it looped for ever)
 
 
 def test_credit_roles_keep_their_capitals(tmp_path):

@@ -668,3 +668,16 @@ def test_no_cache_is_kept_or_read_inside_the_project(tmp_path, monkeypatch, own_
     result = run(root, "validate")
     assert result.exit_code == 0, result.output
     assert not (root / ".cache").exists()
+
+
+def test_a_comment_alone_makes_a_template():
+    """Jinja's comment is Jinja too: a rulebook whose only Jinja was a `{# note #}` printed the note."""
+    assert template.render("{# a note for the designer #}Draw a card.", {}) == "Draw a card."
+
+
+def test_text_without_jinja_is_held_to_the_length_limit():
+    """A text that is no template is held to `max_chars` as a rendered one is, at the line passing it: a
+    rulebook of 1.2 MB of plain Markdown was set where the same text with one `{{ }}` was refused."""
+    with pytest.raises(ExprError) as refused:
+        template.render("line\n" * 10, {}, max_chars=12, too_long="longer than {max_chars:,}")
+    assert (refused.value.message, refused.value.line) == ("longer than 12", 3)

@@ -42,6 +42,9 @@ MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale 
 CAPTION_ROOM = 16 * MM
 MAX_BLOCKS = 6000  # headings, paragraphs, list items, table cells: the shipped rulebooks have 640-750; 20,000
 # headings took 13 s and 290 MB to set
+# a heading is set twice more (its line of the contents, in each of the two passes that find its page): 6,000
+# headings took 10 s of CPU to build where 6,000 paragraphs took 4; the shipped rulebooks have 23-38
+MAX_HEADINGS = 500
 _WORD_BREAK = re.compile(r"[ \t\r\n]+")  # where rich text may break a line (see rtext.layout, rtext._TOKEN)
 TOC_SIZES, TOC_INDENTS = {1: 10.5, 2: 9.5}, {1: 0.0, 2: 5 * MM}  # the contents' lines of each heading level
 TOC_PAGE_COLUMN = 14 * MM  # the contents' column of page numbers
@@ -80,15 +83,18 @@ class BookContent:
 
 
 def _too_many_blocks(tokens: list[Token]) -> "BookError | None":
-    """The error for Markdown of more than MAX_BLOCKS blocks, at the line of the one past the limit; None when
-    there are not so many."""
+    """The error for Markdown of more than MAX_BLOCKS blocks or MAX_HEADINGS headings, at the line of the one
+    past the limit; None when there are not so many."""
     opened = [t for t in tokens if t.nesting == 1]
-    if len(opened) <= MAX_BLOCKS:
-        return None
-    # a table cell has no line of its own: the nearest block before it that has one (its table's body)
-    first_too_many = next((t.map for t in reversed(opened[:MAX_BLOCKS + 1]) if t.map), None)
-    return BookError(f"the rulebook holds more than {MAX_BLOCKS:,} headings, paragraphs, list items and table "
-                     "cells; split it", line=first_too_many[0] + 1 if first_too_many else None)
+    headings = [t for t in opened if t.type == "heading_open"]
+    for counted, limit, what in ((opened, MAX_BLOCKS, "headings, paragraphs, list items and table cells"),
+                                 (headings, MAX_HEADINGS, "headings (the contents list each)")):
+        if len(counted) > limit:
+            # a table cell has no line of its own: the nearest block before it that has one (its table's body)
+            first_too_many = next((t.map for t in reversed(counted[:limit + 1]) if t.map), None)
+            return BookError(f"the rulebook holds more than {limit:,} {what}; split it",
+                             line=first_too_many[0] + 1 if first_too_many else None)
+    return None
 
 
 _NESTING = MarkdownIt("commonmark").options["maxNesting"]  # where markdown-it stops reading blocks
@@ -139,7 +145,15 @@ class BookError(DataError):
         self.printed = printed  # the words at fault, as printed: the block's line holding them is said
 
 
-def parse(markdown: str) -> list[Token]:
+class Parsed(list[Token]):
+    """A Markdown text's block tokens, and the lines (1-based) of its link reference definitions (`[name]: src`),
+    which print nothing: their targets are no text to look for icons or terms in (`[pic]: component:deck:back`
+    was refused as the unknown icon ':deck:')."""
+
+    definitions: frozenset[int] = frozenset()
+
+
+def parse(markdown: str) -> Parsed:
     """The Markdown's block tokens, parsed the one way the build and validation both read them. Every link
     and picture is kept as written: markdown-it drops a `file:`, `javascript:` or `vbscript:` one (it guards
     HTML against scripts), and the rulebook then printed its markup as text with exit 0; the book refuses a
@@ -151,7 +165,11 @@ def parse(markdown: str) -> list[Token]:
     markdown_parser.inline.ruler.before("link", "term", _term)
     env: dict[str, Any] = {}
     tokens = markdown_parser.parse(markdown, env)
-    return _with_unused_references(tokens, env.get("references") or {})
+    references = env.get("references") or {}
+    parsed = Parsed(_with_unused_references(tokens, references))
+    parsed.definitions = frozenset(line + 1 for ref in references.values() if ref.get("map")
+                                   for line in range(ref["map"][0], ref["map"][1]))
+    return parsed
 
 
 def _term(state: StateInline, silent: bool) -> bool:

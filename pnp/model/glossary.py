@@ -9,8 +9,12 @@ from ..template import ExprError, evaluate
 from .load import MarkedList, Record
 from .shapes import CheckerShape, GameShape
 from ..options import did_you_mean
+from ..report import shortened
 
 TERM_IN_TEXT = re.compile(r"\[\[([^\[\]\n]{1,60})\]\]")
+# `[[ ]]` around what no term can be named (nothing, or past 60 characters): printed as typed, brackets and all,
+# where a term was meant ('[[' and a 61-character name passed validation without a word)
+NOT_A_TERM = re.compile(r"\[\[([^\[\]\n]{61,}|)\]\]")
 TERM_FIELDS = ("name", "text")  # what every glossary table's items must have; `timing` is optional
 
 
@@ -39,9 +43,12 @@ class Glossary:
         return [e["name"] for e in self.entries]
 
     def unknown(self, text: str) -> list[tuple[str, str]]:
-        """(term, message) for each `[[Term]]` in text that the glossary does not define."""
+        """(term, message) for each `[[Term]]` in text that the glossary does not define, and each `[[...]]`
+        holding what no term can be named (it would print as typed)."""
         return [(term, f"'[[{term}]]' {self._not_defined(term)}") for term in TERM_IN_TEXT.findall(text)
-                if self.find(term) is None]
+                if self.find(term) is None] + [
+            (found, f"'[[{shortened(found, 40)}]]' would be printed as typed: a term's name is 1 to 60 characters")
+            for found in NOT_A_TERM.findall(text)]
 
     def _not_defined(self, term: str) -> str:
         if not self.tables:

@@ -12,9 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn
 
-from markdown_it.token import Token
-
-from ..draw.book import Book, BookContent, BookError, images, literal, parse
+from ..draw.book import Book, BookContent, BookError, Parsed, images, literal, parse
 from ..errors import DataError, ExprError, LimitError, blame
 from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
@@ -103,9 +101,50 @@ def _digest(text: str) -> bytes:
     return hashlib.sha256(text.encode()).digest()
 
 
-# what a link or picture points at, inside `](...)`, a code span and a backslash escape ('\:'), printed as typed:
-# they print no icon or glossary term, so `component:deck:back` names none
-_AS_TYPED = re.compile(r"(?<=\]\()[^()]*(?=\))|(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)|\\[!-/:-@\[-`{-~]")
+# what a link or picture points at, inside `](...)` (with parentheses inside it, as in a wiki's 'a_(b)'), a run of
+# backticks (a code span's start, when a run as long follows) and a backslash escape ('\:'): a code span and
+# those print as typed, no icon or glossary term, so `component:deck:back` names none
+_AS_TYPED = re.compile(r"(?<=\]\()(?:[^()\n]|\([^()\n]*\))*(?=\))|`+|\\[!-/:-@\[-`{-~]")
+_BACKTICKS = re.compile(r"`+")
+
+
+def _blanked(source: str) -> str:
+    """`source` with what prints as typed (see _AS_TYPED) made spaces, its line breaks kept. A code span is
+    closed by the next run of as many backticks, found in the runs listed by length: a regular expression
+    seeking each run's closing one took 3 s for a line of runs of 1, 2, 3 ... 540 backticks."""
+    runs: dict[int, list[int]] = {}  # length -> where the runs of that length start, in order
+    for run in _BACKTICKS.finditer(source):
+        runs.setdefault(len(run.group()), []).append(run.start())
+    pieces: list[str] = []
+    done = 0  # where the text not yet copied to pieces starts
+    found = _AS_TYPED.search(source)
+    while found:
+        start, end = found.span()
+        if source[start] == "`":
+            starts = runs.get(end - start, [])
+            at = bisect_right(starts, start)
+            # a whole run opens a span (not the rest of a run an escape began), closed by the next run as long
+            if not (at and starts[at - 1] == start and at < len(starts)):
+                found = _AS_TYPED.search(source, end)
+                continue
+            end = starts[at] + (end - start)
+        pieces += [source[done:start], re.sub(r"[^\n]", " ", source[start:end])]
+        done = end
+        found = _AS_TYPED.search(source, max(end, start + 1))  # (past an empty target, as in '![]()')
+    return "".join(pieces) + source[done:]
+
+
+def _shown_lines(text: str, tokens: Parsed) -> list[str]:
+    """The rendered rulebook's lines with what prints as typed blanked out (see _blanked), a paragraph's lines
+    together (a code span over a line break, '`the\n:x: code`', was read as naming the icon ':x:'), and the
+    lines of link reference definitions, which print nothing, left empty."""
+    lines = text.split("\n")
+    shown = [_blanked(line) for line in lines]
+    for token in tokens:  # (only a paragraph's or a setext heading's text goes on over a line break)
+        if token.type == "inline" and token.map and token.map[1] - token.map[0] > 1:
+            first, end = token.map
+            shown[first:end] = _blanked("\n".join(lines[first:end])).split("\n")
+    return ["" if n in tokens.definitions else line for n, line in enumerate(shown, 1)]
 
 
 def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], ...]:
@@ -113,13 +152,13 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     blocks the build could not set (pictures, tables), made as the build makes them, short of drawing."""
     said: list[tuple[str, Mark | None]] = []
     lines = text.split("\n")
-    for n, line in enumerate(lines, 1):  # lines as Markdown and the line index count them
+    shown_lines = _shown_lines(text, _tokens(studio))
+    for n, (line, shown) in enumerate(zip(lines, shown_lines), 1):  # lines as Markdown and the line index count them
         control = control_problem(line, f"the rendered rulebook line {n}")
         if control:  # as in any text a game prints (see options.Text)
             found = CONTROL_CHARACTER.search(line)
             mark, printed = book_place(studio, n, found.start() if found else None)
             said.append((control + printed, mark))
-        shown = _AS_TYPED.sub(lambda target: " " * len(target.group()), line)
         unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(shown) if not studio.icons.exists(name)))
         for told, name in enumerate(unknown):  # a suggestion is sought for those the report will show
             hint = studio.did_you_mean_icon(name) if told < MAX_ALIKE else ""  # (20,000 names took 8 s)
@@ -242,7 +281,7 @@ class _LineIndex:
         return written + bisect_right(self.starts, at) - bisect_right(self.starts, offset), True
 
 
-def _tokens(studio: Studio) -> list[Token]:
+def _tokens(studio: Studio) -> Parsed:
     """The rulebook's Markdown parsed once per build, as the book parses it (and once for the same text in
     a row: the preview's refreshes render it again after an edit it reads, most often to the same text)."""
     global _LAST_PARSED
@@ -256,7 +295,7 @@ def _tokens(studio: Studio) -> list[Token]:
     return cached
 
 
-_LAST_PARSED: tuple[str, list[Token]] | None = None  # (Markdown, its tokens), which nothing changes once parsed
+_LAST_PARSED: tuple[str, Parsed] | None = None  # (Markdown, its tokens), which nothing changes once parsed
 
 
 def markdown(studio: Studio) -> str:
