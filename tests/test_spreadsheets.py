@@ -325,7 +325,8 @@ def test_a_shared_text_is_read_as_typed_its_runs_joined(proj):
     assert titles[:2] == ["The jungle grows", "Fight _x0041_ x005F_"], titles
 
 
-@pytest.mark.parametrize("code, value", [("000", 7), ("0.0%", 0.5), ("# ?/?", 0.5), ("0", 1.5)])
+# ("0", 1e20): "0" shows 100000000000000000000, and the text field printed 1e+20
+@pytest.mark.parametrize("code, value", [("000", 7), ("0.0%", 0.5), ("# ?/?", 0.5), ("0", 1.5), ("0", 1e20)])
 def test_a_number_shown_otherwise_than_its_text_is_refused_in_a_text_field(proj, code, value):
     """A number cell formatted to show 007, 50.0% or 1/2 printed 7 or 0.5 in a text field, with exit 0; in a
     number field it is read as the number it is."""
@@ -551,6 +552,28 @@ def test_a_workbook_that_unzips_too_far_is_refused_before_it_is_read(proj, size,
     rezip(path, lambda name, data: data.replace(b"<sheetData>", b"<sheetData>" + b" " * size)
           if name == "xl/worksheets/sheet1.xml" else data)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: {message}") for ln in errors(proj)), errors(proj)
+
+
+@pytest.mark.parametrize("extra, message", [
+    # a part of 1,300 bzip2 bytes saying it unpacks to 1,000 inflated 1.8 GB in 10 s: zipfile bounds no bzip2 read
+    ([("xl/media/a.bin", b"\x89PNG", zipfile.ZIP_BZIP2)],
+     "part 'xl/media/a.bin' of the workbook is packed by method 12 (bzip2), where a spreadsheet program deflates"),
+    # 200 parts of 1 MB of spaces were each inflated whole to find their first byte (5 s); here 20, all white space
+    ([(f"xl/media/{n}.bin", b" " * 2**20, zipfile.ZIP_DEFLATED) for n in range(20)],
+     "workbook too large: its XML parts unpack to more than 16 MB"),
+])
+def test_a_workbook_whose_parts_would_take_long_to_tell_is_refused_before_they_are_read(tmp_path, extra, message):
+    from pnp.errors import LoadError
+    from pnp.model.workbook_parts import check_parts
+
+    path = tmp_path / "t.xlsx"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("[Content_Types].xml", "<Types/>", zipfile.ZIP_DEFLATED)
+        for name, data, method in extra:
+            z.writestr(name, data, method)
+    with zipfile.ZipFile(path) as z, pytest.raises(LoadError) as refused:
+        check_parts(z, "cards/g/t.xlsx")
+    assert refused.value.message.startswith(message) and str(refused.value.mark) == "cards/g/t.xlsx"
 
 
 def test_a_sheet_in_a_part_not_named_xml_is_held_to_the_xml_limits(proj):
@@ -1401,3 +1424,16 @@ def test_a_field_named_beginning_with_a_byte_order_mark_is_read_back_from_its_cs
     convert(root, folder / "a.yaml", "csv")
     convert(root, folder / "a.csv", "yaml", "--out", str(root / "back.yaml"))
     assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == [{"\ufeffx": "y", "id": "z"}]
+
+
+def test_a_workbook_is_not_written_for_a_sheet_name_no_workbook_holds(tmp_path):
+    # written as 'Cards_ the long list of all the' (the name cut and cleaned), validate then said "workbook has no
+    # sheet 'Cards: the long list of all the cards'", after convert's exit 0
+    root, folder = two_tables(tmp_path, {"a": {"file": "a.xlsx", "sheet": "Cards: the long list of all the cards",
+                                               "fields": {"id": "str", "t": "str"}}}, {},
+                              {"a.yaml": "- {id: x, t: y}\n"})
+    result = run(root, "convert", str(folder / "a.yaml"), "--to", "xlsx")
+    line = next(n for n, text in enumerate((folder / "game.yaml").read_text().splitlines(), 1) if "sheet:" in text)
+    assert result.exit_code == 1 and f"cards/mini/game.yaml:{line}:" in result.output, result.output
+    assert "is no name a workbook's sheet may have" in result.output and not (folder / "a.xlsx").exists()
+    convert(root, folder / "a.yaml", "csv")  # (a CSV has no sheet)

@@ -770,7 +770,10 @@ def _number_as_shown(value: Any, shape: str) -> Any:
     (_FormattedNumber)."""
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return value
-    if shape.lower() in _SHOWN_AS_IT_IS and _general_shows(value) or (shape == "0" and float(value).is_integer()):
+    # "0" shows a whole number's digits, which a text field prints only below 2**53 (1E+20 was printed "1e+20"
+    # where the sheet showed 100000000000000000000, exit 0)
+    if (shape.lower() in _SHOWN_AS_IT_IS and _general_shows(value)
+            or shape == "0" and isinstance(_plain_number(value), int)):
         return value
     return _FormattedNumber(value, shape)
 
@@ -1222,7 +1225,7 @@ def write_xlsx(items: list[Any], schema: Schema, title: str, ids: Mapping[Any, F
     book = openpyxl.Workbook()
     ws = book.active
     assert isinstance(ws, Worksheet)  # a new workbook's one sheet
-    ws.title = _sheet_title(title)
+    ws.title = sheet_title(title)
     for col, name in enumerate(names, start=1):
         _text_cell(ws, 1, col, str(name), getattr(items, "mark", None)).font = Font(bold=True)  # (read by _records)
     ws.freeze_panes = "A2"
@@ -1263,7 +1266,7 @@ def _saved(book: Any) -> bytes:
     return fixed.getvalue()
 
 
-def _sheet_title(table: str) -> str:
+def sheet_title(table: str) -> str:
     """The table's name as a sheet's name, which is only shown (a table reads its file's first sheet or the one
     `sheet:` names): without the characters Excel refuses in one (a table named 'pro:be' was a traceback), at
     most 31 characters, not beginning or ending with a quote."""

@@ -35,6 +35,12 @@ MAX_SHEETS = 1000
 
 
 
+# How a workbook's parts are packed: deflated or stored, as every spreadsheet program writes them (zipfile bounds
+# what it inflates of these alone)
+_PACKINGS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+_PACKING_NAMES = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "LZMA", 9: "Deflate64"}
+
+
 def local_name(tag: str) -> str:
     """An XML element's name without its namespace."""
     return tag.rpartition("}")[2]
@@ -44,6 +50,12 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
     infos = book.infolist()
     if len(infos) > MAX_PARTS:
         raise LoadError(f"workbook holds {len(infos):,} parts; pnp reads at most {MAX_PARTS:,}", Mark(shown))
+    if packed := next((info for info in infos if info.compress_type not in _PACKINGS), None):
+        # (zipfile inflates bzip2 and LZMA with no bound on one read: a part of 1,300 bzip2 bytes, saying it
+        # unpacks to 1,000, inflated 1.8 GB in 10 s before its first byte was looked at)
+        raise LoadError(f"part '{packed.filename}' of the workbook is packed by method {packed.compress_type} ("
+                        f"{_PACKING_NAMES.get(packed.compress_type, 'unknown')}), where a spreadsheet program "
+                        "deflates or stores each part: save it again from the spreadsheet program", Mark(shown))
     if sum(info.file_size for info in infos) > MAX_UNZIPPED_BYTES:  # (before any part is read, to tell XML)
         raise LoadError(f"workbook too large: it unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB", Mark(shown))
     xml = [info for info in infos if _is_xml(book, info)]
@@ -51,18 +63,19 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
         if info.file_size > MAX_XML_PART_BYTES:
             raise LoadError(f"part '{info.filename}' of the workbook unpacks to {info.file_size / 2**20:,.1f} MB; "
                             f"pnp reads at most {MAX_XML_PART_BYTES // 2**20} MB of XML per part", Mark(shown))
+    for info in infos:
+        if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise LoadError(f"part '{info.filename}' of the workbook is packed "
+                            f"{info.file_size // max(info.compress_size, 1):,} to 1 (a zip bomb?)", Mark(shown))
+    if sum(info.file_size for info in xml) > MAX_XML_BYTES:  # (before the XML is parsed for a document type)
+        raise LoadError(f"workbook too large: its XML parts unpack to more than {MAX_XML_BYTES // 2**20} MB",
+                        Mark(shown))
+    for info in xml:
         if _declares_a_document_type(book, info):
             # (its entities expand: 3 MB of sheet XML gave a cell of 300 MB, 16 s and 1 GB)
             raise LoadError(f"part '{info.filename}' of the workbook declares a document type (<!DOCTYPE>), which "
                             "no spreadsheet program writes (a workbook's XML has none): the file is damaged",
                             Mark(shown))
-    for info in infos:
-        if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-            raise LoadError(f"part '{info.filename}' of the workbook is packed "
-                            f"{info.file_size // max(info.compress_size, 1):,} to 1 (a zip bomb?)", Mark(shown))
-    if sum(info.file_size for info in xml) > MAX_XML_BYTES:
-        raise LoadError(f"workbook too large: its XML parts unpack to more than {MAX_XML_BYTES // 2**20} MB",
-                        Mark(shown))
 
 
 def check_number_formats(book: zipfile.ZipFile, file: str) -> None:
@@ -180,12 +193,16 @@ _BEFORE_XML = b"\xef\xbb\xbf\xfe\xff \t\r\n\0"
 def _is_xml(book: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
     """Whether a part of the workbook may be XML openpyxl parses: by its content, not its name (a sheet's XML
     in a part named sheet1.dat, which the workbook's relations may name, was parsed past every XML limit: 150
-    MB took 40 s and 3 GB). Read up to its first byte that is not white space (a picture's first byte)."""
+    MB took 40 s and 3 GB). Its first _XML_LEAD bytes are read: XML when the first that is not white space is
+    '<', or when they are all white space (held to the XML limits: 200 parts of 1 MB of spaces were each
+    inflated whole to find their first byte, 5 s)."""
     with book.open(info) as part:
-        while chunk := part.read(1 << 16):
-            if first := chunk.lstrip(_BEFORE_XML)[:1]:
-                return first == b"<"
-    return False
+        lead = part.read(_XML_LEAD)
+    rest = lead.lstrip(_BEFORE_XML)
+    return rest[:1] == b"<" or bool(lead) and not rest
+
+
+_XML_LEAD = 4096  # bytes read of each part to tell XML (a picture's first is not white space; XML's first is '<')
 
 
 class _FirstElement(Exception):
