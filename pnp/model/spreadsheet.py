@@ -1274,35 +1274,56 @@ def sheet_title(table: str) -> str:
 
 
 LISTS_SHEET = "pnp lists"  # a hidden sheet holding each enum column's values, for its drop-down
+# The values that hidden sheet holds at most, each enum's once: an enum of 90,000 values read by 8 fields was
+# written 720,000 cells long (78 s, 345 MB) before the workbook was refused. A longer list offers no drop-down
+MAX_LISTED_VALUES = 10_000
 
 
 def _enum_dropdowns(book: Any, ws: Any, names: list[Any], schema: Schema, last_row: int) -> None:
     """Each enum column offers its values in a drop-down (and Excel refuses others as they are typed), down to
-    a few hundred rows below the data so that new items get it too. The values sit in a hidden sheet: an
-    inline list cannot hold a comma and stops at 255 characters."""
+    a few hundred rows below the data so that new items get it too. The values sit in a hidden sheet, a column
+    for each list of values (an inline list cannot hold a comma and stops at 255 characters), MAX_LISTED_VALUES
+    of them at most: a column whose values would pass it is offered none."""
     from openpyxl.utils import get_column_letter
     from openpyxl.worksheet.datavalidation import DataValidation
 
     enums = [(col, typed) for col, n in enumerate(names, start=1) if isinstance(typed := schema.fields.get(n), Enum)]
-    if not enums:
-        return
-    lists = book.create_sheet(LISTS_SHEET)
-    lists.sheet_state = "hidden"
-    for n, (col, field) in enumerate(enums, start=1):
-        letter = get_column_letter(n)
-        for row, value in enumerate(field.values, start=1):  # typed as the data's cells are, or Excel refuses 2
-            if isinstance(value, str):  # (escaped as the data's: '_x0041_' was offered as 'A', then refused)
-                _text_cell(lists, row, n, value, _spec_mark(field))
-            else:
-                lists.cell(row, n, value)
+    lists: Any = None
+    listed: dict[tuple[str, ...], str] = {}  # each list of values written (by their reprs: 1, '1', True) -> its range
+    for col, field in enums:
+        values = tuple(map(repr, field.values))
+        if values not in listed:
+            if sum(map(len, listed)) + len(values) > MAX_LISTED_VALUES:
+                continue
+            lists = lists or _lists_sheet(book)
+            listed[values] = _listed(lists, len(listed) + 1, field)
         # lists.title: a table named as LISTS_SHEET took that name first, and the drop-downs offered its own column
-        rule = DataValidation(type="list", formula1=f"'{lists.title}'!${letter}$1:${letter}${len(field.values)}",
-                              allow_blank=not field.required, showErrorMessage=True,
-                              errorTitle="Not one of the values",
+        rule = DataValidation(type="list", formula1=listed[values], allow_blank=not field.required,
+                              showErrorMessage=True, errorTitle="Not one of the values",
                               error=f"{names[col - 1]} is one of: {', '.join(map(str, field.values))}"[:255])
         column = get_column_letter(col)
         rule.add(f"{column}2:{column}{last_row + 500}")
         ws.add_data_validation(rule)
+
+
+def _lists_sheet(book: Any) -> Any:
+    """The hidden sheet of the drop-downs' values, made."""
+    lists = book.create_sheet(LISTS_SHEET)
+    lists.sheet_state = "hidden"
+    return lists
+
+
+def _listed(lists: Any, n: int, field: Enum) -> str:
+    """The range of column `n` of the sheet `lists`, written with the enum `field`'s values."""
+    from openpyxl.utils import get_column_letter
+
+    letter = get_column_letter(n)
+    for row, value in enumerate(field.values, start=1):  # typed as the data's cells are, or Excel refuses 2
+        if isinstance(value, str):  # (escaped as the data's: '_x0041_' was offered as 'A', then refused)
+            _text_cell(lists, row, n, value, _spec_mark(field))
+        else:
+            lists.cell(row, n, value)
+    return f"'{lists.title}'!${letter}$1:${letter}${len(field.values)}"
 
 
 def _spec_mark(field: Field) -> Mark | None:
