@@ -50,12 +50,7 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
     infos = book.infolist()
     if len(infos) > MAX_PARTS:
         raise LoadError(f"workbook holds {len(infos):,} parts; pnp reads at most {MAX_PARTS:,}", Mark(shown))
-    if packed := next((info for info in infos if info.compress_type not in _PACKINGS), None):
-        # (zipfile inflates bzip2 and LZMA with no bound on one read: a part of 1,300 bzip2 bytes, saying it
-        # unpacks to 1,000, inflated 1.8 GB in 10 s before its first byte was looked at)
-        raise LoadError(f"part '{packed.filename}' of the workbook is packed by method {packed.compress_type} ("
-                        f"{_PACKING_NAMES.get(packed.compress_type, 'unknown')}), where a spreadsheet program "
-                        "deflates or stores each part: save it again from the spreadsheet program", Mark(shown))
+    _refuse_packings(infos, shown)
     if sum(info.file_size for info in infos) > MAX_UNZIPPED_BYTES:  # (before any part is read, to tell XML)
         raise LoadError(f"workbook too large: it unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB", Mark(shown))
     xml = [info for info in infos if _is_xml(book, info)]
@@ -70,6 +65,21 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
     if sum(info.file_size for info in xml) > MAX_XML_BYTES:  # (before the XML is parsed for a document type)
         raise LoadError(f"workbook too large: its XML parts unpack to more than {MAX_XML_BYTES // 2**20} MB",
                         Mark(shown))
+    _refuse_document_types(book, xml, shown)
+
+
+def _refuse_packings(infos: list[zipfile.ZipInfo], shown: str) -> None:
+    """LoadError at the first part of the workbook packed otherwise than deflated or stored: zipfile inflates
+    bzip2 and LZMA with no bound on one read (a part of 1,300 bzip2 bytes, saying it unpacks to 1,000, inflated
+    1.8 GB in 10 s before its first byte was looked at)."""
+    if packed := next((info for info in infos if info.compress_type not in _PACKINGS), None):
+        raise LoadError(f"part '{packed.filename}' of the workbook is packed by method {packed.compress_type} ("
+                        f"{_PACKING_NAMES.get(packed.compress_type, 'unknown')}), where a spreadsheet program "
+                        "deflates or stores each part: save it again from the spreadsheet program", Mark(shown))
+
+
+def _refuse_document_types(book: zipfile.ZipFile, xml: list[zipfile.ZipInfo], shown: str) -> None:
+    """LoadError at the first of the workbook's `xml` parts that declares a document type."""
     for info in xml:
         if _declares_a_document_type(book, info):
             # (its entities expand: 3 MB of sheet XML gave a cell of 300 MB, 16 s and 1 GB)
