@@ -1450,3 +1450,12 @@ def test_a_written_workbook_lists_each_enums_values_once_and_no_more_than_it_may
     rules = {str(rule.sqref): rule.formula1 for rule in book["a"].data_validations.dataValidation}
     assert rules == {"B2:B502": "'pnp lists'!$A$1:$A$2", "C2:C502": "'pnp lists'!$A$1:$A$2"}  # b's 3 values: none
     assert [[cell.value for cell in row] for row in book["pnp lists"].iter_rows()] == [["x"], ["y"]]
+
+
+def test_a_field_name_no_workbook_cell_holds_is_refused_before_the_workbook_is_written(tmp_path):
+    # U+FFFE, which openpyxl lets by, failed the writing of the sheet's XML: "pnp met something it does not handle"
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "x\ufffe": "str"}}}, {},
+                              {"a.yaml": '- {id: i, "x\\uFFFE": y}\n'})
+    result = run(root, "convert", str(folder / "a.yaml"), "--to", "xlsx")
+    assert result.exit_code == 1 and "cards/mini/a.yaml:1:1: 'x\\ufffe': character U+FFFE is not allowed" in result.output
+    assert "does not handle" not in result.output and not (folder / "a.xlsx").exists()

@@ -1270,7 +1270,7 @@ def sheet_title(table: str) -> str:
     """The table's name as a sheet's name, which is only shown (a table reads its file's first sheet or the one
     `sheet:` names): without the characters Excel refuses in one (a table named 'pro:be' was a traceback), at
     most 31 characters, not beginning or ending with a quote."""
-    return re.sub(r"[\[\]:*?/\\]", "_", table)[:31].strip("'") or "items"
+    return _NOT_PRINTABLE.sub("_", re.sub(r"[\[\]:*?/\\]", "_", table))[:31].strip("'") or "items"
 
 
 LISTS_SHEET = "pnp lists"  # a hidden sheet holding each enum column's values, for its drop-down
@@ -1344,6 +1344,8 @@ def _text_cell(ws: Any, row: int, col: int, text: str, mark: Mark | None) -> Any
     if bad := ILLEGAL_CHARACTERS_RE.search(text):
         raise DataError(f"text holds the control character U+{ord(bad.group()):04X}, which a workbook cannot "
                         "store", mark)
+    if problem := _text_problem(text):  # (what a cell read may not hold: U+FFFE in a field's name, which openpyxl
+        raise DataError(f"{shown(text)}: {problem}", mark)  # let by, failed writing its XML: "internal error")
     cell = ws.cell(row, col, written)
     cell.data_type = "s"
     if text.startswith(_FORMULA_STARTS):
