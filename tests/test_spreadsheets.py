@@ -845,6 +845,17 @@ def test_a_cell_openpyxl_cannot_read_or_reads_as_an_error_is_refused_at_the_cell
         errors(proj)
 
 
+def test_xml_that_cannot_be_read_after_a_row_of_5000_digits_is_refused_at_that_row(proj):
+    # the row's number, read to say where the XML broke, was int() of 5,000 digits: the workbook was refused in
+    # Python's words ("Exceeds the limit (4300 digits)"), no sheet or row named; a row past the last is the next
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: re.sub(rb'<c r="D3"[^>]*>.*?</c>', b'<c r="D3"><v>1</v><x></c>',
+                                          data.replace(b'<row r="3"', b'<row r="' + b"1" * 5000 + b'"'), count=1)
+          if name == "xl/worksheets/sheet1.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:4: error: the sheet's XML cannot be read")
+               for ln in errors(proj)), errors(proj)
+
+
 @pytest.mark.parametrize("fmt, field, text, said", [
     ("csv", "title", '""', "no characters"),  # required: its blank cell read back as missing
     ("xlsx", "text", '"  "', "only spaces"),  # its blank cell read back as the default, ""

@@ -360,6 +360,9 @@ def _sheet_tree(ws: Any, where: str) -> Any:
         raise LoadError(f"the sheet's XML cannot be read ({str(e).split(':')[0]})", Mark(where, row, column)) from None
 
 
+_ROW_DIGITS = re.compile(r"[0-9]{1,7}")  # a row's number, at most 1,048,576
+
+
 def _last_cell_begun(data: bytes) -> tuple[int, int]:
     """(row, column) of the last cell a sheet's XML begins before the place where it cannot be parsed (at
     least 1, 1), for its refusal: the row as the sheet numbers it, the cell as its row's number or name does."""
@@ -373,7 +376,9 @@ def _last_cell_begun(data: bytes) -> tuple[int, int]:
             for _, element in parser.read_events():
                 if local_name(element.tag) == "row":
                     number = element.get("r")
-                    row, column = int(number) if number and number.isdigit() else row + 1, 0
+                    # (read as a row's number when it may be one: int() refused 5,000 digits in Python's words, and
+                    # a '²', which isdigit() takes for a digit; the sheet and row were not named)
+                    row, column = int(number) if number and _ROW_DIGITS.fullmatch(number) else row + 1, 0
                 elif local_name(element.tag) == "c":
                     found = _CELL_NAME.fullmatch(element.get("r") or "")
                     column = _column_number(found[1]) if found else column + 1
