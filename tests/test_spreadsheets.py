@@ -1470,3 +1470,19 @@ def test_a_field_name_no_workbook_cell_holds_is_refused_before_the_workbook_is_w
     result = run(root, "convert", str(folder / "a.yaml"), "--to", "xlsx")
     assert result.exit_code == 1 and "cards/mini/a.yaml:1:1: 'x\\ufffe': character U+FFFE is not allowed" in result.output
     assert "does not handle" not in result.output and not (folder / "a.xlsx").exists()
+
+
+@pytest.mark.parametrize("number", ["1" * 5000, "²"])
+def test_a_style_numbering_its_format_otherwise_than_a_workbook_does_is_refused_in_pnps_words(tmp_path, number):
+    # openpyxl's int() refused them: "not a readable .xlsx workbook (ValueError: Exceeds the limit (4300 digits)
+    # for integer string conversion ... use sys.set_int_max_str_digits())"
+    from pnp.errors import LoadError
+    from pnp.model.workbook_parts import check_number_formats
+
+    path = tmp_path / "t.xlsx"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("xl/styles.xml", f'<styleSheet><cellXfs><xf numFmtId="{number}"/></cellXfs></styleSheet>')
+    with zipfile.ZipFile(path) as z, pytest.raises(LoadError) as refused:
+        check_number_formats(z, "cards/g/t.xlsx")
+    assert refused.value.message.startswith("the workbook's styles name number format '")
+    assert refused.value.message.endswith("where a workbook writes a number: the file is damaged")

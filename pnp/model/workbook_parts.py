@@ -4,7 +4,10 @@ of elements is bounded here, where a hostile file (a zip bomb, a million styles,
 expand) is refused by name rather than read for minutes. What a sheet's cells hold is checked as they are read
 (spreadsheet.py)."""
 
+import re
 import zipfile
+from collections import Counter
+from typing import Any
 
 from ..errors import LoadError
 from ..report import Mark
@@ -25,6 +28,7 @@ MAX_FORMAT_CHARS = 1000
 # their format's length squared, and the styles themselves, keep that to a second or two (a workbook has a
 # few hundred styles; Excel allows 65,490)
 MAX_FORMAT_WORK = 8_000_000
+_FORMAT_NUMBER = re.compile(r"[0-9]{1,9}")  # a number format's number (numFmtId), as a workbook writes it
 # openpyxl makes an object of each element of a workbook's styles (a font, a cell style...), at some 15 a
 # millisecond: 4 MB of fonts took 32 s. A workbook's styles hold a few hundred
 MAX_STYLE_ELEMENTS = 20_000
@@ -95,7 +99,6 @@ def check_number_formats(book: zipfile.ZipFile, file: str) -> None:
     style's format for a date by a regular expression whose time grows with the square of the code's length,
     style by style (110,000 styles of one 999-character format ran past a minute); the part's size is checked
     before (check_parts)."""
-    from collections import Counter
     from xml.etree.ElementTree import iterparse
 
     from openpyxl.styles.numbers import BUILTIN_FORMATS
@@ -110,23 +113,34 @@ def check_number_formats(book: zipfile.ZipFile, file: str) -> None:
                 raise LoadError(f"the workbook's styles hold more than {MAX_STYLE_ELEMENTS:,} elements (fonts, fills, "
                                 f"cell styles...); pnp reads at most {MAX_STYLE_ELEMENTS:,} (a workbook has a few "
                                 "hundred): the file is damaged", Mark(file))
-            tag = local_name(element.tag)
-            if tag == "numFmt":
-                code = codes[element.get("numFmtId")] = element.get("formatCode", "")
-                if len(code) > MAX_FORMAT_CHARS:
-                    raise LoadError(f"the workbook's number format {shown(element.get('numFmtId', '?'))} is "
-                                    f"{len(code):,} characters long; pnp reads at most {MAX_FORMAT_CHARS:,} "
-                                    "(Excel takes 255): the file is damaged", Mark(file))
-            elif tag == "cellXfs":
-                styles.update(xf.get("numFmtId") for xf in element if local_name(xf.tag) == "xf")
-            if tag != "xf":  # (a cellXfs reads its own)
-                element.clear()
-    work = sum(len(codes.get(key) or BUILTIN_FORMATS.get(int(key) if key and key.isdigit() else 0, "")) ** 2 * count
+            _read_style(element, codes, styles, file)
+    work = sum(len(codes.get(key) or BUILTIN_FORMATS.get(int(key or 0), "")) ** 2 * count
                for key, count in styles.items())
     if work > MAX_FORMAT_WORK:
         raise LoadError(f"the workbook has {sum(styles.values()):,} cell styles, with number formats of up to "
                         f"{max(map(len, codes.values()), default=0):,} characters: more than pnp reads (the longer "
                         "the formats, the fewer styles): the file is damaged", Mark(file))
+
+
+def _read_style(element: Any, codes: dict[str | None, str], styles: Counter[str | None], file: str) -> None:
+    """Reads an element of the workbook's styles (check_number_formats) into `codes` (a number format's code by
+    its number) and `styles` (how many cell styles have each number format); LoadError at a number format's
+    code past MAX_FORMAT_CHARS, or one numbered otherwise than a workbook writes (openpyxl's int() refused
+    5,000 digits, or a '²', in Python's words)."""
+    tag = local_name(element.tag)
+    if (number := element.get("numFmtId")) is not None and not _FORMAT_NUMBER.fullmatch(number):
+        raise LoadError(f"the workbook's styles name number format {shown(number)}, where a workbook writes a "
+                        "number: the file is damaged", Mark(file))
+    if tag == "numFmt":
+        code = codes[number] = element.get("formatCode", "")
+        if len(code) > MAX_FORMAT_CHARS:
+            raise LoadError(f"the workbook's number format {shown(number or '?')} is {len(code):,} characters long; "
+                            f"pnp reads at most {MAX_FORMAT_CHARS:,} (Excel takes 255): the file is damaged",
+                            Mark(file))
+    elif tag == "cellXfs":
+        styles.update(xf.get("numFmtId") for xf in element if local_name(xf.tag) == "xf")
+    if tag != "xf":  # (a cellXfs reads its own)
+        element.clear()
 
 
 def check_object_parts(book: zipfile.ZipFile, file: str) -> None:
