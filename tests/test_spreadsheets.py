@@ -344,6 +344,17 @@ def test_a_number_shown_otherwise_than_its_text_is_refused_in_a_text_field(proj,
         assert run(proj, "validate", GAME).exit_code == 0, code
 
 
+def test_a_whole_number_past_2_53_formatted_0_is_refused_in_a_text_field(proj):
+    # "0" shows 100000000000000000000, and the text field printed 1e+20, exit 0
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.active.cell(row=2, column=2, value=1e20).number_format = "0"
+    book.save(path)
+    assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
+        f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell (1e+20) is formatted as '0', so the sheet shows it "
+        "otherwise than its text field would print it: format the cell as text and type the text"]
+
+
 @pytest.mark.parametrize("part, encoding", [("xl/worksheets/sheet1.xml", "utf-8"), ("xl/styles.xml", "utf-16")])
 def test_a_part_declaring_a_document_type_is_refused_before_its_entities_expand(proj, part, encoding):
     """No spreadsheet program writes a DOCTYPE in a workbook: one of entities nested three deep in 3 MB of sheet
@@ -551,6 +562,28 @@ def test_a_workbook_that_unzips_too_far_is_refused_before_it_is_read(proj, size,
     rezip(path, lambda name, data: data.replace(b"<sheetData>", b"<sheetData>" + b" " * size)
           if name == "xl/worksheets/sheet1.xml" else data)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: {message}") for ln in errors(proj)), errors(proj)
+
+
+@pytest.mark.parametrize("extra, message", [
+    # a part of 1,300 bzip2 bytes saying it unpacks to 1,000 inflated 1.8 GB in 10 s: zipfile bounds no bzip2 read
+    ([("xl/media/a.bin", b"\x89PNG", zipfile.ZIP_BZIP2)],
+     "part 'xl/media/a.bin' of the workbook is packed by method 12 (bzip2), where a spreadsheet program deflates"),
+    # 200 parts of 1 MB of spaces were each inflated whole to find their first byte (5 s); here 20, all white space
+    ([(f"xl/media/{n}.bin", b" " * 2**20, zipfile.ZIP_DEFLATED) for n in range(20)],
+     "workbook too large: its XML parts unpack to more than 16 MB"),
+])
+def test_a_workbook_whose_parts_would_take_long_to_tell_is_refused_before_they_are_read(tmp_path, extra, message):
+    from pnp.errors import LoadError
+    from pnp.model.workbook_parts import check_parts
+
+    path = tmp_path / "t.xlsx"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("[Content_Types].xml", "<Types/>", zipfile.ZIP_DEFLATED)
+        for name, data, method in extra:
+            z.writestr(name, data, method)
+    with zipfile.ZipFile(path) as z, pytest.raises(LoadError) as refused:
+        check_parts(z, "cards/g/t.xlsx")
+    assert refused.value.message.startswith(message) and str(refused.value.mark) == "cards/g/t.xlsx"
 
 
 def test_a_sheet_in_a_part_not_named_xml_is_held_to_the_xml_limits(proj):
@@ -820,6 +853,17 @@ def test_a_cell_openpyxl_cannot_read_or_reads_as_an_error_is_refused_at_the_cell
           if name == "xl/worksheets/sheet1.xml" else data)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:4: error: {said}") for ln in errors(proj)), \
         errors(proj)
+
+
+def test_xml_that_cannot_be_read_after_a_row_of_5000_digits_is_refused_at_that_row(proj):
+    # the row's number, read to say where the XML broke, was int() of 5,000 digits: the workbook was refused in
+    # Python's words ("Exceeds the limit (4300 digits)"), no sheet or row named; a row past the last is the next
+    path = xlsx_table(proj, "turn")
+    rezip(path, lambda name, data: re.sub(rb'<c r="D3"[^>]*>.*?</c>', b'<c r="D3"><v>1</v><x></c>',
+                                          data.replace(b'<row r="3"', b'<row r="' + b"1" * 5000 + b'"'), count=1)
+          if name == "xl/worksheets/sheet1.xml" else data)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:4: error: the sheet's XML cannot be read")
+               for ln in errors(proj)), errors(proj)
 
 
 @pytest.mark.parametrize("fmt, field, text, said", [
@@ -1401,3 +1445,54 @@ def test_a_field_named_beginning_with_a_byte_order_mark_is_read_back_from_its_cs
     convert(root, folder / "a.yaml", "csv")
     convert(root, folder / "a.csv", "yaml", "--out", str(root / "back.yaml"))
     assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == [{"\ufeffx": "y", "id": "z"}]
+
+
+def test_a_workbook_is_not_written_for_a_sheet_name_no_workbook_holds(tmp_path):
+    # written as 'Cards_ the long list of all the' (the name cut and cleaned), validate then said "workbook has no
+    # sheet 'Cards: the long list of all the cards'", after convert's exit 0
+    root, folder = two_tables(tmp_path, {"a": {"file": "a.xlsx", "sheet": "Cards: the long list of all the cards",
+                                               "fields": {"id": "str", "t": "str"}}}, {},
+                              {"a.yaml": "- {id: x, t: y}\n"})
+    result = run(root, "convert", str(folder / "a.yaml"), "--to", "xlsx")
+    line = next(n for n, text in enumerate((folder / "game.yaml").read_text().splitlines(), 1) if "sheet:" in text)
+    assert result.exit_code == 1 and f"cards/mini/game.yaml:{line}:" in result.output, result.output
+    assert "is no name a workbook's sheet may have" in result.output and not (folder / "a.xlsx").exists()
+    convert(root, folder / "a.yaml", "csv")  # (a CSV has no sheet)
+
+
+def test_a_written_workbook_lists_each_enums_values_once_and_no_more_than_it_may(tmp_path, monkeypatch):
+    # an enum of 90,000 values read by 8 fields was written in 720,000 cells of the hidden sheet (78 s, 345 MB)
+    monkeypatch.setattr("pnp.model.spreadsheet.MAX_LISTED_VALUES", 3)
+    root, folder = two_tables(tmp_path, {"a": {"fields": {
+        "id": "str", "k1": {"type": "enum", "values": ["x", "y"]}, "k2": {"type": "enum", "values": ["x", "y"]},
+        "b": {"type": "enum", "values": ["p", "q", "r"]}}}}, {}, {"a.yaml": "- {id: i, k1: x, k2: y, b: p}\n"})
+    convert(root, folder / "a.yaml", "xlsx")
+    book = openpyxl.load_workbook(folder / "a.xlsx")
+    rules = {str(rule.sqref): rule.formula1 for rule in book["a"].data_validations.dataValidation}
+    assert rules == {"B2:B502": "'pnp lists'!$A$1:$A$2", "C2:C502": "'pnp lists'!$A$1:$A$2"}  # b's 3 values: none
+    assert [[cell.value for cell in row] for row in book["pnp lists"].iter_rows()] == [["x"], ["y"]]
+
+
+def test_a_field_name_no_workbook_cell_holds_is_refused_before_the_workbook_is_written(tmp_path):
+    # U+FFFE, which openpyxl lets by, failed the writing of the sheet's XML: "pnp met something it does not handle"
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "x\ufffe": "str"}}}, {},
+                              {"a.yaml": '- {id: i, "x\\uFFFE": y}\n'})
+    result = run(root, "convert", str(folder / "a.yaml"), "--to", "xlsx")
+    assert result.exit_code == 1 and "cards/mini/a.yaml:1:1: 'x\\ufffe': character U+FFFE is not allowed" in result.output
+    assert "does not handle" not in result.output and not (folder / "a.xlsx").exists()
+
+
+@pytest.mark.parametrize("number", ["1" * 5000, "²"])
+def test_a_style_numbering_its_format_otherwise_than_a_workbook_does_is_refused_in_pnps_words(tmp_path, number):
+    # openpyxl's int() refused them: "not a readable .xlsx workbook (ValueError: Exceeds the limit (4300 digits)
+    # for integer string conversion ... use sys.set_int_max_str_digits())"
+    from pnp.errors import LoadError
+    from pnp.model.workbook_parts import check_number_formats
+
+    path = tmp_path / "t.xlsx"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("xl/styles.xml", f'<styleSheet><cellXfs><xf numFmtId="{number}"/></cellXfs></styleSheet>')
+    with zipfile.ZipFile(path) as z, pytest.raises(LoadError) as refused:
+        check_number_formats(z, "cards/g/t.xlsx")
+    assert refused.value.message.startswith("the workbook's styles name number format '")
+    assert refused.value.message.endswith("where a workbook writes a number: the file is damaged")

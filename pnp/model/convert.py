@@ -2,16 +2,16 @@
 and keep YAML under version control (or the reverse). The table's fields in game.yaml say how to read each
 cell, so a round trip gives back the same data."""
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, LoadError, OutputError, UsageError, cannot_write
 from ..project import Project, write_file
 from ..report import Mark
-from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, values_allowance
+from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, shown, values_allowance
 from .schema import Field, Schema
-from .spreadsheet import SPREADSHEETS, id_fields, read_table, write_csv, write_xlsx, write_yaml
+from .spreadsheet import SPREADSHEETS, id_fields, read_table, sheet_title, write_csv, write_xlsx, write_yaml
 from .tables import default_file
 
 def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None = None,
@@ -51,7 +51,7 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
         raise UsageError(f"{shown} is already {fmt}")
     if target.exists() and not force:
         raise UsageError(f"{project.rel(target)} exists; --force replaces it")
-    data = _written(items, fmt, schema, _sheet_named(spec, table), ids)
+    data = _written(items, fmt, schema, lambda: _sheet_named(spec, table), ids)
     try:
         write_file(target, data)
     except OSError as e:
@@ -59,9 +59,11 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     return target, len(items)
 
 
-def _written(items: MarkedList, fmt: str, schema: Schema, sheet: str, ids: Mapping[Any, Field | None]) -> bytes:
-    """The table's `items` as a file of `fmt`; DataError when pnp would not read it back for its size."""
-    data = {"csv": lambda: write_csv(items, schema, ids), "xlsx": lambda: write_xlsx(items, schema, sheet, ids),
+def _written(items: MarkedList, fmt: str, schema: Schema, sheet: Callable[[], str],
+             ids: Mapping[Any, Field | None]) -> bytes:
+    """The table's `items` as a file of `fmt` (`sheet`: the name of a workbook's sheet); DataError when pnp would
+    not read it back for its size."""
+    data = {"csv": lambda: write_csv(items, schema, ids), "xlsx": lambda: write_xlsx(items, schema, sheet(), ids),
             "yaml": lambda: write_yaml(items, schema)}[fmt]()
     if len(data) > MAX_FILE_BYTES:  # (a table of long texts in a CSV is a longer YAML file: its quotes, its keys)
         raise DataError(f"as {fmt.upper()}, the table is {len(data) / 2**20:,.1f} MB, and pnp reads a file of at most "
@@ -73,7 +75,13 @@ def _sheet_named(spec: Record, table: str) -> str:
     """The name of the sheet a table's workbook is written with: the one its `sheet:` reads (a workbook written with
     the table's name was refused by validate: 'workbook has no sheet'), else the table's."""
     sheet = spec.get("sheet")
-    return sheet if isinstance(sheet, str) and sheet else table
+    if not isinstance(sheet, str) or not sheet:
+        return table
+    if sheet_title(sheet) != sheet:  # (written under another name, the sheet was not found by validate: exit 0)
+        raise DataError(f"sheet: {shown(sheet)} is no name a workbook's sheet may have (at most 31 characters, none "
+                        "of [ ] : * ? / \\, not beginning or ending with '), and the table reads that sheet: give it "
+                        "such a name", spec.mark_of("sheet"))
+    return sheet
 
 
 def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, Any, str, Record]:

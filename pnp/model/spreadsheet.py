@@ -360,6 +360,9 @@ def _sheet_tree(ws: Any, where: str) -> Any:
         raise LoadError(f"the sheet's XML cannot be read ({str(e).split(':')[0]})", Mark(where, row, column)) from None
 
 
+_ROW_DIGITS = re.compile(r"[0-9]{1,7}")  # a row's number, at most 1,048,576
+
+
 def _last_cell_begun(data: bytes) -> tuple[int, int]:
     """(row, column) of the last cell a sheet's XML begins before the place where it cannot be parsed (at
     least 1, 1), for its refusal: the row as the sheet numbers it, the cell as its row's number or name does."""
@@ -373,7 +376,9 @@ def _last_cell_begun(data: bytes) -> tuple[int, int]:
             for _, element in parser.read_events():
                 if local_name(element.tag) == "row":
                     number = element.get("r")
-                    row, column = int(number) if number and number.isdigit() else row + 1, 0
+                    # (read as a row's number when it may be one: int() refused 5,000 digits in Python's words, and
+                    # a '²', which isdigit() takes for a digit; the sheet and row were not named)
+                    row, column = int(number) if number and _ROW_DIGITS.fullmatch(number) else row + 1, 0
                 elif local_name(element.tag) == "c":
                     found = _CELL_NAME.fullmatch(element.get("r") or "")
                     column = _column_number(found[1]) if found else column + 1
@@ -770,7 +775,10 @@ def _number_as_shown(value: Any, shape: str) -> Any:
     (_FormattedNumber)."""
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return value
-    if shape.lower() in _SHOWN_AS_IT_IS and _general_shows(value) or (shape == "0" and float(value).is_integer()):
+    # "0" shows a whole number's digits, which a text field prints only below 2**53 (1E+20 was printed "1e+20"
+    # where the sheet showed 100000000000000000000, exit 0)
+    if (shape.lower() in _SHOWN_AS_IT_IS and _general_shows(value)
+            or shape == "0" and isinstance(_plain_number(value), int)):
         return value
     return _FormattedNumber(value, shape)
 
@@ -1222,7 +1230,7 @@ def write_xlsx(items: list[Any], schema: Schema, title: str, ids: Mapping[Any, F
     book = openpyxl.Workbook()
     ws = book.active
     assert isinstance(ws, Worksheet)  # a new workbook's one sheet
-    ws.title = _sheet_title(title)
+    ws.title = sheet_title(title)
     for col, name in enumerate(names, start=1):
         _text_cell(ws, 1, col, str(name), getattr(items, "mark", None)).font = Font(bold=True)  # (read by _records)
     ws.freeze_panes = "A2"
@@ -1263,43 +1271,64 @@ def _saved(book: Any) -> bytes:
     return fixed.getvalue()
 
 
-def _sheet_title(table: str) -> str:
+def sheet_title(table: str) -> str:
     """The table's name as a sheet's name, which is only shown (a table reads its file's first sheet or the one
     `sheet:` names): without the characters Excel refuses in one (a table named 'pro:be' was a traceback), at
     most 31 characters, not beginning or ending with a quote."""
-    return re.sub(r"[\[\]:*?/\\]", "_", table)[:31].strip("'") or "items"
+    return _NOT_PRINTABLE.sub("_", re.sub(r"[\[\]:*?/\\]", "_", table))[:31].strip("'") or "items"
 
 
 LISTS_SHEET = "pnp lists"  # a hidden sheet holding each enum column's values, for its drop-down
+# The values that hidden sheet holds at most, each enum's once: an enum of 90,000 values read by 8 fields was
+# written 720,000 cells long (78 s, 345 MB) before the workbook was refused. A longer list offers no drop-down
+MAX_LISTED_VALUES = 10_000
 
 
 def _enum_dropdowns(book: Any, ws: Any, names: list[Any], schema: Schema, last_row: int) -> None:
     """Each enum column offers its values in a drop-down (and Excel refuses others as they are typed), down to
-    a few hundred rows below the data so that new items get it too. The values sit in a hidden sheet: an
-    inline list cannot hold a comma and stops at 255 characters."""
+    a few hundred rows below the data so that new items get it too. The values sit in a hidden sheet, a column
+    for each list of values (an inline list cannot hold a comma and stops at 255 characters), MAX_LISTED_VALUES
+    of them at most: a column whose values would pass it is offered none."""
     from openpyxl.utils import get_column_letter
     from openpyxl.worksheet.datavalidation import DataValidation
 
     enums = [(col, typed) for col, n in enumerate(names, start=1) if isinstance(typed := schema.fields.get(n), Enum)]
-    if not enums:
-        return
-    lists = book.create_sheet(LISTS_SHEET)
-    lists.sheet_state = "hidden"
-    for n, (col, field) in enumerate(enums, start=1):
-        letter = get_column_letter(n)
-        for row, value in enumerate(field.values, start=1):  # typed as the data's cells are, or Excel refuses 2
-            if isinstance(value, str):  # (escaped as the data's: '_x0041_' was offered as 'A', then refused)
-                _text_cell(lists, row, n, value, _spec_mark(field))
-            else:
-                lists.cell(row, n, value)
+    lists: Any = None
+    listed: dict[tuple[str, ...], str] = {}  # each list of values written (by their reprs: 1, '1', True) -> its range
+    for col, field in enums:
+        values = tuple(map(repr, field.values))
+        if values not in listed:
+            if sum(map(len, listed)) + len(values) > MAX_LISTED_VALUES:
+                continue
+            lists = lists or _lists_sheet(book)
+            listed[values] = _listed(lists, len(listed) + 1, field)
         # lists.title: a table named as LISTS_SHEET took that name first, and the drop-downs offered its own column
-        rule = DataValidation(type="list", formula1=f"'{lists.title}'!${letter}$1:${letter}${len(field.values)}",
-                              allow_blank=not field.required, showErrorMessage=True,
-                              errorTitle="Not one of the values",
+        rule = DataValidation(type="list", formula1=listed[values], allow_blank=not field.required,
+                              showErrorMessage=True, errorTitle="Not one of the values",
                               error=f"{names[col - 1]} is one of: {', '.join(map(str, field.values))}"[:255])
         column = get_column_letter(col)
         rule.add(f"{column}2:{column}{last_row + 500}")
         ws.add_data_validation(rule)
+
+
+def _lists_sheet(book: Any) -> Any:
+    """The hidden sheet of the drop-downs' values, made."""
+    lists = book.create_sheet(LISTS_SHEET)
+    lists.sheet_state = "hidden"
+    return lists
+
+
+def _listed(lists: Any, n: int, field: Enum) -> str:
+    """The range of column `n` of the sheet `lists`, written with the enum `field`'s values."""
+    from openpyxl.utils import get_column_letter
+
+    letter = get_column_letter(n)
+    for row, value in enumerate(field.values, start=1):  # typed as the data's cells are, or Excel refuses 2
+        if isinstance(value, str):  # (escaped as the data's: '_x0041_' was offered as 'A', then refused)
+            _text_cell(lists, row, n, value, _spec_mark(field))
+        else:
+            lists.cell(row, n, value)
+    return f"'{lists.title}'!${letter}$1:${letter}${len(field.values)}"
 
 
 def _spec_mark(field: Field) -> Mark | None:
@@ -1320,6 +1349,8 @@ def _text_cell(ws: Any, row: int, col: int, text: str, mark: Mark | None) -> Any
     if bad := ILLEGAL_CHARACTERS_RE.search(text):
         raise DataError(f"text holds the control character U+{ord(bad.group()):04X}, which a workbook cannot "
                         "store", mark)
+    if problem := _text_problem(text):  # (what a cell read may not hold: U+FFFE in a field's name, which openpyxl
+        raise DataError(f"{shown(text)}: {problem}", mark)  # let by, failed writing its XML: "internal error")
     cell = ws.cell(row, col, written)
     cell.data_type = "s"
     if text.startswith(_FORMULA_STARTS):

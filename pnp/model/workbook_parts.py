@@ -4,7 +4,10 @@ of elements is bounded here, where a hostile file (a zip bomb, a million styles,
 expand) is refused by name rather than read for minutes. What a sheet's cells hold is checked as they are read
 (spreadsheet.py)."""
 
+import re
 import zipfile
+from collections import Counter
+from typing import Any
 
 from ..errors import LoadError
 from ..report import Mark
@@ -25,6 +28,7 @@ MAX_FORMAT_CHARS = 1000
 # their format's length squared, and the styles themselves, keep that to a second or two (a workbook has a
 # few hundred styles; Excel allows 65,490)
 MAX_FORMAT_WORK = 8_000_000
+_FORMAT_NUMBER = re.compile(r"[0-9]{1,9}")  # a number format's number (numFmtId), as a workbook writes it
 # openpyxl makes an object of each element of a workbook's styles (a font, a cell style...), at some 15 a
 # millisecond: 4 MB of fonts took 32 s. A workbook's styles hold a few hundred
 MAX_STYLE_ELEMENTS = 20_000
@@ -33,6 +37,12 @@ MAX_OBJECT_ELEMENTS = 20_000  # the same, in the other parts openpyxl reads into
 # 9,900 empty sheets took 10 s. A game's workbook has a few
 MAX_SHEETS = 1000
 
+
+
+# How a workbook's parts are packed: deflated or stored, as every spreadsheet program writes them (zipfile bounds
+# what it inflates of these alone)
+_PACKINGS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+_PACKING_NAMES = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "LZMA", 9: "Deflate64"}
 
 
 def local_name(tag: str) -> str:
@@ -44,6 +54,7 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
     infos = book.infolist()
     if len(infos) > MAX_PARTS:
         raise LoadError(f"workbook holds {len(infos):,} parts; pnp reads at most {MAX_PARTS:,}", Mark(shown))
+    _refuse_packings(infos, shown)
     if sum(info.file_size for info in infos) > MAX_UNZIPPED_BYTES:  # (before any part is read, to tell XML)
         raise LoadError(f"workbook too large: it unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB", Mark(shown))
     xml = [info for info in infos if _is_xml(book, info)]
@@ -51,18 +62,34 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
         if info.file_size > MAX_XML_PART_BYTES:
             raise LoadError(f"part '{info.filename}' of the workbook unpacks to {info.file_size / 2**20:,.1f} MB; "
                             f"pnp reads at most {MAX_XML_PART_BYTES // 2**20} MB of XML per part", Mark(shown))
+    for info in infos:
+        if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise LoadError(f"part '{info.filename}' of the workbook is packed "
+                            f"{info.file_size // max(info.compress_size, 1):,} to 1 (a zip bomb?)", Mark(shown))
+    if sum(info.file_size for info in xml) > MAX_XML_BYTES:  # (before the XML is parsed for a document type)
+        raise LoadError(f"workbook too large: its XML parts unpack to more than {MAX_XML_BYTES // 2**20} MB",
+                        Mark(shown))
+    _refuse_document_types(book, xml, shown)
+
+
+def _refuse_packings(infos: list[zipfile.ZipInfo], shown: str) -> None:
+    """LoadError at the first part of the workbook packed otherwise than deflated or stored: zipfile inflates
+    bzip2 and LZMA with no bound on one read (a part of 1,300 bzip2 bytes, saying it unpacks to 1,000, inflated
+    1.8 GB in 10 s before its first byte was looked at)."""
+    if packed := next((info for info in infos if info.compress_type not in _PACKINGS), None):
+        raise LoadError(f"part '{packed.filename}' of the workbook is packed by method {packed.compress_type} ("
+                        f"{_PACKING_NAMES.get(packed.compress_type, 'unknown')}), where a spreadsheet program "
+                        "deflates or stores each part: save it again from the spreadsheet program", Mark(shown))
+
+
+def _refuse_document_types(book: zipfile.ZipFile, xml: list[zipfile.ZipInfo], shown: str) -> None:
+    """LoadError at the first of the workbook's `xml` parts that declares a document type."""
+    for info in xml:
         if _declares_a_document_type(book, info):
             # (its entities expand: 3 MB of sheet XML gave a cell of 300 MB, 16 s and 1 GB)
             raise LoadError(f"part '{info.filename}' of the workbook declares a document type (<!DOCTYPE>), which "
                             "no spreadsheet program writes (a workbook's XML has none): the file is damaged",
                             Mark(shown))
-    for info in infos:
-        if info.file_size > 2**20 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-            raise LoadError(f"part '{info.filename}' of the workbook is packed "
-                            f"{info.file_size // max(info.compress_size, 1):,} to 1 (a zip bomb?)", Mark(shown))
-    if sum(info.file_size for info in xml) > MAX_XML_BYTES:
-        raise LoadError(f"workbook too large: its XML parts unpack to more than {MAX_XML_BYTES // 2**20} MB",
-                        Mark(shown))
 
 
 def check_number_formats(book: zipfile.ZipFile, file: str) -> None:
@@ -72,7 +99,6 @@ def check_number_formats(book: zipfile.ZipFile, file: str) -> None:
     style's format for a date by a regular expression whose time grows with the square of the code's length,
     style by style (110,000 styles of one 999-character format ran past a minute); the part's size is checked
     before (check_parts)."""
-    from collections import Counter
     from xml.etree.ElementTree import iterparse
 
     from openpyxl.styles.numbers import BUILTIN_FORMATS
@@ -87,23 +113,34 @@ def check_number_formats(book: zipfile.ZipFile, file: str) -> None:
                 raise LoadError(f"the workbook's styles hold more than {MAX_STYLE_ELEMENTS:,} elements (fonts, fills, "
                                 f"cell styles...); pnp reads at most {MAX_STYLE_ELEMENTS:,} (a workbook has a few "
                                 "hundred): the file is damaged", Mark(file))
-            tag = local_name(element.tag)
-            if tag == "numFmt":
-                code = codes[element.get("numFmtId")] = element.get("formatCode", "")
-                if len(code) > MAX_FORMAT_CHARS:
-                    raise LoadError(f"the workbook's number format {shown(element.get('numFmtId', '?'))} is "
-                                    f"{len(code):,} characters long; pnp reads at most {MAX_FORMAT_CHARS:,} "
-                                    "(Excel takes 255): the file is damaged", Mark(file))
-            elif tag == "cellXfs":
-                styles.update(xf.get("numFmtId") for xf in element if local_name(xf.tag) == "xf")
-            if tag != "xf":  # (a cellXfs reads its own)
-                element.clear()
-    work = sum(len(codes.get(key) or BUILTIN_FORMATS.get(int(key) if key and key.isdigit() else 0, "")) ** 2 * count
+            _read_style(element, codes, styles, file)
+    work = sum(len(codes.get(key) or BUILTIN_FORMATS.get(int(key or 0), "")) ** 2 * count
                for key, count in styles.items())
     if work > MAX_FORMAT_WORK:
         raise LoadError(f"the workbook has {sum(styles.values()):,} cell styles, with number formats of up to "
                         f"{max(map(len, codes.values()), default=0):,} characters: more than pnp reads (the longer "
                         "the formats, the fewer styles): the file is damaged", Mark(file))
+
+
+def _read_style(element: Any, codes: dict[str | None, str], styles: Counter[str | None], file: str) -> None:
+    """Reads an element of the workbook's styles (check_number_formats) into `codes` (a number format's code by
+    its number) and `styles` (how many cell styles have each number format); LoadError at a number format's
+    code past MAX_FORMAT_CHARS, or one numbered otherwise than a workbook writes (openpyxl's int() refused
+    5,000 digits, or a '²', in Python's words)."""
+    tag = local_name(element.tag)
+    if (number := element.get("numFmtId")) is not None and not _FORMAT_NUMBER.fullmatch(number):
+        raise LoadError(f"the workbook's styles name number format {shown(number)}, where a workbook writes a "
+                        "number: the file is damaged", Mark(file))
+    if tag == "numFmt":
+        code = codes[number] = element.get("formatCode", "")
+        if len(code) > MAX_FORMAT_CHARS:
+            raise LoadError(f"the workbook's number format {shown(number or '?')} is {len(code):,} characters long; "
+                            f"pnp reads at most {MAX_FORMAT_CHARS:,} (Excel takes 255): the file is damaged",
+                            Mark(file))
+    elif tag == "cellXfs":
+        styles.update(xf.get("numFmtId") for xf in element if local_name(xf.tag) == "xf")
+    if tag != "xf":  # (a cellXfs reads its own)
+        element.clear()
 
 
 def check_object_parts(book: zipfile.ZipFile, file: str) -> None:
@@ -180,12 +217,16 @@ _BEFORE_XML = b"\xef\xbb\xbf\xfe\xff \t\r\n\0"
 def _is_xml(book: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
     """Whether a part of the workbook may be XML openpyxl parses: by its content, not its name (a sheet's XML
     in a part named sheet1.dat, which the workbook's relations may name, was parsed past every XML limit: 150
-    MB took 40 s and 3 GB). Read up to its first byte that is not white space (a picture's first byte)."""
+    MB took 40 s and 3 GB). Its first _XML_LEAD bytes are read: XML when the first that is not white space is
+    '<', or when they are all white space (held to the XML limits: 200 parts of 1 MB of spaces were each
+    inflated whole to find their first byte, 5 s)."""
     with book.open(info) as part:
-        while chunk := part.read(1 << 16):
-            if first := chunk.lstrip(_BEFORE_XML)[:1]:
-                return first == b"<"
-    return False
+        lead = part.read(_XML_LEAD)
+    rest = lead.lstrip(_BEFORE_XML)
+    return rest[:1] == b"<" or bool(lead) and not rest
+
+
+_XML_LEAD = 4096  # bytes read of each part to tell XML (a picture's first is not white space; XML's first is '<')
 
 
 class _FirstElement(Exception):
