@@ -702,7 +702,10 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: State, 
     # it wrote, and no manifest said what it held or since when
     with output_lock(folder, project.rel(folder)):
         if keys:
-            _, studio = validate(project, game_id, Report(project.root), options)
+            checked = Report(project.root)
+            _, studio = validate(project, game_id, checked, options)
+            if studio is not None:  # a draft's reprint marks its items' errors, as the draft kit does
+                studio.mark_data_errors(checked.diagnostics)
             pages = write_selection(studio, keys, target) if studio is not None else 0
         if not pages:
             target.unlink(missing_ok=True)
