@@ -148,7 +148,10 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
         return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
     path = Path(since)
     if path.is_file():
-        return State(read_faces(project, path, game_id, follow=True, drawn=options), "manifest", project.rel(path))
+        # named by its absolute path outside the project (project-relative inside): `manifest.json` given in two
+        # folders (two kept builds) was one name, one key, and the reprint since the second replaced the first's
+        named = project.rel(os.path.abspath(path))
+        return State(read_faces(project, path, game_id, follow=True, drawn=options), "manifest", named)
     return State(_commit_faces(project, game_id, since, options), "commit", since)
 
 
