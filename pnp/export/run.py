@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from ..kit.inputs import record, sha256, snapshot
-from ..kit.manifest import Manifest, up_to_date, warning_records
+from ..kit.manifest import Manifest, seal, up_to_date, warning_records
 from ..check import few_collections, validate
 from ..errors import PnpError, UsageError, cannot_write, unforeseen
 from ..project import output_lock, replace_folder, temporary_beside, tidy
@@ -195,6 +195,7 @@ def _written(project: "Project", studio: "Studio", fmt: str, folder: Path, optio
         if _foreign(project, studio.game.id, fmt, folder, report):  # a file put there while the export was written
             return None
         replace_folder(folder, work)
+        seal(folder / MANIFEST)
         return count
     finally:
         shutil.rmtree(work, ignore_errors=True)
