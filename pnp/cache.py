@@ -102,29 +102,51 @@ class DiskCache:
         """The value kept for `key`, when `valid(value)` says it is of the shape `make` gives (a stored value of
         another type, its checksum right, would reach code that expects a template's code or an icon's
         drawing and fail there, or worse); else `make()`'s, kept."""
-        folder = self.folder()
-        if folder is None:
-            return make()
-        key = key if isinstance(key, bytes) else key.encode("utf-8", "surrogateescape")  # (--only typed not UTF-8)
-        named = hashlib.sha256(key).digest()
-        path = folder / (named.hex() + ".marshal")
+        found = self.stored(key, valid, _ABSENT)
+        if found is not _ABSENT:  # (a value kept may be None: an icon found readable)
+            return found
+        made = make()
+        self.store(key, made)
+        return made
+
+    def stored(self, key: str | bytes, valid: Callable[[Any], bool], absent: Any = None) -> Any:
+        """The value kept for `key` when there is one and `valid(value)`; `absent` otherwise (none, damaged, of
+        another shape, or caching off)."""
+        path = self._path(key)
+        if path is None:
+            return absent
         try:
-            found = marshal.loads(_verified(_entry(path), named))
+            found = marshal.loads(_verified(_entry(path), bytes.fromhex(path.stem)))
             if valid(found):
                 return found
         except (OSError, ValueError, EOFError, TypeError):  # absent, unreadable or damaged: made again
             pass
-        made = make()
+        return absent
+
+    def store(self, key: str | bytes, value: Any) -> None:
+        """Keep `value` for `key` (nothing when caching is off or it cannot be written: the next run makes it
+        again)."""
+        path = self._path(key)
+        if path is None:
+            return
         try:
-            payload = marshal.dumps(made)
+            payload = marshal.dumps(value)
             if len(payload) >= MAX_ENTRY_BYTES:  # it could not be read back
-                return made
-            write_file(path, _checksum(named, payload) + payload)
+                return
+            write_file(path, _checksum(bytes.fromhex(path.stem), payload) + payload)
         except (OSError, ValueError):  # ValueError: a value marshal cannot write is simply not kept
             pass
-        return made
+
+    def _path(self, key: str | bytes) -> Path | None:
+        """The entry's file for `key` (named by its digest); None when caching is off."""
+        folder = self.folder()
+        if folder is None:
+            return None
+        key = key if isinstance(key, bytes) else key.encode("utf-8", "surrogateescape")  # (--only typed not UTF-8)
+        return folder / (hashlib.sha256(key).hexdigest() + ".marshal")
 
 
+_ABSENT = object()  # DiskCache.stored's answer for no value kept
 _CHECKSUM_BYTES = 16
 MAX_ENTRY_BYTES = 64 << 20  # a compiled template or an icon's drawing is kilobytes
 

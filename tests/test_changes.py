@@ -392,6 +392,27 @@ def test_a_reprint_since_another_state_never_replaces_or_removes_this_one(tmp_pa
     assert {p.name: p.read_bytes() for p in (root / "output" / "mini").glob("*reprint*")} == written
 
 
+def test_two_kept_manifests_given_by_one_relative_name_are_two_states(tmp_path, monkeypatch):
+    """`--changed-since manifest.json` given in two folders (two builds kept outside the project, v1/ and v2/)
+    named one state: one key, and the reprint since v2 replaced the one since v1."""
+    root = make_project(tmp_path / "proj")
+    cards = root / "cards" / "mini" / "cards.yaml"
+    for n, kept in enumerate(("v1", "v2")):
+        assert run(root, "build", "mini").exit_code == 0
+        (tmp_path / kept).mkdir()
+        shutil.copy(root / "output" / "mini" / "manifest.json", tmp_path / kept / "manifest.json")
+        cards.write_text(cards.read_text(encoding="utf-8").replace("Roars", "Growls", 1) if n == 0 else
+                         cards.read_text(encoding="utf-8").replace("power: 3", "power: 4", 1), encoding="utf-8")
+    said = []
+    for kept in ("v1", "v2"):
+        monkeypatch.chdir(tmp_path / kept)
+        result = run(root, "build", "mini", "--changed-since", "manifest.json")
+        assert result.exit_code == 0, result.output
+        said.append(re.search(r"since (\S+), \d+ pages in (\S+)", result.output).groups())
+    assert said[0][0] != said[1][0] and said[0][1] != said[1][1], said
+    assert len(list((root / "output" / "mini").glob("mini-reprint-*-a4.pdf"))) == 2
+
+
 def test_a_manifest_named_like_a_commit_is_another_state_than_the_commit(tmp_path):
     """A reprint was named by the words said for its state: a manifest file named `commit HEAD` and the commit
     HEAD were both "commit HEAD", so each build replaced the other's reprint and record."""

@@ -47,6 +47,21 @@ def test_a_proof_of_other_cards_is_not_blocked_and_one_holding_a_broken_card_is_
     assert proof and "DRAFT: text is about" in " ".join(page_texts(broken / proof[1]))
 
 
+def test_a_drafts_reprint_marks_its_broken_cards_as_the_draft_kit_does(broken):
+    """`build --draft --changed-since` drew the changed cards of the draft's reprint unmarked: the wolf with
+    power 'lots' looked print-ready there while the draft kit marked it."""
+    before = broken.parent / "before.json"
+    run(broken, "build", "--draft")
+    before.write_bytes((broken / "output/mini/manifest-draft.json").read_bytes())
+    cards = broken / "cards/mini/cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("power: lots", "power: heaps"), encoding="utf-8")
+    result = run(broken, "build", "--draft", "--changed-since", str(before))
+    reprint = re.search(r"pages in (\S+/mini-reprint-[0-9a-f]{8}-a4-draft\.pdf)", result.stdout)
+    assert reprint, result.output
+    text = " ".join(page_texts(broken / reprint[1]))
+    assert "wolf" in text.lower() and "DRAFT: power: expected a" in text
+
+
 def test_a_draft_of_a_game_without_errors_is_the_kit_under_draft_names(tmp_path):
     root = make_project(tmp_path / "proj")
     result = run(root, "build", "--draft")

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from conftest import make_project, run
+from pnp.kit.manifest import seal
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +54,7 @@ def test_a_file_a_manifest_names_many_ways_is_read_once_when_checking_up_to_date
     manifest["inputs"]["files"].update({"cards/../" * n + "big.bin": digest for n in range(1, 30)})
     manifest["inputs"]["files"] = dict(sorted(manifest["inputs"]["files"].items()))
     path.write_text(json.dumps(manifest), encoding="utf-8")
+    seal(path)  # taken for pnp's own: one sent is not read at all (test_a_manifest_sent_with_the_game...)
     read: list[int] = []  # the inode of each file read
     real_sha256_of = inputs._sha256_of
     monkeypatch.setattr(inputs, "_sha256_of", lambda f: read.append(os.fstat(f.fileno()).st_ino) or real_sha256_of(f))
@@ -84,3 +86,28 @@ def test_files_past_the_snapshots_bytes_are_known_by_size_and_time_and_still_reb
     os.utime(notes, ns=(notes.stat().st_atime_ns, notes.stat().st_mtime_ns + 10**9))
     result = run(root, "build", "mini")
     assert result.exit_code == 0 and "up to date" not in result.output, result.output
+
+
+def test_a_manifest_sent_with_the_game_never_makes_its_kit_up_to_date(tmp_path):
+    """A game folder someone sent with its output/ (its manifest listing the digests of the PDFs beside it, as
+    anyone can write one) made `pnp build` say "up to date" over PDFs its data did not make: here the rulebook
+    in place of the cards. Only a manifest this user's pnp wrote there makes a kit up to date."""
+    import hashlib
+    import shutil
+
+    sent = make_project(tmp_path / "sent")
+    assert run(sent, "build").exit_code == 0
+    kit = sent / "output/mini"
+    shutil.copyfile(kit / "mini-rulebook-a4.pdf", kit / "mini-cards-a4.pdf")
+    path = kit / "manifest.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    for entry in manifest["files"]:
+        entry["sha256"] = hashlib.sha256((kit / entry["path"]).read_bytes()).hexdigest()
+    path.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    received = tmp_path / "received"
+    shutil.copytree(sent, received)
+    for root in (sent, received):  # forged in place, or the folder as it arrives
+        result = run(root, "build")
+        assert result.exit_code == 0 and "up to date" not in result.output, result.output
+        assert (root / "output/mini/mini-cards-a4.pdf").read_bytes() != (kit / "mini-rulebook-a4.pdf").read_bytes()
+        assert "up to date" in run(root, "build").output  # the manifest it wrote

@@ -102,6 +102,21 @@ def test_an_export_folder_is_walked_only_where_its_record_lists_files(tmp_path):
     assert not_an_export(project, folder, "mini", "tts").startswith("holds cards/deck/notes.txt, which no")
 
 
+def test_a_record_listing_a_deeply_nested_name_is_checked_at_once(tmp_path):
+    """Every folder of each name the record lists was made up front, in time and memory growing with the
+    square of the name's depth: one listing 'a/a/.../x.png' 30,000 deep (60 KB of a record someone sent with
+    the game's output) ran `pnp export` for minutes before it said anything."""
+    from pnp.export.run import not_an_export
+    from pnp.project import Project
+
+    folder = tmp_path / "kits/mini/png"
+    (folder / "a/a").mkdir(parents=True)
+    (folder / "a/a/notes.txt").write_text("the user's own\n")
+    (folder / "export.json").write_text(json.dumps({"game": "mini", "format": "png", "files": [
+        {"path": "a/" * 30_000 + "x.png", "sha256": "0" * 64}]}))
+    assert not_an_export(Project(tmp_path), folder, "mini", "png").startswith("holds a/a/notes.txt, which no")
+
+
 def test_an_export_replaces_its_own_folder_but_not_a_file_added_to_it(project, tmp_path):
     kits = tmp_path / "kits"
     assert run(project, "export", "mini", "--format", "tts", "--out", str(kits)).exit_code == 0

@@ -148,7 +148,10 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
         return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
     path = Path(since)
     if path.is_file():
-        return State(read_faces(project, path, game_id, follow=True, drawn=options), "manifest", project.rel(path))
+        # named by its absolute path outside the project (project-relative inside): `manifest.json` given in two
+        # folders (two kept builds) was one name, one key, and the reprint since the second replaced the first's
+        named = project.rel(os.path.abspath(path))
+        return State(read_faces(project, path, game_id, follow=True, drawn=options), "manifest", named)
     return State(_commit_faces(project, game_id, since, options), "commit", since)
 
 
@@ -702,7 +705,10 @@ def write_reprint(project: "Project", game_id: str, folder: Path, state: State, 
     # it wrote, and no manifest said what it held or since when
     with output_lock(folder, project.rel(folder)):
         if keys:
-            _, studio = validate(project, game_id, Report(project.root), options)
+            checked = Report(project.root)
+            _, studio = validate(project, game_id, checked, options)
+            if studio is not None:  # a draft's reprint marks its items' errors, as the draft kit does
+                studio.mark_data_errors(checked.diagnostics)
             pages = write_selection(studio, keys, target) if studio is not None else 0
         if not pages:
             target.unlink(missing_ok=True)

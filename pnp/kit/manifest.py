@@ -3,10 +3,12 @@ record, written and read back here only. Reading is defensive: a file that is no
 UsageError naming it, never a KeyError somewhere later."""
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ..cache import DiskCache
 from ..errors import UsageError
 from ..report import Diagnostic, Mark, Report
 from .inputs import engine, listed_file, read_manifest, sha256, snapshot
@@ -142,6 +144,8 @@ def up_to_date(project: "Project", game_id: str, options: "PrintOptions | dict",
     settings = options if isinstance(options, dict) else options.record()
     path = Path(folder) / manifest_name
     try:
+        if not _sealed(path):
+            return None
         manifest = Manifest.read(path, project.rel(path))
         if not manifest.made_with(settings) or manifest.inputs.get("engine") != engine():
             return None
@@ -160,3 +164,25 @@ def up_to_date(project: "Project", game_id: str, options: "PrintOptions | dict",
     except (UsageError, OSError, ValueError, TypeError):
         return None
     return manifest
+
+
+# The manifests this user's pnp wrote, each as it wrote it: {its real path: its sha256}, kept in the user's cache
+# (see cache.py). Only such a manifest makes a kit or an export up to date: a game folder someone sent with its
+# output/ made `pnp build` say "up to date" over PDFs that were not made from its data (a forged manifest listing
+# another file's digest), and print them.
+_WRITTEN = DiskCache("manifests")
+
+
+def seal(path: Path) -> None:
+    """Record the manifest at `path`, just written by pnp, as this user's pnp's (sealed tells)."""
+    try:
+        _WRITTEN.store(os.fsencode(path.resolve()), sha256(path, follow=False))
+    except OSError:  # not kept: the next build makes it again
+        pass
+
+
+def _sealed(path: Path) -> bool:
+    """Whether the manifest at `path` is one this user's pnp wrote there (seal), unchanged since; OSError when it
+    cannot be read."""
+    kept = _WRITTEN.stored(os.fsencode(path.resolve()), lambda value: isinstance(value, str))
+    return kept is not None and kept == sha256(path, follow=False)

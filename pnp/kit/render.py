@@ -16,7 +16,7 @@ from ..project import ErrorHoldingFile, commit_files, opened_pdf, temporary_besi
 from ..template import budget
 from .faces import FACE_FIELDS, manifest_faces
 from .inputs import manifest_name, sha256
-from .manifest import Manifest
+from .manifest import Manifest, seal
 
 if TYPE_CHECKING:
     from ..units import PrintOptions
@@ -215,6 +215,7 @@ def commit(result: GameBuild) -> list[Path]:
         commit_files({path: folder / final for final, path in result.files.items()})
     finally:
         result.discard()  # whatever was not renamed
+    seal(folder / name)
     _remove_outgrown(folder, before, set(result.files), kit_names(result.game.id, result.studio.options))
     return [folder / final for final in result.files]
 
