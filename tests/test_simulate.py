@@ -1,6 +1,7 @@
 """pnp simulate: the runner, agents, statistics and balance rules on a tiny Nim game, bad rules modules, and
 one Dino Battles game replayed move by move."""
 
+import sys
 import json
 import re
 from pathlib import Path
@@ -642,3 +643,25 @@ def test_a_log_past_its_cap_is_cut_and_said(tmp_path, monkeypatch):
     moves = sum(1 for line in whole.output.splitlines() if line.startswith("  turn "))
     assert whole.exit_code == 0 and moves == 10, whole.output
     assert re.search(r"the log stops here: [1-9][\d,]* more lines are not kept", whole.output), whole.output
+
+
+def test_progress_bars_show_a_name_as_written(monkeypatch):
+    """A game folder named 'g{0}' was a format field of the simulate bar (a bug in pnp on a terminal), and
+    '[link=...]' in a name or label was rich markup: a link in the terminal, the words between hidden."""
+    import io
+
+    from rich.console import Console
+
+    from pnp import cli as cli_module
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    name = "g{0} [link=file:///etc]x[/link] [red]"
+    bar = cli_module._simulation_bar(name, 3)
+    assert bar.bars is not None
+    shown = io.StringIO()
+    bar.bars.live.console = Console(file=shown, force_terminal=True, width=200)
+    with bar as advance:
+        assert advance is not None
+        advance(1)
+        bar.bars.refresh()
+    assert f"{name}: playing" in shown.getvalue() and "\x1b]8;" not in shown.getvalue()  # (no hyperlink)
