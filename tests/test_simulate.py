@@ -665,3 +665,21 @@ def test_progress_bars_show_a_name_as_written(monkeypatch):
         advance(1)
         bar.bars.refresh()
     assert f"{name}: playing" in shown.getvalue() and "\x1b]8;" not in shown.getvalue()  # (no hyperlink)
+
+
+def test_a_table_named_with_a_colon_is_written_as_that_table(tmp_path):
+    """Items were kept as "table:id" and split at the first ':': a table named 'c:x' was written as a table 'c'
+    holding an item 'x:lion', with exit 0."""
+    root = _nim(tmp_path, NIM.replace('ITEMS = {"cards": "card"}', 'ITEMS = {"cards": "card", "c:x": "other"}')
+                .replace('cards = {("cards", c.id) for c in self.game.tables.cards}',
+                         'cards = {("cards", c.id) for c in self.game.tables.cards} | {("c:x", "lion")}'))
+    game = root / "cards/mini/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        "tables:\n", 'tables:\n  "c:x":\n    file: other.yaml\n    fields: {id: {type: id}, name: {type: str}}\n'),
+        encoding="utf-8")
+    (root / "cards/mini/other.yaml").write_text("- id: lion\n  name: Other Lion\n", encoding="utf-8")
+    result = _simulate(root, "--games", "2", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    items = json.loads((root / "output/mini/simulation.json").read_text(encoding="utf-8"))["items"]
+    assert sorted(items) == ["c:x", "cards"] and list(items["c:x"]) == ["lion"]
+    assert items["c:x"]["lion"]["name"] == "Other Lion"
