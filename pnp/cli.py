@@ -13,7 +13,7 @@ import click
 
 from . import __version__, cache, project as project_mod
 from .errors import PnpError, UsageError, cannot_write, unforeseen
-from .report import Report, printable
+from .report import Report, printable, shown
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
 
 if TYPE_CHECKING:
@@ -737,7 +737,7 @@ def icons_search(words: tuple[str, ...]) -> None:
         raise UsageError("icons search: give a word of the name, e.g. pnp icons search ship")
     found = search(list(words))
     if not found:
-        raise UsageError(f"no icon name holds {' '.join(words)}; try a shorter or another word")
+        raise UsageError(f"no icon name holds {shown(' '.join(words))}; try a shorter or another word")
     for name in found:
         click.echo(name)
 
