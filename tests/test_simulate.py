@@ -683,3 +683,18 @@ def test_a_table_named_with_a_colon_is_written_as_that_table(tmp_path):
     items = json.loads((root / "output/mini/simulation.json").read_text(encoding="utf-8"))["items"]
     assert sorted(items) == ["c:x", "cards"] and list(items["c:x"]) == ["lion"]
     assert items["c:x"]["lion"]["name"] == "Other Lion"
+
+
+def test_agents_named_many_times_are_written_once_and_the_report_reads_them(tmp_path):
+    """'random' 15,000 times was written so into simulation.json (and printed), whose reader refused the list
+    (it reads at most 16 agents), as it did a run of 17 different agents."""
+    from pnp.insight.simulation import read_simulation
+
+    root = _nim(tmp_path)
+    result = _simulate(root, "--games", "1", "--jobs", "1", "--agents", ",".join(["random"] * 40 + ["greedy"]))
+    assert result.exit_code == 0, result.output
+    assert "agents random, greedy, seed 0\n" in result.output
+    found = read_simulation(Project(root.resolve()), "mini")
+    assert found.problems == [] and found.summary["agents"] == ["random", "greedy"]
+    many = _simulate(root, "--agents", ",".join(f"mcts-{n}" for n in range(1, 18)), "--players", "1")
+    assert many.exit_code == 2 and "--agents: at most 16 different agents" in many.output
