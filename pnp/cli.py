@@ -13,13 +13,13 @@ import click
 
 from . import __version__, cache, project as project_mod
 from .errors import PnpError, UsageError, cannot_write, unforeseen
-from .report import Report, printable
+from .report import Report, printable, shown
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
 
 if TYPE_CHECKING:
     from .export.registry import ExportFormat
     from .kit import Outcome
-    from rich.progress import Progress, TaskID
+    from rich.progress import Progress, TaskID, TextColumn
 
     from .kit.changes import State
     from .kit.select import Selection
@@ -594,11 +594,10 @@ class _simulation_bar:
     def __init__(self, game_id: str, total: int) -> None:
         self.bars: "Progress | None" = None
         if sys.stderr.isatty():
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-            self.bars = Progress(TextColumn(f"[bold]{game_id}: playing"), BarColumn(), MofNCompleteColumn(),
-                                 TimeElapsedColumn(), transient=True)
-            self.task = self.bars.add_task("games", total=total)
+            self.bars = Progress(_described(), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True)
+            self.task = self.bars.add_task(f"{game_id}: playing", total=total)
 
     def __enter__(self) -> Callable[[int], None] | None:
         if self.bars is None:
@@ -738,7 +737,7 @@ def icons_search(words: tuple[str, ...]) -> None:
         raise UsageError("icons search: give a word of the name, e.g. pnp icons search ship")
     found = search(list(words))
     if not found:
-        raise UsageError(f"no icon name holds {' '.join(words)}; try a shorter or another word")
+        raise UsageError(f"no icon name holds {shown(' '.join(words))}; try a shorter or another word")
     for name in found:
         click.echo(name)
 
@@ -839,14 +838,23 @@ class _Printing(Protocol):
     def echo(self, line: str) -> None: ...
 
 
+def _described() -> "TextColumn":
+    """A bar's description column, its text shown as written: a game folder named 'g{0}' was a format field (a
+    bug in pnp at `pnp simulate`), and names or labels holding '[link=...]' or '[x]' were rich markup (a link in
+    the terminal, a word hidden)."""
+    from rich.progress import TextColumn
+
+    return TextColumn("{task.description}", style="bold", markup=False)
+
+
 class _Bars:
     """A rich progress bar per game being built, fed by the build's events."""
 
     def __init__(self) -> None:
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn,
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
                                    TimeElapsedColumn)
 
-        self.bars = Progress(SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
+        self.bars = Progress(SpinnerColumn(), _described(), BarColumn(),
                              MofNCompleteColumn(), TimeElapsedColumn(), transient=True)
         self.tasks: dict[str, TaskID] = {}
 
@@ -893,9 +901,9 @@ class _ExportBar:
         self.bars: "Progress | None" = None
         self.task: TaskID | None = None
         if sys.stderr.isatty():
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-            self.bars = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+            self.bars = Progress(_described(), BarColumn(), MofNCompleteColumn(),
                                  TimeElapsedColumn(), transient=True)
 
     def __enter__(self) -> "_ExportBar":

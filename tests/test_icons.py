@@ -160,3 +160,19 @@ def test_an_icon_svglib_ran_out_of_time_on_is_not_read_again_for_every_face(tmp_
     assert first is not None and "took longer than 2 s" in first[0]
     assert icons.unreadable(icon) == first
     assert len(tried) == 1
+
+
+def test_searches_and_unknown_names_past_what_a_name_holds_are_refused_at_once_cut_short(tmp_path):
+    """20,000 words took 18 s to search and 300 unknown names to `icons add` 14 s (each searched for a hint);
+    a word of 120,000 characters was quoted whole."""
+    words = [f"zq{i}" for i in range(2000)]
+    many = run(tmp_path, "icons", "search", *words)
+    assert many.exit_code == 2 and "at most 12 words of at most 40 characters" in many.output
+    assert len(many.output) < 400
+    long = run(tmp_path, "icons", "search", "ab" * 5000)
+    assert long.exit_code == 2 and "at most 12 words" in long.output and len(long.output) < 400
+    assert run(tmp_path, "icons", "search", *(["ship"] * 50), "wheel").stdout.split() == ["ship-wheel"]
+    root = make_project(tmp_path / "proj")
+    unknown = run(root, "icons", "add", "mini", *words, "anch" + "o" * 5000 + "r")
+    assert unknown.exit_code == 2 and "'zq4': try pnp icons search WORD; and 1,996 more" in unknown.output
+    assert len(unknown.output) < 600

@@ -384,3 +384,14 @@ def test_the_rulebook_reads_no_entry_past_those_the_report_shows_unchecked(tmp_p
     column = text.index('"doom"') + 1
     assert f"output/mini/simulation.json:1:{column}: error: not as `pnp simulate` writes it: " \
            "'end_reasons.doom'" in result.stderr
+
+
+@pytest.mark.parametrize("stamp", [1e15, -1e15])
+def test_a_file_time_no_date_writes_is_said_in_seconds(stamp):
+    """tmpfs keeps a modification time past the year 9999 (a tar's pax header sets one): the report said it as
+    a bug in pnp."""
+    from pnp.insight.simulation import Simulated, made_line, warnings
+
+    found = Simulated("output/sr/simulation.json", made=stamp, changed="cards/sr/cards.yaml")
+    assert f"Made {stamp:,.0f} s from 1970, no date by `pnp simulate`" in made_line({}, found)
+    assert f"changed after this simulation was made ({stamp:,.0f} s from 1970, no date)" in warnings(found)[0]

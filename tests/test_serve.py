@@ -892,3 +892,20 @@ def test_a_file_whose_name_is_not_utf8_beside_the_layouts_is_no_failure_of_the_p
         f.write(b"\x89PNG not one")
     state = Preview(mini, "mini").refresh()
     assert state["status"] == "ok" and state["problems"] == [], state["problems"]
+
+
+def test_a_title_of_megabytes_is_shown_cut_short(mini):
+    """game.yaml bounds no title: six of 15 MB made an index page of 94 MB, 12 s to send, and each state.json
+    carried its game's whole."""
+    from pnp.serve.preview import TITLE_SHOWN
+
+    game = mini.cards / "mini" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("title: Mini Game", "title: " + "T" * 100_000),
+                    encoding="utf-8")
+    shutil.copytree(mini.cards / "mini", mini.cards / "second")
+    shutil.copytree(mini.layouts / "mini", mini.layouts / "second")
+    with TestClient(create_app(mini, ["mini", "second"]), base_url=LOCAL) as client:
+        index = client.get("/").text
+        assert index.count("T" * (TITLE_SHOWN - 1) + "…") == 2 and "T" * TITLE_SHOWN not in index
+    preview = Preview(mini, "mini")
+    assert preview.refresh()["title"] == "T" * (TITLE_SHOWN - 1) + "…"

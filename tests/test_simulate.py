@@ -1,6 +1,7 @@
 """pnp simulate: the runner, agents, statistics and balance rules on a tiny Nim game, bad rules modules, and
 one Dino Battles game replayed move by move."""
 
+import sys
 import json
 import re
 from pathlib import Path
@@ -642,3 +643,58 @@ def test_a_log_past_its_cap_is_cut_and_said(tmp_path, monkeypatch):
     moves = sum(1 for line in whole.output.splitlines() if line.startswith("  turn "))
     assert whole.exit_code == 0 and moves == 10, whole.output
     assert re.search(r"the log stops here: [1-9][\d,]* more lines are not kept", whole.output), whole.output
+
+
+def test_progress_bars_show_a_name_as_written(monkeypatch):
+    """A game folder named 'g{0}' was a format field of the simulate bar (a bug in pnp on a terminal), and
+    '[link=...]' in a name or label was rich markup: a link in the terminal, the words between hidden."""
+    import io
+
+    from rich.console import Console
+
+    from pnp import cli as cli_module
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    name = "g{0} [link=file:///etc]x[/link] [red]"
+    bar = cli_module._simulation_bar(name, 3)
+    assert bar.bars is not None
+    shown = io.StringIO()
+    bar.bars.live.console = Console(file=shown, force_terminal=True, width=200)
+    with bar as advance:
+        assert advance is not None
+        advance(1)
+        bar.bars.refresh()
+    assert f"{name}: playing" in shown.getvalue() and "\x1b]8;" not in shown.getvalue()  # (no hyperlink)
+
+
+def test_a_table_named_with_a_colon_is_written_as_that_table(tmp_path):
+    """Items were kept as "table:id" and split at the first ':': a table named 'c:x' was written as a table 'c'
+    holding an item 'x:lion', with exit 0."""
+    root = _nim(tmp_path, NIM.replace('ITEMS = {"cards": "card"}', 'ITEMS = {"cards": "card", "c:x": "other"}')
+                .replace('cards = {("cards", c.id) for c in self.game.tables.cards}',
+                         'cards = {("cards", c.id) for c in self.game.tables.cards} | {("c:x", "lion")}'))
+    game = root / "cards/mini/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        "tables:\n", 'tables:\n  "c:x":\n    file: other.yaml\n    fields: {id: {type: id}, name: {type: str}}\n'),
+        encoding="utf-8")
+    (root / "cards/mini/other.yaml").write_text("- id: lion\n  name: Other Lion\n", encoding="utf-8")
+    result = _simulate(root, "--games", "2", "--jobs", "1")
+    assert result.exit_code == 0, result.output
+    items = json.loads((root / "output/mini/simulation.json").read_text(encoding="utf-8"))["items"]
+    assert sorted(items) == ["c:x", "cards"] and list(items["c:x"]) == ["lion"]
+    assert items["c:x"]["lion"]["name"] == "Other Lion"
+
+
+def test_agents_named_many_times_are_written_once_and_the_report_reads_them(tmp_path):
+    """'random' 15,000 times was written so into simulation.json (and printed), whose reader refused the list
+    (it reads at most 16 agents), as it did a run of 17 different agents."""
+    from pnp.insight.simulation import read_simulation
+
+    root = _nim(tmp_path)
+    result = _simulate(root, "--games", "1", "--jobs", "1", "--agents", ",".join(["random"] * 40 + ["greedy"]))
+    assert result.exit_code == 0, result.output
+    assert "agents random, greedy, seed 0\n" in result.output
+    found = read_simulation(Project(root.resolve()), "mini")
+    assert found.problems == [] and found.summary["agents"] == ["random", "greedy"]
+    many = _simulate(root, "--agents", ",".join(f"mcts-{n}" for n in range(1, 18)), "--players", "1")
+    assert many.exit_code == 2 and "--agents: at most 16 different agents" in many.output

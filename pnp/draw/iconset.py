@@ -20,7 +20,7 @@ from ..cache import private_folder
 from ..errors import UsageError
 from ..options import closest
 from ..project import Project
-from ..report import Mark
+from ..report import Mark, shown
 
 JSON = dict[str, Any]  # a mapping of the package's icons.json (the set, an icon, an alias)
 PACKAGE = "@iconify-json/game-icons"
@@ -37,6 +37,11 @@ DIMENSIONS = ("left", "top", "width", "height")
 SVG_OPEN = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left} {top} {width} {height}" '
             'width="{width}" height="{height}">')
 NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# what one search may ask: an icon's name is at most 5 words and 33 characters. 20,000 words took 18 s, 300 unknown
+# names to `icons add` (each searched for a hint) 14 s
+MAX_SEARCH_WORDS = 12
+MAX_SEARCH_WORD = 40
+MAX_HINTED = 5  # unknown names of `icons add` given close names; the others are named only
 
 
 @functools.cache  # read once per process: a refusal asks for close names once per unknown icon
@@ -46,8 +51,12 @@ def names() -> tuple[str, ...]:
 
 
 def search(words: list[str], limit: int = 40) -> list[str]:
-    """Icons whose name holds every word (`sea ship`), else the names closest to them."""
-    words = [w.lower() for w in words if w.strip()]
+    """Icons whose name holds every word (`sea ship`), else the names closest to them; UsageError for more or
+    longer words than a name holds (MAX_SEARCH_WORDS, MAX_SEARCH_WORD)."""
+    words = list(dict.fromkeys(w.lower() for w in words if w.strip()))
+    if len(words) > MAX_SEARCH_WORDS or any(len(w) > MAX_SEARCH_WORD for w in words):
+        raise UsageError(f"icons search: at most {MAX_SEARCH_WORDS} words of at most {MAX_SEARCH_WORD} characters "
+                         f"(an icon's name is a few short words), not {shown(' '.join(words))}")
     every = names()
     found = [n for n in every if all(w in n for w in words)]
     if found:
@@ -253,9 +262,18 @@ def _known(wanted: list[str]) -> None:
     every = set(names())
     unknown = [n for n in wanted if not NAME.match(n) or n not in every]
     if unknown:
-        hints = "; ".join(f"'{n}': try {', '.join(search(n.split('-'), 3)) or 'pnp icons search WORD'}"
-                          for n in unknown)
-        raise UsageError(f"no such game-icons.net icon: {hints}")
+        hints = "; ".join(f"{shown(n)}: try {', '.join(_closest_names(n)) or 'pnp icons search WORD'}"
+                          for n in unknown[:MAX_HINTED])
+        more = f"; and {len(unknown) - MAX_HINTED:,} more" if len(unknown) > MAX_HINTED else ""
+        raise UsageError(f"no such game-icons.net icon: {hints}{more}")
+
+
+def _closest_names(name: str) -> list[str]:
+    """A few icon names close to `name`, none when it is no search (too many or too long words)."""
+    try:
+        return search(name.split("-"), 3)
+    except UsageError:
+        return []
 
 
 def _confined(project: Project, folder: Path) -> None:

@@ -146,7 +146,12 @@ def warnings(found: Simulated) -> list:
 
 
 def _when(stamp: float) -> str:
-    return datetime.fromtimestamp(stamp, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    """A file's modification time as a date, or as seconds when no date writes it: a file system may hold a time
+    past the year 9999 (tmpfs, a tar's pax header), and the report ended as a bug in pnp."""
+    try:
+        return datetime.fromtimestamp(stamp, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    except (ValueError, OverflowError, OSError):
+        return f"{stamp:,.0f} s from 1970, no date"
 
 
 # -- the section's blocks --------------------------------------------------------------------------------------

@@ -33,7 +33,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ..errors import DataError, PnpError
 from ..project import hidden_part, open_beneath
 from ..model.load import load_file
-from .preview import Preview
+from ..report import shortened
+from .preview import TITLE_SHOWN, Preview
 from .watch import watch
 
 if TYPE_CHECKING:
@@ -482,7 +483,7 @@ def _title(project: "Project", game: str, known: dict[str, tuple[object, str]]) 
         return known[game][1]
     try:
         meta = load_file(project.inside(path), game)
-        title = str(meta.get("title") or game) if isinstance(meta, Mapping) else game
+        title = shortened(str(meta.get("title") or game), TITLE_SHOWN) if isinstance(meta, Mapping) else game
     except PnpError:
         title = game
     known[game] = seen, title

@@ -10,6 +10,7 @@ from ..check import load
 from ..errors import DataError, UsageError
 from ..project import SIMULATION_FILE, Project, output_lock, write_file
 from ..report import Mark, Report
+from ..model.simulated import MAX_AGENTS
 from ..template import budget
 from .agents import make_agent
 from .balance import Outcome, check_balance, figures
@@ -40,6 +41,8 @@ def check_options(options: Options) -> None:
             make_agent(name)
         except ValueError:
             raise UsageError(f"--agents: unknown agent '{name}' (random, greedy, mcts or mcts-N)") from None
+    if len(set(options.agents)) > MAX_AGENTS:  # the report reads no more: the file pnp wrote was refused
+        raise UsageError(f"--agents: at most {MAX_AGENTS} different agents in a run")
     games = games_in(options)
     if games > MAX_GAMES:
         raise UsageError(f"--games: at most {MAX_GAMES:,} games in a run (all seatings together)")
@@ -67,7 +70,9 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
     sim = Simulation(logs=tally.logs, log_lines_dropped=tally.log_lines_dropped)
     if _report_failures(tally, game_id, options, played.shown, report):
         return sim
-    meta = {"game": game_id, "seed": options.seed, "players": options.players, "agents": list(options.agents),
+    meta = {"game": game_id, "seed": options.seed, "players": options.players,
+            "agents": list(dict.fromkeys(options.agents)),  # each once: 'random' 15,000 times was written so, and
+            # the report refused the list
             "games_per_seating": options.games, "end_reasons_known": played.end_reasons,
             "tracked": played.items}
     sim.summary = tally.summary(meta, played.names)

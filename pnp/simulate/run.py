@@ -30,6 +30,7 @@ from .stats import Tally
 
 MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported as never ending
 MAX_TURN = 2**53  # a turn number the statistics hold exactly (10**400 was no float, 10**5000 no text)
+ItemKey = tuple[str, str]  # (table, id) of an item: kept apart, as "table:id" a table named 'x:y' was written as 'x'
 GAME_TIMEOUT = 120.0  # seconds of processor time for one game (not wall time: a busy machine must not fail games)
 
 
@@ -58,8 +59,8 @@ class GameResult:
     decisions: list[int] = field(default_factory=list)  # per seat
     turns: int = 0
     end: str = ""
-    available: list[str] = field(default_factory=list)  # "table:id" in play
-    events: list[dict[str, list[str]]] = field(default_factory=list)  # per seat: {event: ["table:id", ...]}
+    available: list[ItemKey] = field(default_factory=list)  # (table, id) in play
+    events: list[dict[str, list[ItemKey]]] = field(default_factory=list)  # per seat: {event: [(table, id), ...]}
     log: list[str] = field(default_factory=list)
     failure: str = ""  # what went wrong, when the rules failed
     line: int = 0  # the rules file's line at fault, when known
@@ -276,16 +277,16 @@ def _keep_tracked(tracked: Tracked, result: GameResult) -> None:
         result.events.append(named)
 
 
-def _keys(pairs: Any, counted: Iterator[int]) -> list[str]:
-    """The "table:id" of each (table, id) pair of an iterable the rules tracked, in order; RulesFault for a
+def _keys(pairs: Any, counted: Iterator[int]) -> list[ItemKey]:
+    """The (table, id) of each pair of an iterable the rules tracked, in order; RulesFault for a
     pair of another shape (said as pnp's own unpacking error, at no line) or past MAX_PAIRS in the game."""
-    keys = set()
+    keys: set[ItemKey] = set()
     for pair in pairs:
         if next(counted) >= MAX_PAIRS:
             raise RulesFault(f"tracked returned more than {MAX_PAIRS:,} (table, id) pairs in a game", hook="tracked")
         if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(part, str) for part in pair)):
             raise RulesFault(f"tracked returned {said(pair)}, not a (table, id) pair", hook="tracked")
-        keys.add(f"{pair[0]}:{pair[1]}")
+        keys.add((str.__str__(pair[0]), str.__str__(pair[1])))  # plain strs: a subclass of the rules' cannot be sent
     return sorted(keys)
 
 
@@ -382,17 +383,17 @@ class Played:
     items: dict[str, str]  # the rules' ITEMS
     end_reasons: list[str]  # their END_REASONS
     shown: str  # the rules file as messages name it
-    names: dict[str, str]  # "table:id" -> the item's name, of every item of the tables of ITEMS
+    names: dict[ItemKey, str]  # (table, id) -> the item's name, of every item of the tables of ITEMS
 
 
-def item_names(game: Game, items: Iterable[str]) -> dict[str, str]:
-    """"table:id" -> the item's name (its id when it has none), of every item of the tables `items` names."""
-    return {f"{table}:{it['id']}": str(it.get("name", it["id"])) for table in items
+def item_names(game: Game, items: Iterable[str]) -> dict[ItemKey, str]:
+    """(table, id) -> the item's name (its id when it has none), of every item of the tables `items` names."""
+    return {(table, str(it["id"])): str(it.get("name", it["id"])) for table in items
             for it in game.tables.get(table, ()) if "id" in it}
 
 
-def refuse_unknown_items(result: GameResult, known: Collection[str], rules: type[GameRules], tally: Tally) -> None:
-    """A game whose rules tracked an item of no table of ITEMS ("table:id" not in `known`) failed: kept, it was
+def refuse_unknown_items(result: GameResult, known: Collection[ItemKey], rules: type[GameRules], tally: Tally) -> None:
+    """A game whose rules tracked an item of no table of ITEMS ((table, id) not in `known`) failed: kept, it was
     printed as a dead item of no table with exit 0, and the report refused the file simulate wrote. So did a
     game ending a way, or naming an event, past the MAX_END_REASONS the run's file may hold (the report refused
     it too)."""
@@ -401,7 +402,7 @@ def refuse_unknown_items(result: GameResult, known: Collection[str], rules: type
     tracked = itertools.chain(result.available, *(items for events in result.events for items in events.values()))
     unknown = next((item for item in tracked if item not in known), None)
     if unknown is not None:
-        table, _, item = unknown.partition(":")
+        table, item = unknown
         result.failure = (f"turn {result.turns}: tracked returned the item ({said(table)}, {said(item)}), which "
                           "is no item of a table of ITEMS")
         result.line = hook_line(rules, "tracked")

@@ -81,7 +81,7 @@ class Tally:
         self.items.add(r)
 
     def summary(self, meta: dict, names: dict) -> dict:
-        """simulation.json's content (`names`: "table:id" -> the item's name); asked of a run none of whose
+        """simulation.json's content (`names`: (table, id) -> the item's name); asked of a run none of whose
         games failed."""
         games = self.games
         return {
@@ -139,12 +139,12 @@ class _ItemTally:
     that took it and of those that did not."""
 
     def __init__(self) -> None:
-        self.seats: Counter[str] = Counter()
-        self.wins_with: Counter[str] = Counter()
-        self.wins_without: Counter[str] = Counter()
-        self.n_with: Counter[str] = Counter()
-        self.counts: defaultdict[str, Counter[str]] = defaultdict(Counter)
-        self.among_takers: defaultdict[str, Counter[str]] = defaultdict(Counter)  # events of the item's takers
+        self.seats: Counter[tuple[str, str]] = Counter()  # (table, id) -> ...
+        self.wins_with: Counter[tuple[str, str]] = Counter()
+        self.wins_without: Counter[tuple[str, str]] = Counter()
+        self.n_with: Counter[tuple[str, str]] = Counter()
+        self.counts: defaultdict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+        self.among_takers: defaultdict[tuple[str, str], Counter[str]] = defaultdict(Counter)  # events of the item's takers
         self.event_names: set[str] = set()
 
     def add(self, r: Any) -> None:
@@ -169,7 +169,7 @@ class _ItemTally:
         and the win rate of the seats that took it against those that did not."""
         out: defaultdict[str, dict[str, Any]] = defaultdict(dict)
         for key in sorted(self.seats):
-            table, item_id = key.split(":", 1)
+            table, item_id = key
             with_ = wilson(self.wins_with[key], self.n_with[key])
             without = wilson(self.wins_without[key], self.seats[key] - self.n_with[key])
             gap = with_["rate"] - without["rate"] if with_["n"] and without["n"] else None
