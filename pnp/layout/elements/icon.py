@@ -7,7 +7,10 @@ from .base import Context, ElementResolver, ElementShape
 
 
 class Icon(Element):
-    """An icon, fitted (aspect kept) and centred in its box, in one colour."""
+    """An icon, fitted (aspect kept) and centred in its box, in one colour. What the SVG paints (and leaves
+    unpainted: `none`, `transparent`, a `currentColor` whose `color` is transparent) is what a browser paints; what
+    pnp cannot draw so (see-through gradient stops, a `transform` given in CSS, percentage radii or stroke widths,
+    `vector-effect`, a picture cropped by `slice`) is refused at its line."""
 
     type = "icon"
     rotates = True
