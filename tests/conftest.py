@@ -1,5 +1,6 @@
 """Fixtures: a throw-away game project in tmp_path, built from tests/data/base plus per-test changes."""
 
+import fcntl
 import os
 import shutil
 import sys
@@ -151,6 +152,26 @@ def project(tmp_path):
 def run(root, *args):
     """Run the CLI in-process; returns click's Result (exit_code, stdout, stderr)."""
     return CliRunner().invoke(cli, ["--root", str(root), *args], catch_exceptions=False)
+
+
+@pytest.fixture(scope="session")
+def shipped_kit(tmp_path_factory, worker_id):
+    """Every shipped game built once, with the default options, for every test that reads the shipped kits
+    (test_shipped_games, test_tuckbox): the build is the slowest setup of the suite, so the workers of one run
+    share it, the first to ask building it under a lock while the others wait (pytest-xdist's own recipe)."""
+    if worker_id == "master":  # one process: its own temporary folder is the run's
+        shared = tmp_path_factory.getbasetemp()
+    else:  # the workers' folders (popen-gw0, ...) sit in the run's folder, made afresh each run
+        shared = tmp_path_factory.getbasetemp().parent
+    out = shared / "shipped-kit"
+    with open(shared / "shipped-kit.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "shipped-kit.built").exists():
+            shutil.rmtree(out, ignore_errors=True)  # a worker that failed half-way left it
+            result = run(REPO, "build", "--out", str(out))
+            assert result.exit_code == 0, result.output
+            (shared / "shipped-kit.built").touch()
+    return out
 
 
 def load_case(path):

@@ -2,6 +2,7 @@
 definition fails here."""
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ OPTION_CLASSES = {"Option", "Text", "Int", "Number", "Bool", "Anything"}
 HELPERS = {"shown", "described", "type_name", "closest", "did_you_mean", "plain", "parse_colour"}
 
 
+@functools.cache  # (parsing pnp/ is the tests' whole cost: each reads the trees, none changes them)
 def _modules() -> list[tuple[str, ast.Module]]:
     return [(str(p.relative_to(PNP.parent)), ast.parse(p.read_text(encoding="utf-8"))) for p in PNP.rglob("*.py")]
 

@@ -38,12 +38,9 @@ def test_shipped_game_validates(game):
     assert result.exit_code == 0, result.output
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("out")
-    result = run(REPO, "build", "--out", str(out))
-    assert result.exit_code == 0, result.output
-    return out
+@pytest.fixture
+def built(shipped_kit):
+    return shipped_kit
 
 
 @pytest.mark.parametrize("game", GAMES)

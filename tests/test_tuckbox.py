@@ -278,12 +278,9 @@ SHIPPED = [g for g in find(REPO).games()
            if any(c.kind == "tuckbox" for c in load(find(REPO), g, Report()).components)]
 
 
-@pytest.fixture(scope="module")
-def shipped(tmp_path_factory):
-    out = tmp_path_factory.mktemp("shipped")
-    result = run(REPO, "build", *SHIPPED, "--out", str(out))
-    assert result.exit_code == 0, result.output
-    return out
+@pytest.fixture
+def shipped(shipped_kit):
+    return shipped_kit
 
 
 @pytest.mark.parametrize("game", SHIPPED)
