@@ -487,17 +487,52 @@ def _advance_of(font: bytes, character: str, advance: int) -> bytes:
     return _font_with(font, b"hmtx", 4 * glyph, ">H", advance)
 
 
+def _advances_divided(font: bytes, by: int) -> bytes:
+    """The font with every advance width of its hmtx table divided by `by`."""
+    out, metrics = bytearray(font), _table_at(font, b"hmtx")
+    for glyph in range(struct.unpack_from(">H", font, _table_at(font, b"hhea") + 34)[0]):
+        struct.pack_into(">H", out, metrics + 4 * glyph, struct.unpack_from(">H", font, metrics + 4 * glyph)[0] // by)
+    return bytes(out)
+
+
+def _table_at(font: bytes, table: bytes) -> int:
+    return next(struct.unpack_from(">I", font, 20 + 16 * n)[0] for n in range(struct.unpack_from(">H", font, 4)[0])
+                if font[12 + 16 * n:16 + 16 * n] == table)
+
+
+def _last_code_past_unicode(font: bytes) -> bytes:
+    """The font with the last group of its format 12 character map mapping one code point, 0x110000 (past
+    Unicode's last), as that group's first code did."""
+    out, cmap = bytearray(font), _table_at(font, b"cmap")
+    for n in range(struct.unpack_from(">H", font, cmap + 2)[0]):
+        at = cmap + struct.unpack_from(">I", font, cmap + 8 + 8 * n)[0]
+        if struct.unpack_from(">H", font, at)[0] == 12:
+            last = at + 16 + 12 * (struct.unpack_from(">I", font, at + 12)[0] - 1)
+            struct.pack_into(">II", out, last, 0x110000, 0x110000)
+    return bytes(out)
+
+
 @pytest.mark.parametrize("change, said", [
     (lambda font: _advance_of(font, "•", 65535), "its character U+2022 ('•') is 65.5 em wide"),
     (lambda font: _font_with(font, b"head", 18, ">H", 16), " em wide"),  # every glyph 62.5 times as wide
     (lambda font: _font_with(font, b"OS/2", 68, ">h", 30000), "its ascender"),
     (lambda font: _font_with(font, b"OS/2", 68, ">h", -30000), "its ascender"),
-], ids=["bullet-65-em", "units-per-em-16", "ascender-30-em", "ascender-minus-30-em"])
+    # units per em 16 times as many (the ascender too): every glyph drawn at a sixteenth of its size
+    (lambda font: _font_with(_font_with(font, b"head", 18, ">H", 16000), b"OS/2", 68, ">h", 750 * 16),
+     "is drawn 0.06 em tall"),
+    # a sixteenth as many units, the advances and ascender too: letters over 14 em tall, set 0.5 em apart
+    (lambda font: _advances_divided(_font_with(_font_with(font, b"head", 18, ">H", 64), b"OS/2", 68, ">h", 48), 16),
+     "is drawn 14.20 em tall"),
+    (_last_code_past_unicode, "maps code point 0x110000, past Unicode's last"),
+], ids=["bullet-65-em", "units-per-em-16", "ascender-30-em", "ascender-minus-30-em", "letters-a-16th-of-their-size",
+        "letters-14-em-tall", "code-point-past-unicode"])
 def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path, change, said):
     """pnp measures words, list labels and titles by a font's advances and sets a text's first line by its
     ascender: a font whose bullet was 65 em wide was said as a list column of "-59 mm" at the rulebook's
     lines, one whose letters were 62 times too wide as every card text too long, and one whose ascender was
-    30 em (or -30) printed every card's text off its card with exit 0. Refused at the font's line instead."""
+    30 em (or -30) printed every card's text off its card with exit 0; one whose units per em drew its
+    letters a sixteenth of their size printed 10 pt text 0.6 pt tall with exit 0, one mapping a code point past
+    Unicode's said a bug in pnp. Refused at the font's line instead."""
     root = make_project(tmp_path / "proj", changes={
         "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
     regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()

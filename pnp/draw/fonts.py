@@ -6,6 +6,7 @@ import io
 import math
 import os
 import struct
+import sys
 import threading
 import unicodedata
 
@@ -70,6 +71,14 @@ MAX_ADVANCE_EM = 8.0
 # far below its box's top. Real fonts' are 0.6 to 1.1; one of 30 em (or -30) printed every card's text off its
 # card with exit 0, one of 0 above its box
 ASCENT_EM = (0.25, 3.0)
+# The height of a font's tallest letter or digit (its outline's points), in its ems: real fonts' are about 0.7 to
+# 1.2 (an accented capital). A font is drawn at its size by its units per em, which one field of its head table
+# says: one whose letters were drawn 1/16 of an em tall printed every text at a sixteenth of its size (10 pt as
+# 0.6 pt, below pnp's 6 pt floor), exit 0; one whose letters were 11 em tall printed over the whole card
+LETTER_HEIGHT_EM = (0.2, MAX_ADVANCE_EM)
+# The letters and digits whose outlines measure a font's letter height: a sample (a CJK font maps tens of
+# thousands, each read point by point), its ASCII letters and digits first (about as many)
+LETTERS_MEASURED = 64
 SUBSETS_KEPT = 32  # of each registered font, its last subsets' bytes (an edit draws the same glyphs again)
 # fonts.yaml path -> (its bytes' digest, FontSet, the font files' statuses): kept while none of them changes
 _LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
@@ -441,6 +450,70 @@ def _check_metrics(face: TTFontFace, what: str, mark: Mark | None) -> None:
                         f"{low:g} to {high:g} em (real fonts' are about 0.7 to 1.1)", mark)
 
 
+def _check_code_points(face: TTFontFace, what: str, mark: Mark | None) -> None:
+    """DataError when the font's character map maps a code point past Unicode's last (U+10FFFF): no text holds
+    one, and pnp's checks of a font's characters read each mapped one as a character."""
+    beyond = max(face.charToGlyph, default=0)
+    if beyond > sys.maxunicode:
+        raise DataError(f"{what} cannot be used: its character map (cmap) maps code point 0x{beyond:X}, past "
+                        "Unicode's last (U+10FFFF); use a font whose character map is sound", mark)
+
+
+def _check_letter_heights(face: TTFontFace, what: str, mark: Mark | None) -> None:
+    """DataError when the tallest of (a sample of) the font's letters and digits drawn by a simple glyph is
+    outside LETTER_HEIGHT_EM; a font mapping none so drawn (a symbol font) is not measured."""
+    letters = sorted(code for code in face.charToGlyph if unicodedata.category(chr(code))[0] in "LN")
+    tallest = None
+    for code in sorted(letters, key=lambda code: code > 0x7F)[:LETTERS_MEASURED]:
+        try:
+            height = _outline_height(face, face.charToGlyph[code])
+        except (struct.error, IndexError):  # a glyph cut short: the subsetting check met it first
+            continue
+        if height is not None and (tallest is None or height > tallest[1]):
+            tallest = code, height
+    if tallest is None:
+        return
+    low, high = LETTER_HEIGHT_EM
+    code, height = tallest[0], tallest[1] / face.unitsPerEm
+    if not low <= height <= high:
+        raise DataError(f"{what} cannot be used: its tallest letter or digit, U+{code:04X} "
+                        f"({_shown_character(code)}), is drawn {height:,.2f} em tall (its glyph's points and its "
+                        f"head table's units per em); pnp takes fonts whose letters are {low:g} to {high:g} em "
+                        "tall (real fonts' are about 0.7 to 1.2): it would print every text at another size than "
+                        "the layouts say", mark)
+
+
+def _outline_height(face: TTFontFace, glyph: int) -> int | None:
+    """The height of a simple glyph's outline (its points, not its header's box), in font units; None for a
+    composite or empty glyph."""
+    data, positions = face._ttf_data, face.glyphPos
+    if glyph + 1 >= len(positions) or positions[glyph + 1] <= positions[glyph]:
+        return None
+    at = face.get_table_pos("glyf")[0] + positions[glyph]
+    contours = struct.unpack_from(">h", data, at)[0]
+    if contours <= 0:
+        return None
+    points = struct.unpack_from(">H", data, at + 10 + 2 * (contours - 1))[0] + 1
+    at += 12 + 2 * contours + struct.unpack_from(">H", data, at + 10 + 2 * contours)[0]
+    flags: list[int] = []
+    while len(flags) < points:  # each point's flags, a flag with bit 3 followed by its repeat count
+        flag = data[at]
+        repeat = data[at + 1] if flag & 8 else 0
+        flags += [flag] * (repeat + 1)
+        at += 2 if flag & 8 else 1
+    at += sum(1 if flag & 2 else 0 if flag & 16 else 2 for flag in flags[:points])  # the x coordinates
+    y, ys = 0, []
+    for flag in flags[:points]:
+        if flag & 4:  # a byte, its sign in bit 5
+            y += data[at] if flag & 32 else -data[at]
+            at += 1
+        elif not flag & 32:  # a signed word (bit 5 without bit 2: the same y as the point before)
+            y += struct.unpack_from(">h", data, at)[0]
+            at += 2
+        ys.append(y)
+    return max(ys) - min(ys)
+
+
 def _shown_character(code: int) -> str:
     """A character as a message quotes it: itself, but for one that prints nothing or moves the text."""
     return f"'{chr(code)}'" if chr(code).isprintable() else "unprintable"
@@ -610,7 +683,9 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
         font = TTFont(what, data)
     except Exception as e:  # noqa: BLE001 - a font parser meeting any broken file: say which, no traceback
         raise DataError(f"{what} cannot be loaded: {e}", where) from None
+    _check_code_points(font.face, what, where)
     _check_metrics(font.face, what, where)
+    _check_letter_heights(font.face, what, where)
     digest = hashlib.sha256(raw).digest()
     _check_embeddable(font, digest, what, where)
     _check_outlines(font.face, what, where)
