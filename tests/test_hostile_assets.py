@@ -311,12 +311,15 @@ def test_two_icon_files_of_one_name_in_different_folders_each_draw_their_own_dra
     assert pdf.count(b"/Subtype /Form") == 2 and b"0 0 10 10 re f" in pdf and b" c\n" in pdf
 
 
-def test_an_icons_dashes_count_as_what_each_use_of_it_paints(tmp_path):
+@pytest.mark.parametrize("pattern", ["0.0025", ",".join(["0.0025"] * 400)], ids=["one-length", "400-lengths"])
+def test_an_icons_dashes_count_as_what_each_use_of_it_paints(tmp_path, pattern):
     """Each dash is painted at every use: an icon of 5,000 dashes (its outline 25 units long, measured as 32 by
-    its bounds, over a dash and a gap of 0.0025 each) costs the drawing budget as that many strokes."""
+    its bounds, over a dash and a gap of 0.0025 each) costs the drawing budget as that many strokes, whether its
+    pattern says one dash or 200 (a pattern of 30,000 lengths was counted as one dash a cycle: a card drawing
+    it took a PDF reader seconds)."""
     dashed = tmp_path / "dashed.svg"
     dashed.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle cx="5" cy="5" r="4" '
-                      'fill="none" stroke="black" stroke-dasharray="0.0025"/></svg>')
+                      f'fill="none" stroke="black" stroke-dasharray="{pattern}"/></svg>')
     assert 5_000 <= icons.icon_paints(dashed) <= 6_401
 
 
