@@ -730,3 +730,26 @@ def test_what_svglib_reads_otherwise_than_css_is_refused_at_its_line(tmp_path, s
                                        f'  {shape}\n</svg>')
     message, line, _ = icons.unreadable(tmp_path / "icon.svg")
     assert said in message and line == 2
+
+
+@pytest.mark.parametrize("attributes, radii", [
+    ('width="80" height="20" ry="30"', (30, 10)),  # rx: auto is ry, each then at most half its side
+    ('width="20" height="20" rx="10" ry="0"', (0, 0)),  # square corners
+    ('width="20" height="20" rx="auto" ry="4"', (4, 4)),
+    ('width="20" height="20" rx="auto"', (0, 0)),
+])
+def test_an_icons_rect_corners_are_rounded_as_browsers_round_them(tmp_path, attributes, radii):
+    """svglib rounded a rect of rx 10 and ry 0 (browsers draw its corners square) and refused rx="auto"; a
+    radius given alone is the other's, each at most half its side."""
+    from reportlab.graphics.shapes import Group, Rect
+
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="80" height="20"><rect {attributes}/></svg>'.encode()
+    (tmp_path / "icon.svg").write_bytes(svg)
+    assert icons.unreadable(tmp_path / "icon.svg") is None
+
+    def rects(node):
+        return [r for child in node.contents for r in rects(child)] if isinstance(node, Group) else \
+            [node] if isinstance(node, Rect) else []
+
+    [rect] = rects(icons._drawing(svg, hashlib.sha256(svg).digest()))
+    assert (rect.rx, rect.ry) == radii
