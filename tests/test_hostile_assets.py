@@ -527,8 +527,9 @@ def _last_code_past_unicode(font: bytes) -> bytes:
     (lambda font: _advances_divided(_font_with(_font_with(font, b"head", 18, ">H", 64), b"OS/2", 68, ">h", 48), 16),
      "is drawn 14.20 em tall"),
     (_last_code_past_unicode, "maps code point 0x110000, past Unicode's last"),
+    (lambda font: font.replace(b"glyf", b"glyx", 1), "cannot be embedded in a PDF: its tables do not agree"),
 ], ids=["bullet-65-em", "units-per-em-16", "ascender-30-em", "ascender-minus-30-em", "letters-a-16th-of-their-size",
-        "letters-14-em-tall", "code-point-past-unicode"])
+        "letters-14-em-tall", "code-point-past-unicode", "no-glyph-table"])
 def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path, change, said):
     """pnp measures words, list labels and titles by a font's advances and sets a text's first line by its
     ascender: a font whose bullet was 65 em wide was said as a list column of "-59 mm" at the rulebook's
@@ -543,7 +544,7 @@ def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path
     result = run(root, "validate")
     errors = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
     assert result.exit_code == 1 and len(errors) == 1, result.output
-    assert errors[0].startswith("fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be used: ") \
+    assert errors[0].startswith("fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be ") \
         and said in errors[0], errors
 
 

@@ -77,8 +77,10 @@ ASCENT_EM = (0.25, 3.0)
 # 0.6 pt, below pnp's 6 pt floor), exit 0; one whose letters were 11 em tall printed over the whole card
 LETTER_HEIGHT_EM = (0.2, MAX_ADVANCE_EM)
 # The letters and digits whose outlines measure a font's letter height: a sample (a CJK font maps tens of
-# thousands, each read point by point), its ASCII letters and digits first (about as many)
+# thousands, each read point by point), its ASCII letters and digits first (about as many), and no more of them
+# once this many points are read (a real font's letters have a few dozen)
 LETTERS_MEASURED = 64
+POINTS_MEASURED = 50_000
 SUBSETS_KEPT = 32  # of each registered font, its last subsets' bytes (an edit draws the same glyphs again)
 # fonts.yaml path -> (its bytes' digest, FontSet, the font files' statuses): kept while none of them changes
 _LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
@@ -463,10 +465,12 @@ def _check_letter_heights(face: TTFontFace, what: str, mark: Mark | None) -> Non
     """DataError when the tallest of (a sample of) the font's letters and digits drawn by a simple glyph is
     outside LETTER_HEIGHT_EM; a font mapping none so drawn (a symbol font) is not measured."""
     letters = sorted(code for code in face.charToGlyph if unicodedata.category(chr(code))[0] in "LN")
-    tallest = None
+    tallest, points = None, [0]
     for code in sorted(letters, key=lambda code: code > 0x7F)[:LETTERS_MEASURED]:
+        if points[0] > POINTS_MEASURED:
+            break
         try:
-            height = _outline_height(face, face.charToGlyph[code])
+            height = _outline_height(face, face.charToGlyph[code], points)
         except (struct.error, IndexError):  # a glyph cut short: the subsetting check met it first
             continue
         if height is not None and (tallest is None or height > tallest[1]):
@@ -483,9 +487,9 @@ def _check_letter_heights(face: TTFontFace, what: str, mark: Mark | None) -> Non
                         "the layouts say", mark)
 
 
-def _outline_height(face: TTFontFace, glyph: int) -> int | None:
+def _outline_height(face: TTFontFace, glyph: int, points_read: list[int]) -> int | None:
     """The height of a simple glyph's outline (its points, not its header's box), in font units; None for a
-    composite or empty glyph."""
+    composite or empty glyph. Its points are added to `points_read`."""
     data, positions = face._ttf_data, face.glyphPos
     if glyph + 1 >= len(positions) or positions[glyph + 1] <= positions[glyph]:
         return None
@@ -494,6 +498,7 @@ def _outline_height(face: TTFontFace, glyph: int) -> int | None:
     if contours <= 0:
         return None
     points = struct.unpack_from(">H", data, at + 10 + 2 * (contours - 1))[0] + 1
+    points_read[0] += points
     at += 12 + 2 * contours + struct.unpack_from(">H", data, at + 10 + 2 * contours)[0]
     flags: list[int] = []
     while len(flags) < points:  # each point's flags, a flag with bit 3 followed by its repeat count
@@ -685,10 +690,10 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
         raise DataError(f"{what} cannot be loaded: {e}", where) from None
     _check_code_points(font.face, what, where)
     _check_metrics(font.face, what, where)
-    _check_letter_heights(font.face, what, where)
     digest = hashlib.sha256(raw).digest()
     _check_embeddable(font, digest, what, where)
     _check_outlines(font.face, what, where)
+    _check_letter_heights(font.face, what, where)  # (a glyph table missing or cut short: said by the checks above)
     font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
     _FACES[(real, status)] = (font.face.name, digest.hex())
     return font
