@@ -528,8 +528,11 @@ def _last_code_past_unicode(font: bytes) -> bytes:
      "is drawn 14.20 em tall"),
     (_last_code_past_unicode, "maps code point 0x110000, past Unicode's last"),
     (lambda font: font.replace(b"glyf", b"glyx", 1), "cannot be embedded in a PDF: its tables do not agree"),
+    # written into every PDF as the escape '#a', which PDF readers refuse: its font dictionaries broken, exit 0
+    (lambda font: _font_named(font, "SourceSansPro-Regular", "Source\nSansPr-Regular"), "control character 0x0A"),
 ], ids=["bullet-65-em", "units-per-em-16", "ascender-30-em", "ascender-minus-30-em", "letters-a-16th-of-their-size",
-        "letters-14-em-tall", "code-point-past-unicode", "no-glyph-table"])
+        "letters-14-em-tall", "code-point-past-unicode", "no-glyph-table",
+        "line-break-in-postscript-name"])
 def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path, change, said):
     """pnp measures words, list labels and titles by a font's advances and sets a text's first line by its
     ascender: a font whose bullet was 65 em wide was said as a list column of "-59 mm" at the rulebook's

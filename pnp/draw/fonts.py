@@ -461,6 +461,17 @@ def _check_code_points(face: TTFontFace, what: str, mark: Mark | None) -> None:
                         "Unicode's last (U+10FFFF); use a font whose character map is sound", mark)
 
 
+def _check_postscript_name(face: TTFontFace, what: str, mark: Mark | None) -> None:
+    """DataError when the font's PostScript name holds a control character: every PDF names the font by it, and
+    ReportLab wrote one there as an escape PDF readers cannot read (a line break as '#a': the PDF's font
+    dictionaries broken, exit 0). ReportLab refuses the name's other characters PostScript forbids."""
+    control = next((code for code in face.name if code < 0x21), None)
+    if control is not None:
+        raise DataError(f"{what} cannot be used: its PostScript name (its name table's ID 6) holds the control "
+                        f"character 0x{control:02X}, which a PDF cannot name a font by; use a font whose name is "
+                        "printable ASCII", mark)
+
+
 def _check_letter_heights(face: TTFontFace, what: str, mark: Mark | None) -> None:
     """DataError when the tallest of (a sample of) the font's letters and digits drawn by a simple glyph is
     outside LETTER_HEIGHT_EM; a font mapping none so drawn (a symbol font) is not measured."""
@@ -689,6 +700,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     except Exception as e:  # noqa: BLE001 - a font parser meeting any broken file: say which, no traceback
         raise DataError(f"{what} cannot be loaded: {e}", where) from None
     _check_code_points(font.face, what, where)
+    _check_postscript_name(font.face, what, where)
     _check_metrics(font.face, what, where)
     digest = hashlib.sha256(raw).digest()
     _check_embeddable(font, digest, what, where)
