@@ -515,6 +515,14 @@ def _last_code_past_unicode(font: bytes) -> bytes:
     return bytes(out)
 
 
+def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
+    """The font with each record of its cmap table saying its map is of `platform` and `encoding`."""
+    out, cmap = bytearray(font), _table_at(font, b"cmap")
+    for n in range(struct.unpack_from(">H", font, cmap + 2)[0]):
+        struct.pack_into(">HH", out, cmap + 4 + 8 * n, platform, encoding)
+    return bytes(out)
+
+
 @pytest.mark.parametrize("change, said", [
     (lambda font: _advance_of(font, "•", 65535), "its character U+2022 ('•') is 65.5 em wide"),
     (lambda font: _font_with(font, b"head", 18, ">H", 16), " em wide"),  # every glyph 62.5 times as wide
@@ -530,9 +538,12 @@ def _last_code_past_unicode(font: bytes) -> bytes:
     (lambda font: font.replace(b"glyf", b"glyx", 1), "cannot be embedded in a PDF: its tables do not agree"),
     # written into every PDF as the escape '#a', which PDF readers refuse: its font dictionaries broken, exit 0
     (lambda font: _font_named(font, "SourceSansPro-Regular", "Source\nSansPr-Regular"), "control character 0x0A"),
+    # ReportLab reads any map it chooses as Unicode: a Mac Roman one printed 'Ë' as 'À', with exit 0
+    (lambda font: _maps_declared(font, 1, 0), "character map is of Mac Roman codes (cmap platform 1, encoding 0)"),
+    (lambda font: _maps_declared(font, 3, 4), "character map is of Big5 codes"),
 ], ids=["bullet-65-em", "units-per-em-16", "ascender-30-em", "ascender-minus-30-em", "letters-a-16th-of-their-size",
         "letters-14-em-tall", "code-point-past-unicode", "no-glyph-table",
-        "line-break-in-postscript-name"])
+        "line-break-in-postscript-name", "mac-roman-map", "big5-map"])
 def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path, change, said):
     """pnp measures words, list labels and titles by a font's advances and sets a text's first line by its
     ascender: a font whose bullet was 65 em wide was said as a list column of "-59 mm" at the rulebook's

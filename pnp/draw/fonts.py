@@ -391,6 +391,42 @@ def _fs_type(font: bytes) -> int | None:
     return None
 
 
+# The character maps ReportLab may choose whose codes are no Unicode code points, though it reads them as such
+# (platform, encoding -> what they are): a font mapping only Mac Roman codes printed 'Ë' as 'À', 'Ê' as a space
+_NOT_UNICODE_MAPS = {(1, 0): "Mac Roman", (1, 1): "Mac Japanese", (3, 2): "Shift JIS", (3, 3): "PRC", (3, 4): "Big5",
+                     (3, 5): "Wansung", (3, 6): "Johab"}
+
+
+def _check_map_is_unicode(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when the character map ReportLab reads of the font (of its cmap's records, the last of platform 3
+    or of platform 0 but 0/5, else the last of platform 1 encoding 0, as its extractInfo chooses) maps codes of
+    another encoding than Unicode."""
+    chosen: tuple[int, int] | None = None
+    for platform, encoding in _map_records(font):
+        if platform in (0, 3) and (platform, encoding) != (0, 5) or (platform, encoding) == (1, 1):
+            chosen = platform, encoding
+        elif (platform, encoding) == (1, 0) and (chosen is None or chosen == (1, 0)):
+            chosen = platform, encoding
+    if chosen in _NOT_UNICODE_MAPS:
+        raise DataError(f"{what} cannot be used: its character map is of {_NOT_UNICODE_MAPS[chosen]} codes (cmap "
+                        f"platform {chosen[0]}, encoding {chosen[1]}), which ReportLab reads as Unicode: characters "
+                        "past ASCII would print as others; use a font with a Unicode character map", mark)
+
+
+def _map_records(font: bytes) -> Iterator[tuple[int, int]]:
+    """The (platform, encoding) of each character map the font's (of a collection's first font's) cmap lists."""
+    try:
+        directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
+        for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
+            tag, _, table, _ = struct.unpack_from(">4sIII", font, directory + 12 + 16 * n)
+            if tag == b"cmap":
+                version, count = struct.unpack_from(">HH", font, table)
+                for record in range(count if count or not version else version):  # (as ReportLab reads them)
+                    yield struct.unpack_from(">HH", font, table + 4 + 8 * record)
+    except struct.error:  # the directory or the list of maps cut short: ReportLab fails there too
+        return
+
+
 def _character_maps(font: bytes) -> Iterator[int]:
     """Where each character map of the font's (of a collection's first font's) cmap table begins."""
     try:
@@ -692,6 +728,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
         raise DataError(f"{what} cannot be loaded: a font collection listing {fonts:,} fonts; pnp reads at most "
                         f"{MAX_COLLECTION_FONTS} (the largest hold a few dozen)", where)
     _check_character_maps(raw, what, where)
+    _check_map_is_unicode(raw, what, where)
     _check_licence_allows_subsets(raw, what, where)
     data = io.BytesIO(raw)
     data.name = file  # what ReportLab calls the font in its messages: the file as fonts.yaml says it
