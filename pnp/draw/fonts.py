@@ -71,16 +71,13 @@ MAX_ADVANCE_EM = 8.0
 # far below its box's top. Real fonts' are 0.6 to 1.1; one of 30 em (or -30) printed every card's text off its
 # card with exit 0, one of 0 above its box
 ASCENT_EM = (0.25, 3.0)
-# The height of a font's tallest letter or digit (its outline's points), in its ems: real fonts' are about 0.7 to
-# 1.2 (an accented capital). A font is drawn at its size by its units per em, which one field of its head table
+# How far each of a font's ASCII letters and digits reaches, from its lowest to its highest point, in its ems:
+# real fonts' are about 0.5 (an 'x') to 1.3. A font is drawn at its size by its units per em, which one field of its head table
 # says: one whose letters were drawn 1/16 of an em tall printed every text at a sixteenth of its size (10 pt as
 # 0.6 pt, below pnp's 6 pt floor), exit 0; one whose letters were 11 em tall printed over the whole card
 LETTER_HEIGHT_EM = (0.2, MAX_ADVANCE_EM)
-# The letters and digits whose outlines measure a font's letter height: a sample (a CJK font maps tens of
-# thousands, each read point by point), its ASCII letters and digits first (about as many), and no more of them
-# once this many points are read (a real font's letters have a few dozen)
+# The letters and digits measured together of a font mapping no ASCII one (a CJK font maps tens of thousands)
 LETTERS_MEASURED = 64
-POINTS_MEASURED = 50_000
 SUBSETS_KEPT = 32  # of each registered font, its last subsets' bytes (an edit draws the same glyphs again)
 # fonts.yaml path -> (its bytes' digest, FontSet, the font files' statuses): kept while none of them changes
 _LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
@@ -508,62 +505,36 @@ def _check_postscript_name(face: TTFontFace, what: str, mark: Mark | None) -> No
                         "printable ASCII", mark)
 
 
-def _check_letter_heights(face: TTFontFace, what: str, mark: Mark | None) -> None:
-    """DataError when the tallest of (a sample of) the font's letters and digits drawn by a simple glyph is
-    outside LETTER_HEIGHT_EM; a font mapping none so drawn (a symbol font) is not measured."""
-    letters = sorted(code for code in face.charToGlyph if unicodedata.category(chr(code))[0] in "LN")
-    tallest, points = None, [0]
-    for code in sorted(letters, key=lambda code: code > 0x7F)[:LETTERS_MEASURED]:
-        if points[0] > POINTS_MEASURED:
-            break
-        try:
-            height = _outline_height(face, face.charToGlyph[code], points)
-        except (struct.error, IndexError):  # a glyph cut short: the subsetting check met it first
-            continue
-        if height is not None and (tallest is None or height > tallest[1]):
-            tallest = code, height
-    if tallest is None:
-        return
+def _check_letter_heights(raw: bytes, face: TTFontFace, what: str, mark: Mark | None) -> None:
+    """DataError when one of the font's ASCII letters and digits (of a font mapping none, its first letters and
+    digits together) reaches, from its lowest to its highest point, outside LETTER_HEIGHT_EM, as FreeType (which
+    many PDF readers draw fonts with) measures their outlines, composite glyphs and their scales too; or when
+    FreeType cannot read the font. A glyph with no outline is not measured (blank_problems says it, if printed)."""
+    from PIL import ImageFont
+
+    drawn = sorted(set(face.charToGlyph) - _outline_less(face) - {code for code, glyph in face.charToGlyph.items()
+                                                                   if not glyph})
+    letters = [code for code in drawn if unicodedata.category(chr(code))[0] in "LN"]
+    ascii_letters = [chr(code) for code in letters if code < 0x80]
+    texts = ascii_letters or ["".join(map(chr, letters[:LETTERS_MEASURED]))] if letters else []
+    try:
+        measured = ImageFont.truetype(io.BytesIO(raw), size=_MEASURED_SIZE, layout_engine=ImageFont.Layout.BASIC)
+        heights = [(text, measured.getbbox(text)) for text in texts]
+    except (OSError, ValueError) as e:
+        raise DataError(f"{what} cannot be used: FreeType, which many PDF readers draw fonts with, cannot read it "
+                        f"({type(e).__name__}: {e})", mark) from None
     low, high = LETTER_HEIGHT_EM
-    code, height = tallest[0], tallest[1] / face.unitsPerEm
-    if not low <= height <= high:
-        raise DataError(f"{what} cannot be used: its tallest letter or digit, U+{code:04X} "
-                        f"({_shown_character(code)}), is drawn {height:,.2f} em tall (its glyph's points and its "
-                        f"head table's units per em); pnp takes fonts whose letters are {low:g} to {high:g} em "
-                        "tall (real fonts' are about 0.7 to 1.2): it would print every text at another size than "
-                        "the layouts say", mark)
+    for text, (_, top, _, bottom) in heights:
+        height = (bottom - top) / _MEASURED_SIZE
+        if not low <= height <= high:
+            shown = f"its character '{text}'" if len(text) == 1 else "its letters and digits"
+            raise DataError(f"{what} cannot be used: {shown} is drawn {height:,.2f} em tall (its glyph's points and "
+                            f"its head table's units per em); pnp takes fonts whose letters are {low:g} to {high:g} "
+                            "em tall (real fonts' are about 0.5 to 1.3): it would print every text at another size "
+                            "than the layouts say", mark)
 
 
-def _outline_height(face: TTFontFace, glyph: int, points_read: list[int]) -> int | None:
-    """The height of a simple glyph's outline (its points, not its header's box), in font units; None for a
-    composite or empty glyph. Its points are added to `points_read`."""
-    data, positions = face._ttf_data, face.glyphPos
-    if glyph + 1 >= len(positions) or positions[glyph + 1] <= positions[glyph]:
-        return None
-    at = face.get_table_pos("glyf")[0] + positions[glyph]
-    contours = struct.unpack_from(">h", data, at)[0]
-    if contours <= 0:
-        return None
-    points = struct.unpack_from(">H", data, at + 10 + 2 * (contours - 1))[0] + 1
-    points_read[0] += points
-    at += 12 + 2 * contours + struct.unpack_from(">H", data, at + 10 + 2 * contours)[0]
-    flags: list[int] = []
-    while len(flags) < points:  # each point's flags, a flag with bit 3 followed by its repeat count
-        flag = data[at]
-        repeat = data[at + 1] if flag & 8 else 0
-        flags += [flag] * (repeat + 1)
-        at += 2 if flag & 8 else 1
-    at += sum(1 if flag & 2 else 0 if flag & 16 else 2 for flag in flags[:points])  # the x coordinates
-    y, ys = 0, []
-    for flag in flags[:points]:
-        if flag & 4:  # a byte, its sign in bit 5
-            y += data[at] if flag & 32 else -data[at]
-            at += 1
-        elif not flag & 32:  # a signed word (bit 5 without bit 2: the same y as the point before)
-            y += struct.unpack_from(">h", data, at)[0]
-            at += 2
-        ys.append(y)
-    return max(ys) - min(ys)
+_MEASURED_SIZE = 1000  # pixels an em, as fonts are measured (thousandths of an em, as ReportLab's measures)
 
 
 def _shown_character(code: int) -> str:
@@ -742,7 +713,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     digest = hashlib.sha256(raw).digest()
     _check_embeddable(font, digest, what, where)
     _check_outlines(font.face, what, where)
-    _check_letter_heights(font.face, what, where)  # (a glyph table missing or cut short: said by the checks above)
+    _check_letter_heights(raw, font.face, what, where)  # (a glyph table missing or cut short: said above)
     font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
     _FACES[(real, status)] = (font.face.name, digest.hex())
     return font
