@@ -562,11 +562,10 @@ def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
     (lambda font: _font_named(font, "SourceSansPro-Regular", "Source\nSansPr-Regular"), "control character 0x0A"),
     # ReportLab reads any map it chooses as Unicode: a Mac Roman one printed 'Ë' as 'À', with exit 0
     (lambda font: _maps_declared(font, 1, 0), "character map is of Mac Roman codes (cmap platform 1, encoding 0)"),
-    (lambda font: _maps_declared(font, 3, 4), "character map is of Big5 codes"),
     (_letters_drawn_small, "is drawn 0.04 em tall"),  # composite glyphs scaling a simple one down
 ], ids=["bullet-65-em", "units-per-em-16", "ascender-30-em", "ascender-minus-30-em", "letters-a-16th-of-their-size",
         "letters-16-em-tall", "code-point-past-unicode", "no-glyph-table",
-        "line-break-in-postscript-name", "mac-roman-map", "big5-map",
+        "line-break-in-postscript-name", "mac-roman-map",
         "letters-composites-a-16th-of-their-size"])
 def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path, change, said):
     """pnp measures words, list labels and titles by a font's advances and sets a text's first line by its
