@@ -311,12 +311,15 @@ def test_two_icon_files_of_one_name_in_different_folders_each_draw_their_own_dra
     assert pdf.count(b"/Subtype /Form") == 2 and b"0 0 10 10 re f" in pdf and b" c\n" in pdf
 
 
-def test_an_icons_dashes_count_as_what_each_use_of_it_paints(tmp_path):
+@pytest.mark.parametrize("pattern", ["0.0025", ",".join(["0.0025"] * 400)], ids=["one-length", "400-lengths"])
+def test_an_icons_dashes_count_as_what_each_use_of_it_paints(tmp_path, pattern):
     """Each dash is painted at every use: an icon of 5,000 dashes (its outline 25 units long, measured as 32 by
-    its bounds, over a dash and a gap of 0.0025 each) costs the drawing budget as that many strokes."""
+    its bounds, over a dash and a gap of 0.0025 each) costs the drawing budget as that many strokes, whether its
+    pattern says one dash or 200 (a pattern of 30,000 lengths was counted as one dash a cycle: a card drawing
+    it took a PDF reader seconds)."""
     dashed = tmp_path / "dashed.svg"
     dashed.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><circle cx="5" cy="5" r="4" '
-                      'fill="none" stroke="black" stroke-dasharray="0.0025"/></svg>')
+                      f'fill="none" stroke="black" stroke-dasharray="{pattern}"/></svg>')
     assert 5_000 <= icons.icon_paints(dashed) <= 6_401
 
 
@@ -487,17 +490,90 @@ def _advance_of(font: bytes, character: str, advance: int) -> bytes:
     return _font_with(font, b"hmtx", 4 * glyph, ">H", advance)
 
 
+def _advances_divided(font: bytes, by: int) -> bytes:
+    """The font with every advance width of its hmtx table divided by `by`."""
+    out, metrics = bytearray(font), _table_at(font, b"hmtx")
+    for glyph in range(struct.unpack_from(">H", font, _table_at(font, b"hhea") + 34)[0]):
+        struct.pack_into(">H", out, metrics + 4 * glyph, struct.unpack_from(">H", font, metrics + 4 * glyph)[0] // by)
+    return bytes(out)
+
+
+def _table_at(font: bytes, table: bytes) -> int:
+    return next(struct.unpack_from(">I", font, 20 + 16 * n)[0] for n in range(struct.unpack_from(">H", font, 4)[0])
+                if font[12 + 16 * n:16 + 16 * n] == table)
+
+
+def _last_code_past_unicode(font: bytes) -> bytes:
+    """The font with the last group of its format 12 character map mapping one code point, 0x110000 (past
+    Unicode's last), as that group's first code did."""
+    out, cmap = bytearray(font), _table_at(font, b"cmap")
+    for n in range(struct.unpack_from(">H", font, cmap + 2)[0]):
+        at = cmap + struct.unpack_from(">I", font, cmap + 8 + 8 * n)[0]
+        if struct.unpack_from(">H", font, at)[0] == 12:
+            last = at + 16 + 12 * (struct.unpack_from(">I", font, at + 12)[0] - 1)
+            struct.pack_into(">II", out, last, 0x110000, 0x110000)
+    return bytes(out)
+
+
+def _letters_drawn_small(font: bytes) -> bytes:
+    """The font with its ASCII letters' and digits' glyphs each a composite of 'Ð' at a sixteenth of its size (their
+    outlines' own points unchanged): glyf and loca written anew (loca long) at the file's end."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+    face, out = TTFontFile(io.BytesIO(font)), bytearray(font)
+    glyf = _table_at(font, b"glyf")
+    small = struct.pack(">hhhhhHHhhH", -1, 0, 0, 100, 100, 0x1 | 0x2 | 0x8, face.charToGlyph[ord("Ð")], 0, 0, 0x0400)
+    made = {face.charToGlyph[ord(ch)] for ch in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ªµ"}
+    glyphs = [small if g in made else font[glyf + face.glyphPos[g]:glyf + face.glyphPos[g + 1]]
+              for g in range(face.numGlyphs)]
+    positions = [0]
+    for glyph in glyphs:
+        positions.append(positions[-1] + len(glyph))
+    for tag, table in ((b"glyf", b"".join(glyphs)), (b"loca", struct.pack(f">{len(positions)}I", *positions))):
+        out += b"\0" * (-len(out) % 4)
+        entry = next(12 + 16 * n for n in range(struct.unpack_from(">H", font, 4)[0]) if font[12 + 16 * n:16 + 16 * n] == tag)
+        struct.pack_into(">II", out, entry + 8, len(out), len(table))
+        out += table
+    struct.pack_into(">h", out, _table_at(font, b"head") + 50, 1)  # loca of 32-bit offsets
+    return bytes(out)
+
+
+def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
+    """The font with each record of its cmap table saying its map is of `platform` and `encoding`."""
+    out, cmap = bytearray(font), _table_at(font, b"cmap")
+    for n in range(struct.unpack_from(">H", font, cmap + 2)[0]):
+        struct.pack_into(">HH", out, cmap + 4 + 8 * n, platform, encoding)
+    return bytes(out)
+
+
 @pytest.mark.parametrize("change, said", [
     (lambda font: _advance_of(font, "•", 65535), "its character U+2022 ('•') is 65.5 em wide"),
     (lambda font: _font_with(font, b"head", 18, ">H", 16), " em wide"),  # every glyph 62.5 times as wide
     (lambda font: _font_with(font, b"OS/2", 68, ">h", 30000), "its ascender"),
     (lambda font: _font_with(font, b"OS/2", 68, ">h", -30000), "its ascender"),
-], ids=["bullet-65-em", "units-per-em-16", "ascender-30-em", "ascender-minus-30-em"])
+    # units per em 16 times as many (the ascender too): every glyph drawn at a sixteenth of its size
+    (lambda font: _font_with(_font_with(font, b"head", 18, ">H", 16000), b"OS/2", 68, ">h", 750 * 16),
+     "is drawn 0.0"),
+    # a sixteenth as many units, the advances and ascender too: letters 16 em tall, set 0.5 em apart
+    (lambda font: _advances_divided(_font_with(_font_with(font, b"head", 18, ">H", 64), b"OS/2", 68, ">h", 48), 16),
+     "is drawn 1"),
+    (_last_code_past_unicode, "maps code point 0x110000, past Unicode's last"),
+    (lambda font: font.replace(b"glyf", b"glyx", 1), "cannot be embedded in a PDF: its tables do not agree"),
+    # written into every PDF as the escape '#a', which PDF readers refuse: its font dictionaries broken, exit 0
+    (lambda font: _font_named(font, "SourceSansPro-Regular", "Source\nSansPr-Regular"), "control character 0x0A"),
+    # ReportLab reads any map it chooses as Unicode: a Mac Roman one printed 'Ë' as 'À', with exit 0
+    (lambda font: _maps_declared(font, 1, 0), "character map is of Mac Roman codes (cmap platform 1, encoding 0)"),
+    (_letters_drawn_small, "is drawn 0.04 em tall"),  # composite glyphs scaling a simple one down
+], ids=["bullet-65-em", "units-per-em-16", "ascender-30-em", "ascender-minus-30-em", "letters-a-16th-of-their-size",
+        "letters-16-em-tall", "code-point-past-unicode", "no-glyph-table",
+        "line-break-in-postscript-name", "mac-roman-map",
+        "letters-composites-a-16th-of-their-size"])
 def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path, change, said):
     """pnp measures words, list labels and titles by a font's advances and sets a text's first line by its
     ascender: a font whose bullet was 65 em wide was said as a list column of "-59 mm" at the rulebook's
     lines, one whose letters were 62 times too wide as every card text too long, and one whose ascender was
-    30 em (or -30) printed every card's text off its card with exit 0. Refused at the font's line instead."""
+    30 em (or -30) printed every card's text off its card with exit 0; one whose units per em drew its
+    letters a sixteenth of their size printed 10 pt text 0.6 pt tall with exit 0, one mapping a code point past
+    Unicode's said a bug in pnp. Refused at the font's line instead."""
     root = make_project(tmp_path / "proj", changes={
         "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
     regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
@@ -505,7 +581,7 @@ def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path
     result = run(root, "validate")
     errors = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
     assert result.exit_code == 1 and len(errors) == 1, result.output
-    assert errors[0].startswith("fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be used: ") \
+    assert errors[0].startswith("fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be ") \
         and said in errors[0], errors
 
 
@@ -692,3 +768,26 @@ def test_what_svglib_reads_otherwise_than_css_is_refused_at_its_line(tmp_path, s
                                        f'  {shape}\n</svg>')
     message, line, _ = icons.unreadable(tmp_path / "icon.svg")
     assert said in message and line == 2
+
+
+@pytest.mark.parametrize("attributes, radii", [
+    ('width="80" height="20" ry="30"', (30, 10)),  # rx: auto is ry, each then at most half its side
+    ('width="20" height="20" rx="10" ry="0"', (0, 0)),  # square corners
+    ('width="20" height="20" rx="auto" ry="4"', (4, 4)),
+    ('width="20" height="20" rx="auto"', (0, 0)),
+])
+def test_an_icons_rect_corners_are_rounded_as_browsers_round_them(tmp_path, attributes, radii):
+    """svglib rounded a rect of rx 10 and ry 0 (browsers draw its corners square) and refused rx="auto"; a
+    radius given alone is the other's, each at most half its side."""
+    from reportlab.graphics.shapes import Group, Rect
+
+    svg = f'<svg xmlns="http://www.w3.org/2000/svg" width="80" height="20"><rect {attributes}/></svg>'.encode()
+    (tmp_path / "icon.svg").write_bytes(svg)
+    assert icons.unreadable(tmp_path / "icon.svg") is None
+
+    def rects(node):
+        return [r for child in node.contents for r in rects(child)] if isinstance(node, Group) else \
+            [node] if isinstance(node, Rect) else []
+
+    [rect] = rects(icons._drawing(svg, hashlib.sha256(svg).digest()))
+    assert (rect.rx, rect.ry) == radii

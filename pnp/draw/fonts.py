@@ -6,6 +6,7 @@ import io
 import math
 import os
 import struct
+import sys
 import threading
 import unicodedata
 
@@ -70,6 +71,13 @@ MAX_ADVANCE_EM = 8.0
 # far below its box's top. Real fonts' are 0.6 to 1.1; one of 30 em (or -30) printed every card's text off its
 # card with exit 0, one of 0 above its box
 ASCENT_EM = (0.25, 3.0)
+# How far each of a font's ASCII letters and digits reaches, from its lowest to its highest point, in its ems:
+# real fonts' are about 0.5 (an 'x') to 1.3. A font is drawn at its size by its units per em, which one field of its head table
+# says: one whose letters were drawn 1/16 of an em tall printed every text at a sixteenth of its size (10 pt as
+# 0.6 pt, below pnp's 6 pt floor), exit 0; one whose letters were 11 em tall printed over the whole card
+LETTER_HEIGHT_EM = (0.2, MAX_ADVANCE_EM)
+# The letters and digits measured together of a font mapping no ASCII one (a CJK font maps tens of thousands)
+LETTERS_MEASURED = 64
 SUBSETS_KEPT = 32  # of each registered font, its last subsets' bytes (an edit draws the same glyphs again)
 # fonts.yaml path -> (its bytes' digest, FontSet, the font files' statuses): kept while none of them changes
 _LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
@@ -380,6 +388,42 @@ def _fs_type(font: bytes) -> int | None:
     return None
 
 
+# The character maps ReportLab may choose whose codes are no Unicode code points, though it reads them as such
+# (platform, encoding -> what they are): a font mapping only Mac Roman codes printed 'Ë' as 'À', 'Ê' as a space
+_NOT_UNICODE_MAPS = {(1, 0): "Mac Roman", (1, 1): "Mac Japanese", (3, 2): "Shift JIS", (3, 3): "PRC", (3, 4): "Big5",
+                     (3, 5): "Wansung", (3, 6): "Johab"}
+
+
+def _check_map_is_unicode(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when the character map ReportLab reads of the font (of its cmap's records, the last of platform 3
+    or of platform 0 but 0/5, else the last of platform 1 encoding 0, as its extractInfo chooses) maps codes of
+    another encoding than Unicode."""
+    chosen: tuple[int, int] | None = None
+    for platform, encoding in _map_records(font):
+        if platform in (0, 3) and (platform, encoding) != (0, 5) or (platform, encoding) == (1, 1):
+            chosen = platform, encoding
+        elif (platform, encoding) == (1, 0) and (chosen is None or chosen == (1, 0)):
+            chosen = platform, encoding
+    if chosen in _NOT_UNICODE_MAPS:
+        raise DataError(f"{what} cannot be used: its character map is of {_NOT_UNICODE_MAPS[chosen]} codes (cmap "
+                        f"platform {chosen[0]}, encoding {chosen[1]}), which ReportLab reads as Unicode: characters "
+                        "past ASCII would print as others; use a font with a Unicode character map", mark)
+
+
+def _map_records(font: bytes) -> Iterator[tuple[int, int]]:
+    """The (platform, encoding) of each character map the font's (of a collection's first font's) cmap lists."""
+    try:
+        directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
+        for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
+            tag, _, table, _ = struct.unpack_from(">4sIII", font, directory + 12 + 16 * n)
+            if tag == b"cmap":
+                version, count = struct.unpack_from(">HH", font, table)
+                for record in range(count if count or not version else version):  # (as ReportLab reads them)
+                    yield struct.unpack_from(">HH", font, table + 4 + 8 * record)
+    except struct.error:  # the directory or the list of maps cut short: ReportLab fails there too
+        return
+
+
 def _character_maps(font: bytes) -> Iterator[int]:
     """Where each character map of the font's (of a collection's first font's) cmap table begins."""
     try:
@@ -439,6 +483,58 @@ def _check_metrics(face: TTFontFace, what: str, mark: Mark | None) -> None:
         raise DataError(f"{what} cannot be used: its ascender (OS/2 sTypoAscender, or the head table's yMax) is "
                         f"{face.ascent / 1000:,.2f} em; pnp places a text's first line by it and takes "
                         f"{low:g} to {high:g} em (real fonts' are about 0.7 to 1.1)", mark)
+
+
+def _check_code_points(face: TTFontFace, what: str, mark: Mark | None) -> None:
+    """DataError when the font's character map maps a code point past Unicode's last (U+10FFFF): no text holds
+    one, and pnp's checks of a font's characters read each mapped one as a character."""
+    beyond = max(face.charToGlyph, default=0)
+    if beyond > sys.maxunicode:
+        raise DataError(f"{what} cannot be used: its character map (cmap) maps code point 0x{beyond:X}, past "
+                        "Unicode's last (U+10FFFF); use a font whose character map is sound", mark)
+
+
+def _check_postscript_name(face: TTFontFace, what: str, mark: Mark | None) -> None:
+    """DataError when the font's PostScript name holds a control character: every PDF names the font by it, and
+    ReportLab wrote one there as an escape PDF readers cannot read (a line break as '#a': the PDF's font
+    dictionaries broken, exit 0). ReportLab refuses the name's other characters PostScript forbids."""
+    control = next((code for code in face.name if code < 0x21), None)
+    if control is not None:
+        raise DataError(f"{what} cannot be used: its PostScript name (its name table's ID 6) holds the control "
+                        f"character 0x{control:02X}, which a PDF cannot name a font by; use a font whose name is "
+                        "printable ASCII", mark)
+
+
+def _check_letter_heights(raw: bytes, face: TTFontFace, what: str, mark: Mark | None) -> None:
+    """DataError when one of the font's ASCII letters and digits (of a font mapping none, its first letters and
+    digits together) reaches, from its lowest to its highest point, outside LETTER_HEIGHT_EM, as FreeType (which
+    many PDF readers draw fonts with) measures their outlines, composite glyphs and their scales too; or when
+    FreeType cannot read the font. A glyph with no outline is not measured (blank_problems says it, if printed)."""
+    from PIL import ImageFont
+
+    drawn = sorted(set(face.charToGlyph) - _outline_less(face) - {code for code, glyph in face.charToGlyph.items()
+                                                                   if not glyph})
+    letters = [code for code in drawn if unicodedata.category(chr(code))[0] in "LN"]
+    ascii_letters = [chr(code) for code in letters if code < 0x80]
+    texts = ascii_letters or ["".join(map(chr, letters[:LETTERS_MEASURED]))] if letters else []
+    try:
+        measured = ImageFont.truetype(io.BytesIO(raw), size=_MEASURED_SIZE, layout_engine=ImageFont.Layout.BASIC)
+        heights = [(text, measured.getbbox(text)) for text in texts]
+    except (OSError, ValueError) as e:
+        raise DataError(f"{what} cannot be used: FreeType, which many PDF readers draw fonts with, cannot read it "
+                        f"({type(e).__name__}: {e})", mark) from None
+    low, high = LETTER_HEIGHT_EM
+    for text, (_, top, _, bottom) in heights:
+        height = (bottom - top) / _MEASURED_SIZE
+        if not low <= height <= high:
+            shown = f"its character '{text}'" if len(text) == 1 else "its letters and digits"
+            raise DataError(f"{what} cannot be used: {shown} is drawn {height:,.2f} em tall (its glyph's points and "
+                            f"its head table's units per em); pnp takes fonts whose letters are {low:g} to {high:g} "
+                            "em tall (real fonts' are about 0.5 to 1.3): it would print every text at another size "
+                            "than the layouts say", mark)
+
+
+_MEASURED_SIZE = 1000  # pixels an em, as fonts are measured (thousandths of an em, as ReportLab's measures)
 
 
 def _shown_character(code: int) -> str:
@@ -603,6 +699,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
         raise DataError(f"{what} cannot be loaded: a font collection listing {fonts:,} fonts; pnp reads at most "
                         f"{MAX_COLLECTION_FONTS} (the largest hold a few dozen)", where)
     _check_character_maps(raw, what, where)
+    _check_map_is_unicode(raw, what, where)
     _check_licence_allows_subsets(raw, what, where)
     data = io.BytesIO(raw)
     data.name = file  # what ReportLab calls the font in its messages: the file as fonts.yaml says it
@@ -610,10 +707,13 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
         font = TTFont(what, data)
     except Exception as e:  # noqa: BLE001 - a font parser meeting any broken file: say which, no traceback
         raise DataError(f"{what} cannot be loaded: {e}", where) from None
+    _check_code_points(font.face, what, where)
+    _check_postscript_name(font.face, what, where)
     _check_metrics(font.face, what, where)
     digest = hashlib.sha256(raw).digest()
     _check_embeddable(font, digest, what, where)
     _check_outlines(font.face, what, where)
+    _check_letter_heights(raw, font.face, what, where)  # (a glyph table missing or cut short: said above)
     font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
     _FACES[(real, status)] = (font.face.name, digest.hex())
     return font

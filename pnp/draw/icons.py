@@ -291,7 +291,7 @@ _NOT_PERCENT = ("r", "rx", "ry", "stroke-width", "stroke-dasharray", "stroke-das
 
 def _shape_as_browsers(element: Any) -> None:
     """Set an element's shape as a browser draws it: a polyline or polygon of an odd count of numbers without
-    the last (svglib drew none of it), an ellipse given one radius round (SVG 2's auto). IconProblem at a
+    the last (svglib drew none of it), an ellipse's or rect's radii (_radii_as_browsers). IconProblem at a
     length given as a percentage svglib reads as units."""
     from svglib.svglib import node_name
 
@@ -300,10 +300,8 @@ def _shape_as_browsers(element: Any) -> None:
         numbers = _NUMBER.findall(element.get("points", ""))
         if len(numbers) % 2:
             element.set("points", " ".join(numbers[:-1]))
-    if name == "ellipse":
-        for radius, other in (("rx", "ry"), ("ry", "rx")):
-            if element.get(radius) is None and element.get(other):
-                element.set(radius, element.get(other))
+    if name in ("ellipse", "rect"):
+        _radii_as_browsers(element, name)
     if name == "image":
         _picture_fitted(element)
     if name == "path" and element.get("d"):
@@ -316,6 +314,24 @@ def _shape_as_browsers(element: Any) -> None:
     if percent := next((length for length in _NOT_PERCENT if element.get(length, "").strip().endswith("%")), None):
         raise IconProblem(f"it gives {percent} as a percentage, which svglib reads as that many units: give it in "
                           "the drawing's units", element.sourceline)
+
+
+def _radii_as_browsers(element: Any, name: str) -> None:
+    """Set an ellipse's or rect's rx and ry as SVG 2 reads them: one not given, or 'auto', is the other (an ellipse
+    given one radius is round; svglib refused 'auto' at the file's first line); a rect either of whose radii is
+    zero has square corners (svglib gave it the other: a rect of rx 10 and ry 0 printed rounded)."""
+    radii = {radius: (element.get(radius) or "").strip() for radius in ("rx", "ry")}
+    for radius, other in (("rx", "ry"), ("ry", "rx")):
+        if radii[radius] in ("", "auto"):
+            if radii[other] in ("", "auto"):
+                element.attrib.pop(radius, None)
+            else:
+                element.set(radius, radii[other])
+    zero = any((number := _NUMBER.match(element.get(radius, ""))) is not None and float(number.group()) == 0
+               for radius in ("rx", "ry"))
+    if name == "rect" and zero:
+        element.set("rx", "0")
+        element.set("ry", "0")
 
 
 def _picture_fitted(element: Any) -> None:
@@ -486,17 +502,21 @@ MAX_ICON_DASHES = 20_000
 def _dashes(node: Any) -> float:
     """The dashes the strokes of a drawing (svglib's shapes and groups) paint: each stroked shape's outline (as
     long as its points' polygon, or its bounds' perimeter, at least; both in its own units) over its dash
-    pattern's length. The pattern is measured along the outline in the same units, so no transform changes it."""
+    pattern's length, times the dashes of one pattern. The pattern is measured along the outline in the same units, so no transform changes it."""
     if isinstance(node, Group):
         return sum(_dashes(child) for child in node.contents)
     pattern = getattr(node, "strokeDashArray", None)
     if not pattern or getattr(node, "strokeColor", None) is None or not getattr(node, "strokeWidth", 1):
         return 0
     lengths = pattern[1] if isinstance(pattern[-1], (list, tuple)) else pattern  # ReportLab's (phase, [...]) too
-    cycle = sum(abs(float(n)) for n in lengths) * (1 + len(lengths) % 2)  # an odd list is repeated, as PDF does
+    repeated = 1 + len(lengths) % 2  # an odd list is repeated, as PDF does
+    cycle = sum(abs(float(n)) for n in lengths) * repeated
     x0, y0, x1, y1 = node.getBounds()
     outline = max(2 * ((x1 - x0) + (y1 - y0)), _polygon_length(getattr(node, "points", None) or []))
-    return math.inf if cycle <= 0 or not math.isfinite(cycle) else outline / cycle
+    # each cycle paints a dash per pair of its lengths: one of 30,000 lengths of 0.0001 units (a cycle of 3 units,
+    # 15,000 dashes), counted as one dash, took a PDF reader 2 to 8 s to render the one card drawing it
+    dashes_per_cycle = max(1, len(lengths) * repeated // 2)
+    return math.inf if cycle <= 0 or not math.isfinite(cycle) else outline / cycle * dashes_per_cycle
 
 
 def _polygon_length(points: list[float]) -> float:
