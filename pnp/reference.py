@@ -16,7 +16,7 @@ from .layout.budget import (BASE_PAGES, BASE_PIXELS, BASE_STEPS, CHARACTERS_PER_
                             TEXT_STEPS)
 from .layout.resolve import CONTEXT as LAYOUT_CONTEXT, MAX_PRIMS, MAX_REPEAT
 from .layout.styles import MAX_EXTENDS, OWN_KEYS
-from .model.components import COMPONENT_FIELDS, ITEM_FIELDS, MAX_COUNT
+from .model.components import COMPONENT_FIELDS, ITEM_FIELDS, MAX_COUNT, MAX_GAME_COUNT
 from .model.balance import BALANCE_FIELDS
 from .simulate.api import api_reference
 from .model.constraints import CONSTRAINT_FIELDS
@@ -93,7 +93,7 @@ def _game_file() -> str:
            "### Rules for pnp simulate", "", *api_reference(), "",
            "### Components", "",
            f"What is in the box, in order. Every component takes these keys (a component prints at most "
-           f"{MAX_COUNT:,} items):", "", _option_table(COMPONENT_FIELDS), "",
+           f"{MAX_COUNT:,} items, and a game {MAX_GAME_COUNT:,} in all, copies counted):", "", _option_table(COMPONENT_FIELDS), "",
            "Components whose kind prints one face per item take these too:", "", _option_table(ITEM_FIELDS), "",
            "Each kind's own keys are listed under Component kinds."]
     return "\n".join(out)

@@ -911,8 +911,12 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     kept within the limits."""
     skip = 1 if hasattr(function, "jinja_pass_arg") else 0  # the context Jinja passes first
     signature = inspect.signature(function)
+    # a filter with an async variant (slice, list, first) is a wrapper taking the context its own function does
+    # not: the signature (its function's) starts one argument later than what the filter is called with
+    unlisted = 1 if skip and not hasattr(inspect.unwrap(function), "jinja_pass_arg") else 0
     sizer, text_filter, formats = _FILTER_SIZES.get(name), name in _TEXT_FILTERS, name == "format"
-    widths = [(n, parameter) for n, parameter in enumerate(signature.parameters) if parameter in _WIDTH_PARAMETERS]
+    widths = [(n + unlisted, parameter) for n, parameter in enumerate(signature.parameters)
+              if parameter in _WIDTH_PARAMETERS]
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
         for n, parameter in widths:
@@ -920,10 +924,10 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
         if text_filter and len(args) > skip and type(args[skip]) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(args[skip]), f"the text given to {name}")
         if sizer is not None:
-            bound = signature.bind(*args, **kwargs)
+            bound = signature.bind(*args[unlisted:], **kwargs)
             bound.apply_defaults()
             _refuse_longer(sizer(bound.arguments), f"what {name} builds")
-            args, kwargs = bound.args, bound.kwargs
+            args, kwargs = (*args[:unlisted], *bound.args), bound.kwargs
         with _counted_calls(), _in_format_range() if formats else contextlib.nullcontext():
             result = function(*args, **kwargs)  # (a filter's own loop in Python, urlize's, is template work too)
         if isinstance(result, Iterator):

@@ -428,3 +428,14 @@ def test_die_faces_whose_names_slug_alike_each_get_an_image_of_their_own(tmp_pat
     images = sorted((root / "output/mini/export/png-72dpi/die").glob("*.png"))
     assert len(images) == 6, images
     assert len({image.read_bytes() for image in images}) == 6  # each its own face
+
+
+def test_an_export_refused_counts_the_errors_as_build_does(tmp_path):
+    # "not exported (fix the errors above)" follows from the errors before it: it was counted as one more
+    # (build said "1 error", export "2 errors" of the same game)
+    root = make_project(tmp_path / "p", case={"replace": {"cards/mini/game.yaml": [["kind: board", "kind: bored"]]}})
+    outputs = {command: run(root, command, *args).output
+               for command, args in (("build", ()), ("export", ("--format", "png")))}
+    assert "built 0 of 1 game: 1 error\n" in outputs["build"]
+    assert "exported 0 of 1 game as png: 1 error\n" in outputs["export"]
+    assert "mini: not exported (fix the errors above)" in outputs["export"]

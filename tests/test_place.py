@@ -67,3 +67,38 @@ def test_rest_is_only_for_text_and_rectangles(project):
     found = _errors(project, CARD + "  - {type: icon, icon: star, x: 5, y: 70, w: 10, h: rest}\n")
     assert any("h: 'rest' is for text and rect elements" in ln and ln.startswith("layouts/mini/card.yaml:8:")
                for ln in found), found
+
+
+TURNED = """size: poker
+elements:
+  - {type: rect, name: post, x: 1, y: 60, w: 30, h: 10, rotate: 90, fill: "#0000ff"}
+  - {type: rect, right_of: post, y: 40, w: 60, h: 10, rotate: 90, fill: "#00ff00"}
+"""
+
+
+@pytest.mark.parametrize("y, message", [
+    # drawn 10 mm wide and 60 tall: it fits right of the post as turned (its unturned box was measured: refused
+    # as 25 mm past the right edge, and an element below a turned bar was placed over it)
+    (40, None),
+    # turned about its centre at y 65 it reaches y 95, past the bottom (and its bleed) by 4 mm
+    (60, "layouts/mini/card.yaml:4:28: error: placed right of 'post', the element runs 4.0 mm past the card's "
+         "bottom edge"),
+])
+def test_turned_elements_are_placed_and_checked_as_drawn(project, y, message):
+    (project / "layouts/mini/card.yaml").write_text(TURNED.replace("y: 40", f"y: {y}"), encoding="utf-8")
+    result = run(project, "validate", "mini")
+    assert "Traceback" not in result.output
+    if message is None:
+        assert result.exit_code == 0, result.output
+    else:
+        assert result.exit_code == 1 and any(ln.startswith(message) for ln in result.stderr.splitlines()), \
+            result.output
+
+
+def test_a_turned_box_is_measured_by_its_turned_corners():
+    from pnp.layout.place import extent
+    from pnp.layout.prims import Prim
+
+    box = extent([Prim("rect", 0, 30, 60, 10, rotate=90)])
+    assert box == pytest.approx((25, 5, 35, 65))
+    assert extent([Prim("rect", 0, 30, 60, 10, rotate=360)]) == pytest.approx((0, 30, 60, 40))

@@ -22,6 +22,9 @@ from pnp.errors import ExprError
     ("{{ '{:c}'.format(-1) }}", "%c and {:c} take a character code from 0 to 1,114,111"),
     ("{{ 'x'.ljust(10**10) }}", "the number 10000000000 is too large"),
     ("{{ [1] | batch(linecount=10**9, fill_with=0) | list }}", "the number 1000000000 is too large"),
+    # slice's signature is its function's, one argument after the context its wrapper takes: read at its place
+    ("{{ [1, 2, 3] | slice(10**8) | list }}", "the number 100000000 is too large"),
+    ("{{ [1, 2, 3] | slice(slices=10**8) | list }}", "the number 100000000 is too large"),
     ("{{ 'x' | center(2**4000) }}", "the number 13182040934309431001038897942… is too large"),
     ("{{ '{:>999999999}'.format(1) }}", "a format width of 999999999 is too large"),
     ("{{ '%999999999d' % 1 }}", "a format width of 999999999 is too large"),

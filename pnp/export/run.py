@@ -64,7 +64,7 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
     trees = snapshot(project, game_id)
     game, studio = validate(project, game_id, report, options["print"])
     if studio is None or report.errors:
-        report.error(f"{game_id}: not exported (fix the errors above)")
+        report.consequence(f"{game_id}: not exported (fix the errors above)")
         return Exported(game_id, False, report.diagnostics)
     try:
         with output_lock(folder.parent, project.rel(folder.parent)):  # one export into a folder at a time
@@ -237,7 +237,7 @@ def _write(project: "Project", studio: "Studio", fmt: str, folder: Path, work: P
     for message, mark in plan.skipped + plan.notes:
         report.warning(message, mark)
     if report.errors:
-        report.error(f"{game_id}: not exported as {fmt} (see above)")
+        report.consequence(f"{game_id}: not exported as {fmt} (see above)")
         return False
     shots = [_into(shot, folder, work) for shot in plan.shots]
     for shot in shots:

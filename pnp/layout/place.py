@@ -3,6 +3,7 @@
 shrunk to fit and its `when:` has been decided; and `h: rest`, a text or rectangle that runs down to the
 bottom of the layout's safe area. A layout that uses none of this resolves exactly as before."""
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Generic, TypeVar, cast
@@ -122,28 +123,45 @@ def _ordered(elements: Sequence[Placed], anchors: dict[Placed, list[Relation[Pla
     return order
 
 
+def _turned(p: Prim, corners: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The corners as drawn: turned clockwise (y down) by the primitive's `rotate` about the centre of its box,
+    as painting turns it."""
+    if not p.rotate % 360:
+        return corners
+    cx, cy = p.x + p.w / 2, p.y + p.h / 2
+    cos, sin = math.cos(math.radians(p.rotate)), math.sin(math.radians(p.rotate))
+    return [(cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos) for x, y in corners]
+
+
+def _box_corners(left: float, top: float, right: float, bottom: float) -> list[tuple[float, float]]:
+    return [(left, top), (right, top), (right, bottom), (left, bottom)]
+
+
 def extent(prims: Sequence[Prim]) -> Box | None:
-    """(left, top, right, bottom) of the primitives' boxes, or None for none."""
-    xs: list[float] = []
-    ys: list[float] = []
+    """(left, top, right, bottom) of the primitives as drawn (turned ones by their turned corners), or None
+    for none."""
+    corners: list[tuple[float, float]] = []
     for p in prims:
-        if p.points:
-            xs += [x for x, _ in p.points]
-            ys += [y for _, y in p.points]
-        else:
-            xs += [p.x, p.x + p.w]
-            ys += [p.y, p.y + p.h]
-    return (min(xs), min(ys), max(xs), max(ys)) if xs else None
+        corners += _turned(p, list(p.points) or _box_corners(p.x, p.y, p.x + p.w, p.y + p.h))
+    return _around(corners)
+
+
+def _around(corners: list[tuple[float, float]]) -> Box | None:
+    if not corners:
+        return None
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def drawn(prims: Sequence[Prim], measure: Measure | None) -> Box | None:
-    """The box the primitives really take: a text as tall as its lines after shrinking to fit."""
+    """The box the primitives really take: a text as tall as its lines after shrinking to fit (turned, as
+    its box, about the centre of its whole box)."""
     boxes: list[Box] = []  # one primitive's extent is never None
     for p in prims:
         if p.kind == "text" and measure is not None:
             used = min(measure(p), p.h)
             top = p.y + valign_offset(p.style.get("valign"), p.h, used)
-            boxes.append(cast(Box, extent([replace(p, y=top, h=used)])))
+            boxes.append(cast(Box, _around(_turned(p, _box_corners(p.x, top, p.x + p.w, top + used)))))
         else:
             boxes.append(cast(Box, extent([p])))
     if not boxes:

@@ -12,7 +12,9 @@ from ..options import did_you_mean, type_name
 from .schema import INVALID, Field, Schema, Str
 from .shapes import CheckerShape, GameShape
 
-MAX_COUNT = 10_000  # printed items in one component: far beyond any box, small enough to build in seconds
+MAX_COUNT = 10_000  # printed items in one component: far beyond any box, small enough to build in seconds...
+# ...and in the whole game, copies counted: each component under its own cap, six of 10,000 tokens built in 50 s
+MAX_GAME_COUNT = MAX_COUNT
 
 COMPONENT_FIELDS = {
     "id": {"type": "id", "doc": "the component's id, unique in the game (used in file names and pictures)"},
@@ -77,6 +79,7 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
         extra.update({name: field.optional() for name, field in keys.items()})
     schema = Schema({**COMPONENT_FIELDS, **ITEM_FIELDS, **extra}, game.enums, word="key")
     ids: set[object] = set()
+    printed = 0  # items printed by the components before this one, copies counted
     for n, spec in enumerate(components):
         mark = components.mark_of(n) if isinstance(components, MarkedList) else None
         if not isinstance(spec, Record):
@@ -94,7 +97,24 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
             continue
         component = _component(game, spec, chk, (n, cache))
         if component is not None:
+            printed = _within_game_count(component, printed, chk)
             game.components.append(component)
+
+
+def _within_game_count(component: Component, printed: int, chk: CheckerShape) -> int:
+    """The items printed with this component's; past the game's cap, an error at the component that crosses it,
+    its items cut to what is left (so that what is checked later is still bounded)."""
+    if printed + component.count <= MAX_GAME_COUNT:
+        return printed + component.count
+    spec = component.spec
+    if printed < MAX_GAME_COUNT:  # (said once: the components after it are cut to nothing)
+        chk.error(f"component '{component.id}' brings the items the game prints to {printed + component.count:,}, "
+                  f"copies counted; pnp prints at most {MAX_GAME_COUNT:,} in one game",
+                  spec.mark_of("copies") if "copies" in spec else spec.mark)
+    component.count = max(0, MAX_GAME_COUNT - printed)
+    if component.items:
+        component.items = component.items[:component.count]
+    return MAX_GAME_COUNT
 
 
 def _kind_ok(spec: Record, kinds: Kinds, chk: CheckerShape) -> bool:
