@@ -11,6 +11,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block.table import escapedSplit
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from reportlab.lib import colors
@@ -59,6 +60,9 @@ FOOTER_SIZE = 8  # points: the page footer's type
 # next page); one of fewer than TABLE_WHOLE_ROWS body rows moves whole: split, it would be all fragments, and
 # the gap it leaves when it moves is small
 TABLE_SPLIT_ROWS, TABLE_WHOLE_ROWS = 2, 6
+# characters of one paragraph, heading or table cell (the shipped rulebooks' longest is 900), and of them read
+# inside brackets, counted once per '[' open around each (theirs, about 100): see _reading_cost
+MAX_INLINE_CHARS, MAX_OPEN_BRACKETS = 20_000, 200_000
 MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing with the square of its rows
 
 Entry = tuple[int, str, int]  # a heading the contents list: (level, text, page)
@@ -163,6 +167,7 @@ def parse(markdown: str) -> Parsed:
     markdown_parser.disable("text_join")
     markdown_parser.validateLink = _any_link  # type: ignore[method-assign]
     markdown_parser.inline.ruler.before("link", "term", _term)
+    markdown_parser.core.ruler.before("inline", "too_long", _unread_if_too_long)
     env: dict[str, Any] = {}
     tokens = markdown_parser.parse(markdown, env)
     references = env.get("references") or {}
@@ -170,6 +175,38 @@ def parse(markdown: str) -> Parsed:
     parsed.definitions = frozenset(line + 1 for ref in references.values() if ref.get("map")
                                    for line in range(ref["map"][0], ref["map"][1]))
     return parsed
+
+
+def _unread_if_too_long(state: StateCore) -> None:
+    """Leave unread the text of a paragraph, heading or table cell Markdown would take seconds to read (see
+    _reading_cost), noting why for the book to refuse it at its line (see _refuse_left_as_typed)."""
+    for token in state.tokens:
+        if token.type == "inline":
+            cost = _reading_cost(token.content)
+            if cost:
+                token.meta["too_long"] = cost
+                token.content = ""
+
+
+_BRACKET = re.compile(r"[\[\]]")
+
+
+def _reading_cost(text: str) -> str:
+    """Why markdown-it would take seconds to read the inline text `text` ("" when it would not): it is longer
+    than MAX_INLINE_CHARS, or its '[' stay open over more than MAX_OPEN_BRACKETS characters in all. markdown-it
+    reads from each '[' to its ']' (to the end of the text when none closes it), so one line of 70,000 '[['
+    took 20 s, and 14 paragraphs of 625 '[' among emphasis, 10,000 characters each, 10 s."""
+    if len(text) > MAX_INLINE_CHARS:
+        return f"of {len(text):,} characters: the rulebook reads at most {MAX_INLINE_CHARS:,} in one; split it"
+    depth, last, spanned = 0, 0, 0  # brackets open, where the last one is, the characters read inside brackets
+    for bracket in _BRACKET.finditer(text):
+        spanned += depth * (bracket.start() - last)
+        depth, last = max(depth + (1 if bracket.group() == "[" else -1), 0), bracket.start()
+    spanned += depth * (len(text) - last)
+    if spanned > MAX_OPEN_BRACKETS:
+        return (f"whose '[' stay open over {spanned:,} characters in all (each until its ']'; at most "
+                f"{MAX_OPEN_BRACKETS:,}): Markdown reads them slowly; close them, or write '\\[' for a '[' of text")
+    return ""
 
 
 def _term(state: StateInline, silent: bool) -> bool:
@@ -315,7 +352,30 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
 
 # A picture or a footnote Markdown did not read, left in the text as it was typed: `![x][r]` with no `[r]:`
 # line, `![x](` never closed, `[^1]` (commonmark has no footnotes). Printed as typed, exit 0, where refused.
-_LEFT_AS_TYPED = re.compile(r"(?:!\[[^\]\n]*\][\[(]|\[\^[^\]\s]+\])\S*")
+# Found in the runs of text between brackets that close (and line breaks or spaces), each read once: a regular
+# expression seeking a ']' from every '![' took minutes for a line of 70,000 '![' (each one scanned the rest).
+_PICTURE_RUN, _FOOTNOTE_RUN = re.compile(r"[^\]\n]*(?:\][\[(])?"), re.compile(r"[^\]\s]*\]?")
+_NOT_SPACE = re.compile(r"\S*")
+
+
+def _left_as_typed(text: str) -> str | None:
+    """The first picture or footnote left as typed in `text` (see _PICTURE_RUN), to the end of its word."""
+    found: list[tuple[int, int]] = []  # (where one starts, where its brackets end)
+    for run in _PICTURE_RUN.finditer(text):  # a run closed by '](' or '][' holding '![' is a picture's
+        at = text.find("![", run.start(), run.end())
+        if run.group().endswith(("](", "][")) and at >= 0:
+            found.append((at, run.end()))
+            break
+    for run in _FOOTNOTE_RUN.finditer(text):  # a run closed by ']' holding '[^' and a character after it
+        at = text.find("[^", run.start(), run.end() - 2)
+        if run.group().endswith("]") and at >= 0:
+            found.append((at, run.end()))
+            break
+    if not found:
+        return None
+    start, end = min(found)
+    rest = _NOT_SPACE.match(text, end)
+    return text[start:end] + (rest.group() if rest else "")
 
 
 def _refuse_html(inline: Token | None) -> None:
@@ -349,16 +409,19 @@ def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
     """Refuse a picture, footnote, table or HTML left as typed in `text`, the markup of the inline token
     `inline`, at the rendered line where it is typed (in a paragraph of several lines, not the paragraph's
     first)."""
+    too_long = inline.meta.get("too_long") if inline is not None and inline.meta else None
+    if too_long:
+        raise BookError(f"a paragraph (or heading, or table cell) {too_long}", line=_line(inline))
     row = _DELIMITER_ROW.search(inline.content) if inline is not None else None
     if row is not None:
         raise BookError(f"'{shortened(row.group().strip(), 40)}' would be printed as typed, with the lines around "
                         "it: a table's header row and the row of dashes under it need as many cells; Markdown read "
                         "no table here", line=_line_of(inline, row.group()))
-    typed = _LEFT_AS_TYPED.search(text)
+    typed = _left_as_typed(text)
     if typed is not None:
-        what = "a footnote (the rulebook has none)" if typed.group().startswith("[^") else \
+        what = "a footnote (the rulebook has none)" if typed.startswith("[^") else \
             "a picture whose reference has no `[name]: src` line, or whose brackets do not close"
-        raise BookError(f"'{typed.group()}' would be printed as typed: {what}", line=_line_of(inline, typed.group()))
+        raise BookError(f"'{shortened(typed, 60)}' would be printed as typed: {what}", line=_line_of(inline, typed))
     _refuse_html(inline)
     _refuse_empty_link(inline)
 
