@@ -561,6 +561,7 @@ class Book:
         self.markdown, self._picture, self._draw_icon = content.markdown, picture, draw_icon
         self._layouts: LaidOut = {}  # text laid out once for every pass (a line break depends only on text and width)
         self.story_pages = 0  # the pages the story takes, once problems() set it (see pages_foreseen)
+        self.front_pages = 2  # those the title page, the contents and the credits add to it (see _front_pages)
 
     # -- text helpers --------------------------------------------------------
     def _icon(self, canvas: Canvas, name: str, x: float, y: float, w: float, h: float, col: Color | None) -> None:
@@ -677,31 +678,61 @@ class Book:
         than the page), as BookErrors: what the build would stop at, found without drawing."""
         problems: list[DataError] = []
         flow = self.story([], problems)
-        return problems + self._unplaced(flow)
+        try:  # the credits go on from the story's last page (what they cannot set is said by credit_problems)
+            credits = self.credits([])
+        except DataError:
+            credits = [self.heading("Credits", 1, [])]
+        found = problems + self._unplaced(flow, credits)
+        self.front_pages = self._front_pages(flow + credits)
+        return found
 
-    def _unplaced(self, flow: list[Flowable]) -> list[DataError]:
+    def _front_pages(self, flow: list[Flowable]) -> int:
+        """The pages of the title page and of the contents listing the headings of `flow` (see pages_foreseen),
+        set as the build sets them; one for a title page that cannot be set (said at game.yaml's line)."""
+        headings = [(part.level, part.markup, 0) for f in flow for part in getattr(f, "_content", [f])
+                    if isinstance(part, Heading)]
+        try:
+            title = self._pages_of(self.title_page())
+        except DataError:
+            title = 1
+        return title + self._pages_of(self.toc(headings))
+
+    def _pages_of(self, flow: list[Flowable]) -> int:
+        """The pages `flow` takes, set on pages of a canvas that draws nothing costly."""
+        canvas = new_canvas(io.BytesIO(), self.fonts.name("Body"), self.paper)
+        canvas.pnp_layout_only = True
+        flow, pages = list(flow), 0
+        while flow:
+            pages += 1
+            _fill(self._frame(), flow, canvas)
+        return pages
+
+    def _unplaced(self, flow: list[Flowable], tail: list[Flowable]) -> list[DataError]:
         """The blocks of `flow` no page can hold (a table row, a tip or a picture taller than a page's text),
         found as the build finds them, by setting them on pages of a canvas that draws nothing costly: validate
-        said ok of a table row the build then refused. Each is left out once said, the others still set."""
+        said ok of a table row the build then refused. Each is left out once said, the others still set. The
+        pages counted (story_pages) are those of `flow` and of `tail` (the credits) set after it."""
         canvas = new_canvas(io.BytesIO(), self.fonts.name("Body"), self.paper)
         canvas.pnp_layout_only = True
         found: list[DataError] = []
-        flow = list(flow)
+        credited = {id(part) for f in tail for part in [f, *getattr(f, "_content", ())]}
+        flow = list(flow) + list(tail)  # the credits go on from the story's last page, as the build sets them
         self.story_pages = 0
         while flow:
             try:
                 self.story_pages += 1
                 _fill(self._frame(), flow, canvas)
             except BookError as e:
-                found.append(e)
+                if id(flow[0]) not in credited:  # (what the credits cannot set is said by credit_problems)
+                    found.append(e)
                 del flow[0]
         return found
 
     def pages_foreseen(self) -> int:
-        """The pages the book prints, as problems() set its story: with the title page and the contents (one page
-        at least each; the credits may take one more). A 3,000-picture book passed validation and the build
-        refused it for printing too many pages."""
-        return 2 + self.story_pages
+        """The pages the book prints, as problems() set its story, its title page, contents and credits (a
+        3,000-picture book passed validation and the build refused it for printing too many pages; a book of 300
+        headings and 300 credited roles was foreseen at 26 pages and printed 45)."""
+        return self.front_pages + self.story_pages
 
     def _frame(self) -> Frame:
         """A page's frame for the text."""
