@@ -410,7 +410,7 @@ def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
     `inline`, at the rendered line where it is typed (in a paragraph of several lines, not the paragraph's
     first)."""
     too_long = inline.meta.get("too_long") if inline is not None and inline.meta else None
-    if too_long:
+    if inline is not None and too_long:
         raise BookError(f"a paragraph (or heading, or table cell) {too_long}", line=_line(inline))
     row = _DELIMITER_ROW.search(inline.content) if inline is not None else None
     if row is not None:
