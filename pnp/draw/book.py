@@ -162,7 +162,8 @@ def parse(markdown: str) -> Parsed:
     and picture is kept as written: markdown-it drops a `file:`, `javascript:` or `vbscript:` one (it guards
     HTML against scripts), and the rulebook then printed its markup as text with exit 0; the book refuses a
     picture it cannot show at its line instead, and draws no link."""
-    markdown_parser = MarkdownIt("commonmark").enable("table")
+    # (struck text is read to be refused: see _refuse_struck)
+    markdown_parser = MarkdownIt("commonmark").enable(["table", "strikethrough"])
     # an escape or entity ('\\:', '&colon;') stays a token of its own, printed as typed (see _inline)
     markdown_parser.disable("text_join")
     markdown_parser.validateLink = _any_link  # type: ignore[method-assign]
@@ -423,7 +424,17 @@ def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
             "a picture whose reference has no `[name]: src` line, or whose brackets do not close"
         raise BookError(f"'{shortened(typed, 60)}' would be printed as typed: {what}", line=_line_of(inline, typed))
     _refuse_html(inline)
+    _refuse_struck(inline)
     _refuse_empty_link(inline)
+
+
+def _refuse_struck(inline: Token | None) -> None:
+    """Refuse struck text (`~~old rule~~`) at its line: the rulebook prints no strikethrough, and its tildes
+    were printed as typed, exit 0."""
+    struck = next((c for c in (inline.children if inline is not None else None) or [] if c.type == "s_open"), None)
+    if struck is not None:
+        raise BookError("'~~' around text would be printed as typed: the rulebook prints no struck text; leave "
+                        "the text out, or write '\\~~' for tildes", line=_line_of(inline, "~~"))
 
 
 def _refuse_empty_link(inline: Token | None) -> None:
