@@ -268,3 +268,30 @@ def test_a_glossary_term_prints_its_name_as_written():
     assert [t.type for t in paragraph][:3] == ["text", "term", "text"] and paragraph[1].content == "Fast*Strike"
     text = " ".join(" ".join(_pages(markdown)).split())
     assert "Use Fast*Strike and Fast*Strike." in text and text.count("Fast*Strike") == 3 and "\\" not in text
+
+
+def test_pictures_left_as_typed_are_found_in_one_reading_of_the_text():
+    """A picture or footnote Markdown left as typed is found as the regular expression it replaces found it,
+    reading the text once: a line of 70,000 '![' (no ']') took minutes, each '![' scanning the rest."""
+    from pnp.draw.book import _left_as_typed
+
+    assert _left_as_typed("![" * 4000 + " x") is None
+    assert _left_as_typed("[^" * 4000 + " x") is None
+    assert _left_as_typed("a ![b [c] d] e ![f][g]h i") == "![f][g]h"
+    assert _left_as_typed("![x](y z [^1]") == "![x](y"
+    assert _left_as_typed("a [^] [^1]. b ![c]\n(d)") == "[^1]."
+    assert _left_as_typed("see ![The deck][deck], then") == "![The deck][deck],"
+
+
+def test_pages_foreseen_count_the_contents_title_page_and_credits():
+    """Validation counts the pages the build prints against the kit's page limit: a book of 300 headings and 300
+    credited roles was foreseen at 26 pages (the contents, title page and credits counted one page each) and
+    printed 45, so validate said ok of a kit the build refused for its pages."""
+    headings = "".join(f"# Heading {n}\n\nText.\n\n" for n in range(150))
+    content = BookContent(title="Test", markdown=headings, credits=[(f"Role {n}", "Someone") for n in range(150)],
+                          fonts_line="**Fonts:** none.", note="A note.")
+    book = Book(content, _fonts(), PAPER, lambda src, width: None, lambda *args: None)
+    assert not book.problems()
+    foreseen = book.pages_foreseen()
+    assert foreseen > 12
+    assert foreseen == book.draw(Canvas(io.BytesIO(), pagesize=PAPER))

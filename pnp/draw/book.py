@@ -11,6 +11,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block.table import escapedSplit
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from reportlab.lib import colors
@@ -59,6 +60,9 @@ FOOTER_SIZE = 8  # points: the page footer's type
 # next page); one of fewer than TABLE_WHOLE_ROWS body rows moves whole: split, it would be all fragments, and
 # the gap it leaves when it moves is small
 TABLE_SPLIT_ROWS, TABLE_WHOLE_ROWS = 2, 6
+# characters of one paragraph, heading or table cell (the shipped rulebooks' longest is 900), and of them read
+# inside brackets, counted once per '[' open around each (theirs, about 100): see _reading_cost
+MAX_INLINE_CHARS, MAX_OPEN_BRACKETS = 20_000, 200_000
 MAX_TABLE_ROWS = 1000  # ReportLab splits a table across pages in time growing with the square of its rows
 
 Entry = tuple[int, str, int]  # a heading the contents list: (level, text, page)
@@ -158,11 +162,13 @@ def parse(markdown: str) -> Parsed:
     and picture is kept as written: markdown-it drops a `file:`, `javascript:` or `vbscript:` one (it guards
     HTML against scripts), and the rulebook then printed its markup as text with exit 0; the book refuses a
     picture it cannot show at its line instead, and draws no link."""
-    markdown_parser = MarkdownIt("commonmark").enable("table")
+    # (struck text is read to be refused: see _refuse_struck)
+    markdown_parser = MarkdownIt("commonmark").enable(["table", "strikethrough"])
     # an escape or entity ('\\:', '&colon;') stays a token of its own, printed as typed (see _inline)
     markdown_parser.disable("text_join")
     markdown_parser.validateLink = _any_link  # type: ignore[method-assign]
     markdown_parser.inline.ruler.before("link", "term", _term)
+    markdown_parser.core.ruler.before("inline", "too_long", _unread_if_too_long)
     env: dict[str, Any] = {}
     tokens = markdown_parser.parse(markdown, env)
     references = env.get("references") or {}
@@ -170,6 +176,38 @@ def parse(markdown: str) -> Parsed:
     parsed.definitions = frozenset(line + 1 for ref in references.values() if ref.get("map")
                                    for line in range(ref["map"][0], ref["map"][1]))
     return parsed
+
+
+def _unread_if_too_long(state: StateCore) -> None:
+    """Leave unread the text of a paragraph, heading or table cell Markdown would take seconds to read (see
+    _reading_cost), noting why for the book to refuse it at its line (see _refuse_left_as_typed)."""
+    for token in state.tokens:
+        if token.type == "inline":
+            cost = _reading_cost(token.content)
+            if cost:
+                token.meta["too_long"] = cost
+                token.content = ""
+
+
+_BRACKET = re.compile(r"[\[\]]")
+
+
+def _reading_cost(text: str) -> str:
+    """Why markdown-it would take seconds to read the inline text `text` ("" when it would not): it is longer
+    than MAX_INLINE_CHARS, or its '[' stay open over more than MAX_OPEN_BRACKETS characters in all. markdown-it
+    reads from each '[' to its ']' (to the end of the text when none closes it), so one line of 70,000 '[['
+    took 20 s, and 14 paragraphs of 625 '[' among emphasis, 10,000 characters each, 10 s."""
+    if len(text) > MAX_INLINE_CHARS:
+        return f"of {len(text):,} characters: the rulebook reads at most {MAX_INLINE_CHARS:,} in one; split it"
+    depth, last, spanned = 0, 0, 0  # brackets open, where the last one is, the characters read inside brackets
+    for bracket in _BRACKET.finditer(text):
+        spanned += depth * (bracket.start() - last)
+        depth, last = max(depth + (1 if bracket.group() == "[" else -1), 0), bracket.start()
+    spanned += depth * (len(text) - last)
+    if spanned > MAX_OPEN_BRACKETS:
+        return (f"whose '[' stay open over {spanned:,} characters in all (each until its ']'; at most "
+                f"{MAX_OPEN_BRACKETS:,}): Markdown reads them slowly; close them, or write '\\[' for a '[' of text")
+    return ""
 
 
 def _term(state: StateInline, silent: bool) -> bool:
@@ -315,7 +353,30 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
 
 # A picture or a footnote Markdown did not read, left in the text as it was typed: `![x][r]` with no `[r]:`
 # line, `![x](` never closed, `[^1]` (commonmark has no footnotes). Printed as typed, exit 0, where refused.
-_LEFT_AS_TYPED = re.compile(r"(?:!\[[^\]\n]*\][\[(]|\[\^[^\]\s]+\])\S*")
+# Found in the runs of text between brackets that close (and line breaks or spaces), each read once: a regular
+# expression seeking a ']' from every '![' took minutes for a line of 70,000 '![' (each one scanned the rest).
+_PICTURE_RUN, _FOOTNOTE_RUN = re.compile(r"[^\]\n]*(?:\][\[(])?"), re.compile(r"[^\]\s]*\]?")
+_NOT_SPACE = re.compile(r"\S*")
+
+
+def _left_as_typed(text: str) -> str | None:
+    """The first picture or footnote left as typed in `text` (see _PICTURE_RUN), to the end of its word."""
+    found: list[tuple[int, int]] = []  # (where one starts, where its brackets end)
+    for run in _PICTURE_RUN.finditer(text):  # a run closed by '](' or '][' holding '![' is a picture's
+        at = text.find("![", run.start(), run.end())
+        if run.group().endswith(("](", "][")) and at >= 0:
+            found.append((at, run.end()))
+            break
+    for run in _FOOTNOTE_RUN.finditer(text):  # a run closed by ']' holding '[^' and a character after it
+        at = text.find("[^", run.start(), run.end() - 2)
+        if run.group().endswith("]") and at >= 0:
+            found.append((at, run.end()))
+            break
+    if not found:
+        return None
+    start, end = min(found)
+    rest = _NOT_SPACE.match(text, end)
+    return text[start:end] + (rest.group() if rest else "")
 
 
 def _refuse_html(inline: Token | None) -> None:
@@ -349,18 +410,31 @@ def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
     """Refuse a picture, footnote, table or HTML left as typed in `text`, the markup of the inline token
     `inline`, at the rendered line where it is typed (in a paragraph of several lines, not the paragraph's
     first)."""
+    too_long = inline.meta.get("too_long") if inline is not None and inline.meta else None
+    if inline is not None and too_long:
+        raise BookError(f"a paragraph (or heading, or table cell) {too_long}", line=_line(inline))
     row = _DELIMITER_ROW.search(inline.content) if inline is not None else None
     if row is not None:
         raise BookError(f"'{shortened(row.group().strip(), 40)}' would be printed as typed, with the lines around "
                         "it: a table's header row and the row of dashes under it need as many cells; Markdown read "
                         "no table here", line=_line_of(inline, row.group()))
-    typed = _LEFT_AS_TYPED.search(text)
+    typed = _left_as_typed(text)
     if typed is not None:
-        what = "a footnote (the rulebook has none)" if typed.group().startswith("[^") else \
+        what = "a footnote (the rulebook has none)" if typed.startswith("[^") else \
             "a picture whose reference has no `[name]: src` line, or whose brackets do not close"
-        raise BookError(f"'{typed.group()}' would be printed as typed: {what}", line=_line_of(inline, typed.group()))
+        raise BookError(f"'{shortened(typed, 60)}' would be printed as typed: {what}", line=_line_of(inline, typed))
     _refuse_html(inline)
+    _refuse_struck(inline)
     _refuse_empty_link(inline)
+
+
+def _refuse_struck(inline: Token | None) -> None:
+    """Refuse struck text (`~~old rule~~`) at its line: the rulebook prints no strikethrough, and its tildes
+    were printed as typed, exit 0."""
+    struck = next((c for c in (inline.children if inline is not None else None) or [] if c.type == "s_open"), None)
+    if struck is not None:
+        raise BookError("'~~' around text would be printed as typed: the rulebook prints no struck text; leave "
+                        "the text out, or write '\\~~' for tildes", line=_line_of(inline, "~~"))
 
 
 def _refuse_empty_link(inline: Token | None) -> None:
@@ -498,6 +572,7 @@ class Book:
         self.markdown, self._picture, self._draw_icon = content.markdown, picture, draw_icon
         self._layouts: LaidOut = {}  # text laid out once for every pass (a line break depends only on text and width)
         self.story_pages = 0  # the pages the story takes, once problems() set it (see pages_foreseen)
+        self.front_pages = 2  # those the title page, the contents and the credits add to it (see _front_pages)
 
     # -- text helpers --------------------------------------------------------
     def _icon(self, canvas: Canvas, name: str, x: float, y: float, w: float, h: float, col: Color | None) -> None:
@@ -614,31 +689,61 @@ class Book:
         than the page), as BookErrors: what the build would stop at, found without drawing."""
         problems: list[DataError] = []
         flow = self.story([], problems)
-        return problems + self._unplaced(flow)
+        try:  # the credits go on from the story's last page (what they cannot set is said by credit_problems)
+            credits = self.credits([])
+        except DataError:
+            credits = [self.heading("Credits", 1, [])]
+        found = problems + self._unplaced(flow, credits)
+        self.front_pages = self._front_pages(flow + credits)
+        return found
 
-    def _unplaced(self, flow: list[Flowable]) -> list[DataError]:
+    def _front_pages(self, flow: list[Flowable]) -> int:
+        """The pages of the title page and of the contents listing the headings of `flow` (see pages_foreseen),
+        set as the build sets them; one for a title page that cannot be set (said at game.yaml's line)."""
+        headings = [(part.level, part.markup, 0) for f in flow for part in getattr(f, "_content", [f])
+                    if isinstance(part, Heading)]
+        try:
+            title = self._pages_of(self.title_page())
+        except DataError:
+            title = 1
+        return title + self._pages_of(self.toc(headings))
+
+    def _pages_of(self, flow: list[Flowable]) -> int:
+        """The pages `flow` takes, set on pages of a canvas that draws nothing costly."""
+        canvas = new_canvas(io.BytesIO(), self.fonts.name("Body"), self.paper)
+        canvas.pnp_layout_only = True
+        flow, pages = list(flow), 0
+        while flow:
+            pages += 1
+            _fill(self._frame(), flow, canvas)
+        return pages
+
+    def _unplaced(self, flow: list[Flowable], tail: list[Flowable]) -> list[DataError]:
         """The blocks of `flow` no page can hold (a table row, a tip or a picture taller than a page's text),
         found as the build finds them, by setting them on pages of a canvas that draws nothing costly: validate
-        said ok of a table row the build then refused. Each is left out once said, the others still set."""
+        said ok of a table row the build then refused. Each is left out once said, the others still set. The
+        pages counted (story_pages) are those of `flow` and of `tail` (the credits) set after it."""
         canvas = new_canvas(io.BytesIO(), self.fonts.name("Body"), self.paper)
         canvas.pnp_layout_only = True
         found: list[DataError] = []
-        flow = list(flow)
+        credited = {id(part) for f in tail for part in [f, *getattr(f, "_content", ())]}
+        flow = list(flow) + list(tail)  # the credits go on from the story's last page, as the build sets them
         self.story_pages = 0
         while flow:
             try:
                 self.story_pages += 1
                 _fill(self._frame(), flow, canvas)
             except BookError as e:
-                found.append(e)
+                if id(flow[0]) not in credited:  # (what the credits cannot set is said by credit_problems)
+                    found.append(e)
                 del flow[0]
         return found
 
     def pages_foreseen(self) -> int:
-        """The pages the book prints, as problems() set its story: with the title page and the contents (one page
-        at least each; the credits may take one more). A 3,000-picture book passed validation and the build
-        refused it for printing too many pages."""
-        return 2 + self.story_pages
+        """The pages the book prints, as problems() set its story, its title page, contents and credits (a
+        3,000-picture book passed validation and the build refused it for printing too many pages; a book of 300
+        headings and 300 credited roles was foreseen at 26 pages and printed 45)."""
+        return self.front_pages + self.story_pages
 
     def _frame(self) -> Frame:
         """A page's frame for the text."""

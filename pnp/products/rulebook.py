@@ -32,6 +32,9 @@ MAX_SIMULATION_BYTES = 8 * 1024 * 1024
 # The rulebook's Markdown, after Jinja: the shipped books are 15,000-38,000 characters; Markdown parsing and
 # page layout take seconds per 100,000 characters of hostile text (deep brackets, endless lists)
 MAX_RULEBOOK_CHARS = 150_000
+# roles the credits name (a game names a few: the title page and the last pages print each): 3,000 took 12 s to
+# validate and 14 s to build
+MAX_CREDITS = 100
 NOTE = ("A print-and-play edition made with pnp. Rules and card text written for this edition; see Credits "
         "at the end.")
 
@@ -188,6 +191,10 @@ def _set_problems(studio: Studio, text: str) -> list[tuple[str, Mark | None]]:
     """What the book of the rendered Markdown `text` cannot set, on every paper pnp prints on, the build's own
     first: a table row that fit A4 but not Letter passed validate, and `build --paper letter` refused it. A
     problem found only on another paper is said with that paper."""
+    credits = studio.game.meta.get("credits")
+    if isinstance(credits, Record) and len(credits) > MAX_CREDITS:  # (the book is not set: the build would not be)
+        return [(f"credits: {len(credits):,} roles, and the rulebook credits at most {MAX_CREDITS:,} (on its title "
+                 "page and its last pages): join them", studio.game.meta.mark_of("credits"))]
     said: list[tuple[str, Mark | None]] = []
     content = _title_content(studio, text)
     papers = every_paper(studio.options.paper)
