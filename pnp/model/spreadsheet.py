@@ -204,8 +204,34 @@ def _open_workbook(path: Path, shown: str) -> tuple[Any, list[str]]:
     reader = Reader(path, read_only=True, data_only=False)
     with warnings.catch_warnings():  # (printed with openpyxl's own file and line: what pnp must know is checked)
         warnings.simplefilter("ignore")
-        reader.read()
+        _read_book(reader, shown)
     return reader.wb, charts
+
+
+def _read_book(reader: Any, shown: str) -> None:
+    """openpyxl's ExcelReader.read() for a read-only workbook, step by step, so that a refusal names the part it
+    could not read: openpyxl's own wrapped a damaged part's ValueError in one naming the file by its absolute path,
+    with its line breaks escaped ("Unable to read workbook: could not read stylesheet from /home/...\\nThis is
+    most probably..."), and let others by naming no part (a style's fontId '²': "TypeError: expected <class
+    'int'>")."""
+    from openpyxl.styles.stylesheet import apply_stylesheet
+
+    steps: tuple[tuple[str, Callable[[], object]], ...] = (
+        ("list of parts", reader.read_manifest), ("shared texts", reader.read_strings),
+        ("workbook part (its sheets, its views, its defined names)", reader.read_workbook),
+        ("document properties", reader.read_properties), ("custom properties", reader.read_custom),
+        ("theme", reader.read_theme), ("styles (fonts, fills, borders, cell styles...)",
+                                       lambda: apply_stylesheet(reader.archive, reader.wb)),
+        ("sheets", reader.read_worksheets), ("defined names", lambda: reader.parser.assign_names()))
+    for part, step in steps:
+        try:
+            step()
+        except LoadError:
+            raise
+        except Exception as e:  # noqa: BLE001 - openpyxl refusing a value of the part its own way
+            raise LoadError(f"not a readable .xlsx workbook: openpyxl cannot read its {part} ({type(e).__name__}: "
+                            f"{e}): the file is damaged; save it again from the spreadsheet program",
+                            Mark(shown)) from None
 
 
 def _charts_said(charts: list[str]) -> str:

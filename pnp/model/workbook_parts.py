@@ -29,6 +29,10 @@ MAX_FORMAT_CHARS = 1000
 # few hundred styles; Excel allows 65,490)
 MAX_FORMAT_WORK = 8_000_000
 _FORMAT_NUMBER = re.compile(r"[0-9]{1,9}")  # a number format's number (numFmtId), as a workbook writes it
+# What a style's attributes number (its number format, font, fill, border, the named style it is based on), each
+# kept by openpyxl in an array of 32-bit numbers after its int(): 99999999999 was "OverflowError: signed integer
+# is greater than maximum", and a '²' "TypeError: expected <class 'int'>", each naming no part
+_STYLE_NUMBERS = ("numFmtId", "fontId", "fillId", "borderId", "xfId")
 # openpyxl makes an object of each element of a workbook's styles (a font, a cell style...), at some 15 a
 # millisecond: 4 MB of fonts took 32 s. A workbook's styles hold a few hundred
 MAX_STYLE_ELEMENTS = 20_000
@@ -107,13 +111,16 @@ def check_number_formats(book: zipfile.ZipFile, file: str) -> None:
         return
     codes: dict[str | None, str] = {}
     styles: Counter[str | None] = Counter()  # a cell style's numFmtId -> how many styles have it
+    named: dict[str, list[int]] = {"cellStyle": [], "cellStyleXfs": []}  # (_read_named_style)
     with book.open("xl/styles.xml") as part:
         for elements, (_, element) in enumerate(iterparse(part), start=1):
             if elements > MAX_STYLE_ELEMENTS:
                 raise LoadError(f"the workbook's styles hold more than {MAX_STYLE_ELEMENTS:,} elements (fonts, fills, "
                                 f"cell styles...); pnp reads at most {MAX_STYLE_ELEMENTS:,} (a workbook has a few "
                                 "hundred): the file is damaged", Mark(file))
+            _read_named_style(element, named)  # (before _read_style clears the element)
             _read_style(element, codes, styles, file)
+    _check_named_styles(named, file)
     work = sum(len(codes.get(key) or BUILTIN_FORMATS.get(int(key or 0), "")) ** 2 * count
                for key, count in styles.items())
     if work > MAX_FORMAT_WORK:
@@ -128,9 +135,11 @@ def _read_style(element: Any, codes: dict[str | None, str], styles: Counter[str 
     code past MAX_FORMAT_CHARS, or one numbered otherwise than a workbook writes (openpyxl's int() refused
     5,000 digits, or a '²', in Python's words)."""
     tag = local_name(element.tag)
-    if (number := element.get("numFmtId")) is not None and not _FORMAT_NUMBER.fullmatch(number):
-        raise LoadError(f"the workbook's styles name number format {shown(number)}, where a workbook writes a "
-                        "number: the file is damaged", Mark(file))
+    for attribute in _STYLE_NUMBERS:
+        if (number := element.get(attribute)) is not None and not _FORMAT_NUMBER.fullmatch(number):
+            raise LoadError(f"the workbook's styles give a style's {attribute} as {shown(number)}, where a workbook "
+                            "writes a number of at most 9 digits: the file is damaged", Mark(file))
+    number = element.get("numFmtId")
     if tag == "numFmt":
         code = codes[number] = element.get("formatCode", "")
         if len(code) > MAX_FORMAT_CHARS:
@@ -141,6 +150,25 @@ def _read_style(element: Any, codes: dict[str | None, str], styles: Counter[str 
         styles.update(xf.get("numFmtId") for xf in element if local_name(xf.tag) == "xf")
     if tag != "xf":  # (a cellXfs reads its own)
         element.clear()
+
+
+def _read_named_style(element: Any, named: dict[str, list[int]]) -> None:
+    """Adds to `named` the base style (xfId, checked a number) of an element of the styles that is a named style
+    (<cellStyle>), or how many base styles a list of them (<cellStyleXfs>) holds."""
+    tag = local_name(element.tag)
+    if tag == "cellStyle":
+        named[tag].append(int(element.get("xfId") or 0))
+    elif tag == "cellStyleXfs":
+        named[tag].append(sum(local_name(xf.tag) == "xf" for xf in element))
+
+
+def _check_named_styles(named: dict[str, list[int]], file: str) -> None:
+    """LoadError at a named style (<cellStyle>) based on a style its workbook's list of base styles has not:
+    openpyxl printed "5 is out of range" on pnp's output, then refused the workbook with an IndexError."""
+    bases = named["cellStyleXfs"][-1] if named["cellStyleXfs"] else 0  # (openpyxl reads the last list)
+    if (based := next((n for n in named["cellStyle"] if n >= bases), None)) is not None:
+        raise LoadError(f"the workbook's styles hold a named style based on style {based}, and list {bases:,} base "
+                        "styles (numbered from 0): the file is damaged", Mark(file))
 
 
 def check_object_parts(book: zipfile.ZipFile, file: str) -> None:
