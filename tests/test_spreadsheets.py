@@ -1548,3 +1548,15 @@ def test_a_part_openpyxl_cannot_read_is_named_not_the_workbooks_path(tmp_path, s
     message = refused.value.message
     assert message.startswith(f"not a readable .xlsx workbook: openpyxl cannot read {part} (")
     assert str(tmp_path) not in message and "\\n" not in message
+
+
+def test_a_csv_of_lines_ending_in_carriage_returns_is_read_by_its_first_lines_delimiter(tmp_path):
+    # Excel's "CSV (Macintosh)" ends each line in \r alone: the file was counted whole as its first line, its cells'
+    # semicolons outnumbered its commas, and it was refused ("a value in a column without a name in the header row")
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    path = tmp_path / "t.csv"
+    path.write_bytes(b"id,name\rx,a; b; c; d\ry,e; f\r")
+    items = read_table(path, "cards/g/t.csv", Schema({"id": "str", "name": "str"}, {}))
+    assert [dict(item) for item in items] == [{"id": "x", "name": "a; b; c; d"}, {"id": "y", "name": "e; f"}]

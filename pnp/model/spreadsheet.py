@@ -110,12 +110,16 @@ def _csv_rows(path: Path, shown: str) -> Rows:
 
 _DELIMITERS = (",", ";", "\t")  # a European Excel saves CSV with semicolons
 _QUOTED = re.compile(r'"[^"]*(?:"|$)')
+_LINE_END = re.compile(r"\r\n?|\n")  # (as csv.reader ends a line)
 
 
 def _delimiter(text: str) -> str:
     """The delimiter of a CSV file's text: the one its first line holds most of outside quoted cells (a header
-    cell "a;b;c" is one cell of a comma-separated file: counted, the file was read as separated by semicolons)."""
-    first = _QUOTED.sub("", text.split("\n", 1)[0])
+    cell "a;b;c" is one cell of a comma-separated file: counted, the file was read as separated by semicolons).
+    The line ends where the reader ends it, at a carriage return too: a file of Excel's "CSV (Macintosh)", its
+    lines ending in \r alone, was counted whole as its first line, and its cells' semicolons taken for its
+    delimiter (refused as 'a value in a column without a name')."""
+    first = _QUOTED.sub("", _LINE_END.split(text, 1)[0])
     return max(_DELIMITERS, key=first.count)
 
 
