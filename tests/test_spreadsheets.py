@@ -1560,3 +1560,29 @@ def test_a_csv_of_lines_ending_in_carriage_returns_is_read_by_its_first_lines_de
     path.write_bytes(b"id,name\rx,a; b; c; d\ry,e; f\r")
     items = read_table(path, "cards/g/t.csv", Schema({"id": "str", "name": "str"}, {}))
     assert [dict(item) for item in items] == [{"id": "x", "name": "a; b; c; d"}, {"id": "y", "name": "e; f"}]
+
+
+@pytest.mark.parametrize("target, said", [
+    (b"styles.xml", "styles (number formats) in xl/decoy.xml, and pnp reads them (as openpyxl does) from xl/styles.xml"),
+    (b"sharedStrings.xml", "shared texts in xl/decoy.xml, and pnp reads them (as openpyxl does) from "
+                           "xl/sharedStrings.xml"),
+])
+def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is_refused(tmp_path, target, said):
+    # a spreadsheet program reads the parts its relations name: a decoy xl/styles.xml passed while the styles
+    # named showed every text cell as "Heal 9 " and its text (or other shared texts showed), exit 0
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    path = tmp_path / "t.xlsx"
+    _styled_workbook(path)
+    _with_shared_texts(path)
+    with zipfile.ZipFile(path) as z:
+        decoy = z.read("xl/" + target.decode())
+    rezip(path, lambda name, data: data.replace(b'Target="%s"' % target, b'Target="decoy.xml"')
+          if name == "xl/_rels/workbook.xml.rels" else data)
+    with zipfile.ZipFile(path, "a") as z:
+        z.writestr("xl/decoy.xml", decoy)
+    with pytest.raises(LoadError) as refused:
+        read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))
+    assert refused.value.message.startswith(f"the workbook's relations name its {said}: a spreadsheet program")
