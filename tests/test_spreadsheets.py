@@ -1566,6 +1566,8 @@ def test_a_csv_of_lines_ending_in_carriage_returns_is_read_by_its_first_lines_de
     (b"styles.xml", "styles (number formats) in xl/decoy.xml, and pnp reads them (as openpyxl does) from xl/styles.xml"),
     (b"sharedStrings.xml", "shared texts in xl/decoy.xml, and pnp reads them (as openpyxl does) from "
                            "xl/sharedStrings.xml"),
+    (b"workbook.xml", "workbook part (its sheets) in xl/decoy.xml, and pnp reads them (as openpyxl does) from "
+                      "xl/workbook.xml"),  # (a decoy's first sheet shown, or hidden, otherwise)
 ])
 def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is_refused(tmp_path, target, said):
     # a spreadsheet program reads the parts its relations name: a decoy xl/styles.xml passed while the styles
@@ -1579,8 +1581,8 @@ def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is
     _with_shared_texts(path)
     with zipfile.ZipFile(path) as z:
         decoy = z.read("xl/" + target.decode())
-    rezip(path, lambda name, data: data.replace(b'Target="%s"' % target, b'Target="decoy.xml"')
-          if name == "xl/_rels/workbook.xml.rels" else data)
+    rezip(path, lambda name, data: re.sub(b'Target="(/?xl/)?%s"' % target, rb'Target="\1decoy.xml"', data)
+          if name.endswith(".rels") else data)
     with zipfile.ZipFile(path, "a") as z:
         z.writestr("xl/decoy.xml", decoy)
     with pytest.raises(LoadError) as refused:

@@ -228,30 +228,35 @@ def check_sheet_count(book: zipfile.ZipFile, file: str) -> int:
     for link in relations.find(f"{REL_NS}/externalLink") if relations else ():
         if link.target in names:  # (openpyxl's refusal names the part missing)
             _count_elements(book, link.target, file)
-    _check_parts_read(manifest, relations, names, file)
+    _check_parts_read(book, workbook, manifest, relations, file)
     return counts["sheet"]
 
 
-def _check_parts_read(manifest: Any, relations: Any, names: set[str], file: str) -> None:
-    """LoadError when the workbook part's `relations` name its styles or its shared texts in another part than the
-    one openpyxl reads them from (the styles always from xl/styles.xml, the shared texts from the part the list of
-    parts, `manifest`, names first), or openpyxl reads such a part the relations do not name: a spreadsheet
-    program reads them by the relations, and shows the cells by those parts (a decoy xl/styles.xml passed while
-    the styles the relations named showed every text cell as "Heal 9 " and the text, exit 0)."""
-    from openpyxl.xml.constants import ARC_STYLE, REL_NS, SHARED_STRINGS
+def _check_parts_read(book: zipfile.ZipFile, workbook: str, manifest: Any, relations: Any, file: str) -> None:
+    """LoadError when the package's relations name its workbook part, or the `workbook` part's `relations` its
+    styles or its shared texts, in another part than the one openpyxl reads them from (the workbook part and the
+    shared texts from the part the list of parts, `manifest`, names first, the styles always from xl/styles.xml),
+    or openpyxl reads such a part the relations do not name: a spreadsheet program reads them by the relations,
+    and shows the cells by those parts (a decoy xl/styles.xml passed while the styles the relations named showed
+    every text cell as "Heal 9 " and the text, exit 0)."""
+    from openpyxl.packaging.relationship import get_dependents
+    from openpyxl.xml.constants import ARC_ROOT_RELS, ARC_STYLE, REL_NS, SHARED_STRINGS
 
+    names = set(book.namelist())
     shared = manifest.find(SHARED_STRINGS)
-    read = {"styles": ARC_STYLE if ARC_STYLE in names else None,
-            "sharedStrings": shared.PartName[1:] if shared is not None else None}
-    for kind, part in read.items():
-        named = sorted({rel.target for rel in relations.find(f"{REL_NS}/{kind}")} if relations else set())
+    read = {"officeDocument": (workbook, get_dependents(book, ARC_ROOT_RELS) if ARC_ROOT_RELS in names else None),
+            "styles": (ARC_STYLE if ARC_STYLE in names else None, relations),
+            "sharedStrings": (shared.PartName[1:] if shared is not None else None, relations)}
+    for kind, (part, listed) in read.items():
+        named = sorted({rel.target for rel in listed.find(f"{REL_NS}/{kind}")} if listed else set())
         if named != ([part] if part else []):
             raise LoadError(f"the workbook's relations name its {_READ_PARTS[kind]} in {', '.join(named) or 'no part'}"
                             f", and pnp reads them (as openpyxl does) from {part or 'no part'}: a spreadsheet program would "
                             "show its cells otherwise than pnp reads them; the file is damaged", Mark(file))
 
 
-_READ_PARTS = {"styles": "styles (number formats)", "sharedStrings": "shared texts"}
+_READ_PARTS = {"officeDocument": "workbook part (its sheets)", "styles": "styles (number formats)",
+               "sharedStrings": "shared texts"}
 
 
 # What a workbook part lists, at most: openpyxl opens each sheet, and makes each defined name (a named range)
