@@ -1588,3 +1588,20 @@ def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is
     with pytest.raises(LoadError) as refused:
         read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))
     assert refused.value.message.startswith(f"the workbook's relations name its {said}: a spreadsheet program")
+
+
+@pytest.mark.parametrize("second", ["xl/worksheets/sheet1.xml", "XL/Worksheets/Sheet1.xml"])
+def test_a_workbook_of_two_parts_of_one_name_is_refused(tmp_path, second):
+    # zipfile (and openpyxl through it) read the last of two sheet1.xml, where a spreadsheet program may read the
+    # first: the sheet printed was not the one shown, exit 0
+    from pnp.errors import LoadError
+    from pnp.model.workbook_parts import check_parts
+
+    path = tmp_path / "t.xlsx"
+    with warnings.catch_warnings(), zipfile.ZipFile(path, "w") as z:
+        warnings.simplefilter("ignore")  # (zipfile's warning of a duplicate name)
+        z.writestr("xl/worksheets/sheet1.xml", "<worksheet/>")
+        z.writestr(second, "<worksheet/>")
+    with zipfile.ZipFile(path) as z, pytest.raises(LoadError) as refused:
+        check_parts(z, "cards/g/t.xlsx")
+    assert refused.value.message.startswith(f"the workbook holds two parts named '{second}' (in any case)")

@@ -59,6 +59,7 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
     if len(infos) > MAX_PARTS:
         raise LoadError(f"workbook holds {len(infos):,} parts; pnp reads at most {MAX_PARTS:,}", Mark(shown))
     _refuse_packings(infos, shown)
+    _refuse_twins(infos, shown)
     if sum(info.file_size for info in infos) > MAX_UNZIPPED_BYTES:  # (before any part is read, to tell XML)
         raise LoadError(f"workbook too large: it unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB", Mark(shown))
     xml = [info for info in infos if _is_xml(book, info)]
@@ -84,6 +85,19 @@ def _refuse_packings(infos: list[zipfile.ZipInfo], shown: str) -> None:
         raise LoadError(f"part '{packed.filename}' of the workbook is packed by method {packed.compress_type} ("
                         f"{_PACKING_NAMES.get(packed.compress_type, 'unknown')}), where a spreadsheet program "
                         "deflates or stores each part: save it again from the spreadsheet program", Mark(shown))
+
+
+def _refuse_twins(infos: list[zipfile.ZipInfo], shown: str) -> None:
+    """LoadError at the second part of the workbook named as one before it, in any case (a package's part names
+    are compared so, and are each one part's): zipfile, and openpyxl through it, read the last of two
+    xl/worksheets/sheet1.xml, where a spreadsheet program may read the first or refuse the file (a text read
+    from one, shown from the other, exit 0)."""
+    seen: set[str] = set()
+    for info in infos:
+        if (name := info.filename.casefold()) in seen:
+            raise LoadError(f"the workbook holds two parts named {shown(info.filename)} (in any case): the file is "
+                            "damaged; save it again from the spreadsheet program", Mark(shown))
+        seen.add(name)
 
 
 def _refuse_document_types(book: zipfile.ZipFile, xml: list[zipfile.ZipInfo], shown: str) -> None:
