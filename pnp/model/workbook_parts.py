@@ -87,7 +87,7 @@ def _refuse_packings(infos: list[zipfile.ZipInfo], shown: str) -> None:
                         "deflates or stores each part: save it again from the spreadsheet program", Mark(shown))
 
 
-def _refuse_twins(infos: list[zipfile.ZipInfo], shown: str) -> None:
+def _refuse_twins(infos: list[zipfile.ZipInfo], file: str) -> None:
     """LoadError at the second part of the workbook named as one before it, in any case (a package's part names
     are compared so, and are each one part's): zipfile, and openpyxl through it, read the last of two
     xl/worksheets/sheet1.xml, where a spreadsheet program may read the first or refuse the file (a text read
@@ -96,7 +96,7 @@ def _refuse_twins(infos: list[zipfile.ZipInfo], shown: str) -> None:
     for info in infos:
         if (name := info.filename.casefold()) in seen:
             raise LoadError(f"the workbook holds two parts named {shown(info.filename)} (in any case): the file is "
-                            "damaged; save it again from the spreadsheet program", Mark(shown))
+                            "damaged; save it again from the spreadsheet program", Mark(file))
         seen.add(name)
 
 
