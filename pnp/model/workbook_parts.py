@@ -263,7 +263,7 @@ def _check_parts_read(book: zipfile.ZipFile, workbook: str, manifest: Any, relat
             "sharedStrings": (shared.PartName[1:] if shared is not None else None, relations)}
     for kind, (part, listed) in read.items():
         named = sorted({rel.target for rel in listed.find(f"{REL_NS}/{kind}")} if listed else set())
-        if named != ([part] if part else []):
+        if [n.casefold() for n in named] != ([part.casefold()] if part else []):  # (a package's names in any case)
             raise LoadError(f"the workbook's relations name its {_READ_PARTS[kind]} in {', '.join(named) or 'no part'}"
                             f", and pnp reads them (as openpyxl does) from {part or 'no part'}: a spreadsheet program would "
                             "show its cells otherwise than pnp reads them; the file is damaged", Mark(file))
