@@ -1605,3 +1605,15 @@ def test_a_workbook_of_two_parts_of_one_name_is_refused(tmp_path, second):
     with zipfile.ZipFile(path) as z, pytest.raises(LoadError) as refused:
         check_parts(z, "cards/g/t.xlsx")
     assert refused.value.message.startswith(f"the workbook holds two parts named '{second}' (in any case)")
+
+
+def test_a_workbook_whose_document_properties_are_damaged_is_read_for_its_cells(tmp_path):
+    # its properties (a created date of year 0) hold no cell's value: openpyxl's refusal of them refused the workbook
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    path = tmp_path / "t.xlsx"
+    _styled_workbook(path)
+    rezip(path, lambda name, data: re.sub(rb"(<dcterms:created[^>]*>)[^<]*", rb"\g<1>0000-01-01T00:00:00Z", data)
+          if name == "docProps/core.xml" else data)
+    assert [dict(item) for item in read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))] == [{"id": "i"}]

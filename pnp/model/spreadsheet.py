@@ -223,9 +223,9 @@ def _read_book(reader: Any, shown: str) -> None:
     steps: tuple[tuple[str, Callable[[], object]], ...] = (
         ("list of parts", reader.read_manifest), ("shared texts", reader.read_strings),
         ("workbook part (its sheets, its views, its defined names)", reader.read_workbook),
-        ("document properties", reader.read_properties), ("custom properties", reader.read_custom),
-        ("theme", reader.read_theme), ("styles (fonts, fills, borders, cell styles...)",
-                                       lambda: apply_stylesheet(reader.archive, reader.wb)),
+        # (not its document or custom properties, nor its theme, which no cell's value reads: a created date of
+        # year 0 refused the workbook)
+        ("styles (fonts, fills, borders, cell styles...)", lambda: apply_stylesheet(reader.archive, reader.wb)),
         ("sheets", reader.read_worksheets), ("defined names", lambda: reader.parser.assign_names()))
     for part, step in steps:
         try:
