@@ -2,6 +2,7 @@
 their YAML, and errors that point at the spreadsheet's row and column (and sheet)."""
 
 import datetime
+import functools
 import warnings
 import os
 import re
@@ -1494,5 +1495,125 @@ def test_a_style_numbering_its_format_otherwise_than_a_workbook_does_is_refused_
         z.writestr("xl/styles.xml", f'<styleSheet><cellXfs><xf numFmtId="{number}"/></cellXfs></styleSheet>')
     with zipfile.ZipFile(path) as z, pytest.raises(LoadError) as refused:
         check_number_formats(z, "cards/g/t.xlsx")
-    assert refused.value.message.startswith("the workbook's styles name number format '")
-    assert refused.value.message.endswith("where a workbook writes a number: the file is damaged")
+    assert refused.value.message.startswith("the workbook's styles give a style's numFmtId as '")
+    assert refused.value.message.endswith("where a workbook writes a number of at most 9 digits: the file is damaged")
+
+
+def _styled_workbook(path, styles=None, workbook=None):
+    """A workbook of one sheet (id / i), its styles or workbook part changed by (old, new) pairs."""
+    book = openpyxl.Workbook()
+    book.active.append(["id"])
+    book.active.append(["i"])
+    book.save(path)
+    rezip(path, lambda name, data: functools.reduce(lambda d, pair: d.replace(*pair), {
+        "xl/styles.xml": styles, "xl/workbook.xml": workbook}.get(name) or [], data))
+
+
+@pytest.mark.parametrize("styles, said", [
+    # kept by openpyxl in an array of 32-bit numbers: "OverflowError: signed integer is greater than maximum"
+    ([(b'fontId="0"', b'fontId="99999999999"')], "styles give a style's fontId as '99999999999', where a workbook "
+                                                 "writes a number of at most 9 digits"),
+    ([(b'borderId="0"', b'borderId="\xc2\xb2"')], "styles give a style's borderId as '\xb2', where"),
+    # openpyxl printed "5 is out of range" on pnp's output, then refused with an IndexError
+    ([(b'xfId="0" builtinId="0"', b'xfId="5" builtinId="0"')], "styles hold a named style based on style 5, and "
+                                                               "list 1 base styles"),
+])
+def test_a_style_numbering_a_part_otherwise_than_a_workbook_does_is_refused_in_pnps_words(tmp_path, capfd, styles,
+                                                                                           said):
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    _styled_workbook(tmp_path / "t.xlsx", styles=styles)
+    with pytest.raises(LoadError) as refused:
+        read_table(tmp_path / "t.xlsx", "cards/g/t.xlsx", Schema({"id": "str"}, {}))
+    assert refused.value.message.startswith(f"the workbook's {said}") and "Error" not in refused.value.message
+    assert capfd.readouterr().out == ""
+
+
+@pytest.mark.parametrize("styles, workbook, part", [
+    ([(b'<color theme="1"/>', b'<color rgb="zz"/>')], None, "its styles (fonts, fills, borders, cell styles...)"),
+    (None, [(b'state="visible"', b'state="bogus"')], "its workbook part (its sheets, its views, its defined names)"),
+])
+def test_a_part_openpyxl_cannot_read_is_named_not_the_workbooks_path(tmp_path, styles, workbook, part):
+    # openpyxl's own refusal: "Unable to read workbook: could not read stylesheet from /tmp/.../t.xlsx.\nThis is
+    # most probably because ..." (its absolute path, its line breaks escaped); or none naming the part
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    _styled_workbook(tmp_path / "t.xlsx", styles=styles, workbook=workbook)
+    with pytest.raises(LoadError) as refused:
+        read_table(tmp_path / "t.xlsx", "cards/g/t.xlsx", Schema({"id": "str"}, {}))
+    message = refused.value.message
+    assert message.startswith(f"not a readable .xlsx workbook: openpyxl cannot read {part} (")
+    assert str(tmp_path) not in message and "\\n" not in message
+
+
+def test_a_csv_of_lines_ending_in_carriage_returns_is_read_by_its_first_lines_delimiter(tmp_path):
+    # Excel's "CSV (Macintosh)" ends each line in \r alone: the file was counted whole as its first line, its cells'
+    # semicolons outnumbered its commas, and it was refused ("a value in a column without a name in the header row")
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    path = tmp_path / "t.csv"
+    path.write_bytes(b"id,name\rx,a; b; c; d\ry,e; f\r")
+    items = read_table(path, "cards/g/t.csv", Schema({"id": "str", "name": "str"}, {}))
+    assert [dict(item) for item in items] == [{"id": "x", "name": "a; b; c; d"}, {"id": "y", "name": "e; f"}]
+
+
+@pytest.mark.parametrize("target, said", [
+    (b"styles.xml", "styles (number formats) in xl/decoy.xml, and pnp reads them (as openpyxl does) from xl/styles.xml"),
+    (b"sharedStrings.xml", "shared texts in xl/decoy.xml, and pnp reads them (as openpyxl does) from "
+                           "xl/sharedStrings.xml"),
+    (b"workbook.xml", "workbook part (its sheets) in xl/decoy.xml, and pnp reads them (as openpyxl does) from "
+                      "xl/workbook.xml"),  # (a decoy's first sheet shown, or hidden, otherwise)
+])
+def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is_refused(tmp_path, target, said):
+    # a spreadsheet program reads the parts its relations name: a decoy xl/styles.xml passed while the styles
+    # named showed every text cell as "Heal 9 " and its text (or other shared texts showed), exit 0
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    path = tmp_path / "t.xlsx"
+    _styled_workbook(path)
+    _with_shared_texts(path)
+    with zipfile.ZipFile(path) as z:
+        decoy = z.read("xl/" + target.decode())
+    rezip(path, lambda name, data: re.sub(b'Target="(/?xl/)?%s"' % target, rb'Target="\1decoy.xml"', data)
+          if name.endswith(".rels") else data)
+    with zipfile.ZipFile(path, "a") as z:
+        z.writestr("xl/decoy.xml", decoy)
+    with pytest.raises(LoadError) as refused:
+        read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))
+    assert refused.value.message.startswith(f"the workbook's relations name its {said}: a spreadsheet program")
+
+
+@pytest.mark.parametrize("second", ["xl/worksheets/sheet1.xml", "XL/Worksheets/Sheet1.xml"])
+def test_a_workbook_of_two_parts_of_one_name_is_refused(tmp_path, second):
+    # zipfile (and openpyxl through it) read the last of two sheet1.xml, where a spreadsheet program may read the
+    # first: the sheet printed was not the one shown, exit 0
+    from pnp.errors import LoadError
+    from pnp.model.workbook_parts import check_parts
+
+    path = tmp_path / "t.xlsx"
+    with warnings.catch_warnings(), zipfile.ZipFile(path, "w") as z:
+        warnings.simplefilter("ignore")  # (zipfile's warning of a duplicate name)
+        z.writestr("xl/worksheets/sheet1.xml", "<worksheet/>")
+        z.writestr(second, "<worksheet/>")
+    with zipfile.ZipFile(path) as z, pytest.raises(LoadError) as refused:
+        check_parts(z, "cards/g/t.xlsx")
+    assert refused.value.message.startswith(f"the workbook holds two parts named '{second}' (in any case)")
+
+
+def test_a_workbook_whose_document_properties_are_damaged_is_read_for_its_cells(tmp_path):
+    # its properties (a created date of year 0) hold no cell's value: openpyxl's refusal of them refused the workbook
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    path = tmp_path / "t.xlsx"
+    _styled_workbook(path)
+    rezip(path, lambda name, data: re.sub(rb"(<dcterms:created[^>]*>)[^<]*", rb"\g<1>0000-01-01T00:00:00Z", data)
+          if name == "docProps/core.xml" else data)
+    assert [dict(item) for item in read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))] == [{"id": "i"}]

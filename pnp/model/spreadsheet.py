@@ -110,12 +110,16 @@ def _csv_rows(path: Path, shown: str) -> Rows:
 
 _DELIMITERS = (",", ";", "\t")  # a European Excel saves CSV with semicolons
 _QUOTED = re.compile(r'"[^"]*(?:"|$)')
+_LINE_END = re.compile(r"\r\n?|\n")  # (as csv.reader ends a line)
 
 
 def _delimiter(text: str) -> str:
     """The delimiter of a CSV file's text: the one its first line holds most of outside quoted cells (a header
-    cell "a;b;c" is one cell of a comma-separated file: counted, the file was read as separated by semicolons)."""
-    first = _QUOTED.sub("", text.split("\n", 1)[0])
+    cell "a;b;c" is one cell of a comma-separated file: counted, the file was read as separated by semicolons).
+    The line ends where the reader ends it, at a carriage return too: a file of Excel's "CSV (Macintosh)", its
+    lines ending in \r alone, was counted whole as its first line, and its cells' semicolons taken for its
+    delimiter (refused as 'a value in a column without a name')."""
+    first = _QUOTED.sub("", _LINE_END.split(text, 1)[0])
     return max(_DELIMITERS, key=first.count)
 
 
@@ -204,8 +208,34 @@ def _open_workbook(path: Path, shown: str) -> tuple[Any, list[str]]:
     reader = Reader(path, read_only=True, data_only=False)
     with warnings.catch_warnings():  # (printed with openpyxl's own file and line: what pnp must know is checked)
         warnings.simplefilter("ignore")
-        reader.read()
+        _read_book(reader, shown)
     return reader.wb, charts
+
+
+def _read_book(reader: Any, shown: str) -> None:
+    """openpyxl's ExcelReader.read() for a read-only workbook, step by step, so that a refusal names the part it
+    could not read: openpyxl's own wrapped a damaged part's ValueError in one naming the file by its absolute path,
+    with its line breaks escaped ("Unable to read workbook: could not read stylesheet from /home/...\\nThis is
+    most probably..."), and let others by naming no part (a style's fontId '²': "TypeError: expected <class
+    'int'>")."""
+    from openpyxl.styles.stylesheet import apply_stylesheet
+
+    steps: tuple[tuple[str, Callable[[], object]], ...] = (
+        ("list of parts", reader.read_manifest), ("shared texts", reader.read_strings),
+        ("workbook part (its sheets, its views, its defined names)", reader.read_workbook),
+        # (not its document or custom properties, nor its theme, which no cell's value reads: a created date of
+        # year 0 refused the workbook)
+        ("styles (fonts, fills, borders, cell styles...)", lambda: apply_stylesheet(reader.archive, reader.wb)),
+        ("sheets", reader.read_worksheets), ("defined names", lambda: reader.parser.assign_names()))
+    for part, step in steps:
+        try:
+            step()
+        except LoadError:
+            raise
+        except Exception as e:  # noqa: BLE001 - openpyxl refusing a value of the part its own way
+            raise LoadError(f"not a readable .xlsx workbook: openpyxl cannot read its {part} ({type(e).__name__}: "
+                            f"{e}): the file is damaged; save it again from the spreadsheet program",
+                            Mark(shown)) from None
 
 
 def _charts_said(charts: list[str]) -> str:

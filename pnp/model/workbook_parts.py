@@ -29,6 +29,10 @@ MAX_FORMAT_CHARS = 1000
 # few hundred styles; Excel allows 65,490)
 MAX_FORMAT_WORK = 8_000_000
 _FORMAT_NUMBER = re.compile(r"[0-9]{1,9}")  # a number format's number (numFmtId), as a workbook writes it
+# What a style's attributes number (its number format, font, fill, border, the named style it is based on), each
+# kept by openpyxl in an array of 32-bit numbers after its int(): 99999999999 was "OverflowError: signed integer
+# is greater than maximum", and a '²' "TypeError: expected <class 'int'>", each naming no part
+_STYLE_NUMBERS = ("numFmtId", "fontId", "fillId", "borderId", "xfId")
 # openpyxl makes an object of each element of a workbook's styles (a font, a cell style...), at some 15 a
 # millisecond: 4 MB of fonts took 32 s. A workbook's styles hold a few hundred
 MAX_STYLE_ELEMENTS = 20_000
@@ -55,6 +59,7 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
     if len(infos) > MAX_PARTS:
         raise LoadError(f"workbook holds {len(infos):,} parts; pnp reads at most {MAX_PARTS:,}", Mark(shown))
     _refuse_packings(infos, shown)
+    _refuse_twins(infos, shown)
     if sum(info.file_size for info in infos) > MAX_UNZIPPED_BYTES:  # (before any part is read, to tell XML)
         raise LoadError(f"workbook too large: it unpacks to more than {MAX_UNZIPPED_BYTES // 2**20} MB", Mark(shown))
     xml = [info for info in infos if _is_xml(book, info)]
@@ -82,6 +87,19 @@ def _refuse_packings(infos: list[zipfile.ZipInfo], shown: str) -> None:
                         "deflates or stores each part: save it again from the spreadsheet program", Mark(shown))
 
 
+def _refuse_twins(infos: list[zipfile.ZipInfo], file: str) -> None:
+    """LoadError at the second part of the workbook named as one before it, in any case (a package's part names
+    are compared so, and are each one part's): zipfile, and openpyxl through it, read the last of two
+    xl/worksheets/sheet1.xml, where a spreadsheet program may read the first or refuse the file (a text read
+    from one, shown from the other, exit 0)."""
+    seen: set[str] = set()
+    for info in infos:
+        if (name := info.filename.casefold()) in seen:
+            raise LoadError(f"the workbook holds two parts named {shown(info.filename)} (in any case): the file is "
+                            "damaged; save it again from the spreadsheet program", Mark(file))
+        seen.add(name)
+
+
 def _refuse_document_types(book: zipfile.ZipFile, xml: list[zipfile.ZipInfo], shown: str) -> None:
     """LoadError at the first of the workbook's `xml` parts that declares a document type."""
     for info in xml:
@@ -107,13 +125,16 @@ def check_number_formats(book: zipfile.ZipFile, file: str) -> None:
         return
     codes: dict[str | None, str] = {}
     styles: Counter[str | None] = Counter()  # a cell style's numFmtId -> how many styles have it
+    named: dict[str, list[int]] = {"cellStyle": [], "cellStyleXfs": []}  # (_read_named_style)
     with book.open("xl/styles.xml") as part:
         for elements, (_, element) in enumerate(iterparse(part), start=1):
             if elements > MAX_STYLE_ELEMENTS:
                 raise LoadError(f"the workbook's styles hold more than {MAX_STYLE_ELEMENTS:,} elements (fonts, fills, "
                                 f"cell styles...); pnp reads at most {MAX_STYLE_ELEMENTS:,} (a workbook has a few "
                                 "hundred): the file is damaged", Mark(file))
+            _read_named_style(element, named)  # (before _read_style clears the element)
             _read_style(element, codes, styles, file)
+    _check_named_styles(named, file)
     work = sum(len(codes.get(key) or BUILTIN_FORMATS.get(int(key or 0), "")) ** 2 * count
                for key, count in styles.items())
     if work > MAX_FORMAT_WORK:
@@ -128,9 +149,11 @@ def _read_style(element: Any, codes: dict[str | None, str], styles: Counter[str 
     code past MAX_FORMAT_CHARS, or one numbered otherwise than a workbook writes (openpyxl's int() refused
     5,000 digits, or a '²', in Python's words)."""
     tag = local_name(element.tag)
-    if (number := element.get("numFmtId")) is not None and not _FORMAT_NUMBER.fullmatch(number):
-        raise LoadError(f"the workbook's styles name number format {shown(number)}, where a workbook writes a "
-                        "number: the file is damaged", Mark(file))
+    for attribute in _STYLE_NUMBERS:
+        if (number := element.get(attribute)) is not None and not _FORMAT_NUMBER.fullmatch(number):
+            raise LoadError(f"the workbook's styles give a style's {attribute} as {shown(number)}, where a workbook "
+                            "writes a number of at most 9 digits: the file is damaged", Mark(file))
+    number = element.get("numFmtId")
     if tag == "numFmt":
         code = codes[number] = element.get("formatCode", "")
         if len(code) > MAX_FORMAT_CHARS:
@@ -141,6 +164,25 @@ def _read_style(element: Any, codes: dict[str | None, str], styles: Counter[str 
         styles.update(xf.get("numFmtId") for xf in element if local_name(xf.tag) == "xf")
     if tag != "xf":  # (a cellXfs reads its own)
         element.clear()
+
+
+def _read_named_style(element: Any, named: dict[str, list[int]]) -> None:
+    """Adds to `named` the base style (xfId, checked a number) of an element of the styles that is a named style
+    (<cellStyle>), or how many base styles a list of them (<cellStyleXfs>) holds."""
+    tag = local_name(element.tag)
+    if tag == "cellStyle":
+        named[tag].append(int(element.get("xfId") or 0))
+    elif tag == "cellStyleXfs":
+        named[tag].append(sum(local_name(xf.tag) == "xf" for xf in element))
+
+
+def _check_named_styles(named: dict[str, list[int]], file: str) -> None:
+    """LoadError at a named style (<cellStyle>) based on a style its workbook's list of base styles has not:
+    openpyxl printed "5 is out of range" on pnp's output, then refused the workbook with an IndexError."""
+    bases = named["cellStyleXfs"][-1] if named["cellStyleXfs"] else 0  # (openpyxl reads the last list)
+    if (based := next((n for n in named["cellStyle"] if n >= bases), None)) is not None:
+        raise LoadError(f"the workbook's styles hold a named style based on style {based}, and list {bases:,} base "
+                        "styles (numbered from 0): the file is damaged", Mark(file))
 
 
 def check_object_parts(book: zipfile.ZipFile, file: str) -> None:
@@ -196,11 +238,39 @@ def check_sheet_count(book: zipfile.ZipFile, file: str) -> int:
             element.clear()
     # the links to other workbooks it lists, each read whole into objects (4 MB of a link's cached values: 5 s)
     names = set(book.namelist())
-    if (rels := get_rels_path(workbook)) in names:
-        for link in get_dependents(book, rels).find(f"{REL_NS}/externalLink"):
-            if link.target in names:  # (openpyxl's refusal names the part missing)
-                _count_elements(book, link.target, file)
+    relations = get_dependents(book, rels) if (rels := get_rels_path(workbook)) in names else None
+    for link in relations.find(f"{REL_NS}/externalLink") if relations else ():
+        if link.target in names:  # (openpyxl's refusal names the part missing)
+            _count_elements(book, link.target, file)
+    _check_parts_read(book, workbook, manifest, relations, file)
     return counts["sheet"]
+
+
+def _check_parts_read(book: zipfile.ZipFile, workbook: str, manifest: Any, relations: Any, file: str) -> None:
+    """LoadError when the package's relations name its workbook part, or the `workbook` part's `relations` its
+    styles or its shared texts, in another part than the one openpyxl reads them from (the workbook part and the
+    shared texts from the part the list of parts, `manifest`, names first, the styles always from xl/styles.xml),
+    or openpyxl reads such a part the relations do not name: a spreadsheet program reads them by the relations,
+    and shows the cells by those parts (a decoy xl/styles.xml passed while the styles the relations named showed
+    every text cell as "Heal 9 " and the text, exit 0)."""
+    from openpyxl.packaging.relationship import get_dependents
+    from openpyxl.xml.constants import ARC_ROOT_RELS, ARC_STYLE, REL_NS, SHARED_STRINGS
+
+    names = set(book.namelist())
+    shared = manifest.find(SHARED_STRINGS)
+    read = {"officeDocument": (workbook, get_dependents(book, ARC_ROOT_RELS) if ARC_ROOT_RELS in names else None),
+            "styles": (ARC_STYLE if ARC_STYLE in names else None, relations),
+            "sharedStrings": (shared.PartName[1:] if shared is not None else None, relations)}
+    for kind, (part, listed) in read.items():
+        named = sorted({rel.target for rel in listed.find(f"{REL_NS}/{kind}")} if listed else set())
+        if [n.casefold() for n in named] != ([part.casefold()] if part else []):  # (a package's names in any case)
+            raise LoadError(f"the workbook's relations name its {_READ_PARTS[kind]} in {', '.join(named) or 'no part'}"
+                            f", and pnp reads them (as openpyxl does) from {part or 'no part'}: a spreadsheet program would "
+                            "show its cells otherwise than pnp reads them; the file is damaged", Mark(file))
+
+
+_READ_PARTS = {"officeDocument": "workbook part (its sheets)", "styles": "styles (number formats)",
+               "sharedStrings": "shared texts"}
 
 
 # What a workbook part lists, at most: openpyxl opens each sheet, and makes each defined name (a named range)
