@@ -485,7 +485,8 @@ def replace_folder(folder: Path, work: Path) -> None:
 
     mask = os.umask(0)
     os.umask(mask)
-    os.chmod(work, 0o777 & ~mask)  # a temporary folder is private; the new one is as any folder made here
+    with contextlib.suppress(OSError):  # (a file system without modes, FAT, may refuse it: the folder is kept)
+        os.chmod(work, 0o777 & ~mask)  # a temporary folder is private; the new one is as any folder made here
     old = None
     if folder.exists():
         old = temporary_beside(folder, folder=True) / "old"
