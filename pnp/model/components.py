@@ -72,6 +72,9 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
         chk.error(f"components is a list of mappings (one '- id: ...' each), got {type_name(components)}",
                   getattr(components, "mark", None) or game.meta.mark_of("components"))
         return
+    if not components:  # built, the kit was a PDF of no page and a manifest of nothing, exit 0
+        chk.error("the game has no components: pnp would print nothing; list what it holds under components:",
+                  game.meta.mark_of("components"))
     extra: dict[str, Field] = {}  # every kind's keys, optional here: which is needed is checked per kind
     for keys in (kinds or {}).values():
         extra.update({name: field.optional() for name, field in keys.items()})
@@ -191,6 +194,17 @@ def _unknown_field(game: GameShape, table: str, field: str) -> str | None:
     return None if field in known else f"'{field}' names no field of {table}{did_you_mean(field, known)}"
 
 
+def _none_printed(game: GameShape, component: Component, spec: Record, table: str, chk: CheckerShape) -> None:
+    """The error of a component of items that holds none: built, its kind's PDF was a file of no page (which
+    viewers refuse to open) and its pages in the manifest [1, 0], exit 0; said at what left every item out."""
+    rows = len(game.tables[table])
+    key, why = (("filter", f"its filter keeps none of the {rows:,} items of {table}") if rows and "filter" in spec
+                else ("quantity", f"the {spec['quantity']} of every item of {table} is 0") if rows and "quantity" in spec
+                else ("items", f"the table {table} has no items"))
+    chk.error(f"component '{component.id}' prints nothing: {why}; give it items or take it out of components",
+              spec.mark_of(key))
+
+
 def _check_count(game: GameShape, component: Component, spec: Record, table: str | None, chk: CheckerShape) -> None:
     typed = spec.get("count")
     if table in game.broken:
@@ -198,6 +212,8 @@ def _check_count(game: GameShape, component: Component, spec: Record, table: str
     if typed is not None and typed != component.count:
         chk.error(f"component '{component.id}' says count {typed} but the data gives {component.count}",
                   spec.mark_of("count"))
+    elif table is not None and not component.count:
+        _none_printed(game, component, spec, table, chk)
     parts = spec.get("parts")
     if parts:
         total = sum(p["count"] for p in parts)
