@@ -68,13 +68,8 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
                     cache: FieldCache | None = None) -> None:
     """Check the manifest and fill game.components; `kinds` maps a kind name to its accepted keys. `cache`:
     the last load's results (reads.py), each item's filter answer taken from it while nothing it read changed."""
-    if not isinstance(components, list):
-        chk.error(f"components is a list of mappings (one '- id: ...' each), got {type_name(components)}",
-                  getattr(components, "mark", None) or game.meta.mark_of("components"))
+    if not _a_list(game, components, chk):
         return
-    if not components:  # built, the kit was a PDF of no page and a manifest of nothing, exit 0
-        chk.error("the game has no components: pnp would print nothing; list what it holds under components:",
-                  game.meta.mark_of("components"))
     extra: dict[str, Field] = {}  # every kind's keys, optional here: which is needed is checked per kind
     for keys in (kinds or {}).values():
         extra.update({name: field.optional() for name, field in keys.items()})
@@ -98,6 +93,19 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
         component = _component(game, spec, chk, (n, cache))
         if component is not None:
             game.components.append(component)
+
+
+def _a_list(game: _Game, components: object, chk: CheckerShape) -> bool:
+    """Whether `components` is a list (said otherwise); an empty one is an error too: built, the kit was a PDF
+    of no page and a manifest of nothing, exit 0."""
+    if not isinstance(components, list):
+        chk.error(f"components is a list of mappings (one '- id: ...' each), got {type_name(components)}",
+                  getattr(components, "mark", None) or game.meta.mark_of("components"))
+        return False
+    if not components:
+        chk.error("the game has no components: pnp would print nothing; list what it holds under components:",
+                  game.meta.mark_of("components"))
+    return True
 
 
 def _kind_ok(spec: Record, kinds: Kinds, chk: CheckerShape) -> bool:
