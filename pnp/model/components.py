@@ -3,7 +3,7 @@ What a kind of component prints and how is the products' business; here only wha
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol, TypeGuard
 
 from ..template import ExprError, evaluate
 from .load import MarkedList, Record, shown
@@ -95,7 +95,7 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
             game.components.append(component)
 
 
-def _a_list(game: _Game, components: object, chk: CheckerShape) -> bool:
+def _a_list(game: _Game, components: object, chk: CheckerShape) -> "TypeGuard[list[Any]]":
     """Whether `components` is a list (said otherwise); an empty one is an error too: built, the kit was a PDF
     of no page and a manifest of nothing, exit 0."""
     if not isinstance(components, list):
