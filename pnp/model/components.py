@@ -68,7 +68,7 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
                     cache: FieldCache | None = None) -> None:
     """Check the manifest and fill game.components; `kinds` maps a kind name to its accepted keys. `cache`:
     the last load's results (reads.py), each item's filter answer taken from it while nothing it read changed."""
-    if not _a_list(game, components, chk):
+    if not _a_list(components, game, chk):
         return
     extra: dict[str, Field] = {}  # every kind's keys, optional here: which is needed is checked per kind
     for keys in (kinds or {}).values():
@@ -95,7 +95,7 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
             game.components.append(component)
 
 
-def _a_list(game: _Game, components: object, chk: CheckerShape) -> "TypeGuard[list[Any]]":
+def _a_list(components: object, game: _Game, chk: CheckerShape) -> "TypeGuard[list[Any]]":
     """Whether `components` is a list (said otherwise); an empty one is an error too: built, the kit was a PDF
     of no page and a manifest of nothing, exit 0."""
     if not isinstance(components, list):
