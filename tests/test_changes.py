@@ -672,11 +672,10 @@ def test_a_file_named_like_a_commit_is_refused_as_both_until_the_user_says_which
         pytest.skip("git is not installed")
     root = make_project(tmp_path / "proj")
     _committed(root)
-    assert run(root, "build", "mini").exit_code == 0
-    shutil.copy(root / "output" / "mini" / "manifest.json", root / "HEAD")
+    (root / "HEAD").write_text("[]\n")  # read as the file, it is no manifest: said so at it
     monkeypatch.chdir(root)
     both = run(root, "changes", "mini", "--since", "HEAD")
     assert both.exit_code == 2 and "--since HEAD: names both a file and a git commit" in both.output, both.output
     assert "./HEAD" in both.output and "HEAD^{commit}" in both.output
     as_file = run(root, "changes", "mini", "--since", "./HEAD")
-    assert as_file.exit_code == 0 and "nothing changed since HEAD\n" in as_file.output, as_file.output
+    assert as_file.exit_code == 2 and "HEAD:1:1: not a pnp manifest" in as_file.output, as_file.output
