@@ -96,15 +96,12 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
 
 
 def _a_list(components: object, game: _Game, chk: CheckerShape) -> "TypeGuard[list[Any]]":
-    """Whether `components` is a list (said otherwise); an empty one is an error too: built, the kit was a PDF
-    of no page and a manifest of nothing, exit 0."""
+    """Whether `components` is a list (said otherwise). (An empty one is not refused: a game of tables alone
+    has its design report.)"""
     if not isinstance(components, list):
         chk.error(f"components is a list of mappings (one '- id: ...' each), got {type_name(components)}",
                   getattr(components, "mark", None) or game.meta.mark_of("components"))
         return False
-    if not components:
-        chk.error("the game has no components: pnp would print nothing; list what it holds under components:",
-                  game.meta.mark_of("components"))
     return True
 
 
