@@ -446,12 +446,18 @@ def commit_files(renames: dict[Path, Path]) -> None:
 
 
 def _kept_aside(final: Path) -> Path | None:
-    """A second name for the file at `final` (None when there is no file there), to put it back by."""
+    """A second name for the file at `final` (None when there is no file there), to put it back by: a hard link,
+    or, on a file system that has none (FAT and exFAT: a USB stick given as --out; many network shares), the
+    file renamed to it, so that `final` names no file until the new one is put there. With the link alone, every
+    build or calibration sheet written again over an older one failed there ("Operation not permitted")."""
     if not final.is_file() or final.is_symlink():
         return None
     old = temporary_beside(final)
     old.unlink()
-    os.link(final, old)
+    try:
+        os.link(final, old)
+    except OSError:
+        os.replace(final, old)
     return old
 
 
@@ -479,7 +485,8 @@ def replace_folder(folder: Path, work: Path) -> None:
 
     mask = os.umask(0)
     os.umask(mask)
-    os.chmod(work, 0o777 & ~mask)  # a temporary folder is private; the new one is as any folder made here
+    with contextlib.suppress(OSError):  # (a file system without modes, FAT, may refuse it: the folder is kept)
+        os.chmod(work, 0o777 & ~mask)  # a temporary folder is private; the new one is as any folder made here
     old = None
     if folder.exists():
         old = temporary_beside(folder, folder=True) / "old"

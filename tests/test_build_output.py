@@ -11,7 +11,7 @@ import yaml
 
 from pnp.errors import DataError
 from pnp.products import KINDS
-from conftest import DATA, make_project, run
+from conftest import DATA, REPO, make_project, run
 from pdfread import MM, drawn, fonts, page_geometry, placed_forms, read, texts, tile_targets
 
 PAPERS = {"a4": (210, 297), "letter": (215.9, 279.4)}
@@ -409,6 +409,25 @@ def test_calibration_sheet_has_scales_on_the_front_and_a_cross_on_the_back(tmp_p
     for a, b in long_lines:
         mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
         assert mid == pytest.approx((105 * MM, 148.5 * MM), abs=0.01)
+
+
+def test_the_calibration_sheet_is_set_in_pnps_own_fonts_whatever_the_projects_lack(tmp_path):
+    """The sheet was set in the project's fonts: a Body font without '+' printed every scale number as a box
+    (exit 0), and a malformed fonts.yaml refused a sheet that prints nothing of the games."""
+    from test_hostile_assets import _font_mapping_to_notdef
+
+    root = make_project(tmp_path / "p", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: boxed.ttf}\n  Display: {regular: boxed.ttf}\n"})
+    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    (root / "fonts" / "boxed.ttf").write_bytes(_font_mapping_to_notdef(
+        regular.replace(b"SourceSansPro-Regular", b"BoxedSansPro1-Regular"), ord("+")))
+    result = run(root, "calibrate", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    reader = read(tmp_path / "out" / "calibrate-a4.pdf")
+    assert {"+5", "+15"} <= {t for t, _, _ in texts(reader.pages[0])}
+    assert not [name for name in fonts(reader) if "Boxed" in name]
+    (root / "fonts" / "fonts.yaml").write_text("families:\n  Body: [\n")
+    assert run(root, "calibrate", "--out", str(tmp_path / "out")).exit_code == 0
 
 
 @pytest.mark.parametrize("offset, message", [("left", "expected X,Y in millimetres"),

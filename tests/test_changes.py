@@ -663,3 +663,19 @@ def test_a_commit_named_by_its_message_is_compared_and_a_tree_is_refused_by_the_
     tree = run(root, "changes", "mini", "--since", "HEAD:cards")
     assert tree.exit_code == 2 and "--since HEAD:cards: neither a manifest file nor a git commit" in tree.output
     assert "(git: " in tree.output and not re.search("[0-9a-f]{40}", tree.output), tree.output  # named as given
+
+
+def test_a_file_named_like_a_commit_is_refused_as_both_until_the_user_says_which(tmp_path, monkeypatch):
+    """A file `HEAD` in the folder pnp ran in (one a received project holds) was compared with in place of the
+    commit HEAD, said only as "since HEAD", exit 0: git refuses such an argument as ambiguous, and so does pnp."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "proj")
+    _committed(root)
+    (root / "HEAD").write_text("[]\n")  # read as the file, it is no manifest: said so at it
+    monkeypatch.chdir(root)
+    both = run(root, "changes", "mini", "--since", "HEAD")
+    assert both.exit_code == 2 and "--since HEAD: names both a file and a git commit" in both.output, both.output
+    assert "./HEAD" in both.output and "HEAD^{commit}" in both.output
+    as_file = run(root, "changes", "mini", "--since", "./HEAD")
+    assert as_file.exit_code == 2 and "HEAD:1:1: not a pnp manifest" in as_file.output, as_file.output

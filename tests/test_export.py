@@ -207,6 +207,22 @@ def test_a_proof_of_cards_larger_than_half_the_page_draws_them_smaller_on_it(tmp
     assert all(0 < x < width and 0 < y < height for x, y in shown.values()), shown
 
 
+def test_a_proof_label_holding_characters_its_font_lacks_shows_them_as_marks_with_a_warning_at_the_name(tmp_path):
+    """The proof prints each card's name, which its layouts need not print (so validate passes it): a card named
+    '😀字Lion' was labelled 'lion · Lion', the two characters dropped without a word, exit 0."""
+    from pdfread import texts
+
+    root = make_project(tmp_path / "proj")
+    cards = root / "cards/mini/cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("name: Lion", 'name: "😀字Lion"', 1), encoding="utf-8")
+    result = export(root, "--format", "proof")
+    said = [line for line in result.output.splitlines() if "U+" in line]
+    assert [line.split(": warning: ")[0] for line in said] == ["cards/mini/cards.yaml:2:9"] * 2, result.output
+    assert "U+1F600" in said[0] and "U+5B57" in said[1] and "001-lion-front" in said[0]
+    shown = [t for page in read(root / "output/mini/export/proof/deck.pdf").pages for t, _, _ in texts(page)]
+    assert "lion · ??Lion" in shown, shown
+
+
 def test_drivethru_is_cmyk_pdfx_within_240_percent_ink(mini):
     import pikepdf
 

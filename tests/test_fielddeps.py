@@ -218,7 +218,8 @@ def test_a_filter_printing_its_item_whole_follows_any_edit_of_it(tmp_path):
     and renaming the lion takes it out of the deck, as a new preview shows it."""
     root = make_project(tmp_path / "proj", case={"replace": {GAME: [[
         "  - id: board\n", "  - id: lions\n    name: Lions\n    kind: deck\n    items: cards\n"
-        "    filter: \"'Lion' in (item | string)\"\n    layout: card\n    back: back\n  - id: board\n"]]}})
+        "    filter: \"'Lion' in (item | string) or item.id == 'wolf'\"\n    layout: card\n    back: back\n"
+        "  - id: board\n"]]}})  # (the wolf: a deck the edit left empty would be an error, no state to compare)
     preview = Preview(find(root), "mini")
     preview.refresh()
     assert "lions/lion" in preview.state["cards"]

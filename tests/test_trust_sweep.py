@@ -191,6 +191,48 @@ def test_a_commit_that_fails_half_way_leaves_every_old_file_and_nothing_else(tmp
         {n: b"old " + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
 
 
+@pytest.mark.parametrize("fails", [False, True])
+def test_a_commit_on_a_file_system_without_hard_links_replaces_the_old_files_or_puts_them_back(tmp_path, monkeypatch,
+                                                                                             fails):
+    """The old files were kept aside by hard links alone: on a USB stick (FAT) every build over an older one
+    failed, "Operation not permitted"."""
+    def no_hard_links(*args, **kwargs):
+        raise PermissionError(1, "Operation not permitted")
+
+    def fails_at_the_manifest(made, target):
+        if target.name == "manifest.json":
+            raise OSError(28, "No space left on device")
+        os.replace(made, target)
+
+    renames = _kit(tmp_path)
+    monkeypatch.setattr(project_module.os, "link", no_hard_links)
+    if fails:
+        monkeypatch.setattr(project_module, "move_into_place", fails_at_the_manifest)
+        with pytest.raises(OSError):
+            commit_files(renames)
+        for tmp in renames:  # what the caller removes
+            tmp.unlink(missing_ok=True)
+    else:
+        commit_files(renames)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == \
+        {n: (b"old " if fails else b"new ") + n.encode() for n in ("a.pdf", "b.pdf", "manifest.json")}
+
+
+def test_an_export_folder_is_put_in_place_where_the_file_system_refuses_to_change_its_mode(tmp_path, monkeypatch):
+    """FAT refuses a folder mode it cannot store: the export failed after every image was made."""
+    def no_modes(*args, **kwargs):
+        raise PermissionError(1, "Operation not permitted")
+
+    (tmp_path / "png").mkdir()
+    (tmp_path / "png" / "old.png").write_bytes(b"old")
+    work = temporary_beside(tmp_path / "png", folder=True)
+    (work / "new.png").write_bytes(b"new")
+    monkeypatch.setattr(project_module.os, "chmod", no_modes)
+    project_module.replace_folder(tmp_path / "png", work)
+    assert [p.name for p in tmp_path.iterdir()] == ["png"]
+    assert {p.name: p.read_bytes() for p in (tmp_path / "png").iterdir()} == {"new.png": b"new"}
+
+
 def test_a_commit_puts_every_new_file_in_place_and_leaves_no_second_name(tmp_path):
     commit_files(_kit(tmp_path))
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == \

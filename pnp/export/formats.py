@@ -130,6 +130,8 @@ class Proof(ExportFormat):
                 decks.setdefault(face.component.id, []).append(face)
         layouts: dict[str, tuple[int, int]] = {}
         for cid, fronts in decks.items():
+            for face in fronts:
+                _label_in_font(studio, _label(face), face, plan)
             cols, rows = _proof_grid(fronts[0])
             layouts[cid] = (cols, rows)
             plan.pdfs[str(folder / f"{cid}.pdf")] = math.ceil(len(fronts) / (cols * rows))
@@ -191,12 +193,33 @@ def _draw_proof(studio: "Studio", fronts: list["Face"], grid: tuple[int, int], p
         canvas.setLineWidth(0.3)
         canvas.rect(x, y, cw, ch, stroke=1, fill=0)
         canvas.setFont(studio.fonts.name("Body"), 7)
-        item_id = str(face.item.get("id") if face.item is not None else face.index + 1)
-        label = item_id if face.name in (item_id, str(face.index + 1)) else f"{item_id} · {face.name}"
+        label = _label_in_font(studio, _label(face), face)
         canvas.drawCentredString(x + cw / 2, y - 8, _fit_label(label, cw, studio))
         if face.copies > 1:
             canvas.drawCentredString(x + cw / 2, y - 15, f"× {face.copies}")
     canvas.save()
+
+
+def _label(face: "Face") -> str:
+    """What the proof prints beneath a card: its id, and its name when that says more."""
+    item_id = str(face.item.get("id") if face.item is not None else face.index + 1)
+    return item_id if face.name in (item_id, str(face.index + 1)) else f"{item_id} · {face.name}"
+
+
+def _label_in_font(studio: "Studio", label: str, face: "Face", plan: Plan | None = None) -> str:
+    """The label with each character the Body font has no glyph for printed as '?' (ReportLab printed nothing
+    in its place: a card named '😀 Lion' was labelled 'Lion', exit 0), each such character noted in `plan` as a
+    warning at the item's field holding it. A card's name need not be printed by its layouts, so validate does
+    not refuse it: the proof alone prints it."""
+    from ..check import _field_with
+    from ..draw.fonts import unmapped_message
+
+    while (missing := studio.fonts.unmapped(label, "Body")) is not None:
+        if plan is not None:
+            plan.notes.append((unmapped_message(missing, "Body") + f" (the proof prints it beneath card "
+                               f"{face.stem} as '?')", _field_with(face.item, missing) or face.component.spec.mark))
+        label = label.replace(missing, "?")
+    return label
 
 
 def _fit_label(text: str, width: float, studio: "Studio") -> str:

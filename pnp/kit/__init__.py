@@ -30,15 +30,18 @@ def render_game(game: "Game", studio: "Studio", folder: str | Path,
 
 
 def write_calibration(project: "Project", paper: str, folder: str | Path) -> Path:
-    """The duplex calibration sheet for `paper`, written atomically into `folder`; returns its path."""
+    """The duplex calibration sheet for `paper`, written atomically into `folder`; returns its path. Its text is
+    pnp's own, set in pnp's own fonts: set in the project's, a Body font without '+' or digits (a display face
+    of capitals alone) printed the scales without their numbers, exit 0, and a broken fonts.yaml refused a
+    sheet that prints nothing of the games."""
     from ..draw.calibrate import calibration_sheet
     from ..draw.fonts import load_fonts
     from ..errors import OutputError, cannot_write
-    from ..project import output_lock, write_file
+    from ..project import BUILTIN_FONTS, Project, output_lock, write_file
     from ..units import PrintOptions
 
     size = PrintOptions(paper).paper_size
-    data = calibration_sheet(size, load_fonts(project), f"pnp duplex calibration ({paper.upper()})")
+    data = calibration_sheet(size, load_fonts(Project(BUILTIN_FONTS.parent)), f"pnp duplex calibration ({paper.upper()})")
     folder = Path(folder)
     path = folder / f"calibrate-{paper}.pdf"
     try:

@@ -148,11 +148,30 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
         return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
     path = Path(since)
     if path.is_file():
+        _not_also_a_commit(project, since)
         # named by its absolute path outside the project (project-relative inside): `manifest.json` given in two
         # folders (two kept builds) was one name, one key, and the reprint since the second replaced the first's
         named = project.rel(os.path.abspath(path))
         return State(read_faces(project, path, game_id, follow=True, drawn=options), "manifest", named)
     return State(_commit_faces(project, game_id, since, options), "commit", since)
+
+
+def _not_also_a_commit(project: "Project", since: str) -> None:
+    """UsageError when `since`, the name of a file, also names a commit of the project's repository, as git
+    refuses an argument both a path and a revision: a file `HEAD` or `v1` beside the project (one a received
+    folder holds) was compared with in place of the commit the user meant, said only as "since HEAD" rather
+    than "since commit HEAD", exit 0. A repository git may not be run on safely names no commit here."""
+    if since.startswith("-") or _repository(project) is None:
+        return
+    try:
+        _own_repository(project)
+        done = _ran(_git_command(project, "rev-parse", "--verify", "--quiet", f"{since}^{{commit}}"))
+    except (UsageError, subprocess.TimeoutExpired):
+        return
+    if done.returncode == 0:
+        said = printable(since)
+        raise UsageError(f"--since {said}: names both a file and a git commit of {project.root}; give "
+                         f"./{said} for the file, or {said}^{{commit}} for the commit")
 
 
 # the print options that change what a face shows, so its fingerprint (the others place faces on sheets): faces

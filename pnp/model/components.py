@@ -3,7 +3,7 @@ What a kind of component prints and how is the products' business; here only wha
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol, TypeGuard
 
 from ..template import ExprError, evaluate
 from .load import MarkedList, Record, shown
@@ -70,9 +70,7 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
                     cache: FieldCache | None = None) -> None:
     """Check the manifest and fill game.components; `kinds` maps a kind name to its accepted keys. `cache`:
     the last load's results (reads.py), each item's filter answer taken from it while nothing it read changed."""
-    if not isinstance(components, list):
-        chk.error(f"components is a list of mappings (one '- id: ...' each), got {type_name(components)}",
-                  getattr(components, "mark", None) or game.meta.mark_of("components"))
+    if not _a_list(components, game, chk):
         return
     extra: dict[str, Field] = {}  # every kind's keys, optional here: which is needed is checked per kind
     for keys in (kinds or {}).values():
@@ -115,6 +113,16 @@ def _within_game_count(component: Component, printed: int, chk: CheckerShape) ->
     if component.items:
         component.items = component.items[:component.count]
     return MAX_GAME_COUNT
+
+
+def _a_list(components: object, game: _Game, chk: CheckerShape) -> "TypeGuard[list[Any]]":
+    """Whether `components` is a list (said otherwise). (An empty one is not refused: a game of tables alone
+    has its design report.)"""
+    if not isinstance(components, list):
+        chk.error(f"components is a list of mappings (one '- id: ...' each), got {type_name(components)}",
+                  getattr(components, "mark", None) or game.meta.mark_of("components"))
+        return False
+    return True
 
 
 def _kind_ok(spec: Record, kinds: Kinds, chk: CheckerShape) -> bool:
@@ -211,6 +219,17 @@ def _unknown_field(game: GameShape, table: str, field: str) -> str | None:
     return None if field in known else f"'{field}' names no field of {table}{did_you_mean(field, known)}"
 
 
+def _none_printed(game: GameShape, component: Component, spec: Record, table: str, chk: CheckerShape) -> None:
+    """The error of a component of items that holds none: built, its kind's PDF was a file of no page (which
+    viewers refuse to open) and its pages in the manifest [1, 0], exit 0; said at what left every item out."""
+    rows = len(game.tables[table])
+    key, why = (("filter", f"its filter keeps none of the {rows:,} items of {table}") if rows and "filter" in spec
+                else ("quantity", f"the {spec['quantity']} of every item of {table} is 0") if rows and "quantity" in spec
+                else ("items", f"the table {table} has no items"))
+    chk.error(f"component '{component.id}' prints nothing: {why}; give it items or take it out of components",
+              spec.mark_of(key))
+
+
 def _check_count(game: GameShape, component: Component, spec: Record, table: str | None, chk: CheckerShape) -> None:
     typed = spec.get("count")
     if table in game.broken:
@@ -218,6 +237,8 @@ def _check_count(game: GameShape, component: Component, spec: Record, table: str
     if typed is not None and typed != component.count:
         chk.error(f"component '{component.id}' says count {typed} but the data gives {component.count}",
                   spec.mark_of("count"))
+    elif table is not None and not component.count:
+        _none_printed(game, component, spec, table, chk)
     parts = spec.get("parts")
     if parts:
         total = sum(p["count"] for p in parts)
