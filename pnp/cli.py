@@ -80,13 +80,22 @@ class _Group(click.Group):
     error and 1 otherwise (pnp's errors know nothing of click). Any other exception is a bug in pnp, shown
     the same way at the input it was working on (errors.unforeseen), never as a traceback."""
 
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as e:  # `pnp --<ESC>[2J`: click's own message quotes the option
+            raise _printable(e) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         _print_any_name()
         try:
             return super().invoke(ctx)
         except PnpError as e:
             raise _shown(e) from None
-        except (click.ClickException, click.exceptions.Exit, click.Abort):
+        except click.ClickException as e:
+            raise _printable(e) from None
+        except (click.exceptions.Exit, click.Abort):
             raise
         except Exception as e:  # noqa: BLE001 - the last resort: a bug in pnp, said in one line with its place
             if isinstance(e, OSError) and e.filename is None:  # what pnp prints could not be written: main says so
@@ -107,7 +116,15 @@ def _shown(error: PnpError) -> click.ClickException:
     """A pnp error as click shows its own."""
     shown = click.ClickException(str(error))
     shown.exit_code = error.exit_code  # type: ignore[misc]  # click sets it per class; this one is pnp's
-    return shown
+    return _printable(shown)
+
+
+def _printable(error: click.ClickException) -> click.ClickException:
+    """The error with each line of its message printable (report.printable): a value of the command line
+    quoted in it (`pnp serve $'x\\e[2J'`, an unknown game, agent or option) cleared the terminal or
+    forged its words, where the messages of data files already said such characters as escapes."""
+    error.message = "\n".join(printable(line) for line in error.message.split("\n"))
+    return error
 
 
 @click.group(cls=_Group, epilog=EPILOG)
