@@ -909,3 +909,17 @@ def test_a_title_of_megabytes_is_shown_cut_short(mini):
         assert index.count("T" * (TITLE_SHOWN - 1) + "…") == 2 and "T" * TITLE_SHOWN not in index
     preview = Preview(mini, "mini")
     assert preview.refresh()["title"] == "T" * (TITLE_SHOWN - 1) + "…"
+
+
+def test_the_watcher_cap_is_spent_on_the_served_games_not_on_another_games_folders(mini):
+    """cards/ and layouts/ were walked whole up to the cap: another game of 1,100 folders (cards/aaa/) took it
+    all, the served game's folders were never watched and its edits never shown."""
+    from pnp.serve.watch import MAX_WATCHED_FOLDERS, _folders_now
+
+    for n in range(MAX_WATCHED_FOLDERS + 10):
+        (mini.cards / "aaa" / "art" / str(n)).mkdir(parents=True)
+    (mini.layouts / "shared" / "icons").mkdir(parents=True, exist_ok=True)
+    watched = {folder for folder, _ in _folders_now(mini, ["mini"])}
+    assert {mini.cards, mini.layouts, mini.cards / "mini", mini.layouts / "mini",
+            mini.layouts / "shared" / "icons"} <= watched
+    assert not any(folder.is_relative_to(mini.cards / "aaa") for folder in watched)

@@ -64,16 +64,24 @@ MAX_WATCHED_FOLDERS = 1024  # folders watched at most (a game has a few): the wa
 
 
 def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, int]]:
-    """The folders to watch, each with its inode (one removed and made again is another folder to watch): every
-    real folder under cards/, layouts/ and fonts/ with no hidden part, never through a link, and output/ with the
+    """The folders to watch, each with its inode (one removed and made again is another folder to watch): cards/
+    and layouts/ themselves (their entries are the games), every real folder of the served games' folders in
+    them, of layouts/shared/ and of fonts/ with no hidden part, never through a link, and output/ with the
     served games' folders in it (where simulate writes). Each is watched alone, not its tree: watched whole, a
     link in a game's folder to / or /usr was followed, and the preview walked and watched every folder of the
     computer (15,000 inotify watches for /usr, taken from every program of the user)."""
     found: list[tuple[Path, int]] = []
     output = project.root / "output"
     watched = watched_folders(project)
-    trees = [folder for folder in watched if folder != output and not folder.is_symlink()]
-    candidates = [output, *(output / game for game in games)] if output in watched else []
+    # the served games' own trees only, after the folders whose entries name games: walked whole, cards/ and
+    # layouts/ spent the cap on another game's folders (cards/aaa/ of 1,100 folders), and the served game's
+    # edits were never seen, its preview silently showing what validate no longer said
+    tops = [folder for folder in (project.cards, project.layouts) if folder in watched and not folder.is_symlink()]
+    shared = [project.layouts / "shared"] if project.layouts in tops else []
+    fonts = [project.own_fonts] if project.own_fonts in watched else []
+    trees = [tree for tree in (*(top / game for top in tops for game in games), *shared, *fonts)
+             if not tree.is_symlink()]
+    candidates = [*tops, *([output, *(output / game for game in games)] if output in watched else [])]
     for top in trees:
         for walked, subfolders, _ in os.walk(top):  # (links to folders are listed, never walked)
             subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
