@@ -49,6 +49,26 @@ def test_new_never_overwrites_a_game(tmp_path):
     assert not (tmp_path / "layouts/mygame/board.yaml").exists()
 
 
+def test_a_game_made_by_another_pnp_new_meanwhile_is_named_and_kept(tmp_path, monkeypatch):
+    """Two `pnp new g` at once: the second, finding cards/g made after its check, was refused at its staging
+    folder ('.pnp-new-x1y2/cards/g', gone by then) rather than at cards/g."""
+    from pnp import new as new_mod
+
+    checked = new_mod._checked
+
+    def made_meanwhile(project, game_id, start):
+        targets = checked(project, game_id, start)
+        targets[0].mkdir(parents=True)
+        (targets[0] / "game.yaml").write_text("# the other's\n", encoding="utf-8")
+        return targets
+
+    monkeypatch.setattr(new_mod, "_checked", made_meanwhile)
+    result = run(tmp_path, "new", "mygame")
+    assert result.exit_code == 2 and "Error: cards/mygame: cannot write the new game there" in result.output
+    assert (tmp_path / "cards/mygame/game.yaml").read_text(encoding="utf-8") == "# the other's\n"
+    assert not (tmp_path / "layouts/mygame").exists() and not list(tmp_path.glob(".*"))
+
+
 @pytest.mark.parametrize("blocked", ["cards", "layouts"])
 def test_new_where_a_games_folder_is_a_file_says_so_and_leaves_nothing(tmp_path, blocked):
     """A project whose cards/ (or layouts/) is a file was a traceback (FileExistsError)."""
