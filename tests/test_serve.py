@@ -592,6 +592,22 @@ def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):
     assert len(calls) == 2
 
 
+def test_an_ipv6_address_in_brackets_is_listened_on_as_the_address(mini):
+    """--host [::1], as pnp prints the address, was looked up as a host name (11 s without a network), then
+    refused; exposure() already took it for this computer."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        pytest.skip("::1 cannot be listened on here")
+    _, sock, url = server(mini, ["mini"], "[::1]", 0)
+    with sock:
+        assert sock.family == socket.AF_INET6 and sock.getsockname()[0] == "::1"
+        assert url.startswith("http://[::1]:")
+
+
 # -- the design report: drawn in memory, once at a time --------------------------------------------------
 def _files_of(root):
     return {p: p.stat().st_mtime_ns for p in root.rglob("*")}

@@ -529,6 +529,9 @@ def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", po
 
     import uvicorn
 
+    # an IPv6 address as a URL writes it ([::1], as the address pnp prints) is that address: given to the
+    # system, it was looked up as a host name (11 s without a network) and refused
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") and is_address(host[1:-1]) else host
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
