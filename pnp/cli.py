@@ -123,7 +123,8 @@ def _printable(error: click.ClickException) -> click.ClickException:
     """The error with each line of its message printable (report.printable): a value of the command line
     quoted in it (`pnp serve $'x\\e[2J'`, an unknown game, agent or option) cleared the terminal or
     forged its words, where the messages of data files already said such characters as escapes."""
-    error.message = "\n".join(printable(line) for line in error.message.split("\n"))
+    error.message = "\n".join(  # type: ignore[misc]  # click's own attribute, said anew
+        printable(line) for line in error.message.split("\n"))
     return error
 
 

@@ -73,16 +73,9 @@ def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, i
     found: list[tuple[Path, int]] = []
     output = project.root / "output"
     watched = watched_folders(project)
-    # the served games' own trees only, after the folders whose entries name games: walked whole, cards/ and
-    # layouts/ spent the cap on another game's folders (cards/aaa/ of 1,100 folders), and the served game's
-    # edits were never seen, its preview silently showing what validate no longer said
     tops = [folder for folder in (project.cards, project.layouts) if folder in watched and not folder.is_symlink()]
-    shared = [project.layouts / "shared"] if project.layouts in tops else []
-    fonts = [project.own_fonts] if project.own_fonts in watched else []
-    trees = [tree for tree in (*(top / game for top in tops for game in games), *shared, *fonts)
-             if not tree.is_symlink()]
     candidates = [*tops, *([output, *(output / game for game in games)] if output in watched else [])]
-    for top in trees:
+    for top in _input_trees(project, games, tops, watched):
         for walked, subfolders, _ in os.walk(top):  # (links to folders are listed, never walked)
             subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
             candidates.append(Path(walked))
@@ -96,6 +89,17 @@ def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, i
         if stat.S_ISDIR(seen.st_mode):
             found.append((folder, seen.st_ino))
     return found
+
+
+def _input_trees(project: "Project", games: Iterable[str], tops: list[Path], watched: list[Path]) -> list[Path]:
+    """The trees of folders walked for the served games' inputs, none a link: their own folders in cards/ and
+    layouts/ (`tops`, as far as they are real folders), layouts/shared and fonts/. Not cards/ and layouts/ whole:
+    another game's folders (cards/aaa/ of 1,100) spent the watcher's cap, and the served game's edits were never
+    seen, its preview silently showing what validate no longer said."""
+    shared = [project.layouts / "shared"] if project.layouts in tops else []
+    fonts = [project.own_fonts] if project.own_fonts in watched else []
+    return [tree for tree in (*(top / game for top in tops for game in games), *shared, *fonts)
+            if not tree.is_symlink()]
 
 
 async def watch(project: "Project", games: Iterable[str], on_change: Callable[[set[str]], None],
