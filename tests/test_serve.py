@@ -939,3 +939,17 @@ def test_the_watcher_cap_is_spent_on_the_served_games_not_on_another_games_folde
     assert {mini.cards, mini.layouts, mini.cards / "mini", mini.layouts / "mini",
             mini.layouts / "shared" / "icons"} <= watched
     assert not any(folder.is_relative_to(mini.cards / "aaa") for folder in watched)
+
+
+def test_a_game_of_more_folders_than_are_watched_is_said_in_the_terminal(mini, monkeypatch, capsys):
+    """Past the cap, the rest of a game's folders were left unwatched with not a word."""
+    from pnp.serve import watch
+
+    cap = len(watch._folders_now(mini, ["mini"])) + 1
+    monkeypatch.setattr(watch, "MAX_WATCHED_FOLDERS", cap)
+    watch._say_if_capped(watch._folders_now(mini, ["mini"]))
+    assert capsys.readouterr().err == ""
+    for n in range(5):
+        (mini.cards / "mini" / "art" / str(n)).mkdir(parents=True)
+    watch._say_if_capped(watch._folders_now(mini, ["mini"]))
+    assert f"only the first {cap} are watched" in capsys.readouterr().err

@@ -7,6 +7,7 @@ ignored."""
 import asyncio
 import os
 import stat
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -91,6 +92,15 @@ def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, i
     return found
 
 
+def _say_if_capped(folders: list[tuple[Path, int]]) -> None:
+    """A line in the terminal when the watched folders reach the cap: the rest were not watched and their edits
+    not shown, with not a word."""
+    if len(folders) >= MAX_WATCHED_FOLDERS:
+        print(f"pnp serve: the games' inputs are in more than {MAX_WATCHED_FOLDERS:,} folders: only the first "
+              f"{MAX_WATCHED_FOLDERS:,} are watched (an edit in another is shown at the next save in a watched "
+              "one)", file=sys.stderr, flush=True)
+
+
 def _input_trees(project: "Project", games: Iterable[str], tops: list[Path], watched: list[Path]) -> list[Path]:
     """The trees of folders walked for the served games' inputs, none a link: their own folders in cards/ and
     layouts/ (`tops`, as far as they are real folders), layouts/shared and fonts/. Not cards/ and layouts/ whole:
@@ -110,6 +120,7 @@ async def watch(project: "Project", games: Iterable[str], on_change: Callable[[s
     games = list(games)
     found = InputFilter(project, games)
     folders = await asyncio.to_thread(_folders_now, project, games)
+    _say_if_capped(folders)
     while stop_event is None or not stop_event.is_set():
         if folders:
             async for changes in awatch(*(folder for folder, _ in folders), watch_filter=found, stop_event=stop_event,
@@ -126,6 +137,8 @@ async def watch(project: "Project", games: Iterable[str], on_change: Callable[[s
             await asyncio.sleep(FOLDERS_LOOKED_FOR_MS / 1000)
         now = await asyncio.to_thread(_folders_now, project, games)
         if now != folders:  # a folder made, or made anew: what it holds is read afresh
+            if len(folders) < MAX_WATCHED_FOLDERS:
+                _say_if_capped(now)
             folders, made = now, _games_of_folders(project, games, folders, now)
             if made:
                 on_change(made)
