@@ -808,13 +808,17 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
     from and its validation messages, errors first; the rulebook as pages; a link to the latest build.
     Ctrl-C stops it.
     """
-    from .serve.app import exposure
+    from .serve.app import exposure, not_a_host_name
     from .serve.app import serve as run
 
     project = _project(ctx)
     selected = project.select(games)
     if not host.strip():  # the system took it for every address, and the URL shown was http://:8000/
         raise UsageError("--host: empty; give an address such as 127.0.0.1 (this computer) or 0.0.0.0 (every network)")
+    for name in allow_hosts:
+        if not_a_host_name(name):
+            raise UsageError(f"--allow-host {shown(name)}: not a host name; give the name alone, such as "
+                             "preview.lan (no port, no http://)")
     if warning := exposure(host):
         click.echo(f"pnp serve: {warning}", err=True)
     try:

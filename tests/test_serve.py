@@ -590,6 +590,10 @@ def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):
         refused = run(mini.root, "serve", "mini", "--host", empty)
         assert refused.exit_code == 2 and "--host: empty" in refused.output + refused.stderr
     assert len(calls) == 2
+    for odd in ["preview.lan:8000", "http://preview.lan", "[::1]:80", "", "a b"]:  # never matched: a page refused
+        refused = run(mini.root, "serve", "mini", "--allow-host", odd)
+        assert refused.exit_code == 2 and "--allow-host" in refused.output + refused.stderr, odd
+    assert len(calls) == 2
 
 
 def test_an_ipv6_address_in_brackets_is_listened_on_as_the_address(mini):

@@ -266,6 +266,16 @@ def exposure(host: str) -> str | None:
             "(without --host it listens on this computer only)")
 
 
+def not_a_host_name(name: str) -> bool:
+    """Whether an --allow-host value could never match a Host header (HostCheck reads a name without its port):
+    'preview.lan:8000' or 'http://preview.lan' was taken, and the page opened by that name was refused (400)
+    with no word of why."""
+    if is_address(name.strip().strip("[]")):  # (any address is answered)
+        return False
+    found = HOST_HEADER.fullmatch(name.strip())
+    return found is None or found["name"] is None or found.end("name") != len(name.strip())
+
+
 def allowed_names(host: str, allow: Iterable[str] = ()) -> frozenset[str]:
     """The host names the app answers besides IP addresses: localhost, the name it listens on and the names
     the user allowed."""
