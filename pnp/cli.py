@@ -696,9 +696,30 @@ def new(ctx: click.Context, game: str, start: str, title: str | None) -> None:
     for path in files:
         click.echo(f"wrote {_shown_path(project, path)}")
     # The hint must work where the user is: with --root, the next commands need it too.
-    pnp = f"pnp --root {shlex.quote(ctx.obj)}" if ctx.obj else "pnp"
-    where = f"{ctx.obj.rstrip('/')}/" if ctx.obj else ""
+    pnp = f"pnp --root {_shell_word(ctx.obj)}" if ctx.obj else "pnp"
+    where = printable(f"{ctx.obj.rstrip('/')}/") if ctx.obj else ""
     click.echo(f"next: {pnp} validate {game} && {pnp} build {game}   (then edit {where}cards/{game}/game.yaml)")
+
+
+def _shell_word(text: str) -> str:
+    """`text` as one word of a shell command the user can paste: quoted by shlex, or when it holds a control
+    character, as bash's $'...' with that character escaped (quoted by shlex, an escape sequence in --root
+    reached the terminal raw in the hint `pnp new` prints)."""
+    if text.isprintable():
+        return shlex.quote(text)
+    return "$'" + "".join(map(_shell_escaped, text)) + "'"
+
+
+def _shell_escaped(c: str) -> str:
+    """One character inside bash's $'...'."""
+    code = ord(c)
+    if c in "\\'":
+        return "\\" + c
+    if c.isprintable():
+        return c
+    if 0xDC80 <= code <= 0xDCFF:  # a byte of a name that is not UTF-8 (surrogateescape): that byte
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 @cli.command(epilog=EPILOG)

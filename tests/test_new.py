@@ -2,6 +2,7 @@
 existing game is never overwritten."""
 
 import json
+import os
 import shlex
 
 import pytest
@@ -120,6 +121,21 @@ def test_new_with_root_makes_the_folder_and_its_hint_runs_as_printed(tmp_path):
         result = CliRunner().invoke(cli, words[1:], catch_exceptions=False)
         assert result.exit_code == 0, result.output
     assert f"edit {root}/cards/mygame/game.yaml" in hint
+
+
+def test_the_hint_of_a_root_holding_an_escape_is_printable_and_pastes_into_bash(tmp_path):
+    """--root with an escape sequence (and a quote) reached the terminal raw in the hint's shell words."""
+    import shutil
+    import subprocess
+
+    root = tmp_path / "a\x1b[2Jb'c\u200fd"
+    made = run(root, "new", "mygame")
+    hint = made.output.strip().splitlines()[-1]
+    assert made.exit_code == 0 and hint.isprintable() and "\\x1b[2J" in hint
+    if shutil.which("bash"):  # the words as bash reads them, printed back
+        command = hint.removeprefix("next: ").split(" && ")[0].replace("pnp ", "printf '%s\\0' ", 1)
+        words = subprocess.run(["bash", "-c", command], capture_output=True, check=True).stdout.split(b"\0")
+        assert words[:3] == [b"--root", os.fsencode(root), b"validate"]
 
 
 @pytest.mark.parametrize("linked", ["cards", "layouts"])
