@@ -576,6 +576,7 @@ def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):
         assert exposure(host) is None, host
     for host in ["0.0.0.0", "::", "192.168.1.5", "myhost.lan"]:
         assert "reachable from the network" in exposure(host), host
+    assert "--host 0.0.0.0\\x1b[2J makes" in exposure("0.0.0.0\x1b[2J")  # said printably, not acted on
     import pnp.serve.app as app
 
     calls = []

@@ -33,7 +33,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ..errors import DataError, PnpError
 from ..project import hidden_part, open_beneath
 from ..model.load import load_file
-from ..report import shortened
+from ..report import printable, shortened
 from .preview import TITLE_SHOWN, Preview
 from .watch import watch
 
@@ -261,7 +261,7 @@ def exposure(host: str) -> str | None:
     address = _address(host.strip("[]"))
     if host.lower() in LOCAL_NAMES or (address is not None and address.is_loopback):
         return None
-    return (f"warning: --host {host} makes the preview reachable from the network: anyone who can reach this "
+    return (f"warning: --host {printable(host)} makes the preview reachable from the network: anyone who can reach this "
             "computer can see the games and read the project's files under output/, cards/, layouts/ and fonts/ "
             "(without --host it listens on this computer only)")
 
