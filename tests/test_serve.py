@@ -958,3 +958,14 @@ def test_a_game_of_more_folders_than_are_watched_is_said_in_the_terminal(mini, m
         (mini.cards / "mini" / "art" / str(n)).mkdir(parents=True)
     watch._say_if_capped(watch._folders_now(mini, ["mini"]))
     assert f"only the first {cap} are watched" in capsys.readouterr().err
+
+
+def test_the_terminal_line_of_a_refresh_is_printable():
+    """summary() printed the first message as the page's state holds it; pnp prints every other message
+    through report.printable."""
+    from pnp.serve.app import summary
+
+    state = {"seconds": 0.5, "problems": [{"severity": "error", "message": "x\x1b[2Jy\nforged",
+                                           "where": {"at": "cards/g/a.yaml:1:1"}}]}
+    line = summary("g", state)
+    assert line.isprintable() and "x\\x1b[2Jy\\nforged" in line and "cards/g/a.yaml:1:1" in line

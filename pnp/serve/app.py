@@ -526,8 +526,9 @@ def summary(game: str, state: dict[str, Any]) -> str:
         (f", {warnings} warning{'s' * (warnings != 1)}" if warnings else "")
     first = errors[0] if errors else None
     where = f"{first['where']['at']}: " if first and first["where"] else ""
-    return (f"{time.strftime('%H:%M:%S')} {game}: {said} ({state['seconds']:.2f} s)" +
-            (f"; {where}{first['message']}" if first else ""))
+    # printable as every message pnp prints (report.Diagnostic): the page's state holds them as found
+    return printable(f"{time.strftime('%H:%M:%S')} {game}: {said} ({state['seconds']:.2f} s)" +
+                     (f"; {where}{first['message']}" if first else ""))
 
 
 def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", port: int = 8000,
