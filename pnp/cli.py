@@ -80,13 +80,22 @@ class _Group(click.Group):
     error and 1 otherwise (pnp's errors know nothing of click). Any other exception is a bug in pnp, shown
     the same way at the input it was working on (errors.unforeseen), never as a traceback."""
 
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as e:  # `pnp --<ESC>[2J`: click's own message quotes the option
+            raise _printable(e) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         _print_any_name()
         try:
             return super().invoke(ctx)
         except PnpError as e:
             raise _shown(e) from None
-        except (click.ClickException, click.exceptions.Exit, click.Abort):
+        except click.ClickException as e:
+            raise _printable(e) from None
+        except (click.exceptions.Exit, click.Abort):
             raise
         except Exception as e:  # noqa: BLE001 - the last resort: a bug in pnp, said in one line with its place
             if isinstance(e, OSError) and e.filename is None:  # what pnp prints could not be written: main says so
@@ -107,7 +116,16 @@ def _shown(error: PnpError) -> click.ClickException:
     """A pnp error as click shows its own."""
     shown = click.ClickException(str(error))
     shown.exit_code = error.exit_code  # type: ignore[misc]  # click sets it per class; this one is pnp's
-    return shown
+    return _printable(shown)
+
+
+def _printable(error: click.ClickException) -> click.ClickException:
+    """The error with each line of its message printable (report.printable): a value of the command line
+    quoted in it (`pnp serve $'x\\e[2J'`, an unknown game, agent or option) cleared the terminal or
+    forged its words, where the messages of data files already said such characters as escapes."""
+    error.message = "\n".join(  # type: ignore[misc]  # click's own attribute, said anew
+        printable(line) for line in error.message.split("\n"))
+    return error
 
 
 @click.group(cls=_Group, epilog=EPILOG)
@@ -678,9 +696,30 @@ def new(ctx: click.Context, game: str, start: str, title: str | None) -> None:
     for path in files:
         click.echo(f"wrote {_shown_path(project, path)}")
     # The hint must work where the user is: with --root, the next commands need it too.
-    pnp = f"pnp --root {shlex.quote(ctx.obj)}" if ctx.obj else "pnp"
-    where = f"{ctx.obj.rstrip('/')}/" if ctx.obj else ""
+    pnp = f"pnp --root {_shell_word(ctx.obj)}" if ctx.obj else "pnp"
+    where = printable(f"{ctx.obj.rstrip('/')}/") if ctx.obj else ""
     click.echo(f"next: {pnp} validate {game} && {pnp} build {game}   (then edit {where}cards/{game}/game.yaml)")
+
+
+def _shell_word(text: str) -> str:
+    """`text` as one word of a shell command the user can paste: quoted by shlex, or when it holds a control
+    character, as bash's $'...' with that character escaped (quoted by shlex, an escape sequence in --root
+    reached the terminal raw in the hint `pnp new` prints)."""
+    if text.isprintable():
+        return shlex.quote(text)
+    return "$'" + "".join(map(_shell_escaped, text)) + "'"
+
+
+def _shell_escaped(c: str) -> str:
+    """One character inside bash's $'...'."""
+    code = ord(c)
+    if c in "\\'":
+        return "\\" + c
+    if c.isprintable():
+        return c
+    if 0xDC80 <= code <= 0xDCFF:  # a byte of a name that is not UTF-8 (surrogateescape): that byte
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 @cli.command(epilog=EPILOG)
@@ -790,13 +829,17 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
     from and its validation messages, errors first; the rulebook as pages; a link to the latest build.
     Ctrl-C stops it.
     """
-    from .serve.app import exposure
+    from .serve.app import exposure, not_a_host_name
     from .serve.app import serve as run
 
     project = _project(ctx)
     selected = project.select(games)
     if not host.strip():  # the system took it for every address, and the URL shown was http://:8000/
         raise UsageError("--host: empty; give an address such as 127.0.0.1 (this computer) or 0.0.0.0 (every network)")
+    for name in allow_hosts:
+        if not_a_host_name(name):
+            raise UsageError(f"--allow-host {shown(name)}: not a host name; give the name alone, such as "
+                             "preview.lan (no port, no http://)")
     if warning := exposure(host):
         click.echo(f"pnp serve: {warning}", err=True)
     try:

@@ -33,7 +33,10 @@ def new_game(project: "Project", game_id: str, start: str = "deck", title: str |
     try:
         written = _written(project, game_id, start, title, parts, targets)
     except OSError as e:  # (a project whose cards/ is a file was a traceback)
-        where = project.rel(e.filename) if isinstance(e.filename, (str, Path)) else project.rel(project.root)
+        # a move into place names the game's folder (filename2), not the staging folder it came from: two
+        # `pnp new g` at once, the second was refused at '.pnp-new-x1y2/cards/g', a folder gone by then
+        named = e.filename2 if isinstance(e.filename2, (str, Path)) else e.filename
+        where = project.rel(named) if isinstance(named, (str, Path)) else project.rel(project.root)
         raise UsageError(f"{where}: cannot write the new game there: {e.strerror or e}") from None
     if given is not None:
         _refuse_unless_valid(project, game_id, given, targets)

@@ -606,6 +606,23 @@ def output_lock(folder: Path, shown: str = "", on_wait: Callable[[str], None] | 
         os.close(fd)  # releases the lock; the file stays (removing it would let a third command lock another)
 
 
+@contextlib.contextmanager
+def folder_held(folder: Path) -> Iterator[None]:
+    """Hold an flock on a folder itself (no lock file: the folder may be the user's own, such as a game's
+    icons/) while a command reads a file of it and writes it back; another pnp doing the same waits. Two
+    `pnp icons add` at once each read ATTRIBUTION.md and wrote it back with its own rows only: icons were
+    left without their credit."""
+    if fcntl is None:  # not on a Unix: no lock, each write is still atomic
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))  # (confined by the caller)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
 def tidy(folder: Path) -> None:
     """Remove what a killed pnp left in `folder` (remove_leftovers) when no pnp is writing there now; never
     waits. For a command that finds the folder's output up to date, or whose worker processes were ended

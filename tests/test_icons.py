@@ -176,3 +176,34 @@ def test_searches_and_unknown_names_past_what_a_name_holds_are_refused_at_once_c
     unknown = run(root, "icons", "add", "mini", *words, "anch" + "o" * 5000 + "r")
     assert unknown.exit_code == 2 and "'zq4': try pnp icons search WORD; and 1,996 more" in unknown.output
     assert len(unknown.output) < 600
+
+
+def test_icons_added_at_once_by_two_pnp_each_keep_their_credit(tmp_path, monkeypatch):
+    """Two `icons add` at once each read ATTRIBUTION.md and wrote it back with its own rows: the other's icons
+    were left without their credit (12 run together kept 4 rows). Threads here, a write slowed to meet."""
+    import threading
+    import time
+
+    from pnp import project as project_mod
+    from pnp.draw import iconset
+
+    root = make_project(tmp_path / "proj")
+    wanted = list(iconset.names()[:6])
+    data = json.dumps({"prefix": "game-icons", "width": 512, "height": 512,
+                       "icons": {n: {"body": '<path d="M0 0h9v9H0z"/>'} for n in wanted}}).encode()
+    package = _tarball(tmp_path / "p.tgz", [("package/icons.json", data)])
+    write = project_mod.write_file
+
+    def slow_write(path, data):  # the read and the write back of the credits far apart
+        time.sleep(0.02)
+        write(path, data)
+
+    monkeypatch.setattr(project_mod, "write_file", slow_write)
+    project = project_mod.find(root)
+    threads = [threading.Thread(target=iconset.add_icons, args=(project, "mini", [n], package)) for n in wanted]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    credits = (root / "layouts/mini/icons/ATTRIBUTION.md").read_text()
+    assert [n for n in wanted if f"| {n} | {n}.svg |" not in credits] == []

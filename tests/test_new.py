@@ -2,6 +2,7 @@
 existing game is never overwritten."""
 
 import json
+import os
 import shlex
 
 import pytest
@@ -47,6 +48,26 @@ def test_new_never_overwrites_a_game(tmp_path):
     assert again.exit_code == 2 and "already exists" in again.output
     assert card.read_text(encoding="utf-8") == "# mine\n"
     assert not (tmp_path / "layouts/mygame/board.yaml").exists()
+
+
+def test_a_game_made_by_another_pnp_new_meanwhile_is_named_and_kept(tmp_path, monkeypatch):
+    """Two `pnp new g` at once: the second, finding cards/g made after its check, was refused at its staging
+    folder ('.pnp-new-x1y2/cards/g', gone by then) rather than at cards/g."""
+    from pnp import new as new_mod
+
+    checked = new_mod._checked
+
+    def made_meanwhile(project, game_id, start):
+        targets = checked(project, game_id, start)
+        targets[0].mkdir(parents=True)
+        (targets[0] / "game.yaml").write_text("# the other's\n", encoding="utf-8")
+        return targets
+
+    monkeypatch.setattr(new_mod, "_checked", made_meanwhile)
+    result = run(tmp_path, "new", "mygame")
+    assert result.exit_code == 2 and "Error: cards/mygame: cannot write the new game there" in result.output
+    assert (tmp_path / "cards/mygame/game.yaml").read_text(encoding="utf-8") == "# the other's\n"
+    assert not (tmp_path / "layouts/mygame").exists() and not list(tmp_path.glob(".*"))
 
 
 @pytest.mark.parametrize("blocked", ["cards", "layouts"])
@@ -100,6 +121,21 @@ def test_new_with_root_makes_the_folder_and_its_hint_runs_as_printed(tmp_path):
         result = CliRunner().invoke(cli, words[1:], catch_exceptions=False)
         assert result.exit_code == 0, result.output
     assert f"edit {root}/cards/mygame/game.yaml" in hint
+
+
+def test_the_hint_of_a_root_holding_an_escape_is_printable_and_pastes_into_bash(tmp_path):
+    """--root with an escape sequence (and a quote) reached the terminal raw in the hint's shell words."""
+    import shutil
+    import subprocess
+
+    root = tmp_path / "a\x1b[2Jb'c\u200fd"
+    made = run(root, "new", "mygame")
+    hint = made.output.strip().splitlines()[-1]
+    assert made.exit_code == 0 and hint.isprintable() and "\\x1b[2J" in hint
+    if shutil.which("bash"):  # the words as bash reads them, printed back
+        command = hint.removeprefix("next: ").split(" && ")[0].replace("pnp ", "printf '%s\\0' ", 1)
+        words = subprocess.run(["bash", "-c", command], capture_output=True, check=True).stdout.split(b"\0")
+        assert words[:3] == [b"--root", os.fsencode(root), b"validate"]
 
 
 @pytest.mark.parametrize("linked", ["cards", "layouts"])

@@ -576,6 +576,7 @@ def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):
         assert exposure(host) is None, host
     for host in ["0.0.0.0", "::", "192.168.1.5", "myhost.lan"]:
         assert "reachable from the network" in exposure(host), host
+    assert "--host 0.0.0.0\\x1b[2J makes" in exposure("0.0.0.0\x1b[2J")  # said printably, not acted on
     import pnp.serve.app as app
 
     calls = []
@@ -590,6 +591,26 @@ def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):
         refused = run(mini.root, "serve", "mini", "--host", empty)
         assert refused.exit_code == 2 and "--host: empty" in refused.output + refused.stderr
     assert len(calls) == 2
+    for odd in ["preview.lan:8000", "http://preview.lan", "[::1]:80", "", "a b"]:  # never matched: a page refused
+        refused = run(mini.root, "serve", "mini", "--allow-host", odd)
+        assert refused.exit_code == 2 and "--allow-host" in refused.output + refused.stderr, odd
+    assert len(calls) == 2
+
+
+def test_an_ipv6_address_in_brackets_is_listened_on_as_the_address(mini):
+    """--host [::1], as pnp prints the address, was looked up as a host name (11 s without a network), then
+    refused; exposure() already took it for this computer."""
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        pytest.skip("::1 cannot be listened on here")
+    _, sock, url = server(mini, ["mini"], "[::1]", 0)
+    with sock:
+        assert sock.family == socket.AF_INET6 and sock.getsockname()[0] == "::1"
+        assert url.startswith("http://[::1]:")
 
 
 # -- the design report: drawn in memory, once at a time --------------------------------------------------
@@ -909,3 +930,42 @@ def test_a_title_of_megabytes_is_shown_cut_short(mini):
         assert index.count("T" * (TITLE_SHOWN - 1) + "…") == 2 and "T" * TITLE_SHOWN not in index
     preview = Preview(mini, "mini")
     assert preview.refresh()["title"] == "T" * (TITLE_SHOWN - 1) + "…"
+
+
+def test_the_watcher_cap_is_spent_on_the_served_games_not_on_another_games_folders(mini):
+    """cards/ and layouts/ were walked whole up to the cap: another game of 1,100 folders (cards/aaa/) took it
+    all, the served game's folders were never watched and its edits never shown."""
+    from pnp.serve.watch import MAX_WATCHED_FOLDERS, _folders_now
+
+    for n in range(MAX_WATCHED_FOLDERS + 10):
+        (mini.cards / "aaa" / "art" / str(n)).mkdir(parents=True)
+    (mini.layouts / "shared" / "icons").mkdir(parents=True, exist_ok=True)
+    watched = {folder for folder, _ in _folders_now(mini, ["mini"])}
+    assert {mini.cards, mini.layouts, mini.cards / "mini", mini.layouts / "mini",
+            mini.layouts / "shared" / "icons"} <= watched
+    assert not any(folder.is_relative_to(mini.cards / "aaa") for folder in watched)
+
+
+def test_a_game_of_more_folders_than_are_watched_is_said_in_the_terminal(mini, monkeypatch, capsys):
+    """Past the cap, the rest of a game's folders were left unwatched with not a word."""
+    from pnp.serve import watch
+
+    cap = len(watch._folders_now(mini, ["mini"])) + 1
+    monkeypatch.setattr(watch, "MAX_WATCHED_FOLDERS", cap)
+    watch._say_if_capped(watch._folders_now(mini, ["mini"]))
+    assert capsys.readouterr().err == ""
+    for n in range(5):
+        (mini.cards / "mini" / "art" / str(n)).mkdir(parents=True)
+    watch._say_if_capped(watch._folders_now(mini, ["mini"]))
+    assert f"only the first {cap} are watched" in capsys.readouterr().err
+
+
+def test_the_terminal_line_of_a_refresh_is_printable():
+    """summary() printed the first message as the page's state holds it; pnp prints every other message
+    through report.printable."""
+    from pnp.serve.app import summary
+
+    state = {"seconds": 0.5, "problems": [{"severity": "error", "message": "x\x1b[2Jy\nforged",
+                                           "where": {"at": "cards/g/a.yaml:1:1"}}]}
+    line = summary("g", state)
+    assert line.isprintable() and "x\\x1b[2Jy\\nforged" in line and "cards/g/a.yaml:1:1" in line

@@ -65,6 +65,15 @@ def test_unknown_game_is_a_usage_error(project):
     assert "unknown game 'mini-gmae' (did you mean 'mini'?)" in result.output
 
 
+@pytest.mark.parametrize("args", [["validate", "x\x1b[2Jy"], ["--x\x1b[2Jy", "list"], ["serve", "--x\x1b[2Jy"],
+                                  ["simulate", "mini", "--agents", "x\x1b[2Jy"]])
+def test_a_command_line_value_quoted_in_an_error_is_said_printably(project, args):
+    """An unknown game, option or agent is quoted by the message: its escape sequence reached the terminal
+    (cleared it, coloured or forged pnp's words)."""
+    result = run(project, *args)
+    assert result.exit_code == 2 and "x\\x1b[2Jy" in result.output and "\x1b" not in result.output
+
+
 def test_bad_option_is_a_usage_error(project):
     result = run(project, "build", "--paper", "a5")
     assert result.exit_code == 2

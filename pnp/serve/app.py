@@ -33,7 +33,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ..errors import DataError, PnpError
 from ..project import hidden_part, open_beneath
 from ..model.load import load_file
-from ..report import shortened
+from ..report import printable, shortened
 from .preview import TITLE_SHOWN, Preview
 from .watch import watch
 
@@ -261,9 +261,19 @@ def exposure(host: str) -> str | None:
     address = _address(host.strip("[]"))
     if host.lower() in LOCAL_NAMES or (address is not None and address.is_loopback):
         return None
-    return (f"warning: --host {host} makes the preview reachable from the network: anyone who can reach this "
+    return (f"warning: --host {printable(host)} makes the preview reachable from the network: anyone who can reach this "
             "computer can see the games and read the project's files under output/, cards/, layouts/ and fonts/ "
             "(without --host it listens on this computer only)")
+
+
+def not_a_host_name(name: str) -> bool:
+    """Whether an --allow-host value could never match a Host header (HostCheck reads a name without its port):
+    'preview.lan:8000' or 'http://preview.lan' was taken, and the page opened by that name was refused (400)
+    with no word of why."""
+    if is_address(name.strip().strip("[]")):  # (any address is answered)
+        return False
+    found = HOST_HEADER.fullmatch(name.strip())
+    return found is None or found["name"] is None or found.end("name") != len(name.strip())
 
 
 def allowed_names(host: str, allow: Iterable[str] = ()) -> frozenset[str]:
@@ -516,8 +526,9 @@ def summary(game: str, state: dict[str, Any]) -> str:
         (f", {warnings} warning{'s' * (warnings != 1)}" if warnings else "")
     first = errors[0] if errors else None
     where = f"{first['where']['at']}: " if first and first["where"] else ""
-    return (f"{time.strftime('%H:%M:%S')} {game}: {said} ({state['seconds']:.2f} s)" +
-            (f"; {where}{first['message']}" if first else ""))
+    # printable as every message pnp prints (report.Diagnostic): the page's state holds them as found
+    return printable(f"{time.strftime('%H:%M:%S')} {game}: {said} ({state['seconds']:.2f} s)" +
+                     (f"; {where}{first['message']}" if first else ""))
 
 
 def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", port: int = 8000,
@@ -529,6 +540,9 @@ def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", po
 
     import uvicorn
 
+    # an IPv6 address as a URL writes it ([::1], as the address pnp prints) is that address: given to the
+    # system, it was looked up as a host name (11 s without a network) and refused
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") and is_address(host[1:-1]) else host
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

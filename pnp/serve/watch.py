@@ -7,6 +7,7 @@ ignored."""
 import asyncio
 import os
 import stat
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -64,17 +65,18 @@ MAX_WATCHED_FOLDERS = 1024  # folders watched at most (a game has a few): the wa
 
 
 def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, int]]:
-    """The folders to watch, each with its inode (one removed and made again is another folder to watch): every
-    real folder under cards/, layouts/ and fonts/ with no hidden part, never through a link, and output/ with the
+    """The folders to watch, each with its inode (one removed and made again is another folder to watch): cards/
+    and layouts/ themselves (their entries are the games), every real folder of the served games' folders in
+    them, of layouts/shared/ and of fonts/ with no hidden part, never through a link, and output/ with the
     served games' folders in it (where simulate writes). Each is watched alone, not its tree: watched whole, a
     link in a game's folder to / or /usr was followed, and the preview walked and watched every folder of the
     computer (15,000 inotify watches for /usr, taken from every program of the user)."""
     found: list[tuple[Path, int]] = []
     output = project.root / "output"
     watched = watched_folders(project)
-    trees = [folder for folder in watched if folder != output and not folder.is_symlink()]
-    candidates = [output, *(output / game for game in games)] if output in watched else []
-    for top in trees:
+    tops = [folder for folder in (project.cards, project.layouts) if folder in watched and not folder.is_symlink()]
+    candidates = [*tops, *([output, *(output / game for game in games)] if output in watched else [])]
+    for top in _input_trees(project, games, tops, watched):
         for walked, subfolders, _ in os.walk(top):  # (links to folders are listed, never walked)
             subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
             candidates.append(Path(walked))
@@ -90,6 +92,26 @@ def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, i
     return found
 
 
+def _say_if_capped(folders: list[tuple[Path, int]]) -> None:
+    """A line in the terminal when the watched folders reach the cap: the rest were not watched and their edits
+    not shown, with not a word."""
+    if len(folders) >= MAX_WATCHED_FOLDERS:
+        print(f"pnp serve: the games' inputs are in more than {MAX_WATCHED_FOLDERS:,} folders: only the first "
+              f"{MAX_WATCHED_FOLDERS:,} are watched (an edit in another is shown at the next save in a watched "
+              "one)", file=sys.stderr, flush=True)
+
+
+def _input_trees(project: "Project", games: Iterable[str], tops: list[Path], watched: list[Path]) -> list[Path]:
+    """The trees of folders walked for the served games' inputs, none a link: their own folders in cards/ and
+    layouts/ (`tops`, as far as they are real folders), layouts/shared and fonts/. Not cards/ and layouts/ whole:
+    another game's folders (cards/aaa/ of 1,100) spent the watcher's cap, and the served game's edits were never
+    seen, its preview silently showing what validate no longer said."""
+    shared = [project.layouts / "shared"] if project.layouts in tops else []
+    fonts = [project.own_fonts] if project.own_fonts in watched else []
+    return [tree for tree in (*(top / game for top in tops for game in games), *shared, *fonts)
+            if not tree.is_symlink()]
+
+
 async def watch(project: "Project", games: Iterable[str], on_change: Callable[[set[str]], None],
                 stop_event: asyncio.Event | None = None) -> None:
     """Call `on_change(set of game ids)` for each batch of saved inputs, until `stop_event` is set. The folders
@@ -98,6 +120,7 @@ async def watch(project: "Project", games: Iterable[str], on_change: Callable[[s
     games = list(games)
     found = InputFilter(project, games)
     folders = await asyncio.to_thread(_folders_now, project, games)
+    _say_if_capped(folders)
     while stop_event is None or not stop_event.is_set():
         if folders:
             async for changes in awatch(*(folder for folder, _ in folders), watch_filter=found, stop_event=stop_event,
@@ -114,6 +137,8 @@ async def watch(project: "Project", games: Iterable[str], on_change: Callable[[s
             await asyncio.sleep(FOLDERS_LOOKED_FOR_MS / 1000)
         now = await asyncio.to_thread(_folders_now, project, games)
         if now != folders:  # a folder made, or made anew: what it holds is read afresh
+            if len(folders) < MAX_WATCHED_FOLDERS:
+                _say_if_capped(now)
             folders, made = now, _games_of_folders(project, games, folders, now)
             if made:
                 on_change(made)
