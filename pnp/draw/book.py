@@ -362,12 +362,13 @@ _NOT_SPACE = re.compile(r"\S*")
 def _left_as_typed(text: str) -> str | None:
     """The first picture or footnote left as typed in `text` (see _PICTURE_RUN), to the end of its word."""
     found: list[tuple[int, int]] = []  # (where one starts, where its brackets end)
-    for run in _PICTURE_RUN.finditer(text):  # a run closed by '](' or '][' holding '![' is a picture's
+    pictures, footnotes = "![" in text, "[^" in text  # (most texts hold neither: not walked, run by run)
+    for run in _PICTURE_RUN.finditer(text) if pictures else ():  # a run closed by '](' or '][' holding '![' is a picture's
         at = text.find("![", run.start(), run.end())
         if run.group().endswith(("](", "][")) and at >= 0:
             found.append((at, run.end()))
             break
-    for run in _FOOTNOTE_RUN.finditer(text):  # a run closed by ']' holding '[^' and a character after it
+    for run in _FOOTNOTE_RUN.finditer(text) if footnotes else ():  # a run closed by ']' holding '[^' and a character after it
         at = text.find("[^", run.start(), run.end() - 2)
         if run.group().endswith("]") and at >= 0:
             found.append((at, run.end()))
