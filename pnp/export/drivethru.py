@@ -98,7 +98,10 @@ def pdfx(source: str | Path, target: str | Path, title: str) -> None:
     folder = Path(target).parent
     named = _relative_to(folder, target, definition, source)
     try:
-        run = subprocess.run([gs, "-q", "-dPDFX=true", "-dBATCH", "-dNOPAUSE", "-dNOSAFER", "-sDEVICE=pdfwrite",
+        run = subprocess.run([gs, "-q", "-dPDFX=true", "-dBATCH", "-dNOPAUSE", "-dSAFER",
+                              # SAFER, and the profile the definition reads the one file it may read besides its
+                              # arguments (it ran -dNOSAFER for that read: no file or command was denied to it)
+                              f"--permit-file-read={icc}", "-sDEVICE=pdfwrite",
                               "-dCompatibilityLevel=1.4", "-sColorConversionStrategy=CMYK",
                               "-sProcessColorModel=DeviceCMYK",
                               # keep the 300 dpi CMYK pixels exactly: no JPEG, no downsampling
