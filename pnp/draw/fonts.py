@@ -410,30 +410,33 @@ def _check_map_is_unicode(font: bytes, what: str, mark: Mark | None) -> None:
                         "past ASCII would print as others; use a font with a Unicode character map", mark)
 
 
+def _cmap_tables(font: bytes) -> Iterator[tuple[int, int, int]]:
+    """(where it begins, its version, its count of maps) of each cmap table the font's (of a collection's first
+    font's) directory lists; struct.error when the directory is cut short."""
+    directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
+    for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
+        tag, _, table, _ = struct.unpack_from(">4sIII", font, directory + 12 + 16 * n)
+        if tag == b"cmap":
+            yield (table, *struct.unpack_from(">HH", font, table))
+
+
 def _map_records(font: bytes) -> Iterator[tuple[int, int]]:
-    """The (platform, encoding) of each character map the font's (of a collection's first font's) cmap lists."""
+    """The (platform, encoding) of each character map the font's cmap lists, as ReportLab's extractInfo reads
+    the list."""
     try:
-        directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
-        for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
-            tag, _, table, _ = struct.unpack_from(">4sIII", font, directory + 12 + 16 * n)
-            if tag == b"cmap":
-                version, count = struct.unpack_from(">HH", font, table)
-                for record in range(count if count or not version else version):  # (as ReportLab reads them)
-                    yield struct.unpack_from(">HH", font, table + 4 + 8 * record)
+        for table, version, count in _cmap_tables(font):
+            for record in range(count if count or not version else version):
+                yield struct.unpack_from(">HH", font, table + 4 + 8 * record)
     except struct.error:  # the directory or the list of maps cut short: ReportLab fails there too
         return
 
 
 def _character_maps(font: bytes) -> Iterator[int]:
-    """Where each character map of the font's (of a collection's first font's) cmap table begins."""
+    """Where each character map of the font's cmap table begins."""
     try:
-        directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
-        for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
-            tag, _, table, _ = struct.unpack_from(">4sIII", font, directory + 12 + 16 * n)
-            if tag == b"cmap":
-                version, count = struct.unpack_from(">HH", font, table)
-                for record in range(max(version, count)):  # ReportLab reads the two swapped too
-                    yield table + struct.unpack_from(">I", font, table + 4 + 8 * record + 4)[0]
+        for table, version, count in _cmap_tables(font):
+            for record in range(max(version, count)):  # ReportLab reads the two swapped too
+                yield table + struct.unpack_from(">I", font, table + 4 + 8 * record + 4)[0]
     except struct.error:  # the directory or the list of maps cut short: ReportLab fails there too
         return
 
