@@ -238,6 +238,10 @@ class Checks:
             for message, mark in said:
                 self.error(message, mark)
             self.studio.took(effects)
+        if not self.game.components:  # (a game of tables alone is one: its design report reads them)
+            meta = self.game.meta
+            self.warn("the game has no components: pnp build and pnp export write nothing for it (pnp report "
+                      "still reads its tables)", meta.key_mark("components") or meta.mark)
         if between is not None:
             between()
         self.printables(self.studio.printables())

@@ -695,3 +695,20 @@ def test_a_pdf_of_the_last_kit_edited_since_is_kept_when_its_kind_goes(project):
     game.write_text(text[:text.index("  - id: board")], encoding="utf-8")
     assert run(project, "build", "mini").exit_code == 0
     assert boards.read_bytes().endswith(b"% marked up by hand\n")
+
+
+def test_a_game_of_no_component_is_warned_of_and_nothing_is_built_or_exported(tmp_path):
+    """A game of tables alone (its design report reads them) validated, then built a kit of 0 pages, which
+    viewers refuse, and exported a table of nothing, exit 0. Each command now says so at `components:` and
+    writes nothing."""
+    root = make_project(tmp_path / "proj")
+    game = root / "cards/mini/game.yaml"
+    text = game.read_text(encoding="utf-8")
+    line = text[: text.index("components:")].count("\n") + 1
+    game.write_text(text[: text.index("components:")] + "components: []\n", encoding="utf-8")
+    for command in (["validate"], ["build"], ["export", "--format", "tts"], ["export", "--format", "png"]):
+        result = run(root, *command)
+        assert result.exit_code == 0, result.output
+        assert f"cards/mini/game.yaml:{line}:1: warning: the game has no components" in result.output, result.output
+    assert not (root / "output").exists()
+    assert run(root, "report").exit_code == 0

@@ -66,6 +66,8 @@ def export_game(project: "Project", game_id: str, fmt: str, folder: str | Path, 
     if studio is None or report.errors:
         report.consequence(f"{game_id}: not exported (fix the errors above)")
         return Exported(game_id, False, report.diagnostics)
+    if game is None or not game.components:  # nothing to export (validate said so)
+        return Exported(game_id, False, report.diagnostics)
     try:
         with output_lock(folder.parent, project.rel(folder.parent)):  # one export into a folder at a time
             if _foreign(project, game_id, fmt, folder, report):

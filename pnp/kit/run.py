@@ -98,6 +98,8 @@ def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Pa
     if game is None or studio is None or (report.errors and not options.draft):  # game is None only when studio is
         report.consequence(f"{game_id}: not built (fix the errors above)")
         return Outcome(game_id, "not built", report.diagnostics)
+    if not game.components:  # nothing to print (validate said so): a kit of no page is one viewers refuse
+        return Outcome(game_id, "nothing to print", report.diagnostics)
     studio.mark_data_errors(report.diagnostics)  # a draft: every item with an error is drawn marked
     from .render import commit, render_game, steps
 
