@@ -302,7 +302,7 @@ def _refuse_unstructured(token: Token) -> None:
     kind = _UNSTRUCTURED.get(token.type)
     if kind is not None:
         raise BookError(f"{kind} in a tip would print as plain paragraphs: a tip (`>`) prints only paragraphs; "
-                        "put it outside the tip", line=token.map[0] + 1 if token.map else None)
+                        "put it outside the tip", line=_line(token))
 
 
 def _blank(markup: str) -> bool:
@@ -404,7 +404,7 @@ def _refuse_picture_in_caption(inline: Token) -> None:
         if inner is not None:
             raise BookError(f"picture '{inner.attrGet('src')}' in the caption of picture '{picture.attrGet('src')}' "
                             "would be left out: a caption prints only words; put it in a paragraph of its own",
-                            line=inline.map[0] + 1 if inline.map else None)
+                            line=_line(inline))
 
 
 def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
@@ -660,7 +660,7 @@ class Book:
             try:
                 state.i = handler(state) if handler else state.i + 1
                 for flowable in state.flow[placed:]:  # where a block too large for a page is reported
-                    _set_line(flowable, token.map[0] + 1 if token.map else None)
+                    _set_line(flowable, _line(token))
             except DataError as e:
                 error = e if e.mark or getattr(e, "line", None) else \
                     BookError(e.message, line=self._line_in_block(token, getattr(e, "printed", "")))
@@ -791,7 +791,7 @@ class Book:
         if first is not None and kind is not None:
             label = "number" if st.lists and st.lists[-1][0] else "bullet"
             raise BookError(f"{kind} first in a list item would print without the item's {label}: begin the item "
-                            "with a line of text", line=first.map[0] + 1 if first.map else None)
+                            "with a line of text", line=_line(first))
         return st.i + 1
 
     def _md_bullet_list_open(self, st: _Story) -> int:
