@@ -378,14 +378,21 @@ def _fs_type(font: bytes) -> int | None:
     """The fsType of the font's (of a collection's first font's) OS/2 table; None when it has none, or the
     table is cut short (ReportLab fails there)."""
     try:
-        directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
-        for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
-            tag, _, table, _ = struct.unpack_from(">4sIII", font, directory + 12 + 16 * n)
-            if tag == b"OS/2":
-                return int(struct.unpack_from(">H", font, table + 8)[0])
+        for table in _tables(font, b"OS/2"):
+            return int(struct.unpack_from(">H", font, table + 8)[0])
     except struct.error:
         return None
     return None
+
+
+def _tables(font: bytes, wanted: bytes) -> Iterator[int]:
+    """Where each table tagged `wanted` begins, of those the font's (of a collection's first font's) directory
+    lists; struct.error when the directory is cut short."""
+    directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
+    for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
+        tag, _, table, _ = struct.unpack_from(">4sIII", font, directory + 12 + 16 * n)
+        if tag == wanted:
+            yield table
 
 
 # The character maps ReportLab may choose whose codes are no Unicode code points, though it reads them as such
@@ -413,11 +420,8 @@ def _check_map_is_unicode(font: bytes, what: str, mark: Mark | None) -> None:
 def _cmap_tables(font: bytes) -> Iterator[tuple[int, int, int]]:
     """(where it begins, its version, its count of maps) of each cmap table the font's (of a collection's first
     font's) directory lists; struct.error when the directory is cut short."""
-    directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
-    for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
-        tag, _, table, _ = struct.unpack_from(">4sIII", font, directory + 12 + 16 * n)
-        if tag == b"cmap":
-            yield (table, *struct.unpack_from(">HH", font, table))
+    for table in _tables(font, b"cmap"):
+        yield (table, *struct.unpack_from(">HH", font, table))
 
 
 def _map_records(font: bytes) -> Iterator[tuple[int, int]]:
