@@ -1514,6 +1514,8 @@ def _styled_workbook(path, styles=None, workbook=None):
     ([(b'fontId="0"', b'fontId="99999999999"')], "styles give a style's fontId as '99999999999', where a workbook "
                                                  "writes a number of at most 9 digits"),
     ([(b'borderId="0"', b'borderId="\xc2\xb2"')], "styles give a style's borderId as '\xb2', where"),
+    # a named style's base read before its number was checked: "invalid literal for int()", in Python's words
+    ([(b'xfId="0" builtinId="0"', b'xfId="\xc2\xb2" builtinId="0"')], "styles give a style's xfId as '\xb2', where"),
     # openpyxl printed "5 is out of range" on pnp's output, then refused with an IndexError
     ([(b'xfId="0" builtinId="0"', b'xfId="5" builtinId="0"')], "styles hold a named style based on style 5, and "
                                                                "list 1 base styles"),

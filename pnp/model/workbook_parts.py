@@ -132,6 +132,7 @@ def check_number_formats(book: zipfile.ZipFile, file: str) -> None:
                 raise LoadError(f"the workbook's styles hold more than {MAX_STYLE_ELEMENTS:,} elements (fonts, fills, "
                                 f"cell styles...); pnp reads at most {MAX_STYLE_ELEMENTS:,} (a workbook has a few "
                                 "hundred): the file is damaged", Mark(file))
+            _check_style_numbers(element, file)  # (before either reads one)
             _read_named_style(element, named)  # (before _read_style clears the element)
             _read_style(element, codes, styles, file)
     _check_named_styles(named, file)
@@ -146,13 +147,8 @@ def check_number_formats(book: zipfile.ZipFile, file: str) -> None:
 def _read_style(element: Any, codes: dict[str | None, str], styles: Counter[str | None], file: str) -> None:
     """Reads an element of the workbook's styles (check_number_formats) into `codes` (a number format's code by
     its number) and `styles` (how many cell styles have each number format); LoadError at a number format's
-    code past MAX_FORMAT_CHARS, or one numbered otherwise than a workbook writes (openpyxl's int() refused
-    5,000 digits, or a '²', in Python's words)."""
+    code past MAX_FORMAT_CHARS."""
     tag = local_name(element.tag)
-    for attribute in _STYLE_NUMBERS:
-        if (number := element.get(attribute)) is not None and not _FORMAT_NUMBER.fullmatch(number):
-            raise LoadError(f"the workbook's styles give a style's {attribute} as {shown(number)}, where a workbook "
-                            "writes a number of at most 9 digits: the file is damaged", Mark(file))
     number = element.get("numFmtId")
     if tag == "numFmt":
         code = codes[number] = element.get("formatCode", "")
@@ -164,6 +160,15 @@ def _read_style(element: Any, codes: dict[str | None, str], styles: Counter[str 
         styles.update(xf.get("numFmtId") for xf in element if local_name(xf.tag) == "xf")
     if tag != "xf":  # (a cellXfs reads its own)
         element.clear()
+
+
+def _check_style_numbers(element: Any, file: str) -> None:
+    """LoadError at an element of the workbook's styles numbering a style otherwise than a workbook writes
+    (openpyxl's int() refused 5,000 digits, or a '²', in Python's words; so did _read_named_style's)."""
+    for attribute in _STYLE_NUMBERS:
+        if (number := element.get(attribute)) is not None and not _FORMAT_NUMBER.fullmatch(number):
+            raise LoadError(f"the workbook's styles give a style's {attribute} as {shown(number)}, where a workbook "
+                            "writes a number of at most 9 digits: the file is damaged", Mark(file))
 
 
 def _read_named_style(element: Any, named: dict[str, list[int]]) -> None:
