@@ -122,6 +122,7 @@ async def watch(project: "Project", games: Iterable[str], on_change: Callable[[s
     folders = await asyncio.to_thread(_folders_now, project, games)
     _say_if_capped(folders)
     while stop_event is None or not stop_event.is_set():
+        now: list[tuple[Path, int]] | None = None  # the folders as the walk that ended the watch found them
         if folders:
             async for changes in awatch(*(folder for folder, _ in folders), watch_filter=found, stop_event=stop_event,
                                         debounce=400, step=30, rust_timeout=FOLDERS_LOOKED_FOR_MS,
@@ -131,11 +132,13 @@ async def watch(project: "Project", games: Iterable[str], on_change: Callable[[s
                     concerned |= games_of(project, path, games)
                 if concerned:
                     on_change(concerned)
-                if await asyncio.to_thread(_folders_now, project, games) != folders:
+                if (now := await asyncio.to_thread(_folders_now, project, games)) != folders:
                     break
+                now = None
         else:
             await asyncio.sleep(FOLDERS_LOOKED_FOR_MS / 1000)
-        now = await asyncio.to_thread(_folders_now, project, games)
+        if now is None:  # (the watch ended otherwise: stopped, or no folder to watch)
+            now = await asyncio.to_thread(_folders_now, project, games)
         if now != folders:  # a folder made, or made anew: what it holds is read afresh
             if len(folders) < MAX_WATCHED_FOLDERS:
                 _say_if_capped(now)
