@@ -190,6 +190,11 @@ RULES_FILE = "rules.py"
 def load_rules(project: Project, game: Game) -> GameRules:
     """Import cards/<game>/rules.py and make its Rules for the game's data. Only `pnp simulate` and tests call
     this: the rules file is the only game code pnp ever runs."""
+    return loaded_rules(project, game)[0]
+
+
+def loaded_rules(project: Project, game: Game) -> tuple[GameRules, tuple[dict[str, str], list[str]]]:
+    """load_rules()'s Rules, with what they declare (declared: read once, before the Rules are made)."""
     path = game.folder / RULES_FILE
     shown = project.rel(path)
     if not path.is_file():
@@ -197,9 +202,9 @@ def load_rules(project: Project, game: Game) -> GameRules:
                         Mark(shown))
     project.inside(path, Mark(shown), "rules file")
     rules = rules_class(str(path), shown, game.id)
-    declared(rules, set(game.tables))
+    declares = declared(rules, set(game.tables))
     try:
-        return rules(GameData.of(game))
+        return rules(GameData.of(game)), declares
     except KeyboardInterrupt:  # Ctrl-C
         raise
     except BaseException as e:  # a designer's __init__: its error is theirs, said at its line (exit() and their

@@ -21,7 +21,7 @@ from typing import Any, Literal, cast
 
 from .agents import Agent, make_agent, win_shares
 from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, RULES_FILE, GameData, GameRules, RulesFault, Tracked,
-                  code_mark, declared, hook_line, load_rules, raised, rules_class, said)
+                  code_mark, hook_line, loaded_rules, raised, rules_class, said)
 from ..errors import DataError
 from ..model.game import Game
 from ..project import Project, worker_context
@@ -450,8 +450,7 @@ def run_apart(project: Project, game: Game, options: Options,
 
 
 def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None) -> Played:
-    rules = load_rules(project, game)
-    items, end_reasons = declared(type(rules), set(game.tables))
+    rules, (items, end_reasons) = loaded_rules(project, game)
     names = item_names(game, items)
     tally = Tally(options.players)
     for result in run(rules, options, progress):
