@@ -87,15 +87,13 @@ def _check_back_cuts(component: Component, studio: Studio, report: Reporter) -> 
     """A back is cut with its front, along the front's line: a back layout's own `shape` or `radius` that differ
     were ignored (a hex back printed as its front's circle, exit 0)."""
     fronts, backs = by_side(component, studio)
-    for front, back in dict.fromkeys(zip(fronts, backs)):
-        if back is None:
-            continue
-        front_layout, back_layout = studio.layouts.get(front.layout), studio.layouts.get(back.layout)
+    for front, back in dict.fromkeys((f.layout, b.layout) for f, b in zip(fronts, backs) if b is not None):
+        front_layout, back_layout = studio.layouts.get(front), studio.layouts.get(back)
         cuts = {"shape": (front_layout.options.get("shape", "square"), back_layout.options.get("shape", "square")),
                 "radius": (f"{to_mm(front_layout.radius):g} mm", f"{to_mm(back_layout.radius):g} mm")}
         for key, (cut, own) in cuts.items():
             if own != cut and key in back_layout.spec:
-                report.error(f"{key}: a token's back is cut with its front, along the front's line ({front.layout}'s "
+                report.error(f"{key}: a token's back is cut with its front, along the front's line ({front}'s "
                              f"{key}: {cut}); give it the front's {key}, or leave it out", back_layout.spec.mark_of(key))
 
 
