@@ -5,7 +5,7 @@ components. What the book says comes from products.rulebook; this module only se
 import functools
 import io
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -508,6 +508,17 @@ class _WithStartOf(_Together):
         return super().split(availWidth, availHeight)
 
 
+def _heading_parts(flow: list[Flowable]) -> Iterator["Heading"]:
+    """The headings of `flow`, a heading kept with its next block too, in order: what the contents list."""
+    return (part for f in flow for part in getattr(f, "_content", [f]) if isinstance(part, Heading))
+
+
+def _listed_headings(flow: list[Flowable]) -> list[Entry]:
+    """(level, text, page 0) of each heading of `flow` (_heading_parts), as the contents are set before pages
+    are known."""
+    return [(part.level, part.markup, 0) for part in _heading_parts(flow)]
+
+
 def _line(token: Token) -> int | None:
     """The rendered line where a block token starts, None when markdown-it gives it none."""
     return token.map[0] + 1 if token.map else None
@@ -574,6 +585,7 @@ class Book:
         self._layouts: LaidOut = {}  # text laid out once for every pass (a line break depends only on text and width)
         self.story_pages = 0  # the pages the story takes, once problems() set it (see pages_foreseen)
         self.front_pages = 2  # those the title page, the contents and the credits add to it (see _front_pages)
+        self.title_refused: list[BookError] = []  # why the title page cannot be set, once problems() tried it
 
     # -- text helpers --------------------------------------------------------
     def _icon(self, canvas: Canvas, name: str, x: float, y: float, w: float, h: float, col: Color | None) -> None:
@@ -695,19 +707,20 @@ class Book:
         except DataError:
             credits = [self.heading("Credits", 1, [])]
         found = problems + self._unplaced(flow, credits)
-        self.front_pages = self._front_pages(flow + credits)
+        self.title_refused = []  # (said at game.yaml's lines, not the Markdown's)
+        self.front_pages = self._front_pages(flow + credits, self.title_refused)
         return found
 
-    def _front_pages(self, flow: list[Flowable]) -> int:
+    def _front_pages(self, flow: list[Flowable], title_refused: list[BookError]) -> int:
         """The pages of the title page and of the contents listing the headings of `flow` (see pages_foreseen),
-        set as the build sets them; one for a title page that cannot be set (said at game.yaml's line)."""
-        headings = [(part.level, part.markup, 0) for f in flow for part in getattr(f, "_content", [f])
-                    if isinstance(part, Heading)]
+        set as the build sets them; one for a title page that cannot be set, why kept in `title_refused` (said
+        at game.yaml's line)."""
         try:
             title = self._pages_of(self.title_page())
-        except DataError:
+        except BookError as refused:
+            title_refused.append(refused)
             title = 1
-        return title + self._pages_of(self.toc(headings))
+        return title + self._pages_of(self.toc(_listed_headings(flow)))
 
     def _pages_of(self, flow: list[Flowable]) -> int:
         """The pages `flow` takes, set on pages of a canvas that draws nothing costly."""
@@ -1064,11 +1077,9 @@ class Book:
         """(level, text, page) of every heading the book will list, before any layout (pages unknown)."""
         registry: list[Entry] = []
         self._heading_lines: dict[tuple[int, str], int | None] = {}
-        for f in self.story(registry) + self.credits(registry):
-            for part in getattr(f, "_content", [f]):  # a heading kept with its next block
-                if isinstance(part, Heading):
-                    registry.append((part.level, part.markup, 0))
-                    self._heading_lines.setdefault((part.level, part.markup), getattr(part, "pnp_line", None))
+        for part in _heading_parts(self.story(registry) + self.credits(registry)):
+            registry.append((part.level, part.markup, 0))
+            self._heading_lines.setdefault((part.level, part.markup), getattr(part, "pnp_line", None))
         return registry
 
     def _layout_pass(self, canvas: Canvas, entries: list[Entry], registry: list[Entry], dry: bool) -> int:

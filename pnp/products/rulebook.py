@@ -217,12 +217,9 @@ def _set_problems(studio: Studio, text: str) -> list[tuple[str, Mark | None]]:
 
 def _book_problems(studio: Studio, book: Book) -> list[tuple[str, Mark | None]]:
     """What the book cannot set on its paper: its title page (said at game.yaml's lines) and its blocks."""
-    said: list[tuple[str, Mark | None]] = []
-    try:
-        book.title_page()
-    except BookError as refused:
-        said.append((refused.message, refused.mark))
-    for e in book.problems():
+    found = book.problems()
+    said: list[tuple[str, Mark | None]] = [(refused.message, refused.mark) for refused in book.title_refused]
+    for e in found:
         for message, mark in getattr(e, "problems", None) or [(e.message, e.mark)]:
             # a problem of another file (a pictured component's layout) is said at its own place
             place, printed = (mark, "") if mark else book_place(studio, getattr(e, "line", None))
