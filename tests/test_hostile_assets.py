@@ -537,6 +537,27 @@ def _letters_drawn_small(font: bytes) -> bytes:
     return bytes(out)
 
 
+def _glyph_moved(font: bytes, character: str, dx: int, dy: int) -> bytes:
+    """The font with one character's glyph a composite of 'o' placed `dx`, `dy` units from where it is set: glyf
+    and loca written anew (loca long) at the file's end."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+    face, out = TTFontFile(io.BytesIO(font)), bytearray(font)
+    glyf = _table_at(font, b"glyf")
+    moved = struct.pack(">hhhhhHHhh", -1, 0, 0, 100, 100, 0x1 | 0x2, face.charToGlyph[ord("o")], dx, dy)
+    glyphs = [moved if g == face.charToGlyph[ord(character)] else font[glyf + face.glyphPos[g]:glyf + face.glyphPos[g + 1]]
+              for g in range(face.numGlyphs)]
+    positions = [0]
+    for glyph in glyphs:
+        positions.append(positions[-1] + len(glyph))
+    for tag, table in ((b"glyf", b"".join(glyphs)), (b"loca", struct.pack(f">{len(positions)}I", *positions))):
+        out += b"\0" * (-len(out) % 4)
+        entry = next(12 + 16 * n for n in range(struct.unpack_from(">H", font, 4)[0]) if font[12 + 16 * n:16 + 16 * n] == tag)
+        struct.pack_into(">II", out, entry + 8, len(out), len(table))
+        out += table
+    struct.pack_into(">h", out, _table_at(font, b"head") + 50, 1)  # loca of 32-bit offsets
+    return bytes(out)
+
+
 def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
     """The font with each record of its cmap table saying its map is of `platform` and `encoding`."""
     out, cmap = bytearray(font), _table_at(font, b"cmap")
@@ -563,10 +584,13 @@ def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
     # ReportLab reads any map it chooses as Unicode: a Mac Roman one printed 'Ë' as 'À', with exit 0
     (lambda font: _maps_declared(font, 1, 0), "character map is of Mac Roman codes (cmap platform 1, encoding 0)"),
     (_letters_drawn_small, "is drawn 0.04 em tall"),  # composite glyphs scaling a simple one down
+    # an 'é' drawn 20 em above its line printed above the page, an 'a' 30 em before it off its card: exit 0
+    (lambda font: _glyph_moved(font, "é", 0, 20000), "its character U+00E9 ('é') is drawn 20.50 em above its baseline"),
+    (lambda font: _glyph_moved(font, "a", -30000, 0), "its character U+0061 ('a') is drawn 29.90 em before where"),
 ], ids=["bullet-65-em", "units-per-em-16", "ascender-30-em", "ascender-minus-30-em", "letters-a-16th-of-their-size",
         "letters-16-em-tall", "code-point-past-unicode", "no-glyph-table",
         "line-break-in-postscript-name", "mac-roman-map",
-        "letters-composites-a-16th-of-their-size"])
+        "letters-composites-a-16th-of-their-size", "accent-20-em-above-its-line", "letter-30-em-before-its-place"])
 def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path, change, said):
     """pnp measures words, list labels and titles by a font's advances and sets a text's first line by its
     ascender: a font whose bullet was 65 em wide was said as a list column of "-59 mm" at the rulebook's

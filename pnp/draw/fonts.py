@@ -78,6 +78,11 @@ ASCENT_EM = (0.25, 3.0)
 LETTER_HEIGHT_EM = (0.2, MAX_ADVANCE_EM)
 # The letters and digits measured together of a font mapping no ASCII one (a CJK font maps tens of thousands)
 LETTERS_MEASURED = 64
+# How far any glyph's outline reaches from where it is set (above or below its baseline, before its start or past
+# its advance), in its ems: real fonts' reach at most about 1.6 (DejaVu, Liberation, Noto, Source Sans, a math
+# font's radical). pnp fits a text by its advances and its ascender, not its outlines: an 'é' drawn 20 em above
+# its line (one composite glyph's offset) printed above the page, over the cards above it, with exit 0
+GLYPH_REACH_EM = 4.0
 SUBSETS_KEPT = 32  # of each registered font, its last subsets' bytes (an edit draws the same glyphs again)
 # fonts.yaml path -> (its bytes' digest, FontSet, the font files' statuses): kept while none of them changes
 _LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
@@ -541,6 +546,36 @@ def _check_letter_heights(raw: bytes, face: TTFontFace, what: str, mark: Mark | 
                             "than the layouts say", mark)
 
 
+def _check_glyph_reach(raw: bytes, digest: bytes, face: TTFontFace, what: str, mark: Mark | None) -> None:
+    """DataError when a glyph of a character the font maps reaches farther than GLYPH_REACH_EM from where it is
+    set, as FreeType measures its outline (composite glyphs' offsets and scales too): above or below its
+    baseline, before its start or past its advance. Each glyph once (about 20 microseconds: 0.6 s for a CJK
+    font of 28,000), once per file content (`digest`) in a process."""
+    from PIL import ImageFont
+
+    if digest in _REACH_CHECKED:
+        return
+    blank = _outline_less(face)
+    first_code = {glyph: code for code, glyph in sorted(face.charToGlyph.items(), reverse=True)
+                  if glyph and code not in blank}
+    measured = ImageFont.truetype(io.BytesIO(raw), size=_MEASURED_SIZE, layout_engine=ImageFont.Layout.BASIC)
+    for code in sorted(first_code.values()):
+        left, top, right, bottom = measured.getbbox(chr(code), anchor="ls")  # (from its origin on its baseline)
+        if left >= right or top >= bottom:
+            continue  # no outline: blank_problems says it, if printed
+        advance = face.charWidths.get(code, 0) * _MEASURED_SIZE / 1000
+        reach, where = max((-top, "above its baseline"), (bottom, "below its baseline"),
+                           (-left, "before where it is set"), (right - advance, "past its width"))
+        if reach > GLYPH_REACH_EM * _MEASURED_SIZE:
+            raise DataError(f"{what} cannot be used: its character U+{code:04X} ({_shown_character(code)}) is drawn "
+                            f"{reach / _MEASURED_SIZE:,.2f} em {where} (its glyph's points or its parts' offsets); "
+                            f"pnp takes fonts whose glyphs reach at most {GLYPH_REACH_EM:g} em from where they are set "
+                            "(real fonts' about 1.5): it would print that character off its text's box, over other "
+                            "texts or off the card", mark)
+    _REACH_CHECKED.add(digest)
+
+
+_REACH_CHECKED: set[bytes] = set()  # digests of the font files whose glyphs' reach was checked in this process
 _MEASURED_SIZE = 1000  # pixels an em, as fonts are measured (thousandths of an em, as ReportLab's measures)
 
 
@@ -721,6 +756,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     _check_embeddable(font, digest, what, where)
     _check_outlines(font.face, what, where)
     _check_letter_heights(raw, font.face, what, where)  # (a glyph table missing or cut short: said above)
+    _check_glyph_reach(raw, digest, font.face, what, where)
     font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
     _FACES[(real, status)] = (font.face.name, digest.hex())
     return font
