@@ -768,6 +768,14 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     ("><style>$$$ { fill: none } ::before { fill: none } rect { stroke: black; stroke-width: 4 }</style",
      "", True, True),  # (a rule of no selector svglib reads left out, a pseudo-element's styling nothing)
     (f'><image width="20" height="20" href="data:image/png;base64,{_WIDE_BLACK_PNG}"/', 'fill="none"', True, False),
+    # a sheet for print, or for all media, is applied when printing, one for screen is not (@media print was
+    # left out, and a background its icon hid on paper printed)
+    ("><style>@media print { rect { fill: none } }</style", "", False, False),
+    ("><style>@MEDIA not screen { @media all { rect { fill: none } } }</style", "", False, False),
+    ("><style>@media screen, (prefers-color-scheme: dark) { rect { fill: none } }</style", "", True, True),
+    ('><style media="screen">rect { fill: none }</style', "", True, True),
+    ('><style media="print">rect { fill: none }</style', "", False, False),
+    ('><style type="text/less">rect { fill: none }</style', "", True, True),  # (no CSS: browsers leave it out)
 ])
 def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_them(tmp_path, root, shape, middle,
                                                                                       edge):
@@ -784,6 +792,9 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
     ('<rect width="20" height="20" stroke="black" stroke-width="50%"/>', "it gives stroke-width as a percentage"),
     ('<rect width="20" height="20" stroke="black" vector-effect="non-scaling-stroke"/>', "it holds a vector-effect"),
     ('<path d="M0 0 H20 V20 H0 Z x M0 0 L1 1"/>', "its path data (d) cannot be read"),  # (said at its line, not line 1)
+    ("<style>@supports (fill: red) { svg { fill: none } }</style>", "holds an @supports rule"),
+    ("<style>rect { fill: red }\n@media (min-width: 10cm) { svg { fill: none } }</style>",
+     "media query '(min-width: 10cm)' asks what pnp cannot say"),  # (at the rule's line: 3)
 ])
 def test_what_svglib_reads_otherwise_than_css_is_refused_at_its_line(tmp_path, shape, said):
     """svglib read a CSS transform (units, commas) as an attribute's, and a percentage of a radius or stroke
@@ -791,7 +802,7 @@ def test_what_svglib_reads_otherwise_than_css_is_refused_at_its_line(tmp_path, s
     (tmp_path / "icon.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">\n'
                                        f'  {shape}\n</svg>')
     message, line, _ = icons.unreadable(tmp_path / "icon.svg")
-    assert said in message and line == 2
+    assert said in message and line == 2 + shape.count("\n")
 
 
 @pytest.mark.parametrize("attributes, radii", [

@@ -131,9 +131,11 @@ def _paint_as_browsers(root: Any) -> None:
     sheet = CSSMatcher()
     top = NodeTracker.from_xml_root(root)
     for wrapped in top.iter_subtree():
-        if node_name(wrapped.etree_element) == "style":
-            _add_rules(sheet, wrapped.etree_element.text or "")
-            wrapped.etree_element.text = ""  # (cascaded here: svglib refused a sheet of a rule it cannot read)
+        if node_name(style := wrapped.etree_element) == "style":
+            line = style.sourceline or 1
+            if _style_applies(style, line):
+                _add_rules(sheet, style.text or "", line)
+            style.text = ""  # (cascaded here: svglib refused a sheet of a rule it cannot read)
     for wrapped in top.iter_subtree():
         attributes = wrapped.etree_element.attrib
         # (a rule of a pseudo-element, ::before, styles no element of the drawing)
@@ -172,23 +174,92 @@ _CSS_SYNTAX = ("transform", "d")
 _KEYWORDS = ("display", "visibility", "fill-rule", "clip-rule", "stroke-linecap", "stroke-linejoin")
 
 
-def _add_rules(sheet: Any, text: str) -> None:
-    """Add the rules of the style sheet `text` to `sheet` (svglib's CSSMatcher) as its add_styles does, but
-    leaving out a rule whose selector is not CSS svglib reads, as browsers leave out one they do not."""
-    import cssselect2  # type: ignore[import-untyped]
+def _style_applies(style: Any, line: int) -> bool:
+    """Whether a <style> element's sheet is one a browser applies when it prints: of CSS (its type), for the
+    media of its media attribute (_printed)."""
+    kind = style.get("type", "").strip().lower()
+    return kind in ("", "text/css") and _printed(style.get("media", ""), line)
+
+
+# The media pnp prints on, as CSS names them: what a browser applies when it prints (in the light colour scheme)
+_PRINTED_MEDIA = frozenset({"print", "all"})
+_MEDIA_FEATURES = {"(prefers-color-scheme:light)": True, "(prefers-color-scheme:dark)": False}
+# @-rules whose styles a browser applies on a condition pnp does not weigh (support, a cascade layer, a container)
+_CONDITIONAL_RULES = frozenset({"supports", "layer", "container", "scope", "document", "-moz-document",
+                                "starting-style"})
+
+
+def _printed(queries: str, line: int) -> bool:
+    """Whether a media query list (of an @media rule or a style element's media attribute) holds for a printed
+    page: a browser applies a sheet for print or all (none said is all) and leaves out one for screen; a
+    condition on the screen or page (its width, a pointer...) IconProblem at `line`, as pnp cannot weigh it as
+    the viewer would."""
+    if not queries.strip():
+        return True
+    return any(_query_holds(query, line) for query in queries.lower().split(","))
+
+
+def _query_holds(query: str, line: int) -> bool:
+    """Whether one media query ([not|only] type [and (feature)]..., or (feature) [and (feature)]...) holds for
+    print (_printed)."""
+    parts = re.split(r"\s+and\s+", query.strip())
+    first = parts[0].split(maxsplit=1)
+    negated = first[:1] == ["not"]
+    if first[:1] in (["not"], ["only"]):
+        parts[0] = first[1] if len(first) > 1 else ""
+    if re.fullmatch(r"[a-z-]+", parts[0]):  # a media type (else the query is of features alone)
+        if parts[0] not in _PRINTED_MEDIA:
+            return negated
+        parts = parts[1:]
+    for feature in parts:
+        said = _MEDIA_FEATURES.get(re.sub(r"\s+", "", feature))
+        if said is None:
+            raise IconProblem(f"its style sheet's media query '{query.strip()}' asks what pnp cannot say of a "
+                              "printed page (it prints as media 'print', in the light colour scheme): give "
+                              "the styles it prints by outside the @media rule", line)
+        if not said:
+            return negated
+    return not negated
+
+
+def _add_rules(sheet: Any, text: str, line: int) -> None:
+    """Add the rules of the style sheet `text` (starting at the file's `line`) to `sheet` (svglib's CSSMatcher)
+    as its add_styles does, but leaving out a rule whose selector is not CSS svglib reads, as browsers leave out
+    one they do not, and reading an @media rule's rules as a browser that prints (_printed). IconProblem at an
+    @-rule whose styles a browser applies on a condition pnp does not weigh (_CONDITIONAL_RULES)."""
     import tinycss2  # type: ignore[import-untyped]
 
-    for rule in tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True):
-        if rule.type != "qualified-rule" or not rule.prelude:
+    pending = [iter(tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True))]
+    while pending:  # (@media rules within @media rules, as deep as they come, without recursion)
+        rule = next(pending[-1], None)
+        if rule is None:
+            pending.pop()
             continue
-        try:
-            selectors = cssselect2.compile_selector_list(rule.prelude)
-        except cssselect2.SelectorError:
-            continue
-        declared = {name.strip(): value.strip() for name, colon, value in
-                    (part.partition(":") for part in tinycss2.serialize(rule.content).split(";")) if colon}
-        for selector in selectors:
-            sheet.add_selector(selector, (tinycss2.serialize(rule.prelude), declared))
+        at = line + rule.source_line - 1
+        if rule.type == "at-rule" and rule.content is not None and rule.lower_at_keyword == "media":
+            if _printed(tinycss2.serialize(rule.prelude), at):
+                pending.append(iter(tinycss2.parse_rule_list(rule.content, skip_comments=True,
+                                                             skip_whitespace=True)))
+        elif rule.type == "at-rule" and rule.content is not None and rule.lower_at_keyword in _CONDITIONAL_RULES:
+            raise IconProblem(f"its style sheet holds an @{rule.lower_at_keyword} rule, whose styles a browser "
+                              "applies on a condition pnp does not weigh: give them outside it", at)
+        elif rule.type == "qualified-rule" and rule.prelude:
+            _add_rule(sheet, rule)
+
+
+def _add_rule(sheet: Any, rule: Any) -> None:
+    """Add one qualified rule of a style sheet to `sheet` (_add_rules)."""
+    import cssselect2  # type: ignore[import-untyped]
+    import tinycss2
+
+    try:
+        selectors = cssselect2.compile_selector_list(rule.prelude)
+    except cssselect2.SelectorError:
+        return
+    declared = {name.strip(): value.strip() for name, colon, value in
+                (part.partition(":") for part in tinycss2.serialize(rule.content).split(";")) if colon}
+    for selector in selectors:
+        sheet.add_selector(selector, (tinycss2.serialize(rule.prelude), declared))
 
 
 def _cascade(element: Any, rules: list[dict[str, str]]) -> None:
