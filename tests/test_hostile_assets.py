@@ -792,6 +792,9 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
     ('<rect width="20" height="20" stroke="black" stroke-width="50%"/>', "it gives stroke-width as a percentage"),
     ('<rect width="20" height="20" stroke="black" vector-effect="non-scaling-stroke"/>', "it holds a vector-effect"),
     ('<path d="M0 0 H20 V20 H0 Z x M0 0 L1 1"/>', "its path data (d) cannot be read"),  # (said at its line, not line 1)
+    # svglib failed in its own words, said at line 1; a CSS variable it painted black where browsers paint its value
+    ('<rect width="calc(10px + 10px)" height="20"/>', "it gives width as 'calc(10px + 10px)', which svglib cannot read"),
+    ('<rect width="20" height="20" style="fill: var(--c, none)"/>', "it gives fill by a CSS variable"),
     ("<style>@supports (fill: red) { svg { fill: none } }</style>", "holds an @supports rule"),
     ("<style>rect { fill: red }\n@media (min-width: 10cm) { svg { fill: none } }</style>",
      "media query '(min-width: 10cm)' asks what pnp cannot say"),  # (at the rule's line: 3)

@@ -144,7 +144,7 @@ def _paint_as_browsers(root: Any) -> None:
         for name in _OPACITIES:
             _clamp_opacity(attributes, name)
         _refuse_drawn_otherwise(wrapped.etree_element, converter)
-        _shape_as_browsers(wrapped.etree_element)
+        _shape_as_browsers(wrapped.etree_element, converter)
     for name in ("color", "fill"):  # (their initial values, which svglib leaves unset: a polyline was not filled)
         if not root.get(name):
             root.set(name, "black")
@@ -271,6 +271,10 @@ def _cascade(element: Any, rules: list[dict[str, str]]) -> None:
     inline = [_declared(declaration) for declaration in attributes.get("style", "").split(";")]
     declared = [(name.strip().lower(), value) for rule in rules for name, value in rule.items()]
     declared += [found for found in inline if found is not None]
+    if variable := next((name for name, value in declared if "var(" in value.lower()), None):
+        raise IconProblem(f"it gives {variable} by a CSS variable (var()), which svglib does not read (it painted "
+                          "black where browsers paint the variable's value): give the value itself",
+                          element.sourceline)
     if css_only := next((name for name, _ in declared if name in _CSS_SYNTAX), None):
         raise IconProblem(f"it gives {css_only} in a style, whose form there svglib does not read: give it as the "
                           f"element's {css_only} attribute", element.sourceline)
@@ -360,10 +364,18 @@ def _leave_out_what_browsers_do_not_draw(root: Any) -> None:
 _NOT_PERCENT = ("r", "rx", "ry", "stroke-width", "stroke-dasharray", "stroke-dashoffset")
 
 
-def _shape_as_browsers(element: Any) -> None:
+# the lengths svglib reads of each element (and of every element its stroke's, inherited), as a number and a
+# unit (px, pt, mm, em...)
+_LENGTHS = {"rect": ("x", "y", "width", "height", "rx", "ry"), "circle": ("cx", "cy", "r"),
+            "ellipse": ("cx", "cy", "rx", "ry"), "line": ("x1", "y1", "x2", "y2"), "image": ("x", "y", "width", "height"),
+            "use": ("x", "y", "width", "height"), "svg": ("width", "height")}
+_STROKE_LENGTHS = ("stroke-width", "stroke-dashoffset")
+
+
+def _shape_as_browsers(element: Any, converter: Any) -> None:
     """Set an element's shape as a browser draws it: a polyline or polygon of an odd count of numbers without
     the last (svglib drew none of it), an ellipse's or rect's radii (_radii_as_browsers). IconProblem at a
-    length given as a percentage svglib reads as units."""
+    length given as a percentage svglib reads as units, or one svglib cannot read (_check_lengths)."""
     from svglib.svglib import node_name
 
     name = node_name(element)
@@ -385,6 +397,26 @@ def _shape_as_browsers(element: Any) -> None:
     if percent := next((length for length in _NOT_PERCENT if element.get(length, "").strip().endswith("%")), None):
         raise IconProblem(f"it gives {percent} as a percentage, which svglib reads as that many units: give it in "
                           "the drawing's units", element.sourceline)
+    _check_lengths(element, converter)
+
+
+def _check_lengths(element: Any, converter: Any) -> None:
+    """IconProblem at an element giving one of _LENGTHS as what svglib cannot read as a length (calc(), a space
+    before its unit, two numbers): it failed on it in its own words, said at the file's first line."""
+    from svglib.svglib import node_name
+
+    for name in (*_LENGTHS.get(node_name(element), ()), *_STROKE_LENGTHS):
+        value = element.get(name, "").strip()
+        if not value or value.endswith("%") or value.lower() == "inherit":  # (percentages: said above)
+            continue
+        try:
+            length = converter.convertLength(value)
+        except ValueError:
+            length = None
+        if not isinstance(length, float):
+            shown = value if len(value) <= 40 else value[:40] + "..."
+            raise IconProblem(f"it gives {name} as '{shown}', which svglib cannot read as a length: give a number "
+                              "and a unit (px, pt, mm, cm, in, em)", element.sourceline)
 
 
 def _radii_as_browsers(element: Any, name: str) -> None:
