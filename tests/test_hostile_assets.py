@@ -795,6 +795,7 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
     # svglib failed in its own words, said at line 1; a CSS variable it painted black where browsers paint its value
     ('<rect width="calc(10px + 10px)" height="20"/>', "it gives width as 'calc(10px + 10px)', which svglib cannot read"),
     ('<rect width="20" height="20" style="fill: var(--c, none)"/>', "it gives fill by a CSS variable"),
+    ('<style>@import "x.css";</style>', "imports \"x.css\", outside the icon"),  # (a browser reads it; pnp did not)
     ("<style>@supports (fill: red) { svg { fill: none } }</style>", "holds an @supports rule"),
     ("<style>rect { fill: red }\n@media (min-width: 10cm) { svg { fill: none } }</style>",
      "media query '(min-width: 10cm)' asks what pnp cannot say"),  # (at the rule's line: 3)

@@ -240,6 +240,9 @@ def _add_rules(sheet: Any, text: str, line: int) -> None:
             if _printed(tinycss2.serialize(rule.prelude), at):
                 pending.append(iter(tinycss2.parse_rule_list(rule.content, skip_comments=True,
                                                              skip_whitespace=True)))
+        elif rule.type == "at-rule" and rule.lower_at_keyword == "import":  # (its url(...) form is refused before)
+            raise IconProblem(f"its style sheet imports {tinycss2.serialize(rule.prelude).strip()[:80]}, outside the "
+                              "icon; an icon may refer only to its own elements: give the styles in the icon", at)
         elif rule.type == "at-rule" and rule.content is not None and rule.lower_at_keyword in _CONDITIONAL_RULES:
             raise IconProblem(f"its style sheet holds an @{rule.lower_at_keyword} rule, whose styles a browser "
                               "applies on a condition pnp does not weigh: give them outside it", at)
