@@ -325,7 +325,7 @@ def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
     """IconProblem at an element, its styles cascaded, that svglib draws otherwise than browsers: a gradient's
     stop that is see-through (svglib paints every stop opaque), a viewBox of no width or height (browsers draw
     nothing, svglib drew the shapes) or of a negative one (browsers ignore it, svglib drew nothing), a
-    vector-effect."""
+    vector-effect, a paint-order painting the stroke first."""
     from svglib.svglib import node_name
 
     if node_name(element) == "stop":
@@ -338,6 +338,10 @@ def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
     if element.get("vector-effect", "none").strip().lower() != "none":
         raise IconProblem("it holds a vector-effect, which svglib does not follow (a non-scaling stroke printed "
                           "scaled with the icon): leave it out", element.sourceline)
+    painted = [word for word in element.get("paint-order", "").lower().split() if word in ("fill", "stroke")]
+    if painted[:1] == ["stroke"]:  # (the order of those it names, then the others: fill, stroke)
+        raise IconProblem("it paints its stroke before its fill (paint-order), which svglib does not follow (the "
+                          "stroke printed over the fill): leave paint-order out", element.sourceline)
     box = element.get("viewBox", "").replace(",", " ").split()
     if len(box) == 4 and all(_NUMBER.fullmatch(n) for n in box) and min(float(box[2]), float(box[3])) <= 0:
         raise IconProblem(f"it holds a viewBox of width {box[2][:20]} and height {box[3][:20]}, which browsers "
