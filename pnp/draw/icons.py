@@ -381,8 +381,9 @@ _STROKE_LENGTHS = ("stroke-width", "stroke-dashoffset")
 
 def _shape_as_browsers(element: Any, converter: Any) -> None:
     """Set an element's shape as a browser draws it: a polyline or polygon of an odd count of numbers without
-    the last (svglib drew none of it), an ellipse's or rect's radii (_radii_as_browsers). IconProblem at a
-    length given as a percentage svglib reads as units, or one svglib cannot read (_check_lengths)."""
+    the last (svglib drew none of it), an ellipse's or rect's radii (_radii_as_browsers), a rect or ellipse of no
+    width or height not drawn. IconProblem at a length given as a percentage svglib reads as units, or one svglib
+    cannot read (_check_lengths)."""
     from svglib.svglib import node_name
 
     name = node_name(element)
@@ -405,6 +406,11 @@ def _shape_as_browsers(element: Any, converter: Any) -> None:
         raise IconProblem(f"it gives {percent} as a percentage, which svglib reads as that many units: give it in "
                           "the drawing's units", element.sourceline)
     _check_lengths(element, converter)
+    if any(converter.convertLength(element.get(size, "").strip() or "0") == 0 for size in _SIZES_DRAWN.get(name, ())):
+        element.set("display", "none")  # (a browser draws no shape of no size, stroke and all; svglib stroked it)
+
+
+_SIZES_DRAWN = {"rect": ("width", "height"), "ellipse": ("rx", "ry")}  # a size of 0 (or none) draws no shape
 
 
 def _check_lengths(element: Any, converter: Any) -> None:
