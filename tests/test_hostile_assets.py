@@ -779,6 +779,9 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     # a shape of no size draws nothing, its stroke neither (svglib stroked a rect of width 0 as a line)
     ('><rect width="0" height="20" stroke="black" stroke-width="40"/', 'fill="none"', False, False),
     ('><ellipse cx="10" cy="10" rx="0" ry="10" stroke="black" stroke-width="40"/', 'fill="none"', False, False),
+    # a paint of a gradient the icon lacks is its fallback colour (svglib painted nothing), else nothing
+    ("", 'style="fill: url(#missing) red"', True, True),
+    ("", 'fill="url(#missing)"', False, False),
 ])
 def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_them(tmp_path, root, shape, middle,
                                                                                       edge):

@@ -130,6 +130,7 @@ def _paint_as_browsers(root: Any) -> None:
     converter = Svg2RlgAttributeConverter()
     sheet = CSSMatcher()
     top = NodeTracker.from_xml_root(root)
+    servers = {element.get("id") for element in root.iter("{*}linearGradient", "{*}radialGradient")}
     for wrapped in top.iter_subtree():
         if node_name(style := wrapped.etree_element) == "style":
             line = style.sourceline or 1
@@ -140,7 +141,7 @@ def _paint_as_browsers(root: Any) -> None:
         attributes = wrapped.etree_element.attrib
         # (a rule of a pseudo-element, ::before, styles no element of the drawing)
         _cascade(wrapped.etree_element, [match[3][1] for match in sheet.match(wrapped) if match[2] is None])
-        _browser_paints(attributes, converter)
+        _browser_paints(attributes, converter, servers)
         for name in _OPACITIES:
             _clamp_opacity(attributes, name)
         _refuse_drawn_otherwise(wrapped.etree_element, converter)
@@ -151,11 +152,12 @@ def _paint_as_browsers(root: Any) -> None:
     _refuse_clips_of_nothing(root)
 
 
-def _browser_paints(attributes: Any, converter: Any) -> None:
+def _browser_paints(attributes: Any, converter: Any, servers: set[str | None]) -> None:
     """An element's fill, stroke and color `attributes` as a browser reads them: in lower case, `currentColor`
-    as the element's own color where it gives one, one that is no colour left out (it is inherited)."""
+    as the element's own color where it gives one, one that is no colour left out (it is inherited), a url(#id)
+    paint as its fallback where the icon has no gradient `id` among `servers` (_paint_server)."""
     for name in _PAINTS:
-        value = attributes.get(name, "").strip()
+        value = _paint_server(attributes.get(name, "").strip(), servers)
         value = value if value.startswith("url(") else value.lower()
         if value == "currentcolor" and name != "color":
             attributes[name] = "currentColor"
@@ -167,6 +169,20 @@ def _browser_paints(attributes: Any, converter: Any) -> None:
     for name in ("fill", "stroke"):
         if own and attributes.get(name) == "currentColor":
             attributes[name] = own
+
+
+_PAINT_URL = re.compile(r"""url\(\s*(['"]?)#([^'")]*)\1\s*\)\s*(.*)""", re.DOTALL)
+
+
+def _paint_server(value: str, servers: set[str | None]) -> str:
+    """A paint `value` as browsers read a url(#id) paint with or without a fallback colour after it: the url
+    alone when the icon has a gradient of that id (in `servers`), else the fallback, or none where it gives
+    none (svglib painted nothing where the gradient was missing, and a browser paints the fallback)."""
+    found = _PAINT_URL.fullmatch(value)
+    if found is None:
+        return value
+    _, target, fallback = found.groups()
+    return f"url(#{target})" if target in servers else fallback.strip() or "none"
 
 
 # properties whose CSS form is not their attribute's (units, commas, path()): svglib would read them as attributes
