@@ -797,6 +797,8 @@ def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_t
     ('<rect width="20" height="20" style="transform: translate(10px, 0)"/>', "it gives transform in a style"),
     ('<rect width="20" height="20" stroke="black" stroke-width="50%"/>', "it gives stroke-width as a percentage"),
     ('<rect width="20" height="20" stroke="black" vector-effect="non-scaling-stroke"/>', "it holds a vector-effect"),
+    ('<rect width="4" height="12" transform="rotate(180)" style="transform-origin: 10px 10px"/>',
+     "it turns or scales a shape about another point"),  # (svglib turned it about 0 0: off the icon)
     ('<rect width="20" height="20" fill="white" stroke="black" style="paint-order: markers stroke"/>',
      "it paints its stroke before its fill (paint-order)"),  # (svglib stroked over the fill)
     ('<path d="M0 0 H20 V20 H0 Z x M0 0 L1 1"/>', "its path data (d) cannot be read"),  # (said at its line, not line 1)

@@ -341,7 +341,7 @@ def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
     """IconProblem at an element, its styles cascaded, that svglib draws otherwise than browsers: a gradient's
     stop that is see-through (svglib paints every stop opaque), a viewBox of no width or height (browsers draw
     nothing, svglib drew the shapes) or of a negative one (browsers ignore it, svglib drew nothing), a
-    vector-effect, a paint-order painting the stroke first."""
+    vector-effect, a paint-order painting the stroke first, a transform about another origin than 0 0."""
     from svglib.svglib import node_name
 
     if node_name(element) == "stop":
@@ -354,6 +354,10 @@ def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
     if element.get("vector-effect", "none").strip().lower() != "none":
         raise IconProblem("it holds a vector-effect, which svglib does not follow (a non-scaling stroke printed "
                           "scaled with the icon): leave it out", element.sourceline)
+    if element.get("transform", "").strip() and not _origin_at_zero(element):
+        raise IconProblem("it turns or scales a shape about another point than the drawing's origin (a "
+                          "transform-origin or transform-box), which svglib does not follow (it printed elsewhere): "
+                          "give the transform about 0 0, as rotate(angle, x, y) does", element.sourceline)
     painted = [word for word in element.get("paint-order", "").lower().split() if word in ("fill", "stroke")]
     if painted[:1] == ["stroke"]:  # (the order of those it names, then the others: fill, stroke)
         raise IconProblem("it paints its stroke before its fill (paint-order), which svglib does not follow (the "
@@ -363,6 +367,16 @@ def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
         raise IconProblem(f"it holds a viewBox of width {box[2][:20]} and height {box[3][:20]}, which browsers "
                           "draw as nothing or ignore: give it the width and height of the drawing",
                           element.sourceline)
+
+
+_ZERO_ORIGIN = re.compile(r"(?:[-+]?0*\.?0*(?:px)?|left|top)", re.IGNORECASE)
+
+
+def _origin_at_zero(element: Any) -> bool:
+    """Whether an element's transform is about the drawing's origin (0 0) as svglib applies it: its
+    transform-origin, if any, is 0 0 (or left top) of the view box, the default transform-box."""
+    box = element.get("transform-box", "view-box").strip().lower()
+    return box == "view-box" and all(_ZERO_ORIGIN.fullmatch(word) for word in element.get("transform-origin", "").split())
 
 
 _SVG = "http://www.w3.org/2000/svg"
