@@ -146,6 +146,9 @@ def _paint_as_browsers(root: Any) -> None:
             _clamp_opacity(attributes, name)
         _refuse_drawn_otherwise(wrapped.etree_element, converter)
         _shape_as_browsers(wrapped.etree_element, converter)
+    if root.get("display") == "none":  # (its styles cascaded: the keyword in lower case)
+        raise IconProblem("its <svg> is display: none, which browsers draw as nothing and svglib drew: leave the "
+                          "display out", root.sourceline)
     for name in ("color", "fill"):  # (their initial values, which svglib leaves unset: a polyline was not filled)
         if not root.get(name):
             root.set(name, "black")
