@@ -288,18 +288,12 @@ def _cascade(element: Any, rules: list[dict[str, str]]) -> None:
     """Write into the `element`'s attributes what CSS gives it from the style sheet `rules` that match it (least
     specific first) and its style attribute, each declaration by its name in lower case, !important ones last;
     marked so that svglib does not cascade them again its own way. IconProblem at a property whose CSS form
-    svglib does not read."""
+    svglib does not read, or a CSS variable (_refuse_unread_css)."""
     attributes = element.attrib
     inline = [_declared(declaration) for declaration in attributes.get("style", "").split(";")]
     declared = [(name.strip().lower(), value) for rule in rules for name, value in rule.items()]
     declared += [found for found in inline if found is not None]
-    if variable := next((name for name, value in declared if "var(" in value.lower()), None):
-        raise IconProblem(f"it gives {variable} by a CSS variable (var()), which svglib does not read (it painted "
-                          "black where browsers paint the variable's value): give the value itself",
-                          element.sourceline)
-    if css_only := next((name for name, _ in declared if name in _CSS_SYNTAX), None):
-        raise IconProblem(f"it gives {css_only} in a style, whose form there svglib does not read: give it as the "
-                          f"element's {css_only} attribute", element.sourceline)
+    _refuse_unread_css(element, declared)
     for important in (False, True):
         _set_declared(attributes, [(name, value) for name, value in declared
                                    if bool(_IMPORTANT.search(value)) is important])
@@ -308,6 +302,18 @@ def _cascade(element: Any, rules: list[dict[str, str]]) -> None:
             attributes[name] = attributes[name].strip().lower()
     attributes.pop("style", None)  # (svglib reads display from it again, !important and all)
     attributes["__rules_applied"] = "1"
+
+
+def _refuse_unread_css(element: Any, declared: list[tuple[str, str]]) -> None:
+    """IconProblem at an element given, in CSS (`declared`), a value by a CSS variable or a property whose CSS
+    form svglib does not read (_CSS_SYNTAX)."""
+    if variable := next((name for name, value in declared if "var(" in value.lower()), None):
+        raise IconProblem(f"it gives {variable} by a CSS variable (var()), which svglib does not read (it painted "
+                          "black where browsers paint the variable's value): give the value itself",
+                          element.sourceline)
+    if css_only := next((name for name, _ in declared if name in _CSS_SYNTAX), None):
+        raise IconProblem(f"it gives {css_only} in a style, whose form there svglib does not read: give it as the "
+                          f"element's {css_only} attribute", element.sourceline)
 
 
 def _set_declared(attributes: Any, declared: list[tuple[str, str]]) -> None:
@@ -406,7 +412,7 @@ _NOT_PERCENT = ("r", "rx", "ry", "stroke-width", "stroke-dasharray", "stroke-das
 
 # the lengths svglib reads of each element (and of every element its stroke's, inherited), as a number and a
 # unit (px, pt, mm, em...)
-_LENGTHS = {"rect": ("x", "y", "width", "height", "rx", "ry"), "circle": ("cx", "cy", "r"),
+_LENGTHS: dict[str, tuple[str, ...]] = {"rect": ("x", "y", "width", "height", "rx", "ry"), "circle": ("cx", "cy", "r"),
             "ellipse": ("cx", "cy", "rx", "ry"), "line": ("x1", "y1", "x2", "y2"), "image": ("x", "y", "width", "height"),
             "use": ("x", "y", "width", "height"), "svg": ("width", "height")}
 _STROKE_LENGTHS = ("stroke-width", "stroke-dashoffset")
@@ -439,11 +445,11 @@ def _shape_as_browsers(element: Any, converter: Any) -> None:
         raise IconProblem(f"it gives {percent} as a percentage, which svglib reads as that many units: give it in "
                           "the drawing's units", element.sourceline)
     _check_lengths(element, converter)
-    if any(converter.convertLength(element.get(size, "").strip() or "0") == 0 for size in _SIZES_DRAWN.get(name, ())):
+    if any(converter.convertLength(element.get(size, "").strip() or "0") == 0 for size in _SIZES_DRAWN.get(name or "", ())):
         element.set("display", "none")  # (a browser draws no shape of no size, stroke and all; svglib stroked it)
 
 
-_SIZES_DRAWN = {"rect": ("width", "height"), "ellipse": ("rx", "ry")}  # a size of 0 (or none) draws no shape
+_SIZES_DRAWN: dict[str, tuple[str, ...]] = {"rect": ("width", "height"), "ellipse": ("rx", "ry")}  # a size of 0 (or none) draws no shape
 
 
 def _check_lengths(element: Any, converter: Any) -> None:
@@ -451,7 +457,7 @@ def _check_lengths(element: Any, converter: Any) -> None:
     before its unit, two numbers): it failed on it in its own words, said at the file's first line."""
     from svglib.svglib import node_name
 
-    for name in (*_LENGTHS.get(node_name(element), ()), *_STROKE_LENGTHS):
+    for name in (*_LENGTHS.get(node_name(element) or "", ()), *_STROKE_LENGTHS):
         value = element.get(name, "").strip()
         if not value or value.endswith("%") or value.lower() == "inherit":  # (percentages: said above)
             continue
