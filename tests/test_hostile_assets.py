@@ -782,6 +782,8 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     # a paint of a gradient the icon lacks is its fallback colour (svglib painted nothing), else nothing
     ("", 'style="fill: url(#missing) red"', True, True),
     ("", 'fill="url(#missing)"', False, False),
+    # an @namespace names SVG's namespace by its URL, which nothing fetches (it was refused as a reference outside)
+    ("><style>@namespace svg url(http://www.w3.org/2000/svg); rect { fill: none }</style", "", False, False),
 ])
 def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_them(tmp_path, root, shape, middle,
                                                                                       edge):

@@ -901,13 +901,18 @@ def _negative_size(node: Any) -> tuple[str, str] | None:
     return None
 
 
+_NAMESPACE_RULE = re.compile(r"@namespace\b[^;{}]*;?", re.IGNORECASE)
+
+
 def _url_outside(node: Any) -> str | None:
     """What a paint, clip or mask given as url(...) refers to, when that is not one of the icon's own elements
     (svglib reads them from attributes, style and <style> alike, and fails on a file's URL)."""
     from lxml import etree
 
     values = node.attrib.values()
-    for value in [*values, node.text or ""] if etree.QName(node).localname == "style" else values:
+    # (a style sheet's @namespace names a namespace by a URL no browser fetches: an SVG's own, most often)
+    sheet = _NAMESPACE_RULE.sub("", node.text or "")
+    for value in [*values, sheet] if etree.QName(node).localname == "style" else values:
         for target in _URL.findall(value):
             if not target.strip().startswith("#"):
                 return str(target.strip())
