@@ -1619,3 +1619,19 @@ def test_a_workbook_whose_document_properties_are_damaged_is_read_for_its_cells(
     rezip(path, lambda name, data: re.sub(rb"(<dcterms:created[^>]*>)[^<]*", rb"\g<1>0000-01-01T00:00:00Z", data)
           if name == "docProps/core.xml" else data)
     assert [dict(item) for item in read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))] == [{"id": "i"}]
+
+
+@pytest.mark.parametrize("name, said", [("t.tsv", "a tab-separated sheet (.tsv)"),
+                                        ("t.XLS", "an Excel 97-2003 workbook (.XLS)"),
+                                        ("t.ods", "an OpenDocument spreadsheet (.ods)")])
+def test_a_table_file_of_a_spreadsheet_format_pnp_does_not_read_is_refused_by_its_format(tmp_path, name, said):
+    # read as YAML, a .xls was refused as "not UTF-8 text (byte 0xd0)", a .tsv as "expected a list of t"
+    root, folder = two_tables(tmp_path, {"t": {"file": name, "fields": {"id": "str", "n": "int"}}}, {},
+                              {name: "id\tn\nx\t3\n"})
+    found = [ln for ln in run(root, "validate", "mini").stderr.splitlines() if ": error: " in ln]
+    assert found == [f"cards/mini/{name}: error: this is {said}, which pnp does not read as a table: save the sheet "
+                     "as an Excel Workbook (.xlsx) or as CSV UTF-8 (.csv, which may be separated by tabs), and name "
+                     "that file"], found
+    result = run(root, "convert", str(folder / name), "--to", "yaml")
+    assert result.exit_code == 1 and f"cards/mini/{name}: this is {said}" in result.output, result.output
+    assert not (folder / "t.yaml").exists()

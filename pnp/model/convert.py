@@ -11,7 +11,7 @@ from ..project import Project, write_file
 from ..report import Mark
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, shown, values_allowance
 from .schema import Field, Schema
-from .spreadsheet import SPREADSHEETS, id_fields, read_table, sheet_title, write_csv, write_xlsx, write_yaml
+from .spreadsheet import SPREADSHEETS, check_spreadsheet_format, id_fields, read_table, sheet_title, write_csv, write_xlsx, write_yaml
 from .tables import default_file
 
 def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None = None,
@@ -38,6 +38,7 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     shown = project.rel(path)
     real = project.inside(path, Mark(shown), "table file")
     ids = id_fields(tables, enums)  # (a ref's cell is read as the id it names, and read back so)
+    check_spreadsheet_format(real, shown)
     items = (read_table(real, shown, schema, spec.get("sheet"), ids)
              if real.suffix.lower() in SPREADSHEETS
              else load_file(real, shown))

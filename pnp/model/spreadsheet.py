@@ -33,6 +33,13 @@ from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timi
 from .workbook_parts import MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts, check_parts, check_sheet_count, local_name
 
 SPREADSHEETS = (".csv", ".xlsx")
+# Spreadsheets of formats pnp does not read, by the suffix their programs save them with: a table's file so named
+# was read as YAML, and refused as "not UTF-8 text (byte 0xd0)" or "expected a list of cards" (a .tsv)
+_OTHER_SPREADSHEETS = {
+    ".xls": "an Excel 97-2003 workbook", ".xlsb": "an Excel binary workbook", ".xlsm": "an Excel macro-enabled workbook",
+    ".xltx": "an Excel template", ".xltm": "an Excel template", ".ods": "an OpenDocument spreadsheet",
+    ".fods": "an OpenDocument spreadsheet", ".numbers": "an Apple Numbers spreadsheet",
+    ".tsv": "a tab-separated sheet", ".tab": "a tab-separated sheet"}
 MAX_COLUMNS = 1000
 MAX_ROWS = MAX_EXPANDED_VALUES // 10
 # Cells of a sheet's rows together, blank ones included (each is looked at): 40,000 rows of 1,000 blank cells
@@ -64,6 +71,15 @@ def read_table(path: Path, shown: str, schema: Schema, sheet: str | None = None,
     else:
         rows, where = _xlsx_rows(path, shown, sheet)
     return _records(rows, where, schema, ids or {})
+
+
+def check_spreadsheet_format(path: Path, shown: str) -> None:
+    """LoadError naming the file `shown` when its suffix is that of a spreadsheet pnp does not read (it would be
+    read as YAML, and refused in YAML's words)."""
+    if kind := _OTHER_SPREADSHEETS.get(path.suffix.lower()):
+        raise LoadError(f"this is {kind} ({path.suffix}), which pnp does not read as a table: save the sheet as an "
+                        "Excel Workbook (.xlsx) or as CSV UTF-8 (.csv, which may be separated by tabs), and name that "
+                        "file", Mark(shown))
 
 
 def id_fields(tables: Mapping[Any, Any], enums: Mapping[str, Any]) -> dict[Any, Field | None]:

@@ -13,7 +13,7 @@ from .load import MarkedList, Record, load_data_file, shown
 from .reads import FieldCache, KeptChecks, same
 from .schema import Field, Schema
 from .shapes import CheckerShape, GameShape
-from .spreadsheet import SPREADSHEETS, id_fields, read_table
+from .spreadsheet import SPREADSHEETS, check_spreadsheet_format, id_fields, read_table
 
 # Characters the values of a game's derived fields may print as, all of them together: a derived field is a
 # number, a name or a short list, but one may hold whole items or tables (`data.cards | list`, `item`), each
@@ -108,6 +108,7 @@ def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShap
             chk.error(f"files: names the file {shown(read[path])} twice (again as {shown(fname)})", mark)
             return None
         read[path] = fname
+        check_spreadsheet_format(path, file_shown)
         if path.suffix.lower() in SPREADSHEETS:
             data = read_table(path, file_shown, Schema(spec.get("fields"), game.enums), spec.get("sheet"), ids)
         else:
