@@ -1635,3 +1635,21 @@ def test_a_table_file_of_a_spreadsheet_format_pnp_does_not_read_is_refused_by_it
     result = run(root, "convert", str(folder / name), "--to", "yaml")
     assert result.exit_code == 1 and f"cards/mini/{name}: this is {said}" in result.output, result.output
     assert not (folder / "t.yaml").exists()
+
+
+def test_each_value_a_written_workbooks_drop_down_offers_is_read_back_as_that_value(tmp_path):
+    # the drop-down's list held each number as openpyxl writes one (16 digits): 0.30000000000000004 was offered
+    # as 0.3 and 12345678901234567891 as 1.234567890123457e+19, each refused once picked
+    values = [0.30000000000000004, 12345678901234567891, 2.5, 2.0]
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "k": {"type": "enum", "values": values}}}},
+                              {}, {"a.yaml": "- {id: x, k: 2.5}\n"})
+    convert(root, folder / "a.yaml", "xlsx")
+    book = openpyxl.load_workbook(folder / "a.xlsx")
+    offered = [row[0].value for row in book["pnp lists"].iter_rows()]
+    for row, value in enumerate(offered, start=2):  # each picked, in an item of its own
+        book["a"].cell(row, 1, f"i{row}")
+        book["a"].cell(row, 2, value)
+    book.save(folder / "a.xlsx")
+    convert(root, folder / "a.xlsx", "yaml", "--out", str(root / "back.yaml"))
+    back = yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8"))
+    assert [item["k"] for item in back] == values and [type(item["k"]) for item in back] == list(map(type, values))

@@ -1369,11 +1369,14 @@ def _listed(lists: Any, n: int, field: Enum) -> str:
     from openpyxl.utils import get_column_letter
 
     letter = get_column_letter(n)
-    for row, value in enumerate(field.values, start=1):  # typed as the data's cells are, or Excel refuses 2
-        if isinstance(value, str):  # (escaped as the data's: '_x0041_' was offered as 'A', then refused)
-            _text_cell(lists, row, n, value, _spec_mark(field))
+    for row, value in enumerate(field.values, start=1):
+        # each written as the data's cell of that value is (_typed), or Excel refuses it: 2 as a number, a number
+        # no number cell gives back as its text (0.30000000000000004 was offered as 0.3, then refused); and a
+        # text escaped as the data's ('_x0041_' was offered as 'A', then refused)
+        if isinstance(cell := _typed(value, field), str):
+            _text_cell(lists, row, n, cell, _spec_mark(field))
         else:
-            lists.cell(row, n, value)
+            lists.cell(row, n, cell)
     return f"'{lists.title}'!${letter}$1:${letter}${len(field.values)}"
 
 
