@@ -1653,3 +1653,20 @@ def test_each_value_a_written_workbooks_drop_down_offers_is_read_back_as_that_va
     convert(root, folder / "a.xlsx", "yaml", "--out", str(root / "back.yaml"))
     back = yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8"))
     assert [item["k"] for item in back] == values and [type(item["k"]) for item in back] == list(map(type, values))
+
+
+@pytest.mark.parametrize("sheet, said", [('""', "sheet: is empty: name the workbook's sheet, or leave sheet: out"),
+                                         ("2", "sheet: expected text, got a whole number 2")])
+def test_a_sheet_key_naming_no_sheet_is_refused_at_its_line_not_as_the_workbooks_fault(tmp_path, sheet, said):
+    # read as a sheet's name, it was refused as the workbook's: "cards.xlsx: error: workbook has no sheet ''"
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str"}}}, {}, {"a.yaml": "- {id: x}\n"})
+    convert(root, folder / "a.yaml", "xlsx")
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace(
+        "  a:\n", f"  a:\n    file: a.xlsx\n    sheet: {sheet}\n", 1), encoding="utf-8")
+    result = run(root, "validate", "mini")
+    found = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert len(found) == 1 and found[0].startswith("cards/mini/game.yaml:") and said in found[0], found
+    converted = run(root, "convert", str(folder / "a.xlsx"), "--to", "yaml", "--out", str(root / "back.yaml"))
+    assert converted.exit_code == 1 and "cards/mini/game.yaml:" in converted.output, converted.output
+    assert "workbook has no sheet" not in converted.output and not (root / "back.yaml").exists()

@@ -73,6 +73,16 @@ def load_tables(game: GameShape, tables: Record, chk: CheckerShape) -> None:
     game.refresh()
 
 
+EMPTY_SHEET = "sheet: is empty: name the workbook's sheet, or leave sheet: out to read its first sheet not hidden"
+
+
+def table_sheet(spec: Record) -> str | None:
+    """The name of the sheet a table's `sheet:` reads, or None: left out, or no name (no text, or empty), which
+    the table's definition is refused for where it is checked."""
+    sheet = spec.get("sheet")
+    return sheet if isinstance(sheet, str) and sheet else None
+
+
 def _refuse_ignored_keys(spec: Record, files: list[str], chk: CheckerShape) -> None:
     """Refuses what a table's definition says that reading its files would pass over without a word."""
     if "file" in spec and "files" in spec:
@@ -81,7 +91,9 @@ def _refuse_ignored_keys(spec: Record, files: list[str], chk: CheckerShape) -> N
     elif spec.get("file") == "":
         chk.error("file: is empty: name the table's file, or leave file: out to read the default one",
                   spec.key_mark("file"))
-    if "sheet" in spec and not any(str(fname).lower().endswith(".xlsx") for fname in files):
+    if spec.get("sheet") == "":  # (read as the name of a sheet, it was refused as the workbook's, naming no line)
+        chk.error(EMPTY_SHEET, spec.key_mark("sheet"))
+    elif "sheet" in spec and not any(str(fname).lower().endswith(".xlsx") for fname in files):
         chk.error(f"sheet: names a sheet of an .xlsx file, and the table reads {', '.join(map(shown, files))}: "
                   "leave sheet: out", spec.key_mark("sheet"))
 
@@ -110,7 +122,7 @@ def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShap
         read[path] = fname
         check_spreadsheet_format(path, file_shown)
         if path.suffix.lower() in SPREADSHEETS:
-            data = read_table(path, file_shown, Schema(spec.get("fields"), game.enums), spec.get("sheet"), ids)
+            data = read_table(path, file_shown, Schema(spec.get("fields"), game.enums), table_sheet(spec), ids)
         else:
             data = load_data_file(path, file_shown)
     except (LoadError, DataError) as e:
