@@ -1619,3 +1619,54 @@ def test_a_workbook_whose_document_properties_are_damaged_is_read_for_its_cells(
     rezip(path, lambda name, data: re.sub(rb"(<dcterms:created[^>]*>)[^<]*", rb"\g<1>0000-01-01T00:00:00Z", data)
           if name == "docProps/core.xml" else data)
     assert [dict(item) for item in read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))] == [{"id": "i"}]
+
+
+@pytest.mark.parametrize("name, said", [("t.tsv", "a tab-separated sheet (.tsv)"),
+                                        ("t.XLS", "an Excel 97-2003 workbook (.XLS)"),
+                                        ("t.ods", "an OpenDocument spreadsheet (.ods)")])
+def test_a_table_file_of_a_spreadsheet_format_pnp_does_not_read_is_refused_by_its_format(tmp_path, name, said):
+    # read as YAML, a .xls was refused as "not UTF-8 text (byte 0xd0)", a .tsv as "expected a list of t"
+    root, folder = two_tables(tmp_path, {"t": {"file": name, "fields": {"id": "str", "n": "int"}}}, {},
+                              {name: "id\tn\nx\t3\n"})
+    found = [ln for ln in run(root, "validate", "mini").stderr.splitlines() if ": error: " in ln]
+    assert found == [f"cards/mini/{name}: error: this is {said}, which pnp does not read as a table: save the sheet "
+                     "as an Excel Workbook (.xlsx) or as CSV UTF-8 (.csv, which may be separated by tabs), and name "
+                     "that file"], found
+    result = run(root, "convert", str(folder / name), "--to", "yaml")
+    assert result.exit_code == 1 and f"cards/mini/{name}: this is {said}" in result.output, result.output
+    assert not (folder / "t.yaml").exists()
+
+
+def test_each_value_a_written_workbooks_drop_down_offers_is_read_back_as_that_value(tmp_path):
+    # the drop-down's list held each number as openpyxl writes one (16 digits): 0.30000000000000004 was offered
+    # as 0.3 and 12345678901234567891 as 1.234567890123457e+19, each refused once picked
+    values = [0.30000000000000004, 12345678901234567891, 2.5, 2.0]
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "k": {"type": "enum", "values": values}}}},
+                              {}, {"a.yaml": "- {id: x, k: 2.5}\n"})
+    convert(root, folder / "a.yaml", "xlsx")
+    book = openpyxl.load_workbook(folder / "a.xlsx")
+    offered = [row[0].value for row in book["pnp lists"].iter_rows()]
+    for row, value in enumerate(offered, start=2):  # each picked, in an item of its own
+        book["a"].cell(row, 1, f"i{row}")
+        book["a"].cell(row, 2, value)
+    book.save(folder / "a.xlsx")
+    convert(root, folder / "a.xlsx", "yaml", "--out", str(root / "back.yaml"))
+    back = yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8"))
+    assert [item["k"] for item in back] == values and [type(item["k"]) for item in back] == list(map(type, values))
+
+
+@pytest.mark.parametrize("sheet, said", [('""', "sheet: is empty: name the workbook's sheet, or leave sheet: out"),
+                                         ("2", "sheet: expected text, got a whole number 2")])
+def test_a_sheet_key_naming_no_sheet_is_refused_at_its_line_not_as_the_workbooks_fault(tmp_path, sheet, said):
+    # read as a sheet's name, it was refused as the workbook's: "cards.xlsx: error: workbook has no sheet ''"
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str"}}}, {}, {"a.yaml": "- {id: x}\n"})
+    convert(root, folder / "a.yaml", "xlsx")
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text(encoding="utf-8").replace(
+        "  a:\n", f"  a:\n    file: a.xlsx\n    sheet: {sheet}\n", 1), encoding="utf-8")
+    result = run(root, "validate", "mini")
+    found = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert len(found) == 1 and found[0].startswith("cards/mini/game.yaml:") and said in found[0], found
+    converted = run(root, "convert", str(folder / "a.xlsx"), "--to", "yaml", "--out", str(root / "back.yaml"))
+    assert converted.exit_code == 1 and "cards/mini/game.yaml:" in converted.output, converted.output
+    assert "workbook has no sheet" not in converted.output and not (root / "back.yaml").exists()

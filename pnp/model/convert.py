@@ -11,8 +11,8 @@ from ..project import Project, write_file
 from ..report import Mark
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, shown, values_allowance
 from .schema import Field, Schema
-from .spreadsheet import SPREADSHEETS, id_fields, read_table, sheet_title, write_csv, write_xlsx, write_yaml
-from .tables import default_file
+from .spreadsheet import SPREADSHEETS, check_spreadsheet_format, id_fields, read_table, sheet_title, write_csv, write_xlsx, write_yaml
+from .tables import EMPTY_SHEET, default_file, table_sheet
 
 def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None = None,
             force: bool = False) -> tuple[Path, int]:
@@ -31,6 +31,7 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
                          f"({project.root})")
     spec, enums, table, tables = _table_of(project, game_folder, name)
     schema = Schema(spec.get("fields"), enums)
+    sheet = _sheet_read(spec)
     if schema.problems:  # a field game.yaml cannot read is read as any value: text '0012' came back as 12
         message, mark = schema.problems[0]
         raise DataError(f"{message}; a table is converted only once game.yaml's fields for it read, since "
@@ -38,7 +39,8 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     shown = project.rel(path)
     real = project.inside(path, Mark(shown), "table file")
     ids = id_fields(tables, enums)  # (a ref's cell is read as the id it names, and read back so)
-    items = (read_table(real, shown, schema, spec.get("sheet"), ids)
+    check_spreadsheet_format(real, shown)
+    items = (read_table(real, shown, schema, sheet, ids)
              if real.suffix.lower() in SPREADSHEETS
              else load_file(real, shown))
     if items is None:
@@ -71,11 +73,22 @@ def _written(items: MarkedList, fmt: str, schema: Schema, sheet: Callable[[], st
     return data
 
 
+def _sheet_read(spec: Record) -> str | None:
+    """The sheet the table's `sheet:` reads (table_sheet); DataError at `sheet:` when it names none, as validate
+    refuses it (it was read as a sheet's name, and refused as the workbook's fault: "workbook has no sheet '2'; its
+    sheets: 2")."""
+    if "sheet" in spec and table_sheet(spec) is None:
+        sheet = spec["sheet"]
+        raise DataError(EMPTY_SHEET if sheet == "" else f"sheet: expected the name of a sheet (text), got {shown(sheet)}",
+                        spec.mark_of("sheet"))
+    return table_sheet(spec)
+
+
 def _sheet_named(spec: Record, table: str) -> str:
     """The name of the sheet a table's workbook is written with: the one its `sheet:` reads (a workbook written with
     the table's name was refused by validate: 'workbook has no sheet'), else the table's."""
-    sheet = spec.get("sheet")
-    if not isinstance(sheet, str) or not sheet:
+    sheet = table_sheet(spec)
+    if sheet is None:
         return table
     if sheet_title(sheet) != sheet:  # (written under another name, the sheet was not found by validate: exit 0)
         raise DataError(f"sheet: {shown(sheet)} is no name a workbook's sheet may have (at most 31 characters, none "

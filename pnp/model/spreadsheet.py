@@ -33,6 +33,13 @@ from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timi
 from .workbook_parts import MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts, check_parts, check_sheet_count, local_name
 
 SPREADSHEETS = (".csv", ".xlsx")
+# Spreadsheets of formats pnp does not read, by the suffix their programs save them with: a table's file so named
+# was read as YAML, and refused as "not UTF-8 text (byte 0xd0)" or "expected a list of cards" (a .tsv)
+_OTHER_SPREADSHEETS = {
+    ".xls": "an Excel 97-2003 workbook", ".xlsb": "an Excel binary workbook", ".xlsm": "an Excel macro-enabled workbook",
+    ".xltx": "an Excel template", ".xltm": "an Excel template", ".ods": "an OpenDocument spreadsheet",
+    ".fods": "an OpenDocument spreadsheet", ".numbers": "an Apple Numbers spreadsheet",
+    ".tsv": "a tab-separated sheet", ".tab": "a tab-separated sheet"}
 MAX_COLUMNS = 1000
 MAX_ROWS = MAX_EXPANDED_VALUES // 10
 # Cells of a sheet's rows together, blank ones included (each is looked at): 40,000 rows of 1,000 blank cells
@@ -64,6 +71,15 @@ def read_table(path: Path, shown: str, schema: Schema, sheet: str | None = None,
     else:
         rows, where = _xlsx_rows(path, shown, sheet)
     return _records(rows, where, schema, ids or {})
+
+
+def check_spreadsheet_format(path: Path, shown: str) -> None:
+    """LoadError naming the file `shown` when its suffix is that of a spreadsheet pnp does not read (it would be
+    read as YAML, and refused in YAML's words)."""
+    if kind := _OTHER_SPREADSHEETS.get(path.suffix.lower()):
+        raise LoadError(f"this is {kind} ({path.suffix}), which pnp does not read as a table: save the sheet as an "
+                        "Excel Workbook (.xlsx) or as CSV UTF-8 (.csv, which may be separated by tabs), and name that "
+                        "file", Mark(shown))
 
 
 def id_fields(tables: Mapping[Any, Any], enums: Mapping[str, Any]) -> dict[Any, Field | None]:
@@ -1353,11 +1369,14 @@ def _listed(lists: Any, n: int, field: Enum) -> str:
     from openpyxl.utils import get_column_letter
 
     letter = get_column_letter(n)
-    for row, value in enumerate(field.values, start=1):  # typed as the data's cells are, or Excel refuses 2
-        if isinstance(value, str):  # (escaped as the data's: '_x0041_' was offered as 'A', then refused)
-            _text_cell(lists, row, n, value, _spec_mark(field))
+    for row, value in enumerate(field.values, start=1):
+        # each written as the data's cell of that value is (_typed), or Excel refuses it: 2 as a number, a number
+        # no number cell gives back as its text (0.30000000000000004 was offered as 0.3, then refused); and a
+        # text escaped as the data's ('_x0041_' was offered as 'A', then refused)
+        if isinstance(cell := _typed(value, field), str):
+            _text_cell(lists, row, n, cell, _spec_mark(field))
         else:
-            lists.cell(row, n, value)
+            lists.cell(row, n, cell)
     return f"'{lists.title}'!${letter}$1:${letter}${len(field.values)}"
 
 

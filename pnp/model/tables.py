@@ -13,7 +13,7 @@ from .load import MarkedList, Record, load_data_file, shown
 from .reads import FieldCache, KeptChecks, same
 from .schema import Field, Schema
 from .shapes import CheckerShape, GameShape
-from .spreadsheet import SPREADSHEETS, id_fields, read_table
+from .spreadsheet import SPREADSHEETS, check_spreadsheet_format, id_fields, read_table
 
 # Characters the values of a game's derived fields may print as, all of them together: a derived field is a
 # number, a name or a short list, but one may hold whole items or tables (`data.cards | list`, `item`), each
@@ -73,6 +73,16 @@ def load_tables(game: GameShape, tables: Record, chk: CheckerShape) -> None:
     game.refresh()
 
 
+EMPTY_SHEET = "sheet: is empty: name the workbook's sheet, or leave sheet: out to read its first sheet not hidden"
+
+
+def table_sheet(spec: Record) -> str | None:
+    """The name of the sheet a table's `sheet:` reads, or None: left out, or no name (no text, or empty), which
+    the table's definition is refused for where it is checked."""
+    sheet = spec.get("sheet")
+    return sheet if isinstance(sheet, str) and sheet else None
+
+
 def _refuse_ignored_keys(spec: Record, files: list[str], chk: CheckerShape) -> None:
     """Refuses what a table's definition says that reading its files would pass over without a word."""
     if "file" in spec and "files" in spec:
@@ -81,7 +91,9 @@ def _refuse_ignored_keys(spec: Record, files: list[str], chk: CheckerShape) -> N
     elif spec.get("file") == "":
         chk.error("file: is empty: name the table's file, or leave file: out to read the default one",
                   spec.key_mark("file"))
-    if "sheet" in spec and not any(str(fname).lower().endswith(".xlsx") for fname in files):
+    if spec.get("sheet") == "":  # (read as the name of a sheet, it was refused as the workbook's, naming no line)
+        chk.error(EMPTY_SHEET, spec.key_mark("sheet"))
+    elif "sheet" in spec and not any(str(fname).lower().endswith(".xlsx") for fname in files):
         chk.error(f"sheet: names a sheet of an .xlsx file, and the table reads {', '.join(map(shown, files))}: "
                   "leave sheet: out", spec.key_mark("sheet"))
 
@@ -108,8 +120,9 @@ def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShap
             chk.error(f"files: names the file {shown(read[path])} twice (again as {shown(fname)})", mark)
             return None
         read[path] = fname
+        check_spreadsheet_format(path, file_shown)
         if path.suffix.lower() in SPREADSHEETS:
-            data = read_table(path, file_shown, Schema(spec.get("fields"), game.enums), spec.get("sheet"), ids)
+            data = read_table(path, file_shown, Schema(spec.get("fields"), game.enums), table_sheet(spec), ids)
         else:
             data = load_data_file(path, file_shown)
     except (LoadError, DataError) as e:
