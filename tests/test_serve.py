@@ -918,7 +918,7 @@ def test_a_file_whose_name_is_not_utf8_beside_the_layouts_is_no_failure_of_the_p
 def test_a_title_of_megabytes_is_shown_cut_short(mini):
     """game.yaml bounds no title: six of 15 MB made an index page of 94 MB, 12 s to send, and each state.json
     carried its game's whole."""
-    from pnp.serve.preview import TITLE_SHOWN
+    from pnp.model.game import TITLE_SHOWN
 
     game = mini.cards / "mini" / "game.yaml"
     game.write_text(game.read_text(encoding="utf-8").replace("title: Mini Game", "title: " + "T" * 100_000),

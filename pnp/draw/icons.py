@@ -332,17 +332,25 @@ def _declared(declaration: str) -> tuple[str, str] | None:
     return (name.strip().lower(), value.strip()) if colon else None
 
 
-def _clamp_opacity(attributes: Any, name: str) -> None:
-    """An opacity as browsers read it: a percentage as its fraction, clamped to 0..1; one that is no number
-    is ignored (the element inherits it)."""
-    value = attributes.get(name, "").strip()
-    if not value:
-        return
+def _opacity(value: str) -> float | None:
+    """An opacity as browsers read it, before clamping: a number, or a percentage as its fraction; None for
+    one that is no finite number (browsers ignore it: the element inherits its parent's)."""
+    value = value.strip()
     number = _NUMBER.fullmatch(value.removesuffix("%"))
     if number is None or not math.isfinite(float(number.group())):
+        return None
+    return float(number.group()) / (100 if value.endswith("%") else 1)
+
+
+def _clamp_opacity(attributes: Any, name: str) -> None:
+    """An opacity attribute written as svglib can read it: its fraction clamped to 0..1; one that is no number
+    is removed (the element inherits it, as in browsers)."""
+    if not attributes.get(name, "").strip():
+        return
+    fraction = _opacity(attributes[name])
+    if fraction is None:
         del attributes[name]
         return
-    fraction = float(number.group()) / (100 if value.endswith("%") else 1)
     attributes[name] = repr(min(1.0, max(0.0, fraction)))
 
 
@@ -885,8 +893,8 @@ def _see_through(node: Any) -> str | None:
     styles = [node.get("style", ""), *([node.text or ""] if etree.QName(node).localname == "style" else [])]
     values += [found for style in styles for found in _OPACITY_STYLE.findall(style)]
     for value in values:
-        number = _NUMBER.match(value.strip())
-        if number is not None and float(number.group()) / (100 if value.strip().endswith("%") else 1) < 1:
+        fraction = _opacity(value)
+        if fraction is not None and fraction < 1:
             return value.strip()[:20]
     return None
 

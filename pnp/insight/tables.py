@@ -27,9 +27,6 @@ Emit = Callable[[str, str, Any], None]  # (event, game id, value), as a build te
 View = Mapping[str, Any]  # one view of game.yaml's `report`
 
 MAX_BARS = 40  # categories drawn in one chart; the rest are said in a line
-# characters of the game's title the report prints (its heading, footer and PDF title): a game without a
-# rulebook has no other cap on it, and a title of 30,000 words took ReportLab 40 s to set as the heading
-MAX_TITLE_SHOWN = 200
 MAX_INT_BARS = 24  # whole numbers spanning at most this many values get one bar each
 BINS = 12
 FEW = 5  # numbers up to which a field's values are listed rather than charted
@@ -392,8 +389,8 @@ def margin_rows(game: "Game") -> list[list[str]]:
 
 
 def report_title(game: "Game") -> str:
-    """The game's title as the report prints it: its first MAX_TITLE_SHOWN characters."""
-    return shortened(game.title, MAX_TITLE_SHOWN)
+    """The game's title as the report prints it (heading, footer, PDF title): Game.shown_title."""
+    return game.shown_title
 
 
 def report_blocks(game: "Game", step: Callable[[str], None] = lambda label: None,

@@ -12,7 +12,7 @@ from . import params as P
 from .elements import ELEMENTS
 from .place import RELATIONS, REST
 from ..report import Mark
-from .elements.base import RESERVED, Context, Element
+from .elements.base import RESERVED, Context, Element, hides_reserved
 from .styles import StyleSet
 
 MAX_ELEMENTS = 5_000  # elements in one layout file, groups included
@@ -130,9 +130,8 @@ class _Compiler:
             self._value(compiled, name, param)
         compiled.when, compiled.repeat = spec.get("when"), spec.get("repeat")
         compiled.name, compiled.step = compiled.consts["as"], compiled.consts["step"]
-        if compiled.name in COPY_HIDES:
-            self.problems.append((f"as: a repeated copy may not be called '{compiled.name}': templates already use "
-                                  f"that name for {COPY_HIDES[compiled.name]}", spec.mark_of("as")))
+        if (hidden := hides_reserved("as: a repeated copy", compiled.name, COPY_HIDES)) is not None:
+            self.problems.append((hidden, spec.mark_of("as")))
         if kind == "group" and compiled.consts.get("elements"):
             compiled.children = self.elements(compiled.consts["elements"], spec.mark_of("elements"))
             self._placed_in_group(compiled.children)

@@ -16,7 +16,7 @@ from ..report import Mark, shown
 from . import params as P
 from .budget import DrawingBudget
 from .compile import Compiled, compile_elements
-from .elements.base import RESERVED
+from .elements.base import hides_reserved
 from .place import Measure, Placement, plan
 from .resolve import KeptElements, Resolver
 from .styles import StyleSet
@@ -248,9 +248,8 @@ class LayoutSet:
             except ValueError as e:
                 problems.append((f"{key}: {e}", spec.mark_of(key)))
         for name in values.get("vars", {}):
-            if name in RESERVED:
-                problems.append((f"a variable may not be called '{name}': templates already use that name for "
-                                 f"{RESERVED[name]}", spec["vars"].key_mark(name)))
+            if (hidden := hides_reserved("a variable", name)) is not None:
+                problems.append((hidden, spec["vars"].key_mark(name)))
             elif (found := P.template_inside(spec["vars"], name)) is not None:
                 problems.append((f"vars: '{name}' holds a template ({shown(found[0], 40)}), which a variable prints "
                                  "as written, braces and all: a layout's vars are values; compute it in the "

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import DataError, LoadError
 from ..project import Project, read_project_file, utf8_text
-from ..report import Mark, Report
+from ..report import Mark, Report, shortened
 from ..template import ExprError, module
 from .balance import BALANCE_FIELDS, check_balance_syntax
 from .colours import COLOUR_SET_FIELDS, check_colour_sets
@@ -89,6 +89,17 @@ CONTEXT = {
 }
 
 
+# characters of a game's title that the report and the preview show: game.yaml sets no bound on it, a title of
+# 30,000 words took ReportLab 40 s to set as the report's heading, and six titles of 15 MB made a preview index
+# page of 94 MB (12 s to send)
+TITLE_SHOWN = 200
+
+
+def shown_title(title: str) -> str:
+    """A game's title as a page about it shows it: cut to TITLE_SHOWN characters."""
+    return shortened(title, TITLE_SHOWN)
+
+
 @dataclass
 class Game:
     id: str
@@ -117,6 +128,11 @@ class Game:
     @property
     def title(self) -> str:
         return str(self.meta.get("title", self.id)) if self.meta else self.id
+
+    @property
+    def shown_title(self) -> str:
+        """The title as a page about the game heads it (the report, the preview): its first TITLE_SHOWN characters."""
+        return shown_title(self.title)
 
     @property
     def folder(self) -> Path:

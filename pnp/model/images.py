@@ -289,11 +289,12 @@ def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["I
 
 
 def _file_structure_problem(f: BinaryIO) -> str | None:
+    """structure_problem of a picture file before Pillow opens it (a JPEG's or a PNG's alone)."""
     start = f.read(8)
     f.seek(0)
     if not start.startswith((b"\xff\xd8", _PNG_SIGNATURE)):  # (an empty file cannot be mapped)
         return None
-    with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+    with _whole(f) as data:
         return structure_problem(data)
 
 

@@ -32,9 +32,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..errors import DataError, PnpError
 from ..project import hidden_part, open_beneath
+from ..model.game import shown_title
 from ..model.load import load_file
-from ..report import printable, shortened
-from .preview import TITLE_SHOWN, Preview
+from ..report import printable
+from .preview import Preview
 from .watch import watch
 
 if TYPE_CHECKING:
@@ -493,7 +494,7 @@ def _title(project: "Project", game: str, known: dict[str, tuple[object, str]]) 
         return known[game][1]
     try:
         meta = load_file(project.inside(path), game)
-        title = shortened(str(meta.get("title") or game), TITLE_SHOWN) if isinstance(meta, Mapping) else game
+        title = shown_title(str(meta.get("title") or game)) if isinstance(meta, Mapping) else game
     except PnpError:
         title = game
     known[game] = seen, title

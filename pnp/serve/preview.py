@@ -19,7 +19,7 @@ from ..export.faces import collect, face_of
 from ..products import KINDS
 from ..model.reads import ALL, MARK, MEMBERS
 from ..printables import Memo, Studio
-from ..report import Report, shortened
+from ..report import Report
 from ..units import PrintOptions
 from .images import DETAIL, Book, Image, ImageStore, assets_digest, face_digest, render_faces, rulebook_pdf
 
@@ -33,8 +33,6 @@ if TYPE_CHECKING:
     from ..project import Project
     from ..report import Diagnostic, Mark
 
-TITLE_SHOWN = 200  # characters of a game's title the page and the index show: game.yaml sets no bound, and six
-# titles of 15 MB made an index page of 94 MB, 12 s to send
 FIRST_ITEMS = 12  # a refresh's first step draws the edited cards when at most this many (TwoSteps)
 REFRESH = threading.Lock()  # one game is checked and drawn at a time: ReportLab's state is not per thread
 
@@ -368,7 +366,7 @@ class Preview:
                     for d in diagnostics]
         problems.sort(key=lambda p: p["severity"] != "error")  # errors first, each in file order
         build = built_kit(self.project, self.game_id, self.options)
-        title = shortened(game.title, TITLE_SHOWN) if game is not None and game.meta else self.game_id
+        title = game.shown_title if game is not None and game.meta else self.game_id
         return {"game": self.game_id, "title": title,
                 "generation": self.generation, "status": status, "stale": status == "stale" and bool(self.good),
                 "problems": problems, "components": good["components"], "cards": good["cards"],

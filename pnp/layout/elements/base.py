@@ -35,6 +35,14 @@ RESERVED = {"W": "the layout's width", "H": "the layout's height", "B": "the lay
             "game": "game.yaml", "data": "the tables", "ref": "the tables by id", "components": "the manifest",
             "enums": "the enums", "macros": "macros.j2", "ink_saver": "whether ink is being saved"}
 
+
+def hides_reserved(what: str, name: str, reserved: dict[str, str] = RESERVED) -> str | None:
+    """Why `name` may not be given to `what` (a layout's variable, a used layout's `with:`, a repeated copy's
+    `as:`): templates already see a value by that name, which it would hide. None when the name is free."""
+    if name not in reserved:
+        return None
+    return f"{what} may not be called '{name}': templates already use that name for {reserved[name]}"
+
 # Elements that can turn take this.
 ROTATE = {"rotate": P.Angle(0, "turn the element clockwise about the centre of its box")}
 

@@ -8,7 +8,7 @@ from .. import params as P
 from ..prims import scaled
 from .base import Element
 from ..prims import LayoutShape, Prim
-from .base import RESERVED, Context, ElementResolver, ElementShape, Problem
+from .base import Context, ElementResolver, ElementShape, Problem, hides_reserved
 from ...model.load import Record
 from ...report import shown
 
@@ -32,10 +32,8 @@ class Use(Element):
         vars may not): `with: {W: 300}` made the used layout's W 300."""
         given = spec.get("with")
         for name in given if isinstance(given, Record) else ():
-            if name in RESERVED:
-                yield (f"with: a variable may not be called '{name}': templates already use that name for "
-                       f"{RESERVED[name]}" + (" (give the item as `item:`)" if name in ("item", "card") else "")), \
-                    given.key_mark(name)
+            if (hidden := hides_reserved("with: a variable", name)) is not None:
+                yield hidden + (" (give the item as `item:`)" if name in ("item", "card") else ""), given.key_mark(name)
         found = P.template_inside(spec, "with", below=True) if isinstance(spec.get("with"), Mapping) else None
         if found is not None:
             yield (f"with: a template inside a list or mapping ({shown(found[0], 40)}) is printed as written, braces "
