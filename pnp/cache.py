@@ -86,12 +86,38 @@ def _kept_by_user(folder: Path) -> bool:
     return info.st_uid in (os.getuid(), 0) and (not info.st_mode & 0o022 or bool(info.st_mode & stat.S_ISVTX))
 
 
+# the entries one cache folder keeps: past it, the least lately written are removed (made again if asked for),
+# once by each process that stores one. Nothing removed entries: every manifest pnp seals (kit.manifest, one an
+# output folder, every test's and CI run's) left one for ever, as every template and icon ever changed did
+MAX_ENTRIES = 5_000
+
+
+def _prune(folder: Path, kept: int) -> None:
+    """Remove the entries of `folder` written least lately until it holds at most `kept`; an entry another
+    process removes or replaces meanwhile is left to it."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = [(e.stat(follow_symlinks=False).st_mtime_ns, e.name, e.path) for e in listing
+                       if e.name.endswith(".marshal")]
+    except OSError:
+        return
+    if len(entries) <= kept:
+        return
+    for _, _, path in sorted(entries)[:len(entries) - kept]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
 class DiskCache:
     """One cache: `value(key, make, valid)` is the value stored for `key` (text or bytes), or `make()`'s, stored."""
 
-    def __init__(self, name: str, *depends_on: str | bytes | Callable[[], str | bytes]) -> None:
-        self.name, self._depends_on = name, depends_on
+    def __init__(self, name: str, *depends_on: str | bytes | Callable[[], str | bytes],
+                 max_entries: int = MAX_ENTRIES) -> None:
+        self.name, self._depends_on, self.max_entries = name, depends_on, max_entries
         self._folder: Path | None | Literal[False] = False  # not looked for yet
+        self._pruned = False  # whether this process has pruned its folder (prune)
 
     def folder(self) -> Path | None:
         if self._folder is False:
@@ -135,7 +161,10 @@ class DiskCache:
                 return
             write_file(path, _checksum(bytes.fromhex(path.stem), payload) + payload)
         except (OSError, ValueError):  # ValueError: a value marshal cannot write is simply not kept
-            pass
+            return
+        if not self._pruned:
+            self._pruned = True
+            _prune(path.parent, self.max_entries)
 
     def _path(self, key: str | bytes) -> Path | None:
         """The entry's file for `key` (named by its digest); None when caching is off."""
