@@ -14,10 +14,12 @@ import marshal
 import os
 import stat
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
+from .errors import TEMPORARY_NAME
 from .project import open_regular, write_file
 
 
@@ -90,20 +92,27 @@ def _kept_by_user(folder: Path) -> bool:
 # once by each process that stores one. Nothing removed entries: every manifest pnp seals (kit.manifest, one an
 # output folder, every test's and CI run's) left one for ever, as every template and icon ever changed did
 MAX_ENTRIES = 5_000
+STALE_TEMPORARY_SECONDS = 3600  # a value is written in a moment: a temporary this old is a killed writer's
 
 
 def _prune(folder: Path, kept: int) -> None:
-    """Remove the entries of `folder` written least lately until it holds at most `kept`; an entry another
-    process removes or replaces meanwhile is left to it."""
+    """Remove the entries of `folder` written least lately until it holds at most `kept`, and the temporary
+    files of entries a pnp killed while writing them left (no lock guards a cache folder: only those untouched
+    for STALE_TEMPORARY_SECONDS, never one a writer is at); an entry another process removes or replaces
+    meanwhile is left to it."""
+    entries, stale = [], []
+    too_old = time.time_ns() - STALE_TEMPORARY_SECONDS * 10**9
     try:
         with os.scandir(folder) as listing:
-            entries = [(e.stat(follow_symlinks=False).st_mtime_ns, e.name, e.path) for e in listing
-                       if e.name.endswith(".marshal")]
+            for entry in listing:
+                written = entry.stat(follow_symlinks=False).st_mtime_ns
+                if entry.name.endswith(".marshal"):
+                    entries.append((written, entry.name, entry.path))
+                elif TEMPORARY_NAME.fullmatch(entry.name) and written < too_old:
+                    stale.append(entry.path)
     except OSError:
         return
-    if len(entries) <= kept:
-        return
-    for _, _, path in sorted(entries)[:len(entries) - kept]:
+    for path in [*stale, *(path for _, _, path in sorted(entries)[:max(0, len(entries) - kept)])]:
         try:
             os.unlink(path)
         except OSError:

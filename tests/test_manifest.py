@@ -116,8 +116,8 @@ def test_a_manifest_sent_with_the_game_never_makes_its_kit_up_to_date(tmp_path):
 def test_the_seals_of_old_builds_do_not_pile_up_in_the_users_cache(tmp_path, own_disk_cache, monkeypatch):
     """Each manifest pnp writes is sealed by an entry in the user's cache, which nothing removed: every output
     folder ever built (each test's, each CI run's) left one for ever. The least lately written are removed past
-    cache.MAX_ENTRIES, and the seal of the build just made is kept (the next build is up to date). (The limit is
-    lowered here: the same pruning at any size.)"""
+    cache.MAX_ENTRIES, and the seal of the build just made is kept (the next build is up to date); so are the
+    temporary files of writers killed long ago. (The limit is lowered here: the same pruning at any size.)"""
     import os
     import time
 
@@ -133,8 +133,14 @@ def test_the_seals_of_old_builds_do_not_pile_up_in_the_users_cache(tmp_path, own
         stale = folder / f"{n:064x}.marshal"
         stale.write_bytes(b"\0" * 20)
         os.utime(stale, (year_ago, year_ago))
+    killed = folder / f".{0:064x}.marshal.pnp-{0:012x}.tmp"  # a writer killed a year ago left it
+    killed.write_bytes(b"\0" * 20)
+    os.utime(killed, (year_ago, year_ago))
+    at_work = folder / f".{1:064x}.marshal.pnp-{1:012x}.tmp"  # one being written now
+    at_work.write_bytes(b"")
     root = make_project(tmp_path / "proj")
     assert run(root, "build", "mini").exit_code == 0
     assert len(list(folder.glob("*.marshal"))) == 40
+    assert not killed.exists() and at_work.exists()
     again = run(root, "build", "mini")
     assert again.exit_code == 0 and "up to date" in again.output, again.output
