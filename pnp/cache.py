@@ -14,10 +14,12 @@ import marshal
 import os
 import stat
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
+from .errors import TEMPORARY_NAME
 from .project import open_regular, write_file
 
 
@@ -86,12 +88,45 @@ def _kept_by_user(folder: Path) -> bool:
     return info.st_uid in (os.getuid(), 0) and (not info.st_mode & 0o022 or bool(info.st_mode & stat.S_ISVTX))
 
 
+# the entries one cache folder keeps: past it, the least lately written are removed (made again if asked for),
+# once by each process that stores one. Nothing removed entries: every manifest pnp seals (kit.manifest, one an
+# output folder, every test's and CI run's) left one for ever, as every template and icon ever changed did
+MAX_ENTRIES = 5_000
+STALE_TEMPORARY_SECONDS = 3600  # a value is written in a moment: a temporary this old is a killed writer's
+
+
+def _prune(folder: Path, kept: int) -> None:
+    """Remove the entries of `folder` written least lately until it holds at most `kept`, and the temporary
+    files of entries a pnp killed while writing them left (no lock guards a cache folder: only those untouched
+    for STALE_TEMPORARY_SECONDS, never one a writer is at); an entry another process removes or replaces
+    meanwhile is left to it."""
+    entries, stale = [], []
+    too_old = time.time_ns() - STALE_TEMPORARY_SECONDS * 10**9
+    try:
+        with os.scandir(folder) as listing:
+            for entry in listing:
+                written = entry.stat(follow_symlinks=False).st_mtime_ns
+                if entry.name.endswith(".marshal"):
+                    entries.append((written, entry.name, entry.path))
+                elif TEMPORARY_NAME.fullmatch(entry.name) and written < too_old:
+                    stale.append(entry.path)
+    except OSError:
+        return
+    for path in [*stale, *(path for _, _, path in sorted(entries)[:max(0, len(entries) - kept)])]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
 class DiskCache:
     """One cache: `value(key, make, valid)` is the value stored for `key` (text or bytes), or `make()`'s, stored."""
 
-    def __init__(self, name: str, *depends_on: str | bytes | Callable[[], str | bytes]) -> None:
-        self.name, self._depends_on = name, depends_on
+    def __init__(self, name: str, *depends_on: str | bytes | Callable[[], str | bytes],
+                 max_entries: int = MAX_ENTRIES) -> None:
+        self.name, self._depends_on, self.max_entries = name, depends_on, max_entries
         self._folder: Path | None | Literal[False] = False  # not looked for yet
+        self._pruned = False  # whether this process has pruned its folder (prune)
 
     def folder(self) -> Path | None:
         if self._folder is False:
@@ -135,7 +170,10 @@ class DiskCache:
                 return
             write_file(path, _checksum(bytes.fromhex(path.stem), payload) + payload)
         except (OSError, ValueError):  # ValueError: a value marshal cannot write is simply not kept
-            pass
+            return
+        if not self._pruned:
+            self._pruned = True
+            _prune(path.parent, self.max_entries)
 
     def _path(self, key: str | bytes) -> Path | None:
         """The entry's file for `key` (named by its digest); None when caching is off."""

@@ -13,6 +13,7 @@ from pypdf import PdfReader
 from conftest import make_project, run
 from test_game_rules import shipped
 from pnp.kit.changes import _copy as _real_copy
+from pnp.kit.manifest import seal
 
 GAME = "dinospan"
 FILE = "cards/dinospan/dinosaurs-triassic.yaml"
@@ -29,8 +30,11 @@ def built(tmp_path_factory):
 
 @pytest.fixture
 def proj(built, tmp_path):
+    """A copy of the built game, its manifest sealed where it now lies, as if built there (`pnp changes` compares
+    only with a manifest the user's pnp wrote in its place)."""
     root = tmp_path / "proj"
     shutil.copytree(built, root)
+    seal(root / "output" / GAME / "manifest.json")
     return root
 
 
@@ -221,7 +225,7 @@ def test_a_manifest_naming_a_component_by_a_number_is_refused_as_not_pnps(tmp_pa
     manifest = json.loads(path.read_text(encoding="utf-8"))
     manifest["components"][0]["id"] = 5
     path.write_text(json.dumps(manifest), encoding="utf-8")
-    result = run(root, "changes")
+    result = run(root, "changes", "--since", str(path))  # (edited: compared only when named)
     assert result.exit_code == 2
     assert "output/mini/manifest.json: not a pnp manifest: its components are not as pnp writes them" in result.output
 
@@ -603,7 +607,7 @@ def test_changes_never_reads_a_build_through_an_output_folder_that_is_a_link(tmp
     assert result.exit_code == 2 and "output is a symbolic link" in result.output, result.output
     assert "changed since" not in result.output
     kits = tmp_path / "kits"  # a --out outside the project is the user's: followed as given
-    shutil.copytree(tmp_path / "elsewhere", kits)
+    assert run(root, "build", "mini", "--out", str(kits)).exit_code == 0
     result = run(root, "changes", "mini", "--out", str(kits))
     assert result.exit_code == 0 and "nothing changed since" in result.output, result.output
 
@@ -679,3 +683,20 @@ def test_a_file_named_like_a_commit_is_refused_as_both_until_the_user_says_which
     assert "./HEAD" in both.output and "HEAD^{commit}" in both.output
     as_file = run(root, "changes", "mini", "--since", "./HEAD")
     assert as_file.exit_code == 2 and "HEAD:1:1: not a pnp manifest" in as_file.output, as_file.output
+
+
+def test_changes_never_takes_a_received_folders_manifest_for_the_last_build(tmp_path):
+    """A game folder sent with its output/ holds a manifest of faces its data never made (a kit built, then the
+    cards edited): `pnp changes` compared with it as the last build and said "nothing changed", exit 0. Only a
+    manifest the user's pnp wrote in that place is the last build; one named with --since is compared as asked."""
+    sent = make_project(tmp_path / "sent")
+    assert run(sent, "build", "mini").exit_code == 0
+    received = tmp_path / "received"
+    shutil.copytree(sent, received)
+    result = run(received, "changes", "mini")
+    assert result.exit_code == 2, result.output
+    assert "output/mini/manifest.json is not one your pnp wrote there" in result.output
+    assert "changed since" not in result.output
+    named = run(received, "changes", "mini", "--since", str(received / "output/mini/manifest.json"))
+    assert named.exit_code == 0 and "nothing changed since" in named.output, named.output
+    assert run(sent, "changes", "mini").exit_code == 0  # where it was built, it is the last build

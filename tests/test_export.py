@@ -2,6 +2,7 @@
 sheets and saved object, print services' template sizes, and a failed export leaving the old files."""
 
 import json
+import os
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -455,3 +456,19 @@ def test_an_export_refused_counts_the_errors_as_build_does(tmp_path):
     assert "built 0 of 1 game: 1 error\n" in outputs["build"]
     assert "exported 0 of 1 game as png: 1 error\n" in outputs["export"]
     assert "mini: not exported (fix the errors above)" in outputs["export"]
+
+
+def test_die_faces_named_in_letters_of_four_bytes_each_get_a_file_a_file_system_can_hold(tmp_path):
+    """A face's file name held 60 characters of its value: 60 letters of 4 bytes (U+1D400), a twelfth face
+    numbered -12 among those alike, made a name of 256 bytes. The game passed validate and its export failed,
+    "File name too long" at a temporary folder's name."""
+    faces = ", ".join(f'"{chr(0x1D400) * 60}{n}"' for n in range(12))
+    die = (f"size: [10mm, 10mm]\nnet: d12\nfaces: [{faces}]\nelements:\n"
+           "  - {type: text, x: 1, y: 3, w: 8, h: 4, text: '{{ face[60:] }}', size: 7}\n")
+    root = make_project(tmp_path / "p", case={"files": {"layouts/mini/die.yaml": die}, "replace": {
+        "cards/mini/game.yaml": [["components:\n", "components:\n  - {id: die, name: Die, kind: die, count: 1, "
+                                  "layout: die}\n"]]}})
+    result = run(root, "export", "mini", "--format", "png", "--dpi", "72", "-j", "1")
+    assert result.exit_code == 0, result.output
+    images = sorted((root / "output/mini/export/png-72dpi/die").glob("*.png"))
+    assert len(images) == 12 and all(len(os.fsencode(image.name)) <= 255 for image in images), images

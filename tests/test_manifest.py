@@ -25,7 +25,7 @@ def test_a_part_not_as_pnp_writes_it_is_refused_naming_the_file(built, part, val
     written = path.read_text(encoding="utf-8")
     try:
         path.write_text(json.dumps({**json.loads(written), part: value}), encoding="utf-8")
-        result = run(built, "changes", "mini")
+        result = run(built, "changes", "mini", "--since", str(path))  # (edited: compared only when named)
         assert result.exit_code == 2
         assert f"output/mini/manifest.json: not a pnp manifest: its {part} are not as pnp writes them" in result.output
         rebuilt = run(built, "build")
@@ -111,3 +111,36 @@ def test_a_manifest_sent_with_the_game_never_makes_its_kit_up_to_date(tmp_path):
         assert result.exit_code == 0 and "up to date" not in result.output, result.output
         assert (root / "output/mini/mini-cards-a4.pdf").read_bytes() != (kit / "mini-rulebook-a4.pdf").read_bytes()
         assert "up to date" in run(root, "build").output  # the manifest it wrote
+
+
+def test_the_seals_of_old_builds_do_not_pile_up_in_the_users_cache(tmp_path, own_disk_cache, monkeypatch):
+    """Each manifest pnp writes is sealed by an entry in the user's cache, which nothing removed: every output
+    folder ever built (each test's, each CI run's) left one for ever. The least lately written are removed past
+    cache.MAX_ENTRIES, and the seal of the build just made is kept (the next build is up to date); so are the
+    temporary files of writers killed long ago. (The limit is lowered here: the same pruning at any size.)"""
+    import os
+    import time
+
+    from pnp.kit import manifest
+
+    monkeypatch.setattr(manifest._WRITTEN, "_folder", False)  # (looked for anew, in this test's cache)
+    monkeypatch.setattr(manifest._WRITTEN, "_pruned", False, raising=False)
+    monkeypatch.setattr(manifest._WRITTEN, "max_entries", 40, raising=False)
+    folder = manifest._WRITTEN.folder()
+    assert folder is not None
+    year_ago = time.time() - 365 * 86400
+    for n in range(100):  # years of builds
+        stale = folder / f"{n:064x}.marshal"
+        stale.write_bytes(b"\0" * 20)
+        os.utime(stale, (year_ago, year_ago))
+    killed = folder / f".{0:064x}.marshal.pnp-{0:012x}.tmp"  # a writer killed a year ago left it
+    killed.write_bytes(b"\0" * 20)
+    os.utime(killed, (year_ago, year_ago))
+    at_work = folder / f".{1:064x}.marshal.pnp-{1:012x}.tmp"  # one being written now
+    at_work.write_bytes(b"")
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build", "mini").exit_code == 0
+    assert len(list(folder.glob("*.marshal"))) == 40
+    assert not killed.exists() and at_work.exists()
+    again = run(root, "build", "mini")
+    assert again.exit_code == 0 and "up to date" in again.output, again.output

@@ -38,9 +38,19 @@ class Face:
     copies = property(lambda self: self.printable.copies)
 
 
+# the bytes of one part of a face's file name (an item's id, a die face's value): a name holds two of them, and
+# the number, side and suffix besides, well within the 255 bytes a file system allows. Cut at 60 characters, a
+# die face of 60 letters of 4 bytes (U+1D400) named a file of 256 bytes: a game validate passed failed to
+# export, "File name too long" at a temporary folder's name
+MAX_SLUG_BYTES = 60
+
+
 def _slug(value: object) -> str:
+    """`value` as a part of a file name: its letters and digits, lower case, each run of others one hyphen; at
+    most MAX_SLUG_BYTES of UTF-8, cut between characters."""
     text = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in str(value).lower())
-    return "-".join(part for part in text.split("-") if part)[:60] or "item"
+    slug = "-".join(part for part in text.split("-") if part)
+    return slug.encode("utf-8")[:MAX_SLUG_BYTES].decode("utf-8", "ignore") or "item"
 
 
 def collect(studio: "Studio", bleed: float) -> list["Face"]:

@@ -23,7 +23,7 @@ from ..products.base import distinct
 from ..report import Mark, Report, printable, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name
-from .manifest import Manifest, record_bytes
+from .manifest import Manifest, record_bytes, sealed
 
 if TYPE_CHECKING:
     from ..model.game import Game
@@ -145,6 +145,13 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
         if not path.is_file() and not path.is_symlink():
             raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
                              "build first, or give --since MANIFEST or a git commit")
+        if not _sealed_or_unreadable(path):
+            # a folder received with its output/ holds a manifest of faces its data never made, which `pnp
+            # changes` compared with as the last build, exit 0: only one this user's pnp wrote there is the last
+            # build (as only such a manifest makes a kit up to date); one named with --since is the user's choice
+            raise UsageError(f"{game_id}: {project.rel(path)} is not one your pnp wrote there (received with the "
+                             "game, moved, edited, or written with caching off: PNP_CACHE_DIR); build first, or "
+                             f"compare with it anyway: --since {printable(_as_typed(path))}")
         return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
     path = Path(since)
     if path.is_file():
@@ -154,6 +161,21 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
         named = project.rel(os.path.abspath(path))
         return State(read_faces(project, path, game_id, follow=True, drawn=options), "manifest", named)
     return State(_commit_faces(project, game_id, since, options), "commit", since)
+
+
+def _as_typed(path: Path) -> str:
+    """`path` as the user may type it here: relative to the current folder when within it, else absolute."""
+    relative = os.path.relpath(path)
+    return os.path.abspath(path) if relative.startswith("..") else relative
+
+
+def _sealed_or_unreadable(path: Path) -> bool:
+    """Whether the manifest at `path` was sealed by this user's pnp, or cannot be read (a link, a folder: read_faces
+    then says why, naming it)."""
+    try:
+        return path.is_symlink() or not path.is_file() or sealed(path)
+    except OSError:
+        return True
 
 
 def _not_also_a_commit(project: "Project", since: str) -> None:

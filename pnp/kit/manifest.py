@@ -144,7 +144,7 @@ def up_to_date(project: "Project", game_id: str, options: "PrintOptions | dict",
     settings = options if isinstance(options, dict) else options.record()
     path = Path(folder) / manifest_name
     try:
-        if not _sealed(path):
+        if not sealed(path):
             return None
         manifest = Manifest.read(path, project.rel(path))
         if not manifest.made_with(settings) or manifest.inputs.get("engine") != engine():
@@ -181,7 +181,7 @@ def seal(path: Path) -> None:
         pass
 
 
-def _sealed(path: Path) -> bool:
+def sealed(path: Path) -> bool:
     """Whether the manifest at `path` is one this user's pnp wrote there (seal), unchanged since; OSError when it
     cannot be read."""
     kept = _WRITTEN.stored(os.fsencode(path.resolve()), lambda value: isinstance(value, str))
