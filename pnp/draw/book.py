@@ -333,8 +333,13 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     """markdown-it inline tokens -> pnp markup, plus any images found."""
     out: list[str] = []
     images: list[Image] = []
+    in_autolink = False  # an address written `<https://...>` prints as typed: ':star:' in it drew the icon
     for t in children or []:
-        if t.type == "text":
+        if t.type in ("link_open", "link_close") and t.markup == "autolink":
+            in_autolink = t.type == "link_open"
+        if t.type == "text" and in_autolink:
+            out.append(literal(t.content))
+        elif t.type == "text":
             out.append(_markdown_text(t.content))
         elif t.type in ("code_inline", "text_special"):  # as typed: a star in `code` made the rest italic,
             out.append(literal(t.content))  # `:star:` drew an icon, '&colon;zzz&colon;' an unknown one (nothing)

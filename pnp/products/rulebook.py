@@ -105,9 +105,11 @@ def _digest(text: str) -> bytes:
 
 
 # what a link or picture points at, inside `](...)` (with parentheses inside it, as in a wiki's 'a_(b)'), a run of
-# backticks (a code span's start, when a run as long follows) and a backslash escape ('\:'): a code span and
-# those print as typed, no icon or glossary term, so `component:deck:back` names none
-_AS_TYPED = re.compile(r"(?<=\]\()(?:[^()\n]|\([^()\n]*\))*(?=\))|`+|\\[!-/:-@\[-`{-~]")
+# backticks (a code span's start, when a run as long follows), a backslash escape ('\:') and an address Markdown
+# links as written (`<urn:isbn:0451450523>`, its scheme of 2-32 characters, as CommonMark's autolinks): a code span
+# and those print as typed, no icon or glossary term, so `component:deck:back` names none
+_AS_TYPED = re.compile(r"(?<=\]\()(?:[^()\n]|\([^()\n]*\))*(?=\))|`+|\\[!-/:-@\[-`{-~]"
+                       r"|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\x00-\x20]*>")
 _BACKTICKS = re.compile(r"`+")
 
 
