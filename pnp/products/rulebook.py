@@ -20,7 +20,7 @@ from ..model import simulated
 from ..model.schema import ICON_IN_TEXT
 from ..options import CONTROL_CHARACTER, control_problem
 from ..project import read_project_file, utf8_text
-from ..report import MAX_ALIKE, Mark, shortened
+from ..report import MAX_ALIKE, Mark, Suggestions, shortened
 from ..template import render
 from ..units import every_paper, on_other_paper, paper_points
 from .base import Kind, Printable
@@ -162,6 +162,7 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     said: list[tuple[str, Mark | None]] = []
     lines = text.split("\n")
     shown_lines = _shown_lines(text, _tokens(studio))
+    suggest = Suggestions()  # (one for the whole book: each line's own took a minute for thousands of lines)
     for n, (line, shown) in enumerate(zip(lines, shown_lines), 1):  # lines as Markdown and the line index count them
         control = control_problem(line, f"the rendered rulebook line {n}")
         if control:  # as in any text a game prints (see options.Text)
@@ -170,14 +171,14 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
             said.append((control + printed, mark))
         unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(shown) if not studio.icons.exists(name)))
         for told, name in enumerate(unknown):  # a suggestion is sought for those the report will show
-            hint = studio.did_you_mean_icon(name) if told < MAX_ALIKE else ""  # (20,000 names took 8 s)
+            hint = suggest(name, studio.icons.names()) if told < MAX_ALIKE else ""  # (20,000 names took 8 s)
             mark, printed = book_place(studio, n, shown.find(f":{name}:"))
             said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}{printed}{hint}", mark))
         if "[[" in shown:
             note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
             mark, printed = book_place(studio, n)
             said += [(f"{message}, in the rendered rulebook line {n}{printed}", mark)
-                     for _, message in studio.game.glossary.unknown(_terms_closed(shown, lines[n:]))]
+                     for _, message in studio.game.glossary.unknown(_terms_closed(shown, lines[n:]), suggest)]
     return tuple(dict.fromkeys(said + _set_problems(studio, text)))
 
 
