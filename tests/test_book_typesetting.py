@@ -9,7 +9,7 @@ import pytest
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
-from conftest import REPO
+from conftest import REPO, make_project, run
 from pnp.draw.book import Book, BookContent
 from pnp.draw.fonts import load_fonts
 from pnp.project import find
@@ -295,3 +295,24 @@ def test_pages_foreseen_count_the_contents_title_page_and_credits():
     foreseen = book.pages_foreseen()
     assert foreseen > 12
     assert foreseen == book.draw(Canvas(io.BytesIO(), pagesize=PAPER))
+
+
+def test_an_address_in_angle_brackets_prints_as_typed_and_names_no_icon_or_term(tmp_path):
+    """Markdown links an address written `<https://...>` and prints it as it is: ':star:' in one drew the icon,
+    and validate refused `<urn:isbn:0451450523>` as naming the unknown icon ':isbn:' (and '[[Nope]]' in one as
+    an undefined term)."""
+    drawn = []
+    content = BookContent(title="Test", markdown="# Rules\n\nSee <https://example.com/a:star:b> or "
+                                                 "<urn:isbn:0451450523>, then :star:.\n")
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(210 * MM, 297 * MM), invariant=1)
+    Book(content, _fonts(), (210 * MM, 297 * MM), lambda src, width: None,
+         lambda canvas, name, *rest: drawn.append(name)).draw(canvas)
+    canvas.save()
+    text = " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages).split())
+    assert "See https://example.com/a:star:b or urn:isbn:0451450523, then ." in text
+    assert drawn == ["star"]  # the one in text
+    root = make_project(tmp_path / "proj", {"layouts/mini/rulebook.md.j2": "# Rules\n\nSee <urn:isbn:0451450523> "
+                                            "and <https://example.com/[[Nope]]>.\n"})
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 0, result.output

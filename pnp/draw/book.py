@@ -169,6 +169,7 @@ def parse(markdown: str) -> Parsed:
     markdown_parser.validateLink = _any_link  # type: ignore[method-assign]
     markdown_parser.inline.ruler.before("link", "term", _term)
     markdown_parser.core.ruler.before("inline", "too_long", _unread_if_too_long)
+    markdown_parser.core.ruler.push("addresses_as_typed", _addresses_as_typed)
     env: dict[str, Any] = {}
     tokens = markdown_parser.parse(markdown, env)
     references = env.get("references") or {}
@@ -187,6 +188,18 @@ def _unread_if_too_long(state: StateCore) -> None:
             if cost:
                 token.meta["too_long"] = cost
                 token.content = ""
+
+
+def _addresses_as_typed(state: StateCore) -> None:
+    """Make the text of an address written `<https://...>` (Markdown links it, printing it as written) a token
+    printed as typed, as an escape's is (see _inline): ':star:' in one drew the icon, '[[X]]' a bold term."""
+    for token in state.tokens:
+        inside = False
+        for child in token.children or [] if token.type == "inline" else []:
+            if child.markup == "autolink":  # the link_open and link_close around the address
+                inside = child.type == "link_open"
+            elif inside and child.type == "text":
+                child.type = "text_special"
 
 
 _BRACKET = re.compile(r"[\[\]]")

@@ -20,7 +20,7 @@ from ..model import simulated
 from ..model.schema import ICON_IN_TEXT
 from ..options import CONTROL_CHARACTER, control_problem
 from ..project import read_project_file, utf8_text
-from ..report import MAX_ALIKE, Mark
+from ..report import MAX_ALIKE, Mark, Suggestions, shortened
 from ..template import render
 from ..units import every_paper, on_other_paper, paper_points
 from .base import Kind, Printable
@@ -35,6 +35,10 @@ MAX_RULEBOOK_CHARS = 150_000
 # roles the credits name (a game names a few: the title page and the last pages print each): 3,000 took 12 s to
 # validate and 14 s to build
 MAX_CREDITS = 100
+# characters of each of game.yaml's words the title page and the credits print (a subtitle, the players, ages and
+# time, a credit's role and name), as a font's name there is held to fontsloader's MAX_CREDIT: they are set on
+# both papers, twice, and a credit of 1.6 MB took 9 s to validate, refused as 'the kit prints too many pages'
+MAX_TITLE_PAGE_CHARS = 1000
 NOTE = ("A print-and-play edition made with pnp. Rules and card text written for this edition; see Credits "
         "at the end.")
 
@@ -105,9 +109,11 @@ def _digest(text: str) -> bytes:
 
 
 # what a link or picture points at, inside `](...)` (with parentheses inside it, as in a wiki's 'a_(b)'), a run of
-# backticks (a code span's start, when a run as long follows) and a backslash escape ('\:'): a code span and
-# those print as typed, no icon or glossary term, so `component:deck:back` names none
-_AS_TYPED = re.compile(r"(?<=\]\()(?:[^()\n]|\([^()\n]*\))*(?=\))|`+|\\[!-/:-@\[-`{-~]")
+# backticks (a code span's start, when a run as long follows), a backslash escape ('\:') and an address Markdown
+# links as written (`<urn:isbn:0451450523>`, its scheme of 2-32 characters, as CommonMark's autolinks): a code span
+# and those print as typed, no icon or glossary term, so `component:deck:back` names none
+_AS_TYPED = re.compile(r"(?<=\]\()(?:[^()\n]|\([^()\n]*\))*(?=\))|`+|\\[!-/:-@\[-`{-~]"
+                       r"|<[A-Za-z][A-Za-z0-9+.-]{1,31}:[^<>\x00-\x20]*>")
 _BACKTICKS = re.compile(r"`+")
 
 
@@ -156,6 +162,7 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     said: list[tuple[str, Mark | None]] = []
     lines = text.split("\n")
     shown_lines = _shown_lines(text, _tokens(studio))
+    suggest = Suggestions()  # (one for the whole book: each line's own took a minute for thousands of lines)
     for n, (line, shown) in enumerate(zip(lines, shown_lines), 1):  # lines as Markdown and the line index count them
         control = control_problem(line, f"the rendered rulebook line {n}")
         if control:  # as in any text a game prints (see options.Text)
@@ -164,14 +171,14 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
             said.append((control + printed, mark))
         unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(shown) if not studio.icons.exists(name)))
         for told, name in enumerate(unknown):  # a suggestion is sought for those the report will show
-            hint = studio.did_you_mean_icon(name) if told < MAX_ALIKE else ""  # (20,000 names took 8 s)
+            hint = suggest(name, studio.icons.names()) if told < MAX_ALIKE else ""  # (20,000 names took 8 s)
             mark, printed = book_place(studio, n, shown.find(f":{name}:"))
             said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}{printed}{hint}", mark))
         if "[[" in shown:
             note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
             mark, printed = book_place(studio, n)
             said += [(f"{message}, in the rendered rulebook line {n}{printed}", mark)
-                     for _, message in studio.game.glossary.unknown(_terms_closed(shown, lines[n:]))]
+                     for _, message in studio.game.glossary.unknown(_terms_closed(shown, lines[n:]), suggest)]
     return tuple(dict.fromkeys(said + _set_problems(studio, text)))
 
 
@@ -195,6 +202,9 @@ def _set_problems(studio: Studio, text: str) -> list[tuple[str, Mark | None]]:
     if isinstance(credits, Record) and len(credits) > MAX_CREDITS:  # (the book is not set: the build would not be)
         return [(f"credits: {len(credits):,} roles, and the rulebook credits at most {MAX_CREDITS:,} (on its title "
                  "page and its last pages): join them", studio.game.meta.mark_of("credits"))]
+    too_long = _title_page_too_long(studio.game.meta)
+    if too_long:  # (nor is it then)
+        return too_long
     said: list[tuple[str, Mark | None]] = []
     content = _title_content(studio, text)
     papers = every_paper(studio.options.paper)
@@ -213,6 +223,22 @@ def _set_problems(studio: Studio, text: str) -> list[tuple[str, Mark | None]]:
                 said.append((problem[0] + on_other_paper(paper, "rulebook"), problem[1]))
     studio.cache["rulebook-pages"] = pages  # (a check's result kept brings it back with it: see Studio.kept)
     return said
+
+
+def _title_page_too_long(meta: Record) -> list[tuple[str, Mark | None]]:
+    """The words of game.yaml the title page and the credits print that are longer than MAX_TITLE_PAGE_CHARS, each
+    at its line: a subtitle, the players, ages and time, a credit's role (at its key) and name. (The title is held
+    to the footer's one line.)"""
+    written: list[tuple[str, object, Mark | None]] = [(key, meta.get(key), meta.mark_of(key))
+                                                      for key in ("subtitle", "players", "ages", "time")]
+    credits = meta.get("credits")
+    for role, who in credits.items() if isinstance(credits, Record) else ():
+        named = shortened(str(role), 40)
+        written += [(f"credits: the role '{named}'", role, credits.key_mark(role)),
+                    (f"credits: the name for '{named}'", who, credits.mark_of(role))]
+    return [(f"{what} is {len(str(text)):,} characters long, and the rulebook prints at most "
+             f"{MAX_TITLE_PAGE_CHARS:,} (on its title page or in its credits); shorten it", mark)
+            for what, text, mark in written if text is not None and len(str(text)) > MAX_TITLE_PAGE_CHARS]
 
 
 def _book_problems(studio: Studio, book: Book) -> list[tuple[str, Mark | None]]:
