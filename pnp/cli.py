@@ -13,7 +13,7 @@ import click
 
 from . import __version__, cache, project as project_mod
 from .errors import PnpError, UsageError, cannot_write, unforeseen
-from .report import Report, printable, shown
+from .report import Report, bounded_message, printable, shown
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
 
 if TYPE_CHECKING:
@@ -114,7 +114,7 @@ def _print_any_name() -> None:
 
 def _shown(error: PnpError) -> click.ClickException:
     """A pnp error as click shows its own."""
-    shown = click.ClickException(str(error))
+    shown = click.ClickException(bounded_message(str(error)))
     shown.exit_code = error.exit_code  # type: ignore[misc]  # click sets it per class; this one is pnp's
     return _printable(shown)
 

@@ -157,9 +157,25 @@ class Diagnostic:
     # (-1: its element was not checked to the end). Not counted, as a consequence.
     untold: int = 0
 
+    def __post_init__(self) -> None:
+        if len(self.message) > MAX_MESSAGE:  # (a frozen dataclass: its own field, set once as it is made)
+            object.__setattr__(self, "message", bounded_message(self.message))
+
     def __str__(self) -> str:
         where = f"{self.mark}: " if self.mark else ""
         return printable(f"{where}{self.severity}: {self.message}")
+
+
+# characters of one message: each quotes its values cut short (shown), and this is the net under any that does
+# not (a spreadsheet's header of 130,000 characters was said whole as an unknown field, one line of 130 KB)
+MAX_MESSAGE = 2_000
+
+
+def bounded_message(message: str) -> str:
+    """A message as pnp says it: at most MAX_MESSAGE characters, the rest counted."""
+    if len(message) <= MAX_MESSAGE:
+        return message
+    return f"{message[:MAX_MESSAGE - 1]}… ({len(message):,} characters)"
 
 
 class Raised(Protocol):

@@ -1670,3 +1670,19 @@ def test_a_sheet_key_naming_no_sheet_is_refused_at_its_line_not_as_the_workbooks
     converted = run(root, "convert", str(folder / "a.xlsx"), "--to", "yaml", "--out", str(root / "back.yaml"))
     assert converted.exit_code == 1 and "cards/mini/game.yaml:" in converted.output, converted.output
     assert "workbook has no sheet" not in converted.output and not (root / "back.yaml").exists()
+
+
+def test_a_header_of_a_hundred_thousand_characters_is_quoted_short_in_its_message(tmp_path):
+    # an unknown field named by a CSV header of 130,000 characters was said whole: one line of 130 KB
+    root, folder = two_tables(tmp_path, {"a": {"file": "a.csv", "fields": {"id": "str"}}}, {},
+                              {"a.csv": f"id,{'Z' * 130_000}\nx,y\n"})
+    result = run(root, "validate", "mini")
+    line = next(ln for ln in result.output.splitlines() if ln.startswith("cards/mini/a.csv:1:2:"))
+    assert result.exit_code == 1 and "unknown field 'ZZZ" in line and len(line) < 200, line
+
+
+def test_no_message_is_longer_than_pnp_says_one():
+    from pnp.report import MAX_MESSAGE, Diagnostic
+
+    said = str(Diagnostic("error", "x" * 100_000, None))
+    assert len(said) < MAX_MESSAGE + 40 and said.endswith("… (100,000 characters)")

@@ -563,7 +563,7 @@ class Schema:
         """Problems of one record; `computed` names derived fields, which a record may also type in."""
         for key in record:
             if key not in self.fields and key not in computed:
-                yield f"unknown {self.word} '{key}'{did_you_mean(key, self.fields)}", record.key_mark(key)
+                yield f"unknown {self.word} {shown(key)}{did_you_mean(key, self.fields)}", record.key_mark(key)
         for name, field in self.fields.items():
             if name in record:  # the field's Mark is made only for a problem found (model/load.py: places)
                 for message, mark in field.check(record[name], _AT_FIELD, ctx):
