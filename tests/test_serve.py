@@ -969,3 +969,22 @@ def test_the_terminal_line_of_a_refresh_is_printable():
                                            "where": {"at": "cards/g/a.yaml:1:1"}}]}
     line = summary("g", state)
     assert line.isprintable() and "x\\x1b[2Jy\\nforged" in line and "cards/g/a.yaml:1:1" in line
+
+
+def test_a_stopping_server_does_not_wait_for_the_refresh_under_way(tmp_path):
+    """Ctrl-C waited for the refresh under way to check and draw the whole game (9 s for dinospan) before
+    the process ended: stopping leaves it off at its next element."""
+    cards = "".join(f"- {{id: c{n}, name: Card {n}, kind: beast, power: {1 + n % 5}, text: 'Roars :star: loudly.'}}\n"
+                     for n in range(800))
+    project = Project(make_project(tmp_path / "proj", {"cards/mini/cards.yaml": cards}, case={"replace": {
+        "cards/mini/game.yaml": [["data.cards | length == 4", "data.cards | length > 4"], ["count: 4", "count: 800"]]}}).resolve())
+    preview = Preview(project, "mini")
+    refreshing = threading.Thread(target=preview.refresh, args=(lambda state: None, lambda: False))
+    refreshing.start()
+    wait_for(lambda: preview._checking is not None or not refreshing.is_alive(), step=0.01)
+    assert refreshing.is_alive()  # (still checking and drawing its 800 cards)
+    started = time.monotonic()
+    preview.close()
+    refreshing.join(10)
+    assert time.monotonic() - started < 1.0
+    assert preview.generation == 0  # nothing half-drawn was shown

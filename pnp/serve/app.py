@@ -178,6 +178,8 @@ class Hub:
     async def close(self) -> None:
         if self.stop is not None:
             self.stop.set()
+        for preview in self.previews.values():  # before waiting for any: each refresh under way leaves off now
+            preview.stop()
         for task in self.tasks:
             task.cancel()
         for task in self.tasks:
@@ -213,7 +215,7 @@ class Hub:
                     continue
                 self.on_refresh(game, state)
                 self.notify(game)
-                if not dirty.is_set() and await asyncio.to_thread(preview.refresh_book):
+                if not dirty.is_set() and not preview.closing and await asyncio.to_thread(preview.refresh_book):
                     self.notify(game)
             except Exception as e:  # noqa: BLE001 - the next save tries again; the page keeps what it had
                 print(f"pnp serve: {game}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
