@@ -4,6 +4,7 @@ one Dino Battles game replayed move by move."""
 import sys
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -699,3 +700,22 @@ def test_agents_named_many_times_are_written_once_and_the_report_reads_them(tmp_
     assert found.problems == [] and found.summary["agents"] == ["random", "greedy"]
     many = _simulate(root, "--agents", ",".join(f"mcts-{n}" for n in range(1, 18)), "--players", "1")
     assert many.exit_code == 2 and "--agents: at most 16 different agents" in many.output
+
+
+def test_a_run_stops_after_a_few_failed_games(tmp_path):
+    """Rules whose setup fails for every seed played every game on (100 games of a setup looping until its
+    120 s ran out: over three hours), though a run with a failed game writes no figures: it stops after the few
+    it says, whatever the jobs."""
+    rules = NIM.replace("        pile = int(", "        sum(range(1_000_000))\n        raise ValueError('no pile')\n"
+                        "        pile = int(", 1)
+    root = _nim(tmp_path, rules)
+    said = []
+    for jobs in ("1", "2"):
+        started = time.monotonic()
+        result = _simulate(root, "--games", "300", "--jobs", jobs, "--out", str(tmp_path / "o"))
+        assert result.exit_code == 1 and time.monotonic() - started < 8, result.output
+        said.append(result.output)
+    assert said[0] == said[1]
+    assert said[0].count("setup raised ValueError: no pile") == 5
+    assert "cards/mini/rules.py: error: the run stopped after 5 failed games, 5 of its 300 games played" in said[0]
+    assert not (tmp_path / "o" / "mini" / "simulation.json").exists()

@@ -26,7 +26,7 @@ from ..errors import DataError
 from ..model.game import Game
 from ..project import Project, worker_context
 from ..report import Mark
-from .stats import Tally
+from .stats import MAX_FAILURES_KEPT, Tally
 
 MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported as never ending
 MAX_TURN = 2**53  # a turn number the statistics hold exactly (10**400 was no float, 10**5000 no text)
@@ -343,7 +343,13 @@ def _end_when_done() -> None:
 
 
 def _play_chunk(chunk: list[Scheduled]) -> list[GameResult]:
-    return [play(_WORKER["rules"], _WORKER["options"], *game) for game in chunk]
+    """The chunk's games in order, up to its MAX_FAILURES_KEPT-th failed one (where the run stops: _played)."""
+    played: list[GameResult] = []
+    for game in chunk:
+        played.append(play(_WORKER["rules"], _WORKER["options"], *game))
+        if sum(1 for r in played if r.failure) >= MAX_FAILURES_KEPT:
+            break
+    return played
 
 
 def run(rules: GameRules, options: Options, progress: Callable[[int], object] | None = None) -> Iterator[GameResult]:
@@ -360,13 +366,15 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     chunks = [games[i:i + size] for i in range(0, len(games), size)]
     path, shown = type(rules).source
     try:
-        with ProcessPoolExecutor(min(options.jobs, len(chunks), os.cpu_count() or 1), mp_context=worker_context(),
-                                 initializer=_start_worker,
-                                 initargs=((path, shown, rules.game.id), rules.game, options)) as pool:
+        pool = ProcessPoolExecutor(min(options.jobs, len(chunks), os.cpu_count() or 1), mp_context=worker_context(),
+                                   initializer=_start_worker, initargs=((path, shown, rules.game.id), rules.game, options))
+        try:
             for done in pool.map(_play_chunk, chunks):
                 yield from done
                 if progress:
                     progress(len(done))
+        finally:  # the run stopped (at its failures, _played) or ended: the chunks not begun are never played
+            pool.shutdown(wait=True, cancel_futures=True)
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
         raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(shown)) from None
 
@@ -456,6 +464,10 @@ def _played(project: Project, game: Game, options: Options, progress: Callable[[
     for result in run(rules, options, progress):
         refuse_unknown_items(result, names, type(rules), tally)
         tally.add(result)
+        if tally.failed >= MAX_FAILURES_KEPT:  # the run's figures are never written once a game failed: the
+            # games after these few would only be counted (a rules file whose setup loops spent 120 s a game,
+            # 100 of them, on a count)
+            break
     return Played(tally, items, end_reasons, type(rules).source[1], names)
 
 
