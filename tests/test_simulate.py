@@ -719,3 +719,14 @@ def test_a_run_stops_after_a_few_failed_games(tmp_path):
     assert said[0].count("setup raised ValueError: no pile") == 5
     assert "cards/mini/rules.py: error: the run stopped after 5 failed games, 5 of its 300 games played" in said[0]
     assert not (tmp_path / "o" / "mini" / "simulation.json").exists()
+
+
+def test_rules_taking_too_much_memory_fail_at_their_line(tmp_path):
+    """Rules keeping 3 GB a game took the machine's memory and ran past a minute: the rules' process may take
+    1 GB beyond pnp's, and the allocation past it is a fault of the rules, said at its line."""
+    rules = NIM.replace("        pile = int(", "        self.hog = b'x' * 3_000_000_000\n        pile = int(", 1)
+    line = rules.splitlines().index("        self.hog = b'x' * 3_000_000_000") + 1
+    result = _simulate(_nim(tmp_path, rules), "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: setup raised " \
+           "MemoryError: past the 1,024 MB of memory the rules may take" in result.output, result.output

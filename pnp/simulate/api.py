@@ -320,7 +320,12 @@ def raised(error: BaseException) -> str:
         text = f"(its message cannot be shown: its __str__ raised {type(e).__name__})"
     if len(text) > MAX_RAISED_CHARS:
         text = text[:MAX_RAISED_CHARS] + f"… ({len(text):,} characters)"
-    return f"{type(error).__name__}: {text}"
+    if isinstance(error, MemoryError) and not text:  # (the allocation past the rules' cap: run._cap_memory)
+        text = f"past the {RULES_MEMORY >> 20:,} MB of memory the rules may take beyond pnp's"
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+RULES_MEMORY = 1 << 30  # bytes of address space the rules' process (and each it starts) may take beyond pnp's
 
 
 class _Said(reprlib.Repr):

@@ -20,7 +20,7 @@ from types import FrameType
 from typing import Any, Literal, cast
 
 from .agents import Agent, make_agent, win_shares
-from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, RULES_FILE, GameData, GameRules, RulesFault, Tracked,
+from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, RULES_FILE, RULES_MEMORY, GameData, GameRules, RulesFault, Tracked,
                   code_mark, hook_line, loaded_rules, raised, rules_class, said)
 from ..errors import DataError
 from ..model.game import Game
@@ -471,10 +471,29 @@ def _played(project: Project, game: Game, options: Options, progress: Callable[[
     return Played(tally, items, end_reasons, type(rules).source[1], names)
 
 
+def _cap_memory() -> None:
+    """Limit this process, the rules', and those it starts to RULES_MEMORY more address space than it has now:
+    past it the rules' allocation raises MemoryError, a fault of the rules said at their line as any exception
+    (rules keeping 3 GB a game ran past a minute, taking the machine's memory). Where the system cannot say or
+    set it (no /proc, Windows), its own limits hold."""
+    try:
+        import resource
+
+        with open("/proc/self/statm", "rb") as statm:
+            size = int(statm.read().split()[0]) * resource.getpagesize()
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = size + RULES_MEMORY if hard == resource.RLIM_INFINITY else min(size + RULES_MEMORY, hard)
+        if soft == resource.RLIM_INFINITY or soft > cap:
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ImportError, OSError, ValueError, IndexError):
+        pass
+
+
 def _play_apart(sending: Connection, project: Project, game: Game, options: Options) -> None:
     """run_apart's process: the games, or the exception that stopped them, sent back; then it ends at once,
     whatever threads the rules left running (Python would wait for them)."""
     try:
+        _cap_memory()
         sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)))))
     except KeyboardInterrupt:  # Ctrl-C reached pnp's process too, which says it
         pass
