@@ -794,6 +794,31 @@ def test_ctrl_c_stops_the_server_cleanly(mini):
     assert " mini: valid (" in out  # each check of the game is said in the terminal
 
 
+def test_ctrl_c_with_a_page_open_ends_its_event_stream(mini):
+    """A page open holds an event stream: at Ctrl-C the server waited a second for it, then cancelled it, and
+    printed a traceback for each open page."""
+    process = subprocess.Popen([sys.executable, "-c", "from pnp.cli import main; main()", "--root", str(mini.root),
+                                "serve", "mini", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        url = process.stdout.readline().split()[2]
+        host, port = url.split("//")[1].rstrip("/").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as page:
+            page.sendall(f"GET /g/mini/events HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+            said = b""
+            while b"event: update" not in said:  # the page is open
+                said += page.recv(65536)
+            process.send_signal(signal.SIGINT)
+            while page.recv(65536):  # the stream ends: its answer complete, the connection closed
+                pass
+            process.wait(timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    out, err = process.communicate()
+    assert process.returncode == 0 and "Traceback" not in err + out and "ERROR" not in err, err
+
+
 # -- a browser ------------------------------------------------------------------------------------------
 def _browser():
     if not CHROMIUM.exists():
