@@ -730,3 +730,12 @@ def test_rules_taking_too_much_memory_fail_at_their_line(tmp_path):
     assert result.exit_code == 1
     assert f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: setup raised " \
            "MemoryError: past the 1,024 MB of memory the rules may take" in result.output, result.output
+
+
+def test_a_rules_file_too_large_is_refused_before_it_is_compiled(tmp_path):
+    """12 MB of rules took 36 s and 4.6 GB for Python to compile: refused by its size first."""
+    rules = NIM + "\n" + "# padding\n" * 110_000
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert f"cards/mini/rules.py: error: the rules file is {len(rules.encode()):,} bytes: pnp loads rules of at " \
+           "most 1,048,576" in result.output, result.output
