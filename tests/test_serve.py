@@ -794,6 +794,31 @@ def test_ctrl_c_stops_the_server_cleanly(mini):
     assert " mini: valid (" in out  # each check of the game is said in the terminal
 
 
+def test_ctrl_c_with_a_page_open_ends_its_event_stream(mini):
+    """A page open holds an event stream: at Ctrl-C the server waited a second for it, then cancelled it, and
+    printed a traceback for each open page."""
+    process = subprocess.Popen([sys.executable, "-c", "from pnp.cli import main; main()", "--root", str(mini.root),
+                                "serve", "mini", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        url = process.stdout.readline().split()[2]
+        host, port = url.split("//")[1].rstrip("/").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as page:
+            page.sendall(f"GET /g/mini/events HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+            said = b""
+            while b"event: update" not in said:  # the page is open
+                said += page.recv(65536)
+            process.send_signal(signal.SIGINT)
+            while page.recv(65536):  # the stream ends: its answer complete, the connection closed
+                pass
+            process.wait(timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    out, err = process.communicate()
+    assert process.returncode == 0 and "Traceback" not in err + out and "ERROR" not in err, err
+
+
 # -- a browser ------------------------------------------------------------------------------------------
 def _browser():
     if not CHROMIUM.exists():
@@ -969,3 +994,22 @@ def test_the_terminal_line_of_a_refresh_is_printable():
                                            "where": {"at": "cards/g/a.yaml:1:1"}}]}
     line = summary("g", state)
     assert line.isprintable() and "x\\x1b[2Jy\\nforged" in line and "cards/g/a.yaml:1:1" in line
+
+
+def test_a_stopping_server_does_not_wait_for_the_refresh_under_way(tmp_path):
+    """Ctrl-C waited for the refresh under way to check and draw the whole game (9 s for dinospan) before
+    the process ended: stopping leaves it off at its next element."""
+    cards = "".join(f"- {{id: c{n}, name: Card {n}, kind: beast, power: {1 + n % 5}, text: 'Roars :star: loudly.'}}\n"
+                     for n in range(800))
+    project = Project(make_project(tmp_path / "proj", {"cards/mini/cards.yaml": cards}, case={"replace": {
+        "cards/mini/game.yaml": [["data.cards | length == 4", "data.cards | length > 4"], ["count: 4", "count: 800"]]}}).resolve())
+    preview = Preview(project, "mini")
+    refreshing = threading.Thread(target=preview.refresh, args=(lambda state: None, lambda: False))
+    refreshing.start()
+    wait_for(lambda: preview._checking is not None or not refreshing.is_alive(), step=0.01)
+    assert refreshing.is_alive()  # (still checking and drawing its 800 cards)
+    started = time.monotonic()
+    preview.close()
+    refreshing.join(10)
+    assert time.monotonic() - started < 1.0
+    assert preview.generation == 0  # nothing half-drawn was shown

@@ -4,6 +4,7 @@ one Dino Battles game replayed move by move."""
 import sys
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -699,3 +700,42 @@ def test_agents_named_many_times_are_written_once_and_the_report_reads_them(tmp_
     assert found.problems == [] and found.summary["agents"] == ["random", "greedy"]
     many = _simulate(root, "--agents", ",".join(f"mcts-{n}" for n in range(1, 18)), "--players", "1")
     assert many.exit_code == 2 and "--agents: at most 16 different agents" in many.output
+
+
+def test_a_run_stops_after_a_few_failed_games(tmp_path):
+    """Rules whose setup fails for every seed played every game on (100 games of a setup looping until its
+    120 s ran out: over three hours), though a run with a failed game writes no figures: it stops after the few
+    it says, whatever the jobs."""
+    rules = NIM.replace("        pile = int(", "        sum(range(1_000_000))\n        raise ValueError('no pile')\n"
+                        "        pile = int(", 1)
+    root = _nim(tmp_path, rules)
+    said = []
+    for jobs in ("1", "2"):
+        started = time.monotonic()
+        result = _simulate(root, "--games", "300", "--jobs", jobs, "--out", str(tmp_path / "o"))
+        assert result.exit_code == 1 and time.monotonic() - started < 8, result.output
+        said.append(result.output)
+    assert said[0] == said[1]
+    assert said[0].count("setup raised ValueError: no pile") == 5
+    assert "cards/mini/rules.py: error: the run stopped after 5 failed games, 5 of its 300 games played" in said[0]
+    assert not (tmp_path / "o" / "mini" / "simulation.json").exists()
+
+
+def test_rules_taking_too_much_memory_fail_at_their_line(tmp_path):
+    """Rules keeping 3 GB a game took the machine's memory and ran past a minute: the rules' process may take
+    1 GB beyond pnp's, and the allocation past it is a fault of the rules, said at its line."""
+    rules = NIM.replace("        pile = int(", "        self.hog = b'x' * 3_000_000_000\n        pile = int(", 1)
+    line = rules.splitlines().index("        self.hog = b'x' * 3_000_000_000") + 1
+    result = _simulate(_nim(tmp_path, rules), "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: setup raised " \
+           "MemoryError: past the 1,024 MB of memory the rules may take" in result.output, result.output
+
+
+def test_a_rules_file_too_large_is_refused_before_it_is_compiled(tmp_path):
+    """12 MB of rules took 36 s and 4.6 GB for Python to compile: refused by its size first."""
+    rules = NIM + "\n" + "# padding\n" * 110_000
+    result = _simulate(_nim(tmp_path, rules), "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert f"cards/mini/rules.py: error: the rules file is {len(rules.encode()):,} bytes: pnp loads rules of at " \
+           "most 1,048,576" in result.output, result.output

@@ -117,6 +117,12 @@ class DrawingBudget:
         self._costs: dict[int, tuple[Primitive, bool, int]] = {}
         self.evaluations_paid = 0  # the count of evaluations_made() that spend_on has charged up to
 
+    def halt(self, why: str) -> None:
+        """End the drawing from another thread (the preview stopping): the next spending raises BudgetSpent
+        saying `why`, so a check or drawing under way stops within an element rather than going on for
+        seconds nobody will see."""
+        self.stopped = why
+
     def start_resolving(self) -> None:
         """A printed layout starts being resolved: the templates evaluated before (validating data) are not
         its to pay for."""

@@ -60,6 +60,7 @@ PAGE_NUMBER = re.compile(r"[0-9]{1,9}")
 HOST_HEADER = re.compile(r"(?:\[(?P<address>[0-9a-f:.]+)\]|(?P<name>[a-z0-9._-]+))(?::[0-9]{1,5})?", re.IGNORECASE)
 LOCAL_NAMES = ("localhost",)  # names that always mean this computer (addresses are allowed by HostCheck)
 KEEP_ALIVE = 15  # seconds between comments on an idle event stream
+ENDED = -1  # put in a page's queue of generations (which count from 0): its event stream ends (Hub.end_streams)
 NOT_FOUND = PlainTextResponse("not found", status_code=404)
 MAX_SOURCE_BYTES = 5_000_000  # the largest data or layout file /source/ shows as a page
 LINE_END = re.compile(r"\r\n|\r|\n")
@@ -179,6 +180,8 @@ class Hub:
     async def close(self) -> None:
         if self.stop is not None:
             self.stop.set()
+        for preview in self.previews.values():  # before waiting for any: each refresh under way leaves off now
+            preview.stop()
         for task in self.tasks:
             task.cancel()
         for task in self.tasks:
@@ -214,10 +217,18 @@ class Hub:
                     continue
                 self.on_refresh(game, state)
                 self.notify(game)
-                if not dirty.is_set() and await asyncio.to_thread(preview.refresh_book):
+                if not dirty.is_set() and not preview.closing and await asyncio.to_thread(preview.refresh_book):
                     self.notify(game)
             except Exception as e:  # noqa: BLE001 - the next save tries again; the page keeps what it had
                 print(f"pnp serve: {game}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+
+    def end_streams(self) -> None:
+        """The server is stopping: every page's event stream ends now, its answer complete. Left open, the
+        server waited for it a second, then cancelled it: a traceback in the terminal for each open page at
+        every Ctrl-C."""
+        for queues in self.listeners.values():
+            for queue in list(queues):
+                queue.put_nowait(ENDED)
 
     def notify(self, game: str) -> None:
         generation = self.previews[game].generation
@@ -235,6 +246,8 @@ class Hub:
                 except TimeoutError:
                     yield ": still here\n\n"
                     continue
+                if generation == ENDED:
+                    return
                 yield f"event: update\ndata: {generation}\n\n"
         finally:
             self.listeners[game].discard(queue)
@@ -557,7 +570,19 @@ def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", po
     config = uvicorn.Config(create_app(project, games, host, on_refresh, allow_hosts), log_level="error",
                             timeout_graceful_shutdown=1, lifespan="on")
     shown = f"[{host}]" if ":" in host else host
-    return uvicorn.Server(config), sock, f"http://{shown}:{sock.getsockname()[1]}/"
+    return _stopping_server(uvicorn.Server)(config), sock, f"http://{shown}:{sock.getsockname()[1]}/"
+
+
+def _stopping_server(base: "type[uvicorn.Server]") -> "type[uvicorn.Server]":
+    """uvicorn's Server ending the pages' event streams when it begins to stop, before it waits for the
+    requests under way to end (the app's lifespan is told only after that wait)."""
+
+    class Stopping(base):  # type: ignore[valid-type,misc]
+        async def shutdown(self, sockets: "list[socket.socket] | None" = None) -> None:
+            self.config.app.state.hub.end_streams()
+            await super().shutdown(sockets)
+
+    return cast("type[uvicorn.Server]", Stopping)
 
 
 def serve(project: "Project", games: Iterable[str], host: str = "127.0.0.1", port: int = 8000,

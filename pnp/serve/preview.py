@@ -103,6 +103,15 @@ class Preview:
         self._fields: dict[tuple[str, int], Any] = {}
         self._fields_check = -1  # the data's check (memo.fields.started) of that gallery
         self.state = self._state([], "starting", None)
+        self.closing = False  # the server is stopping: a refresh under way leaves off (close)
+        self._checking: Studio | None = None  # the studio of the refresh under way, once made
+
+    def halt(self, studio: Studio) -> None:
+        """The refresh under way is checking `studio`: when the server is stopping, its drawing budget ends the
+        work at its next element."""
+        self._checking = studio
+        if self.closing:
+            studio.budget.halt(STOPPING)
 
     # -- the refresh ---------------------------------------------------------------------------------------
     def refresh(self, on_first: "Callable[[dict[str, Any]], None] | None" = None,
@@ -114,12 +123,18 @@ class Preview:
         started = time.monotonic()
         with REFRESH:
             report, self.drawn = Report(self.project.root), 0
-            steps = TwoSteps(self, started, on_first, newer or (lambda: False)) if on_first is not None else None
+            wanted = newer or (lambda: False)
+            steps = TwoSteps(self, started, on_first, lambda: self.closing or wanted()) if on_first is not None \
+                else None
             try:
                 game, studio = validate(self.project, self.game_id, report, self.options, self.memo, steps)
                 if steps is not None:
                     steps.between()
+                if studio is not None:
+                    self.halt(studio)
                 status = self._gallery(game, studio, report)
+                if self.closing:  # left off: what it drew is not the game's
+                    raise Superseded
             except Superseded:  # a newer save waits: served next, from what this check kept
                 self.memo.abandon()
                 return self.state
@@ -129,6 +144,8 @@ class Preview:
             except Exception as e:  # noqa: BLE001 - a bug or a broken file must not take the server down
                 report.error(f"pnp failed while checking {self.game_id}: {_crash(e)}", blamed(e))
                 game, status = None, "stale"
+            finally:
+                self._checking = None
             self.generation += 1
             self.seconds = time.monotonic() - started
             self.state = self._state(report.sorted(), status, game)
@@ -186,7 +203,16 @@ class Preview:
                 self.store.put(DETAIL + digest, found)
             return found
 
+    def stop(self) -> None:
+        """The server is stopping: a refresh under way leaves off at its next element, or its next check of
+        a component (from the server's thread: Ctrl-C waited seconds for a refresh nobody would see)."""
+        self.closing = True
+        studio = self._checking
+        if studio is not None:
+            studio.budget.halt(STOPPING)
+
     def close(self) -> None:
+        self.stop()
         with REFRESH:
             if self.book is not None:
                 self.book.close()
@@ -380,6 +406,9 @@ class Preview:
 
 
 
+STOPPING = "the preview is stopping"  # the drawing budget's word when the server stops a refresh (never shown)
+
+
 class Superseded(Exception):
     """A newer save waits: the refresh under way leaves off its whole-game work."""
 
@@ -401,6 +430,7 @@ class TwoSteps:
             raise
         except Exception:  # noqa: BLE001 - the whole check says what went wrong, where it did
             return
+        self.preview.halt(studio)
         if state is not None:
             self.preview.state = state
             self.on_first(state)

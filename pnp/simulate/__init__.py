@@ -15,7 +15,7 @@ from ..template import budget
 from .agents import make_agent
 from .balance import Outcome, check_balance, figures
 from .run import Options, games_in, run_apart
-from .stats import Tally, dead_items, to_json
+from .stats import MAX_FAILURES_KEPT, Tally, dead_items, to_json
 
 MAX_GAMES = 1_000_000  # games in one run, all seatings together
 MAX_SEED = 2**63 - 1  # of any game of a run: the report reads simulation.json's seed as a 64-bit whole number
@@ -107,6 +107,10 @@ def _report_failures(tally: Tally, game_id: str, options: Options, shown: str, r
                      f"{','.join(r.seating)} --log`", Mark(shown, r.line, 1 if r.line else 0))
     if tally.failed > len(tally.failures):
         report.error(f"{tally.failed - len(tally.failures)} more games failed", Mark(shown))
+    played, planned = tally.games + tally.failed, games_in(options)
+    if tally.failed >= MAX_FAILURES_KEPT and played < planned:
+        report.error(f"the run stopped after {tally.failed} failed games, {played:,} of its {planned:,} games "
+                     "played: the others are played once these are fixed", Mark(shown))
     return bool(tally.failed)
 
 

@@ -187,6 +187,9 @@ class GameRules(ABC):
 RULES_FILE = "rules.py"
 
 
+MAX_RULES_BYTES = 1 << 20  # of cards/<game>/rules.py (the shipped games' are 11 to 43 KB)
+
+
 def load_rules(project: Project, game: Game) -> GameRules:
     """Import cards/<game>/rules.py and make its Rules for the game's data. Only `pnp simulate` and tests call
     this: the rules file is the only game code pnp ever runs."""
@@ -201,6 +204,9 @@ def loaded_rules(project: Project, game: Game) -> tuple[GameRules, tuple[dict[st
         raise DataError(f"no rules to play: write {RULES_FILE} beside game.yaml (see the README's `pnp simulate`)",
                         Mark(shown))
     project.inside(path, Mark(shown), "rules file")
+    if (size := path.stat().st_size) > MAX_RULES_BYTES:  # before Python compiles it: 12 MB took 36 s and 4.6 GB
+        raise DataError(f"the rules file is {size:,} bytes: pnp loads rules of at most {MAX_RULES_BYTES:,} (a "
+                        "game's rules are a few hundred lines; keep data in the game's tables)", Mark(shown))
     rules = rules_class(str(path), shown, game.id)
     declares = declared(rules, set(game.tables))
     try:
@@ -320,7 +326,12 @@ def raised(error: BaseException) -> str:
         text = f"(its message cannot be shown: its __str__ raised {type(e).__name__})"
     if len(text) > MAX_RAISED_CHARS:
         text = text[:MAX_RAISED_CHARS] + f"… ({len(text):,} characters)"
-    return f"{type(error).__name__}: {text}"
+    if isinstance(error, MemoryError) and not text:  # (the allocation past the rules' cap: run._cap_memory)
+        text = f"past the {RULES_MEMORY >> 20:,} MB of memory the rules may take beyond pnp's"
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+RULES_MEMORY = 1 << 30  # bytes of address space the rules' process (and each it starts) may take beyond pnp's
 
 
 class _Said(reprlib.Repr):

@@ -20,13 +20,13 @@ from types import FrameType
 from typing import Any, Literal, cast
 
 from .agents import Agent, make_agent, win_shares
-from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, RULES_FILE, GameData, GameRules, RulesFault, Tracked,
+from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, RULES_FILE, RULES_MEMORY, GameData, GameRules, RulesFault, Tracked,
                   code_mark, hook_line, loaded_rules, raised, rules_class, said)
 from ..errors import DataError
 from ..model.game import Game
 from ..project import Project, worker_context
 from ..report import Mark
-from .stats import Tally
+from .stats import MAX_FAILURES_KEPT, Tally
 
 MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported as never ending
 MAX_TURN = 2**53  # a turn number the statistics hold exactly (10**400 was no float, 10**5000 no text)
@@ -343,7 +343,13 @@ def _end_when_done() -> None:
 
 
 def _play_chunk(chunk: list[Scheduled]) -> list[GameResult]:
-    return [play(_WORKER["rules"], _WORKER["options"], *game) for game in chunk]
+    """The chunk's games in order, up to its MAX_FAILURES_KEPT-th failed one (where the run stops: _played)."""
+    played: list[GameResult] = []
+    for game in chunk:
+        played.append(play(_WORKER["rules"], _WORKER["options"], *game))
+        if sum(1 for r in played if r.failure) >= MAX_FAILURES_KEPT:
+            break
+    return played
 
 
 def run(rules: GameRules, options: Options, progress: Callable[[int], object] | None = None) -> Iterator[GameResult]:
@@ -360,13 +366,15 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     chunks = [games[i:i + size] for i in range(0, len(games), size)]
     path, shown = type(rules).source
     try:
-        with ProcessPoolExecutor(min(options.jobs, len(chunks), os.cpu_count() or 1), mp_context=worker_context(),
-                                 initializer=_start_worker,
-                                 initargs=((path, shown, rules.game.id), rules.game, options)) as pool:
+        pool = ProcessPoolExecutor(min(options.jobs, len(chunks), os.cpu_count() or 1), mp_context=worker_context(),
+                                   initializer=_start_worker, initargs=((path, shown, rules.game.id), rules.game, options))
+        try:
             for done in pool.map(_play_chunk, chunks):
                 yield from done
                 if progress:
                     progress(len(done))
+        finally:  # the run stopped (at its failures, _played) or ended: the chunks not begun are never played
+            pool.shutdown(wait=True, cancel_futures=True)
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
         raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(shown)) from None
 
@@ -456,13 +464,36 @@ def _played(project: Project, game: Game, options: Options, progress: Callable[[
     for result in run(rules, options, progress):
         refuse_unknown_items(result, names, type(rules), tally)
         tally.add(result)
+        if tally.failed >= MAX_FAILURES_KEPT:  # the run's figures are never written once a game failed: the
+            # games after these few would only be counted (a rules file whose setup loops spent 120 s a game,
+            # 100 of them, on a count)
+            break
     return Played(tally, items, end_reasons, type(rules).source[1], names)
+
+
+def _cap_memory() -> None:
+    """Limit this process, the rules', and those it starts to RULES_MEMORY more address space than it has now:
+    past it the rules' allocation raises MemoryError, a fault of the rules said at their line as any exception
+    (rules keeping 3 GB a game ran past a minute, taking the machine's memory). Where the system cannot say or
+    set it (no /proc, Windows), its own limits hold."""
+    try:
+        import resource
+
+        with open("/proc/self/statm", "rb") as statm:
+            size = int(statm.read().split()[0]) * resource.getpagesize()
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        cap = size + RULES_MEMORY if hard == resource.RLIM_INFINITY else min(size + RULES_MEMORY, hard)
+        if soft == resource.RLIM_INFINITY or soft > cap:
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+    except (ImportError, OSError, ValueError, IndexError):
+        pass
 
 
 def _play_apart(sending: Connection, project: Project, game: Game, options: Options) -> None:
     """run_apart's process: the games, or the exception that stopped them, sent back; then it ends at once,
     whatever threads the rules left running (Python would wait for them)."""
     try:
+        _cap_memory()
         sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)))))
     except KeyboardInterrupt:  # Ctrl-C reached pnp's process too, which says it
         pass
