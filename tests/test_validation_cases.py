@@ -106,3 +106,18 @@ def test_text_inside_the_safe_area_is_a_warning_not_an_error(tmp_path, box, said
     assert result.exit_code == 0
     assert re.search(rf"layouts/mini/card.yaml:4:5\d: warning: {said}, inside the 3 mm safe area", result.stderr)
     assert result.stderr.strip().endswith("validated 1 game: ok (1 warning)")
+
+
+def test_a_turned_text_is_kept_from_the_cut_by_its_box_as_drawn(tmp_path):
+    # the id turned a quarter round reaches 16.5 mm past the top and bottom; the text turned upright from a box
+    # 10 mm past the left edge lies well inside: its unturned box was measured, saying the first safe and
+    # warning of the second
+    card = (DATA / "base/layouts/mini/card.yaml").read_text()
+    card = card.replace("size: 12}", "size: 12, rotate: 90}").replace(
+        "x: 5, y: 20, w: 53, h: 20,", "x: -10, y: 40, w: 80, h: 8, rotate: 270,")
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    result = run(root, "validate")
+    assert result.exit_code == 0
+    assert re.search(r"layouts/mini/card.yaml:4:5\d: warning: text box runs 16.5 mm past the trim", result.stderr)
+    assert "card.yaml:5:" not in result.stderr
+    assert result.stderr.strip().endswith("validated 1 game: ok (1 warning)")
