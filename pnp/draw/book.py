@@ -22,7 +22,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..errors import DataError
 from ..model.glossary import TERM_IN_TEXT
-from ..options import CONTROL_CHARACTER, control_problem
+from ..options import CONTROL_CHARACTER, blank, control_problem
 from ..report import Mark, shortened
 from ..units import MM
 from . import text as rtext
@@ -469,7 +469,7 @@ def _refuse_empty_link(inline: Token | None) -> None:
         if opened.type != "link_open":
             continue
         closed = next((j for j in range(k + 1, len(children)) if children[j].type == "link_close"), len(children))
-        if not any(c.type == "image" or c.content.replace(rtext.SOFT_HYPHEN, "").strip()
+        if not any(c.type == "image" or not blank(c.content)
                    for c in children[k + 1:closed]):
             href = str(opened.attrGet("href") or "")
             raise BookError(f"a link with no words, to '{shortened(href, 40)}', would print nothing: the rulebook "

@@ -10,7 +10,7 @@ import regex
 
 from ..errors import LimitError
 from .. import options
-from ..options import REQUIRED, did_you_mean, out_of_range, type_name
+from ..options import REQUIRED, blank, did_you_mean, out_of_range, type_name
 from ..template import game_time
 from ..report import Mark
 from .load import MarkedList, Record, shown
@@ -469,7 +469,7 @@ class Scalar(Field):
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             yield f"expected text or a number, got {type_name(value)}", mark
-        elif isinstance(value, str) and not value.replace("\u00ad", "").strip():  # (a soft hyphen prints nothing)
+        elif isinstance(value, str) and blank(value):  # (as spaces, a soft hyphen or a zero-width space)
             # a blank title, player count or credit printed nothing where its words go ('players · ages 8+'),
             # with exit 0
             yield "blank: it would print nothing; write its words" + ("" if self.required else ", or leave it out"), mark

@@ -15,7 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..draw.fonts import FontSet
 from ..draw.paint import Painter
 from ..errors import LayoutError
-from ..options import control_problem
+from ..options import blank, control_problem
 from ..layout.layouts import LayoutSet
 from ..layout.params import Param
 from ..layout.prims import Prim
@@ -167,7 +167,7 @@ class Kind:
                 raise LayoutError(f"item_name: {e.message}", component.spec.mark_of("item_name")) from None
             problem = control_problem(name) or \
                 ("blank: the item would be called nothing; write its words, or leave it out"
-                 if not name.replace("\u00ad", "").strip() else None)  # (written out to pieces' names by exports)
+                 if blank(name) else None)  # (written out to pieces' names by exports)
             if problem:  # (said of the item it names: the template is one line for every item)
                 raise LayoutError(f"item_name: {problem} (naming {component.id}{printable.which})",
                                   component.spec.mark_of("item_name"))
