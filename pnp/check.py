@@ -545,8 +545,9 @@ class Checks:
                 continue
             left, top, right, bottom = cast(Box, extent([p]))  # (one primitive's extent is never None)
             margin = min(left, top, layout.width - right, layout.height - bottom)
-            if margin < s - 0.01:
-                self.warn(f"{_reach(margin)}, inside the {s / MM:g} mm safe area", p.mark)
+            if margin < s - 0.01:  # (a text of a layout another uses is placed by that use: it is named too)
+                used = f" (drawn by the use at {p.used[0]})" if p.used is not None and p.used[0] is not None else ""
+                self.warn(f"{_reach(margin)}, inside the {s / MM:g} mm safe area{used}", p.mark)
 
     def image(self, prim: "Prim") -> None:
         """An image must be a file inside the project that decodes completely, at enough dpi for its size."""
