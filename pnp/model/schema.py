@@ -18,6 +18,9 @@ from .shapes import CheckerShape
 
 PATTERN_SECONDS = 0.5  # a field's pattern matching one value: a sane one takes microseconds
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# an id names files (a component's folder and each item's images in an export): one of 300 characters passed
+# validation and the export failed on a file name too long for the file system, naming no file or line
+ID_MAX = 100
 ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
 INVALID = object()  # what `clean` gives for a value that failed its check
 
@@ -181,14 +184,18 @@ class RichText(Str):
 
 
 class Id(Str):
-    """An identifier: lowercase letters, digits and hyphens; unique within its table."""
+    """An identifier: lowercase letters, digits and hyphens, at most 100 characters (it names files); unique
+    within its table."""
 
     name = "id"
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         yield from super().check(value, mark, ctx)
         if isinstance(value, str) and not ID_PATTERN.match(value):
-            yield f"id '{value}' must be lowercase letters, digits and hyphens", mark
+            yield f"id {shown(value, 40)} must be lowercase letters, digits and hyphens", mark
+        elif isinstance(value, str) and len(value) > ID_MAX:
+            yield (f"id {shown(value, 40)} is {len(value):,} characters long, at most {ID_MAX}: an id names the "
+                   "files exports write"), mark
 
 
 class WholeNumber(Field):
