@@ -63,6 +63,9 @@ class Field(options.Option):
         self.default = self.given_default()  # what the code reading a left-out value counts on: None if none
         self.typed = self.value_option(minimum=self._number_option("min"), maximum=self._number_option("max")) \
             if issubclass(self.value_option, options.Number) else self.value_option()
+        low, high = self.spec.get("min"), self.spec.get("max")
+        if _is_number(low) and _is_number(high) and low > high:  # (every item was refused, at its own line)
+            raise SpecError(f"'min' ({low:g}) is more than 'max' ({high:g}): no value could be given")
 
     @classmethod
     def key(cls, default: object = REQUIRED, doc: str = "", minimum: float | None = None,
@@ -130,6 +133,8 @@ class Str(Field):
     def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
         self.max_len = self._number_option("max_len")
+        if self.max_len is not None and self.max_len < 0:  # (every item was refused, at its own line)
+            raise SpecError(f"'max_len' is {self.max_len:g}: a text is at least 0 characters long")
         pattern = spec.get("pattern")
         try:  # the `regex` engine (Python's own syntax, VERSION0) because it can stop a match after a timeout
             self.pattern = regex.compile(pattern, regex.VERSION0) if pattern is not None else None
@@ -242,6 +247,9 @@ class Enum(Field):
         else:
             raise SpecError("an enum field needs 'values' (a list) or 'enum' (the name of one of game.yaml's "
                             "enums)")
+        if not self.values:  # (every item was refused at its own line, "is not one of " and nothing after)
+            raise SpecError(f"{'the enum ' + repr(self.label) if self.label != 'these values' else 'values'} has no "
+                            "values: no item could give one")
         # a value is one a cell can hold (a mapping among them was a traceback writing the table's workbook, .nan
         # a workbook Excel cannot open)
         for odd in (v for v in self.values if not isinstance(v, (str, int, float)) or not _is_finite(v)):
