@@ -64,7 +64,8 @@ class Field(options.Option):
         self.typed = self.value_option(minimum=self._number_option("min"), maximum=self._number_option("max")) \
             if issubclass(self.value_option, options.Number) else self.value_option()
         low, high = self.spec.get("min"), self.spec.get("max")
-        if _is_number(low) and _is_number(high) and low > high:  # (every item was refused, at its own line)
+        if isinstance(low, (int, float)) and isinstance(high, (int, float)) and low > high:  # (every item was
+            # refused, at its own line; true/false are refused as numbers above)
             raise SpecError(f"'min' ({low:g}) is more than 'max' ({high:g}): no value could be given")
 
     @classmethod

@@ -43,19 +43,24 @@ def _check_pieces(component: Component, studio: Studio, report: Reporter) -> Non
             sides.setdefault(piece_of(component, p.item, studio), []).append(p)
     for piece, faces in sides.items():
         names = ", ".join(repr(studio.kind(component).item_name(component, f, studio)) for f in faces[:3])
-        if len(faces) == 2 and any(f.index in with_back for f in faces):  # (a piece of one side may have a back)
-            report.error(f"piece: the two sides of the piece {shown(piece, 40)} ({names}) are glued back to back, "
-                         "so neither has a back of its own to print: leave out `back:` for them, or give each a "
-                         "piece of its own", component.spec.mark_of("piece"))
-        elif len(faces) > 2:
-            report.error(f"piece: {len(faces)} items give the piece {shown(piece, 40)} ({names}"
-                         f"{', ...' if len(faces) > 3 else ''}); a board is glued back to back from two sides",
-                         component.spec.mark_of("piece"))
-        elif len({f.copies for f in faces}) > 1:
-            report.error(f"piece: the two sides of the piece {shown(piece, 40)} ({names}) are printed "
-                         f"{' and '.join(str(f.copies) for f in faces)} times: they are glued back to back, so each "
-                         "needs the other's count", component.spec.mark_of("piece"))
+        problem = _piece_problem(f"the piece {shown(piece, 40)} ({names}", faces, with_back)
+        if problem:
+            report.error(f"piece: {problem}", component.spec.mark_of("piece"))
 
+
+def _piece_problem(piece: str, faces: list[Printable], with_back: set[int]) -> str | None:
+    """What is wrong with the sides `faces` of one piece (`piece` names it and its first items, its bracket
+    open), or None: a piece is two sides printed as often as each other, neither with a back of its own."""
+    if len(faces) == 2 and any(f.index in with_back for f in faces):  # (a piece of one side may have a back)
+        return (f"the two sides of {piece}) are glued back to back, so neither has a back of its own to print: "
+                "leave out `back:` for them, or give each a piece of its own")
+    if len(faces) > 2:
+        return (f"{len(faces)} items give {piece}{', ...' if len(faces) > 3 else ''}); a board is glued back to "
+                "back from two sides")
+    if len({f.copies for f in faces}) > 1:
+        return (f"the two sides of {piece}) are printed {' and '.join(str(f.copies) for f in faces)} times: they "
+                "are glued back to back, so each needs the other's count")
+    return None
 
 class Board(Kind):
     """Boards and mats: imposed like cards when they fit the paper, otherwise split into tiles that
