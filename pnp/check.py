@@ -8,13 +8,14 @@ import gc
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from .draw.fonts import unmapped_message
 from .draw.icons import unreadable
 from .draw.sheet import FOOTER_FAMILY
 from .draw.text import unmapped
 from .draw.pictures import verified_picture
+from .layout.place import Box, extent
 from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, blame, unforeseen
 from .model.game import check_whole_game, load_game
 from .model.reads import FieldCache, note_all
@@ -535,14 +536,18 @@ class Checks:
 
     def safe_area(self, layout: "Layout", prims: list["Prim"]) -> None:
         """Text on a component cut with a blade must stay inside the safe area (`safe:` in from the trim),
-        where a slightly off cut cannot reach it. A warning, once per layout element: the print still works."""
+        where a slightly off cut cannot reach it. A warning, once per layout element: the print still works.
+        A turned text is measured by its box as drawn (its unturned box said a text turned across the cut was
+        inside, and one turned clear of it was not)."""
         s = layout.safe
         for p in prims:
             if p.kind != "text":
                 continue
-            margin = min(p.x, p.y, layout.width - p.x - p.w, layout.height - p.y - p.h)
-            if margin < s - 0.01:
-                self.warn(f"{_reach(margin)}, inside the {s / MM:g} mm safe area", p.mark)
+            left, top, right, bottom = cast(Box, extent([p]))  # (one primitive's extent is never None)
+            margin = min(left, top, layout.width - right, layout.height - bottom)
+            if margin < s - 0.01:  # (a text of a layout another uses is placed by that use: it is named too)
+                used = f" (drawn by the use at {p.used[0]})" if p.used is not None and p.used[0] is not None else ""
+                self.warn(f"{_reach(margin)}, inside the {s / MM:g} mm safe area{used}", p.mark)
 
     def image(self, prim: "Prim") -> None:
         """An image must be a file inside the project that decodes completely, at enough dpi for its size."""

@@ -23,6 +23,20 @@ COLOUR_RULE = ("Every colour, in a layout or in the data (a colour set's field),
 CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+# characters that print no mark of their own: the soft hyphen (a marker pnp never prints), the zero-width spaces
+# and joiners (U+200B-U+200D, U+2060, U+FEFF) and the other formatting characters, and the few letters and marks
+# made to be invisible (the combining grapheme joiner, the Hangul fillers, variation selectors)
+_PRINTS_NOTHING = re.compile(r"[\s\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e"
+                             r"\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]*")
+
+
+def blank(text: str) -> bool:
+    """Whether `text` prints no word: empty, spaces, or characters that print nothing (_PRINTS_NOTHING). The one
+    rule for a title, a label, a name or a link's words that must print something: a name of zero-width spaces
+    passed the check of `strip()` and printed nothing, with exit 0."""
+    return _PRINTS_NOTHING.fullmatch(text) is not None
+
+
 def control_problem(text: str, what: str = "the text") -> str | None:
     """What is wrong with `text` (`what` names it) when it holds a CONTROL_CHARACTER, else None: the one rule
     for every text pnp prints or writes into an export (a Tabletop Simulator name, a file name, a manifest)."""

@@ -1644,11 +1644,24 @@ def _is_code(value: object) -> bool:
 def _expression_code(source: str) -> CodeType:
     """An expression compiled as Jinja's own compile_expression does (`result = EXPR`)."""
     parser = Parser(ENV, source, state="variable")
-    expr = _parsed(parser, parser.parse_expression)
+    try:
+        expr = _parsed(parser, parser.parse_expression)
+    except TemplateSyntaxError as e:
+        if is_template(source):  # braces written round an expression read as a mapping: Jinja's word was "expected
+            # token ':', got '}'", which said nothing of the braces
+            raise TemplateSyntaxError(f"an expression is written without braces (`{_unbraced(source)}`, not "
+                                      "`{{ ... }}`): braces make a template, for text", e.lineno) from None
+        raise
     if not parser.stream.eos:
         raise TemplateSyntaxError("chunk after expression", parser.stream.current.lineno, None, None)
     expr.set_environment(ENV)
     return ENV.compile(_result_of(expr))
+
+
+def _unbraced(source: str) -> str:
+    """An expression written as a template (`{{ card.n > 2 }}`) as it is written (`card.n > 2`), cut short."""
+    inner = re.sub(r"^\s*\{[{%]-?\s*|\s*-?[}%]\}\s*$", "", source)
+    return inner if len(inner) <= 40 else inner[:39] + "…"
 
 
 def _result_of(expr: nodes.Expr) -> nodes.Template:

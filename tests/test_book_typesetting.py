@@ -228,6 +228,13 @@ def test_a_tab_or_carriage_return_prints_as_a_space():
     assert "A tabbed word, bold tab and a CR here." in said and "one word" in said
 
 
+def test_an_entity_writing_a_line_break_prints_a_space():
+    """'&#10;' or '&NewLine;' between words broke the line there, with exit 0: Markdown (as HTML) reads the line
+    break an entity writes as a space between words, as it does one typed."""
+    text = "".join(_pages("# Rules\n\nAlpha&#10;beta&NewLine;gamma&#13;delta.\n"))
+    assert "Alpha beta gamma delta." in text
+
+
 def test_a_soft_hyphen_prints_nothing():
     """A soft hyphen (U+00AD) printed as a hyphen mid-line ('extra-ordinary'), in text, a glossary term, a
     heading and the page footer, with exit 0: pnp never hyphenates, so it prints nothing."""

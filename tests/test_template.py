@@ -684,3 +684,14 @@ def test_text_without_jinja_is_held_to_the_length_limit():
     with pytest.raises(ExprError) as refused:
         template.render("line\n" * 10, {}, max_chars=12, too_long="longer than {max_chars:,}")
     assert (refused.value.message, refused.value.line) == ("longer than 12", 3)
+
+
+@pytest.mark.parametrize("source", ["{{ card.n > 2 }}", "{{- card.n -}}", "{% if card.n %}1{% endif %}"])
+def test_an_expression_written_as_a_template_is_told_to_lose_its_braces(source):
+    # an expression parsed `{{ x }}` as a mapping of a set: the refusal said "expected token ':', got '}'"
+    with pytest.raises(ExprError, match="an expression is written without braces"):
+        template.compile_expression(source)
+
+
+def test_an_expression_holding_braces_of_its_own_is_read_as_written():
+    assert template.evaluate("{'a': {'b': 2}}['a']['b'] * 2", {}) == 4

@@ -106,3 +106,29 @@ def test_text_inside_the_safe_area_is_a_warning_not_an_error(tmp_path, box, said
     assert result.exit_code == 0
     assert re.search(rf"layouts/mini/card.yaml:4:5\d: warning: {said}, inside the 3 mm safe area", result.stderr)
     assert result.stderr.strip().endswith("validated 1 game: ok (1 warning)")
+
+
+def test_a_turned_text_is_kept_from_the_cut_by_its_box_as_drawn(tmp_path):
+    # the id turned a quarter round reaches 16.5 mm past the top and bottom; the text turned upright from a box
+    # 10 mm past the left edge lies well inside: its unturned box was measured, saying the first safe and
+    # warning of the second
+    card = (DATA / "base/layouts/mini/card.yaml").read_text()
+    card = card.replace("size: 12}", "size: 12, rotate: 90}").replace(
+        "x: 5, y: 20, w: 53, h: 20,", "x: -10, y: 40, w: 80, h: 8, rotate: 270,")
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    result = run(root, "validate")
+    assert result.exit_code == 0
+    assert re.search(r"layouts/mini/card.yaml:4:5\d: warning: text box runs 16.5 mm past the trim", result.stderr)
+    assert "card.yaml:5:" not in result.stderr
+    assert result.stderr.strip().endswith("validated 1 game: ok (1 warning)")
+
+
+def test_a_text_brought_near_the_cut_by_a_use_names_the_use(tmp_path):
+    # the back's text is 5 mm inside its own trim; the card draws the back 3 mm to the left, bringing it within
+    # 2 mm of the card's: the warning named only the back's line, where nothing is wrong
+    card = "size: poker\nelements:\n  - {type: use, layout: back, x: -3, y: 0, item: card}\n"
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    result = run(root, "validate")
+    assert result.exit_code == 0
+    assert re.search(r"layouts/mini/back.yaml:4:5\d: warning: text box reaches within 2.0 mm of the trim, inside the "
+                     r"3 mm safe area \(drawn by the use at layouts/mini/card.yaml:3:5\)", result.stderr)

@@ -22,6 +22,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..errors import DataError
 from ..model.glossary import TERM_IN_TEXT
+from ..options import CONTROL_CHARACTER, blank, control_problem
 from ..report import Mark, shortened
 from ..units import MM
 from . import text as rtext
@@ -342,6 +343,16 @@ _MARKUP_OF = {"strong_open": "**", "strong_close": "**", "em_open": "*", "em_clo
               "hardbreak": "\n", "link_open": "", "link_close": ""}
 
 
+# the line breaks an entity may write ('&#10;', '&NewLine;'): in Markdown (as in HTML) a space between words, where
+# the book broke the line there (a line break is two spaces or a backslash at the end of a line)
+_ENTITY_BREAK = re.compile(r"[\n\r]")
+
+
+def _entity_text(token: Token) -> str:
+    """What an inline token prints: an entity's line break as a space (see _ENTITY_BREAK), any other as it is."""
+    return _ENTITY_BREAK.sub(" ", token.content) if token.type == "text_special" else token.content
+
+
 def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     """markdown-it inline tokens -> pnp markup, plus any images found."""
     out: list[str] = []
@@ -350,13 +361,13 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
         if t.type == "text":
             out.append(_markdown_text(t.content))
         elif t.type in ("code_inline", "text_special"):  # as typed: a star in `code` made the rest italic,
-            out.append(literal(t.content))  # `:star:` drew an icon, '&colon;zzz&colon;' an unknown one (nothing)
+            out.append(literal(_entity_text(t)))  # `:star:` drew an icon, '&colon;zzz&colon;' an unknown one
         elif t.type in _MARKUP_OF:
             out.append(_MARKUP_OF[t.type])
         elif t.type == "term":  # its name as written, read by rich text (see _term)
             out.append(f"[[{t.content}]]")
         elif t.type == "image":
-            images.append((str(t.attrGet("src") or ""), _markdown_text("".join(c.content for c in t.children or [])),
+            images.append((str(t.attrGet("src") or ""), _markdown_text("".join(map(_entity_text, t.children or []))),
                            str(t.attrGet("title") or "")))
         else:
             out.append(t.content)
@@ -438,8 +449,20 @@ def _refuse_left_as_typed(text: str, inline: Token | None = None) -> None:
             "a picture whose reference has no `[name]: src` line, or whose brackets do not close"
         raise BookError(f"'{shortened(typed, 60)}' would be printed as typed: {what}", line=_line_of(inline, typed))
     _refuse_html(inline)
+    _refuse_control_entity(inline)
     _refuse_struck(inline)
     _refuse_empty_link(inline)
+
+
+def _refuse_control_entity(inline: Token | None) -> None:
+    """Refuse an entity writing a control character ('&#12;', '&#x202E;', '&rlm;') at its line: the rendered
+    rulebook's lines are refused one (rulebook.py), but Markdown reads entities after, so it printed nothing
+    (or a box) with exit 0."""
+    children = (inline.children if inline is not None else None) or []
+    for token in children + [c for image in children if image.type == "image" for c in image.children or []]:
+        if token.type == "text_special" and CONTROL_CHARACTER.search(token.content):
+            raise BookError(str(control_problem(token.content, f"'{token.markup}'")),
+                            line=_line_of(inline, token.markup))
 
 
 def _refuse_struck(inline: Token | None) -> None:
@@ -459,7 +482,7 @@ def _refuse_empty_link(inline: Token | None) -> None:
         if opened.type != "link_open":
             continue
         closed = next((j for j in range(k + 1, len(children)) if children[j].type == "link_close"), len(children))
-        if not any(c.type == "image" or c.content.replace(rtext.SOFT_HYPHEN, "").strip()
+        if not any(c.type == "image" or not blank(c.content)
                    for c in children[k + 1:closed]):
             href = str(opened.attrGet("href") or "")
             raise BookError(f"a link with no words, to '{shortened(href, 40)}', would print nothing: the rulebook "

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..model.load import MarkedList, Record
 from ..model.margins import HOW, margins
 from ..model.views import default_label, is_number, numeric, series_key, table_fields
+from ..options import blank
 from ..report import Mark, shortened
 from .simulation import Simulated, read_simulation, simulation_blocks, warnings
 
@@ -44,7 +45,7 @@ def _text(value: object) -> str:
     if isinstance(value, float):
         return f"{value:.4g}"
     said = "(none)" if value is None else str(value)
-    if not said.strip():  # a bar or point named by a blank text was named by nothing
+    if blank(said):  # a bar or point named by a blank text (or zero-width spaces) was named by nothing
         return "(blank)"
     return said if len(said) <= SHOWN else said[:SHOWN - 1] + "…"
 

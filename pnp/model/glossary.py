@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping
 from ..template import ExprError, evaluate
 from .load import MarkedList, Record
 from .shapes import CheckerShape, GameShape
-from ..options import did_you_mean
+from ..options import blank, did_you_mean
 from ..report import shortened
 
 TERM_IN_TEXT = re.compile(r"\[\[([^\[\]\n]{1,60})\]\]")
@@ -99,7 +99,7 @@ def _add_terms(glossary: Glossary, items: MarkedList, chk: CheckerShape) -> None
     for item in items:
         if not isinstance(item.get("name"), str):
             continue  # its table's schema reports it
-        if not TERM_IN_TEXT.fullmatch(f"[[{item['name']}]]") or not item["name"].strip():
+        if not TERM_IN_TEXT.fullmatch(f"[[{item['name']}]]") or blank(item["name"]):
             chk.error(f"glossary term {item['name']!r} cannot be named in text as [[Term]]: a term's name is 1 to "
                       "60 characters, not only spaces, without [, ] or a line break", item.mark_of("name"))
             continue

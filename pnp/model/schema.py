@@ -10,7 +10,7 @@ import regex
 
 from ..errors import LimitError
 from .. import options
-from ..options import REQUIRED, did_you_mean, out_of_range, type_name
+from ..options import REQUIRED, blank, did_you_mean, out_of_range, type_name
 from ..template import game_time
 from ..report import Mark
 from .load import MarkedList, Record, shown
@@ -18,6 +18,9 @@ from .shapes import CheckerShape
 
 PATTERN_SECONDS = 0.5  # a field's pattern matching one value: a sane one takes microseconds
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+# an id names files (a component's folder and each item's images in an export): one of 300 characters passed
+# validation and the export failed on a file name too long for the file system, naming no file or line
+ID_MAX = 100
 ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
 INVALID = object()  # what `clean` gives for a value that failed its check
 
@@ -60,6 +63,10 @@ class Field(options.Option):
         self.default = self.given_default()  # what the code reading a left-out value counts on: None if none
         self.typed = self.value_option(minimum=self._number_option("min"), maximum=self._number_option("max")) \
             if issubclass(self.value_option, options.Number) else self.value_option()
+        low, high = self.spec.get("min"), self.spec.get("max")
+        if isinstance(low, (int, float)) and isinstance(high, (int, float)) and low > high:  # (every item was
+            # refused, at its own line; true/false are refused as numbers above)
+            raise SpecError(f"'min' ({low:g}) is more than 'max' ({high:g}): no value could be given")
 
     @classmethod
     def key(cls, default: object = REQUIRED, doc: str = "", minimum: float | None = None,
@@ -127,6 +134,8 @@ class Str(Field):
     def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
         self.max_len = self._number_option("max_len")
+        if self.max_len is not None and self.max_len < 0:  # (every item was refused, at its own line)
+            raise SpecError(f"'max_len' is {self.max_len:g}: a text is at least 0 characters long")
         pattern = spec.get("pattern")
         try:  # the `regex` engine (Python's own syntax, VERSION0) because it can stop a match after a timeout
             self.pattern = regex.compile(pattern, regex.VERSION0) if pattern is not None else None
@@ -181,14 +190,18 @@ class RichText(Str):
 
 
 class Id(Str):
-    """An identifier: lowercase letters, digits and hyphens; unique within its table."""
+    """An identifier: lowercase letters, digits and hyphens, at most 100 characters (it names files); unique
+    within its table."""
 
     name = "id"
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         yield from super().check(value, mark, ctx)
         if isinstance(value, str) and not ID_PATTERN.match(value):
-            yield f"id '{value}' must be lowercase letters, digits and hyphens", mark
+            yield f"id {shown(value, 40)} must be lowercase letters, digits and hyphens", mark
+        elif isinstance(value, str) and len(value) > ID_MAX:
+            yield (f"id {shown(value, 40)} is {len(value):,} characters long, at most {ID_MAX}: an id names the "
+                   "files exports write"), mark
 
 
 class WholeNumber(Field):
@@ -235,6 +248,9 @@ class Enum(Field):
         else:
             raise SpecError("an enum field needs 'values' (a list) or 'enum' (the name of one of game.yaml's "
                             "enums)")
+        if not self.values:  # (every item was refused at its own line, "is not one of " and nothing after)
+            raise SpecError(f"{'the enum ' + repr(self.label) if self.label != 'these values' else 'values'} has no "
+                            "values: no item could give one")
         # a value is one a cell can hold (a mapping among them was a traceback writing the table's workbook, .nan
         # a workbook Excel cannot open)
         for odd in (v for v in self.values if not isinstance(v, (str, int, float)) or not _is_finite(v)):
@@ -469,7 +485,7 @@ class Scalar(Field):
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             yield f"expected text or a number, got {type_name(value)}", mark
-        elif isinstance(value, str) and not value.replace("\u00ad", "").strip():  # (a soft hyphen prints nothing)
+        elif isinstance(value, str) and blank(value):  # (as spaces, a soft hyphen or a zero-width space)
             # a blank title, player count or credit printed nothing where its words go ('players · ages 8+'),
             # with exit 0
             yield "blank: it would print nothing; write its words" + ("" if self.required else ", or leave it out"), mark

@@ -201,7 +201,21 @@ def _schema(game: GameShape, name: str, spec: Record, tables: Record, chk: Check
                       f"{did_you_mean(table, tables)}", mark or spec.mark_of("fields"))
     if not isinstance(spec.get("fields"), Mapping):  # no fields to check items against: said once above
         game.broken.add(name)
+    else:
+        _check_defaults(schema, spec["fields"], chk)
     return schema
+
+
+def _check_defaults(schema: Schema, fields: Mapping[str, Any], chk: CheckerShape) -> None:
+    """Each field's default checked as a value its items could write, at the default's line: an item leaving
+    the field out was given it unchecked (an int field's default "abc", an enum's value not among its values,
+    printed and computed with, exit 0)."""
+    for field_name, field in schema.fields.items():
+        spec = fields.get(field_name)
+        if field.default is None or not isinstance(spec, Record) or "default" not in spec:
+            continue
+        for message, _ in field.check(field.default, None, chk):
+            chk.error(f"field '{field_name}': default: {message}", spec.mark_of("default"))
 
 
 def _check_unique(items: list[Record], keys: list[str], chk: CheckerShape) -> None:

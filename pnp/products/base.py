@@ -15,7 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 from ..draw.fonts import FontSet
 from ..draw.paint import Painter
 from ..errors import LayoutError
-from ..options import control_problem
+from ..options import blank, control_problem
 from ..layout.layouts import LayoutSet
 from ..layout.params import Param
 from ..layout.prims import Prim
@@ -51,10 +51,15 @@ class Printable:
         object.__setattr__(self, "key", (self.component.id, self.side, self.index, self.extra))  # (frozen)
 
     @property
-    def label(self) -> str:
+    def which(self) -> str:
+        """Which item of its component this is, as messages name it: " 'lion'" by its id, else " #3" by its
+        place when the component has several, else nothing."""
         item_id = self.item.get("id") if self.item is not None else None
-        what = f" '{item_id}'" if item_id is not None else f" #{self.index + 1}" if self.component.count > 1 else ""
-        return f"{self.component.id}{what} {self.side}" + "".join(f" {value}" for _, value in self.extra)
+        return f" '{item_id}'" if item_id is not None else f" #{self.index + 1}" if self.component.count > 1 else ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.component.id}{self.which} {self.side}" + "".join(f" {value}" for _, value in self.extra)
 
 
 Item = TypeVar("Item")
@@ -162,9 +167,10 @@ class Kind:
                 raise LayoutError(f"item_name: {e.message}", component.spec.mark_of("item_name")) from None
             problem = control_problem(name) or \
                 ("blank: the item would be called nothing; write its words, or leave it out"
-                 if not name.replace("\u00ad", "").strip() else None)  # (written out to pieces' names by exports)
-            if problem:
-                raise LayoutError(f"item_name: {problem}", component.spec.mark_of("item_name"))
+                 if blank(name) else None)  # (written out to pieces' names by exports)
+            if problem:  # (said of the item it names: the template is one line for every item)
+                raise LayoutError(f"item_name: {problem} (naming {component.id}{printable.which})",
+                                  component.spec.mark_of("item_name"))
             return name
         for field in ("name", "title", "id"):
             if item is not None and isinstance(item.get(field), str) and item.get(field).strip():

@@ -33,23 +33,34 @@ def piece_of(component: Component, item: Record, studio: Studio) -> str:
 def _check_pieces(component: Component, studio: Studio, report: Reporter) -> None:
     """Each item's `piece`, and the sides it gathers: one physical board has two, printed as often as each
     other (three items of one piece, or sides printed once and twice, were printed as if they could be glued
-    back to back, and exported as that many boards flipping between them, exit 0). Their sizes may differ (a
-    small side glued onto a large one)."""
+    back to back, and exported as that many boards flipping between them, exit 0), and neither has a `back:` (each
+    was printed with its back, hidden by the glue, and exported flipping to it). Their sizes may differ (a small
+    side glued onto a large one)."""
     sides: dict[str, list[Printable]] = {}
+    with_back = {p.index for p in studio.of(component) if p.side == "back"}
     for p in studio.of(component):
         if p.item is not None and p.side == "front":
             sides.setdefault(piece_of(component, p.item, studio), []).append(p)
     for piece, faces in sides.items():
         names = ", ".join(repr(studio.kind(component).item_name(component, f, studio)) for f in faces[:3])
-        if len(faces) > 2:
-            report.error(f"piece: {len(faces)} items give the piece {shown(piece, 40)} ({names}"
-                         f"{', ...' if len(faces) > 3 else ''}); a board is glued back to back from two sides",
-                         component.spec.mark_of("piece"))
-        elif len({f.copies for f in faces}) > 1:
-            report.error(f"piece: the two sides of the piece {shown(piece, 40)} ({names}) are printed "
-                         f"{' and '.join(str(f.copies) for f in faces)} times: they are glued back to back, so each "
-                         "needs the other's count", component.spec.mark_of("piece"))
+        problem = _piece_problem(f"the piece {shown(piece, 40)} ({names}", faces, with_back)
+        if problem:
+            report.error(f"piece: {problem}", component.spec.mark_of("piece"))
 
+
+def _piece_problem(piece: str, faces: list[Printable], with_back: set[int]) -> str | None:
+    """What is wrong with the sides `faces` of one piece (`piece` names it and its first items, its bracket
+    open), or None: a piece is two sides printed as often as each other, neither with a back of its own."""
+    if len(faces) == 2 and any(f.index in with_back for f in faces):  # (a piece of one side may have a back)
+        return (f"the two sides of {piece}) are glued back to back, so neither has a back of its own to print: "
+                "leave out `back:` for them, or give each a piece of its own")
+    if len(faces) > 2:
+        return (f"{len(faces)} items give {piece}{', ...' if len(faces) > 3 else ''}); a board is glued back to "
+                "back from two sides")
+    if len({f.copies for f in faces}) > 1:
+        return (f"the two sides of {piece}) are printed {' and '.join(str(f.copies) for f in faces)} times: they "
+                "are glued back to back, so each needs the other's count")
+    return None
 
 class Board(Kind):
     """Boards and mats: imposed like cards when they fit the paper, otherwise split into tiles that
@@ -65,7 +76,7 @@ class Board(Kind):
     component_keys = {**Kind.component_keys, "piece": Str.key(
         None, "which physical board each item is a side of, a template over `item` such as `{{ item.half }}`: "
               "the two items that give the same value are printed apart but glued back to back (so each is "
-              "printed as often as the other), and the Tabletop Simulator export makes them one board that flips "
+              "printed as often as the other, and neither has a `back:`), and the Tabletop Simulator export makes them one board that flips "
               "between them")}
 
     def check(self, component: Component, studio: Studio, report: Reporter) -> None:

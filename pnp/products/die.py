@@ -2,6 +2,7 @@
 the cut outline and one glue tab per seam."""
 
 import functools
+import math
 from typing import Any
 
 from ..draw import sheet as paper
@@ -118,6 +119,10 @@ def face_values(layout: Layout, context: dict[str, Any]) -> list[FaceValue]:
     if not isinstance(faces, (list, tuple, range)) or \
             not all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in faces):
         raise LayoutError(f"faces: expected a list of face values (numbers or text), got {shown(faces)}",
+                          layout.spec.mark_of("faces"))
+    endless = next((v for v in faces if isinstance(v, float) and not math.isfinite(v)), None)
+    if endless is not None:  # (YAML's .nan and .inf: printed 'nan' on a face, exit 0)
+        raise LayoutError(f"faces: {endless!r} is no number a face can print; write the face's number or text",
                           layout.spec.mark_of("faces"))
     net = layout.options.get("net", "d6")
     solid = nets.NETS[net]()

@@ -12,7 +12,7 @@ from ..draw.fonts import unmapped_message
 from ..errors import DataError
 from ..impose import tuckbox as nets
 from ..impose.sheet import EDGE_SAFE, MARGIN
-from ..options import did_you_mean
+from ..options import blank, did_you_mean
 from ..report import shortened
 from ..units import MM, to_mm
 from .base import Kind
@@ -168,7 +168,7 @@ def _check_words(component: Component, studio: Studio, box: "Box", report: Repor
                      "cards in a box of your own", component.spec.mark_of("deck"))
         return
     room = back - PANEL_PADDING
-    if not box.label.replace("\u00ad", "").strip():  # (a soft hyphen prints nothing)
+    if blank(box.label):  # (as spaces, a soft hyphen or a zero-width space)
         report.error("label: blank: the box's back and spines would print no name; write its words, or leave it out "
                      "(the deck's name is printed)", label_mark)
     for (family, bold, _, smallest), text, mark in ((TITLE, studio.page_title, meta.mark_of("title")),
