@@ -17,11 +17,7 @@ MAX_COUNT = 10_000  # printed items in one component: far beyond any box, small 
 MAX_GAME_COUNT = MAX_COUNT
 
 COMPONENT_FIELDS = {
-    # at most MAX_COMPONENT_ID characters: an export names files after it (a Tabletop Simulator deck's
-    # <id>-1-faces.png, a proof's <id>.pdf), which a file system holds to 255 bytes; an id of 250 letters passed
-    # validate, and its export failed, "File name too long" at a temporary folder's name
-    "id": {"type": "id", "max_len": 100,
-           "doc": "the component's id, unique in the game (used in file names and pictures)"},
+    "id": {"type": "id", "doc": "the component's id, unique in the game (used in file names and pictures)"},
     "name": {"type": "scalar", "required": False, "doc": "its name as printed (default: the id)"},
     "kind": {"type": "str", "doc": "what sort of thing it is (see Component kinds)"},
     "description": {"type": "str", "required": False, "doc": "what it is for, shown in the rulebook's list"},
