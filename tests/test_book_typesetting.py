@@ -180,20 +180,24 @@ def test_the_title_page_prints_game_yaml_as_written():
     assert [line.strip() for line in text.split("\n")[:4]] == ["Super*Star", "C:\\\\", "2*3 players", "Design: A*B"]
 
 
-def test_icon_and_term_markers_print_as_typed_in_code_and_on_the_title_page():
-    """`:star:` in a code span drew an icon (so did '\\:star:', and '&colon;zzz&colon;' an unknown one: nothing),
-    and a title ':star: Wars [[X]]' an icon and a bold 'X' on the title page beside a footer printing it as
-    typed; in text, :star: is still an icon."""
-    drawn = []
-    content = BookContent(title="Mini :star: Wars [[X]]",
-                          markdown="# Rules\n\nType `:star: [[Y]]` or \\:star: or &colon;zzz&#58; for :star:.\n",
-                          credits=[("Design", "A :zzz: B")])
+def _book_text_and_icons(content) -> tuple[str, list[str]]:
+    """The words of the book `content` makes on A4, spaces made single, and the names of the icons it drew."""
+    drawn: list[str] = []
     out = io.BytesIO()
     canvas = Canvas(out, pagesize=(210 * MM, 297 * MM), invariant=1)
     Book(content, _fonts(), (210 * MM, 297 * MM), lambda src, width: None,
          lambda canvas, name, *rest: drawn.append(name)).draw(canvas)
     canvas.save()
-    text = " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages).split())
+    return " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages).split()), drawn
+
+
+def test_icon_and_term_markers_print_as_typed_in_code_and_on_the_title_page():
+    """`:star:` in a code span drew an icon (so did '\\:star:', and '&colon;zzz&colon;' an unknown one: nothing),
+    and a title ':star: Wars [[X]]' an icon and a bold 'X' on the title page beside a footer printing it as
+    typed; in text, :star: is still an icon."""
+    text, drawn = _book_text_and_icons(BookContent(
+        title="Mini :star: Wars [[X]]", credits=[("Design", "A :zzz: B")],
+        markdown="# Rules\n\nType `:star: [[Y]]` or \\:star: or &colon;zzz&#58; for :star:.\n"))
     assert text.startswith("Mini :star: Wars [[X]]") and "Design: A :zzz: B" in text
     assert "Type :star: [[Y]] or :star: or :zzz: for ." in text
     assert drawn == ["star"]  # the one in text, in the one pass that draws
@@ -308,15 +312,8 @@ def test_an_address_in_angle_brackets_prints_as_typed_and_names_no_icon_or_term(
     """Markdown links an address written `<https://...>` and prints it as it is: ':star:' in one drew the icon,
     and validate refused `<urn:isbn:0451450523>` as naming the unknown icon ':isbn:' (and '[[Nope]]' in one as
     an undefined term)."""
-    drawn = []
-    content = BookContent(title="Test", markdown="# Rules\n\nSee <https://example.com/a:star:b> or "
-                                                 "<urn:isbn:0451450523>, then :star:.\n")
-    out = io.BytesIO()
-    canvas = Canvas(out, pagesize=(210 * MM, 297 * MM), invariant=1)
-    Book(content, _fonts(), (210 * MM, 297 * MM), lambda src, width: None,
-         lambda canvas, name, *rest: drawn.append(name)).draw(canvas)
-    canvas.save()
-    text = " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages).split())
+    text, drawn = _book_text_and_icons(BookContent(title="Test", markdown="# Rules\n\nSee <https://example.com/a:star:b> "
+                                                                   "or <urn:isbn:0451450523>, then :star:.\n"))
     assert "See https://example.com/a:star:b or urn:isbn:0451450523, then ." in text
     assert drawn == ["star"]  # the one in text
     root = make_project(tmp_path / "proj", {"layouts/mini/rulebook.md.j2": "# Rules\n\nSee <urn:isbn:0451450523> "

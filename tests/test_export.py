@@ -432,17 +432,22 @@ def test_export_starts_no_more_processes_than_cores(monkeypatch, tmp_path):
     assert sizes == [3]
 
 
-def test_die_faces_whose_names_slug_alike_each_get_an_image_of_their_own(tmp_path):
-    """A die's faces 1 and '1', 'a b' and 'a-b' slug alike: each face's PNG was written over the other's
-    (4 images for a d6, exit 0)."""
-    die = ('size: [20mm, 20mm]\nnet: d6\nedge: 20mm\nfaces: ["a b", 1, "1", "a-b", 3, 4]\nelements:\n'
-           '  - {type: text, x: 1, y: 8, w: 18, h: 4, text: "{{ face }} {{ face is number }}", size: 7}\n')
+def _die_faces_exported(tmp_path, die: str) -> list:
+    """The PNG files `pnp export --format png` writes for the faces of a die drawn by the layout `die`."""
     root = make_project(tmp_path / "p", case={"files": {"layouts/mini/die.yaml": die}, "replace": {
         "cards/mini/game.yaml": [["components:\n", "components:\n  - {id: die, name: Die, kind: die, count: 1, "
                                   "layout: die}\n"]]}})
     result = run(root, "export", "mini", "--format", "png", "--dpi", "72", "-j", "1")
     assert result.exit_code == 0, result.output
-    images = sorted((root / "output/mini/export/png-72dpi/die").glob("*.png"))
+    return sorted((root / "output/mini/export/png-72dpi/die").glob("*.png"))
+
+
+def test_die_faces_whose_names_slug_alike_each_get_an_image_of_their_own(tmp_path):
+    """A die's faces 1 and '1', 'a b' and 'a-b' slug alike: each face's PNG was written over the other's
+    (4 images for a d6, exit 0)."""
+    die = ('size: [20mm, 20mm]\nnet: d6\nedge: 20mm\nfaces: ["a b", 1, "1", "a-b", 3, 4]\nelements:\n'
+           '  - {type: text, x: 1, y: 8, w: 18, h: 4, text: "{{ face }} {{ face is number }}", size: 7}\n')
+    images = _die_faces_exported(tmp_path, die)
     assert len(images) == 6, images
     assert len({image.read_bytes() for image in images}) == 6  # each its own face
 
@@ -465,10 +470,5 @@ def test_die_faces_named_in_letters_of_four_bytes_each_get_a_file_a_file_system_
     faces = ", ".join(f'"{chr(0x1D400) * 60}{n}"' for n in range(12))
     die = (f"size: [10mm, 10mm]\nnet: d12\nfaces: [{faces}]\nelements:\n"
            "  - {type: text, x: 1, y: 3, w: 8, h: 4, text: '{{ face[60:] }}', size: 7}\n")
-    root = make_project(tmp_path / "p", case={"files": {"layouts/mini/die.yaml": die}, "replace": {
-        "cards/mini/game.yaml": [["components:\n", "components:\n  - {id: die, name: Die, kind: die, count: 1, "
-                                  "layout: die}\n"]]}})
-    result = run(root, "export", "mini", "--format", "png", "--dpi", "72", "-j", "1")
-    assert result.exit_code == 0, result.output
-    images = sorted((root / "output/mini/export/png-72dpi/die").glob("*.png"))
+    images = _die_faces_exported(tmp_path, die)
     assert len(images) == 12 and all(len(os.fsencode(image.name)) <= 255 for image in images), images

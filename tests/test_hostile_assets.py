@@ -517,35 +517,28 @@ def _last_code_past_unicode(font: bytes) -> bytes:
 
 def _letters_drawn_small(font: bytes) -> bytes:
     """The font with its ASCII letters' and digits' glyphs each a composite of 'Ð' at a sixteenth of its size (their
-    outlines' own points unchanged): glyf and loca written anew (loca long) at the file's end."""
+    outlines' own points unchanged)."""
     from reportlab.pdfbase.ttfonts import TTFontFile
-    face, out = TTFontFile(io.BytesIO(font)), bytearray(font)
-    glyf = _table_at(font, b"glyf")
+    face = TTFontFile(io.BytesIO(font))
     small = struct.pack(">hhhhhHHhhH", -1, 0, 0, 100, 100, 0x1 | 0x2 | 0x8, face.charToGlyph[ord("Ð")], 0, 0, 0x0400)
     made = {face.charToGlyph[ord(ch)] for ch in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ªµ"}
-    glyphs = [small if g in made else font[glyf + face.glyphPos[g]:glyf + face.glyphPos[g + 1]]
-              for g in range(face.numGlyphs)]
-    positions = [0]
-    for glyph in glyphs:
-        positions.append(positions[-1] + len(glyph))
-    for tag, table in ((b"glyf", b"".join(glyphs)), (b"loca", struct.pack(f">{len(positions)}I", *positions))):
-        out += b"\0" * (-len(out) % 4)
-        entry = next(12 + 16 * n for n in range(struct.unpack_from(">H", font, 4)[0]) if font[12 + 16 * n:16 + 16 * n] == tag)
-        struct.pack_into(">II", out, entry + 8, len(out), len(table))
-        out += table
-    struct.pack_into(">h", out, _table_at(font, b"head") + 50, 1)  # loca of 32-bit offsets
-    return bytes(out)
+    return _glyphs_replaced(font, {g: small for g in made})
 
 
 def _glyph_moved(font: bytes, character: str, dx: int, dy: int) -> bytes:
-    """The font with one character's glyph a composite of 'o' placed `dx`, `dy` units from where it is set: glyf
-    and loca written anew (loca long) at the file's end."""
+    """The font with one character's glyph a composite of 'o' placed `dx`, `dy` units from where it is set."""
     from reportlab.pdfbase.ttfonts import TTFontFile
-    face, out = TTFontFile(io.BytesIO(font)), bytearray(font)
-    glyf = _table_at(font, b"glyf")
+    face = TTFontFile(io.BytesIO(font))
     moved = struct.pack(">hhhhhHHhh", -1, 0, 0, 100, 100, 0x1 | 0x2, face.charToGlyph[ord("o")], dx, dy)
-    glyphs = [moved if g == face.charToGlyph[ord(character)] else font[glyf + face.glyphPos[g]:glyf + face.glyphPos[g + 1]]
-              for g in range(face.numGlyphs)]
+    return _glyphs_replaced(font, {face.charToGlyph[ord(character)]: moved})
+
+
+def _glyphs_replaced(font: bytes, replaced: dict[int, bytes]) -> bytes:
+    """The font with the glyphs numbered in `replaced` given those outlines: glyf and loca written anew (loca
+    long) at the file's end, the other glyphs as they were."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+    face, out, glyf = TTFontFile(io.BytesIO(font)), bytearray(font), _table_at(font, b"glyf")
+    glyphs = [replaced.get(g) or font[glyf + face.glyphPos[g]:glyf + face.glyphPos[g + 1]] for g in range(face.numGlyphs)]
     positions = [0]
     for glyph in glyphs:
         positions.append(positions[-1] + len(glyph))
