@@ -54,11 +54,21 @@ class Placement(Generic[Placed]):
             if dx or dy:
                 prims[:] = [_moved(p, dx, dy) for p in prims]
         if el in self.rest:
-            bottom = layout.height - layout.safe
-            prims[:] = [replace(p, h=max(0.0, bottom - p.y)) if p.kind in ("text", "rect") else p for p in prims]
+            prims[:] = [_rest(el, p, layout) if p.kind in ("text", "rect") else p for p in prims]
         if relations:
             _check_on_card(el, relations, extent(prims), layout)
         boxes[el] = drawn(prims, measure) or _nothing_drawn(relations, boxes)
+
+
+def _rest(el: PlacedShape, p: Prim, layout: LayoutShape) -> Prim:
+    """A text or rectangle of `h: rest` stretched down to the bottom of the safe area; one that starts at or
+    below it is refused (it was drawn 0 mm tall, without a word)."""
+    bottom = layout.height - layout.safe
+    if p.y > bottom - 0.01:
+        raise LayoutError(f"h: rest runs down to the bottom of the safe area, {bottom / MM:.1f} mm from the top, "
+                          f"but the element starts at {p.y / MM:.1f} mm: it would be 0 mm tall; place it higher or "
+                          "give it a height", el.mark_of("h"))
+    return replace(p, h=bottom - p.y)
 
 
 def plan(elements: Sequence[Placed], problems: list[tuple[str, Mark | None]]) -> Placement[Placed] | None:
