@@ -133,7 +133,7 @@ def _ordered(elements: Sequence[Placed], anchors: dict[Placed, list[Relation[Pla
     return order
 
 
-def _turned(p: Prim, corners: list[tuple[float, float]]) -> list[tuple[float, float]]:
+def turned_corners(p: Prim, corners: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """The corners as drawn: turned clockwise (y down) by the primitive's `rotate` about the centre of its box,
     as painting turns it."""
     if not p.rotate % 360:
@@ -152,7 +152,7 @@ def extent(prims: Sequence[Prim]) -> Box | None:
     for none."""
     corners: list[tuple[float, float]] = []
     for p in prims:
-        corners += _turned(p, list(p.points) or _box_corners(p.x, p.y, p.x + p.w, p.y + p.h))
+        corners += turned_corners(p, list(p.points) or _box_corners(p.x, p.y, p.x + p.w, p.y + p.h))
     return _around(corners)
 
 
@@ -171,7 +171,7 @@ def drawn(prims: Sequence[Prim], measure: Measure | None) -> Box | None:
         if p.kind == "text" and measure is not None:
             used = min(measure(p), p.h)
             top = p.y + valign_offset(p.style.get("valign"), p.h, used)
-            boxes.append(cast(Box, _around(_turned(p, _box_corners(p.x, top, p.x + p.w, top + used)))))
+            boxes.append(cast(Box, _around(turned_corners(p, _box_corners(p.x, top, p.x + p.w, top + used)))))
         else:
             boxes.append(cast(Box, extent([p])))
     if not boxes:
