@@ -548,8 +548,8 @@ class Checks:
             if p.kind != "text" or not p.text:
                 continue
             lines = self.painter.text_lines(replace(p, rotate=0) if p.rotate % 360 else p)
-            corners = turned_corners(p, [(x, y) for left, top, right, bottom in lines for x in (left, right)
-                                         for y in (top, bottom)])
+            corners = turned_corners(p, [_within(p, x, y) for left, top, right, bottom in lines
+                                         for x in (left, right) for y in (top, bottom)])
             if not corners:
                 continue
             margin = min(inside_by(cut, x, y) for x, y in corners)
@@ -617,6 +617,12 @@ def _icons_in(text: str) -> tuple[str, ...]:
 
 def _short(text: str, n: int = 40) -> str:
     return shortened(" ".join(text.split()), n)  # on one line: a message is one line
+
+
+def _within(p: "Prim", x: float, y: float) -> tuple[float, float]:
+    """The point moved into the primitive's box: an overflowing text's lines run past it, and the overflow is
+    what is said of them."""
+    return min(max(x, p.x), p.x + p.w), min(max(y, p.y), p.y + p.h)
 
 
 def _reach(margin: float, edge: str) -> str:
