@@ -410,9 +410,9 @@ class Checks:
         for prim in prims:
             if (id(prim), handled) not in clean:  # (prim()'s own test, made here: most are shared and clean)
                 self.prim(prim, label, handled)
-        cut = kind.cut(layout)
-        if cut is not None:
-            self.safe_area(layout, prims, cut)
+        cuts = kind.cut(layout)
+        if cuts:
+            self.safe_area(layout, prims, cuts, kind.cut_edge)
         self.layout_keys(layout, kind)
 
     def printable_problems(self, p: "Printable", problems: list[tuple[str, Mark | None]]) -> None:
@@ -536,26 +536,29 @@ class Checks:
                        f"{space.w / MM:.1f} x {space.h / MM:.1f} mm space it sits on; make the space bigger or the "
                        "token smaller", space.mark)
 
-    def safe_area(self, layout: "Layout", prims: list["Prim"], cut: Outline) -> None:
+    def safe_area(self, layout: "Layout", prims: list["Prim"], cuts: tuple[Outline, ...], edge: str) -> None:
         """Text on a component cut with a blade must stay inside the safe area (`safe:` in from the cut line,
         whatever its shape), where a slightly off cut cannot reach it. A warning, once per layout element: the
         print still works. Each line is measured where it is inked, turned as drawn (a round token's text box
         has corners past its cut, its words need not; a turned text's unturned box said a text turned across
         the cut was inside, and one turned clear of it was not)."""
         s = layout.safe
-        edge = "trim" if cut.kind == "rect" and not cut.radius else "cut line"
+        edge = "trim" if all(cut.kind == "rect" and not cut.radius for cut in cuts) else edge
         for p in prims:
-            if p.kind != "text" or not p.text:
-                continue
-            lines = self.painter.text_lines(replace(p, rotate=0) if p.rotate % 360 else p)
-            corners = turned_corners(p, [_within(p, x, y) for left, top, right, bottom in lines
-                                         for x in (left, right) for y in (top, bottom)])
+            corners = self.inked_corners(p) if p.kind == "text" and p.text else []
             if not corners:
                 continue
-            margin = min(inside_by(cut, x, y) for x, y in corners)
+            margin = min(inside_by(cut, x, y) for cut in cuts for x, y in corners)
             if margin < s - 0.01:  # (a text of a layout another uses is placed by that use: it is named too)
                 used = f" (drawn by the use at {p.used[0]})" if p.used is not None and p.used[0] is not None else ""
                 self.warn(f"{_reach(margin, edge)}, inside the {s / MM:g} mm safe area{used}", p.mark)
+
+    def inked_corners(self, p: "Prim") -> list[tuple[float, float]]:
+        """The corners of a text's lines where they are inked, turned as drawn, kept inside its box (an
+        overflowing text's lines run past it, and the overflow is what is said of them)."""
+        lines = self.painter.text_lines(replace(p, rotate=0) if p.rotate % 360 else p)
+        return turned_corners(p, [_within(p, x, y) for left, top, right, bottom in lines
+                                  for x in (left, right) for y in (top, bottom)])
 
     def image(self, prim: "Prim") -> None:
         """An image must be a file inside the project that decodes completely, at enough dpi for its size."""

@@ -143,11 +143,13 @@ class Kind:
         if cls.name:
             Kind.registry[cls.name] = cls()
 
-    def cut(self, layout: Layout) -> Outline | None:
-        """The line a blade cuts this kind's face of `layout` along, in the layout's own points (its trim at 0, 0),
-        or None when none does: text must keep `safe:` inside it (check.py measures each printed line against
-        it, whatever its shape)."""
-        return None
+    cut_edge = "cut line"  # what a message calls the line of `cut` (a straight one is the trim)
+
+    def cut(self, layout: Layout) -> tuple[Outline, ...]:
+        """The lines this kind's face of `layout` is cut or folded along, in the layout's own points (its trim
+        at 0, 0; a face printed in several shapes, a die's, has each), none when it is not: text must keep
+        `safe:` inside every one (check.py measures each printed line against them, whatever their shape)."""
+        return ()
 
     def layout_name(self, component: Component, key: str, item: Record | None, studio: Studio) -> str | None:
         """A component's layout name for one item: the key's value, rendered when it is a template."""

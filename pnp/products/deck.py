@@ -18,8 +18,8 @@ class Deck(Kind):
     file_part = "cards"
     order = 1
 
-    def cut(self, layout: Layout) -> Outline | None:
-        return Outline("rect", 0.0, 0.0, layout.width, layout.height, layout.radius)
+    def cut(self, layout: Layout) -> tuple[Outline, ...]:
+        return (Outline("rect", 0.0, 0.0, layout.width, layout.height, layout.radius),)
 
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         if fits_sheet(component, studio):
