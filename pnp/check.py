@@ -8,14 +8,15 @@ import gc
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from .draw.fonts import unmapped_message
 from .draw.icons import unreadable
 from .draw.sheet import FOOTER_FAMILY
 from .draw.text import unmapped
 from .draw.pictures import verified_picture
-from .layout.place import Box, extent
+from .impose.shapes import Outline, inside_by
+from .layout.place import turned_corners
 from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, blame, unforeseen
 from .model.game import check_whole_game, load_game
 from .model.reads import FieldCache, note_all
@@ -409,8 +410,9 @@ class Checks:
         for prim in prims:
             if (id(prim), handled) not in clean:  # (prim()'s own test, made here: most are shared and clean)
                 self.prim(prim, label, handled)
-        if kind.cut_with_blade:
-            self.safe_area(layout, prims)
+        cuts = kind.cut(layout)
+        if cuts:
+            self.safe_area(layout, prims, cuts, kind.cut_edge)
         self.layout_keys(layout, kind)
 
     def printable_problems(self, p: "Printable", problems: list[tuple[str, Mark | None]]) -> None:
@@ -534,20 +536,29 @@ class Checks:
                        f"{space.w / MM:.1f} x {space.h / MM:.1f} mm space it sits on; make the space bigger or the "
                        "token smaller", space.mark)
 
-    def safe_area(self, layout: "Layout", prims: list["Prim"]) -> None:
-        """Text on a component cut with a blade must stay inside the safe area (`safe:` in from the trim),
-        where a slightly off cut cannot reach it. A warning, once per layout element: the print still works.
-        A turned text is measured by its box as drawn (its unturned box said a text turned across the cut was
-        inside, and one turned clear of it was not)."""
+    def safe_area(self, layout: "Layout", prims: list["Prim"], cuts: tuple[Outline, ...], edge: str) -> None:
+        """Text on a component cut with a blade must stay inside the safe area (`safe:` in from the cut line,
+        whatever its shape), where a slightly off cut cannot reach it. A warning, once per layout element: the
+        print still works. Each line is measured where it is inked, turned as drawn (a round token's text box
+        has corners past its cut, its words need not; a turned text's unturned box said a text turned across
+        the cut was inside, and one turned clear of it was not)."""
         s = layout.safe
+        edge = "trim" if all(cut.kind == "rect" and not cut.radius for cut in cuts) else edge
         for p in prims:
-            if p.kind != "text":
+            corners = self.inked_corners(p) if p.kind == "text" and p.text else []
+            if not corners:
                 continue
-            left, top, right, bottom = cast(Box, extent([p]))  # (one primitive's extent is never None)
-            margin = min(left, top, layout.width - right, layout.height - bottom)
+            margin = min(inside_by(cut, x, y) for cut in cuts for x, y in corners)
             if margin < s - 0.01:  # (a text of a layout another uses is placed by that use: it is named too)
                 used = f" (drawn by the use at {p.used[0]})" if p.used is not None and p.used[0] is not None else ""
-                self.warn(f"{_reach(margin)}, inside the {s / MM:g} mm safe area{used}", p.mark)
+                self.warn(f"{_reach(margin, edge)}, inside the {s / MM:g} mm safe area{used}", p.mark)
+
+    def inked_corners(self, p: "Prim") -> list[tuple[float, float]]:
+        """The corners of a text's lines where they are inked, turned as drawn, kept inside its box (an
+        overflowing text's lines run past it, and the overflow is what is said of them)."""
+        lines = self.painter.text_lines(replace(p, rotate=0) if p.rotate % 360 else p)
+        return turned_corners(p, [_within(p, x, y) for left, top, right, bottom in lines
+                                  for x in (left, right) for y in (top, bottom)])
 
     def image(self, prim: "Prim") -> None:
         """An image must be a file inside the project that decodes completely, at enough dpi for its size."""
@@ -611,14 +622,21 @@ def _short(text: str, n: int = 40) -> str:
     return shortened(" ".join(text.split()), n)  # on one line: a message is one line
 
 
-def _reach(margin: float) -> str:
-    """Where a text box is, said as a designer measures it: so far inside the trim, on it, or past it."""
+def _within(p: "Prim", x: float, y: float) -> tuple[float, float]:
+    """The point moved into the primitive's box: an overflowing text's lines run past it, and the overflow is
+    what is said of them."""
+    return min(max(x, p.x), p.x + p.w), min(max(y, p.y), p.y + p.h)
+
+
+def _reach(margin: float, edge: str) -> str:
+    """Where a text is, said as a designer measures it: so far inside the trim (or a shaped cut's line), on it,
+    or past it."""
     mm = round(margin / MM, 1)
     if mm > 0:
-        return f"text box reaches within {mm:.1f} mm of the trim"
+        return f"text reaches within {mm:.1f} mm of the {edge}"
     if mm == 0:
-        return "text box reaches the trim"
-    return f"text box runs {-mm:.1f} mm past the trim"
+        return f"text reaches the {edge}"
+    return f"text runs {-mm:.1f} mm past the {edge}"
 
 
 def _field_with(item: "Record | None", character: str) -> Mark | None:

@@ -693,6 +693,17 @@ def _sum(items: Iterable[Any], start: Any = 0) -> Any:
     return joined if isinstance(start, list) else tuple(joined)
 
 
+def _operands_refused(operator: str, left: object, right: object) -> str:
+    """Why an operator refused its two values, in a designer's words: Python's named `pow()` and `__radd__`. A
+    text beside a number is most often a filter's result: a filter binds before an operator, so
+    `10 ** 3 | filesizeformat` raised 10 to the power of the text '3 Bytes'."""
+    message = f"'{operator}' cannot work on {_describe_value(left)} and {_describe_value(right)}"
+    if {type(left), type(right)} & {str} and {type(left), type(right)} & {int, float}:
+        message += (f" (a filter applies before an operator: `a {operator} b | f` is `a {operator} (b | f)`; "
+                    f"write `(a {operator} b) | f`, or join texts with ~)")
+    return message
+
+
 def _check_round_digits(ndigits: object) -> None:
     if isinstance(ndigits, int) and abs(ndigits) > MAX_NUMBER_BITS:  # round(5, -10**8) computes 10**10**8
         raise LimitError(f"rounding to {ndigits} digits is too many (at most {MAX_NUMBER_BITS})")
@@ -723,7 +734,11 @@ def _int_filter(value: Any, default: Any = 0, base: Any = 10) -> Any:
 def _filesizeformat(value: Any, binary: bool = False) -> str:
     """Jinja's filesizeformat, a size past what a number can hold refused: it multiplies the size by 1,000
     or 1,024 before it writes it, and 1e308 came out as 'inf YB'."""
-    _finite(float(value) * 1024)
+    try:
+        size = float(value)
+    except (TypeError, ValueError):  # (Python's words named a float, which a designer never wrote)
+        raise TypeError(f"filesizeformat takes a number of bytes, not {_describe_value(value)}") from None
+    _finite(size * 1024)
     return jinja2.filters.do_filesizeformat(value, binary)
 
 
@@ -1245,7 +1260,10 @@ class _Env(ImmutableSandboxedEnvironment):
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
         tick()
-        return _finite(_BINOPS[operator](left, right))
+        try:
+            return _finite(_BINOPS[operator](left, right))
+        except TypeError:
+            raise TypeError(_operands_refused(operator, left, right)) from None
 
     def call(self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         tick()

@@ -153,7 +153,7 @@ def test_up_to_date_repeats_the_warnings_of_the_build(two_games):
     card = two_games / "layouts/mini/card.yaml"
     card.write_text(card.read_text().replace("x: 5, y: 5,", "x: 1, y: 5,"))  # text inside the safe area
     first = build(two_games)
-    warning = "layouts/mini/card.yaml:4:50: warning: text box reaches within 1.0 mm of the trim"
+    warning = "layouts/mini/card.yaml:4:50: warning: text reaches within 1.0 mm of the trim"
     assert warning in first
     again = build(two_games)
     assert up_to_date(again) == sorted(GAMES) and warning in again and "(1 warning)" in again

@@ -51,6 +51,8 @@ def _errors(project, layout):
     (("name: title, x: 5", "name: title, below: footer, x: 5"), "layouts/mini/card.yaml:", "placements go round in a circle"),
     (("below: rules, gap: 3", "below: rules, gap: 75"), "layouts/mini/card.yaml:6:", "past the card's bottom edge"),
     (("x: 5, w: 53, h: rest", "x: 5, w: 53, h: rest, bleed: true"), None, None),
+    # below the safe area's bottom (3 mm up from the card's) `h: rest` drew the rectangle 0 mm tall, without a word
+    (("below: footer, gap: 2, x: 5,", "x: 5, y: 87,"), "layouts/mini/card.yaml:7:", "0 mm tall"),
 ])
 def test_placements_that_cannot_be_made_are_refused_with_file_and_line(project, change, where, message):
     layout = CARD.replace(*change)

@@ -87,6 +87,11 @@ from pnp.errors import ExprError
     ("{{ " + " + ".join(["1"] * 250) + " }}", "more than 50 operators, brackets or blocks inside one another"),
     ("{{ " + "(" * 300 + "1" + ")" * 300 + " }}", "more than 50 operators, brackets or blocks inside one another"),
     ("{% for a in [1] %}" * 25 + "{% endfor %}" * 25, "too many loops, blocks or brackets inside one another"),
+    # a filter binds before an operator: Python's words named pow() and the text '1.2 kB' nobody wrote
+    ("{{ 10 ** 1200 | filesizeformat }}", "'**' cannot work on a whole number (10) and text ('1.2 kB') (a filter "
+                                          "applies before an operator"),
+    ("{{ card - 1 }}", "'-' cannot work on a mapping and a whole number (1)"),
+    ("{{ 'abc' | filesizeformat }}", "filesizeformat takes a number of bytes, not text ('abc')"),
 ])
 def test_refused_with_a_message(source, message):
     with pytest.raises(ExprError) as e:

@@ -54,11 +54,21 @@ class Placement(Generic[Placed]):
             if dx or dy:
                 prims[:] = [_moved(p, dx, dy) for p in prims]
         if el in self.rest:
-            bottom = layout.height - layout.safe
-            prims[:] = [replace(p, h=max(0.0, bottom - p.y)) if p.kind in ("text", "rect") else p for p in prims]
+            prims[:] = [_rest(el, p, layout) if p.kind in ("text", "rect") else p for p in prims]
         if relations:
             _check_on_card(el, relations, extent(prims), layout)
         boxes[el] = drawn(prims, measure) or _nothing_drawn(relations, boxes)
+
+
+def _rest(el: PlacedShape, p: Prim, layout: LayoutShape) -> Prim:
+    """A text or rectangle of `h: rest` stretched down to the bottom of the safe area; one that starts at or
+    below it is refused (it was drawn 0 mm tall, without a word)."""
+    bottom = layout.height - layout.safe
+    if p.y > bottom - 0.01:
+        raise LayoutError(f"h: rest runs down to the bottom of the safe area, {bottom / MM:.1f} mm from the top, "
+                          f"but the element starts at {p.y / MM:.1f} mm: it would be 0 mm tall; place it higher or "
+                          "give it a height", el.mark_of("h"))
+    return replace(p, h=bottom - p.y)
 
 
 def plan(elements: Sequence[Placed], problems: list[tuple[str, Mark | None]]) -> Placement[Placed] | None:
@@ -123,7 +133,7 @@ def _ordered(elements: Sequence[Placed], anchors: dict[Placed, list[Relation[Pla
     return order
 
 
-def _turned(p: Prim, corners: list[tuple[float, float]]) -> list[tuple[float, float]]:
+def turned_corners(p: Prim, corners: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """The corners as drawn: turned clockwise (y down) by the primitive's `rotate` about the centre of its box,
     as painting turns it."""
     if not p.rotate % 360:
@@ -142,7 +152,7 @@ def extent(prims: Sequence[Prim]) -> Box | None:
     for none."""
     corners: list[tuple[float, float]] = []
     for p in prims:
-        corners += _turned(p, list(p.points) or _box_corners(p.x, p.y, p.x + p.w, p.y + p.h))
+        corners += turned_corners(p, list(p.points) or _box_corners(p.x, p.y, p.x + p.w, p.y + p.h))
     return _around(corners)
 
 
@@ -161,7 +171,7 @@ def drawn(prims: Sequence[Prim], measure: Measure | None) -> Box | None:
         if p.kind == "text" and measure is not None:
             used = min(measure(p), p.h)
             top = p.y + valign_offset(p.style.get("valign"), p.h, used)
-            boxes.append(cast(Box, _around(_turned(p, _box_corners(p.x, top, p.x + p.w, top + used)))))
+            boxes.append(cast(Box, _around(turned_corners(p, _box_corners(p.x, top, p.x + p.w, top + used)))))
         else:
             boxes.append(cast(Box, extent([p])))
     if not boxes:

@@ -37,6 +37,9 @@ def check_constraints(game: GameShape, constraints: MarkedList, chk: CheckerShap
         if each is not None and each not in game.tables:
             chk.error(f"constraint 'each: {each}' names no table{did_you_mean(each, game.tables)}", c.mark_of("each"))
             continue
+        where_problem = _where_problem(game, c)
+        if where_problem:
+            chk.error(where_problem, c.mark_of("where"))
         field_problem = _field_problem(game, c)
         if field_problem:
             chk.error(field_problem, c.mark_of("field"))
@@ -48,6 +51,25 @@ def check_constraints(game: GameShape, constraints: MarkedList, chk: CheckerShap
                 chk.error(message, mark)
             if stop:
                 break
+
+
+def _where_problem(game: GameShape, c: Record) -> str | None:
+    """What is wrong with a constraint's `where:`: it must name a table or a value in the rules (rules.KEY.KEY);
+    one naming neither (a misspelt table) pointed the message at the expression without a word."""
+    where = c.get("where")
+    if where is None or where in game.tables:
+        return None
+    if isinstance(where, str) and where.startswith("rules."):
+        node: object = game.meta.get("rules")
+        path = "rules"
+        for key in where.split(".")[1:]:
+            if not isinstance(node, Record) or key not in node:
+                known = [f"{path}.{k}" for k in node] if isinstance(node, Record) else []
+                return f"constraint 'where: {where}' names no value in the rules{did_you_mean(where, known)}"
+            node, path = node[key], f"{path}.{key}"
+        return None
+    return (f"constraint 'where: {where}' names no table (nor a value in the rules, written rules.KEY)"
+            f"{did_you_mean(str(where), game.tables)}")
 
 
 def _field_problem(game: GameShape, c: Record) -> str | None:

@@ -16,7 +16,8 @@ from ..draw.fonts import FontSet
 from ..draw.paint import Painter
 from ..errors import LayoutError
 from ..options import blank, control_problem
-from ..layout.layouts import LayoutSet
+from ..impose.shapes import Outline
+from ..layout.layouts import Layout, LayoutSet
 from ..layout.params import Param
 from ..layout.prims import Prim
 from ..model.components import ITEM_FIELDS, Component
@@ -130,7 +131,6 @@ class Kind:
     component_keys: dict[str, Field] = {**ITEM_FIELDS, "layout": LAYOUT_KEY, "back": BACK_KEY}
     layout_options: dict[str, Param] = {}  # keys this kind reads from its layout files
     sides: tuple[tuple[str, str], ...] = (("front", "layout"), ("back", "back"))  # (side, the key naming its layout)
-    cut_with_blade = False  # text must keep clear of the cut (the safe area is checked)
     spaced = False  # imposed apart, each with what bleed the paper leaves room for (else butted together)
     turn_to_fit = True  # imposed a quarter turn round when more fit a sheet that way
     exports_faces = True  # `pnp export` writes each face as an image; a kind that is not a set of faces says False
@@ -142,6 +142,14 @@ class Kind:
         super().__init_subclass__(**kwargs)
         if cls.name:
             Kind.registry[cls.name] = cls()
+
+    cut_edge = "cut line"  # what a message calls the line of `cut` (a straight one is the trim)
+
+    def cut(self, layout: Layout) -> tuple[Outline, ...]:
+        """The lines this kind's face of `layout` is cut or folded along, in the layout's own points (its trim
+        at 0, 0; a face printed in several shapes, a die's, has each), none when it is not: text must keep
+        `safe:` inside every one (check.py measures each printed line against them, whatever their shape)."""
+        return ()
 
     def layout_name(self, component: Component, key: str, item: Record | None, studio: Studio) -> str | None:
         """A component's layout name for one item: the key's value, rendered when it is a template."""

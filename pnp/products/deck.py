@@ -1,6 +1,8 @@
 """Decks and player aids: cards imposed 9-up (poker) with crop marks and mirrored backs."""
 
 from .base import Kind
+from ..impose.shapes import Outline
+from ..layout.layouts import Layout
 from .board import draw_tiled, sheet_pages
 from .sheets import draw_sheets, fits_sheet
 from ..model.components import Component
@@ -15,7 +17,9 @@ class Deck(Kind):
     name = "deck"
     file_part = "cards"
     order = 1
-    cut_with_blade = True
+
+    def cut(self, layout: Layout) -> tuple[Outline, ...]:
+        return (Outline("rect", 0.0, 0.0, layout.width, layout.height, layout.radius),)
 
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         if fits_sheet(component, studio):

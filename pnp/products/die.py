@@ -8,6 +8,7 @@ from typing import Any
 from ..draw import sheet as paper
 from ..errors import LayoutError
 from ..impose import nets
+from ..impose.shapes import Outline
 from ..layout import params as P
 from ..model.components import ITEM_FIELDS
 from ..model.load import shown
@@ -50,6 +51,21 @@ class Die(Kind):
                 out.append(Printable(component, "face", index, item, name, (("face", value),), copies,
                                      component.spec.mark_of("layout")))
         return out
+
+    cut_edge = "face's edge"
+
+    def cut(self, layout: Layout) -> tuple[Outline, ...]:
+        """Each shape a face of the net has (a d20's triangles point up and down), as the layout lies on it:
+        centred on the face and drawn clipped to it, so a number in the corner of a triangle's box printed
+        nothing."""
+        edge = layout.options.get("edge") or EDGE
+        shapes: dict[tuple[tuple[float, float], ...], Outline] = {}
+        for face in nets.NETS[layout.options.get("net", "d6")]():
+            cx, cy = sum(x for x, _ in face) / len(face), sum(y for _, y in face) / len(face)
+            points = tuple((layout.width / 2 + (x - cx) * edge, layout.height / 2 - (y - cy) * edge) for x, y in face)
+            key = tuple(sorted((round(x, 3), round(y, 3)) for x, y in points))
+            shapes.setdefault(key, Outline("polygon", 0.0, 0.0, layout.width, layout.height, points=points))
+        return tuple(shapes.values())
 
     def check(self, component: Component, studio: Studio, report: Reporter) -> None:
         super().check(component, studio, report)

@@ -31,6 +31,10 @@ class Tokens(Kind):
                           "layout's `radius`, else 2 mm), the circle or the hexagon inside its box, or none"),
     }
 
+    def cut(self, layout: Layout) -> tuple[Outline, ...]:
+        outline = _outline(layout, 0.0, 0.0)
+        return () if outline is None else (outline,)
+
     def check(self, component: Component, studio: Studio, report: Reporter) -> None:
         """Every token must fit on the paper inside its margins (a bigger one is a board)."""
         super().check(component, studio, report)
