@@ -667,6 +667,15 @@ def test_a_row_wider_than_the_limit_is_refused_at_its_row(proj):
                for ln in errors(proj)), errors(proj)
 
 
+def test_a_csv_row_of_millions_of_cells_is_refused_at_its_line_before_it_is_split(proj):
+    """A line of 7 million cells (20 MB) was split whole into a list of them all (700 MB, 4.5 s) before its
+    length was checked; its cells are counted first. A quoted cell's delimiters and line breaks are not counted."""
+    path, rows, header = tokens_as_csv(proj)
+    spans = f'"a, quoted\ncell{"," * 2_000}",x'  # one row of two cells, on two lines
+    path.write_text("\n".join([*rows, spans, "ab," * 3_000_000]) + "\n", encoding="utf-8")
+    assert errors(proj) == [f"cards/{GAME}/tokens.csv:{len(rows) + 3}:1001: error: row has more than 1,000 columns"]
+
+
 def test_a_row_numbered_past_a_sheets_last_row_is_refused_not_walked_to(proj):
     """openpyxl yields every missing row up to a row's number, one by one: a billion of them ran for minutes."""
     path = xlsx_table(proj, "turn")

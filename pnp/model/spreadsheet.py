@@ -111,7 +111,9 @@ def _csv_rows(path: Path, shown: str) -> Rows:
                          "utf-8-sig")
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text), strict=True)
+    delimiter = _delimiter(text)
+    _check_row_widths(text, delimiter, shown)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: Rows = []
     line, room = 1, _Room()
     try:
@@ -122,6 +124,34 @@ def _csv_rows(path: Path, shown: str) -> Rows:
     except csv.Error as e:
         raise LoadError(f"malformed CSV: {e}", Mark(shown, reader.line_num or line, 1)) from None
     return rows
+
+
+@functools.cache
+def _row_of_cells(delimiter: str) -> re.Pattern[str]:
+    """A CSV row's first MAX_COLUMNS cells at most, each as csv.reader (strict) reads one: quoted (its quotes
+    doubled inside, line breaks too), or not (no quote first, no delimiter nor line break)."""
+    d = re.escape(delimiter)
+    cell = rf'(?>"[^"]*+(?:""[^"]*+)*+"|[^"{d}\r\n][^{d}\r\n]*+|)'
+    return re.compile(rf"{cell}(?:{d}{cell}){{0,{MAX_COLUMNS - 1}}}+")
+
+
+def _check_row_widths(text: str, delimiter: str, shown: str) -> None:
+    """LoadError at the first of the CSV text's first MAX_ROWS rows holding more than MAX_COLUMNS cells, its cells
+    counted before csv.reader splits it: a line of 7 million cells was split whole (a list of them all, 700 MB,
+    4.5 s) before its length was checked. A row that csv.reader refuses (a stray quote) ends the count: it is
+    refused there, before any later row is read."""
+    pattern, pos, end = _row_of_cells(delimiter), 0, len(text)
+    for _ in range(MAX_ROWS + 1):
+        found = pattern.match(text, pos)
+        if found is None or found.end() == end:
+            return
+        pos = found.end()
+        if text[pos] == delimiter:
+            line = 1 + len(_LINE_END.findall(text, 0, found.start()))
+            raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(shown, line, MAX_COLUMNS + 1))
+        if (ended := _LINE_END.match(text, pos)) is None:
+            return
+        pos = ended.end()
 
 
 _DELIMITERS = (",", ";", "\t")  # a European Excel saves CSV with semicolons
