@@ -676,6 +676,28 @@ def test_a_csv_row_of_millions_of_cells_is_refused_at_its_line_before_it_is_spli
     assert errors(proj) == [f"cards/{GAME}/tokens.csv:{len(rows) + 3}:1001: error: row has more than 1,000 columns"]
 
 
+def _hide_row(ws):
+    ws.auto_filter.ref = ws.dimensions  # a filter hides the row
+    ws.row_dimensions[3].hidden = True
+
+
+def _hide_column(ws):
+    ws.column_dimensions["B"].hidden = True
+
+
+@pytest.mark.parametrize("hide, cell, what", [(_hide_row, "3:1", "row is hidden (by hand, by a filter"),
+                                              (_hide_column, "1:2", "column is hidden (by hand")])
+def test_a_hidden_row_or_column_holding_a_value_is_refused_at_its_first_cell(proj, hide, cell, what):
+    """A row hidden by a filter was read as an item, and a hidden column as a field, with exit 0: the sheet
+    shows the table without them."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    hide(book.active)
+    book.save(path)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:{cell}: error: this cell's {what}")
+               for ln in errors(proj)), errors(proj)
+
+
 def test_a_row_numbered_past_a_sheets_last_row_is_refused_not_walked_to(proj):
     """openpyxl yields every missing row up to a row's number, one by one: a billion of them ran for minutes."""
     path = xlsx_table(proj, "turn")

@@ -405,6 +405,7 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
                              timedelta_formats=book._timedelta_formats)
     root = _sheet_tree(ws, where)
     sheet = _SheetRead(ws, reader, where)
+    sheet.hidden_columns = _hidden_columns(root)
     if local_name(root.tag) in ("row", "c"):
         raise LoadError(_misplaced_said(root.tag), Mark(where, 1, 1))
     with warnings.catch_warnings():  # openpyxl's, once for all (15% of the time per cell): its cases are refused
@@ -413,6 +414,30 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
         if sheet.placed < _rows_and_cells(root):  # one inside a cell: found by a walk looking into each
             _SheetRead(ws, reader, where, look_inside_cells=True).walk(root)
     return sheet.rows
+
+
+def _hidden(element: Any, size: str) -> bool:
+    """Whether a sheet's row or column (`element`) is hidden: marked so (by hand, by a filter, by a collapsed
+    outline), or of no height or width (`size`), which a spreadsheet program shows as hidden."""
+    if element.get("hidden") in ("1", "true"):
+        return True
+    try:
+        return float(element.get(size) or "nan") == 0
+    except ValueError:
+        return False
+
+
+def _hidden_columns(root: Any) -> bytearray:
+    """Which of the first MAX_COLUMNS columns of a sheet (by number, from 1) are hidden: 1 each, from its <cols>."""
+    hidden = bytearray(MAX_COLUMNS + 1)
+    for cols in root.findall(_MAIN + "cols"):
+        for col in cols.findall(_MAIN + "col"):
+            low, high = col.get("min") or "", col.get("max") or ""
+            if _hidden(col, "width") and _INT.fullmatch(low) and _INT.fullmatch(high):
+                low_at, high_at = max(int(low), 1), min(int(high), MAX_COLUMNS)
+                if low_at <= high_at:
+                    hidden[low_at:high_at + 1] = b"\x01" * (high_at - low_at + 1)
+    return hidden
 
 
 def _rows_and_cells(root: Any) -> int:
@@ -486,6 +511,8 @@ class _SheetRead:
         self.counted = 0  # the rows read, with a cell or none
         self.beside = 0  # the elements read beside the sheet's cells
         self.formats: dict[int, str] = {}  # a cell style's number format, by the style's number
+        self.hidden_columns = bytearray(MAX_COLUMNS + 1)  # 1 for each hidden column (_hidden_columns)
+        self.row_hidden = False  # whether the row read last is hidden
 
     def _refuse_misplaced(self, elements: Any, skipped: Any = None) -> None:
         """LoadError at the first of `elements` (but `skipped`) named as a row or a cell is (_misplaced_said), or
@@ -525,6 +552,7 @@ class _SheetRead:
             self._refuse_misplaced(element.iter())
             return
         self.row, self.column = _row_number(element.get("r"), self.row, self.where), 0
+        self.row_hidden = _hidden(element, "ht")
         self.counted += 1
         self.placed += 1 + len(element)  # (each element in a row is a cell, or refused)
         if self.counted > MAX_ROWS:  # (a row of no cell too: 250,000 of <row/> took 7 s)
@@ -573,6 +601,11 @@ class _SheetRead:
                                 "the text it holds, which pnp reads: format the cell as General or Text and type the "
                                 "text as it should read", Mark(self.where, self.row, column))
             values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
+            if not _blank(values[column - 1]) and (self.row_hidden or self.hidden_columns[column]):
+                hidden = "row is hidden (by hand, by a filter" if self.row_hidden else "column is hidden (by hand"
+                raise LoadError(f"this cell's {hidden} or in a collapsed outline), and pnp reads every row and "
+                                "column, shown or not: show it, or delete it if it is not part of the table",
+                                Mark(self.where, self.row, column))
         _check_row_size(len(self.rows), self.row, values, self.where, self.room)
         self.rows.append((self.row, values))
 
