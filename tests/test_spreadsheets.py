@@ -698,6 +698,17 @@ def test_a_hidden_row_or_column_holding_a_value_is_refused_at_its_first_cell(pro
                for ln in errors(proj)), errors(proj)
 
 
+@pytest.mark.parametrize("code", [";;;", ";-0;0"])
+def test_a_number_its_format_shows_as_nothing_is_refused_at_its_cell(proj, code):
+    """A step numbered 2 formatted ;;; was read as 2 where the sheet showed a blank cell (exit 0)."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.active["A3"].number_format = code
+    book.save(path)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:1: error: this number cell (2) is formatted as")
+               for ln in errors(proj)), errors(proj)
+
+
 def test_a_row_numbered_past_a_sheets_last_row_is_refused_not_walked_to(proj):
     """openpyxl yields every missing row up to a row's number, one by one: a billion of them ran for minutes."""
     path = xlsx_table(proj, "turn")

@@ -596,10 +596,8 @@ class _SheetRead:
             if value is None:
                 continue
             code = self._number_format(cell["style_id"], column)
-            if isinstance(value, str) and value and _text_shown_otherwise(code):
-                raise LoadError(f"this text cell is formatted as {shown(code)}, so the sheet shows it otherwise than "
-                                "the text it holds, which pnp reads: format the cell as General or Text and type the "
-                                "text as it should read", Mark(self.where, self.row, column))
+            if problem := _shown_otherwise(value, code):
+                raise LoadError(problem, Mark(self.where, self.row, column))
             values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
             if not _blank(values[column - 1]) and (self.row_hidden or self.hidden_columns[column]):
                 hidden = "row is hidden (by hand, by a filter" if self.row_hidden else "column is hidden (by hand"
@@ -623,6 +621,20 @@ class _SheetRead:
                 raise LoadError(f"this cell's style ({style}) has number format {number}, which the workbook's "
                                 "styles do not hold: the file is damaged", Mark(self.where, self.row, column)) from None
         return self.formats[style]
+
+
+def _shown_otherwise(value: object, code: str) -> str | None:
+    """Why a cell's value is refused when its number format `code` makes the sheet show it otherwise than pnp
+    reads it, or None: a text shown with more or less (_text_shown_otherwise), a number shown as nothing
+    (_number_hidden)."""
+    if isinstance(value, str) and value and _text_shown_otherwise(code):
+        return (f"this text cell is formatted as {shown(code)}, so the sheet shows it otherwise than the text it "
+                "holds, which pnp reads: format the cell as General or Text and type the text as it should read")
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value) \
+            and _number_hidden(code, (value > 0) - (value < 0)):
+        return (f"this number cell ({_plain_number(value)}) is formatted as {shown(code)}, so the sheet shows "
+                "nothing where pnp reads the number: format the cell as General (or delete the number)")
+    return None
 
 
 def _merged(cells: str, where: str) -> LoadError:
@@ -851,16 +863,39 @@ def _text_shown_otherwise(code: str) -> bool:
     or a last one holding @) adds to the text ("Step: "@, @" cm", @@) or hides it (;;;). Colours, widths of
     spaces and a fill of spaces change no character (pnp read the text alone, where the sheet showed more or
     nothing, exit 0)."""
+    sections = _format_sections(code)
+    if len(sections) < 4 and "@" not in sections[-1]:
+        return False  # (no text section: a text is shown as it is)
+    text = sections[3] if len(sections) >= 4 else sections[-1]
+    return "".join(p for p in text if not p.startswith(("[", "_")) and p != "* ") != "@"
+
+
+def _format_sections(code: str) -> list[list[str]]:
+    """The parts (_FORMAT_PART) of each section of the number format `code`, in order."""
     sections: list[list[str]] = [[]]
     for part in _FORMAT_PART.findall(code):
         if part == ";":
             sections.append([])
         else:
             sections[-1].append(part)
-    if len(sections) < 4 and "@" not in sections[-1]:
-        return False  # (no text section: a text is shown as it is)
-    text = sections[3] if len(sections) >= 4 else sections[-1]
-    return "".join(p for p in text if not p.startswith(("[", "_")) and p != "* ") != "@"
+    return sections
+
+
+@functools.lru_cache(maxsize=256)
+def _number_hidden(code: str, sign: int) -> bool:
+    """Whether the number format `code` shows a number of this `sign` (1, -1 or 0) as nothing: its section for
+    it (the first for one above zero, the second for one below, the third for zero, the first where there is
+    none) shows no character, as ;;; or 0;; do (the sheet showed a blank cell where pnp read the number, exit
+    0). A format of conditions ([>100]) chooses its sections otherwise: it is let be."""
+    sections = _format_sections(code)
+    numbers = sections[:3] if len(sections) >= 4 or "@" not in sections[-1] else sections[:-1]
+    if not numbers or any(p.startswith("[") and p[1:2] in "<>=" for section in numbers for p in section):
+        return False
+    chosen = {1: 0, -1: 1, 0: 2}[sign]
+    section = numbers[chosen] if chosen < len(numbers) else numbers[0]
+    shown = "".join(p.strip('"') if p.startswith('"') else p.removeprefix("\\") for p in section
+                    if not p.startswith(("[", "_", "*")))
+    return not shown.strip()
 
 
 @dataclasses.dataclass(frozen=True)
