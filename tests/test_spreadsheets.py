@@ -1,8 +1,10 @@
 """Tables kept in spreadsheets: `pnp convert` round trips, CSV and XLSX tables that build the same PDFs as
 their YAML, and errors that point at the spreadsheet's row and column (and sheet)."""
 
+import csv
 import datetime
 import functools
+import io
 import warnings
 import os
 import re
@@ -665,6 +667,20 @@ def test_a_row_wider_than_the_limit_is_refused_at_its_row(proj):
     book.save(path)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:4:1001: error: row has more than 1,000 columns")
                for ln in errors(proj)), errors(proj)
+
+
+@pytest.mark.parametrize("separator", [",", ";"])
+def test_excels_line_naming_the_delimiter_is_read_as_that_not_as_the_header(proj, separator):
+    """Excel reads and writes a first line "sep=;": it was read as the header, and the file refused as 'a value in
+    a column without a name'. Lines are numbered as in the file."""
+    path, rows, header = tokens_as_csv(proj)
+    cells = list(csv.reader(rows))
+    cells[2][header.index("count")] = "many"
+    text = io.StringIO(newline="")
+    csv.writer(text, delimiter=separator, lineterminator="\n").writerows(cells)
+    path.write_text(f"sep={separator}\n" + text.getvalue(), encoding="utf-8")
+    assert {ln.split(": error: ")[0] for ln in errors(proj) if "tokens.csv" in ln} == \
+        {f"cards/{GAME}/tokens.csv:4:{header.index('count') + 1}"}
 
 
 def test_a_csv_row_of_millions_of_cells_is_refused_at_its_line_before_it_is_split(proj):

@@ -111,19 +111,27 @@ def _csv_rows(path: Path, shown: str) -> Rows:
                          "utf-8-sig")
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
-    delimiter = _delimiter(text)
-    _check_row_widths(text, delimiter, shown)
+    if said := _SEPARATOR_LINE.match(text):  # Excel's line naming the delimiter, before the header
+        text, delimiter, before = text[said.end():], said[1], 1
+    else:
+        delimiter, before = _delimiter(text), 0
+    _check_row_widths(text, delimiter, shown, before)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: Rows = []
-    line, room = 1, _Room()
+    line, room = before + 1, _Room()
     try:
         for cells in reader:
             _check_row_size(len(rows), line, cells, shown, room)
             rows.append((line, cells))
-            line = reader.line_num + 1
+            line = before + reader.line_num + 1
     except csv.Error as e:
-        raise LoadError(f"malformed CSV: {e}", Mark(shown, reader.line_num or line, 1)) from None
+        raise LoadError(f"malformed CSV: {e}", Mark(shown, before + reader.line_num or line, 1)) from None
     return rows
+
+
+# A first line "sep=;" names the file's delimiter, as Excel reads and writes it: it was read as the header (a
+# column named "sep=", and the header's row refused as 'a value in a column without a name')
+_SEPARATOR_LINE = re.compile(r'sep=([^"\r\n])(?:\r\n?|\n|\Z)', re.IGNORECASE)
 
 
 @functools.cache
@@ -135,11 +143,11 @@ def _row_of_cells(delimiter: str) -> re.Pattern[str]:
     return re.compile(rf"{cell}(?:{d}{cell}){{0,{MAX_COLUMNS - 1}}}+")
 
 
-def _check_row_widths(text: str, delimiter: str, shown: str) -> None:
+def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> None:
     """LoadError at the first of the CSV text's first MAX_ROWS rows holding more than MAX_COLUMNS cells, its cells
     counted before csv.reader splits it: a line of 7 million cells was split whole (a list of them all, 700 MB,
     4.5 s) before its length was checked. A row that csv.reader refuses (a stray quote) ends the count: it is
-    refused there, before any later row is read."""
+    refused there, before any later row is read. `before`: the lines of the file before the text."""
     pattern, pos, end = _row_of_cells(delimiter), 0, len(text)
     for _ in range(MAX_ROWS + 1):
         found = pattern.match(text, pos)
@@ -147,7 +155,7 @@ def _check_row_widths(text: str, delimiter: str, shown: str) -> None:
             return
         pos = found.end()
         if text[pos] == delimiter:
-            line = 1 + len(_LINE_END.findall(text, 0, found.start()))
+            line = before + 1 + len(_LINE_END.findall(text, 0, found.start()))
             raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(shown, line, MAX_COLUMNS + 1))
         if (ended := _LINE_END.match(text, pos)) is None:
             return
