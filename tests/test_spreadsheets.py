@@ -194,6 +194,16 @@ def test_convert_refuses_an_out_named_for_another_format(proj):
     assert result.exit_code == 2 and "game.yaml" in result.output and game_yaml.read_bytes() == before
 
 
+@pytest.mark.parametrize("game", [GAME, "evo"])
+def test_convert_never_writes_a_table_over_a_games_game_yaml(proj, game):
+    """`--to yaml --out cards/<game>/game.yaml --force` wrote the table over the game's definition (exit 0)."""
+    game_yaml = proj / "cards" / game / "game.yaml"
+    before = game_yaml.read_bytes()
+    result = run(proj, "convert", str(proj / "cards" / GAME / "tokens.yaml"), "--to", "yaml", "--out",
+                 str(game_yaml), "--force")
+    assert result.exit_code == 2 and f"cards/{game}/game.yaml" in result.output and game_yaml.read_bytes() == before
+
+
 # text a spreadsheet would take for a formula (OWASP's list) and for an error value
 FORMULA_LIKE = ['=HYPERLINK("http://example.com","click")', "=cmd|' /C calc'!A0", "+1", "-2 health", "@SUM(1)",
                 "#N/A", "="]

@@ -51,6 +51,9 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     target = Path(out) if out else path.with_suffix("." + fmt)
     if target.absolute() == path:
         raise UsageError(f"{shown} is already {fmt}")
+    if _game_file(project, target):  # (`--to yaml --out cards/<game>/game.yaml --force` wrote the table there)
+        raise UsageError(f"{project.rel(target)} defines a game (its tables among the rest), and --force does not "
+                         "replace it with a table: name another file")
     if target.exists() and not force:
         raise UsageError(f"{project.rel(target)} exists; --force replaces it")
     data = _written(items, fmt, schema, lambda: _sheet_named(spec, table), ids)
@@ -59,6 +62,12 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     except OSError as e:
         raise OutputError(cannot_write(target.parent, e, project.rel)) from None
     return target, len(items)
+
+
+def _game_file(project: Project, target: Path) -> bool:
+    """Whether `target` is (or links to) a game's game.yaml, in any case of its name."""
+    real = target.resolve()
+    return real.name.lower() == "game.yaml" and real.parent.parent == project.cards.resolve()
 
 
 def _written(items: MarkedList, fmt: str, schema: Schema, sheet: Callable[[], str],
