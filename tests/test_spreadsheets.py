@@ -707,11 +707,18 @@ def _hide_row(ws):
     ws.row_dimensions[3].hidden = True
 
 
+def _hide_rows_by_default(ws):
+    ws.sheet_format.zeroHeight = True  # rows of no height of their own are hidden: the third has none
+    for row in range(1, ws.max_row + 1):
+        ws.row_dimensions[row].height = None if row == 3 else 15
+
+
 def _hide_column(ws):
     ws.column_dimensions["B"].hidden = True
 
 
 @pytest.mark.parametrize("hide, cell, what", [(_hide_row, "3:1", "row is hidden (by hand, by a filter"),
+                                              (_hide_rows_by_default, "3:1", "row is hidden (by hand, by a filter"),
                                               (_hide_column, "1:2", "column is hidden (by hand")])
 def test_a_hidden_row_or_column_holding_a_value_is_refused_at_its_first_cell(proj, hide, cell, what):
     """A row hidden by a filter was read as an item, and a hidden column as a field, with exit 0: the sheet

@@ -414,6 +414,7 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
     root = _sheet_tree(ws, where)
     sheet = _SheetRead(ws, reader, where)
     sheet.hidden_columns = _hidden_columns(root)
+    sheet.rows_hidden = any(_hidden_by_default(part) for part in root.findall(_MAIN + "sheetFormatPr"))
     if local_name(root.tag) in ("row", "c"):
         raise LoadError(_misplaced_said(root.tag), Mark(where, 1, 1))
     with warnings.catch_warnings():  # openpyxl's, once for all (15% of the time per cell): its cases are refused
@@ -433,6 +434,11 @@ def _hidden(element: Any, size: str) -> bool:
         return float(element.get(size) or "nan") == 0
     except ValueError:
         return False
+
+
+def _hidden_by_default(format_part: Any) -> bool:
+    """Whether a sheet's <sheetFormatPr> hides its rows by default (zeroHeight: a row of no height of its own)."""
+    return format_part.get("zeroHeight") in ("1", "true")
 
 
 def _hidden_columns(root: Any) -> bytearray:
@@ -521,6 +527,7 @@ class _SheetRead:
         self.formats: dict[int, str] = {}  # a cell style's number format, by the style's number
         self.hidden_columns = bytearray(MAX_COLUMNS + 1)  # 1 for each hidden column (_hidden_columns)
         self.row_hidden = False  # whether the row read last is hidden
+        self.rows_hidden = False  # whether a row of no height of its own is hidden (_hidden_by_default)
 
     def _refuse_misplaced(self, elements: Any, skipped: Any = None) -> None:
         """LoadError at the first of `elements` (but `skipped`) named as a row or a cell is (_misplaced_said), or
@@ -560,7 +567,7 @@ class _SheetRead:
             self._refuse_misplaced(element.iter())
             return
         self.row, self.column = _row_number(element.get("r"), self.row, self.where), 0
-        self.row_hidden = _hidden(element, "ht")
+        self.row_hidden = _hidden(element, "ht") or self.rows_hidden and not element.get("ht")
         self.counted += 1
         self.placed += 1 + len(element)  # (each element in a row is a cell, or refused)
         if self.counted > MAX_ROWS:  # (a row of no cell too: 250,000 of <row/> took 7 s)
