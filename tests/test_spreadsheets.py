@@ -693,6 +693,16 @@ def test_excels_line_naming_the_delimiter_is_read_as_that_not_as_the_header(proj
         {f"cards/{GAME}/tokens.csv:4:{header.index('count') + 1}"}
 
 
+def test_a_field_named_as_excels_delimiter_line_round_trips_through_csv(proj):
+    """A table of one field named 'sep=|' is written with its header quoted, not taken for the line naming the
+    delimiter when read back."""
+    items = [{"sep=|": "a"}, {"sep=|": "b"}]
+    path = add_table(proj, "marks", {'"sep=|"': "{type: str}"}, items)
+    convert(proj, path, "csv")
+    convert(proj, path.with_suffix(".csv"), "yaml", "--out", str(proj / "back.yaml"))
+    assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == items
+
+
 def test_a_csv_row_of_millions_of_cells_is_refused_at_its_line_before_it_is_split(proj):
     """A line of 7 million cells (20 MB) was split whole into a list of them all (700 MB, 4.5 s) before its
     length was checked; its cells are counted first. A quoted cell's delimiters and line breaks are not counted."""

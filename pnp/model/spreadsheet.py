@@ -1273,9 +1273,10 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     _csv_cells_readable(items, written, names)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
-    # a header cell holding another delimiter (a field named 'a;b;c') is quoted, as _delimiter reads the first line
-    header = csv.writer(line, lineterminator="\r\n",
-                        quoting=csv.QUOTE_ALL if any(set(str(n)) & set(_DELIMITERS) for n in names) else csv.QUOTE_MINIMAL)
+    # a header cell holding another delimiter (a field named 'a;b;c') is quoted, as _delimiter reads the first line,
+    # and so is one a first line naming the delimiter would be taken for (a field named 'sep=|')
+    quoted = any(set(str(n)) & set(_DELIMITERS) for n in names) or _SEPARATOR_LINE.match(str(names[0]))
+    header = csv.writer(line, lineterminator="\r\n", quoting=csv.QUOTE_ALL if quoted else csv.QUOTE_MINIMAL)
     for row, cells in enumerate([names, *written]):
         line.seek(0)
         line.truncate()
