@@ -1,8 +1,10 @@
 """Tables kept in spreadsheets: `pnp convert` round trips, CSV and XLSX tables that build the same PDFs as
 their YAML, and errors that point at the spreadsheet's row and column (and sheet)."""
 
+import csv
 import datetime
 import functools
+import io
 import warnings
 import os
 import re
@@ -190,6 +192,16 @@ def test_convert_refuses_an_out_named_for_another_format(proj):
     result = run(proj, "convert", str(proj / "cards" / GAME / "tokens.yaml"), "--to", "xlsx", "--out",
                  str(game_yaml), "--force")
     assert result.exit_code == 2 and "game.yaml" in result.output and game_yaml.read_bytes() == before
+
+
+@pytest.mark.parametrize("game", [GAME, "evo"])
+def test_convert_never_writes_a_table_over_a_games_game_yaml(proj, game):
+    """`--to yaml --out cards/<game>/game.yaml --force` wrote the table over the game's definition (exit 0)."""
+    game_yaml = proj / "cards" / game / "game.yaml"
+    before = game_yaml.read_bytes()
+    result = run(proj, "convert", str(proj / "cards" / GAME / "tokens.yaml"), "--to", "yaml", "--out",
+                 str(game_yaml), "--force")
+    assert result.exit_code == 2 and f"cards/{game}/game.yaml" in result.output and game_yaml.read_bytes() == before
 
 
 # text a spreadsheet would take for a formula (OWASP's list) and for an error value
@@ -664,6 +676,79 @@ def test_a_row_wider_than_the_limit_is_refused_at_its_row(proj):
     book.active.cell(row=4, column=1001, value="x")
     book.save(path)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:4:1001: error: row has more than 1,000 columns")
+               for ln in errors(proj)), errors(proj)
+
+
+@pytest.mark.parametrize("separator", [",", ";"])
+def test_excels_line_naming_the_delimiter_is_read_as_that_not_as_the_header(proj, separator):
+    """Excel reads and writes a first line "sep=;": it was read as the header, and the file refused as 'a value in
+    a column without a name'. Lines are numbered as in the file."""
+    path, rows, header = tokens_as_csv(proj)
+    cells = list(csv.reader(rows))
+    cells[2][header.index("count")] = "many"
+    text = io.StringIO(newline="")
+    csv.writer(text, delimiter=separator, lineterminator="\n").writerows(cells)
+    path.write_text(f"sep={separator}\n" + text.getvalue(), encoding="utf-8")
+    assert {ln.split(": error: ")[0] for ln in errors(proj) if "tokens.csv" in ln} == \
+        {f"cards/{GAME}/tokens.csv:4:{header.index('count') + 1}"}
+
+
+def test_a_field_named_as_excels_delimiter_line_round_trips_through_csv(proj):
+    """A table of one field named 'sep=|' is written with its header quoted, not taken for the line naming the
+    delimiter when read back."""
+    items = [{"sep=|": "a"}, {"sep=|": "b"}]
+    path = add_table(proj, "marks", {'"sep=|"': "{type: str}"}, items)
+    convert(proj, path, "csv")
+    convert(proj, path.with_suffix(".csv"), "yaml", "--out", str(proj / "back.yaml"))
+    assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == items
+
+
+def test_a_csv_row_of_millions_of_cells_is_refused_at_its_line_before_it_is_split(proj):
+    """A line of 7 million cells (20 MB) was split whole into a list of them all (700 MB, 4.5 s) before its
+    length was checked; its cells are counted first. A quoted cell's delimiters and line breaks are not counted."""
+    path, rows, header = tokens_as_csv(proj)
+    spans = f'"a, quoted\ncell{"," * 2_000}",x'  # one row of two cells, on two lines
+    path.write_text("\n".join([*rows, spans, "ab," * 3_000_000]) + "\n", encoding="utf-8")
+    assert errors(proj) == [f"cards/{GAME}/tokens.csv:{len(rows) + 3}:1001: error: row has more than 1,000 columns"]
+
+
+def _hide_row(ws):
+    ws.auto_filter.ref = ws.dimensions  # a filter hides the row
+    ws.row_dimensions[3].hidden = True
+
+
+def _hide_rows_by_default(ws):
+    ws.sheet_format.zeroHeight = True  # rows of no height of their own are hidden: the third has none
+    for row in range(1, ws.max_row + 1):
+        ws.row_dimensions[row].height = None if row == 3 else 15
+
+
+def _hide_column(ws):
+    ws.column_dimensions["B"].hidden = True
+
+
+@pytest.mark.parametrize("hide, cell, what", [(_hide_row, "3:1", "row is hidden (by hand, by a filter"),
+                                              (_hide_rows_by_default, "3:1", "row is hidden (by hand, by a filter"),
+                                              (_hide_column, "1:2", "column is hidden (by hand")])
+def test_a_hidden_row_or_column_holding_a_value_is_refused_at_its_first_cell(proj, hide, cell, what):
+    """A row hidden by a filter was read as an item, and a hidden column as a field, with exit 0: the sheet
+    shows the table without them."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    hide(book.active)
+    book.save(path)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:{cell}: error: this cell's {what}")
+               for ln in errors(proj)), errors(proj)
+
+
+@pytest.mark.parametrize("code", [";;;", ";-0;0"])
+def test_a_number_its_format_shows_as_nothing_is_refused_at_its_cell(proj, code):
+    """A step numbered 2 formatted ;;; was read as 2 where the sheet showed a blank cell (exit 0)."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.active["A3"].number_format = code
+    book.save(path)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:1: error: this number cell (2) is formatted as")
                for ln in errors(proj)), errors(proj)
 
 

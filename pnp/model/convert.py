@@ -48,17 +48,33 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     if not isinstance(items, MarkedList) or not all(isinstance(it, Record) for it in items):
         raise DataError(f"expected a list of {table} (one mapping per item)", getattr(items, "mark", None)
                         or Mark(shown, 1, 1))
-    target = Path(out) if out else path.with_suffix("." + fmt)
-    if target.absolute() == path:
-        raise UsageError(f"{shown} is already {fmt}")
-    if target.exists() and not force:
-        raise UsageError(f"{project.rel(target)} exists; --force replaces it")
+    target = _target(project, path, fmt, out, force)
     data = _written(items, fmt, schema, lambda: _sheet_named(spec, table), ids)
     try:
         write_file(target, data)
     except OSError as e:
         raise OutputError(cannot_write(target.parent, e, project.rel)) from None
     return target, len(items)
+
+
+def _target(project: Project, path: Path, fmt: str, out: str | Path | None, force: bool) -> Path:
+    """The file the table read from `path` is written to as `fmt`: `out`, else `path` with its suffix; UsageError
+    when that is `path` itself, a game's game.yaml, or a file that exists (unless `force`)."""
+    target = Path(out) if out else path.with_suffix("." + fmt)
+    if target.absolute() == path:
+        raise UsageError(f"{project.rel(path)} is already {fmt}")
+    if _game_file(project, target):  # (`--to yaml --out cards/<game>/game.yaml --force` wrote the table there)
+        raise UsageError(f"{project.rel(target)} defines a game (its tables among the rest), and --force does not "
+                         "replace it with a table: name another file")
+    if target.exists() and not force:
+        raise UsageError(f"{project.rel(target)} exists; --force replaces it")
+    return target
+
+
+def _game_file(project: Project, target: Path) -> bool:
+    """Whether `target` is (or links to) a game's game.yaml, in any case of its name."""
+    real = target.resolve()
+    return real.name.lower() == "game.yaml" and real.parent.parent == project.cards.resolve()
 
 
 def _written(items: MarkedList, fmt: str, schema: Schema, sheet: Callable[[], str],

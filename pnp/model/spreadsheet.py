@@ -111,17 +111,55 @@ def _csv_rows(path: Path, shown: str) -> Rows:
                          "utf-8-sig")
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text), strict=True)
+    if said := _SEPARATOR_LINE.match(text):  # Excel's line naming the delimiter, before the header
+        text, delimiter, before = text[said.end():], said[1], 1
+    else:
+        delimiter, before = _delimiter(text), 0
+    _check_row_widths(text, delimiter, shown, before)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: Rows = []
-    line, room = 1, _Room()
+    line, room = before + 1, _Room()
     try:
         for cells in reader:
             _check_row_size(len(rows), line, cells, shown, room)
             rows.append((line, cells))
-            line = reader.line_num + 1
+            line = before + reader.line_num + 1
     except csv.Error as e:
-        raise LoadError(f"malformed CSV: {e}", Mark(shown, reader.line_num or line, 1)) from None
+        raise LoadError(f"malformed CSV: {e}", Mark(shown, before + reader.line_num or line, 1)) from None
     return rows
+
+
+# A first line "sep=;" names the file's delimiter, as Excel reads and writes it: it was read as the header (a
+# column named "sep=", and the header's row refused as 'a value in a column without a name')
+_SEPARATOR_LINE = re.compile(r'sep=([^"\r\n])(?:\r\n?|\n|\Z)', re.IGNORECASE)
+
+
+@functools.cache
+def _row_of_cells(delimiter: str) -> re.Pattern[str]:
+    """A CSV row's first MAX_COLUMNS cells at most, each as csv.reader (strict) reads one: quoted (its quotes
+    doubled inside, line breaks too), or not (no quote first, no delimiter nor line break)."""
+    d = re.escape(delimiter)
+    cell = rf'(?>"[^"]*+(?:""[^"]*+)*+"|[^"{d}\r\n][^{d}\r\n]*+|)'
+    return re.compile(rf"{cell}(?:{d}{cell}){{0,{MAX_COLUMNS - 1}}}+")
+
+
+def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> None:
+    """LoadError at the first of the CSV text's first MAX_ROWS rows holding more than MAX_COLUMNS cells, its cells
+    counted before csv.reader splits it: a line of 7 million cells was split whole (a list of them all, 700 MB,
+    4.5 s) before its length was checked. A row that csv.reader refuses (a stray quote) ends the count: it is
+    refused there, before any later row is read. `before`: the lines of the file before the text."""
+    pattern, pos, end = _row_of_cells(delimiter), 0, len(text)
+    for _ in range(MAX_ROWS + 1):
+        found = pattern.match(text, pos)
+        if found is None or found.end() == end:
+            return
+        pos = found.end()
+        if text[pos] == delimiter:
+            line = before + 1 + len(_LINE_END.findall(text, 0, found.start()))
+            raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(shown, line, MAX_COLUMNS + 1))
+        if (ended := _LINE_END.match(text, pos)) is None:
+            return
+        pos = ended.end()
 
 
 _DELIMITERS = (",", ";", "\t")  # a European Excel saves CSV with semicolons
@@ -375,6 +413,8 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
                              timedelta_formats=book._timedelta_formats)
     root = _sheet_tree(ws, where)
     sheet = _SheetRead(ws, reader, where)
+    sheet.hidden_columns = _hidden_columns(root)
+    sheet.rows_hidden = any(_hidden_by_default(part) for part in root.findall(_MAIN + "sheetFormatPr"))
     if local_name(root.tag) in ("row", "c"):
         raise LoadError(_misplaced_said(root.tag), Mark(where, 1, 1))
     with warnings.catch_warnings():  # openpyxl's, once for all (15% of the time per cell): its cases are refused
@@ -383,6 +423,35 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
         if sheet.placed < _rows_and_cells(root):  # one inside a cell: found by a walk looking into each
             _SheetRead(ws, reader, where, look_inside_cells=True).walk(root)
     return sheet.rows
+
+
+def _hidden(element: Any, size: str) -> bool:
+    """Whether a sheet's row or column (`element`) is hidden: marked so (by hand, by a filter, by a collapsed
+    outline), or of no height or width (`size`), which a spreadsheet program shows as hidden."""
+    if element.get("hidden") in ("1", "true"):
+        return True
+    try:
+        return float(element.get(size) or "nan") == 0
+    except ValueError:
+        return False
+
+
+def _hidden_by_default(format_part: Any) -> bool:
+    """Whether a sheet's <sheetFormatPr> hides its rows by default (zeroHeight: a row of no height of its own)."""
+    return format_part.get("zeroHeight") in ("1", "true")
+
+
+def _hidden_columns(root: Any) -> bytearray:
+    """Which of the first MAX_COLUMNS columns of a sheet (by number, from 1) are hidden: 1 each, from its <cols>."""
+    hidden = bytearray(MAX_COLUMNS + 1)
+    for cols in root.findall(_MAIN + "cols"):
+        for col in cols.findall(_MAIN + "col"):
+            low, high = col.get("min") or "", col.get("max") or ""
+            if _hidden(col, "width") and _INT.fullmatch(low) and _INT.fullmatch(high):
+                low_at, high_at = max(int(low), 1), min(int(high), MAX_COLUMNS)
+                if low_at <= high_at:
+                    hidden[low_at:high_at + 1] = b"\x01" * (high_at - low_at + 1)
+    return hidden
 
 
 def _rows_and_cells(root: Any) -> int:
@@ -456,6 +525,9 @@ class _SheetRead:
         self.counted = 0  # the rows read, with a cell or none
         self.beside = 0  # the elements read beside the sheet's cells
         self.formats: dict[int, str] = {}  # a cell style's number format, by the style's number
+        self.hidden_columns = bytearray(MAX_COLUMNS + 1)  # 1 for each hidden column (_hidden_columns)
+        self.row_hidden = False  # whether the row read last is hidden
+        self.rows_hidden = False  # whether a row of no height of its own is hidden (_hidden_by_default)
 
     def _refuse_misplaced(self, elements: Any, skipped: Any = None) -> None:
         """LoadError at the first of `elements` (but `skipped`) named as a row or a cell is (_misplaced_said), or
@@ -495,6 +567,7 @@ class _SheetRead:
             self._refuse_misplaced(element.iter())
             return
         self.row, self.column = _row_number(element.get("r"), self.row, self.where), 0
+        self.row_hidden = _hidden(element, "ht") or self.rows_hidden and not element.get("ht")
         self.counted += 1
         self.placed += 1 + len(element)  # (each element in a row is a cell, or refused)
         if self.counted > MAX_ROWS:  # (a row of no cell too: 250,000 of <row/> took 7 s)
@@ -538,11 +611,14 @@ class _SheetRead:
             if value is None:
                 continue
             code = self._number_format(cell["style_id"], column)
-            if isinstance(value, str) and value and _text_shown_otherwise(code):
-                raise LoadError(f"this text cell is formatted as {shown(code)}, so the sheet shows it otherwise than "
-                                "the text it holds, which pnp reads: format the cell as General or Text and type the "
-                                "text as it should read", Mark(self.where, self.row, column))
+            if problem := _shown_otherwise(value, code):
+                raise LoadError(problem, Mark(self.where, self.row, column))
             values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
+            if not _blank(values[column - 1]) and (self.row_hidden or self.hidden_columns[column]):
+                hidden = "row is hidden (by hand, by a filter" if self.row_hidden else "column is hidden (by hand"
+                raise LoadError(f"this cell's {hidden} or in a collapsed outline), and pnp reads every row and "
+                                "column, shown or not: show it, or delete it if it is not part of the table",
+                                Mark(self.where, self.row, column))
         _check_row_size(len(self.rows), self.row, values, self.where, self.room)
         self.rows.append((self.row, values))
 
@@ -560,6 +636,20 @@ class _SheetRead:
                 raise LoadError(f"this cell's style ({style}) has number format {number}, which the workbook's "
                                 "styles do not hold: the file is damaged", Mark(self.where, self.row, column)) from None
         return self.formats[style]
+
+
+def _shown_otherwise(value: object, code: str) -> str | None:
+    """Why a cell's value is refused when its number format `code` makes the sheet show it otherwise than pnp
+    reads it, or None: a text shown with more or less (_text_shown_otherwise), a number shown as nothing
+    (_number_hidden)."""
+    if isinstance(value, str) and value and _text_shown_otherwise(code):
+        return (f"this text cell is formatted as {shown(code)}, so the sheet shows it otherwise than the text it "
+                "holds, which pnp reads: format the cell as General or Text and type the text as it should read")
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value) \
+            and _number_hidden(code, (value > 0) - (value < 0)):
+        return (f"this number cell ({_plain_number(value)}) is formatted as {shown(code)}, so the sheet shows "
+                "nothing where pnp reads the number: format the cell as General (or delete the number)")
+    return None
 
 
 def _merged(cells: str, where: str) -> LoadError:
@@ -788,16 +878,39 @@ def _text_shown_otherwise(code: str) -> bool:
     or a last one holding @) adds to the text ("Step: "@, @" cm", @@) or hides it (;;;). Colours, widths of
     spaces and a fill of spaces change no character (pnp read the text alone, where the sheet showed more or
     nothing, exit 0)."""
+    sections = _format_sections(code)
+    if len(sections) < 4 and "@" not in sections[-1]:
+        return False  # (no text section: a text is shown as it is)
+    text = sections[3] if len(sections) >= 4 else sections[-1]
+    return "".join(p for p in text if not p.startswith(("[", "_")) and p != "* ") != "@"
+
+
+def _format_sections(code: str) -> list[list[str]]:
+    """The parts (_FORMAT_PART) of each section of the number format `code`, in order."""
     sections: list[list[str]] = [[]]
     for part in _FORMAT_PART.findall(code):
         if part == ";":
             sections.append([])
         else:
             sections[-1].append(part)
-    if len(sections) < 4 and "@" not in sections[-1]:
-        return False  # (no text section: a text is shown as it is)
-    text = sections[3] if len(sections) >= 4 else sections[-1]
-    return "".join(p for p in text if not p.startswith(("[", "_")) and p != "* ") != "@"
+    return sections
+
+
+@functools.lru_cache(maxsize=256)
+def _number_hidden(code: str, sign: int) -> bool:
+    """Whether the number format `code` shows a number of this `sign` (1, -1 or 0) as nothing: its section for
+    it (the first for one above zero, the second for one below, the third for zero, the first where there is
+    none) shows no character, as ;;; or 0;; do (the sheet showed a blank cell where pnp read the number, exit
+    0). A format of conditions ([>100]) chooses its sections otherwise: it is let be."""
+    sections = _format_sections(code)
+    numbers = sections[:3] if len(sections) >= 4 or "@" not in sections[-1] else sections[:-1]
+    if not numbers or any(p.startswith("[") and p[1:2] in "<>=" for section in numbers for p in section):
+        return False
+    chosen = {1: 0, -1: 1, 0: 2}[sign]
+    section = numbers[chosen] if chosen < len(numbers) else numbers[0]
+    shown = "".join(p.strip('"') if p.startswith('"') else p.removeprefix("\\") for p in section
+                    if not p.startswith(("[", "_", "*")))
+    return not shown.strip()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -1160,9 +1273,10 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     _csv_cells_readable(items, written, names)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
-    # a header cell holding another delimiter (a field named 'a;b;c') is quoted, as _delimiter reads the first line
-    header = csv.writer(line, lineterminator="\r\n",
-                        quoting=csv.QUOTE_ALL if any(set(str(n)) & set(_DELIMITERS) for n in names) else csv.QUOTE_MINIMAL)
+    # a header cell holding another delimiter (a field named 'a;b;c') is quoted, as _delimiter reads the first line,
+    # and so is one a first line naming the delimiter would be taken for (a field named 'sep=|')
+    quoted = any(set(str(n)) & set(_DELIMITERS) for n in names) or _SEPARATOR_LINE.match(str(names[0]))
+    header = csv.writer(line, lineterminator="\r\n", quoting=csv.QUOTE_ALL if quoted else csv.QUOTE_MINIMAL)
     for row, cells in enumerate([names, *written]):
         line.seek(0)
         line.truncate()
