@@ -188,6 +188,16 @@ def test_a_base_url_urllib_cannot_parse_or_holding_a_control_character_is_a_usag
     assert result.exit_code == 2 and "is not an http:// or https:// address" in result.output
 
 
+@pytest.mark.parametrize("address", ["https://ex.com/../../", "https://ex.com/a/%2E%2e/", "https://ex.com/a\\..\\b/",
+                                     "https://ex.com/a/./b"])
+def test_a_base_url_with_dot_segments_is_a_usage_error(project, address):
+    """A browser resolves . and .. (https://ex.com/a/../ is https://ex.com/): the save named its images under
+    https://ex.com/../../deck-1-faces.png, an address other than the one given (exit 0)."""
+    result = run(project, "export", "--format", "tts", "--base-url", address)
+    assert result.exit_code == 2 and "has . or .. in its path" in result.output
+    assert not (project / "output").exists()
+
+
 def test_a_game_named_export_is_refused_before_its_save_is_replaced_by_the_export_record(tmp_path):
     """The save is <game>.json, the record export.json: a game named `export` lost its save (exit 0)."""
     root = make_project(tmp_path / "proj")
