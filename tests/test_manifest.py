@@ -144,3 +144,34 @@ def test_the_seals_of_old_builds_do_not_pile_up_in_the_users_cache(tmp_path, own
     assert not killed.exists() and at_work.exists()
     again = run(root, "build", "mini")
     assert again.exit_code == 0 and "up to date" in again.output, again.output
+
+
+def test_the_cache_folders_of_versions_no_longer_used_are_removed(tmp_path, monkeypatch):
+    """Each cache folder is named by a digest of pnp's and its libraries' versions: every upgrade left the last
+    version's folders (thousands of entries each) for ever. One untouched for a month is removed when a cache
+    of the same name stores a value; one lately used, a link, another cache's and anything else kept are not."""
+    import os
+    import time
+
+    from pnp import cache
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    month_ago = time.time() - 31 * 86400
+    entry, killed = f"{0:064x}.marshal", f".{0:064x}.marshal.pnp-{0:012x}.tmp"
+    folders = {}
+    for name, files in [("templates-0123456789abcdef", [entry, killed]), ("templates-fedcba9876543210", [entry]),
+                        ("templates-aaaaaaaaaaaaaaaa", [entry, "notes.txt"]), ("icons-0123456789abcdef", [entry]),
+                        ("elsewhere", [entry])]:
+        folders[name] = tmp_path / "cache" / name
+        folders[name].mkdir(parents=True)
+        for file in files:
+            (folders[name] / file).write_bytes(b"\0" * 20)
+        if name != "templates-fedcba9876543210":  # (used yesterday)
+            os.utime(folders[name], (month_ago, month_ago))
+    (tmp_path / "cache/templates-bbbbbbbbbbbbbbbb").symlink_to(folders["elsewhere"])
+    cache.DiskCache("templates", "this version").store("key", "value")
+    assert not folders["templates-0123456789abcdef"].exists()
+    assert sorted(p.name for p in folders["templates-aaaaaaaaaaaaaaaa"].iterdir()) == ["notes.txt"]
+    for kept in ("templates-fedcba9876543210", "icons-0123456789abcdef", "elsewhere"):
+        assert (folders[kept] / entry).exists(), kept
+    assert cache.DiskCache("templates", "this version").stored("key", lambda v: True) == "value"
