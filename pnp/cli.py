@@ -395,9 +395,10 @@ def _base_url(value: str | None) -> str | None:
         return None
     try:
         parsed = urlparse(value)
-    except ValueError:  # urllib's own refusal: a bracketed IPv6 host left open ('http://[::1')
+        _ = parsed.port  # a port of letters or past 65535 (https://ex.com:99999/): no address a player can load
+    except ValueError:  # urllib's own refusal: a bracketed IPv6 host left open ('http://[::1'), such a port
         parsed = None
-    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.netloc or \
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.hostname or \
             not value.isprintable() or any(c.isspace() for c in value):
         raise click.BadParameter(f"'{value}' is not an http:// or https:// address")
     if parsed.query or parsed.fragment or parsed.params or value.endswith(("?", "#", ";")):
