@@ -31,7 +31,10 @@ def _base() -> Path | None:
     chosen = os.environ.get("PNP_CACHE_DIR")
     if chosen == "off":
         return None
-    base = Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp"
+    try:
+        base = Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp"
+    except RuntimeError:  # no HOME, and a user the system has no entry for (a container run as any uid): none
+        return None
     return base if base.is_absolute() else None
 
 

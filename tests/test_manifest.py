@@ -175,3 +175,27 @@ def test_the_cache_folders_of_versions_no_longer_used_are_removed(tmp_path, monk
     for kept in ("templates-fedcba9876543210", "icons-0123456789abcdef", "elsewhere"):
         assert (folders[kept] / entry).exists(), kept
     assert cache.DiskCache("templates", "this version").stored("key", lambda v: True) == "value"
+
+
+def test_a_user_with_no_home_the_system_knows_builds_without_a_cache(tmp_path, monkeypatch):
+    """No HOME and a uid with no entry in the system's users (a container run as any uid): Path.home() raised,
+    and every command that compiles a template ended in pnp's internal error."""
+    import pwd
+
+    from pnp import template
+    from pnp.draw import icons
+    from pnp.kit import manifest
+
+    for name in ("HOME", "XDG_CACHE_HOME", "PNP_CACHE_DIR"):
+        monkeypatch.delenv(name, raising=False)
+
+    def unknown(uid):
+        raise KeyError(f"getpwuid(): uid not found: {uid}")
+
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+    for cache in (template.CODE_CACHE, icons.FORMS, manifest._WRITTEN):
+        monkeypatch.setattr(cache, "_folder", False)
+    root = make_project(tmp_path / "proj")
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    assert (root / "output/mini/mini-a4.pdf").exists()
