@@ -199,3 +199,24 @@ def test_a_user_with_no_home_the_system_knows_builds_without_a_cache(tmp_path, m
     result = run(root, "build", "mini")
     assert result.exit_code == 0, result.output
     assert (root / "output/mini/mini-a4.pdf").exists()
+
+
+def test_a_huge_file_unpacked_over_a_sealed_manifest_is_never_read(tmp_path, own_disk_cache, monkeypatch):
+    """A 10 GB file (sparse: a few KB in an archive) unpacked over a manifest pnp had sealed was hashed whole to
+    check the seal, for minutes, by every build, export and `pnp changes` that looked at it. It is larger
+    than any manifest pnp writes: not pnp's, unread (a build or export is made again)."""
+    import os
+
+    from pnp.kit import inputs, manifest
+
+    monkeypatch.setattr(manifest._WRITTEN, "_folder", False)
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build", "mini").exit_code == 0
+    read = []
+    hashed = inputs._sha256_of
+    monkeypatch.setattr(inputs, "_sha256_of", lambda f: read.append(os.fstat(f.fileno()).st_size) or hashed(f))
+    kit = root / "output/mini/manifest.json"
+    os.truncate(kit, 10 << 30)
+    said = run(root, "changes", "mini")
+    assert said.exit_code == 2 and "output/mini/manifest.json is not one your pnp wrote" in said.output, said.output
+    assert max(read, default=0) <= inputs.MANIFEST_MAX_BYTES

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..cache import DiskCache
 from ..errors import UsageError
 from ..report import Diagnostic, Mark, Report
-from .inputs import engine, listed_file, read_manifest, sha256, snapshot
+from .inputs import MANIFEST_MAX_BYTES, engine, listed_file, read_manifest, sha256, snapshot
 
 if TYPE_CHECKING:
     from ..project import Project
@@ -183,6 +183,8 @@ def seal(path: Path) -> None:
 
 def sealed(path: Path) -> bool:
     """Whether the manifest at `path` is one this user's pnp wrote there (seal), unchanged since; OSError when it
-    cannot be read."""
+    cannot be read. One larger than any manifest pnp writes is not read: a 10 GB file (sparse: a few KB in an
+    archive) unpacked over a sealed export.json or manifest.json was read whole, for minutes, by every build,
+    export and `pnp changes` that looked at it."""
     kept = _WRITTEN.stored(os.fsencode(path.resolve()), lambda value: isinstance(value, str))
-    return kept is not None and kept == sha256(path, follow=False)
+    return kept is not None and kept == sha256(path, follow=False, at_most=MANIFEST_MAX_BYTES)
