@@ -12,6 +12,7 @@ not used."""
 import hashlib
 import marshal
 import os
+import re
 import stat
 import sys
 import time
@@ -30,7 +31,10 @@ def _base() -> Path | None:
     chosen = os.environ.get("PNP_CACHE_DIR")
     if chosen == "off":
         return None
-    base = Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp"
+    try:
+        base = Path(chosen) if chosen else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pnp"
+    except RuntimeError:  # no HOME, and a user the system has no entry for (a container run as any uid): none
+        return None
     return base if base.is_absolute() else None
 
 
@@ -73,6 +77,8 @@ def private_folder(name: str, *depends_on: str | bytes | Callable[[], str | byte
             return None
         if not all(_kept_by_user(parent) for parent in real.parents) or not _in_bounds(real):
             return None
+        if info.st_mtime < time.time() - STALE_FOLDER_SECONDS / 30:  # in use: not another version's, left (_prune)
+            os.utime(real)
     except (OSError, RuntimeError):  # RuntimeError: a loop of links
         return None
     return real
@@ -93,6 +99,11 @@ def _kept_by_user(folder: Path) -> bool:
 # output folder, every test's and CI run's) left one for ever, as every template and icon ever changed did
 MAX_ENTRIES = 5_000
 STALE_TEMPORARY_SECONDS = 3600  # a value is written in a moment: a temporary this old is a killed writer's
+# a folder of the same cache for other versions (of pnp, its libraries or Python: private_folder's digest) that
+# no process has used this long is removed: each upgrade left the last version's folders for ever, thousands
+# of entries each (private_folder marks the folder it finds as used at most once a day)
+STALE_FOLDER_SECONDS = 30 * 86400
+_ENTRY_NAME = re.compile(r"[0-9a-f]{64}\.marshal")
 
 
 def _prune(folder: Path, kept: int) -> None:
@@ -117,6 +128,55 @@ def _prune(folder: Path, kept: int) -> None:
             os.unlink(path)
         except OSError:
             pass
+    _remove_unused_versions(folder)
+
+
+def _remove_unused_versions(folder: Path) -> None:
+    """Remove the folders beside `folder` of the same cache for other versions (named `<name>-<digest>`, the
+    user's) untouched for STALE_FOLDER_SECONDS: the entries and temporaries pnp wrote in them, then the folder
+    when that empties it (anything else put there is left, and so is the folder). Each is opened once, not
+    following a link, and emptied through that handle: nothing outside it is removed."""
+    name = folder.name.rpartition("-")[0]
+    too_old = time.time() - STALE_FOLDER_SECONDS
+    try:
+        base = os.open(folder.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError:
+        return
+    try:
+        with os.scandir(base) as listing:
+            unused = [entry.name for entry in listing if entry.name != folder.name and
+                      re.fullmatch(re.escape(name) + r"-[0-9a-f]{16}", entry.name) and _unused(entry, too_old)]
+        for sibling in unused:
+            _empty_and_remove(base, sibling)
+    except OSError:
+        pass
+    finally:
+        os.close(base)
+
+
+def _unused(entry: os.DirEntry[str], too_old: float) -> bool:
+    """Whether `entry` is a folder (not a link to one) of the user's, untouched since `too_old`."""
+    info = entry.stat(follow_symlinks=False)
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and info.st_mtime < too_old
+
+
+def _empty_and_remove(base: int, sibling: str) -> None:
+    """Remove the entries and temporaries of the cache folder `sibling` of the folder open as `base`, then it."""
+    try:
+        opened = os.open(sibling, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=base)
+    except OSError:
+        return
+    try:
+        with os.scandir(opened) as listing:
+            written = [entry.name for entry in listing
+                       if _ENTRY_NAME.fullmatch(entry.name) or TEMPORARY_NAME.fullmatch(entry.name)]
+        for entry_name in written:
+            os.unlink(entry_name, dir_fd=opened)
+        os.rmdir(sibling, dir_fd=base)
+    except OSError:  # another process at it, or something else kept there: left
+        pass
+    finally:
+        os.close(opened)
 
 
 class DiskCache:

@@ -389,20 +389,25 @@ def _echo_lines(lines: list[str]) -> None:
 
 def _base_url(value: str | None) -> str | None:
     """--base-url: an http(s) address, or nothing."""
-    from urllib.parse import urlparse
+    from urllib.parse import unquote, urlparse
 
     if value is None:
         return None
     try:
         parsed = urlparse(value)
-    except ValueError:  # urllib's own refusal: a bracketed IPv6 host left open ('http://[::1')
+        _ = parsed.port  # a port of letters or past 65535 (https://ex.com:99999/): no address a player can load
+    except ValueError:  # urllib's own refusal: a bracketed IPv6 host left open ('http://[::1'), such a port
         parsed = None
-    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.netloc or \
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.hostname or \
             not value.isprintable() or any(c.isspace() for c in value):
         raise click.BadParameter(f"'{value}' is not an http:// or https:// address")
     if parsed.query or parsed.fragment or parsed.params or value.endswith(("?", "#", ";")):
         # the images' names are appended to the address: after a ? or # every image would load the same file
         raise click.BadParameter(f"'{value}' has a query or fragment (?, # or ;): give the folder's address alone")
+    if any(unquote(segment) in (".", "..") for segment in re.split(r"[/\\]", parsed.path)):
+        # a browser or Tabletop Simulator resolves them (https://ex.com/a/../ is https://ex.com/): the save named
+        # its images under an address other than the one given, one its folder may not be at
+        raise click.BadParameter(f"'{value}' has . or .. in its path: give the folder's address as it is")
     return value
 
 

@@ -646,6 +646,20 @@ def _say(message: str) -> None:
     print(f"pnp: {message}", file=sys.stderr, flush=True)
 
 
+def program(name: str) -> str | None:
+    """The absolute path of the installed program `name` (git, gs), found in the folders of PATH that are
+    absolute; None when none holds it. A PATH with an empty or relative entry (PATH=":$PATH", "export
+    PATH=$TOOLS:$PATH" with TOOLS unset) names the folder pnp runs in, often a game someone sent: an
+    executable `git` at its top ran in place of git's (and Windows looks in that folder first, for any PATH)."""
+    import shutil
+
+    for folder in os.get_exec_path():
+        found = shutil.which(name, path=folder) if os.path.isabs(folder) else None
+        if found is not None and os.path.isabs(found):  # (not one Windows found in the current folder)
+            return found
+    return None
+
+
 def find(root: str | Path | None = None) -> Project:
     """The project at --root, or the current directory."""
     base = Path(root) if root else Path.cwd()

@@ -700,3 +700,27 @@ def test_changes_never_takes_a_received_folders_manifest_for_the_last_build(tmp_
     named = run(received, "changes", "mini", "--since", str(received / "output/mini/manifest.json"))
     assert named.exit_code == 0 and "nothing changed since" in named.output, named.output
     assert run(sent, "changes", "mini").exit_code == 0  # where it was built, it is the last build
+
+
+def test_a_program_named_git_or_gs_in_the_folder_pnp_runs_in_is_never_run(tmp_path, monkeypatch):
+    """A PATH with an empty or relative entry (PATH=":$PATH", or $TOOLS:$PATH with TOOLS unset) names the folder
+    pnp runs in, often a game someone sent: an executable `git` at its top ran in place of git's."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_project(tmp_path / "proj")
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "cards", "layouts"], check=True)
+    subprocess.run([*git, "commit", "-qm", "sent"], check=True)
+    marker = tmp_path / "ran"
+    for name in ("git", "gs"):
+        (root / name).write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
+        (root / name).chmod(0o755)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("PATH", ":.:" + os.environ["PATH"])
+    result = run(root, "changes", "mini", "--since", "HEAD")
+    assert result.exit_code == 0 and "since commit HEAD" in result.output, result.output
+    assert not marker.exists()
+    from pnp.project import program
+
+    assert program("git") == shutil.which("git", path=os.environ["PATH"].lstrip(":.")) and program("gs") != "gs"

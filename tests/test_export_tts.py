@@ -180,12 +180,23 @@ def test_preview_and_same_bytes_and_base_url(table):
         assert refused.exit_code == 2 and "has a query or fragment" in refused.output
 
 
-@pytest.mark.parametrize("address", ["http://[::1", "https://x.org/\x01/"])
+@pytest.mark.parametrize("address", ["http://[::1", "https://x.org/\x01/", "https://x.org:99999/",
+                                     "https://x.org:abc/", "https://:80/", "https://user@/"])
 def test_a_base_url_urllib_cannot_parse_or_holding_a_control_character_is_a_usage_error(project, address):
-    """An IPv6 host left open ended in urllib's ValueError, a traceback; a control character went into the
-    save's addresses."""
+    """An IPv6 host left open ended in urllib's ValueError, a traceback; a control character, a port no address
+    has or no host at all went into the save's addresses (exit 0)."""
     result = run(project, "export", "--format", "tts", "--base-url", address)
     assert result.exit_code == 2 and "is not an http:// or https:// address" in result.output
+
+
+@pytest.mark.parametrize("address", ["https://ex.com/../../", "https://ex.com/a/%2E%2e/", "https://ex.com/a\\..\\b/",
+                                     "https://ex.com/a/./b"])
+def test_a_base_url_with_dot_segments_is_a_usage_error(project, address):
+    """A browser resolves . and .. (https://ex.com/a/../ is https://ex.com/): the save named its images under
+    https://ex.com/../../deck-1-faces.png, an address other than the one given (exit 0)."""
+    result = run(project, "export", "--format", "tts", "--base-url", address)
+    assert result.exit_code == 2 and "has . or .. in its path" in result.output
+    assert not (project / "output").exists()
 
 
 def test_a_game_named_export_is_refused_before_its_save_is_replaced_by_the_export_record(tmp_path):

@@ -144,3 +144,85 @@ def test_the_seals_of_old_builds_do_not_pile_up_in_the_users_cache(tmp_path, own
     assert not killed.exists() and at_work.exists()
     again = run(root, "build", "mini")
     assert again.exit_code == 0 and "up to date" in again.output, again.output
+
+
+def test_the_cache_folders_of_versions_no_longer_used_are_removed(tmp_path, monkeypatch):
+    """Each cache folder is named by a digest of pnp's and its libraries' versions: every upgrade left the last
+    version's folders (thousands of entries each) for ever. One untouched for a month is removed when a cache
+    of the same name stores a value; one lately used, a link, another cache's and anything else kept are not."""
+    import os
+    import time
+
+    from pnp import cache
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    month_ago = time.time() - 31 * 86400
+    entry, killed = f"{0:064x}.marshal", f".{0:064x}.marshal.pnp-{0:012x}.tmp"
+    folders = {}
+    for name, files in [("templates-0123456789abcdef", [entry, killed]), ("templates-fedcba9876543210", [entry]),
+                        ("templates-aaaaaaaaaaaaaaaa", [entry, "notes.txt"]), ("icons-0123456789abcdef", [entry]),
+                        ("elsewhere", [entry])]:
+        folders[name] = tmp_path / "cache" / name
+        folders[name].mkdir(parents=True)
+        for file in files:
+            (folders[name] / file).write_bytes(b"\0" * 20)
+        if name != "templates-fedcba9876543210":  # (used yesterday)
+            os.utime(folders[name], (month_ago, month_ago))
+    (tmp_path / "cache/templates-bbbbbbbbbbbbbbbb").symlink_to(folders["elsewhere"])
+    cache.DiskCache("templates", "this version").store("key", "value")
+    assert not folders["templates-0123456789abcdef"].exists()
+    assert sorted(p.name for p in folders["templates-aaaaaaaaaaaaaaaa"].iterdir()) == ["notes.txt"]
+    for kept in ("templates-fedcba9876543210", "icons-0123456789abcdef", "elsewhere"):
+        assert (folders[kept] / entry).exists(), kept
+    assert cache.DiskCache("templates", "this version").stored("key", lambda v: True) == "value"
+
+
+def test_a_user_with_no_home_the_system_knows_builds_without_a_cache(tmp_path, monkeypatch):
+    """No HOME and a uid with no entry in the system's users (a container run as any uid): Path.home() raised,
+    and every command that compiles a template ended in pnp's internal error."""
+    import pwd
+
+    from pnp import template
+    from pnp.draw import icons
+    from pnp.kit import manifest
+
+    for name in ("HOME", "XDG_CACHE_HOME", "PNP_CACHE_DIR"):
+        monkeypatch.delenv(name, raising=False)
+
+    def unknown(uid):
+        raise KeyError(f"getpwuid(): uid not found: {uid}")
+
+    monkeypatch.setattr(pwd, "getpwuid", unknown)
+    for cache in (template.CODE_CACHE, icons.FORMS, manifest._WRITTEN):
+        monkeypatch.setattr(cache, "_folder", False)
+    root = make_project(tmp_path / "proj")
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    assert (root / "output/mini/mini-a4.pdf").exists()
+
+
+def test_a_huge_file_unpacked_over_a_sealed_manifest_or_a_file_it_lists_is_never_read(tmp_path, own_disk_cache,
+                                                                                     monkeypatch):
+    """A 10 GB file (sparse: a few KB in an archive) unpacked over a kit's PDF or over the manifest pnp had
+    sealed was hashed whole (49 s, 51 s) by every build, export and `pnp changes` that looked at it. A listed
+    file whose size is not the one recorded, or a manifest larger than any pnp writes, is not read: the kit
+    is made again, and `pnp changes` says the manifest is not pnp's."""
+    import os
+
+    from pnp.kit import inputs, manifest
+
+    monkeypatch.setattr(manifest._WRITTEN, "_folder", False)
+    root = make_project(tmp_path / "proj")
+    assert run(root, "build", "mini").exit_code == 0
+    read = []
+    hashed = inputs._sha256_of
+    monkeypatch.setattr(inputs, "_sha256_of", lambda f: read.append(os.fstat(f.fileno()).st_size) or hashed(f))
+    kit = root / "output/mini"
+    os.truncate(kit / "mini-boards-a4.pdf", 10 << 30)
+    again = run(root, "build", "mini")
+    assert again.exit_code == 0 and "up to date" not in again.output, again.output
+    assert (kit / "mini-boards-a4.pdf").stat().st_size < 1 << 20
+    os.truncate(kit / "manifest.json", 10 << 30)
+    said = run(root, "changes", "mini")
+    assert said.exit_code == 2 and "output/mini/manifest.json is not one your pnp wrote" in said.output, said.output
+    assert max(read) < 1 << 20

@@ -3,7 +3,6 @@ bleed, made PDF/X-1a:2003 in CMYK by Ghostscript from the faces PDF itself: text
 text and lines print in black ink alone, and no colour has more than 240% total ink."""
 
 import os
-import shutil
 import subprocess
 import threading
 from dataclasses import dataclass
@@ -13,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pikepdf
 
 from ..errors import PnpError
-from ..project import move_into_place, opened_pdf
+from ..project import move_into_place, opened_pdf, program
 from .faces import FACES_PDF
 
 if TYPE_CHECKING:
@@ -47,7 +46,7 @@ class DriveThruError(PnpError):
 
 def profile() -> str:
     icc = next((p for p in ICC_PROFILES if Path(p).is_file()), None)
-    if shutil.which("gs") is None or icc is None:
+    if program("gs") is None or icc is None:
         raise DriveThruError("the drivethru format needs Ghostscript and its CMYK profile (Debian: apt-get install "
                              "ghostscript)")
     return icc
@@ -90,7 +89,7 @@ def _relative_to(folder: Path, *paths: str | Path) -> list[str]:
 
 def pdfx(source: str | Path, target: str | Path, title: str) -> None:
     """Ghostscript writes `source` again as PDF/X-1a:2003 with a CMYK output intent."""
-    gs, icc = shutil.which("gs"), profile()
+    gs, icc = program("gs"), profile()
     assert gs is not None  # profile() has found it
     definition = Path(target).with_suffix(".pdfx.ps")
     safe_title = "".join(ch for ch in title if ch.isalnum() or ch in " -_:,.")
@@ -219,7 +218,7 @@ def _rendered_max_ink(path: Path) -> float:
     import numpy as np
     from PIL import Image
 
-    gs = shutil.which("gs")
+    gs = program("gs")
     assert gs is not None  # the PDF was made by it (DeckJob)
     tiff = Path(path).with_suffix(".ink.tif")
     try:

@@ -216,7 +216,7 @@ def _record(project: "Project", game: "Game", fmt: str, options: dict[str, Any],
             trees: tuple[dict[str, str], int], report: Report) -> int:
     """export.json: the settings, the inputs (as the build records them), the warnings and each file's sha256,
     so that the next export of unchanged inputs is skipped. Returns how many files the export holds."""
-    files = [{"path": p.relative_to(work).as_posix(), "sha256": sha256(p)}
+    files = [{"path": p.relative_to(work).as_posix(), "sha256": sha256(p), "bytes": p.stat().st_size}
              for p in sorted(work.rglob("*")) if p.is_file()]
     manifest = Manifest({"game": game.id, **_settings(fmt, options)}, files, warning_records(report),
                         record(project, game.id, trees[0], game.icons.used | game.used_files, started_ns=trees[1]))

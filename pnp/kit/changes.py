@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
-from ..project import not_regular, output_lock, read_project_file, write_file, written_beside
+from ..project import not_regular, output_lock, program, read_project_file, write_file, written_beside
 from ..products.base import distinct
 from ..report import Mark, Report, printable, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
@@ -440,9 +440,12 @@ def _started(command: list[str], stdin: int = subprocess.DEVNULL, stderr: int = 
     """A git `command` started as pnp runs every git: its output piped, none of the user's GIT_ variables but
     _GIT_ENV (and `env`), its memory capped (_memory_capped); UsageError when git is not installed."""
     kept = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    git = program(command[0])
+    if git is None:
+        raise UsageError("comparing with a commit needs git, which is not installed")
     try:
-        return subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr, cwd=cwd,
-                                env={**kept, **_GIT_ENV, **(env or {})}, preexec_fn=_memory_capped)
+        return subprocess.Popen(command, executable=git, stdin=stdin, stdout=subprocess.PIPE, stderr=stderr,
+                                cwd=cwd, env={**kept, **_GIT_ENV, **(env or {})}, preexec_fn=_memory_capped)
     except FileNotFoundError:
         raise UsageError("comparing with a commit needs git, which is not installed") from None
     except OSError as e:  # (out of processes or memory)

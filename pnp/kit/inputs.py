@@ -102,9 +102,12 @@ def _digest(project: "Project", path: Path, digested: "Digested | None" = None) 
         return "missing"
 
 
-def sha256(path: Path, follow: bool = True) -> str:
-    """The file's sha256; OSError when it is no regular file (a pipe or a device is never read)."""
+def sha256(path: Path, follow: bool = True, at_most: int | None = None) -> str:
+    """The file's sha256; OSError when it is no regular file (a pipe or a device is never read), "" (no file's
+    digest) when it holds more than `at_most` bytes, unread."""
     with os.fdopen(open_regular(path, follow), "rb") as f:
+        if at_most is not None and os.fstat(f.fileno()).st_size > at_most:
+            return ""
         return _sha256_of(f)
 
 

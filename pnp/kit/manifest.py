@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from ..cache import DiskCache
 from ..errors import UsageError
 from ..report import Diagnostic, Mark, Report
-from .inputs import engine, listed_file, read_manifest, sha256, snapshot
+from .inputs import MANIFEST_MAX_BYTES, engine, listed_file, read_manifest, sha256, snapshot
 
 if TYPE_CHECKING:
     from ..project import Project
@@ -31,7 +31,7 @@ class Manifest:
     components (a kit's), files, warnings, inputs, face_fields (a kit's)."""
 
     head: dict  # the game, its title or the format, the settings it was made with, in the order written
-    files: list[dict] = field(default_factory=list)  # {"path", "sha256"[, "pages"]}: every file made, by name
+    files: list[dict] = field(default_factory=list)  # {"path", "sha256", "bytes"[, "pages"]}: every file made, by name
     warnings: list[dict] = field(default_factory=list)  # {"message", "file", "line", "col"}: said again when up to date
     inputs: dict = field(default_factory=dict)  # {"engine", "files"}: what it was made from (inputs.record)
     components: list[dict] | None = None  # a kit's components: id, name, kind, count, size, pages, faces
@@ -93,7 +93,7 @@ class Manifest:
 def _check_files(files: list, shown: str) -> None:
     """UsageError at the manifest `shown` unless its files are listed as pnp writes them."""
     if not all(isinstance(f, dict) and isinstance(f.get("path"), str) and isinstance(f.get("sha256"), str)
-               and type(f.get("pages", 0)) is int for f in files):
+               and type(f.get("pages", 0)) is int and type(f.get("bytes", 0)) is int for f in files):
         raise UsageError("not a pnp manifest: its files are not as pnp writes them", Mark(shown))
     # pnp lists each file once, and each listed is checked on disk: one listed 140,000 times took 4 s to check
     if len({f["path"] for f in files}) != len(files):
@@ -156,6 +156,8 @@ def up_to_date(project: "Project", game_id: str, options: "PrintOptions | dict",
         for entry in manifest.files:
             listed = listed_file(folder, entry["path"])
             info = listed.stat(follow_symlinks=False)
+            if info.st_size != entry.get("bytes"):  # (not read: a kit file replaced by a 10 GB one took 49 s to hash)
+                return None
             key = (info.st_dev, info.st_ino)
             if key not in digested:
                 digested[key] = sha256(listed, follow=False)
@@ -183,6 +185,8 @@ def seal(path: Path) -> None:
 
 def sealed(path: Path) -> bool:
     """Whether the manifest at `path` is one this user's pnp wrote there (seal), unchanged since; OSError when it
-    cannot be read."""
+    cannot be read. One larger than any manifest pnp writes is not read: a 10 GB file (sparse: a few KB in an
+    archive) unpacked over a sealed export.json or manifest.json was read whole, for minutes, by every build,
+    export and `pnp changes` that looked at it."""
     kept = _WRITTEN.stored(os.fsencode(path.resolve()), lambda value: isinstance(value, str))
-    return kept is not None and kept == sha256(path, follow=False)
+    return kept is not None and kept == sha256(path, follow=False, at_most=MANIFEST_MAX_BYTES)

@@ -195,7 +195,7 @@ def manifest(result: GameBuild) -> Manifest:
                      all_in_one={"file": result.all_name, "pages": place.get("all_pages")},
                      faces=manifest_faces(studio, c))
         components.append(entry)
-    files = [{"path": name, "sha256": sha256(path), "pages": result.pages[name]}
+    files = [{"path": name, "sha256": sha256(path), "bytes": path.stat().st_size, "pages": result.pages[name]}
              for name, path in sorted(result.files.items())]
     return Manifest({"game": game.id, "title": game.title, **studio.options.record(), "pnp": __version__},
                     files, result.warnings, result.inputs, components, FACE_FIELDS)
