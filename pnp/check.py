@@ -20,12 +20,11 @@ from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, b
 from .model.game import check_whole_game, load_game
 from .model.reads import FieldCache, note_all
 from .model.schema import ICON_IN_TEXT
-from .options import did_you_mean
 from .printables import Studio, marked_key
 from .products import KINDS, component_keys
 from .products.rulebook import credit_problems
 from .project import present
-from .report import Mark, Report, shortened
+from .report import Mark, Report, Suggestions, shortened
 from .template import budget
 from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points
 
@@ -179,6 +178,9 @@ class Checks:
         # reused): one shared by many printables (an element reading the same values of each item) is
         # checked once
         self.clean_prims: dict[tuple[int, bool], "Prim"] = {}
+        # one budget for the suggestions of every unknown icon and term the printed texts name (3,000 cards
+        # each naming 5 unknown icons compared each with every icon's name)
+        self.suggest = Suggestions()
 
     @contextlib.contextmanager
     def collecting(self) -> Iterator[list[Collected]]:
@@ -441,7 +443,7 @@ class Checks:
             return
         icons = self.game.icons
         if prim.kind == "icon" and not self.icon_exists(prim.text):
-            self.error(f"unknown icon '{prim.text}'{did_you_mean(prim.text, icons.names())}", prim.mark)
+            self.error(f"unknown icon '{prim.text}'{self.suggest(prim.text, icons.names())}", prim.mark)
         elif prim.kind == "text":
             self.text(prim, label, handled)
         elif prim.kind == "image":
@@ -462,10 +464,10 @@ class Checks:
         icons = self.game.icons
         for name in _icons_in(prim.text):
             if not self.icon_exists(name):
-                self.error(f"unknown icon ':{name}:' in text{label}{did_you_mean(name, icons.names())}", prim.mark)
+                self.error(f"unknown icon ':{name}:' in text{label}{self.suggest(name, icons.names())}", prim.mark)
         if "[[" in prim.text:
             note_all(self.game.glossary_reads())  # a term is found by any item of the glossary's tables
-            for _, message in self.game.glossary.unknown(prim.text):
+            for _, message in self.game.glossary.unknown(prim.text, self.suggest):
                 self.error(message, prim.mark, label)
         font = prim.style["font"]
         if not self.studio.fonts.has(font):
