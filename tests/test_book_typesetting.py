@@ -323,3 +323,22 @@ def test_an_address_in_angle_brackets_prints_as_typed_and_names_no_icon_or_term(
                                             "and <https://example.com/[[Nope]]>.\n"})
     result = run(root, "validate", "mini")
     assert result.exit_code == 0, result.output
+
+
+def _printed(markdown: str) -> str:
+    """The words a rulebook of `markdown` prints, spaces made single."""
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=PAPER, invariant=1)
+    Book(BookContent(title="Test", markdown=markdown), _fonts(), PAPER, lambda src, width: None,
+         lambda *args: None).draw(canvas)
+    canvas.save()
+    return " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages).split())
+
+
+@pytest.mark.parametrize("words", ["[[Roar]]", "a [[Roar]]", "[[Roar]] b"])
+def test_a_link_whose_words_hold_a_term_prints_its_words(words):
+    """Markdown took the glossary term that opens with '[' for a link inside the link's words, and so read no
+    link: '[[[Roar]]](http://x)' printed '[Roar](http://x)', its markup, with exit 0."""
+    printed = _printed(f"# Rules\n\nSee [{words}](http://x) now.\n")
+    assert f"See {words.replace('[[', '').replace(']]', '')} now." in printed
+    assert "http" not in printed

@@ -228,7 +228,9 @@ def _term(state: StateInline, silent: bool) -> bool:
     """A glossary term `[[Name]]` as one token holding its name as written: Markdown read a '*' in the name
     'Fast*Strike' as emphasis (the paragraph printed '**' as typed) and a table's cell printed 'Fast\\*Strike'."""
     found = TERM_IN_TEXT.match(state.src, state.pos)
-    if found is None:
+    if found is None or silent:
+        # (silent: Markdown is looking for a link's closing ']', and a token opening with '[' inside a link's
+        # words is to it a link in a link, which ends the link: '[[[Roar]]](http://x)' printed its markup)
         return False
     if not silent:
         state.push("term", "", 0).content = found.group(1)
