@@ -472,9 +472,22 @@ def _refuse_control_entity(inline: Token | None) -> None:
     (or a box) with exit 0."""
     children = (inline.children if inline is not None else None) or []
     for token in children + [c for image in children if image.type == "image" for c in image.children or []]:
-        if token.type == "text_special" and CONTROL_CHARACTER.search(token.content):
-            raise BookError(str(control_problem(token.content, f"'{token.markup}'")),
+        if token.type != "text_special":
+            continue
+        written = _NUMBERED_ENTITY.fullmatch(token.markup)
+        code = int(written[1][1:], 16) if written and written[1][:1] in "xX" else int(written[1]) if written else None
+        # Markdown reads a number that is no character it prints (a control character below U+0020 but
+        # three, a surrogate, past U+10FFFF) as U+FFFD, and the message named that, which was never typed
+        typed = chr(code) if code is not None and code <= 0x10FFFF else token.content
+        if CONTROL_CHARACTER.search(typed):
+            raise BookError(str(control_problem(typed, f"'{token.markup}'")), line=_line_of(inline, token.markup))
+        if token.content == "\ufffd" and code is not None and code != 0xFFFD:
+            raise BookError(f"'{token.markup}' is no character Markdown prints (it would print U+FFFD, the mark "
+                            "of a character that could not be read): write the character itself, or leave it out",
                             line=_line_of(inline, token.markup))
+
+
+_NUMBERED_ENTITY = re.compile(r"&#([0-9]{1,7}|[xX][0-9a-fA-F]{1,6});")
 
 
 def _refuse_struck(inline: Token | None) -> None:
