@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 from .draw.fonts import unmapped_message
 from .draw.icons import unreadable
 from .draw.sheet import FOOTER_FAMILY
-from .draw.text import unmapped
+from .draw.text import left_open, unmapped
 from .draw.pictures import verified_picture
 from .layout.place import Box, extent
 from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, blame, unforeseen
@@ -469,6 +469,9 @@ class Checks:
             note_all(self.game.glossary_reads())  # a term is found by any item of the glossary's tables
             for _, message in self.game.glossary.unknown(prim.text, self.suggest):
                 self.error(message, prim.mark, label)
+        opened = left_open(prim.text)
+        if opened is not None:
+            self.left_open(prim, opened, label)
         font = prim.style["font"]
         if not self.studio.fonts.has(font):
             self.error(f"unknown font '{font}' (fonts.yaml has {', '.join(self.studio.fonts.families)})", prim.mark)
@@ -484,6 +487,17 @@ class Checks:
             self.overflow(prim, label)
         elif handled and fitted.size < self.min_size - 0.01:  # drawn by a `use` too: a player reads it as printed
             self.small(prim.mark, fitted.size, prim.style["size"], label, prim.text, prim.used)
+
+    def left_open(self, prim: "Prim", opened: str, label: str) -> None:
+        """Text whose '*' or '**' nothing closes, said at the item's text field that leaves it open when one
+        does, else at the layout's element."""
+        item = self.item_now
+        field_mark = None if item is None or not hasattr(item, "mark_of") else next(
+            (item.mark_of(name) for name, value in item.items() if isinstance(value, str) and value in prim.text and left_open(value)), None)
+        style = "bold" if opened == "**" else "italic"
+        self.error(f"text opens {style} with '{opened}' that nothing closes: '{opened}' prints nothing and the rest "
+                   f"of the text prints in {style}; write '\\*' for a star{label}"
+                   + (f" (laid out by {prim.mark})" if field_mark else ""), field_mark or prim.mark)
 
     def overflow(self, prim: "Prim", label: str) -> None:
         """Text too long for its box, said where the designer edits it: at the item's field whose text fills
