@@ -474,8 +474,7 @@ def _refuse_control_entity(inline: Token | None) -> None:
     for token in children + [c for image in children if image.type == "image" for c in image.children or []]:
         if token.type != "text_special":
             continue
-        written = _NUMBERED_ENTITY.fullmatch(token.markup)
-        code = int(written[1][1:], 16) if written and written[1][:1] in "xX" else int(written[1]) if written else None
+        code = _entity_number(token.markup)
         # Markdown reads a number that is no character it prints (a control character below U+0020 but
         # three, a surrogate, past U+10FFFF) as U+FFFD, and the message named that, which was never typed
         typed = chr(code) if code is not None and code <= 0x10FFFF else token.content
@@ -488,6 +487,14 @@ def _refuse_control_entity(inline: Token | None) -> None:
 
 
 _NUMBERED_ENTITY = re.compile(r"&#([0-9]{1,7}|[xX][0-9a-fA-F]{1,6});")
+
+
+def _entity_number(markup: str) -> int | None:
+    """The number an entity written `&#7;` or `&#x1B;` gives, None for any other markup."""
+    written = _NUMBERED_ENTITY.fullmatch(markup)
+    if written is None:
+        return None
+    return int(written[1][1:], 16) if written[1][:1] in "xX" else int(written[1])
 
 
 def _refuse_struck(inline: Token | None) -> None:
