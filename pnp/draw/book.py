@@ -1046,7 +1046,7 @@ class Book:
         natural, least = self._column_needs(rows, ncols, padding)
         if sum(least) > avail:
             raise BookError(f"a table of {ncols} columns needs at least {sum(least) / MM:.0f} mm (its longest "
-                            f"words side by side); the page's text is {avail / MM:.0f} mm wide: split the "
+                            f"words side by side); {'the list item' if indent else 'the page'}'s text is {avail / MM:.0f} mm wide: split the "
                             f"table or shorten its words")
         if sum(natural) <= avail:
             return natural
