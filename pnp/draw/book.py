@@ -22,7 +22,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..errors import DataError
 from ..model.glossary import TERM_IN_TEXT
-from ..options import CONTROL_CHARACTER, blank, control_problem
+from ..options import CONTROL_CHARACTER, blank, control_problem, entity_number
 from ..report import Mark, shortened
 from ..units import MM
 from . import text as rtext
@@ -474,7 +474,7 @@ def _refuse_control_entity(inline: Token | None) -> None:
     for token in children + [c for image in children if image.type == "image" for c in image.children or []]:
         if token.type != "text_special":
             continue
-        code = _entity_number(token.markup)
+        code = entity_number(token.markup)
         # Markdown reads a number that is no character it prints (a control character below U+0020 but
         # three, a surrogate, past U+10FFFF) as U+FFFD, and the message named that, which was never typed
         typed = chr(code) if code is not None and code <= 0x10FFFF else token.content
@@ -486,15 +486,6 @@ def _refuse_control_entity(inline: Token | None) -> None:
                             line=_line_of(inline, token.markup))
 
 
-_NUMBERED_ENTITY = re.compile(r"&#([0-9]{1,7}|[xX][0-9a-fA-F]{1,6});")
-
-
-def _entity_number(markup: str) -> int | None:
-    """The number an entity written `&#7;` or `&#x1B;` gives, None for any other markup."""
-    written = _NUMBERED_ENTITY.fullmatch(markup)
-    if written is None:
-        return None
-    return int(written[1][1:], 16) if written[1][:1] in "xX" else int(written[1])
 
 
 def _refuse_struck(inline: Token | None) -> None:
