@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from .draw.fonts import unmapped_message
 from .draw.icons import unreadable
 from .draw.sheet import FOOTER_FAMILY
-from .draw.text import unmapped
+from .draw.text import left_open, unmapped
 from .draw.pictures import verified_picture
 from .impose.shapes import Outline, inside_by
 from .layout.place import turned_corners
@@ -21,12 +21,11 @@ from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, b
 from .model.game import check_whole_game, load_game
 from .model.reads import FieldCache, note_all
 from .model.schema import ICON_IN_TEXT
-from .options import did_you_mean
 from .printables import Studio, marked_key
 from .products import KINDS, component_keys
 from .products.rulebook import credit_problems
 from .project import present
-from .report import Mark, Report, shortened
+from .report import Mark, Report, Suggestions, shortened
 from .template import budget
 from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points
 
@@ -180,6 +179,9 @@ class Checks:
         # reused): one shared by many printables (an element reading the same values of each item) is
         # checked once
         self.clean_prims: dict[tuple[int, bool], "Prim"] = {}
+        # one budget for the suggestions of every unknown icon and term the printed texts name (3,000 cards
+        # each naming 5 unknown icons compared each with every icon's name)
+        self.suggest = Suggestions()
 
     @contextlib.contextmanager
     def collecting(self) -> Iterator[list[Collected]]:
@@ -443,7 +445,7 @@ class Checks:
             return
         icons = self.game.icons
         if prim.kind == "icon" and not self.icon_exists(prim.text):
-            self.error(f"unknown icon '{prim.text}'{did_you_mean(prim.text, icons.names())}", prim.mark)
+            self.error(f"unknown icon '{prim.text}'{self.suggest(prim.text, icons.names())}", prim.mark)
         elif prim.kind == "text":
             self.text(prim, label, handled)
         elif prim.kind == "image":
@@ -464,11 +466,14 @@ class Checks:
         icons = self.game.icons
         for name in _icons_in(prim.text):
             if not self.icon_exists(name):
-                self.error(f"unknown icon ':{name}:' in text{label}{did_you_mean(name, icons.names())}", prim.mark)
+                self.error(f"unknown icon ':{name}:' in text{label}{self.suggest(name, icons.names())}", prim.mark)
         if "[[" in prim.text:
             note_all(self.game.glossary_reads())  # a term is found by any item of the glossary's tables
-            for _, message in self.game.glossary.unknown(prim.text):
+            for _, message in self.game.glossary.unknown(prim.text, self.suggest):
                 self.error(message, prim.mark, label)
+        opened = left_open(prim.text)
+        if opened is not None:
+            self.left_open(prim, opened, label)
         font = prim.style["font"]
         if not self.studio.fonts.has(font):
             self.error(f"unknown font '{font}' (fonts.yaml has {', '.join(self.studio.fonts.families)})", prim.mark)
@@ -484,6 +489,17 @@ class Checks:
             self.overflow(prim, label)
         elif handled and fitted.size < self.min_size - 0.01:  # drawn by a `use` too: a player reads it as printed
             self.small(prim.mark, fitted.size, prim.style["size"], label, prim.text, prim.used)
+
+    def left_open(self, prim: "Prim", opened: str, label: str) -> None:
+        """Text whose '*' or '**' nothing closes, said at the item's text field that leaves it open when one
+        does, else at the layout's element."""
+        item = self.item_now
+        field_mark = None if item is None or not hasattr(item, "mark_of") else next(
+            (item.mark_of(name) for name, value in item.items() if isinstance(value, str) and value in prim.text and left_open(value)), None)
+        style = "bold" if opened == "**" else "italic"
+        self.error(f"text opens {style} with '{opened}' that nothing closes: '{opened}' prints nothing and the rest "
+                   f"of the text prints in {style}; write '\\*' for a star{label}"
+                   + (f" (laid out by {prim.mark})" if field_mark else ""), field_mark or prim.mark)
 
     def overflow(self, prim: "Prim", label: str) -> None:
         """Text too long for its box, said where the designer edits it: at the item's field whose text fills

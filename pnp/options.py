@@ -45,6 +45,21 @@ def control_problem(text: str, what: str = "the text") -> str | None:
         return None
     return (f"{what} holds the control character U+{ord(control.group()):04X}, which prints nothing (an escape "
             "written by mistake?)")
+
+
+# (a character's number, read here with the colours' hex: an entity's `&#x1B;`)
+_NUMBERED_ENTITY = re.compile(r"&#([0-9]{1,7}|[xX][0-9a-fA-F]{1,6});")
+
+
+def entity_number(markup: str) -> int | None:
+    """The character number an HTML entity written `&#7;` or `&#x1B;` gives (whether or not it is one a text
+    may hold), None for any other markup."""
+    written = _NUMBERED_ENTITY.fullmatch(markup)
+    if written is None:
+        return None
+    return int(written[1][1:], 16) if written[1][:1] in "xX" else int(written[1])
+
+
 _HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})")
 NO_COLOUR = ("", "none", "transparent")
 _Value = TypeVar("_Value")

@@ -115,13 +115,24 @@ class Suggestions:
 
     def __init__(self, budget: int = MAX_COMPARED) -> None:
         self.left = budget
+        # (word, id of the names) -> (the names, kept so their id is not reused; what was said): a word is
+        # said alike each time (a hexgrid's 10,000 cells naming one unknown icon said it twice, with and
+        # without its suggestion, once the budget was spent)
+        self.said: dict[tuple[str, int], tuple[object, str]] = {}
 
     def __call__(self, word: object, choices: Iterable[object]) -> str:
+        key = (str(word), id(choices))
+        known = self.said.get(key)
+        if known is not None:
+            return known[1]
         names = choices if isinstance(choices, (tuple, list)) else tuple(choices)
         if len(names) > self.left:
-            return ""
-        self.left -= len(names)
-        return did_you_mean(word, names)
+            said = ""
+        else:
+            self.left -= len(names)
+            said = did_you_mean(word, names)
+        self.said[key] = (choices, said)
+        return said
 
 
 @dataclass(frozen=True, order=True, slots=True)

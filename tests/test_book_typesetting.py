@@ -320,3 +320,61 @@ def test_an_address_in_angle_brackets_prints_as_typed_and_names_no_icon_or_term(
                                             "and <https://example.com/[[Nope]]>.\n"})
     result = run(root, "validate", "mini")
     assert result.exit_code == 0, result.output
+
+
+def _printed(markdown: str) -> str:
+    """The words a rulebook of `markdown` prints, spaces made single."""
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=PAPER, invariant=1)
+    Book(BookContent(title="Test", markdown=markdown), _fonts(), PAPER, lambda src, width: None,
+         lambda *args: None).draw(canvas)
+    canvas.save()
+    return " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages).split())
+
+
+@pytest.mark.parametrize("words", ["[[Roar]]", "a [[Roar]]", "[[Roar]] b"])
+def test_a_link_whose_words_hold_a_term_prints_its_words(words):
+    """Markdown took the glossary term that opens with '[' for a link inside the link's words, and so read no
+    link: '[[[Roar]]](http://x)' printed '[Roar](http://x)', its markup, with exit 0."""
+    printed = _printed(f"# Rules\n\nSee [{words}](http://x) now.\n")
+    assert f"See {words.replace('[[', '').replace(']]', '')} now." in printed
+    assert "http" not in printed
+
+
+def _lefts(markdown: str) -> dict[str, float]:
+    """Where each word a rulebook of `markdown` prints begins, from the page's left edge (the first time)."""
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=PAPER, invariant=1)
+    Book(BookContent(title="Test", markdown=markdown), _fonts(), PAPER, lambda src, width: None,
+         lambda *args: None).draw(canvas)
+    canvas.save()
+    lefts: dict[str, float] = {}
+    for page in PdfReader(io.BytesIO(out.getvalue())).pages:
+        page.extract_text(visitor_text=lambda text, cm, tm, *rest: lefts.setdefault(
+            text.strip().split(" ")[0], tm[4] * cm[0] + cm[4]) if text.strip() else None)
+    return lefts
+
+
+def test_a_table_or_tip_inside_a_list_item_is_set_in_the_items_column():
+    """A table or a tip after a list item's first paragraph printed at the page's margin, apart from the step
+    it belongs to (a paragraph there was set in the item's column); a long table runs on over pages there."""
+    rows = "".join(f"   | r{i} | v{i} |\n" for i in range(80))
+    lefts = _lefts(f"# Rules\n\n1. Stepword\n\n   | Head | More |\n   |---|---|\n{rows}\n"
+                   "   > Tipword here\n\n   Afterword\n\n2. Second\n\nMarginword\n\n| Mhead | x |\n|---|---|\n"
+                   "| 1 | 2 |\n\n> Mtip\n")
+    step, margin = lefts["Stepword"], lefts["Marginword"]
+    assert margin < step - 10 and abs(lefts["Afterword"] - step) < 1
+    padding = lefts["Mhead"] - margin  # a cell's text from its table's left, and a tip's from its box's
+    assert all(abs(lefts[word] - step - padding) < 1 for word in ("Head", "r0", "r79"))
+    assert abs(lefts["Tipword"] - step - (lefts["Mtip"] - margin)) < 1
+
+
+def test_a_heading_inside_a_list_item_is_refused_at_its_line(tmp_path):
+    """A heading after a list item's first paragraph printed at the page's margin, and the contents listed it
+    as a section of the rules."""
+    root = make_project(tmp_path / "proj", {"layouts/mini/rulebook.md.j2": "# Rules\n\n1. Step\n\n   ## Inside\n\n"
+                                            "2. Next\n"})
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    assert result.output.startswith("layouts/mini/rulebook.md.j2:5:1: error: a heading inside a list item would "
+                                    "print at the page's margin")

@@ -483,3 +483,13 @@ def test_a_long_game_title_is_shortened_in_the_report(tmp_path):
     title = " ".join(["Word"] * 1000)
     pdf, text = report_text(game_project(tmp_path, GAME.replace("title: Report Test", f"title: {title}")))
     assert f"{title[:199]}…: design report" in text and PdfReader(pdf).metadata.title == f"{title[:199]}…: design report"
+
+
+def test_a_rule_comparing_numbers_near_0_is_measured(tmp_path):
+    """A rule whose value is nearer 0 than a chart places (`x * 1e-320 >= 0`) was listed as holding with no
+    margin, as a rule comparing no numbers; one past 1e100, likewise."""
+    game = GAME.replace("constraints:\n", "constraints:\n  - expr: \"data.cards | length * 1e-320 >= 0\"\n"
+                                          "  - expr: \"data.cards | length * 1e200 <= 1e201\"\n")
+    _, text = report_text(game_project(tmp_path, game))
+    assert f"data.cards | length * 1e-320 >= 0 {len(POWERS) * 1e-320:.4g} >= 0 {len(POWERS) * 1e-320:.4g} holds" in text
+    assert f"data.cards | length * 1e200 <= 1e201 {len(POWERS) * 1e200:.4g} <= 1e+201" in text

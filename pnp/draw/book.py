@@ -22,7 +22,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..errors import DataError
 from ..model.glossary import TERM_IN_TEXT
-from ..options import CONTROL_CHARACTER, blank, control_problem
+from ..options import CONTROL_CHARACTER, blank, control_problem, entity_number
 from ..report import Mark, shortened
 from ..units import MM
 from . import text as rtext
@@ -228,7 +228,9 @@ def _term(state: StateInline, silent: bool) -> bool:
     """A glossary term `[[Name]]` as one token holding its name as written: Markdown read a '*' in the name
     'Fast*Strike' as emphasis (the paragraph printed '**' as typed) and a table's cell printed 'Fast\\*Strike'."""
     found = TERM_IN_TEXT.match(state.src, state.pos)
-    if found is None:
+    if found is None or silent:
+        # (silent: Markdown is looking for a link's closing ']', and a token opening with '[' inside a link's
+        # words is to it a link in a link, which ends the link: '[[[Roar]]](http://x)' printed its markup)
         return False
     if not silent:
         state.push("term", "", 0).content = found.group(1)
@@ -304,6 +306,16 @@ def _refuse_unprinted(token: Token) -> None:
 # the blocks that print without a list item's label when they begin the item, and what they are to the writer
 _UNLABELLED = {"table_open": "a table", "blockquote_open": "a tip", "heading_open": "a heading", "hr": "a rule (---)",
                "bullet_list_open": "a list", "ordered_list_open": "a numbered list"}
+
+def _refuse_heading_in_item(token: Token) -> None:
+    """Refuse a heading inside a list item (after the item's first paragraph; one first is refused as printing
+    without the item's label): it printed at the page's margin, apart from its item, and the contents listed
+    it as a section of the rules."""
+    if token.type == "heading_open":
+        raise BookError("a heading inside a list item would print at the page's margin and in the contents, "
+                        "apart from the item: end the list before it (a line not indented, after a blank line)",
+                        line=_line(token))
+
 
 # the blocks a tip prints only the text of, each line a paragraph, and what they are to the writer
 _UNSTRUCTURED = {"bullet_list_open": "a list", "ordered_list_open": "a numbered list", "table_open": "a table",
@@ -460,9 +472,20 @@ def _refuse_control_entity(inline: Token | None) -> None:
     (or a box) with exit 0."""
     children = (inline.children if inline is not None else None) or []
     for token in children + [c for image in children if image.type == "image" for c in image.children or []]:
-        if token.type == "text_special" and CONTROL_CHARACTER.search(token.content):
-            raise BookError(str(control_problem(token.content, f"'{token.markup}'")),
+        if token.type != "text_special":
+            continue
+        code = entity_number(token.markup)
+        # Markdown reads a number that is no character it prints (a control character below U+0020 but
+        # three, a surrogate, past U+10FFFF) as U+FFFD, and the message named that, which was never typed
+        typed = chr(code) if code is not None and code <= 0x10FFFF else token.content
+        if CONTROL_CHARACTER.search(typed):
+            raise BookError(str(control_problem(typed, f"'{token.markup}'")), line=_line_of(inline, token.markup))
+        if token.content == "\ufffd" and code is not None and code != 0xFFFD:
+            raise BookError(f"'{token.markup}' is no character Markdown prints (it would print U+FFFD, the mark "
+                            "of a character that could not be read): write the character itself, or leave it out",
                             line=_line_of(inline, token.markup))
+
+
 
 
 def _refuse_struck(inline: Token | None) -> None:
@@ -519,6 +542,38 @@ class _Together(KeepTogether):
         if name == "_peekNextFrame":
             return lambda: self._frame
         return super()._doctemplateAttr(name)
+
+
+class _Indented(Flowable):
+    """A block set `indent` points in from the frame's left (a table or tip in a list item, in the item's
+    column), split as the block splits, each part indented alike."""
+
+    def __init__(self, block: Flowable, indent: float) -> None:
+        super().__init__()
+        self._block, self._indent = block, indent
+
+    def _inner(self) -> Flowable:
+        if hasattr(self, "_frame"):  # (a KeepTogether asks its frame for the next one when it splits)
+            self._block._frame = self._frame
+        return self._block
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        width, height = self._inner().wrapOn(self.canv, availWidth - self._indent, availHeight)
+        self.width, self.height = width + self._indent, height
+        return self.width, self.height
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        parts = self._inner().splitOn(self.canv, availWidth - self._indent, availHeight)
+        return [p if isinstance(p, ActionFlowable) else _Indented(p, self._indent) for p in parts]
+
+    def draw(self) -> None:
+        self._block.drawOn(self.canv, self._indent, 0)
+
+    def getSpaceBefore(self) -> float:
+        return float(self._block.getSpaceBefore())
+
+    def getSpaceAfter(self) -> float:
+        return float(self._block.getSpaceAfter())
 
 
 class _WithStartOf(_Together):
@@ -706,6 +761,8 @@ class Book:
             handler = getattr(self, "_md_" + token.type, None) or _unprinted
             placed = len(state.flow)
             try:
+                if state.lists:
+                    _refuse_heading_in_item(token)
                 state.i = handler(state) if handler else state.i + 1
                 for flowable in state.flow[placed:]:  # where a block too large for a page is reported
                     _set_line(flowable, _line(token))
@@ -879,8 +936,18 @@ class Book:
 
     def _md_table_open(self, st: _Story) -> int:
         end = next(j for j in range(st.i, len(st.tokens)) if st.tokens[j].type == "table_close")
-        st.flow.append(self.table(st.tokens[st.i:end]))
+        st.flow.append(self._in_item(st, self.table(st.tokens[st.i:end], self._item_indent(st))))
         return end + 1
+
+    def _item_indent(self, st: _Story) -> float:
+        """How far from the page's margin the blocks of the list item being read are set (0 outside lists)."""
+        return float(st.lists[-1][2]) if st.lists else 0.0
+
+    def _in_item(self, st: _Story, block: Flowable) -> Flowable:
+        """A table or tip as the list item holding it sets it, in the item's column: it printed at the page's
+        margin, apart from the step it belongs to."""
+        indent = self._item_indent(st)
+        return _Indented(block, indent) if indent else block
 
     def _md_blockquote_open(self, st: _Story) -> int:
         end, depth = st.i, 0
@@ -889,7 +956,7 @@ class Book:
             if depth == 0:
                 end = j
                 break
-        st.flow.append(self.tip(st.tokens[st.i + 1:end]))
+        st.flow.append(self._in_item(st, self.tip(st.tokens[st.i + 1:end], self._item_indent(st))))
         return end + 1
 
     def _md_hr(self, st: _Story) -> int:
@@ -907,7 +974,8 @@ class Book:
                                    ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)])
         return table
 
-    def table(self, tokens: list[Token]) -> Flowable:
+    def table(self, tokens: list[Token], indent: float = 0.0) -> Flowable:
+        """A Markdown table, its columns fitted to the page's text less `indent` (a list item's)."""
         rows: list[list[RichText]] = []
         row: list[RichText] | None = None
         header_rows = header_cells = 0
@@ -933,7 +1001,7 @@ class Book:
             raise BookError(f"a table of {len(rows):,} rows is longer than a rulebook prints (at most "
                             f"{MAX_TABLE_ROWS:,}): split it, or print it as cards or an aid")
         table = _table(rows, repeatRows=header_rows, rowSplitRange=_split_range(len(rows), header_rows), hAlign="LEFT",
-                       colWidths=self._column_widths(rows), fonts=self.fonts, spaceBefore=3, spaceAfter=6, commands=[
+                       colWidths=self._column_widths(rows, indent), fonts=self.fonts, spaceBefore=3, spaceAfter=6, commands=[
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LINEBELOW", (0, 0), (-1, -1), 0.3, colors.Color(0.7, 0.7, 0.7)),
             ("BACKGROUND", (0, 0), (-1, header_rows - 1), colors.HexColor("#dfe8e2")) if header_rows else
@@ -959,17 +1027,17 @@ class Book:
                             f"out the cells past the header's ('{shortened(cells[header_cells].strip(), 40)}'); "
                             "add their columns to the header, or join the cells", line=row.map[0] + 1)
 
-    def _column_widths(self, rows: list[list[RichText]], padding: float = 12) -> list[float]:
+    def _column_widths(self, rows: list[list[RichText]], indent: float = 0.0, padding: float = 12) -> list[float]:
         """Narrow columns keep their natural width; the rest of the text width goes to the wide ones, in
         proportion to their natural widths. A column left narrower than its longest word is then widened to
         it, taking the room from the columns that have some to spare. A table whose longest words cannot sit
         side by side on the page is refused (BookError)."""
-        avail = self.paper[0] - 2 * MARGIN
+        avail = self.paper[0] - 2 * MARGIN - indent
         ncols = max(len(r) for r in rows)
         natural, least = self._column_needs(rows, ncols, padding)
         if sum(least) > avail:
             raise BookError(f"a table of {ncols} columns needs at least {sum(least) / MM:.0f} mm (its longest "
-                            f"words side by side); the page's text is {avail / MM:.0f} mm wide: split the "
+                            f"words side by side); {'the list item' if indent else 'the page'}'s text is {avail / MM:.0f} mm wide: split the "
                             f"table or shorten its words")
         if sum(natural) <= avail:
             return natural
@@ -992,14 +1060,15 @@ class Book:
                     widths[k] = max(widths[k], max(line.width for line in lines) + padding)
         return natural, least
 
-    def tip(self, tokens: list[Token]) -> "_Together":
+    def tip(self, tokens: list[Token], indent: float = 0.0) -> "_Together":
+        """A tip's box of its paragraphs, as wide as the page's text less `indent` (a list item's)."""
         inner: list[RichText] = []
         for t in tokens:
             _refuse_unprinted(t)  # a tip prints its paragraphs
             _refuse_unstructured(t)
             if t.type == "inline":
                 text = _text_only(t.children, "a tip", t)
-                inner.append(self.para(text, self.paper[0] - 2 * MARGIN - 8 * MM, size=9.5, space_after=3))
+                inner.append(self.para(text, self.paper[0] - 2 * MARGIN - indent - 8 * MM, size=9.5, space_after=3))
         if all(_blank(para.markup) for para in inner):  # a '>' alone
             raise BookError("a tip (`>`) with no words would print as an empty box: write its words, or leave out "
                             "its '>'")

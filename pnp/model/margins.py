@@ -9,7 +9,6 @@ from ..errors import ExprError
 from ..template import Side, comparisons, evaluate
 from .load import Record
 from .shapes import GameShape
-from .views import is_number
 
 # A side's value: a number, or one of pnp simulate's measured figures (an interval, `low` and `high`), which
 # compares and subtracts like one.
@@ -20,13 +19,16 @@ Measure = tuple[float, Figure, str, Figure, bool]  # (margin, value, operator, l
 # The names a side reads that make it "the value the data gives"; the other side is the limit.
 DATA_NAMES = frozenset({"data", "item", "ref", "components", "macros", "sim"})  # sim: pnp simulate's figures
 
+# The largest number a margin measures: the difference of two stays finite (limit - value)
+MAX_MEASURED = 1e300
+
 HOW = ("The margin is how far the value the data gives may move before the rule fails: limit - value for "
        "<= and <, value - limit for >= and >, the distance between them for !=, and 0 for == (any change breaks "
        "it). The limit is the side of the comparison that reads the rules (game.rules...) or no data, the value "
        "the other; a chain a <= b <= c and comparisons joined by 'and' are each measured and the nearest is "
        "shown. For a rule checked on each row, the row with the smallest margin is named. Rules are listed by "
        "the margin relative to the limit (margin / the larger of |limit| and 1), nearest to failing first; a rule "
-       "that is not a comparison of numbers is listed as holding, without a margin.")
+       "that is not a comparison of numbers (or of numbers past 1e300) is listed as holding, without a margin.")
 
 
 @dataclass
@@ -86,10 +88,22 @@ class _Sides:
         return self.fixed[id(side)]
 
 
+def _measurable(value: object) -> bool:
+    """A number a margin is taken of: one whose differences stay finite. Charts leave out a number nearer 0
+    than they place (views.is_number), but a margin measures it: `x * 1e-320 >= 0` was listed as holding with
+    no margin, as a rule that compares no numbers."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return abs(float(value)) <= MAX_MEASURED  # (nan is not)
+    except OverflowError:  # a whole number past any float
+        return False
+
+
 def _pair(left: Side, op: str, right: Side, values: tuple[Any, Any]) -> Measure | None:
     """(margin, value, op, limit, holds) of one comparison of two numbers; None when they are not."""
     a, b = values
-    if not (is_number(a) and is_number(b)):
+    if not (_measurable(a) and _measurable(b)):
         return None
     holds = _HOLDS[op](a, b)
     if not _limit_like(left) or _limit_like(right):

@@ -183,7 +183,7 @@ class RichText(Str):
         if isinstance(value, str):
             for icon in ICON_IN_TEXT.findall(value):
                 if not ctx.icon_exists(icon):
-                    yield f"unknown icon ':{icon}:'{did_you_mean(icon, ctx.icon_names())}", mark
+                    yield f"unknown icon ':{icon}:'{ctx.suggest(icon, ctx.icon_names())}", mark
             if "[[" in value:
                 for _, message in ctx.unknown_terms(value):
                     yield message, mark
@@ -269,10 +269,10 @@ class Enum(Field):
             return
         if len(self.values) > 12 and self.label != "these values":  # a long list reads better by name
             yield f"'{value}' is not a known {self.label} (see enums.{self.label} in game.yaml)" \
-                  f"{did_you_mean(value, self.values)}", mark
+                  f"{ctx.suggest(value, self.values)}", mark
             return
         listed = ", ".join(str(v) for v in self.values)
-        yield f"'{value}' is not one of {listed}{did_you_mean(value, self.values)}", mark
+        yield f"'{value}' is not one of {listed}{ctx.suggest(value, self.values)}", mark
 
 
 class Ref(Field):
@@ -296,7 +296,7 @@ class Ref(Field):
         if ids is None:
             return  # the missing table is reported once, where it is declared
         if value not in ids:
-            yield f"'{value}' is not an id in table '{self.table}'{did_you_mean(value, ids)}", mark
+            yield f"'{value}' is not an id in table '{self.table}'{ctx.suggest(value, ids)}", mark
 
 
 class Icon(Field):
@@ -306,7 +306,7 @@ class Icon(Field):
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if not isinstance(value, str) or not ctx.icon_exists(value):
-            yield f"unknown icon '{value}'{did_you_mean(value, ctx.icon_names())}", mark
+            yield f"unknown icon '{value}'{ctx.suggest(value, ctx.icon_names())}", mark
 
 
 class Timing(Field):
@@ -323,7 +323,7 @@ class Timing(Field):
             yield "a timing field needs game.yaml's `timings` (the phases of the turn)", mark
         elif value not in timings:
             yield f"'{value}' is not a timing of the turn ({', '.join(map(str, timings))})" \
-                  f"{did_you_mean(value, timings)}", mark
+                  f"{ctx.suggest(value, timings)}", mark
 
 
 class List(Field):
@@ -579,7 +579,7 @@ class Schema:
         """Problems of one record; `computed` names derived fields, which a record may also type in."""
         for key in record:
             if key not in self.fields and key not in computed:
-                yield f"unknown {self.word} {shown(key)}{did_you_mean(key, self.fields)}", record.key_mark(key)
+                yield f"unknown {self.word} {shown(key)}{ctx.suggest(key, self.fields)}", record.key_mark(key)
         for name, field in self.fields.items():
             if name in record:  # the field's Mark is made only for a problem found (model/load.py: places)
                 for message, mark in field.check(record[name], _AT_FIELD, ctx):

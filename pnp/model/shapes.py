@@ -25,6 +25,10 @@ class CheckerShape(Protocol):
 
     def unknown_terms(self, text: str) -> list[tuple[str, str]]: ...
 
+    def suggest(self, word: object, choices: Iterable[object]) -> str:
+        """' (did you mean 'x'?)' for an unknown word, within the load's one budget (report.Suggestions)."""
+        ...
+
     def error(self, message: str, mark: Mark | None) -> None: ...
 
 
