@@ -822,6 +822,46 @@ def test_what_svglib_reads_otherwise_than_css_is_refused_at_its_line(tmp_path, s
     assert said in message and line == (1 if "<svg>" in said else 2 + shape.count("\n"))
 
 
+@pytest.mark.parametrize("shape, said", [
+    # a CSS effect svglib leaves out without a word: the shape printed whole where browsers hide or change it
+    ('<rect width="20" height="20" style="filter: opacity(0)"/>', "it gives filter: opacity(0), an effect svglib"),
+    ('<rect width="20" height="20" filter="blur(4px)"/>', "it gives filter: blur(4px), an effect svglib"),
+    ('<rect width="20" height="20" style="clip-path: inset(10px)"/>', "it gives clip-path: inset(10px), an effect"),
+    ('<rect width="20" height="20" style="mask-image: linear-gradient(red, transparent)"/>', "it gives mask-image:"),
+    ('<rect width="20" height="20" style="mix-blend-mode: multiply"/>', "it gives mix-blend-mode: multiply"),
+    # a CSS-wide keyword svglib reads as no value: stroke: initial printed the parent's stroke (browsers: none)
+    ('<g stroke="black"><rect width="20" height="20" style="stroke: initial"/></g>', "gives stroke as 'initial'"),
+    ('<rect width="20" height="20" style="fill: UNSET !important"/>', "gives fill as 'UNSET !important'"),
+    # a unit of the viewer's window, which svglib reads as 0: a rect 100vw wide (the whole icon) printed nothing
+    ('<rect width="100vw" height="20"/>', "it gives width as '100vw', which svglib cannot read"),
+    ('<circle cx="10" cy="10" r="5" stroke="black" stroke-width="1svmin"/>', "gives stroke-width as '1svmin'"),
+])
+def test_what_svglib_leaves_out_or_reads_as_nothing_is_refused_at_its_line(tmp_path, shape, said):
+    """svglib drew a shape whole under a CSS filter, clip-path of a basic shape, mask image or blend mode, read
+    initial, unset and revert as no value (the property inherited) and a viewport unit as 0: each icon printed
+    otherwise than browsers draw it, exit 0."""
+    (tmp_path / "icon.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">\n'
+                                       f'  {shape}\n</svg>')
+    message, line, _ = icons.unreadable(tmp_path / "icon.svg")
+    assert said in message and line == 2
+
+
+def test_an_icons_effects_browsers_and_svglib_draw_alike_are_drawn(tmp_path):
+    """A filter, mask or clip of none or by reference, a blend mode of normal and an inherited stroke pass."""
+    assert _icon_ink(tmp_path, _SQUARE.format(
+        '><clipPath id="c"><rect width="15" height="20"/></clipPath><style>rect { filter: none }</style',
+        'clip-path="url(#c)" mask="none" mix-blend-mode="NORMAL" stroke="inherit"')) == (True, True)
+
+
+def test_an_icon_naming_a_style_sheet_by_xml_stylesheet_is_refused_at_it(tmp_path):
+    """<?xml-stylesheet href?> names a sheet a browser reads and applies (a file, a URL): pnp left it out and
+    printed the icon otherwise, exit 0; it is a reference outside the icon, as @import is."""
+    (tmp_path / "icon.svg").write_text('<?xml version="1.0"?>\n<?xml-stylesheet type="text/css" href="/etc/ink.css"?>\n'
+                                       + _SQUARE.format("", ""))
+    message, line, _ = icons.unreadable(tmp_path / "icon.svg")
+    assert "refers to '/etc/ink.css' outside the icon" in message and line == 2
+
+
 @pytest.mark.parametrize("attributes, radii", [
     ('width="80" height="20" ry="30"', (30, 10)),  # rx: auto is ry, each then at most half its side
     ('width="20" height="20" rx="10" ry="0"', (0, 0)),  # square corners

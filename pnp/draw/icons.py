@@ -190,6 +190,8 @@ def _paint_server(value: str, servers: set[str | None]) -> str:
 
 # properties whose CSS form is not their attribute's (units, commas, path()): svglib would read them as attributes
 _CSS_SYNTAX = ("transform", "d")
+# CSS's keywords for a property's initial or cascaded value, which svglib reads as no value (inherit it reads)
+_CSS_WIDE = frozenset({"initial", "unset", "revert", "revert-layer"})
 _KEYWORDS = ("display", "visibility", "fill-rule", "clip-rule", "stroke-linecap", "stroke-linejoin")
 
 
@@ -311,6 +313,11 @@ def _refuse_unread_css(element: Any, declared: list[tuple[str, str]]) -> None:
         raise IconProblem(f"it gives {variable} by a CSS variable (var()), which svglib does not read (it painted "
                           "black where browsers paint the variable's value): give the value itself",
                           element.sourceline)
+    if keyword := next(((name, value) for name, value in declared
+                        if _IMPORTANT.sub("", value).strip().lower() in _CSS_WIDE), None):
+        raise IconProblem(f"it gives {keyword[0]} as '{keyword[1]}', which svglib does not read (a stroke: initial "
+                          "printed its parent's stroke, where browsers print none): give the value itself",
+                          element.sourceline)
     if css_only := next((name for name, _ in declared if name in _CSS_SYNTAX), None):
         raise IconProblem(f"it gives {css_only} in a style, whose form there svglib does not read: give it as the "
                           f"element's {css_only} attribute", element.sourceline)
@@ -375,6 +382,10 @@ def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
         raise IconProblem("it turns or scales a shape about another point than the drawing's origin (a "
                           "transform-origin or transform-box), which svglib does not follow (it printed elsewhere): "
                           "give the transform about 0 0, as rotate(angle, x, y) does", element.sourceline)
+    if unfollowed := _effect_unfollowed(element):
+        raise IconProblem(f"it gives {unfollowed}, an effect svglib does not draw (the shape printed whole, as if "
+                          "it were not there): flatten the effect into plain shapes, or leave it out",
+                          element.sourceline)
     painted = [word for word in element.get("paint-order", "").lower().split() if word in ("fill", "stroke")]
     if painted[:1] == ["stroke"]:  # (the order of those it names, then the others: fill, stroke)
         raise IconProblem("it paints its stroke before its fill (paint-order), which svglib does not follow (the "
@@ -384,6 +395,24 @@ def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
         raise IconProblem(f"it holds a viewBox of width {box[2][:20]} and height {box[3][:20]}, which browsers "
                           "draw as nothing or ignore: give it the width and height of the drawing",
                           element.sourceline)
+
+
+# CSS effects (as attributes or in a style) -> the values of each svglib draws as browsers do: a filter or mask
+# by a reference (the <filter> and <mask> elements are refused by name), a clip by a reference to a <clipPath>
+_EFFECTS: dict[str, re.Pattern[str]] = {
+    **{name: re.compile(r"none|url\(.*\)", re.IGNORECASE | re.DOTALL) for name in ("filter", "clip-path", "mask")},
+    **{name: re.compile(r"none", re.IGNORECASE) for name in ("mask-image", "backdrop-filter")},
+    "mix-blend-mode": re.compile(r"normal", re.IGNORECASE)}
+
+
+def _effect_unfollowed(element: Any) -> str | None:
+    """'name: value' of an element's CSS effect that svglib leaves out without a word (a filter function such
+    as opacity(0), a clip-path of a basic shape such as inset(), a mask image, a blend mode), or None."""
+    for name, drawn in _EFFECTS.items():
+        value = element.get(name, "").strip()
+        if value and value.lower() != "inherit" and not drawn.fullmatch(value):
+            return f"{name}: {value if len(value) <= 40 else value[:40] + '...'}"
+    return None
 
 
 _ZERO_ORIGIN = re.compile(r"(?:[-+]?0*\.?0*(?:px)?|left|top)", re.IGNORECASE)
@@ -460,9 +489,15 @@ def _shape_as_browsers(element: Any, converter: Any) -> None:
 _SIZES_DRAWN: dict[str, tuple[str, ...]] = {"rect": ("width", "height"), "ellipse": ("rx", "ry")}  # a size of 0 (or none) draws no shape
 
 
+# units of the viewer's window (vw, vh, vmin, vmax and their small, large and dynamic forms, vi, vb), which
+# svglib reads as 0 (a rect 100vw wide, the whole icon in a browser, printed nothing)
+_VIEWPORT_UNIT = re.compile(r"\d\s*[sld]?v(?:w|h|i|b|min|max)$", re.IGNORECASE)
+
+
 def _check_lengths(element: Any, converter: Any) -> None:
     """IconProblem at an element giving one of _LENGTHS as what svglib cannot read as a length (calc(), a space
-    before its unit, two numbers): it failed on it in its own words, said at the file's first line."""
+    before its unit, two numbers; it failed on it in its own words, said at the file's first line) or reads
+    otherwise than browsers (a unit of the viewer's window)."""
     from svglib.svglib import node_name
 
     for name in (*_LENGTHS.get(node_name(element) or "", ()), *_STROKE_LENGTHS):
@@ -473,7 +508,7 @@ def _check_lengths(element: Any, converter: Any) -> None:
             length = converter.convertLength(value)
         except ValueError:
             length = None
-        if not isinstance(length, float):
+        if not isinstance(length, float) or _VIEWPORT_UNIT.search(value):
             shown = value if len(value) <= 40 else value[:40] + "..."
             raise IconProblem(f"it gives {name} as '{shown}', which svglib cannot read as a length: give a number "
                               "and a unit (px, pt, mm, cm, in, em)", element.sourceline)
@@ -807,7 +842,8 @@ def _syntax_problem(svg: bytes) -> Problem | None:
 
 def _outside_reference(svg: bytes) -> Problem | None:
     """(message, line, column) of what an icon must not hold, or None: a reference to anything but its own
-    elements (another file, anywhere, or a URL: an icon is one self-contained file), an embedded picture
+    elements (another file, anywhere, or a URL, a style sheet by <?xml-stylesheet?>: an icon is one
+    self-contained file), an embedded picture
     that is not really a PNG or JPEG (svglib would let Pillow guess, and Pillow hands PostScript to
     Ghostscript), or more than MAX_ICON_ELEMENTS elements once every <use> is counted as what it repeats and
     every embedded picture as one element per PIXELS_PER_ELEMENT of its pixels and every path or polyline
@@ -819,6 +855,9 @@ def _outside_reference(svg: bytes) -> Problem | None:
         root = etree.fromstring(svg, parser)
     except etree.XMLSyntaxError as e:  # what the standard library's parser let pass (nesting too deep)
         return f"not an SVG file svglib can read ({e.msg})", e.lineno or 1, 1
+    for instruction in root.itersiblings(etree.ProcessingInstruction, preceding=True):
+        if instruction.target == "xml-stylesheet":  # (a browser applies the sheet it names; svglib left it out)
+            return _outside(instruction.get("href") or instruction.text or "", instruction.sourceline or 1)
     weights: dict[Any, int] = {}  # element -> the elements its numbers or its embedded picture's pixels count as
     for node in root.iter(etree.Element):
         problem = _element_problem(node, weights)
