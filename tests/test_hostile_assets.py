@@ -782,6 +782,13 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     # a paint of a gradient the icon lacks is its fallback colour (svglib painted nothing), else nothing
     ("", 'style="fill: url(#missing) red"', True, True),
     ("", 'fill="url(#missing)"', False, False),
+    # a <use> of display none by a style or in capitals is not drawn (only the attribute's 'none' was left out)
+    ('><defs><rect id="r" width="20" height="20"/></defs><style>use { display: none }</style><use href="#r"/',
+     'fill="none"', False, False),
+    ('><defs><rect id="r" width="20" height="20"/></defs><use style="display: none" href="#r"/', 'fill="none"',
+     False, False),
+    ('><defs><rect id="r" width="20" height="20"/></defs><use display=" NONE" href="#r"/', 'fill="none"', False,
+     False),
     # an @namespace names SVG's namespace by its URL, which nothing fetches (it was refused as a reference outside)
     ("><style>@namespace svg url(http://www.w3.org/2000/svg); rect { fill: none }</style", "", False, False),
 ])
@@ -851,6 +858,21 @@ def test_an_icons_effects_browsers_and_svglib_draw_alike_are_drawn(tmp_path):
     assert _icon_ink(tmp_path, _SQUARE.format(
         '><clipPath id="c"><rect width="15" height="20"/></clipPath><style>rect { filter: none }</style',
         'clip-path="url(#c)" mask="none" mix-blend-mode="NORMAL" stroke="inherit"')) == (True, True)
+
+
+@pytest.mark.parametrize("defined, referred", [
+    ('<rect id="a" width="1" height="1"/>\n  <rect id="a" width="20" height="20"/>', '<use xlink:href=" #a"/>'),
+    ('<rect id="a" width="1" height="1"/>\n  <linearGradient id="a"><stop stop-color="red"/></linearGradient>',
+     "<style>rect { fill: url('#a') }</style>"),
+])
+def test_an_id_given_twice_and_referred_to_is_refused_at_its_second_line(tmp_path, defined, referred):
+    """Browsers take the first element of an id, svglib the last it drew: a <use> printed the large rect where
+    browsers draw the small one, a paint the gradient where browsers find a rect (no paint), exit 0."""
+    (tmp_path / "icon.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" '
+                                       'xmlns:xlink="http://www.w3.org/1999/xlink" width="20" height="20">\n'
+                                       f'  {defined}\n  {referred}\n</svg>')
+    message, line, _ = icons.unreadable(tmp_path / "icon.svg")
+    assert "gives the id 'a' to two elements (lines 2 and 3) and refers to it" in message and line == 3
 
 
 def test_an_icon_naming_a_style_sheet_by_xml_stylesheet_is_refused_at_it(tmp_path):

@@ -146,6 +146,7 @@ def _paint_as_browsers(root: Any) -> None:
             _clamp_opacity(attributes, name)
         _refuse_drawn_otherwise(wrapped.etree_element, converter)
         _shape_as_browsers(wrapped.etree_element, converter)
+    _leave_out_hidden_uses(root)
     if root.get("display") == "none":  # (its styles cascaded: the keyword in lower case)
         raise IconProblem("its <svg> is display: none, which browsers draw as nothing and svglib drew: leave the "
                           "display out", root.sourceline)
@@ -428,16 +429,26 @@ def _origin_at_zero(element: Any) -> bool:
 _SVG = "http://www.w3.org/2000/svg"
 
 
+def _leave_out_hidden_uses(root: Any) -> None:
+    """Take out of the parsed icon, its styles cascaded, each <use> of display none, which browsers do not draw
+    and svglib drew (given by a style sheet, a style attribute or in capitals)."""
+    for use in list(root.iter("{*}use", "use")):
+        parent = use.getparent()
+        if use.get("display") == "none" and parent is not None:
+            parent.remove(use)
+
+
 def _leave_out_what_browsers_do_not_draw(root: Any) -> None:
     """Take out of the parsed icon the elements a browser does not draw and svglib did: elements of another
-    namespace than SVG's (in an SVG file), and a <use> of display="none"."""
+    namespace than SVG's (in an SVG file). (A <use> of display none: _leave_out_hidden_uses, its styles
+    cascaded.)"""
     from lxml import etree
 
     if etree.QName(root).namespace != _SVG:
         return
     for element in list(root.iter(etree.Element)):
         foreign = etree.QName(element).namespace != _SVG
-        if foreign or etree.QName(element).localname == "use" and element.get("display", "").strip() == "none":
+        if foreign:
             parent = element.getparent()
             if parent is not None:
                 parent.remove(element)
@@ -863,12 +874,42 @@ def _outside_reference(svg: bytes) -> Problem | None:
         problem = _element_problem(node, weights)
         if problem is not None:
             return problem
+    if (twice := _id_given_twice(root)) is not None:
+        return twice
     count = _element_count(root, weights)
     if count > MAX_ICON_ELEMENTS:
         return (f"it has more than {MAX_ICON_ELEMENTS:,} elements and attributes (each <use> counted as what it "
                 f"repeats, each embedded picture as one per {PIXELS_PER_ELEMENT:,} pixels, each path or polyline as "
                 f"one per {NUMBERS_PER_ELEMENT} numbers), or elements nested "
                 f"more than {MAX_CHAIN} deep", 1, 1)
+    return None
+
+
+_FRAGMENT = re.compile(r"""url\(\s*['"]?#([^'")]*)|^\s*#(.*\S)""", re.IGNORECASE)  # the id a url(#id) or href names
+
+
+def _id_given_twice(root: Any) -> Problem | None:
+    """(message, line, column) of an id the icon gives to two elements and refers to (by url(#id) or href), or
+    None: browsers take the first element of that id, svglib the last it has drawn (a <use> printed another
+    shape, a paint a gradient where browsers found none)."""
+    from lxml import etree
+
+    first: dict[str, Any] = {}
+    twice: dict[str, Any] = {}
+    named: set[str] = set()
+    for node in root.iter(etree.Element):
+        if (given := node.get("id")) is not None:
+            if given in first:
+                twice.setdefault(given, node)
+            first.setdefault(given, node)
+        texts = [*node.attrib.values(), node.text or ""] if etree.QName(node).localname == "style" else node.attrib.values()
+        named.update(next(name for name in found if name) for text in texts for found in _FRAGMENT.findall(text))
+    for given, node in twice.items():
+        if given in named:
+            shown = given if len(given) <= 40 else given[:40] + "..."
+            return (f"it gives the id '{shown}' to two elements (lines {first[given].sourceline} and {node.sourceline}) "
+                    "and refers to it: browsers take the first, svglib another: give each element its own id",
+                    node.sourceline or 1, 1)
     return None
 
 
