@@ -875,6 +875,24 @@ def test_an_id_given_twice_and_referred_to_is_refused_at_its_second_line(tmp_pat
     assert "gives the id 'a' to two elements (lines 2 and 3) and refers to it" in message and line == 3
 
 
+@pytest.mark.parametrize("content, body, refused", [
+    ("<rect width='20' height='20'/>", "&e;", True),  # (svglib printed nothing where browsers draw the square)
+    ("rect { fill: none }", '<style>&e;</style><rect width="20" height="20"/>', True),  # (svglib: the square)
+    ("http://www.w3.org/1999/xlink", '<rect xmlns:xlink="&e;" width="20" height="20"/>', False),  # (put in)
+])
+def test_an_entity_of_the_icons_document_type_is_refused_where_svglib_leaves_it_out(tmp_path, content, body,
+                                                                                      refused):
+    """Browsers put an entity's text in where it is used; svglib left it out of elements' text (a shape, a style
+    sheet) and put it in attributes alone (as an Illustrator export's namespaces): the icon printed otherwise than
+    it is seen, exit 0."""
+    (tmp_path / "icon.svg").write_text(f'<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY e "{content}">]>\n'
+                                       f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">\n  {body}\n</svg>')
+    problem = icons.unreadable(tmp_path / "icon.svg")
+    assert (problem[:2] == ("it holds the entity &e; declared in its document type, whose text svglib leaves out where "
+                            "browsers put it in (shapes or styles): write the text itself in the icon", 4)
+            if refused else problem is None)
+
+
 def test_an_icon_naming_a_style_sheet_by_xml_stylesheet_is_refused_at_it(tmp_path):
     """<?xml-stylesheet href?> names a sheet a browser reads and applies (a file, a URL): pnp left it out and
     printed the icon otherwise, exit 0; it is a reference outside the icon, as @import is."""

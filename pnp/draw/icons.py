@@ -854,7 +854,7 @@ def _syntax_problem(svg: bytes) -> Problem | None:
 def _outside_reference(svg: bytes) -> Problem | None:
     """(message, line, column) of what an icon must not hold, or None: a reference to anything but its own
     elements (another file, anywhere, or a URL, a style sheet by <?xml-stylesheet?>: an icon is one
-    self-contained file), an embedded picture
+    self-contained file), an entity of its document type in its elements' text, an embedded picture
     that is not really a PNG or JPEG (svglib would let Pillow guess, and Pillow hands PostScript to
     Ghostscript), or more than MAX_ICON_ELEMENTS elements once every <use> is counted as what it repeats and
     every embedded picture as one element per PIXELS_PER_ELEMENT of its pixels and every path or polyline
@@ -874,6 +874,10 @@ def _outside_reference(svg: bytes) -> Problem | None:
         problem = _element_problem(node, weights)
         if problem is not None:
             return problem
+    for entity in root.iter(etree.Entity):  # (an attribute's entities are put in by libxml, svglib's parser too)
+        where = entity.sourceline or entity.getparent().sourceline or 1
+        return (f"it holds the entity {entity.text[:40]} declared in its document type, whose text svglib leaves "
+                "out where browsers put it in (shapes or styles): write the text itself in the icon", where, 1)
     if (twice := _id_given_twice(root)) is not None:
         return twice
     count = _element_count(root, weights)
