@@ -789,6 +789,10 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
      False, False),
     ('><defs><rect id="r" width="20" height="20"/></defs><use display=" NONE" href="#r"/', 'fill="none"', False,
      False),
+    # a style sheet is its element's child text, around a processing instruction or an element (the rules after
+    # one were left out)
+    ("><style>rect { fill: red } <?pi x?> rect { fill: none }</style", "", False, False),
+    ("><style>rect { fill: red } <desc>x</desc> rect { fill: none }</style", "", False, False),
     # an @namespace names SVG's namespace by its URL, which nothing fetches (it was refused as a reference outside)
     ("><style>@namespace svg url(http://www.w3.org/2000/svg); rect { fill: none }</style", "", False, False),
 ])
@@ -891,6 +895,13 @@ def test_an_entity_of_the_icons_document_type_is_refused_where_svglib_leaves_it_
     assert (problem[:2] == ("it holds the entity &e; declared in its document type, whose text svglib leaves out where "
                             "browsers put it in (shapes or styles): write the text itself in the icon", 4)
             if refused else problem is None)
+
+
+def test_a_reference_outside_in_a_style_sheet_after_a_processing_instruction_is_refused(tmp_path):
+    """The style sheet read whole (past a processing instruction) is checked whole for references outside."""
+    (tmp_path / "icon.svg").write_text(_SQUARE.format("><style><?x?>rect { fill: url(/etc/hostname) }</style", ""))
+    message, line, _ = icons.unreadable(tmp_path / "icon.svg")
+    assert "refers to '/etc/hostname' outside the icon" in message
 
 
 def test_an_icon_naming_a_style_sheet_by_xml_stylesheet_is_refused_at_it(tmp_path):

@@ -135,8 +135,10 @@ def _paint_as_browsers(root: Any) -> None:
         if node_name(style := wrapped.etree_element) == "style":
             line = style.sourceline or 1
             if _style_applies(style, line):
-                _add_rules(sheet, style.text or "", line)
+                _add_rules(sheet, _sheet_text(style), line)
             style.text = ""  # (cascaded here: svglib refused a sheet of a rule it cannot read)
+            for child in style:
+                child.tail = ""
     for wrapped in top.iter_subtree():
         attributes = wrapped.etree_element.attrib
         # (a rule of a pseudo-element, ::before, styles no element of the drawing)
@@ -194,6 +196,12 @@ _CSS_SYNTAX = ("transform", "d")
 # CSS's keywords for a property's initial or cascaded value, which svglib reads as no value (inherit it reads)
 _CSS_WIDE = frozenset({"initial", "unset", "revert", "revert-layer"})
 _KEYWORDS = ("display", "visibility", "fill-rule", "clip-rule", "stroke-linecap", "stroke-linejoin")
+
+
+def _sheet_text(style: Any) -> str:
+    """A <style> element's style sheet as browsers read it: its child text, around any element, comment or
+    processing instruction it holds (lxml's text of it stops at the first: the rules after one were left out)."""
+    return (style.text or "") + "".join(child.tail or "" for child in style)
 
 
 def _style_applies(style: Any, line: int) -> bool:
@@ -906,7 +914,7 @@ def _id_given_twice(root: Any) -> Problem | None:
             if given in first:
                 twice.setdefault(given, node)
             first.setdefault(given, node)
-        texts = [*node.attrib.values(), node.text or ""] if etree.QName(node).localname == "style" else node.attrib.values()
+        texts = [*node.attrib.values(), _sheet_text(node)] if etree.QName(node).localname == "style" else node.attrib.values()
         named.update(next(name for name in found if name) for text in texts for found in _FRAGMENT.findall(text))
     for given, node in twice.items():
         if given in named:
@@ -974,7 +982,7 @@ def _see_through(node: Any) -> str | None:
     from lxml import etree
 
     values = [node.get("opacity", "")]
-    styles = [node.get("style", ""), *([node.text or ""] if etree.QName(node).localname == "style" else [])]
+    styles = [node.get("style", ""), *([_sheet_text(node)] if etree.QName(node).localname == "style" else [])]
     values += [found for style in styles for found in _OPACITY_STYLE.findall(style)]
     for value in values:
         fraction = _opacity(value)
@@ -1003,7 +1011,7 @@ def _url_outside(node: Any) -> str | None:
 
     values = node.attrib.values()
     # (a style sheet's @namespace names a namespace by a URL no browser fetches: an SVG's own, most often)
-    sheet = _NAMESPACE_RULE.sub("", node.text or "")
+    sheet = _NAMESPACE_RULE.sub("", _sheet_text(node))
     for value in [*values, sheet] if etree.QName(node).localname == "style" else values:
         for target in _URL.findall(value):
             if not target.strip().startswith("#"):
