@@ -795,6 +795,10 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     ("><style>rect { fill: red } <desc>x</desc> rect { fill: none }</style", "", False, False),
     # an @namespace names SVG's namespace by its URL, which nothing fetches (it was refused as a reference outside)
     ("><style>@namespace svg url(http://www.w3.org/2000/svg); rect { fill: none }</style", "", False, False),
+    # ...and its prefixes and default namespace are those of the selectors after it (svg|rect matched nothing, and
+    # rect after a default namespace of another language matched SVG's rect)
+    ("><style>@namespace svg url(http://www.w3.org/2000/svg); svg|rect { fill: none }</style", "", False, False),
+    ('><style>@namespace url("http://example.com/"); rect { fill: none }</style', "", True, True),
 ])
 def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_them(tmp_path, root, shape, middle,
                                                                                       edge):

@@ -260,6 +260,7 @@ def _add_rules(sheet: Any, text: str, line: int) -> None:
     import tinycss2  # type: ignore[import-untyped]
 
     pending = [iter(tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True))]
+    namespaces: dict[str | None, str] = {}  # prefix (None: the default) -> namespace, as @namespace rules declare
     while pending:  # (@media rules within @media rules, as deep as they come, without recursion)
         rule = next(pending[-1], None)
         if rule is None:
@@ -276,17 +277,37 @@ def _add_rules(sheet: Any, text: str, line: int) -> None:
         elif rule.type == "at-rule" and rule.content is not None and rule.lower_at_keyword in _CONDITIONAL_RULES:
             raise IconProblem(f"its style sheet holds an @{rule.lower_at_keyword} rule, whose styles a browser "
                               "applies on a condition pnp does not weigh: give them outside it", at)
+        elif rule.type == "at-rule" and rule.lower_at_keyword == "namespace":
+            namespaces.update(_namespace_declared(rule.prelude))
         elif rule.type == "qualified-rule" and rule.prelude:
-            _add_rule(sheet, rule)
+            _add_rule(sheet, rule, namespaces)
 
 
-def _add_rule(sheet: Any, rule: Any) -> None:
-    """Add one qualified rule of a style sheet to `sheet` (_add_rules)."""
+def _namespace_declared(prelude: list[Any]) -> dict[str | None, str]:
+    """{prefix or None (the default): namespace} of an @namespace rule's `prelude` (tinycss2's tokens), or {} for
+    one that is no declaration."""
+    tokens = [token for token in prelude if token.type not in ("whitespace", "comment")]
+    prefix = tokens.pop(0).value if len(tokens) == 2 and tokens[0].type == "ident" else None
+    if len(tokens) != 1:
+        return {}
+    token = tokens[0]
+    if token.type in ("url", "string"):
+        return {prefix: token.value}
+    if token.type == "function" and token.lower_name == "url":
+        strings = [argument.value for argument in token.arguments if argument.type == "string"]
+        return {prefix: strings[0]} if len(strings) == 1 else {}
+    return {}
+
+
+def _add_rule(sheet: Any, rule: Any, namespaces: dict[str | None, str]) -> None:
+    """Add one qualified rule of a style sheet to `sheet` (_add_rules), its selectors' namespace prefixes and
+    default namespace those its sheet declared (`namespaces`: svg|rect matched no element, and rect after a
+    default namespace of another language matched SVG's)."""
     import cssselect2  # type: ignore[import-untyped]
     import tinycss2
 
     try:
-        selectors = cssselect2.compile_selector_list(rule.prelude)
+        selectors = cssselect2.compile_selector_list(rule.prelude, namespaces)
     except cssselect2.SelectorError:
         return
     declared = {name.strip(): value.strip() for name, colon, value in
