@@ -789,6 +789,9 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
      False, False),
     ('><defs><rect id="r" width="20" height="20"/></defs><use display=" NONE" href="#r"/', 'fill="none"', False,
      False),
+    # a style attribute is read as CSS: comments left out, escapes read (split at each ';', they were not read)
+    ("", 'style="fill:/**/none"', False, False),
+    ("", 'style="/* a; b */ f\\69ll: n\\6f ne"', False, False),
     # a style sheet is its element's child text, around a processing instruction or an element (the rules after
     # one were left out)
     ("><style>rect { fill: red } <?pi x?> rect { fill: none }</style", "", False, False),
@@ -847,6 +850,9 @@ def test_what_svglib_reads_otherwise_than_css_is_refused_at_its_line(tmp_path, s
     # a CSS-wide keyword svglib reads as no value: stroke: initial printed the parent's stroke (browsers: none)
     ('<g stroke="black"><rect width="20" height="20" style="stroke: initial"/></g>', "gives stroke as 'initial'"),
     ('<rect width="20" height="20" style="fill: UNSET !important"/>', "gives fill as 'UNSET !important'"),
+    # an opacity however its style writes it (an escape in its name, a comment in its value)
+    ('<rect width="20" height="20" style="opac\\69ty: 0"/>', "it holds an opacity of 0, which svglib does not draw"),
+    ('<style>rect { opacity:/**/0 }</style><rect width="20" height="20"/>', "it holds an opacity of 0, which"),
     # a unit of the viewer's window, which svglib reads as 0: a rect 100vw wide (the whole icon) printed nothing
     ('<rect width="100vw" height="20"/>', "it gives width as '100vw', which svglib cannot read"),
     ('<circle cx="10" cy="10" r="5" stroke="black" stroke-width="1svmin"/>', "gives stroke-width as '1svmin'"),

@@ -310,8 +310,7 @@ def _add_rule(sheet: Any, rule: Any, namespaces: dict[str | None, str]) -> None:
         selectors = cssselect2.compile_selector_list(rule.prelude, namespaces)
     except cssselect2.SelectorError:
         return
-    declared = {name.strip(): value.strip() for name, colon, value in
-                (part.partition(":") for part in tinycss2.serialize(rule.content).split(";")) if colon}
+    declared = dict(_declarations(rule.content))
     for selector in selectors:
         sheet.add_selector(selector, (tinycss2.serialize(rule.prelude), declared))
 
@@ -322,9 +321,8 @@ def _cascade(element: Any, rules: list[dict[str, str]]) -> None:
     marked so that svglib does not cascade them again its own way. IconProblem at a property whose CSS form
     svglib does not read, or a CSS variable (_refuse_unread_css)."""
     attributes = element.attrib
-    inline = [_declared(declaration) for declaration in attributes.get("style", "").split(";")]
-    declared = [(name.strip().lower(), value) for rule in rules for name, value in rule.items()]
-    declared += [found for found in inline if found is not None]
+    declared = [(name, value) for rule in rules for name, value in rule.items()]
+    declared += _declarations(attributes.get("style", ""))
     _refuse_unread_css(element, declared)
     for important in (False, True):
         _set_declared(attributes, [(name, value) for name, value in declared
@@ -363,10 +361,18 @@ def _set_declared(attributes: Any, declared: list[tuple[str, str]]) -> None:
                 pass
 
 
-def _declared(declaration: str) -> tuple[str, str] | None:
-    """(name in lower case, value) of one `name: value` declaration of a style attribute, or None."""
-    name, colon, value = declaration.partition(":")
-    return (name.strip().lower(), value.strip()) if colon else None
+def _declarations(content: str | list[Any]) -> list[tuple[str, str]]:
+    """(name in lower case, value) of each declaration of a style attribute or a rule's `content` (tinycss2's
+    tokens), as CSS reads them: escapes read, comments left out, a `;` in a string kept, an !important one's
+    value ending ' !important' (split at each `;`, 'fill:/**/none' and 'f\\69ll: none' were not read as none)."""
+    import tinycss2
+
+    found = []
+    for item in tinycss2.parse_declaration_list(content, skip_comments=True, skip_whitespace=True):
+        if item.type == "declaration":
+            value = tinycss2.serialize([token for token in item.value if token.type != "comment"]).strip()
+            found.append((item.lower_name, value + (" !important" if item.important else "")))
+    return found
 
 
 def _opacity(value: str) -> float | None:
@@ -394,8 +400,8 @@ def _clamp_opacity(attributes: Any, name: str) -> None:
 def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
     """IconProblem at an element, its styles cascaded, that svglib draws otherwise than browsers: a gradient's
     stop that is see-through (svglib paints every stop opaque), a viewBox of no width or height (browsers draw
-    nothing, svglib drew the shapes) or of a negative one (browsers ignore it, svglib drew nothing), a
-    vector-effect, a paint-order painting the stroke first, a transform about another origin than 0 0."""
+    nothing, svglib drew the shapes) or of a negative one (browsers ignore it, svglib drew nothing), an opacity
+    below 1 however its style wrote it, a vector-effect, a paint-order painting the stroke first, a transform about another origin than 0 0."""
     from svglib.svglib import node_name
 
     if node_name(element) == "stop":
@@ -412,6 +418,10 @@ def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
         raise IconProblem("it turns or scales a shape about another point than the drawing's origin (a "
                           "transform-origin or transform-box), which svglib does not follow (it printed elsewhere): "
                           "give the transform about 0 0, as rotate(angle, x, y) does", element.sourceline)
+    if (opacity := _opacity(element.get("opacity", ""))) is not None and opacity < 1:  # (its styles cascaded)
+        raise IconProblem(f"it holds an opacity of {element.get('opacity', '')[:20]}, which svglib does not draw (it "
+                          "printed a shape of opacity 0 solid): leave the shape out, or give fill-opacity and "
+                          "stroke-opacity", element.sourceline)
     if unfollowed := _effect_unfollowed(element):
         raise IconProblem(f"it gives {unfollowed}, an effect svglib does not draw (the shape printed whole, as if "
                           "it were not there): flatten the effect into plain shapes, or leave it out",
