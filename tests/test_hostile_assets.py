@@ -789,6 +789,9 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
      False, False),
     ('><defs><rect id="r" width="20" height="20"/></defs><use display=" NONE" href="#r"/', 'fill="none"', False,
      False),
+    # display: contents draws a group's content, and is display: none on a shape (svglib drew the shape)
+    ("", 'style="display: contents"', False, False),
+    ('><g display="Contents"><rect width="20" height="20"/></g', 'fill="none"', True, True),
     # a style attribute is read as CSS: comments left out, escapes read (split at each ';', they were not read)
     ("", 'style="fill:/**/none"', False, False),
     ("", 'style="/* a; b */ f\\69ll: n\\6f ne"', False, False),

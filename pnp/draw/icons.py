@@ -193,6 +193,8 @@ def _paint_server(value: str, servers: set[str | None]) -> str:
 
 # properties whose CSS form is not their attribute's (units, commas, path()): svglib would read them as attributes
 _CSS_SYNTAX = ("transform", "d")
+# the SVG elements whose display: contents draws their content (CSS Display 3); on any other it is display: none
+_CONTENTS_SHOWN = frozenset({"g", "use", "tspan"})
 # CSS's keywords for a property's initial or cascaded value, which svglib reads as no value (inherit it reads)
 _CSS_WIDE = frozenset({"initial", "unset", "revert", "revert-layer"})
 _KEYWORDS = ("display", "visibility", "fill-rule", "clip-rule", "stroke-linecap", "stroke-linejoin")
@@ -330,6 +332,8 @@ def _cascade(element: Any, rules: list[dict[str, str]]) -> None:
     for name in _KEYWORDS:  # (CSS keywords are read in any case; svglib read display="None" as shown)
         if name in attributes:
             attributes[name] = attributes[name].strip().lower()
+    if attributes.get("display") == "contents" and element.tag.rpartition("}")[2] not in _CONTENTS_SHOWN:
+        attributes["display"] = "none"  # (as CSS computes it for other SVG elements: svglib drew them)
     attributes.pop("style", None)  # (svglib reads display from it again, !important and all)
     attributes["__rules_applied"] = "1"
 
