@@ -789,6 +789,11 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
      False, False),
     ('><defs><rect id="r" width="20" height="20"/></defs><use display=" NONE" href="#r"/', 'fill="none"', False,
      False),
+    # a shape or group flattened by its transform to no area is not drawn (ReportLab divided by zero inverting it,
+    # and the icon was refused as holding a number too large to write in a PDF)
+    ('><rect transform="scale(0 1)" width="20" height="20" stroke="black" stroke-width="5"/', 'fill="none"', False,
+     False),
+    ('><g transform="translate(1) matrix(1 2 2 4 0 0)"><rect width="20" height="20"/></g', 'fill="none"', False, False),
     # display: contents draws a group's content, and is display: none on a shape (svglib drew the shape)
     ("", 'style="display: contents"', False, False),
     ('><g display="Contents"><rect width="20" height="20"/></g', 'fill="none"', True, True),

@@ -512,8 +512,8 @@ _STROKE_LENGTHS = ("stroke-width", "stroke-dashoffset")
 def _shape_as_browsers(element: Any, converter: Any) -> None:
     """Set an element's shape as a browser draws it: a polyline or polygon of an odd count of numbers without
     the last (svglib drew none of it), an ellipse's or rect's radii (_radii_as_browsers), a rect or ellipse of no
-    width or height not drawn. IconProblem at a length given as a percentage svglib reads as units, or one svglib
-    cannot read (_check_lengths)."""
+    width or height, or a shape or group under a transform of no area (_flattens), not drawn. IconProblem at a
+    length given as a percentage svglib reads as units, or one svglib cannot read (_check_lengths)."""
     from svglib.svglib import node_name
 
     name = node_name(element)
@@ -536,8 +536,28 @@ def _shape_as_browsers(element: Any, converter: Any) -> None:
         raise IconProblem(f"it gives {percent} as a percentage, which svglib reads as that many units: give it in "
                           "the drawing's units", element.sourceline)
     _check_lengths(element, converter)
+    if element.getparent() is not None and _flattens(element.get("transform", ""), converter):
+        element.set("display", "none")  # (ReportLab divided by zero inverting it: the icon was refused as unreadable)
     if any(converter.convertLength(element.get(size, "").strip() or "0") == 0 for size in _SIZES_DRAWN.get(name or "", ())):
         element.set("display", "none")  # (a browser draws no shape of no size, stroke and all; svglib stroked it)
+
+
+def _flattens(transform: str, converter: Any) -> bool:
+    """Whether a transform attribute flattens what it moves to no area (a scale of 0, a matrix of determinant 0),
+    which browsers do not draw; False for one svglib cannot read (its own error says it)."""
+    if not transform.strip():
+        return False
+    try:
+        steps = converter.convertTransform(transform)
+    except (ValueError, TypeError, IndexError, AttributeError):
+        return False
+    area = 1.0
+    for name, values in steps:
+        if name == "scale":
+            area *= values * values if isinstance(values, float) else values[0] * values[1]
+        elif name == "matrix":
+            area *= values[0] * values[3] - values[1] * values[2]
+    return area == 0
 
 
 _SIZES_DRAWN: dict[str, tuple[str, ...]] = {"rect": ("width", "height"), "ellipse": ("rx", "ry")}  # a size of 0 (or none) draws no shape
