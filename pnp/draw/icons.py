@@ -273,16 +273,26 @@ def _add_rules(sheet: Any, text: str, line: int) -> None:
             if _printed(tinycss2.serialize(rule.prelude), at):
                 pending.append(iter(tinycss2.parse_rule_list(rule.content, skip_comments=True,
                                                              skip_whitespace=True)))
-        elif rule.type == "at-rule" and rule.lower_at_keyword == "import":  # (its url(...) form is refused before)
-            raise IconProblem(f"its style sheet imports {tinycss2.serialize(rule.prelude).strip()[:80]}, outside the "
-                              "icon; an icon may refer only to its own elements: give the styles in the icon", at)
-        elif rule.type == "at-rule" and rule.content is not None and rule.lower_at_keyword in _CONDITIONAL_RULES:
-            raise IconProblem(f"its style sheet holds an @{rule.lower_at_keyword} rule, whose styles a browser "
-                              "applies on a condition pnp does not weigh: give them outside it", at)
         elif rule.type == "at-rule" and rule.lower_at_keyword == "namespace":
             namespaces.update(_namespace_declared(rule.prelude))
+        elif rule.type == "at-rule":
+            _refuse_at_rule(rule, at)
         elif rule.type == "qualified-rule" and rule.prelude:
             _add_rule(sheet, rule, namespaces)
+
+
+def _refuse_at_rule(rule: Any, at: int) -> None:
+    """IconProblem at the file's line `at` for an @-rule (other than @media and @namespace) whose styles a browser
+    applies and pnp does not: an @import (its url(...) form is refused before), or one of _CONDITIONAL_RULES.
+    Any other (@font-face, @page...) styles no shape."""
+    import tinycss2
+
+    if rule.lower_at_keyword == "import":
+        raise IconProblem(f"its style sheet imports {tinycss2.serialize(rule.prelude).strip()[:80]}, outside the "
+                          "icon; an icon may refer only to its own elements: give the styles in the icon", at)
+    if rule.content is not None and rule.lower_at_keyword in _CONDITIONAL_RULES:
+        raise IconProblem(f"its style sheet holds an @{rule.lower_at_keyword} rule, whose styles a browser "
+                          "applies on a condition pnp does not weigh: give them outside it", at)
 
 
 def _namespace_declared(prelude: list[Any]) -> dict[str | None, str]:
@@ -404,8 +414,9 @@ def _clamp_opacity(attributes: Any, name: str) -> None:
 def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
     """IconProblem at an element, its styles cascaded, that svglib draws otherwise than browsers: a gradient's
     stop that is see-through (svglib paints every stop opaque), a viewBox of no width or height (browsers draw
-    nothing, svglib drew the shapes) or of a negative one (browsers ignore it, svglib drew nothing), an opacity
-    below 1 however its style wrote it, a vector-effect, a paint-order painting the stroke first, a transform about another origin than 0 0."""
+    nothing, svglib drew the shapes) or of a negative one (browsers ignore it, svglib drew nothing), a
+    vector-effect, a transform about another origin than 0 0, an effect it does not follow
+    (_refuse_effects_unfollowed)."""
     from svglib.svglib import node_name
 
     if node_name(element) == "stop":
@@ -422,7 +433,19 @@ def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
         raise IconProblem("it turns or scales a shape about another point than the drawing's origin (a "
                           "transform-origin or transform-box), which svglib does not follow (it printed elsewhere): "
                           "give the transform about 0 0, as rotate(angle, x, y) does", element.sourceline)
-    if (opacity := _opacity(element.get("opacity", ""))) is not None and opacity < 1:  # (its styles cascaded)
+    _refuse_effects_unfollowed(element)
+    box = element.get("viewBox", "").replace(",", " ").split()
+    if len(box) == 4 and all(_NUMBER.fullmatch(n) for n in box) and min(float(box[2]), float(box[3])) <= 0:
+        raise IconProblem(f"it holds a viewBox of width {box[2][:20]} and height {box[3][:20]}, which browsers "
+                          "draw as nothing or ignore: give it the width and height of the drawing",
+                          element.sourceline)
+
+
+def _refuse_effects_unfollowed(element: Any) -> None:
+    """IconProblem at an element, its styles cascaded, painted with an effect svglib does not follow: an opacity
+    below 1 however its style wrote it, a CSS effect (_effect_unfollowed), a paint-order painting the stroke
+    first."""
+    if (opacity := _opacity(element.get("opacity", ""))) is not None and opacity < 1:
         raise IconProblem(f"it holds an opacity of {element.get('opacity', '')[:20]}, which svglib does not draw (it "
                           "printed a shape of opacity 0 solid): leave the shape out, or give fill-opacity and "
                           "stroke-opacity", element.sourceline)
@@ -434,11 +457,6 @@ def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
     if painted[:1] == ["stroke"]:  # (the order of those it names, then the others: fill, stroke)
         raise IconProblem("it paints its stroke before its fill (paint-order), which svglib does not follow (the "
                           "stroke printed over the fill): leave paint-order out", element.sourceline)
-    box = element.get("viewBox", "").replace(",", " ").split()
-    if len(box) == 4 and all(_NUMBER.fullmatch(n) for n in box) and min(float(box[2]), float(box[3])) <= 0:
-        raise IconProblem(f"it holds a viewBox of width {box[2][:20]} and height {box[3][:20]}, which browsers "
-                          "draw as nothing or ignore: give it the width and height of the drawing",
-                          element.sourceline)
 
 
 # CSS effects (as attributes or in a style) -> the values of each svglib draws as browsers do: a filter or mask
@@ -536,10 +554,17 @@ def _shape_as_browsers(element: Any, converter: Any) -> None:
         raise IconProblem(f"it gives {percent} as a percentage, which svglib reads as that many units: give it in "
                           "the drawing's units", element.sourceline)
     _check_lengths(element, converter)
+    if _draws_nothing(element, name, converter):
+        element.set("display", "none")
+
+
+def _draws_nothing(element: Any, name: str | None, converter: Any) -> bool:
+    """Whether a browser draws nothing of an element (`name`) though svglib drew it: a rect or ellipse of no
+    size, stroke and all (svglib stroked it), or a shape or group under a transform of no area (_flattens:
+    ReportLab divided by zero inverting it, and the icon was refused as unreadable)."""
     if element.getparent() is not None and _flattens(element.get("transform", ""), converter):
-        element.set("display", "none")  # (ReportLab divided by zero inverting it: the icon was refused as unreadable)
-    if any(converter.convertLength(element.get(size, "").strip() or "0") == 0 for size in _SIZES_DRAWN.get(name or "", ())):
-        element.set("display", "none")  # (a browser draws no shape of no size, stroke and all; svglib stroked it)
+        return True
+    return any(converter.convertLength(element.get(size, "").strip() or "0") == 0 for size in _SIZES_DRAWN.get(name or "", ()))
 
 
 def _flattens(transform: str, converter: Any) -> bool:
