@@ -794,6 +794,9 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     ('><rect transform="scale(0 1)" width="20" height="20" stroke="black" stroke-width="5"/', 'fill="none"', False,
      False),
     ('><g transform="translate(1) matrix(1 2 2 4 0 0)"><rect width="20" height="20"/></g', 'fill="none"', False, False),
+    # a gradient stop of stop-color currentColor is the colour its color names (svglib failed in Python's words)
+    ('><linearGradient id="g" color="blue"><stop style="stop-color: CurrentColor"/><stop offset="1" '
+     'stop-color="currentColor"/></linearGradient', 'fill="url(#g)"', True, True),
     # display: contents draws a group's content, and is display: none on a shape (svglib drew the shape)
     ("", 'style="display: contents"', False, False),
     ('><g display="Contents"><rect width="20" height="20"/></g', 'fill="none"', True, True),

@@ -144,6 +144,7 @@ def _paint_as_browsers(root: Any) -> None:
         # (a rule of a pseudo-element, ::before, styles no element of the drawing)
         _cascade(wrapped.etree_element, [match[3][1] for match in sheet.match(wrapped) if match[2] is None])
         _browser_paints(attributes, converter, servers)
+        _stop_colour_as_browsers(wrapped.etree_element)
         for name in _OPACITIES:
             _clamp_opacity(attributes, name)
         _refuse_drawn_otherwise(wrapped.etree_element, converter)
@@ -175,6 +176,20 @@ def _browser_paints(attributes: Any, converter: Any, servers: set[str | None]) -
     for name in ("fill", "stroke"):
         if own and attributes.get(name) == "currentColor":
             attributes[name] = own
+
+
+def _stop_colour_as_browsers(element: Any) -> None:
+    """Set a gradient stop's stop-color of currentColor to the colour it names, the stop's color or the nearest
+    its ancestors give (black where none does), as browsers read it: svglib failed on it in Python's words
+    ("'str' object has no attribute 'clone'"), said at the file's first line. Its ancestors' styles are cascaded
+    before it."""
+    if element.get("stop-color", "").strip().lower() != "currentcolor":
+        return
+    for holder in (element, *element.iterancestors()):
+        if holder.get("color", "inherit") != "inherit":
+            element.set("stop-color", holder.get("color"))
+            return
+    element.set("stop-color", "black")
 
 
 _PAINT_URL = re.compile(r"""url\(\s*(['"]?)#([^'")]*)\1\s*\)\s*(.*)""", re.DOTALL)
