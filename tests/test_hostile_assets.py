@@ -797,6 +797,12 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     # a gradient stop of stop-color currentColor is the colour its color names (svglib failed in Python's words)
     ('><linearGradient id="g" color="blue"><stop style="stop-color: CurrentColor"/><stop offset="1" '
      'stop-color="currentColor"/></linearGradient', 'fill="url(#g)"', True, True),
+    # ...and one that is no colour is black, a blank stop-opacity 1, and a dash pattern of a negative length is
+    # ignored: a solid stroke (each refused at line 1, in ReportLab's or Python's words or as a number too large)
+    ('><linearGradient id="h"><stop stop-color="rgb(1,2)"/><stop offset="1" stop-color="bogus" stop-opacity=" "/>'
+     '</linearGradient', 'fill="url(#h)"', True, True),
+    ('><line x1="0" y1="10" x2="20" y2="10" stroke="black" stroke-width="20" stroke-dasharray="5,-1"/', 'fill="none"',
+     True, True),
     # display: contents draws a group's content, and is display: none on a shape (svglib drew the shape)
     ("", 'style="display: contents"', False, False),
     ('><g display="Contents"><rect width="20" height="20"/></g', 'fill="none"', True, True),

@@ -144,7 +144,8 @@ def _paint_as_browsers(root: Any) -> None:
         # (a rule of a pseudo-element, ::before, styles no element of the drawing)
         _cascade(wrapped.etree_element, [match[3][1] for match in sheet.match(wrapped) if match[2] is None])
         _browser_paints(attributes, converter, servers)
-        _stop_colour_as_browsers(wrapped.etree_element)
+        _stop_colour_as_browsers(wrapped.etree_element, converter)
+        _dashes_as_browsers(attributes)
         for name in _OPACITIES:
             _clamp_opacity(attributes, name)
         _refuse_drawn_otherwise(wrapped.etree_element, converter)
@@ -178,12 +179,15 @@ def _browser_paints(attributes: Any, converter: Any, servers: set[str | None]) -
             attributes[name] = own
 
 
-def _stop_colour_as_browsers(element: Any) -> None:
-    """Set a gradient stop's stop-color of currentColor to the colour it names, the stop's color or the nearest
-    its ancestors give (black where none does), as browsers read it: svglib failed on it in Python's words
-    ("'str' object has no attribute 'clone'"), said at the file's first line. Its ancestors' styles are cascaded
-    before it."""
-    if element.get("stop-color", "").strip().lower() != "currentcolor":
+def _stop_colour_as_browsers(element: Any, converter: Any) -> None:
+    """Set a gradient stop's stop-color as browsers read it: currentColor the colour it names, the stop's color or
+    the nearest its ancestors give (black where none does), and one that is no colour black, the initial value
+    (svglib failed on each in its or Python's words, "'str' object has no attribute 'clone'", said at the file's
+    first line). Its ancestors' styles are cascaded before it."""
+    colour = element.get("stop-color", "").strip().lower()
+    if colour and colour != "currentcolor" and not _paint_readable(converter, colour, "color"):
+        element.set("stop-color", "black")
+    if colour != "currentcolor":
         return
     for holder in (element, *element.iterancestors()):
         if holder.get("color", "inherit") != "inherit":
@@ -414,10 +418,19 @@ def _opacity(value: str) -> float | None:
     return float(number.group()) / (100 if value.endswith("%") else 1)
 
 
+def _dashes_as_browsers(attributes: Any) -> None:
+    """Leave out a stroke-dasharray holding a negative length, which browsers ignore (the element inherits its
+    parent's: a solid stroke, most often), and svglib wrote into the PDF (the icon was refused at line 1 as
+    holding a number too large to write)."""
+    if any(float(number) < 0 for number in _NUMBER.findall(attributes.get("stroke-dasharray", ""))):
+        del attributes["stroke-dasharray"]
+
+
 def _clamp_opacity(attributes: Any, name: str) -> None:
     """An opacity attribute written as svglib can read it: its fraction clamped to 0..1; one that is no number
-    is removed (the element inherits it, as in browsers)."""
-    if not attributes.get(name, "").strip():
+    (blank too: svglib's reading failed in Python's words) is removed (the element inherits it, as in
+    browsers)."""
+    if name not in attributes:
         return
     fraction = _opacity(attributes[name])
     if fraction is None:
