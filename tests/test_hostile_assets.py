@@ -775,8 +775,43 @@ _SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"{}><rec
     # a paint of a gradient the icon lacks is its fallback colour (svglib painted nothing), else nothing
     ("", 'style="fill: url(#missing) red"', True, True),
     ("", 'fill="url(#missing)"', False, False),
+    # a <use> of display none by a style or in capitals is not drawn (only the attribute's 'none' was left out)
+    ('><defs><rect id="r" width="20" height="20"/></defs><style>use { display: none }</style><use href="#r"/',
+     'fill="none"', False, False),
+    ('><defs><rect id="r" width="20" height="20"/></defs><use style="display: none" href="#r"/', 'fill="none"',
+     False, False),
+    ('><defs><rect id="r" width="20" height="20"/></defs><use display=" NONE" href="#r"/', 'fill="none"', False,
+     False),
+    # a shape or group flattened by its transform to no area is not drawn (ReportLab divided by zero inverting it,
+    # and the icon was refused as holding a number too large to write in a PDF)
+    ('><rect transform="scale(0 1)" width="20" height="20" stroke="black" stroke-width="5"/', 'fill="none"', False,
+     False),
+    ('><g transform="translate(1) matrix(1 2 2 4 0 0)"><rect width="20" height="20"/></g', 'fill="none"', False, False),
+    # a gradient stop of stop-color currentColor is the colour its color names (svglib failed in Python's words)
+    ('><linearGradient id="g" color="blue"><stop style="stop-color: CurrentColor"/><stop offset="1" '
+     'stop-color="currentColor"/></linearGradient', 'fill="url(#g)"', True, True),
+    # ...and one that is no colour is black, a blank stop-opacity 1, and a dash pattern of a negative length is
+    # ignored: a solid stroke (each refused at line 1, in ReportLab's or Python's words or as a number too large)
+    ('><linearGradient id="h"><stop stop-color="rgb(1,2)"/><stop offset="1" stop-color="bogus" stop-opacity=" "/>'
+     '</linearGradient', 'fill="url(#h)"', True, True),
+    ('><line x1="0" y1="10" x2="20" y2="10" stroke="black" stroke-width="20" stroke-dasharray="5,-1"/', 'fill="none"',
+     True, True),
+    # display: contents draws a group's content, and is display: none on a shape (svglib drew the shape)
+    ("", 'style="display: contents"', False, False),
+    ('><g display="Contents"><rect width="20" height="20"/></g', 'fill="none"', True, True),
+    # a style attribute is read as CSS: comments left out, escapes read (split at each ';', they were not read)
+    ("", 'style="fill:/**/none"', False, False),
+    ("", 'style="/* a; b */ f\\69ll: n\\6f ne"', False, False),
+    # a style sheet is its element's child text, around a processing instruction or an element (the rules after
+    # one were left out)
+    ("><style>rect { fill: red } <?pi x?> rect { fill: none }</style", "", False, False),
+    ("><style>rect { fill: red } <desc>x</desc> rect { fill: none }</style", "", False, False),
     # an @namespace names SVG's namespace by its URL, which nothing fetches (it was refused as a reference outside)
     ("><style>@namespace svg url(http://www.w3.org/2000/svg); rect { fill: none }</style", "", False, False),
+    # ...and its prefixes and default namespace are those of the selectors after it (svg|rect matched nothing, and
+    # rect after a default namespace of another language matched SVG's rect)
+    ("><style>@namespace svg url(http://www.w3.org/2000/svg); svg|rect { fill: none }</style", "", False, False),
+    ('><style>@namespace url("http://example.com/"); rect { fill: none }</style', "", True, True),
 ])
 def test_an_icons_current_colour_and_unreadable_colours_print_as_browsers_draw_them(tmp_path, root, shape, middle,
                                                                                       edge):
@@ -813,6 +848,89 @@ def test_what_svglib_reads_otherwise_than_css_is_refused_at_its_line(tmp_path, s
                                        f'  {shape}\n</svg>')
     message, line, _ = icons.unreadable(tmp_path / "icon.svg")
     assert said in message and line == (1 if "<svg>" in said else 2 + shape.count("\n"))
+
+
+@pytest.mark.parametrize("shape, said", [
+    # a CSS effect svglib leaves out without a word: the shape printed whole where browsers hide or change it
+    ('<rect width="20" height="20" style="filter: opacity(0)"/>', "it gives filter: opacity(0), an effect svglib"),
+    ('<rect width="20" height="20" filter="blur(4px)"/>', "it gives filter: blur(4px), an effect svglib"),
+    ('<rect width="20" height="20" style="clip-path: inset(10px)"/>', "it gives clip-path: inset(10px), an effect"),
+    ('<rect width="20" height="20" style="mask-image: linear-gradient(red, transparent)"/>', "it gives mask-image:"),
+    ('<rect width="20" height="20" style="mix-blend-mode: multiply"/>', "it gives mix-blend-mode: multiply"),
+    # a CSS-wide keyword svglib reads as no value: stroke: initial printed the parent's stroke (browsers: none)
+    ('<g stroke="black"><rect width="20" height="20" style="stroke: initial"/></g>', "gives stroke as 'initial'"),
+    ('<rect width="20" height="20" style="fill: UNSET !important"/>', "gives fill as 'UNSET !important'"),
+    # an opacity however its style writes it (an escape in its name, a comment in its value)
+    ('<rect width="20" height="20" style="opac\\69ty: 0"/>', "it holds an opacity of 0, which svglib does not draw"),
+    ('<style>rect { opacity:/**/0 }</style><rect width="20" height="20"/>', "it holds an opacity of 0, which"),
+    # a unit of the viewer's window, which svglib reads as 0: a rect 100vw wide (the whole icon) printed nothing
+    ('<rect width="100vw" height="20"/>', "it gives width as '100vw', which svglib cannot read"),
+    ('<circle cx="10" cy="10" r="5" stroke="black" stroke-width="1svmin"/>', "gives stroke-width as '1svmin'"),
+])
+def test_what_svglib_leaves_out_or_reads_as_nothing_is_refused_at_its_line(tmp_path, shape, said):
+    """svglib drew a shape whole under a CSS filter, clip-path of a basic shape, mask image or blend mode, read
+    initial, unset and revert as no value (the property inherited) and a viewport unit as 0: each icon printed
+    otherwise than browsers draw it, exit 0."""
+    (tmp_path / "icon.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">\n'
+                                       f'  {shape}\n</svg>')
+    message, line, _ = icons.unreadable(tmp_path / "icon.svg")
+    assert said in message and line == 2
+
+
+def test_an_icons_effects_browsers_and_svglib_draw_alike_are_drawn(tmp_path):
+    """A filter, mask or clip of none or by reference, a blend mode of normal and an inherited stroke pass."""
+    assert _icon_ink(tmp_path, _SQUARE.format(
+        '><clipPath id="c"><rect width="15" height="20"/></clipPath><style>rect { filter: none }</style',
+        'clip-path="url(#c)" mask="none" mix-blend-mode="NORMAL" stroke="inherit"')) == (True, True)
+
+
+@pytest.mark.parametrize("defined, referred", [
+    ('<rect id="a" width="1" height="1"/>\n  <rect id="a" width="20" height="20"/>', '<use xlink:href=" #a"/>'),
+    ('<rect id="a" width="1" height="1"/>\n  <linearGradient id="a"><stop stop-color="red"/></linearGradient>',
+     "<style>rect { fill: url('#a') }</style>"),
+])
+def test_an_id_given_twice_and_referred_to_is_refused_at_its_second_line(tmp_path, defined, referred):
+    """Browsers take the first element of an id, svglib the last it drew: a <use> printed the large rect where
+    browsers draw the small one, a paint the gradient where browsers find a rect (no paint), exit 0."""
+    (tmp_path / "icon.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" '
+                                       'xmlns:xlink="http://www.w3.org/1999/xlink" width="20" height="20">\n'
+                                       f'  {defined}\n  {referred}\n</svg>')
+    message, line, _ = icons.unreadable(tmp_path / "icon.svg")
+    assert "gives the id 'a' to two elements (lines 2 and 3) and refers to it" in message and line == 3
+
+
+@pytest.mark.parametrize("content, body, refused", [
+    ("<rect width='20' height='20'/>", "&e;", True),  # (svglib printed nothing where browsers draw the square)
+    ("rect { fill: none }", '<style>&e;</style><rect width="20" height="20"/>', True),  # (svglib: the square)
+    ("http://www.w3.org/1999/xlink", '<rect xmlns:xlink="&e;" width="20" height="20"/>', False),  # (put in)
+])
+def test_an_entity_of_the_icons_document_type_is_refused_where_svglib_leaves_it_out(tmp_path, content, body,
+                                                                                      refused):
+    """Browsers put an entity's text in where it is used; svglib left it out of elements' text (a shape, a style
+    sheet) and put it in attributes alone (as an Illustrator export's namespaces): the icon printed otherwise than
+    it is seen, exit 0."""
+    (tmp_path / "icon.svg").write_text(f'<?xml version="1.0"?>\n<!DOCTYPE svg [<!ENTITY e "{content}">]>\n'
+                                       f'<svg xmlns="http://www.w3.org/2000/svg" width="20" height="20">\n  {body}\n</svg>')
+    problem = icons.unreadable(tmp_path / "icon.svg")
+    assert (problem[:2] == ("it holds the entity &e; declared in its document type, whose text svglib leaves out where "
+                            "browsers put it in (shapes or styles): write the text itself in the icon", 4)
+            if refused else problem is None)
+
+
+def test_a_reference_outside_in_a_style_sheet_after_a_processing_instruction_is_refused(tmp_path):
+    """The style sheet read whole (past a processing instruction) is checked whole for references outside."""
+    (tmp_path / "icon.svg").write_text(_SQUARE.format("><style><?x?>rect { fill: url(/etc/hostname) }</style", ""))
+    message, line, _ = icons.unreadable(tmp_path / "icon.svg")
+    assert "refers to '/etc/hostname' outside the icon" in message
+
+
+def test_an_icon_naming_a_style_sheet_by_xml_stylesheet_is_refused_at_it(tmp_path):
+    """<?xml-stylesheet href?> names a sheet a browser reads and applies (a file, a URL): pnp left it out and
+    printed the icon otherwise, exit 0; it is a reference outside the icon, as @import is."""
+    (tmp_path / "icon.svg").write_text('<?xml version="1.0"?>\n<?xml-stylesheet type="text/css" href="/etc/ink.css"?>\n'
+                                       + _SQUARE.format("", ""))
+    message, line, _ = icons.unreadable(tmp_path / "icon.svg")
+    assert "refers to '/etc/ink.css' outside the icon" in message and line == 2
 
 
 @pytest.mark.parametrize("attributes, radii", [

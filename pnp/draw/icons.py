@@ -135,17 +135,22 @@ def _paint_as_browsers(root: Any) -> None:
         if node_name(style := wrapped.etree_element) == "style":
             line = style.sourceline or 1
             if _style_applies(style, line):
-                _add_rules(sheet, style.text or "", line)
+                _add_rules(sheet, _sheet_text(style), line)
             style.text = ""  # (cascaded here: svglib refused a sheet of a rule it cannot read)
+            for child in style:
+                child.tail = ""
     for wrapped in top.iter_subtree():
         attributes = wrapped.etree_element.attrib
         # (a rule of a pseudo-element, ::before, styles no element of the drawing)
         _cascade(wrapped.etree_element, [match[3][1] for match in sheet.match(wrapped) if match[2] is None])
         _browser_paints(attributes, converter, servers)
+        _stop_colour_as_browsers(wrapped.etree_element, converter)
+        _dashes_as_browsers(attributes)
         for name in _OPACITIES:
             _clamp_opacity(attributes, name)
         _refuse_drawn_otherwise(wrapped.etree_element, converter)
         _shape_as_browsers(wrapped.etree_element, converter)
+    _leave_out_hidden_uses(root)
     if root.get("display") == "none":  # (its styles cascaded: the keyword in lower case)
         raise IconProblem("its <svg> is display: none, which browsers draw as nothing and svglib drew: leave the "
                           "display out", root.sourceline)
@@ -174,6 +179,23 @@ def _browser_paints(attributes: Any, converter: Any, servers: set[str | None]) -
             attributes[name] = own
 
 
+def _stop_colour_as_browsers(element: Any, converter: Any) -> None:
+    """Set a gradient stop's stop-color as browsers read it: currentColor the colour it names, the stop's color or
+    the nearest its ancestors give (black where none does), and one that is no colour black, the initial value
+    (svglib failed on each in its or Python's words, "'str' object has no attribute 'clone'", said at the file's
+    first line). Its ancestors' styles are cascaded before it."""
+    colour = element.get("stop-color", "").strip().lower()
+    if colour and colour != "currentcolor" and not _paint_readable(converter, colour, "color"):
+        element.set("stop-color", "black")
+    if colour != "currentcolor":
+        return
+    for holder in (element, *element.iterancestors()):
+        if holder.get("color", "inherit") != "inherit":
+            element.set("stop-color", holder.get("color"))
+            return
+    element.set("stop-color", "black")
+
+
 _PAINT_URL = re.compile(r"""url\(\s*(['"]?)#([^'")]*)\1\s*\)\s*(.*)""", re.DOTALL)
 
 
@@ -190,7 +212,17 @@ def _paint_server(value: str, servers: set[str | None]) -> str:
 
 # properties whose CSS form is not their attribute's (units, commas, path()): svglib would read them as attributes
 _CSS_SYNTAX = ("transform", "d")
+# the SVG elements whose display: contents draws their content (CSS Display 3); on any other it is display: none
+_CONTENTS_SHOWN = frozenset({"g", "use", "tspan"})
+# CSS's keywords for a property's initial or cascaded value, which svglib reads as no value (inherit it reads)
+_CSS_WIDE = frozenset({"initial", "unset", "revert", "revert-layer"})
 _KEYWORDS = ("display", "visibility", "fill-rule", "clip-rule", "stroke-linecap", "stroke-linejoin")
+
+
+def _sheet_text(style: Any) -> str:
+    """A <style> element's style sheet as browsers read it: its child text, around any element, comment or
+    processing instruction it holds (lxml's text of it stops at the first: the rules after one were left out)."""
+    return (style.text or "") + "".join(child.tail or "" for child in style)
 
 
 def _style_applies(style: Any, line: int) -> bool:
@@ -249,6 +281,7 @@ def _add_rules(sheet: Any, text: str, line: int) -> None:
     import tinycss2  # type: ignore[import-untyped]
 
     pending = [iter(tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True))]
+    namespaces: dict[str | None, str] = {}  # prefix (None: the default) -> namespace, as @namespace rules declare
     while pending:  # (@media rules within @media rules, as deep as they come, without recursion)
         rule = next(pending[-1], None)
         if rule is None:
@@ -259,27 +292,56 @@ def _add_rules(sheet: Any, text: str, line: int) -> None:
             if _printed(tinycss2.serialize(rule.prelude), at):
                 pending.append(iter(tinycss2.parse_rule_list(rule.content, skip_comments=True,
                                                              skip_whitespace=True)))
-        elif rule.type == "at-rule" and rule.lower_at_keyword == "import":  # (its url(...) form is refused before)
-            raise IconProblem(f"its style sheet imports {tinycss2.serialize(rule.prelude).strip()[:80]}, outside the "
-                              "icon; an icon may refer only to its own elements: give the styles in the icon", at)
-        elif rule.type == "at-rule" and rule.content is not None and rule.lower_at_keyword in _CONDITIONAL_RULES:
-            raise IconProblem(f"its style sheet holds an @{rule.lower_at_keyword} rule, whose styles a browser "
-                              "applies on a condition pnp does not weigh: give them outside it", at)
+        elif rule.type == "at-rule" and rule.lower_at_keyword == "namespace":
+            namespaces.update(_namespace_declared(rule.prelude))
+        elif rule.type == "at-rule":
+            _refuse_at_rule(rule, at)
         elif rule.type == "qualified-rule" and rule.prelude:
-            _add_rule(sheet, rule)
+            _add_rule(sheet, rule, namespaces)
 
 
-def _add_rule(sheet: Any, rule: Any) -> None:
-    """Add one qualified rule of a style sheet to `sheet` (_add_rules)."""
+def _refuse_at_rule(rule: Any, at: int) -> None:
+    """IconProblem at the file's line `at` for an @-rule (other than @media and @namespace) whose styles a browser
+    applies and pnp does not: an @import (its url(...) form is refused before), or one of _CONDITIONAL_RULES.
+    Any other (@font-face, @page...) styles no shape."""
+    import tinycss2
+
+    if rule.lower_at_keyword == "import":
+        raise IconProblem(f"its style sheet imports {tinycss2.serialize(rule.prelude).strip()[:80]}, outside the "
+                          "icon; an icon may refer only to its own elements: give the styles in the icon", at)
+    if rule.content is not None and rule.lower_at_keyword in _CONDITIONAL_RULES:
+        raise IconProblem(f"its style sheet holds an @{rule.lower_at_keyword} rule, whose styles a browser "
+                          "applies on a condition pnp does not weigh: give them outside it", at)
+
+
+def _namespace_declared(prelude: list[Any]) -> dict[str | None, str]:
+    """{prefix or None (the default): namespace} of an @namespace rule's `prelude` (tinycss2's tokens), or {} for
+    one that is no declaration."""
+    tokens = [token for token in prelude if token.type not in ("whitespace", "comment")]
+    prefix = tokens.pop(0).value if len(tokens) == 2 and tokens[0].type == "ident" else None
+    if len(tokens) != 1:
+        return {}
+    token = tokens[0]
+    if token.type in ("url", "string"):
+        return {prefix: token.value}
+    if token.type == "function" and token.lower_name == "url":
+        strings = [argument.value for argument in token.arguments if argument.type == "string"]
+        return {prefix: strings[0]} if len(strings) == 1 else {}
+    return {}
+
+
+def _add_rule(sheet: Any, rule: Any, namespaces: dict[str | None, str]) -> None:
+    """Add one qualified rule of a style sheet to `sheet` (_add_rules), its selectors' namespace prefixes and
+    default namespace those its sheet declared (`namespaces`: svg|rect matched no element, and rect after a
+    default namespace of another language matched SVG's)."""
     import cssselect2  # type: ignore[import-untyped]
     import tinycss2
 
     try:
-        selectors = cssselect2.compile_selector_list(rule.prelude)
+        selectors = cssselect2.compile_selector_list(rule.prelude, namespaces)
     except cssselect2.SelectorError:
         return
-    declared = {name.strip(): value.strip() for name, colon, value in
-                (part.partition(":") for part in tinycss2.serialize(rule.content).split(";")) if colon}
+    declared = dict(_declarations(rule.content))
     for selector in selectors:
         sheet.add_selector(selector, (tinycss2.serialize(rule.prelude), declared))
 
@@ -290,9 +352,8 @@ def _cascade(element: Any, rules: list[dict[str, str]]) -> None:
     marked so that svglib does not cascade them again its own way. IconProblem at a property whose CSS form
     svglib does not read, or a CSS variable (_refuse_unread_css)."""
     attributes = element.attrib
-    inline = [_declared(declaration) for declaration in attributes.get("style", "").split(";")]
-    declared = [(name.strip().lower(), value) for rule in rules for name, value in rule.items()]
-    declared += [found for found in inline if found is not None]
+    declared = [(name, value) for rule in rules for name, value in rule.items()]
+    declared += _declarations(attributes.get("style", ""))
     _refuse_unread_css(element, declared)
     for important in (False, True):
         _set_declared(attributes, [(name, value) for name, value in declared
@@ -300,6 +361,8 @@ def _cascade(element: Any, rules: list[dict[str, str]]) -> None:
     for name in _KEYWORDS:  # (CSS keywords are read in any case; svglib read display="None" as shown)
         if name in attributes:
             attributes[name] = attributes[name].strip().lower()
+    if attributes.get("display") == "contents" and element.tag.rpartition("}")[2] not in _CONTENTS_SHOWN:
+        attributes["display"] = "none"  # (as CSS computes it for other SVG elements: svglib drew them)
     attributes.pop("style", None)  # (svglib reads display from it again, !important and all)
     attributes["__rules_applied"] = "1"
 
@@ -310,6 +373,11 @@ def _refuse_unread_css(element: Any, declared: list[tuple[str, str]]) -> None:
     if variable := next((name for name, value in declared if "var(" in value.lower()), None):
         raise IconProblem(f"it gives {variable} by a CSS variable (var()), which svglib does not read (it painted "
                           "black where browsers paint the variable's value): give the value itself",
+                          element.sourceline)
+    if keyword := next(((name, value) for name, value in declared
+                        if _IMPORTANT.sub("", value).strip().lower() in _CSS_WIDE), None):
+        raise IconProblem(f"it gives {keyword[0]} as '{keyword[1]}', which svglib does not read (a stroke: initial "
+                          "printed its parent's stroke, where browsers print none): give the value itself",
                           element.sourceline)
     if css_only := next((name for name, _ in declared if name in _CSS_SYNTAX), None):
         raise IconProblem(f"it gives {css_only} in a style, whose form there svglib does not read: give it as the "
@@ -326,10 +394,18 @@ def _set_declared(attributes: Any, declared: list[tuple[str, str]]) -> None:
                 pass
 
 
-def _declared(declaration: str) -> tuple[str, str] | None:
-    """(name in lower case, value) of one `name: value` declaration of a style attribute, or None."""
-    name, colon, value = declaration.partition(":")
-    return (name.strip().lower(), value.strip()) if colon else None
+def _declarations(content: str | list[Any]) -> list[tuple[str, str]]:
+    """(name in lower case, value) of each declaration of a style attribute or a rule's `content` (tinycss2's
+    tokens), as CSS reads them: escapes read, comments left out, a `;` in a string kept, an !important one's
+    value ending ' !important' (split at each `;`, 'fill:/**/none' and 'f\\69ll: none' were not read as none)."""
+    import tinycss2
+
+    found = []
+    for item in tinycss2.parse_declaration_list(content, skip_comments=True, skip_whitespace=True):
+        if item.type == "declaration":
+            value = tinycss2.serialize([token for token in item.value if token.type != "comment"]).strip()
+            found.append((item.lower_name, value + (" !important" if item.important else "")))
+    return found
 
 
 def _opacity(value: str) -> float | None:
@@ -342,10 +418,19 @@ def _opacity(value: str) -> float | None:
     return float(number.group()) / (100 if value.endswith("%") else 1)
 
 
+def _dashes_as_browsers(attributes: Any) -> None:
+    """Leave out a stroke-dasharray holding a negative length, which browsers ignore (the element inherits its
+    parent's: a solid stroke, most often), and svglib wrote into the PDF (the icon was refused at line 1 as
+    holding a number too large to write)."""
+    if any(float(number) < 0 for number in _NUMBER.findall(attributes.get("stroke-dasharray", ""))):
+        del attributes["stroke-dasharray"]
+
+
 def _clamp_opacity(attributes: Any, name: str) -> None:
     """An opacity attribute written as svglib can read it: its fraction clamped to 0..1; one that is no number
-    is removed (the element inherits it, as in browsers)."""
-    if not attributes.get(name, "").strip():
+    (blank too: svglib's reading failed in Python's words) is removed (the element inherits it, as in
+    browsers)."""
+    if name not in attributes:
         return
     fraction = _opacity(attributes[name])
     if fraction is None:
@@ -358,7 +443,8 @@ def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
     """IconProblem at an element, its styles cascaded, that svglib draws otherwise than browsers: a gradient's
     stop that is see-through (svglib paints every stop opaque), a viewBox of no width or height (browsers draw
     nothing, svglib drew the shapes) or of a negative one (browsers ignore it, svglib drew nothing), a
-    vector-effect, a paint-order painting the stroke first, a transform about another origin than 0 0."""
+    vector-effect, a transform about another origin than 0 0, an effect it does not follow
+    (_refuse_effects_unfollowed)."""
     from svglib.svglib import node_name
 
     if node_name(element) == "stop":
@@ -375,15 +461,48 @@ def _refuse_drawn_otherwise(element: Any, converter: Any) -> None:
         raise IconProblem("it turns or scales a shape about another point than the drawing's origin (a "
                           "transform-origin or transform-box), which svglib does not follow (it printed elsewhere): "
                           "give the transform about 0 0, as rotate(angle, x, y) does", element.sourceline)
-    painted = [word for word in element.get("paint-order", "").lower().split() if word in ("fill", "stroke")]
-    if painted[:1] == ["stroke"]:  # (the order of those it names, then the others: fill, stroke)
-        raise IconProblem("it paints its stroke before its fill (paint-order), which svglib does not follow (the "
-                          "stroke printed over the fill): leave paint-order out", element.sourceline)
+    _refuse_effects_unfollowed(element)
     box = element.get("viewBox", "").replace(",", " ").split()
     if len(box) == 4 and all(_NUMBER.fullmatch(n) for n in box) and min(float(box[2]), float(box[3])) <= 0:
         raise IconProblem(f"it holds a viewBox of width {box[2][:20]} and height {box[3][:20]}, which browsers "
                           "draw as nothing or ignore: give it the width and height of the drawing",
                           element.sourceline)
+
+
+def _refuse_effects_unfollowed(element: Any) -> None:
+    """IconProblem at an element, its styles cascaded, painted with an effect svglib does not follow: an opacity
+    below 1 however its style wrote it, a CSS effect (_effect_unfollowed), a paint-order painting the stroke
+    first."""
+    if (opacity := _opacity(element.get("opacity", ""))) is not None and opacity < 1:
+        raise IconProblem(f"it holds an opacity of {element.get('opacity', '')[:20]}, which svglib does not draw (it "
+                          "printed a shape of opacity 0 solid): leave the shape out, or give fill-opacity and "
+                          "stroke-opacity", element.sourceline)
+    if unfollowed := _effect_unfollowed(element):
+        raise IconProblem(f"it gives {unfollowed}, an effect svglib does not draw (the shape printed whole, as if "
+                          "it were not there): flatten the effect into plain shapes, or leave it out",
+                          element.sourceline)
+    painted = [word for word in element.get("paint-order", "").lower().split() if word in ("fill", "stroke")]
+    if painted[:1] == ["stroke"]:  # (the order of those it names, then the others: fill, stroke)
+        raise IconProblem("it paints its stroke before its fill (paint-order), which svglib does not follow (the "
+                          "stroke printed over the fill): leave paint-order out", element.sourceline)
+
+
+# CSS effects (as attributes or in a style) -> the values of each svglib draws as browsers do: a filter or mask
+# by a reference (the <filter> and <mask> elements are refused by name), a clip by a reference to a <clipPath>
+_EFFECTS: dict[str, re.Pattern[str]] = {
+    **{name: re.compile(r"none|url\(.*\)", re.IGNORECASE | re.DOTALL) for name in ("filter", "clip-path", "mask")},
+    **{name: re.compile(r"none", re.IGNORECASE) for name in ("mask-image", "backdrop-filter")},
+    "mix-blend-mode": re.compile(r"normal", re.IGNORECASE)}
+
+
+def _effect_unfollowed(element: Any) -> str | None:
+    """'name: value' of an element's CSS effect that svglib leaves out without a word (a filter function such
+    as opacity(0), a clip-path of a basic shape such as inset(), a mask image, a blend mode), or None."""
+    for name, drawn in _EFFECTS.items():
+        value = element.get(name, "").strip()
+        if value and value.lower() != "inherit" and not drawn.fullmatch(value):
+            return f"{name}: {value if len(value) <= 40 else value[:40] + '...'}"
+    return None
 
 
 _ZERO_ORIGIN = re.compile(r"(?:[-+]?0*\.?0*(?:px)?|left|top)", re.IGNORECASE)
@@ -399,16 +518,26 @@ def _origin_at_zero(element: Any) -> bool:
 _SVG = "http://www.w3.org/2000/svg"
 
 
+def _leave_out_hidden_uses(root: Any) -> None:
+    """Take out of the parsed icon, its styles cascaded, each <use> of display none, which browsers do not draw
+    and svglib drew (given by a style sheet, a style attribute or in capitals)."""
+    for use in list(root.iter("{*}use", "use")):
+        parent = use.getparent()
+        if use.get("display") == "none" and parent is not None:
+            parent.remove(use)
+
+
 def _leave_out_what_browsers_do_not_draw(root: Any) -> None:
     """Take out of the parsed icon the elements a browser does not draw and svglib did: elements of another
-    namespace than SVG's (in an SVG file), and a <use> of display="none"."""
+    namespace than SVG's (in an SVG file). (A <use> of display none: _leave_out_hidden_uses, its styles
+    cascaded.)"""
     from lxml import etree
 
     if etree.QName(root).namespace != _SVG:
         return
     for element in list(root.iter(etree.Element)):
         foreign = etree.QName(element).namespace != _SVG
-        if foreign or etree.QName(element).localname == "use" and element.get("display", "").strip() == "none":
+        if foreign:
             parent = element.getparent()
             if parent is not None:
                 parent.remove(element)
@@ -429,8 +558,8 @@ _STROKE_LENGTHS = ("stroke-width", "stroke-dashoffset")
 def _shape_as_browsers(element: Any, converter: Any) -> None:
     """Set an element's shape as a browser draws it: a polyline or polygon of an odd count of numbers without
     the last (svglib drew none of it), an ellipse's or rect's radii (_radii_as_browsers), a rect or ellipse of no
-    width or height not drawn. IconProblem at a length given as a percentage svglib reads as units, or one svglib
-    cannot read (_check_lengths)."""
+    width or height, or a shape or group under a transform of no area (_flattens), not drawn. IconProblem at a
+    length given as a percentage svglib reads as units, or one svglib cannot read (_check_lengths)."""
     from svglib.svglib import node_name
 
     name = node_name(element)
@@ -453,16 +582,49 @@ def _shape_as_browsers(element: Any, converter: Any) -> None:
         raise IconProblem(f"it gives {percent} as a percentage, which svglib reads as that many units: give it in "
                           "the drawing's units", element.sourceline)
     _check_lengths(element, converter)
-    if any(converter.convertLength(element.get(size, "").strip() or "0") == 0 for size in _SIZES_DRAWN.get(name or "", ())):
-        element.set("display", "none")  # (a browser draws no shape of no size, stroke and all; svglib stroked it)
+    if _draws_nothing(element, name, converter):
+        element.set("display", "none")
+
+
+def _draws_nothing(element: Any, name: str | None, converter: Any) -> bool:
+    """Whether a browser draws nothing of an element (`name`) though svglib drew it: a rect or ellipse of no
+    size, stroke and all (svglib stroked it), or a shape or group under a transform of no area (_flattens:
+    ReportLab divided by zero inverting it, and the icon was refused as unreadable)."""
+    if element.getparent() is not None and _flattens(element.get("transform", ""), converter):
+        return True
+    return any(converter.convertLength(element.get(size, "").strip() or "0") == 0 for size in _SIZES_DRAWN.get(name or "", ()))
+
+
+def _flattens(transform: str, converter: Any) -> bool:
+    """Whether a transform attribute flattens what it moves to no area (a scale of 0, a matrix of determinant 0),
+    which browsers do not draw; False for one svglib cannot read (its own error says it)."""
+    if not transform.strip():
+        return False
+    try:
+        steps = converter.convertTransform(transform)
+    except (ValueError, TypeError, IndexError, AttributeError):
+        return False
+    area = 1.0
+    for name, values in steps:
+        if name == "scale":
+            area *= values * values if isinstance(values, float) else values[0] * values[1]
+        elif name == "matrix":
+            area *= values[0] * values[3] - values[1] * values[2]
+    return area == 0
 
 
 _SIZES_DRAWN: dict[str, tuple[str, ...]] = {"rect": ("width", "height"), "ellipse": ("rx", "ry")}  # a size of 0 (or none) draws no shape
 
 
+# units of the viewer's window (vw, vh, vmin, vmax and their small, large and dynamic forms, vi, vb), which
+# svglib reads as 0 (a rect 100vw wide, the whole icon in a browser, printed nothing)
+_VIEWPORT_UNIT = re.compile(r"\d\s*[sld]?v(?:w|h|i|b|min|max)$", re.IGNORECASE)
+
+
 def _check_lengths(element: Any, converter: Any) -> None:
     """IconProblem at an element giving one of _LENGTHS as what svglib cannot read as a length (calc(), a space
-    before its unit, two numbers): it failed on it in its own words, said at the file's first line."""
+    before its unit, two numbers; it failed on it in its own words, said at the file's first line) or reads
+    otherwise than browsers (a unit of the viewer's window)."""
     from svglib.svglib import node_name
 
     for name in (*_LENGTHS.get(node_name(element) or "", ()), *_STROKE_LENGTHS):
@@ -473,7 +635,7 @@ def _check_lengths(element: Any, converter: Any) -> None:
             length = converter.convertLength(value)
         except ValueError:
             length = None
-        if not isinstance(length, float):
+        if not isinstance(length, float) or _VIEWPORT_UNIT.search(value):
             shown = value if len(value) <= 40 else value[:40] + "..."
             raise IconProblem(f"it gives {name} as '{shown}', which svglib cannot read as a length: give a number "
                               "and a unit (px, pt, mm, cm, in, em)", element.sourceline)
@@ -807,7 +969,8 @@ def _syntax_problem(svg: bytes) -> Problem | None:
 
 def _outside_reference(svg: bytes) -> Problem | None:
     """(message, line, column) of what an icon must not hold, or None: a reference to anything but its own
-    elements (another file, anywhere, or a URL: an icon is one self-contained file), an embedded picture
+    elements (another file, anywhere, or a URL, a style sheet by <?xml-stylesheet?>: an icon is one
+    self-contained file), an entity of its document type in its elements' text, an embedded picture
     that is not really a PNG or JPEG (svglib would let Pillow guess, and Pillow hands PostScript to
     Ghostscript), or more than MAX_ICON_ELEMENTS elements once every <use> is counted as what it repeats and
     every embedded picture as one element per PIXELS_PER_ELEMENT of its pixels and every path or polyline
@@ -819,17 +982,54 @@ def _outside_reference(svg: bytes) -> Problem | None:
         root = etree.fromstring(svg, parser)
     except etree.XMLSyntaxError as e:  # what the standard library's parser let pass (nesting too deep)
         return f"not an SVG file svglib can read ({e.msg})", e.lineno or 1, 1
+    for instruction in root.itersiblings(etree.ProcessingInstruction, preceding=True):
+        if instruction.target == "xml-stylesheet":  # (a browser applies the sheet it names; svglib left it out)
+            return _outside(instruction.get("href") or instruction.text or "", instruction.sourceline or 1)
     weights: dict[Any, int] = {}  # element -> the elements its numbers or its embedded picture's pixels count as
     for node in root.iter(etree.Element):
         problem = _element_problem(node, weights)
         if problem is not None:
             return problem
+    for entity in root.iter(etree.Entity):  # (an attribute's entities are put in by libxml, svglib's parser too)
+        where = entity.sourceline or entity.getparent().sourceline or 1
+        return (f"it holds the entity {entity.text[:40]} declared in its document type, whose text svglib leaves "
+                "out where browsers put it in (shapes or styles): write the text itself in the icon", where, 1)
+    if (twice := _id_given_twice(root)) is not None:
+        return twice
     count = _element_count(root, weights)
     if count > MAX_ICON_ELEMENTS:
         return (f"it has more than {MAX_ICON_ELEMENTS:,} elements and attributes (each <use> counted as what it "
                 f"repeats, each embedded picture as one per {PIXELS_PER_ELEMENT:,} pixels, each path or polyline as "
                 f"one per {NUMBERS_PER_ELEMENT} numbers), or elements nested "
                 f"more than {MAX_CHAIN} deep", 1, 1)
+    return None
+
+
+_FRAGMENT = re.compile(r"""url\(\s*['"]?#([^'")]*)|^\s*#(.*\S)""", re.IGNORECASE)  # the id a url(#id) or href names
+
+
+def _id_given_twice(root: Any) -> Problem | None:
+    """(message, line, column) of an id the icon gives to two elements and refers to (by url(#id) or href), or
+    None: browsers take the first element of that id, svglib the last it has drawn (a <use> printed another
+    shape, a paint a gradient where browsers found none)."""
+    from lxml import etree
+
+    first: dict[str, Any] = {}
+    twice: dict[str, Any] = {}
+    named: set[str] = set()
+    for node in root.iter(etree.Element):
+        if (given := node.get("id")) is not None:
+            if given in first:
+                twice.setdefault(given, node)
+            first.setdefault(given, node)
+        texts = [*node.attrib.values(), _sheet_text(node)] if etree.QName(node).localname == "style" else node.attrib.values()
+        named.update(next(name for name in found if name) for text in texts for found in _FRAGMENT.findall(text))
+    for given, node in twice.items():
+        if given in named:
+            shown = given if len(given) <= 40 else given[:40] + "..."
+            return (f"it gives the id '{shown}' to two elements (lines {first[given].sourceline} and {node.sourceline}) "
+                    "and refers to it: browsers take the first, svglib another: give each element its own id",
+                    node.sourceline or 1, 1)
     return None
 
 
@@ -890,7 +1090,7 @@ def _see_through(node: Any) -> str | None:
     from lxml import etree
 
     values = [node.get("opacity", "")]
-    styles = [node.get("style", ""), *([node.text or ""] if etree.QName(node).localname == "style" else [])]
+    styles = [node.get("style", ""), *([_sheet_text(node)] if etree.QName(node).localname == "style" else [])]
     values += [found for style in styles for found in _OPACITY_STYLE.findall(style)]
     for value in values:
         fraction = _opacity(value)
@@ -919,7 +1119,7 @@ def _url_outside(node: Any) -> str | None:
 
     values = node.attrib.values()
     # (a style sheet's @namespace names a namespace by a URL no browser fetches: an SVG's own, most often)
-    sheet = _NAMESPACE_RULE.sub("", node.text or "")
+    sheet = _NAMESPACE_RULE.sub("", _sheet_text(node))
     for value in [*values, sheet] if etree.QName(node).localname == "style" else values:
         for target in _URL.findall(value):
             if not target.strip().startswith("#"):
