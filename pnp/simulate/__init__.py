@@ -108,9 +108,10 @@ def _report_failures(tally: Tally, game_id: str, options: Options, shown: str, r
     if tally.failed > len(tally.failures):
         report.error(f"{tally.failed - len(tally.failures)} more games failed", Mark(shown))
     played, planned = tally.games + tally.failed, games_in(options)
-    if tally.failed >= MAX_FAILURES_KEPT and played < planned:
-        report.error(f"the run stopped after {tally.failed} failed games, {played:,} of its {planned:,} games "
-                     "played: the others are played once these are fixed", Mark(shown))
+    if played < planned:  # it stopped (run.stops_run)
+        why = f"{tally.failed} failed games" if tally.failed >= MAX_FAILURES_KEPT else "a game that ran out of time"
+        report.error(f"the run stopped after {why}, {played:,} of its {planned:,} games played: the others are "
+                     "played once these are fixed", Mark(shown))
     return bool(tally.failed)
 
 
