@@ -773,3 +773,18 @@ def test_the_workers_of_jobs_share_the_rules_memory(tmp_path):
     assert f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: setup raised " \
            "MemoryError: past the 512 MB of memory the rules may take beyond pnp's (this process's share of the " \
            "run's 1,024 MB)" in shared.output, shared.output
+
+
+@pytest.mark.parametrize("wait", ["lock.acquire()", "time.sleep(3600)"])
+def test_rules_waiting_for_good_fail_at_their_line(tmp_path, wait):
+    """A game's timeout counts processor time, so rules waiting on a lock they hold, or sleeping, held the run
+    (and pnp) for good: a game that uses no processor time for a while is said at the line that waits."""
+    rules = NIM.replace("        pile = int(", f"        lock = threading.Lock()\n        lock.acquire()\n        {wait}\n"
+                        "        pile = int(", 1) + "\nimport threading, time\n"
+    line = [n for n, text in enumerate(rules.splitlines(), 1) if text == f"        {wait}"][-1]
+    root = _nim(tmp_path, rules)
+    project = Project(root)
+    rules_loaded = load_rules(project, load(project, "mini", Report(root)))
+    waiting = play(rules_loaded, Options(idle=0.3), 0, 0, ("random", "random"))
+    assert waiting.failure == "turn 0: the game waited 0.3 s without playing (a lock, a sleep or input in the rules?)"
+    assert waiting.line == line

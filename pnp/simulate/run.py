@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -33,6 +34,8 @@ MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported 
 MAX_TURN = 2**53  # a turn number the statistics hold exactly (10**400 was no float, 10**5000 no text)
 ItemKey = tuple[str, str]  # (table, id) of an item: kept apart, as "table:id" a table named 'x:y' was written as 'x'
 GAME_TIMEOUT = 120.0  # seconds of processor time for one game (not wall time: a busy machine must not fail games)
+IDLE_CHECK = 10.0  # seconds of wall time after which a game that used (almost) no processor time is waiting for good
+IDLE_SHARE = 0.01  # of IDLE_CHECK: the processor time a game still playing uses in it, even on a busy machine
 
 
 @dataclass
@@ -47,6 +50,7 @@ class Options:
     log: bool = False
     move_cap: int = MOVE_CAP
     timeout: float = GAME_TIMEOUT
+    idle: float = IDLE_CHECK
 
 
 @dataclass
@@ -70,6 +74,10 @@ class GameResult:
 
 class _Timeout(BaseException):
     """Raised by the game's alarm: a BaseException, so a rules file's `except Exception` cannot swallow it."""
+
+
+class _Waiting(_Timeout):
+    """Raised by the game's alarm when the game used no processor time for a while: it waits for good."""
 
 
 Seating = tuple[str, ...]  # the agent in each seat
@@ -152,10 +160,14 @@ def play(rules: GameRules, options: Options, index: int, seed: int, seating: Sea
     turn = [0]
     call = _Call(rules)
     try:
-        with _alarm(options.timeout):
+        with _alarm(options.timeout, options.idle):
             _play(call, options, result, turn)
     except RulesFault as e:
         result.failure, result.line = f"turn {turn[0]}: {e.message}", e.line or hook_line(type(rules), e.hook)
+    except _Waiting as e:  # a lock taken twice, a sleep, input(): the processor-time limit never came
+        result.failure = f"turn {turn[0]}: the game waited {options.idle:g} s without playing (a lock, a sleep or input in the rules?)"
+        result.line = code_mark(e, call.shown, call.path).line
+        result.timed_out = True
     except _Timeout as e:  # said at the line of the rules running when time ran out (the loop's, most often)
         result.failure = f"turn {turn[0]}: the game took more than {options.timeout:g} s of processor time (a loop in the rules, or a search budget too large for the game?)"
         result.line = code_mark(e, call.shown, call.path).line
@@ -305,22 +317,35 @@ def _line_of_text(hook: str, value: Any) -> str:
 
 
 class _alarm:
-    """A timeout for one game, in the process's processor time, on the main thread of a process (where signals
-    go); elsewhere none."""
+    """A timeout for one game, in the process's processor time, and a check every `idle` seconds of wall time
+    that the game still uses the processor (a game waiting on a lock it holds never reached the first: the run
+    waited for good); on the main thread of a process (where signals go); elsewhere none."""
 
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
+    def __init__(self, seconds: float, idle: float = IDLE_CHECK) -> None:
+        self.seconds, self.idle = seconds, idle
         self.armed = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+        self.used = 0.0  # the processor time used by the last check
 
     def __enter__(self) -> None:
         if self.armed:
             self.previous = signal.signal(signal.SIGVTALRM, _raise_timeout)
+            self.previous_real = signal.signal(signal.SIGALRM, self._check_playing)
+            self.used = time.process_time()
             signal.setitimer(signal.ITIMER_VIRTUAL, self.seconds)
+            signal.setitimer(signal.ITIMER_REAL, self.idle, self.idle)
+
+    def _check_playing(self, signum: int, frame: FrameType | None) -> None:
+        used = time.process_time()
+        if used - self.used < IDLE_SHARE * self.idle:
+            raise _Waiting()
+        self.used = used
 
     def __exit__(self, *exc: object) -> Literal[False]:
         if self.armed:
             signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+            signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGVTALRM, self.previous)
+            signal.signal(signal.SIGALRM, self.previous_real)
         return False
 
 
