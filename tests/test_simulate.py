@@ -788,3 +788,18 @@ def test_rules_waiting_for_good_fail_at_their_line(tmp_path, wait):
     waiting = play(rules_loaded, Options(idle=0.3), 0, 0, ("random", "random"))
     assert waiting.failure == "turn 0: the game waited 0.3 s without playing (a lock, a sleep or input in the rules?)"
     assert waiting.line == line
+
+
+@pytest.mark.parametrize("in_the_way", ["file", "folder"])
+def test_results_that_cannot_be_written_are_said_before_the_games_are_played(tmp_path, in_the_way):
+    """A file where --out's folder goes (/dev/null), or a folder where simulation.json goes: the run played
+    every game, then said it could write none of their figures."""
+    root = _nim(tmp_path)
+    out = tmp_path / "f" / "o"
+    if in_the_way == "file":
+        (tmp_path / "f").write_text("mine", encoding="utf-8")
+    else:
+        (out / "mini" / "simulation.json").mkdir(parents=True)
+    result = _simulate(root, "--games", "2", "--jobs", "1", "--out", str(out))
+    assert result.exit_code == 1 and "error: cannot write: " in result.output, result.output
+    assert "mini: 2 games" not in result.output, "the games were played"
