@@ -759,7 +759,8 @@ def test_a_run_stops_at_its_first_game_out_of_time(tmp_path, jobs):
     assert sim.path is None and not (tmp_path / "o" / "simulation.json").exists()
 
 
-@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: --jobs 2 plays in one worker")
+@pytest.mark.skipif((os.cpu_count() or 1) < 2 or not Path("/proc/self/statm").exists(),
+                    reason="one core (--jobs 2 plays in one worker), or no /proc to size the processes by")
 def test_the_workers_of_jobs_share_the_rules_memory(tmp_path):
     """With --jobs N each worker could take the rules' 1 GB: N GB in all, past the bound the README gives. They
     share it: 700 MB a game fits one process's 1 GB, not a worker's half of it, said at its line."""
