@@ -1,6 +1,7 @@
 """pnp simulate: the runner, agents, statistics and balance rules on a tiny Nim game, bad rules modules, and
 one Dino Battles game replayed move by move."""
 
+import os
 import sys
 import json
 import re
@@ -739,3 +740,65 @@ def test_a_rules_file_too_large_is_refused_before_it_is_compiled(tmp_path):
     assert result.exit_code == 1
     assert f"cards/mini/rules.py: error: the rules file is {len(rules.encode()):,} bytes: pnp loads rules of at " \
            "most 1,048,576" in result.output, result.output
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_run_stops_at_its_first_game_out_of_time(tmp_path, jobs):
+    """Rules looping for good spent the 120 s a game may take on each of the five failed games a run stops
+    after: ten minutes for a game that needs a second. The run stops at its first game out of time, whatever
+    the jobs (the same game is said)."""
+    from pnp.simulate import simulate
+
+    root = _nim(tmp_path, NIM.replace("        pile = int(", "        while rng.random() < 2:\n            pass\n"
+                                      "        pile = int(", 1))
+    project, report = Project(root), Report(root)
+    sim = simulate(project, "mini", Options(games=40, jobs=jobs, timeout=0.3), tmp_path / "o", report)
+    said = [str(e) for e in report.errors]
+    assert len(said) == 2 and "game 0 (seed 0, seats random,random): turn 0: the game took more than 0.3 s" in said[0]
+    assert "the run stopped after a game that ran out of time, 1 of its 40 games played" in said[1], said
+    assert sim.path is None and not (tmp_path / "o" / "simulation.json").exists()
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2 or not Path("/proc/self/statm").exists(),
+                    reason="one core (--jobs 2 plays in one worker), or no /proc to size the processes by")
+def test_the_workers_of_jobs_share_the_rules_memory(tmp_path):
+    """With --jobs N each worker could take the rules' 1 GB: N GB in all, past the bound the README gives. They
+    share it: 700 MB a game fits one process's 1 GB (test_rules_taking_too_much_memory...), not a worker's half
+    of it, said at its line."""
+    rules = NIM.replace("        pile = int(", "        hog = bytearray(700_000_000)\n        pile = int(", 1)
+    line = rules.splitlines().index("        hog = bytearray(700_000_000)") + 1
+    shared = _simulate(_nim(tmp_path, rules), "--games", "4", "--jobs", "2", "--out", str(tmp_path / "o"))
+    assert shared.exit_code == 1
+    assert f"cards/mini/rules.py:{line}:1: error: game 0 (seed 0, seats random,random): turn 0: setup raised " \
+           "MemoryError: past the 512 MB of memory the rules may take beyond pnp's (this process's share of the " \
+           "run's 1,024 MB)" in shared.output, shared.output
+
+
+@pytest.mark.parametrize("wait", ["lock.acquire()", "time.sleep(3600)"])
+def test_rules_waiting_for_good_fail_at_their_line(tmp_path, wait):
+    """A game's timeout counts processor time, so rules waiting on a lock they hold, or sleeping, held the run
+    (and pnp) for good: a game that uses no processor time for a while is said at the line that waits."""
+    rules = NIM.replace("        pile = int(", f"        lock = threading.Lock()\n        lock.acquire()\n        {wait}\n"
+                        "        pile = int(", 1) + "\nimport threading, time\n"
+    line = [n for n, text in enumerate(rules.splitlines(), 1) if text == f"        {wait}"][-1]
+    root = _nim(tmp_path, rules)
+    project = Project(root)
+    rules_loaded = load_rules(project, load(project, "mini", Report(root)))
+    waiting = play(rules_loaded, Options(idle=0.3), 0, 0, ("random", "random"))
+    assert waiting.failure == "turn 0: the game waited 0.3 s without playing (a lock, a sleep or input in the rules?)"
+    assert waiting.line == line
+
+
+@pytest.mark.parametrize("in_the_way", ["file", "folder"])
+def test_results_that_cannot_be_written_are_said_before_the_games_are_played(tmp_path, in_the_way):
+    """A file where --out's folder goes (/dev/null), or a folder where simulation.json goes: the run played
+    every game, then said it could write none of their figures."""
+    root = _nim(tmp_path)
+    out = tmp_path / "f" / "o"
+    if in_the_way == "file":
+        (tmp_path / "f").write_text("mine", encoding="utf-8")
+    else:
+        (out / "mini" / "simulation.json").mkdir(parents=True)
+    result = _simulate(root, "--games", "2", "--jobs", "1", "--out", str(out))
+    assert result.exit_code == 1 and "error: cannot write: " in result.output, result.output
+    assert "mini: 2 games" not in result.output, "the games were played"

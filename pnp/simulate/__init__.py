@@ -1,6 +1,8 @@
 """pnp simulate: a game plays itself with the rules of its cards/<game>/rules.py, and its balance rules are
 checked on what the games measure."""
 
+import errno
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +63,10 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         game = load(project, game_id, report)
     if game.meta is None or len(report.errors) > before:
         return Simulation()
+    if (blocked := _in_the_way(out_dir / SIMULATION_FILE)) is not None:  # said before the games, not after them
+        at, problem = blocked
+        report.error(f"cannot write: {problem}", Mark(project.rel(at)))
+        return Simulation()
     try:
         played = run_apart(project, game, options, progress)
     except DataError as e:
@@ -83,6 +89,18 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         if not outcome.holds:
             report.error(outcome.message, outcome.mark)
     return sim
+
+
+def _in_the_way(path: Path) -> tuple[Path, str] | None:
+    """(what stands in the way, the system's words) when `path` could not be written for something already
+    there: a folder at it, or a file (/dev/null) where one of its folders goes. A run played its games, a
+    million of them maybe, before it found it could write none of their figures."""
+    if path.is_dir():
+        return path, os.strerror(errno.EISDIR)
+    for folder in path.parents:
+        if folder.exists():
+            return None if folder.is_dir() else (folder, os.strerror(errno.ENOTDIR))
+    return None
 
 
 def _written(project: Project, out_dir: Path, summary: dict[str, Any], report: Report) -> Path | None:
@@ -108,9 +126,10 @@ def _report_failures(tally: Tally, game_id: str, options: Options, shown: str, r
     if tally.failed > len(tally.failures):
         report.error(f"{tally.failed - len(tally.failures)} more games failed", Mark(shown))
     played, planned = tally.games + tally.failed, games_in(options)
-    if tally.failed >= MAX_FAILURES_KEPT and played < planned:
-        report.error(f"the run stopped after {tally.failed} failed games, {played:,} of its {planned:,} games "
-                     "played: the others are played once these are fixed", Mark(shown))
+    if played < planned:  # it stopped (run.stops_run)
+        why = f"{tally.failed} failed games" if tally.failed >= MAX_FAILURES_KEPT else "a game that ran out of time"
+        report.error(f"the run stopped after {why}, {played:,} of its {planned:,} games played: the others are "
+                     "played once these are fixed", Mark(shown))
     return bool(tally.failed)
 
 

@@ -327,11 +327,13 @@ def raised(error: BaseException) -> str:
     if len(text) > MAX_RAISED_CHARS:
         text = text[:MAX_RAISED_CHARS] + f"… ({len(text):,} characters)"
     if isinstance(error, MemoryError) and not text:  # (the allocation past the rules' cap: run._cap_memory)
-        text = f"past the {RULES_MEMORY >> 20:,} MB of memory the rules may take beyond pnp's"
+        text = f"past the {memory_room >> 20:,} MB of memory the rules may take beyond pnp's" + \
+            (f" (this process's share of the run's {RULES_MEMORY >> 20:,} MB)" if memory_room < RULES_MEMORY else "")
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
-RULES_MEMORY = 1 << 30  # bytes of address space the rules' process (and each it starts) may take beyond pnp's
+RULES_MEMORY = 1 << 30  # bytes of address space the rules' processes (all of --jobs together) may take beyond pnp's
+memory_room = RULES_MEMORY  # this process's share of it, as run._cap_memory set it
 
 
 class _Said(reprlib.Repr):

@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -19,6 +20,7 @@ from random import Random
 from types import FrameType
 from typing import Any, Literal, cast
 
+from . import api
 from .agents import Agent, make_agent, win_shares
 from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, RULES_FILE, RULES_MEMORY, GameData, GameRules, RulesFault, Tracked,
                   code_mark, hook_line, loaded_rules, raised, rules_class, said)
@@ -32,6 +34,8 @@ MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported 
 MAX_TURN = 2**53  # a turn number the statistics hold exactly (10**400 was no float, 10**5000 no text)
 ItemKey = tuple[str, str]  # (table, id) of an item: kept apart, as "table:id" a table named 'x:y' was written as 'x'
 GAME_TIMEOUT = 120.0  # seconds of processor time for one game (not wall time: a busy machine must not fail games)
+IDLE_CHECK = 10.0  # seconds of wall time after which a game that used (almost) no processor time is waiting for good
+IDLE_SHARE = 0.01  # of IDLE_CHECK: the processor time a game still playing uses in it, even on a busy machine
 
 
 @dataclass
@@ -46,6 +50,7 @@ class Options:
     log: bool = False
     move_cap: int = MOVE_CAP
     timeout: float = GAME_TIMEOUT
+    idle: float = IDLE_CHECK
 
 
 @dataclass
@@ -64,10 +69,15 @@ class GameResult:
     log: list[str] = field(default_factory=list)
     failure: str = ""  # what went wrong, when the rules failed
     line: int = 0  # the rules file's line at fault, when known
+    timed_out: bool = False  # the game ran out of its processor time: the run stops there (see stops_run)
 
 
 class _Timeout(BaseException):
     """Raised by the game's alarm: a BaseException, so a rules file's `except Exception` cannot swallow it."""
+
+
+class _Waiting(_Timeout):
+    """Raised by the game's alarm when the game used no processor time for a while: it waits for good."""
 
 
 Seating = tuple[str, ...]  # the agent in each seat
@@ -150,13 +160,18 @@ def play(rules: GameRules, options: Options, index: int, seed: int, seating: Sea
     turn = [0]
     call = _Call(rules)
     try:
-        with _alarm(options.timeout):
+        with _alarm(options.timeout, options.idle):
             _play(call, options, result, turn)
     except RulesFault as e:
         result.failure, result.line = f"turn {turn[0]}: {e.message}", e.line or hook_line(type(rules), e.hook)
+    except _Waiting as e:  # a lock taken twice, a sleep, input(): the processor-time limit never came
+        result.failure = f"turn {turn[0]}: the game waited {options.idle:g} s without playing (a lock, a sleep or input in the rules?)"
+        result.line = code_mark(e, call.shown, call.path).line
+        result.timed_out = True
     except _Timeout as e:  # said at the line of the rules running when time ran out (the loop's, most often)
         result.failure = f"turn {turn[0]}: the game took more than {options.timeout:g} s of processor time (a loop in the rules, or a search budget too large for the game?)"
         result.line = code_mark(e, call.shown, call.path).line
+        result.timed_out = True
     except RecursionError as e:
         result.failure = f"turn {turn[0]}: the rules recursed without end"
         result.line = code_mark(e, call.shown, call.path).line
@@ -302,22 +317,35 @@ def _line_of_text(hook: str, value: Any) -> str:
 
 
 class _alarm:
-    """A timeout for one game, in the process's processor time, on the main thread of a process (where signals
-    go); elsewhere none."""
+    """A timeout for one game, in the process's processor time, and a check every `idle` seconds of wall time
+    that the game still uses the processor (a game waiting on a lock it holds never reached the first: the run
+    waited for good); on the main thread of a process (where signals go); elsewhere none."""
 
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
+    def __init__(self, seconds: float, idle: float = IDLE_CHECK) -> None:
+        self.seconds, self.idle = seconds, idle
         self.armed = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+        self.used = 0.0  # the processor time used by the last check
 
     def __enter__(self) -> None:
         if self.armed:
             self.previous = signal.signal(signal.SIGVTALRM, _raise_timeout)
+            self.previous_real = signal.signal(signal.SIGALRM, self._check_playing)
+            self.used = time.process_time()
             signal.setitimer(signal.ITIMER_VIRTUAL, self.seconds)
+            signal.setitimer(signal.ITIMER_REAL, self.idle, self.idle)
+
+    def _check_playing(self, signum: int, frame: FrameType | None) -> None:
+        used = time.process_time()
+        if used - self.used < IDLE_SHARE * self.idle:
+            raise _Waiting()
+        self.used = used
 
     def __exit__(self, *exc: object) -> Literal[False]:
         if self.armed:
             signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+            signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGVTALRM, self.previous)
+            signal.signal(signal.SIGALRM, self.previous_real)
         return False
 
 
@@ -328,9 +356,10 @@ def _raise_timeout(signum: int, frame: FrameType | None) -> None:
 _WORKER: dict[str, Any] = {}  # a worker process's "rules" (GameRules) and "options" (Options)
 
 
-def _start_worker(source: tuple[str, str, str], game_data: GameData, options: Options) -> None:
+def _start_worker(source: tuple[str, str, str], game_data: GameData, options: Options, workers: int) -> None:
     path, shown, game_id = source
     _end_when_done()
+    _cap_memory(RULES_MEMORY // workers)  # the run's workers share the rules' memory: each took all of it
     _WORKER["rules"] = rules_class(path, shown, game_id)(game_data)
     _WORKER["options"] = options
 
@@ -342,12 +371,22 @@ def _end_when_done() -> None:
     Finalize(None, os._exit, args=(0,), exitpriority=-1)
 
 
+def stops_run(result: GameResult, failed: int) -> bool:
+    """Whether the run stops after this game, `failed` games having failed with it: at its MAX_FAILURES_KEPT-th
+    failed game (a failed run writes no figures: the games after these few would only be counted), or at the
+    first that ran out of processor time (rules looping for good spent the timeout on each of those few: ten
+    minutes for a run whose games need a second)."""
+    return result.timed_out or failed >= MAX_FAILURES_KEPT
+
+
 def _play_chunk(chunk: list[Scheduled]) -> list[GameResult]:
-    """The chunk's games in order, up to its MAX_FAILURES_KEPT-th failed one (where the run stops: _played)."""
+    """The chunk's games in order, up to the one where the run stops (stops_run: the run stops there, _played)."""
     played: list[GameResult] = []
+    failed = 0
     for game in chunk:
-        played.append(play(_WORKER["rules"], _WORKER["options"], *game))
-        if sum(1 for r in played if r.failure) >= MAX_FAILURES_KEPT:
+        played.append(result := play(_WORKER["rules"], _WORKER["options"], *game))
+        failed += bool(result.failure)
+        if stops_run(result, failed):
             break
     return played
 
@@ -366,14 +405,21 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     chunks = [games[i:i + size] for i in range(0, len(games), size)]
     path, shown = type(rules).source
     try:
-        pool = ProcessPoolExecutor(min(options.jobs, len(chunks), os.cpu_count() or 1), mp_context=worker_context(),
-                                   initializer=_start_worker, initargs=((path, shown, rules.game.id), rules.game, options))
+        workers = min(options.jobs, len(chunks), os.cpu_count() or 1)
+        pool = ProcessPoolExecutor(workers, mp_context=worker_context(), initializer=_start_worker,
+                                   initargs=((path, shown, rules.game.id), rules.game, options, workers))
+        finished = False
         try:
             for done in pool.map(_play_chunk, chunks):
                 yield from done
                 if progress:
                     progress(len(done))
-        finally:  # the run stopped (at its failures, _played) or ended: the chunks not begun are never played
+            finished = True
+        finally:  # the run stopped (stops_run, in _played) or ended: the chunks not begun are never played
+            if not finished:  # and those begun are not played on: a worker waited for played its chunk's games
+                # on, and those queued to it, each up to its timeout when the rules loop (minutes, for nothing)
+                for process in list(pool._processes.values()):
+                    process.kill()
             pool.shutdown(wait=True, cancel_futures=True)
     except BrokenProcessPool:  # (a traceback): the rules ended their process (os._exit), or it was killed
         raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(shown)) from None
@@ -464,27 +510,27 @@ def _played(project: Project, game: Game, options: Options, progress: Callable[[
     for result in run(rules, options, progress):
         refuse_unknown_items(result, names, type(rules), tally)
         tally.add(result)
-        if tally.failed >= MAX_FAILURES_KEPT:  # the run's figures are never written once a game failed: the
-            # games after these few would only be counted (a rules file whose setup loops spent 120 s a game,
-            # 100 of them, on a count)
+        if stops_run(result, tally.failed):
             break
     return Played(tally, items, end_reasons, type(rules).source[1], names)
 
 
-def _cap_memory() -> None:
-    """Limit this process, the rules', and those it starts to RULES_MEMORY more address space than it has now:
+def _cap_memory(room: int = RULES_MEMORY) -> None:
+    """Limit this process, the rules', and those it starts to `room` more address space than it has now:
     past it the rules' allocation raises MemoryError, a fault of the rules said at their line as any exception
-    (rules keeping 3 GB a game ran past a minute, taking the machine's memory). Where the system cannot say or
-    set it (no /proc, Windows), its own limits hold."""
+    (rules keeping 3 GB a game ran past a minute, taking the machine's memory). A worker of --jobs N is given
+    RULES_MEMORY / N: each had its own RULES_MEMORY, N GB in all. Where the system cannot say or set it (no
+    /proc, Windows), its own limits hold."""
     try:
         import resource
 
         with open("/proc/self/statm", "rb") as statm:
             size = int(statm.read().split()[0]) * resource.getpagesize()
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        cap = size + RULES_MEMORY if hard == resource.RLIM_INFINITY else min(size + RULES_MEMORY, hard)
+        cap = size + room if hard == resource.RLIM_INFINITY else min(size + room, hard)
         if soft == resource.RLIM_INFINITY or soft > cap:
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+            api.memory_room = room
     except (ImportError, OSError, ValueError, IndexError):
         pass
 
