@@ -48,6 +48,7 @@ def left_open(markup: str) -> str | None:
     return "**" if bold else "*" if italic else None
 
 
+@functools.lru_cache(maxsize=4096)
 def parse(markup: str) -> tuple[Run, ...]:
     """Markup -> runs. Unknown markers are kept as text; '\\*' is a literal star, '\\\\' a backslash (so that
     a text ending in one, set in markup such as '**...**', does not escape the star after it), '\\:' a colon
