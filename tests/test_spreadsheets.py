@@ -1771,3 +1771,52 @@ def test_no_message_is_longer_than_pnp_says_one():
 
     said = str(Diagnostic("error", "x" * 100_000, None))
     assert len(said) < MAX_MESSAGE + 40 and said.endswith("… (100,000 characters)")
+
+
+_OVERSIZED = "x" * 140_000
+
+
+@pytest.mark.parametrize("content, message", [
+    # a cell longer than the CSV reader reads was refused in its words, at column 1 of the line it stopped at
+    (f"id,name,kind,power\nlion,{_OVERSIZED},beast,4\n", "cards.csv:2:2: error: cell holds more than 131,072"),
+    (f'id;name;kind;power\nlion;Lion;"{_OVERSIZED[:70_000]}\n{_OVERSIZED[:70_000]}";4\n',
+     "cards.csv:2:3: error: cell holds more than 131,072"),
+    # a 'sep=' line naming a character no delimiter should be: NUL read as the delimiter, a letter split the words
+    ("sep=\0\nid\0name\0kind\0power\nlion\0Lion\0beast\0 4\n", "cards.csv:1:5: error: 'sep=' names U+0000"),
+    ("sep=i\nid,name,kind,power\nlion,Lion,beast,4\n", "cards.csv:1:5: error: 'sep=' names U+0069"),
+])
+def test_a_csv_cell_too_long_or_a_delimiter_no_file_means_is_refused_at_its_place(tmp_path, content, message):
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    (root / "cards" / "mini" / "cards.csv").write_text(content, encoding="utf-8", newline="")
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cards/mini/{message}" in result.stderr, result.stderr
+
+
+def test_the_delimiter_is_guessed_from_the_start_of_a_long_first_line():
+    """The guess stripped the quoted cells of the whole first line: 20 MB of them took 2 to 3 s."""
+    from pnp.model.spreadsheet import _delimiter
+    import time
+    line = '"" ' * 7_000_000 + ";;" + "\n"
+    started = time.perf_counter()
+    assert _delimiter(line) == ","  # (none of the three in the part looked at)
+    assert time.perf_counter() - started < 0.5
+
+
+def test_a_workbook_whose_every_sheet_is_hidden_is_refused(tmp_path):
+    """Every sheet hidden (which Excel does not allow), the first was read without a word."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    book = openpyxl.Workbook()
+    book.active.append(["id", "name", "kind", "power"])
+    book.active.append(["lion", "Lion", "beast", 4])
+    saved = io.BytesIO()
+    book.save(saved)  # (openpyxl will not hide a workbook's only sheet: hidden in its workbook.xml)
+    with zipfile.ZipFile(saved) as z, zipfile.ZipFile(root / "cards" / "mini" / "cards.xlsx", "w") as out:
+        for name in z.namelist():
+            part = z.read(name)
+            out.writestr(name, part.replace(b'state="visible"', b'state="hidden"') if name == "xl/workbook.xml"
+                         else part)
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "cards/mini/cards.xlsx: error: every sheet of cells of the workbook is hidden" in result.stderr, \
+        result.stderr

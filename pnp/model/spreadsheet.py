@@ -113,6 +113,10 @@ def _csv_rows(path: Path, shown: str) -> Rows:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
     if said := _SEPARATOR_LINE.match(text):  # Excel's line naming the delimiter, before the header
         text, delimiter, before = text[said.end():], said[1], 1
+        if not (delimiter == "\t" or delimiter.isprintable() and not delimiter.isalnum()):
+            raise LoadError(f"'sep=' names U+{ord(delimiter):04X} as the delimiter, a character a cell's text holds "
+                            "or one that prints nothing: name a punctuation mark, a space or a tab",
+                            Mark(shown, 1, 5))
     else:
         delimiter, before = _delimiter(text), 0
     _check_row_widths(text, delimiter, shown, before)
@@ -125,8 +129,30 @@ def _csv_rows(path: Path, shown: str) -> Rows:
             rows.append((line, cells))
             line = before + reader.line_num + 1
     except csv.Error as e:
+        if (column := _oversized_cell(text, delimiter, line - before)) is not None:
+            raise LoadError(f"cell holds more than {csv.field_size_limit():,} characters, the most a CSV cell "
+                            "read holds (keep a text this long in a YAML table)", Mark(shown, line, column)) from None
         raise LoadError(f"malformed CSV: {e}", Mark(shown, before + reader.line_num or line, 1)) from None
     return rows
+
+
+def _oversized_cell(text: str, delimiter: str, line: int) -> int | None:
+    """The column of the first cell, in the row starting at the text's `line`, holding more characters than
+    csv.reader reads (its field_size_limit), or None: its refusal, in the library's words, named column 1."""
+    pos = 0
+    for _, ended in zip(range(line - 1), _LINE_END.finditer(text)):
+        pos = ended.end()
+    cell, most = _one_cell(delimiter), csv.field_size_limit()
+    for column in range(1, MAX_COLUMNS + 1):
+        if (found := cell.match(text, pos)) is None:
+            return None
+        value = found[0]
+        if (len(value) - 2 - value.count('""', 1, -1) if value.startswith('"') else len(value)) > most:
+            return column
+        if not text.startswith(delimiter, found.end()):
+            return None
+        pos = found.end() + 1
+    return None
 
 
 # A first line "sep=;" names the file's delimiter, as Excel reads and writes it: it was read as the header (a
@@ -134,13 +160,23 @@ def _csv_rows(path: Path, shown: str) -> Rows:
 _SEPARATOR_LINE = re.compile(r'sep=([^"\r\n])(?:\r\n?|\n|\Z)', re.IGNORECASE)
 
 
+def _cell_pattern(delimiter: str) -> str:
+    """A CSV cell as csv.reader (strict) reads one: quoted (its quotes doubled inside, line breaks too), or not
+    (no quote first, no delimiter nor line break)."""
+    d = re.escape(delimiter)
+    return rf'(?>"[^"]*+(?:""[^"]*+)*+"|[^"{d}\r\n][^{d}\r\n]*+|)'
+
+
+@functools.cache
+def _one_cell(delimiter: str) -> re.Pattern[str]:
+    return re.compile(_cell_pattern(delimiter))
+
+
 @functools.cache
 def _row_of_cells(delimiter: str) -> re.Pattern[str]:
-    """A CSV row's first MAX_COLUMNS cells at most, each as csv.reader (strict) reads one: quoted (its quotes
-    doubled inside, line breaks too), or not (no quote first, no delimiter nor line break)."""
-    d = re.escape(delimiter)
-    cell = rf'(?>"[^"]*+(?:""[^"]*+)*+"|[^"{d}\r\n][^{d}\r\n]*+|)'
-    return re.compile(rf"{cell}(?:{d}{cell}){{0,{MAX_COLUMNS - 1}}}+")
+    """A CSV row's first MAX_COLUMNS cells at most (_cell_pattern)."""
+    cell = _cell_pattern(delimiter)
+    return re.compile(rf"{cell}(?:{re.escape(delimiter)}{cell}){{0,{MAX_COLUMNS - 1}}}+")
 
 
 def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> None:
@@ -165,6 +201,7 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> Non
 _DELIMITERS = (",", ";", "\t")  # a European Excel saves CSV with semicolons
 _QUOTED = re.compile(r'"[^"]*(?:"|$)')
 _LINE_END = re.compile(r"\r\n?|\n")  # (as csv.reader ends a line)
+_GUESSED_CHARS = 65_536  # (of a header of a thousand columns, each of 65 characters)
 
 
 def _delimiter(text: str) -> str:
@@ -172,8 +209,10 @@ def _delimiter(text: str) -> str:
     cell "a;b;c" is one cell of a comma-separated file: counted, the file was read as separated by semicolons).
     The line ends where the reader ends it, at a carriage return too: a file of Excel's "CSV (Macintosh)", its
     lines ending in \r alone, was counted whole as its first line, and its cells' semicolons taken for its
-    delimiter (refused as 'a value in a column without a name')."""
-    first = _QUOTED.sub("", _LINE_END.split(text, 1)[0])
+    delimiter (refused as 'a value in a column without a name').
+    Only the line's first _GUESSED_CHARS characters are looked at: a first line of 20 MB of quotes took 2 to 3 s.
+    """
+    first = _QUOTED.sub("", _LINE_END.split(text[:_GUESSED_CHARS], 1)[0])
     return max(_DELIMITERS, key=first.count)
 
 
@@ -200,7 +239,9 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
         if sheet is None and not book.worksheets:
             raise LoadError(f"workbook has no sheet of cells{_charts_said(charts)}", Mark(shown))
         if sheet is None:  # the first a spreadsheet program shows: a hidden sheet before it was read instead
-            ws = next((ws for ws in book.worksheets if ws.sheet_state == "visible"), book.worksheets[0])
+            if (ws := next((ws for ws in book.worksheets if ws.sheet_state == "visible"), None)) is None:
+                raise LoadError("every sheet of cells of the workbook is hidden, and pnp reads the first not hidden: "
+                                "show the table's sheet, or name it with the table's `sheet:`", Mark(shown))
         elif sheet in book.sheetnames:
             ws = book[sheet]
         elif sheet in charts:
