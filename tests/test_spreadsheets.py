@@ -1781,6 +1781,9 @@ _OVERSIZED = "x" * 140_000
     (f"id,name,kind,power\nlion,{_OVERSIZED},beast,4\n", "cards.csv:2:2: error: cell holds more than 131,072"),
     (f'id;name;kind;power\nlion;Lion;"{_OVERSIZED[:70_000]}\n{_OVERSIZED[:70_000]}";4\n',
      "cards.csv:2:3: error: cell holds more than 131,072"),
+    # and a cell the reader refuses: text after its closing quote, a quote never closed
+    ('id,"name" ,kind,power\nlion,Lion,beast,4\n', "cards.csv:1:2: error: malformed CSV"),
+    ('id,name,kind,power\nlion,Lion,beast,4\nfern,Fern,"pl\nant,1\n', "cards.csv:3:3: error: malformed CSV"),
     # a 'sep=' line naming a character no delimiter should be: NUL read as the delimiter, a letter split the words
     ("sep=\0\nid\0name\0kind\0power\nlion\0Lion\0beast\0 4\n", "cards.csv:1:5: error: 'sep=' names U+0000"),
     ("sep=i\nid,name,kind,power\nlion,Lion,beast,4\n", "cards.csv:1:5: error: 'sep=' names U+0069"),

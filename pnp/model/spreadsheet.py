@@ -129,30 +129,35 @@ def _csv_rows(path: Path, shown: str) -> Rows:
             rows.append((line, cells))
             line = before + reader.line_num + 1
     except csv.Error as e:
-        if (column := _oversized_cell(text, delimiter, line - before)) is not None:
+        column, oversized = _cell_at_fault(text, delimiter, line - before)
+        if oversized:
             raise LoadError(f"cell holds more than {csv.field_size_limit():,} characters, the most a CSV cell "
                             "read holds (keep a text this long in a YAML table)", Mark(shown, line, column)) from None
-        raise LoadError(f"malformed CSV: {e}", Mark(shown, before + reader.line_num or line, 1)) from None
+        raise LoadError(f"malformed CSV: {e}", Mark(shown, line if column else before + reader.line_num or line,
+                                                    column or 1)) from None
     return rows
 
 
-def _oversized_cell(text: str, delimiter: str, line: int) -> int | None:
-    """The column of the first cell, in the row starting at the text's `line`, holding more characters than
-    csv.reader reads (its field_size_limit), or None: its refusal, in the library's words, named column 1."""
+def _cell_at_fault(text: str, delimiter: str, line: int) -> tuple[int | None, bool]:
+    """The column of the first cell csv.reader refuses in the row starting at the text's `line` (text after a
+    quoted cell's closing quote, a quote never closed), or None, and whether it holds more characters than the
+    reader reads (its field_size_limit): its refusal, in the library's words, named column 1."""
     pos = 0
     for _, ended in zip(range(line - 1), _LINE_END.finditer(text)):
         pos = ended.end()
     cell, most = _one_cell(delimiter), csv.field_size_limit()
     for column in range(1, MAX_COLUMNS + 1):
         if (found := cell.match(text, pos)) is None:
-            return None
+            return None, False
         value = found[0]
         if (len(value) - 2 - value.count('""', 1, -1) if value.startswith('"') else len(value)) > most:
-            return column
+            return column, True
+        if found.end() == len(text) or _LINE_END.match(text, found.end()):
+            return None, False
         if not text.startswith(delimiter, found.end()):
-            return None
+            return column, False
         pos = found.end() + 1
-    return None
+    return None, False
 
 
 # A first line "sep=;" names the file's delimiter, as Excel reads and writes it: it was read as the header (a
