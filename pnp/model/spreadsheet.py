@@ -138,9 +138,9 @@ def _csv_rows(path: Path, shown: str) -> Rows:
     return rows
 
 
-def _cell_at_fault(text: str, delimiter: str, line: int) -> tuple[int | None, bool]:
+def _cell_at_fault(text: str, delimiter: str, line: int) -> tuple[int, bool]:
     """The column of the first cell csv.reader refuses in the row starting at the text's `line` (text after a
-    quoted cell's closing quote, a quote never closed), or None, and whether it holds more characters than the
+    quoted cell's closing quote, a quote never closed), or 0, and whether it holds more characters than the
     reader reads (its field_size_limit): its refusal, in the library's words, named column 1."""
     pos = 0
     for _, ended in zip(range(line - 1), _LINE_END.finditer(text)):
@@ -148,16 +148,16 @@ def _cell_at_fault(text: str, delimiter: str, line: int) -> tuple[int | None, bo
     cell, most = _one_cell(delimiter), csv.field_size_limit()
     for column in range(1, MAX_COLUMNS + 1):
         if (found := cell.match(text, pos)) is None:
-            return None, False
+            return 0, False
         value = found[0]
         if (len(value) - 2 - value.count('""', 1, -1) if value.startswith('"') else len(value)) > most:
             return column, True
         if found.end() == len(text) or _LINE_END.match(text, found.end()):
-            return None, False
+            return 0, False
         if not text.startswith(delimiter, found.end()):
             return column, False
         pos = found.end() + 1
-    return None, False
+    return 0, False
 
 
 # A first line "sep=;" names the file's delimiter, as Excel reads and writes it: it was read as the header (a
