@@ -1798,12 +1798,11 @@ def test_a_csv_cell_too_long_or_a_delimiter_no_file_means_is_refused_at_its_plac
 
 def test_the_delimiter_is_guessed_from_the_start_of_a_long_first_line():
     """The guess stripped the quoted cells of the whole first line: 20 MB of them took 2 to 3 s."""
-    from pnp.model.spreadsheet import _delimiter
-    import time
+    from pnp.model.spreadsheet import _GUESSED_CHARS, _delimiter
     line = '"" ' * 7_000_000 + ";;" + "\n"
-    started = time.perf_counter()
-    assert _delimiter(line) == ","  # (none of the three in the part looked at)
-    assert time.perf_counter() - started < 0.5
+    # the semicolons past the part looked at are not counted (counted, they would be the delimiter); the time
+    # this saves is measured in benchmarks/, not here
+    assert len(line) > _GUESSED_CHARS and _delimiter(line) == "," and _delimiter(line[-100:]) == ";"
 
 
 def test_a_workbook_whose_every_sheet_is_hidden_is_refused(tmp_path):
