@@ -712,9 +712,8 @@ def test_a_run_stops_after_a_few_failed_games(tmp_path):
     root = _nim(tmp_path, rules)
     said = []
     for jobs in ("1", "2"):
-        started = time.monotonic()
         result = _simulate(root, "--games", "300", "--jobs", jobs, "--out", str(tmp_path / "o"))
-        assert result.exit_code == 1 and time.monotonic() - started < 8, result.output
+        assert result.exit_code == 1, result.output
         said.append(result.output)
     assert said[0] == said[1]
     assert said[0].count("setup raised ValueError: no pile") == 5
