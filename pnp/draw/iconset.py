@@ -223,7 +223,7 @@ def add_icons(project: Project, game_id: str, wanted: list[str], package: Path |
     drawings = _drawings(todo, iconset)
     _confined(project, folder)
     credits = folder / "ATTRIBUTION.md"
-    text = _credits_text(project, credits)  # read first: a refused file leaves no icon written without its row
+    _credits_text(project, credits)  # read first: a refused file leaves no icon written without its row
     try:  # a file where the icons folder (or the game's layouts folder) goes was "a bug in pnp"
         folder.mkdir(parents=True, exist_ok=True)
         _confined(project, folder)  # (made by another pnp since: a link is still refused)
