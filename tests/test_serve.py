@@ -1013,3 +1013,20 @@ def test_a_stopping_server_does_not_wait_for_the_refresh_under_way(tmp_path):
     refreshing.join(10)
     assert time.monotonic() - started < 1.0
     assert preview.generation == 0  # nothing half-drawn was shown
+
+
+@pytest.mark.parametrize("target, said", [
+    ("{outside}", "layouts/mini: error: folder 'layouts/mini' is outside the project folder"),
+    ("../.kept", "layouts/mini: error: folder 'layouts/mini' leads to a hidden file or folder ('.kept')"),
+])
+def test_a_games_folder_turned_into_a_link_out_is_refused_before_it_is_walked(tmp_path, target, said):
+    """A game's layouts folder made a link to / while the preview ran: its every folder was walked for files,
+    20,000 names of the computer's files listed, then refused as a folder holding too many. The link is refused
+    as any file leading out of the project (or to a hidden folder) is, before it is walked."""
+    root = make_project(tmp_path / "p")
+    outside = tmp_path / "outside"
+    shutil.move(root / "layouts" / "mini", outside)
+    shutil.copytree(outside, root / ".kept")
+    (root / "layouts" / "mini").symlink_to(str(outside) if target == "{outside}" else target)
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1 and said in result.output, result.output
