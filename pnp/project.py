@@ -107,7 +107,10 @@ class Project:
         return files
 
     def _walk(self, tree: Path, found: Callable[[str], object]) -> int:
-        """files_below's walk: `found` is given each entry's path; returns how many there were."""
+        """files_below's walk: `found` is given each entry's path; returns how many there were. DataError when the
+        tree itself leads out of the project or to a hidden folder (a game's layouts/ folder made a link to /
+        was walked, 20,000 names of the computer's files listed, and refused as holding too many files)."""
+        self.inside(tree, None, "folder")
         count, folders, shown = 0, [str(tree)], self.rel(tree)  # (shown only past the limit)
         while folders:
             try:

@@ -207,3 +207,18 @@ def test_icons_added_at_once_by_two_pnp_each_keep_their_credit(tmp_path, monkeyp
         thread.join()
     credits = (root / "layouts/mini/icons/ATTRIBUTION.md").read_text()
     assert [n for n in wanted if f"| {n} | {n}.svg |" not in credits] == []
+
+
+@pytest.mark.parametrize("blocked", ["layouts/mini/icons", "layouts/mini"])
+def test_a_file_where_the_icons_folder_goes_is_said_and_left_as_it_was(tmp_path, package, blocked):
+    """A file where the icons folder (or the game's layouts folder) goes: `icons add` said it met something it
+    does not handle, "a bug in pnp"."""
+    import shutil
+
+    root = make_project(tmp_path / "proj")
+    shutil.rmtree(root / blocked, ignore_errors=True)
+    (root / blocked).write_text("mine", encoding="utf-8")
+    result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
+    assert result.exit_code == 2 and "layouts/mini/icons: cannot write the icons there" in result.output, \
+        result.output
+    assert "bug in pnp" not in result.output and (root / blocked).read_text(encoding="utf-8") == "mine"

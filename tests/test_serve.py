@@ -1016,3 +1016,48 @@ def test_a_stopping_server_does_not_wait_for_the_refresh_under_way(tmp_path, mon
     refreshing.join(10)
     assert not refreshing.is_alive() and len(resolved) == left_off_at < 800, (left_off_at, len(resolved))
     assert preview.generation == 0  # nothing half-drawn was shown
+
+
+@pytest.mark.parametrize("target, said", [
+    ("{outside}", "layouts/mini: error: folder 'layouts/mini' is outside the project folder"),
+    ("../.kept", "layouts/mini: error: folder 'layouts/mini' leads to a hidden file or folder ('.kept')"),
+])
+def test_a_games_folder_turned_into_a_link_out_is_refused_before_it_is_walked(tmp_path, target, said):
+    """A game's layouts folder made a link to / while the preview ran: its every folder was walked for files,
+    20,000 names of the computer's files listed, then refused as a folder holding too many. The link is refused
+    as any file leading out of the project (or to a hidden folder) is, before it is walked."""
+    root = make_project(tmp_path / "p")
+    outside = tmp_path / "outside"
+    shutil.move(root / "layouts" / "mini", outside)
+    shutil.copytree(outside, root / ".kept")
+    (root / "layouts" / "mini").symlink_to(str(outside) if target == "{outside}" else target)
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1 and said in result.output, result.output
+
+
+def test_ctrl_c_with_a_download_nobody_reads_stops_without_a_traceback(mini):
+    """A client asking for a large file and reading none of it holds its answer: at Ctrl-C uvicorn waited a
+    second, cancelled it, and printed an error line and a traceback in the terminal."""
+    big = mini.root / "output" / "mini" / "mini-a4.pdf"
+    big.parent.mkdir(parents=True, exist_ok=True)
+    big.touch()
+    os.truncate(big, 64 * 2**20)
+    process = subprocess.Popen([sys.executable, "-c", "from pnp.cli import main; main()", "--root", str(mini.root),
+                                "serve", "mini", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    try:
+        url = process.stdout.readline().split()[2]
+        host, port = url.split("//")[1].rstrip("/").split(":")
+        with socket.socket() as client:
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            client.connect((host, int(port)))
+            client.sendall(f"GET /files/output/mini/mini-a4.pdf HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+            assert client.recv(64).startswith(b"HTTP/1.1 200")  # the answer begun, then read no further
+            time.sleep(0.5)
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    out, err = process.communicate()
+    assert process.returncode == 0 and "Traceback" not in err + out and "ERROR" not in err, err

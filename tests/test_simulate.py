@@ -801,3 +801,22 @@ def test_results_that_cannot_be_written_are_said_before_the_games_are_played(tmp
     result = _simulate(root, "--games", "2", "--jobs", "1", "--out", str(out))
     assert result.exit_code == 1 and "error: cannot write: " in result.output, result.output
     assert "mini: 2 games" not in result.output, "the games were played"
+
+
+def test_rules_looping_inside_one_call_of_python_are_ended_at_their_timeout(tmp_path):
+    """The timeout is a signal, which Python handles between two steps of the rules, never inside one call of
+    its own: `-1 in itertools.count()` looped for good past it, and pnp simulate with it. The system ends the
+    process playing the game a moment past its processor time, said as such, with no core file left."""
+    from pnp.simulate import simulate
+
+    rules = NIM.replace("        pile = int(", "        -1 in itertools.count()\n        pile = int(", 1) + \
+        "\nimport itertools\n"
+    root = _nim(tmp_path, rules)
+    project, report = Project(root), Report(root)
+    began = time.monotonic()
+    sim = simulate(project, "mini", Options(games=4, jobs=1, timeout=0.3), tmp_path / "o", report)
+    said = [str(e) for e in report.errors]
+    assert len(said) == 1 and said[0].startswith("cards/mini/rules.py: error: a game ran past its 0.3 s of "
+                                                 "processor time inside one call"), said
+    assert sim.path is None and time.monotonic() - began < 30
+    assert not list(Path.cwd().glob("core*")) and not list(root.rglob("core*"))

@@ -211,7 +211,7 @@ ATTRIBUTION_HEAD = ("# Icon attribution\n\nIcons from [game-icons.net](https://g
 def add_icons(project: Project, game_id: str, wanted: list[str], package: Path | None = None) -> list[Path]:
     """Write each wanted icon as layouts/<game>/icons/NAME.svg with its row in that folder's ATTRIBUTION.md;
     an icon already there is left as it is. Returns the files written."""
-    from ..project import folder_held, write_file
+    from ..project import folder_held
 
     game_id = project.select([game_id])[0]
     _known(wanted)
@@ -223,20 +223,32 @@ def add_icons(project: Project, game_id: str, wanted: list[str], package: Path |
     drawings = _drawings(todo, iconset)
     _confined(project, folder)
     credits = folder / "ATTRIBUTION.md"
-    text = _credits_text(project, credits)  # read first: a refused file leaves no icon written without its row
-    folder.mkdir(parents=True, exist_ok=True)
-    _confined(project, folder)  # (made by another pnp since: a link is still refused)
-    with folder_held(folder):  # another `icons add` reads and writes the credits after this one
-        text = _credits_text(project, credits)
-        written = []
-        for name, icon in drawings.items():
-            if (folder / f"{name}.svg").exists():  # added by another pnp meanwhile, with its row
-                continue
-            write_file(folder / f"{name}.svg", icon_svg(icon, iconset).encode("utf-8"))
-            written.append(folder / f"{name}.svg")
-        rows = [attribution_line(p.stem) for p in written if f"| {p.stem} |" not in text]
-        if rows:
-            write_file(credits, (text.rstrip("\n") + "\n" + "\n".join(rows) + "\n").encode("utf-8"))
+    _credits_text(project, credits)  # read first: a refused file leaves no icon written without its row
+    try:  # a file where the icons folder (or the game's layouts folder) goes was "a bug in pnp"
+        folder.mkdir(parents=True, exist_ok=True)
+        _confined(project, folder)  # (made by another pnp since: a link is still refused)
+        with folder_held(folder):  # another `icons add` reads and writes the credits after this one
+            return _write_icons(project, folder, drawings, iconset)
+    except OSError as e:
+        named = e.filename if isinstance(e.filename, (str, Path)) else folder
+        raise UsageError(f"{project.rel(named)}: cannot write the icons there: {e.strerror or e}") from None
+
+
+def _write_icons(project: Project, folder: Path, drawings: JSON, iconset: JSON) -> list[Path]:
+    """add_icons' writing, in the held icons folder: each icon not there yet, then its row in the credits."""
+    from ..project import write_file
+
+    credits = folder / "ATTRIBUTION.md"
+    text = _credits_text(project, credits)
+    written = []
+    for name, icon in drawings.items():
+        if (folder / f"{name}.svg").exists():  # added by another pnp meanwhile, with its row
+            continue
+        write_file(folder / f"{name}.svg", icon_svg(icon, iconset).encode("utf-8"))
+        written.append(folder / f"{name}.svg")
+    rows = [attribution_line(p.stem) for p in written if f"| {p.stem} |" not in text]
+    if rows:
+        write_file(credits, (text.rstrip("\n") + "\n" + "\n".join(rows) + "\n").encode("utf-8"))
     return written
 
 

@@ -8,6 +8,7 @@ import contextlib
 import html
 import ipaddress
 import itertools
+import logging
 import os
 import re
 import sys
@@ -570,7 +571,25 @@ def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", po
     config = uvicorn.Config(create_app(project, games, host, on_refresh, allow_hosts), log_level="error",
                             timeout_graceful_shutdown=1, lifespan="on")
     shown = f"[{host}]" if ":" in host else host
+    _quiet_stops()
     return _stopping_server(uvicorn.Server)(config), sock, f"http://{shown}:{sock.getsockname()[1]}/"
+
+
+class QuietStop(logging.Filter):
+    """uvicorn's own lines about the answers it cancels as it stops (a download to a client that reads nothing
+    cannot end by itself): a line and a traceback in the terminal at each Ctrl-C with such a client. uvicorn
+    cancels an answer only when it stops, so these are never an error of the preview."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not (isinstance(error, asyncio.CancelledError) or str(record.msg).startswith("Cancel %s running task"))
+
+
+def _quiet_stops() -> None:
+    """QuietStop on uvicorn's error log, once."""
+    log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, QuietStop) for f in log.filters):
+        log.addFilter(QuietStop())
 
 
 def _stopping_server(base: "type[uvicorn.Server]") -> "type[uvicorn.Server]":

@@ -36,6 +36,11 @@ ItemKey = tuple[str, str]  # (table, id) of an item: kept apart, as "table:id" a
 GAME_TIMEOUT = 120.0  # seconds of processor time for one game (not wall time: a busy machine must not fail games)
 IDLE_CHECK = 10.0  # seconds of wall time after which a game that used (almost) no processor time is waiting for good
 IDLE_SHARE = 0.01  # of IDLE_CHECK: the processor time a game still playing uses in it, even on a busy machine
+# processor seconds past a game's timeout after which the system ends the process playing it: the timeout is a
+# signal, which Python handles between two steps of the rules only, never inside one call of its own (`-1 in
+# itertools.count()`, `sum(range(10**15))` looped for good past the timeout, and the run with them)
+HARD_STOP_GRACE = 1.0
+_HARD_STOP = {"on": False}  # set in the processes pnp starts to play the rules (never in pnp's own)
 
 
 @dataclass
@@ -333,6 +338,7 @@ class _alarm:
             self.used = time.process_time()
             signal.setitimer(signal.ITIMER_VIRTUAL, self.seconds)
             signal.setitimer(signal.ITIMER_REAL, self.idle, self.idle)
+        self.cpu_limit = _limit_processor_time(self.seconds + HARD_STOP_GRACE) if _HARD_STOP["on"] else None
 
     def _check_playing(self, signum: int, frame: FrameType | None) -> None:
         used = time.process_time()
@@ -341,6 +347,8 @@ class _alarm:
         self.used = used
 
     def __exit__(self, *exc: object) -> Literal[False]:
+        if self.cpu_limit is not None:
+            _set_processor_limit(self.cpu_limit)
         if self.armed:
             signal.setitimer(signal.ITIMER_VIRTUAL, 0)
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -353,12 +361,48 @@ def _raise_timeout(signum: int, frame: FrameType | None) -> None:
     raise _Timeout()
 
 
+def stop_hard_past_timeouts() -> None:
+    """In a process pnp started to play the rules: from now on each game's timeout is backed by the system's
+    limit of processor time (_limit_processor_time), and the process ends without a core file."""
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
+        _HARD_STOP["on"] = True
+    except (ImportError, OSError, ValueError):
+        pass
+
+
+def _limit_processor_time(seconds: float) -> tuple[int, int] | None:
+    """Have the system end this process once it has used `seconds` more processor time (SIGXCPU); the limits
+    it had, to be set back when the game ends, or None where the system cannot say or set them."""
+    try:
+        import resource
+
+        before = resource.getrlimit(resource.RLIMIT_CPU)
+        soft, hard = before
+        cap = math.ceil(time.process_time() + seconds)
+        if (soft == resource.RLIM_INFINITY or soft > cap) and (hard == resource.RLIM_INFINITY or hard > cap):
+            resource.setrlimit(resource.RLIMIT_CPU, (cap, hard))
+        return before
+    except (ImportError, OSError, ValueError):
+        return None
+
+
+def _set_processor_limit(limits: tuple[int, int]) -> None:
+    with contextlib.suppress(ImportError, OSError, ValueError):
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_CPU, limits)
+
+
 _WORKER: dict[str, Any] = {}  # a worker process's "rules" (GameRules) and "options" (Options)
 
 
 def _start_worker(source: tuple[str, str, str], game_data: GameData, options: Options, workers: int) -> None:
     path, shown, game_id = source
     _end_when_done()
+    stop_hard_past_timeouts()
     _cap_memory(RULES_MEMORY // workers)  # the run's workers share the rules' memory: each took all of it
     _WORKER["rules"] = rules_class(path, shown, game_id)(game_data)
     _WORKER["options"] = options
@@ -425,8 +469,13 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
         raise DataError(ENDED + "; run with --jobs 1 to see in which game", Mark(shown)) from None
 
 
-ENDED = ("a process playing the games ended without a word: the rules ended it (os._exit, a crash) or the system "
-         "killed it (out of memory?)")
+ENDED = ("a process playing the games ended without a word: the rules ended it (os._exit, a crash), a game ran past "
+         "its processor time inside one call nothing interrupts, or the system killed it (out of memory?)")
+# said instead when the system ended it at a game's processor time (HARD_STOP_GRACE): the rules were inside one
+# call of Python's that no signal interrupts
+OUT_OF_TIME = ("a game ran past its {seconds:g} s of processor time inside one call of Python's own that nothing "
+               "interrupts (a loop in a built-in, e.g. `x in itertools.count()`): the process playing it was ended; "
+               "run with --log to see the last moves")
 
 
 @dataclass
@@ -488,7 +537,9 @@ def run_apart(project: Project, game: Game, options: Options,
             try:
                 kind, value = receiving.recv()
             except EOFError:  # it ended before it said how the games went
-                raise DataError(ENDED, Mark(project.rel(game.folder / RULES_FILE))) from None
+                child.join(5)
+                said = OUT_OF_TIME.format(seconds=options.timeout) if child.exitcode == -signal.SIGXCPU else ENDED
+                raise DataError(said, Mark(project.rel(game.folder / RULES_FILE))) from None
             if kind == "played":
                 return cast(Played, value)
             if kind == "raised":
@@ -540,6 +591,7 @@ def _play_apart(sending: Connection, project: Project, game: Game, options: Opti
     whatever threads the rules left running (Python would wait for them)."""
     try:
         _cap_memory()
+        stop_hard_past_timeouts()
         sending.send(("played", _played(project, game, options, lambda n: sending.send(("progress", n)))))
     except KeyboardInterrupt:  # Ctrl-C reached pnp's process too, which says it
         pass
