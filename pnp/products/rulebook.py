@@ -446,9 +446,18 @@ def _finite(text: str) -> float:
     return number
 
 
+def _refuse_blank_part(src: str, slash: str, part: str, what: str, mark: Mark | None = None) -> None:
+    """Refuse a picture's source whose '/' names nothing after it (`component:deck/`, as a template writes
+    `component:deck/{{ c.id }}` of a blank id): it showed the first item (or the bare layout), with exit 0."""
+    if slash and not part:
+        raise DataError(f"picture '{src}': no {what} after its '/' (a blank value in the template?); name one, "
+                        "or leave the '/' out", mark)
+
+
 def _diagram(studio: Studio, src: str, mark: Mark | None = None) -> tuple[str, Record | None]:
     """'layout:NAME[/TABLE/ITEM]' -> (layout name, item); DataError at `mark` for an item that is not there."""
-    name, _, rest = src[len("layout:"):].partition("/")
+    name, slash, rest = src[len("layout:"):].partition("/")
+    _refuse_blank_part(src, slash, rest, "table", mark)
     table, _, item_id = rest.partition("/")
     item = None
     if table:
@@ -467,7 +476,8 @@ def picture(studio: Studio, src: str) -> tuple[Printable, bool]:
     if not src.startswith("component:"):
         raise DataError(f"picture '{src}': use component:<id>[/<item id>] or layout:<name>[/<table>/<item id>]")
     path, back = (src[:-len(":back")], True) if src.endswith(":back") else (src, False)
-    cid, _, item_id = path[len("component:"):].partition("/")
+    cid, slash, item_id = path[len("component:"):].partition("/")
+    _refuse_blank_part(src, slash, item_id, "item id")
     component = studio.game.component(cid)
     if component is None:
         raise DataError(f"picture '{src}': no component '{cid}'")
