@@ -20,7 +20,7 @@ from .layout.place import turned_corners
 from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, blame, unforeseen
 from .model.game import check_whole_game, load_game
 from .model.reads import FieldCache, note_all
-from .model.schema import ICON_IN_TEXT
+from .model.schema import icons_in
 from .printables import Studio, marked_key
 from .products import KINDS, component_keys
 from .products.rulebook import credit_problems
@@ -645,7 +645,7 @@ class Said:
 
 @functools.lru_cache(maxsize=4096)
 def _icons_in(text: str) -> tuple[str, ...]:
-    return tuple(ICON_IN_TEXT.findall(text))
+    return tuple(icons_in(text))
 
 
 def _short(text: str, n: int = 40) -> str:

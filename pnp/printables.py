@@ -28,7 +28,7 @@ from .layout.resolve import KeptElements
 from .model.load import MAX_FILE_BYTES, plain
 from .model.reads import FieldCache, note_all, recording
 from .options import did_you_mean
-from .model.schema import ICON_IN_TEXT
+from .model.schema import ICON_IN_TEXT, icons_in
 from .products import KINDS, layout_options
 from .project import count_folder_file, file_status, read_project_file
 from .report import Diagnostic, Mark
@@ -601,7 +601,7 @@ class Studio:
                 if prim.kind == "icon":
                     names.add(prim.text)
                 elif prim.kind == "text":
-                    names.update(ICON_IN_TEXT.findall(prim.text))
+                    names.update(icons_in(prim.text))
         names.update(ICON_IN_TEXT.findall(self.cache.get("rulebook") or ""))
         return {path for n in names if (path := self.icons.path(n)) is not None}
 
