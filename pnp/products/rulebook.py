@@ -311,6 +311,19 @@ class _LineIndex:
         return written + bisect_right(self.starts, at) - bisect_right(self.starts, offset), True
 
 
+def icons_shown(studio: Studio) -> list[str]:
+    """The icons the rendered rulebook's text draws, once it is rendered (none before): never those of a code
+    span, an escape or a link's target, which print as typed (the credits named an icon only `:star:` in code
+    wrote, which nothing drew)."""
+    text = studio.cache.get("rulebook")
+    if not text:
+        return []
+    cached = studio.cache.get("rulebook-icons")
+    if cached is None:
+        cached = studio.cache["rulebook-icons"] = ICON_IN_TEXT.findall("\n".join(_shown_lines(text, _tokens(studio))))
+    return list(cached)
+
+
 def _tokens(studio: Studio) -> Parsed:
     """The rulebook's Markdown parsed once per build, as the book parses it (and once for the same text in
     a row: the preview's refreshes render it again after an edit it reads, most often to the same text)."""
