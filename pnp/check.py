@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from .draw.fonts import unmapped_message
 from .draw.icons import unreadable
 from .draw.sheet import FOOTER_FAMILY
-from .draw.text import left_open, unmapped
+from .draw.text import left_open, star_between_spaces, unmapped
 from .draw.pictures import verified_picture
 from .impose.shapes import Outline, inside_by
 from .layout.place import turned_corners
 from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, blame, unforeseen
 from .model.game import check_whole_game, load_game
 from .model.reads import FieldCache, note_all
-from .model.schema import ICON_IN_TEXT
+from .model.schema import icons_in
 from .printables import Studio, marked_key
 from .products import KINDS, component_keys
 from .products.rulebook import credit_problems
@@ -474,6 +474,8 @@ class Checks:
         opened = left_open(prim.text)
         if opened is not None:
             self.left_open(prim, opened, label)
+        elif star_between_spaces(prim.text) is not None:
+            self.star_between_spaces(prim, label)
         font = prim.style["font"]
         if not self.studio.fonts.has(font):
             self.error(f"unknown font '{font}' (fonts.yaml has {', '.join(self.studio.fonts.families)})", prim.mark)
@@ -493,13 +495,25 @@ class Checks:
     def left_open(self, prim: "Prim", opened: str, label: str) -> None:
         """Text whose '*' or '**' nothing closes, said at the item's text field that leaves it open when one
         does, else at the layout's element."""
+        style = "bold" if opened == "**" else "italic"
+        self.star_error(prim, left_open, f"text opens {style} with '{opened}' that nothing closes: '{opened}' "
+                        f"prints nothing and the rest of the text prints in {style}; write '\\*' for a star{label}")
+
+    def star_between_spaces(self, prim: "Prim", label: str) -> None:
+        """Text with a '*' or '**' between spaces, which opens or closes bold or italic and prints nothing."""
+        marker = star_between_spaces(prim.text)
+        style = "bold" if marker == "**" else "italic"
+        self.star_error(prim, star_between_spaces, f"text has '{marker}' between spaces, which prints nothing and "
+                        f"sets text beside it in {style}: '{_short(prim.text)}'; write '\\*' for a star{label}")
+
+    def star_error(self, prim: "Prim", at_fault: Callable[[str], str | None], message: str) -> None:
+        """Say `message` at the item's text field that `at_fault` finds at fault when one is, else at the
+        layout's element."""
         item = self.item_now
         field_mark = None if item is None or not hasattr(item, "mark_of") else next(
-            (item.mark_of(name) for name, value in item.items() if isinstance(value, str) and value in prim.text and left_open(value)), None)
-        style = "bold" if opened == "**" else "italic"
-        self.error(f"text opens {style} with '{opened}' that nothing closes: '{opened}' prints nothing and the rest "
-                   f"of the text prints in {style}; write '\\*' for a star{label}"
-                   + (f" (laid out by {prim.mark})" if field_mark else ""), field_mark or prim.mark)
+            (item.mark_of(name) for name, value in item.items()
+             if isinstance(value, str) and value in prim.text and at_fault(value)), None)
+        self.error(message + (f" (laid out by {prim.mark})" if field_mark else ""), field_mark or prim.mark)
 
     def overflow(self, prim: "Prim", label: str) -> None:
         """Text too long for its box, said where the designer edits it: at the item's field whose text fills
@@ -631,7 +645,7 @@ class Said:
 
 @functools.lru_cache(maxsize=4096)
 def _icons_in(text: str) -> tuple[str, ...]:
-    return tuple(ICON_IN_TEXT.findall(text))
+    return tuple(icons_in(text))
 
 
 def _short(text: str, n: int = 40) -> str:

@@ -28,8 +28,9 @@ from .layout.resolve import KeptElements
 from .model.load import MAX_FILE_BYTES, plain
 from .model.reads import FieldCache, note_all, recording
 from .options import did_you_mean
-from .model.schema import ICON_IN_TEXT
+from .model.schema import icons_in
 from .products import KINDS, layout_options
+from .products.rulebook import icons_shown
 from .project import count_folder_file, file_status, read_project_file
 from .report import Diagnostic, Mark
 from .units import PrintOptions
@@ -601,8 +602,8 @@ class Studio:
                 if prim.kind == "icon":
                     names.add(prim.text)
                 elif prim.kind == "text":
-                    names.update(ICON_IN_TEXT.findall(prim.text))
-        names.update(ICON_IN_TEXT.findall(self.cache.get("rulebook") or ""))
+                    names.update(icons_in(prim.text))
+        names.update(icons_shown(self))
         return {path for n in names if (path := self.icons.path(n)) is not None}
 
     def did_you_mean_icon(self, name: str) -> str:

@@ -171,3 +171,20 @@ def test_a_byte_order_mark_before_the_rulebook_is_not_printed(tmp_path):
     _, studio = validate_game(Project(root), "mini", report)
     assert not report.errors
     assert [t.type for t in parse(markdown(studio))[:3]] == ["heading_open", "inline", "heading_close"]
+
+
+def test_the_credits_name_no_icon_the_rulebook_writes_only_in_code(tmp_path):
+    """The credits name the icons really drawn: one the rulebook writes only as typed (in a code span, after a
+    backslash) and nothing else draws was named 'used in this game', exit 0."""
+    from pypdf import PdfReader
+
+    root = tmp_path / "proj"
+    make_project(root, case={"replace": {
+        "cards/mini/cards.yaml": [["Roars :star: loudly.", "Roars loudly."]],
+        "layouts/mini/card.yaml": [["when: card.strong", "when: false"]],
+        "layouts/mini/rulebook.md.j2": [[":star:", "`:star:` (or \\:star:)"]]}})
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    pdf = next((root / "output" / "mini").glob("mini-rulebook-*.pdf"))
+    text = " ".join(page.extract_text() for page in PdfReader(pdf).pages)
+    assert ":star: (or :star:)" in text and "round-star" not in text

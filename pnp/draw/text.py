@@ -48,6 +48,18 @@ def left_open(markup: str) -> str | None:
     return "**" if bold else "*" if italic else None
 
 
+def star_between_spaces(markup: str) -> str | None:
+    """The marker ('**' or '*') of the first star with a space or the text's edge on both sides, None when there
+    is none: it still opens or closes bold or italic, so a closed pair printed neither star ('2 * 3 * 4' printed
+    '2  3  4', the 3 in italic, with exit 0), where Markdown (as the rulebook reads it) prints such a star."""
+    for found in _TOKEN.finditer(markup) if "*" in markup else ():
+        marker = found.group()
+        if marker in ("*", "**") and markup[found.start() - 1: found.start()].strip() == "" \
+                and markup[found.end(): found.end() + 1].strip() == "":
+            return marker
+    return None
+
+
 @functools.lru_cache(maxsize=4096)
 def parse(markup: str) -> tuple[Run, ...]:
     """Markup -> runs. Unknown markers are kept as text; '\\*' is a literal star, '\\\\' a backslash (so that

@@ -22,6 +22,14 @@ ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 # validation and the export failed on a file name too long for the file system, naming no file or line
 ID_MAX = 100
 ICON_IN_TEXT = re.compile(r":([a-z0-9][a-z0-9-]*):")
+# an icon as rich text reads it (draw.text's tokens, scanned left to right): a `[[Term]]`'s name and the character
+# after a backslash are no icon's colons, so '10\\:30:45' (as documented) and '[[Hour:one:]]' print as typed
+_ICON_TOKEN = re.compile(r"\[\[[^\[\]\n]{1,60}\]\]|\\[\\*:\[]|" + ICON_IN_TEXT.pattern)
+
+
+def icons_in(markup: str) -> list[str]:
+    """The names of the icons rich text `markup` draws, in order, as often as written."""
+    return [found.group(1) for found in _ICON_TOKEN.finditer(markup) if found.group(1)] if ":" in markup else []
 INVALID = object()  # what `clean` gives for a value that failed its check
 
 
@@ -181,7 +189,7 @@ class RichText(Str):
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         yield from super().check(value, mark, ctx)
         if isinstance(value, str):
-            for icon in ICON_IN_TEXT.findall(value):
+            for icon in icons_in(value):
                 if not ctx.icon_exists(icon):
                     yield f"unknown icon ':{icon}:'{ctx.suggest(icon, ctx.icon_names())}", mark
             if "[[" in value:

@@ -311,6 +311,19 @@ class _LineIndex:
         return written + bisect_right(self.starts, at) - bisect_right(self.starts, offset), True
 
 
+def icons_shown(studio: Studio) -> list[str]:
+    """The icons the rendered rulebook's text draws, once it is rendered (none before): never those of a code
+    span, an escape or a link's target, which print as typed (the credits named an icon only `:star:` in code
+    wrote, which nothing drew)."""
+    text = studio.cache.get("rulebook")
+    if not text:
+        return []
+    cached = studio.cache.get("rulebook-icons")
+    if cached is None:
+        cached = studio.cache["rulebook-icons"] = ICON_IN_TEXT.findall("\n".join(_shown_lines(text, _tokens(studio))))
+    return list(cached)
+
+
 def _tokens(studio: Studio) -> Parsed:
     """The rulebook's Markdown parsed once per build, as the book parses it (and once for the same text in
     a row: the preview's refreshes render it again after an edit it reads, most often to the same text)."""
@@ -446,9 +459,18 @@ def _finite(text: str) -> float:
     return number
 
 
+def _refuse_blank_part(src: str, slash: str, part: str, what: str, mark: Mark | None = None) -> None:
+    """Refuse a picture's source whose '/' names nothing after it (`component:deck/`, as a template writes
+    `component:deck/{{ c.id }}` of a blank id): it showed the first item (or the bare layout), with exit 0."""
+    if slash and not part:
+        raise DataError(f"picture '{src}': no {what} after its '/' (a blank value in the template?); name one, "
+                        "or leave the '/' out", mark)
+
+
 def _diagram(studio: Studio, src: str, mark: Mark | None = None) -> tuple[str, Record | None]:
     """'layout:NAME[/TABLE/ITEM]' -> (layout name, item); DataError at `mark` for an item that is not there."""
-    name, _, rest = src[len("layout:"):].partition("/")
+    name, slash, rest = src[len("layout:"):].partition("/")
+    _refuse_blank_part(src, slash, rest, "table", mark)
     table, _, item_id = rest.partition("/")
     item = None
     if table:
@@ -467,7 +489,8 @@ def picture(studio: Studio, src: str) -> tuple[Printable, bool]:
     if not src.startswith("component:"):
         raise DataError(f"picture '{src}': use component:<id>[/<item id>] or layout:<name>[/<table>/<item id>]")
     path, back = (src[:-len(":back")], True) if src.endswith(":back") else (src, False)
-    cid, _, item_id = path[len("component:"):].partition("/")
+    cid, slash, item_id = path[len("component:"):].partition("/")
+    _refuse_blank_part(src, slash, item_id, "item id")
     component = studio.game.component(cid)
     if component is None:
         raise DataError(f"picture '{src}': no component '{cid}'")
