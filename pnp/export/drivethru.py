@@ -89,29 +89,42 @@ def _relative_to(folder: Path, *paths: str | Path) -> list[str]:
 
 def pdfx(source: str | Path, target: str | Path, title: str) -> None:
     """Ghostscript writes `source` again as PDF/X-1a:2003 with a CMYK output intent."""
-    gs, icc = program("gs"), profile()
-    assert gs is not None  # profile() has found it
+    icc = profile()
     definition = Path(target).with_suffix(".pdfx.ps")
     safe_title = "".join(ch for ch in title if ch.isalnum() or ch in " -_:,.")
     definition.write_text(PDFX_DEF.format(title=safe_title, icc=icc))
     folder = Path(target).parent
     named = _relative_to(folder, target, definition, source)
     try:
-        run = subprocess.run([gs, "-q", "-dPDFX=true", "-dBATCH", "-dNOPAUSE", "-dSAFER",
-                              # SAFER, and the profile the definition reads the one file it may read besides its
-                              # arguments (it ran -dNOSAFER for that read: no file or command was denied to it)
-                              f"--permit-file-read={icc}", "-sDEVICE=pdfwrite",
-                              "-dCompatibilityLevel=1.4", "-sColorConversionStrategy=CMYK",
-                              "-sProcessColorModel=DeviceCMYK",
-                              # keep the 300 dpi CMYK pixels exactly: no JPEG, no downsampling
-                              "-dAutoFilterColorImages=false", "-sColorImageFilter=FlateEncode",
-                              "-dDownsampleColorImages=false", f"-sOutputFile={named[0]}", *named[1:]],
-                             capture_output=True, text=True, timeout=300, cwd=folder)
+        # the profile the definition reads is the one file it may read besides its arguments (it ran -dNOSAFER
+        # for that read: no file or command was denied to it)
+        _ghostscript([f"--permit-file-read={icc}", "-dPDFX=true", "-sDEVICE=pdfwrite",
+                      "-dCompatibilityLevel=1.4", "-sColorConversionStrategy=CMYK", "-sProcessColorModel=DeviceCMYK",
+                      # keep the 300 dpi CMYK pixels exactly: no JPEG, no downsampling
+                      "-dAutoFilterColorImages=false", "-sColorImageFilter=FlateEncode",
+                      "-dDownsampleColorImages=false", f"-sOutputFile={named[0]}", *named[1:]],
+                     folder, f"make {Path(target).name} PDF/X-1a")
     finally:
         definition.unlink(missing_ok=True)
+
+
+def _ghostscript(arguments: list[str], folder: Path, doing: str) -> None:
+    """Run Ghostscript in `folder` on pnp's own files: -dSAFER (only its arguments, and what they permit, are
+    open to it), its temporary files in `folder`, and none of the user's GS_* variables (GS_OPTIONS=-dNOSAFER,
+    or a GS_LIB of PostScript run at start-up, reached every run; the ink measurement also ran without -dSAFER,
+    which only Ghostscript 9.50 and later assume, and /tmp, its temporary folder, stayed open to writes).
+    DriveThruError, saying what it was to `doing`, when it fails or runs past five minutes."""
+    gs = program("gs")
+    assert gs is not None  # profile() has found it
+    kept = {k: v for k, v in os.environ.items() if not k.startswith("GS_") and k not in ("TMPDIR", "TEMP", "TMP")}
+    try:
+        run = subprocess.run([gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", *arguments], capture_output=True,
+                             text=True, errors="replace", timeout=300, cwd=folder,
+                             env={**kept, "TMPDIR": os.curdir, "TEMP": os.curdir, "TMP": os.curdir})
+    except subprocess.TimeoutExpired:
+        raise DriveThruError(f"Ghostscript could not {doing}: it ran past five minutes") from None
     if run.returncode != 0:
-        raise DriveThruError(f"Ghostscript could not make {Path(target).name} PDF/X-1a: "
-                             f"{(run.stderr or run.stdout).strip()[:300]}")
+        raise DriveThruError(f"Ghostscript could not {doing}: {(run.stderr or run.stdout).strip()[:300]}")
 
 
 def max_ink(path: Path) -> float:
@@ -218,13 +231,11 @@ def _rendered_max_ink(path: Path) -> float:
     import numpy as np
     from PIL import Image
 
-    gs = program("gs")
-    assert gs is not None  # the PDF was made by it (DeckJob)
     tiff = Path(path).with_suffix(".ink.tif")
     try:
         named = _relative_to(tiff.parent, tiff, path)
-        subprocess.run([gs, "-q", "-dBATCH", "-dNOPAUSE", "-sDEVICE=tiff32nc", "-r72", f"-sOutputFile={named[0]}",
-                        named[1]], check=True, capture_output=True, timeout=300, cwd=tiff.parent)
+        _ghostscript(["-sDEVICE=tiff32nc", "-r72", f"-sOutputFile={named[0]}", named[1]], tiff.parent,
+                     f"measure the ink of {Path(path).name}")
         worst = 0.0
         with Image.open(tiff) as image:
             for n in range(getattr(image, "n_frames", 1)):
