@@ -2,6 +2,7 @@
 bleed, made PDF/X-1a:2003 in CMYK by Ghostscript from the faces PDF itself: text and line art stay vectors, black
 text and lines print in black ink alone, and no colour has more than 240% total ink."""
 
+import hashlib
 import os
 import subprocess
 import threading
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pikepdf
 
 from ..errors import PnpError
-from ..project import move_into_place, opened_pdf, program
+from ..project import opened_pdf, program
 from .faces import FACES_PDF
 
 if TYPE_CHECKING:
@@ -330,18 +331,29 @@ def _drawing(page: pikepdf.Page) -> bytes:
     return digest.digest()
 
 
+# the date a deck's PDF says it was made and changed: PDF/X-1a must say both, and Ghostscript wrote the moment it
+# ran, and an /ID made from it, so that no two exports of the same game were the same bytes. The kit's PDFs
+# (ReportLab's invariant mode) say the same date
+MADE_ON = "D:20000101000000+00'00'"
+
+
 def _in_order(distinct: Path, order: list[int], target: Path) -> None:
     """The deck's PDF from its distinct pages: page n of the deck is page order[n] of `distinct`, repeated
-    pages sharing their drawing (the file holds it once)."""
-    if order == list(range(len(order))):
-        move_into_place(distinct, target)
-        return
+    pages sharing their drawing (the file holds it once); dated MADE_ON, its /ID made from its title and content."""
     with opened_pdf(distinct) as pdf:
-        count = len(pdf.pages)
-        for n in order:
-            pdf.pages.append(pdf.pages[n])
-        del pdf.pages[:count]
-        pdf.save(target)
+        if order != list(range(len(order))):
+            count = len(pdf.pages)
+            for n in order:
+                pdf.pages.append(pdf.pages[n])
+            del pdf.pages[:count]
+        pdf.docinfo["/CreationDate"] = pdf.docinfo["/ModDate"] = pikepdf.String(MADE_ON)
+        # qpdf keeps the first half of the /ID the file has (Ghostscript's, of the moment) and makes the second
+        # of the content: the first is made of what the file is, its title
+        first = pikepdf.String(hashlib.md5(bytes(pdf.docinfo.get("/Title", pikepdf.String(""))),
+                                           usedforsecurity=False).digest())
+        pdf.trailer.ID = pikepdf.Array([first, first])
+        with open(target, "wb") as stream:  # (opened by Python: see opened_pdf)
+            pdf.save(stream, deterministic_id=True)
 
 
 _TRANSFORM: list["ImageCmsTransform"] = []  # the sRGB -> CMYK transform, made once per process (making one takes a while)
