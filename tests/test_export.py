@@ -241,6 +241,10 @@ def test_drivethru_is_cmyk_pdfx_within_240_percent_ink(mini):
             for image in page.get_images().values():
                 assert image.ColorSpace == "/DeviceCMYK" and image.Filter == "/FlateDecode"
     assert max_ink(path) <= 240.5
+    # the same game gives the same bytes: Ghostscript dated the file the second it ran, and made its /ID of that
+    made = path.read_bytes()
+    export(mini, "--format", "drivethru", "--force")
+    assert path.read_bytes() == made
 
 
 def test_an_unchanged_export_is_not_made_again(tmp_path):
@@ -472,3 +476,22 @@ def test_die_faces_named_in_letters_of_four_bytes_each_get_a_file_a_file_system_
            "  - {type: text, x: 1, y: 3, w: 8, h: 4, text: '{{ face[60:] }}', size: 7}\n")
     images = _die_faces_exported(tmp_path, die)
     assert len(images) == 12 and all(len(os.fsencode(image.name)) <= 255 for image in images), images
+
+
+@pytest.mark.skipif(not Path("/usr/bin/gs").exists(), reason="needs Ghostscript")
+@pytest.mark.parametrize("gs_options", ["", "-dNOSAFER"])
+def test_ghostscript_opens_nothing_beside_its_files(tmp_path, monkeypatch, gs_options):
+    """Ghostscript, measuring the ink of a file it renders, may write nothing outside the export's work folder:
+    not with GS_OPTIONS=-dNOSAFER in the user's environment, nor in /tmp (its temporary folder, which -dSAFER
+    leaves open to it). The file here is PostScript named .pdf, which Ghostscript runs as a program."""
+    from pnp.export.drivethru import DriveThruError, _rendered_max_ink
+
+    work, outside = tmp_path / "work", tmp_path / "outside.txt"
+    work.mkdir()
+    (work / "deck.pdf").write_text(f"%!PS\n/f ({outside}) (w) file def f (hi) writestring f closefile showpage\n")
+    monkeypatch.setenv("GS_OPTIONS", gs_options)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    with pytest.raises(DriveThruError, match="measure the ink of deck.pdf"):
+        _rendered_max_ink(work / "deck.pdf")
+    assert not outside.exists()
+    assert sorted(p.name for p in work.iterdir()) == ["deck.pdf"]

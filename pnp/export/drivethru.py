@@ -2,6 +2,7 @@
 bleed, made PDF/X-1a:2003 in CMYK by Ghostscript from the faces PDF itself: text and line art stay vectors, black
 text and lines print in black ink alone, and no colour has more than 240% total ink."""
 
+import hashlib
 import os
 import subprocess
 import threading
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import pikepdf
 
 from ..errors import PnpError
-from ..project import move_into_place, opened_pdf, program
+from ..project import opened_pdf, program
 from .faces import FACES_PDF
 
 if TYPE_CHECKING:
@@ -89,29 +90,42 @@ def _relative_to(folder: Path, *paths: str | Path) -> list[str]:
 
 def pdfx(source: str | Path, target: str | Path, title: str) -> None:
     """Ghostscript writes `source` again as PDF/X-1a:2003 with a CMYK output intent."""
-    gs, icc = program("gs"), profile()
-    assert gs is not None  # profile() has found it
+    icc = profile()
     definition = Path(target).with_suffix(".pdfx.ps")
     safe_title = "".join(ch for ch in title if ch.isalnum() or ch in " -_:,.")
     definition.write_text(PDFX_DEF.format(title=safe_title, icc=icc))
     folder = Path(target).parent
     named = _relative_to(folder, target, definition, source)
     try:
-        run = subprocess.run([gs, "-q", "-dPDFX=true", "-dBATCH", "-dNOPAUSE", "-dSAFER",
-                              # SAFER, and the profile the definition reads the one file it may read besides its
-                              # arguments (it ran -dNOSAFER for that read: no file or command was denied to it)
-                              f"--permit-file-read={icc}", "-sDEVICE=pdfwrite",
-                              "-dCompatibilityLevel=1.4", "-sColorConversionStrategy=CMYK",
-                              "-sProcessColorModel=DeviceCMYK",
-                              # keep the 300 dpi CMYK pixels exactly: no JPEG, no downsampling
-                              "-dAutoFilterColorImages=false", "-sColorImageFilter=FlateEncode",
-                              "-dDownsampleColorImages=false", f"-sOutputFile={named[0]}", *named[1:]],
-                             capture_output=True, text=True, timeout=300, cwd=folder)
+        # the profile the definition reads is the one file it may read besides its arguments (it ran -dNOSAFER
+        # for that read: no file or command was denied to it)
+        _ghostscript([f"--permit-file-read={icc}", "-dPDFX=true", "-sDEVICE=pdfwrite",
+                      "-dCompatibilityLevel=1.4", "-sColorConversionStrategy=CMYK", "-sProcessColorModel=DeviceCMYK",
+                      # keep the 300 dpi CMYK pixels exactly: no JPEG, no downsampling
+                      "-dAutoFilterColorImages=false", "-sColorImageFilter=FlateEncode",
+                      "-dDownsampleColorImages=false", f"-sOutputFile={named[0]}", *named[1:]],
+                     folder, f"make {Path(target).name} PDF/X-1a")
     finally:
         definition.unlink(missing_ok=True)
+
+
+def _ghostscript(arguments: list[str], folder: Path, doing: str) -> None:
+    """Run Ghostscript in `folder` on pnp's own files: -dSAFER (only its arguments, and what they permit, are
+    open to it), its temporary files in `folder`, and none of the user's GS_* variables (GS_OPTIONS=-dNOSAFER,
+    or a GS_LIB of PostScript run at start-up, reached every run; the ink measurement also ran without -dSAFER,
+    which only Ghostscript 9.50 and later assume, and /tmp, its temporary folder, stayed open to writes).
+    DriveThruError, saying what it was to `doing`, when it fails or runs past five minutes."""
+    gs = program("gs")
+    assert gs is not None  # profile() has found it
+    kept = {k: v for k, v in os.environ.items() if not k.startswith("GS_") and k not in ("TMPDIR", "TEMP", "TMP")}
+    try:
+        run = subprocess.run([gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", *arguments], capture_output=True,
+                             text=True, errors="replace", timeout=300, cwd=folder,
+                             env={**kept, "TMPDIR": os.curdir, "TEMP": os.curdir, "TMP": os.curdir})
+    except subprocess.TimeoutExpired:
+        raise DriveThruError(f"Ghostscript could not {doing}: it ran past five minutes") from None
     if run.returncode != 0:
-        raise DriveThruError(f"Ghostscript could not make {Path(target).name} PDF/X-1a: "
-                             f"{(run.stderr or run.stdout).strip()[:300]}")
+        raise DriveThruError(f"Ghostscript could not {doing}: {(run.stderr or run.stdout).strip()[:300]}")
 
 
 def max_ink(path: Path) -> float:
@@ -218,13 +232,11 @@ def _rendered_max_ink(path: Path) -> float:
     import numpy as np
     from PIL import Image
 
-    gs = program("gs")
-    assert gs is not None  # the PDF was made by it (DeckJob)
     tiff = Path(path).with_suffix(".ink.tif")
     try:
         named = _relative_to(tiff.parent, tiff, path)
-        subprocess.run([gs, "-q", "-dBATCH", "-dNOPAUSE", "-sDEVICE=tiff32nc", "-r72", f"-sOutputFile={named[0]}",
-                        named[1]], check=True, capture_output=True, timeout=300, cwd=tiff.parent)
+        _ghostscript(["-sDEVICE=tiff32nc", "-r72", f"-sOutputFile={named[0]}", named[1]], tiff.parent,
+                     f"measure the ink of {Path(path).name}")
         worst = 0.0
         with Image.open(tiff) as image:
             for n in range(getattr(image, "n_frames", 1)):
@@ -319,18 +331,29 @@ def _drawing(page: pikepdf.Page) -> bytes:
     return digest.digest()
 
 
+# the date a deck's PDF says it was made and changed: PDF/X-1a must say both, and Ghostscript wrote the moment it
+# ran, and an /ID made from it, so that no two exports of the same game were the same bytes. The kit's PDFs
+# (ReportLab's invariant mode) say the same date
+MADE_ON = "D:20000101000000+00'00'"
+
+
 def _in_order(distinct: Path, order: list[int], target: Path) -> None:
     """The deck's PDF from its distinct pages: page n of the deck is page order[n] of `distinct`, repeated
-    pages sharing their drawing (the file holds it once)."""
-    if order == list(range(len(order))):
-        move_into_place(distinct, target)
-        return
+    pages sharing their drawing (the file holds it once); dated MADE_ON, its /ID made from its title and content."""
     with opened_pdf(distinct) as pdf:
-        count = len(pdf.pages)
-        for n in order:
-            pdf.pages.append(pdf.pages[n])
-        del pdf.pages[:count]
-        pdf.save(target)
+        if order != list(range(len(order))):
+            count = len(pdf.pages)
+            for n in order:
+                pdf.pages.append(pdf.pages[n])
+            del pdf.pages[:count]
+        pdf.docinfo["/CreationDate"] = pdf.docinfo["/ModDate"] = pikepdf.String(MADE_ON)
+        # qpdf keeps the first half of the /ID the file has (Ghostscript's, of the moment) and makes the second
+        # of the content: the first is made of what the file is, its title
+        first = pikepdf.String(hashlib.md5(bytes(pdf.docinfo.get("/Title", pikepdf.String(""))),
+                                           usedforsecurity=False).digest())
+        pdf.trailer.ID = pikepdf.Array([first, first])
+        with open(target, "wb") as stream:  # (opened by Python: see opened_pdf)
+            pdf.save(stream, deterministic_id=True)
 
 
 _TRANSFORM: list["ImageCmsTransform"] = []  # the sRGB -> CMYK transform, made once per process (making one takes a while)
