@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from ..draw.text import parse
 from ..model.glossary import TERM_IN_TEXT
-from ..model.schema import ICON_IN_TEXT
 from ..products.die import face_values
 from ..units import MM
 from .formats import INCH, Plan, _px, _shot
@@ -44,10 +44,11 @@ MAX_SEATS = 12
 
 
 def _markup_free(text: object) -> str:
-    """Card text as plain words: a glossary term reads as its name, an icon as its name, no bold or italic
-    marks (the same term and icon patterns validation reads the text with)."""
-    text = TERM_IN_TEXT.sub(r"\1", str(text))
-    return ICON_IN_TEXT.sub(r"\1", text.replace("**", "").replace("*", "")).strip()
+    """Card text as plain words, read as the card prints it (draw.text.parse): a glossary term reads as its
+    name, an icon as its name, no bold or italic marks, an escaped character as itself (a pattern of its own
+    printed '10\\:30:45' as '10\\3045' and '2\\*3' as '2\\3')."""
+    words = {"br": "\n", "space": " "}
+    return "".join(words.get(run.kind, run.text) for run in parse(TERM_IN_TEXT.sub(r"\1", str(text)))).strip()
 
 
 def _description(face: "Face", studio: "Studio") -> str:

@@ -30,6 +30,8 @@ _ICON_TOKEN = re.compile(r"\[\[[^\[\]\n]{1,60}\]\]|\\[\\*:\[]|" + ICON_IN_TEXT.p
 def icons_in(markup: str) -> list[str]:
     """The names of the icons rich text `markup` draws, in order, as often as written."""
     return [found.group(1) for found in _ICON_TOKEN.finditer(markup) if found.group(1)] if ":" in markup else []
+
+
 INVALID = object()  # what `clean` gives for a value that failed its check
 
 
