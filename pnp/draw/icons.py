@@ -1070,6 +1070,9 @@ def _refused(node: Any) -> str | None:
     if (negative := _negative_size(node)) is not None:
         return (f"holds a <{name}> of {negative[0]} {negative[1]}, which SVG viewers draw as nothing and svglib "
                 "drew as a shape: leave it out, or give its size")
+    if (unwritable := _unwritable_number(node)) is not None:
+        return (f"the SVG file cannot be drawn: it gives {unwritable[0]} as '{unwritable[1]}', a number no PDF "
+                f"can draw (nan, an infinity, or past {MAX_ICON_NUMBER:.0e})")
     if (opacity := _see_through(node)) is not None:
         return (f"holds an opacity of {opacity} (in a <{name}>), which svglib does not draw (it printed a shape "
                 "of opacity 0 solid): leave the shape out, or give fill-opacity and stroke-opacity")
@@ -1080,6 +1083,30 @@ def _refused(node: Any) -> str | None:
 
 
 _SIZES = ("width", "height", "r", "rx", "ry")  # an element's sizes, never below zero in SVG
+# The properties and attributes svglib reads as numbers: one of nan, inf or past any drawing's size (1e400 is inf
+# to Python) was found only in the PDF drawn from the whole icon, and refused at the file's first line
+_NUMERIC = frozenset({*_SIZES, "x", "y", "cx", "cy", "x1", "y1", "x2", "y2", "fx", "fy", "fr", "d", "points",
+                      "transform", "gradienttransform", "patterntransform", "viewbox", "offset", "stroke-width",
+                      "stroke-dashoffset", "stroke-dasharray", "stroke-miterlimit", "opacity", "fill-opacity",
+                      "stroke-opacity", "stop-opacity", "font-size"})
+# a number of an icon's geometry past this is no drawing's (MAX_ICON_SIZE is 1e5): a PDF cannot hold its products
+MAX_ICON_NUMBER = 1e15
+_NUMBER_OR_WORD = re.compile(r"(?<![\w.])[-+]?(?:nan|inf(?:inity)?)(?!\w)|" + _NUMBER.pattern, re.IGNORECASE)
+
+
+def _unwritable_number(node: Any) -> tuple[str, str] | None:
+    """(name, value) of an attribute or style declaration of _NUMERIC that holds nan, an infinity or a number
+    past MAX_ICON_NUMBER, or None. The outermost <svg>'s size is checked as the drawing's (pnp.draw.icons._drawing)."""
+    from lxml import etree
+
+    given = [(etree.QName(name).localname, value) for name, value in node.attrib.items()
+             if node.getparent() is not None or name not in ("width", "height", "viewBox")]
+    given += _declarations(node.get("style", "")) if node.get("style") else []
+    for name, value in given:
+        if name.lower() in _NUMERIC and any(not abs(float(found.group())) <= MAX_ICON_NUMBER
+                                    for found in _NUMBER_OR_WORD.finditer(value)):
+            return name, value.strip()[:40]
+    return None
 # `opacity` given in a style (a style attribute or a <style> sheet), not fill-opacity or stroke-opacity
 _OPACITY_STYLE = re.compile(r"(?<![-\w])opacity\s*:\s*([^;}!]*)", re.IGNORECASE)
 
