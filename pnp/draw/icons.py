@@ -1070,9 +1070,8 @@ def _refused(node: Any) -> str | None:
     if (negative := _negative_size(node)) is not None:
         return (f"holds a <{name}> of {negative[0]} {negative[1]}, which SVG viewers draw as nothing and svglib "
                 "drew as a shape: leave it out, or give its size")
-    if (unwritable := _unwritable_number(node)) is not None:
-        return (f"the SVG file cannot be drawn: it gives {unwritable[0]} as '{unwritable[1]}', a number no PDF "
-                f"can draw (nan, an infinity, or past {MAX_ICON_NUMBER:.0e})")
+    if (number := _number_problem(node)) is not None:
+        return f"the SVG file cannot be drawn: it gives {number[0]} as '{number[1]}', {number[2]}"
     if (opacity := _see_through(node)) is not None:
         return (f"holds an opacity of {opacity} (in a <{name}>), which svglib does not draw (it printed a shape "
                 "of opacity 0 solid): leave the shape out, or give fill-opacity and stroke-opacity")
@@ -1091,21 +1090,31 @@ _NUMERIC = frozenset({*_SIZES, "x", "y", "cx", "cy", "x1", "y1", "x2", "y2", "fx
                       "stroke-opacity", "stop-opacity", "font-size"})
 # a number of an icon's geometry past this is no drawing's (MAX_ICON_SIZE is 1e5): a PDF cannot hold its products
 MAX_ICON_NUMBER = 1e15
+# what Python's float reads as a number and SVG and CSS do not: a digit other than 0-9 (a full-width '２', an
+# Arabic-Indic '٢') or a '_' between digits (a stroke-width of '1_000' printed a square of black; browsers draw 1)
+_NOT_SVG_NUMBER = re.compile(r"(?![0-9])\d|\d_\d")
 _NUMBER_OR_WORD = re.compile(r"(?<![\w.])[-+]?(?:nan|inf(?:inity)?)(?!\w)|" + _NUMBER.pattern, re.IGNORECASE)
 
 
-def _unwritable_number(node: Any) -> tuple[str, str] | None:
-    """(name, value) of an attribute or style declaration of _NUMERIC that holds nan, an infinity or a number
-    past MAX_ICON_NUMBER, or None. The outermost <svg>'s size is checked as the drawing's (pnp.draw.icons._drawing)."""
+def _number_problem(node: Any) -> tuple[str, str, str] | None:
+    """(name, value, why) of an attribute or style declaration of _NUMERIC that holds a number no PDF can draw
+    (nan, an infinity, past MAX_ICON_NUMBER) or one browsers do not read as a number though svglib, reading it
+    with Python's float, does (_NOT_SVG_NUMBER), or None. The outermost <svg>'s size is checked as the drawing's
+    (pnp.draw.icons._drawing)."""
     from lxml import etree
 
-    given = [(etree.QName(name).localname, value) for name, value in node.attrib.items()
-             if node.getparent() is not None or name not in ("width", "height", "viewBox")]
+    given = [(etree.QName(name).localname, value) for name, value in node.attrib.items()]
     given += _declarations(node.get("style", "")) if node.get("style") else []
     for name, value in given:
-        if name.lower() in _NUMERIC and any(not abs(float(found.group())) <= MAX_ICON_NUMBER
-                                    for found in _NUMBER_OR_WORD.finditer(value)):
-            return name, value.strip()[:40]
+        if name.lower() not in _NUMERIC:
+            continue
+        if _NOT_SVG_NUMBER.search(value):
+            return name, value.strip()[:40], ("which browsers do not read as a number (digits 0-9, no '_'), though "
+                                              "svglib does: the icon would print otherwise than it is seen")
+        drawings_size = node.getparent() is None and name in ("width", "height", "viewBox")
+        if not drawings_size and any(not abs(float(found.group())) <= MAX_ICON_NUMBER for found in _NUMBER_OR_WORD.finditer(value)):
+            return name, value.strip()[:40], f"a number no PDF can draw (nan, an infinity, or past " \
+                                             f"{MAX_ICON_NUMBER:.0e})"
     return None
 # `opacity` given in a style (a style attribute or a <style> sheet), not fill-opacity or stroke-opacity
 _OPACITY_STYLE = re.compile(r"(?<![-\w])opacity\s*:\s*([^;}!]*)", re.IGNORECASE)
