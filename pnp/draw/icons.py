@@ -575,15 +575,35 @@ def _shape_as_browsers(element: Any, converter: Any) -> None:
         from svglib.utils import normalise_svg_path
 
         try:
-            normalise_svg_path(element.get("d"))
+            problem = _path_problem(normalise_svg_path(element.get("d")))
         except (ValueError, TypeError, IndexError) as e:  # (svglib's reading of the path, said at the path)
-            raise IconProblem(f"its path data (d) cannot be read ({e})", element.sourceline) from None
+            problem = str(e)
+        if problem is not None:
+            raise IconProblem(f"its path data (d) cannot be read ({problem})", element.sourceline)
     if percent := next((length for length in _NOT_PERCENT if element.get(length, "").strip().endswith("%")), None):
         raise IconProblem(f"it gives {percent} as a percentage, which svglib reads as that many units: give it in "
                           "the drawing's units", element.sourceline)
     _check_lengths(element, converter)
     if _draws_nothing(element, name, converter):
         element.set("display", "none")
+
+
+# the numbers each command of path data takes (a command repeated takes as many again: svglib splits them)
+_PATH_ARITY = {"m": 2, "l": 2, "t": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "a": 7, "z": 0}
+
+
+def _path_problem(commands: list[Any]) -> str | None:
+    """Why path data, as svglib splits it ([command, numbers, ...]), is not what its drawing can follow, or None:
+    a command short of its numbers ('L 5', 'C 1 1 2 2', '1.2.3 4' read as three numbers) or a first command that
+    is no moveto. svglib failed on each as it drew the path, in its own words, said at the file's first line."""
+    for at in range(0, len(commands) - 1, 2):
+        command, numbers = commands[at], commands[at + 1]
+        if at == 0 and command not in ("M", "m"):
+            return f"it starts with '{command}', not a moveto (M)"
+        if len(numbers) != _PATH_ARITY.get(command.lower(), len(numbers)):
+            return f"its '{command}' is given {len(numbers)} number{'s' * (len(numbers) != 1)}, not " \
+                   f"{_PATH_ARITY[command.lower()]}"
+    return None
 
 
 def _draws_nothing(element: Any, name: str | None, converter: Any) -> bool:
