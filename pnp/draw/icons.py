@@ -2,7 +2,7 @@
 operators) is worked out once for an icon file and colour, kept on disk between runs, and written into every
 PDF that uses it; only an icon whose drawing names a resource of its PDF is drawn again for each."""
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 import base64
 import hashlib
 import io
@@ -26,6 +26,9 @@ from ..project import read_project_file
 from ..report import Mark
 from ..template import ended_game, metered
 from .canvas import new_canvas
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 # operators that name a resource of the PDF they are written into (a graphics state, a font, an image):
 # a form using one is drawn again in every PDF rather than copied
@@ -1204,6 +1207,7 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
         with Image.open(io.BytesIO(picture), formats=("PNG", "JPEG")) as image:
             width, height = image.size
             as_is = drawn_as_is(image)
+            see_through = width * height <= MAX_IMAGE_PIXELS and _see_through_pixels(image)
     except (UnidentifiedImageError, binascii.Error, UnicodeEncodeError):
         return "is not a PNG or JPEG image", 0
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
@@ -1214,7 +1218,19 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
         return ("would print otherwise than it is seen (16-bit greys clipped to white, a transparent colour "
                 "printed, an EXIF orientation not turned, a JPEG ReportLab misreads: arithmetic-coded, or a header it walks otherwise): embed it as an upright "
                 "8-bit PNG or baseline JPEG"), 0
+    if see_through:
+        return ("has see-through pixels, which svglib prints solid (the colour under them, often black): embed it "
+                "with no transparency, or print it as the game's own picture (an image element)"), 0
     return None, width * height
+
+
+def _see_through_pixels(image: "Image.Image") -> bool:
+    """Whether an embedded picture has a pixel less than opaque (an alpha channel's, a palette's transparent
+    entries): svglib hands ReportLab the picture with no mask, and each such pixel printed in its colour."""
+    if not image.has_transparency_data:
+        return False
+    low = image.convert("RGBA").getchannel("A").getextrema()[0]
+    return isinstance(low, int | float) and low < 255
 
 
 def _element_count(root: Any, weights: dict[Any, int]) -> int:
