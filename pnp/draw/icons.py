@@ -2,7 +2,7 @@
 operators) is worked out once for an icon file and colour, kept on disk between runs, and written into every
 PDF that uses it; only an icon whose drawing names a resource of its PDF is drawn again for each."""
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 import base64
 import hashlib
 import io
@@ -26,6 +26,9 @@ from ..project import read_project_file
 from ..report import Mark
 from ..template import ended_game, metered
 from .canvas import new_canvas
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 # operators that name a resource of the PDF they are written into (a graphics state, a font, an image):
 # a form using one is drawn again in every PDF rather than copied
@@ -575,15 +578,35 @@ def _shape_as_browsers(element: Any, converter: Any) -> None:
         from svglib.utils import normalise_svg_path
 
         try:
-            normalise_svg_path(element.get("d"))
+            problem = _path_problem(normalise_svg_path(element.get("d")))
         except (ValueError, TypeError, IndexError) as e:  # (svglib's reading of the path, said at the path)
-            raise IconProblem(f"its path data (d) cannot be read ({e})", element.sourceline) from None
+            problem = str(e)
+        if problem is not None:
+            raise IconProblem(f"its path data (d) cannot be read ({problem})", element.sourceline)
     if percent := next((length for length in _NOT_PERCENT if element.get(length, "").strip().endswith("%")), None):
         raise IconProblem(f"it gives {percent} as a percentage, which svglib reads as that many units: give it in "
                           "the drawing's units", element.sourceline)
     _check_lengths(element, converter)
     if _draws_nothing(element, name, converter):
         element.set("display", "none")
+
+
+# the numbers each command of path data takes (a command repeated takes as many again: svglib splits them)
+_PATH_ARITY = {"m": 2, "l": 2, "t": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "a": 7, "z": 0}
+
+
+def _path_problem(commands: list[Any]) -> str | None:
+    """Why path data, as svglib splits it ([command, numbers, ...]), is not what its drawing can follow, or None:
+    a command short of its numbers ('L 5', 'C 1 1 2 2', '1.2.3 4' read as three numbers) or a first command that
+    is no moveto. svglib failed on each as it drew the path, in its own words, said at the file's first line."""
+    for at in range(0, len(commands) - 1, 2):
+        command, numbers = commands[at], commands[at + 1]
+        if at == 0 and command not in ("M", "m"):
+            return f"it starts with '{command}', not a moveto (M)"
+        if len(numbers) != _PATH_ARITY.get(command.lower(), len(numbers)):
+            return f"its '{command}' is given {len(numbers)} number{'s' * (len(numbers) != 1)}, not " \
+                   f"{_PATH_ARITY[command.lower()]}"
+    return None
 
 
 def _draws_nothing(element: Any, name: str | None, converter: Any) -> bool:
@@ -1070,6 +1093,8 @@ def _refused(node: Any) -> str | None:
     if (negative := _negative_size(node)) is not None:
         return (f"holds a <{name}> of {negative[0]} {negative[1]}, which SVG viewers draw as nothing and svglib "
                 "drew as a shape: leave it out, or give its size")
+    if (number := _number_problem(node)) is not None:
+        return f"the SVG file cannot be drawn: it gives {number[0]} as '{number[1]}', {number[2]}"
     if (opacity := _see_through(node)) is not None:
         return (f"holds an opacity of {opacity} (in a <{name}>), which svglib does not draw (it printed a shape "
                 "of opacity 0 solid): leave the shape out, or give fill-opacity and stroke-opacity")
@@ -1080,6 +1105,40 @@ def _refused(node: Any) -> str | None:
 
 
 _SIZES = ("width", "height", "r", "rx", "ry")  # an element's sizes, never below zero in SVG
+# The properties and attributes svglib reads as numbers: one of nan, inf or past any drawing's size (1e400 is inf
+# to Python) was found only in the PDF drawn from the whole icon, and refused at the file's first line
+_NUMERIC = frozenset({*_SIZES, "x", "y", "cx", "cy", "x1", "y1", "x2", "y2", "fx", "fy", "fr", "d", "points",
+                      "transform", "gradienttransform", "patterntransform", "viewbox", "offset", "stroke-width",
+                      "stroke-dashoffset", "stroke-dasharray", "stroke-miterlimit", "opacity", "fill-opacity",
+                      "stroke-opacity", "stop-opacity", "font-size"})
+# a number of an icon's geometry past this is no drawing's (MAX_ICON_SIZE is 1e5): a PDF cannot hold its products
+MAX_ICON_NUMBER = 1e15
+# what Python's float reads as a number and SVG and CSS do not: a digit other than 0-9 (a full-width '２', an
+# Arabic-Indic '٢') or a '_' between digits (a stroke-width of '1_000' printed a square of black; browsers draw 1)
+_NOT_SVG_NUMBER = re.compile(r"(?![0-9])\d|\d_\d")
+_NUMBER_OR_WORD = re.compile(r"(?<![\w.])[-+]?(?:nan|inf(?:inity)?)(?!\w)|" + _NUMBER.pattern, re.IGNORECASE)
+
+
+def _number_problem(node: Any) -> tuple[str, str, str] | None:
+    """(name, value, why) of an attribute or style declaration of _NUMERIC that holds a number no PDF can draw
+    (nan, an infinity, past MAX_ICON_NUMBER) or one browsers do not read as a number though svglib, reading it
+    with Python's float, does (_NOT_SVG_NUMBER), or None. The outermost <svg>'s size is checked as the drawing's
+    (pnp.draw.icons._drawing)."""
+    from lxml import etree
+
+    given = [(etree.QName(name).localname, value) for name, value in node.attrib.items()]
+    given += _declarations(node.get("style", "")) if node.get("style") else []
+    for name, value in given:
+        if name.lower() not in _NUMERIC:
+            continue
+        if _NOT_SVG_NUMBER.search(value):
+            return name, value.strip()[:40], ("which browsers do not read as a number (digits 0-9, no '_'), though "
+                                              "svglib does: the icon would print otherwise than it is seen")
+        drawings_size = node.getparent() is None and name in ("width", "height", "viewBox")
+        if not drawings_size and any(not abs(float(found.group())) <= MAX_ICON_NUMBER for found in _NUMBER_OR_WORD.finditer(value)):
+            return name, value.strip()[:40], f"a number no PDF can draw (nan, an infinity, or past " \
+                                             f"{MAX_ICON_NUMBER:.0e})"
+    return None
 # `opacity` given in a style (a style attribute or a <style> sheet), not fill-opacity or stroke-opacity
 _OPACITY_STYLE = re.compile(r"(?<![-\w])opacity\s*:\s*([^;}!]*)", re.IGNORECASE)
 
@@ -1148,6 +1207,7 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
         with Image.open(io.BytesIO(picture), formats=("PNG", "JPEG")) as image:
             width, height = image.size
             as_is = drawn_as_is(image)
+            see_through = width * height <= MAX_IMAGE_PIXELS and _see_through_pixels(image)
     except (UnidentifiedImageError, binascii.Error, UnicodeEncodeError):
         return "is not a PNG or JPEG image", 0
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
@@ -1158,7 +1218,19 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
         return ("would print otherwise than it is seen (16-bit greys clipped to white, a transparent colour "
                 "printed, an EXIF orientation not turned, a JPEG ReportLab misreads: arithmetic-coded, or a header it walks otherwise): embed it as an upright "
                 "8-bit PNG or baseline JPEG"), 0
+    if see_through:
+        return ("has see-through pixels, which svglib prints solid (the colour under them, often black): embed it "
+                "with no transparency, or print it as the game's own picture (an image element)"), 0
     return None, width * height
+
+
+def _see_through_pixels(image: "Image.Image") -> bool:
+    """Whether an embedded picture has a pixel less than opaque (an alpha channel's, a palette's transparent
+    entries): svglib hands ReportLab the picture with no mask, and each such pixel printed in its colour."""
+    if not image.has_transparency_data:
+        return False
+    low = image.convert("RGBA").getchannel("A").getextrema()[0]
+    return isinstance(low, int | float) and low < 255
 
 
 def _element_count(root: Any, weights: dict[Any, int]) -> int:
