@@ -813,10 +813,9 @@ def test_rules_looping_inside_one_call_of_python_are_ended_at_their_timeout(tmp_
         "\nimport itertools\n"
     root = _nim(tmp_path, rules)
     project, report = Project(root), Report(root)
-    began = time.monotonic()
     sim = simulate(project, "mini", Options(games=4, jobs=1, timeout=0.3), tmp_path / "o", report)
     said = [str(e) for e in report.errors]
     assert len(said) == 1 and said[0].startswith("cards/mini/rules.py: error: a game ran past its 0.3 s of "
                                                  "processor time inside one call"), said
-    assert sim.path is None and time.monotonic() - began < 30
+    assert sim.path is None  # (ended by the system's limit, as said: never a timed assertion)
     assert not list(Path.cwd().glob("core*")) and not list(root.rglob("core*"))
