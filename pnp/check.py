@@ -422,19 +422,10 @@ class Checks:
         """The primitives drawn wholly outside what prints of the layout (its trim and bleed, and a die's faces
         around it), each warned of once per element: such a shape prints nothing (an icon at `y: 500` on a card,
         a text at 1000 mm on a board, passed with exit 0 and no word)."""
-        b = layout.bleed
-        corners = [(-b, -b), (layout.width + b, layout.height + b)]
-        corners += [point for cut in cuts for point in cut.points]
-        left, top = min(x for x, _ in corners), min(y for _, y in corners)
-        right, bottom = max(x for x, _ in corners), max(y for _, y in corners)
+        printed = _printed_box(layout, cuts)
         off: set[int] = set()
         for p in prims:
-            if p.kind == "text" and not p.text.strip():
-                continue
-            box = (p.x, p.y, p.x + p.w, p.y + p.h) if not p.points and not p.rotate % 360 else extent([p])
-            pad = (p.style.get("stroke_width") or 0) / 2 + 0.01  # (an outline's stroke reaches half its width out)
-            if box is not None and (box[2] < left - pad or box[0] > right + pad or box[3] < top - pad
-                                    or box[1] > bottom + pad):
+            if (p.kind != "text" or p.text.strip()) and _wholly_outside(p, printed):
                 off.add(id(p))
                 used = f" (drawn by the use at {p.used[0]})" if p.used is not None and p.used[0] is not None else ""
                 article = "an" if p.kind[0] in "aeiou" else "a"
@@ -668,6 +659,26 @@ def _within(p: "Prim", x: float, y: float) -> tuple[float, float]:
     """The point moved into the primitive's box: an overflowing text's lines run past it, and the overflow is
     what is said of them."""
     return min(max(x, p.x), p.x + p.w), min(max(y, p.y), p.y + p.h)
+
+
+def _printed_box(layout: "Layout", cuts: tuple[Outline, ...]) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of what prints of a layout: its trim grown by its bleed, and the shapes it is
+    cut along (a die's face may be larger than its layout's box)."""
+    b = layout.bleed
+    corners = [(-b, -b), (layout.width + b, layout.height + b), *(point for cut in cuts for point in cut.points)]
+    return (min(x for x, _ in corners), min(y for _, y in corners), max(x for x, _ in corners),
+            max(y for _, y in corners))
+
+
+def _wholly_outside(p: "Prim", box: tuple[float, float, float, float]) -> bool:
+    """Whether the primitive, as drawn (turned), lies wholly outside the box (an outline's stroke reaches half
+    its width past its shape)."""
+    drawn = (p.x, p.y, p.x + p.w, p.y + p.h) if not p.points and not p.rotate % 360 else extent([p])
+    if drawn is None:
+        return False
+    pad = (p.style.get("stroke_width") or 0) / 2 + 0.01
+    left, top, right, bottom = box
+    return drawn[2] < left - pad or drawn[0] > right + pad or drawn[3] < top - pad or drawn[1] > bottom + pad
 
 
 def _reach(margin: float, edge: str) -> str:
