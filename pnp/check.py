@@ -16,7 +16,7 @@ from .draw.sheet import FOOTER_FAMILY
 from .draw.text import left_open, star_between_spaces, unmapped
 from .draw.pictures import verified_picture
 from .impose.shapes import Outline, inside_by
-from .layout.place import turned_corners
+from .layout.place import extent, turned_corners
 from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, blame, unforeseen
 from .model.game import check_whole_game, load_game
 from .model.reads import FieldCache, note_all
@@ -27,7 +27,7 @@ from .products.rulebook import credit_problems
 from .project import present
 from .report import Mark, Report, Suggestions, shortened
 from .template import budget
-from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points
+from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points, to_mm
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -413,9 +413,26 @@ class Checks:
             if (id(prim), handled) not in clean:  # (prim()'s own test, made here: most are shared and clean)
                 self.prim(prim, label, handled)
         cuts = kind.cut(layout)
+        off = self.off_layout(layout, prims, cuts)
         if cuts:
-            self.safe_area(layout, prims, cuts, kind.cut_edge)
+            self.safe_area(layout, [p for p in prims if id(p) not in off], cuts, kind.cut_edge)
         self.layout_keys(layout, kind)
+
+    def off_layout(self, layout: "Layout", prims: list["Prim"], cuts: tuple[Outline, ...]) -> set[int]:
+        """The primitives drawn wholly outside what prints of the layout (its trim and bleed, and a die's faces
+        around it), each warned of once per element: such a shape prints nothing (an icon at `y: 500` on a card,
+        a text at 1000 mm on a board, passed with exit 0 and no word)."""
+        printed = _printed_box(layout, cuts)
+        off: set[int] = set()
+        for p in prims:
+            if (p.kind != "text" or p.text.strip()) and _wholly_outside(p, printed):
+                off.add(id(p))
+                used = f" (drawn by the use at {p.used[0]})" if p.used is not None and p.used[0] is not None else ""
+                article = "an" if p.kind[0] in "aeiou" else "a"
+                self.warn(f"{article} {p.kind} this element draws lies wholly outside the {to_mm(layout.width):g} x "
+                          f"{to_mm(layout.height):g} mm layout and its bleed: it prints nothing{used}; move it onto "
+                          "the layout", p.mark or p.source)
+        return off
 
     def printable_problems(self, p: "Printable", problems: list[tuple[str, Mark | None]]) -> None:
         for message, mark in problems:
@@ -656,6 +673,26 @@ def _within(p: "Prim", x: float, y: float) -> tuple[float, float]:
     """The point moved into the primitive's box: an overflowing text's lines run past it, and the overflow is
     what is said of them."""
     return min(max(x, p.x), p.x + p.w), min(max(y, p.y), p.y + p.h)
+
+
+def _printed_box(layout: "Layout", cuts: tuple[Outline, ...]) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of what prints of a layout: its trim grown by its bleed, and the shapes it is
+    cut along (a die's face may be larger than its layout's box)."""
+    b = layout.bleed
+    corners = [(-b, -b), (layout.width + b, layout.height + b), *(point for cut in cuts for point in cut.points)]
+    return (min(x for x, _ in corners), min(y for _, y in corners), max(x for x, _ in corners),
+            max(y for _, y in corners))
+
+
+def _wholly_outside(p: "Prim", box: tuple[float, float, float, float]) -> bool:
+    """Whether the primitive, as drawn (turned), lies wholly outside the box (an outline's stroke reaches half
+    its width past its shape)."""
+    drawn = (p.x, p.y, p.x + p.w, p.y + p.h) if not p.points and not p.rotate % 360 else extent([p])
+    if drawn is None:
+        return False
+    pad = (p.style.get("stroke_width") or 0) / 2 + 0.01
+    left, top, right, bottom = box
+    return drawn[2] < left - pad or drawn[0] > right + pad or drawn[3] < top - pad or drawn[1] > bottom + pad
 
 
 def _reach(margin: float, edge: str) -> str:

@@ -213,6 +213,21 @@ def test_a_games_mappings_held_many_times_count_their_entries_so_comparing_them_
     assert template.render("{{ ([big] * 40) | length }}", {"big": big}) == "40"
 
 
+def test_a_games_items_and_tables_print_their_views_as_a_dicts_do():
+    # Mapping's own views printed otherwise: `{{ card.keys() }}` printed "KeysView({'id': 'lion', 'cost': 2})",
+    # every value with its key, and `{{ data.items() }}` "ItemsView({...})"; a template's own dict printed
+    # `dict_keys(['id', 'cost'])`
+    from pnp.model.load import Record
+    from pnp.model.reads import Tables, Tracked
+
+    card = Tracked.of(Record({"id": "lion", "cost": 2}), ("cards", 0))
+    source = "{{ card.keys() }} {{ card.values() }} {{ card.items() }} {{ data.keys() }} {{ data.items() | length }}"
+    assert template.render(source, {"card": card, "data": Tables({"cards": [card]})}) == template.render(
+        source, {"card": {"id": "lion", "cost": 2}, "data": {"cards": [{}]}}) == (
+        "dict_keys(['id', 'cost']) dict_values(['lion', 2]) dict_items([('id', 'lion'), ('cost', 2)]) "
+        "dict_keys(['cards']) 1")
+
+
 def test_a_macro_calling_itself_is_stopped_by_depth():
     macros = template.module("{% macro down(n) %}{{ down(n + 1) }}{% endmacro %}", {})
     with pytest.raises(ExprError, match="macros call each other more than 100 deep"):

@@ -159,3 +159,31 @@ def test_a_text_brought_near_the_cut_by_a_use_names_the_use(tmp_path):
     assert result.exit_code == 0
     assert re.search(r"layouts/mini/back.yaml:4:5\d: warning: text reaches within 2.0 mm of the trim, inside the "
                      r"3 mm safe area \(drawn by the use at layouts/mini/card.yaml:3:5\)", result.stderr)
+
+
+def test_an_element_drawn_wholly_off_its_layout_is_a_warning(tmp_path):
+    # an icon at y: 500 on a card, a text at 1000 mm on a board, a circle in a group placed below the card: each
+    # printed nothing, with exit 0 and no word; a shape in the bleed, or on a die's face beyond the layout's
+    # box (its face is larger), prints, and is not said
+    card = ("size: poker\nelements:\n  - {type: rect, x: -3, y: -3, w: 69, h: 94, fill: '#eeeeee'}\n"
+            "  - {type: icon, icon: star, x: 25, y: 500, w: 13, h: 13}\n"
+            "  - {type: group, x: 0, y: 200, elements: [{type: circle, cx: 3, cy: 3, r: 2, fill: '#000000'}]}\n")
+    board = ("size: [400mm, 300mm]\nelements:\n  - {type: rect, x: -2, y: 0, w: 1, h: 300, fill: '#ddeeff'}\n"
+             "  - {type: text, x: 1000, y: 1000, w: 50, h: 10, text: far}\n")
+    die = ("size: [20mm, 20mm]\nedge: 30mm\nfaces: range(1, 7) | list\nelements:\n"
+           "  - {type: rect, x: 22, y: 0, w: 3, h: 3, fill: '#000000'}\n"
+           "  - {type: rect, x: 27, y: 0, w: 3, h: 3, fill: '#000000'}\n")
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card, "layouts/mini/board.yaml": board,
+                                            "layouts/mini/die.yaml": die})
+    game = root / "cards/mini/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8") + "  - id: die\n    kind: die\n    layout: die\n",
+                    encoding="utf-8")
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
+    warnings = [ln for ln in result.stderr.splitlines() if ": warning: " in ln]
+    off = ": warning: {} this element draws lies wholly outside the {} mm layout and its bleed: it prints nothing"
+    expected = [("card.yaml:4:24", off.format("an icon", "63 x 88")),
+                ("card.yaml:5:44", off.format("a circle", "63 x 88")),
+                ("board.yaml:4:56", off.format("a text", "400 x 300")), ("die.yaml:6:5", off.format("a rect", "20 x 20"))]
+    assert sorted(warnings) == sorted(f"layouts/mini/{where}{said}; move it onto the layout"
+                                      for where, said in expected), warnings

@@ -6,7 +6,7 @@ import hashlib
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -162,6 +162,16 @@ class Record(Mapping[Any, Any]):
 
     def __repr__(self) -> str:  # as a mapping a template builds prints: `{{ card.cost }}` printed "Record({...})"
         return repr(self._data)
+
+    # and its views as a dict's print: `{{ card.keys() }}` printed "KeysView({...})", every value with its key
+    def keys(self) -> KeysView[Any]:
+        return self._data.keys()
+
+    def values(self) -> ValuesView[Any]:
+        return self._data.values()
+
+    def items(self) -> ItemsView[Any, Any]:
+        return self._data.items()
 
     @classmethod
     def _made(cls, data: dict[Any, Any], marks: dict[Any, Place | None], key_marks: dict[Any, Place | None],

@@ -15,7 +15,7 @@ membership; whatever reaches the data another way notes what it may reach. An ed
 same shapes, found by comparing a table's items before and after it (see Changes.between)."""
 
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from typing import Any
 
 from .load import MarkedList, Record
@@ -162,6 +162,18 @@ class Tracked(Record):
         note((*self._at, None))
         return Record.__repr__(self)
 
+    def keys(self) -> KeysView[Any]:  # (the views read every field, as iterating and printing do)
+        note((*self._at, None))
+        return Record.keys(self)
+
+    def values(self) -> ValuesView[Any]:
+        note((*self._at, None))
+        return Record.values(self)
+
+    def items(self) -> ItemsView[Any, Any]:
+        note((*self._at, None))
+        return Record.items(self)
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):  # a slot not set yet (copying), Python's own protocols
             raise AttributeError(name)
@@ -223,6 +235,17 @@ class Tables(Mapping[str, Any]):
 
     def __repr__(self) -> str:
         return repr(self._tables)
+
+    # views as a dict's print (Mapping's printed "ItemsView({...})"), of the tables as they are now: the game's
+    # dict is filled in place as fields are derived
+    def keys(self) -> KeysView[str]:
+        return dict(self._tables).keys()
+
+    def values(self) -> ValuesView[Any]:
+        return {name: self[name] for name in self._tables}.values()
+
+    def items(self) -> ItemsView[str, Any]:
+        return {name: self[name] for name in self._tables}.items()
 
     def as_now(self) -> "Tables":
         """The tables as they are now, which later changes of the game's dict do not reach (each table is
