@@ -64,15 +64,18 @@ def test_a_term_in_a_short_line_prints_in_bold_not_in_brackets():
     assert runs[0][1] != runs[-1][1]  # the term in the bold face, the rest in the regular one
 
 
-def test_suggestions_for_a_rulebooks_unknown_terms_and_icons_are_a_bounded_work(tmp_path, monkeypatch):
-    """Each unknown term or icon of the rulebook was compared with every name for a suggestion: 6,000 unknown
-    terms among 3,000 ran past a minute (6,000 icons among 170, 15 s). The first are still said with one."""
+# game.yaml's change that makes the table `terms` (name, text) the mini game's glossary
+GLOSSARY_OF_TERMS = [["tables:\n", "glossary: terms\ntables:\n  terms:\n    fields:\n      name: {type: str}\n"
+                                  "      text: {type: text}\n"]]
+
+
+def _names_compared(monkeypatch) -> list[int]:
+    """The number of names each suggestion's search compares a word with, as they are searched."""
     import difflib
 
-    from conftest import make_project, run
     from pnp import report
 
-    compared = []
+    compared: list[int] = []
 
     def counted(word, choices, n=3, cutoff=0.6):
         compared.append(len(choices))
@@ -80,12 +83,20 @@ def test_suggestions_for_a_rulebooks_unknown_terms_and_icons_are_a_bounded_work(
 
     monkeypatch.setattr(report, "get_close_matches", counted)
     report._closest.cache_clear()
+    return compared
+
+
+def test_suggestions_for_a_rulebooks_unknown_terms_and_icons_are_a_bounded_work(tmp_path, monkeypatch):
+    """Each unknown term or icon of the rulebook was compared with every name for a suggestion: 6,000 unknown
+    terms among 3,000 ran past a minute (6,000 icons among 170, 15 s). The first are still said with one."""
+    from conftest import make_project, run
+    from pnp import report
+
+    compared = _names_compared(monkeypatch)
     terms = "".join(f"- {{name: Term{i:03d}, text: Rule {i}.}}\n" for i in range(200))
     book = "# Rules\n\n" + "".join(f"Use [[Term{i:03d}x]] and :zq{i:03d}x:.\n\n" for i in range(200))
     root = make_project(tmp_path / "proj", {"cards/mini/terms.yaml": terms, "layouts/mini/rulebook.md.j2": book},
-                        case={"replace": {"cards/mini/game.yaml": [["tables:\n", "glossary: terms\ntables:\n  terms:\n"
-                                                                    "    fields:\n      name: {type: str}\n"
-                                                                    "      text: {type: text}\n"]]}})
+                        case={"replace": {"cards/mini/game.yaml": GLOSSARY_OF_TERMS}})
     result = run(root, "validate", "mini")
     assert result.exit_code == 1
     assert "'[[Term000x]]' is not a term of the glossary (terms) (did you mean 'Term000'?)" in result.output
@@ -98,25 +109,14 @@ def test_suggestions_for_the_unknown_terms_and_icons_of_card_text_are_a_bounded_
     term and icon with every name: 3,000 cards each naming 5 unknown icons took 17 s, 400 unknown terms among 400 compared 160,000 names. They share the rulebook's
     budget (report.Suggestions), one for the load and one for the printed texts; the first are still said
     with a suggestion."""
-    import difflib
-
     from conftest import make_project, run
     from pnp import report
 
-    compared = []
-
-    def counted(word, choices, n=3, cutoff=0.6):
-        compared.append(len(choices))
-        return difflib.get_close_matches(word, choices, n=n, cutoff=cutoff)
-
-    monkeypatch.setattr(report, "get_close_matches", counted)
-    report._closest.cache_clear()
+    compared = _names_compared(monkeypatch)
     terms = "".join(f"- {{name: Term{i:03d}, text: Rule {i}.}}\n" for i in range(400))
     text = ":zq000x: " + " ".join(f"[[Term{i:03d}x]]" for i in range(400))
     root = make_project(tmp_path / "proj", {"cards/mini/terms.yaml": terms},
-                        case={"replace": {"cards/mini/game.yaml": [["tables:\n", "glossary: terms\ntables:\n  terms:\n"
-                                                                    "    fields:\n      name: {type: str}\n"
-                                                                    "      text: {type: text}\n"]],
+                        case={"replace": {"cards/mini/game.yaml": GLOSSARY_OF_TERMS,
                                           "cards/mini/cards.yaml": [["Roars :star: loudly.", text]]}})
     result = run(root, "validate", "mini")
     assert result.exit_code == 1

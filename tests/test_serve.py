@@ -774,20 +774,27 @@ def test_a_fonts_folder_made_after_the_preview_started_is_watched(mini, running)
              timeout=10)
 
 
-def test_ctrl_c_stops_the_server_cleanly(mini):
+@contextlib.contextmanager
+def _served(mini):
+    """`pnp serve mini` in a process of its own on a free port: (the process, the first line it printed); it is
+    killed if the test leaves it running. Its output is read by communicate() after."""
     process = subprocess.Popen([sys.executable, "-c", "from pnp.cli import main; main()", "--root", str(mini.root),
                                 "serve", "mini", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
     try:
-        line = process.stdout.readline()
+        yield process, process.stdout.readline()
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_ctrl_c_stops_the_server_cleanly(mini):
+    with _served(mini) as (process, line):
         assert line.startswith("pnp serve: http://127.0.0.1:"), line
         url = line.split()[2]
         wait_for(lambda: json.loads(_get(url, "/g/mini/state.json")[1])["generation"] >= 1, timeout=20)
         process.send_signal(signal.SIGINT)
         process.wait(timeout=10)
-    finally:
-        if process.poll() is None:
-            process.kill()
     out, err = process.communicate()
     assert process.returncode == 0, err
     assert "Traceback" not in err
@@ -797,11 +804,8 @@ def test_ctrl_c_stops_the_server_cleanly(mini):
 def test_ctrl_c_with_a_page_open_ends_its_event_stream(mini):
     """A page open holds an event stream: at Ctrl-C the server waited a second for it, then cancelled it, and
     printed a traceback for each open page."""
-    process = subprocess.Popen([sys.executable, "-c", "from pnp.cli import main; main()", "--root", str(mini.root),
-                                "serve", "mini", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
-    try:
-        url = process.stdout.readline().split()[2]
+    with _served(mini) as (process, line):
+        url = line.split()[2]
         host, port = url.split("//")[1].rstrip("/").split(":")
         with socket.create_connection((host, int(port)), timeout=10) as page:
             page.sendall(f"GET /g/mini/events HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
@@ -812,9 +816,6 @@ def test_ctrl_c_with_a_page_open_ends_its_event_stream(mini):
             while page.recv(65536):  # the stream ends: its answer complete, the connection closed
                 pass
             process.wait(timeout=10)
-    finally:
-        if process.poll() is None:
-            process.kill()
     out, err = process.communicate()
     assert process.returncode == 0 and "Traceback" not in err + out and "ERROR" not in err, err
 
@@ -1042,11 +1043,8 @@ def test_ctrl_c_with_a_download_nobody_reads_stops_without_a_traceback(mini):
     big.parent.mkdir(parents=True, exist_ok=True)
     big.touch()
     os.truncate(big, 64 * 2**20)
-    process = subprocess.Popen([sys.executable, "-c", "from pnp.cli import main; main()", "--root", str(mini.root),
-                                "serve", "mini", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
-    try:
-        url = process.stdout.readline().split()[2]
+    with _served(mini) as (process, line):
+        url = line.split()[2]
         host, port = url.split("//")[1].rstrip("/").split(":")
         with socket.socket() as client:
             client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -1056,8 +1054,5 @@ def test_ctrl_c_with_a_download_nobody_reads_stops_without_a_traceback(mini):
             time.sleep(0.5)
             process.send_signal(signal.SIGINT)
             process.wait(timeout=10)
-    finally:
-        if process.poll() is None:
-            process.kill()
     out, err = process.communicate()
     assert process.returncode == 0 and "Traceback" not in err + out and "ERROR" not in err, err
