@@ -491,8 +491,8 @@ class Checks:
         opened = left_open(prim.text)
         if opened is not None:
             self.left_open(prim, opened, label)
-        elif star_between_spaces(prim.text) is not None:
-            self.star_between_spaces(prim, label)
+        elif (marker := star_between_spaces(prim.text)) is not None:
+            self.star_between_spaces(prim, marker, label)
         font = prim.style["font"]
         if not self.studio.fonts.has(font):
             self.error(f"unknown font '{font}' (fonts.yaml has {', '.join(self.studio.fonts.families)})", prim.mark)
@@ -516,9 +516,9 @@ class Checks:
         self.star_error(prim, left_open, f"text opens {style} with '{opened}' that nothing closes: '{opened}' "
                         f"prints nothing and the rest of the text prints in {style}; write '\\*' for a star{label}")
 
-    def star_between_spaces(self, prim: "Prim", label: str) -> None:
-        """Text with a '*' or '**' between spaces, which opens or closes bold or italic and prints nothing."""
-        marker = star_between_spaces(prim.text)
+    def star_between_spaces(self, prim: "Prim", marker: str, label: str) -> None:
+        """Text with a '*' or '**' (`marker`) between spaces, which opens or closes bold or italic and prints
+        nothing."""
         style = "bold" if marker == "**" else "italic"
         self.star_error(prim, star_between_spaces, f"text has '{marker}' between spaces, which prints nothing and "
                         f"sets text beside it in {style}: '{_short(prim.text)}'; write '\\*' for a star{label}")

@@ -1176,10 +1176,11 @@ def _url_outside(node: Any) -> str | None:
     (svglib reads them from attributes, style and <style> alike, and fails on a file's URL)."""
     from lxml import etree
 
-    values = node.attrib.values()
-    # (a style sheet's @namespace names a namespace by a URL no browser fetches: an SVG's own, most often)
-    sheet = _NAMESPACE_RULE.sub("", _sheet_text(node))
-    for value in [*values, sheet] if etree.QName(node).localname == "style" else values:
+    values = list(node.attrib.values())
+    if etree.QName(node).localname == "style":  # (its sheet's text, read only there: every element comes here)
+        # (a style sheet's @namespace names a namespace by a URL no browser fetches: an SVG's own, most often)
+        values.append(_NAMESPACE_RULE.sub("", _sheet_text(node)))
+    for value in values:
         for target in _URL.findall(value):
             if not target.strip().startswith("#"):
                 return str(target.strip())
