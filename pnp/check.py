@@ -16,6 +16,7 @@ from .draw.sheet import FOOTER_FAMILY
 from .draw.text import left_open, star_between_spaces, unmapped
 from .draw.pictures import verified_picture
 from .impose.shapes import Outline, inside_by
+from .layout.budget import drawn_by
 from .layout.place import extent, turned_corners
 from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, blame, unforeseen
 from .model.game import check_whole_game, load_game
@@ -427,7 +428,7 @@ class Checks:
         for p in prims:
             if (p.kind != "text" or p.text.strip()) and _wholly_outside(p, printed):
                 off.add(id(p))
-                used = f" (drawn by the use at {p.used[0]})" if p.used is not None and p.used[0] is not None else ""
+                used = drawn_by(p.used[0] if p.used is not None else None)
                 article = "an" if p.kind[0] in "aeiou" else "a"
                 self.warn(f"{article} {p.kind} this element draws lies wholly outside the {to_mm(layout.width):g} x "
                           f"{to_mm(layout.height):g} mm layout and its bleed: it prints nothing{used}; move it onto "
@@ -597,7 +598,7 @@ class Checks:
                 continue
             margin = min(inside_by(cut, x, y) for cut in cuts for x, y in corners)
             if margin < s - 0.01:  # (a text of a layout another uses is placed by that use: it is named too)
-                used = f" (drawn by the use at {p.used[0]})" if p.used is not None and p.used[0] is not None else ""
+                used = drawn_by(p.used[0] if p.used is not None else None)
                 self.warn(f"{_reach(margin, edge)}, inside the {s / MM:g} mm safe area{used}", p.mark)
 
     def inked_corners(self, p: "Prim") -> list[tuple[float, float]]:

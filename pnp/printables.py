@@ -27,7 +27,6 @@ from .model.images import MAX_IMAGE_BYTES
 from .layout.resolve import KeptElements
 from .model.load import MAX_FILE_BYTES, plain
 from .model.reads import FieldCache, note_all, recording
-from .options import did_you_mean
 from .model.schema import icons_in
 from .products import KINDS, layout_options
 from .products.rulebook import icons_shown
@@ -605,9 +604,6 @@ class Studio:
                     names.update(icons_in(prim.text))
         names.update(icons_shown(self))
         return {path for n in names if (path := self.icons.path(n)) is not None}
-
-    def did_you_mean_icon(self, name: str) -> str:
-        return did_you_mean(name, self.icons.names())
 
     def mark_data_errors(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         """Mark the items that errors found in the data name (the item whose entry holds the error's line),
