@@ -254,8 +254,9 @@ def metered(who: str) -> Iterator[None]:
     SECONDS_PER_EVALUATION. On the main thread a timer of processor time also stops C code that looks at
     signals (the regular expression engine backtracking). Only this thread is traced, only while the block runs."""
     doing, _budget.doing = _budget.doing, who
+    over_time = f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time; pnp stops there"
     try:
-        with _counted_calls(), _EVALUATION, _processor_timer(_time_left()):
+        with _counted_calls(), _EVALUATION, _processor_timer(_time_left(), over_time):
             yield
     except Exception as error:
         # the limit, also where a library's clean-up failed while the limit unwound it (ReportLab deleting an
@@ -264,8 +265,7 @@ def metered(who: str) -> Iterator[None]:
         if stopped is None:
             raise
         if isinstance(stopped, _Timeout):
-            raise LimitError(f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time; pnp stops "
-                             "there") from None
+            raise LimitError(over_time) from None
         raise stopped from None
     finally:
         _budget.doing = doing
@@ -325,23 +325,41 @@ def _time_left() -> float:
 
 
 @contextlib.contextmanager
-def _processor_timer(seconds: float) -> Iterator[None]:
-    """_Timeout raised in the block once the process has spent `seconds` of processor time in it, on the main
-    thread (where signals go); elsewhere nothing."""
+def _processor_timer(seconds: float, over_time: str) -> Iterator[None]:
+    """LimitError(over_time) raised in the block once the process has spent `seconds` of processor time in it, on
+    the main thread (where signals go); elsewhere nothing. Raised already in its final words, never as a
+    _Timeout for the caller to name: the alarm may come while another error unwinds the block, in a context
+    manager's __exit__ outside the code that would name it (CI once printed a bare "out of time"). It raises
+    once, and never after the block: the kernel may deliver it late."""
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
+    inside = [True]
 
     def on_alarm(signum: int, frame: object) -> None:
-        raise _Timeout("out of time")
+        if inside[0]:
+            inside[0] = False
+            raise LimitError(over_time)
 
     previous = signal.signal(signal.SIGVTALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_VIRTUAL, max(seconds, 0.001))
     try:
+        signal.setitimer(signal.ITIMER_VIRTUAL, max(seconds, 0.001))
         yield
     finally:
+        inside[0] = False
         signal.setitimer(signal.ITIMER_VIRTUAL, 0)
-        signal.signal(signal.SIGVTALRM, previous)
+        signal.signal(signal.SIGVTALRM, handler_after_alarm(previous))
+
+
+def handler_after_alarm(previous: Any) -> Any:
+    """The signal handler to put back after an alarm's block: the one before it, or one that does nothing in
+    place of the default action, which ends the process, for an alarm the kernel still delivers (a Python
+    handler, not SIG_IGN, which the programs pnp runs would inherit)."""
+    return _late_alarm if previous in (signal.SIG_DFL, None) else previous
+
+
+def _late_alarm(signum: int, frame: object) -> None:
+    """What an alarm delivered after its block ended does: nothing."""
 
 
 # -- bounded operations: what an operation would build is computed from its inputs, before it is built ------

@@ -819,3 +819,17 @@ def test_rules_looping_inside_one_call_of_python_are_ended_at_their_timeout(tmp_
                                                  "processor time inside one call"), said
     assert sim.path is None  # (ended by the system's limit, as said: never a timed assertion)
     assert not list(Path.cwd().glob("core*")) and not list(root.rglob("core*"))
+
+
+def test_an_alarm_the_kernel_delivers_after_a_game_ended_does_nothing():
+    """A game's processor-time and idle alarms may arrive late, after the game ended at about its timeout:
+    once the handlers were put back as they were (the default action), such an alarm ended pnp."""
+    import signal
+
+    from pnp.simulate.run import _alarm
+
+    with _alarm(5, 5):
+        pass
+    signal.raise_signal(signal.SIGVTALRM)
+    signal.raise_signal(signal.SIGALRM)  # (the process is still here to run the next line)
+    assert signal.getsignal(signal.SIGVTALRM) not in (signal.SIG_DFL, None)

@@ -28,6 +28,7 @@ from ..errors import DataError
 from ..model.game import Game
 from ..project import Project, worker_context
 from ..report import Mark
+from ..template import handler_after_alarm
 from .stats import MAX_FAILURES_KEPT, Tally
 
 MOVE_CAP = 20_000  # decisions in one game; a game still going then is reported as never ending
@@ -324,41 +325,48 @@ def _line_of_text(hook: str, value: Any) -> str:
 class _alarm:
     """A timeout for one game, in the process's processor time, and a check every `idle` seconds of wall time
     that the game still uses the processor (a game waiting on a lock it holds never reached the first: the run
-    waited for good); on the main thread of a process (where signals go); elsewhere none."""
+    waited for good); on the main thread of a process (where signals go); elsewhere none. Neither raises after
+    the block: the kernel may deliver an alarm late, and the default action of one (a handler put back as it
+    was) ended pnp."""
 
     def __init__(self, seconds: float, idle: float = IDLE_CHECK) -> None:
         self.seconds, self.idle = seconds, idle
         self.armed = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
         self.used = 0.0  # the processor time used by the last check
+        self.inside = False
 
     def __enter__(self) -> None:
         if self.armed:
-            self.previous = signal.signal(signal.SIGVTALRM, _raise_timeout)
+            self.inside = True
+            self.previous = signal.signal(signal.SIGVTALRM, self._out_of_time)
             self.previous_real = signal.signal(signal.SIGALRM, self._check_playing)
             self.used = time.process_time()
             signal.setitimer(signal.ITIMER_VIRTUAL, self.seconds)
             signal.setitimer(signal.ITIMER_REAL, self.idle, self.idle)
         self.cpu_limit = _limit_processor_time(self.seconds + HARD_STOP_GRACE) if _HARD_STOP["on"] else None
 
+    def _out_of_time(self, signum: int, frame: FrameType | None) -> None:
+        if self.inside:
+            self.inside = False
+            raise _Timeout()
+
     def _check_playing(self, signum: int, frame: FrameType | None) -> None:
         used = time.process_time()
-        if used - self.used < IDLE_SHARE * self.idle:
+        if self.inside and used - self.used < IDLE_SHARE * self.idle:
+            self.inside = False
             raise _Waiting()
         self.used = used
 
     def __exit__(self, *exc: object) -> Literal[False]:
+        self.inside = False
         if self.cpu_limit is not None:
             _set_processor_limit(self.cpu_limit)
         if self.armed:
             signal.setitimer(signal.ITIMER_VIRTUAL, 0)
             signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGVTALRM, self.previous)
-            signal.signal(signal.SIGALRM, self.previous_real)
+            signal.signal(signal.SIGVTALRM, handler_after_alarm(self.previous))
+            signal.signal(signal.SIGALRM, handler_after_alarm(self.previous_real))
         return False
-
-
-def _raise_timeout(signum: int, frame: FrameType | None) -> None:
-    raise _Timeout()
 
 
 def stop_hard_past_timeouts() -> None:
