@@ -267,6 +267,8 @@ def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str |
     if selection and since is not None:  # a selection writes a proof, not the kit: the reprint asked for was never written
         raise UsageError("--changed-since writes a reprint beside the kit; --only, --component and --sample write "
                          "a proof instead of the kit: give one or the other")
+    if only is not None:  # said at once, not after the games are loaded and checked (seconds each)
+        _check_only_syntax(only)
     if selection:
         ctx.exit(_build_selection(project, selected, options, out_root, selection))
     from .kit.changes import states_before
@@ -290,6 +292,16 @@ def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str |
                 _reprint(project, outcome, before[outcome.game_id], options, report)
     _print_report(report, f"built {built} of {len(selected)} game{'s' * (len(selected) != 1)}")
     ctx.exit(report.exit_code)
+
+
+def _check_only_syntax(only: str) -> None:
+    """UsageError for an --only expression that is not one (a syntax error, or nothing)."""
+    from .template import ExprError, compile_expression
+
+    try:
+        compile_expression(only)
+    except ExprError as e:
+        raise UsageError(f"--only {only!r}: {e.message}") from None
 
 
 def _build_selection(project: "Project", games: list[str], options: "PrintOptions", out_root: Path,
