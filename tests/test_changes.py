@@ -21,10 +21,11 @@ EDITED = {"eodromaeus-murphi": "Eodromaeus murphi", "panphagia-protos": "Panphag
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(tmp_path_factory, shipped_kit):
+    """A copy of the game with the run's shared build of it in its output folder (as if built there: the
+    build writes what it read relative to the project, so the copy is up to date; building it again took 5 s)."""
     root = shipped(tmp_path_factory.mktemp("changes"), GAME)
-    result = run(root, "build", GAME)
-    assert result.exit_code == 0, result.output
+    shutil.copytree(shipped_kit / GAME, root / "output" / GAME)
     return root
 
 
