@@ -833,3 +833,24 @@ def test_an_alarm_the_kernel_delivers_after_a_game_ended_does_nothing():
     signal.raise_signal(signal.SIGVTALRM)
     signal.raise_signal(signal.SIGALRM)  # (the process is still here to run the next line)
     assert signal.getsignal(signal.SIGVTALRM) not in (signal.SIG_DFL, None)
+
+
+def test_the_rules_played_are_rules_py_never_a_bytecode_file_beside_it(tmp_path, monkeypatch):
+    """Python's importer runs __pycache__/rules.cpython-3XX.pyc in place of a rules.py whose time and size it
+    matches: a game someone sent ran the .pyc it shipped, not the rules.py the user read, and pnp wrote such a
+    file into cards/<game>/ (a folder it only reads). The rules are compiled from rules.py's own bytes."""
+    import importlib._bootstrap_external as bootstrap
+
+    root = _nim(tmp_path)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)  # as a user's Python (the tests' environment sets it)
+    result = _simulate(root, "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (root / "cards/mini").iterdir()) == ["cards.yaml", "game.yaml", "rules.py"]
+    source = root / "cards/mini/rules.py"
+    shipped = compile(NIM + "\nraise SystemExit('the shipped bytecode ran')\n", str(source), "exec")
+    cached = Path(bootstrap.cache_from_source(str(source)))
+    cached.parent.mkdir()
+    cached.write_bytes(bootstrap._code_to_timestamp_pyc(shipped, int(source.stat().st_mtime), source.stat().st_size))
+    for jobs in ("1", "2"):  # pnp's process for the run, and its workers
+        result = _simulate(root, "--games", "2", "--jobs", jobs, "--out", str(tmp_path / "o"))
+        assert result.exit_code == 0 and "shipped bytecode" not in result.output, result.output

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from ..errors import DataError
 from ..model.game import Game
 from ..model.simulated import MAX_REASONS, MAX_TABLES
-from ..project import Project
+from ..project import Project, read_project_file
 from ..report import Mark
 
 
@@ -294,10 +294,14 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
     if module is None or getattr(module, "__file__", None) != path:
         spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None  # a .py file always has a source loader
+        source = read_project_file(Path(path), MAX_RULES_BYTES, Mark(shown), "rules file")
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # dataclasses and pickling look their module up by name
         try:
-            spec.loader.exec_module(module)
+            # compiled from the bytes just read, never through the loader: Python's importer runs the bytecode
+            # file beside a source (__pycache__/rules.cpython-3XX.pyc) whose time and size it matches, so a game
+            # someone sent ran a .pyc it shipped, not the rules.py the user read; and it wrote one into cards/
+            exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)  # noqa: S102 - the rules
         except KeyboardInterrupt:  # Ctrl-C
             raise
         except BaseException as e:  # a designer's code: any error is theirs, said at its line (exit() too)
