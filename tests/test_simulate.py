@@ -132,6 +132,21 @@ def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
     assert "cards/mini/rules.py:1:1: error: rules.py must define `class Rules(GameRules)`" in result.output
 
 
+
+def test_rules_run_as_the_utf8_an_editor_shows_them(tmp_path):
+    """A coding declaration made Python read rules.py in another encoding than an editor shows it: in UTF-7,
+    `+AAo-` is a line break, so a line an editor shows as a comment ran. Refused at the declaration's line, as
+    a byte that is not UTF-8 is at its own."""
+    hidden = NIM + "\n# a note +AAo-raise SystemExit('ran a line shown as a comment')\n"
+    result = _simulate(_nim(tmp_path, "#!/usr/bin/env python\n# -*- coding: utf-7 -*-\n" + hidden), "--games", "1")
+    assert result.exit_code == 1 and "shown as a comment" not in result.output, result.output
+    assert "cards/mini/rules.py:2:1: error: rules.py declares the encoding 'utf-7': pnp runs rules written in UTF-8 " \
+           "only" in result.output, result.output
+    root = _nim(tmp_path / "2", "# coding: latin-1\n" + NIM)
+    (root / "cards/mini/rules.py").write_bytes(b"# coding: utf8\nx = '\xe9'\n" + NIM.encode())
+    result = _simulate(root, "--games", "1", "--out", str(tmp_path / "o"))
+    assert "cards/mini/rules.py:2:6: error: not UTF-8 text (byte 0xe9)" in result.output, result.output
+
 @pytest.mark.parametrize("rules, said", [
     (NIM + "\n    def __init__(self, game):\n        raise ValueError('no deck')\n", "failed to start: ValueError: no deck"),
     ("import sys\nsys.exit(3)\n", "failed to load: SystemExit: 3"),  # exit 3 and not a word

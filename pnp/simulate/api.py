@@ -2,11 +2,13 @@
 of the validated data it is given."""
 
 import ast
+import codecs
 import copy
 import functools
 import importlib.util
 import inspect
 import math
+import re
 import reprlib
 import sys
 from abc import ABC, abstractmethod
@@ -19,7 +21,7 @@ from typing import Any, ClassVar
 from ..errors import DataError
 from ..model.game import Game
 from ..model.simulated import MAX_REASONS, MAX_TABLES
-from ..project import Project, read_project_file
+from ..project import Project, read_project_file, utf8_text
 from ..report import Mark
 
 
@@ -294,7 +296,7 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
     if module is None or getattr(module, "__file__", None) != path:
         spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None  # a .py file always has a source loader
-        source = read_project_file(Path(path), MAX_RULES_BYTES, Mark(shown), "rules file")
+        source = _rules_text(read_project_file(Path(path), MAX_RULES_BYTES, Mark(shown), "rules file"), shown)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # dataclasses and pickling look their module up by name
         try:
@@ -316,6 +318,30 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
         raise DataError(f"class Rules lacks {', '.join(missing)}", Mark(shown, 1, 1))
     rules.source = (path, shown)
     return rules
+
+
+
+CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")  # a coding declaration (PEP 263)
+
+
+def _rules_text(raw: bytes, shown: str) -> str:
+    """rules.py as the UTF-8 text an editor shows, which is the text that runs: compiled as bytes, a coding
+    declaration of another encoding (utf-7, unicode_escape) ran a line an editor showed inside a comment
+    (`# note +AAo-import os` is two lines in UTF-7). LoadError at a byte that is not UTF-8 or such a declaration."""
+    for number, line in enumerate(raw.split(b"\n", 2)[:2], 1):  # Python reads one on the first two lines only
+        declared = CODING.match(line)
+        if declared is not None and _codec_name(declared[1]) != "utf-8":
+            raise DataError(f"rules.py declares the encoding {said(declared[1].decode('ascii', 'replace'))}: pnp "
+                            "runs rules written in UTF-8 only, as an editor shows them (remove the declaration)",
+                            Mark(shown, number, 1))
+    return utf8_text(raw, shown, encoding="utf-8-sig")
+
+
+def _codec_name(name: bytes) -> str:
+    try:
+        return codecs.lookup(name.decode("ascii", "replace")).name
+    except LookupError:
+        return ""
 
 
 MAX_RAISED_CHARS = 500  # of a designer's error message: a ValueError('x' * 10**7) was printed whole
