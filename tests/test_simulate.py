@@ -869,3 +869,15 @@ def test_the_rules_played_are_rules_py_never_a_bytecode_file_beside_it(tmp_path,
     for jobs in ("1", "2"):  # pnp's process for the run, and its workers
         result = _simulate(root, "--games", "2", "--jobs", jobs, "--out", str(tmp_path / "o"))
         assert result.exit_code == 0 and "shipped bytecode" not in result.output, result.output
+
+
+def test_a_table_whose_id_field_is_a_map_is_played_not_blamed_on_the_rules(tmp_path):
+    """A table's field named `id` may be of any type: a map's value stopped every run of a game that validated,
+    said as the rules failing to start at rules.py. Its items are in `tables`, not in `ref` (no key)."""
+    root = _nim(tmp_path)
+    game = root / "cards/mini/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("constraints:", "  things:\n    file: things.yaml\n"
+                    "    fields:\n      id: {type: map}\nconstraints:", 1), encoding="utf-8")
+    (root / "cards/mini/things.yaml").write_text("- id: {a: 1}\n- id: {b: 2}\n", encoding="utf-8")
+    result = _simulate(root, "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 0 and "error" not in result.output, result.output

@@ -84,9 +84,20 @@ class GameData:
     @classmethod
     def of(cls, game: Game) -> "GameData":
         tables = {name: frozen(list(items)) for name, items in game.tables.items()}
-        ref = {name: {it["id"]: it for it in items if isinstance(it, Item) and "id" in it}
+        # by id, the items whose id can be a key: a table's field named `id` may be of any type, and a map's
+        # (an Item, unhashable) stopped every run of a game that validated, said as the rules failing to start
+        ref = {name: {it["id"]: it for it in items if isinstance(it, Item) and "id" in it and _hashable(it["id"])}
                for name, items in tables.items()}
         return cls(game.id, game.title, frozen(game.meta.get("rules") or {}), Item(tables), Item(ref))
+
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 Move = Hashable  # a move: any hashable, printable value (a tuple such as ("buy", "ferro-rex") reads well in logs)
@@ -211,8 +222,9 @@ def loaded_rules(project: Project, game: Game) -> tuple[GameRules, tuple[dict[st
                         "game's rules are a few hundred lines; keep data in the game's tables)", Mark(shown))
     rules = rules_class(str(path), shown, game.id)
     declares = declared(rules, set(game.tables))
+    data = GameData.of(game)  # pnp's own work, not the rules': never said as theirs
     try:
-        return rules(GameData.of(game)), declares
+        return rules(data), declares
     except KeyboardInterrupt:  # Ctrl-C
         raise
     except BaseException as e:  # a designer's __init__: its error is theirs, said at its line (exit() and their
