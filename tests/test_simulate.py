@@ -899,3 +899,21 @@ def test_log_lines_past_its_cap_are_counted_never_written(tmp_path, monkeypatch,
     cut = _simulate(root, "--games", "6", "--jobs", jobs, "--log", "--out", str(tmp_path / "o"))
     assert cut.exit_code == 0 and "described past the cap" not in cut.output, cut.output
     assert f"the log stops here: {moves - 10:,} more lines are not kept" in cut.output, (moves, cut.output)
+
+
+@pytest.mark.parametrize("stuck, said", [
+    ("while True: pass\n", "took more than 0.3 s of processor time to load"),  # the module's top
+    ("import time\ntime.sleep(60)\n", "waited 0.5 s without doing anything as they loaded"),
+])
+def test_rules_looping_or_waiting_as_they_load_are_stopped_at_their_line(tmp_path, stuck, said):
+    """A game's loop is stopped at its timeout, but the rules' code that runs as they load (the module's top,
+    ITEMS, __init__) held pnp for good."""
+    from pnp.simulate import simulate
+
+    rules = NIM.replace("class Rules(GameRules):", stuck + "\n\nclass Rules(GameRules):", 1)
+    line = rules.splitlines().index(stuck.splitlines()[-1]) + 1
+    root = _nim(tmp_path, rules)
+    report = Report(root)
+    sim = simulate(Project(root), "mini", Options(games=2, jobs=1, timeout=0.3, idle=0.5), tmp_path / "o", report)
+    assert len(report.errors) == 1 and sim.path is None
+    assert str(report.errors[0]).startswith(f"cards/mini/rules.py:{line}:1: error: the rules {said}"), report.errors

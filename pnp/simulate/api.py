@@ -116,6 +116,11 @@ class Tracked:
     events: list[dict[str, Iterable[tuple[str, str]]]] = field(default_factory=list)
 
 
+class Stopped(BaseException):
+    """Raised into the rules by pnp's own alarm (run._alarm: out of processor time, or waiting for good): never an
+    error of the rules' to say as theirs, so each handler of whatever the rules raise lets it through."""
+
+
 class RulesFault(Exception):
     """The rules failed in a game: `message` says how, `line` where in rules.py, else `hook` the method whose
     value was wrong (said at the line that defines it: see hook_line)."""
@@ -225,7 +230,7 @@ def loaded_rules(project: Project, game: Game) -> tuple[GameRules, tuple[dict[st
     data = GameData.of(game)  # pnp's own work, not the rules': never said as theirs
     try:
         return rules(data), declares
-    except KeyboardInterrupt:  # Ctrl-C
+    except (KeyboardInterrupt, Stopped):  # Ctrl-C, or pnp's alarm (said by the run)
         raise
     except BaseException as e:  # a designer's __init__: its error is theirs, said at its line (exit() and their
         # own BaseException too, which was a traceback)
@@ -252,7 +257,7 @@ def declared(rules: type[GameRules], tables: set[str]) -> tuple[dict[str, str], 
         problem = _attributes_problem(items, ends, tables)
         if problem is None:
             return {str.__str__(k): str.__str__(v) for k, v in items.items()}, [str.__str__(e) for e in ends]
-    except KeyboardInterrupt:  # Ctrl-C
+    except (KeyboardInterrupt, Stopped):  # Ctrl-C, or pnp's alarm (said by the run)
         raise
     except BaseException as e:  # the designer's code: any error is theirs, said at its line
         raise DataError(f"class Rules: {reading} cannot be read: {raised(e)}", code_mark(e, shown, path)) from None
@@ -316,7 +321,7 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
             # file beside a source (__pycache__/rules.cpython-3XX.pyc) whose time and size it matches, so a game
             # someone sent ran a .pyc it shipped, not the rules.py the user read; and it wrote one into cards/
             exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)  # noqa: S102 - the rules
-        except KeyboardInterrupt:  # Ctrl-C
+        except (KeyboardInterrupt, Stopped):  # Ctrl-C, or pnp's alarm (said by the run)
             raise
         except BaseException as e:  # a designer's code: any error is theirs, said at its line (exit() too)
             sys.modules.pop(name, None)

@@ -79,7 +79,7 @@ class GameResult:
     timed_out: bool = False  # the game ran out of its processor time: the run stops there (see stops_run)
 
 
-class _Timeout(BaseException):
+class _Timeout(api.Stopped):
     """Raised by the game's alarm: a BaseException, so a rules file's `except Exception` cannot swallow it."""
 
 
@@ -587,7 +587,7 @@ def run_apart(project: Project, game: Game, options: Options,
 
 
 def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None) -> Played:
-    rules, (items, end_reasons) = loaded_rules(project, game)
+    rules, (items, end_reasons) = _loaded(project, game, options)
     names = item_names(game, items)
     tally = Tally(options.players)
     for result in run(rules, options, progress):
@@ -596,6 +596,21 @@ def _played(project: Project, game: Game, options: Options, progress: Callable[[
         if stops_run(result, tally.failed):
             break
     return Played(tally, items, end_reasons, type(rules).source[1], names)
+
+
+def _loaded(project: Project, game: Game, options: Options) -> tuple[GameRules, tuple[dict[str, str], list[str]]]:
+    """loaded_rules within a game's processor time and idle check: the rules' code that runs as they load (the
+    module's top, ITEMS, __init__) looping or waiting for good held pnp for good, where a game's is stopped."""
+    shown, path = project.rel(game.folder / RULES_FILE), str(game.folder / RULES_FILE)
+    try:
+        with _alarm(options.timeout, options.idle):
+            return loaded_rules(project, game)
+    except _Waiting as e:
+        raise DataError(f"the rules waited {options.idle:g} s without doing anything as they loaded (a lock, a sleep "
+                        "or input?)", code_mark(e, shown, path)) from None
+    except _Timeout as e:
+        raise DataError(f"the rules took more than {options.timeout:g} s of processor time to load (a loop at the "
+                        "top of rules.py, in __init__ or in ITEMS?)", code_mark(e, shown, path)) from None
 
 
 def _cap_memory(room: int = RULES_MEMORY) -> None:
