@@ -61,16 +61,19 @@ def test_add_refuses_an_unknown_name_with_suggestions_and_writes_nothing(tmp_pat
     assert not (root / "layouts/mini/icons/anchor.svg").exists()
 
 
-def test_add_never_writes_through_a_link_out_of_the_project(tmp_path, package):
+@pytest.mark.parametrize("linked", ["layouts/mini/icons", "layouts"])
+def test_add_never_writes_through_a_link_out_of_the_project(tmp_path, package, linked):
+    """layouts/ a link out, with no layouts/<game>/ behind it: its folders were made outside the project
+    before the icons folder was found to lead there."""
+    import shutil
+
     root = make_project(tmp_path / "proj")
     outside = tmp_path / "outside"
     outside.mkdir()
-    icons = root / "layouts/mini/icons"
-    if icons.exists():
-        import shutil
-
-        shutil.rmtree(icons)
-    icons.symlink_to(outside)
+    shutil.rmtree(root / "layouts/mini/icons", ignore_errors=True)
+    if linked == "layouts":
+        shutil.rmtree(root / "layouts")
+    (root / linked).symlink_to(outside)
     result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
     assert result.exit_code != 0 and "outside the project" in result.output
     assert list(outside.iterdir()) == []

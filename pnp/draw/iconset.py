@@ -295,8 +295,10 @@ def _closest_names(name: str) -> list[str]:
 
 
 def _confined(project: Project, folder: Path) -> None:
-    """DataError when the icons folder, its game folder or the credits file leads out of the project (a
-    link), checked before anything is made or read there."""
-    for path in (folder.parent, folder, folder / "ATTRIBUTION.md"):
+    """DataError when the icons folder, or the nearest of its folders that is there, or the credits file leads
+    out of the project (a link), checked before anything is made or read there: with layouts/ a link out and no
+    layouts/<game>/ yet, the folders were made outside the project before the icons folder was found out."""
+    there = next((p for p in (folder, *folder.parents) if p.exists() or p.is_symlink()), project.root)
+    for path in (there, folder / "ATTRIBUTION.md"):
         if path.exists() or path.is_symlink():
             project.inside(path, None, "file" if path.suffix else "folder")
