@@ -89,13 +89,14 @@ BROKEN = {
 def test_bad_rules_are_named_with_game_seed_and_turn(tmp_path, case):
     old, new, expected = BROKEN[case]
     assert old in NIM
-    result = _simulate(_nim(tmp_path, NIM.replace(old, new, 1)), "--games", "1", "--jobs", "1",
-                       "--out", str(tmp_path / "o"))
+    root = _nim(tmp_path, NIM.replace(old, new, 1))
+    result = _simulate(root, "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
     assert result.exit_code == 1
     assert "Traceback" not in result.output
     assert "cards/mini/rules.py" in result.output and expected in result.output
-    assert "replay it with `pnp simulate mini --seed 0 --games 1 --players 2 --agents random,random --log`" \
-        in result.output
+    # with the --root it ran with: pasted elsewhere, the replay line said there was no game
+    assert f"replay it with `pnp --root {root} simulate mini --seed 0 --games 1 --players 2 --agents random,random " \
+           "--log`" in result.output, result.output
 
 
 def test_raising_rules_point_at_their_line(tmp_path):
