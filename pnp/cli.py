@@ -607,7 +607,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
     out_folder = project_mod.output_path(project, out_dir, game_id)  # as every command's: not a link, not cards/
     report = Report(project.root)
     with _simulation_bar(game_id, games_in(options)) as advance:
-        sim = run_simulation(project, game_id, options, out_folder, report, advance)
+        sim = run_simulation(project, game_id, options, out_folder, report, advance, _pnp_as_run(ctx))
     for index, game_seed, lines in sim.logs:
         click.echo(f"game {index} (seed {game_seed})")
         for line in lines:
@@ -712,10 +712,15 @@ def new(ctx: click.Context, game: str, start: str, title: str | None) -> None:
     files = new_game(project, game, start, title)
     for path in files:
         click.echo(f"wrote {_shown_path(project, path)}")
-    # The hint must work where the user is: with --root, the next commands need it too.
-    pnp = f"pnp --root {_shell_word(ctx.obj)}" if ctx.obj else "pnp"
+    pnp = _pnp_as_run(ctx)
     where = printable(f"{ctx.obj.rstrip('/')}/") if ctx.obj else ""
     click.echo(f"next: {pnp} validate {game} && {pnp} build {game}   (then edit {where}cards/{game}/game.yaml)")
+
+
+def _pnp_as_run(ctx: click.Context) -> str:
+    """pnp as a hint's command writes it: a hint must work where the user is, so with --root, the next command
+    needs it too (a failed game's replay line, pasted, said there was no game: it ran in another folder)."""
+    return f"pnp --root {_shell_word(ctx.obj)}" if ctx.obj else "pnp"
 
 
 def _shell_word(text: str) -> str:

@@ -61,19 +61,25 @@ def test_add_refuses_an_unknown_name_with_suggestions_and_writes_nothing(tmp_pat
     assert not (root / "layouts/mini/icons/anchor.svg").exists()
 
 
-def test_add_never_writes_through_a_link_out_of_the_project(tmp_path, package):
-    root = make_project(tmp_path / "proj")
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    icons = root / "layouts/mini/icons"
-    if icons.exists():
-        import shutil
+@pytest.mark.parametrize("linked, to", [("layouts/mini/icons", "outside"), ("layouts", "outside"),
+                                        ("layouts/mini/icons", "proj/.git"), ("layouts/mini/icons", "proj/cards/mini")])
+def test_add_never_writes_through_a_link(tmp_path, package, linked, to):
+    """layouts/ a link out, with no layouts/<game>/ behind it: its folders were made outside the project
+    before the icons folder was found to lead there; and a link to .git/ or cards/ inside the project was
+    written through. As every folder pnp writes into, the icons folder is reached through no link."""
+    import shutil
 
-        shutil.rmtree(icons)
-    icons.symlink_to(outside)
+    root = make_project(tmp_path / "proj")
+    target = tmp_path / to
+    target.mkdir(exist_ok=True)
+    before = sorted(target.rglob("*"))
+    shutil.rmtree(root / "layouts/mini/icons", ignore_errors=True)
+    if linked == "layouts":
+        shutil.rmtree(root / "layouts")
+    (root / linked).symlink_to(target)
     result = run(root, "icons", "add", "mini", "anchor", "--package", str(package))
-    assert result.exit_code != 0 and "outside the project" in result.output
-    assert list(outside.iterdir()) == []
+    assert result.exit_code != 0 and f"{linked} is a symbolic link" in result.output, result.output
+    assert sorted(target.rglob("*")) == before
 
 
 @pytest.mark.parametrize("make, said", [

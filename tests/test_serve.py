@@ -972,6 +972,17 @@ def test_the_watcher_cap_is_spent_on_the_served_games_not_on_another_games_folde
     assert not any(folder.is_relative_to(mini.cards / "aaa") for folder in watched)
 
 
+
+def test_the_watcher_cap_counts_folders_that_are_there_inputs_first(mini):
+    """output/<game> of each served game was listed before the inputs, built or not, and counted: 1,100 games
+    served (a project's every game) took the whole cap, and no game's input was watched, not a word said."""
+    from pnp.serve.watch import MAX_WATCHED_FOLDERS, _folders_now
+
+    (mini.root / "output").mkdir(exist_ok=True)
+    served = ["mini", *(f"unbuilt-{n}" for n in range(MAX_WATCHED_FOLDERS + 10))]
+    watched = {folder for folder, _ in _folders_now(mini, served)}
+    assert {mini.cards / "mini", mini.layouts / "mini", mini.root / "output"} <= watched
+
 def test_a_game_of_more_folders_than_are_watched_is_said_in_the_terminal(mini, monkeypatch, capsys):
     """Past the cap, the rest of a game's folders were left unwatched with not a word."""
     from pnp.serve import watch

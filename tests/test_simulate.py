@@ -89,13 +89,14 @@ BROKEN = {
 def test_bad_rules_are_named_with_game_seed_and_turn(tmp_path, case):
     old, new, expected = BROKEN[case]
     assert old in NIM
-    result = _simulate(_nim(tmp_path, NIM.replace(old, new, 1)), "--games", "1", "--jobs", "1",
-                       "--out", str(tmp_path / "o"))
+    root = _nim(tmp_path, NIM.replace(old, new, 1))
+    result = _simulate(root, "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
     assert result.exit_code == 1
     assert "Traceback" not in result.output
     assert "cards/mini/rules.py" in result.output and expected in result.output
-    assert "replay it with `pnp simulate mini --seed 0 --games 1 --players 2 --agents random,random --log`" \
-        in result.output
+    # with the --root it ran with: pasted elsewhere, the replay line said there was no game
+    assert f"replay it with `pnp --root {root} simulate mini --seed 0 --games 1 --players 2 --agents random,random " \
+           "--log`" in result.output, result.output
 
 
 def test_raising_rules_point_at_their_line(tmp_path):
@@ -131,6 +132,21 @@ def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
     result = _simulate(_nim(tmp_path / "2", "class Rules:\n    pass\n"), "--out", str(tmp_path / "o"))
     assert "cards/mini/rules.py:1:1: error: rules.py must define `class Rules(GameRules)`" in result.output
 
+
+
+def test_rules_run_as_the_utf8_an_editor_shows_them(tmp_path):
+    """A coding declaration made Python read rules.py in another encoding than an editor shows it: in UTF-7,
+    `+AAo-` is a line break, so a line an editor shows as a comment ran. Refused at the declaration's line, as
+    a byte that is not UTF-8 is at its own."""
+    hidden = NIM + "\n# a note +AAo-raise SystemExit('ran a line shown as a comment')\n"
+    result = _simulate(_nim(tmp_path, "#!/usr/bin/env python\n# -*- coding: utf-7 -*-\n" + hidden), "--games", "1")
+    assert result.exit_code == 1 and "shown as a comment" not in result.output, result.output
+    assert "cards/mini/rules.py:2:1: error: rules.py declares the encoding 'utf-7': pnp runs rules written in UTF-8 " \
+           "only" in result.output, result.output
+    root = _nim(tmp_path / "2", "# coding: latin-1\n" + NIM)
+    (root / "cards/mini/rules.py").write_bytes(b"# coding: utf8\nx = '\xe9'\n" + NIM.encode())
+    result = _simulate(root, "--games", "1", "--out", str(tmp_path / "o"))
+    assert "cards/mini/rules.py:2:6: error: not UTF-8 text (byte 0xe9)" in result.output, result.output
 
 @pytest.mark.parametrize("rules, said", [
     (NIM + "\n    def __init__(self, game):\n        raise ValueError('no deck')\n", "failed to start: ValueError: no deck"),
@@ -833,3 +849,72 @@ def test_an_alarm_the_kernel_delivers_after_a_game_ended_does_nothing():
     signal.raise_signal(signal.SIGVTALRM)
     signal.raise_signal(signal.SIGALRM)  # (the process is still here to run the next line)
     assert signal.getsignal(signal.SIGVTALRM) not in (signal.SIG_DFL, None)
+
+
+def test_the_rules_played_are_rules_py_never_a_bytecode_file_beside_it(tmp_path, monkeypatch):
+    """Python's importer runs __pycache__/rules.cpython-3XX.pyc in place of a rules.py whose time and size it
+    matches: a game someone sent ran the .pyc it shipped, not the rules.py the user read, and pnp wrote such a
+    file into cards/<game>/ (a folder it only reads). The rules are compiled from rules.py's own bytes."""
+    import importlib._bootstrap_external as bootstrap
+
+    root = _nim(tmp_path)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)  # as a user's Python (the tests' environment sets it)
+    result = _simulate(root, "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (root / "cards/mini").iterdir()) == ["cards.yaml", "game.yaml", "rules.py"]
+    source = root / "cards/mini/rules.py"
+    shipped = compile(NIM + "\nraise SystemExit('the shipped bytecode ran')\n", str(source), "exec")
+    cached = Path(bootstrap.cache_from_source(str(source)))
+    cached.parent.mkdir()
+    cached.write_bytes(bootstrap._code_to_timestamp_pyc(shipped, int(source.stat().st_mtime), source.stat().st_size))
+    for jobs in ("1", "2"):  # pnp's process for the run, and its workers
+        result = _simulate(root, "--games", "2", "--jobs", jobs, "--out", str(tmp_path / "o"))
+        assert result.exit_code == 0 and "shipped bytecode" not in result.output, result.output
+
+
+def test_a_table_whose_id_field_is_a_map_is_played_not_blamed_on_the_rules(tmp_path):
+    """A table's field named `id` may be of any type: a map's value stopped every run of a game that validated,
+    said as the rules failing to start at rules.py. Its items are in `tables`, not in `ref` (no key)."""
+    root = _nim(tmp_path)
+    game = root / "cards/mini/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("constraints:", "  things:\n    file: things.yaml\n"
+                    "    fields:\n      id: {type: map}\nconstraints:", 1), encoding="utf-8")
+    (root / "cards/mini/things.yaml").write_text("- id: {a: 1}\n- id: {b: 2}\n", encoding="utf-8")
+    result = _simulate(root, "--games", "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 0 and "error" not in result.output, result.output
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_log_lines_past_its_cap_are_counted_never_written(tmp_path, monkeypatch, jobs):
+    """Every move of every game was described, sent back and dropped past the lines the run keeps: 300 long
+    games took 129 s and 350 MB for the 100,000 lines printed (37 s and 45 MB without --log). Past the cap, a
+    process counts the lines and calls no describe (one raising there fails no game); the count is exact."""
+    describing = NIM + ("\n    described = 0\n\n    def describe(self, move):\n        type(self).described += 1\n"
+                        "        if type(self).described > 10:\n            raise ValueError('described past the cap')\n"
+                        "        return str(move)\n")
+    root = _nim(tmp_path, NIM + "\n    def describe(self, move):\n        return str(move)\n")
+    whole = _simulate(root, "--games", "6", "--jobs", jobs, "--log", "--out", str(tmp_path / "o"))
+    moves = sum(1 for line in whole.output.splitlines() if line.startswith("  turn "))
+    monkeypatch.setattr("pnp.simulate.stats.MAX_LOG_LINES", 10)
+    (root / "cards/mini/rules.py").write_text(describing, encoding="utf-8")
+    cut = _simulate(root, "--games", "6", "--jobs", jobs, "--log", "--out", str(tmp_path / "o"))
+    assert cut.exit_code == 0 and "described past the cap" not in cut.output, cut.output
+    assert f"the log stops here: {moves - 10:,} more lines are not kept" in cut.output, (moves, cut.output)
+
+
+@pytest.mark.parametrize("stuck, said", [
+    ("while True: pass\n", "took more than 0.3 s of processor time to load"),  # the module's top
+    ("import time\ntime.sleep(60)\n", "waited 0.5 s without doing anything as they loaded"),
+])
+def test_rules_looping_or_waiting_as_they_load_are_stopped_at_their_line(tmp_path, stuck, said):
+    """A game's loop is stopped at its timeout, but the rules' code that runs as they load (the module's top,
+    ITEMS, __init__) held pnp for good."""
+    from pnp.simulate import simulate
+
+    rules = NIM.replace("class Rules(GameRules):", stuck + "\n\nclass Rules(GameRules):", 1)
+    line = rules.splitlines().index(stuck.splitlines()[-1]) + 1
+    root = _nim(tmp_path, rules)
+    report = Report(root)
+    sim = simulate(Project(root), "mini", Options(games=2, jobs=1, timeout=0.3, idle=0.5), tmp_path / "o", report)
+    assert len(report.errors) == 1 and sim.path is None
+    assert str(report.errors[0]).startswith(f"cards/mini/rules.py:{line}:1: error: the rules {said}"), report.errors

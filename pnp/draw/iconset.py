@@ -295,8 +295,12 @@ def _closest_names(name: str) -> list[str]:
 
 
 def _confined(project: Project, folder: Path) -> None:
-    """DataError when the icons folder, its game folder or the credits file leads out of the project (a
-    link), checked before anything is made or read there."""
-    for path in (folder.parent, folder, folder / "ATTRIBUTION.md"):
-        if path.exists() or path.is_symlink():
-            project.inside(path, None, "file" if path.suffix else "folder")
+    """UsageError when the icons folder or its credits file is reached through a link, or lies in a folder pnp
+    only reads (cards/, fonts/, .git): as every folder pnp writes into inside the project (output_path), checked
+    before anything is made or read there. Each was checked alone, once there: with layouts/ a link out and no
+    layouts/<game>/ yet, the folders were made outside the project before it was refused, and a link to .git/
+    or cards/ inside the project was written through."""
+    from ..project import PROTECTED, output_path
+
+    output_path(project, None, default=folder / "ATTRIBUTION.md", protected=tuple(p for p in PROTECTED if p != "layouts"),
+                out_option=False)

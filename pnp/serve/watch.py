@@ -8,7 +8,7 @@ import asyncio
 import os
 import stat
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -67,28 +67,35 @@ MAX_WATCHED_FOLDERS = 1024  # folders watched at most (a game has a few): the wa
 def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, int]]:
     """The folders to watch, each with its inode (one removed and made again is another folder to watch): cards/
     and layouts/ themselves (their entries are the games), every real folder of the served games' folders in
-    them, of layouts/shared/ and of fonts/ with no hidden part, never through a link, and output/ with the
+    them, of layouts/shared/ and of fonts/ with no hidden part, never through a link, then output/ with the
     served games' folders in it (where simulate writes). Each is watched alone, not its tree: watched whole, a
     link in a game's folder to / or /usr was followed, and the preview walked and watched every folder of the
-    computer (15,000 inotify watches for /usr, taken from every program of the user)."""
+    computer (15,000 inotify watches for /usr, taken from every program of the user). Only folders that are
+    there count towards MAX_WATCHED_FOLDERS, the inputs' first: output/<game> of each of 1,100 games served was
+    listed first, built or not, and took the whole cap; no game's input was watched, not a word said."""
     found: list[tuple[Path, int]] = []
     output = project.root / "output"
     watched = watched_folders(project)
     tops = [folder for folder in (project.cards, project.layouts) if folder in watched and not folder.is_symlink()]
-    candidates = [*tops, *([output, *(output / game for game in games)] if output in watched else [])]
-    for top in _input_trees(project, games, tops, watched):
-        for walked, subfolders, _ in os.walk(top):  # (links to folders are listed, never walked)
-            subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
-            candidates.append(Path(walked))
-            if len(candidates) >= MAX_WATCHED_FOLDERS:
-                break
-    for folder in candidates[:MAX_WATCHED_FOLDERS]:
+
+    def walked() -> Iterator[Path]:
+        yield from tops
+        for top in _input_trees(project, games, tops, watched):
+            for folder, subfolders, _ in os.walk(top):  # (links to folders are listed, never walked)
+                subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
+                yield Path(folder)
+        if output in watched:
+            yield from (output, *(output / game for game in games))
+
+    for folder in walked():
         try:
             seen = os.lstat(folder)
         except OSError:  # gone since it was listed, or a game not built
             continue
         if stat.S_ISDIR(seen.st_mode):
             found.append((folder, seen.st_ino))
+            if len(found) >= MAX_WATCHED_FOLDERS:
+                break
     return found
 
 

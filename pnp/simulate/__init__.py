@@ -54,9 +54,10 @@ def check_options(options: Options) -> None:
 
 
 def simulate(project: Project, game_id: str, options: Options, out_dir: Path, report: Report,
-             progress: Callable[[int], object] | None = None) -> Simulation:
+             progress: Callable[[int], object] | None = None, command: str = "pnp") -> Simulation:
     """Load the game, play the run, write <out_dir>/simulation.json and check the balance rules; problems go
-    to `report` (a failing game or rule is an error)."""
+    to `report` (a failing game or rule is an error). `command`: pnp as the user ran it (with its --root), the
+    start of each failed game's replay line."""
     check_options(options)
     before = len(report.errors)
     with budget():
@@ -74,7 +75,7 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         return Simulation()
     tally = played.tally
     sim = Simulation(logs=tally.logs, log_lines_dropped=tally.log_lines_dropped)
-    if _report_failures(tally, game_id, options, played.shown, report):
+    if _report_failures(tally, f"{command} simulate {game_id}", options, played.shown, report):
         return sim
     meta = {"game": game_id, "seed": options.seed, "players": options.players,
             "agents": list(dict.fromkeys(options.agents)),  # each once: 'random' 15,000 times was written so, and
@@ -117,11 +118,12 @@ def _written(project: Project, out_dir: Path, summary: dict[str, Any], report: R
     return path
 
 
-def _report_failures(tally: Tally, game_id: str, options: Options, shown: str, report: Report) -> bool:
-    """Report the games the rules failed in (the first few, each with how to replay it); True if any."""
+def _report_failures(tally: Tally, replay: str, options: Options, shown: str, report: Report) -> bool:
+    """Report the games the rules failed in (the first few, each with how to replay it: `replay`, the command
+    that simulates the game, and its options); True if any."""
     for r in tally.failures:
         report.error(f"game {r.index} (seed {r.seed}, seats {','.join(r.seating)}): {r.failure}; replay it with "
-                     f"`pnp simulate {game_id} --seed {r.seed} --games 1 --players {options.players} --agents "
+                     f"`{replay} --seed {r.seed} --games 1 --players {options.players} --agents "
                      f"{','.join(r.seating)} --log`", Mark(shown, r.line, 1 if r.line else 0))
     if tally.failed > len(tally.failures):
         report.error(f"{tally.failed - len(tally.failures)} more games failed", Mark(shown))

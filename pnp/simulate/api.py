@@ -2,11 +2,13 @@
 of the validated data it is given."""
 
 import ast
+import codecs
 import copy
 import functools
 import importlib.util
 import inspect
 import math
+import re
 import reprlib
 import sys
 from abc import ABC, abstractmethod
@@ -19,7 +21,7 @@ from typing import Any, ClassVar
 from ..errors import DataError
 from ..model.game import Game
 from ..model.simulated import MAX_REASONS, MAX_TABLES
-from ..project import Project
+from ..project import Project, read_project_file, utf8_text
 from ..report import Mark
 
 
@@ -82,9 +84,20 @@ class GameData:
     @classmethod
     def of(cls, game: Game) -> "GameData":
         tables = {name: frozen(list(items)) for name, items in game.tables.items()}
-        ref = {name: {it["id"]: it for it in items if isinstance(it, Item) and "id" in it}
+        # by id, the items whose id can be a key: a table's field named `id` may be of any type, and a map's
+        # (an Item, unhashable) stopped every run of a game that validated, said as the rules failing to start
+        ref = {name: {it["id"]: it for it in items if isinstance(it, Item) and "id" in it and _hashable(it["id"])}
                for name, items in tables.items()}
         return cls(game.id, game.title, frozen(game.meta.get("rules") or {}), Item(tables), Item(ref))
+
+
+
+def _hashable(value: object) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 Move = Hashable  # a move: any hashable, printable value (a tuple such as ("buy", "ferro-rex") reads well in logs)
@@ -101,6 +114,11 @@ class Tracked:
 
     available: set[tuple[str, str]] = field(default_factory=set)
     events: list[dict[str, Iterable[tuple[str, str]]]] = field(default_factory=list)
+
+
+class Stopped(BaseException):
+    """Raised into the rules by pnp's own alarm (run._alarm: out of processor time, or waiting for good): never an
+    error of the rules' to say as theirs, so each handler of whatever the rules raise lets it through."""
 
 
 class RulesFault(Exception):
@@ -209,9 +227,10 @@ def loaded_rules(project: Project, game: Game) -> tuple[GameRules, tuple[dict[st
                         "game's rules are a few hundred lines; keep data in the game's tables)", Mark(shown))
     rules = rules_class(str(path), shown, game.id)
     declares = declared(rules, set(game.tables))
+    data = GameData.of(game)  # pnp's own work, not the rules': never said as theirs
     try:
-        return rules(GameData.of(game)), declares
-    except KeyboardInterrupt:  # Ctrl-C
+        return rules(data), declares
+    except (KeyboardInterrupt, Stopped):  # Ctrl-C, or pnp's alarm (said by the run)
         raise
     except BaseException as e:  # a designer's __init__: its error is theirs, said at its line (exit() and their
         # own BaseException too, which was a traceback)
@@ -238,7 +257,7 @@ def declared(rules: type[GameRules], tables: set[str]) -> tuple[dict[str, str], 
         problem = _attributes_problem(items, ends, tables)
         if problem is None:
             return {str.__str__(k): str.__str__(v) for k, v in items.items()}, [str.__str__(e) for e in ends]
-    except KeyboardInterrupt:  # Ctrl-C
+    except (KeyboardInterrupt, Stopped):  # Ctrl-C, or pnp's alarm (said by the run)
         raise
     except BaseException as e:  # the designer's code: any error is theirs, said at its line
         raise DataError(f"class Rules: {reading} cannot be read: {raised(e)}", code_mark(e, shown, path)) from None
@@ -294,11 +313,15 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
     if module is None or getattr(module, "__file__", None) != path:
         spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None  # a .py file always has a source loader
+        source = _rules_text(read_project_file(Path(path), MAX_RULES_BYTES, Mark(shown), "rules file"), shown)
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # dataclasses and pickling look their module up by name
         try:
-            spec.loader.exec_module(module)
-        except KeyboardInterrupt:  # Ctrl-C
+            # compiled from the bytes just read, never through the loader: Python's importer runs the bytecode
+            # file beside a source (__pycache__/rules.cpython-3XX.pyc) whose time and size it matches, so a game
+            # someone sent ran a .pyc it shipped, not the rules.py the user read; and it wrote one into cards/
+            exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)  # noqa: S102 - the rules
+        except (KeyboardInterrupt, Stopped):  # Ctrl-C, or pnp's alarm (said by the run)
             raise
         except BaseException as e:  # a designer's code: any error is theirs, said at its line (exit() too)
             sys.modules.pop(name, None)
@@ -312,6 +335,30 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
         raise DataError(f"class Rules lacks {', '.join(missing)}", Mark(shown, 1, 1))
     rules.source = (path, shown)
     return rules
+
+
+
+CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")  # a coding declaration (PEP 263)
+
+
+def _rules_text(raw: bytes, shown: str) -> str:
+    """rules.py as the UTF-8 text an editor shows, which is the text that runs: compiled as bytes, a coding
+    declaration of another encoding (utf-7, unicode_escape) ran a line an editor showed inside a comment
+    (`# note +AAo-import os` is two lines in UTF-7). LoadError at a byte that is not UTF-8 or such a declaration."""
+    for number, line in enumerate(raw.split(b"\n", 2)[:2], 1):  # Python reads one on the first two lines only
+        declared = CODING.match(line)
+        if declared is not None and _codec_name(declared[1]) != "utf-8":
+            raise DataError(f"rules.py declares the encoding {said(declared[1].decode('ascii', 'replace'))}: pnp "
+                            "runs rules written in UTF-8 only, as an editor shows them (remove the declaration)",
+                            Mark(shown, number, 1))
+    return utf8_text(raw, shown, encoding="utf-8-sig")
+
+
+def _codec_name(name: bytes) -> str:
+    try:
+        return codecs.lookup(name.decode("ascii", "replace")).name
+    except LookupError:
+        return ""
 
 
 MAX_RAISED_CHARS = 500  # of a designer's error message: a ValueError('x' * 10**7) was printed whole

@@ -20,7 +20,7 @@ from random import Random
 from types import FrameType
 from typing import Any, Literal, cast
 
-from . import api
+from . import api, stats
 from .agents import Agent, make_agent, win_shares
 from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, RULES_FILE, RULES_MEMORY, GameData, GameRules, RulesFault, Tracked,
                   code_mark, hook_line, loaded_rules, raised, rules_class, said)
@@ -73,12 +73,13 @@ class GameResult:
     available: list[ItemKey] = field(default_factory=list)  # (table, id) in play
     events: list[dict[str, list[ItemKey]]] = field(default_factory=list)  # per seat: {event: [(table, id), ...]}
     log: list[str] = field(default_factory=list)
+    log_unwritten: int = 0  # lines of --log past what the run keeps (see _Logged), counted, never written
     failure: str = ""  # what went wrong, when the rules failed
     line: int = 0  # the rules file's line at fault, when known
     timed_out: bool = False  # the game ran out of its processor time: the run stops there (see stops_run)
 
 
-class _Timeout(BaseException):
+class _Timeout(api.Stopped):
     """Raised by the game's alarm: a BaseException, so a rules file's `except Exception` cannot swallow it."""
 
 
@@ -235,11 +236,32 @@ def _play(call: _Call, options: Options, result: GameResult, turn: list[int]) ->
         _check_moves(moves)
         move = agents[player].choose(rules, state, moves, player, agent_rng)
         if options.log:
-            result.log.append(f"turn {turn[0]}: P{player} {result.seating[player]}: "
-                              f"{_line_of_text('describe', call('describe', move))}")
+            if LOGGED.room():
+                result.log.append(f"turn {turn[0]}: P{player} {result.seating[player]}: "
+                                  f"{_line_of_text('describe', call('describe', move))}")
+            else:
+                result.log_unwritten += 1
         decisions[player] += 1
         state = apply(state, move, game_rng)
     _finish(call, state, players, result, turn[0])
+
+
+class _Logged:
+    """The lines of --log this process wrote in its run. It plays its games in game order, so once it wrote the
+    MAX_LOG_LINES the run keeps, a later game's lines are past them (Tally.add): counted, never written. Each was
+    written, sent back and dropped: 300 long games took 129 s and 350 MB for the 5 games' lines printed, 37 s
+    and 45 MB without --log."""
+
+    def __init__(self) -> None:
+        self.lines = 0
+
+    def room(self) -> bool:
+        """Whether one more line may be written (and is counted as written)."""
+        self.lines += 1
+        return self.lines <= stats.MAX_LOG_LINES
+
+
+LOGGED = _Logged()
 
 
 def _check_moves(moves: Any) -> None:
@@ -414,6 +436,7 @@ def _start_worker(source: tuple[str, str, str], game_data: GameData, options: Op
     _cap_memory(RULES_MEMORY // workers)  # the run's workers share the rules' memory: each took all of it
     _WORKER["rules"] = rules_class(path, shown, game_id)(game_data)
     _WORKER["options"] = options
+    LOGGED.lines = 0
 
 
 def _end_when_done() -> None:
@@ -447,6 +470,7 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     """Every game of the run as it is played, in game order (the same games whatever options.jobs); progress(n)
     after each n."""
     games = schedule(options)
+    LOGGED.lines = 0
     if options.jobs <= 1 or len(games) < 2:
         for game in games:
             yield play(rules, options, *game)
@@ -563,7 +587,7 @@ def run_apart(project: Project, game: Game, options: Options,
 
 
 def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None) -> Played:
-    rules, (items, end_reasons) = loaded_rules(project, game)
+    rules, (items, end_reasons) = _loaded(project, game, options)
     names = item_names(game, items)
     tally = Tally(options.players)
     for result in run(rules, options, progress):
@@ -572,6 +596,21 @@ def _played(project: Project, game: Game, options: Options, progress: Callable[[
         if stops_run(result, tally.failed):
             break
     return Played(tally, items, end_reasons, type(rules).source[1], names)
+
+
+def _loaded(project: Project, game: Game, options: Options) -> tuple[GameRules, tuple[dict[str, str], list[str]]]:
+    """loaded_rules within a game's processor time and idle check: the rules' code that runs as they load (the
+    module's top, ITEMS, __init__) looping or waiting for good held pnp for good, where a game's is stopped."""
+    shown, path = project.rel(game.folder / RULES_FILE), str(game.folder / RULES_FILE)
+    try:
+        with _alarm(options.timeout, options.idle):
+            return loaded_rules(project, game)
+    except _Waiting as e:
+        raise DataError(f"the rules waited {options.idle:g} s without doing anything as they loaded (a lock, a sleep "
+                        "or input?)", code_mark(e, shown, path)) from None
+    except _Timeout as e:
+        raise DataError(f"the rules took more than {options.timeout:g} s of processor time to load (a loop at the "
+                        "top of rules.py, in __init__ or in ITEMS?)", code_mark(e, shown, path)) from None
 
 
 def _cap_memory(room: int = RULES_MEMORY) -> None:

@@ -56,6 +56,7 @@ class Tally:
                 self.logs.append((r.index, r.seed, r.log[:room]))
                 self.log_lines += len(self.logs[-1][2])
             self.log_lines_dropped += max(0, len(r.log) - max(room, 0))
+        self.log_lines_dropped += r.log_unwritten
         if r.failure:
             self.failed += 1
             if len(self.failures) < MAX_FAILURES_KEPT:
