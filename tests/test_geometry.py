@@ -163,3 +163,22 @@ def test_a_rect_rounded_past_half_its_side_is_rounded_fully():
     painter.c = Canvas()
     painter._rect(Prim("rect", 0, 0, 20 * MM, 10 * MM, style={"fill": "#ff0000", "radius": 100 * MM}), 0, 0)
     assert drawn == [5 * MM]
+
+
+@pytest.mark.parametrize("net", sorted(nets.NETS))
+@pytest.mark.parametrize("paper", [(210 * MM, 297 * MM), (215.9 * MM, 279.4 * MM)])
+def test_a_die_net_that_fits_lies_on_the_paper_with_its_glue_tabs(net, paper):
+    """The net is placed by its faces and tabs together, inside the margins and clear of the footer: measured
+    and centred by its faces alone, then lifted 6 mm, a d6 of 65 mm edges (accepted) printed its tabs past
+    the paper's edges."""
+    from pnp.products.die import _origin
+
+    faces = nets.NETS[net]()
+    left, bottom, right, top = nets.printed_extent(faces)
+    assert all(left <= x <= right and bottom <= y <= top
+               for a, b, centre in nets.tabbed_edges(faces) for x, y in nets.tab(a, b, centre))
+    largest = max(edge for edge in range(5, 101) if _origin(faces, edge * MM, paper) is not None) * MM
+    ox, oy = _origin(faces, largest, paper)
+    assert ox + left * largest >= sheet.MARGIN - 0.01 and ox + right * largest <= paper[0] - sheet.MARGIN + 0.01
+    assert oy + bottom * largest >= sheet.NET_FOOTER_ROOM - 0.01 and oy + top * largest <= paper[1] - sheet.MARGIN + 0.01
+    assert _origin(faces, largest + MM, paper) is None  # a millimetre more is refused

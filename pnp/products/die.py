@@ -13,7 +13,7 @@ from ..layout import params as P
 from ..model.components import ITEM_FIELDS
 from ..model.load import shown
 from ..template import ExprError, evaluate
-from ..impose.sheet import MARGIN
+from ..impose.sheet import MARGIN, NET_FOOTER_ROOM
 from ..units import MM, to_mm
 from .base import LAYOUT_KEY, Kind, Printable, distinct
 from ..layout.layouts import Layout
@@ -77,13 +77,13 @@ class Die(Kind):
             faces = nets.NETS[net]()
             edge = layout.options.get("edge") or EDGE
             _check_face_room(net, faces, edge, layout, report)
-            w, h = (side * edge for side in nets.bounds(faces))
-            room = [side - 2 * MARGIN for side in studio.paper]
-            if w > room[0] or h > room[1]:
-                largest = min(room[0] / (w / edge), room[1] / (h / edge))
-                report.error(f"a {net} net with {to_mm(edge):g} mm edges is {to_mm(w):.0f} x {to_mm(h):.0f} mm, "
-                             f"more than the paper holds; edges of at most {int(to_mm(largest))} mm fit",
-                             layout.spec.mark_of("edge"))
+            if _origin(faces, edge, studio.paper) is None:
+                left, bottom, right, top = nets.printed_extent(faces)
+                (room_w, room_h), w, h = _room(studio.paper), (right - left) * edge, (top - bottom) * edge
+                largest = min(room_w / (right - left), room_h / (top - bottom))
+                report.error(f"a {net} net with {to_mm(edge):g} mm edges is {to_mm(w):.0f} x {to_mm(h):.0f} mm with "
+                             f"its glue tabs, more than the paper holds; edges of at most {int(to_mm(largest))} mm "
+                             "fit", layout.spec.mark_of("edge"))
 
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         pages = 0
@@ -119,6 +119,22 @@ def _check_face_room(net: str, faces: list[nets.Face], edge: float, layout: Layo
                      f"of this {net} with {to_mm(edge):g} mm edges holds ({to_mm(room_w):.1f} x {to_mm(room_h):.1f} "
                      "mm): each face is cut to its shape, so what lies outside is lost; make the layout smaller or "
                      "the edges longer", layout.spec.mark_of("size") or layout.spec.mark)
+
+
+def _room(paper: tuple[float, float]) -> tuple[float, float]:
+    """The width and height a net may take on the paper: inside its margins, and clear of the page's footer."""
+    return paper[0] - 2 * MARGIN, paper[1] - MARGIN - NET_FOOTER_ROOM
+
+
+def _origin(net: list[nets.Face], edge: float, paper: tuple[float, float]) -> nets.Point | None:
+    """Where the net's (0, 0) goes on the paper so that the net and its glue tabs are centred in the room
+    the paper has for them; None when they do not fit. (The faces alone were measured and centred, then lifted
+    6 mm: a d6 of 65 mm edges printed its tabs past the paper's edges, exit 0.)"""
+    left, bottom, right, top = nets.printed_extent(net)
+    (room_w, room_h), w, h = _room(paper), (right - left) * edge, (top - bottom) * edge
+    if w > room_w + 0.01 or h > room_h + 0.01:
+        return None
+    return MARGIN + (room_w - w) / 2 - left * edge, NET_FOOTER_ROOM + (room_h - h) / 2 - bottom * edge
 
 
 FaceValue = str | int | float
@@ -164,9 +180,10 @@ def _draw_net(canvas: Canvas, studio: Studio, layout: Layout, die_faces: list[Pr
               values: list[FaceValue]) -> None:
     net = nets.NETS[layout.options.get("net", "d6")]()
     edge = layout.options.get("edge") or EDGE
-    w, h = nets.bounds(net)
-    pw, ph = studio.paper
-    ox, oy = (pw - w * edge) / 2, (ph - h * edge) / 2 + 6 * MM
+    origin = _origin(net, edge, studio.paper)
+    if origin is None:  # refused by check
+        raise LayoutError("the die's net does not fit the paper", layout.spec.mark_of("edge"))
+    ox, oy = origin
 
     def pt(p: nets.Point) -> nets.Point:
         return ox + p[0] * edge, oy + p[1] * edge
