@@ -7,11 +7,12 @@ from typing import Any
 
 from ..draw import sheet as paper
 from ..errors import LayoutError
+from ..options import ColourError, parse_colour
 from ..impose import nets
 from ..impose.shapes import Outline
 from ..layout import params as P
 from ..model.components import ITEM_FIELDS
-from ..model.load import shown
+from ..model.load import Record, shown
 from ..template import ExprError, evaluate
 from ..impose.sheet import MARGIN, NET_FOOTER_ROOM
 from ..units import MM, to_mm
@@ -22,11 +23,13 @@ from .base import Reporter, Studio
 from reportlab.pdfgen.canvas import Canvas
 
 EDGE = 20 * MM
+FACE_FILL = "face_fill"  # the layout's variable that colours its faces under their art
 
 
 class Die(Kind):
     """A die to cut, fold and glue: its layout is one face, drawn once per value in `faces`, centred on each
-    face of the net; values i and n-1-i land on opposite faces, so a d6 of 1-6 sums to 7 like a real die."""
+    face of the net; values i and n-1-i land on opposite faces, so a d6 of 1-6 sums to 7 like a real die.
+    The faces are filled with the layout's `vars.face_fill` (a colour; white by default) under their art."""
 
     name = "die"
     file_part = "dice"
@@ -74,6 +77,7 @@ class Die(Kind):
                                         component.spec.mark_of("layout"))
             net = layout.options.get("net", "d6")
             face_values(layout, studio.context(item=item))  # as many as the net has faces, or an error
+            _check_face_fill(layout, report)
             faces = nets.NETS[net]()
             edge = layout.options.get("edge") or EDGE
             _check_face_room(net, faces, edge, layout, report)
@@ -119,6 +123,17 @@ def _check_face_room(net: str, faces: list[nets.Face], edge: float, layout: Layo
                      f"of this {net} with {to_mm(edge):g} mm edges holds ({to_mm(room_w):.1f} x {to_mm(room_h):.1f} "
                      "mm): each face is cut to its shape, so what lies outside is lost; make the layout smaller or "
                      "the edges longer", layout.spec.mark_of("size") or layout.spec.mark)
+
+
+def _check_face_fill(layout: Layout, report: Reporter) -> None:
+    """The faces' fill, `vars.face_fill`, is a colour: read only as the net was painted, one that was not
+    stopped the build as a bug in pnp where validate had said ok."""
+    try:
+        parse_colour(layout.vars.get(FACE_FILL, "#ffffff"))
+    except ColourError as e:
+        own = layout.spec.get("vars")  # else it came with `extends`: said there
+        report.error(f"vars: {FACE_FILL}: {e}", own.mark_of(FACE_FILL) if isinstance(own, Record) and FACE_FILL in own
+                     else layout.spec.mark_of("extends"))
 
 
 def _room(paper: tuple[float, float]) -> tuple[float, float]:
@@ -201,4 +216,4 @@ def _draw_net(canvas: Canvas, studio: Studio, layout: Layout, die_faces: list[Pr
         draw_face = functools.partial(studio.draw, canvas, painter, by_value[repr(value)], shared=True, clip=edge)
         drawn.append((poly, centre, draw_face, (layout.width, layout.height)))
     outline = [(pt(a), pt(b)) for a, b, _ in nets.outer_edges(net)]
-    paper.die_net(canvas, drawn, tabs, outline, layout.vars.get("face_fill", "#ffffff"))
+    paper.die_net(canvas, drawn, tabs, outline, layout.vars.get(FACE_FILL, "#ffffff"))
