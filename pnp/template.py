@@ -1437,9 +1437,18 @@ def _percent(part: Any, whole: Any) -> int:
     return int(part * 100 / whole + 0.5)
 
 
+def _field_of(item: Any, attribute: Any) -> Any:
+    """An item's `attribute` as `map(attribute=...)` reads it: one the item lacks is an error naming the fields it
+    has (read with `.get`, a misspelt field was none on every item: count('knd', 'beast') printed 0, exit 0)."""
+    value = make_attrgetter(ENV, attribute)(item)
+    if isinstance(value, Undefined):
+        value._fail_with_undefined_error()
+    return value
+
+
 def _count(items: Iterable[Any], attribute: Any, value: Any) -> int:
     """How many items have `attribute` equal to `value`: data.cards | count('suit', 'red')."""
-    return sum(1 for it in items if it.get(attribute) == value)
+    return sum(1 for it in items if _field_of(it, attribute) == value)
 
 
 def _count_by(items: Iterable[Any], attribute: str) -> dict[Any, int]:
@@ -1447,7 +1456,7 @@ def _count_by(items: Iterable[Any], attribute: str) -> dict[Any, int]:
     data.cards | count_by('suit') gives {'red': 10, 'blue': 8}; `.get('green', 0)` for a value none has."""
     counts: dict[Any, int] = {}
     for it in items:
-        value = it.get(attribute)
+        value = _field_of(it, attribute)
         counts[value] = counts.get(value, 0) + 1
     return counts
 

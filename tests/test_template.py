@@ -415,9 +415,19 @@ def test_the_random_filter_is_refused_because_builds_must_repeat():
 
 
 def test_count_by_gives_each_value_its_count_in_the_order_first_seen():
-    cards = [{"suit": "red"}, {"suit": "blue"}, {"suit": "red"}, {}]
+    cards = [{"suit": "red"}, {"suit": "blue"}, {"suit": "red"}, {"suit": None}]  # (an optional field left out)
     assert template.evaluate("cards | count_by('suit')", {"cards": cards}) == {"red": 2, "blue": 1, None: 1}
     assert template.render("{{ (cards | count_by('suit')).get('green', 0) }}", {"cards": cards}) == "0"
+
+
+@pytest.mark.parametrize("expression", ["cards | count('siut', 'red')", "cards | count_by('siut')"])
+def test_count_and_count_by_refuse_a_field_the_items_lack(expression):
+    """As map(attribute=...) and item.field do: read with .get, a misspelt field was none on every item, so
+    count('siut', 'red') gave 0 and count_by('siut') {None: 2}, printed without a word."""
+    cards = [{"suit": "red"}, {"suit": "blue"}]
+    with pytest.raises(ExprError) as e:
+        template.evaluate(expression, {"cards": cards})
+    assert "no field 'siut' (did you mean 'suit'?)" in e.value.message
 
 
 def test_the_game_running_out_of_time_is_said_at_the_template_where_it_did(tmp_path, monkeypatch):
