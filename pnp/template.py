@@ -1463,7 +1463,16 @@ def _count_by(items: Iterable[Any], attribute: str) -> dict[Any, int]:
 
 def _lookup_ids(keys: Iterable[Any], mapping: Mapping[Any, Any]) -> list[Any]:
     """A list of ids as the items they name: scenario.goals | lookup(ref.goals)."""
-    return [mapping[k] for k in keys]
+    if isinstance(keys, str):  # (its letters were looked up one by one, and a missing one said "in the value
+        # formatted", as if a format had failed)
+        raise ValueError(f"lookup takes a list of ids, got text {_short(repr(keys))}: write [{_short(repr(keys))}]")
+    found = []
+    for key in keys:
+        if key not in mapping:
+            raise ValueError(f"lookup: no id {_short(repr(key))} among the {len(mapping):,} it looks in"
+                             f"{did_you_mean(str(key), [str(k) for k in mapping])}")
+        found.append(mapping[key])
+    return found
 
 
 def _split(text: Any, sep: str | None = None) -> list[str]:

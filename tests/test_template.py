@@ -744,3 +744,15 @@ def test_an_expression_written_as_a_template_is_told_to_lose_its_braces(source):
 
 def test_an_expression_holding_braces_of_its_own_is_read_as_written():
     assert template.evaluate("{'a': {'b': 2}}['a']['b'] * 2", {}) == 4
+
+
+@pytest.mark.parametrize("expression, said", [
+    ("['lino'] | lookup(goals)", "lookup: no id 'lino' among the 2 it looks in (did you mean 'lion'?)"),
+    ("'lion' | lookup(goals)", "lookup takes a list of ids, got text 'lion'"),
+])
+def test_lookup_names_the_id_it_cannot_find_and_refuses_text(expression, said):
+    """A missing id was said as "no field or key 'lino' in the value formatted", as if a format had failed,
+    and a text's letters were looked up one by one (ids of one letter each found an item)."""
+    with pytest.raises(ExprError) as e:
+        template.evaluate(expression, {"goals": {"lion": 1, "l": 2}})
+    assert said in e.value.message
