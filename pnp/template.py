@@ -1477,6 +1477,10 @@ def _lookup_ids(keys: Iterable[Any], mapping: Mapping[Any, Any]) -> list[Any]:
 
 def _split(text: Any, sep: str | None = None) -> list[str]:
     """Text cut into a list at `sep` (at spaces when none is given)."""
+    if not isinstance(text, (str, int, float)) or isinstance(text, bool):  # (a list was cut as Python prints
+        # it: ['a', 'b'] | split(',') gave "['a'" and " 'b']", printed brackets, quotes and all)
+        hint = " (a field left out? `(x or '') | split` cuts nothing into nothing)" if text is None else ""
+        raise ValueError(f"split cuts text, and was given {_describe_value(text)}{hint}")
     return str(text).split(sep)
 
 

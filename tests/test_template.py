@@ -756,3 +756,12 @@ def test_lookup_names_the_id_it_cannot_find_and_refuses_text(expression, said):
     with pytest.raises(ExprError) as e:
         template.evaluate(expression, {"goals": {"lion": 1, "l": 2}})
     assert said in e.value.message
+
+
+@pytest.mark.parametrize("value", [("a", "b"), None])
+def test_split_refuses_what_is_not_text(value):
+    """A list was cut as Python prints it (['a', 'b'] | split(',') gave "['a'" and " 'b']", brackets and
+    quotes printed) and a field left out as the word 'None'."""
+    with pytest.raises(ExprError) as e:
+        template.evaluate("tags | split(',')", {"tags": value})
+    assert "split cuts text, and was given" in e.value.message
