@@ -94,17 +94,23 @@ def plan(elements: Sequence[Placed], problems: list[tuple[str, Mark | None]]) ->
                 anchors.setdefault(el, []).append((relation, named[target], el.consts["gap"]))
     if not anchors and not rest:
         return None
+    _check_relations(anchors, rest, problems)
+    return Placement(anchors, rest, _ordered(elements, anchors, problems))
+
+
+def _check_relations(anchors: dict[Placed, list[Relation[Placed]]], rest: set[Placed],
+                     problems: list[tuple[str, Mark | None]]) -> None:
+    """Each element placed against one other at most on each axis, and never both `above` another and `h: rest`
+    (each would set its foot: rest won, and the element placed above another was stretched down over it, exit 0)."""
     for el, relations in anchors.items():
         axes = [RELATIONS[r] for r, _, _ in relations]
         if len(axes) != len(set(axes)):
             problems.append(("place an element against one other at most across (right_of or left_of) and one "
                              "up and down (below or above)", el.mark))
-        if el in rest and "above" in (r for r, _, _ in relations):  # each would set its foot: rest won, and
-            # the element placed above another was stretched down over it (exit 0)
+        if el in rest and "above" in (r for r, _, _ in relations):
             problems.append(("h: rest runs the element down to the bottom of the safe area, and `above` puts its "
                              "bottom above another element: give it a height, or place it `below` what is above it",
                              el.mark_of("h")))
-    return Placement(anchors, rest, _ordered(elements, anchors, problems))
 
 
 def _unplaceable(el: Placed, target: str, named: dict[Any, Placed], elements: Sequence[Placed]) -> str | None:
