@@ -1437,9 +1437,18 @@ def _percent(part: Any, whole: Any) -> int:
     return int(part * 100 / whole + 0.5)
 
 
+def _field_of(item: Any, attribute: Any) -> Any:
+    """An item's `attribute` as `map(attribute=...)` reads it: one the item lacks is an error naming the fields it
+    has (read with `.get`, a misspelt field was none on every item: count('knd', 'beast') printed 0, exit 0)."""
+    value = make_attrgetter(ENV, attribute)(item)
+    if isinstance(value, Undefined):
+        value._fail_with_undefined_error()
+    return value
+
+
 def _count(items: Iterable[Any], attribute: Any, value: Any) -> int:
     """How many items have `attribute` equal to `value`: data.cards | count('suit', 'red')."""
-    return sum(1 for it in items if it.get(attribute) == value)
+    return sum(1 for it in items if _field_of(it, attribute) == value)
 
 
 def _count_by(items: Iterable[Any], attribute: str) -> dict[Any, int]:
@@ -1447,18 +1456,31 @@ def _count_by(items: Iterable[Any], attribute: str) -> dict[Any, int]:
     data.cards | count_by('suit') gives {'red': 10, 'blue': 8}; `.get('green', 0)` for a value none has."""
     counts: dict[Any, int] = {}
     for it in items:
-        value = it.get(attribute)
+        value = _field_of(it, attribute)
         counts[value] = counts.get(value, 0) + 1
     return counts
 
 
 def _lookup_ids(keys: Iterable[Any], mapping: Mapping[Any, Any]) -> list[Any]:
     """A list of ids as the items they name: scenario.goals | lookup(ref.goals)."""
-    return [mapping[k] for k in keys]
+    if isinstance(keys, str):  # (its letters were looked up one by one, and a missing one said "in the value
+        # formatted", as if a format had failed)
+        raise ValueError(f"lookup takes a list of ids, got text {_short(repr(keys))}: write [{_short(repr(keys))}]")
+    found = []
+    for key in keys:
+        if key not in mapping:
+            raise ValueError(f"lookup: no id {_short(repr(key))} among the {len(mapping):,} it looks in"
+                             f"{did_you_mean(str(key), [str(k) for k in mapping])}")
+        found.append(mapping[key])
+    return found
 
 
 def _split(text: Any, sep: str | None = None) -> list[str]:
     """Text cut into a list at `sep` (at spaces when none is given)."""
+    if not isinstance(text, (str, int, float)) or isinstance(text, bool):  # (a list was cut as Python prints
+        # it: ['a', 'b'] | split(',') gave "['a'" and " 'b']", printed brackets, quotes and all)
+        hint = " (a field left out? `(x or '') | split` cuts nothing into nothing)" if text is None else ""
+        raise ValueError(f"split cuts text, and was given {_describe_value(text)}{hint}")
     return str(text).split(sep)
 
 

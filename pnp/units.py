@@ -93,9 +93,11 @@ def size(value: object) -> tuple[float, float]:
         if key in CARD_SIZES:
             w, h = CARD_SIZES[key]
             return w * MM, h * MM
-        width, by, height = key.partition("x")  # not a pattern: `(.+?)\s*x` is quadratic in a run of spaces
-        if by and width.strip() and height.strip():
-            return length(width), length(height)
+        sides = key.split("x")  # not a pattern: `(.+?)\s*x` is quadratic in a run of spaces
+        if len(sides) > 2:  # (cut at its first x, '63 x 88 x 3' was refused as a length ' 88 x 3')
+            raise ValueError(f"expected one width and one height, 'w x h', got {described(value)}")
+        if len(sides) == 2 and sides[0].strip() and sides[1].strip():
+            return length(sides[0]), length(sides[1])
         hint = did_you_mean(key, CARD_SIZES)
         raise ValueError(f"unknown size {described(value)}{hint}: use a named size ({', '.join(CARD_SIZES)}) or [w, h]")
     if isinstance(value, (list, tuple)) and len(value) == 2:

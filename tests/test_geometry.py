@@ -22,6 +22,13 @@ def test_bad_length_says_what_it_wanted():
         units.length("three mm")
 
 
+@pytest.mark.parametrize("text", ["63 x 88 x 3", "0x58 x 88"])
+def test_a_size_of_more_than_two_sides_is_refused_as_a_whole(text):
+    """Cut at its first x, '63 x 88 x 3' was refused as a length ' 88 x 3', and '0x58 x 88' as '58 x 88'."""
+    with pytest.raises(ValueError, match="expected one width and one height, 'w x h', got '" + text + "'"):
+        units.size(text)
+
+
 @pytest.mark.parametrize("paper, shape", [(A4, (3, 3, False)), (LETTER, (2, 4, True))])
 def test_poker_cards_fill_the_sheet_leaving_room_for_crop_marks(paper, shape):
     """3 x 3 on A4; Letter's 279 mm leave 7.7 mm above and below three 88 mm rows, too little for 3 mm
@@ -163,3 +170,22 @@ def test_a_rect_rounded_past_half_its_side_is_rounded_fully():
     painter.c = Canvas()
     painter._rect(Prim("rect", 0, 0, 20 * MM, 10 * MM, style={"fill": "#ff0000", "radius": 100 * MM}), 0, 0)
     assert drawn == [5 * MM]
+
+
+@pytest.mark.parametrize("net", sorted(nets.NETS))
+@pytest.mark.parametrize("paper", [A4, LETTER])
+def test_a_die_net_that_fits_lies_on_the_paper_with_its_glue_tabs(net, paper):
+    """The net is placed by its faces and tabs together, inside the margins and clear of the footer: measured
+    and centred by its faces alone, then lifted 6 mm, a d6 of 65 mm edges (accepted) printed its tabs past
+    the paper's edges."""
+    from pnp.products.die import _origin
+
+    faces = nets.NETS[net]()
+    left, bottom, right, top = nets.printed_extent(faces)
+    assert all(left <= x <= right and bottom <= y <= top
+               for a, b, centre in nets.tabbed_edges(faces) for x, y in nets.tab(a, b, centre))
+    largest = max(edge for edge in range(5, 101) if _origin(faces, edge * MM, paper) is not None) * MM
+    ox, oy = _origin(faces, largest, paper)
+    assert ox + left * largest >= sheet.MARGIN - 0.01 and ox + right * largest <= paper[0] - sheet.MARGIN + 0.01
+    assert oy + bottom * largest >= sheet.NET_FOOTER_ROOM - 0.01 and oy + top * largest <= paper[1] - sheet.MARGIN + 0.01
+    assert _origin(faces, largest + MM, paper) is None  # a millimetre more is refused

@@ -53,6 +53,13 @@ def _errors(project, layout):
     (("x: 5, w: 53, h: rest", "x: 5, w: 53, h: rest, bleed: true"), None, None),
     # below the safe area's bottom (3 mm up from the card's) `h: rest` drew the rectangle 0 mm tall, without a word
     (("below: footer, gap: 2, x: 5,", "x: 5, y: 87,"), "layouts/mini/card.yaml:7:", "0 mm tall"),
+    # placed above the footer, the rectangle was stretched down over it and past it to the safe area (exit 0)
+    (("below: footer, gap: 2, x: 5,", "above: footer, gap: 2, x: 5,"), "layouts/mini/card.yaml:7:",
+     "`above` puts its bottom above another element"),
+    # turned a quarter about its centre, the stretched box ran sideways past the trim (exit 0)
+    (("x: 5, w: 53, h: rest", "x: 5, w: 53, h: rest, rotate: 90"), "layouts/mini/card.yaml:7:",
+     "the element is turned 90 degrees"),
+    (("x: 5, w: 53, h: rest", "x: 5, w: 53, h: rest, rotate: 180"), None, None),
 ])
 def test_placements_that_cannot_be_made_are_refused_with_file_and_line(project, change, where, message):
     layout = CARD.replace(*change)

@@ -415,9 +415,19 @@ def test_the_random_filter_is_refused_because_builds_must_repeat():
 
 
 def test_count_by_gives_each_value_its_count_in_the_order_first_seen():
-    cards = [{"suit": "red"}, {"suit": "blue"}, {"suit": "red"}, {}]
+    cards = [{"suit": "red"}, {"suit": "blue"}, {"suit": "red"}, {"suit": None}]  # (an optional field left out)
     assert template.evaluate("cards | count_by('suit')", {"cards": cards}) == {"red": 2, "blue": 1, None: 1}
     assert template.render("{{ (cards | count_by('suit')).get('green', 0) }}", {"cards": cards}) == "0"
+
+
+@pytest.mark.parametrize("expression", ["cards | count('siut', 'red')", "cards | count_by('siut')"])
+def test_count_and_count_by_refuse_a_field_the_items_lack(expression):
+    """As map(attribute=...) and item.field do: read with .get, a misspelt field was none on every item, so
+    count('siut', 'red') gave 0 and count_by('siut') {None: 2}, printed without a word."""
+    cards = [{"suit": "red"}, {"suit": "blue"}]
+    with pytest.raises(ExprError) as e:
+        template.evaluate(expression, {"cards": cards})
+    assert "no field 'siut' (did you mean 'suit'?)" in e.value.message
 
 
 def test_the_game_running_out_of_time_is_said_at_the_template_where_it_did(tmp_path, monkeypatch):
@@ -734,3 +744,24 @@ def test_an_expression_written_as_a_template_is_told_to_lose_its_braces(source):
 
 def test_an_expression_holding_braces_of_its_own_is_read_as_written():
     assert template.evaluate("{'a': {'b': 2}}['a']['b'] * 2", {}) == 4
+
+
+@pytest.mark.parametrize("expression, said", [
+    ("['lino'] | lookup(goals)", "lookup: no id 'lino' among the 2 it looks in (did you mean 'lion'?)"),
+    ("'lion' | lookup(goals)", "lookup takes a list of ids, got text 'lion'"),
+])
+def test_lookup_names_the_id_it_cannot_find_and_refuses_text(expression, said):
+    """A missing id was said as "no field or key 'lino' in the value formatted", as if a format had failed,
+    and a text's letters were looked up one by one (ids of one letter each found an item)."""
+    with pytest.raises(ExprError) as e:
+        template.evaluate(expression, {"goals": {"lion": 1, "l": 2}})
+    assert said in e.value.message
+
+
+@pytest.mark.parametrize("value", [("a", "b"), None])
+def test_split_refuses_what_is_not_text(value):
+    """A list was cut as Python prints it (['a', 'b'] | split(',') gave "['a'" and " 'b']", brackets and
+    quotes printed) and a field left out as the word 'None'."""
+    with pytest.raises(ExprError) as e:
+        template.evaluate("tags | split(',')", {"tags": value})
+    assert "split cuts text, and was given" in e.value.message

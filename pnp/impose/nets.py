@@ -98,6 +98,14 @@ def bounds(faces: list[Face]) -> tuple[float, float]:
     return max(xs) - min(xs), max(ys) - min(ys)
 
 
+def printed_extent(faces: list[Face]) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top) of the net as printed, its glue tabs included (a tab stands out of the
+    faces' outline by a fifth of an edge and more), in edges."""
+    corners = [p for f in faces for p in f] + [p for a, b, centre in tabbed_edges(faces) for p in tab(a, b, centre)]
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def _key(p: Point) -> Point:
     return (round(p[0], 6), round(p[1], 6))
 

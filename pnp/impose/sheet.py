@@ -17,6 +17,7 @@ Box = tuple[float, float, float, float]  # (left, bottom, right, top), or (x, y,
 CORNER_ARM = 4 * MM   # each arm of a corner mark
 EDGE_SAFE = 5 * MM    # nothing is printed closer to the paper's edge: many home printers clip 4-5 mm
 FOOTER_BAND = 3 * MM  # the page's footer line, centred this high above EDGE_SAFE: crop marks stop short of it
+NET_FOOTER_ROOM = EDGE_SAFE + 4 * MM  # paper under a net cut from one sheet (a tuck box, a die): clear of the footer
 MARK_CLEAR = EDGE_SAFE + MARK_GAP + MARK_MIN  # the least paper beside a block: room for its crop marks
 
 

@@ -64,6 +64,11 @@ def _rest(el: PlacedShape, p: Prim, layout: LayoutShape) -> Prim:
     """A text or rectangle of `h: rest` stretched down to the bottom of the safe area; one that starts at or
     below it is refused (it was drawn 0 mm tall, without a word)."""
     bottom = layout.height - layout.safe
+    if p.rotate % 180:  # turned about its centre, the stretched box's foot left the safe area's bottom (a
+        # rect of h: rest turned 90 degrees ran past the trim, exit 0)
+        raise LayoutError(f"h: rest runs down to the bottom of the safe area, but the element is turned "
+                          f"{p.rotate:g} degrees, so its box would end elsewhere; turn it by a multiple of 180 "
+                          "degrees, or give it a height", el.mark_of("h"))
     if p.y > bottom - 0.01:
         raise LayoutError(f"h: rest runs down to the bottom of the safe area, {bottom / MM:.1f} mm from the top, "
                           f"but the element starts at {p.y / MM:.1f} mm: it would be 0 mm tall; place it higher or "
@@ -89,12 +94,23 @@ def plan(elements: Sequence[Placed], problems: list[tuple[str, Mark | None]]) ->
                 anchors.setdefault(el, []).append((relation, named[target], el.consts["gap"]))
     if not anchors and not rest:
         return None
+    _check_relations(anchors, rest, problems)
+    return Placement(anchors, rest, _ordered(elements, anchors, problems))
+
+
+def _check_relations(anchors: dict[Placed, list[Relation[Placed]]], rest: set[Placed],
+                     problems: list[tuple[str, Mark | None]]) -> None:
+    """Each element placed against one other at most on each axis, and never both `above` another and `h: rest`
+    (each would set its foot: rest won, and the element placed above another was stretched down over it, exit 0)."""
     for el, relations in anchors.items():
         axes = [RELATIONS[r] for r, _, _ in relations]
         if len(axes) != len(set(axes)):
             problems.append(("place an element against one other at most across (right_of or left_of) and one "
                              "up and down (below or above)", el.mark))
-    return Placement(anchors, rest, _ordered(elements, anchors, problems))
+        if el in rest and "above" in (r for r, _, _ in relations):
+            problems.append(("h: rest runs the element down to the bottom of the safe area, and `above` puts its "
+                             "bottom above another element: give it a height, or place it `below` what is above it",
+                             el.mark_of("h")))
 
 
 def _unplaceable(el: Placed, target: str, named: dict[Any, Placed], elements: Sequence[Placed]) -> str | None:

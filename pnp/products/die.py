@@ -7,13 +7,14 @@ from typing import Any
 
 from ..draw import sheet as paper
 from ..errors import LayoutError
+from ..options import ColourError, parse_colour
 from ..impose import nets
 from ..impose.shapes import Outline
 from ..layout import params as P
 from ..model.components import ITEM_FIELDS
-from ..model.load import shown
+from ..model.load import Record, shown
 from ..template import ExprError, evaluate
-from ..impose.sheet import MARGIN
+from ..impose.sheet import MARGIN, NET_FOOTER_ROOM
 from ..units import MM, to_mm
 from .base import LAYOUT_KEY, Kind, Printable, distinct
 from ..layout.layouts import Layout
@@ -22,11 +23,13 @@ from .base import Reporter, Studio
 from reportlab.pdfgen.canvas import Canvas
 
 EDGE = 20 * MM
+FACE_FILL = "face_fill"  # the layout's variable that colours its faces under their art
 
 
 class Die(Kind):
     """A die to cut, fold and glue: its layout is one face, drawn once per value in `faces`, centred on each
-    face of the net; values i and n-1-i land on opposite faces, so a d6 of 1-6 sums to 7 like a real die."""
+    face of the net; values i and n-1-i land on opposite faces, so a d6 of 1-6 sums to 7 like a real die.
+    The faces are filled with the layout's `vars.face_fill` (a colour; white by default) under their art."""
 
     name = "die"
     file_part = "dice"
@@ -74,16 +77,17 @@ class Die(Kind):
                                         component.spec.mark_of("layout"))
             net = layout.options.get("net", "d6")
             face_values(layout, studio.context(item=item))  # as many as the net has faces, or an error
+            _check_face_fill(layout, report)
             faces = nets.NETS[net]()
             edge = layout.options.get("edge") or EDGE
             _check_face_room(net, faces, edge, layout, report)
-            w, h = (side * edge for side in nets.bounds(faces))
-            room = [side - 2 * MARGIN for side in studio.paper]
-            if w > room[0] or h > room[1]:
-                largest = min(room[0] / (w / edge), room[1] / (h / edge))
-                report.error(f"a {net} net with {to_mm(edge):g} mm edges is {to_mm(w):.0f} x {to_mm(h):.0f} mm, "
-                             f"more than the paper holds; edges of at most {int(to_mm(largest))} mm fit",
-                             layout.spec.mark_of("edge"))
+            if _origin(faces, edge, studio.paper) is None:
+                left, bottom, right, top = nets.printed_extent(faces)
+                (room_w, room_h), w, h = _room(studio.paper), (right - left) * edge, (top - bottom) * edge
+                largest = min(room_w / (right - left), room_h / (top - bottom))
+                report.error(f"a {net} net with {to_mm(edge):g} mm edges is {to_mm(w):.0f} x {to_mm(h):.0f} mm with "
+                             f"its glue tabs, more than the paper holds; edges of at most {int(to_mm(largest))} mm "
+                             "fit", layout.spec.mark_of("edge"))
 
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         pages = 0
@@ -119,6 +123,33 @@ def _check_face_room(net: str, faces: list[nets.Face], edge: float, layout: Layo
                      f"of this {net} with {to_mm(edge):g} mm edges holds ({to_mm(room_w):.1f} x {to_mm(room_h):.1f} "
                      "mm): each face is cut to its shape, so what lies outside is lost; make the layout smaller or "
                      "the edges longer", layout.spec.mark_of("size") or layout.spec.mark)
+
+
+def _check_face_fill(layout: Layout, report: Reporter) -> None:
+    """The faces' fill, `vars.face_fill`, is a colour: read only as the net was painted, one that was not
+    stopped the build as a bug in pnp where validate had said ok."""
+    try:
+        parse_colour(layout.vars.get(FACE_FILL, "#ffffff"))
+    except ColourError as e:
+        own = layout.spec.get("vars")  # else it came with `extends`: said there
+        report.error(f"vars: {FACE_FILL}: {e}", own.mark_of(FACE_FILL) if isinstance(own, Record) and FACE_FILL in own
+                     else layout.spec.mark_of("extends"))
+
+
+def _room(paper: tuple[float, float]) -> tuple[float, float]:
+    """The width and height a net may take on the paper: inside its margins, and clear of the page's footer."""
+    return paper[0] - 2 * MARGIN, paper[1] - MARGIN - NET_FOOTER_ROOM
+
+
+def _origin(net: list[nets.Face], edge: float, paper: tuple[float, float]) -> nets.Point | None:
+    """Where the net's (0, 0) goes on the paper so that the net and its glue tabs are centred in the room
+    the paper has for them; None when they do not fit. (The faces alone were measured and centred, then lifted
+    6 mm: a d6 of 65 mm edges printed its tabs past the paper's edges, exit 0.)"""
+    left, bottom, right, top = nets.printed_extent(net)
+    (room_w, room_h), w, h = _room(paper), (right - left) * edge, (top - bottom) * edge
+    if w > room_w + 0.01 or h > room_h + 0.01:
+        return None
+    return MARGIN + (room_w - w) / 2 - left * edge, NET_FOOTER_ROOM + (room_h - h) / 2 - bottom * edge
 
 
 FaceValue = str | int | float
@@ -164,9 +195,10 @@ def _draw_net(canvas: Canvas, studio: Studio, layout: Layout, die_faces: list[Pr
               values: list[FaceValue]) -> None:
     net = nets.NETS[layout.options.get("net", "d6")]()
     edge = layout.options.get("edge") or EDGE
-    w, h = nets.bounds(net)
-    pw, ph = studio.paper
-    ox, oy = (pw - w * edge) / 2, (ph - h * edge) / 2 + 6 * MM
+    origin = _origin(net, edge, studio.paper)
+    if origin is None:  # refused by check
+        raise LayoutError("the die's net does not fit the paper", layout.spec.mark_of("edge"))
+    ox, oy = origin
 
     def pt(p: nets.Point) -> nets.Point:
         return ox + p[0] * edge, oy + p[1] * edge
@@ -184,4 +216,4 @@ def _draw_net(canvas: Canvas, studio: Studio, layout: Layout, die_faces: list[Pr
         draw_face = functools.partial(studio.draw, canvas, painter, by_value[repr(value)], shared=True, clip=edge)
         drawn.append((poly, centre, draw_face, (layout.width, layout.height)))
     outline = [(pt(a), pt(b)) for a, b, _ in nets.outer_edges(net)]
-    paper.die_net(canvas, drawn, tabs, outline, layout.vars.get("face_fill", "#ffffff"))
+    paper.die_net(canvas, drawn, tabs, outline, layout.vars.get(FACE_FILL, "#ffffff"))

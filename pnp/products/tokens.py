@@ -36,12 +36,16 @@ class Tokens(Kind):
         return () if outline is None else (outline,)
 
     def check(self, component: Component, studio: Studio, report: Reporter) -> None:
-        """Every token must fit on the paper inside its margins (a bigger one is a board)."""
+        """Every token must fit on the paper inside the margins its packing keeps, its bleed's too (a bigger one
+        is a board): measured against the paper's margins alone, a token 195 mm wide passed validate and
+        stopped the build as a bug in pnp."""
         super().check(component, studio, report)
-        room = [side - 2 * sheet.MARGIN for side in studio.paper]
-        for p in studio.of(component):
-            layout = studio.layouts.get(p.layout)
-            if layout.width > room[0] + 0.01 or layout.height > room[1] + 0.01:
+        names = dict.fromkeys(p.layout for p in studio.of(component) if p.side == "front")  # each once
+        layouts = [studio.layouts.get(name) for name in names]
+        margin = _margin(_bleed(layouts)) if layouts else sheet.MARGIN
+        room = [side - 2 * margin for side in studio.paper]
+        for layout in layouts:
+            if layout.width > room[0] or layout.height > room[1]:
                 report.error(f"a {layout.size_mm[0]:g} x {layout.size_mm[1]:g} mm token does not fit on the paper "
                              f"(at most {to_mm(room[0]):g} x {to_mm(room[1]):g} mm); make it a board, which is tiled",
                              layout.spec.mark_of("size"))
@@ -103,10 +107,21 @@ def _check_back_cuts(component: Component, studio: Studio, report: Reporter) -> 
 
 def _packed(layouts: list[Layout], paper_size: tuple[float, float]) -> tuple[float, list[list[sheet.Placed]]]:
     """(the bleed every token gets, the pages of tokens packed in rows on the paper)."""
-    bleed = max(min(lay.bleed, MAX_TOKEN_BLEED) for lay in layouts)
+    bleed = _bleed(layouts)
     # 2 mm of paper between neighbours' art, however much art runs past each cut line
     return bleed, sheet.shelves(paper_size, [(lay.width, lay.height) for lay in layouts], gap=TOKEN_GAP + 2 * bleed,
-                                margin=sheet.MARGIN + bleed)  # the bleed stays clear of the footer too
+                                margin=_margin(bleed))
+
+
+def _bleed(layouts: list[Layout]) -> float:
+    """The bleed every token of a component gets: the most any of them asks for, up to MAX_TOKEN_BLEED."""
+    return max(min(lay.bleed, MAX_TOKEN_BLEED) for lay in layouts)
+
+
+def _margin(bleed: float) -> float:
+    """The paper kept round a sheet of tokens: the sheet's margin, and the tokens' bleed beyond it (the bleed
+    stays clear of the footer too)."""
+    return sheet.MARGIN + bleed
 
 
 def _outline(layout: Layout, x: float, y: float) -> Outline | None:

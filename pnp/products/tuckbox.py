@@ -11,7 +11,7 @@ from ..draw import tuckbox as boxes
 from ..draw.fonts import unmapped_message
 from ..errors import DataError
 from ..impose import tuckbox as nets
-from ..impose.sheet import EDGE_SAFE, MARGIN
+from ..impose.sheet import MARGIN, NET_FOOTER_ROOM
 from ..options import blank, did_you_mean
 from ..report import shortened
 from ..units import MM, to_mm
@@ -23,7 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 THICKNESS = 0.32  # mm: one card of ordinary 300 g/m² card stock, unsleeved
 CLEARANCE = 1.0  # mm of play in width, height and depth, so the deck slides in and out
-FOOTER_ROOM = EDGE_SAFE + 4 * MM  # the net stays clear of the page's footer
+FOOTER_ROOM = NET_FOOTER_ROOM  # the net stays clear of the page's footer
 CARD_KINDS = ("deck", "aid")
 PANEL_PADDING = 8 * MM  # a panel's width less its words' room
 TITLE = ("Display", False, 16, 7)  # (family, bold, size, smallest size) of the texts on the box

@@ -14,7 +14,8 @@ class Rect(Element):
     params = {
         **box("=the layout's width", "=the layout's height"),
         "h": P.Length("=the layout's height", "height of the box, or `rest`: down to the bottom of the layout's safe area "
-                          "(after the element is placed)", minimum=0),
+                          "(after the element is placed; not with `above`, nor turned but by a multiple of 180 "
+                          "degrees)", minimum=0),
         "radius": P.Length(0, "corner radius (half the shorter side or more rounds it fully)", minimum=0),
         "bleed": P.Bool(False, "sides that lie on the trim line run on into the bleed, so a cut a little "
                                "off still shows no white edge"),

@@ -22,7 +22,8 @@ class Text(Element):
     params = {
         **box("=the layout's width", "10mm"),
         "h": P.Length("10mm", "height of the box, or `rest`: down to the bottom of the layout's safe area "
-                          "(after the element is placed)", minimum=0),
+                          "(after the element is placed; not with `above`, nor turned but by a multiple of 180 "
+                          "degrees)", minimum=0),
         "text": P.Text("", "the text (a template: `{{ card.name }}`)"),
         "style": P.Name(None, "a named text style from text-styles.yaml; the element's own settings win over it"),
         **TEXT_STYLE,

@@ -58,6 +58,10 @@ class Track(Element):
             lay = resolver.layout
             w = lay.width if v["w"] is None else v["w"]
             h = lay.height if v["h"] is None else v["h"]
+            if 1 < count < 4:  # (said as spaces that overlap, which they need not)
+                raise LayoutError(f"track: a track around a box has a space on each of its 4 corners, so {count} "
+                                  "spaces are too few; give 4 or more, or run them along a line (x1, y1, x2, y2)",
+                                  el.mark_of("count") or el.mark)
             centres = around(ox + v["x"] + cell / 2, oy + v["y"] + cell / 2, w - cell, h - cell, count, cell)
             if centres is None:
                 raise LayoutError(f"track: {count} spaces of {units.to_mm(cell)} mm do not fit around "
