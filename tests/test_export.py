@@ -224,9 +224,10 @@ def test_a_proof_label_holding_characters_its_font_lacks_shows_them_as_marks_wit
     assert "lion · ??Lion" in shown, shown
 
 
-def test_drivethru_is_cmyk_pdfx_within_240_percent_ink(mini):
+def test_drivethru_is_cmyk_pdfx_within_240_percent_ink(mini, monkeypatch):
     import pikepdf
 
+    from pnp.export import drivethru
     from pnp.export.drivethru import max_ink
 
     export(mini, "--format", "drivethru")
@@ -245,6 +246,12 @@ def test_drivethru_is_cmyk_pdfx_within_240_percent_ink(mini):
     made = path.read_bytes()
     export(mini, "--format", "drivethru", "--force")
     assert path.read_bytes() == made
+    # Ghostscript (or its CMYK profile) upgraded: the files are made again, not found up to date for ever
+    assert "mini: up to date" in export(mini, "--format", "drivethru").output
+    tools = drivethru.tools()
+    monkeypatch.setattr(drivethru, "tools", lambda: {**tools, "ghostscript": "99.0"})
+    assert "mini: up to date" not in export(mini, "--format", "drivethru").output
+    assert json.loads((path.parent / "export.json").read_text())["ghostscript"] == "99.0"
 
 
 def test_an_unchanged_export_is_not_made_again(tmp_path):
