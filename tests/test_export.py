@@ -502,3 +502,26 @@ def test_ghostscript_opens_nothing_beside_its_files(tmp_path, monkeypatch, gs_op
         _rendered_max_ink(work / "deck.pdf")
     assert not outside.exists()
     assert sorted(p.name for p in work.iterdir()) == ["deck.pdf"]
+
+
+def test_a_format_s_tasks_run_no_more_at_once_than_there_are_cores(tmp_path, monkeypatch):
+    """`-j 64` runs a format's tasks (drivethru's Ghostscript conversion of each deck) at most one per core, as the
+    images are: all at once, a game of 25 decks ran 25 Ghostscripts together on two cores (720 MB)."""
+    import threading
+    import time
+
+    from pnp.export.raster import run_tasks
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    lock, running, most, done = threading.Lock(), [0], [0], []
+
+    def task(folder):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.02)  # (long enough for every thread allowed to start meanwhile)
+        with lock:
+            running[0] -= 1
+
+    run_tasks([task] * 8, tmp_path, jobs=64, on_done=done.append)
+    assert most[0] <= 2 and len(done) == 8
