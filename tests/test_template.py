@@ -734,3 +734,17 @@ def test_an_expression_written_as_a_template_is_told_to_lose_its_braces(source):
 
 def test_an_expression_holding_braces_of_its_own_is_read_as_written():
     assert template.evaluate("{'a': {'b': 2}}['a']['b'] * 2", {}) == 4
+
+
+def test_no_cache_is_kept_or_read_inside_the_repository_holding_the_project(tmp_path, monkeypatch, own_disk_cache):
+    """A CI checking a pull request to a repository whose pnp project is a subfolder caches its workspace, the
+    repository: planted entries there would be loaded as code as well (only the project's folder was kept out)."""
+    from conftest import make_project, run
+
+    (tmp_path / "repo/.git").mkdir(parents=True)
+    root = make_project(tmp_path / "repo/game")
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "repo/.ci-cache"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # (not the repository's: ~ itself may be one, of the user's)
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "repo/.ci-cache").exists()
