@@ -6,10 +6,12 @@ versions of Python and of the libraries that made them, and the code that made t
 entry is never read; each entry is named by a digest of its input. Values are what `marshal` writes (code,
 numbers, text, tuples and lists of them), after a checksum of them and of their input: an entry that does not match it, or
 whose value is not of the shape its caller expects, is made again and rewritten, never used. PNP_CACHE_DIR chooses where the folders go (`off`: nowhere; a relative path: nowhere either); a
-folder must be private to the user (its files become code) and outside the project, and one that cannot be read or written is simply
+folder must be private to the user (its files become code) and outside the project and the repository holding it
+(keep_out_of), and one that cannot be read or written is simply
 not used."""
 
 import hashlib
+import json
 import marshal
 import os
 import re
@@ -41,17 +43,22 @@ def _base() -> Path | None:
 _OUT_OF_BOUNDS = "PNP_NO_CACHE_IN"  # the folders no cache may lie in (keep_out_of), kept for the processes pnp starts
 
 
-def keep_out_of(folder: Path) -> None:
-    """Keep no cache inside `folder`, the project pnp works on: a game someone sent may carry a cache folder of
-    its own, and with PNP_CACHE_DIR pointing into the project (a CI caching its workspace while it checks a
-    received pull request) its planted entries, well formed, would be loaded as code."""
-    os.environ[_OUT_OF_BOUNDS] = str(folder.resolve())
+def keep_out_of(*folders: Path) -> None:
+    """Keep no cache inside `folders`: the project pnp works on and the repository it is in. A game someone sent
+    may carry a cache folder of its own, and with PNP_CACHE_DIR pointing into the project (a CI caching its
+    workspace while it checks a received pull request) its planted entries, well formed, would be loaded as code;
+    so would those of a pull request to a repository holding the project in a subfolder, whose workspace is the
+    repository's (only the project's folder was kept out)."""
+    os.environ[_OUT_OF_BOUNDS] = json.dumps([str(folder.resolve()) for folder in folders])  # (JSON: any name)
 
 
 def _in_bounds(real: Path) -> bool:
-    """Whether the resolved cache folder `real` lies outside the folder keep_out_of named."""
-    kept_out = os.environ.get(_OUT_OF_BOUNDS)
-    return not kept_out or not (real == Path(kept_out) or Path(kept_out) in real.parents)
+    """Whether the resolved cache folder `real` lies outside every folder keep_out_of named."""
+    try:
+        kept_out = [Path(folder) for folder in json.loads(os.environ.get(_OUT_OF_BOUNDS) or "[]")]
+    except ValueError:  # not as keep_out_of writes it (set by hand): no cache, rather than one where it may not be
+        return False
+    return not any(real == folder or folder in real.parents for folder in kept_out)
 
 
 def private_folder(name: str, *depends_on: str | bytes | Callable[[], str | bytes]) -> Path | None:

@@ -156,8 +156,21 @@ def cli(ctx: click.Context, root: str | None) -> None:
 
 def _project(ctx: click.Context) -> "Project":
     project = project_mod.find(ctx.obj)
-    cache.keep_out_of(project.root)  # a cache inside a received project would be its sender's
+    cache.keep_out_of(*_as_received(project))  # a cache inside them would be their sender's
     return project
+
+
+def _as_received(project: "Project") -> list[Path]:
+    """The folders that may have come with a game someone sent: the project's, and the work tree of the git
+    repository it is in (a pull request to a repository holding the project in a subfolder), unless that holds
+    the user's home folder (a repository of the user's own files, ~ itself, holds every project they have)."""
+    found = project_mod.repository(project.root)
+    try:
+        home: Path | None = Path.home().resolve()
+    except (RuntimeError, OSError):  # (no home folder known)
+        home = None
+    sent = found is not None and not (home is not None and home.is_relative_to(found[1].resolve()))
+    return [project.root] + ([found[1]] if found is not None and sent else [])
 
 
 @cli.command(epilog=EPILOG)

@@ -225,6 +225,16 @@ def game_name_problem(name: str) -> str | None:
     return None
 
 
+def repository(root: Path) -> tuple[Path, Path] | None:
+    """(.git, work tree) of the git repository the folder `root` is in: the nearest .git at or above it, as git
+    finds it; None outside any. A folder someone sent may hold the project in a subfolder of its repository."""
+    for folder in (root, *root.parents):
+        dotgit = folder / ".git"
+        if dotgit.is_symlink() or dotgit.exists():
+            return dotgit, folder
+    return None
+
+
 def present(path: Path) -> bool:
     """Whether a file, folder or link (even a broken one) stands at `path`. A name that no file system can hold
     (a part longer than 255 bytes, a NUL) names nothing: Path.exists() raised OSError on it, a traceback where

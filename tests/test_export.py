@@ -224,9 +224,10 @@ def test_a_proof_label_holding_characters_its_font_lacks_shows_them_as_marks_wit
     assert "lion · ??Lion" in shown, shown
 
 
-def test_drivethru_is_cmyk_pdfx_within_240_percent_ink(mini):
+def test_drivethru_is_cmyk_pdfx_within_240_percent_ink(mini, monkeypatch):
     import pikepdf
 
+    from pnp.export import drivethru
     from pnp.export.drivethru import max_ink
 
     export(mini, "--format", "drivethru")
@@ -245,6 +246,12 @@ def test_drivethru_is_cmyk_pdfx_within_240_percent_ink(mini):
     made = path.read_bytes()
     export(mini, "--format", "drivethru", "--force")
     assert path.read_bytes() == made
+    # Ghostscript (or its CMYK profile) upgraded: the files are made again, not found up to date for ever
+    assert "mini: up to date" in export(mini, "--format", "drivethru").output
+    tools = drivethru.tools()
+    monkeypatch.setattr(drivethru, "tools", lambda: {**tools, "ghostscript": "99.0"})
+    assert "mini: up to date" not in export(mini, "--format", "drivethru").output
+    assert json.loads((path.parent / "export.json").read_text())["ghostscript"] == "99.0"
 
 
 def test_an_unchanged_export_is_not_made_again(tmp_path):
@@ -495,3 +502,26 @@ def test_ghostscript_opens_nothing_beside_its_files(tmp_path, monkeypatch, gs_op
         _rendered_max_ink(work / "deck.pdf")
     assert not outside.exists()
     assert sorted(p.name for p in work.iterdir()) == ["deck.pdf"]
+
+
+def test_a_format_s_tasks_run_no_more_at_once_than_there_are_cores(tmp_path, monkeypatch):
+    """`-j 64` runs a format's tasks (drivethru's Ghostscript conversion of each deck) at most one per core, as the
+    images are: all at once, a game of 25 decks ran 25 Ghostscripts together on two cores (720 MB)."""
+    import threading
+    import time
+
+    from pnp.export.raster import run_tasks
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    lock, running, most, done = threading.Lock(), [0], [0], []
+
+    def task(folder):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.02)  # (long enough for every thread allowed to start meanwhile)
+        with lock:
+            running[0] -= 1
+
+    run_tasks([task] * 8, tmp_path, jobs=64, on_done=done.append)
+    assert most[0] <= 2 and len(done) == 8

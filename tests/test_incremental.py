@@ -99,6 +99,32 @@ def test_an_option_is_an_input_too(two_games):
     assert manifest["bleed_mm"] == 3.0
 
 
+def test_a_library_that_makes_the_bytes_is_an_input_too(tmp_path, monkeypatch, request):
+    """A kit (or an export) made before Pillow, pypdfium2 or another library that reads, draws or encodes was
+    upgraded is made again: only ReportLab's, pikepdf's and svglib's versions were recorded, and an export's
+    images stayed the old pypdfium2's for ever."""
+    from pnp.kit import inputs
+    from pnp.kit.manifest import Manifest, seal
+    from pnp.kit.run import already_built
+    from pnp.project import Project
+    from pnp.units import PrintOptions
+
+    project = Project(make_project(tmp_path / "proj"))
+    folder = project.root / "output/mini"
+    folder.mkdir(parents=True)
+    made = Manifest({"game": "mini", **PrintOptions().record()},
+                    inputs={"engine": inputs.engine(), "files": inputs.snapshot(project, "mini")})
+    with open(folder / "manifest.json", "w", encoding="utf-8") as f:
+        made.write(f)
+    seal(folder / "manifest.json")
+    assert already_built(project, "mini", PrintOptions(), folder) is not None  # (a kit of no file, as made)
+    version = inputs._version
+    monkeypatch.setattr(inputs, "_version", lambda name: "99.0" if name == "pypdfium2" else version(name))
+    request.addfinalizer(inputs.engine.cache_clear)  # (each process works it out once)
+    inputs.engine.cache_clear()
+    assert already_built(project, "mini", PrintOptions(), folder) is None
+
+
 def test_a_touched_output_file_is_rebuilt(two_games):
     build(two_games)
     (two_games / "output/mini/mini-cards-a4.pdf").write_bytes(b"%PDF-1.4 truncated")

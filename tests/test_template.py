@@ -765,3 +765,17 @@ def test_split_refuses_what_is_not_text(value):
     with pytest.raises(ExprError) as e:
         template.evaluate("tags | split(',')", {"tags": value})
     assert "split cuts text, and was given" in e.value.message
+
+
+def test_no_cache_is_kept_or_read_inside_the_repository_holding_the_project(tmp_path, monkeypatch, own_disk_cache):
+    """A CI checking a pull request to a repository whose pnp project is a subfolder caches its workspace, the
+    repository: planted entries there would be loaded as code as well (only the project's folder was kept out)."""
+    from conftest import make_project, run
+
+    (tmp_path / "repo/.git").mkdir(parents=True)
+    root = make_project(tmp_path / "repo/game")
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "repo/.ci-cache"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # (not the repository's: ~ itself may be one, of the user's)
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
+    assert not (tmp_path / "repo/.ci-cache").exists()

@@ -2,11 +2,13 @@
 bleed, made PDF/X-1a:2003 in CMYK by Ghostscript from the faces PDF itself: text and line art stay vectors, black
 text and lines print in black ink alone, and no colour has more than 240% total ink."""
 
+import contextlib
 import hashlib
 import os
 import subprocess
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -117,15 +119,42 @@ def _ghostscript(arguments: list[str], folder: Path, doing: str) -> None:
     DriveThruError, saying what it was to `doing`, when it fails or runs past five minutes."""
     gs = program("gs")
     assert gs is not None  # profile() has found it
-    kept = {k: v for k, v in os.environ.items() if not k.startswith("GS_") and k not in ("TMPDIR", "TEMP", "TMP")}
     try:
         run = subprocess.run([gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", *arguments], capture_output=True,
-                             text=True, errors="replace", timeout=300, cwd=folder,
-                             env={**kept, "TMPDIR": os.curdir, "TEMP": os.curdir, "TMP": os.curdir})
+                             text=True, errors="replace", timeout=300, cwd=folder, env=_environment())
     except subprocess.TimeoutExpired:
         raise DriveThruError(f"Ghostscript could not {doing}: it ran past five minutes") from None
     if run.returncode != 0:
         raise DriveThruError(f"Ghostscript could not {doing}: {(run.stderr or run.stdout).strip()[:300]}")
+
+
+def _environment() -> dict[str, str]:
+    """The environment Ghostscript runs in: the user's but for its GS_* variables, its temporary files in the
+    folder it runs in (see _ghostscript)."""
+    kept = {k: v for k, v in os.environ.items() if not k.startswith("GS_") and k not in ("TMPDIR", "TEMP", "TMP")}
+    return {**kept, "TMPDIR": os.curdir, "TEMP": os.curdir, "TMP": os.curdir}
+
+
+@lru_cache(maxsize=None)
+def tools() -> dict[str, str]:
+    """What makes a drivethru file besides pnp and its libraries (inputs.engine): Ghostscript's version and a
+    digest of the CMYK profile ("absent" for what is not installed), recorded in export.json: an export made
+    before either was upgraded was found up to date for ever, its files not what pnp now makes of the game."""
+    gs = program("gs")
+    icc = next((p for p in ICC_PROFILES if Path(p).is_file()), None)
+    version = "absent"
+    if gs is not None:
+        try:
+            run = subprocess.run([gs, "--version"], capture_output=True, text=True, errors="replace", timeout=30,
+                                 cwd=os.sep, env=_environment())
+            version = run.stdout.strip()[:40] if run.returncode == 0 else "unknown"
+        except (OSError, subprocess.TimeoutExpired):
+            version = "unknown"
+    digest = "absent"
+    if icc is not None:
+        with contextlib.suppress(OSError):
+            digest = hashlib.sha256(Path(icc).read_bytes()).hexdigest()[:16]
+    return {"ghostscript": version, "cmyk_profile": digest}
 
 
 def max_ink(path: Path) -> float:

@@ -214,6 +214,9 @@ def run_tasks(tasks: "list[Callable[[Path], None]]", folder: "Path", jobs: int =
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     on_done = on_done or (lambda n: None)
+    # no more at a time than cores, as write_all's images: -j 64 ran a game's 25 decks' Ghostscripts at once on two
+    # cores (720 MB together, a deck's pages held by each thread besides), for no gain past the cores
+    jobs = min(jobs, os.cpu_count() or 1, len(tasks))
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         for done in as_completed([pool.submit(task, folder) for task in tasks]):
             done.result()

@@ -198,6 +198,12 @@ class DriveThruCards(ServiceFormat):
               "text and lines stay vectors, colours in CMYK by pnp (black in black ink only, at most\n"
               "240% ink), made PDF/X-1a by Ghostscript")
 
+    def settings(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The Ghostscript and CMYK profile that make the files (drivethru.tools)."""
+        from .drivethru import tools
+
+        return {**super().settings(options), **tools()}
+
     def plan(self, faces: list["Face"], folder: Path, options: dict, studio: "Studio") -> Plan:
         """A task per deck that composes its PDF/X-1a; each PDF's page count and ink checked."""
         from .drivethru import INK_LIMIT, DeckJob

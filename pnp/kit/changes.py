@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
-from ..project import not_regular, output_lock, program, read_project_file, write_file, written_beside
+from ..project import not_regular, output_lock, program, read_project_file, repository, write_file, written_beside
 from ..products.base import distinct
 from ..report import Mark, Report, printable, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
@@ -285,14 +285,10 @@ _GITDIR = re.compile(rb"gitdir: (.+?)[\r\n]*\Z", re.S)  # as git reads a .git fi
 
 
 def _repository(project: "Project") -> tuple[Path, Path] | None:
-    """(git folder, work tree) of the repository the project is in: the nearest .git at or above its root, as
-    git finds it; None outside any. git is pinned to it (--git-dir): left to look for itself, it took a project
-    folder holding HEAD, objects/ and refs/ for a repository of its own, whose config nothing had checked."""
-    for folder in (project.root, *project.root.parents):
-        dotgit = folder / ".git"
-        if dotgit.is_symlink() or dotgit.exists():
-            return dotgit, folder
-    return None
+    """(git folder, work tree) of the repository the project is in (project.repository). git is pinned to it
+    (--git-dir): left to look for itself, it took a project folder holding HEAD, objects/ and refs/ for a
+    repository of its own, whose config nothing had checked."""
+    return repository(project.root)
 
 
 def _own_repository(project: "Project") -> None:

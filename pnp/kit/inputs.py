@@ -11,6 +11,8 @@ import gc
 import hashlib
 import json
 import os
+import platform
+import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import metadata
@@ -174,14 +176,26 @@ def listed_file(folder: Path, listed: Any) -> Path:
     return path / parts[-1]
 
 
+# the libraries whose version changes what pnp writes from the same files, each recorded by its version: those
+# that read the inputs (PyYAML, openpyxl, Pillow, and lxml, tinycss2 and cssselect2 under svglib), make their text
+# (Jinja2, markdown-it-py, regex), draw and convert them (ReportLab, svglib, colorspacious, numpy, pikepdf), and
+# render and encode the exports' images (pypdfium2, Pillow). Only the first three were: an export made before
+# pypdfium2 or Pillow was upgraded was found up to date for ever, its images the old version's, not the bytes
+# pnp now makes of the same game (the CLI's and the preview server's libraries change nothing written)
+DRAWN_BY = ("reportlab", "pikepdf", "svglib", "pillow", "pypdfium2", "jinja2", "markdown-it-py", "pyyaml", "openpyxl",
+            "regex", "colorspacious", "numpy", "lxml", "tinycss2", "cssselect2")
+
+
 @lru_cache(maxsize=None)
 def engine() -> dict[str, str]:
-    """pnp's version, a digest of its own code, and the versions of what draws the bytes."""
+    """pnp's version, a digest of its own code, and the versions of what draws the bytes (DRAWN_BY, Python, and
+    the zlib that compresses every PDF stream and PNG)."""
     digest = hashlib.sha256()
     for path in sorted([*ENGINE.rglob("*.py"), *(ENGINE / "fonts").rglob("*.*")]):  # code and built-in fonts
         digest.update(path.relative_to(ENGINE).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    versions = {name: _version(name) for name in ("reportlab", "pikepdf", "svglib")}
-    return {"pnp": __version__, "code": digest.hexdigest()[:16], **versions}
+    versions = {name: _version(name) for name in DRAWN_BY}
+    return {"pnp": __version__, "code": digest.hexdigest()[:16], **versions, "python": platform.python_version(),
+            "zlib": zlib.ZLIB_RUNTIME_VERSION}
 
 
 def _version(name: str) -> str:
