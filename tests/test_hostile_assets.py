@@ -954,3 +954,37 @@ def test_an_icons_rect_corners_are_rounded_as_browsers_round_them(tmp_path, attr
 
     [rect] = rects(icons._drawing(svg, hashlib.sha256(svg).digest()))
     assert (rect.rx, rect.ry) == radii
+
+
+def _font_hinted_past_freetypes_bound(font: bytes) -> bytes:
+    """The font with a hinting program (prep, run at each size it is drawn at) that calls functions of its fpgm
+    each calling the one below twice, 20 deep: two million instructions, past the million FreeType runs of a
+    program before it stops it (and fails to draw the font hinted)."""
+    program = b"".join(bytes([0xB0, depth, 0x2C]) + (bytes([0xB1, depth - 1, depth - 1, 0x2B, 0x2B]) if depth else b"")
+                       + b"\x2d" for depth in range(21))  # PUSHB n, FDEF, (PUSHB n-1 n-1, CALL, CALL), ENDF
+    out = bytearray(font)
+    for n in range(struct.unpack_from(">H", font, 4)[0]):
+        tag, _, offset, length = struct.unpack_from(">4sIII", font, 12 + 16 * n)
+        written = {b"fpgm": program, b"prep": bytes([0xB0, 20, 0x2B])}.get(tag)  # PUSHB 20, CALL
+        if written is not None:
+            assert len(written) <= length
+            out[offset:offset + len(written)] = written
+            struct.pack_into(">I", out, 12 + 16 * n + 12, len(written))
+        elif tag == b"maxp":
+            struct.pack_into(">H", out, offset + 20, 21)  # function definitions
+            struct.pack_into(">H", out, offset + 24, max(64, struct.unpack_from(">H", font, offset + 24)[0]))
+    return bytes(out)
+
+
+def test_pnps_checks_of_a_font_run_none_of_its_hinting_programs(tmp_path):
+    """FreeType runs a TrueType font's hinting programs (fpgm, prep, each glyph's instructions) to draw it
+    hinted, up to a million instructions each: a font whose every glyph called a program of nearly that many
+    took pnp's checks, which measure every glyph, 28 ms a glyph and validation a minute. What pnp prints needs
+    no hinting (pdfium, its PNG export, draws without it): its checks measure the outlines unhinted, so a font
+    whose hinting runs past FreeType's bound (here its prep, run once) is measured as any other."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
+    regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    (root / "fonts" / "f.ttf").write_bytes(_font_hinted_past_freetypes_bound(regular))
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output

@@ -12,6 +12,7 @@ import unicodedata
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
@@ -22,6 +23,9 @@ from ..project import BUILTIN_FONTS, file_status, open_project_file, read_projec
 from ..report import Mark, shown as quoted
 from ..project import Project
 from pathlib import Path
+
+if TYPE_CHECKING:
+    from PIL import ImageFont
 
 STYLES = ("regular", "bold", "italic", "bold_italic")
 # What each family of fonts.yaml's `families:` may say (printed by `pnp reference`).
@@ -393,11 +397,46 @@ def _fs_type(font: bytes) -> int | None:
 def _tables(font: bytes, wanted: bytes) -> Iterator[int]:
     """Where each table tagged `wanted` begins, of those the font's (of a collection's first font's) directory
     lists; struct.error when the directory is cut short."""
-    directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
-    for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
-        tag, _, table, _ = struct.unpack_from(">4sIII", font, directory + 12 + 16 * n)
+    for _, tag, table, _ in _directory(font):
         if tag == wanted:
             yield table
+
+
+def _directory(font: bytes) -> Iterator[tuple[int, bytes, int, int]]:
+    """(where its entry is, its tag, where it begins, its length) of each table the font's (of a collection's
+    first font's) directory lists; struct.error when the directory is cut short."""
+    directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
+    for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
+        entry = directory + 12 + 16 * n
+        tag, _, table, length = struct.unpack_from(">4sIII", font, entry)
+        yield entry, tag, table, length
+
+
+# A TrueType font's hinting: its programs (fpgm, prep), the values they read (cvt), and each glyph's own
+# instructions, which FreeType runs to fit outlines to a screen's pixels; what pnp prints needs none (PDF readers
+# such as pdfium draw without them). FreeType runs a million instructions of a program before it stops it: a font
+# whose every glyph called a program of nearly that many took pnp's checks 28 ms a glyph, and validation a minute
+_HINTING_TABLES = frozenset((b"fpgm", b"prep", b"cvt "))
+_MAXP_INSTRUCTION_BYTES = 26  # where the maxp table says its largest glyph's instructions' size
+
+
+def _measured(raw: bytes) -> "ImageFont.FreeTypeFont":
+    """The font opened by FreeType at _MEASURED_SIZE without its hinting, as pdfium (pnp's PNG export, and
+    Chrome's PDF viewer) draws it: its hinting tables renamed out of its directory and its glyphs' instructions
+    said to be of no size, so FreeType runs none of its programs. OSError or ValueError when FreeType cannot read
+    it."""
+    from PIL import ImageFont
+
+    unhinted = bytearray(raw)
+    try:
+        for entry, tag, table, length in _directory(raw):
+            if tag in _HINTING_TABLES:
+                unhinted[entry:entry + 4] = tag.upper().replace(b" ", b"_")  # (an unknown table's tag)
+            elif tag == b"maxp" and length >= _MAXP_INSTRUCTION_BYTES + 2 and table + length <= len(raw):
+                struct.pack_into(">H", unhinted, table + _MAXP_INSTRUCTION_BYTES, 0)
+    except struct.error:  # the directory cut short: FreeType says what it makes of it
+        pass
+    return ImageFont.truetype(io.BytesIO(bytes(unhinted)), size=_MEASURED_SIZE, layout_engine=ImageFont.Layout.BASIC)
 
 
 # The character maps ReportLab may choose whose codes are no Unicode code points, though it reads them as such
@@ -522,15 +561,13 @@ def _check_letter_heights(raw: bytes, face: TTFontFace, what: str, mark: Mark | 
     digits together) reaches, from its lowest to its highest point, outside LETTER_HEIGHT_EM, as FreeType (which
     many PDF readers draw fonts with) measures their outlines, composite glyphs and their scales too; or when
     FreeType cannot read the font. A glyph with no outline is not measured (blank_problems says it, if printed)."""
-    from PIL import ImageFont
-
     drawn = sorted(set(face.charToGlyph) - _outline_less(face) - {code for code, glyph in face.charToGlyph.items()
                                                                    if not glyph})
     letters = [code for code in drawn if unicodedata.category(chr(code))[0] in "LN"]
     ascii_letters = [chr(code) for code in letters if code < 0x80]
     texts = ascii_letters or ["".join(map(chr, letters[:LETTERS_MEASURED]))] if letters else []
     try:
-        measured = ImageFont.truetype(io.BytesIO(raw), size=_MEASURED_SIZE, layout_engine=ImageFont.Layout.BASIC)
+        measured = _measured(raw)
         heights = [(text, measured.getbbox(text)) for text in texts]
     except (OSError, ValueError) as e:
         raise DataError(f"{what} cannot be used: FreeType, which many PDF readers draw fonts with, cannot read it "
@@ -551,14 +588,12 @@ def _check_glyph_reach(raw: bytes, digest: bytes, face: TTFontFace, what: str, m
     set, as FreeType measures its outline (composite glyphs' offsets and scales too): above or below its
     baseline, before its start or past its advance. Each glyph once (about 20 microseconds: 0.6 s for a CJK
     font of 28,000), once per file content (`digest`) in a process."""
-    from PIL import ImageFont
-
     if digest in _REACH_CHECKED:
         return
     blank = _outline_less(face)
     first_code = {glyph: code for code, glyph in sorted(face.charToGlyph.items(), reverse=True)
                   if glyph and code not in blank}
-    measured = ImageFont.truetype(io.BytesIO(raw), size=_MEASURED_SIZE, layout_engine=ImageFont.Layout.BASIC)
+    measured = _measured(raw)
     for code in sorted(first_code.values()):
         left, top, right, bottom = measured.getbbox(chr(code), anchor="ls")  # (from its origin on its baseline)
         if left >= right or top >= bottom:
