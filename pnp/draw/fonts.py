@@ -1,6 +1,7 @@
 """The TTF fonts (the project's fonts/fonts.yaml, else pnp's own), registered once per process; every PDF embeds
 them."""
 
+import copy
 import hashlib
 import io
 import math
@@ -9,6 +10,7 @@ import struct
 import sys
 import threading
 import unicodedata
+import weakref
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -44,9 +46,9 @@ FAMILY_FIELDS = {
 }
 FAMILY_KEYS = set(FAMILY_FIELDS)
 MAX_FONT_BYTES = 64 * 1024 * 1024  # the largest TTF fonts (whole CJK sets) are about 20 MB
-# Each family's style is read and parsed on its own (ReportLab keeps every registered font whole): 3,000 families
-# of one font hung validation, and one 60 MB font named by 30 families would be read 120 times. A game's layouts
-# use a few families; all its font files together are read up to this many bytes.
+# Each font file is read and parsed whole (ReportLab keeps every registered font whole), once however many styles
+# name it (_registered_alike): 3,000 families of one font hung validation. A game's layouts use a few families;
+# all its font files together are read up to this many bytes.
 MAX_FAMILIES = 32
 MAX_FONTS_READ = 4 * MAX_FONT_BYTES
 # The code points one character map of a font may map: a font has at most 65,535 glyphs, the largest (whole CJK
@@ -755,7 +757,7 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
         reg = f"{family}-{style}-{hashlib.sha1(f'{real}{status}'.encode()).hexdigest()[:6]}"
         reg += "" if printed == postscript else f"-{digest[:8]}"
         if reg not in pdfmetrics.getRegisteredFontNames():
-            font = font or _read_font(real, status, file, where, what, read)
+            font = font or _registered_alike(printed, digest) or _read_font(real, status, file, where, what, read)
             font.fontName = reg
             _register_face(font, printed, digest)
         names[style] = reg
@@ -802,11 +804,31 @@ def _register_face(font: TTFont, printed: bytes, digest: str) -> None:
     before the first font of that name (its glyphs, its widths): two files of one name, two games' or one
     file replaced while `pnp serve` runs, drew the second with the first's glyphs. So it is registered under a
     face name of its content and printed name, one font per content, and then given the name its PDFs print."""
-    font.face.name = printed + b"." + digest.encode()
+    face = printed + b"." + digest.encode()
+    font.face.name = face
     try:
         pdfmetrics.registerFont(font)
     finally:
         font.face.name = printed
+    _REGISTERED_FACES.setdefault(face, font)
+
+
+# face name registered (printed name and content digest) -> the font first registered with it: ReportLab gives
+# every later name registered with that face name this font
+_REGISTERED_FACES: dict[bytes, TTFont] = {}
+
+
+def _registered_alike(printed: bytes, digest: str) -> TTFont | None:
+    """A copy of the font registered with the face name of `printed` and `digest`, to register another name
+    with (ReportLab gives that name the font registered first), or None when there is none. A family's styles,
+    and families, naming one file were each read, parsed and checked again for nothing: 32 families naming
+    DejaVu Sans took validation 26 s."""
+    found = _REGISTERED_FACES.get(printed + b"." + digest.encode())
+    if found is None:
+        return None
+    alike = copy.copy(found)
+    alike.state = weakref.WeakKeyDictionary()  # (its own subsets in each PDF, were ReportLab ever to keep it)
+    return alike
 
 
 class _KeptSubsets:
