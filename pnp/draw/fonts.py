@@ -14,6 +14,7 @@ import weakref
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reportlab.pdfbase import pdfmetrics
@@ -48,9 +49,13 @@ FAMILY_KEYS = set(FAMILY_FIELDS)
 MAX_FONT_BYTES = 64 * 1024 * 1024  # the largest TTF fonts (whole CJK sets) are about 20 MB
 # Each font file is read and parsed whole (ReportLab keeps every registered font whole), once however many styles
 # name it (_registered_alike): 3,000 families of one font hung validation. A game's layouts use a few families;
-# all its font files together are read up to this many bytes.
+# all its font files together are read up to this many bytes...
 MAX_FAMILIES = 32
 MAX_FONTS_READ = 4 * MAX_FONT_BYTES
+# ...and hold up to this many glyphs: each glyph is checked (measured, subset, its outline's points counted), at
+# about 0.12 ms a glyph, and 128 font files of DejaVu Sans's 5,900 glyphs took validation 94 s and 535 MB. As many
+# as one font can hold (a whole CJK set), or two styles of a CJK font of 28,000; pnp's own 8 files hold 15,000
+MAX_FONT_GLYPHS = 65_536
 # The code points one character map of a font may map: a font has at most 65,535 glyphs, the largest (whole CJK
 # sets) map about 70,000 code points; all 1,114,112 of Unicode's took ReportLab 3 s and 600 MB
 MAX_CMAP_CODES = 200_000
@@ -294,7 +299,7 @@ def load_fonts(project: Project) -> "FontSet":
     if len(families) > MAX_FAMILIES:
         raise DataError(f"fonts.yaml names {len(families):,} families; pnp takes at most {MAX_FAMILIES}",
                         families.mark_of(list(families)[MAX_FAMILIES]))
-    fonts, read = FontSet({}, {}), [0]
+    fonts, read = FontSet({}, {}), FontsRead()
     files: list[tuple[Path, tuple[int, ...]]] = []  # each font file read, with its status then
     for family, styles in families.items():
         if not isinstance(family, str):  # (a layout's font: names a family by its text)
@@ -728,8 +733,8 @@ def _status(path: Path) -> tuple[int, ...]:
 
 
 def _register(project: Project, path: Path, family: str, styles: object, mark: Mark | None,
-              read: list[int], files: list[tuple[Path, tuple[int, ...]]], fonts: FontSet) -> dict[str, str]:
-    """The registered names of a family's four styles; `read` counts the bytes of font files read so far,
+              read: "FontsRead", files: list[tuple[Path, tuple[int, ...]]], fonts: FontSet) -> dict[str, str]:
+    """The registered names of a family's four styles; `read` counts the font files read so far,
     `files` gathers each font file with its status, `fonts.files` each registered name's file and line."""
     if not isinstance(styles, Record) or "regular" not in styles:
         raise DataError(f"font family '{family}' needs at least a 'regular' font file", mark)
@@ -765,15 +770,29 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
     return names
 
 
+@dataclass
+class FontsRead:
+    """The bytes and glyphs of the font files one fonts.yaml's families name, read so far."""
+
+    bytes: int = 0
+    glyphs: int = 0
+
+
 def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | None, what: str,
-               read: list[int]) -> TTFont:
+               read: FontsRead) -> TTFont:
     """The font file parsed and checked (its PostScript name and content digest noted in _FACES, under its path
-    and `status`); `read` counts the bytes of font files read so far."""
+    and `status`); `read` counts the font files read so far, which hold at most MAX_FONTS_READ bytes and
+    MAX_FONT_GLYPHS glyphs (counted before the file is parsed)."""
     raw = read_project_file(real, MAX_FONT_BYTES, where, "font file", shown=file)
-    read[0] += len(raw)
-    if read[0] > MAX_FONTS_READ:
+    read.bytes += len(raw)
+    read.glyphs += _glyph_count(raw)
+    if read.bytes > MAX_FONTS_READ:
         raise DataError(f"the font files fonts.yaml names add up to more than {MAX_FONTS_READ >> 20} MB, "
-                        "each counted for every family and style naming it", where)
+                        "each file counted once however many styles name it", where)
+    if read.glyphs > MAX_FONT_GLYPHS:
+        raise DataError(f"the font files fonts.yaml names hold more than {MAX_FONT_GLYPHS:,} glyphs together, each "
+                        "file counted once however many styles name it (pnp checks every glyph of each): name fewer "
+                        "font files (a style not given is set in its family's regular file)", where)
     if raw[:4] == b"ttcf" and (fonts := int.from_bytes(raw[8:12], "big")) > MAX_COLLECTION_FONTS:
         raise DataError(f"{what} cannot be loaded: a font collection listing {fonts:,} fonts; pnp reads at most "
                         f"{MAX_COLLECTION_FONTS} (the largest hold a few dozen)", where)
@@ -797,6 +816,15 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
     _FACES[(real, status)] = (font.face.name, digest.hex())
     return font
+
+
+def _glyph_count(font: bytes) -> int:
+    """The glyphs the font's (of a collection's first font's) maxp table says it holds; 0 when it has none or it
+    is cut short (ReportLab then fails to read it)."""
+    try:
+        return next((int(struct.unpack_from(">H", font, table + 4)[0]) for table in _tables(font, b"maxp")), 0)
+    except struct.error:
+        return 0
 
 
 def _register_face(font: TTFont, printed: bytes, digest: str) -> None:
