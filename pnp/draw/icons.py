@@ -1098,12 +1098,20 @@ def _refused(node: Any) -> str | None:
     if (opacity := _see_through(node)) is not None:
         return (f"holds an opacity of {opacity} (in a <{name}>), which svglib does not draw (it printed a shape "
                 "of opacity 0 solid): leave the shape out, or give fill-opacity and stroke-opacity")
+    if (condition := next((key for key in _CONDITIONS if node.get(key) is not None), None)) is not None:
+        return (f"holds a <{name}> drawn on a condition ({condition}), which an SVG viewer tests against its reader's "
+                "language and abilities, and svglib against the machine pnp runs on (its LANG): the icon would "
+                "print otherwise than it is seen, and otherwise on another machine; leave the condition out")
     if name == "svg" and node.getparent() is not None or name == "symbol" and node.get("viewBox") is not None:
         return (f"holds a nested <{name}> box, which svglib does not fit and clip as SVG viewers do (its shapes "
                 "printed at another size, or outside the box): flatten it into plain shapes")
     return _REFUSED_ELEMENTS.get(name)
 
 
+# SVG's conditional processing: an element, or the child a <switch> picks, drawn only for readers of a language
+# or viewers of some abilities. svglib picks by the locale of the machine it runs on (LC_ALL, LANG...), and draws
+# the element outside a <switch> whatever it says: the same icon printed other shapes, and other bytes, in French
+_CONDITIONS = ("systemLanguage", "requiredExtensions", "requiredFeatures")
 _SIZES = ("width", "height", "r", "rx", "ry")  # an element's sizes, never below zero in SVG
 # The properties and attributes svglib reads as numbers: one of nan, inf or past any drawing's size (1e400 is inf
 # to Python) was found only in the PDF drawn from the whole icon, and refused at the file's first line
