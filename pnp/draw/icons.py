@@ -1207,7 +1207,7 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
 
     from PIL import Image, UnidentifiedImageError
 
-    from ..model.images import MAX_IMAGE_PIXELS, drawn_as_is, structure_problem
+    from ..model.images import MAX_IMAGE_PIXELS, animation_problem, drawn_as_is, structure_problem
 
     try:
         picture = base64.decodebytes(payload.encode("ascii"))
@@ -1215,6 +1215,8 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
             return f"cannot be used: {problem}", 0
         with Image.open(io.BytesIO(picture), formats=("PNG", "JPEG")) as image:
             width, height = image.size
+            if animated := animation_problem(image):
+                return animated, 0
             as_is = drawn_as_is(image)
             see_through = width * height <= MAX_IMAGE_PIXELS and _see_through_pixels(image)
     except (UnidentifiedImageError, binascii.Error, UnicodeEncodeError):
