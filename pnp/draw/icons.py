@@ -1216,7 +1216,7 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
         with Image.open(io.BytesIO(picture), formats=("PNG", "JPEG")) as image:
             width, height = image.size
             if animated := animation_problem(image):
-                return animated, 0
+                return f"is {animated}", 0
             as_is = drawn_as_is(image)
             see_through = width * height <= MAX_IMAGE_PIXELS and _see_through_pixels(image)
     except (UnidentifiedImageError, binascii.Error, UnicodeEncodeError):
