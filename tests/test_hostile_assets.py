@@ -533,6 +533,14 @@ def _glyph_moved(font: bytes, character: str, dx: int, dy: int) -> bytes:
     return _glyphs_replaced(font, {face.charToGlyph[ord(character)]: moved})
 
 
+def _glyph_cut_short(font: bytes, character: str) -> bytes:
+    """The font with one character's glyph a simple one whose instructions are said to run past its end."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+    face = TTFontFile(io.BytesIO(font))
+    cut = struct.pack(">hhhhhHH", 1, 0, 0, 100, 100, 2, 5000) + b"\0" * 8  # 1 contour of 3 points, 5,000 bytes of hints
+    return _glyphs_replaced(font, {face.charToGlyph[ord(character)]: cut})
+
+
 def _glyphs_replaced(font: bytes, replaced: dict[int, bytes]) -> bytes:
     """The font with the glyphs numbered in `replaced` given those outlines: glyf and loca written anew (loca
     long) at the file's end, the other glyphs as they were."""
@@ -580,10 +588,14 @@ def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
     # an 'é' drawn 20 em above its line printed above the page, an 'a' 30 em before it off its card: exit 0
     (lambda font: _glyph_moved(font, "é", 0, 20000), "its character U+00E9 ('é') is drawn 20.50 em above its baseline"),
     (lambda font: _glyph_moved(font, "a", -30000, 0), "its character U+0061 ('a') is drawn 29.90 em before where"),
+    # FreeType could not load the glyph: "a bug in pnp", naming no file
+    (lambda font: _glyph_cut_short(font, "é"), "FreeType, which many PDF readers draw fonts with, cannot read its "
+                                              "character U+00E9 ('é')"),
 ], ids=["bullet-65-em", "units-per-em-16", "ascender-30-em", "ascender-minus-30-em", "letters-a-16th-of-their-size",
         "letters-16-em-tall", "code-point-past-unicode", "no-glyph-table",
         "line-break-in-postscript-name", "mac-roman-map",
-        "letters-composites-a-16th-of-their-size", "accent-20-em-above-its-line", "letter-30-em-before-its-place"])
+        "letters-composites-a-16th-of-their-size", "accent-20-em-above-its-line", "letter-30-em-before-its-place",
+        "glyph-cut-short"])
 def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path, change, said):
     """pnp measures words, list labels and titles by a font's advances and sets a text's first line by its
     ascender: a font whose bullet was 65 em wide was said as a list column of "-59 mm" at the rulebook's

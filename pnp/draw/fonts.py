@@ -602,7 +602,12 @@ def _check_glyph_reach(raw: bytes, digest: bytes, face: TTFontFace, what: str, m
                   if glyph and code not in blank}
     measured = _measured(raw)
     for code in sorted(first_code.values()):
-        left, top, right, bottom = measured.getbbox(chr(code), anchor="ls")  # (from its origin on its baseline)
+        try:
+            left, top, right, bottom = measured.getbbox(chr(code), anchor="ls")  # (from its origin on its baseline)
+        except (OSError, ValueError) as e:  # a glyph FreeType cannot load (its outline or its instructions cut short)
+            raise DataError(f"{what} cannot be used: FreeType, which many PDF readers draw fonts with, cannot read "
+                            f"its character U+{code:04X} ({_shown_character(code)}) ({type(e).__name__}: {e})",
+                            mark) from None
         if left >= right or top >= bottom:
             continue  # no outline: blank_problems says it, if printed
         advance = face.charWidths.get(code, 0) * _MEASURED_SIZE / 1000
