@@ -1034,3 +1034,29 @@ def test_the_glyphs_of_the_font_files_fonts_yaml_names_are_checked_within_a_boun
     errors = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
     assert len(errors) == 1 and errors[0].startswith("fonts/fonts.yaml:3:22: error: the font files fonts.yaml names "
                                                      "hold more than 3,000 glyphs together"), errors
+
+
+@pytest.mark.parametrize("size", ['width="64"', 'height="64"', 'width="50%" height="64"', 'width="12%"'])
+def test_an_icon_given_one_side_or_a_percentage_prints_at_the_size_browsers_show_it(tmp_path, size):
+    """svglib took a side an icon's <svg> does not give as its viewBox's own, and a percentage of the viewBox's
+    side: an icon of width="64" and viewBox="0 0 512 512" was a drawing 64 x 512 and printed, fitted in its box,
+    at an eighth of its size, exit 0. A browser sizes it by its viewBox's proportions, as pnp now does."""
+    import pypdfium2 as pdfium
+    from reportlab.lib import colors
+    from reportlab.pdfgen.canvas import Canvas
+
+    def drawn(svg: str) -> int:
+        path = tmp_path / f"icon{len(list(tmp_path.iterdir()))}.svg"
+        path.write_text(svg)
+        assert icons.unreadable(path) is None
+        pdf = io.BytesIO()
+        canvas = Canvas(pdf, pagesize=(100, 100))
+        icons.draw_icon(canvas, path, 0, 0, 100, 100, colors.black)
+        canvas.save()
+        pixels = pdfium.PdfDocument(pdf.getvalue())[0].render(scale=1).to_pil().convert("L")
+        return sum(pixels.histogram()[:128])  # the square's pixels
+
+    square = '<path d="M0 0H512V512H0Z"/></svg>'
+    as_seen = drawn(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">{square}')
+    assert as_seen > 9000  # (it fills its 100 x 100 box)
+    assert drawn(f'<svg xmlns="http://www.w3.org/2000/svg" {size} viewBox="0 0 512 512">{square}') == as_seen

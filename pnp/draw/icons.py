@@ -130,6 +130,7 @@ def _paint_as_browsers(root: Any) -> None:
     from svglib.svglib import CSSMatcher, NodeTracker, Svg2RlgAttributeConverter, node_name
 
     _leave_out_what_browsers_do_not_draw(root)
+    _sized_as_browsers(root)
     converter = Svg2RlgAttributeConverter()
     sheet = CSSMatcher()
     top = NodeTracker.from_xml_root(root)
@@ -161,6 +162,27 @@ def _paint_as_browsers(root: Any) -> None:
         if not root.get(name):
             root.set(name, "black")
     _refuse_clips_of_nothing(root)
+
+
+def _sized_as_browsers(root: Any) -> None:
+    """Size the <svg> of a viewBox as a browser sizes a picture of it: a width or height given as a percentage is
+    left out (it is of a box the picture is not drawn in), and a side not given is the other by the viewBox's
+    proportions. svglib took a percentage of the viewBox's side, and a side not given as the viewBox's own: an
+    icon of width="64" and viewBox="0 0 512 512" was a drawing 64 x 512, and printed at an eighth of its size."""
+    box = _NUMBER.findall(root.get("viewBox") or "")
+    if len(box) != 4 or not float(box[2]) > 0 or not float(box[3]) > 0:
+        return  # (no viewBox, or one _refuse_drawn_otherwise refuses)
+    for side in ("width", "height"):
+        if root.get(side, "").strip().endswith("%"):
+            del root.attrib[side]
+    ratio = float(box[3]) / float(box[2])  # height per width
+    for given, missing, factor in (("width", "height", ratio), ("height", "width", 1 / ratio)):
+        length = _LENGTH.fullmatch(root.get(given, "")) if root.get(missing) is None else None
+        if length is not None and math.isfinite(other := float(length[1]) * factor):
+            root.set(missing, f"{other!r}{length[2]}")
+
+
+_LENGTH = re.compile(r"\s*(" + _NUMBER.pattern + r")\s*([a-zA-Z]*)\s*")  # a number and its unit, as svglib reads one
 
 
 def _browser_paints(attributes: Any, converter: Any, servers: set[str | None]) -> None:
