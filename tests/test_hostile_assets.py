@@ -533,6 +533,14 @@ def _glyph_moved(font: bytes, character: str, dx: int, dy: int) -> bytes:
     return _glyphs_replaced(font, {face.charToGlyph[ord(character)]: moved})
 
 
+def _glyph_cut_short(font: bytes, character: str) -> bytes:
+    """The font with one character's glyph a simple one whose instructions are said to run past its end."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+    face = TTFontFile(io.BytesIO(font))
+    cut = struct.pack(">hhhhhHH", 1, 0, 0, 100, 100, 2, 5000) + b"\0" * 8  # 1 contour of 3 points, 5,000 bytes of hints
+    return _glyphs_replaced(font, {face.charToGlyph[ord(character)]: cut})
+
+
 def _glyphs_replaced(font: bytes, replaced: dict[int, bytes]) -> bytes:
     """The font with the glyphs numbered in `replaced` given those outlines: glyf and loca written anew (loca
     long) at the file's end, the other glyphs as they were."""
@@ -580,10 +588,14 @@ def _maps_declared(font: bytes, platform: int, encoding: int) -> bytes:
     # an 'é' drawn 20 em above its line printed above the page, an 'a' 30 em before it off its card: exit 0
     (lambda font: _glyph_moved(font, "é", 0, 20000), "its character U+00E9 ('é') is drawn 20.50 em above its baseline"),
     (lambda font: _glyph_moved(font, "a", -30000, 0), "its character U+0061 ('a') is drawn 29.90 em before where"),
+    # FreeType could not load the glyph: "a bug in pnp", naming no file
+    (lambda font: _glyph_cut_short(font, "é"), "FreeType, which many PDF readers draw fonts with, cannot read its "
+                                              "character U+00E9 ('é')"),
 ], ids=["bullet-65-em", "units-per-em-16", "ascender-30-em", "ascender-minus-30-em", "letters-a-16th-of-their-size",
         "letters-16-em-tall", "code-point-past-unicode", "no-glyph-table",
         "line-break-in-postscript-name", "mac-roman-map",
-        "letters-composites-a-16th-of-their-size", "accent-20-em-above-its-line", "letter-30-em-before-its-place"])
+        "letters-composites-a-16th-of-their-size", "accent-20-em-above-its-line", "letter-30-em-before-its-place",
+        "glyph-cut-short"])
 def test_a_font_measuring_absurdly_is_refused_at_its_line_in_fonts_yaml(tmp_path, change, said):
     """pnp measures words, list labels and titles by a font's advances and sets a text's first line by its
     ascender: a font whose bullet was 65 em wide was said as a list column of "-59 mm" at the rulebook's
@@ -954,3 +966,97 @@ def test_an_icons_rect_corners_are_rounded_as_browsers_round_them(tmp_path, attr
 
     [rect] = rects(icons._drawing(svg, hashlib.sha256(svg).digest()))
     assert (rect.rx, rect.ry) == radii
+
+
+def _font_hinted_past_freetypes_bound(font: bytes) -> bytes:
+    """The font with a hinting program (prep, run at each size it is drawn at) that calls functions of its fpgm
+    each calling the one below twice, 20 deep: two million instructions, past the million FreeType runs of a
+    program before it stops it (and fails to draw the font hinted)."""
+    program = b"".join(bytes([0xB0, depth, 0x2C]) + (bytes([0xB1, depth - 1, depth - 1, 0x2B, 0x2B]) if depth else b"")
+                       + b"\x2d" for depth in range(21))  # PUSHB n, FDEF, (PUSHB n-1 n-1, CALL, CALL), ENDF
+    out = bytearray(font)
+    for n in range(struct.unpack_from(">H", font, 4)[0]):
+        tag, _, offset, length = struct.unpack_from(">4sIII", font, 12 + 16 * n)
+        written = {b"fpgm": program, b"prep": bytes([0xB0, 20, 0x2B])}.get(tag)  # PUSHB 20, CALL
+        if written is not None:
+            assert len(written) <= length
+            out[offset:offset + len(written)] = written
+            struct.pack_into(">I", out, 12 + 16 * n + 12, len(written))
+        elif tag == b"maxp":
+            struct.pack_into(">H", out, offset + 20, 21)  # function definitions
+            struct.pack_into(">H", out, offset + 24, max(64, struct.unpack_from(">H", font, offset + 24)[0]))
+    return bytes(out)
+
+
+def test_pnps_checks_of_a_font_run_none_of_its_hinting_programs(tmp_path):
+    """FreeType runs a TrueType font's hinting programs (fpgm, prep, each glyph's instructions) to draw it
+    hinted, up to a million instructions each: a font whose every glyph called a program of nearly that many
+    took pnp's checks, which measure every glyph, 28 ms a glyph and validation a minute. What pnp prints needs
+    no hinting (pdfium, its PNG export, draws without it): its checks measure the outlines unhinted, so a font
+    whose hinting runs past FreeType's bound (here its prep, run once) is measured as any other."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
+    regular = (REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes()
+    (root / "fonts" / "f.ttf").write_bytes(_font_hinted_past_freetypes_bound(regular))
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
+
+
+def test_a_font_file_named_by_many_styles_and_families_is_read_once(tmp_path, monkeypatch):
+    """Each style of each family naming one font file read, parsed and checked it again, though ReportLab gives
+    every later name the font registered first: 32 families naming DejaVu Sans (128 styles) took validation
+    26 s. The file is read once."""
+    from pnp.draw import fonts
+
+    reads = []
+    monkeypatch.setattr(fonts, "_read_font", lambda *args, made=fonts._read_font: reads.append(args[2]) or made(*args))
+    families = "".join(f"  {name}: {{regular: f.ttf, bold: f.ttf}}\n" for name in ("Body", "Display", "Third"))
+    root = make_project(tmp_path / "proj", changes={"fonts/fonts.yaml": f"families:\n{families}"})
+    shutil.copy(REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf", root / "fonts" / "f.ttf")
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 0, result.output
+    assert reads == ["f.ttf"]
+
+
+def test_the_glyphs_of_the_font_files_fonts_yaml_names_are_checked_within_a_bound(tmp_path, monkeypatch):
+    """pnp checks every glyph of every font file fonts.yaml names: 32 families of four files each, copies of
+    DejaVu Sans (94 MB), took validation 94 s and 535 MB. The files' glyphs are counted, from each file's maxp
+    table before it is parsed, against a bound (made small here: the font holds 1,900 glyphs); a file named by
+    several styles is counted once."""
+    from pnp.draw import fonts
+    monkeypatch.setattr(fonts, "MAX_FONT_GLYPHS", 3000)
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf, bold: f.ttf}\n  Display: {regular: g.ttf}\n"})
+    for name in ("f.ttf", "g.ttf"):
+        shutil.copy(REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf", root / "fonts" / name)
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    errors = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert len(errors) == 1 and errors[0].startswith("fonts/fonts.yaml:3:22: error: the font files fonts.yaml names "
+                                                     "hold more than 3,000 glyphs together"), errors
+
+
+@pytest.mark.parametrize("size", ['width="64"', 'height="64"', 'width="50%" height="64"', 'width="12%"'])
+def test_an_icon_given_one_side_or_a_percentage_prints_at_the_size_browsers_show_it(tmp_path, size):
+    """svglib took a side an icon's <svg> does not give as its viewBox's own, and a percentage of the viewBox's
+    side: an icon of width="64" and viewBox="0 0 512 512" was a drawing 64 x 512 and printed, fitted in its box,
+    at an eighth of its size, exit 0. A browser sizes it by its viewBox's proportions, as pnp now does."""
+    import pypdfium2 as pdfium
+    from reportlab.lib import colors
+    from reportlab.pdfgen.canvas import Canvas
+
+    def drawn(svg: str) -> int:
+        path = tmp_path / f"icon{len(list(tmp_path.iterdir()))}.svg"
+        path.write_text(svg)
+        assert icons.unreadable(path) is None
+        pdf = io.BytesIO()
+        canvas = Canvas(pdf, pagesize=(100, 100))
+        icons.draw_icon(canvas, path, 0, 0, 100, 100, colors.black)
+        canvas.save()
+        pixels = pdfium.PdfDocument(pdf.getvalue())[0].render(scale=1).to_pil().convert("L")
+        return sum(pixels.histogram()[:128])  # the square's pixels
+
+    square = '<path d="M0 0H512V512H0Z"/></svg>'
+    as_seen = drawn(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512">{square}')
+    assert as_seen > 9000  # (it fills its 100 x 100 box)
+    assert drawn(f'<svg xmlns="http://www.w3.org/2000/svg" {size} viewBox="0 0 512 512">{square}') == as_seen

@@ -330,3 +330,19 @@ def test_a_jpeg_of_a_frame_reportlab_does_not_embed_prints_as_pillow_reads_it(tm
         embedded = {base64.a85decode(bytes(image.read_raw_bytes()).strip()[:-2])
                     for image in _images_in(document.pages[0])}
     assert len(embedded) == 1 and b"\xff\xc0" in next(iter(embedded)) and b"\xff\xc9" not in next(iter(embedded))
+
+
+@pytest.mark.parametrize("ext, frames", [("png", 3), ("webp", 2)])
+def test_an_animated_picture_is_refused_at_its_element(tmp_path, ext, frames):
+    """Pillow reads an animated picture's first frame, and an animated PNG's default image, which viewers playing
+    the animation never show: an APNG whose default image was red and whose frames were blue and green printed
+    red, exit 0. Which frame a print shows no file says: refused, as an animated WebP is."""
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", ext)})
+    (root / "layouts/mini/images").mkdir()
+    red, blue, green = (Image.new("RGB", (400, 200), colour) for colour in ("red", "blue", "green"))
+    shown = {"png": [blue, green], "webp": [blue]}[ext]
+    red.save(root / f"layouts/mini/images/art.{ext}", save_all=True, append_images=shown, default_image=True)
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    assert (f"layouts/mini/card.yaml:3:24: error: image 'images/art.{ext}' cannot be used: an animated picture of "
+            f"{frames} frames") in result.output, result.output

@@ -1,6 +1,7 @@
 """The TTF fonts (the project's fonts/fonts.yaml, else pnp's own), registered once per process; every PDF embeds
 them."""
 
+import copy
 import hashlib
 import io
 import math
@@ -9,9 +10,12 @@ import struct
 import sys
 import threading
 import unicodedata
+import weakref
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
@@ -22,6 +26,9 @@ from ..project import BUILTIN_FONTS, file_status, open_project_file, read_projec
 from ..report import Mark, shown as quoted
 from ..project import Project
 from pathlib import Path
+
+if TYPE_CHECKING:
+    from PIL import ImageFont
 
 STYLES = ("regular", "bold", "italic", "bold_italic")
 # What each family of fonts.yaml's `families:` may say (printed by `pnp reference`).
@@ -40,11 +47,15 @@ FAMILY_FIELDS = {
 }
 FAMILY_KEYS = set(FAMILY_FIELDS)
 MAX_FONT_BYTES = 64 * 1024 * 1024  # the largest TTF fonts (whole CJK sets) are about 20 MB
-# Each family's style is read and parsed on its own (ReportLab keeps every registered font whole): 3,000 families
-# of one font hung validation, and one 60 MB font named by 30 families would be read 120 times. A game's layouts
-# use a few families; all its font files together are read up to this many bytes.
+# Each font file is read and parsed whole (ReportLab keeps every registered font whole), once however many styles
+# name it (_registered_alike): 3,000 families of one font hung validation. A game's layouts use a few families;
+# all its font files together are read up to this many bytes...
 MAX_FAMILIES = 32
 MAX_FONTS_READ = 4 * MAX_FONT_BYTES
+# ...and hold up to this many glyphs: each glyph is checked (measured, subset, its outline's points counted), at
+# about 0.12 ms a glyph, and 128 font files of DejaVu Sans's 5,900 glyphs took validation 94 s and 535 MB. As many
+# as one font can hold (a whole CJK set), or two styles of a CJK font of 28,000; pnp's own 8 files hold 15,000
+MAX_FONT_GLYPHS = 65_536
 # The code points one character map of a font may map: a font has at most 65,535 glyphs, the largest (whole CJK
 # sets) map about 70,000 code points; all 1,114,112 of Unicode's took ReportLab 3 s and 600 MB
 MAX_CMAP_CODES = 200_000
@@ -288,7 +299,7 @@ def load_fonts(project: Project) -> "FontSet":
     if len(families) > MAX_FAMILIES:
         raise DataError(f"fonts.yaml names {len(families):,} families; pnp takes at most {MAX_FAMILIES}",
                         families.mark_of(list(families)[MAX_FAMILIES]))
-    fonts, read = FontSet({}, {}), [0]
+    fonts, read = FontSet({}, {}), FontsRead()
     files: list[tuple[Path, tuple[int, ...]]] = []  # each font file read, with its status then
     for family, styles in families.items():
         if not isinstance(family, str):  # (a layout's font: names a family by its text)
@@ -393,11 +404,46 @@ def _fs_type(font: bytes) -> int | None:
 def _tables(font: bytes, wanted: bytes) -> Iterator[int]:
     """Where each table tagged `wanted` begins, of those the font's (of a collection's first font's) directory
     lists; struct.error when the directory is cut short."""
-    directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
-    for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
-        tag, _, table, _ = struct.unpack_from(">4sIII", font, directory + 12 + 16 * n)
+    for _, tag, table, _ in _directory(font):
         if tag == wanted:
             yield table
+
+
+def _directory(font: bytes) -> Iterator[tuple[int, bytes, int, int]]:
+    """(where its entry is, its tag, where it begins, its length) of each table the font's (of a collection's
+    first font's) directory lists; struct.error when the directory is cut short."""
+    directory = struct.unpack_from(">I", font, 12)[0] if font[:4] == b"ttcf" else 0
+    for n in range(struct.unpack_from(">H", font, directory + 4)[0]):
+        entry = directory + 12 + 16 * n
+        tag, _, table, length = struct.unpack_from(">4sIII", font, entry)
+        yield entry, tag, table, length
+
+
+# A TrueType font's hinting: its programs (fpgm, prep), the values they read (cvt), and each glyph's own
+# instructions, which FreeType runs to fit outlines to a screen's pixels; what pnp prints needs none (PDF readers
+# such as pdfium draw without them). FreeType runs a million instructions of a program before it stops it: a font
+# whose every glyph called a program of nearly that many took pnp's checks 28 ms a glyph, and validation a minute
+_HINTING_TABLES = frozenset((b"fpgm", b"prep", b"cvt "))
+_MAXP_INSTRUCTION_BYTES = 26  # where the maxp table says its largest glyph's instructions' size
+
+
+def _measured(raw: bytes) -> "ImageFont.FreeTypeFont":
+    """The font opened by FreeType at _MEASURED_SIZE without its hinting, as pdfium (pnp's PNG export, and
+    Chrome's PDF viewer) draws it: its hinting tables renamed out of its directory and its glyphs' instructions
+    said to be of no size, so FreeType runs none of its programs. OSError or ValueError when FreeType cannot read
+    it."""
+    from PIL import ImageFont
+
+    unhinted = bytearray(raw)
+    try:
+        for entry, tag, table, length in _directory(raw):
+            if tag in _HINTING_TABLES:
+                unhinted[entry:entry + 4] = tag.upper().replace(b" ", b"_")  # (an unknown table's tag)
+            elif tag == b"maxp" and length >= _MAXP_INSTRUCTION_BYTES + 2 and table + length <= len(raw):
+                struct.pack_into(">H", unhinted, table + _MAXP_INSTRUCTION_BYTES, 0)
+    except struct.error:  # the directory cut short: FreeType says what it makes of it
+        pass
+    return ImageFont.truetype(io.BytesIO(bytes(unhinted)), size=_MEASURED_SIZE, layout_engine=ImageFont.Layout.BASIC)
 
 
 # The character maps ReportLab may choose whose codes are no Unicode code points, though it reads them as such
@@ -522,15 +568,13 @@ def _check_letter_heights(raw: bytes, face: TTFontFace, what: str, mark: Mark | 
     digits together) reaches, from its lowest to its highest point, outside LETTER_HEIGHT_EM, as FreeType (which
     many PDF readers draw fonts with) measures their outlines, composite glyphs and their scales too; or when
     FreeType cannot read the font. A glyph with no outline is not measured (blank_problems says it, if printed)."""
-    from PIL import ImageFont
-
     drawn = sorted(set(face.charToGlyph) - _outline_less(face) - {code for code, glyph in face.charToGlyph.items()
                                                                    if not glyph})
     letters = [code for code in drawn if unicodedata.category(chr(code))[0] in "LN"]
     ascii_letters = [chr(code) for code in letters if code < 0x80]
     texts = ascii_letters or ["".join(map(chr, letters[:LETTERS_MEASURED]))] if letters else []
     try:
-        measured = ImageFont.truetype(io.BytesIO(raw), size=_MEASURED_SIZE, layout_engine=ImageFont.Layout.BASIC)
+        measured = _measured(raw)
         heights = [(text, measured.getbbox(text)) for text in texts]
     except (OSError, ValueError) as e:
         raise DataError(f"{what} cannot be used: FreeType, which many PDF readers draw fonts with, cannot read it "
@@ -551,16 +595,19 @@ def _check_glyph_reach(raw: bytes, digest: bytes, face: TTFontFace, what: str, m
     set, as FreeType measures its outline (composite glyphs' offsets and scales too): above or below its
     baseline, before its start or past its advance. Each glyph once (about 20 microseconds: 0.6 s for a CJK
     font of 28,000), once per file content (`digest`) in a process."""
-    from PIL import ImageFont
-
     if digest in _REACH_CHECKED:
         return
     blank = _outline_less(face)
     first_code = {glyph: code for code, glyph in sorted(face.charToGlyph.items(), reverse=True)
                   if glyph and code not in blank}
-    measured = ImageFont.truetype(io.BytesIO(raw), size=_MEASURED_SIZE, layout_engine=ImageFont.Layout.BASIC)
+    measured = _measured(raw)
     for code in sorted(first_code.values()):
-        left, top, right, bottom = measured.getbbox(chr(code), anchor="ls")  # (from its origin on its baseline)
+        try:
+            left, top, right, bottom = measured.getbbox(chr(code), anchor="ls")  # (from its origin on its baseline)
+        except (OSError, ValueError) as e:  # a glyph FreeType cannot load (its outline or its instructions cut short)
+            raise DataError(f"{what} cannot be used: FreeType, which many PDF readers draw fonts with, cannot read "
+                            f"its character U+{code:04X} ({_shown_character(code)}) ({type(e).__name__}: {e})",
+                            mark) from None
         if left >= right or top >= bottom:
             continue  # no outline: blank_problems says it, if printed
         advance = face.charWidths.get(code, 0) * _MEASURED_SIZE / 1000
@@ -691,8 +738,8 @@ def _status(path: Path) -> tuple[int, ...]:
 
 
 def _register(project: Project, path: Path, family: str, styles: object, mark: Mark | None,
-              read: list[int], files: list[tuple[Path, tuple[int, ...]]], fonts: FontSet) -> dict[str, str]:
-    """The registered names of a family's four styles; `read` counts the bytes of font files read so far,
+              read: "FontsRead", files: list[tuple[Path, tuple[int, ...]]], fonts: FontSet) -> dict[str, str]:
+    """The registered names of a family's four styles; `read` counts the font files read so far,
     `files` gathers each font file with its status, `fonts.files` each registered name's file and line."""
     if not isinstance(styles, Record) or "regular" not in styles:
         raise DataError(f"font family '{family}' needs at least a 'regular' font file", mark)
@@ -720,7 +767,7 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
         reg = f"{family}-{style}-{hashlib.sha1(f'{real}{status}'.encode()).hexdigest()[:6]}"
         reg += "" if printed == postscript else f"-{digest[:8]}"
         if reg not in pdfmetrics.getRegisteredFontNames():
-            font = font or _read_font(real, status, file, where, what, read)
+            font = font or _registered_alike(printed, digest) or _read_font(real, status, file, where, what, read)
             font.fontName = reg
             _register_face(font, printed, digest)
         names[style] = reg
@@ -728,15 +775,29 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
     return names
 
 
+@dataclass
+class FontsRead:
+    """The bytes and glyphs of the font files one fonts.yaml's families name, read so far."""
+
+    bytes: int = 0
+    glyphs: int = 0
+
+
 def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | None, what: str,
-               read: list[int]) -> TTFont:
+               read: FontsRead) -> TTFont:
     """The font file parsed and checked (its PostScript name and content digest noted in _FACES, under its path
-    and `status`); `read` counts the bytes of font files read so far."""
+    and `status`); `read` counts the font files read so far, which hold at most MAX_FONTS_READ bytes and
+    MAX_FONT_GLYPHS glyphs (counted before the file is parsed)."""
     raw = read_project_file(real, MAX_FONT_BYTES, where, "font file", shown=file)
-    read[0] += len(raw)
-    if read[0] > MAX_FONTS_READ:
+    read.bytes += len(raw)
+    read.glyphs += _glyph_count(raw)
+    if read.bytes > MAX_FONTS_READ:
         raise DataError(f"the font files fonts.yaml names add up to more than {MAX_FONTS_READ >> 20} MB, "
-                        "each counted for every family and style naming it", where)
+                        "each file counted once however many styles name it", where)
+    if read.glyphs > MAX_FONT_GLYPHS:
+        raise DataError(f"the font files fonts.yaml names hold more than {MAX_FONT_GLYPHS:,} glyphs together, each "
+                        "file counted once however many styles name it (pnp checks every glyph of each): name fewer "
+                        "font files (a style not given is set in its family's regular file)", where)
     if raw[:4] == b"ttcf" and (fonts := int.from_bytes(raw[8:12], "big")) > MAX_COLLECTION_FONTS:
         raise DataError(f"{what} cannot be loaded: a font collection listing {fonts:,} fonts; pnp reads at most "
                         f"{MAX_COLLECTION_FONTS} (the largest hold a few dozen)", where)
@@ -762,16 +823,45 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     return font
 
 
+def _glyph_count(font: bytes) -> int:
+    """The glyphs the font's (of a collection's first font's) maxp table says it holds; 0 when it has none or it
+    is cut short (ReportLab then fails to read it)."""
+    try:
+        return next((int(struct.unpack_from(">H", font, table + 4)[0]) for table in _tables(font, b"maxp")), 0)
+    except struct.error:
+        return 0
+
+
 def _register_face(font: TTFont, printed: bytes, digest: str) -> None:
     """Register the font, its PDF name `printed`. ReportLab gives a font whose face (PostScript) name it met
     before the first font of that name (its glyphs, its widths): two files of one name, two games' or one
     file replaced while `pnp serve` runs, drew the second with the first's glyphs. So it is registered under a
     face name of its content and printed name, one font per content, and then given the name its PDFs print."""
-    font.face.name = printed + b"." + digest.encode()
+    face = printed + b"." + digest.encode()
+    font.face.name = face
     try:
         pdfmetrics.registerFont(font)
     finally:
         font.face.name = printed
+    _REGISTERED_FACES.setdefault(face, font)
+
+
+# face name registered (printed name and content digest) -> the font first registered with it: ReportLab gives
+# every later name registered with that face name this font
+_REGISTERED_FACES: dict[bytes, TTFont] = {}
+
+
+def _registered_alike(printed: bytes, digest: str) -> TTFont | None:
+    """A copy of the font registered with the face name of `printed` and `digest`, to register another name
+    with (ReportLab gives that name the font registered first), or None when there is none. A family's styles,
+    and families, naming one file were each read, parsed and checked again for nothing: 32 families naming
+    DejaVu Sans took validation 26 s."""
+    found = _REGISTERED_FACES.get(printed + b"." + digest.encode())
+    if found is None:
+        return None
+    alike = copy.copy(found)
+    alike.state = weakref.WeakKeyDictionary()  # (its own subsets in each PDF, were ReportLab ever to keep it)
+    return alike
 
 
 class _KeptSubsets:

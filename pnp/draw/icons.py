@@ -130,6 +130,7 @@ def _paint_as_browsers(root: Any) -> None:
     from svglib.svglib import CSSMatcher, NodeTracker, Svg2RlgAttributeConverter, node_name
 
     _leave_out_what_browsers_do_not_draw(root)
+    _sized_as_browsers(root)
     converter = Svg2RlgAttributeConverter()
     sheet = CSSMatcher()
     top = NodeTracker.from_xml_root(root)
@@ -161,6 +162,27 @@ def _paint_as_browsers(root: Any) -> None:
         if not root.get(name):
             root.set(name, "black")
     _refuse_clips_of_nothing(root)
+
+
+def _sized_as_browsers(root: Any) -> None:
+    """Size the <svg> of a viewBox as a browser sizes a picture of it: a width or height given as a percentage is
+    left out (it is of a box the picture is not drawn in), and a side not given is the other by the viewBox's
+    proportions. svglib took a percentage of the viewBox's side, and a side not given as the viewBox's own: an
+    icon of width="64" and viewBox="0 0 512 512" was a drawing 64 x 512, and printed at an eighth of its size."""
+    box = _NUMBER.findall(root.get("viewBox") or "")
+    if len(box) != 4 or not float(box[2]) > 0 or not float(box[3]) > 0:
+        return  # (no viewBox, or one _refuse_drawn_otherwise refuses)
+    for side in ("width", "height"):
+        if root.get(side, "").strip().endswith("%"):
+            del root.attrib[side]
+    ratio = float(box[3]) / float(box[2])  # height per width
+    for given, missing, factor in (("width", "height", ratio), ("height", "width", 1 / ratio)):
+        length = _LENGTH.fullmatch(root.get(given, "")) if root.get(missing) is None else None
+        if length is not None and math.isfinite(other := float(length[1]) * factor):
+            root.set(missing, f"{other!r}{length[2]}")
+
+
+_LENGTH = re.compile(r"\s*(" + _NUMBER.pattern + r")\s*([a-zA-Z]*)\s*")  # a number and its unit, as svglib reads one
 
 
 def _browser_paints(attributes: Any, converter: Any, servers: set[str | None]) -> None:
@@ -1098,12 +1120,20 @@ def _refused(node: Any) -> str | None:
     if (opacity := _see_through(node)) is not None:
         return (f"holds an opacity of {opacity} (in a <{name}>), which svglib does not draw (it printed a shape "
                 "of opacity 0 solid): leave the shape out, or give fill-opacity and stroke-opacity")
+    if (condition := next((key for key in _CONDITIONS if node.get(key) is not None), None)) is not None:
+        return (f"holds a <{name}> drawn on a condition ({condition}), which an SVG viewer tests against its reader's "
+                "language and abilities, and svglib against the machine pnp runs on (its LANG): the icon would "
+                "print otherwise than it is seen, and otherwise on another machine; leave the condition out")
     if name == "svg" and node.getparent() is not None or name == "symbol" and node.get("viewBox") is not None:
         return (f"holds a nested <{name}> box, which svglib does not fit and clip as SVG viewers do (its shapes "
                 "printed at another size, or outside the box): flatten it into plain shapes")
     return _REFUSED_ELEMENTS.get(name)
 
 
+# SVG's conditional processing: an element, or the child a <switch> picks, drawn only for readers of a language
+# or viewers of some abilities. svglib picks by the locale of the machine it runs on (LC_ALL, LANG...), and draws
+# the element outside a <switch> whatever it says: the same icon printed other shapes, and other bytes, in French
+_CONDITIONS = ("systemLanguage", "requiredExtensions", "requiredFeatures")
 _SIZES = ("width", "height", "r", "rx", "ry")  # an element's sizes, never below zero in SVG
 # The properties and attributes svglib reads as numbers: one of nan, inf or past any drawing's size (1e400 is inf
 # to Python) was found only in the PDF drawn from the whole icon, and refused at the file's first line
@@ -1199,7 +1229,7 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
 
     from PIL import Image, UnidentifiedImageError
 
-    from ..model.images import MAX_IMAGE_PIXELS, drawn_as_is, structure_problem
+    from ..model.images import MAX_IMAGE_PIXELS, animation_problem, drawn_as_is, structure_problem
 
     try:
         picture = base64.decodebytes(payload.encode("ascii"))
@@ -1207,6 +1237,8 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
             return f"cannot be used: {problem}", 0
         with Image.open(io.BytesIO(picture), formats=("PNG", "JPEG")) as image:
             width, height = image.size
+            if animated := animation_problem(image):
+                return f"is {animated}", 0
             as_is = drawn_as_is(image)
             see_through = width * height <= MAX_IMAGE_PIXELS and _see_through_pixels(image)
     except (UnidentifiedImageError, binascii.Error, UnicodeEncodeError):

@@ -53,6 +53,23 @@ MAX_BYTES_PER_PIXEL = 4
 METADATA_BYTES = 2 * 1024 * 1024
 
 
+# The formats whose further frames are an animation viewers play (an animated PNG, an animated WebP); a JPEG's further
+# pictures (MPO: a preview, a depth map) are shown by none
+ANIMATED_FORMATS = frozenset({"PNG", "WEBP"})
+
+
+def animation_problem(image: "Image.Image") -> str | None:
+    """Why an open picture cannot be printed as viewers show it because it is animated, or None for a still one.
+    Pillow reads an animated PNG's or WebP's first frame, or the PNG's default image, which viewers that play
+    the animation never show (an APNG whose default image was red and frames blue and green printed red), and
+    which frame a print should show no file says. Read from the file's header (its frame count)."""
+    frames = getattr(image, "n_frames", 1) if image.format in ANIMATED_FORMATS else 1
+    if frames <= 1:
+        return None
+    return (f"an animated picture of {frames} frames (viewers play them; a print shows one): save the frame to "
+            "print as a still picture")
+
+
 def colour_keyed(image: "Image.Image") -> bool:
     """Whether a picture that is no palette says one of its colours is transparent (a PNG's tRNS): ReportLab
     reads such a key on a palette alone, and printed the colour (a 16-bit grey picture's too, once made 8-bit)."""
@@ -275,6 +292,8 @@ def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["I
                     f"{MAX_IMAGE_SIDE:,} pixels on a side" if max(size) > MAX_IMAGE_SIDE else None
                 if over:
                     raise DataError(f"image '{shown}' cannot be used: {size[0]}x{size[1]} px, more than {over}", mark)
+                if problem := animation_problem(image):
+                    raise DataError(f"image '{shown}' cannot be used: {problem}", mark)
                 if len(exif := image.info.get("exif") or b"") > MAX_EXIF_BYTES:
                     raise DataError(f"image '{shown}' cannot be used: its EXIF data is {len(exif):,} bytes, more than "
                                     f"{MAX_EXIF_BYTES >> 10} KB (a camera's fits a JPEG's 64 KB segment)", mark)
