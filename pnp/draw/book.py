@@ -332,8 +332,9 @@ def _refuse_unstructured(token: Token) -> None:
 
 
 def _blank(markup: str) -> bool:
-    """Whether pnp markup prints nothing: no word, no icon (spaces, soft hyphens and emphasis markers only)."""
-    return not any(run.kind in ("text", "icon") for run in rtext.parse(markup))
+    """Whether pnp markup prints nothing: no word, no icon (spaces, soft hyphens, emphasis markers and characters
+    that print nothing only: a tip, table or heading of '&#xFEFF;' printed as an empty box, exit 0)."""
+    return not any(run.kind == "icon" or run.kind == "text" and not blank(run.text) for run in rtext.parse(markup))
 
 
 def _markdown_text(text: str) -> str:
@@ -416,11 +417,17 @@ def _left_as_typed(text: str) -> str | None:
     return text[start:end] + (rest.group() if rest else "")
 
 
+def _with_captions(inline: Token | None) -> list[Token]:
+    """The inline token `inline`'s children, and those of its pictures' captions after them: a caption is text
+    the book prints as well (HTML or '~~' in one printed as typed, or without its tildes, with exit 0)."""
+    children = (inline.children if inline is not None else None) or []
+    return children + [c for image in children if image.type == "image" for c in image.children or []]
+
+
 def _refuse_html(inline: Token | None) -> None:
     """Refuse HTML in the text of the inline token `inline` (`<br>`, `<b>bold</b>`) at its line: the rulebook
     reads no HTML (a block of it is refused too), and it was printed as typed with exit 0."""
-    html = next((c for c in (inline.children if inline is not None else None) or [] if c.type == "html_inline"),
-                None)
+    html = next((c for c in _with_captions(inline) if c.type == "html_inline"), None)
     if html is not None:
         raise BookError(f"'{html.content}' would be printed as typed: the rulebook reads no HTML; write it as "
                         "text ('&lt;' prints '<')",
@@ -470,8 +477,7 @@ def _refuse_control_entity(inline: Token | None) -> None:
     """Refuse an entity writing a control character ('&#12;', '&#x202E;', '&rlm;') at its line: the rendered
     rulebook's lines are refused one (rulebook.py), but Markdown reads entities after, so it printed nothing
     (or a box) with exit 0."""
-    children = (inline.children if inline is not None else None) or []
-    for token in children + [c for image in children if image.type == "image" for c in image.children or []]:
+    for token in _with_captions(inline):
         if token.type != "text_special":
             continue
         code = entity_number(token.markup)
@@ -491,7 +497,7 @@ def _refuse_control_entity(inline: Token | None) -> None:
 def _refuse_struck(inline: Token | None) -> None:
     """Refuse struck text (`~~old rule~~`) at its line: the rulebook prints no strikethrough, and its tildes
     were printed as typed, exit 0."""
-    struck = next((c for c in (inline.children if inline is not None else None) or [] if c.type == "s_open"), None)
+    struck = next((c for c in _with_captions(inline) if c.type == "s_open"), None)
     if struck is not None:
         raise BookError("'~~' around text would be printed as typed: the rulebook prints no struck text; leave "
                         "the text out, or write '\\~~' for tildes", line=_line_of(inline, "~~"))
@@ -874,6 +880,10 @@ class Book:
         _refuse_left_as_typed(text, st.tokens[st.i + 1])
         _refuse_picture_in_caption(st.tokens[st.i + 1])
         if st.lists:  # pictures too beside the item's label: an item that began with one printed no number
+            if st.tokens[st.i - 1].type == "list_item_open" and not images and _blank(text):
+                label = "number" if st.lists[-1][0] else "bullet"
+                raise BookError(f"a list item whose first line has no words would print its {label} beside nothing: "
+                                "write its words, or leave out its line", line=_line(st.tokens[st.i]))
             column = self.paper[0] - 2 * MARGIN - st.lists[-1][2]
             blocks = ([self.pictures(images, st.tokens[st.i + 1])] if images else []) + \
                 ([self.para(text, column, indent=0, space_after=2.5)] if text else [])
