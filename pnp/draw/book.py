@@ -124,7 +124,8 @@ class _Story:
     tokens: list[Token]
     registry: list[Entry]
     i: int = 0
-    # per open list: [ordered?, next number, the width of its label column (its widest label and the gap)]
+    # per open list: [the delimiter after its numbers ('.' or ')'; '' for bullets), next number, the width of its
+    # label column (its widest label and the gap)]
     lists: list[list[Any]] = field(default_factory=list)
     flow: list[Flowable] = field(default_factory=list)
 
@@ -379,9 +380,8 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
             out.append(_MARKUP_OF[t.type])
         elif t.type == "term":  # its name as written, read by rich text (see _term)
             out.append(f"[[{t.content}]]")
-        elif t.type == "image":
-            images.append((str(t.attrGet("src") or ""), _markdown_text("".join(map(_entity_text, t.children or []))),
-                           str(t.attrGet("title") or "")))
+        elif t.type == "image":  # its caption read as any text is: a code span's ':star:' drew the icon
+            images.append((str(t.attrGet("src") or ""), _inline(t.children)[0], str(t.attrGet("title") or "")))
         else:
             out.append(t.content)
     text = re.sub(r"[ ]{2,}", " ", "".join(out)).strip()
@@ -651,6 +651,11 @@ def _refuse_blank_table(rows: list[list[RichText]]) -> None:
         raise BookError("a table with no words in any cell would print as empty boxes: write its words")
 
 
+# a table cell's alignment as markdown-it writes it from the delimiter row: every cell was set on the left, so a
+# column of numbers written '---:' printed ragged
+_CELL_ALIGN = {"text-align:right": "right", "text-align:center": "center"}
+
+
 def _split_range(rows: int, header_rows: int) -> tuple[int, int]:
     """Where a table may split (ReportLab's rowSplitRange): between rows, at least TABLE_SPLIT_ROWS body rows
     on each side of the split besides the repeated header; a table too short for that does not split at all."""
@@ -695,7 +700,7 @@ class Book:
 
     def heading(self, markup: str, level: int, registry: list[Entry], **kw: Any) -> Heading:
         if level <= 2:  # as the table of contents lists it, in its column
-            listed, style = f"**{markup}**" if level == 1 else markup, self._style(dict(size=TOC_SIZES[level], indent=TOC_INDENTS[level]))
+            listed, style = rtext.throughout(markup, "**") if level == 1 else markup, self._style(dict(size=TOC_SIZES[level], indent=TOC_INDENTS[level]))
             column = self.paper[0] - 2 * MARGIN - TOC_PAGE_COLUMN
             self._unsplit_within_page(listed, self._within_page(listed, style, column), column)
         return Heading(markup, level, registry, **self._within_page(markup, self._style(dict(family="Display",
@@ -915,7 +920,9 @@ class Book:
         # markdown-it writes `start` only when it is not 1: a list from 0 was numbered from 1 (`or 1`)
         given = t.attrGet("start")
         ordered, start = t.type.startswith("ordered"), 1 if given is None else int(given)
-        labels = [f"{n}." for n in range(start, start + _items(st.tokens, st.i))] if ordered else ["•"]
+        # numbered as written: '1)' printed '1.'
+        delimiter = (t.markup or ".") if ordered else ""
+        labels = [f"{n}{delimiter}" for n in range(start, start + _items(st.tokens, st.i))] if ordered else ["•"]
         widths = {label: stringWidth(label, self.fonts.name("Body"), LIST_LABEL_SIZE) for label in labels}
         widest = max(widths, key=widths.__getitem__)
         indent = st.lists[-1][2] if st.lists else 0.0  # a list inside another starts past its label column
@@ -926,7 +933,7 @@ class Book:
                             f"{page / MM:.0f} mm wide (past the labels of the {len(st.lists)} lists it is in and its "
                             f"own widest, '{widest}'), leaving them less than {LIST_TEXT_LEAST / MM:g} mm: nest it "
                             "less" + (", or number it from a smaller number" if ordered else ""))
-        st.lists.append([ordered, start, column])
+        st.lists.append([delimiter, start, column])
         return st.i + 1
 
     _md_ordered_list_open = _md_bullet_list_open
@@ -973,11 +980,11 @@ class Book:
         st.flow.append(Spacer(1, 8))
         return st.i + 1
 
-    def _list_item(self, item: list[Flowable], stack: list[list[int]], tokens: list[Token], i: int) -> "_Table":
+    def _list_item(self, item: list[Flowable], stack: list[list[Any]], tokens: list[Token], i: int) -> "_Table":
         """The blocks of a list item's paragraph beside its label (its number or bullet, on its first)."""
-        ordered, number, column = stack[-1]
+        delimiter, number, column = stack[-1]
         first = tokens[i - 1].type == "list_item_open"
-        bullet = (f"{number}." if ordered else "•") if first else ""
+        bullet = (f"{number}{delimiter}" if delimiter else "•") if first else ""
         label = self.para(bullet, space_after=0, align="right", color=ACCENT, size=LIST_LABEL_SIZE)
         table = _table([[label, item]], colWidths=[column, None], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                    ("RIGHTPADDING", (0, 0), (0, 0), LIST_GAP), ("RIGHTPADDING", (1, 0), (1, 0), 0),
@@ -990,6 +997,7 @@ class Book:
         row: list[RichText] | None = None
         header_rows = header_cells = 0
         in_head = False
+        align = "left"  # the cell's, as the row of dashes under the header says it (':-:' centre, '-:' right)
         for t in tokens:
             if t.type == "thead_open":
                 in_head = True
@@ -999,13 +1007,16 @@ class Book:
             elif t.type == "tr_open":
                 row = []
                 self._refuse_cells_left_out(t, header_cells)
+            elif t.type in ("th_open", "td_open"):
+                align = _CELL_ALIGN.get(str(t.attrGet("style") or ""), "left")
             elif t.type == "tr_close":
                 assert row is not None  # a row closes after it opens
                 rows.append(row)
                 header_rows += in_head
             elif t.type == "inline" and row is not None:
                 text = _text_only(t.children, "a table", t)
-                row.append(self.para(f"**{text}**" if in_head else text, size=9, space_after=0, leading=1.25))
+                row.append(self.para(rtext.throughout(text, "**") if in_head else text, size=9, space_after=0,
+                                     leading=1.25, align=align))
         _refuse_blank_table(rows)
         if len(rows) > MAX_TABLE_ROWS:  # 20,000 rows took minutes; 1,000 are about a second, 30 pages
             raise BookError(f"a table of {len(rows):,} rows is longer than a rulebook prints (at most "
@@ -1117,7 +1128,7 @@ class Book:
             width = _length(title.strip(), src)
         tallest = self.paper[1] - 2 * MARGIN - 4 * MM - CAPTION_ROOM  # (the pages' frame: see pdf)
         width = min(width, tallest * size[0] / size[1])
-        cap = self.para(f"*{caption}*", size=8.5, align="center", space_after=0) if caption else None
+        cap = self.para(rtext.throughout(caption, "*"), size=8.5, align="center", space_after=0) if caption else None
         return Picture(draw, size, width, caption, cap)
 
     # -- pages ------------------------------------------------------------------
@@ -1151,7 +1162,7 @@ class Book:
         for level, text, page in entries:
             if level > 2:
                 continue
-            row = _table([[self.para(("**" + text + "**") if level == 1 else text, size=TOC_SIZES[level],
+            row = _table([[self.para(rtext.throughout(text, "**") if level == 1 else text, size=TOC_SIZES[level],
                                     space_after=0, indent=TOC_INDENTS[level]),
                           self.para(str(page), size=10, align="right", space_after=0)]],
                         colWidths=[None, TOC_PAGE_COLUMN], fonts=self.fonts, commands=[("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
