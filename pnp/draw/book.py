@@ -890,7 +890,7 @@ class Book:
                 raise BookError(f"a list item whose first line has no words would print its {label} beside nothing: "
                                 "write its words, or leave out its line", line=_line(st.tokens[st.i]))
             column = self.paper[0] - 2 * MARGIN - st.lists[-1][2]
-            blocks = ([self.pictures(images, st.tokens[st.i + 1])] if images else []) + \
+            blocks = ([self.pictures(images, st.tokens[st.i + 1], column)] if images else []) + \
                 ([self.para(text, column, indent=0, space_after=2.5)] if text else [])
             st.flow.append(self._list_item(blocks, st.lists, st.tokens, st.i))
             return st.i + 3
@@ -1099,28 +1099,36 @@ class Book:
                                  ("TOPPADDING", (0, 0), (-1, -1), 3 * MM), ("BOTTOMPADDING", (0, 0), (-1, -1), 2 * MM)])
         return _Together([Spacer(1, 2), box, Spacer(1, 6)])
 
-    def pictures(self, images: list[Image], inline: Token | None = None) -> Flowable:
-        """The pictures of a paragraph side by side; one that cannot be drawn is refused at the line of its
-        source in the paragraph `inline` (a picture on a paragraph's third line was said at its first)."""
-        cells = [self._picture_at(inline, src, caption, title) for src, caption, title in images]
+    def pictures(self, images: list[Image], inline: Token | None = None, column: float | None = None) -> Flowable:
+        """The pictures of a paragraph side by side, in `column` points (a list item's; the page's text by
+        default), each in an equal share of it; one that cannot be drawn is refused at the line of its source in
+        the paragraph `inline` (a picture on a paragraph's third line was said at its first)."""
+        avail = self.paper[0] - 2 * MARGIN if column is None else column
+        least = len(images) * (MIN_PICTURE_WIDTH + _CELL_PADDING)
+        if len(images) > 1 and least > avail:  # each cell would be given less than nothing: ReportLab fails
+            # with a traceback (in a list item too, whose text is narrower than the page's)
+            where = "the page's text" if column is None else "the list item's text"
+            raise BookError(f"{len(images):,} pictures side by side need at least {least / MM:.0f} mm; {where} "
+                            f"is {avail / MM:.0f} mm wide: put them in paragraphs of their own")
+        # the width each caption is set in, as the row of cells shares it out (equally, less their padding)
+        share = avail if len(images) == 1 else avail / len(images) - _CELL_PADDING
+        cells = [self._picture_at(inline, src, caption, title, share) for src, caption, title in images]
         if len(cells) == 1:
             return cells[0]
-        avail, least = self.paper[0] - 2 * MARGIN, len(cells) * (MIN_PICTURE_WIDTH + _CELL_PADDING)
-        if least > avail:  # each cell would be given less than nothing: ReportLab fails with a traceback
-            raise BookError(f"{len(cells):,} pictures side by side need at least {least / MM:.0f} mm; the page's "
-                            f"text is {avail / MM:.0f} mm wide: put them in paragraphs of their own")
         table = _table([cells], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "BOTTOM")])
         return table
 
-    def _picture_at(self, inline: Token | None, src: str, caption: str, title: str) -> Picture:
+    def _picture_at(self, inline: Token | None, src: str, caption: str, title: str, column: float) -> Picture:
         try:
-            return self.picture(src, caption, title)
+            return self.picture(src, caption, title, column)
         except DataError as e:
             if e.mark or getattr(e, "line", None):  # said at its own place (a pictured component's layout)
                 raise
             raise BookError(e.message, line=_line_of(inline, src)) from None
 
-    def picture(self, src: str, caption: str, title: str) -> Picture:
+    def picture(self, src: str, caption: str, title: str, column: float | None = None) -> Picture:
+        """A picture and its caption, set in `column` points (the page's text by default): a caption's word wider
+        than the cell of pictures side by side ran over its neighbours, and off the page, with exit 0."""
         draw, size, is_component = self._picture(src, title.strip())
         # a component is shown at card size; a diagram (layout:) at its own size, up to the text width
         width = COMPONENT_PICTURE_WIDTH if is_component else min(size[0], self.paper[0] - 2 * MARGIN)
@@ -1128,7 +1136,8 @@ class Book:
             width = _length(title.strip(), src)
         tallest = self.paper[1] - 2 * MARGIN - 4 * MM - CAPTION_ROOM  # (the pages' frame: see pdf)
         width = min(width, tallest * size[0] / size[1])
-        cap = self.para(rtext.throughout(caption, "*"), size=8.5, align="center", space_after=0) if caption else None
+        cap = self.para(rtext.throughout(caption, "*"), column, size=8.5, align="center",
+                        space_after=0) if caption else None
         return Picture(draw, size, width, caption, cap)
 
     # -- pages ------------------------------------------------------------------
