@@ -101,11 +101,13 @@ class Rulebook(Kind):
         return [round(v / (72 / 25.4), 2) for v in studio.paper]
 
     def text_digest(self, component: Component, studio: Studio) -> str:
-        return hashlib.sha256(markdown(studio).encode()).hexdigest()[:16]
+        return hashlib.sha256(markdown(studio).encode("utf-8", "surrogatepass")).hexdigest()[:16]  # (see _digest)
 
 
 def _digest(text: str) -> bytes:
-    return hashlib.sha256(text.encode()).digest()
+    """The text's digest, a lone surrogate in it too (a template's "\\ud83e", refused at its line once digested:
+    it made the digest fail, said as a bug in pnp)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
 # what a link or picture points at, inside `](...)` (with parentheses inside it, as in a wiki's 'a_(b)'), a run of
