@@ -438,3 +438,12 @@ def test_a_tables_columns_are_aligned_as_its_row_of_dashes_says():
     middle = (words["yyyyyyyyyyyy"]["x0"] + words["yyyyyyyyyyyy"]["x1"]) / 2
     assert abs((words["x"]["x0"] + words["x"]["x1"]) / 2 - middle) < 0.5
     assert abs(words["Lion"]["x0"] - words["Fern"]["x0"]) < 0.5
+
+
+def test_emphasis_markers_that_meet_keep_their_meaning():
+    """A picture taken out of its paragraph's text left the stars around it side by side: '*![a](x)* and more'
+    printed 'and more' in bold, as '*a*[*b*](x)' did the link's words and the rest."""
+    fonts = {w["text"]: w["fontname"].split("-")[-1] for w in _words(
+        "# Rules\n\n*![a](component:x)* and plainword more.\n\n*italicword*[*linkword*](http://x) plainafter.\n")}
+    assert (fonts["plainword"], fonts["plainafter."]) == ("Regular", "Regular")
+    assert fonts["italicwordlinkword"] == "It"  # (one word: nothing between them)

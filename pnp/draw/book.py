@@ -377,7 +377,13 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
         elif t.type in ("code_inline", "text_special"):  # as typed: a star in `code` made the rest italic,
             out.append(literal(_entity_text(t)))  # `:star:` drew an icon, '&colon;zzz&colon;' an unknown one
         elif t.type in _MARKUP_OF:
-            out.append(_MARKUP_OF[t.type])
+            marker = _MARKUP_OF[t.type]
+            # markers that meet (a picture taken out from between them, '*![a](x)* and more', or a link's words
+            # begun in emphasis, '*a*[*b*](x)') read as another one: '**' turned the rest bold. A soft hyphen, which
+            # prints nothing, keeps them apart
+            if marker[:1] == "*" and next((piece for piece in reversed(out) if piece), "") in ("*", "**"):
+                out.append(rtext.SOFT_HYPHEN)
+            out.append(marker)
         elif t.type == "term":  # its name as written, read by rich text (see _term)
             out.append(f"[[{t.content}]]")
         elif t.type == "image":  # its caption read as any text is: a code span's ':star:' drew the icon
