@@ -214,3 +214,22 @@ def test_a_lone_surrogate_a_template_prints_is_refused_at_its_line_and_said_in_j
     said = json.loads(written.getvalue())
     assert (3, "charac") in {(d["line"], d["message"][:6]) for d in said["diagnostics"]}
     assert any(d["message"].startswith("'[[A\udc00]]' is used") for d in said["diagnostics"])
+
+
+def test_the_credits_name_an_icon_drawn_after_a_bracket_of_no_link(tmp_path):
+    """'box](:star:)' with no '[' before it is no link: the book drew the icon, and the credits, which looked at
+    the line as typed and took it for a link's target, left it out of the icons 'used in this game'."""
+    from pnp.check import validate_game
+    from pnp.products.rulebook import content
+    from pnp.project import Project
+    from pnp.report import Report
+
+    root = tmp_path / "proj"
+    make_project(root, case={"replace": {
+        "cards/mini/cards.yaml": [["Roars :star: loudly.", "Roars loudly."]],
+        "layouts/mini/card.yaml": [["when: card.strong", "when: false"]],
+        "layouts/mini/rulebook.md.j2": [[":star:", "box](:star:)"]]}})
+    report = Report(root)
+    _, studio = validate_game(Project(root), "mini", report)
+    assert not report.errors
+    assert "Icons used in this game: round-star." in content(studio).icons_line

@@ -272,6 +272,22 @@ def images(tokens: list[Token]) -> list[tuple[str, int | None]]:
     return out
 
 
+def icons_drawn(tokens: list[Token]) -> list[tuple[str, int, range]]:
+    """(name, rendered line, the lines of its block) of every icon the Markdown's text draws, read from the markup
+    the book sets (a paragraph's, heading's, table cell's and tip's, and its pictures' captions): never a code
+    span's, an escape's or a link's target. A line's text looked at as typed took 'box](:x:) here', which is no
+    link, for one's target, and its unknown icon printed nothing with exit 0."""
+    out: list[tuple[str, int, range]] = []
+    for t in tokens:
+        if t.type == "inline" and t.map:
+            text, pictures = _inline(t.children)
+            block = range(t.map[0] + 1, t.map[1] + 1)
+            for markup in [text, *(caption for _, caption, _ in pictures)]:
+                out += [(run.text, _line_of(t, f":{run.text}:") or block.start, block)
+                        for run in rtext.parse(markup) if run.kind == "icon"]
+    return out
+
+
 def _block_end(tokens: list[Token], i: int) -> int:
     """The index after the block that starts at token i (its closing token at the same level)."""
     start = tokens[i]
