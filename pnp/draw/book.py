@@ -288,6 +288,19 @@ def icons_drawn(tokens: list[Token]) -> list[tuple[str, int, range]]:
     return out
 
 
+def terms_drawn(tokens: list[Token]) -> list[tuple[str, int, range]]:
+    """(name, rendered line, the lines of its block) of every glossary term the Markdown's text prints, its
+    pictures' captions' too, as the book reads them (see icons_drawn: '[[Nope]]' after a ']' and '(' that make no
+    link printed in bold, though no glossary defined it, with exit 0)."""
+    out: list[tuple[str, int, range]] = []
+    for t in tokens:
+        if t.type == "inline" and t.map:
+            block = range(t.map[0] + 1, t.map[1] + 1)
+            out += [(c.content, _line_of(t, f"[[{c.content}]]") or block.start, block)
+                    for c in _with_captions(t) if c.type == "term"]
+    return out
+
+
 def _block_end(tokens: list[Token], i: int) -> int:
     """The index after the block that starts at token i (its closing token at the same level)."""
     start = tokens[i]

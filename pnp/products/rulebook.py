@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..draw.book import Book, BookContent, BookError, Parsed, icons_drawn, images, literal, parse
+from ..draw.book import Book, BookContent, BookError, Parsed, icons_drawn, images, literal, parse, terms_drawn
 from ..errors import DataError, ExprError, LimitError, blame
 from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
@@ -176,15 +176,28 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
         said += _unknown_icons(studio, unknown, n, shown, suggest)
         told.update((name, n) for name in unknown)
         if "[[" in shown:
-            note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
-            mark, printed = book_place(studio, n)
-            said += [(f"{message}, in the rendered rulebook line {n}{printed}", mark)
-                     for _, message in studio.game.glossary.unknown(_terms_closed(shown, lines[n:]), suggest)]
+            said += _unknown_terms(studio, _terms_closed(shown, lines[n:]), n, suggest, told)
     for name, n, block in icons_drawn(_tokens(studio)):  # those the text draws that its lines did not show
         if not any((name, line) in told for line in block) and not studio.icons.exists(name):
             said += _unknown_icons(studio, [name], n, lines[n - 1], suggest)
             told.add((name, n))
+    for name, n, block in terms_drawn(_tokens(studio)):  # and the terms it prints so
+        if not any((f"[[{name}]]", line) in told for line in block):
+            said += _unknown_terms(studio, f"[[{name}]]", n, suggest, told)
     return tuple(dict.fromkeys(said + _set_problems(studio, text)))
+
+
+def _unknown_terms(studio: Studio, text: str, n: int, suggest: Suggestions,
+                   told: set[tuple[str, int]]) -> list[tuple[str, Mark | None]]:
+    """The errors of the glossary terms in `text`, of the rendered line `n`, that the glossary does not define,
+    each noted in `told` as ('[[name]]', n)."""
+    note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
+    unknown = studio.game.glossary.unknown(text, suggest)
+    if not unknown:
+        return []
+    mark, printed = book_place(studio, n)
+    told.update((f"[[{term}]]", n) for term, _ in unknown)
+    return [(f"{message}, in the rendered rulebook line {n}{printed}", mark) for _, message in unknown]
 
 
 def _unknown_icons(studio: Studio, names: list[str], n: int, shown: str,
