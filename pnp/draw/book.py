@@ -691,6 +691,12 @@ def _refuse_blank_table(rows: list[list[RichText]]) -> None:
 _CELL_ALIGN = {"text-align:right": "right", "text-align:center": "center"}
 
 
+def _cell_align(opened: Token) -> str:
+    """How the cell opened by `opened` (a th_open or td_open, before its text) is aligned: its column's row of
+    dashes says it (':-:' centre, '-:' right, else left)."""
+    return _CELL_ALIGN.get(str(opened.attrGet("style") or ""), "left")
+
+
 def _split_range(rows: int, header_rows: int) -> tuple[int, int]:
     """Where a table may split (ReportLab's rowSplitRange): between rows, at least TABLE_SPLIT_ROWS body rows
     on each side of the split besides the repeated header; a table too short for that does not split at all."""
@@ -1032,8 +1038,7 @@ class Book:
         row: list[RichText] | None = None
         header_rows = header_cells = 0
         in_head = False
-        align = "left"  # the cell's, as the row of dashes under the header says it (':-:' centre, '-:' right)
-        for t in tokens:
+        for k, t in enumerate(tokens):
             if t.type == "thead_open":
                 in_head = True
             elif t.type == "thead_close":
@@ -1042,8 +1047,6 @@ class Book:
             elif t.type == "tr_open":
                 row = []
                 self._refuse_cells_left_out(t, header_cells)
-            elif t.type in ("th_open", "td_open"):
-                align = _CELL_ALIGN.get(str(t.attrGet("style") or ""), "left")
             elif t.type == "tr_close":
                 assert row is not None  # a row closes after it opens
                 rows.append(row)
@@ -1051,7 +1054,7 @@ class Book:
             elif t.type == "inline" and row is not None:
                 text = _text_only(t.children, "a table", t)
                 row.append(self.para(rtext.throughout(text, "**") if in_head else text, size=9, space_after=0,
-                                     leading=1.25, align=align))
+                                     leading=1.25, align=_cell_align(tokens[k - 1])))
         _refuse_blank_table(rows)
         if len(rows) > MAX_TABLE_ROWS:  # 20,000 rows took minutes; 1,000 are about a second, 30 pages
             raise BookError(f"a table of {len(rows):,} rows is longer than a rulebook prints (at most "
