@@ -923,7 +923,8 @@ class Book:
 
     def _md_paragraph_open(self, st: _Story) -> int:
         text, images = _inline(st.tokens[st.i + 1].children)
-        _refuse_left_as_typed(text, st.tokens[st.i + 1])
+        # (its pictures' captions too: a footnote in one printed as typed)
+        _refuse_left_as_typed(" ".join([text, *(caption for _, caption, _ in images)]), st.tokens[st.i + 1])
         _refuse_picture_in_caption(st.tokens[st.i + 1])
         if st.lists:  # pictures too beside the item's label: an item that began with one printed no number
             if st.tokens[st.i - 1].type == "list_item_open" and not images and _blank(text):
