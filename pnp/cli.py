@@ -106,9 +106,11 @@ class _Group(click.Group):
 def _print_any_name() -> None:
     """Standard output shows a text that is not UTF-8 escaped (\\udcff), as standard error does: a name the
     system allows (--out a folder named with the byte 0xff) was printed after the build with Python's strict
-    UTF-8 of most locales, and failed there as a bug in pnp."""
+    UTF-8 of most locales, and failed there as a bug in pnp. Python's UTF-8 mode (the C and POSIX locales) writes
+    with surrogateescape, which writes such a byte back but fails on any other lone surrogate (a template's
+    "\\udc00" in a glossary term a message quotes: `validate --json` failed as a bug in pnp): escaped too."""
     reconfigure = getattr(sys.stdout, "reconfigure", None)
-    if reconfigure is not None and getattr(sys.stdout, "errors", None) == "strict":
+    if reconfigure is not None and getattr(sys.stdout, "errors", None) in ("strict", "surrogateescape"):
         reconfigure(errors="backslashreplace")
 
 

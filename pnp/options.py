@@ -19,14 +19,15 @@ COLOUR_RULE = ("Every colour, in a layout or in the data (a colour set's field),
                "`none`, `transparent` or nothing means no colour (a colour set's colours cannot be none).")
 # all control characters but tab and line breaks, and the bidirectional controls (marks, embeddings, overrides,
 # isolates): pnp lays text out left to right and prints them as nothing, while a program showing the same text
-# (a TTS description, a spreadsheet) reorders it by them, so a card could read one way and print another
-CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# (a TTS description, a spreadsheet) reorders it by them, so a card could read one way and print another. They are
+# Unicode's Bidi_Control characters, the Arabic letter mark (U+061C) among them: it was written into an export
+CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 # characters that print no mark of their own: the soft hyphen (a marker pnp never prints), the zero-width spaces
 # and joiners (U+200B-U+200D, U+2060, U+FEFF) and the other formatting characters, and the few letters and marks
 # made to be invisible (the combining grapheme joiner, the Hangul fillers, variation selectors)
-_PRINTS_NOTHING = re.compile(r"[\s\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e"
+_PRINTS_NOTHING = re.compile(r"[\s\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e"
                              r"\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]*")
 
 

@@ -378,3 +378,72 @@ def test_a_heading_inside_a_list_item_is_refused_at_its_line(tmp_path):
     assert result.exit_code == 1
     assert result.output.startswith("layouts/mini/rulebook.md.j2:5:1: error: a heading inside a list item would "
                                     "print at the page's margin")
+
+
+def _words(markdown: str) -> list[dict]:
+    """pdfplumber's words of the book of `markdown` on A4 (text, x0, x1, top, fontname), pictures drawn as
+    nothing, and the names of the icons it drew."""
+    import pdfplumber
+
+    drawn: list[str] = []
+    book = Book(BookContent(title="Test", markdown=markdown), _fonts(), (210 * MM, 297 * MM),
+                lambda src, width: ((lambda canvas: None), (60 * MM, 20 * MM), True),
+                lambda canvas, name, *rest: drawn.append(name))
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(210 * MM, 297 * MM), invariant=1)
+    book.draw(canvas)
+    canvas.save()
+    with pdfplumber.open(io.BytesIO(out.getvalue())) as pdf:
+        words = [w for page in pdf.pages for w in page.extract_words(extra_attrs=["fontname"])]
+    return words + [{"text": f"icon:{name}"} for name in drawn]
+
+
+@functools.cache
+def _marked_up_book() -> list[dict]:
+    """One book of the markup read below: a caption, bold in a heading and a table header, aligned columns."""
+    return _words("# Setup **now** here\n\n![Type `:star:` or \\:star: or &colon;zzz&colon; **Boldcap**](component:x)\n\n"
+                  "1) Firststep\n2) Secondstep\n\n| Name | **Strong** | Mid |\n|:--|--:|:-:|\n| Lion | 4 | x |\n"
+                  "| Fern | 12345 | yyyyyyyyyyyy |\n")
+
+
+def test_a_captions_code_escape_and_entity_print_as_typed():
+    """A picture's caption was its words joined with no regard to how Markdown read them: `:star:` in a code span
+    drew the icon, and '&colon;zzz&colon;' an unknown one (nothing), with exit 0; its bold printed as italic."""
+    words = _marked_up_book()
+    caption = " ".join(w["text"] for w in words if w["text"] in (":star:", ":zzz:", "Type", "or", "Boldcap"))
+    assert caption == "Type :star: or :star: or :zzz: Boldcap"
+    assert not [w for w in words if w["text"].startswith("icon:")]
+    assert next(w for w in words if w["text"] == "Boldcap")["fontname"].endswith("BoldIt")
+
+
+def test_bold_words_stay_bold_in_the_contents_and_a_table_header():
+    """The contents set a level-1 heading in bold by wrapping it in '**', as a table its header cells: a word in
+    bold inside turned bold off, and printed in the regular face there."""
+    words = _marked_up_book()
+    assert [w["fontname"].endswith("Bold") for w in words if w["text"] in ("Setup", "now", "here")][:3] == [True] * 3
+    assert next(w for w in words if w["text"] == "Strong")["fontname"].endswith("Bold")
+
+
+def test_a_list_numbered_with_parentheses_prints_them():
+    """A list numbered '1)', '2)' printed '1.', '2.'."""
+    words = {w["text"]: w for w in _marked_up_book()}
+    assert "1)" in words and "2)" in words and "1." not in words
+
+
+def test_a_tables_columns_are_aligned_as_its_row_of_dashes_says():
+    """Every table cell was set on the left whatever its column's row of dashes said ('--:' right, ':-:'
+    centred): a column of numbers written right-aligned printed ragged."""
+    words = {w["text"]: w for w in _marked_up_book()}
+    assert abs(words["4"]["x1"] - words["12345"]["x1"]) < 0.5 and words["4"]["x0"] > words["12345"]["x0"] + 5
+    middle = (words["yyyyyyyyyyyy"]["x0"] + words["yyyyyyyyyyyy"]["x1"]) / 2
+    assert abs((words["x"]["x0"] + words["x"]["x1"]) / 2 - middle) < 0.5
+    assert abs(words["Lion"]["x0"] - words["Fern"]["x0"]) < 0.5
+
+
+def test_emphasis_markers_that_meet_keep_their_meaning():
+    """A picture taken out of its paragraph's text left the stars around it side by side: '*![a](x)* and more'
+    printed 'and more' in bold, as '*a*[*b*](x)' did the link's words and the rest."""
+    fonts = {w["text"]: w["fontname"].split("-")[-1] for w in _words(
+        "# Rules\n\n*![a](component:x)* and plainword more.\n\n*italicword*[*linkword*](http://x) plainafter.\n")}
+    assert (fonts["plainword"], fonts["plainafter."]) == ("Regular", "Regular")
+    assert fonts["italicwordlinkword"] == "It"  # (one word: nothing between them)

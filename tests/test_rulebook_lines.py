@@ -188,3 +188,48 @@ def test_the_credits_name_no_icon_the_rulebook_writes_only_in_code(tmp_path):
     pdf = next((root / "output" / "mini").glob("mini-rulebook-*.pdf"))
     text = " ".join(page.extract_text() for page in PdfReader(pdf).pages)
     assert ":star: (or :star:)" in text and "round-star" not in text
+
+
+def test_a_lone_surrogate_a_template_prints_is_refused_at_its_line_and_said_in_json(tmp_path, monkeypatch):
+    """A Jinja string's escape '\\ud83e' (half of a character written in two) put a lone surrogate into the
+    rendered rulebook: digesting it failed, said as a bug in pnp; and `validate --json` failed to print a message
+    quoting one (a glossary term's) in Python's UTF-8 mode (the C and POSIX locales), which writes standard output
+    with surrogateescape."""
+    import io
+    import json
+    import sys
+
+    from pnp.cli import cli
+
+    root = make_project(tmp_path / "proj", {"layouts/mini/rulebook.md.j2": '# Rules\n\nA {{ "\\ud83e" }} b.\n\n'
+                                            '[[A{{ "\\udc00" }}]]\n'})
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    assert result.output.startswith("layouts/mini/rulebook.md.j2:3:1: error: character U+D83E"), result.output
+    written = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(written, encoding="utf-8", errors="surrogateescape"))
+    with pytest.raises(SystemExit):
+        cli.main(["--root", str(root), "validate", "--json", "mini"])
+    sys.stdout.flush()
+    said = json.loads(written.getvalue())
+    assert (3, "charac") in {(d["line"], d["message"][:6]) for d in said["diagnostics"]}
+    assert any(d["message"].startswith("'[[A\udc00]]' is used") for d in said["diagnostics"])
+
+
+def test_the_credits_name_an_icon_drawn_after_a_bracket_of_no_link(tmp_path):
+    """'box](:star:)' with no '[' before it is no link: the book drew the icon, and the credits, which looked at
+    the line as typed and took it for a link's target, left it out of the icons 'used in this game'."""
+    from pnp.check import validate_game
+    from pnp.products.rulebook import content
+    from pnp.project import Project
+    from pnp.report import Report
+
+    root = tmp_path / "proj"
+    make_project(root, case={"replace": {
+        "cards/mini/cards.yaml": [["Roars :star: loudly.", "Roars loudly."]],
+        "layouts/mini/card.yaml": [["when: card.strong", "when: false"]],
+        "layouts/mini/rulebook.md.j2": [[":star:", "box](:star:)"]]}})
+    report = Report(root)
+    _, studio = validate_game(Project(root), "mini", report)
+    assert not report.errors
+    assert "Icons used in this game: round-star." in content(studio).icons_line

@@ -124,7 +124,8 @@ class _Story:
     tokens: list[Token]
     registry: list[Entry]
     i: int = 0
-    # per open list: [ordered?, next number, the width of its label column (its widest label and the gap)]
+    # per open list: [the delimiter after its numbers ('.' or ')'; '' for bullets), next number, the width of its
+    # label column (its widest label and the gap)]
     lists: list[list[Any]] = field(default_factory=list)
     flow: list[Flowable] = field(default_factory=list)
 
@@ -271,6 +272,35 @@ def images(tokens: list[Token]) -> list[tuple[str, int | None]]:
     return out
 
 
+def icons_drawn(tokens: list[Token]) -> list[tuple[str, int, range]]:
+    """(name, rendered line, the lines of its block) of every icon the Markdown's text draws, read from the markup
+    the book sets (a paragraph's, heading's, table cell's and tip's, and its pictures' captions): never a code
+    span's, an escape's or a link's target. A line's text looked at as typed took 'box](:x:) here', which is no
+    link, for one's target, and its unknown icon printed nothing with exit 0."""
+    out: list[tuple[str, int, range]] = []
+    for t in tokens:
+        if t.type == "inline" and t.map:
+            text, pictures = _inline(t.children)
+            block = range(t.map[0] + 1, t.map[1] + 1)
+            for markup in [text, *(caption for _, caption, _ in pictures)]:
+                out += [(run.text, _line_of(t, f":{run.text}:") or block.start, block)
+                        for run in rtext.parse(markup) if run.kind == "icon"]
+    return out
+
+
+def terms_drawn(tokens: list[Token]) -> list[tuple[str, int, range]]:
+    """(name, rendered line, the lines of its block) of every glossary term the Markdown's text prints, its
+    pictures' captions' too, as the book reads them (see icons_drawn: '[[Nope]]' after a ']' and '(' that make no
+    link printed in bold, though no glossary defined it, with exit 0)."""
+    out: list[tuple[str, int, range]] = []
+    for t in tokens:
+        if t.type == "inline" and t.map:
+            block = range(t.map[0] + 1, t.map[1] + 1)
+            out += [(c.content, _line_of(t, f"[[{c.content}]]") or block.start, block)
+                    for c in _with_captions(t) if c.type == "term"]
+    return out
+
+
 def _block_end(tokens: list[Token], i: int) -> int:
     """The index after the block that starts at token i (its closing token at the same level)."""
     start = tokens[i]
@@ -332,8 +362,9 @@ def _refuse_unstructured(token: Token) -> None:
 
 
 def _blank(markup: str) -> bool:
-    """Whether pnp markup prints nothing: no word, no icon (spaces, soft hyphens and emphasis markers only)."""
-    return not any(run.kind in ("text", "icon") for run in rtext.parse(markup))
+    """Whether pnp markup prints nothing: no word, no icon (spaces, soft hyphens, emphasis markers and characters
+    that print nothing only: a tip, table or heading of '&#xFEFF;' printed as an empty box, exit 0)."""
+    return not any(run.kind == "icon" or run.kind == "text" and not blank(run.text) for run in rtext.parse(markup))
 
 
 def _markdown_text(text: str) -> str:
@@ -375,12 +406,17 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
         elif t.type in ("code_inline", "text_special"):  # as typed: a star in `code` made the rest italic,
             out.append(literal(_entity_text(t)))  # `:star:` drew an icon, '&colon;zzz&colon;' an unknown one
         elif t.type in _MARKUP_OF:
-            out.append(_MARKUP_OF[t.type])
+            marker = _MARKUP_OF[t.type]
+            # markers that meet (a picture taken out from between them, '*![a](x)* and more', or a link's words
+            # begun in emphasis, '*a*[*b*](x)') read as another one: '**' turned the rest bold. A soft hyphen, which
+            # prints nothing, keeps them apart
+            if marker[:1] == "*" and next((piece for piece in reversed(out) if piece), "") in ("*", "**"):
+                out.append(rtext.SOFT_HYPHEN)
+            out.append(marker)
         elif t.type == "term":  # its name as written, read by rich text (see _term)
             out.append(f"[[{t.content}]]")
-        elif t.type == "image":
-            images.append((str(t.attrGet("src") or ""), _markdown_text("".join(map(_entity_text, t.children or []))),
-                           str(t.attrGet("title") or "")))
+        elif t.type == "image":  # its caption read as any text is: a code span's ':star:' drew the icon
+            images.append((str(t.attrGet("src") or ""), _inline(t.children)[0], str(t.attrGet("title") or "")))
         else:
             out.append(t.content)
     text = re.sub(r"[ ]{2,}", " ", "".join(out)).strip()
@@ -416,11 +452,17 @@ def _left_as_typed(text: str) -> str | None:
     return text[start:end] + (rest.group() if rest else "")
 
 
+def _with_captions(inline: Token | None) -> list[Token]:
+    """The inline token `inline`'s children, and those of its pictures' captions after them: a caption is text
+    the book prints as well (HTML or '~~' in one printed as typed, or without its tildes, with exit 0)."""
+    children = (inline.children if inline is not None else None) or []
+    return children + [c for image in children if image.type == "image" for c in image.children or []]
+
+
 def _refuse_html(inline: Token | None) -> None:
     """Refuse HTML in the text of the inline token `inline` (`<br>`, `<b>bold</b>`) at its line: the rulebook
     reads no HTML (a block of it is refused too), and it was printed as typed with exit 0."""
-    html = next((c for c in (inline.children if inline is not None else None) or [] if c.type == "html_inline"),
-                None)
+    html = next((c for c in _with_captions(inline) if c.type == "html_inline"), None)
     if html is not None:
         raise BookError(f"'{html.content}' would be printed as typed: the rulebook reads no HTML; write it as "
                         "text ('&lt;' prints '<')",
@@ -470,8 +512,7 @@ def _refuse_control_entity(inline: Token | None) -> None:
     """Refuse an entity writing a control character ('&#12;', '&#x202E;', '&rlm;') at its line: the rendered
     rulebook's lines are refused one (rulebook.py), but Markdown reads entities after, so it printed nothing
     (or a box) with exit 0."""
-    children = (inline.children if inline is not None else None) or []
-    for token in children + [c for image in children if image.type == "image" for c in image.children or []]:
+    for token in _with_captions(inline):
         if token.type != "text_special":
             continue
         code = entity_number(token.markup)
@@ -491,7 +532,7 @@ def _refuse_control_entity(inline: Token | None) -> None:
 def _refuse_struck(inline: Token | None) -> None:
     """Refuse struck text (`~~old rule~~`) at its line: the rulebook prints no strikethrough, and its tildes
     were printed as typed, exit 0."""
-    struck = next((c for c in (inline.children if inline is not None else None) or [] if c.type == "s_open"), None)
+    struck = next((c for c in _with_captions(inline) if c.type == "s_open"), None)
     if struck is not None:
         raise BookError("'~~' around text would be printed as typed: the rulebook prints no struck text; leave "
                         "the text out, or write '\\~~' for tildes", line=_line_of(inline, "~~"))
@@ -645,6 +686,17 @@ def _refuse_blank_table(rows: list[list[RichText]]) -> None:
         raise BookError("a table with no words in any cell would print as empty boxes: write its words")
 
 
+# a table cell's alignment as markdown-it writes it from the delimiter row: every cell was set on the left, so a
+# column of numbers written '---:' printed ragged
+_CELL_ALIGN = {"text-align:right": "right", "text-align:center": "center"}
+
+
+def _cell_align(opened: Token) -> str:
+    """How the cell opened by `opened` (a th_open or td_open, before its text) is aligned: its column's row of
+    dashes says it (':-:' centre, '-:' right, else left)."""
+    return _CELL_ALIGN.get(str(opened.attrGet("style") or ""), "left")
+
+
 def _split_range(rows: int, header_rows: int) -> tuple[int, int]:
     """Where a table may split (ReportLab's rowSplitRange): between rows, at least TABLE_SPLIT_ROWS body rows
     on each side of the split besides the repeated header; a table too short for that does not split at all."""
@@ -689,7 +741,7 @@ class Book:
 
     def heading(self, markup: str, level: int, registry: list[Entry], **kw: Any) -> Heading:
         if level <= 2:  # as the table of contents lists it, in its column
-            listed, style = f"**{markup}**" if level == 1 else markup, self._style(dict(size=TOC_SIZES[level], indent=TOC_INDENTS[level]))
+            listed, style = rtext.throughout(markup, "**") if level == 1 else markup, self._style(dict(size=TOC_SIZES[level], indent=TOC_INDENTS[level]))
             column = self.paper[0] - 2 * MARGIN - TOC_PAGE_COLUMN
             self._unsplit_within_page(listed, self._within_page(listed, style, column), column)
         return Heading(markup, level, registry, **self._within_page(markup, self._style(dict(family="Display",
@@ -871,11 +923,16 @@ class Book:
 
     def _md_paragraph_open(self, st: _Story) -> int:
         text, images = _inline(st.tokens[st.i + 1].children)
-        _refuse_left_as_typed(text, st.tokens[st.i + 1])
+        # (its pictures' captions too: a footnote in one printed as typed)
+        _refuse_left_as_typed(" ".join([text, *(caption for _, caption, _ in images)]), st.tokens[st.i + 1])
         _refuse_picture_in_caption(st.tokens[st.i + 1])
         if st.lists:  # pictures too beside the item's label: an item that began with one printed no number
+            if st.tokens[st.i - 1].type == "list_item_open" and not images and _blank(text):
+                label = "number" if st.lists[-1][0] else "bullet"
+                raise BookError(f"a list item whose first line has no words would print its {label} beside nothing: "
+                                "write its words, or leave out its line", line=_line(st.tokens[st.i]))
             column = self.paper[0] - 2 * MARGIN - st.lists[-1][2]
-            blocks = ([self.pictures(images, st.tokens[st.i + 1])] if images else []) + \
+            blocks = ([self.pictures(images, st.tokens[st.i + 1], column)] if images else []) + \
                 ([self.para(text, column, indent=0, space_after=2.5)] if text else [])
             st.flow.append(self._list_item(blocks, st.lists, st.tokens, st.i))
             return st.i + 3
@@ -905,7 +962,9 @@ class Book:
         # markdown-it writes `start` only when it is not 1: a list from 0 was numbered from 1 (`or 1`)
         given = t.attrGet("start")
         ordered, start = t.type.startswith("ordered"), 1 if given is None else int(given)
-        labels = [f"{n}." for n in range(start, start + _items(st.tokens, st.i))] if ordered else ["•"]
+        # numbered as written: '1)' printed '1.'
+        delimiter = (t.markup or ".") if ordered else ""
+        labels = [f"{n}{delimiter}" for n in range(start, start + _items(st.tokens, st.i))] if ordered else ["•"]
         widths = {label: stringWidth(label, self.fonts.name("Body"), LIST_LABEL_SIZE) for label in labels}
         widest = max(widths, key=widths.__getitem__)
         indent = st.lists[-1][2] if st.lists else 0.0  # a list inside another starts past its label column
@@ -916,7 +975,7 @@ class Book:
                             f"{page / MM:.0f} mm wide (past the labels of the {len(st.lists)} lists it is in and its "
                             f"own widest, '{widest}'), leaving them less than {LIST_TEXT_LEAST / MM:g} mm: nest it "
                             "less" + (", or number it from a smaller number" if ordered else ""))
-        st.lists.append([ordered, start, column])
+        st.lists.append([delimiter, start, column])
         return st.i + 1
 
     _md_ordered_list_open = _md_bullet_list_open
@@ -963,11 +1022,11 @@ class Book:
         st.flow.append(Spacer(1, 8))
         return st.i + 1
 
-    def _list_item(self, item: list[Flowable], stack: list[list[int]], tokens: list[Token], i: int) -> "_Table":
+    def _list_item(self, item: list[Flowable], stack: list[list[Any]], tokens: list[Token], i: int) -> "_Table":
         """The blocks of a list item's paragraph beside its label (its number or bullet, on its first)."""
-        ordered, number, column = stack[-1]
+        delimiter, number, column = stack[-1]
         first = tokens[i - 1].type == "list_item_open"
-        bullet = (f"{number}." if ordered else "•") if first else ""
+        bullet = (f"{number}{delimiter}" if delimiter else "•") if first else ""
         label = self.para(bullet, space_after=0, align="right", color=ACCENT, size=LIST_LABEL_SIZE)
         table = _table([[label, item]], colWidths=[column, None], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                    ("RIGHTPADDING", (0, 0), (0, 0), LIST_GAP), ("RIGHTPADDING", (1, 0), (1, 0), 0),
@@ -980,7 +1039,7 @@ class Book:
         row: list[RichText] | None = None
         header_rows = header_cells = 0
         in_head = False
-        for t in tokens:
+        for k, t in enumerate(tokens):
             if t.type == "thead_open":
                 in_head = True
             elif t.type == "thead_close":
@@ -995,7 +1054,8 @@ class Book:
                 header_rows += in_head
             elif t.type == "inline" and row is not None:
                 text = _text_only(t.children, "a table", t)
-                row.append(self.para(f"**{text}**" if in_head else text, size=9, space_after=0, leading=1.25))
+                row.append(self.para(rtext.throughout(text, "**") if in_head else text, size=9, space_after=0,
+                                     leading=1.25, align=_cell_align(tokens[k - 1])))
         _refuse_blank_table(rows)
         if len(rows) > MAX_TABLE_ROWS:  # 20,000 rows took minutes; 1,000 are about a second, 30 pages
             raise BookError(f"a table of {len(rows):,} rows is longer than a rulebook prints (at most "
@@ -1078,28 +1138,36 @@ class Book:
                                  ("TOPPADDING", (0, 0), (-1, -1), 3 * MM), ("BOTTOMPADDING", (0, 0), (-1, -1), 2 * MM)])
         return _Together([Spacer(1, 2), box, Spacer(1, 6)])
 
-    def pictures(self, images: list[Image], inline: Token | None = None) -> Flowable:
-        """The pictures of a paragraph side by side; one that cannot be drawn is refused at the line of its
-        source in the paragraph `inline` (a picture on a paragraph's third line was said at its first)."""
-        cells = [self._picture_at(inline, src, caption, title) for src, caption, title in images]
+    def pictures(self, images: list[Image], inline: Token | None = None, column: float | None = None) -> Flowable:
+        """The pictures of a paragraph side by side, in `column` points (a list item's; the page's text by
+        default), each in an equal share of it; one that cannot be drawn is refused at the line of its source in
+        the paragraph `inline` (a picture on a paragraph's third line was said at its first)."""
+        avail = self.paper[0] - 2 * MARGIN if column is None else column
+        least = len(images) * (MIN_PICTURE_WIDTH + _CELL_PADDING)
+        if len(images) > 1 and least > avail:  # each cell would be given less than nothing: ReportLab fails
+            # with a traceback (in a list item too, whose text is narrower than the page's)
+            where = "the page's text" if column is None else "the list item's text"
+            raise BookError(f"{len(images):,} pictures side by side need at least {least / MM:.0f} mm; {where} "
+                            f"is {avail / MM:.0f} mm wide: put them in paragraphs of their own")
+        # the width each caption is set in, as the row of cells shares it out (equally, less their padding)
+        share = avail if len(images) == 1 else avail / len(images) - _CELL_PADDING
+        cells = [self._picture_at(inline, src, caption, title, share) for src, caption, title in images]
         if len(cells) == 1:
             return cells[0]
-        avail, least = self.paper[0] - 2 * MARGIN, len(cells) * (MIN_PICTURE_WIDTH + _CELL_PADDING)
-        if least > avail:  # each cell would be given less than nothing: ReportLab fails with a traceback
-            raise BookError(f"{len(cells):,} pictures side by side need at least {least / MM:.0f} mm; the page's "
-                            f"text is {avail / MM:.0f} mm wide: put them in paragraphs of their own")
         table = _table([cells], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "BOTTOM")])
         return table
 
-    def _picture_at(self, inline: Token | None, src: str, caption: str, title: str) -> Picture:
+    def _picture_at(self, inline: Token | None, src: str, caption: str, title: str, column: float) -> Picture:
         try:
-            return self.picture(src, caption, title)
+            return self.picture(src, caption, title, column)
         except DataError as e:
             if e.mark or getattr(e, "line", None):  # said at its own place (a pictured component's layout)
                 raise
             raise BookError(e.message, line=_line_of(inline, src)) from None
 
-    def picture(self, src: str, caption: str, title: str) -> Picture:
+    def picture(self, src: str, caption: str, title: str, column: float | None = None) -> Picture:
+        """A picture and its caption, set in `column` points (the page's text by default): a caption's word wider
+        than the cell of pictures side by side ran over its neighbours, and off the page, with exit 0."""
         draw, size, is_component = self._picture(src, title.strip())
         # a component is shown at card size; a diagram (layout:) at its own size, up to the text width
         width = COMPONENT_PICTURE_WIDTH if is_component else min(size[0], self.paper[0] - 2 * MARGIN)
@@ -1107,7 +1175,8 @@ class Book:
             width = _length(title.strip(), src)
         tallest = self.paper[1] - 2 * MARGIN - 4 * MM - CAPTION_ROOM  # (the pages' frame: see pdf)
         width = min(width, tallest * size[0] / size[1])
-        cap = self.para(f"*{caption}*", size=8.5, align="center", space_after=0) if caption else None
+        cap = self.para(rtext.throughout(caption, "*"), column, size=8.5, align="center",
+                        space_after=0) if caption else None
         return Picture(draw, size, width, caption, cap)
 
     # -- pages ------------------------------------------------------------------
@@ -1141,7 +1210,7 @@ class Book:
         for level, text, page in entries:
             if level > 2:
                 continue
-            row = _table([[self.para(("**" + text + "**") if level == 1 else text, size=TOC_SIZES[level],
+            row = _table([[self.para(rtext.throughout(text, "**") if level == 1 else text, size=TOC_SIZES[level],
                                     space_after=0, indent=TOC_INDENTS[level]),
                           self.para(str(page), size=10, align="right", space_after=0)]],
                         colWidths=[None, TOC_PAGE_COLUMN], fonts=self.fonts, commands=[("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),

@@ -48,6 +48,14 @@ def left_open(markup: str) -> str | None:
     return "**" if bold else "*" if italic else None
 
 
+def throughout(markup: str, marker: Literal["**", "*"]) -> str:
+    """`markup` in bold (`marker` '**') or italic ('*') from end to end, its own markers of that style left out:
+    wrapped as it was, a bold word in a bold line (a heading's in the contents, a table header's) turned bold off
+    and printed in the regular face. Its escapes ('\\*') are pieces of their own, so they are kept."""
+    kept = "".join(piece for piece in _TOKEN.split(markup) if piece != marker)
+    return f"{marker}{kept}{marker}"
+
+
 def star_between_spaces(markup: str) -> str | None:
     """The marker ('**' or '*') of the first star with a space or the text's edge on both sides, None when there
     is none: it still opens or closes bold or italic, so a closed pair printed neither star ('2 * 3 * 4' printed

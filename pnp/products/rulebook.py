@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..draw.book import Book, BookContent, BookError, Parsed, images, literal, parse
+from ..draw.book import Book, BookContent, BookError, Parsed, icons_drawn, images, literal, parse, terms_drawn
 from ..errors import DataError, ExprError, LimitError, blame
 from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
@@ -101,11 +101,13 @@ class Rulebook(Kind):
         return [round(v / (72 / 25.4), 2) for v in studio.paper]
 
     def text_digest(self, component: Component, studio: Studio) -> str:
-        return hashlib.sha256(markdown(studio).encode()).hexdigest()[:16]
+        return hashlib.sha256(markdown(studio).encode("utf-8", "surrogatepass")).hexdigest()[:16]  # (see _digest)
 
 
 def _digest(text: str) -> bytes:
-    return hashlib.sha256(text.encode()).digest()
+    """The text's digest, a lone surrogate in it too (a template's "\\ud83e", refused at its line once digested:
+    it made the digest fail, said as a bug in pnp)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()
 
 
 # what a link or picture points at, inside `](...)` (with parentheses inside it, as in a wiki's 'a_(b)'), a run of
@@ -163,6 +165,7 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
     lines = text.split("\n")
     shown_lines = _shown_lines(text, _tokens(studio))
     suggest = Suggestions()  # (one for the whole book: each line's own took a minute for thousands of lines)
+    told: set[tuple[str, int]] = set()  # (name, line) of the unknown icons said
     for n, (line, shown) in enumerate(zip(lines, shown_lines), 1):  # lines as Markdown and the line index count them
         control = control_problem(line, f"the rendered rulebook line {n}")
         if control:  # as in any text a game prints (see options.Text)
@@ -170,16 +173,43 @@ def _text_problems(studio: Studio, text: str) -> tuple[tuple[str, Mark | None], 
             mark, printed = book_place(studio, n, found.start() if found else None)
             said.append((control + printed, mark))
         unknown = list(dict.fromkeys(name for name in ICON_IN_TEXT.findall(shown) if not studio.icons.exists(name)))
-        for told, name in enumerate(unknown):  # a suggestion is sought for those the report will show
-            hint = suggest(name, studio.icons.names()) if told < MAX_ALIKE else ""  # (20,000 names took 8 s)
-            mark, printed = book_place(studio, n, shown.find(f":{name}:"))
-            said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}{printed}{hint}", mark))
+        said += _unknown_icons(studio, unknown, n, shown, suggest)
+        told.update((name, n) for name in unknown)
         if "[[" in shown:
-            note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
-            mark, printed = book_place(studio, n)
-            said += [(f"{message}, in the rendered rulebook line {n}{printed}", mark)
-                     for _, message in studio.game.glossary.unknown(_terms_closed(shown, lines[n:]), suggest)]
+            said += _unknown_terms(studio, _terms_closed(shown, lines[n:]), n, suggest, told)
+    for name, n, block in icons_drawn(_tokens(studio)):  # those the text draws that its lines did not show
+        if not any((name, line) in told for line in block) and not studio.icons.exists(name):
+            said += _unknown_icons(studio, [name], n, lines[n - 1], suggest)
+            told.add((name, n))
+    for name, n, block in terms_drawn(_tokens(studio)):  # and the terms it prints so
+        if not any((f"[[{name}]]", line) in told for line in block):
+            said += _unknown_terms(studio, f"[[{name}]]", n, suggest, told)
     return tuple(dict.fromkeys(said + _set_problems(studio, text)))
+
+
+def _unknown_terms(studio: Studio, text: str, n: int, suggest: Suggestions,
+                   told: set[tuple[str, int]]) -> list[tuple[str, Mark | None]]:
+    """The errors of the glossary terms in `text`, of the rendered line `n`, that the glossary does not define,
+    each noted in `told` as ('[[name]]', n)."""
+    note_all(studio.game.glossary_reads())  # a term is found by any item of the glossary's tables
+    unknown = studio.game.glossary.unknown(text, suggest)
+    if not unknown:
+        return []
+    mark, printed = book_place(studio, n)
+    told.update((f"[[{term}]]", n) for term, _ in unknown)
+    return [(f"{message}, in the rendered rulebook line {n}{printed}", mark) for _, message in unknown]
+
+
+def _unknown_icons(studio: Studio, names: list[str], n: int, shown: str,
+                   suggest: Suggestions) -> list[tuple[str, Mark | None]]:
+    """The errors of the unknown icons `names` on the rendered line `n` (`shown`, its text): a suggestion is
+    sought for those the report will show (20,000 names took 8 s)."""
+    said: list[tuple[str, Mark | None]] = []
+    for number, name in enumerate(names):
+        hint = suggest(name, studio.icons.names()) if number < MAX_ALIKE else ""
+        mark, printed = book_place(studio, n, shown.find(f":{name}:"))
+        said.append((f"unknown icon ':{name}:' in the rendered rulebook line {n}{printed}{hint}", mark))
+    return said
 
 
 def _terms_closed(shown: str, after: list[str]) -> str:
@@ -314,13 +344,13 @@ class _LineIndex:
 def icons_shown(studio: Studio) -> list[str]:
     """The icons the rendered rulebook's text draws, once it is rendered (none before): never those of a code
     span, an escape or a link's target, which print as typed (the credits named an icon only `:star:` in code
-    wrote, which nothing drew)."""
+    wrote, which nothing drew; nor one after a ']' that is no link's, 'box](:star:)', which the book drew)."""
     text = studio.cache.get("rulebook")
     if not text:
         return []
     cached = studio.cache.get("rulebook-icons")
     if cached is None:
-        cached = studio.cache["rulebook-icons"] = ICON_IN_TEXT.findall("\n".join(_shown_lines(text, _tokens(studio))))
+        cached = studio.cache["rulebook-icons"] = [name for name, _, _ in icons_drawn(_tokens(studio))]
     return list(cached)
 
 
