@@ -691,7 +691,12 @@ def _joined_output(pieces: Iterable[str]) -> str:
 
 
 def _printed(value: _T) -> _T:
-    """What `{{ ... }}` prints (Jinja's finalize): refused before it is turned into text when too long."""
+    """What `{{ ... }}` prints (Jinja's finalize): refused before it is turned into text when too long, and
+    refused when it is none, which Python would print as the word 'None': an optional field left out
+    (`{{ card.friend }}`) printed 'None' on the cards that have none, exit 0."""
+    if value is None:
+        raise LimitError("the value printed is none, which would print as the word 'None' (an optional field "
+                         "left out?): print `x or ''`, or draw the element only `when: x`")
     if type(value) not in _SHORT_TEXTS:
         _refuse_longer(_text_size(value), "the printed text")
     return value

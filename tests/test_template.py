@@ -127,7 +127,7 @@ def test_sizes_within_the_limits_are_built():
     ("{{ cards | selectattr('cost', 'gt', 2000000) | map(attribute='id') | join }}", "b"),
     ("{{ [3000000] | select('equalto', 3000000) | list }}", "[3000000]"),
     ("{{ '%d gold' | format(2500000) }}", "2500000 gold"),
-    ("{{ none | default(2500000) }} {{ [1] | sum(start=1500000) }}", "None 1500001"),
+    ("{{ none | default(2500000, true) }} {{ [1] | sum(start=1500000) }}", "2500000 1500001"),
     ("{{ [2000000].count(2000000) }} {{ 'abc'.find('c', 0, 2000000) }}", "1 2"),
 ])
 def test_a_number_given_as_a_value_may_be_any_size(source, printed):
