@@ -1065,8 +1065,7 @@ def _records(rows: Rows, where: str, schema: Schema, ids: Mapping[Any, Field | N
     if not rows:
         return items
     line, header = rows[0]
-    # a header cell is text: it names the field whose name reads as it (game.yaml's `no:` or `1:` is no text)
-    by_text = {str(name): name for name in schema.fields}
+    by_text = _fields_by_text(schema)
     names = [name if name is None else by_text.get(name, name) for name in _header(header, where, line, by_text)]
     # each column's (field, how its cells are read, where its name is written), None where the header cell is
     # blank: worked out once for all its cells (a ref's field was looked up for every cell)
@@ -1125,16 +1124,30 @@ def _check_values(values: int, limit: int, too_many: str, mark: Mark) -> None:
         raise LoadError(f"{too_many} (each counted in every list and mapping around it, as in YAML)", mark)
 
 
+def _fields_by_text(schema: Schema) -> dict[str, Any]:
+    """Each of the schema's fields by the text of its header cell: a header cell is text, and names the field whose
+    name reads as it (game.yaml's `no:` or `1:` is no text)."""
+    return {str(name): name for name in schema.fields}
+
+
+def _header_text(cell: object, fields: Mapping[str, Any]) -> str | None:
+    """The name a header cell holding `cell` gives its column: None when blank, else its text, trimmed unless it is
+    the name of one of the `fields` as it is (a field named ' pad' was read back from its own converted file as
+    'pad', exit 0)."""
+    if _blank(cell):
+        return None
+    return text if (text := str(cell)) in fields else text.strip()
+
+
 def _header(header: list[Any], where: str, line: int, fields: Mapping[str, Any]) -> list[str | None]:
-    """The text of each header cell (None where blank), trimmed unless it is the name of one of the `fields` as it
-    is (a field named ' pad' was read back from its own converted file as 'pad', exit 0)."""
+    """The name each header cell gives its column (_header_text: None where blank); LoadError at a name given
+    twice, or a header of no name."""
     names: list[str | None] = []
     seen: dict[str, int] = {}
     for col, cell in enumerate(header, start=1):
-        if _blank(cell):
+        if (name := _header_text(cell, fields)) is None:
             names.append(None)
             continue
-        name = text if (text := str(cell)) in fields else text.strip()
         if name in seen:
             raise LoadError(f"column '{name}' appears twice in the header row (first in column {seen[name]})",
                             Mark(where, line, col))
@@ -1342,7 +1355,28 @@ def _sheet_columns(items: list[Any], rows: list[dict[Any, Any]], schema: Schema)
         said = (f"{len(names):,} columns, and a sheet's row holds at most {MAX_COLUMNS:,}" if len(names) > MAX_COLUMNS
                 else f"{len(names) * (len(rows) + 1):,} cells, and a sheet holds at most {MAX_CELLS:,}")
         raise DataError(f"as a spreadsheet, the table would be {said} here: keep it in YAML", getattr(items, "mark", None))
+    _check_header_read_back(items, names, schema)
     return names
+
+
+def _check_header_read_back(items: list[Any], names: list[Any], schema: Schema) -> None:
+    """DataError at the first of the columns `names` whose header cell, written as its text, is read back (_header)
+    as no name or as another field's: a field named '' or ' ' (a blank header cell: every value under it was then
+    refused as 'a value in a column without a name'), or two fields whose names are one text (1 and '1', true and
+    'True': 'column appears twice'), each written with exit 0 and its file then refused."""
+    by_text = _fields_by_text(schema)
+    for name in names:
+        text = _header_text(str(name), by_text)
+        back = None if text is None else by_text.get(text, text)
+        if type(back) is type(name) and back == name:
+            continue
+        said = ("a blank header cell, which names no column" if back is None else
+                f"the header cell {shown(text)}, which names the field {shown(back)} ({type_name(back)})")
+        field = schema.fields.get(name)
+        mark = getattr(field.spec, "mark", None) if field is not None else next(
+            (item.key_mark(name) for item in items if isinstance(item, Record) and name in item), None)
+        raise DataError(f"field {shown(name)} ({type_name(name)}) would be written as {said}, and its column read "
+                        "back so: give each field a name of its own as text", mark)
 
 
 def _csv_cells_readable(items: list[Any], written: list[list[Any]], names: list[Any]) -> None:
