@@ -139,10 +139,13 @@ def _table_reading(read: list[tuple[Any, Record, Any]], name: str, shown: str) -
     # another table read t.csv ('007' of its text field converted as 7, exit 0)
     for same_file in (lambda f: name == f, lambda f: stem is not None and isinstance(f, str) and stem == _stem(f)):
         found = [(table, spec) for table, spec, files in read if any(map(same_file, files))]
-        if len({repr(plain(spec.get("fields"))) for _, spec in found}) > 1:  # (t.yaml and t.xlsx, converting t.csv)
+        # (t.yaml and t.xlsx, converting t.csv; or one workbook's sheets, each a table's: two tables of the same
+        # fields reading sheets A and B, the first's sheet was converted alone, exit 0, and B could not be)
+        if len({(repr(plain(spec.get("fields"))), table_sheet(spec)) for _, spec in found}) > 1:
             raise UsageError(f"tables {', '.join(t for t, _ in found)} of {shown} read '{name}' (or the same file in "
-                             "another format) by different fields, each reading its cells otherwise; convert a file "
-                             "only one table reads")
+                             "another format) by different fields or from different sheets, each reading its cells "
+                             "otherwise; convert a file only one table reads (a workbook of one sheet per table: "
+                             "save each sheet as a workbook of its own)")
         if found:
             return found[0]
     raise UsageError(f"no table of {shown} is read from '{name}'; its tables: {', '.join(str(t) for t, _, _ in read)}")
