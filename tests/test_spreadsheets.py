@@ -1822,3 +1822,41 @@ def test_a_workbook_whose_every_sheet_is_hidden_is_refused(tmp_path):
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "cards/mini/cards.xlsx: error: every sheet of cells of the workbook is hidden" in result.stderr, \
         result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_field_whose_header_cell_would_name_no_column_or_another_is_refused_before_written(tmp_path, fmt):
+    # a field named '' or ' ' was written under a blank header cell (its values then refused: 'a value in a column
+    # without a name'), and fields 1 and '1' under two cells '1' ('column appears twice'), each with exit 0
+    root = make_project(tmp_path / "proj")
+    game, cards = root / "cards/mini/game.yaml", root / "cards/mini/cards.yaml"
+    base_game, base_cards = game.read_text(encoding="utf-8"), cards.read_text(encoding="utf-8")
+    optional = "type: str, required: false"
+    for fields, given, line in ((f"      ' ': {{{optional}}}\n", "  ' ': hi\n", 20),
+                                (f"      1: {{{optional}}}\n      '1': {{{optional}}}\n", "  1: x\n  '1': y\n", 20)):
+        game.write_text(base_game.replace("    derived:", fields + "    derived:"), encoding="utf-8")
+        cards.write_text(base_cards.replace("  power: 4\n", "  power: 4\n" + given), encoding="utf-8")
+        assert run(root, "validate").exit_code == 0
+        result = run(root, "convert", str(cards), "--to", fmt)
+        assert result.exit_code == 1 and f"cards/mini/game.yaml:{line}:" in result.output \
+            and "would be written as " in result.output, result.output
+        assert not (root / f"cards/mini/cards.{fmt}").exists()
+
+
+def test_convert_refuses_a_workbook_whose_sheets_two_tables_read(tmp_path):
+    # tables a and b, of the same fields, read sheets A and B of one workbook: A was converted alone, exit 0
+    fields = {"id": "str", "n": "int"}
+    root, folder = two_tables(tmp_path, {"a": {"file": "t.xlsx", "sheet": "A", "fields": fields}},
+                              {"b": {"file": "t.xlsx", "sheet": "B", "fields": fields}}, {})
+    book = openpyxl.Workbook()
+    book.active.title = "A"
+    book.create_sheet("B")
+    for sheet, item in (("A", ["x", 1]), ("B", ["y", 2])):
+        book[sheet].append(["id", "n"])
+        book[sheet].append(item)
+    book.save(folder / "t.xlsx")
+    assert run(root, "validate").exit_code == 0
+    result = run(root, "convert", str(folder / "t.xlsx"), "--to", "yaml")
+    assert result.exit_code == 2 and "tables a, b of cards/mini/game.yaml read 't.xlsx'" in result.output \
+        and "different sheets" in result.output, result.output
+    assert not (folder / "t.yaml").exists()
