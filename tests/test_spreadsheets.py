@@ -1860,3 +1860,44 @@ def test_convert_refuses_a_workbook_whose_sheets_two_tables_read(tmp_path):
     assert result.exit_code == 2 and "tables a, b of cards/mini/game.yaml read 't.xlsx'" in result.output \
         and "different sheets" in result.output, result.output
     assert not (folder / "t.yaml").exists()
+
+
+def test_a_shared_text_read_by_many_cells_counts_for_each_against_the_sheets_text(tmp_path):
+    # a sheet of 61 KB whose 2,000 cells each read one shared text of 200,000 characters took 45 s: 400 million
+    # characters checked, where a CSV or YAML file of them would be refused for its size
+    root = make_project(tmp_path / "proj")
+    folder = root / "cards/mini"
+    book = openpyxl.Workbook()
+    book.active.title = "cards"
+    book.active.append(["id", "name", "kind", "power", "text"])
+    for n in range(60):
+        book.active.append([f"c{n}", "n", "beast", 1, "long"])
+    book.save(folder / "cards.xlsx")
+    _with_shared_texts(folder / "cards.xlsx")
+    with zipfile.ZipFile(folder / "cards.xlsx") as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    texts = re.findall(rb"<si><t>(.*?)</t></si>", parts["xl/sharedStrings.xml"])
+    long = b"%d" % texts.index(b"long")
+    parts["xl/worksheets/sheet1.xml"] = re.sub(rb'(<c r="E(?!1")\d+" t="s"><v>)\d+', rb"\g<1>" + long,
+                                               parts["xl/worksheets/sheet1.xml"])
+    parts["xl/sharedStrings.xml"] = parts["xl/sharedStrings.xml"].replace(b"<t>long</t>", b"<t>%s</t>" % (b"word " * 80_000), 1)
+    with zipfile.ZipFile(folder / "cards.xlsx", "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    (folder / "cards.yaml").unlink()
+    assert "cards/mini/cards.xlsx[cards]:54:5: error: the sheet's text cells hold more than 20 MB of text together" \
+        in run(root, "validate").output
+
+
+def test_the_text_of_a_games_sheets_together_is_bounded(tmp_path, monkeypatch):
+    # each table reading one sheet read its text again: the game's sheets share one allowance (lowered here)
+    for module in ("load", "spreadsheet"):
+        monkeypatch.setattr(f"pnp.model.{module}.MAX_GAME_SHEET_TEXT", 200)
+    root = make_project(tmp_path / "proj")
+    convert(root, root / "cards/mini/cards.yaml", "csv")
+    (root / "cards/mini/cards.yaml").unlink()
+    game = root / "cards/mini/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        "tables:\n", "tables:\n  again:\n    file: cards.csv\n    fields: {id: {type: str}}\n", 1), encoding="utf-8")
+    assert "cards/mini/cards.csv:1:1: error: the game's spreadsheets' text cells hold more than 0 MB of text" \
+        in run(root, "validate").output

@@ -26,8 +26,9 @@ from ..errors import DataError, LoadError
 from ..options import closest, control_problem, type_name
 from ..project import read_project_file, utf8_text
 from ..report import Mark
-from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, UNSEEN_LINE_BREAK, MarkedList, Place, Record,
-                   check_file, counted_load, plain, shown, spend_cells, spend_values, values_left)
+from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME_SHEET_TEXT, UNSEEN_LINE_BREAK, MarkedList,
+                   Place, Record, check_file, counted_load, plain, shown, spend_cells, spend_sheet_text, spend_values,
+                   values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
 from .workbook_parts import MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts, check_parts, check_sheet_count, local_name
@@ -47,6 +48,10 @@ MAX_ROWS = MAX_EXPANDED_VALUES // 10
 MAX_CELLS = 1_000_000
 MAX_SHEET_ROW = 1_048_576  # Excel's last row: openpyxl yields every row up to a <row r="999999999"> one by one
 MAX_CELL_CHARS = 32_767  # Excel's limit; openpyxl cuts a longer text short without a word
+# The characters of a sheet's text cells together, as read: a workbook's shared text is written once and read by
+# every cell naming it, so a sheet of 61 KB whose 2,000 cells each read one text of 200,000 characters gave 400
+# million characters to check (45 s). As much as a CSV or YAML file pnp reads may hold
+MAX_SHEET_TEXT = MAX_FILE_BYTES
 # A cell typed with one of these starts a formula in Excel (OWASP's CSV injection list, which names tab and
 # carriage return too)
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -119,6 +124,9 @@ def _csv_rows(path: Path, shown: str) -> Rows:
                             Mark(shown, 1, 5))
     else:
         delimiter, before = _delimiter(text), 0
+    if (game_left := spend_sheet_text(len(text))) is not None and game_left < 0:  # (one file read by many tables)
+        raise LoadError(f"the game's spreadsheets' text cells hold more than {MAX_GAME_SHEET_TEXT // 2**20} MB of text "
+                        "together (each time one is read): keep long texts in YAML, each once", Mark(shown, 1, 1))
     _check_row_widths(text, delimiter, shown, before)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: Rows = []
@@ -656,6 +664,8 @@ class _SheetRead:
             value, column = cell["value"], cell["column"]
             if value is None:
                 continue
+            if isinstance(value, str):  # (counted before any is looked at: each check reads the whole text)
+                self._spend_text(len(value), column)
             code = self._number_format(cell["style_id"], column)
             if problem := _shown_otherwise(value, code):
                 raise LoadError(problem, Mark(self.where, self.row, column))
@@ -667,6 +677,18 @@ class _SheetRead:
                                 Mark(self.where, self.row, column))
         _check_row_size(len(self.rows), self.row, values, self.where, self.room)
         self.rows.append((self.row, values))
+
+    def _spend_text(self, chars: int, column: int) -> None:
+        """Counts a text cell's `chars` (in `column` of the row read) against the sheet's room; LoadError at the
+        cell past MAX_SHEET_TEXT."""
+        self.room.text -= chars
+        game_left = spend_sheet_text(chars)
+        if self.room.text < 0 or game_left is not None and game_left < 0:
+            said = (f"the sheet's text cells hold more than {MAX_SHEET_TEXT // 2**20} MB of text together" if
+                    self.room.text < 0 else f"the game's spreadsheets' text cells hold more than "
+                    f"{MAX_GAME_SHEET_TEXT // 2**20} MB of text together (each time one is read)")
+            raise LoadError(f"{said} (a shared text counted each time a cell reads it), more than pnp reads: keep "
+                            "long texts in YAML, each once", Mark(self.where, self.row, column))
 
     def _number_format(self, style: int, column: int) -> str:
         """The number format of the cell style numbered `style`, as openpyxl's read-only cell reads it; LoadError
@@ -1015,13 +1037,14 @@ def _escaped(text: str) -> str:
 
 class _Room:
     """The values a sheet being read may still hold (what is left of the game's allowance, as _records counts
-    them), and how many that is in words; the values counted so far; and the cells it may still hold
-    (MAX_CELLS)."""
+    them), and how many that is in words; the values counted so far; the cells it may still hold (MAX_CELLS);
+    and the characters its text cells may still hold (MAX_SHEET_TEXT)."""
 
     def __init__(self) -> None:
         self.left, self.too_many = values_left(MAX_EXPANDED_VALUES)
         self.counted = 0
         self.cells = MAX_CELLS
+        self.text = MAX_SHEET_TEXT
 
 
 def _check_row_size(kept: int, line: int, cells: Sequence[Any], where: str, room: _Room) -> None:
