@@ -1901,3 +1901,16 @@ def test_the_text_of_a_games_sheets_together_is_bounded(tmp_path, monkeypatch):
         "tables:\n", "tables:\n  again:\n    file: cards.csv\n    fields: {id: {type: str}}\n", 1), encoding="utf-8")
     assert "cards/mini/cards.csv:1:1: error: the game's spreadsheets' text cells hold more than 0 MB of text" \
         in run(root, "validate").output
+
+
+def test_a_field_named_longer_than_a_csv_cell_pnp_reads_is_refused_when_written(tmp_path):
+    # the header cell of a field named in 140,000 characters was written with exit 0, and the CSV then refused
+    name = "f" * 140_000
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "cards/mini/game.yaml": [["    derived:", f"      ? {name}\n      : {{type: str, required: false}}\n    derived:"]],
+        "cards/mini/cards.yaml": [["  power: 4\n", f"  power: 4\n  ? {name}\n  : x\n"]]}})
+    assert run(root, "validate").exit_code == 0
+    result = run(root, "convert", str(root / "cards/mini/cards.yaml"), "--to", "csv")
+    assert result.exit_code == 1 and "cards/mini/game.yaml:21:9: field 'fff" in result.output \
+        and "is named in 140,000 characters" in result.output, result.output
+    assert not (root / "cards/mini/cards.csv").exists()

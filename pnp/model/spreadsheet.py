@@ -1352,7 +1352,7 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     written = _cells_given_back(items, rows, names, schema, lambda value, field: cell_text(value), ids or {})
     if not names:  # (a line of no cell is a header naming no field, refused when read: a table of no item and
         return b""  # no field is a file of no row)
-    _csv_cells_readable(items, written, names)
+    _csv_cells_readable(items, written, names, schema)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
     # a header cell holding another delimiter (a field named 'a;b;c') is quoted, as _delimiter reads the first line,
@@ -1395,17 +1395,25 @@ def _check_header_read_back(items: list[Any], names: list[Any], schema: Schema) 
             continue
         said = ("a blank header cell, which names no column" if back is None else
                 f"the header cell {shown(text)}, which names the field {shown(back)} ({type_name(back)})")
-        field = schema.fields.get(name)
-        mark = getattr(field.spec, "mark", None) if field is not None else next(
-            (item.key_mark(name) for item in items if isinstance(item, Record) and name in item), None)
         raise DataError(f"field {shown(name)} ({type_name(name)}) would be written as {said}, and its column read "
-                        "back so: give each field a name of its own as text", mark)
+                        "back so: give each field a name of its own as text", _field_mark(items, name, schema))
 
 
-def _csv_cells_readable(items: list[Any], written: list[list[Any]], names: list[Any]) -> None:
-    """DataError at the first cell `written` longer than Python's CSV reader reads (its field_size_limit): a
-    text of 140,000 characters was written with exit 0, and the file then refused."""
+def _field_mark(items: list[Any], name: Any, schema: Schema) -> Mark | None:
+    """Where the column `name` is named: its field in game.yaml, else the first of the `items` giving it."""
+    field = schema.fields.get(name)
+    return getattr(field.spec, "mark", None) if field is not None else next(
+        (item.key_mark(name) for item in items if isinstance(item, Record) and name in item), None)
+
+
+def _csv_cells_readable(items: list[Any], written: list[list[Any]], names: list[Any], schema: Schema) -> None:
+    """DataError at the first cell `written`, or header cell naming a field of `names`, longer than Python's CSV
+    reader reads (its field_size_limit): a text, or a field's name, of 140,000 characters was written with exit 0,
+    and the file then refused."""
     most = csv.field_size_limit()  # (the reader's, in this process)
+    if long := next((name for name in names if len(str(name)) > most), None):
+        raise DataError(f"field {shown(long)} is named in {len(str(long)):,} characters, its header cell; a CSV cell "
+                        f"holds at most {most:,}: give it a shorter name", _field_mark(items, long, schema))
     for item, cells in zip(items, written):
         for name, text in zip(names, cells):
             if len(text) > most:
