@@ -1914,3 +1914,15 @@ def test_a_field_named_longer_than_a_csv_cell_pnp_reads_is_refused_when_written(
     assert result.exit_code == 1 and "cards/mini/game.yaml:21:9: field 'fff" in result.output \
         and "is named in 140,000 characters" in result.output, result.output
     assert not (root / "cards/mini/cards.csv").exists()
+
+
+def test_a_table_file_in_a_folder_of_its_game_converts(tmp_path):
+    # `file: data/cards.yaml` validated, and convert refused it: "a table file lives in cards/<game>/"
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "cards/mini/game.yaml": [["  cards:\n", "  cards:\n    file: data/cards.csv\n"]]}})
+    (root / "cards/mini/data").mkdir()
+    (root / "cards/mini/cards.yaml").rename(root / "cards/mini/data/cards.yaml")
+    convert(root, root / "cards/mini/data/cards.yaml", "csv")
+    assert run(root, "validate").exit_code == 0
+    result = run(root, "convert", str(root / "cards/mini/cards.yaml"), "--to", "csv")  # (no such table file)
+    assert result.exit_code == 2 and "no table of cards/mini/game.yaml is read from 'cards.yaml'" in result.output

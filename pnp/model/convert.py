@@ -25,10 +25,7 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
 def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | None, force: bool) -> tuple[Path, int]:
     """convert(), within the game's allowance of values."""
     path = Path(path).absolute()
-    game_folder, name = path.parent, path.name
-    if game_folder.parent != project.cards.absolute():
-        raise UsageError(f"{project.rel(path)}: a table file lives in cards/<game>/ of the project "
-                         f"({project.root})")
+    game_folder, name = _game_folder_of(project, path)
     spec, enums, table, tables = _table_of(project, game_folder, name)
     schema = Schema(spec.get("fields"), enums)
     sheet = _sheet_read(spec)
@@ -55,6 +52,17 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     except OSError as e:
         raise OutputError(cannot_write(target.parent, e, project.rel)) from None
     return target, len(items)
+
+
+def _game_folder_of(project: Project, path: Path) -> tuple[Path, str]:
+    """(the game folder holding the table file `path`, the file's name as a table's `file:` names it from there: a
+    file in a folder of the game's, such as data/cards.csv, which validate reads, was refused as no table file);
+    UsageError when it is in no game's folder."""
+    parts = path.relative_to(project.cards.absolute()).parts if path.is_relative_to(project.cards.absolute()) else ()
+    if len(parts) < 2 or ".." in parts:
+        raise UsageError(f"{project.rel(path)}: a table file lives in cards/<game>/ of the project "
+                         f"({project.root})")
+    return project.cards.absolute() / parts[0], Path(*parts[1:]).as_posix()
 
 
 def _target(project: Project, path: Path, fmt: str, out: str | Path | None, force: bool) -> Path:
@@ -134,6 +142,7 @@ def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, A
 def _table_reading(read: list[tuple[Any, Record, Any]], name: str, shown: str) -> tuple[Any, Record]:
     """(name, spec) of the table that reads the file `name`, of the tables `read` (name, spec, files)."""
     stem = _stem(name)
+    read = [(table, spec, [Path(f).as_posix() if isinstance(f, str) else f for f in files]) for table, spec, files in read]
     # the table reading the file itself, else the one reading the same file in another of the formats
     # (events.csv for events.yaml): t.csv of a table reading t.yaml was read by that table's fields, where
     # another table read t.csv ('007' of its text field converted as 7, exit 0)
