@@ -1822,3 +1822,107 @@ def test_a_workbook_whose_every_sheet_is_hidden_is_refused(tmp_path):
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "cards/mini/cards.xlsx: error: every sheet of cells of the workbook is hidden" in result.stderr, \
         result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_a_field_whose_header_cell_would_name_no_column_or_another_is_refused_before_written(tmp_path, fmt):
+    # a field named '' or ' ' was written under a blank header cell (its values then refused: 'a value in a column
+    # without a name'), and fields 1 and '1' under two cells '1' ('column appears twice'), each with exit 0
+    root = make_project(tmp_path / "proj")
+    game, cards = root / "cards/mini/game.yaml", root / "cards/mini/cards.yaml"
+    base_game, base_cards = game.read_text(encoding="utf-8"), cards.read_text(encoding="utf-8")
+    optional = "type: str, required: false"
+    for fields, given, line in ((f"      ' ': {{{optional}}}\n", "  ' ': hi\n", 20),
+                                (f"      1: {{{optional}}}\n      '1': {{{optional}}}\n", "  1: x\n  '1': y\n", 20)):
+        game.write_text(base_game.replace("    derived:", fields + "    derived:"), encoding="utf-8")
+        cards.write_text(base_cards.replace("  power: 4\n", "  power: 4\n" + given), encoding="utf-8")
+        assert run(root, "validate").exit_code == 0
+        result = run(root, "convert", str(cards), "--to", fmt)
+        assert result.exit_code == 1 and f"cards/mini/game.yaml:{line}:" in result.output \
+            and "would be written as " in result.output, result.output
+        assert not (root / f"cards/mini/cards.{fmt}").exists()
+
+
+def test_convert_refuses_a_workbook_whose_sheets_two_tables_read(tmp_path):
+    # tables a and b, of the same fields, read sheets A and B of one workbook: A was converted alone, exit 0
+    fields = {"id": "str", "n": "int"}
+    root, folder = two_tables(tmp_path, {"a": {"file": "t.xlsx", "sheet": "A", "fields": fields}},
+                              {"b": {"file": "t.xlsx", "sheet": "B", "fields": fields}}, {})
+    book = openpyxl.Workbook()
+    book.active.title = "A"
+    book.create_sheet("B")
+    for sheet, item in (("A", ["x", 1]), ("B", ["y", 2])):
+        book[sheet].append(["id", "n"])
+        book[sheet].append(item)
+    book.save(folder / "t.xlsx")
+    assert run(root, "validate").exit_code == 0
+    result = run(root, "convert", str(folder / "t.xlsx"), "--to", "yaml")
+    assert result.exit_code == 2 and "tables a, b of cards/mini/game.yaml read 't.xlsx'" in result.output \
+        and "different sheets" in result.output, result.output
+    assert not (folder / "t.yaml").exists()
+
+
+def test_a_shared_text_read_by_many_cells_counts_for_each_against_the_sheets_text(tmp_path):
+    # a sheet of 61 KB whose 2,000 cells each read one shared text of 200,000 characters took 45 s: 400 million
+    # characters checked, where a CSV or YAML file of them would be refused for its size
+    root = make_project(tmp_path / "proj")
+    folder = root / "cards/mini"
+    book = openpyxl.Workbook()
+    book.active.title = "cards"
+    book.active.append(["id", "name", "kind", "power", "text"])
+    for n in range(60):
+        book.active.append([f"c{n}", "n", "beast", 1, "long"])
+    book.save(folder / "cards.xlsx")
+    _with_shared_texts(folder / "cards.xlsx")
+    with zipfile.ZipFile(folder / "cards.xlsx") as z:
+        parts = {name: z.read(name) for name in z.namelist()}
+    texts = re.findall(rb"<si><t>(.*?)</t></si>", parts["xl/sharedStrings.xml"])
+    long = b"%d" % texts.index(b"long")
+    parts["xl/worksheets/sheet1.xml"] = re.sub(rb'(<c r="E(?!1")\d+" t="s"><v>)\d+', rb"\g<1>" + long,
+                                               parts["xl/worksheets/sheet1.xml"])
+    parts["xl/sharedStrings.xml"] = parts["xl/sharedStrings.xml"].replace(b"<t>long</t>", b"<t>%s</t>" % (b"word " * 80_000), 1)
+    with zipfile.ZipFile(folder / "cards.xlsx", "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in parts.items():
+            z.writestr(name, data)
+    (folder / "cards.yaml").unlink()
+    assert "cards/mini/cards.xlsx[cards]:54:5: error: the sheet's text cells hold more than 20 MB of text together" \
+        in run(root, "validate").output
+
+
+def test_the_text_of_a_games_sheets_together_is_bounded(tmp_path, monkeypatch):
+    # each table reading one sheet read its text again: the game's sheets share one allowance (lowered here)
+    for module in ("load", "spreadsheet"):
+        monkeypatch.setattr(f"pnp.model.{module}.MAX_GAME_SHEET_TEXT", 200)
+    root = make_project(tmp_path / "proj")
+    convert(root, root / "cards/mini/cards.yaml", "csv")
+    (root / "cards/mini/cards.yaml").unlink()
+    game = root / "cards/mini/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace(
+        "tables:\n", "tables:\n  again:\n    file: cards.csv\n    fields: {id: {type: str}}\n", 1), encoding="utf-8")
+    assert "cards/mini/cards.csv:1:1: error: the game's spreadsheets' text cells hold more than 0 MB of text" \
+        in run(root, "validate").output
+
+
+def test_a_field_named_longer_than_a_csv_cell_pnp_reads_is_refused_when_written(tmp_path):
+    # the header cell of a field named in 140,000 characters was written with exit 0, and the CSV then refused
+    name = "f" * 140_000
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "cards/mini/game.yaml": [["    derived:", f"      ? {name}\n      : {{type: str, required: false}}\n    derived:"]],
+        "cards/mini/cards.yaml": [["  power: 4\n", f"  power: 4\n  ? {name}\n  : x\n"]]}})
+    assert run(root, "validate").exit_code == 0
+    result = run(root, "convert", str(root / "cards/mini/cards.yaml"), "--to", "csv")
+    assert result.exit_code == 1 and "cards/mini/game.yaml:21:9: field 'fff" in result.output \
+        and "is named in 140,000 characters" in result.output, result.output
+    assert not (root / "cards/mini/cards.csv").exists()
+
+
+def test_a_table_file_in_a_folder_of_its_game_converts(tmp_path):
+    # `file: data/cards.yaml` validated, and convert refused it: "a table file lives in cards/<game>/"
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "cards/mini/game.yaml": [["  cards:\n", "  cards:\n    file: data/cards.csv\n"]]}})
+    (root / "cards/mini/data").mkdir()
+    (root / "cards/mini/cards.yaml").rename(root / "cards/mini/data/cards.yaml")
+    convert(root, root / "cards/mini/data/cards.yaml", "csv")
+    assert run(root, "validate").exit_code == 0
+    result = run(root, "convert", str(root / "cards/mini/cards.yaml"), "--to", "csv")  # (no such table file)
+    assert result.exit_code == 2 and "no table of cards/mini/game.yaml is read from 'cards.yaml'" in result.output

@@ -25,10 +25,7 @@ def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None
 def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | None, force: bool) -> tuple[Path, int]:
     """convert(), within the game's allowance of values."""
     path = Path(path).absolute()
-    game_folder, name = path.parent, path.name
-    if game_folder.parent != project.cards.absolute():
-        raise UsageError(f"{project.rel(path)}: a table file lives in cards/<game>/ of the project "
-                         f"({project.root})")
+    game_folder, name = _game_folder_of(project, path)
     spec, enums, table, tables = _table_of(project, game_folder, name)
     schema = Schema(spec.get("fields"), enums)
     sheet = _sheet_read(spec)
@@ -55,6 +52,17 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     except OSError as e:
         raise OutputError(cannot_write(target.parent, e, project.rel)) from None
     return target, len(items)
+
+
+def _game_folder_of(project: Project, path: Path) -> tuple[Path, str]:
+    """(the game folder holding the table file `path`, the file's name as a table's `file:` names it from there: a
+    file in a folder of the game's, such as data/cards.csv, which validate reads, was refused as no table file);
+    UsageError when it is in no game's folder."""
+    parts = path.relative_to(project.cards.absolute()).parts if path.is_relative_to(project.cards.absolute()) else ()
+    if len(parts) < 2 or ".." in parts:
+        raise UsageError(f"{project.rel(path)}: a table file lives in cards/<game>/ of the project "
+                         f"({project.root})")
+    return project.cards.absolute() / parts[0], Path(*parts[1:]).as_posix()
 
 
 def _target(project: Project, path: Path, fmt: str, out: str | Path | None, force: bool) -> Path:
@@ -134,15 +142,19 @@ def _table_of(project: Project, game_folder: Path, name: str) -> tuple[Record, A
 def _table_reading(read: list[tuple[Any, Record, Any]], name: str, shown: str) -> tuple[Any, Record]:
     """(name, spec) of the table that reads the file `name`, of the tables `read` (name, spec, files)."""
     stem = _stem(name)
+    read = [(table, spec, [Path(f).as_posix() if isinstance(f, str) else f for f in files]) for table, spec, files in read]
     # the table reading the file itself, else the one reading the same file in another of the formats
     # (events.csv for events.yaml): t.csv of a table reading t.yaml was read by that table's fields, where
     # another table read t.csv ('007' of its text field converted as 7, exit 0)
     for same_file in (lambda f: name == f, lambda f: stem is not None and isinstance(f, str) and stem == _stem(f)):
         found = [(table, spec) for table, spec, files in read if any(map(same_file, files))]
-        if len({repr(plain(spec.get("fields"))) for _, spec in found}) > 1:  # (t.yaml and t.xlsx, converting t.csv)
+        # (t.yaml and t.xlsx, converting t.csv; or one workbook's sheets, each a table's: two tables of the same
+        # fields reading sheets A and B, the first's sheet was converted alone, exit 0, and B could not be)
+        if len({(repr(plain(spec.get("fields"))), table_sheet(spec)) for _, spec in found}) > 1:
             raise UsageError(f"tables {', '.join(t for t, _ in found)} of {shown} read '{name}' (or the same file in "
-                             "another format) by different fields, each reading its cells otherwise; convert a file "
-                             "only one table reads")
+                             "another format) by different fields or from different sheets, each reading its cells "
+                             "otherwise; convert a file only one table reads (a workbook of one sheet per table: "
+                             "save each sheet as a workbook of its own)")
         if found:
             return found[0]
     raise UsageError(f"no table of {shown} is read from '{name}'; its tables: {', '.join(str(t) for t, _, _ in read)}")

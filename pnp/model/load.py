@@ -54,14 +54,19 @@ MAX_GAME_VALUES = 400_000
 # ... and the cells of all a game's spreadsheets, blank ones included (each is looked at, and holds no value:
 # 40 tables reading one CSV of 1,000,000 blank cells took 40 s), as many as one sheet may hold
 MAX_GAME_CELLS = 1_000_000
-_ALLOWANCE: ContextVar[list[int] | None] = ContextVar("pnp_game_values_left", default=None)  # [values, cells]
+# ... and the characters of their text cells, each time one is read (a workbook's shared text counted for each cell
+# reading it): 50 tables reading one sheet of 20 MB of text looked at a billion characters
+MAX_GAME_SHEET_TEXT = 80 * 1024 * 1024
+# [values, cells, characters of text cells] left
+_ALLOWANCE: ContextVar[list[int] | None] = ContextVar("pnp_game_values_left", default=None)
 
 
 @contextmanager
 def values_allowance() -> Iterator[None]:
-    """Data files loaded inside share MAX_GAME_VALUES values and MAX_GAME_CELLS spreadsheet cells: the one
-    passing either is refused at the line where it does (its own caps still hold)."""
-    token = _ALLOWANCE.set([MAX_GAME_VALUES, MAX_GAME_CELLS])
+    """Data files loaded inside share MAX_GAME_VALUES values, MAX_GAME_CELLS spreadsheet cells and
+    MAX_GAME_SHEET_TEXT characters of their text cells: the one passing any is refused at the line where it does
+    (its own caps still hold)."""
+    token = _ALLOWANCE.set([MAX_GAME_VALUES, MAX_GAME_CELLS, MAX_GAME_SHEET_TEXT])
     try:
         yield
     finally:
@@ -87,11 +92,23 @@ def spend_values(size: int) -> None:
 def spend_cells(cells: int) -> int | None:
     """Count a spreadsheet's `cells` (more of them read) against the game's allowance; the cells it has left
     (below 0: spent), or None when no allowance is open."""
+    return _spend(1, cells)
+
+
+def spend_sheet_text(chars: int) -> int | None:
+    """Count the `chars` of a spreadsheet's text cells (more of them read) against the game's allowance; the
+    characters it has left (below 0: spent), or None when no allowance is open."""
+    return _spend(2, chars)
+
+
+def _spend(kind: int, spent: int) -> int | None:
+    """Count `spent` against the game's allowance of one `kind` (its place in _ALLOWANCE's list); what is left, or
+    None when no allowance is open."""
     left = _ALLOWANCE.get()
     if left is None:
         return None
-    left[1] -= cells
-    return left[1]
+    left[kind] -= spent
+    return left[kind]
 
 
 MAX_DEPTH = 100  # nesting of lists and mappings (the parser itself would crash far deeper)

@@ -26,8 +26,9 @@ from ..errors import DataError, LoadError
 from ..options import closest, control_problem, type_name
 from ..project import read_project_file, utf8_text
 from ..report import Mark
-from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, UNSEEN_LINE_BREAK, MarkedList, Place, Record,
-                   check_file, counted_load, plain, shown, spend_cells, spend_values, values_left)
+from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME_SHEET_TEXT, UNSEEN_LINE_BREAK, MarkedList,
+                   Place, Record, check_file, counted_load, plain, shown, spend_cells, spend_sheet_text, spend_values,
+                   values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
 from .workbook_parts import MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts, check_parts, check_sheet_count, local_name
@@ -47,6 +48,10 @@ MAX_ROWS = MAX_EXPANDED_VALUES // 10
 MAX_CELLS = 1_000_000
 MAX_SHEET_ROW = 1_048_576  # Excel's last row: openpyxl yields every row up to a <row r="999999999"> one by one
 MAX_CELL_CHARS = 32_767  # Excel's limit; openpyxl cuts a longer text short without a word
+# The characters of a sheet's text cells together, as read: a workbook's shared text is written once and read by
+# every cell naming it, so a sheet of 61 KB whose 2,000 cells each read one text of 200,000 characters gave 400
+# million characters to check (45 s). As much as a CSV or YAML file pnp reads may hold
+MAX_SHEET_TEXT = MAX_FILE_BYTES
 # A cell typed with one of these starts a formula in Excel (OWASP's CSV injection list, which names tab and
 # carriage return too)
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -119,6 +124,9 @@ def _csv_rows(path: Path, shown: str) -> Rows:
                             Mark(shown, 1, 5))
     else:
         delimiter, before = _delimiter(text), 0
+    if (game_left := spend_sheet_text(len(text))) is not None and game_left < 0:  # (one file read by many tables)
+        raise LoadError(f"the game's spreadsheets' text cells hold more than {MAX_GAME_SHEET_TEXT // 2**20} MB of text "
+                        "together (each time one is read): keep long texts in YAML, each once", Mark(shown, 1, 1))
     _check_row_widths(text, delimiter, shown, before)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: Rows = []
@@ -656,6 +664,8 @@ class _SheetRead:
             value, column = cell["value"], cell["column"]
             if value is None:
                 continue
+            if isinstance(value, str):  # (counted before any is looked at: each check reads the whole text)
+                self._spend_text(len(value), column)
             code = self._number_format(cell["style_id"], column)
             if problem := _shown_otherwise(value, code):
                 raise LoadError(problem, Mark(self.where, self.row, column))
@@ -667,6 +677,18 @@ class _SheetRead:
                                 Mark(self.where, self.row, column))
         _check_row_size(len(self.rows), self.row, values, self.where, self.room)
         self.rows.append((self.row, values))
+
+    def _spend_text(self, chars: int, column: int) -> None:
+        """Counts a text cell's `chars` (in `column` of the row read) against the sheet's room; LoadError at the
+        cell past MAX_SHEET_TEXT."""
+        self.room.text -= chars
+        game_left = spend_sheet_text(chars)
+        if self.room.text < 0 or game_left is not None and game_left < 0:
+            said = (f"the sheet's text cells hold more than {MAX_SHEET_TEXT // 2**20} MB of text together" if
+                    self.room.text < 0 else f"the game's spreadsheets' text cells hold more than "
+                    f"{MAX_GAME_SHEET_TEXT // 2**20} MB of text together (each time one is read)")
+            raise LoadError(f"{said} (a shared text counted each time a cell reads it), more than pnp reads: keep "
+                            "long texts in YAML, each once", Mark(self.where, self.row, column))
 
     def _number_format(self, style: int, column: int) -> str:
         """The number format of the cell style numbered `style`, as openpyxl's read-only cell reads it; LoadError
@@ -1015,13 +1037,14 @@ def _escaped(text: str) -> str:
 
 class _Room:
     """The values a sheet being read may still hold (what is left of the game's allowance, as _records counts
-    them), and how many that is in words; the values counted so far; and the cells it may still hold
-    (MAX_CELLS)."""
+    them), and how many that is in words; the values counted so far; the cells it may still hold (MAX_CELLS);
+    and the characters its text cells may still hold (MAX_SHEET_TEXT)."""
 
     def __init__(self) -> None:
         self.left, self.too_many = values_left(MAX_EXPANDED_VALUES)
         self.counted = 0
         self.cells = MAX_CELLS
+        self.text = MAX_SHEET_TEXT
 
 
 def _check_row_size(kept: int, line: int, cells: Sequence[Any], where: str, room: _Room) -> None:
@@ -1065,8 +1088,7 @@ def _records(rows: Rows, where: str, schema: Schema, ids: Mapping[Any, Field | N
     if not rows:
         return items
     line, header = rows[0]
-    # a header cell is text: it names the field whose name reads as it (game.yaml's `no:` or `1:` is no text)
-    by_text = {str(name): name for name in schema.fields}
+    by_text = _fields_by_text(schema)
     names = [name if name is None else by_text.get(name, name) for name in _header(header, where, line, by_text)]
     # each column's (field, how its cells are read, where its name is written), None where the header cell is
     # blank: worked out once for all its cells (a ref's field was looked up for every cell)
@@ -1125,16 +1147,30 @@ def _check_values(values: int, limit: int, too_many: str, mark: Mark) -> None:
         raise LoadError(f"{too_many} (each counted in every list and mapping around it, as in YAML)", mark)
 
 
+def _fields_by_text(schema: Schema) -> dict[str, Any]:
+    """Each of the schema's fields by the text of its header cell: a header cell is text, and names the field whose
+    name reads as it (game.yaml's `no:` or `1:` is no text)."""
+    return {str(name): name for name in schema.fields}
+
+
+def _header_text(cell: object, fields: Mapping[str, Any]) -> str | None:
+    """The name a header cell holding `cell` gives its column: None when blank, else its text, trimmed unless it is
+    the name of one of the `fields` as it is (a field named ' pad' was read back from its own converted file as
+    'pad', exit 0)."""
+    if _blank(cell):
+        return None
+    return text if (text := str(cell)) in fields else text.strip()
+
+
 def _header(header: list[Any], where: str, line: int, fields: Mapping[str, Any]) -> list[str | None]:
-    """The text of each header cell (None where blank), trimmed unless it is the name of one of the `fields` as it
-    is (a field named ' pad' was read back from its own converted file as 'pad', exit 0)."""
+    """The name each header cell gives its column (_header_text: None where blank); LoadError at a name given
+    twice, or a header of no name."""
     names: list[str | None] = []
     seen: dict[str, int] = {}
     for col, cell in enumerate(header, start=1):
-        if _blank(cell):
+        if (name := _header_text(cell, fields)) is None:
             names.append(None)
             continue
-        name = text if (text := str(cell)) in fields else text.strip()
         if name in seen:
             raise LoadError(f"column '{name}' appears twice in the header row (first in column {seen[name]})",
                             Mark(where, line, col))
@@ -1316,7 +1352,7 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     written = _cells_given_back(items, rows, names, schema, lambda value, field: cell_text(value), ids or {})
     if not names:  # (a line of no cell is a header naming no field, refused when read: a table of no item and
         return b""  # no field is a file of no row)
-    _csv_cells_readable(items, written, names)
+    _csv_cells_readable(items, written, names, schema)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
     # a header cell holding another delimiter (a field named 'a;b;c') is quoted, as _delimiter reads the first line,
@@ -1342,13 +1378,42 @@ def _sheet_columns(items: list[Any], rows: list[dict[Any, Any]], schema: Schema)
         said = (f"{len(names):,} columns, and a sheet's row holds at most {MAX_COLUMNS:,}" if len(names) > MAX_COLUMNS
                 else f"{len(names) * (len(rows) + 1):,} cells, and a sheet holds at most {MAX_CELLS:,}")
         raise DataError(f"as a spreadsheet, the table would be {said} here: keep it in YAML", getattr(items, "mark", None))
+    _check_header_read_back(items, names, schema)
     return names
 
 
-def _csv_cells_readable(items: list[Any], written: list[list[Any]], names: list[Any]) -> None:
-    """DataError at the first cell `written` longer than Python's CSV reader reads (its field_size_limit): a
-    text of 140,000 characters was written with exit 0, and the file then refused."""
+def _check_header_read_back(items: list[Any], names: list[Any], schema: Schema) -> None:
+    """DataError at the first of the columns `names` whose header cell, written as its text, is read back (_header)
+    as no name or as another field's: a field named '' or ' ' (a blank header cell: every value under it was then
+    refused as 'a value in a column without a name'), or two fields whose names are one text (1 and '1', true and
+    'True': 'column appears twice'), each written with exit 0 and its file then refused."""
+    by_text = _fields_by_text(schema)
+    for name in names:
+        text = _header_text(str(name), by_text)
+        back = None if text is None else by_text.get(text, text)
+        if type(back) is type(name) and back == name:
+            continue
+        said = ("a blank header cell, which names no column" if back is None else
+                f"the header cell {shown(text)}, which names the field {shown(back)} ({type_name(back)})")
+        raise DataError(f"field {shown(name)} ({type_name(name)}) would be written as {said}, and its column read "
+                        "back so: give each field a name of its own as text", _field_mark(items, name, schema))
+
+
+def _field_mark(items: list[Any], name: Any, schema: Schema) -> Mark | None:
+    """Where the column `name` is named: its field in game.yaml, else the first of the `items` giving it."""
+    field = schema.fields.get(name)
+    return getattr(field.spec, "mark", None) if field is not None else next(
+        (item.key_mark(name) for item in items if isinstance(item, Record) and name in item), None)
+
+
+def _csv_cells_readable(items: list[Any], written: list[list[Any]], names: list[Any], schema: Schema) -> None:
+    """DataError at the first cell `written`, or header cell naming a field of `names`, longer than Python's CSV
+    reader reads (its field_size_limit): a text, or a field's name, of 140,000 characters was written with exit 0,
+    and the file then refused."""
     most = csv.field_size_limit()  # (the reader's, in this process)
+    if long := next((name for name in names if len(str(name)) > most), None):
+        raise DataError(f"field {shown(long)} is named in {len(str(long)):,} characters, its header cell; a CSV cell "
+                        f"holds at most {most:,}: give it a shorter name", _field_mark(items, long, schema))
     for item, cells in zip(items, written):
         for name, text in zip(names, cells):
             if len(text) > most:
