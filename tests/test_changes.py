@@ -499,7 +499,10 @@ def test_an_id_that_is_no_plain_name_names_its_item_by_number_and_its_change_is_
         "cards/mini/game.yaml": [["id: {type: id}", "id: {type: str, required: false}"]],
         "cards/mini/cards.yaml": [["- id: lion\n", f"- id: {lion_id}\n"], ["- id: fern\n  name", "- name"],
                                   ["  friend: lion\n", ""]],
-        "layouts/mini/rulebook.md.j2": [["component:deck/lion", "component:deck/wolf"]]}})
+        "layouts/mini/rulebook.md.j2": [["component:deck/lion", "component:deck/wolf"]],
+        # the card of no id prints none of it (the word 'None' is refused)
+        "layouts/mini/card.yaml": [["{{ card.id }}", "{{ card.id or '' }}"]],
+        "layouts/mini/back.yaml": [["{{ card.id }}", "{{ card.id or '' }}"]]}})
     built = run(root, "build", "mini")
     assert built.exit_code == 0, built.output
     cards = root / "cards/mini/cards.yaml"
