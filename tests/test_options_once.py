@@ -14,9 +14,11 @@ OPTION_CLASSES = {"Option", "Text", "Int", "Number", "Bool", "Anything"}
 HELPERS = {"shown", "described", "type_name", "closest", "did_you_mean", "plain", "parse_colour"}
 
 
-@functools.cache  # (parsing pnp/ is the tests' whole cost: each reads the trees, none changes them)
-def _modules() -> list[tuple[str, ast.Module]]:
-    return [(str(p.relative_to(PNP.parent)), ast.parse(p.read_text(encoding="utf-8"))) for p in PNP.rglob("*.py")]
+@functools.cache  # (parsing and walking pnp/ is the tests' whole cost: done once, each test filters the nodes)
+def _nodes() -> list[tuple[str, ast.AST]]:
+    """(module path, node) for every node of every module of pnp/."""
+    return [(str(p.relative_to(PNP.parent)), node) for p in sorted(PNP.rglob("*.py"))
+            for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))]
 
 
 def _called(node: ast.Call) -> str:
@@ -25,7 +27,7 @@ def _called(node: ast.Call) -> str:
 
 
 def _defined(names: set[str]) -> list[tuple[str, str]]:
-    return [(path, node.name) for path, tree in _modules() for node in ast.walk(tree)
+    return [(path, node.name) for path, node in _nodes()
             if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and node.name in names]
 
 
@@ -37,26 +39,25 @@ def test_each_message_helper_is_defined_only_in_options() -> None:
 
 def test_each_option_type_is_defined_only_in_options() -> None:
     """Layout parameters and data field types share these (the data's field types read values with them)."""
-    defined = [(path, node.name) for path, tree in _modules() for node in ast.walk(tree)
+    defined = [(path, node.name) for path, node in _nodes()
                if isinstance(node, ast.ClassDef) and node.name in OPTION_CLASSES
                and "Element" not in {getattr(base, "id", "") for base in node.bases}]  # the `text` element is no option
     assert {path for path, _ in defined} == {"pnp/options.py"}, defined
-    assert "required" not in {node.attr for path, tree in _modules() if path != "pnp/options.py"
-                              for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+    assert "required" not in {node.attr for path, node in _nodes() if path != "pnp/options.py"
+                              and isinstance(node, ast.Attribute)
                               and isinstance(node.ctx, ast.Store)}  # the rule 'required unless it has a default'
 
 
 def test_suggestions_and_colour_hex_are_computed_only_in_options() -> None:
-    suggesting = [(path, node.lineno) for path, tree in _modules() if path != "pnp/report.py"
-                  for node in ast.walk(tree) if isinstance(node, ast.Call) and _called(node) == "get_close_matches"]
+    suggesting = [(path, node.lineno) for path, node in _nodes() if path != "pnp/report.py"
+                  and isinstance(node, ast.Call) and _called(node) == "get_close_matches"]
     assert suggesting == []
     # (a workbook's _xHHHH_ escapes are character codes, not colours: pnp/model/spreadsheet.py reads those)
-    hex_reads = [(path, node.lineno) for path, tree in _modules()
+    hex_reads = [(path, getattr(node, "lineno", 0)) for path, node in _nodes()
                  if path not in ("pnp/options.py", "pnp/model/spreadsheet.py")
-                 for node in ast.walk(tree)
-                 if isinstance(node, ast.Call) and _called(node) == "int" and len(node.args) == 2
+                 and (isinstance(node, ast.Call) and _called(node) == "int" and len(node.args) == 2
                  and isinstance(node.args[1], ast.Constant) and node.args[1].value == 16
-                 or isinstance(node, ast.Constant) and isinstance(node.value, str) and "0-9a-fA-F" in node.value]
+                 or isinstance(node, ast.Constant) and isinstance(node.value, str) and "0-9a-fA-F" in node.value)]
     assert hex_reads == []
 
 
@@ -92,8 +93,8 @@ def test_component_keys_are_options_not_spec_mappings() -> None:
     as_specs = [(name, key) for name, kind in KINDS.items() for key, option in kind.component_keys.items()
                 if not isinstance(option, Option)]
     assert as_specs == []
-    spec_mappings = [(path, node.lineno) for path, tree in _modules() if path.startswith("pnp/products/")
-                     for node in ast.walk(tree) if isinstance(node, ast.Dict)
+    spec_mappings = [(path, node.lineno) for path, node in _nodes() if path.startswith("pnp/products/")
+                     and isinstance(node, ast.Dict)
                      and any(isinstance(key, ast.Constant) and key.value == "type" for key in node.keys)]
     assert spec_mappings == []
 
