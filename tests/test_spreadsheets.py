@@ -351,7 +351,15 @@ def test_a_number_shown_otherwise_than_its_text_is_refused_in_a_text_field(proj,
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
         f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell ({value}) is formatted as '{code}', so the sheet "
         "shows it otherwise than its text field would print it: format the cell as text and type the text"]
-    for code in ("General", "GENERAL", "@", "0"):
+
+
+def test_a_number_shown_as_its_text_is_read_in_a_text_field(proj):
+    """The formats that show 7 as 7, and a number field under any format, read as the number it is (once for
+    all of them: each refused format's test validated these again)."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    for code, number_code in zip(("General", "GENERAL", "@", "0"), ("000", "0.0%", "# ?/?", "0")):
+        book.active.cell(row=2, column=1, value=1).number_format = number_code  # step, an int field
         book.active.cell(row=2, column=2, value=7).number_format = code
         book.save(path)
         assert run(proj, "validate", GAME).exit_code == 0, code
@@ -1304,6 +1312,13 @@ def test_a_text_cell_formatted_to_show_otherwise_is_refused_at_its_cell(proj, co
         f"cards/{GAME}/turn.xlsx[turn]:3:2: error: this text cell is formatted as {code!r}, so the sheet shows it "
         "otherwise than the text it holds, which pnp reads: format the cell as General or Text and type the text as "
         "it should read"]
+
+
+def test_a_text_cell_formatted_to_show_the_text_as_it_is_is_read(proj):
+    """The formats whose text section shows the text as typed (once for all of them: each refused format's test
+    validated these six again)."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
     for code in ("@", "[Blue]@", "_(@_)", "0.00", "0;-0;0;@", "0.00;@"):  # each shows the text as it is
         book.active.cell(row=3, column=2).number_format = code
         book.save(path)
