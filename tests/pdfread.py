@@ -36,7 +36,17 @@ def _operations(content, ctm=(1, 0, 0, 1, 0, 0)):
 
 def _walk(page):
     """The top-level operators of a page (forms are not entered)."""
-    return _operations(page.get_contents())
+    return _operations(_contents(page))
+
+
+def _contents(page):
+    """The page's content stream, parsed once per page read (a test reading a page's lines and its text parsed
+    it twice; pypdf parses a stream anew each time it is asked)."""
+    kept = page.__dict__.get("_parsed_contents")
+    if kept is None:
+        contents = page.get_contents()
+        kept = page.__dict__["_parsed_contents"] = _Parsed(contents.operations) if contents is not None else ()
+    return kept or None
 
 
 def page_geometry(page):
@@ -141,7 +151,7 @@ def drawn(page, enter_forms=True):
     shown, ('form', name, x, y, matrix) for each form placed (and, unless `enter_forms` is false, what it
     draws), and ('path', points, paint) for each painted path ('re' gives its four corners)."""
     out = []
-    _walk_content(page.get_contents(), page["/Resources"], [1, 0, 0, 1, 0, 0], out, page.pdf, enter_forms)
+    _walk_content(_contents(page), page["/Resources"], [1, 0, 0, 1, 0, 0], out, page.pdf, enter_forms)
     return out
 
 
