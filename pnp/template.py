@@ -132,7 +132,6 @@ def _over_game_time() -> str:
             "(a loop that does far too much?)")
 
 
-
 def tick(cost: int = 1) -> None:
     """One step of template work that built `cost` characters or items: every few hundred steps, or every
     million characters built, stop the work if it is over its time or memory."""

@@ -69,8 +69,6 @@ def on_other_paper(name: str, what: str) -> str:
     return f" (on {name} paper: a {what} prints on every paper pnp offers)"
 
 
-
-
 def length(value: object, default_unit: str = "mm") -> float:
     """Return points for a length; raise ValueError with a readable message otherwise."""
     if isinstance(value, bool):

@@ -527,8 +527,6 @@ def _refuse_control_entity(inline: Token | None) -> None:
                             line=_line_of(inline, token.markup))
 
 
-
-
 def _refuse_struck(inline: Token | None) -> None:
     """Refuse struck text (`~~old rule~~`) at its line: the rulebook prints no strikethrough, and its tildes
     were printed as typed, exit 0."""
@@ -1361,8 +1359,6 @@ def _fill(frame: Frame, flow: list[Flowable], canvas: Canvas) -> None:
             raise BookError("a block of the rulebook (a table, tip or picture) is too large for a page",
                             line=getattr(head, "pnp_line", None))
         return
-
-
 
 
 def _length(text: str, src: str) -> float:

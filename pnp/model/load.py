@@ -235,8 +235,6 @@ class MarkedList(list[Any]):
         return place_mark(self.marks[index], self.mark) if index < len(self.marks) else self.mark
 
 
-
-
 class _ParserMark(Protocol):
     """A position as PyYAML's parsers give it (the pure-Python and the C parser have a class each)."""
 

@@ -556,7 +556,6 @@ def _last_cell_begun(data: bytes) -> tuple[int, int]:
     return max(row, 1), max(column, 1)
 
 
-
 def _misplaced_said(tag: str) -> str:
     """The refusal of a row or a cell out of its place, or of an element of another kind in a row: each cell is
     in a row of the sheet's <sheetData>. A cell beside its row was left out by openpyxl's reader, and an

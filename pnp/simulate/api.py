@@ -91,7 +91,6 @@ class GameData:
         return cls(game.id, game.title, frozen(game.meta.get("rules") or {}), Item(tables), Item(ref))
 
 
-
 def _hashable(value: object) -> bool:
     try:
         hash(value)
@@ -335,7 +334,6 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
         raise DataError(f"class Rules lacks {', '.join(missing)}", Mark(shown, 1, 1))
     rules.source = (path, shown)
     return rules
-
 
 
 CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")  # a coding declaration (PEP 263)
