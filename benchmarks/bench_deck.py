@@ -18,7 +18,7 @@ credits: {design: bench}
 icons: {gem: cut-diamond}
 tables:
   cards:
-    fields: {id: {type: id}, name: {type: str}, power: {type: int}, text: {type: text}}
+    fields: {id: {type: id}, name: {type: str}, power: {type: int}, text: {type: text}, next: {type: ref, table: cards}}
 components:
   - {id: deck, name: Cards, kind: deck, items: cards, layout: card, back: back}
 """
@@ -53,7 +53,9 @@ def make_project(root, n):
     for rel in ("layouts/shared",):  # pnp reads only files inside the project: link or copy them in (fonts come with pnp)
         shutil.copytree(REPO / rel, root / rel, copy_function=_link_or_copy)
     (root / "cards/bench/game.yaml").write_text(GAME)
-    rows = [f"- {{id: card-{i}, name: Card number {i}, power: {1 + i % 5}, text: \"{TEXT}\"}}" for i in range(n)]
+    # each card names the next (a ref field checked on every card: a table looked through for each was quadratic)
+    rows = [f"- {{id: card-{i}, name: Card number {i}, power: {1 + i % 5}, text: \"{TEXT}\", next: card-{(i + 1) % n}}}"
+            for i in range(n)]
     (root / "cards/bench/cards.yaml").write_text("\n".join(rows) + "\n")
     (root / "layouts/bench/card.yaml").write_text(CARD)
     (root / "layouts/bench/back.yaml").write_text(BACK)

@@ -198,6 +198,30 @@ def _is_key(value: object) -> bool:
     return isinstance(value, (str, int, float)) and not isinstance(value, bool)
 
 
+class TableIds(list[Any]):
+    """A table's ids, in order (what a suggestion is chosen from), with `in` answered by hashing: a ref field's
+    check of every item looked through the whole list (quadratic in the table's size). An id that cannot be
+    hashed (a list typed where an id should be, refused at its own line) is looked for as a list would."""
+
+    def __init__(self, ids: Iterable[Any]) -> None:
+        super().__init__(ids)
+        self._hashed: set[Any] = set()
+        self._unhashable: list[Any] = []
+        for value in self:
+            try:
+                self._hashed.add(value)
+            except TypeError:
+                self._unhashable.append(value)
+
+    def __contains__(self, value: object) -> bool:
+        try:
+            if value in self._hashed:
+                return True
+        except TypeError:
+            pass
+        return any(value is other or value == other for other in self._unhashable)
+
+
 class Checker:
     """What field checks ask about the game while it loads; collects problems so one run reports all."""
 
@@ -206,10 +230,18 @@ class Checker:
         # one budget for the suggestions of the whole load: 3,000 items each naming 5 unknown icons compared
         # every one with every icon's name (17 s)
         self.suggestions = Suggestions()
+        self._ids: dict[str, tuple[object, int, TableIds]] = {}  # table -> (its items, their count, their ids)
 
     def ids(self, table: str) -> list[Any] | None:
+        """The table's ids in order, made once per check of the table as it is (each ref field's check made the
+        list again and looked through it: 5,000 cards naming one another took 8 s to load)."""
         items = self.game.tables.get(table)
-        return None if items is None else [it.get("id") for it in items]
+        if items is None:
+            return None
+        kept = self._ids.get(table)
+        if kept is None or kept[0] is not items or kept[1] != len(items):
+            kept = self._ids[table] = (items, len(items), TableIds(it.get("id") for it in items))
+        return kept[2]
 
     def icon_exists(self, name: str) -> bool:
         return self.game.icons.exists(name)
