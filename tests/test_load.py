@@ -171,7 +171,7 @@ def test_an_edit_within_one_item_parses_that_item_alone(old, new, spliced):
     """ParsedFiles: a save that changes one item of a file's list, its lines as many, parses that item's lines
     alone and keeps the other items' parses; the result (values, marks, the values counted) or the refusal is
     the whole file's parse's."""
-    from pnp.model.load import ParsedFiles, _ALLOWANCE, values_allowance
+    from pnp.model.load import MAX_GAME_VALUES, ParsedFiles, _ALLOWANCE, values_allowance
 
     def loaded(parsed: ParsedFiles, text: str) -> tuple:
         with values_allowance():
@@ -179,7 +179,7 @@ def test_an_edit_within_one_item_parses_that_item_alone(old, new, spliced):
                 value = parsed.load(text.encode(), "cards.yaml")
             except LoadError as e:
                 return None, str(e)
-            return value, (_as_written(value), 400_000 - _ALLOWANCE.get()[0])
+            return value, (_as_written(value), MAX_GAME_VALUES - _ALLOWANCE.get()[0])
 
     parsed = ParsedFiles()
     first, _ = loaded(parsed, CARDS)
