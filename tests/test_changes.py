@@ -55,6 +55,14 @@ def changed_items(output):
     return sorted(line.split()[2] for line in output.splitlines() if line.startswith("  changed"))
 
 
+def _committed(folder):
+    """The folder made a git repository of one commit ("as sent") holding all it holds."""
+    git = ["git", "-C", str(folder), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "as sent"], check=True)
+
+
 def test_every_face_is_fingerprinted_in_the_manifest(built):
     manifest = json.loads((built / "output" / GAME / "manifest.json").read_text(encoding="utf-8"))
     fields = manifest["face_fields"]
@@ -110,10 +118,7 @@ def test_changes_since_a_git_commit(tmp_path):
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     proj = make_project(tmp_path / "proj")
-    git = ["git", "-C", str(proj), "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "cards", "layouts"], check=True)
-    subprocess.run([*git, "commit", "-qm", "playtest 1"], check=True)
+    _committed(proj)
     cards = proj / "cards" / "mini" / "cards.yaml"
     text = cards.read_text(encoding="utf-8")
     cards.write_text(text.replace("power: 4", "power: 5").replace("power: 2", "power: 1"), encoding="utf-8")
@@ -161,10 +166,7 @@ def test_a_received_git_folder_that_points_elsewhere_is_refused_before_git_reads
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     root = make_project(tmp_path / "proj")
-    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "."], check=True)
-    subprocess.run([*git, "commit", "-qm", "as sent"], check=True)
+    _committed(root)
     elsewhere = tmp_path / "elsewhere"
     if redirect == "alternates":
         (root / ".git" / "objects" / "info" / "alternates").write_text(f"{elsewhere}/objects\n")
@@ -246,10 +248,7 @@ def test_a_commit_of_more_files_than_the_limit_is_refused_before_they_are_writte
 
     monkeypatch.setattr(changes, "MAX_COMMIT_FILES", 5)
     root = make_project(tmp_path / "proj", {f"cards/mini/notes/n{i}.txt": "a note\n" for i in range(6)})
-    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "many notes"], check=True)
+    _committed(root)
     result = run(root, "changes", "mini", "--since", "HEAD")
     assert result.exit_code == 2
     assert "--since HEAD: the game has more than 5 files at that commit" in result.output
@@ -269,10 +268,7 @@ def test_a_commit_is_written_out_within_its_cap_and_a_file_past_every_input_cap_
     others = [path.stat().st_size for path in root.rglob("*") if path.is_file() and path.name != "sketch.psd"]
     monkeypatch.setattr(changes, "MAX_BLOB_BYTES", max(others))
     monkeypatch.setattr(changes, "MAX_COMMIT_BYTES", sum(others))
-    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "a big sketch"], check=True)
+    _committed(root)
     written = []
     monkeypatch.setattr(changes, "_copy", lambda source, size, target: (written.append(target.name),
                                                                           _real_copy(source, size, target)))
@@ -296,13 +292,6 @@ def test_another_games_manifest_is_refused_by_name(tmp_path, command):
     assert result.exit_code == 2 and "other.json: this is the manifest of 'evo', not of mini" in result.output, \
         result.output
     assert not list((root / "output" / "mini").glob("*reprint*"))
-
-
-def _committed(folder):
-    git = ["git", "-C", str(folder), "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "."], check=True)
-    subprocess.run([*git, "commit", "-qm", "as sent"], check=True)
 
 
 def test_a_received_repository_holding_the_project_in_a_subfolder_is_checked_as_its_own(tmp_path):
@@ -718,10 +707,7 @@ def test_a_program_named_git_or_gs_in_the_folder_pnp_runs_in_is_never_run(tmp_pa
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
     root = make_project(tmp_path / "proj")
-    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run([*git, "init", "-q"], check=True)
-    subprocess.run([*git, "add", "cards", "layouts"], check=True)
-    subprocess.run([*git, "commit", "-qm", "sent"], check=True)
+    _committed(root)
     marker = tmp_path / "ran"
     for name in ("git", "gs"):
         (root / name).write_text(f"#!/bin/sh\ntouch {marker}\nexit 1\n")
