@@ -563,7 +563,7 @@ def _check_postscript_name(face: TTFontFace, what: str, mark: Mark | None) -> No
                         "printable ASCII", mark)
 
 
-def _check_letter_heights(raw: bytes, face: TTFontFace, what: str, mark: Mark | None) -> None:
+def _check_letter_heights(measured: "ImageFont.FreeTypeFont", face: TTFontFace, what: str, mark: Mark | None) -> None:
     """DataError when one of the font's ASCII letters and digits (of a font mapping none, its first letters and
     digits together) reaches, from its lowest to its highest point, outside LETTER_HEIGHT_EM, as FreeType (which
     many PDF readers draw fonts with) measures their outlines, composite glyphs and their scales too; or when
@@ -574,11 +574,9 @@ def _check_letter_heights(raw: bytes, face: TTFontFace, what: str, mark: Mark | 
     ascii_letters = [chr(code) for code in letters if code < 0x80]
     texts = ascii_letters or ["".join(map(chr, letters[:LETTERS_MEASURED]))] if letters else []
     try:
-        measured = _measured(raw)
         heights = [(text, measured.getbbox(text)) for text in texts]
     except (OSError, ValueError) as e:
-        raise DataError(f"{what} cannot be used: FreeType, which many PDF readers draw fonts with, cannot read it "
-                        f"({type(e).__name__}: {e})", mark) from None
+        raise _unread_by_freetype(what, e, mark) from None
     low, high = LETTER_HEIGHT_EM
     for text, (_, top, _, bottom) in heights:
         height = (bottom - top) / _MEASURED_SIZE
@@ -590,7 +588,8 @@ def _check_letter_heights(raw: bytes, face: TTFontFace, what: str, mark: Mark | 
                             "than the layouts say", mark)
 
 
-def _check_glyph_reach(raw: bytes, digest: bytes, face: TTFontFace, what: str, mark: Mark | None) -> None:
+def _check_glyph_reach(measured: "ImageFont.FreeTypeFont", digest: bytes, face: TTFontFace, what: str,
+                       mark: Mark | None) -> None:
     """DataError when a glyph of a character the font maps reaches farther than GLYPH_REACH_EM from where it is
     set, as FreeType measures its outline (composite glyphs' offsets and scales too): above or below its
     baseline, before its start or past its advance. Each glyph once (about 20 microseconds: 0.6 s for a CJK
@@ -600,7 +599,6 @@ def _check_glyph_reach(raw: bytes, digest: bytes, face: TTFontFace, what: str, m
     blank = _outline_less(face)
     first_code = {glyph: code for code, glyph in sorted(face.charToGlyph.items(), reverse=True)
                   if glyph and code not in blank}
-    measured = _measured(raw)
     for code in sorted(first_code.values()):
         try:
             left, top, right, bottom = measured.getbbox(chr(code), anchor="ls")  # (from its origin on its baseline)
@@ -620,6 +618,11 @@ def _check_glyph_reach(raw: bytes, digest: bytes, face: TTFontFace, what: str, m
                             "(real fonts' about 1.5): it would print that character off its text's box, over other "
                             "texts or off the card", mark)
     _REACH_CHECKED.add(digest)
+
+
+def _unread_by_freetype(what: str, error: Exception, mark: Mark | None) -> DataError:
+    return DataError(f"{what} cannot be used: FreeType, which many PDF readers draw fonts with, cannot read it "
+                     f"({type(error).__name__}: {error})", mark)
 
 
 _REACH_CHECKED: set[bytes] = set()  # digests of the font files whose glyphs' reach was checked in this process
@@ -816,8 +819,12 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     digest = hashlib.sha256(raw).digest()
     _check_embeddable(font, digest, what, where)
     _check_outlines(font.face, what, where)
-    _check_letter_heights(raw, font.face, what, where)  # (a glyph table missing or cut short: said above)
-    _check_glyph_reach(raw, digest, font.face, what, where)
+    try:  # (opened once for both checks: it copies the font, up to 64 MB, and FreeType parses it)
+        measured = _measured(raw)
+    except (OSError, ValueError) as e:
+        raise _unread_by_freetype(what, e, where) from None
+    _check_letter_heights(measured, font.face, what, where)  # (a glyph table missing or cut short: said above)
+    _check_glyph_reach(measured, digest, font.face, what, where)
     font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
     _FACES[(real, status)] = (font.face.name, digest.hex())
     return font
