@@ -18,6 +18,7 @@ from .draw.pictures import verified_picture
 from .impose.shapes import Outline, inside_by
 from .layout.budget import drawn_by
 from .layout.place import extent, turned_corners
+from .layout.prims import Prim
 from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, blame, unforeseen
 from .model.game import check_whole_game, load_game
 from .model.reads import FieldCache, note_all
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from .layout.layouts import Layout
-    from .layout.prims import Prim
     from .model.components import Component
     from .model.game import Game
     from .model.load import Record
@@ -593,7 +593,9 @@ class Checks:
         s = layout.safe
         edge = "trim" if all(cut.kind == "rect" and not cut.radius for cut in cuts) else edge
         for p in prims:
-            corners = self.inked_corners(p) if p.kind == "text" and p.text else []
+            if p.kind != "text" or not p.text or _box_clear(cuts, s, p.x, p.y, p.w, p.h, p.rotate):
+                continue
+            corners = self.inked_corners(p)
             if not corners:
                 continue
             margin = min(inside_by(cut, x, y) for cut in cuts for x, y in corners)
@@ -674,6 +676,16 @@ def _within(p: "Prim", x: float, y: float) -> tuple[float, float]:
     """The point moved into the primitive's box: an overflowing text's lines run past it, and the overflow is
     what is said of them."""
     return min(max(x, p.x), p.x + p.w), min(max(y, p.y), p.y + p.h)
+
+
+@functools.lru_cache(maxsize=4096)
+def _box_clear(cuts: tuple[Outline, ...], safe: float, x: float, y: float, w: float, h: float, rotate: float) -> bool:
+    """Whether a text's whole box, turned as drawn, lies inside the safe area of every cut: then so does every
+    line inked in it (`inked_corners` keeps them in the box), and its lines need not be laid out to know it.
+    Every cut shape is convex, so how far a point lies inside one is least at a corner of the box. Most texts
+    are placed by their layout alone, so one answer serves every card of a deck."""
+    corners = turned_corners(Prim("text", x, y, w, h, rotate=rotate), [(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
+    return min(inside_by(cut, cx, cy) for cut in cuts for cx, cy in corners) >= safe - 0.01
 
 
 def _printed_box(layout: "Layout", cuts: tuple[Outline, ...]) -> tuple[float, float, float, float]:
