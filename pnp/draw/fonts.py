@@ -195,17 +195,35 @@ _MAPPED: dict[str, frozenset[int]] = {}  # registered font name -> the code poin
 
 
 def mapped_codes(registered: str) -> frozenset[int]:
-    """The code points a registered font maps to a glyph: read once per registered font (its name holds its
-    file's path and status, so a changed file is a new name). A code point mapped to glyph 0 is not: that is
-    the font's missing-character box (.notdef), which a character map names for the characters a range of it
-    skips (DejaVu Sans ExtraLight maps 73 so), and such a character printed as a box with exit 0."""
+    """The code points a registered font maps to a glyph pnp can set as typed (not unsettable): read once per
+    registered font (its name holds its file's path and status, so a changed file is a new name). A code point
+    mapped to glyph 0 is not: that is the font's missing-character box (.notdef), which a character map names for
+    the characters a range of it skips (DejaVu Sans ExtraLight maps 73 so), and such a character printed as a box
+    with exit 0."""
     found = _MAPPED.get(registered)
     if found is None:
         font = pdfmetrics.getFont(registered)
         glyphs = getattr(getattr(font, "face", None), "charToGlyph", None)
-        found = _MAPPED[registered] = frozenset(code for code, glyph in glyphs.items() if glyph) if glyphs \
+        found = _MAPPED[registered] = frozenset(code for code, glyph in glyphs.items()
+                                                if glyph and not unsettable(chr(code))) if glyphs \
             else frozenset(range(32, 256))
     return found
+
+
+# Unicode's bidirectional classes of the letters of right-to-left scripts (Hebrew's R; Arabic's, Syriac's and
+# Thaana's AL)
+_RIGHT_TO_LEFT = ("R", "AL")
+_VIRAMA = 9  # the canonical combining class of a virama (Devanagari's U+094D): a shaper joins the consonants around it
+
+
+def unsettable(ch: str) -> bool:
+    """Whether pnp cannot print the character as it is read, though a font has its glyph: pnp sets text as ReportLab
+    does, one glyph per character, left to right, with no reordering and no shaping. A letter of a right-to-left
+    script printed its words backwards (Hebrew's 'שלום' read 'םולש', Arabic's letters unjoined), a spacing vowel
+    sign of an Indic script (a spacing mark, which a shaper moves before its consonant or joins to it) and a virama
+    in the order typed, as no reader of the script writes them; the PDF's text read back reversed too, exit 0."""
+    return (unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT or unicodedata.category(ch) == "Mc"
+            or unicodedata.combining(ch) == _VIRAMA)
 
 
 _BLANK: dict[str, frozenset[int]] = {}  # registered font name -> the code points blank_codes found
@@ -268,8 +286,15 @@ def _outline_less(face: TTFontFace) -> frozenset[int]:
 
 
 def unmapped_message(ch: str, family: str) -> str:
-    """What is said of a character a text prints in a font that has no glyph for it."""
+    """What is said of a character a text prints in a font that has no glyph for it, or that pnp cannot set as
+    typed (unsettable: said so whatever the font, since no font would print it as read)."""
     shown = ch if ch.isprintable() else repr(ch)[1:-1]  # (a tab as '\t')
+    if unsettable(ch):
+        how = ("is of a right-to-left script: pnp sets text left to right, one glyph per character, so its words "
+               "would print backwards" if unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT else
+               "is a sign a script places or joins by shaping its text, which pnp does not do (it sets one glyph "
+               "per character, left to right): it would print in the order typed, not as the script is read")
+        return f"character U+{ord(ch):04X} ('{shown}') {how}; write the text in a left-to-right script"
     return (f"character U+{ord(ch):04X} ('{shown}') is not in the font family '{family}': it would print as a blank "
             "box; leave it out, or set the text in a family of fonts.yaml whose font has it")
 
