@@ -728,6 +728,27 @@ def test_a_character_a_font_maps_to_its_missing_character_box_is_one_it_lacks(tm
         in result.stderr, result.stderr
 
 
+def test_a_footer_font_lacking_a_character_of_pnps_own_footer_words_is_refused_at_its_line(tmp_path):
+    """The footers' own words ('Mini Game · Cards · fronts · sheet 1 of 1') were never checked against the footer's
+    font: a project font without '·' printed a blank box three times on every sheet of a game without a rulebook
+    (whose title page would have said it), with exit 0. Refused at the family's line of fonts.yaml."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: nodot.ttf}\n  Display: {regular: nodot.ttf}\n"})
+    game = (root / "cards" / "mini" / "game.yaml").read_text()
+    (root / "cards" / "mini" / "game.yaml").write_text(game.replace("  - id: rulebook\n    name: Rulebook\n"
+                                                                    "    kind: rulebook\n", ""))
+    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    renamed = regular.replace(b"SourceSansPro-Regular", b"NodotSansPro0-Regular").replace(
+        "SourceSansPro-Regular".encode("utf-16-be"), "NodotSansPro0-Regular".encode("utf-16-be"))
+    (root / "fonts" / "nodot.ttf").write_bytes(_font_mapping_to_notdef(renamed, ord("·")))
+    result = run(root, "validate")
+    said = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert said == ["fonts/fonts.yaml:2:9: error: the font of family 'Body' has no character U+00B7 ('·'), which pnp's "
+                    "own words in the pages' footers print ('sheet 1 of 2 · cut along the grey lines'): it would print "
+                    "as a blank box on every sheet; use a font file that has it"], said
+
+
 def _font_remapping(font: bytes, codes: list[int]) -> bytes:
     """The font with the first characters its format 12 character map (the one ReportLab reads) gives a group of
     their own each mapped to `codes` instead: a font that has Hebrew or Devanagari's glyphs, made from pnp's own
