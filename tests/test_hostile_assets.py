@@ -740,13 +740,23 @@ def test_a_footer_font_lacking_a_character_of_pnps_own_footer_words_is_refused_a
     regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
     renamed = regular.replace(b"SourceSansPro-Regular", b"NodotSansPro0-Regular").replace(
         "SourceSansPro-Regular".encode("utf-16-be"), "NodotSansPro0-Regular".encode("utf-16-be"))
-    (root / "fonts" / "nodot.ttf").write_bytes(_font_mapping_to_notdef(renamed, ord("·")))
+    (root / "fonts" / "nodot.ttf").write_bytes(_font_mapping_to_notdef(_font_mapping_to_notdef(renamed, ord("·")),
+                                                                       ord("•")))
     result = run(root, "validate")
     said = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert said == ["fonts/fonts.yaml:2:9: error: the font of family 'Body' has no character U+00B7 ('·'), which pnp's "
-                    "own words in the pages' footers print ('sheet 1 of 2 · cut along the grey lines'): it would print "
-                    "as a blank box on every sheet; use a font file that has it"], said
+    footer = ("fonts/fonts.yaml:2:9: error: the font of family 'Body' has no character U+00B7 ('·'), which pnp's own "
+              "words in the pages' footers print ('sheet 1 of 2 · cut along the grey lines'): it would print as a "
+              "blank box on every sheet; use a font file that has it")
+    assert said == [footer], said
+    # a rulebook's bulleted list: its bullet is pnp's, not a character of the line to leave out
+    (root / "cards" / "mini" / "game.yaml").write_text(game)
+    book = (root / "layouts" / "mini" / "rulebook.md.j2").read_text()
+    (root / "layouts" / "mini" / "rulebook.md.j2").write_text(book + "\n- a step\n")
+    said = [ln for ln in run(root, "validate").stderr.splitlines() if ": error: " in ln]
+    assert f"layouts/mini/rulebook.md.j2:{len(book.splitlines()) + 2}:1: error: the font of family 'Body' has no '•' " \
+           "(U+2022), which pnp prints as each item's bullet: it would print as a blank box; number the list ('1.'), " \
+           "or use a font file that has it in fonts.yaml" in said, said
 
 
 def _font_remapping(font: bytes, codes: list[int]) -> bytes:
