@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from .draw.fonts import unmapped_message
 from .draw.icons import unreadable
-from .draw.sheet import FOOTER_FAMILY
+from .draw.sheet import FOOTER_FAMILY, FOOTER_OWN_CHARACTERS
 from .draw.text import left_open, star_between_spaces, unmapped
 from .draw.pictures import verified_picture
 from .impose.shapes import Outline, inside_by
@@ -299,6 +299,12 @@ class Checks:
             missing = fonts.unmapped(text, FOOTER_FAMILY)
             if missing is not None:
                 self.error(unmapped_message(missing, FOOTER_FAMILY) + " (the pages' footers print it)", mark)
+        own = fonts.unmapped(FOOTER_OWN_CHARACTERS, FOOTER_FAMILY)
+        if own is not None:  # (pnp's own fonts have them all: a project's fonts.yaml names the family)
+            self.error(f"the font of family '{FOOTER_FAMILY}' has no character U+{ord(own):04X} ('{own}'), which pnp's "
+                       "own words in the pages' footers print ('sheet 1 of 2 · cut along the grey lines'): it would "
+                       "print as a blank box on every sheet; use a font file that has it",
+                       fonts.credit_marks.get(FOOTER_FAMILY))
 
     def printables(self, printables: "Iterable[Printable]") -> None:
         """The checks of these printables, each with its item (where its errors are said and marked)."""

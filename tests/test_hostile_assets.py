@@ -728,6 +728,83 @@ def test_a_character_a_font_maps_to_its_missing_character_box_is_one_it_lacks(tm
         in result.stderr, result.stderr
 
 
+def test_a_footer_font_lacking_a_character_of_pnps_own_footer_words_is_refused_at_its_line(tmp_path):
+    """The footers' own words ('Mini Game · Cards · fronts · sheet 1 of 1') were never checked against the footer's
+    font: a project font without '·' printed a blank box three times on every sheet of a game without a rulebook
+    (whose title page would have said it), with exit 0. Refused at the family's line of fonts.yaml."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: nodot.ttf}\n  Display: {regular: nodot.ttf}\n"})
+    game = (root / "cards" / "mini" / "game.yaml").read_text()
+    (root / "cards" / "mini" / "game.yaml").write_text(game.replace("  - id: rulebook\n    name: Rulebook\n"
+                                                                    "    kind: rulebook\n", ""))
+    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    renamed = regular.replace(b"SourceSansPro-Regular", b"NodotSansPro0-Regular").replace(
+        "SourceSansPro-Regular".encode("utf-16-be"), "NodotSansPro0-Regular".encode("utf-16-be"))
+    (root / "fonts" / "nodot.ttf").write_bytes(_font_mapping_to_notdef(_font_mapping_to_notdef(renamed, ord("·")),
+                                                                       ord("•")))
+    result = run(root, "validate")
+    said = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    footer = ("fonts/fonts.yaml:2:9: error: the font of family 'Body' has no character U+00B7 ('·'), which pnp's own "
+              "words in the pages' footers print ('sheet 1 of 2 · cut along the grey lines'): it would print as a "
+              "blank box on every sheet; use a font file that has it")
+    assert said == [footer], said
+    # a rulebook's bulleted list: its bullet is pnp's, not a character of the line to leave out
+    (root / "cards" / "mini" / "game.yaml").write_text(game)
+    book = (root / "layouts" / "mini" / "rulebook.md.j2").read_text()
+    (root / "layouts" / "mini" / "rulebook.md.j2").write_text(book + "\n- a step\n")
+    said = [ln for ln in run(root, "validate").stderr.splitlines() if ": error: " in ln]
+    assert f"layouts/mini/rulebook.md.j2:{len(book.splitlines()) + 2}:1: error: the font of family 'Body' has no '•' " \
+           "(U+2022), which pnp prints as each item's bullet: it would print as a blank box; number the list ('1.'), " \
+           "or use a font file that has it in fonts.yaml" in said, said
+
+
+def _font_remapping(font: bytes, codes: list[int]) -> bytes:
+    """The font with the first characters its format 12 character map (the one ReportLab reads) gives a group of
+    their own each mapped to `codes` instead: a font that has Hebrew or Devanagari's glyphs, made from pnp's own
+    (none of the machine's)."""
+    out = bytearray(font)
+    tables = {struct.unpack_from(">4s", font, 12 + 16 * n)[0]: struct.unpack_from(">I", font, 20 + 16 * n)[0]
+              for n in range(struct.unpack_from(">H", font, 4)[0])}
+    cmap = tables[b"cmap"]
+    for n in range(struct.unpack_from(">H", font, cmap + 2)[0]):
+        at = cmap + struct.unpack_from(">I", font, cmap + 8 + 8 * n)[0]
+        if struct.unpack_from(">H", font, at)[0] == 12:
+            left = list(codes)
+            for g in range(struct.unpack_from(">I", font, at + 12)[0]):
+                start, end, _ = struct.unpack_from(">III", font, at + 16 + 12 * g)
+                if start == end > 0x7F and chr(start).isalpha() and left:  # (a letter: its glyph is drawn)
+                    code = left.pop(0)
+                    struct.pack_into(">II", out, at + 16 + 12 * g, code, code)
+    return bytes(out)
+
+
+def test_text_of_a_script_pnp_cannot_set_as_read_is_refused_though_its_font_has_the_glyphs(tmp_path):
+    """pnp sets one glyph per character, left to right, unshaped. In a font that had the glyphs, a card's Hebrew
+    printed its word backwards ('שלום' as 'םולש'; the PDF's text read back so too), and a Devanagari vowel sign
+    after the consonant it is written before, with exit 0: both are refused at the line that writes them, on a
+    card and in the rulebook alike, whatever the font."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: wide.ttf}\n  Display: {regular: wide.ttf}\n"})
+    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    renamed = regular.replace(b"SourceSansPro-Regular", b"WidenSansPro0-Regular").replace(
+        "SourceSansPro-Regular".encode("utf-16-be"), "WidenSansPro0-Regular".encode("utf-16-be"))
+    # SHIN, ALEF, DEVANAGARI VOWEL SIGN I
+    (root / "fonts" / "wide.ttf").write_bytes(_font_remapping(renamed, [0x05E9, 0x05D0, 0x093F]))
+    cards = (root / "cards" / "mini" / "cards.yaml").read_text()
+    (root / "cards" / "mini" / "cards.yaml").write_text(cards.replace("Roars :star: loudly.", "Roars \u05e9\u05d0"))
+    book = (root / "layouts" / "mini" / "rulebook.md.j2").read_text()
+    (root / "layouts" / "mini" / "rulebook.md.j2").write_text(book + "\nA sign: x\u093f.\n")
+    result = run(root, "validate")
+    said = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert said[0].startswith("cards/mini/cards.yaml:5:9: error: character U+05E9 ('\u05e9') is of a right-to-left "
+                              "script"), said
+    book_line = len(book.splitlines()) + 2
+    assert any(ln.startswith(f"layouts/mini/rulebook.md.j2:{book_line}:1: error: character U+093F") for ln in said), said
+    assert len(said) == 2, "\n".join(said)
+
+
 def _icon_ink(tmp_path, svg: str) -> tuple[bool, bool]:
     """Whether the icon `svg`, drawn by pnp in red in a 20 pt box and rasterised, prints (its middle, a point on
     its edge)."""

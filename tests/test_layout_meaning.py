@@ -95,6 +95,13 @@ def test_valign_places_one_line_at_the_top_middle_or_bottom_of_its_box(tmp_path,
     assert cap_top == pytest.approx(expected, abs=0.05)
 
 
+def test_a_text_ending_in_a_line_break_prints_its_words_alone(tmp_path):
+    """A card text written as a YAML block (`text: |`) ends in a line break: plain text was set as one run with it,
+    and the font drew it as its missing-character box after the last word, exit 0."""
+    events, _ = draw(tmp_path, ['{type: text, x: 10, y: 10, w: 40, h: 30, text: "Roars loudly.\\n", size: 10}'])
+    assert [t[1] for t in texts(events)] == ["Roars loudly."]
+
+
 def test_a_track_runs_clockwise_from_the_top_left_corner(tmp_path):
     events, _ = draw(tmp_path, ["{type: track, x: 5, y: 5, w: 50, h: 50, count: 8, cell: 10, stroke: black, "
                                 "label: '{{ n }}', label_size: 8}"])

@@ -57,6 +57,7 @@ LIST_INDENT, LIST_GAP, LIST_LABEL_SIZE = 6 * MM, 2 * MM, 10.0
 # monospaced font, put the innermost one's text at "-12 mm"
 LIST_TEXT_LEAST = 30 * MM
 FOOTER_SIZE = 8  # points: the page footer's type
+BULLET = "•"  # a bulleted list item's label
 # A table splits between rows with at least this many body rows on each side (its header repeated on the
 # next page); one of fewer than TABLE_WHOLE_ROWS body rows moves whole: split, it would be all fragments, and
 # the gap it leaves when it moves is small
@@ -960,9 +961,14 @@ class Book:
         # markdown-it writes `start` only when it is not 1: a list from 0 was numbered from 1 (`or 1`)
         given = t.attrGet("start")
         ordered, start = t.type.startswith("ordered"), 1 if given is None else int(given)
+        if not ordered and rtext.unmapped(BULLET, self.fonts, "Body") is not None:  # (pnp's character, not the writer's:
+            # it was refused as a character to 'leave out', at a list line that holds none)
+            raise BookError(f"the font of family 'Body' has no '{BULLET}' (U+{ord(BULLET):04X}), which pnp prints as "
+                            "each item's bullet: it would print as a blank box; number the list ('1.'), or use a font "
+                            "file that has it in fonts.yaml")
         # numbered as written: '1)' printed '1.'
         delimiter = (t.markup or ".") if ordered else ""
-        labels = [f"{n}{delimiter}" for n in range(start, start + _items(st.tokens, st.i))] if ordered else ["•"]
+        labels = [f"{n}{delimiter}" for n in range(start, start + _items(st.tokens, st.i))] if ordered else [BULLET]
         widths = {label: stringWidth(label, self.fonts.name("Body"), LIST_LABEL_SIZE) for label in labels}
         widest = max(widths, key=widths.__getitem__)
         indent = st.lists[-1][2] if st.lists else 0.0  # a list inside another starts past its label column
@@ -1024,7 +1030,7 @@ class Book:
         """The blocks of a list item's paragraph beside its label (its number or bullet, on its first)."""
         delimiter, number, column = stack[-1]
         first = tokens[i - 1].type == "list_item_open"
-        bullet = (f"{number}{delimiter}" if delimiter else "•") if first else ""
+        bullet = (f"{number}{delimiter}" if delimiter else BULLET) if first else ""
         label = self.para(bullet, space_after=0, align="right", color=ACCENT, size=LIST_LABEL_SIZE)
         table = _table([[label, item]], colWidths=[column, None], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                    ("RIGHTPADDING", (0, 0), (0, 0), LIST_GAP), ("RIGHTPADDING", (1, 0), (1, 0), 0),

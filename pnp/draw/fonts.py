@@ -21,6 +21,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
 from ..errors import DataError, LoadError
+from ..options import blank
 from ..model.load import MAX_FILE_BYTES, Record, load_file
 from ..project import BUILTIN_FONTS, file_status, open_project_file, read_project_file
 from ..report import Mark, shown as quoted
@@ -195,17 +196,57 @@ _MAPPED: dict[str, frozenset[int]] = {}  # registered font name -> the code poin
 
 
 def mapped_codes(registered: str) -> frozenset[int]:
-    """The code points a registered font maps to a glyph: read once per registered font (its name holds its
-    file's path and status, so a changed file is a new name). A code point mapped to glyph 0 is not: that is
-    the font's missing-character box (.notdef), which a character map names for the characters a range of it
-    skips (DejaVu Sans ExtraLight maps 73 so), and such a character printed as a box with exit 0."""
+    """The code points a registered font maps to a glyph pnp can set as typed (not unsettable): read once per
+    registered font (its name holds its file's path and status, so a changed file is a new name). A code point
+    mapped to glyph 0 is not: that is the font's missing-character box (.notdef), which a character map names for
+    the characters a range of it skips (DejaVu Sans ExtraLight maps 73 so), and such a character printed as a box
+    with exit 0."""
     found = _MAPPED.get(registered)
     if found is None:
         font = pdfmetrics.getFont(registered)
         glyphs = getattr(getattr(font, "face", None), "charToGlyph", None)
-        found = _MAPPED[registered] = frozenset(code for code, glyph in glyphs.items() if glyph) if glyphs \
-            else frozenset(range(32, 256))
+        found = _MAPPED[registered] = frozenset(code for code, glyph in glyphs.items()
+                                                if glyph and not unsettable(chr(code))) - _marks_beside(font.face) \
+            if glyphs else frozenset(range(32, 256))
     return found
+
+
+MARKS = ("Mn", "Me")  # Unicode's combining marks set over the character before them (nonspacing, enclosing)
+
+
+def _marks_beside(face: TTFontFace) -> frozenset[int]:
+    """The combining marks (MARKS, but those that print nothing, such as a variation selector) whose glyph reaches
+    right of the point it is set at. pnp places no mark (it sets each glyph where the previous one's advance ends,
+    as ReportLab does): a font such as DejaVu Sans draws its marks wholly left of that point, over the letter
+    before, while one that leaves them to be positioned by the text's shaper (pnp's own Source Sans Pro) draws
+    them across it, and 'Cafe' with U+0301 printed its accent between the 'e' and the next word, exit 0."""
+    positions, data = face.glyphPos, face._ttf_data
+    glyphs = face.get_table_pos("glyf")[0]
+    beside = set()
+    for code, glyph in face.charToGlyph.items():
+        if unicodedata.category(chr(code)) not in MARKS or blank(chr(code)) or glyph + 1 >= len(positions):
+            continue
+        start, end = positions[glyph], positions[glyph + 1]
+        # a glyph's header: its number of contours, then its box (xMin, yMin, xMax, yMax); one of no data prints nothing
+        if end - start >= 10 and struct.unpack_from(">h", data, glyphs + start + 6)[0] > 0:
+            beside.add(code)
+    return frozenset(beside)
+
+
+# Unicode's bidirectional classes of the letters of right-to-left scripts (Hebrew's R; Arabic's, Syriac's and
+# Thaana's AL)
+_RIGHT_TO_LEFT = ("R", "AL")
+_VIRAMA = 9  # the canonical combining class of a virama (Devanagari's U+094D): a shaper joins the consonants around it
+
+
+def unsettable(ch: str) -> bool:
+    """Whether pnp cannot print the character as it is read, though a font has its glyph: pnp sets text as ReportLab
+    does, one glyph per character, left to right, with no reordering and no shaping. A letter of a right-to-left
+    script printed its words backwards (Hebrew's 'שלום' read 'םולש', Arabic's letters unjoined), a spacing vowel
+    sign of an Indic script (a spacing mark, which a shaper moves before its consonant or joins to it) and a virama
+    in the order typed, as no reader of the script writes them; the PDF's text read back reversed too, exit 0."""
+    return (unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT or unicodedata.category(ch) == "Mc"
+            or unicodedata.combining(ch) == _VIRAMA)
 
 
 _BLANK: dict[str, frozenset[int]] = {}  # registered font name -> the code points blank_codes found
@@ -268,8 +309,20 @@ def _outline_less(face: TTFontFace) -> frozenset[int]:
 
 
 def unmapped_message(ch: str, family: str) -> str:
-    """What is said of a character a text prints in a font that has no glyph for it."""
+    """What is said of a character a text prints in a font that has no glyph for it, or that pnp cannot set as
+    typed (unsettable: said so whatever the font, since no font would print it as read)."""
     shown = ch if ch.isprintable() else repr(ch)[1:-1]  # (a tab as '\t')
+    if unsettable(ch):
+        how = ("is of a right-to-left script: pnp sets text left to right, one glyph per character, so its words "
+               "would print backwards" if unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT else
+               "is a sign a script places or joins by shaping its text, which pnp does not do (it sets one glyph "
+               "per character, left to right): it would print in the order typed, not as the script is read")
+        return f"character U+{ord(ch):04X} ('{shown}') {how}; write the text in a left-to-right script"
+    if unicodedata.category(ch) in MARKS:  # (shown alone, a mark sits on the quote before it: not shown)
+        return (f"character U+{ord(ch):04X}, a combining mark, is not drawn over the letter before it by the font "
+                f"family '{family}' (pnp places no mark: it sets each glyph where the font draws it), so it would "
+                "print beside that letter, or as a blank box; write the letter and its mark as one character ('é', "
+                "not 'e' and U+0301), or set the text in a family whose font draws its marks over the letter before")
     return (f"character U+{ord(ch):04X} ('{shown}') is not in the font family '{family}': it would print as a blank "
             "box; leave it out, or set the text in a family of fonts.yaml whose font has it")
 

@@ -4,6 +4,7 @@ draws it."""
 
 import contextlib
 import hashlib
+import string
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
@@ -24,6 +25,11 @@ from reportlab.pdfgen.canvas import Canvas
 FOOTER_GREY = colors.Color(0.45, 0.45, 0.45)
 FOOTER_FAMILY, FOOTER_SIZE = "Body", 6.5  # the font family and size (points) of each sheet's footer line
 FOOTER_SMALLEST = 6.0  # points: the least it shrinks to
+# The characters of pnp's own words in the footers ('sheet 2 of 3 · cut along the grey lines', 'DRAFT, not for print',
+# '(print double-sided, flip on the long edge)', a long line's ellipsis), set in FOOTER_FAMILY: a project's font lacking
+# its '·' printed a blank box three times on every sheet, with exit 0 (a game's own words there are checked where
+# they are written)
+FOOTER_OWN_CHARACTERS = string.ascii_letters + string.digits + " ,.()-·…"
 GUIDE = colors.Color(0.3, 0.3, 0.3)
 CUT = colors.Color(0.35, 0.35, 0.35)
 TAB = colors.Color(0.88, 0.88, 0.88)

@@ -238,7 +238,10 @@ def layout(runs: Sequence[Run], fonts: FontSet, family: str, size: float, width:
     return lines, overflow
 
 
-_PLAIN = re.compile(r"^[^*:\\\n[\t\r\u00ad]*$")  # no markup at all (no [[Term]] either): one font, breaks only at spaces
+# no markup at all (no [[Term]] either): one font, breaks only at spaces. To the text's very end (\Z): '$' also matched
+# before a last line break, and a card text written as a YAML block (`text: |`, which ends in one) was set as one run
+# with its line break, which the font drew as its missing-character box after the text, exit 0
+_PLAIN = re.compile(r"[^*:\\\n[\t\r\u00ad]*\Z")
 
 
 def _one_line(markup: str, fonts: FontSet, family: str, width: float, height: float, size: float,
