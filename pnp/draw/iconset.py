@@ -36,7 +36,7 @@ MAX_PACKAGE_MEMBERS = 100
 DIMENSIONS = ("left", "top", "width", "height")
 SVG_OPEN = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left} {top} {width} {height}" '
             'width="{width}" height="{height}">')
-NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+NAME = re.compile(r"^[a-z0-9][a-z0-9-]*\Z")
 # what one search may ask: an icon's name is at most 5 words and 33 characters. 20,000 words took 18 s, 300 unknown
 # names to `icons add` (each searched for a hint) 14 s
 MAX_SEARCH_WORDS = 12

@@ -22,7 +22,7 @@ from .resolve import KeptElements, Resolver
 from .styles import StyleSet
 from ..project import Project, present
 
-NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$")
+NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*\Z")
 
 
 class Size(P.Param):

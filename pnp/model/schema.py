@@ -17,7 +17,7 @@ from .load import MarkedList, Record, shown
 from .shapes import CheckerShape
 
 PATTERN_SECONDS = 0.5  # a field's pattern matching one value: a sane one takes microseconds
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*\Z")  # (\Z: "$" also matches before a final line break)
 # an id names files (a component's folder and each item's images in an export): one of 300 characters passed
 # validation and the export failed on a file name too long for the file system, naming no file or line
 ID_MAX = 100
