@@ -271,3 +271,20 @@ def test_a_ref_fields_table_ids_are_gathered_once_per_check_not_per_item(tmp_pat
     assert "cards/mini/cards.yaml:401:" in result.output and "'c9999' is not an id in table 'cards'" in result.output, \
         result.output
     assert 1 <= len(made) <= 2, len(made)  # (the load's check, and the whole game's)
+
+
+@pytest.mark.parametrize("written, accepted", [
+    ("4", True), ("2-5", True), ("2 – 5", True), ("3+", True), (1, True), ("999", True),
+    ("0", False), ("0-3", False), ("5-2", False), ("2.5", False), (2.5, False), ("two to four", False),
+    ("-1", False), ("1000", False), ("2-1000", False), ("", False)])
+def test_players_is_a_count_a_range_or_an_open_range_from_one(written, accepted):
+    """game.yaml's `players` prints on the rulebook's title page ("0 players" passed) and seats the Tabletop
+    Simulator table: each form said wrong is refused at its mark (the message with the file's line is the golden
+    case players-not-a-count)."""
+    from pnp.model.schema import PlayerCount
+    from pnp.report import Mark
+
+    mark = Mark("cards/g/game.yaml", 2, 10)
+    problems = list(PlayerCount({}, {}).check(written, mark, None))
+    assert (problems == []) is accepted
+    assert all(where == mark for _, where in problems)

@@ -29,7 +29,7 @@ from .views import VIEW_FIELDS, check_views
 GAME_FILE = {
     "title": {"type": "scalar", "doc": "the game's name, on the rulebook's title page and every PDF"},
     "subtitle": {"type": "scalar", "required": False, "doc": "a line under the title"},
-    "players": {"type": "scalar", "doc": "how many play, e.g. 2-5"},
+    "players": {"type": "players", "doc": "how many play: 4, 2-5 or 3+"},
     "ages": {"type": "scalar", "doc": "e.g. 10+"},
     "time": {"type": "scalar", "doc": "how long a game takes, e.g. 30-45 minutes"},
     "credits": {"type": "map", "values": "scalar", "doc": "role: name, e.g. design: Ada Lovelace"},

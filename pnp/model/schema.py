@@ -501,6 +501,39 @@ class Scalar(Field):
             yield "blank: it would print nothing; write its words" + ("" if self.required else ", or leave it out"), mark
 
 
+MAX_PLAYERS = 999  # (a count past it is a slip of the keyboard, not a party game)
+
+
+class PlayerCount(Scalar):
+    """How many play, as a box says it: a whole number (4), a range (2-5, or 2–5 with an en dash) or an open
+    one (3+), each from 1 player. Used for game.yaml's `players`, which the rulebook's title page prints and
+    the Tabletop Simulator table seats."""
+
+    name = "players"
+    _FORM = re.compile(r"\s*(\d{1,6})\s*(?:([-–])\s*(\d{1,6})|(\+))?\s*\Z")
+
+    def reference_kind(self) -> str:
+        return "players: 4, 2-5 or 3+"
+
+    def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
+        problems = list(super().check(value, mark, ctx))
+        if problems:
+            yield from problems
+            return
+        found = self._FORM.match(str(value)) if not isinstance(value, float) else None
+        if found is None:  # ('two to four', '2.5': the title page printed "2.5 players", exit 0)
+            yield (f"'{value}' is not a player count: write a whole number (4), a range (2-5) or an open "
+                   "range (3+)"), mark
+            return
+        least, most = int(found.group(1)), int(found.group(3) or found.group(1))
+        if least < 1:  # ('players: 0' printed "0 players" on the title page)
+            yield f"'{value}': a game is played by at least 1 player", mark
+        elif most < least:
+            yield f"'{value}': the range runs backwards; write the fewest first ({most}-{least})", mark
+        elif most > MAX_PLAYERS:
+            yield f"'{value}': at most {MAX_PLAYERS} players", mark
+
+
 class AnyValue(Field):
     """Any value (checked by the code that reads it)."""
 
@@ -511,7 +544,7 @@ class AnyValue(Field):
 
 
 TYPES = {cls.name: cls for cls in (Str, RichText, Id, WholeNumber, Decimal, TrueFalse, Enum, Ref, Icon, Timing, List, Map, Nested)}
-_INTERNAL = {cls.name: cls for cls in (Scalar, AnyValue)}
+_INTERNAL = {cls.name: cls for cls in (Scalar, PlayerCount, AnyValue)}
 
 
 def make_field(spec: object, enums: Mapping[str, Any]) -> Field:
