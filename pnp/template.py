@@ -743,14 +743,35 @@ def _round_filter(value: Any, precision: Any = 0, method: str = "common") -> Any
     return jinja2.filters.do_round(value, precision, method)  # type: ignore[arg-type]
 
 
-def _int_filter(value: Any, default: Any = 0, base: Any = 10) -> Any:
+_NO_DEFAULT: Any = object()  # (int and float given no default: Jinja's own is 0)
+
+
+def _int_filter(value: Any, default: Any = _NO_DEFAULT, base: Any = 10) -> Any:
     """Jinja's int filter, a text of a number too large to read refused rather than read as the default:
-    `'1' * 4400 | int` is past Python's 4,300 digits and its float is infinity, and it printed 0."""
+    `'1' * 4400 | int` is past Python's 4,300 digits and its float is infinity, and it printed 0. A value that
+    is no number at all, with no default given, is refused too: `card.cost | int` of a cost 'X' printed 0."""
     number = jinja2.filters.do_int(value, default, base)
     if number is default and isinstance(value, str):
         with contextlib.suppress(ValueError):
             _finite(float(value))
-    return number
+    return _or_refused("int", value, number, 0)
+
+
+def _float_filter(value: Any, default: Any = _NO_DEFAULT) -> Any:
+    """Jinja's float filter, a value that is no number refused when no default is given (it printed 0.0)."""
+    return _or_refused("float", value, jinja2.filters.do_float(value, default), 0.0)
+
+
+def _or_refused(name: str, value: Any, number: Any, zero: float) -> Any:
+    """What int or float made of `value`; where it could not read a number and no default was given: 0 for
+    nothing and blank text, as Jinja has it, and for anything else (words, a list) a refusal saying how to
+    name what it stands for."""
+    if number is not _NO_DEFAULT:
+        return number
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return zero
+    raise ValueError(f"{name} of {_describe_value(value)}, which is no number: it would print 0; give the "
+                     f"number it stands for, e.g. `| {name}(0)`, or test it first")
 
 
 def _filesizeformat(value: Any, binary: bool = False) -> str:
@@ -1421,6 +1442,7 @@ ENV.filters["sum"] = _guard_filter("sum", _sum_filter)
 ENV.filters["round"] = _guard_filter("round", _round_filter)
 ENV.filters["filesizeformat"] = _guard_filter("filesizeformat", _filesizeformat)
 ENV.filters["int"] = _guard_filter("int", _int_filter)
+ENV.filters["float"] = _guard_filter("float", _float_filter)
 
 
 @pass_environment

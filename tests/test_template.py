@@ -92,6 +92,10 @@ from pnp.errors import ExprError
                                           "applies before an operator"),
     ("{{ card - 1 }}", "'-' cannot work on a mapping and a whole number (1)"),
     ("{{ 'abc' | filesizeformat }}", "filesizeformat takes a number of bytes, not text ('abc')"),
+    # a value that is no number printed 0 (int) or 0.0 (float) when no default was given: a cost of 'X'
+    ("{{ 'X' | int }}", "int of text ('X'), which is no number: it would print 0; give the number it stands for"),
+    ("{{ ['3'] | int }}", "int of a list, which is no number"),
+    ("{{ ['1', 'two'] | map('float') | join }}", "float of text ('two'), which is no number"),
 ])
 def test_refused_with_a_message(source, message):
     with pytest.raises(ExprError) as e:
@@ -134,6 +138,13 @@ def test_a_number_given_as_a_value_may_be_any_size(source, printed):
     """Only the arguments that say how much is built (a width, a count of lines) are bounded: a value compared
     or printed was refused as 'too large' past a million."""
     assert template.render(source, {"cards": [{"id": "a", "cost": 5}, {"id": "b", "cost": 3000000}]}) == printed
+
+
+def test_int_and_float_read_numbers_blanks_and_nothing_and_print_a_default_given():
+    """Only a value that is no number with no default given is refused (test_refused_with_a_message)."""
+    source = ("{{ '3.7' | int }} {{ '' | int }} {{ none | int }} {{ 'X' | int(5) }} {{ 'q' | int(default=7) }} "
+              "{{ 'ff' | int(base=16) }} {{ '2.5' | float }} {{ ' ' | float }} {{ 'abc' | float(1) }} {{ true | int }}")
+    assert template.render(source, {}) == "3 0 0 5 7 255 2.5 0.0 1 1"
 
 
 def test_a_namespace_holding_itself_prints_as_python_writes_it():
