@@ -246,8 +246,8 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
               help="Proof only this component (repeat for more); writes the selection PDF, not the kit.")
 @click.option("--sample", type=_WholeRange(1, 100_000), default=None, metavar="N",
               help="Proof N items picked at random (among those --only and --component keep).")
-@click.option("--seed", type=_Whole(), default=0, show_default=True, help="The random seed of --sample: the same "
-              "seed picks the same items.")
+@click.option("--seed", type=_WholeRange(0, 2**63 - 1), default=0, show_default=True,
+              help="The random seed of --sample, from 0: the same seed picks the same items.")
 @click.pass_context
 def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str | None, bleed: float, ink_saver: bool,
           imposition: str, duplex_offset: tuple[float, float], marks: str, draft: bool, jobs: int | None, force: bool,
@@ -591,7 +591,7 @@ def design_report(ctx: click.Context, games: tuple[str, ...], out_dir: str | Non
                    "(information-set MCTS, 32 iterations a decision) or mcts-N. Every seating of them is played "
                    "(each agent in each seat against each other), --games times.")
 @click.option("--seed", type=_Whole(), default=0, show_default=True,
-              help="The run's seed: game g plays with seed S+g, so the same seed gives the same results file.")
+              help="The run's seed, from 0: game g plays with seed S+g, so the same seed gives the same results file.")
 @click.option("--jobs", "-j", type=_WholeRange(1, 64), default=None, metavar="N",
               help="Play in N processes [default: the number of cores]; the results do not depend on it.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,

@@ -48,9 +48,11 @@ def check_options(options: Options) -> None:
     games = games_in(options)
     if games > MAX_GAMES:
         raise UsageError(f"--games: at most {MAX_GAMES:,} games in a run (all seatings together)")
-    if not -MAX_SEED <= options.seed <= MAX_SEED - (games - 1):  # the file's seed, and every replay's
-        raise UsageError(f"--seed: the games are seeded S to S+{games - 1:,}, which must lie between "
-                         f"-{MAX_SEED:,} and {MAX_SEED:,}")
+    # the file's seed, and every replay's; none below 0: Python's Random takes -S as S, so seed -5 dealt seed 5's
+    # games (a run from -3 played three deals twice) under another seed
+    if not 0 <= options.seed <= MAX_SEED - (games - 1):
+        raise UsageError(f"--seed: the games are seeded S to S+{games - 1:,}, which must lie between 0 and "
+                         f"{MAX_SEED:,}")
 
 
 def simulate(project: Project, game_id: str, options: Options, out_dir: Path, report: Report,
