@@ -593,7 +593,8 @@ def design_report(ctx: click.Context, games: tuple[str, ...], out_dir: str | Non
 @click.option("--seed", type=_Whole(), default=0, show_default=True,
               help="The run's seed, from 0: game g plays with seed S+g, so the same seed gives the same results file.")
 @click.option("--jobs", "-j", type=_WholeRange(1, 64), default=None, metavar="N",
-              help="Play in N processes [default: the number of cores]; the results do not depend on it.")
+              help="Play in N processes [default: the number of cores], 8 at most: they share the rules' 1 GB of "
+                   "memory, 128 MB each at least. The results do not depend on it.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write DIR/<game>/simulation.json instead of output/<game>/simulation.json.")
 @click.option("--log", is_flag=True,

@@ -792,6 +792,17 @@ def test_the_workers_of_jobs_share_the_rules_memory(tmp_path):
            "run's 1,024 MB)" in shared.output, shared.output
 
 
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="no /proc to size the processes by")
+def test_many_cores_leave_each_worker_a_useful_share_of_the_rules_memory(tmp_path, monkeypatch):
+    """On 64 cores the default 64 workers had 16 MB each of the rules' 1 GB: rules taking 100 MB a game, which
+    run alone, failed. A run plays in 8 processes at most (128 MB each)."""
+    rules = NIM.replace("        pile = int(", "        hog = bytes(100_000_000)\n        pile = int(", 1)
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    result = _simulate(_nim(tmp_path, rules), "--games", "16", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "o/mini/simulation.json").read_bytes())["games"] == 16
+
+
 @pytest.mark.parametrize("wait", ["lock.acquire()", "time.sleep(3600)"])
 def test_rules_waiting_for_good_fail_at_their_line(tmp_path, wait):
     """A game's timeout counts processor time, so rules waiting on a lock they hold, or sleeping, held the run
