@@ -3,7 +3,6 @@
 import contextlib
 import os
 import re
-import shlex
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -13,7 +12,7 @@ import click
 
 from . import __version__, cache, project as project_mod
 from .errors import PnpError, UsageError, cannot_write, unforeseen
-from .report import Report, bounded_message, printable, shown
+from .report import Report, bounded_message, printable, shell_word, shown
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
 
 if TYPE_CHECKING:
@@ -736,28 +735,7 @@ def new(ctx: click.Context, game: str, start: str, title: str | None) -> None:
 def _pnp_as_run(ctx: click.Context) -> str:
     """pnp as a hint's command writes it: a hint must work where the user is, so with --root, the next command
     needs it too (a failed game's replay line, pasted, said there was no game: it ran in another folder)."""
-    return f"pnp --root {_shell_word(ctx.obj)}" if ctx.obj else "pnp"
-
-
-def _shell_word(text: str) -> str:
-    """`text` as one word of a shell command the user can paste: quoted by shlex, or when it holds a control
-    character, as bash's $'...' with that character escaped (quoted by shlex, an escape sequence in --root
-    reached the terminal raw in the hint `pnp new` prints)."""
-    if text.isprintable():
-        return shlex.quote(text)
-    return "$'" + "".join(map(_shell_escaped, text)) + "'"
-
-
-def _shell_escaped(c: str) -> str:
-    """One character inside bash's $'...'."""
-    code = ord(c)
-    if c in "\\'":
-        return "\\" + c
-    if c.isprintable():
-        return c
-    if 0xDC80 <= code <= 0xDCFF:  # a byte of a name that is not UTF-8 (surrogateescape): that byte
-        return f"\\x{code - 0xDC00:02x}"
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    return f"pnp --root {shell_word(ctx.obj)}" if ctx.obj else "pnp"
 
 
 @cli.command(epilog=EPILOG)

@@ -932,3 +932,18 @@ def test_rules_looping_or_waiting_as_they_load_are_stopped_at_their_line(tmp_pat
     sim = simulate(Project(root), "mini", Options(games=2, jobs=1, timeout=0.3, idle=0.5), tmp_path / "o", report)
     assert len(report.errors) == 1 and sim.path is None
     assert str(report.errors[0]).startswith(f"cards/mini/rules.py:{line}:1: error: the rules {said}"), report.errors
+
+
+def test_a_replay_line_names_a_game_folder_of_shell_signs_as_one_word(tmp_path):
+    """A game folder named 'mini$(touch x)' made a failed game's replay line that, pasted, ran `touch x`."""
+    import shlex
+
+    root = _nim(tmp_path, NIM.replace("        pile = int(", "        raise ValueError('no pile')\n        pile = int(", 1))
+    name = "mini $(touch x);`y`"
+    for folder in ("cards", "layouts"):
+        (root / folder / "mini").rename(root / folder / name)
+    result = CliRunner().invoke(cli, ["--root", str(root), "simulate", name, "--games", "1", "--jobs", "1",
+                                      "--out", str(tmp_path / "o")], catch_exceptions=False)
+    replay = re.search(r"replay it with `(.*)`$", result.output, re.M)
+    assert result.exit_code == 1 and replay, result.output
+    assert shlex.split(replay[1])[3:5] == ["simulate", name], replay[1]

@@ -11,7 +11,7 @@ from typing import Any
 from ..check import load
 from ..errors import DataError, UsageError
 from ..project import SIMULATION_FILE, Project, output_lock, write_file
-from ..report import Mark, Report
+from ..report import Mark, Report, shell_word
 from ..model.simulated import MAX_AGENTS
 from ..template import budget
 from .agents import make_agent
@@ -77,7 +77,7 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         return Simulation()
     tally = played.tally
     sim = Simulation(logs=tally.logs, log_lines_dropped=tally.log_lines_dropped)
-    if _report_failures(tally, f"{command} simulate {game_id}", options, played.shown, report):
+    if _report_failures(tally, f"{command} simulate {shell_word(game_id)}", options, played.shown, report):
         return sim
     meta = {"game": game_id, "seed": options.seed, "players": options.players,
             "agents": list(dict.fromkeys(options.agents)),  # each once: 'random' 15,000 times was written so, and
