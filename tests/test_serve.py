@@ -452,6 +452,36 @@ def test_a_request_with_a_body_is_refused_and_a_broken_one_leaves_no_traceback(m
     assert not [m for m in logged if "Exception" in m], logged
 
 
+def test_a_connection_that_does_not_send_its_whole_request_in_time_is_closed(mini, running, monkeypatch):
+    """uvicorn waited for a request's head and body for good: 3,000 connections that sent half a head were all
+    held open, and enough of them leave the server no file to open. Each has REQUEST_DEADLINE seconds from its
+    opening or its previous answer; an event stream under way is never cut."""
+    from pnp.serve import app
+
+    monkeypatch.setattr(app, "REQUEST_DEADLINE", 0.3, raising=False)
+    live = running(mini, ["mini"])
+    host, port = live.url.split("//")[1].rstrip("/").split(":")
+    head = b"GET /g/mini/state.json HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    sent = {"half a head": head, "half a body": head + b"Content-Length: 10\r\n\r\nabc",
+            "half the next head": head + b"\r\n", "an event stream": head.replace(b"state.json", b"events") + b"\r\n"}
+    conns = {}
+    for what, data in sent.items():
+        conns[what] = socket.create_connection((host, int(port)), timeout=5)
+        conns[what].sendall(data)
+    assert conns["half the next head"].recv(1 << 16).startswith(b"HTTP/1.1 200")
+    conns["half the next head"].sendall(head)
+    assert conns["an event stream"].recv(1 << 16).startswith(b"HTTP/1.1 200")
+    time.sleep(1.0)
+    for what, conn in conns.items():
+        with conn:
+            conn.setblocking(False)
+            ended = False
+            with contextlib.suppress(BlockingIOError):
+                while not ended:  # what was sent before (the rest of an answer), then the end
+                    ended = conn.recv(1 << 16) == b""
+            assert ended == (what != "an event stream"), what
+
+
 def test_requests_any_page_may_send_print_nothing_in_the_terminal(mini, running):
     """A page of any site opening a WebSocket to the preview printed uvicorn's warnings in its terminal, one
     telling the user to pip install 'uvicorn[standard]'."""
