@@ -482,6 +482,26 @@ def test_a_connection_that_does_not_send_its_whole_request_in_time_is_closed(min
             assert ended == (what != "an event stream"), what
 
 
+def test_connections_past_the_servers_cap_are_answered_at_once_and_the_cap_frees(mini, running, monkeypatch):
+    """9,000 event streams held 350 MB and a request for the page waited 26 s: past MAX_CONNECTIONS open at once
+    a request is answered 503 at once, and once they close the preview answers again."""
+    from pnp.serve import app
+
+    monkeypatch.setattr(app, "MAX_CONNECTIONS", 3, raising=False)
+    live = running(mini, ["mini"])
+    host, port = live.url.split("//")[1].rstrip("/").split(":")
+    streams = []
+    for _ in range(2):
+        streams.append(socket.create_connection((host, int(port)), timeout=5))
+        streams[-1].sendall(b"GET /g/mini/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert streams[-1].recv(1 << 16).startswith(b"HTTP/1.1 200")
+    assert _raw_request(live, b"GET /g/mini/state.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") == b"503"
+    for stream in streams:
+        stream.close()
+    assert wait_for(lambda: _raw_request(live, b"GET /g/mini/state.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    == b"200", timeout=10)
+
+
 def test_requests_any_page_may_send_print_nothing_in_the_terminal(mini, running):
     """A page of any site opening a WebSocket to the preview printed uvicorn's warnings in its terminal, one
     telling the user to pip install 'uvicorn[standard]'."""

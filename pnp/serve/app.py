@@ -325,6 +325,9 @@ class HostCheck:
 
 
 REQUEST_DEADLINE = 10.0  # seconds a connection has to send a whole request, from its opening or previous answer
+# connections open at once, past which a request is answered 503 at once: 9,000 pages' event streams held 350 MB
+# and a request for the page waited 26 s (a few pages open a few each)
+MAX_CONNECTIONS = 1000
 MAX_REQUEST_BODY = 64 * 1024  # what a request may send before it is refused unread (the preview takes none)
 
 
@@ -570,7 +573,8 @@ def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", po
     # uvicorn's errors only: its warnings are about requests, which any page the browser opens may send (a
     # WebSocket to the preview printed two lines in its terminal, one telling the user to pip install a library)
     config = uvicorn.Config(create_app(project, games, host, on_refresh, allow_hosts), log_level="error",
-                            timeout_graceful_shutdown=1, lifespan="on", http=_request_deadline_protocol())
+                            timeout_graceful_shutdown=1, lifespan="on", http=_request_deadline_protocol(),
+                            limit_concurrency=MAX_CONNECTIONS)
     shown = f"[{host}]" if ":" in host else host
     _quiet_stops()
     return _stopping_server(uvicorn.Server)(config), sock, f"http://{shown}:{sock.getsockname()[1]}/"
