@@ -3,7 +3,6 @@
 import contextlib
 import os
 import re
-import shlex
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -13,7 +12,7 @@ import click
 
 from . import __version__, cache, project as project_mod
 from .errors import PnpError, UsageError, cannot_write, unforeseen
-from .report import Report, bounded_message, printable, shown
+from .report import Report, bounded_message, printable, shell_word, shown
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
 
 if TYPE_CHECKING:
@@ -246,8 +245,8 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
               help="Proof only this component (repeat for more); writes the selection PDF, not the kit.")
 @click.option("--sample", type=_WholeRange(1, 100_000), default=None, metavar="N",
               help="Proof N items picked at random (among those --only and --component keep).")
-@click.option("--seed", type=_Whole(), default=0, show_default=True, help="The random seed of --sample: the same "
-              "seed picks the same items.")
+@click.option("--seed", type=_WholeRange(0, 2**63 - 1), default=0, show_default=True,
+              help="The random seed of --sample, from 0: the same seed picks the same items.")
 @click.pass_context
 def build(ctx: click.Context, games: tuple[str, ...], paper: str, out_dir: str | None, bleed: float, ink_saver: bool,
           imposition: str, duplex_offset: tuple[float, float], marks: str, draft: bool, jobs: int | None, force: bool,
@@ -591,9 +590,10 @@ def design_report(ctx: click.Context, games: tuple[str, ...], out_dir: str | Non
                    "(information-set MCTS, 32 iterations a decision) or mcts-N. Every seating of them is played "
                    "(each agent in each seat against each other), --games times.")
 @click.option("--seed", type=_Whole(), default=0, show_default=True,
-              help="The run's seed: game g plays with seed S+g, so the same seed gives the same results file.")
+              help="The run's seed, from 0: game g plays with seed S+g, so the same seed gives the same results file.")
 @click.option("--jobs", "-j", type=_WholeRange(1, 64), default=None, metavar="N",
-              help="Play in N processes [default: the number of cores]; the results do not depend on it.")
+              help="Play in N processes [default: the number of cores], 8 at most: they share the rules' 1 GB of "
+                   "memory, 128 MB each at least. The results do not depend on it.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write DIR/<game>/simulation.json instead of output/<game>/simulation.json.")
 @click.option("--log", is_flag=True,
@@ -735,28 +735,7 @@ def new(ctx: click.Context, game: str, start: str, title: str | None) -> None:
 def _pnp_as_run(ctx: click.Context) -> str:
     """pnp as a hint's command writes it: a hint must work where the user is, so with --root, the next command
     needs it too (a failed game's replay line, pasted, said there was no game: it ran in another folder)."""
-    return f"pnp --root {_shell_word(ctx.obj)}" if ctx.obj else "pnp"
-
-
-def _shell_word(text: str) -> str:
-    """`text` as one word of a shell command the user can paste: quoted by shlex, or when it holds a control
-    character, as bash's $'...' with that character escaped (quoted by shlex, an escape sequence in --root
-    reached the terminal raw in the hint `pnp new` prints)."""
-    if text.isprintable():
-        return shlex.quote(text)
-    return "$'" + "".join(map(_shell_escaped, text)) + "'"
-
-
-def _shell_escaped(c: str) -> str:
-    """One character inside bash's $'...'."""
-    code = ord(c)
-    if c in "\\'":
-        return "\\" + c
-    if c.isprintable():
-        return c
-    if 0xDC80 <= code <= 0xDCFF:  # a byte of a name that is not UTF-8 (surrogateescape): that byte
-        return f"\\x{code - 0xDC00:02x}"
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+    return f"pnp --root {shell_word(ctx.obj)}" if ctx.obj else "pnp"
 
 
 @cli.command(epilog=EPILOG)

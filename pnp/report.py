@@ -4,6 +4,7 @@ quotes a value and suggests a name."""
 import datetime
 import functools
 import re
+import shlex
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from difflib import get_close_matches
@@ -19,6 +20,28 @@ def printable(text: str) -> str:
     put into it (an escape sequence, a newline, a right-to-left override) is written as its escape, `\\x1b`,
     so that what a received folder holds cannot act on the terminal reading pnp's output or forge a line."""
     return _UNPRINTABLE.sub(lambda m: repr(m[0])[1:-1], text)
+
+
+def shell_word(text: str) -> str:
+    """`text` as one word of a shell command the user can paste: quoted by shlex, or when it holds a control
+    character, as bash's $'...' with that character escaped (quoted by shlex, an escape sequence in --root
+    reached the terminal raw in the hint `pnp new` prints). Every command a hint gives names its game and folders so:
+    a game folder named 'g$(touch x)' made a failed game's replay line, pasted, run `touch x`."""
+    if text.isprintable():
+        return shlex.quote(text)
+    return "$'" + "".join(map(_shell_escaped, text)) + "'"
+
+
+def _shell_escaped(c: str) -> str:
+    """One character inside bash's $'...'."""
+    code = ord(c)
+    if c in "\\'":
+        return "\\" + c
+    if c.isprintable():
+        return c
+    if 0xDC80 <= code <= 0xDCFF:  # a byte of a name that is not UTF-8 (surrogateescape): that byte
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def shortened(text: str, limit: int) -> str:

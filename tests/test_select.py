@@ -73,6 +73,14 @@ def test_a_sample_with_a_seed_picks_the_same_nine_every_time(proj):
     assert sum(len(v) for v in picks[0][1].values()) == 9
 
 
+def test_a_seed_below_zero_is_refused(proj):
+    """Python's Random takes -S as S: --seed -5 picked seed 5's items into a file named for another selection."""
+    before = sorted((proj / "output" / GAME).iterdir())
+    result = run(proj, "build", GAME, "--sample", "3", "--seed", "-5")
+    assert result.exit_code == 2 and "--seed" in result.output and "-5" in result.output, result.output
+    assert sorted((proj / "output" / GAME).iterdir()) == before
+
+
 def test_two_selections_never_replace_each_others_files(proj):
     """Each selection writes under its own names (they replaced each other's, as `-selection-a4.pdf`); the
     same selection built again writes the same names."""

@@ -452,6 +452,56 @@ def test_a_request_with_a_body_is_refused_and_a_broken_one_leaves_no_traceback(m
     assert not [m for m in logged if "Exception" in m], logged
 
 
+def test_a_connection_that_does_not_send_its_whole_request_in_time_is_closed(mini, running, monkeypatch):
+    """uvicorn waited for a request's head and body for good: 3,000 connections that sent half a head were all
+    held open, and enough of them leave the server no file to open. Each has REQUEST_DEADLINE seconds from its
+    opening or its previous answer; an event stream under way is never cut."""
+    from pnp.serve import app
+
+    monkeypatch.setattr(app, "REQUEST_DEADLINE", 0.3, raising=False)
+    live = running(mini, ["mini"])
+    host, port = live.url.split("//")[1].rstrip("/").split(":")
+    head = b"GET /g/mini/state.json HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    sent = {"half a head": head, "half a body": head + b"Content-Length: 10\r\n\r\nabc",
+            "half the next head": head + b"\r\n", "an event stream": head.replace(b"state.json", b"events") + b"\r\n"}
+    conns = {}
+    for what, data in sent.items():
+        conns[what] = socket.create_connection((host, int(port)), timeout=5)
+        conns[what].sendall(data)
+    assert conns["half the next head"].recv(1 << 16).startswith(b"HTTP/1.1 200")
+    conns["half the next head"].sendall(head)
+    assert conns["an event stream"].recv(1 << 16).startswith(b"HTTP/1.1 200")
+    time.sleep(1.0)
+    for what, conn in conns.items():
+        with conn:
+            conn.setblocking(False)
+            ended = False
+            with contextlib.suppress(BlockingIOError):
+                while not ended:  # what was sent before (the rest of an answer), then the end
+                    ended = conn.recv(1 << 16) == b""
+            assert ended == (what != "an event stream"), what
+
+
+def test_connections_past_the_servers_cap_are_answered_at_once_and_the_cap_frees(mini, running, monkeypatch):
+    """9,000 event streams held 350 MB and a request for the page waited 26 s: past MAX_CONNECTIONS open at once
+    a request is answered 503 at once, and once they close the preview answers again."""
+    from pnp.serve import app
+
+    monkeypatch.setattr(app, "MAX_CONNECTIONS", 3, raising=False)
+    live = running(mini, ["mini"])
+    host, port = live.url.split("//")[1].rstrip("/").split(":")
+    streams = []
+    for _ in range(2):
+        streams.append(socket.create_connection((host, int(port)), timeout=5))
+        streams[-1].sendall(b"GET /g/mini/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert streams[-1].recv(1 << 16).startswith(b"HTTP/1.1 200")
+    assert _raw_request(live, b"GET /g/mini/state.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n") == b"503"
+    for stream in streams:
+        stream.close()
+    assert wait_for(lambda: _raw_request(live, b"GET /g/mini/state.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                    == b"200", timeout=10)
+
+
 def test_requests_any_page_may_send_print_nothing_in_the_terminal(mini, running):
     """A page of any site opening a WebSocket to the preview printed uvicorn's warnings in its terminal, one
     telling the user to pip install 'uvicorn[standard]'."""
@@ -982,6 +1032,47 @@ def test_the_watcher_cap_counts_folders_that_are_there_inputs_first(mini):
     served = ["mini", *(f"unbuilt-{n}" for n in range(MAX_WATCHED_FOLDERS + 10))]
     watched = {folder for folder, _ in _folders_now(mini, served)}
     assert {mini.cards / "mini", mini.layouts / "mini", mini.root / "output"} <= watched
+
+def test_the_watchers_walk_lists_a_bounded_number_of_entries_of_a_tree(mini, monkeypatch):
+    """The walk, made every second, listed every entry of a game's folders: 200,000 files kept the preview at
+    20% of a core, idle. It lists at most MAX_TREE_ENTRIES of a tree (past MAX_FOLDER_FILES the game is refused)."""
+    from pnp.serve import watch
+
+    many = mini.cards / "mini" / "many"
+    many.mkdir()
+    for n in range(300):
+        (many / f"{n}.txt").touch()
+    (mini.cards / "mini" / "art").mkdir()
+    monkeypatch.setattr(watch, "MAX_TREE_ENTRIES", 100, raising=False)
+    listed, scandir = [], os.scandir
+
+    class Counted:  # os.scandir's listing, each entry counted as it is listed
+        def __init__(self, path):
+            self.entries = scandir(path)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.entries.close()
+
+        def __iter__(self):
+            return self
+
+        def __next__(self):
+            entry = next(self.entries)
+            listed.append(entry.path)
+            return entry
+
+        def close(self):
+            self.entries.close()
+
+    monkeypatch.setattr(os, "scandir", Counted)
+    watched = {folder for folder, _ in watch._folders_now(mini, ["mini"])}
+    monkeypatch.undo()
+    assert {mini.cards / "mini" / "art", mini.layouts / "mini"} <= watched
+    assert len([p for p in listed if Path(p).is_relative_to(mini.cards / "mini")]) <= 101
+
 
 def test_a_game_of_more_folders_than_are_watched_is_said_in_the_terminal(mini, monkeypatch, capsys):
     """Past the cap, the rest of a game's folders were left unwatched with not a word."""

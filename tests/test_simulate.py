@@ -393,12 +393,15 @@ def test_threads_the_rules_leave_running_do_not_hold_the_run(tmp_path, jobs):
     assert json.loads((tmp_path / "o/mini/simulation.json").read_bytes())["games"] == 4
 
 
-@pytest.mark.parametrize("seed", ["99999999999999999999999", "-9223372036854775808", "9223372036854775807"])
+@pytest.mark.parametrize("seed", ["99999999999999999999999", "-1", "9223372036854775807"])
 def test_a_seed_the_results_file_cannot_hold_is_refused(tmp_path, seed):
-    """--seed 10**23 wrote a simulation.json whose seed the report refused as not what pnp simulate writes."""
+    """--seed 10**23 wrote a simulation.json whose seed the report refused as not what pnp simulate writes.
+    A seed below 0 played another seed's deals (Python's Random takes -S as S): a run from -3 dealt three
+    games twice, and -5 dealt 5's game under its own name."""
     result = _simulate(_nim(tmp_path), "--games", "2", "--seed", seed, "--out", str(tmp_path / "o"))
     assert result.exit_code == 2 and "--seed: the games are seeded S to S+1, which must lie between " \
-        "-9,223,372,036,854,775,807 and 9,223,372,036,854,775,807" in result.output, result.output
+        "0 and 9,223,372,036,854,775,807" in result.output, result.output
+    assert not (tmp_path / "o").exists()
 
 
 @pytest.mark.parametrize("in_the_way, said", [("output/mini", "output/mini: error: cannot write: "),
@@ -789,6 +792,17 @@ def test_the_workers_of_jobs_share_the_rules_memory(tmp_path):
            "run's 1,024 MB)" in shared.output, shared.output
 
 
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="no /proc to size the processes by")
+def test_many_cores_leave_each_worker_a_useful_share_of_the_rules_memory(tmp_path, monkeypatch):
+    """On 64 cores the default 64 workers had 16 MB each of the rules' 1 GB: rules taking 100 MB a game, which
+    run alone, failed. A run plays in 8 processes at most (128 MB each)."""
+    rules = NIM.replace("        pile = int(", "        hog = bytes(100_000_000)\n        pile = int(", 1)
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    result = _simulate(_nim(tmp_path, rules), "--games", "16", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "o/mini/simulation.json").read_bytes())["games"] == 16
+
+
 @pytest.mark.parametrize("wait", ["lock.acquire()", "time.sleep(3600)"])
 def test_rules_waiting_for_good_fail_at_their_line(tmp_path, wait):
     """A game's timeout counts processor time, so rules waiting on a lock they hold, or sleeping, held the run
@@ -918,3 +932,18 @@ def test_rules_looping_or_waiting_as_they_load_are_stopped_at_their_line(tmp_pat
     sim = simulate(Project(root), "mini", Options(games=2, jobs=1, timeout=0.3, idle=0.5), tmp_path / "o", report)
     assert len(report.errors) == 1 and sim.path is None
     assert str(report.errors[0]).startswith(f"cards/mini/rules.py:{line}:1: error: the rules {said}"), report.errors
+
+
+def test_a_replay_line_names_a_game_folder_of_shell_signs_as_one_word(tmp_path):
+    """A game folder named 'mini$(touch x)' made a failed game's replay line that, pasted, ran `touch x`."""
+    import shlex
+
+    root = _nim(tmp_path, NIM.replace("        pile = int(", "        raise ValueError('no pile')\n        pile = int(", 1))
+    name = "mini $(touch x);`y`"
+    for folder in ("cards", "layouts"):
+        (root / folder / "mini").rename(root / folder / name)
+    result = CliRunner().invoke(cli, ["--root", str(root), "simulate", name, "--games", "1", "--jobs", "1",
+                                      "--out", str(tmp_path / "o")], catch_exceptions=False)
+    replay = re.search(r"replay it with `(.*)`$", result.output, re.M)
+    assert result.exit_code == 1 and replay, result.output
+    assert shlex.split(replay[1])[3:5] == ["simulate", name], replay[1]

@@ -14,7 +14,7 @@ from ..errors import DataError
 from ..model.simulated import cleaned, of_another_game
 from ..products.rulebook import MAX_SIMULATION_BYTES, simulation_json
 from ..project import read_project_file
-from ..report import Mark, shortened
+from ..report import Mark, shell_word, shortened
 
 if TYPE_CHECKING:
     from ..model.game import Game
@@ -409,7 +409,7 @@ def simulation_blocks(game: "Game", found: Simulated) -> list:
     every chart the file's good parts allow."""
     blocks = [{"kind": "h1", "text": "Simulation"}]
     if found.summary is None and not found.problems:
-        return blocks + [{"kind": "p", "text": f"No simulation yet: `pnp simulate {game.id}` plays the game with "
+        return blocks + [{"kind": "p", "text": f"No simulation yet: `pnp simulate {shell_word(game.id)}` plays the game with "
                                                f"its cards/{game.id}/rules.py and writes {found.shown}, "
                                                "which this section charts."}]
     blocks += [{"kind": "finding", "text": f"Warning: {found.shown}: {w}"} for w in warnings(found)]

@@ -20,7 +20,7 @@ from ..model import simulated
 from ..model.schema import ICON_IN_TEXT
 from ..options import CONTROL_CHARACTER, control_problem
 from ..project import read_project_file, utf8_text
-from ..report import MAX_ALIKE, Mark, Suggestions, shortened
+from ..report import MAX_ALIKE, Mark, Suggestions, shell_word, shortened
 from ..template import render
 from ..units import every_paper, on_other_paper, paper_points
 from .base import Kind, Printable
@@ -449,7 +449,7 @@ def simulation(studio: Studio) -> dict[str, Any] | None:
         raise DataError("not the JSON `pnp simulate` writes (no object at the top); run it again", Mark(shown))
     other = simulated.of_another_game(value, studio.game.id)
     if other:  # (the rulebook printed its figures as this game's)
-        raise DataError(f"{other}: run `pnp simulate {studio.game.id}`",
+        raise DataError(f"{other}: run `pnp simulate {shell_word(studio.game.id)}`",
                         _part_mark(shown, data.decode(json.detect_encoding(data), "replace"), "game"))
     unlike = simulated.unlike(value)
     if unlike:  # the report leaves such parts out with a warning; the rulebook would print them as figures

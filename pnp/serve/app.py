@@ -324,6 +324,10 @@ class HostCheck:
         await self.app(scope, receive, send)
 
 
+REQUEST_DEADLINE = 10.0  # seconds a connection has to send a whole request, from its opening or previous answer
+# connections open at once, past which a request is answered 503 at once: 9,000 pages' event streams held 350 MB
+# and a request for the page waited 26 s (a few pages open a few each)
+MAX_CONNECTIONS = 1000
 MAX_REQUEST_BODY = 64 * 1024  # what a request may send before it is refused unread (the preview takes none)
 
 
@@ -569,10 +573,48 @@ def server(project: "Project", games: Iterable[str], host: str = "127.0.0.1", po
     # uvicorn's errors only: its warnings are about requests, which any page the browser opens may send (a
     # WebSocket to the preview printed two lines in its terminal, one telling the user to pip install a library)
     config = uvicorn.Config(create_app(project, games, host, on_refresh, allow_hosts), log_level="error",
-                            timeout_graceful_shutdown=1, lifespan="on")
+                            timeout_graceful_shutdown=1, lifespan="on", http=_request_deadline_protocol(),
+                            limit_concurrency=MAX_CONNECTIONS)
     shown = f"[{host}]" if ":" in host else host
     _quiet_stops()
     return _stopping_server(uvicorn.Server)(config), sock, f"http://{shown}:{sock.getsockname()[1]}/"
+
+
+def _request_deadline_protocol() -> "type[asyncio.Protocol]":
+    """uvicorn's HTTP/1.1 protocol (h11) closing a connection that has not sent a whole request within
+    REQUEST_DEADLINE seconds of opening, or of its previous answer. uvicorn waits for a request's head and body
+    for good (its keep-alive timeout ends at the first byte): connections that sent half a request head and
+    nothing more were all held open, 3,000 of them after 30 s, until the server ran out of files to open (20,000
+    here) and could read no game. An answer under way (an event stream) is never cut."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class RequestDeadline(H11Protocol):
+        deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)  # type: ignore[arg-type]
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self.deadline is not None:
+                self.deadline.cancel()
+            super().connection_lost(exc)
+
+        def _arm(self) -> None:
+            if self.deadline is not None:
+                self.deadline.cancel()
+            self.deadline = self.loop.call_later(REQUEST_DEADLINE, self._late)
+
+        def _late(self) -> None:
+            if not self.transport.is_closing() and self.conn.their_state is not h11.DONE:  # still being sent
+                self.transport.close()
+
+    return RequestDeadline
 
 
 class QuietStop(logging.Filter):

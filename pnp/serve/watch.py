@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from watchfiles import Change, DefaultFilter, awatch
 
-from ..project import SIMULATION_FILE
+from ..project import MAX_FOLDER_FILES, SIMULATION_FILE
 
 if TYPE_CHECKING:
     from ..project import Project
@@ -62,6 +62,8 @@ class InputFilter(DefaultFilter):
 FOLDERS_LOOKED_FOR_MS = 1000  # how often the watched folders are looked for again (see watch)
 MAX_WATCHED_FOLDERS = 1024  # folders watched at most (a game has a few): the walk is made every second, in a
 # thread (6,000 folders took 0.34 s, a third of the server's event loop)
+MAX_TREE_ENTRIES = MAX_FOLDER_FILES + MAX_WATCHED_FOLDERS  # entries of one tree of inputs listed at most (see
+# _folders_below)
 
 
 def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, int]]:
@@ -81,9 +83,7 @@ def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, i
     def walked() -> Iterator[Path]:
         yield from tops
         for top in _input_trees(project, games, tops, watched):
-            for folder, subfolders, _ in os.walk(top):  # (links to folders are listed, never walked)
-                subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
-                yield Path(folder)
+            yield from _folders_below(top)
         if output in watched:
             yield from (output, *(output / game for game in games))
 
@@ -97,6 +97,30 @@ def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, i
             if len(found) >= MAX_WATCHED_FOLDERS:
                 break
     return found
+
+
+def _folders_below(top: Path) -> Iterator[Path]:
+    """The real folders of the tree at `top`, top first, none hidden and none through a link, in os.walk's order;
+    from the first MAX_TREE_ENTRIES entries of the tree listed, no more. os.walk listed every entry of the tree
+    every second: 200,000 files in a game's folder kept the preview at 20% of a core, idle (a game refused as
+    holding too many files, and one a million took a core). A tree holding more entries than that holds more
+    files than a game may (MAX_FOLDER_FILES, said on the page) or more folders than are watched."""
+    folders, listed = [top], 0
+    while folders:
+        folder = folders.pop()
+        yield folder
+        below = []
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    listed += 1
+                    if listed > MAX_TREE_ENTRIES:
+                        return
+                    if not entry.name.startswith(".") and entry.is_dir(follow_symlinks=False):
+                        below.append(Path(entry.path))
+        except OSError:  # gone or unreadable since it was listed: nothing of it to watch
+            continue
+        folders.extend(sorted(below, reverse=True))  # the first by name next, as os.walk walks
 
 
 def _say_if_capped(folders: list[tuple[Path, int]]) -> None:

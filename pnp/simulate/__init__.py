@@ -11,7 +11,7 @@ from typing import Any
 from ..check import load
 from ..errors import DataError, UsageError
 from ..project import SIMULATION_FILE, Project, output_lock, write_file
-from ..report import Mark, Report
+from ..report import Mark, Report, shell_word
 from ..model.simulated import MAX_AGENTS
 from ..template import budget
 from .agents import make_agent
@@ -48,9 +48,11 @@ def check_options(options: Options) -> None:
     games = games_in(options)
     if games > MAX_GAMES:
         raise UsageError(f"--games: at most {MAX_GAMES:,} games in a run (all seatings together)")
-    if not -MAX_SEED <= options.seed <= MAX_SEED - (games - 1):  # the file's seed, and every replay's
-        raise UsageError(f"--seed: the games are seeded S to S+{games - 1:,}, which must lie between "
-                         f"-{MAX_SEED:,} and {MAX_SEED:,}")
+    # the file's seed, and every replay's; none below 0: Python's Random takes -S as S, so seed -5 dealt seed 5's
+    # games (a run from -3 played three deals twice) under another seed
+    if not 0 <= options.seed <= MAX_SEED - (games - 1):
+        raise UsageError(f"--seed: the games are seeded S to S+{games - 1:,}, which must lie between 0 and "
+                         f"{MAX_SEED:,}")
 
 
 def simulate(project: Project, game_id: str, options: Options, out_dir: Path, report: Report,
@@ -75,7 +77,7 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         return Simulation()
     tally = played.tally
     sim = Simulation(logs=tally.logs, log_lines_dropped=tally.log_lines_dropped)
-    if _report_failures(tally, f"{command} simulate {game_id}", options, played.shown, report):
+    if _report_failures(tally, f"{command} simulate {shell_word(game_id)}", options, played.shown, report):
         return sim
     meta = {"game": game_id, "seed": options.seed, "players": options.players,
             "agents": list(dict.fromkeys(options.agents)),  # each once: 'random' 15,000 times was written so, and

@@ -379,6 +379,9 @@ def raised(error: BaseException) -> str:
 
 RULES_MEMORY = 1 << 30  # bytes of address space the rules' processes (all of --jobs together) may take beyond pnp's
 memory_room = RULES_MEMORY  # this process's share of it, as run._cap_memory set it
+WORKER_MEMORY = 128 << 20  # the least share of RULES_MEMORY a worker of --jobs is given: rules needing tens of MB
+# failed on a machine of 64 cores, whose default 64 workers had 16 MB each
+MAX_WORKERS = RULES_MEMORY // WORKER_MEMORY  # so the most processes a run plays in, whatever --jobs asks
 
 
 class _Said(reprlib.Repr):

@@ -22,7 +22,7 @@ from typing import Any, Literal, cast
 
 from . import api, stats
 from .agents import Agent, make_agent, win_shares
-from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, RULES_FILE, RULES_MEMORY, GameData, GameRules, RulesFault, Tracked,
+from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, MAX_WORKERS, RULES_FILE, RULES_MEMORY, GameData, GameRules, RulesFault, Tracked,
                   code_mark, hook_line, loaded_rules, raised, rules_class, said)
 from ..errors import DataError
 from ..model.game import Game
@@ -477,11 +477,12 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
             if progress:
                 progress(1)
         return
-    size = max(1, min(50, len(games) // (options.jobs * 8)))
+    most = min(options.jobs, os.cpu_count() or 1, MAX_WORKERS)  # each worker with a useful share of the memory
+    size = max(1, min(50, len(games) // (most * 8)))
     chunks = [games[i:i + size] for i in range(0, len(games), size)]
     path, shown = type(rules).source
     try:
-        workers = min(options.jobs, len(chunks), os.cpu_count() or 1)
+        workers = min(most, len(chunks))
         pool = ProcessPoolExecutor(workers, mp_context=worker_context(), initializer=_start_worker,
                                    initargs=((path, shown, rules.game.id), rules.game, options, workers))
         finished = False
