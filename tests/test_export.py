@@ -436,7 +436,7 @@ def test_export_starts_no_more_processes_than_cores(monkeypatch, tmp_path):
             raise Stop
 
     monkeypatch.setattr(raster, "worker_context", lambda method: Context())
-    monkeypatch.setattr(raster.os, "cpu_count", lambda: 3)
+    monkeypatch.setattr(raster, "usable_cores", lambda: 3)  # (the cores the process may use)
     shots = [raster.Shot(0, str(tmp_path / f"{n}.png"), (1, 1), (0, 0, 0, 0), 0, (1, 1), 72) for n in range(100)]
     with pytest.raises(Stop):
         raster.write_all([], shots, jobs=64)
@@ -510,9 +510,10 @@ def test_a_format_s_tasks_run_no_more_at_once_than_there_are_cores(tmp_path, mon
     import threading
     import time
 
+    from pnp.export import raster
     from pnp.export.raster import run_tasks
 
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(raster, "usable_cores", lambda: 2)
     lock, running, most, done = threading.Lock(), [0], [0], []
 
     def task(folder):

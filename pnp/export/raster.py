@@ -1,7 +1,6 @@
 """Faces PDF pages -> PNG files with pypdfium2 (the PDF's own drawing, no second renderer), in parallel
 processes: rendering is quick, PNG encoding is what takes the time."""
 
-import os
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -10,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from ..project import worker_context
+from ..project import usable_cores, worker_context
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -186,7 +185,7 @@ def write_all(chunks: Iterable[tuple[Path, int, int]], shots: list[Shot], jobs: 
         by_page.setdefault(shot.page, []).append(shot)
     # no more processes than cores (as `simulate`) or batches: -j 64 started 65 processes, 4.2 GB together, for
     # no gain past the cores
-    jobs = min(jobs, os.cpu_count() or 1, -(-len(shots) // BATCH))
+    jobs = min(jobs, usable_cores(), -(-len(shots) // BATCH))
     if jobs <= 1:
         (on_start or (lambda: None))()
         for chunk in chunks:
@@ -216,7 +215,7 @@ def run_tasks(tasks: "list[Callable[[Path], None]]", folder: "Path", jobs: int =
     on_done = on_done or (lambda n: None)
     # no more at a time than cores, as write_all's images: -j 64 ran a game's 25 decks' Ghostscripts at once on two
     # cores (720 MB together, a deck's pages held by each thread besides), for no gain past the cores
-    jobs = min(jobs, os.cpu_count() or 1, len(tasks))
+    jobs = min(jobs, usable_cores(), len(tasks))
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         for done in as_completed([pool.submit(task, folder) for task in tasks]):
             done.result()

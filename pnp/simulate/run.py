@@ -26,7 +26,7 @@ from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, RULES_FILE, RULES_MEMOR
                   code_mark, hook_line, loaded_rules, raised, rules_class, said)
 from ..errors import DataError
 from ..model.game import Game
-from ..project import Project, worker_context
+from ..project import Project, usable_cores, worker_context
 from ..report import Mark
 from ..template import handler_after_alarm
 from .stats import MAX_FAILURES_KEPT, Tally
@@ -481,7 +481,7 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     chunks = [games[i:i + size] for i in range(0, len(games), size)]
     path, shown = type(rules).source
     try:
-        workers = min(options.jobs, len(chunks), os.cpu_count() or 1)
+        workers = min(options.jobs, len(chunks), usable_cores())
         pool = ProcessPoolExecutor(workers, mp_context=worker_context(), initializer=_start_worker,
                                    initargs=((path, shown, rules.game.id), rules.game, options, workers))
         finished = False
