@@ -3,6 +3,7 @@ sheets and saved object, print services' template sizes, and a failed export lea
 
 import json
 import os
+import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -526,3 +527,22 @@ def test_a_format_s_tasks_run_no_more_at_once_than_there_are_cores(tmp_path, mon
 
     run_tasks([task] * 8, tmp_path, jobs=64, on_done=done.append)
     assert most[0] <= 2 and len(done) == 8
+
+
+def test_an_export_of_more_pixels_than_one_export_writes_is_refused_before_drawing_with_the_dpi_that_fits(tmp_path):
+    """Each image was held to MAX_PIXELS but an export as a whole had no bound: DinoSpan's 356 faces at --dpi 1200
+    ran for many minutes, writing gigabytes. Seventeen boards at 1200 dpi (each held to 40 million pixels) are
+    refused at game.yaml before a face is drawn, with the highest --dpi that fits."""
+    from pnp.export.raster import MAX_EXPORT_PIXELS
+
+    boards = "".join(f"  - {{id: b{n}, name: B{n}, kind: board, layout: board}}\n" for n in range(16))
+    root = make_project(tmp_path / "p", case={"replace": {"cards/mini/game.yaml": [["components:\n",
+                                                                                   "components:\n" + boards]]}})
+    result = run(root, "export", "mini", "--format", "png", "--dpi", "1200")
+    assert result.exit_code == 1
+    said = re.search(r"^cards/mini/game\.yaml: error: mini: the png export's 25 images would hold ([\d,]+) million "
+                     r"pixels, more than the ([\d,]+) million .*; export at --dpi (\d+) or less$", result.output, re.M)
+    assert said, result.output
+    assert int(said[1].replace(",", "")) > int(said[2].replace(",", "")) == MAX_EXPORT_PIXELS // 10**6
+    assert 72 <= int(said[3]) < 1200
+    assert not (root / "output/mini/export/png-1200dpi").exists()  # nothing drawn, nothing written

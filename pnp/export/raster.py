@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 
 MAX_PIXELS = 40_000_000  # in one image: rendering takes ~10 bytes a pixel at its peak, so ~400 MB (a 530 mm
 # square board at 300 dpi); a larger image is planned at a lower resolution (formats.within_cap)
+MAX_EXPORT_PIXELS = 600_000_000  # in every image of one export together: about 20 s of rendering and encoding on one
+# core (DinoSpan's 356 faces at 300 dpi are 370 million); beyond it an export is refused before any is drawn
+# (run.within_work), a lower --dpi suggested: 356 faces at 1200 dpi ran for many minutes and wrote gigabytes
 PNG_LEVEL = 1  # zlib level of the PNG files, with every row filtered "Up" (less its row above); see png_bytes
 PNG_STRIP = 256  # rows filtered and compressed at a time: the memory a large image needs beyond its own pixels
 
