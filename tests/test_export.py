@@ -444,6 +444,53 @@ def test_export_starts_no_more_processes_than_cores(monkeypatch, tmp_path):
     assert sizes == [3]
 
 
+def test_the_images_being_rendered_at_once_take_at_most_the_render_memory_together(tmp_path, monkeypatch):
+    """One worker per core, each rendering an image near MAX_PIXELS (~400 MB apiece), took 984 MB together on two
+    cores and would take over 3 GB on eight: a batch is given to the workers only while the batches not yet done
+    take at most RENDER_MEMORY together. Counted on a pool that renders nothing, each batch done when waited for."""
+    from pnp.export import raster
+
+    given, waiting = [], []
+
+    class Result:
+        def __init__(self, shots):
+            self.shots = shots
+            waiting.append(self)
+
+        def ready(self):
+            return False
+
+        def get(self):
+            waiting.remove(self)
+            return len(self.shots)
+
+    class FakePool:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def apply_async(self, work, args):
+            result = Result(args[0][1])
+            given.append(len(waiting) * 8000 * 4900 * 10)  # ~10 bytes a pixel at the peak of rendering each
+            return result
+
+    class Context:
+        Pool = FakePool  # noqa: N815 (multiprocessing's name)
+
+    monkeypatch.setattr(raster, "worker_context", lambda method: Context())
+    monkeypatch.setattr(raster, "usable_cores", lambda: 8)
+    big = [raster.Shot(n, str(tmp_path / f"{n}.png"), (8000, 4900), (0, 0, 0, 0), 0, (1, 1), 72) for n in range(24)]
+    done = []
+    raster.write_all([(tmp_path / "faces.pdf", 0, 24)], big, jobs=8, on_done=done.append)
+    assert sum(done) == 24 and len(given) == 3  # every shot, in three batches
+    assert max(given) <= raster.RENDER_MEMORY, given
+
+
 def _die_faces_exported(tmp_path, die: str) -> list:
     """The PNG files `pnp export --format png` writes for the faces of a die drawn by the layout `die`."""
     root = make_project(tmp_path / "p", case={"files": {"layouts/mini/die.yaml": die}, "replace": {
