@@ -229,7 +229,8 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
                    "marked with its messages (the rest as usual), in files named '-draft' that cannot pass for a "
                    "print-ready kit. Still exits 1 while there are errors.")
 @click.option("--jobs", "-j", type=_WholeRange(1, 64), default=None, metavar="N",
-              help="Build N games at once, each in its own process [default: the number of cores].")
+              help="Build N games at once, each in its own process, at most one per core [default: the number of "
+                   "cores].")
 @click.option("--force", is_flag=True,
               help="Rebuild even the games whose data, layouts, fonts, options and pnp itself did not change "
                    "since their last build.")
@@ -610,7 +611,6 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
     balance: rules on those figures. A game that fails (the rules raise, offer no move, never end) is
     named with its seed and turn. Only this command (and tests) runs a game's rules.py.
     """
-    import os
 
     from .simulate import Options, simulate as run_simulation, summary_lines
     from .simulate.run import games_in
@@ -618,7 +618,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
     project = _project(ctx)
     game_id = project.select([game])[0]
     options = Options(games=games, players=players, agents=tuple(a.strip() for a in agents.split(",") if a.strip()),
-                      seed=seed, jobs=jobs or os.cpu_count() or 1, log=log)
+                      seed=seed, jobs=jobs or project_mod.usable_cores(), log=log)
     out_folder = project_mod.output_path(project, out_dir, game_id)  # as every command's: not a link, not cards/
     report = Report(project.root)
     with _simulation_bar(game_id, games_in(options)) as advance:

@@ -681,6 +681,15 @@ def find(root: str | Path | None = None) -> Project:
     return Project(base.resolve())
 
 
+def usable_cores() -> int:
+    """The cores this process may use (its CPU affinity, where the system says; else every core): the most
+    worker processes or threads any command runs at once, whatever its -j (more only add their memory)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def worker_context(method: str | None = None) -> multiprocessing.context.BaseContext:
     """How pnp starts its worker processes: by `method` ('fork') where the system has it, else by the system's
     default. A process started afresh (spawned: Windows, macOS) is a new Python whose current folder, a

@@ -595,6 +595,22 @@ def test_an_empty_changed_since_is_refused_not_ignored(tmp_path):
     assert result.exit_code == 2 and "Error: --changed-since: the project is in no git repository" in result.output
 
 
+def test_a_folder_given_as_since_is_said_to_be_one_with_the_manifest_it_holds(tmp_path):
+    """`--since output/mini` (the build's folder, not its manifest) was taken for a git commit: "the project is
+    in no git repository", which sent the user to look for a repository."""
+    root = make_project(tmp_path / "proj")
+    build = root / "output" / "mini"
+    build.mkdir(parents=True)
+    (build / "manifest.json").write_text("{}")
+    for command in (["changes", "mini", "--since"], ["build", "mini", "--changed-since"]):
+        result = run(root, *command, str(build))
+        assert result.exit_code == 2, result.output
+        assert f"is a folder, not a build's manifest; give one of its manifests, such as {build / 'manifest.json'}" \
+            in result.output and "git" not in result.output, result.output
+    result = run(root, "changes", "mini", "--since", str(root / "cards"))
+    assert result.exit_code == 2 and "is a folder, not a build's manifest" in result.output, result.output
+
+
 def test_changes_never_reads_a_build_through_an_output_folder_that_is_a_link(tmp_path):
     """`pnp changes GAME` read output/<game>/manifest.json through `output -> a folder outside the project`
     (which build refuses to write to), and said it had compared with output/mini/manifest.json."""

@@ -3,6 +3,7 @@ sheets and saved object, print services' template sizes, and a failed export lea
 
 import json
 import os
+import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -436,11 +437,58 @@ def test_export_starts_no_more_processes_than_cores(monkeypatch, tmp_path):
             raise Stop
 
     monkeypatch.setattr(raster, "worker_context", lambda method: Context())
-    monkeypatch.setattr(raster.os, "cpu_count", lambda: 3)
+    monkeypatch.setattr(raster, "usable_cores", lambda: 3)  # (the cores the process may use)
     shots = [raster.Shot(0, str(tmp_path / f"{n}.png"), (1, 1), (0, 0, 0, 0), 0, (1, 1), 72) for n in range(100)]
     with pytest.raises(Stop):
         raster.write_all([], shots, jobs=64)
     assert sizes == [3]
+
+
+def test_the_images_being_rendered_at_once_take_at_most_the_render_memory_together(tmp_path, monkeypatch):
+    """One worker per core, each rendering an image near MAX_PIXELS (~400 MB apiece), took 984 MB together on two
+    cores and would take over 3 GB on eight: a batch is given to the workers only while the batches not yet done
+    take at most RENDER_MEMORY together. Counted on a pool that renders nothing, each batch done when waited for."""
+    from pnp.export import raster
+
+    given, waiting = [], []
+
+    class Result:
+        def __init__(self, shots):
+            self.shots = shots
+            waiting.append(self)
+
+        def ready(self):
+            return False
+
+        def get(self):
+            waiting.remove(self)
+            return len(self.shots)
+
+    class FakePool:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def apply_async(self, work, args):
+            result = Result(args[0][1])
+            given.append(len(waiting) * 8000 * 4900 * 10)  # ~10 bytes a pixel at the peak of rendering each
+            return result
+
+    class Context:
+        Pool = FakePool  # noqa: N815 (multiprocessing's name)
+
+    monkeypatch.setattr(raster, "worker_context", lambda method: Context())
+    monkeypatch.setattr(raster, "usable_cores", lambda: 8)
+    big = [raster.Shot(n, str(tmp_path / f"{n}.png"), (8000, 4900), (0, 0, 0, 0), 0, (1, 1), 72) for n in range(24)]
+    done = []
+    raster.write_all([(tmp_path / "faces.pdf", 0, 24)], big, jobs=8, on_done=done.append)
+    assert sum(done) == 24 and len(given) == 3  # every shot, in three batches
+    assert max(given) <= raster.RENDER_MEMORY, given
 
 
 def _die_faces_exported(tmp_path, die: str) -> list:
@@ -510,9 +558,10 @@ def test_a_format_s_tasks_run_no_more_at_once_than_there_are_cores(tmp_path, mon
     import threading
     import time
 
+    from pnp.export import raster
     from pnp.export.raster import run_tasks
 
-    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(raster, "usable_cores", lambda: 2)
     lock, running, most, done = threading.Lock(), [0], [0], []
 
     def task(folder):
@@ -525,3 +574,22 @@ def test_a_format_s_tasks_run_no_more_at_once_than_there_are_cores(tmp_path, mon
 
     run_tasks([task] * 8, tmp_path, jobs=64, on_done=done.append)
     assert most[0] <= 2 and len(done) == 8
+
+
+def test_an_export_of_more_pixels_than_one_export_writes_is_refused_before_drawing_with_the_dpi_that_fits(tmp_path):
+    """Each image was held to MAX_PIXELS but an export as a whole had no bound: DinoSpan's 356 faces at --dpi 1200
+    ran for many minutes, writing gigabytes. Fifty-seven boards at 1200 dpi (each held to 40 million pixels) are
+    refused at game.yaml before a face is drawn, with the highest --dpi that fits."""
+    from pnp.export.raster import MAX_EXPORT_PIXELS
+
+    boards = "".join(f"  - {{id: b{n}, name: B{n}, kind: board, layout: board}}\n" for n in range(56))
+    root = make_project(tmp_path / "p", case={"replace": {"cards/mini/game.yaml": [["components:\n",
+                                                                                   "components:\n" + boards]]}})
+    result = run(root, "export", "mini", "--format", "png", "--dpi", "1200")
+    assert result.exit_code == 1
+    said = re.search(r"^cards/mini/game\.yaml: error: mini: the png export's 65 images would hold ([\d,]+) million "
+                     r"pixels, more than the ([\d,]+) million .*; export at --dpi (\d+) or less$", result.output, re.M)
+    assert said, result.output
+    assert int(said[1].replace(",", "")) > int(said[2].replace(",", "")) == MAX_EXPORT_PIXELS // 10**6
+    assert 72 <= int(said[3]) < 1200
+    assert not (root / "output/mini/export/png-1200dpi").exists()  # nothing drawn, nothing written

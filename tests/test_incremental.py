@@ -166,6 +166,31 @@ def test_outputs_do_not_depend_on_jobs_or_on_being_rebuilt_alone(tmp_path, two_g
         assert (one / rel).read_bytes() == (two / rel).read_bytes(), rel
 
 
+def test_build_jobs_start_no_more_processes_than_cores(tmp_path, monkeypatch):
+    """`build -j 64` of five games started five processes on two cores, each holding a game, for no gain past the
+    cores: the pool is cut to the cores the process may use (as export's and simulate's are)."""
+    from pnp.kit import run as kit_run
+
+    sizes = []
+
+    class Stop(Exception):
+        pass
+
+    class Context:
+        def Queue(self):  # noqa: N802 (multiprocessing's name)
+            return None
+
+        def Pool(self, processes, **kwargs):  # noqa: N802
+            sizes.append(processes)
+            raise Stop
+
+    monkeypatch.setattr(kit_run, "worker_context", lambda method: Context())
+    monkeypatch.setattr(kit_run, "usable_cores", lambda: 2)
+    with pytest.raises(Stop):  # (force: no game is looked at before the pool starts)
+        kit_run.build_games(None, [f"g{n}" for n in range(5)], None, tmp_path, jobs=64, force=True)
+    assert sizes == [2]
+
+
 def test_a_game_that_fails_is_reported_in_order_and_the_others_are_built(two_games):
     (two_games / "cards/mini/cards.yaml").write_text("- {id: lion, name: Lion, kind: beest, power: 4}\n")
     result = run(two_games, "build", "--jobs", "2")

@@ -797,7 +797,11 @@ def test_many_cores_leave_each_worker_a_useful_share_of_the_rules_memory(tmp_pat
     """On 64 cores the default 64 workers had 16 MB each of the rules' 1 GB: rules taking 100 MB a game, which
     run alone, failed. A run plays in 8 processes at most (128 MB each)."""
     rules = NIM.replace("        pile = int(", "        hog = bytes(100_000_000)\n        pile = int(", 1)
-    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    from pnp import project as project_mod
+    from pnp.simulate import run as run_mod
+
+    monkeypatch.setattr(project_mod, "usable_cores", lambda: 64)  # (the cores the default --jobs takes)
+    monkeypatch.setattr(run_mod, "usable_cores", lambda: 64)
     result = _simulate(_nim(tmp_path, rules), "--games", "16", "--out", str(tmp_path / "o"))
     assert result.exit_code == 0, result.output
     assert json.loads((tmp_path / "o/mini/simulation.json").read_bytes())["games"] == 16

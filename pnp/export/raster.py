@@ -1,7 +1,6 @@
 """Faces PDF pages -> PNG files with pypdfium2 (the PDF's own drawing, no second renderer), in parallel
 processes: rendering is quick, PNG encoding is what takes the time."""
 
-import os
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -10,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
-from ..project import worker_context
+from ..project import usable_cores, worker_context
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -21,6 +20,14 @@ if TYPE_CHECKING:
 
 MAX_PIXELS = 40_000_000  # in one image: rendering takes ~10 bytes a pixel at its peak, so ~400 MB (a 530 mm
 # square board at 300 dpi); a larger image is planned at a lower resolution (formats.within_cap)
+BYTES_PER_PIXEL = 10  # what rendering an image takes at its peak: pdfium's bitmap, the crop, the PNG strips
+RENDER_MEMORY = 500_000_000  # the images being rendered by all the workers together, at most: one worker per core
+# each rendering an image near MAX_PIXELS took 400 MB apiece (984 MB on two cores, 3 GB or more on eight); the
+# batches are given to the workers as earlier ones end, within it (write_all)
+MAX_EXPORT_PIXELS = 2_000_000_000  # in every image of one export together: about a minute of rendering and encoding
+# on one core, and room for about 1,900 poker-card faces at 300 dpi, what a large card game sends a print service
+# (DinoSpan's 356 faces at 300 dpi are 370 million); beyond it an export is refused before any is drawn
+# (run.within_work), a lower --dpi suggested: 356 faces at 1200 dpi ran for many minutes and wrote gigabytes
 PNG_LEVEL = 1  # zlib level of the PNG files, with every row filtered "Up" (less its row above); see png_bytes
 PNG_STRIP = 256  # rows filtered and compressed at a time: the memory a large image needs beyond its own pixels
 
@@ -53,7 +60,7 @@ def page_pixels(page: "pdfium.PdfPage", shot: Shot) -> "np.ndarray":
     pdfium renders into a packed buffer that Python owns, seen as an array without a copy; cropping it is a view,
     so the encoder reads pdfium's own pixels (a copy through Pillow cost more than the rendering at 300 dpi)."""
     tw, th = shot.trim_px
-    if (tw + shot.bleed_px[0] + shot.bleed_px[2]) * (th + shot.bleed_px[1] + shot.bleed_px[3]) > MAX_PIXELS:
+    if shot_pixels(shot) > MAX_PIXELS:
         raise ValueError(f"{shot.path}: more than {MAX_PIXELS:,} pixels (formats plan every image within it)")
     scale = max(tw / shot.trim_pt[0], th / shot.trim_pt[1])
     # an opaque fill gives pdfium's 3-byte format; rev_byteorder: RGB rather than pdfium's native BGR
@@ -179,14 +186,15 @@ def write_all(chunks: Iterable[tuple[Path, int, int]], shots: list[Shot], jobs: 
     """Render and save every shot from the faces PDFs `chunks` yields, (path, first page, page count) each,
     drawn as they are asked for (faces.drawn_in_chunks); `on_start()` once the work begins, `on_done(n)` as
     shots are saved. `jobs` processes render a PDF's shots while the next PDF is drawn (drawing is Python
-    holding the GIL, a thread could not share it); the files are the same whatever the split."""
+    holding the GIL, a thread could not share it), given batches only while the images they render take at most
+    RENDER_MEMORY together; the files are the same whatever the split."""
     report = on_done or (lambda n: None)
     by_page: dict[int, list[Shot]] = {}
     for shot in shots:
         by_page.setdefault(shot.page, []).append(shot)
     # no more processes than cores (as `simulate`) or batches: -j 64 started 65 processes, 4.2 GB together, for
     # no gain past the cores
-    jobs = min(jobs, os.cpu_count() or 1, -(-len(shots) // BATCH))
+    jobs = min(jobs, usable_cores(), -(-len(shots) // BATCH))
     if jobs <= 1:
         (on_start or (lambda: None))()
         for chunk in chunks:
@@ -197,13 +205,37 @@ def write_all(chunks: Iterable[tuple[Path, int, int]], shots: list[Shot], jobs: 
     with context.Pool(jobs, initializer=_load_libraries) as pool:
         if on_start:
             on_start()  # only now may a progress bar start its thread: the workers are forked already
-        pending: deque = deque()
+        pending: deque = deque()  # (result, the memory its rendering may take), in the order given
+        held = 0  # the memory of the batches given to the workers and not yet done
+
+        def done_oldest() -> None:
+            nonlocal held
+            result, peak = pending.popleft()
+            report(result.get())
+            held -= peak
+
         for chunk in chunks:
-            pending.extend(pool.apply_async(_work, (batch,)) for batch in _batches(by_page, chunk))
-            while pending and pending[0].ready():
-                report(pending.popleft().get())
+            for batch in _batches(by_page, chunk):
+                peak = batch_memory(batch[1])
+                while pending and held + peak > RENDER_MEMORY:  # (a batch is given alone, whatever it takes)
+                    done_oldest()
+                pending.append((pool.apply_async(_work, (batch,)), peak))
+                held += peak
+            while pending and pending[0][0].ready():
+                done_oldest()
         while pending:
-            report(pending.popleft().get())
+            done_oldest()
+
+
+def batch_memory(shots: list[Shot]) -> int:
+    """The most memory a worker takes rendering `shots` one after the other: its largest image's."""
+    return max(shot_pixels(shot) for shot in shots) * BYTES_PER_PIXEL
+
+
+def shot_pixels(shot: Shot) -> int:
+    """The pixels of the image `shot` makes, bleed included."""
+    (tw, th), (left, top, right, bottom) = shot.trim_px, shot.bleed_px
+    return (tw + left + right) * (th + top + bottom)
 
 
 def run_tasks(tasks: "list[Callable[[Path], None]]", folder: "Path", jobs: int = 1,
@@ -216,7 +248,7 @@ def run_tasks(tasks: "list[Callable[[Path], None]]", folder: "Path", jobs: int =
     on_done = on_done or (lambda n: None)
     # no more at a time than cores, as write_all's images: -j 64 ran a game's 25 decks' Ghostscripts at once on two
     # cores (720 MB together, a deck's pages held by each thread besides), for no gain past the cores
-    jobs = min(jobs, os.cpu_count() or 1, len(tasks))
+    jobs = min(jobs, usable_cores(), len(tasks))
     with ThreadPoolExecutor(max(1, jobs)) as pool:
         for done in as_completed([pool.submit(task, folder) for task in tasks]):
             done.result()

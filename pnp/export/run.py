@@ -15,9 +15,9 @@ from ..check import few_collections, validate
 from ..errors import PnpError, UsageError, cannot_write, unforeseen
 from ..project import output_lock, replace_folder, temporary_beside, tidy
 from ..report import Diagnostic, Mark, Report
-from .faces import FACES_PDF, collect, drawn_in_chunks, number_pages
-from .raster import Shot, run_tasks, write_all
-from .registry import ExportFormat, moved, registered
+from .faces import FACES_PDF, Face, collect, drawn_in_chunks, number_pages
+from .raster import MAX_EXPORT_PIXELS, Shot, run_tasks, write_all
+from .registry import ExportFormat, Plan, moved, registered
 
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +38,7 @@ class Exported:
 
 
 MANIFEST = "export.json"
+MIN_DPI = 72  # the least --dpi (as cli.export takes it)
 CHUNKS = (8, 32)  # pages of the first faces PDF drawn, and of the largest: see faces.drawn_in_chunks
 
 
@@ -238,6 +239,7 @@ def _write(project: "Project", studio: "Studio", fmt: str, folder: Path, work: P
         report.error(message, mark)
     for message, mark in plan.skipped + plan.notes:
         report.warning(message, mark)
+    within_work(project, studio, fmt, faces, plan, folder, options, report)
     if report.errors:
         report.consequence(f"{game_id}: not exported as {fmt} (see above)")
         return False
@@ -266,6 +268,40 @@ def _write(project: "Project", studio: "Studio", fmt: str, folder: Path, work: P
         report.error(f"{game_id}: the {fmt} files fail their preflight; the previous export is left as it was")
         return False
     return True
+
+
+def within_work(project: "Project", studio: "Studio", fmt: str, faces: list["Face"], plan: Plan, folder: Path,
+                options: dict[str, Any], report: Report) -> None:
+    """Refuse, in the report, an export whose images hold more than MAX_EXPORT_PIXELS together (each image is
+    within raster.MAX_PIXELS, but a game of many faces at a high --dpi was not), before any face is drawn;
+    the highest --dpi that fits is said when the format takes one. Every image the plan expects is counted,
+    the copies of faces drawn alike too: each is a file of its own."""
+    total = _pixels(plan)
+    if total <= MAX_EXPORT_PIXELS:
+        return
+    export_format = registered()[fmt]
+
+    def fits(dpi: int) -> bool:  # planned again at `dpi`: images held to MAX_PIXELS do not go with its square
+        return _pixels(export_format.plan(faces, folder, {**options, "dpi": dpi}, studio)) <= MAX_EXPORT_PIXELS
+
+    dpi = _settings(fmt, options).get("dpi")
+    least, most = MIN_DPI, (dpi or MIN_DPI) - 1  # the highest that fits is sought between them, by halves
+    if not dpi or not fits(least):
+        advice = "export fewer faces"
+    else:
+        while least < most:
+            middle = (least + most + 1) // 2
+            least, most = (middle, most) if fits(middle) else (least, middle - 1)
+        advice = f"export at --dpi {least} or less"
+    report.error(f"{studio.game.id}: the {fmt} export's {len(plan.expect):,} images would hold "
+                 f"{total / 1e6:,.0f} million pixels, more than the {MAX_EXPORT_PIXELS / 1e6:,.0f} million pnp writes in "
+                 f"one export (minutes of work, gigabytes of files); {advice}",
+                 Mark(project.rel(studio.game.folder / "game.yaml")))
+
+
+def _pixels(plan: Plan) -> int:
+    """The pixels of every image `plan` writes, together."""
+    return sum(w * h for w, h in plan.expect.values())
 
 
 def _into(shot: Shot, folder: Path, work: Path) -> Shot:

@@ -154,6 +154,12 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
                              f"compare with it anyway: --since {printable(_as_typed(path))}")
         return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
     path = Path(since)
+    if path.is_dir() and not _names_a_commit(project, since):  # (a folder is never a manifest: a commit named alike is meant)
+        # said as a folder: it was taken for a commit, "the project is in no git repository" (exit 2)
+        manifests = sorted(p.name for p in path.glob("manifest*.json") if p.is_file())
+        raise UsageError(f"--since {printable(since)}: is a folder, not a build's manifest; "
+                         + (f"give one of its manifests, such as {printable(_as_typed(path / manifests[0]))}"
+                            if manifests else "give a build's manifest.json, or a git commit"))
     if path.is_file():
         _not_also_a_commit(project, since)
         # named by its absolute path outside the project (project-relative inside): `manifest.json` given in two
@@ -183,17 +189,23 @@ def _not_also_a_commit(project: "Project", since: str) -> None:
     refuses an argument both a path and a revision: a file `HEAD` or `v1` beside the project (one a received
     folder holds) was compared with in place of the commit the user meant, said only as "since HEAD" rather
     than "since commit HEAD", exit 0. A repository git may not be run on safely names no commit here."""
+    if _names_a_commit(project, since):
+        said = printable(since)
+        raise UsageError(f"--since {said}: names both a file and a git commit of {project.root}; give "
+                         f"./{said} for the file, or {said}^{{commit}} for the commit")
+
+
+def _names_a_commit(project: "Project", since: str) -> bool:
+    """Whether `since` names a commit of the project's repository (False when there is none, or git may not be
+    run on it safely)."""
     if since.startswith("-") or _repository(project) is None:
-        return
+        return False
     try:
         _own_repository(project)
         done = _ran(_git_command(project, "rev-parse", "--verify", "--quiet", f"{since}^{{commit}}"))
     except (UsageError, subprocess.TimeoutExpired):
-        return
-    if done.returncode == 0:
-        said = printable(since)
-        raise UsageError(f"--since {said}: names both a file and a git commit of {project.root}; give "
-                         f"./{said} for the file, or {said}^{{commit}} for the commit")
+        return False
+    return done.returncode == 0
 
 
 # the print options that change what a face shows, so its fingerprint (the others place faces on sheets): faces

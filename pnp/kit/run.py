@@ -2,7 +2,6 @@
 other is validated, drawn and committed. With jobs > 1 the games are built in separate processes; progress
 arrives as events and problems come back with each game, so what is printed is whole and in game order."""
 
-import os
 import queue as queues
 import sys
 import time
@@ -12,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, cast
 
 from ..errors import PnpError, cannot_write, unforeseen
-from ..project import output_lock, tidy, worker_context
+from ..project import output_lock, tidy, usable_cores, worker_context
 from ..report import Diagnostic, Report
 from .inputs import manifest_name, record, snapshot
 from .manifest import up_to_date, warning_records
@@ -131,10 +130,7 @@ def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Pa
 
 def default_jobs() -> int:
     """One process per core this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    return usable_cores()
 
 
 _EVENTS: "Queue[tuple[str, str, Any]] | None" = None  # the worker's end of the progress queue, set when its process starts
@@ -163,7 +159,9 @@ def build_games(project: "Project", game_ids: list[str], options: "PrintOptions"
     progress = progress or Quiet()
     outcomes = {g: None if force else already_built(project, g, options, Path(out_root) / g) for g in game_ids}
     todo = [g for g in game_ids if outcomes[g] is None]
-    jobs = max(1, min(jobs, len(todo)))
+    # no more processes than games to build or cores: `build -j 64` of five games started five on two cores,
+    # each holding a game (hundreds of MB at the most a game may draw), for no gain past the cores
+    jobs = max(1, min(jobs, len(todo), usable_cores()))
     if jobs == 1:
         with progress:
             for g in todo:

@@ -26,7 +26,7 @@ from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, MAX_WORKERS, RULES_FILE
                   code_mark, hook_line, loaded_rules, raised, rules_class, said)
 from ..errors import DataError
 from ..model.game import Game
-from ..project import Project, worker_context
+from ..project import Project, usable_cores, worker_context
 from ..report import Mark
 from ..template import handler_after_alarm
 from .stats import MAX_FAILURES_KEPT, Tally
@@ -477,7 +477,7 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
             if progress:
                 progress(1)
         return
-    most = min(options.jobs, os.cpu_count() or 1, MAX_WORKERS)  # each worker with a useful share of the memory
+    most = min(options.jobs, usable_cores(), MAX_WORKERS)  # each worker with a useful share of the memory
     size = max(1, min(50, len(games) // (most * 8)))
     chunks = [games[i:i + size] for i in range(0, len(games), size)]
     path, shown = type(rules).source
