@@ -9,6 +9,7 @@ import warnings
 import os
 import re
 import shutil
+import struct
 import zipfile
 
 import openpyxl
@@ -160,6 +161,52 @@ def test_a_file_that_is_no_workbook_is_refused_by_name(proj):
     (folder / "turn.xlsx").write_bytes(b"PK\x03\x04 not really a zip")
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: not a readable .xlsx workbook")
                for ln in errors(proj)), errors(proj)
+
+
+
+def compound_file(streams):
+    """A Compound File (OLE2), as an encrypted workbook or an Excel 97-2003 one is saved: a header, one sector of
+    its allocation table, one of its directory, then each stream (of at least 4,096 bytes, in sectors of its own)."""
+    size, end, free = 512, 0xFFFFFFFE, 0xFFFFFFFF
+    chains, starts = [], []
+    for body in streams.values():
+        starts.append(2 + len(chains))
+        chains += [body[i:i + size].ljust(size, b"\0") for i in range(0, len(body), size)]
+    table = [0xFFFFFFFD, end]
+    for body, start in zip(streams.values(), starts):
+        count = -(-len(body) // size)
+        table += [start + i + 1 for i in range(count - 1)] + [end]
+
+    def entry(name, kind, right, child, start, length):
+        encoded = (name + "\0").encode("utf-16-le")
+        return (encoded.ljust(64, b"\0") + struct.pack("<HBBIII", len(encoded), kind, 1, free, right, child)
+                + b"\0" * 36 + struct.pack("<IQ", start, length))
+
+    names = list(streams)
+    directory = entry("Root Entry", 5, free, 1, end, 0) + b"".join(
+        entry(name, 2, i + 2 if i + 1 < len(names) else free, free, start, len(streams[name]))
+        for i, (name, start) in enumerate(zip(names, starts)))
+    header = (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 16 + struct.pack("<HHHHH", 0x3E, 3, 0xFFFE, 9, 6)
+              + b"\0" * 6 + struct.pack("<9I", 0, 1, 1, 0, 4096, end, 0, end, 0)
+              + struct.pack("<109I", 0, *[free] * 108))
+    return (header + struct.pack("<128I", *table, *[free] * (128 - len(table))) + directory.ljust(size, b"\0")
+            + b"".join(chains))
+
+
+def test_a_table_file_that_is_no_zip_package_is_refused_saying_what_it_is(tmp_path):
+    """A workbook saved with a password to open it (a Compound File holding the workbook encrypted), an Excel
+    97-2003 one, and a text, each named .xlsx, were refused as "BadZipFile: File is not a zip file"."""
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
+        ["    fields:", "    file: cards.xlsx\n    fields:"]]}, "files": {"cards/mini/cards.yaml": None}})
+    files = {"encrypted": compound_file({"EncryptionInfo": b"\x04\x00\x04\x00" + bytes(4092),
+                                         "EncryptedPackage": bytes(8192)}),
+             "Excel 97-2003": compound_file({"Workbook": b"\x09\x08" + bytes(4094)}),
+             "a CSV file is named .csv": b"id,name\nlion,Lion\n"}
+    for said, data in files.items():
+        (root / "cards" / "mini" / "cards.xlsx").write_bytes(data)
+        result = run(root, "validate", "mini")
+        assert result.exit_code == 1 and "zipfile" not in result.output.lower(), result.output
+        assert result.stderr.startswith("cards/mini/cards.xlsx: error: ") and said in result.stderr, result.output
 
 
 def test_convert_refuses_a_file_no_table_reads_and_never_overwrites(proj):

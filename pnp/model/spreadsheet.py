@@ -31,7 +31,7 @@ from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME
                    values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
-from .workbook_parts import MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts, check_parts, check_sheet_count, local_name
+from .workbook_parts import MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts, check_parts, check_sheet_count, check_zip_package, local_name
 
 SPREADSHEETS = (".csv", ".xlsx")
 # Spreadsheets of formats pnp does not read, by the suffix their programs save them with: a table's file so named
@@ -232,6 +232,7 @@ def _delimiter(text: str) -> str:
 def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     """(row number, [cell value]) per row of one sheet (the first not hidden unless `sheet` names one), and the
     name messages use for it: file[sheet]."""
+    check_zip_package(path, shown)
     try:
         with zipfile.ZipFile(path) as z:
             check_parts(z, shown)

@@ -7,11 +7,13 @@ expand) is refused by name rather than read for minutes. What a sheet's cells ho
 import re
 import zipfile
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from ..errors import LoadError
+from ..project import read_project_file
 from ..report import Mark
-from .load import shown
+from .load import MAX_FILE_BYTES, shown
 
 # A workbook is a zip of XML parts. The sizes its directory states bound what zipfile inflates (it stops
 # there and checks the CRC), so they are checked before openpyxl reads a byte: a zip bomb is refused
@@ -47,6 +49,41 @@ MAX_SHEETS = 1000
 # what it inflates of these alone)
 _PACKINGS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
 _PACKING_NAMES = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "LZMA", 9: "Deflate64"}
+
+
+# How a file begins: an .xlsx workbook is a zip package (a local file header, or an empty zip's end record); an
+# encrypted one, and an Excel 97-2003 workbook, is a Compound File (OLE2), whose directory names the encrypted
+# workbook's stream in UTF-16
+_ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")
+_COMPOUND_FILE_START = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_ENCRYPTED_STREAM = "EncryptedPackage".encode("utf-16-le")
+
+
+def check_zip_package(path: Path, shown: str) -> None:
+    """LoadError saying what the file is when it is not a zip package, as every .xlsx workbook is: a workbook
+    saved with a password to open it, an Excel 97-2003 workbook or a text named .xlsx were each refused as
+    "BadZipFile: File is not a zip file", in Python's words, saying neither what the file was nor what to do."""
+    data = read_project_file(path, MAX_FILE_BYTES, Mark(shown))
+    if data.startswith(_ZIP_STARTS):
+        return
+    if data.startswith(_COMPOUND_FILE_START) and _ENCRYPTED_STREAM in data:
+        raise LoadError("this workbook is encrypted (saved with a password to open it), and pnp cannot read it: "
+                        "save it again without the password", Mark(shown))
+    if data.startswith(_COMPOUND_FILE_START):
+        raise LoadError("this is an Excel 97-2003 workbook (.xls) or another Office file of that format, named "
+                        ".xlsx, which pnp does not read: save the sheet as an Excel Workbook (.xlsx)", Mark(shown))
+    raise LoadError(f"not a readable .xlsx workbook: it is not a zip package, as every .xlsx file is{_held(data)}",
+                    Mark(shown))
+
+
+def _held(data: bytes) -> str:
+    """What a file that is no zip package seems to hold, for its refusal."""
+    try:
+        data[:4096].decode("utf-8")
+    except UnicodeDecodeError as e:
+        if e.start < 4092:  # (not a character cut short by the slice)
+            return ""
+    return " (it holds text: a CSV file is named .csv)" if data.strip() else " (it is empty)"
 
 
 def local_name(tag: str) -> str:
