@@ -209,6 +209,47 @@ def test_a_table_file_that_is_no_zip_package_is_refused_saying_what_it_is(tmp_pa
         assert result.stderr.startswith("cards/mini/cards.xlsx: error: ") and said in result.stderr, result.output
 
 
+
+def zip_of(parts, encrypted=()):
+    """A zip of `parts` (name -> text), the parts named in `encrypted` flagged as encrypted as a zip encrypts (in
+    their local header and in the directory; zipfile writes no encrypted part)."""
+    made = io.BytesIO()
+    with zipfile.ZipFile(made, "w") as z:
+        for name, text in parts.items():
+            z.writestr(name, text)
+    data = bytearray(made.getvalue())
+    for name in encrypted:
+        for signature, flags, length, offset in ((b"PK\x03\x04", 6, 26, 30), (b"PK\x01\x02", 8, 28, 46)):
+            at = next(at for at in range(len(data)) if data.startswith(signature, at) and data[
+                at + offset:at + offset + struct.unpack_from("<H", data, at + length)[0]] == name.encode())
+            data[at + flags] |= 0x1
+    return bytes(data)
+
+
+def test_a_zip_package_that_is_no_workbook_is_refused_saying_what_it_is(tmp_path):
+    """Refused in Python's words: an OpenDocument spreadsheet named .xlsx ("KeyError: There is no item named
+    '[Content_Types].xml'"), a Word document ("OSError: File contains no valid workbook part"), a part encrypted
+    as a zip's ("RuntimeError: File <ZipInfo filename=...> is encrypted, password required for extraction")."""
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    types = ('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override '
+             'PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.'
+             'wordprocessingml.document.main+xml"/></Types>')
+    files = {"an OpenDocument spreadsheet (.ods)": zip_of({
+                 "mimetype": "application/vnd.oasis.opendocument.spreadsheet", "content.xml": "<document/>"}),
+             "names no workbook part": zip_of({"[Content_Types].xml": types, "word/document.xml": "<document/>"}),
+             "part 'xl/workbook.xml' of the workbook is encrypted": zip_of(
+                 {"[Content_Types].xml": "<Types/>", "xl/workbook.xml": "<workbook/>"}, encrypted={"xl/workbook.xml"})}
+    path = tmp_path / "t.xlsx"
+    for said, data in files.items():
+        path.write_bytes(data)
+        with pytest.raises(LoadError) as refused:
+            read_table(path, "cards/g/t.xlsx", Schema({"id": {"type": "id"}}, {}))
+        assert refused.value.mark.file == "cards/g/t.xlsx" and said in refused.value.message, refused.value.message
+        assert "Error" not in refused.value.message, refused.value.message
+
 def test_convert_refuses_a_file_no_table_reads_and_never_overwrites(proj):
     folder = proj / "cards" / GAME
     result = run(proj, "convert", str(folder / "nothing.yaml"), "--to", "csv")

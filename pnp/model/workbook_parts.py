@@ -48,6 +48,7 @@ MAX_SHEETS = 1000
 # How a workbook's parts are packed: deflated or stored, as every spreadsheet program writes them (zipfile bounds
 # what it inflates of these alone)
 _PACKINGS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+_ZIP_ENCRYPTED = 0x1  # a zip part's flag: its bytes are encrypted (zipfile asks for a password)
 _PACKING_NAMES = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "LZMA", 9: "Deflate64"}
 
 
@@ -72,7 +73,8 @@ def check_zip_package(path: Path, shown: str) -> None:
     if data.startswith(_COMPOUND_FILE_START):
         raise LoadError("this is an Excel 97-2003 workbook (.xls) or another Office file of that format, named "
                         ".xlsx, which pnp does not read: save the sheet as an Excel Workbook (.xlsx)", Mark(shown))
-    raise LoadError(f"not a readable .xlsx workbook: it is not a zip package, as every .xlsx file is{_held(data)}",
+    raise LoadError(f"not a readable .xlsx workbook: it does not begin as a zip package, as every .xlsx file does"
+                    f"{_held(data)}",
                     Mark(shown))
 
 
@@ -115,9 +117,14 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
 
 
 def _refuse_packings(infos: list[zipfile.ZipInfo], shown: str) -> None:
-    """LoadError at the first part of the workbook packed otherwise than deflated or stored: zipfile inflates
+    """LoadError at the first part of the workbook encrypted, or packed otherwise than deflated or stored: zipfile inflates
     bzip2 and LZMA with no bound on one read (a part of 1,300 bzip2 bytes, saying it unpacks to 1,000, inflated
     1.8 GB in 10 s before its first byte was looked at)."""
+    if locked := next((info for info in infos if info.flag_bits & _ZIP_ENCRYPTED), None):
+        # (zipfile's refusal named the part by its ZipInfo: "RuntimeError: File <ZipInfo filename=...> is encrypted")
+        raise LoadError(f"part '{locked.filename}' of the workbook is encrypted as a zip's part, which no spreadsheet "
+                        "program writes (a workbook with a password to open it is encrypted whole): the file is damaged",
+                        Mark(shown))
     if packed := next((info for info in infos if info.compress_type not in _PACKINGS), None):
         raise LoadError(f"part '{packed.filename}' of the workbook is packed by method {packed.compress_type} ("
                         f"{_PACKING_NAMES.get(packed.compress_type, 'unknown')}), where a spreadsheet program "
@@ -267,8 +274,15 @@ def check_sheet_count(book: zipfile.ZipFile, file: str) -> int:
     from openpyxl.xml.constants import ARC_CONTENT_TYPES, REL_NS
     from openpyxl.xml.functions import fromstring
 
+    if ARC_CONTENT_TYPES not in book.namelist():
+        raise LoadError(_no_list_of_parts(book), Mark(file))
     manifest = Manifest.from_tree(fromstring(book.read(ARC_CONTENT_TYPES)))  # type: ignore[arg-type]
-    workbook = _find_workbook_part(manifest).PartName[1:]
+    try:
+        workbook = _find_workbook_part(manifest).PartName[1:]
+    except OSError:  # ("File contains no valid workbook part")
+        raise LoadError(f"the package's list of parts ({ARC_CONTENT_TYPES}) names no workbook part, which every "
+                        ".xlsx has: this is another Office file named .xlsx (a Word document, a presentation?), or "
+                        "a damaged one", Mark(file)) from None
     counts = dict.fromkeys(_MOST_IN_WORKBOOK, 0)
     with book.open(workbook) as part:
         for _, element in iterparse(part):
@@ -286,6 +300,23 @@ def check_sheet_count(book: zipfile.ZipFile, file: str) -> int:
             _count_elements(book, link.target, file)
     _check_parts_read(book, workbook, manifest, relations, file)
     return counts["sheet"]
+
+
+def _no_list_of_parts(book: zipfile.ZipFile) -> str:
+    """The refusal of a zip package without the list of parts every .xlsx workbook holds, saying what it is when
+    it says so itself (an OpenDocument file names its kind in its part `mimetype`): openpyxl's was "KeyError:
+    There is no item named '[Content_Types].xml' in the archive"."""
+    kind = ""
+    if "mimetype" in book.namelist():
+        with book.open("mimetype") as part:
+            kind = part.read(200).decode("ascii", "replace")
+    if kind.startswith("application/vnd.oasis.opendocument.spreadsheet"):
+        return ("this is an OpenDocument spreadsheet (.ods) named .xlsx, which pnp does not read: save the sheet as "
+                "an Excel Workbook (.xlsx)")
+    if kind.startswith("application/vnd.oasis.opendocument"):
+        return f"this is an OpenDocument file ({shown(kind)}) named .xlsx, not a workbook"
+    return ("the package holds no list of parts ([Content_Types].xml), which every .xlsx holds: this is a zip of "
+            "other files named .xlsx, or a damaged workbook")
 
 
 def _check_parts_read(book: zipfile.ZipFile, workbook: str, manifest: Any, relations: Any, file: str) -> None:
