@@ -848,6 +848,17 @@ def test_a_number_its_format_shows_as_nothing_is_refused_at_its_cell(proj, code)
                for ln in errors(proj)), errors(proj)
 
 
+def test_a_zero_the_sheets_view_shows_as_blank_is_refused_at_its_cell(proj):
+    """With Excel's "Show a zero in cells that have zero value" off, a cell holding 0 showed blank, and was read as
+    0 (printed on the card in a text field), exit 0."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.active.sheet_view.showZeros = False
+    book.active["A3"] = 0
+    book.save(path)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:1: error: this number cell holds 0, and the sheet's view")
+               for ln in errors(proj)), errors(proj)
+
 def test_a_row_numbered_past_a_sheets_last_row_is_refused_not_walked_to(proj):
     """openpyxl yields every missing row up to a row's number, one by one: a billion of them ran for minutes."""
     path = xlsx_table(proj, "turn")

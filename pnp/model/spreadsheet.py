@@ -470,6 +470,8 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
     sheet = _SheetRead(ws, reader, where)
     sheet.hidden_columns = _hidden_columns(root)
     sheet.rows_hidden = any(_hidden_by_default(part) for part in root.findall(_MAIN + "sheetFormatPr"))
+    sheet.zeros_hidden = any(view.get("showZeros") in ("0", "false")
+                             for view in root.findall(f"{_MAIN}sheetViews/{_MAIN}sheetView"))
     if local_name(root.tag) in ("row", "c"):
         raise LoadError(_misplaced_said(root.tag), Mark(where, 1, 1))
     with warnings.catch_warnings():  # openpyxl's, once for all (15% of the time per cell): its cases are refused
@@ -582,6 +584,7 @@ class _SheetRead:
         self.hidden_columns = bytearray(MAX_COLUMNS + 1)  # 1 for each hidden column (_hidden_columns)
         self.row_hidden = False  # whether the row read last is hidden
         self.rows_hidden = False  # whether a row of no height of its own is hidden (_hidden_by_default)
+        self.zeros_hidden = False  # whether a view of the sheet shows a cell holding the number 0 as blank
 
     def _refuse_misplaced(self, elements: Any, skipped: Any = None) -> None:
         """LoadError at the first of `elements` (but `skipped`) named as a row or a cell is (_misplaced_said), or
@@ -667,7 +670,7 @@ class _SheetRead:
             if isinstance(value, str):  # (counted before any is looked at: each check reads the whole text)
                 self._spend_text(len(value), column)
             code = self._number_format(cell["style_id"], column)
-            if problem := _shown_otherwise(value, code):
+            if problem := _shown_otherwise(value, code) or self._zero_unshown(value):
                 raise LoadError(problem, Mark(self.where, self.row, column))
             values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
             if not _blank(values[column - 1]) and (self.row_hidden or self.hidden_columns[column]):
@@ -677,6 +680,16 @@ class _SheetRead:
                                 Mark(self.where, self.row, column))
         _check_row_size(len(self.rows), self.row, values, self.where, self.room)
         self.rows.append((self.row, values))
+
+    def _zero_unshown(self, value: object) -> str | None:
+        """The refusal of a cell holding the number 0 in a sheet whose view shows such a cell as blank (Excel's
+        option "Show a zero in cells that have zero value" off), or None: the sheet showed nothing where a text
+        field printed 0, exit 0."""
+        if self.zeros_hidden and isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0:
+            return ("this number cell holds 0, and the sheet's view shows a zero as blank (its option \"Show a zero "
+                    "in cells that have zero value\" is off), so the sheet shows nothing where pnp reads 0: turn "
+                    "the option on (or delete the number)")
+        return None
 
     def _spend_text(self, chars: int, column: int) -> None:
         """Counts a text cell's `chars` (in `column` of the row read) against the sheet's room; LoadError at the
