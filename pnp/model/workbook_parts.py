@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import LoadError
-from ..project import read_project_file
+from ..project import open_project_file
 from ..report import Mark
 from .load import MAX_FILE_BYTES, shown
 
@@ -64,9 +64,11 @@ def check_zip_package(path: Path, shown: str) -> None:
     """LoadError saying what the file is when it is not a zip package, as every .xlsx workbook is: a workbook
     saved with a password to open it, an Excel 97-2003 workbook or a text named .xlsx were each refused as
     "BadZipFile: File is not a zip file", in Python's words, saying neither what the file was nor what to do."""
-    data = read_project_file(path, MAX_FILE_BYTES, Mark(shown))
-    if data.startswith(_ZIP_STARTS):
-        return
+    with open_project_file(path, MAX_FILE_BYTES, Mark(shown)) as file:
+        data = file.read(len(_COMPOUND_FILE_START))
+        if data.startswith(_ZIP_STARTS):  # (a workbook: zipfile reads it part by part)
+            return
+        data += file.read(MAX_FILE_BYTES)
     if data.startswith(_COMPOUND_FILE_START) and _ENCRYPTED_STREAM in data:
         raise LoadError("this workbook is encrypted (saved with a password to open it), and pnp cannot read it: "
                         "save it again without the password", Mark(shown))
