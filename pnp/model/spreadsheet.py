@@ -499,15 +499,21 @@ def _hidden_by_default(format_part: Any) -> bool:
 
 
 def _hidden_columns(root: Any) -> bytearray:
-    """Which of the first MAX_COLUMNS columns of a sheet (by number, from 1) are hidden: 1 each, from its <cols>."""
+    """Which of the first MAX_COLUMNS columns of a sheet (by number, from 1) are hidden: 1 each, from its <cols>,
+    and every column of no width of its own when the sheet's default width is 0 (its <sheetFormatPr>
+    defaultColWidth: a value in such a column was read, where the sheet showed no column, exit 0)."""
     hidden = bytearray(MAX_COLUMNS + 1)
+    narrow = any(_hidden(part, "defaultColWidth") for part in root.findall(_MAIN + "sheetFormatPr"))
+    if narrow:
+        hidden[1:] = b"\x01" * MAX_COLUMNS
     for cols in root.findall(_MAIN + "cols"):
         for col in cols.findall(_MAIN + "col"):
             low, high = col.get("min") or "", col.get("max") or ""
-            if _hidden(col, "width") and _INT.fullmatch(low) and _INT.fullmatch(high):
+            if _INT.fullmatch(low) and _INT.fullmatch(high):
                 low_at, high_at = max(int(low), 1), min(int(high), MAX_COLUMNS)
-                if low_at <= high_at:
-                    hidden[low_at:high_at + 1] = b"\x01" * (high_at - low_at + 1)
+                shut = _hidden(col, "width") or narrow and not col.get("width")
+                if low_at <= high_at and (shut or narrow):  # (a column of a width of its own is shown)
+                    hidden[low_at:high_at + 1] = (b"\x01" if shut else b"\x00") * (high_at - low_at + 1)
     return hidden
 
 
@@ -674,7 +680,8 @@ class _SheetRead:
                 raise LoadError(problem, Mark(self.where, self.row, column))
             values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
             if not _blank(values[column - 1]) and (self.row_hidden or self.hidden_columns[column]):
-                hidden = "row is hidden (by hand, by a filter" if self.row_hidden else "column is hidden (by hand"
+                hidden = ("row is hidden (by hand, by a filter" if self.row_hidden
+                          else "column is hidden (by hand, by the sheet's default width of 0")
                 raise LoadError(f"this cell's {hidden} or in a collapsed outline), and pnp reads every row and "
                                 "column, shown or not: show it, or delete it if it is not part of the table",
                                 Mark(self.where, self.row, column))
