@@ -9,6 +9,7 @@ import warnings
 import os
 import re
 import shutil
+import struct
 import zipfile
 
 import openpyxl
@@ -161,6 +162,93 @@ def test_a_file_that_is_no_workbook_is_refused_by_name(proj):
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx: error: not a readable .xlsx workbook")
                for ln in errors(proj)), errors(proj)
 
+
+
+def compound_file(streams):
+    """A Compound File (OLE2), as an encrypted workbook or an Excel 97-2003 one is saved: a header, one sector of
+    its allocation table, one of its directory, then each stream (of at least 4,096 bytes, in sectors of its own)."""
+    size, end, free = 512, 0xFFFFFFFE, 0xFFFFFFFF
+    chains, starts = [], []
+    for body in streams.values():
+        starts.append(2 + len(chains))
+        chains += [body[i:i + size].ljust(size, b"\0") for i in range(0, len(body), size)]
+    table = [0xFFFFFFFD, end]
+    for body, start in zip(streams.values(), starts):
+        count = -(-len(body) // size)
+        table += [start + i + 1 for i in range(count - 1)] + [end]
+
+    def entry(name, kind, right, child, start, length):
+        encoded = (name + "\0").encode("utf-16-le")
+        return (encoded.ljust(64, b"\0") + struct.pack("<HBBIII", len(encoded), kind, 1, free, right, child)
+                + b"\0" * 36 + struct.pack("<IQ", start, length))
+
+    names = list(streams)
+    directory = entry("Root Entry", 5, free, 1, end, 0) + b"".join(
+        entry(name, 2, i + 2 if i + 1 < len(names) else free, free, start, len(streams[name]))
+        for i, (name, start) in enumerate(zip(names, starts)))
+    header = (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 16 + struct.pack("<HHHHH", 0x3E, 3, 0xFFFE, 9, 6)
+              + b"\0" * 6 + struct.pack("<9I", 0, 1, 1, 0, 4096, end, 0, end, 0)
+              + struct.pack("<109I", 0, *[free] * 108))
+    return (header + struct.pack("<128I", *table, *[free] * (128 - len(table))) + directory.ljust(size, b"\0")
+            + b"".join(chains))
+
+
+def test_a_table_file_that_is_no_zip_package_is_refused_saying_what_it_is(tmp_path):
+    """A workbook saved with a password to open it (a Compound File holding the workbook encrypted), an Excel
+    97-2003 one, and a text, each named .xlsx, were refused as "BadZipFile: File is not a zip file"."""
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
+        ["    fields:", "    file: cards.xlsx\n    fields:"]]}, "files": {"cards/mini/cards.yaml": None}})
+    files = {"encrypted": compound_file({"EncryptionInfo": b"\x04\x00\x04\x00" + bytes(4092),
+                                         "EncryptedPackage": bytes(8192)}),
+             "Excel 97-2003": compound_file({"Workbook": b"\x09\x08" + bytes(4094)}),
+             "a CSV file is named .csv": b"id,name\nlion,Lion\n"}
+    for said, data in files.items():
+        (root / "cards" / "mini" / "cards.xlsx").write_bytes(data)
+        result = run(root, "validate", "mini")
+        assert result.exit_code == 1 and "zipfile" not in result.output.lower(), result.output
+        assert result.stderr.startswith("cards/mini/cards.xlsx: error: ") and said in result.stderr, result.output
+
+
+
+def zip_of(parts, encrypted=()):
+    """A zip of `parts` (name -> text), the parts named in `encrypted` flagged as encrypted as a zip encrypts (in
+    their local header and in the directory; zipfile writes no encrypted part)."""
+    made = io.BytesIO()
+    with zipfile.ZipFile(made, "w") as z:
+        for name, text in parts.items():
+            z.writestr(name, text)
+    data = bytearray(made.getvalue())
+    for name in encrypted:
+        for signature, flags, length, offset in ((b"PK\x03\x04", 6, 26, 30), (b"PK\x01\x02", 8, 28, 46)):
+            at = next(at for at in range(len(data)) if data.startswith(signature, at) and data[
+                at + offset:at + offset + struct.unpack_from("<H", data, at + length)[0]] == name.encode())
+            data[at + flags] |= 0x1
+    return bytes(data)
+
+
+def test_a_zip_package_that_is_no_workbook_is_refused_saying_what_it_is(tmp_path):
+    """Refused in Python's words: an OpenDocument spreadsheet named .xlsx ("KeyError: There is no item named
+    '[Content_Types].xml'"), a Word document ("OSError: File contains no valid workbook part"), a part encrypted
+    as a zip's ("RuntimeError: File <ZipInfo filename=...> is encrypted, password required for extraction")."""
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    types = ('<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override '
+             'PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.'
+             'wordprocessingml.document.main+xml"/></Types>')
+    files = {"an OpenDocument spreadsheet (.ods)": zip_of({
+                 "mimetype": "application/vnd.oasis.opendocument.spreadsheet", "content.xml": "<document/>"}),
+             "names no workbook part": zip_of({"[Content_Types].xml": types, "word/document.xml": "<document/>"}),
+             "part 'xl/workbook.xml' of the workbook is encrypted": zip_of(
+                 {"[Content_Types].xml": "<Types/>", "xl/workbook.xml": "<workbook/>"}, encrypted={"xl/workbook.xml"})}
+    path = tmp_path / "t.xlsx"
+    for said, data in files.items():
+        path.write_bytes(data)
+        with pytest.raises(LoadError) as refused:
+            read_table(path, "cards/g/t.xlsx", Schema({"id": {"type": "id"}}, {}))
+        assert refused.value.mark.file == "cards/g/t.xlsx" and said in refused.value.message, refused.value.message
+        assert "Error" not in refused.value.message, refused.value.message
 
 def test_convert_refuses_a_file_no_table_reads_and_never_overwrites(proj):
     folder = proj / "cards" / GAME
@@ -735,9 +823,15 @@ def _hide_column(ws):
     ws.column_dimensions["B"].hidden = True
 
 
+def _hide_columns_by_default(ws):
+    ws.sheet_format.defaultColWidth = 0  # columns of no width of their own are hidden: the second has none
+    ws.column_dimensions["A"].width = 12
+
+
 @pytest.mark.parametrize("hide, cell, what", [(_hide_row, "3:1", "row is hidden (by hand, by a filter"),
                                               (_hide_rows_by_default, "3:1", "row is hidden (by hand, by a filter"),
-                                              (_hide_column, "1:2", "column is hidden (by hand")])
+                                              (_hide_column, "1:2", "column is hidden (by hand"),
+                                              (_hide_columns_by_default, "1:2", "column is hidden (by hand")])
 def test_a_hidden_row_or_column_holding_a_value_is_refused_at_its_first_cell(proj, hide, cell, what):
     """A row hidden by a filter was read as an item, and a hidden column as a field, with exit 0: the sheet
     shows the table without them."""
@@ -759,6 +853,17 @@ def test_a_number_its_format_shows_as_nothing_is_refused_at_its_cell(proj, code)
     assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:1: error: this number cell (2) is formatted as")
                for ln in errors(proj)), errors(proj)
 
+
+def test_a_zero_the_sheets_view_shows_as_blank_is_refused_at_its_cell(proj):
+    """With Excel's "Show a zero in cells that have zero value" off, a cell holding 0 showed blank, and was read as
+    0 (printed on the card in a text field), exit 0."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    book.active.sheet_view.showZeros = False
+    book.active["A3"] = 0
+    book.save(path)
+    assert any(ln.startswith(f"cards/{GAME}/turn.xlsx[turn]:3:1: error: this number cell holds 0, and the sheet's view")
+               for ln in errors(proj)), errors(proj)
 
 def test_a_row_numbered_past_a_sheets_last_row_is_refused_not_walked_to(proj):
     """openpyxl yields every missing row up to a row's number, one by one: a billion of them ran for minutes."""

@@ -31,7 +31,7 @@ from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME
                    values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
-from .workbook_parts import MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts, check_parts, check_sheet_count, local_name
+from .workbook_parts import MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts, check_parts, check_sheet_count, check_zip_package, local_name
 
 SPREADSHEETS = (".csv", ".xlsx")
 # Spreadsheets of formats pnp does not read, by the suffix their programs save them with: a table's file so named
@@ -232,6 +232,7 @@ def _delimiter(text: str) -> str:
 def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     """(row number, [cell value]) per row of one sheet (the first not hidden unless `sheet` names one), and the
     name messages use for it: file[sheet]."""
+    check_zip_package(path, shown)
     try:
         with zipfile.ZipFile(path) as z:
             check_parts(z, shown)
@@ -469,6 +470,8 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
     sheet = _SheetRead(ws, reader, where)
     sheet.hidden_columns = _hidden_columns(root)
     sheet.rows_hidden = any(_hidden_by_default(part) for part in root.findall(_MAIN + "sheetFormatPr"))
+    sheet.zeros_hidden = any(view.get("showZeros") in ("0", "false")
+                             for view in root.findall(f"{_MAIN}sheetViews/{_MAIN}sheetView"))
     if local_name(root.tag) in ("row", "c"):
         raise LoadError(_misplaced_said(root.tag), Mark(where, 1, 1))
     with warnings.catch_warnings():  # openpyxl's, once for all (15% of the time per cell): its cases are refused
@@ -496,15 +499,21 @@ def _hidden_by_default(format_part: Any) -> bool:
 
 
 def _hidden_columns(root: Any) -> bytearray:
-    """Which of the first MAX_COLUMNS columns of a sheet (by number, from 1) are hidden: 1 each, from its <cols>."""
+    """Which of the first MAX_COLUMNS columns of a sheet (by number, from 1) are hidden: 1 each, from its <cols>,
+    and every column of no width of its own when the sheet's default width is 0 (its <sheetFormatPr>
+    defaultColWidth: a value in such a column was read, where the sheet showed no column, exit 0)."""
     hidden = bytearray(MAX_COLUMNS + 1)
+    narrow = any(_hidden(part, "defaultColWidth") for part in root.findall(_MAIN + "sheetFormatPr"))
+    if narrow:
+        hidden[1:] = b"\x01" * MAX_COLUMNS
     for cols in root.findall(_MAIN + "cols"):
         for col in cols.findall(_MAIN + "col"):
             low, high = col.get("min") or "", col.get("max") or ""
-            if _hidden(col, "width") and _INT.fullmatch(low) and _INT.fullmatch(high):
+            if _INT.fullmatch(low) and _INT.fullmatch(high):
                 low_at, high_at = max(int(low), 1), min(int(high), MAX_COLUMNS)
-                if low_at <= high_at:
-                    hidden[low_at:high_at + 1] = b"\x01" * (high_at - low_at + 1)
+                shut = _hidden(col, "width") or narrow and not col.get("width")
+                if low_at <= high_at and (shut or narrow):  # (a column of a width of its own is shown)
+                    hidden[low_at:high_at + 1] = (b"\x01" if shut else b"\x00") * (high_at - low_at + 1)
     return hidden
 
 
@@ -581,6 +590,7 @@ class _SheetRead:
         self.hidden_columns = bytearray(MAX_COLUMNS + 1)  # 1 for each hidden column (_hidden_columns)
         self.row_hidden = False  # whether the row read last is hidden
         self.rows_hidden = False  # whether a row of no height of its own is hidden (_hidden_by_default)
+        self.zeros_hidden = False  # whether a view of the sheet shows a cell holding the number 0 as blank
 
     def _refuse_misplaced(self, elements: Any, skipped: Any = None) -> None:
         """LoadError at the first of `elements` (but `skipped`) named as a row or a cell is (_misplaced_said), or
@@ -666,16 +676,27 @@ class _SheetRead:
             if isinstance(value, str):  # (counted before any is looked at: each check reads the whole text)
                 self._spend_text(len(value), column)
             code = self._number_format(cell["style_id"], column)
-            if problem := _shown_otherwise(value, code):
+            if problem := _shown_otherwise(value, code) or self._zero_unshown(value):
                 raise LoadError(problem, Mark(self.where, self.row, column))
             values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
             if not _blank(values[column - 1]) and (self.row_hidden or self.hidden_columns[column]):
-                hidden = "row is hidden (by hand, by a filter" if self.row_hidden else "column is hidden (by hand"
+                hidden = ("row is hidden (by hand, by a filter" if self.row_hidden
+                          else "column is hidden (by hand, by the sheet's default width of 0")
                 raise LoadError(f"this cell's {hidden} or in a collapsed outline), and pnp reads every row and "
                                 "column, shown or not: show it, or delete it if it is not part of the table",
                                 Mark(self.where, self.row, column))
         _check_row_size(len(self.rows), self.row, values, self.where, self.room)
         self.rows.append((self.row, values))
+
+    def _zero_unshown(self, value: object) -> str | None:
+        """The refusal of a cell holding the number 0 in a sheet whose view shows such a cell as blank (Excel's
+        option "Show a zero in cells that have zero value" off), or None: the sheet showed nothing where a text
+        field printed 0, exit 0."""
+        if self.zeros_hidden and isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0:
+            return ("this number cell holds 0, and the sheet's view shows a zero as blank (its option \"Show a zero "
+                    "in cells that have zero value\" is off), so the sheet shows nothing where pnp reads 0: turn "
+                    "the option on (or delete the number)")
+        return None
 
     def _spend_text(self, chars: int, column: int) -> None:
         """Counts a text cell's `chars` (in `column` of the row read) against the sheet's room; LoadError at the

@@ -7,11 +7,13 @@ expand) is refused by name rather than read for minutes. What a sheet's cells ho
 import re
 import zipfile
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from ..errors import LoadError
+from ..project import open_project_file
 from ..report import Mark
-from .load import shown
+from .load import MAX_FILE_BYTES, shown
 
 # A workbook is a zip of XML parts. The sizes its directory states bound what zipfile inflates (it stops
 # there and checks the CRC), so they are checked before openpyxl reads a byte: a zip bomb is refused
@@ -46,7 +48,46 @@ MAX_SHEETS = 1000
 # How a workbook's parts are packed: deflated or stored, as every spreadsheet program writes them (zipfile bounds
 # what it inflates of these alone)
 _PACKINGS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+_ZIP_ENCRYPTED = 0x1  # a zip part's flag: its bytes are encrypted (zipfile asks for a password)
 _PACKING_NAMES = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "LZMA", 9: "Deflate64"}
+
+
+# How a file begins: an .xlsx workbook is a zip package (a local file header, or an empty zip's end record); an
+# encrypted one, and an Excel 97-2003 workbook, is a Compound File (OLE2), whose directory names the encrypted
+# workbook's stream in UTF-16
+_ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")
+_COMPOUND_FILE_START = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_ENCRYPTED_STREAM = "EncryptedPackage".encode("utf-16-le")
+
+
+def check_zip_package(path: Path, shown: str) -> None:
+    """LoadError saying what the file is when it is not a zip package, as every .xlsx workbook is: a workbook
+    saved with a password to open it, an Excel 97-2003 workbook or a text named .xlsx were each refused as
+    "BadZipFile: File is not a zip file", in Python's words, saying neither what the file was nor what to do."""
+    with open_project_file(path, MAX_FILE_BYTES, Mark(shown)) as file:
+        data = file.read(len(_COMPOUND_FILE_START))
+        if data.startswith(_ZIP_STARTS):  # (a workbook: zipfile reads it part by part)
+            return
+        data += file.read(MAX_FILE_BYTES)
+    if data.startswith(_COMPOUND_FILE_START) and _ENCRYPTED_STREAM in data:
+        raise LoadError("this workbook is encrypted (saved with a password to open it), and pnp cannot read it: "
+                        "save it again without the password", Mark(shown))
+    if data.startswith(_COMPOUND_FILE_START):
+        raise LoadError("this is an Excel 97-2003 workbook (.xls) or another Office file of that format, named "
+                        ".xlsx, which pnp does not read: save the sheet as an Excel Workbook (.xlsx)", Mark(shown))
+    raise LoadError(f"not a readable .xlsx workbook: it does not begin as a zip package, as every .xlsx file does"
+                    f"{_held(data)}",
+                    Mark(shown))
+
+
+def _held(data: bytes) -> str:
+    """What a file that is no zip package seems to hold, for its refusal."""
+    try:
+        data[:4096].decode("utf-8")
+    except UnicodeDecodeError as e:
+        if e.start < 4092:  # (not a character cut short by the slice)
+            return ""
+    return " (it holds text: a CSV file is named .csv)" if data.strip() else " (it is empty)"
 
 
 def local_name(tag: str) -> str:
@@ -78,9 +119,14 @@ def check_parts(book: zipfile.ZipFile, shown: str) -> None:
 
 
 def _refuse_packings(infos: list[zipfile.ZipInfo], shown: str) -> None:
-    """LoadError at the first part of the workbook packed otherwise than deflated or stored: zipfile inflates
+    """LoadError at the first part of the workbook encrypted, or packed otherwise than deflated or stored: zipfile inflates
     bzip2 and LZMA with no bound on one read (a part of 1,300 bzip2 bytes, saying it unpacks to 1,000, inflated
     1.8 GB in 10 s before its first byte was looked at)."""
+    if locked := next((info for info in infos if info.flag_bits & _ZIP_ENCRYPTED), None):
+        # (zipfile's refusal named the part by its ZipInfo: "RuntimeError: File <ZipInfo filename=...> is encrypted")
+        raise LoadError(f"part '{locked.filename}' of the workbook is encrypted as a zip's part, which no spreadsheet "
+                        "program writes (a workbook with a password to open it is encrypted whole): the file is damaged",
+                        Mark(shown))
     if packed := next((info for info in infos if info.compress_type not in _PACKINGS), None):
         raise LoadError(f"part '{packed.filename}' of the workbook is packed by method {packed.compress_type} ("
                         f"{_PACKING_NAMES.get(packed.compress_type, 'unknown')}), where a spreadsheet program "
@@ -230,8 +276,15 @@ def check_sheet_count(book: zipfile.ZipFile, file: str) -> int:
     from openpyxl.xml.constants import ARC_CONTENT_TYPES, REL_NS
     from openpyxl.xml.functions import fromstring
 
+    if ARC_CONTENT_TYPES not in book.namelist():
+        raise LoadError(_no_list_of_parts(book), Mark(file))
     manifest = Manifest.from_tree(fromstring(book.read(ARC_CONTENT_TYPES)))  # type: ignore[arg-type]
-    workbook = _find_workbook_part(manifest).PartName[1:]
+    try:
+        workbook = _find_workbook_part(manifest).PartName[1:]
+    except OSError:  # ("File contains no valid workbook part")
+        raise LoadError(f"the package's list of parts ({ARC_CONTENT_TYPES}) names no workbook part, which every "
+                        ".xlsx has: this is another Office file named .xlsx (a Word document, a presentation?), or "
+                        "a damaged one", Mark(file)) from None
     counts = dict.fromkeys(_MOST_IN_WORKBOOK, 0)
     with book.open(workbook) as part:
         for _, element in iterparse(part):
@@ -249,6 +302,23 @@ def check_sheet_count(book: zipfile.ZipFile, file: str) -> int:
             _count_elements(book, link.target, file)
     _check_parts_read(book, workbook, manifest, relations, file)
     return counts["sheet"]
+
+
+def _no_list_of_parts(book: zipfile.ZipFile) -> str:
+    """The refusal of a zip package without the list of parts every .xlsx workbook holds, saying what it is when
+    it says so itself (an OpenDocument file names its kind in its part `mimetype`): openpyxl's was "KeyError:
+    There is no item named '[Content_Types].xml' in the archive"."""
+    kind = ""
+    if "mimetype" in book.namelist():
+        with book.open("mimetype") as part:
+            kind = part.read(200).decode("ascii", "replace")
+    if kind.startswith("application/vnd.oasis.opendocument.spreadsheet"):
+        return ("this is an OpenDocument spreadsheet (.ods) named .xlsx, which pnp does not read: save the sheet as "
+                "an Excel Workbook (.xlsx)")
+    if kind.startswith("application/vnd.oasis.opendocument"):
+        return f"this is an OpenDocument file ({shown(kind)}) named .xlsx, not a workbook"
+    return ("the package holds no list of parts ([Content_Types].xml), which every .xlsx holds: this is a zip of "
+            "other files named .xlsx, or a damaged workbook")
 
 
 def _check_parts_read(book: zipfile.ZipFile, workbook: str, manifest: Any, relations: Any, file: str) -> None:
