@@ -137,6 +137,33 @@ class Project:
                 problems.append(e)
         return problems
 
+    def meant(self, folder: Path, typed: str) -> str:
+        """What to add to 'not found' for a file `typed` relative to `folder` (a folder of the project) when a
+        file of the project is named alike: the same letters in another case or another Unicode form, or
+        folders written with '\\' (a game made on a Mac or Windows, unpacked here, named 'Lion.PNG' for
+        lion.png, 'café' in the form its file's name is not stored in, or images\\lion.png, and was told the
+        file was not found, beside it). "" otherwise: only folders inside the project, and none hidden, are
+        looked in."""
+        at, ways = folder, set()
+        for part in typed.replace("\\", "/").split("/"):
+            if part in ("", ".", "..") or present(at / part):
+                at = at / part
+                continue
+            alike = _alike_in(at, part) if at.resolve().is_relative_to(self.root) else None
+            if alike is None:
+                return ""
+            ways.add("case" if unicodedata.normalize("NFC", part) != unicodedata.normalize("NFC", alike) else "form")
+            at = at / alike
+        ways |= {"slash"} if "\\" in typed else set()
+        try:
+            real = at.resolve()
+        except (OSError, RuntimeError):
+            return ""
+        if not ways or not real.is_relative_to(self.root) or is_hidden(self, real):
+            return ""
+        return f" (there is '{Path(os.path.relpath(at, folder)).as_posix()}': " + \
+            "; ".join(_NAMED_OTHERWISE[way] for way in sorted(ways)) + ")"
+
     def rel(self, path: str | Path) -> str:
         """A path as shown in messages: relative to the project root when inside it."""
         path = Path(path)
@@ -179,6 +206,34 @@ MAX_FOLDER_FILES = 20_000
 def is_hidden(project: Project, real: Path) -> bool:
     """Whether a resolved path inside the project lies in a hidden file or folder of it."""
     return hidden_part(real.relative_to(project.root).parts)
+
+
+# how a file's name was written otherwise than the file is named (Project.meant)
+_NAMED_OTHERWISE = {
+    "case": "file names are told apart by case here",
+    "form": "its name's accents are stored in another Unicode form than the game writes them, as a Mac stores "
+            "them: type the file's name again",
+    "slash": "folders are written with '/'",
+}
+
+
+def _name_key(name: str) -> str:
+    """A file's name as a person reads it: one Unicode form (a Mac stores 'é' as 'e' and an accent), any case."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _alike_in(folder: Path, name: str) -> str | None:
+    """The one entry of `folder` (among its first MAX_FOLDER_FILES) whose name reads as `name` (_name_key);
+    None when there is none, or more than one."""
+    key, found = _name_key(name), []
+    try:
+        with os.scandir(folder) as entries:
+            for _, entry in zip(range(MAX_FOLDER_FILES), entries):
+                if _name_key(entry.name) == key:
+                    found.append(entry.name)
+    except (OSError, ValueError):
+        return None
+    return found[0] if len(found) == 1 else None
 
 
 def hidden_part(parts: Sequence[str]) -> bool:

@@ -22,7 +22,7 @@ from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
 from ..errors import DataError, LoadError
 from ..model.load import MAX_FILE_BYTES, Record, load_file
-from ..project import BUILTIN_FONTS, file_status, open_project_file, read_project_file
+from ..project import BUILTIN_FONTS, file_status, open_project_file, present, read_project_file
 from ..report import Mark, shown as quoted
 from ..project import Project
 from pathlib import Path
@@ -757,6 +757,8 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
         if not isinstance(file, str):
             raise DataError(f"font file for '{family}' {style} must be a file name", where)
         real = _inside(project, path.parent / file, where, "font file", shown=file)
+        if not present(real):
+            raise DataError(f"font file '{file}' not found{project.meant(path.parent, file)}", where)
         # the file's own path and status in the name: two projects in one process never share a registration,
         # and a font file replaced while `pnp serve` runs is read again (ReportLab keeps what it registered)
         status = _status(real)
