@@ -82,7 +82,12 @@ class Project:
             if not games:
                 raise UsageError(f"no games found: expected cards/<game>/game.yaml under {self.root}")
             return games
-        unknown = [n for n in names if n not in games]
+        # a name as typed, in whichever Unicode form the keyboard wrote it, names the folder of that name in the
+        # form its name is stored in: 'spiel-ü' typed on Linux (one letter) was "unknown game 'spiel-ü' (did you
+        # mean 'spiel-ü'?)" for a folder made on a Mac ('u' and an accent)
+        by_form = {unicodedata.normalize("NFC", game): game for game in games}
+        named = [n if n in games else by_form.get(unicodedata.normalize("NFC", n), n) for n in names]
+        unknown = [n for n in named if n not in games]
         if unknown:
             hints = []
             for n in unknown:
@@ -90,7 +95,7 @@ class Project:
             raise UsageError(
                 f"unknown game {', '.join(hints)}; games here: {', '.join(games) or 'none'}"
             )
-        return list(dict.fromkeys(names))
+        return list(dict.fromkeys(named))
 
     def input_trees(self, game_id: str) -> list[Path]:
         """The folders whose every file is an input of the game (a build records them; shared icons are
