@@ -354,7 +354,13 @@ def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown: s
         if not real.is_relative_to(BUILTIN_FONTS):
             raise DataError(f"{what} '{path if shown is None else shown}' is not among pnp's fonts", mark)
         return real
-    return project.inside(path, mark, what, shown=shown)
+    real = project.inside(path, mark, what, shown=shown)
+    if not present(real):  # (with the file named alike that is there: a font or licence named on a Mac)
+        typed = path.name if shown is None else shown
+        up = len(Path(typed).parts) - 1  # the folder `typed` is written from
+        folder = path.parents[up] if 0 <= up < len(path.parents) else path.parent
+        raise DataError(f"{what} '{typed}' not found{project.meant(folder, typed)}", mark)
+    return real
 
 
 def _check_character_maps(font: bytes, what: str, mark: Mark | None) -> None:
@@ -757,8 +763,6 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
         if not isinstance(file, str):
             raise DataError(f"font file for '{family}' {style} must be a file name", where)
         real = _inside(project, path.parent / file, where, "font file", shown=file)
-        if not present(real):
-            raise DataError(f"font file '{file}' not found{project.meant(path.parent, file)}", where)
         # the file's own path and status in the name: two projects in one process never share a registration,
         # and a font file replaced while `pnp serve` runs is read again (ReportLab keeps what it registered)
         status = _status(real)
