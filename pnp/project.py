@@ -2,6 +2,7 @@
 game names inside the project folder."""
 
 import contextlib
+import functools
 import errno
 import multiprocessing
 import multiprocessing.context
@@ -230,15 +231,26 @@ def _name_key(name: str) -> str:
 def _alike_in(folder: Path, name: str) -> str | None:
     """The one entry of `folder` (among its first MAX_FOLDER_FILES) whose name reads as `name` (_name_key);
     None when there is none, or more than one."""
-    key, found = _name_key(name), []
+    try:
+        info = os.stat(folder)
+    except (OSError, ValueError):
+        return None
+    found = _names_by_key(str(folder), (info.st_dev, info.st_ino, info.st_mtime_ns)).get(_name_key(name), ())
+    return found[0] if len(found) == 1 else None
+
+
+@functools.lru_cache(maxsize=16)
+def _names_by_key(folder: str, status: tuple[int, ...]) -> dict[str, tuple[str, ...]]:
+    """The names of a folder's entries by _name_key, listed once per version of the folder (`status`): 3,000
+    cards naming pictures not in a folder of 19,000 listed it 3,000 times (3 s)."""
+    names: dict[str, list[str]] = {}
     try:
         with os.scandir(folder) as entries:
             for _, entry in zip(range(MAX_FOLDER_FILES), entries):
-                if _name_key(entry.name) == key:
-                    found.append(entry.name)
+                names.setdefault(_name_key(entry.name), []).append(entry.name)
     except (OSError, ValueError):
-        return None
-    return found[0] if len(found) == 1 else None
+        return {}
+    return {key: tuple(alike) for key, alike in names.items()}
 
 
 def hidden_part(parts: Sequence[str]) -> bool:
