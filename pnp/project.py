@@ -155,7 +155,7 @@ class Project:
             if part in ("", ".", "..") or present(at / part):
                 at = at / part
                 continue
-            alike = _alike_in(at, part) if at.resolve().is_relative_to(self.root) else None
+            alike = _alike_in(at, part) if self._listable(at) else None
             if alike is None:
                 return ""
             ways.add("case" if unicodedata.normalize("NFC", part) != unicodedata.normalize("NFC", alike) else "form")
@@ -169,6 +169,14 @@ class Project:
             return ""
         return f" (there is '{Path(os.path.relpath(at, folder)).as_posix()}': " + \
             "; ".join(_NAMED_OTHERWISE[way] for way in sorted(ways)) + ")"
+
+    def _listable(self, folder: Path) -> bool:
+        """Whether meant() may list the folder's names: a folder of the project, not hidden, and not a loop."""
+        try:
+            real = folder.resolve()
+        except (OSError, RuntimeError):  # (a loop of links: RuntimeError in Python 3.11)
+            return False
+        return real.is_relative_to(self.root) and not is_hidden(self, real)
 
     def rel(self, path: str | Path) -> str:
         """A path as shown in messages: relative to the project root when inside it."""
