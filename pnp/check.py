@@ -641,7 +641,8 @@ class Checks:
         folder = self.game.layout_folder
         path = folder / prim.text
         if not present(path):
-            self.error(f"image '{prim.text}' not found (looked in {self.game.project.rel(folder)}/)", prim.mark)
+            self.error(f"image '{prim.text}' not found (looked in {self.game.project.rel(folder)}/)"
+                       f"{self.game.project.meant(folder, prim.text)}", prim.mark)
             return None
         try:
             real = self.game.project.inside(path, prim.mark, "image", shown=prim.text)

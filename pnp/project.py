@@ -2,6 +2,7 @@
 game names inside the project folder."""
 
 import contextlib
+import functools
 import errno
 import multiprocessing
 import multiprocessing.context
@@ -82,7 +83,12 @@ class Project:
             if not games:
                 raise UsageError(f"no games found: expected cards/<game>/game.yaml under {self.root}")
             return games
-        unknown = [n for n in names if n not in games]
+        # a name as typed, in whichever Unicode form the keyboard wrote it, names the folder of that name in the
+        # form its name is stored in: 'spiel-ü' typed on Linux (one letter) was "unknown game 'spiel-ü' (did you
+        # mean 'spiel-ü'?)" for a folder made on a Mac ('u' and an accent)
+        by_form = {unicodedata.normalize("NFC", game): game for game in games}
+        named = [n if n in games else by_form.get(unicodedata.normalize("NFC", n), n) for n in names]
+        unknown = [n for n in named if n not in games]
         if unknown:
             hints = []
             for n in unknown:
@@ -90,7 +96,7 @@ class Project:
             raise UsageError(
                 f"unknown game {', '.join(hints)}; games here: {', '.join(games) or 'none'}"
             )
-        return list(dict.fromkeys(names))
+        return list(dict.fromkeys(named))
 
     def input_trees(self, game_id: str) -> list[Path]:
         """The folders whose every file is an input of the game (a build records them; shared icons are
@@ -137,6 +143,41 @@ class Project:
                 problems.append(e)
         return problems
 
+    def meant(self, folder: Path, typed: str) -> str:
+        """What to add to 'not found' for a file `typed` relative to `folder` (a folder of the project) when a
+        file of the project is named alike: the same letters in another case or another Unicode form, or
+        folders written with '\\' (a game made on a Mac or Windows, unpacked here, named 'Lion.PNG' for
+        lion.png, 'café' in the form its file's name is not stored in, or images\\lion.png, and was told the
+        file was not found, beside it). "" otherwise: only folders inside the project, and none hidden, are
+        looked in."""
+        at, ways = folder, set()
+        for part in typed.replace("\\", "/").split("/"):
+            if part in ("", ".", "..") or present(at / part):
+                at = at / part
+                continue
+            alike = _alike_in(at, part) if self._listable(at) else None
+            if alike is None:
+                return ""
+            ways.add("case" if unicodedata.normalize("NFC", part) != unicodedata.normalize("NFC", alike) else "form")
+            at = at / alike
+        ways |= {"slash"} if "\\" in typed else set()
+        try:
+            real = at.resolve()
+        except (OSError, RuntimeError):
+            return ""
+        if not ways or not real.is_relative_to(self.root) or is_hidden(self, real):
+            return ""
+        return f" (there is '{Path(os.path.relpath(at, folder)).as_posix()}': " + \
+            "; ".join(_NAMED_OTHERWISE[way] for way in sorted(ways)) + ")"
+
+    def _listable(self, folder: Path) -> bool:
+        """Whether meant() may list the folder's names: a folder of the project, not hidden, and not a loop."""
+        try:
+            real = folder.resolve()
+        except (OSError, RuntimeError):  # (a loop of links: RuntimeError in Python 3.11)
+            return False
+        return real.is_relative_to(self.root) and not is_hidden(self, real)
+
     def rel(self, path: str | Path) -> str:
         """A path as shown in messages: relative to the project root when inside it."""
         path = Path(path)
@@ -179,6 +220,45 @@ MAX_FOLDER_FILES = 20_000
 def is_hidden(project: Project, real: Path) -> bool:
     """Whether a resolved path inside the project lies in a hidden file or folder of it."""
     return hidden_part(real.relative_to(project.root).parts)
+
+
+# how a file's name was written otherwise than the file is named (Project.meant)
+_NAMED_OTHERWISE = {
+    "case": "file names are told apart by case here",
+    "form": "its name's accents are stored in another Unicode form than the game writes them, as a Mac stores "
+            "them: type the file's name again",
+    "slash": "folders are written with '/'",
+}
+
+
+def _name_key(name: str) -> str:
+    """A file's name as a person reads it: one Unicode form (a Mac stores 'é' as 'e' and an accent), any case."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def _alike_in(folder: Path, name: str) -> str | None:
+    """The one entry of `folder` (among its first MAX_FOLDER_FILES) whose name reads as `name` (_name_key);
+    None when there is none, or more than one."""
+    try:
+        info = os.stat(folder)
+    except (OSError, ValueError):
+        return None
+    found = _names_by_key(str(folder), (info.st_dev, info.st_ino, info.st_mtime_ns)).get(_name_key(name), ())
+    return found[0] if len(found) == 1 else None
+
+
+@functools.lru_cache(maxsize=16)
+def _names_by_key(folder: str, status: tuple[int, ...]) -> dict[str, tuple[str, ...]]:
+    """The names of a folder's entries by _name_key, listed once per version of the folder (`status`): 3,000
+    cards naming pictures not in a folder of 19,000 listed it 3,000 times (3 s)."""
+    names: dict[str, list[str]] = {}
+    try:
+        with os.scandir(folder) as entries:
+            for _, entry in zip(range(MAX_FOLDER_FILES), entries):
+                names.setdefault(_name_key(entry.name), []).append(entry.name)
+    except (OSError, ValueError):
+        return {}
+    return {key: tuple(alike) for key, alike in names.items()}
 
 
 def hidden_part(parts: Sequence[str]) -> bool:

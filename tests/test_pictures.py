@@ -215,13 +215,15 @@ def _images_in(xobject):
             for image in _images_in(inner)]
 
 
-@pytest.mark.parametrize("kind", ["JPEG", "MPO"])
+@pytest.mark.parametrize("kind", ["JPEG", "MPO", "PNG"])
 def test_a_photo_turned_by_its_exif_orientation_prints_upright_resampled_or_not(tmp_path, kind):
     # a phone stores a portrait photo on its side, with EXIF orientation 6: it printed on its side (a photo with
-    # a second picture after it, a multi-picture JPEG, too once it was fixed for a JPEG)
+    # a second picture after it, a multi-picture JPEG, too once it was fixed for a JPEG; a PNG's EXIF, which
+    # browsers turn it by, was not read: it printed on its side)
+    ext = "png" if kind == "PNG" else "jpg"
     card = ("size: poker\nelements:\n"
-            "  - {type: image, src: images/small.jpg, x: 5, y: 5, w: 20, h: 20, min_dpi: 1}\n"  # as it is
-            "  - {type: image, src: images/big.jpg, x: 5, y: 40, w: 20, h: 20}\n")  # resampled
+            f"  - {{type: image, src: images/small.{ext}, x: 5, y: 5, w: 20, h: 20, min_dpi: 1}}\n"  # as it is
+            f"  - {{type: image, src: images/big.{ext}, x: 5, y: 40, w: 20, h: 20}}\n")  # resampled
     root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
     (root / "layouts/mini/images").mkdir()
     for name, side in (("small", 40), ("big", 600)):
@@ -230,7 +232,7 @@ def test_a_photo_turned_by_its_exif_orientation_prints_upright_resampled_or_not(
         exif = stored.getexif()
         exif[0x0112] = 6
         more = {"save_all": True, "append_images": [Image.new("RGB", (2 * side, side), "green")]} if kind == "MPO" else {}
-        stored.save(root / f"layouts/mini/images/{name}.jpg", kind, exif=exif.tobytes(), **more)
+        stored.save(root / f"layouts/mini/images/{name}.{ext}", kind, exif=exif.tobytes(), **more)
     result = run(root, "build", "mini")
     assert result.exit_code == 0, result.output
     with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:

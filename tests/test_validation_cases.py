@@ -65,6 +65,16 @@ def test_unknown_game_is_a_usage_error(project):
     assert "unknown game 'mini-gmae' (did you mean 'mini'?)" in result.output
 
 
+def test_a_game_folder_named_on_a_mac_is_the_game_its_name_typed_here_names(tmp_path):
+    """A game folder made on a Mac stores 'ü' as 'u' and an accent: 'pnp validate spiel-ü', typed here as one
+    letter, was "unknown game 'spiel-ü' (did you mean 'spiel-ü'?)"."""
+    root = make_project(tmp_path / "proj")
+    for folder in ("cards", "layouts"):
+        (root / folder / "mini").rename(root / folder / "spiel-u\u0308")
+    result = run(root, "validate", "spiel-\u00fc")
+    assert result.exit_code == 0, result.output
+
+
 @pytest.mark.parametrize("args", [["validate", "x\x1b[2Jy"], ["--x\x1b[2Jy", "list"], ["serve", "--x\x1b[2Jy"],
                                   ["simulate", "mini", "--agents", "x\x1b[2Jy"]])
 def test_a_command_line_value_quoted_in_an_error_is_said_printably(project, args):

@@ -23,7 +23,7 @@ from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 from ..errors import DataError, LoadError
 from ..options import blank
 from ..model.load import MAX_FILE_BYTES, Record, load_file
-from ..project import BUILTIN_FONTS, file_status, open_project_file, read_project_file
+from ..project import BUILTIN_FONTS, file_status, open_project_file, present, read_project_file
 from ..report import Mark, shown as quoted
 from ..project import Project
 from pathlib import Path
@@ -407,7 +407,13 @@ def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown: s
         if not real.is_relative_to(BUILTIN_FONTS):
             raise DataError(f"{what} '{path if shown is None else shown}' is not among pnp's fonts", mark)
         return real
-    return project.inside(path, mark, what, shown=shown)
+    real = project.inside(path, mark, what, shown=shown)
+    if not present(real):  # (with the file named alike that is there: a font or licence named on a Mac)
+        typed = path.name if shown is None else shown
+        up = len(Path(typed).parts) - 1  # the folder `typed` is written from
+        folder = path.parents[up] if 0 <= up < len(path.parents) else path.parent
+        raise DataError(f"{what} '{typed}' not found{project.meant(folder, typed)}", mark)
+    return real
 
 
 def _check_character_maps(font: bytes, what: str, mark: Mark | None) -> None:

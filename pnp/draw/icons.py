@@ -147,6 +147,7 @@ def _paint_as_browsers(root: Any) -> None:
         attributes = wrapped.etree_element.attrib
         # (a rule of a pseudo-element, ::before, styles no element of the drawing)
         _cascade(wrapped.etree_element, [match[3][1] for match in sheet.match(wrapped) if match[2] is None])
+        _refuse_context_paint(wrapped.etree_element)
         _browser_paints(attributes, converter, servers)
         _stop_colour_as_browsers(wrapped.etree_element, converter)
         _dashes_as_browsers(attributes)
@@ -202,6 +203,17 @@ def _browser_paints(attributes: Any, converter: Any, servers: set[str | None]) -
     for name in ("fill", "stroke"):
         if own and attributes.get(name) == "currentColor":
             attributes[name] = own
+
+
+def _refuse_context_paint(element: Any) -> None:
+    """IconProblem at an element, its styles cascaded, painted context-fill or context-stroke (the paint of the
+    <use> or marker that draws it): svglib cannot read it, and a shape so painted printed black where browsers
+    paint the user's colour, or nothing where no <use> or marker draws it."""
+    for name in ("fill", "stroke"):
+        if element.get(name, "").strip().lower() in ("context-fill", "context-stroke"):
+            raise IconProblem(f"it paints a {name} with {element.get(name).strip()}, which svglib does not read (it "
+                              "printed black where browsers paint what draws the shape, or nothing): give the "
+                              "colour itself", element.sourceline)
 
 
 def _stop_colour_as_browsers(element: Any, converter: Any) -> None:

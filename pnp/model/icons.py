@@ -1,6 +1,7 @@
 """Which icon names exist: a game's aliases, its own icons/ folder, then layouts/shared/icons/."""
 
 import os
+import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -32,7 +33,7 @@ class IconIndex:
             for entry in _svg_entries(folder):
                 # a file that is no link lies where its folder really is; only links are followed one by one
                 # (resolving each of the 167 shared icons took a tenth of a validation)
-                stem = entry.name[:-4] if entry.name != ".svg" else entry.name  # (as Path.stem)
+                stem = icon_name(entry.name[:-4] if entry.name.lower() != ".svg" else entry.name)  # (as Path.stem)
                 if not entry.is_symlink():
                     self._files[stem] = real_folder / entry.name
                     continue
@@ -43,7 +44,8 @@ class IconIndex:
 
     def set_aliases(self, aliases: Record, chk: CheckerShape) -> None:
         """game.yaml's `icons:` (name -> icon); an alias naming nothing, or itself through others, is reported."""
-        self.aliases, self._found, self._names = dict(aliases), {}, None
+        self.aliases = {icon_name(str(alias)): icon_name(str(icon)) for alias, icon in aliases.items()}
+        self._found, self._names = {}, None
         for problem in self.problems:
             chk.report.add(problem)
         for alias in aliases:
@@ -55,6 +57,7 @@ class IconIndex:
         """Follow aliases to an icon name; an alias to itself (d12: d12) names the file, and a circle of
         aliases stops where it comes round (the file of that name, if any, else an unknown icon)."""
         seen: set[str] = set()
+        name = icon_name(name)
         while name in self.aliases and name not in seen:
             seen.add(name)
             name = self.aliases[name]
@@ -84,11 +87,19 @@ class IconIndex:
         return self._names
 
 
+def icon_name(name: str) -> str:
+    """An icon's name in the one Unicode form it is known by (NFC): a Mac names the file café.svg with 'e' and
+    an accent, which no name typed in game.yaml matched ("unknown icon 'café' (did you mean 'café'?)")."""
+    return name if name.isascii() else unicodedata.normalize("NFC", name)
+
+
 def _svg_entries(folder: Path) -> list[os.DirEntry[str]]:
-    """The entries of a folder whose names end in .svg, by name (as sorted(folder.glob("*.svg")), from the
-    directory's listing alone: a load lists the icon folders, 168 icons)."""
+    """The entries of a folder whose names end in .svg, in any case (a file saved as STAR.SVG, and so drawn by
+    every SVG viewer, was not among the icons: 'unknown icon' beside it), by name (as
+    sorted(folder.glob("*.svg")), from the directory's listing alone: a load lists the icon folders, 168
+    icons)."""
     try:
         with os.scandir(folder) as entries:
-            return sorted((e for e in entries if e.name.endswith(".svg")), key=lambda e: e.name)
+            return sorted((e for e in entries if e.name[-4:].lower() == ".svg"), key=lambda e: e.name)
     except OSError:  # gone or unreadable since it was found a folder: no icons of its own
         return []

@@ -145,13 +145,15 @@ def padded(file_bytes: int, size: tuple[int, int]) -> bool:
 
 
 def orientation(image: "Image.Image") -> int:
-    """A JPEG's or WebP's EXIF orientation (1: upright), read from its header. A PNG's is not read: Pillow
-    decodes the whole picture to find it, and cameras write JPEG. The EXIF's alone, as viewers and browsers turn
-    a picture by it: Pillow's getexif takes an XMP packet's tiff:Orientation when the EXIF has none, and a
-    picture viewers show upright printed on its side."""
+    """A picture's EXIF orientation (1: upright), read from its header: a JPEG's, a WebP's, and a PNG's eXIf chunk
+    before its pixels (the one browsers turn a PNG by; Pillow reads the header's chunks as it opens the file, one
+    after the pixels only as it decodes them). A PNG's was not read, and a PNG a phone or an editor saved on its
+    side with orientation 6, shown upright by browsers, printed on its side. The EXIF's alone, as viewers and
+    browsers turn a picture by it: Pillow's getexif takes an XMP packet's tiff:Orientation when the EXIF has
+    none, and a picture viewers show upright printed on its side."""
     from PIL import Image
 
-    if image.format not in JPEG_KINDS | {"WEBP"}:
+    if image.format not in JPEG_KINDS | {"WEBP", "PNG"}:
         return 1
     with warnings.catch_warnings():  # of tags of unexpected sizes: the orientation is checked below
         warnings.simplefilter("ignore")

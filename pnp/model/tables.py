@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError, LimitError, LoadError
+from ..project import present
 from ..report import Mark
 from ..template import ExprError, evaluate, printed_size
 from ..options import control_problem, did_you_mean
@@ -116,6 +117,11 @@ def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShap
     file_shown = game.project.rel(game.folder / fname)
     try:
         path = game.file(fname, mark, "table file")
+        if not present(path):  # (at the line naming it: the file it names has none)
+            named = "file" in spec or "files" in spec
+            subject = f"table file '{fname}'" if named else "file"
+            raise LoadError(f"{subject} not found{game.project.meant(game.folder, fname)}",
+                            mark if named else Mark(file_shown))
         if path in read:
             chk.error(f"files: names the file {shown(read[path])} twice (again as {shown(fname)})", mark)
             return None

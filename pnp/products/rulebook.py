@@ -17,6 +17,7 @@ from ..errors import DataError, ExprError, LimitError, blame
 from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
 from ..model import simulated
+from ..model.icons import icon_name
 from ..model.schema import ICON_IN_TEXT
 from ..options import CONTROL_CHARACTER, control_problem
 from ..project import read_project_file, utf8_text
@@ -647,8 +648,9 @@ def _icons_line(studio: Studio) -> str:
     shared_folder = studio.game.project.shared_layouts.joinpath("icons").resolve()
     used = studio.icons_used()
     # its file names as they are: 'my*odd*.svg' printed 'myodd' in italics, ':y:' drew an icon (or nothing)
-    shared = sorted({literal(path.stem) for path in used if path.parent == shared_folder})
-    own = sorted({literal(path.stem) for path in used if path.parent != shared_folder})
+    # (in the form its name is known by: a Mac's 'e' and an accent is one letter)
+    shared = sorted({literal(icon_name(path.stem)) for path in used if path.parent == shared_folder})
+    own = sorted({literal(icon_name(path.stem)) for path in used if path.parent != shared_folder})
     parts = []
     if shared:
         parts.append("from game-icons.net by Lorc, Delapouite and the other game-icons.net contributors, licensed "
