@@ -277,8 +277,22 @@ def images(tokens: list[Token]) -> list[tuple[str, int | None]]:
     out: list[tuple[str, int | None]] = []
     for t in tokens:
         if t.type == "inline":
-            out += [(src, _line_of(t, src)) for src, _, _ in _inline(t.children)[1]]
+            out += [(src, _picture_line(t, src, k)) for k, (src, _, _) in enumerate(_inline(t.children)[1])]
     return out
+
+
+def _picture_line(inline: Token | None, src: str, k: int) -> int | None:
+    """The rendered line of the `k`-th picture of the inline token: where its source is typed, or for one
+    named by reference (`![x][r]`, its source on the `[r]:` line), where its `![` is (said at the paragraph's
+    first line, whichever line it was on)."""
+    if inline is not None and src not in inline.content:
+        starts = [m.start() for m in _PICTURE_START.finditer(inline.content)]
+        if k < len(starts) and inline.map:
+            return inline.map[0] + 1 + inline.content.count("\n", 0, starts[k])
+    return _line_of(inline, src)
+
+
+_PICTURE_START = re.compile(r"(?<!\\)!\[")
 
 
 def icons_drawn(tokens: list[Token]) -> list[tuple[str, int, range]]:
@@ -1163,19 +1177,20 @@ class Book:
                             f"is {avail / MM:.0f} mm wide: put them in paragraphs of their own")
         # the width each caption is set in, as the row of cells shares it out (equally, less their padding)
         share = avail if len(images) == 1 else avail / len(images) - _CELL_PADDING
-        cells = [self._picture_at(inline, src, caption, title, share) for src, caption, title in images]
+        cells = [self._picture_at(inline, src, caption, title, share, k) for k, (src, caption, title) in enumerate(images)]
         if len(cells) == 1:
             return cells[0]
         table = _table([cells], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "BOTTOM")])
         return table
 
-    def _picture_at(self, inline: Token | None, src: str, caption: str, title: str, column: float) -> Picture:
+    def _picture_at(self, inline: Token | None, src: str, caption: str, title: str, column: float,
+                    k: int = 0) -> Picture:
         try:
             return self.picture(src, caption, title, column)
         except DataError as e:
             if e.mark or getattr(e, "line", None):  # said at its own place (a pictured component's layout)
                 raise
-            raise BookError(e.message, line=_line_of(inline, src)) from None
+            raise BookError(e.message, line=_picture_line(inline, src, k)) from None
 
     def picture(self, src: str, caption: str, title: str, column: float | None = None) -> Picture:
         """A picture and its caption, set in `column` points (the page's text by default): a caption's word wider
