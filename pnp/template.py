@@ -569,6 +569,15 @@ def _as_text(value: object, what: str) -> str:
     return str(value)
 
 
+def _refuse_none(values: Iterable[object], what: str) -> None:
+    """A none turned into text, as `{{ x }}` refuses it (_printed): joined with `~`, by join, a text filter or
+    a %-format, an optional field left out wrote the word 'None' into the text (`card.id ~ card.friend` printed
+    'lionNone' on the cards without a friend, exit 0)."""
+    if any(value is None for value in values):
+        raise LimitError(f"{what} none, which would print as the word 'None' (an optional field left out?): "
+                         "use `x or ''`, or draw the element only `when: x`")
+
+
 # Widths and precisions, every pattern linear in the text (no two ways to match a character): a %-conversion's
 # (an optional mapping key, parentheses nested twice at most and without '%'), and every number in a
 # {field:spec}'s spec after its first ':' (more than its width when the spec holds other numbers: an upper bound)
@@ -603,7 +612,9 @@ def _percent_size(fmt: str, args: Any) -> int:
     """`fmt % args`: a mapping's values may each fill any number of fields, a tuple's one field each."""
     if _is_mapping(args):
         return _format_size(fmt, list(args.values()), fmt.count("%"), repeated=True)
-    return _format_size(fmt, list(args) if isinstance(args, tuple) else [args], fmt.count("%"), repeated=False)
+    values = list(args) if isinstance(args, tuple) else [args]
+    _refuse_none(values, "a %-format is given")
+    return _format_size(fmt, values, fmt.count("%"), repeated=False)
 
 
 @contextlib.contextmanager
@@ -671,7 +682,9 @@ _BINOPS = {"*": _multiply, "**": _power, "%": _modulo, "+": _add, "-": operator.
 
 
 def _concat(values: list[Any]) -> str:
-    """`a ~ b ~ c`: the texts joined, refused before they are made when they would be too long."""
+    """`a ~ b ~ c`: the texts joined, refused before they are made when they would be too long, or when one
+    is none."""
+    _refuse_none(values, "a text joined with ~ is")
     for value in values:
         if type(value) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(value), "a text joined with ~")
@@ -848,6 +861,7 @@ def _filter_join(a: dict[str, Any]) -> int:
     if a["attribute"] is not None:  # the fields joined, not the whole items: data.cards | join(attribute='name')
         field = make_attrgetter(a["eval_ctx"].environment, a["attribute"])
         items = [field(item) for item in items]
+    _refuse_none(items, "join is given")
     return _joined_size(items, a["d"])
 
 
@@ -943,6 +957,9 @@ _TEXT_FILTERS = frozenset({"capitalize", "center", "e", "escape", "forceescape",
                            "wordcount", "xmlattr"})
 
 
+_NONE_WRITTEN = frozenset({"pprint", "tojson"})  # text filters that write none as what it is ('None', 'null')
+
+
 def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     """A built-in filter with its number arguments, its value's text, what it builds and its lazy results
     kept within the limits."""
@@ -952,6 +969,7 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     # not: the signature (its function's) starts one argument later than what the filter is called with
     unlisted = 1 if skip and not hasattr(inspect.unwrap(function), "jinja_pass_arg") else 0
     sizer, text_filter, formats = _FILTER_SIZES.get(name), name in _TEXT_FILTERS, name == "format"
+    quotes_none = text_filter and name not in _NONE_WRITTEN
     widths = [(n + unlisted, parameter) for n, parameter in enumerate(signature.parameters)
               if parameter in _WIDTH_PARAMETERS]
 
@@ -960,6 +978,8 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
             _check_int(args[n] if n < len(args) else kwargs.get(parameter), "the number")
         if text_filter and len(args) > skip and type(args[skip]) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(args[skip]), f"the text given to {name}")
+        if quotes_none and len(args) > skip:
+            _refuse_none((args[skip],), f"the filter {name} is given")
         if sizer is not None:
             bound = signature.bind(*args[unlisted:], **kwargs)
             bound.apply_defaults()
@@ -1342,6 +1362,7 @@ class _Env(ImmutableSandboxedEnvironment):
 
         def bounded(*args: Any, **kwargs: Any) -> str:
             values = list(args) + list(kwargs.values()) + self._fields_reached(fmt, args, kwargs)
+            _refuse_none(values, "a format is given")
             _format_size(fmt, values, fmt.count("{"), repeated)
             for number in values if percent else ():
                 if type(number) is float:
