@@ -457,8 +457,8 @@ class Checks:
             return
         spec = layout.spec
         written = spec.mark_of("radius")
-        chosen_by = {layout.file, *((spec.mark_of("shape").file,) if "shape" in spec else ())}
-        if written is None or written.file not in chosen_by:
+        shape_at = spec.mark_of("shape") if "shape" in spec else None
+        if written is None or written.file not in {layout.file, shape_at.file if shape_at else layout.file}:
             return
         cut = f"a `shape: {layout.options['shape']}` token" if "shape" in layout.options else f"a {kind.name}"
         self.error(f"radius: {to_mm(layout.radius):g} mm is not used: {cut} is cut without rounded corners; "
