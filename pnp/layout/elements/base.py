@@ -50,9 +50,9 @@ ROTATE = {"rotate": P.Angle(0, "turn the element clockwise about the centre of i
 PAINT = {
     "fill": P.Colour(None, "the fill colour"),
     "stroke": P.Colour(None, "the outline colour"),
-    "stroke_width": P.Length("0.5pt", "the outline's width", minimum=0, maximum=50),
-    "dash": P.Dash(None, None, "dash and gap lengths of a dashed outline, e.g. `[1, 0.7]`"),
-    "opacity": P.Number(1, "the fill's opacity, from 0 (invisible) to 1", minimum=0, maximum=1),
+    "stroke_width": P.Length("0.5pt", "the outline's width (of a `stroke`)", minimum=0, maximum=50),
+    "dash": P.Dash(None, None, "dash and gap lengths of a dashed outline (of a `stroke`), e.g. `[1, 0.7]`"),
+    "opacity": P.Number(1, "the opacity of the `fill`, from 0 (invisible) to 1", minimum=0, maximum=1),
 }
 
 # How text looks: what a text style (styles.yaml) may set.
@@ -126,6 +126,21 @@ def box(w: Any = P.REQUIRED, h: Any = P.REQUIRED) -> dict[str, P.Param]:
     return {"x": P.Length(0, "left edge of the box, from the trim's left"),
             "y": P.Length(0, "top edge of the box, from the trim's top"),
             "w": P.Length(w, "width of the box", minimum=0), "h": P.Length(h, "height of the box", minimum=0)}
+
+
+# What sets how a shape's outline or fill looks, and what draws it: without that, the setting drew nothing
+PAINT_NEEDS = {"stroke_width": ("an outline", "stroke"), "dash": ("an outline", "stroke"),
+               "opacity": ("a fill", "fill")}
+
+
+def unused_paint(kind: str, params: dict[str, P.Param], spec: Record) -> Iterator[Problem]:
+    """A width or dash of an outline the shape does not draw (no `stroke`), an opacity of a fill it does not
+    draw (no `fill`): `dash: [1, 1]` on a rect without a stroke drew no outline, exit 0. (A line's stroke is
+    black unless told: a shape whose own default draws it needs none written.)"""
+    for key, (what, needed) in PAINT_NEEDS.items():
+        param = params.get(needed)
+        if key in spec and needed not in spec and param is not None and param.initial() is None:
+            yield f"'{key}' sets how {what} looks, and this {kind} has no '{needed}'", spec.key_mark(key)
 
 
 def paint_style(v: dict[str, Any]) -> Style:
