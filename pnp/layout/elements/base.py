@@ -7,6 +7,7 @@ from ...model.load import Record
 from ...report import Mark
 from .. import params as P
 from ..place import PLACE
+from ..place import RELATIONS as PLACE_RELATIONS
 from ..prims import LayoutShape, PlacedShape, Prim
 
 # What a layout's templates see for one item (the game's context, the layout's variables, the item).
@@ -141,6 +142,22 @@ def unused_paint(kind: str, params: dict[str, P.Param], spec: Record) -> Iterato
         param = params.get(needed)
         if key in spec and needed not in spec and param is not None and param.initial() is None:
             yield f"'{key}' sets how {what} looks, and this {kind} has no '{needed}'", spec.key_mark(key)
+
+
+# What a common setting does, and the keys without one of which it does nothing
+COMMON_NEEDS = {"step": ("moves each repeated copy", "has no 'repeat'", ("repeat",)),
+                "as": ("names each repeated copy's value", "has no 'repeat'", ("repeat",)),
+                "gap": ("is the space to the element this one is placed against", "is placed against none "
+                        "(no below, above, right_of or left_of)", tuple(PLACE_RELATIONS))}
+
+
+def unused_common(kind: str, params: dict[str, P.Param], spec: Record) -> Iterator[Problem]:
+    """A `step` or `as` of an element that is not repeated, a `gap` of one placed against no other: it did
+    nothing (`step: [5, 0]` with `repeat` left out drew one copy, exit 0). An element's own key of that name
+    (the `gap` between an `icons` row's icons) is its own."""
+    for key, (does, lacks, needed) in COMMON_NEEDS.items():
+        if key in spec and params.get(key) is COMMON[key] and not any(k in spec for k in needed):
+            yield f"'{key}' {does}, and this {kind} {lacks}", spec.key_mark(key)
 
 
 def paint_style(v: dict[str, Any]) -> Style:
