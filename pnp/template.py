@@ -561,7 +561,8 @@ _SHORT_TEXTS = frozenset({str, int, float, bool, type(None)})  # str() of these 
 
 
 def _as_text(value: object, what: str) -> str:
-    """str(value), refused before it is made when it would be too long."""
+    """str(value), refused before it is made when it would be too long, or when it is none (_refuse_none)."""
+    _refuse_none((value,), f"{what} is")
     if type(value) is str:
         return value
     if type(value) not in _SHORT_TEXTS:
@@ -861,12 +862,13 @@ def _filter_join(a: dict[str, Any]) -> int:
     if a["attribute"] is not None:  # the fields joined, not the whole items: data.cards | join(attribute='name')
         field = make_attrgetter(a["eval_ctx"].environment, a["attribute"])
         items = [field(item) for item in items]
-    _refuse_none(items, "join is given")
+    _refuse_none([*items, a["d"]], "join is given")
     return _joined_size(items, a["d"])
 
 
 def _filter_replace(a: dict[str, Any]) -> int:
     a["s"] = text = _as_text(a["s"], "the text to replace in")
+    _refuse_none((a["old"], a["new"]), "replace is given")
     return _replaced_size(text, a["old"], a["new"], a["count"])
 
 
@@ -969,7 +971,7 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     # not: the signature (its function's) starts one argument later than what the filter is called with
     unlisted = 1 if skip and not hasattr(inspect.unwrap(function), "jinja_pass_arg") else 0
     sizer, text_filter, formats = _FILTER_SIZES.get(name), name in _TEXT_FILTERS, name == "format"
-    quotes_none = text_filter and name not in _NONE_WRITTEN
+    quotes_none = (text_filter or name == "safe") and name not in _NONE_WRITTEN
     widths = [(n + unlisted, parameter) for n, parameter in enumerate(signature.parameters)
               if parameter in _WIDTH_PARAMETERS]
 
