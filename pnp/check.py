@@ -609,12 +609,7 @@ class Checks:
         the cut was inside, and one turned clear of it was not)."""
         s = layout.safe
         edge = "trim" if all(cut.kind == "rect" and not cut.radius for cut in cuts) else edge
-        deepest = max(inside_by(cut, cut.x + cut.w / 2, cut.y + cut.h / 2) for cut in cuts)
-        if s >= deepest - 0.01:  # no point is that far inside: every text would be warned of, one by one
-            if any(p.kind == "text" and p.text.strip() for p in prims):
-                self.warn(f"safe: {s / MM:g} mm leaves no safe area: no point of the cut is more than "
-                          f"{deepest / MM:g} mm inside its line, so every text is outside it; make `safe` "
-                          "smaller or the cut larger", layout.spec.mark_of("safe"))
+        if self.no_safe_area(layout, prims, cuts):
             return
         for p in prims:
             corners = self.inked_corners(p) if p.kind == "text" and p.text else []
@@ -624,6 +619,18 @@ class Checks:
             if margin < s - 0.01:  # (a text of a layout another uses is placed by that use: it is named too)
                 used = drawn_by(p.used[0] if p.used is not None else None)
                 self.warn(f"{_reach(margin, edge)}, inside the {s / MM:g} mm safe area{used}", p.mark)
+
+    def no_safe_area(self, layout: "Layout", prims: list["Prim"], cuts: tuple[Outline, ...]) -> bool:
+        """Whether `safe:` leaves no safe area, no point of the cut being that far inside it (each cut's centre
+        is its deepest point): said once, at `safe`, where every text was warned of, one warning each."""
+        deepest = max(inside_by(cut, cut.x + cut.w / 2, cut.y + cut.h / 2) for cut in cuts)
+        if layout.safe < deepest - 0.01:
+            return False
+        if any(p.kind == "text" and p.text.strip() for p in prims):
+            self.warn(f"safe: {layout.safe / MM:g} mm leaves no safe area: no point of the cut is more than "
+                      f"{deepest / MM:g} mm inside its line, so every text is outside it; make `safe` smaller "
+                      "or the cut larger", layout.spec.mark_of("safe"))
+        return True
 
     def inked_corners(self, p: "Prim") -> list[tuple[float, float]]:
         """The corners of a text's lines where they are inked, turned as drawn, kept inside its box (an
