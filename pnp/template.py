@@ -3,6 +3,7 @@ game (constraints, derived fields, macros, layouts, the rulebook) is evaluated h
 
 import _string  # type: ignore[import-not-found]  # (no stub) how str.format splits a field name
 import contextlib
+import contextvars
 import functools
 import gc
 import inspect
@@ -959,6 +960,19 @@ _TEXT_FILTERS = frozenset({"capitalize", "center", "e", "escape", "forceescape",
                            "wordcount", "xmlattr"})
 
 
+# Filters that write HTML (entities, tags, attributes): only the rulebook's Markdown reads it as such
+_HTML_FILTERS = frozenset({"e", "escape", "forceescape", "urlize", "xmlattr"})
+_MARKUP_READ = contextvars.ContextVar("pnp_markup_read", default=False)  # set while the rulebook is rendered
+
+
+def _refuse_html_unread(name: str) -> None:
+    """An HTML filter outside the rulebook: a card, a message or a report prints its entities and tags as they
+    are (`{{ 'Salt & Pepper' | e }}` printed 'Salt &amp; Pepper' on the card, exit 0)."""
+    if not _MARKUP_READ.get():
+        raise LimitError(f"the filter {name} writes HTML ('&amp;' for '&', '&lt;' for '<'), which only the "
+                         "rulebook reads as such; here it would print as written: leave it out")
+
+
 _NONE_WRITTEN = frozenset({"pprint", "tojson"})  # text filters that write none as what it is ('None', 'null')
 
 
@@ -972,10 +986,13 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     unlisted = 1 if skip and not hasattr(inspect.unwrap(function), "jinja_pass_arg") else 0
     sizer, text_filter, formats = _FILTER_SIZES.get(name), name in _TEXT_FILTERS, name == "format"
     quotes_none = (text_filter or name == "safe") and name not in _NONE_WRITTEN
+    writes_html = name in _HTML_FILTERS
     widths = [(n + unlisted, parameter) for n, parameter in enumerate(signature.parameters)
               if parameter in _WIDTH_PARAMETERS]
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
+        if writes_html:
+            _refuse_html_unread(name)
         for n, parameter in widths:
             _check_int(args[n] if n < len(args) else kwargs.get(parameter), "the number")
         if text_filter and len(args) > skip and type(args[skip]) not in _SHORT_TEXTS:
@@ -1802,11 +1819,12 @@ def _lookup(source: str, context: Mapping[str, Any]) -> str | None:
 
 def render(source: Any, context: Mapping[str, Any], max_chars: int = MAX_STRING,
            too_long: str = "the template's text is longer than {max_chars:,} characters",
-           origins: list[tuple[int, int, bool]] | None = None) -> Any:
+           origins: list[tuple[int, int, bool]] | None = None, markup: bool = False) -> Any:
     """Render a string template; plain strings come back untouched (the fast path for most values). Text
     longer than `max_chars` stops it at the line writing past the limit, with `too_long` as the message.
     With `origins`, the template's lines are traced: it gets (offset in the text, template line, literal?)
-    for each piece of the text, a literal piece's later lines being the template's next lines."""
+    for each piece of the text, a literal piece's later lines being the template's next lines. `markup`: the
+    text is Markdown, which reads HTML entities (the rulebook): only there may a template escape text."""
     if not is_template(source):
         if len(source) > max_chars:  # text alone is held to the limit too: a rulebook of 1.2 MB of plain Markdown
             # was set (in 7 s) where the same text with one `{{ }}` in it was refused
@@ -1823,7 +1841,11 @@ def render(source: Any, context: Mapping[str, Any], max_chars: int = MAX_STRING,
     try:
         with _EVALUATION:
             template = _compile_template(source, "<template>" if origins is None else TRACED_FILE)
-            return _generated(template, context, source, (max_chars, too_long), origins, crossing)
+            read = _MARKUP_READ.set(markup)
+            try:
+                return _generated(template, context, source, (max_chars, too_long), origins, crossing)
+            finally:
+                _MARKUP_READ.reset(read)
     except _EXPECTED as e:
         failure = _remember(source, e)
         line = crossing[0]
