@@ -204,7 +204,7 @@ def _templates() -> str:
             "joined with `~` or `join`, given to a %-format, `.format()` or a text filter (`upper`, `string`...): "
             "print `x or ''`, or draw the element only `when: x`. The filters that write HTML (`e`, `escape`, "
             "`forceescape`, `urlize`, `xmlattr`) are for the rulebook, whose Markdown reads it; elsewhere (a card's "
-            "text, a message) their `&amp;` would print as written, and they are refused.", "",
+            "text, a message) their `&amp;` would print as written, and they are refused, as `{% autoescape %}` is.", "",
             "Of Python's own methods, templates may call only these, each cheap and bounded (any other, "
             "`'x'.encode()` or `[1].copy()`, is refused at its line; a game's fields win over them: "
             "`card.items` is the field `items` when the card has one):", "", _row("on", "methods"),

@@ -1186,6 +1186,7 @@ def _bounded_tree(tree: _Node) -> _Node:
         node, depth = stack.pop()
         if depth > MAX_NESTING:
             raise _TooBig(_TOO_DEEP, node.lineno or 1)
+        _refuse_autoescape(node)
         if isinstance(node, nodes.For) and not (isinstance(node.iter, nodes.Filter) and node.iter.name == "_pnp_loop"):
             node.iter = nodes.Filter(node.iter, "_pnp_loop", [], [], None, None, lineno=node.lineno)
         for field, value in node.iter_fields():
@@ -1199,6 +1200,14 @@ def _bounded_tree(tree: _Node) -> _Node:
                 if isinstance(child, nodes.Node):
                     stack.append((child, depth + 1))
     return tree
+
+
+def _refuse_autoescape(node: nodes.Node) -> None:
+    """`{% autoescape true %}` refused: what it escapes prints as written on a card ('a &amp; b', exit 0); the
+    rulebook, whose Markdown reads entities, escapes a text with `| e`."""
+    if isinstance(node, nodes.EvalContextModifier) and any(k.key == "autoescape" for k in node.options):
+        raise _TooBig("{% autoescape %} writes HTML ('&amp;' for '&'), which a card prints as written: leave "
+                      "it out (the rulebook may escape a text with `| e`)", node.lineno or 1)
 
 
 def _guarded(parent: nodes.Node, child: object) -> object:
