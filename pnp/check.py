@@ -424,6 +424,7 @@ class Checks:
         if cuts:
             self.safe_area(layout, [p for p in prims if id(p) not in off], cuts, kind.cut_edge)
         self.layout_keys(layout, kind)
+        self.unused_radius(layout, kind, cuts)
 
     def off_layout(self, layout: "Layout", prims: list["Prim"], cuts: tuple[Outline, ...]) -> set[int]:
         """The primitives drawn wholly outside what prints of the layout (its trim and bleed, and a die's faces
@@ -452,6 +453,22 @@ class Checks:
                 users = [k.name for k in KINDS.values() if key in k.layout_options]
                 self.error(f"'{key}' applies to {' and '.join(users)} layouts; this layout prints a "
                            f"{kind.name}", layout.spec.key_mark(key))
+
+    def unused_radius(self, layout: "Layout", kind: "Kind", cuts: tuple[Outline, ...]) -> None:
+        """A corner radius is used by a cut with corners (a card's, a square or rounded token's); on a circle,
+        hex or uncut token, a die's faces or a board it was silently not used (`radius: 5mm` beside
+        `shape: circle`, exit 0). Refused where it was written in the layout printed, or beside the `shape` that
+        has no corners; one a layout inherits from a rounded layout it extends is not its own choice."""
+        if not layout.radius or any(cut.kind == "rect" for cut in cuts):
+            return
+        spec = layout.spec
+        written = spec.mark_of("radius")
+        shape_at = spec.mark_of("shape") if "shape" in spec else None
+        if written is None or written.file not in {layout.file, shape_at.file if shape_at else layout.file}:
+            return
+        cut = f"a `shape: {layout.options['shape']}` token" if "shape" in layout.options else f"a {kind.name}"
+        self.error(f"radius: {to_mm(layout.radius):g} mm is not used: {cut} is cut without rounded corners; "
+                   "leave it out", written)
 
     def prim(self, prim: "Prim", label: str, handled: bool) -> None:
         """One primitive's checks; one checked without a problem is not checked again (what it looked up is
@@ -598,6 +615,8 @@ class Checks:
         the cut was inside, and one turned clear of it was not)."""
         s = layout.safe
         edge = "trim" if all(cut.kind == "rect" and not cut.radius for cut in cuts) else edge
+        if self.no_safe_area(layout, prims, cuts):
+            return
         for p in prims:
             if p.kind != "text" or not p.text or _box_clear(cuts, s, p.x, p.y, p.w, p.h, p.rotate):
                 continue
@@ -608,6 +627,18 @@ class Checks:
             if margin < s - 0.01:  # (a text of a layout another uses is placed by that use: it is named too)
                 used = drawn_by(p.used[0] if p.used is not None else None)
                 self.warn(f"{_reach(margin, edge)}, inside the {s / MM:g} mm safe area{used}", p.mark)
+
+    def no_safe_area(self, layout: "Layout", prims: list["Prim"], cuts: tuple[Outline, ...]) -> bool:
+        """Whether `safe:` leaves no safe area, no point of the cut being that far inside it (each cut's centre
+        is its deepest point): said once, at `safe`, where every text was warned of, one warning each."""
+        deepest = max(inside_by(cut, cut.x + cut.w / 2, cut.y + cut.h / 2) for cut in cuts)
+        if layout.safe < deepest - 0.01:
+            return False
+        if any(p.kind == "text" and p.text.strip() for p in prims):
+            self.warn(f"safe: {layout.safe / MM:g} mm leaves no safe area: no point of the cut is more than "
+                      f"{deepest / MM:g} mm inside its line, so every text is outside it; make `safe` smaller "
+                      "or the cut larger", layout.spec.mark_of("safe"))
+        return True
 
     def inked_corners(self, p: "Prim") -> list[tuple[float, float]]:
         """The corners of a text's lines where they are inked, turned as drawn, kept inside its box (an

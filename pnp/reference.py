@@ -200,9 +200,13 @@ def _templates() -> str:
     out += ["", "Besides Jinja's own filters, pnp adds:", "", _row("filter", "what"), _row("---", "---")] + filters
     out += ["", "and the functions `max`, `min`, `abs`, `round`, `sorted`, `len`, `sum` and `range`. Jinja's "
             "`random` filter is refused, since the same data must print the same bytes on every build. A value that "
-            "is none (an optional field left out) is refused where `{{ }}` would print it as the word 'None': print "
-            "`x or ''`, or draw the element only `when: x`. Jinja's `int` and `float` read a value that is no "
-            "number (words, a list) as 0; pnp refuses it unless a default is given (`cost | int(0)`).", "",
+            "is none (an optional field left out) is refused where it would become the word 'None': printed by `{{ }}`, "
+            "joined with `~` or `join`, given to a %-format, `.format()` or a text filter (`upper`, `string`...): "
+            "print `x or ''`, or draw the element only `when: x`. The filters that write HTML (`e`, `escape`, "
+            "`forceescape`, `urlize`, `xmlattr`) are for the rulebook, whose Markdown reads it; elsewhere (a card's "
+            "text, a message) their `&amp;` would print as written, and they are refused, as `{% autoescape %}` is. "
+            "Jinja's `int` and `float` read a value that is no number (words, a list) as 0; pnp refuses it unless a "
+            "default is given (`cost | int(0)`).", "",
             "Of Python's own methods, templates may call only these, each cheap and bounded (any other, "
             "`'x'.encode()` or `[1].copy()`, is refused at its line; a game's fields win over them: "
             "`card.items` is the field `items` when the card has one):", "", _row("on", "methods"),

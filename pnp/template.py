@@ -3,6 +3,7 @@ game (constraints, derived fields, macros, layouts, the rulebook) is evaluated h
 
 import _string  # type: ignore[import-not-found]  # (no stub) how str.format splits a field name
 import contextlib
+import contextvars
 import functools
 import gc
 import inspect
@@ -561,12 +562,22 @@ _SHORT_TEXTS = frozenset({str, int, float, bool, type(None)})  # str() of these 
 
 
 def _as_text(value: object, what: str) -> str:
-    """str(value), refused before it is made when it would be too long."""
+    """str(value), refused before it is made when it would be too long, or when it is none (_refuse_none)."""
+    _refuse_none((value,), f"{what} is")
     if type(value) is str:
         return value
     if type(value) not in _SHORT_TEXTS:
         _refuse_longer(_text_size(value), what)
     return str(value)
+
+
+def _refuse_none(values: Iterable[object], what: str) -> None:
+    """A none turned into text, as `{{ x }}` refuses it (_printed): joined with `~`, by join, a text filter or
+    a %-format, an optional field left out wrote the word 'None' into the text (`card.id ~ card.friend` printed
+    'lionNone' on the cards without a friend, exit 0)."""
+    if any(value is None for value in values):
+        raise LimitError(f"{what} none, which would print as the word 'None' (an optional field left out?): "
+                         "use `x or ''`, or draw the element only `when: x`")
 
 
 # Widths and precisions, every pattern linear in the text (no two ways to match a character): a %-conversion's
@@ -603,7 +614,9 @@ def _percent_size(fmt: str, args: Any) -> int:
     """`fmt % args`: a mapping's values may each fill any number of fields, a tuple's one field each."""
     if _is_mapping(args):
         return _format_size(fmt, list(args.values()), fmt.count("%"), repeated=True)
-    return _format_size(fmt, list(args) if isinstance(args, tuple) else [args], fmt.count("%"), repeated=False)
+    values = list(args) if isinstance(args, tuple) else [args]
+    _refuse_none(values, "a %-format is given")
+    return _format_size(fmt, values, fmt.count("%"), repeated=False)
 
 
 @contextlib.contextmanager
@@ -671,7 +684,9 @@ _BINOPS = {"*": _multiply, "**": _power, "%": _modulo, "+": _add, "-": operator.
 
 
 def _concat(values: list[Any]) -> str:
-    """`a ~ b ~ c`: the texts joined, refused before they are made when they would be too long."""
+    """`a ~ b ~ c`: the texts joined, refused before they are made when they would be too long, or when one
+    is none."""
+    _refuse_none(values, "a text joined with ~ is")
     for value in values:
         if type(value) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(value), "a text joined with ~")
@@ -869,11 +884,13 @@ def _filter_join(a: dict[str, Any]) -> int:
     if a["attribute"] is not None:  # the fields joined, not the whole items: data.cards | join(attribute='name')
         field = make_attrgetter(a["eval_ctx"].environment, a["attribute"])
         items = [field(item) for item in items]
+    _refuse_none([*items, a["d"]], "join is given")
     return _joined_size(items, a["d"])
 
 
 def _filter_replace(a: dict[str, Any]) -> int:
     a["s"] = text = _as_text(a["s"], "the text to replace in")
+    _refuse_none((a["old"], a["new"]), "replace is given")
     return _replaced_size(text, a["old"], a["new"], a["count"])
 
 
@@ -964,6 +981,22 @@ _TEXT_FILTERS = frozenset({"capitalize", "center", "e", "escape", "forceescape",
                            "wordcount", "xmlattr"})
 
 
+# Filters that write HTML (entities, tags, attributes): only the rulebook's Markdown reads it as such
+_HTML_FILTERS = frozenset({"e", "escape", "forceescape", "urlize", "xmlattr"})
+_MARKUP_READ = contextvars.ContextVar("pnp_markup_read", default=False)  # set while the rulebook is rendered
+
+
+def _refuse_html_unread(name: str) -> None:
+    """An HTML filter outside the rulebook: a card, a message or a report prints its entities and tags as they
+    are (`{{ 'Salt & Pepper' | e }}` printed 'Salt &amp; Pepper' on the card, exit 0)."""
+    if not _MARKUP_READ.get():
+        raise LimitError(f"the filter {name} writes HTML ('&amp;' for '&', '&lt;' for '<'), which only the "
+                         "rulebook reads as such; here it would print as written: leave it out")
+
+
+_NONE_WRITTEN = frozenset({"pprint", "tojson"})  # text filters that write none as what it is ('None', 'null')
+
+
 def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     """A built-in filter with its number arguments, its value's text, what it builds and its lazy results
     kept within the limits."""
@@ -973,14 +1006,20 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
     # not: the signature (its function's) starts one argument later than what the filter is called with
     unlisted = 1 if skip and not hasattr(inspect.unwrap(function), "jinja_pass_arg") else 0
     sizer, text_filter, formats = _FILTER_SIZES.get(name), name in _TEXT_FILTERS, name == "format"
+    quotes_none = (text_filter or name == "safe") and name not in _NONE_WRITTEN
+    writes_html = name in _HTML_FILTERS
     widths = [(n + unlisted, parameter) for n, parameter in enumerate(signature.parameters)
               if parameter in _WIDTH_PARAMETERS]
 
     def guarded(*args: Any, **kwargs: Any) -> Any:
+        if writes_html:
+            _refuse_html_unread(name)
         for n, parameter in widths:
             _check_int(args[n] if n < len(args) else kwargs.get(parameter), "the number")
         if text_filter and len(args) > skip and type(args[skip]) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(args[skip]), f"the text given to {name}")
+        if quotes_none and len(args) > skip:
+            _refuse_none((args[skip],), f"the filter {name} is given")
         if sizer is not None:
             bound = signature.bind(*args[unlisted:], **kwargs)
             bound.apply_defaults()
@@ -1168,6 +1207,7 @@ def _bounded_tree(tree: _Node) -> _Node:
         node, depth = stack.pop()
         if depth > MAX_NESTING:
             raise _TooBig(_TOO_DEEP, node.lineno or 1)
+        _refuse_autoescape(node)
         if isinstance(node, nodes.For) and not (isinstance(node.iter, nodes.Filter) and node.iter.name == "_pnp_loop"):
             node.iter = nodes.Filter(node.iter, "_pnp_loop", [], [], None, None, lineno=node.lineno)
         for field, value in node.iter_fields():
@@ -1181,6 +1221,14 @@ def _bounded_tree(tree: _Node) -> _Node:
                 if isinstance(child, nodes.Node):
                     stack.append((child, depth + 1))
     return tree
+
+
+def _refuse_autoescape(node: nodes.Node) -> None:
+    """`{% autoescape true %}` refused: what it escapes prints as written on a card ('a &amp; b', exit 0); the
+    rulebook, whose Markdown reads entities, escapes a text with `| e`."""
+    if isinstance(node, nodes.EvalContextModifier) and any(k.key == "autoescape" for k in node.options):
+        raise _TooBig("{% autoescape %} writes HTML ('&amp;' for '&'), which a card prints as written: leave "
+                      "it out (the rulebook may escape a text with `| e`)", node.lineno or 1)
 
 
 def _guarded(parent: nodes.Node, child: object) -> object:
@@ -1363,6 +1411,7 @@ class _Env(ImmutableSandboxedEnvironment):
 
         def bounded(*args: Any, **kwargs: Any) -> str:
             values = list(args) + list(kwargs.values()) + self._fields_reached(fmt, args, kwargs)
+            _refuse_none(values, "a format is given")
             _format_size(fmt, values, fmt.count("{"), repeated)
             for number in values if percent else ():
                 if type(number) is float:
@@ -1801,11 +1850,12 @@ def _lookup(source: str, context: Mapping[str, Any]) -> str | None:
 
 def render(source: Any, context: Mapping[str, Any], max_chars: int = MAX_STRING,
            too_long: str = "the template's text is longer than {max_chars:,} characters",
-           origins: list[tuple[int, int, bool]] | None = None) -> Any:
+           origins: list[tuple[int, int, bool]] | None = None, markup: bool = False) -> Any:
     """Render a string template; plain strings come back untouched (the fast path for most values). Text
     longer than `max_chars` stops it at the line writing past the limit, with `too_long` as the message.
     With `origins`, the template's lines are traced: it gets (offset in the text, template line, literal?)
-    for each piece of the text, a literal piece's later lines being the template's next lines."""
+    for each piece of the text, a literal piece's later lines being the template's next lines. `markup`: the
+    text is Markdown, which reads HTML entities (the rulebook): only there may a template escape text."""
     if not is_template(source):
         if len(source) > max_chars:  # text alone is held to the limit too: a rulebook of 1.2 MB of plain Markdown
             # was set (in 7 s) where the same text with one `{{ }}` in it was refused
@@ -1822,7 +1872,11 @@ def render(source: Any, context: Mapping[str, Any], max_chars: int = MAX_STRING,
     try:
         with _EVALUATION:
             template = _compile_template(source, "<template>" if origins is None else TRACED_FILE)
-            return _generated(template, context, source, (max_chars, too_long), origins, crossing)
+            read = _MARKUP_READ.set(markup)
+            try:
+                return _generated(template, context, source, (max_chars, too_long), origins, crossing)
+            finally:
+                _MARKUP_READ.reset(read)
     except _EXPECTED as e:
         failure = _remember(source, e)
         line = crossing[0]

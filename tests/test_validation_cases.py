@@ -136,7 +136,7 @@ def test_a_turned_text_is_kept_from_the_cut_by_its_box_as_drawn(tmp_path):
 def test_text_is_kept_inside_a_shaped_cut(tmp_path):
     # only decks were checked: a word at the corner of a round, hexagonal or rounded token printed cut off, exit 0
     # with no word; each line is measured where it is inked, so a centred word in a full-width box is inside
-    token = ("size: [20mm, 20mm]\nshape: {}\nradius: 5mm\nelements:\n"
+    token = ("size: [20mm, 20mm]\nshape: {}\n{}elements:\n"
              "  - {{type: text, x: 1, y: 8, w: 18, h: 4, text: in, size: 8, align: center}}\n"
              "  - {{type: text, x: 0, y: 0, w: 8, h: 3, text: cut, size: 6}}\n")
     shapes = {"circle": 4.1, "hex": 4.5, "rounded": 2.1}  # how far (0, 0) lies outside each 20 mm cut
@@ -145,7 +145,8 @@ def test_text_is_kept_inside_a_shaped_cut(tmp_path):
            "  - {type: text, x: 0, y: 9, w: 26, h: 4, text: '{{ face }}', size: 8, align: center}\n"
            "  - {type: text, x: 0, y: 0, w: 8, h: 4, text: '{{ face }}', size: 8}\n")
     root = make_project(tmp_path / "proj", {"layouts/mini/die.yaml": die, **{
-        f"layouts/mini/tok-{shape}.yaml": token.format(shape) for shape in shapes}})
+        f"layouts/mini/tok-{shape}.yaml": token.format(shape, "radius: 5mm\n" if shape == "rounded" else "doc: no corners\n")
+        for shape in shapes}})  # (a radius on a circle's or hexagon's cut is refused: it has no corners)
     game = root / "cards/mini/game.yaml"
     game.write_text(game.read_text(encoding="utf-8").replace("    layout: board\n", "    layout: board\n" + "".join(
         f"  - id: tok-{shape}\n    kind: tokens\n    layout: tok-{shape}\n" for shape in shapes)

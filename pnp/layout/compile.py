@@ -12,7 +12,7 @@ from . import params as P
 from .elements import ELEMENTS
 from .place import RELATIONS, REST
 from ..report import Mark
-from .elements.base import RESERVED, Context, Element, hides_reserved
+from .elements.base import RESERVED, Context, Element, hides_reserved, unused_common, unused_paint
 from .styles import StyleSet
 
 MAX_ELEMENTS = 5_000  # elements in one layout file, groups included
@@ -175,6 +175,8 @@ class _Compiler:
             if param.required and name not in spec:
                 self.problems.append((f"'{kind}' element needs '{name}' ({param.doc})", spec.mark))
         self.problems.extend(compiled.element.check(spec))
+        self.problems.extend(unused_paint(kind, compiled.params, spec))
+        self.problems.extend(unused_common(kind, compiled.params, spec))
 
     def _value(self, compiled: Compiled, name: str, param: P.Param) -> None:
         spec = compiled.spec

@@ -49,9 +49,11 @@ LAYOUT_PARAMS = {
     "size": Size("=the extended layout's", "the trim size"),
     "bleed": P.Length("3mm", "art beyond the trim that the layout provides (rects with `bleed: true` reach it)",
                       minimum=0, maximum=25),
-    "safe": P.Length("3mm", "text on cut components (cards, tokens, a die's faces) must stay this far inside the cut line, whatever its shape (a warning)", minimum=0,
+    "safe": P.Length("3mm", "text on cut components (cards, tokens, a die's faces) must stay this far inside the cut line, whatever its shape (a warning; one that leaves no safe area is said once)", minimum=0,
                      maximum=500),
-    "radius": P.Length(0, "corner radius of the cut (rounded cards and tokens)", minimum=0),
+    "radius": P.Length(0, "corner radius of the cut of cards, aids and square or rounded tokens; refused where "
+                          "the cut has no such corners (a circle, hex or uncut token, a die, a board)",
+                       minimum=0),
     "vars": P.Variables({}, "names every template of the layout sees (also as `vars.NAME`): colours, lookups; "
                             "values as written, not templates"),
     "elements": P.Elements([], "what is drawn, in order, later elements over earlier ones"),

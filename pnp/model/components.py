@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeGuard
 
-from ..template import ExprError, evaluate
+from ..template import ExprError, evaluate, is_template
 from .load import MarkedList, Record, shown
 from .reads import FieldCache
 from ..options import did_you_mean, type_name
@@ -18,9 +18,11 @@ MAX_GAME_COUNT = MAX_COUNT
 
 COMPONENT_FIELDS = {
     "id": {"type": "id", "doc": "the component's id, unique in the game (used in file names and pictures)"},
-    "name": {"type": "scalar", "required": False, "doc": "its name as printed (default: the id)"},
+    "name": {"type": "scalar", "required": False,
+             "doc": "its name as printed, as written (not a template) (default: the id)"},
     "kind": {"type": "str", "doc": "what sort of thing it is (see Component kinds)"},
-    "description": {"type": "str", "required": False, "doc": "what it is for, shown in the rulebook's list"},
+    "description": {"type": "str", "required": False,
+                    "doc": "what it is for, shown in the rulebook's list, as written (not a template)"},
     "copies": {"type": "int", "min": 1, "max": MAX_COUNT, "default": 1,
                "doc": "how many times the whole component is printed"},
     "count": {"type": "int", "min": 0, "required": False,
@@ -88,6 +90,7 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
         spec = schema.clean(spec, chk)
         if spec is INVALID:
             continue
+        _no_template_printed_as_written(spec, chk)
         if spec["id"] in ids:
             chk.error(f"duplicate component id '{spec['id']}'", spec.mark_of("id"))
         ids.add(spec["id"])
@@ -97,6 +100,30 @@ def load_components(game: _Game, components: object, kinds: Kinds | None, chk: C
         if component is not None:
             printed = _within_game_count(component, printed, chk)
             game.components.append(component)
+
+
+PRINTED_AS_WRITTEN = ("name", "description")  # a component's texts that print as typed, not as templates
+
+
+def template_printed_as_written(key: str, value: object, whose: str) -> str | None:
+    """What is wrong with a text that prints as typed but holds a template, else None: `name: 'Cards {{ item.id
+    }}'` printed its braces in every page's footer, exit 0 (a layout's keys are templates, these are not)."""
+    if not is_template(value):
+        return None
+    return (f"{key}: {shown(value)} holds a template, which {whose} {key} prints as written, braces and all: "
+            "write the words themselves")
+
+
+def _no_template_printed_as_written(spec: Record, chk: CheckerShape) -> None:
+    """A template in a component's name, description or a part's name: refused at its line."""
+    for key in PRINTED_AS_WRITTEN:
+        if (problem := template_printed_as_written(key, spec.get(key), "a component's")) is not None:
+            chk.error(problem, spec.mark_of(key))
+    parts = spec.get("parts")
+    for part in parts if isinstance(parts, MarkedList) else ():
+        if isinstance(part, Record) and (problem := template_printed_as_written(
+                "name", part.get("name"), "a part's")) is not None:
+            chk.error(problem, part.mark_of("name"))
 
 
 def _within_game_count(component: Component, printed: int, chk: CheckerShape) -> int:

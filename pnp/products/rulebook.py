@@ -415,7 +415,7 @@ def _rendered(studio: Studio, source: str, measured: dict[str, Any] | None,
     """The rulebook's Markdown; with `origins`, the template line of each piece of it (see template.render)."""
     return render(source, {**studio.context(), "simulation": measured}, MAX_RULEBOOK_CHARS,
                   "the rulebook is longer than {max_chars:,} characters once its template is rendered "
-                  "(a long rulebook is about 40,000)", origins)
+                  "(a long rulebook is about 40,000)", origins, markup=True)
 
 
 def _renders(studio: Studio, source: str) -> bool:

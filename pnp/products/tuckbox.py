@@ -16,7 +16,7 @@ from ..options import blank, did_you_mean
 from ..report import shortened
 from ..units import MM, to_mm
 from .base import Kind
-from ..model.components import Component
+from ..model.components import Component, template_printed_as_written
 from ..model.schema import Decimal, Str, WholeNumber
 from .base import Printable, Reporter, Studio
 from reportlab.pdfgen.canvas import Canvas
@@ -57,7 +57,8 @@ class TuckBox(Kind):
                                        "stock; about 0.5 with sleeves)", minimum=0.05, maximum=5),
         "clearance": Decimal.key(None, f"mm of play added to the box's width, height and depth (default "
                                        f"{CLEARANCE:g})", minimum=0, maximum=10),
-        "label": Str.key(None, "the deck's name as the back and the spines print it (default: the deck's `name`)"),
+        "label": Str.key(None, "the deck's name as the back and the spines print it, as written (not a template) "
+                               "(default: the deck's `name`)"),
         "layout": Str.key(None, "a layout to show on the front instead of the deck's back (centred, cut to the "
                                 "panel)"),
     }
@@ -168,6 +169,8 @@ def _check_words(component: Component, studio: Studio, box: "Box", report: Repor
                      "cards in a box of your own", component.spec.mark_of("deck"))
         return
     room = back - PANEL_PADDING
+    if (templated := template_printed_as_written("label", spec.get("label"), "a tuck box's")) is not None:
+        report.error(templated, label_mark)
     if blank(box.label):  # (as spaces, a soft hyphen or a zero-width space)
         report.error("label: blank: the box's back and spines would print no name; write its words, or leave it out "
                      "(the deck's name is printed)", label_mark)

@@ -7,6 +7,7 @@ from ...model.load import Record
 from ...report import Mark
 from .. import params as P
 from ..place import PLACE
+from ..place import RELATIONS as PLACE_RELATIONS
 from ..prims import LayoutShape, PlacedShape, Prim
 
 # What a layout's templates see for one item (the game's context, the layout's variables, the item).
@@ -50,9 +51,9 @@ ROTATE = {"rotate": P.Angle(0, "turn the element clockwise about the centre of i
 PAINT = {
     "fill": P.Colour(None, "the fill colour"),
     "stroke": P.Colour(None, "the outline colour"),
-    "stroke_width": P.Length("0.5pt", "the outline's width", minimum=0, maximum=50),
-    "dash": P.Dash(None, None, "dash and gap lengths of a dashed outline, e.g. `[1, 0.7]`"),
-    "opacity": P.Number(1, "the fill's opacity, from 0 (invisible) to 1", minimum=0, maximum=1),
+    "stroke_width": P.Length("0.5pt", "the outline's width (of a `stroke`)", minimum=0, maximum=50),
+    "dash": P.Dash(None, None, "dash and gap lengths of a dashed outline (of a `stroke`), e.g. `[1, 0.7]`"),
+    "opacity": P.Number(1, "the opacity of the `fill`, from 0 (invisible) to 1", minimum=0, maximum=1),
 }
 
 # How text looks: what a text style (styles.yaml) may set.
@@ -126,6 +127,37 @@ def box(w: Any = P.REQUIRED, h: Any = P.REQUIRED) -> dict[str, P.Param]:
     return {"x": P.Length(0, "left edge of the box, from the trim's left"),
             "y": P.Length(0, "top edge of the box, from the trim's top"),
             "w": P.Length(w, "width of the box", minimum=0), "h": P.Length(h, "height of the box", minimum=0)}
+
+
+# What sets how a shape's outline or fill looks, and what draws it: without that, the setting drew nothing
+PAINT_NEEDS = {"stroke_width": ("an outline", "stroke"), "dash": ("an outline", "stroke"),
+               "opacity": ("a fill", "fill")}
+
+
+def unused_paint(kind: str, params: dict[str, P.Param], spec: Record) -> Iterator[Problem]:
+    """A width or dash of an outline the shape does not draw (no `stroke`), an opacity of a fill it does not
+    draw (no `fill`): `dash: [1, 1]` on a rect without a stroke drew no outline, exit 0. (A line's stroke is
+    black unless told: a shape whose own default draws it needs none written.)"""
+    for key, (what, needed) in PAINT_NEEDS.items():
+        param = params.get(needed)
+        if key in spec and needed not in spec and param is not None and param.initial() is None:
+            yield f"'{key}' sets how {what} looks, and this {kind} has no '{needed}'", spec.key_mark(key)
+
+
+# What a common setting does, and the keys without one of which it does nothing
+COMMON_NEEDS = {"step": ("moves each repeated copy", "has no 'repeat'", ("repeat",)),
+                "as": ("names each repeated copy's value", "has no 'repeat'", ("repeat",)),
+                "gap": ("is the space to the element this one is placed against", "is placed against none "
+                        "(no below, above, right_of or left_of)", tuple(PLACE_RELATIONS))}
+
+
+def unused_common(kind: str, params: dict[str, P.Param], spec: Record) -> Iterator[Problem]:
+    """A `step` or `as` of an element that is not repeated, a `gap` of one placed against no other: it did
+    nothing (`step: [5, 0]` with `repeat` left out drew one copy, exit 0). An element's own key of that name
+    (the `gap` between an `icons` row's icons) is its own."""
+    for key, (does, lacks, needed) in COMMON_NEEDS.items():
+        if key in spec and params.get(key) is COMMON[key] and not any(k in spec for k in needed):
+            yield f"'{key}' {does}, and this {kind} {lacks}", spec.key_mark(key)
 
 
 def paint_style(v: dict[str, Any]) -> Style:
