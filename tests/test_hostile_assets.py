@@ -7,6 +7,7 @@ import io
 import struct
 import shutil
 import zlib
+from collections.abc import Iterator
 
 import pytest
 from PIL import Image
@@ -503,13 +504,20 @@ def _table_at(font: bytes, table: bytes) -> int:
                 if font[12 + 16 * n:16 + 16 * n] == table)
 
 
+def _cmap_subtables(font: bytes) -> Iterator[tuple[int, int]]:
+    """(format, offset) of each subtable of the font's character map."""
+    cmap = _table_at(font, b"cmap")
+    for n in range(struct.unpack_from(">H", font, cmap + 2)[0]):
+        at = cmap + struct.unpack_from(">I", font, cmap + 8 + 8 * n)[0]
+        yield struct.unpack_from(">H", font, at)[0], at
+
+
 def _last_code_past_unicode(font: bytes) -> bytes:
     """The font with the last group of its format 12 character map mapping one code point, 0x110000 (past
     Unicode's last), as that group's first code did."""
-    out, cmap = bytearray(font), _table_at(font, b"cmap")
-    for n in range(struct.unpack_from(">H", font, cmap + 2)[0]):
-        at = cmap + struct.unpack_from(">I", font, cmap + 8 + 8 * n)[0]
-        if struct.unpack_from(">H", font, at)[0] == 12:
+    out = bytearray(font)
+    for form, at in _cmap_subtables(font):
+        if form == 12:
             last = at + 16 + 12 * (struct.unpack_from(">I", font, at + 12)[0] - 1)
             struct.pack_into(">II", out, last, 0x110000, 0x110000)
     return bytes(out)
@@ -692,12 +700,8 @@ def _font_mapping_to_notdef(font: bytes, code: int) -> bytes:
     """The font with `code` mapped to glyph 0 (its missing-character box) in each of its character maps of
     format 4 (through its glyph array) and 12, as a map names the characters a range of it skips."""
     out = bytearray(font)
-    tables = {struct.unpack_from(">4s", font, 12 + 16 * n)[0]: struct.unpack_from(">I", font, 20 + 16 * n)[0]
-              for n in range(struct.unpack_from(">H", font, 4)[0])}
-    cmap = tables[b"cmap"]
-    for n in range(struct.unpack_from(">H", font, cmap + 2)[0]):
-        at = cmap + struct.unpack_from(">I", font, cmap + 8 + 8 * n)[0]
-        if struct.unpack_from(">H", font, at)[0] == 4:
+    for form, at in _cmap_subtables(font):
+        if form == 4:
             segments = struct.unpack_from(">H", font, at + 6)[0]
             ends, starts = at + 14, at + 16 + segments
             for s in range(segments // 2):
@@ -705,7 +709,7 @@ def _font_mapping_to_notdef(font: bytes, code: int) -> bytes:
                 offset = at + 16 + 3 * segments + 2 * s
                 if start <= code <= end and struct.unpack_from(">H", font, offset)[0]:
                     struct.pack_into(">H", out, offset + struct.unpack_from(">H", font, offset)[0] + 2 * (code - start), 0)
-        elif struct.unpack_from(">H", font, at)[0] == 12:
+        elif form == 12:
             for g in range(struct.unpack_from(">I", font, at + 12)[0]):
                 start, end, _ = struct.unpack_from(">III", font, at + 16 + 12 * g)
                 if start == code == end:
@@ -764,12 +768,8 @@ def _font_remapping(font: bytes, codes: list[int]) -> bytes:
     their own each mapped to `codes` instead: a font that has Hebrew or Devanagari's glyphs, made from pnp's own
     (none of the machine's)."""
     out = bytearray(font)
-    tables = {struct.unpack_from(">4s", font, 12 + 16 * n)[0]: struct.unpack_from(">I", font, 20 + 16 * n)[0]
-              for n in range(struct.unpack_from(">H", font, 4)[0])}
-    cmap = tables[b"cmap"]
-    for n in range(struct.unpack_from(">H", font, cmap + 2)[0]):
-        at = cmap + struct.unpack_from(">I", font, cmap + 8 + 8 * n)[0]
-        if struct.unpack_from(">H", font, at)[0] == 12:
+    for form, at in _cmap_subtables(font):
+        if form == 12:
             left = list(codes)
             for g in range(struct.unpack_from(">I", font, at + 12)[0]):
                 start, end, _ = struct.unpack_from(">III", font, at + 16 + 12 * g)
