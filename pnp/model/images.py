@@ -2,16 +2,17 @@
 would hand a PostScript file named pic.png to Ghostscript."""
 
 import contextlib
+import hashlib
 import io
 import mmap
 import os
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:
-    from PIL import Image
+    from PIL import Image, ImageCms
 
 from ..errors import DataError
 from ..project import Project, open_project_file
@@ -81,7 +82,115 @@ def drawn_as_is(image: "Image.Image", held: int | None = None) -> bool:
     orientation (orientation, or `held` when the caller read it already: each read parses the EXIF), of
     samples of 8 bits (DEEP_MODES), with no transparent colour (colour_keyed)."""
     upright = (orientation(image) if held is None else held) == 1
-    return upright and image.mode not in DEEP_MODES and not colour_keyed(image) and _frame_passed_through(image)
+    return upright and image.mode not in DEEP_MODES and not colour_keyed(image) and _frame_passed_through(image) \
+        and not srgb_profile(image)
+
+
+# The modes whose colours are red, green and blue (a palette's too): an RGB colour profile describes them. A grey
+# or CMYK picture keeps its path (its profile is not read)
+RGB_MODES = frozenset({"RGB", "RGBA", "P", "PA"})
+# How far an embedded profile's colorants (XYZ, D50) may lie from sRGB's and it still be sRGB: the sRGB profiles
+# cameras, editors and Ghostscript embed differ by under 0.0005; Display P3's red lies 0.08 away, Adobe RGB's 0.17
+SRGB_TOLERANCE = 0.002
+
+
+def srgb_profile(image: "Image.Image") -> bytes | None:
+    """The ICC profile embedded in an open picture of red, green and blue (RGB_MODES) when its colours must be
+    converted from it to sRGB to print as viewers show them (pnp.draw.pictures): a profile of RGB whose colorants
+    are not sRGB's (a Display P3 or Adobe RGB photograph printed duller, its numbers taken as sRGB's), or one that
+    cannot be read (profile_problem refuses it). None for a picture of no profile, of an sRGB one, of a profile of
+    another colour space, or of other modes."""
+    profile = image.info.get("icc_profile")
+    if image.mode not in RGB_MODES or not isinstance(profile, bytes) or not profile:
+        return None
+    try:
+        return None if _is_srgb(profile) else profile
+    except ValueError:
+        return profile
+
+
+def profile_problem(image: "Image.Image") -> str | None:
+    """Why an open picture's colour profile cannot be used to print it as viewers show it (srgb_profile), or None."""
+    profile = srgb_profile(image)
+    if profile is None:
+        return None
+    try:
+        srgb_transform(profile, "RGBA" if image.mode in ("RGBA", "PA") or "transparency" in image.info else "RGB")
+    except ValueError as e:
+        return f"its colour profile cannot be read ({e}): save it with an sRGB profile, or none"
+    return None
+
+
+def _is_srgb(profile: bytes) -> bool:
+    """Whether an ICC profile is sRGB by its colorants (SRGB_TOLERANCE), True for one of another colour space
+    (nothing is converted from it); ValueError for a profile that cannot be read. Known once per profile."""
+    key = (hashlib.sha256(profile).hexdigest(), "sRGB?")
+    if key not in _profiles_known:
+        try:
+            _remember(key, _colorants_are_srgb(profile))
+        except ValueError as e:
+            _remember(key, e)
+    return _recalled(key)
+
+
+def _colorants_are_srgb(profile: bytes) -> bool:
+    from PIL import ImageCms
+
+    read = _read_profile(profile).profile
+    if read.xcolor_space.strip() != "RGB":
+        return True
+    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).profile
+    for name in ("red_colorant", "green_colorant", "blue_colorant"):
+        found, wanted = getattr(read, name), getattr(srgb, name)
+        if not found or any(abs(a - b) > SRGB_TOLERANCE for a, b in zip(found[0], wanted[0], strict=True)):
+            return False
+    return True
+
+
+def _read_profile(profile: bytes) -> "ImageCms.ImageCmsProfile":
+    """An ICC profile read by littleCMS; ValueError, in its words, for one that cannot be."""
+    from PIL import ImageCms
+
+    try:
+        return ImageCms.ImageCmsProfile(io.BytesIO(profile))
+    except (OSError, ImageCms.PyCMSError, TypeError) as e:
+        raise ValueError(str(e) or "not an ICC profile") from None
+
+
+def srgb_transform(profile: bytes, mode: str) -> "ImageCms.ImageCmsTransform":
+    """The colour transform from an ICC profile of RGB to sRGB, for pictures of `mode` (RGB, RGBA: the alpha is
+    kept), relative colorimetric as browsers convert such pictures; ValueError for a profile that cannot make one.
+    Made once per profile and mode: making one reads the profile again."""
+    from PIL import ImageCms
+
+    key = (hashlib.sha256(profile).hexdigest(), mode)
+    if key not in _profiles_known:
+        try:
+            _remember(key, ImageCms.buildTransform(_read_profile(profile), ImageCms.createProfile("sRGB"), mode,
+                                                   mode, renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC))
+        except (OSError, ImageCms.PyCMSError, TypeError, ValueError) as e:
+            _remember(key, ValueError(str(e) or "no transform to sRGB"))
+    return _recalled(key)
+
+
+_KNOWN_PROFILES = 64
+# (a profile's digest, "sRGB?" or a mode) -> what was found of it (whether it is sRGB, its transform to sRGB) or
+# why it cannot be used, newest last: by digest, not by the profile's bytes (a JPEG can hold 13 MB of profile)
+_profiles_known: dict[tuple[str, str], Any] = {}
+
+
+def _remember(key: tuple[str, str], found: Any) -> None:
+    _profiles_known[key] = found
+    while len(_profiles_known) > _KNOWN_PROFILES:
+        del _profiles_known[next(iter(_profiles_known))]
+
+
+def _recalled(key: tuple[str, str]) -> Any:
+    """What was found of a profile, or the ValueError found instead raised again."""
+    found = _profiles_known[key]
+    if isinstance(found, ValueError):
+        raise ValueError(str(found))
+    return found
 
 
 # The JPEG frames ReportLab embeds as they are (its readJPEGInfo): baseline, extended and progressive Huffman DCT
@@ -270,6 +379,8 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
         with opened_image(f, shown, mark) as image:
             held = orientation(image)
             size = image.size[::-1] if held in TURNED else image.size
+            if problem := profile_problem(image):
+                raise DataError(f"image '{shown}' cannot be used: {problem}", mark)
             as_is = drawn_as_is(image, held)
             if padded(file_bytes := os.fstat(f.fileno()).st_size, image.size):
                 raise DataError(f"image '{shown}' cannot be used: a file of {file_bytes:,} bytes for "
