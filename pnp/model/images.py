@@ -44,6 +44,12 @@ DEEP_MODES = frozenset({"I", "I;16", "I;16B", "I;16L", "I;16N"})
 # find the orientation, and a WebP of 3000 x 3000 px holding an EXIF of 36 MB (one tag of 9 million numbers) took
 # 7 s and 500 MB to validate
 MAX_EXIF_BYTES = 64 * 1024
+# ...and its colour profile (ICC) and XMP packet are read whole at each opening, the profile by littleCMS too to
+# tell sRGB from other colours: a photograph's profile is a few KB (a printer's, of tables, 1 to 3 MB) and its XMP
+# some KB, but a WebP's are as long as its file (a 6000 x 6000 px WebP holding a profile of 99 MB took 17 s and
+# 900 MB to validate, one of a 99 MB XMP packet 11 s)
+MAX_PROFILE_BYTES = 4 * 1024 * 1024
+MAX_XMP_BYTES = 4 * 1024 * 1024
 ORIENTATION = 0x0112  # the EXIF tag of how a camera held the picture: 1 upright; 5 to 8 turned a quarter
 TURNED = frozenset({5, 6, 7, 8})
 # A picture's file holds its pixels, compressed, and a little about them (EXIF, colour profile, XMP: under
@@ -410,6 +416,8 @@ def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["I
                 if len(exif := image.info.get("exif") or b"") > MAX_EXIF_BYTES:
                     raise DataError(f"image '{shown}' cannot be used: its EXIF data is {len(exif):,} bytes, more than "
                                     f"{MAX_EXIF_BYTES >> 10} KB (a camera's fits a JPEG's 64 KB segment)", mark)
+                if problem := metadata_problem(image):
+                    raise DataError(f"image '{shown}' cannot be used: {problem}", mark)
                 yield image
     except UnidentifiedImageError:
         raise DataError(f"image '{shown}' cannot be used: not a PNG, JPEG or WebP image", mark) from None
@@ -418,6 +426,18 @@ def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["I
             from None
     except (OSError, ValueError, SyntaxError, EOFError) as e:  # Pillow's errors for damaged files
         raise DataError(f"image '{shown}' cannot be read: {_problem(e)}", mark) from None
+
+
+def metadata_problem(image: "Image.Image") -> str | None:
+    """Why an open picture's colour profile or XMP packet is too long to read at each opening, or None."""
+    for key, name, most, remedy in (("icc_profile", "colour profile (ICC)", MAX_PROFILE_BYTES, "save it with an sRGB "
+                                     "profile, or none"),
+                                    ("xmp", "XMP metadata", MAX_XMP_BYTES, "save it without its XMP (an editor's "
+                                     "history of it)")):
+        found = image.info.get(key) or b""
+        if len(found) > most:
+            return f"its {name} is {len(found):,} bytes, more than {most >> 20} MB (a photograph's is a few KB): {remedy}"
+    return None
 
 
 def _file_structure_problem(f: BinaryIO) -> str | None:
