@@ -424,3 +424,20 @@ def test_a_webp_whose_colour_profile_or_xmp_is_past_what_a_photograph_holds_is_r
     assert result.exit_code == 1
     assert f"layouts/mini/card.yaml:3:24: error: image 'images/art.webp' cannot be used: {said}" in result.output, \
         result.output
+
+
+def test_a_png_of_megabytes_of_compressed_text_is_refused_at_its_element(tmp_path):
+    """63 text chunks of 1 MB each (Pillow's most) compress to a 68 KB file, decompressed at each opening: each
+    such picture cost seconds a build."""
+    from PIL import PngImagePlugin
+
+    text = PngImagePlugin.PngInfo()
+    for i in range(5):
+        text.add_itxt(f"note{i}", "a" * 1_000_000, zip=True)
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", "png")})
+    (root / "layouts/mini/images").mkdir()
+    Image.new("RGB", (100, 100), (200, 40, 40)).save(root / "layouts/mini/images/art.png", pnginfo=text)
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    assert "layouts/mini/card.yaml:3:24: error: image 'images/art.png' cannot be used: a PNG holding more than 4 MB " \
+           "of text" in result.output, result.output

@@ -352,17 +352,50 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
     Counted from the chunks' lengths, without reading them, up to the limits."""
     if data[:8] != _PNG_SIGNATURE:
         return None
-    others, pictures, at = 0, 0, 8
+    others, pictures, text, at = 0, 0, 0, 8
     while at + 8 <= len(data) and data[at + 4:at + 8] != b"IEND":
-        if data[at + 4:at + 8] == b"IDAT":
+        kind, length = data[at + 4:at + 8], int.from_bytes(data[at:at + 4], "big")
+        if kind == b"IDAT":
             pictures += 1
         else:
             others += 1
         if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
             return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
                     f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
-        at += 12 + int.from_bytes(data[at:at + 4], "big")
+        if kind in _PNG_TEXT_CHUNKS:
+            text += _png_text_bytes(kind, data[at + 8:at + 8 + length], MAX_PNG_TEXT_BYTES - text + 1)
+            if text > MAX_PNG_TEXT_BYTES:
+                return (f"a PNG holding more than {MAX_PNG_TEXT_BYTES >> 20} MB of text (its comments and XMP; a "
+                        "photograph's are a few KB): save it without them")
+        at += 12 + length
     return None
+
+
+# A PNG's text (tEXt, zTXt, iTXt: comments, an XMP packet) is read, and decompressed, at each opening: 63 chunks
+# of 1 MB each (Pillow's most) fit in a 68 KB file, and each opening took a second
+MAX_PNG_TEXT_BYTES = MAX_XMP_BYTES
+_PNG_TEXT_CHUNKS = frozenset({b"tEXt", b"zTXt", b"iTXt"})
+
+
+def _png_text_bytes(kind: bytes, payload: bytes, most: int) -> int:
+    """The bytes of a PNG text chunk's text once decompressed, counted up to `most`."""
+    import zlib
+
+    keyword_end = payload.find(b"\0")
+    if kind == b"zTXt":
+        compressed: bytes | None = payload[keyword_end + 2:]
+    elif kind == b"iTXt" and payload[keyword_end + 1:keyword_end + 2] == b"\1":
+        # keyword \0 compressed method language \0 translated keyword \0 text
+        language_end = payload.find(b"\0", keyword_end + 3)
+        compressed = payload[payload.find(b"\0", language_end + 1) + 1:]
+    else:
+        compressed = None
+    if compressed is None or keyword_end < 0:
+        return len(payload)
+    try:
+        return len(zlib.decompressobj().decompress(compressed, most))
+    except zlib.error:  # Pillow reads a damaged one as no text
+        return 0
 
 
 def structure_problem(data: bytes | mmap.mmap) -> str | None:
