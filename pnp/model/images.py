@@ -7,9 +7,9 @@ import io
 import mmap
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 if TYPE_CHECKING:
     from PIL import Image, ImageCms
@@ -130,16 +130,11 @@ def profile_problem(image: "Image.Image") -> str | None:
 def _is_srgb(profile: bytes) -> bool:
     """Whether an ICC profile is sRGB by its colorants (SRGB_TOLERANCE), True for one of another colour space
     (nothing is converted from it); ValueError for a profile that cannot be read. Known once per profile."""
-    key = (hashlib.sha256(profile).hexdigest(), "sRGB?")
-    if key not in _profiles_known:
-        try:
-            _remember(key, _colorants_are_srgb(profile))
-        except ValueError as e:
-            _remember(key, e)
-    return _recalled(key)
+    return bool(_known(profile, "sRGB?", lambda: _colorants_are_srgb(profile)))
 
 
 def _colorants_are_srgb(profile: bytes) -> bool:
+    """_is_srgb, read afresh (a profile of tables, not colorants, is no sRGB: it is converted by its tables)."""
     from PIL import ImageCms
 
     read = _read_profile(profile).profile
@@ -169,31 +164,35 @@ def srgb_transform(profile: bytes, mode: str) -> "ImageCms.ImageCmsTransform":
     Made once per profile and mode: making one reads the profile again."""
     from PIL import ImageCms
 
-    key = (hashlib.sha256(profile).hexdigest(), mode)
-    if key not in _profiles_known:
+    def made() -> "ImageCms.ImageCmsTransform":
         try:
-            _remember(key, ImageCms.buildTransform(_read_profile(profile), ImageCms.createProfile("sRGB"), mode,
-                                                   mode, renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC))
-        except (OSError, ImageCms.PyCMSError, TypeError, ValueError) as e:
-            _remember(key, ValueError(str(e) or "no transform to sRGB"))
-    return _recalled(key)
+            return ImageCms.buildTransform(_read_profile(profile), ImageCms.createProfile("sRGB"), mode, mode,
+                                           renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+        except (OSError, ImageCms.PyCMSError, TypeError) as e:
+            raise ValueError(str(e) or "no transform to sRGB") from None
+
+    return cast("ImageCms.ImageCmsTransform", _known(profile, mode, made))
 
 
 _KNOWN_PROFILES = 64
 # (a profile's digest, "sRGB?" or a mode) -> what was found of it (whether it is sRGB, its transform to sRGB) or
-# why it cannot be used, newest last: by digest, not by the profile's bytes (a JPEG can hold 13 MB of profile)
+# why it cannot be used, newest last: by digest, not by the profile's bytes (up to MAX_PROFILE_BYTES each)
 _profiles_known: dict[tuple[str, str], Any] = {}
 
 
-def _remember(key: tuple[str, str], found: Any) -> None:
-    _profiles_known[key] = found
-    while len(_profiles_known) > _KNOWN_PROFILES:
-        del _profiles_known[next(iter(_profiles_known))]
-
-
-def _recalled(key: tuple[str, str]) -> Any:
-    """What was found of a profile, or the ValueError found instead raised again."""
-    found = _profiles_known[key]
+def _known(profile: bytes, what: str, make: Callable[[], Any]) -> Any:
+    """What `make` finds of a profile (`what`: "sRGB?" or a mode), made once per profile and kept for the next
+    pictures; the ValueError it raised is raised again."""
+    key = (hashlib.sha256(profile).hexdigest(), what)
+    found = _profiles_known.get(key)
+    if found is None:
+        try:
+            found = make()
+        except ValueError as e:
+            found = e
+        _profiles_known[key] = found
+        while len(_profiles_known) > _KNOWN_PROFILES:
+            _profiles_known.pop(next(iter(_profiles_known)), None)
     if isinstance(found, ValueError):
         raise ValueError(str(found))
     return found
