@@ -348,3 +348,96 @@ def test_an_animated_picture_is_refused_at_its_element(tmp_path, ext, frames):
     assert result.exit_code == 1
     assert (f"layouts/mini/card.yaml:3:24: error: image 'images/art.{ext}' cannot be used: an animated picture of "
             f"{frames} frames") in result.output, result.output
+
+
+def _profile_of_colorants(colorants) -> bytes:
+    """sRGB's ICC profile with its red, green and blue colorants (XYZ, D50) set to `colorants`: a profile of another
+    gamut made here, not read from the machine's colour folder."""
+    import struct
+
+    from PIL import ImageCms
+
+    data = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    for i in range(struct.unpack(">I", data[128:132])[0]):
+        tag, offset, _ = struct.unpack(">4sII", data[132 + 12 * i:144 + 12 * i])
+        for name, xyz in zip((b"rXYZ", b"gXYZ", b"bXYZ"), colorants):
+            if tag == name:
+                data[offset + 8:offset + 20] = b"".join(struct.pack(">i", round(v * 65536)) for v in xyz)
+    return bytes(data)
+
+
+DISPLAY_P3 = ((0.5151, 0.2412, -0.0011), (0.2920, 0.6922, 0.0419), (0.1571, 0.0666, 0.7841))
+
+
+def test_a_picture_of_a_wide_gamut_profile_prints_its_colours_as_srgb_resampled_or_not(tmp_path):
+    """A Display P3 photo's numbers were embedded as they are, and a PDF prints numbers as sRGB: its red
+    (200, 40, 40) printed duller than every viewer shows it, (218, 0, 26) in sRGB. An sRGB-profiled picture
+    drawn at its own size is still embedded as it is (its JPEG bytes unchanged)."""
+    from PIL import ImageCms
+
+    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    card = ("size: poker\nelements:\n" + "".join(
+        f"  - {{type: image, src: images/{name}, x: 5, y: {5 + 25 * i}, w: 20, h: 20}}\n"
+        for i, name in enumerate(("p3.png", "p3-big.png", "p3.jpg", "srgb.jpg"))))
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    folder = root / "layouts/mini/images"
+    folder.mkdir()
+    p3 = _profile_of_colorants(DISPLAY_P3)
+    for name, size, profile in (("p3.png", (300, 150), p3), ("p3-big.png", (1000, 500), p3),
+                                ("p3.jpg", (300, 150), p3), ("srgb.jpg", (300, 150), srgb)):
+        Image.new("RGB", size, (200, 40, 40)).save(folder / name, icc_profile=profile, quality=100)
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
+        images = list(_images_in(pdf.pages[0].obj))
+        colours = sorted(pikepdf.PdfImage(image).as_pil_image().convert("RGB").getpixel((150, 75)) for image in images)
+        # the one embedded as it is is drawn on the page itself, the others from a form each (redrawn)
+        as_is = [str(image.get("/Filter")) for image in pdf.pages[0].Resources.XObject.values()
+                 if image.get("/Subtype") == "/Image"]
+    assert len(images) == 4 and len(as_is) == 1 and "DCTDecode" in as_is[0]
+    converted, kept = [c for c in colours if c[1] < 20], [c for c in colours if c[1] >= 20]
+    assert len(converted) == 3 and all(abs(r - 218) <= 2 and g <= 2 and abs(b - 26) <= 2 for r, g, b in converted)
+    assert len(kept) == 1 and all(abs(v - w) <= 2 for v, w in zip(kept[0], (200, 40, 40)))
+
+
+def test_a_picture_whose_colour_profile_cannot_be_read_is_refused_at_its_element(tmp_path):
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", "png")})
+    (root / "layouts/mini/images").mkdir()
+    Image.new("RGB", (300, 150), (200, 40, 40)).save(root / "layouts/mini/images/art.png", icc_profile=b"not a profile" * 20)
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    assert "layouts/mini/card.yaml:3:24: error: image 'images/art.png' cannot be used: its colour profile cannot be read" \
+        in result.output, result.output
+
+
+@pytest.mark.parametrize("key, said", [("icc_profile", "its colour profile (ICC) is 5,000,000 bytes, more than 4 MB"),
+                                       ("xmp", "its XMP metadata is 5,000,000 bytes, more than 4 MB")])
+def test_a_webp_whose_colour_profile_or_xmp_is_past_what_a_photograph_holds_is_refused_at_its_element(tmp_path, key,
+                                                                                                      said):
+    """A WebP holds its profile and XMP in chunks as long as its file, each read whole at every opening (and the
+    profile by littleCMS): a 6000 x 6000 px WebP of a 99 MB profile took 17 s and 900 MB to validate."""
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", "webp")})
+    (root / "layouts/mini/images").mkdir()
+    Image.new("RGB", (1200, 1200), (200, 40, 40)).save(root / "layouts/mini/images/art.webp", quality=50,
+                                                       **{key: b"x" * 5_000_000})
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    assert f"layouts/mini/card.yaml:3:24: error: image 'images/art.webp' cannot be used: {said}" in result.output, \
+        result.output
+
+
+def test_a_png_of_megabytes_of_compressed_text_is_refused_at_its_element(tmp_path):
+    """63 text chunks of 1 MB each (Pillow's most) compress to a 68 KB file, decompressed at each opening: each
+    such picture cost seconds a build."""
+    from PIL import PngImagePlugin
+
+    text = PngImagePlugin.PngInfo()
+    for i in range(5):
+        text.add_itxt(f"note{i}", "a" * 1_000_000, zip=True)
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", "png")})
+    (root / "layouts/mini/images").mkdir()
+    Image.new("RGB", (100, 100), (200, 40, 40)).save(root / "layouts/mini/images/art.png", pnginfo=text)
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    assert "layouts/mini/card.yaml:3:24: error: image 'images/art.png' cannot be used: a PNG holding more than 4 MB " \
+           "of text" in result.output, result.output

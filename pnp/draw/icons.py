@@ -1261,8 +1261,8 @@ def _embedded_problem(payload: str) -> tuple[str | None, int]:
         return f"has more than {MAX_IMAGE_PIXELS:,} pixels", 0
     if not as_is:  # a picture of the game's own is redrawn (pnp.draw.pictures); svglib hands this one as it is
         return ("would print otherwise than it is seen (16-bit greys clipped to white, a transparent colour "
-                "printed, an EXIF orientation not turned, a JPEG ReportLab misreads: arithmetic-coded, or a header it walks otherwise): embed it as an upright "
-                "8-bit PNG or baseline JPEG"), 0
+                "printed, an EXIF orientation not turned, a JPEG ReportLab misreads: arithmetic-coded, or a header it walks otherwise, "
+                "colours of a profile other than sRGB): embed it as an upright 8-bit sRGB PNG or baseline JPEG"), 0
     if see_through:
         return ("has see-through pixels, which svglib prints solid (the colour under them, often black): embed it "
                 "with no transparency, or print it as the game's own picture (an image element)"), 0

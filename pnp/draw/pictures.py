@@ -20,7 +20,7 @@ from PIL import Image, ImageFile
 from reportlab.pdfgen.canvas import Canvas
 
 from ..model.images import (DEEP_MODES, IMAGE_FORMATS, JPEG_KINDS, MAX_IMAGE_BYTES, TURNED, checked_image,
-                            colour_keyed, opened_image, orientation)
+                            colour_keyed, opened_image, orientation, srgb_profile, srgb_transform)
 from ..project import Project, read_project_file
 from ..report import Mark
 
@@ -139,8 +139,10 @@ _verified: OrderedDict[str, tuple[int, int]] = OrderedDict()  # digest of a pict
 def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
     """The open picture `image` resampled to `size` (Lanczos; a JPEG decoded at a reduced scale first, which
     costs a fraction of the time and memory), as JPEG when it was one, else as PNG: Pillow's encoders give the
-    same bytes for the same pixels, so a rebuild gives the same PDF."""
+    same bytes for the same pixels, so a rebuild gives the same PDF. Its colours are converted to sRGB from a
+    colour profile that is not sRGB's (srgb_profile): ReportLab embeds numbers, which a PDF prints as sRGB."""
     was_jpeg = image.format in JPEG_KINDS and image.mode in ("L", "RGB", "CMYK")
+    profile = srgb_profile(image)
     held = orientation(image)
     if image.format in JPEG_KINDS:  # at least `size` as stored: the decoder skips what Lanczos would average away
         image.draft(image.mode, size[::-1] if held in TURNED else size)
@@ -149,6 +151,10 @@ def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
         image = image.transpose(_UPRIGHTED[held])
     picture = _eight_bits(image)
     resampled = picture.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
+    if profile is not None and resampled.mode in ("RGB", "RGBA"):  # converted once resampled: fewer pixels
+        from PIL import ImageCms
+
+        resampled = ImageCms.applyTransform(resampled, srgb_transform(profile, resampled.mode)) or resampled
     out = io.BytesIO()
     if was_jpeg:
         resampled.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=False)

@@ -2,16 +2,17 @@
 would hand a PostScript file named pic.png to Ghostscript."""
 
 import contextlib
+import hashlib
 import io
 import mmap
 import os
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, cast
 
 if TYPE_CHECKING:
-    from PIL import Image
+    from PIL import Image, ImageCms
 
 from ..errors import DataError
 from ..project import Project, open_project_file
@@ -43,6 +44,12 @@ DEEP_MODES = frozenset({"I", "I;16", "I;16B", "I;16L", "I;16N"})
 # find the orientation, and a WebP of 3000 x 3000 px holding an EXIF of 36 MB (one tag of 9 million numbers) took
 # 7 s and 500 MB to validate
 MAX_EXIF_BYTES = 64 * 1024
+# ...and its colour profile (ICC) and XMP packet are read whole at each opening, the profile by littleCMS too to
+# tell sRGB from other colours: a photograph's profile is a few KB (a printer's, of tables, 1 to 3 MB) and its XMP
+# some KB, but a WebP's are as long as its file (a 6000 x 6000 px WebP holding a profile of 99 MB took 17 s and
+# 900 MB to validate, one of a 99 MB XMP packet 11 s)
+MAX_PROFILE_BYTES = 4 * 1024 * 1024
+MAX_XMP_BYTES = 4 * 1024 * 1024
 ORIENTATION = 0x0112  # the EXIF tag of how a camera held the picture: 1 upright; 5 to 8 turned a quarter
 TURNED = frozenset({5, 6, 7, 8})
 # A picture's file holds its pixels, compressed, and a little about them (EXIF, colour profile, XMP: under
@@ -81,7 +88,114 @@ def drawn_as_is(image: "Image.Image", held: int | None = None) -> bool:
     orientation (orientation, or `held` when the caller read it already: each read parses the EXIF), of
     samples of 8 bits (DEEP_MODES), with no transparent colour (colour_keyed)."""
     upright = (orientation(image) if held is None else held) == 1
-    return upright and image.mode not in DEEP_MODES and not colour_keyed(image) and _frame_passed_through(image)
+    return upright and image.mode not in DEEP_MODES and not colour_keyed(image) and _frame_passed_through(image) \
+        and not srgb_profile(image)
+
+
+# The modes whose colours are red, green and blue (a palette's too): an RGB colour profile describes them. A grey
+# or CMYK picture keeps its path (its profile is not read)
+RGB_MODES = frozenset({"RGB", "RGBA", "P", "PA"})
+# How far an embedded profile's colorants (XYZ, D50) may lie from sRGB's and it still be sRGB: the sRGB profiles
+# cameras, editors and Ghostscript embed differ by under 0.0005; Display P3's red lies 0.08 away, Adobe RGB's 0.17
+SRGB_TOLERANCE = 0.002
+
+
+def srgb_profile(image: "Image.Image") -> bytes | None:
+    """The ICC profile embedded in an open picture of red, green and blue (RGB_MODES) when its colours must be
+    converted from it to sRGB to print as viewers show them (pnp.draw.pictures): a profile of RGB whose colorants
+    are not sRGB's (a Display P3 or Adobe RGB photograph printed duller, its numbers taken as sRGB's), or one that
+    cannot be read (profile_problem refuses it). None for a picture of no profile, of an sRGB one, of a profile of
+    another colour space, or of other modes."""
+    profile = image.info.get("icc_profile")
+    if image.mode not in RGB_MODES or not isinstance(profile, bytes) or not profile:
+        return None
+    try:
+        return None if _is_srgb(profile) else profile
+    except ValueError:
+        return profile
+
+
+def profile_problem(image: "Image.Image") -> str | None:
+    """Why an open picture's colour profile cannot be used to print it as viewers show it (srgb_profile), or None."""
+    profile = srgb_profile(image)
+    if profile is None:
+        return None
+    try:
+        srgb_transform(profile, "RGBA" if image.mode in ("RGBA", "PA") or "transparency" in image.info else "RGB")
+    except ValueError as e:
+        return f"its colour profile cannot be read ({e}): save it with an sRGB profile, or none"
+    return None
+
+
+def _is_srgb(profile: bytes) -> bool:
+    """Whether an ICC profile is sRGB by its colorants (SRGB_TOLERANCE), True for one of another colour space
+    (nothing is converted from it); ValueError for a profile that cannot be read. Known once per profile."""
+    return bool(_known(profile, "sRGB?", lambda: _colorants_are_srgb(profile)))
+
+
+def _colorants_are_srgb(profile: bytes) -> bool:
+    """_is_srgb, read afresh (a profile of tables, not colorants, is no sRGB: it is converted by its tables)."""
+    from PIL import ImageCms
+
+    read = _read_profile(profile).profile
+    if read.xcolor_space.strip() != "RGB":
+        return True
+    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).profile
+    for name in ("red_colorant", "green_colorant", "blue_colorant"):
+        found, wanted = getattr(read, name), getattr(srgb, name)
+        if not found or any(abs(a - b) > SRGB_TOLERANCE for a, b in zip(found[0], wanted[0], strict=True)):
+            return False
+    return True
+
+
+def _read_profile(profile: bytes) -> "ImageCms.ImageCmsProfile":
+    """An ICC profile read by littleCMS; ValueError, in its words, for one that cannot be."""
+    from PIL import ImageCms
+
+    try:
+        return ImageCms.ImageCmsProfile(io.BytesIO(profile))
+    except (OSError, ImageCms.PyCMSError, TypeError) as e:
+        raise ValueError(str(e) or "not an ICC profile") from None
+
+
+def srgb_transform(profile: bytes, mode: str) -> "ImageCms.ImageCmsTransform":
+    """The colour transform from an ICC profile of RGB to sRGB, for pictures of `mode` (RGB, RGBA: the alpha is
+    kept), relative colorimetric as browsers convert such pictures; ValueError for a profile that cannot make one.
+    Made once per profile and mode: making one reads the profile again."""
+    from PIL import ImageCms
+
+    def made() -> "ImageCms.ImageCmsTransform":
+        try:
+            return ImageCms.buildTransform(_read_profile(profile), ImageCms.createProfile("sRGB"), mode, mode,
+                                           renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+        except (OSError, ImageCms.PyCMSError, TypeError) as e:
+            raise ValueError(str(e) or "no transform to sRGB") from None
+
+    return cast("ImageCms.ImageCmsTransform", _known(profile, mode, made))
+
+
+_KNOWN_PROFILES = 64
+# (a profile's digest, "sRGB?" or a mode) -> what was found of it (whether it is sRGB, its transform to sRGB) or
+# why it cannot be used, newest last: by digest, not by the profile's bytes (up to MAX_PROFILE_BYTES each)
+_profiles_known: dict[tuple[str, str], Any] = {}
+
+
+def _known(profile: bytes, what: str, make: Callable[[], Any]) -> Any:
+    """What `make` finds of a profile (`what`: "sRGB?" or a mode), made once per profile and kept for the next
+    pictures; the ValueError it raised is raised again."""
+    key = (hashlib.sha256(profile).hexdigest(), what)
+    found = _profiles_known.get(key)
+    if found is None:
+        try:
+            found = make()
+        except ValueError as e:
+            found = e
+        _profiles_known[key] = found
+        while len(_profiles_known) > _KNOWN_PROFILES:
+            _profiles_known.pop(next(iter(_profiles_known)), None)
+    if isinstance(found, ValueError):
+        raise ValueError(str(found))
+    return found
 
 
 # The JPEG frames ReportLab embeds as they are (its readJPEGInfo): baseline, extended and progressive Huffman DCT
@@ -237,17 +351,50 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
     Counted from the chunks' lengths, without reading them, up to the limits."""
     if data[:8] != _PNG_SIGNATURE:
         return None
-    others, pictures, at = 0, 0, 8
+    others, pictures, text, at = 0, 0, 0, 8
     while at + 8 <= len(data) and data[at + 4:at + 8] != b"IEND":
-        if data[at + 4:at + 8] == b"IDAT":
+        kind, length = data[at + 4:at + 8], int.from_bytes(data[at:at + 4], "big")
+        if kind == b"IDAT":
             pictures += 1
         else:
             others += 1
         if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
             return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
                     f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
-        at += 12 + int.from_bytes(data[at:at + 4], "big")
+        if kind in _PNG_TEXT_CHUNKS:
+            text += _png_text_bytes(kind, data[at + 8:at + 8 + length], MAX_PNG_TEXT_BYTES - text + 1)
+            if text > MAX_PNG_TEXT_BYTES:
+                return (f"a PNG holding more than {MAX_PNG_TEXT_BYTES >> 20} MB of text (its comments and XMP; a "
+                        "photograph's are a few KB): save it without them")
+        at += 12 + length
     return None
+
+
+# A PNG's text (tEXt, zTXt, iTXt: comments, an XMP packet) is read, and decompressed, at each opening: 63 chunks
+# of 1 MB each (Pillow's most) fit in a 68 KB file, and each opening took a second
+MAX_PNG_TEXT_BYTES = MAX_XMP_BYTES
+_PNG_TEXT_CHUNKS = frozenset({b"tEXt", b"zTXt", b"iTXt"})
+
+
+def _png_text_bytes(kind: bytes, payload: bytes, most: int) -> int:
+    """The bytes of a PNG text chunk's text once decompressed, counted up to `most`."""
+    import zlib
+
+    keyword_end = payload.find(b"\0")
+    if kind == b"zTXt":
+        compressed: bytes | None = payload[keyword_end + 2:]
+    elif kind == b"iTXt" and payload[keyword_end + 1:keyword_end + 2] == b"\1":
+        # keyword \0 compressed method language \0 translated keyword \0 text
+        language_end = payload.find(b"\0", keyword_end + 3)
+        compressed = payload[payload.find(b"\0", language_end + 1) + 1:]
+    else:
+        compressed = None
+    if compressed is None or keyword_end < 0:
+        return len(payload)
+    try:
+        return len(zlib.decompressobj().decompress(compressed, most))
+    except zlib.error:  # Pillow reads a damaged one as no text
+        return 0
 
 
 def structure_problem(data: bytes | mmap.mmap) -> str | None:
@@ -270,6 +417,8 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
         with opened_image(f, shown, mark) as image:
             held = orientation(image)
             size = image.size[::-1] if held in TURNED else image.size
+            if problem := profile_problem(image):
+                raise DataError(f"image '{shown}' cannot be used: {problem}", mark)
             as_is = drawn_as_is(image, held)
             if padded(file_bytes := os.fstat(f.fileno()).st_size, image.size):
                 raise DataError(f"image '{shown}' cannot be used: a file of {file_bytes:,} bytes for "
@@ -299,6 +448,8 @@ def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["I
                 if len(exif := image.info.get("exif") or b"") > MAX_EXIF_BYTES:
                     raise DataError(f"image '{shown}' cannot be used: its EXIF data is {len(exif):,} bytes, more than "
                                     f"{MAX_EXIF_BYTES >> 10} KB (a camera's fits a JPEG's 64 KB segment)", mark)
+                if problem := metadata_problem(image):
+                    raise DataError(f"image '{shown}' cannot be used: {problem}", mark)
                 yield image
     except UnidentifiedImageError:
         raise DataError(f"image '{shown}' cannot be used: not a PNG, JPEG or WebP image", mark) from None
@@ -307,6 +458,18 @@ def opened_image(source: BinaryIO, shown: str, mark: Mark | None) -> Iterator["I
             from None
     except (OSError, ValueError, SyntaxError, EOFError) as e:  # Pillow's errors for damaged files
         raise DataError(f"image '{shown}' cannot be read: {_problem(e)}", mark) from None
+
+
+def metadata_problem(image: "Image.Image") -> str | None:
+    """Why an open picture's colour profile or XMP packet is too long to read at each opening, or None."""
+    for key, name, most, remedy in (("icc_profile", "colour profile (ICC)", MAX_PROFILE_BYTES, "save it with an sRGB "
+                                     "profile, or none"),
+                                    ("xmp", "XMP metadata", MAX_XMP_BYTES, "save it without its XMP (an editor's "
+                                     "history of it)")):
+        found = image.info.get(key) or b""
+        if len(found) > most:
+            return f"its {name} is {len(found):,} bytes, more than {most >> 20} MB (a photograph's is a few KB): {remedy}"
+    return None
 
 
 def _file_structure_problem(f: BinaryIO) -> str | None:
