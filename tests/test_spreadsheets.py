@@ -789,11 +789,12 @@ def test_excels_line_naming_the_delimiter_is_read_as_that_not_as_the_header(proj
         {f"cards/{GAME}/tokens.csv:4:{header.index('count') + 1}"}
 
 
-def test_a_field_named_as_excels_delimiter_line_round_trips_through_csv(proj):
+@pytest.mark.parametrize("name", ["sep=|", "Sep=ab"])
+def test_a_field_named_as_excels_delimiter_line_round_trips_through_csv(proj, name):
     """A table of one field named 'sep=|' is written with its header quoted, not taken for the line naming the
-    delimiter when read back."""
-    items = [{"sep=|": "a"}, {"sep=|": "b"}]
-    path = add_table(proj, "marks", {'"sep=|"': "{type: str}"}, items)
+    delimiter when read back, nor one named 'Sep=ab' refused as a malformed one."""
+    items = [{name: "a"}, {name: "b"}]
+    path = add_table(proj, "marks", {f'"{name}"': "{type: str}"}, items)
     convert(proj, path, "csv")
     convert(proj, path.with_suffix(".csv"), "yaml", "--out", str(proj / "back.yaml"))
     assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == items
@@ -1907,6 +1908,10 @@ _OVERSIZED = "x" * 140_000
     # a 'sep=' line naming a character no delimiter should be: NUL read as the delimiter, a letter split the words
     ("sep=\0\nid\0name\0kind\0power\nlion\0Lion\0beast\0 4\n", "cards.csv:1:5: error: 'sep=' names U+0000"),
     ("sep=i\nid,name,kind,power\nlion,Lion,beast,4\n", "cards.csv:1:5: error: 'sep=' names U+0069"),
+    # a first line beginning 'sep=' that names no one delimiter was read as the header (a column named 'sep=; ')
+    ("sep=; \nid;name;kind;power\nlion;Lion;beast;4\n", "cards.csv:1:6: error: a first line beginning 'sep='"),
+    ("SEP=\r\nid,name,kind,power\r\nlion,Lion,beast,4\r\n", "cards.csv:1:5: error: a first line beginning 'sep='"),
+    ("sep=ab,name,kind,power\nlion,Lion,beast,4\n", "cards.csv:1:6: error: a first line beginning 'sep='"),
 ])
 def test_a_csv_cell_too_long_or_a_delimiter_no_file_means_is_refused_at_its_place(tmp_path, content, message):
     root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
@@ -1941,6 +1946,29 @@ def test_a_workbook_whose_every_sheet_is_hidden_is_refused(tmp_path):
     result = run(root, "validate")
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "cards/mini/cards.xlsx: error: every sheet of cells of the workbook is hidden" in result.stderr, \
+        result.stderr
+
+
+@pytest.mark.parametrize("second", ["cards", "CARDS"])
+def test_a_workbook_of_two_sheets_of_one_name_to_excel_is_refused_naming_both(tmp_path, second):
+    """Sheets 'Cards' and 'cards' (which Excel renames one of, repairing the file): the first was read, exit 0."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    book = openpyxl.Workbook()
+    book.active.title = "first"
+    for ws in (book.active, book.create_sheet("second")):
+        for row in (["id", "name", "kind", "power"], ["lion", "Lion", "beast", 4], ["fern", "Fern", "plant", 1],
+                    ["ant", "Ant", "beast", 2], ["rex", "Rex", "beast", 5]):
+            ws.append(row)
+    saved = io.BytesIO()
+    book.save(saved)  # (openpyxl renames a sheet named as another: renamed in its workbook.xml)
+    with zipfile.ZipFile(saved) as z, zipfile.ZipFile(root / "cards" / "mini" / "cards.xlsx", "w") as out:
+        for name in z.namelist():
+            part = z.read(name)
+            out.writestr(name, part.replace(b'"first"', b'"Cards"').replace(b'"second"', f'"{second}"'.encode())
+                         if name == "xl/workbook.xml" else part)
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cards/mini/cards.xlsx: error: workbook has two sheets named 'Cards' and '{second}'" in result.stderr, \
         result.stderr
 
 
