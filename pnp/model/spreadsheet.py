@@ -367,12 +367,17 @@ def _check_sheet_names(names: list[str], file: str) -> None:
     pnp read, and which `sheet:` named, was a guess (the first, exit 0)."""
     seen: dict[str, str] = {}
     for name in names:
-        if (first := seen.get(name.casefold())) is None:
-            seen[name.casefold()] = name
+        if (first := seen.get(_sheet_key(name))) is None:
+            seen[_sheet_key(name)] = name
         else:
             raise LoadError(f"workbook has two sheets named {shown(first)} and {shown(name)}, one name to a "
                             "spreadsheet program (which compares sheet names without case, and renames one when it "
                             "repairs the file): rename one", Mark(file))
+
+
+def _sheet_key(name: str) -> str:
+    """A sheet's name as a spreadsheet program compares it with another's: without case."""
+    return name.casefold()
 
 
 def _charts_said(charts: list[str]) -> str:
@@ -1632,7 +1637,10 @@ def _enum_dropdowns(book: Any, ws: Any, names: list[Any], schema: Schema, last_r
 
 def _lists_sheet(book: Any) -> Any:
     """The hidden sheet of the drop-downs' values, made."""
-    lists = book.create_sheet(LISTS_SHEET)
+    taken, title = {_sheet_key(name) for name in book.sheetnames}, LISTS_SHEET
+    while _sheet_key(title) in taken:  # (openpyxl renames one only when lower() matches: 'pnp liſts' stood,
+        title += "+"  # and pnp refused the workbook it wrote for its two sheets of one name)
+    lists = book.create_sheet(title)
     lists.sheet_state = "hidden"
     return lists
 
