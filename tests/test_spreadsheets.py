@@ -1799,6 +1799,24 @@ def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is
     assert refused.value.message.startswith(f"the workbook's relations name its {said}: a spreadsheet program")
 
 
+@pytest.mark.parametrize("part", ["_rels/.rels", "xl/_rels/workbook.xml.rels"])
+def test_a_relations_part_listing_a_relation_without_its_type_is_refused_naming_it(tmp_path, part):
+    """openpyxl warned (its own line, its install's path, on pnp's output) and read the part as listing nothing,
+    refused as a workbook whose relations name its styles or its workbook part in no part."""
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    path = tmp_path / "t.xlsx"
+    _styled_workbook(path)
+    rezip(path, lambda name, data: re.sub(rb' Type="[^"]*"', b"", data, count=1) if name == part else data)
+    with warnings.catch_warnings(record=True) as warned, pytest.raises(LoadError) as refused:
+        warnings.simplefilter("always")
+        read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))
+    assert refused.value.message.startswith(f"part '{part}' of the workbook lists a relation without its Id, Type")
+    assert not warned, [str(w.message) for w in warned]
+
+
 @pytest.mark.parametrize("second", ["xl/worksheets/sheet1.xml", "XL/Worksheets/Sheet1.xml"])
 def test_a_workbook_of_two_parts_of_one_name_is_refused(tmp_path, second):
     # zipfile (and openpyxl through it) read the last of two sheet1.xml, where a spreadsheet program may read the
