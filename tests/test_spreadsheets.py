@@ -789,11 +789,12 @@ def test_excels_line_naming_the_delimiter_is_read_as_that_not_as_the_header(proj
         {f"cards/{GAME}/tokens.csv:4:{header.index('count') + 1}"}
 
 
-def test_a_field_named_as_excels_delimiter_line_round_trips_through_csv(proj):
+@pytest.mark.parametrize("name", ["sep=|", "Sep=ab"])
+def test_a_field_named_as_excels_delimiter_line_round_trips_through_csv(proj, name):
     """A table of one field named 'sep=|' is written with its header quoted, not taken for the line naming the
-    delimiter when read back."""
-    items = [{"sep=|": "a"}, {"sep=|": "b"}]
-    path = add_table(proj, "marks", {'"sep=|"': "{type: str}"}, items)
+    delimiter when read back, nor one named 'Sep=ab' refused as a malformed one."""
+    items = [{name: "a"}, {name: "b"}]
+    path = add_table(proj, "marks", {f'"{name}"': "{type: str}"}, items)
     convert(proj, path, "csv")
     convert(proj, path.with_suffix(".csv"), "yaml", "--out", str(proj / "back.yaml"))
     assert yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8")) == items
@@ -1120,7 +1121,8 @@ def test_a_number_a_workbook_cell_gives_back_as_another_type_round_trips_as_its_
                                                                                sort_keys=False, width=110)
 
 
-@pytest.mark.parametrize("table, sheet", [("ca:rds/[1]", "ca_rds__1_"), ("pnp lists", "pnp lists")])
+@pytest.mark.parametrize("table, sheet", [("ca:rds/[1]", "ca_rds__1_"), ("pnp lists", "pnp lists"),
+                                          ("pnp liſts", "pnp liſts")])  # (one name without case, not lower())
 def test_a_table_whose_name_no_sheet_can_bear_converts_and_offers_its_own_drop_downs(proj, table, sheet):
     """A name with a character Excel refuses in a sheet's name was a traceback; one the same as the hidden
     sheet of drop-down values made the drop-downs offer the table's own first column."""
@@ -1797,6 +1799,24 @@ def test_a_workbook_whose_relations_name_other_styles_or_texts_than_pnp_reads_is
     assert refused.value.message.startswith(f"the workbook's relations name its {said}: a spreadsheet program")
 
 
+@pytest.mark.parametrize("part", ["_rels/.rels", "xl/_rels/workbook.xml.rels"])
+def test_a_relations_part_listing_a_relation_without_its_type_is_refused_naming_it(tmp_path, part):
+    """openpyxl warned (its own line, its install's path, on pnp's output) and read the part as listing nothing,
+    refused as a workbook whose relations name its styles or its workbook part in no part."""
+    from pnp.errors import LoadError
+    from pnp.model.schema import Schema
+    from pnp.model.spreadsheet import read_table
+
+    path = tmp_path / "t.xlsx"
+    _styled_workbook(path)
+    rezip(path, lambda name, data: re.sub(rb' Type="[^"]*"', b"", data, count=1) if name == part else data)
+    with warnings.catch_warnings(record=True) as warned, pytest.raises(LoadError) as refused:
+        warnings.simplefilter("always")
+        read_table(path, "cards/g/t.xlsx", Schema({"id": "str"}, {}))
+    assert refused.value.message.startswith(f"part '{part}' of the workbook lists a relation without its Id, Type")
+    assert not warned, [str(w.message) for w in warned]
+
+
 @pytest.mark.parametrize("second", ["xl/worksheets/sheet1.xml", "XL/Worksheets/Sheet1.xml"])
 def test_a_workbook_of_two_parts_of_one_name_is_refused(tmp_path, second):
     # zipfile (and openpyxl through it) read the last of two sheet1.xml, where a spreadsheet program may read the
@@ -1907,6 +1927,10 @@ _OVERSIZED = "x" * 140_000
     # a 'sep=' line naming a character no delimiter should be: NUL read as the delimiter, a letter split the words
     ("sep=\0\nid\0name\0kind\0power\nlion\0Lion\0beast\0 4\n", "cards.csv:1:5: error: 'sep=' names U+0000"),
     ("sep=i\nid,name,kind,power\nlion,Lion,beast,4\n", "cards.csv:1:5: error: 'sep=' names U+0069"),
+    # a first line beginning 'sep=' that names no one delimiter was read as the header (a column named 'sep=; ')
+    ("sep=; \nid;name;kind;power\nlion;Lion;beast;4\n", "cards.csv:1:6: error: a first line beginning 'sep='"),
+    ("SEP=\r\nid,name,kind,power\r\nlion,Lion,beast,4\r\n", "cards.csv:1:5: error: a first line beginning 'sep='"),
+    ("sep=ab,name,kind,power\nlion,Lion,beast,4\n", "cards.csv:1:6: error: a first line beginning 'sep='"),
 ])
 def test_a_csv_cell_too_long_or_a_delimiter_no_file_means_is_refused_at_its_place(tmp_path, content, message):
     root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
@@ -1941,6 +1965,29 @@ def test_a_workbook_whose_every_sheet_is_hidden_is_refused(tmp_path):
     result = run(root, "validate")
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "cards/mini/cards.xlsx: error: every sheet of cells of the workbook is hidden" in result.stderr, \
+        result.stderr
+
+
+@pytest.mark.parametrize("second", ["cards", "CARDS"])
+def test_a_workbook_of_two_sheets_of_one_name_to_excel_is_refused_naming_both(tmp_path, second):
+    """Sheets 'Cards' and 'cards' (which Excel renames one of, repairing the file): the first was read, exit 0."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    book = openpyxl.Workbook()
+    book.active.title = "first"
+    for ws in (book.active, book.create_sheet("second")):
+        for row in (["id", "name", "kind", "power"], ["lion", "Lion", "beast", 4], ["fern", "Fern", "plant", 1],
+                    ["ant", "Ant", "beast", 2], ["rex", "Rex", "beast", 5]):
+            ws.append(row)
+    saved = io.BytesIO()
+    book.save(saved)  # (openpyxl renames a sheet named as another: renamed in its workbook.xml)
+    with zipfile.ZipFile(saved) as z, zipfile.ZipFile(root / "cards" / "mini" / "cards.xlsx", "w") as out:
+        for name in z.namelist():
+            part = z.read(name)
+            out.writestr(name, part.replace(b'"first"', b'"Cards"').replace(b'"second"', f'"{second}"'.encode())
+                         if name == "xl/workbook.xml" else part)
+    result = run(root, "validate")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"cards/mini/cards.xlsx: error: workbook has two sheets named 'Cards' and '{second}'" in result.stderr, \
         result.stderr
 
 

@@ -257,7 +257,7 @@ class _Collection:
     """A list or mapping being built from parser events."""
 
     __slots__ = ("is_map", "flow", "mark", "anchor", "size", "items", "marks", "data", "key_marks", "key",
-                 "key_mark", "merges")
+                 "key_mark", "merges", "merge_key_mark")
 
     def __init__(self, is_map: bool, mark: Mark, anchor: str | None, flow: bool = False) -> None:
         self.is_map, self.flow, self.mark, self.anchor, self.size = is_map, flow, mark, anchor, 1
@@ -269,6 +269,7 @@ class _Collection:
         self.key: Any = None
         self.key_mark: Place | None = None
         self.merges: list[tuple[Any, Place]] = []
+        self.merge_key_mark: Place | None = None  # (where its '<<' is, once one is read)
 
 
 def _refuse_yaml11_only_number(text: str, value: object, mark: Mark) -> None:
@@ -523,6 +524,13 @@ class _Builder:
             first = parent.key_marks[key]
             assert first is not None  # a key's mark is set with the key
             raise LoadError(f"duplicate key '{key}' (first at line {self.mark(first).line})", self.mark(mark))
+        if key is _MERGE_KEY:  # a second '<<' of a mapping, which YAML readers take in either order (PyYAML
+            # the last's keys over the first's, pnp the first's: `<<: *base` then `<<: {power: 2}` kept the base's)
+            if parent.merge_key_mark is not None:
+                raise LoadError(f"duplicate key '<<' (first at line {self.mark(parent.merge_key_mark).line}): merge "
+                                "several mappings with one '<<: [*first, *second]', the first's keys over the "
+                                "others'", self.mark(mark))
+            parent.merge_key_mark = mark
         parent.key, parent.key_mark = key, mark
 
     def value(self, parent: _Collection, value: Any, mark: Place) -> None:

@@ -122,6 +122,8 @@ def _csv_rows(path: Path, shown: str) -> Rows:
             raise LoadError(f"'sep=' names U+{ord(delimiter):04X} as the delimiter, a character a cell's text holds "
                             "or one that prints nothing: name a punctuation mark, a space or a tab",
                             Mark(shown, 1, 5))
+    elif text[:4].lower() == "sep=":
+        raise _separator_line_problem(shown, _LINE_END.split(text[:_GUESSED_CHARS], 1)[0])
     else:
         delimiter, before = _delimiter(text), 0
     if (game_left := spend_sheet_text(len(text))) is not None and game_left < 0:  # (one file read by many tables)
@@ -144,6 +146,17 @@ def _csv_rows(path: Path, shown: str) -> Rows:
         raise LoadError(f"malformed CSV: {e}", Mark(shown, line if column else before + reader.line_num or line,
                                                     column or 1)) from None
     return rows
+
+
+def _separator_line_problem(file: str, line: str) -> LoadError:
+    """The refusal of a first line beginning 'sep=' that is not one naming the delimiter ('sep=; ' with a space,
+    'sep=', 'sep=ab'): it was read as the header, a column named 'sep=' or 'sep=; ', and the file refused for
+    another fault or read by a column of that name. At the first character past what the line may hold."""
+    column = 5 if len(line) == 4 or line[4] == '"' else 6
+    return LoadError(f"a first line beginning 'sep=' names the file's delimiter, and holds exactly one character "
+                     f"after it, not a quote ('sep=;', as Excel writes it); this one holds {shown(line[4:])}: write "
+                     "'sep=' and the delimiter alone, or begin the header another way (quote its first cell)",
+                     Mark(file, 1, column))
 
 
 def _cell_at_fault(text: str, delimiter: str, line: int) -> tuple[int, bool]:
@@ -250,6 +263,7 @@ def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
             raise LoadError(f"workbook lists {listed:,} sheets, of which {len(book.sheetnames) + len(charts):,} can be "
                             "read (a sheet without its part, or a workbook saved as Strict Open XML): save it as "
                             "an Excel Workbook (.xlsx)", Mark(shown))
+        _check_sheet_names(book.sheetnames + charts, shown)
         if sheet is None and not book.worksheets:
             raise LoadError(f"workbook has no sheet of cells{_charts_said(charts)}", Mark(shown))
         if sheet is None:  # the first a spreadsheet program shows: a hidden sheet before it was read instead
@@ -345,6 +359,25 @@ def _read_book(reader: Any, shown: str) -> None:
             raise LoadError(f"not a readable .xlsx workbook: openpyxl cannot read its {part} ({type(e).__name__}: "
                             f"{e}): the file is damaged; save it again from the spreadsheet program",
                             Mark(shown)) from None
+
+
+def _check_sheet_names(names: list[str], file: str) -> None:
+    """LoadError naming the first two sheets of the workbook whose names are one name as Excel compares them,
+    without case ('Cards' and 'cards'): Excel renames one on opening such a file (its repair), and which of them
+    pnp read, and which `sheet:` named, was a guess (the first, exit 0)."""
+    seen: dict[str, str] = {}
+    for name in names:
+        if (first := seen.get(_sheet_key(name))) is None:
+            seen[_sheet_key(name)] = name
+        else:
+            raise LoadError(f"workbook has two sheets named {shown(first)} and {shown(name)}, one name to a "
+                            "spreadsheet program (which compares sheet names without case, and renames one when it "
+                            "repairs the file): rename one", Mark(file))
+
+
+def _sheet_key(name: str) -> str:
+    """A sheet's name as a spreadsheet program compares it with another's: without case."""
+    return name.casefold()
 
 
 def _charts_said(charts: list[str]) -> str:
@@ -1376,8 +1409,8 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
     # a header cell holding another delimiter (a field named 'a;b;c') is quoted, as _delimiter reads the first line,
-    # and so is one a first line naming the delimiter would be taken for (a field named 'sep=|')
-    quoted = any(set(str(n)) & set(_DELIMITERS) for n in names) or _SEPARATOR_LINE.match(str(names[0]))
+    # and so is one a first line naming the delimiter would be taken for or refused as ('sep=|', 'sep=ab')
+    quoted = any(set(str(n)) & set(_DELIMITERS) for n in names) or str(names[0])[:4].lower() == "sep="
     header = csv.writer(line, lineterminator="\r\n", quoting=csv.QUOTE_ALL if quoted else csv.QUOTE_MINIMAL)
     for row, cells in enumerate([names, *written]):
         line.seek(0)
@@ -1604,7 +1637,10 @@ def _enum_dropdowns(book: Any, ws: Any, names: list[Any], schema: Schema, last_r
 
 def _lists_sheet(book: Any) -> Any:
     """The hidden sheet of the drop-downs' values, made."""
-    lists = book.create_sheet(LISTS_SHEET)
+    taken, title = {_sheet_key(name) for name in book.sheetnames}, LISTS_SHEET
+    while _sheet_key(title) in taken:  # (openpyxl renames one only when lower() matches: 'pnp liſts' stood,
+        title += "+"  # and pnp refused the workbook it wrote for its two sheets of one name)
+    lists = book.create_sheet(title)
     lists.sheet_state = "hidden"
     return lists
 
