@@ -400,6 +400,32 @@ def test_a_picture_of_a_wide_gamut_profile_prints_its_colours_as_srgb_resampled_
     assert len(kept) == 1 and all(abs(v - w) <= 2 for v, w in zip(kept[0], (200, 40, 40)))
 
 
+def test_a_profile_of_srgbs_colorants_but_another_tone_curve_is_converted_from():
+    """A profile of sRGB's colorants and a linear tone curve (as Ghostscript's scrgb.icc) was taken for sRGB by
+    its colorants alone: its grey 128, which viewers show as 188, printed 128. sRGB itself is still left as it
+    is."""
+    import struct
+
+    from PIL import ImageCms
+
+    from pnp.model.images import srgb_profile
+
+    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    linear = bytearray(srgb)
+    for i in range(struct.unpack(">I", srgb[128:132])[0]):
+        tag, offset, _ = struct.unpack(">4sII", srgb[132 + 12 * i:144 + 12 * i])
+        if tag in (b"rTRC", b"gTRC", b"bTRC"):  # a curve of no points: the identity, gamma 1
+            linear[offset:offset + 12] = b"curv" + bytes(8)
+    pictures = {name: Image.new("RGB", (2, 2)) for name in ("srgb", "linear")}
+    pictures["srgb"].info["icc_profile"], pictures["linear"].info["icc_profile"] = srgb, bytes(linear)
+    assert srgb_profile(pictures["srgb"]) is None
+    assert srgb_profile(pictures["linear"]) == bytes(linear)
+    converted = ImageCms.applyTransform(Image.new("RGB", (1, 1), (128, 128, 128)),
+                                        ImageCms.buildTransform(ImageCms.ImageCmsProfile(io.BytesIO(bytes(linear))),
+                                                                ImageCms.createProfile("sRGB"), "RGB", "RGB"))
+    assert converted.getpixel((0, 0))[0] > 180  # what the linear grey is in sRGB: why it must be converted
+
+
 def test_a_picture_whose_colour_profile_cannot_be_read_is_refused_at_its_element(tmp_path):
     root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", "png")})
     (root / "layouts/mini/images").mkdir()

@@ -134,8 +134,10 @@ def _is_srgb(profile: bytes) -> bool:
 
 
 def _colorants_are_srgb(profile: bytes) -> bool:
-    """_is_srgb, read afresh (a profile of tables, not colorants, is no sRGB: it is converted by its tables)."""
-    from PIL import ImageCms
+    """_is_srgb, read afresh (a profile of tables, not colorants, is no sRGB: it is converted by its tables). Its
+    tone curves must be sRGB's too: a profile of sRGB's colorants and a linear curve (Ghostscript's scrgb.icc)
+    was taken for sRGB, and its grey 128, which viewers show as 188, printed 128."""
+    from PIL import Image, ImageCms
 
     read = _read_profile(profile).profile
     if read.xcolor_space.strip() != "RGB":
@@ -145,7 +147,18 @@ def _colorants_are_srgb(profile: bytes) -> bool:
         found, wanted = getattr(read, name), getattr(srgb, name)
         if not found or any(abs(a - b) > SRGB_TOLERANCE for a, b in zip(found[0], wanted[0], strict=True)):
             return False
-    return True
+    samples = Image.new("RGB", (len(_SAMPLES), 1))
+    samples.putdata(_SAMPLES)
+    converted = ImageCms.applyTransform(samples, srgb_transform(profile, "RGB"))
+    assert converted is not None  # (applyTransform returns None only when told to work in place)
+    return all(abs(a - b) <= 2 for x, before in enumerate(_SAMPLES)
+               for a, b in zip(before, cast("tuple[int, int, int]", converted.getpixel((x, 0))), strict=True))
+
+
+# Colours an sRGB profile gives back within 2 of themselves, converted to sRGB: greys along the tone curve and a
+# colour of each primary
+_SAMPLES = [(16, 16, 16), (64, 64, 64), (128, 128, 128), (192, 192, 192), (240, 240, 240), (200, 40, 40),
+            (40, 200, 40), (40, 40, 200)]
 
 
 def _read_profile(profile: bytes) -> "ImageCms.ImageCmsProfile":
