@@ -775,6 +775,20 @@ def test_a_row_wider_than_the_limit_is_refused_at_its_row(proj):
                for ln in errors(proj)), errors(proj)
 
 
+def test_a_blank_cell_styled_past_the_limit_holds_nothing_and_is_passed_over(proj):
+    """A column formatted far to the right (a fill on column 1,500, as a spreadsheet program saves it, cell by
+    cell) was refused as a row of more than 1,000 columns, at column 1,001, where nothing is."""
+    from openpyxl.styles import PatternFill
+
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    for row in range(1, 5):
+        book.active.cell(row=row, column=1500).fill = PatternFill("solid", fgColor="FFFF00")
+    book.save(path)
+    result = run(proj, "validate", GAME)
+    assert result.exit_code == 0, result.output
+
+
 @pytest.mark.parametrize("separator", [",", ";"])
 def test_excels_line_naming_the_delimiter_is_read_as_that_not_as_the_header(proj, separator):
     """Excel reads and writes a first line "sep=;": it was read as the header, and the file refused as 'a value in

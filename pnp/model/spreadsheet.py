@@ -669,16 +669,20 @@ class _SheetRead:
         if self.counted > MAX_ROWS:  # (a row of no cell too: 250,000 of <row/> took 7 s)
             raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(self.where, self.row, 1))
         self.reader.row_counter, self.reader.col_counter = self.row, 0  # (as its parse_row sets them)
-        held = [self._cell(cell) for cell in element]
+        held = [read for cell in element if (read := self._cell(cell)) is not None]
         if held:  # (a row of no cell is one the file leaves out)
             self._add(held)
 
-    def _cell(self, cell: Any) -> dict[str, Any]:
+    def _cell(self, cell: Any) -> dict[str, Any] | None:
         """openpyxl's reading of an element of a row (parse_cell): LoadError unless it is a cell in its place,
-        whose value openpyxl reads as it is (_cell_problem, _cell_value)."""
+        whose value openpyxl reads as it is (_cell_problem, _cell_value); None for a blank cell past MAX_COLUMNS,
+        which holds nothing to read (a row formatted to its end, as a spreadsheet program saves a column styled
+        far to the right, was refused as a row of too many columns, at a column where nothing is)."""
         if cell.tag != _CELL_PATH[3]:
             raise LoadError(_misplaced_said(cell.tag), Mark(self.where, self.row, self.column + 1))
         self.column = _cell_column(cell.get("r"), self.row, self.column, self.where)
+        if self.column > MAX_COLUMNS and not len(cell) and cell.get("t") in _BLANK_TYPES:
+            return None
         if self.column > MAX_COLUMNS:  # (refused as it is met: a row of 900,000 cells was read whole first, 360 MB)
             raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(self.where, self.row, MAX_COLUMNS + 1))
         if self.look_inside_cells:
