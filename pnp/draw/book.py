@@ -28,13 +28,14 @@ from ..units import MM
 from . import text as rtext
 from .text import ICON_SCALE
 from .canvas import Canvas, new_canvas
-from .flowables import Heading, LaidOut, Picture, RichText, layout_only
+from .flowables import Heading, LaidOut, Picture, RichText, Rule, layout_only
 from .fonts import FontSet, unmapped_message
 
 MARGIN = 18 * MM
 INK = "#222222"
 ACCENT = "#2f5d50"
 TIP = colors.HexColor("#eef3ea")
+RULE_COLOUR = "#9a9a9a"  # a thematic break's line (---)
 COMPONENT_PICTURE_WIDTH = 48 * MM  # a card or token shown in the rules
 _CELL_PADDING = 12  # points: a table cell's padding, left and right (ReportLab's 6 each)
 MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale its drawing to nothing)
@@ -1045,7 +1046,9 @@ class Book:
         return end + 1
 
     def _md_hr(self, st: _Story) -> int:
-        st.flow.append(Spacer(1, 8))
+        """Markdown's thematic break as a thin rule across the text's column (a list item's, in one): it printed
+        only a gap."""
+        st.flow.append(self._in_item(st, Rule(RULE_COLOUR)))
         return st.i + 1
 
     def _list_item(self, item: list[Flowable], stack: list[list[Any]], tokens: list[Token], i: int) -> "_Table":
@@ -1148,14 +1151,16 @@ class Book:
 
     def tip(self, tokens: list[Token], indent: float = 0.0) -> "_Together":
         """A tip's box of its paragraphs, as wide as the page's text less `indent` (a list item's)."""
-        inner: list[RichText] = []
+        inner: list[Flowable] = []
         for t in tokens:
-            _refuse_unprinted(t)  # a tip prints its paragraphs
+            _refuse_unprinted(t)  # a tip prints its paragraphs, and its rules (---)
             _refuse_unstructured(t)
             if t.type == "inline":
                 text = _text_only(t.children, "a tip", t)
                 inner.append(self.para(text, self.paper[0] - 2 * MARGIN - indent - 8 * MM, size=9.5, space_after=3))
-        if all(_blank(para.markup) for para in inner):  # a '>' alone
+            elif t.type == "hr":
+                inner.append(Rule(RULE_COLOUR, space=3.0))
+        if all(not isinstance(para, RichText) or _blank(para.markup) for para in inner):  # a '>' alone
             raise BookError("a tip (`>`) with no words would print as an empty box: write its words, or leave out "
                             "its '>'")
         box = _table([[inner]], hAlign="LEFT", fonts=self.fonts, commands=[("BACKGROUND", (0, 0), (-1, -1), TIP),
