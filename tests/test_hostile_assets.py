@@ -757,6 +757,9 @@ def test_a_footer_font_lacking_a_character_of_pnps_own_footer_words_is_refused_a
     assert f"layouts/mini/rulebook.md.j2:{len(book.splitlines()) + 2}:1: error: the font of family 'Body' has no '•' " \
            "(U+2022), which pnp prints as each item's bullet: it would print as a blank box; number the list ('1.'), " \
            "or use a font file that has it in fonts.yaml" in said, said
+    # the title page's 'players · ages · time': its '·' is pnp's too, said once, at fonts.yaml (it was said again
+    # at game.yaml's `players:`, 'leave it out')
+    assert [ln for ln in said if "U+00B7" in ln] == [footer], said
 
 
 def _font_remapping(font: bytes, codes: list[int]) -> bytes:

@@ -59,6 +59,7 @@ LIST_INDENT, LIST_GAP, LIST_LABEL_SIZE = 6 * MM, 2 * MM, 10.0
 LIST_TEXT_LEAST = 30 * MM
 FOOTER_SIZE = 8  # points: the page footer's type
 BULLET = "•"  # a bulleted list item's label
+FACTS_SEPARATOR = " · "  # between the title page's players, ages and time
 # A table splits between rows with at least this many body rows on each side (its header repeated on the
 # next page); one of fewer than TABLE_WHOLE_ROWS body rows moves whole: split, it would be all fragments, and
 # the gap it leaves when it moves is small
@@ -757,9 +758,10 @@ class Book:
         if not layout_only(canvas):
             self._draw_icon(canvas, name, x, y, w, h, col)
 
-    def para(self, markup: str, column: float | None = None, **kw: Any) -> RichText:
-        """A paragraph set in `column` points (the page's text width by default)."""
-        return RichText(markup, **self._within_page(markup, self._style(kw), column))
+    def para(self, markup: str, column: float | None = None, own: str = "", **kw: Any) -> RichText:
+        """A paragraph set in `column` points (the page's text width by default); `own` is words pnp puts in it
+        itself (the title page's ' · '), whose characters are checked against the font elsewhere."""
+        return RichText(markup, **self._within_page(markup, self._style(kw), column, own))
 
     def heading(self, markup: str, level: int, registry: list[Entry], **kw: Any) -> Heading:
         if level <= 2:  # as the table of contents lists it, in its column
@@ -769,12 +771,14 @@ class Book:
         return Heading(markup, level, registry, **self._within_page(markup, self._style(dict(family="Display",
                                                                                              **kw))))
 
-    def _within_page(self, markup: str, style: dict[str, Any], column: float | None = None) -> dict[str, Any]:
+    def _within_page(self, markup: str, style: dict[str, Any], column: float | None = None,
+                     own: str = "") -> dict[str, Any]:
         """A text's style, once no word of it is wider than its column (the page's text, a list item's, a tip's:
         such a word ran past it, off the page, in a rulebook built with exit 0) and its font has every
-        character it prints."""
+        character it prints but those of `own`, pnp's own words in it (said at fonts.yaml, with the footers'
+        own words: the title page's '·' was said there and again at game.yaml's `players:`, 'leave it out')."""
         family, size = style.get("family", "Body"), style.get("size", 10.0)
-        missing = rtext.unmapped(markup, self.fonts, family)
+        missing = rtext.unmapped(markup.replace(own, " ") if own else markup, self.fonts, family)
         if missing is not None:
             raise BookError(unmapped_message(missing, family), printed=missing)
         page = self.paper[0] - 2 * MARGIN
@@ -1222,7 +1226,8 @@ class Book:
                               color=ACCENT, space_after=6)]
         if c.subtitle:
             flow.append(self._written("subtitle", f"*{literal(c.subtitle)}*", size=14, align="center", space_after=10))
-        flow.append(self._written("facts", literal(c.facts), size=12, align="center", space_after=18))
+        flow.append(self._written("facts", literal(c.facts), size=12, align="center", space_after=18,
+                                  own=FACTS_SEPARATOR))
         for role, who in c.credits:
             flow.append(self._written("credits", f"**{literal(role)}:** {literal(str(who))}", size=10, align="center", space_after=3))
         flow.append(Spacer(1, 12 * MM))
