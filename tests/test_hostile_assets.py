@@ -1169,3 +1169,46 @@ def test_a_folder_is_listed_once_for_the_files_named_alike_of_every_picture_not_
     assert result.exit_code == 1 and result.output.count("(there is 'Pictures/") == 0
     assert result.output.count("not found") == 4
     assert project_module._names_by_key.cache_info().misses == 2  # layouts/mini/ and its Pictures/, once each
+
+
+def _with_space_advance(font: bytes, advance: int) -> bytes:
+    """The font with its space (U+0020) as wide as `advance` units: a face whose space is wider than its
+    regular face's, as a bold face's often is (DejaVu Sans Bold's, 348 units to 318), made from pnp's own."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+    parsed = TTFontFile(io.BytesIO(font))
+    out = bytearray(font)
+    struct.pack_into(">H", out, parsed.table["hmtx"]["offset"] + 4 * parsed.charToGlyph[32], advance)
+    return bytes(out)
+
+
+def test_bold_words_whose_face_has_a_wider_space_end_at_their_boxs_edge(tmp_path):
+    """Spaces were measured in the regular face whatever face drew them: in a project font whose bold space is
+    wider, a line of bold words ran past its box's right edge (2 mm on a poker card, into the cut), and the lines
+    of right-aligned bold text did not end together, with exit 0."""
+    from pypdf import PdfReader
+    from reportlab.lib.colors import black
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfgen.canvas import Canvas
+    from pnp.draw import text as rtext
+    from pnp.draw.fonts import load_fonts
+    from pnp.project import find
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: r.ttf, bold: b.ttf}\n  Display: {regular: r.ttf}\n"})
+    fonts_dir = REPO / "pnp" / "fonts" / "SourceSansPro"
+    for face, style in (("r", "Regular"), ("b", "Bold")):  # renamed: fonts are registered by their own name
+        font = (fonts_dir / f"SourceSansPro-{style}.ttf").read_bytes()
+        for encoding in ("latin-1", "utf-16-be"):
+            font = font.replace("SourceSansPro".encode(encoding), "SpacedSansPro".encode(encoding))
+        (root / "fonts" / f"{face}.ttf").write_bytes(_with_space_advance(font, 600) if face == "b" else font)
+    fonts = load_fonts(find(root))
+    width, size = 150.0, 10.0
+    fitted = rtext.fit("**" + " ".join(["i"] * 60) + "**", fonts, "Body", width, 200.0, size)
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(300, 300), invariant=1)
+    rtext.draw_lines(canvas, fitted, 10.0, 280.0, width, "right", black, fonts, "Body", lambda *args: None)
+    canvas.save()
+    ends: list[float] = []
+    PdfReader(io.BytesIO(out.getvalue())).pages[0].extract_text(visitor_text=lambda text, cm, tm, font, font_size: (
+        ends.append(tm[4] + stringWidth(text.strip(), fonts.name("Body", True), size)) if text.strip() else None))
+    assert len(ends) == len(fitted.lines) > 1
+    assert all(abs(end - (10.0 + width)) < 0.05 for end in ends), ends

@@ -206,7 +206,7 @@ def _boxes(runs: Sequence[Run]) -> list[Box]:
 def layout(runs: Sequence[Run], fonts: FontSet, family: str, size: float, width: float) -> tuple[list[Line], bool]:
     """Break runs into lines at `size` within `width`. Returns (lines, overflow)."""
     icon_width = size * ICON_SCALE
-    space = _width1(" ", fonts.name(family)) * size
+    regular_space = _width1(" ", fonts.name(family)) * size
     lines: list[Line] = []
     items: list[Item] = []
     x, overflow, pending_space = 0.0, False, False
@@ -223,6 +223,12 @@ def layout(runs: Sequence[Run], fonts: FontSet, family: str, size: float, width:
             font = fonts.name(family, r.bold, r.italic)
             measured.append((r, font, icon_width if r.kind == "icon" else _width1(r.text, font) * size))
         w = sum(m[2] for m in measured)
+        # a space between two runs of one font is drawn as that font's space (draw_lines joins them: see
+        # _stretches), one between fonts or beside an icon is only a gap. Measured as the regular face's, a bold
+        # face's wider space set a line of bold words past its box's right edge (2 mm on a card), exit 0
+        joined = pending_space and items[-1][1].kind == "text" and measured[0][0].kind == "text" \
+            and items[-1][2] == measured[0][1]
+        space = _width1(" ", measured[0][1]) * size if joined else regular_space
         start = x + (space if pending_space else 0.0)
         if items and start + w > width + 0.01:
             lines.append(Line(items, x))
