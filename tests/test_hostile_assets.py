@@ -808,6 +808,34 @@ def test_text_of_a_script_pnp_cannot_set_as_read_is_refused_though_its_font_has_
     assert len(said) == 2, "\n".join(said)
 
 
+def test_text_of_a_script_written_without_spaces_breaks_between_its_characters(tmp_path):
+    """Lines broke only at spaces: a Japanese sentence was one word, refused as too long for a card's box ('0 of
+    its 40 fit') that two lines of it filled, and in the rulebook as a word wider than the page ('break it with
+    spaces', which would print). Chinese and Japanese break between characters (never before a closing mark)."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: wide.ttf}\n  Display: {regular: wide.ttf}\n"})
+    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    renamed = regular.replace(b"SourceSansPro-Regular", b"KanjiSansPro0-Regular").replace(
+        "SourceSansPro-Regular".encode("utf-16-be"), "KanjiSansPro0-Regular".encode("utf-16-be"))
+    (root / "fonts" / "wide.ttf").write_bytes(_font_remapping(renamed, [0x6F22, 0x5B57, 0x3002]))  # 漢, 字, 。
+    sentence = "\u6f22\u5b57" * 24 + "\u3002"
+    cards = (root / "cards" / "mini" / "cards.yaml").read_text()
+    (root / "cards" / "mini" / "cards.yaml").write_text(cards.replace("Roars :star: loudly.", sentence).replace(
+        "  friend: lion\n", f"  friend: lion\n  text: {sentence * 8}\n"))  # (too long: how much fits is said)
+    book = (root / "layouts" / "mini" / "rulebook.md.j2").read_text()
+    (root / "layouts" / "mini" / "rulebook.md.j2").write_text(book + "\n" + sentence * 6 + "\n")
+    said = [ln for ln in run(root, "validate", "mini").stderr.splitlines() if ": error: " in ln]
+    assert len(said) == 1 and said[0].startswith("cards/mini/cards.yaml:11:9: error: text is about "), said
+    kept = int(said[0].split(": ")[3].split(" of its ")[0])
+    assert 49 * 2 < kept < 49 * 8, said  # some lines of it, not "0 of its 392"
+    from pnp.draw import text as rtext
+    from pnp.draw.fonts import load_fonts
+    from pnp.project import find
+    lines, overflow = rtext.layout(rtext.parse(sentence), load_fonts(find(root)), "Body", 10, 100)
+    assert not overflow and len(lines) > 1
+    assert all(line.items[0][1].text[0] != "\u3002" for line in lines)  # a full stop starts no line
+
+
 def _icon_ink(tmp_path, svg: str) -> tuple[bool, bool]:
     """Whether the icon `svg`, drawn by pnp in red in a 20 pt box and rasterised, prints (its middle, a point on
     its edge)."""

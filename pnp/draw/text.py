@@ -181,12 +181,58 @@ class Fitted:
         return len(self.lines) * self.leading - (self.leading - self.size)
 
 
+# Characters of the scripts written without spaces between words (Chinese, Japanese; Korean's syllables too, as
+# browsers break them): a line may break before or after any of them. Broken only at spaces, a sentence of them was
+# one word: refused as too long for a card's box ("0 of its 40 fit") or wider than the rulebook's page, however
+# many lines the box had room for
+_WIDE = re.compile("[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf"
+                   "\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]")
+# ... but never at the start of a line (closing marks, small kana, the prolonged sound mark) nor at the end of one
+# (opening marks), as those scripts are set (kinsoku), nor beside a character that joins its neighbours (no-break
+# spaces, the word joiner)
+_NO_LINE_START = frozenset("、。，．・：；？！ー）」』】〕〉》〗〙〛｝］〟ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ々〻゛゜ゝゞヽヾ"
+                           "‐゠–〜～…‥,.:;?!)]}\u00a0\u202f\u2060")
+_NO_LINE_END = frozenset("（「『【〔〈《〖〘〚｛［〝([{\u00a0\u202f\u2060")
+
+
+def _pieces(text: str) -> list[str]:
+    """`text` cut where a line may break without a space: before or after a character of _WIDE, unless the
+    character after it may not start a line or the one before it may not end one."""
+    pieces, start = [], 0
+    for k in range(1, len(text)):
+        before, after = text[k - 1], text[k]
+        if (_WIDE.match(before) or _WIDE.match(after)) and after not in _NO_LINE_START \
+                and before not in _NO_LINE_END:
+            pieces.append(text[start:k])
+            start = k
+    pieces.append(text[start:])
+    return pieces
+
+
+def wide_breaks(text: str) -> list[int]:
+    """Where a line of `text` may break without a space (see _pieces): the lengths of the beginnings ending there."""
+    if not _WIDE.search(text):
+        return []
+    found, at = [], 0
+    for piece in _pieces(text)[:-1]:
+        at += len(piece)
+        found.append(at)
+    return found
+
+
 def _boxes(runs: Sequence[Run]) -> list[Box]:
-    """Group runs into unbreakable boxes separated by spaces; a 'br' is its own box."""
+    """Group runs into unbreakable boxes separated by spaces (or by nothing, where a script written without
+    spaces may break: see _WIDE); a 'br' is its own box."""
     boxes: list[Box] = []
     current: list[Run] = []
     for run in runs:
-        if run.kind == "space":
+        if run.kind == "text" and _WIDE.search(run.text):
+            for k, piece in enumerate(_pieces(run.text)):
+                if k and current:
+                    boxes.append(current)
+                    current = []
+                current.append(run._replace(text=piece))
+        elif run.kind == "space":
             if current:
                 boxes.append(current)
                 current = []
