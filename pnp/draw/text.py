@@ -249,6 +249,18 @@ def _boxes(runs: Sequence[Run]) -> list[Box]:
     return boxes
 
 
+def _space_before(items: list[Item], first: tuple[Run, str, float], size: float, regular_space: float) -> float:
+    """How wide the space is between the line's `items` and the box whose first run (run, font, width) is `first`.
+    A space between two runs of one font is drawn as that font's space (draw_lines joins them: see _stretches);
+    one between fonts or beside an icon is only a gap, the family's regular space. Measured as the regular face's
+    whatever the face, a bold face's wider space set a line of bold words past its box's right edge (2 mm on a
+    card), exit 0."""
+    run, font, _ = first
+    if items and items[-1][1].kind == "text" and run.kind == "text" and items[-1][2] == font:
+        return _width1(" ", font) * size
+    return regular_space
+
+
 def layout(runs: Sequence[Run], fonts: FontSet, family: str, size: float, width: float) -> tuple[list[Line], bool]:
     """Break runs into lines at `size` within `width`. Returns (lines, overflow)."""
     icon_width = size * ICON_SCALE
@@ -269,13 +281,7 @@ def layout(runs: Sequence[Run], fonts: FontSet, family: str, size: float, width:
             font = fonts.name(family, r.bold, r.italic)
             measured.append((r, font, icon_width if r.kind == "icon" else _width1(r.text, font) * size))
         w = sum(m[2] for m in measured)
-        # a space between two runs of one font is drawn as that font's space (draw_lines joins them: see
-        # _stretches), one between fonts or beside an icon is only a gap. Measured as the regular face's, a bold
-        # face's wider space set a line of bold words past its box's right edge (2 mm on a card), exit 0
-        joined = pending_space and items[-1][1].kind == "text" and measured[0][0].kind == "text" \
-            and items[-1][2] == measured[0][1]
-        space = _width1(" ", measured[0][1]) * size if joined else regular_space
-        start = x + (space if pending_space else 0.0)
+        start = x + (_space_before(items, measured[0], size, regular_space) if pending_space else 0.0)
         if items and start + w > width + 0.01:
             lines.append(Line(items, x))
             items, x, start = [], 0.0, 0.0
