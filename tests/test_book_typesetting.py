@@ -476,3 +476,25 @@ def test_a_thematic_break_prints_a_rule_across_its_column():
     assert len(lengths) == 3
     assert abs(lengths[0] - text) < 1  # across the page's text
     assert text - 40 < lengths[1] < text - 5 and text - 40 < lengths[2] < text - 5  # the item's, the tip's
+
+
+def test_a_paragraphs_words_and_pictures_print_in_the_order_written():
+    """A paragraph's pictures printed before all its words: 'As shown: ![x](...)' printed the picture, then 'As
+    shown:', and words between two pictures after both. Pictures no words part stand side by side; italic open
+    across a picture goes on after it."""
+    def picture(src, title):
+        return (lambda canvas: canvas.drawString(0, 0, f"PIC{src[-1]}")), (40 * MM, 20 * MM), True
+
+    book = Book(BookContent(title="Test", markdown="# Rules\n\n*Shown ![a](component:x) ![b](component:y) then* "
+                                                  "![c](component:z) last.\n\n1. Step ![d](component:w) after\n"),
+                _fonts(), (210 * MM, 297 * MM), picture, lambda *args: None)
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(210 * MM, 297 * MM), invariant=1)
+    book.draw(canvas)
+    canvas.save()
+    faces: dict[str, str] = {}
+    page = PdfReader(io.BytesIO(out.getvalue())).pages[2]
+    text = " ".join(page.extract_text(visitor_text=lambda t, cm, tm, font, size: faces.setdefault(
+        t.strip(), str(font.get("/BaseFont")) if font else "") if t.strip() else None).split())
+    assert text.startswith("Rules Shown PICx a PICy b then PICz c last. 1. Step PICw d after"), text
+    assert faces["then"].endswith("-It") and not faces["last."].endswith("-It"), faces

@@ -450,6 +450,34 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     return text, images
 
 
+def _words_and_pictures(children: list[Token] | None) -> list[str | list[Image]]:
+    """A paragraph's runs of words (pnp markup) and its pictures in the order written, the pictures that no words
+    part side by side: the words before a picture printed after it ('As shown: ![x](...)' printed the picture,
+    then 'As shown:'). Bold or italic open across a picture is closed before it and opened again after."""
+    parts: list[str | list[Image]] = []
+    words: list[Token] = []
+    carried = ""
+    for t in children or []:
+        if t.type != "image":
+            words.append(t)
+            continue
+        text = _inline(words)[0]
+        if not _blank(text):  # (markers alone, '*' before a picture, go on to the words after it)
+            markup = carried + text
+            carried = rtext.open_at_end(markup)
+            parts.append(markup + carried[::-1])
+            words = []
+        image = _inline([t])[1]
+        if parts and isinstance(parts[-1], list):
+            parts[-1].extend(image)
+        else:
+            parts.append(image)
+    text = _inline(words)[0]
+    if text and (not _blank(text) or not parts):
+        parts.append(carried + text)
+    return parts
+
+
 # A picture or a footnote Markdown did not read, left in the text as it was typed: `![x][r]` with no `[r]:`
 # line, `![x](` never closed, `[^1]` (commonmark has no footnotes). Printed as typed, exit 0, where refused.
 # Found in the runs of text between brackets that close (and line breaks or spaces), each read once: a regular
@@ -960,15 +988,23 @@ class Book:
                 raise BookError(f"a list item whose first line has no words would print its {label} beside nothing: "
                                 "write its words, or leave out its line", line=_line(st.tokens[st.i]))
             column = self.paper[0] - 2 * MARGIN - st.lists[-1][2]
-            blocks = ([self.pictures(images, st.tokens[st.i + 1], column)] if images else []) + \
-                ([self.para(text, column, indent=0, space_after=2.5)] if text else [])
-            st.flow.append(self._list_item(blocks, st.lists, st.tokens, st.i))
+            st.flow.append(self._list_item(self._in_order(st.tokens[st.i + 1], column, 2.5), st.lists, st.tokens,
+                                           st.i))
             return st.i + 3
-        if images:
-            st.flow.append(self.pictures(images, st.tokens[st.i + 1]))
-        if text:
-            st.flow.append(self.para(text, indent=0, space_after=5))
+        st.flow.extend(self._in_order(st.tokens[st.i + 1], None, 5))
         return st.i + 3
+
+    def _in_order(self, inline: Token, column: float | None, space_after: float) -> list[Flowable]:
+        """A paragraph's words and pictures in the order written (see _words_and_pictures), in `column` points."""
+        blocks: list[Flowable] = []
+        seen = 0  # the pictures before, counted to find each one's line
+        for part in _words_and_pictures(inline.children):
+            if isinstance(part, str):
+                blocks.append(self.para(part, column, indent=0, space_after=space_after))
+            else:
+                blocks.append(self.pictures(part, inline, column, first=seen))
+                seen += len(part)
+        return blocks
 
     def _md_list_item_open(self, st: _Story) -> int:
         """Refuse an item that begins with a block printed without its label (a table, a tip, a heading): the
@@ -1175,7 +1211,8 @@ class Book:
                                  ("TOPPADDING", (0, 0), (-1, -1), 3 * MM), ("BOTTOMPADDING", (0, 0), (-1, -1), 2 * MM)])
         return _Together([Spacer(1, 2), box, Spacer(1, 6)])
 
-    def pictures(self, images: list[Image], inline: Token | None = None, column: float | None = None) -> Flowable:
+    def pictures(self, images: list[Image], inline: Token | None = None, column: float | None = None,
+                 first: int = 0) -> Flowable:
         """The pictures of a paragraph side by side, in `column` points (a list item's; the page's text by
         default), each in an equal share of it; one that cannot be drawn is refused at the line of its source in
         the paragraph `inline` (a picture on a paragraph's third line was said at its first)."""
@@ -1188,7 +1225,8 @@ class Book:
                             f"is {avail / MM:.0f} mm wide: put them in paragraphs of their own")
         # the width each caption is set in, as the row of cells shares it out (equally, less their padding)
         share = avail if len(images) == 1 else avail / len(images) - _CELL_PADDING
-        cells = [self._picture_at(inline, src, caption, title, share, k) for k, (src, caption, title) in enumerate(images)]
+        cells = [self._picture_at(inline, src, caption, title, share, first + k)
+                 for k, (src, caption, title) in enumerate(images)]
         if len(cells) == 1:
             return cells[0]
         table = _table([cells], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "BOTTOM")])

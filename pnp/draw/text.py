@@ -48,6 +48,18 @@ def left_open(markup: str) -> str | None:
     return "**" if bold else "*" if italic else None
 
 
+def open_at_end(markup: str) -> str:
+    """The markers ('**', '*') open at the end of `markup`, in the order they were opened: '' when none is."""
+    order: list[str] = []
+    for piece in _TOKEN.findall(markup):
+        if piece in ("**", "*"):
+            if piece in order:
+                order.remove(piece)
+            else:
+                order.append(piece)
+    return "".join(order)
+
+
 def throughout(markup: str, marker: Literal["**", "*"]) -> str:
     """`markup` in bold (`marker` '**') or italic ('*') from end to end, its own markers of that style left out:
     wrapped as it was, a bold word in a bold line (a heading's in the contents, a table header's) turned bold off
