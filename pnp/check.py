@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from .draw.fonts import unmapped_message
 from .draw.icons import unreadable
 from .draw.sheet import FOOTER_FAMILY, FOOTER_OWN_CHARACTERS
-from .draw.text import left_open, star_between_spaces, unmapped
+from .draw.text import left_open, star_between_spaces, unmapped, wide_breaks
 from .draw.pictures import verified_picture
 from .impose.shapes import Outline, inside_by
 from .layout.budget import drawn_by
@@ -573,8 +573,10 @@ class Checks:
 
     def _fitting_length(self, prim: "Prim") -> int:
         """How many characters of the text fit the box at its smallest size, cut between words."""
-        # (between words: at any space or line break; at spaces alone, lines without one fitted none of them)
-        cuts = [i for i, ch in enumerate(prim.text) if ch.isspace()] + [len(prim.text)]
+        # (between words: at any space or line break; at spaces alone, lines without one fitted none of them; and
+        # between the characters of a script written without spaces, where its lines break: '0 of its 40 fit')
+        cuts = sorted({i for i, ch in enumerate(prim.text) if ch.isspace()} | set(wide_breaks(prim.text))) \
+            + [len(prim.text)]
         lo, hi = 0, len(cuts)  # cuts[:lo] are known to fit, cuts[hi:] known not to
         while lo < hi:
             mid = (lo + hi) // 2

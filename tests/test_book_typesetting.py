@@ -447,3 +447,54 @@ def test_emphasis_markers_that_meet_keep_their_meaning():
         "# Rules\n\n*![a](component:x)* and plainword more.\n\n*italicword*[*linkword*](http://x) plainafter.\n")}
     assert (fonts["plainword"], fonts["plainafter."]) == ("Regular", "Regular")
     assert fonts["italicwordlinkword"] == "It"  # (one word: nothing between them)
+
+
+def _horizontal_rules(markdown: str) -> list[float]:
+    """The lengths of the horizontal lines a rulebook of `markdown` strokes, page by page in order."""
+    from pypdf.generic import ContentStream
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=PAPER, invariant=1)
+    Book(BookContent(title="Test", markdown=markdown), _fonts(), PAPER, lambda src, width: None,
+         lambda *args: None).draw(canvas)
+    canvas.save()
+    reader = PdfReader(io.BytesIO(out.getvalue()))
+    lengths = []
+    for page in reader.pages:
+        ops = ContentStream(page.get_contents(), reader).operations
+        for k, (args, op) in enumerate(ops):
+            if op == b"l" and k and ops[k - 1][1] == b"m" and float(ops[k - 1][0][1]) == float(args[1]):
+                lengths.append(round(float(args[0]) - float(ops[k - 1][0][0]), 1))
+    return lengths
+
+
+def test_a_thematic_break_prints_a_rule_across_its_column():
+    """Markdown's thematic break (`---`, `***`, `___` on a line) printed only a gap, at the page's text, in a
+    list item and in a tip alike: it is a thin rule across the column it stands in."""
+    lengths = _horizontal_rules("# Rules\n\nAbove\n\n---\n\nBelow\n\n1. Step\n\n   ***\n\n   More\n\n"
+                                "> Tip\n>\n> ___\n>\n> more\n")
+    text = PAPER[0] - 2 * 18 * MM
+    assert len(lengths) == 3
+    assert abs(lengths[0] - text) < 1  # across the page's text
+    assert text - 40 < lengths[1] < text - 5 and text - 40 < lengths[2] < text - 5  # the item's, the tip's
+
+
+def test_a_paragraphs_words_and_pictures_print_in_the_order_written():
+    """A paragraph's pictures printed before all its words: 'As shown: ![x](...)' printed the picture, then 'As
+    shown:', and words between two pictures after both. Pictures no words part stand side by side; italic open
+    across a picture goes on after it."""
+    def picture(src, title):
+        return (lambda canvas: canvas.drawString(0, 0, f"PIC{src[-1]}")), (40 * MM, 20 * MM), True
+
+    book = Book(BookContent(title="Test", markdown="# Rules\n\n*Shown ![a](component:x) ![b](component:y) then* "
+                                                  "![c](component:z) last.\n\n1. Step ![d](component:w) after\n"),
+                _fonts(), (210 * MM, 297 * MM), picture, lambda *args: None)
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(210 * MM, 297 * MM), invariant=1)
+    book.draw(canvas)
+    canvas.save()
+    faces: dict[str, str] = {}
+    page = PdfReader(io.BytesIO(out.getvalue())).pages[2]
+    text = " ".join(page.extract_text(visitor_text=lambda t, cm, tm, font, size: faces.setdefault(
+        t.strip(), str(font.get("/BaseFont")) if font else "") if t.strip() else None).split())
+    assert text.startswith("Rules Shown PICx a PICy b then PICz c last. 1. Step PICw d after"), text
+    assert faces["then"].endswith("-It") and not faces["last."].endswith("-It"), faces

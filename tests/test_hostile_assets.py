@@ -761,6 +761,9 @@ def test_a_footer_font_lacking_a_character_of_pnps_own_footer_words_is_refused_a
     assert f"layouts/mini/rulebook.md.j2:{len(book.splitlines()) + 2}:1: error: the font of family 'Body' has no '•' " \
            "(U+2022), which pnp prints as each item's bullet: it would print as a blank box; number the list ('1.'), " \
            "or use a font file that has it in fonts.yaml" in said, said
+    # the title page's 'players · ages · time': its '·' is pnp's too, said once, at fonts.yaml (it was said again
+    # at game.yaml's `players:`, 'leave it out')
+    assert [ln for ln in said if "U+00B7" in ln] == [footer], said
 
 
 def _font_remapping(font: bytes, codes: list[int]) -> bytes:
@@ -803,6 +806,34 @@ def test_text_of_a_script_pnp_cannot_set_as_read_is_refused_though_its_font_has_
     book_line = len(book.splitlines()) + 2
     assert any(ln.startswith(f"layouts/mini/rulebook.md.j2:{book_line}:1: error: character U+093F") for ln in said), said
     assert len(said) == 2, "\n".join(said)
+
+
+def test_text_of_a_script_written_without_spaces_breaks_between_its_characters(tmp_path):
+    """Lines broke only at spaces: a Japanese sentence was one word, refused as too long for a card's box ('0 of
+    its 40 fit') that two lines of it filled, and in the rulebook as a word wider than the page ('break it with
+    spaces', which would print). Chinese and Japanese break between characters (never before a closing mark)."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: wide.ttf}\n  Display: {regular: wide.ttf}\n"})
+    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    renamed = regular.replace(b"SourceSansPro-Regular", b"KanjiSansPro0-Regular").replace(
+        "SourceSansPro-Regular".encode("utf-16-be"), "KanjiSansPro0-Regular".encode("utf-16-be"))
+    (root / "fonts" / "wide.ttf").write_bytes(_font_remapping(renamed, [0x6F22, 0x5B57, 0x3002]))  # 漢, 字, 。
+    sentence = "\u6f22\u5b57" * 24 + "\u3002"
+    cards = (root / "cards" / "mini" / "cards.yaml").read_text()
+    (root / "cards" / "mini" / "cards.yaml").write_text(cards.replace("Roars :star: loudly.", sentence).replace(
+        "  friend: lion\n", f"  friend: lion\n  text: {sentence * 8}\n"))  # (too long: how much fits is said)
+    book = (root / "layouts" / "mini" / "rulebook.md.j2").read_text()
+    (root / "layouts" / "mini" / "rulebook.md.j2").write_text(book + "\n" + sentence * 6 + "\n")
+    said = [ln for ln in run(root, "validate", "mini").stderr.splitlines() if ": error: " in ln]
+    assert len(said) == 1 and said[0].startswith("cards/mini/cards.yaml:11:9: error: text is about "), said
+    kept = int(said[0].split(": ")[3].split(" of its ")[0])
+    assert 49 * 2 < kept < 49 * 8, said  # some lines of it, not "0 of its 392"
+    from pnp.draw import text as rtext
+    from pnp.draw.fonts import load_fonts
+    from pnp.project import find
+    lines, overflow = rtext.layout(rtext.parse(sentence), load_fonts(find(root)), "Body", 10, 100)
+    assert not overflow and len(lines) > 1
+    assert all(line.items[0][1].text[0] != "\u3002" for line in lines)  # a full stop starts no line
 
 
 def _icon_ink(tmp_path, svg: str) -> tuple[bool, bool]:
@@ -1166,3 +1197,46 @@ def test_a_folder_is_listed_once_for_the_files_named_alike_of_every_picture_not_
     assert result.exit_code == 1 and result.output.count("(there is 'Pictures/") == 0
     assert result.output.count("not found") == 4
     assert project_module._names_by_key.cache_info().misses == 2  # layouts/mini/ and its Pictures/, once each
+
+
+def _with_space_advance(font: bytes, advance: int) -> bytes:
+    """The font with its space (U+0020) as wide as `advance` units: a face whose space is wider than its
+    regular face's, as a bold face's often is (DejaVu Sans Bold's, 348 units to 318), made from pnp's own."""
+    from reportlab.pdfbase.ttfonts import TTFontFile
+    parsed = TTFontFile(io.BytesIO(font))
+    out = bytearray(font)
+    struct.pack_into(">H", out, parsed.table["hmtx"]["offset"] + 4 * parsed.charToGlyph[32], advance)
+    return bytes(out)
+
+
+def test_bold_words_whose_face_has_a_wider_space_end_at_their_boxs_edge(tmp_path):
+    """Spaces were measured in the regular face whatever face drew them: in a project font whose bold space is
+    wider, a line of bold words ran past its box's right edge (2 mm on a poker card, into the cut), and the lines
+    of right-aligned bold text did not end together, with exit 0."""
+    from pypdf import PdfReader
+    from reportlab.lib.colors import black
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfgen.canvas import Canvas
+    from pnp.draw import text as rtext
+    from pnp.draw.fonts import load_fonts
+    from pnp.project import find
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: r.ttf, bold: b.ttf}\n  Display: {regular: r.ttf}\n"})
+    fonts_dir = REPO / "pnp" / "fonts" / "SourceSansPro"
+    for face, style in (("r", "Regular"), ("b", "Bold")):  # renamed: fonts are registered by their own name
+        font = (fonts_dir / f"SourceSansPro-{style}.ttf").read_bytes()
+        for encoding in ("latin-1", "utf-16-be"):
+            font = font.replace("SourceSansPro".encode(encoding), "SpacedSansPro".encode(encoding))
+        (root / "fonts" / f"{face}.ttf").write_bytes(_with_space_advance(font, 600) if face == "b" else font)
+    fonts = load_fonts(find(root))
+    width, size = 150.0, 10.0
+    fitted = rtext.fit("**" + " ".join(["i"] * 60) + "**", fonts, "Body", width, 200.0, size)
+    out = io.BytesIO()
+    canvas = Canvas(out, pagesize=(300, 300), invariant=1)
+    rtext.draw_lines(canvas, fitted, 10.0, 280.0, width, "right", black, fonts, "Body", lambda *args: None)
+    canvas.save()
+    ends: list[float] = []
+    PdfReader(io.BytesIO(out.getvalue())).pages[0].extract_text(visitor_text=lambda text, cm, tm, font, font_size: (
+        ends.append(tm[4] + stringWidth(text.strip(), fonts.name("Body", True), size)) if text.strip() else None))
+    assert len(ends) == len(fitted.lines) > 1
+    assert all(abs(end - (10.0 + width)) < 0.05 for end in ends), ends

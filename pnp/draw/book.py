@@ -28,13 +28,14 @@ from ..units import MM
 from . import text as rtext
 from .text import ICON_SCALE
 from .canvas import Canvas, new_canvas
-from .flowables import Heading, LaidOut, Picture, RichText, layout_only
+from .flowables import Heading, LaidOut, Picture, RichText, Rule, layout_only
 from .fonts import FontSet, unmapped_message
 
 MARGIN = 18 * MM
 INK = "#222222"
 ACCENT = "#2f5d50"
 TIP = colors.HexColor("#eef3ea")
+RULE_COLOUR = "#9a9a9a"  # a thematic break's line (---)
 COMPONENT_PICTURE_WIDTH = 48 * MM  # a card or token shown in the rules
 _CELL_PADDING = 12  # points: a table cell's padding, left and right (ReportLab's 6 each)
 MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale its drawing to nothing)
@@ -42,7 +43,7 @@ MIN_PICTURE_WIDTH = 1 * MM  # a picture narrower is not seen (and 0 would scale 
 # that the two fit on a page (a 1 x 2000 mm card shown at card width was taller than any page: validate said
 # ok, the build failed). A picture drawn to fit a page (DinoSpan's tree) keeps its size.
 CAPTION_ROOM = 16 * MM
-MAX_BLOCKS = 6000  # headings, paragraphs, list items, table cells: the shipped rulebooks have 640-750; 20,000
+MAX_BLOCKS = 6000  # headings, paragraphs, list items, table cells, rules: the shipped rulebooks have 640-750; 20,000
 # headings took 13 s and 290 MB to set
 # a heading is set twice more (its line of the contents, in each of the two passes that find its page): 6,000
 # headings took 10 s of CPU to build where 6,000 paragraphs took 4; the shipped rulebooks have 23-38
@@ -58,6 +59,7 @@ LIST_INDENT, LIST_GAP, LIST_LABEL_SIZE = 6 * MM, 2 * MM, 10.0
 LIST_TEXT_LEAST = 30 * MM
 FOOTER_SIZE = 8  # points: the page footer's type
 BULLET = "•"  # a bulleted list item's label
+FACTS_SEPARATOR = " · "  # between the title page's players, ages and time
 # A table splits between rows with at least this many body rows on each side (its header repeated on the
 # next page); one of fewer than TABLE_WHOLE_ROWS body rows moves whole: split, it would be all fragments, and
 # the gap it leaves when it moves is small
@@ -91,9 +93,11 @@ class BookContent:
 def _too_many_blocks(tokens: list[Token]) -> "BookError | None":
     """The error for Markdown of more than MAX_BLOCKS blocks or MAX_HEADINGS headings, at the line of the one
     past the limit; None when there are not so many."""
-    opened = [t for t in tokens if t.nesting == 1]
+    # a rule (---) is a block of its own, with no closing token: 29,000 of them took 14 s to set
+    opened = [t for t in tokens if t.nesting == 1 or t.type == "hr"]
     headings = [t for t in opened if t.type == "heading_open"]
-    for counted, limit, what in ((opened, MAX_BLOCKS, "headings, paragraphs, list items and table cells"),
+    for counted, limit, what in ((opened, MAX_BLOCKS, "headings, paragraphs, list items, table cells and rules "
+                                                      "(---)"),
                                  (headings, MAX_HEADINGS, "headings (the contents list each)")):
         if len(counted) > limit:
             # a table cell has no line of its own: the nearest block before it that has one (its table's body)
@@ -446,6 +450,34 @@ def _inline(children: list[Token] | None) -> tuple[str, list[Image]]:
     return text, images
 
 
+def _words_and_pictures(children: list[Token] | None) -> list[str | list[Image]]:
+    """A paragraph's runs of words (pnp markup) and its pictures in the order written, the pictures that no words
+    part side by side: the words before a picture printed after it ('As shown: ![x](...)' printed the picture,
+    then 'As shown:'). Bold or italic open across a picture is closed before it and opened again after."""
+    parts: list[str | list[Image]] = []
+    words: list[Token] = []
+    carried = ""
+    for t in children or []:
+        if t.type != "image":
+            words.append(t)
+            continue
+        text = _inline(words)[0]
+        if not _blank(text):  # (markers alone, '*' before a picture, go on to the words after it)
+            markup = carried + text
+            carried = rtext.open_at_end(markup)
+            parts.append(markup + carried[::-1])
+            words = []
+        image = _inline([t])[1]
+        if parts and isinstance(parts[-1], list):
+            parts[-1].extend(image)
+        else:
+            parts.append(image)
+    text = _inline(words)[0]
+    if text and (not _blank(text) or not parts):
+        parts.append(carried + text)
+    return parts
+
+
 # A picture or a footnote Markdown did not read, left in the text as it was typed: `![x][r]` with no `[r]:`
 # line, `![x](` never closed, `[^1]` (commonmark has no footnotes). Printed as typed, exit 0, where refused.
 # Found in the runs of text between brackets that close (and line breaks or spaces), each read once: a regular
@@ -756,9 +788,10 @@ class Book:
         if not layout_only(canvas):
             self._draw_icon(canvas, name, x, y, w, h, col)
 
-    def para(self, markup: str, column: float | None = None, **kw: Any) -> RichText:
-        """A paragraph set in `column` points (the page's text width by default)."""
-        return RichText(markup, **self._within_page(markup, self._style(kw), column))
+    def para(self, markup: str, column: float | None = None, own: str = "", **kw: Any) -> RichText:
+        """A paragraph set in `column` points (the page's text width by default); `own` is words pnp puts in it
+        itself (the title page's ' · '), whose characters are checked against the font elsewhere."""
+        return RichText(markup, **self._within_page(markup, self._style(kw), column, own))
 
     def heading(self, markup: str, level: int, registry: list[Entry], **kw: Any) -> Heading:
         if level <= 2:  # as the table of contents lists it, in its column
@@ -768,12 +801,14 @@ class Book:
         return Heading(markup, level, registry, **self._within_page(markup, self._style(dict(family="Display",
                                                                                              **kw))))
 
-    def _within_page(self, markup: str, style: dict[str, Any], column: float | None = None) -> dict[str, Any]:
+    def _within_page(self, markup: str, style: dict[str, Any], column: float | None = None,
+                     own: str = "") -> dict[str, Any]:
         """A text's style, once no word of it is wider than its column (the page's text, a list item's, a tip's:
         such a word ran past it, off the page, in a rulebook built with exit 0) and its font has every
-        character it prints."""
+        character it prints but those of `own`, pnp's own words in it (said at fonts.yaml, with the footers'
+        own words: the title page's '·' was said there and again at game.yaml's `players:`, 'leave it out')."""
         family, size = style.get("family", "Body"), style.get("size", 10.0)
-        missing = rtext.unmapped(markup, self.fonts, family)
+        missing = rtext.unmapped(markup.replace(own, " ") if own else markup, self.fonts, family)
         if missing is not None:
             raise BookError(unmapped_message(missing, family), printed=missing)
         page = self.paper[0] - 2 * MARGIN
@@ -953,15 +988,23 @@ class Book:
                 raise BookError(f"a list item whose first line has no words would print its {label} beside nothing: "
                                 "write its words, or leave out its line", line=_line(st.tokens[st.i]))
             column = self.paper[0] - 2 * MARGIN - st.lists[-1][2]
-            blocks = ([self.pictures(images, st.tokens[st.i + 1], column)] if images else []) + \
-                ([self.para(text, column, indent=0, space_after=2.5)] if text else [])
-            st.flow.append(self._list_item(blocks, st.lists, st.tokens, st.i))
+            st.flow.append(self._list_item(self._in_order(st.tokens[st.i + 1], column, 2.5), st.lists, st.tokens,
+                                           st.i))
             return st.i + 3
-        if images:
-            st.flow.append(self.pictures(images, st.tokens[st.i + 1]))
-        if text:
-            st.flow.append(self.para(text, indent=0, space_after=5))
+        st.flow.extend(self._in_order(st.tokens[st.i + 1], None, 5))
         return st.i + 3
+
+    def _in_order(self, inline: Token, column: float | None, space_after: float) -> list[Flowable]:
+        """A paragraph's words and pictures in the order written (see _words_and_pictures), in `column` points."""
+        blocks: list[Flowable] = []
+        seen = 0  # the pictures before, counted to find each one's line
+        for part in _words_and_pictures(inline.children):
+            if isinstance(part, str):
+                blocks.append(self.para(part, column, indent=0, space_after=space_after))
+            else:
+                blocks.append(self.pictures(part, inline, column, first=seen))
+                seen += len(part)
+        return blocks
 
     def _md_list_item_open(self, st: _Story) -> int:
         """Refuse an item that begins with a block printed without its label (a table, a tip, a heading): the
@@ -1045,7 +1088,9 @@ class Book:
         return end + 1
 
     def _md_hr(self, st: _Story) -> int:
-        st.flow.append(Spacer(1, 8))
+        """Markdown's thematic break as a thin rule across the text's column (a list item's, in one): it printed
+        only a gap."""
+        st.flow.append(self._in_item(st, Rule(RULE_COLOUR)))
         return st.i + 1
 
     def _list_item(self, item: list[Flowable], stack: list[list[Any]], tokens: list[Token], i: int) -> "_Table":
@@ -1148,14 +1193,16 @@ class Book:
 
     def tip(self, tokens: list[Token], indent: float = 0.0) -> "_Together":
         """A tip's box of its paragraphs, as wide as the page's text less `indent` (a list item's)."""
-        inner: list[RichText] = []
+        inner: list[Flowable] = []
         for t in tokens:
-            _refuse_unprinted(t)  # a tip prints its paragraphs
+            _refuse_unprinted(t)  # a tip prints its paragraphs, and its rules (---)
             _refuse_unstructured(t)
             if t.type == "inline":
                 text = _text_only(t.children, "a tip", t)
                 inner.append(self.para(text, self.paper[0] - 2 * MARGIN - indent - 8 * MM, size=9.5, space_after=3))
-        if all(_blank(para.markup) for para in inner):  # a '>' alone
+            elif t.type == "hr":
+                inner.append(Rule(RULE_COLOUR, space=3.0))
+        if all(not isinstance(para, RichText) or _blank(para.markup) for para in inner):  # a '>' alone
             raise BookError("a tip (`>`) with no words would print as an empty box: write its words, or leave out "
                             "its '>'")
         box = _table([[inner]], hAlign="LEFT", fonts=self.fonts, commands=[("BACKGROUND", (0, 0), (-1, -1), TIP),
@@ -1164,7 +1211,8 @@ class Book:
                                  ("TOPPADDING", (0, 0), (-1, -1), 3 * MM), ("BOTTOMPADDING", (0, 0), (-1, -1), 2 * MM)])
         return _Together([Spacer(1, 2), box, Spacer(1, 6)])
 
-    def pictures(self, images: list[Image], inline: Token | None = None, column: float | None = None) -> Flowable:
+    def pictures(self, images: list[Image], inline: Token | None = None, column: float | None = None,
+                 first: int = 0) -> Flowable:
         """The pictures of a paragraph side by side, in `column` points (a list item's; the page's text by
         default), each in an equal share of it; one that cannot be drawn is refused at the line of its source in
         the paragraph `inline` (a picture on a paragraph's third line was said at its first)."""
@@ -1177,7 +1225,8 @@ class Book:
                             f"is {avail / MM:.0f} mm wide: put them in paragraphs of their own")
         # the width each caption is set in, as the row of cells shares it out (equally, less their padding)
         share = avail if len(images) == 1 else avail / len(images) - _CELL_PADDING
-        cells = [self._picture_at(inline, src, caption, title, share, k) for k, (src, caption, title) in enumerate(images)]
+        cells = [self._picture_at(inline, src, caption, title, share, first + k)
+                 for k, (src, caption, title) in enumerate(images)]
         if len(cells) == 1:
             return cells[0]
         table = _table([cells], fonts=self.fonts, commands=[("VALIGN", (0, 0), (-1, -1), "BOTTOM")])
@@ -1217,7 +1266,8 @@ class Book:
                               color=ACCENT, space_after=6)]
         if c.subtitle:
             flow.append(self._written("subtitle", f"*{literal(c.subtitle)}*", size=14, align="center", space_after=10))
-        flow.append(self._written("facts", literal(c.facts), size=12, align="center", space_after=18))
+        flow.append(self._written("facts", literal(c.facts), size=12, align="center", space_after=18,
+                                  own=FACTS_SEPARATOR))
         for role, who in c.credits:
             flow.append(self._written("credits", f"**{literal(role)}:** {literal(str(who))}", size=10, align="center", space_after=3))
         flow.append(Spacer(1, 12 * MM))

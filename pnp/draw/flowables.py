@@ -100,6 +100,29 @@ class Heading(RichText):
         self.registry.append((self.level, self.markup, self.canv.getPageNumber()))
 
 
+class Rule(Flowable):
+    """A thin line across the column it is set in: Markdown's thematic break (`---`, `***`, `___`)."""
+
+    def __init__(self, color: str, thickness: float = 0.5, space: float = 6.0) -> None:
+        super().__init__()
+        self.color, self.thickness = color, thickness
+        self.spaceBefore = self.spaceAfter = space
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self.width, self.height = avail_width, self.thickness
+        return self.width, self.height
+
+    def draw(self) -> None:
+        if layout_only(self.canv):
+            return
+        c = self.canv
+        c.saveState()
+        c.setStrokeColor(colour(self.color) or colors.black)
+        c.setLineWidth(self.thickness)
+        c.line(0, self.thickness / 2, self.width, self.thickness / 2)
+        c.restoreState()
+
+
 class Picture(Flowable):
     """A component drawn by the same renderer as the printed one, scaled to a width, with a caption."""
 

@@ -48,6 +48,18 @@ def left_open(markup: str) -> str | None:
     return "**" if bold else "*" if italic else None
 
 
+def open_at_end(markup: str) -> str:
+    """The markers ('**', '*') open at the end of `markup`, in the order they were opened: '' when none is."""
+    order: list[str] = []
+    for piece in _TOKEN.findall(markup):
+        if piece in ("**", "*"):
+            if piece in order:
+                order.remove(piece)
+            else:
+                order.append(piece)
+    return "".join(order)
+
+
 def throughout(markup: str, marker: Literal["**", "*"]) -> str:
     """`markup` in bold (`marker` '**') or italic ('*') from end to end, its own markers of that style left out:
     wrapped as it was, a bold word in a bold line (a heading's in the contents, a table header's) turned bold off
@@ -181,12 +193,58 @@ class Fitted:
         return len(self.lines) * self.leading - (self.leading - self.size)
 
 
+# Characters of the scripts written without spaces between words (Chinese, Japanese; Korean's syllables too, as
+# browsers break them): a line may break before or after any of them. Broken only at spaces, a sentence of them was
+# one word: refused as too long for a card's box ("0 of its 40 fit") or wider than the rulebook's page, however
+# many lines the box had room for
+_WIDE = re.compile("[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf"
+                   "\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\U00020000-\U0003fffd]")
+# ... but never at the start of a line (closing marks, small kana, the prolonged sound mark) nor at the end of one
+# (opening marks), as those scripts are set (kinsoku), nor beside a character that joins its neighbours (no-break
+# spaces, the word joiner)
+_NO_LINE_START = frozenset("、。，．・：；？！ー）」』】〕〉》〗〙〛｝］〟ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ々〻゛゜ゝゞヽヾ"
+                           "‐゠–〜～…‥,.:;?!)]}\u00a0\u202f\u2060")
+_NO_LINE_END = frozenset("（「『【〔〈《〖〘〚｛［〝([{\u00a0\u202f\u2060")
+
+
+def _pieces(text: str) -> list[str]:
+    """`text` cut where a line may break without a space: before or after a character of _WIDE, unless the
+    character after it may not start a line or the one before it may not end one."""
+    pieces, start = [], 0
+    for k in range(1, len(text)):
+        before, after = text[k - 1], text[k]
+        if (_WIDE.match(before) or _WIDE.match(after)) and after not in _NO_LINE_START \
+                and before not in _NO_LINE_END:
+            pieces.append(text[start:k])
+            start = k
+    pieces.append(text[start:])
+    return pieces
+
+
+def wide_breaks(text: str) -> list[int]:
+    """Where a line of `text` may break without a space (see _pieces): the lengths of the beginnings ending there."""
+    if not _WIDE.search(text):
+        return []
+    found, at = [], 0
+    for piece in _pieces(text)[:-1]:
+        at += len(piece)
+        found.append(at)
+    return found
+
+
 def _boxes(runs: Sequence[Run]) -> list[Box]:
-    """Group runs into unbreakable boxes separated by spaces; a 'br' is its own box."""
+    """Group runs into unbreakable boxes separated by spaces (or by nothing, where a script written without
+    spaces may break: see _WIDE); a 'br' is its own box."""
     boxes: list[Box] = []
     current: list[Run] = []
     for run in runs:
-        if run.kind == "space":
+        if run.kind == "text" and _WIDE.search(run.text):
+            for k, piece in enumerate(_pieces(run.text)):
+                if k and current:
+                    boxes.append(current)
+                    current = []
+                current.append(run._replace(text=piece))
+        elif run.kind == "space":
             if current:
                 boxes.append(current)
                 current = []
@@ -203,10 +261,22 @@ def _boxes(runs: Sequence[Run]) -> list[Box]:
     return boxes
 
 
+def _space_before(items: list[Item], first: tuple[Run, str, float], size: float, regular_space: float) -> float:
+    """How wide the space is between the line's `items` and the box whose first run (run, font, width) is `first`.
+    A space between two runs of one font is drawn as that font's space (draw_lines joins them: see _stretches);
+    one between fonts or beside an icon is only a gap, the family's regular space. Measured as the regular face's
+    whatever the face, a bold face's wider space set a line of bold words past its box's right edge (2 mm on a
+    card), exit 0."""
+    run, font, _ = first
+    if items and items[-1][1].kind == "text" and run.kind == "text" and items[-1][2] == font:
+        return _width1(" ", font) * size
+    return regular_space
+
+
 def layout(runs: Sequence[Run], fonts: FontSet, family: str, size: float, width: float) -> tuple[list[Line], bool]:
     """Break runs into lines at `size` within `width`. Returns (lines, overflow)."""
     icon_width = size * ICON_SCALE
-    space = _width1(" ", fonts.name(family)) * size
+    regular_space = _width1(" ", fonts.name(family)) * size
     lines: list[Line] = []
     items: list[Item] = []
     x, overflow, pending_space = 0.0, False, False
@@ -223,7 +293,7 @@ def layout(runs: Sequence[Run], fonts: FontSet, family: str, size: float, width:
             font = fonts.name(family, r.bold, r.italic)
             measured.append((r, font, icon_width if r.kind == "icon" else _width1(r.text, font) * size))
         w = sum(m[2] for m in measured)
-        start = x + (space if pending_space else 0.0)
+        start = x + (_space_before(items, measured[0], size, regular_space) if pending_space else 0.0)
         if items and start + w > width + 0.01:
             lines.append(Line(items, x))
             items, x, start = [], 0.0, 0.0

@@ -12,7 +12,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..draw.book import Book, BookContent, BookError, Parsed, icons_drawn, images, literal, parse, terms_drawn
+from ..draw.book import FACTS_SEPARATOR, Book, BookContent, BookError, Parsed, icons_drawn, images, literal, parse, terms_drawn
 from ..errors import DataError, ExprError, LimitError, blame
 from ..model.load import MAX_FILE_BYTES, Record
 from ..model.reads import note_all
@@ -570,7 +570,7 @@ def _title_content(studio: Studio, text: str) -> BookContent:
     """What the book says but the icons' credit (which resolves every printable to find them): its Markdown
     `text`, the title page's and the credits' words."""
     meta = studio.game.meta
-    facts = " · ".join(str(x) for x in (f"{meta.get('players')} players", f"ages {meta.get('ages')}",
+    facts = FACTS_SEPARATOR.join(str(x) for x in (f"{meta.get('players')} players", f"ages {meta.get('ages')}",
                                          meta.get("time")) if x)
     credits = [(_first_upper(str(role).replace("_", " ")), who) for role, who in (meta.get("credits") or {}).items()]
     fonts = ", ".join(credit for credit, _ in _font_credits(studio))
