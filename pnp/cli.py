@@ -376,12 +376,12 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
     `pnp build GAME --changed-since ...` also writes a PDF of just those faces to reprint.
     """
 
-    from .kit.changes import game_changes
+    from .kit.changes import game_changes, names_a_file
     from .units import PrintOptions
 
     project = _project(ctx)
     selected = project.select(games)
-    if since and Path(since).is_file() and len(selected) != 1:
+    if since and names_a_file(since) and len(selected) != 1:
         raise UsageError("--since MANIFEST compares one game: name it")
     options = PrintOptions(paper.lower(), ink_saver=ink_saver)
     # the builds are looked for where build writes them: `output -> ~` (a link in a folder someone sent) made
