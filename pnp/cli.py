@@ -229,8 +229,8 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
                    "marked with its messages (the rest as usual), in files named '-draft' that cannot pass for a "
                    "print-ready kit. Still exits 1 while there are errors.")
 @click.option("--jobs", "-j", type=_WholeRange(1, 64), default=None, metavar="N",
-              help="Build N games at once, each in its own process, at most one per core [default: the number of "
-                   "cores].")
+              help="Build N games at once, each in its own process, at most one per core, drawn at once while "
+                   "the memory their checks measured fits in 700 MB together [default: the number of cores].")
 @click.option("--force", is_flag=True,
               help="Rebuild even the games whose data, layouts, fonts, options and pnp itself did not change "
                    "since their last build.")

@@ -2,10 +2,12 @@
 other is validated, drawn and committed. With jobs > 1 the games are built in separate processes; progress
 arrives as events and problems come back with each game, so what is printed is whole and in game order."""
 
+import contextlib
 import queue as queues
+import resource
 import sys
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, cast
@@ -17,13 +19,24 @@ from .inputs import manifest_name, record, snapshot
 from .manifest import up_to_date, warning_records
 
 if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
     from multiprocessing.pool import AsyncResult
     from multiprocessing.queues import Queue
+    from multiprocessing.synchronize import Condition
 
     from ..project import Project
     from ..units import PrintOptions
 
 Emit = Callable[[str, str, Any], None]  # (event, game id, value): see build_game
+
+# The memory the games drawn at once by `build -j N` may need together: each worker holds a whole game, and two
+# hostile games near the drawing budgets in parallel could pass 1 GB. A game's need is estimated from its check
+# (the worker's peak resident size while checking it) with DRAWING_GROWTH for what drawing adds to the checked
+# game it holds (the shipped games' drawing took their check's peak 1.0 to 1.2 times); a game whose need alone
+# is more is drawn while no other is (each game alone is within pnp's own bounds). What is left of 1 GB is the
+# parent's (about 100 MB) and a margin.
+BUILDS_MEMORY = 700_000_000
+DRAWING_GROWTH = 1.5
 
 
 @dataclass
@@ -103,7 +116,7 @@ def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Pa
     from .render import commit, render_game, steps
 
     try:
-        with output_lock(folder, project.rel(folder), lambda message: emit("wait", game_id, message)) as waited:
+        with _drawing_admitted(), output_lock(folder, project.rel(folder), lambda message: emit("wait", game_id, message)) as waited:
             unchanged = already_built(project, game_id, options, folder) if waited and not force else None
             if unchanged is not None:
                 return unchanged
@@ -133,17 +146,81 @@ def default_jobs() -> int:
     return usable_cores()
 
 
+class MemoryGate:
+    """The memory the games being drawn by the workers of one build need together, kept at most `limit`: a
+    game is admitted to draw while those drawing leave room for its need, or alone when none is drawing.
+    `most` counts the most games ever drawn at once."""
+
+    def __init__(self, context: "BaseContext", limit: int) -> None:
+        self.limit = limit
+        self._changed: "Condition" = context.Condition()
+        # (bytes needed by the games drawing, games drawing, most games drawing at once), under _changed's lock
+        self._held = context.Array("q", 3, lock=False)
+
+    @contextlib.contextmanager
+    def admitted(self, need: int) -> Iterator[None]:
+        """Wait until `need` bytes fit beside the games drawing (or none is), then hold them for the block."""
+        held = self._held
+        with self._changed:
+            self._changed.wait_for(lambda: held[1] == 0 or held[0] + need <= self.limit)
+            held[0] += need
+            held[1] += 1
+            held[2] = max(held[2], held[1])
+        try:
+            yield
+        finally:
+            with self._changed:
+                held[0] -= need
+                held[1] -= 1
+                self._changed.notify_all()
+
+    @property
+    def most(self) -> int:
+        """The most games drawn at once so far."""
+        with self._changed:
+            return int(self._held[2])
+
+
+def peak_memory() -> int:
+    """This process's peak resident size, in bytes (Linux reports KiB, macOS bytes)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024
+
+
+def _peak_reset() -> None:
+    """Start this process's peak resident size afresh (Linux: a worker's next game is measured alone; elsewhere
+    the peak stays that of its largest game so far, which only admits fewer games at once)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as clear_refs:
+            clear_refs.write("5")
+    except OSError:
+        pass
+
+
+@contextlib.contextmanager
+def _drawing_admitted() -> Iterator[None]:
+    """In a worker of build_games, the block (drawing the checked game) waits for room in the build's
+    MemoryGate, for the need its check measured; elsewhere (one game at a time) it runs at once."""
+    if _GATE is None:
+        yield
+        return
+    with _GATE.admitted(int(peak_memory() * DRAWING_GROWTH)):
+        yield
+
+
 _EVENTS: "Queue[tuple[str, str, Any]] | None" = None  # the worker's end of the progress queue, set when its process starts
+_GATE: MemoryGate | None = None  # the build's MemoryGate, in its workers
 
 
-def _start_worker(events: "Queue[tuple[str, str, Any]]") -> None:
-    global _EVENTS
-    _EVENTS = events
+def _start_worker(events: "Queue[tuple[str, str, Any]]", gate: MemoryGate) -> None:
+    global _EVENTS, _GATE
+    _EVENTS, _GATE = events, gate
 
 
 def _in_worker(project: "Project", game_id: str, options: "PrintOptions", folder: Path, force: bool) -> Outcome:
     assert _EVENTS is not None  # set by _start_worker as the process starts
     emit = _EVENTS.put
+    _peak_reset()  # the check measures this game's memory, not the worker's earlier games'
     try:
         return build_game(project, game_id, options, folder, force, lambda *event: emit(event), checked=True)
     finally:
@@ -170,8 +247,9 @@ def build_games(project: "Project", game_ids: list[str], options: "PrintOptions"
         return cast(list[Outcome], [outcomes[g] for g in game_ids])  # every game has one by now
     context = worker_context("fork")
     events = context.Queue()
+    gate = MemoryGate(context, BUILDS_MEMORY)
     try:
-        with context.Pool(jobs, initializer=_start_worker, initargs=(events,)) as pool:
+        with context.Pool(jobs, initializer=_start_worker, initargs=(events, gate)) as pool:
             pending = {g: pool.apply_async(_in_worker, (project, g, options, Path(out_root) / g, force))
                        for g in todo}
             with progress:
