@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import time
 
 import pytest
@@ -230,6 +231,32 @@ def test_build_jobs_draw_together_only_games_whose_memory_fits_together(two_game
     assert rebuilt(build(two_games, "--jobs", "2")) == ["mini", "other"]
     counts = [int(n) for n in seen.read_text().split()]
     assert len(counts) >= 2 and max(counts) == 1, counts
+
+
+def test_a_game_whose_process_dies_fails_and_the_others_are_built(two_games, monkeypatch):
+    """A worker ended by the system while drawing its game (out of memory, a crash in a library) left
+    `build -j 2` waiting for that game's result for good; the memory it was admitted with held the others."""
+    from pnp.kit import render, run as kit_run
+
+    real = render.render_game
+
+    def dying(game, *args, **kwargs):  # (in the workers: forked with this patch)
+        if game.id == "other":
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(game, *args, **kwargs)
+
+    monkeypatch.setattr(render, "render_game", dying)
+    monkeypatch.setattr(kit_run, "usable_cores", lambda: 2)
+    monkeypatch.setattr(kit_run, "BUILDS_MEMORY", 1)  # (the dead worker's admission must not hold mini's)
+    signal.signal(signal.SIGALRM, lambda *a: pytest.fail("the build waited for good for the game whose process died"))
+    signal.alarm(60)
+    try:
+        result = run(two_games, "build", "--jobs", "2")
+    finally:
+        signal.alarm(0)
+    assert result.exit_code == 1, result.output
+    assert "other: build failed: its process ended without a word" in result.output
+    assert rebuilt(result.output) == ["mini"] and not list((two_games / "output/other").glob("*.pdf"))
 
 
 def test_a_game_that_fails_is_reported_in_order_and_the_others_are_built(two_games):
