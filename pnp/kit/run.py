@@ -168,8 +168,10 @@ class MemoryGate:
         """Wait until `need` bytes fit beside the games drawing (or none is), then hold them for the block."""
         held, me = self._held, os.getpid()
         with self._changed:
-            self._changed.wait_for(lambda: not self._drawing() or sum(self._drawing()) + need <= self.limit)
-            slot = next(i for i in range(0, len(held), 2) if not held[i])  # (one per worker, each draws one game)
+            # a slot is free unless a worker died drawing and the pool's new one came before the parent forgot it
+            self._changed.wait_for(lambda: 0 in held[::2] and (not self._drawing()
+                                                               or sum(self._drawing()) + need <= self.limit))
+            slot = held[::2].index(0) * 2
             held[slot], held[slot + 1] = me, need
         try:
             yield
