@@ -625,6 +625,12 @@ def test_a_manifest_given_with_a_trailing_slash_is_refused_as_the_path_of_a_fold
         assert result.exit_code == 2, result.output
         assert f"{typed}: ends as the path of a folder, but {build / 'manifest.json'} is a file" in result.output
         assert not (build / "mini-a4.pdf").exists()
+    # a name too long for the system (one part, or the whole path) is no file and no commit, not a traceback
+    for typed in ("a" * 5000, "a/" * 3000):
+        for command in (["changes", "mini", "--since"], ["build", "mini", "--changed-since"]):
+            result = run(root, *command, typed)
+            assert result.exit_code == 2 and f"Error: {command[-1]}: the project is in no git repository" \
+                in result.output, result.output[-300:]
 
 
 def test_changes_never_reads_a_build_through_an_output_folder_that_is_a_link(tmp_path):

@@ -154,13 +154,14 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
                              f"compare with it anyway: --since {printable(_as_typed(path))}")
         return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
     path = Path(since)
-    if path.is_file() and not names_a_file(since):
+    # (os.path's tests, not Path's: a name too long for the system raised from Path's, a traceback)
+    if os.path.isfile(path) and not names_a_file(since):
         # Path drops a trailing '/' (and '/.'): `output/mini/manifest.json/`, the path of a folder, was read as
         # the manifest file, where every other program refuses it ("Not a directory")
         raise UsageError(f"--since {printable(since)}: ends as the path of a folder, but "
                          f"{printable(str(path))} is a file; give it without the trailing "
                          f"'{printable(since[len(str(path)):])}'")
-    if path.is_dir() and not _names_a_commit(project, since):  # (a folder is never a manifest: a commit named alike is meant)
+    if os.path.isdir(path) and not _names_a_commit(project, since):  # (a folder is never a manifest: a commit named alike is meant)
         # said as a folder: it was taken for a commit, "the project is in no git repository" (exit 2)
         manifests = sorted(p.name for p in path.glob("manifest*.json") if p.is_file())
         raise UsageError(f"--since {printable(since)}: is a folder, not a build's manifest; "
