@@ -60,6 +60,17 @@ class _WholeRange(click.IntRange):
         return super().convert(value, param, ctx)
 
 
+class _NamedPath(click.Path):
+    """click.Path, never empty: `--out "$DIR"` with DIR unset (an empty text) was taken as no --out at all, and
+    the build replaced the kit in output/ (or --root "" checked the current folder), exit 0."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value == "":
+            self.fail("'' is empty: name a folder or file (or leave the option out for its default).",
+                      param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class _Whole(click.types.IntParamType):
     """click.INT, of plain whole numbers."""
 
@@ -131,7 +142,7 @@ def _printable(error: click.ClickException) -> click.ClickException:
 
 @click.group(cls=_Group, epilog=EPILOG)
 @click.version_option(__version__, prog_name="pnp")
-@click.option("--root", type=click.Path(file_okay=False), default=None,
+@click.option("--root", type=_NamedPath(file_okay=False), default=None,
               help="The game project folder holding cards/ and layouts/ (default: the current folder).")
 @click.pass_context
 def cli(ctx: click.Context, root: str | None) -> None:
@@ -206,7 +217,7 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
 @click.argument("games", nargs=-1)
 @click.option("--paper", type=click.Choice(list(PAPER_SIZES), case_sensitive=False), default="a4",
               show_default=True, help="Paper size of the printable PDFs.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", type=_NamedPath(file_okay=False), default=None,
               help="Write to DIR/<game>/ instead of output/<game>/.")
 @click.option("--bleed", type=_NumberRange(0, 6), default=0.0, show_default=True,
               help="Bleed in mm printed around each card (3 for most print shops; 0 for home printing).")
@@ -229,8 +240,8 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
                    "marked with its messages (the rest as usual), in files named '-draft' that cannot pass for a "
                    "print-ready kit. Still exits 1 while there are errors.")
 @click.option("--jobs", "-j", type=_WholeRange(1, 64), default=None, metavar="N",
-              help="Build N games at once, each in its own process, at most one per core [default: the number of "
-                   "cores].")
+              help="Build N games at once, each in its own process, at most one per core, drawn at once while "
+                   "the memory their checks measured fits in 700 MB together [default: the number of cores].")
 @click.option("--force", is_flag=True,
               help="Rebuild even the games whose data, layouts, fonts, options and pnp itself did not change "
                    "since their last build.")
@@ -362,7 +373,7 @@ def _reprint(project: "Project", outcome: "Outcome", state: "State", options: "P
 @click.option("--paper", type=click.Choice(list(PAPER_SIZES), case_sensitive=False), default="a4",
               show_default=True, help="The paper of the build compared with (its manifest).")
 @click.option("--ink-saver", is_flag=True, help="Compare with a build made with --ink-saver (its faces look otherwise).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", type=_NamedPath(file_okay=False), default=None,
               help="Where the builds are, if not output/.")
 @click.pass_context
 def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper: str, ink_saver: bool,
@@ -376,12 +387,12 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
     `pnp build GAME --changed-since ...` also writes a PDF of just those faces to reprint.
     """
 
-    from .kit.changes import game_changes
+    from .kit.changes import game_changes, names_a_file
     from .units import PrintOptions
 
     project = _project(ctx)
     selected = project.select(games)
-    if since and Path(since).is_file() and len(selected) != 1:
+    if since and names_a_file(since) and len(selected) != 1:
         raise UsageError("--since MANIFEST compares one game: name it")
     options = PrintOptions(paper.lower(), ink_saver=ink_saver)
     # the builds are looked for where build writes them: `output -> ~` (a link in a folder someone sent) made
@@ -492,7 +503,7 @@ _EXPORT_HELP = """Export games' faces as image files (all games when none are na
 @cli.command(epilog=EPILOG, cls=_ExportCommand, short_help="Export games' faces as image files.")
 @click.argument("games", nargs=-1)
 @click.option("--format", "fmt", cls=_FormatOption, type=_FormatChoice(()), required=True)
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", type=_NamedPath(file_okay=False), default=None,
               help="Write to DIR/<game>/<format>/ instead of output/<game>/export/<format>/.")
 @click.option("--dpi", type=_WholeRange(72, 1200), default=300, show_default=True,
               help="Resolution of the png format.")
@@ -546,7 +557,7 @@ def _export_folder(fmt: str, dpi: int, bleed_mm: float) -> str:
 
 @cli.command("report", epilog=EPILOG)
 @click.argument("games", nargs=-1)
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", type=_NamedPath(file_okay=False), default=None,
               help="Write to DIR/<game>/ instead of output/<game>/.")
 @click.pass_context
 def design_report(ctx: click.Context, games: tuple[str, ...], out_dir: str | None) -> None:
@@ -595,7 +606,7 @@ def design_report(ctx: click.Context, games: tuple[str, ...], out_dir: str | Non
 @click.option("--jobs", "-j", type=_WholeRange(1, 64), default=None, metavar="N",
               help="Play in N processes [default: the number of cores], 8 at most: they share the rules' 1 GB of "
                    "memory, 128 MB each at least. The results do not depend on it.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", type=_NamedPath(file_okay=False), default=None,
               help="Write DIR/<game>/simulation.json instead of output/<game>/simulation.json.")
 @click.option("--log", is_flag=True,
               help="Print every move of every game, 100,000 lines at most (use with --games 1 to replay one).")
@@ -665,7 +676,7 @@ class _simulation_bar:
 @cli.command(epilog=EPILOG)
 @click.option("--paper", type=click.Choice(list(PAPER_SIZES), case_sensitive=False), default="a4",
               show_default=True, help="The paper you will print on.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out_dir", type=_NamedPath(file_okay=False), default=None,
               help="Write to DIR instead of output/.")
 @click.pass_context
 def calibrate(ctx: click.Context, paper: str, out_dir: str | None) -> None:
@@ -739,10 +750,10 @@ def _pnp_as_run(ctx: click.Context) -> str:
 
 
 @cli.command(epilog=EPILOG)
-@click.argument("table_file", type=click.Path(dir_okay=False))
+@click.argument("table_file", type=_NamedPath(dir_okay=False))
 @click.option("--to", "fmt", type=click.Choice(["csv", "xlsx", "yaml"]), required=True,
               help="The format to write.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=_NamedPath(dir_okay=False), default=None,
               help="The file to write (default: beside TABLE_FILE, with the new format's extension).")
 @click.option("--force", is_flag=True, help="Replace the file written if it exists.")
 @click.pass_context
@@ -800,7 +811,7 @@ def icons_search(words: tuple[str, ...]) -> None:
 @icons.command("add", epilog=EPILOG)
 @click.argument("game")
 @click.argument("names", nargs=-1, required=True)
-@click.option("--package", type=click.Path(exists=True), default=None,
+@click.option("--package", type=_NamedPath(exists=True), default=None,
               help="The @iconify-json/game-icons npm package (.tgz or its unpacked folder) to take the icons "
                    "from, for a computer offline; by default pnp downloads it once (2.7 MB, checked against "
                    "its published SHA-512) and keeps it in its cache.")

@@ -756,7 +756,7 @@ def program(name: str) -> str | None:
 def find(root: str | Path | None = None) -> Project:
     """The project at --root, or the current directory."""
     base = Path(root) if root else Path.cwd()
-    if not base.is_dir():
+    if not os.path.isdir(base):  # (os.path's: Path's raised on a name too long for the system, a traceback)
         raise UsageError(f"--root {base}: not a folder")
     return Project(base.resolve())
 

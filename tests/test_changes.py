@@ -611,6 +611,28 @@ def test_a_folder_given_as_since_is_said_to_be_one_with_the_manifest_it_holds(tm
     assert result.exit_code == 2 and "is a folder, not a build's manifest" in result.output, result.output
 
 
+def test_a_manifest_given_with_a_trailing_slash_is_refused_as_the_path_of_a_folder(tmp_path):
+    """`--since output/mini/manifest.json/` (a folder's path: the system says "Not a directory") was read as the
+    manifest, exit 0, because Path drops the trailing '/' (and '/.')."""
+    root = make_project(tmp_path / "proj")
+    build = root / "output" / "mini"
+    build.mkdir(parents=True)
+    (build / "manifest.json").write_text("{}")
+    for command, typed in ((["changes", "mini", "--since"], f"{build}/manifest.json/"),
+                           (["changes", "--since"], f"{build}/manifest.json/."),
+                           (["build", "mini", "--changed-since"], f"{build}/manifest.json/")):
+        result = run(root, *command, typed)
+        assert result.exit_code == 2, result.output
+        assert f"{typed}: ends as the path of a folder, but {build / 'manifest.json'} is a file" in result.output
+        assert not (build / "mini-a4.pdf").exists()
+    # a name too long for the system (one part, or the whole path) is no file and no commit, not a traceback
+    for typed in ("a" * 5000, "a/" * 3000):
+        for command in (["changes", "mini", "--since"], ["build", "mini", "--changed-since"]):
+            result = run(root, *command, typed)
+            assert result.exit_code == 2 and f"Error: {command[-1]}: the project is in no git repository" \
+                in result.output, result.output[-300:]
+
+
 def test_changes_never_reads_a_build_through_an_output_folder_that_is_a_link(tmp_path):
     """`pnp changes GAME` read output/<game>/manifest.json through `output -> a folder outside the project`
     (which build refuses to write to), and said it had compared with output/mini/manifest.json."""

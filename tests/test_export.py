@@ -431,12 +431,11 @@ def test_export_starts_no_more_processes_than_cores(monkeypatch, tmp_path):
     class Stop(Exception):
         pass
 
-    class Context:
-        def Pool(self, processes, **kwargs):  # noqa: N802 (multiprocessing's name)
-            sizes.append(processes)
-            raise Stop
+    def pool(processes):
+        sizes.append(processes)
+        raise Stop
 
-    monkeypatch.setattr(raster, "worker_context", lambda method: Context())
+    monkeypatch.setattr(raster, "_pool", pool)
     monkeypatch.setattr(raster, "usable_cores", lambda: 3)  # (the cores the process may use)
     shots = [raster.Shot(0, str(tmp_path / f"{n}.png"), (1, 1), (0, 0, 0, 0), 0, (1, 1), 72) for n in range(100)]
     with pytest.raises(Stop):
@@ -457,38 +456,52 @@ def test_the_images_being_rendered_at_once_take_at_most_the_render_memory_togeth
             self.shots = shots
             waiting.append(self)
 
-        def ready(self):
+        def done(self):
             return False
 
-        def get(self):
+        def result(self):
             waiting.remove(self)
             return len(self.shots)
 
     class FakePool:
-        def __init__(self, *args, **kwargs):
-            pass
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return False
-
-        def apply_async(self, work, args):
-            result = Result(args[0][1])
+        def submit(self, work, batch):
+            result = Result(batch[1])
             given.append(len(waiting) * 8000 * 4900 * 10)  # ~10 bytes a pixel at the peak of rendering each
             return result
 
-    class Context:
-        Pool = FakePool  # noqa: N815 (multiprocessing's name)
+        def shutdown(self, **kwargs):
+            pass
 
-    monkeypatch.setattr(raster, "worker_context", lambda method: Context())
+    monkeypatch.setattr(raster, "_pool", lambda jobs: FakePool())
     monkeypatch.setattr(raster, "usable_cores", lambda: 8)
     big = [raster.Shot(n, str(tmp_path / f"{n}.png"), (8000, 4900), (0, 0, 0, 0), 0, (1, 1), 72) for n in range(24)]
     done = []
     raster.write_all([(tmp_path / "faces.pdf", 0, 24)], big, jobs=8, on_done=done.append)
     assert sum(done) == 24 and len(given) == 3  # every shot, in three batches
     assert max(given) <= raster.RENDER_MEMORY, given
+
+
+def test_an_export_whose_rendering_process_dies_fails_saying_so(mini, monkeypatch):
+    """A process rendering the images ended by the system (out of memory, a crash in the renderer) left the
+    export waiting for its result for good."""
+    import signal
+
+    from pnp.export import raster
+
+    def dying(*args):  # (in the workers: forked with this patch)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    monkeypatch.setattr(raster, "render_pixels", dying)
+    monkeypatch.setattr(raster, "usable_cores", lambda: 2)
+    signal.signal(signal.SIGALRM, lambda *a: pytest.fail("the export waited for good for a dead process"))
+    signal.alarm(60)
+    try:
+        result = run(mini, "export", "mini", "--format", "png", "--dpi", "72", "-j", "2", "--force")
+    finally:
+        signal.alarm(0)
+    assert result.exit_code == 1, result.output
+    assert "mini: export failed: a process rendering the images ended without a word" in result.output
+    assert not list((mini / "output").rglob("*.tmp"))
 
 
 def _die_faces_exported(tmp_path, die: str) -> list:

@@ -4,8 +4,11 @@ bytes do not depend on --jobs or on how a game came to be rebuilt."""
 
 import io
 import json
+import os
 import re
 import shutil
+import signal
+import time
 
 import pytest
 
@@ -180,6 +183,12 @@ def test_build_jobs_start_no_more_processes_than_cores(tmp_path, monkeypatch):
         def Queue(self):  # noqa: N802 (multiprocessing's name)
             return None
 
+        def Condition(self):  # noqa: N802 (the build's MemoryGate)
+            return None
+
+        def Array(self, *args, **kwargs):  # noqa: N802
+            return None
+
         def Pool(self, processes, **kwargs):  # noqa: N802
             sizes.append(processes)
             raise Stop
@@ -189,6 +198,65 @@ def test_build_jobs_start_no_more_processes_than_cores(tmp_path, monkeypatch):
     with pytest.raises(Stop):  # (force: no game is looked at before the pool starts)
         kit_run.build_games(None, [f"g{n}" for n in range(5)], None, tmp_path, jobs=64, force=True)
     assert sizes == [2]
+
+
+def test_build_jobs_draw_together_only_games_whose_memory_fits_together(two_games, tmp_path, monkeypatch):
+    """`build -j N` drew N games at once, each holding a whole game, whatever their memory together: two
+    hostile games near the drawing budgets could pass 1 GB. Each game's need, measured by its check, must fit
+    beside the others' in BUILDS_MEMORY; here each alone is more, so they are drawn one after the other."""
+    from pnp.kit import render, run as kit_run
+
+    drawing, seen = tmp_path / "drawing", tmp_path / "seen"
+    drawing.mkdir()
+    real = render.render_game
+
+    def counted(*args, **kwargs):  # (in the workers: forked with this patch)
+        me = drawing / str(os.getpid())
+        me.touch()
+        try:
+            for _ in range(10):  # counts the games drawing, giving the other one half a second to start too
+                together = len(list(drawing.iterdir()))
+                with open(seen, "a") as counts:
+                    counts.write(f"{together}\n")
+                if together > 1:
+                    break
+                time.sleep(0.05)
+            return real(*args, **kwargs)
+        finally:
+            me.unlink()
+
+    monkeypatch.setattr(render, "render_game", counted)
+    monkeypatch.setattr(kit_run, "usable_cores", lambda: 2)
+    monkeypatch.setattr(kit_run, "BUILDS_MEMORY", 1)
+    assert rebuilt(build(two_games, "--jobs", "2")) == ["mini", "other"]
+    counts = [int(n) for n in seen.read_text().split()]
+    assert len(counts) >= 2 and max(counts) == 1, counts
+
+
+def test_a_game_whose_process_dies_fails_and_the_others_are_built(two_games, monkeypatch):
+    """A worker ended by the system while drawing its game (out of memory, a crash in a library) left
+    `build -j 2` waiting for that game's result for good; the memory it was admitted with held the others."""
+    from pnp.kit import render, run as kit_run
+
+    real = render.render_game
+
+    def dying(game, *args, **kwargs):  # (in the workers: forked with this patch)
+        if game.id == "other":
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(game, *args, **kwargs)
+
+    monkeypatch.setattr(render, "render_game", dying)
+    monkeypatch.setattr(kit_run, "usable_cores", lambda: 2)
+    monkeypatch.setattr(kit_run, "BUILDS_MEMORY", 1)  # (the dead worker's admission must not hold mini's)
+    signal.signal(signal.SIGALRM, lambda *a: pytest.fail("the build waited for good for the game whose process died"))
+    signal.alarm(60)
+    try:
+        result = run(two_games, "build", "--jobs", "2")
+    finally:
+        signal.alarm(0)
+    assert result.exit_code == 1, result.output
+    assert "other: build failed: its process ended without a word" in result.output
+    assert rebuilt(result.output) == ["mini"] and not list((two_games / "output/other").glob("*.pdf"))
 
 
 def test_a_game_that_fails_is_reported_in_order_and_the_others_are_built(two_games):

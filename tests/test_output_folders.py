@@ -5,8 +5,10 @@ folder here because the tests may run as root, whom permissions do not stop."""
 import json
 
 import pytest
+from click.testing import CliRunner
 
 from conftest import run
+from pnp.cli import cli
 
 
 @pytest.mark.parametrize("command", [
@@ -24,6 +26,21 @@ def test_an_unwritable_output_folder_is_an_error_naming_it(project, tmp_path, co
     assert "Traceback" not in result.output
     assert f"cannot write {out}" in result.output or f"cannot write to {out}" in result.output
     assert not any(tmp_path.glob("**/*.pdf"))
+
+
+def test_an_empty_folder_named_is_refused_not_taken_for_the_default(project):
+    """`--out "$DIR"` with DIR unset was no --out at all: build replaced the kit in output/, export and
+    calibrate wrote there, and `--root ""` checked the current folder, each exit 0."""
+    for command in (["build", "mini", "--out", ""], ["export", "mini", "--format", "tts", "--out", ""],
+                    ["calibrate", "--out", ""], ["report", "mini", "--out", ""], ["changes", "mini", "--out", ""]):
+        result = run(project, *command)
+        assert result.exit_code == 2 and "Invalid value for '--out': '' is empty" in result.output, result.output
+    result = CliRunner().invoke(cli, ["--root", "", "validate"])
+    assert result.exit_code == 2 and "Invalid value for '--root': '' is empty" in result.output, result.output
+    for root in ("a" * 5000, "a/" * 3000):  # a name too long for the system was a traceback
+        result = CliRunner().invoke(cli, ["--root", root, "validate"])
+        assert result.exit_code == 2 and f"Error: --root {root[:40]}" in result.output, result.output[-300:]
+    assert not (project / "output").exists()
 
 
 def test_convert_into_an_unwritable_folder_is_an_error_naming_it(project, tmp_path):

@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING
 
 from PIL import Image
 
+from ..errors import OutputError
 from ..project import usable_cores, worker_context
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
     from collections.abc import Callable
     from pathlib import Path
 
@@ -201,17 +203,23 @@ def write_all(chunks: Iterable[tuple[Path, int, int]], shots: list[Shot], jobs: 
             for batch in _batches(by_page, chunk):
                 report(_work(batch))
         return
-    context = worker_context("fork")
-    with context.Pool(jobs, initializer=_load_libraries) as pool:
-        if on_start:
-            on_start()  # only now may a progress bar start its thread: the workers are forked already
-        pending: deque = deque()  # (result, the memory its rendering may take), in the order given
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    started = on_start or (lambda: None)
+    pool = _pool(jobs)
+    try:  # (left on an error or Ctrl-C: the batches not begun are dropped, not rendered first)
+        pending: deque[tuple[Future[int], int]] = deque()  # (result, the memory its rendering may take), in order
         held = 0  # the memory of the batches given to the workers and not yet done
 
         def done_oldest() -> None:
             nonlocal held
             result, peak = pending.popleft()
-            report(result.get())
+            try:
+                report(result.result())
+            except BrokenProcessPool:
+                raise OutputError("a process rendering the images ended without a word (ended by the system: out "
+                                  "of memory?)") from None
             held -= peak
 
         for chunk in chunks:
@@ -219,12 +227,26 @@ def write_all(chunks: Iterable[tuple[Path, int, int]], shots: list[Shot], jobs: 
                 peak = batch_memory(batch[1])
                 while pending and held + peak > RENDER_MEMORY:  # (a batch is given alone, whatever it takes)
                     done_oldest()
-                pending.append((pool.apply_async(_work, (batch,)), peak))
+                pending.append((pool.submit(_work, batch), peak))
                 held += peak
-            while pending and pending[0][0].ready():
+                # only once the workers are forked (at the first batch) may a progress bar start its thread
+                started, _ = (lambda: None), started()
+            while pending and pending[0][0].done():
                 done_oldest()
+        started()
         while pending:
             done_oldest()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _pool(jobs: int) -> "ProcessPoolExecutor":
+    """The `jobs` processes that render the images: a ProcessPoolExecutor, not a multiprocessing Pool, whose
+    result of a worker ended by the system (out of memory, a crash in the renderer) never came, and the export
+    waited for good; here the worker's end is an error (BrokenProcessPool)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(jobs, mp_context=worker_context("fork"), initializer=_load_libraries)
 
 
 def batch_memory(shots: list[Shot]) -> int:

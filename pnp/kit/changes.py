@@ -154,19 +154,32 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
                              f"compare with it anyway: --since {printable(_as_typed(path))}")
         return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
     path = Path(since)
-    if path.is_dir() and not _names_a_commit(project, since):  # (a folder is never a manifest: a commit named alike is meant)
+    # (os.path's tests, not Path's: a name too long for the system raised from Path's, a traceback)
+    if os.path.isfile(path) and not names_a_file(since):
+        # Path drops a trailing '/' (and '/.'): `output/mini/manifest.json/`, the path of a folder, was read as
+        # the manifest file, where every other program refuses it ("Not a directory")
+        raise UsageError(f"--since {printable(since)}: ends as the path of a folder, but "
+                         f"{printable(str(path))} is a file; give it without the trailing "
+                         f"'{printable(since[len(str(path)):])}'")
+    if os.path.isdir(path) and not _names_a_commit(project, since):  # (a folder is never a manifest: a commit named alike is meant)
         # said as a folder: it was taken for a commit, "the project is in no git repository" (exit 2)
         manifests = sorted(p.name for p in path.glob("manifest*.json") if p.is_file())
         raise UsageError(f"--since {printable(since)}: is a folder, not a build's manifest; "
                          + (f"give one of its manifests, such as {printable(_as_typed(path / manifests[0]))}"
                             if manifests else "give a build's manifest.json, or a git commit"))
-    if path.is_file():
+    if names_a_file(since):
         _not_also_a_commit(project, since)
         # named by its absolute path outside the project (project-relative inside): `manifest.json` given in two
         # folders (two kept builds) was one name, one key, and the reprint since the second replaced the first's
         named = project.rel(os.path.abspath(path))
         return State(read_faces(project, path, game_id, follow=True, drawn=options), "manifest", named)
     return State(_commit_faces(project, game_id, since, options), "commit", since)
+
+
+def names_a_file(since: str) -> bool:
+    """Whether `since`, as typed, names a file (or a link to one): the path as the system reads it, where a
+    trailing '/' or '/.' names a folder, never a file (as Path, which drops them, would not say)."""
+    return os.path.isfile(since)
 
 
 def _as_typed(path: Path) -> str:
@@ -718,7 +731,7 @@ def game_changes(project: "Project", game_id: str, since: str | None, options: "
 def states_before(project: "Project", games: list[str], since: str, options: "PrintOptions",
                   out_root: Path) -> dict[str, State]:
     """{game: State} of the state `--changed-since` names, read before the build replaces it."""
-    if Path(since).is_file() and len(games) != 1:
+    if names_a_file(since) and len(games) != 1:
         raise UsageError("--changed-since MANIFEST compares one game: name it")
     try:
         return {g: faces_since(project, g, since, options, out_root) for g in games}

@@ -2,10 +2,13 @@
 other is validated, drawn and committed. With jobs > 1 the games are built in separate processes; progress
 arrives as events and problems come back with each game, so what is printed is whole and in game order."""
 
+import contextlib
+import os
 import queue as queues
+import resource
 import sys
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, Self, cast
@@ -17,13 +20,25 @@ from .inputs import manifest_name, record, snapshot
 from .manifest import up_to_date, warning_records
 
 if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
     from multiprocessing.pool import AsyncResult
     from multiprocessing.queues import Queue
+    from multiprocessing.sharedctypes import SynchronizedArray
+    from multiprocessing.synchronize import Condition
 
     from ..project import Project
     from ..units import PrintOptions
 
 Emit = Callable[[str, str, Any], None]  # (event, game id, value): see build_game
+
+# The memory the games drawn at once by `build -j N` may need together: each worker holds a whole game, and two
+# hostile games near the drawing budgets in parallel could pass 1 GB. A game's need is estimated from its check
+# (the worker's peak resident size while checking it) with DRAWING_GROWTH for what drawing adds to the checked
+# game it holds (the shipped games' drawing took their check's peak 1.0 to 1.2 times); a game whose need alone
+# is more is drawn while no other is (each game alone is within pnp's own bounds). What is left of 1 GB is the
+# parent's (about 100 MB) and a margin.
+BUILDS_MEMORY = 700_000_000
+DRAWING_GROWTH = 1.5
 
 
 @dataclass
@@ -103,7 +118,7 @@ def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Pa
     from .render import commit, render_game, steps
 
     try:
-        with output_lock(folder, project.rel(folder), lambda message: emit("wait", game_id, message)) as waited:
+        with _drawing_admitted(), output_lock(folder, project.rel(folder), lambda message: emit("wait", game_id, message)) as waited:
             unchanged = already_built(project, game_id, options, folder) if waited and not force else None
             if unchanged is not None:
                 return unchanged
@@ -133,17 +148,89 @@ def default_jobs() -> int:
     return usable_cores()
 
 
+class MemoryGate:
+    """The memory the games being drawn by the workers of one build need together, kept at most `limit`: a
+    game is admitted to draw while those drawing leave room for its need, or alone when none is drawing.
+    `most` counts the most games ever drawn at once."""
+
+    def __init__(self, context: "BaseContext", limit: int, workers: int) -> None:
+        self.limit = limit
+        self._changed: "Condition" = context.Condition()
+        # per worker (its process id, the bytes its game drawing needs), under _changed's lock: a worker that
+        # died drawing is forgotten by its process id (forget), or the others would wait for it for good
+        self._held = context.Array("q", 2 * workers, lock=False)
+
+    def _drawing(self) -> list[int]:
+        return [self._held[i + 1] for i in range(0, len(self._held), 2) if self._held[i]]
+
+    @contextlib.contextmanager
+    def admitted(self, need: int) -> Iterator[None]:
+        """Wait until `need` bytes fit beside the games drawing (or none is), then hold them for the block."""
+        held, me = self._held, os.getpid()
+        with self._changed:
+            # a slot is free unless a worker died drawing and the pool's new one came before the parent forgot it
+            self._changed.wait_for(lambda: 0 in held[::2] and (not self._drawing()
+                                                               or sum(self._drawing()) + need <= self.limit))
+            slot = held[::2].index(0) * 2
+            held[slot], held[slot + 1] = me, need
+        try:
+            yield
+        finally:
+            self.forget(me)
+
+    def forget(self, pid: int) -> None:
+        """The game the process `pid` was drawing holds no memory any more (drawn, or the process died)."""
+        with self._changed:
+            for i in range(0, len(self._held), 2):
+                if self._held[i] == pid:
+                    self._held[i] = self._held[i + 1] = 0
+            self._changed.notify_all()
+
+
+def peak_memory() -> int:
+    """This process's peak resident size, in bytes (Linux reports KiB, macOS bytes)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if sys.platform == "darwin" else peak * 1024
+
+
+def _peak_reset() -> None:
+    """Start this process's peak resident size afresh (Linux: a worker's next game is measured alone; elsewhere
+    the peak stays that of its largest game so far, which only admits fewer games at once)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as clear_refs:
+            clear_refs.write("5")
+    except OSError:
+        pass
+
+
+@contextlib.contextmanager
+def _drawing_admitted() -> Iterator[None]:
+    """In a worker of build_games, the block (drawing the checked game) waits for room in the build's
+    MemoryGate, for the need its check measured; elsewhere (one game at a time) it runs at once."""
+    if _GATE is None:
+        yield
+        return
+    with _GATE.admitted(int(peak_memory() * DRAWING_GROWTH)):
+        yield
+
+
 _EVENTS: "Queue[tuple[str, str, Any]] | None" = None  # the worker's end of the progress queue, set when its process starts
+_GATE: MemoryGate | None = None  # the build's MemoryGate, in its workers
+_BUILDERS: "SynchronizedArray[int] | None" = None  # the process building each game, in its workers (see _Deaths)
 
 
-def _start_worker(events: "Queue[tuple[str, str, Any]]") -> None:
-    global _EVENTS
-    _EVENTS = events
+def _start_worker(events: "Queue[tuple[str, str, Any]]", gate: MemoryGate,
+                  builders: "SynchronizedArray[int]") -> None:
+    global _EVENTS, _GATE, _BUILDERS
+    _EVENTS, _GATE, _BUILDERS = events, gate, builders
 
 
-def _in_worker(project: "Project", game_id: str, options: "PrintOptions", folder: Path, force: bool) -> Outcome:
-    assert _EVENTS is not None  # set by _start_worker as the process starts
+def _in_worker(project: "Project", game_id: str, options: "PrintOptions", folder: Path, force: bool,
+               index: int) -> Outcome:
+    assert _EVENTS is not None and _BUILDERS is not None  # set by _start_worker as the process starts
+    _BUILDERS[index] = os.getpid()  # (shared memory, at once: an event sent could die with the process)
     emit = _EVENTS.put
+    _peak_reset()  # the check measures this game's memory, not the worker's earlier games'
     try:
         return build_game(project, game_id, options, folder, force, lambda *event: emit(event), checked=True)
     finally:
@@ -170,13 +257,16 @@ def build_games(project: "Project", game_ids: list[str], options: "PrintOptions"
         return cast(list[Outcome], [outcomes[g] for g in game_ids])  # every game has one by now
     context = worker_context("fork")
     events = context.Queue()
+    gate = MemoryGate(context, BUILDS_MEMORY, jobs)
+    builders = context.Array("q", len(todo), lock=False)  # the process building each game of todo, once begun
     try:
-        with context.Pool(jobs, initializer=_start_worker, initargs=(events,)) as pool:
-            pending = {g: pool.apply_async(_in_worker, (project, g, options, Path(out_root) / g, force))
-                       for g in todo}
+        with context.Pool(jobs, initializer=_start_worker, initargs=(events, gate, builders)) as pool:
+            pending = [pool.apply_async(_in_worker, (project, g, options, Path(out_root) / g, force, i))
+                       for i, g in enumerate(todo)]
             with progress:
-                _follow(events, progress, pending.values())
-            outcomes.update((g, p.get()) for g, p in pending.items())
+                died = _follow(events, progress, pending, _Deaths(pending, builders, gate))
+            for i, g in enumerate(todo):
+                outcomes[g] = _died(project, g, Path(out_root) / g) if i in died else pending[i].get()
     except BaseException:  # Ctrl-C: the pool has ended its workers, whose temporary files are left
         for g in todo:
             tidy(Path(out_root) / g)
@@ -184,22 +274,64 @@ def build_games(project: "Project", game_ids: list[str], options: "PrintOptions"
     return cast(list[Outcome], [outcomes[g] for g in game_ids])
 
 
-def _follow(events: "Queue[tuple[str, str, Any]]", progress: "Progress",
-            pending: Collection["AsyncResult[Outcome]"]) -> None:
+class _Deaths:
+    """The games whose worker process died building them (killed by the system, out of memory, or a crash in
+    a library): the pool starts another worker, but their results never come, and `build -j` waited for them
+    for good. Each is found by its process id, gone, its memory forgotten by the gate."""
+
+    def __init__(self, pending: list["AsyncResult[Outcome]"], builders: "SynchronizedArray[int]",
+                 gate: MemoryGate) -> None:
+        self.pending, self.builders, self.gate = pending, builders, gate
+
+    def __call__(self) -> set[int]:
+        """The indexes of the games whose process has died, as far as is known now."""
+        died = set()
+        for i, result in enumerate(self.pending):
+            pid = self.builders[i]
+            if pid and not result.ready() and not _alive(pid):
+                died.add(i)
+                self.gate.forget(pid)
+        return died
+
+
+def _alive(pid: int) -> bool:
+    """Whether the process `pid` is still there (the pool reaps its dead workers within a tenth of a second)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # (there, another user's: not ours, but there)
+        return True
+    return True
+
+
+def _died(project: "Project", game_id: str, folder: Path) -> Outcome:
+    """The Outcome of a game whose worker died building it; its temporary files are removed."""
+    tidy(folder)
+    report = Report(project.root)
+    report.error(f"{game_id}: build failed: its process ended without a word (ended by the system: out of "
+                 "memory?); previous output left intact")
+    return Outcome(game_id, "failed", report.diagnostics)
+
+
+def _follow(events: "Queue[tuple[str, str, Any]]", progress: "Progress", pending: Collection["AsyncResult[Outcome]"],
+            deaths: Callable[[], set[int]] = set) -> set[int]:
     """Pass the workers' events to `progress` until every game has said it is done (or a worker failed:
-    its error comes out of its result)."""
-    done = 0
-    while done < len(pending):
+    its error comes out of its result); returns the games (as indexes of `pending`) whose worker died."""
+    done, died = 0, set[int]()
+    while done + len(died) < len(pending):
         try:
             event = events.get(timeout=0.5)
         except queues.Empty:
             if any(p.ready() and not p.successful() for p in pending):
-                return
+                break
+            died = deaths()
             continue
         if event[0] == "done":
             done += 1
         else:
             progress.on_event(*event)
+    return died | deaths()
 
 
 class Progress(Protocol):
