@@ -4,6 +4,7 @@ game (constraints, derived fields, macros, layouts, the rulebook) is evaluated h
 import _string  # type: ignore[import-not-found]  # (no stub) how str.format splits a field name
 import contextlib
 import contextvars
+import decimal
 import functools
 import gc
 import inspect
@@ -746,16 +747,58 @@ def _check_round_digits(ndigits: object) -> None:
         raise LimitError(f"rounding to {ndigits} digits is too many (at most {MAX_NUMBER_BITS})")
 
 
+# how each of Jinja's rounding methods rounds the decimal written: `common` halves away from zero
+_ROUNDING = {"common": decimal.ROUND_HALF_UP, "ceil": decimal.ROUND_CEILING, "floor": decimal.ROUND_FLOOR}
+
+
+def rounded(number: Any, ndigits: Any = None, method: str = "common") -> Any:
+    """`number` rounded to `ndigits` decimal places as a designer reads it, on the decimal written: halves away
+    from zero (Python's round() and Jinja's round filter round them to even: `2.5 | round` printed 2.0, `0.125 |
+    round(2)` 0.12), and 2.675 to 2.68 (the float nearest 2.675 lies below it: round() gave 2.67). Jinja's
+    ceil and floor multiplied by a power of ten in floats: `1.1 | round(1, 'ceil')` printed 1.2, `0.29 | round(2,
+    'floor')` 0.28. The result has round()'s type: an int without digits or for an int, else a float (Jinja's
+    ceil and floor: always a float)."""
+    exact = _exact_decimal(number)
+    if exact is None or method not in _ROUNDING or isinstance(ndigits, bool) \
+            or not (ndigits is None or isinstance(ndigits, int)):
+        return None  # (not a case this rounds: the caller's own rounding says what is wrong)
+    places = ndigits or 0
+    if exact.as_tuple().exponent >= -places:  # nothing past the digit rounded to
+        result = exact
+    else:
+        with decimal.localcontext() as context:  # enough digits for the result (its exponent is -places)
+            context.prec = len(exact.as_tuple().digits) + 2
+            result = exact.quantize(decimal.Decimal(1).scaleb(-places), rounding=_ROUNDING[method])
+    if method == "common" and (ndigits is None or isinstance(number, int)):
+        return int(result)
+    return float(result)
+
+
+def _exact_decimal(number: object) -> decimal.Decimal | None:
+    """A finite number as the decimal written (a float's shortest repr: 2.675, not 2.67499999...), else None."""
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
+        return None
+    if isinstance(number, float):
+        return decimal.Decimal(repr(number)) if math.isfinite(number) else None
+    return decimal.Decimal(number)
+
+
 def _round(number: Any, ndigits: Any = None) -> Any:
+    """round(), halves away from zero on the decimal written (see rounded)."""
     _check_round_digits(ndigits)
-    return round(number, ndigits)
+    result = rounded(number, ndigits)
+    return round(number, ndigits) if result is None else result
 
 
 def _round_filter(value: Any, precision: Any = 0, method: str = "common") -> Any:
-    """Jinja's round filter, its digits bounded as round()'s: `[10 ** 100] * 300 | map('round', -999999)`
-    computed 10 ** 999999 once per item in C, 17 s between two looks at the clock."""
+    """Jinja's round filter, halves away from zero on the decimal written (see rounded), its digits bounded as
+    round()'s: `[10 ** 100] * 300 | map('round', -999999)` computed 10 ** 999999 once per item in C, 17 s
+    between two looks at the clock."""
     _check_round_digits(precision)
-    return jinja2.filters.do_round(value, precision, method)  # type: ignore[arg-type]
+    result = rounded(value, precision, method) if precision is not None else None
+    if result is None:
+        return jinja2.filters.do_round(value, precision, method)  # type: ignore[arg-type]
+    return result
 
 
 _NO_DEFAULT: Any = object()  # (int and float given no default: Jinja's own is 0)

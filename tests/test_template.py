@@ -147,6 +147,20 @@ def test_int_and_float_read_numbers_blanks_and_nothing_and_print_a_default_given
     assert template.render(source, {}) == "3 0 0 5 7 255 2.5 0.0 1 1"
 
 
+@pytest.mark.parametrize("source, printed", [
+    # halves away from zero, as a designer reads "round" (Python's and Jinja's rounded them to even: 2 and 0.12)
+    ("{{ 2.5 | round }} {{ -2.5 | round }} {{ 0.125 | round(2) }} {{ 25 | round(-1) }}", "3.0 -3.0 0.13 30"),
+    ("{{ round(2.5) }} {{ round(-0.5) }} {{ round(0.125, 2) }} {{ round(25, -1) }} {{ round(3.5) }}", "3 -1 0.13 30 4"),
+    # on the decimal written: the float nearest 2.675 lies below it (round() gave 2.67)
+    ("{{ 2.675 | round(2) }} {{ round(2.675, 2) }} {{ 1.005 | round(2) }}", "2.68 2.68 1.01"),
+    # ceil and floor too: Jinja multiplied by a power of ten in floats (1.1 * 10 is 11.000000000000002)
+    ("{{ 1.1 | round(1, 'ceil') }} {{ 0.29 | round(2, 'floor') }} {{ 25 | round(-1, 'ceil') }}", "1.1 0.29 30.0"),
+    ("{{ 5 | round }} {{ 2.4 | round }} {{ 1.25 | round(5) }} {{ 123.456 | round(-1) }}", "5 2.0 1.25 120.0"),
+])
+def test_round_rounds_halves_away_from_zero_on_the_decimal_written(source, printed):
+    assert template.render(source, {}) == printed
+
+
 def test_a_namespace_holding_itself_prints_as_python_writes_it():
     """Its size is counted once around: six characters a turn up to the million took a second or more per print,
     and the template ran out of time."""
