@@ -757,7 +757,7 @@ def rounded(number: Any, ndigits: Any = None, method: str = "common") -> Any:
     round(2)` 0.12), and 2.675 to 2.68 (the float nearest 2.675 lies below it: round() gave 2.67). Jinja's
     ceil and floor multiplied by a power of ten in floats: `1.1 | round(1, 'ceil')` printed 1.2, `0.29 | round(2,
     'floor')` 0.28. The result has round()'s type: an int without digits or for an int, else a float (Jinja's
-    ceil and floor: always a float)."""
+    ceil and floor: always a float), never -0.0 (`-0.4 | round` printed '-0.0')."""
     exact = _exact_decimal(number)
     if exact is None or method not in _ROUNDING or isinstance(ndigits, bool) \
             or not (ndigits is None or isinstance(ndigits, int)):
@@ -771,7 +771,7 @@ def rounded(number: Any, ndigits: Any = None, method: str = "common") -> Any:
             result = exact.quantize(decimal.Decimal(1).scaleb(-places), rounding=_ROUNDING[method])
     if method == "common" and (ndigits is None or isinstance(number, int)):
         return int(result)
-    return float(result)
+    return float(result) + 0.0  # (+ 0.0: a negative number rounded to zero is 0.0, not '-0.0')
 
 
 def _exact_decimal(number: object) -> decimal.Decimal | None:

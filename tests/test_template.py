@@ -156,6 +156,8 @@ def test_int_and_float_read_numbers_blanks_and_nothing_and_print_a_default_given
     # ceil and floor too: Jinja multiplied by a power of ten in floats (1.1 * 10 is 11.000000000000002)
     ("{{ 1.1 | round(1, 'ceil') }} {{ 0.29 | round(2, 'floor') }} {{ 25 | round(-1, 'ceil') }}", "1.1 0.29 30.0"),
     ("{{ 5 | round }} {{ 2.4 | round }} {{ 1.25 | round(5) }} {{ 123.456 | round(-1) }}", "5 2.0 1.25 120.0"),
+    # a negative number rounded to zero prints 0.0, not '-0.0'
+    ("{{ -0.4 | round }} {{ -0.001 | round(2) }} {{ -0.5 | round(0, 'ceil') }} {{ round(-0.4) }}", "0.0 0.0 0.0 0"),
 ])
 def test_round_rounds_halves_away_from_zero_on_the_decimal_written(source, printed):
     assert template.render(source, {}) == printed
