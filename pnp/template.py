@@ -5,6 +5,7 @@ import _string  # type: ignore[import-not-found]  # (no stub) how str.format spl
 import contextlib
 import contextvars
 import decimal
+import fractions
 import functools
 import gc
 import inspect
@@ -1549,10 +1550,22 @@ ENV.filters["_pnp_origin"] = _pnp_origin
 
 
 def _percent(part: Any, whole: Any) -> int:
-    """A whole-number percentage, halves rounded up: matches | percent(data.cards | length)."""
+    """A whole-number percentage, halves away from zero as round's: matches | percent(data.cards | length)."""
     if not whole:
         return 0
-    return int(part * 100 / whole + 0.5)
+    exact_part, exact_whole = _exact_decimal(part), _exact_decimal(whole)
+    if exact_part is None or exact_whole is None:
+        return int(part * 100 / whole + 0.5)  # (a value that is no number: Python's refusal)
+    # in fractions, on the decimals written: in floats 0.285 | percent(1) was 28.499999999999996 and printed 28,
+    # and -1 | percent(8) rounded its half up, to -12
+    ratio = fractions.Fraction(exact_part) * 100 / fractions.Fraction(exact_whole)
+    return _half_away(ratio)
+
+
+def _half_away(ratio: fractions.Fraction) -> int:
+    """A fraction as the nearest whole number, halves away from zero."""
+    units, rest = divmod(abs(ratio), 1)
+    return (1 if ratio >= 0 else -1) * (int(units) + (1 if rest * 2 >= 1 else 0))
 
 
 def _field_of(item: Any, attribute: Any) -> Any:

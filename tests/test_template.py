@@ -158,6 +158,8 @@ def test_int_and_float_read_numbers_blanks_and_nothing_and_print_a_default_given
     ("{{ 5 | round }} {{ 2.4 | round }} {{ 1.25 | round(5) }} {{ 123.456 | round(-1) }}", "5 2.0 1.25 120.0"),
     # a negative number rounded to zero prints 0.0, not '-0.0'
     ("{{ -0.4 | round }} {{ -0.001 | round(2) }} {{ -0.5 | round(0, 'ceil') }} {{ round(-0.4) }}", "0.0 0.0 0.0 0"),
+    # percent rounds as round does, on the decimals written (in floats 0.285 * 100 is 28.499999999999996)
+    ("{{ 1 | percent(8) }} {{ -1 | percent(8) }} {{ 0.285 | percent(1) }} {{ 2 | percent(3) }}", "13 -13 29 67"),
 ])
 def test_round_rounds_halves_away_from_zero_on_the_decimal_written(source, printed):
     assert template.render(source, {}) == printed
