@@ -430,10 +430,16 @@ class Dash(Lengths):
             raise ValueError(f"a dash pattern of {len(lengths)} lengths; at most {MAX_DASHES}")
         if any(d < 0 for d in lengths):
             raise ValueError(f"dash and gap lengths cannot be negative, got {shown(value)}")
-        if lengths and sum(lengths) / units.MM < MIN_DASH_CYCLE:
+        if not lengths:  # (drawn solid: the setting did nothing)
+            raise ValueError("no dash or gap lengths: the line would be solid; leave out `dash`, or give lengths "
+                             "like [1, 0.5]")
+        if sum(lengths) / units.MM < MIN_DASH_CYCLE:
             raise ValueError(f"a dash and its gap add up to {units.to_mm(sum(lengths)):g} mm; at least "
                              f"{MIN_DASH_CYCLE:g} mm "
                              f"(for a solid line, leave out `dash`)")
+        if len(lengths) % 2 == 0 and not any(lengths[::2]):  # [0, 1]: dashes of no length, all gap
+            raise ValueError(f"every dash of {shown(value)} is 0 mm long: the outline would print nothing (its "
+                             "lengths are dash, gap, dash, gap...)")
         return lengths
 
 
