@@ -16,7 +16,8 @@ from .report import closest, described, did_you_mean, plain, shown, type_name  #
 COLOUR_UNIT = "`#rrggbb`, `#rgb`, a colour name, or `none`"  # a colour option's unit in the reference
 COLOUR_RULE = ("Every colour, in a layout or in the data (a colour set's field), is written the same way: `'#rrggbb'` "
                "or `'#rgb'` (hexadecimal, any case), or a CSS colour name such as `white` or `darkgreen` (any case); "
-               "`none`, `transparent` or nothing means no colour (a colour set's colours cannot be none).")
+               "`none`, `transparent` or nothing means no colour (a colour set's colours cannot be none, nor a text's, a "
+               "label's or an icon's `color`).")
 # all control characters but tab and line breaks, and the bidirectional controls (marks, embeddings, overrides,
 # isolates): pnp lays text out left to right and prints them as nothing, while a program showing the same text
 # (a TTS description, a spreadsheet) reorders it by them, so a card could read one way and print another. They are
@@ -399,6 +400,19 @@ class Colour(Option):
 
     def convert(self, value: object) -> object:
         parse_colour(value)  # a ColourError is a ValueError, with the designer's message
+        return value
+
+
+class Ink(Colour):
+    """The colour of what must be seen to mean anything, a text's or an icon's: no colour refused (`color: none`
+    printed them black, where none means unpainted for a fill or an outline)."""
+
+    unit = "`#rrggbb`, `#rgb` or a colour name"
+
+    def convert(self, value: object) -> object:
+        if parse_colour(value) is None:
+            raise ValueError(f"{shown(value)} is no colour, and a text, a label or an icon needs one to be seen: give "
+                             "its colour, or leave the element out with `when:`")
         return value
 
 
