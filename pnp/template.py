@@ -1167,7 +1167,20 @@ class _Undefined(StrictUndefined):
             return f"no field '{name}'{hint}; the fields here are: {shown or 'none'}"
         if obj is None:
             return f"no field '{name}': the value is none here (is there no item for this template?)"
+        if isinstance(name, int) and isinstance(obj, (list, tuple, range, str)):  # (`data.cards[10]` said "a list
+            # has no attribute '10'")
+            return _past_the_end(obj, name)
         return f"{_describe_value(obj)} has no attribute '{name}'"
+
+
+def _past_the_end(sequence: list[Any] | tuple[Any, ...] | range | str, index: int) -> str:
+    """Why `sequence[index]` found nothing: it has fewer items (counted from 0, or from the end with -1)."""
+    what, unit = ("the text", "character") if isinstance(sequence, str) else ("the list", "item")
+    count = len(sequence)
+    if not count:
+        return f"[{index}]: {what} is empty"
+    return (f"[{index}]: {what} has {count:,} {unit}{'s' if count != 1 else ''}, [0] to [{count - 1}] (or [-{count}] "
+            "to [-1] from its end)")
 
 
 def _describe_value(value: object) -> str:

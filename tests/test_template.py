@@ -31,6 +31,9 @@ from pnp.errors import ExprError
     ("{{ [1, 2].append(3) }}", "not allowed in a template"),
     ("{{ card.__class__ }}", "not allowed in a template"),
     ("{{ card.nothing }}", "no field 'nothing'; the fields here are: name"),
+    # an index past a list's end said as one ("a list has no attribute '10'")
+    ("{{ [1, 2, 3, 4][10] }}", "[10]: the list has 4 items, [0] to [3] (or [-4] to [-1] from its end)"),
+    ("{{ [][0] }} {{ 'abc'[-4] }}", "[0]: the list is empty"),
     ("{{ lipsum(10) }}", "'lipsum' is not defined"),
     ("{% for a in range(99999) %}{{ 'x' * 99999 }}{% endfor %}", "text is longer than 1,000,000 characters"),
     # sizes computed from the inputs, before anything is built
