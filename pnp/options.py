@@ -185,8 +185,9 @@ class Option:
     def limits(self) -> list[str]:
         """Its range as the reference says it (a length's own 2000 mm is said once, in Units)."""
         minimum, maximum = getattr(self, "minimum", None), getattr(self, "maximum", None)
-        return ([f"at least {minimum:g}"] if minimum is not None else []) + \
-            ([f"at most {maximum:,g}"] if maximum not in (None, LENGTH_LIMIT) else [])
+        # (as messages write numbers: a track's start read "at least -1e+06, at most 1e+06")
+        return ([f"at least {_fmt(minimum)}"] if minimum is not None else []) + \
+            ([f"at most {_fmt(maximum)}"] if maximum not in (None, LENGTH_LIMIT) else [])
 
     def reference_row(self, name: str) -> tuple[str, str, str, str]:
         """(name, type, default, meaning): its row in the reference's tables of options."""
