@@ -763,8 +763,9 @@ def rounded(number: Any, ndigits: Any = None, method: str = "common") -> Any:
     if exact is None or method not in _ROUNDING or isinstance(ndigits, bool) \
             or not (ndigits is None or isinstance(ndigits, int)):
         return None  # (not a case this rounds: the caller's own rounding says what is wrong)
-    places = ndigits or 0
-    if exact.as_tuple().exponent >= -places:  # nothing past the digit rounded to
+    places, exponent = ndigits or 0, exact.as_tuple().exponent
+    if isinstance(exponent, int) and exponent >= -places:  # nothing past the digit rounded to (a finite
+        # decimal's exponent is a number)
         result = exact
     else:
         with decimal.localcontext() as context:  # enough digits for the result (its exponent is -places)

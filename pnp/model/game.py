@@ -354,6 +354,8 @@ def _no_template_printed_as_written(cleaned: dict[str, Any], meta: Record, chk: 
     page and every footer: refused at its line (`title: '{{ name }}'` printed its braces, exit 0)."""
     for name, spec in GAME_FILE.items():
         value = cleaned.get(name)
+        if not isinstance(spec, dict):
+            continue
         if spec["type"] == "scalar":
             found = [(name, value, meta.mark_of(name))]
         elif spec.get("values") == "scalar" and isinstance(value, Record):  # credits: each role and its name
