@@ -1432,6 +1432,9 @@ class _Env(ImmutableSandboxedEnvironment):
         _budget.call_depth += 1
         try:
             if _budget.call_depth > MAX_CALL_DEPTH:
+                if type(__obj) is LoopContext:  # (it was said as macros calling each other)
+                    raise LimitError(f"a recursive loop goes more than {MAX_CALL_DEPTH} levels deep (do the "
+                                     "values given to loop() lead back to one another?)")
                 raise LimitError(f"macros call each other more than {MAX_CALL_DEPTH} deep "
                                  "(a macro that calls itself forever?)")
             return _check_result(super().call(__context, __obj, *args, **kwargs))

@@ -34,6 +34,8 @@ from pnp.errors import ExprError
     # an index past a list's end said as one ("a list has no attribute '10'")
     ("{{ [1, 2, 3, 4][10] }}", "[10]: the list has 4 items, [0] to [3] (or [-4] to [-1] from its end)"),
     ("{{ [][0] }} {{ 'abc'[-4] }}", "[0]: the list is empty"),
+    # a recursive loop whose values lead back to one another, said as the loop it is (it read "macros call ...")
+    ("{% for c in [card] recursive %}{{ loop([card]) }}{% endfor %}", "a recursive loop goes more than 100 levels"),
     ("{{ lipsum(10) }}", "'lipsum' is not defined"),
     ("{% for a in range(99999) %}{{ 'x' * 99999 }}{% endfor %}", "text is longer than 1,000,000 characters"),
     # sizes computed from the inputs, before anything is built
