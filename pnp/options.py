@@ -16,7 +16,8 @@ from .report import closest, described, did_you_mean, plain, shown, type_name  #
 COLOUR_UNIT = "`#rrggbb`, `#rgb`, a colour name, or `none`"  # a colour option's unit in the reference
 COLOUR_RULE = ("Every colour, in a layout or in the data (a colour set's field), is written the same way: `'#rrggbb'` "
                "or `'#rgb'` (hexadecimal, any case), or a CSS colour name such as `white` or `darkgreen` (any case); "
-               "`none`, `transparent` or nothing means no colour (a colour set's colours cannot be none).")
+               "`none`, `transparent` or nothing means no colour (a colour set's colours cannot be none, nor a text's, a "
+               "label's or an icon's `color`).")
 # all control characters but tab and line breaks, and the bidirectional controls (marks, embeddings, overrides,
 # isolates): pnp lays text out left to right and prints them as nothing, while a program showing the same text
 # (a TTS description, a spreadsheet) reorders it by them, so a card could read one way and print another. They are
@@ -184,8 +185,9 @@ class Option:
     def limits(self) -> list[str]:
         """Its range as the reference says it (a length's own 2000 mm is said once, in Units)."""
         minimum, maximum = getattr(self, "minimum", None), getattr(self, "maximum", None)
-        return ([f"at least {minimum:g}"] if minimum is not None else []) + \
-            ([f"at most {maximum:,g}"] if maximum not in (None, LENGTH_LIMIT) else [])
+        # (as messages write numbers: a track's start read "at least -1e+06, at most 1e+06")
+        return ([f"at least {_fmt(minimum)}"] if minimum is not None else []) + \
+            ([f"at most {_fmt(maximum)}"] if maximum not in (None, LENGTH_LIMIT) else [])
 
     def reference_row(self, name: str) -> tuple[str, str, str, str]:
         """(name, type, default, meaning): its row in the reference's tables of options."""
@@ -402,6 +404,19 @@ class Colour(Option):
         return value
 
 
+class Ink(Colour):
+    """The colour of what must be seen to mean anything, a text's or an icon's: no colour refused (`color: none`
+    printed them black, where none means unpainted for a fill or an outline)."""
+
+    unit = "`#rrggbb`, `#rgb` or a colour name"
+
+    def convert(self, value: object) -> object:
+        if parse_colour(value) is None:
+            raise ValueError(f"{shown(value)} is no colour, and a text, a label or an icon needs one to be seen: give "
+                             "its colour, or leave the element out with `when:`")
+        return value
+
+
 class Lengths(Option):
     """A list of lengths, written as a list or as text separated by spaces: [1, 0.5] or '1mm 0.5mm'."""
 
@@ -430,10 +445,16 @@ class Dash(Lengths):
             raise ValueError(f"a dash pattern of {len(lengths)} lengths; at most {MAX_DASHES}")
         if any(d < 0 for d in lengths):
             raise ValueError(f"dash and gap lengths cannot be negative, got {shown(value)}")
-        if lengths and sum(lengths) / units.MM < MIN_DASH_CYCLE:
+        if not lengths:  # (drawn solid: the setting did nothing)
+            raise ValueError("no dash or gap lengths: the line would be solid; leave out `dash`, or give lengths "
+                             "like [1, 0.5]")
+        if sum(lengths) / units.MM < MIN_DASH_CYCLE:
             raise ValueError(f"a dash and its gap add up to {units.to_mm(sum(lengths)):g} mm; at least "
                              f"{MIN_DASH_CYCLE:g} mm "
                              f"(for a solid line, leave out `dash`)")
+        if len(lengths) % 2 == 0 and not any(lengths[::2]):  # [0, 1]: dashes of no length, all gap
+            raise ValueError(f"every dash of {shown(value)} is 0 mm long: the outline would print nothing (its "
+                             "lengths are dash, gap, dash, gap...)")
         return lengths
 
 

@@ -206,7 +206,10 @@ def _templates() -> str:
             "`forceescape`, `urlize`, `xmlattr`) are for the rulebook, whose Markdown reads it; elsewhere (a card's "
             "text, a message) their `&amp;` would print as written, and they are refused, as `{% autoescape %}` is. "
             "Jinja's `int` and `float` read a value that is no number (words, a list) as 0; pnp refuses it unless a "
-            "default is given (`cost | int(0)`).", "",
+            "default is given (`cost | int(0)`). `round`, the function and the filter, rounds halves away from zero, "
+            "on the decimal written: `2.5 | round` is 3.0, `round(0.125, 2)` is 0.13 and `2.675 | round(2)` is 2.68 "
+            "(Python's own rounds halves to even, and 2.675 down); the filter's `ceil` and `floor` work on the "
+            "decimal written too.", "",
             "Of Python's own methods, templates may call only these, each cheap and bounded (any other, "
             "`'x'.encode()` or `[1].copy()`, is refused at its line; a game's fields win over them: "
             "`card.items` is the field `items` when the card has one):", "", _row("on", "methods"),

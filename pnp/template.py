@@ -4,6 +4,8 @@ game (constraints, derived fields, macros, layouts, the rulebook) is evaluated h
 import _string  # type: ignore[import-not-found]  # (no stub) how str.format splits a field name
 import contextlib
 import contextvars
+import decimal
+import fractions
 import functools
 import gc
 import inspect
@@ -746,16 +748,59 @@ def _check_round_digits(ndigits: object) -> None:
         raise LimitError(f"rounding to {ndigits} digits is too many (at most {MAX_NUMBER_BITS})")
 
 
+# how each of Jinja's rounding methods rounds the decimal written: `common` halves away from zero
+_ROUNDING = {"common": decimal.ROUND_HALF_UP, "ceil": decimal.ROUND_CEILING, "floor": decimal.ROUND_FLOOR}
+
+
+def rounded(number: Any, ndigits: Any = None, method: str = "common") -> Any:
+    """`number` rounded to `ndigits` decimal places as a designer reads it, on the decimal written: halves away
+    from zero (Python's round() and Jinja's round filter round them to even: `2.5 | round` printed 2.0, `0.125 |
+    round(2)` 0.12), and 2.675 to 2.68 (the float nearest 2.675 lies below it: round() gave 2.67). Jinja's
+    ceil and floor multiplied by a power of ten in floats: `1.1 | round(1, 'ceil')` printed 1.2, `0.29 | round(2,
+    'floor')` 0.28. The result has round()'s type: an int without digits or for an int, else a float (Jinja's
+    ceil and floor: always a float), never -0.0 (`-0.4 | round` printed '-0.0')."""
+    exact = _exact_decimal(number)
+    if exact is None or method not in _ROUNDING or isinstance(ndigits, bool) \
+            or not (ndigits is None or isinstance(ndigits, int)):
+        return None  # (not a case this rounds: the caller's own rounding says what is wrong)
+    places, exponent = ndigits or 0, exact.as_tuple().exponent
+    if isinstance(exponent, int) and exponent >= -places:  # nothing past the digit rounded to (a finite
+        # decimal's exponent is a number)
+        result = exact
+    else:
+        with decimal.localcontext() as context:  # enough digits for the result (its exponent is -places)
+            context.prec = len(exact.as_tuple().digits) + 2
+            result = exact.quantize(decimal.Decimal(1).scaleb(-places), rounding=_ROUNDING[method])
+    if method == "common" and (ndigits is None or isinstance(number, int)):
+        return int(result)
+    return float(result) + 0.0  # (+ 0.0: a negative number rounded to zero is 0.0, not '-0.0')
+
+
+def _exact_decimal(number: object) -> decimal.Decimal | None:
+    """A finite number as the decimal written (a float's shortest repr: 2.675, not 2.67499999...), else None."""
+    if isinstance(number, bool) or not isinstance(number, (int, float)):
+        return None
+    if isinstance(number, float):
+        return decimal.Decimal(repr(number)) if math.isfinite(number) else None
+    return decimal.Decimal(number)
+
+
 def _round(number: Any, ndigits: Any = None) -> Any:
+    """round(), halves away from zero on the decimal written (see rounded)."""
     _check_round_digits(ndigits)
-    return round(number, ndigits)
+    result = rounded(number, ndigits)
+    return round(number, ndigits) if result is None else result
 
 
 def _round_filter(value: Any, precision: Any = 0, method: str = "common") -> Any:
-    """Jinja's round filter, its digits bounded as round()'s: `[10 ** 100] * 300 | map('round', -999999)`
-    computed 10 ** 999999 once per item in C, 17 s between two looks at the clock."""
+    """Jinja's round filter, halves away from zero on the decimal written (see rounded), its digits bounded as
+    round()'s: `[10 ** 100] * 300 | map('round', -999999)` computed 10 ** 999999 once per item in C, 17 s
+    between two looks at the clock."""
     _check_round_digits(precision)
-    return jinja2.filters.do_round(value, precision, method)  # type: ignore[arg-type]
+    result = rounded(value, precision, method) if precision is not None else None
+    if result is None:
+        return jinja2.filters.do_round(value, precision, method)  # type: ignore[arg-type]
+    return result
 
 
 _NO_DEFAULT: Any = object()  # (int and float given no default: Jinja's own is 0)
@@ -1123,7 +1168,20 @@ class _Undefined(StrictUndefined):
             return f"no field '{name}'{hint}; the fields here are: {shown or 'none'}"
         if obj is None:
             return f"no field '{name}': the value is none here (is there no item for this template?)"
+        if isinstance(name, int) and isinstance(obj, (list, tuple, range, str)):  # (`data.cards[10]` said "a list
+            # has no attribute '10'")
+            return _past_the_end(obj, name)
         return f"{_describe_value(obj)} has no attribute '{name}'"
+
+
+def _past_the_end(sequence: list[Any] | tuple[Any, ...] | range | str, index: int) -> str:
+    """Why `sequence[index]` found nothing: it has fewer items (counted from 0, or from the end with -1)."""
+    what, unit = ("the text", "character") if isinstance(sequence, str) else ("the list", "item")
+    count = len(sequence)
+    if not count:
+        return f"[{index}]: {what} is empty"
+    return (f"[{index}]: {what} has {count:,} {unit}{'s' if count != 1 else ''}, [0] to [{count - 1}] (or [-{count}] "
+            "to [-1] from its end)")
 
 
 def _describe_value(value: object) -> str:
@@ -1374,6 +1432,9 @@ class _Env(ImmutableSandboxedEnvironment):
         _budget.call_depth += 1
         try:
             if _budget.call_depth > MAX_CALL_DEPTH:
+                if type(__obj) is LoopContext:  # (it was said as macros calling each other)
+                    raise LimitError(f"a recursive loop goes more than {MAX_CALL_DEPTH} levels deep (do the "
+                                     "values given to loop() lead back to one another?)")
                 raise LimitError(f"macros call each other more than {MAX_CALL_DEPTH} deep "
                                  "(a macro that calls itself forever?)")
             return _check_result(super().call(__context, __obj, *args, **kwargs))
@@ -1506,10 +1567,22 @@ ENV.filters["_pnp_origin"] = _pnp_origin
 
 
 def _percent(part: Any, whole: Any) -> int:
-    """A whole-number percentage, halves rounded up: matches | percent(data.cards | length)."""
+    """A whole-number percentage, halves away from zero as round's: matches | percent(data.cards | length)."""
     if not whole:
         return 0
-    return int(part * 100 / whole + 0.5)
+    exact_part, exact_whole = _exact_decimal(part), _exact_decimal(whole)
+    if exact_part is None or exact_whole is None:
+        return int(part * 100 / whole + 0.5)  # (a value that is no number: Python's refusal)
+    # in fractions, on the decimals written: in floats 0.285 | percent(1) was 28.499999999999996 and printed 28,
+    # and -1 | percent(8) rounded its half up, to -12
+    ratio = fractions.Fraction(exact_part) * 100 / fractions.Fraction(exact_whole)
+    return _half_away(ratio)
+
+
+def _half_away(ratio: fractions.Fraction) -> int:
+    """A fraction as the nearest whole number, halves away from zero."""
+    units, rest = divmod(abs(ratio), 1)
+    return (1 if ratio >= 0 else -1) * (int(units) + (1 if rest * 2 >= 1 else 0))
 
 
 def _field_of(item: Any, attribute: Any) -> Any:

@@ -22,6 +22,14 @@ def test_reference_covers_every_element_kind_and_field_type():
             assert f"| `{param}` |" in text, (name, param)
 
 
+def test_a_parameters_limits_are_written_as_designers_write_numbers():
+    """A track's start read "(at least -1e+06, at most 1e+06)"."""
+    from pnp.layout.elements import ELEMENTS
+
+    row = ELEMENTS["track"].params["start"].reference_row("start")[3]
+    assert row.endswith("(at least -1,000,000, at most 1,000,000)")
+
+
 def test_reference_says_every_key_of_fonts_yaml():
     from pnp.draw.fonts import FAMILY_KEYS
 

@@ -233,3 +233,18 @@ def test_the_credits_name_an_icon_drawn_after_a_bracket_of_no_link(tmp_path):
     _, studio = validate_game(Project(root), "mini", report)
     assert not report.errors
     assert "Icons used in this game: round-star." in content(studio).icons_line
+
+
+def test_the_title_page_of_a_solo_game_says_1_player(tmp_path):
+    """players: 1 printed "1 players · ages 8+" on the title page."""
+    from pnp.check import validate_game
+    from pnp.products.rulebook import content
+    from pnp.project import Project
+    from pnp.report import Report
+
+    root = tmp_path / "proj"
+    make_project(root, case={"replace": {"cards/mini/game.yaml": [["players: 2-3", "players: 1"]]}})
+    report = Report(root)
+    _, studio = validate_game(Project(root), "mini", report)
+    assert not report.errors
+    assert content(studio).facts.startswith("1 player · ages 8+")

@@ -31,6 +31,11 @@ from pnp.errors import ExprError
     ("{{ [1, 2].append(3) }}", "not allowed in a template"),
     ("{{ card.__class__ }}", "not allowed in a template"),
     ("{{ card.nothing }}", "no field 'nothing'; the fields here are: name"),
+    # an index past a list's end said as one ("a list has no attribute '10'")
+    ("{{ [1, 2, 3, 4][10] }}", "[10]: the list has 4 items, [0] to [3] (or [-4] to [-1] from its end)"),
+    ("{{ [][0] }} {{ 'abc'[-4] }}", "[0]: the list is empty"),
+    # a recursive loop whose values lead back to one another, said as the loop it is (it read "macros call ...")
+    ("{% for c in [card] recursive %}{{ loop([card]) }}{% endfor %}", "a recursive loop goes more than 100 levels"),
     ("{{ lipsum(10) }}", "'lipsum' is not defined"),
     ("{% for a in range(99999) %}{{ 'x' * 99999 }}{% endfor %}", "text is longer than 1,000,000 characters"),
     # sizes computed from the inputs, before anything is built
@@ -145,6 +150,24 @@ def test_int_and_float_read_numbers_blanks_and_nothing_and_print_a_default_given
     source = ("{{ '3.7' | int }} {{ '' | int }} {{ none | int }} {{ 'X' | int(5) }} {{ 'q' | int(default=7) }} "
               "{{ 'ff' | int(base=16) }} {{ '2.5' | float }} {{ ' ' | float }} {{ 'abc' | float(1) }} {{ true | int }}")
     assert template.render(source, {}) == "3 0 0 5 7 255 2.5 0.0 1 1"
+
+
+@pytest.mark.parametrize("source, printed", [
+    # halves away from zero, as a designer reads "round" (Python's and Jinja's rounded them to even: 2 and 0.12)
+    ("{{ 2.5 | round }} {{ -2.5 | round }} {{ 0.125 | round(2) }} {{ 25 | round(-1) }}", "3.0 -3.0 0.13 30"),
+    ("{{ round(2.5) }} {{ round(-0.5) }} {{ round(0.125, 2) }} {{ round(25, -1) }} {{ round(3.5) }}", "3 -1 0.13 30 4"),
+    # on the decimal written: the float nearest 2.675 lies below it (round() gave 2.67)
+    ("{{ 2.675 | round(2) }} {{ round(2.675, 2) }} {{ 1.005 | round(2) }}", "2.68 2.68 1.01"),
+    # ceil and floor too: Jinja multiplied by a power of ten in floats (1.1 * 10 is 11.000000000000002)
+    ("{{ 1.1 | round(1, 'ceil') }} {{ 0.29 | round(2, 'floor') }} {{ 25 | round(-1, 'ceil') }}", "1.1 0.29 30.0"),
+    ("{{ 5 | round }} {{ 2.4 | round }} {{ 1.25 | round(5) }} {{ 123.456 | round(-1) }}", "5 2.0 1.25 120.0"),
+    # a negative number rounded to zero prints 0.0, not '-0.0'
+    ("{{ -0.4 | round }} {{ -0.001 | round(2) }} {{ -0.5 | round(0, 'ceil') }} {{ round(-0.4) }}", "0.0 0.0 0.0 0"),
+    # percent rounds as round does, on the decimals written (in floats 0.285 * 100 is 28.499999999999996)
+    ("{{ 1 | percent(8) }} {{ -1 | percent(8) }} {{ 0.285 | percent(1) }} {{ 2 | percent(3) }}", "13 -13 29 67"),
+])
+def test_round_rounds_halves_away_from_zero_on_the_decimal_written(source, printed):
+    assert template.render(source, {}) == printed
 
 
 def test_a_namespace_holding_itself_prints_as_python_writes_it():

@@ -168,13 +168,16 @@ def test_fold_lines_are_dashed_and_the_cut_line_solid(tmp_path):
 
 
 def test_the_front_shows_the_decks_back_and_the_box_says_what_it_holds(tmp_path):
-    root = project_with(tmp_path, "{id: box, name: Card box, kind: tuckbox, deck: deck, holds: 40, label: The Beasts}")
+    root = project_with(tmp_path, "{id: box, name: Card box, kind: tuckbox, deck: deck, holds: 40, label: The Beasts}",
+                        "{id: one, kind: tuckbox, deck: deck, holds: 1}")
     folder, manifest = build(root)
     page = box_pages(folder, manifest, "box")[1][0]
     m = measure(page)
     strings = [e for e in drawn(page) if e[0] == "text"]
     words = [e[1] for e in strings]
     assert "Mini Game" in words and "The Beasts" in words and "40 cards" in words
+    # a box of one card says so in the singular (it printed "1 cards")
+    assert "1 card" in [e[1] for e in drawn(box_pages(folder, manifest, "one")[1][0]) if e[0] == "text"]
     spines = [e for e in strings if e[1].startswith("Mini Game") and e[1].endswith("The Beasts")]
     assert len(spines) == 2 and all(abs(e[4][0]) < 1e-6 and e[4][1] > 0 for e in spines)  # reading up each side
     for e in spines:

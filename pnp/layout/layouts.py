@@ -148,8 +148,11 @@ class LayoutSet:
                 return candidate
         note_files(looked)
         where = " or ".join(looked)
+        # a file named alike in another case or Unicode form (a game made on a Mac, where 'BACK' opens back.yaml)
+        alike = next((hint for folder in self.folders if (hint := self.project.meant(folder, f"{name}.yaml"))), "")
         known = [p.stem for f in self.folders if f.is_dir() for p in f.glob("*.yaml")]
-        raise LayoutError(f"layout '{name}' not found{did_you_mean(name, known)} (looked for {where})", mark)
+        hint = alike or did_you_mean(name, known)
+        raise LayoutError(f"layout '{name}' not found{hint} (looked for {where})", mark)
 
     def get(self, name: str | None, mark: Mark | None = None, _stack: tuple[str, ...] = ()) -> Layout:
         """The layout, or a LayoutError listing every problem of its file (remembered: said once)."""

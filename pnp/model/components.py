@@ -225,7 +225,9 @@ def _items(game: GameShape, component: Component, rows: list[Record], chk: Check
     for item in rows:
         times = item.get(qty, 1) if qty else 1
         if not isinstance(times, int) or isinstance(times, bool) or times < 0:
-            chk.error(f"{qty} must be a whole number, got {shown(times)}", item.mark_of(qty))
+            # (a negative count was said to be no whole number)
+            chk.error(f"{qty} must be a whole number from 0 (how many copies of the item to print), got "
+                      f"{shown(times)}", item.mark_of(qty))
             times = 1
         if len(items) + times > MAX_COUNT:
             chk.error(f"component '{component.id}' would print more than {MAX_COUNT:,} items; pnp prints at "

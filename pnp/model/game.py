@@ -12,7 +12,7 @@ from ..report import Mark, Report, Suggestions, shortened
 from ..template import ExprError, module
 from .balance import BALANCE_FIELDS, check_balance_syntax
 from .colours import COLOUR_SET_FIELDS, check_colour_sets
-from .components import COMPONENT_FIELDS, Component, Kinds, load_components
+from .components import COMPONENT_FIELDS, Component, Kinds, load_components, template_printed_as_written
 from .constraints import CONSTRAINT_FIELDS, check_constraints
 from .glossary import Glossary, load_glossary, load_timings
 from .icons import IconIndex
@@ -27,7 +27,8 @@ from .views import VIEW_FIELDS, check_views
 
 # The shape of game.yaml, written in the rules model's own field types (and listed by `pnp reference`).
 GAME_FILE = {
-    "title": {"type": "scalar", "doc": "the game's name, on the rulebook's title page and every PDF"},
+    "title": {"type": "scalar", "doc": "the game's name, on the rulebook's title page and every PDF, as written "
+                                       "(not a template, as none of game.yaml's texts is)"},
     "subtitle": {"type": "scalar", "required": False, "doc": "a line under the title"},
     "players": {"type": "players", "doc": "how many play: 4, 2-5 or 3+"},
     "ages": {"type": "scalar", "doc": "e.g. 10+"},
@@ -344,7 +345,27 @@ def _checked_meta(meta: Record, chk: CheckerShape, shown: str, dropped: set[str]
             dropped.add(name)
         cleaned[name] = spec.default if value is INVALID else value
     cleaned = {k: v for k, v in cleaned.items() if v is not None or k in meta}
+    _no_template_printed_as_written(cleaned, meta, chk)
     return _with_marked_defaults(Record(cleaned, meta._marks, meta._key_marks, meta.mark or Mark(shown, 1, 1)))
+
+
+def _no_template_printed_as_written(cleaned: dict[str, Any], meta: Record, chk: CheckerShape) -> None:
+    """A template in one of game.yaml's own texts (its title, credits...), which print as typed on the title
+    page and every footer: refused at its line (`title: '{{ name }}'` printed its braces, exit 0)."""
+    for name, spec in GAME_FILE.items():
+        value = cleaned.get(name)
+        if not isinstance(spec, dict):
+            continue
+        if spec["type"] == "scalar":
+            found = [(name, value, meta.mark_of(name))]
+        elif spec.get("values") == "scalar" and isinstance(value, Record):  # credits: each role and its name
+            found = [(name, role, value.key_mark(role)) for role in value]
+            found += [(name, value[role], value.mark_of(role)) for role in value]
+        else:
+            continue
+        for key, text, mark in found:
+            if (problem := template_printed_as_written(key, text, "game.yaml's")) is not None:
+                chk.error(problem, mark)
 
 
 def _with_marked_defaults(record: Record) -> Record:

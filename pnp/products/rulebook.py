@@ -570,8 +570,9 @@ def _title_content(studio: Studio, text: str) -> BookContent:
     """What the book says but the icons' credit (which resolves every printable to find them): its Markdown
     `text`, the title page's and the credits' words."""
     meta = studio.game.meta
-    facts = FACTS_SEPARATOR.join(str(x) for x in (f"{meta.get('players')} players", f"ages {meta.get('ages')}",
-                                         meta.get("time")) if x)
+    players = str(meta.get("players")).strip()
+    players += " player" if players == "1" else " players"  # (a solo game's title page said "1 players")
+    facts = FACTS_SEPARATOR.join(str(x) for x in (players, f"ages {meta.get('ages')}", meta.get("time")) if x)
     credits = [(_first_upper(str(role).replace("_", " ")), who) for role, who in (meta.get("credits") or {}).items()]
     fonts = ", ".join(credit for credit, _ in _font_credits(studio))
     return BookContent(

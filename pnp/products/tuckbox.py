@@ -254,7 +254,8 @@ def _words(canvas: Canvas, studio: Studio, box: Box, panel: nets.Rect) -> None:
     fonts, title = studio.fonts, studio.page_title
     boxes.fitted_label(canvas, fonts, title, (cx, up), room, TITLE)
     boxes.fitted_label(canvas, fonts, box.label, (cx, up - WORDS_BELOW[0]), room, NAME)
-    boxes.fitted_label(canvas, fonts, f"{box.count} cards", (cx, up - WORDS_BELOW[1]), room, SMALL)
+    held = f"{box.count} card" + ("" if box.count == 1 else "s")  # (a box holding 1 printed "1 cards")
+    boxes.fitted_label(canvas, fonts, held, (cx, up - WORDS_BELOW[1]), room, SMALL)
 
 
 def _spine(canvas: Canvas, studio: Studio, box: Box, panel: nets.Rect) -> None:

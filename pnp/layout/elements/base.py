@@ -64,7 +64,7 @@ TEXT_STYLE = {
     "leading": P.Number(1.2, "line spacing as a multiple of the font size", minimum=0.5, maximum=5),
     "align": P.Choice(("left", "center", "right"), "left", "horizontal alignment"),
     "valign": P.Choice(("top", "middle", "bottom"), "top", "vertical alignment in the box"),
-    "color": P.Colour("#000000", "the text colour"),
+    "color": P.Ink("#000000", "the text colour"),
     "max_lines": P.Int(0, "the most lines the text may take (0: as many as fit)", minimum=0, maximum=1000),
 }
 

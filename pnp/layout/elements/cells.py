@@ -15,7 +15,7 @@ CELL = {
     "label": P.Text("", "text centred in each cell (a template: it sees the cell's numbers)"),
     "label_size": P.FontSize("=about half the cell", "the label's font size"),
     "font": P.Text("Display", "the label's font family"),
-    "color": P.Colour("#000000", "the label's colour"),
+    "color": P.Ink("#000000", "the label's colour"),
     **HOLDS,
 }
 PER_CELL = tuple(CELL)

@@ -17,10 +17,10 @@ CELL = {
     "label": P.Text("", "text centred in each cell (a template: it sees the cell's coordinates)"),
     "label_size": P.FontSize("=about a third of the radius", "the label's font size"),
     "font": P.Text("Display", "the label's font family"),
-    "color": P.Colour("#000000", "the label's colour"),
+    "color": P.Ink("#000000", "the label's colour"),
     "icon": P.Text("", "an icon centred in each cell (a template, e.g. `{{ terrain[n].icon }}`)"),
     "icon_size": P.Length("=the radius", "the icon's width and height", minimum=0),
-    "icon_color": P.Colour("#000000", "the icon's colour"),
+    "icon_color": P.Ink("#000000", "the icon's colour"),
     **HOLDS,
 }
 PER_CELL = tuple(CELL)

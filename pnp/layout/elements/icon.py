@@ -17,7 +17,7 @@ class Icon(Element):
     params = {
         "icon": P.Text(doc="the icon's name (or an alias from game.yaml's `icons`)"),
         **box(h="=the width"),
-        "color": P.Colour("#000000", "the icon's colour"),
+        "color": P.Ink("#000000", "the icon's colour"),
     }
 
     def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],

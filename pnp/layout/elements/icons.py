@@ -19,7 +19,7 @@ class Icons(Element):
         "size": P.Length("5mm", "width and height of each icon", minimum=0),
         "gap": P.Length("1mm", "space between two icons"),
         "direction": P.Choice(tuple(DIRECTIONS), "right", "which way the row runs from the first icon"),
-        "color": P.Colour("#000000", "the icons' colour"),
+        "color": P.Ink("#000000", "the icons' colour"),
     }
 
     def resolve(self, el: ElementShape, ctx: Context, ox: float, oy: float, out: list[Prim],
