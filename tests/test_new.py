@@ -151,11 +151,19 @@ def test_new_writes_nothing_through_a_linked_cards_or_layouts_folder(tmp_path, l
     assert not (root / "cards" / "mygame").exists()
 
 
-@pytest.mark.parametrize("title", ["{{ 7 * 7 }} & {% raw %}", "Yes", "Dinos: the #1 game", "- 1e3", "Jeu d'été"])
+@pytest.mark.parametrize("title", ["{7 * 7} & [raw]", "Yes", "Dinos: the #1 game", "- 1e3", "Jeu d'été"])
 def test_a_title_yaml_would_read_otherwise_is_kept_as_given(tmp_path, title):
     assert run(tmp_path, "new", "mygame", "--from", "tokens", "--title", title).exit_code == 0
     listed = run(tmp_path, "list")
     assert listed.exit_code == 0 and f"mygame: {title} (" in listed.output, listed.output
+
+
+def test_a_title_holding_a_template_is_refused_as_the_game_would_be(tmp_path):
+    """game.yaml's title prints as written, braces and all (refused there since run 33): `pnp new` writes no
+    game that would not validate."""
+    result = run(tmp_path, "new", "mygame", "--from", "tokens", "--title", "{{ 7 * 7 }} & {% raw %}")
+    assert result.exit_code == 2 and "cards/mygame/game.yaml:4:8: error: title:" in result.output, result.output
+    assert not (tmp_path / "cards" / "mygame").exists()
 
 
 def test_a_title_of_more_than_one_line_is_refused_and_nothing_written(tmp_path):
