@@ -612,7 +612,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
     named with its seed and turn. Only this command (and tests) runs a game's rules.py.
     """
 
-    from .simulate import Options, simulate as run_simulation, summary_lines
+    from .simulate import Options, replay_folder, simulate as run_simulation, summary_lines
     from .simulate.run import games_in
 
     project = _project(ctx)
@@ -629,7 +629,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
             click.echo(f"  {line}")
     if sim.log_lines_dropped:
         click.echo(f"(the log stops here: {sim.log_lines_dropped:,} more lines are not kept; replay one game with "
-                   "--games 1 --seed S)")
+                   f"--games 1 --seed S --log --out {replay_folder(out_folder)})")
     if sim.summary is not None:
         click.echo("\n".join(summary_lines(sim)))
         if sim.path is not None:

@@ -96,7 +96,7 @@ def test_bad_rules_are_named_with_game_seed_and_turn(tmp_path, case):
     assert "cards/mini/rules.py" in result.output and expected in result.output
     # with the --root it ran with: pasted elsewhere, the replay line said there was no game
     assert f"replay it with `pnp --root {root} simulate mini --seed 0 --games 1 --players 2 --agents random,random " \
-           "--log`" in result.output, result.output
+           f"--log --out {tmp_path / 'o/replays'}`" in result.output, result.output
 
 
 def test_raising_rules_point_at_their_line(tmp_path):
@@ -506,6 +506,28 @@ def test_class_attributes_of_the_wrong_shape_are_said_at_their_line_before_playi
     result = _simulate(_nim(tmp_path, "".join(lines)), "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and f"cards/mini/rules.py:{line}:5: error: class Rules: {said}" in result.output
     assert not (tmp_path / "o/mini/simulation.json").exists()
+
+
+def test_a_replay_line_never_replaces_the_runs_results(tmp_path):
+    """A failed game's replay line, pasted once the rules were fixed, wrote its one game over the results of
+    the whole run (output/mini/simulation.json): it writes them apart, where it says."""
+    import shlex
+
+    broken = NIM.replace("        state[\"pile\"] -= card.power\n",
+                         "        state[\"pile\"] -= card.power\n        if state[\"turn\"] == 2:\n"
+                         "            raise ValueError(\"no such card\")\n", 1)
+    root = _nim(tmp_path, broken)
+    failed = _simulate(root, "--games", "3", "--seed", "4", "--jobs", "1")
+    replay = re.search(r"replay it with `(.*)`$", failed.output, re.M)
+    assert failed.exit_code == 1 and replay, failed.output
+    (root / "cards/mini/rules.py").write_text(NIM, encoding="utf-8")  # the rules fixed, the whole run played
+    assert _simulate(root, "--games", "3", "--seed", "4", "--jobs", "1").exit_code == 0
+    results = (root / "output/mini/simulation.json").read_bytes()
+    replayed = CliRunner().invoke(cli, shlex.split(replay[1])[1:], catch_exceptions=False)
+    apart = tmp_path / "p/output/replays/mini/simulation.json"
+    assert replayed.exit_code == 0 and f"results in {apart.relative_to(root)}" in replayed.output, replayed.output
+    assert (root / "output/mini/simulation.json").read_bytes() == results
+    assert json.loads(apart.read_bytes())["games_per_seating"] == 1
 
 
 def test_a_failed_games_replay_line_plays_that_game(tmp_path):
