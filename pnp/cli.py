@@ -585,7 +585,7 @@ def design_report(ctx: click.Context, games: tuple[str, ...], out_dir: str | Non
 @click.argument("game")
 @click.option("--games", "-n", type=_WholeRange(1, 1_000_000), default=100, show_default=True,
               help="Games per seating of the agents.")
-@click.option("--players", "-p", type=_WholeRange(1, 16), default=2, show_default=True, help="Players per game.")
+@click.option("--players", "-p", type=_WholeRange(1, 16), default=2, show_default=True, help="Players per game: a count game.yaml's players allows.")
 @click.option("--agents", default="random", show_default=True, metavar="LIST",
               help="Comma-separated agents: random, greedy (one-step look-ahead on the rules' heuristic), mcts "
                    "(information-set MCTS, 32 iterations a decision) or mcts-N. Every seating of them is played "

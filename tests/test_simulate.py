@@ -530,6 +530,16 @@ def test_a_replay_line_never_replaces_the_runs_results(tmp_path):
     assert json.loads(apart.read_bytes())["games_per_seating"] == 1
 
 
+def test_a_player_count_the_game_is_not_played_by_is_refused_at_its_players(tmp_path):
+    """A game for 2-3 (mini's game.yaml, line 2) simulated with 4 players: its figures were written as the
+    game's, exit 0."""
+    root = _nim(tmp_path)
+    result = _simulate(root, "--players", "4", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "cards/mini/game.yaml:2:10: error: --players 4: the game is played by 2-3 " \
+        "players" in result.output, result.output
+    assert not (tmp_path / "o").exists()
+
+
 def test_a_failed_games_replay_line_plays_that_game(tmp_path):
     """The replay line names the failed game's seating (random,greedy,random); it replayed the first seating of
     those agents (random,random,greedy) with that seed: another game."""

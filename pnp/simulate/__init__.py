@@ -12,6 +12,8 @@ from ..check import load
 from ..errors import DataError, UsageError
 from ..project import SIMULATION_FILE, Project, output_lock, write_file
 from ..report import Mark, Report, shell_word
+from ..model.load import Record
+from ..model.schema import player_range
 from ..model.simulated import MAX_AGENTS
 from ..template import budget
 from .agents import make_agent
@@ -67,6 +69,9 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         game = load(project, game_id, report)
     if game.meta is None or len(report.errors) > before:
         return Simulation()
+    if (unplayed := _unplayed_count(game.meta, options.players)) is not None:
+        report.error(*unplayed)
+        return Simulation()
     if (blocked := _in_the_way(out_dir / SIMULATION_FILE)) is not None:  # said before the games, not after them
         at, problem = blocked
         report.error(f"cannot write: {problem}", Mark(project.rel(at)))
@@ -94,6 +99,21 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         if not outcome.holds:
             report.error(outcome.message, outcome.mark)
     return sim
+
+
+def _unplayed_count(meta: Record, players: int) -> tuple[str, Mark | None] | None:
+    """(message, game.yaml's `players` line) when the game is not played by `players` (--players): a game for
+    3-5 was simulated with the default two players, its figures written as the game's (and printed in its
+    rulebook), exit 0; else None."""
+    declared = meta.get("players")
+    span = player_range(declared)
+    if span is None:  # (no count written, or one validate refuses: not this check's to say)
+        return None
+    least, most = span
+    if least <= players and (most is None or players <= most):
+        return None
+    return (f"--players {players}: the game is played by {declared} players (its `players`); simulate a "
+            f"count it is played by, e.g. --players {least}", meta.mark_of("players"))
 
 
 def _in_the_way(path: Path) -> tuple[Path, str] | None:
