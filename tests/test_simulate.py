@@ -530,6 +530,24 @@ def test_a_replay_line_never_replaces_the_runs_results(tmp_path):
     assert json.loads(apart.read_bytes())["games_per_seating"] == 1
 
 
+_META_HASH = "class M(type(GameRules)):\n    def __hash__(cls):\n        raise RuntimeError('no hash')\n\n\n"
+
+
+@pytest.mark.parametrize("old, new, said", [
+    # the rules' own self.game: with --jobs 2 pnp made each worker's Rules from it, 'a bug in pnp'
+    ("class Rules(GameRules):\n", "class Rules(GameRules):\n    def __init__(self, game):\n        super().__init__(game)\n"
+     "        self.game = None\n", "turn 0: setup raised AttributeError"),
+    # a metaclass of theirs answering pnp's issubclass (abc hashes the class): a bug in pnp
+    ("class Rules(GameRules):\n", _META_HASH + "class Rules(GameRules, metaclass=M):\n",
+     "class Rules cannot be read: RuntimeError: no hash"),
+])
+def test_rules_classes_that_break_what_pnp_reads_of_them_are_said_as_theirs(tmp_path, old, new, said):
+    result = _simulate(_nim(tmp_path, NIM.replace(old, new, 1)), "--games", "2", "--jobs", "2", "--out",
+                       str(tmp_path / "o"))
+    assert result.exit_code == 1 and "cards/mini/rules.py:" in result.output and said in result.output, result.output
+    assert "bug in pnp" not in result.output
+
+
 def test_a_player_count_the_game_is_not_played_by_is_refused_at_its_players(tmp_path):
     """A game for 2-3 (mini's game.yaml, line 2) simulated with 4 players: its figures were written as the
     game's, exit 0."""

@@ -213,8 +213,9 @@ def load_rules(project: Project, game: Game) -> GameRules:
     return loaded_rules(project, game)[0]
 
 
-def loaded_rules(project: Project, game: Game) -> tuple[GameRules, tuple[dict[str, str], list[str]]]:
-    """load_rules()'s Rules, with what they declare (declared: read once, before the Rules are made)."""
+def loaded_rules(project: Project, game: Game) -> tuple[GameRules, GameData, tuple[dict[str, str], list[str]]]:
+    """load_rules()'s Rules, with the data they were made with (pnp's own copy: the Rules' `self.game` is theirs
+    to set to anything) and what they declare (declared: read once, before the Rules are made)."""
     path = game.folder / RULES_FILE
     shown = project.rel(path)
     if not path.is_file():
@@ -228,7 +229,7 @@ def loaded_rules(project: Project, game: Game) -> tuple[GameRules, tuple[dict[st
     declares = declared(rules, set(game.tables))
     data = GameData.of(game)  # pnp's own work, not the rules': never said as theirs
     try:
-        return rules(data), declares
+        return rules(data), data, declares
     except (KeyboardInterrupt, Stopped):  # Ctrl-C, or pnp's alarm (said by the run)
         raise
     except BaseException as e:  # a designer's __init__: its error is theirs, said at its line (exit() and their
@@ -326,13 +327,19 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
             sys.modules.pop(name, None)
             raise DataError(f"the rules failed to load: {raised(e)}", code_mark(e, shown, path)) from None
     rules = getattr(module, "Rules", None)
-    if not (isinstance(rules, type) and issubclass(rules, GameRules)):
-        raise DataError("rules.py must define `class Rules(GameRules)` (from pnp.simulate.api import GameRules)",
-                        Mark(shown, 1, 1))
-    missing = sorted(getattr(rules, "__abstractmethods__", ()))
-    if missing:
-        raise DataError(f"class Rules lacks {', '.join(missing)}", Mark(shown, 1, 1))
-    rules.source = (path, shown)
+    try:  # the designer's code too: a metaclass of theirs answers these (its __hash__, its __getattribute__),
+        # and one that raised was 'a bug in pnp'
+        if not (isinstance(rules, type) and issubclass(rules, GameRules)):
+            raise DataError("rules.py must define `class Rules(GameRules)` (from pnp.simulate.api import GameRules)",
+                            Mark(shown, 1, 1))
+        missing = sorted(getattr(rules, "__abstractmethods__", ()))
+        if missing:
+            raise DataError(f"class Rules lacks {', '.join(missing)}", Mark(shown, 1, 1))
+        rules.source = (path, shown)
+    except (KeyboardInterrupt, Stopped, DataError):  # Ctrl-C, pnp's alarm (said by the run), or said above
+        raise
+    except BaseException as e:
+        raise DataError(f"class Rules cannot be read: {raised(e)}", code_mark(e, shown, path)) from None
     return rules
 
 

@@ -466,9 +466,13 @@ def _play_chunk(chunk: list[Scheduled]) -> list[GameResult]:
     return played
 
 
-def run(rules: GameRules, options: Options, progress: Callable[[int], object] | None = None) -> Iterator[GameResult]:
+def run(rules: GameRules, options: Options, progress: Callable[[int], object] | None = None,
+        data: GameData | None = None) -> Iterator[GameResult]:
     """Every game of the run as it is played, in game order (the same games whatever options.jobs); progress(n)
-    after each n."""
+    after each n. `data`: the game data the rules were made with, which each worker makes its own Rules with
+    (pnp's copy, from loaded_rules; else the rules' `game`, which rules whose __init__ set `self.game = None`
+    made a bug in pnp with --jobs 2, where --jobs 1 said their games' faults)."""
+    data = data if data is not None else rules.game
     games = schedule(options)
     LOGGED.lines = 0
     if options.jobs <= 1 or len(games) < 2:
@@ -484,7 +488,7 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     try:
         workers = min(most, len(chunks))
         pool = ProcessPoolExecutor(workers, mp_context=worker_context(), initializer=_start_worker,
-                                   initargs=((path, shown, rules.game.id), rules.game, options, workers))
+                                   initargs=((path, shown, data.id), data, options, workers))
         finished = False
         try:
             for done in pool.map(_play_chunk, chunks):
@@ -588,10 +592,10 @@ def run_apart(project: Project, game: Game, options: Options,
 
 
 def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None) -> Played:
-    rules, (items, end_reasons) = _loaded(project, game, options)
+    rules, data, (items, end_reasons) = _loaded(project, game, options)
     names = item_names(game, items)
     tally = Tally(options.players)
-    for result in run(rules, options, progress):
+    for result in run(rules, options, progress, data):
         refuse_unknown_items(result, names, type(rules), tally)
         tally.add(result)
         if stops_run(result, tally.failed):
@@ -599,7 +603,8 @@ def _played(project: Project, game: Game, options: Options, progress: Callable[[
     return Played(tally, items, end_reasons, type(rules).source[1], names)
 
 
-def _loaded(project: Project, game: Game, options: Options) -> tuple[GameRules, tuple[dict[str, str], list[str]]]:
+def _loaded(project: Project, game: Game,
+            options: Options) -> tuple[GameRules, GameData, tuple[dict[str, str], list[str]]]:
     """loaded_rules within a game's processor time and idle check: the rules' code that runs as they load (the
     module's top, ITEMS, __init__) looping or waiting for good held pnp for good, where a game's is stopped."""
     shown, path = project.rel(game.folder / RULES_FILE), str(game.folder / RULES_FILE)
