@@ -548,6 +548,16 @@ def test_rules_classes_that_break_what_pnp_reads_of_them_are_said_as_theirs(tmp_
     assert "bug in pnp" not in result.output
 
 
+def test_a_rules_attribute_named_source_is_the_designers_own(tmp_path):
+    """pnp noted the rules file on class Rules as `source`, over the designer's own attribute of that name: a
+    game ending "the way self.source says" ended another way, written with exit 0."""
+    rules = NIM.replace("class Rules(GameRules):\n", "class Rules(GameRules):\n    source = 'last counter'\n", 1)
+    result = _simulate(_nim(tmp_path, rules.replace('return "last counter"', "return self.source", 1)), "--games",
+                       "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "o/mini/simulation.json").read_bytes())["end_reasons"]["last counter"]["count"] == 2
+
+
 def test_a_player_count_the_game_is_not_played_by_is_refused_at_its_players(tmp_path):
     """A game for 2-3 (mini's game.yaml, line 2) simulated with 4 players: its figures were written as the
     game's, exit 0."""

@@ -247,7 +247,7 @@ def declared(rules: type[GameRules], tables: set[str]) -> tuple[dict[str, str], 
     assigning one that is not of the shape the statistics and the report read. Reading them is the designer's
     code too (a metaclass's property, a mapping's items()), and a str subclass of the rules module could not be
     sent back to pnp's process (both were 'a bug in pnp')."""
-    path, shown = rules.source
+    path, shown = source_of(rules)
     reading = "ITEMS"  # the attribute being read, named when reading it raises
     try:
         items = rules.ITEMS
@@ -306,6 +306,16 @@ def _assigned_at(path: Path, name: str) -> tuple[int, int]:
     return 1, 1
 
 
+SOURCE = "_pnp_source"  # pnp's note, on class Rules, of its file: (path, as messages name it). Kept as `source`,
+# it replaced a designer's own attribute of that name, and read through the class a metaclass of theirs answered it
+
+
+def source_of(rules: type) -> tuple[str, str]:
+    """(path, as messages name it) of the rules file class `rules` came from, read as rules_class stored it."""
+    found = inspect.getattr_static(rules, SOURCE, None)
+    return found if isinstance(found, tuple) else ("", RULES_FILE)
+
+
 def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
     """The Rules class of a rules file, imported once per process (worker processes call this too)."""
     name = f"pnp_rules_{game_id.replace('-', '_')}"
@@ -335,7 +345,7 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
         missing = sorted(getattr(rules, "__abstractmethods__", ()))
         if missing:
             raise DataError(f"class Rules lacks {', '.join(missing)}", Mark(shown, 1, 1))
-        rules.source = (path, shown)
+        type.__setattr__(rules, SOURCE, (path, shown))  # as stored: not through a metaclass of theirs
     except (KeyboardInterrupt, Stopped, DataError):  # Ctrl-C, pnp's alarm (said by the run), or said above
         raise
     except BaseException as e:
@@ -427,7 +437,7 @@ def hook_line(rules: type, hook: str) -> int:
     """The line of the rules file that defines method `hook` of the Rules class, else (a hook it inherits, or no
     hook) the line of `class Rules`, else 0: a value a hook returned that pnp cannot take was said at rules.py
     with no line, and a rules file defines many hooks."""
-    path = getattr(rules, "source", ("", ""))[0]
+    path = source_of(rules)[0]
     member = inspect.getattr_static(rules, hook, None)
     code = getattr(getattr(member, "__func__", member), "__code__", None)  # (a staticmethod's function)
     if code is not None and code.co_filename == path:

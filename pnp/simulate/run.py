@@ -23,7 +23,7 @@ from typing import Any, Literal, cast
 from . import api, stats
 from .agents import Agent, make_agent, win_shares
 from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, MAX_WORKERS, RULES_FILE, RULES_MEMORY, GameData, GameRules, RulesFault, Tracked,
-                  code_mark, hook_line, loaded_rules, raised, rules_class, said)
+                  code_mark, hook_line, loaded_rules, raised, rules_class, said, source_of)
 from ..errors import DataError
 from ..model.game import Game
 from ..project import Project, usable_cores, worker_context
@@ -147,8 +147,7 @@ class _Call:
 
     def __init__(self, rules: GameRules) -> None:
         self.rules = rules
-        source: tuple[str, str] = getattr(type(rules), "source", ("", "rules.py"))
-        self.path, self.shown = source
+        self.path, self.shown = source_of(type(rules))
 
     def __call__(self, hook: str, *args: Any) -> Any:
         try:
@@ -484,7 +483,7 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     most = min(options.jobs, usable_cores(), MAX_WORKERS)  # each worker with a useful share of the memory
     size = max(1, min(50, len(games) // (most * 8)))
     chunks = [games[i:i + size] for i in range(0, len(games), size)]
-    path, shown = type(rules).source
+    path, shown = source_of(type(rules))
     try:
         workers = min(most, len(chunks))
         pool = ProcessPoolExecutor(workers, mp_context=worker_context(), initializer=_start_worker,
@@ -600,7 +599,7 @@ def _played(project: Project, game: Game, options: Options, progress: Callable[[
         tally.add(result)
         if stops_run(result, tally.failed):
             break
-    return Played(tally, items, end_reasons, type(rules).source[1], names)
+    return Played(tally, items, end_reasons, source_of(type(rules))[1], names)
 
 
 def _loaded(project: Project, game: Game,
