@@ -147,6 +147,10 @@ def test_rules_run_as_the_utf8_an_editor_shows_them(tmp_path):
     (root / "cards/mini/rules.py").write_bytes(b"# coding: utf8\nx = '\xe9'\n" + NIM.encode())
     result = _simulate(root, "--games", "1", "--out", str(tmp_path / "o"))
     assert "cards/mini/rules.py:2:6: error: not UTF-8 text (byte 0xe9)" in result.output, result.output
+    # a NUL, which Python refuses with no line (with old Mac line ends, lines as Python counts them)
+    (root / "cards/mini/rules.py").write_bytes(b"x = 1\ry = '\0'\n" + NIM.encode())
+    result = _simulate(root, "--games", "1", "--out", str(tmp_path / "o"))
+    assert "cards/mini/rules.py:2:6: error: rules.py holds a NUL character" in result.output, result.output
 
 @pytest.mark.parametrize("rules, said", [
     (NIM + "\n    def __init__(self, game):\n        raise ValueError('no deck')\n", "failed to start: ValueError: no deck"),

@@ -366,7 +366,12 @@ def _rules_text(raw: bytes, shown: str) -> str:
             raise DataError(f"rules.py declares the encoding {said(declared[1].decode('ascii', 'replace'))}: pnp "
                             "runs rules written in UTF-8 only, as an editor shows them (remove the declaration)",
                             Mark(shown, number, 1))
-    return utf8_text(raw, shown, encoding="utf-8-sig")
+    text = utf8_text(raw, shown, encoding="utf-8-sig")
+    if (at := text.find("\0")) >= 0:  # Python refuses it with no line: "rules.py: error:", which of 500 lines?
+        before = re.split(r"\r\n|\r|\n", text[:at])  # lines as Python reads them
+        raise DataError("rules.py holds a NUL character, which Python cannot compile (remove it)",
+                        Mark(shown, len(before), len(before[-1]) + 1))
+    return text
 
 
 def _codec_name(name: bytes) -> str:
