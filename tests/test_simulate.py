@@ -562,6 +562,42 @@ def test_a_rules_attribute_named_source_is_the_designers_own(tmp_path):
     assert json.loads((tmp_path / "o/mini/simulation.json").read_bytes())["end_reasons"]["last counter"]["count"] == 2
 
 
+@pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(), reason="Linux's /proc")
+def test_the_rules_process_ends_with_the_pnp_that_started_it(tmp_path):
+    """pnp ended (kill, an editor's stop button) left the process playing its rules running, its 100,000 games
+    on: it held pnp's end of their pipe, so no game's progress ever found the pipe closed."""
+    import signal
+    import subprocess
+
+    root = _nim(tmp_path)
+    pnp = subprocess.Popen([sys.executable, "-m", "pnp", "--root", str(root), "simulate", "mini", "--games", "100000",
+                            "--jobs", "1", "--out", str(tmp_path / "o")], env={**os.environ, "PYTHONPATH": str(REPO)},
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children = Path(f"/proc/{pnp.pid}/task/{pnp.pid}/children")
+    started: list[str] = []
+    try:
+        for _ in range(600):  # the rules' process, once the game is loaded
+            if pnp.poll() is not None or (started := children.read_text().split()):
+                break
+            time.sleep(0.05)
+        assert pnp.poll() is None and started, "the run ended before its rules' process was seen"
+        pnp.send_signal(signal.SIGTERM)
+        pnp.wait(30)
+        rules = Path(f"/proc/{started[0]}/stat")
+        for _ in range(600):  # gone, or a zombie nobody reaps (its state, after its name in parentheses, 'Z')
+            try:
+                if rules.read_text().rsplit(")", 1)[-1].split()[0] == "Z":
+                    break
+            except FileNotFoundError:
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(int(started[0]), signal.SIGKILL)
+            raise AssertionError("the rules' process played on after pnp had ended")
+    finally:
+        pnp.kill()
+
+
 def test_a_player_count_the_game_is_not_played_by_is_refused_at_its_players(tmp_path):
     """A game for 2-3 (mini's game.yaml, line 2) simulated with 4 players: its figures were written as the
     game's, exit 0."""

@@ -565,7 +565,7 @@ def run_apart(project: Project, game: Game, options: Options,
         return _played(project, game, options, progress)
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
-    child = context.Process(target=_play_apart, args=(sending, project, game, options), name="pnp-rules")
+    child = context.Process(target=_play_apart, args=(sending, receiving, project, game, options), name="pnp-rules")
     child.start()
     sending.close()
     try:
@@ -638,9 +638,13 @@ def _cap_memory(room: int = RULES_MEMORY) -> None:
         pass
 
 
-def _play_apart(sending: Connection, project: Project, game: Game, options: Options) -> None:
+def _play_apart(sending: Connection, receiving: Connection, project: Project, game: Game, options: Options) -> None:
     """run_apart's process: the games, or the exception that stopped them, sent back; then it ends at once,
-    whatever threads the rules left running (Python would wait for them)."""
+    whatever threads the rules left running (Python would wait for them). Its copy of pnp's end of the pipe
+    (`receiving`, forked with it) is closed first: held, the pipe outlived pnp, and a pnp that was ended (kill,
+    an editor's stop button) left this process playing its games for good; now its next game's progress finds
+    no reader and it ends."""
+    receiving.close()
     try:
         _cap_memory()
         stop_hard_past_timeouts()
