@@ -596,7 +596,7 @@ def design_report(ctx: click.Context, games: tuple[str, ...], out_dir: str | Non
 @click.argument("game")
 @click.option("--games", "-n", type=_WholeRange(1, 1_000_000), default=100, show_default=True,
               help="Games per seating of the agents.")
-@click.option("--players", "-p", type=_WholeRange(1, 16), default=2, show_default=True, help="Players per game.")
+@click.option("--players", "-p", type=_WholeRange(1, 16), default=2, show_default=True, help="Players per game: a count game.yaml's players allows.")
 @click.option("--agents", default="random", show_default=True, metavar="LIST",
               help="Comma-separated agents: random, greedy (one-step look-ahead on the rules' heuristic), mcts "
                    "(information-set MCTS, 32 iterations a decision) or mcts-N. Every seating of them is played "
@@ -623,7 +623,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
     named with its seed and turn. Only this command (and tests) runs a game's rules.py.
     """
 
-    from .simulate import Options, simulate as run_simulation, summary_lines
+    from .simulate import Options, replay_folder, simulate as run_simulation, summary_lines
     from .simulate.run import games_in
 
     project = _project(ctx)
@@ -640,7 +640,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
             click.echo(f"  {line}")
     if sim.log_lines_dropped:
         click.echo(f"(the log stops here: {sim.log_lines_dropped:,} more lines are not kept; replay one game with "
-                   "--games 1 --seed S)")
+                   f"--games 1 --seed S --log --out {replay_folder(out_folder)})")
     if sim.summary is not None:
         click.echo("\n".join(summary_lines(sim)))
         if sim.path is not None:

@@ -43,3 +43,29 @@ def test_the_icon_in_text_pattern_is_defined_once():
     # one definition (model.schema.ICON_IN_TEXT) that every reader of ':icon:' in text imports
     sources = [p.read_text(encoding="utf-8") for p in (REPO / "pnp").rglob("*.py")]
     assert sum(s.count('re.compile(r":([a-z0-9][a-z0-9-]*):")') for s in sources) == 1
+
+
+def test_the_readmes_command_line_names_every_command_and_option():
+    """The README's list of commands named neither `pnp icons` nor serve's --allow-host, build's --draft,
+    --marks, --only, --component, --sample and --seed, export's --force or three options of changes."""
+    import re
+
+    import click
+
+    from pnp.cli import cli
+
+    listed = (REPO / "README.md").read_text(encoding="utf-8").split("## Command line", 1)[1].split("```")[1]
+    said: dict[str, set[str]] = {}
+    for block in re.split(r"\n(?=pnp )", listed.strip()):
+        name = re.match(r"pnp (?:\[--root DIR\] )?(\S+)", block)
+        assert name is not None, block
+        words = block.split()
+        command = name[1] + (f" {words[words.index(name[1]) + 1]}" if isinstance(cli.commands.get(name[1]), click.Group) else "")
+        said[command] = set(re.findall(r"--[a-z][a-z-]*", block)) - {"--root"}
+    for name, command in cli.commands.items():
+        subcommands = command.commands.items() if isinstance(command, click.Group) else [("", command)]
+        for sub, leaf in subcommands:
+            full = f"{name} {sub}".strip()
+            options = {o for p in leaf.params if isinstance(p, click.Option) for o in p.opts if o.startswith("--")}
+            assert full in said, f"the README's command line does not list `pnp {full}`"
+            assert said[full] == options - {"--help"}, (full, said[full] ^ (options - {"--help"}))

@@ -96,7 +96,7 @@ def test_bad_rules_are_named_with_game_seed_and_turn(tmp_path, case):
     assert "cards/mini/rules.py" in result.output and expected in result.output
     # with the --root it ran with: pasted elsewhere, the replay line said there was no game
     assert f"replay it with `pnp --root {root} simulate mini --seed 0 --games 1 --players 2 --agents random,random " \
-           "--log`" in result.output, result.output
+           f"--log --out {tmp_path / 'o/replays'}`" in result.output, result.output
 
 
 def test_raising_rules_point_at_their_line(tmp_path):
@@ -147,6 +147,10 @@ def test_rules_run_as_the_utf8_an_editor_shows_them(tmp_path):
     (root / "cards/mini/rules.py").write_bytes(b"# coding: utf8\nx = '\xe9'\n" + NIM.encode())
     result = _simulate(root, "--games", "1", "--out", str(tmp_path / "o"))
     assert "cards/mini/rules.py:2:6: error: not UTF-8 text (byte 0xe9)" in result.output, result.output
+    # a NUL, which Python refuses with no line (with old Mac line ends, lines as Python counts them)
+    (root / "cards/mini/rules.py").write_bytes(b"x = 1\ry = '\0'\n" + NIM.encode())
+    result = _simulate(root, "--games", "1", "--out", str(tmp_path / "o"))
+    assert "cards/mini/rules.py:2:6: error: rules.py holds a NUL character" in result.output, result.output
 
 @pytest.mark.parametrize("rules, said", [
     (NIM + "\n    def __init__(self, game):\n        raise ValueError('no deck')\n", "failed to start: ValueError: no deck"),
@@ -506,6 +510,102 @@ def test_class_attributes_of_the_wrong_shape_are_said_at_their_line_before_playi
     result = _simulate(_nim(tmp_path, "".join(lines)), "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and f"cards/mini/rules.py:{line}:5: error: class Rules: {said}" in result.output
     assert not (tmp_path / "o/mini/simulation.json").exists()
+
+
+def test_a_replay_line_never_replaces_the_runs_results(tmp_path):
+    """A failed game's replay line, pasted once the rules were fixed, wrote its one game over the results of
+    the whole run (output/mini/simulation.json): it writes them apart, where it says."""
+    import shlex
+
+    broken = NIM.replace("        state[\"pile\"] -= card.power\n",
+                         "        state[\"pile\"] -= card.power\n        if state[\"turn\"] == 2:\n"
+                         "            raise ValueError(\"no such card\")\n", 1)
+    root = _nim(tmp_path, broken)
+    failed = _simulate(root, "--games", "3", "--seed", "4", "--jobs", "1")
+    replay = re.search(r"replay it with `(.*)`$", failed.output, re.M)
+    assert failed.exit_code == 1 and replay, failed.output
+    (root / "cards/mini/rules.py").write_text(NIM, encoding="utf-8")  # the rules fixed, the whole run played
+    assert _simulate(root, "--games", "3", "--seed", "4", "--jobs", "1").exit_code == 0
+    results = (root / "output/mini/simulation.json").read_bytes()
+    replayed = CliRunner().invoke(cli, shlex.split(replay[1])[1:], catch_exceptions=False)
+    apart = tmp_path / "p/output/replays/mini/simulation.json"
+    assert replayed.exit_code == 0 and f"results in {apart.relative_to(root)}" in replayed.output, replayed.output
+    assert (root / "output/mini/simulation.json").read_bytes() == results
+    assert json.loads(apart.read_bytes())["games_per_seating"] == 1
+
+
+_META_HASH = "class M(type(GameRules)):\n    def __hash__(cls):\n        raise RuntimeError('no hash')\n\n\n"
+
+
+@pytest.mark.parametrize("old, new, said", [
+    # the rules' own self.game: with --jobs 2 pnp made each worker's Rules from it, 'a bug in pnp'
+    ("class Rules(GameRules):\n", "class Rules(GameRules):\n    def __init__(self, game):\n        super().__init__(game)\n"
+     "        self.game = None\n", "turn 0: setup raised AttributeError"),
+    # a metaclass of theirs answering pnp's issubclass (abc hashes the class): a bug in pnp
+    ("class Rules(GameRules):\n", _META_HASH + "class Rules(GameRules, metaclass=M):\n",
+     "class Rules cannot be read: RuntimeError: no hash"),
+])
+def test_rules_classes_that_break_what_pnp_reads_of_them_are_said_as_theirs(tmp_path, old, new, said):
+    result = _simulate(_nim(tmp_path, NIM.replace(old, new, 1)), "--games", "2", "--jobs", "2", "--out",
+                       str(tmp_path / "o"))
+    assert result.exit_code == 1 and "cards/mini/rules.py:" in result.output and said in result.output, result.output
+    assert "bug in pnp" not in result.output
+
+
+def test_a_rules_attribute_named_source_is_the_designers_own(tmp_path):
+    """pnp noted the rules file on class Rules as `source`, over the designer's own attribute of that name: a
+    game ending "the way self.source says" ended another way, written with exit 0."""
+    rules = NIM.replace("class Rules(GameRules):\n", "class Rules(GameRules):\n    source = 'last counter'\n", 1)
+    result = _simulate(_nim(tmp_path, rules.replace('return "last counter"', "return self.source", 1)), "--games",
+                       "2", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "o/mini/simulation.json").read_bytes())["end_reasons"]["last counter"]["count"] == 2
+
+
+@pytest.mark.skipif(not Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").exists(), reason="Linux's /proc")
+def test_the_rules_process_ends_with_the_pnp_that_started_it(tmp_path):
+    """pnp ended (kill, an editor's stop button) left the process playing its rules running, its 100,000 games
+    on: it held pnp's end of their pipe, so no game's progress ever found the pipe closed."""
+    import signal
+    import subprocess
+
+    root = _nim(tmp_path)
+    pnp = subprocess.Popen([sys.executable, "-m", "pnp", "--root", str(root), "simulate", "mini", "--games", "100000",
+                            "--jobs", "1", "--out", str(tmp_path / "o")], env={**os.environ, "PYTHONPATH": str(REPO)},
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children = Path(f"/proc/{pnp.pid}/task/{pnp.pid}/children")
+    started: list[str] = []
+    try:
+        for _ in range(600):  # the rules' process, once the game is loaded
+            if pnp.poll() is not None or (started := children.read_text().split()):
+                break
+            time.sleep(0.05)
+        assert pnp.poll() is None and started, "the run ended before its rules' process was seen"
+        pnp.send_signal(signal.SIGTERM)
+        pnp.wait(30)
+        rules = Path(f"/proc/{started[0]}/stat")
+        for _ in range(600):  # gone, or a zombie nobody reaps (its state, after its name in parentheses, 'Z')
+            try:
+                if rules.read_text().rsplit(")", 1)[-1].split()[0] == "Z":
+                    break
+            except FileNotFoundError:
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(int(started[0]), signal.SIGKILL)
+            raise AssertionError("the rules' process played on after pnp had ended")
+    finally:
+        pnp.kill()
+
+
+def test_a_player_count_the_game_is_not_played_by_is_refused_at_its_players(tmp_path):
+    """A game for 2-3 (mini's game.yaml, line 2) simulated with 4 players: its figures were written as the
+    game's, exit 0."""
+    root = _nim(tmp_path)
+    result = _simulate(root, "--players", "4", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "cards/mini/game.yaml:2:10: error: --players 4: the game is played by 2-3 " \
+        "players" in result.output, result.output
+    assert not (tmp_path / "o").exists()
 
 
 def test_a_failed_games_replay_line_plays_that_game(tmp_path):

@@ -534,6 +534,15 @@ class PlayerCount(Scalar):
             yield f"'{value}': at most {MAX_PLAYERS} players", mark
 
 
+def player_range(value: object) -> tuple[int, int | None] | None:
+    """(fewest, most or None for an open range like 3+) of a `players` value PlayerCount accepts, else None."""
+    found = PlayerCount._FORM.match(str(value)) if not isinstance(value, (float, bool)) else None
+    if found is None:
+        return None
+    least = int(found.group(1))
+    return least, (None if found.group(4) else int(found.group(3) or least))
+
+
 class AnyValue(Field):
     """Any value (checked by the code that reads it)."""
 

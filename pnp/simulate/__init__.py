@@ -12,6 +12,8 @@ from ..check import load
 from ..errors import DataError, UsageError
 from ..project import SIMULATION_FILE, Project, output_lock, write_file
 from ..report import Mark, Report, shell_word
+from ..model.load import Record
+from ..model.schema import player_range
 from ..model.simulated import MAX_AGENTS
 from ..template import budget
 from .agents import make_agent
@@ -21,6 +23,7 @@ from .stats import MAX_FAILURES_KEPT, Tally, dead_items, to_json
 
 MAX_GAMES = 1_000_000  # games in one run, all seatings together
 MAX_SEED = 2**63 - 1  # of any game of a run: the report reads simulation.json's seed as a 64-bit whole number
+REPLAYS = "replays"  # the folder, beside a run's game folders, where a failed game's replay line writes its results
 
 
 @dataclass
@@ -66,6 +69,9 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         game = load(project, game_id, report)
     if game.meta is None or len(report.errors) > before:
         return Simulation()
+    if (unplayed := _unplayed_count(game.meta, options.players)) is not None:
+        report.error(*unplayed)
+        return Simulation()
     if (blocked := _in_the_way(out_dir / SIMULATION_FILE)) is not None:  # said before the games, not after them
         at, problem = blocked
         report.error(f"cannot write: {problem}", Mark(project.rel(at)))
@@ -77,7 +83,8 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         return Simulation()
     tally = played.tally
     sim = Simulation(logs=tally.logs, log_lines_dropped=tally.log_lines_dropped)
-    if _report_failures(tally, f"{command} simulate {shell_word(game_id)}", options, played.shown, report):
+    replay = f"{command} simulate {shell_word(game_id)}"
+    if _report_failures(tally, replay, replay_folder(out_dir), options, played.shown, report):
         return sim
     meta = {"game": game_id, "seed": options.seed, "players": options.players,
             "agents": list(dict.fromkeys(options.agents)),  # each once: 'random' 15,000 times was written so, and
@@ -92,6 +99,21 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
         if not outcome.holds:
             report.error(outcome.message, outcome.mark)
     return sim
+
+
+def _unplayed_count(meta: Record, players: int) -> tuple[str, Mark | None] | None:
+    """(message, game.yaml's `players` line) when the game is not played by `players` (--players): a game for
+    3-5 was simulated with the default two players, its figures written as the game's (and printed in its
+    rulebook), exit 0; else None."""
+    declared = meta.get("players")
+    span = player_range(declared)
+    if span is None:  # (no count written, or one validate refuses: not this check's to say)
+        return None
+    least, most = span
+    if least <= players and (most is None or players <= most):
+        return None
+    return (f"--players {players}: the game is played by {declared} players (its `players`); simulate a "
+            f"count it is played by, e.g. --players {least}", meta.mark_of("players"))
 
 
 def _in_the_way(path: Path) -> tuple[Path, str] | None:
@@ -120,13 +142,26 @@ def _written(project: Project, out_dir: Path, summary: dict[str, Any], report: R
     return path
 
 
-def _report_failures(tally: Tally, replay: str, options: Options, shown: str, report: Report) -> bool:
+def replay_folder(out_dir: Path) -> str:
+    """The --out of a replay line, as the user types it: <the run's output folder>/replays, whose
+    replays/<game>/simulation.json is no run's results file (a game's is <folder>/<game>/simulation.json, and a
+    game's name is one folder's). Replayed with the run's own --out, the replay, once the rules were fixed,
+    replaced the run's results, thousands of games, with one game's."""
+    folder = out_dir.parent / REPLAYS
+    try:
+        return shell_word(str(folder.relative_to(Path.cwd())))  # typed where the user is, as --out reads it
+    except (ValueError, OSError):  # outside the folder the user is in, or that folder was removed
+        return shell_word(str(folder))
+
+
+def _report_failures(tally: Tally, replay: str, out: str, options: Options, shown: str, report: Report) -> bool:
     """Report the games the rules failed in (the first few, each with how to replay it: `replay`, the command
-    that simulates the game, and its options); True if any."""
+    that simulates the game, its options and `out`, the --out that keeps its results apart from the run's);
+    True if any."""
     for r in tally.failures:
         report.error(f"game {r.index} (seed {r.seed}, seats {','.join(r.seating)}): {r.failure}; replay it with "
                      f"`{replay} --seed {r.seed} --games 1 --players {options.players} --agents "
-                     f"{','.join(r.seating)} --log`", Mark(shown, r.line, 1 if r.line else 0))
+                     f"{','.join(r.seating)} --log --out {out}`", Mark(shown, r.line, 1 if r.line else 0))
     if tally.failed > len(tally.failures):
         report.error(f"{tally.failed - len(tally.failures)} more games failed", Mark(shown))
     played, planned = tally.games + tally.failed, games_in(options)

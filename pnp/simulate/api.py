@@ -213,8 +213,9 @@ def load_rules(project: Project, game: Game) -> GameRules:
     return loaded_rules(project, game)[0]
 
 
-def loaded_rules(project: Project, game: Game) -> tuple[GameRules, tuple[dict[str, str], list[str]]]:
-    """load_rules()'s Rules, with what they declare (declared: read once, before the Rules are made)."""
+def loaded_rules(project: Project, game: Game) -> tuple[GameRules, GameData, tuple[dict[str, str], list[str]]]:
+    """load_rules()'s Rules, with the data they were made with (pnp's own copy: the Rules' `self.game` is theirs
+    to set to anything) and what they declare (declared: read once, before the Rules are made)."""
     path = game.folder / RULES_FILE
     shown = project.rel(path)
     if not path.is_file():
@@ -228,7 +229,7 @@ def loaded_rules(project: Project, game: Game) -> tuple[GameRules, tuple[dict[st
     declares = declared(rules, set(game.tables))
     data = GameData.of(game)  # pnp's own work, not the rules': never said as theirs
     try:
-        return rules(data), declares
+        return rules(data), data, declares
     except (KeyboardInterrupt, Stopped):  # Ctrl-C, or pnp's alarm (said by the run)
         raise
     except BaseException as e:  # a designer's __init__: its error is theirs, said at its line (exit() and their
@@ -246,7 +247,7 @@ def declared(rules: type[GameRules], tables: set[str]) -> tuple[dict[str, str], 
     assigning one that is not of the shape the statistics and the report read. Reading them is the designer's
     code too (a metaclass's property, a mapping's items()), and a str subclass of the rules module could not be
     sent back to pnp's process (both were 'a bug in pnp')."""
-    path, shown = rules.source
+    path, shown = source_of(rules)
     reading = "ITEMS"  # the attribute being read, named when reading it raises
     try:
         items = rules.ITEMS
@@ -305,6 +306,16 @@ def _assigned_at(path: Path, name: str) -> tuple[int, int]:
     return 1, 1
 
 
+SOURCE = "_pnp_source"  # pnp's note, on class Rules, of its file: (path, as messages name it). Kept as `source`,
+# it replaced a designer's own attribute of that name, and read through the class a metaclass of theirs answered it
+
+
+def source_of(rules: type) -> tuple[str, str]:
+    """(path, as messages name it) of the rules file class `rules` came from, read as rules_class stored it."""
+    found = inspect.getattr_static(rules, SOURCE, None)
+    return found if isinstance(found, tuple) else ("", RULES_FILE)
+
+
 def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
     """The Rules class of a rules file, imported once per process (worker processes call this too)."""
     name = f"pnp_rules_{game_id.replace('-', '_')}"
@@ -326,13 +337,19 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
             sys.modules.pop(name, None)
             raise DataError(f"the rules failed to load: {raised(e)}", code_mark(e, shown, path)) from None
     rules = getattr(module, "Rules", None)
-    if not (isinstance(rules, type) and issubclass(rules, GameRules)):
-        raise DataError("rules.py must define `class Rules(GameRules)` (from pnp.simulate.api import GameRules)",
-                        Mark(shown, 1, 1))
-    missing = sorted(getattr(rules, "__abstractmethods__", ()))
-    if missing:
-        raise DataError(f"class Rules lacks {', '.join(missing)}", Mark(shown, 1, 1))
-    rules.source = (path, shown)
+    try:  # the designer's code too: a metaclass of theirs answers these (its __hash__, its __getattribute__),
+        # and one that raised was 'a bug in pnp'
+        if not (isinstance(rules, type) and issubclass(rules, GameRules)):
+            raise DataError("rules.py must define `class Rules(GameRules)` (from pnp.simulate.api import GameRules)",
+                            Mark(shown, 1, 1))
+        missing = sorted(getattr(rules, "__abstractmethods__", ()))
+        if missing:
+            raise DataError(f"class Rules lacks {', '.join(missing)}", Mark(shown, 1, 1))
+        type.__setattr__(rules, SOURCE, (path, shown))  # as stored: not through a metaclass of theirs
+    except (KeyboardInterrupt, Stopped, DataError):  # Ctrl-C, pnp's alarm (said by the run), or said above
+        raise
+    except BaseException as e:
+        raise DataError(f"class Rules cannot be read: {raised(e)}", code_mark(e, shown, path)) from None
     return rules
 
 
@@ -349,7 +366,12 @@ def _rules_text(raw: bytes, shown: str) -> str:
             raise DataError(f"rules.py declares the encoding {said(declared[1].decode('ascii', 'replace'))}: pnp "
                             "runs rules written in UTF-8 only, as an editor shows them (remove the declaration)",
                             Mark(shown, number, 1))
-    return utf8_text(raw, shown, encoding="utf-8-sig")
+    text = utf8_text(raw, shown, encoding="utf-8-sig")
+    if (at := text.find("\0")) >= 0:  # Python refuses it with no line: "rules.py: error:", which of 500 lines?
+        before = re.split(r"\r\n|\r|\n", text[:at])  # lines as Python reads them
+        raise DataError("rules.py holds a NUL character, which Python cannot compile (remove it)",
+                        Mark(shown, len(before), len(before[-1]) + 1))
+    return text
 
 
 def _codec_name(name: bytes) -> str:
@@ -420,7 +442,7 @@ def hook_line(rules: type, hook: str) -> int:
     """The line of the rules file that defines method `hook` of the Rules class, else (a hook it inherits, or no
     hook) the line of `class Rules`, else 0: a value a hook returned that pnp cannot take was said at rules.py
     with no line, and a rules file defines many hooks."""
-    path = getattr(rules, "source", ("", ""))[0]
+    path = source_of(rules)[0]
     member = inspect.getattr_static(rules, hook, None)
     code = getattr(getattr(member, "__func__", member), "__code__", None)  # (a staticmethod's function)
     if code is not None and code.co_filename == path:

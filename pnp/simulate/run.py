@@ -23,7 +23,7 @@ from typing import Any, Literal, cast
 from . import api, stats
 from .agents import Agent, make_agent, win_shares
 from .api import (MAX_END_REASONS, MAX_LINE as MAX_TEXT, MAX_WORKERS, RULES_FILE, RULES_MEMORY, GameData, GameRules, RulesFault, Tracked,
-                  code_mark, hook_line, loaded_rules, raised, rules_class, said)
+                  code_mark, hook_line, loaded_rules, raised, rules_class, said, source_of)
 from ..errors import DataError
 from ..model.game import Game
 from ..project import Project, usable_cores, worker_context
@@ -147,8 +147,7 @@ class _Call:
 
     def __init__(self, rules: GameRules) -> None:
         self.rules = rules
-        source: tuple[str, str] = getattr(type(rules), "source", ("", "rules.py"))
-        self.path, self.shown = source
+        self.path, self.shown = source_of(type(rules))
 
     def __call__(self, hook: str, *args: Any) -> Any:
         try:
@@ -466,9 +465,13 @@ def _play_chunk(chunk: list[Scheduled]) -> list[GameResult]:
     return played
 
 
-def run(rules: GameRules, options: Options, progress: Callable[[int], object] | None = None) -> Iterator[GameResult]:
+def run(rules: GameRules, options: Options, progress: Callable[[int], object] | None = None,
+        data: GameData | None = None) -> Iterator[GameResult]:
     """Every game of the run as it is played, in game order (the same games whatever options.jobs); progress(n)
-    after each n."""
+    after each n. `data`: the game data the rules were made with, which each worker makes its own Rules with
+    (pnp's copy, from loaded_rules; else the rules' `game`, which rules whose __init__ set `self.game = None`
+    made a bug in pnp with --jobs 2, where --jobs 1 said their games' faults)."""
+    data = data if data is not None else rules.game
     games = schedule(options)
     LOGGED.lines = 0
     if options.jobs <= 1 or len(games) < 2:
@@ -480,11 +483,11 @@ def run(rules: GameRules, options: Options, progress: Callable[[int], object] | 
     most = min(options.jobs, usable_cores(), MAX_WORKERS)  # each worker with a useful share of the memory
     size = max(1, min(50, len(games) // (most * 8)))
     chunks = [games[i:i + size] for i in range(0, len(games), size)]
-    path, shown = type(rules).source
+    path, shown = source_of(type(rules))
     try:
         workers = min(most, len(chunks))
         pool = ProcessPoolExecutor(workers, mp_context=worker_context(), initializer=_start_worker,
-                                   initargs=((path, shown, rules.game.id), rules.game, options, workers))
+                                   initargs=((path, shown, data.id), data, options, workers))
         finished = False
         try:
             for done in pool.map(_play_chunk, chunks):
@@ -562,7 +565,7 @@ def run_apart(project: Project, game: Game, options: Options,
         return _played(project, game, options, progress)
     context = multiprocessing.get_context("fork")
     receiving, sending = context.Pipe(duplex=False)
-    child = context.Process(target=_play_apart, args=(sending, project, game, options), name="pnp-rules")
+    child = context.Process(target=_play_apart, args=(sending, receiving, project, game, options), name="pnp-rules")
     child.start()
     sending.close()
     try:
@@ -588,18 +591,19 @@ def run_apart(project: Project, game: Game, options: Options,
 
 
 def _played(project: Project, game: Game, options: Options, progress: Callable[[int], object] | None) -> Played:
-    rules, (items, end_reasons) = _loaded(project, game, options)
+    rules, data, (items, end_reasons) = _loaded(project, game, options)
     names = item_names(game, items)
     tally = Tally(options.players)
-    for result in run(rules, options, progress):
+    for result in run(rules, options, progress, data):
         refuse_unknown_items(result, names, type(rules), tally)
         tally.add(result)
         if stops_run(result, tally.failed):
             break
-    return Played(tally, items, end_reasons, type(rules).source[1], names)
+    return Played(tally, items, end_reasons, source_of(type(rules))[1], names)
 
 
-def _loaded(project: Project, game: Game, options: Options) -> tuple[GameRules, tuple[dict[str, str], list[str]]]:
+def _loaded(project: Project, game: Game,
+            options: Options) -> tuple[GameRules, GameData, tuple[dict[str, str], list[str]]]:
     """loaded_rules within a game's processor time and idle check: the rules' code that runs as they load (the
     module's top, ITEMS, __init__) looping or waiting for good held pnp for good, where a game's is stopped."""
     shown, path = project.rel(game.folder / RULES_FILE), str(game.folder / RULES_FILE)
@@ -634,9 +638,13 @@ def _cap_memory(room: int = RULES_MEMORY) -> None:
         pass
 
 
-def _play_apart(sending: Connection, project: Project, game: Game, options: Options) -> None:
+def _play_apart(sending: Connection, receiving: Connection, project: Project, game: Game, options: Options) -> None:
     """run_apart's process: the games, or the exception that stopped them, sent back; then it ends at once,
-    whatever threads the rules left running (Python would wait for them)."""
+    whatever threads the rules left running (Python would wait for them). Its copy of pnp's end of the pipe
+    (`receiving`, forked with it) is closed first: held, the pipe outlived pnp, and a pnp that was ended (kill,
+    an editor's stop button) left this process playing its games for good; now its next game's progress finds
+    no reader and it ends."""
+    receiving.close()
     try:
         _cap_memory()
         stop_hard_past_timeouts()
