@@ -242,6 +242,18 @@ def test_the_detail_images_kept_are_capped_the_least_recently_asked_forgotten_an
     assert preview.detail(fern).png == preview.detail(fern).png and preview.detail(fern).size == first.size
 
 
+def test_a_detail_image_no_face_shows_is_answered_without_waiting_for_a_refresh(mini):
+    """The detail view took the refresh lock before it looked at the digest: during a long refresh, made-up
+    digests (any web page can ask for them) held the server's threads until it ended."""
+    from pnp.serve.preview import REFRESH
+
+    preview = Preview(mini, "mini")
+    preview.refresh()
+    with REFRESH, ThreadPoolExecutor(1) as pool:  # a refresh under way
+        asked = pool.submit(preview.detail, "0" * 32)
+        assert asked.result(timeout=10) is None
+
+
 def test_a_card_that_fails_to_draw_keeps_its_last_good_image_marked_stale(mini, monkeypatch):
     preview = Preview(mini, "mini")
     good = preview.refresh()["cards"]["deck/fern"]["faces"][0]["image"]

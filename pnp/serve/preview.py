@@ -185,6 +185,9 @@ class Preview:
         """The detail image of the shown face whose gallery image is `digest`: the same drawing at the detail
         view's scale (images.DPI), drawn when first asked for and kept while the face is shown; None for a digest
         no face shows now."""
+        found = self.store.get(DETAIL + digest)
+        if found is not None or digest not in self._sources:  # answered without waiting for a refresh: made-up
+            return found  # digests, which any web page can ask for, held the server's threads through one
         with REFRESH:
             found = self.store.get(DETAIL + digest)
             source = self._sources.get(digest)
