@@ -62,11 +62,13 @@ class _WholeRange(click.IntRange):
 
 class _NamedPath(click.Path):
     """click.Path, never empty: `--out "$DIR"` with DIR unset (an empty text) was taken as no --out at all, and
-    the build replaced the kit in output/ (or --root "" checked the current folder), exit 0."""
+    the build replaced the kit in output/ (or --root "" checked the current folder), exit 0; a name of spaces
+    alone made a folder no one can see in a listing."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        if value == "":
-            self.fail("'' is empty: name a folder or file (or leave the option out for its default).",
+        if isinstance(value, str) and not value.strip():  # (`--out "$A $B"`, both unset, is a space)
+            said = "is empty" if value == "" else "is only spaces"
+            self.fail(f"{value!r} {said}: name a folder or file (or leave the option out for its default).",
                       param, ctx)
         return super().convert(value, param, ctx)
 

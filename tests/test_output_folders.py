@@ -37,6 +37,9 @@ def test_an_empty_folder_named_is_refused_not_taken_for_the_default(project):
         assert result.exit_code == 2 and "Invalid value for '--out': '' is empty" in result.output, result.output
     result = CliRunner().invoke(cli, ["--root", "", "validate"])
     assert result.exit_code == 2 and "Invalid value for '--root': '' is empty" in result.output, result.output
+    result = run(project, "build", "mini", "--out", "   ")  # `--out "$A $B"`, both unset
+    assert result.exit_code == 2 and "Invalid value for '--out': '   ' is only spaces" in result.output, result.output
+    assert not (project / "   ").exists()
     for root in ("a" * 5000, "a/" * 3000):  # a name too long for the system was a traceback
         result = CliRunner().invoke(cli, ["--root", root, "validate"])
         assert result.exit_code == 2 and f"Error: --root {root[:40]}" in result.output, result.output[-300:]
