@@ -150,8 +150,7 @@ def default_jobs() -> int:
 
 class MemoryGate:
     """The memory the games being drawn by the workers of one build need together, kept at most `limit`: a
-    game is admitted to draw while those drawing leave room for its need, or alone when none is drawing.
-    `most` counts the most games ever drawn at once."""
+    game is admitted to draw while those drawing leave room for its need, or alone when none is drawing."""
 
     def __init__(self, context: "BaseContext", limit: int, workers: int) -> None:
         self.limit = limit
@@ -160,8 +159,10 @@ class MemoryGate:
         # died drawing is forgotten by its process id (forget), or the others would wait for it for good
         self._held = context.Array("q", 2 * workers, lock=False)
 
-    def _drawing(self) -> list[int]:
-        return [self._held[i + 1] for i in range(0, len(self._held), 2) if self._held[i]]
+    def _room_for(self, need: int) -> bool:
+        """Whether `need` bytes fit beside the games drawing, or none is drawing."""
+        drawing = [self._held[i + 1] for i in range(0, len(self._held), 2) if self._held[i]]
+        return not drawing or sum(drawing) + need <= self.limit
 
     @contextlib.contextmanager
     def admitted(self, need: int) -> Iterator[None]:
@@ -169,8 +170,7 @@ class MemoryGate:
         held, me = self._held, os.getpid()
         with self._changed:
             # a slot is free unless a worker died drawing and the pool's new one came before the parent forgot it
-            self._changed.wait_for(lambda: 0 in held[::2] and (not self._drawing()
-                                                               or sum(self._drawing()) + need <= self.limit))
+            self._changed.wait_for(lambda: 0 in held[::2] and self._room_for(need))
             slot = held[::2].index(0) * 2
             held[slot], held[slot + 1] = me, need
         try:
