@@ -161,17 +161,14 @@ class Project:
             ways.add("case" if unicodedata.normalize("NFC", part) != unicodedata.normalize("NFC", alike) else "form")
             at = at / alike
         ways |= {"slash"} if "\\" in typed else set()
-        try:
-            real = at.resolve()
-        except (OSError, RuntimeError):
-            return ""
-        if not ways or not real.is_relative_to(self.root) or is_hidden(self, real):
+        if not ways or not self._listable(at):  # (the file found: inside the project, not hidden, no loop)
             return ""
         return f" (there is '{Path(os.path.relpath(at, folder)).as_posix()}': " + \
             "; ".join(_NAMED_OTHERWISE[way] for way in sorted(ways)) + ")"
 
     def _listable(self, folder: Path) -> bool:
-        """Whether meant() may list the folder's names: a folder of the project, not hidden, and not a loop."""
+        """Whether meant() may list the folder's names, or name the file: inside the project, not hidden, and not
+        a loop of links."""
         try:
             real = folder.resolve()
         except (OSError, RuntimeError):  # (a loop of links: RuntimeError in Python 3.11)
