@@ -1982,10 +1982,8 @@ def test_a_workbook_whose_every_sheet_is_hidden_is_refused(tmp_path):
         result.stderr
 
 
-@pytest.mark.parametrize("second", ["cards", "CARDS"])
-def test_a_workbook_of_two_sheets_of_one_name_to_excel_is_refused_naming_both(tmp_path, second):
-    """Sheets 'Cards' and 'cards' (which Excel renames one of, repairing the file): the first was read, exit 0."""
-    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+def two_sheet_workbook(root, first, second):
+    """The mini game's cards in a workbook of two sheets named `first` and `second` (each holding them)."""
     book = openpyxl.Workbook()
     book.active.title = "first"
     for ws in (book.active, book.create_sheet("second")):
@@ -1997,12 +1995,28 @@ def test_a_workbook_of_two_sheets_of_one_name_to_excel_is_refused_naming_both(tm
     with zipfile.ZipFile(saved) as z, zipfile.ZipFile(root / "cards" / "mini" / "cards.xlsx", "w") as out:
         for name in z.namelist():
             part = z.read(name)
-            out.writestr(name, part.replace(b'"first"', b'"Cards"').replace(b'"second"', f'"{second}"'.encode())
+            out.writestr(name, part.replace(b'"first"', f'"{first}"'.encode()).replace(b'"second"', f'"{second}"'.encode())
                          if name == "xl/workbook.xml" else part)
+
+
+@pytest.mark.parametrize("second", ["cards", "CARDS"])
+def test_a_workbook_of_two_sheets_of_one_name_to_excel_is_refused_naming_both(tmp_path, second):
+    """Sheets 'Cards' and 'cards' (which Excel renames one of, repairing the file): the first was read, exit 0."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    two_sheet_workbook(root, "Cards", second)
     result = run(root, "validate")
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert f"cards/mini/cards.xlsx: error: workbook has two sheets named 'Cards' and '{second}'" in result.stderr, \
         result.stderr
+
+
+def test_sheets_whose_names_are_one_by_full_case_folding_alone_are_two_sheets(tmp_path):
+    """'Straße' and 'STRASSE' are two names to Excel, which compares a character with a character (ß is not SS):
+    the workbook was refused as one of two sheets of one name."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    two_sheet_workbook(root, "Straße", "STRASSE")
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
 
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])

@@ -376,8 +376,18 @@ def _check_sheet_names(names: list[str], file: str) -> None:
 
 
 def _sheet_key(name: str) -> str:
-    """A sheet's name as a spreadsheet program compares it with another's: without case."""
-    return name.casefold()
+    """A sheet's name as a spreadsheet program compares it with another's: without case, a character for a
+    character (Unicode's simple case mapping, as Excel's comparison maps one character to one), never full case
+    folding, by which 'Straße' and 'STRASSE' were one name and a workbook Excel holds both in was refused."""
+    return "".join(map(_one_case, name))
+
+
+@functools.lru_cache(maxsize=4096)
+def _one_case(char: str) -> str:
+    """A character without its case, by the simple mappings (one character to one): a mapping to more than one
+    character (ß to SS, İ to i̇) leaves it as it is."""
+    lower = char.lower() if len(char.lower()) == 1 else char
+    return lower.upper() if len(lower.upper()) == 1 else lower
 
 
 def _charts_said(charts: list[str]) -> str:
