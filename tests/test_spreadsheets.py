@@ -294,7 +294,7 @@ def test_convert_never_writes_a_table_over_a_games_game_yaml(proj, game):
 
 # text a spreadsheet would take for a formula (OWASP's list) and for an error value
 FORMULA_LIKE = ['=HYPERLINK("http://example.com","click")', "=cmd|' /C calc'!A0", "+1", "-2 health", "@SUM(1)",
-                "#N/A", "="]
+                "#N/A", "=", "'=1+1", "''@x"]  # (the last two a text beginning with the quote OWASP's escape adds)
 
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
@@ -311,6 +311,9 @@ def test_text_that_looks_like_a_formula_round_trips_as_text(proj, fmt):
         cells = [row[3] for row in openpyxl.load_workbook(folder / "turn.xlsx").active.iter_rows(min_row=2)]
         assert [c.data_type for c in cells[:len(FORMULA_LIKE)]] == ["s"] * len(FORMULA_LIKE)
         assert all(c.quotePrefix for c in cells[:5])
+    else:  # as OWASP asks, a quote before each text a spreadsheet would run (a CSV's '=HYPERLINK(...)' ran)
+        cells = [row[3] for row in csv.reader(io.StringIO((folder / "turn.csv").read_text(encoding="utf-8")))][1:]
+        assert cells[:len(FORMULA_LIKE)] == ["'" * (text[0] in "=+-@'") + text for text in FORMULA_LIKE]
 
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])

@@ -136,7 +136,7 @@ def _csv_rows(path: Path, shown: str) -> Rows:
     try:
         for cells in reader:
             _check_row_size(len(rows), line, cells, shown, room)
-            rows.append((line, cells))
+            rows.append((line, [_csv_cell(cell) for cell in cells]))
             line = before + reader.line_num + 1
     except csv.Error as e:
         column, oversized = _cell_at_fault(text, delimiter, line - before)
@@ -1416,9 +1416,12 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     was read back as the end of a row (an item more, a text cut short, exit 0)."""
     rows = [plain(it) for it in items]
     names = _sheet_columns(items, rows, schema)
-    written = _cells_given_back(items, rows, names, schema, lambda value, field: cell_text(value), ids or {})
+    given_back = _cells_given_back(items, rows, names, schema, lambda value, field: cell_text(value), ids or {})
     if not names:  # (a line of no cell is a header naming no field, refused when read: a table of no item and
         return b""  # no field is a file of no row)
+    written = [[_csv_text(cell) if isinstance(row.get(name), str) else cell for name, cell in zip(names, cells)]
+               for row, cells in zip(rows, given_back)]
+    names_written = [_csv_text(str(name)) for name in names]
     _csv_cells_readable(items, written, names, schema)
     out, line = io.StringIO(newline=""), io.StringIO(newline="")
     writer = csv.writer(line, lineterminator="\r\n")  # both characters quoted wherever they are in a cell
@@ -1426,7 +1429,7 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     # and so is one a first line naming the delimiter would be taken for or refused as ('sep=|', 'sep=ab')
     quoted = any(set(str(n)) & set(_DELIMITERS) for n in names) or str(names[0])[:4].lower() == "sep="
     header = csv.writer(line, lineterminator="\r\n", quoting=csv.QUOTE_ALL if quoted else csv.QUOTE_MINIMAL)
-    for row, cells in enumerate([names, *written]):
+    for row, cells in enumerate([names_written, *written]):
         line.seek(0)
         line.truncate()
         (writer if row else header).writerow(cells)
@@ -1435,6 +1438,23 @@ def write_csv(items: list[Any], schema: Schema, ids: Mapping[Any, Field | None] 
     # beginning with that character (a field so named was read back without it, and refused as missing)
     text = out.getvalue()
     return ("\ufeff" * text.startswith("\ufeff") + text).encode("utf-8")
+
+
+# A CSV cell a spreadsheet program would run as a formula (OWASP's characters: =, +, -, @, a tab or a carriage
+# return first), after any quotes OWASP's escape put before it; the escape pnp's reader takes off again
+_FORMULA_LIKE = re.compile(r"'*[=+\-@\t\r]")
+
+
+def _csv_text(text: str) -> str:
+    """A text as a CSV cell writes it: after a quote, as OWASP asks, when a spreadsheet would take it for a formula
+    (a table's '=HYPERLINK(...)' ran as one in the CSV pnp wrote, when opened in Excel); _csv_cell reads it back."""
+    return "'" + text if _FORMULA_LIKE.match(text) else text
+
+
+def _csv_cell(text: str) -> str:
+    """A CSV cell's text, without the quote _csv_text (or a spreadsheet's user, as OWASP asks) put before a text
+    a spreadsheet would take for a formula."""
+    return text[1:] if text[:1] == "'" and _FORMULA_LIKE.match(text, 1) else text
 
 
 def _sheet_columns(items: list[Any], rows: list[dict[Any, Any]], schema: Schema) -> list[Any]:
