@@ -429,10 +429,11 @@ def test_a_shared_text_is_read_as_typed_its_runs_joined(proj):
     assert titles[:2] == ["The jungle grows", "Fight _x0041_ x005F_"], titles
 
 
-@pytest.mark.parametrize("code, value", [("000", 7), ("0.0%", 0.5), ("# ?/?", 0.5), ("0", 1.5)])
+@pytest.mark.parametrize("code, value", [("0.0%", 0.5), ("# ?/?", 0.5), ("#,##0", 1234), ("0%", -0.001)])
 def test_a_number_shown_otherwise_than_its_text_is_refused_in_a_text_field(proj, code, value):
-    """A number cell formatted to show 007, 50.0% or 1/2 printed 7 or 0.5 in a text field, with exit 0; in a
-    number field it is read as the number it is."""
+    """A number cell formatted to show 50.0%, 1/2 or 1,234 printed 0.5 or 1234 in a text field, with exit 0
+    (a decimal point or a thousands separator is shown as the reader's language writes it, so no one text is
+    what the sheet shows); in a number field it is read as the number it is."""
     path = xlsx_table(proj, "turn")
     book = openpyxl.load_workbook(path)
     for column in (1, 2):  # step (an int field), title (a text one)
@@ -442,6 +443,21 @@ def test_a_number_shown_otherwise_than_its_text_is_refused_in_a_text_field(proj,
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
         f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell ({value}) is formatted as '{code}', so the sheet "
         "shows it otherwise than its text field would print it: format the cell as text and type the text"]
+
+
+def test_a_number_formatted_as_whole_digits_is_read_in_a_text_field_as_the_sheet_shows_it(proj):
+    """A number cell formatted 0% (Excel's percent style), 000 or 0 was refused in a text field: it reads as the
+    sheet shows it, in any language (50%, 007, 2 of 1.5, rounded half away from zero as Excel rounds)."""
+    path = xlsx_table(proj, "turn")
+    book = openpyxl.load_workbook(path)
+    shown = [("0%", 0.5, "50%"), ("000", 7, "007"), ("0", 1.5, "2"), ("0%", 0.285, "29%"), ('"No. "0', 3, "No. 3"),
+             ("$0", -5, "-$5")]
+    for row, (code, value, _) in enumerate(shown, start=2):
+        book.active.cell(row=row, column=2, value=value).number_format = code  # title, a text field
+    book.save(path)
+    convert(proj, path, "yaml", "--out", str(proj / "back.yaml"))
+    titles = [item["title"] for item in yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8"))]
+    assert titles[:len(shown)] == [text for _, _, text in shown]
 
 
 def test_a_number_shown_as_its_text_is_read_in_a_text_field(proj):

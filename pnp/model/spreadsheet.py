@@ -9,6 +9,7 @@ import collections
 import csv
 import dataclasses
 import datetime
+import decimal
 import functools
 import io
 import math
@@ -1325,10 +1326,64 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
     if not isinstance(value, _FormattedNumber):
         return value
     if isinstance(field, Str):
+        if (text := _shown_number(value.value, value.format)) is not None:
+            return text
         raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it "
                         "otherwise than its text field would print it: format the cell as text and type the text",
                         mark)
     return value.value
+
+
+# The characters a number format shows as they are, unquoted (Excel's list, but for /, a fraction's)
+_FORMAT_LITERALS = frozenset("$-+():!^&'~{}<>= ")
+_EXCEL_DIGITS = decimal.Context(prec=15, rounding=decimal.ROUND_HALF_UP)  # a number as Excel shows one: 15 digits
+_LARGEST_SHOWN = 10**15  # (past it, Excel shows digits no float holds)
+
+
+@functools.lru_cache(maxsize=256)
+def _whole_number_format(code: str) -> tuple[str, int, int, str] | None:
+    """(The text before the digits, the fewest digits shown, how many times it shows a percent, the text after)
+    of a number format of one section that shows a number as whole digits, with literal text and % around them
+    ("0%", "000", '"No. "0'); None for any other (a decimal point or a thousands separator, which a sheet shows
+    as its reader's language writes them; a fraction, an exponent, a date, a colour, a condition, a width)."""
+    sections = _format_sections(code)
+    if len(sections) != 1:
+        return None
+    before: list[str] = []
+    after: list[str] = []
+    digits, percents = "", 0
+    for part in sections[0]:
+        if part in ("0", "#") and not after:
+            digits += part
+            continue
+        if part.startswith('"') and part.endswith('"') and len(part) > 1:
+            literal = part[1:-1]
+        elif part.startswith("\\") and len(part) == 2 or part in _FORMAT_LITERALS or part == "%":
+            literal = part[-1]
+        else:
+            return None
+        percents += part == "%"
+        (after if digits else before).append(literal)
+    if not re.fullmatch(r"#*0*", digits) or not digits:
+        return None
+    return "".join(before), digits.count("0"), percents, "".join(after)
+
+
+def _shown_number(value: int | float, code: str) -> str | None:
+    """The text a sheet shows for a number cell of the number format `code` when that is a whole number's
+    (_whole_number_format: 50% of 0.5, 007 of 7, 2 of 1.5, rounded as Excel rounds, half away from zero), the
+    same in any language; None where it is not, or where Excel's showing is not sure (-0%, past 15 digits)."""
+    shape = _whole_number_format(code)
+    if shape is None or not abs(value) < _LARGEST_SHOWN:
+        return None
+    before, fewest, percents, after = shape
+    scaled = _EXCEL_DIGITS.plus(decimal.Decimal(repr(value))) * 100**percents
+    whole = int(scaled.quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP))
+    if whole == 0 and scaled < 0:
+        return None
+    digits = str(abs(whole)).lstrip("0").zfill(fewest)
+    text = "-" * (whole < 0) + before + digits + after
+    return text if text.strip() else None
 
 
 def _scalar(text: str) -> int | float | str:
