@@ -2140,3 +2140,36 @@ def test_a_table_file_in_a_folder_of_its_game_converts(tmp_path):
     assert run(root, "validate").exit_code == 0
     result = run(root, "convert", str(root / "cards/mini/cards.yaml"), "--to", "csv")  # (no such table file)
     assert result.exit_code == 2 and "no table of cards/mini/game.yaml is read from 'cards.yaml'" in result.output
+
+
+@pytest.mark.parametrize("rule, said", [
+    ('<cfRule type="expression" priority="1" dxfId="0"><formula>TRUE</formula></cfRule>',
+     "cards/mini/cards.xlsx[cards]:2:2: error: conditional formatting of cells 'B2:B5' shows them in the number "
+     "format ';;;'"),
+    ('<cfRule type="dataBar" priority="1"><dataBar showValue="0"><cfvo type="min"/><cfvo type="max"/>'
+     '<color rgb="FF638EC6"/></dataBar></cfRule>',
+     "cards/mini/cards.xlsx[cards]:2:2: error: conditional formatting of cells 'B2:B5' shows its bar alone")])
+def test_a_conditional_format_changing_what_its_cells_show_is_refused_at_its_first_cell(tmp_path, rule, said):
+    """A rule of number format ;;; over the names (or a data bar shown without its values) left the sheet blank
+    where the cards printed the names, exit 0: pnp runs no rule's condition."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    book = openpyxl.Workbook()
+    book.active.title = "cards"
+    for row in (["id", "name", "kind", "power"], ["lion", "Lion", "beast", 4], ["fern", "Fern", "plant", 1],
+                ["ant", "Ant", "beast", 2], ["rex", "Rex", "beast", 5]):
+        book.active.append(row)
+    saved = io.BytesIO()
+    book.save(saved)
+    with zipfile.ZipFile(saved) as z, zipfile.ZipFile(root / "cards" / "mini" / "cards.xlsx", "w") as out:
+        for name in z.namelist():
+            part = z.read(name)
+            if name == "xl/worksheets/sheet1.xml":
+                part = part.replace(b"</sheetData>", f'</sheetData><conditionalFormatting sqref="B2:B5">{rule}'
+                                    '</conditionalFormatting>'.encode())
+            elif name == "xl/styles.xml":
+                part = re.sub(rb"<dxfs[^>]*/>|<dxfs.*?</dxfs>", b"", part).replace(b"<tableStyles", (
+                    '<dxfs count="1"><dxf><numFmt numFmtId="200" formatCode=";;;"/></dxf></dxfs>'
+                    '<tableStyles').encode())
+            out.writestr(name, part)
+    result = run(root, "validate")
+    assert result.exit_code == 1 and said in result.stderr, result.output

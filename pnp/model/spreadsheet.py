@@ -662,11 +662,28 @@ class _SheetRead:
         formatting in a 4 MB sheet took 8 s."""
         for element in part.iter():
             self._refuse_misplaced((element,))
+            if local_name(element.tag) == "conditionalFormatting":
+                self._refuse_shown_otherwise_by_condition(element)
             self.beside += 1
             if self.beside > MAX_OBJECT_ELEMENTS:
                 raise LoadError(f"the sheet holds more than {MAX_OBJECT_ELEMENTS:,} elements beside its cells "
                                 f"(formats, links, column widths...); pnp reads at most {MAX_OBJECT_ELEMENTS:,} (a "
                                 "sheet has a few dozen): the file is damaged", Mark(self.where))
+
+    def _refuse_shown_otherwise_by_condition(self, formatting: Any) -> None:
+        """LoadError at the first cell of a conditional formatting's range when one of its rules changes the text
+        its cells show (_rule_shows_otherwise) by a condition, which pnp does not run: a rule of format ;;; over the
+        names, or a data bar showing the bar alone, left the sheet blank where the cards printed the values (exit
+        0)."""
+        for rule in formatting:
+            if local_name(rule.tag) == "cfRule" and (said := _rule_shows_otherwise(rule, self.ws.parent)):
+                cells = formatting.get("sqref") or next((part.text or "" for part in formatting
+                                                         if local_name(part.tag) == "sqref"), "")
+                first = _CELL_NAME.match(cells.strip())
+                row, column = (int(first[2]), _column_number(first[1])) if first else (1, 1)
+                raise LoadError(f"conditional formatting of cells {shown(cells.strip())} {said} where the rule "
+                                "applies, and pnp applies no such rule (nor runs its condition): what it reads from "
+                                "them may not be what the sheet shows; remove the rule, or make it show the values", Mark(self.where, row, column))
 
     def read(self, element: Any) -> None:
         """Reads an element of the sheet's <sheetData>: a row, or an element of another kind holding none."""
@@ -772,6 +789,23 @@ class _SheetRead:
                 raise LoadError(f"this cell's style ({style}) has number format {number}, which the workbook's "
                                 "styles do not hold: the file is damaged", Mark(self.where, self.row, column)) from None
         return self.formats[style]
+
+
+def _rule_shows_otherwise(rule: Any, book: Any) -> str | None:
+    """What a conditional formatting's `rule` does to the text its cells show, or None (a colour, a font, a
+    border change no character): a number format of its own (its dxfId's in the workbook's styles, or one it
+    holds, as Excel 2010 writes a rule in a sheet's extLst), or a data bar or an icon set shown without the
+    value."""
+    formats = getattr(getattr(book, "_differential_styles", None), "dxf", None) or []
+    number = rule.get("dxfId") or ""
+    if number.isdigit() and int(number) < len(formats) and formats[int(number)].numFmt is not None:
+        return f"shows them in the number format {shown(formats[int(number)].numFmt.formatCode or '')}"
+    for part in rule.iter():
+        if local_name(part.tag) == "numFmt":
+            return f"shows them in the number format {shown(part.get('formatCode') or '')}"
+        if local_name(part.tag) in ("dataBar", "iconSet") and part.get("showValue") in ("0", "false"):
+            return f"shows its {'bar' if local_name(part.tag) == 'dataBar' else 'icon'} alone, not their values,"
+    return None
 
 
 def _shown_otherwise(value: object, code: str) -> str | None:
