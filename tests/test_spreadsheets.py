@@ -2173,3 +2173,25 @@ def test_a_conditional_format_changing_what_its_cells_show_is_refused_at_its_fir
             out.writestr(name, part)
     result = run(root, "validate")
     assert result.exit_code == 1 and said in result.stderr, result.output
+
+
+def test_a_number_of_a_built_in_format_left_to_the_language_is_refused_at_its_cell(tmp_path):
+    """numFmtId 31 is a date in Japanese Excel (2023年3月15日), and openpyxl reads it as General: the text field
+    printed 45000, exit 0. Here as the power (a number field), whose cell shows a date just as well."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    book = openpyxl.Workbook()
+    book.active.title = "cards"
+    for row in (["id", "name", "kind", "power"], ["lion", "Lion", "beast", 4], ["fern", "Fern", "plant", 1],
+                ["ant", "Ant", "beast", 2], ["rex", "Rex", "beast", 5]):
+        book.active.append(row)
+    book.active["D3"].number_format = "0.00E+00"  # (built-in 11, made 31 below)
+    saved = io.BytesIO()
+    book.save(saved)
+    with zipfile.ZipFile(saved) as z, zipfile.ZipFile(root / "cards" / "mini" / "cards.xlsx", "w") as out:
+        for name in z.namelist():
+            out.writestr(name, z.read(name).replace(b'numFmtId="11"', b'numFmtId="31"') if name == "xl/styles.xml"
+                         else z.read(name))
+    result = run(root, "validate")
+    assert result.exit_code == 1 and ("cards/mini/cards.xlsx[cards]:3:4: error: this number cell (1) has the built-in "
+                                      "number format 31, which a spreadsheet program shows as its language does"
+                                      ) in result.stderr, result.output

@@ -631,6 +631,7 @@ class _SheetRead:
         self.counted = 0  # the rows read, with a cell or none
         self.beside = 0  # the elements read beside the sheet's cells
         self.formats: dict[int, str] = {}  # a cell style's number format, by the style's number
+        self.language_formats: dict[int, int] = {}  # the numFmtId of a style's format left to the language's
         self.hidden_columns = bytearray(MAX_COLUMNS + 1)  # 1 for each hidden column (_hidden_columns)
         self.row_hidden = False  # whether the row read last is hidden
         self.rows_hidden = False  # whether a row of no height of its own is hidden (_hidden_by_default)
@@ -740,7 +741,7 @@ class _SheetRead:
                 continue
             if isinstance(value, str):  # (counted before any is looked at: each check reads the whole text)
                 self._spend_text(len(value), column)
-            code = self._number_format(cell["style_id"], column)
+            code = self._number_format(cell["style_id"], column, value)
             if problem := _shown_otherwise(value, code) or self._zero_unshown(value):
                 raise LoadError(problem, Mark(self.where, self.row, column))
             values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
@@ -775,20 +776,35 @@ class _SheetRead:
             raise LoadError(f"{said} (a shared text counted each time a cell reads it), more than pnp reads: keep "
                             "long texts in YAML, each once", Mark(self.where, self.row, column))
 
-    def _number_format(self, style: int, column: int) -> str:
+    def _number_format(self, style: int, column: int, value: object) -> str:
         """The number format of the cell style numbered `style`, as openpyxl's read-only cell reads it; LoadError
         at the cell (in `column` of the row read) when the style names a format the workbook has not (an
-        IndexError naming no cell)."""
+        IndexError naming no cell), or, for a number `value`, one of the built-in formats the standard leaves to
+        the spreadsheet program's language, which openpyxl reads as General (_LANGUAGE_FORMATS)."""
         if style not in self.formats:
             from openpyxl.cell.read_only import ReadOnlyCell
+            from openpyxl.styles.numbers import BUILTIN_FORMATS
 
+            number = self.ws.parent._cell_styles[style].numFmtId
             try:
                 self.formats[style] = ReadOnlyCell(self.ws, 1, 1, None, style_id=style).number_format or "General"
             except IndexError:
-                number = self.ws.parent._cell_styles[style].numFmtId
                 raise LoadError(f"this cell's style ({style}) has number format {number}, which the workbook's "
                                 "styles do not hold: the file is damaged", Mark(self.where, self.row, column)) from None
+            if number in _LANGUAGE_FORMATS and number not in BUILTIN_FORMATS:
+                self.language_formats[style] = number
+        if style in self.language_formats and isinstance(value, (int, float)) and not isinstance(value, bool):
+            raise LoadError(f"this number cell ({_plain_number(value)}) has the built-in number format "
+                            f"{self.language_formats[style]}, which a spreadsheet program shows as its language "
+                            "does (a date in Japanese or Chinese, Thai digits), not as the number pnp reads: format "
+                            "the cell as General, or as text and type the text", Mark(self.where, self.row, column))
         return self.formats[style]
+
+
+# The built-in number formats (numFmtId) a workbook may use without writing their codes, which the standard leaves
+# to the reader's language (ECMA-376 18.8.30): dates in Chinese, Japanese and Korean (27 to 36, 50 to 58), Thai
+# numbers and dates (59 to 81); openpyxl reads each as General
+_LANGUAGE_FORMATS = frozenset([*range(27, 37), *range(50, 82)])
 
 
 def _rule_shows_otherwise(rule: Any, book: Any) -> str | None:
