@@ -1155,7 +1155,9 @@ def test_a_number_a_workbook_cell_gives_back_as_another_type_round_trips_as_its_
 
 
 @pytest.mark.parametrize("table, sheet", [("ca:rds/[1]", "ca_rds__1_"), ("pnp lists", "pnp lists"),
-                                          ("pnp liſts", "pnp liſts")])  # (one name without case, not lower())
+                                          ("pnp liſts", "pnp liſts"),  # (one name without case, not lower())
+                                          ("🦖" * 20, "🦖" * 15),  # (31 UTF-16 units: Excel repaired 20 emoji)
+                                          ("history", "history_")])  # (a name Excel keeps for itself)
 def test_a_table_whose_name_no_sheet_can_bear_converts_and_offers_its_own_drop_downs(proj, table, sheet):
     """A name with a character Excel refuses in a sheet's name was a traceback; one the same as the hidden
     sheet of drop-down values made the drop-downs offer the table's own first column."""

@@ -115,8 +115,8 @@ def _sheet_named(spec: Record, table: str) -> str:
     if sheet is None:
         return table
     if sheet_title(sheet) != sheet:  # (written under another name, the sheet was not found by validate: exit 0)
-        raise DataError(f"sheet: {shown(sheet)} is no name a workbook's sheet may have (at most 31 characters, none "
-                        "of [ ] : * ? / \\, not beginning or ending with '), and the table reads that sheet: give it "
+        raise DataError(f"sheet: {shown(sheet)} is no name a workbook's sheet may have (at most 31 characters, an "
+                        "emoji counting two, none of [ ] : * ? / \\, not beginning or ending with ', not History), and the table reads that sheet: give it "
                         "such a name", spec.mark_of("sheet"))
     return sheet
 

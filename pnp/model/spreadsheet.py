@@ -1737,8 +1737,24 @@ def _saved(book: Any) -> bytes:
 def sheet_title(table: str) -> str:
     """The table's name as a sheet's name, which is only shown (a table reads its file's first sheet or the one
     `sheet:` names): without the characters Excel refuses in one (a table named 'pro:be' was a traceback), at
-    most 31 characters, not beginning or ending with a quote."""
-    return _NOT_PRINTABLE.sub("_", re.sub(r"[\[\]:*?/\\]", "_", table))[:31].strip("'") or "items"
+    most 31 characters as Excel counts them (_sheet_name_cut), not beginning or ending with a quote, and not
+    'History', a name Excel keeps for itself."""
+    title = _sheet_name_cut(_NOT_PRINTABLE.sub("_", re.sub(r"[\[\]:*?/\\]", "_", table))).strip("'") or "items"
+    return title + "_" if _sheet_key(title) == _sheet_key("History") else title
+
+
+_SHEET_NAME_UNITS = 31  # the most a sheet's name holds, in UTF-16 code units (Excel's, and the standard's schema's)
+
+
+def _sheet_name_cut(name: str) -> str:
+    """`name` cut to _SHEET_NAME_UNITS UTF-16 code units, never inside a character: a character past U+FFFF (an
+    emoji) counts two, and a sheet named in 31 emoji was written, a workbook Excel repairs on opening."""
+    units = 0
+    for index, char in enumerate(name):
+        units += 1 + (ord(char) > 0xFFFF)
+        if units > _SHEET_NAME_UNITS:
+            return name[:index]
+    return name
 
 
 LISTS_SHEET = "pnp lists"  # a hidden sheet holding each enum column's values, for its drop-down
