@@ -772,6 +772,8 @@ def test_a_workbook_whose_cell_styles_ask_openpyxl_too_much_is_refused(proj, cod
 @pytest.mark.parametrize("text, message", [
     ('"bell \\a"', "the text holds the control character U+0007"),  # refused as any text is, on reading
     ("x" * 32_768, "text of 32,768 characters; a workbook cell holds at most 32,767"),  # openpyxl cuts it short
+    ("🦖" * 16_384, "text of 16,384 characters (32,768 as a workbook counts them, a character past U+FFFF two); "
+                    "a workbook cell holds at most 32,767"),  # (Excel counts UTF-16 units)
 ])
 def test_text_a_workbook_cannot_hold_is_refused_at_its_item(proj, text, message):
     folder = proj / "cards" / GAME

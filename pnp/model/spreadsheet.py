@@ -1828,9 +1828,11 @@ def _text_cell(ws: Any, row: int, col: int, text: str, mark: Mark | None) -> Any
     cell is edited."""
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
-    if len(written := _escaped(text)) > MAX_CELL_CHARS:  # (openpyxl would cut it short)
-        raise DataError(f"text of {len(written):,} characters; a workbook cell holds at most {MAX_CELL_CHARS:,}",
-                        mark)
+    # counted as Excel counts, in UTF-16 units (an emoji two: 20,000 emoji were written, a cell Excel cuts short)
+    if (units := len((written := _escaped(text)).encode("utf-16-le")) // 2) > MAX_CELL_CHARS:
+        counted = f" ({units:,} as a workbook counts them, a character past U+FFFF two)" * (units != len(written))
+        raise DataError(f"text of {len(written):,} characters{counted}; a workbook cell holds at most "
+                        f"{MAX_CELL_CHARS:,}", mark)
     if bad := ILLEGAL_CHARACTERS_RE.search(text):
         raise DataError(f"text holds the control character U+{ord(bad.group()):04X}, which a workbook cannot "
                         "store", mark)
