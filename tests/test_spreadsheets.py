@@ -2199,3 +2199,14 @@ def test_a_number_of_a_built_in_format_left_to_the_language_is_refused_at_its_ce
     assert result.exit_code == 1 and ("cards/mini/cards.xlsx[cards]:3:4: error: this number cell (1) has the built-in "
                                       "number format 31, which a spreadsheet program shows as its language does"
                                       ) in result.stderr, result.output
+
+
+def test_a_workbook_converted_on_windows_is_the_same_file(proj, monkeypatch):
+    """Each zip entry bore the system it was made on (ZipInfo reads sys.platform): a table converted on Windows
+    was a file other than on Linux, a change in version control at each convert by another teammate."""
+    folder = proj / "cards" / GAME
+    convert(proj, folder / "turn.yaml", "xlsx")
+    made = (folder / "turn.xlsx").read_bytes()
+    monkeypatch.setattr("sys.platform", "win32")
+    convert(proj, folder / "turn.yaml", "xlsx", "--force")
+    assert (folder / "turn.xlsx").read_bytes() == made

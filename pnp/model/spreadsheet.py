@@ -1721,7 +1721,7 @@ _FIXED_TIME = (2000, 1, 1, 0, 0, 0)
 def _saved(book: Any) -> bytes:
     """The workbook's bytes, the same for the same data: book.save() stamps the time of saving as its
     modified date, and each entry of the zip bears the time it was written (two converts of one table made
-    two different files, a change in version control each time)."""
+    two different files, a change in version control each time) and the system it was made on (_fixed_entry)."""
     from openpyxl.writer.excel import ExcelWriter
 
     made = io.BytesIO()
@@ -1730,8 +1730,16 @@ def _saved(book: Any) -> bytes:
     fixed = io.BytesIO()
     with zipfile.ZipFile(made) as written, zipfile.ZipFile(fixed, "w", zipfile.ZIP_DEFLATED) as out:
         for entry in written.infolist():
-            out.writestr(zipfile.ZipInfo(entry.filename, _FIXED_TIME), written.read(entry), zipfile.ZIP_DEFLATED)
+            out.writestr(_fixed_entry(entry.filename), written.read(entry), zipfile.ZIP_DEFLATED)
     return fixed.getvalue()
+
+
+def _fixed_entry(name: str) -> zipfile.ZipInfo:
+    """A zip entry named `name`, the same on any machine: of _FIXED_TIME, made on MS-DOS as Excel's are (a
+    ZipInfo says the system Python runs on, Unix or Windows: a table converted on Windows was another file)."""
+    entry = zipfile.ZipInfo(name, _FIXED_TIME)
+    entry.create_system = 0
+    return entry
 
 
 def sheet_title(table: str) -> str:
