@@ -2210,3 +2210,12 @@ def test_a_workbook_converted_on_windows_is_the_same_file(proj, monkeypatch):
     monkeypatch.setattr("sys.platform", "win32")
     convert(proj, folder / "turn.yaml", "xlsx", "--force")
     assert (folder / "turn.xlsx").read_bytes() == made
+
+
+def test_a_workbook_named_csv_is_refused_as_a_zip_package(tmp_path):
+    """A workbook renamed .csv (read as the table's cards.csv) was refused as "not UTF-8 text (byte 0xc7)"."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    (root / "cards" / "mini" / "cards.csv").write_bytes(b"PK\x03\x04\x14\0\0\0\x08\0\xc7id,name\n")
+    result = run(root, "validate")
+    assert result.exit_code == 1 and result.stderr.startswith(
+        "cards/mini/cards.csv:1:1: error: this is a zip package, as an .xlsx workbook is, not CSV text"), result.output

@@ -113,10 +113,13 @@ def _read_as(field: Field | None, ids: Mapping[Any, Field | None]) -> Field | No
 def _csv_rows(path: Path, shown: str) -> Rows:
     """(line, [cell text]) per row; the line is where the row starts (a quoted cell may span lines)."""
     try:  # Excel writes a byte-order mark
-        text = utf8_text(read_project_file(path, MAX_FILE_BYTES, Mark(shown)), shown, "; save the sheet as CSV UTF-8",
-                         "utf-8-sig")
+        raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown))
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
+    if raw.startswith(_ZIP_START):  # (a workbook renamed .csv was refused as "not UTF-8 text (byte 0xc7)")
+        raise LoadError("this is a zip package, as an .xlsx workbook is, not CSV text: name a workbook .xlsx, or "
+                        "save the sheet as CSV UTF-8", Mark(shown, 1, 1))
+    text = utf8_text(raw, shown, "; save the sheet as CSV UTF-8", "utf-8-sig")
     if said := _SEPARATOR_LINE.match(text):  # Excel's line naming the delimiter, before the header
         text, delimiter, before = text[said.end():], said[1], 1
         if not (delimiter == "\t" or delimiter.isprintable() and not delimiter.isalnum()):
@@ -147,6 +150,9 @@ def _csv_rows(path: Path, shown: str) -> Rows:
         raise LoadError(f"malformed CSV: {e}", Mark(shown, line if column else before + reader.line_num or line,
                                                     column or 1)) from None
     return rows
+
+
+_ZIP_START = b"PK\x03\x04"  # how a zip package (an .xlsx, .ods or .numbers file) begins
 
 
 def _separator_line_problem(file: str, line: str) -> LoadError:
