@@ -2219,3 +2219,21 @@ def test_a_workbook_named_csv_is_refused_as_a_zip_package(tmp_path):
     result = run(root, "validate")
     assert result.exit_code == 1 and result.stderr.startswith(
         "cards/mini/cards.csv:1:1: error: this is a zip package, as an .xlsx workbook is, not CSV text"), result.output
+
+
+def test_a_cell_aligned_as_fill_is_refused_at_its_cell(tmp_path):
+    """Fill alignment repeats a cell's text across it: the sheet showed 'LionLionLion' where the card printed
+    'Lion', exit 0."""
+    from openpyxl.styles import Alignment
+
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    book = openpyxl.Workbook()
+    book.active.title = "cards"
+    for row in (["id", "name", "kind", "power"], ["lion", "Lion", "beast", 4], ["fern", "Fern", "plant", 1],
+                ["ant", "Ant", "beast", 2], ["rex", "Rex", "beast", 5]):
+        book.active.append(row)
+    book.active["B2"].alignment = Alignment(horizontal="fill")
+    book.save(root / "cards" / "mini" / "cards.xlsx")
+    result = run(root, "validate")
+    assert result.exit_code == 1 and result.stderr.startswith(
+        "cards/mini/cards.xlsx[cards]:2:2: error: this cell is aligned as Fill"), result.output

@@ -637,6 +637,7 @@ class _SheetRead:
         self.counted = 0  # the rows read, with a cell or none
         self.beside = 0  # the elements read beside the sheet's cells
         self.formats: dict[int, str] = {}  # a cell style's number format, by the style's number
+        self.fills: dict[int, bool] = {}  # whether a cell style aligns its cells as Fill (_repeated)
         self.language_formats: dict[int, int] = {}  # the numFmtId of a style's format left to the language's
         self.hidden_columns = bytearray(MAX_COLUMNS + 1)  # 1 for each hidden column (_hidden_columns)
         self.row_hidden = False  # whether the row read last is hidden
@@ -748,7 +749,7 @@ class _SheetRead:
             if isinstance(value, str):  # (counted before any is looked at: each check reads the whole text)
                 self._spend_text(len(value), column)
             code = self._number_format(cell["style_id"], column, value)
-            if problem := _shown_otherwise(value, code) or self._zero_unshown(value):
+            if problem := _shown_otherwise(value, code) or self._zero_unshown(value) or self._repeated(cell["style_id"]):
                 raise LoadError(problem, Mark(self.where, self.row, column))
             values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
             if not _blank(values[column - 1]) and (self.row_hidden or self.hidden_columns[column]):
@@ -759,6 +760,18 @@ class _SheetRead:
                                 Mark(self.where, self.row, column))
         _check_row_size(len(self.rows), self.row, values, self.where, self.room)
         self.rows.append((self.row, values))
+
+    def _repeated(self, style: int) -> str | None:
+        """The refusal of a cell (not blank) whose style aligns it as Fill, which repeats what it holds across the
+        cell, or None: the sheet showed 'ababab' where a text field printed 'ab', exit 0."""
+        if style not in self.fills:
+            from openpyxl.cell.read_only import ReadOnlyCell
+
+            self.fills[style] = ReadOnlyCell(self.ws, 1, 1, None, style_id=style).alignment.horizontal == "fill"
+        if self.fills[style]:
+            return ("this cell is aligned as Fill, so the sheet repeats what it holds across the cell ('ab' shows as "
+                    "'ababab'), where pnp reads it once: align it otherwise")
+        return None
 
     def _zero_unshown(self, value: object) -> str | None:
         """The refusal of a cell holding the number 0 in a sheet whose view shows such a cell as blank (Excel's
