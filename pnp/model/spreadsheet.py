@@ -112,14 +112,7 @@ def _read_as(field: Field | None, ids: Mapping[Any, Field | None]) -> Field | No
 
 def _csv_rows(path: Path, shown: str) -> Rows:
     """(line, [cell text]) per row; the line is where the row starts (a quoted cell may span lines)."""
-    try:  # Excel writes a byte-order mark
-        raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown))
-    except OSError as e:
-        raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
-    if raw.startswith(_ZIP_START):  # (a workbook renamed .csv was refused as "not UTF-8 text (byte 0xc7)")
-        raise LoadError("this is a zip package, as an .xlsx workbook is, not CSV text: name a workbook .xlsx, or "
-                        "save the sheet as CSV UTF-8", Mark(shown, 1, 1))
-    text = utf8_text(raw, shown, "; save the sheet as CSV UTF-8", "utf-8-sig")
+    text = _csv_file_text(path, shown)
     if said := _SEPARATOR_LINE.match(text):  # Excel's line naming the delimiter, before the header
         text, delimiter, before = text[said.end():], said[1], 1
         if not (delimiter == "\t" or delimiter.isprintable() and not delimiter.isalnum()):
@@ -150,6 +143,19 @@ def _csv_rows(path: Path, shown: str) -> Rows:
         raise LoadError(f"malformed CSV: {e}", Mark(shown, line if column else before + reader.line_num or line,
                                                     column or 1)) from None
     return rows
+
+
+def _csv_file_text(path: Path, shown: str) -> str:
+    """The text of the CSV file `path`, without the byte-order mark Excel writes; LoadError at a file that is not
+    UTF-8 text, or that is a zip package."""
+    try:
+        raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown))
+    except OSError as e:
+        raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
+    if raw.startswith(_ZIP_START):  # (a workbook renamed .csv was refused as "not UTF-8 text (byte 0xc7)")
+        raise LoadError("this is a zip package, as an .xlsx workbook is, not CSV text: name a workbook .xlsx, or "
+                        "save the sheet as CSV UTF-8", Mark(shown, 1, 1))
+    return utf8_text(raw, shown, "; save the sheet as CSV UTF-8", "utf-8-sig")
 
 
 _ZIP_START = b"PK\x03\x04"  # how a zip package (an .xlsx, .ods or .numbers file) begins
