@@ -429,7 +429,8 @@ def test_a_shared_text_is_read_as_typed_its_runs_joined(proj):
     assert titles[:2] == ["The jungle grows", "Fight _x0041_ x005F_"], titles
 
 
-@pytest.mark.parametrize("code, value", [("0.0%", 0.5), ("# ?/?", 0.5), ("#,##0", 1234), ("0%", -0.001)])
+@pytest.mark.parametrize("code, value", [("0.0%", 0.5), ("# ?/?", 0.5), ("#,##0", 1234), ("0%", -0.001),
+                                         ("0" + "%" * 20, 0.5)])  # (1e40 times: past decimal's 28 digits)
 def test_a_number_shown_otherwise_than_its_text_is_refused_in_a_text_field(proj, code, value):
     """A number cell formatted to show 50.0%, 1/2 or 1,234 printed 0.5 or 1234 in a text field, with exit 0
     (a decimal point or a thousands separator is shown as the reader's language writes it, so no one text is

@@ -1412,6 +1412,7 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
 # The characters a number format shows as they are, unquoted (Excel's list, but for /, a fraction's)
 _FORMAT_LITERALS = frozenset("$-+():!^&'~{}<>= ")
 _EXCEL_DIGITS = decimal.Context(prec=15, rounding=decimal.ROUND_HALF_UP)  # a number as Excel shows one: 15 digits
+_WHOLE_DIGITS = decimal.Context(prec=40)  # (room for the whole digits of any number shown: 10**15 as a percent)
 _LARGEST_SHOWN = 10**15  # (past it, Excel shows digits no float holds)
 
 
@@ -1439,7 +1440,7 @@ def _whole_number_format(code: str) -> tuple[str, int, int, str] | None:
             return None
         percents += part == "%"
         (after if digits else before).append(literal)
-    if not re.fullmatch(r"#*0*", digits) or not digits:
+    if not re.fullmatch(r"#*0*", digits) or not digits or percents > 1:  # (0%% shows a number 10,000 times)
         return None
     return "".join(before), digits.count("0"), percents, "".join(after)
 
@@ -1452,8 +1453,9 @@ def _shown_number(value: int | float, code: str) -> str | None:
     if shape is None or not abs(value) < _LARGEST_SHOWN:
         return None
     before, fewest, percents, after = shape
-    scaled = _EXCEL_DIGITS.plus(decimal.Decimal(repr(value))) * 100**percents
-    whole = int(scaled.quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP))
+    # (at most 17 digits before the point)
+    scaled = _WHOLE_DIGITS.multiply(_EXCEL_DIGITS.plus(decimal.Decimal(repr(value))), 100**percents)
+    whole = int(scaled.quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP, context=_WHOLE_DIGITS))
     if whole == 0 and scaled < 0:
         return None
     digits = str(abs(whole)).lstrip("0").zfill(fewest)
