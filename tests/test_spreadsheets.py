@@ -2238,3 +2238,18 @@ def test_a_cell_aligned_as_fill_is_refused_at_its_cell(tmp_path):
     result = run(root, "validate")
     assert result.exit_code == 1 and result.stderr.startswith(
         "cards/mini/cards.xlsx[cards]:2:2: error: this cell is aligned as Fill"), result.output
+
+
+def test_a_drop_downs_error_message_holds_at_most_255_units_as_excel_counts(tmp_path):
+    """The message was cut at 255 characters, and an enum of emoji made one of 340 UTF-16 units, past Excel's
+    255 (each emoji two)."""
+    kinds = [chr(0x1F400 + n) for n in range(120)]
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
+        ["kind: [beast, plant]", f"kind: [{', '.join(kinds)}]"]]}})
+    cards = (root / "cards" / "mini" / "cards.yaml").read_text(encoding="utf-8")
+    (root / "cards" / "mini" / "cards.yaml").write_text(
+        cards.replace("kind: beast", f"kind: {kinds[0]}").replace("kind: plant", f"kind: {kinds[1]}"), encoding="utf-8")
+    result = run(root, "convert", str(root / "cards" / "mini" / "cards.yaml"), "--to", "xlsx")
+    assert result.exit_code == 0, result.output
+    rule = openpyxl.load_workbook(root / "cards" / "mini" / "cards.xlsx").active.data_validations.dataValidation[0]
+    assert rule.error.startswith("kind is one of: ") and 250 < len(rule.error.encode("utf-16-le")) // 2 <= 255

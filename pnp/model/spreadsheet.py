@@ -1772,24 +1772,22 @@ def _fixed_entry(name: str) -> zipfile.ZipInfo:
 def sheet_title(table: str) -> str:
     """The table's name as a sheet's name, which is only shown (a table reads its file's first sheet or the one
     `sheet:` names): without the characters Excel refuses in one (a table named 'pro:be' was a traceback), at
-    most 31 characters as Excel counts them (_sheet_name_cut), not beginning or ending with a quote, and not
+    most 31 characters as Excel counts them (_cut), not beginning or ending with a quote, and not
     'History', a name Excel keeps for itself."""
-    title = _sheet_name_cut(_NOT_PRINTABLE.sub("_", re.sub(r"[\[\]:*?/\\]", "_", table))).strip("'") or "items"
+    title = _cut(_NOT_PRINTABLE.sub("_", re.sub(r"[\[\]:*?/\\]", "_", table)), 31).strip("'") or "items"
     return title + "_" if _sheet_key(title) == _sheet_key("History") else title
 
 
-_SHEET_NAME_UNITS = 31  # the most a sheet's name holds, in UTF-16 code units (Excel's, and the standard's schema's)
-
-
-def _sheet_name_cut(name: str) -> str:
-    """`name` cut to _SHEET_NAME_UNITS UTF-16 code units, never inside a character: a character past U+FFFF (an
-    emoji) counts two, and a sheet named in 31 emoji was written, a workbook Excel repairs on opening."""
+def _cut(text: str, most: int) -> str:
+    """`text` cut to `most` UTF-16 code units, as Excel counts a text's length (a sheet's name holds 31, a
+    drop-down's error message 255), never inside a character: a character past U+FFFF (an emoji) counts two,
+    and a sheet named in 31 emoji was written, a workbook Excel repairs on opening."""
     units = 0
-    for index, char in enumerate(name):
+    for index, char in enumerate(text):
         units += 1 + (ord(char) > 0xFFFF)
-        if units > _SHEET_NAME_UNITS:
-            return name[:index]
-    return name
+        if units > most:
+            return text[:index]
+    return text
 
 
 LISTS_SHEET = "pnp lists"  # a hidden sheet holding each enum column's values, for its drop-down
@@ -1819,7 +1817,7 @@ def _enum_dropdowns(book: Any, ws: Any, names: list[Any], schema: Schema, last_r
         # lists.title: a table named as LISTS_SHEET took that name first, and the drop-downs offered its own column
         rule = DataValidation(type="list", formula1=listed[values], allow_blank=not field.required,
                               showErrorMessage=True, errorTitle="Not one of the values",
-                              error=f"{names[col - 1]} is one of: {', '.join(map(str, field.values))}"[:255])
+                              error=_cut(f"{names[col - 1]} is one of: {', '.join(map(str, field.values))}", 255))
         column = get_column_letter(col)
         rule.add(f"{column}2:{column}{last_row + 500}")
         ws.add_data_validation(rule)
