@@ -1630,8 +1630,8 @@ def _csv_cells_readable(items: list[Any], written: list[list[Any]], names: list[
     reader reads (its field_size_limit): a text, or a field's name, of 140,000 characters was written with exit 0,
     and the file then refused."""
     most = csv.field_size_limit()  # (the reader's, in this process)
-    if long := next((name for name in names if len(str(name)) > most), None):
-        raise DataError(f"field {shown(long)} is named in {len(str(long)):,} characters, its header cell; a CSV cell "
+    if long := next((name for name in names if len(_csv_text(str(name))) > most), None):  # (as written)
+        raise DataError(f"field {shown(long)} is named in {len(_csv_text(str(long))):,} characters, its header cell; a CSV cell "
                         f"holds at most {most:,}: give it a shorter name", _field_mark(items, long, schema))
     for item, cells in zip(items, written):
         for name, text in zip(names, cells):
