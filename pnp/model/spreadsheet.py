@@ -1432,17 +1432,23 @@ def _whole_number_format(code: str) -> tuple[str, int, int, str] | None:
         if part in ("0", "#") and not after:
             digits += part
             continue
-        if part.startswith('"') and part.endswith('"') and len(part) > 1:
-            literal = part[1:-1]
-        elif part.startswith("\\") and len(part) == 2 or part in _FORMAT_LITERALS or part == "%":
-            literal = part[-1]
-        else:
+        if (literal := _format_literal(part)) is None:
             return None
         percents += part == "%"
         (after if digits else before).append(literal)
     if not re.fullmatch(r"#*0*", digits) or not digits or percents > 1:  # (0%% shows a number 10,000 times)
         return None
     return "".join(before), digits.count("0"), percents, "".join(after)
+
+
+def _format_literal(part: str) -> str | None:
+    """The text a number format's part (_FORMAT_PART) shows as it is: a quoted text, an escaped character, a
+    character shown unquoted, or %; None for any other part."""
+    if part.startswith('"') and part.endswith('"') and len(part) > 1:
+        return part[1:-1]
+    if part.startswith("\\") and len(part) == 2 or part in _FORMAT_LITERALS or part == "%":
+        return part[-1]
+    return None
 
 
 def _shown_number(value: int | float, code: str) -> str | None:
