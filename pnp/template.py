@@ -19,6 +19,7 @@ import string
 import sys
 import threading
 import time
+import types
 from collections.abc import Callable, Generator, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
 from pathlib import Path
 from types import CodeType
@@ -32,8 +33,8 @@ from jinja2.filters import make_attrgetter
 from jinja2.lexer import Token, TokenStream
 from jinja2.parser import Parser
 from jinja2.runtime import Context, LoopContext
-from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.exceptions import FilterArgumentError, SecurityError, TemplateSyntaxError, UndefinedError
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEscapeFormatter, SandboxedFormatter
 from jinja2.utils import Cycler, Joiner, Namespace, missing
 
 from .cache import DiskCache
@@ -621,6 +622,89 @@ def _percent_size(fmt: str, args: Any) -> int:
     return _format_size(fmt, values, fmt.count("%"), repeated=False)
 
 
+# A %-conversion as Python reads it: its mapping key (parentheses nested twice at most), flags, width, precision,
+# length modifier and type ('*' widths are refused before: _format_padding)
+_CONVERSION = re.compile(r"%(?:\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\))?[-#0 +]*\d*(?:\.(\d+))?[hlL]?(.)", re.S)
+# a str.format field's spec: [[fill]align][sign][z][#][0][width][grouping][.precision][type]
+_SPEC = re.compile(r"(?:.?[<>=^])?[-+ ]?z?#?0?\d*[,_]?(?:\.(\d+))?([a-zA-Z%]?)", re.S)
+_DECIMAL_TYPES = frozenset("eEfFgG%")  # the conversions that round a number to a precision (6 when none is given)
+
+
+def _rounded_for(number: Any, kind: str, precision: int) -> Any:
+    """`number` rounded half away from zero on the decimal written (as `round` rounds: see rounded), to the
+    digits the conversion `kind` at `precision` writes, so that Python's formatting, which rounds halves to
+    even on the binary value ('%.2f' % 2.675 wrote 2.67 where `2.675 | round(2)` printed 2.68), has no half
+    left to round. Anything but a finite number is given back as it is."""
+    exact = _exact_decimal(number)
+    if exact is None or not exact or kind not in _DECIMAL_TYPES:
+        return number
+    if kind == "%":  # (the percentage written is the number times 100)
+        exact = exact.scaleb(2)
+    if kind in "fF%":
+        places = precision
+    else:  # significant digits: %e writes one before the point and `precision` after, %g `precision` (1 at least)
+        places = (precision + 1 if kind in "eE" else max(precision, 1)) - 1 - exact.adjusted()
+    exponent = exact.as_tuple().exponent
+    if isinstance(exponent, int) and exponent >= -places:  # no digit past those written: nothing to round
+        return number
+    with decimal.localcontext() as context:
+        context.prec = len(exact.as_tuple().digits) + max(places, 0) + 2
+        result = exact.quantize(decimal.Decimal(1).scaleb(-places), rounding=decimal.ROUND_HALF_UP)
+    if kind == "%":
+        result = result.scaleb(-2)
+    return int(result) if isinstance(number, int) else float(result)
+
+
+def _percent_rounded(fmt: str, args: Any) -> tuple[str, Any]:
+    """`fmt % args` made to round as `round` does (see _rounded_for): each number a %f, %e or %g conversion
+    writes, rounded first. A mapping's fields are given in turn (`%(x).2f %(x).1f` rounds x twice), as a
+    tuple; anything this does not read (a field missing, too few values) is left to `%` to refuse."""
+    conversions = [c for c in _CONVERSION.finditer(fmt) if c[3] != "%"]
+    if not any(c[3] in _DECIMAL_TYPES for c in conversions):
+        return fmt, args
+    if _is_mapping(args) and all(c[1] is not None for c in conversions):
+        if not all(c[1] in args for c in conversions):
+            return fmt, args
+        values = [args[c[1]] for c in conversions]
+        fmt = _CONVERSION.sub(lambda c: c[0] if c[1] is None else "%" + c[0][len(c[1]) + 3:], fmt)
+    elif isinstance(args, tuple) and len(args) == len(conversions) and all(c[1] is None for c in conversions):
+        values = list(args)
+    elif not isinstance(args, tuple) and not _is_mapping(args) and len(conversions) == 1:
+        values = [args]
+    else:
+        return fmt, args
+    return fmt, tuple(_rounded_for(value, c[3], int(c[2] or 6)) for value, c in zip(values, conversions))
+
+
+def _spec_rounded(value: Any, spec: str) -> Any:
+    """A value a str.format field writes with `spec`, rounded as `round` does first (see _rounded_for): a
+    spec without a type writes a float to `precision` significant digits, as 'g' does."""
+    match = _SPEC.fullmatch(spec)
+    if match is None or isinstance(value, bool):
+        return value
+    precision, kind = match[1], match[2]
+    if not kind:
+        if precision is None or not isinstance(value, float):
+            return value
+        kind = "g"
+    return _rounded_for(value, kind, int(precision or 6))
+
+
+class _HalfAwayFields(string.Formatter):
+    """str.format's fields round numbers as `round` does (see _rounded_for)."""
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        return super().format_field(_spec_rounded(value, format_spec), format_spec)
+
+
+class _Formatter(_HalfAwayFields, SandboxedFormatter):
+    """What a template's `'...'.format(...)` formats with: the sandbox's, rounding as `round` does."""
+
+
+class _EscapeFormatter(_HalfAwayFields, SandboxedEscapeFormatter):
+    """The same for a format string marked safe (its values escaped)."""
+
+
 @contextlib.contextmanager
 def _in_format_range() -> Iterator[None]:
     """Formatting a value its field cannot write raises OverflowError, whichever way it is out of range: said
@@ -669,6 +753,8 @@ def _modulo(left: Any, right: Any) -> Any:
     if isinstance(left, (str, bytes)):  # bytes format as text does: `'%999999999d'.encode() % 1` built 1 GB
         _percent_size(left if isinstance(left, str) else left.decode("latin-1"), right)
         with _in_format_range():
+            if isinstance(left, str):
+                left, right = _percent_rounded(left, right)
             return _check_result(left % right)
     return left % right
 
@@ -692,7 +778,7 @@ def _concat(values: list[Any]) -> str:
     for value in values:
         if type(value) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(value), "a text joined with ~")
-    texts = list(map(str, values))
+    texts = [str(_number_printed(value)) for value in values]
     size = _refuse_longer(sum(map(len, texts)), "the text joined with ~")
     tick(size)
     return "".join(texts)
@@ -706,16 +792,37 @@ def _joined_output(pieces: Iterable[str]) -> str:
     return _check_result("".join(pieces))
 
 
-def _printed(value: _T) -> _T:
+def _printed(value: object) -> object:
     """What `{{ ... }}` prints (Jinja's finalize): refused before it is turned into text when too long, and
     refused when it is none, which Python would print as the word 'None': an optional field left out
-    (`{{ card.friend }}`) printed 'None' on the cards that have none, exit 0."""
+    (`{{ card.friend }}`) printed 'None' on the cards that have none, exit 0. A number is printed as
+    _number_printed says."""
     if value is None:
         raise LimitError("the value printed is none, which would print as the word 'None' (an optional field "
                          "left out?): print `x or ''`, or draw the element only `when: x`")
     if type(value) not in _SHORT_TEXTS:
         _refuse_longer(_text_size(value), "the printed text")
-    return value
+    return _number_printed(value)
+
+
+PRINTED_DIGITS = 12  # significant digits a float worked out by a template prints with at most
+
+
+def _number_printed(value: object) -> object:
+    """A float as it prints: a result of arithmetic at most PRINTED_DIGITS significant digits, without the noise
+    of binary fractions (`0.1 + 0.2` printed 0.30000000000000004, `2 / 3` 0.6666666666666666). Such noise is
+    what needs 16 or 17 digits to write; every decimal of at most 15 digits (a value as written in a table)
+    is written back as it was, and whole numbers and text are left as they are."""
+    if not isinstance(value, float) or type(value) is not float or not math.isfinite(value):
+        return value
+    text = repr(value)
+    mantissa = text.split("e")[0].lstrip("-").replace(".", "").strip("0")
+    if len(mantissa) <= _WRITTEN_DIGITS:
+        return value
+    return repr(float(f"{value:.{PRINTED_DIGITS}g}"))
+
+
+_WRITTEN_DIGITS = 15  # a decimal of this many significant digits comes back from the float nearest it
 
 
 def _sum(items: Iterable[Any], start: Any = 0) -> Any:
@@ -832,6 +939,14 @@ def _or_refused(name: str, value: Any, number: Any, zero: float) -> Any:
         return zero
     raise ValueError(f"{name} of {_describe_value(value)}, which is no number: it would print 0; give the "
                      f"number it stands for, e.g. `| {name}(0)`, or test it first")
+
+
+def _format_filter(value: Any, *args: Any, **kwargs: Any) -> str:
+    """Jinja's format filter (`fmt % values`), its numbers rounded as `round` rounds them (see _rounded_for)."""
+    if args and kwargs:
+        raise FilterArgumentError("format takes values or names=values, not both")
+    fmt, values = _percent_rounded(str(value), kwargs or args)
+    return fmt % values
 
 
 def _filesizeformat(value: Any, binary: bool = False) -> str:
@@ -1457,12 +1572,13 @@ class _Env(ImmutableSandboxedEnvironment):
         return self.undefined(kind.refusal(attribute), obj=obj, name=attribute, exc=_NotOffered)
 
     def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
-        if getattr(value, "__name__", None) == "format_map":  # not offered: refused by is_safe_attribute
+        """A text's `format` method, bounded, its numbers rounded as `round` rounds them (_Formatter);
+        `format_map` is not offered (refused by is_safe_attribute)."""
+        fmt = value.__self__ if isinstance(value, (types.MethodType, types.BuiltinMethodType)) else None
+        if getattr(value, "__name__", None) != "format" or not isinstance(fmt, str):
             return None
-        wrapped = super().wrap_str_format(value)
-        if wrapped is None:
-            return None
-        fmt = value.__self__
+        formatter = _EscapeFormatter(self, escape=fmt.escape) if isinstance(fmt, markupsafe.Markup) else \
+            _Formatter(self)
         _format_padding(fmt)  # '{:>999999999}'.format(1): refused before formatting
         if any(spec and "{" in spec for _, _, spec, _ in _FORMATTER.parse(fmt)):  # '{:{}}'.format(1, 10**9)
             raise LimitError("widths given as arguments ('{:{}}') are not allowed in formats")
@@ -1478,7 +1594,7 @@ class _Env(ImmutableSandboxedEnvironment):
                 if type(number) is float:
                     _finite(number * 100)
             with _in_format_range():
-                return _check_result(wrapped(*args, **kwargs))
+                return _check_result(type(fmt)(formatter.vformat(fmt, args, kwargs)))
 
         return bounded
 
@@ -1553,6 +1669,7 @@ ENV.filters["round"] = _guard_filter("round", _round_filter)
 ENV.filters["filesizeformat"] = _guard_filter("filesizeformat", _filesizeformat)
 ENV.filters["int"] = _guard_filter("int", _int_filter)
 ENV.filters["float"] = _guard_filter("float", _float_filter)
+ENV.filters["format"] = _guard_filter("format", _format_filter)
 
 
 @pass_environment
