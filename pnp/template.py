@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Callable, Generator, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
+from collections.abc import Callable, Generator, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from pathlib import Path
 from types import CodeType
 from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
@@ -622,9 +622,25 @@ def _percent_size(fmt: str, args: Any) -> int:
     return _format_size(fmt, values, fmt.count("%"), repeated=False)
 
 
-# A %-conversion as Python reads it: its mapping key (parentheses nested twice at most), flags, width, precision,
-# length modifier and type ('*' widths are refused before: _format_padding)
-_CONVERSION = re.compile(r"%(?:\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\))?[-#0 +]*\d*(?:\.(\d+))?[hlL]?(.)", re.S)
+# a %-conversion: its mapping key (without parentheses), flags, width, precision, length modifier and type ('*'
+# widths are refused before: _format_padding); or a '%' that begins none of those (a key holding parentheses,
+# one not closed), which this does not read
+_CONVERSION = re.compile(r"%(?:\(([^()]*)\)|(?!\())[-#0 +]*\d*(?:\.(\d+))?[hlL]?(.)|%", re.S)
+Conversion = tuple[int, int, str | None, str | None, str]  # (start, end, mapping key, precision, type)
+
+
+def _conversions(fmt: str) -> list[Conversion] | None:
+    """The %-conversions of a format as Python reads them (each character looked at once, in C); None at the
+    first one not read here."""
+    found: list[Conversion] = []
+    for c in _CONVERSION.finditer(fmt):
+        if c[3] is None:
+            return None
+        found.append((c.start(), c.end(), c[1], c[2], c[3]))
+    tick(len(found))  # (work of the template's, as each value's rounding)
+    return found
+
+
 # a str.format field's spec: [[fill]align][sign][z][#][0][width][grouping][.precision][type]
 _SPEC = re.compile(r"(?:.?[<>=^])?[-+ ]?z?#?0?\d*[,_]?(?:\.(\d+))?([a-zA-Z%]?)", re.S)
 _DECIMAL_TYPES = frozenset("eEfFgG%")  # the conversions that round a number to a precision (6 when none is given)
@@ -652,28 +668,35 @@ def _rounded_for(number: Any, kind: str, precision: int) -> Any:
         result = exact.quantize(decimal.Decimal(1).scaleb(-places), rounding=decimal.ROUND_HALF_UP)
     if kind == "%":
         result = result.scaleb(-2)
-    return int(result) if isinstance(number, int) else float(result)
+    return int(result) if isinstance(number, int) else float(result) + 0.0  # (never -0.0, as round)
 
 
 def _percent_rounded(fmt: str, args: Any) -> tuple[str, Any]:
     """`fmt % args` made to round as `round` does (see _rounded_for): each number a %f, %e or %g conversion
     writes, rounded first. A mapping's fields are given in turn (`%(x).2f %(x).1f` rounds x twice), as a
     tuple; anything this does not read (a field missing, too few values) is left to `%` to refuse."""
-    conversions = [c for c in _CONVERSION.finditer(fmt) if c[3] != "%"]
-    if not any(c[3] in _DECIMAL_TYPES for c in conversions):
+    if not any(kind in fmt for kind in _DECIMAL_TYPES if kind != "%"):
         return fmt, args
-    if _is_mapping(args) and all(c[1] is not None for c in conversions):
-        if not all(c[1] in args for c in conversions):
+    conversions = [c for c in _conversions(fmt) or () if c[4] != "%"]
+    if not any(c[4] in _DECIMAL_TYPES for c in conversions):
+        return fmt, args
+    keys = [c[2] for c in conversions]
+    if _is_mapping(args) and None not in keys:
+        if not all(key in args for key in keys):
             return fmt, args
-        values = [args[c[1]] for c in conversions]
-        fmt = _CONVERSION.sub(lambda c: c[0] if c[1] is None else "%" + c[0][len(c[1]) + 3:], fmt)
-    elif isinstance(args, tuple) and len(args) == len(conversions) and all(c[1] is None for c in conversions):
+        values = [args[key] for key in keys]
+        pieces, last = [], 0
+        for start, _, key, _, _ in conversions:  # each `%(key)` written `%`
+            pieces += [fmt[last:start], "%"]
+            last = start + len(key or "") + 3
+        fmt = "".join(pieces) + fmt[last:]
+    elif isinstance(args, tuple) and len(args) == len(conversions) and keys == [None] * len(keys):
         values = list(args)
-    elif not isinstance(args, tuple) and not _is_mapping(args) and len(conversions) == 1:
+    elif not isinstance(args, tuple) and not _is_mapping(args) and keys == [None]:
         values = [args]
     else:
         return fmt, args
-    return fmt, tuple(_rounded_for(value, c[3], int(c[2] or 6)) for value, c in zip(values, conversions))
+    return fmt, tuple(_rounded_for(value, c[4], int(c[3] or 6)) for value, c in zip(values, conversions))
 
 
 def _spec_rounded(value: Any, spec: str) -> Any:
@@ -2255,3 +2278,75 @@ def _uses_itself(tree: nodes.Node, item: frozenset[str], methods: frozenset[str]
                    if isinstance(node, (nodes.Getattr, nodes.Getitem))  # (find_all is typed as any node)
                    and not (isinstance(node, nodes.Getattr) and node.attr in methods)}
     return any(name.name in item and id(name) not in looked_into for name in tree.find_all(nodes.Name))
+
+
+# -- texts compared with a field of enum values (a typo there is false for every item, silently) ---------------
+
+_EQUALITIES = frozenset({"eq", "ne", "in", "notin"})
+Compared = tuple[str, str, int]  # (the item's field, a text it is compared with, the template line)
+
+
+def enum_mistakes(source: object, expression: bool, item: frozenset[str],
+                  enums: Mapping[str, Sequence[object]]) -> list[tuple[str, int]]:
+    """(message, template line) for each text a template (an expression with `expression`) compares a field of
+    the item (named by one of `item`) with by ==, != or `in` a written list, when the field's values are
+    `enums[field]` and the text is none of them: `card.kind == 'Beast'` where kind is one of beast, bird
+    was false for every card, and the element silently never drawn. Nothing when the template gives one of
+    `item`'s names another value (`{% for card in ... %}`) or cannot be parsed (compiling says why)."""
+    found = []
+    for field, text, line in _texts_compared(str(source), expression, item):
+        values = enums.get(field)
+        if values is None or any(type(v) is str and v == text for v in values):
+            continue
+        listed = ", ".join(shown(v, 30) for v in values[:12]) + (f" and {len(values) - 12:,} more" if
+                                                                  len(values) > 12 else "")
+        found.append((f"'{field}' is one of {listed}: {shown(text, 40)} is none of them, so this comparison is "
+                      f"the same for every item{did_you_mean(text, [v for v in values if isinstance(v, str)])}",
+                      line))
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _texts_compared(source: str, expression: bool, item: frozenset[str]) -> tuple[Compared, ...]:
+    """The (field, text, line) of each comparison of `enum_mistakes`'s kind in a template."""
+    if expression and not source.strip() or not expression and not is_template(source):
+        return ()
+    try:
+        tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
+    except (TemplateSyntaxError, LimitError):
+        return ()
+    if any(name.name in item and name.ctx in ("store", "param") for name in tree.find_all(nodes.Name)):
+        return ()
+    found: list[Compared] = []
+    for compare in tree.find_all(nodes.Compare):
+        left = compare.expr
+        for operand in compare.ops:
+            if operand.op in _EQUALITIES:
+                found.extend(_compared(left, operand.op, operand.expr, item, compare.lineno))
+            left = operand.expr
+    return tuple(found)
+
+
+def _compared(left: nodes.Expr, op: str, right: nodes.Expr, item: frozenset[str], line: int) -> list[Compared]:
+    """The (field, text, line) compared by `left op right`: a field of the item with a text, or a field `in`
+    a list or tuple written out."""
+    if op in ("in", "notin"):
+        field = _item_field(left, item)
+        if field is None or not isinstance(right, (nodes.List, nodes.Tuple)):
+            return []
+        return [(field, c.value, line) for c in right.items if isinstance(c, nodes.Const) and type(c.value) is str]
+    for one, other in ((left, right), (right, left)):
+        field = _item_field(one, item)
+        if field is not None and isinstance(other, nodes.Const) and type(other.value) is str:
+            return [(field, other.value, line)]
+    return []
+
+
+def _item_field(node: nodes.Expr, item: frozenset[str]) -> str | None:
+    """The field `card.kind` or `card['kind']` reads, when `card` is one of `item`'s names; else None."""
+    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) and node.node.name in item:
+        return str(node.attr)
+    if isinstance(node, nodes.Getitem) and isinstance(node.node, nodes.Name) and node.node.name in item \
+            and isinstance(node.arg, nodes.Const) and type(node.arg.value) is str:
+        return str(node.arg.value)
+    return None

@@ -12,7 +12,7 @@ from ..template import ExprError, evaluate, printed_size
 from ..options import control_problem, did_you_mean
 from .load import MarkedList, Record, load_data_file, shown
 from .reads import FieldCache, KeptChecks, same
-from .schema import Field, Schema
+from .schema import Enum, Field, Schema
 from .shapes import CheckerShape, GameShape
 from .spreadsheet import SPREADSHEETS, check_spreadsheet_format, id_fields, read_table
 
@@ -333,3 +333,14 @@ def _derived(game: GameShape, name: str, i: int, item: Record, fname: str, deriv
         cache.changes.add(name, i, fname)
     return value
 
+
+
+def table_enums(game: GameShape, table: str) -> dict[str, list[object]]:
+    """The fields of a table's items that hold one of an enum's values, with those values (none for a table
+    whose fields are not a mapping: that is said where they are checked)."""
+    spec = game.meta.get("tables", {}).get(table)
+    fields = spec.get("fields") if isinstance(spec, Mapping) else None
+    if not isinstance(fields, Mapping):
+        return {}
+    return {name: list(field.values) for name, field in Schema(fields, game.enums).fields.items()
+            if isinstance(field, Enum)}
