@@ -174,6 +174,8 @@ def test_int_and_float_read_numbers_blanks_and_nothing_and_print_a_default_given
     ("{{ '%(x).2f %(x).1f' % {'x': 0.125} }} {{ '{0:.2f} {0:.1f} {1:.2}'.format(0.125, 0.125) }}", "0.13 0.1 0.13 0.1 0.13"),
     ("{{ '%.1e' % 125 }} {{ '{:.2g}'.format(0.125) }} {{ '%f' % 2.0000005 }} {{ '{:.1%}'.format(0.00125) }} "
      "{{ '%(a).2f' | format(a=2.675) }}", "1.3e+02 0.13 2.000001 0.1% 2.68"),
+    # rounded to zero, a negative number writes 0.0 as round gives it, not '-0.0'
+    ("{{ '%.1f' % -0.04 }} {{ '{:+.1f}'.format(-0.04) }}", "0.0 +0.0"),
 ])
 def test_round_rounds_halves_away_from_zero_on_the_decimal_written(source, printed):
     assert template.render(source, {}) == printed
