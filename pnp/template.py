@@ -701,13 +701,13 @@ def _percent_rounded(fmt: str, args: Any) -> tuple[str, Any]:
 
 def _spec_rounded(value: Any, spec: str) -> Any:
     """A value a str.format field writes with `spec`, rounded as `round` does first (see _rounded_for): a
-    spec without a type writes a float to `precision` significant digits, as 'g' does."""
+    spec without a type (or 'n') writes a float to `precision` significant digits, as 'g' does."""
     match = _SPEC.fullmatch(spec)
     if match is None or isinstance(value, bool):
         return value
     precision, kind = match[1], match[2]
-    if not kind:
-        if precision is None or not isinstance(value, float):
+    if kind in ("", "n"):  # (as 'g' writes a float; 'n' writes a whole number as 'd')
+        if not kind and precision is None or not isinstance(value, float):
             return value
         kind = "g"
     return _rounded_for(value, kind, int(precision or 6))
