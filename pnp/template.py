@@ -2318,13 +2318,22 @@ def _texts_compared(source: str, expression: bool, item: frozenset[str]) -> tupl
     if any(name.name in item and name.ctx in ("store", "param") for name in tree.find_all(nodes.Name)):
         return ()
     found: list[Compared] = []
-    for compare in tree.find_all(nodes.Compare):
+    for compare in tree.find_all((nodes.Compare, nodes.Test)):
+        if isinstance(compare, nodes.Test):  # `card.kind is eq('Beast')`, `is in(['beast', 'Bird'])`
+            op = _EQUALITY_TESTS.get(compare.name)
+            if op is not None and len(compare.args) == 1 and not compare.kwargs:
+                found.extend(_compared(compare.node, op, compare.args[0], item, compare.lineno))
+            continue
         left = compare.expr
         for operand in compare.ops:
             if operand.op in _EQUALITIES:
                 found.extend(_compared(left, operand.op, operand.expr, item, compare.lineno))
             left = operand.expr
     return tuple(found)
+
+
+# Jinja's tests that compare as ==, != and `in` do
+_EQUALITY_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "ne", "in": "in"}
 
 
 def _compared(left: nodes.Expr, op: str, right: nodes.Expr, item: frozenset[str], line: int) -> list[Compared]:
