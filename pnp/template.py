@@ -673,30 +673,45 @@ def _rounded_for(number: Any, kind: str, precision: int) -> Any:
 
 def _percent_rounded(fmt: str, args: Any) -> tuple[str, Any]:
     """`fmt % args` made to round as `round` does (see _rounded_for): each number a %f, %e or %g conversion
-    writes, rounded first. A mapping's fields are given in turn (`%(x).2f %(x).1f` rounds x twice), as a
-    tuple; anything this does not read (a field missing, too few values) is left to `%` to refuse."""
-    if not any(kind in fmt for kind in _DECIMAL_TYPES if kind != "%"):
+    writes, rounded first. Anything this does not read (a field missing, too few values) is left to `%` to
+    refuse, as it is."""
+    conversions = _decimal_conversions(fmt)
+    given = None if conversions is None else _percent_given(fmt, args, conversions)
+    if conversions is None or given is None:
         return fmt, args
-    conversions = [c for c in _conversions(fmt) or () if c[4] != "%"]
-    if not any(c[4] in _DECIMAL_TYPES for c in conversions):
-        return fmt, args
-    keys = [c[2] for c in conversions]
-    if _is_mapping(args) and None not in keys:
-        if not all(key in args for key in keys):
-            return fmt, args
-        values = [args[key] for key in keys]
-        pieces, last = [], 0
-        for start, _, key, _, _ in conversions:  # each `%(key)` written `%`
-            pieces += [fmt[last:start], "%"]
-            last = start + len(key or "") + 3
-        fmt = "".join(pieces) + fmt[last:]
-    elif isinstance(args, tuple) and len(args) == len(conversions) and keys == [None] * len(keys):
-        values = list(args)
-    elif not isinstance(args, tuple) and not _is_mapping(args) and keys == [None]:
-        values = [args]
-    else:
-        return fmt, args
+    fmt, values = given
     return fmt, tuple(_rounded_for(value, c[4], int(c[3] or 6)) for value, c in zip(values, conversions))
+
+
+def _decimal_conversions(fmt: str) -> list[Conversion] | None:
+    """The conversions of a format that take a value, when one of them writes a decimal (%f, %e, %g)."""
+    if not any(kind in fmt for kind in _DECIMAL_TYPES if kind != "%"):
+        return None
+    conversions = [c for c in _conversions(fmt) or () if c[4] != "%"]
+    return conversions if any(c[4] in _DECIMAL_TYPES for c in conversions) else None
+
+
+def _percent_given(fmt: str, args: Any, conversions: list[Conversion]) -> tuple[str, list[Any]] | None:
+    """(the format, the value of each conversion in turn), as `%` gives them: a mapping's fields by their key
+    (the format then written without its keys, so that `%(x).2f %(x).1f` rounds x for each), a tuple's values
+    one by one, another value to the one conversion; None when `%` would refuse them."""
+    keys = [c[2] for c in conversions]
+    unkeyed = all(key is None for key in keys)
+    if _is_mapping(args) and None not in keys:
+        return (_unkeyed(fmt, conversions), [args[key] for key in keys]) if all(key in args for key in keys) \
+            else None
+    if isinstance(args, tuple):
+        return (fmt, list(args)) if unkeyed and len(args) == len(conversions) else None
+    return (fmt, [args]) if unkeyed and len(keys) == 1 and not _is_mapping(args) else None
+
+
+def _unkeyed(fmt: str, conversions: list[Conversion]) -> str:
+    """A format with each conversion's `%(key)` written `%`."""
+    pieces, last = [], 0
+    for start, _, key, _, _ in conversions:
+        pieces += [fmt[last:start], "%"]
+        last = start + len(key or "") + 3
+    return "".join(pieces) + fmt[last:]
 
 
 def _spec_rounded(value: Any, spec: str) -> Any:
@@ -2317,19 +2332,25 @@ def _texts_compared(source: str, expression: bool, item: frozenset[str]) -> tupl
         return ()
     if any(name.name in item and name.ctx in ("store", "param") for name in tree.find_all(nodes.Name)):
         return ()
-    found: list[Compared] = []
-    for compare in tree.find_all((nodes.Compare, nodes.Test)):
-        if isinstance(compare, nodes.Test):  # `card.kind is eq('Beast')`, `is in(['beast', 'Bird'])`
-            op = _EQUALITY_TESTS.get(compare.name)
-            if op is not None and len(compare.args) == 1 and not compare.kwargs:
-                found.extend(_compared(compare.node, op, compare.args[0], item, compare.lineno))
-            continue
+    return tuple(_tests_compared(tree, item)) + tuple(_operators_compared(tree, item))
+
+
+def _tests_compared(tree: nodes.Node, item: frozenset[str]) -> Iterator[Compared]:
+    """Jinja's tests of equality: `card.kind is eq('Beast')`, `is in(['beast', 'Bird'])`."""
+    for test in tree.find_all(nodes.Test):
+        op = _EQUALITY_TESTS.get(test.name)
+        if op is not None and len(test.args) == 1 and not test.kwargs:
+            yield from _compared(test.node, op, test.args[0], item, test.lineno)
+
+
+def _operators_compared(tree: nodes.Node, item: frozenset[str]) -> Iterator[Compared]:
+    """==, != and `in`, each pair of a chain (`a == b == c`) on its own."""
+    for compare in tree.find_all(nodes.Compare):
         left = compare.expr
         for operand in compare.ops:
             if operand.op in _EQUALITIES:
-                found.extend(_compared(left, operand.op, operand.expr, item, compare.lineno))
+                yield from _compared(left, operand.op, operand.expr, item, compare.lineno)
             left = operand.expr
-    return tuple(found)
 
 
 # Jinja's tests that compare as ==, != and `in` do
