@@ -616,6 +616,12 @@ def _format_size(fmt: str, values: list[Any], fields: int, repeated: bool) -> in
 def _percent_size(fmt: str, args: Any) -> int:
     """`fmt % args`: a mapping's values may each fill any number of fields, a tuple's one field each."""
     if _is_mapping(args):
+        conversions = _conversions(fmt) if "%(" in fmt else []
+        # the values its fields name (all of them when a key is not read here): `'%(friend)s' % card` printed
+        # 'None' where the optional field was left out
+        named = list(args.values()) if conversions is None else [args[c[2]] for c in conversions
+                                                                 if c[2] is not None and c[4] != "%" and c[2] in args]
+        _refuse_none(named, "a %-format is given")
         return _format_size(fmt, list(args.values()), fmt.count("%"), repeated=True)
     values = list(args) if isinstance(args, tuple) else [args]
     _refuse_none(values, "a %-format is given")

@@ -101,6 +101,9 @@ from pnp.errors import ExprError
     ("{{ 'X' | int }}", "int of text ('X'), which is no number: it would print 0; give the number it stands for"),
     ("{{ ['3'] | int }}", "int of a list, which is no number"),
     ("{{ ['1', 'two'] | map('float') | join }}", "float of text ('two'), which is no number"),
+    # a mapping's value that is none, named by a %-format, printed 'None' (an optional field left out)
+    ("{{ '%(name)s %(friend)s' % {'name': card.name, 'friend': none} }}", "a %-format is given none, which would"),
+    ("{{ '%(a)s' | format(a=none) }}", "a %-format is given none, which would print as the word 'None'"),
 ])
 def test_refused_with_a_message(source, message):
     with pytest.raises(ExprError) as e:
