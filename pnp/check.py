@@ -187,6 +187,7 @@ class Checks:
         # each naming 5 unknown icons compared each with every icon's name)
         self.suggest = Suggestions()
         self.enums_compared: set[tuple[str, str]] = set()  # (layout, table) whose comparisons were checked
+        self.enums_of: dict[str, dict[str, list[object]]] = {}  # table -> its enum fields' values
 
     @contextlib.contextmanager
     def collecting(self) -> Iterator[list[Collected]]:
@@ -411,7 +412,9 @@ class Checks:
         if not isinstance(table, str) or (layout.name, table) in self.enums_compared:
             return
         self.enums_compared.add((layout.name, table))
-        enums = table_enums(self.game, table)
+        enums = self.enums_of.get(table)
+        if enums is None:
+            enums = self.enums_of[table] = table_enums(self.game, table)
         if enums:
             for message, mark in enum_mistakes(layout.elements, enums, ITEM_NAMES):
                 self.error(message, mark)
