@@ -372,6 +372,13 @@ class Text(Option):
         return text
 
 
+class Note(Text):
+    """A note for people reading the file: never printed, so whatever YAML reads it as is kept as its text."""
+
+    def convert(self, value: object) -> object:
+        return super().convert(value if value is None or isinstance(value, (str, Mapping, list)) else str(value))
+
+
 class Name(Text):
     """A fixed name (no template)."""
 
