@@ -712,12 +712,13 @@ def _percent_given(fmt: str, args: Any, conversions: list[Conversion]) -> tuple[
 
 
 def _unkeyed(fmt: str, conversions: list[Conversion]) -> str:
-    """A format with each conversion's `%(key)` written `%`."""
-    pieces, last = [], 0
+    """A format with each conversion's `%(key)` written `%`; a Markup format stays one (it escapes its values),
+    its text cut as plain text (a Markup joined to text escapes that text)."""
+    text, pieces, last = str(fmt), [], 0
     for start, _, key, _, _ in conversions:
-        pieces += [fmt[last:start], "%"]
+        pieces += [text[last:start], "%"]
         last = start + len(key or "") + 3
-    return "".join(pieces) + fmt[last:]
+    return type(fmt)("".join(pieces) + text[last:])
 
 
 def _spec_rounded(value: Any, spec: str) -> Any:

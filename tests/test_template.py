@@ -180,6 +180,8 @@ def test_int_and_float_read_numbers_blanks_and_nothing_and_print_a_default_given
     # rounded to zero, a negative number writes 0.0 as round gives it, not '-0.0'
     ("{{ '%.1f' % -0.04 }} {{ '{:+.1f}'.format(-0.04) }}", "0.0 +0.0"),
     ("{{ '{:.2n}'.format(0.125) }} {{ '{:n}'.format(125) }} {{ '{}'.format(0.125) }}", "0.13 125 0.125"),
+    # a format marked safe still escapes its values (its keys taken out as plain text, not escaped)
+    ("{{ ('<i>%(a)s %(b).2f</i>' | safe) % {'a': 'x<y', 'b': 0.125} }}", "<i>x&lt;y 0.13</i>"),
 ])
 def test_round_rounds_halves_away_from_zero_on_the_decimal_written(source, printed):
     assert template.render(source, {}) == printed
