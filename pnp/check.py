@@ -17,12 +17,15 @@ from .draw.text import left_open, star_between_spaces, unmapped, wide_breaks
 from .draw.pictures import verified_picture
 from .impose.shapes import Outline, inside_by
 from .layout.budget import drawn_by
+from .layout.compile import enum_mistakes
+from .layout.resolve import ITEM_NAMES
 from .layout.place import extent, turned_corners
 from .layout.prims import Prim
 from .errors import BudgetSpent, DataError, LayoutError, LimitError, PnpError, blame, unforeseen
 from .model.game import check_whole_game, load_game
 from .model.reads import FieldCache, note_all
 from .model.schema import icons_in
+from .model.tables import table_enums
 from .printables import Studio, marked_key
 from .products import KINDS, component_keys
 from .products.rulebook import credit_problems
@@ -183,6 +186,8 @@ class Checks:
         # one budget for the suggestions of every unknown icon and term the printed texts name (3,000 cards
         # each naming 5 unknown icons compared each with every icon's name)
         self.suggest = Suggestions()
+        self.enums_compared: set[tuple[str, str]] = set()  # (layout, table) whose comparisons were checked
+        self.enums_of: dict[str, dict[str, list[object]]] = {}  # table -> its enum fields' values
 
     @contextlib.contextmanager
     def collecting(self) -> Iterator[list[Collected]]:
@@ -380,6 +385,7 @@ class Checks:
         except Exception as e:
             blame(e, p.mark)
             raise
+        self.enum_comparisons(p, layout)
         if problems:
             self.printable_problems(p, problems)
         else:  # (one drawn in part is printed only in a draft, which pays for it as it draws it)
@@ -398,6 +404,20 @@ class Checks:
             self.studio.took(effects)
         if not problems and len(self.report.diagnostics) == before and self.studio.layouts.constant(p.layout):
             self.clean.add(shared)
+
+    def enum_comparisons(self, p: "Printable", layout: "Layout") -> None:
+        """A text the layout's templates compare a field of enum values with that is none of its values (a
+        typo: `card.kind == 'Beast'` where the values are beast, bird), refused once per layout and table."""
+        table = p.component.spec.get("items") if p.item is not None else None
+        if not isinstance(table, str) or (layout.name, table) in self.enums_compared:
+            return
+        self.enums_compared.add((layout.name, table))
+        enums = self.enums_of.get(table)
+        if enums is None:
+            enums = self.enums_of[table] = table_enums(self.game, table)
+        if enums:
+            for message, mark in enum_mistakes(layout.elements, enums, ITEM_NAMES):
+                self.error(message, mark)
 
     def kept_elements(self, p: "Printable", prims: list["Prim"],
                       reads: frozenset[Any]) -> tuple[tuple[Collected, ...], dict[str, Any]]:

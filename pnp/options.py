@@ -361,11 +361,22 @@ class Text(Option):
     def convert(self, value: object) -> object:
         if isinstance(value, (Mapping, list)):
             raise ValueError(f"expected text, got a {'mapping' if isinstance(value, Mapping) else 'list'}")
-        text = "" if value is None else str(value)
+        if value is not None and not isinstance(value, str):  # YAML's reading printed, not what was typed:
+            # `yes` printed True, `0x1F` 31, `1_000` 1000, `2.50` 2.5, `.inf` inf (as in the data: quote it)
+            raise ValueError(f"YAML reads this as {type_name(value)} ({shown(value)}), not as the text typed: quote "
+                             "it to keep it as typed")
+        text = "" if value is None else value
         problem = control_problem(text)
         if problem:  # a template ('\x00') makes one: it prints nothing, or a box
             raise ValueError(problem)
         return text
+
+
+class Note(Text):
+    """A note for people reading the file: never printed, so whatever YAML reads it as is kept as its text."""
+
+    def convert(self, value: object) -> object:
+        return super().convert(value if value is None or isinstance(value, (str, Mapping, list)) else str(value))
 
 
 class Name(Text):

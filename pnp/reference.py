@@ -209,7 +209,14 @@ def _templates() -> str:
             "default is given (`cost | int(0)`). `round`, the function and the filter, rounds halves away from zero, "
             "on the decimal written: `2.5 | round` is 3.0, `round(0.125, 2)` is 0.13 and `2.675 | round(2)` is 2.68 "
             "(Python's own rounds halves to even, and 2.675 down); the filter's `ceil` and `floor` work on the "
-            "decimal written too.", "",
+            "decimal written too. Formats round as `round` does: `'%.2f' | format(2.675)`, `'%.2f' % 0.125` and "
+            "`'{:.2f}'.format(2.675)` print 2.68, 0.13 and 2.68 (%f, %e, %g and their `.format` kinds alike). A "
+            "number worked out by a template prints with at most "
+            f"{template.PRINTED_DIGITS} significant digits, without the noise of binary fractions: `{{{{ 0.1 + 0.2 }}}}` "
+            "prints 0.3 and `{{ 2 / 3 }}` 0.666666666667; whole numbers, and numbers as written in the game's "
+            "files, print as they are. A text compared with an item's field of enum values (`==`, `!=`, `in` a list "
+            "written out, in a layout or a component's `filter`) must be one of its values: `card.kind == 'Beast'` "
+            "where kind's values are beast and bird is refused at its line, since it is false for every card.", "",
             "Of Python's own methods, templates may call only these, each cheap and bounded (any other, "
             "`'x'.encode()` or `[1].copy()`, is refused at its line; a game's fields win over them: "
             "`card.items` is the field `items` when the card has one):", "", _row("on", "methods"),

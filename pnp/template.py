@@ -19,7 +19,8 @@ import string
 import sys
 import threading
 import time
-from collections.abc import Callable, Generator, ItemsView, Iterable, Iterator, KeysView, Mapping, ValuesView
+import types
+from collections.abc import Callable, Generator, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from pathlib import Path
 from types import CodeType
 from typing import Any, Literal, NoReturn, TypeGuard, TypeVar, cast
@@ -32,8 +33,8 @@ from jinja2.filters import make_attrgetter
 from jinja2.lexer import Token, TokenStream
 from jinja2.parser import Parser
 from jinja2.runtime import Context, LoopContext
-from jinja2.exceptions import SecurityError, TemplateSyntaxError, UndefinedError
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2.exceptions import FilterArgumentError, SecurityError, TemplateSyntaxError, UndefinedError
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEscapeFormatter, SandboxedFormatter
 from jinja2.utils import Cycler, Joiner, Namespace, missing
 
 from .cache import DiskCache
@@ -615,10 +616,138 @@ def _format_size(fmt: str, values: list[Any], fields: int, repeated: bool) -> in
 def _percent_size(fmt: str, args: Any) -> int:
     """`fmt % args`: a mapping's values may each fill any number of fields, a tuple's one field each."""
     if _is_mapping(args):
+        conversions = _conversions(fmt) if "%(" in fmt else []
+        # the values its fields name (all of them when a key is not read here): `'%(friend)s' % card` printed
+        # 'None' where the optional field was left out
+        named = list(args.values()) if conversions is None else [args[c[2]] for c in conversions
+                                                                 if c[2] is not None and c[4] != "%" and c[2] in args]
+        _refuse_none(named, "a %-format is given")
         return _format_size(fmt, list(args.values()), fmt.count("%"), repeated=True)
     values = list(args) if isinstance(args, tuple) else [args]
     _refuse_none(values, "a %-format is given")
     return _format_size(fmt, values, fmt.count("%"), repeated=False)
+
+
+# a %-conversion: its mapping key (without parentheses), flags, width, precision, length modifier and type ('*'
+# widths are refused before: _format_padding); or a '%' that begins none of those (a key holding parentheses,
+# one not closed), which this does not read
+_CONVERSION = re.compile(r"%(?:\(([^()]*)\)|(?!\())[-#0 +]*\d*(?:\.(\d+))?[hlL]?(.)|%", re.S)
+Conversion = tuple[int, int, str | None, str | None, str]  # (start, end, mapping key, precision, type)
+
+
+def _conversions(fmt: str) -> list[Conversion] | None:
+    """The %-conversions of a format as Python reads them (each character looked at once, in C); None at the
+    first one not read here."""
+    found: list[Conversion] = []
+    for c in _CONVERSION.finditer(fmt):
+        if c[3] is None:
+            return None
+        found.append((c.start(), c.end(), c[1], c[2], c[3]))
+    tick(len(found))  # (work of the template's, as each value's rounding)
+    return found
+
+
+# a str.format field's spec: [[fill]align][sign][z][#][0][width][grouping][.precision][type]
+_SPEC = re.compile(r"(?:.?[<>=^])?[-+ ]?z?#?0?\d*[,_]?(?:\.(\d+))?([a-zA-Z%]?)", re.S)
+_DECIMAL_TYPES = frozenset("eEfFgG%")  # the conversions that round a number to a precision (6 when none is given)
+
+
+def _rounded_for(number: Any, kind: str, precision: int) -> Any:
+    """`number` rounded half away from zero on the decimal written (as `round` rounds: see rounded), to the
+    digits the conversion `kind` at `precision` writes, so that Python's formatting, which rounds halves to
+    even on the binary value ('%.2f' % 2.675 wrote 2.67 where `2.675 | round(2)` printed 2.68), has no half
+    left to round. Anything but a finite number is given back as it is."""
+    exact = _exact_decimal(number)
+    if exact is None or not exact or kind not in _DECIMAL_TYPES:
+        return number
+    if kind == "%":  # (the percentage written is the number times 100)
+        exact = exact.scaleb(2)
+    if kind in "fF%":
+        places = precision
+    else:  # significant digits: %e writes one before the point and `precision` after, %g `precision` (1 at least)
+        places = (precision + 1 if kind in "eE" else max(precision, 1)) - 1 - exact.adjusted()
+    exponent = exact.as_tuple().exponent
+    if isinstance(exponent, int) and exponent >= -places:  # no digit past those written: nothing to round
+        return number
+    with decimal.localcontext() as context:
+        context.prec = len(exact.as_tuple().digits) + max(places, 0) + 2
+        result = exact.quantize(decimal.Decimal(1).scaleb(-places), rounding=decimal.ROUND_HALF_UP)
+    if kind == "%":
+        result = result.scaleb(-2)
+    return int(result) if isinstance(number, int) else float(result) + 0.0  # (never -0.0, as round)
+
+
+def _percent_rounded(fmt: str, args: Any) -> tuple[str, Any]:
+    """`fmt % args` made to round as `round` does (see _rounded_for): each number a %f, %e or %g conversion
+    writes, rounded first. Anything this does not read (a field missing, too few values) is left to `%` to
+    refuse, as it is."""
+    conversions = _decimal_conversions(fmt)
+    given = None if conversions is None else _percent_given(fmt, args, conversions)
+    if conversions is None or given is None:
+        return fmt, args
+    fmt, values = given
+    return fmt, tuple(_rounded_for(value, c[4], int(c[3] or 6)) for value, c in zip(values, conversions))
+
+
+def _decimal_conversions(fmt: str) -> list[Conversion] | None:
+    """The conversions of a format that take a value, when one of them writes a decimal (%f, %e, %g)."""
+    if not any(kind in fmt for kind in _DECIMAL_TYPES if kind != "%"):
+        return None
+    conversions = [c for c in _conversions(fmt) or () if c[4] != "%"]
+    return conversions if any(c[4] in _DECIMAL_TYPES for c in conversions) else None
+
+
+def _percent_given(fmt: str, args: Any, conversions: list[Conversion]) -> tuple[str, list[Any]] | None:
+    """(the format, the value of each conversion in turn), as `%` gives them: a mapping's fields by their key
+    (the format then written without its keys, so that `%(x).2f %(x).1f` rounds x for each), a tuple's values
+    one by one, another value to the one conversion; None when `%` would refuse them."""
+    keys = [c[2] for c in conversions]
+    unkeyed = all(key is None for key in keys)
+    if _is_mapping(args) and None not in keys:
+        return (_unkeyed(fmt, conversions), [args[key] for key in keys]) if all(key in args for key in keys) \
+            else None
+    if isinstance(args, tuple):
+        return (fmt, list(args)) if unkeyed and len(args) == len(conversions) else None
+    return (fmt, [args]) if unkeyed and len(keys) == 1 and not _is_mapping(args) else None
+
+
+def _unkeyed(fmt: str, conversions: list[Conversion]) -> str:
+    """A format with each conversion's `%(key)` written `%`; a Markup format stays one (it escapes its values),
+    its text cut as plain text (a Markup joined to text escapes that text)."""
+    text, pieces, last = str(fmt), [], 0
+    for start, _, key, _, _ in conversions:
+        pieces += [text[last:start], "%"]
+        last = start + len(key or "") + 3
+    return type(fmt)("".join(pieces) + text[last:])
+
+
+def _spec_rounded(value: Any, spec: str) -> Any:
+    """A value a str.format field writes with `spec`, rounded as `round` does first (see _rounded_for): a
+    spec without a type (or 'n') writes a float to `precision` significant digits, as 'g' does."""
+    match = _SPEC.fullmatch(spec)
+    if match is None or isinstance(value, bool):
+        return value
+    precision, kind = match[1], match[2]
+    if kind in ("", "n"):  # (as 'g' writes a float; 'n' writes a whole number as 'd')
+        if not kind and precision is None or not isinstance(value, float):
+            return value
+        kind = "g"
+    return _rounded_for(value, kind, int(precision or 6))
+
+
+class _HalfAwayFields(string.Formatter):
+    """str.format's fields round numbers as `round` does (see _rounded_for)."""
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        return super().format_field(_spec_rounded(value, format_spec), format_spec)
+
+
+class _Formatter(_HalfAwayFields, SandboxedFormatter):
+    """What a template's `'...'.format(...)` formats with: the sandbox's, rounding as `round` does."""
+
+
+class _EscapeFormatter(_HalfAwayFields, SandboxedEscapeFormatter):
+    """The same for a format string marked safe (its values escaped)."""
 
 
 @contextlib.contextmanager
@@ -669,6 +798,8 @@ def _modulo(left: Any, right: Any) -> Any:
     if isinstance(left, (str, bytes)):  # bytes format as text does: `'%999999999d'.encode() % 1` built 1 GB
         _percent_size(left if isinstance(left, str) else left.decode("latin-1"), right)
         with _in_format_range():
+            if isinstance(left, str):
+                left, right = _percent_rounded(left, right)
             return _check_result(left % right)
     return left % right
 
@@ -692,7 +823,7 @@ def _concat(values: list[Any]) -> str:
     for value in values:
         if type(value) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(value), "a text joined with ~")
-    texts = list(map(str, values))
+    texts = [str(_number_printed(value)) for value in values]
     size = _refuse_longer(sum(map(len, texts)), "the text joined with ~")
     tick(size)
     return "".join(texts)
@@ -706,16 +837,37 @@ def _joined_output(pieces: Iterable[str]) -> str:
     return _check_result("".join(pieces))
 
 
-def _printed(value: _T) -> _T:
+def _printed(value: object) -> object:
     """What `{{ ... }}` prints (Jinja's finalize): refused before it is turned into text when too long, and
     refused when it is none, which Python would print as the word 'None': an optional field left out
-    (`{{ card.friend }}`) printed 'None' on the cards that have none, exit 0."""
+    (`{{ card.friend }}`) printed 'None' on the cards that have none, exit 0. A number is printed as
+    _number_printed says."""
     if value is None:
         raise LimitError("the value printed is none, which would print as the word 'None' (an optional field "
                          "left out?): print `x or ''`, or draw the element only `when: x`")
     if type(value) not in _SHORT_TEXTS:
         _refuse_longer(_text_size(value), "the printed text")
-    return value
+    return _number_printed(value)
+
+
+PRINTED_DIGITS = 12  # significant digits a float worked out by a template prints with at most
+
+
+def _number_printed(value: object) -> object:
+    """A float as it prints: a result of arithmetic at most PRINTED_DIGITS significant digits, without the noise
+    of binary fractions (`0.1 + 0.2` printed 0.30000000000000004, `2 / 3` 0.6666666666666666). Such noise is
+    what needs 16 or 17 digits to write; every decimal of at most 15 digits (a value as written in a table)
+    is written back as it was, and whole numbers and text are left as they are."""
+    if not isinstance(value, float) or type(value) is not float or not math.isfinite(value):
+        return value
+    text = repr(value)
+    mantissa = text.split("e")[0].lstrip("-").replace(".", "").strip("0")
+    if len(mantissa) <= _WRITTEN_DIGITS:
+        return value
+    return repr(float(f"{value:.{PRINTED_DIGITS}g}"))
+
+
+_WRITTEN_DIGITS = 15  # a decimal of this many significant digits comes back from the float nearest it
 
 
 def _sum(items: Iterable[Any], start: Any = 0) -> Any:
@@ -832,6 +984,14 @@ def _or_refused(name: str, value: Any, number: Any, zero: float) -> Any:
         return zero
     raise ValueError(f"{name} of {_describe_value(value)}, which is no number: it would print 0; give the "
                      f"number it stands for, e.g. `| {name}(0)`, or test it first")
+
+
+def _format_filter(value: Any, *args: Any, **kwargs: Any) -> str:
+    """Jinja's format filter (`fmt % values`), its numbers rounded as `round` rounds them (see _rounded_for)."""
+    if args and kwargs:
+        raise FilterArgumentError("format takes values or names=values, not both")
+    fmt, values = _percent_rounded(str(value), kwargs or args)
+    return fmt % values
 
 
 def _filesizeformat(value: Any, binary: bool = False) -> str:
@@ -1457,12 +1617,13 @@ class _Env(ImmutableSandboxedEnvironment):
         return self.undefined(kind.refusal(attribute), obj=obj, name=attribute, exc=_NotOffered)
 
     def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
-        if getattr(value, "__name__", None) == "format_map":  # not offered: refused by is_safe_attribute
+        """A text's `format` method, bounded, its numbers rounded as `round` rounds them (_Formatter);
+        `format_map` is not offered (refused by is_safe_attribute)."""
+        fmt = value.__self__ if isinstance(value, (types.MethodType, types.BuiltinMethodType)) else None
+        if getattr(value, "__name__", None) != "format" or not isinstance(fmt, str):
             return None
-        wrapped = super().wrap_str_format(value)
-        if wrapped is None:
-            return None
-        fmt = value.__self__
+        formatter = _EscapeFormatter(self, escape=fmt.escape) if isinstance(fmt, markupsafe.Markup) else \
+            _Formatter(self)
         _format_padding(fmt)  # '{:>999999999}'.format(1): refused before formatting
         if any(spec and "{" in spec for _, _, spec, _ in _FORMATTER.parse(fmt)):  # '{:{}}'.format(1, 10**9)
             raise LimitError("widths given as arguments ('{:{}}') are not allowed in formats")
@@ -1478,7 +1639,7 @@ class _Env(ImmutableSandboxedEnvironment):
                 if type(number) is float:
                     _finite(number * 100)
             with _in_format_range():
-                return _check_result(wrapped(*args, **kwargs))
+                return _check_result(type(fmt)(formatter.vformat(fmt, args, kwargs)))
 
         return bounded
 
@@ -1553,6 +1714,7 @@ ENV.filters["round"] = _guard_filter("round", _round_filter)
 ENV.filters["filesizeformat"] = _guard_filter("filesizeformat", _filesizeformat)
 ENV.filters["int"] = _guard_filter("int", _int_filter)
 ENV.filters["float"] = _guard_filter("float", _float_filter)
+ENV.filters["format"] = _guard_filter("format", _format_filter)
 
 
 @pass_environment
@@ -2138,3 +2300,90 @@ def _uses_itself(tree: nodes.Node, item: frozenset[str], methods: frozenset[str]
                    if isinstance(node, (nodes.Getattr, nodes.Getitem))  # (find_all is typed as any node)
                    and not (isinstance(node, nodes.Getattr) and node.attr in methods)}
     return any(name.name in item and id(name) not in looked_into for name in tree.find_all(nodes.Name))
+
+
+# -- texts compared with a field of enum values (a typo there is false for every item, silently) ---------------
+
+_EQUALITIES = frozenset({"eq", "ne", "in", "notin"})
+Compared = tuple[str, str, int]  # (the item's field, a text it is compared with, the template line)
+
+
+def enum_mistakes(source: object, expression: bool, item: frozenset[str],
+                  enums: Mapping[str, Sequence[object]]) -> list[tuple[str, int]]:
+    """(message, template line) for each text a template (an expression with `expression`) compares a field of
+    the item (named by one of `item`) with by ==, != or `in` a written list, when the field's values are
+    `enums[field]` and the text is none of them: `card.kind == 'Beast'` where kind is one of beast, bird
+    was false for every card, and the element silently never drawn. Nothing when the template gives one of
+    `item`'s names another value (`{% for card in ... %}`) or cannot be parsed (compiling says why)."""
+    found = []
+    for field, text, line in _texts_compared(str(source), expression, item):
+        values = enums.get(field)
+        if values is None or any(type(v) is str and v == text for v in values):
+            continue
+        listed = ", ".join(shown(v, 30) for v in values[:12]) + (f" and {len(values) - 12:,} more" if
+                                                                  len(values) > 12 else "")
+        found.append((f"'{field}' is one of {listed}: {shown(text, 40)} is none of them, so this comparison is "
+                      f"the same for every item{did_you_mean(text, [v for v in values if isinstance(v, str)])}",
+                      line))
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _texts_compared(source: str, expression: bool, item: frozenset[str]) -> tuple[Compared, ...]:
+    """The (field, text, line) of each comparison of `enum_mistakes`'s kind in a template."""
+    if expression and not source.strip() or not expression and not is_template(source):
+        return ()
+    try:
+        tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
+    except (TemplateSyntaxError, LimitError):
+        return ()
+    if any(name.name in item and name.ctx in ("store", "param") for name in tree.find_all(nodes.Name)):
+        return ()
+    return tuple(_tests_compared(tree, item)) + tuple(_operators_compared(tree, item))
+
+
+def _tests_compared(tree: nodes.Node, item: frozenset[str]) -> Iterator[Compared]:
+    """Jinja's tests of equality: `card.kind is eq('Beast')`, `is in(['beast', 'Bird'])`."""
+    for test in tree.find_all(nodes.Test):
+        op = _EQUALITY_TESTS.get(test.name)
+        if op is not None and len(test.args) == 1 and not test.kwargs:
+            yield from _compared(test.node, op, test.args[0], item, test.lineno)
+
+
+def _operators_compared(tree: nodes.Node, item: frozenset[str]) -> Iterator[Compared]:
+    """==, != and `in`, each pair of a chain (`a == b == c`) on its own."""
+    for compare in tree.find_all(nodes.Compare):
+        left = compare.expr
+        for operand in compare.ops:
+            if operand.op in _EQUALITIES:
+                yield from _compared(left, operand.op, operand.expr, item, compare.lineno)
+            left = operand.expr
+
+
+# Jinja's tests that compare as ==, != and `in` do
+_EQUALITY_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "ne", "in": "in"}
+
+
+def _compared(left: nodes.Expr, op: str, right: nodes.Expr, item: frozenset[str], line: int) -> list[Compared]:
+    """The (field, text, line) compared by `left op right`: a field of the item with a text, or a field `in`
+    a list or tuple written out."""
+    if op in ("in", "notin"):
+        field = _item_field(left, item)
+        if field is None or not isinstance(right, (nodes.List, nodes.Tuple)):
+            return []
+        return [(field, c.value, line) for c in right.items if isinstance(c, nodes.Const) and type(c.value) is str]
+    for one, other in ((left, right), (right, left)):
+        field = _item_field(one, item)
+        if field is not None and isinstance(other, nodes.Const) and type(other.value) is str:
+            return [(field, other.value, line)]
+    return []
+
+
+def _item_field(node: nodes.Expr, item: frozenset[str]) -> str | None:
+    """The field `card.kind` or `card['kind']` reads, when `card` is one of `item`'s names; else None."""
+    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) and node.node.name in item:
+        return str(node.attr)
+    if isinstance(node, nodes.Getitem) and isinstance(node.node, nodes.Name) and node.node.name in item \
+            and isinstance(node.arg, nodes.Const) and type(node.arg.value) is str:
+        return str(node.arg.value)
+    return None

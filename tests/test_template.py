@@ -101,6 +101,9 @@ from pnp.errors import ExprError
     ("{{ 'X' | int }}", "int of text ('X'), which is no number: it would print 0; give the number it stands for"),
     ("{{ ['3'] | int }}", "int of a list, which is no number"),
     ("{{ ['1', 'two'] | map('float') | join }}", "float of text ('two'), which is no number"),
+    # a mapping's value that is none, named by a %-format, printed 'None' (an optional field left out)
+    ("{{ '%(name)s %(friend)s' % {'name': card.name, 'friend': none} }}", "a %-format is given none, which would"),
+    ("{{ '%(a)s' | format(a=none) }}", "a %-format is given none, which would print as the word 'None'"),
 ])
 def test_refused_with_a_message(source, message):
     with pytest.raises(ExprError) as e:
@@ -165,9 +168,35 @@ def test_int_and_float_read_numbers_blanks_and_nothing_and_print_a_default_given
     ("{{ -0.4 | round }} {{ -0.001 | round(2) }} {{ -0.5 | round(0, 'ceil') }} {{ round(-0.4) }}", "0.0 0.0 0.0 0"),
     # percent rounds as round does, on the decimals written (in floats 0.285 * 100 is 28.499999999999996)
     ("{{ 1 | percent(8) }} {{ -1 | percent(8) }} {{ 0.285 | percent(1) }} {{ 2 | percent(3) }}", "13 -13 29 67"),
+    # formats round as round does (Python's formatting rounds the binary value's halves to even: 2.67 and 0.12)
+    ("{{ '%.2f' | format(2.675) }} {{ '%.2f' | format(0.125) }} {{ '%.2f' % -2.675 }} {{ '%.0f' % 2.5 }}",
+     "2.68 0.13 -2.68 3"),
+    ("{{ '{:.2f}'.format(2.675) }} {{ '{:.2f}'.format(0.125) }} {{ '{:,.2f}'.format(1234.125) }} {{ '{:.0f}'.format(2.5) }}",
+     "2.68 0.13 1,234.13 3"),
+    # each field at its own precision; %e and %g (and a spec without a type) count significant digits
+    ("{{ '%(x).2f %(x).1f' % {'x': 0.125} }} {{ '{0:.2f} {0:.1f} {1:.2}'.format(0.125, 0.125) }}", "0.13 0.1 0.13 0.1 0.13"),
+    ("{{ '%.1e' % 125 }} {{ '{:.2g}'.format(0.125) }} {{ '%f' % 2.0000005 }} {{ '{:.1%}'.format(0.00125) }} "
+     "{{ '%(a).2f' | format(a=2.675) }}", "1.3e+02 0.13 2.000001 0.1% 2.68"),
+    # rounded to zero, a negative number writes 0.0 as round gives it, not '-0.0'
+    ("{{ '%.1f' % -0.04 }} {{ '{:+.1f}'.format(-0.04) }}", "0.0 +0.0"),
+    ("{{ '{:.2n}'.format(0.125) }} {{ '{:n}'.format(125) }} {{ '{}'.format(0.125) }}", "0.13 125 0.125"),
+    # a format marked safe still escapes its values (its keys taken out as plain text, not escaped)
+    ("{{ ('<i>%(a)s %(b).2f</i>' | safe) % {'a': 'x<y', 'b': 0.125} }}", "<i>x&lt;y 0.13</i>"),
 ])
 def test_round_rounds_halves_away_from_zero_on_the_decimal_written(source, printed):
     assert template.render(source, {}) == printed
+
+
+@pytest.mark.parametrize("source, printed", [
+    # a float worked out prints at most 12 significant digits, without the noise of binary fractions
+    ("{{ 0.1 + 0.2 }} {{ 'x' ~ (0.1 + 0.2) }} {{ 2 / 3 }} {{ -0.1 - 0.2 }} {{ 100 / 3 }} {{ 1e22 / 3 }}",
+     "0.3 x0.3 0.666666666667 -0.3 33.3333333333 3.33333333333e+21"),
+    # whole numbers, and values as written (up to 15 digits), print as they did
+    ("{{ 3.0 }} {{ 7 }} {{ 10 / 4 }} {{ 0.123456789012345 }} {{ card.n }} {{ 10 ** 20 }}",
+     "3.0 7 2.5 0.123456789012345 98765.4321012 100000000000000000000"),
+])
+def test_a_float_worked_out_prints_without_binary_noise(source, printed):
+    assert template.render(source, {"card": {"n": 98765.4321012}}) == printed
 
 
 def test_a_namespace_holding_itself_prints_as_python_writes_it():

@@ -1,13 +1,14 @@
 """A layout's elements checked once when the file is read: unknown keys, missing ones and constant values
 are reported with file:line; what is left to do per item is rendering the templates."""
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from ..errors import ExprError, LayoutError
 from ..model.load import MarkedList, Record
 from ..options import did_you_mean, type_name
 from ..template import compile_expression, compile_template, evaluate, is_template, render
+from ..template import enum_mistakes as template_enum_mistakes
 from . import params as P
 from .elements import ELEMENTS
 from .place import RELATIONS, REST
@@ -209,3 +210,22 @@ def compile_elements(specs: object, mark: Mark | None, styles: StyleSet,
     """The compiled elements of a layout file; problems found are appended as (message, mark)."""
     return _Compiler(styles, problems).elements(specs, mark)
 
+
+
+def enum_mistakes(elements: Iterable[Compiled], enums: Mapping[str, Sequence[object]],
+                  item: frozenset[str]) -> list[tuple[str, Mark | None]]:
+    """(message, mark) for each text the elements' templates and expressions compare an item's field of enum
+    values with, when it is none of the field's values (template.enum_mistakes), at the key's line and the
+    template's line in it."""
+    found: list[tuple[str, Mark | None]] = []
+    for compiled in elements:
+        sources = [(key, source, False) for key, source in compiled.templates.items()]
+        sources += [(key, compiled.spec[key], True) for key, param in compiled.params.items()  # (when, repeat...)
+                    if isinstance(param, P.Expression) and compiled.spec.get(key) is not None]
+        for key, source, expression in sources:
+            mark = compiled.mark_of(key)
+            for message, line in template_enum_mistakes(source, expression, item, enums):
+                at = mark if mark is None or line <= 1 else Mark(mark.file, mark.line + line - 1, 1)
+                found.append((f"{key}: {message}", at))
+        found += enum_mistakes(compiled.children, enums, item)
+    return found

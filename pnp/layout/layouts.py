@@ -57,7 +57,7 @@ LAYOUT_PARAMS = {
     "vars": P.Variables({}, "names every template of the layout sees (also as `vars.NAME`): colours, lookups; "
                             "values as written, not templates"),
     "elements": P.Elements([], "what is drawn, in order, later elements over earlier ones"),
-    "doc": P.Text(None, "a note for people reading the layout"),
+    "doc": P.Note(None, "a note for people reading the layout"),
 }
 
 

@@ -467,7 +467,7 @@ def _container_key(value: "Mapping[Any, Any] | list[Any] | tuple[Any, ...]", dep
 
 
 _PLAIN = (str, int, bool, type(None))
-_ITEM_NAMES = frozenset({"item", "card"})  # the names _resolve gives the item
+ITEM_NAMES = frozenset({"item", "card"})  # the names _resolve gives the item
 _ITEM_METHODS = frozenset(name for name in dir(Tracked) if not name.startswith("_"))  # card.keys is no field
 MAX_KEY_DEPTH = 8  # nesting of a field's value that _value_key follows
 MAX_KEY_VALUES = 1_000  # values in a field's mappings and lists that _value_key keys
@@ -505,8 +505,8 @@ def _shareable(el: ElementShape) -> bool:
     drawn inside (a `use` evaluates templates not seen here)."""
     expressions = [value for value in (el.when, el.repeat) if isinstance(value, str)]
     return (el.element.type != "use"
-            and not any(may_tell_identity(e, True, _ITEM_NAMES, _ITEM_METHODS) for e in expressions)
-            and not any(may_tell_identity(t, False, _ITEM_NAMES, _ITEM_METHODS)
+            and not any(may_tell_identity(e, True, ITEM_NAMES, _ITEM_METHODS) for e in expressions)
+            and not any(may_tell_identity(t, False, ITEM_NAMES, _ITEM_METHODS)
                         for t in el.templates.values() if isinstance(t, str))
             and all(_shareable(child) for child in el.children))
 

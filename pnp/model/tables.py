@@ -8,11 +8,11 @@ from typing import Any
 from ..errors import DataError, LimitError, LoadError
 from ..project import present
 from ..report import Mark
-from ..template import ExprError, evaluate, printed_size
+from ..template import ExprError, enum_mistakes, evaluate, is_template, printed_size
 from ..options import control_problem, did_you_mean
 from .load import MarkedList, Record, load_data_file, shown
 from .reads import FieldCache, KeptChecks, same
-from .schema import Field, Schema
+from .schema import Enum, Field, Schema
 from .shapes import CheckerShape, GameShape
 from .spreadsheet import SPREADSHEETS, check_spreadsheet_format, id_fields, read_table
 
@@ -255,6 +255,11 @@ def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache
             continue
         failed: set[str] = set()
         items = game.tables[name]
+        enums = table_enums(game, name)
+        for fname in derived if enums else ():
+            expression = derived[fname]
+            for message, _ in enum_mistakes(expression, not is_template(expression), DERIVED_ITEM, enums):
+                chk.error(f"{fname}: {message}", derived.mark_of(fname))
         # field by field, each given to every item at once: computed item by item, an item's field that read
         # another item's derived field ('data.cards | map(attribute="strong", default=false)') saw it on the items
         # before it alone, and printed 0, 1, 1, 2 on four cards where each should say 2
@@ -280,6 +285,7 @@ def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache
             game.refresh((name,))  # (the other tables' items are as they were)
 
 
+DERIVED_ITEM = frozenset({"item"})  # the name a derived field sees its item by
 _FAILED = object()  # a derived field that could not be computed for an item
 
 
@@ -333,3 +339,14 @@ def _derived(game: GameShape, name: str, i: int, item: Record, fname: str, deriv
         cache.changes.add(name, i, fname)
     return value
 
+
+
+def table_enums(game: GameShape, table: str) -> dict[str, list[object]]:
+    """The fields of a table's items that hold one of an enum's values, with those values (none for a table
+    whose fields are not a mapping: that is said where they are checked)."""
+    spec = game.meta.get("tables", {}).get(table)
+    fields = spec.get("fields") if isinstance(spec, Mapping) else None
+    if not isinstance(fields, Mapping):
+        return {}
+    return {name: list(field.values) for name, field in Schema(fields, game.enums).fields.items()
+            if isinstance(field, Enum)}

@@ -26,7 +26,7 @@ COMMON = {
                       "see already: `card`, `W`...)"),
     "step": P.Lengths(2, [0, 0], "how far each repeated copy moves from the one before: [dx, dy]"),
     "name": P.Name(None, "a name for the element: others may be placed against it (`below: NAME`)"),
-    "doc": P.Text(None, "a note for people reading the layout"),
+    "doc": P.Note(None, "a note for people reading the layout"),
     **PLACE,
 }
 
