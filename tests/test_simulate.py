@@ -96,7 +96,7 @@ def test_bad_rules_are_named_with_game_seed_and_turn(tmp_path, case):
     assert "cards/mini/rules.py" in result.output and expected in result.output
     # with the --root it ran with: pasted elsewhere, the replay line said there was no game
     assert f"replay it with `pnp --root {root} simulate mini --seed 0 --games 1 --players 2 --agents random,random " \
-           f"--log --out {tmp_path / 'o/replays'}`" in result.output, result.output
+           f"--log --out {tmp_path / 'o/replays/seed0-random-random'}`" in result.output, result.output
 
 
 def test_raising_rules_point_at_their_line(tmp_path):
@@ -528,10 +528,36 @@ def test_a_replay_line_never_replaces_the_runs_results(tmp_path):
     assert _simulate(root, "--games", "3", "--seed", "4", "--jobs", "1").exit_code == 0
     results = (root / "output/mini/simulation.json").read_bytes()
     replayed = CliRunner().invoke(cli, shlex.split(replay[1])[1:], catch_exceptions=False)
-    apart = tmp_path / "p/output/replays/mini/simulation.json"
+    apart = tmp_path / "p/output/replays/seed4-random-random/mini/simulation.json"
     assert replayed.exit_code == 0 and f"results in {apart.relative_to(root)}" in replayed.output, replayed.output
     assert (root / "output/mini/simulation.json").read_bytes() == results
     assert json.loads(apart.read_bytes())["games_per_seating"] == 1
+
+
+def test_a_replay_of_a_replay_writes_beside_it_and_replays_keep_their_own_results(tmp_path, monkeypatch):
+    """A replay's own failed game was replayed into replays/replays/ (a level deeper each time), and every replay
+    wrote replays/<game>/simulation.json, each replacing the last one's: each is written in replays/, in a
+    folder of the game it replays."""
+    import shlex
+
+    broken = NIM.replace("        state[\"pile\"] -= card.power\n",
+                         "        state[\"pile\"] -= card.power\n        if state[\"turn\"] == 2:\n"
+                         "            raise ValueError(\"no such card\")\n", 1)
+    root = _nim(tmp_path, broken)
+    monkeypatch.chdir(root)
+    failed = _simulate(root, "--games", "2", "--seed", "4", "--jobs", "1")
+    lines = re.findall(r"replay it with `(.*)`$", failed.output, re.M)
+    assert failed.exit_code == 1 and len(lines) == 2, failed.output
+    again = CliRunner().invoke(cli, shlex.split(lines[0])[1:], catch_exceptions=False)  # still broken
+    assert again.exit_code == 1 and re.findall(r"replay it with `(.*)`$", again.output, re.M) == lines[:1], \
+        again.output
+    (root / "cards/mini/rules.py").write_text(NIM, encoding="utf-8")
+    for line in lines:
+        assert CliRunner().invoke(cli, shlex.split(line)[1:], catch_exceptions=False).exit_code == 0
+    written = sorted(p.relative_to(root).as_posix() for p in root.glob("output/**/simulation.json"))
+    assert written == ["output/replays/seed4-random-random/mini/simulation.json",
+                       "output/replays/seed5-random-random/mini/simulation.json"]
+    assert [json.loads((root / w).read_bytes())["seed"] for w in written] == [4, 5]
 
 
 _META_HASH = "class M(type(GameRules)):\n    def __hash__(cls):\n        raise RuntimeError('no hash')\n\n\n"
