@@ -877,6 +877,21 @@ def test_rules_taking_too_much_memory_fail_at_their_line(tmp_path):
            "MemoryError: past the 1,024 MB of memory the rules may take" in result.output, result.output
 
 
+def test_running_out_of_memory_compiling_the_rules_is_said_as_compiling(tmp_path, monkeypatch):
+    """Python running out of memory compiling rules.py (1 MB of short lines takes 600 MB; less under a limit
+    set on pnp) was said as the rules' allocation past their 1 GB, as if running them had taken it."""
+    from pnp.simulate import api
+
+    def short_of_memory(*args, **kwargs):
+        raise MemoryError()
+
+    monkeypatch.setattr(api, "compile", short_of_memory, raising=False)  # (the builtin the module calls)
+    result = _simulate(_nim(tmp_path), "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert f"cards/mini/rules.py: error: the rules failed to load: Python ran out of memory compiling them " \
+           f"({NIM.count(chr(10)) + 1:,} lines" in result.output, result.output
+
+
 def test_a_rules_file_too_large_is_refused_before_it_is_compiled(tmp_path):
     """12 MB of rules took 36 s and 4.6 GB for Python to compile: refused by its size first."""
     rules = NIM + "\n" + "# padding\n" * 110_000
