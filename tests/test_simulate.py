@@ -1092,3 +1092,21 @@ def test_a_replay_line_names_a_game_folder_of_shell_signs_as_one_word(tmp_path):
     replay = re.search(r"replay it with `(.*)`$", result.output, re.M)
     assert result.exit_code == 1 and replay, result.output
     assert shlex.split(replay[1])[3:5] == ["simulate", name], replay[1]
+
+
+def test_the_rules_hash_texts_the_same_way_in_every_run(tmp_path):
+    """Python orders a set of texts by a hash it seeds anew in each process: rules offering the moves of
+    `{card.id ...}` played other games from the same seed in each run (another simulation.json, and a failed
+    game's replay line replayed another game). `pnp simulate` plays with the hash seed fixed, whatever the
+    environment's."""
+    import subprocess
+
+    rules = NIM.replace("class Rules(GameRules):\n", "class Rules(GameRules):\n    def describe(self, move):\n"
+                        "        return f\"hash {hash('lion')}\"\n\n", 1)
+    env = {**os.environ, "PYTHONHASHSEED": "1", "PYTHONPATH": str(REPO)}
+    ran = subprocess.run([sys.executable, "-m", "pnp", "--root", str(_nim(tmp_path, rules)), "simulate", "mini",
+                          "--games", "1", "--jobs", "1", "--log", "--out", str(tmp_path / "o")], env=env,
+                         capture_output=True, text=True, timeout=60)
+    fixed = subprocess.run([sys.executable, "-c", "print(hash('lion'))"], env={**env, "PYTHONHASHSEED": "0"},
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert ran.returncode == 0 and f"P0 random: hash {fixed}\n" in ran.stdout, ran.stdout + ran.stderr
