@@ -125,6 +125,20 @@ def test_a_loop_in_the_rules_times_out_and_a_game_without_end_hits_the_cap(tmp_p
     assert capped.failure == "turn 50: the game did not end within 50 moves (is_over never true?)"
 
 
+def test_a_rules_py_that_is_a_folder_or_a_pipe_is_said_as_such(tmp_path):
+    """A folder or a named pipe named rules.py was 'no rules to play: write rules.py', which is there."""
+    root = _nim(tmp_path)
+    rules = root / "cards/mini/rules.py"
+    rules.unlink()
+    rules.mkdir()
+    said = _simulate(root, "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o")).output
+    rules.rmdir()
+    os.mkfifo(rules)
+    said += _simulate(root, "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o")).output
+    assert "no rules to play" not in said
+    assert said.count("cards/mini/rules.py: error: rules file is a ") == 2, said
+
+
 def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
     result = _simulate(_nim(tmp_path, "x = 1\n\nimport no_such_module_here\n"), "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and "Traceback" not in result.output

@@ -219,7 +219,7 @@ def loaded_rules(project: Project, game: Game) -> tuple[GameRules, GameData, tup
     to set to anything) and what they declare (declared: read once, before the Rules are made)."""
     path = game.folder / RULES_FILE
     shown = project.rel(path)
-    if not path.is_file():
+    if not path.exists():  # (a folder or a pipe there is refused as no ordinary file, as it is read)
         raise DataError(f"no rules to play: write {RULES_FILE} beside game.yaml (see the README's `pnp simulate`)",
                         Mark(shown))
     project.inside(path, Mark(shown), "rules file")
