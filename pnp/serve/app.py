@@ -134,31 +134,29 @@ def _servable(parts: tuple[str, ...]) -> bool:
     return bool(parts) and parts[0] in SERVED_FOLDERS and not hidden_part(parts)
 
 
-_NEVER = object()  # the state of the files no drawing was made from
-
-
 class Latest(Generic[Drawing]):
     """One drawing at a time of something made from files that may change (a game's design report): each
     caller gets a drawing begun after it asked, so it shows the files as they were then or later, or one made
-    from the files as `state()` says they are when it asks; the callers who ask while one is being drawn wait
-    and share the next one (or that one, when the files are still as it began with). Without `state`, every
-    ask after a drawing began draws anew: any web page can ask the preview for a game's report, in a loop,
-    and each request drew it again (25 s of a core for DinoSpan's), the files unchanged."""
+    from the files as `state()` says they are when it asks (None: it cannot say); the callers who ask while
+    one is being drawn wait and share the next one (or that one, when the files are still as it began with).
+    Without `state`, every ask after a drawing began draws anew: any web page can ask the preview for a
+    game's report, in a loop, and each request drew it again (25 s of a core for DinoSpan's), the files
+    unchanged."""
 
-    def __init__(self, draw: Callable[[], Drawing], state: Callable[[], Hashable] | None = None) -> None:
-        self.draw, self.state = draw, state
+    def __init__(self, draw: Callable[[], Drawing], state: Callable[[], Hashable | None] | None = None) -> None:
+        self.draw, self.state = draw, state or (lambda: None)
         self.lock = threading.Lock()
         self.clock = itertools.count()  # orders the asking and the beginning of drawings
         self.begun = -1
         self.drawn: Drawing | None = None
-        self.drawn_from: object = _NEVER  # the state the drawing kept began with
+        self.drawn_from: Hashable | None = None  # the state the drawing kept began with
 
     def get(self) -> Drawing:
         asked = next(self.clock)
-        now = self.state() if self.state is not None else _NEVER
+        now = self.state()
         with self.lock:
-            if self.begun < asked and (now is _NEVER or now != self.drawn_from):
-                begun, state = next(self.clock), self.state() if self.state is not None else _NEVER
+            if self.begun < asked and (now is None or now != self.drawn_from):
+                begun, state = next(self.clock), self.state()
                 self.drawn = self.draw()  # a drawing that raised is not kept
                 self.begun, self.drawn_from = begun, state
             return cast(Drawing, self.drawn)  # drawn by now

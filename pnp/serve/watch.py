@@ -6,7 +6,6 @@ ignored."""
 
 import asyncio
 import contextlib
-import itertools
 import os
 import stat
 import sys
@@ -102,17 +101,23 @@ def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, i
 
 
 InputsState = tuple[tuple[str, int, int, int, int], ...]
+MAX_STATE_ENTRIES = 4 * MAX_TREE_ENTRIES  # entries inputs_state lists at most, all its folders together
 
 
-def inputs_state(project: "Project", game: str) -> InputsState:
+def inputs_state(project: "Project", game: str) -> InputsState | None:
     """The game's inputs as the file system has them now: (path, inode, size, time written, time changed) of
     each regular file (through a link, the file it names) of the folders watched for it that is an input of
-    it (games_of). Equal, no input of the game was saved, made, replaced or removed in between."""
+    it (games_of). Equal, no input of the game was saved, made, replaced or removed in between. None (not
+    known) past MAX_STATE_ENTRIES entries listed: folders of more files than a game may hold."""
     found: list[tuple[str, int, int, int, int]] = []
+    listed = 0
     for folder, _ in _folders_now(project, [game]):
         try:
             with os.scandir(folder) as entries:
-                for entry in itertools.islice(entries, MAX_TREE_ENTRIES):
+                for entry in entries:
+                    listed += 1
+                    if listed > MAX_STATE_ENTRIES:
+                        return None
                     if entry.is_dir(follow_symlinks=False) or not games_of(project, entry.path, [game]):
                         continue
                     with contextlib.suppress(OSError):  # (gone since it was listed: not there now)
