@@ -839,3 +839,27 @@ def test_running_out_of_memory_compiling_is_said_at_the_line_writing_the_templat
     for line in ("layouts/mini/card.yaml:5:51: error: text: pnp ran out of memory compiling this template",
                  "layouts/mini/back.yaml:3:50: error: when: pnp ran out of memory compiling this expression"):
         assert line in result.output, result.output
+
+
+def test_running_out_of_memory_compiling_a_fields_pattern_is_said_at_its_line(tmp_path, monkeypatch):
+    """`pattern: "a{4294967294}"`: the regular expression engine writes a counted repeat out, gigabytes; where
+    memory ran out first (a limit set on pnp) it was 'a bug in pnp' at the game, no line."""
+    import regex
+
+    from conftest import make_project, run
+    from pnp.model import schema
+
+    compile_pattern = regex.compile
+
+    def short_of_memory(pattern, *args, **kwargs):
+        if pattern == "a{4294967294}":
+            raise MemoryError()
+        return compile_pattern(pattern, *args, **kwargs)
+
+    monkeypatch.setattr(schema.regex, "compile", short_of_memory)
+    root = make_project(tmp_path / "p", case={"replace": {"cards/mini/game.yaml": [
+        ["name: {type: str, max_len: 20}", 'name: {type: str, pattern: "a{4294967294}"}']]}})
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    assert "cards/mini/game.yaml:15:13: error: field 'name': 'pattern' is too large to compile (pnp ran out of " \
+           "memory" in result.output, result.output
