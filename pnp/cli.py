@@ -625,6 +625,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
     named with its seed and turn. Only this command (and tests) runs a game's rules.py.
     """
 
+    _with_fixed_hash_seed()  # (first: nothing imported in vain)
     from .simulate import Options, replay_folder, simulate as run_simulation, summary_lines
     from .simulate.run import games_in
 
@@ -649,6 +650,26 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
             click.echo(f"{game_id}: results in {_shown_path(project, sim.path)}", err=True)
     _print_report(report, f"simulated {game_id}")
     ctx.exit(report.exit_code)
+
+
+FIXED_HASH_SEED = "0"  # Python's PYTHONHASHSEED that `pnp simulate` runs with
+_COMMAND_LINE = {"on": False}  # set by main(): pnp is a process of its own (not a command run inside a test's)
+
+
+def _with_fixed_hash_seed() -> None:
+    """`pnp simulate` run again, at once, as the same command line with PYTHONHASHSEED fixed: Python orders a
+    set of texts by a hash it seeds anew in each process, so rules choosing among `{card.id for ...}` (any
+    set of texts) played other games from the same seed in each run: another simulation.json, and a failed
+    game's replay line replayed another game. The processes playing the rules are pnp's own, forked: they
+    hash as it does. Done where a process can be replaced by another (POSIX), and only by pnp's own command
+    line (main), never inside a process that runs pnp's commands (a test's)."""
+    if not _COMMAND_LINE["on"] or os.environ.get("PYTHONHASHSEED") == FIXED_HASH_SEED or os.name != "posix":
+        return
+    with contextlib.suppress(OSError):  # (then played with this process's hashing, as before)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]],
+                  {**os.environ, "PYTHONHASHSEED": FIXED_HASH_SEED})
 
 
 class _simulation_bar:
@@ -1006,6 +1027,7 @@ def _progress() -> "_Bars | None":
 
 
 def main() -> None:
+    _COMMAND_LINE["on"] = True
     try:
         cli.main()
     except OSError as e:

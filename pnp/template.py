@@ -1689,7 +1689,7 @@ class _Env(ImmutableSandboxedEnvironment):
         """Python's own limits on nesting (20 loops, 200 brackets) said at the template line they come from."""
         try:
             return super()._compile(source, filename)
-        except (SyntaxError, RecursionError, MemoryError) as e:
+        except (SyntaxError, RecursionError) as e:  # (MemoryError: see _compiled_code)
             raise _TooBig("too many loops, blocks or brackets inside one another to compile (Python allows 20 "
                           "loops)", _template_line_of_code(source, getattr(e, "lineno", None))) \
                 from None
@@ -1990,7 +1990,7 @@ def _compile_template(source: str, filename: str = "<template>") -> Template:
     key = f"{filename}\0{source}"  # (a name holds no NUL: an inline text '<macros>\0S' once shared S's code)
     template = _TEMPLATES.get(key)
     if template is None:
-        code = CODE_CACHE.value(f"template\0{key}", lambda: ENV.compile(source, filename=filename), _is_code)
+        code = _compiled_code("template", key, source, lambda: ENV.compile(source, filename=filename))
         template = _keep(_TEMPLATES, key, ENV.template_class.from_code(ENV, code, _GLOBALS, None))
     return template
 
@@ -1998,10 +1998,22 @@ def _compile_template(source: str, filename: str = "<template>") -> Template:
 def _compile_expression(source: str) -> TemplateExpression:
     expression = _EXPRESSIONS.get(source)
     if expression is None:
-        code = CODE_CACHE.value(f"expression\0{source}", lambda: _expression_code(source), _is_code)
+        code = _compiled_code("expression", source, source, lambda: _expression_code(source))
         template = ENV.template_class.from_code(ENV, code, _GLOBALS, None)
         expression = _keep(_EXPRESSIONS, source, TemplateExpression(template, False))
     return expression
+
+
+def _compiled_code(kind: str, key: str, source: str, compiled: Callable[[], CodeType]) -> CodeType:
+    """The code of a template or expression (`kind`), from CODE_CACHE under `key` or `compiled()`; running out of memory
+    while compiling it (the machine's, or a limit set on pnp) is said as the template's error, at the place
+    that writes it: it was 'a bug in pnp' said at the game's component, or 'too many loops' where Python's own
+    compile ran out."""
+    try:
+        return CODE_CACHE.value(f"{kind}\0{key}", compiled, _is_code)
+    except MemoryError:
+        raise _TooBig(f"pnp ran out of memory compiling this {kind} ({len(source):,} characters): the "
+                      "machine has too little free memory, or a limit is set on pnp's", 1) from None
 
 
 def _is_code(value: object) -> bool:
@@ -2284,7 +2296,7 @@ def may_tell_identity(source: str, expression: bool = False, item: frozenset[str
     of its `methods`, holds the item); True when it does not parse."""
     try:
         tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
-    except TemplateSyntaxError:
+    except (TemplateSyntaxError, MemoryError):  # (out of memory: it may, for all pnp knows)
         return True
     for node in tree.find_all((nodes.Test, nodes.Operand, nodes.Filter, nodes.Call)):
         if isinstance(node, nodes.Call) or isinstance(node, nodes.Test) and node.name in _IDENTITY_TESTS or \

@@ -711,6 +711,25 @@ def test_twenty_report_requests_at_once_all_get_the_same_pdf_and_nothing_is_writ
     assert client.get("/g/mini/report.pdf").content != responses[0].content  # the data as it is now
 
 
+def test_a_report_asked_for_again_is_drawn_again_only_once_its_files_changed(mini, monkeypatch):
+    """Any web page can ask the preview for a game's report, in a loop: each request drew it again (25 s of a
+    core for DinoSpan's), the files unchanged. It is drawn again once an input of the game changed."""
+    from pnp.serve import app as app_mod
+
+    drawn, draw = [], app_mod._design_report
+    monkeypatch.setattr(app_mod, "_design_report", lambda project, game: drawn.append(game) or draw(project, game))
+    client = TestClient(create_app(mini, ["mini"]), base_url=LOCAL)
+    first = {client.get("/g/mini/report.pdf").content for _ in range(3)}
+    assert len(drawn) == 1 and len(first) == 1
+    (mini.root / "output/mini").mkdir(parents=True)
+    (mini.root / "output/mini/mini-a4.pdf").write_bytes(b"%PDF")  # a build's output: no input of the report
+    client.get("/g/mini/report.pdf")
+    assert len(drawn) == 1
+    game = mini.cards / "mini" / "game.yaml"
+    game.write_text(game.read_text().replace("title: Mini Game", "title: Other Game", 1))  # saved in place
+    assert client.get("/g/mini/report.pdf").content not in first and len(drawn) == 2
+
+
 def test_a_report_asked_for_during_a_drawing_gets_a_drawing_begun_after_it_asked():
     begun, release, drawings = threading.Event(), threading.Event(), []
 

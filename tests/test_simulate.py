@@ -96,7 +96,7 @@ def test_bad_rules_are_named_with_game_seed_and_turn(tmp_path, case):
     assert "cards/mini/rules.py" in result.output and expected in result.output
     # with the --root it ran with: pasted elsewhere, the replay line said there was no game
     assert f"replay it with `pnp --root {root} simulate mini --seed 0 --games 1 --players 2 --agents random,random " \
-           f"--log --out {tmp_path / 'o/replays'}`" in result.output, result.output
+           f"--log --out {tmp_path / 'o/replays/seed0-random-random'}`" in result.output, result.output
 
 
 def test_raising_rules_point_at_their_line(tmp_path):
@@ -123,6 +123,20 @@ def test_a_loop_in_the_rules_times_out_and_a_game_without_end_hits_the_cap(tmp_p
     rules = load_rules(project, load(project, "mini", report))
     capped = play(rules, Options(move_cap=50), 0, 1, ("random", "random"))
     assert capped.failure == "turn 50: the game did not end within 50 moves (is_over never true?)"
+
+
+def test_a_rules_py_that_is_a_folder_or_a_pipe_is_said_as_such(tmp_path):
+    """A folder or a named pipe named rules.py was 'no rules to play: write rules.py', which is there."""
+    root = _nim(tmp_path)
+    rules = root / "cards/mini/rules.py"
+    rules.unlink()
+    rules.mkdir()
+    said = _simulate(root, "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o")).output
+    rules.rmdir()
+    os.mkfifo(rules)
+    said += _simulate(root, "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o")).output
+    assert "no rules to play" not in said
+    assert said.count("cards/mini/rules.py: error: rules file is a ") == 2, said
 
 
 def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
@@ -528,10 +542,36 @@ def test_a_replay_line_never_replaces_the_runs_results(tmp_path):
     assert _simulate(root, "--games", "3", "--seed", "4", "--jobs", "1").exit_code == 0
     results = (root / "output/mini/simulation.json").read_bytes()
     replayed = CliRunner().invoke(cli, shlex.split(replay[1])[1:], catch_exceptions=False)
-    apart = tmp_path / "p/output/replays/mini/simulation.json"
+    apart = tmp_path / "p/output/replays/seed4-random-random/mini/simulation.json"
     assert replayed.exit_code == 0 and f"results in {apart.relative_to(root)}" in replayed.output, replayed.output
     assert (root / "output/mini/simulation.json").read_bytes() == results
     assert json.loads(apart.read_bytes())["games_per_seating"] == 1
+
+
+def test_a_replay_of_a_replay_writes_beside_it_and_replays_keep_their_own_results(tmp_path, monkeypatch):
+    """A replay's own failed game was replayed into replays/replays/ (a level deeper each time), and every replay
+    wrote replays/<game>/simulation.json, each replacing the last one's: each is written in replays/, in a
+    folder of the game it replays."""
+    import shlex
+
+    broken = NIM.replace("        state[\"pile\"] -= card.power\n",
+                         "        state[\"pile\"] -= card.power\n        if state[\"turn\"] == 2:\n"
+                         "            raise ValueError(\"no such card\")\n", 1)
+    root = _nim(tmp_path, broken)
+    monkeypatch.chdir(root)
+    failed = _simulate(root, "--games", "2", "--seed", "4", "--jobs", "1")
+    lines = re.findall(r"replay it with `(.*)`$", failed.output, re.M)
+    assert failed.exit_code == 1 and len(lines) == 2, failed.output
+    again = CliRunner().invoke(cli, shlex.split(lines[0])[1:], catch_exceptions=False)  # still broken
+    assert again.exit_code == 1 and re.findall(r"replay it with `(.*)`$", again.output, re.M) == lines[:1], \
+        again.output
+    (root / "cards/mini/rules.py").write_text(NIM, encoding="utf-8")
+    for line in lines:
+        assert CliRunner().invoke(cli, shlex.split(line)[1:], catch_exceptions=False).exit_code == 0
+    written = sorted(p.relative_to(root).as_posix() for p in root.glob("output/**/simulation.json"))
+    assert written == ["output/replays/seed4-random-random/mini/simulation.json",
+                       "output/replays/seed5-random-random/mini/simulation.json"]
+    assert [json.loads((root / w).read_bytes())["seed"] for w in written] == [4, 5]
 
 
 _META_HASH = "class M(type(GameRules)):\n    def __hash__(cls):\n        raise RuntimeError('no hash')\n\n\n"
@@ -851,6 +891,21 @@ def test_rules_taking_too_much_memory_fail_at_their_line(tmp_path):
            "MemoryError: past the 1,024 MB of memory the rules may take" in result.output, result.output
 
 
+def test_running_out_of_memory_compiling_the_rules_is_said_as_compiling(tmp_path, monkeypatch):
+    """Python running out of memory compiling rules.py (1 MB of short lines takes 600 MB; less under a limit
+    set on pnp) was said as the rules' allocation past their 1 GB, as if running them had taken it."""
+    from pnp.simulate import api
+
+    def short_of_memory(*args, **kwargs):
+        raise MemoryError()
+
+    monkeypatch.setattr(api, "compile", short_of_memory, raising=False)  # (the builtin the module calls)
+    result = _simulate(_nim(tmp_path), "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1
+    assert f"cards/mini/rules.py: error: the rules failed to load: Python ran out of memory compiling them " \
+           f"({NIM.count(chr(10)) + 1:,} lines" in result.output, result.output
+
+
 def test_a_rules_file_too_large_is_refused_before_it_is_compiled(tmp_path):
     """12 MB of rules took 36 s and 4.6 GB for Python to compile: refused by its size first."""
     rules = NIM + "\n" + "# padding\n" * 110_000
@@ -1051,3 +1106,21 @@ def test_a_replay_line_names_a_game_folder_of_shell_signs_as_one_word(tmp_path):
     replay = re.search(r"replay it with `(.*)`$", result.output, re.M)
     assert result.exit_code == 1 and replay, result.output
     assert shlex.split(replay[1])[3:5] == ["simulate", name], replay[1]
+
+
+def test_the_rules_hash_texts_the_same_way_in_every_run(tmp_path):
+    """Python orders a set of texts by a hash it seeds anew in each process: rules offering the moves of
+    `{card.id ...}` played other games from the same seed in each run (another simulation.json, and a failed
+    game's replay line replayed another game). `pnp simulate` plays with the hash seed fixed, whatever the
+    environment's."""
+    import subprocess
+
+    rules = NIM.replace("class Rules(GameRules):\n", "class Rules(GameRules):\n    def describe(self, move):\n"
+                        "        return f\"hash {hash('lion')}\"\n\n", 1)
+    env = {**os.environ, "PYTHONHASHSEED": "1", "PYTHONPATH": str(REPO)}
+    ran = subprocess.run([sys.executable, "-m", "pnp", "--root", str(_nim(tmp_path, rules)), "simulate", "mini",
+                          "--games", "1", "--jobs", "1", "--log", "--out", str(tmp_path / "o")], env=env,
+                         capture_output=True, text=True, timeout=60)
+    fixed = subprocess.run([sys.executable, "-c", "print(hash('lion'))"], env={**env, "PYTHONHASHSEED": "0"},
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert ran.returncode == 0 and f"P0 random: hash {fixed}\n" in ran.stdout, ran.stdout + ran.stderr

@@ -843,3 +843,52 @@ def test_no_cache_is_kept_or_read_inside_the_repository_holding_the_project(tmp_
     result = run(root, "validate")
     assert result.exit_code == 0, result.output
     assert not (tmp_path / "repo/.ci-cache").exists()
+
+
+def test_running_out_of_memory_compiling_is_said_at_the_line_writing_the_template(tmp_path, monkeypatch,
+                                                                                  own_disk_cache):
+    """Python or Jinja running out of memory compiling a template (the machine's, or a limit set on pnp) was
+    'a bug in pnp' said at the game's component, or 'too many loops' where Python's compile ran out: it is
+    the template's error, at the line writing it, as for an expression."""
+    from conftest import make_project, run
+
+    tokenize = template._Env._tokenize
+
+    def short_of_memory(self, source, *args, **kwargs):
+        if "oom" in source:
+            raise MemoryError()
+        return tokenize(self, source, *args, **kwargs)
+
+    monkeypatch.setattr(template._Env, "_tokenize", short_of_memory)
+    root = make_project(tmp_path / "p", case={"replace": {
+        "layouts/mini/card.yaml": [['text: "{{ card.text }}"', 'text: "{{ card.text }}{# oom #}"']],
+        "layouts/mini/back.yaml": [["w: 63, h: 88,", "w: 63, h: 88, when: \"'oom' != 1\","]]}})
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1, result.output
+    for line in ("layouts/mini/card.yaml:5:51: error: text: pnp ran out of memory compiling this template",
+                 "layouts/mini/back.yaml:3:50: error: when: pnp ran out of memory compiling this expression"):
+        assert line in result.output, result.output
+
+
+def test_running_out_of_memory_compiling_a_fields_pattern_is_said_at_its_line(tmp_path, monkeypatch):
+    """`pattern: "a{4294967294}"`: the regular expression engine writes a counted repeat out, gigabytes; where
+    memory ran out first (a limit set on pnp) it was 'a bug in pnp' at the game, no line."""
+    import regex
+
+    from conftest import make_project, run
+    from pnp.model import schema
+
+    compile_pattern = regex.compile
+
+    def short_of_memory(pattern, *args, **kwargs):
+        if pattern == "a{4294967294}":
+            raise MemoryError()
+        return compile_pattern(pattern, *args, **kwargs)
+
+    monkeypatch.setattr(schema.regex, "compile", short_of_memory)
+    root = make_project(tmp_path / "p", case={"replace": {"cards/mini/game.yaml": [
+        ["name: {type: str, max_len: 20}", 'name: {type: str, pattern: "a{4294967294}"}']]}})
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    assert "cards/mini/game.yaml:15:13: error: field 'name': 'pattern' is too large to compile (pnp ran out of " \
+           "memory" in result.output, result.output

@@ -152,6 +152,10 @@ class Str(Field):
             self.pattern_text = pattern
         except (regex.error, TypeError, ValueError) as e:
             raise SpecError(f"'pattern' is not a regular expression: {e}") from None
+        except (MemoryError, RecursionError) as e:  # (said as 'a bug in pnp' at the game, no line)
+            raise SpecError("'pattern' is too large to compile (" + ("pnp ran out of memory compiling it: repeat "
+                            "counts such as {100000} are written out" if isinstance(e, MemoryError) else
+                            "groups inside one another too deeply") + ")") from None
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         problem = self.typed.typed_problem(value)

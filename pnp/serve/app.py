@@ -14,7 +14,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from importlib import resources
 from collections.abc import AsyncIterator
 from functools import partial
@@ -37,7 +37,7 @@ from ..model.game import shown_title
 from ..model.load import load_file
 from ..report import printable
 from .preview import Preview
-from .watch import watch
+from .watch import inputs_state, watch
 
 if TYPE_CHECKING:
     import socket
@@ -136,22 +136,29 @@ def _servable(parts: tuple[str, ...]) -> bool:
 
 class Latest(Generic[Drawing]):
     """One drawing at a time of something made from files that may change (a game's design report): each
-    caller gets a drawing begun after it asked, so it shows the files as they were then or later, and the
-    callers who ask while one is being drawn wait and share the next one."""
+    caller gets a drawing begun after it asked, so it shows the files as they were then or later, or one made
+    from the files as `state()` says they are when it asks (None: it cannot say); the callers who ask while
+    one is being drawn wait and share the next one (or that one, when the files are still as it began with).
+    Without `state`, every ask after a drawing began draws anew: any web page can ask the preview for a
+    game's report, in a loop, and each request drew it again (25 s of a core for DinoSpan's), the files
+    unchanged."""
 
-    def __init__(self, draw: Callable[[], Drawing]) -> None:
-        self.draw = draw
+    def __init__(self, draw: Callable[[], Drawing], state: Callable[[], Hashable | None] | None = None) -> None:
+        self.draw, self.state = draw, state or (lambda: None)
         self.lock = threading.Lock()
         self.clock = itertools.count()  # orders the asking and the beginning of drawings
         self.begun = -1
         self.drawn: Drawing | None = None
+        self.drawn_from: Hashable | None = None  # the state the drawing kept began with
 
     def get(self) -> Drawing:
         asked = next(self.clock)
+        now = self.state()
         with self.lock:
-            if self.begun < asked:
-                begun = next(self.clock)
-                self.drawn, self.begun = self.draw(), begun  # a drawing that raised is not kept
+            if self.begun < asked and (now is None or now != self.drawn_from):
+                begun, state = next(self.clock), self.state()
+                self.drawn = self.draw()  # a drawing that raised is not kept
+                self.begun, self.drawn_from = begun, state
             return cast(Drawing, self.drawn)  # drawn by now
 
 
@@ -363,8 +370,9 @@ def create_app(project: "Project", games: Iterable[str], host: str = "127.0.0.1"
     addresses, localhost, `host` and the names in `allow_hosts`; `on_refresh(game, state)` after each check of
     a game."""
     hub = Hub(project, games, on_refresh)
-    reports: dict[str, Latest[tuple[bytes | None, str]]] = {game: Latest(partial(_design_report, project, game))
-                                                                 for game in hub.games}
+    reports: dict[str, Latest[tuple[bytes | None, str]]] = {
+        game: Latest(partial(_design_report, project, game), partial(inputs_state, project, game))
+        for game in hub.games}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -5,6 +5,7 @@ which the rulebook prints); the rest of output/ (builds), hidden files and edito
 ignored."""
 
 import asyncio
+import contextlib
 import os
 import stat
 import sys
@@ -97,6 +98,35 @@ def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, i
             if len(found) >= MAX_WATCHED_FOLDERS:
                 break
     return found
+
+
+InputsState = tuple[tuple[str, int, int, int, int], ...]
+MAX_STATE_ENTRIES = 4 * MAX_TREE_ENTRIES  # entries inputs_state lists at most, all its folders together
+
+
+def inputs_state(project: "Project", game: str) -> InputsState | None:
+    """The game's inputs as the file system has them now: (path, inode, size, time written, time changed) of
+    each regular file (through a link, the file it names) of the folders watched for it that is an input of
+    it (games_of). Equal, no input of the game was saved, made, replaced or removed in between. None (not
+    known) past MAX_STATE_ENTRIES entries listed: folders of more files than a game may hold."""
+    found: list[tuple[str, int, int, int, int]] = []
+    listed = 0
+    for folder, _ in _folders_now(project, [game]):
+        try:
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    listed += 1
+                    if listed > MAX_STATE_ENTRIES:
+                        return None
+                    if entry.is_dir(follow_symlinks=False) or not games_of(project, entry.path, [game]):
+                        continue
+                    with contextlib.suppress(OSError):  # (gone since it was listed: not there now)
+                        seen = entry.stat()
+                        if stat.S_ISREG(seen.st_mode):
+                            found.append((entry.path, seen.st_ino, seen.st_size, seen.st_mtime_ns, seen.st_ctime_ns))
+        except OSError:  # gone or unreadable since it was listed
+            continue
+    return tuple(sorted(found))
 
 
 def _folders_below(top: Path) -> Iterator[Path]:

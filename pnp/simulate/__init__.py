@@ -3,6 +3,7 @@ checked on what the games measure."""
 
 import errno
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,8 @@ from .stats import MAX_FAILURES_KEPT, Tally, dead_items, to_json
 MAX_GAMES = 1_000_000  # games in one run, all seatings together
 MAX_SEED = 2**63 - 1  # of any game of a run: the report reads simulation.json's seed as a 64-bit whole number
 REPLAYS = "replays"  # the folder, beside a run's game folders, where a failed game's replay line writes its results
+# a replay's own folder in it: seed<S>-<agent>-<agent>... (the game's seed and seating: the game it replays)
+REPLAY_NAME = re.compile(r"seed(?:\d+|S)(?:-[a-z0-9-]+)?")
 
 
 @dataclass
@@ -84,7 +87,7 @@ def simulate(project: Project, game_id: str, options: Options, out_dir: Path, re
     tally = played.tally
     sim = Simulation(logs=tally.logs, log_lines_dropped=tally.log_lines_dropped)
     replay = f"{command} simulate {shell_word(game_id)}"
-    if _report_failures(tally, replay, replay_folder(out_dir), options, played.shown, report):
+    if _report_failures(tally, replay, out_dir, options, played.shown, report):
         return sim
     meta = {"game": game_id, "seed": options.seed, "players": options.players,
             "agents": list(dict.fromkeys(options.agents)),  # each once: 'random' 15,000 times was written so, and
@@ -142,26 +145,39 @@ def _written(project: Project, out_dir: Path, summary: dict[str, Any], report: R
     return path
 
 
-def replay_folder(out_dir: Path) -> str:
-    """The --out of a replay line, as the user types it: <the run's output folder>/replays, whose
-    replays/<game>/simulation.json is no run's results file (a game's is <folder>/<game>/simulation.json, and a
-    game's name is one folder's). Replayed with the run's own --out, the replay, once the rules were fixed,
-    replaced the run's results, thousands of games, with one game's."""
-    folder = out_dir.parent / REPLAYS
+def replay_folder(out_dir: Path, seed: int | None = None, seating: tuple[str, ...] = ()) -> str:
+    """The --out of the line replaying the game of `seed` and `seating` (None: `seedS`, for a hint), as the user
+    types it: <the run's output folder>/replays/seed<S>-<seating>, whose <game>/simulation.json is no run's results
+    file (a game's is <folder>/<game>/simulation.json, and a game's name is one folder's) nor another replayed
+    game's. Replayed with the run's own --out, the replay, once the rules were fixed, replaced the run's results,
+    thousands of games, with one game's; replayed into one replays/ folder, each replay replaced the last one's.
+    A run that is itself a replay (its output folder is such a replays/<name>) has its replays written beside its
+    own, not in a replays/ of its own: a replay of a replay wrote into replays/replays/, one folder deeper each
+    time."""
+    root = out_dir.parent  # the run's --out (or output/)
+    if root.name == REPLAYS:  # (a replay of an older pnp, which wrote into replays/<game>/)
+        base = root
+    elif root.parent.name == REPLAYS and REPLAY_NAME.fullmatch(root.name):
+        base = root.parent
+    else:
+        base = root / REPLAYS
+    folder = base / ("seed" + ("S" if seed is None else str(seed)) + "".join(f"-{agent}" for agent in seating))
     try:
         return shell_word(str(folder.relative_to(Path.cwd())))  # typed where the user is, as --out reads it
     except (ValueError, OSError):  # outside the folder the user is in, or that folder was removed
         return shell_word(str(folder))
 
 
-def _report_failures(tally: Tally, replay: str, out: str, options: Options, shown: str, report: Report) -> bool:
+def _report_failures(tally: Tally, replay: str, out_dir: Path, options: Options, shown: str,
+                     report: Report) -> bool:
     """Report the games the rules failed in (the first few, each with how to replay it: `replay`, the command
-    that simulates the game, its options and `out`, the --out that keeps its results apart from the run's);
-    True if any."""
+    that simulates the game, its options and the --out that keeps its results apart from the run's, written
+    in `out_dir`, and from other replays'); True if any."""
     for r in tally.failures:
         report.error(f"game {r.index} (seed {r.seed}, seats {','.join(r.seating)}): {r.failure}; replay it with "
                      f"`{replay} --seed {r.seed} --games 1 --players {options.players} --agents "
-                     f"{','.join(r.seating)} --log --out {out}`", Mark(shown, r.line, 1 if r.line else 0))
+                     f"{','.join(r.seating)} --log --out {replay_folder(out_dir, r.seed, r.seating)}`",
+                     Mark(shown, r.line, 1 if r.line else 0))
     if tally.failed > len(tally.failures):
         report.error(f"{tally.failed - len(tally.failures)} more games failed", Mark(shown))
     played, planned = tally.games + tally.failed, games_in(options)

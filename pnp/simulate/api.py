@@ -16,6 +16,7 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
+from types import CodeType
 from typing import Any, ClassVar
 
 from ..errors import DataError
@@ -218,7 +219,7 @@ def loaded_rules(project: Project, game: Game) -> tuple[GameRules, GameData, tup
     to set to anything) and what they declare (declared: read once, before the Rules are made)."""
     path = game.folder / RULES_FILE
     shown = project.rel(path)
-    if not path.is_file():
+    if not path.exists():  # (a folder or a pipe there is refused as no ordinary file, as it is read)
         raise DataError(f"no rules to play: write {RULES_FILE} beside game.yaml (see the README's `pnp simulate`)",
                         Mark(shown))
     project.inside(path, Mark(shown), "rules file")
@@ -294,7 +295,7 @@ def _assigned_at(path: Path, name: str) -> tuple[int, int]:
     """(line, column) where the rules file assigns `name` in a class, else (1, 1)."""
     try:
         tree = ast.parse(path.read_bytes())
-    except (SyntaxError, ValueError, OSError):  # (imported already, so not expected)
+    except (SyntaxError, ValueError, OSError, MemoryError, RecursionError):  # (imported already: not expected)
         return 1, 1
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
@@ -330,8 +331,9 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
             # compiled from the bytes just read, never through the loader: Python's importer runs the bytecode
             # file beside a source (__pycache__/rules.cpython-3XX.pyc) whose time and size it matches, so a game
             # someone sent ran a .pyc it shipped, not the rules.py the user read; and it wrote one into cards/
-            exec(compile(source, path, "exec", dont_inherit=True), module.__dict__)  # noqa: S102 - the rules
-        except (KeyboardInterrupt, Stopped):  # Ctrl-C, or pnp's alarm (said by the run)
+            exec(_compiled(source, path, shown), module.__dict__)  # noqa: S102 - the rules
+        except (KeyboardInterrupt, Stopped, DataError):  # Ctrl-C, pnp's alarm (said by the run), or _compiled's
+            sys.modules.pop(name, None)
             raise
         except BaseException as e:  # a designer's code: any error is theirs, said at its line (exit() too)
             sys.modules.pop(name, None)
@@ -351,6 +353,19 @@ def rules_class(path: str, shown: str, game_id: str) -> type[GameRules]:
     except BaseException as e:
         raise DataError(f"class Rules cannot be read: {raised(e)}", code_mark(e, shown, path)) from None
     return rules
+
+
+def _compiled(source: str, path: str, shown: str) -> CodeType:
+    """The rules' code; DataError at the file when Python runs out of memory compiling it (past the rules'
+    memory, or a limit set on pnp: 1 MB of short lines takes 600 MB), which was said as the rules' MemoryError
+    past their cap, as if running them had taken it."""
+    try:
+        return compile(source, path, "exec", dont_inherit=True)
+    except MemoryError:
+        lines = source.count("\n") + 1
+        raise DataError(f"the rules failed to load: Python ran out of memory compiling them ({lines:,} lines, "
+                        f"{len(source):,} characters): write them shorter, keeping data in the game's tables",
+                        Mark(shown)) from None
 
 
 CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")  # a coding declaration (PEP 263)
