@@ -17,6 +17,12 @@ from .load import MarkedList, Record, shown
 from .shapes import CheckerShape
 
 PATTERN_SECONDS = 0.5  # a field's pattern matching one value: a sane one takes microseconds
+# A pattern's size before it is compiled: the engine writes each {m,n} repeat out m or n times, so `a{10000000}`
+# took 16 s and 2.7 GB to compile (`a{4294967294}` was killed by the system), and 100,000 alternatives 46 s;
+# a pattern of this size compiles in about 0.1 s.
+PATTERN_MAX_CHARS = 10_000
+PATTERN_MAX_WRITTEN = 100_000
+_REPEAT_COUNTS = re.compile(r"\{(\d*)(?:,(\d*))?\}")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*\Z")  # (\Z: "$" also matches before a final line break)
 # an id names files (a component's folder and each item's images in an export): one of 300 characters passed
 # validation and the export failed on a file name too long for the file system, naming no file or line
@@ -133,6 +139,56 @@ class Field(options.Option):
         return value
 
 
+def pattern_size_problem(pattern: str) -> str | None:
+    """Why `pattern` is too large to compile in a moment, None when it is not: its length, or how many
+    characters and classes the engine writes out for it, each once for every repeat count around it."""
+    if len(pattern) > PATTERN_MAX_CHARS:
+        return f"{len(pattern):,} characters, more than {PATTERN_MAX_CHARS:,}"
+    if _written_out(pattern) > PATTERN_MAX_WRITTEN:
+        return f"its repeat counts write out more than {PATTERN_MAX_WRITTEN:,} characters"
+    return None
+
+
+def _written_out(pattern: str) -> int:
+    """How many atoms (characters, escapes, classes) compiling `pattern` writes out, counted until past
+    PATTERN_MAX_WRITTEN: a `{m,n}` repeats the atom or group before it max(m, n) times (`*`, `+` and `?` write
+    it once). A `{` that is no repeat count is a character, as the engine reads it."""
+    groups, last, i = [0], 0, 0  # the atoms of each open group so far; the atoms a repeat count would repeat
+    while i < len(pattern) and groups[0] <= PATTERN_MAX_WRITTEN:
+        c, counts = pattern[i], _REPEAT_COUNTS.match(pattern, i)
+        if c == "(":
+            groups.append(0)
+            last, i = 0, i + 1
+        elif c == ")" and len(groups) > 1:
+            last = groups.pop()
+            groups[-1] += last
+            i += 1
+        elif counts is not None and (counts[1] or counts[2]):
+            times = max(int(counts[1] or 0), int(counts[2] or 0))
+            groups[-1] += last * (times - 1) if times else -last
+            last, i = last * times, counts.end()
+        else:
+            i = _atom_end(pattern, i)
+            groups[-1] += 1
+            last = 1
+        if len(groups) > 1 and groups[-1] > PATTERN_MAX_WRITTEN:  # (a group alone already past it)
+            return groups[-1]
+    return groups[0] if len(groups) == 1 else sum(groups)
+
+
+def _atom_end(pattern: str, i: int) -> int:
+    """Where the atom at `i` ends: an escape's two characters, a class to its closing bracket, or one."""
+    if pattern[i] == "\\":
+        return i + 2
+    if pattern[i] != "[":
+        return i + 1
+    j = i + 1 + (pattern[i + 1:i + 2] == "^")
+    j += pattern[j:j + 1] == "]"  # (a ']' first in a class is one of its characters)
+    while j < len(pattern) and pattern[j] != "]":
+        j += 2 if pattern[j] == "\\" else 1
+    return j + 1
+
+
 class Str(Field):
     """Plain text (a number written in the data is an error: quote it)."""
 
@@ -147,6 +203,10 @@ class Str(Field):
         if self.max_len is not None and self.max_len < 0:  # (every item was refused, at its own line)
             raise SpecError(f"'max_len' is {self.max_len:g}: a text is at least 0 characters long")
         pattern = spec.get("pattern")
+        too_large = pattern_size_problem(pattern) if isinstance(pattern, str) else None
+        if too_large:
+            raise SpecError(f"'pattern' is too large to compile ({too_large}): write it shorter, without large "
+                            "repeat counts")
         try:  # the `regex` engine (Python's own syntax, VERSION0) because it can stop a match after a timeout
             self.pattern = regex.compile(pattern, regex.VERSION0) if pattern is not None else None
             self.pattern_text = pattern
