@@ -163,9 +163,6 @@ class MemoryGate:
         # per worker (its process id, the bytes it holds, whether it waits for more), under _changed's lock: a
         # worker that died is forgotten by its process id (forget), or the others would wait for it for good
         self._held = context.Array("q", _SLOT * workers, lock=False)
-        # the most bytes held at once, and the times a worker waited for room: what tests count (lock=False:
-        # written under _changed's lock)
-        self.counts = context.Array("q", 2, lock=False)
         self._mine = 0  # in a worker: the bytes its slot holds (read without the lock by `grow`'s quick test)
 
     def _others(self, me: int) -> list[tuple[int, int, int]]:
@@ -184,8 +181,6 @@ class MemoryGate:
     def _hold(self, slot: int, need: int) -> None:
         self._held[slot + 1], self._held[slot + 2] = need, 0
         self._mine = need
-        total = sum(self._held[i + 1] for i in range(0, len(self._held), _SLOT) if self._held[i])
-        self.counts[0] = max(self.counts[0], total)
 
     @contextlib.contextmanager
     def holding(self, need: int) -> Iterator[None]:
@@ -194,9 +189,7 @@ class MemoryGate:
         held, me = self._held, os.getpid()
         with self._changed:
             # a slot is free unless a worker died and the pool's new one came before the parent forgot it
-            if not (0 in held[::_SLOT] and self._room_for(me, need, False)):
-                self.counts[1] += 1
-                self._changed.wait_for(lambda: 0 in held[::_SLOT] and self._room_for(me, need, False))
+            self._changed.wait_for(lambda: 0 in held[::_SLOT] and self._room_for(me, need, False))
             slot = held[::_SLOT].index(0) * _SLOT
             held[slot] = me
             self._hold(slot, need)
@@ -216,7 +209,6 @@ class MemoryGate:
         with self._changed:
             slot = held[::_SLOT].index(me) * _SLOT
             if not self._room_for(me, need, True):
-                self.counts[1] += 1
                 held[slot + 2] = 1  # waiting: another waiting may now be the largest of those who wait
                 self._changed.notify_all()
                 self._changed.wait_for(lambda: self._room_for(me, need, True))
