@@ -70,7 +70,15 @@ class _NamedPath(click.Path):
             said = "is empty" if value == "" else "is only spaces"
             self.fail(f"{value!r} {said}: name a folder or file (or leave the option out for its default).",
                       param, ctx)
-        return super().convert(value, param, ctx)
+        converted = super().convert(value, param, ctx)
+        if not self.file_okay:  # (click refuses an ordinary file there, not a named pipe or a device)
+            try:
+                kind = project_mod.not_regular(os.stat(converted).st_mode)
+            except (OSError, ValueError, TypeError):  # nothing there yet (made when written), or no name of a file
+                kind = None
+            if kind not in (None, "a folder"):
+                self.fail(f"{printable(os.fsdecode(converted))!r} is {kind}, not a folder.", param, ctx)
+        return converted
 
 
 class _Whole(click.types.IntParamType):

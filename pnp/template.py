@@ -115,6 +115,11 @@ def _memory() -> int:
 _PAGE = resource.getpagesize()
 
 
+def memory_now() -> int:
+    """The process's resident memory now (Linux), else its peak so far."""
+    return _memory()
+
+
 class _Timeout(LimitError):
     """One evaluation ran out of its own time (the same template would for the next item too)."""
 
@@ -160,10 +165,36 @@ def _check_time(state: _Budget) -> None:
 
 
 def _check_memory(state: _Budget) -> None:
+    memory = _memory()
+    if _memory_watchers:
+        _memory_watchers[0](memory)
     if state.memory_ceiling is None:
-        state.memory_ceiling = _memory() + MAX_MEMORY_GROWTH
-    elif _memory() > state.memory_ceiling:
+        state.memory_ceiling = memory + MAX_MEMORY_GROWTH
+    elif memory > state.memory_ceiling:
         raise _stop(f"the templates used more than {MAX_MEMORY_GROWTH >> 20:,} MB of memory; pnp stops there")
+
+
+# who is told the process's memory at each look at it (at most one: `pnp build -j`'s worker, whose game must
+# wait for room among the games the other workers hold, see kit.run.MemoryGate); it may wait, never raise
+_memory_watchers: list[Callable[[int], None]] = []
+_looks = [0]  # memory_checkpoint calls since its last look at the memory
+
+
+def watch_memory(watcher: Callable[[int], None] | None) -> None:
+    """Tell `watcher` the process's memory (bytes) at each look the budget takes at it, and at memory_checkpoint;
+    None: tell no one."""
+    _memory_watchers[:] = [] if watcher is None else [watcher]
+
+
+def memory_checkpoint(coming: int = 0) -> None:
+    """A step of work outside templates (drawing, decoding a picture): every _CHECK_EVERY steps, or before
+    `coming` bytes are about to be needed, the watcher (if any) is told the memory now, plus `coming`."""
+    if not _memory_watchers:
+        return
+    _looks[0] += 1
+    if coming or _looks[0] >= _CHECK_EVERY:
+        _looks[0] = 0
+        _memory_watchers[0](_memory() + coming)
 
 
 _collected_at = [0]  # the process's memory after budget's last full collection, or the least seen since

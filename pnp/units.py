@@ -69,6 +69,18 @@ def on_other_paper(name: str, what: str) -> str:
     return f" (on {name} paper: a {what} prints on every paper pnp offers)"
 
 
+def paper_too_small(first: str, fits: Callable[[tuple[float, float]], bool]) -> tuple[tuple[float, float], str] | None:
+    """The first paper of every_paper(first) on which `fits` (told its width and height in points) says no: its
+    size and what a message about it adds (on_other_paper's words, when it is not the build's own paper); None
+    when every paper fits. A check of what must fit the paper asks this, so that no paper's build refuses what
+    validate passed."""
+    for name in every_paper(first):
+        size = paper_points(name)
+        if not fits(size):
+            return size, "" if name == first else on_other_paper(name, "kit")
+    return None
+
+
 def length(value: object, default_unit: str = "mm") -> float:
     """Return points for a length; raise ValueError with a readable message otherwise."""
     if isinstance(value, bool):

@@ -280,6 +280,21 @@ def test_every_die_net_builds_with_each_face_value_once(tmp_path, net, faces):
     assert next(c for c in manifest["components"] if c["id"] == "die")["pages"] == [1, 1]
 
 
+def test_a_die_net_that_fits_letter_only_is_refused_by_the_letter_build_too(tmp_path):
+    """A die's net, a tuck box and a token were checked on the build's own paper alone: a d6 of 61 mm edges
+    (Letter is wider than A4) built on Letter, exit 0, while validate refused it, and a token that fits A4
+    alone passed validate and stopped the Letter build. Each is checked on every paper, as the rulebook is."""
+    base = (DATA / "base/cards/mini/game.yaml").read_text()
+    die = "net: d6\nedge: 61mm\nsize: [14mm, 14mm]\nfaces: range(1, 7) | list\nelements: []\n"
+    root = make_project(tmp_path / "p", {"cards/mini/game.yaml": base.replace("components:\n", "components:\n  " + DIE_GAME),
+                                         "layouts/mini/die.yaml": die})
+    result = run(root, "build", "mini", "--paper", "letter")
+    assert result.exit_code == 1 and not (root / "output").exists(), result.output
+    assert ("layouts/mini/die.yaml:2:7: error: a d6 net with 61 mm edges is 196 x 257 mm with its glue tabs, more "
+            "than the paper holds; edges of at most 60 mm fit (on a4 paper: a kit prints on every paper pnp "
+            "offers)") in result.output
+
+
 def test_copies_of_a_die_show_one_net_painted_once(tmp_path):
     """Each copy of a die prints its net on a page of its own, every face with its value, but the net is painted
     once (a form every copy's page shows): its painting is charged once, and 400 copies of a d20 painted afresh

@@ -611,6 +611,19 @@ def test_a_folder_given_as_since_is_said_to_be_one_with_the_manifest_it_holds(tm
     assert result.exit_code == 2 and "is a folder, not a build's manifest" in result.output, result.output
 
 
+def test_a_named_pipe_given_as_since_is_refused_by_what_it_is(tmp_path):
+    """`--since PIPE` (a named pipe, a device) is no file os.path.isfile knows: it was taken for a git commit,
+    "the project is in no git repository", where every other command names the special file."""
+    root = make_project(tmp_path / "proj")
+    pipe = tmp_path / "manifest.json"
+    os.mkfifo(pipe)
+    for command in (["changes", "mini", "--since"], ["build", "mini", "--changed-since"]):
+        result = run(root, *command, str(pipe))
+        assert result.exit_code == 2, result.output
+        assert f"{pipe}: is a named pipe, not a build's manifest" in result.output and "no git repository" not in result.output
+    assert not (root / "output").exists()
+
+
 def test_a_manifest_given_with_a_trailing_slash_is_refused_as_the_path_of_a_folder(tmp_path):
     """`--since output/mini/manifest.json/` (a folder's path: the system says "Not a directory") was read as the
     manifest, exit 0, because Path drops the trailing '/' (and '/.')."""

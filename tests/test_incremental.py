@@ -233,6 +233,39 @@ def test_build_jobs_draw_together_only_games_whose_memory_fits_together(two_game
     assert len(counts) >= 2 and max(counts) == 1, counts
 
 
+def test_build_jobs_a_check_that_outgrows_its_share_waits_for_room(two_games, tmp_path, monkeypatch):
+    """`build -j N` bounded the games drawn at once by their memory, not the games being checked: two hostile
+    checks at once could pass 1 GB together. Here two checks fit beside each other as they begin, then grow
+    past the room left: the second to grow waits (holding what it has) until the first game ends, or goes on first when both wait (the
+    largest): never do both go on with their growth at once."""
+    from pnp import check, template
+    from pnp.kit import run as kit_run
+
+    growing, seen = tmp_path / "growing", tmp_path / "seen"
+    growing.mkdir()
+    real = check.validate
+
+    def grown(*args, **kwargs):  # (in the workers: forked with this patch)
+        more = b"\1" * (64 << 20)  # resident at once (written), as a check's growing data would be
+        template.memory_checkpoint(coming=1)  # the look its next steps would take
+        me = growing / str(os.getpid())
+        me.touch()
+        with open(seen, "a") as counts:
+            counts.write(f"{len(list(growing.iterdir()))}\n")
+        time.sleep(0.2)
+        me.unlink()
+        del more
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(check, "validate", grown)
+    monkeypatch.setattr(kit_run, "usable_cores", lambda: 2)
+    # both workers' memory as they begin (each a copy of this process) fits, with 48 MB to spare
+    monkeypatch.setattr(kit_run, "BUILDS_MEMORY", 2 * template.memory_now() + (48 << 20))
+    assert rebuilt(build(two_games, "--jobs", "2")) == ["mini", "other"]
+    counts = [int(n) for n in seen.read_text().split()]
+    assert counts == [1, 1], counts
+
+
 def test_a_game_whose_process_dies_fails_and_the_others_are_built(two_games, monkeypatch):
     """A worker ended by the system while drawing its game (out of memory, a crash in a library) left
     `build -j 2` waiting for that game's result for good; the memory it was admitted with held the others."""

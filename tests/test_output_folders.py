@@ -2,6 +2,7 @@
 folder, exit 1, for every command that writes: never a traceback. A file in the way stands for a read-only
 folder here because the tests may run as root, whom permissions do not stop."""
 
+import os
 import json
 
 import pytest
@@ -43,6 +44,20 @@ def test_an_empty_folder_named_is_refused_not_taken_for_the_default(project):
     for root in ("a" * 5000, "a/" * 3000):  # a name too long for the system was a traceback
         result = CliRunner().invoke(cli, ["--root", root, "validate"])
         assert result.exit_code == 2 and f"Error: --root {root[:40]}" in result.output, result.output[-300:]
+    assert not (project / "output").exists()
+
+
+def test_a_named_pipe_or_a_device_named_as_the_output_folder_is_refused_as_what_it_is(project, tmp_path):
+    """click refuses an ordinary file given as a folder, not a named pipe or a device: `calibrate --out PIPE` said
+    "cannot write to PIPE: File exists", and the other commands got as far as "cannot write to PIPE/mini"."""
+    pipe = tmp_path / "kits"
+    os.mkfifo(pipe)
+    for command in (["calibrate"], ["build", "mini"], ["report", "mini"]):
+        result = run(project, *command, "--out", str(pipe))
+        assert result.exit_code == 2, result.output
+        assert f"Invalid value for '--out': '{pipe}' is a named pipe, not a folder" in result.output, result.output
+    result = run(project, "build", "mini", "--out", os.devnull)
+    assert result.exit_code == 2 and f"'{os.devnull}' is a device, not a folder" in result.output, result.output
     assert not (project / "output").exists()
 
 

@@ -167,6 +167,12 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
         raise UsageError(f"--since {printable(since)}: is a folder, not a build's manifest; "
                          + (f"give one of its manifests, such as {printable(_as_typed(path / manifests[0]))}"
                             if manifests else "give a build's manifest.json, or a git commit"))
+    special = _special(since)
+    if special is not None and not _names_a_commit(project, since):
+        # a named pipe (or a device, a socket) is no file os.path.isfile knows: taken for a commit, it was said as
+        # "the project is in no git repository", or compared with a commit of that name
+        raise UsageError(f"--since {printable(since)}: is {special}, not a build's manifest (pnp reads only "
+                         "ordinary files); give a build's manifest.json, or a git commit")
     if names_a_file(since):
         _not_also_a_commit(project, since)
         # named by its absolute path outside the project (project-relative inside): `manifest.json` given in two
@@ -180,6 +186,16 @@ def names_a_file(since: str) -> bool:
     """Whether `since`, as typed, names a file (or a link to one): the path as the system reads it, where a
     trailing '/' or '/.' names a folder, never a file (as Path, which drops them, would not say)."""
     return os.path.isfile(since)
+
+
+def _special(since: str) -> str | None:
+    """What `since`, as typed, names when it is there but neither an ordinary file nor a folder (a named pipe, a
+    device, a socket, or a link to one), else None."""
+    try:
+        kind = not_regular(os.stat(since).st_mode)
+    except (OSError, ValueError):  # (nothing there, a name too long, a NUL: taken for a commit)
+        return None
+    return None if kind == "a folder" else kind
 
 
 def _as_typed(path: Path) -> str:

@@ -31,12 +31,13 @@ if TYPE_CHECKING:
 
 Emit = Callable[[str, str, Any], None]  # (event, game id, value): see build_game
 
-# The memory the games drawn at once by `build -j N` may need together: each worker holds a whole game, and two
-# hostile games near the drawing budgets in parallel could pass 1 GB. A game's need is estimated from its check
+# The memory the games checked and drawn at once by `build -j N` may need together (see MemoryGate): each worker
+# holds a whole game, and two hostile games near the budgets in parallel could pass 1 GB. A check holds the
+# worker's resident memory as it grows (looked at with the budget's); drawing's need is estimated from the check
 # (the worker's peak resident size while checking it) with DRAWING_GROWTH for what drawing adds to the checked
 # game it holds (the shipped games' drawing took their check's peak 1.0 to 1.2 times); a game whose need alone
-# is more is drawn while no other is (each game alone is within pnp's own bounds). What is left of 1 GB is the
-# parent's (about 100 MB) and a margin.
+# is more goes on while no other holds any (each game alone is within pnp's own bounds). What is left of 1 GB is
+# the parent's (about 100 MB) and a margin.
 BUILDS_MEMORY = 700_000_000
 DRAWING_GROWTH = 1.5
 
@@ -118,7 +119,8 @@ def _built(project: "Project", game_id: str, options: "PrintOptions", folder: Pa
     from .render import commit, render_game, steps
 
     try:
-        with _drawing_admitted(), output_lock(folder, project.rel(folder), lambda message: emit("wait", game_id, message)) as waited:
+        _drawing_admitted()
+        with output_lock(folder, project.rel(folder), lambda message: emit("wait", game_id, message)) as waited:
             unchanged = already_built(project, game_id, options, folder) if waited and not force else None
             if unchanged is not None:
                 return unchanged
@@ -149,42 +151,80 @@ def default_jobs() -> int:
 
 
 class MemoryGate:
-    """The memory the games being drawn by the workers of one build need together, kept at most `limit`: a
-    game is admitted to draw while those drawing leave room for its need, or alone when none is drawing."""
+    """The memory the games held by the workers of one build need together, kept at most `limit`, from each
+    game's check to the end of its drawing. A worker takes its share (its memory now) as its game's check
+    begins, while the others leave room for it or none holds any; as its check or drawing outgrows its share,
+    it waits for room (the others end their games, or wait too). A worker waits holding what it has, so when
+    every other holder waits as well the largest goes on alone: no two wait for each other for good."""
 
     def __init__(self, context: "BaseContext", limit: int, workers: int) -> None:
         self.limit = limit
         self._changed: "Condition" = context.Condition()
-        # per worker (its process id, the bytes its game drawing needs), under _changed's lock: a worker that
-        # died drawing is forgotten by its process id (forget), or the others would wait for it for good
-        self._held = context.Array("q", 2 * workers, lock=False)
+        # per worker (its process id, the bytes it holds, whether it waits for more), under _changed's lock: a
+        # worker that died is forgotten by its process id (forget), or the others would wait for it for good
+        self._held = context.Array("q", _SLOT * workers, lock=False)
+        self._mine = 0  # in a worker: the bytes its slot holds (read without the lock by `grow`'s quick test)
 
-    def _room_for(self, need: int) -> bool:
-        """Whether `need` bytes fit beside the games drawing, or none is drawing."""
-        drawing = [self._held[i + 1] for i in range(0, len(self._held), 2) if self._held[i]]
-        return not drawing or sum(drawing) + need <= self.limit
+    def _others(self, me: int) -> list[tuple[int, int, int]]:
+        """(bytes, waiting, process id) of each worker holding memory but `me`."""
+        held = self._held
+        return [(held[i + 1], held[i + 2], held[i]) for i in range(0, len(held), _SLOT) if held[i] not in (0, me)]
+
+    def _room_for(self, me: int, need: int, holding: bool) -> bool:
+        """Whether `me` may hold `need` bytes: they fit beside the others' or none holds any, or (`holding`: it
+        waits with memory held) every other holder waits too and it holds the most (ties: the higher pid)."""
+        others = self._others(me)
+        if not others or sum(o[0] for o in others) + need <= self.limit:
+            return True
+        return holding and all(o[1] for o in others) and (self._mine, me) > max((o[0], o[2]) for o in others)
+
+    def _hold(self, slot: int, need: int) -> None:
+        self._held[slot + 1], self._held[slot + 2] = need, 0
+        self._mine = need
 
     @contextlib.contextmanager
-    def admitted(self, need: int) -> Iterator[None]:
-        """Wait until `need` bytes fit beside the games drawing (or none is), then hold them for the block."""
+    def holding(self, need: int) -> Iterator[None]:
+        """Wait until `need` bytes fit beside what the others hold (or none holds any), then hold them for the
+        block (one game, checked and drawn), growing with `grow`."""
         held, me = self._held, os.getpid()
         with self._changed:
-            # a slot is free unless a worker died drawing and the pool's new one came before the parent forgot it
-            self._changed.wait_for(lambda: 0 in held[::2] and self._room_for(need))
-            slot = held[::2].index(0) * 2
-            held[slot], held[slot + 1] = me, need
+            # a slot is free unless a worker died and the pool's new one came before the parent forgot it
+            self._changed.wait_for(lambda: 0 in held[::_SLOT] and self._room_for(me, need, False))
+            slot = held[::_SLOT].index(0) * _SLOT
+            held[slot] = me
+            self._hold(slot, need)
         try:
             yield
         finally:
             self.forget(me)
+            self._mine = 0
+
+    def grow(self, need: int) -> None:
+        """In a worker holding memory (`holding`): hold `need` bytes (and GROWTH_STEP more, for the next few
+        looks), once they fit; at once when it holds as much already, or holds nothing (one game alone)."""
+        if need <= self._mine or not self._mine:
+            return
+        need += GROWTH_STEP
+        held, me = self._held, os.getpid()
+        with self._changed:
+            slot = held[::_SLOT].index(me) * _SLOT
+            if not self._room_for(me, need, True):
+                held[slot + 2] = 1  # waiting: another waiting may now be the largest of those who wait
+                self._changed.notify_all()
+                self._changed.wait_for(lambda: self._room_for(me, need, True))
+            self._hold(slot, need)
 
     def forget(self, pid: int) -> None:
-        """The game the process `pid` was drawing holds no memory any more (drawn, or the process died)."""
+        """The process `pid` holds no memory any more (its game ended, or the process died)."""
         with self._changed:
-            for i in range(0, len(self._held), 2):
+            for i in range(0, len(self._held), _SLOT):
                 if self._held[i] == pid:
-                    self._held[i] = self._held[i + 1] = 0
+                    self._held[i] = self._held[i + 1] = self._held[i + 2] = 0
             self._changed.notify_all()
+
+
+_SLOT = 3  # MemoryGate's numbers per worker
+GROWTH_STEP = 16 << 20  # bytes a worker's hold grows by past what it needs now: the gate is not asked at each look
 
 
 def peak_memory() -> int:
@@ -203,15 +243,11 @@ def _peak_reset() -> None:
         pass
 
 
-@contextlib.contextmanager
-def _drawing_admitted() -> Iterator[None]:
-    """In a worker of build_games, the block (drawing the checked game) waits for room in the build's
-    MemoryGate, for the need its check measured; elsewhere (one game at a time) it runs at once."""
-    if _GATE is None:
-        yield
-        return
-    with _GATE.admitted(int(peak_memory() * DRAWING_GROWTH)):
-        yield
+def _drawing_admitted() -> None:
+    """In a worker of build_games, wait for room in the build's MemoryGate for the need the game's check
+    measured (its drawing holds the checked game, and adds to it); elsewhere (one game at a time) at once."""
+    if _GATE is not None:
+        _GATE.grow(int(peak_memory() * DRAWING_GROWTH))
 
 
 _EVENTS: "Queue[tuple[str, str, Any]] | None" = None  # the worker's end of the progress queue, set when its process starts
@@ -221,8 +257,11 @@ _BUILDERS: "SynchronizedArray[int] | None" = None  # the process building each g
 
 def _start_worker(events: "Queue[tuple[str, str, Any]]", gate: MemoryGate,
                   builders: "SynchronizedArray[int]") -> None:
+    from ..template import watch_memory
+
     global _EVENTS, _GATE, _BUILDERS
     _EVENTS, _GATE, _BUILDERS = events, gate, builders
+    watch_memory(gate.grow)  # the game's check and drawing wait for room as they grow
 
 
 def _in_worker(project: "Project", game_id: str, options: "PrintOptions", folder: Path, force: bool,
@@ -231,8 +270,12 @@ def _in_worker(project: "Project", game_id: str, options: "PrintOptions", folder
     _BUILDERS[index] = os.getpid()  # (shared memory, at once: an event sent could die with the process)
     emit = _EVENTS.put
     _peak_reset()  # the check measures this game's memory, not the worker's earlier games'
+    from ..template import memory_now
+
+    assert _GATE is not None
     try:
-        return build_game(project, game_id, options, folder, force, lambda *event: emit(event), checked=True)
+        with _GATE.holding(memory_now()):  # the check's memory counts beside the other games' as drawing's does
+            return build_game(project, game_id, options, folder, force, lambda *event: emit(event), checked=True)
     finally:
         emit(("done", game_id, None))  # after its last step: the parent stops waiting at once
 

@@ -12,7 +12,7 @@ from ..draw.text import glyph_runs
 from ..errors import BudgetSpent
 from .prims import Prim
 from ..report import Mark
-from ..template import evaluations_made
+from ..template import evaluations_made, memory_checkpoint
 
 # The steps a game may spend on its drawing in one command (validate, build, export, a preview refresh): a
 # base, and an allowance per face printed, so that a deck of 10,000 cards can be drawn and a small game cannot
@@ -163,6 +163,7 @@ class DrawingBudget:
         draws it inside the printed layout (said with it: the element's own layout may print nowhere else)."""
         if self.stopped is not None:
             raise BudgetSpent(self.stopped)
+        memory_checkpoint()
         if self.again:
             return
         self.spent += steps
@@ -194,6 +195,7 @@ class DrawingBudget:
         if self.stopped is not None:
             raise BudgetSpent(self.stopped)
         self.paid.add(work)
+        memory_checkpoint(coming=4 * pixels)  # (decoded as up to four bytes a pixel)
         self.pixel_work.append((work, pixels, mark, shown))
         self.pixels += pixels
         if self.pixels > self.pixel_limit:

@@ -1,11 +1,13 @@
 """Token sheets: counters of mixed sizes packed in rows, each with the outline it is cut along; optional
 mirrored backs."""
 
+import functools
+
 from ..draw import sheet as paper
 from ..impose import sheet
 from ..impose.shapes import Outline, cut_shape
 from ..layout import params as P
-from ..units import MM, to_mm
+from ..units import MM, paper_too_small, to_mm
 from .base import Kind
 from .sheets import TOKEN_GAP, back_shift, by_side
 from ..draw.paint import Painter
@@ -43,12 +45,14 @@ class Tokens(Kind):
         names = dict.fromkeys(p.layout for p in studio.of(component) if p.side == "front")  # each once
         layouts = [studio.layouts.get(name) for name in names]
         margin = _margin(_bleed(layouts)) if layouts else sheet.MARGIN
-        room = [side - 2 * margin for side in studio.paper]
         for layout in layouts:
-            if layout.width > room[0] or layout.height > room[1]:
+            size = layout.width + 2 * margin, layout.height + 2 * margin
+            small = paper_too_small(studio.options.paper, functools.partial(_within, size))
+            if small is not None:
+                room, on_paper = [side - 2 * margin for side in small[0]], small[1]
                 report.error(f"a {layout.size_mm[0]:g} x {layout.size_mm[1]:g} mm token does not fit on the paper "
-                             f"(at most {to_mm(room[0]):g} x {to_mm(room[1]):g} mm); make it a board, which is tiled",
-                             layout.spec.mark_of("size"))
+                             f"(at most {to_mm(room[0]):g} x {to_mm(room[1]):g} mm); make it a board, which is "
+                             f"tiled{on_paper}", layout.spec.mark_of("size"))
         _check_back_cuts(component, studio, report)
 
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
@@ -103,6 +107,11 @@ def _check_back_cuts(component: Component, studio: Studio, report: Reporter) -> 
             if own != cut and key in back_layout.spec:
                 report.error(f"{key}: a token's back is cut with its front, along the front's line ({front}'s "
                              f"{key}: {cut}); give it the front's {key}, or leave it out", back_layout.spec.mark_of(key))
+
+
+def _within(size: tuple[float, float], paper_size: tuple[float, float]) -> bool:
+    """Whether something of this size (width, height) is within the paper, unturned."""
+    return size[0] <= paper_size[0] and size[1] <= paper_size[1]
 
 
 def _packed(layouts: list[Layout], paper_size: tuple[float, float]) -> tuple[float, list[list[sheet.Placed]]]:

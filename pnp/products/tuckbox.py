@@ -14,7 +14,7 @@ from ..impose import tuckbox as nets
 from ..impose.sheet import MARGIN, NET_FOOTER_ROOM
 from ..options import blank, did_you_mean
 from ..report import shortened
-from ..units import MM, to_mm
+from ..units import MM, paper_too_small, to_mm
 from .base import Kind
 from ..model.components import Component, template_printed_as_written
 from ..model.schema import Decimal, Str, WholeNumber
@@ -74,15 +74,18 @@ class TuckBox(Kind):
             return
         _check_words(component, studio, box, report)
         w, h = box.net.size
-        if nets.placement((w, h), studio.paper, MARGIN, FOOTER_ROOM) is None:
-            (pw, ph), (lw, lh) = nets.room(studio.paper, MARGIN, FOOTER_ROOM)
-            most = _most_cards(box, studio)
+        small = paper_too_small(studio.options.paper,
+                                lambda paper: nets.placement((w, h), paper, MARGIN, FOOTER_ROOM) is not None)
+        if small is not None:
+            paper_size, on_paper = small
+            (pw, ph), (lw, lh) = nets.room(paper_size, MARGIN, FOOTER_ROOM)
+            most = _most_cards(box, paper_size)
             boxes_needed = -(-box.count // most) if most else 0
             split = (f"; one box holds at most {most} of these cards: put them in {boxes_needed} boxes with "
                      f"`holds: {-(-box.count // boxes_needed)}` and `copies: {boxes_needed}`") if most else ""
             report.error(f"a tuck box for {box.count} cards is {to_mm(w):.0f} x {to_mm(h):.0f} mm flat, more than "
                          f"the paper holds ({to_mm(pw):.0f} x {to_mm(ph):.0f} mm, or {to_mm(lw):.0f} x "
-                         f"{to_mm(lh):.0f} mm turned){split}",
+                         f"{to_mm(lh):.0f} mm turned){split}{on_paper}",
                          component.spec.mark_of("holds" if "holds" in component.spec else "deck"))
 
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
@@ -212,12 +215,12 @@ def _deck(component: Component, studio: Studio) -> Component:
     return deck
 
 
-def _most_cards(box: Box, studio: Studio) -> int:
+def _most_cards(box: Box, paper_size: tuple[float, float]) -> int:
     """The most cards of this box's size and thickness that a box printed on this paper holds, found by halving:
     a box only grows with its cards (counted down one by one, `holds: 1000000000` never ended)."""
     def fits(count: int) -> bool:
         size = nets.tuck_net(*nets.box_size(box.card, count, box.thickness, box.clearance)).size
-        return nets.placement(size, studio.paper, MARGIN, FOOTER_ROOM) is not None
+        return nets.placement(size, paper_size, MARGIN, FOOTER_ROOM) is not None
 
     most, too_many = 0, box.count  # (a box of box.count cards does not fit: why this is asked)
     while too_many - most > 1:
