@@ -195,7 +195,8 @@ class Str(Field):
     name = "str"
     value_option = options.Text
     OPTIONS = {**Field.OPTIONS, "max_len": "the most characters allowed",
-               "pattern": "a regular expression the whole text must match"}
+               "pattern": "a regular expression the whole text must match (at most 10,000 characters, its "
+                          "`{m,n}` repeats writing out at most 100,000)"}
 
     def __init__(self, spec: Mapping[str, Any], enums: Mapping[str, Any]) -> None:
         super().__init__(spec, enums)
