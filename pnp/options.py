@@ -147,6 +147,12 @@ class Option:
     def convert(self, value: object) -> object:
         return value
 
+    def as_read(self, value: object, written: str | None) -> object:
+        """The value this option reads from a file where YAML read a number from `written`, a text that prints
+        otherwise (`1.10` read as 1.1, `1_000` as 1000: model.load's Record.written_of); None where it did not.
+        An option of text reads the text as written (as_written), any other the number."""
+        return value
+
     def optional(self) -> Self:
         """The same option, not required (where whether it is needed is decided elsewhere)."""
         optional = copy.copy(self)
@@ -350,10 +356,19 @@ class Bool(Option):
         raise ValueError(f"expected true or false, got {shown(value)}")
 
 
+def as_written(value: object, written: str | None) -> object:
+    """A number as the file writes it, where that prints otherwise than the number (Option.as_read): what an
+    option of text reads (a layout's `text: 1.10` printed 1.1, game.yaml's `version: 1_000` 1000, exit 0)."""
+    return written if written is not None and type(value) in (int, float) else value
+
+
 class Text(Option):
     """Plain text (in the data, a number is an error: quote it)."""
 
     kind = "text"
+
+    def as_read(self, value: object, written: str | None) -> object:
+        return as_written(value, written)
 
     def typed_problem(self, value: object) -> str | None:
         return None if isinstance(value, str) else f"expected text, got {type_name(value)} {shown(value)}"

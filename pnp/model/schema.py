@@ -113,13 +113,8 @@ class Field(options.Option):
         """The value if it passes its check, else INVALID (lists and records drop only their bad parts)."""
         return INVALID if next(iter(self.check(value, mark, ctx)), None) else value
 
-    def as_read(self, value: Any, written: str | None) -> Any:
-        """The value this field reads from a mapping's `value`, given the text YAML read it from where it read a
-        number that prints otherwise (Record.written_of: `1.10` read as 1.1); a field of numbers reads the number."""
-        return value
-
     def read(self, record: Record, key: Any) -> Any:
-        """This field's value of `record[key]` (as_read)."""
+        """This field's value of `record[key]`, a number as written where it reads text (Option.as_read)."""
         return self.as_read(record[key], record.written_of(key))
 
     def refs(self) -> Iterator[tuple[str, Mark | None]]:
@@ -502,9 +497,9 @@ class Scalar(Field):
         return "text or number"
 
     def as_read(self, value: Any, written: str | None) -> Any:
-        # as written: game.yaml's `version: 1.10` printed 1.1, `1_000` 1000 (the text is what prints, and a
-        # number here is one only to its writer)
-        return written if written is not None and type(value) in (int, float) else value
+        # as written: game.yaml's `version: 1.10` printed 1.1 (the text is what prints, and a number here is one
+        # only to its writer)
+        return options.as_written(value, written)
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
