@@ -808,6 +808,31 @@ def test_text_of_a_script_pnp_cannot_set_as_read_is_refused_though_its_font_has_
     assert len(said) == 2, "\n".join(said)
 
 
+def test_a_character_past_u_ffff_reads_back_from_the_pdf_as_typed(tmp_path):
+    """ReportLab wrote a character past U+FFFF in a font subset's ToUnicode map as its bare digits (<1D538>),
+    which readers cut to four: a rulebook's or a card's '𝔸𝔹' printed right but read back (copied, searched) as
+    'ᵓᵓ', exit 0."""
+    from pypdf import PdfReader
+    from reportlab.pdfgen.canvas import Canvas
+    from pnp.draw.book import Book, BookContent
+    from pnp.draw.fonts import load_fonts
+    from pnp.project import find
+    from pnp.units import MM
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: wide.ttf}\n  Display: {regular: wide.ttf}\n"})
+    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    renamed = regular.replace(b"SourceSansPro-Regular", b"AstraSansPro0-Regular").replace(
+        "SourceSansPro-Regular".encode("utf-16-be"), "AstraSansPro0-Regular".encode("utf-16-be"))
+    (root / "fonts" / "wide.ttf").write_bytes(_font_remapping(renamed, [0x1D538, 0x1D539, 0x10300]))
+    out, page = io.BytesIO(), (210 * MM, 297 * MM)
+    canvas = Canvas(out, pagesize=page, invariant=1)
+    Book(BookContent(title="T", markdown="# Rules\n\nMath \U0001d538\U0001d539 and \U00010300.\n"),
+         load_fonts(find(root)), page, lambda src, width: None, lambda *args: None).draw(canvas)
+    canvas.save()
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages)
+    assert "Math \U0001d538\U0001d539 and \U00010300." in text, text
+
+
 def test_text_of_a_script_whose_lines_break_by_a_dictionary_is_refused_at_its_line(tmp_path):
     """Thai, Lao and Khmer write no space between words; their lines break where a dictionary of the language
     says a word ends, and pnp has none. A Thai sentence was one word, refused as too long for a card's box that
@@ -855,6 +880,7 @@ def test_text_of_a_script_written_without_spaces_breaks_between_its_characters(t
     from pnp.draw import text as rtext
     from pnp.draw.fonts import load_fonts
     from pnp.project import find
+    from pnp.units import MM
     lines, overflow = rtext.layout(rtext.parse(sentence), load_fonts(find(root)), "Body", 10, 100)
     assert not overflow and len(lines) > 1
     assert all(line.items[0][1].text[0] != "\u3002" for line in lines)  # a full stop starts no line
@@ -1244,6 +1270,7 @@ def test_bold_words_whose_face_has_a_wider_space_end_at_their_boxs_edge(tmp_path
     from pnp.draw import text as rtext
     from pnp.draw.fonts import load_fonts
     from pnp.project import find
+    from pnp.units import MM
     root = make_project(tmp_path / "proj", changes={
         "fonts/fonts.yaml": "families:\n  Body: {regular: r.ttf, bold: b.ttf}\n  Display: {regular: r.ttf}\n"})
     fonts_dir = REPO / "pnp" / "fonts" / "SourceSansPro"

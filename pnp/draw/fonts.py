@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
 from ..errors import DataError, LoadError
@@ -950,6 +950,31 @@ def _registered_alike(printed: bytes, digest: str) -> TTFont | None:
     alike = copy.copy(found)
     alike.state = weakref.WeakKeyDictionary()  # (its own subsets in each PDF, were ReportLab ever to keep it)
     return alike
+
+
+def _utf16_hex(code: int) -> str:
+    """A character as the hexadecimal UTF-16BE a PDF's ToUnicode map gives it: a code point past U+FFFF as its
+    pair of surrogates."""
+    if code <= 0xFFFF:
+        return f"{code:04X}"
+    code -= 0x10000
+    return f"{0xD800 + (code >> 10):04X}{0xDC00 + (code & 0x3FF):04X}"
+
+
+def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
+    """ReportLab's makeToUnicodeCMap (the map from each code of a font subset back to its character, which text is
+    read back, copied and searched by), each character written in UTF-16BE as PDF says: ReportLab wrote a code
+    point past U+FFFF as its bare digits (<1D538>), which readers cut to four: a rulebook's '𝔸𝔹' (U+1D538,
+    U+1D539) read back as 'ᵓᵓ', exit 0. The same text for every other character, so the same bytes."""
+    return "\n".join(["/CIDInit /ProcSet findresource begin", "12 dict begin", "begincmap", "/CIDSystemInfo",
+                      f"<< /Registry ({fontname})", f"/Ordering ({fontname})", "/Supplement 0", ">> def",
+                      f"/CMapName /{fontname} def", "/CMapType 2 def", "1 begincodespacerange",
+                      f"<00> <{len(subset) - 1:02X}>", "endcodespacerange", f"{len(subset)} beginbfchar",
+                      *(f"<{i:02X}> <{_utf16_hex(code)}>" for i, code in enumerate(subset)),
+                      "endbfchar", "endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end"])
+
+
+ttfonts.makeToUnicodeCMap = _to_unicode_cmap  # (what TTFont.addObjects calls for each subset it writes)
 
 
 class _KeptSubsets:
