@@ -880,7 +880,6 @@ def test_text_of_a_script_written_without_spaces_breaks_between_its_characters(t
     from pnp.draw import text as rtext
     from pnp.draw.fonts import load_fonts
     from pnp.project import find
-    from pnp.units import MM
     lines, overflow = rtext.layout(rtext.parse(sentence), load_fonts(find(root)), "Body", 10, 100)
     assert not overflow and len(lines) > 1
     assert all(line.items[0][1].text[0] != "\u3002" for line in lines)  # a full stop starts no line
@@ -1270,7 +1269,6 @@ def test_bold_words_whose_face_has_a_wider_space_end_at_their_boxs_edge(tmp_path
     from pnp.draw import text as rtext
     from pnp.draw.fonts import load_fonts
     from pnp.project import find
-    from pnp.units import MM
     root = make_project(tmp_path / "proj", changes={
         "fonts/fonts.yaml": "families:\n  Body: {regular: r.ttf, bold: b.ttf}\n  Display: {regular: r.ttf}\n"})
     fonts_dir = REPO / "pnp" / "fonts" / "SourceSansPro"
