@@ -243,8 +243,8 @@ _VIRAMA = 9  # the canonical combining class of a virama (Devanagari's U+094D): 
 # them was one word ("0 of its 60 fit" in a card's box that held two lines of it, "break it with spaces" in the
 # rulebook), and their marks, which a shaper stacks (a Lao tone mark over a vowel above), printed over each other
 # with exit 0
-_DICTIONARY_BROKEN = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x1950, 0x1AAF), (0xA9E0, 0xA9FF),
-                      (0xAA60, 0xAADF), (0x11700, 0x1174F))
+_DICTIONARY_BROKEN = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x1950, 0x19FF), (0x1A20, 0x1AAF),
+                      (0xA9E0, 0xA9FF), (0xAA60, 0xAADF), (0x11700, 0x1174F))
 
 
 def _dictionary_broken(ch: str) -> bool:
