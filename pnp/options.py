@@ -6,7 +6,7 @@ import functools
 import math
 import re
 from collections.abc import Iterable, Mapping
-from typing import Self, TypeVar
+from typing import Any, Self, TypeVar
 
 from . import units
 from .report import closest, described, did_you_mean, plain, shown, type_name  # noqa: F401  (one vocabulary)
@@ -147,7 +147,7 @@ class Option:
     def convert(self, value: object) -> object:
         return value
 
-    def as_read(self, value: object, written: str | None) -> object:
+    def as_read(self, value: Any, written: str | None) -> Any:
         """The value this option reads from a file where YAML read a number from `written`, a text that prints
         otherwise (`1.10` read as 1.1, `1_000` as 1000: model.load's Record.written_of); None where it did not.
         An option of text reads the text as written (as_written), any other the number."""
@@ -367,7 +367,7 @@ class Text(Option):
 
     kind = "text"
 
-    def as_read(self, value: object, written: str | None) -> object:
+    def as_read(self, value: Any, written: str | None) -> Any:
         return as_written(value, written)
 
     def typed_problem(self, value: object) -> str | None:

@@ -297,6 +297,11 @@ def _refuse_yaml11_only_number(text: str, value: object, mark: Mark) -> None:
                     "it to keep it as text", mark)
 
 
+def _written_otherwise(value: object, text: str) -> str | None:
+    """`text`, where YAML read from it a number that prints otherwise (`1.10` as 1.1, `1_000` as 1000), else None."""
+    return text if type(value) in (int, float) and str(value) != text else None
+
+
 class _Builder:
     """Turns the parser's event stream into Records and MarkedLists without recursion, so no nesting can
     overflow a stack; counts every value an alias expands to."""
@@ -379,8 +384,7 @@ class _Builder:
             tag = _STR if _TYPED_STARTS is not None and (not implicit[0] or event.value[:1] not in _TYPED_STARTS) \
                 else self.resolved(event.value, implicit)
             if tag in _TEXT_ALIKE:
-                if tag == _MERGE and self.stack and self.stack[-1].is_map and self.stack[-1].key is None:
-                    self.add(_MERGE_KEY, 1, place)
+                if self.merge_key(tag, place):
                     return
                 tag = _STR
         elif tag == "!":
@@ -388,17 +392,22 @@ class _Builder:
         if tag not in _ALLOWED_TAGS:
             self.allowed(tag, self.mark(place))
         value = self.text_scalar(event.value, place) if tag == _STR else self.construct(tag, event, self.mark(place))
-        written = event.value if type(value) in (int, float) and str(value) != event.value else None
+        written = _written_otherwise(value, event.value)
         if event.anchor is not None:
-            self.anchor(event.anchor, value, 1)
-            if written is not None:
-                self.anchors_written[event.anchor] = written
+            self.anchor(event.anchor, value, 1, written)
         if written is None:
             self.add_one(value, place)
         else:
             self.add_written(value, place, written)
 
-    def add_written(self, value: int | float, place: Place, written: str) -> None:
+    def merge_key(self, tag: str, place: int) -> bool:
+        """Add a '<<' read as a mapping's key (the merge key) and say so; elsewhere it is text."""
+        if tag == _MERGE and self.stack and self.stack[-1].is_map and self.stack[-1].key is None:
+            self.add(_MERGE_KEY, 1, place)
+            return True
+        return False
+
+    def add_written(self, value: object, place: Place, written: str) -> None:
         """add() of a number YAML read from text that prints otherwise (`1.10` as 1.1), its text kept beside it
         in the mapping or list that holds it (Record.written_of), for a field of text to print as written."""
         parent = self.stack[-1] if self.stack else None
@@ -522,10 +531,14 @@ class _Builder:
         self.anchor(done.anchor, value, done.size)
         self.add(value, done.size, done.mark)
 
-    def anchor(self, name: str | None, value: Any, size: int) -> None:
+    def anchor(self, name: str | None, value: Any, size: int, written: str | None = None) -> None:
+        """Name `value` (of `size` values; a number written as `written` where that prints otherwise)."""
         if name is not None:
             self.anchors[name] = (value, size)
-            self.anchors_written.pop(name, None)  # (a name anchored again names the new value)
+            if written is None:
+                self.anchors_written.pop(name, None)  # (a name anchored again names the new value)
+            else:
+                self.anchors_written[name] = written
 
     def allowed(self, tag: str, mark: Mark) -> None:
         if tag not in _ALLOWED_TAGS:
