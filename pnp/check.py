@@ -579,7 +579,9 @@ class Checks:
     def overflow(self, prim: "Prim", label: str) -> None:
         """Text too long for its box, said where the designer edits it: at the item's field whose text fills
         the box when there is one (with the layout's line), else at the layout; with how much must go."""
-        box = f"its {prim.w / MM:.1f} x {prim.h / MM:.1f} mm box at {prim.style['min_size']:g} pt"
+        lines = prim.style.get("max_lines") or 0  # (a box with room for more lines than it may take said so)
+        box = f"its {prim.w / MM:.1f} x {prim.h / MM:.1f} mm box at {prim.style['min_size']:g} pt" + \
+            (f" in at most {lines} line{'s' * (lines != 1)} (max_lines)" if lines else "")
         kept = self._fitting_length(prim)
         excess = len(prim.text) - kept
         field, mark = _field_holding(self.item_now, prim.text)

@@ -6,7 +6,7 @@ import functools
 import math
 import re
 from collections.abc import Iterable, Mapping
-from typing import Self, TypeVar
+from typing import Any, Self, TypeVar
 
 from . import units
 from .report import closest, described, did_you_mean, plain, shown, type_name  # noqa: F401  (one vocabulary)
@@ -145,6 +145,12 @@ class Option:
         self.required = default is REQUIRED if required is None else required
 
     def convert(self, value: object) -> object:
+        return value
+
+    def as_read(self, value: Any, written: str | None) -> Any:
+        """The value this option reads from a file where YAML read a number from `written`, a text that prints
+        otherwise (`1.10` read as 1.1, `1_000` as 1000: model.load's Record.written_of); None where it did not.
+        An option of text reads the text as written (as_written), any other the number."""
         return value
 
     def optional(self) -> Self:
@@ -350,10 +356,19 @@ class Bool(Option):
         raise ValueError(f"expected true or false, got {shown(value)}")
 
 
+def as_written(value: object, written: str | None) -> object:
+    """A number as the file writes it, where that prints otherwise than the number (Option.as_read): what an
+    option of text reads (a layout's `text: 1.10` printed 1.1, game.yaml's `version: 1_000` 1000, exit 0)."""
+    return written if written is not None and type(value) in (int, float) else value
+
+
 class Text(Option):
     """Plain text (in the data, a number is an error: quote it)."""
 
     kind = "text"
+
+    def as_read(self, value: Any, written: str | None) -> Any:
+        return as_written(value, written)
 
     def typed_problem(self, value: object) -> str | None:
         return None if isinstance(value, str) else f"expected text, got {type_name(value)} {shown(value)}"

@@ -498,3 +498,31 @@ def test_a_paragraphs_words_and_pictures_print_in_the_order_written():
         t.strip(), str(font.get("/BaseFont")) if font else "") if t.strip() else None).split())
     assert text.startswith("Rules Shown PICx a PICy b then PICz c last. 1. Step PICw d after"), text
     assert faces["then"].endswith("-It") and not faces["last."].endswith("-It"), faces
+
+
+def test_a_number_written_where_a_text_is_read_prints_as_written(tmp_path):
+    """YAML reads `version: 1.10` as the number 1.1, and the rulebook printed 'Version 1.1' (a subtitle 2.50 as
+    2.5, a credit 1_000 as 1000, an anchored number through its alias too; a card layout's `text: 1.10` 1.1),
+    exit 0: game.yaml's texts, a component's name and a layout's text print the number as the file writes it. A
+    table's field of numbers, and a layout's size, still read the number."""
+    root = make_project(tmp_path / "proj", case={"replace": {
+        "cards/mini/game.yaml": [["title: Mini Game\n", "title: Mini Game\nversion: &v 1.10\nsubtitle: 2.50\n"
+                                                         "description: *v\n"],
+                                 ["design: Test Designer", "design: 1_000"],
+                                 ["name: Rulebook", "name: 0x1F"]],
+        "layouts/mini/rulebook.md.j2": [["# How to play\n", "# How to play\n\nV{{ game.version }} {{ game.description }}"
+                                                             " {{ components[0].name }} {{ data.cards[0].power }}\n"]],
+        "cards/mini/cards.yaml": [["power: 4", "power: 4_0"]]}})
+    (root / "cards/mini/game.yaml").write_text((root / "cards/mini/game.yaml").read_text()
+                                                .replace("max: 5}", "max: 50}"))
+    with (root / "layouts/mini/card.yaml").open("a") as card:  # a layout's text too, in a style or not
+        card.write("  - {type: text, x: 5, y: 60, w: 53, h: 10, text: 1.10}\n"
+                   "  - {type: text, x: 5, y: 70, w: 53, h: 10, text: 2_0, size: 9.0}\n")
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    pages = PdfReader(root / "output/mini/mini-rulebook-a4.pdf").pages
+    text = " ".join(" ".join(page.extract_text() for page in pages).split())
+    assert "2.50" in text and "Design: 1_000" in text
+    assert "V1.10 1.10 0x1F 40" in text
+    card = PdfReader(root / "output/mini/mini-cards-a4.pdf").pages[0].extract_text().split()
+    assert card.count("1.10") == card.count("2_0") == 4, card

@@ -808,6 +808,55 @@ def test_text_of_a_script_pnp_cannot_set_as_read_is_refused_though_its_font_has_
     assert len(said) == 2, "\n".join(said)
 
 
+def test_a_character_past_u_ffff_reads_back_from_the_pdf_as_typed(tmp_path):
+    """ReportLab wrote a character past U+FFFF in a font subset's ToUnicode map as its bare digits (<1D538>),
+    which readers cut to four: a rulebook's or a card's '𝔸𝔹' printed right but read back (copied, searched) as
+    'ᵓᵓ', exit 0."""
+    from pypdf import PdfReader
+    from reportlab.pdfgen.canvas import Canvas
+    from pnp.draw.book import Book, BookContent
+    from pnp.draw.fonts import load_fonts
+    from pnp.project import find
+    from pnp.units import MM
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: wide.ttf}\n  Display: {regular: wide.ttf}\n"})
+    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    renamed = regular.replace(b"SourceSansPro-Regular", b"AstraSansPro0-Regular").replace(
+        "SourceSansPro-Regular".encode("utf-16-be"), "AstraSansPro0-Regular".encode("utf-16-be"))
+    (root / "fonts" / "wide.ttf").write_bytes(_font_remapping(renamed, [0x1D538, 0x1D539, 0x10300]))
+    out, page = io.BytesIO(), (210 * MM, 297 * MM)
+    canvas = Canvas(out, pagesize=page, invariant=1)
+    Book(BookContent(title="T", markdown="# Rules\n\nMath \U0001d538\U0001d539 and \U00010300.\n"),
+         load_fonts(find(root)), page, lambda src, width: None, lambda *args: None).draw(canvas)
+    canvas.save()
+    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(out.getvalue())).pages)
+    assert "Math \U0001d538\U0001d539 and \U00010300." in text, text
+
+
+def test_text_of_a_script_whose_lines_break_by_a_dictionary_is_refused_at_its_line(tmp_path):
+    """Thai, Lao and Khmer write no space between words; their lines break where a dictionary of the language
+    says a word ends, and pnp has none. A Thai sentence was one word, refused as too long for a card's box that
+    held two lines of it ('0 of its 60 fit'); in a font that had the glyphs, a Lao tone mark printed over the vowel
+    under it, exit 0. Refused at the line that writes them, whatever the font, saying why."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: wide.ttf}\n  Display: {regular: wide.ttf}\n"})
+    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    renamed = regular.replace(b"SourceSansPro-Regular", b"ThaiiSansPro0-Regular").replace(
+        "SourceSansPro-Regular".encode("utf-16-be"), "ThaiiSansPro0-Regular".encode("utf-16-be"))
+    (root / "fonts" / "wide.ttf").write_bytes(_font_remapping(renamed, [0x0E01, 0x0E02, 0x0E40, 0x0E9E, 0x1780]))
+    cards = (root / "cards" / "mini" / "cards.yaml").read_text()
+    (root / "cards" / "mini" / "cards.yaml").write_text(cards.replace("Roars :star: loudly.", "\u0e40\u0e01\u0e02" * 20))
+    book = (root / "layouts" / "mini" / "rulebook.md.j2").read_text()
+    (root / "layouts" / "mini" / "rulebook.md.j2").write_text(book + "\nLao: \u0e9e, and Khmer: \u1780.\n")
+    said = [ln for ln in run(root, "validate", "mini").stderr.splitlines() if ": error: " in ln]
+    assert said[0].startswith("cards/mini/cards.yaml:5:9: error: character U+0E40 ('\u0e40') is of a script written "
+                              "without spaces between words"), said
+    assert "dictionary" in said[0]
+    book_line = len(book.splitlines()) + 2
+    assert said[1].startswith(f"layouts/mini/rulebook.md.j2:{book_line}:1: error: character U+0E9E"), said
+    assert len(said) == 2, "\n".join(said)
+
+
 def test_text_of_a_script_written_without_spaces_breaks_between_its_characters(tmp_path):
     """Lines broke only at spaces: a Japanese sentence was one word, refused as too long for a card's box ('0 of
     its 40 fit') that two lines of it filled, and in the rulebook as a word wider than the page ('break it with

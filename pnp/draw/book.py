@@ -351,10 +351,18 @@ def _unprinted(st: "_Story") -> int:
     return st.i + 1
 
 
+# A note left for the writers, which Markdown leaves unprinted and pnp refuses as all HTML: said as what it is (it
+# was told to write its text as a paragraph, or as text with '&lt;')
+_HTML_COMMENT = ("an HTML comment (<!-- -->) is not read in a rulebook, as no HTML is: write a note to yourself as a "
+                 "template comment, {# ... #}, which prints nothing")
+
+
 def _refuse_unprinted(token: Token) -> None:
     """Refuse a token holding text that is not printed (a tip prints only its paragraphs, the story only the
     blocks it has handlers for)."""
     if token.nesting == 0 and token.content.strip() and token.type != "inline":
+        if token.type == "html_block" and token.content.lstrip().startswith("<!--"):
+            raise DataError(_HTML_COMMENT)
         kind = _UNPRINTED.get(token.type, f"a Markdown block ({token.type})")
         raise DataError(f"{kind} is not printed in a rulebook: its text would be left out; write it as a "
                         "paragraph, a list or a table")
@@ -519,7 +527,8 @@ def _refuse_html(inline: Token | None) -> None:
     reads no HTML (a block of it is refused too), and it was printed as typed with exit 0."""
     html = next((c for c in _with_captions(inline) if c.type == "html_inline"), None)
     if html is not None:
-        raise BookError(f"'{html.content}' would be printed as typed: the rulebook reads no HTML; write it as "
+        raise BookError(_HTML_COMMENT if html.content.startswith("<!--") else
+                        f"'{html.content}' would be printed as typed: the rulebook reads no HTML; write it as "
                         "text ('&lt;' prints '<')",
                         line=_line_of(inline, html.content))
 

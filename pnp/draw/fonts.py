@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfmetrics, ttfonts
 from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 
 from ..errors import DataError, LoadError
@@ -237,6 +237,21 @@ def _marks_beside(face: TTFontFace) -> frozenset[int]:
 # Thaana's AL)
 _RIGHT_TO_LEFT = ("R", "AL")
 _VIRAMA = 9  # the canonical combining class of a virama (Devanagari's U+094D): a shaper joins the consonants around it
+# The blocks of the scripts written with no space between words whose lines break where a dictionary of the
+# language says a word ends (Unicode's line-breaking class SA): Thai, Lao, Myanmar, Khmer, Tai Le, New Tai Lue,
+# Khmer's symbols, Tai Tham, Myanmar's extensions, Tai Viet and Ahom. pnp has no such dictionary: a sentence of
+# them was one word ("0 of its 60 fit" in a card's box that held two lines of it, "break it with spaces" in the
+# rulebook), and their marks, which a shaper stacks (a Lao tone mark over a vowel above), printed over each other
+# with exit 0
+_DICTIONARY_BROKEN = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x1950, 0x19FF), (0x1A20, 0x1AAF),
+                      (0xA9E0, 0xA9FF), (0xAA60, 0xAADF), (0x11700, 0x1174F))
+
+
+def _dictionary_broken(ch: str) -> bool:
+    """Whether `ch` is a letter or mark of a script whose lines break where a dictionary says (_DICTIONARY_BROKEN);
+    its digits and punctuation break as any others do."""
+    code = ord(ch)
+    return any(low <= code <= high for low, high in _DICTIONARY_BROKEN) and unicodedata.category(ch)[0] in "LM"
 
 
 def unsettable(ch: str) -> bool:
@@ -244,9 +259,11 @@ def unsettable(ch: str) -> bool:
     does, one glyph per character, left to right, with no reordering and no shaping. A letter of a right-to-left
     script printed its words backwards (Hebrew's 'שלום' read 'םולש', Arabic's letters unjoined), a spacing vowel
     sign of an Indic script (a spacing mark, which a shaper moves before its consonant or joins to it) and a virama
-    in the order typed, as no reader of the script writes them; the PDF's text read back reversed too, exit 0."""
+    in the order typed, as no reader of the script writes them; the PDF's text read back reversed too, exit 0. A
+    letter of a script written without spaces between words, such as Thai, breaks into lines only by a dictionary
+    of its language, which pnp does not have (_DICTIONARY_BROKEN)."""
     return (unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT or unicodedata.category(ch) == "Mc"
-            or unicodedata.combining(ch) == _VIRAMA)
+            or unicodedata.combining(ch) == _VIRAMA or _dictionary_broken(ch))
 
 
 _BLANK: dict[str, frozenset[int]] = {}  # registered font name -> the code points blank_codes found
@@ -312,6 +329,11 @@ def unmapped_message(ch: str, family: str) -> str:
     """What is said of a character a text prints in a font that has no glyph for it, or that pnp cannot set as
     typed (unsettable: said so whatever the font, since no font would print it as read)."""
     shown = ch if ch.isprintable() else repr(ch)[1:-1]  # (a tab as '\t')
+    if _dictionary_broken(ch):
+        return (f"character U+{ord(ch):04X} ('{shown}') is of a script written without spaces between words (such "
+                "as Thai, Lao, Khmer or Myanmar), whose lines break where a dictionary of the language says a word "
+                "ends: pnp has none, nor does it stack the script's marks as a shaper does, so its text would not "
+                "print as it is read; write the text in a script that separates its words with spaces")
     if unsettable(ch):
         how = ("is of a right-to-left script: pnp sets text left to right, one glyph per character, so its words "
                "would print backwards" if unicodedata.bidirectional(ch) in _RIGHT_TO_LEFT else
@@ -928,6 +950,31 @@ def _registered_alike(printed: bytes, digest: str) -> TTFont | None:
     alike = copy.copy(found)
     alike.state = weakref.WeakKeyDictionary()  # (its own subsets in each PDF, were ReportLab ever to keep it)
     return alike
+
+
+def _utf16_hex(code: int) -> str:
+    """A character as the hexadecimal UTF-16BE a PDF's ToUnicode map gives it: a code point past U+FFFF as its
+    pair of surrogates."""
+    if code <= 0xFFFF:
+        return f"{code:04X}"
+    code -= 0x10000
+    return f"{0xD800 + (code >> 10):04X}{0xDC00 + (code & 0x3FF):04X}"
+
+
+def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
+    """ReportLab's makeToUnicodeCMap (the map from each code of a font subset back to its character, which text is
+    read back, copied and searched by), each character written in UTF-16BE as PDF says: ReportLab wrote a code
+    point past U+FFFF as its bare digits (<1D538>), which readers cut to four: a rulebook's '𝔸𝔹' (U+1D538,
+    U+1D539) read back as 'ᵓᵓ', exit 0. The same text for every other character, so the same bytes."""
+    return "\n".join(["/CIDInit /ProcSet findresource begin", "12 dict begin", "begincmap", "/CIDSystemInfo",
+                      f"<< /Registry ({fontname})", f"/Ordering ({fontname})", "/Supplement 0", ">> def",
+                      f"/CMapName /{fontname} def", "/CMapType 2 def", "1 begincodespacerange",
+                      f"<00> <{len(subset) - 1:02X}>", "endcodespacerange", f"{len(subset)} beginbfchar",
+                      *(f"<{i:02X}> <{_utf16_hex(code)}>" for i, code in enumerate(subset)),
+                      "endbfchar", "endcmap", "CMapName currentdict /CMap defineresource pop", "end", "end"])
+
+
+ttfonts.makeToUnicodeCMap = _to_unicode_cmap  # (what TTFont.addObjects calls for each subset it writes)
 
 
 class _KeptSubsets:

@@ -184,7 +184,7 @@ class _Compiler:
         if name not in spec:
             compiled.consts[name] = param.initial()
             return
-        value = spec[name]
+        value = param.as_read(spec[name], spec.written_of(name))
         if name == "h" and value == REST:  # the space left: worked out when the element is placed
             if compiled.element.type not in ("text", "rect"):
                 self.problems.append((f"h: '{REST}' is for text and rect elements", spec.mark_of(name)))

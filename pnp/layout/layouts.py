@@ -249,7 +249,7 @@ class LayoutSet:
                 problems.append((f"unknown layout key '{key}'{did_you_mean(key, known)}", spec.key_mark(key)))
                 continue
             try:
-                values[key] = known[key].convert(spec[key])
+                values[key] = known[key].convert(known[key].as_read(spec[key], spec.written_of(key)))
             except ValueError as e:
                 problems.append((f"{key}: {e}", spec.mark_of(key)))
         for name in values.get("vars", {}):

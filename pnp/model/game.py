@@ -340,7 +340,7 @@ def _checked_meta(meta: Record, chk: CheckerShape, shown: str, dropped: set[str]
         chk.error(message, mark)
     cleaned: dict[str, Any] = {}
     for name, spec in schema.fields.items():
-        value = spec.clean(meta[name], meta.mark_of(name), chk) if name in meta else INVALID
+        value = spec.clean(spec.read(meta, name), meta.mark_of(name), chk) if name in meta else INVALID
         if value is INVALID and name in meta:
             dropped.add(name)
         cleaned[name] = spec.default if value is INVALID else value

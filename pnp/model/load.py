@@ -141,10 +141,11 @@ class Record(Mapping[Any, Any]):
     """A YAML mapping: read-only, remembers where each key and value was written. Keys are text or numbers,
     values whatever the data holds (game-defined)."""
 
-    __slots__ = ("_data", "_marks", "_key_marks", "mark")
+    __slots__ = ("_data", "_marks", "_key_marks", "mark", "_written")
 
     def __init__(self, data: Mapping[Any, Any] | None = None, marks: Mapping[Any, Place | None] | None = None,
-                 key_marks: Mapping[Any, Place | None] | None = None, mark: Mark | None = None) -> None:
+                 key_marks: Mapping[Any, Place | None] | None = None, mark: Mark | None = None,
+                 written: Mapping[Any, str] | None = None) -> None:
         self._data: dict[Any, Any]
         self._marks: dict[Any, Place | None]
         self._key_marks: dict[Any, Place | None]
@@ -153,6 +154,7 @@ class Record(Mapping[Any, Any]):
         self._marks = dict(marks or {})
         self._key_marks = dict(key_marks or {})
         self.mark = mark
+        self._written = dict(written) if written else None
 
     def __getitem__(self, key: Any) -> Any:
         return self._data[key]
@@ -193,11 +195,18 @@ class Record(Mapping[Any, Any]):
 
     @classmethod
     def _made(cls, data: dict[Any, Any], marks: dict[Any, Place | None], key_marks: dict[Any, Place | None],
-              mark: Mark | None) -> "Record":
+              mark: Mark | None, written: dict[Any, str] | None = None) -> "Record":
         """A Record owning the dicts given (the loader's fresh ones): no copies."""
         record = cls.__new__(cls)
         record._data, record._marks, record._key_marks, record.mark = data, marks, key_marks, mark
+        record._written = written
         return record
+
+    def written_of(self, key: Any) -> str | None:
+        """The text a number under `key` was written as, where YAML read it as a number that prints otherwise
+        (`1.10` read as 1.1, `1_000` as 1000): what a field of text or number prints (schema.Scalar)."""
+        written = getattr(self, "_written", None)  # (a record made without the loader has none)
+        return written.get(key) if written else None
 
     def mark_of(self, key: Any) -> Mark | None:
         """Where the value of `key` was written (or the mapping itself when the key is absent)."""
@@ -210,7 +219,7 @@ class Record(Mapping[Any, Any]):
         """A copy with more (computed) fields; computed fields point at `mark`."""
         data = {**self._data, **extra}
         marks = {**{k: mark or self.mark for k in extra}, **self._marks}
-        return Record(data, marks, self._key_marks, self.mark)
+        return Record(data, marks, self._key_marks, self.mark, getattr(self, "_written", None))
 
     def merged_over(self, base: "Record") -> "Record":
         """This mapping's keys over `base`'s, each keeping the mark of the file it came from."""
@@ -218,19 +227,20 @@ class Record(Mapping[Any, Any]):
         return Record({**base._data, **self._data},
                       {**{k: place_mark(at, base.mark) for k, at in base._marks.items()}, **self._marks},
                       {**{k: place_mark(at, base.mark) for k, at in base._key_marks.items()}, **self._key_marks},
-                      self.mark)
+                      self.mark, {**(getattr(base, "_written", None) or {}), **(getattr(self, "_written", None) or {})})
 
 
 class MarkedList(list[Any]):
     """A YAML sequence that remembers where each item was written."""
 
-    __slots__ = ("marks", "mark")
+    __slots__ = ("marks", "mark", "written")
 
     def __init__(self, items: Iterable[Any] = (), marks: Iterable[Place | None] | None = None,
-                 mark: Mark | None = None) -> None:
+                 mark: Mark | None = None, written: Mapping[int, str] | None = None) -> None:
         super().__init__(items)
         self.marks: list[Place | None] = list(marks or [])
         self.mark = mark
+        self.written: dict[int, str] | None = dict(written) if written else None  # by index, as Record's
 
     def mark_of(self, index: int) -> Mark | None:
         return place_mark(self.marks[index], self.mark) if index < len(self.marks) else self.mark
@@ -257,7 +267,7 @@ class _Collection:
     """A list or mapping being built from parser events."""
 
     __slots__ = ("is_map", "flow", "mark", "anchor", "size", "items", "marks", "data", "key_marks", "key",
-                 "key_mark", "merges", "merge_key_mark")
+                 "key_mark", "merges", "merge_key_mark", "written")
 
     def __init__(self, is_map: bool, mark: Mark, anchor: str | None, flow: bool = False) -> None:
         self.is_map, self.flow, self.mark, self.anchor, self.size = is_map, flow, mark, anchor, 1
@@ -270,6 +280,7 @@ class _Collection:
         self.key_mark: Place | None = None
         self.merges: list[tuple[Any, Place]] = []
         self.merge_key_mark: Place | None = None  # (where its '<<' is, once one is read)
+        self.written: dict[Any, str] | None = None  # key or index -> a number's text, where it prints otherwise
 
 
 def _refuse_yaml11_only_number(text: str, value: object, mark: Mark) -> None:
@@ -286,6 +297,11 @@ def _refuse_yaml11_only_number(text: str, value: object, mark: Mark) -> None:
                     "it to keep it as text", mark)
 
 
+def _written_otherwise(value: object, text: str) -> str | None:
+    """`text`, where YAML read from it a number that prints otherwise (`1.10` as 1.1, `1_000` as 1000), else None."""
+    return text if type(value) in (int, float) and str(value) != text else None
+
+
 class _Builder:
     """Turns the parser's event stream into Records and MarkedLists without recursion, so no nesting can
     overflow a stack; counts every value an alias expands to."""
@@ -300,6 +316,7 @@ class _Builder:
         self.limit, self.too_many = values_left(MAX_EXPANDED_VALUES)
         self.root: Any = None
         self.tags: dict[tuple[str, tuple[bool, bool]], str] = {}  # (scalar, implicit) -> tag
+        self.anchors_written: dict[str, str] = {}  # anchor -> the text of the number it names (add_written)
 
     def build(self) -> Any:
         get_event, handlers, scalar = self.loader.get_event, _HANDLERS, yaml.ScalarEvent
@@ -367,8 +384,7 @@ class _Builder:
             tag = _STR if _TYPED_STARTS is not None and (not implicit[0] or event.value[:1] not in _TYPED_STARTS) \
                 else self.resolved(event.value, implicit)
             if tag in _TEXT_ALIKE:
-                if tag == _MERGE and self.stack and self.stack[-1].is_map and self.stack[-1].key is None:
-                    self.add(_MERGE_KEY, 1, place)
+                if self.merge_key(tag, place):
                     return
                 tag = _STR
         elif tag == "!":
@@ -376,9 +392,33 @@ class _Builder:
         if tag not in _ALLOWED_TAGS:
             self.allowed(tag, self.mark(place))
         value = self.text_scalar(event.value, place) if tag == _STR else self.construct(tag, event, self.mark(place))
+        written = _written_otherwise(value, event.value)
         if event.anchor is not None:
-            self.anchor(event.anchor, value, 1)
-        self.add_one(value, place)
+            self.anchor(event.anchor, value, 1, written)
+        if written is None:
+            self.add_one(value, place)
+        else:
+            self.add_written(value, place, written)
+
+    def merge_key(self, tag: str, place: int) -> bool:
+        """Add a '<<' read as a mapping's key (the merge key) and say so; elsewhere it is text."""
+        if tag == _MERGE and self.stack and self.stack[-1].is_map and self.stack[-1].key is None:
+            self.add(_MERGE_KEY, 1, place)
+            return True
+        return False
+
+    def add_written(self, value: object, place: Place, written: str) -> None:
+        """add() of a number YAML read from text that prints otherwise (`1.10` as 1.1), its text kept beside it
+        in the mapping or list that holds it (Record.written_of), for a field of text to print as written."""
+        parent = self.stack[-1] if self.stack else None
+        slot: Any = None
+        if parent is not None:
+            slot = (parent.key if parent.key is not _MERGE_KEY else None) if parent.is_map else len(parent.items)
+        self.add(value, 1, place)
+        if parent is not None and slot is not None:
+            if parent.written is None:
+                parent.written = {}
+            parent.written[slot] = written
 
     def text_scalar(self, value: str, place: int) -> str:
         """A text scalar, refused where it holds a control character that a YAML escape ("\\e", "\\u202e") made:
@@ -456,6 +496,10 @@ class _Builder:
         value, size = self.anchors[event.anchor]
         if value is None:
             raise LoadError("recursive YAML alias: a value contains itself", mark)
+        written = self.anchors_written.get(event.anchor)
+        if written is not None and type(value) in (int, float):
+            self.add_written(value, mark, written)
+            return
         if isinstance(value, Record) and self.stack and not self.stack[-1].is_map:
             # an item of a list repeated by its alias is an item of its own, said where the alias lies: a table's
             # item `- *scout` was said as a duplicate of itself, both at the anchor
@@ -479,17 +523,22 @@ class _Builder:
         done = self.stack.pop()
         value: Record | MarkedList
         if done.is_map:
-            value = Record._made(done.data, done.marks, done.key_marks, done.mark)
+            value = Record._made(done.data, done.marks, done.key_marks, done.mark, done.written)
             for base, base_mark in done.merges:  # '<<: *base' fills in keys the mapping does not set itself
                 self.merge(value, base, base_mark)
         else:
-            value = MarkedList(done.items, done.marks, done.mark)
+            value = MarkedList(done.items, done.marks, done.mark, done.written)
         self.anchor(done.anchor, value, done.size)
         self.add(value, done.size, done.mark)
 
-    def anchor(self, name: str | None, value: Any, size: int) -> None:
+    def anchor(self, name: str | None, value: Any, size: int, written: str | None = None) -> None:
+        """Name `value` (of `size` values; a number written as `written` where that prints otherwise)."""
         if name is not None:
             self.anchors[name] = (value, size)
+            if written is None:
+                self.anchors_written.pop(name, None)  # (a name anchored again names the new value)
+            else:
+                self.anchors_written[name] = written
 
     def allowed(self, tag: str, mark: Mark) -> None:
         if tag not in _ALLOWED_TAGS:
@@ -549,6 +598,8 @@ class _Builder:
             for k in one:
                 if k not in record._data:
                     record._data[k], record._marks[k], record._key_marks[k] = one[k], one.mark_of(k), one.key_mark(k)
+                    if (written := one.written_of(k)) is not None:
+                        record._written = {**(record._written or {}), k: written}
 
 
 _HANDLERS: dict[type[yaml.Event], Callable[[Any, Any], None]] = {

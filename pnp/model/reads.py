@@ -121,6 +121,7 @@ class Tracked(Record):
         """The item `record` at `at`, sharing its dicts (no copy)."""
         item = cls.__new__(cls)
         item._data, item._marks, item._key_marks, item._at = record._data, record._marks, record._key_marks, at
+        item._written = getattr(record, "_written", None)
         _MARK_SLOT.__set__(item, _MARK_SLOT.__get__(record, Record))
         return item
 
@@ -193,7 +194,8 @@ class Tracked(Record):
         depend on the line its item starts at)."""
         own = _MARK_SLOT.__get__(self, Record)
         marks = {**{k: mark or own for k in extra}, **self._marks}
-        return Tracked.of(Record._made({**self._data, **extra}, marks, self._key_marks, own), self._at)
+        return Tracked.of(Record._made({**self._data, **extra}, marks, self._key_marks, own,
+                                       getattr(self, "_written", None)), self._at)
 
     def merged_over(self, base: Record) -> "Tracked":
         return Tracked.of(Record.merged_over(self, base), self._at)

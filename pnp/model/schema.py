@@ -119,6 +119,10 @@ class Field(options.Option):
         """The value if it passes its check, else INVALID (lists and records drop only their bad parts)."""
         return INVALID if next(iter(self.check(value, mark, ctx)), None) else value
 
+    def read(self, record: Record, key: Any) -> Any:
+        """This field's value of `record[key]`, a number as written where it reads text (Option.as_read)."""
+        return self.as_read(record[key], record.written_of(key))
+
     def refs(self) -> Iterator[tuple[str, Mark | None]]:
         """(table name, where it is named) for every table this field refers to."""
         return iter(())
@@ -509,7 +513,7 @@ class Map(Field):
         for k, v in value.items():
             if self.keys is not None and self.keys.clean(k, mark, ctx) is INVALID:
                 continue
-            v = self.value.clean(v, value.mark_of(k), ctx)
+            v = self.value.clean(self.value.as_read(v, value.written_of(k)), value.mark_of(k), ctx)
             if v is not INVALID:
                 kept[k] = v
         return Record(kept, value._marks, value._key_marks, value.mark)
@@ -557,6 +561,11 @@ class Scalar(Field):
     def reference_kind(self) -> str:
         return "text or number"
 
+    def as_read(self, value: Any, written: str | None) -> Any:
+        # as written: game.yaml's `version: 1.10` printed 1.1 (the text is what prints, and a number here is one
+        # only to its writer)
+        return options.as_written(value, written)
+
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
             yield f"expected text or a number, got {type_name(value)}", mark
@@ -579,6 +588,9 @@ class PlayerCount(Scalar):
 
     def reference_kind(self) -> str:
         return "players: 4, 2-5 or 3+"
+
+    def as_read(self, value: Any, written: str | None) -> Any:
+        return value  # a count, which the Tabletop Simulator table seats: the number
 
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         problems = list(super().check(value, mark, ctx))
@@ -709,7 +721,7 @@ class Schema:
         kept = {}
         for name, field in self.fields.items():
             if name in record:
-                value = field.clean(record[name], record.mark_of(name), ctx)
+                value = field.clean(field.read(record, name), record.mark_of(name), ctx)
                 if value is not INVALID:
                     kept[name] = value
                     continue
