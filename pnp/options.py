@@ -376,8 +376,10 @@ class Text(Option):
     def convert(self, value: object) -> object:
         if isinstance(value, (Mapping, list)):
             raise ValueError(f"expected text, got a {'mapping' if isinstance(value, Mapping) else 'list'}")
+        if type(value) in (int, float):  # a number prints as typed: where YAML's reading prints otherwise
+            return str(value)  # (`2.50`, `0x1F`), as_read gave the text written instead
         if value is not None and not isinstance(value, str):  # YAML's reading printed, not what was typed:
-            # `yes` printed True, `0x1F` 31, `1_000` 1000, `2.50` 2.5, `.inf` inf (as in the data: quote it)
+            # `yes` printed True, `2026-01-01` as Python writes a date
             raise ValueError(f"YAML reads this as {type_name(value)} ({shown(value)}), not as the text typed: quote "
                              "it to keep it as typed")
         text = "" if value is None else value

@@ -517,7 +517,8 @@ def test_a_number_written_where_a_text_is_read_prints_as_written(tmp_path):
                                                 .replace("max: 5}", "max: 50}"))
     with (root / "layouts/mini/card.yaml").open("a") as card:  # a layout's text too, in a style or not
         card.write("  - {type: text, x: 5, y: 60, w: 53, h: 10, text: 1.10}\n"
-                   "  - {type: text, x: 5, y: 70, w: 53, h: 10, text: 2_0, size: 9.0}\n")
+                   "  - {type: text, x: 5, y: 70, w: 53, h: 10, text: 2_0, size: 9.0}\n"
+                   "  - {type: text, x: 5, y: 50, w: 53, h: 10, text: 404}\n")  # (as typed: no quotes needed)
     result = run(root, "build", "mini")
     assert result.exit_code == 0, result.output
     pages = PdfReader(root / "output/mini/mini-rulebook-a4.pdf").pages
@@ -525,4 +526,4 @@ def test_a_number_written_where_a_text_is_read_prints_as_written(tmp_path):
     assert "2.50" in text and "Design: 1_000" in text
     assert "V1.10 1.10 0x1F 40" in text
     card = PdfReader(root / "output/mini/mini-cards-a4.pdf").pages[0].extract_text().split()
-    assert card.count("1.10") == card.count("2_0") == 4, card
+    assert card.count("1.10") == card.count("2_0") == card.count("404") == 4, card
