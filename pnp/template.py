@@ -960,12 +960,14 @@ def rounded(number: Any, ndigits: Any = None, method: str = "common") -> Any:
 
 
 def _exact_decimal(number: object) -> decimal.Decimal | None:
-    """A finite number as the decimal written (a float's shortest repr: 2.675, not 2.67499999...), else None."""
+    """A finite number as the decimal written (a float's shortest repr: 2.675, not 2.67499999...), else None.
+    float's own repr, not the value's: a subclass writes itself otherwise (a simulation's measured rate writes its
+    interval too, and `'%.2f' | format(sim.seat_win_rate[0])` failed)."""
     if isinstance(number, bool) or not isinstance(number, (int, float)):
         return None
     if isinstance(number, float):
-        return decimal.Decimal(repr(number)) if math.isfinite(number) else None
-    return decimal.Decimal(number)
+        return decimal.Decimal(float.__repr__(number)) if math.isfinite(number) else None
+    return decimal.Decimal(int(number))
 
 
 def _round(number: Any, ndigits: Any = None) -> Any:
