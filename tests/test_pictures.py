@@ -436,6 +436,66 @@ def test_a_picture_whose_colour_profile_cannot_be_read_is_refused_at_its_element
         in result.output, result.output
 
 
+def _floating_point_profile(stages: int, shared: bool) -> bytes:
+    """An RGB profile whose relative colorimetric table (D2B1, read by littleCMS before any other) is a chain of
+    `stages` curve sets, each of three curves: in their own bytes, or all naming one curve set whose three curves
+    name one curve (8 bytes a naming, each read and worked out again)."""
+    import struct
+
+    curve = b"curf" + bytes(4) + struct.pack(">HH", 1, 0) + b"parf" + bytes(4) + struct.pack(">HH4f", 0, 0, 1, 1, 0, 0)
+    curves = 1 if shared else 3
+    curve_set = (b"cvst" + bytes(4) + struct.pack(">HH", 3, 3)
+                 + b"".join(struct.pack(">II", 36 + len(curve) * (i % curves), len(curve)) for i in range(3))
+                 + curve * curves)
+    sets = 1 if shared else stages
+    first = 16 + 8 * stages
+    table = (b"mpet" + bytes(4) + struct.pack(">HHI", 3, 3, stages)
+             + b"".join(struct.pack(">II", first + len(curve_set) * (i % sets), len(curve_set)) for i in range(stages))
+             + curve_set * sets)
+    header = (struct.pack(">I", 144 + len(table)) + b"lcms" + bytes([4, 0x30, 0, 0]) + b"mntrRGB XYZ " + bytes(12)
+              + b"acsp" + bytes(28) + b"".join(struct.pack(">i", round(v * 65536)) for v in (0.9642, 1.0, 0.8249)))
+    return header.ljust(128, b"\0") + struct.pack(">I4sII", 1, b"D2B1", 144, len(table)) + table
+
+
+def test_a_colour_profile_whose_reading_costs_far_more_than_its_bytes_is_refused_at_its_element(tmp_path):
+    """A profile's floating-point table may name one curve set over and over, each worked out at 4,096 points and
+    joined pairwise: 16 KB of 2,000 stages took 45 s to validate, and the picture printed (exit 0). A table of a
+    few stages of their own bytes is read as littleCMS reads it."""
+    from PIL import ImageCms
+
+    from pnp.model.images import profile_cost_problem
+
+    own = _floating_point_profile(4, shared=False)
+    assert profile_cost_problem(own) is None
+    ImageCms.buildTransform(ImageCms.ImageCmsProfile(io.BytesIO(own)), ImageCms.createProfile("sRGB"), "RGB", "RGB",
+                            renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+    assert "lie on the same bytes" in profile_cost_problem(_floating_point_profile(4, shared=True))
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", "png")})
+    (root / "layouts/mini/images").mkdir()
+    Image.new("RGB", (300, 150), (200, 40, 40)).save(root / "layouts/mini/images/art.png",
+                                                      icc_profile=_floating_point_profile(2000, shared=True))
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    assert ("layouts/mini/card.yaml:3:24: error: image 'images/art.png' cannot be used: its colour profile cannot be "
+            "read (its floating-point table D2B1 has 2,000 stages, more than 8)") in result.output, result.output
+
+
+def test_reading_a_colour_profile_is_spent_from_the_games_time_and_said_at_the_picture(tmp_path):
+    """littleCMS's reading of a profile is the game's work, as svglib's of an icon: once the game's time is
+    spent, the picture whose profile was being read is named."""
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+    from pnp.template import budget
+
+    Image.new("RGB", (30, 15)).save(tmp_path / "art.png", icc_profile=_profile_of_colorants(DISPLAY_P3)[:-1] + b"\1")
+    with budget(seconds=0.0), pytest.raises(DataError) as raised:
+        checked_image(Project(tmp_path), tmp_path / "art.png", Mark("card.yaml", 3), "art.png")
+    assert raised.value.mark == Mark("card.yaml", 3)
+    assert raised.value.message.startswith("image 'art.png' cannot be used: checking this game took longer")
+
+
 @pytest.mark.parametrize("key, said", [("icc_profile", "its colour profile (ICC) is 5,000,000 bytes, more than 4 MB"),
                                        ("xmp", "its XMP metadata is 5,000,000 bytes, more than 4 MB")])
 def test_a_webp_whose_colour_profile_or_xmp_is_past_what_a_photograph_holds_is_refused_at_its_element(tmp_path, key,

@@ -4,6 +4,7 @@ would hand a PostScript file named pic.png to Ghostscript."""
 import contextlib
 import hashlib
 import io
+import math
 import mmap
 import os
 import warnings
@@ -14,9 +15,10 @@ from typing import TYPE_CHECKING, Any, BinaryIO, cast
 if TYPE_CHECKING:
     from PIL import Image, ImageCms
 
-from ..errors import DataError
+from ..errors import DataError, LimitError
 from ..project import Project, open_project_file
 from ..report import Mark
+from ..template import metered
 
 IMAGE_FORMATS = ("PNG", "JPEG", "WEBP")  # Pillow's names; ReportLab draws each of them
 # What Pillow calls a JPEG it opened: a phone's photo with a second picture after it (a preview, a depth map) is
@@ -162,13 +164,103 @@ _SAMPLES = [(16, 16, 16), (64, 64, 64), (128, 128, 128), (192, 192, 192), (240, 
 
 
 def _read_profile(profile: bytes) -> "ImageCms.ImageCmsProfile":
-    """An ICC profile read by littleCMS; ValueError, in its words, for one that cannot be."""
+    """An ICC profile read by littleCMS; ValueError, in its words, for one that cannot be, or in pnp's for one
+    whose reading costs more than its bytes (profile_cost_problem), refused before littleCMS reads it."""
     from PIL import ImageCms
 
+    if problem := profile_cost_problem(profile):
+        raise ValueError(problem)
     try:
         return ImageCms.ImageCmsProfile(io.BytesIO(profile))
     except (OSError, ImageCms.PyCMSError, TypeError) as e:
         raise ValueError(str(e) or "not an ICC profile") from None
+
+
+# What littleCMS reads of a profile costs about as much as its bytes, but for its floating-point tables (ICC
+# "multiProcessElements": D2Bx, B2Dx), a chain of stages each found by an offset: stages and curves may name the
+# same bytes over and over (8 bytes each), every curve is worked out at 4,096 points through each of its
+# segments, and the stages are joined pairwise then run at each point of a 33 x 33 x 33 grid (a table of n
+# channels at 2^(n-3) points of it each). A profile of 16 KB, one curve set named 2,000 times, took 45 s to
+# validate (its picture printed); one of 16 stages of 8 channels 1 s. A picture's profile has a few stages of
+# three channels and curves of a few segments: these bound them (the worst they let through, 0.06 s), and no two
+# of a table's stages or curves may lie on the same bytes.
+MAX_PROFILE_STAGES = 8
+MAX_STAGE_CHANNELS = 4
+MAX_CURVE_SEGMENTS = 16
+_MULTI_PROCESS = b"mpet"
+_ICC_HEADER = 128
+
+
+def profile_cost_problem(profile: bytes) -> str | None:
+    """Why littleCMS's reading of an ICC profile would cost far more than its bytes (its floating-point tables
+    past MAX_PROFILE_STAGES, MAX_STAGE_CHANNELS or MAX_CURVE_SEGMENTS, or stages or curves sharing bytes), or
+    None; None too for what littleCMS will refuse itself (a table that does not fit the profile)."""
+    if len(profile) < _ICC_HEADER + 4:
+        return None
+    count = _number(profile, _ICC_HEADER, 4)
+    seen: set[int] = set()  # (tags may name the same table)
+    for i in range(min(count, (len(profile) - _ICC_HEADER - 4) // 12)):
+        entry = _ICC_HEADER + 4 + 12 * i
+        tag, offset = profile[entry:entry + 4], _number(profile, entry + 4, 4)
+        if profile[offset:offset + 4] == _MULTI_PROCESS and offset not in seen:
+            seen.add(offset)
+            shown = tag.decode("latin-1").strip() or "?"
+            try:
+                _stages_within(profile, offset)
+            except ValueError as e:
+                return f"its floating-point table {shown} {e}"
+    return None
+
+
+def _stages_within(profile: bytes, tag: int) -> None:
+    """Check a multiProcessElements table at offset `tag` against the bounds (profile_cost_problem): ValueError
+    saying what passes them."""
+    read: list[tuple[int, int]] = []  # (start, end) of each stage's and curve's bytes, as littleCMS reads them
+    stages = _number(profile, tag + 12, 4)
+    if stages > MAX_PROFILE_STAGES:
+        raise ValueError(f"has {stages:,} stages, more than {MAX_PROFILE_STAGES}")
+    for stage in _positions(profile, tag, tag + 16, stages):
+        kind, inputs, outputs = profile[stage:stage + 4], _number(profile, stage + 8, 2), _number(profile, stage + 10, 2)
+        if max(inputs, outputs) > MAX_STAGE_CHANNELS:
+            raise ValueError(f"has a stage of {max(inputs, outputs)} channels, more than {MAX_STAGE_CHANNELS}")
+        if kind == b"cvst":
+            read.append((stage, stage + 12 + 8 * inputs))
+            read.extend(_curve_bytes(profile, curve) for curve in _positions(profile, stage, stage + 12, inputs))
+        elif kind == b"matf":
+            read.append((stage, stage + 12 + 4 * (inputs + 1) * outputs))
+        elif kind == b"clut":
+            read.append((stage, stage + 28 + 4 * outputs * math.prod(profile[stage + 12:stage + 12 + inputs])))
+        else:
+            read.append((stage, stage + 12))
+    read.sort()
+    if read and read[-1][1] > len(profile) or any(start < end for (_, end), (start, _) in zip(read, read[1:])):
+        raise ValueError("has stages or curves that lie on the same bytes (each is read again for each naming "
+                         "it), or past the profile's end")
+
+
+def _curve_bytes(profile: bytes, curve: int) -> tuple[int, int]:
+    """(start, end) of a segmented curve's bytes ('curf': its breakpoints, then each segment, a formula or
+    samples); ValueError past MAX_CURVE_SEGMENTS."""
+    segments = _number(profile, curve + 8, 2)
+    if segments > MAX_CURVE_SEGMENTS:
+        raise ValueError(f"has a curve of {segments:,} segments, more than {MAX_CURVE_SEGMENTS}")
+    at = curve + 12 + 4 * max(segments - 1, 0)
+    for _ in range(segments):
+        if profile[at:at + 4] == b"samf":
+            at += 12 + 4 * _number(profile, at + 8, 4)
+        else:  # a formula ('parf') of 4 or 5 parameters
+            at += 12 + 4 * (4 if _number(profile, at + 8, 2) == 0 else 5)
+    return curve, at
+
+
+def _number(profile: bytes, at: int, size: int) -> int:
+    return int.from_bytes(profile[at:at + size], "big")
+
+
+def _positions(profile: bytes, base: int, table: int, count: int) -> list[int]:
+    """The offsets, from the profile's start, of the `count` elements a position table at `table` names,
+    each relative to `base`."""
+    return [base + _number(profile, table + 8 * i, 4) for i in range(count)]
 
 
 def srgb_transform(profile: bytes, mode: str) -> "ImageCms.ImageCmsTransform":
@@ -195,12 +287,14 @@ _profiles_known: dict[tuple[str, str], Any] = {}
 
 def _known(profile: bytes, what: str, make: Callable[[], Any]) -> Any:
     """What `make` finds of a profile (`what`: "sRGB?" or a mode), made once per profile and kept for the next
-    pictures; the ValueError it raised is raised again."""
+    pictures; the ValueError it raised is raised again. Its time is spent from the game's budget: LimitError
+    (not kept) when that runs out."""
     key = (hashlib.sha256(profile).hexdigest(), what)
     found = _profiles_known.get(key)
     if found is None:
         try:
-            found = make()
+            with metered("littleCMS reading its colour profile"):  # its time is the game's, as svglib's is
+                found = make()
         except ValueError as e:
             found = e
         _profiles_known[key] = found
@@ -430,7 +524,11 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
         with opened_image(f, shown, mark) as image:
             held = orientation(image)
             size = image.size[::-1] if held in TURNED else image.size
-            if problem := profile_problem(image):
+            try:
+                problem = profile_problem(image)
+            except LimitError as e:  # the game's time ran out reading it: said here, at the picture
+                raise DataError(f"image '{shown}' cannot be used: {e.message}", mark) from None
+            if problem:
                 raise DataError(f"image '{shown}' cannot be used: {problem}", mark)
             as_is = drawn_as_is(image, held)
             if padded(file_bytes := os.fstat(f.fileno()).st_size, image.size):
