@@ -496,6 +496,44 @@ def test_reading_a_colour_profile_is_spent_from_the_games_time_and_said_at_the_p
     assert raised.value.message.startswith("image 'art.png' cannot be used: checking this game took longer")
 
 
+def test_a_png_giving_its_colour_space_otherwise_than_pillow_reads_it_is_refused_at_its_element(tmp_path):
+    """Pillow reads a PNG's last iCCP chunk and no cICP; viewers read the first of iCCP and sRGB (libpng), or cICP
+    first (the PNG standard): a PNG of an sRGB profile then a Display P3 one printed converted from P3 (exit 0),
+    and one of P3 code points printed its numbers as sRGB. A PNG of one profile, or of sRGB's code points, prints."""
+    import struct
+    import zlib
+
+    from PIL import ImageCms
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    def icc(profile: bytes) -> bytes:
+        return chunk(b"iCCP", b"icc\0\0" + zlib.compress(profile))
+
+    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    colour = {"two.png": icc(srgb) + icc(_profile_of_colorants(DISPLAY_P3)), "both.png": chunk(b"sRGB", b"\0") + icc(srgb),
+              "p3.png": chunk(b"cICP", bytes([12, 13, 0, 1])), "srgb.png": chunk(b"cICP", bytes([1, 13, 0, 1])),
+              "one.png": icc(_profile_of_colorants(DISPLAY_P3))}
+    card = "size: poker\nelements:\n" + "".join(f"  - {{type: image, src: {name}, x: 5, y: {5 + 10 * i}, w: 9, h: 9}}\n"
+                                                 for i, name in enumerate(colour))
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    plain = io.BytesIO()
+    Image.new("RGB", (60, 60), (200, 40, 40)).save(plain, "PNG")
+    for name, chunks in colour.items():  # the colour chunks after the header (IHDR), before the picture
+        (root / "layouts/mini" / name).write_bytes(plain.getvalue()[:33] + chunks + plain.getvalue()[33:])
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if ": error: " in line]
+    assert len(lines) == 3, result.output
+    assert lines[0].startswith("layouts/mini/card.yaml:3:24: error: image 'two.png' cannot be used: a PNG that gives "
+                               "its colour space more than once (iCCP, iCCP chunks)")
+    assert lines[1].startswith("layouts/mini/card.yaml:4:24: error: image 'both.png' cannot be used: a PNG that gives "
+                               "its colour space more than once (sRGB, iCCP chunks)")
+    assert lines[2].startswith("layouts/mini/card.yaml:5:24: error: image 'p3.png' cannot be used: a PNG whose colours "
+                               "are given as video code points (a cICP chunk) other than sRGB's")
+
+
 @pytest.mark.parametrize("key, said", [("icc_profile", "its colour profile (ICC) is 5,000,000 bytes, more than 4 MB"),
                                        ("xmp", "its XMP metadata is 5,000,000 bytes, more than 4 MB")])
 def test_a_webp_whose_colour_profile_or_xmp_is_past_what_a_photograph_holds_is_refused_at_its_element(tmp_path, key,

@@ -454,17 +454,21 @@ _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def png_problem(data: bytes | mmap.mmap) -> str | None:
-    """Why a PNG's structure is too costly to read (too many chunks), or None; None too for what is no PNG.
-    Counted from the chunks' lengths, without reading them, up to the limits."""
+    """Why a PNG's structure is too costly to read (too many chunks), or gives its colours otherwise than
+    Pillow reads them (_png_colour_problem), or None; None too for what is no PNG. Counted from the chunks'
+    lengths, without reading them, up to the limits."""
     if data[:8] != _PNG_SIGNATURE:
         return None
     others, pictures, text, at = 0, 0, 0, 8
+    colour: list[bytes] = []  # the payloads of its colour space chunks (_PNG_COLOUR_CHUNKS)
     while at + 8 <= len(data) and data[at + 4:at + 8] != b"IEND":
         kind, length = data[at + 4:at + 8], int.from_bytes(data[at:at + 4], "big")
         if kind == b"IDAT":
             pictures += 1
         else:
             others += 1
+        if kind in _PNG_COLOUR_CHUNKS:
+            colour.append(kind + data[at + 8:at + 8 + min(length, 4)])
         if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
             return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
                     f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
@@ -474,6 +478,27 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
                 return (f"a PNG holding more than {MAX_PNG_TEXT_BYTES >> 20} MB of text (its comments and XMP; a "
                         "photograph's are a few KB): save it without them")
         at += 12 + length
+    return _png_colour_problem(colour)
+
+
+# A PNG says its colour space in one chunk: a colour profile (iCCP), sRGB, or video code points (cICP). Viewers read
+# only one where a file holds several, and not the same one (libpng the first of iCCP and sRGB, the PNG standard
+# cICP before iCCP before sRGB), while Pillow reads the last iCCP: a PNG of an sRGB profile then a Display P3 one
+# printed converted from P3, where viewers show it as sRGB (exit 0). Pillow reads no cICP: one saying other
+# colours than sRGB's (a wide-gamut or HDR picture, which browsers convert) printed its numbers as sRGB.
+_PNG_COLOUR_CHUNKS = frozenset({b"iCCP", b"sRGB", b"cICP"})
+_SRGB_CODE_POINTS = b"cICP\x01\x0d\x00\x01"  # BT.709 primaries, sRGB's tone curve, RGB, full range
+
+
+def _png_colour_problem(chunks: list[bytes]) -> str | None:
+    """Why a PNG's colour space chunks (each its kind and the start of its payload) cannot be printed as viewers
+    show it, or None."""
+    if len(chunks) > 1:
+        return ("a PNG that gives its colour space more than once (" + ", ".join(c[:4].decode() for c in chunks)
+                + " chunks): viewers read different ones; save it with one colour profile")
+    if chunks and chunks[0][:4] == b"cICP" and chunks[0] != _SRGB_CODE_POINTS:
+        return ("a PNG whose colours are given as video code points (a cICP chunk) other than sRGB's, which pnp "
+                "cannot convert: save it with an ICC colour profile, or as sRGB")
     return None
 
 
@@ -505,7 +530,8 @@ def _png_text_bytes(kind: bytes, payload: bytes, most: int) -> int:
 
 
 def structure_problem(data: bytes | mmap.mmap) -> str | None:
-    """Why a JPEG's or PNG's structure is too costly to read, or None (jpeg_problem, png_problem)."""
+    """Why a JPEG's or PNG's structure is too costly to read, or says its colours otherwise than Pillow reads
+    them, or None (jpeg_problem, png_problem)."""
     return jpeg_problem(data) or png_problem(data)
 
 
