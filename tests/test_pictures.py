@@ -496,10 +496,12 @@ def test_reading_a_colour_profile_is_spent_from_the_games_time_and_said_at_the_p
     assert raised.value.message.startswith("image 'art.png' cannot be used: checking this game took longer")
 
 
-def test_a_png_giving_its_colour_space_otherwise_than_pillow_reads_it_is_refused_at_its_element(tmp_path):
+def test_a_picture_giving_its_colour_space_otherwise_than_pillow_reads_it_is_refused_at_its_element(tmp_path):
     """Pillow reads a PNG's last iCCP chunk and no cICP; viewers read the first of iCCP and sRGB (libpng), or cICP
     first (the PNG standard): a PNG of an sRGB profile then a Display P3 one printed converted from P3 (exit 0),
-    and one of P3 code points printed its numbers as sRGB. A PNG of one profile, or of sRGB's code points, prints."""
+    and one of P3 code points printed its numbers as sRGB. Pillow joins a JPEG's profile segments numbered
+    otherwise than 1 to their count, from which viewers read none. A PNG of one profile, or of sRGB's code points,
+    and a JPEG's profile split as it should be, print."""
     import struct
     import zlib
 
@@ -522,16 +524,30 @@ def test_a_png_giving_its_colour_space_otherwise_than_pillow_reads_it_is_refused
     Image.new("RGB", (60, 60), (200, 40, 40)).save(plain, "PNG")
     for name, chunks in colour.items():  # the colour chunks after the header (IHDR), before the picture
         (root / "layouts/mini" / name).write_bytes(plain.getvalue()[:33] + chunks + plain.getvalue()[33:])
+    photo = io.BytesIO()
+    Image.new("RGB", (60, 60), (200, 40, 40)).save(photo, "JPEG")
+    p3 = _profile_of_colorants(DISPLAY_P3)
+    numbered = [b"\xff\xe2" + struct.pack(">H", 16 + len(part)) + b"ICC_PROFILE\0\1\2" + part
+                for part in (p3[1000:], p3[:1000])]  # both "1 of 2": Pillow joins them in their bytes' order
+    (root / "layouts/mini/two.jpg").write_bytes(photo.getvalue()[:2] + b"".join(numbered) + photo.getvalue()[2:])
+    (root / "layouts/mini/card.yaml").write_text(card + "  - {type: image, src: two.jpg, x: 5, y: 55, w: 9, h: 9}\n")
     result = run(root, "validate", "mini")
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if ": error: " in line]
-    assert len(lines) == 3, result.output
+    assert len(lines) == 4, result.output
     assert lines[0].startswith("layouts/mini/card.yaml:3:24: error: image 'two.png' cannot be used: a PNG that gives "
                                "its colour space more than once (iCCP, iCCP chunks)")
     assert lines[1].startswith("layouts/mini/card.yaml:4:24: error: image 'both.png' cannot be used: a PNG that gives "
                                "its colour space more than once (sRGB, iCCP chunks)")
     assert lines[2].startswith("layouts/mini/card.yaml:5:24: error: image 'p3.png' cannot be used: a PNG whose colours "
                                "are given as video code points (a cICP chunk) other than sRGB's")
+    assert lines[3].startswith("layouts/mini/card.yaml:8:24: error: image 'two.jpg' cannot be used: a JPEG whose colour "
+                               "profile's segments are not numbered 1 to their count, each once")
+    from pnp.model.images import jpeg_problem
+
+    large = io.BytesIO()  # a profile past a segment's 64 KB, split by Pillow into segments numbered 1 to 3
+    Image.new("RGB", (8, 8)).save(large, "JPEG", icc_profile=p3 + bytes(150_000))
+    assert large.getvalue().count(b"ICC_PROFILE") == 3 and jpeg_problem(large.getvalue()) is None
 
 
 @pytest.mark.parametrize("key, said", [("icc_profile", "its colour profile (ICC) is 5,000,000 bytes, more than 4 MB"),

@@ -431,18 +431,32 @@ def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
     if scans > MAX_JPEG_SCANS:
         return f"a JPEG of more than {MAX_JPEG_SCANS} scans (a progressive JPEG has about 10)"
     segments, junk = 0, 0
+    profile_parts: list[tuple[int, int]] = []  # (its number, of how many) of each segment of its colour profile
     for at, code in jpeg_markers(data):
         if code < 0:
             junk -= code
         else:
             segments += 1
+        if code == 0xE2 and data[at + 4:at + 16] == _ICC_SEGMENT:
+            profile_parts.append((data[at + 16], data[at + 17]))
         if segments > MAX_JPEG_SEGMENTS:
             return f"a JPEG of more than {MAX_JPEG_SEGMENTS} segments before its picture (EXIF, colour profile, " \
                    "comments...)"
         if junk > MAX_JPEG_JUNK:
             return f"a JPEG holding more than {MAX_JPEG_JUNK >> 10} KB that are no marker between its segments " \
                    f"(from byte {at:,}): a damaged file?"
+    if profile_parts and sorted(profile_parts) != [(n, len(profile_parts)) for n in range(1, len(profile_parts) + 1)]:
+        return ("a JPEG whose colour profile's segments are not numbered 1 to their count, each once: viewers read "
+                "no profile from it, Pillow joins its parts; save it again")
     return None
+
+
+# A colour profile is split into APP2 segments of this signature, each numbered (1 to their count) and holding their
+# count: libjpeg (viewers) reads no profile from segments numbered otherwise (a number twice, 0, past the count, or
+# counts that differ), Pillow joins them whenever the first's count is how many there are, in the order of their
+# bytes: a JPEG of two segments each numbered 1 of 2 printed converted from the Display P3 profile Pillow made of
+# them, where viewers show it as sRGB (exit 0)
+_ICC_SEGMENT = b"ICC_PROFILE\0"
 
 
 # A PNG holds a dozen chunks besides its picture data (colour, text, a profile), and its picture data in
