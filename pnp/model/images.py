@@ -438,7 +438,8 @@ def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
         else:
             segments += 1
         if code == 0xE2 and data[at + 4:at + 16] == _ICC_SEGMENT:
-            profile_parts.append((data[at + 16], data[at + 17]))
+            number, count = (bytes(data[at + 16:at + 18]) + b"\0\0")[:2]  # (a file may end there)
+            profile_parts.append((number, count))
         if segments > MAX_JPEG_SEGMENTS:
             return f"a JPEG of more than {MAX_JPEG_SEGMENTS} segments before its picture (EXIF, colour profile, " \
                    "comments...)"
