@@ -550,6 +550,52 @@ def test_a_picture_giving_its_colour_space_otherwise_than_pillow_reads_it_is_ref
     assert large.getvalue().count(b"ICC_PROFILE") == 3 and jpeg_problem(large.getvalue()) is None
 
 
+def test_a_png_whose_gamma_or_primaries_are_not_srgbs_and_that_has_no_profile_is_refused_at_its_element(tmp_path):
+    """Browsers apply a PNG's gAMA and cHRM chunks when it has no colour profile, Pillow none: a PNG of gamma 1.0
+    printed its grey 128 where browsers show 188 (exit 0), in a game's pictures and in an icon's. sRGB's own
+    numbers (old Photoshop and GIMP files), and any numbers beside a profile (which viewers read instead), print."""
+    import base64
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    def chromaticities(*numbers: float) -> bytes:
+        return chunk(b"cHRM", b"".join(struct.pack(">I", round(n * 100_000)) for n in numbers))
+
+    srgb_primaries = (0.3127, 0.329, 0.64, 0.33, 0.3, 0.6, 0.15, 0.06)
+    p3_primaries = (0.3127, 0.329, 0.68, 0.32, 0.265, 0.69, 0.15, 0.06)
+    linear, photoshop = chunk(b"gAMA", struct.pack(">I", 100_000)), chunk(b"gAMA", struct.pack(">I", 45_455))
+    colour = {"linear.png": linear, "p3.png": photoshop + chromaticities(*p3_primaries),
+              "short.png": chunk(b"gAMA", b"\0\0"), "photoshop.png": photoshop + chromaticities(*srgb_primaries),
+              "gimp.png": chunk(b"gAMA", struct.pack(">I", 45_000)), "profiled.png": linear + chunk(b"sRGB", b"\0")}
+    plain = io.BytesIO()
+    Image.new("RGB", (60, 60), (128, 128, 128)).save(plain, "PNG")
+    pictures = {name: plain.getvalue()[:33] + chunks + plain.getvalue()[33:] for name, chunks in colour.items()}
+    icon = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">\n<image width="10" height="10" '
+            f'href="data:image/png;base64,{base64.b64encode(pictures["linear.png"]).decode()}"/>\n</svg>\n')
+    card = "size: poker\nelements:\n" + "".join(f"  - {{type: image, src: {name}, x: 5, y: {5 + 10 * i}, w: 9, h: 9}}\n"
+                                                 for i, name in enumerate(colour))
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card, "layouts/shared/icons/round-star.svg": icon})
+    for name, data in pictures.items():
+        (root / "layouts/mini" / name).write_bytes(data)
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if ": error: " in line]
+    assert len(lines) == 4, result.output
+    said = ("chunks) are not sRGB's and that has no colour profile: browsers apply them, pnp prints its numbers as "
+            "sRGB's; save it with an sRGB profile, or none")
+    assert lines[0].startswith("layouts/mini/card.yaml:3:24: error: image 'linear.png' cannot be used: a PNG whose "
+                               f"gamma or primaries (gAMA {said}")
+    assert lines[1].startswith("layouts/mini/card.yaml:4:24: error: image 'p3.png' cannot be used: a PNG whose "
+                               f"gamma or primaries (gAMA, cHRM {said}")
+    assert lines[2].startswith("layouts/mini/card.yaml:5:24: error: image 'short.png' cannot be used: a PNG whose "
+                               f"gamma or primaries (gAMA {said}")
+    assert lines[3].startswith("layouts/shared/icons/round-star.svg:2:")
+    assert f"gamma or primaries (gAMA {said}" in lines[3]
+
+
 @pytest.mark.parametrize("key, said", [("icc_profile", "its colour profile (ICC) is 5,000,000 bytes, more than 4 MB"),
                                        ("xmp", "its XMP metadata is 5,000,000 bytes, more than 4 MB")])
 def test_a_webp_whose_colour_profile_or_xmp_is_past_what_a_photograph_holds_is_refused_at_its_element(tmp_path, key,

@@ -484,6 +484,8 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
             others += 1
         if kind in _PNG_COLOUR_CHUNKS:
             colour.append(kind + data[at + 8:at + 8 + min(length, 4)])
+        elif kind in _PNG_GAMMA_CHUNKS:
+            colour.append(kind + data[at + 8:at + 8 + min(length, 33)])  # (33: one byte past a right payload)
         if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
             return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
                     f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
@@ -505,9 +507,36 @@ _PNG_COLOUR_CHUNKS = frozenset({b"iCCP", b"sRGB", b"cICP"})
 _SRGB_CODE_POINTS = b"cICP\x01\x0d\x00\x01"  # BT.709 primaries, sRGB's tone curve, RGB, full range
 
 
+# Without one of them, Skia (Chromium) and Firefox apply a PNG's gamma (gAMA) and primaries (cHRM) chunks, where
+# Pillow reads none: a PNG of gamma 1.0 printed its grey 128 as 128 where browsers show 188 (exit 0). Old Photoshop
+# and GIMP files give sRGB's own numbers in them: those print as they are seen. In the PNG's units (1/100,000):
+# gamma 1/2.2 within about 2%, and sRGB's white (D65) and primaries within 0.01
+_PNG_GAMMA_CHUNKS = frozenset({b"gAMA", b"cHRM"})
+_SRGB_GAMMA = range(45_000, 46_001)
+_SRGB_CHROMATICITIES = (31_270, 32_900, 64_000, 33_000, 30_000, 60_000, 15_000, 6_000)  # white, red, green, blue
+_CHROMATICITY_TOLERANCE = 1_000
+
+
+def _png_gamma_is_srgb(chunk: bytes) -> bool:
+    """Whether a gAMA or cHRM chunk (its kind and payload) gives sRGB's numbers (_SRGB_GAMMA,
+    _SRGB_CHROMATICITIES); False too for one of a wrong length."""
+    kind, payload = chunk[:4], chunk[4:]
+    if kind == b"gAMA":
+        return len(payload) == 4 and int.from_bytes(payload, "big") in _SRGB_GAMMA
+    numbers = [int.from_bytes(payload[i:i + 4], "big") for i in range(0, len(payload), 4)]
+    return len(payload) == 32 and all(abs(n - srgb) <= _CHROMATICITY_TOLERANCE
+                                      for n, srgb in zip(numbers, _SRGB_CHROMATICITIES, strict=True))
+
+
 def _png_colour_problem(chunks: list[bytes]) -> str | None:
-    """Why a PNG's colour space chunks (each its kind and the start of its payload) cannot be printed as viewers
-    show it, or None."""
+    """Why a PNG's colour space chunks, and gamma and primaries chunks (each its kind and the start of its
+    payload), cannot be printed as viewers show it, or None."""
+    gamma = [c for c in chunks if c[:4] in _PNG_GAMMA_CHUNKS]
+    chunks = [c for c in chunks if c[:4] in _PNG_COLOUR_CHUNKS]
+    if not chunks and not all(_png_gamma_is_srgb(c) for c in gamma):
+        return ("a PNG whose gamma or primaries (" + ", ".join(dict.fromkeys(c[:4].decode() for c in gamma))
+                + " chunks) are not sRGB's and that has no colour profile: browsers apply them, pnp prints its "
+                "numbers as sRGB's; save it with an sRGB profile, or none")
     if len(chunks) > 1:
         return ("a PNG that gives its colour space more than once (" + ", ".join(c[:4].decode() for c in chunks)
                 + " chunks): viewers read different ones; save it with one colour profile")
