@@ -48,6 +48,40 @@ def _font_with_glyph_count(count: int) -> bytes:
     return bytes(font)
 
 
+def _variable_font(weight: int) -> bytes:
+    """pnp's own Body font made a variable one (an fvar table of a weight axis, 100 to 900) whose default instance
+    is of weight class `weight`."""
+    font = bytearray((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
+    count = struct.unpack(">H", font[4:6])[0]
+    entries = [list(struct.unpack(">4sIII", font[12 + 16 * n:28 + 16 * n])) for n in range(count)]
+    for entry in entries:
+        if entry[0] == b"OS/2":
+            struct.pack_into(">H", font, entry[2] + 4, weight)
+        entry[2] += 16  # (the directory grows by the new table's entry)
+    fvar = struct.pack(">8H4s3i2H", 1, 0, 16, 2, 1, 20, 0, 8, b"wght", 100 << 16, weight << 16, 900 << 16, 0, 256)
+    body = bytes(font[12 + 16 * count:])
+    body += bytes(-(12 + 16 * (count + 1) + len(body)) % 4)
+    entries.append([b"fvar", 0, 12 + 16 * (count + 1) + len(body), len(fvar)])
+    directory = b"".join(struct.pack(">4sIII", *entry) for entry in sorted(entries))
+    return bytes(font[:4]) + struct.pack(">H", count + 1) + bytes(font[6:12]) + directory + body + fvar
+
+
+def test_a_variable_font_whose_default_instance_is_not_the_style_it_is_named_for_is_refused_at_its_line(tmp_path):
+    """ReportLab prints a variable font's default instance alone: the same variable file named as a family's
+    regular and bold printed its bold text regular (exit 0). A variable font whose default instance is the style
+    it is named for prints."""
+    root = make_project(tmp_path / "proj", changes={"fonts/fonts.yaml": (
+        "families:\n  Body: {regular: v.ttf, bold: v.ttf}\n  Display: {regular: v.ttf, bold: heavy.ttf}\n")})
+    (root / "fonts/v.ttf").write_bytes(_variable_font(400))
+    (root / "fonts/heavy.ttf").write_bytes(_variable_font(700))
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    lines = [line for line in result.output.splitlines() if ": error: " in line]
+    assert lines == ["fonts/fonts.yaml:2:32: error: font Body bold (v.ttf) cannot be used: a variable font (its fvar "
+                     "table), of which pnp prints the default instance alone, of weight 400, which is no bold face; "
+                     "name a static font of that style (a variable font's download holds them, in static/)"]
+
+
 def test_a_font_whose_tables_disagree_is_refused_at_validation_not_in_the_builds_save(tmp_path):
     """A font whose cmap names glyphs past its glyph count was registered, validated, then failed the build
     with ReportLab's traceback when the PDF was saved."""

@@ -100,6 +100,8 @@ SUBSETS_KEPT = 32  # of each registered font, its last subsets' bytes (an edit d
 _LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
 # font file (its path and status) -> its PostScript name and its content's digest, read when it was registered
 _FACES: dict[tuple[Path, tuple[int, ...]], tuple[bytes, str]] = {}
+# ...and, of a variable font among them, its default instance (variable_default)
+_VARIABLE_DEFAULTS: dict[tuple[Path, tuple[int, ...]], "DefaultInstance"] = {}
 
 
 class FontSet:
@@ -825,6 +827,8 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
         if (real, status) not in _FACES:
             font = _read_font(real, status, file, where, what, read)
         postscript, digest = _FACES[(real, status)]
+        if key == style and (default := _VARIABLE_DEFAULTS.get((real, status))) and (problem := default.unlike(style)):
+            raise DataError(f"{what} cannot be used: {problem}", where)
         printed = fonts.printed_name(postscript, digest)
         reg = f"{family}-{style}-{hashlib.sha1(f'{real}{status}'.encode()).hexdigest()[:6]}"
         reg += "" if printed == postscript else f"-{digest[:8]}"
@@ -886,7 +890,50 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     _check_glyph_reach(measured, digest, font.face, what, where)
     font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
     _FACES[(real, status)] = (font.face.name, digest.hex())
+    if default := variable_default(raw):
+        _VARIABLE_DEFAULTS[(real, status)] = default
     return font
+
+
+# A variable font (one of an fvar table) holds every weight of a family, or every width, in one file: ReportLab
+# reads its outlines as they are, the default instance's, and applies no variation. Named as a family's bold (the
+# same file as its regular, as a variable font's download invites), its bold text printed regular (exit 0). The
+# default instance is told bold by its weight class, italic by its style bits, as for any font
+BOLD_WEIGHT = 600  # SemiBold: OpenType's weight classes of bold faces (600 to 900)
+_ITALIC_BIT = 1  # the OS/2 table's fsSelection and the head table's macStyle say a face is italic by this bit...
+_MAC_ITALIC_BIT = 2  # ...(macStyle by this one)
+
+
+@dataclass(frozen=True)
+class DefaultInstance:
+    """The face a variable font prints: its weight class (OS/2 usWeightClass) and whether it is italic."""
+
+    weight: int
+    italic: bool
+
+    def unlike(self, style: str) -> str | None:
+        """Why this face cannot print the family's `style` (one of STYLES), or None."""
+        bold, italic = style in ("bold", "bold_italic"), style in ("italic", "bold_italic")
+        if (self.weight >= BOLD_WEIGHT) == bold and self.italic == italic:
+            return None
+        face = f"of weight {self.weight}{', italic' if self.italic else ''}"
+        return (f"a variable font (its fvar table), of which pnp prints the default instance alone, {face}, which is "
+                f"no {style.replace('_', ' ')} face; name a static font of that style (a variable font's download "
+                "holds them, in static/)")
+
+
+def variable_default(font: bytes) -> DefaultInstance | None:
+    """The default instance of a variable font (of a collection's first font), None for a static font or one
+    whose tables are cut short (ReportLab says so)."""
+    try:
+        tags = {tag: table for _, tag, table, _ in _directory(font)}
+        if b"fvar" not in tags:
+            return None
+        weight, selection = struct.unpack_from(">H56xH", font, tags[b"OS/2"] + 4) if b"OS/2" in tags else (400, 0)
+        mac_style = struct.unpack_from(">H", font, tags[b"head"] + 44)[0] if b"head" in tags else 0
+    except struct.error:
+        return None
+    return DefaultInstance(int(weight), bool(selection & _ITALIC_BIT or mac_style & _MAC_ITALIC_BIT))
 
 
 def _glyph_count(font: bytes) -> int:
