@@ -160,8 +160,9 @@ def _fonts() -> str:
         "    license: SourceSansPro/OFL.txt", "```", "",
         f"Font files are TrueType (.ttf), inside the project, at most {MAX_FONT_BYTES // 2**20} MB each; at most "
         f"{MAX_FAMILIES} families, and {MAX_FONTS_READ // 2**20} MB of font files in all (a file counted for each "
-        "family and style naming it). A variable font prints its default instance alone: one named as a style "
-        "its default instance is not (a bold whose weight is under 600, an italic that is upright) is refused."])
+        "family and style naming it). A variable font prints its default instance alone, a font collection (.ttc) "
+        "its first font: one named as a style that face is not (a bold whose weight is under 600, an italic that is "
+        "upright) is refused."])
 
 
 def _elements() -> str:

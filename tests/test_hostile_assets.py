@@ -66,20 +66,44 @@ def _variable_font(weight: int) -> bytes:
     return bytes(font[:4]) + struct.pack(">H", count + 1) + bytes(font[6:12]) + directory + body + fvar
 
 
-def test_a_variable_font_whose_default_instance_is_not_the_style_it_is_named_for_is_refused_at_its_line(tmp_path):
-    """ReportLab prints a variable font's default instance alone: the same variable file named as a family's
-    regular and bold printed its bold text regular (exit 0). A variable font whose default instance is the style
-    it is named for prints."""
-    root = make_project(tmp_path / "proj", changes={"fonts/fonts.yaml": (
-        "families:\n  Body: {regular: v.ttf, bold: v.ttf}\n  Display: {regular: v.ttf, bold: heavy.ttf}\n")})
+def _collection_of(*fonts: bytes) -> bytes:
+    """A font collection (.ttc) of the fonts, in their order."""
+    out = bytearray(b"ttcf" + struct.pack(">II", 0x00010000, len(fonts)) + bytes(4 * len(fonts)))
+    for n, font in enumerate(fonts):
+        out += bytes(-len(out) % 4)
+        struct.pack_into(">I", out, 12 + 4 * n, at := len(out))
+        moved = bytearray(font)
+        for entry in range(struct.unpack(">H", font[4:6])[0]):  # its tables' offsets, from the collection's start
+            struct.pack_into(">I", moved, 20 + 16 * entry, struct.unpack_from(">I", font, 20 + 16 * entry)[0] + at)
+        out += moved
+    return bytes(out)
+
+
+def test_a_file_of_several_faces_named_as_a_style_its_printed_face_is_not_is_refused_at_its_line(tmp_path):
+    """ReportLab prints a variable font's default instance alone, and a font collection's first font: the same
+    variable file named as a family's regular and bold printed its bold text regular (exit 0), and so did a
+    collection of a regular and a bold font. A variable font whose default instance is the style it is named for
+    (a bold of weight 700) prints."""
+    root = make_project(tmp_path / "proj")
+    (root / "fonts").mkdir(exist_ok=True)
     (root / "fonts/v.ttf").write_bytes(_variable_font(400))
     (root / "fonts/heavy.ttf").write_bytes(_variable_font(700))
-    result = run(root, "validate", "mini")
-    assert result.exit_code == 1 and "Traceback" not in result.output
-    lines = [line for line in result.output.splitlines() if ": error: " in line]
-    assert lines == ["fonts/fonts.yaml:2:32: error: font Body bold (v.ttf) cannot be used: a variable font (its fvar "
-                     "table), of which pnp prints the default instance alone, of weight 400, which is no bold face; "
-                     "name a static font of that style (a variable font's download holds them, in static/)"]
+    fonts = REPO / "pnp/fonts/SourceSansPro"
+    (root / "fonts/c.ttc").write_bytes(_collection_of((fonts / "SourceSansPro-Regular.ttf").read_bytes(),
+                                                      (fonts / "SourceSansPro-It.ttf").read_bytes()))
+    said = "no {} face; name a font file of that style (a variable font's download holds them, in static/)"
+    refused = []
+    for fonts_yaml in ("families:\n  Body: {regular: v.ttf, bold: v.ttf}\n  Display: {regular: v.ttf}\n",
+                       "families:\n  Body: {regular: v.ttf, bold: heavy.ttf}\n  Display: {regular: v.ttf, italic: c.ttc}\n"):
+        (root / "fonts/fonts.yaml").write_text(fonts_yaml)  # (fonts.yaml says its first refusal alone)
+        result = run(root, "validate", "mini")
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        refused += [line for line in result.output.splitlines() if ": error: " in line]
+    assert refused == ["fonts/fonts.yaml:2:32: error: font Body bold (v.ttf) cannot be used: a variable font (its fvar "
+                       "table), of which pnp prints the default instance alone, of weight 400, which is " +
+                       said.format("bold"),
+                       "fonts/fonts.yaml:3:37: error: font Display italic (c.ttc) cannot be used: a font collection of 2 "
+                       "fonts, of which pnp prints the first alone, of weight 400, which is " + said.format("italic")]
 
 
 def test_a_font_whose_tables_disagree_is_refused_at_validation_not_in_the_builds_save(tmp_path):

@@ -100,8 +100,8 @@ SUBSETS_KEPT = 32  # of each registered font, its last subsets' bytes (an edit d
 _LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
 # font file (its path and status) -> its PostScript name and its content's digest, read when it was registered
 _FACES: dict[tuple[Path, tuple[int, ...]], tuple[bytes, str]] = {}
-# ...and, of a variable font among them, its default instance (variable_default)
-_VARIABLE_DEFAULTS: dict[tuple[Path, tuple[int, ...]], "DefaultInstance"] = {}
+# ...and, of a file of several faces among them, the face it prints (printed_face)
+_PRINTED_FACES: dict[tuple[Path, tuple[int, ...]], "PrintedFace"] = {}
 
 
 class FontSet:
@@ -827,7 +827,7 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
         if (real, status) not in _FACES:
             font = _read_font(real, status, file, where, what, read)
         postscript, digest = _FACES[(real, status)]
-        if key == style and (default := _VARIABLE_DEFAULTS.get((real, status))) and (problem := default.unlike(style)):
+        if key == style and (face := _PRINTED_FACES.get((real, status))) and (problem := face.unlike(style)):
             raise DataError(f"{what} cannot be used: {problem}", where)
         printed = fonts.printed_name(postscript, digest)
         reg = f"{family}-{style}-{hashlib.sha1(f'{real}{status}'.encode()).hexdigest()[:6]}"
@@ -890,24 +890,28 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     _check_glyph_reach(measured, digest, font.face, what, where)
     font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
     _FACES[(real, status)] = (font.face.name, digest.hex())
-    if default := variable_default(raw):
-        _VARIABLE_DEFAULTS[(real, status)] = default
+    if face := printed_face(raw):
+        _PRINTED_FACES[(real, status)] = face
     return font
 
 
-# A variable font (one of an fvar table) holds every weight of a family, or every width, in one file: ReportLab
-# reads its outlines as they are, the default instance's, and applies no variation. Named as a family's bold (the
-# same file as its regular, as a variable font's download invites), its bold text printed regular (exit 0). The
-# default instance is told bold by its weight class, italic by its style bits, as for any font
+# A file of several faces prints one: a variable font (one of an fvar table), which holds every weight of a family
+# or every width in one file, its default instance (ReportLab reads its outlines as they are and applies no
+# variation), and a font collection (.ttc) of several fonts its first. Named as a family's bold (the same file as
+# its regular, as a variable font's download invites), its bold text printed regular (exit 0), and so did a
+# collection of a regular and a bold font. The face printed is told bold by its weight class, italic by its style
+# bits, as any font's
 BOLD_WEIGHT = 600  # SemiBold: OpenType's weight classes of bold faces (600 to 900)
 _ITALIC_BIT = 1  # the OS/2 table's fsSelection and the head table's macStyle say a face is italic by this bit...
 _MAC_ITALIC_BIT = 2  # ...(macStyle by this one)
 
 
 @dataclass(frozen=True)
-class DefaultInstance:
-    """The face a variable font prints: its weight class (OS/2 usWeightClass) and whether it is italic."""
+class PrintedFace:
+    """The face a file of several faces prints (printed_face): what the file is, its weight class (OS/2
+    usWeightClass) and whether it is italic."""
 
+    file: str
     weight: int
     italic: bool
 
@@ -917,23 +921,27 @@ class DefaultInstance:
         if (self.weight >= BOLD_WEIGHT) == bold and self.italic == italic:
             return None
         face = f"of weight {self.weight}{', italic' if self.italic else ''}"
-        return (f"a variable font (its fvar table), of which pnp prints the default instance alone, {face}, which is "
-                f"no {style.replace('_', ' ')} face; name a static font of that style (a variable font's download "
-                "holds them, in static/)")
+        return (f"{self.file} alone, {face}, which is no {style.replace('_', ' ')} face; name a font file of that "
+                "style (a variable font's download holds them, in static/)")
 
 
-def variable_default(font: bytes) -> DefaultInstance | None:
-    """The default instance of a variable font (of a collection's first font), None for a static font or one
-    whose tables are cut short (ReportLab says so)."""
+def printed_face(font: bytes) -> PrintedFace | None:
+    """The face a variable font or a collection of several fonts prints (its default instance, its first font),
+    None for a font of one face or one whose tables are cut short (ReportLab says so)."""
     try:
         tags = {tag: table for _, tag, table, _ in _directory(font)}
-        if b"fvar" not in tags:
-            return None
+        fonts = struct.unpack_from(">I", font, 8)[0] if font[:4] == b"ttcf" else 1
         weight, selection = struct.unpack_from(">H56xH", font, tags[b"OS/2"] + 4) if b"OS/2" in tags else (400, 0)
         mac_style = struct.unpack_from(">H", font, tags[b"head"] + 44)[0] if b"head" in tags else 0
     except struct.error:
         return None
-    return DefaultInstance(int(weight), bool(selection & _ITALIC_BIT or mac_style & _MAC_ITALIC_BIT))
+    if fonts > 1:
+        file = f"a font collection of {fonts} fonts, of which pnp prints the first"
+    elif b"fvar" in tags:
+        file = "a variable font (its fvar table), of which pnp prints the default instance"
+    else:
+        return None
+    return PrintedFace(file, int(weight), bool(selection & _ITALIC_BIT or mac_style & _MAC_ITALIC_BIT))
 
 
 def _glyph_count(font: bytes) -> int:
