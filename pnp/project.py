@@ -76,7 +76,7 @@ class Project:
             if problem := game_name_problem(name):
                 raise UsageError(f"game folder cards/{shown(name)} {problem}: rename it")
         for folder in folders:
-            if folder.name not in names and (spelt := _game_file_spelt_otherwise(folder)):
+            if folder.name not in names and (spelt := spelt_otherwise(folder, "game.yaml")):
                 raise UsageError(f"game folder cards/{shown(folder.name)} holds {shown(spelt)}, not game.yaml: rename "
                                  "it game.yaml (pnp reads a game from that name, spelt so)")
         return names
@@ -784,20 +784,22 @@ def worker_context(method: str | None = None) -> multiprocessing.context.BaseCon
     return multiprocessing.get_context()
 
 
-# What a game's file may be called by someone who meant game.yaml: a Mac's disk, blind to case, finds Game.yaml as
-# game.yaml, and a .yml is YAML too; on Linux such a game was left out of `pnp build` without a word
-_GAME_FILE_SPELLINGS = frozenset({"game.yaml", "game.yml"})
-_MOST_ENTRIES_LOOKED_AT = 1_000  # (a folder of cards/ holding a game's few files, or images: not walked past this)
+# What a file pnp reads by its name (a game's game.yaml, a project's fonts/fonts.yaml) may be called by someone who
+# meant it: a Mac's disk, blind to case, finds Game.yaml as game.yaml, and a .yml is YAML too; on Linux a game so
+# named was left out of `pnp build` without a word, and a fonts/fonts.yml left the game printed in pnp's own fonts
+_MOST_ENTRIES_LOOKED_AT = 1_000  # (a folder holding a game's few files, or images: not walked past this)
 
 
-def _game_file_spelt_otherwise(folder: Path) -> str | None:
-    """The name of a file in `folder` that is game.yaml spelt otherwise (Game.yaml, game.yml), or None."""
+def spelt_otherwise(folder: Path, name: str) -> str | None:
+    """The name of a file in `folder` that is `name` (a .yaml) spelt otherwise, in other letters' case or as .yml,
+    or None; asked where `name` itself is not there."""
+    meant = {name, name.removesuffix(".yaml") + ".yml"}
     try:
         with os.scandir(folder) as entries:
             for n, entry in enumerate(entries):
                 if n >= _MOST_ENTRIES_LOOKED_AT:
                     return None
-                if entry.name.lower() in _GAME_FILE_SPELLINGS:
+                if entry.name.lower() in meant:
                     return entry.name
     except OSError:
         return None

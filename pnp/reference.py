@@ -153,7 +153,7 @@ def _layouts() -> str:
 def _fonts() -> str:
     return "\n".join([
         "## Fonts", "", "pnp embeds its own fonts (Source Sans Pro as `Body`, Averia Serif GWF as `Display`). A "
-        "project with a `fonts/fonts.yaml` uses its fonts instead: under `families:`, each family is the name text "
+        "project with a `fonts/fonts.yaml` (spelt so: a `Fonts.yaml` or `fonts.yml` is refused) uses its fonts instead: under `families:`, each family is the name text "
         "styles give as `font:` (`Body` and `Display` at least, which the shipped layouts use) and says:", "",
         _option_table(FAMILY_FIELDS), "", "```yaml", "families:", "  Body:", "    name: Source Sans Pro",
         "    regular: SourceSansPro/SourceSansPro-Regular.ttf", "    bold: SourceSansPro/SourceSansPro-Bold.ttf",

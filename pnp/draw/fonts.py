@@ -23,7 +23,7 @@ from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 from ..errors import DataError, LoadError
 from ..options import blank
 from ..model.load import MAX_FILE_BYTES, Record, load_file
-from ..project import BUILTIN_FONTS, file_status, open_project_file, present, read_project_file
+from ..project import BUILTIN_FONTS, file_status, open_project_file, present, read_project_file, spelt_otherwise
 from ..report import Mark, shown as quoted
 from ..project import Project
 from pathlib import Path
@@ -333,6 +333,9 @@ def load_fonts(project: Project) -> "FontSet":
     """Read fonts/fonts.yaml and register each font file (once per process while it and the files are
     unchanged).
     Raises DataError with the file and line of whatever is wrong."""
+    if project.fonts == BUILTIN_FONTS and (spelt := spelt_otherwise(project.own_fonts, "fonts.yaml")):
+        raise DataError(f"a project's fonts are read from fonts/fonts.yaml, spelt so: rename {quoted(spelt)} "
+                        "fonts.yaml (pnp's own fonts would print the game)", Mark(project.rel(project.own_fonts / spelt)))
     path = project.fonts / "fonts.yaml"
     shown = project.rel(path)
     real = _inside(project, path, Mark(shown), "fonts file")
