@@ -333,9 +333,7 @@ def load_fonts(project: Project) -> "FontSet":
     """Read fonts/fonts.yaml and register each font file (once per process while it and the files are
     unchanged).
     Raises DataError with the file and line of whatever is wrong."""
-    if project.fonts == BUILTIN_FONTS and (spelt := spelt_otherwise(project.own_fonts, "fonts.yaml")):
-        raise DataError(f"a project's fonts are read from fonts/fonts.yaml, spelt so: rename {quoted(spelt)} "
-                        "fonts.yaml (pnp's own fonts would print the game)", Mark(project.rel(project.own_fonts / spelt)))
+    _check_not_spelt_otherwise(project)
     path = project.fonts / "fonts.yaml"
     shown = project.rel(path)
     real = _inside(project, path, Mark(shown), "fonts file")
@@ -369,6 +367,14 @@ def load_fonts(project: Project) -> "FontSet":
         fonts.credit_marks[family] = families.mark_of(family)
     _LOADED[path] = (digest, fonts, tuple(files))
     return fonts
+
+
+def _check_not_spelt_otherwise(project: Project) -> None:
+    """DataError at a project's fonts/Fonts.yaml or fonts.yml where it has no fonts.yaml (left unread, the game
+    printed in pnp's own fonts)."""
+    if project.fonts == BUILTIN_FONTS and (spelt := spelt_otherwise(project.own_fonts, "fonts.yaml")):
+        raise DataError(f"a project's fonts are read from fonts/fonts.yaml, spelt so: rename {quoted(spelt)} "
+                        "fonts.yaml (pnp's own fonts would print the game)", Mark(project.rel(project.own_fonts / spelt)))
 
 
 MAX_CREDIT = 100  # characters of a font's name or licence file: the rulebook's credits print them on one line
@@ -830,8 +836,8 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
         if (real, status) not in _FACES:
             font = _read_font(real, status, file, where, what, read)
         postscript, digest = _FACES[(real, status)]
-        if key == style and (face := _PRINTED_FACES.get((real, status))) and (problem := face.unlike(style)):
-            raise DataError(f"{what} cannot be used: {problem}", where)
+        if key == style:  # (a style not given is set in the regular file, as documented)
+            _check_printed_face(_PRINTED_FACES.get((real, status)), style, what, where)
         printed = fonts.printed_name(postscript, digest)
         reg = f"{family}-{style}-{hashlib.sha1(f'{real}{status}'.encode()).hexdigest()[:6]}"
         reg += "" if printed == postscript else f"-{digest[:8]}"
@@ -926,6 +932,12 @@ class PrintedFace:
         face = f"of weight {self.weight}{', italic' if self.italic else ''}"
         return (f"{self.file} alone, {face}, which is no {style.replace('_', ' ')} face; name a font file of that "
                 "style (a variable font's download holds them, in static/)")
+
+
+def _check_printed_face(face: PrintedFace | None, style: str, what: str, where: Mark | None) -> None:
+    """DataError when a file of several faces is named as a style the face it prints is not (PrintedFace.unlike)."""
+    if face is not None and (problem := face.unlike(style)):
+        raise DataError(f"{what} cannot be used: {problem}", where)
 
 
 def printed_face(font: bytes) -> PrintedFace | None:
