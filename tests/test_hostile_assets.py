@@ -106,6 +106,18 @@ def test_a_file_of_several_faces_named_as_a_style_its_printed_face_is_not_is_ref
                        "fonts, of which pnp prints the first alone, of weight 400, which is " + said.format("italic")]
 
 
+def test_a_font_familys_name_that_prints_no_word_is_refused_at_its_line(tmp_path):
+    """A family's `name` of spaces (or of none: the family's own name of spaces) is what the rulebook's credits print
+    for the font: they printed "Fonts: (no licence file given)", exit 0."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf, name: '  '}\n  Display: {regular: f.ttf}\n"})
+    (root / "fonts/f.ttf").write_bytes((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    assert "fonts/fonts.yaml:2:32: error: font family 'Body': its name prints no word (the rulebook's credits print " \
+           "it); give the font's name" in result.stderr
+
+
 def test_a_font_whose_tables_disagree_is_refused_at_validation_not_in_the_builds_save(tmp_path):
     """A font whose cmap names glyphs past its glyph count was registered, validated, then failed the build
     with ReportLab's traceback when the PDF was saved."""

@@ -40,7 +40,7 @@ FAMILY_FIELDS = {
     "bold_italic": {"type": "str", "required": False,
                     "doc": "the bold italic face's TTF file (default: the regular one)"},
     "name": {"type": "str", "required": False,
-             "doc": "the font's own name, as the rulebook's credits print it, at most 100 characters (default: the "
+             "doc": "the font's own name, as the rulebook's credits print it, at most 100 characters, not blank (default: the "
                     "family's name)"},
     "license": {"type": "str", "required": False,
                 "doc": "its licence file (fonts you embed in a PDF you share must allow it: SIL OFL fonts do; a "
@@ -390,6 +390,9 @@ def _credit(family: str, styles: Record, key: str) -> str:
         raise DataError(f"font family '{family}': {key} must be text", where)
     if len(value) > MAX_CREDIT:
         raise DataError(f"font family '{family}': {key} of {len(value):,} characters; at most {MAX_CREDIT}", where)
+    if key == "name" and blank(value):  # (the credits printed "Fonts: (no licence file given)", the name blank)
+        raise DataError(f"font family {quoted(family)}: its name prints no word (the rulebook's credits print it); "
+                        "give the font's name", where)
     return value
 
 
