@@ -70,10 +70,15 @@ class Project:
         UsageError for a folder whose name pnp cannot print or name files after (see game_name_problem)."""
         if not self.cards.is_dir():
             return []
-        names = sorted(p.name for p in self.cards.iterdir() if p.is_dir() and os.path.lexists(p / "game.yaml"))
+        folders = sorted(p for p in self.cards.iterdir() if p.is_dir())
+        names = [p.name for p in folders if os.path.lexists(p / "game.yaml")]
         for name in names:
             if problem := game_name_problem(name):
                 raise UsageError(f"game folder cards/{shown(name)} {problem}: rename it")
+        for folder in folders:
+            if folder.name not in names and (spelt := spelt_otherwise(folder, "game.yaml")):
+                raise UsageError(f"game folder cards/{shown(folder.name)} holds {shown(spelt)}, not game.yaml: rename "
+                                 "it game.yaml (pnp reads a game from that name, spelt so)")
         return names
 
     def select(self, names: Sequence[str] | None) -> list[str]:
@@ -777,3 +782,25 @@ def worker_context(method: str | None = None) -> multiprocessing.context.BaseCon
         return multiprocessing.get_context(method)
     os.environ["PYTHONSAFEPATH"] = "1"
     return multiprocessing.get_context()
+
+
+# What a file pnp reads by its name (a game's game.yaml, a project's fonts/fonts.yaml) may be called by someone who
+# meant it: a Mac's disk, blind to case, finds Game.yaml as game.yaml, and a .yml is YAML too; on Linux a game so
+# named was left out of `pnp build` without a word, and a fonts/fonts.yml left the game printed in pnp's own fonts
+_MOST_ENTRIES_LOOKED_AT = 1_000  # (a folder holding a game's few files, or images: not walked past this)
+
+
+def spelt_otherwise(folder: Path, name: str) -> str | None:
+    """The name of a file in `folder` that is `name` (a .yaml) spelt otherwise, in other letters' case or as .yml,
+    or None; asked where `name` itself is not there."""
+    meant = {name, name.removesuffix(".yaml") + ".yml"}
+    try:
+        with os.scandir(folder) as entries:
+            for n, entry in enumerate(entries):
+                if n >= _MOST_ENTRIES_LOOKED_AT:
+                    return None
+                if entry.name.lower() in meant:
+                    return entry.name
+    except OSError:
+        return None
+    return None

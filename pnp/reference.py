@@ -153,14 +153,16 @@ def _layouts() -> str:
 def _fonts() -> str:
     return "\n".join([
         "## Fonts", "", "pnp embeds its own fonts (Source Sans Pro as `Body`, Averia Serif GWF as `Display`). A "
-        "project with a `fonts/fonts.yaml` uses its fonts instead: under `families:`, each family is the name text "
+        "project with a `fonts/fonts.yaml` (spelt so: a `Fonts.yaml` or `fonts.yml` is refused) uses its fonts instead: under `families:`, each family is the name text "
         "styles give as `font:` (`Body` and `Display` at least, which the shipped layouts use) and says:", "",
         _option_table(FAMILY_FIELDS), "", "```yaml", "families:", "  Body:", "    name: Source Sans Pro",
         "    regular: SourceSansPro/SourceSansPro-Regular.ttf", "    bold: SourceSansPro/SourceSansPro-Bold.ttf",
         "    license: SourceSansPro/OFL.txt", "```", "",
         f"Font files are TrueType (.ttf), inside the project, at most {MAX_FONT_BYTES // 2**20} MB each; at most "
         f"{MAX_FAMILIES} families, and {MAX_FONTS_READ // 2**20} MB of font files in all (a file counted for each "
-        "family and style naming it)."])
+        "family and style naming it). A variable font prints its default instance alone, a font collection (.ttc) "
+        "its first font: one named as a style that face is not (a bold whose weight is under 600, an italic that is "
+        "upright) is refused."])
 
 
 def _elements() -> str:

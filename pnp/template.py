@@ -286,7 +286,11 @@ def metered(who: str) -> Iterator[None]:
     the game's budget, like a template's: each Python function call it makes is a step, so work that searches
     without end (a style sheet whose selectors try every ancestor in turn) stops with LimitError within
     SECONDS_PER_EVALUATION. On the main thread a timer of processor time also stops C code that looks at
-    signals (the regular expression engine backtracking). Only this thread is traced, only while the block runs."""
+    signals (the regular expression engine backtracking). Only this thread is traced, only while the block runs.
+    A block inside another's joins it, said in the outer one's name: a second timer would end the first's."""
+    if _budget.doing is not None:
+        yield
+        return
     doing, _budget.doing = _budget.doing, who
     over_time = f"{who} took longer than {SECONDS_PER_EVALUATION:g} s of processor time; pnp stops there"
     try:

@@ -48,6 +48,76 @@ def _font_with_glyph_count(count: int) -> bytes:
     return bytes(font)
 
 
+def _variable_font(weight: int) -> bytes:
+    """pnp's own Body font made a variable one (an fvar table of a weight axis, 100 to 900) whose default instance
+    is of weight class `weight`."""
+    font = bytearray((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
+    count = struct.unpack(">H", font[4:6])[0]
+    entries = [list(struct.unpack(">4sIII", font[12 + 16 * n:28 + 16 * n])) for n in range(count)]
+    for entry in entries:
+        if entry[0] == b"OS/2":
+            struct.pack_into(">H", font, entry[2] + 4, weight)
+        entry[2] += 16  # (the directory grows by the new table's entry)
+    fvar = struct.pack(">8H4s3i2H", 1, 0, 16, 2, 1, 20, 0, 8, b"wght", 100 << 16, weight << 16, 900 << 16, 0, 256)
+    body = bytes(font[12 + 16 * count:])
+    body += bytes(-(12 + 16 * (count + 1) + len(body)) % 4)
+    entries.append([b"fvar", 0, 12 + 16 * (count + 1) + len(body), len(fvar)])
+    directory = b"".join(struct.pack(">4sIII", *entry) for entry in sorted(entries))
+    return bytes(font[:4]) + struct.pack(">H", count + 1) + bytes(font[6:12]) + directory + body + fvar
+
+
+def _collection_of(*fonts: bytes) -> bytes:
+    """A font collection (.ttc) of the fonts, in their order."""
+    out = bytearray(b"ttcf" + struct.pack(">II", 0x00010000, len(fonts)) + bytes(4 * len(fonts)))
+    for n, font in enumerate(fonts):
+        out += bytes(-len(out) % 4)
+        struct.pack_into(">I", out, 12 + 4 * n, at := len(out))
+        moved = bytearray(font)
+        for entry in range(struct.unpack(">H", font[4:6])[0]):  # its tables' offsets, from the collection's start
+            struct.pack_into(">I", moved, 20 + 16 * entry, struct.unpack_from(">I", font, 20 + 16 * entry)[0] + at)
+        out += moved
+    return bytes(out)
+
+
+def test_a_file_of_several_faces_named_as_a_style_its_printed_face_is_not_is_refused_at_its_line(tmp_path):
+    """ReportLab prints a variable font's default instance alone, and a font collection's first font: the same
+    variable file named as a family's regular and bold printed its bold text regular (exit 0), and so did a
+    collection of a regular and a bold font. A variable font whose default instance is the style it is named for
+    (a bold of weight 700) prints."""
+    root = make_project(tmp_path / "proj")
+    (root / "fonts").mkdir(exist_ok=True)
+    (root / "fonts/v.ttf").write_bytes(_variable_font(400))
+    (root / "fonts/heavy.ttf").write_bytes(_variable_font(700))
+    fonts = REPO / "pnp/fonts/SourceSansPro"
+    (root / "fonts/c.ttc").write_bytes(_collection_of((fonts / "SourceSansPro-Regular.ttf").read_bytes(),
+                                                      (fonts / "SourceSansPro-It.ttf").read_bytes()))
+    said = "no {} face; name a font file of that style (a variable font's download holds them, in static/)"
+    refused = []
+    for fonts_yaml in ("families:\n  Body: {regular: v.ttf, bold: v.ttf}\n  Display: {regular: v.ttf}\n",
+                       "families:\n  Body: {regular: v.ttf, bold: heavy.ttf}\n  Display: {regular: v.ttf, italic: c.ttc}\n"):
+        (root / "fonts/fonts.yaml").write_text(fonts_yaml)  # (fonts.yaml says its first refusal alone)
+        result = run(root, "validate", "mini")
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        refused += [line for line in result.output.splitlines() if ": error: " in line]
+    assert refused == ["fonts/fonts.yaml:2:32: error: font Body bold (v.ttf) cannot be used: a variable font (its fvar "
+                       "table), of which pnp prints the default instance alone, of weight 400, which is " +
+                       said.format("bold"),
+                       "fonts/fonts.yaml:3:37: error: font Display italic (c.ttc) cannot be used: a font collection of 2 "
+                       "fonts, of which pnp prints the first alone, of weight 400, which is " + said.format("italic")]
+
+
+def test_a_font_familys_name_that_prints_no_word_is_refused_at_its_line(tmp_path):
+    """A family's `name` of spaces (or of none: the family's own name of spaces) is what the rulebook's credits print
+    for the font: they printed "Fonts: (no licence file given)", exit 0."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf, name: '  '}\n  Display: {regular: f.ttf}\n"})
+    (root / "fonts/f.ttf").write_bytes((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    assert "fonts/fonts.yaml:2:32: error: font family 'Body': its name prints no word (the rulebook's credits print " \
+           "it); give the font's name" in result.stderr
+
+
 def test_a_font_whose_tables_disagree_is_refused_at_validation_not_in_the_builds_save(tmp_path):
     """A font whose cmap names glyphs past its glyph count was registered, validated, then failed the build
     with ReportLab's traceback when the PDF was saved."""

@@ -436,6 +436,166 @@ def test_a_picture_whose_colour_profile_cannot_be_read_is_refused_at_its_element
         in result.output, result.output
 
 
+def _floating_point_profile(stages: int, shared: bool) -> bytes:
+    """An RGB profile whose relative colorimetric table (D2B1, read by littleCMS before any other) is a chain of
+    `stages` curve sets, each of three curves: in their own bytes, or all naming one curve set whose three curves
+    name one curve (8 bytes a naming, each read and worked out again)."""
+    import struct
+
+    curve = b"curf" + bytes(4) + struct.pack(">HH", 1, 0) + b"parf" + bytes(4) + struct.pack(">HH4f", 0, 0, 1, 1, 0, 0)
+    curves = 1 if shared else 3
+    curve_set = (b"cvst" + bytes(4) + struct.pack(">HH", 3, 3)
+                 + b"".join(struct.pack(">II", 36 + len(curve) * (i % curves), len(curve)) for i in range(3))
+                 + curve * curves)
+    sets = 1 if shared else stages
+    first = 16 + 8 * stages
+    table = (b"mpet" + bytes(4) + struct.pack(">HHI", 3, 3, stages)
+             + b"".join(struct.pack(">II", first + len(curve_set) * (i % sets), len(curve_set)) for i in range(stages))
+             + curve_set * sets)
+    header = (struct.pack(">I", 144 + len(table)) + b"lcms" + bytes([4, 0x30, 0, 0]) + b"mntrRGB XYZ " + bytes(12)
+              + b"acsp" + bytes(28) + b"".join(struct.pack(">i", round(v * 65536)) for v in (0.9642, 1.0, 0.8249)))
+    return header.ljust(128, b"\0") + struct.pack(">I4sII", 1, b"D2B1", 144, len(table)) + table
+
+
+def test_a_colour_profile_whose_reading_costs_far_more_than_its_bytes_is_refused_at_its_element(tmp_path):
+    """A profile's floating-point table may name one curve set over and over, each worked out at 4,096 points and
+    joined pairwise: 16 KB of 2,000 stages took 45 s to validate, and the picture printed (exit 0). A table of a
+    few stages of their own bytes is read as littleCMS reads it."""
+    from PIL import ImageCms
+
+    from pnp.model.images import profile_cost_problem
+
+    own = _floating_point_profile(4, shared=False)
+    assert profile_cost_problem(own) is None
+    ImageCms.buildTransform(ImageCms.ImageCmsProfile(io.BytesIO(own)), ImageCms.createProfile("sRGB"), "RGB", "RGB",
+                            renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+    assert "lie on the same bytes" in profile_cost_problem(_floating_point_profile(4, shared=True))
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", "png")})
+    (root / "layouts/mini/images").mkdir()
+    Image.new("RGB", (300, 150), (200, 40, 40)).save(root / "layouts/mini/images/art.png",
+                                                      icc_profile=_floating_point_profile(2000, shared=True))
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    assert ("layouts/mini/card.yaml:3:24: error: image 'images/art.png' cannot be used: its colour profile cannot be "
+            "read (its floating-point table D2B1 has 2,000 stages, more than 8)") in result.output, result.output
+
+
+def test_reading_a_colour_profile_is_spent_from_the_games_time_and_said_at_the_picture(tmp_path):
+    """littleCMS's reading of a profile is the game's work, as svglib's of an icon: once the game's time is
+    spent, the picture whose profile was being read is named."""
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+    from pnp.template import budget
+
+    Image.new("RGB", (30, 15)).save(tmp_path / "art.png", icc_profile=_profile_of_colorants(DISPLAY_P3)[:-1] + b"\1")
+    with budget(seconds=0.0), pytest.raises(DataError) as raised:
+        checked_image(Project(tmp_path), tmp_path / "art.png", Mark("card.yaml", 3), "art.png")
+    assert raised.value.mark == Mark("card.yaml", 3)
+    assert raised.value.message.startswith("image 'art.png' cannot be used: checking this game took longer")
+
+
+def test_a_picture_giving_its_colour_space_otherwise_than_pillow_reads_it_is_refused_at_its_element(tmp_path):
+    """Pillow reads a PNG's last iCCP chunk and no cICP; viewers read the first of iCCP and sRGB (libpng), or cICP
+    first (the PNG standard): a PNG of an sRGB profile then a Display P3 one printed converted from P3 (exit 0),
+    and one of P3 code points printed its numbers as sRGB. Pillow joins a JPEG's profile segments numbered
+    otherwise than 1 to their count, from which viewers read none. A PNG of one profile, or of sRGB's code points,
+    and a JPEG's profile split as it should be, print."""
+    import struct
+    import zlib
+
+    from PIL import ImageCms
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    def icc(profile: bytes) -> bytes:
+        return chunk(b"iCCP", b"icc\0\0" + zlib.compress(profile))
+
+    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    colour = {"two.png": icc(srgb) + icc(_profile_of_colorants(DISPLAY_P3)), "both.png": chunk(b"sRGB", b"\0") + icc(srgb),
+              "p3.png": chunk(b"cICP", bytes([12, 13, 0, 1])), "srgb.png": chunk(b"cICP", bytes([1, 13, 0, 1])),
+              "one.png": icc(_profile_of_colorants(DISPLAY_P3))}
+    card = "size: poker\nelements:\n" + "".join(f"  - {{type: image, src: {name}, x: 5, y: {5 + 10 * i}, w: 9, h: 9}}\n"
+                                                 for i, name in enumerate(colour))
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    plain = io.BytesIO()
+    Image.new("RGB", (60, 60), (200, 40, 40)).save(plain, "PNG")
+    for name, chunks in colour.items():  # the colour chunks after the header (IHDR), before the picture
+        (root / "layouts/mini" / name).write_bytes(plain.getvalue()[:33] + chunks + plain.getvalue()[33:])
+    photo = io.BytesIO()
+    Image.new("RGB", (60, 60), (200, 40, 40)).save(photo, "JPEG")
+    p3 = _profile_of_colorants(DISPLAY_P3)
+    numbered = [b"\xff\xe2" + struct.pack(">H", 16 + len(part)) + b"ICC_PROFILE\0\1\2" + part
+                for part in (p3[1000:], p3[:1000])]  # both "1 of 2": Pillow joins them in their bytes' order
+    (root / "layouts/mini/two.jpg").write_bytes(photo.getvalue()[:2] + b"".join(numbered) + photo.getvalue()[2:])
+    (root / "layouts/mini/card.yaml").write_text(card + "  - {type: image, src: two.jpg, x: 5, y: 55, w: 9, h: 9}\n")
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if ": error: " in line]
+    assert len(lines) == 4, result.output
+    assert lines[0].startswith("layouts/mini/card.yaml:3:24: error: image 'two.png' cannot be used: a PNG that gives "
+                               "its colour space more than once (iCCP, iCCP chunks)")
+    assert lines[1].startswith("layouts/mini/card.yaml:4:24: error: image 'both.png' cannot be used: a PNG that gives "
+                               "its colour space more than once (sRGB, iCCP chunks)")
+    assert lines[2].startswith("layouts/mini/card.yaml:5:24: error: image 'p3.png' cannot be used: a PNG whose colours "
+                               "are given as video code points (a cICP chunk) other than sRGB's")
+    assert lines[3].startswith("layouts/mini/card.yaml:8:24: error: image 'two.jpg' cannot be used: a JPEG whose colour "
+                               "profile's segments are not numbered 1 to their count, each once")
+    from pnp.model.images import jpeg_problem
+
+    large = io.BytesIO()  # a profile past a segment's 64 KB, split by Pillow into segments numbered 1 to 3
+    Image.new("RGB", (8, 8)).save(large, "JPEG", icc_profile=p3 + bytes(150_000))
+    assert large.getvalue().count(b"ICC_PROFILE") == 3 and jpeg_problem(large.getvalue()) is None
+
+
+def test_a_png_whose_gamma_or_primaries_are_not_srgbs_and_that_has_no_profile_is_refused_at_its_element(tmp_path):
+    """Browsers apply a PNG's gAMA and cHRM chunks when it has no colour profile, Pillow none: a PNG of gamma 1.0
+    printed its grey 128 where browsers show 188 (exit 0), in a game's pictures and in an icon's. sRGB's own
+    numbers (old Photoshop and GIMP files), and any numbers beside a profile (which viewers read instead), print."""
+    import base64
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    def chromaticities(*numbers: float) -> bytes:
+        return chunk(b"cHRM", b"".join(struct.pack(">I", round(n * 100_000)) for n in numbers))
+
+    srgb_primaries = (0.3127, 0.329, 0.64, 0.33, 0.3, 0.6, 0.15, 0.06)
+    p3_primaries = (0.3127, 0.329, 0.68, 0.32, 0.265, 0.69, 0.15, 0.06)
+    linear, photoshop = chunk(b"gAMA", struct.pack(">I", 100_000)), chunk(b"gAMA", struct.pack(">I", 45_455))
+    colour = {"linear.png": linear, "p3.png": photoshop + chromaticities(*p3_primaries),
+              "short.png": chunk(b"gAMA", b"\0\0"), "photoshop.png": photoshop + chromaticities(*srgb_primaries),
+              "gimp.png": chunk(b"gAMA", struct.pack(">I", 45_000)), "profiled.png": linear + chunk(b"sRGB", b"\0")}
+    plain = io.BytesIO()
+    Image.new("RGB", (60, 60), (128, 128, 128)).save(plain, "PNG")
+    pictures = {name: plain.getvalue()[:33] + chunks + plain.getvalue()[33:] for name, chunks in colour.items()}
+    icon = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">\n<image width="10" height="10" '
+            f'href="data:image/png;base64,{base64.b64encode(pictures["linear.png"]).decode()}"/>\n</svg>\n')
+    card = "size: poker\nelements:\n" + "".join(f"  - {{type: image, src: {name}, x: 5, y: {5 + 10 * i}, w: 9, h: 9}}\n"
+                                                 for i, name in enumerate(colour))
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card, "layouts/shared/icons/round-star.svg": icon})
+    for name, data in pictures.items():
+        (root / "layouts/mini" / name).write_bytes(data)
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if ": error: " in line]
+    assert len(lines) == 4, result.output
+    said = ("chunks) are not sRGB's and that has no colour profile: browsers apply them, pnp prints its numbers as "
+            "sRGB's; save it with an sRGB profile, or none")
+    assert lines[0].startswith("layouts/mini/card.yaml:3:24: error: image 'linear.png' cannot be used: a PNG whose "
+                               f"gamma or primaries (gAMA {said}")
+    assert lines[1].startswith("layouts/mini/card.yaml:4:24: error: image 'p3.png' cannot be used: a PNG whose "
+                               f"gamma or primaries (gAMA, cHRM {said}")
+    assert lines[2].startswith("layouts/mini/card.yaml:5:24: error: image 'short.png' cannot be used: a PNG whose "
+                               f"gamma or primaries (gAMA {said}")
+    assert lines[3].startswith("layouts/shared/icons/round-star.svg:2:")
+    assert f"gamma or primaries (gAMA {said}" in lines[3]
+
+
 @pytest.mark.parametrize("key, said", [("icc_profile", "its colour profile (ICC) is 5,000,000 bytes, more than 4 MB"),
                                        ("xmp", "its XMP metadata is 5,000,000 bytes, more than 4 MB")])
 def test_a_webp_whose_colour_profile_or_xmp_is_past_what_a_photograph_holds_is_refused_at_its_element(tmp_path, key,

@@ -4,6 +4,7 @@ manifests read back, `python -m pnp` run inside a game folder, and a commit of a
 import gc
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -250,6 +251,22 @@ def test_a_game_folder_named_to_act_on_the_terminal_or_too_long_is_refused_by_it
     result = run(root, "validate")
     assert result.exit_code == 2
     assert said in result.output and "\x1b" not in result.output and name not in result.output
+
+
+def test_a_game_folder_whose_game_file_is_spelt_otherwise_is_refused_not_left_out(tmp_path):
+    """A game's Game.yaml is found as game.yaml on a Mac's disk, blind to case; on Linux `pnp build` built the
+    project's other games, exit 0, and left that one out without a word (a game.yml too)."""
+    root = make_project(tmp_path / "proj")
+    for game, spelt in (("other", "Game.yaml"), ("third", "game.yml")):
+        shutil.copytree(root / "cards" / "mini", root / "cards" / game)
+        (root / "cards" / game / "game.yaml").rename(root / "cards" / game / spelt)
+    result = run(root, "build")
+    assert result.exit_code == 2 and not (root / "output").exists()
+    assert "game folder cards/'other' holds 'Game.yaml', not game.yaml: rename it game.yaml" in result.output
+    (root / "cards" / "other" / "Game.yaml").rename(root / "cards" / "other" / "game.yaml")
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 2
+    assert "game folder cards/'third' holds 'game.yml', not game.yaml: rename it game.yaml" in result.output
 
 
 def test_font_files_named_by_many_families_are_read_within_a_bound(tmp_path, monkeypatch):

@@ -23,7 +23,7 @@ from reportlab.pdfbase.ttfonts import TTFont, TTFontFace
 from ..errors import DataError, LoadError
 from ..options import blank
 from ..model.load import MAX_FILE_BYTES, Record, load_file
-from ..project import BUILTIN_FONTS, file_status, open_project_file, present, read_project_file
+from ..project import BUILTIN_FONTS, file_status, open_project_file, present, read_project_file, spelt_otherwise
 from ..report import Mark, shown as quoted
 from ..project import Project
 from pathlib import Path
@@ -40,7 +40,7 @@ FAMILY_FIELDS = {
     "bold_italic": {"type": "str", "required": False,
                     "doc": "the bold italic face's TTF file (default: the regular one)"},
     "name": {"type": "str", "required": False,
-             "doc": "the font's own name, as the rulebook's credits print it, at most 100 characters (default: the "
+             "doc": "the font's own name, as the rulebook's credits print it, at most 100 characters, not blank (default: the "
                     "family's name)"},
     "license": {"type": "str", "required": False,
                 "doc": "its licence file (fonts you embed in a PDF you share must allow it: SIL OFL fonts do; a "
@@ -100,6 +100,8 @@ SUBSETS_KEPT = 32  # of each registered font, its last subsets' bytes (an edit d
 _LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
 # font file (its path and status) -> its PostScript name and its content's digest, read when it was registered
 _FACES: dict[tuple[Path, tuple[int, ...]], tuple[bytes, str]] = {}
+# ...and, of a file of several faces among them, the face it prints (printed_face)
+_PRINTED_FACES: dict[tuple[Path, tuple[int, ...]], "PrintedFace"] = {}
 
 
 class FontSet:
@@ -353,6 +355,7 @@ def load_fonts(project: Project) -> "FontSet":
     """Read fonts/fonts.yaml and register each font file (once per process while it and the files are
     unchanged).
     Raises DataError with the file and line of whatever is wrong."""
+    _check_not_spelt_otherwise(project)
     path = project.fonts / "fonts.yaml"
     shown = project.rel(path)
     real = _inside(project, path, Mark(shown), "fonts file")
@@ -388,6 +391,14 @@ def load_fonts(project: Project) -> "FontSet":
     return fonts
 
 
+def _check_not_spelt_otherwise(project: Project) -> None:
+    """DataError at a project's fonts/Fonts.yaml or fonts.yml where it has no fonts.yaml (left unread, the game
+    printed in pnp's own fonts)."""
+    if project.fonts == BUILTIN_FONTS and (spelt := spelt_otherwise(project.own_fonts, "fonts.yaml")):
+        raise DataError(f"a project's fonts are read from fonts/fonts.yaml, spelt so: rename {quoted(spelt)} "
+                        "fonts.yaml (pnp's own fonts would print the game)", Mark(project.rel(project.own_fonts / spelt)))
+
+
 MAX_CREDIT = 100  # characters of a font's name or licence file: the rulebook's credits print them on one line
 
 
@@ -401,6 +412,9 @@ def _credit(family: str, styles: Record, key: str) -> str:
         raise DataError(f"font family '{family}': {key} must be text", where)
     if len(value) > MAX_CREDIT:
         raise DataError(f"font family '{family}': {key} of {len(value):,} characters; at most {MAX_CREDIT}", where)
+    if key == "name" and blank(value):  # (the credits printed "Fonts: (no licence file given)", the name blank)
+        raise DataError(f"font family {quoted(family)}: its name prints no word (the rulebook's credits print it); "
+                        "give the font's name", where)
     return value
 
 
@@ -847,6 +861,8 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
         if (real, status) not in _FACES:
             font = _read_font(real, status, file, where, what, read)
         postscript, digest = _FACES[(real, status)]
+        if key == style:  # (a style not given is set in the regular file, as documented)
+            _check_printed_face(_PRINTED_FACES.get((real, status)), style, what, where)
         printed = fonts.printed_name(postscript, digest)
         reg = f"{family}-{style}-{hashlib.sha1(f'{real}{status}'.encode()).hexdigest()[:6]}"
         reg += "" if printed == postscript else f"-{digest[:8]}"
@@ -908,7 +924,64 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     _check_glyph_reach(measured, digest, font.face, what, where)
     font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
     _FACES[(real, status)] = (font.face.name, digest.hex())
+    if face := printed_face(raw):
+        _PRINTED_FACES[(real, status)] = face
     return font
+
+
+# A file of several faces prints one: a variable font (one of an fvar table), which holds every weight of a family
+# or every width in one file, its default instance (ReportLab reads its outlines as they are and applies no
+# variation), and a font collection (.ttc) of several fonts its first. Named as a family's bold (the same file as
+# its regular, as a variable font's download invites), its bold text printed regular (exit 0), and so did a
+# collection of a regular and a bold font. The face printed is told bold by its weight class, italic by its style
+# bits, as any font's
+BOLD_WEIGHT = 600  # SemiBold: OpenType's weight classes of bold faces (600 to 900)
+_ITALIC_BIT = 1  # the OS/2 table's fsSelection and the head table's macStyle say a face is italic by this bit...
+_MAC_ITALIC_BIT = 2  # ...(macStyle by this one)
+
+
+@dataclass(frozen=True)
+class PrintedFace:
+    """The face a file of several faces prints (printed_face): what the file is, its weight class (OS/2
+    usWeightClass) and whether it is italic."""
+
+    file: str
+    weight: int
+    italic: bool
+
+    def unlike(self, style: str) -> str | None:
+        """Why this face cannot print the family's `style` (one of STYLES), or None."""
+        bold, italic = style in ("bold", "bold_italic"), style in ("italic", "bold_italic")
+        if (self.weight >= BOLD_WEIGHT) == bold and self.italic == italic:
+            return None
+        face = f"of weight {self.weight}{', italic' if self.italic else ''}"
+        return (f"{self.file} alone, {face}, which is no {style.replace('_', ' ')} face; name a font file of that "
+                "style (a variable font's download holds them, in static/)")
+
+
+def _check_printed_face(face: PrintedFace | None, style: str, what: str, where: Mark | None) -> None:
+    """DataError when a file of several faces is named as a style the face it prints is not (PrintedFace.unlike)."""
+    if face is not None and (problem := face.unlike(style)):
+        raise DataError(f"{what} cannot be used: {problem}", where)
+
+
+def printed_face(font: bytes) -> PrintedFace | None:
+    """The face a variable font or a collection of several fonts prints (its default instance, its first font),
+    None for a font of one face or one whose tables are cut short (ReportLab says so)."""
+    try:
+        tags = {tag: table for _, tag, table, _ in _directory(font)}
+        fonts = struct.unpack_from(">I", font, 8)[0] if font[:4] == b"ttcf" else 1
+        weight, selection = struct.unpack_from(">H56xH", font, tags[b"OS/2"] + 4) if b"OS/2" in tags else (400, 0)
+        mac_style = struct.unpack_from(">H", font, tags[b"head"] + 44)[0] if b"head" in tags else 0
+    except struct.error:
+        return None
+    if fonts > 1:
+        file = f"a font collection of {fonts} fonts, of which pnp prints the first"
+    elif b"fvar" in tags:
+        file = "a variable font (its fvar table), of which pnp prints the default instance"
+    else:
+        return None
+    return PrintedFace(file, int(weight), bool(selection & _ITALIC_BIT or mac_style & _MAC_ITALIC_BIT))
 
 
 def _glyph_count(font: bytes) -> int:

@@ -4,10 +4,10 @@ so a layout says what a text is (a title, a rule) rather than its five settings 
 from ..errors import DataError, LoadError
 from ..model.load import Record, load_file
 from ..options import did_you_mean
-from ..report import Mark, type_name
+from ..report import Mark, shown as quoted, type_name
 from ..template import is_template
 from .elements.base import TEXT_STYLE
-from ..project import Project
+from ..project import Project, spelt_otherwise
 from pathlib import Path
 
 STYLE_KEYS = {**TEXT_STYLE}
@@ -33,6 +33,9 @@ class StyleSet:
 
     def _read(self, path: Path) -> None:
         if not path.exists() and not path.is_symlink():
+            if spelt := spelt_otherwise(path.parent, path.name):  # (left unread, the shared styles printed)
+                self.problems.append((f"text styles are read from {path.name}, spelt so: rename {quoted(spelt)} "
+                                      f"{path.name}", Mark(self.project.rel(path.parent / spelt))))
             return
         shown = self.project.rel(path)
         try:

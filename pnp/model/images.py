@@ -4,6 +4,7 @@ would hand a PostScript file named pic.png to Ghostscript."""
 import contextlib
 import hashlib
 import io
+import math
 import mmap
 import os
 import warnings
@@ -14,9 +15,10 @@ from typing import TYPE_CHECKING, Any, BinaryIO, cast
 if TYPE_CHECKING:
     from PIL import Image, ImageCms
 
-from ..errors import DataError
+from ..errors import DataError, LimitError
 from ..project import Project, open_project_file
 from ..report import Mark
+from ..template import metered
 
 IMAGE_FORMATS = ("PNG", "JPEG", "WEBP")  # Pillow's names; ReportLab draws each of them
 # What Pillow calls a JPEG it opened: a phone's photo with a second picture after it (a preview, a depth map) is
@@ -162,13 +164,103 @@ _SAMPLES = [(16, 16, 16), (64, 64, 64), (128, 128, 128), (192, 192, 192), (240, 
 
 
 def _read_profile(profile: bytes) -> "ImageCms.ImageCmsProfile":
-    """An ICC profile read by littleCMS; ValueError, in its words, for one that cannot be."""
+    """An ICC profile read by littleCMS; ValueError, in its words, for one that cannot be, or in pnp's for one
+    whose reading costs more than its bytes (profile_cost_problem), refused before littleCMS reads it."""
     from PIL import ImageCms
 
+    if problem := profile_cost_problem(profile):
+        raise ValueError(problem)
     try:
         return ImageCms.ImageCmsProfile(io.BytesIO(profile))
     except (OSError, ImageCms.PyCMSError, TypeError) as e:
         raise ValueError(str(e) or "not an ICC profile") from None
+
+
+# What littleCMS reads of a profile costs about as much as its bytes, but for its floating-point tables (ICC
+# "multiProcessElements": D2Bx, B2Dx), a chain of stages each found by an offset: stages and curves may name the
+# same bytes over and over (8 bytes each), every curve is worked out at 4,096 points through each of its
+# segments, and the stages are joined pairwise then run at each point of a 33 x 33 x 33 grid (a table of n
+# channels at 2^(n-3) points of it each). A profile of 16 KB, one curve set named 2,000 times, took 45 s to
+# validate (its picture printed); one of 16 stages of 8 channels 1 s. A picture's profile has a few stages of
+# three channels and curves of a few segments: these bound them (the worst they let through, 0.06 s), and no two
+# of a table's stages or curves may lie on the same bytes.
+MAX_PROFILE_STAGES = 8
+MAX_STAGE_CHANNELS = 4
+MAX_CURVE_SEGMENTS = 16
+_MULTI_PROCESS = b"mpet"
+_ICC_HEADER = 128
+
+
+def profile_cost_problem(profile: bytes) -> str | None:
+    """Why littleCMS's reading of an ICC profile would cost far more than its bytes (its floating-point tables
+    past MAX_PROFILE_STAGES, MAX_STAGE_CHANNELS or MAX_CURVE_SEGMENTS, or stages or curves sharing bytes), or
+    None; None too for what littleCMS will refuse itself (a table that does not fit the profile)."""
+    if len(profile) < _ICC_HEADER + 4:
+        return None
+    count = _number(profile, _ICC_HEADER, 4)
+    seen: set[int] = set()  # (tags may name the same table)
+    for i in range(min(count, (len(profile) - _ICC_HEADER - 4) // 12)):
+        entry = _ICC_HEADER + 4 + 12 * i
+        tag, offset = profile[entry:entry + 4], _number(profile, entry + 4, 4)
+        if profile[offset:offset + 4] == _MULTI_PROCESS and offset not in seen:
+            seen.add(offset)
+            shown = tag.decode("latin-1").strip() or "?"
+            try:
+                _stages_within(profile, offset)
+            except ValueError as e:
+                return f"its floating-point table {shown} {e}"
+    return None
+
+
+def _stages_within(profile: bytes, tag: int) -> None:
+    """Check a multiProcessElements table at offset `tag` against the bounds (profile_cost_problem): ValueError
+    saying what passes them."""
+    read: list[tuple[int, int]] = []  # (start, end) of each stage's and curve's bytes, as littleCMS reads them
+    stages = _number(profile, tag + 12, 4)
+    if stages > MAX_PROFILE_STAGES:
+        raise ValueError(f"has {stages:,} stages, more than {MAX_PROFILE_STAGES}")
+    for stage in _positions(profile, tag, tag + 16, stages):
+        kind, inputs, outputs = profile[stage:stage + 4], _number(profile, stage + 8, 2), _number(profile, stage + 10, 2)
+        if max(inputs, outputs) > MAX_STAGE_CHANNELS:
+            raise ValueError(f"has a stage of {max(inputs, outputs)} channels, more than {MAX_STAGE_CHANNELS}")
+        if kind == b"cvst":
+            read.append((stage, stage + 12 + 8 * inputs))
+            read.extend(_curve_bytes(profile, curve) for curve in _positions(profile, stage, stage + 12, inputs))
+        elif kind == b"matf":
+            read.append((stage, stage + 12 + 4 * (inputs + 1) * outputs))
+        elif kind == b"clut":
+            read.append((stage, stage + 28 + 4 * outputs * math.prod(profile[stage + 12:stage + 12 + inputs])))
+        else:
+            read.append((stage, stage + 12))
+    read.sort()
+    if read and read[-1][1] > len(profile) or any(start < end for (_, end), (start, _) in zip(read, read[1:])):
+        raise ValueError("has stages or curves that lie on the same bytes (each is read again for each naming "
+                         "it), or past the profile's end")
+
+
+def _curve_bytes(profile: bytes, curve: int) -> tuple[int, int]:
+    """(start, end) of a segmented curve's bytes ('curf': its breakpoints, then each segment, a formula or
+    samples); ValueError past MAX_CURVE_SEGMENTS."""
+    segments = _number(profile, curve + 8, 2)
+    if segments > MAX_CURVE_SEGMENTS:
+        raise ValueError(f"has a curve of {segments:,} segments, more than {MAX_CURVE_SEGMENTS}")
+    at = curve + 12 + 4 * max(segments - 1, 0)
+    for _ in range(segments):
+        if profile[at:at + 4] == b"samf":
+            at += 12 + 4 * _number(profile, at + 8, 4)
+        else:  # a formula ('parf') of 4 or 5 parameters
+            at += 12 + 4 * (4 if _number(profile, at + 8, 2) == 0 else 5)
+    return curve, at
+
+
+def _number(profile: bytes, at: int, size: int) -> int:
+    return int.from_bytes(profile[at:at + size], "big")
+
+
+def _positions(profile: bytes, base: int, table: int, count: int) -> list[int]:
+    """The offsets, from the profile's start, of the `count` elements a position table at `table` names,
+    each relative to `base`."""
+    return [base + _number(profile, table + 8 * i, 4) for i in range(count)]
 
 
 def srgb_transform(profile: bytes, mode: str) -> "ImageCms.ImageCmsTransform":
@@ -195,12 +287,14 @@ _profiles_known: dict[tuple[str, str], Any] = {}
 
 def _known(profile: bytes, what: str, make: Callable[[], Any]) -> Any:
     """What `make` finds of a profile (`what`: "sRGB?" or a mode), made once per profile and kept for the next
-    pictures; the ValueError it raised is raised again."""
+    pictures; the ValueError it raised is raised again. Its time is spent from the game's budget: LimitError
+    (not kept) when that runs out."""
     key = (hashlib.sha256(profile).hexdigest(), what)
     found = _profiles_known.get(key)
     if found is None:
         try:
-            found = make()
+            with metered("littleCMS reading its colour profile"):  # its time is the game's, as svglib's is
+                found = make()
         except ValueError as e:
             found = e
         _profiles_known[key] = found
@@ -337,18 +431,33 @@ def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
     if scans > MAX_JPEG_SCANS:
         return f"a JPEG of more than {MAX_JPEG_SCANS} scans (a progressive JPEG has about 10)"
     segments, junk = 0, 0
+    profile_parts: list[tuple[int, int]] = []  # (its number, of how many) of each segment of its colour profile
     for at, code in jpeg_markers(data):
         if code < 0:
             junk -= code
         else:
             segments += 1
+        if code == 0xE2 and data[at + 4:at + 16] == _ICC_SEGMENT:
+            number, count = (bytes(data[at + 16:at + 18]) + b"\0\0")[:2]  # (a file may end there)
+            profile_parts.append((number, count))
         if segments > MAX_JPEG_SEGMENTS:
             return f"a JPEG of more than {MAX_JPEG_SEGMENTS} segments before its picture (EXIF, colour profile, " \
                    "comments...)"
         if junk > MAX_JPEG_JUNK:
             return f"a JPEG holding more than {MAX_JPEG_JUNK >> 10} KB that are no marker between its segments " \
                    f"(from byte {at:,}): a damaged file?"
+    if profile_parts and sorted(profile_parts) != [(n, len(profile_parts)) for n in range(1, len(profile_parts) + 1)]:
+        return ("a JPEG whose colour profile's segments are not numbered 1 to their count, each once: viewers read "
+                "no profile from it, Pillow joins its parts; save it again")
     return None
+
+
+# A colour profile is split into APP2 segments of this signature, each numbered (1 to their count) and holding their
+# count: libjpeg (viewers) reads no profile from segments numbered otherwise (a number twice, 0, past the count, or
+# counts that differ), Pillow joins them whenever the first's count is how many there are, in the order of their
+# bytes: a JPEG of two segments each numbered 1 of 2 printed converted from the Display P3 profile Pillow made of
+# them, where viewers show it as sRGB (exit 0)
+_ICC_SEGMENT = b"ICC_PROFILE\0"
 
 
 # A PNG holds a dozen chunks besides its picture data (colour, text, a profile), and its picture data in
@@ -360,17 +469,23 @@ _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def png_problem(data: bytes | mmap.mmap) -> str | None:
-    """Why a PNG's structure is too costly to read (too many chunks), or None; None too for what is no PNG.
-    Counted from the chunks' lengths, without reading them, up to the limits."""
+    """Why a PNG's structure is too costly to read (too many chunks), or gives its colours otherwise than
+    Pillow reads them (_png_colour_problem), or None; None too for what is no PNG. Counted from the chunks'
+    lengths, without reading them, up to the limits."""
     if data[:8] != _PNG_SIGNATURE:
         return None
     others, pictures, text, at = 0, 0, 0, 8
+    colour: list[bytes] = []  # the payloads of its colour space chunks (_PNG_COLOUR_CHUNKS)
     while at + 8 <= len(data) and data[at + 4:at + 8] != b"IEND":
         kind, length = data[at + 4:at + 8], int.from_bytes(data[at:at + 4], "big")
         if kind == b"IDAT":
             pictures += 1
         else:
             others += 1
+        if kind in _PNG_COLOUR_CHUNKS:
+            colour.append(kind + data[at + 8:at + 8 + min(length, 4)])
+        elif kind in _PNG_GAMMA_CHUNKS:
+            colour.append(kind + data[at + 8:at + 8 + min(length, 33)])  # (33: one byte past a right payload)
         if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
             return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
                     f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
@@ -380,6 +495,54 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
                 return (f"a PNG holding more than {MAX_PNG_TEXT_BYTES >> 20} MB of text (its comments and XMP; a "
                         "photograph's are a few KB): save it without them")
         at += 12 + length
+    return _png_colour_problem(colour)
+
+
+# A PNG says its colour space in one chunk: a colour profile (iCCP), sRGB, or video code points (cICP). Viewers read
+# only one where a file holds several, and not the same one (libpng the first of iCCP and sRGB, the PNG standard
+# cICP before iCCP before sRGB), while Pillow reads the last iCCP: a PNG of an sRGB profile then a Display P3 one
+# printed converted from P3, where viewers show it as sRGB (exit 0). Pillow reads no cICP: one saying other
+# colours than sRGB's (a wide-gamut or HDR picture, which browsers convert) printed its numbers as sRGB.
+_PNG_COLOUR_CHUNKS = frozenset({b"iCCP", b"sRGB", b"cICP"})
+_SRGB_CODE_POINTS = b"cICP\x01\x0d\x00\x01"  # BT.709 primaries, sRGB's tone curve, RGB, full range
+
+
+# Without one of them, Skia (Chromium) and Firefox apply a PNG's gamma (gAMA) and primaries (cHRM) chunks, where
+# Pillow reads none: a PNG of gamma 1.0 printed its grey 128 as 128 where browsers show 188 (exit 0). Old Photoshop
+# and GIMP files give sRGB's own numbers in them: those print as they are seen. In the PNG's units (1/100,000):
+# gamma 1/2.2 within about 2%, and sRGB's white (D65) and primaries within 0.01
+_PNG_GAMMA_CHUNKS = frozenset({b"gAMA", b"cHRM"})
+_SRGB_GAMMA = range(45_000, 46_001)
+_SRGB_CHROMATICITIES = (31_270, 32_900, 64_000, 33_000, 30_000, 60_000, 15_000, 6_000)  # white, red, green, blue
+_CHROMATICITY_TOLERANCE = 1_000
+
+
+def _png_gamma_is_srgb(chunk: bytes) -> bool:
+    """Whether a gAMA or cHRM chunk (its kind and payload) gives sRGB's numbers (_SRGB_GAMMA,
+    _SRGB_CHROMATICITIES); False too for one of a wrong length."""
+    kind, payload = chunk[:4], chunk[4:]
+    if kind == b"gAMA":
+        return len(payload) == 4 and int.from_bytes(payload, "big") in _SRGB_GAMMA
+    numbers = [int.from_bytes(payload[i:i + 4], "big") for i in range(0, len(payload), 4)]
+    return len(payload) == 32 and all(abs(n - srgb) <= _CHROMATICITY_TOLERANCE
+                                      for n, srgb in zip(numbers, _SRGB_CHROMATICITIES, strict=True))
+
+
+def _png_colour_problem(chunks: list[bytes]) -> str | None:
+    """Why a PNG's colour space chunks, and gamma and primaries chunks (each its kind and the start of its
+    payload), cannot be printed as viewers show it, or None."""
+    gamma = [c for c in chunks if c[:4] in _PNG_GAMMA_CHUNKS]
+    chunks = [c for c in chunks if c[:4] in _PNG_COLOUR_CHUNKS]
+    if not chunks and not all(_png_gamma_is_srgb(c) for c in gamma):
+        return ("a PNG whose gamma or primaries (" + ", ".join(dict.fromkeys(c[:4].decode() for c in gamma))
+                + " chunks) are not sRGB's and that has no colour profile: browsers apply them, pnp prints its "
+                "numbers as sRGB's; save it with an sRGB profile, or none")
+    if len(chunks) > 1:
+        return ("a PNG that gives its colour space more than once (" + ", ".join(c[:4].decode() for c in chunks)
+                + " chunks): viewers read different ones; save it with one colour profile")
+    if chunks and chunks[0][:4] == b"cICP" and chunks[0] != _SRGB_CODE_POINTS:
+        return ("a PNG whose colours are given as video code points (a cICP chunk) other than sRGB's, which pnp "
+                "cannot convert: save it with an ICC colour profile, or as sRGB")
     return None
 
 
@@ -411,7 +574,8 @@ def _png_text_bytes(kind: bytes, payload: bytes, most: int) -> int:
 
 
 def structure_problem(data: bytes | mmap.mmap) -> str | None:
-    """Why a JPEG's or PNG's structure is too costly to read, or None (jpeg_problem, png_problem)."""
+    """Why a JPEG's or PNG's structure is too costly to read, or says its colours otherwise than Pillow reads
+    them, or None (jpeg_problem, png_problem)."""
     return jpeg_problem(data) or png_problem(data)
 
 
@@ -430,7 +594,11 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
         with opened_image(f, shown, mark) as image:
             held = orientation(image)
             size = image.size[::-1] if held in TURNED else image.size
-            if problem := profile_problem(image):
+            try:
+                problem = profile_problem(image)
+            except LimitError as e:  # the game's time ran out reading it: said here, at the picture
+                raise DataError(f"image '{shown}' cannot be used: {e.message}", mark) from None
+            if problem:
                 raise DataError(f"image '{shown}' cannot be used: {problem}", mark)
             as_is = drawn_as_is(image, held)
             if padded(file_bytes := os.fstat(f.fileno()).st_size, image.size):

@@ -672,9 +672,11 @@ def _character(code: object) -> str:
 
 
 def _position_mark(file: str, text: str, position: int) -> Mark:
-    """The line and column of the character at `position` in `text`."""
+    """The line and column of the character at `position` in `text`, its lines ended as YAML and editors end them:
+    at \n, \r\n or \r alone (a file of an old Mac's line breaks had its every mark said on line 1)."""
     position = min(max(position, 0), len(text))
-    return Mark(file, text.count("\n", 0, position) + 1, position - text.rfind("\n", 0, position))
+    line = text.count("\n", 0, position) + text.count("\r", 0, position) - text.count("\r\n", 0, position)
+    return Mark(file, line + 1, position - max(text.rfind("\n", 0, position), text.rfind("\r", 0, position)))
 
 
 def check_file(path: Path, shown_as: str) -> None:
