@@ -78,7 +78,7 @@ class Project:
         for folder in folders:
             if folder.name not in names and (spelt := spelt_otherwise(folder, "game.yaml")):
                 raise UsageError(f"game folder cards/{shown(folder.name)} holds {shown(spelt)}, not game.yaml: rename "
-                                 "it game.yaml (pnp reads a game from that name, spelt so)")
+                                 "it to game.yaml (pnp reads a game from that name, spelt so)")
         return names
 
     def select(self, names: Sequence[str] | None) -> list[str]:
@@ -792,14 +792,15 @@ _MOST_ENTRIES_LOOKED_AT = 1_000  # (a folder holding a game's few files, or imag
 
 def spelt_otherwise(folder: Path, name: str) -> str | None:
     """The name of a file in `folder` that is `name` (a .yaml) spelt otherwise, in other letters' case or as .yml,
-    or None; asked where `name` itself is not there."""
+    or None; `name` itself is no other spelling (calibrate sets its sheet in pnp's own fonts beside a project's
+    fonts.yaml, and was refused as if it were spelt otherwise)."""
     meant = {name, name.removesuffix(".yaml") + ".yml"}
     try:
         with os.scandir(folder) as entries:
             for n, entry in enumerate(entries):
                 if n >= _MOST_ENTRIES_LOOKED_AT:
                     return None
-                if entry.name.lower() in meant:
+                if entry.name != name and entry.name.lower() in meant:
                     return entry.name
     except OSError:
         return None

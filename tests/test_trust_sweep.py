@@ -262,11 +262,11 @@ def test_a_game_folder_whose_game_file_is_spelt_otherwise_is_refused_not_left_ou
         (root / "cards" / game / "game.yaml").rename(root / "cards" / game / spelt)
     result = run(root, "build")
     assert result.exit_code == 2 and not (root / "output").exists()
-    assert "game folder cards/'other' holds 'Game.yaml', not game.yaml: rename it game.yaml" in result.output
+    assert "game folder cards/'other' holds 'Game.yaml', not game.yaml: rename it to game.yaml" in result.output
     (root / "cards" / "other" / "Game.yaml").rename(root / "cards" / "other" / "game.yaml")
     result = run(root, "validate", "mini")
     assert result.exit_code == 2
-    assert "game folder cards/'third' holds 'game.yml', not game.yaml: rename it game.yaml" in result.output
+    assert "game folder cards/'third' holds 'game.yml', not game.yaml: rename it to game.yaml" in result.output
 
 
 def test_font_files_named_by_many_families_are_read_within_a_bound(tmp_path, monkeypatch):

@@ -396,7 +396,7 @@ def _check_not_spelt_otherwise(project: Project) -> None:
     printed in pnp's own fonts)."""
     if project.fonts == BUILTIN_FONTS and (spelt := spelt_otherwise(project.own_fonts, "fonts.yaml")):
         raise DataError(f"a project's fonts are read from fonts/fonts.yaml, spelt so: rename {quoted(spelt)} "
-                        "fonts.yaml (pnp's own fonts would print the game)", Mark(project.rel(project.own_fonts / spelt)))
+                        "to fonts.yaml (pnp's own fonts would print the game)", Mark(project.rel(project.own_fonts / spelt)))
 
 
 MAX_CREDIT = 100  # characters of a font's name or licence file: the rulebook's credits print them on one line

@@ -35,7 +35,7 @@ class StyleSet:
         if not path.exists() and not path.is_symlink():
             if spelt := spelt_otherwise(path.parent, path.name):  # (left unread, the shared styles printed)
                 self.problems.append((f"text styles are read from {path.name}, spelt so: rename {quoted(spelt)} "
-                                      f"{path.name}", Mark(self.project.rel(path.parent / spelt))))
+                                      f"to {path.name}", Mark(self.project.rel(path.parent / spelt))))
             return
         shown = self.project.rel(path)
         try:
