@@ -4,7 +4,7 @@ import contextlib
 import os
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -79,6 +79,27 @@ class _NamedPath(click.Path):
             if kind not in (None, "a folder"):
                 self.fail(f"{printable(os.fsdecode(converted))!r} is {kind}, not a folder.", param, ctx)
         return converted
+
+
+class _Choice(click.Choice):
+    """click.Choice read in any case of its ASCII letters, as every choice option of every command reads its value
+    (`--paper LETTER` worked where `--imposition GUTTERFOLD` and `--format PNG` were refused): the value given is the
+    choice as written in pnp's list. Only A-Z are folded, not click's casefold, which reads other letters as ASCII
+    ones too (the long s 'ſ' as 's': `--format tt\u017f` was tts); the help lists the choices as before."""
+
+    def __init__(self, choices: "Iterable[str]") -> None:
+        super().__init__(choices, case_sensitive=True)  # (the folding is normalize_choice's, below)
+
+    def normalize_choice(self, choice: object, ctx: click.Context | None) -> str:
+        return _folded(super().normalize_choice(choice, ctx))
+
+
+def _folded(value: str) -> str:
+    """A choice's value as pnp reads it: its ASCII capitals as small letters (a list of choices, --agents, too)."""
+    return value.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 class _Whole(click.types.IntParamType):
@@ -225,7 +246,7 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
 
 @cli.command(epilog=EPILOG)
 @click.argument("games", nargs=-1)
-@click.option("--paper", type=click.Choice(list(PAPER_SIZES), case_sensitive=False), default="a4",
+@click.option("--paper", type=_Choice(PAPER_SIZES), default="a4",
               show_default=True, help="Paper size of the printable PDFs.")
 @click.option("--out", "out_dir", type=_NamedPath(file_okay=False), default=None,
               help="Write to DIR/<game>/ instead of output/<game>/.")
@@ -234,13 +255,13 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
 @click.option("--ink-saver", is_flag=True,
               help="Print large areas of colour (card backs, boards' backgrounds) as light tints with their "
                    "outline: at least half the ink. Files get '-inksaver' in their names.")
-@click.option("--imposition", type=click.Choice(IMPOSITIONS), default="duplex", show_default=True,
+@click.option("--imposition", type=_Choice(IMPOSITIONS), default="duplex", show_default=True,
               help="duplex: backs on the following page, for double-sided printing; gutterfold: fronts and "
                    "backs side by side on one page, to fold together (for single-sided printers).")
 @click.option("--duplex-offset", metavar="X,Y", default="0,0", callback=lambda ctx, param, value: _offset(value),
               help="Millimetres your printer misplaces the back of a page, as read on `pnp calibrate`'s sheet; "
                    "back pages are moved to make up for it.")
-@click.option("--marks", type=click.Choice(MARK_STYLES), default="lines", show_default=True,
+@click.option("--marks", type=_Choice(MARK_STYLES), default="lines", show_default=True,
               help="Crop marks: lines continue every cut into the margins; corners mark each card's corners "
                    "(between cards too, where they are spaced apart); none for a cutting machine. Outside the "
                    "cut and 5 mm clear of the paper's edge. Files get '-cornermarks' or '-nomarks' in their "
@@ -380,7 +401,7 @@ def _reprint(project: "Project", outcome: "Outcome", state: "State", options: "P
 @click.argument("games", nargs=-1)
 @click.option("--since", metavar="MANIFEST|COMMIT", default=None,
               help="Compare with this build manifest or git commit (default: the game's last build).")
-@click.option("--paper", type=click.Choice(list(PAPER_SIZES), case_sensitive=False), default="a4",
+@click.option("--paper", type=_Choice(PAPER_SIZES), default="a4",
               show_default=True, help="The paper of the build compared with (its manifest).")
 @click.option("--ink-saver", is_flag=True, help="Compare with a build made with --ink-saver (its faces look otherwise).")
 @click.option("--out", "out_dir", type=_NamedPath(file_okay=False), default=None,
@@ -480,7 +501,7 @@ class _Registered:
         """click sets the attribute as it builds the command: the registry says it instead."""
 
 
-class _FormatChoice(click.Choice):
+class _FormatChoice(_Choice):
     choices = _Registered(tuple)  # type: ignore[assignment]  # read from the registry when used
 
 
@@ -639,7 +660,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
 
     project = _project(ctx)
     game_id = project.select([game])[0]
-    options = Options(games=games, players=players, agents=tuple(a.strip() for a in agents.split(",") if a.strip()),
+    options = Options(games=games, players=players, agents=tuple(_folded(a.strip()) for a in agents.split(",") if a.strip()),
                       seed=seed, jobs=jobs or project_mod.usable_cores(), log=log)
     out_folder = project_mod.output_path(project, out_dir, game_id)  # as every command's: not a link, not cards/
     report = Report(project.root)
@@ -705,7 +726,7 @@ class _simulation_bar:
 
 
 @cli.command(epilog=EPILOG)
-@click.option("--paper", type=click.Choice(list(PAPER_SIZES), case_sensitive=False), default="a4",
+@click.option("--paper", type=_Choice(PAPER_SIZES), default="a4",
               show_default=True, help="The paper you will print on.")
 @click.option("--out", "out_dir", type=_NamedPath(file_okay=False), default=None,
               help="Write to DIR instead of output/.")
@@ -745,7 +766,7 @@ def list_games(ctx: click.Context, games: tuple[str, ...]) -> None:
 
 @cli.command(epilog=EPILOG)
 @click.argument("game")
-@click.option("--from", "start", type=click.Choice(["deck", "board", "tokens"]), default="deck",
+@click.option("--from", "start", type=_Choice(["deck", "board", "tokens"]), default="deck",
               show_default=True, help="What the new game starts with besides its token sheet and rulebook: a "
                                       "deck of cards with a back, a board tiled over the paper, or nothing more.")
 @click.option("--title", default=None, help="The game's title (default: made from GAME, e.g. my-game -> My Game).")
@@ -782,7 +803,7 @@ def _pnp_as_run(ctx: click.Context) -> str:
 
 @cli.command(epilog=EPILOG)
 @click.argument("table_file", type=_NamedPath(dir_okay=False))
-@click.option("--to", "fmt", type=click.Choice(["csv", "xlsx", "yaml"]), required=True,
+@click.option("--to", "fmt", type=_Choice(["csv", "xlsx", "yaml"]), required=True,
               help="The format to write.")
 @click.option("--out", type=_NamedPath(dir_okay=False), default=None,
               help="The file to write (default: beside TABLE_FILE, with the new format's extension).")

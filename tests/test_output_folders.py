@@ -5,11 +5,12 @@ folder here because the tests may run as root, whom permissions do not stop."""
 import os
 import json
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from conftest import run
-from pnp.cli import cli
+from pnp.cli import _Choice, cli
 
 
 @pytest.mark.parametrize("command", [
@@ -287,3 +288,26 @@ def test_a_converted_file_named_with_a_line_break_and_an_escape_is_said_as_one_p
     result = run(project, "convert", str(project / "cards/mini/cards.yaml"), "--to", "csv", "--out", str(out))
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [f"wrote {tmp_path}/o\\x1b[31m\\nmini: fake line.csv: 4 items"], result.output
+
+
+def test_every_choice_option_reads_its_value_in_any_case_of_its_letters(project):
+    """`--paper LETTER` worked, `--imposition GUTTERFOLD`, `--format PNG` and `--agents RANDOM` were refused: each
+    command's choices are read one way, by the CLI's choice type (only A-Z folded: a long s is no s)."""
+    def choices(command: click.Command) -> list[click.Choice]:
+        found = [p.type for p in command.params if isinstance(p.type, click.Choice)]
+        for sub in getattr(command, "commands", {}).values():
+            found += choices(sub)
+        return found
+
+    every = choices(cli)
+    assert len(every) >= 8 and all(isinstance(kind, _Choice) for kind in every), every
+    for command in (["build", "nosuch", "--imposition", "GUTTERFOLD", "--marks", "Corners", "--paper", "LETTER"],
+                    ["export", "nosuch", "--format", "PNG"], ["changes", "nosuch", "--paper", "Letter"],
+                    ["simulate", "nosuch", "--agents", "RANDOM,Mcts-4"]):
+        result = run(project, *command)
+        assert result.exit_code == 2 and "unknown game 'nosuch'" in result.output, result.output
+    result = run(project, "export", "nosuch", "--format", "tt\u017f")  # (casefold reads it as tts)
+    assert result.exit_code == 2 and "--format" in result.output and "nosuch" not in result.output, result.output
+    result = run(project, "convert", str(project / "cards/mini/cards.yaml"), "--to", "CSV", "--out",
+                 str(project / "cards/mini/cards-upper.csv"))
+    assert result.exit_code == 0 and (project / "cards/mini/cards-upper.csv").is_file(), result.output
