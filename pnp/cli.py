@@ -78,7 +78,21 @@ class _NamedPath(click.Path):
                 kind = None
             if kind not in (None, "a folder"):
                 self.fail(f"{printable(os.fsdecode(converted))!r} is {kind}, not a folder.", param, ctx)
+            self._leads_somewhere(converted, param, ctx)
         return converted
+
+    def _leads_somewhere(self, path: Any, param: click.Parameter | None, ctx: click.Context | None) -> None:
+        """Fail for a folder named through a symbolic link to nothing (the folder itself, or one it is in): the folder
+        cannot be made there, and each command said "cannot write to LINK: File exists", the system's word for
+        making a folder where the link is."""
+        try:
+            walked = Path(os.path.abspath(os.fsdecode(path)))  # (abspath drops a trailing '/', which follows the link)
+            for link in [*reversed(walked.parents), walked]:
+                if link.is_symlink() and not _leads_anywhere(link):
+                    self.fail(f"{printable(str(link))!r} is a symbolic link to {printable(os.readlink(link))!r}, which "
+                              "does not exist: make that folder, or name another.", param, ctx)
+        except (OSError, ValueError, TypeError):  # (unreadable: the command says why when it writes)
+            return
 
 
 class _Choice(click.Choice):
@@ -100,6 +114,18 @@ def _folded(value: str) -> str:
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _leads_anywhere(link: Path) -> bool:
+    """Whether the symbolic link `link` leads to something (or cannot be told: a loop of links is said as one where
+    the command follows it)."""
+    try:
+        os.stat(link)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        pass
+    return True
 
 
 class _Whole(click.types.IntParamType):

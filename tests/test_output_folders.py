@@ -311,3 +311,18 @@ def test_every_choice_option_reads_its_value_in_any_case_of_its_letters(project)
     result = run(project, "convert", str(project / "cards/mini/cards.yaml"), "--to", "CSV", "--out",
                  str(project / "cards/mini/cards-upper.csv"))
     assert result.exit_code == 0 and (project / "cards/mini/cards-upper.csv").is_file(), result.output
+
+
+def test_a_folder_named_through_a_link_to_nothing_is_refused_as_one(project, tmp_path):
+    """`--out LINK` (or a folder in it) where LINK leads nowhere: every command said "cannot write to LINK: File
+    exists", the system's word for making the folder where the link is."""
+    link = tmp_path / "kits"
+    link.symlink_to(tmp_path / "unmounted" / "kits")
+    said = f"'{link}' is a symbolic link to '{tmp_path / 'unmounted' / 'kits'}', which does not exist"
+    for out in (link, f"{link}/", link / "2026"):
+        for command in (["build", "mini"], ["calibrate"], ["export", "mini", "--format", "tts"]):
+            result = run(project, *command, "--out", str(out))
+            assert result.exit_code == 2 and said in result.output and "File exists" not in result.output, result.output
+    result = CliRunner().invoke(cli, ["--root", str(link), "validate"])
+    assert result.exit_code == 2 and said in result.output, result.output
+    assert not (tmp_path / "unmounted").exists()
