@@ -496,6 +496,10 @@ def _base_url(value: str | None) -> str | None:
     if parsed is None or parsed.scheme not in ("http", "https") or not parsed.hostname or \
             not value.isprintable() or any(c.isspace() for c in value):
         raise click.BadParameter(f"'{value}' is not an http:// or https:// address")
+    if parsed.username is not None or parsed.password is not None:
+        # written into the save every player loads, the password went to each of them (and to anyone they send it)
+        raise click.BadParameter(f"'{value}' holds a user name or password (before an @): the save shared with the "
+                                 "players would hold it; give the folder's public address")
     if parsed.query or parsed.fragment or parsed.params or value.endswith(("?", "#", ";")):
         # the images' names are appended to the address: after a ? or # every image would load the same file
         raise click.BadParameter(f"'{value}' has a query or fragment (?, # or ;): give the folder's address alone")
