@@ -16,6 +16,8 @@ from .report import Report, bounded_message, printable, shell_word, shown
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
 
 if TYPE_CHECKING:
+    from urllib.parse import ParseResult
+
     from .export.registry import ExportFormat
     from .kit import Outcome
     from rich.progress import Progress, TaskID, TextColumn
@@ -484,7 +486,7 @@ def _echo_lines(lines: list[str]) -> None:
 
 def _base_url(value: str | None) -> str | None:
     """--base-url: an http(s) address, or nothing."""
-    from urllib.parse import unquote, urlparse
+    from urllib.parse import urlparse
 
     if value is None:
         return None
@@ -496,18 +498,27 @@ def _base_url(value: str | None) -> str | None:
     if parsed is None or parsed.scheme not in ("http", "https") or not parsed.hostname or \
             not value.isprintable() or any(c.isspace() for c in value):
         raise click.BadParameter(f"'{value}' is not an http:// or https:// address")
+    if problem := _folder_address_problem(value, parsed):
+        raise click.BadParameter(f"'{value}' {problem}")
+    return value
+
+
+def _folder_address_problem(value: str, parsed: "ParseResult") -> str | None:
+    """Why the http(s) address `value` (`parsed`) names no folder an export's images can be named under, or None."""
+    from urllib.parse import unquote
+
     if parsed.username is not None or parsed.password is not None:
         # written into the save every player loads, the password went to each of them (and to anyone they send it)
-        raise click.BadParameter(f"'{value}' holds a user name or password (before an @): the save shared with the "
-                                 "players would hold it; give the folder's public address")
+        return "holds a user name or password (before an @): the save shared with the players would hold it; give " \
+               "the folder's public address"
     if parsed.query or parsed.fragment or parsed.params or value.endswith(("?", "#", ";")):
         # the images' names are appended to the address: after a ? or # every image would load the same file
-        raise click.BadParameter(f"'{value}' has a query or fragment (?, # or ;): give the folder's address alone")
+        return "has a query or fragment (?, # or ;): give the folder's address alone"
     if any(unquote(segment) in (".", "..") for segment in re.split(r"[/\\]", parsed.path)):
         # a browser or Tabletop Simulator resolves them (https://ex.com/a/../ is https://ex.com/): the save named
         # its images under an address other than the one given, one its folder may not be at
-        raise click.BadParameter(f"'{value}' has . or .. in its path: give the folder's address as it is")
-    return value
+        return "has . or .. in its path: give the folder's address as it is"
+    return None
 
 
 def _export_formats() -> dict[str, "ExportFormat"]:
