@@ -4,7 +4,7 @@ import contextlib
 import os
 import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -16,6 +16,8 @@ from .report import Report, bounded_message, printable, shell_word, shown
 from .units import IMPOSITIONS, MARK_STYLES, PAPER_SIZES
 
 if TYPE_CHECKING:
+    from urllib.parse import ParseResult
+
     from .export.registry import ExportFormat
     from .kit import Outcome
     from rich.progress import Progress, TaskID, TextColumn
@@ -78,7 +80,54 @@ class _NamedPath(click.Path):
                 kind = None
             if kind not in (None, "a folder"):
                 self.fail(f"{printable(os.fsdecode(converted))!r} is {kind}, not a folder.", param, ctx)
+            self._leads_somewhere(converted, param, ctx)
         return converted
+
+    def _leads_somewhere(self, path: Any, param: click.Parameter | None, ctx: click.Context | None) -> None:
+        """Fail for a folder named through a symbolic link to nothing (the folder itself, or one it is in): the folder
+        cannot be made there, and each command said "cannot write to LINK: File exists", the system's word for
+        making a folder where the link is."""
+        try:
+            walked = Path(os.path.abspath(os.fsdecode(path)))  # (abspath drops a trailing '/', which follows the link)
+            for link in [*reversed(walked.parents), walked]:
+                if link.is_symlink() and not _leads_anywhere(link):
+                    self.fail(f"{printable(str(link))!r} is a symbolic link to {printable(os.readlink(link))!r}, which "
+                              "does not exist: make that folder, or name another.", param, ctx)
+        except (OSError, ValueError, TypeError):  # (unreadable: the command says why when it writes)
+            return
+
+
+class _Choice(click.Choice):
+    """click.Choice read in any case of its ASCII letters, as every choice option of every command reads its value
+    (`--paper LETTER` worked where `--imposition GUTTERFOLD` and `--format PNG` were refused): the value given is the
+    choice as written in pnp's list. Only A-Z are folded, not click's casefold, which reads other letters as ASCII
+    ones too (the long s 'ſ' as 's': `--format tt\u017f` was tts); the help lists the choices as before."""
+
+    def __init__(self, choices: "Iterable[str]") -> None:
+        super().__init__(choices, case_sensitive=True)  # (the folding is normalize_choice's, below)
+
+    def normalize_choice(self, choice: object, ctx: click.Context | None) -> str:
+        return _folded(super().normalize_choice(choice, ctx))
+
+
+def _folded(value: str) -> str:
+    """A choice's value as pnp reads it: its ASCII capitals as small letters (a list of choices, --agents, too)."""
+    return value.translate(_ASCII_LOWER)
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _leads_anywhere(link: Path) -> bool:
+    """Whether the symbolic link `link` leads to something (or cannot be told: a loop of links is said as one where
+    the command follows it)."""
+    try:
+        os.stat(link)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        pass
+    return True
 
 
 class _Whole(click.types.IntParamType):
@@ -225,7 +274,7 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
 
 @cli.command(epilog=EPILOG)
 @click.argument("games", nargs=-1)
-@click.option("--paper", type=click.Choice(list(PAPER_SIZES), case_sensitive=False), default="a4",
+@click.option("--paper", type=_Choice(PAPER_SIZES), default="a4",
               show_default=True, help="Paper size of the printable PDFs.")
 @click.option("--out", "out_dir", type=_NamedPath(file_okay=False), default=None,
               help="Write to DIR/<game>/ instead of output/<game>/.")
@@ -234,13 +283,13 @@ def validate(ctx: click.Context, games: tuple[str, ...], as_json: bool) -> None:
 @click.option("--ink-saver", is_flag=True,
               help="Print large areas of colour (card backs, boards' backgrounds) as light tints with their "
                    "outline: at least half the ink. Files get '-inksaver' in their names.")
-@click.option("--imposition", type=click.Choice(IMPOSITIONS), default="duplex", show_default=True,
+@click.option("--imposition", type=_Choice(IMPOSITIONS), default="duplex", show_default=True,
               help="duplex: backs on the following page, for double-sided printing; gutterfold: fronts and "
                    "backs side by side on one page, to fold together (for single-sided printers).")
 @click.option("--duplex-offset", metavar="X,Y", default="0,0", callback=lambda ctx, param, value: _offset(value),
               help="Millimetres your printer misplaces the back of a page, as read on `pnp calibrate`'s sheet; "
                    "back pages are moved to make up for it.")
-@click.option("--marks", type=click.Choice(MARK_STYLES), default="lines", show_default=True,
+@click.option("--marks", type=_Choice(MARK_STYLES), default="lines", show_default=True,
               help="Crop marks: lines continue every cut into the margins; corners mark each card's corners "
                    "(between cards too, where they are spaced apart); none for a cutting machine. Outside the "
                    "cut and 5 mm clear of the paper's edge. Files get '-cornermarks' or '-nomarks' in their "
@@ -380,7 +429,7 @@ def _reprint(project: "Project", outcome: "Outcome", state: "State", options: "P
 @click.argument("games", nargs=-1)
 @click.option("--since", metavar="MANIFEST|COMMIT", default=None,
               help="Compare with this build manifest or git commit (default: the game's last build).")
-@click.option("--paper", type=click.Choice(list(PAPER_SIZES), case_sensitive=False), default="a4",
+@click.option("--paper", type=_Choice(PAPER_SIZES), default="a4",
               show_default=True, help="The paper of the build compared with (its manifest).")
 @click.option("--ink-saver", is_flag=True, help="Compare with a build made with --ink-saver (its faces look otherwise).")
 @click.option("--out", "out_dir", type=_NamedPath(file_okay=False), default=None,
@@ -437,7 +486,7 @@ def _echo_lines(lines: list[str]) -> None:
 
 def _base_url(value: str | None) -> str | None:
     """--base-url: an http(s) address, or nothing."""
-    from urllib.parse import unquote, urlparse
+    from urllib.parse import urlparse
 
     if value is None:
         return None
@@ -449,14 +498,27 @@ def _base_url(value: str | None) -> str | None:
     if parsed is None or parsed.scheme not in ("http", "https") or not parsed.hostname or \
             not value.isprintable() or any(c.isspace() for c in value):
         raise click.BadParameter(f"'{value}' is not an http:// or https:// address")
+    if problem := _folder_address_problem(value, parsed):
+        raise click.BadParameter(f"'{value}' {problem}")
+    return value
+
+
+def _folder_address_problem(value: str, parsed: "ParseResult") -> str | None:
+    """Why the http(s) address `value` (`parsed`) names no folder an export's images can be named under, or None."""
+    from urllib.parse import unquote
+
+    if parsed.username is not None or parsed.password is not None:
+        # written into the save every player loads, the password went to each of them (and to anyone they send it)
+        return "holds a user name or password (before an @): the save shared with the players would hold it; give " \
+               "the folder's public address"
     if parsed.query or parsed.fragment or parsed.params or value.endswith(("?", "#", ";")):
         # the images' names are appended to the address: after a ? or # every image would load the same file
-        raise click.BadParameter(f"'{value}' has a query or fragment (?, # or ;): give the folder's address alone")
+        return "has a query or fragment (?, # or ;): give the folder's address alone"
     if any(unquote(segment) in (".", "..") for segment in re.split(r"[/\\]", parsed.path)):
         # a browser or Tabletop Simulator resolves them (https://ex.com/a/../ is https://ex.com/): the save named
         # its images under an address other than the one given, one its folder may not be at
-        raise click.BadParameter(f"'{value}' has . or .. in its path: give the folder's address as it is")
-    return value
+        return "has . or .. in its path: give the folder's address as it is"
+    return None
 
 
 def _export_formats() -> dict[str, "ExportFormat"]:
@@ -480,7 +542,7 @@ class _Registered:
         """click sets the attribute as it builds the command: the registry says it instead."""
 
 
-class _FormatChoice(click.Choice):
+class _FormatChoice(_Choice):
     choices = _Registered(tuple)  # type: ignore[assignment]  # read from the registry when used
 
 
@@ -639,7 +701,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
 
     project = _project(ctx)
     game_id = project.select([game])[0]
-    options = Options(games=games, players=players, agents=tuple(a.strip() for a in agents.split(",") if a.strip()),
+    options = Options(games=games, players=players, agents=tuple(_folded(a.strip()) for a in agents.split(",") if a.strip()),
                       seed=seed, jobs=jobs or project_mod.usable_cores(), log=log)
     out_folder = project_mod.output_path(project, out_dir, game_id)  # as every command's: not a link, not cards/
     report = Report(project.root)
@@ -705,7 +767,7 @@ class _simulation_bar:
 
 
 @cli.command(epilog=EPILOG)
-@click.option("--paper", type=click.Choice(list(PAPER_SIZES), case_sensitive=False), default="a4",
+@click.option("--paper", type=_Choice(PAPER_SIZES), default="a4",
               show_default=True, help="The paper you will print on.")
 @click.option("--out", "out_dir", type=_NamedPath(file_okay=False), default=None,
               help="Write to DIR instead of output/.")
@@ -745,7 +807,7 @@ def list_games(ctx: click.Context, games: tuple[str, ...]) -> None:
 
 @cli.command(epilog=EPILOG)
 @click.argument("game")
-@click.option("--from", "start", type=click.Choice(["deck", "board", "tokens"]), default="deck",
+@click.option("--from", "start", type=_Choice(["deck", "board", "tokens"]), default="deck",
               show_default=True, help="What the new game starts with besides its token sheet and rulebook: a "
                                       "deck of cards with a back, a board tiled over the paper, or nothing more.")
 @click.option("--title", default=None, help="The game's title (default: made from GAME, e.g. my-game -> My Game).")
@@ -782,7 +844,7 @@ def _pnp_as_run(ctx: click.Context) -> str:
 
 @cli.command(epilog=EPILOG)
 @click.argument("table_file", type=_NamedPath(dir_okay=False))
-@click.option("--to", "fmt", type=click.Choice(["csv", "xlsx", "yaml"]), required=True,
+@click.option("--to", "fmt", type=_Choice(["csv", "xlsx", "yaml"]), required=True,
               help="The format to write.")
 @click.option("--out", type=_NamedPath(dir_okay=False), default=None,
               help="The file to write (default: beside TABLE_FILE, with the new format's extension).")

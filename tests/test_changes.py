@@ -693,6 +693,13 @@ def test_a_build_made_with_ink_saver_is_compared_with_faces_drawn_with_it_or_ref
     result = run(root, "changes", "mini", "--ink-saver")
     assert result.exit_code == 0 and f"mini: nothing changed since {saved}" in result.output, result.output
     assert not list((root / "output" / "mini").glob("*reprint*"))
+    # without the option, the build there is named (one of other options: it said "build first"), not a
+    # manifest someone else wrote there since
+    shutil.copy(root / saved, root / "output/mini/manifest-bleed3mm.json")
+    result = run(root, "changes", "mini")
+    assert result.exit_code == 2 and "output/mini/manifest.json is missing" in result.output, result.output
+    assert f"the last build there is {root / saved}, of other options: compare with it (--since {root / saved})" \
+        in result.output and "build first" not in result.output, result.output
 
 
 def test_a_manifest_named_with_a_line_break_and_an_escape_is_said_as_one_printable_line(tmp_path):

@@ -238,3 +238,11 @@ def test_hover_text_reads_as_the_card_prints_it(text, hover):
     # its own icon and star patterns printed the documented escape '10\:30:45' as '10\3045' and '2\*3' as '2\3'
     from pnp.export.tts import _markup_free
     assert _markup_free(text) == hover
+
+
+@pytest.mark.parametrize("address", ["https://user:secret@ex.com/mini/", "https://token@ex.com/", "https://:pw@ex.com/"])
+def test_a_base_url_holding_a_user_or_password_is_a_usage_error(project, address):
+    """The save names every image by the address given: a password in it went to every player (exit 0)."""
+    result = run(project, "export", "--format", "tts", "--base-url", address)
+    assert result.exit_code == 2 and "holds a user name or password" in result.output, result.output
+    assert not (project / "output").exists()

@@ -5,11 +5,12 @@ folder here because the tests may run as root, whom permissions do not stop."""
 import os
 import json
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from conftest import run
-from pnp.cli import cli
+from pnp.cli import _Choice, cli
 
 
 @pytest.mark.parametrize("command", [
@@ -287,3 +288,41 @@ def test_a_converted_file_named_with_a_line_break_and_an_escape_is_said_as_one_p
     result = run(project, "convert", str(project / "cards/mini/cards.yaml"), "--to", "csv", "--out", str(out))
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [f"wrote {tmp_path}/o\\x1b[31m\\nmini: fake line.csv: 4 items"], result.output
+
+
+def test_every_choice_option_reads_its_value_in_any_case_of_its_letters(project):
+    """`--paper LETTER` worked, `--imposition GUTTERFOLD`, `--format PNG` and `--agents RANDOM` were refused: each
+    command's choices are read one way, by the CLI's choice type (only A-Z folded: a long s is no s)."""
+    def choices(command: click.Command) -> list[click.Choice]:
+        found = [p.type for p in command.params if isinstance(p.type, click.Choice)]
+        for sub in getattr(command, "commands", {}).values():
+            found += choices(sub)
+        return found
+
+    every = choices(cli)
+    assert len(every) >= 8 and all(isinstance(kind, _Choice) for kind in every), every
+    for command in (["build", "nosuch", "--imposition", "GUTTERFOLD", "--marks", "Corners", "--paper", "LETTER"],
+                    ["export", "nosuch", "--format", "PNG"], ["changes", "nosuch", "--paper", "Letter"],
+                    ["simulate", "nosuch", "--agents", "RANDOM,Mcts-4"]):
+        result = run(project, *command)
+        assert result.exit_code == 2 and "unknown game 'nosuch'" in result.output, result.output
+    result = run(project, "export", "nosuch", "--format", "tt\u017f")  # (casefold reads it as tts)
+    assert result.exit_code == 2 and "--format" in result.output and "nosuch" not in result.output, result.output
+    result = run(project, "convert", str(project / "cards/mini/cards.yaml"), "--to", "CSV", "--out",
+                 str(project / "cards/mini/cards-upper.csv"))
+    assert result.exit_code == 0 and (project / "cards/mini/cards-upper.csv").is_file(), result.output
+
+
+def test_a_folder_named_through_a_link_to_nothing_is_refused_as_one(project, tmp_path):
+    """`--out LINK` (or a folder in it) where LINK leads nowhere: every command said "cannot write to LINK: File
+    exists", the system's word for making the folder where the link is."""
+    link = tmp_path / "kits"
+    link.symlink_to(tmp_path / "unmounted" / "kits")
+    said = f"'{link}' is a symbolic link to '{tmp_path / 'unmounted' / 'kits'}', which does not exist"
+    for out in (link, f"{link}/", link / "2026"):
+        for command in (["build", "mini"], ["calibrate"], ["export", "mini", "--format", "tts"]):
+            result = run(project, *command, "--out", str(out))
+            assert result.exit_code == 2 and said in result.output and "File exists" not in result.output, result.output
+    result = CliRunner().invoke(cli, ["--root", str(link), "validate"])
+    assert result.exit_code == 2 and said in result.output, result.output
+    assert not (tmp_path / "unmounted").exists()

@@ -2253,3 +2253,28 @@ def test_a_drop_downs_error_message_holds_at_most_255_units_as_excel_counts(tmp_
     assert result.exit_code == 0, result.output
     rule = openpyxl.load_workbook(root / "cards" / "mini" / "cards.xlsx").active.data_validations.dataValidation[0]
     assert rule.error.startswith("kind is one of: ") and 250 < len(rule.error.encode("utf-16-le")) // 2 <= 255
+
+
+def test_convert_never_writes_over_a_file_a_game_reads_for_another_table(proj):
+    """`--out cards/<game>/other-table.yaml --force` wrote this table's items over the file the game reads another
+    table from (exit 0; the game then failed by the hundred); the table's own file, in another format, is
+    replaced with --force as before."""
+    evo, dinospan = proj / "cards" / "evo", proj / "cards" / "dinospan"
+    events = evo / "events.yaml"
+    for out, reader in ((evo / "genes.yaml", "table 'genes' of cards/evo/game.yaml"),
+                        (evo / "rules.yaml", "the rules: of cards/evo/game.yaml"),
+                        (evo / ".." / "dinospan" / "goals.yaml", "table 'goals' of cards/dinospan/game.yaml")):
+        kept = out.read_bytes()
+        result = run(proj, "convert", str(events), "--to", out.suffix[1:], "--out", str(out), "--force")
+        assert result.exit_code == 2 and f"is read by {reader}, and --force does not" in result.output, result.output
+        assert out.read_bytes() == kept, out
+    convert(proj, evo / "map.yaml", "csv")  # map names no file: it reads map.yaml, else map.csv
+    (evo / "map.yaml").unlink()
+    result = run(proj, "convert", str(events), "--to", "yaml", "--out", str(evo / "map.yaml"))  # (read before map.csv)
+    assert result.exit_code == 2 and "is read by table 'map' of" in result.output, result.output
+    assert not (evo / "map.yaml").exists()
+    triassic, jurassic = dinospan / "dinosaurs-triassic.yaml", dinospan / "dinosaurs-jurassic.yaml"
+    result = run(proj, "convert", str(triassic), "--to", "yaml", "--out", str(jurassic), "--force")
+    assert result.exit_code == 2 and "table 'dinosaurs' of cards/dinospan/game.yaml" in result.output, result.output
+    convert(proj, events, "csv")
+    convert(proj, evo / "events.csv", "yaml", "--out", str(events), "--force")

@@ -62,9 +62,10 @@ class ExportFormat:
 
 
 def register(cls: type[ExportFormat]) -> type[ExportFormat]:
-    """Class decorator: make `cls` an export format under its `name` (a name registered twice is a mistake)."""
-    if not cls.name or cls.name in FORMATS:
-        raise ValueError(f"export format {cls.name!r}: no name, or registered twice")
+    """Class decorator: make `cls` an export format under its `name` (a name registered twice is a mistake, and so
+    is one with capitals: `--format` reads its value in any case, and the name is the export folder's)."""
+    if not cls.name or cls.name in FORMATS or cls.name != cls.name.lower():
+        raise ValueError(f"export format {cls.name!r}: no name, registered twice, or not in small letters")
     FORMATS[cls.name] = cls()
     return cls
 

@@ -144,7 +144,7 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
         path = Path(out_root) / game_id / manifest_name(options)
         if not path.is_file() and not path.is_symlink():
             raise UsageError(f"{game_id}: no earlier build to compare with ({project.rel(path)} is missing); "
-                             "build first, or give --since MANIFEST or a git commit")
+                             + _other_build_said(path))
         if not _sealed_or_unreadable(path):
             # a folder received with its output/ holds a manifest of faces its data never made, which `pnp
             # changes` compared with as the last build, exit 0: only one this user's pnp wrote there is the last
@@ -180,6 +180,34 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
         named = project.rel(os.path.abspath(path))
         return State(read_faces(project, path, game_id, follow=True, drawn=options), "manifest", named)
     return State(_commit_faces(project, game_id, since, options), "commit", since)
+
+
+# builds of other options looked at when the last build's manifest is missing, among the folder's first entries (a
+# folder someone sent holds any number)
+MANIFESTS_LOOKED_AT, ENTRIES_LOOKED_AT = 64, 10_000
+
+
+def _other_build_said(missing: Path) -> str:
+    """What to do when the manifest of the build compared with by default, `missing`, is missing: compare with the
+    last build of other options beside it (`changes` finds the paper's and --ink-saver's by its options: after
+    `pnp build GAME --bleed 3` it said to build first), else build first or name a state."""
+    found: list[tuple[int, str]] = []
+    with contextlib.suppress(OSError), os.scandir(missing.parent) as entries:
+        for looked, entry in enumerate(entries):
+            if len(found) >= MANIFESTS_LOOKED_AT or looked >= ENTRIES_LOOKED_AT:
+                break
+            if _KIT_MANIFEST.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                found.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
+    for _, name in sorted(found, reverse=True):
+        if not (missing.parent / name).is_symlink() and _sealed_or_unreadable(missing.parent / name):
+            typed = printable(_as_typed(missing.parent / name))
+            return (f"the last build there is {typed}, of other options: compare with it (--since {typed}), or "
+                    "build with these options first")
+    return "build first, or give --since MANIFEST or a git commit"
+
+
+# a kit's manifest, of any options (manifest_name); not a reprint's or a selection's
+_KIT_MANIFEST = re.compile(r"manifest(?!-reprint-|-selection-)(?:-[^/]*)?\.json")
 
 
 def names_a_file(since: str) -> bool:

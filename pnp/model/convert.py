@@ -2,6 +2,7 @@
 and keep YAML under version control (or the reverse). The table's fields in game.yaml say how to read each
 cell, so a round trip gives back the same data."""
 
+import contextlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -45,7 +46,7 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     if not isinstance(items, MarkedList) or not all(isinstance(it, Record) for it in items):
         raise DataError(f"expected a list of {table} (one mapping per item)", getattr(items, "mark", None)
                         or Mark(shown, 1, 1))
-    target = _target(project, path, fmt, out, force)
+    target = _target(project, path, fmt, out, force, (game_folder, table, name))
     data = _written(items, fmt, schema, lambda: _sheet_named(spec, table), ids)
     try:
         write_file(target, data)
@@ -65,18 +66,68 @@ def _game_folder_of(project: Project, path: Path) -> tuple[Path, str]:
     return project.cards.absolute() / parts[0], Path(*parts[1:]).as_posix()
 
 
-def _target(project: Project, path: Path, fmt: str, out: str | Path | None, force: bool) -> Path:
+def _target(project: Project, path: Path, fmt: str, out: str | Path | None, force: bool,
+            table: tuple[Path, str, str]) -> Path:
     """The file the table read from `path` is written to as `fmt`: `out`, else `path` with its suffix; UsageError
-    when that is `path` itself, a game's game.yaml, or a file that exists (unless `force`)."""
+    when that is `path` itself, a game's game.yaml, a file a game reads for another `table` than this one (see
+    _read_by_another), or a file that exists (unless `force`)."""
     target = Path(out) if out else path.with_suffix("." + fmt)
     if target.absolute() == path:
         raise UsageError(f"{project.rel(path)} is already {fmt}")
     if _game_file(project, target):  # (`--to yaml --out cards/<game>/game.yaml --force` wrote the table there)
         raise UsageError(f"{project.rel(target)} defines a game (its tables among the rest), and --force does not "
                          "replace it with a table: name another file")
+    # (`--out cards/<game>/other-table.yaml --force` wrote this table's items where the game reads another's)
+    if (reader := _read_by_another(project, target, table)) is not None:
+        raise UsageError(f"{project.rel(target)} is read by {reader}, and --force does not write other items "
+                         "over it: name another file")
     if target.exists() and not force:
         raise UsageError(f"{project.rel(target)} exists; --force replaces it")
     return target
+
+
+def _read_by_another(project: Project, target: Path, table: tuple[Path, str, str]) -> str | None:
+    """What reads `target` among the files the project's games read from their cards/ folders (each table's files,
+    a table of no `file:` the one of its default names it would read, a rules file), other than the `table` (game
+    folder, name, file converted) from the file converted, in any of the formats: its name, as said to the user;
+    None when nothing else reads it. (Another of the `files:` of the table converted is another's items.)"""
+    own_folder, own_table, converted = table
+    real = target.resolve()
+    for game_id in project.games():
+        folder = project.cards / game_id
+        game_yaml = folder / "game.yaml"
+        try:
+            meta = load_file(project.inside(game_yaml, Mark(project.rel(game_yaml)), "game file"), project.rel(game_yaml))
+        except (LoadError, DataError):  # (a game that cannot be read reads no file)
+            continue
+        if not isinstance(meta, Record):
+            continue
+        for reader, name in _files_read(folder, meta):
+            if reader == own_table and folder.absolute() == own_folder and _stem(name) == _stem(converted):
+                continue
+            with contextlib.suppress(OSError, RuntimeError, ValueError):  # (a name no file can have reads nothing)
+                if (folder / name).resolve() == real:
+                    said = f"table '{reader}'" if reader is not None else "the rules:"
+                    return f"{said} of {project.rel(game_yaml)}"
+    return None
+
+
+def _files_read(folder: Path, meta: Record) -> list[tuple[str | None, str]]:
+    """(table name, or None for the rules, file name) of each file of cards/<game>/ the game of `meta` reads: a
+    table of no `file:` reads the first of its default names found, and a file of a name before it would be read
+    in its place (default_file)."""
+    read: list[tuple[str | None, str]] = []
+    tables = meta.get("tables")
+    for name, spec in (tables.items() if isinstance(tables, Record) else ()):
+        if not isinstance(spec, Record) or not isinstance(name, str):
+            continue
+        files = spec.get("files") or [spec.get("file")]
+        if files == [None]:  # (its defaults: <name>.yaml, else .csv, else .xlsx)
+            defaults = [f"{name}{suffix}" for suffix in (".yaml",) + SPREADSHEETS]
+            files = defaults[:defaults.index(default_file(folder, name)) + 1]
+        read += [(name, file) for file in (files if isinstance(files, list) else [files]) if isinstance(file, str)]
+    rules = meta.get("rules")
+    return read + ([(None, rules)] if isinstance(rules, str) else [])
 
 
 def _game_file(project: Project, target: Path) -> bool:
