@@ -845,6 +845,22 @@ def test_a_csv_row_of_millions_of_cells_is_refused_at_its_line_before_it_is_spli
     assert errors(proj) == [f"cards/{GAME}/tokens.csv:{len(rows) + 3}:1001: error: row has more than 1,000 columns"]
 
 
+
+def test_blank_csv_cells_past_the_limit_are_passed_over_as_a_workbooks_are(proj):
+    """A spreadsheet program writes a row's empty cells up to the end of its used range: a CSV whose rows run
+    blank past the 1,000th cell was refused as rows of more than 1,000 columns, where the same blank cells in a
+    workbook are passed over. A row of a million empty cells is read too; a value past them is still refused,
+    at its row, and so is a quoted blank's neighbour that holds a character."""
+    path, rows, header = tokens_as_csv(proj)
+    wide = [rows[0] + "," * 1_500, *(row + ',""' + "," * 1_000 for row in rows[1:-1]), rows[-1] + "," * 1_000_000]
+    path.write_text("\n".join(wide) + "\n", encoding="utf-8")
+    result = run(proj, "validate", GAME)
+    assert result.exit_code == 0, result.output
+    path.write_text("\n".join([*wide, rows[-1] + "," * 2_000 + "x"]) + "\n", encoding="utf-8")
+    assert errors(proj) == [f"cards/{GAME}/tokens.csv:{len(rows) + 1}:1001: error: row has more than 1,000 columns"]
+    path.write_text("\n".join([*wide, rows[-1] + "," * 1_000 + '""," "']) + "\n", encoding="utf-8")
+    assert errors(proj) == [f"cards/{GAME}/tokens.csv:{len(rows) + 1}:1001: error: row has more than 1,000 columns"]
+
 def _hide_row(ws):
     ws.auto_filter.ref = ws.dimensions  # a filter hides the row
     ws.row_dimensions[3].hidden = True
@@ -2253,3 +2269,4 @@ def test_a_drop_downs_error_message_holds_at_most_255_units_as_excel_counts(tmp_
     assert result.exit_code == 0, result.output
     rule = openpyxl.load_workbook(root / "cards" / "mini" / "cards.xlsx").active.data_validations.dataValidation[0]
     assert rule.error.startswith("kind is one of: ") and 250 < len(rule.error.encode("utf-16-le")) // 2 <= 255
+

@@ -126,7 +126,7 @@ def _csv_rows(path: Path, shown: str) -> Rows:
     if (game_left := spend_sheet_text(len(text))) is not None and game_left < 0:  # (one file read by many tables)
         raise LoadError(f"the game's spreadsheets' text cells hold more than {MAX_GAME_SHEET_TEXT // 2**20} MB of text "
                         "together (each time one is read): keep long texts in YAML, each once", Mark(shown, 1, 1))
-    _check_row_widths(text, delimiter, shown, before)
+    text = _check_row_widths(text, delimiter, shown, before)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: Rows = []
     line, room = before + 1, _Room()
@@ -218,23 +218,39 @@ def _row_of_cells(delimiter: str) -> re.Pattern[str]:
     return re.compile(rf"{cell}(?:{re.escape(delimiter)}{cell}){{0,{MAX_COLUMNS - 1}}}+")
 
 
-def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> None:
-    """LoadError at the first of the CSV text's first MAX_ROWS rows holding more than MAX_COLUMNS cells, its cells
-    counted before csv.reader splits it: a line of 7 million cells was split whole (a list of them all, 700 MB,
-    4.5 s) before its length was checked. A row that csv.reader refuses (a stray quote) ends the count: it is
-    refused there, before any later row is read. `before`: the lines of the file before the text."""
-    pattern, pos, end = _row_of_cells(delimiter), 0, len(text)
+def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> str:
+    """The CSV text with the blank cells past MAX_COLUMNS of its rows left out, as a workbook's blank cells
+    there are (a spreadsheet program writes a row's empty cells up to the end of the sheet's used range: a row
+    of 1,500 cells, empty past the 1,000th, was refused where nothing is); LoadError at the first of its first
+    MAX_ROWS rows holding a cell past MAX_COLUMNS that is not blank. The cells are counted before csv.reader
+    splits the row: a line of 7 million cells was split whole (a list of them all, 700 MB, 4.5 s) before its
+    length was checked. A row that csv.reader refuses (a stray quote) ends the count: it is refused there,
+    before any later row is read. `before`: the lines of the file before the text."""
+    pattern, blanks, pos, end = _row_of_cells(delimiter), _blank_cells(delimiter), 0, len(text)
+    kept: list[str] = []  # the text up to `copied`, without the blank cells past MAX_COLUMNS
+    copied = 0
     for _ in range(MAX_ROWS + 1):
         found = pattern.match(text, pos)
         if found is None or found.end() == end:
-            return
+            break
         pos = found.end()
         if text[pos] == delimiter:
-            line = before + 1 + len(_LINE_END.findall(text, 0, found.start()))
-            raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(shown, line, MAX_COLUMNS + 1))
+            blank = blanks.match(text, pos)  # (it matches no cell too: never None)
+            if blank is None or blank.end() < end and not _LINE_END.match(text, blank.end()):
+                line = before + 1 + len(_LINE_END.findall(text, 0, found.start()))
+                raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(shown, line, MAX_COLUMNS + 1))
+            kept.append(text[copied:pos])
+            pos = copied = blank.end()
         if (ended := _LINE_END.match(text, pos)) is None:
-            return
+            break
         pos = ended.end()
+    return "".join(kept) + text[copied:] if kept else text
+
+
+@functools.cache
+def _blank_cells(delimiter: str) -> re.Pattern[str]:
+    """Cells that hold nothing, each after its delimiter: empty, or quoted empty ("")."""
+    return re.compile(rf'(?:{re.escape(delimiter)}++(?:"")?)*+')
 
 
 _DELIMITERS = (",", ";", "\t")  # a European Excel saves CSV with semicolons
