@@ -2270,3 +2270,24 @@ def test_a_drop_downs_error_message_holds_at_most_255_units_as_excel_counts(tmp_
     rule = openpyxl.load_workbook(root / "cards" / "mini" / "cards.xlsx").active.data_validations.dataValidation[0]
     assert rule.error.startswith("kind is one of: ") and 250 < len(rule.error.encode("utf-16-le")) // 2 <= 255
 
+
+def test_a_number_cell_in_an_enum_field_is_matched_by_what_the_sheet_shows(tmp_path):
+    """An enum cell holding 0.5 formatted 0% was refused though 50% was one of the enum's values, where a text
+    field reads it as the 50% the sheet shows; one formatted 0.0% (the sheet shows 50.0%) was matched with the
+    value 0.5, printed where the sheet showed 50.0%, exit 0: it is refused as in a text field."""
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "k": {"type": "enum", "values": ["50%", 0.5]}}}},
+                              {}, {"a.yaml": "- {id: x, k: 0.5}\n- {id: y, k: 0.5}\n"})
+    convert(root, folder / "a.yaml", "xlsx")
+    (folder / "a.yaml").unlink()
+    book = openpyxl.load_workbook(folder / "a.xlsx")
+    book.active["B2"].number_format = "0%"
+    book.save(folder / "a.xlsx")
+    convert(root, folder / "a.xlsx", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == [{"id": "x", "k": "50%"},
+                                                                                 {"id": "y", "k": 0.5}]
+    book.active["B3"].number_format = "0.0%"
+    book.save(folder / "a.xlsx")
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1 and [ln for ln in result.stderr.splitlines() if ": error: " in ln] == [
+        "cards/mini/a.xlsx[a]:3:2: error: this number cell (0.5) is formatted as '0.0%', so the sheet shows it "
+        "otherwise than its enum field would print it: format the cell as text and type the text"]

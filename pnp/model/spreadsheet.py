@@ -1413,15 +1413,18 @@ def _text_problem(text: str) -> str | None:
 
 
 def _number_of(value: object, field: Field | None, mark: Mark) -> object:
-    """The number of a _FormattedNumber (any other value as it is); LoadError at `mark` in a text `field`."""
+    """The number of a _FormattedNumber (any other value as it is); in a text or an enum `field`, which print
+    what the sheet shows, the text the sheet shows (_shown_number), LoadError at `mark` where that is not known
+    (an enum cell of 0.5 formatted 0% was refused though 50% was one of its values, and one formatted 0.0% was
+    matched with a value 0.5, which printed where the sheet showed 50.0%)."""
     if not isinstance(value, _FormattedNumber):
         return value
-    if isinstance(field, Str):
+    if isinstance(field, (Str, Enum)):
         if (text := _shown_number(value.value, value.format)) is not None:
             return text
         raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it "
-                        "otherwise than its text field would print it: format the cell as text and type the text",
-                        mark)
+                        f"otherwise than its {'text' if isinstance(field, Str) else 'enum'} field would print it: "
+                        "format the cell as text and type the text", mark)
     return value.value
 
 
