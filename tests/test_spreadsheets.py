@@ -650,6 +650,20 @@ def rezip(path, change):
             z.writestr(name, data)
 
 
+def test_a_workbook_text_longer_than_a_cell_holds_is_refused_at_its_cell(proj):
+    """A cell of 40,000 characters (no Excel cell holds more than 32,767, as it counts them: an emoji two) was read
+    whole, and the YAML converted from it refused as a workbook again. 32,767 x's are read."""
+    path = xlsx_table(proj, "turn")
+    texts = iter(["x" * 32_767, "\U0001F996" * 16_384])  # (rows 2 and 3) 32,767 units; 32,768
+    rezip(path, lambda name, data: re.sub(rb"<t>(The jungle grows|Fight dinosaurs)</t>",
+                                          lambda m: b"<t>" + next(texts).encode() + b"</t>", data)
+          if name == "xl/worksheets/sheet1.xml" else data)
+    result = run(proj, "convert", str(path), "--to", "yaml", "--out", str(proj / "back.yaml"))
+    assert result.exit_code == 1 and result.output.strip().endswith(
+        f"cards/{GAME}/turn.xlsx[turn]:3:2: this cell holds a text of 32,768 characters as a workbook counts them, "
+        "and a workbook cell holds at most 32,767 (Excel does not keep it whole): keep a text this long in a YAML "
+        "table"), result.output
+
 def test_a_sheet_whose_dimension_understates_it_is_read_whole(proj):
     path = xlsx_table(proj, "turn")
     book = openpyxl.load_workbook(path)

@@ -774,6 +774,8 @@ class _SheetRead:
             if problem := _shown_otherwise(value, code) or self._zero_unshown(value) or self._repeated(cell["style_id"]):
                 raise LoadError(problem, Mark(self.where, self.row, column))
             values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
+            if isinstance(value, str) and (problem := _longer_than_a_cell(values[column - 1])):
+                raise LoadError(problem, Mark(self.where, self.row, column))
             if not _blank(values[column - 1]) and (self.row_hidden or self.hidden_columns[column]):
                 hidden = ("row is hidden (by hand, by a filter" if self.row_hidden
                           else "column is hidden (by hand, by the sheet's default width of 0")
@@ -846,6 +848,18 @@ class _SheetRead:
 # to the reader's language (ECMA-376 18.8.30): dates in Chinese, Japanese and Korean (27 to 36, 50 to 58), Thai
 # numbers and dates (59 to 81); openpyxl reads each as General
 _LANGUAGE_FORMATS = frozenset([*range(27, 37), *range(50, 82)])
+
+
+def _longer_than_a_cell(text: str) -> str | None:
+    """The refusal of a text cell holding more than MAX_CELL_CHARS characters as Excel counts them (a character
+    past U+FFFF two), or None: no Excel cell holds it whole, and pnp writes no such cell back (a workbook's cell
+    of 40,000 characters was read whole, and the YAML converted from it refused as a workbook again)."""
+    if len(text) <= MAX_CELL_CHARS // 2:  # (most: too few characters to pass it, whatever they are)
+        return None
+    if (units := len(text.encode("utf-16-le")) // 2) <= MAX_CELL_CHARS:
+        return None
+    return (f"this cell holds a text of {units:,} characters as a workbook counts them, and a workbook cell holds "
+            f"at most {MAX_CELL_CHARS:,} (Excel does not keep it whole): keep a text this long in a YAML table")
 
 
 def _rule_shows_otherwise(rule: Any, book: Any) -> str | None:
