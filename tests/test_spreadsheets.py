@@ -650,6 +650,20 @@ def rezip(path, change):
             z.writestr(name, data)
 
 
+def test_a_workbook_text_longer_than_a_cell_holds_is_refused_at_its_cell(proj):
+    """A cell of 40,000 characters (no Excel cell holds more than 32,767, as it counts them: an emoji two) was read
+    whole, and the YAML converted from it refused as a workbook again. 32,767 x's are read."""
+    path = xlsx_table(proj, "turn")
+    texts = iter(["x" * 32_767, "\U0001F996" * 16_384])  # (rows 2 and 3) 32,767 units; 32,768
+    rezip(path, lambda name, data: re.sub(rb"<t>(The jungle grows|Fight dinosaurs)</t>",
+                                          lambda m: b"<t>" + next(texts).encode() + b"</t>", data)
+          if name == "xl/worksheets/sheet1.xml" else data)
+    result = run(proj, "convert", str(path), "--to", "yaml", "--out", str(proj / "back.yaml"))
+    assert result.exit_code == 1 and result.output.strip().endswith(
+        f"cards/{GAME}/turn.xlsx[turn]:3:2: this cell holds a text of 32,768 characters as a workbook counts them, "
+        "and a workbook cell holds at most 32,767 (Excel does not keep it whole): keep a text this long in a YAML "
+        "table"), result.output
+
 def test_a_sheet_whose_dimension_understates_it_is_read_whole(proj):
     path = xlsx_table(proj, "turn")
     book = openpyxl.load_workbook(path)
@@ -844,6 +858,24 @@ def test_a_csv_row_of_millions_of_cells_is_refused_at_its_line_before_it_is_spli
     path.write_text("\n".join([*rows, spans, "ab," * 3_000_000]) + "\n", encoding="utf-8")
     assert errors(proj) == [f"cards/{GAME}/tokens.csv:{len(rows) + 3}:1001: error: row has more than 1,000 columns"]
 
+
+
+def test_blank_csv_cells_past_the_limit_are_passed_over_as_a_workbooks_are(proj):
+    """A spreadsheet program writes a row's empty cells up to the end of its used range: a CSV whose rows run
+    blank past the 1,000th cell was refused as rows of more than 1,000 columns, where the same blank cells in a
+    workbook are passed over. A row of a million empty cells is read too; a value past them is still refused,
+    at its row, and so is a quoted blank's neighbour that holds a character."""
+    path, rows, header = tokens_as_csv(proj)
+    wide = [rows[0] + "," * 1_500, *(row + ',""' + "," * 1_000 for row in rows[1:-1]), rows[-1] + "," * 1_000_000]
+    back = ["convert", str(path), "--to", "yaml", "--out", str(proj / "back.yaml"), "--force"]
+    path.write_text("\n".join(wide) + "\n", encoding="utf-8")
+    assert run(proj, *back).exit_code == 0
+    assert len(yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8"))) == len(rows) - 1
+    for last in (rows[-1] + "," * 2_000 + "x", rows[-1] + "," * 1_000 + '""," "'):
+        path.write_text("\n".join([*wide, last]) + "\n", encoding="utf-8")
+        result = run(proj, *back)
+        assert result.exit_code == 1 and result.output.strip().endswith(
+            f"cards/{GAME}/tokens.csv:{len(rows) + 1}:1001: row has more than 1,000 columns"), result.output
 
 def _hide_row(ws):
     ws.auto_filter.ref = ws.dimensions  # a filter hides the row
@@ -2083,13 +2115,14 @@ def test_convert_refuses_a_workbook_whose_sheets_two_tables_read(tmp_path):
 
 def test_a_shared_text_read_by_many_cells_counts_for_each_against_the_sheets_text(tmp_path):
     # a sheet of 61 KB whose 2,000 cells each read one shared text of 200,000 characters took 45 s: 400 million
-    # characters checked, where a CSV or YAML file of them would be refused for its size
+    # characters checked, where a CSV or YAML file of them would be refused for its size. Here a text of 32,000
+    # characters, within a cell's 32,767, read by 700 cells: the 656th passes the sheet's 20 MB
     root = make_project(tmp_path / "proj")
     folder = root / "cards/mini"
     book = openpyxl.Workbook()
     book.active.title = "cards"
     book.active.append(["id", "name", "kind", "power", "text"])
-    for n in range(60):
+    for n in range(700):
         book.active.append([f"c{n}", "n", "beast", 1, "long"])
     book.save(folder / "cards.xlsx")
     _with_shared_texts(folder / "cards.xlsx")
@@ -2099,12 +2132,12 @@ def test_a_shared_text_read_by_many_cells_counts_for_each_against_the_sheets_tex
     long = b"%d" % texts.index(b"long")
     parts["xl/worksheets/sheet1.xml"] = re.sub(rb'(<c r="E(?!1")\d+" t="s"><v>)\d+', rb"\g<1>" + long,
                                                parts["xl/worksheets/sheet1.xml"])
-    parts["xl/sharedStrings.xml"] = parts["xl/sharedStrings.xml"].replace(b"<t>long</t>", b"<t>%s</t>" % (b"word " * 80_000), 1)
+    parts["xl/sharedStrings.xml"] = parts["xl/sharedStrings.xml"].replace(b"<t>long</t>", b"<t>%s</t>" % (b"word " * 6_400), 1)
     with zipfile.ZipFile(folder / "cards.xlsx", "w", zipfile.ZIP_DEFLATED) as z:
         for name, data in parts.items():
             z.writestr(name, data)
     (folder / "cards.yaml").unlink()
-    assert "cards/mini/cards.xlsx[cards]:54:5: error: the sheet's text cells hold more than 20 MB of text together" \
+    assert "cards/mini/cards.xlsx[cards]:657:5: error: the sheet's text cells hold more than 20 MB of text together" \
         in run(root, "validate").output
 
 
@@ -2278,3 +2311,25 @@ def test_convert_never_writes_over_a_file_a_game_reads_for_another_table(proj):
     assert result.exit_code == 2 and "table 'dinosaurs' of cards/dinospan/game.yaml" in result.output, result.output
     convert(proj, events, "csv")
     convert(proj, evo / "events.csv", "yaml", "--out", str(events), "--force")
+
+
+def test_a_number_cell_in_an_enum_field_is_matched_by_what_the_sheet_shows(tmp_path):
+    """An enum cell holding 0.5 formatted 0% was refused though 50% was one of the enum's values, where a text
+    field reads it as the 50% the sheet shows; one formatted 0.0% (the sheet shows 50.0%) was matched with the
+    value 0.5, printed where the sheet showed 50.0%, exit 0: it is refused as in a text field."""
+    root, folder = two_tables(tmp_path, {"a": {"fields": {"id": "str", "k": {"type": "enum", "values": ["50%", 0.5]}}}},
+                              {}, {"a.yaml": "- {id: x, k: 0.5}\n- {id: y, k: 0.5}\n"})
+    convert(root, folder / "a.yaml", "xlsx")
+    (folder / "a.yaml").unlink()
+    book = openpyxl.load_workbook(folder / "a.xlsx")
+    book.active["B2"].number_format = "0%"
+    book.save(folder / "a.xlsx")
+    convert(root, folder / "a.xlsx", "yaml", "--out", str(root / "back.yaml"))
+    assert yaml.safe_load((root / "back.yaml").read_text(encoding="utf-8")) == [{"id": "x", "k": "50%"},
+                                                                                 {"id": "y", "k": 0.5}]
+    book.active["B3"].number_format = "0.0%"
+    book.save(folder / "a.xlsx")
+    result = run(root, "validate", "mini")
+    assert result.exit_code == 1 and [ln for ln in result.stderr.splitlines() if ": error: " in ln] == [
+        "cards/mini/a.xlsx[a]:3:2: error: this number cell (0.5) is formatted as '0.0%', so the sheet shows it "
+        "otherwise than its enum field would print it: format the cell as text and type the text"]

@@ -126,7 +126,7 @@ def _csv_rows(path: Path, shown: str) -> Rows:
     if (game_left := spend_sheet_text(len(text))) is not None and game_left < 0:  # (one file read by many tables)
         raise LoadError(f"the game's spreadsheets' text cells hold more than {MAX_GAME_SHEET_TEXT // 2**20} MB of text "
                         "together (each time one is read): keep long texts in YAML, each once", Mark(shown, 1, 1))
-    _check_row_widths(text, delimiter, shown, before)
+    text = _check_row_widths(text, delimiter, shown, before)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     rows: Rows = []
     line, room = before + 1, _Room()
@@ -218,23 +218,39 @@ def _row_of_cells(delimiter: str) -> re.Pattern[str]:
     return re.compile(rf"{cell}(?:{re.escape(delimiter)}{cell}){{0,{MAX_COLUMNS - 1}}}+")
 
 
-def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> None:
-    """LoadError at the first of the CSV text's first MAX_ROWS rows holding more than MAX_COLUMNS cells, its cells
-    counted before csv.reader splits it: a line of 7 million cells was split whole (a list of them all, 700 MB,
-    4.5 s) before its length was checked. A row that csv.reader refuses (a stray quote) ends the count: it is
-    refused there, before any later row is read. `before`: the lines of the file before the text."""
-    pattern, pos, end = _row_of_cells(delimiter), 0, len(text)
+def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> str:
+    """The CSV text with the blank cells past MAX_COLUMNS of its rows left out, as a workbook's blank cells
+    there are (a spreadsheet program writes a row's empty cells up to the end of the sheet's used range: a row
+    of 1,500 cells, empty past the 1,000th, was refused where nothing is); LoadError at the first of its first
+    MAX_ROWS rows holding a cell past MAX_COLUMNS that is not blank. The cells are counted before csv.reader
+    splits the row: a line of 7 million cells was split whole (a list of them all, 700 MB, 4.5 s) before its
+    length was checked. A row that csv.reader refuses (a stray quote) ends the count: it is refused there,
+    before any later row is read. `before`: the lines of the file before the text."""
+    pattern, blanks, pos, end = _row_of_cells(delimiter), _blank_cells(delimiter), 0, len(text)
+    kept: list[str] = []  # the text up to `copied`, without the blank cells past MAX_COLUMNS
+    copied = 0
     for _ in range(MAX_ROWS + 1):
         found = pattern.match(text, pos)
         if found is None or found.end() == end:
-            return
+            break
         pos = found.end()
         if text[pos] == delimiter:
-            line = before + 1 + len(_LINE_END.findall(text, 0, found.start()))
-            raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(shown, line, MAX_COLUMNS + 1))
+            blank = blanks.match(text, pos)  # (it matches no cell too: never None)
+            if blank is None or blank.end() < end and not _LINE_END.match(text, blank.end()):
+                line = before + 1 + len(_LINE_END.findall(text, 0, found.start()))
+                raise LoadError(f"row has more than {MAX_COLUMNS:,} columns", Mark(shown, line, MAX_COLUMNS + 1))
+            kept.append(text[copied:pos])
+            pos = copied = blank.end()
         if (ended := _LINE_END.match(text, pos)) is None:
-            return
+            break
         pos = ended.end()
+    return "".join(kept) + text[copied:] if kept else text
+
+
+@functools.cache
+def _blank_cells(delimiter: str) -> re.Pattern[str]:
+    """Cells that hold nothing, each after its delimiter: empty, or quoted empty ("")."""
+    return re.compile(rf'(?:{re.escape(delimiter)}++(?:"")?)*+')
 
 
 _DELIMITERS = (",", ";", "\t")  # a European Excel saves CSV with semicolons
@@ -758,6 +774,8 @@ class _SheetRead:
             if problem := _shown_otherwise(value, code) or self._zero_unshown(value) or self._repeated(cell["style_id"]):
                 raise LoadError(problem, Mark(self.where, self.row, column))
             values[column - 1] = _unescaped(value) if isinstance(value, str) else _number_as_shown(value, code)
+            if isinstance(value, str) and (problem := _longer_than_a_cell(values[column - 1])):
+                raise LoadError(problem, Mark(self.where, self.row, column))
             if not _blank(values[column - 1]) and (self.row_hidden or self.hidden_columns[column]):
                 hidden = ("row is hidden (by hand, by a filter" if self.row_hidden
                           else "column is hidden (by hand, by the sheet's default width of 0")
@@ -830,6 +848,18 @@ class _SheetRead:
 # to the reader's language (ECMA-376 18.8.30): dates in Chinese, Japanese and Korean (27 to 36, 50 to 58), Thai
 # numbers and dates (59 to 81); openpyxl reads each as General
 _LANGUAGE_FORMATS = frozenset([*range(27, 37), *range(50, 82)])
+
+
+def _longer_than_a_cell(text: str) -> str | None:
+    """The refusal of a text cell holding more than MAX_CELL_CHARS characters as Excel counts them (a character
+    past U+FFFF two), or None: no Excel cell holds it whole, and pnp writes no such cell back (a workbook's cell
+    of 40,000 characters was read whole, and the YAML converted from it refused as a workbook again)."""
+    if len(text) <= MAX_CELL_CHARS // 2:  # (most: too few characters to pass it, whatever they are)
+        return None
+    if (units := len(text.encode("utf-16-le")) // 2) <= MAX_CELL_CHARS:
+        return None
+    return (f"this cell holds a text of {units:,} characters as a workbook counts them, and a workbook cell holds "
+            f"at most {MAX_CELL_CHARS:,} (Excel does not keep it whole): keep a text this long in a YAML table")
 
 
 def _rule_shows_otherwise(rule: Any, book: Any) -> str | None:
@@ -1397,15 +1427,18 @@ def _text_problem(text: str) -> str | None:
 
 
 def _number_of(value: object, field: Field | None, mark: Mark) -> object:
-    """The number of a _FormattedNumber (any other value as it is); LoadError at `mark` in a text `field`."""
+    """The number of a _FormattedNumber (any other value as it is); in a text or an enum `field`, which print
+    what the sheet shows, the text the sheet shows (_shown_number), LoadError at `mark` where that is not known
+    (an enum cell of 0.5 formatted 0% was refused though 50% was one of its values, and one formatted 0.0% was
+    matched with a value 0.5, which printed where the sheet showed 50.0%)."""
     if not isinstance(value, _FormattedNumber):
         return value
-    if isinstance(field, Str):
+    if isinstance(field, (Str, Enum)):
         if (text := _shown_number(value.value, value.format)) is not None:
             return text
         raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it "
-                        "otherwise than its text field would print it: format the cell as text and type the text",
-                        mark)
+                        f"otherwise than its {'text' if isinstance(field, Str) else 'enum'} field would print it: "
+                        "format the cell as text and type the text", mark)
     return value.value
 
 
