@@ -717,15 +717,20 @@ def _percent_rounded(fmt: str, args: Any) -> tuple[str, Any]:
     if conversions is None or given is None:
         return fmt, args
     fmt, values = given
-    return fmt, tuple(_rounded_for(value, c[4], int(c[3] or 6)) for value, c in zip(values, conversions))
+    return fmt, tuple(_number_printed(value) if c[4] == "s" else _rounded_for(value, c[4], int(c[3] or 6))
+                      for value, c in zip(values, conversions))
 
 
 def _decimal_conversions(fmt: str) -> list[Conversion] | None:
-    """The conversions of a format that take a value, when one of them writes a decimal (%f, %e, %g)."""
-    if not any(kind in fmt for kind in _DECIMAL_TYPES if kind != "%"):
+    """The conversions of a format that take a value, when one of them writes a decimal (%f, %e, %g) or a
+    value as text (%s, which writes a float as _number_printed says)."""
+    if not any(kind in fmt for kind in _TEXT_OR_DECIMAL_TYPES):
         return None
     conversions = [c for c in _conversions(fmt) or () if c[4] != "%"]
-    return conversions if any(c[4] in _DECIMAL_TYPES for c in conversions) else None
+    return conversions if any(c[4] in _TEXT_OR_DECIMAL_TYPES for c in conversions) else None
+
+
+_TEXT_OR_DECIMAL_TYPES = frozenset("eEfFgGs")  # the %-conversions _percent_rounded writes a number for
 
 
 def _percent_given(fmt: str, args: Any, conversions: list[Conversion]) -> tuple[str, list[Any]] | None:
@@ -770,7 +775,12 @@ class _HalfAwayFields(string.Formatter):
     """str.format's fields round numbers as `round` does (see _rounded_for)."""
 
     def format_field(self, value: Any, format_spec: str) -> Any:
+        if not format_spec:  # ('{}' writes a value as str does: a float as a template prints it)
+            value = _number_printed(value)
         return super().format_field(_spec_rounded(value, format_spec), format_spec)
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        return super().convert_field(_number_printed(value) if conversion == "s" else value, conversion)
 
 
 class _Formatter(_HalfAwayFields, SandboxedFormatter):
@@ -1123,7 +1133,10 @@ def _filter_join(a: dict[str, Any]) -> int:
         field = make_attrgetter(a["eval_ctx"].environment, a["attribute"])
         items = [field(item) for item in items]
     _refuse_none([*items, a["d"]], "join is given")
-    return _joined_size(items, a["d"])
+    # what join is given to write: each item, a float as a template prints it (`[0.1 + 0.2] | join` wrote
+    # 0.30000000000000004), the fields already read
+    a["value"], a["attribute"] = [_number_printed(item) for item in items], None
+    return _joined_size(a["value"], a["d"])
 
 
 def _filter_replace(a: dict[str, Any]) -> int:
@@ -1258,6 +1271,7 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
             _refuse_longer(_text_size(args[skip]), f"the text given to {name}")
         if quotes_none and len(args) > skip:
             _refuse_none((args[skip],), f"the filter {name} is given")
+            args = (*args[:skip], _number_printed(args[skip]), *args[skip + 1:])  # (a float as `{{ }}` prints it)
         if sizer is not None:
             bound = signature.bind(*args[unlisted:], **kwargs)
             bound.apply_defaults()

@@ -194,6 +194,12 @@ def test_round_rounds_halves_away_from_zero_on_the_decimal_written(source, print
     # whole numbers, and values as written (up to 15 digits), print as they did
     ("{{ 3.0 }} {{ 7 }} {{ 10 / 4 }} {{ 0.123456789012345 }} {{ card.n }} {{ 10 ** 20 }}",
      "3.0 7 2.5 0.123456789012345 98765.4321012 100000000000000000000"),
+    # and so where a float becomes text otherwise: string (and the text filters), join, %s and '{}'.format
+    ("{{ [0.1 + 0.2, 1.5] | join(' ') }} {{ [{'a': 2 / 3}] | join(attribute='a') }} {{ (0.1 + 0.2) | string }} "
+     "{{ (0.1 + 0.2) | upper }}", "0.3 1.5 0.666666666667 0.3 0.3"),
+    ("{{ '%s' % (0.1 + 0.2) }} {{ '%s|%d' % (0.1 + 0.2, 2) }} "
+     "{{ '{} {!s} {:}'.format(0.1 + 0.2, 2 / 3, -0.1 - 0.2) }} {{ '%s' | format(card.n) }}",
+     "0.3 0.3|2 0.3 0.666666666667 -0.3 98765.4321012"),
 ])
 def test_a_float_worked_out_prints_without_binary_noise(source, printed):
     assert template.render(source, {"card": {"n": 98765.4321012}}) == printed
