@@ -17,7 +17,7 @@ from .draw.text import left_open, star_between_spaces, unmapped, wide_breaks
 from .draw.pictures import verified_picture
 from .impose.shapes import Outline, inside_by
 from .layout.budget import drawn_by
-from .layout.compile import enum_mistakes
+from .layout.compile import enum_mistakes, used_for_item
 from .layout.resolve import ITEM_NAMES
 from .layout.place import extent, turned_corners
 from .layout.prims import Prim
@@ -415,9 +415,13 @@ class Checks:
         enums = self.enums_of.get(table)
         if enums is None:
             enums = self.enums_of[table] = table_enums(self.game, table)
-        if enums:
-            for message, mark in enum_mistakes(layout.elements, enums, ITEM_NAMES):
-                self.error(message, mark)
+        if not enums:
+            return
+        for message, mark in enum_mistakes(layout.elements, enums, ITEM_NAMES):
+            self.error(message, mark)
+        for name in used_for_item(layout.elements, ITEM_NAMES):  # (`use` with `item: card`: the same item)
+            with contextlib.suppress(LayoutError):  # (a layout that cannot be read is said where it is used)
+                self.enum_comparisons(p, self.studio.layouts.get(name))
 
     def kept_elements(self, p: "Printable", prims: list["Prim"],
                       reads: frozenset[Any]) -> tuple[tuple[Collected, ...], dict[str, Any]]:

@@ -229,3 +229,15 @@ def enum_mistakes(elements: Iterable[Compiled], enums: Mapping[str, Sequence[obj
                 found.append((f"{key}: {message}", at))
         found += enum_mistakes(compiled.children, enums, item)
     return found
+
+
+def used_for_item(elements: Iterable[Compiled], item: frozenset[str]) -> list[str]:
+    """The layouts the elements' `use`s draw for the item itself (`item: card`, one of `item`'s names): their
+    templates compare the same item's fields (enum_mistakes). A layout named by a template is not known here."""
+    found: list[str] = []
+    for compiled in elements:
+        given = compiled.spec.get("item") if compiled.element.type == "use" else None
+        if isinstance(given, str) and given.strip() in item and isinstance(compiled.consts.get("layout"), str):
+            found.append(compiled.consts["layout"])
+        found += used_for_item(compiled.children, item)
+    return found
