@@ -2364,24 +2364,29 @@ def _uses_itself(tree: nodes.Node, item: frozenset[str], methods: frozenset[str]
 # -- texts compared with a field of enum values (a typo there is false for every item, silently) ---------------
 
 _EQUALITIES = frozenset({"eq", "ne", "in", "notin"})
-Compared = tuple[str, str, int]  # (the item's field, a text it is compared with, the template line)
+# (the table read whole, `data.cards`, or None for the item; the field; a text it is compared with; the line)
+Compared = tuple[str | None, str, str, int]
+TableEnums = Callable[[str], Mapping[str, Sequence[object]]]  # a table's name -> its fields of enum values
 
 
-def enum_mistakes(source: object, expression: bool, item: frozenset[str],
-                  enums: Mapping[str, Sequence[object]]) -> list[tuple[str, int]]:
+def enum_mistakes(source: object, expression: bool, item: frozenset[str], enums: Mapping[str, Sequence[object]],
+                  tables: TableEnums | None = None) -> list[tuple[str, int]]:
     """(message, template line) for each text a template (an expression with `expression`) compares a field of
     the item (named by one of `item`) with by ==, != or `in` a written list, when the field's values are
     `enums[field]` and the text is none of them: `card.kind == 'Beast'` where kind is one of beast, bird
-    was false for every card, and the element silently never drawn. Nothing when the template gives one of
-    `item`'s names another value (`{% for card in ... %}`) or cannot be parsed (compiling says why)."""
+    was false for every card, and the element silently never drawn. With `tables`, so too a field of a table
+    read whole and picked by it (`data.cards | selectattr('kind', 'eq', 'Beast')`, `| map(attribute='kind')`),
+    against `tables(name)`. Nothing for the item (or `data`) when the template gives that name another value
+    (`{% for card in ... %}`), nor when it cannot be parsed (compiling says why)."""
     found = []
-    for field, text, line in _texts_compared(str(source), expression, item):
-        values = enums.get(field)
+    for table, field, text, line in _texts_compared(str(source), expression, item):
+        values = enums.get(field) if table is None else tables(table).get(field) if tables is not None else None
         if values is None or any(type(v) is str and v == text for v in values):
             continue
         listed = ", ".join(shown(v, 30) for v in values[:12]) + (f" and {len(values) - 12:,} more" if
                                                                   len(values) > 12 else "")
-        found.append((f"'{field}' is one of {listed}: {shown(text, 40)} is none of them, so this comparison is "
+        whose = f"'{field}'" if table is None else f"'{field}' of data.{table}"
+        found.append((f"{whose} is one of {listed}: {shown(text, 40)} is none of them, so this comparison is "
                       f"the same for every item{did_you_mean(text, [v for v in values if isinstance(v, str)])}",
                       line))
     return found
@@ -2389,16 +2394,16 @@ def enum_mistakes(source: object, expression: bool, item: frozenset[str],
 
 @functools.lru_cache(maxsize=4096)
 def _texts_compared(source: str, expression: bool, item: frozenset[str]) -> tuple[Compared, ...]:
-    """The (field, text, line) of each comparison of `enum_mistakes`'s kind in a template."""
+    """The (table, field, text, line) of each comparison of `enum_mistakes`'s kind in a template."""
     if expression and not source.strip() or not expression and not is_template(source):
         return ()
     try:
         tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
     except (TemplateSyntaxError, LimitError):
         return ()
-    if any(name.name in item and name.ctx in ("store", "param") for name in tree.find_all(nodes.Name)):
-        return ()
-    return tuple(_tests_compared(tree, item)) + tuple(_operators_compared(tree, item))
+    named = {name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param")}
+    found = () if named & item else tuple(_tests_compared(tree, item)) + tuple(_operators_compared(tree, item))
+    return found if "data" in named else found + tuple(_tables_compared(tree))
 
 
 def _tests_compared(tree: nodes.Node, item: frozenset[str]) -> Iterator[Compared]:
@@ -2419,6 +2424,69 @@ def _operators_compared(tree: nodes.Node, item: frozenset[str]) -> Iterator[Comp
             left = operand.expr
 
 
+def _tables_compared(tree: nodes.Node) -> Iterator[Compared]:
+    """A table's field tested by the filters that pick items by it: `data.cards | selectattr('kind', 'eq',
+    'Beast')` (and rejectattr), `data.cards | map(attribute='kind') | select('eq', 'Beast')` (and reject), and
+    `'Beast' in data.cards | map(attribute='kind') | list`."""
+    for picked in tree.find_all(nodes.Filter):
+        yield from _picked(picked)
+    for compare in tree.find_all(nodes.Compare):
+        left = compare.expr
+        for operand in compare.ops:
+            found = _table_field(operand.expr) if operand.op in ("in", "notin") else None
+            if found is not None:
+                yield from _table_compared(*found, "eq", left, compare.lineno)
+            left = operand.expr
+
+
+def _picked(picked: nodes.Filter) -> list[Compared]:
+    """What a filter picking items compares a table's field with: `data.cards | selectattr('kind', 'eq',
+    'Beast')`, `data.cards | map(attribute='kind') | select('eq', 'Beast')`."""
+    args = picked.args
+    if picked.kwargs or picked.dyn_args or picked.dyn_kwargs:
+        return []
+    if picked.name in ("selectattr", "rejectattr") and len(args) == 3:
+        table, field, (test, value) = _data_table(picked.node), _text_of(args[0]), args[1:]
+    elif picked.name in ("select", "reject") and len(args) == 2:
+        (table, field), (test, value) = _table_field(picked.node) or (None, None), args
+    else:
+        return []
+    op = _EQUALITY_TESTS.get(_text_of(test) or "")
+    return [] if table is None or field is None or op is None else _table_compared(table, field, op, value,
+                                                                                  picked.lineno)
+
+
+def _table_compared(table: str, field: str, op: str, value: nodes.Expr, line: int) -> list[Compared]:
+    """The texts a table's field is compared with: the one written, or each of a list written out (`in`)."""
+    texts = value.items if op == "in" and isinstance(value, (nodes.List, nodes.Tuple)) else [value]
+    return [(table, field, text, line) for text in map(_text_of, texts) if text is not None]
+
+
+def _text_of(node: nodes.Node | None) -> str | None:
+    """The text a node writes out (`'Beast'`), else None."""
+    return node.value if isinstance(node, nodes.Const) and type(node.value) is str else None
+
+
+def _data_table(node: nodes.Node | None) -> str | None:
+    """The table `data.cards` or `data['cards']` reads, else None."""
+    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) and node.node.name == "data":
+        return str(node.attr)
+    if isinstance(node, nodes.Getitem) and isinstance(node.node, nodes.Name) and node.node.name == "data":
+        return _text_of(node.arg)
+    return None
+
+
+def _table_field(node: nodes.Node | None) -> tuple[str, str] | None:
+    """(table, field) of `data.cards | map(attribute='kind')`, as it is or made a list (`| list`), else None."""
+    if isinstance(node, nodes.Filter) and node.name == "list" and not node.args:
+        node = node.node
+    if not isinstance(node, nodes.Filter) or node.name != "map" or node.args or len(node.kwargs) != 1:
+        return None
+    attribute = node.kwargs[0]
+    table, field = _data_table(node.node), _text_of(attribute.value) if attribute.key == "attribute" else None
+    return (table, field) if table is not None and field is not None else None
+
+
 # Jinja's tests that compare as ==, != and `in` do
 _EQUALITY_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "ne", "in": "in"}
 
@@ -2430,11 +2498,12 @@ def _compared(left: nodes.Expr, op: str, right: nodes.Expr, item: frozenset[str]
         field = _item_field(left, item)
         if field is None or not isinstance(right, (nodes.List, nodes.Tuple)):
             return []
-        return [(field, c.value, line) for c in right.items if isinstance(c, nodes.Const) and type(c.value) is str]
+        return [(None, field, c.value, line) for c in right.items if isinstance(c, nodes.Const) and
+                type(c.value) is str]
     for one, other in ((left, right), (right, left)):
         field = _item_field(one, item)
         if field is not None and isinstance(other, nodes.Const) and type(other.value) is str:
-            return [(field, other.value, line)]
+            return [(None, field, other.value, line)]
     return []
 
 

@@ -8,7 +8,7 @@ from ..errors import ExprError, LayoutError
 from ..model.load import MarkedList, Record
 from ..options import did_you_mean, type_name
 from ..template import compile_expression, compile_template, evaluate, is_template, render
-from ..template import enum_mistakes as template_enum_mistakes
+from ..template import TableEnums, enum_mistakes as template_enum_mistakes
 from . import params as P
 from .elements import ELEMENTS
 from .place import RELATIONS, REST
@@ -213,10 +213,10 @@ def compile_elements(specs: object, mark: Mark | None, styles: StyleSet,
 
 
 def enum_mistakes(elements: Iterable[Compiled], enums: Mapping[str, Sequence[object]],
-                  item: frozenset[str]) -> list[tuple[str, Mark | None]]:
+                  item: frozenset[str], tables: TableEnums | None = None) -> list[tuple[str, Mark | None]]:
     """(message, mark) for each text the elements' templates and expressions compare an item's field of enum
-    values with, when it is none of the field's values (template.enum_mistakes), at the key's line and the
-    template's line in it."""
+    values with (or, with `tables`, a field of a table read whole), when it is none of the field's values
+    (template.enum_mistakes), at the key's line and the template's line in it."""
     found: list[tuple[str, Mark | None]] = []
     for compiled in elements:
         sources = [(key, source, False) for key, source in compiled.templates.items()]
@@ -224,10 +224,10 @@ def enum_mistakes(elements: Iterable[Compiled], enums: Mapping[str, Sequence[obj
                     if isinstance(param, P.Expression) and compiled.spec.get(key) is not None]
         for key, source, expression in sources:
             mark = compiled.mark_of(key)
-            for message, line in template_enum_mistakes(source, expression, item, enums):
+            for message, line in template_enum_mistakes(source, expression, item, enums, tables):
                 at = mark if mark is None or line <= 1 else Mark(mark.file, mark.line + line - 1, 1)
                 found.append((f"{key}: {message}", at))
-        found += enum_mistakes(compiled.children, enums, item)
+        found += enum_mistakes(compiled.children, enums, item, tables)
     return found
 
 
