@@ -775,8 +775,9 @@ class _HalfAwayFields(string.Formatter):
     """str.format's fields round numbers as `round` does (see _rounded_for)."""
 
     def format_field(self, value: Any, format_spec: str) -> Any:
-        if not format_spec:  # ('{}' writes a value as str does: a float as a template prints it)
-            value = _number_printed(value)
+        spec = _SPEC.fullmatch(format_spec)
+        if spec is not None and spec[1] is None and not spec[2]:  # ('{}', '{:>6}', '{:,}' write a float as
+            value = _number_rounded(value)  # repr does: as a template prints it, then)
         return super().format_field(_spec_rounded(value, format_spec), format_spec)
 
     def convert_field(self, value: Any, conversion: str | None) -> Any:
@@ -899,13 +900,19 @@ def _number_printed(value: object) -> object:
     of binary fractions (`0.1 + 0.2` printed 0.30000000000000004, `2 / 3` 0.6666666666666666). Such noise is
     what needs 16 or 17 digits to write; every decimal of at most 15 digits (a value as written in a table)
     is written back as it was, and whole numbers and text are left as they are."""
+    rounded = _number_rounded(value)
+    return value if rounded is value else repr(rounded)
+
+
+def _number_rounded(value: object) -> object:
+    """A float worked out by a template as the float of at most PRINTED_DIGITS significant digits it prints as
+    (_number_printed); anything else, and a float that prints as it is, given back itself."""
     if not isinstance(value, float) or type(value) is not float or not math.isfinite(value):
         return value
-    text = repr(value)
-    mantissa = text.split("e")[0].lstrip("-").replace(".", "").strip("0")
+    mantissa = repr(value).split("e")[0].lstrip("-").replace(".", "").strip("0")
     if len(mantissa) <= _WRITTEN_DIGITS:
         return value
-    return repr(float(f"{value:.{PRINTED_DIGITS}g}"))
+    return float(f"{value:.{PRINTED_DIGITS}g}")
 
 
 _WRITTEN_DIGITS = 15  # a decimal of this many significant digits comes back from the float nearest it

@@ -200,6 +200,8 @@ def test_round_rounds_halves_away_from_zero_on_the_decimal_written(source, print
     ("{{ '%s' % (0.1 + 0.2) }} {{ '%s|%d' % (0.1 + 0.2, 2) }} "
      "{{ '{} {!s} {:}'.format(0.1 + 0.2, 2 / 3, -0.1 - 0.2) }} {{ '%s' | format(card.n) }}",
      "0.3 0.3|2 0.3 0.666666666667 -0.3 98765.4321012"),
+    # a field with a width or sign but no precision or type writes a float as str does too
+    ("{{ '{:>6}|{:+}|{:,}|{:>5}'.format(0.1 + 0.2, 0.1 + 0.2, 1e5 / 3, 1.5) }}", "   0.3|+0.3|33,333.3333333|  1.5"),
 ])
 def test_a_float_worked_out_prints_without_binary_noise(source, printed):
     assert template.render(source, {"card": {"n": 98765.4321012}}) == printed
