@@ -410,6 +410,16 @@ _WIDTH_PARAMETERS = frozenset({"width", "linecount", "slices", "indent"})
 _WIDTH_METHODS = frozenset({"center", "ljust", "rjust", "zfill"})  # text methods whose number sets what they build
 
 
+_COUNT_PARAMETERS = frozenset({"linecount", "slices"})  # of batch and slice: how many, at least 1
+
+
+def _check_count(value: object, name: str) -> None:
+    """batch's and slice's count is a whole number of at least 1: Jinja's batch(0) made '[[], [0, 1, 2]]',
+    batch(-2) and batch(2.5) one batch of all, slice(-1) nothing, printed with exit 0."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise LimitError(f"{name} takes a whole number of at least 1, not {_describe_value(value)}")
+
+
 def _check_int(value: object, what: str) -> None:
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_STRING:
         raise LimitError(f"{what} {_short(str(value))} is too large (at most {MAX_STRING:,})")
@@ -1273,7 +1283,9 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
         if writes_html:
             _refuse_html_unread(name)
         for n, parameter in widths:
-            _check_int(args[n] if n < len(args) else kwargs.get(parameter), "the number")
+            _check_int(given := args[n] if n < len(args) else kwargs.get(parameter), "the number")
+            if parameter in _COUNT_PARAMETERS:
+                _check_count(given, name)
         if text_filter and len(args) > skip and type(args[skip]) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(args[skip]), f"the text given to {name}")
         if quotes_none and len(args) > skip:
