@@ -2476,8 +2476,11 @@ def _picked(picked: nodes.Filter) -> list[Compared]:
 
 
 def _table_compared(table: str, field: str, op: str, value: nodes.Expr, line: int) -> list[Compared]:
-    """The texts a table's field is compared with: the one written, or each of a list written out (`in`)."""
-    texts = value.items if op == "in" and isinstance(value, (nodes.List, nodes.Tuple)) else [value]
+    """The texts a table's field is compared with: the one written, or each of a list written out (`in`; `in`
+    a text looks for a part of it, which is not looked at)."""
+    if op == "in" and not isinstance(value, (nodes.List, nodes.Tuple)):
+        return []
+    texts = value.items if isinstance(value, (nodes.List, nodes.Tuple)) else [value]
     return [(table, field, text, line) for text in map(_text_of, texts) if text is not None]
 
 
