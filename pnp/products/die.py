@@ -163,12 +163,7 @@ FaceValue = str | int | float
 
 def face_values(layout: Layout, context: dict[str, Any]) -> list[FaceValue]:
     """The values of a die's faces from its layout's `faces` (a list, or an expression giving one)."""
-    faces = layout.options.get("faces")
-    if isinstance(faces, MarkedList) and faces.written:  # a number YAML reads so that it prints otherwise
-        # (`1.50` as 1.5, `0x1F` as 31) is the face's text as typed, as a layout's text is (Option.as_read); a
-        # .nan or .inf stays what YAML reads, refused below
-        faces = [value if isinstance(value, float) and not math.isfinite(value) else
-                 as_written(value, faces.written.get(n)) for n, value in enumerate(faces)]
+    faces = _as_typed(layout.options.get("faces"))
     if isinstance(faces, str):
         try:
             faces = evaluate(faces, context)
@@ -188,6 +183,16 @@ def face_values(layout: Layout, context: dict[str, Any]) -> list[FaceValue]:
         raise LayoutError(f"a {net} has {len(solid)} faces, 'faces' gives {len(faces)}", layout.spec.mark_of("faces"))
     _refuse_one_value_two_ways(list(faces), layout)
     return list(faces)
+
+
+def _as_typed(faces: object) -> object:
+    """A list of faces with each number YAML reads so that it prints otherwise (`1.50` as 1.5, `0x1F` as 31)
+    given as its text as typed, as a layout's text is (Option.as_read); a .nan or .inf stays what YAML reads
+    (refused by face_values)."""
+    if not isinstance(faces, MarkedList) or not faces.written:
+        return faces
+    return [value if isinstance(value, float) and not math.isfinite(value) else
+            as_written(value, faces.written.get(n)) for n, value in enumerate(faces)]
 
 
 def _refuse_one_value_two_ways(faces: list[FaceValue], layout: Layout) -> None:
