@@ -2399,16 +2399,24 @@ def enum_mistakes(source: object, expression: bool, item: frozenset[str], enums:
     (`{% for card in ... %}`), nor when it cannot be parsed (compiling says why)."""
     found = []
     for table, field, text, line in _texts_compared(str(source), expression, item):
-        values = enums.get(field) if table is None else tables(table).get(field) if tables is not None else None
-        if values is None or any(type(v) is str and v == text for v in values):
-            continue
-        listed = ", ".join(shown(v, 30) for v in values[:12]) + (f" and {len(values) - 12:,} more" if
-                                                                  len(values) > 12 else "")
-        whose = f"'{field}'" if table is None else f"'{field}' of data.{table}"
-        found.append((f"{whose} is one of {listed}: {shown(text, 40)} is none of them, so this comparison is "
-                      f"the same for every item{did_you_mean(text, [v for v in values if isinstance(v, str)])}",
-                      line))
+        if table is None:
+            found += _mistakes_of(field, text, enums, line=line)
+        elif tables is not None:
+            found += _mistakes_of(field, text, tables(table), f"'{field}' of data.{table}", line)
     return found
+
+
+def _mistakes_of(field: str, text: str, enums: Mapping[str, Sequence[object]], whose: str = "",
+                 line: int = 0) -> list[tuple[str, int]]:
+    """[(message, line)] when `text` is none of the values `enums[field]` of a field of enum values, else []."""
+    values = enums.get(field)
+    if values is None or any(type(v) is str and v == text for v in values):
+        return []
+    listed = ", ".join(shown(v, 30) for v in values[:12]) + (f" and {len(values) - 12:,} more" if
+                                                              len(values) > 12 else "")
+    whose = whose or f"'{field}'"
+    return [(f"{whose} is one of {listed}: {shown(text, 40)} is none of them, so this comparison "
+             f"is the same for every item{did_you_mean(text, [v for v in values if isinstance(v, str)])}", line)]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -2423,6 +2431,71 @@ def _texts_compared(source: str, expression: bool, item: frozenset[str]) -> tupl
     named = {name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param")}
     found = () if named & item else tuple(_tests_compared(tree, item)) + tuple(_operators_compared(tree, item))
     return found if "data" in named else found + tuple(_tables_compared(tree))
+
+
+MacroArgument = tuple[str, int | str]  # (a macro of macros.j2, the place or name of an argument given to it)
+
+
+@functools.lru_cache(maxsize=4096)
+def macro_items(source: str, expression: bool, item: frozenset[str]) -> frozenset[MacroArgument]:
+    """The arguments a template (an expression with `expression`) gives its macros that are plainly the item
+    (`macros.badge(card)`, `macros.badge(c=item)`): each macro's parameter there is the item too."""
+    if expression and not source.strip() or not expression and not is_template(source):
+        return frozenset()
+    try:
+        tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
+    except (TemplateSyntaxError, LimitError):
+        return frozenset()
+    if any(name.name in item and name.ctx in ("store", "param") for name in tree.find_all(nodes.Name)):
+        return frozenset()
+    return frozenset(given for call in tree.find_all(nodes.Call) for given in _given_item(call, item))
+
+
+def _given_item(call: nodes.Call, item: frozenset[str]) -> list[MacroArgument]:
+    """The arguments of a call of a macro, `macros.NAME(...)`, that are plainly the item."""
+    callee = call.node
+    if not (isinstance(callee, nodes.Getattr) and isinstance(callee.node, nodes.Name) and callee.node.name == "macros"):
+        return []
+    return [*((callee.attr, n) for n, arg in enumerate(call.args) if _is_item(arg, item)),
+            *((callee.attr, kw.key) for kw in call.kwargs if _is_item(kw.value, item))]
+
+
+def _is_item(node: nodes.Node, item: frozenset[str]) -> bool:
+    return isinstance(node, nodes.Name) and node.name in item and node.ctx == "load"
+
+
+def macro_enum_mistakes(source: str, given: Iterable[MacroArgument],
+                        enums: Mapping[str, Sequence[object]]) -> list[tuple[str, int]]:
+    """enum_mistakes of macros.j2's macros, each parameter that is given the item (macro_items) read as the
+    item: `{% macro badge(c) %}{% if c.kind == 'Beast' %}` called as `macros.badge(card)`. (message, line in
+    macros.j2), each once."""
+    macros = _macros_of(source)
+    found: dict[tuple[str, int], None] = {}
+    for name, place in given:
+        macro = macros.get(name)
+        params = [arg.name for arg in macro.args] if macro is not None else []
+        param = params[place] if isinstance(place, int) and place < len(params) else place
+        if macro is None or param not in params:
+            continue
+        own = {id(arg) for arg in macro.args}
+        stored = any(n.name == param and n.ctx in ("store", "param") and id(n) not in own
+                     for n in macro.find_all(nodes.Name))
+        compared = () if stored else (*_tests_compared(macro, frozenset({str(param)})),
+                                      *_operators_compared(macro, frozenset({str(param)})))
+        for _, field, text, line in compared:
+            for message, _ in _mistakes_of(field, text, enums):
+                found[(message, line)] = None
+    return list(found)
+
+
+@functools.lru_cache(maxsize=8)
+def _macros_of(source: str) -> dict[str, nodes.Macro]:
+    """macros.j2's macros by name (none when it cannot be parsed: loading it says why)."""
+    try:
+        tree = ENV.parse(source)
+    except (TemplateSyntaxError, LimitError):
+        return {}
+    return {macro.name: macro for macro in tree.find_all(nodes.Macro)}
 
 
 def _tests_compared(tree: nodes.Node, item: frozenset[str]) -> Iterator[Compared]:

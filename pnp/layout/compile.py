@@ -8,7 +8,7 @@ from ..errors import ExprError, LayoutError
 from ..model.load import MarkedList, Record
 from ..options import did_you_mean, type_name
 from ..template import compile_expression, compile_template, evaluate, is_template, render
-from ..template import TableEnums, enum_mistakes as template_enum_mistakes
+from ..template import MacroArgument, TableEnums, enum_mistakes as template_enum_mistakes, macro_items
 from . import params as P
 from .elements import ELEMENTS
 from .place import RELATIONS, REST
@@ -228,6 +228,20 @@ def enum_mistakes(elements: Iterable[Compiled], enums: Mapping[str, Sequence[obj
                 at = mark if mark is None or line <= 1 else Mark(mark.file, mark.line + line - 1, 1)
                 found.append((f"{key}: {message}", at))
         found += enum_mistakes(compiled.children, enums, item, tables)
+    return found
+
+
+def macros_given_item(elements: Iterable[Compiled], item: frozenset[str]) -> set[MacroArgument]:
+    """The arguments the elements' templates and expressions give macros.j2's macros that are plainly the item
+    (template.macro_items)."""
+    found: set[MacroArgument] = set()
+    for compiled in elements:
+        sources = [(source, False) for source in compiled.templates.values()]
+        sources += [(compiled.spec[key], True) for key, param in compiled.params.items()
+                    if isinstance(param, P.Expression) and compiled.spec.get(key) is not None]
+        for source, expression in sources:
+            found |= macro_items(str(source), expression, item)
+        found |= macros_given_item(compiled.children, item)
     return found
 
 
