@@ -606,13 +606,15 @@ _SHORT_TEXTS = frozenset({str, int, float, bool, type(None)})  # str() of these 
 
 
 def _as_text(value: object, what: str) -> str:
-    """str(value), refused before it is made when it would be too long, or when it is none (_refuse_none)."""
+    """str(value), refused before it is made when it would be too long, or when it is none (_refuse_none); a
+    float worked out as a template prints it (_number_printed: `(0.1 + 0.2) | replace('.', ',')` wrote
+    0,30000000000000004)."""
     _refuse_none((value,), f"{what} is")
     if type(value) is str:
         return value
     if type(value) not in _SHORT_TEXTS:
         _refuse_longer(_text_size(value), what)
-    return str(value)
+    return str(_number_printed(value))
 
 
 def _refuse_none(values: Iterable[object], what: str) -> None:
