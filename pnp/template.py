@@ -32,7 +32,7 @@ from jinja2.environment import Template, TemplateExpression, TemplateModule
 from jinja2.filters import make_attrgetter
 from jinja2.lexer import Token, TokenStream
 from jinja2.parser import Parser
-from jinja2.runtime import Context, LoopContext
+from jinja2.runtime import Context, LoopContext, Macro
 from jinja2.exceptions import FilterArgumentError, SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEscapeFormatter, SandboxedFormatter
 from jinja2.utils import Cycler, Joiner, Namespace, missing
@@ -1657,6 +1657,12 @@ class _Env(ImmutableSandboxedEnvironment):
                 args = tuple(list(arg) if isinstance(arg, Iterator) else arg for arg in args)
                 given = {k: v for k, v in kwargs.items() if k not in _JINJA_CALL_KEYS}
                 _refuse_longer(sizer(owner, *args, **given), f"what {__obj.__name__} builds")
+        if isinstance(__obj, Macro) and "caller" in kwargs and not (__obj.caller or __obj.catch_kwargs or
+                                                                   "caller" in __obj.arguments):
+            # (Jinja said the macro 'was invoked with two values for the special caller argument. This is most
+            # likely a bug.', which read as a bug of pnp's)
+            raise LimitError(f"the macro {__obj.name} is given a block by {{% call %}} (or `caller=`) but never "
+                             "prints it: write caller() in the macro where the block goes, or call it with {{ }}")
         _budget.call_depth += 1
         try:
             if _budget.call_depth > MAX_CALL_DEPTH:

@@ -104,6 +104,9 @@ from pnp.errors import ExprError
     # a mapping's value that is none, named by a %-format, printed 'None' (an optional field left out)
     ("{{ '%(name)s %(friend)s' % {'name': card.name, 'friend': none} }}", "a %-format is given none, which would"),
     ("{{ '%(a)s' | format(a=none) }}", "a %-format is given none, which would print as the word 'None'"),
+    # a block given to a macro that never prints it (Jinja said 'This is most likely a bug.')
+    ("{% macro h(c) %}<{{ c }}>{% endmacro %}{% call h(1) %}x{% endcall %}", "the macro h is given a block by "
+                                                                              "{% call %} (or `caller=`) but never"),
     # batch's and slice's count: batch(0) printed [[], [0, 1, 2]], batch(2.5) one batch, slice(-1) nothing
     ("{{ range(3) | batch(0) | list }}", "batch takes a whole number of at least 1, not a whole number (0)"),
     ("{{ range(3) | batch(linecount=2.5) | list }}", "batch takes a whole number of at least 1, not a number"),
