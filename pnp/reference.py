@@ -199,7 +199,9 @@ def _templates() -> str:
     out += [_row(f"`{k}`", v) for k, v in LAYOUT_CONTEXT.items()]
     out += ["", "Besides Jinja's own filters, pnp adds:", "", _row("filter", "what"), _row("---", "---")] + filters
     out += ["", "and the functions `max`, `min`, `abs`, `round`, `sorted`, `len`, `sum` and `range`. Jinja's "
-            "`random` filter is refused, since the same data must print the same bytes on every build. A value that "
+            "`random` filter is refused, since the same data must print the same bytes on every build. Jinja's test "
+            "`sameas` (one object in memory) is refused on a text or number, which are never reliably one: compare "
+            "with `==`. `batch` and `slice` take a count of at least 1. A value that "
             "is none (an optional field left out) is refused where it would become the word 'None': printed by `{{ }}`, "
             "joined with `~` or `join`, given to a %-format, `.format()` or a text filter (`upper`, `string`...): "
             "print `x or ''`, or draw the element only `when: x`. The filters that write HTML (`e`, `escape`, "

@@ -1799,6 +1799,21 @@ def _attr_filter(environment: jinja2.Environment, obj: Any, name: str) -> Any:
 
 
 ENV.filters["attr"] = _guard_filter("attr", _attr_filter)
+
+
+def _same_as(value: Any, other: Any) -> bool:
+    """Jinja's `sameas` test: whether two values are one object in memory. A text or number from the game's
+    files is never the one a template writes (`card.kind is sameas 'beast'` was false on every beast, exit 0):
+    refused for them, with == to write; none, true and false, and an item against an item, are as Jinja has it."""
+    for one in (value, other):
+        if isinstance(one, (str, int, float)) and not isinstance(one, bool):
+            raise LimitError(f"`is sameas` asks whether two values are one object in memory, which texts and "
+                             f"numbers never reliably are ({_describe_value(one)}): compare with == "
+                             "(`card.kind == 'beast'`)")
+    return value is other
+
+
+ENV.tests["sameas"] = _same_as
 ENV.filters["_pnp_origin"] = _pnp_origin
 
 

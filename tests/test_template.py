@@ -107,6 +107,9 @@ from pnp.errors import ExprError
     # a block given to a macro that never prints it (Jinja said 'This is most likely a bug.')
     ("{% macro h(c) %}<{{ c }}>{% endmacro %}{% call h(1) %}x{% endcall %}", "the macro h is given a block by "
                                                                               "{% call %} (or `caller=`) but never"),
+    # sameas is identity, which a text from the data never has with one written (false on every card, exit 0)
+    ("{{ card.name is sameas 'Lion' }}", "`is sameas` asks whether two values are one object in memory"),
+    ("{{ [1] | select('sameas', 1) | list }}", "`is sameas` asks whether two values are one object in memory"),
     # batch's and slice's count: batch(0) printed [[], [0, 1, 2]], batch(2.5) one batch, slice(-1) nothing
     ("{{ range(3) | batch(0) | list }}", "batch takes a whole number of at least 1, not a whole number (0)"),
     ("{{ range(3) | batch(linecount=2.5) | list }}", "batch takes a whole number of at least 1, not a number"),
