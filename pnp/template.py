@@ -1814,6 +1814,23 @@ def _same_as(value: Any, other: Any) -> bool:
 
 
 ENV.tests["sameas"] = _same_as
+
+
+def _number_test(name: str, test: Callable[..., bool]) -> Callable[..., bool]:
+    """Jinja's tests that take a value modulo a number (`odd`, `even`, `divisibleby`), given numbers only: on a
+    text Python's `%` formats instead, so `'%0999999999d' is odd` built a text of a gigabyte, and `'x' is odd`
+    said 'not all arguments converted during string formatting'."""
+    def checked(value: Any, *args: Any) -> bool:
+        for one in (value, *args):
+            if isinstance(one, bool) or not isinstance(one, (int, float)):
+                raise LimitError(f"`is {name}` takes numbers, not {_describe_value(one)}")
+        return test(value, *args)
+
+    return checked
+
+
+for _name in ("odd", "even", "divisibleby"):
+    ENV.tests[_name] = _number_test(_name, ENV.tests[_name])
 ENV.filters["_pnp_origin"] = _pnp_origin
 
 

@@ -110,6 +110,10 @@ from pnp.errors import ExprError
     # sameas is identity, which a text from the data never has with one written (false on every card, exit 0)
     ("{{ card.name is sameas 'Lion' }}", "`is sameas` asks whether two values are one object in memory"),
     ("{{ [1] | select('sameas', 1) | list }}", "`is sameas` asks whether two values are one object in memory"),
+    # odd, even and divisibleby take a value modulo a number: on a text, % formats it (a gigabyte built here)
+    ("{{ '%0999999999d' is odd }}", "`is odd` takes numbers, not text ('%0999999999d')"),
+    ("{{ ['%0999999999d'] | select('divisibleby', 5) | list }}", "`is divisibleby` takes numbers, not text"),
+    ("{{ 4 is divisibleby('2') }}", "`is divisibleby` takes numbers, not text ('2')"),
     # batch's and slice's count: batch(0) printed [[], [0, 1, 2]], batch(2.5) one batch, slice(-1) nothing
     ("{{ range(3) | batch(0) | list }}", "batch takes a whole number of at least 1, not a whole number (0)"),
     ("{{ range(3) | batch(linecount=2.5) | list }}", "batch takes a whole number of at least 1, not a number"),
