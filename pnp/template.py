@@ -1816,7 +1816,7 @@ def _same_as(value: Any, other: Any) -> bool:
 ENV.tests["sameas"] = _same_as
 
 
-def _number_test(name: str, test: Callable[..., bool]) -> Callable[..., bool]:
+def _number_test(name: str, test: Callable[..., Any]) -> Callable[..., bool]:
     """Jinja's tests that take a value modulo a number (`odd`, `even`, `divisibleby`), given numbers only: on a
     text Python's `%` formats instead, so `'%0999999999d' is odd` built a text of a gigabyte, and `'x' is odd`
     said 'not all arguments converted during string formatting'."""
@@ -1824,7 +1824,7 @@ def _number_test(name: str, test: Callable[..., bool]) -> Callable[..., bool]:
         for one in (value, *args):
             if isinstance(one, bool) or not isinstance(one, (int, float)):
                 raise LimitError(f"`is {name}` takes numbers, not {_describe_value(one)}")
-        return test(value, *args)
+        return bool(test(value, *args))
 
     return checked
 
