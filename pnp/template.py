@@ -1830,7 +1830,7 @@ def _number_test(name: str, test: Callable[..., Any]) -> Callable[..., bool]:
 
 
 for _name in ("odd", "even", "divisibleby"):
-    ENV.tests[_name] = _number_test(_name, ENV.tests[_name])
+    ENV.tests[_name] = _number_test(_name, cast(Callable[..., Any], ENV.tests[_name]))
 ENV.filters["_pnp_origin"] = _pnp_origin
 
 
