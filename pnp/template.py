@@ -1657,12 +1657,8 @@ class _Env(ImmutableSandboxedEnvironment):
                 args = tuple(list(arg) if isinstance(arg, Iterator) else arg for arg in args)
                 given = {k: v for k, v in kwargs.items() if k not in _JINJA_CALL_KEYS}
                 _refuse_longer(sizer(owner, *args, **given), f"what {__obj.__name__} builds")
-        if isinstance(__obj, Macro) and "caller" in kwargs and not (__obj.caller or __obj.catch_kwargs or
-                                                                   "caller" in __obj.arguments):
-            # (Jinja said the macro 'was invoked with two values for the special caller argument. This is most
-            # likely a bug.', which read as a bug of pnp's)
-            raise LimitError(f"the macro {__obj.name} is given a block by {{% call %}} (or `caller=`) but never "
-                             "prints it: write caller() in the macro where the block goes, or call it with {{ }}")
+        if isinstance(__obj, Macro) and "caller" in kwargs:
+            _check_caller_taken(__obj)
         _budget.call_depth += 1
         try:
             if _budget.call_depth > MAX_CALL_DEPTH:
@@ -1767,6 +1763,15 @@ class _Env(ImmutableSandboxedEnvironment):
             raise _TooBig("too many loops, blocks or brackets inside one another to compile (Python allows 20 "
                           "loops)", _template_line_of_code(source, getattr(e, "lineno", None))) \
                 from None
+
+
+def _check_caller_taken(macro: Macro) -> None:
+    """A block given to a macro (`{% call %}`, or `caller=`) that the macro never prints is refused as such:
+    Jinja said the macro 'was invoked with two values for the special caller argument. This is most likely a
+    bug.', which read as a bug of pnp's."""
+    if not (macro.caller or macro.catch_kwargs or "caller" in macro.arguments):
+        raise LimitError(f"the macro {macro.name} is given a block by {{% call %}} (or `caller=`) but never prints "
+                         "it: write caller() in the macro where the block goes, or call it with {{ }}")
 
 
 class _NoOtherFiles(jinja2.BaseLoader):
