@@ -17,7 +17,7 @@ from .draw.text import left_open, star_between_spaces, unmapped, wide_breaks
 from .draw.pictures import verified_picture
 from .impose.shapes import Outline, inside_by
 from .layout.budget import drawn_by
-from .layout.compile import enum_mistakes
+from .layout.compile import enum_mistakes, macros_given_item, used_for_item
 from .layout.resolve import ITEM_NAMES
 from .layout.place import extent, turned_corners
 from .layout.prims import Prim
@@ -31,7 +31,7 @@ from .products import KINDS, component_keys
 from .products.rulebook import credit_problems
 from .project import present
 from .report import Mark, Report, Suggestions, shortened
-from .template import budget
+from .template import budget, macro_enum_mistakes
 from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points, to_mm
 
 if TYPE_CHECKING:
@@ -186,7 +186,8 @@ class Checks:
         # one budget for the suggestions of every unknown icon and term the printed texts name (3,000 cards
         # each naming 5 unknown icons compared each with every icon's name)
         self.suggest = Suggestions()
-        self.enums_compared: set[tuple[str, str]] = set()  # (layout, table) whose comparisons were checked
+        self.macros_said: set[tuple[str, int]] = set()  # a macro's enum mistakes said (message, line)
+        self.enums_compared: set[tuple[str, str | None]] = set()  # (layout, table) whose comparisons were checked
         self.enums_of: dict[str, dict[str, list[object]]] = {}  # table -> its enum fields' values
 
     @contextlib.contextmanager
@@ -407,17 +408,34 @@ class Checks:
 
     def enum_comparisons(self, p: "Printable", layout: "Layout") -> None:
         """A text the layout's templates compare a field of enum values with that is none of its values (a
-        typo: `card.kind == 'Beast'` where the values are beast, bird), refused once per layout and table."""
+        typo: `card.kind == 'Beast'` where the values are beast, bird; `data.cards | selectattr('kind', 'eq',
+        'Beast')`), refused once per layout and table of the item printed."""
         table = p.component.spec.get("items") if p.item is not None else None
-        if not isinstance(table, str) or (layout.name, table) in self.enums_compared:
+        table = table if isinstance(table, str) else None
+        if (layout.name, table) in self.enums_compared:
             return
         self.enums_compared.add((layout.name, table))
+        for message, mark in enum_mistakes(layout.elements, self.table_enums(table) if table else {}, ITEM_NAMES,
+                                           self.table_enums):
+            self.error(message, mark)
+        source = self.game.macros_source
+        if table and source:  # (a macro given the item, `macros.badge(card)`: its parameter is the item)
+            macros = Mark(self.game.project.rel(self.game.layout_folder / "macros.j2"))
+            for message, line in macro_enum_mistakes(source, macros_given_item(layout.elements, ITEM_NAMES),
+                                                     self.table_enums(table)):
+                if (message, line) not in self.macros_said:  # (said once, whichever layouts call it)
+                    self.macros_said.add((message, line))
+                    self.error(f"macros: {message}", Mark(macros.file, line, 1))
+        for name in used_for_item(layout.elements, ITEM_NAMES) if table else ():  # (`item: card`: the same item)
+            with contextlib.suppress(LayoutError):  # (a layout that cannot be read is said where it is used)
+                self.enum_comparisons(p, self.studio.layouts.get(name))
+
+    def table_enums(self, table: str) -> dict[str, list[object]]:
+        """The fields of a table's items that hold enum values, with those values (worked out once)."""
         enums = self.enums_of.get(table)
         if enums is None:
-            enums = self.enums_of[table] = table_enums(self.game, table)
-        if enums:
-            for message, mark in enum_mistakes(layout.elements, enums, ITEM_NAMES):
-                self.error(message, mark)
+            enums = self.enums_of[table] = table_enums(self.game, table) if table in self.game.tables else {}
+        return enums
 
     def kept_elements(self, p: "Printable", prims: list["Prim"],
                       reads: frozenset[Any]) -> tuple[tuple[Collected, ...], dict[str, Any]]:

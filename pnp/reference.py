@@ -201,7 +201,9 @@ def _templates() -> str:
     out += [_row(f"`{k}`", v) for k, v in LAYOUT_CONTEXT.items()]
     out += ["", "Besides Jinja's own filters, pnp adds:", "", _row("filter", "what"), _row("---", "---")] + filters
     out += ["", "and the functions `max`, `min`, `abs`, `round`, `sorted`, `len`, `sum` and `range`. Jinja's "
-            "`random` filter is refused, since the same data must print the same bytes on every build. A value that "
+            "`random` filter is refused, since the same data must print the same bytes on every build. Jinja's test "
+            "`sameas` (one object in memory) is refused on a text or number, which are never reliably one: compare "
+            "with `==`. `batch` and `slice` take a count of at least 1. A value that "
             "is none (an optional field left out) is refused where it would become the word 'None': printed by `{{ }}`, "
             "joined with `~` or `join`, given to a %-format, `.format()` or a text filter (`upper`, `string`...): "
             "print `x or ''`, or draw the element only `when: x`. The filters that write HTML (`e`, `escape`, "
@@ -215,10 +217,14 @@ def _templates() -> str:
             "`'{:.2f}'.format(2.675)` print 2.68, 0.13 and 2.68 (%f, %e, %g and their `.format` kinds alike). A "
             "number worked out by a template prints with at most "
             f"{template.PRINTED_DIGITS} significant digits, without the noise of binary fractions: `{{{{ 0.1 + 0.2 }}}}` "
-            "prints 0.3 and `{{ 2 / 3 }}` 0.666666666667; whole numbers, and numbers as written in the game's "
-            "files, print as they are. A text compared with an item's field of enum values (`==`, `!=`, `in` a list "
-            "written out, in a layout or a component's `filter`) must be one of its values: `card.kind == 'Beast'` "
-            "where kind's values are beast and bird is refused at its line, since it is false for every card.", "",
+            "prints 0.3 and `{{ 2 / 3 }}` 0.666666666667, and so by `string`, `join`, `%s` and `'{}'.format`; "
+            "whole numbers, and numbers as written in the game's files, print as they are. A text compared with an "
+            "item's field of enum values (`==`, `!=`, `in` a list written out, in a layout, a layout a `use` draws "
+            "for the item itself, a macro given the item itself, a derived field or a component's `filter`) must "
+            "be one of its values: "
+            "`card.kind == 'Beast'` where kind's values are beast and bird is refused at its line, since it is "
+            "false for every card; so must one a table's field is picked by (`data.cards | selectattr('kind', "
+            "'eq', 'Beast')`, `rejectattr`, `select` or `reject` after `map(attribute='kind')`, `in` that map).", "",
             "Of Python's own methods, templates may call only these, each cheap and bounded (any other, "
             "`'x'.encode()` or `[1].copy()`, is refused at its line; a game's fields win over them: "
             "`card.items` is the field `items` when the card has one):", "", _row("on", "methods"),

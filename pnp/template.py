@@ -32,7 +32,7 @@ from jinja2.environment import Template, TemplateExpression, TemplateModule
 from jinja2.filters import make_attrgetter
 from jinja2.lexer import Token, TokenStream
 from jinja2.parser import Parser
-from jinja2.runtime import Context, LoopContext
+from jinja2.runtime import Context, LoopContext, Macro
 from jinja2.exceptions import FilterArgumentError, SecurityError, TemplateSyntaxError, UndefinedError
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SandboxedEscapeFormatter, SandboxedFormatter
 from jinja2.utils import Cycler, Joiner, Namespace, missing
@@ -414,6 +414,16 @@ _WIDTH_PARAMETERS = frozenset({"width", "linecount", "slices", "indent"})
 _WIDTH_METHODS = frozenset({"center", "ljust", "rjust", "zfill"})  # text methods whose number sets what they build
 
 
+_COUNT_PARAMETERS = frozenset({"linecount", "slices"})  # of batch and slice: how many, at least 1
+
+
+def _check_count(value: object, name: str) -> None:
+    """batch's and slice's count is a whole number of at least 1: Jinja's batch(0) made '[[], [0, 1, 2]]',
+    batch(-2) and batch(2.5) one batch of all, slice(-1) nothing, printed with exit 0."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise LimitError(f"{name} takes a whole number of at least 1, not {_describe_value(value)}")
+
+
 def _check_int(value: object, what: str) -> None:
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_STRING:
         raise LimitError(f"{what} {_short(str(value))} is too large (at most {MAX_STRING:,})")
@@ -600,13 +610,15 @@ _SHORT_TEXTS = frozenset({str, int, float, bool, type(None)})  # str() of these 
 
 
 def _as_text(value: object, what: str) -> str:
-    """str(value), refused before it is made when it would be too long, or when it is none (_refuse_none)."""
+    """str(value), refused before it is made when it would be too long, or when it is none (_refuse_none); a
+    float worked out as a template prints it (_number_printed: `(0.1 + 0.2) | replace('.', ',')` wrote
+    0,30000000000000004)."""
     _refuse_none((value,), f"{what} is")
     if type(value) is str:
         return value
     if type(value) not in _SHORT_TEXTS:
         _refuse_longer(_text_size(value), what)
-    return str(value)
+    return str(_number_printed(value))
 
 
 def _refuse_none(values: Iterable[object], what: str) -> None:
@@ -721,15 +733,20 @@ def _percent_rounded(fmt: str, args: Any) -> tuple[str, Any]:
     if conversions is None or given is None:
         return fmt, args
     fmt, values = given
-    return fmt, tuple(_rounded_for(value, c[4], int(c[3] or 6)) for value, c in zip(values, conversions))
+    return fmt, tuple(_number_printed(value) if c[4] == "s" else _rounded_for(value, c[4], int(c[3] or 6))
+                      for value, c in zip(values, conversions))
 
 
 def _decimal_conversions(fmt: str) -> list[Conversion] | None:
-    """The conversions of a format that take a value, when one of them writes a decimal (%f, %e, %g)."""
-    if not any(kind in fmt for kind in _DECIMAL_TYPES if kind != "%"):
+    """The conversions of a format that take a value, when one of them writes a decimal (%f, %e, %g) or a
+    value as text (%s, which writes a float as _number_printed says)."""
+    if not any(kind in fmt for kind in _TEXT_OR_DECIMAL_TYPES):
         return None
     conversions = [c for c in _conversions(fmt) or () if c[4] != "%"]
-    return conversions if any(c[4] in _DECIMAL_TYPES for c in conversions) else None
+    return conversions if any(c[4] in _TEXT_OR_DECIMAL_TYPES for c in conversions) else None
+
+
+_TEXT_OR_DECIMAL_TYPES = frozenset("eEfFgGs")  # the %-conversions _percent_rounded writes a number for
 
 
 def _percent_given(fmt: str, args: Any, conversions: list[Conversion]) -> tuple[str, list[Any]] | None:
@@ -774,7 +791,13 @@ class _HalfAwayFields(string.Formatter):
     """str.format's fields round numbers as `round` does (see _rounded_for)."""
 
     def format_field(self, value: Any, format_spec: str) -> Any:
+        spec = _SPEC.fullmatch(format_spec)
+        if spec is not None and spec[1] is None and not spec[2]:  # ('{}', '{:>6}', '{:,}' write a float as
+            value = _number_rounded(value)  # repr does: as a template prints it, then)
         return super().format_field(_spec_rounded(value, format_spec), format_spec)
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        return super().convert_field(_number_printed(value) if conversion == "s" else value, conversion)
 
 
 class _Formatter(_HalfAwayFields, SandboxedFormatter):
@@ -893,13 +916,19 @@ def _number_printed(value: object) -> object:
     of binary fractions (`0.1 + 0.2` printed 0.30000000000000004, `2 / 3` 0.6666666666666666). Such noise is
     what needs 16 or 17 digits to write; every decimal of at most 15 digits (a value as written in a table)
     is written back as it was, and whole numbers and text are left as they are."""
+    rounded = _number_rounded(value)
+    return value if rounded is value else repr(rounded)
+
+
+def _number_rounded(value: object) -> object:
+    """A float worked out by a template as the float of at most PRINTED_DIGITS significant digits it prints as
+    (_number_printed); anything else, and a float that prints as it is, given back itself."""
     if not isinstance(value, float) or type(value) is not float or not math.isfinite(value):
         return value
-    text = repr(value)
-    mantissa = text.split("e")[0].lstrip("-").replace(".", "").strip("0")
+    mantissa = repr(value).split("e")[0].lstrip("-").replace(".", "").strip("0")
     if len(mantissa) <= _WRITTEN_DIGITS:
         return value
-    return repr(float(f"{value:.{PRINTED_DIGITS}g}"))
+    return float(f"{value:.{PRINTED_DIGITS}g}")
 
 
 _WRITTEN_DIGITS = 15  # a decimal of this many significant digits comes back from the float nearest it
@@ -1127,7 +1156,10 @@ def _filter_join(a: dict[str, Any]) -> int:
         field = make_attrgetter(a["eval_ctx"].environment, a["attribute"])
         items = [field(item) for item in items]
     _refuse_none([*items, a["d"]], "join is given")
-    return _joined_size(items, a["d"])
+    # what join is given to write: each item, a float as a template prints it (`[0.1 + 0.2] | join` wrote
+    # 0.30000000000000004), the fields already read
+    a["value"], a["attribute"] = [_number_printed(item) for item in items], None
+    return _joined_size(a["value"], a["d"])
 
 
 def _filter_replace(a: dict[str, Any]) -> int:
@@ -1257,11 +1289,14 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
         if writes_html:
             _refuse_html_unread(name)
         for n, parameter in widths:
-            _check_int(args[n] if n < len(args) else kwargs.get(parameter), "the number")
+            _check_int(given := args[n] if n < len(args) else kwargs.get(parameter), "the number")
+            if parameter in _COUNT_PARAMETERS:
+                _check_count(given, name)
         if text_filter and len(args) > skip and type(args[skip]) not in _SHORT_TEXTS:
             _refuse_longer(_text_size(args[skip]), f"the text given to {name}")
         if quotes_none and len(args) > skip:
             _refuse_none((args[skip],), f"the filter {name} is given")
+            args = (*args[:skip], _number_printed(args[skip]), *args[skip + 1:])  # (a float as `{{ }}` prints it)
         if sizer is not None:
             bound = signature.bind(*args[unlisted:], **kwargs)
             bound.apply_defaults()
@@ -1626,6 +1661,8 @@ class _Env(ImmutableSandboxedEnvironment):
                 args = tuple(list(arg) if isinstance(arg, Iterator) else arg for arg in args)
                 given = {k: v for k, v in kwargs.items() if k not in _JINJA_CALL_KEYS}
                 _refuse_longer(sizer(owner, *args, **given), f"what {__obj.__name__} builds")
+        if isinstance(__obj, Macro) and "caller" in kwargs:
+            _check_caller_taken(__obj)
         _budget.call_depth += 1
         try:
             if _budget.call_depth > MAX_CALL_DEPTH:
@@ -1732,6 +1769,15 @@ class _Env(ImmutableSandboxedEnvironment):
                 from None
 
 
+def _check_caller_taken(macro: Macro) -> None:
+    """A block given to a macro (`{% call %}`, or `caller=`) that the macro never prints is refused as such:
+    Jinja said the macro 'was invoked with two values for the special caller argument. This is most likely a
+    bug.', which read as a bug of pnp's."""
+    if not (macro.caller or macro.catch_kwargs or "caller" in macro.arguments):
+        raise LimitError(f"the macro {macro.name} is given a block by {{% call %}} (or `caller=`) but never prints "
+                         "it: write caller() in the macro where the block goes, or call it with {{ }}")
+
+
 class _NoOtherFiles(jinja2.BaseLoader):
     """What {% include %}, {% import %} and {% extends %} find: nothing. A template is one file of the game,
     its macros come from macros.j2 already; said so, not Jinja's 'no loader for this environment'."""
@@ -1762,6 +1808,38 @@ def _attr_filter(environment: jinja2.Environment, obj: Any, name: str) -> Any:
 
 
 ENV.filters["attr"] = _guard_filter("attr", _attr_filter)
+
+
+def _same_as(value: Any, other: Any) -> bool:
+    """Jinja's `sameas` test: whether two values are one object in memory. A text or number from the game's
+    files is never the one a template writes (`card.kind is sameas 'beast'` was false on every beast, exit 0):
+    refused for them, with == to write; none, true and false, and an item against an item, are as Jinja has it."""
+    for one in (value, other):
+        if isinstance(one, (str, int, float)) and not isinstance(one, bool):
+            raise LimitError(f"`is sameas` asks whether two values are one object in memory, which texts and "
+                             f"numbers never reliably are ({_describe_value(one)}): compare with == "
+                             "(`card.kind == 'beast'`)")
+    return value is other
+
+
+ENV.tests["sameas"] = _same_as
+
+
+def _number_test(name: str, test: Callable[..., Any]) -> Callable[..., bool]:
+    """Jinja's tests that take a value modulo a number (`odd`, `even`, `divisibleby`), given numbers only: on a
+    text Python's `%` formats instead, so `'%0999999999d' is odd` built a text of a gigabyte, and `'x' is odd`
+    said 'not all arguments converted during string formatting'."""
+    def checked(value: Any, *args: Any) -> bool:
+        for one in (value, *args):
+            if isinstance(one, bool) or not isinstance(one, (int, float)):
+                raise LimitError(f"`is {name}` takes numbers, not {_describe_value(one)}")
+        return bool(test(value, *args))
+
+    return checked
+
+
+for _name in ("odd", "even", "divisibleby"):
+    ENV.tests[_name] = _number_test(_name, cast(Callable[..., Any], ENV.tests[_name]))
 ENV.filters["_pnp_origin"] = _pnp_origin
 
 
@@ -2354,41 +2432,119 @@ def _uses_itself(tree: nodes.Node, item: frozenset[str], methods: frozenset[str]
 # -- texts compared with a field of enum values (a typo there is false for every item, silently) ---------------
 
 _EQUALITIES = frozenset({"eq", "ne", "in", "notin"})
-Compared = tuple[str, str, int]  # (the item's field, a text it is compared with, the template line)
+# (the table read whole, `data.cards`, or None for the item; the field; a text it is compared with; the line)
+Compared = tuple[str | None, str, str, int]
+TableEnums = Callable[[str], Mapping[str, Sequence[object]]]  # a table's name -> its fields of enum values
 
 
-def enum_mistakes(source: object, expression: bool, item: frozenset[str],
-                  enums: Mapping[str, Sequence[object]]) -> list[tuple[str, int]]:
+def enum_mistakes(source: object, expression: bool, item: frozenset[str], enums: Mapping[str, Sequence[object]],
+                  tables: TableEnums | None = None) -> list[tuple[str, int]]:
     """(message, template line) for each text a template (an expression with `expression`) compares a field of
     the item (named by one of `item`) with by ==, != or `in` a written list, when the field's values are
     `enums[field]` and the text is none of them: `card.kind == 'Beast'` where kind is one of beast, bird
-    was false for every card, and the element silently never drawn. Nothing when the template gives one of
-    `item`'s names another value (`{% for card in ... %}`) or cannot be parsed (compiling says why)."""
+    was false for every card, and the element silently never drawn. With `tables`, so too a field of a table
+    read whole and picked by it (`data.cards | selectattr('kind', 'eq', 'Beast')`, `| map(attribute='kind')`),
+    against `tables(name)`. Nothing for the item (or `data`) when the template gives that name another value
+    (`{% for card in ... %}`), nor when it cannot be parsed (compiling says why)."""
     found = []
-    for field, text, line in _texts_compared(str(source), expression, item):
-        values = enums.get(field)
-        if values is None or any(type(v) is str and v == text for v in values):
-            continue
-        listed = ", ".join(shown(v, 30) for v in values[:12]) + (f" and {len(values) - 12:,} more" if
-                                                                  len(values) > 12 else "")
-        found.append((f"'{field}' is one of {listed}: {shown(text, 40)} is none of them, so this comparison is "
-                      f"the same for every item{did_you_mean(text, [v for v in values if isinstance(v, str)])}",
-                      line))
+    for table, field, text, line in _texts_compared(str(source), expression, item):
+        if table is None:
+            found += _mistakes_of(field, text, enums, line=line)
+        elif tables is not None:
+            found += _mistakes_of(field, text, tables(table), f"'{field}' of data.{table}", line)
     return found
+
+
+def _mistakes_of(field: str, text: str, enums: Mapping[str, Sequence[object]], whose: str = "",
+                 line: int = 0) -> list[tuple[str, int]]:
+    """[(message, line)] when `text` is none of the values `enums[field]` of a field of enum values, else []."""
+    values = enums.get(field)
+    if values is None or any(type(v) is str and v == text for v in values):
+        return []
+    listed = ", ".join(shown(v, 30) for v in values[:12]) + (f" and {len(values) - 12:,} more" if
+                                                              len(values) > 12 else "")
+    whose = whose or f"'{field}'"
+    return [(f"{whose} is one of {listed}: {shown(text, 40)} is none of them, so this comparison "
+             f"is the same for every item{did_you_mean(text, [v for v in values if isinstance(v, str)])}", line)]
 
 
 @functools.lru_cache(maxsize=4096)
 def _texts_compared(source: str, expression: bool, item: frozenset[str]) -> tuple[Compared, ...]:
-    """The (field, text, line) of each comparison of `enum_mistakes`'s kind in a template."""
+    """The (table, field, text, line) of each comparison of `enum_mistakes`'s kind in a template."""
     if expression and not source.strip() or not expression and not is_template(source):
         return ()
     try:
         tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
     except (TemplateSyntaxError, LimitError):
         return ()
+    named = {name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param")}
+    found = () if named & item else tuple(_tests_compared(tree, item)) + tuple(_operators_compared(tree, item))
+    return found if "data" in named else found + tuple(_tables_compared(tree))
+
+
+MacroArgument = tuple[str, int | str]  # (a macro of macros.j2, the place or name of an argument given to it)
+
+
+@functools.lru_cache(maxsize=4096)
+def macro_items(source: str, expression: bool, item: frozenset[str]) -> frozenset[MacroArgument]:
+    """The arguments a template (an expression with `expression`) gives its macros that are plainly the item
+    (`macros.badge(card)`, `macros.badge(c=item)`): each macro's parameter there is the item too."""
+    if expression and not source.strip() or not expression and not is_template(source):
+        return frozenset()
+    try:
+        tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
+    except (TemplateSyntaxError, LimitError):
+        return frozenset()
     if any(name.name in item and name.ctx in ("store", "param") for name in tree.find_all(nodes.Name)):
-        return ()
-    return tuple(_tests_compared(tree, item)) + tuple(_operators_compared(tree, item))
+        return frozenset()
+    return frozenset(given for call in tree.find_all(nodes.Call) for given in _given_item(call, item))
+
+
+def _given_item(call: nodes.Call, item: frozenset[str]) -> list[MacroArgument]:
+    """The arguments of a call of a macro, `macros.NAME(...)`, that are plainly the item."""
+    callee = call.node
+    if not (isinstance(callee, nodes.Getattr) and isinstance(callee.node, nodes.Name) and callee.node.name == "macros"):
+        return []
+    return [*((callee.attr, n) for n, arg in enumerate(call.args) if _is_item(arg, item)),
+            *((callee.attr, kw.key) for kw in call.kwargs if _is_item(kw.value, item))]
+
+
+def _is_item(node: nodes.Node, item: frozenset[str]) -> bool:
+    return isinstance(node, nodes.Name) and node.name in item and node.ctx == "load"
+
+
+def macro_enum_mistakes(source: str, given: Iterable[MacroArgument],
+                        enums: Mapping[str, Sequence[object]]) -> list[tuple[str, int]]:
+    """enum_mistakes of macros.j2's macros, each parameter that is given the item (macro_items) read as the
+    item: `{% macro badge(c) %}{% if c.kind == 'Beast' %}` called as `macros.badge(card)`. (message, line in
+    macros.j2), each once."""
+    macros = _macros_of(source)
+    found: dict[tuple[str, int], None] = {}
+    for name, place in given:
+        macro = macros.get(name)
+        params = [arg.name for arg in macro.args] if macro is not None else []
+        param = params[place] if isinstance(place, int) and place < len(params) else place
+        if macro is None or param not in params:
+            continue
+        own = {id(arg) for arg in macro.args}
+        stored = any(n.name == param and n.ctx in ("store", "param") and id(n) not in own
+                     for n in macro.find_all(nodes.Name))
+        compared = () if stored else (*_tests_compared(macro, frozenset({str(param)})),
+                                      *_operators_compared(macro, frozenset({str(param)})))
+        for _, field, text, line in compared:
+            for message, _ in _mistakes_of(field, text, enums):
+                found[(message, line)] = None
+    return list(found)
+
+
+@functools.lru_cache(maxsize=8)
+def _macros_of(source: str) -> dict[str, nodes.Macro]:
+    """macros.j2's macros by name (none when it cannot be parsed: loading it says why)."""
+    try:
+        tree = ENV.parse(source)
+    except (TemplateSyntaxError, LimitError):
+        return {}
+    return {macro.name: macro for macro in tree.find_all(nodes.Macro)}
 
 
 def _tests_compared(tree: nodes.Node, item: frozenset[str]) -> Iterator[Compared]:
@@ -2409,6 +2565,72 @@ def _operators_compared(tree: nodes.Node, item: frozenset[str]) -> Iterator[Comp
             left = operand.expr
 
 
+def _tables_compared(tree: nodes.Node) -> Iterator[Compared]:
+    """A table's field tested by the filters that pick items by it: `data.cards | selectattr('kind', 'eq',
+    'Beast')` (and rejectattr), `data.cards | map(attribute='kind') | select('eq', 'Beast')` (and reject), and
+    `'Beast' in data.cards | map(attribute='kind') | list`."""
+    for picked in tree.find_all(nodes.Filter):
+        yield from _picked(picked)
+    for compare in tree.find_all(nodes.Compare):
+        left = compare.expr
+        for operand in compare.ops:
+            found = _table_field(operand.expr) if operand.op in ("in", "notin") else None
+            if found is not None:
+                yield from _table_compared(*found, "eq", left, compare.lineno)
+            left = operand.expr
+
+
+def _picked(picked: nodes.Filter) -> list[Compared]:
+    """What a filter picking items compares a table's field with: `data.cards | selectattr('kind', 'eq',
+    'Beast')`, `data.cards | map(attribute='kind') | select('eq', 'Beast')`."""
+    args = picked.args
+    if picked.kwargs or picked.dyn_args or picked.dyn_kwargs:
+        return []
+    if picked.name in ("selectattr", "rejectattr") and len(args) == 3:
+        table, field, (test, value) = _data_table(picked.node), _text_of(args[0]), args[1:]
+    elif picked.name in ("select", "reject") and len(args) == 2:
+        (table, field), (test, value) = _table_field(picked.node) or (None, None), args
+    else:
+        return []
+    op = _EQUALITY_TESTS.get(_text_of(test) or "")
+    return [] if table is None or field is None or op is None else _table_compared(table, field, op, value,
+                                                                                  picked.lineno)
+
+
+def _table_compared(table: str, field: str, op: str, value: nodes.Expr, line: int) -> list[Compared]:
+    """The texts a table's field is compared with: the one written, or each of a list written out (`in`; `in`
+    a text looks for a part of it, which is not looked at)."""
+    if op == "in" and not isinstance(value, (nodes.List, nodes.Tuple)):
+        return []
+    texts = value.items if isinstance(value, (nodes.List, nodes.Tuple)) else [value]
+    return [(table, field, text, line) for text in map(_text_of, texts) if text is not None]
+
+
+def _text_of(node: nodes.Node | None) -> str | None:
+    """The text a node writes out (`'Beast'`), else None."""
+    return node.value if isinstance(node, nodes.Const) and type(node.value) is str else None
+
+
+def _data_table(node: nodes.Node | None) -> str | None:
+    """The table `data.cards` or `data['cards']` reads, else None."""
+    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) and node.node.name == "data":
+        return str(node.attr)
+    if isinstance(node, nodes.Getitem) and isinstance(node.node, nodes.Name) and node.node.name == "data":
+        return _text_of(node.arg)
+    return None
+
+
+def _table_field(node: nodes.Node | None) -> tuple[str, str] | None:
+    """(table, field) of `data.cards | map(attribute='kind')`, as it is or made a list (`| list`), else None."""
+    if isinstance(node, nodes.Filter) and node.name == "list" and not node.args:
+        node = node.node
+    if not isinstance(node, nodes.Filter) or node.name != "map" or node.args or len(node.kwargs) != 1:
+        return None
+    attribute = node.kwargs[0]
+    table, field = _data_table(node.node), _text_of(attribute.value) if attribute.key == "attribute" else None
+    return (table, field) if table is not None and field is not None else None
+
+
 # Jinja's tests that compare as ==, != and `in` do
 _EQUALITY_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "ne", "in": "in"}
 
@@ -2420,11 +2642,12 @@ def _compared(left: nodes.Expr, op: str, right: nodes.Expr, item: frozenset[str]
         field = _item_field(left, item)
         if field is None or not isinstance(right, (nodes.List, nodes.Tuple)):
             return []
-        return [(field, c.value, line) for c in right.items if isinstance(c, nodes.Const) and type(c.value) is str]
+        return [(None, field, c.value, line) for c in right.items if isinstance(c, nodes.Const) and
+                type(c.value) is str]
     for one, other in ((left, right), (right, left)):
         field = _item_field(one, item)
         if field is not None and isinstance(other, nodes.Const) and type(other.value) is str:
-            return [(field, other.value, line)]
+            return [(None, field, other.value, line)]
     return []
 
 

@@ -280,6 +280,19 @@ def test_every_die_net_builds_with_each_face_value_once(tmp_path, net, faces):
     assert next(c for c in manifest["components"] if c["id"] == "die")["pages"] == [1, 1]
 
 
+def test_a_die_face_written_as_a_number_prints_as_typed(tmp_path):
+    """YAML reads `1.50` as 1.5 and `0x1F` as 31: a face's value printed 1.5 and 31 where the layout says 1.50
+    and 0x1F (a layout's text prints as typed; so does a face)."""
+    base = (DATA / "base/cards/mini/game.yaml").read_text()
+    die = ("net: d6\nedge: 18mm\nsize: [14mm, 14mm]\nfaces: [1.50, 0x1F, 1_000, 2, 1.0, 3]\n"
+           "elements:\n  - {type: text, y: 4, w: 14, h: 6, text: '{{ face }}', size: 9, align: center}\n")
+    root = make_project(tmp_path / "p", {"cards/mini/game.yaml": base.replace("components:\n", "components:\n  " + DIE_GAME),
+                                         "layouts/mini/die.yaml": die})
+    page = read(build(root) / "mini-dice-a4.pdf").pages[0]
+    faces = sorted(t for kind, t, *_ in drawn(page) if kind == "text" and t[:1].isdigit())
+    assert faces == ["0x1F", "1.0", "1.50", "1_000", "2", "3"]
+
+
 def test_a_die_net_that_fits_letter_only_is_refused_by_the_letter_build_too(tmp_path):
     """A die's net, a tuck box and a token were checked on the build's own paper alone: a d6 of 61 mm edges
     (Letter is wider than A4) built on Letter, exit 0, while validate refused it, and a token that fits A4

@@ -104,6 +104,20 @@ from pnp.errors import ExprError
     # a mapping's value that is none, named by a %-format, printed 'None' (an optional field left out)
     ("{{ '%(name)s %(friend)s' % {'name': card.name, 'friend': none} }}", "a %-format is given none, which would"),
     ("{{ '%(a)s' | format(a=none) }}", "a %-format is given none, which would print as the word 'None'"),
+    # a block given to a macro that never prints it (Jinja said 'This is most likely a bug.')
+    ("{% macro h(c) %}<{{ c }}>{% endmacro %}{% call h(1) %}x{% endcall %}", "the macro h is given a block by "
+                                                                              "{% call %} (or `caller=`) but never"),
+    # sameas is identity, which a text from the data never has with one written (false on every card, exit 0)
+    ("{{ card.name is sameas 'Lion' }}", "`is sameas` asks whether two values are one object in memory"),
+    ("{{ [1] | select('sameas', 1) | list }}", "`is sameas` asks whether two values are one object in memory"),
+    # odd, even and divisibleby take a value modulo a number: on a text, % formats it (a gigabyte built here)
+    ("{{ '%0999999999d' is odd }}", "`is odd` takes numbers, not text ('%0999999999d')"),
+    ("{{ ['%0999999999d'] | select('divisibleby', 5) | list }}", "`is divisibleby` takes numbers, not text"),
+    ("{{ 4 is divisibleby('2') }}", "`is divisibleby` takes numbers, not text ('2')"),
+    # batch's and slice's count: batch(0) printed [[], [0, 1, 2]], batch(2.5) one batch, slice(-1) nothing
+    ("{{ range(3) | batch(0) | list }}", "batch takes a whole number of at least 1, not a whole number (0)"),
+    ("{{ range(3) | batch(linecount=2.5) | list }}", "batch takes a whole number of at least 1, not a number"),
+    ("{{ range(3) | slice(-1) | list }}", "slice takes a whole number of at least 1, not a whole number (-1)"),
 ])
 def test_refused_with_a_message(source, message):
     with pytest.raises(ExprError) as e:
@@ -194,6 +208,16 @@ def test_round_rounds_halves_away_from_zero_on_the_decimal_written(source, print
     # whole numbers, and values as written (up to 15 digits), print as they did
     ("{{ 3.0 }} {{ 7 }} {{ 10 / 4 }} {{ 0.123456789012345 }} {{ card.n }} {{ 10 ** 20 }}",
      "3.0 7 2.5 0.123456789012345 98765.4321012 100000000000000000000"),
+    # and so where a float becomes text otherwise: string (and the text filters), join, %s and '{}'.format
+    ("{{ [0.1 + 0.2, 1.5] | join(' ') }} {{ [{'a': 2 / 3}] | join(attribute='a') }} {{ (0.1 + 0.2) | string }} "
+     "{{ (0.1 + 0.2) | upper }}", "0.3 1.5 0.666666666667 0.3 0.3"),
+    ("{{ (0.1 + 0.2) | replace('.', ',') }} {{ (2 / 3) | indent(2) }} {{ (0.1 + 0.2) | wordwrap(40) }}",
+     "0,3 0.666666666667 0.3"),
+    ("{{ '%s' % (0.1 + 0.2) }} {{ '%s|%d' % (0.1 + 0.2, 2) }} "
+     "{{ '{} {!s} {:}'.format(0.1 + 0.2, 2 / 3, -0.1 - 0.2) }} {{ '%s' | format(card.n) }}",
+     "0.3 0.3|2 0.3 0.666666666667 -0.3 98765.4321012"),
+    # a field with a width or sign but no precision or type writes a float as str does too
+    ("{{ '{:>6}|{:+}|{:,}|{:>5}'.format(0.1 + 0.2, 0.1 + 0.2, 1e5 / 3, 1.5) }}", "   0.3|+0.3|33,333.3333333|  1.5"),
 ])
 def test_a_float_worked_out_prints_without_binary_noise(source, printed):
     assert template.render(source, {"card": {"n": 98765.4321012}}) == printed

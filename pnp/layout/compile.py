@@ -8,7 +8,7 @@ from ..errors import ExprError, LayoutError
 from ..model.load import MarkedList, Record
 from ..options import did_you_mean, type_name
 from ..template import compile_expression, compile_template, evaluate, is_template, render
-from ..template import enum_mistakes as template_enum_mistakes
+from ..template import MacroArgument, TableEnums, enum_mistakes as template_enum_mistakes, macro_items
 from . import params as P
 from .elements import ELEMENTS
 from .place import RELATIONS, REST
@@ -213,10 +213,10 @@ def compile_elements(specs: object, mark: Mark | None, styles: StyleSet,
 
 
 def enum_mistakes(elements: Iterable[Compiled], enums: Mapping[str, Sequence[object]],
-                  item: frozenset[str]) -> list[tuple[str, Mark | None]]:
+                  item: frozenset[str], tables: TableEnums | None = None) -> list[tuple[str, Mark | None]]:
     """(message, mark) for each text the elements' templates and expressions compare an item's field of enum
-    values with, when it is none of the field's values (template.enum_mistakes), at the key's line and the
-    template's line in it."""
+    values with (or, with `tables`, a field of a table read whole), when it is none of the field's values
+    (template.enum_mistakes), at the key's line and the template's line in it."""
     found: list[tuple[str, Mark | None]] = []
     for compiled in elements:
         sources = [(key, source, False) for key, source in compiled.templates.items()]
@@ -224,8 +224,34 @@ def enum_mistakes(elements: Iterable[Compiled], enums: Mapping[str, Sequence[obj
                     if isinstance(param, P.Expression) and compiled.spec.get(key) is not None]
         for key, source, expression in sources:
             mark = compiled.mark_of(key)
-            for message, line in template_enum_mistakes(source, expression, item, enums):
+            for message, line in template_enum_mistakes(source, expression, item, enums, tables):
                 at = mark if mark is None or line <= 1 else Mark(mark.file, mark.line + line - 1, 1)
                 found.append((f"{key}: {message}", at))
-        found += enum_mistakes(compiled.children, enums, item)
+        found += enum_mistakes(compiled.children, enums, item, tables)
+    return found
+
+
+def macros_given_item(elements: Iterable[Compiled], item: frozenset[str]) -> set[MacroArgument]:
+    """The arguments the elements' templates and expressions give macros.j2's macros that are plainly the item
+    (template.macro_items)."""
+    found: set[MacroArgument] = set()
+    for compiled in elements:
+        sources = [(source, False) for source in compiled.templates.values()]
+        sources += [(compiled.spec[key], True) for key, param in compiled.params.items()
+                    if isinstance(param, P.Expression) and compiled.spec.get(key) is not None]
+        for source, expression in sources:
+            found |= macro_items(str(source), expression, item)
+        found |= macros_given_item(compiled.children, item)
+    return found
+
+
+def used_for_item(elements: Iterable[Compiled], item: frozenset[str]) -> list[str]:
+    """The layouts the elements' `use`s draw for the item itself (`item: card`, one of `item`'s names): their
+    templates compare the same item's fields (enum_mistakes). A layout named by a template is not known here."""
+    found: list[str] = []
+    for compiled in elements:
+        given = compiled.spec.get("item") if compiled.element.type == "use" else None
+        if isinstance(given, str) and given.strip() in item and isinstance(compiled.consts.get("layout"), str):
+            found.append(compiled.consts["layout"])
+        found += used_for_item(compiled.children, item)
     return found

@@ -1,6 +1,7 @@
 """The component manifest: what is in the box, each component's items in print order and its count.
 What a kind of component prints and how is the products' business; here only what every kind shares."""
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeGuard
@@ -207,7 +208,8 @@ def _items(game: GameShape, component: Component, rows: list[Record], chk: Check
     spec = component.spec
     if spec.get("filter") is not None:  # e.g. one deck per era from one table of cards
         place, cache = kept
-        for message, _ in enum_mistakes(spec["filter"], True, FILTER_ITEM, table_enums(game, spec["items"])):
+        for message, _ in enum_mistakes(spec["filter"], True, FILTER_ITEM, table_enums(game, spec["items"]),
+                                        functools.partial(table_enums, game)):
             chk.error(f"component '{component.id}' filter: {message}", spec.mark_of("filter"))
 
         def keeps(n: int, item: Record) -> bool:

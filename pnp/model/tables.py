@@ -256,9 +256,10 @@ def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache
         failed: set[str] = set()
         items = game.tables[name]
         enums = table_enums(game, name)
-        for fname in derived if enums else ():
+        for fname in derived:
             expression = derived[fname]
-            for message, _ in enum_mistakes(expression, not is_template(expression), DERIVED_ITEM, enums):
+            for message, _ in enum_mistakes(expression, not is_template(expression), DERIVED_ITEM, enums,
+                                            functools.partial(table_enums, game)):
                 chk.error(f"{fname}: {message}", derived.mark_of(fname))
         # field by field, each given to every item at once: computed item by item, an item's field that read
         # another item's derived field ('data.cards | map(attribute="strong", default=false)') saw it on the items

@@ -7,12 +7,12 @@ from typing import Any
 
 from ..draw import sheet as paper
 from ..errors import LayoutError
-from ..options import ColourError, parse_colour
+from ..options import ColourError, as_written, parse_colour
 from ..impose import nets
 from ..impose.shapes import Outline
 from ..layout import params as P
 from ..model.components import ITEM_FIELDS
-from ..model.load import Record, shown
+from ..model.load import MarkedList, Record, shown
 from ..template import ExprError, evaluate
 from ..impose.sheet import MARGIN, NET_FOOTER_ROOM
 from ..units import MM, paper_too_small, to_mm
@@ -163,7 +163,7 @@ FaceValue = str | int | float
 
 def face_values(layout: Layout, context: dict[str, Any]) -> list[FaceValue]:
     """The values of a die's faces from its layout's `faces` (a list, or an expression giving one)."""
-    faces = layout.options.get("faces")
+    faces = _as_typed(layout.options.get("faces"))
     if isinstance(faces, str):
         try:
             faces = evaluate(faces, context)
@@ -183,6 +183,16 @@ def face_values(layout: Layout, context: dict[str, Any]) -> list[FaceValue]:
         raise LayoutError(f"a {net} has {len(solid)} faces, 'faces' gives {len(faces)}", layout.spec.mark_of("faces"))
     _refuse_one_value_two_ways(list(faces), layout)
     return list(faces)
+
+
+def _as_typed(faces: object) -> object:
+    """A list of faces with each number YAML reads so that it prints otherwise (`1.50` as 1.5, `0x1F` as 31)
+    given as its text as typed, as a layout's text is (Option.as_read); a .nan or .inf stays what YAML reads
+    (refused by face_values)."""
+    if not isinstance(faces, MarkedList) or not faces.written:
+        return faces
+    return [value if isinstance(value, float) and not math.isfinite(value) else
+            as_written(value, faces.written.get(n)) for n, value in enumerate(faces)]
 
 
 def _refuse_one_value_two_ways(faces: list[FaceValue], layout: Layout) -> None:
