@@ -618,6 +618,12 @@ def credit_problems(studio: Studio) -> list[tuple[str, Mark | None]]:
     blank = [(f"credits: the role '{role}' prints as no words (its '_' print as spaces): write its words",
               credits.key_mark(role)) for role in (credits if isinstance(credits, Record) else ())
              if str(role).strip() and not str(role).replace("_", " ").strip()]
+    # a role YAML read as a number prints as Python writes it (`1.10:` printed "1.1", `1_000:` "1000"): its
+    # written digits are not kept for a key, so it is refused until quoted, as a value's are kept (written_of)
+    blank += [(f"credits: the role {role} is read as a number, which prints as {role} whatever digits it was "
+               "written with: quote it ('1.10': ...) to print it as written", credits.key_mark(role))
+              for role in (credits if isinstance(credits, Record) else ())
+              if isinstance(role, (int, float)) and not isinstance(role, bool)]
     lines = [(f"{credit},", mark) for credit, mark in _font_credits(studio)]
     try:
         icons = _icons_line(studio)
