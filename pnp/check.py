@@ -10,6 +10,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from .draw.book import LEAST_SIZE
 from .draw.fonts import unmapped_message
 from .draw.icons import unreadable
 from .draw.sheet import FOOTER_FAMILY, FOOTER_OWN_CHARACTERS
@@ -264,8 +265,19 @@ class Checks:
         if any(component.kind == "rulebook" for component in self.game.components):
             for message, mark in credit_problems(self.studio):
                 self.error(message, mark)
+            self.rulebook_below_min_size()
         for message, mark in self.studio.fonts.blank_problems():
             self.error(message, mark)
+
+    def rulebook_below_min_size(self) -> None:
+        """A warning at `min_text_size` where it is above the smallest type the rulebook sets itself: the key is
+        the floor of what the game's components print from layouts, and pnp sets the rulebook at its own sizes
+        (a game asking for 9 pt would otherwise think its rulebook's 8 pt footer was checked against it)."""
+        meta = self.game.meta
+        if isinstance(self.min_size, (int, float)) and self.min_size > LEAST_SIZE:
+            self.warn(f"min_text_size {self.min_size:g} pt holds for the text the components print from layouts; "
+                      f"the rulebook is set at pnp's own sizes, the smallest {LEAST_SIZE:g} pt (its page footer), "
+                      "which this does not change", meta.mark_of("min_text_size"))
 
     def kit_pages(self) -> None:
         """The pages the kit will print, foreseen in print order against the game's page allowance: too many

@@ -58,6 +58,9 @@ LIST_INDENT, LIST_GAP, LIST_LABEL_SIZE = 6 * MM, 2 * MM, 10.0
 # monospaced font, put the innermost one's text at "-12 mm"
 LIST_TEXT_LEAST = 30 * MM
 FOOTER_SIZE = 8  # points: the page footer's type
+# the smallest type a rulebook sets itself (its footer; a picture's caption and the closing note are 8.5): a
+# game's `min_text_size` is the floor of what its components print from layouts, not of these
+LEAST_SIZE = FOOTER_SIZE
 BULLET = "•"  # a bulleted list item's label
 FACTS_SEPARATOR = " · "  # between the title page's players, ages and time
 # A table splits between rows with at least this many body rows on each side (its header repeated on the
