@@ -11,7 +11,7 @@ from .. import units
 from ..errors import DataError, LayoutError, LoadError
 from ..model.load import Record, load_file
 from ..model.reads import FILE, SIZE, note, note_files
-from ..options import did_you_mean, type_name
+from ..options import did_you_mean, shown_number, type_name
 from ..report import Mark, shown
 from . import params as P
 from .budget import DrawingBudget
@@ -36,7 +36,7 @@ class Size(P.Param):
         for side in (w, h):
             # at least 1 mm: a side of 0.001 mm is no pixel at any export's resolution (a traceback there)
             if not units.MM <= side <= 2000 * units.MM:
-                raise ValueError(f"each side is at least 1 and at most 2000 mm, got {units.to_mm(side):g} mm")
+                raise ValueError(f"each side is at least 1 and at most 2000 mm, got {shown_number(side / units.MM)} mm")
         return w, h
 
 
