@@ -575,9 +575,10 @@ class Checks:
     def star_between_spaces(self, prim: "Prim", marker: str, label: str) -> None:
         """Text with a '*' or '**' (`marker`) between spaces, which opens or closes bold or italic and prints
         nothing."""
-        style = "bold" if marker == "**" else "italic"
+        does = f"sets text beside it in {'bold' if marker == '**' else 'italic'}" if marker in ("*", "**") else \
+            "opens and closes bold or italic around nothing"  # (a run of them: '****')
         self.star_error(prim, star_between_spaces, f"text has '{marker}' between spaces, which prints nothing and "
-                        f"sets text beside it in {style}: '{_short(prim.text)}'; write '\\*' for a star{label}")
+                        f"{does}: '{_short(prim.text)}'; write '\\*' for a star{label}")
 
     def star_error(self, prim: "Prim", at_fault: Callable[[str], str | None], message: str) -> None:
         """Say `message` at the item's text field that `at_fault` finds at fault when one is, else at the
