@@ -22,7 +22,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..errors import DataError
 from ..model.glossary import TERM_IN_TEXT
-from ..options import CONTROL_CHARACTER, blank, control_problem, entity_number
+from ..options import CONTROL_CHARACTER, blank, control_problem, entity_number, shown_number
 from ..report import Mark, shortened
 from ..units import MM
 from . import text as rtext
@@ -1455,12 +1455,13 @@ def _fill(frame: Frame, flow: list[Flowable], canvas: Canvas) -> None:
 def _length(text: str, src: str) -> float:
     """A picture's width, from its title: a length of at least MIN_PICTURE_WIDTH (wider is drawn at most at
     its natural size and the text width)."""
-    from ..units import length, to_mm
+    from ..units import length
 
     try:
         width = length(text)
     except ValueError as e:
         raise BookError(f"picture '{src}': its width {e}") from None
     if not width >= MIN_PICTURE_WIDTH:  # also nan
-        raise BookError(f"picture '{src}': a width of {to_mm(width):g} mm; at least {MIN_PICTURE_WIDTH / MM:g} mm")
+        raise BookError(f"picture '{src}': a width of {shown_number(width / MM)} mm; at least "
+                        f"{MIN_PICTURE_WIDTH / MM:g} mm")  # (not to_mm's 2 decimals: '0.999mm' read 'of 1 mm')
     return width

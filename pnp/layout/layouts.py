@@ -232,8 +232,8 @@ class LayoutSet:
             raise LayoutError(problems[0][0], problems[0][1], problems)
         layout = self._layout(name, shown, spec, values, parent, elements)
         if layout.radius > min(layout.width, layout.height) / 2 + 1e-6:  # its corners' curves crossed: a bow-tie cut
-            problems.append((f"radius: {units.to_mm(layout.radius):g} mm is more than half the layout's "
-                             f"{units.to_mm(min(layout.width, layout.height)):g} mm side: the cut's corners would "
+            problems.append((f"radius: {shown_number(layout.radius / units.MM)} mm is more than half the layout's "
+                             f"{shown_number(min(layout.width, layout.height) / units.MM)} mm side: the cut's corners would "
                              "cross each other", spec.mark_of("radius" if "radius" in spec else "size")))
         layout.placement = plan(layout.elements, problems)
         if problems:
