@@ -31,6 +31,7 @@ from .printables import Studio, marked_key
 from .products import KINDS, component_keys
 from .products.rulebook import credit_problems
 from .project import present
+from .options import shown_number
 from .report import Mark, Report, Suggestions, shortened
 from .template import budget
 from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points, to_mm
@@ -275,9 +276,9 @@ class Checks:
         (a game asking for 9 pt would otherwise think its rulebook's 8 pt footer was checked against it)."""
         meta = self.game.meta
         if isinstance(self.min_size, (int, float)) and self.min_size > LEAST_SIZE:
-            self.warn(f"min_text_size {self.min_size:g} pt holds for the text the components print from layouts; "
-                      f"the rulebook is set at pnp's own sizes, the smallest {LEAST_SIZE:g} pt (its page footer), "
-                      "which this does not change", meta.mark_of("min_text_size"))
+            self.warn(f"min_text_size {shown_number(self.min_size)} pt holds for the text the components print "
+                      f"from layouts; the rulebook is set at pnp's own sizes, the smallest {LEAST_SIZE:g} pt (its "
+                      "page footer), which this does not change", meta.mark_of("min_text_size"))
 
     def kit_pages(self) -> None:
         """The pages the kit will print, foreseen in print order against the game's page allowance: too many
