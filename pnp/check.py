@@ -10,6 +10,7 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from .draw.book import LEAST_SIZE
 from .draw.fonts import unmapped_message
 from .draw.icons import unreadable
 from .draw.sheet import FOOTER_FAMILY, FOOTER_OWN_CHARACTERS
@@ -30,6 +31,7 @@ from .printables import Studio, marked_key
 from .products import KINDS, component_keys
 from .products.rulebook import credit_problems
 from .project import present
+from .options import shown_number
 from .report import Mark, Report, Suggestions, shortened
 from .template import budget, macro_enum_mistakes
 from .units import MM, PrintOptions, every_paper, on_other_paper, paper_points, to_mm
@@ -265,8 +267,19 @@ class Checks:
         if any(component.kind == "rulebook" for component in self.game.components):
             for message, mark in credit_problems(self.studio):
                 self.error(message, mark)
+            self.rulebook_below_min_size()
         for message, mark in self.studio.fonts.blank_problems():
             self.error(message, mark)
+
+    def rulebook_below_min_size(self) -> None:
+        """A warning at `min_text_size` where it is above the smallest type the rulebook sets itself: the key is
+        the floor of what the game's components print from layouts, and pnp sets the rulebook at its own sizes
+        (a game asking for 9 pt would otherwise think its rulebook's 8 pt footer was checked against it)."""
+        meta = self.game.meta
+        if isinstance(self.min_size, (int, float)) and self.min_size > LEAST_SIZE:
+            self.warn(f"min_text_size {shown_number(self.min_size)} pt holds for the text the components print "
+                      f"from layouts; the rulebook is set at pnp's own sizes, the smallest {LEAST_SIZE:g} pt (its "
+                      "page footer), which this does not change", meta.mark_of("min_text_size"))
 
     def kit_pages(self) -> None:
         """The pages the kit will print, foreseen in print order against the game's page allowance: too many
@@ -581,9 +594,10 @@ class Checks:
     def star_between_spaces(self, prim: "Prim", marker: str, label: str) -> None:
         """Text with a '*' or '**' (`marker`) between spaces, which opens or closes bold or italic and prints
         nothing."""
-        style = "bold" if marker == "**" else "italic"
+        does = f"sets text beside it in {'bold' if marker == '**' else 'italic'}" if marker in ("*", "**") else \
+            "opens and closes bold or italic around nothing"  # (a run of them: '****')
         self.star_error(prim, star_between_spaces, f"text has '{marker}' between spaces, which prints nothing and "
-                        f"sets text beside it in {style}: '{_short(prim.text)}'; write '\\*' for a star{label}")
+                        f"{does}: '{_short(prim.text)}'; write '\\*' for a star{label}")
 
     def star_error(self, prim: "Prim", at_fault: Callable[[str], str | None], message: str) -> None:
         """Say `message` at the item's text field that `at_fault` finds at fault when one is, else at the

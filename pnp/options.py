@@ -192,8 +192,8 @@ class Option:
         """Its range as the reference says it (a length's own 2000 mm is said once, in Units)."""
         minimum, maximum = getattr(self, "minimum", None), getattr(self, "maximum", None)
         # (as messages write numbers: a track's start read "at least -1e+06, at most 1e+06")
-        return ([f"at least {_fmt(minimum)}"] if minimum is not None else []) + \
-            ([f"at most {_fmt(maximum)}"] if maximum not in (None, LENGTH_LIMIT) else [])
+        return ([f"at least {shown_number(minimum)}"] if minimum is not None else []) + \
+            ([f"at most {shown_number(maximum)}"] if maximum not in (None, LENGTH_LIMIT) else [])
 
     def reference_row(self, name: str) -> tuple[str, str, str, str]:
         """(name, type, default, meaning): its row in the reference's tables of options."""
@@ -310,12 +310,13 @@ class Angle(Number):
 def out_of_range(value: float, low: float | None, high: float | None, unit: str = "") -> str:
     """The one wording of a value outside its range, in a layout or in the data (either end may be open)."""
     unit = f" {unit}" if unit else ""
-    ends = " to ".join("…" if end is None else _fmt(end) for end in (low, high))
-    return f"{_fmt(value)}{unit} is out of range (expected {ends}{unit})"
+    ends = " to ".join("…" if end is None else shown_number(end) for end in (low, high))
+    return f"{shown_number(value)}{unit} is out of range (expected {ends}{unit})"
 
 
-def _fmt(number: float) -> str:
-    """A number as a designer wrote it: 1,000,000 rather than 1e+06 (and 1e+308 as that, not 309 digits)."""
+def shown_number(number: float) -> str:
+    """A number as a designer wrote it: 1,000,000 rather than 1e+06 (and 1e+308 as that, not 309 digits), with
+    the digits that tell it from a limit it is compared with (5.9999999 is not '6')."""
     if isinstance(number, int):  # a whole number typed in the data, however large, exactly
         return f"{number:,}"
     if number == int(number) and abs(number) < 1e15:

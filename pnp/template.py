@@ -2368,22 +2368,28 @@ def comparisons(source: object) -> list[Comparison] | None:
 
 
 def _parse_comparisons(source: str) -> list[Comparison] | None:
+    """comparisons() of a source not yet read; LimitError where reading it ran out of memory (the machine's, or
+    a limit set on pnp), as compiling an expression says it (_compiled_code): it was 'a bug in pnp' with no
+    line, said for the design report's margins."""
     try:
         parser = Parser(ENV, source, state="variable")
         tree = _bounded_tree(_parsed(parser, parser.parse_expression))
         if not parser.stream.eos:
             return None
+        pairs: list[Comparison] = []
+        for node in _conjuncts(tree):
+            if not isinstance(node, nodes.Compare) or any(o.op not in _OPERATORS for o in node.ops):
+                return None
+            left = Side(node.expr)
+            for operand in node.ops:
+                right = Side(operand.expr)
+                pairs.append((left, _OPERATORS[operand.op], right))
+                left = right
     except TemplateError:
         return None
-    pairs: list[Comparison] = []
-    for node in _conjuncts(tree):
-        if not isinstance(node, nodes.Compare) or any(o.op not in _OPERATORS for o in node.ops):
-            return None
-        left = Side(node.expr)
-        for operand in node.ops:
-            right = Side(operand.expr)
-            pairs.append((left, _OPERATORS[operand.op], right))
-            left = right
+    except MemoryError:
+        raise LimitError(f"pnp ran out of memory reading this expression ({len(source):,} characters): the "
+                         "machine has too little free memory, or a limit is set on pnp's") from None
     return pairs
 
 

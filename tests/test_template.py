@@ -894,6 +894,23 @@ def test_running_out_of_memory_compiling_is_said_at_the_line_writing_the_templat
         assert line in result.output, result.output
 
 
+def test_running_out_of_memory_reading_a_constraint_for_its_margin_is_said_at_its_line(tmp_path, monkeypatch):
+    """The design report reads each constraint again for its margins (template.comparisons); running out of
+    memory there was 'a bug in pnp' with no file or line: it is said at the constraint's line."""
+    from conftest import make_project, run
+
+    def short_of_memory(node):
+        raise MemoryError()
+
+    monkeypatch.setattr(template, "_conjuncts", short_of_memory)
+    root = make_project(tmp_path / "p", case={"replace": {"cards/mini/game.yaml": [
+        ["expr: data.cards | length == 4", "expr: data.cards | length == 4 and 'r35c' != 1"]]}})
+    result = run(root, "report", "mini")
+    assert result.exit_code == 1
+    assert "cards/mini/game.yaml:23:11: constraint: pnp ran out of memory reading this expression" \
+        in result.output, result.output
+
+
 def test_running_out_of_memory_compiling_a_fields_pattern_is_said_at_its_line(tmp_path, monkeypatch):
     """The regular expression engine writes a counted repeat out (`a{4294967294}`, gigabytes: now refused by its
     size before compiling); where memory ran out compiling (a limit set on pnp, a pattern within that size) it

@@ -22,7 +22,7 @@ from reportlab.platypus.doctemplate import ActionFlowable
 
 from ..errors import DataError
 from ..model.glossary import TERM_IN_TEXT
-from ..options import CONTROL_CHARACTER, blank, control_problem, entity_number
+from ..options import CONTROL_CHARACTER, blank, control_problem, entity_number, shown_number
 from ..report import Mark, shortened
 from ..units import MM
 from . import text as rtext
@@ -58,6 +58,9 @@ LIST_INDENT, LIST_GAP, LIST_LABEL_SIZE = 6 * MM, 2 * MM, 10.0
 # monospaced font, put the innermost one's text at "-12 mm"
 LIST_TEXT_LEAST = 30 * MM
 FOOTER_SIZE = 8  # points: the page footer's type
+# the smallest type a rulebook sets itself (its footer; a picture's caption and the closing note are 8.5): a
+# game's `min_text_size` is the floor of what its components print from layouts, not of these
+LEAST_SIZE = FOOTER_SIZE
 BULLET = "•"  # a bulleted list item's label
 FACTS_SEPARATOR = " · "  # between the title page's players, ages and time
 # A table splits between rows with at least this many body rows on each side (its header repeated on the
@@ -252,10 +255,24 @@ def _with_unused_references(tokens: list[Token], references: dict[str, Any]) -> 
     used = _targets(tokens)
     unused = sorted((ref["map"][0], label, ref["href"]) for label, ref in references.items()
                     if ref.get("map") and ref["href"] not in used)
-    for line, label, href in reversed(unused):
-        at = next((i for i, t in enumerate(tokens) if t.level == 0 and t.map and t.map[0] > line), len(tokens))
-        tokens.insert(at, Token("reference", "", 0, map=[line, line + 1], content=f"[{label}]: {href}"))
-    return tokens
+    if not unused:
+        return tokens
+    # merged in one pass, each before the first top-level block starting below it (the blocks' lines rise): one
+    # search of the tokens and one insert per line was quadratic, and 5,900 paragraphs then 11,000 such lines
+    # took over 60 s to read
+    merged: list[Token] = []
+    placed = 0  # of `unused`
+    for token in tokens:
+        while placed < len(unused) and token.level == 0 and token.map and token.map[0] > unused[placed][0]:
+            merged.append(_reference(*unused[placed]))
+            placed += 1
+        merged.append(token)
+    return merged + [_reference(*reference) for reference in unused[placed:]]
+
+
+def _reference(line: int, label: str, href: str) -> Token:
+    """The block of a `[label]: href` line at `line` (0-based) that nothing uses (see _with_unused_references)."""
+    return Token("reference", "", 0, map=[line, line + 1], content=f"[{label}]: {href}")
 
 
 def _targets(tokens: list[Token]) -> set[str]:
@@ -1452,12 +1469,13 @@ def _fill(frame: Frame, flow: list[Flowable], canvas: Canvas) -> None:
 def _length(text: str, src: str) -> float:
     """A picture's width, from its title: a length of at least MIN_PICTURE_WIDTH (wider is drawn at most at
     its natural size and the text width)."""
-    from ..units import length, to_mm
+    from ..units import length
 
     try:
         width = length(text)
     except ValueError as e:
         raise BookError(f"picture '{src}': its width {e}") from None
     if not width >= MIN_PICTURE_WIDTH:  # also nan
-        raise BookError(f"picture '{src}': a width of {to_mm(width):g} mm; at least {MIN_PICTURE_WIDTH / MM:g} mm")
+        raise BookError(f"picture '{src}': a width of {shown_number(width / MM)} mm; at least "
+                        f"{MIN_PICTURE_WIDTH / MM:g} mm")  # (not to_mm's 2 decimals: '0.999mm' read 'of 1 mm')
     return width

@@ -69,14 +69,20 @@ def throughout(markup: str, marker: Literal["**", "*"]) -> str:
 
 
 def star_between_spaces(markup: str) -> str | None:
-    """The marker ('**' or '*') of the first star with a space or the text's edge on both sides, None when there
-    is none: it still opens or closes bold or italic, so a closed pair printed neither star ('2 * 3 * 4' printed
-    '2  3  4', the 3 in italic, with exit 0), where Markdown (as the rulebook reads it) prints such a star."""
+    """The first star with a space or the text's edge on both sides, None when there is none: its marker ('**'
+    or '*'), or the run of markers it is one of ('****'); it still opens or closes bold or italic, so a closed
+    pair printed neither star ('2 * 3 * 4' printed '2  3  4', the 3 in italic, with exit 0) and ' **** ' printed
+    nothing, where Markdown (as the rulebook reads it) prints such stars."""
+    runs: list[list[int]] = []  # [start, end] of each run of adjacent markers
     for found in _TOKEN.finditer(markup) if "*" in markup else ():
-        marker = found.group()
-        if marker in ("*", "**") and markup[found.start() - 1: found.start()].strip() == "" \
-                and markup[found.end(): found.end() + 1].strip() == "":
-            return marker
+        if found.group() in ("*", "**"):
+            if runs and runs[-1][1] == found.start():
+                runs[-1][1] = found.end()
+            else:
+                runs.append([found.start(), found.end()])
+    for start, end in runs:
+        if markup[start - 1: start].strip() == "" and markup[end: end + 1].strip() == "":
+            return markup[start:end]
     return None
 
 

@@ -11,7 +11,7 @@ from .. import units
 from ..errors import DataError, LayoutError, LoadError
 from ..model.load import Record, load_file
 from ..model.reads import FILE, SIZE, note, note_files
-from ..options import did_you_mean, type_name
+from ..options import did_you_mean, shown_number, type_name
 from ..report import Mark, shown
 from . import params as P
 from .budget import DrawingBudget
@@ -36,7 +36,7 @@ class Size(P.Param):
         for side in (w, h):
             # at least 1 mm: a side of 0.001 mm is no pixel at any export's resolution (a traceback there)
             if not units.MM <= side <= 2000 * units.MM:
-                raise ValueError(f"each side is at least 1 and at most 2000 mm, got {units.to_mm(side):g} mm")
+                raise ValueError(f"each side is at least 1 and at most 2000 mm, got {shown_number(side / units.MM)} mm")
         return w, h
 
 
@@ -232,8 +232,8 @@ class LayoutSet:
             raise LayoutError(problems[0][0], problems[0][1], problems)
         layout = self._layout(name, shown, spec, values, parent, elements)
         if layout.radius > min(layout.width, layout.height) / 2 + 1e-6:  # its corners' curves crossed: a bow-tie cut
-            problems.append((f"radius: {units.to_mm(layout.radius):g} mm is more than half the layout's "
-                             f"{units.to_mm(min(layout.width, layout.height)):g} mm side: the cut's corners would "
+            problems.append((f"radius: {shown_number(layout.radius / units.MM)} mm is more than half the layout's "
+                             f"{shown_number(min(layout.width, layout.height) / units.MM)} mm side: the cut's corners would "
                              "cross each other", spec.mark_of("radius" if "radius" in spec else "size")))
         layout.placement = plan(layout.elements, problems)
         if problems:

@@ -37,9 +37,11 @@ GAME_FILE = {
     "version": {"type": "scalar", "required": False, "doc": "the edition of the rules and cards"},
     "description": {"type": "scalar", "required": False, "doc": "a sentence about the game"},
     "min_text_size": {"type": "number", "min": 6, "max": 72, "default": 6,
-                      "doc": "the smallest text, in points, that may print on anything a player handles (after "
-                             "shrinking to fit, and as printed by a `use` that draws it smaller; a rulebook's "
-                             "pictures are exempt); 6 unless a game asks for more"},
+                      "doc": "the smallest text, in points, that may print on anything a player handles, from "
+                             "the game's layouts (after shrinking to fit, and as printed by a `use` that draws it "
+                             "smaller; a rulebook's pictures are exempt); 6 unless a game asks for more. The "
+                             "rulebook's own text is set by pnp at its own sizes, 8 pt at the least (its page "
+                             "footer), which this does not change: set above 8, validate warns at this key"},
     "icons": {"type": "map", "values": "str", "default": {},
               "doc": "icon aliases: a name used in data and layouts -> an icon file's name"},
     "enums": {"type": "map", "values": {"type": "list", "of": "scalar"}, "default": {},

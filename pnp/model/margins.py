@@ -5,7 +5,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import ExprError
+from ..errors import DataError, ExprError, LimitError
 from ..template import Side, comparisons, evaluate
 from .load import Record
 from .shapes import GameShape
@@ -167,7 +167,10 @@ def constraint_margin(game: GameShape, c: Record) -> Margin:
     """The Margin of one constraint (as game.yaml's `constraints:` gives it)."""
     expr, each = str(c["expr"]), c.get("each")
     result = Margin(expr, each, line=getattr(c.mark_of("expr"), "line", 0))
-    pairs = comparisons(expr)
+    try:
+        pairs = comparisons(expr)
+    except LimitError as e:  # (reading it ran out of memory) the report is not made: said at the rule's line
+        raise DataError(f"constraint: {e.message}", c.mark_of("expr")) from None
     items: Iterable[Record | None] = game.tables.get(each, ()) if each else [None]
     try:
         measured = _measured(game, pairs, items, each) if pairs else None

@@ -608,6 +608,19 @@ def _no_picture(src: str, width: str) -> NoReturn:
     raise DataError(f"no picture is drawn in a credit line ({src})")
 
 
+def _role_problems(credits: Record) -> list[tuple[str, Mark | None]]:
+    """The credits' roles that would not print as written, each at its key: one of underscores alone (they print
+    as spaces), and one YAML read as a number, which prints as Python writes it (`1.10:` printed "1.1", `1_000:`
+    "1000"): a key's written digits are not kept, as a value's are (Record.written_of), so it is refused until
+    quoted."""
+    said = [(f"credits: the role '{role}' prints as no words (its '_' print as spaces): write its words",
+             credits.key_mark(role)) for role in credits
+            if str(role).strip() and not str(role).replace("_", " ").strip()]
+    return said + [(f"credits: the role {role} is read as a number, which prints as {role} whatever digits it was "
+                    "written with: quote it ('1.10': ...) to print it as written", credits.key_mark(role))
+                   for role in credits if isinstance(role, (int, float)) and not isinstance(role, bool)]
+
+
 def credit_problems(studio: Studio) -> list[tuple[str, Mark | None]]:
     """What the rulebook's credits cannot set, on every paper pnp prints on: a font's credit (a character
     its font lacks, a word wider than the page) at its family's line of fonts.yaml, the icons' (a long icon
@@ -615,9 +628,7 @@ def credit_problems(studio: Studio) -> list[tuple[str, Mark | None]]:
     ok. Asked once every printable is checked: the icons credited are those they print."""
     meta = studio.game.meta
     credits = meta.get("credits")
-    blank = [(f"credits: the role '{role}' prints as no words (its '_' print as spaces): write its words",
-              credits.key_mark(role)) for role in (credits if isinstance(credits, Record) else ())
-             if str(role).strip() and not str(role).replace("_", " ").strip()]
+    blank = _role_problems(credits) if isinstance(credits, Record) else []
     lines = [(f"{credit},", mark) for credit, mark in _font_credits(studio)]
     try:
         icons = _icons_line(studio)

@@ -59,10 +59,10 @@ def _check(game: Game, rule: Record, sim: dict[str, Any], summary: dict[str, Any
         context = game.context(sim=sim, item=row) if row is not None else game.context(sim=sim)
         try:
             ok = bool(evaluate(expr, context))
+            measured = nearest_comparison(expr, context)  # (LimitError where reading it ran out of memory)
         except ExprError as e:
             outcome.holds, outcome.message = False, f"balance rule failed to evaluate: {e.message}"
             return outcome
-        measured = nearest_comparison(expr, context)
         if measured is not None and (nearest is None or measured[0] < nearest[0][0]):
             nearest = (measured, row)
         if not ok:

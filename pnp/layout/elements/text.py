@@ -4,6 +4,7 @@ from collections.abc import Iterator
 
 from ...errors import LayoutError, LimitError
 from ...model.load import Record
+from ...options import shown_number
 from ...template import is_template
 from .. import params as P
 from ..prims import Prim
@@ -64,6 +65,8 @@ class Text(Element):
 def min_size_problem(size: float, min_size: float | None) -> str | None:
     """What is wrong when a text's smallest size is above its largest (None: min_size not set, or fine)."""
     if min_size is not None and min_size > size:
-        return (f"min_size: {min_size:g} pt is above size ({size:g} pt): text shrinks from size down to "
+        # (digits enough to tell them apart: 'min_size: 6 pt is above size (6 pt)' for a size of 5.99999999)
+        return (f"min_size: {shown_number(min_size)} pt is above size ({shown_number(size)} pt): text shrinks from "
+                "size down to "
                 f"min_size, so min_size is at most size")
     return None
