@@ -443,7 +443,7 @@ def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown: s
         if not real.is_relative_to(BUILTIN_FONTS):
             raise DataError(f"{what} '{path if shown is None else shown}' is not among pnp's fonts", mark)
         return real
-    real = project.inside(path, mark, what, shown=shown)
+    real = project.inside(path, mark, what, shown=shown, built=False)
     if not present(real):  # (with the file named alike that is there: a font or licence named on a Mac)
         typed = path.name if shown is None else shown
         up = len(Path(typed).parts) - 1  # the folder `typed` is written from

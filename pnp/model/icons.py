@@ -26,7 +26,7 @@ class IconIndex:
             if not folder.is_dir():
                 continue
             try:
-                real_folder = project.inside(folder, what="icon folder")
+                real_folder = project.inside(folder, what="icon folder", built=False)
             except DataError as e:
                 self.problems.append(e)
                 continue
@@ -38,7 +38,7 @@ class IconIndex:
                     self._files[stem] = real_folder / entry.name
                     continue
                 try:
-                    self._files[stem] = project.inside(folder / entry.name, what="icon file")
+                    self._files[stem] = project.inside(folder / entry.name, what="icon file", built=False)
                 except DataError as e:
                     self.problems.append(e)
 

@@ -587,7 +587,7 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
     with bytes its pixels do not need (padded) is refused. DataError at `mark`, naming the image as `shown`, unless it is an ordinary file inside the
     project, under MAX_IMAGE_BYTES, one of IMAGE_FORMATS and of at most MAX_IMAGE_PIXELS and MAX_IMAGE_SIDE (its
     pixels are decoded, once, by pnp.draw.pictures)."""
-    real = project.inside(path, mark, "image", shown=shown)
+    real = project.inside(path, mark, "image", shown=shown, built=False)
     with open_project_file(real, MAX_IMAGE_BYTES, mark, "image", shown) as f:
         if problem := _file_structure_problem(f):
             raise DataError(f"image '{shown}' cannot be used: {problem}", mark)
