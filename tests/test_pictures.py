@@ -553,7 +553,8 @@ def test_a_picture_giving_its_colour_space_otherwise_than_pillow_reads_it_is_ref
 def test_a_png_whose_gamma_or_primaries_are_not_srgbs_and_that_has_no_profile_is_refused_at_its_element(tmp_path):
     """Browsers apply a PNG's gAMA and cHRM chunks when it has no colour profile, Pillow none: a PNG of gamma 1.0
     printed its grey 128 where browsers show 188 (exit 0), in a game's pictures and in an icon's. sRGB's own
-    numbers (old Photoshop and GIMP files), and any numbers beside a profile (which viewers read instead), print."""
+    numbers (old Photoshop and GIMP files), any numbers beside a profile (which viewers read instead), and a gAMA
+    after the picture data (which libpng ignores, and run 34 refused), print."""
     import base64
     import struct
     import zlib
@@ -573,6 +574,9 @@ def test_a_png_whose_gamma_or_primaries_are_not_srgbs_and_that_has_no_profile_is
     plain = io.BytesIO()
     Image.new("RGB", (60, 60), (128, 128, 128)).save(plain, "PNG")
     pictures = {name: plain.getvalue()[:33] + chunks + plain.getvalue()[33:] for name, chunks in colour.items()}
+    # after its picture data, where libpng (and so browsers) reads no gamma: it prints as it is seen
+    pictures["after.png"] = plain.getvalue()[:-12] + linear + plain.getvalue()[-12:]
+    colour["after.png"] = linear
     icon = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">\n<image width="10" height="10" '
             f'href="data:image/png;base64,{base64.b64encode(pictures["linear.png"]).decode()}"/>\n</svg>\n')
     card = "size: poker\nelements:\n" + "".join(f"  - {{type: image, src: {name}, x: 5, y: {5 + 10 * i}, w: 9, h: 9}}\n"
@@ -594,6 +598,41 @@ def test_a_png_whose_gamma_or_primaries_are_not_srgbs_and_that_has_no_profile_is
                                f"gamma or primaries (gAMA {said}")
     assert lines[3].startswith("layouts/shared/icons/round-star.svg:2:")
     assert f"gamma or primaries (gAMA {said}" in lines[3]
+
+
+def test_a_png_whose_compressed_profile_or_text_chunk_is_past_pillows_cap_is_refused_in_pnps_words(tmp_path):
+    """Pillow refuses a PNG whose iCCP, zTXt or compressed iTXt chunk decompresses past 1 MB, in its own words
+    (naming its MAX_TEXT_CHUNK); pnp refuses it first, in its own, at the picture's line. An uncompressed tEXt of
+    that size Pillow reads, and so does pnp."""
+    import struct
+    import zlib
+
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    plain = io.BytesIO()
+    Image.new("RGB", (300, 300), (128, 128, 128)).save(plain, "PNG")
+    large = zlib.compress(bytes(1_100_000))
+    chunks = {"profile.png": chunk(b"iCCP", b"icc\0\0" + large), "ztxt.png": chunk(b"zTXt", b"Comment\0\0" + large),
+              "itxt.png": chunk(b"iTXt", b"XML:com.adobe.xmp\0\1\0\0\0" + large),
+              "text.png": chunk(b"tEXt", b"Comment\0" + b"a" * 1_100_000)}
+    said = {"profile.png": "colour profile (iCCP)", "ztxt.png": "compressed text chunk (zTXt)",
+            "itxt.png": "compressed text chunk (iTXt)"}
+    for name, data in chunks.items():
+        (tmp_path / name).write_bytes(plain.getvalue()[:33] + data + plain.getvalue()[33:])
+        if name not in said:
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            continue
+        with pytest.raises(DataError) as raised:
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+        assert raised.value.mark == Mark("card.yaml", 3)
+        assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG whose {said[name]} is more "
+                                               "than 1 MB decompressed")
 
 
 @pytest.mark.parametrize("key, said", [("icc_profile", "its colour profile (ICC) is 5,000,000 bytes, more than 4 MB"),

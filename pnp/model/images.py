@@ -482,18 +482,25 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
             pictures += 1
         else:
             others += 1
-        if kind in _PNG_COLOUR_CHUNKS:
+        if kind in _PNG_COLOUR_CHUNKS and not pictures:
             colour.append(kind + data[at + 8:at + 8 + min(length, 4)])
-        elif kind in _PNG_GAMMA_CHUNKS:
+        elif kind in _PNG_GAMMA_CHUNKS and not pictures:
             colour.append(kind + data[at + 8:at + 8 + min(length, 33)])  # (33: one byte past a right payload)
         if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
             return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
                     f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
-        if kind in _PNG_TEXT_CHUNKS:
-            text += _png_text_bytes(kind, data[at + 8:at + 8 + length], MAX_PNG_TEXT_BYTES - text + 1)
+        if kind in _PNG_TEXT_CHUNKS or kind == b"iCCP":
+            read, compressed = _png_text_bytes(kind, data[at + 8:at + 8 + length],
+                                               min(MAX_PNG_CHUNK_TEXT_BYTES, MAX_PNG_TEXT_BYTES - text) + 1)
+            if compressed and read > MAX_PNG_CHUNK_TEXT_BYTES:
+                what, remedy = ("colour profile (iCCP)", "an sRGB profile, or none") if kind == b"iCCP" else \
+                    (f"compressed text chunk ({kind.decode()})", "no comments or XMP (an editor's history)")
+                return (f"a PNG whose {what} is more than {MAX_PNG_CHUNK_TEXT_BYTES >> 20} MB decompressed, more "
+                        f"than pnp reads of one chunk (a photograph's are a few KB): save it with {remedy}")
+            text += read
             if text > MAX_PNG_TEXT_BYTES:
-                return (f"a PNG holding more than {MAX_PNG_TEXT_BYTES >> 20} MB of text (its comments and XMP; a "
-                        "photograph's are a few KB): save it without them")
+                return (f"a PNG holding more than {MAX_PNG_TEXT_BYTES >> 20} MB of text and colour profiles (its "
+                        "comments, XMP and profile; a photograph's are a few KB): save it without them")
         at += 12 + length
     return _png_colour_problem(colour)
 
@@ -546,18 +553,23 @@ def _png_colour_problem(chunks: list[bytes]) -> str | None:
     return None
 
 
-# A PNG's text (tEXt, zTXt, iTXt: comments, an XMP packet) is read, and decompressed, at each opening: 63 chunks
-# of 1 MB each (Pillow's most) fit in a 68 KB file, and each opening took a second
+# A PNG's text (tEXt, zTXt, iTXt: comments, an XMP packet), and its colour profile (iCCP), are read, and
+# decompressed, at each opening: 63 chunks of 1 MB each (Pillow's most) fit in a 68 KB file, and each opening took a
+# second
 MAX_PNG_TEXT_BYTES = MAX_XMP_BYTES
 _PNG_TEXT_CHUNKS = frozenset({b"tEXt", b"zTXt", b"iTXt"})
+# ...and each compressed chunk of it (zTXt, a compressed iTXt) and its colour profile (iCCP), decompressed, at most
+# this: Pillow's own cap on one chunk (its MAX_TEXT_CHUNK), past which it refused the picture in its own words
+MAX_PNG_CHUNK_TEXT_BYTES = 1024 * 1024
 
 
-def _png_text_bytes(kind: bytes, payload: bytes, most: int) -> int:
-    """The bytes of a PNG text chunk's text once decompressed, counted up to `most`."""
+def _png_text_bytes(kind: bytes, payload: bytes, most: int) -> tuple[int, bool]:
+    """(the bytes of a PNG text chunk's text, or of its colour profile (iCCP), once decompressed, counted up to
+    `most`; whether they are compressed)."""
     import zlib
 
     keyword_end = payload.find(b"\0")
-    if kind == b"zTXt":
+    if kind in (b"zTXt", b"iCCP"):  # keyword \0 compression method, compressed data
         compressed: bytes | None = payload[keyword_end + 2:]
     elif kind == b"iTXt" and payload[keyword_end + 1:keyword_end + 2] == b"\1":
         # keyword \0 compressed method language \0 translated keyword \0 text
@@ -566,11 +578,11 @@ def _png_text_bytes(kind: bytes, payload: bytes, most: int) -> int:
     else:
         compressed = None
     if compressed is None or keyword_end < 0:
-        return len(payload)
+        return len(payload), False
     try:
-        return len(zlib.decompressobj().decompress(compressed, most))
+        return len(zlib.decompressobj().decompress(compressed, most)), True
     except zlib.error:  # Pillow reads a damaged one as no text
-        return 0
+        return 0, True
 
 
 def structure_problem(data: bytes | mmap.mmap) -> str | None:
