@@ -400,6 +400,57 @@ def test_a_picture_of_a_wide_gamut_profile_prints_its_colours_as_srgb_resampled_
     assert len(kept) == 1 and all(abs(v - w) <= 2 for v, w in zip(kept[0], (200, 40, 40)))
 
 
+def _grey_profile(gamma: float | None) -> bytes:
+    """An ICC profile of greys (GRAY) of tone curve `gamma`, or sRGB's (None): a profile made here, as a Photoshop
+    grey picture's, not read from the machine's colour folder."""
+    import struct
+
+    def fixed(value: float) -> bytes:
+        return struct.pack(">i", round(value * 65536))
+
+    d50 = fixed(0.9642) + fixed(1.0) + fixed(0.8249)
+    curve = (b"curv" + bytes(4) + struct.pack(">IH", 1, round(gamma * 256)) + bytes(2) if gamma is not None else
+             b"para" + bytes(4) + struct.pack(">H", 3) + bytes(2)
+             + b"".join(fixed(v) for v in (2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045)))
+    tags = [(b"wtpt", b"XYZ " + bytes(4) + d50), (b"kTRC", curve)]
+    start, table, body = 128 + 4 + 12 * len(tags), b"", b""
+    for signature, data in tags:
+        table += signature + struct.pack(">II", start + len(body), len(data))
+        body += data + bytes(-len(data) % 4)
+    header = (struct.pack(">I", start + len(body)) + bytes(4) + b"\x02\x10\0\0mntrGRAYXYZ " + bytes(12) + b"acsp"
+              + bytes(28) + d50 + bytes(48))
+    return header + struct.pack(">I", len(tags)) + table + body
+
+
+def test_a_grey_picture_of_a_grey_profile_prints_its_greys_as_srgb_resampled_or_not(tmp_path):
+    """Photoshop saves a grey picture with a grey profile (Dot Gain 20%, Gray Gamma 1.8...), which browsers apply:
+    its numbers printed as sRGB greys, a grey 128 of a linear profile as 128 where browsers show 188 (exit 0). Its
+    greys are converted, resampled or not, a JPEG's, a PNG's, one with an alpha channel and a 16-bit one's alike;
+    a grey picture of sRGB's greys is still embedded as it is."""
+    grey, srgb_grey = _grey_profile(1.0), _grey_profile(None)
+    names = ("grey.jpg", "grey-big.png", "grey-alpha.png", "grey-16.png", "srgb-grey.jpg")
+    card = ("size: poker\nelements:\n" + "".join(
+        f"  - {{type: image, src: images/{name}, x: 5, y: {5 + 15 * i}, w: 20, h: 10}}\n" for i, name in enumerate(names)))
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    folder = root / "layouts/mini/images"
+    folder.mkdir()
+    Image.new("L", (300, 150), 128).save(folder / "grey.jpg", icc_profile=grey, quality=100)
+    Image.new("L", (600, 300), 128).save(folder / "grey-big.png", icc_profile=grey)
+    Image.new("LA", (300, 150), (128, 255)).save(folder / "grey-alpha.png", icc_profile=grey)
+    Image.new("I;16", (300, 150), 128 * 257).save(folder / "grey-16.png", icc_profile=grey)
+    Image.new("L", (300, 150), 128).save(folder / "srgb-grey.jpg", icc_profile=srgb_grey, quality=100)
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
+        images = list(_images_in(pdf.pages[0].obj))
+        greys = sorted(pikepdf.PdfImage(image).as_pil_image().convert("RGB").getpixel((100, 50)) for image in images)
+        as_is = [str(image.get("/Filter")) for image in pdf.pages[0].Resources.XObject.values()
+                 if image.get("/Subtype") == "/Image"]
+    assert len(images) == 5 and len(as_is) == 1 and "DCTDecode" in as_is[0]
+    assert all(abs(v - 128) <= 2 for v in greys[0]), greys
+    assert all(abs(v - 188) <= 2 for colour in greys[1:] for v in colour), greys
+
+
 def test_a_profile_of_srgbs_colorants_but_another_tone_curve_is_converted_from():
     """A profile of sRGB's colorants and a linear tone curve (as Ghostscript's scrgb.icc) was taken for sRGB by
     its colorants alone: its grey 128, which viewers show as 188, printed 128. sRGB itself is still left as it

@@ -94,25 +94,29 @@ def drawn_as_is(image: "Image.Image", held: int | None = None) -> bool:
         and not srgb_profile(image)
 
 
-# The modes whose colours are red, green and blue (a palette's too): an RGB colour profile describes them. A grey
-# or CMYK picture keeps its path (its profile is not read)
+# The modes whose colours are red, green and blue (a palette's too): an RGB colour profile describes them
 RGB_MODES = frozenset({"RGB", "RGBA", "P", "PA"})
+# ...and those of greys, which a grey (GRAY) profile describes: Photoshop saves grey pictures with one (its default
+# "Dot Gain 20%" prints grey 128 as 101), which browsers apply, and such a picture printed its numbers as sRGB
+# greys. A CMYK picture's profile is not read: its inks are printed as they are (see pnp.draw.pictures)
+GREY_MODES = frozenset({"1", "L", "LA", *DEEP_MODES})
 # How far an embedded profile's colorants (XYZ, D50) may lie from sRGB's and it still be sRGB: the sRGB profiles
 # cameras, editors and Ghostscript embed differ by under 0.0005; Display P3's red lies 0.08 away, Adobe RGB's 0.17
 SRGB_TOLERANCE = 0.002
 
 
 def srgb_profile(image: "Image.Image") -> bytes | None:
-    """The ICC profile embedded in an open picture of red, green and blue (RGB_MODES) when its colours must be
-    converted from it to sRGB to print as viewers show them (pnp.draw.pictures): a profile of RGB whose colorants
-    are not sRGB's (a Display P3 or Adobe RGB photograph printed duller, its numbers taken as sRGB's), or one that
-    cannot be read (profile_problem refuses it). None for a picture of no profile, of an sRGB one, of a profile of
-    another colour space, or of other modes."""
+    """The ICC profile embedded in an open picture of red, green and blue (RGB_MODES) or of greys (GREY_MODES)
+    when its colours must be converted from it to sRGB to print as viewers show them (pnp.draw.pictures): a
+    profile of RGB whose colorants are not sRGB's (a Display P3 or Adobe RGB photograph printed duller, its numbers
+    taken as sRGB's), a grey profile whose greys are not sRGB's, or one that cannot be read (profile_problem
+    refuses it). None for a picture of no profile, of an sRGB one, of a profile of another colour space than its
+    own (viewers ignore it), or of other modes (CMYK)."""
     profile = image.info.get("icc_profile")
-    if image.mode not in RGB_MODES or not isinstance(profile, bytes) or not profile:
+    if image.mode not in RGB_MODES | GREY_MODES or not isinstance(profile, bytes) or not profile:
         return None
     try:
-        return None if _is_srgb(profile) else profile
+        return None if _is_srgb(profile, grey=image.mode in GREY_MODES) else profile
     except ValueError:
         return profile
 
@@ -123,16 +127,36 @@ def profile_problem(image: "Image.Image") -> str | None:
     if profile is None:
         return None
     try:
-        srgb_transform(profile, "RGBA" if image.mode in ("RGBA", "PA") or "transparency" in image.info else "RGB")
+        srgb_transform(profile, "L" if image.mode in GREY_MODES else
+                       "RGBA" if image.mode in ("RGBA", "PA") or "transparency" in image.info else "RGB")
     except ValueError as e:
         return f"its colour profile cannot be read ({e}): save it with an sRGB profile, or none"
     return None
 
 
-def _is_srgb(profile: bytes) -> bool:
-    """Whether an ICC profile is sRGB by its colorants (SRGB_TOLERANCE), True for one of another colour space
-    (nothing is converted from it); ValueError for a profile that cannot be read. Known once per profile."""
+def _is_srgb(profile: bytes, grey: bool = False) -> bool:
+    """Whether an ICC profile is sRGB by its colorants (SRGB_TOLERANCE), or, for a picture of greys, whether its
+    greys are sRGB's (_greys_are_srgb); True for one of another colour space than the picture's (nothing is
+    converted from it); ValueError for a profile that cannot be read. Known once per profile."""
+    if grey:
+        return bool(_known(profile, "sRGB greys?", lambda: _greys_are_srgb(profile)))
     return bool(_known(profile, "sRGB?", lambda: _colorants_are_srgb(profile)))
+
+
+def _greys_are_srgb(profile: bytes) -> bool:
+    """_is_srgb of a grey picture's profile, read afresh: its greys converted to sRGB are each within 2 of
+    themselves (Ghostscript's sGray is; Photoshop's Dot Gain 20% and a gamma 1.8 grey are not)."""
+    from PIL import Image, ImageCms
+
+    if _read_profile(profile).profile.xcolor_space.strip() != "GRAY":
+        return True
+    greys = [level for level, _, _ in _SAMPLES[:5]]
+    samples = Image.new("L", (len(greys), 1))
+    samples.putdata(greys)
+    converted = ImageCms.applyTransform(samples, srgb_transform(profile, "L"))
+    assert converted is not None  # (applyTransform returns None only when told to work in place)
+    return all(abs(level - channel) <= 2 for x, level in enumerate(greys)
+               for channel in cast("tuple[int, int, int]", converted.getpixel((x, 0))))
 
 
 def _colorants_are_srgb(profile: bytes) -> bool:
@@ -265,13 +289,16 @@ def _positions(profile: bytes, base: int, table: int, count: int) -> list[int]:
 
 def srgb_transform(profile: bytes, mode: str) -> "ImageCms.ImageCmsTransform":
     """The colour transform from an ICC profile of RGB to sRGB, for pictures of `mode` (RGB, RGBA: the alpha is
-    kept), relative colorimetric as browsers convert such pictures; ValueError for a profile that cannot make one.
-    Made once per profile and mode: making one reads the profile again."""
+    kept), or from a grey profile, for pictures of "L" (made RGB: littleCMS's LA to RGBA loses every pixel, so
+    a grey's alpha is put back by the caller), relative colorimetric as browsers convert such pictures;
+    ValueError for a profile that cannot make one. Made once per profile and mode: making one reads the profile
+    again."""
     from PIL import ImageCms
 
     def made() -> "ImageCms.ImageCmsTransform":
         try:
-            return ImageCms.buildTransform(_read_profile(profile), ImageCms.createProfile("sRGB"), mode, mode,
+            return ImageCms.buildTransform(_read_profile(profile), ImageCms.createProfile("sRGB"), mode,
+                                           "RGB" if mode == "L" else mode,
                                            renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
         except (OSError, ImageCms.PyCMSError, TypeError) as e:
             raise ValueError(str(e) or "no transform to sRGB") from None
