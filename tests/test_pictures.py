@@ -686,6 +686,43 @@ def test_a_png_whose_compressed_profile_or_text_chunk_is_past_pillows_cap_is_ref
                                                "than 1 MB decompressed")
 
 
+def test_a_png_whose_header_or_profile_chunk_libpng_reads_otherwise_than_pillow_is_refused_at_its_element(tmp_path):
+    """libpng (browsers) shows no picture of a PNG whose first chunk is not its header (IHDR), and ignores a colour
+    profile (iCCP) of no keyword, a keyword past 79 bytes or a compression method other than 0: Pillow read the
+    first and converted the picture from the others' profile (exit 0), or called one "not a PNG". One of a
+    keyword and method 0 prints."""
+    import struct
+    import zlib
+
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    plain = io.BytesIO()
+    Image.new("RGB", (60, 30), (200, 40, 40)).save(plain, "PNG")
+    png, p3 = plain.getvalue(), zlib.compress(_profile_of_colorants(DISPLAY_P3))
+    pictures = {"first.png": png[:8] + chunk(b"iCCP", b"icc\0\0" + p3) + png[8:],
+                "unnamed.png": png[:33] + chunk(b"iCCP", b"\0\0" + p3) + png[33:],
+                "long-name.png": png[:33] + chunk(b"iCCP", b"k" * 80 + b"\0\0" + p3) + png[33:],
+                "method.png": png[:33] + chunk(b"iCCP", b"icc\0\1" + p3) + png[33:],
+                "empty.png": png[:33] + chunk(b"iCCP", b"") + png[33:],
+                "named.png": png[:33] + chunk(b"iCCP", b"k" * 79 + b"\0\0" + p3) + png[33:]}
+    for name, data in pictures.items():
+        (tmp_path / name).write_bytes(data)
+        if name == "named.png":
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            continue
+        with pytest.raises(DataError) as raised:
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+        assert raised.value.mark == Mark("card.yaml", 3)
+        said = "first chunk is not its header (IHDR)" if name == "first.png" else "colour profile chunk (iCCP) is malformed"
+        assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG whose {said}"), raised.value.message
+
+
 @pytest.mark.parametrize("key, said", [("icc_profile", "its colour profile (ICC) is 5,000,000 bytes, more than 4 MB"),
                                        ("xmp", "its XMP metadata is 5,000,000 bytes, more than 4 MB")])
 def test_a_webp_whose_colour_profile_or_xmp_is_past_what_a_photograph_holds_is_refused_at_its_element(tmp_path, key,

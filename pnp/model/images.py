@@ -516,6 +516,8 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
         if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
             return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
                     f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
+        if problem := _png_chunk_problem(kind, data[at + 8:at + 8 + min(length, _PNG_KEYWORD_BYTES + 2)], at == 8):
+            return problem
         if kind in _PNG_TEXT_CHUNKS or kind == b"iCCP":
             read, compressed = _png_text_bytes(kind, data[at + 8:at + 8 + length],
                                                min(MAX_PNG_CHUNK_TEXT_BYTES, MAX_PNG_TEXT_BYTES - text) + 1)
@@ -530,6 +532,28 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
                         "comments, XMP and profile; a photograph's are a few KB): save it without them")
         at += 12 + length
     return _png_colour_problem(colour)
+
+
+# libpng (browsers) reads a PNG whose first chunk is its header (IHDR) alone, and its colour profile (iCCP) only
+# under a keyword of 1 to 79 bytes and compression method 0: Pillow read a PNG of a chunk before its header, which
+# viewers show as a broken picture, and a profile of no keyword or a long one, which viewers ignore, converting the
+# picture from it (exit 0); it refused one of another method as "not a PNG"
+_PNG_KEYWORD_BYTES = 79
+
+
+def _png_chunk_problem(kind: bytes, start: bytes, first: bool) -> str | None:
+    """Why a PNG's chunk (its kind and its payload's first bytes, `first` for its first chunk) is read otherwise
+    by libpng than by Pillow, or None."""
+    if first and kind != b"IHDR":
+        return ("a PNG whose first chunk is not its header (IHDR): viewers show no picture of it; save it again")
+    if kind != b"iCCP":
+        return None
+    keyword = start.find(b"\0")
+    if not 1 <= keyword <= _PNG_KEYWORD_BYTES or start[keyword + 1:keyword + 2] != b"\0":
+        return ("a PNG whose colour profile chunk (iCCP) is malformed (its name is not 1 to 79 bytes, or its "
+                "compression is not zlib's): viewers ignore the profile, Pillow reads it or refuses the file; "
+                "save it with an sRGB profile, or none")
+    return None
 
 
 # A PNG says its colour space in one chunk: a colour profile (iCCP), sRGB, or video code points (cICP). Viewers read
