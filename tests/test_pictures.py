@@ -688,9 +688,10 @@ def test_a_png_whose_compressed_profile_or_text_chunk_is_past_pillows_cap_is_ref
 
 def test_a_png_whose_header_or_profile_chunk_libpng_reads_otherwise_than_pillow_is_refused_at_its_element(tmp_path):
     """libpng (browsers) shows no picture of a PNG whose first chunk is not its header (IHDR), and ignores a colour
-    profile (iCCP) of no keyword, a keyword past 79 bytes or a compression method other than 0: Pillow read the
-    first and converted the picture from the others' profile (exit 0), or called one "not a PNG". One of a
-    keyword and method 0 prints."""
+    profile (iCCP) of no keyword, a keyword past 79 bytes or a compression method other than 0, and reads the
+    first of two EXIF chunks (eXIf): Pillow read the first, converted the picture from the profiles (exit 0), or
+    called one "not a PNG", and turned a picture by its last EXIF's orientation. A profile of a keyword and method
+    0 prints."""
     import struct
     import zlib
 
@@ -705,12 +706,15 @@ def test_a_png_whose_header_or_profile_chunk_libpng_reads_otherwise_than_pillow_
     plain = io.BytesIO()
     Image.new("RGB", (60, 30), (200, 40, 40)).save(plain, "PNG")
     png, p3 = plain.getvalue(), zlib.compress(_profile_of_colorants(DISPLAY_P3))
+    upright, turned = Image.Exif(), Image.Exif()
+    upright[0x0112], turned[0x0112] = 1, 6
     pictures = {"first.png": png[:8] + chunk(b"iCCP", b"icc\0\0" + p3) + png[8:],
                 "unnamed.png": png[:33] + chunk(b"iCCP", b"\0\0" + p3) + png[33:],
                 "long-name.png": png[:33] + chunk(b"iCCP", b"k" * 80 + b"\0\0" + p3) + png[33:],
                 "method.png": png[:33] + chunk(b"iCCP", b"icc\0\1" + p3) + png[33:],
                 "empty.png": png[:33] + chunk(b"iCCP", b"") + png[33:],
-                "named.png": png[:33] + chunk(b"iCCP", b"k" * 79 + b"\0\0" + p3) + png[33:]}
+                "named.png": png[:33] + chunk(b"iCCP", b"k" * 79 + b"\0\0" + p3) + png[33:],
+                "two-exif.png": png[:33] + chunk(b"eXIf", upright.tobytes()) + chunk(b"eXIf", turned.tobytes()) + png[33:]}
     for name, data in pictures.items():
         (tmp_path / name).write_bytes(data)
         if name == "named.png":
@@ -719,8 +723,9 @@ def test_a_png_whose_header_or_profile_chunk_libpng_reads_otherwise_than_pillow_
         with pytest.raises(DataError) as raised:
             checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
         assert raised.value.mark == Mark("card.yaml", 3)
-        said = "first chunk is not its header (IHDR)" if name == "first.png" else "colour profile chunk (iCCP) is malformed"
-        assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG whose {said}"), raised.value.message
+        said = {"first.png": "whose first chunk is not its header (IHDR)",
+                "two-exif.png": "of more than one EXIF chunk (eXIf)"}.get(name, "whose colour profile chunk (iCCP) is malformed")
+        assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG {said}"), raised.value.message
 
 
 @pytest.mark.parametrize("key, said", [("icc_profile", "its colour profile (ICC) is 5,000,000 bytes, more than 4 MB"),

@@ -501,7 +501,7 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
     lengths, without reading them, up to the limits."""
     if data[:8] != _PNG_SIGNATURE:
         return None
-    others, pictures, text, at = 0, 0, 0, 8
+    others, pictures, text, at, exifs = 0, 0, 0, 8, 0
     colour: list[bytes] = []  # the payloads of its colour space chunks (_PNG_COLOUR_CHUNKS)
     while at + 8 <= len(data) and data[at + 4:at + 8] != b"IEND":
         kind, length = data[at + 4:at + 8], int.from_bytes(data[at:at + 4], "big")
@@ -509,6 +509,7 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
             pictures += 1
         else:
             others += 1
+        exifs += kind == b"eXIf" and not pictures
         if kind in _PNG_COLOUR_CHUNKS and not pictures:
             colour.append(kind + data[at + 8:at + 8 + min(length, 4)])
         elif kind in _PNG_GAMMA_CHUNKS and not pictures:
@@ -531,6 +532,9 @@ def png_problem(data: bytes | mmap.mmap) -> str | None:
                 return (f"a PNG holding more than {MAX_PNG_TEXT_BYTES >> 20} MB of text and colour profiles (its "
                         "comments, XMP and profile; a photograph's are a few KB): save it without them")
         at += 12 + length
+    if exifs > 1:  # (Pillow reads those before the picture data as it opens the file)
+        return ("a PNG of more than one EXIF chunk (eXIf): viewers turn it by the first one's orientation, Pillow by "
+                "the last one's; save it with one")
     return _png_colour_problem(colour)
 
 
