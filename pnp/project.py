@@ -803,14 +803,16 @@ _MOST_ENTRIES_LOOKED_AT = 1_000  # (a folder holding a game's few files, or imag
 
 def spelt_otherwise(folder: Path, name: str) -> str | None:
     """The name of a file in `folder` that is `name` (a .yaml) spelt otherwise, in other letters' case or as .yml,
-    or None; asked where `name` itself is not there."""
+    or None; asked where `name` itself is not read, and `name` itself is never one (pnp calibrate reads pnp's own
+    fonts as a project's, whose fonts/fonts.yaml was taken for its own name spelt otherwise: every calibrate
+    failed)."""
     meant = {name, name.removesuffix(".yaml") + ".yml"}
     try:
         with os.scandir(folder) as entries:
             for n, entry in enumerate(entries):
                 if n >= _MOST_ENTRIES_LOOKED_AT:
                     return None
-                if entry.name.lower() in meant:
+                if entry.name != name and entry.name.lower() in meant:
                     return entry.name
     except OSError:
         return None
