@@ -362,6 +362,22 @@ def test_a_font_file_reportlab_cannot_load_is_named_as_fonts_yaml_names_it(tmp_p
     assert str(tmp_path) not in result.output and "/fonts/sub" not in result.output
 
 
+def test_a_font_file_without_a_table_reportlab_needs_says_which_table_it_lacks(tmp_path):
+    """ReportLab looks a font's tables up by their tags: a font without its post table was refused as "cannot be
+    loaded: 'post'", the missing table's tag alone."""
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
+    font = bytearray((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
+    at = font.index(b"post", 12)  # its entry in the table directory, renamed
+    font[at:at + 4] = b"posu"
+    (root / "fonts" / "f.ttf").write_bytes(bytes(font))
+    result = run(root, "validate")
+    said = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and len(said) == 1, result.output
+    assert said[0] == ("fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be loaded: it has no post "
+                       "table, which a TrueType font holds")
+
+
 def test_two_icon_files_of_one_name_in_different_folders_each_draw_their_own_drawing(tmp_path):
     """A game's icons/gem.svg linked to art/star.svg beside its own icons/star.svg: both were drawn as the
     first one the PDF met (forms were named by the file's name alone), and the build said ok."""

@@ -908,6 +908,11 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     data.name = file  # what ReportLab calls the font in its messages: the file as fonts.yaml says it
     try:
         font = TTFont(what, data)
+    except KeyError as e:  # ReportLab looks a table up by its tag: a font without it said only "'post'"
+        tag = e.args[0] if e.args else None
+        missing = f"it has no {tag} table, which a TrueType font holds" if isinstance(tag, str) and len(tag) == 4 \
+            else f"KeyError: {e}"
+        raise DataError(f"{what} cannot be loaded: {missing}", where) from None
     except Exception as e:  # noqa: BLE001 - a font parser meeting any broken file: say which, no traceback
         raise DataError(f"{what} cannot be loaded: {e}", where) from None
     _check_code_points(font.face, what, where)
