@@ -485,6 +485,24 @@ def _check_licence_allows_subsets(font: bytes, what: str, mark: Mark | None) -> 
                             "OFL font does)", mark)
 
 
+# What OpenType allows of a font's units per em (its head table's unitsPerEm), by which every measure of it is
+# divided: a font of 0 was refused as "cannot be loaded: division by zero", one of 1 as a glyph 2,200 em wide
+UNITS_PER_EM = range(16, 16_385)
+
+
+def _check_units_per_em(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when the font's (of a collection's first font's) units per em are past UNITS_PER_EM; a head
+    table cut short is left to ReportLab, which says so."""
+    try:
+        units = [int(struct.unpack_from(">H", font, table + 18)[0]) for table in _tables(font, b"head")]
+    except struct.error:
+        return
+    if units and units[0] not in UNITS_PER_EM:
+        raise DataError(f"{what} cannot be loaded: its head table gives {units[0]:,} units per em, where a font "
+                        f"has {UNITS_PER_EM.start} to {UNITS_PER_EM.stop - 1:,} (every measure of it is divided by "
+                        "them): a damaged file?", mark)
+
+
 def _fs_type(font: bytes) -> int | None:
     """The fsType of the font's (of a collection's first font's) OS/2 table; None when it has none, or the
     table is cut short (ReportLab fails there)."""
@@ -904,6 +922,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     _check_character_maps(raw, what, where)
     _check_map_is_unicode(raw, what, where)
     _check_licence_allows_subsets(raw, what, where)
+    _check_units_per_em(raw, what, where)
     data = io.BytesIO(raw)
     data.name = file  # what ReportLab calls the font in its messages: the file as fonts.yaml says it
     try:
