@@ -497,45 +497,47 @@ _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 def png_problem(data: bytes | mmap.mmap) -> str | None:
     """Why a PNG's structure is too costly to read (too many chunks), or gives its colours otherwise than
-    Pillow reads them (_png_colour_problem), or None; None too for what is no PNG. Counted from the chunks'
+    Pillow reads them (_png_chunk_problem, _png_header_problem), or None; None too for what is no PNG. Counted from the chunks'
     lengths, without reading them, up to the limits."""
     if data[:8] != _PNG_SIGNATURE:
         return None
-    others, pictures, text, at, exifs = 0, 0, 0, 8, 0
-    colour: list[bytes] = []  # the payloads of its colour space chunks (_PNG_COLOUR_CHUNKS)
+    others, pictures, text, at = 0, 0, 0, 8
+    header: list[bytes] = []  # the chunks before its picture data that _png_header_problem reads (their start)
     while at + 8 <= len(data) and data[at + 4:at + 8] != b"IEND":
         kind, length = data[at + 4:at + 8], int.from_bytes(data[at:at + 4], "big")
         if kind == b"IDAT":
             pictures += 1
         else:
             others += 1
-        exifs += kind == b"eXIf" and not pictures
-        if kind in _PNG_COLOUR_CHUNKS and not pictures:
-            colour.append(kind + data[at + 8:at + 8 + min(length, 4)])
-        elif kind in _PNG_GAMMA_CHUNKS and not pictures:
-            colour.append(kind + data[at + 8:at + 8 + min(length, 33)])  # (33: one byte past a right payload)
+        if not pictures and kind in _PNG_HEADER_CHUNKS:  # (33: one byte past a right cHRM)
+            header.append(kind + data[at + 8:at + 8 + min(length, 33)])
         if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
             return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
                     f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
         if problem := _png_chunk_problem(kind, data[at + 8:at + 8 + min(length, _PNG_KEYWORD_BYTES + 2)], at == 8):
             return problem
         if kind in _PNG_TEXT_CHUNKS or kind == b"iCCP":
-            read, compressed = _png_text_bytes(kind, data[at + 8:at + 8 + length],
-                                               min(MAX_PNG_CHUNK_TEXT_BYTES, MAX_PNG_TEXT_BYTES - text) + 1)
-            if compressed and read > MAX_PNG_CHUNK_TEXT_BYTES:
-                what, remedy = ("colour profile (iCCP)", "an sRGB profile, or none") if kind == b"iCCP" else \
-                    (f"compressed text chunk ({kind.decode()})", "no comments or XMP (an editor's history)")
-                return (f"a PNG whose {what} is more than {MAX_PNG_CHUNK_TEXT_BYTES >> 20} MB decompressed, more "
-                        f"than pnp reads of one chunk (a photograph's are a few KB): save it with {remedy}")
+            read, problem = _png_text_problem(kind, data[at + 8:at + 8 + length], text)
+            if problem:
+                return problem
             text += read
-            if text > MAX_PNG_TEXT_BYTES:
-                return (f"a PNG holding more than {MAX_PNG_TEXT_BYTES >> 20} MB of text and colour profiles (its "
-                        "comments, XMP and profile; a photograph's are a few KB): save it without them")
         at += 12 + length
-    if exifs > 1:  # (Pillow reads those before the picture data as it opens the file)
-        return ("a PNG of more than one EXIF chunk (eXIf): viewers turn it by the first one's orientation, Pillow by "
-                "the last one's; save it with one")
-    return _png_colour_problem(colour)
+    return _png_header_problem(header)
+
+
+def _png_text_problem(kind: bytes, payload: bytes, text: int) -> tuple[int, str | None]:
+    """(the bytes of a PNG's text or profile chunk once decompressed, counted up to the limits; why they are
+    past MAX_PNG_CHUNK_TEXT_BYTES, or with the `text` bytes of the chunks before past MAX_PNG_TEXT_BYTES, or None)."""
+    read, compressed = _png_text_bytes(kind, payload, min(MAX_PNG_CHUNK_TEXT_BYTES, MAX_PNG_TEXT_BYTES - text) + 1)
+    if compressed and read > MAX_PNG_CHUNK_TEXT_BYTES:
+        what, remedy = ("colour profile (iCCP)", "an sRGB profile, or none") if kind == b"iCCP" else \
+            (f"compressed text chunk ({kind.decode()})", "no comments or XMP (an editor's history)")
+        return read, (f"a PNG whose {what} is more than {MAX_PNG_CHUNK_TEXT_BYTES >> 20} MB decompressed, more than "
+                      f"pnp reads of one chunk (a photograph's are a few KB): save it with {remedy}")
+    if text + read > MAX_PNG_TEXT_BYTES:
+        return read, (f"a PNG holding more than {MAX_PNG_TEXT_BYTES >> 20} MB of text and colour profiles (its "
+                      "comments, XMP and profile; a photograph's are a few KB): save it without them")
+    return read, None
 
 
 # libpng (browsers) reads a PNG whose first chunk is its header (IHDR) alone, and its colour profile (iCCP) only
@@ -590,9 +592,23 @@ def _png_gamma_is_srgb(chunk: bytes) -> bool:
                                       for n, srgb in zip(numbers, _SRGB_CHROMATICITIES, strict=True))
 
 
+# The chunks libpng reads before the picture data alone (one after it is ignored), as Pillow reads them when it opens
+# the file: the colour space, gamma and primaries, and the EXIF of its orientation
+_PNG_HEADER_CHUNKS = _PNG_COLOUR_CHUNKS | _PNG_GAMMA_CHUNKS | {b"eXIf"}
+
+
+def _png_header_problem(chunks: list[bytes]) -> str | None:
+    """Why a PNG's _PNG_HEADER_CHUNKS before its picture data (each its kind and the start of its payload) make
+    it print otherwise than viewers show it, or None."""
+    if sum(c[:4] == b"eXIf" for c in chunks) > 1:
+        return ("a PNG of more than one EXIF chunk (eXIf): viewers turn it by the first one's orientation, Pillow by "
+                "the last one's; save it with one")
+    return _png_colour_problem(chunks)
+
+
 def _png_colour_problem(chunks: list[bytes]) -> str | None:
-    """Why a PNG's colour space chunks, and gamma and primaries chunks (each its kind and the start of its
-    payload), cannot be printed as viewers show it, or None."""
+    """Why a PNG's colour space chunks, and gamma and primaries chunks (among `chunks`, each its kind and the start
+    of its payload), cannot be printed as viewers show it, or None."""
     gamma = [c for c in chunks if c[:4] in _PNG_GAMMA_CHUNKS]
     chunks = [c for c in chunks if c[:4] in _PNG_COLOUR_CHUNKS]
     if not chunks and not all(_png_gamma_is_srgb(c) for c in gamma):
