@@ -732,7 +732,7 @@ class Checks:
                        f"{self.game.project.meant(folder, prim.text)}", prim.mark)
             return None
         try:
-            real = self.game.project.inside(path, prim.mark, "image", shown=prim.text)
+            real = self.game.project.inside(path, prim.mark, "image", shown=prim.text, built=False)
         except DataError as e:
             self.error(e.message, e.mark)
             return None

@@ -56,6 +56,11 @@ class Project:
         return self.own_fonts if own.exists() or own.is_symlink() else BUILTIN_FONTS
 
     @property
+    def output(self) -> Path:
+        """output/: what pnp writes (builds, exports, simulation results)."""
+        return self.root / "output"
+
+    @property
     def shared_layouts(self) -> Path:
         return self.layouts / "shared"
 
@@ -189,11 +194,13 @@ class Project:
             return str(path)
 
     def inside(self, path: str | Path, mark: Mark | None = None, what: str = "file", shown: str | None = None,
-               hidden: bool = False) -> Path:
+               hidden: bool = False, built: bool = True) -> Path:
         """`path` after following every symbolic link, if that is inside the project; otherwise a DataError
         naming it (as `shown`, the name the game wrote). A game someone sent you must not make pnp read, or
         embed in a PDF, any other file of yours, nor a hidden one of the project (a name starting with '.',
-        such as .env or .git) unless `hidden` (git's own files)."""
+        such as .env or .git) unless `hidden` (git's own files), nor one of its output/ unless `built` (what pnp
+        wrote: a picture, icon or font read from an earlier build's files is not the same input from the same
+        game folder, and one build's output changed the next one's)."""
         path = Path(path)
         shown = self.rel(path) if shown is None else shown  # (a name written empty is quoted as written)
         try:
@@ -210,6 +217,10 @@ class Project:
             # a game someone sent, unpacked into your project, could link to your .env and print it on its cards
             raise DataError(f"{what} '{shown}' leads to a hidden file or folder ('{self.rel(real)}'): pnp reads "
                             "no hidden file of the project as part of a game", mark or Mark(self.rel(path)))
+        if not built and real.is_relative_to(self.output):
+            raise DataError(f"{what} '{shown}' lies in the project's output folder ('{self.rel(real)}'), which pnp "
+                            "writes: a game reads its files from its own folders, never an earlier build's; copy "
+                            "it into the game's folder", mark or Mark(self.rel(path)))
         return real
 
 

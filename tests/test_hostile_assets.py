@@ -363,6 +363,32 @@ def test_a_font_file_reportlab_cannot_load_is_named_as_fonts_yaml_names_it(tmp_p
     assert str(tmp_path) not in result.output and "/fonts/sub" not in result.output
 
 
+@pytest.mark.parametrize("damage, said", [
+    ("no-post", "it has no post table, which a TrueType font holds"),
+    ("units-per-em-0", "its head table gives 0 units per em, where a font has 16 to 16,384 (every measure of it is "
+                       "divided by them): a damaged file?")])
+def test_a_font_file_without_a_table_or_of_no_units_per_em_says_so(tmp_path, damage, said):
+    """ReportLab looks a font's tables up by their tags, and divides its measures by its units per em: a font
+    without its post table was refused as "cannot be loaded: 'post'", the missing table's tag alone, and one of 0
+    units per em as "division by zero"."""
+    import struct
+
+    root = make_project(tmp_path / "proj", changes={
+        "fonts/fonts.yaml": "families:\n  Body: {regular: f.ttf}\n  Display: {regular: f.ttf}\n"})
+    font = bytearray((REPO / "pnp/fonts/SourceSansPro/SourceSansPro-Regular.ttf").read_bytes())
+    if damage == "no-post":
+        at = font.index(b"post", 12)  # its entry in the table directory, renamed
+        font[at:at + 4] = b"posu"
+    else:
+        head = struct.unpack_from(">I", font, font.index(b"head", 12) + 8)[0]
+        font[head + 18:head + 20] = bytes(2)
+    (root / "fonts" / "f.ttf").write_bytes(bytes(font))
+    result = run(root, "validate")
+    lines = [ln for ln in result.stderr.splitlines() if ": error: " in ln]
+    assert result.exit_code == 1 and len(lines) == 1, result.output
+    assert lines[0] == f"fonts/fonts.yaml:2:19: error: font Body regular (f.ttf) cannot be loaded: {said}"
+
+
 def test_two_icon_files_of_one_name_in_different_folders_each_draw_their_own_drawing(tmp_path):
     """A game's icons/gem.svg linked to art/star.svg beside its own icons/star.svg: both were drawn as the
     first one the PDF met (forms were named by the file's name alone), and the build said ok."""

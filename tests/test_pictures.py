@@ -400,6 +400,57 @@ def test_a_picture_of_a_wide_gamut_profile_prints_its_colours_as_srgb_resampled_
     assert len(kept) == 1 and all(abs(v - w) <= 2 for v, w in zip(kept[0], (200, 40, 40)))
 
 
+def _grey_profile(gamma: float | None) -> bytes:
+    """An ICC profile of greys (GRAY) of tone curve `gamma`, or sRGB's (None): a profile made here, as a Photoshop
+    grey picture's, not read from the machine's colour folder."""
+    import struct
+
+    def fixed(value: float) -> bytes:
+        return struct.pack(">i", round(value * 65536))
+
+    d50 = fixed(0.9642) + fixed(1.0) + fixed(0.8249)
+    curve = (b"curv" + bytes(4) + struct.pack(">IH", 1, round(gamma * 256)) + bytes(2) if gamma is not None else
+             b"para" + bytes(4) + struct.pack(">H", 3) + bytes(2)
+             + b"".join(fixed(v) for v in (2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045)))
+    tags = [(b"wtpt", b"XYZ " + bytes(4) + d50), (b"kTRC", curve)]
+    start, table, body = 128 + 4 + 12 * len(tags), b"", b""
+    for signature, data in tags:
+        table += signature + struct.pack(">II", start + len(body), len(data))
+        body += data + bytes(-len(data) % 4)
+    header = (struct.pack(">I", start + len(body)) + bytes(4) + b"\x02\x10\0\0mntrGRAYXYZ " + bytes(12) + b"acsp"
+              + bytes(28) + d50 + bytes(48))
+    return header + struct.pack(">I", len(tags)) + table + body
+
+
+def test_a_grey_picture_of_a_grey_profile_prints_its_greys_as_srgb_resampled_or_not(tmp_path):
+    """Photoshop saves a grey picture with a grey profile (Dot Gain 20%, Gray Gamma 1.8...), which browsers apply:
+    its numbers printed as sRGB greys, a grey 128 of a linear profile as 128 where browsers show 188 (exit 0). Its
+    greys are converted, resampled or not, a JPEG's, a PNG's, one with an alpha channel and a 16-bit one's alike;
+    a grey picture of sRGB's greys is still embedded as it is."""
+    grey, srgb_grey = _grey_profile(1.0), _grey_profile(None)
+    names = ("grey.jpg", "grey-big.png", "grey-alpha.png", "grey-16.png", "srgb-grey.jpg")
+    card = ("size: poker\nelements:\n" + "".join(
+        f"  - {{type: image, src: images/{name}, x: 5, y: {5 + 15 * i}, w: 20, h: 10}}\n" for i, name in enumerate(names)))
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
+    folder = root / "layouts/mini/images"
+    folder.mkdir()
+    Image.new("L", (300, 150), 128).save(folder / "grey.jpg", icc_profile=grey, quality=100)
+    Image.new("L", (600, 300), 128).save(folder / "grey-big.png", icc_profile=grey)
+    Image.new("LA", (300, 150), (128, 255)).save(folder / "grey-alpha.png", icc_profile=grey)
+    Image.new("I;16", (300, 150), 128 * 257).save(folder / "grey-16.png", icc_profile=grey)
+    Image.new("L", (300, 150), 128).save(folder / "srgb-grey.jpg", icc_profile=srgb_grey, quality=100)
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
+        images = list(_images_in(pdf.pages[0].obj))
+        greys = sorted(pikepdf.PdfImage(image).as_pil_image().convert("RGB").getpixel((100, 50)) for image in images)
+        as_is = [str(image.get("/Filter")) for image in pdf.pages[0].Resources.XObject.values()
+                 if image.get("/Subtype") == "/Image"]
+    assert len(images) == 5 and len(as_is) == 1 and "DCTDecode" in as_is[0]
+    assert all(abs(v - 128) <= 2 for v in greys[0]), greys
+    assert all(abs(v - 188) <= 2 for colour in greys[1:] for v in colour), greys
+
+
 def test_a_profile_of_srgbs_colorants_but_another_tone_curve_is_converted_from():
     """A profile of sRGB's colorants and a linear tone curve (as Ghostscript's scrgb.icc) was taken for sRGB by
     its colorants alone: its grey 128, which viewers show as 188, printed 128. sRGB itself is still left as it
@@ -553,7 +604,8 @@ def test_a_picture_giving_its_colour_space_otherwise_than_pillow_reads_it_is_ref
 def test_a_png_whose_gamma_or_primaries_are_not_srgbs_and_that_has_no_profile_is_refused_at_its_element(tmp_path):
     """Browsers apply a PNG's gAMA and cHRM chunks when it has no colour profile, Pillow none: a PNG of gamma 1.0
     printed its grey 128 where browsers show 188 (exit 0), in a game's pictures and in an icon's. sRGB's own
-    numbers (old Photoshop and GIMP files), and any numbers beside a profile (which viewers read instead), print."""
+    numbers (old Photoshop and GIMP files), any numbers beside a profile (which viewers read instead), and a gAMA
+    after the picture data (which libpng ignores, and run 34 refused), print."""
     import base64
     import struct
     import zlib
@@ -573,6 +625,9 @@ def test_a_png_whose_gamma_or_primaries_are_not_srgbs_and_that_has_no_profile_is
     plain = io.BytesIO()
     Image.new("RGB", (60, 60), (128, 128, 128)).save(plain, "PNG")
     pictures = {name: plain.getvalue()[:33] + chunks + plain.getvalue()[33:] for name, chunks in colour.items()}
+    # after its picture data, where libpng (and so browsers) reads no gamma: it prints as it is seen
+    pictures["after.png"] = plain.getvalue()[:-12] + linear + plain.getvalue()[-12:]
+    colour["after.png"] = linear
     icon = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">\n<image width="10" height="10" '
             f'href="data:image/png;base64,{base64.b64encode(pictures["linear.png"]).decode()}"/>\n</svg>\n')
     card = "size: poker\nelements:\n" + "".join(f"  - {{type: image, src: {name}, x: 5, y: {5 + 10 * i}, w: 9, h: 9}}\n"
@@ -594,6 +649,83 @@ def test_a_png_whose_gamma_or_primaries_are_not_srgbs_and_that_has_no_profile_is
                                f"gamma or primaries (gAMA {said}")
     assert lines[3].startswith("layouts/shared/icons/round-star.svg:2:")
     assert f"gamma or primaries (gAMA {said}" in lines[3]
+
+
+def test_a_png_whose_compressed_profile_or_text_chunk_is_past_pillows_cap_is_refused_in_pnps_words(tmp_path):
+    """Pillow refuses a PNG whose iCCP, zTXt or compressed iTXt chunk decompresses past 1 MB, in its own words
+    (naming its MAX_TEXT_CHUNK); pnp refuses it first, in its own, at the picture's line. An uncompressed tEXt of
+    that size Pillow reads, and so does pnp."""
+    import struct
+    import zlib
+
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    plain = io.BytesIO()
+    Image.new("RGB", (300, 300), (128, 128, 128)).save(plain, "PNG")
+    large = zlib.compress(bytes(1_100_000))
+    chunks = {"profile.png": chunk(b"iCCP", b"icc\0\0" + large), "ztxt.png": chunk(b"zTXt", b"Comment\0\0" + large),
+              "itxt.png": chunk(b"iTXt", b"XML:com.adobe.xmp\0\1\0\0\0" + large),
+              "text.png": chunk(b"tEXt", b"Comment\0" + b"a" * 1_100_000)}
+    said = {"profile.png": "colour profile (iCCP)", "ztxt.png": "compressed text chunk (zTXt)",
+            "itxt.png": "compressed text chunk (iTXt)"}
+    for name, data in chunks.items():
+        (tmp_path / name).write_bytes(plain.getvalue()[:33] + data + plain.getvalue()[33:])
+        if name not in said:
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            continue
+        with pytest.raises(DataError) as raised:
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+        assert raised.value.mark == Mark("card.yaml", 3)
+        assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG whose {said[name]} is more "
+                                               "than 1 MB decompressed")
+
+
+def test_a_png_whose_header_or_profile_chunk_libpng_reads_otherwise_than_pillow_is_refused_at_its_element(tmp_path):
+    """libpng (browsers) shows no picture of a PNG whose first chunk is not its header (IHDR), and ignores a colour
+    profile (iCCP) of no keyword, a keyword past 79 bytes or a compression method other than 0, and reads the
+    first of two EXIF chunks (eXIf): Pillow read the first, converted the picture from the profiles (exit 0), or
+    called one "not a PNG", and turned a picture by its last EXIF's orientation. A profile of a keyword and method
+    0 prints."""
+    import struct
+    import zlib
+
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    plain = io.BytesIO()
+    Image.new("RGB", (60, 30), (200, 40, 40)).save(plain, "PNG")
+    png, p3 = plain.getvalue(), zlib.compress(_profile_of_colorants(DISPLAY_P3))
+    upright, turned = Image.Exif(), Image.Exif()
+    upright[0x0112], turned[0x0112] = 1, 6
+    pictures = {"first.png": png[:8] + chunk(b"iCCP", b"icc\0\0" + p3) + png[8:],
+                "unnamed.png": png[:33] + chunk(b"iCCP", b"\0\0" + p3) + png[33:],
+                "long-name.png": png[:33] + chunk(b"iCCP", b"k" * 80 + b"\0\0" + p3) + png[33:],
+                "method.png": png[:33] + chunk(b"iCCP", b"icc\0\1" + p3) + png[33:],
+                "empty.png": png[:33] + chunk(b"iCCP", b"") + png[33:],
+                "named.png": png[:33] + chunk(b"iCCP", b"k" * 79 + b"\0\0" + p3) + png[33:],
+                "two-exif.png": png[:33] + chunk(b"eXIf", upright.tobytes()) + chunk(b"eXIf", turned.tobytes()) + png[33:]}
+    for name, data in pictures.items():
+        (tmp_path / name).write_bytes(data)
+        if name == "named.png":
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+            continue
+        with pytest.raises(DataError) as raised:
+            checked_image(Project(tmp_path), tmp_path / name, Mark("card.yaml", 3), name)
+        assert raised.value.mark == Mark("card.yaml", 3)
+        said = {"first.png": "whose first chunk is not its header (IHDR)",
+                "two-exif.png": "of more than one EXIF chunk (eXIf)"}.get(name, "whose colour profile chunk (iCCP) is malformed")
+        assert raised.value.message.startswith(f"image '{name}' cannot be used: a PNG {said}"), raised.value.message
 
 
 @pytest.mark.parametrize("key, said", [("icc_profile", "its colour profile (ICC) is 5,000,000 bytes, more than 4 MB"),

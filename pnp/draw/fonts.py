@@ -443,7 +443,7 @@ def _inside(project: Project, path: Path, mark: Mark | None, what: str, shown: s
         if not real.is_relative_to(BUILTIN_FONTS):
             raise DataError(f"{what} '{path if shown is None else shown}' is not among pnp's fonts", mark)
         return real
-    real = project.inside(path, mark, what, shown=shown)
+    real = project.inside(path, mark, what, shown=shown, built=False)
     if not present(real):  # (with the file named alike that is there: a font or licence named on a Mac)
         typed = path.name if shown is None else shown
         up = len(Path(typed).parts) - 1  # the folder `typed` is written from
@@ -483,6 +483,24 @@ def _check_licence_allows_subsets(font: bytes, what: str, mark: Mark | None) -> 
             raise DataError(f"{what} cannot be embedded in a PDF: its licence forbids {which}, as its OS/2 "
                             f"table's fsType (0x{fs_type:04X}) says; use a font whose licence allows it (an "
                             "OFL font does)", mark)
+
+
+# What OpenType allows of a font's units per em (its head table's unitsPerEm), by which every measure of it is
+# divided: a font of 0 was refused as "cannot be loaded: division by zero", one of 1 as a glyph 2,200 em wide
+UNITS_PER_EM = range(16, 16_385)
+
+
+def _check_units_per_em(font: bytes, what: str, mark: Mark | None) -> None:
+    """DataError when the font's (of a collection's first font's) units per em are past UNITS_PER_EM; a head
+    table cut short is left to ReportLab, which says so."""
+    try:
+        units = [int(struct.unpack_from(">H", font, table + 18)[0]) for table in _tables(font, b"head")]
+    except struct.error:
+        return
+    if units and units[0] not in UNITS_PER_EM:
+        raise DataError(f"{what} cannot be loaded: its head table gives {units[0]:,} units per em, where a font "
+                        f"has {UNITS_PER_EM.start} to {UNITS_PER_EM.stop - 1:,} (every measure of it is divided by "
+                        "them): a damaged file?", mark)
 
 
 def _fs_type(font: bytes) -> int | None:
@@ -904,10 +922,16 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     _check_character_maps(raw, what, where)
     _check_map_is_unicode(raw, what, where)
     _check_licence_allows_subsets(raw, what, where)
+    _check_units_per_em(raw, what, where)
     data = io.BytesIO(raw)
     data.name = file  # what ReportLab calls the font in its messages: the file as fonts.yaml says it
     try:
         font = TTFont(what, data)
+    except KeyError as e:  # ReportLab looks a table up by its tag: a font without it said only "'post'"
+        tag = e.args[0] if e.args else None
+        missing = f"it has no {tag} table, which a TrueType font holds" if isinstance(tag, str) and len(tag) == 4 \
+            else f"KeyError: {e}"
+        raise DataError(f"{what} cannot be loaded: {missing}", where) from None
     except Exception as e:  # noqa: BLE001 - a font parser meeting any broken file: say which, no traceback
         raise DataError(f"{what} cannot be loaded: {e}", where) from None
     _check_code_points(font.face, what, where)

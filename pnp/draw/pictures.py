@@ -19,8 +19,8 @@ from pathlib import Path
 from PIL import Image, ImageFile
 from reportlab.pdfgen.canvas import Canvas
 
-from ..model.images import (DEEP_MODES, IMAGE_FORMATS, JPEG_KINDS, MAX_IMAGE_BYTES, TURNED, checked_image,
-                            colour_keyed, opened_image, orientation, srgb_profile, srgb_transform)
+from ..model.images import (DEEP_MODES, GREY_MODES, IMAGE_FORMATS, JPEG_KINDS, MAX_IMAGE_BYTES, TURNED,
+                            checked_image, colour_keyed, opened_image, orientation, srgb_profile, srgb_transform)
 from ..project import Project, read_project_file
 from ..report import Mark
 
@@ -151,10 +151,8 @@ def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
         image = image.transpose(_UPRIGHTED[held])
     picture = _eight_bits(image)
     resampled = picture.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
-    if profile is not None and resampled.mode in ("RGB", "RGBA"):  # converted once resampled: fewer pixels
-        from PIL import ImageCms
-
-        resampled = ImageCms.applyTransform(resampled, srgb_transform(profile, resampled.mode)) or resampled
+    if profile is not None:  # converted once resampled: fewer pixels
+        resampled = _converted_to_srgb(resampled, profile, grey=image.mode in GREY_MODES)
     out = io.BytesIO()
     if was_jpeg:
         resampled.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=False)
@@ -163,6 +161,21 @@ def _encoded_from(image: Image.Image, size: tuple[int, int]) -> bytes:
         # level 6 took a quarter of a build of 60 full-art cards
         resampled.save(out, "PNG", compress_level=1)
     return out.getvalue()
+
+
+def _converted_to_srgb(image: Image.Image, profile: bytes, grey: bool) -> Image.Image:
+    """A resampled picture's colours converted from its colour profile (srgb_profile) to sRGB: a grey picture's
+    (`grey`, made RGB or RGBA by _eight_bits where it had a transparent grey) as greys, its alpha kept apart."""
+    from PIL import ImageCms
+
+    if not grey:
+        return ImageCms.applyTransform(image, srgb_transform(profile, image.mode)) or image
+    alpha = image.getchannel("A") if "A" in image.getbands() else None
+    converted = ImageCms.applyTransform(image.convert("L"), srgb_transform(profile, "L"))
+    assert converted is not None  # (applyTransform returns None only when told to work in place)
+    if alpha is not None:
+        converted.putalpha(alpha)
+    return converted
 
 
 def _eight_bits(image: Image.Image) -> Image.Image:

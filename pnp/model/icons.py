@@ -8,6 +8,7 @@ from pathlib import Path
 from ..errors import DataError
 from ..options import did_you_mean
 from ..project import Project
+from ..report import Mark
 from .load import Record
 from .shapes import CheckerShape
 
@@ -17,7 +18,7 @@ class IconIndex:
         self.project = project
         self.folders = list(folders)
         self.aliases: dict[str, str] = {}
-        self.problems: list[DataError] = []  # DataErrors of icon files that point outside the project
+        self.problems: list[DataError] = []  # DataErrors of icon files that point outside the project or nowhere
         self.used: set[Path] = set()  # the files of the icons asked for: what a build of the game depends on
         self._files: dict[str, Path] = {}
         self._found: dict[str, Path | None] = {}  # name -> path(): every card's text asks for the same few names
@@ -26,7 +27,7 @@ class IconIndex:
             if not folder.is_dir():
                 continue
             try:
-                real_folder = project.inside(folder, what="icon folder")
+                real_folder = project.inside(folder, what="icon folder", built=False)
             except DataError as e:
                 self.problems.append(e)
                 continue
@@ -38,9 +39,16 @@ class IconIndex:
                     self._files[stem] = real_folder / entry.name
                     continue
                 try:
-                    self._files[stem] = project.inside(folder / entry.name, what="icon file")
+                    real = project.inside(folder / entry.name, what="icon file", built=False)
                 except DataError as e:
                     self.problems.append(e)
+                    continue
+                if not real.exists():  # said at the link: its target's name was said as the icon's, at no file
+                    shown = project.rel(folder / entry.name)
+                    self.problems.append(DataError(f"icon file '{shown}' is a symbolic link to no file "
+                                                   f"('{project.rel(real)}')", Mark(shown)))
+                    continue
+                self._files[stem] = real
 
     def set_aliases(self, aliases: Record, chk: CheckerShape) -> None:
         """game.yaml's `icons:` (name -> icon); an alias naming nothing, or itself through others, is reported."""

@@ -94,25 +94,29 @@ def drawn_as_is(image: "Image.Image", held: int | None = None) -> bool:
         and not srgb_profile(image)
 
 
-# The modes whose colours are red, green and blue (a palette's too): an RGB colour profile describes them. A grey
-# or CMYK picture keeps its path (its profile is not read)
+# The modes whose colours are red, green and blue (a palette's too): an RGB colour profile describes them
 RGB_MODES = frozenset({"RGB", "RGBA", "P", "PA"})
+# ...and those of greys, which a grey (GRAY) profile describes: Photoshop saves grey pictures with one (its default
+# "Dot Gain 20%" prints grey 128 as 101), which browsers apply, and such a picture printed its numbers as sRGB
+# greys. A CMYK picture's profile is not read: its inks are printed as they are (see pnp.draw.pictures)
+GREY_MODES = frozenset({"1", "L", "LA", *DEEP_MODES})
 # How far an embedded profile's colorants (XYZ, D50) may lie from sRGB's and it still be sRGB: the sRGB profiles
 # cameras, editors and Ghostscript embed differ by under 0.0005; Display P3's red lies 0.08 away, Adobe RGB's 0.17
 SRGB_TOLERANCE = 0.002
 
 
 def srgb_profile(image: "Image.Image") -> bytes | None:
-    """The ICC profile embedded in an open picture of red, green and blue (RGB_MODES) when its colours must be
-    converted from it to sRGB to print as viewers show them (pnp.draw.pictures): a profile of RGB whose colorants
-    are not sRGB's (a Display P3 or Adobe RGB photograph printed duller, its numbers taken as sRGB's), or one that
-    cannot be read (profile_problem refuses it). None for a picture of no profile, of an sRGB one, of a profile of
-    another colour space, or of other modes."""
+    """The ICC profile embedded in an open picture of red, green and blue (RGB_MODES) or of greys (GREY_MODES)
+    when its colours must be converted from it to sRGB to print as viewers show them (pnp.draw.pictures): a
+    profile of RGB whose colorants are not sRGB's (a Display P3 or Adobe RGB photograph printed duller, its numbers
+    taken as sRGB's), a grey profile whose greys are not sRGB's, or one that cannot be read (profile_problem
+    refuses it). None for a picture of no profile, of an sRGB one, of a profile of another colour space than its
+    own (viewers ignore it), or of other modes (CMYK)."""
     profile = image.info.get("icc_profile")
-    if image.mode not in RGB_MODES or not isinstance(profile, bytes) or not profile:
+    if image.mode not in RGB_MODES | GREY_MODES or not isinstance(profile, bytes) or not profile:
         return None
     try:
-        return None if _is_srgb(profile) else profile
+        return None if _is_srgb(profile, grey=image.mode in GREY_MODES) else profile
     except ValueError:
         return profile
 
@@ -123,16 +127,36 @@ def profile_problem(image: "Image.Image") -> str | None:
     if profile is None:
         return None
     try:
-        srgb_transform(profile, "RGBA" if image.mode in ("RGBA", "PA") or "transparency" in image.info else "RGB")
+        srgb_transform(profile, "L" if image.mode in GREY_MODES else
+                       "RGBA" if image.mode in ("RGBA", "PA") or "transparency" in image.info else "RGB")
     except ValueError as e:
         return f"its colour profile cannot be read ({e}): save it with an sRGB profile, or none"
     return None
 
 
-def _is_srgb(profile: bytes) -> bool:
-    """Whether an ICC profile is sRGB by its colorants (SRGB_TOLERANCE), True for one of another colour space
-    (nothing is converted from it); ValueError for a profile that cannot be read. Known once per profile."""
+def _is_srgb(profile: bytes, grey: bool = False) -> bool:
+    """Whether an ICC profile is sRGB by its colorants (SRGB_TOLERANCE), or, for a picture of greys, whether its
+    greys are sRGB's (_greys_are_srgb); True for one of another colour space than the picture's (nothing is
+    converted from it); ValueError for a profile that cannot be read. Known once per profile."""
+    if grey:
+        return bool(_known(profile, "sRGB greys?", lambda: _greys_are_srgb(profile)))
     return bool(_known(profile, "sRGB?", lambda: _colorants_are_srgb(profile)))
+
+
+def _greys_are_srgb(profile: bytes) -> bool:
+    """_is_srgb of a grey picture's profile, read afresh: its greys converted to sRGB are each within 2 of
+    themselves (Ghostscript's sGray is; Photoshop's Dot Gain 20% and a gamma 1.8 grey are not)."""
+    from PIL import Image, ImageCms
+
+    if _read_profile(profile).profile.xcolor_space.strip() != "GRAY":
+        return True
+    greys = [level for level, _, _ in _SAMPLES[:5]]
+    samples = Image.new("L", (len(greys), 1))
+    samples.putdata(greys)
+    converted = ImageCms.applyTransform(samples, srgb_transform(profile, "L"))
+    assert converted is not None  # (applyTransform returns None only when told to work in place)
+    return all(abs(level - channel) <= 2 for x, level in enumerate(greys)
+               for channel in cast("tuple[int, int, int]", converted.getpixel((x, 0))))
 
 
 def _colorants_are_srgb(profile: bytes) -> bool:
@@ -265,13 +289,16 @@ def _positions(profile: bytes, base: int, table: int, count: int) -> list[int]:
 
 def srgb_transform(profile: bytes, mode: str) -> "ImageCms.ImageCmsTransform":
     """The colour transform from an ICC profile of RGB to sRGB, for pictures of `mode` (RGB, RGBA: the alpha is
-    kept), relative colorimetric as browsers convert such pictures; ValueError for a profile that cannot make one.
-    Made once per profile and mode: making one reads the profile again."""
+    kept), or from a grey profile, for pictures of "L" (made RGB: littleCMS's LA to RGBA loses every pixel, so
+    a grey's alpha is put back by the caller), relative colorimetric as browsers convert such pictures;
+    ValueError for a profile that cannot make one. Made once per profile and mode: making one reads the profile
+    again."""
     from PIL import ImageCms
 
     def made() -> "ImageCms.ImageCmsTransform":
         try:
-            return ImageCms.buildTransform(_read_profile(profile), ImageCms.createProfile("sRGB"), mode, mode,
+            return ImageCms.buildTransform(_read_profile(profile), ImageCms.createProfile("sRGB"), mode,
+                                           "RGB" if mode == "L" else mode,
                                            renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
         except (OSError, ImageCms.PyCMSError, TypeError) as e:
             raise ValueError(str(e) or "no transform to sRGB") from None
@@ -470,32 +497,69 @@ _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 def png_problem(data: bytes | mmap.mmap) -> str | None:
     """Why a PNG's structure is too costly to read (too many chunks), or gives its colours otherwise than
-    Pillow reads them (_png_colour_problem), or None; None too for what is no PNG. Counted from the chunks'
+    Pillow reads them (_png_chunk_problem, _png_header_problem), or None; None too for what is no PNG. Counted from the chunks'
     lengths, without reading them, up to the limits."""
     if data[:8] != _PNG_SIGNATURE:
         return None
     others, pictures, text, at = 0, 0, 0, 8
-    colour: list[bytes] = []  # the payloads of its colour space chunks (_PNG_COLOUR_CHUNKS)
+    header: list[bytes] = []  # the chunks before its picture data that _png_header_problem reads (their start)
     while at + 8 <= len(data) and data[at + 4:at + 8] != b"IEND":
         kind, length = data[at + 4:at + 8], int.from_bytes(data[at:at + 4], "big")
         if kind == b"IDAT":
             pictures += 1
         else:
             others += 1
-        if kind in _PNG_COLOUR_CHUNKS:
-            colour.append(kind + data[at + 8:at + 8 + min(length, 4)])
-        elif kind in _PNG_GAMMA_CHUNKS:
-            colour.append(kind + data[at + 8:at + 8 + min(length, 33)])  # (33: one byte past a right payload)
+        if not pictures and kind in _PNG_HEADER_CHUNKS:  # (33: one byte past a right cHRM)
+            header.append(kind + data[at + 8:at + 8 + min(length, 33)])
         if others > MAX_PNG_CHUNKS or pictures > MAX_PNG_DATA_CHUNKS:
             return (f"a PNG of more than {MAX_PNG_CHUNKS} chunks besides its picture data, or its picture in more "
                     f"than {MAX_PNG_DATA_CHUNKS:,} chunks")
-        if kind in _PNG_TEXT_CHUNKS:
-            text += _png_text_bytes(kind, data[at + 8:at + 8 + length], MAX_PNG_TEXT_BYTES - text + 1)
-            if text > MAX_PNG_TEXT_BYTES:
-                return (f"a PNG holding more than {MAX_PNG_TEXT_BYTES >> 20} MB of text (its comments and XMP; a "
-                        "photograph's are a few KB): save it without them")
+        if problem := _png_chunk_problem(kind, data[at + 8:at + 8 + min(length, _PNG_KEYWORD_BYTES + 2)], at == 8):
+            return problem
+        if kind in _PNG_TEXT_CHUNKS or kind == b"iCCP":
+            read, problem = _png_text_problem(kind, data[at + 8:at + 8 + length], text)
+            if problem:
+                return problem
+            text += read
         at += 12 + length
-    return _png_colour_problem(colour)
+    return _png_header_problem(header)
+
+
+def _png_text_problem(kind: bytes, payload: bytes, text: int) -> tuple[int, str | None]:
+    """(the bytes of a PNG's text or profile chunk once decompressed, counted up to the limits; why they are
+    past MAX_PNG_CHUNK_TEXT_BYTES, or with the `text` bytes of the chunks before past MAX_PNG_TEXT_BYTES, or None)."""
+    read, compressed = _png_text_bytes(kind, payload, min(MAX_PNG_CHUNK_TEXT_BYTES, MAX_PNG_TEXT_BYTES - text) + 1)
+    if compressed and read > MAX_PNG_CHUNK_TEXT_BYTES:
+        what, remedy = ("colour profile (iCCP)", "an sRGB profile, or none") if kind == b"iCCP" else \
+            (f"compressed text chunk ({kind.decode()})", "no comments or XMP (an editor's history)")
+        return read, (f"a PNG whose {what} is more than {MAX_PNG_CHUNK_TEXT_BYTES >> 20} MB decompressed, more than "
+                      f"pnp reads of one chunk (a photograph's are a few KB): save it with {remedy}")
+    if text + read > MAX_PNG_TEXT_BYTES:
+        return read, (f"a PNG holding more than {MAX_PNG_TEXT_BYTES >> 20} MB of text and colour profiles (its "
+                      "comments, XMP and profile; a photograph's are a few KB): save it without them")
+    return read, None
+
+
+# libpng (browsers) reads a PNG whose first chunk is its header (IHDR) alone, and its colour profile (iCCP) only
+# under a keyword of 1 to 79 bytes and compression method 0: Pillow read a PNG of a chunk before its header, which
+# viewers show as a broken picture, and a profile of no keyword or a long one, which viewers ignore, converting the
+# picture from it (exit 0); it refused one of another method as "not a PNG"
+_PNG_KEYWORD_BYTES = 79
+
+
+def _png_chunk_problem(kind: bytes, start: bytes, first: bool) -> str | None:
+    """Why a PNG's chunk (its kind and its payload's first bytes, `first` for its first chunk) is read otherwise
+    by libpng than by Pillow, or None."""
+    if first and kind != b"IHDR":
+        return ("a PNG whose first chunk is not its header (IHDR): viewers show no picture of it; save it again")
+    if kind != b"iCCP":
+        return None
+    keyword = start.find(b"\0")
+    if not 1 <= keyword <= _PNG_KEYWORD_BYTES or start[keyword + 1:keyword + 2] != b"\0":
+        return ("a PNG whose colour profile chunk (iCCP) is malformed (its name is not 1 to 79 bytes, or its "
+                "compression is not zlib's): viewers ignore the profile, Pillow reads it or refuses the file; "
+                "save it with an sRGB profile, or none")
+    return None
 
 
 # A PNG says its colour space in one chunk: a colour profile (iCCP), sRGB, or video code points (cICP). Viewers read
@@ -528,9 +592,23 @@ def _png_gamma_is_srgb(chunk: bytes) -> bool:
                                       for n, srgb in zip(numbers, _SRGB_CHROMATICITIES, strict=True))
 
 
+# The chunks libpng reads before the picture data alone (one after it is ignored), as Pillow reads them when it opens
+# the file: the colour space, gamma and primaries, and the EXIF of its orientation
+_PNG_HEADER_CHUNKS = _PNG_COLOUR_CHUNKS | _PNG_GAMMA_CHUNKS | {b"eXIf"}
+
+
+def _png_header_problem(chunks: list[bytes]) -> str | None:
+    """Why a PNG's _PNG_HEADER_CHUNKS before its picture data (each its kind and the start of its payload) make
+    it print otherwise than viewers show it, or None."""
+    if sum(c[:4] == b"eXIf" for c in chunks) > 1:
+        return ("a PNG of more than one EXIF chunk (eXIf): viewers turn it by the first one's orientation, Pillow by "
+                "the last one's; save it with one")
+    return _png_colour_problem(chunks)
+
+
 def _png_colour_problem(chunks: list[bytes]) -> str | None:
-    """Why a PNG's colour space chunks, and gamma and primaries chunks (each its kind and the start of its
-    payload), cannot be printed as viewers show it, or None."""
+    """Why a PNG's colour space chunks, and gamma and primaries chunks (among `chunks`, each its kind and the start
+    of its payload), cannot be printed as viewers show it, or None."""
     gamma = [c for c in chunks if c[:4] in _PNG_GAMMA_CHUNKS]
     chunks = [c for c in chunks if c[:4] in _PNG_COLOUR_CHUNKS]
     if not chunks and not all(_png_gamma_is_srgb(c) for c in gamma):
@@ -546,18 +624,23 @@ def _png_colour_problem(chunks: list[bytes]) -> str | None:
     return None
 
 
-# A PNG's text (tEXt, zTXt, iTXt: comments, an XMP packet) is read, and decompressed, at each opening: 63 chunks
-# of 1 MB each (Pillow's most) fit in a 68 KB file, and each opening took a second
+# A PNG's text (tEXt, zTXt, iTXt: comments, an XMP packet), and its colour profile (iCCP), are read, and
+# decompressed, at each opening: 63 chunks of 1 MB each (Pillow's most) fit in a 68 KB file, and each opening took a
+# second
 MAX_PNG_TEXT_BYTES = MAX_XMP_BYTES
 _PNG_TEXT_CHUNKS = frozenset({b"tEXt", b"zTXt", b"iTXt"})
+# ...and each compressed chunk of it (zTXt, a compressed iTXt) and its colour profile (iCCP), decompressed, at most
+# this: Pillow's own cap on one chunk (its MAX_TEXT_CHUNK), past which it refused the picture in its own words
+MAX_PNG_CHUNK_TEXT_BYTES = 1024 * 1024
 
 
-def _png_text_bytes(kind: bytes, payload: bytes, most: int) -> int:
-    """The bytes of a PNG text chunk's text once decompressed, counted up to `most`."""
+def _png_text_bytes(kind: bytes, payload: bytes, most: int) -> tuple[int, bool]:
+    """(the bytes of a PNG text chunk's text, or of its colour profile (iCCP), once decompressed, counted up to
+    `most`; whether they are compressed)."""
     import zlib
 
     keyword_end = payload.find(b"\0")
-    if kind == b"zTXt":
+    if kind in (b"zTXt", b"iCCP"):  # keyword \0 compression method, compressed data
         compressed: bytes | None = payload[keyword_end + 2:]
     elif kind == b"iTXt" and payload[keyword_end + 1:keyword_end + 2] == b"\1":
         # keyword \0 compressed method language \0 translated keyword \0 text
@@ -566,11 +649,11 @@ def _png_text_bytes(kind: bytes, payload: bytes, most: int) -> int:
     else:
         compressed = None
     if compressed is None or keyword_end < 0:
-        return len(payload)
+        return len(payload), False
     try:
-        return len(zlib.decompressobj().decompress(compressed, most))
+        return len(zlib.decompressobj().decompress(compressed, most)), True
     except zlib.error:  # Pillow reads a damaged one as no text
-        return 0
+        return 0, True
 
 
 def structure_problem(data: bytes | mmap.mmap) -> str | None:
@@ -587,7 +670,7 @@ def checked_image(project: Project, path: Path, mark: Mark | None, shown: str) -
     with bytes its pixels do not need (padded) is refused. DataError at `mark`, naming the image as `shown`, unless it is an ordinary file inside the
     project, under MAX_IMAGE_BYTES, one of IMAGE_FORMATS and of at most MAX_IMAGE_PIXELS and MAX_IMAGE_SIDE (its
     pixels are decoded, once, by pnp.draw.pictures)."""
-    real = project.inside(path, mark, "image", shown=shown)
+    real = project.inside(path, mark, "image", shown=shown, built=False)
     with open_project_file(real, MAX_IMAGE_BYTES, mark, "image", shown) as f:
         if problem := _file_structure_problem(f):
             raise DataError(f"image '{shown}' cannot be used: {problem}", mark)
