@@ -887,7 +887,7 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
     from and its validation messages, errors first; the rulebook as pages; a link to the latest build.
     Ctrl-C stops it.
     """
-    from .serve.app import exposure, not_a_host_name
+    from .serve.app import not_a_host_name
     from .serve.app import serve as run
 
     project = _project(ctx)
@@ -898,13 +898,17 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
         if not_a_host_name(name):
             raise UsageError(f"--allow-host {shown(name)}: not a host name; give the name alone, such as "
                              "preview.lan (no port, no http://)")
-    if warning := exposure(host):
-        click.echo(f"pnp serve: {warning}", err=True)
     try:
-        run(project, selected, host, port, lambda url: click.echo(f"pnp serve: {url}  (Ctrl-C stops it)"),
-            allow_hosts)
+        run(project, selected, host, port, _on_listening, allow_hosts)
     except OSError as e:
         raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+
+
+def _on_listening(url: str, warning: str | None) -> None:
+    """What `pnp serve` says once its socket listens: the warning for an address others can reach, and the URL."""
+    if warning:
+        click.echo(f"pnp serve: {warning}", err=True)
+    click.echo(f"pnp serve: {url}  (Ctrl-C stops it)")
 
 
 def _out_root(project: "Project", out_dir: str | None, games: list[str],
