@@ -700,12 +700,13 @@ def _command_line_again() -> list[str] | None:
     if not sys.flags.ignore_environment:
         return [sys.executable, *sys.orig_argv[1:]]
     spec = getattr(sys.modules["__main__"], "__spec__", None)
-    if spec is None and sys.argv[0] == "-c":
+    # the options reproducing this interpreter's settings, as multiprocessing starts its own (-W, -X, -O, -B...);
+    # Python's own, not promised by it: where it is gone, played with this process's hashing
+    settings = getattr(subprocess, "_args_from_interpreter_flags", None)
+    if settings is None or (spec is None and sys.argv[0] == "-c"):
         return None
     program = ["-m", spec.name] if spec is not None else [sys.argv[0]]
-    # the options reproducing this interpreter's settings, as multiprocessing starts its own (-W, -X, -O, -B...)
-    options = [written for option in subprocess._args_from_interpreter_flags()  # type: ignore[attr-defined]
-               for written in {"-I": ["-s", "-P"], "-E": []}.get(option, [option])]
+    options = [written for option in settings() for written in {"-I": ["-s", "-P"], "-E": []}.get(option, [option])]
     return [sys.executable, *options, *program, *sys.argv[1:]]
 
 
