@@ -732,14 +732,44 @@ def _with_fixed_hash_seed() -> None:
     set of texts) played other games from the same seed in each run: another simulation.json, and a failed
     game's replay line replayed another game. The processes playing the rules are pnp's own, forked: they
     hash as it does. Done where a process can be replaced by another (POSIX), and only by pnp's own command
-    line (main), never inside a process that runs pnp's commands (a test's)."""
-    if not _COMMAND_LINE["on"] or os.environ.get("PYTHONHASHSEED") == FIXED_HASH_SEED or os.name != "posix":
+    line (main), never inside a process that runs pnp's commands (a test's). Told by the hashing Python does
+    (sys.flags), not by the variable: `python -E` or `-I` ignores it, and hashed anew in each run."""
+    if not _COMMAND_LINE["on"] or sys.flags.hash_randomization == 0 or os.name != "posix":
         return
+    if os.environ.get("PYTHONHASHSEED") == FIXED_HASH_SEED and not sys.flags.ignore_environment:
+        return  # (run again already, and Python still hashes anew: never again)
+    command = _command_line_again()
+    if command is None:
+        return
+    environment = {name: value for name, value in os.environ.items()  # (what -E and -I have Python ignore)
+                   if not (sys.flags.ignore_environment and name.startswith("PYTHON"))}
     with contextlib.suppress(OSError):  # (then played with this process's hashing, as before)
         sys.stdout.flush()
         sys.stderr.flush()
-        os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]],
-                  {**os.environ, "PYTHONHASHSEED": FIXED_HASH_SEED})
+        os.execve(sys.executable, command, {**environment, "PYTHONHASHSEED": FIXED_HASH_SEED})
+
+
+def _command_line_again() -> list[str] | None:
+    """This process's command line, to run it again with PYTHONHASHSEED set: as given, or, where Python was
+    told to ignore the environment (-E, or -I: -E with -s and -P), with its settings written out without that
+    (the environment's PYTHON variables are left out instead). None for a program read from standard input
+    (it was read: run again, it read nothing, did nothing, and said nothing with exit 0), or one of -c under
+    -E or -I (the code cannot be told from the options)."""
+    import subprocess
+
+    if sys.argv[0] in ("-", ""):
+        return None
+    if not sys.flags.ignore_environment:
+        return [sys.executable, *sys.orig_argv[1:]]
+    spec = getattr(sys.modules["__main__"], "__spec__", None)
+    # the options reproducing this interpreter's settings, as multiprocessing starts its own (-W, -X, -O, -B...);
+    # Python's own, not promised by it: where it is gone, played with this process's hashing
+    settings = getattr(subprocess, "_args_from_interpreter_flags", None)
+    if settings is None or (spec is None and sys.argv[0] == "-c"):
+        return None
+    program = ["-m", spec.name] if spec is not None else [sys.argv[0]]
+    options = [written for option in settings() for written in {"-I": ["-s", "-P"], "-E": []}.get(option, [option])]
+    return [sys.executable, *options, *program, *sys.argv[1:]]
 
 
 class _simulation_bar:
@@ -949,7 +979,7 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
     from and its validation messages, errors first; the rulebook as pages; a link to the latest build.
     Ctrl-C stops it.
     """
-    from .serve.app import exposure, not_a_host_name
+    from .serve.app import not_a_host_name
     from .serve.app import serve as run
 
     project = _project(ctx)
@@ -960,13 +990,17 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
         if not_a_host_name(name):
             raise UsageError(f"--allow-host {shown(name)}: not a host name; give the name alone, such as "
                              "preview.lan (no port, no http://)")
-    if warning := exposure(host):
-        click.echo(f"pnp serve: {warning}", err=True)
     try:
-        run(project, selected, host, port, lambda url: click.echo(f"pnp serve: {url}  (Ctrl-C stops it)"),
-            allow_hosts)
+        run(project, selected, host, port, _on_listening, allow_hosts)
     except OSError as e:
         raise UsageError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+
+
+def _on_listening(url: str, warning: str | None) -> None:
+    """What `pnp serve` says once its socket listens: the warning for an address others can reach, and the URL."""
+    if warning:
+        click.echo(f"pnp serve: {warning}", err=True)
+    click.echo(f"pnp serve: {url}  (Ctrl-C stops it)")
 
 
 def _out_root(project: "Project", out_dir: str | None, games: list[str],

@@ -28,7 +28,8 @@ def new_game(project: "Project", game_id: str, start: str = "deck", title: str |
     """Write cards/<game_id>/ and layouts/<game_id>/ into the project; returns the files written."""
     targets = _checked(project, game_id, start)
     given = title
-    title = _yaml_text(title or game_id.replace("-", " ").title())
+    title = title or game_id.replace("-", " ").title()
+    _yaml_text(title)  # (refused here when it is no title)
     parts = {marker: _part(start, name) for marker, name in MARKERS.items()}
     try:
         written = _written(project, game_id, start, title, parts, targets)
@@ -132,7 +133,20 @@ def _part(start: str, name: str) -> str | None:
 
 
 def _filled(text: str, game_id: str, title: str, parts: dict[str, str | None]) -> str:
+    """A scaffold file with its markers filled in, each in one pass (a title holding '__GAME__' is the title)."""
     for marker, part in parts.items():
         line = f"{marker}\n"
         text = text.replace(line, f"{part}\n" if part else "")
-    return text.replace("__GAME__", game_id).replace("__TITLE__", title)
+    values = {"__GAME__": game_id, "__TITLE__": _yaml_text(title), "__TITLE_PRINTED__": _printed_as_typed(title)}
+    return re.sub("|".join(values), lambda found: values[found.group()], text)
+
+
+def _printed_as_typed(title: str) -> str:
+    """The title as a text element's YAML value that prints it as typed: its markup escaped ('*a' opened
+    italic, ':star:' drew an icon, so a title the user chose made a game that did not validate), double-quoted
+    (as a flow mapping's value, 'a, b' ended at the comma)."""
+    import json
+
+    from .draw.text import as_typed
+
+    return json.dumps(as_typed(title), ensure_ascii=False)

@@ -652,18 +652,27 @@ def test_the_host_check_stays_on_when_listening_on_every_address(mini):
 
 
 def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):
-    for host in ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"]:
-        assert exposure(host) is None, host
-    for host in ["0.0.0.0", "::", "192.168.1.5", "myhost.lan"]:
-        assert "reachable from the network" in exposure(host), host
-    assert "--host 0.0.0.0\\x1b[2J makes" in exposure("0.0.0.0\x1b[2J")  # said printably, not acted on
+    """Told by the address the socket is bound to: 127.1, 2130706433 and ::ffff:127.0.0.1 are this computer
+    (they were warned of, as ipaddress reads only the usual spelling), 0 is every address."""
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets: [s.close() for s in sockets])
+    for host, warned in [("127.0.0.1", False), ("localhost", False), ("127.1", False), ("2130706433", False),
+                         ("127.0.0.2", False), ("0", True), ("0.0.0.0", True)]:
+        result = run(mini.root, "serve", "mini", "--host", host, "--port", "0")
+        assert result.exit_code == 0, result.output
+        assert ("pnp serve: warning: --host " in result.stderr) == warned, (host, result.stderr)
+    for host, bound in [("::1", "::1"), ("[::ffff:127.0.0.1]", "::ffff:127.0.0.1"), ("localhost", "127.0.0.1")]:
+        assert exposure(host, bound) is None, host  # (IPv6 may not be there to listen on)
+    for host, bound in [("::", "::"), ("myhost.lan", "192.168.1.5"), ("::ffff:10.0.0.1", "::ffff:10.0.0.1")]:
+        assert "reachable from the network" in exposure(host, bound), host
+    assert "--host 0.0.0.0\\x1b[2J makes" in exposure("0.0.0.0\x1b[2J", "0.0.0.0")  # said printably, not acted on
     import pnp.serve.app as app
 
     calls = []
     monkeypatch.setattr(app, "serve", lambda *args: calls.append(args))
     result = run(mini.root, "serve", "mini", "--host", "0.0.0.0", "--allow-host", "preview.lan")
     assert result.exit_code == 0, result.output
-    assert "pnp serve: warning: --host 0.0.0.0 makes the preview reachable from the network" in result.stderr
     assert calls[-1][2] == "0.0.0.0" and calls[-1][-1] == ("preview.lan",)
     assert "warning" not in run(mini.root, "serve", "mini").stderr
     assert "--allow-host NAME" in run(mini.root, "serve", "--help").output

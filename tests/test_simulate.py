@@ -1118,9 +1118,27 @@ def test_the_rules_hash_texts_the_same_way_in_every_run(tmp_path):
     rules = NIM.replace("class Rules(GameRules):\n", "class Rules(GameRules):\n    def describe(self, move):\n"
                         "        return f\"hash {hash('lion')}\"\n\n", 1)
     env = {**os.environ, "PYTHONHASHSEED": "1", "PYTHONPATH": str(REPO)}
-    ran = subprocess.run([sys.executable, "-m", "pnp", "--root", str(_nim(tmp_path, rules)), "simulate", "mini",
-                          "--games", "1", "--jobs", "1", "--log", "--out", str(tmp_path / "o")], env=env,
-                         capture_output=True, text=True, timeout=60)
+    command = ["--root", str(_nim(tmp_path, rules)), "simulate", "mini", "--games", "1", "--jobs", "1", "--log"]
+    # as `python -m pnp`, and as `python -E -m pnp` (-E, and -I, have Python ignore PYTHONHASHSEED: each run
+    # hashed anew), at once
+    runs = [[sys.executable, "-m", "pnp"], [sys.executable, "-E", "-m", "pnp"]]
+    started = [subprocess.Popen([*program, *command, "--out", str(tmp_path / f"o{n}")], env=env, cwd=REPO,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+               for n, program in enumerate(runs)]
+    said = [process.communicate(timeout=60) for process in started]
     fixed = subprocess.run([sys.executable, "-c", "print(hash('lion'))"], env={**env, "PYTHONHASHSEED": "0"},
                            capture_output=True, text=True, check=True).stdout.strip()
-    assert ran.returncode == 0 and f"P0 random: hash {fixed}\n" in ran.stdout, ran.stdout + ran.stderr
+    for process, (out, err), program in zip(started, said, runs):
+        assert process.returncode == 0 and f"P0 random: hash {fixed}\n" in out, (program, out + err)
+
+
+def test_a_program_read_from_standard_input_is_not_run_again(monkeypatch):
+    """`python - simulate ...` with pnp's main() on standard input: run again with the hash seed fixed, it read
+    nothing from standard input, played nothing and said nothing, with exit 0. It plays as it was run."""
+    import pnp.cli as cli_module
+
+    for first in ("-", ""):
+        monkeypatch.setattr(sys, "argv", [first, "simulate", "mini"])
+        assert cli_module._command_line_again() is None
+    monkeypatch.setattr(sys, "argv", ["/bin/pnp", "simulate", "mini"])
+    assert cli_module._command_line_again() is not None

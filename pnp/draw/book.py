@@ -430,7 +430,7 @@ def literal(text: str) -> str:
     """`text` as pnp markup printing it as it is, icons' and glossary terms' markers too: a game's title
     ':star: Wars' drew an icon on the title page (and an unknown one nothing) beside a footer printing it as
     typed, and `:star:` in a code span an icon."""
-    return _markdown_text(text).replace(":", "\\:").replace("[", "\\[")
+    return rtext.as_typed(text)
 
 
 # inline tokens that print as fixed pnp markup (a link prints its words alone: see _refuse_empty_link)

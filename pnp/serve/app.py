@@ -277,15 +277,24 @@ def _address(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
         return None
 
 
-def exposure(host: str) -> str | None:
-    """The warning for listening on `host`, or None when that is this computer only (localhost, a loopback
-    address)."""
-    address = _address(host.strip("[]"))
-    if host.lower() in LOCAL_NAMES or (address is not None and address.is_loopback):
+def exposure(host: str, bound: str) -> str | None:
+    """The warning for listening on `host`, whose socket is bound to the address `bound` (getsockname), or None
+    when that address is this computer's only (a loopback address). The bound address, not the text given, is
+    what tells: 127.1, 2130706433 and ::ffff:127.0.0.1 are loopback, which ipaddress does not read them as
+    (they were warned of as reachable from the network), and 0 is every address."""
+    if _is_loopback(_address(bound.split("%")[0])):
         return None
     return (f"warning: --host {printable(host)} makes the preview reachable from the network: anyone who can reach this "
             "computer can see the games and read the project's files under output/, cards/, layouts/ and fonts/ "
             "(without --host it listens on this computer only)")
+
+
+def _is_loopback(address: ipaddress.IPv4Address | ipaddress.IPv6Address | None) -> bool:
+    """Whether `address` reaches this computer only: a loopback address, also written as IPv6 maps IPv4's
+    (::ffff:127.0.0.1, which ipaddress before Python 3.13 does not read as loopback)."""
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address is not None and address.is_loopback
 
 
 def not_a_host_name(name: str) -> bool:
@@ -655,13 +664,14 @@ def _stopping_server(base: "type[uvicorn.Server]") -> "type[uvicorn.Server]":
 
 
 def serve(project: "Project", games: Iterable[str], host: str = "127.0.0.1", port: int = 8000,
-          on_ready: Callable[[str], None] | None = None, allow_hosts: Iterable[str] = ()) -> None:
-    """Run the preview until Ctrl-C, saying each check of a game in a line. `on_ready(url)` is called once
-    the socket listens; `allow_hosts` as create_app's."""
+          on_ready: Callable[[str, str | None], None] | None = None, allow_hosts: Iterable[str] = ()) -> None:
+    """Run the preview until Ctrl-C, saying each check of a game in a line. `on_ready(url, warning)` is called
+    once the socket listens, with exposure()'s warning for the address it is bound to; `allow_hosts` as
+    create_app's."""
     running, sock, url = server(project, games, host, port, lambda game, state: print(summary(game, state),
                                                                                        flush=True), allow_hosts)
     if on_ready:
-        on_ready(url)
+        on_ready(url, exposure(host, sock.getsockname()[0]))
     try:
         running.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn stopped cleanly, then raises Ctrl-C again for the caller: done
