@@ -137,16 +137,5 @@ def _filled(text: str, game_id: str, title: str, parts: dict[str, str | None]) -
     for marker, part in parts.items():
         line = f"{marker}\n"
         text = text.replace(line, f"{part}\n" if part else "")
-    values = {"__GAME__": game_id, "__TITLE__": _yaml_text(title), "__TITLE_PRINTED__": _printed_as_typed(title)}
+    values = {"__GAME__": game_id, "__TITLE__": _yaml_text(title)}
     return re.sub("|".join(values), lambda found: values[found.group()], text)
-
-
-def _printed_as_typed(title: str) -> str:
-    """The title as a text element's YAML value that prints it as typed: its markup escaped ('*a' opened
-    italic, ':star:' drew an icon, so a title the user chose made a game that did not validate), double-quoted
-    (as a flow mapping's value, 'a, b' ended at the comma)."""
-    import json
-
-    from .draw.text import as_typed
-
-    return json.dumps(as_typed(title), ensure_ascii=False)

@@ -1909,7 +1909,16 @@ def _split(text: Any, sep: str | None = None) -> list[str]:
     return str(text).split(sep)
 
 
-OWN_FILTERS = {"percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split}
+def as_typed(text: Any) -> str:
+    """Text printed as it is typed, not read as markup: its stars, backslashes and the markers of icons and
+    glossary terms escaped ('{{ game.title | as_typed }}' prints a title '*a' or ':star:' as typed)."""
+    if not isinstance(text, str):
+        raise ValueError(f"as_typed escapes text, and was given {_describe_value(text)}")
+    return text.replace("\\", "\\\\").replace("*", "\\*").replace(":", "\\:").replace("[", "\\[")
+
+
+OWN_FILTERS = {"percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split,
+               "as_typed": as_typed}
 ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result)
 ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,
                    range=_bounded_range)

@@ -118,6 +118,7 @@ from pnp.errors import ExprError
     ("{{ range(3) | batch(0) | list }}", "batch takes a whole number of at least 1, not a whole number (0)"),
     ("{{ range(3) | batch(linecount=2.5) | list }}", "batch takes a whole number of at least 1, not a number"),
     ("{{ range(3) | slice(-1) | list }}", "slice takes a whole number of at least 1, not a whole number (-1)"),
+    ("{{ 5 | as_typed }}", "as_typed escapes text, and was given"),
 ])
 def test_refused_with_a_message(source, message):
     with pytest.raises(ExprError) as e:

@@ -24,6 +24,7 @@ from ..errors import DataError
 from ..model.glossary import TERM_IN_TEXT
 from ..options import CONTROL_CHARACTER, blank, control_problem, entity_number, shown_number
 from ..report import Mark, shortened
+from ..template import as_typed
 from ..units import MM
 from . import text as rtext
 from .text import ICON_SCALE
@@ -430,7 +431,7 @@ def literal(text: str) -> str:
     """`text` as pnp markup printing it as it is, icons' and glossary terms' markers too: a game's title
     ':star: Wars' drew an icon on the title page (and an unknown one nothing) beside a footer printing it as
     typed, and `:star:` in a code span an icon."""
-    return rtext.as_typed(text)
+    return as_typed(text)
 
 
 # inline tokens that print as fixed pnp markup (a link prints its words alone: see _refuse_empty_link)

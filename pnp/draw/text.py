@@ -86,12 +86,6 @@ def star_between_spaces(markup: str) -> str | None:
     return None
 
 
-def as_typed(text: str) -> str:
-    """`text` as markup that prints it as it is: its stars, backslashes and the markers of icons and glossary
-    terms escaped (parse reads each escape as the character it escapes)."""
-    return text.replace("\\", "\\\\").replace("*", "\\*").replace(":", "\\:").replace("[", "\\[")
-
-
 @functools.lru_cache(maxsize=4096)
 def parse(markup: str) -> tuple[Run, ...]:
     """Markup -> runs. Unknown markers are kept as text; '\\*' is a literal star, '\\\\' a backslash (so that
