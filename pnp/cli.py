@@ -118,6 +118,19 @@ def _folded(value: str) -> str:
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
+def _agent_named(name: str) -> str:
+    """An --agents name as pnp reads it: folded as a choice is where that names an agent, else as typed, so that
+    the refusal quotes what was typed (`x\\x1b[2Jy` was quoted as 'x\\x1b[2jy')."""
+    from .simulate.agents import make_agent
+
+    folded = _folded(name)
+    try:
+        make_agent(folded)
+    except ValueError:
+        return name
+    return folded
+
+
 def _leads_anywhere(link: Path) -> bool:
     """Whether the symbolic link `link` leads to something (or cannot be told: a loop of links is said as one where
     the command follows it)."""
@@ -701,7 +714,7 @@ def simulate(ctx: click.Context, game: str, games: int, players: int, agents: st
 
     project = _project(ctx)
     game_id = project.select([game])[0]
-    options = Options(games=games, players=players, agents=tuple(_folded(a.strip()) for a in agents.split(",") if a.strip()),
+    options = Options(games=games, players=players, agents=tuple(_agent_named(a.strip()) for a in agents.split(",") if a.strip()),
                       seed=seed, jobs=jobs or project_mod.usable_cores(), log=log)
     out_folder = project_mod.output_path(project, out_dir, game_id)  # as every command's: not a link, not cards/
     report = Report(project.root)
