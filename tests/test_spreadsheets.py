@@ -2038,13 +2038,34 @@ def test_a_workbook_whose_every_sheet_is_hidden_is_refused(tmp_path):
         result.stderr
 
 
+MINI_CARDS = (["id", "name", "kind", "power"], ["lion", "Lion", "beast", 4], ["fern", "Fern", "plant", 1],
+              ["ant", "Ant", "beast", 2], ["rex", "Rex", "beast", 5])
+
+
+def mini_cards_workbook():
+    """The test game's cards as a workbook of one sheet, 'cards'."""
+    book = openpyxl.Workbook()
+    book.active.title = "cards"
+    for row in MINI_CARDS:
+        book.active.append(row)
+    return book
+
+
+def saved_with(book, path, edited):
+    """`book` saved at `path`, each part of its package first given to edited(name, bytes) to change."""
+    saved = io.BytesIO()
+    book.save(saved)
+    with zipfile.ZipFile(saved) as z, zipfile.ZipFile(path, "w") as out:
+        for name in z.namelist():
+            out.writestr(name, edited(name, z.read(name)))
+
+
 def two_sheet_workbook(root, first, second):
     """The mini game's cards in a workbook of two sheets named `first` and `second` (each holding them)."""
     book = openpyxl.Workbook()
     book.active.title = "first"
     for ws in (book.active, book.create_sheet("second")):
-        for row in (["id", "name", "kind", "power"], ["lion", "Lion", "beast", 4], ["fern", "Fern", "plant", 1],
-                    ["ant", "Ant", "beast", 2], ["rex", "Rex", "beast", 5]):
+        for row in MINI_CARDS:
             ws.append(row)
     saved = io.BytesIO()
     book.save(saved)  # (openpyxl renames a sheet named as another: renamed in its workbook.xml)
@@ -2191,24 +2212,18 @@ def test_a_conditional_format_changing_what_its_cells_show_is_refused_at_its_fir
     """A rule of number format ;;; over the names (or a data bar shown without its values) left the sheet blank
     where the cards printed the names, exit 0: pnp runs no rule's condition."""
     root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
-    book = openpyxl.Workbook()
-    book.active.title = "cards"
-    for row in (["id", "name", "kind", "power"], ["lion", "Lion", "beast", 4], ["fern", "Fern", "plant", 1],
-                ["ant", "Ant", "beast", 2], ["rex", "Rex", "beast", 5]):
-        book.active.append(row)
-    saved = io.BytesIO()
-    book.save(saved)
-    with zipfile.ZipFile(saved) as z, zipfile.ZipFile(root / "cards" / "mini" / "cards.xlsx", "w") as out:
-        for name in z.namelist():
-            part = z.read(name)
-            if name == "xl/worksheets/sheet1.xml":
-                part = part.replace(b"</sheetData>", f'</sheetData><conditionalFormatting sqref="B2:B5">{rule}'
-                                    '</conditionalFormatting>'.encode())
-            elif name == "xl/styles.xml":
-                part = re.sub(rb"<dxfs[^>]*/>|<dxfs.*?</dxfs>", b"", part).replace(b"<tableStyles", (
-                    '<dxfs count="1"><dxf><numFmt numFmtId="200" formatCode=";;;"/></dxf></dxfs>'
-                    '<tableStyles').encode())
-            out.writestr(name, part)
+    book = mini_cards_workbook()
+    def edited(name: str, part: bytes) -> bytes:
+        if name == "xl/worksheets/sheet1.xml":
+            return part.replace(b"</sheetData>", f'</sheetData><conditionalFormatting sqref="B2:B5">{rule}'
+                                '</conditionalFormatting>'.encode())
+        if name == "xl/styles.xml":
+            return re.sub(rb"<dxfs[^>]*/>|<dxfs.*?</dxfs>", b"", part).replace(b"<tableStyles", (
+                '<dxfs count="1"><dxf><numFmt numFmtId="200" formatCode=";;;"/></dxf></dxfs>'
+                '<tableStyles').encode())
+        return part
+
+    saved_with(book, root / "cards" / "mini" / "cards.xlsx", edited)
     result = run(root, "validate")
     assert result.exit_code == 1 and said in result.stderr, result.output
 
@@ -2217,18 +2232,10 @@ def test_a_number_of_a_built_in_format_left_to_the_language_is_refused_at_its_ce
     """numFmtId 31 is a date in Japanese Excel (2023年3月15日), and openpyxl reads it as General: the text field
     printed 45000, exit 0. Here as the power (a number field), whose cell shows a date just as well."""
     root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
-    book = openpyxl.Workbook()
-    book.active.title = "cards"
-    for row in (["id", "name", "kind", "power"], ["lion", "Lion", "beast", 4], ["fern", "Fern", "plant", 1],
-                ["ant", "Ant", "beast", 2], ["rex", "Rex", "beast", 5]):
-        book.active.append(row)
+    book = mini_cards_workbook()
     book.active["D3"].number_format = "0.00E+00"  # (built-in 11, made 31 below)
-    saved = io.BytesIO()
-    book.save(saved)
-    with zipfile.ZipFile(saved) as z, zipfile.ZipFile(root / "cards" / "mini" / "cards.xlsx", "w") as out:
-        for name in z.namelist():
-            out.writestr(name, z.read(name).replace(b'numFmtId="11"', b'numFmtId="31"') if name == "xl/styles.xml"
-                         else z.read(name))
+    saved_with(book, root / "cards" / "mini" / "cards.xlsx", lambda name, part: part.replace(
+        b'numFmtId="11"', b'numFmtId="31"') if name == "xl/styles.xml" else part)
     result = run(root, "validate")
     assert result.exit_code == 1 and ("cards/mini/cards.xlsx[cards]:3:4: error: this number cell (1) has the built-in "
                                       "number format 31, which a spreadsheet program shows as its language does"
@@ -2261,11 +2268,7 @@ def test_a_cell_aligned_as_fill_is_refused_at_its_cell(tmp_path):
     from openpyxl.styles import Alignment
 
     root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
-    book = openpyxl.Workbook()
-    book.active.title = "cards"
-    for row in (["id", "name", "kind", "power"], ["lion", "Lion", "beast", 4], ["fern", "Fern", "plant", 1],
-                ["ant", "Ant", "beast", 2], ["rex", "Rex", "beast", 5]):
-        book.active.append(row)
+    book = mini_cards_workbook()
     book.active["B2"].alignment = Alignment(horizontal="fill")
     book.save(root / "cards" / "mini" / "cards.xlsx")
     result = run(root, "validate")
