@@ -368,6 +368,19 @@ def _profile_of_colorants(colorants) -> bytes:
 
 DISPLAY_P3 = ((0.5151, 0.2412, -0.0011), (0.2920, 0.6922, 0.0419), (0.1571, 0.0666, 0.7841))
 
+def _built_pictures(root, at):
+    """The mini game built: the colour at `at` of each picture on its first card page (sorted), and the filters
+    of those embedded as they are (drawn on the page itself; the others are redrawn, each from a form)."""
+    result = run(root, "build", "mini")
+    assert result.exit_code == 0, result.output
+    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
+        colours = sorted(pikepdf.PdfImage(image).as_pil_image().convert("RGB").getpixel(at)
+                         for image in _images_in(pdf.pages[0].obj))
+        as_is = [str(image.get("/Filter")) for image in pdf.pages[0].Resources.XObject.values()
+                 if image.get("/Subtype") == "/Image"]
+    return colours, as_is
+
+
 
 def test_a_picture_of_a_wide_gamut_profile_prints_its_colours_as_srgb_resampled_or_not(tmp_path):
     """A Display P3 photo's numbers were embedded as they are, and a PDF prints numbers as sRGB: its red
@@ -386,15 +399,8 @@ def test_a_picture_of_a_wide_gamut_profile_prints_its_colours_as_srgb_resampled_
     for name, size, profile in (("p3.png", (300, 150), p3), ("p3-big.png", (1000, 500), p3),
                                 ("p3.jpg", (300, 150), p3), ("srgb.jpg", (300, 150), srgb)):
         Image.new("RGB", size, (200, 40, 40)).save(folder / name, icc_profile=profile, quality=100)
-    result = run(root, "build", "mini")
-    assert result.exit_code == 0, result.output
-    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
-        images = list(_images_in(pdf.pages[0].obj))
-        colours = sorted(pikepdf.PdfImage(image).as_pil_image().convert("RGB").getpixel((150, 75)) for image in images)
-        # the one embedded as it is is drawn on the page itself, the others from a form each (redrawn)
-        as_is = [str(image.get("/Filter")) for image in pdf.pages[0].Resources.XObject.values()
-                 if image.get("/Subtype") == "/Image"]
-    assert len(images) == 4 and len(as_is) == 1 and "DCTDecode" in as_is[0]
+    colours, as_is = _built_pictures(root, (150, 75))
+    assert len(colours) == 4 and len(as_is) == 1 and "DCTDecode" in as_is[0]
     converted, kept = [c for c in colours if c[1] < 20], [c for c in colours if c[1] >= 20]
     assert len(converted) == 3 and all(abs(r - 218) <= 2 and g <= 2 and abs(b - 26) <= 2 for r, g, b in converted)
     assert len(kept) == 1 and all(abs(v - w) <= 2 for v, w in zip(kept[0], (200, 40, 40)))
@@ -439,14 +445,8 @@ def test_a_grey_picture_of_a_grey_profile_prints_its_greys_as_srgb_resampled_or_
     Image.new("LA", (300, 150), (128, 255)).save(folder / "grey-alpha.png", icc_profile=grey)
     Image.new("I;16", (300, 150), 128 * 257).save(folder / "grey-16.png", icc_profile=grey)
     Image.new("L", (300, 150), 128).save(folder / "srgb-grey.jpg", icc_profile=srgb_grey, quality=100)
-    result = run(root, "build", "mini")
-    assert result.exit_code == 0, result.output
-    with pikepdf.open(root / "output" / "mini" / "mini-cards-a4.pdf") as pdf:
-        images = list(_images_in(pdf.pages[0].obj))
-        greys = sorted(pikepdf.PdfImage(image).as_pil_image().convert("RGB").getpixel((100, 50)) for image in images)
-        as_is = [str(image.get("/Filter")) for image in pdf.pages[0].Resources.XObject.values()
-                 if image.get("/Subtype") == "/Image"]
-    assert len(images) == 5 and len(as_is) == 1 and "DCTDecode" in as_is[0]
+    greys, as_is = _built_pictures(root, (100, 50))
+    assert len(greys) == 5 and len(as_is) == 1 and "DCTDecode" in as_is[0]
     assert all(abs(v - 128) <= 2 for v in greys[0]), greys
     assert all(abs(v - 188) <= 2 for colour in greys[1:] for v in colour), greys
 
