@@ -280,15 +280,21 @@ def test_every_die_net_builds_with_each_face_value_once(tmp_path, net, faces):
     assert next(c for c in manifest["components"] if c["id"] == "die")["pages"] == [1, 1]
 
 
-def test_a_die_face_written_as_a_number_prints_as_typed(tmp_path):
-    """YAML reads `1.50` as 1.5 and `0x1F` as 31: a face's value printed 1.5 and 31 where the layout says 1.50
-    and 0x1F (a layout's text prints as typed; so does a face)."""
+def _built_die(tmp_path, faces):
+    """The first page of the dice of the test game given a d6 of these `faces` (as written in its layout), its
+    face's value printed by a text."""
     base = (DATA / "base/cards/mini/game.yaml").read_text()
-    die = ("net: d6\nedge: 18mm\nsize: [14mm, 14mm]\nfaces: [1.50, 0x1F, 1_000, 2, 1.0, 3]\n"
+    die = (f"net: d6\nedge: 18mm\nsize: [14mm, 14mm]\nfaces: {faces}\n"
            "elements:\n  - {type: text, y: 4, w: 14, h: 6, text: '{{ face }}', size: 9, align: center}\n")
     root = make_project(tmp_path / "p", {"cards/mini/game.yaml": base.replace("components:\n", "components:\n  " + DIE_GAME),
                                          "layouts/mini/die.yaml": die})
-    page = read(build(root) / "mini-dice-a4.pdf").pages[0]
+    return read(build(root) / "mini-dice-a4.pdf").pages[0]
+
+
+def test_a_die_face_written_as_a_number_prints_as_typed(tmp_path):
+    """YAML reads `1.50` as 1.5 and `0x1F` as 31: a face's value printed 1.5 and 31 where the layout says 1.50
+    and 0x1F (a layout's text prints as typed; so does a face)."""
+    page = _built_die(tmp_path, "[1.50, 0x1F, 1_000, 2, 1.0, 3]")
     faces = sorted(t for kind, t, *_ in drawn(page) if kind == "text" and t[:1].isdigit())
     assert faces == ["0x1F", "1.0", "1.50", "1_000", "2", "3"]
 
@@ -330,12 +336,7 @@ def test_copies_of_a_die_show_one_net_painted_once(tmp_path):
 def test_a_die_of_one_value_paints_its_face_once_for_every_face_of_the_net(tmp_path):
     """A face shown on several faces of a net is painted once, as a form each of them shows: its painting is
     charged once, and a d20 of one value painted its face of 50,000 shapes 20 times (12 s)."""
-    base = (DATA / "base/cards/mini/game.yaml").read_text()
-    die = ("net: d6\nedge: 18mm\nsize: [14mm, 14mm]\nfaces: \"['X'] * 6\"\n"
-           "elements:\n  - {type: text, y: 4, w: 14, h: 6, text: '{{ face }}', size: 9, align: center}\n")
-    root = make_project(tmp_path / "p", {"cards/mini/game.yaml": base.replace("components:\n", "components:\n  " + DIE_GAME),
-                                         "layouts/mini/die.yaml": die})
-    page = read(build(root) / "mini-dice-a4.pdf").pages[0]
+    page = _built_die(tmp_path, "\"['X'] * 6\"")
     shown = drawn(page)
     assert [t for kind, t, *_ in shown if kind == "text" and t == "X"] == ["X"] * 6
     net = {form for kind, form, *_ in drawn(page, enter_forms=False) if kind == "form"}

@@ -368,6 +368,7 @@ def _profile_of_colorants(colorants) -> bytes:
 
 DISPLAY_P3 = ((0.5151, 0.2412, -0.0011), (0.2920, 0.6922, 0.0419), (0.1571, 0.0666, 0.7841))
 
+
 def _built_pictures(root, at):
     """The mini game built: the colour at `at` of each picture on its first card page (sorted), and the filters
     of those embedded as they are (drawn on the page itself; the others are redrawn, each from a form)."""
