@@ -277,10 +277,8 @@ def test_a_font_whose_glyphs_have_no_outlines_is_refused_at_its_line_in_fonts_ya
     in it printed blank, with exit 0. A font drawing the characters a game prints passes (the Display family)."""
     root = make_project(tmp_path / "proj", changes={
         "fonts/fonts.yaml": "families:\n  Body: {regular: blank.ttf}\n  Display: {regular: f.ttf}\n"})
-    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
     # its own PostScript name (ReportLab draws a font registered under a name it met before with the first one)
-    renamed = regular.replace(b"SourceSansPro-Regular", b"BlankSansPro0-Regular").replace(
-        "SourceSansPro-Regular".encode("utf-16-be"), "BlankSansPro0-Regular".encode("utf-16-be"))
+    renamed = _sans_named("BlankSansPro0-Regular")
     (root / "fonts" / "blank.ttf").write_bytes(_zero_table(renamed, b"glyf"))
     shutil.copy(REPO / "pnp" / "fonts" / "AveriaSerifGWF" / "AveriaSerifGWF-Regular.ttf", root / "fonts" / "f.ttf")
     result = run(root, "validate")
@@ -294,6 +292,13 @@ def _font_named(font: bytes, name: str, new: str) -> bytes:
     """The font with its PostScript name (and every other name written the same) changed to one as long."""
     assert len(name) == len(new)
     return font.replace(name.encode(), new.encode()).replace(name.encode("utf-16-be"), new.encode("utf-16-be"))
+
+
+def _sans_named(new: str) -> bytes:
+    """pnp's own Source Sans Pro Regular under another PostScript name of as many letters: ReportLab draws a font
+    registered under a name it met before with the first one."""
+    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
+    return _font_named(regular, "SourceSansPro-Regular", new)
 
 
 def _advances(root) -> dict[str, set[tuple[str, float]]]:
@@ -819,9 +824,7 @@ def test_a_character_a_font_maps_to_its_missing_character_box_is_one_it_lacks(tm
     having it: the rulebook printed '×' as a box, with exit 0."""
     root = make_project(tmp_path / "proj", changes={
         "fonts/fonts.yaml": "families:\n  Body: {regular: boxed.ttf}\n  Display: {regular: boxed.ttf}\n"})
-    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
-    renamed = regular.replace(b"SourceSansPro-Regular", b"BoxedSansPro0-Regular").replace(
-        "SourceSansPro-Regular".encode("utf-16-be"), "BoxedSansPro0-Regular".encode("utf-16-be"))
+    renamed = _sans_named("BoxedSansPro0-Regular")
     (root / "fonts" / "boxed.ttf").write_bytes(_font_mapping_to_notdef(renamed, ord("×")))
     result = run(root, "validate")
     assert result.exit_code == 1 and "Traceback" not in result.output
@@ -838,9 +841,7 @@ def test_a_footer_font_lacking_a_character_of_pnps_own_footer_words_is_refused_a
     game = (root / "cards" / "mini" / "game.yaml").read_text()
     (root / "cards" / "mini" / "game.yaml").write_text(game.replace("  - id: rulebook\n    name: Rulebook\n"
                                                                     "    kind: rulebook\n", ""))
-    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
-    renamed = regular.replace(b"SourceSansPro-Regular", b"NodotSansPro0-Regular").replace(
-        "SourceSansPro-Regular".encode("utf-16-be"), "NodotSansPro0-Regular".encode("utf-16-be"))
+    renamed = _sans_named("NodotSansPro0-Regular")
     (root / "fonts" / "nodot.ttf").write_bytes(_font_mapping_to_notdef(_font_mapping_to_notdef(renamed, ord("·")),
                                                                        ord("•")))
     result = run(root, "validate")
@@ -886,9 +887,7 @@ def test_text_of_a_script_pnp_cannot_set_as_read_is_refused_though_its_font_has_
     card and in the rulebook alike, whatever the font."""
     root = make_project(tmp_path / "proj", changes={
         "fonts/fonts.yaml": "families:\n  Body: {regular: wide.ttf}\n  Display: {regular: wide.ttf}\n"})
-    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
-    renamed = regular.replace(b"SourceSansPro-Regular", b"WidenSansPro0-Regular").replace(
-        "SourceSansPro-Regular".encode("utf-16-be"), "WidenSansPro0-Regular".encode("utf-16-be"))
+    renamed = _sans_named("WidenSansPro0-Regular")
     # SHIN, ALEF, DEVANAGARI VOWEL SIGN I
     (root / "fonts" / "wide.ttf").write_bytes(_font_remapping(renamed, [0x05E9, 0x05D0, 0x093F]))
     cards = (root / "cards" / "mini" / "cards.yaml").read_text()
@@ -917,9 +916,7 @@ def test_a_character_past_u_ffff_reads_back_from_the_pdf_as_typed(tmp_path):
     from pnp.units import MM
     root = make_project(tmp_path / "proj", changes={
         "fonts/fonts.yaml": "families:\n  Body: {regular: wide.ttf}\n  Display: {regular: wide.ttf}\n"})
-    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
-    renamed = regular.replace(b"SourceSansPro-Regular", b"AstraSansPro0-Regular").replace(
-        "SourceSansPro-Regular".encode("utf-16-be"), "AstraSansPro0-Regular".encode("utf-16-be"))
+    renamed = _sans_named("AstraSansPro0-Regular")
     (root / "fonts" / "wide.ttf").write_bytes(_font_remapping(renamed, [0x1D538, 0x1D539, 0x10300]))
     out, page = io.BytesIO(), (210 * MM, 297 * MM)
     canvas = Canvas(out, pagesize=page, invariant=1)
@@ -937,9 +934,7 @@ def test_text_of_a_script_whose_lines_break_by_a_dictionary_is_refused_at_its_li
     under it, exit 0. Refused at the line that writes them, whatever the font, saying why."""
     root = make_project(tmp_path / "proj", changes={
         "fonts/fonts.yaml": "families:\n  Body: {regular: wide.ttf}\n  Display: {regular: wide.ttf}\n"})
-    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
-    renamed = regular.replace(b"SourceSansPro-Regular", b"ThaiiSansPro0-Regular").replace(
-        "SourceSansPro-Regular".encode("utf-16-be"), "ThaiiSansPro0-Regular".encode("utf-16-be"))
+    renamed = _sans_named("ThaiiSansPro0-Regular")
     (root / "fonts" / "wide.ttf").write_bytes(_font_remapping(renamed, [0x0E01, 0x0E02, 0x0E40, 0x0E9E, 0x1780]))
     cards = (root / "cards" / "mini" / "cards.yaml").read_text()
     (root / "cards" / "mini" / "cards.yaml").write_text(cards.replace("Roars :star: loudly.", "\u0e40\u0e01\u0e02" * 20))
@@ -960,9 +955,7 @@ def test_text_of_a_script_written_without_spaces_breaks_between_its_characters(t
     spaces', which would print). Chinese and Japanese break between characters (never before a closing mark)."""
     root = make_project(tmp_path / "proj", changes={
         "fonts/fonts.yaml": "families:\n  Body: {regular: wide.ttf}\n  Display: {regular: wide.ttf}\n"})
-    regular = (REPO / "pnp" / "fonts" / "SourceSansPro" / "SourceSansPro-Regular.ttf").read_bytes()
-    renamed = regular.replace(b"SourceSansPro-Regular", b"KanjiSansPro0-Regular").replace(
-        "SourceSansPro-Regular".encode("utf-16-be"), "KanjiSansPro0-Regular".encode("utf-16-be"))
+    renamed = _sans_named("KanjiSansPro0-Regular")
     (root / "fonts" / "wide.ttf").write_bytes(_font_remapping(renamed, [0x6F22, 0x5B57, 0x3002]))  # 漢, 字, 。
     sentence = "\u6f22\u5b57" * 24 + "\u3002"
     cards = (root / "cards" / "mini" / "cards.yaml").read_text()
