@@ -7,7 +7,7 @@ from typing import Any
 
 from ..draw import sheet as paper
 from ..errors import LayoutError
-from ..options import ColourError, as_written, parse_colour
+from ..options import ColourError, as_written, parse_colour, shown_number
 from ..impose import nets
 from ..impose.shapes import Outline
 from ..layout import params as P
@@ -120,9 +120,10 @@ def _check_face_room(net: str, faces: list[nets.Face], edge: float, layout: Layo
     was lost without a word (a 40 mm layout's text on a d6 of 5 mm edges printed nothing)."""
     room_w, room_h = (min(side) * edge for side in zip(*(nets.bounds([face]) for face in faces)))
     if layout.width > room_w + 1e-6 or layout.height > room_h + 1e-6:
-        report.error(f"a face layout of {to_mm(layout.width):g} x {to_mm(layout.height):g} mm is larger than a face "
-                     f"of this {net} with {to_mm(edge):g} mm edges holds ({to_mm(room_w):.1f} x {to_mm(room_h):.1f} "
-                     "mm): each face is cut to its shape, so what lies outside is lost; make the layout smaller or "
+        report.error(f"a face layout of {shown_number(layout.width / MM)} x {shown_number(layout.height / MM)} "
+                     f"mm is larger than a face of this {net} with {shown_number(edge / MM)} mm edges holds "
+                     f"({shown_number(room_w / MM)} x {shown_number(room_h / MM)} mm): each face is cut to its shape, "
+                     "so what lies outside is lost; make the layout smaller or "
                      "the edges longer", layout.spec.mark_of("size") or layout.spec.mark)
 
 

@@ -3,6 +3,7 @@ mirrored backs."""
 
 import functools
 
+from ..options import shown_number
 from ..draw import sheet as paper
 from ..impose import sheet
 from ..impose.shapes import Outline, cut_shape
@@ -50,8 +51,9 @@ class Tokens(Kind):
             small = paper_too_small(studio.options.paper, functools.partial(_within, size))
             if small is not None:
                 room, on_paper = [side - 2 * margin for side in small[0]], small[1]
-                report.error(f"a {layout.size_mm[0]:g} x {layout.size_mm[1]:g} mm token does not fit on the paper "
-                             f"(at most {to_mm(room[0]):g} x {to_mm(room[1]):g} mm); make it a board, which is "
+                report.error(f"a {shown_number(layout.width / MM)} x {shown_number(layout.height / MM)} mm token "
+                             f"does not fit on the paper (at most {shown_number(room[0] / MM)} x "
+                             f"{shown_number(room[1] / MM)} mm); make it a board, which is "
                              f"tiled{on_paper}", layout.spec.mark_of("size"))
         _check_back_cuts(component, studio, report)
 
