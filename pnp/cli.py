@@ -910,8 +910,8 @@ def convert(ctx: click.Context, table_file: str, fmt: str, out: str | None, forc
     beside = Path(table_file).absolute().with_suffix("." + fmt)  # tables live in cards/: writing there is its job
     suffixes = (".yaml", ".yml") if fmt == "yaml" else ("." + fmt,)
     if out and Path(out).suffix.lower() not in suffixes:  # `--to xlsx --out game.yaml --force` wrote a zip there
-        raise UsageError(f"--out {out}: a {fmt.upper()} file is named *{suffixes[0]}; pnp names every file it "
-                         "writes for what it holds")
+        raise UsageError(f"--out {out}: {'an' if fmt == 'xlsx' else 'a'} {fmt.upper()} file is named *{suffixes[0]}; "
+                         "pnp names every file it writes for what it holds")
     out_path = project_mod.output_path(project, out, default=beside,
                                        protected=tuple(p for p in project_mod.PROTECTED if p != "cards"))
     target, count = write(project, table_file, fmt, out_path, force)

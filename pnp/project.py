@@ -457,6 +457,10 @@ def utf8_text(raw: bytes, shown: str, advice: str = "", encoding: str = "utf-8")
         return raw.decode(encoding)
     except UnicodeDecodeError:
         pass
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # UTF-16's byte-order mark (Excel's "Unicode Text", Notepad's
+        # "Unicode"): said as what it is, not as the byte 0xff an editor does not show
+        raise LoadError(f"UTF-16 text, not UTF-8 (its first two bytes say so){advice or ': save it as UTF-8'}",
+                        Mark(shown, 1, 1))
     try:  # the same bytes as plain UTF-8 (a byte-order mark is UTF-8): the offset counted from the file's start
         raw.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -280,6 +280,7 @@ def test_convert_refuses_an_out_named_for_another_format(proj):
     result = run(proj, "convert", str(proj / "cards" / GAME / "tokens.yaml"), "--to", "xlsx", "--out",
                  str(game_yaml), "--force")
     assert result.exit_code == 2 and "game.yaml" in result.output and game_yaml.read_bytes() == before
+    assert "an XLSX file is named *.xlsx" in result.output, result.output
 
 
 @pytest.mark.parametrize("game", [GAME, "evo"])
