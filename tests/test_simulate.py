@@ -357,6 +357,7 @@ def test_an_mcts_agent_is_named_by_ascii_digits_one_way(tmp_path, agents):
     """'mcts-\u0663' (an Arabic-Indic three) and 'mcts-03' played as mcts-3, under other names in the results."""
     result = CliRunner().invoke(cli, ["--root", str(_nim(tmp_path)), "simulate", "mini", "--agents", agents])
     assert result.exit_code == 2 and f"--agents: unknown agent '{agents}'" in result.output, result.output
+    assert "mcts-N for N iterations, 1 to 100,000" in result.output
 
 
 @pytest.mark.parametrize("agents", [",", " , ,"])

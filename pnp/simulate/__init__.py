@@ -43,12 +43,12 @@ class Simulation:
 def check_options(options: Options) -> None:
     """UsageError for no agent, agents pnp does not know or a run too large."""
     if not options.agents:  # "--agents ,": no seating to play, so no figures to print
-        raise UsageError("--agents: name at least one agent (random, greedy, mcts or mcts-N)")
+        raise UsageError("--agents: name at least one agent (random, greedy, mcts, or mcts-N for N iterations, 1 to 100,000)")
     for name in options.agents:
         try:
             make_agent(name)
         except ValueError:
-            raise UsageError(f"--agents: unknown agent '{name}' (random, greedy, mcts or mcts-N)") from None
+            raise UsageError(f"--agents: unknown agent '{name}' (random, greedy, mcts, or mcts-N for N iterations, 1 to 100,000)") from None
     if len(set(options.agents)) > MAX_AGENTS:  # the report reads no more: the file pnp wrote was refused
         raise UsageError(f"--agents: at most {MAX_AGENTS} different agents in a run")
     games = games_in(options)
