@@ -220,7 +220,7 @@ def _templates() -> str:
             "prints 0.3 and `{{ 2 / 3 }}` 0.666666666667, and so by `string`, `join`, `%s` and `'{}'.format`; "
             "whole numbers, and numbers as written in the game's files, print as they are. A text compared with an "
             "item's field of enum values (`==`, `!=`, `in` a list written out, in a layout, a layout a `use` draws "
-            "for the item itself, a macro given the item itself, a derived field or a component's `filter`) must "
+            "for the item itself, a macro given the item itself, a derived field, a component's `filter` or a constraint) must "
             "be one of its values: "
             "`card.kind == 'Beast'` where kind's values are beast and bird is refused at its line, since it is "
             "false for every card; so must one a table's field is picked by (`data.cards | selectattr('kind', "

@@ -1,12 +1,15 @@
 """Constraints: rules the data must keep, written as Jinja expressions over the whole game or each item."""
 
 from functools import partial
-from ..template import ExprError, evaluate, render
+from ..template import ExprError, enum_mistakes, evaluate, render
 from ..report import Mark
 from .load import MarkedList, Record
 from .reads import FieldCache, note_table
 from .shapes import CheckerShape, GameShape
+from .tables import table_enums
 from ..options import did_you_mean
+
+CONSTRAINT_ITEM = frozenset({"item"})  # the name a constraint with `each` sees each item by
 
 # a message is a line or a few: one of a million characters was printed for every item that broke the rule
 MAX_MESSAGE = 2_000
@@ -43,6 +46,11 @@ def check_constraints(game: GameShape, constraints: MarkedList, chk: CheckerShap
         field_problem = _field_problem(game, c)
         if field_problem:
             chk.error(field_problem, c.mark_of("field"))
+        for message, _ in enum_mistakes(c["expr"], True, CONSTRAINT_ITEM if each else frozenset(),
+                                        table_enums(game, each) if each else {}, partial(table_enums, game)):
+            # (as in a derived field or a filter: `data.cards | selectattr('kind', 'eq', 'Beast')`, a typo for
+            # beast, picked nothing, and the constraint held, or failed saying its message, for the wrong reason)
+            chk.error(f"constraint: {message}", c.mark_of("expr"))
         for i, item in enumerate(game.tables[each] if each else [None]):
             compute = partial(_checked, game, c, item)
             key = ("constraint", n, i if each else None, bool(game.dirty))
