@@ -606,7 +606,7 @@ def test_a_png_whose_gamma_or_primaries_are_not_srgbs_and_that_has_no_profile_is
     """Browsers apply a PNG's gAMA and cHRM chunks when it has no colour profile, Pillow none: a PNG of gamma 1.0
     printed its grey 128 where browsers show 188 (exit 0), in a game's pictures and in an icon's. sRGB's own
     numbers (old Photoshop and GIMP files), any numbers beside a profile (which viewers read instead), and a gAMA
-    after the picture data (which libpng ignores, and run 34 refused), print."""
+    after the picture data or after another (which libpng ignores, and run 34 refused), print."""
     import base64
     import struct
     import zlib
@@ -629,6 +629,9 @@ def test_a_png_whose_gamma_or_primaries_are_not_srgbs_and_that_has_no_profile_is
     # after its picture data, where libpng (and so browsers) reads no gamma: it prints as it is seen
     pictures["after.png"] = plain.getvalue()[:-12] + linear + plain.getvalue()[-12:]
     colour["after.png"] = linear
+    # a second gAMA, which libpng ignores (it keeps the first): printed as it is seen
+    pictures["twice.png"] = plain.getvalue()[:33] + photoshop + linear + plain.getvalue()[33:]
+    colour["twice.png"] = photoshop + linear
     icon = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">\n<image width="10" height="10" '
             f'href="data:image/png;base64,{base64.b64encode(pictures["linear.png"]).decode()}"/>\n</svg>\n')
     card = "size: poker\nelements:\n" + "".join(f"  - {{type: image, src: {name}, x: 5, y: {5 + 10 * i}, w: 9, h: 9}}\n"

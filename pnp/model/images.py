@@ -609,7 +609,11 @@ def _png_header_problem(chunks: list[bytes]) -> str | None:
 def _png_colour_problem(chunks: list[bytes]) -> str | None:
     """Why a PNG's colour space chunks, and gamma and primaries chunks (among `chunks`, each its kind and the start
     of its payload), cannot be printed as viewers show it, or None."""
-    gamma = [c for c in chunks if c[:4] in _PNG_GAMMA_CHUNKS]
+    first: dict[bytes, bytes] = {}  # the first gAMA and the first cHRM: libpng ignores another of a kind it has
+    for c in chunks:
+        if c[:4] in _PNG_GAMMA_CHUNKS:
+            first.setdefault(c[:4], c)
+    gamma = list(first.values())
     chunks = [c for c in chunks if c[:4] in _PNG_COLOUR_CHUNKS]
     if not chunks and not all(_png_gamma_is_srgb(c) for c in gamma):
         return ("a PNG whose gamma or primaries (" + ", ".join(dict.fromkeys(c[:4].decode() for c in gamma))
