@@ -190,10 +190,11 @@ class Game:
                                  if isinstance(it, Record) and _is_key(it.get("id"))} for name in names})
 
     def file(self, name: object, mark: Mark | None, what: str = "file") -> Path:
-        """A file of this game's cards/ folder named in game.yaml: it must be inside the project."""
+        """A file of this game's cards/ folder named in game.yaml (a table's, the rules'): it must be inside the
+        project, and not in its output/ (a table read from an earlier build's folder, as pictures are not)."""
         if not isinstance(name, str) or not name:
             raise DataError(f"{what} name must be text, got {shown(name)}", mark)
-        return self.project.inside(self.folder / name, mark, what, shown=name)
+        return self.project.inside(self.folder / name, mark, what, shown=name, built=False)
 
 
 def _is_key(value: object) -> bool:
