@@ -32,7 +32,7 @@ from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME
                    values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
-from .workbook_parts import MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts, check_parts, check_sheet_count, check_zip_package, local_name
+from .workbook_parts import MAX_OBJECT_ELEMENTS, ZIP_STARTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts, check_parts, check_sheet_count, check_zip_package, local_name
 
 SPREADSHEETS = (".csv", ".xlsx")
 # Spreadsheets of formats pnp does not read, by the suffix their programs save them with: a table's file so named
@@ -152,13 +152,12 @@ def _csv_file_text(path: Path, shown: str) -> str:
         raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown))
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
-    if raw.startswith(_ZIP_START):  # (a workbook renamed .csv was refused as "not UTF-8 text (byte 0xc7)")
+    if raw.startswith(ZIP_STARTS[0]):  # (a workbook renamed .csv was refused as "not UTF-8 text (byte 0xc7)")
         raise LoadError("this is a zip package, as an .xlsx workbook is, not CSV text: name a workbook .xlsx, or "
                         "save the sheet as CSV UTF-8", Mark(shown, 1, 1))
     return utf8_text(raw, shown, "; save the sheet as CSV UTF-8", "utf-8-sig")
 
 
-_ZIP_START = b"PK\x03\x04"  # how a zip package (an .xlsx, .ods or .numbers file) begins
 
 
 def _separator_line_problem(file: str, line: str) -> LoadError:
@@ -850,13 +849,16 @@ class _SheetRead:
 _LANGUAGE_FORMATS = frozenset([*range(27, 37), *range(50, 82)])
 
 
+def excel_length(text: str) -> int:
+    """A text's length as Excel counts it, in UTF-16 code units: a character past U+FFFF (an emoji) counts two."""
+    return len(text) + sum(ord(char) > 0xFFFF for char in text) if not text.isascii() else len(text)
+
+
 def _longer_than_a_cell(text: str) -> str | None:
     """The refusal of a text cell holding more than MAX_CELL_CHARS characters as Excel counts them (a character
     past U+FFFF two), or None: no Excel cell holds it whole, and pnp writes no such cell back (a workbook's cell
     of 40,000 characters was read whole, and the YAML converted from it refused as a workbook again)."""
-    if len(text) <= MAX_CELL_CHARS // 2:  # (most: too few characters to pass it, whatever they are)
-        return None
-    if (units := len(text.encode("utf-16-le")) // 2) <= MAX_CELL_CHARS:
+    if (units := excel_length(text)) <= MAX_CELL_CHARS:
         return None
     return (f"this cell holds a text of {units:,} characters as a workbook counts them, and a workbook cell holds "
             f"at most {MAX_CELL_CHARS:,} (Excel does not keep it whole): keep a text this long in a YAML table")
@@ -1901,7 +1903,7 @@ def _text_cell(ws: Any, row: int, col: int, text: str, mark: Mark | None) -> Any
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
     # counted as Excel counts, in UTF-16 units (an emoji two: 20,000 emoji were written, a cell Excel cuts short)
-    if (units := len((written := _escaped(text)).encode("utf-16-le")) // 2) > MAX_CELL_CHARS:
+    if (units := excel_length(written := _escaped(text))) > MAX_CELL_CHARS:
         counted = f" ({units:,} as a workbook counts them, a character past U+FFFF two)" * (units != len(written))
         raise DataError(f"text of {len(written):,} characters{counted}; a workbook cell holds at most "
                         f"{MAX_CELL_CHARS:,}", mark)

@@ -55,7 +55,8 @@ _PACKING_NAMES = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "LZMA", 9: "Defl
 # How a file begins: an .xlsx workbook is a zip package (a local file header, or an empty zip's end record); an
 # encrypted one, and an Excel 97-2003 workbook, is a Compound File (OLE2), whose directory names the encrypted
 # workbook's stream in UTF-16
-_ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")
+ZIP_STARTS = (  # how a zip package (an .xlsx, .ods or .numbers file) begins; the first holds parts
+    b"PK\x03\x04", b"PK\x05\x06")
 _COMPOUND_FILE_START = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ENCRYPTED_STREAM = "EncryptedPackage".encode("utf-16-le")
 
@@ -66,7 +67,7 @@ def check_zip_package(path: Path, shown: str) -> None:
     "BadZipFile: File is not a zip file", in Python's words, saying neither what the file was nor what to do."""
     with open_project_file(path, MAX_FILE_BYTES, Mark(shown)) as file:
         data = file.read(len(_COMPOUND_FILE_START))
-        if data.startswith(_ZIP_STARTS):  # (a workbook: zipfile reads it part by part)
+        if data.startswith(ZIP_STARTS):  # (a workbook: zipfile reads it part by part)
             return
         data += file.read(MAX_FILE_BYTES)
     if data.startswith(_COMPOUND_FILE_START) and _ENCRYPTED_STREAM in data:
