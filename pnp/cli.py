@@ -469,7 +469,7 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
     options = PrintOptions(paper.lower(), ink_saver=ink_saver)
     # the builds are looked for where build writes them: `output -> ~` (a link in a folder someone sent) made
     # pnp read a manifest outside the project, said to be output/<game>/manifest.json
-    out_root = _out_root(project, out_dir, selected, protected=()) if since is None else project.root / "output"
+    out_root = _out_root(project, out_dir, selected, protected=()) if since is None else project.output
     report = Report(project.root)
     for game_id in selected:
         found, _ = game_changes(project, game_id, since, options, out_root, report)

@@ -67,7 +67,7 @@ class Project:
     def simulation(self, game_id: str) -> Path:
         """output/<game>/simulation.json: what `pnp simulate` measured, which a rulebook and the report may print
         and the preview watches."""
-        return self.root / "output" / game_id / SIMULATION_FILE
+        return self.output / game_id / SIMULATION_FILE
 
     def games(self) -> list[str]:
         """Game ids: folders of cards/ holding a game.yaml, sorted. Anything named game.yaml makes a game (a named
@@ -654,7 +654,7 @@ def output_path(project: "Project", given: str | Path | None, *parts: str, defau
     folders, whose files pnp reads; a folder the command `replaced_whole` (an export's) may not be the project's
     folder or hold it either. Returns the path with '..' taken out, the one to write to; UsageError (which
     advises --out only where the command has it: `out_option`)."""
-    base = Path(given).absolute() if given else Path(default or project.root / "output")
+    base = Path(given).absolute() if given else Path(default or project.output)
     target = Path(os.path.normpath(base.joinpath(*parts)))  # '..' after a link is where the check looked
     shown = f"--out {given}" if given else project.rel(target)
     try:

@@ -473,7 +473,7 @@ def _few_items(reads: "frozenset[Any]", most: int = 8) -> bool:
 def built_kit(project: "Project", game_id: str, options: PrintOptions) -> Path:
     """Where `pnp build` writes the game's whole kit for these options (the page links to it when it is
     there): the one place serve names a build's file, as kit/render.py does."""
-    return project.root / "output" / game_id / all_in_one_name(game_id, options)
+    return project.output / game_id / all_in_one_name(game_id, options)
 
 
 def _cards(component: "Component",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from watchfiles import Change, DefaultFilter, awatch
 
-from ..project import MAX_FOLDER_FILES, SIMULATION_FILE
+from ..project import MAX_FOLDER_FILES, SIMULATION_FILE, file_status
 
 if TYPE_CHECKING:
     from ..project import Project
@@ -26,7 +26,7 @@ SCRATCH_NAMES = {"4913"}  # vim's test file
 
 def watched_folders(project: "Project") -> list[Path]:
     """The folders to watch: those of cards/, layouts/, fonts/ and output/ (for simulation.json) that exist."""
-    return [p for p in (project.cards, project.layouts, project.own_fonts, project.root / "output") if p.is_dir()]
+    return [p for p in (project.cards, project.layouts, project.own_fonts, project.output) if p.is_dir()]
 
 
 def games_of(project: "Project", path: str | Path, games: Iterable[str]) -> set[str]:
@@ -77,7 +77,7 @@ def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, i
     there count towards MAX_WATCHED_FOLDERS, the inputs' first: output/<game> of each of 1,100 games served was
     listed first, built or not, and took the whole cap; no game's input was watched, not a word said."""
     found: list[tuple[Path, int]] = []
-    output = project.root / "output"
+    output = project.output
     watched = watched_folders(project)
     tops = [folder for folder in (project.cards, project.layouts) if folder in watched and not folder.is_symlink()]
 
@@ -100,16 +100,16 @@ def _folders_now(project: "Project", games: Iterable[str]) -> list[tuple[Path, i
     return found
 
 
-InputsState = tuple[tuple[str, int, int, int, int], ...]
+InputsState = tuple[tuple[object, ...], ...]  # (path, *file_status) of each input
 MAX_STATE_ENTRIES = 4 * MAX_TREE_ENTRIES  # entries inputs_state lists at most, all its folders together
 
 
 def inputs_state(project: "Project", game: str) -> InputsState | None:
-    """The game's inputs as the file system has them now: (path, inode, size, time written, time changed) of
+    """The game's inputs as the file system has them now: the path and file_status (inode, size, times...) of
     each regular file (through a link, the file it names) of the folders watched for it that is an input of
     it (games_of). Equal, no input of the game was saved, made, replaced or removed in between. None (not
     known) past MAX_STATE_ENTRIES entries listed: folders of more files than a game may hold."""
-    found: list[tuple[str, int, int, int, int]] = []
+    found: list[tuple[object, ...]] = []
     listed = 0
     for folder, _ in _folders_now(project, [game]):
         try:
@@ -123,7 +123,7 @@ def inputs_state(project: "Project", game: str) -> InputsState | None:
                     with contextlib.suppress(OSError):  # (gone since it was listed: not there now)
                         seen = entry.stat()
                         if stat.S_ISREG(seen.st_mode):
-                            found.append((entry.path, seen.st_ino, seen.st_size, seen.st_mtime_ns, seen.st_ctime_ns))
+                            found.append((entry.path, *file_status(seen)))
         except OSError:  # gone or unreadable since it was listed
             continue
     return tuple(sorted(found))
@@ -213,7 +213,7 @@ def _games_of_folders(project: "Project", games: list[str], before: list[tuple[P
     """The games that watched folders made, made anew or removed concern: those whose inputs they hold, but for
     output/ or a game's folder in it made (a first build), only the games whose simulation.json it holds: a
     build's output is no input."""
-    output, there = project.root / "output", dict(now)
+    output, there = project.output, dict(now)
     concerned: set[str] = set()
     for folder in {folder for folder, _ in set(before) ^ set(now)}:
         if folder == output or folder.parent == output:
