@@ -744,10 +744,13 @@ def _with_fixed_hash_seed() -> None:
     set of texts by a hash it seeds anew in each process, so rules choosing among `{card.id for ...}` (any
     set of texts) played other games from the same seed in each run: another simulation.json, and a failed
     game's replay line replayed another game. The processes playing the rules are pnp's own, forked: they
-    hash as it does. Done where a process can be replaced by another (POSIX), and only by pnp's own command
-    line (main), never inside a process that runs pnp's commands (a test's). Told by the hashing Python does
-    (sys.flags), not by the variable: `python -E` or `-I` ignores it, and hashed anew in each run."""
-    if not _COMMAND_LINE["on"] or sys.flags.hash_randomization == 0 or os.name != "posix":
+    hash as it does. Only pnp's own command line (main) is run again, never a process that runs pnp's
+    commands (a test's). Told by the hashing Python does (sys.flags), not by the variable: `python -E` or `-I`
+    ignores it, and hashed anew in each run. Where a process cannot be replaced by another (Windows: its
+    execve starts another and ends this one, and the console that ran pnp took its prompt back at once), the
+    command runs as a process of pnp's, whose exit code pnp's is: there no seed was fixed, and each run
+    played other games."""
+    if not _COMMAND_LINE["on"] or sys.flags.hash_randomization == 0:
         return
     if os.environ.get("PYTHONHASHSEED") == FIXED_HASH_SEED and not sys.flags.ignore_environment:
         return  # (run again already, and Python still hashes anew: never again)
@@ -756,18 +759,57 @@ def _with_fixed_hash_seed() -> None:
         return
     environment = {name: value for name, value in os.environ.items()  # (what -E and -I have Python ignore)
                    if not (sys.flags.ignore_environment and name.startswith("PYTHON"))}
+    environment["PYTHONHASHSEED"] = FIXED_HASH_SEED
     with contextlib.suppress(OSError):  # (then played with this process's hashing, as before)
         sys.stdout.flush()
         sys.stderr.flush()
-        os.execve(sys.executable, command, {**environment, "PYTHONHASHSEED": FIXED_HASH_SEED})
+        if os.name == "posix":
+            os.execve(sys.executable, command, environment)
+        import subprocess
+
+        with subprocess.Popen(command, env=environment) as process:
+            while True:
+                try:
+                    code = process.wait()
+                    break
+                except KeyboardInterrupt:  # (Ctrl-C reached both: the command, told too, ends as it does)
+                    continue
+        os._exit(code if code >= 0 else 1)
+
+
+# Python's options that take a value (`-W error`, `-Werror`): read past, looking for -c's code
+_OPTIONS_WITH_A_VALUE = frozenset("cmWX")
+_LONG_OPTIONS_WITH_A_VALUE = frozenset({"--check-hash-based-pycs"})
+
+
+def _code_run(command_line: list[str]) -> str | None:
+    """The code `python ... -c CODE ...` (or `-cCODE`, `-EcCODE`) runs, read from its whole command line
+    (sys.orig_argv) as Python reads it; None for any other."""
+    at = 1
+    while at < len(command_line):
+        word = command_line[at]
+        if word in ("-", "--") or not word.startswith("-"):
+            return None  # a program's file, or standard input
+        if word.startswith("--"):
+            at += 2 if word in _LONG_OPTIONS_WITH_A_VALUE else 1
+            continue
+        at += 1
+        for place, letter in enumerate(word[1:], 2):
+            if letter in _OPTIONS_WITH_A_VALUE:
+                value = word[place:] if place < len(word) else None
+                if value is None and at < len(command_line):
+                    value, at = command_line[at], at + 1
+                if letter == "c":
+                    return value
+                break
+    return None
 
 
 def _command_line_again() -> list[str] | None:
     """This process's command line, to run it again with PYTHONHASHSEED set: as given, or, where Python was
     told to ignore the environment (-E, or -I: -E with -s and -P), with its settings written out without that
     (the environment's PYTHON variables are left out instead). None for a program read from standard input
-    (it was read: run again, it read nothing, did nothing, and said nothing with exit 0), or one of -c under
-    -E or -I (the code cannot be told from the options)."""
+    (it was read: run again, it read nothing, did nothing, and said nothing with exit 0)."""
     import subprocess
 
     if sys.argv[0] in ("-", ""):
@@ -778,9 +820,10 @@ def _command_line_again() -> list[str] | None:
     # the options reproducing this interpreter's settings, as multiprocessing starts its own (-W, -X, -O, -B...);
     # Python's own, not promised by it: where it is gone, played with this process's hashing
     settings = getattr(subprocess, "_args_from_interpreter_flags", None)
-    if settings is None or (spec is None and sys.argv[0] == "-c"):
+    code = _code_run(sys.orig_argv) if spec is None and sys.argv[0] == "-c" else None
+    if settings is None or (spec is None and sys.argv[0] == "-c" and code is None):
         return None
-    program = ["-m", spec.name] if spec is not None else [sys.argv[0]]
+    program = ["-m", spec.name] if spec is not None else ["-c", code] if code is not None else [sys.argv[0]]
     options = [written for option in settings() for written in {"-I": ["-s", "-P"], "-E": []}.get(option, [option])]
     return [sys.executable, *options, *program, *sys.argv[1:]]
 

@@ -1121,8 +1121,9 @@ def test_the_rules_hash_texts_the_same_way_in_every_run(tmp_path):
     env = {**os.environ, "PYTHONHASHSEED": "1", "PYTHONPATH": str(REPO)}
     command = ["--root", str(_nim(tmp_path, rules)), "simulate", "mini", "--games", "1", "--jobs", "1", "--log"]
     # as `python -m pnp`, and as `python -E -m pnp` (-E, and -I, have Python ignore PYTHONHASHSEED: each run
-    # hashed anew), at once
-    runs = [[sys.executable, "-m", "pnp"], [sys.executable, "-E", "-m", "pnp"]]
+    # hashed anew), and as `python -E -c CODE` (whose code was not read from the command line: run as it was), at once
+    runs = [[sys.executable, "-m", "pnp"], [sys.executable, "-E", "-m", "pnp"],
+            [sys.executable, "-E", "-c", "from pnp.cli import main; main()"]]
     started = [subprocess.Popen([*program, *command, "--out", str(tmp_path / f"o{n}")], env=env, cwd=REPO,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                for n, program in enumerate(runs)]
@@ -1131,6 +1132,33 @@ def test_the_rules_hash_texts_the_same_way_in_every_run(tmp_path):
                            capture_output=True, text=True, check=True).stdout.strip()
     for process, (out, err), program in zip(started, said, runs):
         assert process.returncode == 0 and f"P0 random: hash {fixed}\n" in out, (program, out + err)
+
+
+def test_the_command_is_run_again_where_no_process_can_be_replaced(tmp_path):
+    """Where a process cannot be replaced by another (Windows), pnp simulate played with the hash seed of each
+    run: it runs the command as a process of its own, with the seed fixed, and ends with its exit code."""
+    import subprocess
+
+    code = ("import os, sys, pnp.cli as c; c._COMMAND_LINE['on'] = True; os.name = 'nt'; c._with_fixed_hash_seed(); "
+            "os.name = 'posix'; print(hash('lion')); sys.exit(3)")
+    env = {**os.environ, "PYTHONHASHSEED": "1", "PYTHONPATH": str(REPO)}
+    played = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    fixed = subprocess.run([sys.executable, "-c", "print(hash('lion'))"], env={**env, "PYTHONHASHSEED": "0"},
+                           capture_output=True, text=True, check=True).stdout
+    assert (played.returncode, played.stdout) == (3, fixed), played.stderr
+
+
+def test_the_code_of_python_c_is_read_as_python_reads_it():
+    """Under -E or -I, `python -c CODE simulate` was played with the hash seed of each run: the code is read from
+    the whole command line, wherever Python's options put it."""
+    from pnp.cli import _code_run
+
+    assert _code_run(["py", "-E", "-c", "main()", "simulate"]) == "main()"
+    assert _code_run(["py", "-Ecmain()", "simulate"]) == "main()"
+    assert _code_run(["py", "-W", "-c", "-I", "-c", "-c"]) == "-c"
+    assert _code_run(["py", "-Wc", "-X", "dev", "--check-hash-based-pycs", "always", "-c", "x"]) == "x"
+    assert _code_run(["py", "-E", "-m", "pnp", "-c"]) is None
+    assert _code_run(["py", "-E", "prog.py", "-c", "x"]) is None
 
 
 def test_a_program_read_from_standard_input_is_not_run_again(monkeypatch):
