@@ -763,6 +763,13 @@ def test_a_report_asked_for_during_a_drawing_gets_a_drawing_begun_after_it_asked
     assert latest.get() == 3
 
 
+def test_a_report_asked_for_reads_the_state_of_its_inputs_once():
+    reads, drawings = [], []
+    latest = Latest(lambda: drawings.append(1) or len(drawings), lambda: reads.append(1) or "unchanged")
+    assert [latest.get() for _ in range(3)] == [1, 1, 1]
+    assert len(reads) == 3 and len(drawings) == 1
+
+
 # -- the test run says what it skipped --------------------------------------------------------------------
 def test_a_skipped_test_is_said_at_the_end_of_the_run_without_dash_r(tmp_path):
     (tmp_path / "test_x.py").write_text("import pytest\n\ndef test_browser():\n    pytest.skip('no chromium here')\n")

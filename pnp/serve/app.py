@@ -153,12 +153,14 @@ class Latest(Generic[Drawing]):
 
     def get(self) -> Drawing:
         asked = next(self.clock)
-        now = self.state()
         with self.lock:
+            # the files' state read once, when this caller's turn comes, before any drawing begins: the drawing
+            # kept began with it or later (read before and again under the lock, each ask read it twice)
+            now = self.state()
             if self.begun < asked and (now is None or now != self.drawn_from):
-                begun, state = next(self.clock), self.state()
+                begun = next(self.clock)
                 self.drawn = self.draw()  # a drawing that raised is not kept
-                self.begun, self.drawn_from = begun, state
+                self.begun, self.drawn_from = begun, now
             return cast(Drawing, self.drawn)  # drawn by now
 
 
