@@ -11,9 +11,8 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DataError
-from ..model.simulated import cleaned, of_another_game
-from ..products.rulebook import MAX_SIMULATION_BYTES, simulation_json
-from ..project import read_project_file
+from ..model.simulated import cleaned
+from ..products.rulebook import OfAnotherGame, read_simulation_file
 from ..report import Mark, shell_word, shortened
 
 if TYPE_CHECKING:
@@ -53,33 +52,18 @@ class Simulated:
 def read_simulation(project: "Project", game_id: str) -> Simulated:
     """output/<game>/simulation.json, as far as it has the shape `pnp simulate` writes. A file that is too
     large, not JSON or of another shape is never an error: its problems are noted and its good parts kept."""
-    path = project.simulation(game_id)
-    found = Simulated(project.rel(path))
-    if not (path.exists() or path.is_symlink()):
-        return found
-    mark = Mark(found.shown)
+    found = Simulated(project.rel(project.simulation(game_id)))
     try:
-        real = project.inside(path, mark, "simulation results")
-        found.made = os.stat(real).st_mtime
-        data = read_project_file(real, MAX_SIMULATION_BYTES, mark, "simulation results")
-        found.text = data.decode(json.detect_encoding(data), "replace")
-        value = simulation_json(data)
+        read = read_simulation_file(project, game_id)
+    except OfAnotherGame as e:
+        found.problems.append(e.message + "; run `pnp simulate` on it")
+        return found
     except DataError as e:
         found.problems.append(e.message)
         return found
-    except OSError as e:
-        found.problems.append(f"cannot read: {e.strerror or e}")
+    if read is None:
         return found
-    except (ValueError, RecursionError) as e:  # UnicodeDecodeError is a ValueError
-        found.problems.append(f"not the JSON `pnp simulate` writes ({type(e).__name__})")
-        return found
-    if not isinstance(value, dict):
-        found.problems.append("not the JSON `pnp simulate` writes (no object at the top)")
-        return found
-    other = of_another_game(value, game_id)
-    if other:
-        found.problems.append(other + "; run `pnp simulate` on it")
-        return found
+    value, found.text, found.made = read.value, read.text, read.made
     found.summary = cleaned(value, found.problems)
     _cap_items(found)
     found.changed = _changed_since(project, game_id, found.made)

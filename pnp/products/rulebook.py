@@ -6,7 +6,8 @@ import json
 import math
 import re
 from bisect import bisect_right
-from dataclasses import replace
+import os
+from dataclasses import dataclass, replace
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -20,7 +21,7 @@ from ..model import simulated
 from ..model.icons import icon_name
 from ..model.schema import ICON_IN_TEXT
 from ..options import CONTROL_CHARACTER, control_problem
-from ..project import read_project_file, utf8_text
+from ..project import Project, read_project_file, utf8_text
 from ..report import MAX_ALIKE, Mark, Suggestions, shell_word, shortened
 from ..template import render
 from ..units import every_paper, on_other_paper, paper_points
@@ -429,36 +430,71 @@ def _renders(studio: Studio, source: str) -> bool:
     return True
 
 
-def simulation(studio: Studio) -> dict[str, Any] | None:
-    """output/<game>/simulation.json, parsed, for the template's `simulation` (None when no run wrote one), so a
-    rulebook prints measured figures without running any rules code. DataError at the file when unreadable."""
-    path = studio.project.simulation(studio.game.id)
-    shown = studio.project.rel(path)
+class NotAsWritten(DataError):
+    """simulation.json is not the JSON `pnp simulate` writes: not JSON, numbers it never writes, no object."""
+
+
+class OfAnotherGame(DataError):
+    """simulation.json is another game's (a folder copied under another name); marked at the line naming it."""
+
+
+@dataclass
+class SimulationFile:
+    """output/<game>/simulation.json as read: its object, its text and when it was written."""
+
+    value: dict[str, Any]
+    text: str  # where a message finds the line of a part it names
+    made: float  # its modification time
+
+
+def read_simulation_file(project: Project, game_id: str) -> SimulationFile | None:
+    """output/<game>/simulation.json parsed as `pnp simulate` writes it (the one reader of it: the rulebook's
+    figures and the report's section), None when no run wrote one. DataError at the file when it cannot be read,
+    NotAsWritten when it is not such JSON or holds no object; OfAnotherGame when it is another game's. The message says what is
+    wrong; each reader says what to do."""
+    path = project.simulation(game_id)
+    shown = project.rel(path)
     # only a file that is not there is "no run": a folder or a named pipe there is refused as the report warns of
     # it (is_file() took either for no simulation, and the rulebook printed that no run was made, with exit 0)
     if not (path.exists() or path.is_symlink()):
         return None
     try:
-        real = studio.project.inside(path, Mark(shown), "simulation results")
+        real = project.inside(path, Mark(shown), "simulation results")
+        made = os.stat(real).st_mtime
         data = read_project_file(real, MAX_SIMULATION_BYTES, Mark(shown), "simulation results")
+    except OSError as e:
+        raise DataError(f"cannot read: {e.strerror or e}", Mark(shown)) from None
+    text = data.decode(json.detect_encoding(data), "replace")
+    try:
         value = simulation_json(data)
-    except (OSError, UnicodeDecodeError) as e:
-        raise DataError(f"cannot read: {getattr(e, 'strerror', None) or e}", Mark(shown)) from None
-    except (ValueError, RecursionError) as e:
-        raise DataError(f"not the JSON `pnp simulate` writes ({type(e).__name__}); run it again", Mark(shown)) from None
+    except (ValueError, RecursionError) as e:  # UnicodeDecodeError is a ValueError
+        raise NotAsWritten(f"not the JSON `pnp simulate` writes ({type(e).__name__})", Mark(shown)) from None
     if not isinstance(value, dict):
-        raise DataError("not the JSON `pnp simulate` writes (no object at the top); run it again", Mark(shown))
-    other = simulated.of_another_game(value, studio.game.id)
+        raise NotAsWritten("not the JSON `pnp simulate` writes (no object at the top)", Mark(shown))
+    other = simulated.of_another_game(value, game_id)
     if other:  # (the rulebook printed its figures as this game's)
-        raise DataError(f"{other}: run `pnp simulate {shell_word(studio.game.id)}`",
-                        _part_mark(shown, data.decode(json.detect_encoding(data), "replace"), "game"))
-    unlike = simulated.unlike(value)
+        raise OfAnotherGame(other, _part_mark(shown, text, "game"))
+    return SimulationFile(value, text, made)
+
+
+def simulation(studio: Studio) -> dict[str, Any] | None:
+    """output/<game>/simulation.json, parsed, for the template's `simulation` (None when no run wrote one), so a
+    rulebook prints measured figures without running any rules code. DataError at the file when unreadable."""
+    try:
+        found = read_simulation_file(studio.project, studio.game.id)
+    except OfAnotherGame as e:
+        raise DataError(f"{e.message}: run `pnp simulate {shell_word(studio.game.id)}`", e.mark) from None
+    except NotAsWritten as e:
+        raise DataError(f"{e.message}; run it again", e.mark) from None
+    if found is None:
+        return None
+    unlike = simulated.unlike(found.value)
     if unlike:  # the report leaves such parts out with a warning; the rulebook would print them as figures
         more = f" and {len(unlike) - 1:,} more" if len(unlike) > 1 else ""
         raise DataError(f"not as `pnp simulate` writes it: '{unlike[0]}'{more} (a rate outside 0-1 or its interval, "
                         "a count below 0, parts that disagree) would be printed in the rulebook; run `pnp simulate` again",
-                        _part_mark(shown, data.decode(json.detect_encoding(data), "replace"), unlike[0]))
-    return value
+                        _part_mark(studio.project.rel(studio.project.simulation(studio.game.id)), found.text, unlike[0]))
+    return found.value
 
 
 def _part_mark(shown: str, text: str, part: str) -> Mark:
