@@ -649,6 +649,9 @@ def test_the_host_check_stays_on_when_listening_on_every_address(mini):
         assert client.get("/g/mini/", headers={"Host": host}).status_code == 400, host
     check = HostCheck(None, allowed_names("myhost.local", ["a.example"]))
     assert check.allows("myhost.local:8000") and check.allows("a.example") and not check.allows("b.example")
+    # a name allowed is read as a Host header's is: case, a final dot and spaces aside
+    check = HostCheck(None, allowed_names("MyHost.Local.", [" A.example "]))
+    assert check.allows("myhost.local") and check.allows("a.EXAMPLE.:80") and not check.allows("b.example")
 
 
 def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):

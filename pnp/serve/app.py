@@ -303,20 +303,25 @@ def not_a_host_name(name: str) -> bool:
     """Whether an --allow-host value could never match a Host header (HostCheck reads a name without its port):
     'preview.lan:8000' or 'http://preview.lan' was taken, and the page opened by that name was refused (400)
     with no word of why."""
-    if is_address(name.strip().strip("[]")):  # (any address is answered)
-        return False
-    found = HOST_HEADER.fullmatch(name.strip())
-    return found is None or found["name"] is None or found.end("name") != len(name.strip())
+    return not is_address(name.strip().strip("[]")) and host_name(name) is None  # (any address is answered)
 
 
 def allowed_names(host: str, allow: Iterable[str] = ()) -> frozenset[str]:
     """The host names the app answers besides IP addresses: localhost, the name it listens on and the names
-    the user allowed."""
-    return frozenset(_host_name(n) for n in (*LOCAL_NAMES, host, *allow) if not is_address(n.strip("[]")))
+    the user allowed, as host_name writes them."""
+    names = (host_name(n) for n in (*LOCAL_NAMES, host, *allow) if not is_address(n.strip().strip("[]")))
+    return frozenset(name for name in names if name is not None)
 
 
-def _host_name(name: str) -> str:
-    return name.strip().strip("[]").lower().rstrip(".")
+def host_name(name: str) -> str | None:
+    """`name` as HostCheck compares names (a Host header's, an --allow-host or --host value): spaces around it,
+    its case and a final dot left out; None when no Host header could write it as a name (a port, a scheme, an
+    address in brackets). The one reading of a name, so that the names allowed and the names checked against
+    them are read alike."""
+    found = HOST_HEADER.fullmatch(name.strip())
+    if found is None or found["name"] is None or found.end("name") != len(name.strip()):
+        return None
+    return found["name"].lower().rstrip(".")
 
 
 class HostCheck:
@@ -333,7 +338,7 @@ class HostCheck:
             return False
         if found["address"] is not None:
             return is_address(found["address"])
-        return _host_name(found["name"]) in self.names or is_address(found["name"])
+        return host_name(found["name"]) in self.names or is_address(found["name"])
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket") and not self.allows(Headers(scope=scope).get("host", "")):
