@@ -74,11 +74,8 @@ class _NamedPath(click.Path):
                       param, ctx)
         converted = super().convert(value, param, ctx)
         if not self.file_okay:  # (click refuses an ordinary file there, not a named pipe or a device)
-            try:
-                kind = project_mod.not_regular(os.stat(converted).st_mode)
-            except (OSError, ValueError, TypeError):  # nothing there yet (made when written), or no name of a file
-                kind = None
-            if kind not in (None, "a folder"):
+            kind = project_mod.special_file(converted)  # (None too for nothing there yet: made when written)
+            if kind is not None:
                 self.fail(f"{printable(os.fsdecode(converted))!r} is {kind}, not a folder.", param, ctx)
             self._leads_somewhere(converted, param, ctx)
         return converted

@@ -354,6 +354,18 @@ def not_regular(mode: int) -> str | None:
     return next((name for test, name in kinds if test(mode)), "a special file")
 
 
+def special_file(path: str | os.PathLike[str] | bytes) -> str | None:
+    """What `path` (as typed: a link is followed) names when it is there but is neither an ordinary file nor a
+    folder (a named pipe, a device, a socket, or a link to one), else None: nothing there, a name no file can
+    have (too long, a NUL), or one that cannot be looked at (the command then says why where it reads it). The
+    one test of a path given on the command line for a file no command reads or writes into."""
+    try:
+        kind = not_regular(os.stat(path).st_mode)
+    except (OSError, ValueError, TypeError):
+        return None
+    return None if kind == "a folder" else kind
+
+
 def _size_text(limit: int) -> str:
     return f"{limit // (1024 * 1024)} MB" if limit >= 1024 * 1024 else f"{limit:,} bytes"
 

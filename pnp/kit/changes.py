@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import DataError, UsageError
-from ..project import not_regular, output_lock, program, read_project_file, repository, write_file, written_beside
+from ..project import not_regular, output_lock, program, read_project_file, repository, special_file, write_file, written_beside
 from ..products.base import distinct
 from ..report import Mark, Report, printable, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
@@ -167,7 +167,7 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
         raise UsageError(f"--since {printable(since)}: is a folder, not a build's manifest; "
                          + (f"give one of its manifests, such as {printable(_as_typed(path / manifests[0]))}"
                             if manifests else "give a build's manifest.json, or a git commit"))
-    special = _special(since)
+    special = special_file(since)
     if special is not None and not _names_a_commit(project, since):
         # a named pipe (or a device, a socket) is no file os.path.isfile knows: taken for a commit, it was said as
         # "the project is in no git repository", or compared with a commit of that name
@@ -214,16 +214,6 @@ def names_a_file(since: str) -> bool:
     """Whether `since`, as typed, names a file (or a link to one): the path as the system reads it, where a
     trailing '/' or '/.' names a folder, never a file (as Path, which drops them, would not say)."""
     return os.path.isfile(since)
-
-
-def _special(since: str) -> str | None:
-    """What `since`, as typed, names when it is there but neither an ordinary file nor a folder (a named pipe, a
-    device, a socket, or a link to one), else None."""
-    try:
-        kind = not_regular(os.stat(since).st_mode)
-    except (OSError, ValueError):  # (nothing there, a name too long, a NUL: taken for a commit)
-        return None
-    return None if kind == "a folder" else kind
 
 
 def _as_typed(path: Path) -> str:
