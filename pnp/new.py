@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import UsageError
+from .options import CONTROL_CHARACTER
 from .project import RESERVED_GAME_NAMES, move_into_place, output_path
 from .report import shown
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 SCAFFOLD = Path(__file__).resolve().parent / "scaffold"
 STARTS = ("deck", "board", "tokens")
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+LINE_BREAK = re.compile(r"[\t\n\r\u2028\u2029]")  # (and those CONTROL_CHARACTER holds: \v, \f, \x1c-\x1e, \x85)
 MARKERS = {"__TABLES__": "tables.yaml", "__CONSTRAINTS__": "constraints.yaml",
            "__COMPONENTS__": "components.yaml", "__RULEBOOK__": "rulebook.md"}
 
@@ -122,7 +124,10 @@ def _yaml_text(title: str) -> str:
     as it was, '{{ x }}' was a mapping and 'Yes' a boolean, a game that did not validate."""
     import yaml
 
-    if not title.isprintable():  # a line break or control character: not a title, and not one line
+    # a line break or a control character: not a title, and not one line. Any other character is game.yaml's to
+    # judge, as validate does (str.isprintable refused the no-break spaces a French title sets before its ':' and
+    # '!', which game.yaml's title prints)
+    if LINE_BREAK.search(title) or CONTROL_CHARACTER.search(title):
         raise UsageError(f"--title {shown(title)}: a title is one line of printable text")
     return yaml.safe_dump(title, allow_unicode=True, width=float("inf")).removesuffix("\n...\n").rstrip("\n")
 

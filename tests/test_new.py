@@ -151,7 +151,8 @@ def test_new_writes_nothing_through_a_linked_cards_or_layouts_folder(tmp_path, l
     assert not (root / "cards" / "mygame").exists()
 
 
-@pytest.mark.parametrize("title", ["{7 * 7} & [raw]", "Yes", "Dinos: the #1 game", "- 1e3", "Jeu d'été"])
+@pytest.mark.parametrize("title", ["{7 * 7} & [raw]", "Yes", "Dinos: the #1 game", "- 1e3", "Jeu d'été",
+                                   "Les\u00a0dinos !"])  # (a no-break space: not isprintable, yet printed)
 def test_a_title_yaml_would_read_otherwise_is_kept_as_given(tmp_path, title):
     assert run(tmp_path, "new", "mygame", "--from", "tokens", "--title", title).exit_code == 0
     listed = run(tmp_path, "list")
