@@ -1040,6 +1040,9 @@ def serve(ctx: click.Context, games: tuple[str, ...], port: int, host: str, allo
     if not host.strip():  # the system took it for every address, and the URL shown was http://:8000/
         raise UsageError("--host: empty; give an address such as 127.0.0.1 (this computer) or 0.0.0.0 (every network)")
     for name in allow_hosts:
+        if not name.isascii() and not_a_host_name(name):  # (a name of other letters is sent in its ASCII form)
+            raise UsageError(f"--allow-host {shown(name)}: a browser sends a name of letters past ASCII in its "
+                             "ASCII form (xn--..., as the address bar or `idn2` shows it): give that form")
         if not_a_host_name(name):
             raise UsageError(f"--allow-host {shown(name)}: not a host name; give the name alone, such as "
                              "preview.lan (no port, no http://)")

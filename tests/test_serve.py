@@ -686,6 +686,9 @@ def test_a_host_other_than_this_computer_is_warned_of(mini, monkeypatch):
     for odd in ["preview.lan:8000", "http://preview.lan", "[::1]:80", "", "a b"]:  # never matched: a page refused
         refused = run(mini.root, "serve", "mini", "--allow-host", odd)
         assert refused.exit_code == 2 and "--allow-host" in refused.output + refused.stderr, odd
+    # a name of other letters is one: said to be none, its user was left with no clue of what to give
+    refused = run(mini.root, "serve", "mini", "--allow-host", "m\u00fcnchen.lan")
+    assert refused.exit_code == 2 and "its ASCII form (xn--" in refused.output + refused.stderr
     assert len(calls) == 2
 
 
