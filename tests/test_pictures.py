@@ -763,3 +763,30 @@ def test_a_png_of_megabytes_of_compressed_text_is_refused_at_its_element(tmp_pat
     assert result.exit_code == 1
     assert "layouts/mini/card.yaml:3:24: error: image 'images/art.png' cannot be used: a PNG holding more than 4 MB " \
            "of text" in result.output, result.output
+
+
+def test_a_colour_profile_is_hashed_once_however_often_its_picture_is_opened(tmp_path, monkeypatch):
+    """A picture's profile (up to 4 MB) was hashed at each question asked of it, to look up what was known of it:
+    whether it is sRGB, its transform, whether it is drawn as is, at each opening (checked, decoded, placed on each
+    sheet): 5 times to validate a game of one such picture (checked, then decoded), 9 more to build it."""
+    import hashlib
+
+    import pnp.model.images as images
+
+    profile = _profile_of_colorants(DISPLAY_P3)
+    hashed: list[int] = []
+
+    class Counted:
+        @staticmethod
+        def sha256(data: bytes = b"") -> "hashlib._Hash":
+            hashed.append(data == profile)
+            return hashlib.sha256(data)
+
+    monkeypatch.setattr(images, "hashlib", Counted)
+    monkeypatch.setattr(images, "_last_digest", None, raising=False)
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", "png")})
+    (root / "layouts/mini/images").mkdir()
+    Image.new("RGB", (160, 160), (200, 40, 40)).save(root / "layouts/mini/images/art.png", icc_profile=profile)
+    said = run(root, "validate", "mini")
+    assert said.exit_code == 0, said.output
+    assert sum(hashed) == 1

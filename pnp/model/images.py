@@ -312,11 +312,29 @@ _KNOWN_PROFILES = 64
 _profiles_known: dict[tuple[str, str], Any] = {}
 
 
+# The profile digested last and its digest: a picture's profile is asked after several times per use (is it sRGB,
+# its transform, as _colorants_are_srgb makes it, whether the picture is drawn as is; and again at each opening of
+# the picture: checked, decoded, placed on each sheet), and each asking hashed all of it again, up to
+# MAX_PROFILE_BYTES: comparing bytes (the same object at once) costs a fraction of hashing them
+_last_digest: tuple[bytes, str] | None = None
+
+
+def _digest(profile: bytes) -> str:
+    """The SHA-256 of a profile, worked out once for the same profile asked again in a row."""
+    global _last_digest
+    last = _last_digest  # (one read: another thread may set it meanwhile)
+    if last is not None and last[0] == profile:
+        return last[1]
+    digest = hashlib.sha256(profile).hexdigest()
+    _last_digest = (profile, digest)
+    return digest
+
+
 def _known(profile: bytes, what: str, make: Callable[[], Any]) -> Any:
     """What `make` finds of a profile (`what`: "sRGB?" or a mode), made once per profile and kept for the next
     pictures; the ValueError it raised is raised again. Its time is spent from the game's budget: LimitError
     (not kept) when that runs out."""
-    key = (hashlib.sha256(profile).hexdigest(), what)
+    key = (_digest(profile), what)
     found = _profiles_known.get(key)
     if found is None:
         try:
