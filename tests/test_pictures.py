@@ -553,7 +553,8 @@ def test_a_picture_giving_its_colour_space_otherwise_than_pillow_reads_it_is_ref
     first (the PNG standard): a PNG of an sRGB profile then a Display P3 one printed converted from P3 (exit 0),
     and one of P3 code points printed its numbers as sRGB. Pillow joins a JPEG's profile segments numbered
     otherwise than 1 to their count, from which viewers read none. A PNG of one profile, or of sRGB's code points,
-    and a JPEG's profile split as it should be, print."""
+    or of several colour chunks that all say sRGB (an sRGB chunk beside sRGB's profile, which run 35 refused), and a
+    JPEG's profile split as it should be, print."""
     import struct
     import zlib
 
@@ -566,9 +567,12 @@ def test_a_picture_giving_its_colour_space_otherwise_than_pillow_reads_it_is_ref
         return chunk(b"iCCP", b"icc\0\0" + zlib.compress(profile))
 
     srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
-    colour = {"two.png": icc(srgb) + icc(_profile_of_colorants(DISPLAY_P3)), "both.png": chunk(b"sRGB", b"\0") + icc(srgb),
+    p3 = _profile_of_colorants(DISPLAY_P3)
+    colour = {"two.png": icc(srgb) + icc(p3), "both.png": chunk(b"sRGB", b"\0") + icc(p3),
               "p3.png": chunk(b"cICP", bytes([12, 13, 0, 1])), "srgb.png": chunk(b"cICP", bytes([1, 13, 0, 1])),
-              "one.png": icc(_profile_of_colorants(DISPLAY_P3))}
+              "one.png": icc(p3), "agree.png": icc(srgb) + chunk(b"sRGB", b"\0"),
+              "codes.png": chunk(b"sRGB", b"\0") + chunk(b"cICP", bytes([1, 13, 0, 1])),
+              "codes-profile.png": chunk(b"cICP", bytes([1, 13, 0, 1])) + icc(srgb)}
     card = "size: poker\nelements:\n" + "".join(f"  - {{type: image, src: {name}, x: 5, y: {5 + 10 * i}, w: 9, h: 9}}\n"
                                                  for i, name in enumerate(colour))
     root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
@@ -578,22 +582,23 @@ def test_a_picture_giving_its_colour_space_otherwise_than_pillow_reads_it_is_ref
         (root / "layouts/mini" / name).write_bytes(plain.getvalue()[:33] + chunks + plain.getvalue()[33:])
     photo = io.BytesIO()
     Image.new("RGB", (60, 60), (200, 40, 40)).save(photo, "JPEG")
-    p3 = _profile_of_colorants(DISPLAY_P3)
     numbered = [b"\xff\xe2" + struct.pack(">H", 16 + len(part)) + b"ICC_PROFILE\0\1\2" + part
                 for part in (p3[1000:], p3[:1000])]  # both "1 of 2": Pillow joins them in their bytes' order
     (root / "layouts/mini/two.jpg").write_bytes(photo.getvalue()[:2] + b"".join(numbered) + photo.getvalue()[2:])
-    (root / "layouts/mini/card.yaml").write_text(card + "  - {type: image, src: two.jpg, x: 5, y: 55, w: 9, h: 9}\n")
+    (root / "layouts/mini/card.yaml").write_text(card + "  - {type: image, src: two.jpg, x: 5, y: 85, w: 9, h: 9}\n")
     result = run(root, "validate", "mini")
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if ": error: " in line]
-    assert len(lines) == 4, result.output
+    assert len(lines) == 5, result.output
     assert lines[0].startswith("layouts/mini/card.yaml:3:24: error: image 'two.png' cannot be used: a PNG that gives "
                                "its colour space more than once (iCCP, iCCP chunks)")
-    assert lines[1].startswith("layouts/mini/card.yaml:4:24: error: image 'both.png' cannot be used: a PNG that gives "
-                               "its colour space more than once (sRGB, iCCP chunks)")
+    assert lines[1].startswith("layouts/mini/card.yaml:4:24: error: image 'both.png' cannot be used: a PNG that says "
+                               "it is sRGB (an sRGB chunk) and holds a colour profile of other colours")
     assert lines[2].startswith("layouts/mini/card.yaml:5:24: error: image 'p3.png' cannot be used: a PNG whose colours "
                                "are given as video code points (a cICP chunk) other than sRGB's")
-    assert lines[3].startswith("layouts/mini/card.yaml:8:24: error: image 'two.jpg' cannot be used: a JPEG whose colour "
+    assert lines[3].startswith("layouts/mini/card.yaml:10:24: error: image 'codes-profile.png' cannot be used: a PNG that "
+                               "gives its colour space more than once (cICP, iCCP chunks)")
+    assert lines[4].startswith("layouts/mini/card.yaml:11:24: error: image 'two.jpg' cannot be used: a JPEG whose colour "
                                "profile's segments are not numbered 1 to their count, each once")
     from pnp.model.images import jpeg_problem
 

@@ -126,6 +126,9 @@ def profile_problem(image: "Image.Image") -> str | None:
     profile = srgb_profile(image)
     if profile is None:
         return None
+    if "srgb" in image.info:  # a PNG's sRGB chunk beside it (_png_colour_chunks_agree): viewers read either
+        return ("a PNG that says it is sRGB (an sRGB chunk) and holds a colour profile of other colours: viewers "
+                "read different ones; save it with one colour profile")
     try:
         srgb_transform(profile, "L" if image.mode in GREY_MODES else
                        "RGBA" if image.mode in ("RGBA", "PA") or "transparency" in image.info else "RGB")
@@ -637,13 +640,24 @@ def _png_colour_problem(chunks: list[bytes]) -> str | None:
         return ("a PNG whose gamma or primaries (" + ", ".join(dict.fromkeys(c[:4].decode() for c in gamma))
                 + " chunks) are not sRGB's and that has no colour profile: browsers apply them, pnp prints its "
                 "numbers as sRGB's; save it with an sRGB profile, or none")
-    if len(chunks) > 1:
+    if len(chunks) > 1 and not _png_colour_chunks_agree(chunks):
         return ("a PNG that gives its colour space more than once (" + ", ".join(c[:4].decode() for c in chunks)
                 + " chunks): viewers read different ones; save it with one colour profile")
     if chunks and chunks[0][:4] == b"cICP" and chunks[0] != _SRGB_CODE_POINTS:
         return ("a PNG whose colours are given as video code points (a cICP chunk) other than sRGB's, which pnp "
                 "cannot convert: save it with an ICC colour profile, or as sRGB")
     return None
+
+
+def _png_colour_chunks_agree(chunks: list[bytes]) -> bool:
+    """Whether a PNG's several colour space chunks (each its kind and the start of its payload) all say sRGB, so
+    that viewers show it as sRGB whichever they read: sRGB chunks and sRGB's code points (cICP), and beside sRGB
+    chunks one colour profile, which profile_problem refuses unless it is sRGB's too (Pillow tells it the sRGB
+    chunk; it reads no cICP, so a profile beside one is refused here)."""
+    kinds = [c[:4] for c in chunks]
+    if kinds.count(b"iCCP") > 1 or (b"iCCP" in kinds and b"cICP" in kinds):
+        return False
+    return all(c[:4] in (b"iCCP", b"sRGB") or c == _SRGB_CODE_POINTS for c in chunks)
 
 
 # A PNG's text (tEXt, zTXt, iTXt: comments, an XMP packet), and its colour profile (iCCP), are read, and
