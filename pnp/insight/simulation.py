@@ -59,7 +59,7 @@ def read_simulation(project: "Project", game_id: str) -> Simulated:
         return found
     mark = Mark(found.shown)
     try:
-        real = project.inside(path, mark, "simulation results")
+        real = project.inside(path, mark, "simulation results", built=True)
         found.made = os.stat(real).st_mtime
         data = read_project_file(real, MAX_SIMULATION_BYTES, mark, "simulation results")
         found.text = data.decode(json.detect_encoding(data), "replace")

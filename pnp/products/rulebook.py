@@ -439,7 +439,7 @@ def simulation(studio: Studio) -> dict[str, Any] | None:
     if not (path.exists() or path.is_symlink()):
         return None
     try:
-        real = studio.project.inside(path, Mark(shown), "simulation results")
+        real = studio.project.inside(path, Mark(shown), "simulation results", built=True)
         data = read_project_file(real, MAX_SIMULATION_BYTES, Mark(shown), "simulation results")
         value = simulation_json(data)
     except (OSError, UnicodeDecodeError) as e:
