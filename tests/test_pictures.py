@@ -795,3 +795,32 @@ def test_a_colour_profile_is_hashed_once_however_often_its_picture_is_opened(tmp
     said = run(root, "validate", "mini")
     assert said.exit_code == 0, said.output
     assert sum(hashed) == 1
+
+
+def test_a_jpeg_of_two_exif_segments_is_refused_at_its_element_and_one_of_one_turns(tmp_path):
+    """Viewers turn a JPEG by its first EXIF segment alone; Pillow joins every EXIF segment, so the first's table
+    of tags may lie in the next: a JPEG whose first EXIF was its header alone and whose second held orientation 6
+    was seen on its side (100x200 px) and printed so, where viewers show it upright (exit 0). A JPEG of one EXIF
+    saying 6 is still turned."""
+    import struct
+
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def app1(payload: bytes) -> bytes:
+        return b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
+
+    photo = io.BytesIO()
+    Image.new("RGB", (200, 100), (200, 40, 40)).save(photo, "JPEG")
+    jpeg = photo.getvalue()
+    header = b"Exif\0\0MM\0*\0\0\0\x08"  # a TIFF header whose first table lies past its segment's end...
+    table = struct.pack(">HHHIHHI", 1, 0x0112, 3, 1, 6, 0, 0)  # ...and a table of one tag: orientation 6
+    (tmp_path / "two.jpg").write_bytes(jpeg[:2] + app1(header) + app1(b"Exif\0\0" + table) + jpeg[2:])
+    (tmp_path / "one.jpg").write_bytes(jpeg[:2] + app1(header + table) + jpeg[2:])
+    with pytest.raises(DataError) as raised:
+        checked_image(Project(tmp_path), tmp_path / "two.jpg", Mark("card.yaml", 3), "two.jpg")
+    assert raised.value.mark == Mark("card.yaml", 3)
+    assert raised.value.message.startswith("image 'two.jpg' cannot be used: a JPEG of more than one EXIF segment")
+    assert checked_image(Project(tmp_path), tmp_path / "one.jpg", Mark("card.yaml", 3), "one.jpg")[1] == (100, 200)

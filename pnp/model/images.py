@@ -478,7 +478,7 @@ def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
         scans, at = scans + 1, data.find(_START_OF_SCAN, at + 2)
     if scans > MAX_JPEG_SCANS:
         return f"a JPEG of more than {MAX_JPEG_SCANS} scans (a progressive JPEG has about 10)"
-    segments, junk = 0, 0
+    segments, junk, exif = 0, 0, 0
     profile_parts: list[tuple[int, int]] = []  # (its number, of how many) of each segment of its colour profile
     for at, code in jpeg_markers(data):
         if code < 0:
@@ -488,6 +488,7 @@ def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
         if code == 0xE2 and data[at + 4:at + 16] == _ICC_SEGMENT:
             number, count = (bytes(data[at + 16:at + 18]) + b"\0\0")[:2]  # (a file may end there)
             profile_parts.append((number, count))
+        exif += code == 0xE1 and data[at + 4:at + 10] == _EXIF_SEGMENT
         if segments > MAX_JPEG_SEGMENTS:
             return f"a JPEG of more than {MAX_JPEG_SEGMENTS} segments before its picture (EXIF, colour profile, " \
                    "comments...)"
@@ -497,7 +498,16 @@ def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
     if profile_parts and sorted(profile_parts) != [(n, len(profile_parts)) for n in range(1, len(profile_parts) + 1)]:
         return ("a JPEG whose colour profile's segments are not numbered 1 to their count, each once: viewers read "
                 "no profile from it, Pillow joins its parts; save it again")
+    if exif > 1:
+        return ("a JPEG of more than one EXIF segment: viewers turn it by the first one's orientation alone, Pillow "
+                "reads them joined (the first's table may lie in the next); save it with one")
     return None
+
+
+# An EXIF is one APP1 segment of this signature (its 64 KB hold a camera's): viewers read the first, Pillow joins
+# every one, so that the first's offsets reach into the next: a JPEG whose first EXIF ended at its header and whose
+# second held orientation 6 printed on its side, where viewers show it upright (exit 0)
+_EXIF_SEGMENT = b"Exif\0\0"
 
 
 # A colour profile is split into APP2 segments of this signature, each numbered (1 to their count) and holding their
