@@ -495,6 +495,12 @@ def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
         if junk > MAX_JPEG_JUNK:
             return f"a JPEG holding more than {MAX_JPEG_JUNK >> 10} KB that are no marker between its segments " \
                    f"(from byte {at:,}): a damaged file?"
+    return _jpeg_joined_problem(profile_parts, exif)
+
+
+def _jpeg_joined_problem(profile_parts: list[tuple[int, int]], exif: int) -> str | None:
+    """Why a JPEG's segments that Pillow joins (its colour profile's, each (its number, of how many); its `exif`
+    EXIF segments) are read otherwise by viewers, or None."""
     if profile_parts and sorted(profile_parts) != [(n, len(profile_parts)) for n in range(1, len(profile_parts) + 1)]:
         return ("a JPEG whose colour profile's segments are not numbered 1 to their count, each once: viewers read "
                 "no profile from it, Pillow joins its parts; save it again")
