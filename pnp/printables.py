@@ -270,7 +270,7 @@ def _first_visit(project: "Project", link: Path, linked: set[Path]) -> bool:
     """Whether a link leads to a folder inside the project to a folder no other link led to (so a link to a
     folder above it ends)."""
     try:
-        real = project.inside(link)
+        real = project.inside(link, built=True)
         if not real.is_dir():
             return False
     except (DataError, OSError):  # out of the project, or a link to itself
@@ -296,7 +296,7 @@ def _file_digest(project: "Project", path: str, stat: os.stat_result | None) -> 
         return kept[1]
     limit = MAX_FILE_BYTES if os.path.splitext(path)[1] in (".yaml", ".yml", ".j2", ".md", ".txt") else MAX_IMAGE_BYTES
     try:
-        real = project.inside(path)
+        real = project.inside(path, built=True)
         digest = hashlib.sha256(read_project_file(real, limit, Mark(project.rel(path)))).hexdigest()
     except (DataError, OSError):
         return _status_digest(project, path, stat)
@@ -315,7 +315,7 @@ def _status_digest(project: "Project", path: str, stat: os.stat_result) -> str:
     own = f"{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_dev}\0{stat.st_ino}"
     if S_ISLNK(stat.st_mode):
         try:
-            target = os.stat(project.inside(path))
+            target = os.stat(project.inside(path, built=True))
             return f"{own}\0{target.st_size}\0{target.st_mtime_ns}\0{target.st_dev}\0{target.st_ino}"
         except (DataError, OSError):  # out of the project, or gone: (the check says why where the game uses it)
             pass

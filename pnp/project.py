@@ -194,13 +194,15 @@ class Project:
             return str(path)
 
     def inside(self, path: str | Path, mark: Mark | None = None, what: str = "file", shown: str | None = None,
-               hidden: bool = False, built: bool = True) -> Path:
+               hidden: bool = False, built: bool = False) -> Path:
         """`path` after following every symbolic link, if that is inside the project; otherwise a DataError
         naming it (as `shown`, the name the game wrote). A game someone sent you must not make pnp read, or
         embed in a PDF, any other file of yours, nor a hidden one of the project (a name starting with '.',
-        such as .env or .git) unless `hidden` (git's own files), nor one of its output/ unless `built` (what pnp
-        wrote: a picture, icon or font read from an earlier build's files is not the same input from the same
-        game folder, and one build's output changed the next one's)."""
+        such as .env or .git) unless `hidden` (git's own files), nor one of its output/ unless `built`, said
+        only where pnp reads what it wrote (a simulation's results, a file served or listed): a game's file
+        read from an earlier build's is not the same input from the same game folder, and one build's output
+        changed the next one's (a rulebook template linked to output/'s manifest printed it). Refused by
+        default, so that every input a game names is checked alike."""
         path = Path(path)
         shown = self.rel(path) if shown is None else shown  # (a name written empty is quoted as written)
         try:

@@ -553,7 +553,8 @@ def test_a_picture_giving_its_colour_space_otherwise_than_pillow_reads_it_is_ref
     first (the PNG standard): a PNG of an sRGB profile then a Display P3 one printed converted from P3 (exit 0),
     and one of P3 code points printed its numbers as sRGB. Pillow joins a JPEG's profile segments numbered
     otherwise than 1 to their count, from which viewers read none. A PNG of one profile, or of sRGB's code points,
-    and a JPEG's profile split as it should be, print."""
+    or of several colour chunks that all say sRGB (an sRGB chunk beside sRGB's profile, which run 35 refused), and a
+    JPEG's profile split as it should be, print."""
     import struct
     import zlib
 
@@ -566,9 +567,12 @@ def test_a_picture_giving_its_colour_space_otherwise_than_pillow_reads_it_is_ref
         return chunk(b"iCCP", b"icc\0\0" + zlib.compress(profile))
 
     srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
-    colour = {"two.png": icc(srgb) + icc(_profile_of_colorants(DISPLAY_P3)), "both.png": chunk(b"sRGB", b"\0") + icc(srgb),
+    p3 = _profile_of_colorants(DISPLAY_P3)
+    colour = {"two.png": icc(srgb) + icc(p3), "both.png": chunk(b"sRGB", b"\0") + icc(p3),
               "p3.png": chunk(b"cICP", bytes([12, 13, 0, 1])), "srgb.png": chunk(b"cICP", bytes([1, 13, 0, 1])),
-              "one.png": icc(_profile_of_colorants(DISPLAY_P3))}
+              "one.png": icc(p3), "agree.png": icc(srgb) + chunk(b"sRGB", b"\0"),
+              "codes.png": chunk(b"sRGB", b"\0") + chunk(b"cICP", bytes([1, 13, 0, 1])),
+              "codes-profile.png": chunk(b"cICP", bytes([1, 13, 0, 1])) + icc(srgb)}
     card = "size: poker\nelements:\n" + "".join(f"  - {{type: image, src: {name}, x: 5, y: {5 + 10 * i}, w: 9, h: 9}}\n"
                                                  for i, name in enumerate(colour))
     root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": card})
@@ -578,22 +582,23 @@ def test_a_picture_giving_its_colour_space_otherwise_than_pillow_reads_it_is_ref
         (root / "layouts/mini" / name).write_bytes(plain.getvalue()[:33] + chunks + plain.getvalue()[33:])
     photo = io.BytesIO()
     Image.new("RGB", (60, 60), (200, 40, 40)).save(photo, "JPEG")
-    p3 = _profile_of_colorants(DISPLAY_P3)
     numbered = [b"\xff\xe2" + struct.pack(">H", 16 + len(part)) + b"ICC_PROFILE\0\1\2" + part
                 for part in (p3[1000:], p3[:1000])]  # both "1 of 2": Pillow joins them in their bytes' order
     (root / "layouts/mini/two.jpg").write_bytes(photo.getvalue()[:2] + b"".join(numbered) + photo.getvalue()[2:])
-    (root / "layouts/mini/card.yaml").write_text(card + "  - {type: image, src: two.jpg, x: 5, y: 55, w: 9, h: 9}\n")
+    (root / "layouts/mini/card.yaml").write_text(card + "  - {type: image, src: two.jpg, x: 5, y: 85, w: 9, h: 9}\n")
     result = run(root, "validate", "mini")
     assert result.exit_code == 1
     lines = [line for line in result.output.splitlines() if ": error: " in line]
-    assert len(lines) == 4, result.output
+    assert len(lines) == 5, result.output
     assert lines[0].startswith("layouts/mini/card.yaml:3:24: error: image 'two.png' cannot be used: a PNG that gives "
                                "its colour space more than once (iCCP, iCCP chunks)")
-    assert lines[1].startswith("layouts/mini/card.yaml:4:24: error: image 'both.png' cannot be used: a PNG that gives "
-                               "its colour space more than once (sRGB, iCCP chunks)")
+    assert lines[1].startswith("layouts/mini/card.yaml:4:24: error: image 'both.png' cannot be used: a PNG that says "
+                               "it is sRGB (an sRGB chunk) and holds a colour profile of other colours")
     assert lines[2].startswith("layouts/mini/card.yaml:5:24: error: image 'p3.png' cannot be used: a PNG whose colours "
                                "are given as video code points (a cICP chunk) other than sRGB's")
-    assert lines[3].startswith("layouts/mini/card.yaml:8:24: error: image 'two.jpg' cannot be used: a JPEG whose colour "
+    assert lines[3].startswith("layouts/mini/card.yaml:10:24: error: image 'codes-profile.png' cannot be used: a PNG that "
+                               "gives its colour space more than once (cICP, iCCP chunks)")
+    assert lines[4].startswith("layouts/mini/card.yaml:11:24: error: image 'two.jpg' cannot be used: a JPEG whose colour "
                                "profile's segments are not numbered 1 to their count, each once")
     from pnp.model.images import jpeg_problem
 
@@ -763,3 +768,59 @@ def test_a_png_of_megabytes_of_compressed_text_is_refused_at_its_element(tmp_pat
     assert result.exit_code == 1
     assert "layouts/mini/card.yaml:3:24: error: image 'images/art.png' cannot be used: a PNG holding more than 4 MB " \
            "of text" in result.output, result.output
+
+
+def test_a_colour_profile_is_hashed_once_however_often_its_picture_is_opened(tmp_path, monkeypatch):
+    """A picture's profile (up to 4 MB) was hashed at each question asked of it, to look up what was known of it:
+    whether it is sRGB, its transform, whether it is drawn as is, at each opening (checked, decoded, placed on each
+    sheet): 5 times to validate a game of one such picture (checked, then decoded), 9 more to build it."""
+    import hashlib
+
+    import pnp.model.images as images
+
+    profile = _profile_of_colorants(DISPLAY_P3)
+    hashed: list[int] = []
+
+    class Counted:
+        @staticmethod
+        def sha256(data: bytes = b"") -> "hashlib._Hash":
+            hashed.append(data == profile)
+            return hashlib.sha256(data)
+
+    monkeypatch.setattr(images, "hashlib", Counted)
+    monkeypatch.setattr(images, "_last_digest", None, raising=False)
+    root = make_project(tmp_path / "proj", {"layouts/mini/card.yaml": CARD.replace("EXT", "png")})
+    (root / "layouts/mini/images").mkdir()
+    Image.new("RGB", (160, 160), (200, 40, 40)).save(root / "layouts/mini/images/art.png", icc_profile=profile)
+    said = run(root, "validate", "mini")
+    assert said.exit_code == 0, said.output
+    assert sum(hashed) == 1
+
+
+def test_a_jpeg_of_two_exif_segments_is_refused_at_its_element_and_one_of_one_turns(tmp_path):
+    """Viewers turn a JPEG by its first EXIF segment alone; Pillow joins every EXIF segment, so the first's table
+    of tags may lie in the next: a JPEG whose first EXIF was its header alone and whose second held orientation 6
+    was seen on its side (100x200 px) and printed so, where viewers show it upright (exit 0). A JPEG of one EXIF
+    saying 6 is still turned."""
+    import struct
+
+    from pnp.errors import DataError
+    from pnp.model.images import checked_image
+    from pnp.project import Project
+    from pnp.report import Mark
+
+    def app1(payload: bytes) -> bytes:
+        return b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
+
+    photo = io.BytesIO()
+    Image.new("RGB", (200, 100), (200, 40, 40)).save(photo, "JPEG")
+    jpeg = photo.getvalue()
+    header = b"Exif\0\0MM\0*\0\0\0\x08"  # a TIFF header whose first table lies past its segment's end...
+    table = struct.pack(">HHHIHHI", 1, 0x0112, 3, 1, 6, 0, 0)  # ...and a table of one tag: orientation 6
+    (tmp_path / "two.jpg").write_bytes(jpeg[:2] + app1(header) + app1(b"Exif\0\0" + table) + jpeg[2:])
+    (tmp_path / "one.jpg").write_bytes(jpeg[:2] + app1(header + table) + jpeg[2:])
+    with pytest.raises(DataError) as raised:
+        checked_image(Project(tmp_path), tmp_path / "two.jpg", Mark("card.yaml", 3), "two.jpg")
+    assert raised.value.mark == Mark("card.yaml", 3)
+    assert raised.value.message.startswith("image 'two.jpg' cannot be used: a JPEG of more than one EXIF segment")
+    assert checked_image(Project(tmp_path), tmp_path / "one.jpg", Mark("card.yaml", 3), "one.jpg")[1] == (100, 200)

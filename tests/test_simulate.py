@@ -139,6 +139,22 @@ def test_a_rules_py_that_is_a_folder_or_a_pipe_is_said_as_such(tmp_path):
     assert said.count("cards/mini/rules.py: error: rules file is a ") == 2, said
 
 
+def test_a_rules_py_linked_into_the_output_folder_is_refused_unrun(tmp_path):
+    """A rules.py linked to a file of output/ ran, where pictures, tables and fonts read from there are refused:
+    what an earlier build (or an export someone sent, unpacked there) wrote is no game's code."""
+    root = _nim(tmp_path)
+    rules = root / "cards/mini/rules.py"
+    planted = root / "output/rules.py"
+    planted.parent.mkdir(exist_ok=True)
+    planted.write_text(rules.read_text().replace("class Rules(", f"open({str(tmp_path / 'ran')!r}, 'w')\n\n\nclass Rules(", 1))
+    rules.unlink()
+    rules.symlink_to(planted)
+    result = _simulate(root, "--games", "1", "--jobs", "1", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 1 and "cards/mini/rules.py: error: rules file 'cards/mini/rules.py' lies in the " \
+        "project's output folder" in result.output, result.output
+    assert not (tmp_path / "ran").exists()
+
+
 def test_rules_that_do_not_load_are_errors_at_their_line(tmp_path):
     result = _simulate(_nim(tmp_path, "x = 1\n\nimport no_such_module_here\n"), "--out", str(tmp_path / "o"))
     assert result.exit_code == 1 and "Traceback" not in result.output

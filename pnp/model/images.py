@@ -126,6 +126,9 @@ def profile_problem(image: "Image.Image") -> str | None:
     profile = srgb_profile(image)
     if profile is None:
         return None
+    if "srgb" in image.info:  # a PNG's sRGB chunk beside it (_png_colour_chunks_agree): viewers read either
+        return ("a PNG that says it is sRGB (an sRGB chunk) and holds a colour profile of other colours: viewers "
+                "read different ones; save it with one colour profile")
     try:
         srgb_transform(profile, "L" if image.mode in GREY_MODES else
                        "RGBA" if image.mode in ("RGBA", "PA") or "transparency" in image.info else "RGB")
@@ -312,11 +315,29 @@ _KNOWN_PROFILES = 64
 _profiles_known: dict[tuple[str, str], Any] = {}
 
 
+# The profile digested last and its digest: a picture's profile is asked after several times per use (is it sRGB,
+# its transform, as _colorants_are_srgb makes it, whether the picture is drawn as is; and again at each opening of
+# the picture: checked, decoded, placed on each sheet), and each asking hashed all of it again, up to
+# MAX_PROFILE_BYTES: comparing bytes (the same object at once) costs a fraction of hashing them
+_last_digest: tuple[bytes, str] | None = None
+
+
+def _digest(profile: bytes) -> str:
+    """The SHA-256 of a profile, worked out once for the same profile asked again in a row."""
+    global _last_digest
+    last = _last_digest  # (one read: another thread may set it meanwhile)
+    if last is not None and last[0] == profile:
+        return last[1]
+    digest = hashlib.sha256(profile).hexdigest()
+    _last_digest = (profile, digest)
+    return digest
+
+
 def _known(profile: bytes, what: str, make: Callable[[], Any]) -> Any:
     """What `make` finds of a profile (`what`: "sRGB?" or a mode), made once per profile and kept for the next
     pictures; the ValueError it raised is raised again. Its time is spent from the game's budget: LimitError
     (not kept) when that runs out."""
-    key = (hashlib.sha256(profile).hexdigest(), what)
+    key = (_digest(profile), what)
     found = _profiles_known.get(key)
     if found is None:
         try:
@@ -457,7 +478,7 @@ def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
         scans, at = scans + 1, data.find(_START_OF_SCAN, at + 2)
     if scans > MAX_JPEG_SCANS:
         return f"a JPEG of more than {MAX_JPEG_SCANS} scans (a progressive JPEG has about 10)"
-    segments, junk = 0, 0
+    segments, junk, exif = 0, 0, 0
     profile_parts: list[tuple[int, int]] = []  # (its number, of how many) of each segment of its colour profile
     for at, code in jpeg_markers(data):
         if code < 0:
@@ -467,16 +488,32 @@ def jpeg_problem(data: bytes | mmap.mmap) -> str | None:
         if code == 0xE2 and data[at + 4:at + 16] == _ICC_SEGMENT:
             number, count = (bytes(data[at + 16:at + 18]) + b"\0\0")[:2]  # (a file may end there)
             profile_parts.append((number, count))
+        exif += code == 0xE1 and data[at + 4:at + 10] == _EXIF_SEGMENT
         if segments > MAX_JPEG_SEGMENTS:
             return f"a JPEG of more than {MAX_JPEG_SEGMENTS} segments before its picture (EXIF, colour profile, " \
                    "comments...)"
         if junk > MAX_JPEG_JUNK:
             return f"a JPEG holding more than {MAX_JPEG_JUNK >> 10} KB that are no marker between its segments " \
                    f"(from byte {at:,}): a damaged file?"
+    return _jpeg_joined_problem(profile_parts, exif)
+
+
+def _jpeg_joined_problem(profile_parts: list[tuple[int, int]], exif: int) -> str | None:
+    """Why a JPEG's segments that Pillow joins (its colour profile's, each (its number, of how many); its `exif`
+    EXIF segments) are read otherwise by viewers, or None."""
     if profile_parts and sorted(profile_parts) != [(n, len(profile_parts)) for n in range(1, len(profile_parts) + 1)]:
         return ("a JPEG whose colour profile's segments are not numbered 1 to their count, each once: viewers read "
                 "no profile from it, Pillow joins its parts; save it again")
+    if exif > 1:
+        return ("a JPEG of more than one EXIF segment: viewers turn it by the first one's orientation alone, Pillow "
+                "reads them joined (the first's table may lie in the next); save it with one")
     return None
+
+
+# An EXIF is one APP1 segment of this signature (its 64 KB hold a camera's): viewers read the first, Pillow joins
+# every one, so that the first's offsets reach into the next: a JPEG whose first EXIF ended at its header and whose
+# second held orientation 6 printed on its side, where viewers show it upright (exit 0)
+_EXIF_SEGMENT = b"Exif\0\0"
 
 
 # A colour profile is split into APP2 segments of this signature, each numbered (1 to their count) and holding their
@@ -619,13 +656,24 @@ def _png_colour_problem(chunks: list[bytes]) -> str | None:
         return ("a PNG whose gamma or primaries (" + ", ".join(dict.fromkeys(c[:4].decode() for c in gamma))
                 + " chunks) are not sRGB's and that has no colour profile: browsers apply them, pnp prints its "
                 "numbers as sRGB's; save it with an sRGB profile, or none")
-    if len(chunks) > 1:
+    if len(chunks) > 1 and not _png_colour_chunks_agree(chunks):
         return ("a PNG that gives its colour space more than once (" + ", ".join(c[:4].decode() for c in chunks)
                 + " chunks): viewers read different ones; save it with one colour profile")
     if chunks and chunks[0][:4] == b"cICP" and chunks[0] != _SRGB_CODE_POINTS:
         return ("a PNG whose colours are given as video code points (a cICP chunk) other than sRGB's, which pnp "
                 "cannot convert: save it with an ICC colour profile, or as sRGB")
     return None
+
+
+def _png_colour_chunks_agree(chunks: list[bytes]) -> bool:
+    """Whether a PNG's several colour space chunks (each its kind and the start of its payload) all say sRGB, so
+    that viewers show it as sRGB whichever they read: sRGB chunks and sRGB's code points (cICP), and beside sRGB
+    chunks one colour profile, which profile_problem refuses unless it is sRGB's too (Pillow tells it the sRGB
+    chunk; it reads no cICP, so a profile beside one is refused here)."""
+    kinds = [c[:4] for c in chunks]
+    if kinds.count(b"iCCP") > 1 or (b"iCCP" in kinds and b"cICP" in kinds):
+        return False
+    return all(c[:4] in (b"iCCP", b"sRGB") or c == _SRGB_CODE_POINTS for c in chunks)
 
 
 # A PNG's text (tEXt, zTXt, iTXt: comments, an XMP packet), and its colour profile (iCCP), are read, and

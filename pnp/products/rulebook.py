@@ -459,7 +459,7 @@ def read_simulation_file(project: Project, game_id: str) -> SimulationFile | Non
     if not (path.exists() or path.is_symlink()):
         return None
     try:
-        real = project.inside(path, Mark(shown), "simulation results")
+        real = project.inside(path, Mark(shown), "simulation results", built=True)
         made = os.stat(real).st_mtime
         data = read_project_file(real, MAX_SIMULATION_BYTES, Mark(shown), "simulation results")
     except OSError as e:

@@ -81,7 +81,7 @@ def project_file(project: "Project", rel: str) -> Path | None:
     if not rel or "\\" in rel or "\0" in rel or ":" in rel or not _servable(PurePosixPath(rel).parts):
         return None
     try:
-        real = project.inside(project.root.joinpath(rel))
+        real = project.inside(project.root.joinpath(rel), built=True)
         return real if _servable(real.relative_to(project.root).parts) and real.is_file() else None
     except (DataError, OSError):
         return None

@@ -222,7 +222,7 @@ def loaded_rules(project: Project, game: Game) -> tuple[GameRules, GameData, tup
     if not path.exists():  # (a folder or a pipe there is refused as no ordinary file, as it is read)
         raise DataError(f"no rules to play: write {RULES_FILE} beside game.yaml (see the README's `pnp simulate`)",
                         Mark(shown))
-    project.inside(path, Mark(shown), "rules file")
+    project.inside(path, Mark(shown), "rules file", built=False)
     if (size := path.stat().st_size) > MAX_RULES_BYTES:  # before Python compiles it: 12 MB took 36 s and 4.6 GB
         raise DataError(f"the rules file is {size:,} bytes: pnp loads rules of at most {MAX_RULES_BYTES:,} (a "
                         "game's rules are a few hundred lines; keep data in the game's tables)", Mark(shown))
