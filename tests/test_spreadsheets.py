@@ -1562,15 +1562,41 @@ def test_a_number_general_shows_otherwise_than_its_text_is_refused_in_a_text_fie
         "shows it otherwise than its text field would print it: format the cell as text and type the text"]
 
 
-def test_rows_of_no_cell_count_among_a_sheets_rows(proj, monkeypatch):
-    # 250,000 <row/> elements, each walked by openpyxl's reader, took 7 s: the rows of a sheet are counted as read
+def test_rows_of_no_value_past_the_limit_are_passed_over_and_a_value_after_them_refused(proj, monkeypatch):
+    """250,000 <row/> elements, each walked by openpyxl's reader, took 7 s: the rows of a sheet are counted as read.
+    Rows of no value past the limit (formatted down the sheet, as a spreadsheet program saves them row by row)
+    were refused as too many, at a row where nothing is: they are passed over, unread; a value after them is
+    refused at its row."""
     monkeypatch.setattr("pnp.model.spreadsheet.MAX_ROWS", 20)
     path = xlsx_table(proj, "turn")
-    empty = "".join(f'<row r="{n}"/>' for n in range(11, 41))
+    empty = "".join(f'<row r="{n}" s="0" customFormat="1"><c r="A{n}" s="0"/><c r="C{n}" t="s"/></row>'
+                    for n in range(11, 41))
     rezip(path, lambda name, data: data.replace(b"</sheetData>", (empty + "</sheetData>").encode())
           if name.endswith("sheet1.xml") else data)
+    result = run(proj, "validate", GAME)
+    assert result.exit_code == 0, result.output
+    rezip(path, lambda name, data: data.replace(b"</sheetData>", b'<row r="41"><c r="B41" t="inlineStr"><is><t>x</t>'
+                                                b"</is></c></row></sheetData>") if name.endswith("sheet1.xml") else data)
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
-        f"cards/{GAME}/turn.xlsx[turn]:21:1: error: sheet has more than 20 rows"]
+        f"cards/{GAME}/turn.xlsx[turn]:41:1: error: sheet has more than 20 rows"]
+
+
+def test_blank_csv_rows_past_the_limit_are_passed_over_and_a_value_after_them_refused(proj, monkeypatch):
+    """A CSV of a few rows followed by blank lines (150,000 of them, or lines of commas: a spreadsheet program
+    saves the rows of its used range) was refused as more than 100,000 rows, at a line where nothing is. Past
+    the limit a rest of blank rows is left out unread; a value after them is refused at its line."""
+    monkeypatch.setattr("pnp.model.spreadsheet.MAX_ROWS", 20)
+    path, rows, header = tokens_as_csv(proj)
+    back = ["convert", str(path), "--to", "yaml", "--out", str(proj / "back.yaml"), "--force"]
+    blank = ["", ",,,", ',"",  ,', "\r", ""] * 10
+    path.write_text("\n".join([*rows, *blank]), encoding="utf-8", newline="")
+    assert run(proj, *back).exit_code == 0
+    assert len(yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8"))) == len(rows) - 1
+    for last in ("x", ' ""'):  # (a space before a quote is text: csv reads ' ""')
+        path.write_text("\n".join([*rows, *blank, last]), encoding="utf-8", newline="")
+        result = run(proj, *back)
+        assert result.exit_code == 1 and result.output.strip().endswith(
+            f"cards/{GAME}/tokens.csv:21:1: sheet has more than 20 rows"), result.output
 
 
 def _round_trips_and_validates(root, fmt):

@@ -224,11 +224,17 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> str
     MAX_ROWS rows holding a cell past MAX_COLUMNS that is not blank. The cells are counted before csv.reader
     splits the row: a line of 7 million cells was split whole (a list of them all, 700 MB, 4.5 s) before its
     length was checked. A row that csv.reader refuses (a stray quote) ends the count: it is refused there,
-    before any later row is read. `before`: the lines of the file before the text."""
+    before any later row is read. Past the first MAX_ROWS rows, a rest of blank rows is left out too, as a
+    workbook's are (_SheetRead.read): a table of six rows followed by 150,000 empty lines, or lines of commas, was
+    refused as a sheet of more than MAX_ROWS rows, at a row where nothing is; one holding a value is refused
+    there (_check_row_size). `before`: the lines of the file before the text."""
     pattern, blanks, pos, end = _row_of_cells(delimiter), _blank_cells(delimiter), 0, len(text)
     kept: list[str] = []  # the text up to `copied`, without the blank cells past MAX_COLUMNS
     copied = 0
-    for _ in range(MAX_ROWS + 1):
+    for row in range(MAX_ROWS + 1):
+        if row == MAX_ROWS and _blank_rows(delimiter).fullmatch(text, pos):  # (in C: 20 MB of line ends at once)
+            end = pos
+            break
         found = pattern.match(text, pos)
         if found is None or found.end() == end:
             break
@@ -243,13 +249,22 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> str
         if (ended := _LINE_END.match(text, pos)) is None:
             break
         pos = ended.end()
-    return "".join(kept) + text[copied:] if kept else text
+    return "".join(kept) + text[copied:end] if kept or end < len(text) else text
 
 
 @functools.cache
 def _blank_cells(delimiter: str) -> re.Pattern[str]:
     """Cells that hold nothing, each after its delimiter: empty, or quoted empty ("")."""
     return re.compile(rf'(?:{re.escape(delimiter)}++(?:"")?)*+')
+
+
+@functools.cache
+def _blank_rows(delimiter: str) -> re.Pattern[str]:
+    """Rows that hold nothing, each ended by its line's end (the last maybe not): their cells are empty, or quoted
+    empty (""), or spaces, which a cell holding only them is read as (_blank)."""
+    d = re.escape(delimiter)
+    cell = r'(?:""|[ ]*+)'
+    return re.compile(rf'(?:{cell}(?:{d}{cell})*+(?:\r\n?|\n))*+(?:{cell}(?:{d}{cell})*+)?')
 
 
 _DELIMITERS = (",", ";", "\t")  # a European Excel saves CSV with semicolons
@@ -553,6 +568,12 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
     return sheet.rows
 
 
+def _blank_row(row: Any) -> bool:
+    """Whether a sheet's <row> holds no value: each element in it is a cell of a blank cell's type holding no part
+    (a cell formatted, typed nothing in)."""
+    return all(cell.tag == _CELL_PATH[3] and not len(cell) and cell.get("t") in _BLANK_TYPES for cell in row)
+
+
 def _hidden(element: Any, size: str) -> bool:
     """Whether a sheet's row or column (`element`) is hidden: marked so (by hand, by a filter, by a collapsed
     outline), or of no height or width (`size`), which a spreadsheet program shows as hidden."""
@@ -723,6 +744,8 @@ class _SheetRead:
         self.row_hidden = _hidden(element, "ht") or self.rows_hidden and not element.get("ht")
         self.counted += 1
         self.placed += 1 + len(element)  # (each element in a row is a cell, or refused)
+        if self.counted > MAX_ROWS and _blank_row(element):
+            return  # (nothing to read: rows formatted down the sheet, saved row by row, were refused as too many)
         if self.counted > MAX_ROWS:  # (a row of no cell too: 250,000 of <row/> took 7 s)
             raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(self.where, self.row, 1))
         self.reader.row_counter, self.reader.col_counter = self.row, 0  # (as its parse_row sets them)
