@@ -435,12 +435,10 @@ def test_a_shared_text_is_read_as_typed_its_runs_joined(proj):
 def test_a_number_shown_otherwise_than_its_text_is_refused_in_a_text_field(proj, code, value):
     """A number cell formatted to show 50.0%, 1/2 or 1,234 printed 0.5 or 1234 in a text field, with exit 0
     (a decimal point or a thousands separator is shown as the reader's language writes it, so no one text is
-    what the sheet shows); in a number field it is read as the number it is."""
+    what the sheet shows)."""
     path = xlsx_table(proj, "turn")
     book = openpyxl.load_workbook(path)
-    for column in (1, 2):  # step (an int field), title (a text one)
-        cell = book.active.cell(row=2, column=column, value=value if column == 2 else 1)
-        cell.number_format = code
+    book.active.cell(row=2, column=2, value=value).number_format = code  # title, a text field
     book.save(path)
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
         f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell ({value}) is formatted as '{code}', so the sheet "
@@ -463,11 +461,11 @@ def test_a_number_formatted_as_whole_digits_is_read_in_a_text_field_as_the_sheet
 
 
 def test_a_number_shown_as_its_text_is_read_in_a_text_field(proj):
-    """The formats that show 7 as 7, and a number field under any format, read as the number it is (once for
-    all of them: each refused format's test validated these again)."""
+    """The formats that show 7 as 7, and a number field under a format showing its number as itself, read as the
+    number it is (once for all of them: each refused format's test validated these again)."""
     path = xlsx_table(proj, "turn")
     book = openpyxl.load_workbook(path)
-    for code, number_code in zip(("General", "GENERAL", "@", "0"), ("000", "0.0%", "# ?/?", "0")):
+    for code, number_code in zip(("General", "GENERAL", "@", "0"), ("000", "#,##0", "0.00", "0")):
         book.active.cell(row=2, column=1, value=1).number_format = number_code  # step, an int field
         book.active.cell(row=2, column=2, value=7).number_format = code
         book.save(path)
@@ -2253,6 +2251,30 @@ def test_a_conditional_format_changing_what_its_cells_show_is_refused_at_its_fir
     saved_with(book, root / "cards" / "mini" / "cards.xlsx", edited)
     result = run(root, "validate")
     assert result.exit_code == 1 and said in result.stderr, result.output
+
+
+def test_a_number_field_reads_a_number_cell_as_the_sheet_shows_it_or_refuses_it_at_its_cell(tmp_path):
+    """A number field read the number a cell holds under any format: 1 formatted 0% (shown 100%), 1.4 formatted 0
+    (shown 1), 3 formatted "No. "0, -2 formatted 0;0 (shown 2), each with exit 0. It reads the number where the
+    sheet shows it as itself (a thousands separator, decimals it has, a colour, Excel's accounting style), and
+    refuses it at its cell where it does not."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    path = root / "cards" / "mini" / "cards.xlsx"
+    book = mini_cards_workbook()
+    shown_as_itself = ["#,##0", "0.00", "[Red]0", '_-* #,##0_-;-* #,##0_-;_-* "-"_-;_-@_-']
+    for row, code in enumerate(shown_as_itself, start=2):
+        book.active.cell(row=row, column=4).number_format = code  # power, an int field
+    book.save(path)
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
+    for code, value in (("0%", 1), ("0", 1.4), ('"No. "0', 3), ("0;0", -2)):
+        cell = book.active.cell(row=3, column=4, value=value)
+        cell.number_format = code
+        book.save(path)
+        result = run(root, "validate")
+        assert result.exit_code == 1 and (f"cards/mini/cards.xlsx[cards]:3:4: error: this number cell ({value}) is "
+                                          f"formatted as '{code}', so the sheet shows it as another number"
+                                          ) in result.stderr, result.output
 
 
 def test_a_number_of_a_built_in_format_left_to_the_language_is_refused_at_its_cell(tmp_path):

@@ -1455,7 +1455,11 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
     """The number of a _FormattedNumber (any other value as it is); in a text or an enum `field`, which print
     what the sheet shows, the text the sheet shows (_shown_number), LoadError at `mark` where that is not known
     (an enum cell of 0.5 formatted 0% was refused though 50% was one of its values, and one formatted 0.0% was
-    matched with a value 0.5, which printed where the sheet showed 50.0%)."""
+    matched with a value 0.5, which printed where the sheet showed 50.0%). In any other field (a number, a
+    derived field typed by hand, a ref to numbered ids) the number, where the sheet shows that number
+    (_shows_itself), else LoadError at `mark`: a cost of 0.5 formatted 0% was read as 0.5 where the sheet
+    showed 50%, 1.4 formatted 0 as 1.4 where it showed 1, and 5 formatted "No. "0 or 0;0 (-5 shown as 5) as
+    the number, each with exit 0."""
     if not isinstance(value, _FormattedNumber):
         return value
     if isinstance(field, (Str, Enum)):
@@ -1464,7 +1468,65 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
         raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it "
                         f"otherwise than its {'text' if isinstance(field, Str) else 'enum'} field would print it: "
                         "format the cell as text and type the text", mark)
-    return value.value
+    if _shows_itself(value.value, value.format):
+        return value.value
+    raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it as "
+                    "another number or with more than its digits (a percent, a fraction, a rounding, text around "
+                    "it), where pnp reads the number it holds: format the cell as General or as Number (0, 0.00) "
+                    "and type the number", mark)
+
+
+def _shows_itself(value: int | float, code: str) -> bool:
+    """Whether the number format `code` shows the number `value` as itself, its digits alone, in any language:
+    General or Text, or a format of digits (_digits_shown) showing every decimal the number has (3.5 as 3.50,
+    1234 as 1,234 or 1.234: the same number), as Excel rounds (15 digits, half away from zero)."""
+    if code.lower() in _SHOWN_AS_IT_IS:
+        return True
+    digits = _digits_shown(code, (value > 0) - (value < 0))
+    if digits is None or not abs(value) < _LARGEST_SHOWN:
+        return False
+    places, zero_shown = digits
+    exact = decimal.Decimal(repr(value))
+    rounded = _EXCEL_DIGITS.plus(exact).quantize(decimal.Decimal(1).scaleb(-places), rounding=decimal.ROUND_HALF_UP,
+                                                 context=_WHOLE_DIGITS)
+    return rounded == exact and (zero_shown or value != 0)  # (# shows 0 as nothing)
+
+
+_DIGIT_PLACES = ("0", "#", "?")
+_LOCALE_TAG = re.compile(r"\[\$-[0-9A-Fa-f]+\]")  # ([$-409]: the language a format is read in, showing nothing)
+_COLOUR = re.compile(r"\[(?:black|blue|cyan|green|magenta|red|white|yellow|color[0-9]{1,2})\]", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=256)
+def _digits_shown(code: str, sign: int) -> tuple[int, bool] | None:
+    """(How many decimals, whether a 0 is shown) of the number format `code` for a number of this `sign` (1, -1
+    or 0) when its section for it shows the number as its digits alone: digit places (0 # ?), a decimal point,
+    thousands separators between them, and what shows no character but space (a colour, a width of a space, a
+    fill of spaces, a language tag); None for any other (a percent, a fraction, an exponent, a date, text, a
+    scaling comma after the digits, a condition, a section of its own for negatives, which writes its sign or
+    none)."""
+    sections = _format_sections(code)
+    numbers = sections[:3] if len(sections) >= 4 or "@" not in sections[-1] else sections[:-1]
+    if not numbers or any(p.startswith("[") and p[1:2] in "<>=" for section in numbers for p in section):
+        return None
+    if sign < 0 and len(numbers) > 1:
+        return None
+    section = numbers[2] if sign == 0 and len(numbers) > 2 else numbers[0]
+    places = [p for p in section if p in _DIGIT_PLACES or p in ".,"]
+    if any(p not in _DIGIT_PLACES and p not in ".," and not _shows_no_character(p) for p in section) \
+            or not any(p in _DIGIT_PLACES for p in places) or places.count(".") > 1 or places[-1] == "," \
+            or any(p == "," and "." in places and i > places.index(".") for i, p in enumerate(places)):
+        return None
+    decimals = places[places.index(".") + 1:] if "." in places else []
+    return len(decimals), "0" in places
+
+
+def _shows_no_character(part: str) -> bool:
+    """Whether a number format's part (_FORMAT_PART) shows no character but a space: a colour ([Red],
+    [Color10]), a language tag, a space's width (_x), a fill of spaces, a space quoted, escaped or as it is."""
+    if part.startswith("["):
+        return bool(_COLOUR.fullmatch(part) or _LOCALE_TAG.fullmatch(part))
+    return part.startswith("_") or part in ("* ", " ", "\\ ", '" "')
 
 
 # The characters a number format shows as they are, unquoted (Excel's list, but for /, a fraction's)
