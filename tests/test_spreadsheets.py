@@ -2302,13 +2302,20 @@ def test_a_workbook_converted_on_windows_is_the_same_file(proj, monkeypatch):
     assert (folder / "turn.xlsx").read_bytes() == made
 
 
-def test_a_workbook_named_csv_is_refused_as_a_zip_package(tmp_path):
-    """A workbook renamed .csv (read as the table's cards.csv) was refused as "not UTF-8 text (byte 0xc7)"."""
+@pytest.mark.parametrize("name, data, said", [
+    ("cards.csv", b"PK\x03\x04\x14\0\0\0\x08\0\xc7id,name\n", "this is a zip package, as an .xlsx workbook is, not CSV text"),
+    ("cards.csv", b"PK\x05\x06" + bytes(18), "this is a zip package, as an .xlsx workbook is, not CSV text"),
+    ("cards.csv", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504), "this is an Excel 97-2003 workbook (.xls)"),
+    ("cards.yaml", b"PK\x03\x04\x14\0\0\0\x08\0\xc7", "this is a zip package, as an .xlsx workbook is, not YAML text"),
+])
+def test_a_workbook_named_as_a_text_table_is_refused_saying_what_it_is(tmp_path, name, data, said):
+    """A workbook renamed .csv (read as the table's cards.csv) was refused as "not UTF-8 text (byte 0xc7)", an
+    empty one's bytes read as a header (refused as one naming no field), an .xls workbook renamed .csv as "not
+    UTF-8 text (byte 0xd0)", a workbook named .yaml as YAML's "not UTF-8 text"."""
     root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
-    (root / "cards" / "mini" / "cards.csv").write_bytes(b"PK\x03\x04\x14\0\0\0\x08\0\xc7id,name\n")
+    (root / "cards" / "mini" / name).write_bytes(data)
     result = run(root, "validate")
-    assert result.exit_code == 1 and result.stderr.startswith(
-        "cards/mini/cards.csv:1:1: error: this is a zip package, as an .xlsx workbook is, not CSV text"), result.output
+    assert result.exit_code == 1 and result.stderr.startswith(f"cards/mini/{name}:1:1: error: {said}"), result.output
 
 
 def test_a_cell_aligned_as_fill_is_refused_at_its_cell(tmp_path):

@@ -32,16 +32,9 @@ from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME
                    values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
-from .workbook_parts import MAX_OBJECT_ELEMENTS, ZIP_STARTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts, check_parts, check_sheet_count, check_zip_package, local_name
+from .workbook_parts import (MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts,
+                             check_parts, check_sheet_count, check_spreadsheet_format, local_name)
 
-SPREADSHEETS = (".csv", ".xlsx")
-# Spreadsheets of formats pnp does not read, by the suffix their programs save them with: a table's file so named
-# was read as YAML, and refused as "not UTF-8 text (byte 0xd0)" or "expected a list of cards" (a .tsv)
-_OTHER_SPREADSHEETS = {
-    ".xls": "an Excel 97-2003 workbook", ".xlsb": "an Excel binary workbook", ".xlsm": "an Excel macro-enabled workbook",
-    ".xltx": "an Excel template", ".xltm": "an Excel template", ".ods": "an OpenDocument spreadsheet",
-    ".fods": "an OpenDocument spreadsheet", ".numbers": "an Apple Numbers spreadsheet",
-    ".tsv": "a tab-separated sheet", ".tab": "a tab-separated sheet"}
 MAX_COLUMNS = 1000
 MAX_ROWS = MAX_EXPANDED_VALUES // 10
 # Cells of a sheet's rows together, blank ones included (each is looked at): 40,000 rows of 1,000 blank cells
@@ -72,20 +65,12 @@ def read_table(path: Path, shown: str, schema: Schema, sheet: str | None = None,
     """The rows of a .csv or .xlsx file as a MarkedList of Records; raises LoadError (with the cell). `ids`:
     each table's id field (id_fields), by which a ref cell is read."""
     check_file(path, shown)
+    check_spreadsheet_format(path, shown)
     if path.suffix.lower() == ".csv":
         rows, where = _csv_rows(path, shown), shown
     else:
         rows, where = _xlsx_rows(path, shown, sheet)
     return _records(rows, where, schema, ids or {})
-
-
-def check_spreadsheet_format(path: Path, shown: str) -> None:
-    """LoadError naming the file `shown` when its suffix is that of a spreadsheet pnp does not read (it would be
-    read as YAML, and refused in YAML's words)."""
-    if kind := _OTHER_SPREADSHEETS.get(path.suffix.lower()):
-        raise LoadError(f"this is {kind} ({path.suffix}), which pnp does not read as a table: save the sheet as an "
-                        "Excel Workbook (.xlsx) or as CSV UTF-8 (.csv, which may be separated by tabs), and name that "
-                        "file", Mark(shown))
 
 
 def id_fields(tables: Mapping[Any, Any], enums: Mapping[str, Any]) -> dict[Any, Field | None]:
@@ -147,14 +132,11 @@ def _csv_rows(path: Path, shown: str) -> Rows:
 
 def _csv_file_text(path: Path, shown: str) -> str:
     """The text of the CSV file `path`, without the byte-order mark Excel writes; LoadError at a file that is not
-    UTF-8 text, or that is a zip package."""
+    UTF-8 text (a workbook named .csv is refused before: check_spreadsheet_format)."""
     try:
         raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown))
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
-    if raw.startswith(ZIP_STARTS[0]):  # (a workbook renamed .csv was refused as "not UTF-8 text (byte 0xc7)")
-        raise LoadError("this is a zip package, as an .xlsx workbook is, not CSV text: name a workbook .xlsx, or "
-                        "save the sheet as CSV UTF-8", Mark(shown, 1, 1))
     return utf8_text(raw, shown, "; save the sheet as CSV UTF-8", "utf-8-sig")
 
 
@@ -288,7 +270,6 @@ def _delimiter(text: str) -> str:
 def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     """(row number, [cell value]) per row of one sheet (the first not hidden unless `sheet` names one), and the
     name messages use for it: file[sheet]."""
-    check_zip_package(path, shown)
     try:
         with zipfile.ZipFile(path) as z:
             check_parts(z, shown)
