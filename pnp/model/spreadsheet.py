@@ -1491,25 +1491,32 @@ _COLOUR = re.compile(r"\[(?:black|blue|cyan|green|magenta|red|white|yellow|color
 @functools.lru_cache(maxsize=256)
 def _digits_shown(code: str, sign: int) -> tuple[int, bool] | None:
     """(How many decimals, whether a 0 is shown) of the number format `code` for a number of this `sign` (1, -1
-    or 0) when its section for it shows the number as its digits alone: digit places (0 # ?), a decimal point,
-    thousands separators between them, and what shows no character but space (a colour, a width of a space, a
-    fill of spaces, a language tag); None for any other (a percent, a fraction, an exponent, a date, text, a
-    scaling comma after the digits, a condition, a section of its own for negatives, which writes its sign or
-    none)."""
+    or 0) when its section for it (_number_section) shows the number as its digits alone: digit places (0 # ?),
+    a decimal point, thousands separators between them, and what shows no character but space (a colour, a width
+    of a space, a fill of spaces, a language tag); None for any other (a percent, a fraction, an exponent, a
+    date, text, a scaling comma after the digits)."""
+    section = _number_section(code, sign)
+    if section is None or not all(p in _DIGIT_PLACES or p in ".," or _shows_no_character(p) for p in section):
+        return None
+    places = [p for p in section if p in _DIGIT_PLACES or p in ".,"]
+    point = places.index(".") if "." in places else len(places)
+    if not any(p in _DIGIT_PLACES for p in places) or places.count(".") > 1 or places[-1] == "," \
+            or "," in places[point:]:
+        return None
+    return len(places[point + 1:]), "0" in places
+
+
+def _number_section(code: str, sign: int) -> list[str] | None:
+    """The parts of the section of the number format `code` that shows a number of this `sign` (1, -1 or 0): the
+    first, or the third for zero; None for a format of conditions ([>100]), which chooses its sections otherwise,
+    or a negative number's own section, which writes its sign or none (0;0 shows -5 as 5)."""
     sections = _format_sections(code)
     numbers = sections[:3] if len(sections) >= 4 or "@" not in sections[-1] else sections[:-1]
     if not numbers or any(p.startswith("[") and p[1:2] in "<>=" for section in numbers for p in section):
         return None
     if sign < 0 and len(numbers) > 1:
         return None
-    section = numbers[2] if sign == 0 and len(numbers) > 2 else numbers[0]
-    places = [p for p in section if p in _DIGIT_PLACES or p in ".,"]
-    if any(p not in _DIGIT_PLACES and p not in ".," and not _shows_no_character(p) for p in section) \
-            or not any(p in _DIGIT_PLACES for p in places) or places.count(".") > 1 or places[-1] == "," \
-            or any(p == "," and "." in places and i > places.index(".") for i, p in enumerate(places)):
-        return None
-    decimals = places[places.index(".") + 1:] if "." in places else []
-    return len(decimals), "0" in places
+    return numbers[2] if sign == 0 and len(numbers) > 2 else numbers[0]
 
 
 def _shows_no_character(part: str) -> bool:
