@@ -97,9 +97,9 @@ def _check_text_table(path: Path, shown: str, kind: str) -> None:
             start = file.read(len(_COMPOUND_FILE_START))
     except LoadError:
         return
-    advice = "save the sheet as CSV UTF-8" if kind == "CSV" else "convert it with `pnp convert`"
+    advice = "or save the sheet as CSV UTF-8" if kind == "CSV" else "and the table's `file:` so"
     if start.startswith(ZIP_STARTS):
-        raise LoadError(f"this is a zip package, as an .xlsx workbook is, not {kind} text: name a workbook .xlsx, or "
+        raise LoadError(f"this is a zip package, as an .xlsx workbook is, not {kind} text: name a workbook .xlsx, "
                         f"{advice}", Mark(shown, 1, 1))
     if start.startswith(_COMPOUND_FILE_START):
         raise LoadError(f"this is an Excel 97-2003 workbook (.xls), an encrypted workbook or another Office file of "
