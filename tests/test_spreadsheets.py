@@ -465,7 +465,7 @@ def test_a_number_shown_as_its_text_is_read_in_a_text_field(proj):
     number it is (once for all of them: each refused format's test validated these again)."""
     path = xlsx_table(proj, "turn")
     book = openpyxl.load_workbook(path)
-    for code, number_code in zip(("General", "GENERAL", "@", "0"), ("000", "#,##0", "0.00", "0")):
+    for code, number_code in zip(("General", "GENERAL", "@", "0", "[Blue]General"), ("000", "#,##0", "0.00", "0", "[Red]0")):
         book.active.cell(row=2, column=1, value=1).number_format = number_code  # step, an int field
         book.active.cell(row=2, column=2, value=7).number_format = code
         book.save(path)
@@ -2261,7 +2261,7 @@ def test_a_number_field_reads_a_number_cell_as_the_sheet_shows_it_or_refuses_it_
     root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
     path = root / "cards" / "mini" / "cards.xlsx"
     book = mini_cards_workbook()
-    shown_as_itself = ["#,##0", "0.00", "[Red]0", '_-* #,##0_-;-* #,##0_-;_-* "-"_-;_-@_-']
+    shown_as_itself = ["#,##0", "0.00", "[Blue]General", '_-* #,##0_-;-* #,##0_-;_-* "-"_-;_-@_-']
     for row, code in enumerate(shown_as_itself, start=2):
         book.active.cell(row=row, column=4).number_format = code  # power, an int field
     book.save(path)

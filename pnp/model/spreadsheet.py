@@ -1193,10 +1193,18 @@ def _number_as_shown(value: Any, shape: str) -> Any:
         return value
     # "0" shows a whole number's digits, which a text field prints only below 2**53 (1E+20 was printed "1e+20"
     # where the sheet showed 100000000000000000000, exit 0)
-    if (shape.lower() in _SHOWN_AS_IT_IS and _general_shows(value)
+    if (_shown_as_it_is(shape) and _general_shows(value)
             or shape == "0" and isinstance(_plain_number(value), int)):
         return value
     return _FormattedNumber(value, shape)
+
+
+@functools.lru_cache(maxsize=256)
+def _shown_as_it_is(code: str) -> bool:
+    """Whether the number format `code` is General or Text, maybe with a colour or spaces that show no character
+    ([Blue]General: a number field's 30 was refused as shown otherwise, and so was a text field's)."""
+    sections = _format_sections(code)
+    return len(sections) == 1 and "".join(p for p in sections[0] if not _shows_no_character(p)).lower() in _SHOWN_AS_IT_IS
 
 
 def _general_shows(value: int | float) -> bool:
@@ -1471,7 +1479,7 @@ def _shows_itself(value: int | float, code: str) -> bool:
     """Whether the number format `code` shows the number `value` as itself, its digits alone, in any language:
     General or Text, or a format of digits (_digits_shown) showing every decimal the number has (3.5 as 3.50,
     1234 as 1,234 or 1.234: the same number), as Excel rounds (15 digits, half away from zero)."""
-    if code.lower() in _SHOWN_AS_IT_IS:
+    if _shown_as_it_is(code):
         return True
     digits = _digits_shown(code, (value > 0) - (value < 0))
     if digits is None or not abs(value) < _LARGEST_SHOWN:
