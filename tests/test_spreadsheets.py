@@ -435,12 +435,10 @@ def test_a_shared_text_is_read_as_typed_its_runs_joined(proj):
 def test_a_number_shown_otherwise_than_its_text_is_refused_in_a_text_field(proj, code, value):
     """A number cell formatted to show 50.0%, 1/2 or 1,234 printed 0.5 or 1234 in a text field, with exit 0
     (a decimal point or a thousands separator is shown as the reader's language writes it, so no one text is
-    what the sheet shows); in a number field it is read as the number it is."""
+    what the sheet shows)."""
     path = xlsx_table(proj, "turn")
     book = openpyxl.load_workbook(path)
-    for column in (1, 2):  # step (an int field), title (a text one)
-        cell = book.active.cell(row=2, column=column, value=value if column == 2 else 1)
-        cell.number_format = code
+    book.active.cell(row=2, column=2, value=value).number_format = code  # title, a text field
     book.save(path)
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
         f"cards/{GAME}/turn.xlsx[turn]:2:2: error: this number cell ({value}) is formatted as '{code}', so the sheet "
@@ -463,11 +461,11 @@ def test_a_number_formatted_as_whole_digits_is_read_in_a_text_field_as_the_sheet
 
 
 def test_a_number_shown_as_its_text_is_read_in_a_text_field(proj):
-    """The formats that show 7 as 7, and a number field under any format, read as the number it is (once for
-    all of them: each refused format's test validated these again)."""
+    """The formats that show 7 as 7, and a number field under a format showing its number as itself, read as the
+    number it is (once for all of them: each refused format's test validated these again)."""
     path = xlsx_table(proj, "turn")
     book = openpyxl.load_workbook(path)
-    for code, number_code in zip(("General", "GENERAL", "@", "0"), ("000", "0.0%", "# ?/?", "0")):
+    for code, number_code in zip(("General", "GENERAL", "@", "0", "[Blue]General"), ("000", "#,##0", "0.00", "0", "[Red]0")):
         book.active.cell(row=2, column=1, value=1).number_format = number_code  # step, an int field
         book.active.cell(row=2, column=2, value=7).number_format = code
         book.save(path)
@@ -1562,15 +1560,41 @@ def test_a_number_general_shows_otherwise_than_its_text_is_refused_in_a_text_fie
         "shows it otherwise than its text field would print it: format the cell as text and type the text"]
 
 
-def test_rows_of_no_cell_count_among_a_sheets_rows(proj, monkeypatch):
-    # 250,000 <row/> elements, each walked by openpyxl's reader, took 7 s: the rows of a sheet are counted as read
+def test_rows_of_no_value_past_the_limit_are_passed_over_and_a_value_after_them_refused(proj, monkeypatch):
+    """250,000 <row/> elements, each walked by openpyxl's reader, took 7 s: the rows of a sheet are counted as read.
+    Rows of no value past the limit (formatted down the sheet, as a spreadsheet program saves them row by row)
+    were refused as too many, at a row where nothing is: they are passed over, unread; a value after them is
+    refused at its row."""
     monkeypatch.setattr("pnp.model.spreadsheet.MAX_ROWS", 20)
     path = xlsx_table(proj, "turn")
-    empty = "".join(f'<row r="{n}"/>' for n in range(11, 41))
+    empty = "".join(f'<row r="{n}" s="0" customFormat="1"><c r="A{n}" s="0"/><c r="C{n}" t="s"/></row>'
+                    for n in range(11, 41))
     rezip(path, lambda name, data: data.replace(b"</sheetData>", (empty + "</sheetData>").encode())
           if name.endswith("sheet1.xml") else data)
+    result = run(proj, "validate", GAME)
+    assert result.exit_code == 0, result.output
+    rezip(path, lambda name, data: data.replace(b"</sheetData>", b'<row r="41"><c r="B41" t="inlineStr"><is><t>x</t>'
+                                                b"</is></c></row></sheetData>") if name.endswith("sheet1.xml") else data)
     assert [ln for ln in errors(proj) if "turn.xlsx" in ln] == [
-        f"cards/{GAME}/turn.xlsx[turn]:21:1: error: sheet has more than 20 rows"]
+        f"cards/{GAME}/turn.xlsx[turn]:41:1: error: sheet has more than 20 rows"]
+
+
+def test_blank_csv_rows_past_the_limit_are_passed_over_and_a_value_after_them_refused(proj, monkeypatch):
+    """A CSV of a few rows followed by blank lines (150,000 of them, or lines of commas: a spreadsheet program
+    saves the rows of its used range) was refused as more than 100,000 rows, at a line where nothing is. Past
+    the limit a rest of blank rows is left out unread; a value after them is refused at its line."""
+    monkeypatch.setattr("pnp.model.spreadsheet.MAX_ROWS", 20)
+    path, rows, header = tokens_as_csv(proj)
+    back = ["convert", str(path), "--to", "yaml", "--out", str(proj / "back.yaml"), "--force"]
+    blank = ["", ",,,", ',"",  ,', "\r", ""] * 10
+    path.write_text("\n".join([*rows, *blank]), encoding="utf-8", newline="")
+    assert run(proj, *back).exit_code == 0
+    assert len(yaml.safe_load((proj / "back.yaml").read_text(encoding="utf-8"))) == len(rows) - 1
+    for last in ("x", ' ""'):  # (a space before a quote is text: csv reads ' ""')
+        path.write_text("\n".join([*rows, *blank, last]), encoding="utf-8", newline="")
+        result = run(proj, *back)
+        assert result.exit_code == 1 and result.output.strip().endswith(
+            f"cards/{GAME}/tokens.csv:21:1: sheet has more than 20 rows"), result.output
 
 
 def _round_trips_and_validates(root, fmt):
@@ -2229,6 +2253,30 @@ def test_a_conditional_format_changing_what_its_cells_show_is_refused_at_its_fir
     assert result.exit_code == 1 and said in result.stderr, result.output
 
 
+def test_a_number_field_reads_a_number_cell_as_the_sheet_shows_it_or_refuses_it_at_its_cell(tmp_path):
+    """A number field read the number a cell holds under any format: 1 formatted 0% (shown 100%), 1.4 formatted 0
+    (shown 1), 3 formatted "No. "0, -2 formatted 0;0 (shown 2), each with exit 0. It reads the number where the
+    sheet shows it as itself (a thousands separator, decimals it has, a colour, Excel's accounting style), and
+    refuses it at its cell where it does not."""
+    root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
+    path = root / "cards" / "mini" / "cards.xlsx"
+    book = mini_cards_workbook()
+    shown_as_itself = ["#,##0", "0.00", "[Blue]General", '_-* #,##0_-;-* #,##0_-;_-* "-"_-;_-@_-']
+    for row, code in enumerate(shown_as_itself, start=2):
+        book.active.cell(row=row, column=4).number_format = code  # power, an int field
+    book.save(path)
+    result = run(root, "validate")
+    assert result.exit_code == 0, result.output
+    for code, value in (("0%", 1), ("0", 1.4), ('"No. "0', 3), ("0;0", -2)):
+        cell = book.active.cell(row=3, column=4, value=value)
+        cell.number_format = code
+        book.save(path)
+        result = run(root, "validate")
+        assert result.exit_code == 1 and (f"cards/mini/cards.xlsx[cards]:3:4: error: this number cell ({value}) is "
+                                          f"formatted as '{code}', so the sheet shows it as another number"
+                                          ) in result.stderr, result.output
+
+
 def test_a_number_of_a_built_in_format_left_to_the_language_is_refused_at_its_cell(tmp_path):
     """numFmtId 31 is a date in Japanese Excel (2023年3月15日), and openpyxl reads it as General: the text field
     printed 45000, exit 0. Here as the power (a number field), whose cell shows a date just as well."""
@@ -2254,13 +2302,20 @@ def test_a_workbook_converted_on_windows_is_the_same_file(proj, monkeypatch):
     assert (folder / "turn.xlsx").read_bytes() == made
 
 
-def test_a_workbook_named_csv_is_refused_as_a_zip_package(tmp_path):
-    """A workbook renamed .csv (read as the table's cards.csv) was refused as "not UTF-8 text (byte 0xc7)"."""
+@pytest.mark.parametrize("name, data, said", [
+    ("cards.csv", b"PK\x03\x04\x14\0\0\0\x08\0\xc7id,name\n", "this is a zip package, as an .xlsx workbook is, not CSV text"),
+    ("cards.csv", b"PK\x05\x06" + bytes(18), "this is a zip package, as an .xlsx workbook is, not CSV text"),
+    ("cards.csv", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(504), "this is an Excel 97-2003 workbook (.xls)"),
+    ("cards.yaml", b"PK\x03\x04\x14\0\0\0\x08\0\xc7", "this is a zip package, as an .xlsx workbook is, not YAML text"),
+])
+def test_a_workbook_named_as_a_text_table_is_refused_saying_what_it_is(tmp_path, name, data, said):
+    """A workbook renamed .csv (read as the table's cards.csv) was refused as "not UTF-8 text (byte 0xc7)", an
+    empty one's bytes read as a header (refused as one naming no field), an .xls workbook renamed .csv as "not
+    UTF-8 text (byte 0xd0)", a workbook named .yaml as YAML's "not UTF-8 text"."""
     root = make_project(tmp_path / "proj", {"cards/mini/cards.yaml": None})
-    (root / "cards" / "mini" / "cards.csv").write_bytes(b"PK\x03\x04\x14\0\0\0\x08\0\xc7id,name\n")
+    (root / "cards" / "mini" / name).write_bytes(data)
     result = run(root, "validate")
-    assert result.exit_code == 1 and result.stderr.startswith(
-        "cards/mini/cards.csv:1:1: error: this is a zip package, as an .xlsx workbook is, not CSV text"), result.output
+    assert result.exit_code == 1 and result.stderr.startswith(f"cards/mini/{name}:1:1: error: {said}"), result.output
 
 
 def test_a_cell_aligned_as_fill_is_refused_at_its_cell(tmp_path):

@@ -12,7 +12,8 @@ from ..project import Project, write_file
 from ..report import Mark
 from .load import MAX_FILE_BYTES, MarkedList, Record, load_file, plain, shown, values_allowance
 from .schema import Field, Schema
-from .spreadsheet import SPREADSHEETS, check_spreadsheet_format, id_fields, read_table, sheet_title, write_csv, write_xlsx, write_yaml
+from .spreadsheet import id_fields, read_table, sheet_title, write_csv, write_xlsx, write_yaml
+from .workbook_parts import SPREADSHEETS, check_spreadsheet_format
 from .tables import EMPTY_SHEET, default_file, table_sheet
 
 def convert(project: Project, path: str | Path, fmt: str, out: str | Path | None = None,
@@ -37,10 +38,11 @@ def _converted(project: Project, path: str | Path, fmt: str, out: str | Path | N
     shown = project.rel(path)
     real = project.inside(path, Mark(shown), "table file")
     ids = id_fields(tables, enums)  # (a ref's cell is read as the id it names, and read back so)
-    check_spreadsheet_format(real, shown)
-    items = (read_table(real, shown, schema, sheet, ids)
-             if real.suffix.lower() in SPREADSHEETS
-             else load_file(real, shown))
+    if real.suffix.lower() in SPREADSHEETS:  # (read_table checks its format)
+        items = read_table(real, shown, schema, sheet, ids)
+    else:
+        check_spreadsheet_format(real, shown)
+        items = load_file(real, shown)
     if items is None:
         items = MarkedList(mark=Mark(shown, 1, 1))
     if not isinstance(items, MarkedList) or not all(isinstance(it, Record) for it in items):

@@ -32,16 +32,9 @@ from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME
                    values_left)
 from .reads import same
 from .schema import Enum, Field, Icon, List, Map, Nested, Ref, Schema, Str, Timing, TrueFalse, WholeNumber
-from .workbook_parts import MAX_OBJECT_ELEMENTS, ZIP_STARTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts, check_parts, check_sheet_count, check_zip_package, local_name
+from .workbook_parts import (MAX_OBJECT_ELEMENTS, MAX_XML_PART_BYTES, check_number_formats, check_object_parts,
+                             check_parts, check_sheet_count, check_spreadsheet_format, local_name)
 
-SPREADSHEETS = (".csv", ".xlsx")
-# Spreadsheets of formats pnp does not read, by the suffix their programs save them with: a table's file so named
-# was read as YAML, and refused as "not UTF-8 text (byte 0xd0)" or "expected a list of cards" (a .tsv)
-_OTHER_SPREADSHEETS = {
-    ".xls": "an Excel 97-2003 workbook", ".xlsb": "an Excel binary workbook", ".xlsm": "an Excel macro-enabled workbook",
-    ".xltx": "an Excel template", ".xltm": "an Excel template", ".ods": "an OpenDocument spreadsheet",
-    ".fods": "an OpenDocument spreadsheet", ".numbers": "an Apple Numbers spreadsheet",
-    ".tsv": "a tab-separated sheet", ".tab": "a tab-separated sheet"}
 MAX_COLUMNS = 1000
 MAX_ROWS = MAX_EXPANDED_VALUES // 10
 # Cells of a sheet's rows together, blank ones included (each is looked at): 40,000 rows of 1,000 blank cells
@@ -72,20 +65,12 @@ def read_table(path: Path, shown: str, schema: Schema, sheet: str | None = None,
     """The rows of a .csv or .xlsx file as a MarkedList of Records; raises LoadError (with the cell). `ids`:
     each table's id field (id_fields), by which a ref cell is read."""
     check_file(path, shown)
+    check_spreadsheet_format(path, shown)
     if path.suffix.lower() == ".csv":
         rows, where = _csv_rows(path, shown), shown
     else:
         rows, where = _xlsx_rows(path, shown, sheet)
     return _records(rows, where, schema, ids or {})
-
-
-def check_spreadsheet_format(path: Path, shown: str) -> None:
-    """LoadError naming the file `shown` when its suffix is that of a spreadsheet pnp does not read (it would be
-    read as YAML, and refused in YAML's words)."""
-    if kind := _OTHER_SPREADSHEETS.get(path.suffix.lower()):
-        raise LoadError(f"this is {kind} ({path.suffix}), which pnp does not read as a table: save the sheet as an "
-                        "Excel Workbook (.xlsx) or as CSV UTF-8 (.csv, which may be separated by tabs), and name that "
-                        "file", Mark(shown))
 
 
 def id_fields(tables: Mapping[Any, Any], enums: Mapping[str, Any]) -> dict[Any, Field | None]:
@@ -147,14 +132,11 @@ def _csv_rows(path: Path, shown: str) -> Rows:
 
 def _csv_file_text(path: Path, shown: str) -> str:
     """The text of the CSV file `path`, without the byte-order mark Excel writes; LoadError at a file that is not
-    UTF-8 text, or that is a zip package."""
+    UTF-8 text (a workbook named .csv is refused before: check_spreadsheet_format)."""
     try:
         raw = read_project_file(path, MAX_FILE_BYTES, Mark(shown))
     except OSError as e:
         raise LoadError(f"cannot read: {e.strerror}", Mark(shown)) from None
-    if raw.startswith(ZIP_STARTS[0]):  # (a workbook renamed .csv was refused as "not UTF-8 text (byte 0xc7)")
-        raise LoadError("this is a zip package, as an .xlsx workbook is, not CSV text: name a workbook .xlsx, or "
-                        "save the sheet as CSV UTF-8", Mark(shown, 1, 1))
     return utf8_text(raw, shown, "; save the sheet as CSV UTF-8", "utf-8-sig")
 
 
@@ -224,11 +206,17 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> str
     MAX_ROWS rows holding a cell past MAX_COLUMNS that is not blank. The cells are counted before csv.reader
     splits the row: a line of 7 million cells was split whole (a list of them all, 700 MB, 4.5 s) before its
     length was checked. A row that csv.reader refuses (a stray quote) ends the count: it is refused there,
-    before any later row is read. `before`: the lines of the file before the text."""
+    before any later row is read. Past the first MAX_ROWS rows, a rest of blank rows is left out too, as a
+    workbook's are (_SheetRead.read): a table of six rows followed by 150,000 empty lines, or lines of commas, was
+    refused as a sheet of more than MAX_ROWS rows, at a row where nothing is; one holding a value is refused
+    there (_check_row_size). `before`: the lines of the file before the text."""
     pattern, blanks, pos, end = _row_of_cells(delimiter), _blank_cells(delimiter), 0, len(text)
     kept: list[str] = []  # the text up to `copied`, without the blank cells past MAX_COLUMNS
     copied = 0
-    for _ in range(MAX_ROWS + 1):
+    for row in range(MAX_ROWS + 1):
+        if row == MAX_ROWS and _blank_rest(text[pos:], delimiter):
+            end = pos
+            break
         found = pattern.match(text, pos)
         if found is None or found.end() == end:
             break
@@ -243,13 +231,32 @@ def _check_row_widths(text: str, delimiter: str, shown: str, before: int) -> str
         if (ended := _LINE_END.match(text, pos)) is None:
             break
         pos = ended.end()
-    return "".join(kept) + text[copied:] if kept else text
+    return "".join(kept) + text[copied:end] if kept or end < len(text) else text
 
 
 @functools.cache
 def _blank_cells(delimiter: str) -> re.Pattern[str]:
     """Cells that hold nothing, each after its delimiter: empty, or quoted empty ("")."""
     return re.compile(rf'(?:{re.escape(delimiter)}++(?:"")?)*+')
+
+
+def _blank_rest(rest: str, delimiter: str) -> bool:
+    """Whether the `rest` of a CSV text, from a row's start, is rows that hold nothing: delimiters, line ends, and
+    cells of spaces (read as blank: _blank) or quoted empty (""), each whole (a space beside it, or a third
+    quote, makes a text or a malformed cell). Told by string operations run in C: a regular expression
+    matching it cell by cell took 6 s over 19 million commas before an 'x'."""
+    if not _blank_characters(delimiter).fullmatch(rest):
+        return False
+    if '"' not in rest:
+        return True
+    spaced = () if delimiter == " " else (' ""', '"" ')
+    return not any(part in rest for part in ('"""', *spaced)) and '"' not in rest.replace('""', "")
+
+
+@functools.cache
+def _blank_characters(delimiter: str) -> re.Pattern[str]:
+    """The characters of blank rows (_blank_rest), any number of them (one class: matched in C at once)."""
+    return re.compile(rf'[{re.escape(delimiter)} "\r\n]*+')
 
 
 _DELIMITERS = (",", ";", "\t")  # a European Excel saves CSV with semicolons
@@ -273,7 +280,6 @@ def _delimiter(text: str) -> str:
 def _xlsx_rows(path: Path, shown: str, sheet: str | None) -> tuple[Rows, str]:
     """(row number, [cell value]) per row of one sheet (the first not hidden unless `sheet` names one), and the
     name messages use for it: file[sheet]."""
-    check_zip_package(path, shown)
     try:
         with zipfile.ZipFile(path) as z:
             check_parts(z, shown)
@@ -553,6 +559,12 @@ def _sheet_rows(ws: Any, where: str) -> Rows:
     return sheet.rows
 
 
+def _blank_row(row: Any) -> bool:
+    """Whether a sheet's <row> holds no value: each element in it is a cell of a blank cell's type holding no part
+    (a cell formatted, typed nothing in)."""
+    return all(cell.tag == _CELL_PATH[3] and not len(cell) and cell.get("t") in _BLANK_TYPES for cell in row)
+
+
 def _hidden(element: Any, size: str) -> bool:
     """Whether a sheet's row or column (`element`) is hidden: marked so (by hand, by a filter, by a collapsed
     outline), or of no height or width (`size`), which a spreadsheet program shows as hidden."""
@@ -723,6 +735,8 @@ class _SheetRead:
         self.row_hidden = _hidden(element, "ht") or self.rows_hidden and not element.get("ht")
         self.counted += 1
         self.placed += 1 + len(element)  # (each element in a row is a cell, or refused)
+        if self.counted > MAX_ROWS and _blank_row(element):
+            return  # (nothing to read: rows formatted down the sheet, saved row by row, were refused as too many)
         if self.counted > MAX_ROWS:  # (a row of no cell too: 250,000 of <row/> took 7 s)
             raise LoadError(f"sheet has more than {MAX_ROWS:,} rows", Mark(self.where, self.row, 1))
         self.reader.row_counter, self.reader.col_counter = self.row, 0  # (as its parse_row sets them)
@@ -1179,10 +1193,18 @@ def _number_as_shown(value: Any, shape: str) -> Any:
         return value
     # "0" shows a whole number's digits, which a text field prints only below 2**53 (1E+20 was printed "1e+20"
     # where the sheet showed 100000000000000000000, exit 0)
-    if (shape.lower() in _SHOWN_AS_IT_IS and _general_shows(value)
+    if (_shown_as_it_is(shape) and _general_shows(value)
             or shape == "0" and isinstance(_plain_number(value), int)):
         return value
     return _FormattedNumber(value, shape)
+
+
+@functools.lru_cache(maxsize=256)
+def _shown_as_it_is(code: str) -> bool:
+    """Whether the number format `code` is General or Text, maybe with a colour or spaces that show no character
+    ([Blue]General: a number field's 30 was refused as shown otherwise, and so was a text field's)."""
+    sections = _format_sections(code)
+    return len(sections) == 1 and "".join(p for p in sections[0] if not _shows_no_character(p)).lower() in _SHOWN_AS_IT_IS
 
 
 def _general_shows(value: int | float) -> bool:
@@ -1432,7 +1454,11 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
     """The number of a _FormattedNumber (any other value as it is); in a text or an enum `field`, which print
     what the sheet shows, the text the sheet shows (_shown_number), LoadError at `mark` where that is not known
     (an enum cell of 0.5 formatted 0% was refused though 50% was one of its values, and one formatted 0.0% was
-    matched with a value 0.5, which printed where the sheet showed 50.0%)."""
+    matched with a value 0.5, which printed where the sheet showed 50.0%). In any other field (a number, a
+    derived field typed by hand, a ref to numbered ids) the number, where the sheet shows that number
+    (_shows_itself), else LoadError at `mark`: a cost of 0.5 formatted 0% was read as 0.5 where the sheet
+    showed 50%, 1.4 formatted 0 as 1.4 where it showed 1, and 5 formatted "No. "0 or 0;0 (-5 shown as 5) as
+    the number, each with exit 0."""
     if not isinstance(value, _FormattedNumber):
         return value
     if isinstance(field, (Str, Enum)):
@@ -1441,7 +1467,72 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
         raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it "
                         f"otherwise than its {'text' if isinstance(field, Str) else 'enum'} field would print it: "
                         "format the cell as text and type the text", mark)
-    return value.value
+    if _shows_itself(value.value, value.format):
+        return value.value
+    raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it as "
+                    "another number or with more than its digits (a percent, a fraction, a rounding, text around "
+                    "it), where pnp reads the number it holds: format the cell as General or as Number (0, 0.00) "
+                    "and type the number", mark)
+
+
+def _shows_itself(value: int | float, code: str) -> bool:
+    """Whether the number format `code` shows the number `value` as itself, its digits alone, in any language:
+    General or Text, or a format of digits (_digits_shown) showing every decimal the number has (3.5 as 3.50,
+    1234 as 1,234 or 1.234: the same number), as Excel rounds (15 digits, half away from zero)."""
+    if _shown_as_it_is(code):
+        return True
+    digits = _digits_shown(code, (value > 0) - (value < 0))
+    if digits is None or not abs(value) < _LARGEST_SHOWN:
+        return False
+    places, zero_shown = digits
+    exact = decimal.Decimal(repr(value))
+    rounded = _EXCEL_DIGITS.plus(exact).quantize(decimal.Decimal(1).scaleb(-places), rounding=decimal.ROUND_HALF_UP,
+                                                 context=_WHOLE_DIGITS)
+    return rounded == exact and (zero_shown or value != 0)  # (# shows 0 as nothing)
+
+
+_DIGIT_PLACES = ("0", "#", "?")
+_LOCALE_TAG = re.compile(r"\[\$-[0-9A-Fa-f]+\]")  # ([$-409]: the language a format is read in, showing nothing)
+_COLOUR = re.compile(r"\[(?:black|blue|cyan|green|magenta|red|white|yellow|color[0-9]{1,2})\]", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=256)
+def _digits_shown(code: str, sign: int) -> tuple[int, bool] | None:
+    """(How many decimals, whether a 0 is shown) of the number format `code` for a number of this `sign` (1, -1
+    or 0) when its section for it (_number_section) shows the number as its digits alone: digit places (0 # ?),
+    a decimal point, thousands separators between them, and what shows no character but space (a colour, a width
+    of a space, a fill of spaces, a language tag); None for any other (a percent, a fraction, an exponent, a
+    date, text, a scaling comma after the digits)."""
+    section = _number_section(code, sign)
+    if section is None or not all(p in _DIGIT_PLACES or p in ".," or _shows_no_character(p) for p in section):
+        return None
+    places = [p for p in section if p in _DIGIT_PLACES or p in ".,"]
+    point = places.index(".") if "." in places else len(places)
+    if not any(p in _DIGIT_PLACES for p in places) or places.count(".") > 1 or places[-1] == "," \
+            or "," in places[point:]:
+        return None
+    return len(places[point + 1:]), "0" in places
+
+
+def _number_section(code: str, sign: int) -> list[str] | None:
+    """The parts of the section of the number format `code` that shows a number of this `sign` (1, -1 or 0): the
+    first, or the third for zero; None for a format of conditions ([>100]), which chooses its sections otherwise,
+    or a negative number's own section, which writes its sign or none (0;0 shows -5 as 5)."""
+    sections = _format_sections(code)
+    numbers = sections[:3] if len(sections) >= 4 or "@" not in sections[-1] else sections[:-1]
+    if not numbers or any(p.startswith("[") and p[1:2] in "<>=" for section in numbers for p in section):
+        return None
+    if sign < 0 and len(numbers) > 1:
+        return None
+    return numbers[2] if sign == 0 and len(numbers) > 2 else numbers[0]
+
+
+def _shows_no_character(part: str) -> bool:
+    """Whether a number format's part (_FORMAT_PART) shows no character but a space: a colour ([Red],
+    [Color10]), a language tag, a space's width (_x), a fill of spaces, a space quoted, escaped or as it is."""
+    if part.startswith("["):
+        return bool(_COLOUR.fullmatch(part) or _LOCALE_TAG.fullmatch(part))
+    return part.startswith("_") or part in ("* ", " ", "\\ ", '" "')
 
 
 # The characters a number format shows as they are, unquoted (Excel's list, but for /, a fraction's)

@@ -14,7 +14,8 @@ from .load import MarkedList, Record, load_data_file, shown
 from .reads import FieldCache, KeptChecks, same
 from .schema import Enum, Field, Schema
 from .shapes import CheckerShape, GameShape
-from .spreadsheet import SPREADSHEETS, check_spreadsheet_format, id_fields, read_table
+from .spreadsheet import id_fields, read_table
+from .workbook_parts import SPREADSHEETS, check_spreadsheet_format
 
 # Characters the values of a game's derived fields may print as, all of them together: a derived field is a
 # number, a name or a short list, but one may hold whole items or tables (`data.cards | list`, `item`), each
@@ -126,10 +127,10 @@ def _read(game: GameShape, spec: Record, name: str, fname: str, chk: CheckerShap
             chk.error(f"files: names the file {shown(read[path])} twice (again as {shown(fname)})", mark)
             return None
         read[path] = fname
-        check_spreadsheet_format(path, file_shown)
-        if path.suffix.lower() in SPREADSHEETS:
+        if path.suffix.lower() in SPREADSHEETS:  # (read_table checks its format)
             data = read_table(path, file_shown, Schema(spec.get("fields"), game.enums), table_sheet(spec), ids)
         else:
+            check_spreadsheet_format(path, file_shown)
             data = load_data_file(path, file_shown)
     except (LoadError, DataError) as e:
         chk.report.add(e)

@@ -1,4 +1,5 @@
-"""The checks a workbook passes before openpyxl reads a byte of it: an .xlsx file is a zip of XML parts, and
+"""What a table's file is (check_spreadsheet_format: a spreadsheet format pnp reads, a workbook or a text file
+as its suffix says), and the checks a workbook passes before openpyxl reads a byte of it: an .xlsx file is a zip of XML parts, and
 openpyxl reads some parts whole into objects and others at some speed, so each part's size, ratio, kind and count
 of elements is bounded here, where a hostile file (a zip bomb, a million styles, a document type whose entities
 expand) is refused by name rather than read for minutes. What a sheet's cells hold is checked as they are read
@@ -55,10 +56,55 @@ _PACKING_NAMES = {zipfile.ZIP_BZIP2: "bzip2", zipfile.ZIP_LZMA: "LZMA", 9: "Defl
 # How a file begins: an .xlsx workbook is a zip package (a local file header, or an empty zip's end record); an
 # encrypted one, and an Excel 97-2003 workbook, is a Compound File (OLE2), whose directory names the encrypted
 # workbook's stream in UTF-16
-ZIP_STARTS = (  # how a zip package (an .xlsx, .ods or .numbers file) begins; the first holds parts
-    b"PK\x03\x04", b"PK\x05\x06")
+ZIP_STARTS = (b"PK\x03\x04", b"PK\x05\x06")  # (a zip package: an .xlsx, .ods or .numbers file; the first holds parts)
 _COMPOUND_FILE_START = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _ENCRYPTED_STREAM = "EncryptedPackage".encode("utf-16-le")
+
+
+SPREADSHEETS = (".csv", ".xlsx")
+# Spreadsheets of formats pnp does not read, by the suffix their programs save them with: a table's file so named
+# was read as YAML, and refused as "not UTF-8 text (byte 0xd0)" or "expected a list of cards" (a .tsv)
+_OTHER_SPREADSHEETS = {
+    ".xls": "an Excel 97-2003 workbook", ".xlsb": "an Excel binary workbook", ".xlsm": "an Excel macro-enabled workbook",
+    ".xltx": "an Excel template", ".xltm": "an Excel template", ".ods": "an OpenDocument spreadsheet",
+    ".fods": "an OpenDocument spreadsheet", ".numbers": "an Apple Numbers spreadsheet",
+    ".tsv": "a tab-separated sheet", ".tab": "a tab-separated sheet"}
+
+
+def check_spreadsheet_format(path: Path, shown: str) -> None:
+    """LoadError naming the table's file `shown` when it is not of a format pnp reads by its suffix: a spreadsheet
+    of a format pnp does not read, by its suffix (it would be read as YAML, and refused in YAML's words); a
+    workbook that is no zip package (check_zip_package); a text table (.csv, .yaml) whose first bytes are a
+    workbook's (_check_text_table). Every check of what a table's file is, is here."""
+    suffix = path.suffix.lower()
+    if kind := _OTHER_SPREADSHEETS.get(suffix):
+        raise LoadError(f"this is {kind} ({path.suffix}), which pnp does not read as a table: save the sheet as an "
+                        "Excel Workbook (.xlsx) or as CSV UTF-8 (.csv, which may be separated by tabs), and name that "
+                        "file", Mark(shown))
+    if suffix == ".xlsx":
+        check_zip_package(path, shown)
+    else:
+        _check_text_table(path, shown, "CSV" if suffix == ".csv" else "YAML")
+
+
+def _check_text_table(path: Path, shown: str, kind: str) -> None:
+    """LoadError at 1:1 when the text table `path` (of `kind`, CSV or YAML) begins as a workbook does: a zip
+    package (an .xlsx workbook renamed .csv was refused as "not UTF-8 text (byte 0xc7)", an empty one's bytes
+    read as a header) or a Compound File (an .xls workbook renamed .csv, "not UTF-8 text (byte 0xd0)"). A file
+    that cannot be opened is let be: its reader refuses it in its own words, as for any file."""
+    try:
+        with open_project_file(path, MAX_FILE_BYTES, Mark(shown)) as file:
+            start = file.read(len(_COMPOUND_FILE_START))
+    except LoadError:
+        return
+    advice = "or save the sheet as CSV UTF-8" if kind == "CSV" else "and the table's `file:` so"
+    if start.startswith(ZIP_STARTS):
+        raise LoadError(f"this is a zip package, as an .xlsx workbook is, not {kind} text: name a workbook .xlsx, "
+                        f"{advice}", Mark(shown, 1, 1))
+    if start.startswith(_COMPOUND_FILE_START):
+        raise LoadError(f"this is an Excel 97-2003 workbook (.xls), an encrypted workbook or another Office file of "
+                        f"that format, not {kind} text: save the sheet as CSV UTF-8 or as an Excel Workbook (.xlsx)",
+                        Mark(shown, 1, 1))
 
 
 def check_zip_package(path: Path, shown: str) -> None:
