@@ -915,9 +915,52 @@ def _number_printed(value: object) -> object:
     """A float as it prints: a result of arithmetic at most PRINTED_DIGITS significant digits, without the noise
     of binary fractions (`0.1 + 0.2` printed 0.30000000000000004, `2 / 3` 0.6666666666666666). Such noise is
     what needs 16 or 17 digits to write; every decimal of at most 15 digits (a value as written in a table)
-    is written back as it was, and whole numbers and text are left as they are."""
-    rounded = _number_rounded(value)
-    return value if rounded is value else repr(rounded)
+    is written back as it was, and whole numbers and text are left as they are. A list, tuple or mapping
+    prints its floats so too (_numbers_rounded: `{{ [0.1 + 0.2] }}` printed [0.30000000000000004])."""
+    rounded = _numbers_rounded(value)
+    return repr(rounded) if type(value) is float and rounded is not value else rounded
+
+
+def _numbers_rounded(value: object) -> object:
+    """`value` with each float in it as a template prints it (_number_rounded), inside lists, tuples and dicts
+    too (each copied only when a float in it changes), for what writes a container as text: `{{ }}`, `~`,
+    `| string`, `| tojson`, `| pprint`. Anything else is given back itself. Walked without recursion: a list
+    a loop nested 900 deep printed, and must still."""
+    if type(value) is float:
+        return _number_rounded(value)
+    if type(value) not in _CONTAINERS:
+        return value
+    done: dict[int, object] = {}  # id of a container -> itself rounded
+    entered: set[int] = set()
+    stack: list[object] = [value]
+    while stack:
+        node = stack[-1]
+        children = _children(node)
+        if id(node) not in entered:  # first its containers, then itself
+            entered.add(id(node))
+            stack.extend(c for c in children if type(c) in _CONTAINERS and id(c) not in entered)
+            continue
+        stack.pop()
+        if id(node) in done:
+            continue
+        rounded = [done.get(id(c), c) if type(c) in _CONTAINERS else _number_rounded(c) for c in children]
+        if all(new is old for new, old in zip(rounded, children)):
+            done[id(node)] = node
+        elif type(node) is dict:
+            done[id(node)] = dict(zip(rounded[::2], rounded[1::2]))
+        else:
+            done[id(node)] = rounded if type(node) is list else tuple(rounded)
+    return done[id(value)]
+
+
+_CONTAINERS = frozenset({list, tuple, dict})
+
+
+def _children(node: object) -> list[object]:
+    """The items of a list or tuple; a dict's keys and values, in turn."""
+    if type(node) is dict:
+        return [part for pair in cast(dict[object, object], node).items() for part in pair]
+    return list(cast(Sequence[object], node))
 
 
 def _number_rounded(value: object) -> object:
@@ -1297,6 +1340,8 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
         if quotes_none and len(args) > skip:
             _refuse_none((args[skip],), f"the filter {name} is given")
             args = (*args[:skip], _number_printed(args[skip]), *args[skip + 1:])  # (a float as `{{ }}` prints it)
+        elif text_filter and len(args) > skip:  # (tojson, pprint: the floats in what they write, so too)
+            args = (*args[:skip], _numbers_rounded(args[skip]), *args[skip + 1:])
         if sizer is not None:
             bound = signature.bind(*args[unlisted:], **kwargs)
             bound.apply_defaults()

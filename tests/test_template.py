@@ -219,6 +219,11 @@ def test_round_rounds_halves_away_from_zero_on_the_decimal_written(source, print
      "0.3 0.3|2 0.3 0.666666666667 -0.3 98765.4321012"),
     # a field with a width or sign but no precision or type writes a float as str does too
     ("{{ '{:>6}|{:+}|{:,}|{:>5}'.format(0.1 + 0.2, 0.1 + 0.2, 1e5 / 3, 1.5) }}", "   0.3|+0.3|33,333.3333333|  1.5"),
+    # and inside a list, tuple or mapping written out whole: printed, joined, string, tojson, pprint
+    ("{{ [0.1 + 0.2, card.n] }} {{ {'a': (2 / 3, [0.1 + 0.2])} }} {{ [[0.1 + 0.2]] | join }} {{ [0.1 + 0.2] ~ '' }}",
+     "[0.3, 98765.4321012] {'a': (0.666666666667, [0.3])} [0.3] [0.3]"),
+    ("{{ [0.1 + 0.2] | string }} {{ {'a': [2 / 3]} | tojson }} {{ (0.1 + 0.2) | tojson }} {{ [0.1 + 0.2, 'x'] | pprint }}",
+     '[0.3] {"a": [0.666666666667]} 0.3 [0.3, \'x\']'),
 ])
 def test_a_float_worked_out_prints_without_binary_noise(source, printed):
     assert template.render(source, {"card": {"n": 98765.4321012}}) == printed
