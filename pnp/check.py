@@ -190,7 +190,6 @@ class Checks:
         self.suggest = Suggestions()
         self.macros_said: set[tuple[str, int]] = set()  # a macro's enum mistakes said (message, line)
         self.enums_compared: set[tuple[str, str | None]] = set()  # (layout, table) whose comparisons were checked
-        self.enums_of: dict[str, dict[str, list[object]]] = {}  # table -> its enum fields' values
 
     @contextlib.contextmanager
     def collecting(self) -> Iterator[list[Collected]]:
@@ -444,11 +443,8 @@ class Checks:
                 self.enum_comparisons(p, self.studio.layouts.get(name))
 
     def table_enums(self, table: str) -> dict[str, list[object]]:
-        """The fields of a table's items that hold enum values, with those values (worked out once)."""
-        enums = self.enums_of.get(table)
-        if enums is None:
-            enums = self.enums_of[table] = table_enums(self.game, table) if table in self.game.tables else {}
-        return enums
+        """The fields of a table's items that hold enum values, with those values (a table that loaded)."""
+        return table_enums(self.game, table) if table in self.game.tables else {}
 
     def kept_elements(self, p: "Printable", prims: list["Prim"],
                       reads: frozenset[Any]) -> tuple[tuple[Collected, ...], dict[str, Any]]:

@@ -684,14 +684,23 @@ Conversion = tuple[int, int, str | None, str | None, str]  # (start, end, mappin
 
 def _conversions(fmt: str) -> list[Conversion] | None:
     """The %-conversions of a format as Python reads them (each character looked at once, in C); None at the
-    first one not read here."""
+    first one not read here. The last format's are kept: `%` and the format filter read them for the size
+    (_percent_size) and then for the rounding (_percent_rounded), and parsed the format for each."""
+    last = _LAST_CONVERSIONS[0]
+    if last[0] is fmt:  # (the same text, held by the memo: no other can have its identity)
+        return last[1]
     found: list[Conversion] = []
     for c in _CONVERSION.finditer(fmt):
         if c[3] is None:
+            _LAST_CONVERSIONS[0] = (fmt, None)
             return None
         found.append((c.start(), c.end(), c[1], c[2], c[3]))
     tick(len(found))  # (work of the template's, as each value's rounding)
+    _LAST_CONVERSIONS[0] = (fmt, found)
     return found
+
+
+_LAST_CONVERSIONS: list[tuple[str, list[Conversion] | None]] = [("", [])]  # (a format, its _conversions): one
 
 
 # a str.format field's spec: [[fill]align][sign][z][#][0][width][grouping][.precision][type]
@@ -2528,36 +2537,38 @@ def _mistakes_of(field: str, text: str, enums: Mapping[str, Sequence[object]], w
              f"is the same for every item{did_you_mean(text, [v for v in values if isinstance(v, str)])}", line)]
 
 
-@functools.lru_cache(maxsize=4096)
 def _texts_compared(source: str, expression: bool, item: frozenset[str]) -> tuple[Compared, ...]:
     """The (table, field, text, line) of each comparison of `enum_mistakes`'s kind in a template."""
-    if expression and not source.strip() or not expression and not is_template(source):
-        return ()
-    try:
-        tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
-    except (TemplateSyntaxError, LimitError):
-        return ()
-    named = {name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param")}
-    found = () if named & item else tuple(_tests_compared(tree, item)) + tuple(_operators_compared(tree, item))
-    return found if "data" in named else found + tuple(_tables_compared(tree))
+    return _enum_walks(source, expression, item)[0]
 
 
 MacroArgument = tuple[str, int | str]  # (a macro of macros.j2, the place or name of an argument given to it)
 
 
-@functools.lru_cache(maxsize=4096)
 def macro_items(source: str, expression: bool, item: frozenset[str]) -> frozenset[MacroArgument]:
     """The arguments a template (an expression with `expression`) gives its macros that are plainly the item
     (`macros.badge(card)`, `macros.badge(c=item)`): each macro's parameter there is the item too."""
+    return _enum_walks(source, expression, item)[1]
+
+
+@functools.lru_cache(maxsize=4096)
+def _enum_walks(source: str, expression: bool,
+                item: frozenset[str]) -> tuple[tuple[Compared, ...], frozenset[MacroArgument]]:
+    """(_texts_compared, macro_items) of a template, from one parse of it (each parsed it on its own)."""
     if expression and not source.strip() or not expression and not is_template(source):
-        return frozenset()
+        return (), frozenset()
     try:
         tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
     except (TemplateSyntaxError, LimitError):
-        return frozenset()
-    if any(name.name in item and name.ctx in ("store", "param") for name in tree.find_all(nodes.Name)):
-        return frozenset()
-    return frozenset(given for call in tree.find_all(nodes.Call) for given in _given_item(call, item))
+        return (), frozenset()
+    named = {name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param")}
+    if named & item:  # the template gives the item's name another value: nothing of it is known
+        compared: tuple[Compared, ...] = ()
+        given: frozenset[MacroArgument] = frozenset()
+    else:
+        compared = tuple(_tests_compared(tree, item)) + tuple(_operators_compared(tree, item))
+        given = frozenset(given for call in tree.find_all(nodes.Call) for given in _given_item(call, item))
+    return compared if "data" in named else compared + tuple(_tables_compared(tree)), given
 
 
 def _given_item(call: nodes.Call, item: frozenset[str]) -> list[MacroArgument]:

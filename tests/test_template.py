@@ -940,3 +940,31 @@ def test_running_out_of_memory_compiling_a_fields_pattern_is_said_at_its_line(tm
     assert result.exit_code == 1
     assert "cards/mini/game.yaml:15:13: error: field 'name': 'pattern' is too large to compile (pnp ran out of " \
            "memory" in result.output, result.output
+
+
+def test_a_percent_format_is_parsed_once_for_its_size_and_its_rounding(monkeypatch):
+    """`%` with keys read the format's conversions for the size it may write, then again to round its numbers."""
+    parsed = []
+    conversion = template._CONVERSION
+
+    class Counting:
+        def finditer(self, text):
+            parsed.append(text)
+            return conversion.finditer(text)
+
+    monkeypatch.setattr(template, "_CONVERSION", Counting())
+    monkeypatch.setattr(template, "_LAST_CONVERSIONS", [("", [])])  # (what an earlier test left there)
+    assert template.render("{{ '%(a).2f|%(a)s|%(b)d' % {'a': 2.675, 'b': 7} }}", {}) == "2.68|2.675|7"
+    assert template.render("{{ '%(a).1f' | format(a=0.25) }}", {}) == "0.3"
+    assert parsed == ["%(a).2f|%(a)s|%(b)d", "%(a).1f"]
+
+
+def test_a_template_is_parsed_once_for_both_enum_walks(monkeypatch):
+    """The comparisons of an enum's field and the macros given the item are read from one parse."""
+    parse, parsed = template.ENV.parse, []
+    monkeypatch.setattr(template.ENV, "parse", lambda source, *a, **k: parsed.append(source) or parse(source, *a, **k))
+    source = "{{ macros.badge(card) }}{% if card.kind == 'Beest' %}x{% endif %}{# once #}"
+    item = frozenset({"card"})
+    assert [m for m, _ in template.enum_mistakes(source, False, item, {"kind": ["beast"]})] != []
+    assert template.macro_items(source, False, item) == {("badge", 0)}
+    assert parsed == [source]
