@@ -2336,10 +2336,18 @@ def _line_in_text(source: str, piece: str, cut: int) -> int | None:
     """The line of `source` at which `piece` (a piece of a template's output) goes past `cut` characters, when
     the piece is the template's own text: Jinja writes a run of plain text as one piece, said at the line the
     run begins, which for 20,000 lines of plain text was far from where the limit was passed."""
-    if "\n" not in piece[:cut]:
+    if piece is not source and "\r" in source:  # Jinja writes its text's line ends \n, whichever they were
+        source = _LINE_END.sub("\n", source)
+    if "\n" not in piece[:cut] and "\r" not in piece[:cut]:
         return None
     at = source.find(piece)
-    return None if at < 0 else source.count("\n", 0, at + cut) + 1
+    if at < 0:
+        return None
+    # its lines counted as Jinja counts them: \n, \r\n and \r alone each end one
+    return source.count("\n", 0, at + cut) + source.count("\r", 0, at + cut) - source.count("\r\n", 0, at + cut) + 1
+
+
+_LINE_END = re.compile(r"\r\n?|\n")
 
 
 def evaluate(source: object, context: Mapping[str, Any]) -> Any:

@@ -968,3 +968,16 @@ def test_a_template_is_parsed_once_for_both_enum_walks(monkeypatch):
     assert [m for m, _ in template.enum_mistakes(source, False, item, {"kind": ["beast"]})] != []
     assert template.macro_items(source, False, item) == {("badge", 0)}
     assert parsed == [source]
+
+
+@pytest.mark.parametrize("head, end, line", [
+    # a template: Jinja writes each line end of its text \n (ten characters a line), the 101st is on line 11
+    ("{{ 1 }}", "\n", 11), ("{{ 1 }}", "\r\n", 11), ("{{ 1 }}", "\r", 11),
+    # plain text, written as it is: eleven characters a line with \r\n
+    ("1", "\n", 11), ("1", "\r\n", 10), ("1", "\r", 11)])
+def test_the_line_where_a_text_passes_its_limit_counts_every_kind_of_line_end(head, end, line):
+    """Jinja ends a line at \\r\\n and \\r too: the line said was the first one, or none, for a text of those
+    line ends."""
+    with pytest.raises(ExprError) as e:
+        template.render(head + end + ("abcdefghi" + end) * 20, {}, 100, origins=[])
+    assert e.value.line == line
