@@ -2509,7 +2509,8 @@ def _uses_itself(tree: nodes.Node, item: frozenset[str], methods: frozenset[str]
 # -- texts compared with a field of enum values (a typo there is false for every item, silently) ---------------
 
 _EQUALITIES = frozenset({"eq", "ne", "in", "notin"})
-# (the table read whole, `data.cards`, or None for the item; the field; a text it is compared with; the line)
+# (whose field: None for the item, else the table as written, `data.cards` or `ref.cards`; the field; a text
+# it is compared with; the line)
 Compared = tuple[str | None, str, str, int]
 TableEnums = Callable[[str], Mapping[str, Sequence[object]]]  # a table's name -> its fields of enum values
 
@@ -2517,19 +2518,26 @@ TableEnums = Callable[[str], Mapping[str, Sequence[object]]]  # a table's name -
 def enum_mistakes(source: object, expression: bool, item: frozenset[str], enums: Mapping[str, Sequence[object]],
                   tables: TableEnums | None = None) -> list[tuple[str, int]]:
     """(message, template line) for each text a template (an expression with `expression`) compares a field of
-    the item (named by one of `item`) with by ==, != or `in` a written list, when the field's values are
-    `enums[field]` and the text is none of them: `card.kind == 'Beast'` where kind is one of beast, bird
-    was false for every card, and the element silently never drawn. With `tables`, so too a field of a table
-    read whole and picked by it (`data.cards | selectattr('kind', 'eq', 'Beast')`, `| map(attribute='kind')`),
-    against `tables(name)`. Nothing for the item (or `data`) when the template gives that name another value
-    (`{% for card in ... %}`), nor when it cannot be parsed (compiling says why)."""
+    the item (named by one of `item`, or by a name set to it: `{% set c = card %}`) with by ==, != or `in` a
+    written list, when the field's values are `enums[field]` and the text is none of them: `card.kind ==
+    'Beast'` where kind is one of beast, bird was false for every card, and the element silently never drawn.
+    With `tables`, so too a field of a table read whole and picked by it (`data.cards | selectattr('kind',
+    'eq', 'Beast')`, `ref.cards.values() | ...`, `| map(attribute='kind')`) or of one of its items
+    (`ref.cards.lion.kind`, `data.cards[0].kind`), against `tables(name)`. Nothing for the item (or `data`,
+    `ref`) when the template gives that name another value (`{% for card in ... %}`), nor when it cannot be
+    parsed (compiling says why)."""
     found = []
-    for table, field, text, line in _texts_compared(str(source), expression, item):
-        if table is None:
+    for whose, field, text, line in _texts_compared(str(source), expression, item):
+        if whose is None:
             found += _mistakes_of(field, text, enums, line=line)
         elif tables is not None:
-            found += _mistakes_of(field, text, tables(table), f"'{field}' of data.{table}", line)
+            found += _mistakes_of(field, text, tables(_table_name(whose)), f"'{field}' of {whose}", line)
     return found
+
+
+def _table_name(whose: str) -> str:
+    """The table's name in `data.cards` or `ref.cards` (Compared's whose)."""
+    return whose.split(".", 1)[1]
 
 
 def _mistakes_of(field: str, text: str, enums: Mapping[str, Sequence[object]], whose: str = "",
@@ -2546,16 +2554,19 @@ def _mistakes_of(field: str, text: str, enums: Mapping[str, Sequence[object]], w
 
 
 def _texts_compared(source: str, expression: bool, item: frozenset[str]) -> tuple[Compared, ...]:
-    """The (table, field, text, line) of each comparison of `enum_mistakes`'s kind in a template."""
+    """The (whose, field, text, line) of each comparison of `enum_mistakes`'s kind in a template."""
     return _enum_walks(source, expression, item)[0]
 
 
-MacroArgument = tuple[str, int | str]  # (a macro of macros.j2, the place or name of an argument given to it)
+# (a macro of macros.j2, the place or name of an argument given to it, and whose that argument is: None for
+# the item, else the table written whose item it is, `ref.cards` for `ref.cards.lion`)
+MacroArgument = tuple[str, int | str, str | None]
 
 
 def macro_items(source: str, expression: bool, item: frozenset[str]) -> frozenset[MacroArgument]:
     """The arguments a template (an expression with `expression`) gives its macros that are plainly the item
-    (`macros.badge(card)`, `macros.badge(c=item)`): each macro's parameter there is the item too."""
+    (`macros.badge(card)`, `macros.badge(c=item)`, a name set to it) or an item of a table (`ref.cards.lion`):
+    each macro's parameter there is that item too."""
     return _enum_walks(source, expression, item)[1]
 
 
@@ -2563,57 +2574,109 @@ def macro_items(source: str, expression: bool, item: frozenset[str]) -> frozense
 def _enum_walks(source: str, expression: bool,
                 item: frozenset[str]) -> tuple[tuple[Compared, ...], frozenset[MacroArgument]]:
     """(_texts_compared, macro_items) of a template, from one parse of it (each parsed it on its own)."""
+    tree = _parsed_or_none(source, expression)
+    if tree is None:
+        return (), frozenset()
+    named = frozenset(name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param"))
+    # the item's names (none when the template gives one of them another value), with the names set to it
+    names = frozenset() if named & item else item | _aliases(tree, item)
+    compared = [c for c in (*_tests_compared(tree, names), *_operators_compared(tree, names), *_tables_compared(tree))
+                if _read_as_written(c[0], named)]
+    given = frozenset(given for call in tree.find_all(nodes.Call) if _is_macros_call(call)
+                      for given in _given(call, names) if _read_as_written(given[2], named))
+    return tuple(compared), given
+
+
+def _parsed_or_none(source: str, expression: bool) -> nodes.Template | None:
+    """A template's tree (an expression's, with `expression`), None for plain text or one that cannot be parsed
+    (compiling it says why)."""
     if expression and not source.strip() or not expression and not is_template(source):
-        return (), frozenset()
+        return None
     try:
-        tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
+        return ENV.parse("{{ (" + source + ") }}" if expression else source)
     except (TemplateSyntaxError, LimitError):
-        return (), frozenset()
-    named = {name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param")}
-    if named & item:  # the template gives the item's name another value: nothing of it is known
-        compared: tuple[Compared, ...] = ()
-        given: frozenset[MacroArgument] = frozenset()
-    else:
-        compared = tuple(_tests_compared(tree, item)) + tuple(_operators_compared(tree, item))
-        given = frozenset(given for call in tree.find_all(nodes.Call) for given in _given_item(call, item))
-    return compared if "data" in named else compared + tuple(_tables_compared(tree)), given
+        return None
 
 
-def _given_item(call: nodes.Call, item: frozenset[str]) -> list[MacroArgument]:
-    """The arguments of a call of a macro, `macros.NAME(...)`, that are plainly the item."""
+def _read_as_written(whose: str | None, named: frozenset[str]) -> bool:
+    """Whether a table written (`ref.cards`) is the game's: the template does not give `ref` another value."""
+    return whose is None or whose.split(".")[0] not in named
+
+
+def _aliases(tree: nodes.Node, item: frozenset[str]) -> frozenset[str]:
+    """The names a template sets to the item and to nothing else (`{% set c = card %}`)."""
+    stored: dict[str, int] = {}
+    for name in tree.find_all(nodes.Name):
+        if name.ctx in ("store", "param"):
+            stored[name.name] = stored.get(name.name, 0) + 1
+    set_to_item: dict[str, int] = {}
+    for assign in tree.find_all(nodes.Assign):
+        if isinstance(assign.target, nodes.Name) and _is_item(assign.node, item):
+            set_to_item[assign.target.name] = set_to_item.get(assign.target.name, 0) + 1
+    return frozenset(name for name, count in set_to_item.items() if stored.get(name) == count)
+
+
+def _is_macros_call(call: nodes.Call) -> bool:
+    """Whether a call is of a macro of macros.j2, `macros.NAME(...)`."""
     callee = call.node
-    if not (isinstance(callee, nodes.Getattr) and isinstance(callee.node, nodes.Name) and callee.node.name == "macros"):
+    return isinstance(callee, nodes.Getattr) and isinstance(callee.node, nodes.Name) and callee.node.name == "macros"
+
+
+def _given(call: nodes.Call, item: frozenset[str]) -> list[MacroArgument]:
+    """The arguments of a call, `NAME(...)` or `macros.NAME(...)`, that are plainly the item or an item of a
+    table, with the macro's name."""
+    callee = call.node
+    name = callee.attr if isinstance(callee, nodes.Getattr) else callee.name if isinstance(callee, nodes.Name) else None
+    if name is None:
         return []
-    return [*((callee.attr, n) for n, arg in enumerate(call.args) if _is_item(arg, item)),
-            *((callee.attr, kw.key) for kw in call.kwargs if _is_item(kw.value, item))]
+    given: list[tuple[int | str, nodes.Expr]] = [*enumerate(call.args), *((kw.key, kw.value) for kw in call.kwargs)]
+    return [(str(name), place, None if _is_item(arg, item) else whose) for place, arg in given
+            if _is_item(arg, item) or (whose := _table_item(arg)) is not None]
 
 
 def _is_item(node: nodes.Node, item: frozenset[str]) -> bool:
     return isinstance(node, nodes.Name) and node.name in item and node.ctx == "load"
 
 
-def macro_enum_mistakes(source: str, given: Iterable[MacroArgument],
-                        enums: Mapping[str, Sequence[object]]) -> list[tuple[str, int]]:
+def macro_enum_mistakes(source: str, given: Iterable[MacroArgument], enums: Mapping[str, Sequence[object]],
+                        tables: TableEnums | None = None) -> list[tuple[str, int]]:
     """enum_mistakes of macros.j2's macros, each parameter that is given the item (macro_items) read as the
-    item: `{% macro badge(c) %}{% if c.kind == 'Beast' %}` called as `macros.badge(card)`. (message, line in
-    macros.j2), each once."""
+    item: `{% macro badge(c) %}{% if c.kind == 'Beast' %}` called as `macros.badge(card)`, and so a macro
+    that macro gives its parameter to (`{{ tag(c) }}`); one given an item of a table (`ref.cards.lion`) against
+    `tables(name)`. (message, line in macros.j2), each once."""
     macros = _macros_of(source)
     found: dict[tuple[str, int], None] = {}
-    for name, place in given:
-        macro = macros.get(name)
-        params = [arg.name for arg in macro.args] if macro is not None else []
-        param = params[place] if isinstance(place, int) and place < len(params) else place
-        if macro is None or param not in params:
+    pending, seen = list(given), set()
+    while pending:
+        given_now = pending.pop()
+        param = _param_given(macros, given_now)
+        if param is None or given_now in seen:
             continue
-        own = {id(arg) for arg in macro.args}
-        stored = any(n.name == param and n.ctx in ("store", "param") and id(n) not in own
-                     for n in macro.find_all(nodes.Name))
-        compared = () if stored else (*_tests_compared(macro, frozenset({str(param)})),
-                                      *_operators_compared(macro, frozenset({str(param)})))
-        for _, field, text, line in compared:
-            for message, _ in _mistakes_of(field, text, enums):
+        seen.add(given_now)
+        macro, whose, names = macros[given_now[0]], given_now[2], frozenset({param})
+        # the macros of the file it gives the parameter to, by their name (a call of another name is not one)
+        pending += [(callee, at, whose) for call in macro.find_all(nodes.Call)
+                    if isinstance(call.node, nodes.Name) and call.node.name in macros
+                    for callee, at, of in _given(call, names) if of is None]
+        field_enums = enums if whose is None else tables(_table_name(whose)) if tables is not None else {}
+        for _, field, text, line in (*_tests_compared(macro, names), *_operators_compared(macro, names)):
+            for message, _ in _mistakes_of(field, text, field_enums, f"'{field}' of {whose}" if whose else ""):
                 found[(message, line)] = None
     return list(found)
+
+
+def _param_given(macros: Mapping[str, nodes.Macro], given: MacroArgument) -> str | None:
+    """The name of the parameter of a macro of macros.j2 an argument is given to, when the macro does not give
+    it another value; else None."""
+    name, place, _ = given
+    macro = macros.get(name)
+    params = [arg.name for arg in macro.args] if macro is not None else []
+    param = params[place] if isinstance(place, int) and place < len(params) else place
+    if macro is None or param not in params:
+        return None
+    own = {id(arg) for arg in macro.args}
+    stored = any(n.name == param and n.ctx in ("store", "param") and id(n) not in own for n in macro.find_all(nodes.Name))
+    return None if stored else str(param)
 
 
 @functools.lru_cache(maxsize=8)
@@ -2690,12 +2753,35 @@ def _text_of(node: nodes.Node | None) -> str | None:
     return node.value if isinstance(node, nodes.Const) and type(node.value) is str else None
 
 
+def _named_table(node: nodes.Node | None, name: str) -> str | None:
+    """`name.cards` or `name['cards']` as written (`data.cards`), when `node` reads a table so, else None."""
+    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) and node.node.name == name:
+        return f"{name}.{node.attr}"
+    if isinstance(node, nodes.Getitem) and isinstance(node.node, nodes.Name) and node.node.name == name:
+        text = _text_of(node.arg)
+        return None if text is None else f"{name}.{text}"
+    return None
+
+
 def _data_table(node: nodes.Node | None) -> str | None:
-    """The table `data.cards` or `data['cards']` reads, else None."""
-    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) and node.node.name == "data":
-        return str(node.attr)
-    if isinstance(node, nodes.Getitem) and isinstance(node.node, nodes.Name) and node.node.name == "data":
-        return _text_of(node.arg)
+    """The table read whole, as written: `data.cards` (or `data['cards']`), or `ref.cards` of
+    `ref.cards.values()`; else None."""
+    if isinstance(node, nodes.Call) and isinstance(node.node, nodes.Getattr) and node.node.attr == "values" \
+            and not (node.args or node.kwargs or node.dyn_args or node.dyn_kwargs):
+        return _named_table(node.node.node, "ref")
+    return _named_table(node, "data")
+
+
+def _table_item(node: nodes.Node | None) -> str | None:
+    """The table written whose item a node is: `ref.cards.lion`, `ref.cards['lion']`, `data.cards[0]` and
+    `data.cards | first` (or last) are items of `ref.cards` or `data.cards`; else None."""
+    if isinstance(node, nodes.Getattr):
+        return _named_table(node.node, "ref")
+    if isinstance(node, nodes.Getitem):
+        return _named_table(node.node, "ref") or (_named_table(node.node, "data") if not isinstance(
+            node.arg, nodes.Slice) else None)
+    if isinstance(node, nodes.Filter) and node.name in ("first", "last") and not (node.args or node.kwargs):
+        return _data_table(node.node)
     return None
 
 
@@ -2710,31 +2796,49 @@ def _table_field(node: nodes.Node | None) -> tuple[str, str] | None:
     return (table, field) if table is not None and field is not None else None
 
 
+def expression_item_table(source: object) -> str | None:
+    """The table whose item an expression is (`ref.cards['lion']`, `data.cards[0]`: cards), else None."""
+    try:
+        tree = ENV.parse("{{ (" + str(source) + ") }}")
+    except (TemplateSyntaxError, LimitError):
+        return None
+    output = tree.body[0] if len(tree.body) == 1 else None
+    value = output.nodes[0] if isinstance(output, nodes.Output) and len(output.nodes) == 1 else None
+    whose = _table_item(value)
+    return None if whose is None else _table_name(whose)
+
+
 # Jinja's tests that compare as ==, != and `in` do
 _EQUALITY_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "ne", "in": "in"}
 
 
 def _compared(left: nodes.Expr, op: str, right: nodes.Expr, item: frozenset[str], line: int) -> list[Compared]:
-    """The (field, text, line) compared by `left op right`: a field of the item with a text, or a field `in`
-    a list or tuple written out."""
+    """The (whose, field, text, line) compared by `left op right`: a field of the item (or of an item of a
+    table) with a text, or a field `in` a list or tuple written out."""
     if op in ("in", "notin"):
-        field = _item_field(left, item)
-        if field is None or not isinstance(right, (nodes.List, nodes.Tuple)):
+        found = _item_field(left, item)
+        if found is None or not isinstance(right, (nodes.List, nodes.Tuple)):
             return []
-        return [(None, field, c.value, line) for c in right.items if isinstance(c, nodes.Const) and
-                type(c.value) is str]
+        return [(*found, c.value, line) for c in right.items if isinstance(c, nodes.Const) and type(c.value) is str]
     for one, other in ((left, right), (right, left)):
-        field = _item_field(one, item)
-        if field is not None and isinstance(other, nodes.Const) and type(other.value) is str:
-            return [(None, field, other.value, line)]
+        found = _item_field(one, item)
+        if found is not None and isinstance(other, nodes.Const) and type(other.value) is str:
+            return [(*found, other.value, line)]
     return []
 
 
-def _item_field(node: nodes.Expr, item: frozenset[str]) -> str | None:
-    """The field `card.kind` or `card['kind']` reads, when `card` is one of `item`'s names; else None."""
-    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) and node.node.name in item:
-        return str(node.attr)
-    if isinstance(node, nodes.Getitem) and isinstance(node.node, nodes.Name) and node.node.name in item \
-            and isinstance(node.arg, nodes.Const) and type(node.arg.value) is str:
-        return str(node.arg.value)
-    return None
+def _item_field(node: nodes.Expr, item: frozenset[str]) -> tuple[str | None, str] | None:
+    """(whose, field) of `card.kind` or `card['kind']` when `card` is one of `item`'s names (whose: None), or of
+    an item of a table (`ref.cards.lion.kind`: `ref.cards`); else None."""
+    if isinstance(node, nodes.Getattr):
+        field: str | None = str(node.attr)
+    elif isinstance(node, nodes.Getitem):
+        field = _text_of(node.arg)
+    else:
+        return None
+    if field is None:
+        return None
+    if isinstance(node.node, nodes.Name) and node.node.name in item:
+        return None, field
+    whose = _table_item(node.node)
+    return None if whose is None else (whose, field)

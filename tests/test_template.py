@@ -966,7 +966,7 @@ def test_a_template_is_parsed_once_for_both_enum_walks(monkeypatch):
     source = "{{ macros.badge(card) }}{% if card.kind == 'Beest' %}x{% endif %}{# once #}"
     item = frozenset({"card"})
     assert [m for m, _ in template.enum_mistakes(source, False, item, {"kind": ["beast"]})] != []
-    assert template.macro_items(source, False, item) == {("badge", 0)}
+    assert template.macro_items(source, False, item) == {("badge", 0, None)}
     assert parsed == [source]
 
 
