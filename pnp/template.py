@@ -931,45 +931,46 @@ def _number_printed(value: object) -> object:
 
 
 def _numbers_rounded(value: object) -> object:
-    """`value` with each float in it as a template prints it (_number_rounded), inside lists, tuples and dicts
-    too (each copied only when a float in it changes), for what writes a container as text: `{{ }}`, `~`,
-    `| string`, `| tojson`, `| pprint`. Anything else is given back itself. Walked without recursion: a list
-    a loop nested 900 deep printed, and must still."""
+    """`value` with each float in it as a template prints it (_number_rounded), inside lists, tuples and
+    mappings too (an item of a table prints as a dict does; each copied only when a float in it changes), for
+    what writes a container as text: `{{ }}`, `~`, `| string`, `| tojson`, `| pprint`. Anything else is given
+    back itself. Walked without recursion: a list a loop nested 900 deep printed, and must still."""
     if type(value) is float:
         return _number_rounded(value)
-    if type(value) not in _CONTAINERS:
+    if _container(value) is None:
         return value
     done: dict[int, object] = {}  # id of a container -> itself rounded
     entered: set[int] = set()
     stack: list[object] = [value]
     while stack:
         node = stack[-1]
-        children = _children(node)
+        kind = _container(node)
+        children = [part for pair in cast(Mapping[object, object], node).items() for part in pair] \
+            if kind is dict else list(cast(Sequence[object], node))
         if id(node) not in entered:  # first its containers, then itself
             entered.add(id(node))
-            stack.extend(c for c in children if type(c) in _CONTAINERS and id(c) not in entered)
+            stack.extend(c for c in children if _container(c) is not None and id(c) not in entered)
             continue
         stack.pop()
         if id(node) in done:
             continue
-        rounded = [done.get(id(c), c) if type(c) in _CONTAINERS else _number_rounded(c) for c in children]
+        rounded = [done.get(id(c), c) if _container(c) is not None else _number_rounded(c) for c in children]
         if all(new is old for new, old in zip(rounded, children)):
             done[id(node)] = node
-        elif type(node) is dict:
-            done[id(node)] = dict(zip(rounded[::2], rounded[1::2]))
         else:
-            done[id(node)] = rounded if type(node) is list else tuple(rounded)
+            done[id(node)] = dict(zip(rounded[::2], rounded[1::2])) if kind is dict else \
+                rounded if kind is list else tuple(rounded)
     return done[id(value)]
 
 
-_CONTAINERS = frozenset({list, tuple, dict})
-
-
-def _children(node: object) -> list[object]:
-    """The items of a list or tuple; a dict's keys and values, in turn."""
-    if type(node) is dict:
-        return [part for pair in cast(dict[object, object], node).items() for part in pair]
-    return list(cast(Sequence[object], node))
+def _container(value: object) -> type | None:
+    """list, tuple or dict: how a value prints its parts (a list of the game's, a table's item, as these do;
+    a named tuple prints its own way, and is not one), else None."""
+    if isinstance(value, list):
+        return list
+    if type(value) is tuple:
+        return tuple
+    return dict if _is_mapping(value) else None
 
 
 def _number_rounded(value: object) -> object:

@@ -981,3 +981,13 @@ def test_the_line_where_a_text_passes_its_limit_counts_every_kind_of_line_end(he
     with pytest.raises(ExprError) as e:
         template.render(head + end + ("abcdefghi" + end) * 20, {}, 100, origins=[])
     assert e.value.line == line
+
+
+def test_an_item_printed_whole_prints_its_floats_as_a_float_alone_prints():
+    """An item prints as a dict does: its derived float printed 1.6666666666666667 there, 1.66666666667 alone."""
+    from pnp.model.load import MarkedList, Record
+
+    card = Record({"id": "x", "third": 5 / 3, "sums": [0.1 + 0.2]})
+    assert template.render("{{ card }}|{{ cards }}|{{ card.third }}", {"card": card, "cards": MarkedList([card])}) == \
+        "{'id': 'x', 'third': 1.66666666667, 'sums': [0.3]}|[{'id': 'x', 'third': 1.66666666667, 'sums': [0.3]}]|" \
+        "1.66666666667"
