@@ -1352,13 +1352,17 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
             args = (*args[:skip], _number_printed(args[skip]), *args[skip + 1:])  # (a float as `{{ }}` prints it)
         elif text_filter and len(args) > skip:  # (tojson, pprint: the floats in what they write, so too)
             args = (*args[:skip], _numbers_rounded(args[skip]), *args[skip + 1:])
-        if sizer is not None:
-            bound = signature.bind(*args[unlisted:], **kwargs)
-            bound.apply_defaults()
-            _refuse_longer(sizer(bound.arguments), f"what {name} builds")
-            args, kwargs = (*args[:unlisted], *bound.args), bound.kwargs
-        with _counted_calls(), _in_format_range() if formats else contextlib.nullcontext():
-            result = function(*args, **kwargs)  # (a filter's own loop in Python, urlize's, is template work too)
+        try:
+            if sizer is not None:
+                bound = signature.bind(*args[unlisted:], **kwargs)
+                bound.apply_defaults()
+                _refuse_longer(sizer(bound.arguments), f"what {name} builds")
+                args, kwargs = (*args[:unlisted], *bound.args), bound.kwargs
+            with _counted_calls(), _in_format_range() if formats else contextlib.nullcontext():
+                result = function(*args, **kwargs)  # (a filter's own loop in Python, urlize's, is template work too)
+        except TypeError:
+            _refuse_arguments(name, signature, args[unlisted:], kwargs, skip - unlisted)
+            raise
         if isinstance(result, Iterator):
             return _Lazy(result)
         return _check_result(result)
@@ -1367,6 +1371,36 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
         if hasattr(function, attr):
             setattr(guarded, attr, getattr(function, attr))
     return guarded
+
+
+def _refuse_arguments(name: str, signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any],
+                      passed: int) -> None:
+    """ValueError saying how a filter is written, when it was not given the values it takes: Python's own
+    message named the function behind it and counted the filtered value and Jinja's context among the values
+    (`x | lookup` said "_lookup_ids() missing 1 required positional argument", `| wordcount(2)` "takes 1
+    positional argument but 2 were given"). `passed`: the arguments Jinja gives before the value."""
+    try:
+        signature.bind(*args, **kwargs)
+    except TypeError:
+        pass
+    else:
+        return  # (the arguments fit: the filter failed inside, and says so itself)
+    written = []
+    for parameter in list(signature.parameters.values())[passed + 1:]:
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            written.append("...")
+        elif parameter.kind is parameter.VAR_KEYWORD:
+            written.append("name=value...")
+        elif parameter.default is parameter.empty:
+            written.append(parameter.name)
+        elif type(parameter.default) in _SHORT_TEXTS:
+            written.append(f"{parameter.name}={parameter.default!r}")
+        else:  # (a default only Python can write, `object()`, printed its address)
+            written.append(f"{parameter.name}=...")
+    usage = f"x | {name}({', '.join(written)})" if written else f"x | {name}"
+    given = max(len(args) - passed - 1, 0)
+    values = f"{given} value{'s' if given != 1 else ''}" + "".join(f" and {key}=" for key in kwargs)
+    raise ValueError(f"the filter {name} is written `{usage}`, and was given {values}")
 
 
 def _stripped_size(text: str, chars: object = None) -> int:
@@ -1972,9 +2006,11 @@ def as_typed(text: Any) -> str:
     return text.replace("\\", "\\\\").replace("*", "\\*").replace(":", "\\:").replace("[", "\\[")
 
 
-OWN_FILTERS = {"percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split,
-               "as_typed": as_typed}
-ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result)
+OWN_FILTERS: dict[str, Callable[..., Any]] = {
+    "percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split,
+    "as_typed": as_typed}
+ENV.filters.update({name: _guard_filter(name, function) for name, function in OWN_FILTERS.items()},
+                   _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result)
 ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,
                    range=_bounded_range)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text

@@ -991,3 +991,19 @@ def test_an_item_printed_whole_prints_its_floats_as_a_float_alone_prints():
     assert template.render("{{ card }}|{{ cards }}|{{ card.third }}", {"card": card, "cards": MarkedList([card])}) == \
         "{'id': 'x', 'third': 1.66666666667, 'sums': [0.3]}|[{'id': 'x', 'third': 1.66666666667, 'sums': [0.3]}]|" \
         "1.66666666667"
+
+
+@pytest.mark.parametrize("source, usage, given", [
+    ("{{ 1 | lookup }}", "x | lookup(mapping)", "0 values"),
+    ("{{ 'a b' | wordcount(2) }}", "x | wordcount", "1 value"),
+    ("{{ 'ab' | replace('a') }}", "x | replace(old, new, count=None)", "1 value"),
+    ("{{ [1] | join(1, 2, 3) }}", "x | join(d='', attribute=None)", "3 values"),
+    ("{{ '1' | int(1, 2, 3) }}", "x | int(default=..., base=10)", "3 values"),
+    ("{{ 'a' | truncate(x=1) }}", "x | truncate(length=255, killwords=False, end='...', leeway=None)", "0 values and x="),
+])
+def test_a_filter_given_values_it_does_not_take_says_how_it_is_written(source, usage, given):
+    """Python's message named the function behind the filter (`_lookup_ids() missing 1 required positional
+    argument`) and counted the filtered value among those given (`wordcount(2)`: 'takes 1 but 2 were given')."""
+    with pytest.raises(ExprError) as e:
+        template.render(source, {})
+    assert e.value.message.endswith(f"`{usage}`, and was given {given}")
