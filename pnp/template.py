@@ -930,11 +930,13 @@ def _number_printed(value: object) -> object:
     return repr(rounded) if type(value) is float and rounded is not value else rounded
 
 
-def _numbers_rounded(value: object) -> object:
+def _numbers_rounded(value: object, plain: bool = False) -> object:
     """`value` with each float in it as a template prints it (_number_rounded), inside lists, tuples and
     mappings too (an item of a table prints as a dict does; each copied only when a float in it changes), for
     what writes a container as text: `{{ }}`, `~`, `| string`, `| tojson`, `| pprint`. Anything else is given
-    back itself. Walked without recursion: a list a loop nested 900 deep printed, and must still."""
+    back itself. Walked without recursion: a list a loop nested 900 deep printed, and must still. `plain`:
+    every mapping made a dict, every list a list (for tojson, which writes no other kind: `{{ card | tojson }}`
+    was refused, "Object of type mapping is not JSON serializable")."""
     if type(value) is float:
         return _number_rounded(value)
     if _container(value) is None:
@@ -955,7 +957,7 @@ def _numbers_rounded(value: object) -> object:
         if id(node) in done:
             continue
         rounded = [done.get(id(c), c) if _container(c) is not None else _number_rounded(c) for c in children]
-        if all(new is old for new, old in zip(rounded, children)):
+        if all(new is old for new, old in zip(rounded, children)) and not (plain and type(node) is not kind):
             done[id(node)] = node
         else:
             done[id(node)] = dict(zip(rounded[::2], rounded[1::2])) if kind is dict else \
@@ -1351,7 +1353,7 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
             _refuse_none((args[skip],), f"the filter {name} is given")
             args = (*args[:skip], _number_printed(args[skip]), *args[skip + 1:])  # (a float as `{{ }}` prints it)
         elif text_filter and len(args) > skip:  # (tojson, pprint: the floats in what they write, so too)
-            args = (*args[:skip], _numbers_rounded(args[skip]), *args[skip + 1:])
+            args = (*args[:skip], _numbers_rounded(args[skip], plain=name == "tojson"), *args[skip + 1:])
         try:
             if sizer is not None:
                 bound = signature.bind(*args[unlisted:], **kwargs)

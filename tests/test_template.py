@@ -1007,3 +1007,12 @@ def test_a_filter_given_values_it_does_not_take_says_how_it_is_written(source, u
     with pytest.raises(ExprError) as e:
         template.render(source, {})
     assert e.value.message.endswith(f"`{usage}`, and was given {given}")
+
+
+def test_an_item_is_written_as_json_as_a_dict_is():
+    """tojson refused an item of a table ("Object of type mapping is not JSON serializable")."""
+    from pnp.model.load import MarkedList, Record
+
+    card = Record({"id": "x", "third": 5 / 3, "sub": Record({"a": 1})})
+    assert template.render("{{ card | tojson }}|{{ cards | tojson }}", {"card": card, "cards": MarkedList([card])}) == \
+        '{"id": "x", "sub": {"a": 1}, "third": 1.66666666667}|[{"id": "x", "sub": {"a": 1}, "third": 1.66666666667}]'
