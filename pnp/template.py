@@ -947,22 +947,31 @@ def _numbers_rounded(value: object, plain: bool = False) -> object:
     while stack:
         node = stack[-1]
         kind = _container(node)
-        children = [part for pair in cast(Mapping[object, object], node).items() for part in pair] \
-            if kind is dict else list(cast(Sequence[object], node))
+        children = _parts(node, kind)
         if id(node) not in entered:  # first its containers, then itself
             entered.add(id(node))
             stack.extend(c for c in children if _container(c) is not None and id(c) not in entered)
             continue
         stack.pop()
-        if id(node) in done:
-            continue
-        rounded = [done.get(id(c), c) if _container(c) is not None else _number_rounded(c) for c in children]
-        if all(new is old for new, old in zip(rounded, children)) and not (plain and type(node) is not kind):
-            done[id(node)] = node
-        else:
-            done[id(node)] = dict(zip(rounded[::2], rounded[1::2])) if kind is dict else \
-                rounded if kind is list else tuple(rounded)
+        if id(node) not in done:
+            rounded = [done.get(id(c), c) if _container(c) is not None else _number_rounded(c) for c in children]
+            same = all(new is old for new, old in zip(rounded, children)) and not (plain and type(node) is not kind)
+            done[id(node)] = node if same else _made(kind, rounded)
     return done[id(value)]
+
+
+def _parts(node: object, kind: type | None) -> list[object]:
+    """The items of a list or tuple, or a mapping's keys and values in turn (_numbers_rounded)."""
+    if kind is dict:
+        return [part for pair in cast(Mapping[object, object], node).items() for part in pair]
+    return list(cast(Sequence[object], node))
+
+
+def _made(kind: type | None, parts: list[object]) -> object:
+    """A list, tuple or dict of `parts` (_parts)."""
+    if kind is dict:
+        return dict(zip(parts[::2], parts[1::2]))
+    return parts if kind is list else tuple(parts)
 
 
 def _container(value: object) -> type | None:
