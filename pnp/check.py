@@ -190,7 +190,6 @@ class Checks:
         self.suggest = Suggestions()
         self.macros_said: set[tuple[str, int]] = set()  # a macro's enum mistakes said (message, line)
         self.enums_compared: set[tuple[str, str | None]] = set()  # (layout, table) whose comparisons were checked
-        self.enums_of: dict[str, dict[str, list[object]]] = {}  # table -> its enum fields' values
 
     @contextlib.contextmanager
     def collecting(self) -> Iterator[list[Collected]]:
@@ -399,7 +398,8 @@ class Checks:
         except Exception as e:
             blame(e, p.mark)
             raise
-        self.enum_comparisons(p, layout)
+        table = p.component.spec.get("items") if p.item is not None else None
+        self.enum_comparisons(table if isinstance(table, str) else None, layout)
         if problems:
             self.printable_problems(p, problems)
         else:  # (one drawn in part is printed only in a draft, which pays for it as it draws it)
@@ -419,12 +419,10 @@ class Checks:
         if not problems and len(self.report.diagnostics) == before and self.studio.layouts.constant(p.layout):
             self.clean.add(shared)
 
-    def enum_comparisons(self, p: "Printable", layout: "Layout") -> None:
+    def enum_comparisons(self, table: str | None, layout: "Layout") -> None:
         """A text the layout's templates compare a field of enum values with that is none of its values (a
         typo: `card.kind == 'Beast'` where the values are beast, bird; `data.cards | selectattr('kind', 'eq',
-        'Beast')`), refused once per layout and table of the item printed."""
-        table = p.component.spec.get("items") if p.item is not None else None
-        table = table if isinstance(table, str) else None
+        'Beast')`), refused once per layout and `table` of the item printed (None: none)."""
         if (layout.name, table) in self.enums_compared:
             return
         self.enums_compared.add((layout.name, table))
@@ -432,23 +430,22 @@ class Checks:
                                            self.table_enums):
             self.error(message, mark)
         source = self.game.macros_source
-        if table and source:  # (a macro given the item, `macros.badge(card)`: its parameter is the item)
+        if source:  # (a macro given the item, `macros.badge(card)`: its parameter is the item)
             macros = Mark(self.game.project.rel(self.game.layout_folder / "macros.j2"))
             for message, line in macro_enum_mistakes(source, macros_given_item(layout.elements, ITEM_NAMES),
-                                                     self.table_enums(table)):
+                                                     self.table_enums(table) if table else {}, self.table_enums):
                 if (message, line) not in self.macros_said:  # (said once, whichever layouts call it)
                     self.macros_said.add((message, line))
                     self.error(f"macros: {message}", Mark(macros.file, line, 1))
-        for name in used_for_item(layout.elements, ITEM_NAMES) if table else ():  # (`item: card`: the same item)
-            with contextlib.suppress(LayoutError):  # (a layout that cannot be read is said where it is used)
-                self.enum_comparisons(p, self.studio.layouts.get(name))
+        # (`item: card`: the same item; `item: ref.cards['rex']`: an item of that table)
+        for name, used in used_for_item(layout.elements, ITEM_NAMES):
+            if used is not None or table is not None:
+                with contextlib.suppress(LayoutError):  # (a layout that cannot be read is said where it is used)
+                    self.enum_comparisons(used or table, self.studio.layouts.get(name))
 
     def table_enums(self, table: str) -> dict[str, list[object]]:
-        """The fields of a table's items that hold enum values, with those values (worked out once)."""
-        enums = self.enums_of.get(table)
-        if enums is None:
-            enums = self.enums_of[table] = table_enums(self.game, table) if table in self.game.tables else {}
-        return enums
+        """The fields of a table's items that hold enum values, with those values (a table that loaded)."""
+        return table_enums(self.game, table) if table in self.game.tables else {}
 
     def kept_elements(self, p: "Printable", prims: list["Prim"],
                       reads: frozenset[Any]) -> tuple[tuple[Collected, ...], dict[str, Any]]:

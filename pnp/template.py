@@ -684,14 +684,23 @@ Conversion = tuple[int, int, str | None, str | None, str]  # (start, end, mappin
 
 def _conversions(fmt: str) -> list[Conversion] | None:
     """The %-conversions of a format as Python reads them (each character looked at once, in C); None at the
-    first one not read here."""
+    first one not read here. The last format's are kept: `%` and the format filter read them for the size
+    (_percent_size) and then for the rounding (_percent_rounded), and parsed the format for each."""
+    last = _LAST_CONVERSIONS[0]
+    if last[0] is fmt:  # (the same text, held by the memo: no other can have its identity)
+        return last[1]
     found: list[Conversion] = []
     for c in _CONVERSION.finditer(fmt):
         if c[3] is None:
+            _LAST_CONVERSIONS[0] = (fmt, None)
             return None
         found.append((c.start(), c.end(), c[1], c[2], c[3]))
     tick(len(found))  # (work of the template's, as each value's rounding)
+    _LAST_CONVERSIONS[0] = (fmt, found)
     return found
+
+
+_LAST_CONVERSIONS: list[tuple[str, list[Conversion] | None]] = [("", [])]  # (a format, its _conversions): one
 
 
 # a str.format field's spec: [[fill]align][sign][z][#][0][width][grouping][.precision][type]
@@ -915,9 +924,64 @@ def _number_printed(value: object) -> object:
     """A float as it prints: a result of arithmetic at most PRINTED_DIGITS significant digits, without the noise
     of binary fractions (`0.1 + 0.2` printed 0.30000000000000004, `2 / 3` 0.6666666666666666). Such noise is
     what needs 16 or 17 digits to write; every decimal of at most 15 digits (a value as written in a table)
-    is written back as it was, and whole numbers and text are left as they are."""
-    rounded = _number_rounded(value)
-    return value if rounded is value else repr(rounded)
+    is written back as it was, and whole numbers and text are left as they are. A list, tuple or mapping
+    prints its floats so too (_numbers_rounded: `{{ [0.1 + 0.2] }}` printed [0.30000000000000004])."""
+    rounded = _numbers_rounded(value)
+    return repr(rounded) if type(value) is float and rounded is not value else rounded
+
+
+def _numbers_rounded(value: object, plain: bool = False) -> object:
+    """`value` with each float in it as a template prints it (_number_rounded), inside lists, tuples and
+    mappings too (an item of a table prints as a dict does; each copied only when a float in it changes), for
+    what writes a container as text: `{{ }}`, `~`, `| string`, `| tojson`, `| pprint`. Anything else is given
+    back itself. Walked without recursion: a list a loop nested 900 deep printed, and must still. `plain`:
+    every mapping made a dict, every list a list (for tojson, which writes no other kind: `{{ card | tojson }}`
+    was refused, "Object of type mapping is not JSON serializable")."""
+    if type(value) is float:
+        return _number_rounded(value)
+    if _container(value) is None:
+        return value
+    done: dict[int, object] = {}  # id of a container -> itself rounded
+    entered: set[int] = set()
+    stack: list[object] = [value]
+    while stack:
+        node = stack[-1]
+        kind = _container(node)
+        children = _parts(node, kind)
+        if id(node) not in entered:  # first its containers, then itself
+            entered.add(id(node))
+            stack.extend(c for c in children if _container(c) is not None and id(c) not in entered)
+            continue
+        stack.pop()
+        if id(node) not in done:
+            rounded = [done.get(id(c), c) if _container(c) is not None else _number_rounded(c) for c in children]
+            same = all(new is old for new, old in zip(rounded, children)) and not (plain and type(node) is not kind)
+            done[id(node)] = node if same else _made(kind, rounded)
+    return done[id(value)]
+
+
+def _parts(node: object, kind: type | None) -> list[object]:
+    """The items of a list or tuple, or a mapping's keys and values in turn (_numbers_rounded)."""
+    if kind is dict:
+        return [part for pair in cast(Mapping[object, object], node).items() for part in pair]
+    return list(cast(Sequence[object], node))
+
+
+def _made(kind: type | None, parts: list[object]) -> object:
+    """A list, tuple or dict of `parts` (_parts)."""
+    if kind is dict:
+        return dict(zip(parts[::2], parts[1::2]))
+    return parts if kind is list else tuple(parts)
+
+
+def _container(value: object) -> type | None:
+    """list, tuple or dict: how a value prints its parts (a list of the game's, a table's item, as these do;
+    a named tuple prints its own way, and is not one), else None."""
+    if isinstance(value, list):
+        return list
+    if type(value) is tuple:
+        return tuple
+    return dict if _is_mapping(value) else None
 
 
 def _number_rounded(value: object) -> object:
@@ -1297,13 +1361,19 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
         if quotes_none and len(args) > skip:
             _refuse_none((args[skip],), f"the filter {name} is given")
             args = (*args[:skip], _number_printed(args[skip]), *args[skip + 1:])  # (a float as `{{ }}` prints it)
-        if sizer is not None:
-            bound = signature.bind(*args[unlisted:], **kwargs)
-            bound.apply_defaults()
-            _refuse_longer(sizer(bound.arguments), f"what {name} builds")
-            args, kwargs = (*args[:unlisted], *bound.args), bound.kwargs
-        with _counted_calls(), _in_format_range() if formats else contextlib.nullcontext():
-            result = function(*args, **kwargs)  # (a filter's own loop in Python, urlize's, is template work too)
+        elif text_filter and len(args) > skip:  # (tojson, pprint: the floats in what they write, so too)
+            args = (*args[:skip], _numbers_rounded(args[skip], plain=name == "tojson"), *args[skip + 1:])
+        try:
+            if sizer is not None:
+                bound = signature.bind(*args[unlisted:], **kwargs)
+                bound.apply_defaults()
+                _refuse_longer(sizer(bound.arguments), f"what {name} builds")
+                args, kwargs = (*args[:unlisted], *bound.args), bound.kwargs
+            with _counted_calls(), _in_format_range() if formats else contextlib.nullcontext():
+                result = function(*args, **kwargs)  # (a filter's own loop in Python, urlize's, is template work too)
+        except TypeError:
+            _refuse_arguments(name, signature, args[unlisted:], kwargs, skip - unlisted)
+            raise
         if isinstance(result, Iterator):
             return _Lazy(result)
         return _check_result(result)
@@ -1312,6 +1382,36 @@ def _guard_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any]
         if hasattr(function, attr):
             setattr(guarded, attr, getattr(function, attr))
     return guarded
+
+
+def _refuse_arguments(name: str, signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any],
+                      passed: int) -> None:
+    """ValueError saying how a filter is written, when it was not given the values it takes: Python's own
+    message named the function behind it and counted the filtered value and Jinja's context among the values
+    (`x | lookup` said "_lookup_ids() missing 1 required positional argument", `| wordcount(2)` "takes 1
+    positional argument but 2 were given"). `passed`: the arguments Jinja gives before the value."""
+    try:
+        signature.bind(*args, **kwargs)
+    except TypeError:
+        pass
+    else:
+        return  # (the arguments fit: the filter failed inside, and says so itself)
+    written = []
+    for parameter in list(signature.parameters.values())[passed + 1:]:
+        if parameter.kind is parameter.VAR_POSITIONAL:
+            written.append("...")
+        elif parameter.kind is parameter.VAR_KEYWORD:
+            written.append("name=value...")
+        elif parameter.default is parameter.empty:
+            written.append(parameter.name)
+        elif type(parameter.default) in _SHORT_TEXTS:
+            written.append(f"{parameter.name}={parameter.default!r}")
+        else:  # (a default only Python can write, `object()`, printed its address)
+            written.append(f"{parameter.name}=...")
+    usage = f"x | {name}({', '.join(written)})" if written else f"x | {name}"
+    given = max(len(args) - passed - 1, 0)
+    values = f"{given} value{'s' if given != 1 else ''}" + "".join(f" and {key}=" for key in kwargs)
+    raise ValueError(f"the filter {name} is written `{usage}`, and was given {values}")
 
 
 def _stripped_size(text: str, chars: object = None) -> int:
@@ -1917,9 +2017,11 @@ def as_typed(text: Any) -> str:
     return text.replace("\\", "\\\\").replace("*", "\\*").replace(":", "\\:").replace("[", "\\[")
 
 
-OWN_FILTERS = {"percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split,
-               "as_typed": as_typed}
-ENV.filters.update(OWN_FILTERS, _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result)
+OWN_FILTERS: dict[str, Callable[..., Any]] = {
+    "percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split,
+    "as_typed": as_typed}
+ENV.filters.update({name: _guard_filter(name, function) for name, function in OWN_FILTERS.items()},
+                   _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result)
 ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,
                    range=_bounded_range)
 ENV.globals.pop("lipsum", None)  # lipsum(10**9) is a memory bomb, and no game needs filler text
@@ -2282,10 +2384,18 @@ def _line_in_text(source: str, piece: str, cut: int) -> int | None:
     """The line of `source` at which `piece` (a piece of a template's output) goes past `cut` characters, when
     the piece is the template's own text: Jinja writes a run of plain text as one piece, said at the line the
     run begins, which for 20,000 lines of plain text was far from where the limit was passed."""
-    if "\n" not in piece[:cut]:
+    if piece is not source and "\r" in source:  # Jinja writes its text's line ends \n, whichever they were
+        source = _LINE_END.sub("\n", source)
+    if "\n" not in piece[:cut] and "\r" not in piece[:cut]:
         return None
     at = source.find(piece)
-    return None if at < 0 else source.count("\n", 0, at + cut) + 1
+    if at < 0:
+        return None
+    # its lines counted as Jinja counts them: \n, \r\n and \r alone each end one
+    return source.count("\n", 0, at + cut) + source.count("\r", 0, at + cut) - source.count("\r\n", 0, at + cut) + 1
+
+
+_LINE_END = re.compile(r"\r\n?|\n")
 
 
 def evaluate(source: object, context: Mapping[str, Any]) -> Any:
@@ -2447,7 +2557,8 @@ def _uses_itself(tree: nodes.Node, item: frozenset[str], methods: frozenset[str]
 # -- texts compared with a field of enum values (a typo there is false for every item, silently) ---------------
 
 _EQUALITIES = frozenset({"eq", "ne", "in", "notin"})
-# (the table read whole, `data.cards`, or None for the item; the field; a text it is compared with; the line)
+# (whose field: None for the item, else the table as written, `data.cards` or `ref.cards`; the field; a text
+# it is compared with; the line)
 Compared = tuple[str | None, str, str, int]
 TableEnums = Callable[[str], Mapping[str, Sequence[object]]]  # a table's name -> its fields of enum values
 
@@ -2455,19 +2566,26 @@ TableEnums = Callable[[str], Mapping[str, Sequence[object]]]  # a table's name -
 def enum_mistakes(source: object, expression: bool, item: frozenset[str], enums: Mapping[str, Sequence[object]],
                   tables: TableEnums | None = None) -> list[tuple[str, int]]:
     """(message, template line) for each text a template (an expression with `expression`) compares a field of
-    the item (named by one of `item`) with by ==, != or `in` a written list, when the field's values are
-    `enums[field]` and the text is none of them: `card.kind == 'Beast'` where kind is one of beast, bird
-    was false for every card, and the element silently never drawn. With `tables`, so too a field of a table
-    read whole and picked by it (`data.cards | selectattr('kind', 'eq', 'Beast')`, `| map(attribute='kind')`),
-    against `tables(name)`. Nothing for the item (or `data`) when the template gives that name another value
-    (`{% for card in ... %}`), nor when it cannot be parsed (compiling says why)."""
+    the item (named by one of `item`, or by a name set to it: `{% set c = card %}`) with by ==, != or `in` a
+    written list, when the field's values are `enums[field]` and the text is none of them: `card.kind ==
+    'Beast'` where kind is one of beast, bird was false for every card, and the element silently never drawn.
+    With `tables`, so too a field of a table read whole and picked by it (`data.cards | selectattr('kind',
+    'eq', 'Beast')`, `ref.cards.values() | ...`, `| map(attribute='kind')`) or of one of its items
+    (`ref.cards.lion.kind`, `data.cards[0].kind`), against `tables(name)`. Nothing for the item (or `data`,
+    `ref`) when the template gives that name another value (`{% for card in ... %}`), nor when it cannot be
+    parsed (compiling says why)."""
     found = []
-    for table, field, text, line in _texts_compared(str(source), expression, item):
-        if table is None:
+    for whose, field, text, line in _texts_compared(str(source), expression, item):
+        if whose is None:
             found += _mistakes_of(field, text, enums, line=line)
         elif tables is not None:
-            found += _mistakes_of(field, text, tables(table), f"'{field}' of data.{table}", line)
+            found += _mistakes_of(field, text, tables(_table_name(whose)), f"'{field}' of {whose}", line)
     return found
+
+
+def _table_name(whose: str) -> str:
+    """The table's name in `data.cards` or `ref.cards` (Compared's whose)."""
+    return whose.split(".", 1)[1]
 
 
 def _mistakes_of(field: str, text: str, enums: Mapping[str, Sequence[object]], whose: str = "",
@@ -2483,73 +2601,130 @@ def _mistakes_of(field: str, text: str, enums: Mapping[str, Sequence[object]], w
              f"is the same for every item{did_you_mean(text, [v for v in values if isinstance(v, str)])}", line)]
 
 
-@functools.lru_cache(maxsize=4096)
 def _texts_compared(source: str, expression: bool, item: frozenset[str]) -> tuple[Compared, ...]:
-    """The (table, field, text, line) of each comparison of `enum_mistakes`'s kind in a template."""
-    if expression and not source.strip() or not expression and not is_template(source):
-        return ()
-    try:
-        tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
-    except (TemplateSyntaxError, LimitError):
-        return ()
-    named = {name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param")}
-    found = () if named & item else tuple(_tests_compared(tree, item)) + tuple(_operators_compared(tree, item))
-    return found if "data" in named else found + tuple(_tables_compared(tree))
+    """The (whose, field, text, line) of each comparison of `enum_mistakes`'s kind in a template."""
+    return _enum_walks(source, expression, item)[0]
 
 
-MacroArgument = tuple[str, int | str]  # (a macro of macros.j2, the place or name of an argument given to it)
+# (a macro of macros.j2, the place or name of an argument given to it, and whose that argument is: None for
+# the item, else the table written whose item it is, `ref.cards` for `ref.cards.lion`)
+MacroArgument = tuple[str, int | str, str | None]
 
 
-@functools.lru_cache(maxsize=4096)
 def macro_items(source: str, expression: bool, item: frozenset[str]) -> frozenset[MacroArgument]:
     """The arguments a template (an expression with `expression`) gives its macros that are plainly the item
-    (`macros.badge(card)`, `macros.badge(c=item)`): each macro's parameter there is the item too."""
+    (`macros.badge(card)`, `macros.badge(c=item)`, a name set to it) or an item of a table (`ref.cards.lion`):
+    each macro's parameter there is that item too."""
+    return _enum_walks(source, expression, item)[1]
+
+
+@functools.lru_cache(maxsize=4096)
+def _enum_walks(source: str, expression: bool,
+                item: frozenset[str]) -> tuple[tuple[Compared, ...], frozenset[MacroArgument]]:
+    """(_texts_compared, macro_items) of a template, from one parse of it (each parsed it on its own)."""
+    tree = _parsed_or_none(source, expression)
+    if tree is None:
+        return (), frozenset()
+    named = frozenset(name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param"))
+    # the item's names (none when the template gives one of them another value), with the names set to it
+    names = frozenset() if named & item else item | _aliases(tree, item)
+    compared = [c for c in (*_tests_compared(tree, names), *_operators_compared(tree, names), *_tables_compared(tree))
+                if _read_as_written(c[0], named)]
+    given = frozenset(given for call in tree.find_all(nodes.Call) if _is_macros_call(call)
+                      for given in _given(call, names) if _read_as_written(given[2], named))
+    return tuple(compared), given
+
+
+def _parsed_or_none(source: str, expression: bool) -> nodes.Template | None:
+    """A template's tree (an expression's, with `expression`), None for plain text or one that cannot be parsed
+    (compiling it says why)."""
     if expression and not source.strip() or not expression and not is_template(source):
-        return frozenset()
+        return None
     try:
-        tree = ENV.parse("{{ (" + source + ") }}" if expression else source)
+        return ENV.parse("{{ (" + source + ") }}" if expression else source)
     except (TemplateSyntaxError, LimitError):
-        return frozenset()
-    if any(name.name in item and name.ctx in ("store", "param") for name in tree.find_all(nodes.Name)):
-        return frozenset()
-    return frozenset(given for call in tree.find_all(nodes.Call) for given in _given_item(call, item))
+        return None
 
 
-def _given_item(call: nodes.Call, item: frozenset[str]) -> list[MacroArgument]:
-    """The arguments of a call of a macro, `macros.NAME(...)`, that are plainly the item."""
+def _read_as_written(whose: str | None, named: frozenset[str]) -> bool:
+    """Whether a table written (`ref.cards`) is the game's: the template does not give `ref` another value."""
+    return whose is None or whose.split(".")[0] not in named
+
+
+def _aliases(tree: nodes.Node, item: frozenset[str]) -> frozenset[str]:
+    """The names a template sets to the item and to nothing else (`{% set c = card %}`)."""
+    stored: dict[str, int] = {}
+    for name in tree.find_all(nodes.Name):
+        if name.ctx in ("store", "param"):
+            stored[name.name] = stored.get(name.name, 0) + 1
+    set_to_item: dict[str, int] = {}
+    for assign in tree.find_all(nodes.Assign):
+        if isinstance(assign.target, nodes.Name) and _is_item(assign.node, item):
+            set_to_item[assign.target.name] = set_to_item.get(assign.target.name, 0) + 1
+    return frozenset(name for name, count in set_to_item.items() if stored.get(name) == count)
+
+
+def _is_macros_call(call: nodes.Call) -> bool:
+    """Whether a call is of a macro of macros.j2, `macros.NAME(...)`."""
     callee = call.node
-    if not (isinstance(callee, nodes.Getattr) and isinstance(callee.node, nodes.Name) and callee.node.name == "macros"):
+    return isinstance(callee, nodes.Getattr) and isinstance(callee.node, nodes.Name) and callee.node.name == "macros"
+
+
+def _given(call: nodes.Call, item: frozenset[str]) -> list[MacroArgument]:
+    """The arguments of a call, `NAME(...)` or `macros.NAME(...)`, that are plainly the item or an item of a
+    table, with the macro's name."""
+    callee = call.node
+    name = callee.attr if isinstance(callee, nodes.Getattr) else callee.name if isinstance(callee, nodes.Name) else None
+    if name is None:
         return []
-    return [*((callee.attr, n) for n, arg in enumerate(call.args) if _is_item(arg, item)),
-            *((callee.attr, kw.key) for kw in call.kwargs if _is_item(kw.value, item))]
+    given: list[tuple[int | str, nodes.Expr]] = [*enumerate(call.args), *((kw.key, kw.value) for kw in call.kwargs)]
+    return [(str(name), place, None if _is_item(arg, item) else whose) for place, arg in given
+            if _is_item(arg, item) or (whose := _table_item(arg)) is not None]
 
 
 def _is_item(node: nodes.Node, item: frozenset[str]) -> bool:
     return isinstance(node, nodes.Name) and node.name in item and node.ctx == "load"
 
 
-def macro_enum_mistakes(source: str, given: Iterable[MacroArgument],
-                        enums: Mapping[str, Sequence[object]]) -> list[tuple[str, int]]:
+def macro_enum_mistakes(source: str, given: Iterable[MacroArgument], enums: Mapping[str, Sequence[object]],
+                        tables: TableEnums | None = None) -> list[tuple[str, int]]:
     """enum_mistakes of macros.j2's macros, each parameter that is given the item (macro_items) read as the
-    item: `{% macro badge(c) %}{% if c.kind == 'Beast' %}` called as `macros.badge(card)`. (message, line in
-    macros.j2), each once."""
+    item: `{% macro badge(c) %}{% if c.kind == 'Beast' %}` called as `macros.badge(card)`, and so a macro
+    that macro gives its parameter to (`{{ tag(c) }}`); one given an item of a table (`ref.cards.lion`) against
+    `tables(name)`. (message, line in macros.j2), each once."""
     macros = _macros_of(source)
     found: dict[tuple[str, int], None] = {}
-    for name, place in given:
-        macro = macros.get(name)
-        params = [arg.name for arg in macro.args] if macro is not None else []
-        param = params[place] if isinstance(place, int) and place < len(params) else place
-        if macro is None or param not in params:
+    pending, seen = list(given), set()
+    while pending:
+        given_now = pending.pop()
+        param = _param_given(macros, given_now)
+        if param is None or given_now in seen:
             continue
-        own = {id(arg) for arg in macro.args}
-        stored = any(n.name == param and n.ctx in ("store", "param") and id(n) not in own
-                     for n in macro.find_all(nodes.Name))
-        compared = () if stored else (*_tests_compared(macro, frozenset({str(param)})),
-                                      *_operators_compared(macro, frozenset({str(param)})))
-        for _, field, text, line in compared:
-            for message, _ in _mistakes_of(field, text, enums):
+        seen.add(given_now)
+        macro, whose, names = macros[given_now[0]], given_now[2], frozenset({param})
+        # the macros of the file it gives the parameter to, by their name (a call of another name is not one)
+        pending += [(callee, at, whose) for call in macro.find_all(nodes.Call)
+                    if isinstance(call.node, nodes.Name) and call.node.name in macros
+                    for callee, at, of in _given(call, names) if of is None]
+        field_enums = enums if whose is None else tables(_table_name(whose)) if tables is not None else {}
+        for _, field, text, line in (*_tests_compared(macro, names), *_operators_compared(macro, names)):
+            for message, _ in _mistakes_of(field, text, field_enums, f"'{field}' of {whose}" if whose else ""):
                 found[(message, line)] = None
     return list(found)
+
+
+def _param_given(macros: Mapping[str, nodes.Macro], given: MacroArgument) -> str | None:
+    """The name of the parameter of a macro of macros.j2 an argument is given to, when the macro does not give
+    it another value; else None."""
+    name, place, _ = given
+    macro = macros.get(name)
+    params = [arg.name for arg in macro.args] if macro is not None else []
+    param = params[place] if isinstance(place, int) and place < len(params) else place
+    if macro is None or param not in params:
+        return None
+    own = {id(arg) for arg in macro.args}
+    stored = any(n.name == param and n.ctx in ("store", "param") and id(n) not in own for n in macro.find_all(nodes.Name))
+    return None if stored else str(param)
 
 
 @functools.lru_cache(maxsize=8)
@@ -2626,12 +2801,35 @@ def _text_of(node: nodes.Node | None) -> str | None:
     return node.value if isinstance(node, nodes.Const) and type(node.value) is str else None
 
 
+def _named_table(node: nodes.Node | None, name: str) -> str | None:
+    """`name.cards` or `name['cards']` as written (`data.cards`), when `node` reads a table so, else None."""
+    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) and node.node.name == name:
+        return f"{name}.{node.attr}"
+    if isinstance(node, nodes.Getitem) and isinstance(node.node, nodes.Name) and node.node.name == name:
+        text = _text_of(node.arg)
+        return None if text is None else f"{name}.{text}"
+    return None
+
+
 def _data_table(node: nodes.Node | None) -> str | None:
-    """The table `data.cards` or `data['cards']` reads, else None."""
-    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) and node.node.name == "data":
-        return str(node.attr)
-    if isinstance(node, nodes.Getitem) and isinstance(node.node, nodes.Name) and node.node.name == "data":
-        return _text_of(node.arg)
+    """The table read whole, as written: `data.cards` (or `data['cards']`), or `ref.cards` of
+    `ref.cards.values()`; else None."""
+    if isinstance(node, nodes.Call) and isinstance(node.node, nodes.Getattr) and node.node.attr == "values" \
+            and not (node.args or node.kwargs or node.dyn_args or node.dyn_kwargs):
+        return _named_table(node.node.node, "ref")
+    return _named_table(node, "data")
+
+
+def _table_item(node: nodes.Node | None) -> str | None:
+    """The table written whose item a node is: `ref.cards.lion`, `ref.cards['lion']`, `data.cards[0]` and
+    `data.cards | first` (or last) are items of `ref.cards` or `data.cards`; else None."""
+    if isinstance(node, nodes.Getattr):
+        return _named_table(node.node, "ref")
+    if isinstance(node, nodes.Getitem):
+        return _named_table(node.node, "ref") or (_named_table(node.node, "data") if not isinstance(
+            node.arg, nodes.Slice) else None)
+    if isinstance(node, nodes.Filter) and node.name in ("first", "last") and not (node.args or node.kwargs):
+        return _data_table(node.node)
     return None
 
 
@@ -2646,31 +2844,49 @@ def _table_field(node: nodes.Node | None) -> tuple[str, str] | None:
     return (table, field) if table is not None and field is not None else None
 
 
+def expression_item_table(source: object) -> str | None:
+    """The table whose item an expression is (`ref.cards['lion']`, `data.cards[0]`: cards), else None."""
+    try:
+        tree = ENV.parse("{{ (" + str(source) + ") }}")
+    except (TemplateSyntaxError, LimitError):
+        return None
+    output = tree.body[0] if len(tree.body) == 1 else None
+    value = output.nodes[0] if isinstance(output, nodes.Output) and len(output.nodes) == 1 else None
+    whose = _table_item(value)
+    return None if whose is None else _table_name(whose)
+
+
 # Jinja's tests that compare as ==, != and `in` do
 _EQUALITY_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "ne", "in": "in"}
 
 
 def _compared(left: nodes.Expr, op: str, right: nodes.Expr, item: frozenset[str], line: int) -> list[Compared]:
-    """The (field, text, line) compared by `left op right`: a field of the item with a text, or a field `in`
-    a list or tuple written out."""
+    """The (whose, field, text, line) compared by `left op right`: a field of the item (or of an item of a
+    table) with a text, or a field `in` a list or tuple written out."""
     if op in ("in", "notin"):
-        field = _item_field(left, item)
-        if field is None or not isinstance(right, (nodes.List, nodes.Tuple)):
+        found = _item_field(left, item)
+        if found is None or not isinstance(right, (nodes.List, nodes.Tuple)):
             return []
-        return [(None, field, c.value, line) for c in right.items if isinstance(c, nodes.Const) and
-                type(c.value) is str]
+        return [(*found, c.value, line) for c in right.items if isinstance(c, nodes.Const) and type(c.value) is str]
     for one, other in ((left, right), (right, left)):
-        field = _item_field(one, item)
-        if field is not None and isinstance(other, nodes.Const) and type(other.value) is str:
-            return [(None, field, other.value, line)]
+        found = _item_field(one, item)
+        if found is not None and isinstance(other, nodes.Const) and type(other.value) is str:
+            return [(*found, other.value, line)]
     return []
 
 
-def _item_field(node: nodes.Expr, item: frozenset[str]) -> str | None:
-    """The field `card.kind` or `card['kind']` reads, when `card` is one of `item`'s names; else None."""
-    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) and node.node.name in item:
-        return str(node.attr)
-    if isinstance(node, nodes.Getitem) and isinstance(node.node, nodes.Name) and node.node.name in item \
-            and isinstance(node.arg, nodes.Const) and type(node.arg.value) is str:
-        return str(node.arg.value)
-    return None
+def _item_field(node: nodes.Expr, item: frozenset[str]) -> tuple[str | None, str] | None:
+    """(whose, field) of `card.kind` or `card['kind']` when `card` is one of `item`'s names (whose: None), or of
+    an item of a table (`ref.cards.lion.kind`: `ref.cards`); else None."""
+    if isinstance(node, nodes.Getattr):
+        field: str | None = str(node.attr)
+    elif isinstance(node, nodes.Getitem):
+        field = _text_of(node.arg)
+    else:
+        return None
+    if field is None:
+        return None
+    if isinstance(node.node, nodes.Name) and node.node.name in item:
+        return None, field
+    whose = _table_item(node.node)
+    return None if whose is None else (whose, field)

@@ -288,3 +288,23 @@ def test_players_is_a_count_a_range_or_an_open_range_from_one(written, accepted)
     problems = list(PlayerCount({}, {}).check(written, mark, None))
     assert (problems == []) is accepted
     assert all(where == mark for _, where in problems)
+
+
+def test_the_enum_fields_of_a_table_are_read_from_its_schema_once(tmp_path, monkeypatch):
+    """Each filter, derived field, constraint and layout asking for a table's enum fields made its Schema again."""
+    from pnp.model import tables
+    from pnp.model.game import load_game
+    from pnp.products import component_keys
+    from pnp.project import Project
+    from pnp.report import Report
+
+    project = Project(make_project(tmp_path / "proj").resolve())
+    report = Report(project.root)
+    game = load_game(project, "mini", report, component_keys())
+    assert not report.errors
+
+    def no_schema(*args, **kwargs):
+        raise AssertionError("a Schema made again")
+
+    monkeypatch.setattr(tables, "Schema", no_schema)
+    assert tables.table_enums(game, "cards") == {"kind": ["beast", "plant"]}

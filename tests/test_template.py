@@ -219,6 +219,11 @@ def test_round_rounds_halves_away_from_zero_on_the_decimal_written(source, print
      "0.3 0.3|2 0.3 0.666666666667 -0.3 98765.4321012"),
     # a field with a width or sign but no precision or type writes a float as str does too
     ("{{ '{:>6}|{:+}|{:,}|{:>5}'.format(0.1 + 0.2, 0.1 + 0.2, 1e5 / 3, 1.5) }}", "   0.3|+0.3|33,333.3333333|  1.5"),
+    # and inside a list, tuple or mapping written out whole: printed, joined, string, tojson, pprint
+    ("{{ [0.1 + 0.2, card.n] }} {{ {'a': (2 / 3, [0.1 + 0.2])} }} {{ [[0.1 + 0.2]] | join }} {{ [0.1 + 0.2] ~ '' }}",
+     "[0.3, 98765.4321012] {'a': (0.666666666667, [0.3])} [0.3] [0.3]"),
+    ("{{ [0.1 + 0.2] | string }} {{ {'a': [2 / 3]} | tojson }} {{ (0.1 + 0.2) | tojson }} {{ [0.1 + 0.2, 'x'] | pprint }}",
+     '[0.3] {"a": [0.666666666667]} 0.3 [0.3, \'x\']'),
 ])
 def test_a_float_worked_out_prints_without_binary_noise(source, printed):
     assert template.render(source, {"card": {"n": 98765.4321012}}) == printed
@@ -935,3 +940,80 @@ def test_running_out_of_memory_compiling_a_fields_pattern_is_said_at_its_line(tm
     assert result.exit_code == 1
     assert "cards/mini/game.yaml:15:13: error: field 'name': 'pattern' is too large to compile (pnp ran out of " \
            "memory" in result.output, result.output
+
+
+def test_a_percent_format_is_parsed_once_for_its_size_and_its_rounding(monkeypatch):
+    """`%` with keys read the format's conversions for the size it may write, then again to round its numbers."""
+    parsed = []
+    conversion = template._CONVERSION
+
+    class Counting:
+        def finditer(self, text):
+            parsed.append(text)
+            return conversion.finditer(text)
+
+    monkeypatch.setattr(template, "_CONVERSION", Counting())
+    monkeypatch.setattr(template, "_LAST_CONVERSIONS", [("", [])])  # (what an earlier test left there)
+    given = {"a": 2.675, "b": 7, "keyed": "%(a).2f|%(a)s|%(b)d", "one": "%(a).1f"}  # (not folded when compiled)
+    assert template.render("{{ keyed % {'a': a, 'b': b} }}", given) == "2.68|2.675|7"
+    assert template.render("{{ one | format(a=a) }}", given) == "2.7"
+    assert parsed == ["%(a).2f|%(a)s|%(b)d", "%(a).1f"]
+
+
+def test_a_template_is_parsed_once_for_both_enum_walks(monkeypatch):
+    """The comparisons of an enum's field and the macros given the item are read from one parse."""
+    parse, parsed = template.ENV.parse, []
+    monkeypatch.setattr(template.ENV, "parse", lambda source, *a, **k: parsed.append(source) or parse(source, *a, **k))
+    source = "{{ macros.badge(card) }}{% if card.kind == 'Beest' %}x{% endif %}{# once #}"
+    item = frozenset({"card"})
+    assert [m for m, _ in template.enum_mistakes(source, False, item, {"kind": ["beast"]})] != []
+    assert template.macro_items(source, False, item) == {("badge", 0, None)}
+    assert parsed == [source]
+
+
+@pytest.mark.parametrize("head, end, line", [
+    # a template: Jinja writes each line end of its text \n (ten characters a line), the 101st is on line 11
+    ("{{ 1 }}", "\n", 11), ("{{ 1 }}", "\r\n", 11), ("{{ 1 }}", "\r", 11),
+    # plain text, written as it is: eleven characters a line with \r\n
+    ("1", "\n", 11), ("1", "\r\n", 10), ("1", "\r", 11)])
+def test_the_line_where_a_text_passes_its_limit_counts_every_kind_of_line_end(head, end, line):
+    """Jinja ends a line at \\r\\n and \\r too: the line said was the first one, or none, for a text of those
+    line ends."""
+    with pytest.raises(ExprError) as e:
+        template.render(head + end + ("abcdefghi" + end) * 20, {}, 100, origins=[])
+    assert e.value.line == line
+
+
+def test_an_item_printed_whole_prints_its_floats_as_a_float_alone_prints():
+    """An item prints as a dict does: its derived float printed 1.6666666666666667 there, 1.66666666667 alone."""
+    from pnp.model.load import MarkedList, Record
+
+    card = Record({"id": "x", "third": 5 / 3, "sums": [0.1 + 0.2]})
+    assert template.render("{{ card }}|{{ cards }}|{{ card.third }}", {"card": card, "cards": MarkedList([card])}) == \
+        "{'id': 'x', 'third': 1.66666666667, 'sums': [0.3]}|[{'id': 'x', 'third': 1.66666666667, 'sums': [0.3]}]|" \
+        "1.66666666667"
+
+
+@pytest.mark.parametrize("source, usage, given", [
+    ("{{ 1 | lookup }}", "x | lookup(mapping)", "0 values"),
+    ("{{ 'a b' | wordcount(2) }}", "x | wordcount", "1 value"),
+    ("{{ 'ab' | replace('a') }}", "x | replace(old, new, count=None)", "1 value"),
+    ("{{ [1] | join(1, 2, 3) }}", "x | join(d='', attribute=None)", "3 values"),
+    ("{{ '1' | int(1, 2, 3) }}", "x | int(default=..., base=10)", "3 values"),
+    ("{{ 'a' | truncate(x=1) }}", "x | truncate(length=255, killwords=False, end='...', leeway=None)", "0 values and x="),
+])
+def test_a_filter_given_values_it_does_not_take_says_how_it_is_written(source, usage, given):
+    """Python's message named the function behind the filter (`_lookup_ids() missing 1 required positional
+    argument`) and counted the filtered value among those given (`wordcount(2)`: 'takes 1 but 2 were given')."""
+    with pytest.raises(ExprError) as e:
+        template.render(source, {})
+    assert e.value.message.endswith(f"`{usage}`, and was given {given}")
+
+
+def test_an_item_is_written_as_json_as_a_dict_is():
+    """tojson refused an item of a table ("Object of type mapping is not JSON serializable")."""
+    from pnp.model.load import MarkedList, Record
+
+    card = Record({"id": "x", "third": 5 / 3, "sub": Record({"a": 1})})
+    assert template.render("{{ card | tojson }}|{{ cards | tojson }}", {"card": card, "cards": MarkedList([card])}) == \
+        '{"id": "x", "sub": {"a": 1}, "third": 1.66666666667}|[{"id": "x", "sub": {"a": 1}, "third": 1.66666666667}]'

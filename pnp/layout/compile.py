@@ -8,7 +8,8 @@ from ..errors import ExprError, LayoutError
 from ..model.load import MarkedList, Record
 from ..options import did_you_mean, type_name
 from ..template import compile_expression, compile_template, evaluate, is_template, render
-from ..template import MacroArgument, TableEnums, enum_mistakes as template_enum_mistakes, macro_items
+from ..template import MacroArgument, TableEnums, enum_mistakes as template_enum_mistakes, expression_item_table, \
+    macro_items
 from . import params as P
 from .elements import ELEMENTS
 from .place import RELATIONS, REST
@@ -245,13 +246,17 @@ def macros_given_item(elements: Iterable[Compiled], item: frozenset[str]) -> set
     return found
 
 
-def used_for_item(elements: Iterable[Compiled], item: frozenset[str]) -> list[str]:
-    """The layouts the elements' `use`s draw for the item itself (`item: card`, one of `item`'s names): their
-    templates compare the same item's fields (enum_mistakes). A layout named by a template is not known here."""
-    found: list[str] = []
+def used_for_item(elements: Iterable[Compiled], item: frozenset[str]) -> list[tuple[str, str | None]]:
+    """(layout, table) of the layouts the elements' `use`s draw for the item itself (`item: card`, one of
+    `item`'s names: table None) or for an item of a table (`item: ref.cards['rex']`, `data.cards[0]`): their
+    templates compare that item's fields (enum_mistakes). A layout named by a template is not known here."""
+    found: list[tuple[str, str | None]] = []
     for compiled in elements:
         given = compiled.spec.get("item") if compiled.element.type == "use" else None
-        if isinstance(given, str) and given.strip() in item and isinstance(compiled.consts.get("layout"), str):
-            found.append(compiled.consts["layout"])
+        layout = compiled.consts.get("layout")
+        if isinstance(given, str) and isinstance(layout, str):
+            table = None if given.strip() in item else expression_item_table(given)
+            if table is not None or given.strip() in item:
+                found.append((layout, table))
         found += used_for_item(compiled.children, item)
     return found

@@ -12,7 +12,7 @@ from .reads import FieldCache
 from ..options import did_you_mean, type_name
 from .schema import INVALID, Field, Schema, Str
 from .shapes import CheckerShape, GameShape
-from .tables import table_enums
+from .tables import ITEM, table_enums
 
 MAX_COUNT = 10_000  # printed items in one component: far beyond any box, small enough to build in seconds...
 # ...and in the whole game, copies counted: each component under its own cap, six of 10,000 tokens built in 50 s
@@ -198,9 +198,6 @@ def _component(game: GameShape, spec: Record, chk: CheckerShape,
     return component
 
 
-FILTER_ITEM = frozenset({"item"})  # the name a component's filter sees each item by
-
-
 def _items(game: GameShape, component: Component, rows: list[Record], chk: CheckerShape,
            kept: tuple[int, FieldCache | None]) -> list[Record] | None:
     """The rows the component prints (filtered), each repeated by its quantity; None if the filter fails.
@@ -208,7 +205,7 @@ def _items(game: GameShape, component: Component, rows: list[Record], chk: Check
     spec = component.spec
     if spec.get("filter") is not None:  # e.g. one deck per era from one table of cards
         place, cache = kept
-        for message, _ in enum_mistakes(spec["filter"], True, FILTER_ITEM, table_enums(game, spec["items"]),
+        for message, _ in enum_mistakes(spec["filter"], True, ITEM, table_enums(game, spec["items"]),
                                         functools.partial(table_enums, game)):
             chk.error(f"component '{component.id}' filter: {message}", spec.mark_of("filter"))
 

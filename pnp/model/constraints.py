@@ -6,10 +6,9 @@ from ..report import Mark
 from .load import MarkedList, Record
 from .reads import FieldCache, note_table
 from .shapes import CheckerShape, GameShape
-from .tables import table_enums
+from .tables import ITEM, table_enums
 from ..options import did_you_mean
 
-CONSTRAINT_ITEM = frozenset({"item"})  # the name a constraint with `each` sees each item by
 
 # a message is a line or a few: one of a million characters was printed for every item that broke the rule
 MAX_MESSAGE = 2_000
@@ -46,7 +45,7 @@ def check_constraints(game: GameShape, constraints: MarkedList, chk: CheckerShap
         field_problem = _field_problem(game, c)
         if field_problem:
             chk.error(field_problem, c.mark_of("field"))
-        for message, _ in enum_mistakes(c["expr"], True, CONSTRAINT_ITEM if each else frozenset(),
+        for message, _ in enum_mistakes(c["expr"], True, ITEM if each else frozenset(),
                                         table_enums(game, each) if each else {}, partial(table_enums, game)):
             # (as in a derived field or a filter: `data.cards | selectattr('kind', 'eq', 'Beast')`, a typo for
             # beast, picked nothing, and the constraint held, or failed saying its message, for the wrong reason)

@@ -123,6 +123,8 @@ class Game:
     # tables whose files could not be read ("*": game.yaml's tables)
     broken: set[str] = field(default_factory=set)
     dirty: set[tuple[str, int]] = field(default_factory=set)  # (table, index) of records with schema errors
+    # each table's fields of enum values, with those values (tables.table_enums), from its schema (check_tables)
+    enum_fields: dict[str, dict[str, list[object]]] = field(default_factory=dict)
     dropped: set[str] = field(default_factory=set)  # keys of game.yaml left out because their value was wrong
     used_files: set[Path] = field(default_factory=set)  # files read besides the game's own data (images)
     # what the components' items depend on (reads.py keys)

@@ -42,6 +42,7 @@ class GameShape(Protocol):
     tables: dict[str, MarkedList]
     broken: set[str]
     dirty: set[tuple[str, int]]
+    enum_fields: dict[str, dict[str, list[object]]]
 
     @property
     def folder(self) -> Path: ...

@@ -151,6 +151,8 @@ def check_tables(game: GameShape, tables: Record, chk: CheckerShape,
     Returns the schemas, by table name. `kept`: the last load's item checks, taken again where they still
     hold (the preview's refreshes)."""
     schemas = {name: _schema(game, name, spec, tables, chk) for name, spec in tables.items()}
+    game.enum_fields = {name: {field: list(kind.values) for field, kind in schema.fields.items() if isinstance(kind, Enum)}
+                        for name, schema in schemas.items() if isinstance(tables[name].get("fields"), Mapping)}
     if kept is not None:
         kept.start(tables, game.enums, chk)
     for name, items in game.tables.items():
@@ -259,7 +261,7 @@ def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache
         enums = table_enums(game, name)
         for fname in derived:
             expression = derived[fname]
-            for message, _ in enum_mistakes(expression, not is_template(expression), DERIVED_ITEM, enums,
+            for message, _ in enum_mistakes(expression, not is_template(expression), ITEM, enums,
                                             functools.partial(table_enums, game)):
                 chk.error(f"{fname}: {message}", derived.mark_of(fname))
         # field by field, each given to every item at once: computed item by item, an item's field that read
@@ -287,7 +289,9 @@ def derive(game: GameShape, tables: Record, chk: CheckerShape, cache: FieldCache
             game.refresh((name,))  # (the other tables' items are as they were)
 
 
-DERIVED_ITEM = frozenset({"item"})  # the name a derived field sees its item by
+# the name a derived field, a component's filter and a constraint with `each` see their item by (what
+# enum_mistakes reads as the item in them)
+ITEM = frozenset({"item"})
 _FAILED = object()  # a derived field that could not be computed for an item
 
 
@@ -345,10 +349,6 @@ def _derived(game: GameShape, name: str, i: int, item: Record, fname: str, deriv
 
 def table_enums(game: GameShape, table: str) -> dict[str, list[object]]:
     """The fields of a table's items that hold one of an enum's values, with those values (none for a table
-    whose fields are not a mapping: that is said where they are checked)."""
-    spec = game.meta.get("tables", {}).get(table)
-    fields = spec.get("fields") if isinstance(spec, Mapping) else None
-    if not isinstance(fields, Mapping):
-        return {}
-    return {name: list(field.values) for name, field in Schema(fields, game.enums).fields.items()
-            if isinstance(field, Enum)}
+    whose fields are not a mapping: that is said where they are checked), as check_tables found them in its
+    schema: a Schema made again at each call was made for every template, filter and derived field."""
+    return game.enum_fields.get(table, {})
