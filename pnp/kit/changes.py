@@ -23,7 +23,7 @@ from ..products.base import distinct
 from ..report import Mark, Report, printable, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name
-from .manifest import Manifest, record_bytes, sealed
+from .manifest import Manifest, record_bytes, sealed, sealing
 
 if TYPE_CHECKING:
     from ..model.game import Game
@@ -149,9 +149,8 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
             # a folder received with its output/ holds a manifest of faces its data never made, which `pnp
             # changes` compared with as the last build, exit 0: only one this user's pnp wrote there is the last
             # build (as only such a manifest makes a kit up to date); one named with --since is the user's choice
-            raise UsageError(f"{game_id}: {project.rel(path)} is not one your pnp wrote there (received with the "
-                             "game, moved, edited, or written with caching off: PNP_CACHE_DIR); build first, or "
-                             f"compare with it anyway: --since {printable(_as_typed(path))}")
+            raise UsageError(f"{game_id}: {project.rel(path)} {_unsealed_why()}, or compare with it anyway: "
+                             f"--since {printable(_as_typed(path))}")
         return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
     path = Path(since)
     # (os.path's tests, not Path's: a name too long for the system raised from Path's, a traceback)
@@ -180,6 +179,16 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
         named = project.rel(os.path.abspath(path))
         return State(read_faces(project, path, game_id, follow=True, drawn=options), "manifest", named)
     return State(_commit_faces(project, game_id, since, options), "commit", since)
+
+
+def _unsealed_why() -> str:
+    """Why the last build's manifest is not taken as one this user's pnp wrote, and what to do: with no record
+    kept (the cache off or not writable) a build writes none either, and "build first" sent the user round."""
+    if not sealing():
+        return ("cannot be told from one received with the game: pnp keeps its record of the manifests it wrote in "
+                "its cache, which is off or cannot be written here (PNP_CACHE_DIR); give pnp a cache it can write")
+    return ("is not one your pnp wrote there (received with the game, moved, edited, or written with caching "
+            "off: PNP_CACHE_DIR); build first")
 
 
 # builds of other options looked at when the last build's manifest is missing, among the folder's first entries (a
