@@ -3,6 +3,8 @@ PDF is those PDFs' pages copied in print order (qpdf, through pikepdf), never dr
 temporary names beside the old ones and replace them only when every one is written."""
 
 import contextlib
+import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +17,7 @@ from ..products import KINDS
 from ..project import ErrorHoldingFile, commit_files, opened_pdf, temporary_beside
 from ..template import budget
 from .faces import FACE_FIELDS, manifest_faces
-from .inputs import manifest_name, sha256
+from .inputs import manifest_name, read_manifest, sha256
 from .manifest import Manifest, seal
 
 if TYPE_CHECKING:
@@ -217,7 +219,26 @@ def commit(result: GameBuild) -> list[Path]:
         result.discard()  # whatever was not renamed
     seal(folder / name)
     _remove_outgrown(folder, before, set(result.files), kit_names(result.game.id, result.studio.options))
+    _remove_proofs(folder, result.game.id, result.studio.options)
     return [folder / final for final in result.files]
+
+
+def _remove_proofs(folder: Path, game_id: str, options: "PrintOptions") -> None:
+    """Remove the proofs of selections (select.write_selected) made beside the previous kit of these options:
+    drawn from what the game was then, they piled up in the folder, one per selection ever typed, and an old
+    one passed for the game as it is; the new kit holds every item. Only a proof as pnp left it (its sha256,
+    as its manifest records it) goes, with its manifest: one edited since, or a user's file, is kept. The PDF is
+    the one named by the manifest's key, never a name the manifest gives (a received one named the kit's)."""
+    named = re.compile(r"manifest-selection-([0-9a-f]{8})" + re.escape(options.suffix) + r"\.json")
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        found = sorted(e.name for e in entries if named.fullmatch(e.name) and e.is_file(follow_symlinks=False))
+    for name in found:
+        key = name.split("-")[2][:8]
+        pdf = folder / f"{game_id}-selection-{key}-{options.paper}{options.variant}.pdf"
+        with contextlib.suppress(UsageError, OSError, KeyError):
+            if sha256(pdf, follow=False) == read_manifest(folder / name, name)["sha256"]:
+                pdf.unlink()
+                (folder / name).unlink()
 
 
 def _listed(path: Path) -> dict[str, str]:
