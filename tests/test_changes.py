@@ -792,3 +792,18 @@ def test_changes_with_no_cache_to_keep_its_record_says_so_not_build_first(tmp_pa
     assert result.exit_code == 2 and "build first" not in result.output, result.output
     assert "output/mini/manifest.json" in result.output and "PNP_CACHE_DIR" in result.output
     assert "compare with it anyway: --since" in result.output
+
+
+def test_changes_after_a_build_of_other_options_says_which_build_it_compares_with(tmp_path):
+    """`changes` compares with the last build of the paper and --ink-saver it is given: after a newer build with
+    --bleed 3 it compared with the older home kit's, and said nothing of the newer one the user had just made."""
+    root = make_project(tmp_path)
+    assert run(root, "build", "mini").exit_code == 0
+    assert run(root, "changes", "mini").output.count("\n") == 1  # the last build is that one: no note
+    home = root / "output/mini/manifest.json"
+    os.utime(home, ns=(home.stat().st_atime_ns, home.stat().st_mtime_ns - 10**9))
+    assert run(root, "build", "mini", "--bleed", "3").exit_code == 0
+    result = run(root, "changes", "mini")
+    assert result.exit_code == 0 and "nothing changed since output/mini/manifest.json" in result.output
+    assert "note: compared with output/mini/manifest.json" in result.output, result.output
+    assert "output/mini/manifest-bleed3mm.json compares with it" in result.output

@@ -12,7 +12,7 @@ import re
 import subprocess
 import tempfile
 import threading
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -200,19 +200,42 @@ def _other_build_said(missing: Path) -> str:
     """What to do when the manifest of the build compared with by default, `missing`, is missing: compare with the
     last build of other options beside it (`changes` finds the paper's and --ink-saver's by its options: after
     `pnp build GAME --bleed 3` it said to build first), else build first or name a state."""
+    last = next(_kit_builds(missing.parent), None)
+    if last is not None:
+        typed = printable(_as_typed(missing.parent / last[1]))
+        return (f"the last build there is {typed}, of other options: compare with it (--since {typed}), or "
+                "build with these options first")
+    return "build first, or give --since MANIFEST or a git commit"
+
+
+def newer_build(project: "Project", compared: Path) -> str | None:
+    """A note when a build of other options beside the manifest `compared` with by default is newer than it:
+    after `pnp build GAME --bleed 3`, `pnp changes GAME` compares with the last build of the home kit's options
+    (the paper's and --ink-saver's as given), not that newer one, and only the note tells which the user meant."""
+    try:
+        since = compared.stat(follow_symlinks=False).st_mtime_ns
+    except OSError:
+        return None
+    last = next(_kit_builds(compared.parent), None)  # (the newest: read no further)
+    if last is None or last[0] <= since or last[1] == compared.name:
+        return None
+    typed = printable(_as_typed(compared.parent / last[1]))
+    return (f"compared with {printable(project.rel(compared))}, the last build with these options; {typed}, of "
+            f"other options, is newer: --since {typed} compares with it")
+
+
+def _kit_builds(folder: Path) -> Iterator[tuple[int, str]]:
+    """(mtime in ns, name) of the kits' manifests in `folder` that this user's pnp wrote, newest first (each
+    told as it is asked for: the first found ends the search)."""
     found: list[tuple[int, str]] = []
-    with contextlib.suppress(OSError), os.scandir(missing.parent) as entries:
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for looked, entry in enumerate(entries):
             if len(found) >= MANIFESTS_LOOKED_AT or looked >= ENTRIES_LOOKED_AT:
                 break
             if _KIT_MANIFEST.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
                 found.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
-    for _, name in sorted(found, reverse=True):
-        if not (missing.parent / name).is_symlink() and _sealed_or_unreadable(missing.parent / name):
-            typed = printable(_as_typed(missing.parent / name))
-            return (f"the last build there is {typed}, of other options: compare with it (--since {typed}), or "
-                    "build with these options first")
-    return "build first, or give --since MANIFEST or a git commit"
+    return ((mtime, name) for mtime, name in sorted(found, reverse=True)
+            if not (folder / name).is_symlink() and _sealed_or_unreadable(folder / name))
 
 
 # a kit's manifest, of any options (manifest_name); not a reprint's or a selection's
