@@ -70,15 +70,38 @@ def on_other_paper(name: str, what: str) -> str:
     return f" (on {name} paper: a {what} prints on every paper pnp offers)"
 
 
-def paper_too_small(first: str, fits: Callable[[tuple[float, float]], bool]) -> tuple[tuple[float, float], str] | None:
-    """The first paper of every_paper(first) on which `fits` (told its width and height in points) says no: its
-    size and what a message about it adds (on_other_paper's words, when it is not the build's own paper); None
-    when every paper fits. A check of what must fit the paper asks this, so that no paper's build refuses what
-    validate passed."""
+# points a size may pass its room by and fit: rounding in a sum of lengths, not a token 0.0001 mm too wide
+# (the drawing of dice and tuck boxes allows 0.01, so what this passes is always placed)
+FIT_SLACK = 1e-6
+
+
+@dataclass(frozen=True)
+class TooSmall:
+    """A paper too small for something printed on it: its size, the room on it (upright: inside the margins,
+    clear of the footer) and what a message about it adds (on_other_paper's words, when it is not the build's)."""
+
+    paper: tuple[float, float]
+    room: tuple[float, float]
+    on_paper: str
+
+
+def room_on(paper: tuple[float, float], margin: float, footer: float = 0.0) -> tuple[float, float]:
+    """The width and height a page of this size leaves inside `margin` all round and `footer` at the bottom."""
+    return paper[0] - 2 * margin, paper[1] - margin - footer
+
+
+def paper_too_small(first: str, size: tuple[float, float], margin: float, footer: float = 0.0,
+                    turn: bool = False) -> TooSmall | None:
+    """The first paper of every_paper(first) whose room (room_on) cannot hold something of `size` (width, height,
+    points; `turn`: or turned a quarter), None when every paper can. Tokens, dice and tuck boxes ask this one
+    test (each had one of its own), so that no paper's build refuses what validate passed."""
     for name in every_paper(first):
-        size = paper_points(name)
-        if not fits(size):
-            return size, "" if name == first else on_other_paper(name, "kit")
+        paper = paper_points(name)
+        pages = (paper, (paper[1], paper[0])) if turn else (paper,)
+        if not any(size[0] <= room[0] + FIT_SLACK and size[1] <= room[1] + FIT_SLACK
+                   for room in (room_on(page, margin, footer) for page in pages)):
+            return TooSmall(paper, room_on(paper, margin, footer),
+                            "" if name == first else on_other_paper(name, "kit"))
     return None
 
 
