@@ -456,7 +456,8 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
     `pnp build GAME --changed-since ...` also writes a PDF of just those faces to reprint.
     """
 
-    from .kit.changes import game_changes, names_a_file
+    from .kit.changes import game_changes, names_a_file, newer_build
+    from .kit.inputs import manifest_name
     from .units import PrintOptions
 
     project = _project(ctx)
@@ -477,6 +478,9 @@ def changes(ctx: click.Context, games: tuple[str, ...], since: str | None, paper
                    (f" ({len(found.changed)} changed, {len(found.added)} added, {len(found.removed)} removed)"
                     if n else ""))
         _echo_lines(found.lines())
+        note = newer_build(project, Path(out_root) / game_id / manifest_name(options)) if since is None else None
+        if note is not None:
+            click.echo(f"{game_id}: note: {note}")
     if report.errors:
         _print_report(report, "changes")
     ctx.exit(report.exit_code)

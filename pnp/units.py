@@ -1,5 +1,6 @@
 """Lengths: "63mm", "0.5in", "10pt" or a bare number (millimetres) -> points. The only unit parser."""
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -69,15 +70,38 @@ def on_other_paper(name: str, what: str) -> str:
     return f" (on {name} paper: a {what} prints on every paper pnp offers)"
 
 
-def paper_too_small(first: str, fits: Callable[[tuple[float, float]], bool]) -> tuple[tuple[float, float], str] | None:
-    """The first paper of every_paper(first) on which `fits` (told its width and height in points) says no: its
-    size and what a message about it adds (on_other_paper's words, when it is not the build's own paper); None
-    when every paper fits. A check of what must fit the paper asks this, so that no paper's build refuses what
-    validate passed."""
+# points a size may pass its room by and fit: rounding in a sum of lengths, not a token 0.0001 mm too wide
+# (the drawing of dice and tuck boxes allows 0.01, so what this passes is always placed)
+FIT_SLACK = 1e-6
+
+
+@dataclass(frozen=True)
+class TooSmall:
+    """A paper too small for something printed on it: its size, the room on it (upright: inside the margins,
+    clear of the footer) and what a message about it adds (on_other_paper's words, when it is not the build's)."""
+
+    paper: tuple[float, float]
+    room: tuple[float, float]
+    on_paper: str
+
+
+def room_on(paper: tuple[float, float], margin: float, footer: float = 0.0) -> tuple[float, float]:
+    """The width and height a page of this size leaves inside `margin` all round and `footer` at the bottom."""
+    return paper[0] - 2 * margin, paper[1] - margin - footer
+
+
+def paper_too_small(first: str, size: tuple[float, float], margin: float, footer: float = 0.0,
+                    turn: bool = False) -> TooSmall | None:
+    """The first paper of every_paper(first) whose room (room_on) cannot hold something of `size` (width, height,
+    points; `turn`: or turned a quarter), None when every paper can. Tokens, dice and tuck boxes ask this one
+    test (each had one of its own), so that no paper's build refuses what validate passed."""
     for name in every_paper(first):
-        size = paper_points(name)
-        if not fits(size):
-            return size, "" if name == first else on_other_paper(name, "kit")
+        paper = paper_points(name)
+        pages = (paper, (paper[1], paper[0])) if turn else (paper,)
+        if not any(size[0] <= room[0] + FIT_SLACK and size[1] <= room[1] + FIT_SLACK
+                   for room in (room_on(page, margin, footer) for page in pages)):
+            return TooSmall(paper, room_on(paper, margin, footer),
+                            "" if name == first else on_other_paper(name, "kit"))
     return None
 
 
@@ -165,6 +189,14 @@ class PrintOptions:
         """What a file name that does not say the paper (manifest.json, <game>-boards-fullsize.pdf) says: every
         option that is not the home kit's, the paper too (manifest-letter.json)."""
         return "".join(f"-{part}" for part in self.named_parts())
+
+    def on_own_pages(self) -> "PrintOptions":
+        """The options as a page of a face's own size sees them (a board at full size, for a print shop): the
+        paper, the imposition and the duplex offset only place items on sheets, so builds that differ only in
+        those draw such a file alike, and share it (each wrote it under its own name, byte for byte the same)."""
+        home = PrintOptions()
+        return dataclasses.replace(self, paper=home.paper, imposition=home.imposition,
+                                   duplex_offset=home.duplex_offset)
 
     def record(self) -> dict[str, Any]:
         """The options as the manifest states them (millimetres)."""

@@ -778,3 +778,32 @@ def test_a_program_named_git_or_gs_in_the_folder_pnp_runs_in_is_never_run(tmp_pa
     from pnp.project import program
 
     assert program("git") == shutil.which("git", path=os.environ["PATH"].lstrip(":.")) and program("gs") != "gs"
+
+
+def test_changes_with_no_cache_to_keep_its_record_says_so_not_build_first(tmp_path, monkeypatch):
+    """pnp knows its own manifests by a record in its cache: with the cache not writable (or off), the build
+    kept none, and `pnp changes` said "build first", which builds again and keeps none again."""
+    from pnp.kit import manifest
+
+    root = make_project(tmp_path)
+    monkeypatch.setattr(manifest._WRITTEN, "_folder", None)  # as a cache folder that cannot be made leaves it
+    assert run(root, "build", "mini").exit_code == 0
+    result = run(root, "changes", "mini")
+    assert result.exit_code == 2 and "build first" not in result.output, result.output
+    assert "output/mini/manifest.json" in result.output and "PNP_CACHE_DIR" in result.output
+    assert "compare with it anyway: --since" in result.output
+
+
+def test_changes_after_a_build_of_other_options_says_which_build_it_compares_with(tmp_path):
+    """`changes` compares with the last build of the paper and --ink-saver it is given: after a newer build with
+    --bleed 3 it compared with the older home kit's, and said nothing of the newer one the user had just made."""
+    root = make_project(tmp_path)
+    assert run(root, "build", "mini").exit_code == 0
+    assert run(root, "changes", "mini").output.count("\n") == 1  # the last build is that one: no note
+    home = root / "output/mini/manifest.json"
+    os.utime(home, ns=(home.stat().st_atime_ns, home.stat().st_mtime_ns - 10**9))
+    assert run(root, "build", "mini", "--bleed", "3").exit_code == 0
+    result = run(root, "changes", "mini")
+    assert result.exit_code == 0 and "nothing changed since output/mini/manifest.json" in result.output
+    assert "note: compared with output/mini/manifest.json" in result.output, result.output
+    assert "output/mini/manifest-bleed3mm.json compares with it" in result.output

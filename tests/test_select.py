@@ -1,6 +1,6 @@
 """Proofing part of a game: --only, --component, --sample pick items through one mechanism, print them with
 their backs into <game>-selection-<key>-<paper>.pdf (<key> naming the selection) and leave the full kit's files,
-and other selections', untouched."""
+and other selections', untouched; the next build of the kit removes them."""
 
 import json
 import re
@@ -9,7 +9,7 @@ import shutil
 import pytest
 from pypdf import PdfReader
 
-from conftest import run
+from conftest import make_project, run
 from test_game_rules import shipped
 
 GAME = "dinospan"
@@ -29,11 +29,11 @@ def kit(root):
             if "selection" not in p.name}
 
 
-def written(root, result):
+def written(root, result, game=GAME):
     """The selection PDF and its manifest that a build says it wrote."""
     found = re.search(r"pages in (\S+-selection-([0-9a-f]{8})-a4\.pdf)", result.output)
     assert found, result.output
-    return root / found[1], root / "output" / GAME / f"manifest-selection-{found[2]}.json"
+    return root / found[1], root / "output" / game / f"manifest-selection-{found[2]}.json"
 
 
 def names(root, era):
@@ -136,3 +136,23 @@ def test_an_only_expression_out_of_time_is_refused_not_taken_for_an_item_it_cann
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert f"--only {only!r}: " in result.output and "took longer than" in result.output
     assert not list((root / "output").glob("mini/*selection*"))
+
+
+def test_the_next_build_of_the_kit_removes_the_proofs_beside_it_unless_edited(tmp_path):
+    """Every selection ever proofed stayed in the folder, drawn from what the game was then, and passed for the
+    game as it is; the kit's next build (which holds every item) takes them away, except one changed since."""
+    root = make_project(tmp_path)
+    assert run(root, "build", "mini").exit_code == 0
+    proofs = [written(root, run(root, "build", "mini", "--sample", "1", "--seed", str(seed)), "mini")
+              for seed in (0, 1)]
+    letter = run(root, "build", "mini", "--sample", "1", "--seed", "0", "--paper", "letter")
+    assert letter.exit_code == 0, letter.output
+    kept_pdf, kept_manifest = proofs[1]
+    kept_pdf.write_bytes(kept_pdf.read_bytes() + b"%the user's note\n")
+    game = root / "cards/mini/game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("title: ", "title: New ", 1), encoding="utf-8")
+    assert run(root, "build", "mini").exit_code == 0
+    folder = root / "output/mini"
+    assert not proofs[0][0].exists() and not proofs[0][1].exists()
+    assert kept_pdf.exists() and kept_manifest.exists()
+    assert len(list(folder.glob("mini-selection-*-letter.pdf"))) == 1  # another build's options: its own

@@ -98,10 +98,21 @@ GLYPH_REACH_EM = 4.0
 SUBSETS_KEPT = 32  # of each registered font, its last subsets' bytes (an edit draws the same glyphs again)
 # fonts.yaml path -> (its bytes' digest, FontSet, the font files' statuses): kept while none of them changes
 _LOADED: dict[Path, tuple[str, "FontSet", tuple[tuple[Path, tuple[int, ...]], ...]]] = {}
-# font file (its path and status) -> its PostScript name and its content's digest, read when it was registered
-_FACES: dict[tuple[Path, tuple[int, ...]], tuple[bytes, str]] = {}
-# ...and, of a file of several faces among them, the face it prints (printed_face)
-_PRINTED_FACES: dict[tuple[Path, tuple[int, ...]], "PrintedFace"] = {}
+
+
+@dataclass(frozen=True)
+class ReadFace:
+    """What reading a font file told of it, kept while the file is unchanged: its PostScript name, its content's
+    digest and, of a file of several faces, the face it prints (printed_face; None for a font of one face)."""
+
+    postscript: bytes
+    digest: str
+    printed: "PrintedFace | None"
+
+
+# font file (its path and status) -> what was read of it when it was registered: one cache of the file (a second
+# on the same key, of the face printed, was kept apart and could be missed or stale beside it)
+_FACES: dict[tuple[Path, tuple[int, ...]], ReadFace] = {}
 
 
 class FontSet:
@@ -878,9 +889,10 @@ def _register(project: Project, path: Path, family: str, styles: object, mark: M
         font = None
         if (real, status) not in _FACES:
             font = _read_font(real, status, file, where, what, read)
-        postscript, digest = _FACES[(real, status)]
+        seen = _FACES[(real, status)]
+        postscript, digest = seen.postscript, seen.digest
         if key == style:  # (a style not given is set in the regular file, as documented)
-            _check_printed_face(_PRINTED_FACES.get((real, status)), style, what, where)
+            _check_printed_face(seen.printed, style, what, where)
         printed = fonts.printed_name(postscript, digest)
         reg = f"{family}-{style}-{hashlib.sha1(f'{real}{status}'.encode()).hexdigest()[:6]}"
         reg += "" if printed == postscript else f"-{digest[:8]}"
@@ -947,9 +959,7 @@ def _read_font(real: Path, status: tuple[int, ...], file: str, where: Mark | Non
     _check_letter_heights(measured, font.face, what, where)  # (a glyph table missing or cut short: said above)
     _check_glyph_reach(measured, digest, font.face, what, where)
     font.face.makeSubset = _KeptSubsets(font.face.makeSubset)  # (after the check's whole subset)
-    _FACES[(real, status)] = (font.face.name, digest.hex())
-    if face := printed_face(raw):
-        _PRINTED_FACES[(real, status)] = face
+    _FACES[(real, status)] = ReadFace(font.face.name, digest.hex(), printed_face(raw))
     return font
 
 

@@ -129,15 +129,15 @@ class Proof(ExportFormat):
             if face.kind == "deck" and face.side == "front":
                 decks.setdefault(face.component.id, []).append(face)
         layouts: dict[str, tuple[int, int]] = {}
+        labels: dict[str, list[str]] = {}  # each card's label, made (and its missing glyphs noted) once, here
         for cid, fronts in decks.items():
-            for face in fronts:
-                _label_in_font(studio, _label(face), face, plan)
+            labels[cid] = [_label_in_font(studio, _label(face), face, plan) for face in fronts]
             cols, rows = _proof_grid(fronts[0])
             layouts[cid] = (cols, rows)
             plan.pdfs[str(folder / f"{cid}.pdf")] = math.ceil(len(fronts) / (cols * rows))
         def finish(out: Path) -> None:
             for cid, fronts in decks.items():
-                _draw_proof(studio, fronts, layouts[cid], out / f"{cid}.pdf")
+                _draw_proof(studio, fronts, labels[cid], layouts[cid], out / f"{cid}.pdf")
 
         plan.finish = finish
         return plan
@@ -162,7 +162,9 @@ def _proof_grid(face: "Face") -> tuple[int, int]:
     return max(1, int((pw - 2 * PROOF_MARGIN) // cw)), max(1, int((ph - 2 * PROOF_MARGIN - 10 * MM) // ch))
 
 
-def _draw_proof(studio: "Studio", fronts: list["Face"], grid: tuple[int, int], path: Path) -> None:
+def _draw_proof(studio: "Studio", fronts: list["Face"], labels: list[str], grid: tuple[int, int],
+                path: Path) -> None:
+    """The proof of one deck's `fronts`, each with its label (Proof.plan's) beneath, into `path`."""
     from ..draw.canvas import new_canvas
     from ..units import PAPER_SIZES
 
@@ -175,7 +177,7 @@ def _draw_proof(studio: "Studio", fronts: list["Face"], grid: tuple[int, int], p
     cw, ch = fronts[0].trim[0] * scale, fronts[0].trim[1] * scale
     cell_w, cell_h = (pw - 2 * PROOF_MARGIN) / cols, ch + PROOF_LABEL + 2 * MM
     pages = math.ceil(len(fronts) / per_page)
-    for n, face in enumerate(fronts):
+    for n, (face, label) in enumerate(zip(fronts, labels, strict=True)):
         if n % per_page == 0:
             if n:
                 canvas.showPage()
@@ -193,7 +195,6 @@ def _draw_proof(studio: "Studio", fronts: list["Face"], grid: tuple[int, int], p
         canvas.setLineWidth(0.3)
         canvas.rect(x, y, cw, ch, stroke=1, fill=0)
         canvas.setFont(studio.fonts.name("Body"), 7)
-        label = _label_in_font(studio, _label(face), face)
         canvas.drawCentredString(x + cw / 2, y - 8, _fit_label(label, cw, studio))
         if face.copies > 1:
             canvas.drawCentredString(x + cw / 2, y - 15, f"× {face.copies}")

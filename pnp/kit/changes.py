@@ -12,7 +12,7 @@ import re
 import subprocess
 import tempfile
 import threading
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -23,7 +23,7 @@ from ..products.base import distinct
 from ..report import Mark, Report, printable, shown
 from .faces import FACE_FIELDS, MAX_NAME, item_key, manifest_faces
 from .inputs import manifest_name
-from .manifest import Manifest, record_bytes, sealed
+from .manifest import Manifest, record_bytes, sealed, sealing
 
 if TYPE_CHECKING:
     from ..model.game import Game
@@ -149,9 +149,8 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
             # a folder received with its output/ holds a manifest of faces its data never made, which `pnp
             # changes` compared with as the last build, exit 0: only one this user's pnp wrote there is the last
             # build (as only such a manifest makes a kit up to date); one named with --since is the user's choice
-            raise UsageError(f"{game_id}: {project.rel(path)} is not one your pnp wrote there (received with the "
-                             "game, moved, edited, or written with caching off: PNP_CACHE_DIR); build first, or "
-                             f"compare with it anyway: --since {printable(_as_typed(path))}")
+            raise UsageError(f"{game_id}: {project.rel(path)} {_unsealed_why()}, or compare with it anyway: "
+                             f"--since {printable(_as_typed(path))}")
         return State(read_faces(project, path, game_id, drawn=options), "manifest", project.rel(path))
     path = Path(since)
     # (os.path's tests, not Path's: a name too long for the system raised from Path's, a traceback)
@@ -182,6 +181,16 @@ def faces_since(project: "Project", game_id: str, since: str | None, options: "P
     return State(_commit_faces(project, game_id, since, options), "commit", since)
 
 
+def _unsealed_why() -> str:
+    """Why the last build's manifest is not taken as one this user's pnp wrote, and what to do: with no record
+    kept (the cache off or not writable) a build writes none either, and "build first" sent the user round."""
+    if not sealing():
+        return ("cannot be told from one received with the game: pnp keeps its record of the manifests it wrote in "
+                "its cache, which is off or cannot be written here (PNP_CACHE_DIR); give pnp a cache it can write")
+    return ("is not one your pnp wrote there (received with the game, moved, edited, or written with caching "
+            "off: PNP_CACHE_DIR); build first")
+
+
 # builds of other options looked at when the last build's manifest is missing, among the folder's first entries (a
 # folder someone sent holds any number)
 MANIFESTS_LOOKED_AT, ENTRIES_LOOKED_AT = 64, 10_000
@@ -191,19 +200,42 @@ def _other_build_said(missing: Path) -> str:
     """What to do when the manifest of the build compared with by default, `missing`, is missing: compare with the
     last build of other options beside it (`changes` finds the paper's and --ink-saver's by its options: after
     `pnp build GAME --bleed 3` it said to build first), else build first or name a state."""
+    last = next(_kit_builds(missing.parent), None)
+    if last is not None:
+        typed = printable(_as_typed(missing.parent / last[1]))
+        return (f"the last build there is {typed}, of other options: compare with it (--since {typed}), or "
+                "build with these options first")
+    return "build first, or give --since MANIFEST or a git commit"
+
+
+def newer_build(project: "Project", compared: Path) -> str | None:
+    """A note when a build of other options beside the manifest `compared` with by default is newer than it:
+    after `pnp build GAME --bleed 3`, `pnp changes GAME` compares with the last build of the home kit's options
+    (the paper's and --ink-saver's as given), not that newer one, and only the note tells which the user meant."""
+    try:
+        since = compared.stat(follow_symlinks=False).st_mtime_ns
+    except OSError:
+        return None
+    last = next(_kit_builds(compared.parent), None)  # (the newest: read no further)
+    if last is None or last[0] <= since or last[1] == compared.name:
+        return None
+    typed = printable(_as_typed(compared.parent / last[1]))
+    return (f"compared with {printable(project.rel(compared))}, the last build with these options; {typed}, of "
+            f"other options, is newer: --since {typed} compares with it")
+
+
+def _kit_builds(folder: Path) -> Iterator[tuple[int, str]]:
+    """(mtime in ns, name) of the kits' manifests in `folder` that this user's pnp wrote, newest first (each
+    told as it is asked for: the first found ends the search)."""
     found: list[tuple[int, str]] = []
-    with contextlib.suppress(OSError), os.scandir(missing.parent) as entries:
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for looked, entry in enumerate(entries):
             if len(found) >= MANIFESTS_LOOKED_AT or looked >= ENTRIES_LOOKED_AT:
                 break
             if _KIT_MANIFEST.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
                 found.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.name))
-    for _, name in sorted(found, reverse=True):
-        if not (missing.parent / name).is_symlink() and _sealed_or_unreadable(missing.parent / name):
-            typed = printable(_as_typed(missing.parent / name))
-            return (f"the last build there is {typed}, of other options: compare with it (--since {typed}), or "
-                    "build with these options first")
-    return "build first, or give --since MANIFEST or a git commit"
+    return ((mtime, name) for mtime, name in sorted(found, reverse=True)
+            if not (folder / name).is_symlink() and _sealed_or_unreadable(folder / name))
 
 
 # a kit's manifest, of any options (manifest_name); not a reprint's or a selection's

@@ -183,6 +183,12 @@ def seal(path: Path) -> None:
         pass
 
 
+def sealing() -> bool:
+    """Whether this pnp can keep its record of the manifests it writes (seal): not with its cache off
+    (PNP_CACHE_DIR=off), nor where the cache's folder cannot be made or is not the user's alone."""
+    return _WRITTEN.folder() is not None
+
+
 def sealed(path: Path) -> bool:
     """Whether the manifest at `path` is one this user's pnp wrote there (seal), unchanged since; OSError when it
     cannot be read. One larger than any manifest pnp writes is not read: a 10 GB file (sparse: a few KB in an

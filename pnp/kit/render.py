@@ -3,6 +3,8 @@ PDF is those PDFs' pages copied in print order (qpdf, through pikepdf), never dr
 temporary names beside the old ones and replace them only when every one is written."""
 
 import contextlib
+import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +17,7 @@ from ..products import KINDS
 from ..project import ErrorHoldingFile, commit_files, opened_pdf, temporary_beside
 from ..template import budget
 from .faces import FACE_FIELDS, manifest_faces
-from .inputs import manifest_name, sha256
+from .inputs import manifest_name, read_manifest, sha256
 from .manifest import Manifest, seal
 
 if TYPE_CHECKING:
@@ -83,12 +85,15 @@ def kind_file_name(game_id: str, kind: "Kind", options: "PrintOptions") -> str:
 
 
 def extra_file_name(game_id: str, part: str, options: "PrintOptions") -> str:
-    return f"{game_id}-{part}{options.suffix}.pdf"  # no paper in the name: the suffix says it
+    """A file of pages of their own size (see PrintOptions.on_own_pages): named by the options that reach them,
+    so that builds that differ only in how sheets are laid out write it once, not a copy each."""
+    return f"{game_id}-{part}{options.on_own_pages().suffix}.pdf"
 
 
 def kit_names(game_id: str, options: "PrintOptions") -> set[str]:
     """Every name a kit of `game_id` built with `options` can write, whatever components the game has: names
-    no build with other options (nor a proof, a reprint or a report) ever writes (see PrintOptions.named_parts)."""
+    no build with other options (nor a proof, a reprint or a report) ever writes (see PrintOptions.named_parts),
+    but the files of pages of their own size, shared by the builds that draw them alike (extra_file_name)."""
     names = {all_in_one_name(game_id, options), manifest_name(options)}
     for kind in KINDS.values():
         names.add(kind_file_name(game_id, kind, options))
@@ -212,12 +217,42 @@ def commit(result: GameBuild) -> list[Path]:
         manifest(result).write(f)
     result.files[name] = tmp
     try:
-        commit_files({path: folder / final for final, path in result.files.items()})
+        commit_files({path: folder / final for final, path in result.files.items()
+                      if not _already_there(path, folder / final)})
     finally:
         result.discard()  # whatever was not renamed
     seal(folder / name)
     _remove_outgrown(folder, before, set(result.files), kit_names(result.game.id, result.studio.options))
+    _remove_proofs(folder, result.game.id, result.studio.options)
     return [folder / final for final in result.files]
+
+
+def _remove_proofs(folder: Path, game_id: str, options: "PrintOptions") -> None:
+    """Remove the proofs of selections (select.write_selected) made beside the previous kit of these options:
+    drawn from what the game was then, they piled up in the folder, one per selection ever typed, and an old
+    one passed for the game as it is; the new kit holds every item. Only a proof as pnp left it (its sha256,
+    as its manifest records it) goes, with its manifest: one edited since, or a user's file, is kept. The PDF is
+    the one named by the manifest's key, never a name the manifest gives (a received one named the kit's)."""
+    named = re.compile(r"manifest-selection-([0-9a-f]{8})" + re.escape(options.suffix) + r"\.json")
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        found = sorted(e.name for e in entries if named.fullmatch(e.name) and e.is_file(follow_symlinks=False))
+    for name in found:
+        key = name.split("-")[2][:8]
+        pdf = folder / f"{game_id}-selection-{key}-{options.paper}{options.variant}.pdf"
+        with contextlib.suppress(UsageError, OSError, KeyError):
+            if sha256(pdf, follow=False) == read_manifest(folder / name, name)["sha256"]:
+                pdf.unlink()
+                (folder / name).unlink()
+
+
+def _already_there(written: Path, final: Path) -> bool:
+    """Whether `final` is a regular file with the bytes just `written`: left as it is (another build's, when
+    builds of other options share a file: see extra_file_name), never replaced by a copy of itself."""
+    try:
+        return (final.stat(follow_symlinks=False).st_size == written.stat().st_size
+                and sha256(final, follow=False) == sha256(written))
+    except OSError:
+        return False
 
 
 def _listed(path: Path) -> dict[str, str]:

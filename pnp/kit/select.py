@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import UsageError, cannot_write
 from ..project import output_lock, write_file
 from ..report import Report
-from .inputs import manifest_name
+from .inputs import manifest_name, sha256
 from .manifest import record_bytes
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ def write_selected(studio: "Studio", selection: Selection, folder: str | Path) -
     with output_lock(folder):  # the PDF and its manifest from one selection, never two mixed
         pages = write_selection(studio, {cid: set(items) for cid, items in keys.items()}, pdf, "selection")
         record = {"game": studio.game.id, **options.record(), "selection": selection.record(), "file": pdf.name,
-                  "pages": pages, "items": keys}
+                  "sha256": sha256(pdf, follow=False), "pages": pages, "items": keys}
         write_file(folder / manifest_name(options, f"selection-{selection.key()}"),
                    record_bytes(record))
     return pdf, pages, sum(len(v) for v in keys.values())

@@ -15,7 +15,7 @@ from ..model.components import ITEM_FIELDS
 from ..model.load import MarkedList, Record, shown
 from ..template import ExprError, evaluate
 from ..impose.sheet import MARGIN, NET_FOOTER_ROOM
-from ..units import MM, paper_too_small, to_mm
+from ..units import MM, paper_too_small, room_on, to_mm
 from .base import LAYOUT_KEY, Kind, Printable, distinct
 from ..layout.layouts import Layout
 from ..model.components import Component
@@ -81,14 +81,15 @@ class Die(Kind):
             faces = nets.NETS[net]()
             edge = layout.options.get("edge") or EDGE
             _check_face_room(net, faces, edge, layout, report)
-            small = paper_too_small(studio.options.paper, functools.partial(_net_fits, faces, edge))
+            left, bottom, right, top = nets.printed_extent(faces)
+            w, h = (right - left) * edge, (top - bottom) * edge
+            small = paper_too_small(studio.options.paper, (w, h), MARGIN, NET_FOOTER_ROOM)
             if small is not None:
-                left, bottom, right, top = nets.printed_extent(faces)
-                (room_w, room_h), w, h = _room(small[0]), (right - left) * edge, (top - bottom) * edge
+                room_w, room_h = small.room
                 largest = min(room_w / (right - left), room_h / (top - bottom))
                 report.error(f"a {net} net with {to_mm(edge):g} mm edges is {to_mm(w):.0f} x {to_mm(h):.0f} mm with "
                              f"its glue tabs, more than the paper holds; edges of at most {int(to_mm(largest))} mm "
-                             f"fit{small[1]}", layout.spec.mark_of("edge"))
+                             f"fit{small.on_paper}", layout.spec.mark_of("edge"))
 
     def draw(self, canvas: Canvas, component: Component, studio: Studio) -> int:
         pages = 0
@@ -138,14 +139,9 @@ def _check_face_fill(layout: Layout, report: Reporter) -> None:
                      else layout.spec.mark_of("extends"))
 
 
-def _net_fits(faces: list[nets.Face], edge: float, paper: tuple[float, float]) -> bool:
-    """Whether the net of these faces, of this edge, fits this paper."""
-    return _origin(faces, edge, paper) is not None
-
-
 def _room(paper: tuple[float, float]) -> tuple[float, float]:
     """The width and height a net may take on the paper: inside its margins, and clear of the page's footer."""
-    return paper[0] - 2 * MARGIN, paper[1] - MARGIN - NET_FOOTER_ROOM
+    return room_on(paper, MARGIN, NET_FOOTER_ROOM)
 
 
 def _origin(net: list[nets.Face], edge: float, paper: tuple[float, float]) -> nets.Point | None:

@@ -1,7 +1,6 @@
 """Token sheets: counters of mixed sizes packed in rows, each with the outline it is cut along; optional
 mirrored backs."""
 
-import functools
 
 from ..options import shown_number
 from ..draw import sheet as paper
@@ -47,10 +46,9 @@ class Tokens(Kind):
         layouts = [studio.layouts.get(name) for name in names]
         margin = _margin(_bleed(layouts)) if layouts else sheet.MARGIN
         for layout in layouts:
-            size = layout.width + 2 * margin, layout.height + 2 * margin
-            small = paper_too_small(studio.options.paper, functools.partial(_within, size))
+            small = paper_too_small(studio.options.paper, (layout.width, layout.height), margin, margin)
             if small is not None:
-                room, on_paper = [side - 2 * margin for side in small[0]], small[1]
+                room, on_paper = small.room, small.on_paper
                 report.error(f"a {shown_number(layout.width / MM)} x {shown_number(layout.height / MM)} mm token "
                              f"does not fit on the paper (at most {shown_number(room[0] / MM)} x "
                              f"{shown_number(room[1] / MM)} mm); make it a board, which is "
@@ -109,11 +107,6 @@ def _check_back_cuts(component: Component, studio: Studio, report: Reporter) -> 
             if own != cut and key in back_layout.spec:
                 report.error(f"{key}: a token's back is cut with its front, along the front's line ({front}'s "
                              f"{key}: {cut}); give it the front's {key}, or leave it out", back_layout.spec.mark_of(key))
-
-
-def _within(size: tuple[float, float], paper_size: tuple[float, float]) -> bool:
-    """Whether something of this size (width, height) is within the paper, unturned."""
-    return size[0] <= paper_size[0] and size[1] <= paper_size[1]
 
 
 def _packed(layouts: list[Layout], paper_size: tuple[float, float]) -> tuple[float, list[list[sheet.Placed]]]:

@@ -74,10 +74,9 @@ class TuckBox(Kind):
             return
         _check_words(component, studio, box, report)
         w, h = box.net.size
-        small = paper_too_small(studio.options.paper,
-                                lambda paper: nets.placement((w, h), paper, MARGIN, FOOTER_ROOM) is not None)
+        small = paper_too_small(studio.options.paper, (w, h), MARGIN, FOOTER_ROOM, turn=True)
         if small is not None:
-            paper_size, on_paper = small
+            paper_size, on_paper = small.paper, small.on_paper
             (pw, ph), (lw, lh) = nets.room(paper_size, MARGIN, FOOTER_ROOM)
             most = _most_cards(box, paper_size)
             boxes_needed = -(-box.count // most) if most else 0
