@@ -215,11 +215,7 @@ def write_all(chunks: Iterable[tuple[Path, int, int]], shots: list[Shot], jobs: 
         def done_oldest() -> None:
             nonlocal held
             result, peak = pending.popleft()
-            try:
-                report(result.result())
-            except BrokenProcessPool:
-                raise OutputError("a process rendering the images ended without a word (ended by the system: out "
-                                  "of memory?)") from None
+            report(result.result())
             held -= peak
 
         for chunk in chunks:
@@ -236,6 +232,9 @@ def write_all(chunks: Iterable[tuple[Path, int, int]], shots: list[Shot], jobs: 
         started()
         while pending:
             done_oldest()
+    except BrokenProcessPool:  # (seen at a result, or at the next submit when the pool broke before it)
+        raise OutputError("a process rendering the images ended without a word (ended by the system: out "
+                          "of memory?)") from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
