@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Self, TypeVar
 
 from . import units
-from .report import closest, described, did_you_mean, plain, shown, type_name  # noqa: F401  (one vocabulary)
+from .report import closest, described, did_you_mean, plain, plain_type, shown, type_name  # noqa: F401  (one vocabulary)
 
 # --- colours ----------------------------------------------------------------------------------------------------
 
@@ -317,6 +317,8 @@ def out_of_range(value: float, low: float | None, high: float | None, unit: str 
 def shown_number(number: float) -> str:
     """A number as a designer wrote it: 1,000,000 rather than 1e+06 (and 1e+308 as that, not 309 digits), with
     the digits that tell it from a limit it is compared with (5.9999999 is not '6')."""
+    if plain_type(number) is not type(number):  # a number of the data quoted as its file writes it
+        return str(number)
     if isinstance(number, int):  # a whole number typed in the data, however large, exactly
         return f"{number:,}"
     if number == int(number) and abs(number) < 1e15:
