@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Self, TypeVar
 
 from . import units
-from .report import closest, described, did_you_mean, plain, shown, type_name  # noqa: F401  (one vocabulary)
+from .report import closest, described, did_you_mean, plain, plain_type, quoted_as_written, shown, type_name  # noqa: F401  (one vocabulary)
 
 # --- colours ----------------------------------------------------------------------------------------------------
 
@@ -223,6 +223,29 @@ def _number(value: object, what: str) -> float:
     return _finite(float(text), what)
 
 
+def _as_typed_number(value: object) -> str | None:
+    """A number as the file writes it, when `value` is a number (a number quoted as written, report's
+    quoted_as_written, says its text), else None."""
+    return shown_number(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _typed_or(value: object, number: float) -> float:
+    """`value` where it is the number itself (so a message quotes it as its file writes it), else `number`."""
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else number
+
+
+def converted(option: "Option", value: object, written: str | None) -> object:
+    """option.convert(value); its refusal of a number its file writes otherwise than it prints (`written`, as
+    load.Record.written_of gives it) quotes the number as written (`size: 1_000.50` was said as 1000.5 pt)."""
+    try:
+        return option.convert(value)
+    except ValueError:
+        quoted = quoted_as_written(value, written)
+        if quoted is not value:
+            option.convert(quoted)  # the same refusal, its message quoting the number as written
+        raise
+
+
 class Length(Option):
     """A length (mm unless a unit is written)."""
 
@@ -241,10 +264,11 @@ class Length(Option):
         if not math.isfinite(points):  # a finite number of inches or points past a float's range
             raise ValueError(f"{shown(value)} is too large for a length")
         mm = points / units.MM
+        said = _as_typed_number(value) or f"{units.to_mm(points):g}"
         if self.minimum is not None and mm < self.minimum:
-            raise ValueError(f"{units.to_mm(points):g} mm is too small (at least {self.minimum:g} mm)")
+            raise ValueError(f"{said} mm is too small (at least {self.minimum:g} mm)")
         if self.maximum is not None and abs(mm) > self.maximum:
-            raise ValueError(f"{units.to_mm(points):g} mm is too large (at most {self.maximum:g} mm)")
+            raise ValueError(f"{said} mm is too large (at most {self.maximum:g} mm)")
         return points
 
 
@@ -259,7 +283,7 @@ class FontSize(Option):
             value = value.strip()[:-2]
         size = _number(value, "a font size in points")
         if not 0.5 <= size <= 500:
-            raise ValueError(out_of_range(size, 0.5, 500, "pt"))
+            raise ValueError(out_of_range(_typed_or(value, size), 0.5, 500, "pt"))
         return size
 
 
@@ -291,7 +315,7 @@ class Number(Option):
         low = -NUMBER_LIMIT if self.minimum is None else self.minimum
         high = NUMBER_LIMIT if self.maximum is None else self.maximum
         if not low <= number <= high:
-            raise ValueError(out_of_range(number, low, high))
+            raise ValueError(out_of_range(_typed_or(value, number), low, high))
         return number
 
 
@@ -317,6 +341,8 @@ def out_of_range(value: float, low: float | None, high: float | None, unit: str 
 def shown_number(number: float) -> str:
     """A number as a designer wrote it: 1,000,000 rather than 1e+06 (and 1e+308 as that, not 309 digits), with
     the digits that tell it from a limit it is compared with (5.9999999 is not '6')."""
+    if plain_type(number) is not type(number):  # a number of the data quoted as its file writes it
+        return str(number)
     if isinstance(number, int):  # a whole number typed in the data, however large, exactly
         return f"{number:,}"
     if number == int(number) and abs(number) < 1e15:

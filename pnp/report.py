@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from difflib import get_close_matches
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 
 _UNPRINTABLE = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
@@ -85,6 +85,51 @@ def _as_written(value: object) -> object:
     return _Written(value.isoformat()) if isinstance(value, (datetime.date, datetime.time)) else value
 
 
+class _WrittenInt(int):
+    """A whole number its file writes otherwise than Python prints it (`1_000`, `+4`), quoted as written."""
+
+    text = ""
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return self.text if not spec else int.__format__(self, spec)
+
+
+class _WrittenFloat(float):
+    """A number its file writes otherwise than Python prints it (`2.50`, `1e3`), quoted as written."""
+
+    text = ""
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        return self.text if not spec else float.__format__(self, spec)
+
+
+def quoted_as_written(value: object, written: str | None) -> object:
+    """`value` as a check sees it, where its file writes it as a number that prints otherwise (`written`, as
+    load.Record.written_of gives it): the same number, which every message quotes as written (`players: 2.50`
+    was said as '2.5', `power: 1_000` as 1000). The check alone sees it; the value read is the plain number."""
+    if written is None or type(value) not in (int, float):
+        return value
+    number = _WrittenInt(value) if isinstance(value, int) else _WrittenFloat(cast(float, value))
+    number.text = written
+    return number
+
+
+def plain_type(value: object) -> type:
+    """The type of `value`, a number quoted as written (quoted_as_written) taken as the number it is."""
+    kind = type(value)
+    return int if kind is _WrittenInt else float if kind is _WrittenFloat else kind
+
+
 def described(value: object) -> str:
     """A value as a message names it when its shape may be the problem: a mapping by its shape, a list by its
     shape and then quoted, anything else quoted."""
@@ -103,7 +148,8 @@ def type_name(value: object) -> str:
         return "a list"
     if isinstance(value, datetime.date):
         return "a date" if type(value) is datetime.date else "a date and time"
-    return {int: "a whole number", float: "a number", str: "text", type(None): "nothing"}.get(type(value), "a value")
+    return {int: "a whole number", float: "a number", str: "text", type(None): "nothing"}.get(plain_type(value),
+                                                                                          "a value")
 
 
 def closest(word: object, choices: Iterable[object], count: int = 1, cutoff: float = 0.6) -> list[str]:

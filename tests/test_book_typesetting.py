@@ -557,3 +557,13 @@ def test_unused_reference_lines_are_placed_among_the_blocks_in_one_pass():
     merged = book._with_unused_references(tokens, references)
     assert [t.type for t in merged] == ["paragraph_open"] * 2000 + ["reference"] * 2000
     assert reads <= 3 * (2000 + 2000)
+
+
+def test_underscores_print_as_typed_as_on_a_card():
+    """Markdown read '_' as emphasis, which a card never does: a card named '_Li_' printed '_Li_' on the card
+    and an italic 'Li' where the rulebook's template printed its name (`| as_typed` too). Only stars are bold or
+    italic in the book, as on a card."""
+    fonts = {w["text"]: w["fontname"].split("-")[-1] for w in _words(
+        "# Rules\n\nThe _Li_ card, __Big__ and *italicword* or **boldword**.\n")}
+    assert (fonts["_Li_"], fonts["__Big__"]) == ("Regular", "Regular")
+    assert (fonts["italicword"], fonts["boldword"]) == ("It", "Bold")

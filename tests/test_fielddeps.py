@@ -67,6 +67,8 @@ EDITS = [
     (CARDS, "- id: lion\n", "- id: leo\n"),  # an id renamed: fern's friend names no card now
     (CARDS, "- id: fern\n", "- id: fern\n  text: |\n    One line\n    and another\n"),  # the lines below move
     (CARDS, "- id: leo\n", "- id: lion\n"),  # and back: valid again
+    (CARDS, "  name: Moss\n  kind: beast", "  name: Moss\n  kind: 1.5"),  # a number no kind is
+    (CARDS, "  kind: 1.5\n", "  kind: 1.50\n"),  # the same number written otherwise: said as written
 ]
 
 

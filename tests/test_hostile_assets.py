@@ -975,6 +975,28 @@ def test_text_of_a_script_written_without_spaces_breaks_between_its_characters(t
     assert all(line.items[0][1].text[0] != "\u3002" for line in lines)  # a full stop starts no line
 
 
+def test_where_a_script_without_spaces_breaks_each_character_is_looked_at_once(monkeypatch):
+    """Each character was matched against the wide scripts twice, as the one after a place and as the one
+    before the next (review): once each, and the places found are the same."""
+    from pnp.draw import text as rtext
+
+    looked: list[str] = []
+    pattern = rtext._WIDE
+
+    class Counting:
+        def match(self, character: str):
+            looked.append(character)
+            return pattern.match(character)
+
+        def search(self, text: str):
+            return pattern.search(text)
+
+    monkeypatch.setattr(rtext, "_WIDE", Counting())
+    sentence = "\u6f22\u5b57 ab\u3002\uff08\u5b57"
+    assert rtext.wide_breaks(sentence) == [1, 2, 6]  # (never before the full stop, nor after the bracket)
+    assert len(looked) == len(sentence)
+
+
 def _icon_ink(tmp_path, svg: str) -> tuple[bool, bool]:
     """Whether the icon `svg`, drawn by pnp in red in a 20 pt box and rasterised, prints (its middle, a point on
     its edge)."""

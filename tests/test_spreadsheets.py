@@ -2392,3 +2392,14 @@ def test_a_number_cell_in_an_enum_field_is_matched_by_what_the_sheet_shows(tmp_p
     assert result.exit_code == 1 and [ln for ln in result.stderr.splitlines() if ": error: " in ln] == [
         "cards/mini/a.xlsx[a]:3:2: error: this number cell (0.5) is formatted as '0.0%', so the sheet shows it "
         "otherwise than its enum field would print it: format the cell as text and type the text"]
+
+
+def test_a_csv_tables_refused_number_is_quoted_as_its_cell_writes_it(tmp_path):
+    """A CSV cell's number refused was quoted as Python prints it: a power of 4.50 was said as 4.5, where a YAML
+    table's is said as written (a designer looking for 4.5 in the sheet found nothing)."""
+    root = make_project(tmp_path / "proj", changes={
+        "cards/mini/cards.yaml": None,
+        "cards/mini/cards.csv": "id,name,kind,power\nlion,Lion,beast,4.50\nfern,Fern,plant,1\nwolf,Wolf,beast,3\n"
+                                "moss,Moss,plant,2\n"})
+    said = [ln for ln in run(root, "validate", "mini").stderr.splitlines() if ": error: " in ln]
+    assert said == ["cards/mini/cards.csv:2:4: error: power: expected a whole number, got a number 4.50"], said

@@ -180,6 +180,7 @@ def parse(markdown: str) -> Parsed:
     markdown_parser.validateLink = _any_link  # type: ignore[method-assign]
     markdown_parser.normalizeLink = _as_typed  # type: ignore[method-assign]
     markdown_parser.inline.ruler.before("link", "term", _term)
+    markdown_parser.inline.ruler.before("emphasis", "underscores_as_typed", _underscores_as_typed)
     markdown_parser.core.ruler.before("inline", "too_long", _unread_if_too_long)
     markdown_parser.core.ruler.push("addresses_as_typed", _addresses_as_typed)
     env: dict[str, Any] = {}
@@ -245,6 +246,22 @@ def _term(state: StateInline, silent: bool) -> bool:
         return False
     if not silent:
         state.push("term", "", 0).content = found.group(1)
+    state.pos = found.end()
+    return True
+
+
+_UNDERSCORES = re.compile(r"_+")
+
+
+def _underscores_as_typed(state: StateInline, silent: bool) -> bool:
+    """A run of '_' as text, never emphasis: the book reads bold and italic as a card does, from stars alone, so
+    a value prints the same in both (a card named '_Li_' printed '_Li_' on the card and an italic 'Li' where the
+    rulebook's template printed its name, and `| as_typed`, which cards read, left it so)."""
+    found = _UNDERSCORES.match(state.src, state.pos)
+    if found is None:
+        return False
+    if not silent:
+        state.pending += found.group()
     state.pos = found.end()
     return True
 

@@ -217,10 +217,9 @@ def _pieces(text: str) -> list[str]:
     """`text` cut where a line may break without a space: before or after a character of _WIDE, unless the
     character after it may not start a line or the one before it may not end one."""
     pieces, start = [], 0
+    wide = [_WIDE.match(character) is not None for character in text]  # each character matched once, not twice
     for k in range(1, len(text)):
-        before, after = text[k - 1], text[k]
-        if (_WIDE.match(before) or _WIDE.match(after)) and after not in _NO_LINE_START \
-                and before not in _NO_LINE_END:
+        if (wide[k - 1] or wide[k]) and text[k] not in _NO_LINE_START and text[k - 1] not in _NO_LINE_END:
             pieces.append(text[start:k])
             start = k
     pieces.append(text[start:])

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..errors import ExprError, LayoutError
 from ..model.load import MarkedList, Record
-from ..options import did_you_mean, type_name
+from ..options import converted, did_you_mean, type_name
 from ..template import compile_expression, compile_template, evaluate, is_template, render
 from ..template import MacroArgument, TableEnums, enum_mistakes as template_enum_mistakes, expression_item_table, \
     macro_items
@@ -200,7 +200,7 @@ class _Compiler:
                 compiled.templates[name] = value
                 compiled.consts[name] = param.initial()
             else:
-                compiled.consts[name] = param.convert(value)
+                compiled.consts[name] = converted(param, value, spec.written_of(name))
         except (ValueError, ExprError) as e:
             self.problems.append((f"{name}: {getattr(e, 'message', e)}", spec.mark_of(name)))
             compiled.consts[name] = param.initial()

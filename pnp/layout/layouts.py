@@ -11,7 +11,7 @@ from .. import units
 from ..errors import DataError, LayoutError, LoadError
 from ..model.load import Record, load_file
 from ..model.reads import FILE, SIZE, note, note_files
-from ..options import did_you_mean, shown_number, type_name
+from ..options import converted, did_you_mean, shown_number, type_name
 from ..report import Mark, shown
 from . import params as P
 from .budget import DrawingBudget
@@ -249,7 +249,7 @@ class LayoutSet:
                 problems.append((f"unknown layout key '{key}'{did_you_mean(key, known)}", spec.key_mark(key)))
                 continue
             try:
-                values[key] = known[key].convert(known[key].as_read(spec[key], spec.written_of(key)))
+                values[key] = converted(known[key], known[key].as_read(spec[key], spec.written_of(key)), spec.written_of(key))
             except ValueError as e:
                 problems.append((f"{key}: {e}", spec.mark_of(key)))
         for name in values.get("vars", {}):

@@ -202,6 +202,10 @@ class Record(Mapping[Any, Any]):
         record._written = written
         return record
 
+    def written_of_all(self) -> Mapping[Any, str]:
+        """Each key's number written otherwise than it prints (see written_of), not to be changed."""
+        return getattr(self, "_written", None) or {}
+
     def written_of(self, key: Any) -> str | None:
         """The text a number under `key` was written as, where YAML read it as a number that prints otherwise
         (`1.10` read as 1.1, `1_000` as 1000): what a field of text or number prints (schema.Scalar)."""

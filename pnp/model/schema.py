@@ -12,7 +12,7 @@ from ..errors import LimitError
 from .. import options
 from ..options import REQUIRED, blank, did_you_mean, out_of_range, type_name
 from ..template import game_time
-from ..report import Mark
+from ..report import Mark, plain_type, quoted_as_written
 from .load import MarkedList, Record, shown
 from .shapes import CheckerShape
 
@@ -339,9 +339,10 @@ class Enum(Field):
     def check(self, value: Any, mark: Mark | None, ctx: CheckerShape) -> Iterator[tuple[str, Mark | None]]:
         # one of the values as it is written: Python's == takes yes for 1 and 1.0 for 1 (an enum of 1 took a
         # `yes`, and the card printed 'True')
-        if any(type(v) is type(value) and v == value for v in self.values):
+        if any(type(v) is plain_type(value) and v == value for v in self.values):
             return
-        if (twin := next((v for v in self.values if str(v) == str(value)), None)) is not None:
+        if (twin := next((v for v in self.values if str(v) in (str(value), repr(plain_type(value)(value)))),
+                         None)) is not None:
             # (2 where the values are the texts "2", "3"...: it was said not to be one, "did you mean '2'?")
             yield (f"{shown(value)} is {type_name(value)}, and the {self.label} {shown(twin)} is {type_name(twin)}: "
                    "write it as the enum's values are written (quoted, or not)"), mark
@@ -437,7 +438,8 @@ class List(Field):
         if lo is not None and len(value) < lo or hi is not None and len(value) > hi:
             yield f"{len(value)} items, expected {lo or 0} to {hi if hi is not None else 'any number'}", mark
         for i, item in enumerate(value):
-            yield from self.item.check(item, _item_mark(value, i, mark), ctx)
+            written = value.written.get(i) if isinstance(value, MarkedList) and value.written else None
+            yield from self.item.check(quoted_as_written(item, written), _item_mark(value, i, mark), ctx)
 
     def fill(self, value: Any) -> Any:
         if not isinstance(value, MarkedList):
@@ -500,7 +502,7 @@ class Map(Field):
                        "no, on and off as true/false, and 2024-01-02 as a date)"), value.key_mark(k)
             elif isinstance(k, str) and not k.strip():  # a credit ': Ada' printed with no role, exit 0
                 yield f"key {shown(k)} is blank: it would print nothing; write its words", value.key_mark(k)
-            yield from self.value.check(v, value.mark_of(k), ctx)
+            yield from self.value.check(quoted_as_written(v, value.written_of(k)), value.mark_of(k), ctx)
         if self.min_total is not None or self.max_total is not None:
             total = sum(v for v in value.values() if _is_number(v))
             if _outside(total, self.min_total, self.max_total):
@@ -597,7 +599,9 @@ class PlayerCount(Scalar):
         if problems:
             yield from problems
             return
-        found = self._FORM.match(str(value)) if not isinstance(value, float) else None
+        # (a whole number as Python prints it, not as written: `players: +4` is 4 players)
+        found = self._FORM.match(str(int(value)) if isinstance(value, int) else value) \
+            if not isinstance(value, float) else None
         if found is None:  # ('two to four', '2.5': the title page printed "2.5 players", exit 0)
             yield (f"'{value}' is not a player count: write a whole number (4), a range (2-5) or an open "
                    "range (3+)"), mark
@@ -711,7 +715,9 @@ class Schema:
                 yield f"unknown {self.word} {shown(key)}{ctx.suggest(key, self.fields)}", record.key_mark(key)
         for name, field in self.fields.items():
             if name in record:  # the field's Mark is made only for a problem found (model/load.py: places)
-                for message, mark in field.check(record[name], _AT_FIELD, ctx):
+                # (a number as its file writes it, which the messages quote: see quoted_as_written)
+                for message, mark in field.check(quoted_as_written(record[name], record.written_of(name)), _AT_FIELD,
+                                                 ctx):
                     yield _named(name, message), record.mark_of(name) if mark is _AT_FIELD else mark
             elif field.required:
                 yield f"missing required {self.word} '{name}'", record.mark

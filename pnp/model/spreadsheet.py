@@ -1318,6 +1318,7 @@ def _row_item(cells: list[Any], columns: list[tuple[Any, Field | None, Mark] | N
     data: dict[Any, Any] = {}
     marks: dict[Any, Place | None] = {}
     key_marks: dict[Any, Place | None] = {}
+    written: dict[Any, str] = {}  # a number as its cell's text writes it, where it prints otherwise (4.50, not 4.5)
     for col, cell in enumerate(cells, start=1):
         if _blank(cell):
             continue
@@ -1327,6 +1328,8 @@ def _row_item(cells: list[Any], columns: list[tuple[Any, Field | None, Mark] | N
             raise LoadError("a value in a column without a name in the header row", at)
         name, field, named_at = column
         data[name], inside = _cell(cell, field, at)
+        if isinstance(cell, str) and type(data[name]) in (int, float) and str(data[name]) != cell.strip():
+            written[name] = cell.strip()  # (said as written, as a YAML table's: Record.written_of)
         marks[name], key_marks[name] = at, named_at
         read[0] += inside  # a cell of YAML flow text counts the values it holds, aliases expanded, as a file does
         _check_values(read[0], limit, too_many, at)
@@ -1335,7 +1338,7 @@ def _row_item(cells: list[Any], columns: list[tuple[Any, Field | None, Mark] | N
     # cells took 11 s to validate
     read[0] += _item_values(len(data))
     _check_values(read[0], limit, too_many, mark)
-    return Record._made(data, marks, key_marks, mark)
+    return Record._made(data, marks, key_marks, mark, written or None)
 
 
 def _check_values(values: int, limit: int, too_many: str, mark: Mark) -> None:
