@@ -203,10 +203,15 @@ def write_all(chunks: Iterable[tuple[Path, int, int]], shots: list[Shot], jobs: 
             for batch in _batches(by_page, chunk):
                 report(_work(batch))
         return
+    _write_in_processes(chunks, by_page, jobs, report, on_start or (lambda: None))
+
+
+def _write_in_processes(chunks: Iterable[tuple[Path, int, int]], by_page: dict[int, list[Shot]], jobs: int,
+                        report: Callable[[int], None], started: Callable[[], None]) -> None:
+    """write_all's work given to `jobs` processes, each batch once the images given before leave it room."""
     from concurrent.futures import Future
     from concurrent.futures.process import BrokenProcessPool
 
-    started = on_start or (lambda: None)
     pool = _pool(jobs)
     try:  # (left on an error or Ctrl-C: the batches not begun are dropped, not rendered first)
         pending: deque[tuple[Future[int], int]] = deque()  # (result, the memory its rendering may take), in order
@@ -226,7 +231,8 @@ def write_all(chunks: Iterable[tuple[Path, int, int]], shots: list[Shot], jobs: 
                 pending.append((pool.submit(_work, batch), peak))
                 held += peak
                 # only once the workers are forked (at the first batch) may a progress bar start its thread
-                started, _ = (lambda: None), started()
+                started()
+                started = _nothing
             while pending and pending[0][0].done():
                 done_oldest()
         started()
@@ -237,6 +243,10 @@ def write_all(chunks: Iterable[tuple[Path, int, int]], shots: list[Shot], jobs: 
                           "of memory?)") from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _nothing() -> None:
+    """What a progress bar's start is once it started."""
 
 
 def _pool(jobs: int) -> "ProcessPoolExecutor":
