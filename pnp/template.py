@@ -930,6 +930,11 @@ def _number_printed(value: object) -> object:
     return repr(rounded) if type(value) is float and rounded is not value else rounded
 
 
+def printed_number(number: int | float) -> str:
+    """A number as a template prints it (see _number_printed): 0.1 + 0.2 as 0.3."""
+    return str(_number_printed(number))
+
+
 def _numbers_rounded(value: object, plain: bool = False) -> object:
     """`value` with each float in it as a template prints it (_number_rounded), inside lists, tuples and
     mappings too (an item of a table prints as a dict does; each copied only when a float in it changes), for
