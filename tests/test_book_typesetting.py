@@ -585,3 +585,11 @@ def test_a_value_as_typed_prints_in_the_book_as_on_a_card():
     assert f"Rules {expected} Credits" in text and drawn == []
     pages = _pages("# Rules\n\n" + template.render("{{ v | as_typed }}\n", {"v": "one\ntwo"}, markup=True))
     assert "one\ntwo" in "\n".join(pages)  # (a line break, as on a card, not a space)
+
+
+def test_escaped_brackets_are_text_not_brackets_left_open():
+    """A paragraph of 700 '\\[' (as `| as_typed` writes a value of 700 '[') was refused as brackets left open,
+    'write '\\[' for a '[' of text', though it was: Markdown reads an escape as text, quickly."""
+    from pnp.draw.book import _reading_cost
+    assert _reading_cost("\\[" * 700 + " word" * 600) == ""
+    assert "stay open" in _reading_cost("\\\\[" * 700 + " word" * 600)  # (an escaped backslash, then a '[')
