@@ -2022,7 +2022,7 @@ def as_typed(text: str) -> str:
 
 # what Markdown may read in a text: any ASCII punctuation (entities, code spans, HTML and addresses, links, struck
 # text, table cells, and at a line's start headings, lists, quotes, rules and fences), each escaped by a backslash
-_MARKDOWN_READ = re.compile(r"[!-/:-@\[-`{-~]")
+_MARKDOWN_READ = {code: "\\" + chr(code) for code in range(0x21, 0x7F) if not chr(code).isalnum()}
 _LEADING_SPACE = re.compile(r"\A[ \t]+")
 
 
@@ -2030,7 +2030,7 @@ def _as_typed_markdown(text: str) -> str:
     """`text` as Markdown printing it as a card prints it as typed (see _as_typed_filter): every character
     Markdown reads escaped ('\\&', '\\#'; the book prints an escape's character as typed, see book._inline), a
     line break a hard one (a soft one is a space), and leading spaces an entity (four began a code block)."""
-    escaped = _MARKDOWN_READ.sub(lambda found: "\\" + found.group(), text)
+    escaped = text.translate(_MARKDOWN_READ)
     words = escaped.rstrip()  # (a line break ending the text stays one: '\\' ending a paragraph prints)
     return _LEADING_SPACE.sub("&#32;", words.replace("\n", "\\\n")) + escaped[len(words):]
 
