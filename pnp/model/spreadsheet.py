@@ -1411,7 +1411,8 @@ def _plain_number(value: object) -> object:
 def _quoted_number(value: int | float) -> str:
     """A number cell's number as a message quotes it: as pnp prints a number (a cell holds no text of it), a
     float without the noise of binary fractions (0.30000000000000004 was quoted so where the sheet shows 0.3)."""
-    return printed_number(_plain_number(value))
+    return printed_number(int(value) if isinstance(value, float) and value.is_integer() and abs(value) < 2**53
+                          else value)  # (as _plain_number: a workbook's 3.0 is 3)
 
 
 def _cell(value: object, field: Field | None, mark: Mark) -> tuple[Any, int]:
