@@ -930,6 +930,11 @@ def _number_printed(value: object) -> object:
     return repr(rounded) if type(value) is float and rounded is not value else rounded
 
 
+def printed_number(number: int | float) -> str:
+    """A number as a template prints it (see _number_printed): 0.1 + 0.2 as 0.3."""
+    return str(_number_printed(number))
+
+
 def _numbers_rounded(value: object, plain: bool = False) -> object:
     """`value` with each float in it as a template prints it (_number_rounded), inside lists, tuples and
     mappings too (an item of a table prints as a dict does; each copied only when a float in it changes), for
@@ -2009,17 +2014,40 @@ def _split(text: Any, sep: str | None = None) -> list[str]:
     return str(text).split(sep)
 
 
-def as_typed(text: Any) -> str:
+def as_typed(text: str) -> str:
+    """`text` as pnp markup printing it as it is typed: its stars, backslashes and the markers of icons and
+    glossary terms escaped."""
+    return text.replace("\\", "\\\\").replace("*", "\\*").replace(":", "\\:").replace("[", "\\[")
+
+
+# what Markdown may read in a text: any ASCII punctuation (entities, code spans, HTML and addresses, links, struck
+# text, table cells, and at a line's start headings, lists, quotes, rules and fences), each escaped by a backslash
+_MARKDOWN_READ = {code: "\\" + chr(code) for code in range(0x21, 0x7F) if not chr(code).isalnum()}
+_LEADING_SPACE = re.compile(r"\A[ \t]+")
+
+
+def _as_typed_markdown(text: str) -> str:
+    """`text` as Markdown printing it as a card prints it as typed (see _as_typed_filter): every character
+    Markdown reads escaped ('\\&', '\\#'; the book prints an escape's character as typed, see book._inline), a
+    line break a hard one (a soft one is a space), and leading spaces an entity (four began a code block)."""
+    escaped = text.translate(_MARKDOWN_READ)
+    words = escaped.rstrip()  # (a line break ending the text stays one: '\\' ending a paragraph prints)
+    return _LEADING_SPACE.sub("&#32;", words.replace("\n", "\\\n")) + escaped[len(words):]
+
+
+def _as_typed_filter(text: Any) -> str:
     """Text printed as it is typed, not read as markup: its stars, backslashes and the markers of icons and
-    glossary terms escaped ('{{ game.title | as_typed }}' prints a title '*a' or ':star:' as typed)."""
+    glossary terms escaped ('{{ game.title | as_typed }}' prints a title '*a' or ':star:' as typed); in the
+    rulebook whatever Markdown reads too, so a name 'R&amp;D `x`' prints there as on a card (its entity and code
+    span were read: 'R&D x')."""
     if not isinstance(text, str):
         raise ValueError(f"as_typed escapes text, and was given {_describe_value(text)}")
-    return text.replace("\\", "\\\\").replace("*", "\\*").replace(":", "\\:").replace("[", "\\[")
+    return _as_typed_markdown(text) if _MARKUP_READ.get() else as_typed(text)
 
 
 OWN_FILTERS: dict[str, Callable[..., Any]] = {
     "percent": _percent, "count": _count, "count_by": _count_by, "lookup": _lookup_ids, "split": _split,
-    "as_typed": as_typed}
+    "as_typed": _as_typed_filter}
 ENV.filters.update({name: _guard_filter(name, function) for name, function in OWN_FILTERS.items()},
                    _pnp_loop=_Guarded, _pnp_concat=_concat, _pnp_built=_check_result)
 ENV.globals.update(max=max, min=min, abs=abs, round=_round, sorted=sorted, len=len, sum=_sum,

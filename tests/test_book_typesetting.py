@@ -567,3 +567,29 @@ def test_underscores_print_as_typed_as_on_a_card():
         "# Rules\n\nThe _Li_ card, __Big__ and *italicword* or **boldword**.\n")}
     assert (fonts["_Li_"], fonts["__Big__"]) == ("Regular", "Regular")
     assert (fonts["italicword"], fonts["boldword"]) == ("It", "Bold")
+
+
+def test_a_value_as_typed_prints_in_the_book_as_on_a_card():
+    """`| as_typed` escaped only what a card reads: a card named 'R&amp;D `x`' printed so on the card and 'R&D x'
+    in the rulebook (its entity and code span read), and a value at a line's start made a heading, a list, a
+    quote or a rule of it. Whatever Markdown reads is escaped in the rulebook, a line break kept."""
+    from pnp import template
+    values = ["R&amp;D `x` a\\_b <b>c</b> <https://d.e> ~~f~~ [g](h) ![i](component:j) :star: [[K]] *l*",
+              "# Head", "- item", "1. one", "2) two", "> quote", "| a | b |", "---", "===", "    indented",
+              "&#42; &copy; x\\"]
+    source = "".join(f"{{{{ values[{n}] | as_typed }}}}\n\nText {{{{ values[{n}] | as_typed }}}} end\n\n"
+                     for n in range(len(values)))
+    markdown = template.render(source, {"values": values}, markup=True)
+    text, drawn = _book_text_and_icons(BookContent(title="T", markdown="# Rules\n\n" + markdown))
+    expected = " ".join(f"{value.strip()} Text {value.strip()} end" for value in values)
+    assert f"Rules {expected} Credits" in text and drawn == []
+    pages = _pages("# Rules\n\n" + template.render("{{ v | as_typed }}\n", {"v": "one\ntwo"}, markup=True))
+    assert "one\ntwo" in "\n".join(pages)  # (a line break, as on a card, not a space)
+
+
+def test_escaped_brackets_are_text_not_brackets_left_open():
+    """A paragraph of 700 '\\[' (as `| as_typed` writes a value of 700 '[') was refused as brackets left open,
+    'write '\\[' for a '[' of text', though it was: Markdown reads an escape as text, quickly."""
+    from pnp.draw.book import _reading_cost
+    assert _reading_cost("\\[" * 700 + " word" * 600) == ""
+    assert "stay open" in _reading_cost("\\\\[" * 700 + " word" * 600)  # (an escaped backslash, then a '[')

@@ -493,3 +493,14 @@ def test_a_rule_comparing_numbers_near_0_is_measured(tmp_path):
     _, text = report_text(game_project(tmp_path, game))
     assert f"data.cards | length * 1e-320 >= 0 {len(POWERS) * 1e-320:.4g} >= 0 {len(POWERS) * 1e-320:.4g} holds" in text
     assert f"data.cards | length * 1e200 <= 1e201 {len(POWERS) * 1e200:.4g} <= 1e+201" in text
+
+
+def test_a_float_is_named_as_a_card_prints_it_not_to_four_digits(tmp_path):
+    """The report named a float to four digits: weights 11000.25 and 11000.5 were both '1.1e+04' (two bars of a
+    view alike), where a card prints them as they are."""
+    cards = cards_yaml(3).replace("weight: 2.5,", "weight: 11000.25,").replace("weight: 1.0,", "weight: 11000.5,") \
+        .replace("weight: 4.25,", "weight: 12000.75,")
+    root = game_project(tmp_path, game=GAME.replace("data.cards | length <= 20", "data.cards | length <= 3"),
+                        cards=cards)
+    _, text = report_text(root)
+    assert "cards.weight min 11000.25, median 11000.5, max 12000.75; the values: 11000.25, 11000.5, 12000.75" in text

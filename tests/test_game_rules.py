@@ -130,7 +130,7 @@ def test_evo_event_with_an_unknown_phase(tmp_path):
     root = shipped(tmp_path, "evo")
     line = edit_match(root, "cards/evo/events.yaml", r"  phase: 3\n", "  phase: 7\n")
     lines = errors(root, "evo")
-    find(lines, f"cards/evo/events.yaml:{line}:10:", "'7' is not one of 1, 2, 3, 4, 5, 6, any, end, reaction")
+    find(lines, f"cards/evo/events.yaml:{line}:10:", "7 is not one of 1, 2, 3, 4, 5, 6, any, end, reaction")
 
 
 @pytest.mark.parametrize("old, new, stars", [

@@ -2403,3 +2403,25 @@ def test_a_csv_tables_refused_number_is_quoted_as_its_cell_writes_it(tmp_path):
                                 "moss,Moss,plant,2\n"})
     said = [ln for ln in run(root, "validate", "mini").stderr.splitlines() if ": error: " in ln]
     assert said == ["cards/mini/cards.csv:2:4: error: power: expected a whole number, got a number 4.50"], said
+
+
+def test_a_number_cell_is_quoted_as_pnp_prints_the_number(tmp_path):
+    """A number cell has no written text, and a message quoted its number as Python writes it: a count of
+    0.30000000000000004 (as a program writes 0.1 + 0.2, and the sheet shows 0.3) was said so, in the field's check
+    and in the component's count of copies."""
+    root = make_project(tmp_path / "proj", case={"replace": {"cards/mini/game.yaml": [
+        ["    count: 4\n", "    quantity: power\n"]]}})
+    folder = root / "cards" / "mini"
+    convert(root, folder / "cards.yaml", "xlsx")
+    (folder / "cards.yaml").unlink()
+    with zipfile.ZipFile(folder / "cards.xlsx") as book:
+        parts = {name: book.read(name) for name in book.namelist()}
+    sheet = parts["xl/worksheets/sheet1.xml"].decode()
+    parts["xl/worksheets/sheet1.xml"] = re.sub(r'(<c r="D2"[^>]*>)<v>4</v>', r"\g<1><v>0.30000000000000004</v>",
+                                               sheet).encode()
+    with zipfile.ZipFile(folder / "cards.xlsx", "w") as book:
+        for name, data in parts.items():
+            book.writestr(name, data)
+    result = run(root, "validate", "mini")
+    said = [line for line in result.stderr.splitlines() if "cards.xlsx[cards]:2:4:" in line]
+    assert len(said) == 2 and all(line.endswith(" 0.3") for line in said), result.output

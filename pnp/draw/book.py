@@ -215,7 +215,7 @@ def _addresses_as_typed(state: StateCore) -> None:
                 child.type = "text_special"
 
 
-_BRACKET = re.compile(r"[\[\]]")
+_BRACKET = re.compile(r"\\[\s\S]|[\[\]]")  # (an escape, read past: '\[' is text, no bracket to Markdown)
 
 
 def _reading_cost(text: str) -> str:
@@ -227,6 +227,8 @@ def _reading_cost(text: str) -> str:
         return f"of {len(text):,} characters: the rulebook reads at most {MAX_INLINE_CHARS:,} in one; split it"
     depth, last, spanned = 0, 0, 0  # brackets open, where the last one is, the characters read inside brackets
     for bracket in _BRACKET.finditer(text):
+        if bracket.group()[0] == "\\":  # (700 '\[', as `| as_typed` writes 700 '[', were refused as open)
+            continue
         spanned += depth * (bracket.start() - last)
         depth, last = max(depth + (1 if bracket.group() == "[" else -1), 0), bracket.start()
     spanned += depth * (len(text) - last)

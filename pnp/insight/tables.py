@@ -15,6 +15,7 @@ from ..model.margins import HOW, margins
 from ..model.views import default_label, is_number, numeric, series_key, table_fields
 from ..options import blank
 from ..report import Mark, shortened
+from ..template import printed_number
 from .simulation import Simulated, read_simulation, simulation_blocks, warnings
 
 if TYPE_CHECKING:
@@ -40,10 +41,12 @@ RULE_SHOWN = 600
 
 
 def _text(value: object) -> str:
+    """A value as the report names it (a bar, a point, a table's min and max): as a card prints it, a float to
+    the digits a template prints (four digits named 11000.25 and 11000.5 both '1.1e+04', two bars alike)."""
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:.4g}"
+    if isinstance(value, float):  # (a whole one as a whole number: a median 3, not 3.0)
+        return str(int(value)) if value.is_integer() and abs(value) < 1e15 else printed_number(value)
     said = "(none)" if value is None else str(value)
     if blank(said):  # a bar or point named by a blank text (or zero-width spaces) was named by nothing
         return "(blank)"

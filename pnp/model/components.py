@@ -9,7 +9,7 @@ from typing import Any, Protocol, TypeGuard
 from ..template import ExprError, enum_mistakes, evaluate, is_template
 from .load import MarkedList, Record, shown
 from .reads import FieldCache
-from ..options import did_you_mean, type_name
+from ..options import did_you_mean, quoted_as_written, type_name
 from .schema import INVALID, Field, Schema, Str
 from .shapes import CheckerShape, GameShape
 from .tables import ITEM, table_enums
@@ -232,7 +232,7 @@ def _items(game: GameShape, component: Component, rows: list[Record], chk: Check
         if not isinstance(times, int) or isinstance(times, bool) or times < 0:
             # (a negative count was said to be no whole number)
             chk.error(f"{qty} must be a whole number from 0 (how many copies of the item to print), got "
-                      f"{shown(times)}", item.mark_of(qty))
+                      f"{shown(quoted_as_written(times, item.written_of(qty)))}", item.mark_of(qty))
             times = 1
         if len(items) + times > MAX_COUNT:
             chk.error(f"component '{component.id}' would print more than {MAX_COUNT:,} items; pnp prints at "

@@ -348,11 +348,12 @@ class Enum(Field):
                    "write it as the enum's values are written (quoted, or not)"), mark
             return
         if len(self.values) > 12 and self.label != "these values":  # a long list reads better by name
-            yield f"'{value}' is not a known {self.label} (see enums.{self.label} in game.yaml)" \
+            yield f"{shown(value)} is not a known {self.label} (see enums.{self.label} in game.yaml)" \
                   f"{ctx.suggest(value, self.values)}", mark
             return
         listed = ", ".join(str(v) for v in self.values)
-        yield f"'{value}' is not one of {listed}{ctx.suggest(value, self.values)}", mark
+        # (quoted as any value is: a number as written, not as text ('1.50'), a list as a list, a long text cut)
+        yield f"{shown(value)} is not one of {listed}{ctx.suggest(value, self.values)}", mark
 
 
 class Ref(Field):

@@ -27,6 +27,7 @@ from ..errors import DataError, LoadError
 from ..options import closest, control_problem, type_name
 from ..project import read_project_file, utf8_text
 from ..report import Mark
+from ..template import printed_number
 from .load import (MAX_EXPANDED_VALUES, MAX_FILE_BYTES, MAX_GAME_CELLS, MAX_GAME_SHEET_TEXT, UNSEEN_LINE_BREAK, MarkedList,
                    Place, Record, check_file, counted_load, plain, shown, spend_cells, spend_sheet_text, spend_values,
                    values_left)
@@ -850,7 +851,7 @@ class _SheetRead:
             if number in _LANGUAGE_FORMATS and number not in BUILTIN_FORMATS:
                 self.language_formats[style] = number
         if style in self.language_formats and isinstance(value, (int, float)) and not isinstance(value, bool):
-            raise LoadError(f"this number cell ({_plain_number(value)}) has the built-in number format "
+            raise LoadError(f"this number cell ({_quoted_number(value)}) has the built-in number format "
                             f"{self.language_formats[style]}, which a spreadsheet program shows as its language "
                             "does (a date in Japanese or Chinese, Thai digits), not as the number pnp reads: format "
                             "the cell as General, or as text and type the text", Mark(self.where, self.row, column))
@@ -904,7 +905,7 @@ def _shown_otherwise(value: object, code: str) -> str | None:
                 "holds, which pnp reads: format the cell as General or Text and type the text as it should read")
     if isinstance(value, (int, float)) and not isinstance(value, bool) and not math.isnan(value) \
             and _number_hidden(code, (value > 0) - (value < 0)):
-        return (f"this number cell ({_plain_number(value)}) is formatted as {shown(code)}, so the sheet shows "
+        return (f"this number cell ({_quoted_number(value)}) is formatted as {shown(code)}, so the sheet shows "
                 "nothing where pnp reads the number: format the cell as General (or delete the number)")
     return None
 
@@ -1330,6 +1331,9 @@ def _row_item(cells: list[Any], columns: list[tuple[Any, Field | None, Mark] | N
         data[name], inside = _cell(cell, field, at)
         if isinstance(cell, str) and type(data[name]) in (int, float) and str(data[name]) != cell.strip():
             written[name] = cell.strip()  # (said as written, as a YAML table's: Record.written_of)
+        elif type(data[name]) is float and not isinstance(cell, str) and (said := printed_number(data[name])) != str(
+                data[name]):  # a number cell has no text: said as pnp prints it (0.30000000000000004 as 0.3)
+            written[name] = said
         marks[name], key_marks[name] = at, named_at
         read[0] += inside  # a cell of YAML flow text counts the values it holds, aliases expanded, as a file does
         _check_values(read[0], limit, too_many, at)
@@ -1404,6 +1408,13 @@ def _plain_number(value: object) -> object:
     return value
 
 
+def _quoted_number(value: int | float) -> str:
+    """A number cell's number as a message quotes it: as pnp prints a number (a cell holds no text of it), a
+    float without the noise of binary fractions (0.30000000000000004 was quoted so where the sheet shows 0.3)."""
+    return printed_number(int(value) if isinstance(value, float) and value.is_integer() and abs(value) < 2**53
+                          else value)  # (as _plain_number: a workbook's 3.0 is 3)
+
+
 def _cell(value: object, field: Field | None, mark: Mark) -> tuple[Any, int]:
     """(A cell's value as its field's type reads it, the values it holds within it: none but in YAML flow
     text); what does not read is kept as written, so the schema check reports it at this cell."""
@@ -1472,7 +1483,8 @@ def _number_of(value: object, field: Field | None, mark: Mark) -> object:
                         "format the cell as text and type the text", mark)
     if _shows_itself(value.value, value.format):
         return value.value
-    raise LoadError(f"this number cell ({value}) is formatted as {shown(value.format)}, so the sheet shows it as "
+    raise LoadError(f"this number cell ({_quoted_number(value.value)}) is formatted as {shown(value.format)}, so "
+                    "the sheet shows it as "
                     "another number or with more than its digits (a percent, a fraction, a rounding, text around "
                     "it), where pnp reads the number it holds: format the cell as General or as Number (0, 0.00) "
                     "and type the number", mark)
