@@ -223,7 +223,35 @@ class Project:
             raise DataError(f"{what} '{shown}' lies in the project's output folder ('{self.rel(real)}'), which pnp "
                             "writes: a game reads its files from its own folders, never an earlier build's; copy "
                             "it into the game's folder", mark or Mark(self.rel(path)))
+        if not built and (written := self.written_folder(real)) is not None:
+            raise DataError(f"{what} '{shown}' lies in a folder pnp wrote ('{self.rel(real)}': "
+                            f"{self.rel(written)} is pnp's record of what it made there), as --out writes one: a game "
+                            "reads its files from its own folders, never an earlier build's; copy it into the game's "
+                            "folder", mark or Mark(self.rel(path)))
         return real
+
+    def written_folder(self, real: Path) -> Path | None:
+        """The record pnp writes beside what it made (WRITTEN_RECORDS) found in a folder holding the resolved
+        path `real`, or in `real` itself, outside the folders pnp reads (PROTECTED) and output/: `--out dist`
+        inside the project is an output folder as output/ is, in this process or any later one (a rulebook
+        template linked to dist/<game>/manifest.json printed the previous build's). None elsewhere. Only the
+        folders between the project's folder and `real` are looked at, a few names each."""
+        try:
+            parts = real.relative_to(self.root).parts
+        except ValueError:
+            return None
+        if len(parts) < 2 or parts[0] in PROTECTED:  # (pnp writes no record into the project's folder itself)
+            return None
+        if real.name in WRITTEN_RECORDS or real.name.startswith(WRITTEN_RECORD_PREFIX):
+            return real
+        folder = self.root
+        for part in parts[:-1]:
+            folder = folder / part
+            for name in WRITTEN_RECORDS:
+                with contextlib.suppress(OSError, ValueError):
+                    if stat.S_ISREG(os.lstat(folder / name).st_mode):
+                        return folder / name
+        return None
 
 
 # files in one of a game's folders (cards/<game>/, layouts/<game>/, the shared layouts, the fonts): every build
@@ -301,6 +329,11 @@ def count_folder_file(count: int, folder: str) -> int:
 
 # names a game's folders cannot take, since pnp reads the folder of that name otherwise: why, for the message
 SIMULATION_FILE = "simulation.json"  # what `pnp simulate` writes into output/<game>/, which a rulebook may print
+# what pnp writes beside what it made, in each game's folder of an output (output/<game>/, --out DIR/<game>/): a
+# kit's manifest (manifest.json; manifest-<options>.json as a file's own name), an export's, a simulation's results.
+# A folder holding one is pnp's output, whose files no game reads (Project.written_folder)
+WRITTEN_RECORDS = ("manifest.json", "export.json", SIMULATION_FILE)
+WRITTEN_RECORD_PREFIX = "manifest-"
 WINDOWS_DEVICE_NAMES = ("con", "prn", "aux", "nul", *(f"{port}{n}" for port in ("com", "lpt") for n in range(10)))
 RESERVED_GAME_NAMES = {"shared": "layouts/shared holds the layouts and icons every game of the project shares",
                        # a folder of such a name cannot be made or checked out on Windows (it is a device there)
